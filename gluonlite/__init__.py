@@ -1,0 +1,28 @@
+"""gluonlite: a readable Gluon-style (MXNet 1.x dialect) deep-learning core on numpy.
+
+``import gluonlite as mx`` in place of ``import mxnet as mx`` runs scripts inside the subset
+described by API.md and gives the same numbers.
+"""
+__version__ = "0.1.0"
+
+from . import context  # noqa: E402
+from .context import Context, cpu, gpu, current_context  # noqa: E402
+from . import ops  # noqa: E402
+from . import ndarray  # noqa: E402
+from . import ndarray as nd  # noqa: E402
+from . import autograd  # noqa: E402
+from . import random  # noqa: E402
+from . import test_utils  # noqa: E402
+
+
+def __getattr__(name):
+    # Upper layers import lazily so that `import gluonlite` stays cheap and a broken upper
+    # layer cannot break the core.
+    import importlib
+    aliases = {"sym": "symbol", "init": "initializer"}
+    if name in ("symbol", "sym", "gluon", "initializer", "init", "optimizer", "contrib",
+                "subgraph", "executor", "control_flow", "bench"):
+        mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
+        globals()[name] = mod
+        return mod
+    raise AttributeError(f"module 'gluonlite' has no attribute {name!r}")

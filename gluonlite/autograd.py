@@ -1,0 +1,265 @@
+"""Recording and differentiating imperative code.
+
+Under ``record()`` every operator call whose inputs need a gradient leaves a `TapeNode`: its
+input entries and a closure that maps output gradients to input gradients (the operator's
+VJP rule with the saved forward values). ``backward`` walks the nodes reachable from the heads
+in reverse topological order, summing gradients where a value fans out (micrograd's ``+=``).
+"""
+import threading
+from contextlib import contextmanager
+
+__all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
+           "backward", "grad", "mark_variables", "TapeNode", "Leaf"]
+
+_st = threading.local()
+
+
+def _get(name, default=False):
+    return getattr(_st, name, default)
+
+
+def is_recording():
+    """Whether operator calls are being recorded for a later `backward`."""
+    return _get("recording")
+
+
+def is_training():
+    """Whether operators run in training mode (Dropout active, BatchNorm batch statistics)."""
+    return _get("training")
+
+
+def set_recording(flag):
+    """Set recording on or off; returns the previous state."""
+    old, _st.recording = is_recording(), bool(flag)
+    return old
+
+
+def set_training(flag):
+    """Set training mode on or off; returns the previous state."""
+    old, _st.training = is_training(), bool(flag)
+    return old
+
+
+@contextmanager
+def _scope(recording, training):
+    old_r = set_recording(recording) if recording is not None else None
+    old_t = set_training(training) if training is not None else None
+    try:
+        yield
+    finally:
+        if recording is not None:
+            set_recording(old_r)
+        if training is not None:
+            set_training(old_t)
+
+
+def record(train_mode=True):
+    """Record operator calls in this block so that `backward` can differentiate them.
+
+    Example::
+
+        x.attach_grad()
+        with autograd.record():
+            y = (x * x).sum()
+        y.backward()            # x.grad == 2 * x
+    """
+    return _scope(True, train_mode)
+
+
+def pause(train_mode=False):
+    """Stop recording inside a `record()` block (and switch to predict mode by default)."""
+    return _scope(False, train_mode)
+
+
+def train_mode():
+    """Training mode without changing whether calls are recorded."""
+    return _scope(None, True)
+
+
+def predict_mode():
+    """Predict (inference) mode without changing whether calls are recorded."""
+    return _scope(None, False)
+
+
+class Leaf:
+    """The tape entry of an array marked for gradients (`attach_grad`, `mark_variables`)."""
+
+    __slots__ = ("grad", "grad_req", "__weakref__")
+    nout = 1
+    inputs = ()
+
+    def __init__(self, grad, grad_req):
+        self.grad, self.grad_req = grad, grad_req
+
+
+class TapeNode:
+    """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
+    `vjp(gys, need)` returns one raw gradient (or None) per input."""
+
+    __slots__ = ("inputs", "vjp", "nout", "label")
+
+    def __init__(self, inputs, vjp, nout, label):
+        self.inputs, self.vjp, self.nout, self.label = inputs, vjp, nout, label
+
+
+def _toposort(heads):
+    order, seen = [], set()
+    for h in heads:
+        stack = [(h, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            for e in node.inputs:
+                if e is not None and id(e[0]) not in seen:
+                    stack.append((e[0], False))
+    return order
+
+
+def _entry_of(arr, what):
+    e = arr._entry
+    if e is None:
+        raise ValueError(f"{what}: the array was not computed under autograd.record() from an "
+                         "array with attach_grad(), so there is nothing to differentiate")
+    return e
+
+
+def _run_backward(heads, head_grads, retain_graph):
+    """Propagate gradients from heads; returns {id(leaf): (leaf, total grad raw array)}."""
+    entries = [_entry_of(h, "backward") for h in heads]
+    if head_grads is None:
+        head_grads = [None] * len(heads)
+    if len(head_grads) != len(heads):
+        raise ValueError(f"backward: got {len(heads)} heads but {len(head_grads)} head_grads")
+    grads = {}
+
+    def add(entry, g):
+        node, i = entry
+        slot = grads.setdefault(id(node), [None] * node.nout)
+        slot[i] = g if slot[i] is None else slot[i] + g
+
+    for h, e, hg in zip(heads, entries, head_grads):
+        if hg is None:
+            g = h._ctx.xp.ones_like(h._data)
+        else:
+            g = hg._data if hasattr(hg, "_data") else h._ctx.xp.asarray(hg, dtype=h.dtype)
+            if g.shape != h.shape:
+                raise ValueError(f"backward: head_grad of shape {g.shape} does not match its head "
+                                 f"of shape {h.shape}")
+        add(e, g)
+    leaves = {}
+    for node in reversed(_toposort([e[0] for e in entries])):
+        gys = grads.pop(id(node), None)
+        if gys is None:
+            continue
+        if isinstance(node, Leaf):
+            leaves[id(node)] = (node, gys[0])
+            continue
+        if node.vjp is None:
+            raise ValueError("backward: the graph has been freed by a previous backward; pass "
+                             "retain_graph=True to the first backward() to run it again")
+        need = [e is not None for e in node.inputs]
+        gxs = node.vjp(gys, need)
+        for e, gx in zip(node.inputs, gxs):
+            if e is not None and gx is not None:
+                add(e, gx)
+        if not retain_graph:
+            node.vjp = None
+    return leaves
+
+
+def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
+    """Compute gradients of `heads` with respect to every array with `attach_grad()`.
+
+    Args:
+        heads: an NDArray or a list of them.
+        head_grads: gradients of the heads (default: ones), same structure.
+        retain_graph: keep the recorded graph so `backward` can run again.
+
+    Raises:
+        ValueError: a head was not recorded, or the graph was already freed.
+    """
+    from .ndarray.ndarray import NDArray
+    if isinstance(heads, NDArray):
+        heads = [heads]
+        head_grads = None if head_grads is None else [head_grads]
+    with _scope(False, train_mode):
+        leaves = _run_backward(list(heads), head_grads, retain_graph)
+    for leaf, g in leaves.values():
+        if leaf.grad_req == "null" or leaf.grad is None:
+            continue
+        if leaf.grad_req == "add":
+            leaf.grad._data += g
+        else:
+            leaf.grad._data[...] = g
+
+
+def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
+         train_mode=True):
+    """Gradients of `heads` with respect to `variables`, returned instead of written to `.grad`.
+
+    Args:
+        heads: NDArray or list of NDArrays.
+        variables: NDArray or list; each must have `attach_grad()` (or `mark_variables`).
+        retain_graph: keep the graph (default: `create_graph`).
+
+    Returns:
+        A list of NDArrays (one NDArray when `variables` is one NDArray).
+
+    Raises:
+        ValueError: a variable is not marked for gradients; `create_graph=True` (higher order
+            gradients are not supported).
+    """
+    from .ndarray.ndarray import NDArray
+    if create_graph:
+        raise ValueError("autograd.grad: create_graph=True (higher-order gradients) is not supported")
+    single = isinstance(variables, NDArray)
+    variables = [variables] if single else list(variables)
+    if isinstance(heads, NDArray):
+        heads = [heads]
+        head_grads = None if head_grads is None else [head_grads]
+    for i, v in enumerate(variables):
+        if not isinstance(v._entry, tuple) or not isinstance(v._entry[0], Leaf):
+            raise ValueError(f"autograd.grad: variables[{i}] is not marked for gradients; call "
+                             "attach_grad() on it before recording")
+    with _scope(False, train_mode):
+        leaves = _run_backward(list(heads), head_grads,
+                               create_graph if retain_graph is None else retain_graph)
+    out = []
+    for v in variables:
+        hit = leaves.get(id(v._entry[0]))
+        out.append(NDArray(hit[1] if hit else v._ctx.xp.zeros_like(v._data), v._ctx))
+    return out[0] if single else out
+
+
+def mark_variables(variables, gradients, grad_reqs="write"):
+    """Mark arrays as variables whose gradients go into the given buffers.
+
+    Args:
+        variables: NDArray or list of NDArrays.
+        gradients: the gradient buffers, same structure.
+        grad_reqs: 'write', 'add' or 'null', one for all or one per variable.
+    """
+    from .ndarray.ndarray import NDArray, check_grad_req
+    if isinstance(variables, NDArray):
+        variables, gradients = [variables], [gradients]
+    reqs = [grad_reqs] * len(variables) if isinstance(grad_reqs, str) else list(grad_reqs)
+    for v, g, r in zip(variables, gradients, reqs):
+        v._entry = (Leaf(g, check_grad_req(r)), 0)
+        v._grad = g
+
+
+def record_node(inputs, vjp, outputs, label):
+    """Attach a recorded node producing NDArrays `outputs` (internal: used by invoke, the
+    imperative loops and CachedOp). `inputs` are NDArrays whose entries are read here."""
+    entries = [None if x is None else x._entry for x in inputs]
+    if not any(e is not None for e in entries):
+        return
+    node = TapeNode(entries, vjp, len(outputs), label)
+    for i, o in enumerate(outputs):
+        o._entry = (node, i)

@@ -1,0 +1,92 @@
+"""Small shared definitions: dtypes with MXNet's numeric codes, and the nested-structure helper."""
+import numpy as np
+
+__all__ = ["DTYPE_CODES", "CODE_DTYPES", "normalize_dtype", "dtype_name", "flatten", "unflatten",
+           "structure_str"]
+
+# MXNet's type flags, used by its JSON (`__dtype__`) and binary .params files.
+DTYPE_CODES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.float16): 2,
+               np.dtype(np.uint8): 3, np.dtype(np.int32): 4, np.dtype(np.int8): 5,
+               np.dtype(np.int64): 6, np.dtype(np.bool_): 7}
+CODE_DTYPES = {v: k for k, v in DTYPE_CODES.items()}
+
+
+def normalize_dtype(dtype, what="dtype"):
+    """Return `dtype` as a numpy dtype among the supported ones.
+
+    Args:
+        dtype: a numpy dtype, a type such as ``np.float32``, or a name such as ``'int64'``.
+        what: how to name the argument in an error.
+
+    Raises:
+        TypeError: the dtype is unknown or unsupported.
+
+    Example: ``normalize_dtype('float16') == np.dtype('float16')``.
+    """
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{what}: unknown dtype {dtype!r}") from e
+    if dt not in DTYPE_CODES:
+        supported = ", ".join(sorted(d.name for d in DTYPE_CODES))
+        raise TypeError(f"{what}: unsupported dtype {dt.name}; expected one of {supported}")
+    return dt
+
+
+def dtype_name(dtype):
+    """The numpy name of a dtype ('float32')."""
+    return np.dtype(dtype).name
+
+
+def flatten(obj, is_leaf):
+    """Flatten nested lists/tuples into (leaves, spec); `unflatten(leaves, spec)` rebuilds them.
+
+    A leaf is anything `is_leaf` accepts; None is kept as an empty structure.
+
+    Example::
+
+        leaves, spec = flatten([a, (b, c)], is_leaf)   # leaves == [a, b, c]
+        unflatten(leaves, spec)                        # [a, (b, c)]
+
+    Raises:
+        TypeError: an element that is neither a leaf, None, a list nor a tuple.
+    """
+    leaves = []
+
+    def walk(o):
+        if o is None:
+            return None
+        if is_leaf(o):
+            leaves.append(o)
+            return 0
+        if isinstance(o, (list, tuple)):
+            return (type(o), [walk(e) for e in o])
+        raise TypeError(f"expected an array or a (nested) list of arrays, got {type(o).__name__}")
+
+    return leaves, walk(obj)
+
+
+def unflatten(leaves, spec):
+    """Inverse of `flatten`: put `leaves` back in the structure `spec`."""
+    it = iter(leaves)
+
+    def build(s):
+        if s is None:
+            return None
+        if s == 0:
+            return next(it)
+        kind, children = s
+        return kind(build(c) for c in children)
+
+    return build(spec)
+
+
+def structure_str(spec):
+    """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array."""
+    if spec is None:
+        return "None"
+    if spec == 0:
+        return "*"
+    kind, children = spec
+    inner = ", ".join(structure_str(c) for c in children)
+    return f"[{inner}]" if kind is list else f"({inner}{',' if len(children) == 1 else ''})"

@@ -1,0 +1,120 @@
+"""Devices: a `Context` names where arrays live and which array module computes on them.
+
+cpu contexts compute with numpy. gpu contexts compute with CuPy when CuPy imports and sees a
+CUDA device; otherwise the first use of a gpu context raises an error that says so.
+"""
+import threading
+
+import numpy as np
+
+__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus"]
+
+_local = threading.local()
+
+
+def _cupy():
+    """The cupy module if it imports and sees at least one device, else None."""
+    try:
+        import cupy  # noqa: PLC0415 - optional backend, imported on demand
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return cupy
+    except Exception:  # any import or driver failure means "no usable GPU"
+        return None
+    return None
+
+
+class Context:
+    """A device: `Context('cpu', 0)` or `Context('gpu', 1)`.
+
+    Use it as a context manager to make it the default for new arrays::
+
+        with gluonlite.cpu(0):
+            x = nd.zeros((2, 3))      # x.context == cpu(0)
+
+    Args:
+        device_type: 'cpu' or 'gpu' (or another Context to copy).
+        device_id: the device number.
+
+    Raises:
+        ValueError: an unknown device type or a negative id.
+    """
+
+    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
+    devstr2type = {v: k for k, v in devtype2str.items()}
+
+    def __init__(self, device_type, device_id=0):
+        if isinstance(device_type, Context):
+            device_type, device_id = device_type.device_type, device_id or device_type.device_id
+        if device_type in ("cpu_pinned", "cpu_shared"):
+            device_type = "cpu"
+        if device_type not in ("cpu", "gpu"):
+            raise ValueError(f"Context: device_type must be 'cpu' or 'gpu', got {device_type!r}")
+        if int(device_id) < 0:
+            raise ValueError(f"Context: device_id must be >= 0, got {device_id}")
+        self.device_type = device_type
+        self.device_id = int(device_id)
+        self._old = []
+
+    @property
+    def device_typeid(self):
+        """MXNet's numeric device type (1 cpu, 2 gpu)."""
+        return self.devstr2type[self.device_type]
+
+    @property
+    def xp(self):
+        """The array module (numpy or cupy) that computes on this device.
+
+        Raises:
+            RuntimeError: a gpu context without CuPy or without a CUDA device.
+        """
+        if self.device_type == "cpu":
+            return np
+        cp = _cupy()
+        if cp is None:
+            raise RuntimeError(
+                f"{self}: no GPU backend available; gpu contexts need CuPy installed "
+                "(pip install gluonlite[gpu]) and a visible CUDA device. Use gluonlite.cpu() instead.")
+        if self.device_id >= cp.cuda.runtime.getDeviceCount():
+            raise RuntimeError(f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
+        return cp
+
+    def __enter__(self):
+        self._old.append(current_context())
+        _local.ctx = self
+        return self
+
+    def __exit__(self, *exc):
+        _local.ctx = self._old.pop()
+
+    def __eq__(self, other):
+        return isinstance(other, Context) and (self.device_type, self.device_id) == (
+            other.device_type, other.device_id)
+
+    def __hash__(self):
+        return hash((self.device_type, self.device_id))
+
+    def __repr__(self):
+        return f"{self.device_type}({self.device_id})"
+
+    __str__ = __repr__
+
+
+def cpu(device_id=0):
+    """The cpu context. Example: ``nd.zeros((2,), ctx=cpu())``."""
+    return Context("cpu", device_id)
+
+
+def gpu(device_id=0):
+    """The gpu context number `device_id` (CuPy backed; see `Context.xp`)."""
+    return Context("gpu", device_id)
+
+
+def current_context():
+    """The default context: the innermost `with ctx:` block, else cpu(0)."""
+    return getattr(_local, "ctx", None) or Context("cpu", 0)
+
+
+def num_gpus():
+    """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing)."""
+    cp = _cupy()
+    return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())

@@ -1,0 +1,86 @@
+"""`nd`: imperative arrays. Every registered operator is a function here (generated from the
+registry), plus creation helpers, `random` and `contrib` (control flow)."""
+import numpy as np
+
+from .. import ops as _ops  # noqa: F401  (registers the operators)
+from ..base import normalize_dtype
+from ..context import current_context
+from .ndarray import NDArray, array, empty
+from . import register as _register
+
+_register.populate(globals())
+
+
+def _shape(shape):
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+
+
+def _creation(shape, ctx, dtype, fill):
+    ctx = ctx or current_context()
+    return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)), ctx)
+
+
+def zeros(shape, ctx=None, dtype=None, **kwargs):
+    """An array of zeros. Example: ``nd.zeros((2, 3), dtype='int32')``."""
+    return _creation(shape, ctx, dtype, 0)
+
+
+def ones(shape, ctx=None, dtype=None, **kwargs):
+    """An array of ones."""
+    return _creation(shape, ctx, dtype, 1)
+
+
+def full(shape, val, ctx=None, dtype=None, **kwargs):
+    """An array filled with `val`."""
+    return _creation(shape, ctx, dtype, val)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None, **kwargs):
+    """Evenly spaced values in [start, stop) (float32 by default), each repeated `repeat` times."""
+    return _register._gen_cache["_arange"](start=start, stop=stop, step=step, repeat=repeat,
+                                           ctx=ctx, dtype=normalize_dtype(dtype or np.float32).name)
+
+
+def maximum(lhs, rhs):
+    """Elementwise maximum of arrays and/or scalars (broadcasting)."""
+    return _scalar_or_array(lhs, rhs, "broadcast_maximum", "_maximum_scalar", np.maximum)
+
+
+def minimum(lhs, rhs):
+    """Elementwise minimum of arrays and/or scalars (broadcasting)."""
+    return _scalar_or_array(lhs, rhs, "broadcast_minimum", "_minimum_scalar", np.minimum)
+
+
+def _scalar_or_array(lhs, rhs, name, scalar_name, fn):
+    f = _register._gen_cache
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
+        return f[name](lhs, rhs)
+    if isinstance(lhs, NDArray):
+        return f[scalar_name](lhs, scalar=rhs)
+    if isinstance(rhs, NDArray):
+        return f[scalar_name](rhs, scalar=lhs)
+    return fn(lhs, rhs)
+
+
+def concat(*data, dim=1, **kwargs):
+    """Join arrays along axis `dim`."""
+    return _register._gen_cache["Concat"](*data, dim=dim, **kwargs)
+
+
+def stack(*data, axis=0, **kwargs):
+    """Join same-shape arrays along a new axis."""
+    return _register._gen_cache["stack"](*data, axis=axis, **kwargs)
+
+
+def waitall():
+    """Wait for all computation to finish (synchronous here; syncs the GPU stream with CuPy)."""
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            cupy.cuda.Stream.null.synchronize()
+    except Exception:  # no GPU backend
+        pass
+
+
+from . import random  # noqa: E402
+from . import contrib  # noqa: E402

@@ -1,0 +1,345 @@
+"""`NDArray`: an array on a context, with MXNet 1.x semantics and autograd support."""
+import numpy as np
+
+from .. import autograd
+from ..base import normalize_dtype
+from ..context import Context, current_context
+
+__all__ = ["NDArray", "array", "empty", "check_grad_req"]
+
+_GRAD_REQS = ("write", "add", "null")
+
+
+def check_grad_req(req):
+    """Validate a grad_req value ('write', 'add' or 'null')."""
+    if req not in _GRAD_REQS:
+        raise ValueError(f"grad_req must be one of 'write', 'add', 'null', got {req!r}")
+    return req
+
+
+def _op(name):
+    from .register import _gen_cache
+    return _gen_cache[name]
+
+
+class NDArray:
+    """An n-dimensional array on a `Context` (MXNet 1.x NDArray semantics).
+
+    Create one with `nd.array`, `nd.zeros` and friends. Arithmetic broadcasts like MXNet's
+    NDArray; a full reduction or an index of every axis has shape (1,) (no 0-d arrays).
+
+    Example::
+
+        x = nd.array([[1, 2], [3, 4]])
+        (x * 2).sum().asscalar()     # 20.0
+    """
+
+    __slots__ = ("_data", "_ctx", "_entry", "_grad", "__weakref__")
+    __array_priority__ = 1000.0
+
+    def __init__(self, data, ctx=None):
+        self._data = data
+        self._ctx = ctx or current_context()
+        self._entry = None
+        self._grad = None
+
+    # ---- attributes ---------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape as a tuple."""
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        """The numpy dtype type (``numpy.float32``), as MXNet reports it."""
+        return self._data.dtype.type
+
+    @property
+    def size(self):
+        """Number of elements."""
+        return self._data.size
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return self._data.ndim
+
+    @property
+    def context(self):
+        """The `Context` the array lives on."""
+        return self._ctx
+
+    ctx = context
+
+    @property
+    def grad(self):
+        """The gradient buffer set by `attach_grad` (None before)."""
+        return self._grad
+
+    @property
+    def T(self):
+        """The transpose (axes reversed)."""
+        return self.transpose()
+
+    @property
+    def handle(self):
+        """The raw array (numpy or cupy) behind this NDArray."""
+        return self._data
+
+    # ---- conversion ---------------------------------------------------------------------
+    def asnumpy(self):
+        """A numpy copy of the data."""
+        d = self._data
+        return d.copy() if isinstance(d, np.ndarray) else d.get()
+
+    def asscalar(self):
+        """The single value of a size-1 array as a numpy scalar.
+
+        Raises:
+            ValueError: the array has more than one element.
+        """
+        if self.size != 1:
+            raise ValueError(f"asscalar: the array must have exactly one element, got shape "
+                             f"{self.shape}")
+        return self.asnumpy().reshape(())[()]
+
+    def __float__(self):
+        return float(self.asscalar())
+
+    def __int__(self):
+        return int(self.asscalar())
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError(f"the truth value of an NDArray with {self.size} elements is "
+                             "ambiguous; use .sum() or compare elementwise")
+        return bool(self.asscalar())
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __repr__(self):
+        shape = "x".join(map(str, self.shape))
+        return f"\n{self.asnumpy()}\n<NDArray {shape} @{self._ctx}>"
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.asnumpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __hash__(self):
+        return id(self)
+
+    def copy(self):
+        """A copy on the same context (recorded by autograd like `identity`)."""
+        return _op("_copy")(self)
+
+    def copyto(self, other):
+        """Copy into `other` (an NDArray, returned) or to a new array on `other` (a Context)."""
+        if isinstance(other, Context):
+            return NDArray(other.xp.asarray(self.asnumpy() if other.device_type == "cpu"
+                                            else self._data), other)
+        if other.shape != self.shape:
+            raise ValueError(f"copyto: shape {self.shape} does not match the target's {other.shape}")
+        other._data[...] = self._data if other._ctx == self._ctx else other._ctx.xp.asarray(
+            self.asnumpy())
+        return other
+
+    def as_in_context(self, ctx):
+        """This array on `ctx` (itself when already there)."""
+        return self if ctx == self._ctx else self.copyto(ctx)
+
+    def astype(self, dtype, copy=True):
+        """A copy converted to `dtype` (recorded as Cast)."""
+        dt = normalize_dtype(dtype)
+        if not copy and dt == self._data.dtype:
+            return self
+        return _op("Cast")(self, dtype=dt.name)
+
+    def detach(self):
+        """The same data, cut from the autograd graph."""
+        return NDArray(self._data, self._ctx)
+
+    def wait_to_read(self):
+        """Block until the array is computed (no-op: computation is synchronous)."""
+        return None
+
+    # ---- autograd -----------------------------------------------------------------------
+    def attach_grad(self, grad_req="write", stype=None):
+        """Allocate a zero gradient buffer and mark this array as a variable for autograd.
+
+        Args:
+            grad_req: 'write' (backward overwrites .grad), 'add' (accumulates) or 'null'.
+        """
+        check_grad_req(grad_req)
+        self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
+        self._entry = (autograd.Leaf(self._grad, grad_req), 0)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Gradients of this array with respect to the marked variables (see autograd.backward)."""
+        autograd.backward([self], None if out_grad is None else [out_grad],
+                          retain_graph=retain_graph, train_mode=train_mode)
+
+    # ---- shape methods ------------------------------------------------------------------
+    def reshape(self, *shape, **kwargs):
+        """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4."""
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = tuple(shape[0])
+        if "shape" in kwargs:
+            shape = tuple(kwargs.pop("shape"))
+        return _op("Reshape")(self, shape=shape, **kwargs)
+
+    def transpose(self, *axes, **kwargs):
+        """Permute axes (reverse them when none are given)."""
+        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
+            axes = tuple(axes[0])
+        return _op("transpose")(self, axes=kwargs.pop("axes", axes))
+
+    def flatten(self):
+        """Reshape to (batch, -1)."""
+        return _op("Flatten")(self)
+
+    def broadcast_like(self, other):
+        """Broadcast to `other`'s shape."""
+        return self.broadcast_to(other.shape)
+
+    # ---- arithmetic ---------------------------------------------------------------------
+    def _binary(self, other, name, scalar_name, reverse=False):
+        if isinstance(other, NDArray):
+            a, b = (other, self) if reverse else (self, other)
+            return _op(name)(a, b)
+        if isinstance(other, (int, float, np.number, bool)):
+            return _op(scalar_name)(self, scalar=other)
+        return NotImplemented
+
+    def __add__(self, o): return self._binary(o, "broadcast_add", "_plus_scalar")
+    def __radd__(self, o): return self._binary(o, "broadcast_add", "_plus_scalar", True)
+    def __sub__(self, o): return self._binary(o, "broadcast_sub", "_minus_scalar")
+    def __rsub__(self, o): return self._binary(o, "broadcast_sub", "_rminus_scalar", True)
+    def __mul__(self, o): return self._binary(o, "broadcast_mul", "_mul_scalar")
+    def __rmul__(self, o): return self._binary(o, "broadcast_mul", "_mul_scalar", True)
+    def __truediv__(self, o): return self._binary(o, "broadcast_div", "_div_scalar")
+    def __rtruediv__(self, o): return self._binary(o, "broadcast_div", "_rdiv_scalar", True)
+    def __pow__(self, o): return self._binary(o, "broadcast_power", "_power_scalar")
+    def __rpow__(self, o): return self._binary(o, "broadcast_power", "_rpower_scalar", True)
+    def __lt__(self, o): return self._binary(o, "broadcast_lesser", "_lesser_scalar")
+    def __le__(self, o): return self._binary(o, "broadcast_lesser_equal", "_lesser_equal_scalar")
+    def __gt__(self, o): return self._binary(o, "broadcast_greater", "_greater_scalar")
+    def __ge__(self, o): return self._binary(o, "broadcast_greater_equal", "_greater_equal_scalar")
+    def __eq__(self, o): return self._binary(o, "broadcast_equal", "_equal_scalar")
+    def __ne__(self, o): return self._binary(o, "broadcast_not_equal", "_not_equal_scalar")
+    def __neg__(self): return _op("negative")(self)
+    def __abs__(self): return _op("abs")(self)
+
+    def __iadd__(self, o):
+        return self._inplace(self + o)
+
+    def __isub__(self, o):
+        return self._inplace(self - o)
+
+    def __imul__(self, o):
+        return self._inplace(self * o)
+
+    def __itruediv__(self, o):
+        return self._inplace(self / o)
+
+    def _inplace(self, res):
+        if autograd.is_recording() and (self._entry is not None or res._entry is not None):
+            return res  # under record, rebinding keeps the graph correct
+        self._data[...] = res._data
+        return self
+
+    # ---- indexing -----------------------------------------------------------------------
+    def __getitem__(self, key):
+        """Basic indexing with ints and slices (an int of every axis gives shape (1,)),
+        or an integer NDArray (rows taken along axis 0)."""
+        if isinstance(key, NDArray):
+            return _op("take")(self, key, axis=0)
+        key = key if isinstance(key, tuple) else (key,)
+        if any(k is Ellipsis for k in key):
+            i = key.index(Ellipsis)
+            key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
+        if len(key) > self.ndim:
+            raise IndexError(f"too many indices ({len(key)}) for an array of shape {self.shape}")
+        begin, end, step, drop = [], [], [], []
+        for ax, k in enumerate(key):
+            if isinstance(k, (int, np.integer)):
+                n = self.shape[ax]
+                if not -n <= k < n:
+                    raise IndexError(f"index {k} is out of range for axis {ax} of size {n}")
+                k = int(k) % n
+                begin.append(k), end.append(k + 1), step.append(None)
+                drop.append(ax)
+            elif isinstance(k, slice):
+                begin.append(k.start), end.append(k.stop), step.append(k.step)
+            else:
+                raise TypeError(f"NDArray indices must be ints, slices or an NDArray, got "
+                                f"{type(k).__name__}")
+        out = _op("slice")(self, begin=tuple(begin), end=tuple(end), step=tuple(step))
+        if drop:
+            shape = tuple(d for i, d in enumerate(out.shape) if i not in drop) or (1,)
+            out = out.reshape(shape)
+        return out
+
+    def __setitem__(self, key, value):
+        """In-place assignment: ``x[:] = y``, ``x[1:3] = 0``, ``x[0] = row`` (not recorded)."""
+        if isinstance(value, NDArray):
+            value = value._data if value._ctx == self._ctx else self._ctx.xp.asarray(
+                value.asnumpy())
+        elif not np.isscalar(value):
+            value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
+        key = key._data.astype(np.int64) if isinstance(key, NDArray) else key
+        try:
+            self._data[key] = value
+        except ValueError as e:
+            raise ValueError(f"NDArray.__setitem__: cannot assign a value of shape "
+                             f"{getattr(value, 'shape', ())} to index {key!r} of an array of "
+                             f"shape {self.shape}: {e}") from None
+
+
+def _method(name):
+    def m(self, *args, **kwargs):
+        return _op(name)(self, *args, **kwargs)
+    m.__name__ = name
+    m.__doc__ = f"Same as nd.{name}(self, ...)."
+    return m
+
+
+for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
+           "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
+           "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
+           "ones_like", "swapaxes", "reciprocal", "slice"):
+    setattr(NDArray, _n, _method(_n))
+del _n
+
+
+def array(source, ctx=None, dtype=None):
+    """An NDArray from a list, numpy array or NDArray.
+
+    Args:
+        source: the values.
+        ctx: the context (default: current_context()).
+        dtype: the dtype (default float32, or source's dtype when it is an NDArray).
+
+    Example: ``nd.array([[1, 2], [3, 4]], dtype='int64')``.
+    """
+    ctx = ctx or current_context()
+    if isinstance(source, NDArray):
+        dt = normalize_dtype(dtype) if dtype is not None else source._data.dtype
+        data = source.asnumpy().astype(dt)
+    else:
+        dt = normalize_dtype(dtype if dtype is not None else np.float32)
+        data = np.array(source, dtype=dt)
+    if data.ndim == 0:
+        data = data.reshape(1)
+    return NDArray(ctx.xp.asarray(data), ctx)
+
+
+def empty(shape, ctx=None, dtype=None):
+    """An uninitialised array (here: zeros, so results never depend on stale memory)."""
+    ctx = ctx or current_context()
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return NDArray(ctx.xp.zeros(shape, dtype=normalize_dtype(dtype or np.float32)), ctx)

@@ -1,0 +1,172 @@
+"""Operator attributes: parsed from Python values or MXNet's JSON strings, printed back as strings.
+
+MXNet stores every attribute of a graph node as a string (``"num_hidden": "32"``,
+``"no_bias": "True"``, ``"shape": "(2, 3)"``). An `Attr` knows how to read such a string or a
+Python value, and the node keeps the string form for JSON, so a round trip is exact.
+"""
+import ast
+
+import numpy as np
+
+from ..base import normalize_dtype
+
+__all__ = ["Attr", "REQUIRED", "Int", "Float", "Bool", "Str", "Shape", "Axis", "Dtype", "Enum",
+           "IntList", "Any"]
+
+REQUIRED = object()
+
+
+class Attr:
+    """One attribute of an operator.
+
+    Args:
+        parse: callable turning a Python value or a string into the typed value (raises
+            ValueError/TypeError on bad input).
+        default: the value when the attribute is not given; `REQUIRED` if it must be given.
+    """
+
+    __slots__ = ("parse", "default", "kind")
+
+    def __init__(self, parse, default=REQUIRED, kind=""):
+        self.parse, self.default, self.kind = parse, default, kind
+
+    @property
+    def required(self):
+        return self.default is REQUIRED
+
+
+def _literal(v):
+    if isinstance(v, str):
+        s = v.strip()
+        if s in ("None", ""):
+            return None
+        try:
+            return ast.literal_eval(s)
+        except (ValueError, SyntaxError) as e:
+            raise ValueError(f"cannot parse {v!r}") from e
+    return v
+
+
+def _int(v):
+    v = _literal(v)
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float)) or int(v) != v:
+        raise ValueError(f"expected an integer, got {v!r}")
+    return int(v)
+
+
+def _float(v):
+    v = _literal(v)
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
+        raise ValueError(f"expected a number, got {v!r}")
+    return float(v)
+
+
+def _bool(v):
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("true", "1"):
+            return True
+        if s in ("false", "0"):
+            return False
+        raise ValueError(f"expected True or False, got {v!r}")
+    if isinstance(v, (bool, np.bool_, int, np.integer)) and v in (0, 1):
+        return bool(v)
+    raise ValueError(f"expected True or False, got {v!r}")
+
+
+def _shape(v):
+    v = _literal(v)
+    if v is None:
+        return None
+    if isinstance(v, (int, np.integer)):
+        return (int(v),)
+    if isinstance(v, (list, tuple)):
+        return tuple(_int(e) for e in v)
+    raise ValueError(f"expected a shape tuple, got {v!r}")
+
+
+def _axis(v):
+    """None, an int, or a tuple of ints."""
+    v = _literal(v)
+    if v is None:
+        return None
+    if isinstance(v, (list, tuple)):
+        return tuple(_int(e) for e in v)
+    return _int(v)
+
+
+def _str(v):
+    return str(v)
+
+
+def _dtype(v):
+    v = _literal(v) if isinstance(v, str) and v.strip() == "None" else v
+    return None if v is None else normalize_dtype(v).name
+
+
+def _any(v):
+    return v
+
+
+def Int(default=REQUIRED):
+    """An integer attribute."""
+    return Attr(_int, default, "int")
+
+
+def Float(default=REQUIRED):
+    """A float attribute."""
+    return Attr(_float, default, "float")
+
+
+def Bool(default=REQUIRED):
+    """A boolean attribute (strings 'True'/'False'/'1'/'0' accepted)."""
+    return Attr(_bool, default, "bool")
+
+
+def Str(default=REQUIRED):
+    """A string attribute."""
+    return Attr(_str, default, "str")
+
+
+def Shape(default=REQUIRED):
+    """A shape attribute: a tuple of ints, or None."""
+    return Attr(_shape, default, "shape")
+
+
+def IntList(default=REQUIRED):
+    """A list of ints (as in the loop operators' index maps)."""
+    return Attr(lambda v: list(_shape(v) or ()), default, "list")
+
+
+def Axis(default=REQUIRED):
+    """An axis attribute: None, an int or a tuple of ints."""
+    return Attr(_axis, default, "axis")
+
+
+def Dtype(default=REQUIRED):
+    """A dtype attribute, kept as its numpy name ('float32')."""
+    return Attr(_dtype, default, "dtype")
+
+
+def Any(default=REQUIRED):
+    """An attribute kept as given (internal operators only; not written to JSON)."""
+    return Attr(_any, default, "any")
+
+
+def Enum(*choices, default=REQUIRED):
+    """A string attribute restricted to `choices`."""
+    def parse(v):
+        s = str(v)
+        if s not in choices:
+            raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {s!r}")
+        return s
+    return Attr(parse, default, "enum")
+
+
+def format_attr(value):
+    """MXNet's string form of an attribute value: ``True``, ``(2, 3)``, ``0.001``, ``float32``."""
+    if isinstance(value, np.dtype):
+        return value.name
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)

@@ -1,0 +1,282 @@
+"""Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
+broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import numpy as np
+
+from . import attrs as A
+from .registry import register, ShapeError
+from .rules import same_shape, broadcast_rule, unbroadcast, keep_dtype
+
+try:  # scipy's expit is a single fast ufunc on numpy arrays
+    from scipy.special import expit as _expit
+except ImportError:  # pragma: no cover - scipy is a dependency
+    _expit = None
+
+
+def sigmoid_into(xp, x, out):
+    """Logistic sigmoid of x written into out (stable for large |x|)."""
+    if xp is np and _expit is not None:
+        return _expit(x, out=out)
+    xp.negative(x, out=out)
+    xp.exp(out, out=out)
+    out += 1
+    return xp.reciprocal(out, out=out)
+
+
+def _unary(name, fwd, grad, aliases=(), uses="x", doc=None):
+    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
+    def kernel(p, rc, x):
+        return fwd(rc.xp, x, rc.xp.empty_like(x))
+
+    def into(p, rc, outs, x):
+        fwd(rc.xp, x, outs[0])
+
+    def vjp(p, rc, xs, ys, gys, need):
+        return (grad(rc.xp, xs[0], ys[0], gys[0]),)
+
+    kernel.__doc__ = doc or f"Elementwise {name}."
+    register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
+             into=into)(kernel)
+
+
+def _ufunc(f):
+    return lambda xp, x, out: getattr(xp, f)(x, out=out)
+
+
+_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, doc="Elementwise -x.")
+_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), doc="Elementwise |x|.")
+_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
+_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x, doc="Elementwise natural logarithm.")
+_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), doc="Elementwise square root.")
+_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, doc="Elementwise x**2.")
+_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, doc="Elementwise 1/x.")
+_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out),
+       lambda xp, x, y, g: g * y * (1 - y), doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
+_unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), doc="Elementwise tanh.")
+_unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
+       lambda xp, x, y, g: g * (x > 0), doc="Elementwise max(x, 0).")
+_unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
+       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), doc="Elementwise x/(1+|x|).")
+_unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
+       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), doc="log(1+exp(x)).")
+_unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
+       aliases=("identity",), doc="A copy of x (identity).")
+
+
+def _no_grad_like(value):
+    def kernel(p, rc, x):
+        return rc.xp.full_like(x, value)
+    kernel.__doc__ = f"An array of {value}s with x's shape and dtype."
+    return kernel
+
+
+register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",))(_no_grad_like(0))
+register("ones_like", shape=same_shape("ones_like"), nondiff=("data",))(_no_grad_like(1))
+
+
+@register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
+          nondiff=("data",))
+def _block_grad(p, rc, x):
+    """x itself, with no gradient flowing back."""
+    return x.copy()
+
+
+_ACTS = {
+    "relu": (lambda xp, x, out: xp.maximum(x, 0, out=out), lambda xp, x, y, g: g * (x > 0)),
+    "sigmoid": (lambda xp, x, out: sigmoid_into(xp, x, out), lambda xp, x, y, g: g * y * (1 - y)),
+    "tanh": (_ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y)),
+    "softrelu": (lambda xp, x, out: xp.logaddexp(x, 0, out=out),
+                 lambda xp, x, y, g: g * (1 - xp.exp(-y))),
+    "softsign": (lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
+                 lambda xp, x, y, g: g / xp.square(1 + xp.abs(x))),
+}
+
+
+def _act_into(p, rc, outs, x):
+    _ACTS[p.act_type][0](rc.xp, x, outs[0])
+
+
+@register("Activation", into=_act_into, shape=same_shape("Activation"),
+          attrs={"act_type": A.Enum(*_ACTS)},
+          vjp=lambda p, rc, xs, ys, gys, need: (_ACTS[p.act_type][1](rc.xp, xs[0], ys[0], gys[0]),))
+def _activation(p, rc, x):
+    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
+    return _ACTS[p.act_type][0](rc.xp, x, rc.xp.empty_like(x))
+
+
+def _leaky_fwd(p, rc, x):
+    xp = rc.xp
+    if p.act_type == "leaky":
+        return xp.where(x > 0, x, x * x.dtype.type(p.slope))
+    if p.act_type == "elu":
+        return xp.where(x > 0, x, (p.slope * xp.expm1(xp.minimum(x, 0))).astype(x.dtype))
+    raise ValueError(f"LeakyReLU: act_type {p.act_type!r} is not supported")
+
+
+def _leaky_vjp(p, rc, xs, ys, gys, need):
+    x, y, g = xs[0], ys[0], gys[0]
+    if p.act_type == "leaky":
+        return (g * rc.xp.where(x > 0, 1, p.slope).astype(g.dtype),)
+    return (g * rc.xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)
+
+
+register("LeakyReLU", vjp=_leaky_vjp, shape=same_shape("LeakyReLU"),
+         attrs={"act_type": A.Enum("leaky", "elu", default="leaky"), "slope": A.Float(0.25)},
+         doc="LeakyReLU(data, act_type='leaky', slope=0.25): leaky or elu rectifier.")(_leaky_fwd)
+
+
+@register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
+          vjp=lambda p, rc, xs, ys, gys, need:
+          (gys[0] * ((xs[0] >= p.a_min) & (xs[0] <= p.a_max)),))
+def _clip(p, rc, x):
+    """clip(data, a_min, a_max): x limited to [a_min, a_max]."""
+    return rc.xp.clip(x, x.dtype.type(p.a_min), x.dtype.type(p.a_max))
+
+
+@register("Cast", aliases=("cast",), shape=same_shape("Cast"), attrs={"dtype": A.Dtype()},
+          dtype=lambda p, ins: (ins, [np.dtype(p.dtype)]),
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0].astype(xs[0].dtype),))
+def _cast(p, rc, x):
+    """Cast(data, dtype): x converted to `dtype`."""
+    return x.astype(p.dtype)
+
+
+# ---- binary ----------------------------------------------------------------------------
+def _bin_grads(kind, xp, a, b, y, g):
+    if kind == "add":
+        return g, g
+    if kind == "sub":
+        return g, -g
+    if kind == "mul":
+        return g * b, g * a
+    if kind == "div":
+        return g / b, -g * a / (b * b)
+    if kind == "power":
+        return g * b * a ** (b - 1), g * y * xp.log(a)
+    if kind in ("maximum", "minimum"):
+        pick = (a >= b) if kind == "maximum" else (a <= b)
+        return g * pick, g * ~pick
+    raise AssertionError(kind)  # internal: every kind above is listed
+
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
+           "power": "power", "maximum": "maximum", "minimum": "minimum"}
+
+
+def _binary(name, kind, shape_rule, aliases=()):
+    fn = _BINARY[kind]
+
+    def kernel(p, rc, a, b):
+        return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
+
+    def into(p, rc, outs, a, b):
+        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
+
+    def vjp(p, rc, xs, ys, gys, need):
+        a, b = xs
+        ga, gb = _bin_grads(kind, rc.xp, a, b, ys[0], gys[0])
+        return (unbroadcast(ga, a.shape) if need[0] else None,
+                unbroadcast(gb, b.shape) if need[1] else None)
+
+    kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
+        " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
+    register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
+             dtype=keep_dtype, aliases=aliases)(kernel)
+
+
+def _same_binary_rule(name):
+    rule = same_shape(name)
+
+    def wrapped(p, ins):
+        try:
+            return rule(p, ins)
+        except ShapeError:
+            raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
+                             f"{tuple(ins[0])} and {tuple(ins[1])}") from None
+    return wrapped
+
+
+for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
+                      ("div", ()), ("power", ()), ("maximum", ()), ("minimum", ())]:
+    _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
+for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
+                      ("mul", ("_mul",)), ("div", ("_div",))]:
+    _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
+for _kind in ("power", "maximum", "minimum"):
+    _binary(f"_{_kind}", _kind, _same_binary_rule)
+
+_COMPARE = {"equal": "equal", "not_equal": "not_equal", "greater": "greater",
+            "greater_equal": "greater_equal", "lesser": "less", "lesser_equal": "less_equal"}
+
+
+def _compare(name, fn, shape_rule):
+    def kernel(p, rc, a, b):
+        return getattr(rc.xp, fn)(a, b).astype(a.dtype)
+    kernel.__doc__ = f"{name}(lhs, rhs): 1 where lhs {fn.replace('_', ' ')} rhs else 0, in lhs's dtype."
+    register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
+             nondiff=("lhs", "rhs"))(kernel)
+
+
+for _name, _fn in _COMPARE.items():
+    _compare(f"broadcast_{_name}", _fn, broadcast_rule)
+    _compare(f"_{_name}", _fn, _same_binary_rule)
+
+
+# ---- with a scalar -----------------------------------------------------------------------
+def _scalar_op(name, f, grad, nondiff=False):
+    """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
+    def kernel(p, rc, x):
+        return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
+                 None).astype(x.dtype, copy=False)
+
+    def into(p, rc, outs, x):
+        outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar, outs[0])
+
+    def vjp(p, rc, xs, ys, gys, need):
+        return (grad(rc.xp, xs[0], p.scalar, ys[0], gys[0]).astype(xs[0].dtype, copy=False),)
+
+    kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
+    register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
+             shape=same_shape(name), into=into, vjp=None if nondiff else vjp,
+             nondiff=("data",) if nondiff else ())(kernel)
+
+
+def _uf(fn, swap=False):
+    if swap:
+        return lambda xp, x, s, out: getattr(xp, fn)(s, x, out=out)
+    return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
+
+
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
+_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
+_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
+_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
+_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
+_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
+_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
+_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
+_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
+for _name, _fn in _COMPARE.items():
+    _scalar_op(f"_{_name}_scalar", _uf(_fn), None, nondiff=True)
+
+
+@register("where", inputs=("condition", "x", "y"), nondiff=("condition",),
+          dtype=lambda p, ins: (ins, [ins[1] if ins[1] is not None else ins[2]]),
+          shape=lambda p, ins: same_shape("where")(p, ins),
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              None, gys[0] * (xs[0] != 0), gys[0] * (xs[0] == 0)))
+def _where(p, rc, c, x, y):
+    """where(condition, x, y): x where condition is non-zero, else y."""
+    return rc.xp.where(c != 0, x, y)
+
+
+@register("add_n", aliases=("ElementWiseSum",), variadic="num_args",
+          attrs={"num_args": A.Int()},
+          shape=lambda p, ins: same_shape("add_n")(p, ins),
+          vjp=lambda p, rc, xs, ys, gys, need: tuple(gys[0] for _ in xs))
+def _add_n(p, rc, *xs):
+    """add_n(*args): the elementwise sum of same-shape arrays."""
+    out = xs[0].copy()
+    for x in xs[1:]:
+        out += x
+    return out

@@ -1,0 +1,273 @@
+"""Matrix operators: dot, batch_dot, FullyConnected, Embedding, take, pick, one_hot."""
+import numpy as np
+
+from . import attrs as A
+from .registry import register, ShapeError
+from .rules import norm_axis, keep_dtype
+
+
+def _dot_2d_shapes(p, a, b):
+    """MXNet's dot: lhs flattened to 2-D over its leading axes, rhs over its trailing ones."""
+    a2 = (int(np.prod(a[:-1])), a[-1]) if not p.transpose_a else (a[0], int(np.prod(a[1:])))
+    b2 = (b[0], int(np.prod(b[1:]))) if not p.transpose_b else (int(np.prod(b[:-1])), b[-1])
+    return a2, b2
+
+
+def _dot_shape(p, ins):
+    a, b = ins
+    if a is None or b is None:
+        return ins, [None]
+    ka = a[0] if p.transpose_a else a[-1]
+    kb = b[-1] if p.transpose_b else b[0]
+    if ka != kb:
+        raise ShapeError(f"dot: shapes {tuple(a)} and {tuple(b)} do not align "
+                         f"(transpose_a={p.transpose_a}, transpose_b={p.transpose_b}): {ka} != {kb}")
+    left = a[1:] if p.transpose_a else a[:-1]
+    right = b[:-1] if p.transpose_b else b[1:]
+    return ins, [tuple(left) + tuple(right) or (1,)]
+
+
+def _mat(x, shape2, t):
+    m = x.reshape(shape2)
+    return m.T if t else m
+
+
+def _dot(p, rc, a, b):
+    """dot(lhs, rhs, transpose_a=False, transpose_b=False): matrix product (MXNet semantics)."""
+    a2, b2 = _dot_2d_shapes(p, a.shape, b.shape)
+    out_shape = _dot_shape(p, [a.shape, b.shape])[1][0]
+    return rc.xp.dot(_mat(a, a2, p.transpose_a), _mat(b, b2, p.transpose_b)).reshape(out_shape)
+
+
+def _dot_vjp(p, rc, xs, ys, gys, need):
+    a, b = xs
+    a2, b2 = _dot_2d_shapes(p, a.shape, b.shape)
+    A_, B_ = _mat(a, a2, p.transpose_a), _mat(b, b2, p.transpose_b)
+    g = gys[0].reshape(A_.shape[0], B_.shape[1])
+    ga = gb = None
+    if need[0]:
+        ga = (g @ B_.T)
+        ga = (ga.T if p.transpose_a else ga).reshape(a.shape)
+    if need[1]:
+        gb = (A_.T @ g)
+        gb = (gb.T if p.transpose_b else gb).reshape(b.shape)
+    return ga, gb
+
+
+register("dot", inputs=("lhs", "rhs"), vjp=_dot_vjp, shape=_dot_shape,
+         attrs={"transpose_a": A.Bool(False), "transpose_b": A.Bool(False)})(_dot)
+
+
+def _batch_dot_shape(p, ins):
+    a, b = ins
+    if a is None or b is None:
+        return ins, [None]
+    if len(a) != 3 or len(b) != 3 or a[0] != b[0]:
+        raise ShapeError(f"batch_dot: expected two 3-D arrays with the same batch size, "
+                         f"got {tuple(a)} and {tuple(b)}")
+    m, ka = (a[2], a[1]) if p.transpose_a else (a[1], a[2])
+    kb, n = (b[2], b[1]) if p.transpose_b else (b[1], b[2])
+    if ka != kb:
+        raise ShapeError(f"batch_dot: shapes {tuple(a)} and {tuple(b)} do not align: {ka} != {kb}")
+    return ins, [(a[0], m, n)]
+
+
+def _bt(x, t):
+    return x.transpose(0, 2, 1) if t else x
+
+
+def _batch_dot_vjp(p, rc, xs, ys, gys, need):
+    a, b = xs
+    A_, B_, g = _bt(a, p.transpose_a), _bt(b, p.transpose_b), gys[0]
+    ga = _bt(rc.xp.matmul(g, B_.transpose(0, 2, 1)), p.transpose_a) if need[0] else None
+    gb = _bt(rc.xp.matmul(A_.transpose(0, 2, 1), g), p.transpose_b) if need[1] else None
+    return ga, gb
+
+
+@register("batch_dot", inputs=("lhs", "rhs"), vjp=_batch_dot_vjp, shape=_batch_dot_shape,
+          attrs={"transpose_a": A.Bool(False), "transpose_b": A.Bool(False)})
+def _batch_dot(p, rc, a, b):
+    """batch_dot(lhs, rhs): matmul of each pair of matrices along axis 0 (3-D inputs)."""
+    return rc.xp.matmul(_bt(a, p.transpose_a), _bt(b, p.transpose_b))
+
+
+# ---- FullyConnected ----------------------------------------------------------------------
+def _fc_inputs(p):
+    return ["data", "weight"] if p.no_bias else ["data", "weight", "bias"]
+
+
+def _fc_in_units(p, data):
+    return int(np.prod(data[1:])) if p.flatten else data[-1]
+
+
+def _fc_shape(p, ins):
+    data, w = ins[0], ins[1]
+    if data is not None:
+        k = _fc_in_units(p, data)
+        if w is None or 0 in w:
+            w = (p.num_hidden, k)
+        elif tuple(w) != (p.num_hidden, k):
+            raise ShapeError(f"FullyConnected: weight must have shape {(p.num_hidden, k)} for data "
+                             f"{tuple(data)} and num_hidden={p.num_hidden}, got {tuple(w)}")
+        ins[1] = tuple(w)
+    elif w is not None and w[0] != p.num_hidden:
+        raise ShapeError(f"FullyConnected: weight shape {tuple(w)} does not match "
+                         f"num_hidden={p.num_hidden}")
+    if not p.no_bias:
+        if ins[2] is not None and tuple(ins[2]) != (p.num_hidden,):
+            raise ShapeError(f"FullyConnected: bias must have shape {(p.num_hidden,)}, "
+                             f"got {tuple(ins[2])}")
+        ins[2] = (p.num_hidden,)
+    if data is None:
+        return ins, [None]
+    out = (data[0], p.num_hidden) if p.flatten else tuple(data[:-1]) + (p.num_hidden,)
+    return ins, [out]
+
+
+def _fc_2d(p, x):
+    return x.reshape(x.shape[0], -1) if p.flatten else x.reshape(-1, x.shape[-1])
+
+
+def _fc(p, rc, x, w, b=None):
+    """FullyConnected(data, weight, bias=None, num_hidden, no_bias=False, flatten=True):
+    ``data @ weight.T + bias``; with flatten, data is first reshaped to (batch, -1)."""
+    y = rc.xp.dot(_fc_2d(p, x), w.T)
+    if b is not None:
+        y += b
+    return y.reshape(_fc_shape(p, [x.shape, w.shape, None if b is None else b.shape])[1][0])
+
+
+def _fc_into(p, rc, outs, x, w, b=None):
+    out2 = outs[0].reshape(-1, p.num_hidden)
+    rc.xp.dot(_fc_2d(p, x), w.T, out=out2)
+    if b is not None:
+        out2 += b
+
+
+def _fc_vjp(p, rc, xs, ys, gys, need):
+    x, w = xs[0], xs[1]
+    g = gys[0].reshape(-1, p.num_hidden)
+    gx = (g @ w).reshape(x.shape) if need[0] else None
+    gw = g.T @ _fc_2d(p, x) if need[1] else None
+    if p.no_bias:
+        return gx, gw
+    return gx, gw, (g.sum(axis=0) if need[2] else None)
+
+
+register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
+         attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
+
+
+# ---- gathers -------------------------------------------------------------------------------
+def _emb_shape(p, ins):
+    w = (p.input_dim, p.output_dim)
+    if ins[1] is not None and tuple(ins[1]) != w:
+        raise ShapeError(f"Embedding: weight must have shape {w}, got {tuple(ins[1])}")
+    ins[1] = w
+    return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
+
+
+def _emb_vjp(p, rc, xs, ys, gys, need):
+    idx, w = xs
+    gw = rc.xp.zeros_like(w)
+    rc.xp.add.at(gw, idx.astype(np.int64).ravel(), gys[0].reshape(-1, w.shape[1]))
+    return None, gw
+
+
+@register("Embedding", inputs=("data", "weight"), nondiff=("data",), vjp=_emb_vjp,
+          shape=_emb_shape, dtype=lambda p, ins: (ins, [ins[1] or np.dtype(p.dtype)]),
+          attrs={"input_dim": A.Int(), "output_dim": A.Int(), "dtype": A.Dtype("float32"),
+                 "sparse_grad": A.Bool(False)})
+def _embedding(p, rc, idx, w):
+    """Embedding(data, weight, input_dim, output_dim): rows of weight picked by integer data."""
+    return w[rc.xp.clip(idx.astype(np.int64), 0, p.input_dim - 1)]
+
+
+def _take_idx(p, rc, idx, n):
+    i = idx.astype(np.int64)
+    return rc.xp.mod(i, n) if p.mode == "wrap" else rc.xp.clip(i, 0, n - 1)
+
+
+def _take_shape(p, ins):
+    a, i = ins
+    if a is None or i is None:
+        return ins, [None]
+    ax = norm_axis("take", p.axis, len(a))
+    return ins, [tuple(a[:ax]) + tuple(i) + tuple(a[ax + 1:])]
+
+
+def _take_vjp(p, rc, xs, ys, gys, need):
+    a, idx = xs
+    ax = p.axis % a.ndim
+    ga = rc.xp.zeros_like(a)
+    i = _take_idx(p, rc, idx, a.shape[ax]).ravel()
+    g = gys[0].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
+    rc.xp.add.at(rc.xp.moveaxis(ga, ax, 0), i, rc.xp.moveaxis(g, ax, 0))
+    return ga, None
+
+
+@register("take", inputs=("a", "indices"), nondiff=("indices",), vjp=_take_vjp,
+          shape=_take_shape, dtype=keep_dtype,
+          attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")})
+def _take(p, rc, a, idx):
+    """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
+    ax = norm_axis("take", p.axis, a.ndim)
+    if p.mode == "raise" and ((idx < 0) | (idx >= a.shape[ax])).any():
+        raise ValueError(f"take: an index is out of range [0, {a.shape[ax]}) with mode='raise'")
+    return rc.xp.take(a, _take_idx(p, rc, idx, a.shape[ax]), axis=ax)
+
+
+def _pick_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    ax = norm_axis("pick", p.axis, len(d))
+    out = list(d)
+    if p.keepdims:
+        out[ax] = 1
+    else:
+        del out[ax]
+    ins[1] = ins[1] if ins[1] is not None else tuple(out if not p.keepdims else
+                                                     d[:ax] + d[ax + 1:])
+    return ins, [tuple(out) or (1,)]
+
+
+def _pick_index(p, rc, x, idx):
+    ax = p.axis % x.ndim
+    i = rc.xp.clip(idx.astype(np.int64), 0, x.shape[ax] - 1)
+    return ax, rc.xp.expand_dims(i.reshape(x.shape[:ax] + x.shape[ax + 1:]), ax)
+
+
+def _pick_vjp(p, rc, xs, ys, gys, need):
+    x, idx = xs
+    ax, i = _pick_index(p, rc, x, idx)
+    gx = rc.xp.zeros_like(x)
+    rc.xp.put_along_axis(gx, i, gys[0].reshape(i.shape), axis=ax)
+    return gx, None
+
+
+@register("pick", inputs=("data", "index"), nondiff=("index",), vjp=_pick_vjp,
+          shape=_pick_shape, dtype=keep_dtype,
+          attrs={"axis": A.Int(-1), "keepdims": A.Bool(False),
+                 "mode": A.Enum("clip", "wrap", default="clip")})
+def _pick(p, rc, x, idx):
+    """pick(data, index, axis=-1, keepdims=False): one entry per row, chosen by index."""
+    ax, i = _pick_index(p, rc, x, idx)
+    y = rc.xp.take_along_axis(x, i, axis=ax)
+    return y.reshape(_pick_shape(p, [x.shape, None])[1][0])
+
+
+@register("one_hot", nondiff=("indices",), inputs=("indices",),
+          shape=lambda p, ins: (ins, [None if ins[0] is None else tuple(ins[0]) + (p.depth,)]),
+          dtype=lambda p, ins: (ins, [np.dtype(p.dtype)]),
+          attrs={"depth": A.Int(), "on_value": A.Float(1.0), "off_value": A.Float(0.0),
+                 "dtype": A.Dtype("float32")})
+def _one_hot(p, rc, idx):
+    """one_hot(indices, depth): rows of an identity-like matrix picked by integer indices."""
+    out = rc.xp.full(idx.shape + (p.depth,), p.off_value, dtype=p.dtype)
+    i = idx.astype(np.int64)
+    ok = (i >= 0) & (i < p.depth)
+    rc.xp.put_along_axis(out, rc.xp.expand_dims(rc.xp.where(ok, i, 0), -1),
+                         rc.xp.expand_dims(rc.xp.where(ok, p.on_value, p.off_value), -1).astype(p.dtype),
+                         axis=-1)
+    return out

@@ -1,0 +1,189 @@
+"""Neural-network operators: softmax, log_softmax, Dropout, BatchNorm, LayerNorm."""
+import numpy as np
+
+from . import attrs as A
+from .random import generator
+from .registry import register, ShapeError
+from .rules import norm_axis, same_shape
+
+
+def _softmax_fwd(p, rc, x, log):
+    xp = rc.xp
+    z = x / p.temperature if p.temperature not in (None, 1.0) else x
+    z = z - z.max(axis=p.axis, keepdims=True)
+    if log:
+        return z - xp.log(xp.exp(z).sum(axis=p.axis, keepdims=True))
+    e = xp.exp(z)
+    return e / e.sum(axis=p.axis, keepdims=True)
+
+
+_SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.Attr(
+    lambda v: None if A._literal(v) is None else A._float(v), None), "dtype": A.Dtype(None),
+    "use_length": A.Bool(False)}
+
+
+def _softmax_vjp(p, rc, xs, ys, gys, need):
+    y, g = ys[0], gys[0]
+    t = p.temperature or 1.0
+    return ((g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t,)
+
+
+def _log_softmax_vjp(p, rc, xs, ys, gys, need):
+    y, g = ys[0], gys[0]
+    t = p.temperature or 1.0
+    return ((g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t,)
+
+
+register("softmax", attrs=_SOFTMAX_ATTRS, vjp=_softmax_vjp, shape=same_shape("softmax"),
+         doc="softmax(data, axis=-1, temperature=None): exp(x) normalized along axis.")(
+    lambda p, rc, x: _softmax_fwd(p, rc, x, False))
+register("log_softmax", attrs=_SOFTMAX_ATTRS, vjp=_log_softmax_vjp,
+         shape=same_shape("log_softmax"),
+         doc="log_softmax(data, axis=-1): log of softmax, computed stably.")(
+    lambda p, rc, x: _softmax_fwd(p, rc, x, True))
+
+
+# ---- Dropout ---------------------------------------------------------------------------------
+def _dropout_active(p, rc):
+    return p.p > 0 and (p.mode == "always" or rc.is_train)
+
+
+@register("Dropout", outputs=2, visible=1, random=True,
+          attrs={"p": A.Float(0.5), "mode": A.Enum("training", "always", default="training"),
+                 "axes": A.Shape(()), "cudnn_off": A.Bool(False)},
+          shape=lambda p, ins: (ins, [ins[0], ins[0]]),
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0] * ys[1],))
+def _dropout(p, rc, x):
+    """Dropout(data, p=0.5, mode='training', axes=()): in training, zero each entry with
+    probability p and scale the rest by 1/(1-p); identity otherwise. `axes` shares the mask
+    along those axes. The mask is a hidden second output, kept for the gradient."""
+    if not _dropout_active(p, rc):
+        return x.copy(), rc.xp.ones_like(x)
+    mshape = tuple(1 if i in p.axes else d for i, d in enumerate(x.shape))
+    keep = generator().random(mshape) >= p.p
+    mask = (keep / (1.0 - p.p)).astype(x.dtype)
+    mask = rc.xp.asarray(np.broadcast_to(mask, x.shape))
+    return x * mask, mask
+
+
+# ---- normalization -----------------------------------------------------------------------------
+def _bn_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None, None, None]
+    ax = norm_axis("BatchNorm", p.axis, len(d))
+    c = (d[ax],)
+    for i, name in enumerate(("gamma", "beta", "moving_mean", "moving_var"), start=1):
+        if ins[i] is not None and tuple(ins[i]) != c:
+            raise ShapeError(f"BatchNorm: {name} must have shape {c} for data {tuple(d)} "
+                             f"(axis={p.axis}), got {tuple(ins[i])}")
+        ins[i] = c
+    return ins, [tuple(d), c, c]
+
+
+def _bn_bshape(p, x):
+    ax = p.axis % x.ndim
+    return ax, tuple(x.shape[ax] if i == ax else 1 for i in range(x.ndim)), \
+        tuple(i for i in range(x.ndim) if i != ax)
+
+
+def _bn_uses_batch(p, rc):
+    return rc.is_train and not p.use_global_stats
+
+
+def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
+    """BatchNorm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
+    fix_gamma=True, use_global_stats=False, axis=1): normalize over every axis but `axis`.
+    In training the batch statistics are used and the moving ones (auxiliary states, updated
+    in place) become ``momentum * old + (1 - momentum) * batch`` (biased variance)."""
+    ax, bshape, red = _bn_bshape(p, x)
+    if _bn_uses_batch(p, rc):
+        mean, var = x.mean(axis=red), x.var(axis=red)
+        mmean *= p.momentum
+        mmean += (1 - p.momentum) * mean
+        mvar *= p.momentum
+        mvar += (1 - p.momentum) * var
+    else:
+        mean, var = mmean.copy(), mvar.copy()
+    g = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
+    inv = 1.0 / rc.xp.sqrt(var + p.eps)
+    y = (x - mean.reshape(bshape)) * (inv * g).reshape(bshape) + beta.reshape(bshape)
+    return y.astype(x.dtype, copy=False), mean.astype(x.dtype), var.astype(x.dtype)
+
+
+def _bn_vjp(p, rc, xs, ys, gys, need):
+    x, gamma = xs[0], xs[1]
+    mean, var = ys[1], ys[2]
+    ax, bshape, red = _bn_bshape(p, x)
+    g = gys[0]
+    inv = (1.0 / rc.xp.sqrt(var + p.eps)).astype(x.dtype)
+    xhat = (x - mean.reshape(bshape)) * inv.reshape(bshape)
+    gam = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
+    dbeta = g.sum(axis=red)
+    dgamma = (g * xhat).sum(axis=red)
+    if _bn_uses_batch(p, rc):
+        n = x.size // x.shape[ax]
+        dx = (gam * inv).reshape(bshape) / n * (
+            n * g - dbeta.reshape(bshape) - xhat * dgamma.reshape(bshape))
+    else:
+        dx = g * (gam * inv).reshape(bshape)
+    return dx, (rc.xp.zeros_like(gamma) if p.fix_gamma else dgamma), dbeta, None, None
+
+
+register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
+         aux=("moving_mean", "moving_var"), outputs=3,
+         visible=lambda p: 3 if p.output_mean_var else 1,
+         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+         attrs={"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
+                "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False),
+                "axis": A.Int(1), "cudnn_off": A.Bool(False), "act_type": A.Str("None"),
+                "min_calib_range": A.Attr(lambda v: v, None),
+                "max_calib_range": A.Attr(lambda v: v, None)},
+         shape=_bn_shape, vjp=_bn_vjp,
+         dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3))(_batchnorm)
+
+
+def _ln_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None, None, None]
+    ax = norm_axis("LayerNorm", p.axis, len(d))
+    c = (d[ax],)
+    for i, name in ((1, "gamma"), (2, "beta")):
+        if ins[i] is not None and tuple(ins[i]) != c:
+            raise ShapeError(f"LayerNorm: {name} must have shape {c}, got {tuple(ins[i])}")
+        ins[i] = c
+    red = tuple(1 if i == ax else s for i, s in enumerate(d))
+    return ins, [tuple(d), red, red]
+
+
+def _layernorm(p, rc, x, gamma, beta):
+    """LayerNorm(data, gamma, beta, axis=-1, eps=1e-5): normalize along `axis`, then scale
+    and shift."""
+    ax = p.axis % x.ndim
+    bshape = tuple(x.shape[ax] if i == ax else 1 for i in range(x.ndim))
+    mean = x.mean(axis=ax, keepdims=True)
+    std = rc.xp.sqrt(x.var(axis=ax, keepdims=True) + p.eps)
+    y = (x - mean) / std * gamma.reshape(bshape) + beta.reshape(bshape)
+    return y.astype(x.dtype, copy=False), mean, std
+
+
+def _ln_vjp(p, rc, xs, ys, gys, need):
+    x, gamma = xs[0], xs[1]
+    mean, std = ys[1], ys[2]
+    ax = p.axis % x.ndim
+    bshape = tuple(x.shape[ax] if i == ax else 1 for i in range(x.ndim))
+    red = tuple(i for i in range(x.ndim) if i != ax)
+    xhat = (x - mean) / std
+    g = gys[0]
+    gx_hat = g * gamma.reshape(bshape)
+    n = x.shape[ax]
+    dx = (n * gx_hat - gx_hat.sum(axis=ax, keepdims=True)
+          - xhat * (gx_hat * xhat).sum(axis=ax, keepdims=True)) / (n * std)
+    return dx, (g * xhat).sum(axis=red), g.sum(axis=red)
+
+
+register("LayerNorm", inputs=("data", "gamma", "beta"), outputs=3,
+         visible=lambda p: 3 if p.output_mean_var else 1,
+         attrs={"axis": A.Int(-1), "eps": A.Float(1e-5), "output_mean_var": A.Bool(False)},
+         shape=_ln_shape, vjp=_ln_vjp)(_layernorm)

@@ -1,0 +1,89 @@
+"""The random-number state shared by every random operator, and the sampling operators."""
+import numpy as np
+
+from . import attrs as A
+from .registry import register
+
+_state = {"gen": np.random.default_rng(0), "seed": 0}
+
+
+def seed(n):
+    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling)."""
+    _state["gen"] = np.random.default_rng(int(n))
+    _state["seed"] = int(n)
+    try:
+        import cupy
+        cupy.random.seed(int(n))
+    except Exception:  # no GPU backend: nothing else to seed
+        pass
+
+
+def generator():
+    """The numpy Generator behind every draw (draws for gpu arrays are made here and copied)."""
+    return _state["gen"]
+
+
+def _draw(rc, sample, shape, dtype):
+    a = sample(generator(), shape).astype(dtype or "float32", copy=False)
+    return a if rc.xp is np else rc.xp.asarray(a)
+
+
+_CREATE = {"shape": A.Shape(()), "dtype": A.Dtype("float32"), "ctx": A.Str("")}
+
+
+def _creation_shape(p, ins):
+    return ins, [tuple(p.shape)]
+
+
+def _creation_dtype(p, ins):
+    return ins, [np.dtype(p.dtype or "float32")]
+
+
+@register("_random_uniform", aliases=("uniform", "random_uniform"), inputs=(), random=True,
+          attrs={"low": A.Float(0.0), "high": A.Float(1.0), **_CREATE},
+          shape=_creation_shape, dtype=_creation_dtype)
+def _uniform(p, rc):
+    """Samples from U[low, high) of the given shape."""
+    return _draw(rc, lambda g, s: g.uniform(p.low, p.high, s), p.shape, p.dtype)
+
+
+@register("_random_normal", aliases=("normal", "random_normal"), inputs=(), random=True,
+          attrs={"loc": A.Float(0.0), "scale": A.Float(1.0), **_CREATE},
+          shape=_creation_shape, dtype=_creation_dtype)
+def _normal(p, rc):
+    """Samples from N(loc, scale**2) of the given shape."""
+    return _draw(rc, lambda g, s: g.normal(p.loc, p.scale, s), p.shape, p.dtype)
+
+
+def _fill(value):
+    def kernel(p, rc):
+        return rc.xp.full(p.shape, p.value if value is None else value, dtype=p.dtype or "float32")
+    return kernel
+
+
+register("_zeros", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creation_dtype,
+         doc="_zeros(shape, dtype): an array of zeros.")(_fill(0))
+register("_ones", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creation_dtype,
+         doc="_ones(shape, dtype): an array of ones.")(_fill(1))
+register("_full", inputs=(), attrs={"value": A.Float(), **_CREATE}, shape=_creation_shape,
+         dtype=_creation_dtype, doc="_full(shape, value, dtype): an array filled with value.")(
+    _fill(None))
+
+
+def _arange_len(p):
+    stop = p.stop
+    start, stop = (0.0, p.start) if stop is None else (p.start, stop)
+    return int(np.ceil((stop - start) / p.step)) * p.repeat, start
+
+
+@register("_arange", inputs=(),
+          attrs={"start": A.Float(0.0), "stop": A.Attr(lambda v: None if A._literal(v) is None
+                                                       else A._float(v), None),
+                 "step": A.Float(1.0), "repeat": A.Int(1), "dtype": A.Dtype("float32"),
+                 "ctx": A.Str(""), "infer_range": A.Bool(False)},
+          shape=lambda p, ins: (ins, [(max(_arange_len(p)[0], 0),)]), dtype=_creation_dtype)
+def _arange(p, rc):
+    """_arange(start, stop=None, step=1, repeat=1): evenly spaced values."""
+    n, start = _arange_len(p)
+    vals = rc.xp.arange(n // p.repeat, dtype=np.float64) * p.step + start
+    return rc.xp.repeat(vals, p.repeat).astype(p.dtype)

@@ -1,0 +1,89 @@
+"""Reductions: sum, mean, max, min, prod (MXNet: a full reduction has shape (1,)), argmax."""
+import numpy as np
+
+from . import attrs as A
+from .registry import register
+from .rules import norm_axis
+
+_RED_ATTRS = {"axis": A.Axis(None), "keepdims": A.Bool(False), "exclude": A.Bool(False)}
+
+
+def _axes(name, p, ndim):
+    """The reduced axes as a sorted tuple (MXNet's `exclude` inverts the set)."""
+    if p.axis is None or p.axis == ():
+        axes = tuple(range(ndim))
+        return tuple() if p.exclude else axes
+    raw = p.axis if isinstance(p.axis, tuple) else (p.axis,)
+    axes = tuple(sorted({norm_axis(name, a, ndim) for a in raw}))
+    return tuple(i for i in range(ndim) if i not in axes) if p.exclude else axes
+
+
+def _out_shape(name, p, shape):
+    axes = _axes(name, p, len(shape))
+    if p.keepdims:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    out = tuple(s for i, s in enumerate(shape) if i not in axes)
+    return out or (1,)
+
+
+def _reduce(name, fn, grad, doc):
+    def kernel(p, rc, x):
+        axes = _axes(name, p, x.ndim)
+        y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
+        y = rc.xp.asarray(y, dtype=x.dtype)
+        return y.reshape(_out_shape(name, p, x.shape))
+
+    def vjp(p, rc, xs, ys, gys, need):
+        x = xs[0]
+        kept = _out_shape(name, p.__class__({**p, "keepdims": True}), x.shape)
+        g, y = gys[0].reshape(kept), ys[0].reshape(kept)
+        return (grad(rc.xp, x, y, g, _axes(name, p, x.ndim)).astype(x.dtype, copy=False),)
+
+    def shape(p, ins):
+        return ins, [None if ins[0] is None else _out_shape(name, p, ins[0])]
+
+    kernel.__doc__ = doc
+    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape,
+             aliases=(f"{name}_axis",))(kernel)
+
+
+def _count(x, axes):
+    return int(np.prod([x.shape[a] for a in axes])) if axes else 1
+
+
+_reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
+        "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.")
+_reduce("mean", "mean", lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
+        "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.")
+_reduce("max", "max", lambda xp, x, y, g, axes: g * (x == y),
+        "max(data, axis=None, keepdims=False, exclude=False): maximum over axes.")
+_reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),
+        "min(data, axis=None, keepdims=False, exclude=False): minimum over axes.")
+_reduce("prod", "prod", lambda xp, x, y, g, axes: g * y / x,
+        "prod(data, axis=None, keepdims=False, exclude=False): product over axes.")
+
+
+def _argmax_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    if p.axis is None:
+        return ins, [(1,)]
+    ax = norm_axis("argmax", p.axis, len(ins[0]))
+    s = list(ins[0])
+    if p.keepdims:
+        s[ax] = 1
+    else:
+        del s[ax]
+    return ins, [tuple(s) or (1,)]
+
+
+@register("argmax", attrs={"axis": A.Axis(None), "keepdims": A.Bool(False)},
+          shape=_argmax_shape, nondiff=("data",))
+def _argmax(p, rc, x):
+    """argmax(data, axis=None, keepdims=False): index of the maximum, in data's dtype."""
+    if p.axis is None:
+        return rc.xp.asarray([x.argmax()], dtype=x.dtype)
+    y = x.argmax(axis=p.axis)
+    if p.keepdims:
+        y = rc.xp.expand_dims(y, p.axis)
+    return y.astype(x.dtype).reshape(_argmax_shape(p, [x.shape])[1][0])

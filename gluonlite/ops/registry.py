@@ -1,0 +1,229 @@
+"""The operator registry: every operator is defined once and read by nd, sym, autograd and
+the compiler.
+
+An `Operator` holds, side by side:
+
+- ``kernel(p, rc, *xs)``: the forward on raw arrays (numpy or cupy), returning one array or a
+  tuple; optionally ``into(p, rc, outs, *xs)``, the same forward writing into preallocated
+  ``outs`` (what static-alloc plans call);
+- ``vjp(p, rc, xs, ys, gys, need)``: the gradient rule, returning one gradient (or None) per
+  input; ``gys[i]`` is None when output i received no gradient, ``need[j]`` says whether input
+  j wants one (so rules can skip work);
+- ``shape(p, in_shapes) -> (in_shapes, out_shapes)`` and ``dtype(p, in_dtypes) -> (in_dtypes,
+  out_dtypes)``: inference rules that may fill unknown (None) input entries, e.g. a weight's
+  shape from the data and ``num_hidden``;
+- ``attrs``: how each attribute parses from a Python value or MXNet's JSON string.
+
+``p`` is the parsed `Params`; ``rc`` the `RunCtx` (train mode and array module).
+"""
+from collections import namedtuple
+
+from ..base import normalize_dtype
+from .attrs import REQUIRED, format_attr
+
+__all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError"]
+
+RunCtx = namedtuple("RunCtx", ["is_train", "xp"])
+
+_OPS = {}
+
+
+class ShapeError(ValueError):
+    """Raised by shape rules when inputs do not fit; the message names the operator."""
+
+
+class Params(dict):
+    """Parsed attributes of one node, readable as ``p.num_hidden`` as well as ``p['num_hidden']``."""
+
+    def __getattr__(self, k):
+        try:
+            return self[k]
+        except KeyError:
+            raise AttributeError(k) from None
+
+
+class Operator:
+    """One registered operator (see the module docstring for the meaning of each rule)."""
+
+    def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
+                 vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
+                 random=False, output_names=None, doc=None):
+        self.name = name
+        self.kernel = kernel
+        self.into = into
+        self.vjp = vjp
+        self.shape_rule = shape
+        self.dtype_rule = dtype
+        self.attrs = dict(attrs or {})
+        self._inputs = inputs
+        self._outputs = outputs
+        self._visible = visible
+        self.aux = tuple(aux)
+        self.nondiff = frozenset(nondiff)
+        self.variadic = variadic
+        self.random = random
+        self._output_names = output_names
+        self.__doc__ = doc or (kernel.__doc__ if kernel is not None else None)
+
+    def __repr__(self):
+        return f"<Operator {self.name}>"
+
+    # ---- attributes -------------------------------------------------------------------
+    def parse(self, given):
+        """Parse a dict of attributes (Python values or strings) into `Params`.
+
+        Returns:
+            (params, strings): the typed values (defaults filled in) and the string form of the
+            attributes that were given, in MXNet's JSON spelling. Keys starting with ``__``
+            (MXNet's hidden node attributes such as ``__shape__``) are kept as strings only.
+
+        Raises:
+            TypeError: an unknown or missing attribute (the message lists the known ones).
+            ValueError: an attribute value that does not parse.
+        """
+        params, strings = Params(), {}
+        for k, v in given.items():
+            if k.startswith("__") and k.endswith("__"):
+                strings[k] = str(v)
+                continue
+            spec = self.attrs.get(k)
+            if spec is None:
+                known = ", ".join(sorted(self.attrs)) or "none"
+                raise TypeError(f"{self.name}: unknown argument {k!r}; known arguments: {known}")
+            if v is None and spec.default is None:
+                params[k] = None
+                continue
+            try:
+                params[k] = spec.parse(v)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"{self.name}: argument {k}={v!r}: {e}") from None
+            if spec.kind != "any":
+                strings[k] = format_attr(v if isinstance(v, str) else params[k])
+        for k, spec in self.attrs.items():
+            if k not in params:
+                if spec.default is REQUIRED:
+                    raise TypeError(f"{self.name}: missing required argument {k!r}")
+                params[k] = spec.default
+        return params, strings
+
+    # ---- structure ----------------------------------------------------------------------
+    def input_names(self, p):
+        """Names of this operator's inputs for params `p` (``['data', 'weight', 'bias']``)."""
+        if self.variadic:
+            return [f"arg{i}" for i in range(p[self.variadic])]
+        return list(self._inputs(p) if callable(self._inputs) else self._inputs)
+
+    def num_outputs(self, p):
+        """Total outputs, hidden ones included (e.g. Dropout's mask)."""
+        return self._outputs(p) if callable(self._outputs) else self._outputs
+
+    def num_visible(self, p):
+        """Outputs a user sees (the rest are kept only for the gradient)."""
+        v = self._visible if self._visible is not None else self._outputs
+        return v(p) if callable(v) else v
+
+    def output_names(self, p):
+        """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``)."""
+        if self._output_names:
+            return list(self._output_names(p) if callable(self._output_names) else self._output_names)
+        n = self.num_visible(p)
+        return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
+
+    def differentiable(self, i, p):
+        """Whether input i can receive a gradient."""
+        return self.vjp is not None and self.input_names(p)[i] not in self.nondiff and \
+            self.input_names(p)[i] not in self.aux
+
+    # ---- running ------------------------------------------------------------------------
+    def forward(self, p, rc, xs, out=None):
+        """Run the forward on raw arrays; returns a tuple of all outputs.
+
+        With `out` (a list of preallocated arrays, one per output) the results are written
+        there, by the `into` kernel when the operator has one.
+        """
+        if out is not None and self.into is not None:
+            self.into(p, rc, out, *xs)
+            return tuple(out)
+        res = self.kernel(p, rc, *xs)
+        if not isinstance(res, tuple):
+            res = (res,)
+        if out is not None:
+            for o, r in zip(out, res):
+                rc.xp.copyto(o, r, casting="unsafe")
+            return tuple(out)
+        return res
+
+    def infer_shape(self, p, in_shapes):
+        """Apply the shape rule; returns (in_shapes, out_shapes), None where still unknown."""
+        if self.shape_rule is None:
+            raise NotImplementedError(f"{self.name}: no shape rule")
+        return self.shape_rule(p, list(in_shapes))
+
+    def infer_dtype(self, p, in_dtypes):
+        """Apply the dtype rule (default: every input and output takes the first known dtype)."""
+        if self.dtype_rule is not None:
+            return self.dtype_rule(p, list(in_dtypes))
+        known = next((d for d in in_dtypes if d is not None), None)
+        if known is None and "dtype" in p and p["dtype"] is not None:
+            known = normalize_dtype(p["dtype"])
+        n_out = self.num_outputs(p)
+        return [d if d is not None else known for d in in_dtypes], [known] * n_out
+
+
+def register(name, *, aliases=(), **spec):
+    """Decorator registering `kernel` as operator `name` (see `Operator` for the keywords).
+
+    Example::
+
+        @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
+                  shape=same_shape)
+        def _square(p, rc, x):
+            return x * x
+    """
+    def deco(kernel):
+        op = Operator(name, kernel, **spec)
+        for n in (name, *aliases):
+            if n in _OPS:
+                raise ValueError(f"operator {n!r} is registered twice")
+            _OPS[n] = op
+        return op
+    return deco
+
+
+def add(op, *names):
+    """Register an already built `Operator` under its name (and `names`)."""
+    for n in (op.name, *names):
+        if n in _OPS:
+            raise ValueError(f"operator {n!r} is registered twice")
+        _OPS[n] = op
+    return op
+
+
+def get(name):
+    """The operator registered as `name`.
+
+    Raises:
+        ValueError: no such operator (the message suggests close names).
+    """
+    try:
+        return _OPS[name]
+    except KeyError:
+        import difflib
+        close = difflib.get_close_matches(name, _OPS, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(f"unknown operator {name!r}{hint}") from None
+
+
+def exists(name):
+    """Whether an operator of that name is registered."""
+    return name in _OPS
+
+
+def all_ops():
+    """Every registered operator once (aliases folded), sorted by name."""
+    return sorted({id(o): o for o in _OPS.values()}.values(), key=lambda o: o.name)
+
+
+def names():
+    """Every registered name, aliases included."""
+    return sorted(_OPS)

@@ -1,0 +1,68 @@
+"""Shared shape and dtype rules, and the gradient helper for broadcasting."""
+from .registry import ShapeError
+
+__all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "fmt_shapes",
+           "keep_dtype", "norm_axis"]
+
+
+def fmt_shapes(shapes):
+    return ", ".join("?" if s is None else str(tuple(s)) for s in shapes)
+
+
+def same_shape(name):
+    """Rule for operators whose inputs and outputs all share one shape."""
+    def rule(p, ins):
+        known = [s for s in ins if s is not None]
+        if not known:
+            return ins, [None]
+        s = tuple(known[0])
+        for k in known[1:]:
+            if tuple(k) != s:
+                raise ShapeError(f"{name}: inputs must have the same shape, got {fmt_shapes(ins)}")
+        return [s] * len(ins), [s]
+    return rule
+
+
+def broadcast_shapes(name, a, b):
+    """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front)."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise ShapeError(f"{name}: shapes {a} and {b} cannot be broadcast together")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def broadcast_rule(name):
+    """Rule for binary broadcasting operators."""
+    def rule(p, ins):
+        a, b = ins
+        if a is None or b is None:
+            return ins, [None]
+        return ins, [broadcast_shapes(name, a, b)]
+    return rule
+
+
+def unbroadcast(g, shape):
+    """Sum gradient `g` over the axes along which an input of `shape` was broadcast."""
+    if g.shape == tuple(shape):
+        return g
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(i + extra for i, s in enumerate(shape)
+                                       if s == 1 and g.shape[i + extra] != 1)
+    return g.sum(axis=axes, keepdims=True).reshape(shape) if axes else g.reshape(shape)
+
+
+def keep_dtype(p, ins):
+    """dtype rule: outputs take the first input's dtype; other inputs are left free."""
+    d = ins[0]
+    return ins, [d]
+
+
+def norm_axis(name, axis, ndim, arg="axis"):
+    """Normalize a possibly negative axis; raise ValueError naming `name` when out of range."""
+    if not -ndim <= axis < max(ndim, 1):
+        raise ShapeError(f"{name}: {arg}={axis} is out of range for an array of {ndim} dimensions")
+    return axis % max(ndim, 1)

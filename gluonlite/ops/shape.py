@@ -1,0 +1,345 @@
+"""Shape operators: reshape, expand_dims, squeeze, transpose, flatten, concat, stack, split,
+slice, slice_axis, broadcast_to, swapaxes, SequenceMask."""
+import numpy as np
+
+from . import attrs as A
+from .registry import register, ShapeError
+from .rules import norm_axis, fmt_shapes
+
+
+def reshape_target(shape, spec, reverse=False):
+    """MXNet's reshape codes: 0 copy a dim, -1 infer one, -2 copy the rest, -3 merge two,
+    -4 split one into the next two values (one may be -1).
+
+    Raises:
+        ShapeError: the target does not hold the same number of elements.
+    """
+    src, spec = list(shape), list(spec)
+    if reverse:
+        src, spec = src[::-1], spec[::-1]
+    out, i, j, infer = [], 0, 0, None
+    while j < len(spec):
+        s = spec[j]
+        if s == 0:
+            out.append(src[i]); i += 1
+        elif s == -1:
+            infer = len(out); out.append(1); i += 1
+        elif s == -2:
+            out.extend(src[i:]); i = len(src)
+        elif s == -3:
+            out.append(src[i] * src[i + 1]); i += 2
+        elif s == -4:
+            a, b = spec[j + 1], spec[j + 2]
+            if a == -1:
+                a = src[i] // b
+            if b == -1:
+                b = src[i] // a
+            out.extend([a, b]); i += 1; j += 2
+        else:
+            out.append(s); i += 1
+        j += 1
+    if reverse:
+        out = out[::-1]
+        if infer is not None:
+            infer = len(out) - 1 - infer
+    total = int(np.prod(shape))
+    if infer is not None:
+        rest = int(np.prod([d for k, d in enumerate(out) if k != infer]))
+        if rest == 0 or total % rest:
+            raise ShapeError(f"reshape: cannot reshape {tuple(shape)} into {tuple(spec)}")
+        out[infer] = total // rest
+    if int(np.prod(out)) != total:
+        raise ShapeError(f"reshape: cannot reshape {tuple(shape)} into {tuple(out)}: sizes "
+                         f"{total} and {int(np.prod(out))} differ")
+    return tuple(out)
+
+
+def _reshape_vjp(p, rc, xs, ys, gys, need):
+    return (gys[0].reshape(xs[0].shape),)
+
+
+@register("Reshape", aliases=("reshape",), vjp=_reshape_vjp,
+          attrs={"shape": A.Shape(()), "reverse": A.Bool(False)},
+          shape=lambda p, ins: (ins, [None if ins[0] is None else
+                                      reshape_target(ins[0], p.shape, p.reverse)]))
+def _reshape(p, rc, x):
+    """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
+    return x.reshape(reshape_target(x.shape, p.shape, p.reverse))
+
+
+def _expand_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    s = list(ins[0])
+    ax = norm_axis("expand_dims", p.axis, len(s) + 1)
+    return ins, [tuple(s[:ax] + [1] + s[ax:])]
+
+
+@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
+def _expand_dims(p, rc, x):
+    """expand_dims(data, axis): a new axis of length 1."""
+    return x.reshape(_expand_shape(p, [x.shape])[1][0])
+
+
+def _squeeze_shape(p, ins):
+    s = ins[0]
+    if s is None:
+        return ins, [None]
+    if p.axis is None:
+        out = tuple(d for d in s if d != 1)
+    else:
+        axes = p.axis if isinstance(p.axis, tuple) else (p.axis,)
+        axes = {norm_axis("squeeze", a, len(s)) for a in axes}
+        for a in axes:
+            if s[a] != 1:
+                raise ShapeError(f"squeeze: axis {a} of shape {tuple(s)} has length {s[a]}, not 1")
+        out = tuple(d for i, d in enumerate(s) if i not in axes)
+    return ins, [out or (1,)]
+
+
+@register("squeeze", vjp=_reshape_vjp, attrs={"axis": A.Axis(None)}, shape=_squeeze_shape)
+def _squeeze(p, rc, x):
+    """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
+    return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
+
+
+@register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
+          shape=lambda p, ins: (ins, [None if ins[0] is None else
+                                      (ins[0][0], int(np.prod(ins[0][1:])))]))
+def _flatten(p, rc, x):
+    """Flatten(data): reshape to (batch, -1)."""
+    return x.reshape(x.shape[0], -1)
+
+
+def _perm(p, ndim):
+    if not p.axes:
+        return tuple(range(ndim))[::-1]
+    if sorted(a % ndim for a in p.axes) != list(range(ndim)):
+        raise ShapeError(f"transpose: axes {p.axes} is not a permutation of {ndim} axes")
+    return tuple(a % ndim for a in p.axes)
+
+
+@register("transpose", attrs={"axes": A.Shape(())},
+          shape=lambda p, ins: (ins, [None if ins[0] is None else
+                                      tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              gys[0].transpose(np.argsort(_perm(p, xs[0].ndim))),))
+def _transpose(p, rc, x):
+    """transpose(data, axes=()): permute axes (reverse them when axes is empty)."""
+    return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
+
+
+@register("SwapAxis", aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
+          shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
+          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
+def _swapaxes(p, rc, x):
+    """swapaxes(data, dim1, dim2): exchange two axes."""
+    return rc.xp.ascontiguousarray(rc.xp.swapaxes(x, p.dim1, p.dim2))
+
+
+def _swap(s, p):
+    s[p.dim1], s[p.dim2] = s[p.dim2], s[p.dim1]
+    return tuple(s)
+
+
+# ---- joining and splitting -------------------------------------------------------------------
+def _concat_shape(p, ins):
+    known = [s for s in ins if s is not None]
+    if len(known) < len(ins):
+        return ins, [None]
+    ax = norm_axis("concat", p.dim, len(known[0]), "dim")
+    for s in known:
+        if len(s) != len(known[0]) or any(a != b for i, (a, b) in enumerate(zip(s, known[0]))
+                                          if i != ax):
+            raise ShapeError(f"concat: inputs must match except along dim={p.dim}, got "
+                             f"{fmt_shapes(ins)}")
+    out = list(known[0])
+    out[ax] = sum(s[ax] for s in known)
+    return ins, [tuple(out)]
+
+
+def _concat_vjp(p, rc, xs, ys, gys, need):
+    ax = p.dim % xs[0].ndim
+    cuts = np.cumsum([x.shape[ax] for x in xs])[:-1]
+    return tuple(rc.xp.split(gys[0], cuts, axis=ax))
+
+
+@register("Concat", aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
+def _concat(p, rc, *xs):
+    """concat(*data, dim=1): join arrays along an existing axis."""
+    return rc.xp.concatenate(xs, axis=norm_axis("concat", p.dim, xs[0].ndim, "dim"))
+
+
+def _stack_shape(p, ins):
+    known = [s for s in ins if s is not None]
+    if not known:
+        return ins, [None]
+    for s in known:
+        if tuple(s) != tuple(known[0]):
+            raise ShapeError(f"stack: inputs must have the same shape, got {fmt_shapes(ins)}")
+    s = list(known[0])
+    ax = norm_axis("stack", p.axis, len(s) + 1)
+    return [tuple(known[0])] * len(ins), [tuple(s[:ax] + [len(ins)] + s[ax:])]
+
+
+@register("stack", variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
+          shape=_stack_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: tuple(
+              rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))
+def _stack(p, rc, *xs):
+    """stack(*data, axis=0): join same-shape arrays along a new axis."""
+    return rc.xp.stack(xs, axis=p.axis)
+
+
+def _split_shape(p, ins):
+    s = ins[0]
+    if s is None:
+        return ins, [None] * p.num_outputs
+    ax = norm_axis("split", p.axis, len(s))
+    if s[ax] % p.num_outputs:
+        raise ShapeError(f"split: axis {p.axis} of shape {tuple(s)} (length {s[ax]}) does not "
+                         f"divide into num_outputs={p.num_outputs} parts")
+    out = list(s)
+    out[ax] //= p.num_outputs
+    if p.squeeze_axis:
+        if out[ax] != 1:
+            raise ShapeError("split: squeeze_axis=True needs parts of length 1 along the axis")
+        del out[ax]
+    return ins, [tuple(out) or (1,)] * p.num_outputs
+
+
+def _split_vjp(p, rc, xs, ys, gys, need):
+    x = xs[0]
+    ax = p.axis % x.ndim
+    part = list(x.shape)
+    part[ax] //= p.num_outputs
+    gs = [rc.xp.zeros(part, x.dtype) if g is None else g.reshape(part) for g in gys]
+    return (rc.xp.concatenate(gs, axis=ax),)
+
+
+@register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
+          attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
+          shape=_split_shape, vjp=_split_vjp)
+def _split(p, rc, x):
+    """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis."""
+    outs = _split_shape(p, [x.shape])[1]
+    return tuple(part.reshape(o) for part, o in
+                 zip(rc.xp.split(x, p.num_outputs, axis=p.axis % x.ndim), outs))
+
+
+# ---- slicing ---------------------------------------------------------------------------------
+def _slices(p, shape):
+    begin, end = p.begin, p.end
+    step = p.step or (None,) * len(begin)
+    if len(begin) != len(end) or len(begin) > len(shape):
+        raise ShapeError(f"slice: begin {begin} and end {end} do not fit shape {tuple(shape)}")
+    return tuple(slice(b, e, s) for b, e, s in zip(begin, end, step))
+
+
+def _slice_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    sl = _slices(p, ins[0])
+    out = tuple(len(range(*s.indices(d))) for s, d in zip(sl, ins[0])) + tuple(ins[0][len(sl):])
+    return ins, [out]
+
+
+def _opt_tuple(v):
+    return None if v is None else tuple(None if e in (None, "None") else int(e)
+                                        for e in (A._literal(v) if isinstance(v, str) else v))
+
+
+def _slice_vjp(p, rc, xs, ys, gys, need):
+    g = rc.xp.zeros_like(xs[0])
+    g[_slices(p, xs[0].shape)] = gys[0]
+    return (g,)
+
+
+@register("slice", aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
+          attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
+                 "step": A.Attr(_opt_tuple, ())})
+def _slice(p, rc, x):
+    """slice(data, begin, end, step=()): basic slicing; None entries mean the whole axis."""
+    return x[_slices(p, x.shape)].copy()
+
+
+def _slice_axis_range(p, shape):
+    ax = norm_axis("slice_axis", p.axis, len(shape))
+    return ax, slice(p.begin, p.end).indices(shape[ax])[:2]
+
+
+def _slice_axis_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    ax, (b, e) = _slice_axis_range(p, ins[0])
+    out = list(ins[0])
+    out[ax] = max(e - b, 0)
+    return ins, [tuple(out)]
+
+
+def _slice_axis_vjp(p, rc, xs, ys, gys, need):
+    ax, (b, e) = _slice_axis_range(p, xs[0].shape)
+    g = rc.xp.zeros_like(xs[0])
+    g[(slice(None),) * ax + (slice(b, e),)] = gys[0]
+    return (g,)
+
+
+@register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": A.Attr(
+              lambda v: None if A._literal(v) is None else A._int(v), None)})
+def _slice_axis(p, rc, x):
+    """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
+    ax, (b, e) = _slice_axis_range(p, x.shape)
+    return x[(slice(None),) * ax + (slice(b, e),)].copy()
+
+
+def _bcast_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    src, tgt = tuple(ins[0]), tuple(p.shape)
+    if len(src) != len(tgt):
+        raise ShapeError(f"broadcast_to: cannot broadcast {src} to {tgt} (different ndim)")
+    out = tuple(s if t == 0 else t for s, t in zip(src, tgt))
+    for s, t in zip(src, out):
+        if s != t and s != 1:
+            raise ShapeError(f"broadcast_to: cannot broadcast {src} to {tgt}")
+    return ins, [out]
+
+
+@register("broadcast_to", attrs={"shape": A.Shape()}, shape=_bcast_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              gys[0].sum(axis=tuple(i for i, (a, b) in enumerate(zip(xs[0].shape, ys[0].shape))
+                                    if a != b), keepdims=True),))
+def _broadcast_to(p, rc, x):
+    """broadcast_to(data, shape): repeat axes of length 1 (0 in shape keeps that axis)."""
+    return rc.xp.ascontiguousarray(rc.xp.broadcast_to(x, _bcast_shape(p, [x.shape])[1][0]))
+
+
+# ---- sequences ---------------------------------------------------------------------------------
+def _seq_inputs(p):
+    return ["data", "sequence_length"] if p.use_sequence_length else ["data"]
+
+
+def _seq_mask(p, rc, x, lengths):
+    """A 0/1 mask broadcastable to x: 1 where the time index < the sequence's length."""
+    t_axis, b_axis = (0, 1) if p.axis == 0 else (1, 0)
+    t = rc.xp.arange(x.shape[t_axis]).reshape((-1, 1) if t_axis == 0 else (1, -1))
+    lens = lengths.astype(np.int64).reshape((1, -1) if t_axis == 0 else (-1, 1))
+    keep = t < lens
+    return keep.reshape(keep.shape + (1,) * (x.ndim - 2))
+
+
+@register("SequenceMask", inputs=_seq_inputs, nondiff=("sequence_length",),
+          attrs={"use_sequence_length": A.Bool(False), "value": A.Float(0.0), "axis": A.Int(0)},
+          shape=lambda p, ins: (ins, [ins[0]]),
+          dtype=lambda p, ins: (ins, [ins[0]]),
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              (gys[0] * _seq_mask(p, rc, xs[0], xs[1]) if p.use_sequence_length else gys[0]),
+              None)[:len(xs)])
+def _sequence_mask(p, rc, x, lengths=None):
+    """SequenceMask(data, sequence_length, use_sequence_length, value=0, axis=0): set entries
+    past each sequence's length to `value` (data is (T, N, ...) for axis 0)."""
+    if not p.use_sequence_length:
+        return x.copy()
+    return rc.xp.where(_seq_mask(p, rc, x, lengths), x, x.dtype.type(p.value))
