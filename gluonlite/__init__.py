@@ -13,6 +13,9 @@ from . import ndarray as nd  # noqa: E402
 from . import autograd  # noqa: E402
 from . import random  # noqa: E402
 from . import test_utils  # noqa: E402
+from . import symbol  # noqa: E402
+from . import symbol as sym  # noqa: E402
+from . import executor  # noqa: E402
 
 
 def __getattr__(name):
@@ -20,7 +23,7 @@ def __getattr__(name):
     # layer cannot break the core.
     import importlib
     aliases = {"sym": "symbol", "init": "initializer"}
-    if name in ("symbol", "sym", "gluon", "initializer", "init", "optimizer", "contrib",
+    if name in ("gluon", "initializer", "init", "optimizer", "contrib",
                 "subgraph", "executor", "control_flow", "bench"):
         mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
         globals()[name] = mod

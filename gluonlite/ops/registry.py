@@ -47,7 +47,7 @@ class Operator:
 
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
-                 random=False, output_names=None, doc=None):
+                 random=False, output_names=None, doc=None, signature=None, same_dtype=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -62,7 +62,19 @@ class Operator:
         self.nondiff = frozenset(nondiff)
         self.variadic = variadic
         self.random = random
+        # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
+        # loop's saved steps); executors never allocate or shape-infer it.
+        self.stateful = False
         self._output_names = output_names
+        # Every input name in MXNet's call order, whatever the attributes: positional
+        # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
+        if signature is None:
+            signature = () if variadic else (
+                inputs(Params({k: a.default for k, a in self.attrs.items()}))
+                if callable(inputs) else inputs)
+        self.signature = tuple(signature)
+        # Inputs that must share one dtype (default: every input that takes a gradient).
+        self.same_dtype = None if same_dtype is None else frozenset(same_dtype)
         self.__doc__ = doc or (kernel.__doc__ if kernel is not None else None)
 
     def __repr__(self):
@@ -134,6 +146,30 @@ class Operator:
         return self.vjp is not None and self.input_names(p)[i] not in self.nondiff and \
             self.input_names(p)[i] not in self.aux
 
+    def dtype_group(self, p):
+        """Indices of the inputs that must share one dtype (for params `p`)."""
+        names = self.input_names(p)
+        if self.same_dtype is not None:
+            return [i for i, n in enumerate(names) if n in self.same_dtype]
+        if self.variadic:
+            return list(range(len(names)))
+        return [i for i, n in enumerate(names) if n not in self.nondiff and n not in self.aux]
+
+    def check_dtypes(self, p, in_dtypes):
+        """Raise TypeError when inputs that must share a dtype do not (None entries skipped)."""
+        names, first = self.input_names(p), None
+        for i in self.dtype_group(p):
+            d = in_dtypes[i] if i < len(in_dtypes) else None
+            if d is None:
+                continue
+            if first is None:
+                first = (i, d)
+            elif d != first[1]:
+                raise TypeError(
+                    f"{self.name}: input {names[first[0]]!r} has dtype {dtype_str(first[1])} but "
+                    f"input {names[i]!r} has dtype {dtype_str(d)}; inputs must share one dtype "
+                    "(convert one with astype())")
+
     # ---- running ------------------------------------------------------------------------
     def forward(self, p, rc, xs, out=None):
         """Run the forward on raw arrays; returns a tuple of all outputs.
@@ -160,7 +196,12 @@ class Operator:
         return self.shape_rule(p, list(in_shapes))
 
     def infer_dtype(self, p, in_dtypes):
-        """Apply the dtype rule (default: every input and output takes the first known dtype)."""
+        """Apply the dtype rule (default: every input and output takes the first known dtype).
+
+        Raises:
+            TypeError: inputs that must share a dtype (see `dtype_group`) do not.
+        """
+        self.check_dtypes(p, in_dtypes)
         if self.dtype_rule is not None:
             return self.dtype_rule(p, list(in_dtypes))
         known = next((d for d in in_dtypes if d is not None), None)
@@ -168,6 +209,12 @@ class Operator:
             known = normalize_dtype(p["dtype"])
         n_out = self.num_outputs(p)
         return [d if d is not None else known for d in in_dtypes], [known] * n_out
+
+
+def dtype_str(d):
+    """The numpy name of a dtype given as a dtype or a type ('float32')."""
+    import numpy as np
+    return np.dtype(d).name
 
 
 def register(name, *, aliases=(), **spec):

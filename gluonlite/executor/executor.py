@@ -1,0 +1,177 @@
+"""`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
+import numpy as np
+
+from ..context import current_context
+from ..ndarray.ndarray import NDArray, check_grad_req
+from .hooks import apply_graph_passes
+from .plan import compile_plan
+
+__all__ = ["Executor", "simple_bind"]
+
+
+def _as_dict(what, names, value, allow_missing):
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        unknown = set(value) - set(names)
+        if unknown:
+            raise ValueError(f"bind: {what} has unknown name(s) {sorted(unknown)}; expected names "
+                             f"from {names}")
+        return dict(value)
+    value = list(value)
+    if len(value) != len(names) and not allow_missing:
+        raise ValueError(f"bind: {what} has {len(value)} arrays but the symbol has "
+                         f"{len(names)} ({names})")
+    return dict(zip(names, value))
+
+
+class Executor:
+    """Runs a bound Symbol: `forward`, then `backward` for gradients.
+
+    Attributes:
+        arg_dict, grad_dict, aux_dict: name -> NDArray.
+        arg_arrays, grad_arrays, aux_arrays: the same in `list_arguments` /
+            `list_auxiliary_states` order (None where there is no gradient array).
+        outputs: the NDArrays of the last forward.
+
+    Example::
+
+        exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3)), ...}, args_grad={...})
+        exe.forward(is_train=True); exe.backward()
+    """
+
+    def __init__(self, symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None):
+        self._symbol = apply_graph_passes(symbol)
+        self._ctx = ctx or current_context()
+        arg_names = symbol.list_arguments()
+        aux_names = symbol.list_auxiliary_states()
+        self.arg_dict = _as_dict("args", arg_names, args, False)
+        missing = [n for n in arg_names if n not in self.arg_dict]
+        if missing:
+            raise ValueError(f"bind: missing argument(s) {missing}; every argument of "
+                             f"{arg_names} needs an array")
+        self.aux_dict = _as_dict("aux_states", aux_names, aux_states, False)
+        missing = [n for n in aux_names if n not in self.aux_dict]
+        if missing:
+            raise ValueError(f"bind: missing auxiliary state(s) {missing}")
+        for k, v in list(self.arg_dict.items()) + list(self.aux_dict.items()):
+            if not isinstance(v, NDArray):
+                raise TypeError(f"bind: array for {k!r} must be an NDArray, got {type(v).__name__}")
+        self.grad_dict = _as_dict("args_grad", arg_names, args_grad, True)
+        if isinstance(grad_req, str):
+            reqs = {n: grad_req for n in arg_names}
+        elif isinstance(grad_req, dict):
+            reqs = {n: grad_req.get(n, "null") for n in arg_names}
+        else:
+            reqs = dict(zip(arg_names, grad_req))
+        self._grad_req = {n: (check_grad_req(r) if n in self.grad_dict else "null")
+                          for n, r in reqs.items()}
+        self._arg_names, self._aux_names = arg_names, aux_names
+        self._input_names = symbol.list_inputs()
+        self._plans = {}
+        self._saved = None
+        self.outputs = []
+
+    @property
+    def arg_arrays(self):
+        return [self.arg_dict[n] for n in self._arg_names]
+
+    @property
+    def grad_arrays(self):
+        return [self.grad_dict.get(n) for n in self._arg_names]
+
+    @property
+    def aux_arrays(self):
+        return [self.aux_dict[n] for n in self._aux_names]
+
+    def _inputs(self):
+        return [self.arg_dict[n] if n in self.arg_dict else self.aux_dict[n]
+                for n in self._input_names]
+
+    def _plan(self, is_train):
+        ins = self._inputs()
+        want = tuple(is_train and self._grad_req.get(n, "null") != "null"
+                     for n in self._input_names)
+        key = (tuple(x.shape for x in ins), tuple(x._data.dtype for x in ins), is_train, want)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = compile_plan(
+                self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins], is_train,
+                list(want), static_alloc=False, xp=self._ctx.xp)
+        return plan
+
+    def forward(self, is_train=False, **kwargs):
+        """Run the graph; keyword arrays are copied into the bound arguments first.
+
+        Returns:
+            The list of output NDArrays (also in `outputs`).
+        """
+        for k, v in kwargs.items():
+            if k not in self.arg_dict:
+                raise ValueError(f"forward: unknown argument {k!r}; arguments are {self._arg_names}")
+            self.arg_dict[k][:] = v
+        plan = self._plan(bool(is_train))
+        outs, saved = plan.forward([x._data for x in self._inputs()])
+        self._saved = (plan, saved) if saved is not None else None
+        self.outputs = [NDArray(o, self._ctx) for o in outs]
+        return self.outputs
+
+    def backward(self, out_grads=None, is_train=True):
+        """Gradients into `grad_dict` per grad_req ('write' overwrites, 'add' accumulates).
+
+        Args:
+            out_grads: gradients of the outputs (NDArray or list); default ones.
+
+        Raises:
+            ValueError: no training forward ran before, or no argument wants a gradient.
+        """
+        if self._saved is None:
+            raise ValueError("backward: call forward(is_train=True) first (with at least one "
+                             "argument whose grad_req is not 'null')")
+        plan, saved = self._saved
+        if out_grads is None:
+            ogs = [self._ctx.xp.ones(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
+        else:
+            if isinstance(out_grads, NDArray):
+                out_grads = [out_grads]
+            ogs = [None if g is None else (g._data if isinstance(g, NDArray) else np.asarray(g))
+                   for g in out_grads]
+        grads = plan.backward(saved, ogs)
+        for name, g in zip(self._input_names, grads):
+            req = self._grad_req.get(name, "null")
+            if req == "null":
+                continue
+            buf = self.grad_dict[name]._data
+            if req == "add":
+                if g is not None:
+                    buf += g
+            elif g is None:
+                buf[...] = 0
+            else:
+                buf[...] = g
+
+    def __repr__(self):
+        return f"<Executor of {self._symbol!r}>"
+
+
+def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
+    """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind."""
+    from .infer import infer_graph
+    from ..symbol.symbol import topo_nodes
+    ctx = ctx or current_context()
+    eshape, edtype = infer_graph(symbol, shapes, type_dict or {})
+    vars_ = {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
+    unknown = [n for n in vars_ if eshape.get((id(vars_[n]), 0)) is None]
+    if unknown:
+        raise ValueError(f"simple_bind: cannot infer the shape of {unknown}; pass their shapes "
+                         "as keyword arguments")
+
+    def alloc(n):
+        key = (id(vars_[n]), 0)
+        return NDArray(ctx.xp.zeros(eshape[key], dtype=edtype[key]), ctx)
+
+    args = {n: alloc(n) for n in symbol.list_arguments()}
+    aux = {n: alloc(n) for n in symbol.list_auxiliary_states()}
+    reqs = grad_req if isinstance(grad_req, dict) else {n: grad_req for n in args}
+    grads = {n: alloc(n) for n in args if reqs.get(n, "null") != "null"}
+    return Executor(symbol, ctx, args, grads, reqs, aux)

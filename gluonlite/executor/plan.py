@@ -1,0 +1,261 @@
+"""Compiling a Symbol into a `Plan`: a flat list of kernel steps with resolved slots.
+
+``compile_plan`` does the work once per (graph, input shapes, dtypes, train/infer, which
+inputs want gradients): topological order, shape/dtype inference, the backward steps (from
+the same VJP rules autograd uses), and with ``static_alloc`` a liveness-based memory plan so
+that a steady-state call allocates (almost) nothing.
+
+Slots: every entry of the graph (variable or operator output) has a slot index; the inputs
+occupy slots 0..n_inputs-1 in ``symbol.list_inputs()`` order.
+"""
+import numpy as np
+
+from ..ops.registry import RunCtx
+from ..symbol.symbol import topo_nodes
+from .infer import infer_graph
+from .memory import plan_buffers
+
+__all__ = ["Plan", "compile_plan"]
+
+
+class _Step:
+    """One operator application: slots in, slots out, and the node it came from."""
+
+    __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need")
+
+    def __init__(self, node, ins, outs, n_arrays):
+        self.node, self.op, self.p = node, node.op, node.params
+        self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
+        self.use_into = node.op.into is not None and not node.op.stateful
+        self.bufs = None
+        self.need = None
+
+
+class Plan:
+    """A compiled graph. See `compile_plan`.
+
+    Attributes:
+        input_names: the symbol's `list_inputs()`.
+        out_shapes, out_dtypes: per visible output.
+        steps: the forward steps, in order.
+        buffer_of: {slot: buffer id} of the static memory plan (empty without static_alloc).
+        live: {slot: (first step, last step)} lifetimes used by the memory plan.
+    """
+
+    def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp):
+        self.symbol = symbol
+        self.input_names = symbol.list_inputs()
+        self.is_train = bool(is_train)
+        self.static_alloc = bool(static_alloc)
+        self.xp = xp
+        self.rc = RunCtx(self.is_train, xp)
+        nodes = topo_nodes(symbol.outputs)
+        var_nodes = [n for n in nodes if n.op is None]
+        n_in = len(var_nodes)
+        if len(shapes) != n_in or len(dtypes) != n_in:
+            raise ValueError(f"compile_plan: expected {n_in} input shapes/dtypes (for "
+                             f"{self.input_names}), got {len(shapes)} and {len(dtypes)}")
+        known_s = {n.name: s for n, s in zip(var_nodes, shapes)}
+        known_d = {n.name: d for n, d in zip(var_nodes, dtypes)}
+        eshape, edtype = infer_graph(symbol, known_s, known_d)
+        self.n_inputs = n_in
+
+        slot_of = {(id(n), 0): i for i, n in enumerate(var_nodes)}
+        self.slot_shape, self.slot_dtype = {}, {}
+        for i, n in enumerate(var_nodes):
+            self.slot_shape[i], self.slot_dtype[i] = tuple(shapes[i]), np.dtype(dtypes[i])
+        n_slots = n_in
+        self.steps = []
+        for n in nodes:
+            if n.op is None:
+                continue
+            n_arrays = n.num_outputs()
+            total = n_arrays + (1 if n.op.stateful else 0)
+            outs = list(range(n_slots, n_slots + total))
+            n_slots += total
+            for k in range(n_arrays):
+                slot_of[(id(n), k)] = outs[k]
+                shp, dt = eshape.get((id(n), k)), edtype.get((id(n), k))
+                if shp is None or dt is None:
+                    raise ValueError(f"compile_plan: cannot infer the shape/dtype of output {k} "
+                                     f"of node {n.name!r} ({n.op.name}); known inputs: "
+                                     f"{dict(zip(self.input_names, shapes))}")
+                self.slot_shape[outs[k]], self.slot_dtype[outs[k]] = shp, dt
+            ins = [slot_of[(id(s), i)] for s, i in n.inputs]
+            self.steps.append(_Step(n, ins, outs, n_arrays))
+        self.n_slots = n_slots
+        self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
+        self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
+        self.out_dtypes = [self.slot_dtype[s] for s in self.out_slots]
+        self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
+        self._plan_backward()
+        self._plan_memory()
+
+    # ---- backward -------------------------------------------------------------------------
+    def _plan_backward(self):
+        """Which steps run backward, and which inputs of each want a gradient."""
+        requires = set(i for i, g in enumerate(self.grad_inputs) if g)
+        self.bwd_steps = []
+        if not requires:
+            self.saved_slots = set()
+            return
+        for st in self.steps:
+            names = st.op.input_names(st.p) if not st.op.variadic else [None] * len(st.ins)
+            st.need = [s in requires and (st.op.vjp is not None) and (
+                names[j] is None or st.op.differentiable(j, st.p)) for j, s in enumerate(st.ins)]
+            if any(st.need):
+                requires.update(st.outs)
+                self.bwd_steps.append(st)
+        self.bwd_steps.reverse()
+        saved = set()
+        for st in self.bwd_steps:
+            saved.update(st.ins)
+            saved.update(st.outs)
+        self.saved_slots = saved
+
+    # ---- memory ---------------------------------------------------------------------------
+    def _plan_memory(self):
+        """Static buffers for temporaries (liveness-shared); see the module docstring."""
+        self.buffer_of, self.live, self.buffers = {}, {}, []
+        if not self.static_alloc:
+            return
+        defs, last = {}, {}
+        for k, st in enumerate(self.steps):
+            for s in st.outs:
+                defs[s] = k
+            for s in st.ins:
+                last[s] = k
+        end = len(self.steps)
+        for s in self.out_slots:
+            last[s] = end
+        # A kernel that allocates its own result may return a view of an input (reshape):
+        # keep such inputs alive as long as the result, and out of the pool if it is saved.
+        changed = True
+        keep_fresh = set(self.out_slots) | (self.saved_slots if self.is_train else set())
+        while changed:
+            changed = False
+            for k in range(len(self.steps) - 1, -1, -1):
+                st = self.steps[k]
+                if st.use_into:
+                    continue
+                reach = max(last.get(s, k) for s in st.outs)
+                fresh = any(s in keep_fresh for s in st.outs)
+                for s in st.ins:
+                    if last.get(s, -1) < reach:
+                        last[s] = reach
+                        changed = True
+                    if fresh and s not in keep_fresh:
+                        keep_fresh.add(s)
+                        changed = True
+        candidates = [s for st in self.steps if st.use_into for s in st.outs[:st.n_arrays]
+                      if s not in keep_fresh]
+        self.live = {s: (defs[s], last.get(s, defs[s])) for s in candidates}
+        self.buffer_of, specs = plan_buffers(len(self.steps), defs, last, candidates,
+                                             self.slot_shape.__getitem__,
+                                             self.slot_dtype.__getitem__)
+        self.buffers = [self.xp.zeros(shape, dtype=dt) for shape, dt in specs]
+        for st in self.steps:
+            if st.use_into:
+                st.bufs = [self.buffers[self.buffer_of[s]] if s in self.buffer_of else None
+                           for s in st.outs[:st.n_arrays]]
+
+    # ---- running --------------------------------------------------------------------------
+    def forward(self, args, outs=None):
+        """Run the forward. See the module docstring of gluonlite.executor.plan.
+
+        Args:
+            args: raw arrays aligned with `input_names`.
+            outs: optional preallocated arrays, one per visible output, to write into.
+
+        Returns:
+            (outputs, saved): raw output arrays, and what `backward` needs (None when no input
+            wants a gradient).
+        """
+        xp, rc = self.xp, self.rc
+        vals = [None] * self.n_slots
+        vals[:self.n_inputs] = args
+        direct = {}
+        if outs is not None:
+            for s, o in zip(self.out_slots, outs):
+                direct.setdefault(s, o)
+        for st in self.steps:
+            xs = [vals[s] for s in st.ins]
+            if st.use_into:
+                bufs = []
+                for j, s in enumerate(st.outs):
+                    b = st.bufs[j] if st.bufs is not None else None
+                    if b is None:
+                        b = direct.get(s)
+                        if b is None:
+                            b = xp.empty(self.slot_shape[s], dtype=self.slot_dtype[s])
+                    bufs.append(b)
+                st.op.into(st.p, rc, bufs, *xs)
+                vals[st.outs[0]:st.outs[0] + len(bufs)] = bufs
+            else:
+                res = st.op.forward(st.p, rc, xs)
+                vals[st.outs[0]:st.outs[0] + len(res)] = res
+        results = []
+        for i, s in enumerate(self.out_slots):
+            v = vals[s]
+            if outs is not None:
+                if v is not outs[i]:
+                    xp.copyto(outs[i], v, casting="unsafe")
+                results.append(outs[i])
+            else:
+                results.append(v.copy() if s < self.n_inputs else v)
+        saved = vals if self.bwd_steps else None
+        return results, saved
+
+    def backward(self, saved, out_grads):
+        """Gradients of the inputs from gradients of the outputs.
+
+        Args:
+            saved: the `saved` object of a training forward of this plan.
+            out_grads: one raw array (or None for zero) per visible output.
+
+        Returns:
+            A list aligned with `input_names`: the gradient, or None where the input wants
+            none or receives none (zero).
+        """
+        if saved is None:
+            raise ValueError("backward: this plan was compiled without any input that needs a "
+                             "gradient, or forward was not run for training")
+        g = [None] * self.n_slots
+        for s, og in zip(self.out_slots, out_grads):
+            if og is not None:
+                g[s] = og if g[s] is None else g[s] + og
+        rc = self.rc
+        for st in self.bwd_steps:
+            gys = [g[s] for s in st.outs]
+            if all(x is None for x in gys):
+                continue
+            xs = [saved[s] for s in st.ins]
+            ys = [saved[s] for s in st.outs]
+            gxs = st.op.vjp(st.p, rc, xs, ys, gys, st.need)
+            for s, need, gx in zip(st.ins, st.need, gxs):
+                if need and gx is not None:
+                    g[s] = gx if g[s] is None else g[s] + gx
+            for s in st.outs:
+                g[s] = None
+        return [g[i] if self.grad_inputs[i] else None for i in range(self.n_inputs)]
+
+
+def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,
+                 xp=np):
+    """Compile `symbol` for the given input shapes and dtypes (aligned with list_inputs()).
+
+    Args:
+        is_train: run operators in training mode (Dropout, BatchNorm statistics).
+        grad_inputs: bools aligned with list_inputs(): inputs that want gradients.
+        static_alloc: preallocate temporaries once, sharing buffers between values whose
+            lifetimes do not overlap, and have kernels write into them.
+        xp: the array module (numpy, or cupy for gpu).
+
+    Returns:
+        A `Plan`.
+
+    Raises:
+        ValueError: shapes that do not fit (naming the node), or an output whose shape cannot
+            be inferred.
+    """
+    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp)

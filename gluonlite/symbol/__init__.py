@@ -1,0 +1,90 @@
+"""`sym`: symbolic graphs. Every registered operator is a function here, generated from the
+same registry as `nd`, plus `var`, `Group`, `load`/`load_json` and `contrib` (control flow)."""
+import numpy as np
+
+from .. import ops as _ops  # noqa: F401  (registers the operators)
+from ..base import normalize_dtype
+from .symbol import Symbol, Node, var, Variable, Group
+from .json_io import load, load_json
+from .naming import Prefix
+from . import register as _register
+from .register import fn as _fn
+
+_register.populate(globals())
+
+
+def _shape(shape):
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+
+
+def zeros(shape, dtype=None, **kwargs):
+    """A node producing zeros of `shape`."""
+    return _fn("_zeros")(shape=_shape(shape), dtype=normalize_dtype(dtype or "float32").name,
+                         **kwargs)
+
+
+def ones(shape, dtype=None, **kwargs):
+    """A node producing ones of `shape`."""
+    return _fn("_ones")(shape=_shape(shape), dtype=normalize_dtype(dtype or "float32").name,
+                        **kwargs)
+
+
+def full(shape, val, dtype=None, **kwargs):
+    """A node producing `val` everywhere in `shape`."""
+    return _fn("_full")(shape=_shape(shape), value=val,
+                        dtype=normalize_dtype(dtype or "float32").name, **kwargs)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, dtype=None, **kwargs):
+    """A node producing evenly spaced values."""
+    return _fn("_arange")(start=start, stop=stop, step=step, repeat=repeat,
+                          dtype=normalize_dtype(dtype or "float32").name, **kwargs)
+
+
+def concat(*data, dim=1, **kwargs):
+    """Join along axis `dim`."""
+    return _fn("Concat")(*data, dim=dim, **kwargs)
+
+
+def stack(*data, axis=0, **kwargs):
+    """Join along a new axis."""
+    return _fn("stack")(*data, axis=axis, **kwargs)
+
+
+def _scalar_or_sym(lhs, rhs, name, scalar_name):
+    if isinstance(lhs, Symbol) and isinstance(rhs, Symbol):
+        return _fn(name)(lhs, rhs)
+    if isinstance(lhs, Symbol):
+        return _fn(scalar_name)(lhs, scalar=rhs)
+    if isinstance(rhs, Symbol):
+        return _fn(scalar_name)(rhs, scalar=lhs)
+    raise TypeError("at least one argument must be a Symbol")
+
+
+def maximum(lhs, rhs):
+    """Elementwise maximum of symbols and/or scalars."""
+    return _scalar_or_sym(lhs, rhs, "_maximum", "_maximum_scalar")
+
+
+def minimum(lhs, rhs):
+    """Elementwise minimum of symbols and/or scalars."""
+    return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
+
+
+class _Random:
+    """`sym.random`: sampling nodes."""
+
+    @staticmethod
+    def uniform(low=0.0, high=1.0, shape=None, dtype=None, **kwargs):
+        return _fn("_random_uniform")(low=low, high=high, shape=_shape(shape or (1,)),
+                                      dtype=normalize_dtype(dtype or "float32").name, **kwargs)
+
+    @staticmethod
+    def normal(loc=0.0, scale=1.0, shape=None, dtype=None, **kwargs):
+        return _fn("_random_normal")(loc=loc, scale=scale, shape=_shape(shape or (1,)),
+                                     dtype=normalize_dtype(dtype or "float32").name, **kwargs)
+
+
+random = _Random()
+
+from . import contrib  # noqa: E402

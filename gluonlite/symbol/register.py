@@ -1,0 +1,42 @@
+"""Generating the `sym` functions from the operator registry (the same one `nd` reads)."""
+from ..ops import registry
+from ..ops.call import bind_call
+from .symbol import Symbol, create_node
+
+_gen_cache = {}
+
+
+def _is_sym(x):
+    return isinstance(x, Symbol)
+
+
+def make_function(op, public_name):
+    """The sym function for `op`: ``f(*inputs, name=None, attr=None, **attrs)``."""
+    def f(*args, name=None, attr=None, ctx=None, out=None, **kwargs):
+        inputs, attrs = bind_call(op, args, kwargs, _is_sym)
+        if ctx is not None and "ctx" in op.attrs:
+            attrs["ctx"] = str(ctx)
+        s = create_node(op, inputs, attrs, name=name)
+        if attr:
+            s._set_attr(**attr)
+        return s
+    f.__name__ = public_name
+    f.__qualname__ = public_name
+    f.__doc__ = op.__doc__
+    return f
+
+
+def populate(namespace):
+    """Add a function for every registered operator name to `namespace` (a module dict)."""
+    for n in registry.names():
+        f = _gen_cache.get(n) or make_function(registry.get(n), n)
+        _gen_cache[n] = f
+        namespace.setdefault(n, f)
+
+
+def fn(name):
+    """The generated sym function of operator `name` (registered after import included)."""
+    f = _gen_cache.get(name)
+    if f is None:
+        f = _gen_cache[name] = make_function(registry.get(name), name)
+    return f

@@ -1,0 +1,425 @@
+"""`Symbol`: a graph of operator nodes, built from the same registry as `nd`.
+
+A `Node` is one operator application (or a variable when `op` is None); a `Symbol` is a list
+of output entries ``(node, index)``. Loop and branch nodes keep their bodies as Symbols in
+``node.subgraphs``.
+"""
+import numpy as np
+
+from ..base import normalize_dtype
+from ..ops import registry
+from ..ops.registry import Params
+from .naming import new_name, user_source
+
+__all__ = ["Node", "Symbol", "var", "Variable", "Group"]
+
+
+class Node:
+    """One graph node.
+
+    Attributes:
+        op: the `Operator`, or None for a variable.
+        name: the node's name.
+        attrs: attribute strings as MXNet's JSON stores them (hidden ``__x__`` ones included).
+        params: the parsed attributes (`Params`); for loop nodes ``params['_subgraphs']``.
+        inputs: list of entries ``(node, output_index)``.
+        source: 'file:line' of the user code that created the node.
+    """
+
+    __slots__ = ("op", "name", "attrs", "params", "inputs", "source", "__weakref__")
+
+    def __init__(self, op, name, attrs=None, params=None, inputs=(), source=""):
+        self.op, self.name = op, name
+        self.attrs = dict(attrs or {})
+        self.params = params if params is not None else Params()
+        self.inputs = list(inputs)
+        self.source = source
+
+    @property
+    def is_variable(self):
+        return self.op is None
+
+    @property
+    def subgraphs(self):
+        """Bodies held by a loop or branch node (a list of Symbols)."""
+        return self.params.get("_subgraphs", [])
+
+    def num_outputs(self):
+        """Outputs of the node, hidden ones included (1 for a variable)."""
+        if self.op is None:
+            return 1
+        return self.op.num_outputs(self.params) - (1 if getattr(self.op, "stateful", False) else 0)
+
+    def num_visible(self):
+        return 1 if self.op is None else self.op.num_visible(self.params)
+
+    def __repr__(self):
+        return f"<Node {self.name} ({'var' if self.op is None else self.op.name})>"
+
+
+def topo_nodes(entries):
+    """Nodes reachable from `entries` in MXNet's DFS post-order (inputs before users)."""
+    order, seen = [], set()
+    for head, _ in entries:
+        stack = [(head, 0)]
+        while stack:
+            node, i = stack.pop()
+            if i == 0:
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+            if i < len(node.inputs):
+                stack.append((node, i + 1))
+                child = node.inputs[i][0]
+                if id(child) not in seen:
+                    stack.append((child, 0))
+            else:
+                order.append(node)
+    return order
+
+
+class Symbol:
+    """A symbolic graph: one or more output entries of `Node`s.
+
+    Build with `sym.var` and the operator functions in `sym`; run with `bind`/`simple_bind`/
+    `eval`; save with `tojson`/`save`.
+
+    Example::
+
+        x = sym.var("x")
+        y = sym.FullyConnected(x, num_hidden=4, name="fc")
+        y.list_arguments()     # ['x', 'fc_weight', 'fc_bias']
+    """
+
+    __slots__ = ("_outputs", "__weakref__")
+
+    def __init__(self, outputs):
+        self._outputs = list(outputs)
+
+    # ---- structure ----------------------------------------------------------------------
+    @property
+    def outputs(self):
+        """The output entries ``(node, index)``."""
+        return self._outputs
+
+    @property
+    def name(self):
+        """The name of the node of a single-output symbol (None for a group)."""
+        return self._outputs[0][0].name if len(self._outputs) == 1 else None
+
+    def _nodes(self):
+        return topo_nodes(self._outputs)
+
+    def _aux_ids(self):
+        aux = set()
+        for n in self._nodes():
+            if n.op is not None and n.op.aux:
+                names = n.op.input_names(n.params)
+                for (src, _), nm in zip(n.inputs, names):
+                    if nm in n.op.aux and src.op is None:
+                        aux.add(id(src))
+        return aux
+
+    def list_inputs(self):
+        """Names of every variable (arguments and auxiliary states), in graph order."""
+        return [n.name for n in self._nodes() if n.op is None]
+
+    def list_arguments(self):
+        """Names of the variables that are not auxiliary states, in graph order."""
+        aux = self._aux_ids()
+        return [n.name for n in self._nodes() if n.op is None and id(n) not in aux]
+
+    def list_auxiliary_states(self):
+        """Names of auxiliary-state variables (e.g. BatchNorm's moving_mean), in graph order."""
+        aux = self._aux_ids()
+        return [n.name for n in self._nodes() if n.op is None and id(n) in aux]
+
+    def list_outputs(self):
+        """Output names: ``node_output`` (``node_output0``... for several), a variable's name."""
+        out = []
+        for node, i in self._outputs:
+            if node.op is None:
+                out.append(node.name)
+            else:
+                out.append(f"{node.name}_{node.op.output_names(node.params)[i]}")
+        return out
+
+    def get_internals(self):
+        """A group of every output of every node (variables included), in graph order."""
+        ents = []
+        for n in self._nodes():
+            ents.extend((n, i) for i in range(n.num_visible()))
+        return Symbol(ents)
+
+    def get_children(self):
+        """The inputs of this single-output symbol's node, as a group (None for a variable)."""
+        node = self._outputs[0][0]
+        return Symbol(node.inputs) if node.inputs else None
+
+    def __len__(self):
+        return len(self._outputs)
+
+    def __iter__(self):
+        return (Symbol([e]) for e in self._outputs)
+
+    def __getitem__(self, index):
+        """Output `index` (an int, or an output name from `list_outputs`)."""
+        if isinstance(index, str):
+            names = self.list_outputs()
+            if index not in names:
+                raise ValueError(f"Symbol: no output named {index!r}; outputs are {names}")
+            index = names.index(index)
+        if isinstance(index, slice):
+            return Symbol(self._outputs[index])
+        if not -len(self._outputs) <= index < len(self._outputs):
+            raise IndexError(f"Symbol: output index {index} out of range for "
+                             f"{len(self._outputs)} outputs")
+        return Symbol([self._outputs[index]])
+
+    def attr(self, key):
+        """The string attribute `key` of this symbol's node, or None."""
+        return self._outputs[0][0].attrs.get(key)
+
+    def list_attr(self):
+        """The attributes of this symbol's node (strings)."""
+        return dict(self._outputs[0][0].attrs)
+
+    def attr_dict(self):
+        """{node name: attributes} for every node with attributes."""
+        return {n.name: dict(n.attrs) for n in self._nodes() if n.attrs}
+
+    def _set_attr(self, **kwargs):
+        self._outputs[0][0].attrs.update({k: str(v) for k, v in kwargs.items()})
+
+    def __repr__(self):
+        if len(self._outputs) == 1:
+            return f"<Symbol {self.name}>"
+        return f"<Symbol group [{', '.join(self.list_outputs())}]>"
+
+    def __copy__(self):
+        return Symbol(self._outputs)
+
+    def __deepcopy__(self, memo):
+        from .json_io import load_json
+        return load_json(self.tojson())
+
+    # ---- inference ----------------------------------------------------------------------
+    def infer_shape(self, *args, **kwargs):
+        """Infer shapes from the given input shapes (positional: in `list_arguments` order).
+
+        Returns:
+            (arg_shapes, out_shapes, aux_shapes), or (None, None, None) when some stay unknown.
+
+        Raises:
+            ValueError: shapes that do not fit, naming the node and the shapes.
+        """
+        from ..executor.infer import infer_symbol_shapes
+        res = infer_symbol_shapes(self, self._named(args, kwargs), partial=False)
+        return res
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """Like `infer_shape`, with () for what stays unknown."""
+        from ..executor.infer import infer_symbol_shapes
+        return infer_symbol_shapes(self, self._named(args, kwargs), partial=True)
+
+    def infer_type(self, *args, **kwargs):
+        """Infer dtypes; returns (arg_types, out_types, aux_types) as numpy types."""
+        from ..executor.infer import infer_symbol_types
+        return infer_symbol_types(self, self._named(args, kwargs))
+
+    def _named(self, args, kwargs):
+        known = dict(kwargs)
+        if args:
+            for n, s in zip(self.list_arguments(), args):
+                if s is not None:
+                    known[n] = s
+        return known
+
+    # ---- serialization ------------------------------------------------------------------
+    def tojson(self):
+        """The graph as MXNet JSON (nodes, arg_nodes, node_row_ptr, heads, attrs)."""
+        from .json_io import to_json
+        return to_json(self)
+
+    def save(self, fname):
+        """Write `tojson()` to `fname` (atomically: no half-written file on failure)."""
+        from .json_io import save
+        save(self, fname)
+
+    def debug_str(self):
+        """The graph as text, one node per line; loop bodies indented under their node."""
+        from .printing import graph_str
+        return graph_str(self)
+
+    # ---- running ------------------------------------------------------------------------
+    def bind(self, ctx=None, args=None, args_grad=None, grad_req="write", aux_states=None,
+             group2ctx=None, shared_exec=None):
+        """An `Executor` with the given argument arrays (list in `list_arguments` order, or
+        dict by name). See `gluonlite.executor.Executor`."""
+        from ..executor.executor import Executor
+        return Executor(self, ctx, args, args_grad, grad_req, aux_states)
+
+    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, **shapes):
+        """An `Executor` whose arrays are allocated (zeros) from the given input shapes."""
+        from ..executor.executor import simple_bind
+        return simple_bind(self, ctx, grad_req, type_dict, shapes)
+
+    def eval(self, ctx=None, **kwargs):
+        """Bind to the given arrays, run forward, and return the outputs (a list)."""
+        return self.bind(ctx, kwargs).forward()
+
+    # ---- arithmetic ---------------------------------------------------------------------
+    def _binary(self, other, name, scalar_name, reverse=False):
+        from . import _fn
+        if isinstance(other, Symbol):
+            a, b = (other, self) if reverse else (self, other)
+            return _fn(name)(a, b)
+        if isinstance(other, (int, float, np.number, bool)):
+            return _fn(scalar_name)(self, scalar=other)
+        return NotImplemented
+
+    def __add__(self, o): return self._binary(o, "elemwise_add", "_plus_scalar")
+    def __radd__(self, o): return self._binary(o, "elemwise_add", "_plus_scalar", True)
+    def __sub__(self, o): return self._binary(o, "elemwise_sub", "_minus_scalar")
+    def __rsub__(self, o): return self._binary(o, "elemwise_sub", "_rminus_scalar", True)
+    def __mul__(self, o): return self._binary(o, "elemwise_mul", "_mul_scalar")
+    def __rmul__(self, o): return self._binary(o, "elemwise_mul", "_mul_scalar", True)
+    def __truediv__(self, o): return self._binary(o, "elemwise_div", "_div_scalar")
+    def __rtruediv__(self, o): return self._binary(o, "elemwise_div", "_rdiv_scalar", True)
+    def __pow__(self, o): return self._binary(o, "_power", "_power_scalar")
+    def __rpow__(self, o): return self._binary(o, "_power", "_rpower_scalar", True)
+    def __lt__(self, o): return self._binary(o, "_lesser", "_lesser_scalar")
+    def __le__(self, o): return self._binary(o, "_lesser_equal", "_lesser_equal_scalar")
+    def __gt__(self, o): return self._binary(o, "_greater", "_greater_scalar")
+    def __ge__(self, o): return self._binary(o, "_greater_equal", "_greater_equal_scalar")
+    def __eq__(self, o): return self._binary(o, "_equal", "_equal_scalar")
+    def __ne__(self, o): return self._binary(o, "_not_equal", "_not_equal_scalar")
+
+    def __neg__(self):
+        from . import _fn
+        return _fn("negative")(self)
+
+    def __hash__(self):
+        return id(self)
+
+    def __bool__(self):
+        raise TypeError("a Symbol has no truth value; use sym.contrib.cond for data-dependent "
+                        "branches")
+
+    def reshape(self, *shape, **kwargs):
+        """Same as sym.reshape(self, shape=...)."""
+        from . import _fn
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = tuple(shape[0])
+        if "shape" in kwargs:
+            shape = tuple(kwargs.pop("shape"))
+        return _fn("Reshape")(self, shape=shape, **kwargs)
+
+    def transpose(self, *axes, **kwargs):
+        """Same as sym.transpose(self, axes=...)."""
+        from . import _fn
+        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
+            axes = tuple(axes[0])
+        return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
+
+
+def _sym_method(name):
+    def m(self, *args, **kwargs):
+        from . import _fn
+        return _fn(name)(self, *args, **kwargs)
+    m.__name__ = name
+    m.__doc__ = f"Same as sym.{name}(self, ...)."
+    return m
+
+
+for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
+           "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
+           "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
+           "ones_like", "swapaxes", "flatten", "reciprocal", "slice"):
+    setattr(Symbol, _n, _sym_method(_n))
+del _n
+
+
+def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
+        stype=None, **kwargs):
+    """A variable (graph input) named `name`.
+
+    Args:
+        name: the variable's name (not prefixed).
+        shape: its shape if known (0 entries are unknown dims).
+        dtype: its dtype if known.
+        init: an initializer (its string form is stored as ``__init__``).
+
+    Example: ``x = sym.var('x', shape=(2, 3))``.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"var: name must be a string, got {type(name).__name__}")
+    attrs = dict(attr or {})
+    if shape is not None:
+        attrs["__shape__"] = str(tuple(shape))
+    if dtype is not None:
+        from ..base import DTYPE_CODES
+        attrs["__dtype__"] = str(DTYPE_CODES[normalize_dtype(dtype, f"var {name!r} dtype")])
+    if lr_mult is not None:
+        attrs["__lr_mult__"] = str(lr_mult)
+    if wd_mult is not None:
+        attrs["__wd_mult__"] = str(wd_mult)
+    if init is not None:
+        attrs["__init__"] = init if isinstance(init, str) else init.dumps()
+    for k, v in kwargs.items():
+        attrs[f"__{k}__" if not k.startswith("__") else k] = str(v)
+    return Symbol([(Node(None, name, attrs, source=user_source()), 0)])
+
+
+Variable = var
+
+
+def Group(symbols):
+    """One symbol whose outputs are those of `symbols`, in order.
+
+    Raises:
+        TypeError: an element is not a Symbol.
+    """
+    ents = []
+    for i, s in enumerate(symbols):
+        if not isinstance(s, Symbol):
+            raise TypeError(f"Group: symbols[{i}] is a {type(s).__name__}, not a Symbol")
+        ents.extend(s._outputs)
+    return Symbol(ents)
+
+
+def create_node(op, inputs, attrs, name=None, hint=None):
+    """Create a node applying `op` to input Symbols; returns the Symbol of its visible outputs.
+
+    Missing inputs become variables named ``{node}_{input}`` (``fc1_weight``), as in MXNet.
+
+    Raises:
+        TypeError: an input is not a single-output Symbol; bad attributes.
+    """
+    params, strings = op.parse(attrs)
+    node_name = new_name(name, hint or op.name)
+    if isinstance(inputs, dict):
+        names = op.input_names(params)
+        ents = []
+        for n in names:
+            s = inputs.get(n)
+            if s is None:
+                s = var(f"{node_name}_{n}")
+            ents.append(_single(op, n, s))
+        unknown = set(inputs) - set(names)
+        if unknown:
+            raise TypeError(f"{op.name}: unknown input(s) {', '.join(sorted(unknown))}; inputs "
+                            f"are {', '.join(names)}")
+    else:
+        ents = [_single(op, f"arg{i}", s) for i, s in enumerate(inputs)]
+    node = Node(op, node_name, strings, params, ents, user_source())
+    return Symbol([(node, i) for i in range(node.num_visible())])
+
+
+def _single(op, what, s):
+    if not isinstance(s, Symbol):
+        raise TypeError(f"{op.name}: input {what!r} must be a Symbol, got {type(s).__name__}")
+    if len(s._outputs) != 1:
+        raise TypeError(f"{op.name}: input {what!r} is a group of {len(s._outputs)} outputs; "
+                        "pass one output (index the group)")
+    return s._outputs[0]
