@@ -16,6 +16,8 @@ from . import test_utils  # noqa: E402
 from . import symbol  # noqa: E402
 from . import symbol as sym  # noqa: E402
 from . import executor  # noqa: E402
+from . import control_flow  # noqa: E402  (registers _foreach, _while_loop, _cond)
+from . import contrib  # noqa: E402
 
 
 def __getattr__(name):
@@ -23,8 +25,7 @@ def __getattr__(name):
     # layer cannot break the core.
     import importlib
     aliases = {"sym": "symbol", "init": "initializer"}
-    if name in ("gluon", "initializer", "init", "optimizer", "contrib",
-                "subgraph", "executor", "control_flow", "bench"):
+    if name in ("gluon", "initializer", "init", "optimizer", "subgraph", "bench"):
         mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
         globals()[name] = mod
         return mod

@@ -21,7 +21,8 @@ __all__ = ["Plan", "compile_plan"]
 class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
-    __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need")
+    __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
+                 "rc")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
@@ -29,6 +30,7 @@ class _Step:
         self.use_into = node.op.into is not None and not node.op.stateful
         self.bufs = None
         self.need = None
+        self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
 
 
 class Plan:
@@ -107,6 +109,9 @@ class Plan:
                 requires.update(st.outs)
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
+        for st in self.bwd_steps:
+            if st.op.stateful:
+                st.rc = RunCtx(self.is_train, self.xp, True)
         saved = set()
         for st in self.bwd_steps:
             saved.update(st.ins)
@@ -192,7 +197,7 @@ class Plan:
                 st.op.into(st.p, rc, bufs, *xs)
                 vals[st.outs[0]:st.outs[0] + len(bufs)] = bufs
             else:
-                res = st.op.forward(st.p, rc, xs)
+                res = st.op.forward(st.p, st.rc or rc, xs)
                 vals[st.outs[0]:st.outs[0] + len(res)] = res
         results = []
         for i, s in enumerate(self.out_slots):

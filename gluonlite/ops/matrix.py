@@ -1,4 +1,6 @@
 """Matrix operators: dot, batch_dot, FullyConnected, Embedding, take, pick, one_hot."""
+from math import prod
+
 import numpy as np
 
 from . import attrs as A
@@ -6,10 +8,15 @@ from .registry import register, ShapeError
 from .rules import norm_axis, keep_dtype
 
 
+# forward_stype (MXNet's sparse output choice) is accepted and ignored: arrays are dense here.
+_DOT_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
+              "forward_stype": A.Str(None)}
+
+
 def _dot_2d_shapes(p, a, b):
     """MXNet's dot: lhs flattened to 2-D over its leading axes, rhs over its trailing ones."""
-    a2 = (int(np.prod(a[:-1])), a[-1]) if not p.transpose_a else (a[0], int(np.prod(a[1:])))
-    b2 = (b[0], int(np.prod(b[1:]))) if not p.transpose_b else (int(np.prod(b[:-1])), b[-1])
+    a2 = (prod(a[:-1]), a[-1]) if not p.transpose_a else (a[0], prod(a[1:]))
+    b2 = (b[0], prod(b[1:])) if not p.transpose_b else (prod(b[:-1]), b[-1])
     return a2, b2
 
 
@@ -55,7 +62,7 @@ def _dot_vjp(p, rc, xs, ys, gys, need):
 
 
 register("dot", inputs=("lhs", "rhs"), vjp=_dot_vjp, shape=_dot_shape,
-         attrs={"transpose_a": A.Bool(False), "transpose_b": A.Bool(False)})(_dot)
+         attrs=_DOT_ATTRS)(_dot)
 
 
 def _batch_dot_shape(p, ins):
@@ -85,7 +92,7 @@ def _batch_dot_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("batch_dot", inputs=("lhs", "rhs"), vjp=_batch_dot_vjp, shape=_batch_dot_shape,
-          attrs={"transpose_a": A.Bool(False), "transpose_b": A.Bool(False)})
+          attrs=_DOT_ATTRS)
 def _batch_dot(p, rc, a, b):
     """batch_dot(lhs, rhs): matmul of each pair of matrices along axis 0 (3-D inputs)."""
     return rc.xp.matmul(_bt(a, p.transpose_a), _bt(b, p.transpose_b))
@@ -97,7 +104,7 @@ def _fc_inputs(p):
 
 
 def _fc_in_units(p, data):
-    return int(np.prod(data[1:])) if p.flatten else data[-1]
+    return prod(data[1:]) if p.flatten else data[-1]
 
 
 def _fc_shape(p, ins):
@@ -139,7 +146,7 @@ def _fc(p, rc, x, w, b=None):
 
 def _fc_into(p, rc, outs, x, w, b=None):
     out2 = outs[0].reshape(-1, p.num_hidden)
-    rc.xp.dot(_fc_2d(p, x), w.T, out=out2)
+    rc.xp.matmul(_fc_2d(p, x), w.T, out=out2)
     if b is not None:
         out2 += b
 
@@ -233,8 +240,9 @@ def _pick_shape(p, ins):
 
 
 def _pick_index(p, rc, x, idx):
-    ax = p.axis % x.ndim
-    i = rc.xp.clip(idx.astype(np.int64), 0, x.shape[ax] - 1)
+    ax = norm_axis("pick", p.axis, x.ndim)
+    i = idx.astype(np.int64)
+    i = rc.xp.mod(i, x.shape[ax]) if p.mode == "wrap" else rc.xp.clip(i, 0, x.shape[ax] - 1)
     return ax, rc.xp.expand_dims(i.reshape(x.shape[:ax] + x.shape[ax + 1:]), ax)
 
 

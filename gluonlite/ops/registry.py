@@ -23,7 +23,8 @@ from .attrs import REQUIRED, format_attr
 
 __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError"]
 
-RunCtx = namedtuple("RunCtx", ["is_train", "xp"])
+# need_grad: a gradient of this call will be asked for (stateful operators keep state only then)
+RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad"], defaults=(False,))
 
 _OPS = {}
 
@@ -33,13 +34,18 @@ class ShapeError(ValueError):
 
 
 class Params(dict):
-    """Parsed attributes of one node, readable as ``p.num_hidden`` as well as ``p['num_hidden']``."""
+    """Parsed attributes of one node, readable as ``p.num_hidden`` as well as ``p['num_hidden']``.
 
-    def __getattr__(self, k):
-        try:
-            return self[k]
-        except KeyError:
-            raise AttributeError(k) from None
+    Params are read on every kernel call, so attribute reads are plain instance-dict reads:
+    the dict is its own ``__dict__`` (keys set later show up as attributes too).
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
+
+    def __reduce__(self):
+        return (Params, (dict(self),))
 
 
 class Operator:

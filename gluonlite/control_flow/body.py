@@ -1,0 +1,85 @@
+"""Running a loop or branch body: shape/dtype inference through it and its compiled plans.
+
+A body is a Symbol; its inputs are addressed by position in ``body.list_inputs()`` (the
+index maps of the loop node point there). Plans are compiled with ``static_alloc=True`` and
+cached on the node's params, keyed by everything that changes the plan.
+"""
+import numpy as np
+
+from ..symbol.symbol import topo_nodes
+
+__all__ = ["body_vars", "infer_body", "body_plan", "wants_grad", "add_into"]
+
+
+def body_vars(body):
+    """The variable nodes of `body`, in `list_inputs()` order."""
+    return [n for n in topo_nodes(body.outputs) if n.op is None]
+
+
+def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
+    """Infer a body's shapes (or dtypes) from what is known of its inputs.
+
+    Args:
+        fname, which: operator and body names for messages ('while_loop', 'func').
+        in_shapes / in_dtypes: per body input (position), None where unknown; give one.
+
+    Returns:
+        (inputs, outputs): the inferred value per body input and per body output.
+
+    Raises:
+        ValueError: the body does not fit its inputs (the message names the body and node).
+    """
+    from ..executor.infer import infer_graph
+    vars_ = body_vars(body)
+    if in_shapes is not None:
+        known = {v.name: s for v, s in zip(vars_, in_shapes) if s is not None}
+        try:
+            values, _ = infer_graph(body, known, None, default_dtype=None)
+        except ValueError as e:
+            raise ValueError(f"{fname}: in {which}: {e}") from None
+    else:
+        known = {v.name: d for v, d in zip(vars_, in_dtypes) if d is not None}
+        try:
+            _, values = infer_graph(body, None, known, default_dtype=None)
+        except ValueError as e:
+            raise ValueError(f"{fname}: in {which}: {e}") from None
+    ins = [values.get((id(v), 0)) for v in vars_]
+    outs = [values.get((id(n), i)) for n, i in body.outputs]
+    return ins, outs
+
+
+def wants_grad(dtype):
+    """Whether a body input of this dtype can take a gradient (floating point only)."""
+    return np.dtype(dtype).kind == "f"
+
+
+def body_plan(p, index, shapes, dtypes, is_train, keep, xp):
+    """The compiled plan of subgraph `index` of a loop node, cached on its params `p`.
+
+    Args:
+        shapes, dtypes: per body input.
+        is_train: run operators in training mode.
+        keep: compile for gradients (every floating input wants one).
+        xp: array module.
+    """
+    from ..executor.plan import compile_plan
+    shapes = tuple(tuple(s) for s in shapes)
+    dtypes = tuple(np.dtype(d) for d in dtypes)
+    grad = tuple(wants_grad(d) for d in dtypes) if keep else None
+    key = (index, shapes, dtypes, bool(is_train), grad, xp.__name__)
+    cache = p.setdefault("_plans", {})
+    plan = cache.get(key)
+    if plan is None:
+        if len(cache) > 64:  # many distinct shapes: keep memory bounded
+            cache.clear()
+        plan = cache[key] = compile_plan(p["_subgraphs"][index], list(shapes), list(dtypes),
+                                         is_train=is_train, grad_inputs=grad,
+                                         static_alloc=True, xp=xp)
+    return plan
+
+
+def add_into(acc, i, g):
+    """acc[i] += g, copying the first contribution (g may be a buffer reused later)."""
+    if g is None:
+        return
+    acc[i] = g.copy() if acc[i] is None else acc[i] + g

@@ -1,0 +1,119 @@
+"""Validation shared by the imperative loops and the graph builders.
+
+Every message names the function, the argument (``loop_vars[1]``, ``step output 0``), the step
+when there is one, what was expected and what was found, and the fix when there is one.
+"""
+import numpy as np
+
+from ..base import flatten
+
+__all__ = ["check_callable", "check_max_iterations", "as_flat_list", "check_same_count",
+           "check_loop_var", "check_step_outputs", "flatten_result", "dtype_str"]
+
+
+def dtype_str(dtype):
+    """'float32' for any dtype spelling."""
+    return np.dtype(dtype).name
+
+
+def check_callable(fname, argname, f):
+    """Raise TypeError unless `f` is callable."""
+    if not callable(f):
+        raise TypeError(f"{fname}: {argname} must be callable (a Python function), got "
+                        f"{type(f).__name__}")
+
+
+def check_max_iterations(fname, max_iterations):
+    """The positive Python int `max_iterations` names.
+
+    Raises:
+        ValueError: it is missing, not an integer, or smaller than 1.
+    """
+    if max_iterations is None:
+        raise ValueError(f"{fname}: max_iterations must be given (an int >= 1); the stacked "
+                         "outputs have max_iterations rows")
+    if hasattr(max_iterations, "asscalar"):
+        max_iterations = max_iterations.asscalar()
+    if isinstance(max_iterations, (bool, np.bool_)) or \
+            not isinstance(max_iterations, (int, np.integer)):
+        raise ValueError(f"{fname}: max_iterations must be an int >= 1, got "
+                         f"{max_iterations!r}")
+    if max_iterations < 1:
+        raise ValueError(f"{fname}: max_iterations must be >= 1, got {max_iterations}")
+    return int(max_iterations)
+
+
+def as_flat_list(fname, argname, value, is_leaf, kind, allow_empty=True):
+    """`value` (one leaf, None, or a flat list/tuple of leaves) as a list.
+
+    Raises:
+        TypeError: an element is not a leaf of the expected `kind` ('NDArray', 'Symbol').
+        ValueError: the list is empty and `allow_empty` is False.
+    """
+    if value is None:
+        items = []
+    elif is_leaf(value):
+        items = [value]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise TypeError(f"{fname}: {argname} must be a {kind} or a list of {kind}s, got "
+                        f"{type(value).__name__}")
+    for i, v in enumerate(items):
+        if not is_leaf(v):
+            raise TypeError(f"{fname}: {argname}[{i}] must be a {kind}, got "
+                            f"{type(v).__name__}")
+    if not items and not allow_empty:
+        raise ValueError(f"{fname}: {argname} is empty; give at least one {kind}")
+    return items
+
+
+def check_same_count(fname, what, expected, got, step=None):
+    """Raise ValueError when `func` returned `got` loop vars instead of `expected`."""
+    if expected != got:
+        at = "" if step is None else f" at step {step}"
+        raise ValueError(f"{fname}: {what} has {expected} element(s) but func returned {got}"
+                         f"{at}; func must return one new value per loop var")
+
+
+def check_loop_var(fname, index, before_shape, before_dtype, after_shape, after_dtype, step,
+                   returned_by="func"):
+    """Raise ValueError when loop var `index` changed shape or dtype at `step`."""
+    if tuple(before_shape) != tuple(after_shape):
+        raise ValueError(f"{fname}: loop_vars[{index}] entered with shape {tuple(before_shape)} "
+                         f"but {returned_by} returned shape {tuple(after_shape)} at step {step}; "
+                         "a loop var must keep its shape")
+    if dtype_str(before_dtype) != dtype_str(after_dtype):
+        raise ValueError(f"{fname}: loop_vars[{index}] entered with dtype "
+                         f"{dtype_str(before_dtype)} but {returned_by} returned dtype "
+                         f"{dtype_str(after_dtype)} at step {step}; a loop var must keep its "
+                         "dtype (cast it with astype)")
+
+
+def check_step_outputs(fname, first, now, step):
+    """Raise ValueError when step outputs changed count/shape/dtype since step 0.
+
+    Args:
+        first, now: lists of (shape, dtype) of the step outputs at step 0 and at `step`.
+    """
+    if len(first) != len(now):
+        raise ValueError(f"{fname}: func returned {len(first)} step output(s) at step 0 but "
+                         f"{len(now)} at step {step}; every step must return the same number "
+                         "of outputs")
+    for j, ((s0, d0), (s1, d1)) in enumerate(zip(first, now)):
+        if tuple(s0) != tuple(s1):
+            raise ValueError(f"{fname}: step output {j} has shape {tuple(s0)} at step 0 but "
+                             f"{tuple(s1)} at step {step}; step outputs are stacked, so their "
+                             "shapes must not change")
+        if dtype_str(d0) != dtype_str(d1):
+            raise ValueError(f"{fname}: step output {j} has dtype {dtype_str(d0)} at step 0 "
+                             f"but {dtype_str(d1)} at step {step}")
+
+
+def flatten_result(fname, what, value, is_leaf, kind):
+    """flatten() with a message naming `what` (e.g. 'body output')."""
+    try:
+        return flatten(value, is_leaf)
+    except TypeError:
+        raise TypeError(f"{fname}: {what} must be a {kind}, None or a (nested) list of "
+                        f"{kind}s, got {type(value).__name__}") from None

@@ -1,0 +1,457 @@
+"""The `_foreach`, `_while_loop` and `_cond` operators: graph nodes that hold their bodies.
+
+Each is an ordinary registry operator (attributes and index maps as MXNet writes them to
+JSON) whose params carry the bodies in ``p['_subgraphs']``. Every rule of one operator sits
+in one block below: attributes, shape and dtype inference through the bodies, the kernel
+(the body's static-alloc plan run once per step, step outputs written straight into their
+row of the stacked output, loop-var buffers swapped instead of copied) and the gradient
+(the body's backward plan run over the saved steps in reverse, accumulating gradients of
+loop vars, scanned data and free inputs).
+
+The operators are stateful: their last output is a `Saved` object holding what the
+gradient needs (each executed step's saved values). Steps are kept only when the executor
+says a gradient will be asked for (``rc.need_grad``); a vjp without them re-runs the loop.
+
+Index maps (positions in a body's ``list_inputs()``; node inputs by position):
+
+- ``_foreach``: node inputs are ``data..., states..., remain...``; ``in_data_locs[k]``,
+  ``in_state_locs[k]``, ``remain_locs[k]`` say where each feeds the body. Body outputs are
+  ``step outputs..., new states...``.
+- ``_while_loop``: ``cond_input_locs[j]`` / ``func_input_locs[j]``: the node input feeding
+  input j of cond / func; ``func_var_locs[k]``: the func input that is loop var k.
+- ``_cond``: ``cond_input_locs``, ``then_input_locs``, ``else_input_locs`` likewise.
+"""
+import numpy as np
+
+from ..ops import attrs as A
+from ..ops import registry
+from ..ops.registry import Operator
+from .body import add_into, body_plan, infer_body
+
+__all__ = ["Saved"]
+
+
+class Saved:
+    """What a loop or branch node keeps for its gradient (the opaque stateful output).
+
+    Attributes:
+        plan: the body plan that ran (compiled for gradients when `steps` is not None).
+        steps: the `saved` object of each executed step, or None when nothing was kept.
+        n_steps: how many steps ran (for `_cond`: 0 = else, 1 = then).
+    """
+
+    __slots__ = ("plan", "steps", "n_steps")
+
+    def __init__(self, plan, steps, n_steps):
+        self.plan, self.steps, self.n_steps = plan, steps, n_steps
+
+
+def _input_names(n_subgraphs):
+    return lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)]
+
+
+def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc):
+    op = Operator(name, kernel, inputs=_input_names(n_subgraphs),
+                  outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs,
+                  attrs=attrs, vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
+                  same_dtype=())  # loop inputs mix dtypes (int counters, float states)
+    op.stateful = True
+    return registry.add(op)
+
+
+def _pick(a, b):
+    """a unless it is None (dtypes are falsy, so `or` will not do)."""
+    return b if a is None else a
+
+
+def _float(d):
+    return d is not None and np.dtype(d).kind == "f"
+
+
+def _data_row(x, t):
+    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it)."""
+    return x[t] if x.ndim > 1 else x[t:t + 1]
+
+
+def _row_shape(s):
+    return None if s is None else (tuple(s[1:]) or (1,))
+
+
+def _need_saved(fname, state):
+    if state is None:
+        raise ValueError(f"{fname}: no saved state for the gradient; the node's forward "
+                         "must run before its backward")
+
+
+# ============================================================================ _foreach
+def _foreach_split(p, xs):
+    n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
+    return xs[:n_d], xs[n_d:n_d + n_s], xs[n_d + n_s:]
+
+
+def _foreach_body_values(p, data, states, remain, n_body):
+    vals = [None] * n_body
+    for k, loc in enumerate(p.in_data_locs):
+        vals[loc] = data[k]
+    for k, loc in enumerate(p.in_state_locs):
+        vals[loc] = states[k]
+    for k, loc in enumerate(p.remain_locs):
+        vals[loc] = remain[k]
+    return vals
+
+
+def _foreach_shape(p, ins):
+    data, states, remain = _foreach_split(p, ins)
+    body = p["_subgraphs"][0]
+    n_body = len(p.in_data_locs) + len(p.in_state_locs) + len(p.remain_locs)
+    b_in = _foreach_body_values(p, [_row_shape(s) for s in data], states, remain, n_body)
+    b_in, b_out = infer_body("foreach", "body", body, in_shapes=b_in)
+    n_steps = next((s[0] for s in data if s is not None), None)
+    new_ins = list(ins)
+    n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
+    for k, loc in enumerate(p.in_state_locs):
+        new_ins[n_d + k] = _pick(new_ins[n_d + k], b_in[loc])
+    for k, loc in enumerate(p.remain_locs):
+        new_ins[n_d + n_s + k] = _pick(new_ins[n_d + n_s + k], b_in[loc])
+    outs = [None if s is None or n_steps is None else (n_steps,) + tuple(s)
+            for s in b_out[:p.num_out_data]]
+    for k in range(n_s):
+        before, after = ins[n_d + k], b_out[p.num_out_data + k]
+        if before is not None and after is not None and tuple(before) != tuple(after):
+            raise ValueError(f"foreach: init_states[{k}] entered with shape {tuple(before)} but "
+                             f"body returned shape {tuple(after)} at step 0; a state must keep "
+                             "its shape")
+        outs.append(_pick(after, before))
+    return new_ins, outs
+
+
+def _foreach_dtype(p, ins):
+    data, states, remain = _foreach_split(p, ins)
+    n_body = len(p.in_data_locs) + len(p.in_state_locs) + len(p.remain_locs)
+    b_in = _foreach_body_values(p, data, states, remain, n_body)
+    b_in, b_out = infer_body("foreach", "body", p["_subgraphs"][0], in_dtypes=b_in)
+    n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
+    new_ins = list(ins)
+    for k, loc in enumerate(p.in_state_locs):
+        new_ins[n_d + k] = _pick(new_ins[n_d + k], b_in[loc])
+    for k, loc in enumerate(p.remain_locs):
+        new_ins[n_d + n_s + k] = _pick(new_ins[n_d + n_s + k], b_in[loc])
+    for k in range(n_s):
+        before, after = ins[n_d + k], b_out[p.num_out_data + k]
+        if before is not None and after is not None and np.dtype(before) != np.dtype(after):
+            raise ValueError(f"foreach: init_states[{k}] entered with dtype "
+                             f"{np.dtype(before).name} but body returned dtype "
+                             f"{np.dtype(after).name} at step 0; a state must keep its dtype")
+    return new_ins, list(b_out)
+
+
+def _foreach_run(p, rc, xs, keep):
+    xp = rc.xp
+    data, states, remain = _foreach_split(p, xs)
+    n_body = len(data) + len(states) + len(remain)
+    n_steps = data[0].shape[0]
+    args = _foreach_body_values(p, [_data_row(d, 0) for d in data], states, remain, n_body)
+    plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
+                     keep, xp)
+    n_out = p.num_out_data
+    stacked = [xp.empty((n_steps,) + tuple(s), dtype=d)
+               for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
+    st_specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
+    # Inference swaps two buffers per state; training keeps every step's state alive (the
+    # saved values of step t point at it).
+    pairs = None if keep else [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in st_specs]
+    cur, saved = list(states), ([] if keep else None)
+    for t in range(n_steps):
+        for k, loc in enumerate(p.in_data_locs):
+            args[loc] = _data_row(data[k], t)
+        for k, loc in enumerate(p.in_state_locs):
+            args[loc] = cur[k]
+        nxt = [xp.empty(s, dtype=d) for s, d in st_specs] if keep else \
+            [pair[t % 2] for pair in pairs]
+        _, s = plan.forward(args, outs=[o[t] for o in stacked] + nxt)
+        if keep:
+            saved.append(s)
+        cur = nxt
+    if n_steps == 0:
+        cur = [x.copy() for x in states]
+    return stacked + cur, Saved(plan, saved, n_steps)
+
+
+def _foreach_kernel(p, rc, *xs):
+    """_foreach: run the body over axis 0 of the data inputs (see the module docstring)."""
+    outs, state = _foreach_run(p, rc, xs, keep=rc.need_grad)
+    return (*outs, state)
+
+
+def _foreach_vjp(p, rc, xs, ys, gys, need):
+    state = ys[-1]
+    _need_saved("foreach", state)
+    if state.steps is None:
+        _, state = _foreach_run(p, rc, xs, keep=True)
+    data, states, _ = _foreach_split(p, xs)
+    n_d, n_s, n_out = len(data), len(states), p.num_out_data
+    acc = [None] * len(xs)
+    g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
+    carry = [gys[n_out + k] for k in range(n_s)]
+    plan = state.plan
+    for t in range(state.n_steps - 1, -1, -1):
+        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
+        if all(h is None for h in heads):
+            continue
+        g = plan.backward(state.steps[t], heads)
+        carry = [None if g[loc] is None else g[loc].copy() for loc in p.in_state_locs]
+        for k, loc in enumerate(p.in_data_locs):
+            if g[loc] is not None and g_data[k] is not None:
+                _data_row(g_data[k], t)[...] += g[loc]
+        for k, loc in enumerate(p.remain_locs):
+            add_into(acc, n_d + n_s + k, g[loc])
+    for k in range(n_d):
+        acc[k] = g_data[k]
+    for k in range(n_s):
+        acc[n_d + k] = carry[k] if _float(states[k].dtype) else None
+    return acc
+
+
+_make_op("_foreach", _foreach_kernel, _foreach_vjp, _foreach_shape, _foreach_dtype,
+         {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
+          "in_data_locs": A.IntList(), "in_state_locs": A.IntList(), "remain_locs": A.IntList()},
+         1, _foreach_kernel.__doc__)
+
+
+# ========================================================================= _while_loop
+def _var_node_inputs(p):
+    """Node input index of each loop var."""
+    return [p.func_input_locs[j] for j in p.func_var_locs]
+
+
+def _roles(locs, var_nodes, var_positions=None):
+    """Per body input: ('var', k) for a loop var, ('in', node input index) otherwise."""
+    roles = []
+    for j, idx in enumerate(locs):
+        if var_positions is not None:
+            k = var_positions.get(j)
+        else:
+            k = var_nodes.index(idx) if idx in var_nodes else None
+        roles.append(("var", k) if k is not None else ("in", idx))
+    return roles
+
+
+def _wl_roles(p):
+    var_nodes = _var_node_inputs(p)
+    cond_roles = _roles(p.cond_input_locs, var_nodes)
+    func_roles = _roles(p.func_input_locs, var_nodes,
+                        {j: k for k, j in enumerate(p.func_var_locs)})
+    return var_nodes, cond_roles, func_roles
+
+
+def _fill(roles, var_values, node_values):
+    return [var_values[r[1]] if r[0] == "var" else node_values[r[1]] for r in roles]
+
+
+def _wl_check_pred(shape):
+    if shape is not None and int(np.prod(shape)) != 1:
+        raise ValueError(f"while_loop: cond must return a scalar (one element, e.g. shape "
+                         f"(1,)), got shape {tuple(shape)}")
+
+
+def _while_shape(p, ins):
+    var_nodes, cond_roles, func_roles = _wl_roles(p)
+    cur = [ins[i] for i in var_nodes]
+    c_in, c_out = infer_body("while_loop", "cond", p["_subgraphs"][0],
+                             in_shapes=_fill(cond_roles, cur, ins))
+    _wl_check_pred(c_out[0])
+    f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
+                             in_shapes=_fill(func_roles, cur, ins))
+    new_ins = list(ins)
+    for roles, b_in in ((cond_roles, c_in), (func_roles, f_in)):
+        for r, s in zip(roles, b_in):
+            idx = var_nodes[r[1]] if r[0] == "var" else r[1]
+            new_ins[idx] = _pick(new_ins[idx], s)
+    n_out = p.num_out_data
+    outs = [None if s is None else (p.max_iterations,) + tuple(s) for s in f_out[:n_out]]
+    for k, idx in enumerate(var_nodes):
+        before, after = ins[idx], f_out[n_out + k]
+        if before is not None and after is not None and tuple(before) != tuple(after):
+            raise ValueError(f"while_loop: loop_vars[{k}] entered with shape {tuple(before)} "
+                             f"but func returned shape {tuple(after)} at step 0; a loop var "
+                             "must keep its shape")
+        outs.append(_pick(after, before))
+    return new_ins, outs
+
+
+def _while_dtype(p, ins):
+    var_nodes, cond_roles, func_roles = _wl_roles(p)
+    cur = [ins[i] for i in var_nodes]
+    f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
+                             in_dtypes=_fill(func_roles, cur, ins))
+    new_ins = list(ins)
+    for r, d in zip(func_roles, f_in):
+        idx = var_nodes[r[1]] if r[0] == "var" else r[1]
+        new_ins[idx] = _pick(new_ins[idx], d)
+    n_out = p.num_out_data
+    for k, idx in enumerate(var_nodes):
+        before, after = ins[idx], f_out[n_out + k]
+        if before is not None and after is not None and np.dtype(before) != np.dtype(after):
+            raise ValueError(f"while_loop: loop_vars[{k}] entered with dtype "
+                             f"{np.dtype(before).name} but func returned dtype "
+                             f"{np.dtype(after).name} at step 0; a loop var must keep its "
+                             "dtype (cast it with astype)")
+    return new_ins, list(f_out)
+
+
+def _while_run(p, rc, xs, keep):
+    xp = rc.xp
+    var_nodes, cond_roles, func_roles = _wl_roles(p)
+    cur = [xs[i] for i in var_nodes]
+    c_args = _fill(cond_roles, cur, xs)
+    cplan = body_plan(p, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+                      False, xp)
+    f_args = _fill(func_roles, cur, xs)
+    fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
+                      keep, xp)
+    n_out, n_it = p.num_out_data, p.max_iterations
+    stacked = [xp.zeros((n_it,) + tuple(s), dtype=d)
+               for s, d in zip(fplan.out_shapes[:n_out], fplan.out_dtypes[:n_out])]
+    specs = list(zip(fplan.out_shapes[n_out:], fplan.out_dtypes[n_out:]))
+    pairs = None if keep else [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in specs]
+    saved, step = ([] if keep else None), 0
+    while step < n_it:
+        (c,), _ = cplan.forward(_fill(cond_roles, cur, xs))
+        if not bool(c.reshape(-1)[0]):
+            break
+        nxt = [xp.empty(s, dtype=d) for s, d in specs] if keep else \
+            [pair[step % 2] for pair in pairs]
+        _, s = fplan.forward(_fill(func_roles, cur, xs), outs=[o[step] for o in stacked] + nxt)
+        if keep:
+            saved.append(s)
+        cur, step = nxt, step + 1
+    if step == 0:
+        cur = [x.copy() for x in cur]
+    return stacked + cur, Saved(fplan, saved, step)
+
+
+def _while_kernel(p, rc, *xs):
+    """_while_loop: run func while cond holds, at most max_iterations times; stacked step
+    outputs have max_iterations rows, zeros past the last step."""
+    outs, state = _while_run(p, rc, xs, keep=rc.need_grad)
+    return (*outs, state)
+
+
+def _while_vjp(p, rc, xs, ys, gys, need):
+    state = ys[-1]
+    _need_saved("while_loop", state)
+    if state.steps is None:
+        _, state = _while_run(p, rc, xs, keep=True)
+    var_nodes, _, func_roles = _wl_roles(p)
+    n_out = p.num_out_data
+    acc = [None] * len(xs)
+    carry = [gys[n_out + k] for k in range(len(var_nodes))]
+    for t in range(state.n_steps - 1, -1, -1):
+        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
+        if all(h is None for h in heads):
+            continue
+        g = state.plan.backward(state.steps[t], heads)
+        carry = [None if g[j] is None else g[j].copy() for j in p.func_var_locs]
+        for j, r in enumerate(func_roles):
+            if r[0] == "in":
+                add_into(acc, r[1], g[j])
+    for k, idx in enumerate(var_nodes):
+        if _float(xs[idx].dtype):
+            add_into(acc, idx, carry[k])
+    return acc
+
+
+_make_op("_while_loop", _while_kernel, _while_vjp, _while_shape, _while_dtype,
+         {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
+          "max_iterations": A.Int(), "cond_input_locs": A.IntList(),
+          "func_input_locs": A.IntList(), "func_var_locs": A.IntList()},
+         2, _while_kernel.__doc__)
+
+
+# =============================================================================== _cond
+_BRANCH_LOCS = ("then_input_locs", "else_input_locs")
+
+
+def _cond_shape(p, ins):
+    _, pred = infer_body("cond", "pred", p["_subgraphs"][0],
+                         in_shapes=[ins[i] for i in p.cond_input_locs])
+    if pred[0] is not None and int(np.prod(pred[0])) != 1:
+        raise ValueError(f"cond: pred must be a scalar (one element, e.g. shape (1,)), got "
+                         f"shape {tuple(pred[0])}")
+    new_ins, branch_outs = list(ins), []
+    for b, key in enumerate(_BRANCH_LOCS):
+        locs = p[key]
+        b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
+                                 in_shapes=[ins[i] for i in locs])
+        for i, s in zip(locs, b_in):
+            new_ins[i] = _pick(new_ins[i], s)
+        branch_outs.append(b_out)
+    then_o, else_o = branch_outs
+    for j, (a, b) in enumerate(zip(then_o, else_o)):
+        if a is not None and b is not None and tuple(a) != tuple(b):
+            raise ValueError(f"cond: output {j} has shape {tuple(a)} in then_func but "
+                             f"{tuple(b)} in else_func; both branches must return the same "
+                             "shapes")
+    return new_ins, [_pick(a, b) for a, b in zip(then_o, else_o)]
+
+
+def _cond_dtype(p, ins):
+    new_ins, branch_outs = list(ins), []
+    for b, key in enumerate(_BRANCH_LOCS):
+        locs = p[key]
+        b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
+                                 in_dtypes=[ins[i] for i in locs])
+        for i, d in zip(locs, b_in):
+            new_ins[i] = _pick(new_ins[i], d)
+        branch_outs.append(b_out)
+    for j, (a, b) in enumerate(zip(*branch_outs)):
+        if a is not None and b is not None and np.dtype(a) != np.dtype(b):
+            raise ValueError(f"cond: output {j} has dtype {np.dtype(a).name} in then_func but "
+                             f"{np.dtype(b).name} in else_func")
+    return new_ins, [a if a is not None else b for a, b in zip(*branch_outs)]
+
+
+def _cond_run(p, rc, xs, keep, taken=None):
+    xp = rc.xp
+    if taken is None:
+        c_args = [xs[i] for i in p.cond_input_locs]
+        cplan = body_plan(p, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+                          False, xp)
+        (c,), _ = cplan.forward(c_args)
+        if c.size != 1:
+            raise ValueError(f"cond: pred must be a scalar (one element), got shape {c.shape}")
+        taken = bool(c.reshape(-1)[0])
+    b = 0 if taken else 1
+    args = [xs[i] for i in p[_BRANCH_LOCS[b]]]
+    plan = body_plan(p, 1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
+                     keep, xp)
+    outs = [xp.empty(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
+    _, s = plan.forward(args, outs=outs)
+    return outs, Saved(plan, [s] if keep else None, 1 if taken else 0)
+
+
+def _cond_kernel(p, rc, *xs):
+    """_cond: run the then or the else body, as the pred body decides."""
+    outs, state = _cond_run(p, rc, xs, keep=rc.need_grad)
+    return (*outs, state)
+
+
+def _cond_vjp(p, rc, xs, ys, gys, need):
+    state = ys[-1]
+    _need_saved("cond", state)
+    if state.steps is None:
+        _, state = _cond_run(p, rc, xs, keep=True, taken=bool(state.n_steps))
+    acc = [None] * len(xs)
+    heads = list(gys[:p.num_outputs])
+    if all(h is None for h in heads):
+        return acc
+    g = state.plan.backward(state.steps[0], heads)
+    for j, i in enumerate(p[_BRANCH_LOCS[0 if state.n_steps else 1]]):
+        add_into(acc, i, g[j])
+    return acc
+
+
+_make_op("_cond", _cond_kernel, _cond_vjp, _cond_shape, _cond_dtype,
+         {"num_args": A.Int(), "num_outputs": A.Int(), "cond_input_locs": A.IntList(),
+          "then_input_locs": A.IntList(), "else_input_locs": A.IntList()},
+         3, _cond_kernel.__doc__)

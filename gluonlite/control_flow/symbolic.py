@@ -1,0 +1,241 @@
+"""`sym.contrib.foreach / while_loop / cond`: each builds ONE graph node holding its bodies.
+
+The user's functions run once, on placeholder variables, while node creation is traced
+(`tracing.capture_body`); the node gets the bodies as subgraphs and the index maps MXNet
+writes to JSON (``in_data_locs``, ``cond_input_locs``, ``func_var_locs`` ...), so the graph
+and its JSON have the same size whatever the number of iterations.
+"""
+from ..base import unflatten, structure_str
+from ..ops import registry
+from ..symbol.symbol import Node, Symbol
+from ..symbol.naming import new_name, user_source
+from . import checks
+from . import operators  # noqa: F401  (registers _foreach, _while_loop, _cond)
+from .tracing import track_new_nodes, make_placeholders, capture_body
+
+__all__ = ["foreach", "while_loop", "cond"]
+
+
+def _is_sym(x):
+    return isinstance(x, Symbol)
+
+
+def _entries(fname, argname, symbols):
+    out = []
+    for i, s in enumerate(symbols):
+        if len(s.outputs) != 1:
+            raise TypeError(f"{fname}: {argname}[{i}] is a group of {len(s.outputs)} outputs; "
+                            "pass one output (index the group)")
+        out.append(s.outputs[0])
+    return out
+
+
+def _make_node(op_name, name, hint, inputs, attrs, subgraphs):
+    op = registry.get(op_name)
+    params, strings = op.parse(attrs)
+    params["_subgraphs"] = subgraphs
+    node = Node(op, new_name(name, hint), strings, params, inputs, user_source())
+    return node
+
+
+class _InputUnion:
+    """Node inputs shared by several bodies: one slot per distinct key, in first-use order."""
+
+    def __init__(self, placeholder_entries):
+        self.slots, self.entries = {}, []
+        self.ph_entries = placeholder_entries
+
+    def locs(self, body):
+        out = []
+        for key in body.keys:
+            k = key if key[0] == "ph" else ("outer", id(key[1][0]), key[1][1])
+            if k not in self.slots:
+                self.slots[k] = len(self.entries)
+                self.entries.append(self.ph_entries[key[1]] if key[0] == "ph" else key[1])
+            out.append(self.slots[k])
+        return out
+
+
+def foreach(body, data, init_states, name=None):
+    """Symbolic `foreach` (see `gluonlite.control_flow.imperative.foreach` for semantics).
+
+    Args:
+        body: ``body(data_slice, states) -> (outputs, new_states)`` on Symbols.
+        data: a Symbol or a list of Symbols, iterated along axis 0.
+        init_states: a Symbol or a (nested) list of Symbols.
+        name: the node's name (default ``_foreach0``, ``_foreach1`` ...).
+
+    Returns:
+        (outputs, states): Symbols in the structures the body returned / `init_states`.
+
+    Raises:
+        TypeError: body not callable; non-Symbol data, states or results.
+        ValueError: empty data; body returns a different number of states; a data slice or
+            state the body never uses.
+
+    Example::
+
+        outs, states = sym.contrib.foreach(lambda x, s: (x + s[0], [s[0] * 2]),
+                                           sym.var('data'), [sym.var('s')])
+    """
+    checks.check_callable("foreach", "body", body)
+    data_leaves, data_spec = checks.flatten_result("foreach", "data", data, _is_sym, "Symbol")
+    if not data_leaves:
+        raise ValueError("foreach: data is empty; give a Symbol or a list of Symbols to "
+                         "iterate over")
+    state_leaves, state_spec = checks.flatten_result("foreach", "init_states", init_states,
+                                                     _is_sym, "Symbol")
+    data_e = _entries("foreach", "data", data_leaves)
+    state_e = _entries("foreach", "init_states", state_leaves)
+    phs = make_placeholders("foreach", "data", data_leaves + state_leaves)
+    with track_new_nodes() as created:
+        res = body(unflatten(phs[:len(data_leaves)], data_spec),
+                   unflatten(phs[len(data_leaves):], state_spec))
+    if not isinstance(res, (list, tuple)) or len(res) != 2:
+        raise TypeError(f"foreach: body must return (outputs, new_states), got "
+                        f"{type(res).__name__}")
+    outs, out_spec = checks.flatten_result("foreach", "body's outputs", res[0], _is_sym,
+                                           "Symbol")
+    new_states, new_spec = checks.flatten_result("foreach", "body's new states", res[1],
+                                                 _is_sym, "Symbol")
+    if len(new_states) != len(state_leaves):
+        raise ValueError(f"foreach: init_states has {len(state_leaves)} array(s) but body "
+                         f"returned {len(new_states)} new states at step 0; body must return "
+                         "one new value per state")
+    b = capture_body("foreach", outs + new_states, phs, created)
+    pos = {key[1]: j for j, key in enumerate(b.keys) if key[0] == "ph"}
+    n_data = len(data_leaves)
+    for k in range(len(phs)):
+        if k not in pos:
+            what = f"data[{k}]" if k < n_data else f"init_states[{k - n_data}]"
+            raise ValueError(f"foreach: {what} is never used by body; every data array and "
+                             "state must feed the body (drop it, or use it)")
+    remain_locs = [j for j, key in enumerate(b.keys) if key[0] == "outer"]
+    inputs = data_e + state_e + [b.keys[j][1] for j in remain_locs]
+    attrs = {"num_args": len(inputs) + 1, "num_outputs": len(outs) + len(new_states),
+             "num_out_data": len(outs), "in_data_locs": [pos[k] for k in range(n_data)],
+             "in_state_locs": [pos[k] for k in range(n_data, len(phs))],
+             "remain_locs": remain_locs}
+    node = _make_node("_foreach", name, "_foreach", inputs, attrs, [b.symbol])
+    syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new_states))]
+    return (unflatten(syms[:len(outs)], out_spec),
+            unflatten(syms[len(outs):], state_spec))
+
+
+def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
+    """Symbolic `while_loop` (see `gluonlite.control_flow.imperative.while_loop`).
+
+    Args:
+        cond: ``cond(*loop_vars) -> Symbol`` (a scalar).
+        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``.
+        loop_vars: a Symbol or a non-empty list of Symbols.
+        max_iterations: int >= 1; stacked outputs have this leading dimension.
+        name: the node's name (default ``_while_loop0`` ...).
+
+    Returns:
+        (outputs, final_loop_vars): two lists of Symbols. Rows of the outputs past the last
+        executed step are zeros.
+
+    Raises:
+        TypeError: cond/func not callable; non-Symbol loop vars or results.
+        ValueError: bad max_iterations; empty loop_vars; func returning another number of
+            loop vars; a loop var that func never uses.
+
+    Example::
+
+        outs, (i, s) = sym.contrib.while_loop(lambda i, s: i < 5,
+                                              lambda i, s: ([s], [i + 1, s + i]),
+                                              [sym.var('i'), sym.var('s')], max_iterations=10)
+    """
+    checks.check_callable("while_loop", "cond", cond)
+    checks.check_callable("while_loop", "func", func)
+    max_iterations = checks.check_max_iterations("while_loop", max_iterations)
+    loop_vars = checks.as_flat_list("while_loop", "loop_vars", loop_vars, _is_sym, "Symbol",
+                                    allow_empty=False)
+    var_e = _entries("while_loop", "loop_vars", loop_vars)
+    phs = make_placeholders("while_loop", "loop_vars", loop_vars)
+    with track_new_nodes() as created:
+        pred = cond(*phs)
+    if not isinstance(pred, Symbol):
+        raise TypeError(f"while_loop: cond must return a Symbol, got {type(pred).__name__}")
+    cond_b = capture_body("while_loop", [pred], phs, created, what="cond")
+    with track_new_nodes() as created:
+        res = func(*phs)
+    if not isinstance(res, (list, tuple)) or len(res) != 2:
+        raise TypeError(f"while_loop: func must return (step_outputs, new_loop_vars), got "
+                        f"{type(res).__name__}")
+    outs = checks.as_flat_list("while_loop", "func's step_outputs", res[0], _is_sym, "Symbol")
+    new = checks.as_flat_list("while_loop", "func's new_loop_vars", res[1], _is_sym, "Symbol")
+    checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), 0)
+    func_b = capture_body("while_loop", outs + new, phs, created, what="func")
+    union = _InputUnion(var_e)
+    cond_locs, func_locs = union.locs(cond_b), union.locs(func_b)
+    var_locs = [-1] * len(phs)
+    for j, key in enumerate(func_b.keys):
+        if key[0] == "ph":
+            var_locs[key[1]] = j
+    for k, loc in enumerate(var_locs):
+        if loc < 0:
+            raise ValueError(f"while_loop: loop_vars[{k}] is never used by func; every loop "
+                             "var must feed the body (drop it from loop_vars, or use it)")
+    attrs = {"num_args": len(union.entries) + 2, "num_outputs": len(outs) + len(new),
+             "num_out_data": len(outs), "max_iterations": max_iterations,
+             "cond_input_locs": cond_locs, "func_input_locs": func_locs,
+             "func_var_locs": var_locs}
+    node = _make_node("_while_loop", name, "_while_loop", union.entries, attrs,
+                      [cond_b.symbol, func_b.symbol])
+    syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new))]
+    return syms[:len(outs)], syms[len(outs):]
+
+
+def cond(pred, then_func, else_func, name=None):
+    """Symbolic `cond` (see `gluonlite.control_flow.imperative.cond`): one node that runs
+    only the branch `pred` selects.
+
+    Args:
+        pred: a Symbol with one element (non-zero = then).
+        then_func, else_func: functions of no arguments returning the same structure of
+            Symbols.
+        name: the node's name (default ``_cond0`` ...).
+
+    Returns:
+        The structure the branches return, as Symbols.
+
+    Raises:
+        TypeError: a branch is not callable; pred is not a Symbol.
+        ValueError: the branches return different structures (shapes are checked when the
+            graph's shapes are inferred).
+
+    Example::
+
+        y = sym.contrib.cond(x.sum() > 0, lambda: x * 2, lambda: x - 1)
+    """
+    checks.check_callable("cond", "then_func", then_func)
+    checks.check_callable("cond", "else_func", else_func)
+    if not isinstance(pred, Symbol):
+        raise TypeError(f"cond: pred must be a Symbol, got {type(pred).__name__}")
+    _entries("cond", "pred", [pred])
+    pred_b = capture_body("cond", [pred], [], [], what="pred")
+    branches = []
+    for fname, f in (("then_func", then_func), ("else_func", else_func)):
+        with track_new_nodes() as created:
+            res = f()
+        leaves, spec = checks.flatten_result("cond", f"{fname}'s result", res, _is_sym,
+                                             "Symbol")
+        if not leaves:
+            raise ValueError(f"cond: {fname} returned nothing; it must return a Symbol or a "
+                             "list of Symbols")
+        branches.append((capture_body("cond", leaves, [], created, what=fname), leaves, spec))
+    (then_b, then_l, then_spec), (else_b, _, else_spec) = branches
+    if then_spec != else_spec:
+        raise ValueError(f"cond: then_func returned {structure_str(then_spec)} but else_func "
+                         f"returned {structure_str(else_spec)}; both branches must return the "
+                         "same structure")
+    union = _InputUnion([])
+    attrs = {"cond_input_locs": union.locs(pred_b), "then_input_locs": union.locs(then_b),
+             "else_input_locs": union.locs(else_b)}
+    attrs.update(num_args=len(union.entries) + 3, num_outputs=len(then_l))
+    node = _make_node("_cond", name, "_cond", union.entries, attrs,
+                      [pred_b.symbol, then_b.symbol, else_b.symbol])
+    return unflatten([Symbol([(node, i)]) for i in range(len(then_l))], then_spec)
+

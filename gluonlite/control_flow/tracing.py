@@ -1,0 +1,155 @@
+"""Tracing a user function into a loop or branch body (a Symbol of its own).
+
+A body is what the user's function built while it ran: the nodes created during the call.
+Everything it reaches that was built before (an outer computation it closes over) is cut at
+the boundary and fed in as an input of the loop node, and every variable it reads (a
+parameter, an outer input) becomes a node input too. The body Symbol then only holds fresh
+variable nodes for those inputs, so it can be serialized and compiled on its own; the node
+keeps, per body input, which outer entry feeds it (``('outer', entry)``) or which loop
+placeholder it is (``('ph', k)``).
+"""
+import threading
+from contextlib import contextmanager
+
+from ..ops import registry
+from ..symbol import symbol as _symmod
+from ..symbol.symbol import Node, Symbol, topo_nodes
+from ..symbol.naming import new_name
+
+__all__ = ["track_new_nodes", "make_placeholders", "capture_body", "Body"]
+
+_lock = threading.RLock()
+_active = []            # one list per open trace (nested loops nest traces)
+_orig_init = Node.__init__
+
+
+def _tracking_init(self, *args, **kwargs):
+    _orig_init(self, *args, **kwargs)
+    for created in _active:
+        created.append(self)
+
+
+@contextmanager
+def track_new_nodes():
+    """Collect every graph `Node` created inside the block (yields a list, filled as it runs).
+
+    Node creation is observed by wrapping `Node.__init__` for the duration of the outermost
+    trace only; traces of nested loops share the wrapper.
+    """
+    created = []
+    with _lock:
+        if not _active:
+            _symmod.Node.__init__ = _tracking_init
+        _active.append(created)
+        try:
+            yield created
+        finally:
+            _active.remove(created)
+            if not _active:
+                _symmod.Node.__init__ = _orig_init
+
+
+def make_placeholders(fname, argname, symbols):
+    """Fresh variables standing for loop inputs inside a body, named ``{name}-{index}`` as
+    MXNet names them (made unique when the same symbol is passed twice)."""
+    out, used = [], set()
+    for k, s in enumerate(symbols):
+        node, idx = s.outputs[0]
+        base = f"{node.name}-{idx}"
+        name, n = base, 1
+        while name in used:
+            name, n = f"{base}_{n}", n + 1
+        used.add(name)
+        out.append(_symmod.var(name))
+    return out
+
+
+class Body:
+    """A traced body.
+
+    Attributes:
+        symbol: the body Symbol (its own variables only).
+        keys: per body input (``symbol.list_inputs()`` order), ``('ph', k)`` for placeholder
+            k or ``('outer', (node, index))`` for an outer entry fed through the loop node.
+    """
+
+    def __init__(self, symbol, keys):
+        self.symbol, self.keys = symbol, keys
+
+
+def _single_entry(fname, what, s):
+    if not isinstance(s, Symbol):
+        raise TypeError(f"{fname}: {what} must be a Symbol, got {type(s).__name__}")
+    if len(s.outputs) != 1:
+        raise TypeError(f"{fname}: {what} is a group of {len(s.outputs)} outputs; pass one "
+                        "output (index the group)")
+    return s.outputs[0]
+
+
+def capture_body(fname, heads, placeholders, created, what="body"):
+    """Cut the nodes `heads` reach into a standalone body.
+
+    Args:
+        fname: 'foreach', 'while_loop' or 'cond' (for messages).
+        heads: output Symbols of the user's function (each one output).
+        placeholders: the placeholder Symbols (from `make_placeholders`).
+        created: nodes created while the function ran (from `track_new_nodes`).
+
+    Returns:
+        A `Body`.
+
+    Raises:
+        TypeError: a head is not a single-output Symbol.
+        ValueError: two different variables of the same name reach the body.
+    """
+    ph_index = {id(p.outputs[0][0]): k for k, p in enumerate(placeholders)}
+    inside = {id(n) for n in created}
+    head_entries = [_single_entry(fname, f"{what} output {j}", h) for j, h in enumerate(heads)]
+    copies, cut_vars, keys_by_node = {}, {}, {}
+
+    def boundary_var(entry, key, name, attrs):
+        """The body variable standing for an outer entry (one per entry)."""
+        k = (id(entry[0]), entry[1]) if key[0] == "outer" else key
+        v = cut_vars.get(k)
+        if v is None:
+            v = Node(None, name, attrs, source=entry[0].source)
+            cut_vars[k] = v
+            keys_by_node[id(v)] = key
+        return (v, 0)
+
+    def map_entry(entry):
+        node, idx = entry
+        if id(node) in ph_index:
+            return boundary_var(entry, ("ph", ph_index[id(node)]), node.name, {})
+        if node.op is None:
+            return boundary_var(entry, ("outer", entry), node.name, node.attrs)
+        if id(node) not in inside:
+            names = node.op.output_names(node.params)
+            return boundary_var(entry, ("outer", entry), f"{node.name}_{names[idx]}", {})
+        return (copies[id(node)], idx)
+
+    for node in topo_nodes(head_entries):
+        if node.op is None or id(node) not in inside or id(node) in ph_index:
+            continue
+        copies[id(node)] = Node(node.op, node.name, node.attrs, node.params,
+                                [map_entry(e) for e in node.inputs], node.source)
+    ident = registry.get("_copy")
+    out, seen = [], set()
+    for e in head_entries:
+        m = map_entry(e)
+        key = (id(m[0]), m[1])
+        if m[0].op is None or key in seen:
+            # a body output that is one of its inputs (or repeats an output) gets its own
+            # copy, so each output has its own buffer, as MXNet's layout expects
+            m = (Node(ident, new_name(None, "identity"), {}, ident.parse({})[0], [m], ""), 0)
+        seen.add((id(m[0]), m[1]))
+        out.append(m)
+    sym = Symbol(out)
+    var_nodes = [n for n in topo_nodes(out) if n.op is None]
+    names = {}
+    for n in var_nodes:
+        other = names.setdefault(n.name, n)
+        if other is not n:
+            raise ValueError(f"{fname}: two different inputs of the {what} are both named "
+                             f"{n.name!r}; give the variables distinct names")
+    return Body(sym, [keys_by_node[id(n)] for n in var_nodes])
