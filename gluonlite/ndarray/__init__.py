@@ -83,4 +83,5 @@ def waitall():
 
 
 from . import random  # noqa: E402
+from .serialization import save, load  # noqa: E402,F401
 from . import contrib  # noqa: E402

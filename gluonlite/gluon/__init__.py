@@ -1,0 +1,16 @@
+"""`gluon`: the model layer: Block/HybridBlock/SymbolBlock, Parameter, layers (`nn`, `rnn`),
+losses, Trainer and data loading, in MXNet 1.x Gluon's dialect."""
+from .parameter import (Parameter, ParameterDict, Constant, DeferredInitializationError,
+                        UninitializedParameterError)
+from .block import Block, HybridBlock
+from .symbol_block import SymbolBlock
+from . import nn
+from . import rnn
+from . import loss
+from . import data
+from . import utils
+from .trainer import Trainer
+
+__all__ = ["Parameter", "ParameterDict", "Constant", "Block", "HybridBlock", "SymbolBlock",
+           "nn", "rnn", "loss", "data", "utils", "Trainer", "DeferredInitializationError",
+           "UninitializedParameterError"]

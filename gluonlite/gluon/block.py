@@ -1,0 +1,591 @@
+"""`Block` and `HybridBlock`: the building blocks of models, with MXNet 1.x naming,
+parameter management, hybridization, export and parameter files.
+
+Naming: a block's prefix is its class name lowercased plus a counter (``dense0_``), counted
+per enclosing `name_scope`; its parameters are named ``prefix + name`` (``dense0_weight``).
+
+Hybridizing: after ``hybridize()``, the first call traces `hybrid_forward` with symbols
+(inputs ``data`` or ``data0, data1, ...``, parameters as variables named like the
+parameters), and a `CachedOp` runs the graph; one graph is kept per input structure, and the
+CachedOp compiles once per input shapes.
+"""
+import re
+import threading
+import warnings
+from collections import OrderedDict
+
+from .. import ndarray as nd_mod
+from ..base import flatten, unflatten, structure_str
+from ..ndarray.ndarray import NDArray
+from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
+                        assign_loaded)
+
+__all__ = ["Block", "HybridBlock"]
+
+
+def _sym():
+    from .. import symbol
+    return symbol
+
+
+def _is_array(x):
+    return isinstance(x, NDArray)
+
+
+def _is_sym(x):
+    from ..symbol.symbol import Symbol
+    return isinstance(x, Symbol)
+
+
+def _is_leaf(x):
+    return _is_array(x) or _is_sym(x)
+
+
+class _BlockScope:
+    """The name scope of a Block: counts child prefixes and prefixes symbol node names."""
+
+    _current = threading.local()
+
+    def __init__(self, block):
+        self._block = block
+        self._counter = {}
+        self._old_scope = None
+        self._name_scope = None
+
+    @staticmethod
+    def create(prefix, params, hint):
+        """(prefix, ParameterDict) for a new block created in the current scope."""
+        current = getattr(_BlockScope._current, "value", None)
+        if current is None:
+            if prefix is None:
+                from ..symbol.naming import new_name
+                prefix = new_name(None, hint) + "_"
+            params = ParameterDict(prefix) if params is None else \
+                ParameterDict(params.prefix, params)
+            return prefix, params
+        if prefix is None:
+            count = current._counter.get(hint, 0)
+            prefix = f"{hint}{count}_"
+            current._counter[hint] = count + 1
+        if params is None:
+            parent = current._block.params
+            params = ParameterDict(parent.prefix + prefix, parent._shared)
+        else:
+            params = ParameterDict(params.prefix, params)
+        return current._block.prefix + prefix, params
+
+    def __enter__(self):
+        if self._block._empty_prefix:
+            return self
+        from ..symbol.naming import Prefix
+        self._old_scope = getattr(_BlockScope._current, "value", None)
+        _BlockScope._current.value = self
+        self._name_scope = Prefix(self._block.prefix)
+        self._name_scope.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._block._empty_prefix:
+            return
+        self._name_scope.__exit__(*exc)
+        self._name_scope = None
+        _BlockScope._current.value = self._old_scope
+
+
+def _indent(s, n=2):
+    lines = s.split("\n")
+    return "\n".join([lines[0]] + [" " * n + line for line in lines[1:]])
+
+
+class Block:
+    """Base class of every layer and model.
+
+    Subclasses create children and parameters in ``__init__`` (inside
+    ``with self.name_scope():``) and define `forward`. Children assigned as attributes are
+    registered automatically.
+
+    Args:
+        prefix: the name prefix (default: class name lowercased + counter + '_').
+        params: a ParameterDict to share parameters with.
+
+    Example::
+
+        class Net(gluon.Block):
+            def __init__(self, **kw):
+                super().__init__(**kw)
+                with self.name_scope():
+                    self.dense = gluon.nn.Dense(4)
+            def forward(self, x):
+                return self.dense(x)
+    """
+
+    def __init__(self, prefix=None, params=None):
+        self._empty_prefix = prefix == ""
+        self._prefix, self._params = _BlockScope.create(prefix, params, self._alias())
+        self._name = self._prefix[:-1] if self._prefix.endswith("_") else self._prefix
+        self._scope = _BlockScope(self)
+        self._children = OrderedDict()
+        self._reg_params = OrderedDict()
+        self._forward_hooks = OrderedDict()
+        self._forward_pre_hooks = OrderedDict()
+
+    def _alias(self):
+        return self.__class__.__name__.lower()
+
+    def __repr__(self):
+        body = "\n".join(f"  ({k}): {_indent(repr(b))}" for k, b in self._children.items())
+        return f"{self.__class__.__name__}(\n{body}\n)" if body else \
+            f"{self.__class__.__name__}()"
+
+    def __setattr__(self, name, value):
+        existing = self.__dict__.get(name)
+        if isinstance(existing, (Parameter, Block)) and not isinstance(value, type(existing)):
+            raise TypeError(f"Changing attribute type for {name} from {type(existing)} to "
+                            f"{type(value)} is not allowed")
+        if isinstance(value, Block):
+            self.register_child(value, name)
+        elif isinstance(value, Parameter):
+            self._reg_params[name] = value
+        object.__setattr__(self, name, value)
+
+    @property
+    def prefix(self):
+        """The name prefix (``dense0_``)."""
+        return self._prefix
+
+    @property
+    def name(self):
+        """The prefix without its trailing underscore (``dense0``)."""
+        return self._name
+
+    @property
+    def params(self):
+        """This block's own ParameterDict (children's not included: see `collect_params`)."""
+        return self._params
+
+    def name_scope(self):
+        """A context manager: children and parameters created inside get this block's prefix."""
+        return self._scope
+
+    def register_child(self, block, name=None):
+        """Register `block` as a child (name defaults to its index)."""
+        if name is None:
+            name = str(len(self._children))
+        self._children[name] = block
+
+    def register_forward_hook(self, hook):
+        """Call ``hook(block, inputs, outputs)`` after every forward; returns a handle key."""
+        key = len(self._forward_hooks)
+        self._forward_hooks[key] = hook
+        return key
+
+    def register_forward_pre_hook(self, hook):
+        """Call ``hook(block, inputs)`` before every forward; returns a handle key."""
+        key = len(self._forward_pre_hooks)
+        self._forward_pre_hooks[key] = hook
+        return key
+
+    def collect_params(self, select=None):
+        """A ParameterDict of this block's and all descendants' parameters.
+
+        Args:
+            select: a regex; only parameters whose names match it (from the start) are kept,
+                e.g. ``'.*weight|.*bias'``.
+        """
+        ret = ParameterDict(self._params.prefix)
+        rx = re.compile(select) if select else None
+        ret.update({k: v for k, v in self.params.items() if rx is None or rx.match(k)})
+        for child in self._children.values():
+            ret.update(child.collect_params(select=select))
+        return ret
+
+    def _collect_params_with_prefix(self, prefix=""):
+        if prefix:
+            prefix += "."
+        ret = {prefix + k: v for k, v in self._reg_params.items()}
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        """Initialize every parameter (deferred for those whose shape is not known yet).
+
+        Args:
+            init: the global initializer (default ``init.Uniform()``); a parameter's own
+                init (e.g. 'zeros' for biases) takes precedence.
+            ctx: a Context or list of Contexts.
+            force_reinit: re-initialize already initialized parameters.
+        """
+        self.collect_params().initialize(init, ctx, verbose, force_reinit)
+
+    def hybridize(self, active=True, **kwargs):
+        """Hybridize every HybridBlock descendant (a plain Block itself stays imperative)."""
+        for child in self._children.values():
+            child.hybridize(active, **kwargs)
+
+    def cast(self, dtype):
+        """Cast every parameter to `dtype`."""
+        for child in self._children.values():
+            child.cast(dtype)
+        for p in self.params.values():
+            p.cast(dtype)
+
+    def apply(self, fn):
+        """Call ``fn(block)`` on every descendant and then on this block; returns self."""
+        for child in self._children.values():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def save_parameters(self, filename, deduplicate=False):
+        """Save parameters to `filename` in MXNet's binary format, named by their path in the
+        block tree (``0.weight``, ``dense.bias``), as MXNet 1.9 does."""
+        from ..ndarray.serialization import save
+        params = self._collect_params_with_prefix()
+        if deduplicate:
+            seen, dedup = set(), {}
+            for k, v in params.items():
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    dedup[k] = v
+            params = dedup
+        save(filename, {k: v._reduce() for k, v in params.items()})
+
+    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
+                        cast_dtype=False, dtype_source="current"):
+        """Load parameters written by `save_parameters` (or, for files whose names have no
+        '.', by `ParameterDict.save`, relative to this block's prefix).
+
+        Raises:
+            ValueError: listing every missing, extra and mis-shaped entry; a malformed file.
+        """
+        from ..ndarray.serialization import load
+        loaded = load(filename)
+        if isinstance(loaded, list):
+            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        params = self._collect_params_with_prefix()
+        if not loaded and not params:
+            return
+        if not any("." in k for k in loaded) and not any("." in k for k in params):
+            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix)
+            return
+        assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra)
+
+    # MXNet 1.x names kept for old scripts
+    def save_params(self, filename):
+        """Same as ``collect_params().save(filename, strip_prefix=self.prefix)``."""
+        self.collect_params().save(filename, strip_prefix=self.prefix)
+
+    def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
+        """Same as `load_parameters`."""
+        self.load_parameters(filename, ctx, allow_missing, ignore_extra)
+
+    def __call__(self, *args):
+        for hook in self._forward_pre_hooks.values():
+            hook(self, args)
+        out = self.forward(*args)
+        for hook in self._forward_hooks.values():
+            hook(self, args, out)
+        return out
+
+    def forward(self, *args):
+        """The computation; override it."""
+        raise NotImplementedError(f"{self.__class__.__name__} must define forward()")
+
+    def summary(self, *inputs):
+        """Print a table of every block's output shape and parameter count for `inputs`.
+
+        Example: ``net.summary(nd.zeros((2, 8)))``.
+        """
+        rows, seen, hooks = [], set(), []
+
+        def hook(block, args, out):
+            leaves, _ = flatten(out, _is_leaf)
+            shape = leaves[0].shape if len(leaves) == 1 else [x.shape for x in leaves]
+            n = 0
+            for p in block._reg_params.values():
+                if p.shape is not None:
+                    size = 1
+                    for d in p.shape:
+                        size *= d
+                    n += size
+            idx = sum(1 for r in rows if r[0] == block.__class__.__name__) + 1
+            rows.append((block.__class__.__name__, idx, shape, n))
+
+        def attach(block):
+            hooks.append((block, block.register_forward_hook(hook)))
+        self.apply(attach)
+        try:
+            self(*inputs)
+        finally:
+            for block, key in hooks:
+                del block._forward_hooks[key]
+        line = "-" * 80
+        print(line)
+        print(f"{'Layer (type)':>20}  {'Output Shape':>42}  {'Param #':>14}")
+        print("=" * 80)
+        in_shape = inputs[0].shape if len(inputs) == 1 else [x.shape for x in inputs]
+        print(f"{'Input':>20}  {str(in_shape):>42}  {0:>14}")
+        for name, idx, shape, n in rows:
+            print(f"{name + '-' + str(idx):>20}  {str(shape):>42}  {n:>14}")
+        print("=" * 80)
+        params = self.collect_params()
+        total = trainable = 0
+        for p in params.values():
+            if p.shape is None:
+                continue
+            size = 1
+            for d in p.shape:
+                size *= d
+            if p.shape and p.grad_req != "null":
+                trainable += size
+            total += size
+        print(f"   Total params: {total}")
+        print(f"   Trainable params: {trainable}")
+        print(f"   Non-trainable params: {total - trainable}")
+        print(line)
+
+
+class HybridBlock(Block):
+    """A Block whose computation, `hybrid_forward(F, x, *args, **params)`, works with both
+    ``F = nd`` (imperative) and ``F = sym`` (traced into a graph after `hybridize()`).
+
+    Parameters registered as attributes are passed to `hybrid_forward` as keyword arguments
+    named like the attributes (``weight``, ``bias``).
+
+    Example::
+
+        class Scale(gluon.HybridBlock):
+            def __init__(self, **kw):
+                super().__init__(**kw)
+                with self.name_scope():
+                    self.s = self.params.get('s', shape=(1,), init='ones')
+            def hybrid_forward(self, F, x, s):
+                return F.broadcast_mul(x, s)
+    """
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._active = False
+        self._flags = {}
+        self._clear_cached_op()
+
+    def _clear_cached_op(self):
+        object.__setattr__(self, "_graphs", {})      # structure key -> (inputs, out, fmt)
+        object.__setattr__(self, "_cached_ops", {})  # structure key -> (CachedOp, slots)
+        object.__setattr__(self, "_cached_graph", ())
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if isinstance(value, HybridBlock):
+            self._clear_cached_op()
+
+    def register_child(self, block, name=None):
+        """Register a child; it must be a HybridBlock.
+
+        Raises:
+            ValueError: the child is not a HybridBlock.
+        """
+        if not isinstance(block, HybridBlock):
+            raise ValueError(f"Children of HybridBlock must also be HybridBlock, but {block!r} "
+                             f"has type {type(block).__name__}. If you are using Sequential, "
+                             "please try HybridSequential instead.")
+        super().register_child(block, name)
+        self._clear_cached_op()
+
+    def hybridize(self, active=True, static_alloc=False, static_shape=False, **kwargs):
+        """Run this block (and every child) as a cached compiled graph from the next call.
+
+        Args:
+            active: False turns hybridization off again.
+            static_alloc: keep every intermediate buffer between calls.
+            static_shape: also keep input and output buffers fixed.
+        """
+        self._active = bool(active)
+        self._flags = {"static_alloc": bool(static_alloc), "static_shape": bool(static_shape)}
+        self._clear_cached_op()
+        super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape,
+                          **kwargs)
+
+    def cast(self, dtype):
+        self._clear_cached_op()
+        super().cast(dtype)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        """The computation, written once for F = nd and F = sym; override it."""
+        raise NotImplementedError(f"{self.__class__.__name__} must define hybrid_forward()")
+
+    def _trace_key(self):
+        """Extra state that changes what `hybrid_forward` traces (subclasses may add some)."""
+        return ()
+
+    # ---- tracing --------------------------------------------------------------------------
+    def _get_graph(self, *args):
+        """(input symbols, output group, output format) for inputs of this structure."""
+        flat, fmt = flatten(list(args), _is_leaf)
+        key = (structure_str(fmt), self._trace_key())
+        hit = self._graphs.get(key)
+        if hit is None:
+            sym = _sym()
+            if not flat:
+                raise ValueError(f"{self.name}: hybridized blocks need at least one array input")
+            names = ["data"] if len(flat) == 1 else [f"data{i}" for i in range(len(flat))]
+            inputs = [sym.var(n) for n in names]
+            grouped = unflatten(inputs, fmt)
+            params = {k: v.var() for k, v in self._reg_params.items()}
+            with self.name_scope():
+                out = self.hybrid_forward(sym, *grouped, **params)
+            outs, out_fmt = self._flatten_output(out, _is_sym, "Symbol")
+            hit = (inputs, sym.Group(outs), out_fmt)
+            self._graphs[key] = hit
+        object.__setattr__(self, "_cached_graph", hit[:2])
+        return hit
+
+    def _flatten_output(self, out, is_leaf, kind):
+        try:
+            leaves, fmt = flatten(out, is_leaf)
+        except TypeError:
+            leaves = None
+        if not leaves:
+            raise TypeError(f"{self.__class__.__name__}.hybrid_forward must return an array or "
+                            f"a (nested) list of arrays ({kind}s here), got "
+                            f"{_describe(out)}")
+        return leaves, fmt
+
+    def infer_shape(self, *args):
+        """Infer the shapes of parameters with unknown dimensions from input NDArrays."""
+        self._infer_attrs(*args)
+
+    def _infer_attrs(self, *args):
+        from ..executor.infer import infer_graph
+        from ..symbol.symbol import topo_nodes
+        inputs, out, _ = self._get_graph(*args)
+        flat, _ = flatten(list(args), _is_leaf)
+        known = {s.name: tuple(a.shape) for s, a in zip(inputs, flat)}
+        dtypes = {s.name: a._data.dtype for s, a in zip(inputs, flat)}
+        shapes, _ = infer_graph(out, known, dtypes)
+        var_nodes = {n.name: n for n in topo_nodes(out.outputs) if n.op is None}
+        unknown = []
+        for name, p in self.collect_params().items():
+            node = var_nodes.get(name)
+            if node is None:
+                continue
+            s = shapes.get((id(node), 0))
+            if s is None:
+                if p.shape is None or 0 in p.shape:
+                    unknown.append(name)
+                continue
+            p.shape = s
+        if unknown:
+            in_shapes = ", ".join(f"{k}={v}" for k, v in known.items())
+            raise ValueError(f"{self.name}: cannot infer the shape of parameter(s) "
+                             f"{', '.join(unknown)} from inputs {in_shapes}; give the layer "
+                             "its input size (in_units, input_size, in_channels)")
+
+    def _deferred_infer_shape(self, *args):
+        self._infer_attrs(*args)
+        for p in self.collect_params().values():
+            p._finish_deferred_init()
+
+    # ---- running --------------------------------------------------------------------------
+    def forward(self, x, *args):
+        """Run `hybrid_forward` imperatively, through the cached graph (when hybridized),
+        or symbolically (when called with Symbols)."""
+        flat, _ = flatten([x, *args], _is_leaf)
+        n_sym = sum(1 for a in flat if _is_sym(a))
+        if n_sym and n_sym != len(flat):
+            raise TypeError(f"{self.name}: inputs mix Symbols and NDArrays")
+        if not flat:
+            raise ValueError(f"{self.name}: forward needs at least one NDArray or Symbol input")
+        if n_sym:
+            sym = _sym()
+            params = {k: v.var() for k, v in self._reg_params.items()}
+            with self.name_scope():
+                return self.hybrid_forward(sym, x, *args, **params)
+        ctx = flat[0].context
+        if self._active:
+            return self._call_cached_op(x, *args)
+        try:
+            params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+        except DeferredInitializationError:
+            self._deferred_infer_shape(x, *args)
+            params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+        out = self.hybrid_forward(nd_mod, x, *args, **params)
+        self._flatten_output(out, _is_array, "NDArray")
+        return out
+
+    def _build_cache(self, *args):
+        from ..executor.cached_op import CachedOp
+        inputs, out, out_fmt = self._get_graph(*args)
+        data_idx = {s.name: i for i, s in enumerate(inputs)}
+        params = {p.name: p for p in self.collect_params().values()}
+        slots = []
+        for name in out.list_inputs():
+            if name in data_idx:
+                slots.append((True, data_idx[name]))
+            elif name in params:
+                slots.append((False, params[name]))
+            else:
+                raise ValueError(f"{self.name}: the traced graph uses an unknown input {name!r} "
+                                 "(neither an input of the block nor one of its parameters)")
+        used = set(out.list_inputs())
+        for s in inputs:
+            if s.name not in used:
+                warnings.warn(f"The {s.name} input to HybridBlock {self.name} is not used by "
+                              "any computation. Is this intended?", stacklevel=4)
+        op = CachedOp(out, static_alloc=self._flags.get("static_alloc", False),
+                      static_shape=self._flags.get("static_shape", False))
+        return op, slots, out_fmt, (inputs, out)
+
+    def _call_cached_op(self, *args):
+        flat, fmt = flatten(list(args), _is_leaf)
+        key = (structure_str(fmt), self._trace_key())
+        entry = self._cached_ops.get(key)
+        if entry is None:
+            entry = self._cached_ops[key] = self._build_cache(*args)
+        op, slots, out_fmt, graph = entry
+        object.__setattr__(self, "_cached_graph", graph)
+        ctx = flat[0].context
+        try:
+            cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
+        except DeferredInitializationError:
+            self._deferred_infer_shape(*args)
+            cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
+        outs = op(*cargs)
+        return unflatten(outs, out_fmt)
+
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        """Write ``path-symbol.json`` (the graph of the last hybridized call) and
+        ``path-%04d.params`` (``arg:``/``aux:`` prefixed parameters), as MXNet does.
+
+        Returns:
+            (symbol file name, params file name).
+
+        Raises:
+            ValueError: the block was not hybridized and called yet.
+        """
+        from ..ndarray.serialization import save
+        if not self._cached_graph:
+            raise ValueError(f"{self.name}: call hybridize() and run forward at least once "
+                             "before export()")
+        out = self._cached_graph[1]
+        sym_file = f"{path}-symbol.json"
+        params_file = f"{path}-{epoch:04d}.params"
+        arg_names = set(out.list_arguments())
+        aux_names = set(out.list_auxiliary_states())
+        arg = {}
+        for name, p in self.collect_params().items():
+            if name in arg_names:
+                arg[f"arg:{name}"] = p._reduce()
+            elif name in aux_names:
+                arg[f"aux:{name}"] = p._reduce()
+        out.save(sym_file)
+        save(params_file, arg)
+        return sym_file, params_file
+
+
+def _describe(x):
+    if isinstance(x, (list, tuple)):
+        return f"a {type(x).__name__} containing " + ", ".join(
+            sorted({type(e).__name__ for e in x})) if x else f"an empty {type(x).__name__}"
+    return f"a {type(x).__name__}"

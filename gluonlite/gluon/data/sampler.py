@@ -1,0 +1,84 @@
+"""Samplers: the order of sample indices, and their grouping into batches."""
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+
+
+class Sampler:
+    """Base class: iterate over sample indices."""
+
+    def __iter__(self):
+        raise NotImplementedError
+
+    def __len__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    """0, 1, ..., length-1."""
+
+    def __init__(self, length):
+        self._length = length
+
+    def __iter__(self):
+        return iter(range(self._length))
+
+    def __len__(self):
+        return self._length
+
+
+class RandomSampler(Sampler):
+    """A random permutation of 0..length-1 each epoch (gluonlite.random.seed makes it
+    reproducible)."""
+
+    def __init__(self, length):
+        self._length = length
+
+    def __iter__(self):
+        from ...ops.random import generator
+        return iter(int(i) for i in generator().permutation(self._length))
+
+    def __len__(self):
+        return self._length
+
+
+class BatchSampler(Sampler):
+    """Group indices from `sampler` into lists of `batch_size`.
+
+    Args:
+        last_batch: 'keep' (a smaller last batch), 'discard' (drop it) or 'rollover'
+            (carry the leftover indices into the next epoch).
+
+    Raises:
+        ValueError: an unknown last_batch.
+    """
+
+    def __init__(self, sampler, batch_size, last_batch="keep"):
+        if last_batch not in ("keep", "discard", "rollover"):
+            raise ValueError(f"BatchSampler: last_batch must be 'keep', 'discard' or "
+                             f"'rollover', got {last_batch!r}")
+        if int(batch_size) < 1:
+            raise ValueError(f"BatchSampler: batch_size must be >= 1, got {batch_size}")
+        self._sampler = sampler
+        self._batch_size = int(batch_size)
+        self._last_batch = last_batch
+        self._prev = []
+
+    def __iter__(self):
+        batch, self._prev = self._prev, []
+        for i in self._sampler:
+            batch.append(i)
+            if len(batch) == self._batch_size:
+                yield batch
+                batch = []
+        if batch:
+            if self._last_batch == "keep":
+                yield batch
+            elif self._last_batch == "rollover":
+                self._prev = batch
+
+    def __len__(self):
+        n = len(self._sampler)
+        if self._last_batch == "keep":
+            return (n + self._batch_size - 1) // self._batch_size
+        if self._last_batch == "discard":
+            return n // self._batch_size
+        return (len(self._prev) + n) // self._batch_size

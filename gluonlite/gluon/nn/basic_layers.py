@@ -1,0 +1,317 @@
+"""Basic layers and containers, with MXNet 1.x Gluon's names, defaults and node names."""
+from ..block import Block, HybridBlock
+
+__all__ = ["Sequential", "HybridSequential", "Dense", "Activation", "Dropout", "Embedding",
+           "Flatten", "BatchNorm", "LayerNorm", "Lambda", "HybridLambda"]
+
+
+class Sequential(Block):
+    """Run children in order. Example: ``net = nn.Sequential(); net.add(nn.Dense(4))``."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    def add(self, *blocks):
+        """Append blocks."""
+        for b in blocks:
+            self.register_child(b)
+
+    def forward(self, x, *args):
+        for block in self._children.values():
+            x = block(x, *args)
+            args = []
+            if isinstance(x, (tuple, list)):
+                args, x = x[1:], x[0]
+        if args:
+            x = (x, *args)
+        return x
+
+    def __getitem__(self, key):
+        children = list(self._children.values())
+        if isinstance(key, slice):
+            net = self.__class__(prefix=self._prefix)
+            with net.name_scope():
+                net.add(*children[key])
+            return net
+        return children[key]
+
+    def __len__(self):
+        return len(self._children)
+
+
+class HybridSequential(HybridBlock):
+    """Run HybridBlock children in order; hybridizable as a whole."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    def add(self, *blocks):
+        """Append blocks (each must be a HybridBlock)."""
+        for b in blocks:
+            self.register_child(b)
+
+    def hybrid_forward(self, F, x, *args):
+        for block in self._children.values():
+            x = block(x, *args)
+            args = []
+            if isinstance(x, (tuple, list)):
+                args, x = x[1:], x[0]
+        if args:
+            x = (x, *args)
+        return x
+
+    __getitem__ = Sequential.__getitem__
+    __len__ = Sequential.__len__
+
+
+class Dense(HybridBlock):
+    """A fully connected layer: ``out = activation(dot(x, weight.T) + bias)``.
+
+    Args:
+        units: output size.
+        activation: an activation name ('relu', 'tanh', ...) or None.
+        use_bias: whether to add a bias.
+        flatten: flatten inputs to 2-D first (else apply to the last axis).
+        weight_initializer: default the global initializer (Uniform(0.07)).
+        bias_initializer: default 'zeros'.
+        in_units: input size (0: inferred on the first call).
+
+    Shape: (N, in_units) -> (N, units) (flatten=True: (N, ...) -> (N, units)).
+    Example: ``nn.Dense(16, activation='relu')``.
+    """
+
+    def __init__(self, units, activation=None, use_bias=True, flatten=True, dtype="float32",
+                 weight_initializer=None, bias_initializer="zeros", in_units=0, **kwargs):
+        super().__init__(**kwargs)
+        self._flatten = flatten
+        with self.name_scope():
+            self._units = units
+            self._in_units = in_units
+            self.weight = self.params.get("weight", shape=(units, in_units),
+                                          init=weight_initializer, dtype=dtype,
+                                          allow_deferred_init=True)
+            if use_bias:
+                self.bias = self.params.get("bias", shape=(units,), init=bias_initializer,
+                                            dtype=dtype, allow_deferred_init=True)
+            else:
+                self.bias = None
+            if activation is not None:
+                self.act = Activation(activation, prefix=activation + "_")
+            else:
+                self.act = None
+
+    def hybrid_forward(self, F, x, weight, bias=None):
+        if bias is None:
+            act = F.FullyConnected(x, weight, no_bias=True, num_hidden=self._units,
+                                   flatten=self._flatten, name="fwd")
+        else:
+            act = F.FullyConnected(x, weight, bias, num_hidden=self._units,
+                                   flatten=self._flatten, name="fwd")
+        if self.act is not None:
+            act = self.act(act)
+        return act
+
+    def __repr__(self):
+        shape = self.weight.shape
+        act = self.act._act_type if self.act is not None else "linear"
+        return f"Dense({shape[1] if shape[1] else None} -> {shape[0]}, {act})"
+
+
+class Activation(HybridBlock):
+    """An elementwise activation ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign')."""
+
+    def __init__(self, activation, **kwargs):
+        self._act_type = activation
+        super().__init__(**kwargs)
+
+    def _alias(self):
+        return self._act_type
+
+    def hybrid_forward(self, F, x):
+        return F.Activation(x, act_type=self._act_type, name="fwd")
+
+    def __repr__(self):
+        return f"Activation({self._act_type})"
+
+
+class Dropout(HybridBlock):
+    """Dropout: in training zero entries with probability `rate`, scale the rest by
+    1/(1-rate); identity in prediction.
+
+    Args:
+        rate: the drop probability.
+        axes: axes along which the mask is shared.
+    """
+
+    def __init__(self, rate, axes=(), **kwargs):
+        super().__init__(**kwargs)
+        self._rate = rate
+        self._axes = tuple(axes)
+
+    def hybrid_forward(self, F, x):
+        if self._rate > 0:
+            return F.Dropout(x, p=self._rate, axes=self._axes, name="fwd", cudnn_off=False)
+        return F.identity(x)
+
+    def __repr__(self):
+        return f"Dropout(p = {self._rate}, axes={self._axes})"
+
+
+class Embedding(HybridBlock):
+    """Map integer indices to rows of a (input_dim, output_dim) weight.
+
+    Shape: (d0, ..., dk) -> (d0, ..., dk, output_dim).
+    """
+
+    def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
+                 sparse_grad=False, **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": sparse_grad}
+        with self.name_scope():
+            self.weight = self.params.get("weight", shape=(input_dim, output_dim),
+                                          init=weight_initializer, dtype=dtype,
+                                          allow_deferred_init=True)
+
+    def hybrid_forward(self, F, x, weight):
+        return F.Embedding(x, weight, name="fwd", **self._kwargs)
+
+    def __repr__(self):
+        return f"Embedding({self._kwargs['input_dim']} -> {self._kwargs['output_dim']}, " \
+               f"{self._kwargs['dtype']})"
+
+
+class Flatten(HybridBlock):
+    """Reshape (N, d1, d2, ...) to (N, d1 * d2 * ...)."""
+
+    def hybrid_forward(self, F, x):
+        return F.Flatten(x)
+
+
+class BatchNorm(HybridBlock):
+    """Batch normalization over every axis but `axis`, with learned scale and shift.
+
+    In training the batch statistics normalize, and the running statistics become
+    ``momentum * old + (1 - momentum) * batch`` (biased variance); in prediction the running
+    statistics are used.
+
+    Args:
+        axis: the channel axis (default 1).
+        momentum: default 0.9.
+        epsilon: default 1e-5.
+        center, scale: learn beta / gamma (scale=False fixes gamma at 1).
+        use_global_stats: always normalize with the running statistics.
+        in_channels: number of channels (0: inferred).
+    """
+
+    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
+                 use_global_stats=False, beta_initializer="zeros", gamma_initializer="ones",
+                 running_mean_initializer="zeros", running_variance_initializer="ones",
+                 in_channels=0, **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"axis": axis, "eps": epsilon, "momentum": momentum,
+                        "fix_gamma": not scale, "use_global_stats": use_global_stats}
+        self.in_channels = in_channels
+        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
+                                     shape=(in_channels,), init=gamma_initializer,
+                                     allow_deferred_init=True, differentiable=scale)
+        self.beta = self.params.get("beta", grad_req="write" if center else "null",
+                                    shape=(in_channels,), init=beta_initializer,
+                                    allow_deferred_init=True, differentiable=center)
+        self.running_mean = self.params.get("running_mean", grad_req="null",
+                                            shape=(in_channels,),
+                                            init=running_mean_initializer,
+                                            allow_deferred_init=True, differentiable=False)
+        self.running_var = self.params.get("running_var", grad_req="null",
+                                           shape=(in_channels,),
+                                           init=running_variance_initializer,
+                                           allow_deferred_init=True, differentiable=False)
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        return F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
+
+    def __repr__(self):
+        return f"BatchNorm({', '.join(f'{k}={v}' for k, v in self._kwargs.items())}, " \
+               f"in_channels={self.gamma.shape[0] or None})"
+
+
+class LayerNorm(HybridBlock):
+    """Layer normalization along `axis` (default -1) with learned scale and shift.
+
+    Args:
+        axis: default -1.
+        epsilon: default 1e-5.
+        center, scale: learn beta / gamma.
+        in_channels: size of `axis` (0: inferred).
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-5, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", in_channels=0, **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"eps": epsilon, "axis": axis}
+        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
+                                     shape=(in_channels,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get("beta", grad_req="write" if center else "null",
+                                    shape=(in_channels,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+    def hybrid_forward(self, F, data, gamma, beta):
+        return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._kwargs["axis"],
+                           eps=self._kwargs["eps"])
+
+
+class Lambda(Block):
+    """Wrap a function (or the name of an `nd` function) as a Block.
+
+    Example: ``nn.Lambda(lambda x: x * 2)`` or ``nn.Lambda('tanh')``.
+
+    Raises:
+        ValueError: an unknown function name; TypeError: not callable.
+    """
+
+    def __init__(self, function, prefix=None):
+        super().__init__(prefix=prefix)
+        if isinstance(function, str):
+            from ... import ndarray as nd
+            if not hasattr(nd, function):
+                raise ValueError(f"Lambda: function name {function!r} is not found in nd")
+            self._func_impl = getattr(nd, function)
+        elif callable(function):
+            self._func_impl = function
+        else:
+            raise TypeError(f"Lambda: unrecognized function {function!r}; expected a callable "
+                            "or the name of an nd function")
+
+    def forward(self, *args):
+        return self._func_impl(*args)
+
+    def __repr__(self):
+        return f"Lambda({getattr(self._func_impl, '__name__', self._func_impl)})"
+
+
+class HybridLambda(HybridBlock):
+    """Wrap ``function(F, x, *args)`` (or the name of an operator) as a HybridBlock.
+
+    Example: ``nn.HybridLambda(lambda F, x: F.relu(x))`` or ``nn.HybridLambda('tanh')``.
+    """
+
+    def __init__(self, function, prefix=None):
+        super().__init__(prefix=prefix)
+        if isinstance(function, str):
+            from ... import ndarray as nd
+            if not hasattr(nd, function):
+                raise ValueError(f"HybridLambda: function name {function!r} is not found")
+            self._func = lambda F, *args: getattr(F, function)(*args)
+            self._func_name = function
+        elif callable(function):
+            self._func = function
+            self._func_name = getattr(function, "__name__", "<lambda>")
+        else:
+            raise TypeError(f"HybridLambda: unrecognized function {function!r}")
+
+    def hybrid_forward(self, F, x, *args):
+        return self._func(F, x, *args)
+
+    def __repr__(self):
+        return f"HybridLambda({self._func_name})"

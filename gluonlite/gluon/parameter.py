@@ -1,0 +1,544 @@
+"""`Parameter` and `ParameterDict`: a block's weights, their gradients and initialization.
+
+Shapes may hold 0 for dimensions not known yet (Gluon's deferred initialization): such a
+parameter is initialized on the block's first call, once its shape has been inferred.
+"""
+import re
+import warnings
+from collections import OrderedDict
+
+import numpy as np
+
+from .. import autograd
+from .. import initializer as _init
+from ..base import normalize_dtype
+from ..context import Context, current_context
+from ..ndarray.ndarray import NDArray, check_grad_req
+
+__all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError",
+           "UninitializedParameterError"]
+
+
+class DeferredInitializationError(RuntimeError):
+    """A parameter's initialization waits for its shape (known on the first forward)."""
+
+
+class UninitializedParameterError(RuntimeError, ValueError):
+    """A parameter was used before `initialize()`."""
+
+
+def _shape_known(shape):
+    return shape is not None and all(int(d) > 0 for d in shape)
+
+
+def _ctx_list(ctx):
+    if ctx is None:
+        return [current_context()]
+    if isinstance(ctx, Context):
+        return [ctx]
+    return list(ctx)
+
+
+class Parameter:
+    """A weight of a Block: one NDArray per context, its gradient, and how to initialize it.
+
+    Args:
+        name: the full name (``dense0_weight``).
+        grad_req: 'write', 'add' or 'null'.
+        shape: a tuple; 0 entries are inferred on the first forward.
+        dtype: default float32.
+        lr_mult, wd_mult: per-parameter multipliers of the learning rate and weight decay.
+        init: an Initializer (or name) used instead of the global one.
+        allow_deferred_init: allow `initialize` before the shape is fully known.
+
+    Example::
+
+        p = gluon.Parameter('w', shape=(2, 3))
+        p.initialize(init=mx.init.One())
+        p.data()          # ones (2, 3)
+    """
+
+    def __init__(self, name, grad_req="write", shape=None, dtype=np.float32, lr_mult=1.0,
+                 wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
+                 stype="default", grad_stype="default"):
+        self.name = name
+        self._shape = None if shape is None else (
+            (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape))
+        self.dtype = normalize_dtype(dtype, f"Parameter {name!r} dtype").type
+        self.lr_mult = lr_mult
+        self.wd_mult = wd_mult
+        self.init = init
+        self._allow_deferred_init = allow_deferred_init
+        self._differentiable = differentiable
+        self._grad_req = check_grad_req(grad_req) if differentiable else "null"
+        self._data = None      # OrderedDict ctx -> NDArray
+        self._grad = None
+        self._deferred_init = ()
+        self._var = None
+
+    def __repr__(self):
+        return f"Parameter {self.name} (shape={self.shape}, dtype={np.dtype(self.dtype).name})"
+
+    # ---- attributes -----------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape (0 entries: not known yet)."""
+        return self._shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        new_shape = tuple(int(d) for d in new_shape)
+        if self._shape is not None:
+            if len(self._shape) != len(new_shape) or any(
+                    old not in (0, new) for old, new in zip(self._shape, new_shape)):
+                raise ValueError(f"Parameter {self.name!r}: expected shape {self._shape} "
+                                 f"(0 = any), got {new_shape}")
+        self._shape = new_shape
+        if self._var is not None:
+            self._var._outputs[0][0].attrs["__shape__"] = str(new_shape)
+
+    @property
+    def grad_req(self):
+        """'write', 'add' or 'null'."""
+        return self._grad_req
+
+    @grad_req.setter
+    def grad_req(self, req):
+        check_grad_req(req)
+        if not self._differentiable:
+            req = "null"
+        if self._grad_req == req:
+            return
+        self._grad_req = req
+        if self._data is not None:
+            self._init_grad()
+
+    def list_ctx(self):
+        """The contexts this parameter lives on.
+
+        Raises:
+            UninitializedParameterError: not initialized.
+        """
+        if self._data is None:
+            if self._deferred_init:
+                return list(self._deferred_init[1])
+            raise self._uninitialized()
+        return list(self._data.keys())
+
+    # ---- initialization -------------------------------------------------------------------
+    def initialize(self, init=None, ctx=None, default_init=None, force_reinit=False):
+        """Allocate and fill the parameter (deferred when the shape has unknown dims).
+
+        Args:
+            init: an initializer for this parameter (default: its own `init`, else
+                `default_init`).
+            ctx: a Context or list of Contexts (default: current context).
+            default_init: the global initializer (default: Uniform()).
+            force_reinit: re-initialize an initialized parameter.
+
+        Raises:
+            ValueError: the shape is unknown and deferred initialization is not allowed.
+        """
+        if self._data is not None and not force_reinit:
+            warnings.warn(f"Parameter {self.name!r} is already initialized, ignoring. Set "
+                          "force_reinit=True to re-initialize.", stacklevel=2)
+            return
+        self._data = self._grad = None
+        ctx = _ctx_list(ctx)
+        default_init = default_init if default_init is not None else _init.Uniform()
+        if init is None:
+            init = default_init if self.init is None else self.init
+        self._deferred_init = (init, ctx, default_init, None)
+        if not _shape_known(self._shape):
+            if self._allow_deferred_init:
+                return
+            raise ValueError(f"Cannot initialize Parameter {self.name!r} because it has an "
+                             f"invalid shape: {self._shape}")
+        self._finish_deferred_init()
+
+    def _finish_deferred_init(self):
+        if not self._deferred_init:
+            return
+        init, ctx, default_init, data = self._deferred_init
+        if not _shape_known(self._shape):
+            raise ValueError(f"Parameter {self.name!r}: cannot finish deferred initialization, "
+                             f"its shape {self._shape} is still not fully known")
+        with autograd.pause():
+            if data is None:
+                data = NDArray(np.zeros(self._shape, dtype=self.dtype), Context("cpu", 0))
+                _init.create(default_init)(
+                    _init.InitDesc(self.name, {"__init__": init}), data)
+            self._init_impl(data, ctx)
+        self._deferred_init = ()
+
+    def _init_impl(self, data, ctx_list):
+        src = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
+        src = src.astype(self.dtype, copy=False)
+        self._data = OrderedDict(
+            (c, NDArray(c.xp.array(src), c)) for c in ctx_list)
+        self._init_grad()
+
+    def _init_grad(self):
+        if self._grad_req == "null":
+            self._grad = None
+            for d in self._data.values():
+                d._entry, d._grad = None, None
+            return
+        self._grad = OrderedDict()
+        for c, d in self._data.items():
+            g = NDArray(c.xp.zeros_like(d._data), c)
+            self._grad[c] = g
+            autograd.mark_variables([d], [g], self._grad_req)
+
+    def reset_ctx(self, ctx):
+        """Move the parameter to other context(s)."""
+        ctx = _ctx_list(ctx)
+        if self._data is not None:
+            self._init_impl(next(iter(self._data.values())), ctx)
+        elif self._deferred_init:
+            init, _, default_init, data = self._deferred_init
+            self._deferred_init = (init, ctx, default_init, data)
+        else:
+            raise self._uninitialized()
+
+    def _uninitialized(self):
+        return UninitializedParameterError(
+            f"Parameter {self.name!r} has not been initialized. Call initialize() on the block "
+            "(or on collect_params()) before using it; note that Block.params holds only the "
+            "block's own parameters, collect_params() includes its children's")
+
+    def _check_and_get(self, arrs, ctx):
+        if arrs is not None:
+            if ctx is None:
+                if len(arrs) == 1:
+                    return next(iter(arrs.values()))
+                ctx = current_context()
+            hit = arrs.get(ctx if isinstance(ctx, Context) else Context(ctx))
+            if hit is not None:
+                return hit
+            raise ValueError(f"Parameter {self.name!r} was not initialized on context {ctx}; "
+                             f"it lives on {list(arrs.keys())}")
+        if self._deferred_init:
+            raise DeferredInitializationError(
+                f"Parameter {self.name!r} has not been initialized yet because initialization "
+                "was deferred until its shape is known. Pass one batch of data through the "
+                "network first, or give the layer its input size (in_units, input_size, ...)")
+        raise self._uninitialized()
+
+    def data(self, ctx=None):
+        """The NDArray on `ctx` (the only context when there is one).
+
+        Raises:
+            UninitializedParameterError: not initialized (names the parameter).
+            DeferredInitializationError: initialization waits for the first forward.
+        """
+        return self._check_and_get(self._data, ctx)
+
+    def list_data(self):
+        """The NDArrays on every context."""
+        if self._data is None:
+            self._check_and_get(None, None)
+        return list(self._data.values())
+
+    def grad(self, ctx=None):
+        """The gradient NDArray on `ctx`.
+
+        Raises:
+            ValueError: grad_req is 'null'.
+        """
+        if self._data is not None and self._grad is None:
+            raise ValueError(f"Parameter {self.name!r} has no gradient because grad_req='null'")
+        return self._check_and_get(self._grad, ctx)
+
+    def list_grad(self):
+        """The gradient NDArrays on every context."""
+        if self._data is not None and self._grad is None:
+            raise ValueError(f"Parameter {self.name!r} has no gradient because grad_req='null'")
+        if self._grad is None:
+            self._check_and_get(None, None)
+        return list(self._grad.values())
+
+    def set_data(self, data):
+        """Overwrite the values on every context (or the pending values of a deferred one).
+
+        Raises:
+            ValueError: a shape that does not match.
+        """
+        arr = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
+        self.shape = arr.shape
+        if self._data is None:
+            if self._deferred_init:
+                init, ctx, default_init, _ = self._deferred_init
+                self._deferred_init = (init, ctx, default_init, arr)
+                return
+            raise self._uninitialized()
+        for d in self._data.values():
+            d[:] = arr.astype(d.dtype, copy=False)
+
+    def zero_grad(self):
+        """Set the gradient buffers to zero (needed between steps with grad_req='add')."""
+        if self._grad is None:
+            return
+        for g in self._grad.values():
+            g._data[...] = 0
+
+    def _load_init(self, data, ctx, where=""):
+        """Set values from loaded `data` (checking the shape), initializing when needed."""
+        arr = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
+        self.shape = arr.shape
+        arr = arr.astype(self.dtype, copy=False)
+        if self._data is None:
+            ctx_list = _ctx_list(ctx) if ctx is not None or not self._deferred_init \
+                else self._deferred_init[1]
+            self._deferred_init = ()
+            self._init_impl(arr, ctx_list)
+        else:
+            self.set_data(arr)
+
+    def _reduce(self):
+        """The value averaged over contexts, on cpu (what gets saved)."""
+        arrs = self.list_data()
+        val = np.mean([a.asnumpy() for a in arrs], axis=0).astype(self.dtype) \
+            if len(arrs) > 1 else arrs[0].asnumpy()
+        return NDArray(val, Context("cpu", 0))
+
+    def var(self):
+        """The symbol variable of this parameter (one per Parameter, reused)."""
+        if self._var is None:
+            from .. import symbol
+            self._var = symbol.var(self.name, shape=self._shape, dtype=self.dtype,
+                                   lr_mult=self.lr_mult, wd_mult=self.wd_mult,
+                                   init=self.init)
+        return self._var
+
+    def cast(self, dtype):
+        """Convert data (and gradient) to `dtype`."""
+        self.dtype = normalize_dtype(dtype).type
+        if self._data is None:
+            return
+        self._init_impl(next(iter(self._data.values())).asnumpy().astype(self.dtype),
+                        list(self._data.keys()))
+
+
+class Constant(Parameter):
+    """A parameter that never changes (grad_req='null'), initialized to `value`."""
+
+    def __init__(self, name, value):
+        value = value.asnumpy() if isinstance(value, NDArray) else np.asarray(value)
+        super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
+                         init=_init.Constant(value))
+        self.value = value
+
+
+class ParameterDict:
+    """An ordered dict name -> Parameter sharing a name prefix.
+
+    Args:
+        prefix: prepended to names given to `get`.
+        shared: another ParameterDict whose parameters `get` reuses by name.
+
+    Example::
+
+        pd = gluon.ParameterDict('net_')
+        w = pd.get('weight', shape=(3, 2))     # Parameter 'net_weight'
+    """
+
+    def __init__(self, prefix="", shared=None):
+        self._prefix = prefix
+        self._params = OrderedDict()
+        self._shared = shared
+
+    def __repr__(self):
+        body = "\n".join(f"  {p!r}" for p in self._params.values())
+        return f"{self._prefix} (\n{body}\n)" if self._prefix else f"(\n{body}\n)"
+
+    def __getitem__(self, key):
+        return self._params[key]
+
+    def __iter__(self):
+        return iter(self._params)
+
+    def __len__(self):
+        return len(self._params)
+
+    def __contains__(self, key):
+        return key in self._params
+
+    def items(self):
+        """(name, Parameter) pairs."""
+        return self._params.items()
+
+    def keys(self):
+        """Parameter names."""
+        return self._params.keys()
+
+    def values(self):
+        """Parameters."""
+        return self._params.values()
+
+    @property
+    def prefix(self):
+        """The prefix of names created by `get`."""
+        return self._prefix
+
+    def _get_impl(self, name):
+        if name in self._params:
+            return self._params[name]
+        if self._shared is not None and name in self._shared._params:
+            self._params[name] = self._shared._params[name]
+            return self._params[name]
+        return None
+
+    def get(self, name, **kwargs):
+        """The Parameter ``prefix + name``, created with `kwargs` if missing.
+
+        Raises:
+            ValueError: an existing parameter whose attributes contradict `kwargs`.
+        """
+        name = self._prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            param = Parameter(name, **kwargs)
+            self._params[name] = param
+            return param
+        for k, v in kwargs.items():
+            existing = getattr(param, k, None)
+            if existing is None or v is None:
+                if v is not None and hasattr(param, k):
+                    setattr(param, k, v)
+                continue
+            if k == "shape":
+                v = tuple(v) if not isinstance(v, int) else (v,)
+                if len(v) == len(existing) and all(a in (0, b) or b == 0 for a, b in
+                                                   zip(v, existing)):
+                    param._shape = tuple(max(a, b) for a, b in zip(v, existing))
+                    continue
+            elif k == "dtype" and np.dtype(v) == np.dtype(existing):
+                continue
+            elif k == "init" and v is existing:
+                continue
+            if v != existing:
+                raise ValueError(f"Cannot retrieve Parameter {name!r}: its {k} is {existing!r} "
+                                 f"but {v!r} was asked for")
+        return param
+
+    def get_constant(self, name, value=None):
+        """The Constant ``prefix + name`` (created from `value` when missing)."""
+        name = self._prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            if value is None:
+                raise KeyError(f"No constant named {name!r}; give a value to create it")
+            param = self._params[name] = Constant(name, value)
+        return param
+
+    def update(self, other):
+        """Add the parameters of `other` (a ParameterDict or dict).
+
+        Raises:
+            ValueError: a different Parameter with an already used name.
+        """
+        for k, v in other.items():
+            if k in self._params and self._params[k] is not v:
+                raise ValueError(f"Cannot update self with other because they have different "
+                                 f"Parameters with the same name {k!r}")
+            self._params[k] = v
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        """Initialize every parameter (`init` is the global default, Uniform() when None)."""
+        init = _init.Uniform() if init is None else init
+        for p in self.values():
+            p.initialize(None, ctx, init, force_reinit=force_reinit)
+
+    def zero_grad(self):
+        """Zero every gradient."""
+        for p in self.values():
+            p.zero_grad()
+
+    def reset_ctx(self, ctx):
+        """Move every parameter to `ctx`."""
+        for p in self.values():
+            p.reset_ctx(ctx)
+
+    def list_ctx(self):
+        """Contexts used by any parameter."""
+        out = []
+        for p in self.values():
+            for c in p.list_ctx():
+                if c not in out:
+                    out.append(c)
+        return out
+
+    def setattr(self, name, value):
+        """Set attribute `name` of every parameter (e.g. ``setattr('grad_req', 'add')``)."""
+        for p in self.values():
+            setattr(p, name, value)
+
+    def select(self, pattern):
+        """A ParameterDict of the parameters whose names match regex `pattern` (from the start)."""
+        rx = re.compile(pattern)
+        out = ParameterDict(self._prefix)
+        out.update({k: v for k, v in self.items() if rx.match(k)})
+        return out
+
+    def save(self, filename, strip_prefix=""):
+        """Save every parameter to `filename` (MXNet's binary format), names without
+        `strip_prefix`.
+
+        Raises:
+            ValueError: a name that does not start with `strip_prefix`.
+        """
+        from ..ndarray.serialization import save
+        arg = {}
+        for p in self.values():
+            if not p.name.startswith(strip_prefix):
+                raise ValueError(f"Prefix {strip_prefix!r} is to be stripped before saving, but "
+                                 f"Parameter {p.name!r} does not start with it")
+            arg[p.name[len(strip_prefix):]] = p._reduce()
+        save(filename, arg)
+
+    def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
+             restore_prefix="", cast_dtype=False, dtype_source="current"):
+        """Load values saved by `save` or by MXNet's export (``arg:``/``aux:`` stripped),
+        names prefixed with `restore_prefix`.
+
+        Raises:
+            ValueError: listing every missing, extra or mis-shaped entry at once.
+        """
+        from ..ndarray.serialization import load
+        loaded = load(filename)
+        if isinstance(loaded, list):
+            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        arg = {}
+        for k, v in loaded.items():
+            if k.startswith("arg:") or k.startswith("aux:"):
+                k = k[4:]
+            arg[restore_prefix + k] = v
+        assign_loaded(self._params, arg, filename, ctx, allow_missing, ignore_extra)
+
+
+def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra):
+    """Check `loaded` (name -> NDArray) against `params` (name -> Parameter), reporting every
+    missing, extra and mis-shaped entry in one ValueError, then assign the values."""
+    problems = []
+    missing = [k for k in params if k not in loaded]
+    extra = [k for k in loaded if k not in params]
+    if missing and not allow_missing:
+        problems.append(f"missing in the file: {', '.join(missing)}")
+    if extra and not ignore_extra:
+        problems.append(f"in the file but not in the block: {', '.join(extra)} (set "
+                        "ignore_extra=True to ignore them)")
+    bad = []
+    for k, v in loaded.items():
+        p = params.get(k)
+        if p is None or p.shape is None:
+            continue
+        if len(p.shape) != len(v.shape) or any(a not in (0, b) for a, b in zip(p.shape, v.shape)):
+            bad.append(f"{k} (expected {p.shape}, file has {tuple(v.shape)})")
+    if bad:
+        problems.append(f"shape mismatch: {', '.join(bad)}")
+    if problems:
+        raise ValueError(f"{filename}: cannot load parameters: " + "; ".join(problems))
+    for k, v in loaded.items():
+        if k in params:
+            params[k]._load_init(v, ctx)

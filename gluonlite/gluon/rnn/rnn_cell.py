@@ -1,0 +1,409 @@
+"""Recurrent cells (MXNet 1.x equations, gate order, parameter and node names).
+
+A cell maps ``(x_t, [states]) -> (output, [new states])``. Parameters are ``i2h_weight``
+(G*H, input_size), ``h2h_weight`` (G*H, H), ``i2h_bias``, ``h2h_bias`` (G*H,), with G the
+number of gates; graph nodes of step t are named ``t{t}_i2h``, ``t{t}_h2h``, ...
+"""
+from ... import ndarray as nd_mod
+from ...ndarray.ndarray import NDArray
+from ..block import Block, HybridBlock, _is_sym
+
+__all__ = ["RecurrentCell", "HybridRecurrentCell", "RNNCell", "LSTMCell", "GRUCell",
+           "SequentialRNNCell", "HybridSequentialRNNCell"]
+
+
+def _format_sequence(length, inputs, layout, merge, in_layout=None):
+    """Split or merge a sequence: returns (inputs, time axis, F, batch size)."""
+    from ... import symbol as sym_mod
+    if inputs is None:
+        raise ValueError("unroll: inputs must be given")
+    axis = layout.find("T")
+    batch_axis = layout.find("N")
+    if axis < 0 or batch_axis < 0:
+        raise ValueError(f"unroll: layout must contain 'T' and 'N', got {layout!r}")
+    in_axis = in_layout.find("T") if in_layout is not None else axis
+    batch_size = 0
+    if _is_sym(inputs):
+        F = sym_mod
+        if merge is False:
+            if len(inputs.outputs) != 1:
+                raise ValueError("unroll: expected a single-output Symbol as the sequence")
+            if length is None:
+                raise ValueError("unroll: length must be given for a symbolic sequence")
+            inputs = list(sym_mod.split(inputs, axis=in_axis, num_outputs=length,
+                                        squeeze_axis=1)) if length > 1 else \
+                [sym_mod.squeeze(inputs, axis=in_axis)]
+    elif isinstance(inputs, NDArray):
+        F = nd_mod
+        batch_size = inputs.shape[batch_axis]
+        if merge is False:
+            if length is not None and length != inputs.shape[in_axis]:
+                raise ValueError(f"unroll: length is {length} but the inputs have "
+                                 f"{inputs.shape[in_axis]} steps along axis {in_axis} "
+                                 f"(layout {layout!r})")
+            n = inputs.shape[in_axis]
+            inputs = list(nd_mod.split(inputs, axis=in_axis, num_outputs=n, squeeze_axis=1)) \
+                if n > 1 else [nd_mod.squeeze(inputs, axis=in_axis)]
+    else:
+        if length is not None and len(inputs) != length:
+            raise ValueError(f"unroll: length is {length} but {len(inputs)} inputs were given")
+        if _is_sym(inputs[0]):
+            F = sym_mod
+        else:
+            F = nd_mod
+            batch_size = inputs[0].shape[batch_axis]
+        if merge is True:
+            inputs = [F.expand_dims(i, axis=axis) for i in inputs]
+            inputs = F.concat(*inputs, dim=axis)
+            in_axis = axis
+    if not isinstance(inputs, list) and axis != in_axis:
+        inputs = F.swapaxes(inputs, dim1=axis, dim2=in_axis)
+    return inputs, axis, F, batch_size
+
+
+def _get_begin_state(cell, F, begin_state, inputs, batch_size):
+    if begin_state is not None:
+        return begin_state
+    if F is nd_mod:
+        ctx = inputs.context if isinstance(inputs, NDArray) else inputs[0].context
+        with ctx:
+            return cell.begin_state(func=F.zeros, batch_size=batch_size)
+    return cell.begin_state(func=F.zeros, batch_size=batch_size)
+
+
+def _check_states(cell, states):
+    """States as a list, after checking their number against the cell's state_info."""
+    n = len(cell.state_info())
+    if isinstance(states, (NDArray,)) or _is_sym(states):
+        states = [states]
+    if not isinstance(states, (list, tuple)):
+        raise TypeError(f"{cell.name}: states must be a list of {n} array(s), got "
+                        f"{type(states).__name__}")
+    if len(states) != n:
+        raise ValueError(f"{cell.name}: {cell.__class__.__name__} expects {n} state(s) "
+                         f"{[i.get('__layout__', '') for i in cell.state_info()]}, got "
+                         f"{len(states)}")
+    return list(states)
+
+
+class RecurrentCell(Block):
+    """Base class of recurrent cells (see the module docstring)."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._modified = False
+        self.reset()
+
+    def reset(self):
+        """Reset the step counter (node names start again at t0_) before a new sequence."""
+        self._init_counter = -1
+        self._counter = -1
+        for cell in self._children.values():
+            cell.reset()
+
+    def state_info(self, batch_size=0):
+        """A list of dicts ``{'shape': ..., '__layout__': ...}``, one per state."""
+        raise NotImplementedError
+
+    def begin_state(self, batch_size=0, func=nd_mod.zeros, **kwargs):
+        """Initial states made by `func` (nd.zeros by default) from `state_info`.
+
+        Example: ``cell.begin_state(batch_size=4)`` -> list of (4, H) zeros.
+        """
+        states = []
+        for info in self.state_info(batch_size):
+            self._init_counter += 1
+            info = dict(info or {})
+            info.update(kwargs)
+            shape = info.pop("shape")
+            info.pop("__layout__", None)
+            states.append(func(name=f"{self._prefix}begin_state_{self._init_counter}",
+                               shape=shape, **info))
+        return states
+
+    def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
+               valid_length=None):
+        """Run the cell over `length` steps.
+
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout` ('NTC' or 'TNC') or a list of
+                per-step arrays.
+            begin_state: initial states (default: zeros).
+            merge_outputs: True -> one stacked output; False -> a list per step; None ->
+                the form of `inputs`.
+
+        Returns:
+            (outputs, final states).
+        """
+        self.reset()
+        inputs, axis, F, batch_size = _format_sequence(length, inputs, layout, False)
+        states = _get_begin_state(self, F, begin_state, inputs, batch_size)
+        outputs = []
+        for i in range(length):
+            output, states = self(inputs[i], states)
+            outputs.append(output)
+        if valid_length is not None:
+            raise ValueError("unroll: valid_length is not supported")
+        outputs, _, _, _ = _format_sequence(length, outputs, layout, merge_outputs)
+        return outputs, states
+
+    def _get_activation(self, F, inputs, activation, **kwargs):
+        if isinstance(activation, str):
+            if activation in ("tanh", "sigmoid", "relu", "softsign"):
+                return getattr(F, activation)(inputs, **kwargs)
+            return F.Activation(inputs, act_type=activation, **kwargs)
+        return activation(inputs, **kwargs)
+
+    def forward(self, inputs, states):
+        """One step: ``(output, new_states)``.
+
+        Raises:
+            ValueError: a wrong number of states (the message says how many are expected).
+        """
+        self._counter += 1
+        states = _check_states(self, states)
+        return super().forward(inputs, states)
+
+
+class HybridRecurrentCell(RecurrentCell, HybridBlock):
+    """A recurrent cell whose step is a `hybrid_forward`."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        raise NotImplementedError
+
+
+class _GatedCell(HybridRecurrentCell):
+    """Shared parameter set-up of RNN/LSTM/GRU cells (`_gates` gates)."""
+
+    _gates = 1
+
+    def __init__(self, hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                 i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params):
+        super().__init__(prefix=prefix, params=params)
+        self._hidden_size = hidden_size
+        self._input_size = input_size
+        g = self._gates * hidden_size
+        self.i2h_weight = self.params.get("i2h_weight", shape=(g, input_size),
+                                          init=i2h_weight_initializer, allow_deferred_init=True)
+        self.h2h_weight = self.params.get("h2h_weight", shape=(g, hidden_size),
+                                          init=h2h_weight_initializer, allow_deferred_init=True)
+        self.i2h_bias = self.params.get("i2h_bias", shape=(g,), init=i2h_bias_initializer,
+                                        allow_deferred_init=True)
+        self.h2h_bias = self.params.get("h2h_bias", shape=(g,), init=h2h_bias_initializer,
+                                        allow_deferred_init=True)
+
+    def state_info(self, batch_size=0):
+        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}
+                for _ in range(self._n_states)]
+
+    _n_states = 1
+
+    def __repr__(self):
+        shape = self.i2h_weight.shape
+        return f"{self.__class__.__name__}({shape[1] if shape[1] else None} -> " \
+               f"{shape[0] // self._gates})"
+
+
+class RNNCell(_GatedCell):
+    """Elman cell: ``h' = activation(W_ih x + b_ih + W_hh h + b_hh)``.
+
+    Args:
+        hidden_size: H.
+        activation: 'tanh' (default), 'relu', ... or a callable.
+        input_size: input features (0: inferred).
+
+    Shape: x (N, C), states [h (N, H)] -> output (N, H), [h'].
+    """
+
+    def __init__(self, hidden_size, activation="tanh", i2h_weight_initializer=None,
+                 h2h_weight_initializer=None, i2h_bias_initializer="zeros",
+                 h2h_bias_initializer="zeros", input_size=0, prefix=None, params=None):
+        self._activation = activation
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+
+    def _alias(self):
+        return "rnn"
+
+    def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = f"t{self._counter}_"
+        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=self._hidden_size,
+                               name=prefix + "i2h")
+        h2h = F.FullyConnected(states[0], h2h_weight, h2h_bias, num_hidden=self._hidden_size,
+                               name=prefix + "h2h")
+        out = self._get_activation(F, F.elemwise_add(i2h, h2h, name=prefix + "plus0"),
+                                   self._activation, name=prefix + "out")
+        return out, [out]
+
+
+class LSTMCell(_GatedCell):
+    """LSTM cell (gates stacked as input, forget, cell candidate, output)::
+
+        i, f, c~, o = split(W_ih x + b_ih + W_hh h + b_hh, 4)
+        c' = sigmoid(f) * c + sigmoid(i) * tanh(c~)
+        h' = sigmoid(o) * tanh(c')
+
+    Shape: x (N, C), states [h (N, H), c (N, H)] -> output h' (N, H), [h', c'].
+    """
+
+    _gates = 4
+    _n_states = 2
+
+    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
+        self._activation = activation
+        self._recurrent_activation = recurrent_activation
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+
+    def _alias(self):
+        return "lstm"
+
+    def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = f"t{self._counter}_"
+        H = self._hidden_size
+        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=4 * H,
+                               name=prefix + "i2h")
+        h2h = F.FullyConnected(states[0], h2h_weight, h2h_bias, num_hidden=4 * H,
+                               name=prefix + "h2h")
+        gates = F.elemwise_add(i2h, h2h, name=prefix + "plus0")
+        sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
+        act, ract = self._activation, self._recurrent_activation
+        in_gate = self._get_activation(F, sl[0], ract, name=prefix + "i")
+        forget_gate = self._get_activation(F, sl[1], ract, name=prefix + "f")
+        in_transform = self._get_activation(F, sl[2], act, name=prefix + "c")
+        out_gate = self._get_activation(F, sl[3], ract, name=prefix + "o")
+        next_c = F.elemwise_add(F.elemwise_mul(forget_gate, states[1], name=prefix + "mul0"),
+                                F.elemwise_mul(in_gate, in_transform, name=prefix + "mul1"),
+                                name=prefix + "state")
+        next_h = F.elemwise_mul(out_gate, self._get_activation(F, next_c, act,
+                                                               name=prefix + "activation0"),
+                                name=prefix + "out")
+        return next_h, [next_h, next_c]
+
+
+class GRUCell(_GatedCell):
+    """GRU cell (gates stacked as reset, update, new)::
+
+        r = sigmoid(i2h_r + h2h_r);  z = sigmoid(i2h_z + h2h_z)
+        n = tanh(i2h_n + r * h2h_n)
+        h' = (1 - z) * n + z * h
+
+    Shape: x (N, C), states [h (N, H)] -> output h' (N, H), [h'].
+    """
+
+    _gates = 3
+
+    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
+        self._activation = activation
+        self._recurrent_activation = recurrent_activation
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+
+    def _alias(self):
+        return "gru"
+
+    def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = f"t{self._counter}_"
+        H = self._hidden_size
+        prev_h = states[0]
+        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=3 * H,
+                               name=prefix + "i2h")
+        h2h = F.FullyConnected(prev_h, h2h_weight, h2h_bias, num_hidden=3 * H,
+                               name=prefix + "h2h")
+        i2h_r, i2h_z, i2h = F.SliceChannel(i2h, num_outputs=3, name=prefix + "i2h_slice")
+        h2h_r, h2h_z, h2h = F.SliceChannel(h2h, num_outputs=3, name=prefix + "h2h_slice")
+        ract = self._recurrent_activation
+        reset_gate = self._get_activation(F, F.elemwise_add(i2h_r, h2h_r, name=prefix + "plus0"),
+                                          ract, name=prefix + "r_act")
+        update_gate = self._get_activation(F, F.elemwise_add(i2h_z, h2h_z,
+                                                             name=prefix + "plus1"),
+                                           ract, name=prefix + "z_act")
+        next_h_tmp = self._get_activation(
+            F, F.elemwise_add(i2h, F.elemwise_mul(reset_gate, h2h, name=prefix + "mul0"),
+                              name=prefix + "plus2"), self._activation, name=prefix + "h_act")
+        ones = F.ones_like(update_gate, name=prefix + "ones_like0")
+        next_h = F.elemwise_add(
+            F.elemwise_mul(F.elemwise_sub(ones, update_gate, name=prefix + "minus0"),
+                           next_h_tmp, name=prefix + "mul1"),
+            F.elemwise_mul(update_gate, prev_h, name=prefix + "mul20"), name=prefix + "out")
+        return next_h, [next_h]
+
+
+def _run_stack(cells, inputs, states):
+    next_states, p = [], 0
+    for cell in cells:
+        n = len(cell.state_info())
+        inputs, st = cell(inputs, states[p:p + n])
+        p += n
+        next_states.extend(st)
+    return inputs, next_states
+
+
+class SequentialRNNCell(RecurrentCell):
+    """Stack cells: the output of each is the input of the next; states are concatenated."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    def add(self, cell):
+        """Append a cell."""
+        self.register_child(cell)
+
+    def state_info(self, batch_size=0):
+        return [i for c in self._children.values() for i in c.state_info(batch_size)]
+
+    def begin_state(self, **kwargs):
+        """Initial states of every cell, concatenated."""
+        return [s for c in self._children.values() for s in c.begin_state(**kwargs)]
+
+    def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
+               valid_length=None):
+        """Unroll each cell in turn over the whole sequence (see RecurrentCell.unroll)."""
+        self.reset()
+        inputs, _, F, batch_size = _format_sequence(length, inputs, layout, None)
+        begin_state = _get_begin_state(self, F, begin_state, inputs, batch_size)
+        cells = list(self._children.values())
+        p, next_states = 0, []
+        for i, cell in enumerate(cells):
+            n = len(cell.state_info())
+            inputs, states = cell.unroll(length, inputs, begin_state[p:p + n], layout,
+                                         None if i < len(cells) - 1 else merge_outputs)
+            p += n
+            next_states.extend(states)
+        return inputs, next_states
+
+    def forward(self, inputs, states):
+        self._counter += 1
+        states = _check_states(self, states)
+        return _run_stack(self._children.values(), inputs, states)
+
+    def __getitem__(self, i):
+        return list(self._children.values())[i]
+
+    def __len__(self):
+        return len(self._children)
+
+
+class HybridSequentialRNNCell(HybridRecurrentCell):
+    """`SequentialRNNCell` whose step can be hybridized."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    add = SequentialRNNCell.add
+    state_info = SequentialRNNCell.state_info
+    begin_state = SequentialRNNCell.begin_state
+    unroll = SequentialRNNCell.unroll
+    __getitem__ = SequentialRNNCell.__getitem__
+    __len__ = SequentialRNNCell.__len__
+
+    def hybrid_forward(self, F, inputs, states):
+        return _run_stack(self._children.values(), inputs, states)

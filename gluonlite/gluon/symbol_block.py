@@ -1,0 +1,149 @@
+"""`SymbolBlock`: a HybridBlock built from a Symbol graph, e.g. a model exported by
+`HybridBlock.export` (here or in MXNet) and loaded back with `SymbolBlock.imports`."""
+from ..base import flatten, unflatten
+from .block import HybridBlock, _is_sym, _is_leaf
+from .parameter import ParameterDict
+
+__all__ = ["SymbolBlock"]
+
+
+def _common_prefix(names):
+    if not names:
+        return ""
+    prefix = names[0]
+    for n in names[1:]:
+        while not n.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix
+
+
+def compose(symbol, replacements):
+    """A copy of `symbol` whose variables named in `replacements` (name -> single-output
+    Symbol) are replaced by those symbols; operator nodes are copied, other variables (the
+    parameters) are shared."""
+    from ..symbol.symbol import Node, Symbol, topo_nodes
+    new = {}
+
+    def remap(src, i):
+        e = new[id(src)]
+        return e if src.op is None else (e, i)
+
+    for n in topo_nodes(symbol.outputs):
+        if n.op is None:
+            new[id(n)] = replacements[n.name]._outputs[0] if n.name in replacements else (n, 0)
+        else:
+            new[id(n)] = Node(n.op, n.name, n.attrs, n.params,
+                              [remap(s, i) for s, i in n.inputs], n.source)
+    return Symbol([remap(n, i) for n, i in symbol.outputs])
+
+
+class SymbolBlock(HybridBlock):
+    """A block that runs a given Symbol graph.
+
+    Args:
+        outputs: the output Symbol(s).
+        inputs: the input variable Symbol(s); every other variable of the graph becomes a
+            parameter (auxiliary states with grad_req='null').
+        params: a ParameterDict to share parameters from.
+
+    Example::
+
+        net = gluon.SymbolBlock.imports('mlp-symbol.json', ['data'], 'mlp-0000.params')
+        y = net(nd.ones((3, 8)))
+    """
+
+    def __init__(self, outputs, inputs, params=None):
+        super().__init__(prefix=None, params=None)
+        object.__setattr__(self, "_prefix", "")
+        object.__setattr__(self, "_params", ParameterDict("", params))
+        from ..symbol.symbol import Symbol, Group
+        if isinstance(inputs, Symbol) and len(inputs.outputs) == 1:
+            inputs = [inputs]
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            outputs = outputs[0]
+        syms, self._in_format = flatten(inputs, _is_sym)
+        if isinstance(outputs, Symbol):
+            out = outputs
+            n_out = len(outputs.outputs)
+            self._out_format = 0 if n_out == 1 else (list, [0] * n_out)
+        else:
+            outs, self._out_format = flatten(outputs, _is_sym)
+            out = Group(outs)
+        input_names = []
+        for i, s in enumerate(syms):
+            node = s.outputs[0][0] if len(s.outputs) == 1 else None
+            if node is None or node.op is not None:
+                raise ValueError(f"SymbolBlock: inputs[{i}] must be a variable, but {s!r} is an "
+                                 "output of an operator")
+            input_names.append(node.name)
+        graph_inputs = set(out.list_inputs())
+        missing = [n for n in input_names if n not in graph_inputs]
+        if missing:
+            raise ValueError(f"SymbolBlock: input(s) {', '.join(missing)} are not variables of "
+                             f"the graph, whose variables are {out.list_inputs()}")
+        for name in out.list_arguments():
+            if name not in input_names:
+                self.params.get(name, allow_deferred_init=True)
+        for name in out.list_auxiliary_states():
+            if name not in input_names:
+                self.params.get(name, grad_req="null", allow_deferred_init=True)
+        self._input_syms = syms
+        self._input_names = input_names
+        self._graph = out
+        object.__setattr__(self, "_cached_graph", (syms, out))
+        n = len(_common_prefix(list(self._params.keys())))
+        for k, v in self._params.items():
+            self._reg_params[k[n:]] = v
+
+    @staticmethod
+    def imports(symbol_file, input_names, param_file=None, ctx=None):
+        """Load a model exported by `HybridBlock.export` (or by MXNet 1.x).
+
+        Args:
+            symbol_file: the ``-symbol.json`` file.
+            input_names: the input variable name(s), e.g. ``'data'`` or ``['data0', 'data1']``.
+            param_file: the ``.params`` file (optional: parameters stay uninitialized).
+            ctx: the context for the parameters.
+
+        Raises:
+            ValueError: a malformed file, or parameters that do not match the graph.
+        """
+        from .. import symbol
+        sym = symbol.load(symbol_file)
+        if isinstance(input_names, str):
+            input_names = [input_names]
+        inputs = [symbol.var(n) for n in input_names]
+        ret = SymbolBlock(sym, inputs)
+        if param_file is not None:
+            ret.collect_params().load(param_file, ctx=ctx)
+        return ret
+
+    def _clear_cached_op(self):
+        graph = getattr(self, "_graph", None)
+        super()._clear_cached_op()
+        if graph is not None:
+            object.__setattr__(self, "_cached_graph", (self._input_syms, graph))
+
+    def _get_graph(self, *args):
+        flat, fmt = flatten(list(args), _is_leaf)
+        if len(flat) != len(self._input_syms):
+            raise ValueError(f"SymbolBlock: expected {len(self._input_syms)} input(s) "
+                             f"({', '.join(self._input_names)}), got {len(flat)}")
+        return self._input_syms, self._graph, self._out_format
+
+    def _trace_key(self):
+        return ()
+
+    def forward(self, x, *args):
+        """Run the graph on NDArrays (through a CachedOp), or compose it with Symbols."""
+        flat, _ = flatten([x, *args], _is_leaf)
+        if flat and all(_is_sym(a) for a in flat):
+            if len(flat) != len(self._input_names):
+                raise ValueError(f"SymbolBlock: expected {len(self._input_names)} input(s), "
+                                 f"got {len(flat)}")
+            out = compose(self._graph, dict(zip(self._input_names, flat)))
+            return unflatten(list(out), self._out_format)
+        return self._call_cached_op(x, *args)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        raise NotImplementedError("SymbolBlock runs its graph directly")

@@ -1,0 +1,209 @@
+"""MXNet's binary NDArray-list file (``.params``): `save` and `load`.
+
+Layout (little-endian)::
+
+    uint64 0x112 (list magic), uint64 0 (reserved), uint64 count
+    count x array:
+        uint32 0xF993FAC9 (V2 magic), int32 storage type (0 = dense),
+        uint32 ndim, int64 dims[ndim], int32 dev_type, int32 dev_id,
+        int32 type_flag (MXNet dtype code), raw data (C order)
+    uint64 name count (0 or count), then per name: uint64 length + utf-8 bytes
+
+Loading checks every header against the bytes really left in the file before it allocates
+anything, and never executes code from the file.
+"""
+import os
+import struct
+import tempfile
+
+import numpy as np
+
+from ..base import CODE_DTYPES, DTYPE_CODES
+
+__all__ = ["save", "load", "dumps", "loads"]
+
+LIST_MAGIC = 0x112
+V2_MAGIC = 0xF993FAC9
+V1_MAGIC = 0xF993FAC8
+_MAX_NDIM = 32
+
+
+def _to_numpy(a):
+    return a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a)
+
+
+def dumps(data):
+    """The bytes of `data` (an NDArray, a list of them, or a dict name -> NDArray) in MXNet's
+    NDArray-list format.
+
+    Raises:
+        TypeError: `data` is not one of those, or a dtype MXNet cannot store.
+    """
+    from .ndarray import NDArray
+    if isinstance(data, NDArray):
+        data = [data]
+    if isinstance(data, dict):
+        names = list(data.keys())
+        arrays = [data[k] for k in names]
+        for k in names:
+            if not isinstance(k, str):
+                raise TypeError(f"nd.save: dict keys must be strings, got {type(k).__name__}")
+    elif isinstance(data, (list, tuple)):
+        names, arrays = [], list(data)
+    else:
+        raise TypeError("nd.save: data must be an NDArray, a list of NDArrays or a dict "
+                        f"str -> NDArray, got {type(data).__name__}")
+    parts = [struct.pack("<QQQ", LIST_MAGIC, 0, len(arrays))]
+    for i, a in enumerate(arrays):
+        if not isinstance(a, NDArray):
+            what = names[i] if names else i
+            raise TypeError(f"nd.save: entry {what!r} is a {type(a).__name__}, not an NDArray")
+        x = np.ascontiguousarray(_to_numpy(a))
+        code = DTYPE_CODES.get(x.dtype)
+        if code is None:
+            raise TypeError(f"nd.save: dtype {x.dtype} cannot be stored")
+        dev_type = a.context.device_typeid
+        parts.append(struct.pack("<IiI", V2_MAGIC, 0, x.ndim))
+        parts.append(struct.pack(f"<{x.ndim}q", *x.shape))
+        parts.append(struct.pack("<iii", dev_type, a.context.device_id, code))
+        parts.append(x.astype(x.dtype.newbyteorder("<"), copy=False).tobytes())
+    parts.append(struct.pack("<Q", len(names)))
+    for n in names:
+        b = n.encode("utf-8")
+        parts.append(struct.pack("<Q", len(b)))
+        parts.append(b)
+    return b"".join(parts)
+
+
+def save(fname, data):
+    """Save NDArrays to `fname` in MXNet's binary format (atomically: a temp file renamed into
+    place, so a failure never leaves a half-written file).
+
+    Args:
+        fname: the path.
+        data: an NDArray, a list of NDArrays, or a dict str -> NDArray.
+
+    Example: ``nd.save('x.params', {'w': nd.ones((2, 3))})``.
+    """
+    blob = dumps(data)
+    d = os.path.dirname(os.path.abspath(fname))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".params")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, fname)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class _Reader:
+    """Reads little-endian fields from a bytes object, checking the bytes left first."""
+
+    def __init__(self, buf, where):
+        self.buf, self.pos, self.where = buf, 0, where
+
+    def left(self):
+        return len(self.buf) - self.pos
+
+    def fail(self, msg):
+        return ValueError(f"{self.where}: not a valid MXNet NDArray file: {msg} (at byte "
+                          f"{self.pos} of {len(self.buf)})")
+
+    def take(self, n, what):
+        if n < 0 or n > self.left():
+            raise self.fail(f"truncated: {what} needs {n} bytes but only {self.left()} remain")
+        b = self.buf[self.pos:self.pos + n]
+        self.pos += n
+        return b
+
+    def unpack(self, fmt, what):
+        return struct.unpack("<" + fmt, self.take(struct.calcsize("<" + fmt), what))
+
+
+def _read_array(r, k):
+    what = f"array {k}"
+    magic, = r.unpack("I", f"{what} magic")
+    if magic == V2_MAGIC:
+        stype, = r.unpack("i", f"{what} storage type")
+        if stype != 0:
+            raise r.fail(f"{what} has storage type {stype}; only dense arrays (0) are supported")
+    elif magic != V1_MAGIC:
+        raise r.fail(f"{what} starts with magic {magic:#x}, expected {V2_MAGIC:#x}")
+    ndim, = r.unpack("I", f"{what} ndim")
+    if ndim > _MAX_NDIM:
+        raise r.fail(f"{what} claims {ndim} dimensions (at most {_MAX_NDIM} supported)")
+    dims = r.unpack(f"{ndim}q", f"{what} shape")
+    if any(d < 0 for d in dims):
+        raise r.fail(f"{what} has a negative dimension in shape {dims}")
+    _dev_type, _dev_id, code = r.unpack("iii", f"{what} context and dtype")
+    dtype = CODE_DTYPES.get(code)
+    if dtype is None:
+        raise r.fail(f"{what} has unknown dtype code {code}")
+    count = 1
+    for d in dims:
+        count *= d
+    nbytes = count * dtype.itemsize
+    if nbytes > r.left():
+        raise r.fail(f"truncated: {what} of shape {dims} and dtype {dtype.name} needs {nbytes} "
+                     f"bytes but only {r.left()} remain")
+    raw = r.take(nbytes, f"{what} data")
+    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(dims)
+
+
+def loads(buf, where="<bytes>"):
+    """Parse MXNet NDArray-list bytes into (list of numpy arrays, list of names)."""
+    r = _Reader(buf, where)
+    magic, _reserved = r.unpack("QQ", "header")
+    if magic != LIST_MAGIC:
+        raise r.fail(f"header magic is {magic:#x}, expected {LIST_MAGIC:#x}")
+    count, = r.unpack("Q", "array count")
+    # The smallest array record (V1, 0-d) is 4 + 4 + 12 bytes: a count beyond that is a lie.
+    if count > r.left() // 20:
+        raise r.fail(f"claims {count} arrays but only {r.left()} bytes remain")
+    arrays = [_read_array(r, k) for k in range(count)]
+    n_names, = r.unpack("Q", "name count")
+    if n_names not in (0, count):
+        raise r.fail(f"has {count} arrays but {n_names} names")
+    names = []
+    for k in range(n_names):
+        n, = r.unpack("Q", f"length of name {k}")
+        raw = r.take(n, f"name {k}")
+        try:
+            names.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise r.fail(f"name {k} is not UTF-8") from None
+    if r.left():
+        raise r.fail(f"{r.left()} unexpected trailing bytes")
+    return arrays, names
+
+
+def load(fname, ctx=None):
+    """Load NDArrays saved by `save` (or by MXNet's ``nd.save``/``export``).
+
+    Args:
+        fname: the path.
+        ctx: the context of the returned arrays (default: current context).
+
+    Returns:
+        A dict name -> NDArray when the file stores names, else a list of NDArrays.
+
+    Raises:
+        ValueError: the file is truncated or malformed (the message names the file and the
+            problem); OSError: it cannot be read.
+
+    Example: ``params = nd.load('model-0000.params')``.
+    """
+    from ..context import current_context
+    from .ndarray import NDArray
+    with open(fname, "rb") as f:
+        buf = f.read()
+    arrays, names = loads(buf, str(fname))
+    ctx = ctx or current_context()
+    nds = [NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
+    if names:
+        if len(set(names)) != len(names):
+            raise ValueError(f"{fname}: not a valid MXNet NDArray file: duplicate names")
+        return dict(zip(names, nds))
+    return nds
