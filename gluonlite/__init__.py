@@ -18,6 +18,7 @@ from . import symbol as sym  # noqa: E402
 from . import executor  # noqa: E402
 from . import control_flow  # noqa: E402  (registers _foreach, _while_loop, _cond)
 from . import contrib  # noqa: E402
+from . import subgraph  # noqa: E402  (registers the partitioning pass and its operator)
 
 
 def __getattr__(name):
@@ -25,7 +26,7 @@ def __getattr__(name):
     # layer cannot break the core.
     import importlib
     aliases = {"sym": "symbol", "init": "initializer"}
-    if name in ("gluon", "initializer", "init", "optimizer", "subgraph", "bench"):
+    if name in ("gluon", "initializer", "init", "optimizer", "bench"):
         mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
         globals()[name] = mod
         return mod

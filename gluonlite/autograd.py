@@ -14,18 +14,15 @@ __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_
 _st = threading.local()
 
 
-def _get(name, default=False):
-    return getattr(_st, name, default)
-
 
 def is_recording():
     """Whether operator calls are being recorded for a later `backward`."""
-    return _get("recording")
+    return getattr(_st, "recording", False)
 
 
 def is_training():
     """Whether operators run in training mode (Dropout active, BatchNorm batch statistics)."""
-    return _get("training")
+    return getattr(_st, "training", False)
 
 
 def set_recording(flag):
@@ -155,14 +152,16 @@ def _run_backward(heads, head_grads, retain_graph):
     leaves = {}
     for node in reversed(_toposort([e[0] for e in entries])):
         gys = grads.pop(id(node), None)
-        if gys is None:
-            continue
         if isinstance(node, Leaf):
-            leaves[id(node)] = (node, gys[0])
+            # a variable of the graph that got no gradient (only non-differentiable paths lead
+            # to it) gets zeros, as MXNet writes them
+            leaves[id(node)] = (node, None if gys is None else gys[0])
             continue
         if node.vjp is None:
             raise ValueError("backward: the graph has been freed by a previous backward; pass "
                              "retain_graph=True to the first backward() to run it again")
+        if gys is None:
+            continue
         need = [e is not None for e in node.inputs]
         gxs = node.vjp(gys, need)
         for e, gx in zip(node.inputs, gxs):
@@ -193,7 +192,10 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     for leaf, g in leaves.values():
         if leaf.grad_req == "null" or leaf.grad is None:
             continue
-        if leaf.grad_req == "add":
+        if g is None:
+            if leaf.grad_req == "write":
+                leaf.grad._data[...] = 0
+        elif leaf.grad_req == "add":
             leaf.grad._data += g
         else:
             leaf.grad._data[...] = g
@@ -209,7 +211,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         retain_graph: keep the graph (default: `create_graph`).
 
     Returns:
-        A list of NDArrays (one NDArray when `variables` is one NDArray).
+        A list of NDArrays, one per variable (a list even for one variable, as in MXNet).
 
     Raises:
         ValueError: a variable is not marked for gradients; `create_graph=True` (higher order
@@ -218,8 +220,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     from .ndarray.ndarray import NDArray
     if create_graph:
         raise ValueError("autograd.grad: create_graph=True (higher-order gradients) is not supported")
-    single = isinstance(variables, NDArray)
-    variables = [variables] if single else list(variables)
+    variables = [variables] if isinstance(variables, NDArray) else list(variables)
     if isinstance(heads, NDArray):
         heads = [heads]
         head_grads = None if head_grads is None else [head_grads]
@@ -233,8 +234,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     out = []
     for v in variables:
         hit = leaves.get(id(v._entry[0]))
-        out.append(NDArray(hit[1] if hit else v._ctx.xp.zeros_like(v._data), v._ctx))
-    return out[0] if single else out
+        g = hit[1] if hit and hit[1] is not None else v._ctx.xp.zeros_like(v._data)
+        out.append(NDArray(g, v._ctx))
+    return out
 
 
 def mark_variables(variables, gradients, grad_reqs="write"):
@@ -249,6 +251,13 @@ def mark_variables(variables, gradients, grad_reqs="write"):
     if isinstance(variables, NDArray):
         variables, gradients = [variables], [gradients]
     reqs = [grad_reqs] * len(variables) if isinstance(grad_reqs, str) else list(grad_reqs)
+    if not len(variables) == len(gradients) == len(reqs):
+        raise ValueError(f"mark_variables: got {len(variables)} variables, {len(gradients)} "
+                         f"gradients and {len(reqs)} grad_reqs; give one of each per variable")
+    for i, (v, g) in enumerate(zip(variables, gradients)):
+        if not isinstance(g, NDArray) or g.shape != v.shape:
+            raise ValueError(f"mark_variables: gradients[{i}] must be an NDArray of shape "
+                             f"{v.shape}, got {getattr(g, 'shape', type(g).__name__)}")
     for v, g, r in zip(variables, gradients, reqs):
         v._entry = (Leaf(g, check_grad_req(r)), 0)
         v._grad = g

@@ -29,10 +29,10 @@ def assert_almost_equal(a, b, rtol=1e-5, atol=1e-7, names=("a", "b"), equal_nan=
     if np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan):
         return
     err = np.abs(a.astype(np.float64) - b) - (atol + rtol * np.abs(b))
-    idx = np.unravel_index(np.nanargmax(err), a.shape) if a.ndim else ()
+    idx = tuple(int(i) for i in np.unravel_index(np.nanargmax(err), a.shape)) if a.ndim else ()
     raise AssertionError(
         f"not almost equal (rtol={rtol}, atol={atol}): worst at index {idx}: "
-        f"{names[0]}={a[idx]!r}, {names[1]}={b[idx]!r}; "
+        f"{names[0]}={a[idx].item()!r}, {names[1]}={b[idx].item()!r}; "
         f"{int((err > 0).sum())} of {a.size} entries differ")
 
 

@@ -31,43 +31,50 @@ class CachedOp:
         self.input_names = self.symbol.list_inputs()
         self._plans = {}
         self._last = None
+        self._ctx = None
+        self._no_grad = (False,) * len(self.input_names)
 
-    def _plan_for(self, args, is_train, want):
-        shapes = tuple(a._data.shape for a in args)
-        dtypes = tuple(a._data.dtype for a in args)
-        if self.static_shape and self._last is not None:
-            key, plan = self._last
-            if key == (shapes, dtypes, is_train, want):
-                return plan
-        key = (shapes, dtypes, is_train, want)
+    def _plan_for(self, datas, is_train, want):
+        key = (tuple([(d.shape, d.dtype) for d in datas]), is_train, want)
+        if self.static_shape and self._last is not None and self._last[0] == key:
+            return self._last[1]
         plan = self._plans.get(key)
         if plan is None:
-            xp = args[0]._ctx.xp if args else __import__("numpy")
-            plan = self._plans[key] = compile_plan(self.symbol, list(shapes), list(dtypes),
-                                                   is_train, list(want), self.static_alloc, xp)
+            xp = self._xp_of(datas)
+            plan = self._plans[key] = compile_plan(
+                self.symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
+                list(want), self.static_alloc, xp)
         self._last = (key, plan)
         return plan
+
+    def _xp_of(self, datas):
+        return self._ctx.xp if self._ctx is not None else __import__("numpy")
 
     def __call__(self, *args):
         """Run on NDArrays aligned with `input_names`; returns a list of NDArrays.
 
         Raises:
             ValueError: a wrong number of inputs (the names are listed), mixed contexts.
+            TypeError: an input that is not an NDArray (named).
         """
         if len(args) != len(self.input_names):
             raise ValueError(f"CachedOp: expected {len(self.input_names)} inputs "
                              f"({', '.join(self.input_names)}), got {len(args)}")
-        ctx = args[0]._ctx if args else None
+        ctx = args[0]._ctx if args and isinstance(args[0], NDArray) else None
         for name, a in zip(self.input_names, args):
             if not isinstance(a, NDArray):
                 raise TypeError(f"CachedOp: input {name!r} must be an NDArray, got "
                                 f"{type(a).__name__}")
-            if a._ctx != ctx:
+            if a._ctx is not ctx and a._ctx != ctx:
                 raise ValueError(f"CachedOp: input {name!r} is on {a._ctx}, others on {ctx}")
-        recording = autograd.is_recording()
-        want = tuple(recording and a._entry is not None for a in args)
-        plan = self._plan_for(args, autograd.is_training(), want)
-        outs, saved = plan.forward([a._data for a in args])
+        self._ctx = ctx
+        datas = [a._data for a in args]
+        if autograd.is_recording():
+            want = tuple([a._entry is not None for a in args])
+        else:
+            want = self._no_grad
+        plan = self._plan_for(datas, autograd.is_training(), want)
+        outs, saved = plan.forward(datas)
         results = [NDArray(o, ctx) for o in outs]
         if saved is not None:
             def vjp(gys, need, _plan=plan, _saved=saved):

@@ -25,6 +25,30 @@ def _as_dict(what, names, value, allow_missing):
     return dict(zip(names, value))
 
 
+def grad_reqs(arg_names, grad_req):
+    """{argument: grad_req} from one string, a list in `arg_names` order, or a dict (missing
+    names get 'null').
+
+    Raises:
+        ValueError: a list of the wrong length, an unknown name, or a bad value.
+    """
+    if isinstance(grad_req, str):
+        reqs = {n: grad_req for n in arg_names}
+    elif isinstance(grad_req, dict):
+        unknown = set(grad_req) - set(arg_names)
+        if unknown:
+            raise ValueError(f"bind: grad_req has unknown name(s) {sorted(unknown)}; "
+                             f"arguments are {arg_names}")
+        reqs = {n: grad_req.get(n, "null") for n in arg_names}
+    else:
+        grad_req = list(grad_req)
+        if len(grad_req) != len(arg_names):
+            raise ValueError(f"bind: grad_req has {len(grad_req)} entries for "
+                             f"{len(arg_names)} arguments ({arg_names})")
+        reqs = dict(zip(arg_names, grad_req))
+    return {n: check_grad_req(r) for n, r in reqs.items()}
+
+
 class Executor:
     """Runs a bound Symbol: `forward`, then `backward` for gradients.
 
@@ -58,14 +82,8 @@ class Executor:
             if not isinstance(v, NDArray):
                 raise TypeError(f"bind: array for {k!r} must be an NDArray, got {type(v).__name__}")
         self.grad_dict = _as_dict("args_grad", arg_names, args_grad, True)
-        if isinstance(grad_req, str):
-            reqs = {n: grad_req for n in arg_names}
-        elif isinstance(grad_req, dict):
-            reqs = {n: grad_req.get(n, "null") for n in arg_names}
-        else:
-            reqs = dict(zip(arg_names, grad_req))
-        self._grad_req = {n: (check_grad_req(r) if n in self.grad_dict else "null")
-                          for n, r in reqs.items()}
+        reqs = grad_reqs(arg_names, grad_req)
+        self._grad_req = {n: (r if n in self.grad_dict else "null") for n, r in reqs.items()}
         self._arg_names, self._aux_names = arg_names, aux_names
         self._input_names = symbol.list_inputs()
         self._plans = {}
@@ -111,9 +129,17 @@ class Executor:
                 raise ValueError(f"forward: unknown argument {k!r}; arguments are {self._arg_names}")
             self.arg_dict[k][:] = v
         plan = self._plan(bool(is_train))
-        outs, saved = plan.forward([x._data for x in self._inputs()])
+        # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
+        # as long as their shapes and dtypes do not change.
+        prev = self.outputs
+        reuse = len(prev) == len(plan.out_shapes) and all(
+            o.shape == s and o._data.dtype == d
+            for o, s, d in zip(prev, plan.out_shapes, plan.out_dtypes))
+        outs, saved = plan.forward([x._data for x in self._inputs()],
+                                   [o._data for o in prev] if reuse else None)
         self._saved = (plan, saved) if saved is not None else None
-        self.outputs = [NDArray(o, self._ctx) for o in outs]
+        if not reuse:
+            self.outputs = [NDArray(o, self._ctx) for o in outs]
         return self.outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -134,8 +160,19 @@ class Executor:
         else:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
-            ogs = [None if g is None else (g._data if isinstance(g, NDArray) else np.asarray(g))
-                   for g in out_grads]
+            out_grads = list(out_grads)
+            if len(out_grads) != len(plan.out_shapes):
+                raise ValueError(f"backward: got {len(out_grads)} out_grads for "
+                                 f"{len(plan.out_shapes)} outputs "
+                                 f"({', '.join(self._symbol.list_outputs())})")
+            ogs = []
+            for name, g, shp in zip(self._symbol.list_outputs(), out_grads, plan.out_shapes):
+                if g is not None:
+                    g = g._data if isinstance(g, NDArray) else np.asarray(g)
+                    if tuple(g.shape) != tuple(shp):
+                        raise ValueError(f"backward: out_grad for {name!r} has shape "
+                                         f"{tuple(g.shape)}, the output has {tuple(shp)}")
+                ogs.append(g)
         grads = plan.backward(saved, ogs)
         for name, g in zip(self._input_names, grads):
             req = self._grad_req.get(name, "null")
@@ -159,6 +196,10 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
     from .infer import infer_graph
     from ..symbol.symbol import topo_nodes
     ctx = ctx or current_context()
+    names = symbol.list_inputs()
+    unknown = sorted(set(shapes) - set(names)) + sorted(set(type_dict or {}) - set(names))
+    if unknown:
+        raise ValueError(f"simple_bind: unknown input name(s) {unknown}; inputs are {names}")
     eshape, edtype = infer_graph(symbol, shapes, type_dict or {})
     vars_ = {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
     unknown = [n for n in vars_ if eshape.get((id(vars_[n]), 0)) is None]
@@ -172,6 +213,6 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
 
     args = {n: alloc(n) for n in symbol.list_arguments()}
     aux = {n: alloc(n) for n in symbol.list_auxiliary_states()}
-    reqs = grad_req if isinstance(grad_req, dict) else {n: grad_req for n in args}
-    grads = {n: alloc(n) for n in args if reqs.get(n, "null") != "null"}
+    reqs = grad_reqs(symbol.list_arguments(), grad_req)
+    grads = {n: alloc(n) for n in args if reqs[n] != "null"}
     return Executor(symbol, ctx, args, grads, reqs, aux)

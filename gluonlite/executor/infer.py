@@ -154,12 +154,19 @@ def infer_symbol_shapes(symbol, known, partial):
     return fill(args), fill(outs), fill(aux)
 
 
-def infer_symbol_types(symbol, known):
-    """Symbol.infer_type (see there): numpy types, None where unknown."""
+def infer_symbol_types(symbol, known, partial=True):
+    """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown."""
+    names = set(symbol.list_inputs())
+    unknown = set(known) - names
+    if unknown:
+        raise ValueError(f"infer_type: unknown input name(s) {sorted(unknown)}; inputs are "
+                         f"{symbol.list_inputs()}")
     _, dtypes = infer_graph(symbol, None, known, None)
     vars_ = _by_name(symbol)
     t = lambda d: None if d is None else d.type  # noqa: E731
     args = [t(dtypes.get((id(vars_[n]), 0))) for n in symbol.list_arguments()]
     aux = [t(dtypes.get((id(vars_[n]), 0))) for n in symbol.list_auxiliary_states()]
     outs = [t(dtypes.get((id(n), i))) for n, i in symbol.outputs]
+    if not partial and any(d is None for d in args + aux + outs):
+        return None, None, None
     return args, outs, aux

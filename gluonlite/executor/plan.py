@@ -92,6 +92,7 @@ class Plan:
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
         self._plan_backward()
         self._plan_memory()
+        self._build_runners()
 
     # ---- backward -------------------------------------------------------------------------
     def _plan_backward(self):
@@ -165,6 +166,76 @@ class Plan:
                            for s in st.outs[:st.n_arrays]]
 
     # ---- running --------------------------------------------------------------------------
+    def _build_runners(self):
+        """One closure per step with everything that does not change between calls bound in
+        (kernel, params, slots, static buffers, shapes to allocate), so that `forward` is a
+        bare loop: ``for run in runs: run(vals, direct)``."""
+        # Outputs the caller may have preallocated: written in place unless backward keeps
+        # the value (a caller's buffer, e.g. a loop's slice or loop var, may be reused).
+        keep = self.saved_slots if self.bwd_steps else set()
+        self._directable = set(self.out_slots) - keep
+        self._runs = [self._runner(st) for st in self.steps]
+        self._out_copy = [s < self.n_inputs for s in self.out_slots]
+
+    def _runner(self, st):
+        ins, outs, p = tuple(st.ins), tuple(st.outs), st.p
+        o0, n = outs[0], len(outs)
+        if not st.use_into:
+            kernel, rc = st.op.kernel, st.rc or self.rc
+
+            def run(vals, direct):
+                res = kernel(p, rc, *[vals[s] for s in ins])
+                if isinstance(res, tuple):
+                    vals[o0:o0 + len(res)] = res
+                else:
+                    vals[o0] = res
+            return run
+        into, rc, empty = st.op.into, self.rc, self.xp.empty
+        static = list(st.bufs) if st.bufs is not None else [None] * n
+        specs = [(self.slot_shape[s], self.slot_dtype[s]) for s in outs]
+        may_direct = any(s in self._directable for s in outs)
+        if n == 1 and not may_direct:
+            b0, (shp, dt) = static[0], specs[0]
+            if b0 is not None:
+                bufs = [b0]
+                if len(ins) == 1:
+                    a0 = ins[0]
+
+                    def run(vals, direct):
+                        into(p, rc, bufs, vals[a0])
+                        vals[o0] = b0
+                elif len(ins) == 2:
+                    a0, a1 = ins
+
+                    def run(vals, direct):
+                        into(p, rc, bufs, vals[a0], vals[a1])
+                        vals[o0] = b0
+                else:
+                    def run(vals, direct):
+                        into(p, rc, bufs, *[vals[s] for s in ins])
+                        vals[o0] = b0
+                return run
+
+            def run(vals, direct):
+                b = empty(shp, dtype=dt)
+                into(p, rc, [b], *[vals[s] for s in ins])
+                vals[o0] = b
+            return run
+        directable = [s in self._directable for s in outs]
+
+        def run(vals, direct):
+            bufs = []
+            for b, (shp, dt), s, ok in zip(static, specs, outs, directable):
+                if b is None:
+                    if ok and direct is not None:
+                        b = direct.get(s)
+                    if b is None:
+                        b = empty(shp, dtype=dt)
+                bufs.append(b)
+            into(p, rc, bufs, *[vals[s] for s in ins])
+            vals[o0:o0 + n] = bufs
+        return run
+
     def forward(self, args, outs=None):
         """Run the forward. See the module docstring of gluonlite.executor.plan.
 
@@ -176,40 +247,25 @@ class Plan:
             (outputs, saved): raw output arrays, and what `backward` needs (None when no input
             wants a gradient).
         """
-        xp, rc = self.xp, self.rc
         vals = [None] * self.n_slots
         vals[:self.n_inputs] = args
-        direct = {}
+        direct = None
         if outs is not None:
+            direct = {}
             for s, o in zip(self.out_slots, outs):
                 direct.setdefault(s, o)
-        for st in self.steps:
-            xs = [vals[s] for s in st.ins]
-            if st.use_into:
-                bufs = []
-                for j, s in enumerate(st.outs):
-                    b = st.bufs[j] if st.bufs is not None else None
-                    if b is None:
-                        b = direct.get(s)
-                        if b is None:
-                            b = xp.empty(self.slot_shape[s], dtype=self.slot_dtype[s])
-                    bufs.append(b)
-                st.op.into(st.p, rc, bufs, *xs)
-                vals[st.outs[0]:st.outs[0] + len(bufs)] = bufs
-            else:
-                res = st.op.forward(st.p, st.rc or rc, xs)
-                vals[st.outs[0]:st.outs[0] + len(res)] = res
-        results = []
-        for i, s in enumerate(self.out_slots):
-            v = vals[s]
-            if outs is not None:
-                if v is not outs[i]:
-                    xp.copyto(outs[i], v, casting="unsafe")
-                results.append(outs[i])
-            else:
-                results.append(v.copy() if s < self.n_inputs else v)
-        saved = vals if self.bwd_steps else None
-        return results, saved
+        for run in self._runs:
+            run(vals, direct)
+        if outs is not None:
+            copyto = self.xp.copyto
+            for s, o in zip(self.out_slots, outs):
+                if vals[s] is not o:
+                    copyto(o, vals[s], casting="unsafe")
+            results = list(outs)
+        else:
+            results = [vals[s].copy() if c else vals[s]
+                       for s, c in zip(self.out_slots, self._out_copy)]
+        return results, (vals if self.bwd_steps else None)
 
     def backward(self, saved, out_grads):
         """Gradients of the inputs from gradients of the outputs.

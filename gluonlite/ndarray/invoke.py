@@ -1,71 +1,195 @@
-"""Running one registered operator on NDArrays, recording it when autograd asks."""
+"""Running one registered operator on NDArrays, recording it when autograd asks.
+
+The hot path of every imperative call. What depends only on the attributes (parsed params,
+input names, which inputs take a gradient, which must share a dtype) is computed once per
+distinct attribute set and kept in a `CallPlan`; the shape and dtype checks run once per
+distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every check still
+happens before an operator sees inputs it has not validated.
+"""
+import numpy as np
+
 from .. import autograd
 from ..ops.registry import RunCtx
 
-_param_cache = {}
+__all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan"]
+
+_PLANS = {}
+_MAX_PLANS = 4096
+_MAX_SIGS = 256
+_RUNCTX = {}
+
+
+class CallPlan:
+    """What one operator call needs that depends only on its attributes.
+
+    Attributes:
+        op: the `Operator`.
+        p: the parsed `Params`.
+        names: the input names for these params.
+        n_visible: how many outputs the caller sees.
+        diff: per input, whether it can receive a gradient.
+        group: indices of the inputs that must share one dtype.
+        checked: the (shape, dtype) signatures of inputs already validated.
+    """
+
+    __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr")
+
+    def __init__(self, op, p):
+        self.op, self.p = op, p
+        self.names = op.input_names(p)
+        self.n_visible = op.num_visible(p)
+        self.diff = [op.differentiable(i, p) for i in range(len(self.names))]
+        self.group = op.dtype_group(p)
+        self.checked = set()
+        self.ctx_attr = context_from(p)
+
+
+def _key(op, attrs):
+    # The value's type is part of the key: 1, 1.0 and True hash alike but parse differently.
+    return (op, tuple((k, type(v), v) for k, v in attrs.items()))
+
+
+def plan_for(op, attrs):
+    """The `CallPlan` of `op` with attribute dict `attrs` (parsed once, then cached).
+
+    Raises:
+        TypeError, ValueError: unknown, missing or malformed attributes (see Operator.parse).
+    """
+    try:
+        key = _key(op, attrs)
+        plan = _PLANS.get(key)
+    except TypeError:  # an unhashable attribute value (a list): no caching
+        return CallPlan(op, op.parse(attrs)[0])
+    if plan is None:
+        plan = CallPlan(op, op.parse(attrs)[0])
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
 
 
 def parse_cached(op, attrs):
     """op.parse(attrs)[0], memoized on the attribute values (most calls repeat them)."""
-    try:
-        key = (op.name, tuple(sorted(attrs.items())))
-        hit = _param_cache.get(key)
-    except TypeError:  # an unhashable attribute value: parse without caching
-        return op.parse(attrs)[0]
-    if hit is None:
-        if len(_param_cache) > 4096:
-            _param_cache.clear()
-        hit = _param_cache[key] = op.parse(attrs)[0]
-    return hit
+    return plan_for(op, attrs).p
 
 
-def _check_ctx(op, inputs):
-    ctx = None
+def _validate(plan, xs, sig):
+    """Run the dtype and shape rules on the raw inputs; remember the signature when they pass."""
+    op, p = plan.op, plan.p
+    op.check_dtypes(p, [None if x is None else x.dtype for x in xs])
+    if op.shape_rule is not None:
+        op.infer_shape(p, [None if x is None else x.shape for x in xs])
+    if len(plan.checked) >= _MAX_SIGS:
+        plan.checked.clear()
+    plan.checked.add(sig)
+
+
+_NDArray = None
+
+
+def _load_ndarray():
+    # ndarray.py imports this module, so the class is fetched on first use
+    global _NDArray
+    from .ndarray import NDArray
+    _NDArray = NDArray
+    return NDArray
+
+
+def _runctx(is_train, xp):
+    rc = _RUNCTX.get((is_train, xp))
+    if rc is None:
+        rc = _RUNCTX[(is_train, xp)] = RunCtx(is_train, xp)
+    return rc
+
+
+def _mixed_ctx(op, inputs):
+    ctxs = []
     for x in inputs:
-        if x is None:
-            continue
-        if ctx is None:
-            ctx = x._ctx
-        elif x._ctx != ctx:
-            raise ValueError(f"{op.name}: inputs are on different contexts ({ctx} and {x._ctx}); "
-                             "move them with as_in_context() first")
-    return ctx
+        if x is not None and x._ctx not in ctxs:
+            ctxs.append(x._ctx)
+    return ValueError(f"{op.name}: inputs are on different contexts ({', '.join(map(str, ctxs))}); "
+                      "move them to one context with as_in_context() first")
+
+
+def _kernel_error(op, e, xs):
+    shapes = ", ".join("None" if x is None else f"{tuple(x.shape)} {x.dtype}" for x in xs)
+    msg = f"{op.name}: {e} (inputs: {shapes})"
+    return TypeError(msg) if isinstance(e, TypeError) else ValueError(msg)
+
+
+def run_plan(plan, inputs, ctx=None):
+    """Run a planned call on NDArray `inputs` (a list aligned with `plan.names`, None where an
+    optional input is absent). Returns the list of visible output NDArrays.
+
+    Raises:
+        ValueError: inputs on different contexts; shapes that do not fit (the message names
+            the operator and the shapes).
+        TypeError: inputs whose dtypes must match but do not.
+    """
+    op = plan.op
+    c = None
+    for x in inputs:
+        if x is not None:
+            if c is None:
+                c = x._ctx
+            elif x._ctx is not c and x._ctx != c:
+                raise _mixed_ctx(op, inputs)
+    if c is None:
+        c = ctx or plan.ctx_attr
+        if c is None:
+            from ..context import current_context
+            c = current_context()
+    xs = [None if x is None else x._data for x in inputs]
+    sig = tuple(None if x is None else (x.shape, x.dtype) for x in xs)
+    if sig not in plan.checked:
+        _validate(plan, xs, sig)
+    p = plan.p
+    rc = _runctx(autograd.is_training(), c.xp)
+    try:
+        ys = op.forward(p, rc, xs)
+    except (ValueError, IndexError, TypeError) as e:
+        if str(e).startswith(op.name + ":"):
+            raise
+        raise _kernel_error(op, e, xs) from e
+    wrap = _NDArray or _load_ndarray()
+    outs = [wrap(y, c) for y in ys]
+    if autograd.is_recording():
+        diff = plan.diff
+        entries = [x if (x is not None and diff[i]) else None for i, x in enumerate(inputs)]
+        if op.vjp is not None and any(e is not None and e._entry is not None for e in entries):
+            def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
+                return op.vjp(_p, _rc, _xs, _ys, gys, need)
+            autograd.record_node(entries, vjp, outs, op.name)
+        elif any(x is not None and x._entry is not None for x in inputs):
+            # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
+            # graph with a zero gradient, so backward() from them works as in MXNet.
+            autograd.record_node(inputs, _no_grad(len(inputs)), outs, op.name)
+    n = plan.n_visible
+    return outs if n == len(outs) else outs[:n]
+
+
+def _no_grad(n):
+    def vjp(gys, need):
+        return (None,) * n
+    return vjp
 
 
 def invoke(op, inputs, attrs, ctx=None):
     """Run `op` on NDArray `inputs` (a list aligned with its input names) with `attrs`.
 
     Returns the list of visible output NDArrays. Records a tape node when autograd is
-    recording and some input needs a gradient.
+    recording and some input is part of the graph.
 
     Raises:
         ValueError: shapes that do not fit (naming the operator and the shapes), mixed contexts.
+        TypeError: bad attributes or mismatched dtypes.
+
+    Example: ``invoke(ops.get('relu'), [x], {})[0]``.
     """
-    from .ndarray import NDArray
-    p = parse_cached(op, attrs)
-    ctx = _check_ctx(op, inputs) or ctx
-    if ctx is None:
-        from ..context import current_context
-        ctx = Context_from(p) or current_context()
-    if op.shape_rule is not None:
-        op.infer_shape(p, [None if x is None else x._data.shape for x in inputs])
-    xs = [None if x is None else x._data for x in inputs]
-    rc = RunCtx(autograd.is_training(), ctx.xp)
-    ys = op.forward(p, rc, xs)
-    outs = [NDArray(y, ctx) for y in ys]
-    if op.vjp is not None and autograd.is_recording():
-        names = op.input_names(p)
-        diff = [x if (x is not None and op.differentiable(i, p)) else None
-                for i, (x, _) in enumerate(zip(inputs, names))]
-
-        def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
-            return op.vjp(_p, _rc, _xs, _ys, gys, need)
-
-        autograd.record_node(diff, vjp, outs, op.name)
-    return outs[:op.num_visible(p)]
+    return run_plan(plan_for(op, attrs), inputs, ctx)
 
 
-def Context_from(p):
+def context_from(p):
     """The context named by a creation operator's `ctx` attribute ('cpu(0)'), if any."""
     from ..context import Context
     s = p.get("ctx") if isinstance(p, dict) else None
@@ -75,3 +199,6 @@ def Context_from(p):
         return s
     kind, _, rest = str(s).partition("(")
     return Context(kind, int(rest.rstrip(")") or 0))
+
+
+Context_from = context_from  # the name the first version used

@@ -4,6 +4,7 @@ import numpy as np
 from .. import autograd
 from ..base import normalize_dtype
 from ..context import Context, current_context
+from .invoke import plan_for, run_plan
 
 __all__ = ["NDArray", "array", "empty", "check_grad_req"]
 
@@ -210,9 +211,9 @@ class NDArray:
     def _binary(self, other, name, scalar_name, reverse=False):
         if isinstance(other, NDArray):
             a, b = (other, self) if reverse else (self, other)
-            return _op(name)(a, b)
+            return run_plan(_plan0(name), [a, b])[0]
         if isinstance(other, (int, float, np.number, bool)):
-            return _op(scalar_name)(self, scalar=other)
+            return run_plan(plan_for(_registry_get(scalar_name), {"scalar": other}), [self])[0]
         return NotImplemented
 
     def __add__(self, o): return self._binary(o, "broadcast_add", "_plus_scalar")
@@ -223,6 +224,8 @@ class NDArray:
     def __rmul__(self, o): return self._binary(o, "broadcast_mul", "_mul_scalar", True)
     def __truediv__(self, o): return self._binary(o, "broadcast_div", "_div_scalar")
     def __rtruediv__(self, o): return self._binary(o, "broadcast_div", "_rdiv_scalar", True)
+    def __mod__(self, o): return self._binary(o, "broadcast_mod", "_mod_scalar")
+    def __rmod__(self, o): return self._binary(o, "broadcast_mod", "_rmod_scalar", True)
     def __pow__(self, o): return self._binary(o, "broadcast_power", "_power_scalar")
     def __rpow__(self, o): return self._binary(o, "broadcast_power", "_rpower_scalar", True)
     def __lt__(self, o): return self._binary(o, "broadcast_lesser", "_lesser_scalar")
@@ -231,34 +234,90 @@ class NDArray:
     def __ge__(self, o): return self._binary(o, "broadcast_greater_equal", "_greater_equal_scalar")
     def __eq__(self, o): return self._binary(o, "broadcast_equal", "_equal_scalar")
     def __ne__(self, o): return self._binary(o, "broadcast_not_equal", "_not_equal_scalar")
-    def __neg__(self): return _op("negative")(self)
-    def __abs__(self): return _op("abs")(self)
+    def __neg__(self): return run_plan(_plan0("negative"), [self])[0]
+    def __abs__(self): return run_plan(_plan0("abs"), [self])[0]
 
     def __iadd__(self, o):
-        return self._inplace(self + o)
+        return self._inplace(o, self.__add__, "+=")
 
     def __isub__(self, o):
-        return self._inplace(self - o)
+        return self._inplace(o, self.__sub__, "-=")
 
     def __imul__(self, o):
-        return self._inplace(self * o)
+        return self._inplace(o, self.__mul__, "*=")
 
     def __itruediv__(self, o):
-        return self._inplace(self / o)
+        return self._inplace(o, self.__truediv__, "/=")
 
-    def _inplace(self, res):
+    def __imod__(self, o):
+        return self._inplace(o, self.__mod__, "%=")
+
+    def _inplace(self, o, fn, sym):
+        res = fn(o)
+        if res is NotImplemented:
+            return res
         if autograd.is_recording() and (self._entry is not None or res._entry is not None):
-            return res  # under record, rebinding keeps the graph correct
+            if isinstance(self._entry, tuple) and isinstance(self._entry[0], autograd.Leaf):
+                raise ValueError(
+                    f"NDArray {sym}: in-place update of an array with attach_grad() inside "
+                    "autograd.record() would cut it from its gradient; write y = x " +
+                    sym[0] + " ... instead, or update it outside record()")
+            # Rebind instead of writing: the recorded graph may still need the old values.
+            return res
         self._data[...] = res._data
         return self
 
+    def _check_writable(self, what):
+        if autograd.is_recording() and self._entry is not None:
+            raise ValueError(
+                f"NDArray.{what}: in-place assignment to an array that is part of a recorded "
+                "graph is not supported inside autograd.record() (the gradient would use the "
+                "overwritten values); build a new array, e.g. with nd.where or nd.concat")
+
     # ---- indexing -----------------------------------------------------------------------
+    def _view_key(self, key):
+        """A numpy key giving MXNet's view for `key` (int or step-1 slice on the first axis,
+        the other axes whole), else None."""
+        if isinstance(key, tuple):
+            if not key or any(not (isinstance(k, slice) and k == _FULL) for k in key[1:]) or \
+                    len(key) > self.ndim:
+                return None
+            key = key[0]
+        if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+            n = self.shape[0]
+            if not -n <= key < n:
+                raise IndexError(f"index {key} is out of range for axis 0 of size {n}")
+            k = int(key) % n
+            return k if self.ndim > 1 else slice(k, k + 1)
+        if isinstance(key, slice) and key.step in (None, 1):
+            return key
+        return None
+
     def __getitem__(self, key):
-        """Basic indexing with ints and slices (an int of every axis gives shape (1,)),
-        or an integer NDArray (rows taken along axis 0)."""
+        """Basic indexing with ints, slices, None and Ellipsis (an int of every axis gives shape
+        (1,)), or integer indices (an NDArray or a list) taking rows along axis 0.
+
+        Like MXNet, an int or a step-1 slice of the first axis is a view that shares memory
+        (outside autograd.record()); other results are copies.
+
+        Raises:
+            IndexError: an index out of range or too many indices.
+            TypeError: an unsupported index type.
+        """
         if isinstance(key, NDArray):
             return _op("take")(self, key, axis=0)
+        if isinstance(key, (list, np.ndarray)):
+            return _op("take")(self, array(key, ctx=self._ctx, dtype=np.int64), axis=0)
+        vk = self._view_key(key)
+        if vk is not None:
+            out = NDArray(self._data[vk], self._ctx)
+            if self._entry is not None and autograd.is_recording():
+                autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out], "slice")
+            return out
         key = key if isinstance(key, tuple) else (key,)
+        if any(k is None for k in key):
+            target = _index_shape(self.shape, key)
+            return self[tuple(k for k in key if k is not None)].reshape(target)
         if any(k is Ellipsis for k in key):
             i = key.index(Ellipsis)
             key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
@@ -266,7 +325,7 @@ class NDArray:
             raise IndexError(f"too many indices ({len(key)}) for an array of shape {self.shape}")
         begin, end, step, drop = [], [], [], []
         for ax, k in enumerate(key):
-            if isinstance(k, (int, np.integer)):
+            if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
                 n = self.shape[ax]
                 if not -n <= k < n:
                     raise IndexError(f"index {k} is out of range for axis {ax} of size {n}")
@@ -276,8 +335,8 @@ class NDArray:
             elif isinstance(k, slice):
                 begin.append(k.start), end.append(k.stop), step.append(k.step)
             else:
-                raise TypeError(f"NDArray indices must be ints, slices or an NDArray, got "
-                                f"{type(k).__name__}")
+                raise TypeError(f"NDArray indices must be ints, slices, None, Ellipsis, a list or "
+                                f"an NDArray, got {type(k).__name__}")
         out = _op("slice")(self, begin=tuple(begin), end=tuple(end), step=tuple(step))
         if drop:
             shape = tuple(d for i, d in enumerate(out.shape) if i not in drop) or (1,)
@@ -285,19 +344,63 @@ class NDArray:
         return out
 
     def __setitem__(self, key, value):
-        """In-place assignment: ``x[:] = y``, ``x[1:3] = 0``, ``x[0] = row`` (not recorded)."""
+        """In-place assignment: ``x[:] = y``, ``x[1:3] = 0``, ``x[0] = row`` (broadcasting
+        `value`; not recorded by autograd).
+
+        Raises:
+            ValueError: a value that does not broadcast to the indexed shape, or assignment
+                into an array of a recorded graph inside autograd.record().
+        """
+        self._check_writable("__setitem__")
         if isinstance(value, NDArray):
             value = value._data if value._ctx == self._ctx else self._ctx.xp.asarray(
                 value.asnumpy())
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
-        key = key._data.astype(np.int64) if isinstance(key, NDArray) else key
+        if isinstance(key, NDArray):
+            key = key._data.astype(np.int64)
+        elif isinstance(key, list):
+            key = np.asarray(key, dtype=np.int64)
         try:
             self._data[key] = value
         except ValueError as e:
             raise ValueError(f"NDArray.__setitem__: cannot assign a value of shape "
                              f"{getattr(value, 'shape', ())} to index {key!r} of an array of "
                              f"shape {self.shape}: {e}") from None
+
+
+_FULL = slice(None)
+
+
+def _view_vjp(xp, data, key):
+    """Gradient of ``data[key]``: the output gradient scattered into zeros of data's shape."""
+    def vjp(gys, need):
+        gx = xp.zeros(data.shape, gys[0].dtype)
+        gx[key] = gys[0]
+        return (gx,)
+    return vjp
+
+
+def _index_shape(shape, key):
+    """The shape numpy basic indexing gives for `key` (at least (1,), as MXNet has no 0-d)."""
+    probe = np.broadcast_to(np.zeros(1, np.bool_), shape)
+    return probe[key].shape or (1,)
+
+
+_PLAN0 = {}
+
+
+def _registry_get(name):
+    from ..ops.registry import get
+    return get(name)
+
+
+def _plan0(name):
+    """The cached plan of an attribute-free operator (arithmetic on two arrays, unary ops)."""
+    plan = _PLAN0.get(name)
+    if plan is None:
+        plan = _PLAN0[name] = plan_for(_registry_get(name), {})
+    return plan
 
 
 def _method(name):

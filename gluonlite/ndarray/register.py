@@ -1,7 +1,7 @@
 """Generating the `nd` functions from the operator registry (the same registry `sym` reads)."""
 from ..ops import registry
 from ..ops.call import bind_call
-from .invoke import invoke
+from .invoke import plan_for, run_plan
 
 _gen_cache = {}
 
@@ -11,24 +11,69 @@ def _is_nd(x):
     return isinstance(x, NDArray)
 
 
+def order_inputs(op, names, inputs):
+    """The inputs given by name (a dict) as a list in `names` order.
+
+    Raises:
+        TypeError: an unknown input name or a missing input.
+    """
+    unknown = [n for n in inputs if n not in names]
+    if unknown:
+        raise TypeError(f"{op.name}: unknown input(s) {', '.join(sorted(unknown))}; "
+                        f"inputs are {', '.join(names) or 'none'}")
+    missing = [n for n in names if n not in inputs]
+    if missing:
+        raise TypeError(f"{op.name}: missing input(s) {', '.join(map(repr, missing))}; "
+                        f"inputs are {', '.join(names)}")
+    return [inputs[n] for n in names]
+
+
 def make_function(op, public_name):
-    """The nd function for `op`: ``f(*inputs, out=None, name=None, **attrs)``."""
+    """The nd function for `op`: ``f(*inputs, *attrs, out=None, name=None, **attrs)``.
+
+    Inputs come first by position or by name; positional arguments past the inputs bind the
+    attributes in MXNet's order (``nd.clip(x, 0, 1)``). Returns one NDArray, or a list when
+    the operator has several visible outputs.
+    """
+    from .ndarray import NDArray
+
     def f(*args, out=None, name=None, ctx=None, **kwargs):
-        inputs, attrs = bind_call(op, args, kwargs, _is_nd)
-        if ctx is not None and "ctx" in op.attrs:
-            attrs["ctx"] = str(ctx)
-        if isinstance(inputs, dict):
-            p = registry.Params(op.parse(attrs)[0]) if op.attrs else registry.Params()
-            names = op.input_names(p)
-            unknown = set(inputs) - set(names)
-            if unknown:
-                raise TypeError(f"{op.name}: unknown input(s) {', '.join(sorted(unknown))}; "
-                                f"inputs are {', '.join(names)}")
-            for n in names:
-                if n not in inputs:
-                    raise TypeError(f"{op.name}: missing input {n!r}")
-            inputs = [inputs[n] for n in names]
-        res = invoke(op, inputs, attrs, ctx=ctx)
+        if op.variadic:
+            for i, a in enumerate(args):
+                if not isinstance(a, NDArray):
+                    raise TypeError(f"{op.name}: every positional argument must be an NDArray, "
+                                    f"got {type(a).__name__} at position {i}")
+            inputs = list(args)
+            kwargs.setdefault(op.variadic, len(inputs))
+            plan = plan_for(op, kwargs)
+        else:
+            sig = op.signature
+            simple = len(args) <= len(sig)
+            if simple:  # the common call: every input by position, attributes by name
+                for a in args:
+                    if type(a) is not NDArray:
+                        simple = False
+                        break
+                if kwargs and simple:
+                    for k, v in kwargs.items():
+                        if k in sig or isinstance(v, NDArray):
+                            simple = False
+                            break
+            if simple:
+                attrs, given = kwargs, args
+            else:
+                given, attrs = bind_call(op, args, kwargs, _is_nd)
+            if ctx is not None and "ctx" in op.attrs:
+                attrs["ctx"] = str(ctx)
+            plan = plan_for(op, attrs)
+            names = plan.names
+            if isinstance(given, dict):
+                inputs = order_inputs(op, names, given)
+            elif len(given) == len(names):
+                inputs = list(given)
+            else:
+                inputs = order_inputs(op, names, dict(zip(sig, given)))
+        res = run_plan(plan, inputs, ctx)
         if out is not None:
             outs = out if isinstance(out, (list, tuple)) else [out]
             for o, r in zip(outs, res):

@@ -1,6 +1,48 @@
 """Binding a call's arguments to an operator's inputs and attributes, shared by `nd` and `sym`
-so both namespaces accept the same spellings (``nd.FullyConnected(x, w, b, num_hidden=4)`` and
-``sym.FullyConnected(data=x, num_hidden=4)``)."""
+so both namespaces accept the same spellings as MXNet's generated functions::
+
+    nd.FullyConnected(x, w, b, num_hidden=4)      # inputs by position, attributes by name
+    nd.FullyConnected(x, w, b, 4)                 # past the inputs, positions bind attributes
+    sym.FullyConnected(data=x, num_hidden=4)      # inputs by name
+    nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
+"""
+
+__all__ = ["bind_call", "split_positional"]
+
+
+def split_positional(op, args, is_input):
+    """Split positional arguments of a fixed-input operator into (inputs, attrs).
+
+    MXNet's signature is every possible input (``op.signature``) followed by the attributes in
+    declaration order, so ``args[:len(signature)]`` are inputs (None meaning "not given") and
+    the rest bind attributes in order.
+
+    Raises:
+        TypeError: an array where an attribute is expected, a non-array in an input slot, or
+            more positional arguments than the signature has.
+    """
+    sig = op.signature
+    inputs, attrs = {}, {}
+    for n, a in zip(sig, args):
+        if a is None:
+            continue
+        if not is_input(a):
+            raise TypeError(f"{op.name}: input {n!r} must be an array, got {type(a).__name__} "
+                            f"(inputs are {', '.join(sig) or 'none'})")
+        inputs[n] = a
+    rest = args[len(sig):]
+    if rest:
+        names = list(op.attrs)
+        if len(rest) > len(names):
+            raise TypeError(f"{op.name}: takes at most {len(sig) + len(names)} positional "
+                            f"argument(s) ({', '.join((*sig, *names))}), got {len(args)}")
+        for n, a in zip(names, rest):
+            if is_input(a):
+                raise TypeError(f"{op.name}: positional argument {len(sig) + names.index(n)} "
+                                f"binds attribute {n!r} but is an array; inputs are "
+                                f"{', '.join(sig) or 'none'}")
+            attrs[n] = a
+    return inputs, attrs
 
 
 def bind_call(op, args, kwargs, is_input):
@@ -8,7 +50,8 @@ def bind_call(op, args, kwargs, is_input):
 
     Args:
         op: the `Operator`.
-        args: positional arguments; inputs in order (every one, for variadic operators).
+        args: positional arguments: inputs in `op.signature` order, then attributes in
+            declaration order (every positional argument is an input for variadic operators).
         kwargs: keyword arguments; those named like an input are inputs, the rest attributes.
         is_input: predicate telling an array/symbol from an attribute value.
 
@@ -17,41 +60,32 @@ def bind_call(op, args, kwargs, is_input):
         operators or a list for variadic ones; `attrs` the remaining keywords.
 
     Raises:
-        TypeError: too many positional inputs, or an input given twice.
+        TypeError: too many positional arguments, a non-array input, or an argument given
+            both by position and by name.
+
+    Example::
+
+        bind_call(get("clip"), (x, 0, 1), {}, is_nd)   # ({'data': x}, {'a_min': 0, 'a_max': 1})
     """
-    attrs = dict(kwargs)
     if op.variadic:
-        inputs = list(args)
-        for a in args:
+        for i, a in enumerate(args):
             if not is_input(a):
                 raise TypeError(f"{op.name}: every positional argument must be an array, got "
-                                f"{type(a).__name__}")
-        attrs.setdefault(op.variadic, len(inputs))
-        return inputs, attrs
-    p_guess = _params_for_names(op, attrs)
-    names = op.input_names(p_guess)
-    if len(args) > len(names):
-        raise TypeError(f"{op.name}: takes at most {len(names)} array argument(s) "
-                        f"({', '.join(names)}), got {len(args)}")
-    inputs = {}
-    for n, a in zip(names, args):
-        inputs[n] = a
-    for n in list(attrs):
-        if n in names or (n not in op.attrs and is_input(attrs[n])):
-            if n in inputs:
-                raise TypeError(f"{op.name}: input {n!r} given twice")
-            inputs[n] = attrs.pop(n)
+                                f"{type(a).__name__} at position {i}")
+        attrs = dict(kwargs)
+        attrs.setdefault(op.variadic, len(args))
+        return list(args), attrs
+    inputs, attrs = split_positional(op, args, is_input)
+    sig = op.signature
+    for k, v in kwargs.items():
+        if k in sig or (k not in op.attrs and is_input(v)):
+            if v is None:
+                continue
+            if k in inputs:
+                raise TypeError(f"{op.name}: input {k!r} given twice")
+            inputs[k] = v
+        else:
+            if k in attrs:
+                raise TypeError(f"{op.name}: argument {k!r} given twice (by position and by name)")
+            attrs[k] = v
     return inputs, attrs
-
-
-def _params_for_names(op, attrs):
-    """Params good enough to list input names (they may depend on e.g. no_bias)."""
-    try:
-        return op.parse({k: v for k, v in attrs.items() if k in op.attrs})[0]
-    except TypeError:  # a required attribute is missing: names from the defaults we have
-        from .registry import Params
-        p = Params({k: s.default for k, s in op.attrs.items()})
-        for k, v in attrs.items():
-            if k in op.attrs:
-                p[k] = op.attrs[k].parse(v)
-        return p

@@ -103,25 +103,55 @@ def _activation(p, rc, x):
     return _ACTS[p.act_type][0](rc.xp, x, rc.xp.empty_like(x))
 
 
-def _leaky_fwd(p, rc, x):
+def _prelu_gamma(x, gamma):
+    """PReLU's slope broadcast along axis 1 (one per channel, or one for all)."""
+    if gamma.size == 1 or x.ndim < 2:
+        return gamma.reshape((1,) * x.ndim) if gamma.size == 1 else gamma
+    return gamma.reshape((1, -1) + (1,) * (x.ndim - 2))
+
+
+def _leaky_fwd(p, rc, x, gamma=None):
+    """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25): leaky (x if x > 0 else
+    slope * x), elu (slope * (exp(x) - 1) below 0) or prelu (a learned slope `gamma` per
+    channel of axis 1)."""
     xp = rc.xp
     if p.act_type == "leaky":
         return xp.where(x > 0, x, x * x.dtype.type(p.slope))
     if p.act_type == "elu":
         return xp.where(x > 0, x, (p.slope * xp.expm1(xp.minimum(x, 0))).astype(x.dtype))
-    raise ValueError(f"LeakyReLU: act_type {p.act_type!r} is not supported")
+    return xp.where(x > 0, x, x * _prelu_gamma(x, gamma))
 
 
 def _leaky_vjp(p, rc, xs, ys, gys, need):
     x, y, g = xs[0], ys[0], gys[0]
     if p.act_type == "leaky":
         return (g * rc.xp.where(x > 0, 1, p.slope).astype(g.dtype),)
-    return (g * rc.xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)
+    if p.act_type == "elu":
+        return (g * rc.xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)
+    gamma = xs[1]
+    gx = g * rc.xp.where(x > 0, 1, _prelu_gamma(x, gamma)).astype(g.dtype)
+    gg = unbroadcast(g * rc.xp.where(x > 0, 0, x), _prelu_gamma(x, gamma).shape)
+    return gx, gg.reshape(gamma.shape)
 
 
-register("LeakyReLU", vjp=_leaky_vjp, shape=same_shape("LeakyReLU"),
-         attrs={"act_type": A.Enum("leaky", "elu", default="leaky"), "slope": A.Float(0.25)},
-         doc="LeakyReLU(data, act_type='leaky', slope=0.25): leaky or elu rectifier.")(_leaky_fwd)
+def _leaky_shape(p, ins):
+    if p.act_type != "prelu":
+        return same_shape("LeakyReLU")(p, ins)
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    c = (d[1],) if len(d) > 1 else (d[0],)
+    if ins[1] is not None and tuple(ins[1]) not in (c, (1,)):
+        raise ShapeError(f"LeakyReLU: gamma must have shape {c} or (1,) for data {tuple(d)}, "
+                         f"got {tuple(ins[1])}")
+    ins[1] = tuple(ins[1]) if ins[1] is not None else c
+    return ins, [tuple(d)]
+
+
+register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "gamma"),
+         inputs=lambda p: ["data", "gamma"] if p.act_type == "prelu" else ["data"],
+         attrs={"act_type": A.Enum("leaky", "elu", "prelu", default="leaky"),
+                "slope": A.Float(0.25)})(_leaky_fwd)
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
@@ -150,6 +180,8 @@ def _bin_grads(kind, xp, a, b, y, g):
         return g * b, g * a
     if kind == "div":
         return g / b, -g * a / (b * b)
+    if kind == "mod":
+        return g, -g * xp.floor(a / b)
     if kind == "power":
         return g * b * a ** (b - 1), g * y * xp.log(a)
     if kind in ("maximum", "minimum"):
@@ -159,7 +191,7 @@ def _bin_grads(kind, xp, a, b, y, g):
 
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
-           "power": "power", "maximum": "maximum", "minimum": "minimum"}
+           "mod": "mod", "power": "power", "maximum": "maximum", "minimum": "minimum"}
 
 
 def _binary(name, kind, shape_rule, aliases=()):
@@ -196,12 +228,12 @@ def _same_binary_rule(name):
 
 
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
-                      ("div", ()), ("power", ()), ("maximum", ()), ("minimum", ())]:
+                      ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ())]:
     _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
 for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
                       ("mul", ("_mul",)), ("div", ("_div",))]:
     _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
-for _kind in ("power", "maximum", "minimum"):
+for _kind in ("mod", "power", "maximum", "minimum"):
     _binary(f"_{_kind}", _kind, _same_binary_rule)
 
 _COMPARE = {"equal": "equal", "not_equal": "not_equal", "greater": "greater",
@@ -213,7 +245,7 @@ def _compare(name, fn, shape_rule):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype)
     kernel.__doc__ = f"{name}(lhs, rhs): 1 where lhs {fn.replace('_', ' ')} rhs else 0, in lhs's dtype."
     register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
-             nondiff=("lhs", "rhs"))(kernel)
+             nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"))(kernel)
 
 
 for _name, _fn in _COMPARE.items():
@@ -252,6 +284,8 @@ _scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
 _scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
 _scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
 _scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
+_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
+_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
 _scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
 _scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
 _scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
@@ -260,14 +294,35 @@ for _name, _fn in _COMPARE.items():
     _scalar_op(f"_{_name}_scalar", _uf(_fn), None, nondiff=True)
 
 
+def _where_shape(p, ins):
+    c, x, y = ins
+    known = [s for s in (x, y) if s is not None]
+    if len(known) == 2 and tuple(x) != tuple(y):
+        raise ShapeError(f"where: x and y must have the same shape, got {tuple(x)} and {tuple(y)}")
+    if not known:
+        return ins, [None]
+    s = tuple(known[0])
+    if c is not None and tuple(c) != s and not (len(c) == 1 and c[0] == s[0]):
+        raise ShapeError(f"where: condition must have the shape of x {s} or be 1-D of length "
+                         f"{s[0]}, got {tuple(c)}")
+    return [c if c is not None else s, s, s], [s]
+
+
+def _where_cond(c, x):
+    """The condition as a mask broadcastable to x (a 1-D condition selects rows)."""
+    mask = c != 0
+    return mask.reshape(mask.shape + (1,) * (x.ndim - 1)) if mask.shape != x.shape else mask
+
+
 @register("where", inputs=("condition", "x", "y"), nondiff=("condition",),
           dtype=lambda p, ins: (ins, [ins[1] if ins[1] is not None else ins[2]]),
-          shape=lambda p, ins: same_shape("where")(p, ins),
+          shape=_where_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
-              None, gys[0] * (xs[0] != 0), gys[0] * (xs[0] == 0)))
+              None, gys[0] * _where_cond(xs[0], xs[1]), gys[0] * ~_where_cond(xs[0], xs[1])))
 def _where(p, rc, c, x, y):
-    """where(condition, x, y): x where condition is non-zero, else y."""
-    return rc.xp.where(c != 0, x, y)
+    """where(condition, x, y): x where condition is non-zero, else y. condition has x's shape
+    or is 1-D with one entry per row of x."""
+    return rc.xp.where(_where_cond(c, x), x, y)
 
 
 @register("add_n", aliases=("ElementWiseSum",), variadic="num_args",

@@ -4,17 +4,31 @@ import numpy as np
 from . import attrs as A
 from .random import generator
 from .registry import register, ShapeError
-from .rules import norm_axis, same_shape
+from .rules import norm_axis
 
 
-def _softmax_fwd(p, rc, x, log):
+def _length_mask(p, xp, x, length):
+    """True where the index along p.axis is below that row's length (softmax's use_length)."""
+    ax = p.axis % x.ndim
+    idx = xp.arange(x.shape[ax]).reshape((-1,) + (1,) * (x.ndim - ax - 1))
+    return idx < xp.expand_dims(length.astype(np.int64), ax)
+
+
+def _softmax_fwd(p, rc, x, log, length=None):
     xp = rc.xp
-    z = x / p.temperature if p.temperature not in (None, 1.0) else x
+    z = x / x.dtype.type(p.temperature) if p.temperature not in (None, 1.0) else x
+    if length is not None:
+        mask = _length_mask(p, xp, x, length)
+        z = xp.where(mask, z, -np.inf)
     z = z - z.max(axis=p.axis, keepdims=True)
     if log:
-        return z - xp.log(xp.exp(z).sum(axis=p.axis, keepdims=True))
-    e = xp.exp(z)
-    return e / e.sum(axis=p.axis, keepdims=True)
+        y = z - xp.log(xp.exp(z).sum(axis=p.axis, keepdims=True))
+    else:
+        e = xp.exp(z)
+        y = e / e.sum(axis=p.axis, keepdims=True)
+        if length is not None:
+            y = xp.where(mask, y, 0)
+    return y.astype(p.dtype or x.dtype, copy=False)
 
 
 _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.Attr(
@@ -25,22 +39,57 @@ _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.Attr(
 def _softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    return ((g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t,)
+    gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
+    return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]
 
 
 def _log_softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    return ((g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t,)
+    gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
+    return (gx.astype(xs[0].dtype, copy=False),)
 
 
-register("softmax", attrs=_SOFTMAX_ATTRS, vjp=_softmax_vjp, shape=same_shape("softmax"),
-         doc="softmax(data, axis=-1, temperature=None): exp(x) normalized along axis.")(
-    lambda p, rc, x: _softmax_fwd(p, rc, x, False))
+def _softmax_dtype(p, ins):
+    return ins, [np.dtype(p.dtype) if p.dtype else ins[0]]
+
+
+def _softmax_shape(name):
+    def rule(p, ins):
+        d = ins[0]
+        if d is None:
+            return ins, [None]
+        ax = norm_axis(name, p.axis, len(d))
+        if len(ins) > 1:
+            want = tuple(s for i, s in enumerate(d) if i != ax)
+            if ins[1] is not None and tuple(ins[1]) != want:
+                raise ShapeError(f"{name}: length must have shape {want} for data {tuple(d)} "
+                                 f"and axis={p.axis}, got {tuple(ins[1])}")
+            ins[1] = want
+        return ins, [tuple(d)]
+    return rule
+
+
+def _softmax(p, rc, x, length=None):
+    """softmax(data, length=None, axis=-1, temperature=None, dtype=None, use_length=False):
+    exp(x / temperature) normalized along axis. With use_length, only the first length[i]
+    entries of each row take part and the rest are 0."""
+    return _softmax_fwd(p, rc, x, False, length)
+
+
+def _log_softmax(p, rc, x):
+    """log_softmax(data, axis=-1, temperature=None, dtype=None): log of softmax, computed
+    stably."""
+    if p.use_length:
+        raise ValueError("log_softmax: use_length=True is not supported; use softmax with length")
+    return _softmax_fwd(p, rc, x, True)
+
+
+register("softmax", attrs=_SOFTMAX_ATTRS, vjp=_softmax_vjp, shape=_softmax_shape("softmax"),
+         inputs=lambda p: ["data", "length"] if p.use_length else ["data"],
+         signature=("data", "length"), nondiff=("length",), dtype=_softmax_dtype)(_softmax)
 register("log_softmax", attrs=_SOFTMAX_ATTRS, vjp=_log_softmax_vjp,
-         shape=same_shape("log_softmax"),
-         doc="log_softmax(data, axis=-1): log of softmax, computed stably.")(
-    lambda p, rc, x: _softmax_fwd(p, rc, x, True))
+         shape=_softmax_shape("log_softmax"), dtype=_softmax_dtype)(_log_softmax)
 
 
 # ---- Dropout ---------------------------------------------------------------------------------
@@ -108,15 +157,14 @@ def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
     g = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / rc.xp.sqrt(var + p.eps)
     y = (x - mean.reshape(bshape)) * (inv * g).reshape(bshape) + beta.reshape(bshape)
-    return y.astype(x.dtype, copy=False), mean.astype(x.dtype), var.astype(x.dtype)
+    return y.astype(x.dtype, copy=False), mean.astype(x.dtype), inv.astype(x.dtype)
 
 
 def _bn_vjp(p, rc, xs, ys, gys, need):
     x, gamma = xs[0], xs[1]
-    mean, var = ys[1], ys[2]
+    mean, inv = ys[1], ys[2]
     ax, bshape, red = _bn_bshape(p, x)
     g = gys[0]
-    inv = (1.0 / rc.xp.sqrt(var + p.eps)).astype(x.dtype)
     xhat = (x - mean.reshape(bshape)) * inv.reshape(bshape)
     gam = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     dbeta = g.sum(axis=red)
@@ -136,10 +184,10 @@ register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_va
          output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
          attrs={"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
                 "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False),
-                "axis": A.Int(1), "cudnn_off": A.Bool(False), "act_type": A.Str("None"),
+                "axis": A.Int(1), "cudnn_off": A.Bool(False),
                 "min_calib_range": A.Attr(lambda v: v, None),
-                "max_calib_range": A.Attr(lambda v: v, None)},
-         shape=_bn_shape, vjp=_bn_vjp,
+                "max_calib_range": A.Attr(lambda v: v, None), "act_type": A.Str("None")},
+         shape=_bn_shape, vjp=_bn_vjp, same_dtype=(),
          dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3))(_batchnorm)
 
 

@@ -28,7 +28,8 @@ def _draw(rc, sample, shape, dtype):
     return a if rc.xp is np else rc.xp.asarray(a)
 
 
-_CREATE = {"shape": A.Shape(()), "dtype": A.Dtype("float32"), "ctx": A.Str("")}
+# MXNet's order (positional arguments bind in it): shape, ctx, dtype.
+_CREATE = {"shape": A.Shape(()), "ctx": A.Str(""), "dtype": A.Dtype("float32")}
 
 
 def _creation_shape(p, ins):
@@ -65,7 +66,7 @@ register("_zeros", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creat
          doc="_zeros(shape, dtype): an array of zeros.")(_fill(0))
 register("_ones", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creation_dtype,
          doc="_ones(shape, dtype): an array of ones.")(_fill(1))
-register("_full", inputs=(), attrs={"value": A.Float(), **_CREATE}, shape=_creation_shape,
+register("_full", inputs=(), attrs={**_CREATE, "value": A.Float()}, shape=_creation_shape,
          dtype=_creation_dtype, doc="_full(shape, value, dtype): an array filled with value.")(
     _fill(None))
 
@@ -79,8 +80,8 @@ def _arange_len(p):
 @register("_arange", inputs=(),
           attrs={"start": A.Float(0.0), "stop": A.Attr(lambda v: None if A._literal(v) is None
                                                        else A._float(v), None),
-                 "step": A.Float(1.0), "repeat": A.Int(1), "dtype": A.Dtype("float32"),
-                 "ctx": A.Str(""), "infer_range": A.Bool(False)},
+                 "step": A.Float(1.0), "repeat": A.Int(1), "infer_range": A.Bool(False),
+                 "ctx": A.Str(""), "dtype": A.Dtype("float32")},
           shape=lambda p, ins: (ins, [(max(_arange_len(p)[0], 0),)]), dtype=_creation_dtype)
 def _arange(p, rc):
     """_arange(start, stop=None, step=1, repeat=1): evenly spaced values."""

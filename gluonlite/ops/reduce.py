@@ -1,4 +1,7 @@
 """Reductions: sum, mean, max, min, prod (MXNet: a full reduction has shape (1,)), argmax."""
+from functools import lru_cache
+from math import prod
+
 import numpy as np
 
 from . import attrs as A
@@ -10,12 +13,16 @@ _RED_ATTRS = {"axis": A.Axis(None), "keepdims": A.Bool(False), "exclude": A.Bool
 
 def _axes(name, p, ndim):
     """The reduced axes as a sorted tuple (MXNet's `exclude` inverts the set)."""
-    if p.axis is None or p.axis == ():
-        axes = tuple(range(ndim))
-        return tuple() if p.exclude else axes
-    raw = p.axis if isinstance(p.axis, tuple) else (p.axis,)
+    return _axes_of(name, p.axis, p.exclude, ndim)
+
+
+@lru_cache(maxsize=1024)
+def _axes_of(name, axis, exclude, ndim):
+    if axis is None or axis == ():
+        return tuple() if exclude else tuple(range(ndim))
+    raw = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(sorted({norm_axis(name, a, ndim) for a in raw}))
-    return tuple(i for i in range(ndim) if i not in axes) if p.exclude else axes
+    return tuple(i for i in range(ndim) if i not in axes) if exclude else axes
 
 
 def _out_shape(name, p, shape):
@@ -30,8 +37,9 @@ def _reduce(name, fn, grad, doc):
     def kernel(p, rc, x):
         axes = _axes(name, p, x.ndim)
         y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
-        y = rc.xp.asarray(y, dtype=x.dtype)
-        return y.reshape(_out_shape(name, p, x.shape))
+        if y.ndim == 0 or y.dtype != x.dtype:  # MXNet: never 0-d, and keeps x's dtype
+            y = rc.xp.asarray(y, dtype=x.dtype).reshape(_out_shape(name, p, x.shape))
+        return y
 
     def vjp(p, rc, xs, ys, gys, need):
         x = xs[0]
@@ -48,7 +56,7 @@ def _reduce(name, fn, grad, doc):
 
 
 def _count(x, axes):
-    return int(np.prod([x.shape[a] for a in axes])) if axes else 1
+    return prod([x.shape[a] for a in axes]) if axes else 1
 
 
 _reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),

@@ -26,11 +26,12 @@ def same_shape(name):
 def broadcast_shapes(name, a, b):
     """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front)."""
     n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    a0, b0 = tuple(a), tuple(b)
+    a, b = (1,) * (n - len(a)) + a0, (1,) * (n - len(b)) + b0
     out = []
     for x, y in zip(a, b):
         if x != y and 1 not in (x, y):
-            raise ShapeError(f"{name}: shapes {a} and {b} cannot be broadcast together")
+            raise ShapeError(f"{name}: shapes {a0} and {b0} cannot be broadcast together")
         out.append(y if x == 1 else x)
     return tuple(out)
 

@@ -1,5 +1,7 @@
 """Shape operators: reshape, expand_dims, squeeze, transpose, flatten, concat, stack, split,
 slice, slice_axis, broadcast_to, swapaxes, SequenceMask."""
+from math import prod
+
 import numpy as np
 
 from . import attrs as A
@@ -42,15 +44,15 @@ def reshape_target(shape, spec, reverse=False):
         out = out[::-1]
         if infer is not None:
             infer = len(out) - 1 - infer
-    total = int(np.prod(shape))
+    total = prod(shape)
     if infer is not None:
-        rest = int(np.prod([d for k, d in enumerate(out) if k != infer]))
+        rest = prod([d for k, d in enumerate(out) if k != infer])
         if rest == 0 or total % rest:
             raise ShapeError(f"reshape: cannot reshape {tuple(shape)} into {tuple(spec)}")
         out[infer] = total // rest
-    if int(np.prod(out)) != total:
+    if prod(out) != total:
         raise ShapeError(f"reshape: cannot reshape {tuple(shape)} into {tuple(out)}: sizes "
-                         f"{total} and {int(np.prod(out))} differ")
+                         f"{total} and {prod(out)} differ")
     return tuple(out)
 
 
@@ -58,13 +60,19 @@ def _reshape_vjp(p, rc, xs, ys, gys, need):
     return (gys[0].reshape(xs[0].shape),)
 
 
+def _reshape_spec(p):
+    # target_shape is MXNet's deprecated spelling of shape (no special codes but 0)
+    return p.shape if p.shape or not p.target_shape else p.target_shape
+
+
 @register("Reshape", aliases=("reshape",), vjp=_reshape_vjp,
-          attrs={"shape": A.Shape(()), "reverse": A.Bool(False)},
+          attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
+                 "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      reshape_target(ins[0], p.shape, p.reverse)]))
+                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]))
 def _reshape(p, rc, x):
     """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
-    return x.reshape(reshape_target(x.shape, p.shape, p.reverse))
+    return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
 
 
 def _expand_shape(p, ins):
@@ -105,7 +113,7 @@ def _squeeze(p, rc, x):
 
 @register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      (ins[0][0], int(np.prod(ins[0][1:])))]))
+                                      (ins[0][0], prod(ins[0][1:]))]))
 def _flatten(p, rc, x):
     """Flatten(data): reshape to (batch, -1)."""
     return x.reshape(x.shape[0], -1)
@@ -331,6 +339,7 @@ def _seq_mask(p, rc, x, lengths):
 
 
 @register("SequenceMask", inputs=_seq_inputs, nondiff=("sequence_length",),
+          signature=("data", "sequence_length"),
           attrs={"use_sequence_length": A.Bool(False), "value": A.Float(0.0), "axis": A.Int(0)},
           shape=lambda p, ins: (ins, [ins[0]]),
           dtype=lambda p, ins: (ins, [ins[0]]),

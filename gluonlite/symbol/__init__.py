@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
-from .symbol import Symbol, Node, var, Variable, Group
+from .symbol import Symbol, Node, var, Variable, Group, apply_op
 from .json_io import load, load_json
 from .naming import Prefix
 from . import register as _register
@@ -52,22 +52,23 @@ def stack(*data, axis=0, **kwargs):
 
 
 def _scalar_or_sym(lhs, rhs, name, scalar_name):
+    hint = name
     if isinstance(lhs, Symbol) and isinstance(rhs, Symbol):
-        return _fn(name)(lhs, rhs)
+        return apply_op(name, lhs, rhs, hint=hint)
     if isinstance(lhs, Symbol):
-        return _fn(scalar_name)(lhs, scalar=rhs)
+        return apply_op(scalar_name, lhs, scalar=rhs, hint=hint + "scalar")
     if isinstance(rhs, Symbol):
-        return _fn(scalar_name)(rhs, scalar=lhs)
+        return apply_op(scalar_name, rhs, scalar=lhs, hint=hint + "scalar")
     raise TypeError("at least one argument must be a Symbol")
 
 
 def maximum(lhs, rhs):
-    """Elementwise maximum of symbols and/or scalars."""
+    """Elementwise maximum of symbols and/or scalars (nodes named _maximum0, _maximumscalar0)."""
     return _scalar_or_sym(lhs, rhs, "_maximum", "_maximum_scalar")
 
 
 def minimum(lhs, rhs):
-    """Elementwise minimum of symbols and/or scalars."""
+    """Elementwise minimum of symbols and/or scalars (nodes named _minimum0, _minimumscalar0)."""
     return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
 
 

@@ -15,30 +15,77 @@ from .symbol import Node, Symbol, topo_nodes
 MXNET_VERSION = 10901
 
 
-def to_dict(symbol):
-    """The JSON object (a dict) of `symbol`."""
+def to_dict(symbol, top=True):
+    """The JSON object (a dict) of `symbol`, as MXNet writes it.
+
+    Attribute keys are sorted (MXNet keeps them in a std::map); an input that an operator
+    mutates (an auxiliary state such as BatchNorm's moving_mean) carries the variable's
+    version count, as NNVM numbers it; subgraphs (``top=False``) have no ``attrs``.
+    """
     nodes = topo_nodes(symbol.outputs)
     index = {id(n): i for i, n in enumerate(nodes)}
+    versions = {}
     out_nodes, row_ptr = [], [0]
     for n in nodes:
         d = {"op": "null" if n.op is None else n.op.name, "name": n.name}
         if n.attrs:
-            d["attrs"] = dict(n.attrs)
-        d["inputs"] = [[index[id(src)], i, 0] for src, i in n.inputs]
+            d["attrs"] = {k: n.attrs[k] for k in sorted(n.attrs)}
+        mutated = _mutated_inputs(n)
+        inputs = []
+        for j, (src, i) in enumerate(n.inputs):
+            v = 0
+            if j in mutated and src.op is None:
+                v = versions[id(src)] = versions.get(id(src), 0) + 1
+            inputs.append([index[id(src)], i, v])
+        d["inputs"] = inputs
         if n.subgraphs:
-            d["subgraphs"] = [to_dict(s) for s in n.subgraphs]
+            d["subgraphs"] = [to_dict(s, top=False) for s in n.subgraphs]
         out_nodes.append(d)
         row_ptr.append(row_ptr[-1] + n.num_outputs())
-    return {"nodes": out_nodes,
-            "arg_nodes": [i for i, n in enumerate(nodes) if n.op is None],
-            "node_row_ptr": row_ptr,
-            "heads": [[index[id(n)], i, 0] for n, i in symbol.outputs],
-            "attrs": {"mxnet_version": ["int", MXNET_VERSION]}}
+    d = {"nodes": out_nodes,
+         "arg_nodes": [i for i, n in enumerate(nodes) if n.op is None],
+         "node_row_ptr": row_ptr,
+         "heads": [[index[id(n)], i, 0] for n, i in symbol.outputs]}
+    if top:
+        d["attrs"] = {"mxnet_version": ["int", MXNET_VERSION]}
+    return d
+
+
+def _mutated_inputs(node):
+    """Indices of the inputs `node` mutates in place (its auxiliary states)."""
+    if node.op is None or not node.op.aux:
+        return ()
+    names = node.op.input_names(node.params)
+    return {j for j, nm in enumerate(names) if nm in node.op.aux}
 
 
 def to_json(symbol):
-    """`symbol` as an MXNet JSON string (2-space indented, like MXNet's)."""
-    return json.dumps(to_dict(symbol), indent=2)
+    """`symbol` as an MXNet JSON string, laid out exactly as MXNet 1.9.1 writes it.
+
+    Example::
+
+        text = sym.var("x").tojson()
+        assert sym.load_json(text).tojson() == text
+    """
+    return _write(to_dict(symbol), "")
+
+
+def _write(v, indent):
+    """dmlc's JSON layout: an object or array goes multi-line when it holds more than one
+    key (objects), more than 10 items or any object (arrays); ``", "`` ends each line."""
+    inner = indent + "  "
+    if isinstance(v, dict):
+        items = [f"{json.dumps(k, ensure_ascii=False)}: {_write(x, inner)}" for k, x in v.items()]
+        if len(items) > 1:
+            return "{\n" + inner + (", \n" + inner).join(items) + "\n" + indent + "}"
+        return "{" + ", ".join(items) + "}"
+    if isinstance(v, list):
+        multi = len(v) > 10 or any(isinstance(x, dict) for x in v)
+        if multi:
+            items = [_write(x, inner) for x in v]
+            return "[\n" + inner + (", \n" + inner).join(items) + "\n" + indent + "]"
+        return "[" + ", ".join(_write(x, inner) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
 
 
 def save(symbol, fname):
@@ -60,12 +107,92 @@ def _bad(where, msg):
     return ValueError(f"{where}: malformed symbol JSON: {msg}")
 
 
+# Operators registered by layers above the symbol layer: importing the layer registers them,
+# so a file holding loop or subgraph nodes loads without the caller importing it first.
+_PROVIDERS = {"_foreach": "gluonlite.control_flow", "_while_loop": "gluonlite.control_flow",
+              "_cond": "gluonlite.control_flow", "_default_subgraph_op": "gluonlite.subgraph"}
+
+
+def _lookup_op(name):
+    if not registry.exists(name) and name in _PROVIDERS:
+        import importlib
+        try:
+            importlib.import_module(_PROVIDERS[name])
+        except ImportError:
+            pass
+    return registry.get(name)
+
+
 def _entry(where, e, n_before, kind):
-    if not isinstance(e, list) or len(e) not in (2, 3) or not all(isinstance(v, int) for v in e):
+    if not isinstance(e, list) or len(e) not in (2, 3) or \
+            not all(isinstance(v, int) and not isinstance(v, bool) for v in e):
         raise _bad(where, f"{kind} {e!r} is not [node, index, version]")
     if not 0 <= e[0] < n_before:
         raise _bad(where, f"{kind} {e!r} refers to node {e[0]}, which does not come before it")
+    if e[1] < 0:
+        raise _bad(where, f"{kind} {e!r} has a negative output index")
     return e
+
+
+def _int_list(where, d, key):
+    v = d.get(key)
+    if v is not None and (not isinstance(v, list) or
+                          not all(isinstance(i, int) and not isinstance(i, bool) for i in v)):
+        raise _bad(where, f"{key!r} must be a list of integers, got {v!r:.80}")
+    return v
+
+
+def _node(where, k, nd, nodes):
+    """One node of the 'nodes' list (`nodes`: the ones before it)."""
+    w = f"{where}: node {k}"
+    if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
+        raise _bad(w, "each node needs 'op' and 'name'")
+    if not isinstance(nd["op"], str) or not isinstance(nd["name"], str):
+        raise _bad(w, "'op' and 'name' must be strings")
+    w = f"{where}: node {k} ({nd['name']!r})"
+    attrs = nd.get("attrs", nd.get("attr", nd.get("param", {}))) or {}
+    if not isinstance(attrs, dict):
+        raise _bad(w, "'attrs' must be an object")
+    attrs = {str(a): str(v) for a, v in attrs.items()}
+    raw_inputs = nd.get("inputs", [])
+    if not isinstance(raw_inputs, list):
+        raise _bad(w, "'inputs' must be a list of [node, index, version]")
+    ins = [(nodes[e[0]], e[1]) for e in (_entry(w, e, k, "input") for e in raw_inputs)]
+    for src, i in ins:
+        if i >= src.num_outputs():
+            raise _bad(w, f"input [{nodes.index(src)}, {i}] but node {src.name!r} has "
+                          f"{src.num_outputs()} output(s)")
+    if nd["op"] == "null":
+        if ins:
+            raise _bad(w, "a variable ('op': 'null') cannot have inputs")
+        return Node(None, nd["name"], attrs)
+    try:
+        op = _lookup_op(nd["op"])
+    except ValueError as e:
+        raise ValueError(f"{w}: {e}") from None
+    given = dict(attrs)
+    if op.variadic and op.variadic not in given:
+        given[op.variadic] = str(len(ins))
+    try:
+        params, _ = op.parse(given)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{w}: {e}") from None
+    try:
+        want = len(op.input_names(params))
+    except (TypeError, ValueError, KeyError):
+        want = None
+    if want is not None and want != len(ins):
+        raise _bad(w, f"operator {op.name} with these attributes takes {want} input(s), the "
+                      f"node lists {len(ins)}")
+    subs = nd.get("subgraphs", [])
+    if not isinstance(subs, list):
+        raise _bad(w, "'subgraphs' must be a list of graphs")
+    subs = [from_dict(s, f"{w} subgraph {j}") for j, s in enumerate(subs)]
+    if subs:
+        params = Params(params)
+        params["_subgraphs"] = subs
+    # Keep the file's own strings so that writing the graph back gives the same text.
+    return Node(op, nd["name"], attrs, params, ins)
 
 
 def from_dict(d, where="<json>"):
@@ -77,45 +204,25 @@ def from_dict(d, where="<json>"):
     """
     if not isinstance(d, dict) or "nodes" not in d or "heads" not in d:
         raise _bad(where, "expected an object with 'nodes' and 'heads'")
-    if not isinstance(d["nodes"], list):
-        raise _bad(where, "'nodes' must be a list")
+    if not isinstance(d["nodes"], list) or not d["nodes"]:
+        raise _bad(where, "'nodes' must be a non-empty list")
+    if not isinstance(d["heads"], list) or not d["heads"]:
+        raise _bad(where, "'heads' must be a non-empty list of [node, index, version]")
     nodes = []
     for k, nd in enumerate(d["nodes"]):
-        w = f"{where}: node {k}"
-        if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
-            raise _bad(w, "each node needs 'op' and 'name'")
-        attrs = nd.get("attrs", nd.get("attr", nd.get("param", {}))) or {}
-        if not isinstance(attrs, dict):
-            raise _bad(w, "'attrs' must be an object")
-        attrs = {str(a): str(v) for a, v in attrs.items()}
-        inputs = [_entry(w, e, k, "input") for e in nd.get("inputs", [])]
-        ins = [(nodes[e[0]], e[1]) for e in inputs]
-        if nd["op"] == "null":
-            nodes.append(Node(None, nd["name"], attrs))
-            continue
-        try:
-            op = registry.get(nd["op"])
-        except ValueError as e:
-            raise ValueError(f"{where}: node {k} ({nd['name']!r}): {e}") from None
-        try:
-            params, strings = op.parse(attrs)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"{where}: node {k} ({nd['name']!r}): {e}") from None
-        strings = {**attrs, **strings}
-        subs = [from_dict(s, f"{where}: node {k} ({nd['name']!r}) subgraph {j}")
-                for j, s in enumerate(nd.get("subgraphs", []))]
-        if subs:
-            params = Params(params)
-            params["_subgraphs"] = subs
-        node = Node(op, nd["name"], strings, params, ins)
-        for src, i in ins:
-            if i >= src.num_outputs():
-                raise _bad(w, f"input ({src.name!r}, {i}) but that node has {src.num_outputs()} "
-                              "outputs")
-        nodes.append(node)
+        nodes.append(_node(where, k, nd, nodes))
+    arg_nodes = _int_list(where, d, "arg_nodes")
+    if arg_nodes is not None:
+        expect = [i for i, n in enumerate(nodes) if n.op is None]
+        if sorted(arg_nodes) != expect:
+            raise _bad(where, f"'arg_nodes' {arg_nodes} does not list the variable nodes "
+                              f"{expect}")
+    _int_list(where, d, "node_row_ptr")
     heads = [_entry(f"{where}: heads", e, len(nodes), "head") for e in d["heads"]]
-    if not heads:
-        raise _bad(where, "'heads' is empty")
+    for e in heads:
+        if e[1] >= nodes[e[0]].num_outputs():
+            raise _bad(f"{where}: heads", f"head {e!r} but node {nodes[e[0]].name!r} has "
+                                          f"{nodes[e[0]].num_outputs()} output(s)")
     return Symbol([(nodes[e[0]], e[1]) for e in heads])
 
 

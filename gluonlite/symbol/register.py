@@ -16,10 +16,7 @@ def make_function(op, public_name):
         inputs, attrs = bind_call(op, args, kwargs, _is_sym)
         if ctx is not None and "ctx" in op.attrs:
             attrs["ctx"] = str(ctx)
-        s = create_node(op, inputs, attrs, name=name)
-        if attr:
-            s._set_attr(**attr)
-        return s
+        return create_node(op, inputs, attrs, name=name, hint=public_name, attr=attr)
     f.__name__ = public_name
     f.__qualname__ = public_name
     f.__doc__ = op.__doc__

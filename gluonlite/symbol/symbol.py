@@ -141,7 +141,10 @@ class Symbol:
             if node.op is None:
                 out.append(node.name)
             else:
-                out.append(f"{node.name}_{node.op.output_names(node.params)[i]}")
+                name = node.op.output_names(node.params)[i]
+                # Subgraph nodes name their outputs like the subgraph's own outputs.
+                out.append(name if getattr(node.op, "full_output_names", False)
+                           else f"{node.name}_{name}")
         return out
 
     def get_internals(self):
@@ -223,9 +226,24 @@ class Symbol:
         return infer_symbol_shapes(self, self._named(args, kwargs), partial=True)
 
     def infer_type(self, *args, **kwargs):
-        """Infer dtypes; returns (arg_types, out_types, aux_types) as numpy types."""
+        """Infer dtypes from the given input dtypes (positional: in `list_arguments` order).
+
+        Returns:
+            (arg_types, out_types, aux_types) as numpy types, or (None, None, None) when some
+            stay unknown (as MXNet does).
+
+        Raises:
+            ValueError: dtypes that do not fit, naming the node.
+
+        Example: ``sym.FullyConnected(x, num_hidden=2).infer_type(x='float32')``.
+        """
         from ..executor.infer import infer_symbol_types
-        return infer_symbol_types(self, self._named(args, kwargs))
+        return infer_symbol_types(self, self._named(args, kwargs), partial=False)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """Like `infer_type`, with None for what stays unknown."""
+        from ..executor.infer import infer_symbol_types
+        return infer_symbol_types(self, self._named(args, kwargs), partial=True)
 
     def _named(self, args, kwargs):
         known = dict(kwargs)
@@ -269,35 +287,21 @@ class Symbol:
         return self.bind(ctx, kwargs).forward()
 
     # ---- arithmetic ---------------------------------------------------------------------
-    def _binary(self, other, name, scalar_name, reverse=False):
-        from . import _fn
+    # Node names follow MXNet's Python operators: ``x + y`` -> _plus0, ``x + 1`` -> _plusscalar0.
+    def _binary(self, other, name, scalar_name, hint, scalar_hint, reverse=False):
+        """`name`(self, other) for a Symbol, `scalar_name`(self, scalar=other) for a number."""
         if isinstance(other, Symbol):
             a, b = (other, self) if reverse else (self, other)
-            return _fn(name)(a, b)
+            return apply_op(name, a, b, hint=hint)
         if isinstance(other, (int, float, np.number, bool)):
-            return _fn(scalar_name)(self, scalar=other)
+            return apply_op(scalar_name, self, scalar=other, hint=scalar_hint)
         return NotImplemented
 
-    def __add__(self, o): return self._binary(o, "elemwise_add", "_plus_scalar")
-    def __radd__(self, o): return self._binary(o, "elemwise_add", "_plus_scalar", True)
-    def __sub__(self, o): return self._binary(o, "elemwise_sub", "_minus_scalar")
-    def __rsub__(self, o): return self._binary(o, "elemwise_sub", "_rminus_scalar", True)
-    def __mul__(self, o): return self._binary(o, "elemwise_mul", "_mul_scalar")
-    def __rmul__(self, o): return self._binary(o, "elemwise_mul", "_mul_scalar", True)
-    def __truediv__(self, o): return self._binary(o, "elemwise_div", "_div_scalar")
-    def __rtruediv__(self, o): return self._binary(o, "elemwise_div", "_rdiv_scalar", True)
-    def __pow__(self, o): return self._binary(o, "_power", "_power_scalar")
-    def __rpow__(self, o): return self._binary(o, "_power", "_rpower_scalar", True)
-    def __lt__(self, o): return self._binary(o, "_lesser", "_lesser_scalar")
-    def __le__(self, o): return self._binary(o, "_lesser_equal", "_lesser_equal_scalar")
-    def __gt__(self, o): return self._binary(o, "_greater", "_greater_scalar")
-    def __ge__(self, o): return self._binary(o, "_greater_equal", "_greater_equal_scalar")
-    def __eq__(self, o): return self._binary(o, "_equal", "_equal_scalar")
-    def __ne__(self, o): return self._binary(o, "_not_equal", "_not_equal_scalar")
-
     def __neg__(self):
-        from . import _fn
-        return _fn("negative")(self)
+        return apply_op("_mul_scalar", self, scalar=-1.0, hint="_mulscalar")
+
+    def __abs__(self):
+        return apply_op("abs", self)
 
     def __hash__(self):
         return id(self)
@@ -321,6 +325,44 @@ class Symbol:
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
             axes = tuple(axes[0])
         return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
+
+
+# Python operator -> (operator with a Symbol, its name stem, operator with a scalar, its name
+# stem, operands swapped), named as MXNet's Symbol names them.
+_ARITHMETIC = {
+    "__add__": ("elemwise_add", "_plus", "_plus_scalar", "_plusscalar", False),
+    "__radd__": ("elemwise_add", "_plus", "_plus_scalar", "_plusscalar", True),
+    "__sub__": ("elemwise_sub", "_minus", "_minus_scalar", "_minusscalar", False),
+    "__rsub__": ("elemwise_sub", "_minus", "_rminus_scalar", "_rminusscalar", True),
+    "__mul__": ("elemwise_mul", "_mul", "_mul_scalar", "_mulscalar", False),
+    "__rmul__": ("elemwise_mul", "_mul", "_mul_scalar", "_mulscalar", True),
+    "__truediv__": ("elemwise_div", "_div", "_div_scalar", "_divscalar", False),
+    "__rtruediv__": ("elemwise_div", "_div", "_rdiv_scalar", "_rdivscalar", True),
+    "__pow__": ("_power", "_power", "_power_scalar", "_powerscalar", False),
+    "__rpow__": ("_power", "_power", "_rpower_scalar", "_rpower_scalar", True),
+    "__lt__": ("_lesser", "_lesser", "_lesser_scalar", "_lesser_scalar", False),
+    "__le__": ("_lesser_equal", "_lesser_equal", "_lesser_equal_scalar",
+               "_lesser_equal_scalar", False),
+    "__gt__": ("_greater", "_greater", "_greater_scalar", "_greater_scalar", False),
+    "__ge__": ("_greater_equal", "_greater_equal", "_greater_equal_scalar",
+               "_greater_equal_scalar", False),
+    "__eq__": ("_equal", "_equal", "_equal_scalar", "_equal_scalar", False),
+    "__ne__": ("_not_equal", "_not_equal", "_not_equal_scalar", "_not_equal_scalar", False),
+}
+
+
+def _arith_method(dunder, op, hint, scalar_op, scalar_hint, reverse):
+    def m(self, other):
+        return self._binary(other, op, scalar_op, hint, scalar_hint, reverse)
+    m.__name__ = dunder
+    m.__doc__ = (f"``{dunder}``: {op} with a Symbol (node {hint}N), {scalar_op} with a scalar "
+                 f"(node {scalar_hint}N).")
+    return m
+
+
+for _d, _spec in _ARITHMETIC.items():
+    setattr(Symbol, _d, _arith_method(_d, *_spec))
+del _d, _spec
 
 
 def _sym_method(name):
@@ -388,32 +430,80 @@ def Group(symbols):
     return Symbol(ents)
 
 
-def create_node(op, inputs, attrs, name=None, hint=None):
+# Initial values MXNet records on the auxiliary-state variables it creates (so a Module or
+# SymbolBlock initializes them right without being told).
+_AUX_VAR_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+
+
+def _mxnet_string(value, parsed_string):
+    """An attribute's string as MXNet's Python front end writes it: ``str(value)`` of the value
+    the user gave (``1`` stays "1", ``[1, 0]`` stays "[1, 0]"), numpy scalars unwrapped."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bool, int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)) and all(
+            isinstance(e, (bool, int, float)) for e in value):
+        return str(value)
+    return parsed_string
+
+
+def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
     """Create a node applying `op` to input Symbols; returns the Symbol of its visible outputs.
 
-    Missing inputs become variables named ``{node}_{input}`` (``fc1_weight``), as in MXNet.
+    Missing inputs become variables named ``{node}_{input}`` (``fc1_weight``), as in MXNet;
+    like MXNet they carry the node's attributes (and BatchNorm's moving statistics their
+    ``__init__``).
+
+    Args:
+        op: the `Operator`.
+        inputs: a dict input name -> Symbol (fixed operators) or a list (variadic ones).
+        attrs: the operator's attributes (Python values or strings).
+        name: the node's name (prefixed by the current `Prefix`); default ``hint`` + counter.
+        hint: the stem of the automatic name (default the operator's name).
+        attr: extra string attributes for the node (``{'__lr_mult__': '2'}``).
 
     Raises:
         TypeError: an input is not a single-output Symbol; bad attributes.
     """
     params, strings = op.parse(attrs)
+    for k, v in attrs.items():
+        if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
+            strings[k] = _mxnet_string(v, strings[k])
+    if attr:
+        strings.update({k: str(v) for k, v in attr.items()})
     node_name = new_name(name, hint or op.name)
     if isinstance(inputs, dict):
         names = op.input_names(params)
-        ents = []
-        for n in names:
-            s = inputs.get(n)
-            if s is None:
-                s = var(f"{node_name}_{n}")
-            ents.append(_single(op, n, s))
         unknown = set(inputs) - set(names)
         if unknown:
             raise TypeError(f"{op.name}: unknown input(s) {', '.join(sorted(unknown))}; inputs "
                             f"are {', '.join(names)}")
+        var_attrs = {k: v for k, v in strings.items()
+                     if k not in ("__shape__", "__dtype__", "__init__")}
+        ents = []
+        for n in names:
+            s = inputs.get(n)
+            if s is None:
+                va = dict(var_attrs)
+                if n in op.aux and n in _AUX_VAR_INIT:
+                    va["__init__"] = _AUX_VAR_INIT[n]
+                s = Symbol([(Node(None, f"{node_name}_{n}", va, source=user_source()), 0)])
+            ents.append(_single(op, n, s))
     else:
         ents = [_single(op, f"arg{i}", s) for i, s in enumerate(inputs)]
     node = Node(op, node_name, strings, params, ents, user_source())
     return Symbol([(node, i) for i in range(node.num_visible())])
+
+
+def apply_op(op_name, *inputs, hint=None, **attrs):
+    """Apply registered operator `op_name` to Symbols `inputs` (positional, in the operator's
+    input order) with the automatic name stem `hint` (as ``x + y`` names its node ``_plus0``)."""
+    op = registry.get(op_name)
+    ins = list(inputs) if op.variadic else dict(zip(op.input_names(op.parse(attrs)[0]), inputs))
+    if op.variadic:
+        attrs.setdefault(op.variadic, len(ins))
+    return create_node(op, ins, attrs, hint=hint)
 
 
 def _single(op, what, s):

@@ -1,0 +1,183 @@
+"""`_default_subgraph_op`: the node that runs one partitioned subgraph, and the built-in
+``'default'`` backend that creates it.
+
+The node holds its subgraph in ``params['_subgraphs'][0]`` (a Symbol). Its inputs are the
+subgraph's variables in ``list_inputs()`` order and its outputs the subgraph's outputs. It
+runs the subgraph as a nested compiled plan (`gluonlite.executor.plan.compile_plan`), forward
+and backward; being ``stateful``, its last (hidden) output carries the nested plan and its
+saved values from the forward to the vjp. Every rule of the operator is in this file.
+"""
+from ..ops import registry
+from ..ops.registry import Operator, Params
+from ..symbol.symbol import Node, topo_nodes
+from .property import SubgraphProperty
+from .registry import register_subgraph_property
+from .selector import ContainOpSelector
+
+__all__ = ["DEFAULT_SUBGRAPH_OP", "DefaultSubgraphProperty", "default_subgraph_node"]
+
+OP_NAME = "_default_subgraph_op"
+
+
+class AuxName(str):
+    """An input name that is an auxiliary state of the subgraph (a BatchNorm moving
+    statistic inside it). `Symbol.list_auxiliary_states` asks ``name in op.aux``; the
+    subgraph operator's `aux` answers True exactly for these names."""
+
+
+class _AuxMarked:
+    """`op.aux` of subgraph operators: contains the input names marked `AuxName`."""
+
+    def __contains__(self, name):
+        return isinstance(name, AuxName)
+
+    def __bool__(self):
+        return True
+
+    def __iter__(self):
+        return iter(())
+
+    def __repr__(self):
+        return "<inputs that are auxiliary states of the subgraph>"
+
+
+class _Meta:
+    """What the rules need from the subgraph, computed once per subgraph object."""
+
+    __slots__ = ("sub", "vars", "input_names", "output_names", "grad_inputs")
+
+    def __init__(self, sub):
+        self.sub = sub
+        self.vars = [n for n in topo_nodes(sub.outputs) if n.op is None]
+        names = [v.name for v in self.vars]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"{OP_NAME}: the subgraph has several variables named {dup}; "
+                             "subgraph input names must be unique")
+        aux = set(sub.list_auxiliary_states())
+        self.input_names = [AuxName(n) if n in aux else n for n in names]
+        self.output_names = sub.list_outputs()
+        self.grad_inputs = [n not in aux for n in names]
+
+
+def subgraph_meta(p):
+    """The `_Meta` of params `p` (cached on `p`).
+
+    Raises:
+        ValueError: `p` holds no subgraph.
+    """
+    subs = p.get("_subgraphs") or []
+    if not subs:
+        raise ValueError(f"{OP_NAME}: the node holds no subgraph (params['_subgraphs'] is "
+                         "empty); create it with default_subgraph_node(symbol, id)")
+    meta = p.get("_meta")
+    if meta is None or meta.sub is not subs[0]:
+        meta = p["_meta"] = _Meta(subs[0])
+    return meta
+
+
+def _input_names(p):
+    return subgraph_meta(p).input_names
+
+
+def _n_visible(p):
+    return len(subgraph_meta(p).output_names)
+
+
+class _State:
+    """Per-call state handed from the forward to the vjp (the op's hidden last output)."""
+
+    __slots__ = ("plan", "saved")
+
+    def __init__(self, plan, saved):
+        self.plan, self.saved = plan, saved
+
+
+def _plan(p, rc, xs, is_train, grad):
+    from ..executor.plan import compile_plan
+    meta = subgraph_meta(p)
+    shapes = tuple(tuple(x.shape) for x in xs)
+    dtypes = tuple(x.dtype for x in xs)
+    key = (shapes, dtypes, bool(is_train), bool(grad), rc.xp.__name__)
+    plans = p.setdefault("_plans", {})
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = compile_plan(meta.sub, list(shapes), list(dtypes), is_train,
+                                         meta.grad_inputs if grad else None, False, rc.xp)
+    return plan
+
+
+def _kernel(p, rc, *xs):
+    """Run the subgraph (a nested compiled plan) on the inputs; in training mode keep what its
+    backward needs in the hidden state output."""
+    plan = _plan(p, rc, xs, rc.is_train, rc.is_train)
+    outs, saved = plan.forward(list(xs))
+    return (*outs, _State(plan, saved))
+
+
+def _vjp(p, rc, xs, ys, gys, need):
+    state = ys[-1]
+    plan, saved = state.plan, state.saved
+    if saved is None:
+        # An inference forward kept nothing: run it again, keeping values this time (without
+        # training mode, so BatchNorm statistics do not move twice).
+        plan = _plan(p, rc, xs, rc.is_train, True)
+        _, saved = plan.forward(list(xs))
+    grads = plan.backward(saved, list(gys[:len(ys) - 1]))
+    return [g if want else None for g, want in zip(grads, need)]
+
+
+def _infer(p, known, what):
+    from ..executor.infer import infer_graph
+    meta = subgraph_meta(p)
+    given = {v.name: k for v, k in zip(meta.vars, known) if k is not None}
+    if what == "shape":
+        values, _ = infer_graph(meta.sub, given, None, None)
+    else:
+        _, values = infer_graph(meta.sub, None, given, None)
+    ins = [values.get((id(v), 0)) for v in meta.vars]
+    outs = [values.get((id(n), i)) for n, i in meta.sub.outputs]
+    return ins, outs
+
+
+DEFAULT_SUBGRAPH_OP = Operator(
+    OP_NAME, _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
+    visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
+    vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
+    dtype=lambda p, ins: _infer(p, ins, "dtype"),
+    doc="_default_subgraph_op(*inputs): run the subgraph in params['_subgraphs'][0] on the "
+        "inputs (its variables, in list_inputs() order); returns its outputs.")
+DEFAULT_SUBGRAPH_OP.stateful = True
+DEFAULT_SUBGRAPH_OP.aux = _AuxMarked()
+# The output names are the subgraph's own full names ("exp0_output"), so that a partitioned
+# symbol lists the same outputs as the original; Symbol.list_outputs is to use them as they
+# are, without the node-name prefix, for operators that set this flag.
+DEFAULT_SUBGRAPH_OP.full_output_names = True
+if not registry.exists(OP_NAME):
+    registry.add(DEFAULT_SUBGRAPH_OP)
+
+
+def default_subgraph_node(symbol, subgraph_id, prefix=OP_NAME):
+    """A `_default_subgraph_op` node running `symbol`, named ``{prefix}{subgraph_id}``, with
+    no inputs yet (the partition pass connects them).
+
+    Example: ``node = default_subgraph_node(sub, 0)`` (named ``_default_subgraph_op0``).
+    """
+    return Node(registry.get(OP_NAME), f"{prefix}{subgraph_id}", {},
+                Params({"_subgraphs": [symbol]}), [], "")
+
+
+class DefaultSubgraphProperty(SubgraphProperty):
+    """The ``'default'`` backend: groups connected nodes whose operator is in the
+    ``op_names`` attribute (none when unset) into `_default_subgraph_op` nodes."""
+
+    def create_subgraph_selector(self):
+        """A `ContainOpSelector` over ``op_names``."""
+        return ContainOpSelector(self.get_attr("op_names", []))
+
+    def create_subgraph_node(self, symbol, subgraph_id):
+        """`default_subgraph_node(symbol, subgraph_id)`."""
+        return default_subgraph_node(symbol, subgraph_id)
+
+
+register_subgraph_property("default", DefaultSubgraphProperty)

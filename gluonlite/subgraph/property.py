@@ -1,0 +1,67 @@
+"""`SubgraphProperty`: a partitioning backend: how to select subgraphs (a selector) and what
+node replaces each one."""
+
+__all__ = ["SubgraphProperty"]
+
+_MISSING = object()
+
+
+class SubgraphProperty:
+    """Base class of partitioning backends; register subclasses with
+    `register_subgraph_property`.
+
+    Subclasses implement `create_subgraph_selector` (a fresh `SubgraphSelector` per seed
+    node) and `create_subgraph_node` (the node that runs one subgraph). Settings such as the
+    ``op_names`` of the built-in ``'default'`` backend live in `set_attr`/`get_attr`.
+
+    Example::
+
+        class MyBackend(SubgraphProperty):
+            def create_subgraph_selector(self):
+                return ContainOpSelector(["exp", "tanh"])
+            def create_subgraph_node(self, symbol, subgraph_id):
+                return default_subgraph_node(symbol, subgraph_id, prefix="my_op")
+        register_subgraph_property("my_backend", MyBackend)
+    """
+
+    def __init__(self):
+        self._attrs = {}
+
+    def set_attr(self, name, value):
+        """Store setting `name`; returns self."""
+        self._attrs[name] = value
+        return self
+
+    def get_attr(self, name, default=_MISSING):
+        """Setting `name`, or `default`.
+
+        Raises:
+            ValueError: no such setting and no default.
+        """
+        if name in self._attrs:
+            return self._attrs[name]
+        if default is _MISSING:
+            raise ValueError(f"{type(self).__name__}: no attribute {name!r}; set it with "
+                             f"set_attr({name!r}, ...) (known: {sorted(self._attrs)})")
+        return default
+
+    def create_subgraph_selector(self):
+        """A new `SubgraphSelector` (called once per seed node)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement "
+                                  "create_subgraph_selector()")
+
+    def create_subgraph_node(self, symbol, subgraph_id):
+        """The node that replaces one subgraph.
+
+        Args:
+            symbol: the subgraph as a Symbol; its variables stand for the subgraph's inputs
+                (in ``symbol.list_inputs()`` order) and its outputs are what the rest of the
+                graph reads.
+            subgraph_id: 0, 1, ... in the order subgraphs are found.
+
+        Returns:
+            A `Node` with an operator and no inputs (the pass connects them, aligned with
+            ``symbol.list_inputs()``); its visible outputs must match ``symbol``'s outputs.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement "
+                                  "create_subgraph_node(symbol, subgraph_id)")

@@ -1,0 +1,444 @@
+"""One walk over the whole operator registry.
+
+Every registered operator has an entry in SPECS (the test fails for one without): example
+inputs and attributes, and a numpy reference where an obvious one exists. `check_op` checks, in
+one call, the values against the reference, the shape rule (also with each input left unknown)
+and the dtype rule against the forward on several shapes in float32 and float64, and for every
+differentiable operator the gradients against central finite differences in float64;
+non-differentiable inputs must get zero gradients. Failures name the operator.
+"""
+import zlib
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, nd
+from gluonlite.ops import all_ops
+
+# Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
+EXTERNAL = {
+    "_foreach",               # gluonlite.control_flow: loop over axis 0
+    "_while_loop",            # gluonlite.control_flow
+    "_cond",                  # gluonlite.control_flow
+    "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
+}
+EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
+
+
+class Idx:
+    """Exact (integer-valued) input data: indices, lengths, conditions, exact ties."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=np.float64)
+
+
+class Pos:
+    """Random positive data of a shape (for log, sqrt, power, divisors)."""
+
+    def __init__(self, *shape):
+        self.shape = shape
+
+
+def make(spec, rng):
+    """numpy float64 data for one input spec: a shape tuple gives signed values with
+    magnitudes in [0.5, 1.5] (away from kinks at 0), `Pos` values in [0.5, 1.5]."""
+    if isinstance(spec, Idx):
+        return spec.values.copy()
+    if isinstance(spec, Pos):
+        return rng.uniform(0.5, 1.5, spec.shape)
+    if isinstance(spec, np.ndarray):
+        return spec.astype(np.float64)
+    return rng.uniform(0.5, 1.5, spec) * rng.choice([-1.0, 1.0], spec)
+
+
+def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=()):
+    """One check: `inputs` (specs), `attrs`, numpy `ref(*arrays) -> output(s)`, `more` input
+    lists checked for shapes/dtypes/values too, `train` the mode of the gradient pass,
+    `guessed` inputs whose shape the rule fills with a default guess when unknown."""
+    return dict(inputs=list(inputs), attrs=dict(attrs or {}), ref=ref, more=list(more),
+                train=train, rtol=rtol, guessed=set(guessed))
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _bn_ref(x, g, b, mm, mv, fix_gamma=True, eps=1e-3):
+    g = np.ones_like(g) if fix_gamma else g
+    s = (1, -1, 1)
+    return (x - mm.reshape(s)) / np.sqrt(mv.reshape(s) + eps) * g.reshape(s) + b.reshape(s)
+
+
+def _ln_ref(x, g, b, eps=1e-5):
+    m, v = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * g + b
+
+
+def _seq_ref(x, lens, value=0.0):
+    out = x.copy()
+    for b, n in enumerate(lens.astype(int)):
+        out[n:, b] = value
+    return out
+
+
+def _one_hot(i, depth):
+    return (i[..., None] == np.arange(depth)).astype(np.float64)
+
+
+B23, B13, B21 = (2, 3), (1, 3), (2, 1)
+MODA = np.array([[2.3, 3.7, 5.2], [1.3, 4.6, 7.1]])
+MODB = np.array([[1.1, 1.5, 2.0], [0.7, 1.9, 2.3]])
+EQA, EQB = Idx([[1, 2, 3], [4, 5, 6]]), Idx([[1, 0, 3], [5, 5, 2]])
+
+
+def _unary(ref, data=B23, more=((2, 3, 4),)):
+    return C([data], ref=ref, more=[[m if not isinstance(data, Pos) else Pos(*m)] for m in more])
+
+
+def _bcast(fn, pos_rhs=False, pos_lhs=False):
+    lhs = Pos(*B23) if pos_lhs else B23
+    rhs = Pos(*B13) if pos_rhs else B13
+    L = (lambda *s: Pos(*s)) if pos_lhs else (lambda *s: s)
+    R = (lambda *s: Pos(*s)) if pos_rhs else (lambda *s: s)
+    return C([lhs, rhs], ref=fn, more=[[L(2, 1), R(1, 3)], [L(2, 3, 4), R(4)], [L(3,), R(3,)]])
+
+
+def _same(fn, pos_rhs=False, pos_lhs=False):
+    lhs = Pos(*B23) if pos_lhs else B23
+    rhs = Pos(*B23) if pos_rhs else B23
+    return C([lhs, rhs], ref=fn, more=[[Pos(4) if pos_lhs else (4,), Pos(4) if pos_rhs else (4,)]])
+
+
+def _cmp(fn, broadcast):
+    more = [[Idx([[1, 2, 3]]), Idx([[1], [3]])]] if broadcast else [[Idx([1, 2]), Idx([1, 3])]]
+    return C([EQA, EQB], ref=lambda a, b: fn(a, b).astype(a.dtype), more=more)
+
+
+def _scalar(fn, s, data=B23):
+    return C([data], {"scalar": s}, ref=lambda x: fn(x, s), more=[[(4,)]])
+
+
+def _scmp(fn, s):
+    return C([Idx([[1, 2, 3], [2, 0, 1]])], {"scalar": s},
+             ref=lambda x: fn(x, s).astype(x.dtype))
+
+
+def _reduce(fn):
+    return [C([(2, 3, 2)], ref=lambda x: fn(x).reshape(1), more=[[(5,)]]),
+            C([(2, 3, 2)], {"axis": 1}, ref=lambda x: fn(x, axis=1)),
+            C([(2, 3, 2)], {"axis": (0, 2), "keepdims": True},
+              ref=lambda x: fn(x, axis=(0, 2), keepdims=True)),
+            C([(2, 3, 2)], {"axis": 1, "exclude": True}, ref=lambda x: fn(x, axis=(0, 2)))]
+
+
+SPECS = {
+    "Activation": [C([B23], {"act_type": "relu"}, ref=lambda x: np.maximum(x, 0)),
+                   C([B23], {"act_type": "sigmoid"}, ref=_sigmoid),
+                   C([B23], {"act_type": "tanh"}, ref=np.tanh),
+                   C([B23], {"act_type": "softrelu"}, ref=lambda x: np.log1p(np.exp(x))),
+                   C([B23], {"act_type": "softsign"}, ref=lambda x: x / (1 + abs(x)))],
+    "BatchNorm": [C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False},
+                    ref=lambda *a: _bn_ref(*a, fix_gamma=False)),
+                  C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], ref=_bn_ref),
+                  C([(2, 3, 2), (3,), (3,), (3,), Pos(3)],
+                    {"fix_gamma": False, "use_global_stats": True},
+                    ref=lambda *a: _bn_ref(*a, fix_gamma=False))],
+    "BlockGrad": C([B23], ref=lambda x: x),
+    "Cast": C([B23], {"dtype": "float64"}, ref=lambda x: x),
+    "Concat": [C([B23, (2, 2)], {"dim": 1}, ref=lambda a, b: np.concatenate([a, b], 1),
+                 more=[[(2, 1), (2, 2)]]),
+               C([(1, 3), B23, (3, 3)], {"dim": 0}, ref=lambda *a: np.concatenate(a, 0))],
+    "Dropout": [C([(4, 5)], {"p": 0.5}, ref=lambda x: x),   # values: predict mode is identity
+                C([(4, 5)], {"p": 0.3, "axes": (0,)}, ref=lambda x: x)],
+    "Embedding": C([Idx([[0, 2], [1, 1]]), (4, 3)], {"input_dim": 4, "output_dim": 3},
+                   ref=lambda i, w: w[i.astype(int)], more=[[Idx([3, 0, 0]), (4, 3)]]),
+    "Flatten": _unary(lambda x: x.reshape(x.shape[0], -1), (2, 3, 2), more=((4, 1),)),
+    "FullyConnected": [
+        C([B23, (4, 3), (4,)], {"num_hidden": 4}, ref=lambda x, w, b: x @ w.T + b,
+          more=[[(5, 3), (4, 3), (4,)]]),
+        C([(2, 3, 2), (4, 6)], {"num_hidden": 4, "no_bias": True},
+          ref=lambda x, w: x.reshape(2, -1) @ w.T),
+        C([(2, 3, 2), (4, 2), (4,)], {"num_hidden": 4, "flatten": False},
+          ref=lambda x, w, b: x @ w.T + b)],
+    "LayerNorm": C([(3, 4), (4,), (4,)], ref=_ln_ref, more=[[(2, 3, 4), (4,), (4,)]]),
+    "LeakyReLU": [C([B23], {"slope": 0.1}, ref=lambda x: np.where(x > 0, x, 0.1 * x)),
+                  C([B23], {"act_type": "elu", "slope": 1.0},
+                    ref=lambda x: np.where(x > 0, x, np.expm1(x))),
+                  C([B23, (3,)], {"act_type": "prelu"},
+                    ref=lambda x, g: np.where(x > 0, x, x * g))],
+    "Reshape": [C([(2, 3, 4)], {"shape": (-1, 4)}, ref=lambda x: x.reshape(-1, 4),
+                  more=[[(4, 2)], [(8,)]]),
+                C([(2, 3, 4)], {"shape": (0, -3)}, ref=lambda x: x.reshape(2, 12))],
+    "SequenceMask": [C([(3, 2, 2), Idx([1, 3])], {"use_sequence_length": True},
+                       ref=_seq_ref, more=[[(4, 2), Idx([2, 0])]]),
+                     C([(3, 2)], ref=lambda x: x)],
+    "SliceChannel": [C([(2, 6)], {"num_outputs": 3}, ref=lambda x: np.split(x, 3, 1)),
+                     C([(2, 3)], {"num_outputs": 2, "axis": 0, "squeeze_axis": True},
+                       ref=lambda x: [x[0], x[1]])],
+    "SwapAxis": C([(2, 3, 4)], {"dim1": 0, "dim2": 2}, ref=lambda x: np.swapaxes(x, 0, 2)),
+    "_arange": [C([], {"start": 1, "stop": 5, "step": 0.5}, ref=lambda: np.arange(1, 5, 0.5)),
+                C([], {"start": 3, "repeat": 2}, ref=lambda: np.repeat(np.arange(3), 2))],
+    "_copy": _unary(lambda x: x),
+    "_div_scalar": _scalar(np.divide, 2.0),
+    "_equal": _cmp(np.equal, False),
+    "_equal_scalar": _scmp(np.equal, 1),
+    "_full": C([], {"shape": B23, "value": 7}, ref=lambda: np.full(B23, 7.0)),
+    "_greater": _cmp(np.greater, False),
+    "_greater_equal": _cmp(np.greater_equal, False),
+    "_greater_equal_scalar": _scmp(np.greater_equal, 1),
+    "_greater_scalar": _scmp(np.greater, 1),
+    "_lesser": _cmp(np.less, False),
+    "_lesser_equal": _cmp(np.less_equal, False),
+    "_lesser_equal_scalar": _scmp(np.less_equal, 1),
+    "_lesser_scalar": _scmp(np.less, 1),
+    "_maximum": _same(np.maximum),
+    "_maximum_scalar": _scalar(np.maximum, 0.25),
+    "_minimum": _same(np.minimum),
+    "_minimum_scalar": _scalar(np.minimum, 0.25),
+    "_minus_scalar": _scalar(np.subtract, 1.5),
+    "_mod": C([MODA, MODB], ref=np.mod),
+    "_mod_scalar": C([MODA], {"scalar": 0.7}, ref=lambda x: np.mod(x, 0.7)),
+    "_mul_scalar": _scalar(np.multiply, -3.0),
+    "_not_equal": _cmp(np.not_equal, False),
+    "_not_equal_scalar": _scmp(np.not_equal, 1),
+    "_ones": C([], {"shape": (3,)}, ref=lambda: np.ones(3)),
+    "_plus_scalar": _scalar(np.add, 2.5),
+    "_power": _same(np.power, pos_lhs=True),
+    "_power_scalar": _scalar(np.power, 3.0),
+    "_random_normal": C([], {"shape": B23}),
+    "_random_uniform": C([], {"shape": B23, "low": -1, "high": 2}),
+    "_rdiv_scalar": _scalar(lambda x, s: s / x, 2.0),
+    "_rminus_scalar": _scalar(lambda x, s: s - x, 2.0),
+    "_rmod_scalar": C([MODB], {"scalar": 5.0}, ref=lambda x: np.mod(5.0, x)),
+    "_rpower_scalar": _scalar(lambda x, s: s ** x, 2.0),
+    "_zeros": C([], {"shape": (2, 1)}, ref=lambda: np.zeros((2, 1))),
+    "abs": _unary(np.abs),
+    "add_n": C([B23, B23, B23], ref=lambda *a: sum(a), more=[[(4,), (4,)]]),
+    "argmax": [C([(3, 4)], {"axis": 1}, ref=lambda x: x.argmax(1).astype(x.dtype)),
+               C([(3, 4)], ref=lambda x: np.array([x.argmax()], x.dtype)),
+               C([(3, 4)], {"axis": 0, "keepdims": True},
+                 ref=lambda x: x.argmax(0)[None].astype(x.dtype))],
+    "batch_dot": [C([(2, 3, 4), (2, 4, 5)], ref=np.matmul),
+                  C([(2, 4, 3), (2, 5, 4)], {"transpose_a": True, "transpose_b": True},
+                    ref=lambda a, b: np.swapaxes(a, 1, 2) @ np.swapaxes(b, 1, 2))],
+    "broadcast_add": _bcast(np.add),
+    "broadcast_div": _bcast(np.divide, pos_rhs=True),
+    "broadcast_equal": _cmp(np.equal, True),
+    "broadcast_greater": _cmp(np.greater, True),
+    "broadcast_greater_equal": _cmp(np.greater_equal, True),
+    "broadcast_lesser": _cmp(np.less, True),
+    "broadcast_lesser_equal": _cmp(np.less_equal, True),
+    "broadcast_maximum": _bcast(np.maximum),
+    "broadcast_minimum": _bcast(np.minimum),
+    "broadcast_mod": C([MODA, MODB[:1]], ref=np.mod),
+    "broadcast_mul": _bcast(np.multiply),
+    "broadcast_not_equal": _cmp(np.not_equal, True),
+    "broadcast_power": _bcast(np.power, pos_lhs=True),
+    "broadcast_sub": _bcast(np.subtract),
+    "broadcast_to": [C([B13], {"shape": B23}, ref=lambda x: np.broadcast_to(x, B23)),
+                     C([(2, 1, 1)], {"shape": (2, 3, 4)},
+                       ref=lambda x: np.broadcast_to(x, (2, 3, 4)))],
+    "clip": C([(3, 4)], {"a_min": -0.8, "a_max": 0.8}, ref=lambda x: np.clip(x, -0.8, 0.8)),
+    "dot": [C([B23, (3, 4)], ref=np.dot, more=[[(3,), (3,)], [(2, 3, 4), (4, 5)]]),
+            C([(3, 2), (4, 3)], {"transpose_a": True, "transpose_b": True},
+              ref=lambda a, b: a.T @ b.T)],
+    "elemwise_add": _same(np.add),
+    "elemwise_div": _same(np.divide, pos_rhs=True),
+    "elemwise_mul": _same(np.multiply),
+    "elemwise_sub": _same(np.subtract),
+    "exp": _unary(np.exp),
+    "expand_dims": [C([B23], {"axis": 1}, ref=lambda x: x[:, None]),
+                    C([B23], {"axis": -1}, ref=lambda x: x[..., None])],
+    "log": _unary(np.log, Pos(*B23)),
+    "log_softmax": [C([B23], ref=lambda x: np.log(_softmax(x))),
+                    C([B23], {"axis": 0}, ref=lambda x: np.log(_softmax(x, 0)))],
+    "max": _reduce(np.max),
+    "mean": _reduce(np.mean),
+    "min": _reduce(np.min),
+    "negative": _unary(np.negative),
+    "one_hot": C([Idx([[0, 2], [1, 5]])], {"depth": 3}, ref=lambda i: _one_hot(i, 3)),
+    "ones_like": _unary(np.ones_like),
+    "pick": [C([(2, 3), Idx([0, 2])], ref=lambda x, i: x[np.arange(2), i.astype(int)]),
+             C([(2, 3), Idx([1, 0, 1])], {"axis": 0, "keepdims": True},
+               ref=lambda x, i: x[i.astype(int), np.arange(3)][None]),
+             C([(2, 3), Idx([4, -1])], {"mode": "wrap"},
+               ref=lambda x, i: x[np.arange(2), i.astype(int) % 3])],
+    "prod": _reduce(np.prod),
+    "reciprocal": _unary(np.reciprocal),
+    "relu": _unary(lambda x: np.maximum(x, 0)),
+    "sigmoid": _unary(_sigmoid),
+    "slice": [C([(3, 4)], {"begin": (0, 1), "end": (2, 4)}, ref=lambda x: x[0:2, 1:4]),
+              C([(3, 4)], {"begin": (None, 3), "end": (None, 0), "step": (2, -1)},
+                ref=lambda x: x[::2, 3:0:-1])],
+    "slice_axis": [C([(3, 4)], {"axis": 1, "begin": 1, "end": 3}, ref=lambda x: x[:, 1:3]),
+                   C([(3, 4)], {"axis": 0, "begin": -2, "end": None}, ref=lambda x: x[-2:])],
+    "softmax": [C([B23], ref=_softmax, more=[[(4,)], [(2, 3, 4)]]),
+                C([B23], {"axis": 0, "temperature": 2.0}, ref=lambda x: _softmax(x / 2, 0)),
+                C([B23, Idx([2, 1])], {"use_length": True},
+                  ref=lambda x, n: np.concatenate([_softmax(x[:1, :2]), np.zeros((1, 1)),
+                                                   _softmax(x[1:, :1]), np.zeros((1, 2))],
+                                                  axis=1).reshape(2, 3))],
+    "softrelu": _unary(lambda x: np.log1p(np.exp(x))),
+    "softsign": _unary(lambda x: x / (1 + np.abs(x))),
+    "sqrt": _unary(np.sqrt, Pos(*B23)),
+    "square": _unary(np.square),
+    "squeeze": [C([(2, 1, 3)], {"axis": 1}, ref=lambda x: x[:, 0]),
+                C([(1, 3, 1)], ref=lambda x: x.reshape(3))],
+    "stack": [C([B23, B23], ref=lambda a, b: np.stack([a, b])),
+              C([B23, B23, B23], {"axis": 2}, ref=lambda *a: np.stack(a, 2))],
+    "sum": _reduce(np.sum),
+    "take": [C([(3, 2), Idx([[0, 2], [1, 1]])], ref=lambda a, i: a[i.astype(int)]),
+             C([(2, 3), Idx([4, -1])], {"axis": 1, "mode": "wrap"},
+               ref=lambda a, i: a[:, i.astype(int) % 3]),
+             C([(3, 2), Idx([5, -1])], ref=lambda a, i: a[np.clip(i.astype(int), 0, 2)])],
+    "tanh": _unary(np.tanh),
+    "transpose": [C([(2, 3, 4)], {"axes": (1, 0, 2)}, ref=lambda x: x.transpose(1, 0, 2)),
+                  C([(2, 3, 4)], ref=lambda x: x.T)],
+    "where": [C([Idx([[1, 0, 1], [0, 0, 1]]), B23, B23], ref=lambda c, x, y: np.where(c, x, y)),
+              # an unknown condition is inferred with x's shape (as MXNet does), not 1-D
+              C([Idx([0, 1]), B23, B23], ref=lambda c, x, y: np.where(c[:, None], x, y),
+                guessed=(0,))],
+    "zeros_like": _unary(np.zeros_like),
+}
+
+
+def _fn(op):
+    from gluonlite.ndarray.register import make_function
+    return getattr(nd, op.name, None) or make_function(op, op.name)
+
+
+def _run(op, arrays, attrs, dtype, record=False, train=True, grads=False):
+    """Forward through the public nd function; returns (outputs list, input NDArrays)."""
+    xs = [nd.array(a, dtype=dtype) for a in arrays]
+    if grads:
+        for x in xs:
+            x.attach_grad()
+    mx.random.seed(7)  # random operators draw the same numbers on every call
+    if record:
+        with autograd.record(train_mode=train):
+            out = _fn(op)(*xs, **attrs)
+    else:
+        out = _fn(op)(*xs, **attrs)
+    return (list(out) if isinstance(out, (list, tuple)) else [out]), xs
+
+
+def _params(op, attrs, n_inputs):
+    a = dict(attrs)
+    if op.variadic:
+        a.setdefault(op.variadic, n_inputs)
+    return op.parse(a)[0]
+
+
+def _check_rules(op, p, xs, outs, where, guessed=()):
+    in_shapes = [x.shape for x in xs]
+    got = [o.shape for o in outs]
+    _, rule = op.infer_shape(p, in_shapes)
+    assert [tuple(s) for s in rule[:len(outs)]] == got, \
+        f"{where}: shape rule gives {rule} for inputs {in_shapes}, forward gives {got}"
+    for i in range(len(xs)):  # partial inference must agree with what is known
+        ins = list(in_shapes)
+        ins[i] = None
+        filled, rule_i = op.infer_shape(p, ins)
+        assert i in guessed or filled[i] is None or tuple(filled[i]) == in_shapes[i], \
+            f"{where}: shape rule fills input {i} as {filled[i]}, actual {in_shapes[i]}"
+        for r, g in zip(rule_i, got):
+            assert r is None or tuple(r) == g, \
+                f"{where}: with input {i} unknown the shape rule gives {rule_i}, forward {got}"
+    _, drule = op.infer_dtype(p, [np.dtype(x.dtype) for x in xs])
+    gotd = [np.dtype(o.dtype) for o in outs]
+    assert [np.dtype(d) for d in drule[:len(outs)]] == gotd, \
+        f"{where}: dtype rule gives {drule}, forward gives {gotd}"
+
+
+def _numeric_grad(f, arrays, i, eps=1e-6):
+    x = arrays[i]
+    g = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        old = x[k]
+        x[k] = old + eps
+        fp = f(arrays)
+        x[k] = old - eps
+        fm = f(arrays)
+        x[k] = old
+        g[k] = (fp - fm) / (2 * eps)
+    return g
+
+
+def check_op(op, check, rng):
+    """Check one operator for one example: values vs numpy, shape/dtype rules vs the
+    forward (several shapes, float32 and float64), gradients vs finite differences."""
+    name, attrs = op.name, check["attrs"]
+    cases = [check["inputs"]] + check["more"]
+    base = None
+    for ci, case in enumerate(cases):
+        arrays = [make(s, rng) for s in case]
+        if ci == 0:
+            base = arrays
+        p = _params(op, attrs, len(arrays))
+        for dtype in (np.float32, np.float64):
+            where = f"{name}{attrs} inputs {[a.shape for a in arrays]} {np.dtype(dtype).name}"
+            outs, xs = _run(op, arrays, attrs, dtype)
+            assert len(outs) == op.num_visible(p), f"{where}: {len(outs)} outputs"
+            _check_rules(op, p, xs, outs, where, check["guessed"])
+            if check["ref"] is not None:
+                want = check["ref"](*[a.copy() for a in arrays])
+                want = want if isinstance(want, (list, tuple)) else [want]
+                tol = 1e-10 if dtype == np.float64 else 1e-5
+                for k, (o, w) in enumerate(zip(outs, want)):
+                    np.testing.assert_allclose(
+                        o.asnumpy().astype(np.float64), np.asarray(w, np.float64),
+                        rtol=tol * 100, atol=tol, err_msg=f"{where}: output {k} vs numpy")
+    _check_grads(op, check, base, rng)
+
+
+def _check_grads(op, check, arrays, rng):
+    name, attrs, train = op.name, check["attrs"], check["train"]
+    p = _params(op, attrs, len(arrays))
+    if not arrays:
+        return
+    outs, xs = _run(op, arrays, attrs, np.float64, record=True, train=train, grads=True)
+    weights = [rng.normal(size=o.shape) for o in outs]
+    autograd.backward(outs, [nd.array(w, dtype=np.float64) for w in weights])
+    for i, x in enumerate(xs):
+        if op.vjp is None or not op.differentiable(i, p):
+            assert not x.grad.asnumpy().any(), \
+                f"{name}{attrs}: non-differentiable input {op.input_names(p)[i]} got a gradient"
+            continue
+
+        def loss(arrs):
+            o, _ = _run(op, arrs, attrs, np.float64, record=True, train=train)
+            return sum(float((a.asnumpy() * w).sum()) for a, w in zip(o, weights))
+
+        num = _numeric_grad(loss, [a.copy() for a in arrays], i)
+        np.testing.assert_allclose(
+            x.grad.asnumpy(), num, rtol=check["rtol"], atol=1e-6,
+            err_msg=f"{name}{attrs}: gradient of input {op.input_names(p)[i]} vs finite "
+                    "differences")
+
+
+def _walked():
+    return [op for op in all_ops()
+            if op.name not in EXTERNAL and not op.name.startswith(EXTERNAL_PREFIXES)]
+
+
+def test_every_registered_operator_has_an_entry():
+    missing = sorted(op.name for op in _walked() if op.name not in SPECS)
+    assert not missing, (f"operators without an entry in SPECS (add one, or list them in "
+                         f"EXTERNAL if another layer tests them): {missing}")
+    stale = sorted(set(SPECS) - {op.name for op in all_ops()})
+    assert not stale, f"SPECS entries for operators that are not registered: {stale}"
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_operator(name):
+    op = mx.ops.get(name)
+    checks = SPECS[name] if isinstance(SPECS[name], list) else [SPECS[name]]
+    rng = np.random.RandomState(zlib.crc32(name.encode()))
+    for check in checks:
+        check_op(op, check, rng)

@@ -1,0 +1,181 @@
+"""Executor (bind / simple_bind): forward, backward, grad_req modes, auxiliary states and the
+messages for bad input."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, nd, sym
+
+
+def _net():
+    x = sym.var("x")
+    fc = sym.FullyConnected(x, num_hidden=4, name="fc")
+    return sym.sum(sym.tanh(fc) * fc, name="loss")
+
+
+def _values(seed=0):
+    rng = np.random.default_rng(seed)
+    return {"x": rng.standard_normal((3, 5)).astype(np.float32),
+            "fc_weight": rng.standard_normal((4, 5)).astype(np.float32),
+            "fc_bias": rng.standard_normal(4).astype(np.float32)}
+
+
+def _reference_grads(vals):
+    arrs = {k: nd.array(v) for k, v in vals.items()}
+    for a in arrs.values():
+        a.attach_grad()
+    with autograd.record():
+        fc = nd.FullyConnected(arrs["x"], arrs["fc_weight"], arrs["fc_bias"], num_hidden=4)
+        loss = (nd.tanh(fc) * fc).sum()
+    loss.backward()
+    return loss.asnumpy(), {k: a.grad.asnumpy() for k, a in arrs.items()}
+
+
+def test_forward_backward_match_autograd():
+    vals = _values()
+    want_loss, want = _reference_grads(vals)
+    args = {k: nd.array(v) for k, v in vals.items()}
+    grads = {k: nd.zeros(v.shape) for k, v in vals.items()}
+    exe = _net().bind(mx.cpu(), args, args_grad=grads)
+    out = exe.forward(is_train=True)
+    np.testing.assert_allclose(out[0].asnumpy(), want_loss, rtol=1e-5)
+    exe.backward()
+    for k in vals:
+        np.testing.assert_allclose(exe.grad_dict[k].asnumpy(), want[k], rtol=1e-5, atol=1e-6)
+    assert exe.arg_arrays[0] is exe.arg_dict["x"]
+    assert [g is exe.grad_dict[k] for g, k in zip(exe.grad_arrays, vals)] == [True] * 3
+
+
+def test_bind_takes_a_list_in_list_arguments_order():
+    vals = _values()
+    net = _net()
+    exe = net.bind(mx.cpu(), [nd.array(vals[k]) for k in net.list_arguments()])
+    np.testing.assert_allclose(exe.forward()[0].asnumpy(), _reference_grads(vals)[0],
+                               rtol=1e-5)
+
+
+def test_grad_req_write_add_null_per_argument():
+    vals = _values()
+    _, want = _reference_grads(vals)
+    exe = _net().simple_bind(mx.cpu(), x=(3, 5),
+                             grad_req={"x": "null", "fc_weight": "add", "fc_bias": "write"})
+    assert sorted(exe.grad_dict) == ["fc_bias", "fc_weight"]
+    assert exe.grad_arrays[0] is None
+    for k, v in vals.items():
+        exe.arg_dict[k][:] = nd.array(v)
+    for _ in range(3):
+        exe.forward(is_train=True)
+        exe.backward()
+    np.testing.assert_allclose(exe.grad_dict["fc_weight"].asnumpy(), 3 * want["fc_weight"],
+                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(exe.grad_dict["fc_bias"].asnumpy(), want["fc_bias"],
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_grad_req_as_list_and_string():
+    exe = _net().simple_bind(mx.cpu(), grad_req=["null", "write", "null"], x=(3, 5))
+    assert sorted(exe.grad_dict) == ["fc_weight"]
+    assert _net().simple_bind(mx.cpu(), grad_req="null", x=(3, 5)).grad_dict == {}
+
+
+def test_batchnorm_running_statistics_follow_a_training_forward():
+    x = sym.var("x")
+    y = sym.BatchNorm(x, name="bn", fix_gamma=False, momentum=0.8)
+    rng = np.random.default_rng(0)
+    xv = rng.standard_normal((6, 3, 2)).astype(np.float32) * 2 + 1
+    exe = y.simple_bind(mx.cpu(), x=(6, 3, 2))
+    exe.arg_dict["x"][:] = nd.array(xv)
+    exe.arg_dict["bn_gamma"][:] = 1
+    exe.aux_dict["bn_moving_var"][:] = 1
+    mean0, var0 = np.zeros(3, np.float32), np.ones(3, np.float32)
+    exe.forward(is_train=True)
+    bmean, bvar = xv.mean(axis=(0, 2)), xv.var(axis=(0, 2))
+    np.testing.assert_allclose(exe.aux_dict["bn_moving_mean"].asnumpy(),
+                               0.8 * mean0 + 0.2 * bmean, rtol=1e-5)
+    np.testing.assert_allclose(exe.aux_dict["bn_moving_var"].asnumpy(),
+                               0.8 * var0 + 0.2 * bvar, rtol=1e-5)
+    assert exe.aux_arrays[0] is exe.aux_dict["bn_moving_mean"]
+    # inference uses (and leaves) the running statistics
+    before = exe.aux_dict["bn_moving_mean"].asnumpy().copy()
+    out = exe.forward(is_train=False)[0].asnumpy()
+    rm, rv = before, exe.aux_dict["bn_moving_var"].asnumpy()
+    want = (xv - rm[None, :, None]) / np.sqrt(rv[None, :, None] + 1e-3)
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(exe.aux_dict["bn_moving_mean"].asnumpy(), before)
+
+
+def test_forward_keyword_arrays_and_outputs_updated_in_place():
+    exe = _net().simple_bind(mx.cpu(), x=(3, 5))
+    vals = _values()
+    for k in ("fc_weight", "fc_bias"):
+        exe.arg_dict[k][:] = nd.array(vals[k])
+    out = exe.forward(x=nd.array(vals["x"]))[0]
+    np.testing.assert_allclose(out.asnumpy(), _reference_grads(vals)[0], rtol=1e-5)
+    vals2 = dict(vals, x=vals["x"] * 2)
+    exe.forward(x=nd.array(vals2["x"]))
+    assert exe.outputs[0] is out  # MXNet keeps the output arrays
+    np.testing.assert_allclose(out.asnumpy(), _reference_grads(vals2)[0], rtol=1e-5)
+
+
+def test_backward_with_explicit_out_grads_of_a_group():
+    x = sym.var("x")
+    g = sym.Group([sym.square(x), sym.exp(x)])
+    exe = g.simple_bind(mx.cpu(), x=(2, 2))
+    xv = np.array([[0.1, 0.2], [0.3, -0.4]], np.float32)
+    exe.arg_dict["x"][:] = nd.array(xv)
+    exe.forward(is_train=True)
+    exe.backward([nd.ones((2, 2)), None])
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), 2 * xv, rtol=1e-6)
+    exe.backward([nd.ones((2, 2)) * 2, nd.ones((2, 2))])
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), 4 * xv + np.exp(xv), rtol=1e-6)
+
+
+# ---- bad input ----------------------------------------------------------------------------
+def test_bind_with_a_missing_argument_names_it():
+    vals = _values()
+    with pytest.raises(ValueError, match=r"bind: missing argument\(s\) \['fc_bias'\]"):
+        _net().bind(mx.cpu(), {k: nd.array(vals[k]) for k in ("x", "fc_weight")})
+    y = sym.BatchNorm(sym.var("x"), name="bn")
+    args = {k: nd.ones((3,)) for k in ("bn_gamma", "bn_beta")}
+    args["x"] = nd.ones((2, 3))
+    with pytest.raises(ValueError, match=r"missing auxiliary state\(s\) \['bn_moving_var'\]"):
+        y.bind(mx.cpu(), args, aux_states={"bn_moving_mean": nd.zeros((3,))})
+
+
+def test_bind_with_unknown_or_wrong_count_of_arrays():
+    with pytest.raises(ValueError, match=r"unknown name\(s\) \['y'\]"):
+        _net().bind(mx.cpu(), {"y": nd.ones((1,))})
+    with pytest.raises(ValueError, match="args has 1 arrays but the symbol has 3"):
+        _net().bind(mx.cpu(), [nd.ones((1,))])
+    with pytest.raises(TypeError, match="array for 'x' must be an NDArray"):
+        sym.relu(sym.var("x")).bind(mx.cpu(), {"x": np.ones(2)})
+
+
+def test_bind_with_inconsistent_shapes_names_node_and_shapes():
+    vals = _values()
+    args = {k: nd.array(v) for k, v in vals.items()}
+    args["fc_weight"] = nd.ones((4, 6))
+    exe = _net().bind(mx.cpu(), args)
+    with pytest.raises(ValueError, match=r"node 'fc' \(FullyConnected\).*\(4, 5\).*\(4, 6\)"):
+        exe.forward()
+
+
+def test_simple_bind_errors():
+    with pytest.raises(ValueError, match=r"simple_bind: unknown input name\(s\) \['q'\]"):
+        _net().simple_bind(mx.cpu(), x=(3, 5), q=(1,))
+    with pytest.raises(ValueError, match=r"cannot infer the shape of \['x'"):
+        _net().simple_bind(mx.cpu())
+
+
+def test_backward_before_training_forward_and_bad_out_grads():
+    exe = _net().simple_bind(mx.cpu(), x=(3, 5))
+    exe.forward(is_train=False)
+    with pytest.raises(ValueError, match="call forward\\(is_train=True\\) first"):
+        exe.backward()
+    exe.forward(is_train=True)
+    with pytest.raises(ValueError, match="got 2 out_grads for 1 outputs"):
+        exe.backward([nd.ones((1,)), nd.ones((1,))])
+    with pytest.raises(ValueError, match="out_grad for 'loss_output' has shape \\(2,\\)"):
+        exe.backward([nd.ones((2,))])
+    with pytest.raises(ValueError, match="forward: unknown argument 'q'"):
+        exe.forward(q=nd.ones((1,)))
