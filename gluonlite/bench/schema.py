@@ -11,6 +11,7 @@ Example:
     {'n': 3}
 """
 import copy
+import math
 import re
 
 __all__ = ["RecipeError", "Key", "Struct", "Int", "Number", "Bool", "Str", "Enum", "Regex",
@@ -94,19 +95,25 @@ class Int(Checker):
 
 
 class Number(Checker):
-    """A real number (int or float, not bool); `Number(min=0, strict=True)` means > 0."""
+    """A finite real number (int or float, not bool), optionally bounded.
 
-    def __init__(self, min=None, strict=False):
-        self.min, self.strict = min, strict
-        bound = "" if min is None else f" {'>' if strict else '>='} {min}"
-        self.expected = "a number" + bound
+    `Number(min=0, strict=True)` means > 0; `max` is exclusive: `Number(0, max=1)` is [0, 1).
+    """
+
+    def __init__(self, min=None, strict=False, max=None):
+        self.min, self.strict, self.max = min, strict, max
+        bounds = [] if min is None else [f"{'>' if strict else '>='} {min}"]
+        bounds += [] if max is None else [f"< {max}"]
+        self.expected = "a number" + (" " + " and ".join(bounds) if bounds else "")
 
     def accepts(self, value):
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return False
-        if self.min is None:
-            return value == value  # rejects NaN
-        return value > self.min if self.strict else value >= self.min
+        if not math.isfinite(value):
+            return False
+        if self.min is not None and (value <= self.min if self.strict else value < self.min):
+            return False
+        return self.max is None or value < self.max
 
     def check(self, value, path, partial=False):
         return float(super().check(value, path, partial))
@@ -167,7 +174,7 @@ class ListOf(Checker):
 
     def __init__(self, item, scalar_ok=True):
         self.item, self.scalar_ok = item, scalar_ok
-        self.expected = f"a non-empty list of {_plural(item.expected)}"
+        self.expected = f"a non-empty list, each item {item.expected}"
 
     def check(self, value, path, partial=False):
         if not isinstance(value, list):
@@ -177,10 +184,6 @@ class ListOf(Checker):
         if not value:
             raise RecipeError(f"expected {self.expected}, got an empty list", path)
         return [self.item.check(v, path + (i,), partial) for i, v in enumerate(value)]
-
-
-def _plural(expected):
-    return re.sub(r"^an? ", "", expected)
 
 
 class Key:
@@ -228,8 +231,8 @@ class Struct(Checker):
             elif partial:
                 continue
             elif key.required:
-                raise RecipeError(f"missing required key {name!r} ({key.checker.expected})",
-                                  path + (name,))
+                raise RecipeError(f"missing required key; expected {key.checker.expected}"
+                                  + (f" ({key.doc})" if key.doc else ""), path + (name,))
             elif key.default is not _NO_DEFAULT:
                 out[name] = copy.deepcopy(key.default)
             elif isinstance(key.checker, Struct):

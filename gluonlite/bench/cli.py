@@ -1,0 +1,281 @@
+"""`python -m gluonlite.bench`: run the control-flow RNN benchmark or a YAML recipe.
+
+Exit status: 0 done; 1 some case failed (each failure is one line on stderr);
+2 bad flags or recipe, or an output file that cannot be written (one line on
+stderr, before any work); 130 interrupted (finished cases are kept).
+
+Example:
+    python -m gluonlite.bench --benchmark while_loop --warmup_rounds 2 --test_rounds 5
+    python -m gluonlite.bench --recipe recipes/quick.yaml --out results/quick.jsonl
+"""
+import argparse
+import json
+import os
+import sys
+import traceback
+
+from .recipe import RecipeError, from_data, load_recipe, recipe_kind
+from .results import OutputError
+
+__all__ = ["main", "build_parser"]
+
+PROG = "gluonlite.bench"
+_RULE = "--------------------------------------"
+_BENCH_ONLY = ("benchmark", "warmup_rounds", "test_rounds", "resume", "format", "baseline")
+
+
+class UsageError(Exception):
+    """A bad combination of flags; the message is the one line shown to the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block
+        raise UsageError(f"{message} (see --help)")
+
+
+def _count(minimum):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {value}")
+        return value
+    return parse
+
+
+def build_parser():
+    """The argument parser of the CLI (flags of ../shared/BENCH.md)."""
+    p = _Parser(prog="python -m gluonlite.bench",
+                description="Benchmark foreach and while_loop on RNN tasks, or run a YAML "
+                            "recipe (kind: bench or train). Flags override the recipe.")
+    p.add_argument("--benchmark", choices=["foreach", "while_loop"],
+                   help="which loop layer to time (required unless the recipe sets it)")
+    p.add_argument("--warmup_rounds", type=_count(0), help="untimed rounds per case (20)")
+    p.add_argument("--test_rounds", type=_count(1), help="timed rounds per case (100)")
+    p.add_argument("--recipe", metavar="FILE.yaml", help="a recipe from recipes/")
+    p.add_argument("--out", metavar="FILE.jsonl",
+                   help="write one JSON line per finished case (train: per epoch)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the --out file and skip the cases already in it")
+    p.add_argument("--format", choices=["text", "markdown", "csv"],
+                   help="format of the summary table (text)")
+    p.add_argument("--baseline", choices=["numpy"],
+                   help="also time the hand-written numpy floor and show ratios to it")
+    return p
+
+
+def _overrides(args):
+    o = {}
+    if args.benchmark:
+        o["benchmark"] = [args.benchmark]
+    rounds = {k: v for k, v in (("warmup", args.warmup_rounds), ("test", args.test_rounds))
+              if v is not None}
+    if rounds:
+        o["rounds"] = rounds
+    for key in ("format", "baseline"):
+        if getattr(args, key):
+            o[key] = getattr(args, key)
+    if args.out:
+        o["output"] = args.out
+    return o
+
+
+def _resolve(args):
+    """Validated Recipe from --recipe and the flags; raises RecipeError/UsageError."""
+    overrides = _overrides(args)
+    if args.recipe:
+        if recipe_kind(args.recipe) == "train":
+            given = [f"--{k}" for k in _BENCH_ONLY if getattr(args, k) not in (None, False)]
+            if given:
+                raise UsageError(f"{', '.join(given)} cannot be used with the train recipe "
+                                 f"{args.recipe}")
+            return load_recipe(args.recipe, {"output": args.out} if args.out else None)
+        return load_recipe(args.recipe, overrides)
+    if not args.benchmark:
+        raise UsageError("the following arguments are required: --benchmark "
+                         "(or give --recipe FILE.yaml)")
+    return from_data({}, overrides)
+
+
+def _say(line, err=False):
+    """Print one line without breaking the tqdm bar on stderr."""
+    from tqdm import tqdm
+    if err or (sys.stdout.isatty() and sys.stderr.isatty()):
+        tqdm.write(line, file=sys.stderr if err else sys.stdout)  # clears the bar first
+    else:  # stdout goes elsewhere: clearing and redrawing the bar would only add noise
+        print(line)
+    (sys.stderr if err else sys.stdout).flush()
+
+
+def _short(filename):
+    """A source path relative to the folder holding the gluonlite package, if inside it."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    full = os.path.abspath(filename)
+    return os.path.relpath(full, root) if full.startswith(root + os.sep) else filename
+
+
+def _error_line(exc):
+    """`Type: message [file:line]` on one line, for a case that raised."""
+    text = " | ".join(s.strip() for s in str(exc).splitlines() if s.strip())
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" [at {_short(tb[-1].filename)}:{tb[-1].lineno}]" if tb else ""
+    return f"{type(exc).__name__}: {text}{where}"
+
+
+def _header(case, last, last_bench):
+    """The seed's header lines for a case, given the previous case and benchmark."""
+    lines = []
+    if case["impl"] == "gluonlite":
+        if last_bench != case["benchmark"]:
+            lines += [_RULE, f"Benchmarking {case['benchmark']}"]
+        group = ("cell", "ctx", "seq_len", "batch_size", "hidden_dim")
+        if last is None or any(last[k] != case[k] for k in group) or last["impl"] != "gluonlite":
+            lines += [_RULE, "cell: %s  ctx: %s  length: %d  batch size: %d dim: %d" % (
+                case["cell"], case["ctx"], case["seq_len"], case["batch_size"],
+                case["hidden_dim"])]
+        lines.append("is_train = %r, hybridize_cell = %r, hybridize_layer = %r" % (
+            case["is_train"], case["hybridize_cell"], case["hybridize_layer"]))
+    else:
+        lines += [_RULE, "numpy %s  cell: %s  length: %d  batch size: %d dim: %d" % (
+            case["impl"], case["cell"], case["seq_len"], case["batch_size"], case["hidden_dim"]),
+            "is_train = %r" % case["is_train"]]
+    return lines
+
+
+def run_bench(recipe, resume=False, run_case=None, progress=True):
+    """Run a bench recipe: print per case, write JSON lines, print the summary.
+
+    Args:
+        recipe: a validated bench `Recipe`.
+        resume: skip cases already in the output file.
+        run_case: `runner.run_case` (replaceable for tests).
+        progress: show the tqdm bar on stderr.
+
+    Returns:
+        exit status (0, 1 if a case failed, 130 if interrupted).
+
+    Raises:
+        OutputError: the output file cannot be written (before any case runs).
+    """
+    from tqdm import tqdm
+
+    from . import matrix, results, runner, summary
+    run_case = run_case or runner.run_case
+    cfg = recipe.data
+    out = cfg["output"]
+    writer = results.ResultsFile(out, resume=resume) if out else None
+    try:
+        gpus, why = (0, None)
+        if any(c.startswith("gpu") for c in cfg["matrix"]["ctx"]):
+            gpus, why = runner.detect_gpus()
+        cases, skipped = matrix.expand(cfg, gpus, why)
+        for line in skipped:
+            _say(line)
+        done = writer.done if writer else set()
+        todo = [c for c in cases if matrix.case_key(c) not in done]
+        if len(todo) < len(cases):
+            _say(f"resuming: {len(cases) - len(todo)} of {len(cases)} cases already in {out}")
+        env = results.env_record()
+        new, failed, last, last_bench = [], 0, None, None
+        warmup, test = cfg["rounds"]["warmup"], cfg["rounds"]["test"]
+        bar = tqdm(total=len(todo), unit="case", file=sys.stderr, disable=not progress,
+                   dynamic_ncols=True)
+        try:
+            for case in todo:
+                label = matrix.case_label(case)
+                bar.set_description(label, refresh=False)
+                for line in _header(case, last, last_bench):
+                    _say(line)
+                last, last_bench = case, case["benchmark"] or last_bench
+                # a bar per case only where someone watches: in logs it is noise
+                rounds = tqdm(total=warmup + test, unit="round", leave=False, delay=2.0,
+                              file=sys.stderr, disable=not (progress and sys.stderr.isatty()))
+                try:
+                    res = run_case(case, warmup, test, cfg["seed"],
+                                   lambda k: rounds.update(k - rounds.n))
+                except KeyboardInterrupt:
+                    raise
+                except Exception as e:  # one case failing must not lose the others
+                    if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
+                        traceback.print_exc()
+                    _say(f"{PROG}: case failed ({label}): {_error_line(e)}", err=True)
+                    failed += 1
+                    bar.update(1)
+                    continue
+                finally:
+                    rounds.close()
+                record = dict(case, **res, seed=cfg["seed"], recipe=recipe.name, env=env)
+                if writer:  # persist before telling the user the case is done
+                    writer.write(record)
+                new.append(record)
+                _say("Time used: mean = %.3f ms, std = %.3f ms" % (res["mean"], res["std"]))
+                bar.update(1)
+        except KeyboardInterrupt:
+            bar.close()
+            kept = f"; {len(new) + len(done)} finished cases are in {out}" if out else ""
+            _say(f"{PROG}: interrupted after {len(new)} of {len(todo)} cases{kept}", err=True)
+            return 130
+        bar.close()
+        by_key = {matrix.case_key(r): r for r in (writer.records if writer else []) + new}
+        table = [by_key[k] for k in map(matrix.case_key, cases) if k in by_key]
+        text = summary.summarize(table, cfg["format"])
+        if text:
+            print(_RULE)
+            print(f"Summary ({cfg['format']}): speedup = imperative mean / mean; "
+                  "x floor-* = mean / numpy floor mean")
+            print(text)
+        if failed:
+            _say(f"{PROG}: {failed} of {len(todo)} cases failed", err=True)
+        return 1 if failed else 0
+    finally:
+        if writer:
+            writer.close()
+
+
+def _train(recipe):
+    from .train import run_train
+    try:
+        run_train(recipe, emit=lambda line: print(line, flush=True))
+    except (KeyboardInterrupt, OutputError):
+        raise
+    except Exception as e:  # report in one line; GLUONLITE_BENCH_TRACEBACK=1 for the rest
+        if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
+            traceback.print_exc()
+        print(f"{PROG}: training failed ({recipe.file}): {_error_line(e)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv=None):
+    """Entry point; returns the exit status (see the module docstring)."""
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+            if args.resume and not args.out and not args.recipe:
+                raise UsageError("--resume needs --out FILE.jsonl (or a recipe with `output`)")
+            recipe = _resolve(args)
+        except (RecipeError, UsageError) as e:
+            print(f"{PROG}: error: {e}", file=sys.stderr)
+            return 2
+        try:
+            if recipe.kind == "train":
+                return _train(recipe)
+            if args.resume and not recipe.data["output"]:
+                raise UsageError("--resume needs --out FILE.jsonl (or a recipe with `output`)")
+            return run_bench(recipe, resume=args.resume)
+        except (OutputError, UsageError) as e:
+            print(f"{PROG}: error: {e}", file=sys.stderr)
+            return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the flush at exit does not fail again
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Timing one bench case: warmup + test rounds, each stopped after `nd.waitall()`.
+
+Inference rounds call the layer once; training rounds call it under
+`autograd.record()` and then `backward()` on the stacked outputs (the gradient of
+their sum). Floor cases time the numpy floor (`floor.py`) the same way. After the
+timed rounds one more round runs under tracemalloc to measure the peak of new
+allocations during a call (`peak_alloc_bytes`); it is not part of the timings.
+
+Example:
+    >>> run_case({'impl': 'floor-step', 'cell': 'GRUCell', 'seq_len': 3, 'batch_size': 1,
+    ...           'hidden_dim': 4, 'is_train': True}, warmup=1, test=2)['n']
+    2
+"""
+import time
+import tracemalloc
+
+import numpy as np
+
+from . import floor
+from .results import stats
+
+__all__ = ["run_case", "time_rounds", "detect_gpus"]
+
+
+def detect_gpus():
+    """How many GPUs gluonlite can use, and if none, why.
+
+    Returns:
+        (count, reason): reason is None when count > 0.
+    """
+    try:
+        import cupy  # noqa: F401  - only asking whether it is there
+    except ImportError:
+        return 0, "CuPy is not installed (a gpu context needs CuPy and a GPU)"
+    except Exception as e:  # a broken CUDA install raises on import
+        return 0, f"CuPy does not import ({type(e).__name__}: {e})"
+    try:
+        from gluonlite.context import num_gpus
+        count = num_gpus()
+    except Exception:  # the core's helper missing or failing: ask CuPy directly
+        try:
+            count = cupy.cuda.runtime.getDeviceCount()
+        except Exception:
+            count = 0
+    return (count, None) if count else (0, "no GPU visible to CuPy")
+
+
+def time_rounds(step, warmup, test, sync=None, progress=None):
+    """Time `warmup + test` calls of `step`; return the test rounds' times in ms.
+
+    Args:
+        step: a callable doing one round.
+        warmup, test: round counts.
+        sync: called after each step, inside the timer (e.g. nd.waitall).
+        progress: optional callable(rounds_done) for a progress bar.
+    """
+    times = []
+    for r in range(warmup + test):
+        tick = time.perf_counter()
+        step()
+        if sync is not None:
+            sync()
+        times.append((time.perf_counter() - tick) * 1000.0)
+        if progress is not None:
+            progress(r + 1)
+    return times[warmup:]
+
+
+def _peak_alloc(step, sync):
+    """Peak bytes newly allocated during one call of step (numpy buffers included)."""
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        step()
+        if sync is not None:
+            sync()
+        return max(0, tracemalloc.get_traced_memory()[1] - base)
+    finally:
+        if not was_tracing:
+            tracemalloc.stop()
+
+
+def _gluonlite_step(case, seed):
+    import gluonlite as mx
+    from gluonlite import autograd, nd
+    from . import models
+    mx.random.seed(seed)
+    layer, inputs, states = models.build_benchmark_case(case)
+    if case["is_train"]:
+        def step():
+            with autograd.record():
+                res = layer(inputs, states)
+            res.backward()
+    else:
+        def step():
+            layer(inputs, states)
+    return step, nd.waitall
+
+
+def _floor_step(case, seed):
+    T, N, H = case["seq_len"], case["batch_size"], case["hidden_dim"]
+    train = bool(case["is_train"])
+    f = floor.FloorRNN(case["cell"], T, N, H, H, fused=case["impl"] == "floor-fused", train=train)
+    rng = np.random.default_rng(seed)
+    params = floor.init_params(case["cell"], H, H, seed=seed)
+    x = rng.standard_normal((T, N, H), dtype=np.float32)
+    states = [rng.standard_normal((N, H), dtype=np.float32)
+              for _ in range(floor.num_states(case["cell"]))]
+    if train:
+        def step():
+            f.forward(x, states, params)
+            f.backward()
+    else:
+        def step():
+            f.forward(x, states, params)
+    return step, None
+
+
+def run_case(case, warmup, test, seed=0, progress=None):
+    """Build and time one case.
+
+    Args:
+        case: a dict from `matrix.expand`.
+        warmup, test: round counts.
+        seed: seeds gluonlite's and numpy's generators before building.
+        progress: optional callable(rounds_done).
+
+    Returns:
+        dict: n, mean, std, median, min, max (ms), warmup, peak_alloc_bytes.
+
+    Raises:
+        whatever building or running the case raises (the CLI reports it).
+    """
+    build = _gluonlite_step if case.get("impl", "gluonlite") == "gluonlite" else _floor_step
+    step, sync = build(case, seed)
+    times = time_rounds(step, warmup, test, sync, progress)
+    result = stats(times)
+    result.update(unit="ms", warmup=warmup, peak_alloc_bytes=_peak_alloc(step, sync))
+    return result

@@ -1,0 +1,262 @@
+"""`kind: train` recipes: train a loop-layer model on a generated or local task.
+
+Tasks:
+- adding: the adding problem. Each step has two channels, a value in [0, 1) and a
+  marker; exactly two steps are marked (one in each half) and the target is the sum
+  of their values. Judged by `valid_mse` (predicting the mean scores about 0.167).
+- charlm: next-character prediction on the installed Python standard library's own
+  .py files, read at run time (the first `max_bytes` bytes of its top-level modules
+  in name order). Judged by `valid_bpc` (bits per character).
+
+Every epoch writes one JSON line (to stdout and to the recipe's `output`); the
+final parameters go to `params_file` via `save_parameters`; the last line is
+`{"final": true, "metric": ..., "value": ..., ...}`.
+
+Example:
+    >>> x, y = adding_problem(4, 6, np.random.default_rng(0))
+    >>> x.shape, y.shape
+    ((6, 4, 2), (4, 1))
+"""
+import json
+import math
+import os
+import sys
+import sysconfig
+import time
+
+import numpy as np
+
+__all__ = ["adding_problem", "stdlib_text", "encode_text", "char_windows", "VOCAB", "run_train"]
+
+# A fixed vocabulary (printable ASCII, newline, tab, then one id for everything else)
+# so saved parameters have the same shapes on every machine.
+VOCAB = "\n\t" + "".join(chr(c) for c in range(32, 127))
+_UNK = len(VOCAB)
+_CHAR_ID = {c: i for i, c in enumerate(VOCAB)}
+JUDGED = {"adding": "valid_mse", "charlm": "valid_bpc"}
+
+
+def adding_problem(n, seq_len, rng):
+    """Generate n examples of the adding problem.
+
+    Args:
+        n: number of examples.
+        seq_len: T (>= 2).
+        rng: numpy Generator.
+
+    Returns:
+        (x, y): x float32 (T, n, 2) (value, marker), y float32 (n, 1).
+    """
+    values = rng.uniform(0.0, 1.0, (n, seq_len))
+    first = rng.integers(0, seq_len // 2, n)
+    second = rng.integers(seq_len // 2, seq_len, n)
+    rows = np.arange(n)
+    marks = np.zeros((n, seq_len))
+    marks[rows, first] = 1.0
+    marks[rows, second] = 1.0
+    y = (values[rows, first] + values[rows, second])[:, None]
+    x = np.stack([values, marks], axis=-1).transpose(1, 0, 2)
+    return np.ascontiguousarray(x, dtype=np.float32), y.astype(np.float32)
+
+
+def stdlib_text(max_bytes):
+    """Up to max_bytes of text from the standard library's top-level .py files.
+
+    Args:
+        max_bytes: how much text to read.
+
+    Returns:
+        str.
+
+    Raises:
+        RuntimeError: the standard library's source files cannot be found.
+    """
+    root = sysconfig.get_paths()["stdlib"]
+    try:
+        names = sorted(n for n in os.listdir(root) if n.endswith(".py"))
+    except OSError as e:
+        raise RuntimeError(f"charlm: cannot list the standard library at {root}: {e}") from None
+    parts, size = [], 0
+    for name in names:
+        if size >= max_bytes:
+            break
+        try:
+            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+                text = f.read(max_bytes - size)
+        except OSError:
+            continue
+        parts.append(text)
+        size += len(text)
+    if not size:
+        raise RuntimeError(f"charlm: found no readable .py files in {root}")
+    return "".join(parts)
+
+
+def encode_text(text):
+    """Map characters to ids in VOCAB (unknown characters to len(VOCAB)); int32 array."""
+    return np.fromiter((_CHAR_ID.get(c, _UNK) for c in text), dtype=np.int32, count=len(text))
+
+
+def char_windows(ids, seq_len):
+    """Cut ids into non-overlapping windows: inputs and next-character targets.
+
+    Returns:
+        (x, y): int32 arrays (T, n) each, y shifted by one character.
+    """
+    n = (len(ids) - 1) // seq_len
+    x = ids[:n * seq_len].reshape(n, seq_len).T
+    y = ids[1:n * seq_len + 1].reshape(n, seq_len).T
+    return np.ascontiguousarray(x), np.ascontiguousarray(y)
+
+
+def _task_data(cfg, rng):
+    """(x_train, y_train, x_valid, y_valid, model kwargs) for the recipe's task."""
+    if cfg["task"] == "adding":
+        a = cfg["adding"]
+        xt, yt = adding_problem(a["train_size"], a["seq_len"], rng)
+        xv, yv = adding_problem(a["valid_size"], a["seq_len"], rng)
+        return xt, yt, xv, yv, dict(seq_len=a["seq_len"], out_units=1, input_size=2,
+                                    last_only=True)
+    c = cfg["charlm"]
+    ids = encode_text(stdlib_text(c["max_bytes"]))
+    split = int(len(ids) * (1 - c["valid_fraction"]))
+    xt, yt = char_windows(ids[:split], c["seq_len"])
+    xv, yv = char_windows(ids[split:], c["seq_len"])
+    if xt.shape[1] == 0 or xv.shape[1] == 0:
+        raise ValueError(f"charlm: max_bytes={c['max_bytes']} gives no full window of "
+                         f"seq_len={c['seq_len']} for training or validation")
+    return xt, yt, xv, yv, dict(seq_len=c["seq_len"], out_units=len(VOCAB) + 1,
+                                vocab_size=len(VOCAB) + 1, embed_size=cfg["model"]["embed_size"])
+
+
+def _batches(n, batch_size, rng=None, limit=None):
+    """Index arrays of full batches (a smaller single batch if n < batch_size)."""
+    order = rng.permutation(n) if rng is not None else np.arange(n)
+    size = min(batch_size, n)
+    out = [order[i:i + size] for i in range(0, n - size + 1, size)]
+    return out[:limit] if limit else out
+
+
+def _clip(params, max_norm, scale, ctx):
+    """Scale gradients so the norm of grad/scale is at most max_norm."""
+    grads = [p.grad(ctx) for p in params.values() if p.grad_req != "null"]
+    norm = math.sqrt(sum(float((g * g).sum().asscalar()) for g in grads)) / scale
+    if norm > max_norm:
+        for g in grads:
+            g[:] = g * (max_norm / norm)
+
+
+def run_train(recipe, out_path=None, emit=print, progress=True):
+    """Train the recipe's model; write metrics per epoch and save the parameters.
+
+    Args:
+        recipe: a validated `Recipe` of kind 'train'.
+        out_path: metrics JSON lines file (overrides the recipe's `output`).
+        emit: called with each JSON line (stdout by default).
+        progress: show a tqdm bar over batches on stderr.
+
+    Returns:
+        the final record (dict).
+
+    Raises:
+        OutputError: the output file cannot be written (before training starts).
+    """
+    import gluonlite as mx
+    from gluonlite import autograd, gluon, nd
+    from tqdm import tqdm
+
+    from . import models
+    from .results import ResultsFile, check_writable
+
+    cfg = recipe.data
+    out_path = out_path or cfg["output"]
+    params_file = cfg["params_file"] or (
+        os.path.splitext(out_path)[0] + ".params" if out_path
+        else os.path.join("results", f"{recipe.name}.params"))
+    writer = ResultsFile(out_path) if out_path else None
+    check_writable(params_file)  # fail now, not after training
+    try:
+        rng = np.random.default_rng(cfg["seed"])
+        mx.random.seed(cfg["seed"])
+        xt, yt, xv, yv, shape_kw = _task_data(cfg, rng)
+        ctx = models.make_ctx(cfg["ctx"])
+        m = cfg["model"]
+        net = models.SequenceModel(m["cell"], m["loop"], m["hidden_size"], m["num_layers"],
+                                   hybridize_cell=m["hybridize_cell"],
+                                   hybridize_layer=m["hybridize_layer"], **shape_kw)
+        net.initialize(ctx=ctx)
+        net.hybridize_layers()
+        o = cfg["optimizer"]
+        opt_params = {"learning_rate": o["lr"], "wd": o["wd"]}
+        if o["name"] == "sgd":
+            opt_params["momentum"] = o["momentum"]
+        trainer = gluon.Trainer(net.collect_params(), o["name"], opt_params)
+        charlm = cfg["task"] == "charlm"
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss() if charlm else gluon.loss.L2Loss()
+        limit = cfg["charlm"]["max_batches"] if charlm else None
+
+        y_axis = 1 if charlm else 0  # charlm targets are (T, n); adding targets (n, 1)
+
+        def batch_loss(idx, train):
+            x = nd.array((xt if train else xv)[:, idx], ctx=ctx)
+            y = nd.array(np.take(yt if train else yv, idx, axis=y_axis), ctx=ctx)
+            if train:
+                with autograd.record():
+                    loss = _loss(net(x), y)
+                loss.backward()
+            else:
+                loss = _loss(net(x), y)
+            return loss
+
+        def _loss(pred, y):
+            if charlm:
+                return loss_fn(pred.reshape((-1, pred.shape[-1])), y.reshape((-1,)))
+            return loss_fn(pred, y)
+
+        # L2Loss is 0.5 * squared error; report MSE. Cross-entropy is in nats; report bits.
+        to_metric = (lambda v: v / math.log(2)) if charlm else (lambda v: 2.0 * v)
+        metric_name = "bpc" if charlm else "mse"
+        record = None
+        for epoch in range(1, cfg["epochs"] + 1):
+            tick = time.perf_counter()
+            total, count = 0.0, 0
+            batches = _batches(xt.shape[1], cfg["batch_size"], rng, limit)
+            bar = tqdm(batches, desc=f"epoch {epoch}", unit="batch", leave=False,
+                       file=sys.stderr, disable=not progress)
+            for idx in bar:
+                loss = batch_loss(idx, True)
+                rows = loss.shape[0]
+                if o["clip_norm"]:
+                    _clip(net.collect_params(), o["clip_norm"], rows, ctx)
+                trainer.step(rows)
+                total += float(loss.sum().asscalar())
+                count += rows
+            bar.close()
+            vtotal, vcount = 0.0, 0
+            for idx in _batches(xv.shape[1], cfg["batch_size"], None, limit):
+                loss = batch_loss(idx, False)
+                vtotal += float(loss.sum().asscalar())
+                vcount += loss.shape[0]
+            record = {"epoch": epoch, "train_loss": total / count,
+                      f"train_{metric_name}": to_metric(total / count),
+                      f"valid_{metric_name}": to_metric(vtotal / vcount),
+                      "time_s": round(time.perf_counter() - tick, 3)}
+            _emit(record, writer, emit)
+        net.save_parameters(params_file)
+        judged = JUDGED[cfg["task"]]
+        value = record[judged]
+        final = {"final": True, "recipe": recipe.name, "task": cfg["task"], "metric": judged,
+                 "value": value, "target": cfg["target"],
+                 "passed": None if cfg["target"] is None else bool(value <= cfg["target"]),
+                 "epochs": cfg["epochs"], "params_file": params_file}
+        _emit(final, writer, emit)
+        return final
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _emit(record, writer, emit):
+    if writer is not None:
+        writer.write(record)
+    emit(json.dumps(record))

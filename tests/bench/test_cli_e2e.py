@@ -1,0 +1,74 @@
+"""End to end through `python -m gluonlite.bench` on tiny recipes, with the real core.
+
+These need the gluonlite core (gluon.rnn cells, contrib.foreach/while_loop, hybridize)."""
+import re
+
+import pytest
+
+from benchutil import read_jsonl, run_cli
+from gluonlite.bench import matrix
+
+TIME_LINE = re.compile(r"^Time used: mean = \d+\.\d{3} ms, std = \d+\.\d{3} ms$", re.M)
+TINY = """
+matrix:
+  cell: [RNNCell, LSTMCell]
+  ctx: [cpu]
+  seq_len: [3]
+  batch_size: [2]
+  hidden_dim: [4]
+rounds: {warmup: 1, test: 2}
+"""
+
+
+@pytest.mark.parametrize("bench", ["foreach", "while_loop"])
+def test_bench_run_prints_seed_lines_and_writes_json(tmp_path, write_recipe, bench):
+    recipe = write_recipe("tiny.yaml", TINY)
+    out = tmp_path / "new" / "out.jsonl"
+    proc = run_cli("--benchmark", bench, "--recipe", recipe, "--out", out, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert len(TIME_LINE.findall(proc.stdout)) == 16
+    assert f"Benchmarking {bench}" in proc.stdout
+    assert "cell: LSTMCell  ctx: cpu(0)  length: 3  batch size: 2 dim: 4" in proc.stdout
+    assert "is_train = False, hybridize_cell = True, hybridize_layer = True" in proc.stdout
+    assert "speedup" in proc.stdout
+    recs = read_jsonl(out)
+    assert len(recs) == 16
+    for r in recs:
+        assert r["benchmark"] == bench and r["impl"] == "gluonlite"
+        for k in ("n", "mean", "std", "median", "min", "max"):
+            assert isinstance(r[k], (int, float))
+        assert r["n"] == 2 and r["min"] <= r["median"] <= r["max"]
+        assert {"gluonlite", "numpy", "python", "blas", "threads", "cpu"} <= set(r["env"])
+
+
+def test_resume_runs_only_missing_cases(tmp_path, write_recipe):
+    recipe = write_recipe("tiny.yaml", TINY.replace("[RNNCell, LSTMCell]", "[LSTMCell]"))
+    out = tmp_path / "out.jsonl"
+    assert run_cli("--benchmark", "foreach", "--recipe", recipe, "--out", out,
+                   cwd=tmp_path).returncode == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:3]))
+    proc = run_cli("--benchmark", "foreach", "--recipe", recipe, "--out", out, "--resume",
+                   cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "resuming: 3 of 8 cases already in" in proc.stdout
+    assert len(TIME_LINE.findall(proc.stdout)) == 5
+    recs = read_jsonl(out)
+    assert len(recs) == 8 and len({matrix.case_key(r) for r in recs}) == 8
+    proc = run_cli("--benchmark", "foreach", "--recipe", recipe, "--out", out, "--resume",
+                   cwd=tmp_path)
+    assert proc.returncode == 0 and not TIME_LINE.findall(proc.stdout)
+    assert len(read_jsonl(out)) == 8
+
+
+def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
+    recipe = write_recipe("tiny.yaml", TINY.replace("[RNNCell, LSTMCell]", "[GRUCell]"))
+    proc = run_cli("--benchmark", "while_loop", "--recipe", recipe, "--baseline", "numpy",
+                   "--format", "csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(TIME_LINE.findall(proc.stdout)) == 8 + 4
+    header = [l for l in proc.stdout.splitlines() if l.startswith("impl,")]
+    assert header and header[0].endswith("speedup,x floor-step,x floor-fused")
+
+
