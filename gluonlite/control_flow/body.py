@@ -8,7 +8,36 @@ import numpy as np
 
 from ..symbol.symbol import topo_nodes
 
-__all__ = ["body_vars", "infer_body", "body_plan", "wants_grad", "add_into"]
+__all__ = ["body_vars", "infer_body", "body_plan", "wants_grad", "add_into",
+           "loop_optimizations", "loop_optimizations_enabled"]
+
+_OPTIMIZE = {"on": True}
+
+
+def loop_optimizations_enabled():
+    """Whether loop nodes hoist invariant work and defer invariant gradients (default on)."""
+    return _OPTIMIZE["on"]
+
+
+class loop_optimizations:
+    """Turn the loop optimizations on or off inside a block (to compare plans; results are
+    the same either way). Graphs compiled inside the block keep the setting.
+
+    Example::
+
+        with loop_optimizations(False):
+            plain = net(x)      # a net hybridized inside the block: per-step plans only
+    """
+
+    def __init__(self, enabled):
+        self.enabled = bool(enabled)
+
+    def __enter__(self):
+        self._old, _OPTIMIZE["on"] = _OPTIMIZE["on"], self.enabled
+        return self
+
+    def __exit__(self, *exc):
+        _OPTIMIZE["on"] = self._old
 
 
 def body_vars(body):
@@ -53,7 +82,7 @@ def wants_grad(dtype):
     return np.dtype(dtype).kind == "f"
 
 
-def body_plan(p, index, shapes, dtypes, is_train, keep, xp):
+def body_plan(p, index, shapes, dtypes, is_train, keep, xp, invariant=None):
     """The compiled plan of subgraph `index` of a loop node, cached on its params `p`.
 
     Args:
@@ -61,12 +90,18 @@ def body_plan(p, index, shapes, dtypes, is_train, keep, xp):
         is_train: run operators in training mode.
         keep: compile for gradients (every floating input wants one).
         xp: array module.
+        invariant: per body input, whether it is the same at every step (free variables);
+            their gradients may be deferred to one sum after the loop (see
+            `gluonlite.executor.plan.Plan.deferred`). None when loop optimizations are off.
     """
     from ..executor.plan import compile_plan
     shapes = tuple(tuple(s) for s in shapes)
     dtypes = tuple(np.dtype(d) for d in dtypes)
     grad = tuple(wants_grad(d) for d in dtypes) if keep else None
-    key = (index, shapes, dtypes, bool(is_train), grad, xp.__name__)
+    if invariant is not None and not loop_optimizations_enabled():
+        invariant = None
+    invariant = None if invariant is None else tuple(bool(v) for v in invariant)
+    key = (index, shapes, dtypes, bool(is_train), grad, xp.__name__, invariant)
     cache = p.setdefault("_plans", {})
     plan = cache.get(key)
     if plan is None:
@@ -74,12 +109,16 @@ def body_plan(p, index, shapes, dtypes, is_train, keep, xp):
             cache.clear()
         plan = cache[key] = compile_plan(p["_subgraphs"][index], list(shapes), list(dtypes),
                                          is_train=is_train, grad_inputs=grad,
-                                         static_alloc=True, xp=xp)
+                                         static_alloc=True, xp=xp, invariant=invariant)
     return plan
 
 
 def add_into(acc, i, g):
-    """acc[i] += g, copying the first contribution (g may be a buffer reused later)."""
+    """acc[i] += g in place, copying the first contribution (g may be a buffer reused
+    later), so accumulating over many steps allocates once."""
     if g is None:
         return
-    acc[i] = g.copy() if acc[i] is None else acc[i] + g
+    if acc[i] is None:
+        acc[i] = g.copy()
+    else:
+        acc[i] += g

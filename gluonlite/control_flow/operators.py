@@ -27,6 +27,7 @@ from ..ops import attrs as A
 from ..ops import registry
 from ..ops.registry import Operator
 from .body import add_into, body_plan, infer_body
+from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
 __all__ = ["Saved"]
 
@@ -152,7 +153,7 @@ def _foreach_run(p, rc, xs, keep):
     n_steps = data[0].shape[0]
     args = _foreach_body_values(p, [_data_row(d, 0) for d in data], states, remain, n_body)
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
-                     keep, xp)
+                     keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
     n_out = p.num_out_data
     stacked = [xp.empty((n_steps,) + tuple(s), dtype=d)
                for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
@@ -177,6 +178,21 @@ def _foreach_run(p, rc, xs, keep):
     return stacked + cur, Saved(plan, saved, n_steps)
 
 
+def _foreach_invariant(p, n_body):
+    """Per body input: True for the free inputs (the same at every step)."""
+    inv = [False] * n_body
+    for loc in p.remain_locs:
+        inv[loc] = True
+    return inv
+
+
+def _add_deferred(plan, stash, body_args, acc, node_index_of):
+    """Add the loop-summed gradients of invariant inputs (one product each) to `acc`."""
+    if stash is not None:
+        for loc, grad in plan.finish_stash(stash, body_args):
+            add_into(acc, node_index_of(loc), grad)
+
+
 def _foreach_kernel(p, rc, *xs):
     """_foreach: run the body over axis 0 of the data inputs (see the module docstring)."""
     outs, state = _foreach_run(p, rc, xs, keep=rc.need_grad)
@@ -194,17 +210,23 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
     carry = [gys[n_out + k] for k in range(n_s)]
     plan = state.plan
+    stash = plan.new_stash(state.n_steps) if plan.deferred else None
     for t in range(state.n_steps - 1, -1, -1):
         heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
         if all(h is None for h in heads):
             continue
-        g = plan.backward(state.steps[t], heads)
+        g = plan.backward(state.steps[t], heads, stash, t)
         carry = [None if g[loc] is None else g[loc].copy() for loc in p.in_state_locs]
         for k, loc in enumerate(p.in_data_locs):
             if g[loc] is not None and g_data[k] is not None:
                 _data_row(g_data[k], t)[...] += g[loc]
         for k, loc in enumerate(p.remain_locs):
             add_into(acc, n_d + n_s + k, g[loc])
+    n_body = n_d + n_s + len(p.remain_locs)
+    remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
+    _add_deferred(plan, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
+                                                    _foreach_split(p, xs)[2], n_body),
+                  acc, remain_of.__getitem__)
     for k in range(n_d):
         acc[k] = g_data[k]
     for k in range(n_s):
@@ -212,7 +234,8 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     return acc
 
 
-_make_op("_foreach", _foreach_kernel, _foreach_vjp, _foreach_shape, _foreach_dtype,
+_make_op("_foreach", *with_hoisting(_foreach_kernel, _foreach_vjp, foreach_hoist),
+         _foreach_shape, _foreach_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "in_data_locs": A.IntList(), "in_state_locs": A.IntList(), "remain_locs": A.IntList()},
          1, _foreach_kernel.__doc__)
@@ -308,7 +331,7 @@ def _while_run(p, rc, xs, keep):
                       False, xp)
     f_args = _fill(func_roles, cur, xs)
     fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
-                      keep, xp)
+                      keep, xp, invariant=[r[0] == "in" for r in func_roles] if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
     stacked = [xp.zeros((n_it,) + tuple(s), dtype=d)
                for s, d in zip(fplan.out_shapes[:n_out], fplan.out_dtypes[:n_out])]
@@ -346,22 +369,27 @@ def _while_vjp(p, rc, xs, ys, gys, need):
     n_out = p.num_out_data
     acc = [None] * len(xs)
     carry = [gys[n_out + k] for k in range(len(var_nodes))]
+    plan = state.plan
+    stash = plan.new_stash(state.n_steps) if plan.deferred else None
     for t in range(state.n_steps - 1, -1, -1):
         heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
         if all(h is None for h in heads):
             continue
-        g = state.plan.backward(state.steps[t], heads)
+        g = plan.backward(state.steps[t], heads, stash, t)
         carry = [None if g[j] is None else g[j].copy() for j in p.func_var_locs]
         for j, r in enumerate(func_roles):
             if r[0] == "in":
                 add_into(acc, r[1], g[j])
+    _add_deferred(plan, stash, _fill(func_roles, [None] * len(var_nodes), xs), acc,
+                  lambda j: func_roles[j][1])
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):
             add_into(acc, idx, carry[k])
     return acc
 
 
-_make_op("_while_loop", _while_kernel, _while_vjp, _while_shape, _while_dtype,
+_make_op("_while_loop", *with_hoisting(_while_kernel, _while_vjp, while_hoist),
+         _while_shape, _while_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "max_iterations": A.Int(), "cond_input_locs": A.IntList(),
           "func_input_locs": A.IntList(), "func_var_locs": A.IntList()},

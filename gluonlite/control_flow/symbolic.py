@@ -7,11 +7,11 @@ and its JSON have the same size whatever the number of iterations.
 """
 from ..base import unflatten, structure_str
 from ..ops import registry
-from ..symbol.symbol import Node, Symbol
+from ..symbol.symbol import Node, Symbol, record_new_nodes
 from ..symbol.naming import new_name, user_source
 from . import checks
 from . import operators  # noqa: F401  (registers _foreach, _while_loop, _cond)
-from .tracing import track_new_nodes, make_placeholders, capture_body
+from .tracing import make_placeholders, capture_body
 
 __all__ = ["foreach", "while_loop", "cond"]
 
@@ -88,7 +88,7 @@ def foreach(body, data, init_states, name=None):
     data_e = _entries("foreach", "data", data_leaves)
     state_e = _entries("foreach", "init_states", state_leaves)
     phs = make_placeholders("foreach", "data", data_leaves + state_leaves)
-    with track_new_nodes() as created:
+    with record_new_nodes() as created:
         res = body(unflatten(phs[:len(data_leaves)], data_spec),
                    unflatten(phs[len(data_leaves):], state_spec))
     if not isinstance(res, (list, tuple)) or len(res) != 2:
@@ -154,12 +154,12 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
                                     allow_empty=False)
     var_e = _entries("while_loop", "loop_vars", loop_vars)
     phs = make_placeholders("while_loop", "loop_vars", loop_vars)
-    with track_new_nodes() as created:
+    with record_new_nodes() as created:
         pred = cond(*phs)
     if not isinstance(pred, Symbol):
         raise TypeError(f"while_loop: cond must return a Symbol, got {type(pred).__name__}")
     cond_b = capture_body("while_loop", [pred], phs, created, what="cond")
-    with track_new_nodes() as created:
+    with record_new_nodes() as created:
         res = func(*phs)
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"while_loop: func must return (step_outputs, new_loop_vars), got "
@@ -218,7 +218,7 @@ def cond(pred, then_func, else_func, name=None):
     pred_b = capture_body("cond", [pred], [], [], what="pred")
     branches = []
     for fname, f in (("then_func", then_func), ("else_func", else_func)):
-        with track_new_nodes() as created:
+        with record_new_nodes() as created:
             res = f()
         leaves, spec = checks.flatten_result("cond", f"{fname}'s result", res, _is_sym,
                                              "Symbol")

@@ -8,45 +8,11 @@ variable nodes for those inputs, so it can be serialized and compiled on its own
 keeps, per body input, which outer entry feeds it (``('outer', entry)``) or which loop
 placeholder it is (``('ph', k)``).
 """
-import threading
-from contextlib import contextmanager
-
+from ..symbol.symbol import Node, Symbol, single_entry, topo_nodes, var
 from ..ops import registry
-from ..symbol import symbol as _symmod
-from ..symbol.symbol import Node, Symbol, topo_nodes
 from ..symbol.naming import new_name
 
-__all__ = ["track_new_nodes", "make_placeholders", "capture_body", "Body"]
-
-_lock = threading.RLock()
-_active = []            # one list per open trace (nested loops nest traces)
-_orig_init = Node.__init__
-
-
-def _tracking_init(self, *args, **kwargs):
-    _orig_init(self, *args, **kwargs)
-    for created in _active:
-        created.append(self)
-
-
-@contextmanager
-def track_new_nodes():
-    """Collect every graph `Node` created inside the block (yields a list, filled as it runs).
-
-    Node creation is observed by wrapping `Node.__init__` for the duration of the outermost
-    trace only; traces of nested loops share the wrapper.
-    """
-    created = []
-    with _lock:
-        if not _active:
-            _symmod.Node.__init__ = _tracking_init
-        _active.append(created)
-        try:
-            yield created
-        finally:
-            _active.remove(created)
-            if not _active:
-                _symmod.Node.__init__ = _orig_init
+__all__ = ["make_placeholders", "capture_body", "Body"]
 
 
 def make_placeholders(fname, argname, symbols):
@@ -60,7 +26,7 @@ def make_placeholders(fname, argname, symbols):
         while name in used:
             name, n = f"{base}_{n}", n + 1
         used.add(name)
-        out.append(_symmod.var(name))
+        out.append(var(name))
     return out
 
 
@@ -77,15 +43,6 @@ class Body:
         self.symbol, self.keys = symbol, keys
 
 
-def _single_entry(fname, what, s):
-    if not isinstance(s, Symbol):
-        raise TypeError(f"{fname}: {what} must be a Symbol, got {type(s).__name__}")
-    if len(s.outputs) != 1:
-        raise TypeError(f"{fname}: {what} is a group of {len(s.outputs)} outputs; pass one "
-                        "output (index the group)")
-    return s.outputs[0]
-
-
 def capture_body(fname, heads, placeholders, created, what="body"):
     """Cut the nodes `heads` reach into a standalone body.
 
@@ -93,7 +50,8 @@ def capture_body(fname, heads, placeholders, created, what="body"):
         fname: 'foreach', 'while_loop' or 'cond' (for messages).
         heads: output Symbols of the user's function (each one output).
         placeholders: the placeholder Symbols (from `make_placeholders`).
-        created: nodes created while the function ran (from `track_new_nodes`).
+        created: nodes created while the function ran (from
+            `gluonlite.symbol.symbol.record_new_nodes`).
 
     Returns:
         A `Body`.
@@ -104,7 +62,7 @@ def capture_body(fname, heads, placeholders, created, what="body"):
     """
     ph_index = {id(p.outputs[0][0]): k for k, p in enumerate(placeholders)}
     inside = {id(n) for n in created}
-    head_entries = [_single_entry(fname, f"{what} output {j}", h) for j, h in enumerate(heads)]
+    head_entries = [single_entry(fname, f"{what} output {j}", h) for j, h in enumerate(heads)]
     copies, cut_vars, keys_by_node = {}, {}, {}
 
     def boundary_var(entry, key, name, attrs):

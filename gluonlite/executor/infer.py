@@ -132,22 +132,28 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     return shapes, dtypes
 
 
-def _by_name(symbol):
-    return {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
+def _infer_symbol(symbol, known, what):
+    """Run inference from the `known` shapes or dtypes (`what`: 'shape' or 'type') and
+    return the values of (arguments, outputs, auxiliary states), None where unknown."""
+    inputs = symbol.list_inputs()
+    unknown = set(known) - set(inputs)
+    if unknown:
+        raise ValueError(f"infer_{what}: unknown input name(s) {sorted(unknown)}; inputs are "
+                         f"{inputs}")
+    if what == "shape":
+        values, _ = infer_graph(symbol, known, None, None)
+    else:
+        _, values = infer_graph(symbol, None, known, None)
+    vars_ = {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
+    args = [values.get((id(vars_[n]), 0)) for n in symbol.list_arguments()]
+    aux = [values.get((id(vars_[n]), 0)) for n in symbol.list_auxiliary_states()]
+    outs = [values.get((id(n), i)) for n, i in symbol.outputs]
+    return args, outs, aux
 
 
 def infer_symbol_shapes(symbol, known, partial):
     """Symbol.infer_shape / infer_shape_partial (see there)."""
-    names = set(symbol.list_inputs())
-    unknown = set(known) - names
-    if unknown:
-        raise ValueError(f"infer_shape: unknown input name(s) {sorted(unknown)}; inputs are "
-                         f"{symbol.list_inputs()}")
-    shapes, _ = infer_graph(symbol, known, None, None)
-    vars_ = _by_name(symbol)
-    args = [shapes.get((id(vars_[n]), 0)) for n in symbol.list_arguments()]
-    aux = [shapes.get((id(vars_[n]), 0)) for n in symbol.list_auxiliary_states()]
-    outs = [shapes.get((id(n), i)) for n, i in symbol.outputs]
+    args, outs, aux = _infer_symbol(symbol, known, "shape")
     if not partial and any(s is None for s in args + aux + outs):
         return None, None, None
     fill = lambda lst: [() if s is None else s for s in lst]  # noqa: E731
@@ -156,17 +162,8 @@ def infer_symbol_shapes(symbol, known, partial):
 
 def infer_symbol_types(symbol, known, partial=True):
     """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown."""
-    names = set(symbol.list_inputs())
-    unknown = set(known) - names
-    if unknown:
-        raise ValueError(f"infer_type: unknown input name(s) {sorted(unknown)}; inputs are "
-                         f"{symbol.list_inputs()}")
-    _, dtypes = infer_graph(symbol, None, known, None)
-    vars_ = _by_name(symbol)
-    t = lambda d: None if d is None else d.type  # noqa: E731
-    args = [t(dtypes.get((id(vars_[n]), 0))) for n in symbol.list_arguments()]
-    aux = [t(dtypes.get((id(vars_[n]), 0))) for n in symbol.list_auxiliary_states()]
-    outs = [t(dtypes.get((id(n), i))) for n, i in symbol.outputs]
+    args, outs, aux = _infer_symbol(symbol, known, "type")
     if not partial and any(d is None for d in args + aux + outs):
         return None, None, None
-    return args, outs, aux
+    t = lambda lst: [None if d is None else d.type for d in lst]  # noqa: E731
+    return t(args), t(outs), t(aux)

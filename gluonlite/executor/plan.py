@@ -22,7 +22,7 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc")
+                 "rc", "need_all", "deferred")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
@@ -31,6 +31,18 @@ class _Step:
         self.bufs = None
         self.need = None
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
+        self.need_all = None  # `need` without deferral (see Plan.deferred)
+        self.deferred = ()
+
+
+class _Deferred:
+    """A step's gradient for a loop-invariant input, left to the loop to sum over its steps
+    (`Operator.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
+
+    __slots__ = ("step", "slot", "fn", "names", "uses")
+
+    def __init__(self, step, slot, fn, names, uses):
+        self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
 
 
 class Plan:
@@ -44,7 +56,8 @@ class Plan:
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
     """
 
-    def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp):
+    def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
+                 invariant=None):
         self.symbol = symbol
         self.input_names = symbol.list_inputs()
         self.is_train = bool(is_train)
@@ -90,7 +103,9 @@ class Plan:
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
         self.out_dtypes = [self.slot_dtype[s] for s in self.out_slots]
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
+        self.invariant = list(invariant) if invariant is not None else [False] * n_in
         self._plan_backward()
+        self._plan_deferred()
         self._plan_memory()
         self._build_runners()
 
@@ -118,6 +133,44 @@ class Plan:
             saved.update(st.ins)
             saved.update(st.outs)
         self.saved_slots = saved
+
+    def _plan_deferred(self):
+        """Gradients of invariant inputs that the loop running this plan sums once over all
+        its steps (one GEMM instead of one per step) instead of per step."""
+        self.deferred = []
+        for st in self.bwd_steps:
+            st.need_all = list(st.need)
+            if not st.op.vjp_sum or st.op.variadic:
+                continue
+            names = st.op.input_names(st.p)
+            mine = []
+            for j, s in enumerate(st.ins):
+                rule = st.op.vjp_sum.get(names[j])
+                if st.need[j] and s < self.n_inputs and self.invariant[s] and rule:
+                    reads, fn = rule
+                    st.need[j] = False
+                    mine.append(len(self.deferred))
+                    self.deferred.append(_Deferred(st, s, fn, reads,
+                                                   [st.ins[names.index(r)] for r in reads]))
+            st.deferred = tuple(mine)
+
+    def new_stash(self, n_steps):
+        """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps."""
+        xp, stash = self.xp, []
+        for d in self.deferred:
+            out = d.step.outs[0]
+            g = xp.zeros((n_steps,) + tuple(self.slot_shape[out]), dtype=self.slot_dtype[out])
+            stash.append((g, [xp.zeros((n_steps,) + tuple(self.slot_shape[u]),
+                                       dtype=self.slot_dtype[u]) for u in d.uses]))
+        return stash
+
+    def finish_stash(self, stash, args):
+        """The summed gradients of the deferred invariant inputs: [(input index, grad)]."""
+        out = []
+        for d, (g, uses) in zip(self.deferred, stash):
+            out.append((d.slot, d.fn(d.step.p, self.rc, args[d.slot], dict(zip(d.names, uses)),
+                                     g)))
+        return out
 
     # ---- memory ---------------------------------------------------------------------------
     def _plan_memory(self):
@@ -267,12 +320,15 @@ class Plan:
                        for s, c in zip(self.out_slots, self._out_copy)]
         return results, (vals if self.bwd_steps else None)
 
-    def backward(self, saved, out_grads):
+    def backward(self, saved, out_grads, stash=None, step=None):
         """Gradients of the inputs from gradients of the outputs.
 
         Args:
             saved: the `saved` object of a training forward of this plan.
             out_grads: one raw array (or None for zero) per visible output.
+            stash, step: from a loop (`new_stash`): the deferred steps write row `step` of
+                their stacks instead of computing their invariant inputs' gradients; without
+                a stash every gradient is computed here.
 
         Returns:
             A list aligned with `input_names`: the gradient, or None where the input wants
@@ -290,11 +346,22 @@ class Plan:
             gys = [g[s] for s in st.outs]
             if all(x is None for x in gys):
                 continue
+            need = st.need_all
+            if stash is not None:
+                need = st.need
+                for k in st.deferred:
+                    g_stack, use_stacks = stash[k]
+                    if gys[0] is not None:
+                        g_stack[step] = gys[0]
+                    for u_stack, u in zip(use_stacks, self.deferred[k].uses):
+                        u_stack[step] = saved[u]
+                if not any(need):
+                    continue
             xs = [saved[s] for s in st.ins]
             ys = [saved[s] for s in st.outs]
-            gxs = st.op.vjp(st.p, rc, xs, ys, gys, st.need)
-            for s, need, gx in zip(st.ins, st.need, gxs):
-                if need and gx is not None:
+            gxs = st.op.vjp(st.p, rc, xs, ys, gys, need)
+            for s, wanted, gx in zip(st.ins, need, gxs):
+                if wanted and gx is not None:
                     g[s] = gx if g[s] is None else g[s] + gx
             for s in st.outs:
                 g[s] = None
@@ -302,7 +369,7 @@ class Plan:
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,
-                 xp=np):
+                 xp=np, invariant=None):
     """Compile `symbol` for the given input shapes and dtypes (aligned with list_inputs()).
 
     Args:
@@ -311,6 +378,9 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         static_alloc: preallocate temporaries once, sharing buffers between values whose
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
+        invariant: bools aligned with list_inputs(): inputs that stay the same over the
+            calls of one loop; gradients of such inputs that have an `Operator.vjp_sum` rule
+            are left to the loop (`Plan.deferred`, `new_stash`, `finish_stash`).
 
     Returns:
         A `Plan`.
@@ -319,4 +389,4 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         ValueError: shapes that do not fit (naming the node), or an output whose shape cannot
             be inferred.
     """
-    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp)
+    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp, invariant)

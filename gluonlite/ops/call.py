@@ -7,7 +7,7 @@ so both namespaces accept the same spellings as MXNet's generated functions::
     nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
 """
 
-__all__ = ["bind_call", "split_positional"]
+__all__ = ["bind_call", "split_positional", "name_generated", "populate"]
 
 
 def split_positional(op, args, is_input):
@@ -89,3 +89,24 @@ def bind_call(op, args, kwargs, is_input):
                 raise TypeError(f"{op.name}: argument {k!r} given twice (by position and by name)")
             attrs[k] = v
     return inputs, attrs
+
+
+def name_generated(f, op, public_name):
+    """Give a generated nd/sym function `f` the name `public_name` and `op`'s docstring;
+    returns `f`."""
+    f.__name__ = public_name
+    f.__qualname__ = public_name
+    f.__doc__ = op.__doc__
+    return f
+
+
+def populate(namespace, cache, make_function):
+    """Add ``make_function(op, name)`` for every registered operator name to `namespace` (a
+    module dict), keeping names it already has; generated functions are kept in `cache`
+    (name -> function) and reused."""
+    from . import registry
+    for n in registry.names():
+        f = cache.get(n) or make_function(registry.get(n), n)
+        cache[n] = f
+        namespace.setdefault(n, f)
+

@@ -161,7 +161,23 @@ def _fc_vjp(p, rc, xs, ys, gys, need):
     return gx, gw, (g.sum(axis=0) if need[2] else None)
 
 
+def _fc_rows(p, stacked_x):
+    """Per-step data stacked as (T, ...) -> one matrix of every step's rows."""
+    if p.flatten:
+        return stacked_x.reshape(stacked_x.shape[0] * stacked_x.shape[1], -1)
+    return stacked_x.reshape(-1, stacked_x.shape[-1])
+
+
+def _fc_weight_sum(p, rc, w, stacked, g):
+    return g.reshape(-1, p.num_hidden).T @ _fc_rows(p, stacked["data"])
+
+
+def _fc_bias_sum(p, rc, b, stacked, g):
+    return g.reshape(-1, p.num_hidden).sum(axis=0)
+
+
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
+         vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
 
 
@@ -213,7 +229,26 @@ def _take_vjp(p, rc, xs, ys, gys, need):
     return ga, None
 
 
+def _take_a_sum(p, rc, a, stacked, g):
+    """Every step's rows scattered into one gradient of `a` (instead of one dense zeros-sized
+    gradient per step)."""
+    ax = p.axis % a.ndim
+    idx = stacked["indices"]
+    ga = rc.xp.zeros_like(a)
+    moved = rc.xp.moveaxis(ga, ax, 0)
+    if ax == 0:
+        i = _take_idx(p, rc, idx, a.shape[0]).ravel()
+        rc.xp.add.at(moved, i, g.reshape((i.size,) + a.shape[1:]))
+        return ga
+    for t in range(idx.shape[0]):
+        i = _take_idx(p, rc, idx[t], a.shape[ax]).ravel()
+        gt = g[t].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
+        rc.xp.add.at(moved, i, rc.xp.moveaxis(gt, ax, 0))
+    return ga
+
+
 @register("take", inputs=("a", "indices"), nondiff=("indices",), vjp=_take_vjp,
+          vjp_sum={"a": (("indices",), _take_a_sum)},
           shape=_take_shape, dtype=keep_dtype,
           attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")})
 def _take(p, rc, a, idx):

@@ -53,7 +53,8 @@ class Operator:
 
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
-                 random=False, output_names=None, doc=None, signature=None, same_dtype=None):
+                 random=False, output_names=None, doc=None, signature=None, same_dtype=None,
+                 vjp_sum=None, aux_mask=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -65,12 +66,22 @@ class Operator:
         self._outputs = outputs
         self._visible = visible
         self.aux = tuple(aux)
+        # aux_mask(p) -> one bool per input: for operators whose auxiliary inputs depend on
+        # their params (a subgraph node holding a BatchNorm); the default reads `aux` names.
+        self._aux_mask = aux_mask
         self.nondiff = frozenset(nondiff)
         self.variadic = variadic
         self.random = random
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
         self.stateful = False
+        # {input name: (names of the inputs it reads, fn)}: the gradient of a loop-invariant
+        # input summed over a loop's steps, from every step's inputs and output gradient
+        # stacked along a new axis 0: fn(p, rc, target, stacked, g) where `target` is the
+        # invariant input, `stacked` maps the read input names to their (T, ...) stacks and
+        # `g` is the (T, ...) stack of output-0 gradients. It lets a loop turn T small
+        # weight-gradient products into one GEMM after its reverse pass.
+        self.vjp_sum = dict(vjp_sum or {})
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
@@ -147,10 +158,30 @@ class Operator:
         n = self.num_visible(p)
         return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
 
+    @property
+    def has_aux(self):
+        """Whether some input can be an auxiliary state (for some params)."""
+        return bool(self.aux) or self._aux_mask is not None
+
+    def aux_mask(self, p):
+        """Per input (for params `p`), whether it is an auxiliary state: a value the forward
+        updates in place (BatchNorm's moving statistics), listed by
+        `Symbol.list_auxiliary_states` and never given a gradient.
+
+        Returns a list of bools: the operator's own `aux_mask(p)` rule when it has one, else
+        whether each input's name is in `aux`.
+
+        Example: ``get('BatchNorm').aux_mask(p)`` -> [False, False, False, True, True].
+        """
+        if self._aux_mask is not None:
+            return list(self._aux_mask(p))
+        return [n in self.aux for n in self.input_names(p)]
+
     def differentiable(self, i, p):
-        """Whether input i can receive a gradient."""
-        return self.vjp is not None and self.input_names(p)[i] not in self.nondiff and \
-            self.input_names(p)[i] not in self.aux
+        """Whether input i can receive a gradient (not for nondiff or auxiliary inputs)."""
+        if self.vjp is None or self.input_names(p)[i] in self.nondiff:
+            return False
+        return not (self.has_aux and self.aux_mask(p)[i])
 
     def dtype_group(self, p):
         """Indices of the inputs that must share one dtype (for params `p`)."""
@@ -159,7 +190,8 @@ class Operator:
             return [i for i, n in enumerate(names) if n in self.same_dtype]
         if self.variadic:
             return list(range(len(names)))
-        return [i for i, n in enumerate(names) if n not in self.nondiff and n not in self.aux]
+        aux = self.aux_mask(p) if self.has_aux else [False] * len(names)
+        return [i for i, n in enumerate(names) if n not in self.nondiff and not aux[i]]
 
     def check_dtypes(self, p, in_dtypes):
         """Raise TypeError when inputs that must share a dtype do not (None entries skipped)."""

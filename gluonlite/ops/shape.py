@@ -1,5 +1,5 @@
-"""Shape operators: reshape, expand_dims, squeeze, transpose, flatten, concat, stack, split,
-slice, slice_axis, broadcast_to, swapaxes, SequenceMask."""
+"""Shape operators: reshape, reshape_like, expand_dims, squeeze, transpose, flatten, concat,
+stack, split, slice, slice_axis, broadcast_to, swapaxes, SequenceMask, SequenceLast."""
 from math import prod
 
 import numpy as np
@@ -73,6 +73,63 @@ def _reshape_spec(p):
 def _reshape(p, rc, x):
     """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
     return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
+
+
+def _opt_int():
+    """An optional integer attribute (None when not given; MXNet writes "None")."""
+    return A.Attr(lambda v: None if A._literal(v) is None else A._int(v), None)
+
+
+def _like_range(side, begin, end, ndim):
+    """The axes [begin, end) of `side` ('lhs' or 'rhs'), negatives counted from the end;
+    None means 0 (begin) or ndim (end). The range must not be empty, as in MXNet."""
+    b = 0 if begin is None else begin + ndim if begin < 0 else begin
+    e = ndim if end is None else end + ndim if end < 0 else end
+    if not 0 <= b < e <= ndim:
+        raise ShapeError(f"reshape_like: {side}_begin={begin}, {side}_end={end} do not select a "
+                         f"non-empty range of the {ndim} axes of {side}")
+    return b, e
+
+
+def reshape_like_target(p, lhs, rhs):
+    """The shape reshape_like gives: ``lhs[:lhs_begin] + rhs[rhs_begin:rhs_end] +
+    lhs[lhs_end:]``.
+
+    Raises:
+        ShapeError: an empty or out-of-range axis range, or a target whose size differs from
+            lhs's.
+    """
+    lb, le = _like_range("lhs", p.lhs_begin, p.lhs_end, len(lhs))
+    rb, re = _like_range("rhs", p.rhs_begin, p.rhs_end, len(rhs))
+    out = tuple(lhs[:lb]) + tuple(rhs[rb:re]) + tuple(lhs[le:])
+    if prod(out) != prod(lhs):
+        raise ShapeError(f"reshape_like: cannot reshape lhs of shape {tuple(lhs)} into {out} "
+                         f"(from rhs of shape {tuple(rhs)}): sizes {prod(lhs)} and {prod(out)} "
+                         "differ")
+    return out
+
+
+def _reshape_like_shape(p, ins):
+    lhs, rhs = ins
+    if lhs is None or rhs is None:
+        return ins, [None]
+    return ins, [reshape_like_target(p, lhs, rhs)]
+
+
+@register("reshape_like", inputs=("lhs", "rhs"), nondiff=("rhs",), shape=_reshape_like_shape,
+          dtype=lambda p, ins: (ins, [ins[0]]),
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0].reshape(xs[0].shape), None),
+          attrs={"lhs_begin": _opt_int(), "lhs_end": _opt_int(), "rhs_begin": _opt_int(),
+                 "rhs_end": _opt_int()})
+def _reshape_like(p, rc, lhs, rhs):
+    """reshape_like(lhs, rhs, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None):
+    `lhs` with axes lhs_begin..lhs_end replaced by rhs's axes rhs_begin..rhs_end (by default
+    all of them: lhs in rhs's shape). Only `lhs` gets a gradient; rhs's dtype is free.
+
+    Example: ``nd.reshape_like(nd.zeros((2, 3)), nd.zeros((6,)))`` has shape (6,);
+    ``nd.reshape_like(x_30x12, y_4x2x2x3, lhs_begin=-1, rhs_begin=1)`` has shape (30, 2, 2, 3).
+    """
+    return lhs.reshape(reshape_like_target(p, lhs.shape, rhs.shape))
 
 
 def _expand_shape(p, ins):
@@ -201,6 +258,8 @@ def _stack(p, rc, *xs):
 
 
 def _split_shape(p, ins):
+    if p.num_outputs < 1:
+        raise ShapeError(f"split: num_outputs must be at least 1, got {p.num_outputs}")
     s = ins[0]
     if s is None:
         return ins, [None] * p.num_outputs
@@ -217,23 +276,40 @@ def _split_shape(p, ins):
     return ins, [tuple(out) or (1,)] * p.num_outputs
 
 
+def _split_parts(p, shape):
+    """(axis, part length, one basic index per part) of SliceChannel on `shape`.
+
+    With squeeze_axis an int index drops the axis (a view); a 1-d input keeps a length-1 slice
+    instead, since MXNet has no 0-d arrays.
+    """
+    ax = norm_axis("split", p.axis, len(shape))
+    n = shape[ax] // max(p.num_outputs, 1)
+    lead = (slice(None),) * ax
+    if p.squeeze_axis and len(shape) > 1:
+        return ax, n, [lead + (k,) for k in range(p.num_outputs)]
+    return ax, n, [lead + (slice(k * n, (k + 1) * n),) for k in range(p.num_outputs)]
+
+
 def _split_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
-    ax = p.axis % x.ndim
-    part = list(x.shape)
-    part[ax] //= p.num_outputs
-    gs = [rc.xp.zeros(part, x.dtype) if g is None else g.reshape(part) for g in gys]
-    return (rc.xp.concatenate(gs, axis=ax),)
+    ax, n, index = _split_parts(p, x.shape)
+    g = rc.xp.zeros_like(x)
+    for i, gy in zip(index, gys):
+        if gy is not None:
+            g[i] = gy
+    return (g,)
 
 
 @register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
           shape=_split_shape, vjp=_split_vjp)
 def _split(p, rc, x):
-    """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis."""
-    outs = _split_shape(p, [x.shape])[1]
-    return tuple(part.reshape(o) for part, o in
-                 zip(rc.xp.split(x, p.num_outputs, axis=p.axis % x.ndim), outs))
+    """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis
+    (views of `data`; squeeze_axis drops the axis when the parts have length 1)."""
+    ax, n, index = _split_parts(p, x.shape)
+    if n * p.num_outputs != x.shape[ax] or (p.squeeze_axis and n != 1):
+        _split_shape(p, [x.shape])  # raises the ShapeError that says what does not fit
+    return tuple(x[i] for i in index)
 
 
 # ---- slicing ---------------------------------------------------------------------------------
@@ -294,8 +370,7 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
-          attrs={"axis": A.Int(), "begin": A.Int(), "end": A.Attr(
-              lambda v: None if A._literal(v) is None else A._int(v), None)})
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
     ax, (b, e) = _slice_axis_range(p, x.shape)
@@ -352,3 +427,50 @@ def _sequence_mask(p, rc, x, lengths=None):
     if not p.use_sequence_length:
         return x.copy()
     return rc.xp.where(_seq_mask(p, rc, x, lengths), x, x.dtype.type(p.value))
+
+
+def _seq_last_shape(p, ins):
+    s = ins[0]
+    if s is None:
+        return ins, [None] * 1
+    if p.axis not in (0, 1):
+        raise ShapeError(f"SequenceLast: axis must be 0 or 1, got {p.axis}")
+    if len(s) < 2:
+        raise ShapeError(f"SequenceLast: data must have at least 2 dimensions, got shape "
+                         f"{tuple(s)}")
+    if p.use_sequence_length:
+        n = s[1 - p.axis]
+        if ins[1] is not None and tuple(ins[1]) != (n,):
+            raise ShapeError(f"SequenceLast: sequence_length must have shape ({n},) (one length "
+                             f"per sequence of data {tuple(s)}), got {tuple(ins[1])}")
+        ins = [s, (n,)]
+    return ins, [tuple(d for i, d in enumerate(s) if i != p.axis)]
+
+
+def _seq_last_index(p, rc, x, lengths):
+    """Index arrays picking each sequence's last valid step (length - 1; a length of 0 takes
+    step 0, where MXNet reads out of bounds)."""
+    steps, n = x.shape[p.axis], x.shape[1 - p.axis]
+    if p.use_sequence_length:
+        t = rc.xp.clip(lengths.astype(np.int64) - 1, 0, steps - 1)
+    else:
+        t = rc.xp.full((n,), steps - 1, dtype=np.int64)
+    b = rc.xp.arange(n)
+    return (t, b) if p.axis == 0 else (b, t)
+
+
+def _seq_last_vjp(p, rc, xs, ys, gys, need):
+    g = rc.xp.zeros_like(xs[0])
+    g[_seq_last_index(p, rc, xs[0], xs[1] if len(xs) > 1 else None)] = gys[0]
+    return (g, None)[:len(xs)]
+
+
+@register("SequenceLast", inputs=_seq_inputs, nondiff=("sequence_length",),
+          signature=("data", "sequence_length"),
+          attrs={"use_sequence_length": A.Bool(False), "axis": A.Int(0)},
+          shape=_seq_last_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_last_vjp)
+def _sequence_last(p, rc, x, lengths=None):
+    """SequenceLast(data, sequence_length, use_sequence_length=False, axis=0): each sequence's
+    last valid step. data is (T, N, ...) for axis 0 or (N, T, ...) for axis 1; the result is
+    (N, ...): ``data[length[b] - 1, b]`` (the last step when use_sequence_length is False)."""
+    return x[_seq_last_index(p, rc, x, lengths)]

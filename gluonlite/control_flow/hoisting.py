@@ -1,0 +1,264 @@
+"""Moving work that does not depend on the loop-carried state out of a loop.
+
+A recurrent cell's input projection ``FullyConnected(x_t, W, b)`` reads only the step's
+input and loop-invariant weights, so the T small products of a loop can be one product over
+every step's rows before the loop (and, in the backward, one product for the input gradient
+and one for the weight gradient after it). Two shapes of body qualify:
+
+- ``_foreach``: ``FullyConnected(x_t, W, b)`` where ``x_t`` is a scanned data input and
+  ``W``, ``b`` are free inputs. The projection of all steps becomes a new scanned input.
+- ``_while_loop``: ``FullyConnected(squeeze(take(D, i), axis=0), W, b)`` where ``D``, ``W``,
+  ``b`` are not loop vars (the seed benchmark's WhileRNN). ``FC`` commutes with ``take``, so
+  the body reads ``squeeze(take(FC_rows(D), i), axis=0)`` instead, whatever ``i`` does.
+
+A `Hoist` rewrites the body (`gluonlite.symbol.rewrite.substitute`), keeps new loop params
+``q`` whose index maps address the rewritten body, runs the prologue on the node's inputs,
+and maps the gradients back. The loop machinery itself runs unchanged on ``q``. The results
+equal the plain loop's (tested with `loop_optimizations(False)`).
+"""
+from ..ops import registry
+from ..ops.registry import Params
+from ..symbol.rewrite import substitute
+from ..symbol.symbol import Node, topo_nodes
+from .body import body_vars, add_into
+
+__all__ = ["Hoist", "foreach_hoist", "while_hoist"]
+
+_FC = "FullyConnected"
+
+
+class _Projection:
+    """One hoisted FullyConnected: its params, where its data and weights come from."""
+
+    __slots__ = ("p", "data", "weight", "bias")
+
+    def __init__(self, p, data, weight, bias):
+        self.p, self.data, self.weight, self.bias = p, data, weight, bias
+
+
+class Hoist:
+    """A loop node's body with its input projections hoisted (see the module docstring).
+
+    Attributes:
+        q: the loop params for the rewritten body (run by the unchanged loop kernels).
+        projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
+            node's inputs.
+        layout: how to build the rewritten loop's inputs from the node's inputs and the
+            projections: a list of ('in', node input index) or ('proj', projection index).
+    """
+
+    def __init__(self, q, projections, layout):
+        self.q, self.projections, self.layout = q, projections, layout
+        self._fc = registry.get(_FC)
+
+    def _rows(self, pr, d):
+        """Every step's rows of data `d` as one matrix, and the projection's output shape."""
+        if pr.p.flatten:
+            rows = d.reshape(d.shape[0] * d.shape[1], -1)
+            return rows, (d.shape[0], d.shape[1], pr.p.num_hidden)
+        return d.reshape(-1, d.shape[-1]), d.shape[:-1] + (pr.p.num_hidden,)
+
+    def _fc_inputs(self, pr, xs, rows):
+        return [rows, xs[pr.weight]] + ([] if pr.bias is None else [xs[pr.bias]])
+
+    def prologue(self, rc, xs):
+        """The rewritten loop's inputs: the node's inputs and every projection, computed once
+        over all steps."""
+        proj = []
+        for pr in self.projections:
+            rows, shape = self._rows(pr, xs[pr.data])
+            (y,) = self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows))
+            proj.append(y.reshape(shape))
+        return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
+
+    def pullback(self, rc, xs, grads):
+        """Gradients of the node's inputs from those of the rewritten loop's inputs: the
+        projections' gradients go through one FullyConnected backward each."""
+        acc = [None] * len(xs)
+        proj_g = [None] * len(self.projections)
+        for (kind, i), g in zip(self.layout, grads):
+            if kind == "in":
+                add_into(acc, i, g)
+            else:
+                proj_g[i] = g
+        for pr, g in zip(self.projections, proj_g):
+            if g is None:
+                continue
+            d = xs[pr.data]
+            rows, _ = self._rows(pr, d)
+            ins = self._fc_inputs(pr, xs, rows)
+            need = [d.dtype.kind == "f"] + [True] * (len(ins) - 1)
+            gxs = self._fc.vjp(pr.p, rc, ins, [None], [g.reshape(-1, pr.p.num_hidden)], need)
+            add_into(acc, pr.data, None if gxs[0] is None else gxs[0].reshape(d.shape))
+            add_into(acc, pr.weight, gxs[1])
+            if pr.bias is not None:
+                add_into(acc, pr.bias, gxs[2])
+        return acc
+
+
+def _new_var(name):
+    return Node(None, name)
+
+
+def _fc_parts(m):
+    """(data entry, weight var, bias var or None) of a FullyConnected node m."""
+    weight = m.inputs[1][0]
+    bias = None if m.params.no_bias else m.inputs[2][0]
+    return m.inputs[0], weight, bias
+
+
+def _q_params(p, subgraphs, **locs):
+    q = Params(p)
+    q.pop("_plans", None)
+    q.pop("_hoist", None)
+    q.update(locs)
+    q["_subgraphs"] = subgraphs
+    return q
+
+
+def foreach_hoist(p):
+    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies (cached)."""
+    if "_hoist" in p:
+        return p["_hoist"]
+    body = p["_subgraphs"][0]
+    vars_ = body_vars(body)
+    n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
+    source = {}  # id(body var) -> node input index
+    for k, loc in enumerate(p.in_data_locs):
+        source[id(vars_[loc])] = k
+    for k, loc in enumerate(p.in_state_locs):
+        source[id(vars_[loc])] = n_d + k
+    for k, loc in enumerate(p.remain_locs):
+        source[id(vars_[loc])] = n_d + n_s + k
+    data_ids = {id(vars_[loc]) for loc in p.in_data_locs}
+    free_ids = {id(vars_[loc]) for loc in p.remain_locs}
+    projections, mapping, new_vars = [], {}, []
+    for m in topo_nodes(body.outputs):
+        if m.op is None or m.op.name != _FC:
+            continue
+        (d, di), w, b = _fc_parts(m)
+        if di != 0 or id(d) not in data_ids or id(w) not in free_ids or \
+                (b is not None and id(b) not in free_ids):
+            continue
+        v = _new_var(f"{m.name}_hoisted")
+        mapping[(id(m), 0)] = (v, 0)
+        new_vars.append(v)
+        projections.append(_Projection(m.params, source[id(d)], source[id(w)],
+                                       None if b is None else source[id(b)]))
+    hoist = None
+    if projections:
+        new_body = substitute(body, mapping)
+        nvars = body_vars(new_body)
+        pos = {id(v): j for j, v in enumerate(nvars)}
+        state_vars = [vars_[loc] for loc in p.in_state_locs]
+        if all(id(v) in pos for v in state_vars):
+            data = [(vars_[loc], ("in", k)) for k, loc in enumerate(p.in_data_locs)
+                    if id(vars_[loc]) in pos]
+            data += [(v, ("proj", h)) for h, v in enumerate(new_vars)]
+            remain = [(vars_[loc], ("in", n_d + n_s + k)) for k, loc in enumerate(p.remain_locs)
+                      if id(vars_[loc]) in pos]
+            layout = [src for _, src in data] + [("in", n_d + k) for k in range(n_s)] + \
+                [src for _, src in remain]
+            q = _q_params(p, [new_body], in_data_locs=[pos[id(v)] for v, _ in data],
+                          in_state_locs=[pos[id(v)] for v in state_vars],
+                          remain_locs=[pos[id(v)] for v, _ in remain],
+                          num_args=len(layout) + 1)
+            hoist = Hoist(q, projections, layout)
+    p["_hoist"] = hoist
+    return hoist
+
+
+def _take_squeeze_source(entry):
+    """(take node, D var) when `entry` is squeeze(take(D, i, axis=0), axis=0), else None."""
+    sq, i = entry
+    if i != 0 or sq.op is None or sq.op.name != "squeeze" or sq.params.axis not in (0, (0,)):
+        return None
+    tk = sq.inputs[0][0]
+    if tk.op is None or tk.op.name != "take" or tk.params.axis != 0 or sq.inputs[0][1] != 0:
+        return None
+    d = tk.inputs[0][0]
+    return (tk, d) if d.op is None and tk.inputs[0][1] == 0 else None
+
+
+def while_hoist(p):
+    """The `Hoist` of a `_while_loop` node's params, or None when nothing qualifies (cached)."""
+    if "_hoist" in p:
+        return p["_hoist"]
+    func = p["_subgraphs"][1]
+    vars_ = body_vars(func)
+    var_positions = set(p.func_var_locs)
+    source = {id(v): p.func_input_locs[j] for j, v in enumerate(vars_)}
+    invariant = {id(v) for j, v in enumerate(vars_) if j not in var_positions}
+    n_node = p.num_args - 2
+    projections, mapping, new_vars = [], {}, []
+    take_op, squeeze_op = registry.get("take"), registry.get("squeeze")
+    for m in topo_nodes(func.outputs):
+        if m.op is None or m.op.name != _FC:
+            continue
+        found = _take_squeeze_source(m.inputs[0])
+        _, w, b = _fc_parts(m)
+        if found is None or id(found[1]) not in invariant or id(w) not in invariant or \
+                (b is not None and id(b) not in invariant):
+            continue
+        tk, d = found
+        v = _new_var(f"{m.name}_hoisted")
+        tp, ts = take_op.parse({"axis": 0, "mode": tk.params.mode})
+        taken = Node(take_op, f"{m.name}_hoisted_take", ts, tp, [(v, 0), tk.inputs[1]])
+        sp, ss = squeeze_op.parse({"axis": 0})
+        mapping[(id(m), 0)] = (Node(squeeze_op, f"{m.name}_hoisted_row", ss, sp,
+                                    [(taken, 0)]), 0)
+        new_vars.append(v)
+        projections.append(_Projection(m.params, source[id(d)], source[id(w)],
+                                       None if b is None else source[id(b)]))
+    hoist = None
+    if projections:
+        new_func = substitute(func, mapping)
+        nvars = body_vars(new_func)
+        pos = {id(v): j for j, v in enumerate(nvars)}
+        loop_vars = [vars_[j] for j in p.func_var_locs]
+        if all(id(v) in pos for v in loop_vars):
+            extra = {id(v): n_node + h for h, v in enumerate(new_vars)}
+            q = _q_params(p, [p["_subgraphs"][0], new_func],
+                          func_input_locs=[source.get(id(v), extra.get(id(v))) for v in nvars],
+                          func_var_locs=[pos[id(v)] for v in loop_vars],
+                          num_args=n_node + len(new_vars) + 2)
+            layout = [("in", i) for i in range(n_node)] + \
+                [("proj", h) for h in range(len(new_vars))]
+            hoist = Hoist(q, projections, layout)
+    p["_hoist"] = hoist
+    return hoist
+
+
+class _HoistedSaved:
+    """The saved state of a hoisted loop: the rewritten loop's inputs and its own state."""
+
+    __slots__ = ("hoist", "xs", "inner")
+
+    def __init__(self, hoist, xs, inner):
+        self.hoist, self.xs, self.inner = hoist, xs, inner
+
+
+def with_hoisting(kernel, vjp, find):
+    """Wrap a loop operator's kernel and vjp so that, when `find(p)` gives a `Hoist` and
+    loop optimizations are on, they run the rewritten loop on the prologue's inputs."""
+    from .body import loop_optimizations_enabled
+
+    def hoisted_kernel(p, rc, *xs):
+        h = find(p) if loop_optimizations_enabled() else None
+        if h is None:
+            return kernel(p, rc, *xs)
+        xs2 = h.prologue(rc, xs)
+        *outs, state = kernel(h.q, rc, *xs2)
+        return (*outs, _HoistedSaved(h, xs2, state))
+
+    def hoisted_vjp(p, rc, xs, ys, gys, need):
+        state = ys[-1]
+        if not isinstance(state, _HoistedSaved):
+            return vjp(p, rc, xs, ys, gys, need)
+        h = state.hoist
+        grads = vjp(h.q, rc, state.xs, list(ys[:-1]) + [state.inner], gys,
+                    [True] * len(state.xs))
+        return h.pullback(rc, xs, grads)
+
+    hoisted_kernel.__doc__ = kernel.__doc__
+    return hoisted_kernel, hoisted_vjp
