@@ -1,8 +1,12 @@
-"""Small shared definitions: dtypes with MXNet's numeric codes, and the nested-structure helper."""
+"""Small shared definitions: dtypes with MXNet's numeric codes, the nested-structure helper,
+and atomic file writes."""
+import os
+import tempfile
+
 import numpy as np
 
 __all__ = ["DTYPE_CODES", "CODE_DTYPES", "normalize_dtype", "dtype_name", "flatten", "unflatten",
-           "structure_str"]
+           "structure_str", "write_atomically"]
 
 # MXNet's type flags, used by its JSON (`__dtype__`) and binary .params files.
 DTYPE_CODES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.float16): 2,
@@ -90,3 +94,26 @@ def structure_str(spec):
     kind, children = spec
     inner = ", ".join(structure_str(c) for c in children)
     return f"[{inner}]" if kind is list else f"({inner}{',' if len(children) == 1 else ''})"
+
+
+def write_atomically(fname, data):
+    """Write `data` (bytes, or a str written as UTF-8) to `fname` through a temporary file in
+    the same folder renamed into place, so a failure never leaves a half-written file.
+
+    Raises:
+        OSError: the folder cannot be written (the temporary file is removed).
+
+    Example: ``write_atomically("net-symbol.json", text)``.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    d = os.path.dirname(os.path.abspath(fname))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix="-" + os.path.basename(fname))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, fname)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,5 +1,9 @@
 """Losses (MXNet 1.x formulas). Each returns one value per sample: the mean over every axis
-but `batch_axis`, after an optional scalar `weight` and per-sample `sample_weight`."""
+but `batch_axis`, after an optional scalar `weight` and per-sample `sample_weight`.
+
+Labels are reshaped to the prediction's shape with `reshape_like` (as MXNet's losses do), so
+a label that differs from the prediction only by a reshape, e.g. (N,) against (N, 1), works
+imperatively and hybridized alike."""
 import numbers
 
 from .block import HybridBlock
@@ -16,16 +20,6 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
             raise TypeError(f"loss weight must be a number, got {type(weight).__name__}")
         loss = loss * weight
     return loss
-
-
-def _reshape_like(F, x, y):
-    """`x` in the shape of `y` (symbolically: left as is when no reshape_like op exists,
-    so labels must already have the prediction's shape there)."""
-    if hasattr(x, "asnumpy"):
-        return x.reshape(y.shape)
-    if hasattr(F, "reshape_like"):
-        return F.reshape_like(x, y)
-    return x
 
 
 class Loss(HybridBlock):
@@ -55,7 +49,7 @@ class L2Loss(Loss):
         super().__init__(weight, batch_axis, **kwargs)
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
-        label = _reshape_like(F, label, pred)
+        label = F.reshape_like(label, pred)
         loss = F.square(label - pred)
         loss = _apply_weighting(F, loss, self._weight / 2, sample_weight)
         return F.mean(loss, axis=self._batch_axis, exclude=True)
@@ -68,7 +62,7 @@ class L1Loss(Loss):
         super().__init__(weight, batch_axis, **kwargs)
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
-        label = _reshape_like(F, label, pred)
+        label = F.reshape_like(label, pred)
         loss = F.abs(label - pred)
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
         return F.mean(loss, axis=self._batch_axis, exclude=True)
@@ -88,7 +82,7 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
         self._from_sigmoid = from_sigmoid
 
     def hybrid_forward(self, F, pred, label, sample_weight=None, pos_weight=None):
-        label = _reshape_like(F, label, pred)
+        label = F.reshape_like(label, pred)
         if not self._from_sigmoid:
             if pos_weight is None:
                 loss = F.relu(pred) - pred * label + \
@@ -134,7 +128,7 @@ class SoftmaxCrossEntropyLoss(Loss):
         if self._sparse_label:
             loss = -F.pick(pred, label, axis=self._axis, keepdims=True)
         else:
-            label = _reshape_like(F, label, pred)
+            label = F.reshape_like(label, pred)
             loss = -F.sum(pred * label, axis=self._axis, keepdims=True)
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
         return F.mean(loss, axis=self._batch_axis, exclude=True)

@@ -1,5 +1,6 @@
 """`Trainer`: applies an optimizer to a set of Parameters after `backward`."""
 from .. import optimizer as opt
+from . import trainer_states
 from .parameter import Parameter, ParameterDict
 
 __all__ = ["Trainer"]
@@ -97,3 +98,38 @@ class Trainer:
                 p.data()  # raises the parameter's own not-initialized error
             for data, grad in zip(p.list_data(), p.list_grad()):
                 self._updater(i, grad, data)
+
+    def save_states(self, fname):
+        """Save the optimizer's states (momenta, Adam moments), step counts and scalar
+        hyperparameters to `fname`, atomically, in MXNet's NDArray-list format (no pickle;
+        see `gluonlite.gluon.trainer_states`). Save the parameters separately
+        (`save_parameters`).
+
+        Example::
+
+            net.save_parameters("net.params"); trainer.save_states("net.states")
+            ...
+            net.load_parameters("net.params"); trainer.load_states("net.states")
+        """
+        trainer_states.save_states(fname, self._optimizer, self._updater.states, self._params)
+
+    def load_states(self, fname):
+        """Restore what `save_states` wrote: training then continues exactly as if it had
+        not stopped. The learning rate and other hyperparameters saved are restored too (as
+        MXNet restores its pickled optimizer).
+
+        Raises:
+            ValueError: a malformed or truncated file, states saved for another optimizer, or
+                a state whose shape does not match its parameter (the message names the
+                file); nothing is changed then.
+            OSError: the file cannot be read.
+        """
+        states, counts, scalars = trainer_states.load_states(fname, self._optimizer,
+                                                             self._params)
+        o = self._optimizer
+        for k, v in scalars.items():
+            if hasattr(o, k):
+                setattr(o, k, v)
+        o._index_update_count = counts
+        self._updater.states = states
+

@@ -1,6 +1,5 @@
 """Generating the `nd` functions from the operator registry (the same registry `sym` reads)."""
-from ..ops import registry
-from ..ops.call import bind_call
+from ..ops.call import bind_call, name_generated, populate as _populate
 from .invoke import plan_for, run_plan
 
 _gen_cache = {}
@@ -80,16 +79,9 @@ def make_function(op, public_name):
                 o[:] = r
             return out
         return res[0] if len(res) == 1 else res
-    f.__name__ = public_name
-    f.__qualname__ = public_name
-    f.__doc__ = op.__doc__
-    return f
+    return name_generated(f, op, public_name)
 
 
 def populate(namespace):
     """Add a function for every registered operator name to `namespace` (a module dict)."""
-    for n in registry.names():
-        op = registry.get(n)
-        f = _gen_cache.get(n) or make_function(op, n)
-        _gen_cache[n] = f
-        namespace.setdefault(n, f)
+    _populate(namespace, _gen_cache, make_function)

@@ -12,13 +12,11 @@ Layout (little-endian)::
 Loading checks every header against the bytes really left in the file before it allocates
 anything, and never executes code from the file.
 """
-import os
 import struct
-import tempfile
 
 import numpy as np
 
-from ..base import CODE_DTYPES, DTYPE_CODES
+from ..base import CODE_DTYPES, DTYPE_CODES, write_atomically
 
 __all__ = ["save", "load", "dumps", "loads"]
 
@@ -85,17 +83,7 @@ def save(fname, data):
 
     Example: ``nd.save('x.params', {'w': nd.ones((2, 3))})``.
     """
-    blob = dumps(data)
-    d = os.path.dirname(os.path.abspath(fname))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".params")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, fname)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(fname, dumps(data))
 
 
 class _Reader:

@@ -19,32 +19,10 @@ __all__ = ["DEFAULT_SUBGRAPH_OP", "DefaultSubgraphProperty", "default_subgraph_n
 OP_NAME = "_default_subgraph_op"
 
 
-class AuxName(str):
-    """An input name that is an auxiliary state of the subgraph (a BatchNorm moving
-    statistic inside it). `Symbol.list_auxiliary_states` asks ``name in op.aux``; the
-    subgraph operator's `aux` answers True exactly for these names."""
-
-
-class _AuxMarked:
-    """`op.aux` of subgraph operators: contains the input names marked `AuxName`."""
-
-    def __contains__(self, name):
-        return isinstance(name, AuxName)
-
-    def __bool__(self):
-        return True
-
-    def __iter__(self):
-        return iter(())
-
-    def __repr__(self):
-        return "<inputs that are auxiliary states of the subgraph>"
-
-
 class _Meta:
     """What the rules need from the subgraph, computed once per subgraph object."""
 
-    __slots__ = ("sub", "vars", "input_names", "output_names", "grad_inputs")
+    __slots__ = ("sub", "vars", "input_names", "output_names", "aux_mask", "grad_inputs")
 
     def __init__(self, sub):
         self.sub = sub
@@ -55,9 +33,12 @@ class _Meta:
             raise ValueError(f"{OP_NAME}: the subgraph has several variables named {dup}; "
                              "subgraph input names must be unique")
         aux = set(sub.list_auxiliary_states())
-        self.input_names = [AuxName(n) if n in aux else n for n in names]
+        self.input_names = names
         self.output_names = sub.list_outputs()
-        self.grad_inputs = [n not in aux for n in names]
+        # the inputs that are auxiliary states inside (a BatchNorm's moving statistics) are
+        # auxiliary states of the node too, so a partitioned graph lists the same ones
+        self.aux_mask = [n in aux for n in names]
+        self.grad_inputs = [not a for a in self.aux_mask]
 
 
 def subgraph_meta(p):
@@ -144,11 +125,10 @@ DEFAULT_SUBGRAPH_OP = Operator(
     OP_NAME, _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
     vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"),
+    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux_mask=lambda p: subgraph_meta(p).aux_mask,
     doc="_default_subgraph_op(*inputs): run the subgraph in params['_subgraphs'][0] on the "
         "inputs (its variables, in list_inputs() order); returns its outputs.")
 DEFAULT_SUBGRAPH_OP.stateful = True
-DEFAULT_SUBGRAPH_OP.aux = _AuxMarked()
 # The output names are the subgraph's own full names ("exp0_output"), so that a partitioned
 # symbol lists the same outputs as the original; Symbol.list_outputs is to use them as they
 # are, without the node-name prefix, for operators that set this flag.

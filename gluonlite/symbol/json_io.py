@@ -5,9 +5,8 @@ Layout: ``{"nodes": [{"op", "name", "attrs", "inputs": [[node, index, version]],
 index, version]], "attrs": {"mxnet_version": ["int", 10901]}}``.
 """
 import json
-import os
-import tempfile
 
+from ..base import write_atomically
 from ..ops import registry
 from ..ops.registry import Params
 from .symbol import Node, Symbol, topo_nodes
@@ -53,10 +52,9 @@ def to_dict(symbol, top=True):
 
 def _mutated_inputs(node):
     """Indices of the inputs `node` mutates in place (its auxiliary states)."""
-    if node.op is None or not node.op.aux:
+    if node.op is None or not node.op.has_aux:
         return ()
-    names = node.op.input_names(node.params)
-    return {j for j, nm in enumerate(names) if nm in node.op.aux}
+    return {j for j, is_aux in enumerate(node.op.aux_mask(node.params)) if is_aux}
 
 
 def to_json(symbol):
@@ -90,17 +88,7 @@ def _write(v, indent):
 
 def save(symbol, fname):
     """Write the JSON of `symbol` to `fname` atomically (a temp file renamed into place)."""
-    text = to_json(symbol)
-    d = os.path.dirname(os.path.abspath(fname))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, fname)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(fname, to_json(symbol))
 
 
 def _bad(where, msg):

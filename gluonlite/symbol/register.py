@@ -1,6 +1,6 @@
 """Generating the `sym` functions from the operator registry (the same one `nd` reads)."""
 from ..ops import registry
-from ..ops.call import bind_call
+from ..ops.call import bind_call, name_generated, populate as _populate
 from .symbol import Symbol, create_node
 
 _gen_cache = {}
@@ -17,18 +17,12 @@ def make_function(op, public_name):
         if ctx is not None and "ctx" in op.attrs:
             attrs["ctx"] = str(ctx)
         return create_node(op, inputs, attrs, name=name, hint=public_name, attr=attr)
-    f.__name__ = public_name
-    f.__qualname__ = public_name
-    f.__doc__ = op.__doc__
-    return f
+    return name_generated(f, op, public_name)
 
 
 def populate(namespace):
     """Add a function for every registered operator name to `namespace` (a module dict)."""
-    for n in registry.names():
-        f = _gen_cache.get(n) or make_function(registry.get(n), n)
-        _gen_cache[n] = f
-        namespace.setdefault(n, f)
+    _populate(namespace, _gen_cache, make_function)
 
 
 def fn(name):

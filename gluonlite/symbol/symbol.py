@@ -4,6 +4,9 @@ A `Node` is one operator application (or a variable when `op` is None); a `Symbo
 of output entries ``(node, index)``. Loop and branch nodes keep their bodies as Symbols in
 ``node.subgraphs``.
 """
+import threading
+from contextlib import contextmanager
+
 import numpy as np
 
 from ..base import normalize_dtype
@@ -11,7 +14,35 @@ from ..ops import registry
 from ..ops.registry import Params
 from .naming import new_name, user_source
 
-__all__ = ["Node", "Symbol", "var", "Variable", "Group"]
+__all__ = ["Node", "Symbol", "var", "Variable", "Group", "record_new_nodes"]
+
+# Per thread, the lists of the open `record_new_nodes` blocks (innermost last).
+_RECORDERS = threading.local()
+
+
+@contextmanager
+def record_new_nodes():
+    """Collect every `Node` created in this thread inside the block (yields a list, filled as
+    nodes are created). Blocks nest: a node created inside an inner block is recorded by
+    every enclosing block too. Tracing a loop body uses it to learn what the body built.
+
+    Example::
+
+        with record_new_nodes() as created:
+            y = sym.relu(sym.var("x"))
+        [n.name for n in created]   # ['x', 'relu0']
+    """
+    stack = _RECORDERS.__dict__.setdefault("stack", [])
+    created = []
+    stack.append(created)
+    try:
+        yield created
+    finally:
+        # by identity: two recorders holding the same nodes compare equal as lists
+        for k in range(len(stack) - 1, -1, -1):
+            if stack[k] is created:
+                del stack[k]
+                break
 
 
 class Node:
@@ -34,6 +65,10 @@ class Node:
         self.params = params if params is not None else Params()
         self.inputs = list(inputs)
         self.source = source
+        recorders = getattr(_RECORDERS, "stack", None)
+        if recorders:
+            for created in recorders:
+                created.append(self)
 
     @property
     def is_variable(self):
@@ -113,10 +148,9 @@ class Symbol:
     def _aux_ids(self):
         aux = set()
         for n in self._nodes():
-            if n.op is not None and n.op.aux:
-                names = n.op.input_names(n.params)
-                for (src, _), nm in zip(n.inputs, names):
-                    if nm in n.op.aux and src.op is None:
+            if n.op is not None and n.op.has_aux:
+                for (src, _), is_aux in zip(n.inputs, n.op.aux_mask(n.params)):
+                    if is_aux and src.op is None:
                         aux.add(id(src))
         return aux
 
@@ -506,10 +540,20 @@ def apply_op(op_name, *inputs, hint=None, **attrs):
     return create_node(op, ins, attrs, hint=hint)
 
 
-def _single(op, what, s):
+def single_entry(owner, what, s):
+    """The one output entry of Symbol `s`.
+
+    Raises:
+        TypeError: `s` is not a Symbol or is a group; the message starts with `owner` (an
+            operator or function name) and names `what` was passed.
+    """
     if not isinstance(s, Symbol):
-        raise TypeError(f"{op.name}: input {what!r} must be a Symbol, got {type(s).__name__}")
+        raise TypeError(f"{owner}: {what} must be a Symbol, got {type(s).__name__}")
     if len(s._outputs) != 1:
-        raise TypeError(f"{op.name}: input {what!r} is a group of {len(s._outputs)} outputs; "
-                        "pass one output (index the group)")
+        raise TypeError(f"{owner}: {what} is a group of {len(s._outputs)} outputs; pass one "
+                        "output (index the group)")
     return s._outputs[0]
+
+
+def _single(op, what, s):
+    return single_entry(op.name, f"input {what!r}", s)

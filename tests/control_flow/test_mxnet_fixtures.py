@@ -8,19 +8,14 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import nd, sym, autograd
-from conftest import read_mxnet_params
 
-FIX = "/work/shared/fixtures/mxnet"
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet")
 MODELS = ["foreach_lstm", "while_gru", "cond_then", "mlp", "bnnet"]
 
 
 def _load_params(name):
-    try:
-        from gluonlite.ndarray import serialization  # the library reader, once it exists
-        loaded = serialization.load(os.path.join(FIX, f"{name}-0000.params"))
-        return {k: v.asnumpy() for k, v in loaded.items()}
-    except (ImportError, AttributeError):
-        return read_mxnet_params(os.path.join(FIX, f"{name}-0000.params"))
+    loaded = nd.load(os.path.join(FIX, f"{name}-0000.params"))
+    return {k: v.asnumpy() for k, v in loaded.items()}
 
 
 def _bind(name):

@@ -15,7 +15,7 @@ nd_save = getattr(nd, "save", serialization.save)
 nd_load = getattr(nd, "load", serialization.load)
 
 R = np.random.RandomState(5)
-FIX = "/work/shared/fixtures/mxnet"
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet")
 
 
 class TwoDense(gluon.HybridBlock):

@@ -282,3 +282,89 @@ def test_seed_while_rnn(cell_type, train):
     for got in results[1:]:
         for a, b in zip(got, results[0]):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# ---- unroll with valid_length ----------------------------------------------------------------
+def _np_unroll_valid(steps, x_tnc, lengths, cells):
+    """numpy reference of MXNet's unroll(valid_length=...) over stacked `cells` (each
+    (step function, weights, n_states, hidden)): outputs zero past each length, states of
+    each sequence's last valid step."""
+    T, N = x_tnc.shape[:2]
+    seq = [x_tnc[t] for t in range(T)]
+    finals = []
+    for step, w, n_states, hidden in cells:
+        states = [np.zeros((N, hidden), np.float32) for _ in range(n_states)]
+        outs, per_step = [], []
+        for t in range(T):
+            res = step(seq[t], states, w)
+            outs.append(res[0])
+            states = list(res[1:])
+            per_step.append(states)
+        keep = (np.arange(T)[:, None] < lengths[None, :])[..., None]
+        seq = list(np.where(keep, np.stack(outs), 0))
+        last = lengths.astype(int) - 1
+        finals += [np.stack([s[k] for s in per_step])[last, np.arange(N)]
+                   for k in range(n_states)]
+    return np.stack(seq), finals
+
+
+@pytest.mark.parametrize("kind", ["rnn", "lstm", "gru", "stack"])
+@pytest.mark.parametrize("layout", ["NTC", "TNC"])
+def test_unroll_valid_length_matches_numpy(kind, layout):
+    specs = {"rnn": [(rnn.RNNCell, np_rnn, 1)], "lstm": [(rnn.LSTMCell, np_lstm, 2)],
+             "gru": [(rnn.GRUCell, np_gru, 1)],
+             "stack": [(rnn.LSTMCell, np_lstm, 2), (rnn.GRUCell, np_gru, 1)]}[kind]
+    T, N, C, H = 4, 3, 5, 2
+    if len(specs) == 1:
+        cell = specs[0][0](H, input_size=C)
+        parts = [cell]
+    else:
+        cell = rnn.SequentialRNNCell()
+        parts = [specs[0][0](H, input_size=C), specs[1][0](H, input_size=H)]
+        for c in parts:
+            cell.add(c)
+    cell.initialize(mx.init.Uniform(0.5))
+    x_tnc = R.uniform(-1, 1, (T, N, C)).astype(np.float32)
+    lengths = np.array([4, 1, 3], np.float32)
+    x = x_tnc if layout == "TNC" else x_tnc.swapaxes(0, 1)
+    want_out, want_states = _np_unroll_valid(
+        T, x_tnc, lengths, [(ref, _weights(c), n, H) for c, (_, ref, n) in zip(parts, specs)])
+    if layout == "NTC":
+        want_out = want_out.swapaxes(0, 1)
+    out, states = cell.unroll(T, nd.array(x), layout=layout, valid_length=nd.array(lengths))
+    np.testing.assert_allclose(out.asnumpy(), want_out, rtol=1e-5, atol=1e-6)
+    assert len(states) == len(want_states)
+    for got, w in zip(states, want_states):
+        np.testing.assert_allclose(got.asnumpy(), w, rtol=1e-5, atol=1e-6)
+    steps, _ = cell.unroll(T, nd.array(x), layout=layout, valid_length=nd.array(lengths),
+                           merge_outputs=False)
+    t_axis = layout.find("T")
+    assert len(steps) == T
+    for t, step in enumerate(steps):
+        np.testing.assert_allclose(step.asnumpy(), np.take(want_out, t, axis=t_axis),
+                                   rtol=1e-5, atol=1e-6)
+
+
+class _UnrollValid(gluon.HybridBlock):
+    """An LSTM cell unrolled with valid lengths inside a hybrid_forward."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.cell = rnn.LSTMCell(3, input_size=2)
+
+    def hybrid_forward(self, F, x, valid_length, h, c):
+        out, states = self.cell.unroll(4, x, begin_state=[h, c], layout="NTC",
+                                       merge_outputs=True, valid_length=valid_length)
+        return [out] + list(states)
+
+
+def test_unroll_valid_length_hybridized_matches_imperative():
+    from helpers import check_block
+    x = R.uniform(-1, 1, (3, 4, 2)).astype(np.float32)
+    lengths = np.array([2, 4, 1], np.float32)
+    h, c = R.uniform(-1, 1, (2, 3, 3)).astype(np.float32)
+    outs = check_block(_UnrollValid, [x, lengths, h, c],
+                       grad_inputs=[True, False, True, True])[0]
+    assert not outs[0][0, 2:].any() and not outs[0][2, 1:].any()
+    assert outs[0][1, 3].any()

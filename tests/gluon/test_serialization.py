@@ -1,4 +1,5 @@
 """MXNet's binary NDArray-list format: fixtures, round trips, malformed files."""
+import os
 import glob
 import struct
 
@@ -10,7 +11,7 @@ from gluonlite.ndarray import serialization
 
 save = getattr(nd, "save", serialization.save)
 load = getattr(nd, "load", serialization.load)
-FIXTURES = sorted(glob.glob("/work/shared/fixtures/mxnet/*.params"))
+FIXTURES = sorted(glob.glob(os.path.join(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet"), "*.params")))
 
 
 @pytest.mark.parametrize("path", FIXTURES)

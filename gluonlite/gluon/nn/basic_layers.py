@@ -5,6 +5,19 @@ __all__ = ["Sequential", "HybridSequential", "Dense", "Activation", "Dropout", "
            "Flatten", "BatchNorm", "LayerNorm", "Lambda", "HybridLambda"]
 
 
+def _run_in_order(blocks, x, args):
+    """Feed `x` (and extra `args`) through `blocks`; a block returning a tuple passes its
+    first element on as the data and the rest as extra arguments of the next block."""
+    for block in blocks:
+        x = block(x, *args)
+        args = []
+        if isinstance(x, (tuple, list)):
+            args, x = x[1:], x[0]
+    if args:
+        x = (x, *args)
+    return x
+
+
 class Sequential(Block):
     """Run children in order. Example: ``net = nn.Sequential(); net.add(nn.Dense(4))``."""
 
@@ -17,14 +30,7 @@ class Sequential(Block):
             self.register_child(b)
 
     def forward(self, x, *args):
-        for block in self._children.values():
-            x = block(x, *args)
-            args = []
-            if isinstance(x, (tuple, list)):
-                args, x = x[1:], x[0]
-        if args:
-            x = (x, *args)
-        return x
+        return _run_in_order(self._children.values(), x, args)
 
     def __getitem__(self, key):
         children = list(self._children.values())
@@ -45,20 +51,10 @@ class HybridSequential(HybridBlock):
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
-    def add(self, *blocks):
-        """Append blocks (each must be a HybridBlock)."""
-        for b in blocks:
-            self.register_child(b)
+    add = Sequential.add  # HybridBlock.register_child accepts HybridBlocks only
 
     def hybrid_forward(self, F, x, *args):
-        for block in self._children.values():
-            x = block(x, *args)
-            args = []
-            if isinstance(x, (tuple, list)):
-                args, x = x[1:], x[0]
-        if args:
-            x = (x, *args)
-        return x
+        return _run_in_order(self._children.values(), x, args)
 
     __getitem__ = Sequential.__getitem__
     __len__ = Sequential.__len__

@@ -61,6 +61,22 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
     return inputs, axis, F, batch_size
 
 
+def _mask_sequence_variable_length(F, outputs, valid_length, time_axis):
+    """Per-step `outputs` stacked along `time_axis`, zero past each sequence's valid length
+    (MXNet's SequenceMask)."""
+    data = F.stack(*outputs, axis=time_axis)
+    return F.SequenceMask(data, sequence_length=valid_length, use_sequence_length=True,
+                          axis=time_axis)
+
+
+def _last_valid_states(F, all_states, valid_length):
+    """Each state at each sequence's last valid step: ``states_t[valid_length[b] - 1][b]``
+    (MXNet's SequenceLast over the per-step states stacked along a new axis 0)."""
+    return [F.SequenceLast(F.stack(*steps, axis=0), sequence_length=valid_length,
+                           use_sequence_length=True, axis=0)
+            for steps in zip(*all_states)]
+
+
 def _get_begin_state(cell, F, begin_state, inputs, batch_size):
     if begin_state is not None:
         return begin_state
@@ -131,20 +147,31 @@ class RecurrentCell(Block):
                 per-step arrays.
             begin_state: initial states (default: zeros).
             merge_outputs: True -> one stacked output; False -> a list per step; None ->
-                the form of `inputs`.
+                the form of `inputs` (one stacked output when `valid_length` is given).
+            valid_length: optional (batch,) array of sequence lengths (1..length). Outputs
+                past a sequence's length are zeros, and the returned states are those of
+                each sequence's last valid step, as in MXNet 1.x.
 
         Returns:
             (outputs, final states).
+
+        Example::
+
+            outs, states = cell.unroll(5, x_ntc, valid_length=nd.array([5, 2]),
+                                       merge_outputs=True)
         """
         self.reset()
         inputs, axis, F, batch_size = _format_sequence(length, inputs, layout, False)
         states = _get_begin_state(self, F, begin_state, inputs, batch_size)
-        outputs = []
+        outputs, all_states = [], []
         for i in range(length):
             output, states = self(inputs[i], states)
             outputs.append(output)
+            if valid_length is not None:
+                all_states.append(states)
         if valid_length is not None:
-            raise ValueError("unroll: valid_length is not supported")
+            states = _last_valid_states(F, all_states, valid_length)
+            outputs = _mask_sequence_variable_length(F, outputs, valid_length, axis)
         outputs, _, _, _ = _format_sequence(length, outputs, layout, merge_outputs)
         return outputs, states
 
@@ -202,6 +229,14 @@ class _GatedCell(HybridRecurrentCell):
 
     _n_states = 1
 
+    def _projections(self, F, inputs, h, i2h_weight, h2h_weight, i2h_bias, h2h_bias, prefix):
+        """One step's input and recurrent projections (nodes ``t{t}_i2h``, ``t{t}_h2h``),
+        each (N, G*H)."""
+        n = self._gates * self._hidden_size
+        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=n, name=prefix + "i2h")
+        h2h = F.FullyConnected(h, h2h_weight, h2h_bias, num_hidden=n, name=prefix + "h2h")
+        return i2h, h2h
+
     def __repr__(self):
         shape = self.i2h_weight.shape
         return f"{self.__class__.__name__}({shape[1] if shape[1] else None} -> " \
@@ -231,16 +266,27 @@ class RNNCell(_GatedCell):
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"
-        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=self._hidden_size,
-                               name=prefix + "i2h")
-        h2h = F.FullyConnected(states[0], h2h_weight, h2h_bias, num_hidden=self._hidden_size,
-                               name=prefix + "h2h")
+        i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
+                                     h2h_bias, prefix)
         out = self._get_activation(F, F.elemwise_add(i2h, h2h, name=prefix + "plus0"),
                                    self._activation, name=prefix + "out")
         return out, [out]
 
 
-class LSTMCell(_GatedCell):
+class _TwoActivationCell(_GatedCell):
+    """Shared constructor of LSTM and GRU cells: `activation` for the candidate and the
+    output, `recurrent_activation` for the gates."""
+
+    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
+        self._activation = activation
+        self._recurrent_activation = recurrent_activation
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+
+
+class LSTMCell(_TwoActivationCell):
     """LSTM cell (gates stacked as input, forget, cell candidate, output)::
 
         i, f, c~, o = split(W_ih x + b_ih + W_hh h + b_hh, 4)
@@ -253,24 +299,13 @@ class LSTMCell(_GatedCell):
     _gates = 4
     _n_states = 2
 
-    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
-                 prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
-        self._activation = activation
-        self._recurrent_activation = recurrent_activation
-        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
-
     def _alias(self):
         return "lstm"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"
-        H = self._hidden_size
-        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=4 * H,
-                               name=prefix + "i2h")
-        h2h = F.FullyConnected(states[0], h2h_weight, h2h_bias, num_hidden=4 * H,
-                               name=prefix + "h2h")
+        i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
+                                     h2h_bias, prefix)
         gates = F.elemwise_add(i2h, h2h, name=prefix + "plus0")
         sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
         act, ract = self._activation, self._recurrent_activation
@@ -287,7 +322,7 @@ class LSTMCell(_GatedCell):
         return next_h, [next_h, next_c]
 
 
-class GRUCell(_GatedCell):
+class GRUCell(_TwoActivationCell):
     """GRU cell (gates stacked as reset, update, new)::
 
         r = sigmoid(i2h_r + h2h_r);  z = sigmoid(i2h_z + h2h_z)
@@ -299,25 +334,14 @@ class GRUCell(_GatedCell):
 
     _gates = 3
 
-    def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
-                 prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
-        self._activation = activation
-        self._recurrent_activation = recurrent_activation
-        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
-
     def _alias(self):
         return "gru"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         prefix = f"t{self._counter}_"
-        H = self._hidden_size
         prev_h = states[0]
-        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=3 * H,
-                               name=prefix + "i2h")
-        h2h = F.FullyConnected(prev_h, h2h_weight, h2h_bias, num_hidden=3 * H,
-                               name=prefix + "h2h")
+        i2h, h2h = self._projections(F, inputs, prev_h, i2h_weight, h2h_weight, i2h_bias,
+                                     h2h_bias, prefix)
         i2h_r, i2h_z, i2h = F.SliceChannel(i2h, num_outputs=3, name=prefix + "i2h_slice")
         h2h_r, h2h_z, h2h = F.SliceChannel(h2h, num_outputs=3, name=prefix + "h2h_slice")
         ract = self._recurrent_activation
@@ -375,7 +399,8 @@ class SequentialRNNCell(RecurrentCell):
         for i, cell in enumerate(cells):
             n = len(cell.state_info())
             inputs, states = cell.unroll(length, inputs, begin_state[p:p + n], layout,
-                                         None if i < len(cells) - 1 else merge_outputs)
+                                         None if i < len(cells) - 1 else merge_outputs,
+                                         valid_length=valid_length)
             p += n
             next_states.extend(states)
         return inputs, next_states

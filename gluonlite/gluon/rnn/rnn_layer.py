@@ -207,14 +207,10 @@ class RNN(_RNNLayer):
         return h, [h]
 
 
-class LSTM(_RNNLayer):
-    """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
+class _GatedLayer(_RNNLayer):
+    """The public constructor of LSTM and GRU (their mode is the class's `_mode_name`)."""
 
-    Shape: x (T, N, C) -> (T, N, D*H); states [h, c], each (L*D, N, H).
-    """
-
-    _gates = 4
-    _n_states = 2
+    _mode_name = None
 
     def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0,
                  bidirectional=False, input_size=0, i2h_weight_initializer=None,
@@ -222,7 +218,18 @@ class LSTM(_RNNLayer):
                  h2h_bias_initializer="zeros", **kwargs):
         super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
                          i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, "lstm", **kwargs)
+                         i2h_bias_initializer, h2h_bias_initializer, self._mode_name, **kwargs)
+
+
+class LSTM(_GatedLayer):
+    """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
+
+    Shape: x (T, N, C) -> (T, N, D*H); states [h, c], each (L*D, N, H).
+    """
+
+    _gates = 4
+    _n_states = 2
+    _mode_name = "lstm"
 
     def _step(self, F, i2h, h2h, states):
         g = F.SliceChannel(i2h + h2h, num_outputs=4)
@@ -231,21 +238,14 @@ class LSTM(_RNNLayer):
         return h, [h, c]
 
 
-class GRU(_RNNLayer):
+class GRU(_GatedLayer):
     """Multi-layer GRU (GRUCell equations; gates reset, update, new).
 
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H)].
     """
 
     _gates = 3
-
-    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0,
-                 bidirectional=False, input_size=0, i2h_weight_initializer=None,
-                 h2h_weight_initializer=None, i2h_bias_initializer="zeros",
-                 h2h_bias_initializer="zeros", **kwargs):
-        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
-                         i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, "gru", **kwargs)
+    _mode_name = "gru"
 
     def _step(self, F, i2h, h2h, states):
         i_r, i_z, i_n = F.SliceChannel(i2h, num_outputs=3)
