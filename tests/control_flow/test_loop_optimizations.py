@@ -1,0 +1,193 @@
+"""Loop optimizations (hoisted input projections, gradients of invariant inputs summed once
+after the reverse pass) give the same values and gradients as the plain per-step loop."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym, autograd, gluon
+from gluonlite.control_flow.body import loop_optimizations
+from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
+from gluonlite.symbol.symbol import topo_nodes
+from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
+
+T, N, I, H = 4, 3, 5, 6
+
+
+def _loop_node(s, name):
+    return next(n for n in topo_nodes(s.outputs) if n.op is not None and n.op.name == name)
+
+
+def _run(s, args, opt, is_train=True, dtype=np.float32):
+    """Bind `s` with optimizations on or off; return outputs and gradients (numpy)."""
+    with loop_optimizations(opt):
+        exe = s.bind(mx.cpu(), {k: nd.array(v, dtype=dtype) for k, v in args.items()},
+                     args_grad={k: nd.zeros(v.shape, dtype=dtype) for k, v in args.items()})
+        outs = exe.forward(is_train=is_train)
+        res = [o.asnumpy() for o in outs]
+        if is_train:
+            rng = np.random.RandomState(7)
+            exe.backward([nd.array(rng.randn(*o.shape), dtype=dtype) for o in outs])
+            res += [exe.grad_dict[k].asnumpy() for k in sorted(args)]
+    return res
+
+
+def _same(s, args, **kw):
+    plain, fast = _run(s, args, False, **kw), _run(s, args, True, **kw)
+    for a, b in zip(plain, fast):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+
+
+def _rnn_step(x, h, w_i, b_i, w_h, b_h, flatten=True, no_bias=False):
+    i2h = sym.FullyConnected(x, w_i, None if no_bias else b_i, num_hidden=H, flatten=flatten,
+                             no_bias=no_bias)
+    h2h = sym.FullyConnected(h, w_h, b_h, num_hidden=H)
+    return sym.tanh(i2h + h2h)
+
+
+def _weights(rng):
+    return {"w_i": rng.randn(H, I) * 0.3, "b_i": rng.randn(H) * 0.1,
+            "w_h": rng.randn(H, H) * 0.3, "b_h": rng.randn(H) * 0.1}
+
+
+def _vars():
+    return {k: sym.var(k) for k in ("w_i", "b_i", "w_h", "b_h")}
+
+
+@pytest.mark.parametrize("no_bias", [False, True])
+def test_foreach_projection_is_hoisted_and_equal(no_bias):
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"], no_bias=no_bias)
+        return h, [h]
+
+    outs, last = sym.contrib.foreach(body, data, [h0])
+    s = sym.Group([outs, last[0]])
+    hoist = foreach_hoist(_loop_node(s, "_foreach").params)
+    assert hoist is not None and len(hoist.projections) == 1
+    rng = np.random.RandomState(0)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    if no_bias:
+        del args["b_i"]
+    _same(s, args)
+    _same(s, args, is_train=False)
+
+
+def test_foreach_data_used_beside_the_projection_and_3d_rows():
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        # x is (N, 2, I): a flatten=False projection, and x also read directly
+        h = sym.tanh(sym.sum(sym.FullyConnected(x, v["w_i"], v["b_i"], num_hidden=H,
+                                                flatten=False), axis=1) +
+                     sym.FullyConnected(states[0], v["w_h"], v["b_h"], num_hidden=H))
+        return sym.broadcast_add(h, sym.sum(x, axis=(1, 2)).reshape((-1, 1))), [h]
+
+    outs, last = sym.contrib.foreach(body, data, [h0])
+    s = sym.Group([outs, last[0]])
+    assert foreach_hoist(_loop_node(s, "_foreach").params) is not None
+    rng = np.random.RandomState(1)
+    _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
+
+
+def test_nested_foreach_hoists_in_the_inner_body():
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def inner(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
+        return h, [h]
+
+    def outer(xs, states):
+        outs, last = sym.contrib.foreach(inner, xs, states)
+        return sym.sum(outs, axis=0), last
+
+    outs, last = sym.contrib.foreach(outer, data, [h0])
+    s = sym.Group([outs, last[0]])
+    rng = np.random.RandomState(2)
+    _same(s, {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+
+
+def _while_rnn(start_step=1):
+    v = _vars()
+    data, h0, i0 = sym.var("data"), sym.var("h0"), sym.var("i0")
+
+    def func(i, h):
+        x = sym.squeeze(sym.take(data, i), axis=0)
+        h = _rnn_step(x, h, v["w_i"], v["b_i"], v["w_h"], v["b_h"])
+        return h, [i + start_step, h]
+
+    outs, (i_end, h_end) = sym.contrib.while_loop(lambda i, h: i < T, func, [i0, h0],
+                                                  max_iterations=T + 2)
+    return sym.Group([outs[0], h_end])
+
+
+@pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
+def test_while_take_projection_is_hoisted_and_equal(i0, step):
+    s = _while_rnn(step)
+    hoist = while_hoist(_loop_node(s, "_while_loop").params)
+    assert hoist is not None and len(hoist.projections) == 1
+    rng = np.random.RandomState(3)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
+            **_weights(rng)}
+    plain, fast = _run(s, args, False), _run(s, args, True)
+    for a, b in zip(plain, fast):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+
+
+def test_hoisted_while_gradients_match_finite_differences():
+    s = sym.sum(_while_rnn()[0] * 1.5)
+    rng = np.random.RandomState(4)
+    loc = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([0.0]),
+           **_weights(rng)}
+    with loop_optimizations(True):
+        check_numeric_gradient(s, loc, grad_nodes=["data", "h0", "w_i", "b_i", "w_h", "b_h"],
+                               numeric_eps=1e-5, rtol=1e-4, atol=1e-6)
+
+
+def test_deferred_gradients_are_planned_for_invariant_weights():
+    """The h2h weight and bias gradients of a foreach body are summed after the loop."""
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
+        return h, [h]
+
+    outs, _ = sym.contrib.foreach(body, data, [h0])
+    rng = np.random.RandomState(5)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    _run(outs, args, True)
+    node = _loop_node(outs, "_foreach")
+    plans = list(node.params["_hoist"].q["_plans"].values())
+    assert any(len(pl.deferred) == 2 for pl in plans)
+
+
+@pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
+@pytest.mark.parametrize("loop", ["foreach", "while_loop"])
+def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop):
+    from gluonlite.bench.models import ForeachRNN, WhileRNN
+    results = []
+    for opt in (False, True):
+        with loop_optimizations(opt):
+            mx.random.seed(11)
+            c = getattr(gluon.rnn, cell)(H, input_size=I)
+            layer = (ForeachRNN if loop == "foreach" else WhileRNN)(c, T)
+            layer.initialize()
+            layer.hybridize(static_alloc=True)
+            x = nd.array(np.random.RandomState(0).randn(T, N, I))
+            x.attach_grad()
+            states = [nd.array(np.random.RandomState(k + 1).randn(N, H))
+                      for k in range(2 if cell == "LSTMCell" else 1)]
+            if loop == "while_loop":
+                states = [nd.zeros((1,))] + states
+            with autograd.record():
+                out = layer(x, states)
+                loss = (out * out).sum()
+            loss.backward()
+            results.append([out.asnumpy(), x.grad.asnumpy()] +
+                           [p.grad().asnumpy() for p in layer.collect_params().values()])
+    for a, b in zip(*results):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)
