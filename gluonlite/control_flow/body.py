@@ -113,12 +113,13 @@ def body_plan(p, index, shapes, dtypes, is_train, keep, xp, invariant=None):
     return plan
 
 
-def add_into(acc, i, g):
-    """acc[i] += g in place, copying the first contribution (g may be a buffer reused
-    later), so accumulating over many steps allocates once."""
+def add_into(acc, i, g, fresh=False):
+    """acc[i] += g in place, so accumulating over many steps allocates once. The first
+    contribution is copied (g may be a buffer reused later) unless `fresh` says that g was
+    just computed for this call and nothing else holds it."""
     if g is None:
         return
     if acc[i] is None:
-        acc[i] = g.copy()
+        acc[i] = g if fresh else g.copy()
     else:
         acc[i] += g

@@ -78,7 +78,7 @@ class Hoist:
         proj_g = [None] * len(self.projections)
         for (kind, i), g in zip(self.layout, grads):
             if kind == "in":
-                add_into(acc, i, g)
+                add_into(acc, i, g, fresh=True)  # the loop's own accumulators
             else:
                 proj_g[i] = g
         for pr, g in zip(self.projections, proj_g):
@@ -89,10 +89,11 @@ class Hoist:
             ins = self._fc_inputs(pr, xs, rows)
             need = [d.dtype.kind == "f"] + [True] * (len(ins) - 1)
             gxs = self._fc.vjp(pr.p, rc, ins, [None], [g.reshape(-1, pr.p.num_hidden)], need)
-            add_into(acc, pr.data, None if gxs[0] is None else gxs[0].reshape(d.shape))
-            add_into(acc, pr.weight, gxs[1])
+            add_into(acc, pr.data, None if gxs[0] is None else gxs[0].reshape(d.shape),
+                     fresh=True)
+            add_into(acc, pr.weight, gxs[1], fresh=True)
             if pr.bias is not None:
-                add_into(acc, pr.bias, gxs[2])
+                add_into(acc, pr.bias, gxs[2], fresh=True)
         return acc
 
 

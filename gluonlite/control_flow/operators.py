@@ -190,7 +190,7 @@ def _add_deferred(plan, stash, body_args, acc, node_index_of):
     """Add the loop-summed gradients of invariant inputs (one product each) to `acc`."""
     if stash is not None:
         for loc, grad in plan.finish_stash(stash, body_args):
-            add_into(acc, node_index_of(loc), grad)
+            add_into(acc, node_index_of(loc), grad, fresh=True)
 
 
 def _foreach_kernel(p, rc, *xs):

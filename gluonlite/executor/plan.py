@@ -153,6 +153,10 @@ class Plan:
                     self.deferred.append(_Deferred(st, s, fn, reads,
                                                    [st.ins[names.index(r)] for r in reads]))
             st.deferred = tuple(mine)
+        # What backward reads per step, bound once.
+        self._bwd = [(st.op.vjp, st.p, tuple(st.ins), tuple(st.outs), st.need_all, st.need,
+                      any(st.need), tuple((k, tuple(self.deferred[k].uses)) for k in st.deferred))
+                     for st in self.bwd_steps]
 
     def new_stash(self, n_steps):
         """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps."""
@@ -338,32 +342,45 @@ class Plan:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
         g = [None] * self.n_slots
+        owned = set()  # slots holding a sum this call made: later sums may add in place
         for s, og in zip(self.out_slots, out_grads):
             if og is not None:
-                g[s] = og if g[s] is None else g[s] + og
+                if g[s] is None:
+                    g[s] = og
+                else:
+                    g[s] = g[s] + og
+                    owned.add(s)
         rc = self.rc
-        for st in self.bwd_steps:
-            gys = [g[s] for s in st.outs]
-            if all(x is None for x in gys):
-                continue
-            need = st.need_all
+        for vjp, p, ins, outs, need_all, need_def, any_def, deferred in self._bwd:
+            gys = [g[s] for s in outs]
+            for x in gys:
+                if x is not None:
+                    break
+            else:
+                continue  # no gradient reaches this step
+            need = need_all
             if stash is not None:
-                need = st.need
-                for k in st.deferred:
+                need = need_def
+                for k, uses in deferred:
                     g_stack, use_stacks = stash[k]
                     if gys[0] is not None:
                         g_stack[step] = gys[0]
-                    for u_stack, u in zip(use_stacks, self.deferred[k].uses):
+                    for u_stack, u in zip(use_stacks, uses):
                         u_stack[step] = saved[u]
-                if not any(need):
+                if not any_def:
                     continue
-            xs = [saved[s] for s in st.ins]
-            ys = [saved[s] for s in st.outs]
-            gxs = st.op.vjp(st.p, rc, xs, ys, gys, need)
-            for s, wanted, gx in zip(st.ins, need, gxs):
+            gxs = vjp(p, rc, [saved[s] for s in ins], [saved[s] for s in outs], gys, need)
+            for s, wanted, gx in zip(ins, need, gxs):
                 if wanted and gx is not None:
-                    g[s] = gx if g[s] is None else g[s] + gx
-            for s in st.outs:
+                    cur = g[s]
+                    if cur is None:
+                        g[s] = gx
+                    elif s in owned:
+                        cur += gx
+                    else:
+                        g[s] = cur + gx
+                        owned.add(s)
+            for s in outs:
                 g[s] = None
         return [g[i] if self.grad_inputs[i] else None for i in range(self.n_inputs)]
 
