@@ -128,11 +128,23 @@ class Plan:
         for st in self.bwd_steps:
             if st.op.stateful:
                 st.rc = RunCtx(self.is_train, self.xp, True)
-        saved = set()
+        # Keep what each vjp reads (`Operator.saves`); the other values it sees only as
+        # zero-memory shape stubs, and values no vjp sees are dropped after the forward.
+        saved, seen = set(), set()
         for st in self.bwd_steps:
-            saved.update(st.ins)
-            saved.update(st.outs)
+            ins, outs = st.op.saved_inputs(st.p)
+            saved.update(s for j, s in enumerate(st.ins) if j in ins)
+            if outs:
+                saved.update(st.outs)
+            seen.update(st.ins)
+            seen.update(st.outs)
         self.saved_slots = saved
+        xp = self.xp
+        self._stubs = [(s, xp.broadcast_to(xp.zeros((), dtype=self.slot_dtype[s]),
+                                           self.slot_shape[s]))
+                       for s in sorted(seen - saved) if s in self.slot_shape]
+        self._dropped = [s for s in range(self.n_inputs, self.n_slots)
+                         if s not in seen and s not in self.out_slots]
 
     def _plan_deferred(self):
         """Gradients of invariant inputs that the loop running this plan sums once over all
@@ -322,7 +334,13 @@ class Plan:
         else:
             results = [vals[s].copy() if c else vals[s]
                        for s, c in zip(self.out_slots, self._out_copy)]
-        return results, (vals if self.bwd_steps else None)
+        if not self.bwd_steps:
+            return results, None
+        for s, stub in self._stubs:
+            vals[s] = stub
+        for s in self._dropped:
+            vals[s] = None
+        return results, vals
 
     def backward(self, saved, out_grads, stash=None, step=None):
         """Gradients of the inputs from gradients of the outputs.

@@ -35,31 +35,44 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None):
 
     kernel.__doc__ = doc or f"Elementwise {name}."
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             into=into)(kernel)
+             into=into, saves=_USES[uses])(kernel)
+
+
+# What a unary gradient reads: the input, the output, or nothing but the gradient.
+_USES = {"x": ("data",), "y": ("outputs",), "": ()}
 
 
 def _ufunc(f):
     return lambda xp, x, out: getattr(xp, f)(x, out=out)
 
 
-_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, doc="Elementwise -x.")
-_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), doc="Elementwise |x|.")
-_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
-_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x, doc="Elementwise natural logarithm.")
-_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), doc="Elementwise square root.")
-_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, doc="Elementwise x**2.")
-_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, doc="Elementwise 1/x.")
+_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, uses="",
+       doc="Elementwise -x.")
+_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), uses="x",
+       doc="Elementwise |x|.")
+_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, uses="y", doc="Elementwise e**x.")
+_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x, uses="x",
+       doc="Elementwise natural logarithm.")
+_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), uses="y",
+       doc="Elementwise square root.")
+_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, uses="x",
+       doc="Elementwise x**2.")
+_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, uses="y",
+       doc="Elementwise 1/x.")
 _unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out),
-       lambda xp, x, y, g: g * y * (1 - y), doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
-_unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), doc="Elementwise tanh.")
+       lambda xp, x, y, g: g * y * (1 - y), uses="y",
+       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
+_unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), uses="y",
+       doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), doc="Elementwise max(x, 0).")
+       lambda xp, x, y, g: g * (x > 0), uses="x", doc="Elementwise max(x, 0).")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
-       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), doc="Elementwise x/(1+|x|).")
+       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), uses="x", doc="Elementwise x/(1+|x|).")
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
-       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), doc="log(1+exp(x)).")
+       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), uses="x",
+       doc="log(1+exp(x)).")
 _unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
-       aliases=("identity",), doc="A copy of x (identity).")
+       aliases=("identity",), uses="", doc="A copy of x (identity).")
 
 
 def _no_grad_like(value):
@@ -80,27 +93,22 @@ def _block_grad(p, rc, x):
     return x.copy()
 
 
-_ACTS = {
-    "relu": (lambda xp, x, out: xp.maximum(x, 0, out=out), lambda xp, x, y, g: g * (x > 0)),
-    "sigmoid": (lambda xp, x, out: sigmoid_into(xp, x, out), lambda xp, x, y, g: g * y * (1 - y)),
-    "tanh": (_ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y)),
-    "softrelu": (lambda xp, x, out: xp.logaddexp(x, 0, out=out),
-                 lambda xp, x, y, g: g * (1 - xp.exp(-y))),
-    "softsign": (lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
-                 lambda xp, x, y, g: g / xp.square(1 + xp.abs(x))),
-}
+_ACT_TYPES = ("relu", "sigmoid", "tanh", "softrelu", "softsign")
 
 
-def _act_into(p, rc, outs, x):
-    _ACTS[p.act_type][0](rc.xp, x, outs[0])
+def _act(p):
+    """The unary operator an Activation node applies (every rule is that operator's)."""
+    from .registry import get
+    return get(p.act_type)
 
 
-@register("Activation", into=_act_into, shape=same_shape("Activation"),
-          attrs={"act_type": A.Enum(*_ACTS)},
-          vjp=lambda p, rc, xs, ys, gys, need: (_ACTS[p.act_type][1](rc.xp, xs[0], ys[0], gys[0]),))
+@register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
+          into=lambda p, rc, outs, x: _act(p).into(p, rc, outs, x),
+          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
+          saves=lambda p: _act(p).saves)
 def _activation(p, rc, x):
     """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
-    return _ACTS[p.act_type][0](rc.xp, x, rc.xp.empty_like(x))
+    return _act(p).kernel(p, rc, x)
 
 
 def _prelu_gamma(x, gamma):
@@ -212,7 +220,12 @@ def _binary(name, kind, shape_rule, aliases=()):
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
-             dtype=keep_dtype, aliases=aliases)(kernel)
+             dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind))(kernel)
+
+
+# What each binary gradient reads (None: everything).
+_BINARY_SAVES = {"add": (), "sub": (), "mul": ("lhs", "rhs"), "div": ("lhs", "rhs"),
+                 "maximum": ("lhs", "rhs"), "minimum": ("lhs", "rhs")}
 
 
 def _same_binary_rule(name):
@@ -254,7 +267,7 @@ for _name, _fn in _COMPARE.items():
 
 
 # ---- with a scalar -----------------------------------------------------------------------
-def _scalar_op(name, f, grad, nondiff=False):
+def _scalar_op(name, f, grad, nondiff=False, saves=None):
     """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
     def kernel(p, rc, x):
         return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
@@ -269,7 +282,7 @@ def _scalar_op(name, f, grad, nondiff=False):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), into=into, vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else ())(kernel)
+             nondiff=("data",) if nondiff else (), saves=saves)(kernel)
 
 
 def _uf(fn, swap=False):
@@ -278,18 +291,22 @@ def _uf(fn, swap=False):
     return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
 
 
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
-_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
-_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
-_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
-_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
-_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
-_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
-_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
-_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
-_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
-_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g, saves=())
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g, saves=())
+_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g, saves=())
+_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s, saves=())
+_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s, saves=())
+_scalar_op("_rdiv_scalar", _uf("divide", True),
+           lambda xp, x, s, y, g: -g * y / x, saves=("data", "outputs"))
+_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g, saves=())
+_scalar_op("_rmod_scalar", _uf("mod", True),
+           lambda xp, x, s, y, g: -g * xp.floor(s / x), saves=("data",))
+_scalar_op("_power_scalar", _uf("power"),
+           lambda xp, x, s, y, g: g * s * x ** (s - 1), saves=("data",))
+_scalar_op("_rpower_scalar", _uf("power", True),
+           lambda xp, x, s, y, g: g * y * np.log(s), saves=("outputs",))
+_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s), saves=("data",))
+_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s), saves=("data",))
 for _name, _fn in _COMPARE.items():
     _scalar_op(f"_{_name}_scalar", _uf(_fn), None, nondiff=True)
 

@@ -178,6 +178,7 @@ def _fc_bias_sum(p, rc, b, stacked, g):
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
          vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
+         saves=("data", "weight"),
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
 
 
@@ -248,7 +249,7 @@ def _take_a_sum(p, rc, a, stacked, g):
 
 
 @register("take", inputs=("a", "indices"), nondiff=("indices",), vjp=_take_vjp,
-          vjp_sum={"a": (("indices",), _take_a_sum)},
+          vjp_sum={"a": (("indices",), _take_a_sum)}, saves=("indices",),
           shape=_take_shape, dtype=keep_dtype,
           attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")})
 def _take(p, rc, a, idx):

@@ -33,7 +33,7 @@ def _out_shape(name, p, shape):
     return out or (1,)
 
 
-def _reduce(name, fn, grad, doc):
+def _reduce(name, fn, grad, doc, saves=None):
     def kernel(p, rc, x):
         axes = _axes(name, p, x.ndim)
         y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
@@ -51,7 +51,7 @@ def _reduce(name, fn, grad, doc):
         return ins, [None if ins[0] is None else _out_shape(name, p, ins[0])]
 
     kernel.__doc__ = doc
-    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape,
+    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, saves=saves,
              aliases=(f"{name}_axis",))(kernel)
 
 
@@ -60,9 +60,9 @@ def _count(x, axes):
 
 
 _reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
-        "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.")
+        "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.", saves=())
 _reduce("mean", "mean", lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
-        "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.")
+        "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.", saves=())
 _reduce("max", "max", lambda xp, x, y, g, axes: g * (x == y),
         "max(data, axis=None, keepdims=False, exclude=False): maximum over axes.")
 _reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),

@@ -54,7 +54,7 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 vjp_sum=None, aux_mask=None):
+                 vjp_sum=None, aux_mask=None, saves=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -82,6 +82,10 @@ class Operator:
         # `g` is the (T, ...) stack of output-0 gradients. It lets a loop turn T small
         # weight-gradient products into one GEMM after its reverse pass.
         self.vjp_sum = dict(vjp_sum or {})
+        # What the vjp reads: None (everything), or a tuple (or p -> tuple) of input names and
+        # possibly "outputs". The rest is seen by the vjp only as a shape stub, so a compiled
+        # plan (and a loop, per step) keeps only these values for the backward.
+        self.saves = saves
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
@@ -176,6 +180,15 @@ class Operator:
         if self._aux_mask is not None:
             return list(self._aux_mask(p))
         return [n in self.aux for n in self.input_names(p)]
+
+    def saved_inputs(self, p):
+        """(input indices the vjp reads, whether it reads the outputs)."""
+        spec = self.saves(p) if callable(self.saves) else self.saves
+        n_in = len(self.input_names(p)) if not self.variadic else p[self.variadic]
+        if spec is None:
+            return frozenset(range(n_in)), True
+        names = self.input_names(p) if not self.variadic else []
+        return frozenset(j for j, n in enumerate(names) if n in spec), "outputs" in spec
 
     def differentiable(self, i, p):
         """Whether input i can receive a gradient (not for nondiff or auxiliary inputs)."""

@@ -65,7 +65,7 @@ def _reshape_spec(p):
     return p.shape if p.shape or not p.target_shape else p.target_shape
 
 
-@register("Reshape", aliases=("reshape",), vjp=_reshape_vjp,
+@register("Reshape", saves=(), aliases=("reshape",), vjp=_reshape_vjp,
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
@@ -140,7 +140,7 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
+@register("expand_dims", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -162,13 +162,14 @@ def _squeeze_shape(p, ins):
     return ins, [out or (1,)]
 
 
-@register("squeeze", vjp=_reshape_vjp, attrs={"axis": A.Axis(None)}, shape=_squeeze_shape)
+@register("squeeze", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
+          shape=_squeeze_shape)
 def _squeeze(p, rc, x):
     """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
     return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
 
 
-@register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
+@register("Flatten", saves=(), aliases=("flatten",), vjp=_reshape_vjp,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       (ins[0][0], prod(ins[0][1:]))]))
 def _flatten(p, rc, x):
@@ -184,7 +185,7 @@ def _perm(p, ndim):
     return tuple(a % ndim for a in p.axes)
 
 
-@register("transpose", attrs={"axes": A.Shape(())},
+@register("transpose", saves=(), attrs={"axes": A.Shape(())},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
           vjp=lambda p, rc, xs, ys, gys, need: (
@@ -194,7 +195,7 @@ def _transpose(p, rc, x):
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
 
 
-@register("SwapAxis", aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
+@register("SwapAxis", saves=(), aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
           vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
 def _swapaxes(p, rc, x):
@@ -229,7 +230,7 @@ def _concat_vjp(p, rc, xs, ys, gys, need):
     return tuple(rc.xp.split(gys[0], cuts, axis=ax))
 
 
-@register("Concat", aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+@register("Concat", saves=(), aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
           attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
 def _concat(p, rc, *xs):
     """concat(*data, dim=1): join arrays along an existing axis."""
@@ -248,7 +249,7 @@ def _stack_shape(p, ins):
     return [tuple(known[0])] * len(ins), [tuple(s[:ax] + [len(ins)] + s[ax:])]
 
 
-@register("stack", variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
+@register("stack", saves=(), variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
           shape=_stack_shape,
           vjp=lambda p, rc, xs, ys, gys, need: tuple(
               rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))
@@ -300,7 +301,7 @@ def _split_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
+@register("SliceChannel", saves=(), aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
           shape=_split_shape, vjp=_split_vjp)
 def _split(p, rc, x):
@@ -340,7 +341,7 @@ def _slice_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice", aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
+@register("slice", saves=(), aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
           attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
                  "step": A.Attr(_opt_tuple, ())})
 def _slice(p, rc, x):
@@ -369,7 +370,7 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
+@register("slice_axis", saves=(), vjp=_slice_axis_vjp, shape=_slice_axis_shape,
           attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
@@ -390,7 +391,7 @@ def _bcast_shape(p, ins):
     return ins, [out]
 
 
-@register("broadcast_to", attrs={"shape": A.Shape()}, shape=_bcast_shape,
+@register("broadcast_to", saves=(), attrs={"shape": A.Shape()}, shape=_bcast_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].sum(axis=tuple(i for i, (a, b) in enumerate(zip(xs[0].shape, ys[0].shape))
                                     if a != b), keepdims=True),))
