@@ -250,6 +250,11 @@ def with_hoisting(kernel, vjp, find):
             return kernel(p, rc, *xs)
         xs2 = h.prologue(rc, xs)
         *outs, state = kernel(h.q, rc, *xs2)
+        if rc.need_grad:
+            # The projections are not read by the backward (their gradients are): keep only
+            # their shapes, so the memory kept for the backward is what the steps saved.
+            xs2 = [x if kind == "in" else rc.xp.broadcast_to(rc.xp.zeros((), x.dtype), x.shape)
+                   for (kind, _), x in zip(h.layout, xs2)]
         return (*outs, _HoistedSaved(h, xs2, state))
 
     def hoisted_vjp(p, rc, xs, ys, gys, need):
