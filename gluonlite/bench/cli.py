@@ -9,7 +9,6 @@ Example:
     python -m gluonlite.bench --recipe recipes/quick.yaml --out results/quick.jsonl
 """
 import argparse
-import json
 import os
 import sys
 import traceback

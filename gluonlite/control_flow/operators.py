@@ -78,10 +78,22 @@ def _row_shape(s):
     return None if s is None else (tuple(s[1:]) or (1,))
 
 
-def _need_saved(fname, state):
+def _kernel(run, doc):
+    """A loop kernel: run the loop, keeping its steps when a gradient will be asked for."""
+    def kernel(p, rc, *xs):
+        outs, state = run(p, rc, xs, keep=rc.need_grad)
+        return (*outs, state)
+    kernel.__doc__ = doc
+    return kernel
+
+
+def _saved_steps(fname, state, rerun):
+    """The forward's saved state; when it kept no steps (no gradient was expected),
+    `rerun()` runs the forward again, keeping them."""
     if state is None:
         raise ValueError(f"{fname}: no saved state for the gradient; the node's forward "
                          "must run before its backward")
+    return state if state.steps is not None else rerun()[1]
 
 
 # ============================================================================ _foreach
@@ -193,17 +205,12 @@ def _add_deferred(plan, stash, body_args, acc, node_index_of):
             add_into(acc, node_index_of(loc), grad, fresh=True)
 
 
-def _foreach_kernel(p, rc, *xs):
-    """_foreach: run the body over axis 0 of the data inputs (see the module docstring)."""
-    outs, state = _foreach_run(p, rc, xs, keep=rc.need_grad)
-    return (*outs, state)
+_foreach_kernel = _kernel(_foreach_run, "_foreach: run the body over axis 0 of the data "
+                                        "inputs (see the module docstring).")
 
 
 def _foreach_vjp(p, rc, xs, ys, gys, need):
-    state = ys[-1]
-    _need_saved("foreach", state)
-    if state.steps is None:
-        _, state = _foreach_run(p, rc, xs, keep=True)
+    state = _saved_steps("foreach", ys[-1], lambda: _foreach_run(p, rc, xs, keep=True))
     data, states, _ = _foreach_split(p, xs)
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
@@ -353,18 +360,13 @@ def _while_run(p, rc, xs, keep):
     return stacked + cur, Saved(fplan, saved, step)
 
 
-def _while_kernel(p, rc, *xs):
-    """_while_loop: run func while cond holds, at most max_iterations times; stacked step
-    outputs have max_iterations rows, zeros past the last step."""
-    outs, state = _while_run(p, rc, xs, keep=rc.need_grad)
-    return (*outs, state)
+_while_kernel = _kernel(_while_run, "_while_loop: run func while cond holds, at most "
+                                    "max_iterations times; stacked step outputs have "
+                                    "max_iterations rows, zeros past the last step.")
 
 
 def _while_vjp(p, rc, xs, ys, gys, need):
-    state = ys[-1]
-    _need_saved("while_loop", state)
-    if state.steps is None:
-        _, state = _while_run(p, rc, xs, keep=True)
+    state = _saved_steps("while_loop", ys[-1], lambda: _while_run(p, rc, xs, keep=True))
     var_nodes, _, func_roles = _wl_roles(p)
     n_out = p.num_out_data
     acc = [None] * len(xs)
@@ -458,17 +460,13 @@ def _cond_run(p, rc, xs, keep, taken=None):
     return outs, Saved(plan, [s] if keep else None, 1 if taken else 0)
 
 
-def _cond_kernel(p, rc, *xs):
-    """_cond: run the then or the else body, as the pred body decides."""
-    outs, state = _cond_run(p, rc, xs, keep=rc.need_grad)
-    return (*outs, state)
+_cond_kernel = _kernel(_cond_run, "_cond: run the then or the else body, as the pred body "
+                                  "decides.")
 
 
 def _cond_vjp(p, rc, xs, ys, gys, need):
-    state = ys[-1]
-    _need_saved("cond", state)
-    if state.steps is None:
-        _, state = _cond_run(p, rc, xs, keep=True, taken=bool(state.n_steps))
+    state = _saved_steps("cond", ys[-1], lambda: _cond_run(
+        p, rc, xs, keep=True, taken=bool(ys[-1].n_steps)))
     acc = [None] * len(xs)
     heads = list(gys[:p.num_outputs])
     if all(h is None for h in heads):

@@ -297,7 +297,7 @@ class Block:
 
         Example: ``net.summary(nd.zeros((2, 8)))``.
         """
-        rows, seen, hooks = [], set(), []
+        rows, hooks = [], []
 
         def hook(block, args, out):
             leaves, _ = flatten(out, _is_leaf)

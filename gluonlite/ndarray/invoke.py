@@ -6,7 +6,6 @@ distinct attribute set and kept in a `CallPlan`; the shape and dtype checks run 
 distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every check still
 happens before an operator sees inputs it has not validated.
 """
-import numpy as np
 
 from .. import autograd
 from ..ops.registry import RunCtx

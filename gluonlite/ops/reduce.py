@@ -2,7 +2,6 @@
 from functools import lru_cache
 from math import prod
 
-import numpy as np
 
 from . import attrs as A
 from .registry import register

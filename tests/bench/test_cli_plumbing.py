@@ -2,14 +2,12 @@
 
 These do not need the gluonlite core; the end-to-end tests in test_cli_e2e.py do."""
 import json
-import os
 import signal
 import subprocess
 import sys
 
-import pytest
 
-from benchutil import REPO, cli_env, read_jsonl
+from benchutil import cli_env, read_jsonl
 from gluonlite.bench import cli, matrix
 from gluonlite.bench.recipe import from_data
 

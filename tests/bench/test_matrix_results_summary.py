@@ -1,6 +1,5 @@
 """Case expansion, results files (resume, partial lines), env record, summary tables."""
 import json
-import os
 
 import pytest
 

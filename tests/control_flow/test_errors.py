@@ -1,8 +1,6 @@
 """Every promised error message: names the argument and, for loops, the loop var and step."""
-import numpy as np
 import pytest
 
-import gluonlite as mx
 from gluonlite import nd, sym
 
 F_BOTH = [nd, sym]

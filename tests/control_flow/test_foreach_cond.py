@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import gluonlite as mx
-from gluonlite import nd, sym, autograd
+from gluonlite import nd, sym
 from harness import check_imperative_vs_symbolic
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gluonlite as mx
-from gluonlite import nd, sym, autograd
+from gluonlite import nd, sym
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet")
 MODELS = ["foreach_lstm", "while_gru", "cond_then", "mlp", "bnnet"]

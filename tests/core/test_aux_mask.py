@@ -1,9 +1,8 @@
 """Auxiliary inputs are a registry-level rule: `Operator.aux_mask(p)`, from the `aux` names
 by default or from an operator's own rule (what subgraph nodes use); `Symbol` and gradients
 read it."""
-import numpy as np
 
-from gluonlite import nd, sym
+from gluonlite import sym
 from gluonlite.ops import registry
 from gluonlite.ops.registry import Operator, Params
 from gluonlite.symbol.symbol import Node, Symbol

@@ -1,7 +1,6 @@
 """The liveness memory plan on generated graphs: no two live values share a buffer, and
 static_alloc plans compute exactly what plain plans compute, call after call."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, HealthCheck
 from hypothesis import strategies as st
 
