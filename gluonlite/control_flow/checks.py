@@ -8,7 +8,8 @@ import numpy as np
 from ..base import flatten
 
 __all__ = ["check_callable", "check_max_iterations", "as_flat_list", "check_same_count",
-           "check_loop_var", "check_step_outputs", "flatten_result", "dtype_str"]
+           "check_carried", "check_loop_var", "check_state", "check_step_outputs",
+           "flatten_result", "dtype_str"]
 
 
 def dtype_str(dtype):
@@ -76,18 +77,35 @@ def check_same_count(fname, what, expected, got, step=None):
                          f"{at}; func must return one new value per loop var")
 
 
-def check_loop_var(fname, index, before_shape, before_dtype, after_shape, after_dtype, step,
-                   returned_by="func"):
-    """Raise ValueError when loop var `index` changed shape or dtype at `step`."""
-    if tuple(before_shape) != tuple(after_shape):
-        raise ValueError(f"{fname}: loop_vars[{index}] entered with shape {tuple(before_shape)} "
-                         f"but {returned_by} returned shape {tuple(after_shape)} at step {step}; "
-                         "a loop var must keep its shape")
-    if dtype_str(before_dtype) != dtype_str(after_dtype):
-        raise ValueError(f"{fname}: loop_vars[{index}] entered with dtype "
-                         f"{dtype_str(before_dtype)} but {returned_by} returned dtype "
-                         f"{dtype_str(after_dtype)} at step {step}; a loop var must keep its "
-                         "dtype (cast it with astype)")
+def check_carried(fname, argname, index, before, after, step, returned_by, noun, fix=""):
+    """Raise ValueError when a value carried from step to step changed shape or dtype.
+
+    Args:
+        argname, index: the argument that entered the loop (``loop_vars``, 1).
+        before, after: (shape, dtype) entering and returned; None parts are not checked.
+        returned_by, noun: how to name the body and the value ('func', 'loop var').
+        fix: appended to the dtype message.
+    """
+    (s0, d0), (s1, d1) = before, after
+    if s0 is not None and s1 is not None and tuple(s0) != tuple(s1):
+        raise ValueError(f"{fname}: {argname}[{index}] entered with shape {tuple(s0)} but "
+                         f"{returned_by} returned shape {tuple(s1)} at step {step}; a {noun} "
+                         "must keep its shape")
+    if d0 is not None and d1 is not None and dtype_str(d0) != dtype_str(d1):
+        raise ValueError(f"{fname}: {argname}[{index}] entered with dtype {dtype_str(d0)} but "
+                         f"{returned_by} returned dtype {dtype_str(d1)} at step {step}; a "
+                         f"{noun} must keep its dtype{fix}")
+
+
+def check_loop_var(fname, index, before, after, step, returned_by="func"):
+    """`check_carried` for while_loop's loop vars: (shape, dtype) before and after."""
+    check_carried(fname, "loop_vars", index, before, after, step, returned_by, "loop var",
+                  " (cast it with astype)")
+
+
+def check_state(index, before, after, step):
+    """`check_carried` for foreach's states: (shape, dtype) before and after."""
+    check_carried("foreach", "init_states", index, before, after, step, "body", "state")
 
 
 def check_step_outputs(fname, first, now, step):

@@ -108,6 +108,23 @@ def _fc_parts(m):
     return m.inputs[0], weight, bias
 
 
+class _Found:
+    """The projections a finder collects: the body rewrite and where each one reads from."""
+
+    def __init__(self, source):
+        self.source = source  # id(body var) -> node input index
+        self.mapping, self.new_vars, self.projections = {}, [], []
+
+    def add(self, fc, data_var, weight, bias, replacement, var):
+        """Hoist FullyConnected node `fc`: the body reads `replacement` instead of its output,
+        and the loop gets the new input `var`."""
+        self.mapping[(id(fc), 0)] = replacement
+        self.new_vars.append(var)
+        self.projections.append(_Projection(fc.params, self.source[id(data_var)],
+                                            self.source[id(weight)],
+                                            None if bias is None else self.source[id(bias)]))
+
+
 def _q_params(p, subgraphs, **locs):
     q = Params(p)
     q.pop("_plans", None)
@@ -133,7 +150,7 @@ def foreach_hoist(p):
         source[id(vars_[loc])] = n_d + n_s + k
     data_ids = {id(vars_[loc]) for loc in p.in_data_locs}
     free_ids = {id(vars_[loc]) for loc in p.remain_locs}
-    projections, mapping, new_vars = [], {}, []
+    found = _Found(source)
     for m in topo_nodes(body.outputs):
         if m.op is None or m.op.name != _FC:
             continue
@@ -142,13 +159,10 @@ def foreach_hoist(p):
                 (b is not None and id(b) not in free_ids):
             continue
         v = _new_var(f"{m.name}_hoisted")
-        mapping[(id(m), 0)] = (v, 0)
-        new_vars.append(v)
-        projections.append(_Projection(m.params, source[id(d)], source[id(w)],
-                                       None if b is None else source[id(b)]))
-    hoist = None
-    if projections:
-        new_body = substitute(body, mapping)
+        found.add(m, d, w, b, (v, 0), v)
+    new_vars, hoist = found.new_vars, None
+    if found.projections:
+        new_body = substitute(body, found.mapping)
         nvars = body_vars(new_body)
         pos = {id(v): j for j, v in enumerate(nvars)}
         state_vars = [vars_[loc] for loc in p.in_state_locs]
@@ -164,7 +178,7 @@ def foreach_hoist(p):
                           in_state_locs=[pos[id(v)] for v in state_vars],
                           remain_locs=[pos[id(v)] for v, _ in remain],
                           num_args=len(layout) + 1)
-            hoist = Hoist(q, projections, layout)
+            hoist = Hoist(q, found.projections, layout)
     p["_hoist"] = hoist
     return hoist
 
@@ -191,29 +205,26 @@ def while_hoist(p):
     source = {id(v): p.func_input_locs[j] for j, v in enumerate(vars_)}
     invariant = {id(v) for j, v in enumerate(vars_) if j not in var_positions}
     n_node = p.num_args - 2
-    projections, mapping, new_vars = [], {}, []
+    found = _Found(source)
     take_op, squeeze_op = registry.get("take"), registry.get("squeeze")
     for m in topo_nodes(func.outputs):
         if m.op is None or m.op.name != _FC:
             continue
-        found = _take_squeeze_source(m.inputs[0])
+        row_of = _take_squeeze_source(m.inputs[0])
         _, w, b = _fc_parts(m)
-        if found is None or id(found[1]) not in invariant or id(w) not in invariant or \
+        if row_of is None or id(row_of[1]) not in invariant or id(w) not in invariant or \
                 (b is not None and id(b) not in invariant):
             continue
-        tk, d = found
+        tk, d = row_of
         v = _new_var(f"{m.name}_hoisted")
         tp, ts = take_op.parse({"axis": 0, "mode": tk.params.mode})
         taken = Node(take_op, f"{m.name}_hoisted_take", ts, tp, [(v, 0), tk.inputs[1]])
         sp, ss = squeeze_op.parse({"axis": 0})
-        mapping[(id(m), 0)] = (Node(squeeze_op, f"{m.name}_hoisted_row", ss, sp,
-                                    [(taken, 0)]), 0)
-        new_vars.append(v)
-        projections.append(_Projection(m.params, source[id(d)], source[id(w)],
-                                       None if b is None else source[id(b)]))
-    hoist = None
-    if projections:
-        new_func = substitute(func, mapping)
+        row = Node(squeeze_op, f"{m.name}_hoisted_row", ss, sp, [(taken, 0)])
+        found.add(m, d, w, b, (row, 0), v)
+    new_vars, hoist = found.new_vars, None
+    if found.projections:
+        new_func = substitute(func, found.mapping)
         nvars = body_vars(new_func)
         pos = {id(v): j for j, v in enumerate(nvars)}
         loop_vars = [vars_[j] for j in p.func_var_locs]
@@ -225,7 +236,7 @@ def while_hoist(p):
                           num_args=n_node + len(new_vars) + 2)
             layout = [("in", i) for i in range(n_node)] + \
                 [("proj", h) for h in range(len(new_vars))]
-            hoist = Hoist(q, projections, layout)
+            hoist = Hoist(q, found.projections, layout)
     p["_hoist"] = hoist
     return hoist
 

@@ -102,7 +102,7 @@ def foreach(body, data, init_states):
                              f"returned {len(new_leaves)} new states at step {t}; body must "
                              "return one new value per state")
         for k, (a, b) in enumerate(zip(state_leaves, new_leaves)):
-            _check_state(k, a, b, t)
+            checks.check_state(k, (a.shape, a.dtype), (b.shape, b.dtype), t)
         if first is None:
             first, out_spec = _signature(out_leaves), spec
         else:
@@ -110,18 +110,6 @@ def foreach(body, data, init_states):
         steps.append(out_leaves)
         states = unflatten(new_leaves, state_spec)
     return unflatten(_stack_steps(steps), out_spec), states
-
-
-def _check_state(k, before, after, step):
-    if tuple(before.shape) != tuple(after.shape):
-        raise ValueError(f"foreach: init_states[{k}] entered with shape {tuple(before.shape)} "
-                         f"but body returned shape {tuple(after.shape)} at step {step}; a state "
-                         "must keep its shape")
-    if checks.dtype_str(before.dtype) != checks.dtype_str(after.dtype):
-        raise ValueError(f"foreach: init_states[{k}] entered with dtype "
-                         f"{checks.dtype_str(before.dtype)} but body returned dtype "
-                         f"{checks.dtype_str(after.dtype)} at step {step}; a state must keep "
-                         "its dtype")
 
 
 def _as_bool(value, fname, what, step):
@@ -195,7 +183,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
         outs, new = _split_func_result("while_loop", func(*loop_vars), step)
         checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), step)
         for k, ((s0, d0), v) in enumerate(zip(sig_vars, new)):
-            checks.check_loop_var("while_loop", k, s0, d0, v.shape, v.dtype, step)
+            checks.check_loop_var("while_loop", k, (s0, d0), (v.shape, v.dtype), step)
         if first is None:
             first = _signature(outs)
         else:

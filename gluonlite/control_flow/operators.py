@@ -26,6 +26,7 @@ import numpy as np
 from ..ops import attrs as A
 from ..ops import registry
 from ..ops.registry import Operator
+from . import checks
 from .body import add_into, body_plan, infer_body
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
@@ -130,10 +131,7 @@ def _foreach_shape(p, ins):
             for s in b_out[:p.num_out_data]]
     for k in range(n_s):
         before, after = ins[n_d + k], b_out[p.num_out_data + k]
-        if before is not None and after is not None and tuple(before) != tuple(after):
-            raise ValueError(f"foreach: init_states[{k}] entered with shape {tuple(before)} but "
-                             f"body returned shape {tuple(after)} at step 0; a state must keep "
-                             "its shape")
+        checks.check_state(k, (before, None), (after, None), 0)
         outs.append(_pick(after, before))
     return new_ins, outs
 
@@ -150,11 +148,7 @@ def _foreach_dtype(p, ins):
     for k, loc in enumerate(p.remain_locs):
         new_ins[n_d + n_s + k] = _pick(new_ins[n_d + n_s + k], b_in[loc])
     for k in range(n_s):
-        before, after = ins[n_d + k], b_out[p.num_out_data + k]
-        if before is not None and after is not None and np.dtype(before) != np.dtype(after):
-            raise ValueError(f"foreach: init_states[{k}] entered with dtype "
-                             f"{np.dtype(before).name} but body returned dtype "
-                             f"{np.dtype(after).name} at step 0; a state must keep its dtype")
+        checks.check_state(k, (None, ins[n_d + k]), (None, b_out[p.num_out_data + k]), 0)
     return new_ins, list(b_out)
 
 
@@ -301,10 +295,7 @@ def _while_shape(p, ins):
     outs = [None if s is None else (p.max_iterations,) + tuple(s) for s in f_out[:n_out]]
     for k, idx in enumerate(var_nodes):
         before, after = ins[idx], f_out[n_out + k]
-        if before is not None and after is not None and tuple(before) != tuple(after):
-            raise ValueError(f"while_loop: loop_vars[{k}] entered with shape {tuple(before)} "
-                             f"but func returned shape {tuple(after)} at step 0; a loop var "
-                             "must keep its shape")
+        checks.check_loop_var("while_loop", k, (before, None), (after, None), 0)
         outs.append(_pick(after, before))
     return new_ins, outs
 
@@ -320,12 +311,7 @@ def _while_dtype(p, ins):
         new_ins[idx] = _pick(new_ins[idx], d)
     n_out = p.num_out_data
     for k, idx in enumerate(var_nodes):
-        before, after = ins[idx], f_out[n_out + k]
-        if before is not None and after is not None and np.dtype(before) != np.dtype(after):
-            raise ValueError(f"while_loop: loop_vars[{k}] entered with dtype "
-                             f"{np.dtype(before).name} but func returned dtype "
-                             f"{np.dtype(after).name} at step 0; a loop var must keep its "
-                             "dtype (cast it with astype)")
+        checks.check_loop_var("while_loop", k, (None, ins[idx]), (None, f_out[n_out + k]), 0)
     return new_ins, list(f_out)
 
 
