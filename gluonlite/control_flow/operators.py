@@ -192,6 +192,28 @@ def _foreach_invariant(p, n_body):
     return inv
 
 
+def _reverse_pass(state, gys, n_out, carry, carry_locs, visit):
+    """Run the body's backward over the executed steps in reverse.
+
+    The gradients of the loop-carried body inputs (at `carry_locs`) flow from step t to step
+    t - 1; `visit(t, g)` takes each step's other gradients (g: one per body input).
+
+    Returns:
+        (carry, stash): the carried gradients at the loop's entry, and the stacks of the
+        deferred invariant-input gradients (None when the plan defers none).
+    """
+    plan = state.plan
+    stash = plan.new_stash(state.n_steps) if plan.deferred else None
+    for t in range(state.n_steps - 1, -1, -1):
+        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
+        if all(h is None for h in heads):
+            continue
+        g = plan.backward(state.steps[t], heads, stash, t)
+        carry = [None if g[j] is None else g[j].copy() for j in carry_locs]
+        visit(t, g)
+    return carry, stash
+
+
 def _add_deferred(plan, stash, body_args, acc, node_index_of):
     """Add the loop-summed gradients of invariant inputs (one product each) to `acc`."""
     if stash is not None:
@@ -209,20 +231,17 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
-    carry = [gys[n_out + k] for k in range(n_s)]
-    plan = state.plan
-    stash = plan.new_stash(state.n_steps) if plan.deferred else None
-    for t in range(state.n_steps - 1, -1, -1):
-        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
-        if all(h is None for h in heads):
-            continue
-        g = plan.backward(state.steps[t], heads, stash, t)
-        carry = [None if g[loc] is None else g[loc].copy() for loc in p.in_state_locs]
+
+    def visit(t, g):
         for k, loc in enumerate(p.in_data_locs):
             if g[loc] is not None and g_data[k] is not None:
                 _data_row(g_data[k], t)[...] += g[loc]
         for k, loc in enumerate(p.remain_locs):
             add_into(acc, n_d + n_s + k, g[loc])
+
+    carry, stash = _reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
+                                 p.in_state_locs, visit)
+    plan = state.plan
     n_body = n_d + n_s + len(p.remain_locs)
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
     _add_deferred(plan, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
@@ -356,18 +375,16 @@ def _while_vjp(p, rc, xs, ys, gys, need):
     var_nodes, _, func_roles = _wl_roles(p)
     n_out = p.num_out_data
     acc = [None] * len(xs)
-    carry = [gys[n_out + k] for k in range(len(var_nodes))]
-    plan = state.plan
-    stash = plan.new_stash(state.n_steps) if plan.deferred else None
-    for t in range(state.n_steps - 1, -1, -1):
-        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
-        if all(h is None for h in heads):
-            continue
-        g = plan.backward(state.steps[t], heads, stash, t)
-        carry = [None if g[j] is None else g[j].copy() for j in p.func_var_locs]
+
+    def visit(t, g):
         for j, r in enumerate(func_roles):
             if r[0] == "in":
                 add_into(acc, r[1], g[j])
+
+    carry, stash = _reverse_pass(state, gys, n_out,
+                                 [gys[n_out + k] for k in range(len(var_nodes))],
+                                 p.func_var_locs, visit)
+    plan = state.plan
     _add_deferred(plan, stash, _fill(func_roles, [None] * len(var_nodes), xs), acc,
                   lambda j: func_roles[j][1])
     for k, idx in enumerate(var_nodes):
