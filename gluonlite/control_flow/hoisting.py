@@ -50,6 +50,9 @@ class Hoist:
     def __init__(self, q, projections, layout):
         self.q, self.projections, self.layout = q, projections, layout
         self._fc = registry.get(_FC)
+        # One buffer per projection and shape, reused by every call: the backward never
+        # reads a projection (only its gradient), so a later call may overwrite it.
+        self._buffers = {}
 
     def _rows(self, pr, d):
         """Every step's rows of data `d` as one matrix, and the projection's output shape."""
@@ -65,10 +68,15 @@ class Hoist:
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
         over all steps."""
         proj = []
-        for pr in self.projections:
+        for k, pr in enumerate(self.projections):
             rows, shape = self._rows(pr, xs[pr.data])
-            (y,) = self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows))
-            proj.append(y.reshape(shape))
+            key = (k, shape, rows.dtype, rc.xp.__name__)
+            y = self._buffers.get(key)
+            if y is None:
+                y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
+            self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows),
+                             out=[y.reshape(-1, pr.p.num_hidden)])
+            proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
 
     def pullback(self, rc, xs, grads):
@@ -272,9 +280,10 @@ def with_hoisting(kernel, vjp, find):
         state = ys[-1]
         if not isinstance(state, _HoistedSaved):
             return vjp(p, rc, xs, ys, gys, need)
-        h = state.hoist
-        grads = vjp(h.q, rc, state.xs, list(ys[:-1]) + [state.inner], gys,
-                    [True] * len(state.xs))
+        h, xs2 = state.hoist, state.xs
+        if state.inner is not None and state.inner.steps is None:
+            xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
+        grads = vjp(h.q, rc, xs2, list(ys[:-1]) + [state.inner], gys, [True] * len(xs2))
         return h.pullback(rc, xs, grads)
 
     hoisted_kernel.__doc__ = kernel.__doc__

@@ -1,0 +1,213 @@
+"""Loops at the numpy floor (issue 8, goal 1): gluonlite's RNN loop layers vs hand-written numpy.
+
+    PYTHONPATH=. python benchmarks/rnn_floor.py [--quick] [--rounds 10] [--warmup 1]
+        [--cells RNNCell,GRUCell,LSTMCell] [--batches 1,32] [--modes infer,train]
+        [--seq-len 100] [--input-size 512] [--hidden-size 512]
+        [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop]
+        [--no-mxnet] [--json FILE]
+
+For every cell x batch x mode (infer = one forward; train = forward under
+autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
+initial states), in one process: the gluonlite layers of the seed benchmark (ForeachRNN,
+WhileRNN; imperative, and hybridized with static_alloc=True), "floor-step" and
+"floor-fused" (gluonlite.bench.floor). The variants run interleaved round by round so
+drift on the machine hits them alike; the table gives median ms and each variant's ratio
+to floor-step and to floor-fused. Before timing, every layer's outputs and gradients are
+checked against both floors on the same parameters (copied from the gluon cell); the run
+aborts (exit status 1) if they differ.
+
+If GLUONLITE_MXNET_PYTHON names a python with mxnet 1.9.1, benchmarks/mxnet_rnn_rows.py
+runs under it as one long-lived subprocess; each round, right after our variants, it times
+MXNet's imperative and hybridized foreach/while_loop layers on the same case, so its rows
+sit in the same table, measured interleaved with ours.
+
+BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
+MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
+use and these variables (and OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, left as they are).
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _common import (LoopCase, MxnetWorker, env_header, flush_print, interleaved,  # noqa: E402
+                     markdown_table, median)
+
+ALL_LAYERS = "imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop"
+
+
+def _csv(kind):
+    return lambda s: [kind(v) for v in s.split(",") if v]
+
+
+def parse_args(argv=None):
+    """The command line (see the module doc); --quick sets rounds 3 and warmup 1."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cells", type=_csv(str), default=["RNNCell", "GRUCell", "LSTMCell"])
+    ap.add_argument("--batches", type=_csv(int), default=[1, 32])
+    ap.add_argument("--modes", type=_csv(str), default=["infer", "train"])
+    ap.add_argument("--seq-len", type=int, default=100)
+    ap.add_argument("--input-size", type=int, default=512)
+    ap.add_argument("--hidden-size", type=int, default=512)
+    ap.add_argument("--rounds", type=int, default=10, help="timed rounds per case")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed rounds (after the check)")
+    ap.add_argument("--quick", action="store_true", help="--rounds 3 --warmup 1")
+    ap.add_argument("--layers", type=_csv(str), default=ALL_LAYERS.split(","),
+                    help=f"gluonlite layers as kind:loop (default {ALL_LAYERS})")
+    ap.add_argument("--no-mxnet", action="store_true",
+                    help="ignore GLUONLITE_MXNET_PYTHON")
+    ap.add_argument("--tol", type=float, default=1e-3,
+                    help="relative tolerance of the floor check (float32)")
+    ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.rounds, a.warmup = 3, 1
+    bad = [m for m in a.modes if m not in ("infer", "train")]
+    if bad:
+        ap.error(f"--modes: expected infer and/or train, got {bad}")
+    try:
+        a.layers = [tuple(spec.split(":")) for spec in a.layers]
+    except ValueError:
+        ap.error(f"--layers: expected kind:loop items, got {a.layers}")
+    for spec in a.layers:
+        if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
+                or spec[1] not in ("foreach", "while_loop"):
+            ap.error(f"--layers: {':'.join(spec)!r} is not (imperative|hybrid):(foreach|while_loop)")
+    return a
+
+
+def run_case(case, mode, rounds, warmup, worker):
+    """Interleaved timings of one (cell, batch, mode): {variant name: [ms per round]}."""
+    train = mode == "train"
+    variants = {f"gluonlite {kind} {loop}": case.layer_call((kind, loop), train)
+                for kind, loop in case.layers}
+    variants["floor-step"] = case.floor_call(False, train)
+    variants["floor-fused"] = case.floor_call(True, train)
+    after = (lambda: worker.request(op="round", mode=mode)["ms"]) if worker else None
+    return interleaved(variants, rounds, warmup, after)
+
+
+def cell_table(cell, medians, batches, modes):
+    """Markdown table of one cell: rows are variants, columns batch x mode."""
+    cols = [(b, m) for m in ("infer", "train") if m in modes for b in batches]
+    names = []
+    for b, m in cols:
+        names += [n for n in medians.get((cell, b, m), {}) if n not in names]
+    rows = []
+    for n in names:
+        row = [n]
+        for b, m in cols:
+            med = medians.get((cell, b, m), {})
+            if n not in med:
+                row.append("-")
+                continue
+            row.append(f"{med[n]:.1f} ({med[n] / med['floor-step']:.2f} / "
+                       f"{med[n] / med['floor-fused']:.2f})")
+        rows.append(row)
+    header = [f"{cell}: ms (x floor-step / x floor-fused)"] + [f"batch {b} {m}" for b, m in cols]
+    return markdown_table(header, rows)
+
+
+def goal_lines(medians):
+    """Issue 8 goals 2-4 evaluated on the medians: list of 'goal N: met/not met ...' lines."""
+    g2, g3, g4 = [], [], []
+    for (cell, batch, mode), med in medians.items():
+        limit = 1.2 if mode == "infer" else 1.3
+        for loop in ("foreach", "while_loop"):
+            hyb = med.get(f"gluonlite hybrid {loop}")
+            if hyb is None:
+                continue
+            g2.append((hyb / med["floor-step"], limit, f"{cell} b{batch} {mode} {loop}"))
+            g3.append((hyb / med["floor-fused"], 1.2, f"{cell} b{batch} {mode} {loop}"))
+            imp = med.get(f"gluonlite imperative {loop}")
+            if imp is not None and batch == 1:
+                g4.append((hyb / imp, 0.5, f"{cell} b1 {mode} {loop}"))
+    lines = []
+    for goal, what, items in (
+            (2, "hybrid <= 1.2x floor-step (infer) / 1.3x (train)", g2),
+            (3, "hybrid <= 1.2x floor-fused", g3),
+            (4, "hybrid >= 2x faster than imperative at batch 1 (hybrid/imperative <= 0.5)", g4)):
+        if not items:
+            lines.append(f"- goal {goal} ({what}): not measured in this run")
+            continue
+        failing = [i for i in items if i[0] > i[1]]
+        worst = max(items, key=lambda i: i[0] / i[1])
+        best = min(items, key=lambda i: i[0] / i[1])
+        lines.append(f"- goal {goal} ({what}): {'met' if not failing else 'NOT met'}; "
+                     f"{len(items) - len(failing)}/{len(items)} cases within; worst "
+                     f"{worst[0]:.2f} ({worst[2]}), best {best[0]:.2f} ({best[2]})")
+    return lines
+
+
+def main(argv=None):
+    """Run the benchmark; print the header, one table per cell and the goal lines.
+
+    Returns the exit status: 0, 1 when gluonlite and the floor disagree, 2 when the
+    MXNet worker fails (its message on stderr).
+    """
+    try:
+        return _run(parse_args(argv), argv)
+    except RuntimeError as exc:
+        if "MXNet" not in str(exc) and "GLUONLITE_MXNET_PYTHON" not in str(exc):
+            raise
+        print(f"ERROR: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(a, argv):
+    mx_python = None if a.no_mxnet else os.environ.get("GLUONLITE_MXNET_PYTHON")
+    worker, extra = None, []
+    if mx_python:
+        worker = MxnetWorker(mx_python)
+        hello = worker.request(op="hello")
+        extra.append(f"- MXNet rows: mxnet {hello['mxnet']} (numpy {hello['numpy']}) via "
+                     f"{mx_python}; features: {', '.join(hello['features'])}")
+    else:
+        extra.append("- MXNet rows: none (set GLUONLITE_MXNET_PYTHON to a python with mxnet 1.9.1)")
+    T, I, H = a.seq_len, a.input_size, a.hidden_size
+    flush_print("## rnn_floor: " + " ".join(["python benchmarks/rnn_floor.py"] + (argv or sys.argv[1:])))
+    flush_print("")
+    flush_print("\n".join(env_header(extra)))
+    flush_print(f"- seq_len {T}, input {I}, hidden {H}, float32; {a.rounds} timed rounds "
+                f"after {a.warmup} warmup (+1 check call); medians")
+    flush_print("")
+    medians, raw = {}, []
+    try:
+        for cell in a.cells:
+            for batch in a.batches:
+                case = LoopCase(cell, batch, T, I, H, a.layers)
+                try:
+                    errors = case.check(a.tol)
+                except RuntimeError as exc:
+                    print(f"ABORT: {exc}", file=sys.stderr)
+                    return 1
+                worst = max(errors.values()) if errors else 0.0
+                flush_print(f"checked {cell} batch {batch}: gluonlite == floor-step == floor-fused "
+                            f"(worst relative error {worst:.1e})")
+                if worker:
+                    worker.request(op="setup", cell=cell, batch=batch, seq_len=T, input_size=I,
+                                   hidden_size=H, layers=[list(k) for k in a.layers], seed=0)
+                for mode in a.modes:
+                    times = run_case(case, mode, a.rounds, a.warmup, worker)
+                    medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
+                    raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
+                                "input_size": I, "hidden_size": H, "ms": times})
+                del case
+    finally:
+        if worker:
+            worker.close()
+    flush_print("")
+    for cell in a.cells:
+        flush_print(cell_table(cell, medians, a.batches, a.modes))
+        flush_print("")
+    flush_print("\n".join(goal_lines(medians)))
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump(raw, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The issue-8 benchmark scripts run end to end in a tiny mode and print their tables.
+
+No timing is asserted: only that each script exits 0 and prints the Markdown tables with
+the rows and columns it promises, and that the floor check aborts on a mismatch.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "benchmarks"
+
+
+def _run(script, *args, env_extra=None):
+    env = {k: v for k, v in os.environ.items() if k != "GLUONLITE_MXNET_PYTHON"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def _table_rows(stdout):
+    return [line for line in stdout.splitlines() if line.startswith("| ")]
+
+
+TINY = ["--seq-len", "3", "--input-size", "4", "--hidden-size", "5"]
+
+
+def test_rnn_floor_tiny_prints_one_table_per_cell(tmp_path):
+    out_json = tmp_path / "t.json"
+    p = _run("rnn_floor.py", *TINY, "--batches", "1,2", "--rounds", "1", "--warmup", "0",
+             "--json", str(out_json))
+    assert p.returncode == 0, p.stderr
+    rows = _table_rows(p.stdout)
+    for cell in ("RNNCell", "GRUCell", "LSTMCell"):
+        assert any(r.startswith(f"| {cell}: ms") for r in rows), p.stdout
+    names = {r.split("|")[1].strip() for r in rows}
+    assert {"gluonlite imperative foreach", "gluonlite hybrid while_loop", "floor-step",
+            "floor-fused"} <= names
+    floor_step = [r for r in rows if r.startswith("| floor-step |")]
+    assert len(floor_step) == 3 and all(r.count("(1.00 /") == 4 for r in floor_step)
+    assert "BLAS:" in p.stdout and "OPENBLAS_CORETYPE" in p.stdout
+    assert "goal 2" in p.stdout and "goal 4" in p.stdout
+    assert out_json.stat().st_size > 0
+
+
+def test_rnn_floor_reports_a_broken_mxnet_python():
+    p = _run("rnn_floor.py", *TINY, "--cells", "RNNCell", "--rounds", "1",
+             env_extra={"GLUONLITE_MXNET_PYTHON": str(ROOT / "no-such-python")})
+    assert p.returncode == 2
+    assert "GLUONLITE_MXNET_PYTHON" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_rnn_scaling_tiny_prints_three_tables():
+    p = _run("rnn_scaling.py", "--seq-lens", "2,4", "--input-size", "4", "--hidden-size", "5",
+             "--rounds", "1", "--warmup", "0")
+    assert p.returncode == 0, p.stderr
+    rows = _table_rows(p.stdout)
+    headers = [r for r in rows if r.startswith("| mode") or r.startswith("| seq_len")]
+    assert len(headers) == 3, p.stdout
+    assert sum(r.startswith("| infer |") or r.startswith("| train |") for r in rows) == 4
+    assert "JSON bytes" in p.stdout and "held for backward" in p.stdout
+
+
+def test_rnn_alloc_tiny_prints_table_and_verdict():
+    p = _run("rnn_alloc.py", "--seq-len", "3", "--batch", "2", "--input-size", "4",
+             "--hidden-size", "5", "--mlp-batch", "2", "--calls", "2")
+    assert p.returncode == 0, p.stderr
+    rows = _table_rows(p.stdout)
+    assert sum("(static_alloc)" in r for r in rows) == 6, p.stdout
+    assert "goal 6" in p.stdout
+
+
+def test_loop_case_check_aborts_on_a_mismatch():
+    sys.path.insert(0, str(BENCH))
+    try:
+        from _common import LoopCase
+    finally:
+        sys.path.remove(str(BENCH))
+    case = LoopCase("GRUCell", 2, 3, 4, 5, [("hybrid", "foreach"), ("hybrid", "while_loop")])
+    assert max(case.check().values()) < 1e-4
+    case.params["i2h_weight"] = case.params["i2h_weight"] * 1.5
+    with pytest.raises(RuntimeError, match="disagree.*hybrid foreach vs floor-step"):
+        case.check()
