@@ -25,12 +25,43 @@ import numpy as np
 
 from ..ops import attrs as A
 from ..ops import registry
+from ..executor.plan import StepView
 from ..ops.registry import Operator
 from . import checks
 from .body import add_into, body_plan, infer_body
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
 __all__ = ["Saved"]
+
+
+class _StackedSteps:
+    """A loop's saved steps held in stacks: step t is row t (`Plan.forward(save_to=...)`),
+    its inputs rebuilt on demand by `args_at(t)`; indexing gives the `StepView`."""
+
+    __slots__ = ("stacks", "args_at")
+
+    def __init__(self, stacks, args_at):
+        self.stacks, self.args_at = stacks, args_at
+
+    def __getitem__(self, t):
+        return StepView(self.stacks, t, self.args_at(t))
+
+
+def _carried_rows(xp, specs, n_steps, keep, stackable):
+    """Buffers for the values carried from step to step.
+
+    Returns (next_of, stacks): `next_of(t)` gives the buffers step t writes its new values
+    to. Without gradients two buffers per value are swapped; with them every step's value
+    stays alive (a saved step reads it): rows of one (n_steps, ...) stack per value when the
+    steps are stacked, else fresh arrays.
+    """
+    if not keep:
+        pairs = [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in specs]
+        return (lambda t: [pair[t % 2] for pair in pairs]), None
+    if stackable:
+        stacks = [xp.empty((max(n_steps, 1),) + tuple(s), dtype=d) for s, d in specs]
+        return (lambda t: [st[t] for st in stacks]), stacks
+    return (lambda t: [xp.empty(s, dtype=d) for s, d in specs]), None
 
 
 class Saved:
@@ -164,23 +195,30 @@ def _foreach_run(p, rc, xs, keep):
     stacked = [xp.empty((n_steps,) + tuple(s), dtype=d)
                for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
     st_specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
-    # Inference swaps two buffers per state; training keeps every step's state alive (the
-    # saved values of step t point at it).
-    pairs = None if keep else [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in st_specs]
-    cur, saved = list(states), ([] if keep else None)
-    for t in range(n_steps):
+    stackable = keep and plan.can_stack
+    next_of, st_stacks = _carried_rows(xp, st_specs, n_steps, keep, stackable)
+    saved_stacks = plan.new_saved_stacks(n_steps) if stackable else None
+    cur, saved = list(states), ([] if keep and not stackable else None)
+
+    def args_at(t, cur_states=None):
         for k, loc in enumerate(p.in_data_locs):
             args[loc] = _data_row(data[k], t)
         for k, loc in enumerate(p.in_state_locs):
-            args[loc] = cur[k]
-        nxt = [xp.empty(s, dtype=d) for s, d in st_specs] if keep else \
-            [pair[t % 2] for pair in pairs]
-        _, s = plan.forward(args, outs=[o[t] for o in stacked] + nxt)
-        if keep:
+            args[loc] = cur_states[k] if cur_states is not None else (
+                states[k] if t == 0 else st_stacks[k][t - 1])
+        return list(args)
+
+    for t in range(n_steps):
+        nxt = next_of(t)
+        _, s = plan.forward(args_at(t, cur), outs=[o[t] for o in stacked] + nxt,
+                            save_to=(saved_stacks, t) if stackable else None)
+        if saved is not None:
             saved.append(s)
         cur = nxt
     if n_steps == 0:
         cur = [x.copy() for x in states]
+    if stackable:
+        saved = _StackedSteps(saved_stacks, args_at)
     return stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -348,20 +386,30 @@ def _while_run(p, rc, xs, keep):
     stacked = [xp.zeros((n_it,) + tuple(s), dtype=d)
                for s, d in zip(fplan.out_shapes[:n_out], fplan.out_dtypes[:n_out])]
     specs = list(zip(fplan.out_shapes[n_out:], fplan.out_dtypes[n_out:]))
-    pairs = None if keep else [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in specs]
-    saved, step = ([] if keep else None), 0
+    stackable = keep and fplan.can_stack
+    # Stacks have max_iterations rows; rows past the last step are never touched.
+    next_of, var_stacks = _carried_rows(xp, specs, n_it, keep, stackable)
+    saved_stacks = fplan.new_saved_stacks(n_it) if stackable else None
+    saved, step = ([] if keep and not stackable else None), 0
+    first = list(cur)
+
+    def args_at(t):
+        return _fill(func_roles, first if t == 0 else [v[t - 1] for v in var_stacks], xs)
+
     while step < n_it:
         (c,), _ = cplan.forward(_fill(cond_roles, cur, xs))
         if not bool(c.reshape(-1)[0]):
             break
-        nxt = [xp.empty(s, dtype=d) for s, d in specs] if keep else \
-            [pair[step % 2] for pair in pairs]
-        _, s = fplan.forward(_fill(func_roles, cur, xs), outs=[o[step] for o in stacked] + nxt)
-        if keep:
+        nxt = next_of(step)
+        _, s = fplan.forward(_fill(func_roles, cur, xs), outs=[o[step] for o in stacked] + nxt,
+                             save_to=(saved_stacks, step) if stackable else None)
+        if saved is not None:
             saved.append(s)
         cur, step = nxt, step + 1
     if step == 0:
         cur = [x.copy() for x in cur]
+    if stackable:
+        saved = _StackedSteps(saved_stacks, args_at)
     return stacked + cur, Saved(fplan, saved, step)
 
 

@@ -15,7 +15,7 @@ from ..symbol.symbol import topo_nodes
 from .infer import infer_graph
 from .memory import plan_buffers
 
-__all__ = ["Plan", "compile_plan"]
+__all__ = ["Plan", "StepView", "compile_plan"]
 
 
 class _Step:
@@ -43,6 +43,17 @@ class _Deferred:
 
     def __init__(self, step, slot, fn, names, uses):
         self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
+
+
+class StepView:
+    """The saved values of one call of a plan kept in stacks (`Plan.new_saved_stacks`): row
+    `t` of each stack, and the call's inputs `args`. A loop keeps its steps this way, so a
+    step costs the memory of its values and nothing more."""
+
+    __slots__ = ("stacks", "t", "args")
+
+    def __init__(self, stacks, t, args):
+        self.stacks, self.t, self.args = stacks, t, args
 
 
 class Plan:
@@ -115,7 +126,7 @@ class Plan:
         requires = set(i for i, g in enumerate(self.grad_inputs) if g)
         self.bwd_steps = []
         if not requires:
-            self.saved_slots = set()
+            self.saved_slots, self._saved_ops, self.can_stack = set(), [], False
             return
         for st in self.steps:
             names = st.op.input_names(st.p) if not st.op.variadic else [None] * len(st.ins)
@@ -145,6 +156,10 @@ class Plan:
                        for s in sorted(seen - saved) if s in self.slot_shape]
         self._dropped = [s for s in range(self.n_inputs, self.n_slots)
                          if s not in seen and s not in self.out_slots]
+        # Saved operator outputs, in slot order; stackable when every one is an array (a
+        # nested loop's opaque state is not).
+        self._saved_ops = sorted(s for s in saved if s >= self.n_inputs)
+        self.can_stack = all(s in self.slot_shape for s in self._saved_ops)
 
     def _plan_deferred(self):
         """Gradients of invariant inputs that the loop running this plan sums once over all
@@ -169,6 +184,12 @@ class Plan:
         self._bwd = [(st.op.vjp, st.p, tuple(st.ins), tuple(st.outs), st.need_all, st.need,
                       any(st.need), tuple((k, tuple(self.deferred[k].uses)) for k in st.deferred))
                      for st in self.bwd_steps]
+
+    def new_saved_stacks(self, n_steps):
+        """{slot: (n_steps, ...) array} for `forward(save_to=(stacks, t))` (needs
+        `can_stack`)."""
+        return {s: self.xp.empty((n_steps,) + tuple(self.slot_shape[s]),
+                                 dtype=self.slot_dtype[s]) for s in self._saved_ops}
 
     def new_stash(self, n_steps):
         """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps."""
@@ -242,7 +263,9 @@ class Plan:
         # Outputs the caller may have preallocated: written in place unless backward keeps
         # the value (a caller's buffer, e.g. a loop's slice or loop var, may be reused).
         keep = self.saved_slots if self.bwd_steps else set()
-        self._directable = set(self.out_slots) - keep
+        self._caller_direct = set(self.out_slots) - keep
+        # Saved values may also be written straight into a loop's stacks (`save_to`).
+        self._directable = self._caller_direct | set(self._saved_ops)
         self._runs = [self._runner(st) for st in self.steps]
         self._out_copy = [s < self.n_inputs for s in self.out_slots]
 
@@ -305,26 +328,40 @@ class Plan:
             vals[o0:o0 + n] = bufs
         return run
 
-    def forward(self, args, outs=None):
+    def forward(self, args, outs=None, save_to=None):
         """Run the forward. See the module docstring of gluonlite.executor.plan.
 
         Args:
             args: raw arrays aligned with `input_names`.
             outs: optional preallocated arrays, one per visible output, to write into.
+            save_to: (stacks, t) from `new_saved_stacks` (when `can_stack`): the values the
+                backward needs are written to row t of the stacks; the caller then passes
+                `StepView(stacks, t, args)` to `backward`.
 
         Returns:
             (outputs, saved): raw output arrays, and what `backward` needs (None when no input
-            wants a gradient).
+            wants a gradient, or when `save_to` holds it).
         """
         vals = [None] * self.n_slots
         vals[:self.n_inputs] = args
         direct = None
-        if outs is not None:
+        if outs is not None or save_to is not None:
             direct = {}
-            for s, o in zip(self.out_slots, outs):
-                direct.setdefault(s, o)
+            if outs is not None:
+                for s, o in zip(self.out_slots, outs):
+                    if s in self._caller_direct:
+                        direct.setdefault(s, o)
+            if save_to is not None:
+                stacks, t = save_to
+                for s in self._saved_ops:
+                    direct[s] = stacks[s][t]
         for run in self._runs:
             run(vals, direct)
+        if save_to is not None:
+            for s in self._saved_ops:
+                row = direct[s]
+                if vals[s] is not row:  # a kernel that allocates its own result
+                    row[...] = vals[s]
         if outs is not None:
             copyto = self.xp.copyto
             for s, o in zip(self.out_slots, outs):
@@ -334,7 +371,7 @@ class Plan:
         else:
             results = [vals[s].copy() if c else vals[s]
                        for s, c in zip(self.out_slots, self._out_copy)]
-        if not self.bwd_steps:
+        if not self.bwd_steps or save_to is not None:
             return results, None
         for s, stub in self._stubs:
             vals[s] = stub
@@ -359,6 +396,13 @@ class Plan:
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
+        if isinstance(saved, StepView):
+            view, saved = saved, [None] * self.n_slots
+            saved[:self.n_inputs] = view.args
+            for s in self._saved_ops:
+                saved[s] = view.stacks[s][view.t]
+            for s, stub in self._stubs:
+                saved[s] = stub
         g = [None] * self.n_slots
         owned = set()  # slots holding a sum this call made: later sums may add in place
         for s, og in zip(self.out_slots, out_grads):
