@@ -50,15 +50,17 @@ def _where(node):
 
 
 def _run_rules(nodes, values, rule, what):
-    """Apply `rule(node, in_values) -> (in_values, out_values)` to a fixpoint."""
+    """Apply `rule(node, in_values, out_values) -> (in_values, out_values)` to a fixpoint
+    (`out_values` are what is known of the outputs so far, None where unknown)."""
     for _ in range(_MAX_PASSES):
         changed = False
         for node in nodes:
             if node.op is None:
                 continue
             ins = [values.get((id(s), i)) for s, i in node.inputs]
+            known_outs = [values.get((id(node), i)) for i in range(node.num_outputs())]
             try:
-                new_ins, outs = rule(node, list(ins))
+                new_ins, outs = rule(node, list(ins), known_outs)
             except (ValueError, TypeError) as e:
                 raise ValueError(f"infer_{what}: {_where(node)}: {e}") from None
             for (s, i), old, new in zip(node.inputs, ins, new_ins):
@@ -85,13 +87,19 @@ def _run_rules(nodes, values, rule, what):
             return
 
 
-def _shape_rule(node, ins):
+def _shape_rule(node, ins, known_outs):
     ins = [_known(s) for s in ins]
     new_ins, outs = node.op.infer_shape(node.params, ins)
-    return [_known(s) for s in new_ins], [_known(s) for s in outs]
+    new_ins = [_known(s) for s in new_ins]
+    back = node.op.shape_back
+    if back is not None and None in new_ins and any(o is not None for o in known_outs):
+        # Shapes flowing backwards: e.g. a zero state of batch 0 learns its batch size
+        # from the FullyConnected that reads it.
+        new_ins = [_known(s) for s in back(node.params, list(new_ins), known_outs)]
+    return new_ins, [_known(s) for s in outs]
 
 
-def _dtype_rule(node, ins):
+def _dtype_rule(node, ins, known_outs):
     new_ins, outs = node.op.infer_dtype(node.params, ins)
     norm = lambda d: None if d is None else np.dtype(d)  # noqa: E731
     return [norm(d) for d in new_ins], [norm(d) for d in outs]

@@ -131,6 +131,14 @@ def _fc_shape(p, ins):
     return ins, [out]
 
 
+def _fc_shape_back(p, ins, outs):
+    """The data's shape from the output's and the weight's (2-D data when flatten)."""
+    out, w = outs[0], ins[1]
+    if ins[0] is None and out is not None and w is not None:
+        ins[0] = (out[0], w[1]) if p.flatten else tuple(out[:-1]) + (w[1],)
+    return ins
+
+
 def _fc_2d(p, x):
     return x.reshape(x.shape[0], -1) if p.flatten else x.reshape(-1, x.shape[-1])
 
@@ -178,7 +186,7 @@ def _fc_bias_sum(p, rc, b, stacked, g):
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
          vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
-         saves=("data", "weight"),
+         saves=("data", "weight"), shape_back=_fc_shape_back,
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
 
 

@@ -56,19 +56,26 @@ def _normal(p, rc):
     return _draw(rc, lambda g, s: g.normal(p.loc, p.scale, s), p.shape, p.dtype)
 
 
-def _fill(value):
+def _register_fill(name, value, attrs, doc):
+    """A creation operator filling its output with `value` (None: the `value` attribute).
+
+    In a graph it writes into the buffer of the inferred shape, so a 0 in its `shape` (a
+    batch size left to inference, as Gluon's begin_state makes) takes the size inference
+    found from the node's consumers."""
     def kernel(p, rc):
         return rc.xp.full(p.shape, p.value if value is None else value, dtype=p.dtype or "float32")
-    return kernel
+
+    def into(p, rc, outs):
+        outs[0][...] = p.value if value is None else value
+
+    register(name, inputs=(), attrs=attrs, shape=_creation_shape, dtype=_creation_dtype,
+             into=into, doc=doc)(kernel)
 
 
-register("_zeros", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creation_dtype,
-         doc="_zeros(shape, dtype): an array of zeros.")(_fill(0))
-register("_ones", inputs=(), attrs=_CREATE, shape=_creation_shape, dtype=_creation_dtype,
-         doc="_ones(shape, dtype): an array of ones.")(_fill(1))
-register("_full", inputs=(), attrs={**_CREATE, "value": A.Float()}, shape=_creation_shape,
-         dtype=_creation_dtype, doc="_full(shape, value, dtype): an array filled with value.")(
-    _fill(None))
+_register_fill("_zeros", 0, _CREATE, "_zeros(shape, dtype): an array of zeros.")
+_register_fill("_ones", 1, _CREATE, "_ones(shape, dtype): an array of ones.")
+_register_fill("_full", None, {**_CREATE, "value": A.Float()},
+               "_full(shape, value, dtype): an array filled with value.")
 
 
 def _arange_len(p):

@@ -54,7 +54,7 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 vjp_sum=None, aux_mask=None, saves=None):
+                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -86,6 +86,9 @@ class Operator:
         # possibly "outputs". The rest is seen by the vjp only as a shape stub, so a compiled
         # plan (and a loop, per step) keeps only these values for the backward.
         self.saves = saves
+        # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
+        # outputs (shape inference runs both ways, as MXNet's does).
+        self.shape_back = shape_back
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.

@@ -8,6 +8,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import nd, gluon, autograd
 from gluonlite.gluon import rnn
+from gluonlite.test_utils import assert_almost_equal
 
 R = np.random.RandomState(3)
 
@@ -368,3 +369,34 @@ def test_unroll_valid_length_hybridized_matches_imperative():
                        grad_inputs=[True, False, True, True])[0]
     assert not outs[0][0, 2:].any() and not outs[0][2, 1:].any()
     assert outs[0][1, 3].any()
+
+
+@pytest.mark.parametrize("cell_cls", [gluon.rnn.RNNCell, gluon.rnn.GRUCell, gluon.rnn.LSTMCell])
+def test_hybridized_unroll_without_begin_state_infers_the_batch(cell_cls):
+    """In a graph the default zero states have batch 0; inference fills it from the
+    FullyConnected that reads them, as MXNet's does."""
+    class Net(gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.cell = cell_cls(6, input_size=4)
+
+        def hybrid_forward(self, F, x):
+            out, _ = self.cell.unroll(5, x, layout="NTC", merge_outputs=True)
+            return out
+
+    net = Net()
+    net.initialize()
+    x = nd.array(np.random.RandomState(0).randn(3, 5, 4))
+    results = []
+    for hybrid in (False, True):
+        if hybrid:
+            net.hybridize(static_alloc=True)
+        x.attach_grad()
+        with autograd.record():
+            out = net(x)
+        out.backward()
+        results.append((out.asnumpy(), x.grad.asnumpy(),
+                        net.cell.h2h_weight.grad().asnumpy()))
+    assert results[1][0].shape == (3, 5, 6)
+    for a, b in zip(*results):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)

@@ -95,3 +95,17 @@ def test_infer_type_conflict_is_an_error():
                                          r"float32.*float16"):
         with sym.Prefix(""):
             (a + b).infer_type(a="float16", b="float32")
+
+
+def test_shape_inference_runs_backwards_through_fully_connected():
+    """A zero state of unknown batch (0) gets it from the known output of the FC reading it
+    (the weight's shape is declared, as Gluon's cells declare it)."""
+    h0 = sym.zeros((0, 3))
+    x = sym.var("x")
+    y = sym.FullyConnected(x, num_hidden=4, name="i2h") + sym.FullyConnected(
+        h0, sym.var("h2h_weight", shape=(4, 3)), num_hidden=4, name="h2h")
+    args, outs, _ = y.infer_shape(x=(5, 7))
+    assert outs == [(5, 4)]
+    assert dict(zip(y.list_arguments(), args))["h2h_weight"] == (4, 3)
+    exe = y.simple_bind(None, x=(5, 7))
+    assert exe.forward()[0].shape == (5, 4)
