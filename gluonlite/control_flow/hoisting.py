@@ -79,9 +79,10 @@ class Hoist:
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
 
-    def pullback(self, rc, xs, grads):
+    def pullback(self, rc, xs, grads, need):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
-        projections' gradients go through one FullyConnected backward each."""
+        projections' gradients go through one FullyConnected backward each (computing only
+        what `need`, per node input, asks for)."""
         acc = [None] * len(xs)
         proj_g = [None] * len(self.projections)
         for (kind, i), g in zip(self.layout, grads):
@@ -95,8 +96,10 @@ class Hoist:
             d = xs[pr.data]
             rows, _ = self._rows(pr, d)
             ins = self._fc_inputs(pr, xs, rows)
-            need = [d.dtype.kind == "f"] + [True] * (len(ins) - 1)
-            gxs = self._fc.vjp(pr.p, rc, ins, [None], [g.reshape(-1, pr.p.num_hidden)], need)
+            wanted = [need[pr.data] and d.dtype.kind == "f", need[pr.weight]]
+            if pr.bias is not None:
+                wanted.append(need[pr.bias])
+            gxs = self._fc.vjp(pr.p, rc, ins, [None], [g.reshape(-1, pr.p.num_hidden)], wanted)
             add_into(acc, pr.data, None if gxs[0] is None else gxs[0].reshape(d.shape),
                      fresh=True)
             add_into(acc, pr.weight, gxs[1], fresh=True)
@@ -284,7 +287,7 @@ def with_hoisting(kernel, vjp, find):
         if state.inner is not None and state.inner.steps is None:
             xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
         grads = vjp(h.q, rc, xs2, list(ys[:-1]) + [state.inner], gys, [True] * len(xs2))
-        return h.pullback(rc, xs, grads)
+        return h.pullback(rc, xs, grads, need)
 
     hoisted_kernel.__doc__ = kernel.__doc__
     return hoisted_kernel, hoisted_vjp

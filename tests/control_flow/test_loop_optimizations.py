@@ -191,3 +191,29 @@ def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop)
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)
+
+
+def test_hoisted_projection_respects_null_grad_req():
+    """A frozen input weight (grad_req 'null') gets no gradient; the others still match."""
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
+        return h, [h]
+
+    outs, _ = sym.contrib.foreach(body, data, [h0])
+    rng = np.random.RandomState(6)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    grads = []
+    for opt in (False, True):
+        with loop_optimizations(opt):
+            exe = outs.bind(mx.cpu(), {k: nd.array(a) for k, a in args.items()},
+                            args_grad={k: nd.ones(a.shape) for k, a in args.items()},
+                            grad_req={k: ("null" if k == "w_i" else "write") for k in args})
+            exe.forward(is_train=True)
+            exe.backward(nd.ones((T, N, H)))
+            grads.append({k: g.asnumpy() for k, g in exe.grad_dict.items()})
+    assert (grads[1]["w_i"] == 1).all()  # untouched
+    for k in ("data", "h0", "b_i", "w_h", "b_h"):
+        assert_almost_equal(grads[1][k], grads[0][k], rtol=1e-5, atol=1e-5)
