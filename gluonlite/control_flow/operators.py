@@ -47,21 +47,37 @@ class _StackedSteps:
         return StepView(self.stacks, t, self.args_at(t))
 
 
-def _carried_rows(xp, specs, n_steps, keep, stackable):
+def _carried_rows(xp, specs, n_steps, keep, stackable, shared=None):
     """Buffers for the values carried from step to step.
 
     Returns (next_of, stacks): `next_of(t)` gives the buffers step t writes its new values
     to. Without gradients two buffers per value are swapped; with them every step's value
     stays alive (a saved step reads it): rows of one (n_steps, ...) stack per value when the
-    steps are stacked, else fresh arrays.
+    steps are stacked (`shared[k]`, when given, is carried value k's stack: the stacked step
+    output it equals), else fresh arrays.
     """
     if not keep:
         pairs = [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in specs]
         return (lambda t: [pair[t % 2] for pair in pairs]), None
     if stackable:
-        stacks = [xp.empty((max(n_steps, 1),) + tuple(s), dtype=d) for s, d in specs]
+        shared = shared or {}
+        stacks = [shared[k] if k in shared else
+                  xp.empty((max(n_steps, 1),) + tuple(s), dtype=d)
+                  for k, (s, d) in enumerate(specs)]
         return (lambda t: [st[t] for st in stacks]), stacks
     return (lambda t: [xp.empty(s, dtype=d) for s, d in specs]), None
+
+
+def _outputs_as_stacks(plan, n_out, stacked):
+    """{carried value k: the stacked step output that is the same body value} (an RNN's new
+    state is also its step output: one stack serves both, as in the hand-written floor)."""
+    shared = {}
+    for k, s in enumerate(plan.out_slots[n_out:]):
+        for j in range(n_out):
+            if plan.out_slots[j] == s:
+                shared[k] = stacked[j]
+                break
+    return shared
 
 
 class Saved:
@@ -196,7 +212,8 @@ def _foreach_run(p, rc, xs, keep):
                for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
     st_specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
     stackable = keep and plan.can_stack
-    next_of, st_stacks = _carried_rows(xp, st_specs, n_steps, keep, stackable)
+    shared = _outputs_as_stacks(plan, n_out, stacked) if stackable else {}
+    next_of, st_stacks = _carried_rows(xp, st_specs, n_steps, keep, stackable, shared)
     saved_stacks = plan.new_saved_stacks(n_steps) if stackable else None
     cur, saved = list(states), ([] if keep and not stackable else None)
 
@@ -217,6 +234,8 @@ def _foreach_run(p, rc, xs, keep):
         cur = nxt
     if n_steps == 0:
         cur = [x.copy() for x in states]
+    elif shared:  # a final state must not be a view of the stacked output
+        cur = [c.copy() if k in shared else c for k, c in enumerate(cur)]
     if stackable:
         saved = _StackedSteps(saved_stacks, args_at)
     return stacked + cur, Saved(plan, saved, n_steps)
@@ -388,7 +407,8 @@ def _while_run(p, rc, xs, keep):
     specs = list(zip(fplan.out_shapes[n_out:], fplan.out_dtypes[n_out:]))
     stackable = keep and fplan.can_stack
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    next_of, var_stacks = _carried_rows(xp, specs, n_it, keep, stackable)
+    shared = _outputs_as_stacks(fplan, n_out, stacked) if stackable else {}
+    next_of, var_stacks = _carried_rows(xp, specs, n_it, keep, stackable, shared)
     saved_stacks = fplan.new_saved_stacks(n_it) if stackable else None
     saved, step = ([] if keep and not stackable else None), 0
     first = list(cur)
@@ -408,6 +428,8 @@ def _while_run(p, rc, xs, keep):
         cur, step = nxt, step + 1
     if step == 0:
         cur = [x.copy() for x in cur]
+    elif shared:  # a final loop var must not be a view of the stacked output
+        cur = [c.copy() if k in shared else c for k, c in enumerate(cur)]
     if stackable:
         saved = _StackedSteps(saved_stacks, args_at)
     return stacked + cur, Saved(fplan, saved, step)
