@@ -59,11 +59,25 @@ _unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, uses="x",
        doc="Elementwise x**2.")
 _unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, uses="y",
        doc="Elementwise 1/x.")
-_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out),
-       lambda xp, x, y, g: g * y * (1 - y), uses="y",
+def _sigmoid_grad(xp, x, y, g):
+    """g * y * (1 - y) with one temporary (the gradients of a loop run once per step)."""
+    t = 1 - y
+    t *= y
+    t *= g
+    return t
+
+
+def _tanh_grad(xp, x, y, g):
+    """g * (1 - y * y) with one temporary."""
+    t = y * y
+    xp.subtract(1, t, out=t)
+    t *= g
+    return t
+
+
+_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad, uses="y",
        doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
-_unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), uses="y",
-       doc="Elementwise tanh.")
+_unary("tanh", _ufunc("tanh"), _tanh_grad, uses="y", doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
        lambda xp, x, y, g: g * (x > 0), uses="x", doc="Elementwise max(x, 0).")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
