@@ -74,7 +74,7 @@ def _outputs_as_stacks(plan, n_out, stacked):
     shared = {}
     for k, s in enumerate(plan.out_slots[n_out:]):
         for j in range(n_out):
-            if plan.out_slots[j] == s:
+            if plan.value_of(plan.out_slots[j]) == plan.value_of(s):
                 shared[k] = stacked[j]
                 break
     return shared

@@ -110,6 +110,7 @@ class Plan:
             ins = [slot_of[(id(s), i)] for s, i in n.inputs]
             self.steps.append(_Step(n, ins, outs, n_arrays))
         self.n_slots = n_slots
+        self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
         self.out_dtypes = [self.slot_dtype[s] for s in self.out_slots]
@@ -184,6 +185,13 @@ class Plan:
         self._bwd = [(st.op.vjp, st.p, tuple(st.ins), tuple(st.outs), st.need_all, st.need,
                       any(st.need), tuple((k, tuple(self.deferred[k].uses)) for k in st.deferred))
                      for st in self.bwd_steps]
+
+    def value_of(self, slot):
+        """The slot whose value `slot` holds: followed back through `_copy` steps (a loop
+        body copies a value it returns both as a step output and as a new state)."""
+        while slot in self._copies:
+            slot = self._copies[slot]
+        return slot
 
     def new_saved_stacks(self, n_steps):
         """{slot: (n_steps, ...) array} for `forward(save_to=(stacks, t))` (needs
