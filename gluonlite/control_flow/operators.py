@@ -475,21 +475,27 @@ _make_op("_while_loop", *with_hoisting(_while_kernel, _while_vjp, while_hoist),
 _BRANCH_LOCS = ("then_input_locs", "else_input_locs")
 
 
+def _infer_branches(p, ins, what):
+    """Infer both branches' shapes or dtypes (`what`): (node inputs filled in, [then outputs,
+    else outputs])."""
+    new_ins, branch_outs = list(ins), []
+    for b, key in enumerate(_BRANCH_LOCS):
+        locs = p[key]
+        b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
+                                 **{what: [ins[i] for i in locs]})
+        for i, v in zip(locs, b_in):
+            new_ins[i] = _pick(new_ins[i], v)
+        branch_outs.append(b_out)
+    return new_ins, branch_outs
+
+
 def _cond_shape(p, ins):
     _, pred = infer_body("cond", "pred", p["_subgraphs"][0],
                          in_shapes=[ins[i] for i in p.cond_input_locs])
     if pred[0] is not None and int(np.prod(pred[0])) != 1:
         raise ValueError(f"cond: pred must be a scalar (one element, e.g. shape (1,)), got "
                          f"shape {tuple(pred[0])}")
-    new_ins, branch_outs = list(ins), []
-    for b, key in enumerate(_BRANCH_LOCS):
-        locs = p[key]
-        b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
-                                 in_shapes=[ins[i] for i in locs])
-        for i, s in zip(locs, b_in):
-            new_ins[i] = _pick(new_ins[i], s)
-        branch_outs.append(b_out)
-    then_o, else_o = branch_outs
+    new_ins, (then_o, else_o) = _infer_branches(p, ins, "in_shapes")
     for j, (a, b) in enumerate(zip(then_o, else_o)):
         if a is not None and b is not None and tuple(a) != tuple(b):
             raise ValueError(f"cond: output {j} has shape {tuple(a)} in then_func but "
@@ -499,14 +505,7 @@ def _cond_shape(p, ins):
 
 
 def _cond_dtype(p, ins):
-    new_ins, branch_outs = list(ins), []
-    for b, key in enumerate(_BRANCH_LOCS):
-        locs = p[key]
-        b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
-                                 in_dtypes=[ins[i] for i in locs])
-        for i, d in zip(locs, b_in):
-            new_ins[i] = _pick(new_ins[i], d)
-        branch_outs.append(b_out)
+    new_ins, branch_outs = _infer_branches(p, ins, "in_dtypes")
     for j, (a, b) in enumerate(zip(*branch_outs)):
         if a is not None and b is not None and np.dtype(a) != np.dtype(b):
             raise ValueError(f"cond: output {j} has dtype {np.dtype(a).name} in then_func but "

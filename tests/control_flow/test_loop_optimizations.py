@@ -44,6 +44,19 @@ def _rnn_step(x, h, w_i, b_i, w_h, b_h, flatten=True, no_bias=False):
     return sym.tanh(i2h + h2h)
 
 
+def _foreach_rnn():
+    """The stacked outputs of a foreach tanh-RNN over `data` from state `h0`."""
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
+        return h, [h]
+
+    outs, _ = sym.contrib.foreach(body, data, [h0])
+    return outs
+
+
 def _weights(rng):
     return {"w_i": rng.randn(H, I) * 0.3, "b_i": rng.randn(H) * 0.1,
             "w_h": rng.randn(H, H) * 0.3, "b_h": rng.randn(H) * 0.1}
@@ -149,14 +162,7 @@ def test_hoisted_while_gradients_match_finite_differences():
 
 def test_deferred_gradients_are_planned_for_invariant_weights():
     """The h2h weight and bias gradients of a foreach body are summed after the loop."""
-    v = _vars()
-    data, h0 = sym.var("data"), sym.var("h0")
-
-    def body(x, states):
-        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
-        return h, [h]
-
-    outs, _ = sym.contrib.foreach(body, data, [h0])
+    outs = _foreach_rnn()
     rng = np.random.RandomState(5)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
     _run(outs, args, True)
@@ -195,14 +201,7 @@ def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop)
 
 def test_hoisted_projection_respects_null_grad_req():
     """A frozen input weight (grad_req 'null') gets no gradient; the others still match."""
-    v = _vars()
-    data, h0 = sym.var("data"), sym.var("h0")
-
-    def body(x, states):
-        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
-        return h, [h]
-
-    outs, _ = sym.contrib.foreach(body, data, [h0])
+    outs = _foreach_rnn()
     rng = np.random.RandomState(6)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
     grads = []
