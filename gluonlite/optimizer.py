@@ -112,11 +112,13 @@ class SGD(Optimizer):
         self.momentum = momentum
 
     def create_state(self, index, weight):
+        """The momentum buffer of `weight` (None without momentum)."""
         if self.momentum == 0.0:
             return None
         return weight._ctx.xp.zeros_like(weight._data)
 
     def update(self, index, weight, grad, state):
+        """One SGD step on `weight` in place from `grad` (rescaled, clipped, weight-decayed)."""
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         w = weight._data
@@ -141,10 +143,12 @@ class Adam(Optimizer):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
 
     def create_state(self, index, weight):
+        """Adam's first and second moment buffers for `weight`."""
         xp = weight._ctx.xp
         return xp.zeros_like(weight._data), xp.zeros_like(weight._data)
 
     def update(self, index, weight, grad, state):
+        """One Adam step on `weight` in place from `grad`, with bias correction."""
         t = self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         lr *= math.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)

@@ -92,14 +92,17 @@ class Executor:
 
     @property
     def arg_arrays(self):
+        """Argument arrays in `list_arguments()` order."""
         return [self.arg_dict[n] for n in self._arg_names]
 
     @property
     def grad_arrays(self):
+        """Gradient arrays in `list_arguments()` order (None where there is none)."""
         return [self.grad_dict.get(n) for n in self._arg_names]
 
     @property
     def aux_arrays(self):
+        """Auxiliary-state arrays in `list_auxiliary_states()` order."""
         return [self.aux_dict[n] for n in self._aux_names]
 
     def _inputs(self):

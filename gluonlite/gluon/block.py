@@ -408,6 +408,7 @@ class HybridBlock(Block):
                           **kwargs)
 
     def cast(self, dtype):
+        """Cast every parameter to `dtype` and drop the cached graphs."""
         self._clear_cached_op()
         super().cast(dtype)
 

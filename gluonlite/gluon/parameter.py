@@ -82,6 +82,7 @@ class Parameter:
     # ---- attributes -----------------------------------------------------------------------
     @property
     def shape(self):
+        """The parameter's shape (0 entries are inferred on first use)."""
         """The shape (0 entries: not known yet)."""
         return self._shape
 
@@ -99,6 +100,7 @@ class Parameter:
 
     @property
     def grad_req(self):
+        """'write', 'add' or 'null': how backward treats this parameter's gradient."""
         """'write', 'add' or 'null'."""
         return self._grad_req
 

@@ -32,6 +32,7 @@ class Attr:
 
     @property
     def required(self):
+        """Whether the attribute must be given (it has no default)."""
         return self.default is REQUIRED
 
 

@@ -6,6 +6,7 @@ __all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "f
 
 
 def fmt_shapes(shapes):
+    """Shapes as text for messages, '?' where unknown."""
     return ", ".join("?" if s is None else str(tuple(s)) for s in shapes)
 
 

@@ -72,6 +72,7 @@ class Node:
 
     @property
     def is_variable(self):
+        """Whether the node is a variable (a graph input)."""
         return self.op is None
 
     @property
@@ -86,6 +87,7 @@ class Node:
         return self.op.num_outputs(self.params) - (1 if getattr(self.op, "stateful", False) else 0)
 
     def num_visible(self):
+        """Outputs a user sees (hidden ones excluded)."""
         return 1 if self.op is None else self.op.num_visible(self.params)
 
     def __repr__(self):

@@ -382,6 +382,7 @@ class SequentialRNNCell(RecurrentCell):
         self.register_child(cell)
 
     def state_info(self, batch_size=0):
+        """The state descriptions of every cell, in order."""
         return [i for c in self._children.values() for i in c.state_info(batch_size)]
 
     def begin_state(self, **kwargs):
