@@ -28,7 +28,7 @@ from ..ops import registry
 from ..executor.plan import StepView
 from ..ops.registry import Operator
 from . import checks
-from .body import add_into, body_plan, infer_body
+from .body import add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
 __all__ = ["Saved"]
@@ -216,18 +216,23 @@ def _foreach_run(p, rc, xs, keep):
     next_of, st_stacks = _carried_rows(xp, st_specs, n_steps, keep, stackable, shared)
     saved_stacks = plan.new_saved_stacks(n_steps) if stackable else None
     cur, saved = list(states), ([] if keep and not stackable else None)
+    # The forward may read free weights in a faster layout; a backward reads the originals.
+    free = set(p.remain_locs)
+    fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
+                              states[0].shape[0] if states else 0, n_steps)
+    fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
 
-    def args_at(t, cur_states=None):
+    def args_at(t, cur_states=None, base=args):
         for k, loc in enumerate(p.in_data_locs):
-            args[loc] = _data_row(data[k], t)
+            base[loc] = _data_row(data[k], t)
         for k, loc in enumerate(p.in_state_locs):
-            args[loc] = cur_states[k] if cur_states is not None else (
+            base[loc] = cur_states[k] if cur_states is not None else (
                 states[k] if t == 0 else st_stacks[k][t - 1])
-        return list(args)
+        return list(base)
 
     for t in range(n_steps):
         nxt = next_of(t)
-        _, s = plan.forward(args_at(t, cur), outs=[o[t] for o in stacked] + nxt,
+        _, s = plan.forward(args_at(t, cur, fwd_args), outs=[o[t] for o in stacked] + nxt,
                             save_to=(saved_stacks, t) if stackable else None)
         if saved is not None:
             saved.append(s)
@@ -412,6 +417,12 @@ def _while_run(p, rc, xs, keep):
     saved_stacks = fplan.new_saved_stacks(n_it) if stackable else None
     saved, step = ([] if keep and not stackable else None), 0
     first = list(cur)
+    # The forward may read invariant weights in a faster layout; a backward reads xs.
+    fast = fast_weight_layout(
+        xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
+             if func_roles[j][0] == "in"},
+        max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it)
+    fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
 
     def args_at(t):
         return _fill(func_roles, first if t == 0 else [v[t - 1] for v in var_stacks], xs)
@@ -421,7 +432,7 @@ def _while_run(p, rc, xs, keep):
         if not bool(c.reshape(-1)[0]):
             break
         nxt = next_of(step)
-        _, s = fplan.forward(_fill(func_roles, cur, xs), outs=[o[step] for o in stacked] + nxt,
+        _, s = fplan.forward(_fill(func_roles, cur, fwd_xs), outs=[o[step] for o in stacked] + nxt,
                              save_to=(saved_stacks, step) if stackable else None)
         if saved is not None:
             saved.append(s)

@@ -216,3 +216,33 @@ def test_hoisted_projection_respects_null_grad_req():
     assert (grads[1]["w_i"] == 1).all()  # untouched
     for k in ("data", "h0", "b_i", "w_h", "b_h"):
         assert_almost_equal(grads[1][k], grads[0][k], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("loop", ["foreach", "while_loop"])
+def test_weights_in_the_fast_layout_give_the_same_results(loop):
+    """Loops long and wide enough read their invariant FC weights as transposed-contiguous
+    copies (same values): results equal the plain loop's, and the weights' gradients are
+    unchanged."""
+    from gluonlite.bench.models import ForeachRNN, WhileRNN
+    steps, rows = 16, 8
+    results = []
+    for opt in (False, True):
+        with loop_optimizations(opt):
+            mx.random.seed(3)
+            c = gluon.rnn.LSTMCell(H, input_size=I)
+            layer = (ForeachRNN if loop == "foreach" else WhileRNN)(c, steps)
+            layer.initialize()
+            layer.hybridize(static_alloc=True)
+            x = nd.array(np.random.RandomState(0).randn(steps, rows, I))
+            x.attach_grad()
+            states = [nd.array(np.random.RandomState(k + 1).randn(rows, H)) for k in range(2)]
+            if loop == "while_loop":
+                states = [nd.zeros((1,))] + states
+            with autograd.record():
+                out = layer(x, states)
+            out.backward(nd.array(np.random.RandomState(9).randn(*out.shape)))
+            infer = layer(x, states).asnumpy()
+            results.append([out.asnumpy(), infer, x.grad.asnumpy()] +
+                           [p.grad().asnumpy() for p in layer.collect_params().values()])
+    for a, b in zip(*results):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
