@@ -34,14 +34,8 @@ def detect_gpus():
         return 0, "CuPy is not installed (a gpu context needs CuPy and a GPU)"
     except Exception as e:  # a broken CUDA install raises on import
         return 0, f"CuPy does not import ({type(e).__name__}: {e})"
-    try:
-        from gluonlite.context import num_gpus
-        count = num_gpus()
-    except Exception:  # the core's helper missing or failing: ask CuPy directly
-        try:
-            count = cupy.cuda.runtime.getDeviceCount()
-        except Exception:
-            count = 0
+    from gluonlite.context import num_gpus  # 0 when CuPy sees no device
+    count = num_gpus()
     return (count, None) if count else (0, "no GPU visible to CuPy")
 
 
