@@ -322,6 +322,20 @@ class Plan:
                 vals[o0] = b
             return run
         directable = [s in self._directable for s in outs]
+        if n == 1:  # one output that a caller (a loop's row) may provide: the common case
+            s0, b0, (shp, dt), ok = outs[0], static[0], specs[0], directable[0]
+            a = tuple(ins)
+
+            def run(vals, direct):
+                b = b0
+                if b is None:
+                    if ok and direct is not None:
+                        b = direct.get(s0)
+                    if b is None:
+                        b = empty(shp, dtype=dt)
+                into(p, rc, [b], *[vals[s] for s in a])
+                vals[o0] = b
+            return run
 
         def run(vals, direct):
             bufs = []
