@@ -219,11 +219,21 @@ def test_hoisted_projection_respects_null_grad_req():
 
 
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
-def test_weights_in_the_fast_layout_give_the_same_results(loop):
+def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     """Loops long and wide enough read their invariant FC weights as transposed-contiguous
     copies (same values): results equal the plain loop's, and the weights' gradients are
     unchanged."""
     from gluonlite.bench.models import ForeachRNN, WhileRNN
+    from gluonlite.control_flow import operators
+    laid_out = []
+    real = operators.fast_weight_layout
+
+    def spy(*args):
+        out = real(*args)
+        laid_out.append(len(out))
+        return out
+
+    monkeypatch.setattr(operators, "fast_weight_layout", spy)
     steps, rows = 16, 8
     results = []
     for opt in (False, True):
@@ -244,5 +254,6 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop):
             infer = layer(x, states).asnumpy()
             results.append([out.asnumpy(), infer, x.grad.asnumpy()] +
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
+    assert max(laid_out) == 1  # the h2h weight was laid out (the i2h one is hoisted)
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
