@@ -30,7 +30,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 __all__ = ["THREAD_VARS", "blas_info", "env_header", "median", "interleaved",
-           "LoopCase", "max_rel_error", "traced_growth", "fmt_bytes", "markdown_table"]
+           "LoopCase", "max_rel_error", "traced_growth", "fmt_bytes", "markdown_table",
+           "flush_print", "print_header", "check_rounds_and_modes"]
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "MXNET_ENGINE_TYPE",
@@ -411,6 +412,26 @@ def flush_print(*args):
     """print + flush (progress lines interleaved with a subprocess's stderr)."""
     print(*args)
     sys.stdout.flush()
+
+
+def print_header(script, argv, details, extra=()):
+    """The Markdown header every script prints: its command line, the environment, and a
+    line of `details` about the case."""
+    flush_print(f"## {script}: " + " ".join([f"python benchmarks/{script}.py"] +
+                                            (argv or sys.argv[1:])))
+    flush_print("")
+    flush_print("\n".join(env_header(extra)))
+    flush_print(details)
+    flush_print("")
+
+
+def check_rounds_and_modes(ap, a):
+    """Apply --quick (3 rounds after 1 warmup) and check --modes (infer and/or train)."""
+    if a.quick:
+        a.rounds, a.warmup = 3, 1
+    bad = [m for m in a.modes if m not in ("infer", "train")]
+    if bad:
+        ap.error(f"--modes: expected infer and/or train, got {bad}")
 
 
 # ---- MXNet rows from a subprocess --------------------------------------------------------

@@ -24,8 +24,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (LoopCase, env_header, flush_print, fmt_bytes, markdown_table,  # noqa: E402
-                     traced_growth)
+from _common import (flush_print, fmt_bytes, LoopCase, markdown_table, print_header,
+                     traced_growth)  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -98,12 +98,9 @@ def main(argv=None):
     """Run the cases and print one Markdown table."""
     a = parse_args(argv)
     T, N, I, H = a.seq_len, a.batch, a.input_size, a.hidden_size
-    flush_print("## rnn_alloc: " + " ".join(["python benchmarks/rnn_alloc.py"] + (argv or sys.argv[1:])))
-    flush_print("")
-    flush_print("\n".join(env_header()))
-    flush_print(f"- {a.cell} layers: seq_len {T}, batch {N}, input {I}, hidden {H}; MLP batch "
-                f"{a.mlp_batch}; {a.calls} calls under tracemalloc; slack {a.slack} B")
-    flush_print("")
+    print_header("rnn_alloc", argv, f"- {a.cell} layers: seq_len {T}, batch {N}, input {I}, "
+                 f"hidden {H}; MLP batch {a.mlp_batch}; {a.calls} calls under tracemalloc; "
+                 f"slack {a.slack} B")
     case = LoopCase(a.cell, N, T, I, H, [("hybrid", "foreach"), ("hybrid", "while_loop")])
     try:
         case.check()

@@ -32,8 +32,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (LoopCase, MxnetWorker, env_header, flush_print, interleaved,  # noqa: E402
-                     markdown_table, median)
+from _common import (check_rounds_and_modes, flush_print, interleaved, LoopCase,
+                     markdown_table, median, MxnetWorker, print_header)  # noqa: E402
 
 ALL_LAYERS = "imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop"
 
@@ -62,11 +62,7 @@ def parse_args(argv=None):
                     help="relative tolerance of the floor check (float32)")
     ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
     a = ap.parse_args(argv)
-    if a.quick:
-        a.rounds, a.warmup = 3, 1
-    bad = [m for m in a.modes if m not in ("infer", "train")]
-    if bad:
-        ap.error(f"--modes: expected infer and/or train, got {bad}")
+    check_rounds_and_modes(ap, a)
     try:
         a.layers = [tuple(spec.split(":")) for spec in a.layers]
     except ValueError:
@@ -167,12 +163,9 @@ def _run(a, argv):
     else:
         extra.append("- MXNet rows: none (set GLUONLITE_MXNET_PYTHON to a python with mxnet 1.9.1)")
     T, I, H = a.seq_len, a.input_size, a.hidden_size
-    flush_print("## rnn_floor: " + " ".join(["python benchmarks/rnn_floor.py"] + (argv or sys.argv[1:])))
-    flush_print("")
-    flush_print("\n".join(env_header(extra)))
-    flush_print(f"- seq_len {T}, input {I}, hidden {H}, float32; {a.rounds} timed rounds "
-                f"after {a.warmup} warmup (+1 check call); medians")
-    flush_print("")
+    print_header("rnn_floor", argv, f"- seq_len {T}, input {I}, hidden {H}, float32; "
+                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians",
+                 extra)
     medians, raw = {}, []
     try:
         for cell in a.cells:

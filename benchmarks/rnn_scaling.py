@@ -29,8 +29,8 @@ import tracemalloc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (LoopCase, env_header, flush_print, fmt_bytes, interleaved,  # noqa: E402
-                     markdown_table, median)
+from _common import (check_rounds_and_modes, flush_print, fmt_bytes, interleaved,
+                     LoopCase, markdown_table, median, print_header)  # noqa: E402
 
 LOOPS = ("foreach", "while_loop")
 # What FloorRNN keeps between forward and backward (the rest is scratch or gradients).
@@ -52,11 +52,7 @@ def parse_args(argv=None):
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="--rounds 3 --warmup 1")
     a = ap.parse_args(argv)
-    if a.quick:
-        a.rounds, a.warmup = 3, 1
-    bad = [m for m in a.modes if m not in ("infer", "train")]
-    if bad:
-        ap.error(f"--modes: expected infer and/or train, got {bad}")
+    check_rounds_and_modes(ap, a)
     return a
 
 
@@ -113,12 +109,9 @@ def main(argv=None):
     """Run the measurements and print four Markdown tables."""
     a = parse_args(argv)
     N, I, H = a.batch, a.input_size, a.hidden_size
-    flush_print("## rnn_scaling: " + " ".join(["python benchmarks/rnn_scaling.py"] + (argv or sys.argv[1:])))
-    flush_print("")
-    flush_print("\n".join(env_header()))
-    flush_print(f"- {a.cell}, batch {N}, input {I}, hidden {H}, float32; hybridize(static_alloc=True); "
-                f"{a.rounds} timed rounds after {a.warmup} warmup; medians")
-    flush_print("")
+    print_header("rnn_scaling", argv, f"- {a.cell}, batch {N}, input {I}, hidden {H}, float32; "
+                 f"hybridize(static_alloc=True); {a.rounds} timed rounds after {a.warmup} "
+                 "warmup; medians")
     per_step, first, sizes, memory = {}, {}, {}, {}
     for T in a.seq_lens:
         case = LoopCase(a.cell, N, T, I, H, [("hybrid", loop) for loop in LOOPS])

@@ -23,7 +23,16 @@ CELLS = {"RNNCell": gluon.rnn.RNNCell, "GRUCell": gluon.rnn.GRUCell,
          "LSTMCell": gluon.rnn.LSTMCell}
 
 
-class ForeachRNN(gluon.HybridBlock):
+class _CellLoop(gluon.HybridBlock):
+    """A layer that runs `cell` over a sequence of `length` steps."""
+
+    def __init__(self, cell, length, **kwargs):
+        super().__init__(**kwargs)
+        self.length = length
+        self.cell = cell
+
+
+class ForeachRNN(_CellLoop):
     """Run `cell` over the sequence with `contrib.foreach`.
 
     Args:
@@ -34,17 +43,12 @@ class ForeachRNN(gluon.HybridBlock):
         stacked outputs (T, N, H).
     """
 
-    def __init__(self, cell, length, **kwargs):
-        super().__init__(**kwargs)
-        self.length = length
-        self.cell = cell
-
     def hybrid_forward(self, F, inputs, states):
         outputs, _ = F.contrib.foreach(self.cell, inputs, states)
         return outputs
 
 
-class WhileRNN(gluon.HybridBlock):
+class WhileRNN(_CellLoop):
     """Run `cell` over the sequence with `contrib.while_loop`.
 
     The first state is the step counter, a (1,) array holding 0 (see `zero_states`);
@@ -57,11 +61,6 @@ class WhileRNN(gluon.HybridBlock):
     Returns (when called with inputs (T, N, C) and [counter, *states]):
         stacked outputs (T, N, H).
     """
-
-    def __init__(self, cell, length, **kwargs):
-        super().__init__(**kwargs)
-        self.length = length
-        self.cell = cell
 
     def hybrid_forward(self, F, inputs, states):
         def step(i, *cell_states):
@@ -78,18 +77,13 @@ class WhileRNN(gluon.HybridBlock):
         return outputs[0]
 
 
-class UnrolledRNN(gluon.HybridBlock):
+class UnrolledRNN(_CellLoop):
     """Run `cell` over the sequence with `cell.unroll` (no loop operator).
 
     Args:
         cell: a gluon.rnn cell.
         length: sequence length T.
     """
-
-    def __init__(self, cell, length, **kwargs):
-        super().__init__(**kwargs)
-        self.length = length
-        self.cell = cell
 
     def hybrid_forward(self, F, inputs, states):
         outputs, _ = self.cell.unroll(self.length, inputs, begin_state=list(states),

@@ -80,6 +80,25 @@ def _outputs_as_stacks(plan, n_out, stacked):
     return shared
 
 
+def _loop_storage(xp, plan, n_out, n_rows, keep, zero_rows):
+    """The per-call buffers of a loop over at most `n_rows` steps.
+
+    Returns:
+        (stacked, shared, next_of, carried, saved_stacks): the stacked step outputs (zeroed
+        when `zero_rows`: while_loop's rows past the last step read 0); the carried values
+        that share a step output's stack; `next_of(t)` and the carried values' stacks (see
+        `_carried_rows`); and the saved-step stacks (None when steps are not stacked).
+    """
+    make = xp.zeros if zero_rows else xp.empty
+    stacked = [make((n_rows,) + tuple(s), dtype=d)
+               for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
+    specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
+    stackable = keep and plan.can_stack
+    shared = _outputs_as_stacks(plan, n_out, stacked) if stackable else {}
+    next_of, carried = _carried_rows(xp, specs, n_rows, keep, stackable, shared)
+    return stacked, shared, next_of, carried, plan.new_saved_stacks(n_rows) if stackable else None
+
+
 class Saved:
     """What a loop or branch node keeps for its gradient (the opaque stateful output).
 
@@ -208,13 +227,9 @@ def _foreach_run(p, rc, xs, keep):
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
     n_out = p.num_out_data
-    stacked = [xp.empty((n_steps,) + tuple(s), dtype=d)
-               for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
-    st_specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
-    stackable = keep and plan.can_stack
-    shared = _outputs_as_stacks(plan, n_out, stacked) if stackable else {}
-    next_of, st_stacks = _carried_rows(xp, st_specs, n_steps, keep, stackable, shared)
-    saved_stacks = plan.new_saved_stacks(n_steps) if stackable else None
+    stacked, shared, next_of, st_stacks, saved_stacks = _loop_storage(
+        xp, plan, n_out, n_steps, keep, zero_rows=False)
+    stackable = saved_stacks is not None
     cur, saved = list(states), ([] if keep and not stackable else None)
     # The forward may read free weights in a faster layout; a backward reads the originals.
     free = set(p.remain_locs)
@@ -407,14 +422,10 @@ def _while_run(p, rc, xs, keep):
     fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
                       keep, xp, invariant=[r[0] == "in" for r in func_roles] if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
-    stacked = [xp.zeros((n_it,) + tuple(s), dtype=d)
-               for s, d in zip(fplan.out_shapes[:n_out], fplan.out_dtypes[:n_out])]
-    specs = list(zip(fplan.out_shapes[n_out:], fplan.out_dtypes[n_out:]))
-    stackable = keep and fplan.can_stack
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    shared = _outputs_as_stacks(fplan, n_out, stacked) if stackable else {}
-    next_of, var_stacks = _carried_rows(xp, specs, n_it, keep, stackable, shared)
-    saved_stacks = fplan.new_saved_stacks(n_it) if stackable else None
+    stacked, shared, next_of, var_stacks, saved_stacks = _loop_storage(
+        xp, fplan, n_out, n_it, keep, zero_rows=True)
+    stackable = saved_stacks is not None
     saved, step = ([] if keep and not stackable else None), 0
     first = list(cur)
     # The forward may read invariant weights in a faster layout; a backward reads xs.

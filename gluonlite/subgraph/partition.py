@@ -100,22 +100,7 @@ def _touch_order(symbol):
     reaches each entry. Subgraph outputs in this order make the new graph's walk visit the
     inputs in the original order whenever that is possible."""
     touch = {}
-    seen = set()
-    for head, k in symbol.outputs:
-        touch.setdefault((id(head), k), len(touch))
-        stack = [(head, 0)]
-        while stack:
-            node, i = stack.pop()
-            if i == 0:
-                if id(node) in seen:
-                    continue
-                seen.add(id(node))
-            if i < len(node.inputs):
-                stack.append((node, i + 1))
-                child, j = node.inputs[i]
-                touch.setdefault((id(child), j), len(touch))
-                if id(child) not in seen:
-                    stack.append((child, 0))
+    topo_nodes(symbol.outputs, lambda node, k: touch.setdefault((id(node), k), len(touch)))
     return touch
 
 

@@ -94,10 +94,18 @@ class Node:
         return f"<Node {self.name} ({'var' if self.op is None else self.op.name})>"
 
 
-def topo_nodes(entries):
-    """Nodes reachable from `entries` in MXNet's DFS post-order (inputs before users)."""
+def topo_nodes(entries, on_entry=None):
+    """Nodes reachable from `entries` in MXNet's DFS post-order (inputs before users).
+
+    Args:
+        on_entry: optional callback ``on_entry(node, index)``, called for each head entry and
+            each input edge in the order the walk reaches them (the subgraph pass uses it to
+            keep the inputs' order).
+    """
     order, seen = [], set()
-    for head, _ in entries:
+    for head, k in entries:
+        if on_entry is not None:
+            on_entry(head, k)
         stack = [(head, 0)]
         while stack:
             node, i = stack.pop()
@@ -107,7 +115,9 @@ def topo_nodes(entries):
                 seen.add(id(node))
             if i < len(node.inputs):
                 stack.append((node, i + 1))
-                child = node.inputs[i][0]
+                child, j = node.inputs[i]
+                if on_entry is not None:
+                    on_entry(child, j)
                 if id(child) not in seen:
                     stack.append((child, 0))
             else:
