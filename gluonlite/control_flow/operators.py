@@ -47,25 +47,33 @@ class _StackedSteps:
         return StepView(self.stacks, t, self.args_at(t))
 
 
-def _carried_rows(xp, specs, n_steps, keep, stackable, shared=None):
+def _carried_rows(xp, specs, n_steps, keep, stackable, shared):
     """Buffers for the values carried from step to step.
 
+    `shared[k]` (when present) is carried value k's stack: the stacked step output it
+    equals, whose row t the step writes anyway. The others: without gradients two buffers
+    per value are swapped; with them every step's value stays alive (a saved step reads
+    it): rows of one (n_steps, ...) stack per value when the steps are stacked, else fresh
+    arrays.
+
     Returns (next_of, stacks): `next_of(t)` gives the buffers step t writes its new values
-    to. Without gradients two buffers per value are swapped; with them every step's value
-    stays alive (a saved step reads it): rows of one (n_steps, ...) stack per value when the
-    steps are stacked (`shared[k]`, when given, is carried value k's stack: the stacked step
-    output it equals), else fresh arrays.
+    to, and the carried values' stacks (None unless `stackable`).
     """
-    if not keep:
-        pairs = [(xp.empty(s, dtype=d), xp.empty(s, dtype=d)) for s, d in specs]
-        return (lambda t: [pair[t % 2] for pair in pairs]), None
     if stackable:
-        shared = shared or {}
         stacks = [shared[k] if k in shared else
                   xp.empty((max(n_steps, 1),) + tuple(s), dtype=d)
                   for k, (s, d) in enumerate(specs)]
         return (lambda t: [st[t] for st in stacks]), stacks
-    return (lambda t: [xp.empty(s, dtype=d) for s, d in specs]), None
+    makers = []
+    for k, (s, d) in enumerate(specs):
+        if k in shared:
+            makers.append(shared[k].__getitem__)
+        elif not keep:
+            pair = (xp.empty(s, dtype=d), xp.empty(s, dtype=d))
+            makers.append(lambda t, pair=pair: pair[t % 2])
+        else:
+            makers.append(lambda t, s=s, d=d: xp.empty(s, dtype=d))
+    return (lambda t: [make(t) for make in makers]), None
 
 
 def _outputs_as_stacks(plan, n_out, stacked):
@@ -80,23 +88,49 @@ def _outputs_as_stacks(plan, n_out, stacked):
     return shared
 
 
-def _loop_storage(xp, plan, n_out, n_rows, keep, zero_rows):
-    """The per-call buffers of a loop over at most `n_rows` steps.
+class _LoopStorage:
+    """The per-call buffers of a loop over at most `n_rows` steps, and the body's step
+    function that writes them.
 
-    Returns:
-        (stacked, shared, next_of, carried, saved_stacks): the stacked step outputs (zeroed
-        when `zero_rows`: while_loop's rows past the last step read 0); the carried values
-        that share a step output's stack; `next_of(t)` and the carried values' stacks (see
-        `_carried_rows`); and the saved-step stacks (None when steps are not stacked).
+    Attributes:
+        stacked: the stacked step outputs (zeroed when `zero_rows`: while_loop's rows past
+            the last step read 0).
+        shared: {carried value k: the stacked output it equals} (the step does not write
+            such a value twice: the next step reads it from its row).
+        next_of: `next_of(t)` gives the buffers for step t's carried values.
+        carried: the carried values' stacks (None unless the steps are stacked).
+        saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
+        step: the plan's generated step function (`Plan.step_function`).
     """
-    make = xp.zeros if zero_rows else xp.empty
-    stacked = [make((n_rows,) + tuple(s), dtype=d)
-               for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
-    specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
-    stackable = keep and plan.can_stack
-    shared = _outputs_as_stacks(plan, n_out, stacked) if stackable else {}
-    next_of, carried = _carried_rows(xp, specs, n_rows, keep, stackable, shared)
-    return stacked, shared, next_of, carried, plan.new_saved_stacks(n_rows) if stackable else None
+
+    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows):
+        make = xp.zeros if zero_rows else xp.empty
+        self.stacked = [make((n_rows,) + tuple(s), dtype=d)
+                        for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
+        specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
+        stackable = keep and plan.can_stack
+        self.shared = _outputs_as_stacks(plan, n_out, self.stacked)
+        self.next_of, self.carried = _carried_rows(xp, specs, n_rows, keep, stackable,
+                                                   self.shared)
+        self.saved = plan.new_saved_stacks(n_rows) if stackable else None
+        self._rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
+        self.step = plan.step_function(True, stackable, [n_out + k for k in self.shared])
+
+    def outs_at(self, t):
+        """The arrays step t writes: its rows of the stacked outputs, then its carried
+        values."""
+        return [o[t] for o in self.stacked] + self.next_of(t)
+
+    def rows_at(self, t):
+        """Row t of every saved-step stack (None when steps are not stacked)."""
+        return None if self._rows is None else [st[t] for st in self._rows]
+
+    def final(self, cur, first):
+        """The loop's final carried values: never a view of a stacked output (nor, after no
+        step, the caller's own arrays)."""
+        if cur is first:
+            return [x.copy() for x in cur]
+        return [c.copy() if k in self.shared else c for k, c in enumerate(cur)]
 
 
 class Saved:
@@ -139,6 +173,12 @@ def _float(d):
 def _data_row(x, t):
     """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it)."""
     return x[t] if x.ndim > 1 else x[t:t + 1]
+
+
+def _data_rows(x):
+    """Every row of scanned data as a list of views (`_data_row` of each t), made at C
+    speed: a loop reads one per step."""
+    return list(x if x.ndim > 1 else x.reshape(-1, 1))
 
 
 def _row_shape(s):
@@ -226,39 +266,36 @@ def _foreach_run(p, rc, xs, keep):
     args = _foreach_body_values(p, [_data_row(d, 0) for d in data], states, remain, n_body)
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
-    n_out = p.num_out_data
-    stacked, shared, next_of, st_stacks, saved_stacks = _loop_storage(
-        xp, plan, n_out, n_steps, keep, zero_rows=False)
-    stackable = saved_stacks is not None
-    cur, saved = list(states), ([] if keep and not stackable else None)
+    store = _LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False)
+    saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
     free = set(p.remain_locs)
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps)
     fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
+    data_rows = [(loc, _data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
+    state_locs = p.in_state_locs
 
     def args_at(t, cur_states=None, base=args):
-        for k, loc in enumerate(p.in_data_locs):
-            base[loc] = _data_row(data[k], t)
-        for k, loc in enumerate(p.in_state_locs):
+        for loc, rows in data_rows:
+            base[loc] = rows[t]
+        for k, loc in enumerate(state_locs):
             base[loc] = cur_states[k] if cur_states is not None else (
-                states[k] if t == 0 else st_stacks[k][t - 1])
+                states[k] if t == 0 else store.carried[k][t - 1])
         return list(base)
 
+    cur = first = list(states)
+    step, outs_at, rows_at = store.step, store.outs_at, store.rows_at
     for t in range(n_steps):
-        nxt = next_of(t)
-        _, s = plan.forward(args_at(t, cur, fwd_args), outs=[o[t] for o in stacked] + nxt,
-                            save_to=(saved_stacks, t) if stackable else None)
+        outs = outs_at(t)
+        _, s = step(args_at(t, cur, fwd_args), outs, rows_at(t))
         if saved is not None:
             saved.append(s)
-        cur = nxt
-    if n_steps == 0:
-        cur = [x.copy() for x in states]
-    elif shared:  # a final state must not be a view of the stacked output
-        cur = [c.copy() if k in shared else c for k, c in enumerate(cur)]
-    if stackable:
-        saved = _StackedSteps(saved_stacks, args_at)
-    return stacked + cur, Saved(plan, saved, n_steps)
+        cur = outs[len(outs) - len(cur):]
+    cur = store.final(cur, first)
+    if store.saved is not None:
+        saved = _StackedSteps(store.saved, args_at)
+    return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
 def _foreach_invariant(p, n_body):
@@ -423,11 +460,9 @@ def _while_run(p, rc, xs, keep):
                       keep, xp, invariant=[r[0] == "in" for r in func_roles] if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    stacked, shared, next_of, var_stacks, saved_stacks = _loop_storage(
-        xp, fplan, n_out, n_it, keep, zero_rows=True)
-    stackable = saved_stacks is not None
-    saved, step = ([] if keep and not stackable else None), 0
-    first = list(cur)
+    store = _LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True)
+    saved, step = ([] if keep and store.saved is None else None), 0
+    first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(
         xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
@@ -436,25 +471,23 @@ def _while_run(p, rc, xs, keep):
     fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
 
     def args_at(t):
-        return _fill(func_roles, first if t == 0 else [v[t - 1] for v in var_stacks], xs)
+        return _fill(func_roles, first if t == 0 else [v[t - 1] for v in store.carried], xs)
 
+    cond, func, outs_at, rows_at = cplan.step_function(False, False), store.step, \
+        store.outs_at, store.rows_at
     while step < n_it:
-        (c,), _ = cplan.forward(_fill(cond_roles, cur, xs))
-        if not bool(c.reshape(-1)[0]):
+        (c,), _ = cond(_fill(cond_roles, cur, xs), None, None)
+        if not c.reshape(-1)[0]:
             break
-        nxt = next_of(step)
-        _, s = fplan.forward(_fill(func_roles, cur, fwd_xs), outs=[o[step] for o in stacked] + nxt,
-                             save_to=(saved_stacks, step) if stackable else None)
+        outs = outs_at(step)
+        _, s = func(_fill(func_roles, cur, fwd_xs), outs, rows_at(step))
         if saved is not None:
             saved.append(s)
-        cur, step = nxt, step + 1
-    if step == 0:
-        cur = [x.copy() for x in cur]
-    elif shared:  # a final loop var must not be a view of the stacked output
-        cur = [c.copy() if k in shared else c for k, c in enumerate(cur)]
-    if stackable:
-        saved = _StackedSteps(saved_stacks, args_at)
-    return stacked + cur, Saved(fplan, saved, step)
+        cur, step = outs[n_out:], step + 1
+    cur = store.final(cur, first)
+    if store.saved is not None:
+        saved = _StackedSteps(store.saved, args_at)
+    return store.stacked + cur, Saved(fplan, saved, step)
 
 
 _while_kernel = _kernel(_while_run, "_while_loop: run func while cond holds, at most "

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
+from .codegen import forward_function
 from .infer import infer_graph
 from .memory import plan_buffers
 
@@ -265,93 +266,34 @@ class Plan:
 
     # ---- running --------------------------------------------------------------------------
     def _build_runners(self):
-        """One closure per step with everything that does not change between calls bound in
-        (kernel, params, slots, static buffers, shapes to allocate), so that `forward` is a
-        bare loop: ``for run in runs: run(vals, direct)``."""
+        """Decide which outputs a caller may provide; the forward functions themselves are
+        generated on first use (`gluonlite.executor.codegen`), one per way of calling."""
         # Outputs the caller may have preallocated: written in place unless backward keeps
         # the value (a caller's buffer, e.g. a loop's slice or loop var, may be reused).
         keep = self.saved_slots if self.bwd_steps else set()
         self._caller_direct = set(self.out_slots) - keep
-        # Saved values may also be written straight into a loop's stacks (`save_to`).
-        self._directable = self._caller_direct | set(self._saved_ops)
-        self._runs = [self._runner(st) for st in self.steps]
-        self._out_copy = [s < self.n_inputs for s in self.out_slots]
+        self._fns, self._sources = {}, {}
 
-    def _runner(self, st):
-        ins, outs, p = tuple(st.ins), tuple(st.outs), st.p
-        o0, n = outs[0], len(outs)
-        if not st.use_into:
-            kernel, rc = st.op.kernel, st.rc or self.rc
+    def step_function(self, with_outs, with_rows, skip=()):
+        """The generated forward ``f(args, outs, rows) -> (results, saved)`` for callers that
+        pass preallocated `outs` and/or saved-value `rows` (a loop calls it once per step;
+        see `forward` for the meaning). Outputs at positions `skip` are not written (see
+        `gluonlite.executor.codegen.forward_function`)."""
+        key = (bool(with_outs), bool(with_rows), frozenset(skip))
+        fn = self._fns.get(key)
+        if fn is None:
+            fn, self._sources[key] = forward_function(self, *key)
+            self._fns[key] = fn
+        return fn
 
-            def run(vals, direct):
-                res = kernel(p, rc, *[vals[s] for s in ins])
-                if isinstance(res, tuple):
-                    vals[o0:o0 + len(res)] = res
-                else:
-                    vals[o0] = res
-            return run
-        into, rc, empty = st.op.into, self.rc, self.xp.empty
-        static = list(st.bufs) if st.bufs is not None else [None] * n
-        specs = [(self.slot_shape[s], self.slot_dtype[s]) for s in outs]
-        may_direct = any(s in self._directable for s in outs)
-        if n == 1 and not may_direct:
-            b0, (shp, dt) = static[0], specs[0]
-            if b0 is not None:
-                bufs = [b0]
-                if len(ins) == 1:
-                    a0 = ins[0]
-
-                    def run(vals, direct):
-                        into(p, rc, bufs, vals[a0])
-                        vals[o0] = b0
-                elif len(ins) == 2:
-                    a0, a1 = ins
-
-                    def run(vals, direct):
-                        into(p, rc, bufs, vals[a0], vals[a1])
-                        vals[o0] = b0
-                else:
-                    def run(vals, direct):
-                        into(p, rc, bufs, *[vals[s] for s in ins])
-                        vals[o0] = b0
-                return run
-
-            def run(vals, direct):
-                b = empty(shp, dtype=dt)
-                into(p, rc, [b], *[vals[s] for s in ins])
-                vals[o0] = b
-            return run
-        directable = [s in self._directable for s in outs]
-        if n == 1:  # one output that a caller (a loop's row) may provide: the common case
-            s0, b0, (shp, dt), ok = outs[0], static[0], specs[0], directable[0]
-            a = tuple(ins)
-
-            def run(vals, direct):
-                b = b0
-                if b is None:
-                    if ok and direct is not None:
-                        b = direct.get(s0)
-                    if b is None:
-                        b = empty(shp, dtype=dt)
-                into(p, rc, [b], *[vals[s] for s in a])
-                vals[o0] = b
-            return run
-
-        def run(vals, direct):
-            bufs = []
-            for b, (shp, dt), s, ok in zip(static, specs, outs, directable):
-                if b is None:
-                    if ok and direct is not None:
-                        b = direct.get(s)
-                    if b is None:
-                        b = empty(shp, dtype=dt)
-                bufs.append(b)
-            into(p, rc, bufs, *[vals[s] for s in ins])
-            vals[o0:o0 + n] = bufs
-        return run
+    @property
+    def source(self):
+        """The Python source of the plain forward (no caller buffers), for reading."""
+        self.step_function(False, False)
+        return self._sources[(False, False, frozenset())]
 
     def forward(self, args, outs=None, save_to=None):
-        """Run the forward. See the module docstring of gluonlite.executor.plan.
+        """Run the forward.
 
         Args:
             args: raw arrays aligned with `input_names`.
@@ -364,42 +306,11 @@ class Plan:
             (outputs, saved): raw output arrays, and what `backward` needs (None when no input
             wants a gradient, or when `save_to` holds it).
         """
-        vals = [None] * self.n_slots
-        vals[:self.n_inputs] = args
-        direct = None
-        if outs is not None or save_to is not None:
-            direct = {}
-            if outs is not None:
-                for s, o in zip(self.out_slots, outs):
-                    if s in self._caller_direct:
-                        direct.setdefault(s, o)
-            if save_to is not None:
-                stacks, t = save_to
-                for s in self._saved_ops:
-                    direct[s] = stacks[s][t]
-        for run in self._runs:
-            run(vals, direct)
+        rows = None
         if save_to is not None:
-            for s in self._saved_ops:
-                row = direct[s]
-                if vals[s] is not row:  # a kernel that allocates its own result
-                    row[...] = vals[s]
-        if outs is not None:
-            copyto = self.xp.copyto
-            for s, o in zip(self.out_slots, outs):
-                if vals[s] is not o:
-                    copyto(o, vals[s], casting="unsafe")
-            results = list(outs)
-        else:
-            results = [vals[s].copy() if c else vals[s]
-                       for s, c in zip(self.out_slots, self._out_copy)]
-        if not self.bwd_steps or save_to is not None:
-            return results, None
-        for s, stub in self._stubs:
-            vals[s] = stub
-        for s in self._dropped:
-            vals[s] = None
-        return results, vals
+            stacks, t = save_to
+            rows = [stacks[s][t] for s in self._saved_ops]
+        return self.step_function(outs is not None, rows is not None)(args, outs, rows)
 
     def backward(self, saved, out_grads, stash=None, step=None):
         """Gradients of the inputs from gradients of the outputs.

@@ -1,0 +1,177 @@
+"""Generating a plan's forward as one straight-line Python function.
+
+A plan is run once per call, and a loop node runs its body's plan once per step, so the
+Python work around each kernel is paid T times per call. Instead of walking a list of
+steps, a plan generates (once per way of calling it) a function in which every slot is a
+local variable and every step one line calling its kernel with its bound parameters, as
+torch.fx does for its graphs. What varies between calls (the arrays) are arguments; what
+does not (kernels, params, static buffers, shapes) is bound in the function's namespace.
+Which buffer each value is written to is decided here, once, instead of on every call.
+
+The source is kept for reading (`Plan.source`) and registered with `linecache`, so a
+traceback through a plan shows the line of the failing step with its node's name.
+
+Example of a generated forward (an RNN step body; ``o0``: the caller's row of the stacked
+output)::
+
+    def forward(args, outs, rows):
+        v0, v1, v2, v3 = args
+        o0, o1 = outs
+        f0(p0, rc, B0, v1, v2, v3)  # FullyConnected 'rnn0_h2h'
+        v4 = b0_0
+        f1(p1, rc, [o0], v0, v4)  # elemwise_add 'rnn0_plus0'
+        v5 = o0
+        ...
+        return outs, None
+"""
+import itertools
+import linecache
+import weakref
+
+__all__ = ["forward_function"]
+
+_COUNTER = itertools.count()
+
+
+class _Writer:
+    """Source lines plus the namespace of the names they refer to."""
+
+    def __init__(self, plan):
+        self.lines = []
+        self.ns = {"rc": plan.rc, "empty": plan.xp.empty, "copyto": plan.xp.copyto}
+
+    def bind(self, name, value):
+        self.ns[name] = value
+        return name
+
+    def emit(self, line):
+        self.lines.append("    " + line)
+
+
+def _dest(plan, slot, k, step_bufs, direct):
+    """Where output k (slot `slot`) of a step is written: its static buffer, the caller's
+    array for it, or (None) a fresh array."""
+    if step_bufs is not None and step_bufs[k] is not None:
+        return "static"
+    return direct.get(slot)
+
+
+def _live_steps(plan, skip):
+    """Indices of the steps that some wanted value depends on: every output but those at
+    positions `skip`, and the values the backward reads (`Plan.saved_slots`; it sees the
+    others as shape stubs). Random and stateful steps always run (a skipped random draw
+    would shift the generator's stream)."""
+    live = {s for k, s in enumerate(plan.out_slots) if k not in skip}
+    live.update(plan.saved_slots)
+    keep = []
+    for i in range(len(plan.steps) - 1, -1, -1):
+        st = plan.steps[i]
+        if st.op.random or st.op.stateful or any(s in live for s in st.outs):
+            keep.append(i)
+            live.update(st.ins)
+    return keep[::-1]
+
+
+def forward_function(plan, with_outs, with_rows, skip=()):
+    """Generate `plan`'s forward for one way of calling it.
+
+    Args:
+        plan: a compiled `Plan`.
+        with_outs: the caller passes `outs`, one array per visible output, to write into.
+        with_rows: the caller passes `rows`, one array per saved operator output
+            (`plan._saved_ops` order: a row of each stack of `new_saved_stacks`).
+        skip: positions of visible outputs the caller does not want (a loop that reads a
+            carried value from the stacked step output it equals): they are not written,
+            and steps only they need do not run.
+
+    Returns:
+        (function, source): ``function(args, outs, rows) -> (results, saved)`` with the
+        meaning of `Plan.forward`, and its source text.
+    """
+    w = _Writer(plan)
+    n_in = plan.n_inputs
+    value = {}  # slot -> the expression that holds its value
+    if n_in:
+        w.emit(", ".join(f"v{s}" for s in range(n_in)) + ", = args")
+    for s in range(n_in):
+        value[s] = f"v{s}"
+    direct = {}
+    if with_outs and plan.out_slots:
+        w.emit(", ".join(f"o{k}" for k in range(len(plan.out_slots))) + ", = outs")
+        for k, s in enumerate(plan.out_slots):
+            if s in plan._caller_direct:
+                direct.setdefault(s, f"o{k}")
+    if with_rows and plan._saved_ops:
+        w.emit(", ".join(f"r{k}" for k in range(len(plan._saved_ops))) + ", = rows")
+        for k, s in enumerate(plan._saved_ops):
+            direct[s] = f"r{k}"
+    for i in _live_steps(plan, skip):
+        _emit_step(w, plan, i, plan.steps[i], direct, value)
+    if with_rows:
+        for k, s in enumerate(plan._saved_ops):
+            if value[s] != f"r{k}":  # a kernel that allocated its own result
+                w.emit(f"r{k}[...] = {value[s]}")
+    if with_outs:
+        for k, s in enumerate(plan.out_slots):
+            if k not in skip and value[s] != f"o{k}":
+                w.emit(f"copyto(o{k}, {value[s]}, casting='unsafe')")
+        results = "outs"
+    else:
+        results = "[" + ", ".join(
+            f"{value[s]}.copy()" if s < n_in else value[s] for s in plan.out_slots) + "]"
+    if not plan.bwd_steps or with_rows:
+        w.emit(f"return {results}, None")
+    else:
+        saved = [value.get(s, "None") for s in range(plan.n_slots)]
+        for s, stub in plan._stubs:
+            saved[s] = w.bind(f"z{s}", stub)
+        for s in plan._dropped:
+            saved[s] = "None"
+        w.emit(f"return {results}, [{', '.join(saved)}]")
+    return _compile(w, plan)
+
+
+def _emit_step(w, plan, i, st, direct, value):
+    ins = ", ".join(value[s] for s in st.ins)
+    args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
+    w.bind(f"p{i}", st.p)
+    where = f"  # {st.op.name} {st.node.name!r}"
+    outs = st.outs
+    if not st.use_into:
+        fn = w.bind(f"f{i}", st.op.kernel)
+        names = [f"v{s}" for s in outs]
+        lhs = names[0] if len(outs) == 1 else ", ".join(names) + ","
+        w.emit(f"{lhs} = {fn}({args}{', ' if ins else ''}{ins}){where}")
+        for s, name in zip(outs, names):
+            value[s] = name
+        return
+    fn = w.bind(f"f{i}", st.op.into)
+    targets, all_static = [], True
+    for k, s in enumerate(outs[:st.n_arrays]):
+        dest = _dest(plan, s, k, st.bufs, direct)
+        all_static = all_static and dest == "static"
+        if dest == "static":
+            dest = w.bind(f"b{i}_{k}", st.bufs[k])
+        elif dest is None:
+            shape = w.bind(f"S{s}", plan.slot_shape[s])
+            dtype = w.bind(f"D{s}", plan.slot_dtype[s])
+            w.emit(f"v{s} = empty({shape}, dtype={dtype})")
+            dest = f"v{s}"
+        targets.append(dest)
+        value[s] = dest
+    if all_static:  # bind the list once
+        out_list = w.bind(f"B{i}", [st.bufs[k] for k in range(len(targets))])
+    else:
+        out_list = "[" + ", ".join(targets) + "]"
+    w.emit(f"{fn}({args}, {out_list}{', ' if ins else ''}{ins}){where}")
+
+
+def _compile(w, plan):
+    source = "def forward(args, outs, rows):\n" + "\n".join(w.lines) + "\n"
+    filename = f"<gluonlite plan {next(_COUNTER)}>"
+    # Keep the source where tracebacks look for it.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    weakref.finalize(plan, linecache.cache.pop, filename, None)
+    ns = dict(w.ns)
+    exec(compile(source, filename, "exec"), ns)
+    return ns["forward"], source
