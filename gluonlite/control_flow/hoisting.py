@@ -11,6 +11,10 @@ and one for the weight gradient after it). Two shapes of body qualify:
   ``b`` are not loop vars (the seed benchmark's WhileRNN). ``FC`` commutes with ``take``, so
   the body reads ``squeeze(take(FC_rows(D), i), axis=0)`` instead, whatever ``i`` does.
 
+When the body adds a hoisted projection to another FullyConnected of the same shape (an RNN
+or LSTM cell's ``i2h + h2h``), that one's bias is folded into the projection too: the loop
+adds it once over all steps instead of once per step.
+
 A `Hoist` rewrites the body (`gluonlite.symbol.rewrite.substitute`), keeps new loop params
 ``q`` whose index maps address the rewritten body, runs the prologue on the node's inputs,
 and maps the gradients back. The loop machinery itself runs unchanged on ``q``. The results
@@ -28,12 +32,14 @@ _FC = "FullyConnected"
 
 
 class _Projection:
-    """One hoisted FullyConnected: its params, where its data and weights come from."""
+    """One hoisted FullyConnected: its params, where its data and weights come from, and the
+    bias of a per-step product folded into it (`folded`: a node input index, or None)."""
 
-    __slots__ = ("p", "data", "weight", "bias")
+    __slots__ = ("p", "data", "weight", "bias", "folded")
 
     def __init__(self, p, data, weight, bias):
         self.p, self.data, self.weight, self.bias = p, data, weight, bias
+        self.folded = None
 
 
 class Hoist:
@@ -74,8 +80,10 @@ class Hoist:
             y = self._buffers.get(key)
             if y is None:
                 y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
-            self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows),
-                             out=[y.reshape(-1, pr.p.num_hidden)])
+            y2 = y.reshape(-1, pr.p.num_hidden)
+            self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows), out=[y2])
+            if pr.folded is not None:
+                y2 += xs[pr.folded]
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
 
@@ -105,6 +113,8 @@ class Hoist:
             add_into(acc, pr.weight, gxs[1], fresh=True)
             if pr.bias is not None:
                 add_into(acc, pr.bias, gxs[2], fresh=True)
+            if pr.folded is not None and need[pr.folded]:
+                add_into(acc, pr.folded, g.reshape(-1, pr.p.num_hidden).sum(axis=0), fresh=True)
         return acc
 
 
@@ -124,16 +134,43 @@ class _Found:
 
     def __init__(self, source):
         self.source = source  # id(body var) -> node input index
-        self.mapping, self.new_vars, self.projections = {}, [], []
+        self.mapping, self.new_vars, self.projections, self.nodes = {}, [], [], []
 
     def add(self, fc, data_var, weight, bias, replacement, var):
         """Hoist FullyConnected node `fc`: the body reads `replacement` instead of its output,
         and the loop gets the new input `var`."""
         self.mapping[(id(fc), 0)] = replacement
         self.new_vars.append(var)
+        self.nodes.append(fc)
         self.projections.append(_Projection(fc.params, self.source[id(data_var)],
                                             self.source[id(weight)],
                                             None if bias is None else self.source[id(bias)]))
+
+    def fold_biases(self, body, invariant):
+        """Fold into each projection the bias of the FullyConnected it is added to (see the
+        module docstring): ``elemwise_add(FC(x_t, W, b), FC(h, U, c))`` where each FC feeds
+        only that add, `h` is a body input and `c` an invariant one (ids in `invariant`)
+        becomes ``elemwise_add(projection + c, FC(h, U, no_bias=True))``."""
+        users = {}
+        for n in topo_nodes(body.outputs):
+            for src, i in n.inputs:
+                users.setdefault((id(src), i), []).append(n)
+        fc_op = registry.get(_FC)
+        for pr, m in zip(self.projections, self.nodes):
+            add = users.get((id(m), 0), [])
+            if len(add) != 1 or add[0].op is None or add[0].op.name != "elemwise_add":
+                continue
+            (other, oi), = [e for e in add[0].inputs if e[0] is not m] or [(None, 0)]
+            if other is None or oi != 0 or other.op is not fc_op or other.params.no_bias or \
+                    len(users.get((id(other), 0), [])) != 1 or \
+                    other.params.num_hidden != m.params.num_hidden or \
+                    other.inputs[0][0].op is not None or id(other.inputs[2][0]) not in invariant:
+                continue
+            q, strings = fc_op.parse({"num_hidden": other.params.num_hidden, "no_bias": True,
+                                      "flatten": other.params.flatten})
+            self.mapping[(id(other), 0)] = (
+                Node(fc_op, other.name, strings, q, other.inputs[:2], other.source), 0)
+            pr.folded = self.source[id(other.inputs[2][0])]
 
 
 def _q_params(p, subgraphs, **locs):
@@ -171,6 +208,7 @@ def foreach_hoist(p):
             continue
         v = _new_var(f"{m.name}_hoisted")
         found.add(m, d, w, b, (v, 0), v)
+    found.fold_biases(body, free_ids)
     new_vars, hoist = found.new_vars, None
     if found.projections:
         new_body = substitute(body, found.mapping)
@@ -233,6 +271,7 @@ def while_hoist(p):
         sp, ss = squeeze_op.parse({"axis": 0})
         row = Node(squeeze_op, f"{m.name}_hoisted_row", ss, sp, [(taken, 0)])
         found.add(m, d, w, b, (row, 0), v)
+    found.fold_biases(func, invariant)
     new_vars, hoist = found.new_vars, None
     if found.projections:
         new_func = substitute(func, found.mapping)

@@ -161,14 +161,20 @@ def test_hoisted_while_gradients_match_finite_differences():
 
 
 def test_deferred_gradients_are_planned_for_invariant_weights():
-    """The h2h weight and bias gradients of a foreach body are summed after the loop."""
+    """The h2h weight gradient of a foreach body is summed after the loop; its bias is
+    folded into the hoisted projection (added once, its gradient one sum)."""
     outs = _foreach_rnn()
     rng = np.random.RandomState(5)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
     _run(outs, args, True)
     node = _loop_node(outs, "_foreach")
-    plans = list(node.params["_hoist"].q["_plans"].values())
-    assert any(len(pl.deferred) == 2 for pl in plans)
+    hoist = node.params["_hoist"]
+    node_inputs = [src.name for src, _ in node.inputs]
+    assert [pr.folded for pr in hoist.projections] == [node_inputs.index("b_h")]
+    body_inputs = hoist.q["_subgraphs"][0].list_inputs()
+    assert "b_h" not in body_inputs and "w_h" in body_inputs
+    plans = list(hoist.q["_plans"].values())
+    assert any(len(pl.deferred) == 1 for pl in plans)
 
 
 @pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
