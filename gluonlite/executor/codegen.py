@@ -28,7 +28,7 @@ import itertools
 import linecache
 import weakref
 
-__all__ = ["forward_function"]
+__all__ = ["forward_function", "backward_function"]
 
 _COUNTER = itertools.count()
 
@@ -128,7 +128,7 @@ def forward_function(plan, with_outs, with_rows, skip=()):
         for s in plan._dropped:
             saved[s] = "None"
         w.emit(f"return {results}, [{', '.join(saved)}]")
-    return _compile(w, plan)
+    return _compile(w, plan, "forward(args, outs, rows)")
 
 
 def _emit_step(w, plan, i, st, direct, value):
@@ -166,12 +166,97 @@ def _emit_step(w, plan, i, st, direct, value):
     w.emit(f"{fn}({args}, {out_list}{', ' if ins else ''}{ins}){where}")
 
 
-def _compile(w, plan):
-    source = "def forward(args, outs, rows):\n" + "\n".join(w.lines) + "\n"
+def _compile(w, plan, signature):
+    source = f"def {signature}:\n" + "\n".join(w.lines) + "\n"
     filename = f"<gluonlite plan {next(_COUNTER)}>"
     # Keep the source where tracebacks look for it.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     weakref.finalize(plan, linecache.cache.pop, filename, None)
     ns = dict(w.ns)
     exec(compile(source, filename, "exec"), ns)
-    return ns["forward"], source
+    return ns[signature.split("(")[0]], source
+
+
+def backward_function(plan, with_stash, from_view):
+    """Generate `plan`'s backward (the meaning of `Plan.backward`).
+
+    Args:
+        plan: a compiled `Plan` with backward steps.
+        with_stash: the caller (a loop) passes a stash and its step: deferred gradients of
+            invariant inputs go to row `step` of the stash's stacks instead.
+        from_view: `saved` is a `StepView` (a loop's step kept in stacks) instead of the
+            list of slot values a plain forward returns.
+
+    Returns:
+        (function, source): ``function(saved, heads, stash, step) -> grads``, one per input
+        (None where the input wants none or receives none).
+
+    Each step's gradient code runs only when a gradient reaches one of its outputs; a
+    value's gradient is the sum of its uses' contributions.
+    """
+    w = _Writer(plan)
+    read = set()  # the slots whose saved values some vjp reads
+    for st in plan.bwd_steps:
+        read.update(st.ins)
+        read.update(st.outs)
+        for k in st.deferred:
+            read.update(plan.deferred[k].uses)
+    stubs = dict(plan._stubs)
+    if from_view:
+        w.emit("args, stacks, t = saved.args, saved.stacks, saved.t")
+        if plan.n_inputs:
+            w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
+        for s in sorted(read):
+            if s >= plan.n_inputs and s in stubs:
+                w.bind(f"v{s}", stubs[s])
+            elif s >= plan.n_inputs:
+                w.emit(f"v{s} = stacks[{s}][t]")
+    else:
+        for s in sorted(read):
+            w.emit(f"v{s} = saved[{s}]")
+    grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
+                   set(range(plan.n_inputs)) | set(plan.out_slots))
+    w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
+    for k, s in enumerate(plan.out_slots):
+        w.emit(f"h = heads[{k}]")
+        w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
+    contributed = set(plan.out_slots)  # a head counts as a first contribution
+    for i, st in enumerate(plan.bwd_steps):
+        _emit_vjp(w, plan, i, st, with_stash, contributed)
+    w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
+                                  for s in range(plan.n_inputs)) + "]")
+    return _compile(w, plan, "backward(saved, heads, stash, step)")
+
+
+def _emit_vjp(w, plan, i, st, with_stash, contributed):
+    gys = [f"g{s}" for s in st.outs]
+    w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
+           f"  # {st.op.name} {st.node.name!r}")
+    need = st.need if with_stash else st.need_all
+    if with_stash:
+        for k in st.deferred:
+            d = plan.deferred[k]
+            w.emit(f"    g_stack, use_stacks = stash[{k}]")
+            w.emit(f"    if {gys[0]} is not None: g_stack[step] = {gys[0]}")
+            for j, u in enumerate(d.uses):
+                w.emit(f"    use_stacks[{j}][step] = v{u}")
+    if any(need):
+        fn = w.bind(f"vjp{i}", st.op.vjp)
+        w.bind(f"p{i}", st.p)
+        w.bind(f"need{i}", list(need))
+        ins = ", ".join(f"v{s}" for s in st.ins)
+        outs = ", ".join(f"v{s}" for s in st.outs)
+        w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i})")
+        for j, (s, wanted) in enumerate(zip(st.ins, need)):
+            if not wanted:
+                continue
+            if s not in contributed:  # the first contribution to this value's gradient
+                w.emit(f"    g{s} = gx[{j}]")
+                contributed.add(s)
+            else:
+                w.emit(f"    if gx[{j}] is not None: "
+                       f"g{s} = gx[{j}] if g{s} is None else g{s} + gx[{j}]")
+    else:
+        w.emit("    pass")
+    # The outputs' gradients are used up: let them go.
+    w.emit("    " + " = ".join(gys) + " = None")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
-from .codegen import forward_function
+from .codegen import backward_function, forward_function
 from .infer import infer_graph
 from .memory import plan_buffers
 
@@ -182,10 +182,6 @@ class Plan:
                     self.deferred.append(_Deferred(st, s, fn, reads,
                                                    [st.ins[names.index(r)] for r in reads]))
             st.deferred = tuple(mine)
-        # What backward reads per step, bound once.
-        self._bwd = [(st.op.vjp, st.p, tuple(st.ins), tuple(st.outs), st.need_all, st.need,
-                      any(st.need), tuple((k, tuple(self.deferred[k].uses)) for k in st.deferred))
-                     for st in self.bwd_steps]
 
     def value_of(self, slot):
         """The slot whose value `slot` holds: followed back through `_copy` steps (a loop
@@ -329,55 +325,12 @@ class Plan:
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
-        if isinstance(saved, StepView):
-            view, saved = saved, [None] * self.n_slots
-            saved[:self.n_inputs] = view.args
-            for s in self._saved_ops:
-                saved[s] = view.stacks[s][view.t]
-            for s, stub in self._stubs:
-                saved[s] = stub
-        g = [None] * self.n_slots
-        owned = set()  # slots holding a sum this call made: later sums may add in place
-        for s, og in zip(self.out_slots, out_grads):
-            if og is not None:
-                if g[s] is None:
-                    g[s] = og
-                else:
-                    g[s] = g[s] + og
-                    owned.add(s)
-        rc = self.rc
-        for vjp, p, ins, outs, need_all, need_def, any_def, deferred in self._bwd:
-            gys = [g[s] for s in outs]
-            for x in gys:
-                if x is not None:
-                    break
-            else:
-                continue  # no gradient reaches this step
-            need = need_all
-            if stash is not None:
-                need = need_def
-                for k, uses in deferred:
-                    g_stack, use_stacks = stash[k]
-                    if gys[0] is not None:
-                        g_stack[step] = gys[0]
-                    for u_stack, u in zip(use_stacks, uses):
-                        u_stack[step] = saved[u]
-                if not any_def:
-                    continue
-            gxs = vjp(p, rc, [saved[s] for s in ins], [saved[s] for s in outs], gys, need)
-            for s, wanted, gx in zip(ins, need, gxs):
-                if wanted and gx is not None:
-                    cur = g[s]
-                    if cur is None:
-                        g[s] = gx
-                    elif s in owned:
-                        cur += gx
-                    else:
-                        g[s] = cur + gx
-                        owned.add(s)
-            for s in outs:
-                g[s] = None
-        return [g[i] if self.grad_inputs[i] else None for i in range(self.n_inputs)]
+        key = ("backward", stash is not None, isinstance(saved, StepView))
+        fn = self._fns.get(key)
+        if fn is None:
+            fn, self._sources[key] = backward_function(self, *key[1:])
+            self._fns[key] = fn
+        return fn(saved, out_grads, stash, step)
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,
