@@ -177,6 +177,7 @@ def _q_params(p, subgraphs, **locs):
     q = Params(p)
     q.pop("_plans", None)
     q.pop("_hoist", None)
+    q.pop("_counter", None)
     q.update(locs)
     q["_subgraphs"] = subgraphs
     return q

@@ -28,7 +28,9 @@ from ..ops import registry
 from ..executor.plan import StepView
 from ..ops.registry import Operator
 from . import checks
-from .body import add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body
+from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body,
+                   loop_optimizations_enabled)
+from .counting import counted_loop
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
 __all__ = ["Saved"]
@@ -100,10 +102,12 @@ class _LoopStorage:
         next_of: `next_of(t)` gives the buffers for step t's carried values.
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        step: the plan's generated step function (`Plan.step_function`).
+        step: the plan's generated step function (`Plan.step_function`); it does not
+            write the carried values in `shared` nor those in `fed` (carried values the
+            loop feeds to each step itself, e.g. a counted loop's counter).
     """
 
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows):
+    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, fed=()):
         make = xp.zeros if zero_rows else xp.empty
         self.stacked = [make((n_rows,) + tuple(s), dtype=d)
                         for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
@@ -114,7 +118,8 @@ class _LoopStorage:
                                                    self.shared)
         self.saved = plan.new_saved_stacks(n_rows) if stackable else None
         self._rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.step_function(True, stackable, [n_out + k for k in self.shared])
+        self.step = plan.step_function(True, stackable,
+                                       [n_out + k for k in set(self.shared) | set(fed)])
 
     def outs_at(self, t):
         """The arrays step t writes: its rows of the stacked outputs, then its carried
@@ -459,9 +464,13 @@ def _while_run(p, rc, xs, keep):
     fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
                       keep, xp, invariant=[r[0] == "in" for r in func_roles] if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
+    counter = counted_loop(p) if loop_optimizations_enabled() else None
+    if counter is not None and cur[counter.k].size != 1:
+        counter = None
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    store = _LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True)
-    saved, step = ([] if keep and store.saved is None else None), 0
+    store = _LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
+                         fed=() if counter is None else (counter.k,))
+    saved = [] if keep and store.saved is None else None
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(
@@ -469,21 +478,36 @@ def _while_run(p, rc, xs, keep):
              if func_roles[j][0] == "in"},
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it)
     fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
+    if counter is not None:  # the trip count and every step's counter, known at entry
+        values, n_steps = counter.values(rc, cur[counter.k], n_it)
+        counts = list(values)
+
+        def feed(t, var_values):
+            var_values = list(var_values)
+            var_values[counter.k] = counts[t]
+            return var_values
+    else:
+        n_steps, feed = None, lambda t, var_values: var_values
 
     def args_at(t):
-        return _fill(func_roles, first if t == 0 else [v[t - 1] for v in store.carried], xs)
+        return _fill(func_roles, feed(t, first if t == 0 else [v[t - 1] for v in store.carried]),
+                     xs)
 
     cond, func, outs_at, rows_at = cplan.step_function(False, False), store.step, \
         store.outs_at, store.rows_at
+    step = 0
     while step < n_it:
-        (c,), _ = cond(_fill(cond_roles, cur, xs), None, None)
-        if not c.reshape(-1)[0]:
+        if n_steps is None:
+            (c,), _ = cond(_fill(cond_roles, cur, xs), None, None)
+            if not c.reshape(-1)[0]:
+                break
+        elif step == n_steps:
             break
         outs = outs_at(step)
         _, s = func(_fill(func_roles, cur, fwd_xs), outs, rows_at(step))
         if saved is not None:
             saved.append(s)
-        cur, step = outs[n_out:], step + 1
+        cur, step = feed(step + 1, outs[n_out:]), step + 1
     cur = store.final(cur, first)
     if store.saved is not None:
         saved = _StackedSteps(store.saved, args_at)

@@ -1,0 +1,95 @@
+"""Counted while loops: the trip count known before the first step.
+
+Most while loops in models count: ``cond`` compares a counter loop var with a constant and
+``func`` steps the counter by a constant (the seed benchmark's ``i < length`` with
+``i + 1``). Their counter values, and so the number of steps, follow from the counter's
+value at entry. A `Counter` computes them once per call, in the counter's dtype (a
+running sum, as the steps add; cond's own comparison kernel over all values), and the loop then runs exactly that many steps: no cond
+evaluation per step, and the counter is fed from the precomputed values instead of being
+incremented by the body (the increment is left out of the step when nothing else in the
+step reads it). Results are the plain loop's, bit for bit (tested with
+`loop_optimizations(False)`).
+"""
+import numpy as np
+
+from ..ops import registry
+from .body import body_vars
+
+__all__ = ["Counter", "counted_loop"]
+
+_COMPARISONS = ("_lesser_scalar", "_lesser_equal_scalar", "_greater_scalar",
+                "_greater_equal_scalar", "_not_equal_scalar", "_equal_scalar")
+# How a step moves the counter, as the sign of the scalar in a running sum.
+_STEPS = {"_plus_scalar": 1, "_minus_scalar": -1}
+
+
+class Counter:
+    """A while_loop's counter: loop var `k`, tested by `cond` and stepped by `step`.
+
+    Attributes:
+        k: the loop var index of the counter.
+        cond: (operator, params) of the comparison that is cond's output.
+        step: (sign, scalar): the counter's new value is ``i + sign * scalar``.
+    """
+
+    def __init__(self, k, cond, step):
+        self.k, self.cond, self.step = k, cond, step
+
+    def values(self, rc, i0, max_iterations):
+        """The counter's values at the start of each step, and the number of steps.
+
+        Args:
+            rc: the RunCtx.
+            i0: the counter's value at entry (one element).
+            max_iterations: the loop's bound.
+
+        Returns:
+            (values, n): values has max_iterations + 1 rows of i0's shape (row t is the
+            counter before step t; row n after the last step), and n the number of steps.
+        """
+        xp, dtype = rc.xp, i0.dtype
+        sign, scalar = self.step
+        incr = dtype.type(scalar) if dtype.kind != "f" else np.asarray(scalar, dtype)
+        terms = xp.empty((max_iterations + 1,) + i0.shape, dtype=dtype)
+        terms[0] = i0
+        terms[1:] = incr if sign > 0 else -incr
+        # A running sum adds in the counter's dtype one step at a time, as the steps would.
+        values = xp.add.accumulate(terms, axis=0, dtype=dtype)
+        if max_iterations == 0:
+            return values, 0
+        op, p = self.cond
+        going = op.kernel(p, rc, values[:max_iterations]).reshape(max_iterations, -1)[:, 0]
+        stops = xp.flatnonzero(going == 0)
+        n = int(stops[0]) if stops.size else max_iterations
+        return values, n
+
+
+def counted_loop(p):
+    """The `Counter` of a `_while_loop` node's params, or None when its cond is not a
+    comparison of one counter loop var with a constant that func steps by a constant
+    (cached on `p`)."""
+    if "_counter" in p:
+        return p["_counter"]
+    p["_counter"] = counter = _find_counter(p)
+    return counter
+
+
+def _find_counter(p):
+    cond, func = p["_subgraphs"]
+    (c_node, c_out), = cond.outputs if len(cond.outputs) == 1 else [(None, 0)]
+    if c_node is None or c_node.op is None or c_node.op.name not in _COMPARISONS or \
+            c_node.inputs[0][0].op is not None or len(body_vars(cond)) != 1:
+        return None
+    var_nodes = [p.func_input_locs[j] for j in p.func_var_locs]
+    node_input = p.cond_input_locs[0]
+    if node_input not in var_nodes:
+        return None
+    k = var_nodes.index(node_input)
+    f_vars = body_vars(func)
+    counter_var = f_vars[p.func_var_locs[k]]
+    new, i = func.outputs[p.num_out_data + k]
+    if new.op is None or new.op.name not in _STEPS or i != 0 or \
+            new.inputs[0][0] is not counter_var:
+        return None
+    return Counter(k, (registry.get(c_node.op.name), c_node.params),
+                   (_STEPS[new.op.name], new.params.scalar))

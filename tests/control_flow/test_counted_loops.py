@@ -1,0 +1,113 @@
+"""Counted while loops (gluonlite.control_flow.counting): a loop whose cond compares one
+counter loop var with a constant that func steps by a constant runs its trip count without
+evaluating cond per step, and gives the plain loop's results exactly."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym
+from gluonlite.control_flow.body import loop_optimizations
+from gluonlite.control_flow.counting import counted_loop
+from gluonlite.symbol.symbol import topo_nodes
+from gluonlite.test_utils import check_numeric_gradient
+
+N, H = 2, 3
+
+
+def _loop_params(s):
+    return next(n for n in topo_nodes(s.outputs)
+                if n.op is not None and n.op.name == "_while_loop").params
+
+
+def _accumulating_loop(cond, step_op, max_iterations, counter_as_output=False,
+                       dtype="float32"):
+    """h <- tanh(h * w + i) while cond(i); i <- step_op(i); outputs h (and i) per step.
+    The counter feeds the body through a cast, so it may be an integer."""
+    i0, h0, w = sym.var("i0"), sym.var("h0"), sym.var("w")
+
+    def func(i, h):
+        i_f = sym.cast(i, dtype=dtype).reshape((1, 1))
+        h = sym.tanh(h * w + sym.broadcast_mul(sym.ones_like(h), i_f))
+        outs = [h, i * 1] if counter_as_output else h
+        return outs, [step_op(i), h]
+
+    outs, last = sym.contrib.while_loop(cond, func, [i0, h0], max_iterations=max_iterations)
+    outs = outs if isinstance(outs, list) else [outs]
+    return sym.Group(outs + list(last))
+
+
+def _run(s, args, opt, train=True, dtype=np.float32):
+    with loop_optimizations(opt):
+        arrays = {k: nd.array(v, dtype=v.dtype if v.dtype.kind == "i" else dtype)
+                  for k, v in args.items()}
+        grads = {k: nd.zeros(v.shape) for k, v in args.items() if v.dtype.kind == "f"}
+        exe = s.bind(mx.cpu(), arrays, args_grad=grads,
+                     grad_req={k: "write" if k in grads else "null" for k in args})
+        outs = [o.asnumpy() for o in exe.forward(is_train=train)]
+        if train:
+            rng = np.random.RandomState(7)
+            exe.backward([nd.array(rng.randn(*o.shape), dtype=o.dtype) for o in outs])
+            outs += [exe.grad_dict[k].asnumpy() for k in sorted(grads)]
+    return outs
+
+
+def _args(i0, dtype=np.float32):
+    rng = np.random.RandomState(0)
+    return {"i0": np.array([i0], dtype=dtype), "h0": rng.randn(N, H).astype(np.float32),
+            "w": rng.randn(N, H).astype(np.float32)}
+
+
+CASES = [
+    # (cond, step, i0, max_iterations): normal, cond false at entry, max_iterations first,
+    # a float step whose running sum rounds, counting down, <=, !=.
+    (lambda i, h: i < 5, lambda i: i + 1, 0.0, 8),
+    (lambda i, h: i < 5, lambda i: i + 1, 7.0, 8),
+    (lambda i, h: i < 50, lambda i: i + 1, 0.0, 6),
+    (lambda i, h: i < 0.7, lambda i: i + 0.1, 0.0, 12),
+    (lambda i, h: i > 2, lambda i: i - 1, 6.0, 8),
+    (lambda i, h: i <= 4, lambda i: i + 2, 1.0, 8),
+    (lambda i, h: i != 3, lambda i: i + 1, 0.0, 8),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+@pytest.mark.parametrize("train", [False, True])
+def test_counted_loop_equals_the_plain_loop_exactly(case, train):
+    cond, step, i0, max_it = CASES[case]
+    s = _accumulating_loop(cond, step, max_it)
+    assert counted_loop(_loop_params(s)) is not None
+    plain, counted = _run(s, _args(i0), False, train), _run(s, _args(i0), True, train)
+    for a, b in zip(plain, counted):
+        np.testing.assert_array_equal(b, a)
+
+
+def test_an_integer_counter_and_a_counter_read_as_an_output():
+    s = _accumulating_loop(lambda i, h: i < 4, lambda i: i + 1, 6, counter_as_output=True)
+    assert counted_loop(_loop_params(s)) is not None
+    args = _args(0, dtype=np.int32)
+    plain, counted = _run(s, args, False), _run(s, args, True)
+    for a, b in zip(plain, counted):
+        np.testing.assert_array_equal(b, a)
+    assert list(counted[1].reshape(-1)) == [0, 1, 2, 3, 0, 0]  # the counter per step
+
+
+def test_counted_loop_gradients_match_finite_differences():
+    s = sym.sum(_accumulating_loop(lambda i, h: i < 3, lambda i: i + 1, 5, dtype="float64")[0]
+                * 1.5)
+    loc = {k: v.astype(np.float64) for k, v in _args(0.0).items()}
+    with loop_optimizations(True):
+        check_numeric_gradient(s, loc, grad_nodes=["h0", "w"], numeric_eps=1e-5, rtol=1e-4,
+                               atol=1e-6)
+
+
+@pytest.mark.parametrize("cond, step", [
+    (lambda i, h: sym.sum(h) < 5, lambda i: i + 1),       # cond reads a state
+    (lambda i, h: i < 5, lambda i: i * 2),                # not a constant step
+    (lambda i, h: (i < 5) * (i > -1), lambda i: i + 1),   # more than one comparison
+])
+def test_loops_that_do_not_count_are_left_alone(cond, step):
+    s = _accumulating_loop(cond, step, 6)
+    assert counted_loop(_loop_params(s)) is None
+    plain, fast = _run(s, _args(1.0), False), _run(s, _args(1.0), True)
+    for a, b in zip(plain, fast):
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
