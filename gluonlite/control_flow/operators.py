@@ -38,15 +38,29 @@ __all__ = ["Saved"]
 
 class _StackedSteps:
     """A loop's saved steps held in stacks: step t is row t (`Plan.forward(save_to=...)`),
-    its inputs rebuilt on demand by `args_at(t)`; indexing gives the `StepView`."""
+    its inputs rebuilt on demand by `args_at(t)`; indexing gives the `StepView`.
 
-    __slots__ = ("stacks", "args_at")
+    `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
+    inputs the loop holds that way anyway (scanned data, carried values): a backward that
+    sums over steps reads them there."""
 
-    def __init__(self, stacks, args_at):
-        self.stacks, self.args_at = stacks, args_at
+    __slots__ = ("stacks", "args_at", "input_stacks")
+
+    def __init__(self, stacks, args_at, input_stacks):
+        self.stacks, self.args_at, self.input_stacks = stacks, args_at, input_stacks
 
     def __getitem__(self, t):
         return StepView(self.stacks, t, self.args_at(t))
+
+
+def _entering(xp, first, stack, n):
+    """(n, ...) values of a carried value entering each step: `first`, then rows of `stack`
+    (the value after each step)."""
+    out = xp.empty((n,) + first.shape, dtype=first.dtype)
+    if n:
+        out[0] = first
+        out[1:] = stack[:n - 1]
+    return out
 
 
 def _carried_rows(xp, specs, n_steps, keep, stackable, shared):
@@ -102,7 +116,7 @@ class _LoopStorage:
         next_of: `next_of(t)` gives the buffers for step t's carried values.
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        step: the plan's generated step function (`Plan.step_function`); it does not
+        step: the plan's generated step function (`Plan.forward_fn`); it does not
             write the carried values in `shared` nor those in `fed` (carried values the
             loop feeds to each step itself, e.g. a counted loop's counter).
     """
@@ -118,8 +132,8 @@ class _LoopStorage:
                                                    self.shared)
         self.saved = plan.new_saved_stacks(n_rows) if stackable else None
         self._rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.step_function(True, stackable,
-                                       [n_out + k for k in set(self.shared) | set(fed)])
+        self.step = plan.forward_fn(True, stackable,
+                                    [n_out + k for k in set(self.shared) | set(fed)])
 
     def outs_at(self, t):
         """The arrays step t writes: its rows of the stacked outputs, then its carried
@@ -299,7 +313,12 @@ def _foreach_run(p, rc, xs, keep):
         cur = outs[len(outs) - len(cur):]
     cur = store.final(cur, first)
     if store.saved is not None:
-        saved = _StackedSteps(store.saved, args_at)
+        def input_stacks(n):
+            held = {loc: d for loc, d in zip(p.in_data_locs, data) if d.ndim > 1}
+            held.update({loc: _entering(xp, states[k], store.carried[k], n)
+                         for k, loc in enumerate(state_locs)})
+            return held
+        saved = _StackedSteps(store.saved, args_at, input_stacks)
     return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -321,16 +340,23 @@ def _reverse_pass(state, gys, n_out, carry, carry_locs, visit):
         (carry, stash): the carried gradients at the loop's entry, and the stacks of the
         deferred invariant-input gradients (None when the plan defers none).
     """
-    plan = state.plan
-    stash = plan.new_stash(state.n_steps) if plan.deferred else None
-    for t in range(state.n_steps - 1, -1, -1):
-        heads = [None if gys[j] is None else gys[j][t] for j in range(n_out)] + carry
+    plan, steps, n = state.plan, state.steps, state.n_steps
+    stash = None
+    if plan.deferred:
+        stacked = isinstance(steps, _StackedSteps)
+        stash = plan.new_stash(n, steps.input_stacks(n) if stacked else None)
+    backward = plan.backward_fn(stash, isinstance(steps, _StackedSteps))
+    rows = [None if g is None else list(g) for g in gys[:n_out]]
+    for t in range(n - 1, -1, -1):
+        heads = [None if r is None else r[t] for r in rows] + carry
         if all(h is None for h in heads):
             continue
-        g = plan.backward(state.steps[t], heads, stash, t)
-        carry = [None if g[j] is None else g[j].copy() for j in carry_locs]
+        g = backward(steps[t], heads, stash, t)
+        carry = [g[j] for j in carry_locs]
         visit(t, g)
-    return carry, stash
+    # Nothing above writes into a gradient it did not make, so the carried gradients were
+    # not copied per step; the ones that leave the loop must not alias a head.
+    return [None if c is None else c.copy() for c in carry], stash
 
 
 def _add_deferred(plan, stash, body_args, acc, node_index_of):
@@ -493,7 +519,7 @@ def _while_run(p, rc, xs, keep):
         return _fill(func_roles, feed(t, first if t == 0 else [v[t - 1] for v in store.carried]),
                      xs)
 
-    cond, func, outs_at, rows_at = cplan.step_function(False, False), store.step, \
+    cond, func, outs_at, rows_at = cplan.forward_fn(False, False), store.step, \
         store.outs_at, store.rows_at
     step = 0
     while step < n_it:
@@ -510,7 +536,13 @@ def _while_run(p, rc, xs, keep):
         cur, step = feed(step + 1, outs[n_out:]), step + 1
     cur = store.final(cur, first)
     if store.saved is not None:
-        saved = _StackedSteps(store.saved, args_at)
+        def input_stacks(n):
+            held = {j: _entering(xp, first[k], store.carried[k], n)
+                    for k, j in enumerate(p.func_var_locs)}
+            if counter is not None:
+                held[p.func_var_locs[counter.k]] = values[:n]
+            return held
+        saved = _StackedSteps(store.saved, args_at, input_stacks)
     return store.stacked + cur, Saved(fplan, saved, step)
 
 

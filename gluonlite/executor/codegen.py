@@ -177,7 +177,7 @@ def _compile(w, plan, signature):
     return ns[signature.split("(")[0]], source
 
 
-def backward_function(plan, with_stash, from_view):
+def backward_function(plan, with_stash, from_view, provided=frozenset()):
     """Generate `plan`'s backward (the meaning of `Plan.backward`).
 
     Args:
@@ -186,6 +186,7 @@ def backward_function(plan, with_stash, from_view):
             invariant inputs go to row `step` of the stash's stacks instead.
         from_view: `saved` is a `StepView` (a loop's step kept in stacks) instead of the
             list of slot values a plain forward returns.
+        provided: input slots whose stash stacks the loop filled itself (`Plan.new_stash`).
 
     Returns:
         (function, source): ``function(saved, heads, stash, step) -> grads``, one per input
@@ -222,13 +223,13 @@ def backward_function(plan, with_stash, from_view):
         w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
-        _emit_vjp(w, plan, i, st, with_stash, contributed)
+        _emit_vjp(w, plan, i, st, with_stash, contributed, provided)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
     return _compile(w, plan, "backward(saved, heads, stash, step)")
 
 
-def _emit_vjp(w, plan, i, st, with_stash, contributed):
+def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
@@ -239,7 +240,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed):
             w.emit(f"    g_stack, use_stacks = stash[{k}]")
             w.emit(f"    if {gys[0]} is not None: g_stack[step] = {gys[0]}")
             for j, u in enumerate(d.uses):
-                w.emit(f"    use_stacks[{j}][step] = v{u}")
+                if u not in provided:
+                    w.emit(f"    use_stacks[{j}][step] = v{u}")
     if any(need):
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)

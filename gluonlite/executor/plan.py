@@ -16,7 +16,7 @@ from .codegen import backward_function, forward_function
 from .infer import infer_graph
 from .memory import plan_buffers
 
-__all__ = ["Plan", "StepView", "compile_plan"]
+__all__ = ["Plan", "StepView", "Stash", "compile_plan"]
 
 
 class _Step:
@@ -55,6 +55,16 @@ class StepView:
 
     def __init__(self, stacks, t, args):
         self.stacks, self.t, self.args = stacks, t, args
+
+
+class Stash(list):
+    """A loop's stacks for the deferred gradients of a plan (`Plan.new_stash`): per deferred
+    gradient, (output-gradient stack, [stack of each input it reads]); `provided` names the
+    input slots whose stacks the loop gave (the backward does not copy those rows)."""
+
+    def __init__(self, provided):
+        super().__init__()
+        self.provided = provided
 
 
 class Plan:
@@ -196,13 +206,24 @@ class Plan:
         return {s: self.xp.empty((n_steps,) + tuple(self.slot_shape[s]),
                                  dtype=self.slot_dtype[s]) for s in self._saved_ops}
 
-    def new_stash(self, n_steps):
-        """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps."""
-        xp, stash = self.xp, []
+    def new_stash(self, n_steps, provided=None):
+        """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
+
+        Args:
+            provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
+                loop already holds (a scanned input, the carried states): the deferred sums
+                read those instead of a copy made step by step.
+
+        Returns:
+            A `Stash`.
+        """
+        xp, provided = self.xp, provided or {}
+        stash = Stash(frozenset(u for d in self.deferred for u in d.uses if u in provided))
         for d in self.deferred:
             out = d.step.outs[0]
             g = xp.zeros((n_steps,) + tuple(self.slot_shape[out]), dtype=self.slot_dtype[out])
-            stash.append((g, [xp.zeros((n_steps,) + tuple(self.slot_shape[u]),
+            stash.append((g, [provided[u] if u in provided else
+                              xp.zeros((n_steps,) + tuple(self.slot_shape[u]),
                                        dtype=self.slot_dtype[u]) for u in d.uses]))
         return stash
 
@@ -270,23 +291,34 @@ class Plan:
         self._caller_direct = set(self.out_slots) - keep
         self._fns, self._sources = {}, {}
 
-    def step_function(self, with_outs, with_rows, skip=()):
+    def _generated(self, key, make):
+        fn = self._fns.get(key)
+        if fn is None:
+            fn, self._sources[key] = make()
+            self._fns[key] = fn
+        return fn
+
+    def forward_fn(self, with_outs, with_rows, skip=()):
         """The generated forward ``f(args, outs, rows) -> (results, saved)`` for callers that
         pass preallocated `outs` and/or saved-value `rows` (a loop calls it once per step;
         see `forward` for the meaning). Outputs at positions `skip` are not written (see
         `gluonlite.executor.codegen.forward_function`)."""
-        key = (bool(with_outs), bool(with_rows), frozenset(skip))
-        fn = self._fns.get(key)
-        if fn is None:
-            fn, self._sources[key] = forward_function(self, *key)
-            self._fns[key] = fn
-        return fn
+        key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip))
+        return self._generated(key, lambda: forward_function(self, *key[1:]))
+
+    def backward_fn(self, stash=None, from_view=False):
+        """The generated backward ``f(saved, heads, stash, step) -> grads`` for one way of
+        calling (see `backward`): with or without a loop's `stash` (and which of its stacks
+        the loop provided), from a `StepView` or from a plain forward's saved list."""
+        provided = frozenset() if stash is None else stash.provided
+        key = ("backward", stash is not None, bool(from_view), provided)
+        return self._generated(key, lambda: backward_function(self, *key[1:]))
 
     @property
     def source(self):
         """The Python source of the plain forward (no caller buffers), for reading."""
-        self.step_function(False, False)
-        return self._sources[(False, False, frozenset())]
+        self.forward_fn(False, False)
+        return self._sources[("forward", False, False, frozenset())]
 
     def forward(self, args, outs=None, save_to=None):
         """Run the forward.
@@ -306,13 +338,13 @@ class Plan:
         if save_to is not None:
             stacks, t = save_to
             rows = [stacks[s][t] for s in self._saved_ops]
-        return self.step_function(outs is not None, rows is not None)(args, outs, rows)
+        return self.forward_fn(outs is not None, rows is not None)(args, outs, rows)
 
     def backward(self, saved, out_grads, stash=None, step=None):
         """Gradients of the inputs from gradients of the outputs.
 
         Args:
-            saved: the `saved` object of a training forward of this plan.
+            saved: the `saved` object of a training forward of this plan (or a `StepView`).
             out_grads: one raw array (or None for zero) per visible output.
             stash, step: from a loop (`new_stash`): the deferred steps write row `step` of
                 their stacks instead of computing their invariant inputs' gradients; without
@@ -325,11 +357,7 @@ class Plan:
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
-        key = ("backward", stash is not None, isinstance(saved, StepView))
-        fn = self._fns.get(key)
-        if fn is None:
-            fn, self._sources[key] = backward_function(self, *key[1:])
-            self._fns[key] = fn
+        fn = self.backward_fn(stash, isinstance(saved, StepView))
         return fn(saved, out_grads, stash, step)
 
 
