@@ -199,10 +199,26 @@ def _emb_shape(p, ins):
     return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
 
 
+def scatter_add(xp, target, i, rows):
+    """``target[i[k]] += rows[k]`` for every k, for 1-D integer `i` that may repeat.
+
+    `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
+    T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
+    add, and a contiguous run one slice add.
+    """
+    n = i.size
+    if n and int(i[-1]) - int(i[0]) == n - 1 and (n == 1 or bool((xp.diff(i) == 1).all())):
+        target[int(i[0]):int(i[0]) + n] += rows
+    elif xp.unique(i).size == n:
+        target[i] += rows
+    else:
+        xp.add.at(target, i, rows)
+
+
 def _emb_vjp(p, rc, xs, ys, gys, need):
     idx, w = xs
     gw = rc.xp.zeros_like(w)
-    rc.xp.add.at(gw, idx.astype(np.int64).ravel(), gys[0].reshape(-1, w.shape[1]))
+    scatter_add(rc.xp, gw, idx.astype(np.int64).ravel(), gys[0].reshape(-1, w.shape[1]))
     return None, gw
 
 
@@ -234,7 +250,7 @@ def _take_vjp(p, rc, xs, ys, gys, need):
     ga = rc.xp.zeros_like(a)
     i = _take_idx(p, rc, idx, a.shape[ax]).ravel()
     g = gys[0].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
-    rc.xp.add.at(rc.xp.moveaxis(ga, ax, 0), i, rc.xp.moveaxis(g, ax, 0))
+    scatter_add(rc.xp, rc.xp.moveaxis(ga, ax, 0), i, rc.xp.moveaxis(g, ax, 0))
     return ga, None
 
 
@@ -247,12 +263,12 @@ def _take_a_sum(p, rc, a, stacked, g):
     moved = rc.xp.moveaxis(ga, ax, 0)
     if ax == 0:
         i = _take_idx(p, rc, idx, a.shape[0]).ravel()
-        rc.xp.add.at(moved, i, g.reshape((i.size,) + a.shape[1:]))
+        scatter_add(rc.xp, moved, i, g.reshape((i.size,) + a.shape[1:]))
         return ga
     for t in range(idx.shape[0]):
         i = _take_idx(p, rc, idx[t], a.shape[ax]).ravel()
         gt = g[t].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
-        rc.xp.add.at(moved, i, rc.xp.moveaxis(gt, ax, 0))
+        scatter_add(rc.xp, moved, i, rc.xp.moveaxis(gt, ax, 0))
     return ga
 
 
