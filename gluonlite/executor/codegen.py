@@ -137,6 +137,11 @@ def _emit_step(w, plan, i, st, direct, value):
     w.bind(f"p{i}", st.p)
     where = f"  # {st.op.name} {st.node.name!r}"
     outs = st.outs
+    if st.op.reshapes:  # a view with the shape inferred at compile time
+        shape = w.bind(f"S{outs[0]}", plan.slot_shape[outs[0]])
+        w.emit(f"v{outs[0]} = {value[st.ins[0]]}.reshape({shape}){where}")
+        value[outs[0]] = f"v{outs[0]}"
+        return
     if not st.use_into:
         fn = w.bind(f"f{i}", st.op.kernel)
         names = [f"v{s}" for s in outs]

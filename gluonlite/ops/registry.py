@@ -54,7 +54,7 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None):
+                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -89,6 +89,9 @@ class Operator:
         # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
         # outputs (shape inference runs both ways, as MXNet's does).
         self.shape_back = shape_back
+        # The forward is its one input reshaped (a view) to the output's inferred shape, so a
+        # compiled plan can call `reshape` with the shape it knows instead of the kernel.
+        self.reshapes = bool(reshapes)
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.

@@ -1,5 +1,6 @@
 """Shape operators: reshape, reshape_like, expand_dims, squeeze, transpose, flatten, concat,
 stack, split, slice, slice_axis, broadcast_to, swapaxes, SequenceMask, SequenceLast."""
+import functools
 from math import prod
 
 import numpy as np
@@ -65,7 +66,7 @@ def _reshape_spec(p):
     return p.shape if p.shape or not p.target_shape else p.target_shape
 
 
-@register("Reshape", saves=(), aliases=("reshape",), vjp=_reshape_vjp,
+@register("Reshape", saves=(), aliases=("reshape",), vjp=_reshape_vjp, reshapes=True,
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
@@ -140,7 +141,8 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
+@register("expand_dims", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape,
+          reshapes=True)
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -163,13 +165,13 @@ def _squeeze_shape(p, ins):
 
 
 @register("squeeze", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
-          shape=_squeeze_shape)
+          shape=_squeeze_shape, reshapes=True)
 def _squeeze(p, rc, x):
     """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
     return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
 
 
-@register("Flatten", saves=(), aliases=("flatten",), vjp=_reshape_vjp,
+@register("Flatten", saves=(), aliases=("flatten",), vjp=_reshape_vjp, reshapes=True,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       (ins[0][0], prod(ins[0][1:]))]))
 def _flatten(p, rc, x):
@@ -283,12 +285,18 @@ def _split_parts(p, shape):
     With squeeze_axis an int index drops the axis (a view); a 1-d input keeps a length-1 slice
     instead, since MXNet has no 0-d arrays.
     """
-    ax = norm_axis("split", p.axis, len(shape))
-    n = shape[ax] // max(p.num_outputs, 1)
+    return _split_index(p.num_outputs, p.axis, p.squeeze_axis, tuple(shape))
+
+
+@functools.lru_cache(maxsize=1024)
+def _split_index(num_outputs, axis, squeeze_axis, shape):
+    # Cached: a loop body splits the same shape at every step.
+    ax = norm_axis("split", axis, len(shape))
+    n = shape[ax] // max(num_outputs, 1)
     lead = (slice(None),) * ax
-    if p.squeeze_axis and len(shape) > 1:
-        return ax, n, [lead + (k,) for k in range(p.num_outputs)]
-    return ax, n, [lead + (slice(k * n, (k + 1) * n),) for k in range(p.num_outputs)]
+    if squeeze_axis and len(shape) > 1:
+        return ax, n, tuple(lead + (k,) for k in range(num_outputs))
+    return ax, n, tuple(lead + (slice(k * n, (k + 1) * n),) for k in range(num_outputs))
 
 
 def _split_vjp(p, rc, xs, ys, gys, need):
