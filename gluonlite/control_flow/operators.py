@@ -63,7 +63,7 @@ def _entering(xp, first, stack, n):
     return out
 
 
-def _carried_rows(xp, specs, n_steps, keep, stackable, shared):
+def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
     """Buffers for the values carried from step to step.
 
     `shared[k]` (when present) is carried value k's stack: the stacked step output it
@@ -72,24 +72,25 @@ def _carried_rows(xp, specs, n_steps, keep, stackable, shared):
     it): rows of one (n_steps, ...) stack per value when the steps are stacked, else fresh
     arrays.
 
-    Returns (next_of, stacks): `next_of(t)` gives the buffers step t writes its new values
-    to, and the carried values' stacks (None unless `stackable`).
+    Returns (columns, stacks): `columns(n)` gives, per carried value, the buffers steps
+    0..n-1 write its new values to, and the carried values' stacks (None unless
+    `stackable`).
     """
     if stackable:
         stacks = [shared[k] if k in shared else
                   xp.empty((max(n_steps, 1),) + tuple(s), dtype=d)
                   for k, (s, d) in enumerate(specs)]
-        return (lambda t: [st[t] for st in stacks]), stacks
+        return (lambda n: [list(st[:n]) for st in stacks]), stacks
     makers = []
     for k, (s, d) in enumerate(specs):
         if k in shared:
-            makers.append(shared[k].__getitem__)
+            makers.append(lambda n, st=shared[k]: list(st[:n]))
         elif not keep:
             pair = (xp.empty(s, dtype=d), xp.empty(s, dtype=d))
-            makers.append(lambda t, pair=pair: pair[t % 2])
+            makers.append(lambda n, pair=pair: [pair[t % 2] for t in range(n)])
         else:
-            makers.append(lambda t, s=s, d=d: xp.empty(s, dtype=d))
-    return (lambda t: [make(t) for make in makers]), None
+            makers.append(lambda n, s=s, d=d: [xp.empty(s, dtype=d) for _ in range(n)])
+    return (lambda n: [make(n) for make in makers]), None
 
 
 def _outputs_as_stacks(plan, n_out, stacked):
@@ -113,7 +114,6 @@ class _LoopStorage:
             the last step read 0).
         shared: {carried value k: the stacked output it equals} (the step does not write
             such a value twice: the next step reads it from its row).
-        next_of: `next_of(t)` gives the buffers for step t's carried values.
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
         step: the plan's generated step function (`Plan.forward_fn`); it does not
@@ -128,21 +128,23 @@ class _LoopStorage:
         specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
         stackable = keep and plan.can_stack
         self.shared = _outputs_as_stacks(plan, n_out, self.stacked)
-        self.next_of, self.carried = _carried_rows(xp, specs, n_rows, keep, stackable,
-                                                   self.shared)
+        self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
+                                                       self.shared)
         self.saved = plan.new_saved_stacks(n_rows) if stackable else None
         self._rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
         self.step = plan.forward_fn(True, stackable,
                                     [n_out + k for k in set(self.shared) | set(fed)])
 
-    def outs_at(self, t):
-        """The arrays step t writes: its rows of the stacked outputs, then its carried
-        values."""
-        return [o[t] for o in self.stacked] + self.next_of(t)
-
-    def rows_at(self, t):
-        """Row t of every saved-step stack (None when steps are not stacked)."""
-        return None if self._rows is None else [st[t] for st in self._rows]
+    def per_step(self, n):
+        """What steps 0..n-1 write, made in a few calls rather than per step: for each
+        step, the arrays it writes (its rows of the stacked outputs, then its carried
+        values) and its rows of the saved-step stacks (None when steps are not stacked)."""
+        cols = [list(o[:n]) for o in self.stacked] + self._columns(n)
+        outs = list(zip(*cols)) if cols else [()] * n
+        if self._rows is None:
+            return outs, [None] * n
+        rows = list(zip(*[list(st[:n]) for st in self._rows])) if self._rows else [()] * n
+        return outs, rows
 
     def final(self, cur, first):
         """The loop's final carried values: never a view of a stacked output (nor, after no
@@ -295,22 +297,28 @@ def _foreach_run(p, rc, xs, keep):
     data_rows = [(loc, _data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
     state_locs = p.in_state_locs
 
-    def args_at(t, cur_states=None, base=args):
+    def args_at(t):
+        """Step t's inputs, for its backward (the forward's originals, not `fast`)."""
         for loc, rows in data_rows:
-            base[loc] = rows[t]
+            args[loc] = rows[t]
         for k, loc in enumerate(state_locs):
-            base[loc] = cur_states[k] if cur_states is not None else (
-                states[k] if t == 0 else store.carried[k][t - 1])
-        return list(base)
+            args[loc] = states[k] if t == 0 else store.carried[k][t - 1]
+        return list(args)
 
     cur = first = list(states)
-    step, outs_at, rows_at = store.step, store.outs_at, store.rows_at
+    step, n_out = store.step, p.num_out_data
+    step_outs, step_rows = store.per_step(n_steps)
+    step_args = list(fwd_args)  # a step unpacks its args at once: one list serves them all
     for t in range(n_steps):
-        outs = outs_at(t)
-        _, s = step(args_at(t, cur, fwd_args), outs, rows_at(t))
+        for loc, rows in data_rows:
+            step_args[loc] = rows[t]
+        for loc, c in zip(state_locs, cur):
+            step_args[loc] = c
+        outs = step_outs[t]
+        _, s = step(step_args, outs, step_rows[t])
         if saved is not None:
             saved.append(s)
-        cur = outs[len(outs) - len(cur):]
+        cur = outs[n_out:]
     cur = store.final(cur, first)
     if store.saved is not None:
         def input_stacks(n):
@@ -519,18 +527,27 @@ def _while_run(p, rc, xs, keep):
         return _fill(func_roles, feed(t, first if t == 0 else [v[t - 1] for v in store.carried]),
                      xs)
 
-    cond, func, outs_at, rows_at = cplan.forward_fn(False, False), store.step, \
-        store.outs_at, store.rows_at
+    cond, func = cplan.forward_fn(False, False), store.step
+    step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
+    # One list of inputs per body serves every step (a step unpacks it at once): the loop
+    # vars' positions change, the rest stay.
+    c_args, f_args = _fill(cond_roles, cur, xs), _fill(func_roles, cur, fwd_xs)
+    c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
+    f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
     step = 0
     while step < n_it:
         if n_steps is None:
-            (c,), _ = cond(_fill(cond_roles, cur, xs), None, None)
+            for j, k in c_vars:
+                c_args[j] = cur[k]
+            (c,), _ = cond(c_args, None, None)
             if not c.reshape(-1)[0]:
                 break
         elif step == n_steps:
             break
-        outs = outs_at(step)
-        _, s = func(_fill(func_roles, cur, fwd_xs), outs, rows_at(step))
+        for j, k in f_vars:
+            f_args[j] = cur[k]
+        outs = step_outs[step]
+        _, s = func(f_args, outs, step_rows[step])
         if saved is not None:
             saved.append(s)
         cur, step = feed(step + 1, outs[n_out:]), step + 1
