@@ -3,12 +3,12 @@
 Most while loops in models count: ``cond`` compares a counter loop var with a constant and
 ``func`` steps the counter by a constant (the seed benchmark's ``i < length`` with
 ``i + 1``). Their counter values, and so the number of steps, follow from the counter's
-value at entry. A `Counter` computes them once per call, in the counter's dtype (a
-running sum, as the steps add; cond's own comparison kernel over all values), and the loop then runs exactly that many steps: no cond
-evaluation per step, and the counter is fed from the precomputed values instead of being
-incremented by the body (the increment is left out of the step when nothing else in the
-step reads it). Results are the plain loop's, bit for bit (tested with
-`loop_optimizations(False)`).
+value at entry. A `Counter` computes them once per call, in the counter's dtype (a running
+sum adds as the steps would, and cond's own comparison kernel runs over all the values), and
+the loop then runs exactly that many steps: no cond evaluation per step, and the counter is
+fed from the precomputed values instead of being incremented by the body (the increment
+drops out of the step when nothing else in the step reads it). Results are the plain loop's,
+bit for bit (tested with `loop_optimizations(False)`).
 """
 import numpy as np
 

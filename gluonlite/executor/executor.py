@@ -129,7 +129,8 @@ class Executor:
         """
         for k, v in kwargs.items():
             if k not in self.arg_dict:
-                raise ValueError(f"forward: unknown argument {k!r}; arguments are {self._arg_names}")
+                raise ValueError(f"forward: unknown argument {k!r}; arguments are "
+                                 f"{self._arg_names}")
             self.arg_dict[k][:] = v
         plan = self._plan(bool(is_train))
         # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
