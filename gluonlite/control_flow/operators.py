@@ -25,7 +25,6 @@ import numpy as np
 
 from ..ops import attrs as A
 from ..ops import registry
-from ..executor.plan import StepView
 from ..ops.registry import Operator
 from . import checks
 from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body,
@@ -37,20 +36,29 @@ __all__ = ["Saved"]
 
 
 class _StackedSteps:
-    """A loop's saved steps held in stacks: step t is row t (`Plan.forward(save_to=...)`),
-    its inputs rebuilt on demand by `args_at(t)`; indexing gives the `StepView`.
+    """A loop's saved steps held in stacks (`Plan.forward(save_to=...)` wrote step t's
+    saved values to row t).
 
-    `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
-    inputs the loop holds that way anyway (scanned data, carried values): a backward that
-    sums over steps reads them there."""
+    `per_step(n)` gives, for each of the first n steps, (its inputs, its rows of the saved
+    stacks): what the body's backward reads. `input_stacks(n)` gives {body input: (n, ...)
+    stack of its value at each step} for the inputs the loop holds that way anyway (scanned
+    data, carried values): a backward that sums over steps reads them there."""
 
-    __slots__ = ("stacks", "args_at", "input_stacks")
+    __slots__ = ("saved_rows", "step_args", "input_stacks")
 
-    def __init__(self, stacks, args_at, input_stacks):
-        self.stacks, self.args_at, self.input_stacks = stacks, args_at, input_stacks
+    def __init__(self, saved_rows, step_args, input_stacks):
+        self.saved_rows, self.step_args, self.input_stacks = saved_rows, step_args, input_stacks
 
-    def __getitem__(self, t):
-        return StepView(self.stacks, t, self.args_at(t))
+    def per_step(self, n):
+        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
+            else [()] * n
+        return list(zip(self.step_args(n), rows))
+
+
+def _entering_rows(first, stack, n):
+    """Views of a carried value entering each of n steps: `first`, then rows of `stack`
+    (the value after each step)."""
+    return [first] + list(stack[:n - 1]) if n else []
 
 
 def _entering(xp, first, stack, n):
@@ -131,7 +139,8 @@ class _LoopStorage:
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
                                                        self.shared)
         self.saved = plan.new_saved_stacks(n_rows) if stackable else None
-        self._rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
+        # The saved stacks in the order a step's `rows` take them.
+        self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
         self.step = plan.forward_fn(True, stackable,
                                     [n_out + k for k in set(self.shared) | set(fed)])
 
@@ -141,9 +150,10 @@ class _LoopStorage:
         values) and its rows of the saved-step stacks (None when steps are not stacked)."""
         cols = [list(o[:n]) for o in self.stacked] + self._columns(n)
         outs = list(zip(*cols)) if cols else [()] * n
-        if self._rows is None:
+        if self.saved_rows is None:
             return outs, [None] * n
-        rows = list(zip(*[list(st[:n]) for st in self._rows])) if self._rows else [()] * n
+        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
+            else [()] * n
         return outs, rows
 
     def final(self, cur, first):
@@ -297,14 +307,6 @@ def _foreach_run(p, rc, xs, keep):
     data_rows = [(loc, _data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
     state_locs = p.in_state_locs
 
-    def args_at(t):
-        """Step t's inputs, for its backward (the forward's originals, not `fast`)."""
-        for loc, rows in data_rows:
-            args[loc] = rows[t]
-        for k, loc in enumerate(state_locs):
-            args[loc] = states[k] if t == 0 else store.carried[k][t - 1]
-        return list(args)
-
     cur = first = list(states)
     step, n_out = store.step, p.num_out_data
     step_outs, step_rows = store.per_step(n_steps)
@@ -321,12 +323,20 @@ def _foreach_run(p, rc, xs, keep):
         cur = outs[n_out:]
     cur = store.final(cur, first)
     if store.saved is not None:
+        def step_args(n):  # the forward's original inputs, not `fast`
+            cols = [[a] * n for a in args]
+            for loc, rows in data_rows:
+                cols[loc] = rows[:n]
+            for k, loc in enumerate(state_locs):
+                cols[loc] = _entering_rows(states[k], store.carried[k], n)
+            return list(zip(*cols))
+
         def input_stacks(n):
             held = {loc: d for loc, d in zip(p.in_data_locs, data) if d.ndim > 1}
             held.update({loc: _entering(xp, states[k], store.carried[k], n)
                          for k, loc in enumerate(state_locs)})
             return held
-        saved = _StackedSteps(store.saved, args_at, input_stacks)
+        saved = _StackedSteps(store.saved_rows, step_args, input_stacks)
     return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -349,11 +359,13 @@ def _reverse_pass(state, gys, n_out, carry, carry_locs, visit):
         deferred invariant-input gradients (None when the plan defers none).
     """
     plan, steps, n = state.plan, state.steps, state.n_steps
+    stacked = isinstance(steps, _StackedSteps)
     stash = None
     if plan.deferred:
-        stacked = isinstance(steps, _StackedSteps)
         stash = plan.new_stash(n, steps.input_stacks(n) if stacked else None)
-    backward = plan.backward_fn(stash, isinstance(steps, _StackedSteps))
+    backward = plan.backward_fn(stash, stacked)
+    if stacked:
+        steps = steps.per_step(n)
     rows = [None if g is None else list(g) for g in gys[:n_out]]
     for t in range(n - 1, -1, -1):
         heads = [None if r is None else r[t] for r in rows] + carry
@@ -384,13 +396,18 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
+    # Each step writes its own rows of the data gradients once.
+    data_rows = [(loc, _data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
+                 if gd is not None]
+    remain = [(loc, n_d + n_s + k) for k, loc in enumerate(p.remain_locs)]
 
     def visit(t, g):
-        for k, loc in enumerate(p.in_data_locs):
-            if g[loc] is not None and g_data[k] is not None:
-                _data_row(g_data[k], t)[...] += g[loc]
-        for k, loc in enumerate(p.remain_locs):
-            add_into(acc, n_d + n_s + k, g[loc])
+        for loc, rows in data_rows:
+            if g[loc] is not None:
+                rows[t][...] = g[loc]
+        for loc, i in remain:
+            if g[loc] is not None:
+                add_into(acc, i, g[loc])
 
     carry, stash = _reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
                                  p.in_state_locs, visit)
@@ -523,10 +540,6 @@ def _while_run(p, rc, xs, keep):
     else:
         n_steps, feed = None, lambda t, var_values: var_values
 
-    def args_at(t):
-        return _fill(func_roles, feed(t, first if t == 0 else [v[t - 1] for v in store.carried]),
-                     xs)
-
     cond, func = cplan.forward_fn(False, False), store.step
     step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
     # One list of inputs per body serves every step (a step unpacks it at once): the loop
@@ -553,13 +566,22 @@ def _while_run(p, rc, xs, keep):
         cur, step = feed(step + 1, outs[n_out:]), step + 1
     cur = store.final(cur, first)
     if store.saved is not None:
+        def var_rows(k, n):
+            if counter is not None and k == counter.k:
+                return counts[:n]
+            return _entering_rows(first[k], store.carried[k], n)
+
+        def step_args(n):
+            return list(zip(*[var_rows(r[1], n) if r[0] == "var" else [xs[r[1]]] * n
+                              for r in func_roles]))
+
         def input_stacks(n):
             held = {j: _entering(xp, first[k], store.carried[k], n)
                     for k, j in enumerate(p.func_var_locs)}
             if counter is not None:
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
-        saved = _StackedSteps(store.saved, args_at, input_stacks)
+        saved = _StackedSteps(store.saved_rows, step_args, input_stacks)
     return store.stacked + cur, Saved(fplan, saved, step)
 
 

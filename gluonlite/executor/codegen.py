@@ -182,15 +182,16 @@ def _compile(w, plan, signature):
     return ns[signature.split("(")[0]], source
 
 
-def backward_function(plan, with_stash, from_view, provided=frozenset()):
+def backward_function(plan, with_stash, from_rows, provided=frozenset()):
     """Generate `plan`'s backward (the meaning of `Plan.backward`).
 
     Args:
         plan: a compiled `Plan` with backward steps.
         with_stash: the caller (a loop) passes a stash and its step: deferred gradients of
             invariant inputs go to row `step` of the stash's stacks instead.
-        from_view: `saved` is a `StepView` (a loop's step kept in stacks) instead of the
-            list of slot values a plain forward returns.
+        from_rows: `saved` is (step inputs, the step's rows of the saved stacks) (a loop's
+            step kept in stacks; rows in `plan._saved_ops` order) instead of the list of
+            slot values a plain forward returns.
         provided: input slots whose stash stacks the loop filled itself (`Plan.new_stash`).
 
     Returns:
@@ -208,15 +209,15 @@ def backward_function(plan, with_stash, from_view, provided=frozenset()):
         for k in st.deferred:
             read.update(plan.deferred[k].uses)
     stubs = dict(plan._stubs)
-    if from_view:
-        w.emit("args, stacks, t = saved.args, saved.stacks, saved.t")
+    if from_rows:
+        w.emit("args, rows = saved")
         if plan.n_inputs:
             w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
+        if plan._saved_ops:
+            w.emit(", ".join(f"v{s}" for s in plan._saved_ops) + ", = rows")
         for s in sorted(read):
             if s >= plan.n_inputs and s in stubs:
                 w.bind(f"v{s}", stubs[s])
-            elif s >= plan.n_inputs:
-                w.emit(f"v{s} = stacks[{s}][t]")
     else:
         for s in sorted(read):
             w.emit(f"v{s} = saved[{s}]")

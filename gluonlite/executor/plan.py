@@ -306,12 +306,13 @@ class Plan:
         key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip))
         return self._generated(key, lambda: forward_function(self, *key[1:]))
 
-    def backward_fn(self, stash=None, from_view=False):
+    def backward_fn(self, stash=None, from_rows=False):
         """The generated backward ``f(saved, heads, stash, step) -> grads`` for one way of
         calling (see `backward`): with or without a loop's `stash` (and which of its stacks
-        the loop provided), from a `StepView` or from a plain forward's saved list."""
+        the loop provided), from a plain forward's saved list or (`from_rows`) from a
+        step's (inputs, rows of the saved stacks in `_saved_ops` order)."""
         provided = frozenset() if stash is None else stash.provided
-        key = ("backward", stash is not None, bool(from_view), provided)
+        key = ("backward", stash is not None, bool(from_rows), provided)
         return self._generated(key, lambda: backward_function(self, *key[1:]))
 
     @property
@@ -357,8 +358,10 @@ class Plan:
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
-        fn = self.backward_fn(stash, isinstance(saved, StepView))
-        return fn(saved, out_grads, stash, step)
+        if isinstance(saved, StepView):
+            saved = (saved.args, [saved.stacks[s][saved.t] for s in self._saved_ops])
+            return self.backward_fn(stash, True)(saved, out_grads, stash, step)
+        return self.backward_fn(stash, False)(saved, out_grads, stash, step)
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,

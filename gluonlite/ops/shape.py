@@ -302,6 +302,10 @@ def _split_index(num_outputs, axis, squeeze_axis, shape):
 def _split_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     ax, n, index = _split_parts(p, x.shape)
+    if all(gy is not None for gy in gys):  # one pass (an LSTM's four gates, every step)
+        if p.squeeze_axis and x.ndim > 1:
+            return (rc.xp.stack(gys, axis=ax).astype(x.dtype, copy=False),)
+        return (rc.xp.concatenate(gys, axis=ax).astype(x.dtype, copy=False),)
     g = rc.xp.zeros_like(x)
     for i, gy in zip(index, gys):
         if gy is not None:
