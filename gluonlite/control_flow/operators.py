@@ -138,11 +138,19 @@ class _LoopStorage:
         self.shared = _outputs_as_stacks(plan, n_out, self.stacked)
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
                                                        self.shared)
-        self.saved = plan.new_saved_stacks(n_rows) if stackable else None
+        skip = {n_out + k for k in set(self.shared) | set(fed)}
+        self.saved = None
+        if stackable:
+            # A saved value that is also a step output is kept in the output's stack: the
+            # step writes it once, for both.
+            outputs = {plan.value_of(s): j for j, s in enumerate(plan.out_slots[:n_out])}
+            same = {s: outputs[s] for s in plan._saved_ops if s in outputs}
+            self.saved = plan.new_saved_stacks(
+                n_rows, {s: self.stacked[j] for s, j in same.items()})
+            skip.update(same.values())
         # The saved stacks in the order a step's `rows` take them.
         self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.forward_fn(True, stackable,
-                                    [n_out + k for k in set(self.shared) | set(fed)])
+        self.step = plan.forward_fn(True, stackable, skip)
 
     def per_step(self, n):
         """What steps 0..n-1 write, made in a few calls rather than per step: for each
@@ -366,11 +374,12 @@ def _reverse_pass(state, gys, n_out, carry, carry_locs, visit):
     backward = plan.backward_fn(stash, stacked)
     if stacked:
         steps = steps.per_step(n)
-    rows = [None if g is None else list(g) for g in gys[:n_out]]
+    rows = [[None] * n if g is None else list(g) for g in gys[:n_out]]
+    outputs_have_grads = any(g is not None for g in gys[:n_out])
     for t in range(n - 1, -1, -1):
-        heads = [None if r is None else r[t] for r in rows] + carry
-        if all(h is None for h in heads):
-            continue
+        if not outputs_have_grads and all(c is None for c in carry):
+            continue  # no gradient reaches this step
+        heads = [r[t] for r in rows] + carry
         g = backward(steps[t], heads, stash, t)
         carry = [g[j] for j in carry_locs]
         visit(t, g)

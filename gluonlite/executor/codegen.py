@@ -224,9 +224,14 @@ def backward_function(plan, with_stash, from_rows, provided=frozenset()):
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
+    headed = set()
     for k, s in enumerate(plan.out_slots):
-        w.emit(f"h = heads[{k}]")
-        w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
+        if s not in headed:
+            w.emit(f"g{s} = heads[{k}]")
+            headed.add(s)
+        else:  # an output listed twice: its gradients add
+            w.emit(f"h = heads[{k}]")
+            w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
         _emit_vjp(w, plan, i, st, with_stash, contributed, provided)

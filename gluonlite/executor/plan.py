@@ -200,11 +200,14 @@ class Plan:
             slot = self._copies[slot]
         return slot
 
-    def new_saved_stacks(self, n_steps):
+    def new_saved_stacks(self, n_steps, provided=None):
         """{slot: (n_steps, ...) array} for `forward(save_to=(stacks, t))` (needs
-        `can_stack`)."""
-        return {s: self.xp.empty((n_steps,) + tuple(self.slot_shape[s]),
-                                 dtype=self.slot_dtype[s]) for s in self._saved_ops}
+        `can_stack`); `provided` {slot: stack} gives stacks the caller already holds (a
+        loop's stacked step output that is the same value)."""
+        provided = provided or {}
+        return {s: provided[s] if s in provided else
+                self.xp.empty((n_steps,) + tuple(self.slot_shape[s]), dtype=self.slot_dtype[s])
+                for s in self._saved_ops}
 
     def new_stash(self, n_steps, provided=None):
         """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
