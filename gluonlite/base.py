@@ -64,7 +64,7 @@ def flatten(obj, is_leaf):
             leaves.append(o)
             return 0
         if isinstance(o, (list, tuple)):
-            return (type(o), [walk(e) for e in o])
+            return (type(o), tuple([walk(e) for e in o]))  # hashable: a cache key
         raise TypeError(f"expected an array or a (nested) list of arrays, got {type(o).__name__}")
 
     return leaves, walk(obj)

@@ -96,21 +96,23 @@ def body_plan(p, index, shapes, dtypes, is_train, keep, xp, invariant=None):
             `gluonlite.executor.plan.Plan.deferred`). None when loop optimizations are off.
     """
     from ..executor.plan import compile_plan
-    shapes = tuple(tuple(s) for s in shapes)
-    dtypes = tuple(np.dtype(d) for d in dtypes)
-    grad = tuple(wants_grad(d) for d in dtypes) if keep else None
-    if invariant is not None and not loop_optimizations_enabled():
-        invariant = None
-    invariant = None if invariant is None else tuple(bool(v) for v in invariant)
-    key = (index, shapes, dtypes, bool(is_train), grad, xp.__name__, invariant)
+    if invariant is not None:
+        invariant = tuple(invariant) if loop_optimizations_enabled() else None
+    # Looked up on every loop call: the key is made of what the caller has at hand.
+    key = (index, tuple(shapes), tuple(dtypes), bool(is_train), bool(keep), xp.__name__,
+           invariant)
     cache = p.setdefault("_plans", {})
     plan = cache.get(key)
     if plan is None:
         if len(cache) > 64:  # many distinct shapes: keep memory bounded
             cache.clear()
-        plan = cache[key] = compile_plan(p["_subgraphs"][index], list(shapes), list(dtypes),
-                                         is_train=is_train, grad_inputs=grad,
-                                         static_alloc=True, xp=xp, invariant=invariant)
+        dtypes = [np.dtype(d) for d in dtypes]
+        grad = [wants_grad(d) for d in dtypes] if keep else None
+        plan = cache[key] = compile_plan(p["_subgraphs"][index], [tuple(s) for s in shapes],
+                                         dtypes, is_train=is_train, grad_inputs=grad,
+                                         static_alloc=True, xp=xp,
+                                         invariant=None if invariant is None else
+                                         [bool(v) for v in invariant])
     return plan
 
 

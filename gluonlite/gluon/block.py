@@ -15,7 +15,7 @@ import warnings
 from collections import OrderedDict
 
 from .. import ndarray as nd_mod
-from ..base import flatten, unflatten, structure_str
+from ..base import flatten, unflatten
 from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         assign_loaded)
@@ -33,7 +33,7 @@ def _is_array(x):
 
 
 def _is_sym(x):
-    from ..symbol.symbol import Symbol
+    from ..symbol.symbol import Symbol  # the symbol layer imports gluon lazily, and back
     return isinstance(x, Symbol)
 
 
@@ -424,7 +424,7 @@ class HybridBlock(Block):
     def _get_graph(self, *args):
         """(input symbols, output group, output format) for inputs of this structure."""
         flat, fmt = flatten(list(args), _is_leaf)
-        key = (structure_str(fmt), self._trace_key())
+        key = (fmt, self._trace_key())
         hit = self._graphs.get(key)
         if hit is None:
             sym = _sym()
@@ -492,7 +492,7 @@ class HybridBlock(Block):
     def forward(self, x, *args):
         """Run `hybrid_forward` imperatively, through the cached graph (when hybridized),
         or symbolically (when called with Symbols)."""
-        flat, _ = flatten([x, *args], _is_leaf)
+        flat, fmt = flatten([x, *args], _is_leaf)
         n_sym = sum(1 for a in flat if _is_sym(a))
         if n_sym and n_sym != len(flat):
             raise TypeError(f"{self.name}: inputs mix Symbols and NDArrays")
@@ -505,7 +505,7 @@ class HybridBlock(Block):
                 return self.hybrid_forward(sym, x, *args, **params)
         ctx = flat[0].context
         if self._active:
-            return self._call_cached_op(x, *args)
+            return self._call_cached_op(x, *args, flat=flat, fmt=fmt)
         try:
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
         except DeferredInitializationError:
@@ -538,9 +538,10 @@ class HybridBlock(Block):
                       static_shape=self._flags.get("static_shape", False))
         return op, slots, out_fmt, (inputs, out)
 
-    def _call_cached_op(self, *args):
-        flat, fmt = flatten(list(args), _is_leaf)
-        key = (structure_str(fmt), self._trace_key())
+    def _call_cached_op(self, *args, flat=None, fmt=None):
+        if flat is None:
+            flat, fmt = flatten(list(args), _is_leaf)
+        key = (fmt, self._trace_key())
         entry = self._cached_ops.get(key)
         if entry is None:
             entry = self._cached_ops[key] = self._build_cache(*args)
