@@ -1,4 +1,4 @@
-"""Generating a plan's forward as one straight-line Python function.
+"""Generating a plan's forward and backward as straight-line Python functions.
 
 A plan is run once per call, and a loop node runs its body's plan once per step, so the
 Python work around each kernel is paid T times per call. Instead of walking a list of
@@ -6,23 +6,26 @@ steps, a plan generates (once per way of calling it) a function in which every s
 local variable and every step one line calling its kernel with its bound parameters, as
 torch.fx does for its graphs. What varies between calls (the arrays) are arguments; what
 does not (kernels, params, static buffers, shapes) is bound in the function's namespace.
-Which buffer each value is written to is decided here, once, instead of on every call.
+Which buffer each value is written to is decided here, once, instead of on every call;
+so is which steps a caller's outputs need at all.
 
 The source is kept for reading (`Plan.source`) and registered with `linecache`, so a
 traceback through a plan shows the line of the failing step with its node's name.
 
-Example of a generated forward (an RNN step body; ``o0``: the caller's row of the stacked
-output)::
+A generated forward (an RNN step body in a loop; ``o0``: the loop's row of the stacked
+output, ``o1``: the new state, which the loop reads from that same row, so it is skipped)::
 
     def forward(args, outs, rows):
-        v0, v1, v2, v3 = args
-        o0, o1 = outs
-        f0(p0, rc, B0, v1, v2, v3)  # FullyConnected 'rnn0_h2h'
-        v4 = b0_0
-        f1(p1, rc, [o0], v0, v4)  # elemwise_add 'rnn0_plus0'
-        v5 = o0
-        ...
+        v0, v1, v2, = args
+        o0, o1, = outs
+        f0(p0, rc, B0, v1, v2)  # FullyConnected 'rnn0_t0_h2h'
+        f1(p1, rc, B1, v0, b0_0)  # elemwise_add 'rnn0_t0_plus0'
+        f2(p2, rc, [o0], b1_0)  # tanh 'rnn0_t0_out'
         return outs, None
+
+and its backward (`backward_function`) is the same walk in reverse: one guarded block per
+step calling the step's gradient rule and adding what it returns into the gradients of the
+step's inputs.
 """
 import itertools
 import linecache
