@@ -10,12 +10,14 @@ fed from the precomputed values instead of being incremented by the body (the in
 drops out of the step when nothing else in the step reads it). Results are the plain loop's,
 bit for bit (tested with `loop_optimizations(False)`).
 """
+import weakref
+
 import numpy as np
 
 from ..ops import registry
 from .body import body_vars
 
-__all__ = ["Counter", "counted_loop"]
+__all__ = ["Counter", "counted_loop", "gathered_rows", "gather"]
 
 _COMPARISONS = ("_lesser_scalar", "_lesser_equal_scalar", "_greater_scalar",
                 "_greater_equal_scalar", "_not_equal_scalar", "_equal_scalar")
@@ -93,3 +95,37 @@ def _find_counter(p):
         return None
     return Counter(k, (registry.get(c_node.op.name), c_node.params),
                    (_STEPS[new.op.name], new.params.scalar))
+
+
+_GATHERS = weakref.WeakKeyDictionary()
+
+
+def gathered_rows(p, plan, counter):
+    """The rows a counted loop's func picks by its counter: for each
+    ``squeeze(take(D, i, axis=0), axis=0)`` in `plan` (func's plan) where `i` is the counter
+    and `D` is not a loop var, (the squeeze's slot, func input position of D, take params).
+    With the counter's values known at entry, the loop gathers these rows for every step at
+    once and gives them to the steps (`Plan.forward_fn(given=...)`). Cached per plan."""
+    found = _GATHERS.get(plan)
+    if found is None:
+        counter_pos = p.func_var_locs[counter.k]
+        var_positions = set(p.func_var_locs)
+        made_by = {st.outs[0]: st for st in plan.steps}
+        found = []
+        for st in plan.steps:
+            if st.op.name != "squeeze" or st.p.axis not in (0, (0,)):
+                continue
+            tk = made_by.get(st.ins[0])
+            if tk is None or tk.op.name != "take" or tk.p.axis != 0 or tk.p.mode == "raise":
+                continue
+            data, idx = tk.ins
+            if idx == counter_pos and data < plan.n_inputs and data not in var_positions:
+                found.append((st.outs[0], data, tk.p))
+        _GATHERS[plan] = found
+    return found
+
+
+def gather(rc, data, params, counts):
+    """take(data, counts, axis=0) over every step's counter at once: row t is what step t's
+    ``squeeze(take(data, i_t))`` reads (the same kernel, so the same clipping or wrapping)."""
+    return registry.get("take").kernel(params, rc, data, counts.reshape(-1))

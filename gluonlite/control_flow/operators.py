@@ -29,7 +29,7 @@ from ..ops.registry import Operator
 from . import checks
 from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body,
                    loop_optimizations_enabled)
-from .counting import counted_loop
+from .counting import counted_loop, gather, gathered_rows
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 
 __all__ = ["Saved"]
@@ -126,10 +126,11 @@ class _LoopStorage:
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
         step: the plan's generated step function (`Plan.forward_fn`); it does not
             write the carried values in `shared` nor those in `fed` (carried values the
-            loop feeds to each step itself, e.g. a counted loop's counter).
+            loop feeds to each step itself, e.g. a counted loop's counter); the values of
+            the slots in `given` follow the step's inputs in its `args`.
     """
 
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, fed=()):
+    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, fed=(), given=()):
         make = xp.zeros if zero_rows else xp.empty
         self.stacked = [make((n_rows,) + tuple(s), dtype=d)
                         for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
@@ -150,7 +151,7 @@ class _LoopStorage:
             skip.update(same.values())
         # The saved stacks in the order a step's `rows` take them.
         self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.forward_fn(True, stackable, skip)
+        self.step = plan.forward_fn(True, stackable, skip, given)
 
     def per_step(self, n):
         """What steps 0..n-1 write, made in a few calls rather than per step: for each
@@ -527,9 +528,25 @@ def _while_run(p, rc, xs, keep):
     counter = counted_loop(p) if loop_optimizations_enabled() else None
     if counter is not None and cur[counter.k].size != 1:
         counter = None
+    gathered = []  # (slot, every step's row) of the rows func picks by the counter
+    if counter is not None:  # the trip count and every step's counter, known at entry
+        values, n_steps = counter.values(rc, cur[counter.k], n_it)
+        counts = list(values)
+        for slot, j, tp in gathered_rows(p, fplan, counter):
+            rows = gather(rc, f_args[j], tp, values[:n_steps])
+            if rows.shape[1:] == fplan.slot_shape[slot]:
+                gathered.append((slot, list(rows)))
+
+        def feed(t, var_values):
+            var_values = list(var_values)
+            var_values[counter.k] = counts[t]
+            return var_values
+    else:
+        n_steps, feed = None, lambda t, var_values: var_values
     # Stacks have max_iterations rows; rows past the last step are never touched.
     store = _LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
-                         fed=() if counter is None else (counter.k,))
+                         fed=() if counter is None else (counter.k,),
+                         given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
@@ -538,24 +555,16 @@ def _while_run(p, rc, xs, keep):
              if func_roles[j][0] == "in"},
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it)
     fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
-    if counter is not None:  # the trip count and every step's counter, known at entry
-        values, n_steps = counter.values(rc, cur[counter.k], n_it)
-        counts = list(values)
-
-        def feed(t, var_values):
-            var_values = list(var_values)
-            var_values[counter.k] = counts[t]
-            return var_values
-    else:
-        n_steps, feed = None, lambda t, var_values: var_values
 
     cond, func = cplan.forward_fn(False, False), store.step
     step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
     # One list of inputs per body serves every step (a step unpacks it at once): the loop
     # vars' positions change, the rest stay.
-    c_args, f_args = _fill(cond_roles, cur, xs), _fill(func_roles, cur, fwd_xs)
+    c_args = _fill(cond_roles, cur, xs)
+    f_args = _fill(func_roles, cur, fwd_xs) + [None] * len(gathered)
     c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
     f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
+    f_given = [(len(func_roles) + g, rows) for g, (_, rows) in enumerate(gathered)]
     step = 0
     while step < n_it:
         if n_steps is None:
@@ -568,6 +577,8 @@ def _while_run(p, rc, xs, keep):
             break
         for j, k in f_vars:
             f_args[j] = cur[k]
+        for j, rows in f_given:
+            f_args[j] = rows[step]
         outs = step_outs[step]
         _, s = func(f_args, outs, step_rows[step])
         if saved is not None:

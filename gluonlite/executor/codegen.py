@@ -59,23 +59,25 @@ def _dest(plan, slot, k, step_bufs, direct):
     return direct.get(slot)
 
 
-def _live_steps(plan, skip):
+def _live_steps(plan, skip, given):
     """Indices of the steps that some wanted value depends on: every output but those at
     positions `skip`, and the values the backward reads (`Plan.saved_slots`; it sees the
-    others as shape stubs). Random and stateful steps always run (a skipped random draw
-    would shift the generator's stream)."""
+    others as shape stubs). Steps whose outputs the caller gives do not run. Random and
+    stateful steps always run (a skipped random draw would shift the generator's stream)."""
     live = {s for k, s in enumerate(plan.out_slots) if k not in skip}
     live.update(plan.saved_slots)
     keep = []
     for i in range(len(plan.steps) - 1, -1, -1):
         st = plan.steps[i]
+        if all(s in given for s in st.outs):
+            continue
         if st.op.random or st.op.stateful or any(s in live for s in st.outs):
             keep.append(i)
             live.update(st.ins)
     return keep[::-1]
 
 
-def forward_function(plan, with_outs, with_rows, skip=()):
+def forward_function(plan, with_outs, with_rows, skip=(), given=()):
     """Generate `plan`'s forward for one way of calling it.
 
     Args:
@@ -86,6 +88,9 @@ def forward_function(plan, with_outs, with_rows, skip=()):
         skip: positions of visible outputs the caller does not want (a loop that reads a
             carried value from the stacked step output it equals): they are not written,
             and steps only they need do not run.
+        given: slots of single-output steps whose values the caller passes after the
+            inputs in `args` (a counted loop's rows gathered for every step at once):
+            those steps, and what only they need, do not run.
 
     Returns:
         (function, source): ``function(args, outs, rows) -> (results, saved)`` with the
@@ -94,9 +99,10 @@ def forward_function(plan, with_outs, with_rows, skip=()):
     w = _Writer(plan)
     n_in = plan.n_inputs
     value = {}  # slot -> the expression that holds its value
-    if n_in:
-        w.emit(", ".join(f"v{s}" for s in range(n_in)) + ", = args")
-    for s in range(n_in):
+    passed = list(range(n_in)) + list(given)
+    if passed:
+        w.emit(", ".join(f"v{s}" for s in passed) + ", = args")
+    for s in passed:
         value[s] = f"v{s}"
     direct = {}
     if with_outs and plan.out_slots:
@@ -108,7 +114,7 @@ def forward_function(plan, with_outs, with_rows, skip=()):
         w.emit(", ".join(f"r{k}" for k in range(len(plan._saved_ops))) + ", = rows")
         for k, s in enumerate(plan._saved_ops):
             direct[s] = f"r{k}"
-    for i in _live_steps(plan, skip):
+    for i in _live_steps(plan, skip, set(given)):
         _emit_step(w, plan, i, plan.steps[i], direct, value)
     if with_rows:
         for k, s in enumerate(plan._saved_ops):

@@ -301,12 +301,13 @@ class Plan:
             self._fns[key] = fn
         return fn
 
-    def forward_fn(self, with_outs, with_rows, skip=()):
+    def forward_fn(self, with_outs, with_rows, skip=(), given=()):
         """The generated forward ``f(args, outs, rows) -> (results, saved)`` for callers that
         pass preallocated `outs` and/or saved-value `rows` (a loop calls it once per step;
-        see `forward` for the meaning). Outputs at positions `skip` are not written (see
+        see `forward` for the meaning). Outputs at positions `skip` are not written; the
+        values of the slots in `given` follow the inputs in `args` (see
         `gluonlite.executor.codegen.forward_function`)."""
-        key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip))
+        key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip), tuple(given))
         return self._generated(key, lambda: forward_function(self, *key[1:]))
 
     def backward_fn(self, stash=None, from_rows=False):
@@ -322,7 +323,7 @@ class Plan:
     def source(self):
         """The Python source of the plain forward (no caller buffers), for reading."""
         self.forward_fn(False, False)
-        return self._sources[("forward", False, False, frozenset())]
+        return self._sources[("forward", False, False, frozenset(), ())]
 
     def forward(self, args, outs=None, save_to=None):
         """Run the forward.

@@ -54,7 +54,7 @@ def test_a_skipped_output_is_not_written_and_the_others_are(static):
     np.testing.assert_allclose(act, full[0])
     assert (total == 7.0).all()
     # The sum node feeds only the skipped output: it is not in the generated step.
-    key = ("forward", True, False, frozenset({1}))
+    key = ("forward", True, False, frozenset({1}), ())
     assert "'total'" not in plan._sources[key]
 
 
@@ -62,7 +62,7 @@ def test_random_steps_run_even_when_their_output_is_skipped():
     x = sym.var("x")
     s = sym.Group([x * 2, sym.random.uniform(shape=(3,), name="draw")])
     plan = compile_plan(s, [(3,)], ["float32"])
-    src_key = ("forward", True, False, frozenset({1}))
+    src_key = ("forward", True, False, frozenset({1}), ())
     plan.forward_fn(True, False, skip=[1])
     assert "'draw'" in plan._sources[src_key]
 
