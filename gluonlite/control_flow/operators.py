@@ -332,10 +332,12 @@ def _foreach_run(p, rc, xs, keep):
         cur = outs[n_out:]
     cur = store.final(cur, first)
     if store.saved is not None:
+        # What the backward needs is rebuilt from the arrays when it runs: lists of row
+        # views held until then would cost ~100 bytes a step.
         def step_args(n):  # the forward's original inputs, not `fast`
             cols = [[a] * n for a in args]
-            for loc, rows in data_rows:
-                cols[loc] = rows[:n]
+            for loc, d in zip(p.in_data_locs, data):
+                cols[loc] = _data_rows(d[:n])
             for k, loc in enumerate(state_locs):
                 cols[loc] = _entering_rows(states[k], store.carried[k], n)
             return list(zip(*cols))
@@ -588,7 +590,7 @@ def _while_run(p, rc, xs, keep):
     if store.saved is not None:
         def var_rows(k, n):
             if counter is not None and k == counter.k:
-                return counts[:n]
+                return list(values[:n])
             return _entering_rows(first[k], store.carried[k], n)
 
         def step_args(n):
