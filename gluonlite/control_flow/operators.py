@@ -31,146 +31,10 @@ from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions,
                    loop_optimizations_enabled)
 from .counting import counted_loop, gather, gathered_rows
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
+from .loop_steps import LoopStorage, StackedSteps, data_row, data_rows, entering, \
+    entering_rows, reverse_pass
 
 __all__ = ["Saved"]
-
-
-class _StackedSteps:
-    """A loop's saved steps held in stacks (`Plan.forward(save_to=...)` wrote step t's
-    saved values to row t).
-
-    `per_step(n)` gives, for each of the first n steps, (its inputs, its rows of the saved
-    stacks): what the body's backward reads. `input_stacks(n)` gives {body input: (n, ...)
-    stack of its value at each step} for the inputs the loop holds that way anyway (scanned
-    data, carried values): a backward that sums over steps reads them there."""
-
-    __slots__ = ("saved_rows", "step_args", "input_stacks")
-
-    def __init__(self, saved_rows, step_args, input_stacks):
-        self.saved_rows, self.step_args, self.input_stacks = saved_rows, step_args, input_stacks
-
-    def per_step(self, n):
-        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
-            else [()] * n
-        return list(zip(self.step_args(n), rows))
-
-
-def _entering_rows(first, stack, n):
-    """Views of a carried value entering each of n steps: `first`, then rows of `stack`
-    (the value after each step)."""
-    return [first] + list(stack[:n - 1]) if n else []
-
-
-def _entering(xp, first, stack, n):
-    """(n, ...) values of a carried value entering each step: `first`, then rows of `stack`
-    (the value after each step)."""
-    out = xp.empty((n,) + first.shape, dtype=first.dtype)
-    if n:
-        out[0] = first
-        out[1:] = stack[:n - 1]
-    return out
-
-
-def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
-    """Buffers for the values carried from step to step.
-
-    `shared[k]` (when present) is carried value k's stack: the stacked step output it
-    equals, whose row t the step writes anyway. The others: without gradients two buffers
-    per value are swapped; with them every step's value stays alive (a saved step reads
-    it): rows of one (n_steps, ...) stack per value when the steps are stacked, else fresh
-    arrays.
-
-    Returns (columns, stacks): `columns(n)` gives, per carried value, the buffers steps
-    0..n-1 write its new values to, and the carried values' stacks (None unless
-    `stackable`).
-    """
-    if stackable:
-        stacks = [shared[k] if k in shared else
-                  xp.empty((max(n_steps, 1),) + tuple(s), dtype=d)
-                  for k, (s, d) in enumerate(specs)]
-        return (lambda n: [list(st[:n]) for st in stacks]), stacks
-    makers = []
-    for k, (s, d) in enumerate(specs):
-        if k in shared:
-            makers.append(lambda n, st=shared[k]: list(st[:n]))
-        elif not keep:
-            pair = (xp.empty(s, dtype=d), xp.empty(s, dtype=d))
-            makers.append(lambda n, pair=pair: [pair[t % 2] for t in range(n)])
-        else:
-            makers.append(lambda n, s=s, d=d: [xp.empty(s, dtype=d) for _ in range(n)])
-    return (lambda n: [make(n) for make in makers]), None
-
-
-def _outputs_as_stacks(plan, n_out, stacked):
-    """{carried value k: the stacked step output that is the same body value} (an RNN's new
-    state is also its step output: one stack serves both, as in the hand-written floor)."""
-    shared = {}
-    for k, s in enumerate(plan.out_slots[n_out:]):
-        for j in range(n_out):
-            if plan.value_of(plan.out_slots[j]) == plan.value_of(s):
-                shared[k] = stacked[j]
-                break
-    return shared
-
-
-class _LoopStorage:
-    """The per-call buffers of a loop over at most `n_rows` steps, and the body's step
-    function that writes them.
-
-    Attributes:
-        stacked: the stacked step outputs (zeroed when `zero_rows`: while_loop's rows past
-            the last step read 0).
-        shared: {carried value k: the stacked output it equals} (the step does not write
-            such a value twice: the next step reads it from its row).
-        carried: the carried values' stacks (None unless the steps are stacked).
-        saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        step: the plan's generated step function (`Plan.forward_fn`); it does not
-            write the carried values in `shared` nor those in `fed` (carried values the
-            loop feeds to each step itself, e.g. a counted loop's counter); the values of
-            the slots in `given` follow the step's inputs in its `args`.
-    """
-
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, fed=(), given=()):
-        make = xp.zeros if zero_rows else xp.empty
-        self.stacked = [make((n_rows,) + tuple(s), dtype=d)
-                        for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
-        specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
-        stackable = keep and plan.can_stack
-        self.shared = _outputs_as_stacks(plan, n_out, self.stacked)
-        self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
-                                                       self.shared)
-        skip = {n_out + k for k in set(self.shared) | set(fed)}
-        self.saved = None
-        if stackable:
-            # A saved value that is also a step output is kept in the output's stack: the
-            # step writes it once, for both.
-            outputs = {plan.value_of(s): j for j, s in enumerate(plan.out_slots[:n_out])}
-            same = {s: outputs[s] for s in plan._saved_ops if s in outputs}
-            self.saved = plan.new_saved_stacks(
-                n_rows, {s: self.stacked[j] for s, j in same.items()})
-            skip.update(same.values())
-        # The saved stacks in the order a step's `rows` take them.
-        self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.forward_fn(True, stackable, skip, given)
-
-    def per_step(self, n):
-        """What steps 0..n-1 write, made in a few calls rather than per step: for each
-        step, the arrays it writes (its rows of the stacked outputs, then its carried
-        values) and its rows of the saved-step stacks (None when steps are not stacked)."""
-        cols = [list(o[:n]) for o in self.stacked] + self._columns(n)
-        outs = list(zip(*cols)) if cols else [()] * n
-        if self.saved_rows is None:
-            return outs, [None] * n
-        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
-            else [()] * n
-        return outs, rows
-
-    def final(self, cur, first):
-        """The loop's final carried values: never a view of a stacked output (nor, after no
-        step, the caller's own arrays)."""
-        if cur is first:
-            return [x.copy() for x in cur]
-        return [c.copy() if k in self.shared else c for k, c in enumerate(cur)]
 
 
 class Saved:
@@ -208,17 +72,6 @@ def _pick(a, b):
 
 def _float(d):
     return d is not None and np.dtype(d).kind == "f"
-
-
-def _data_row(x, t):
-    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it)."""
-    return x[t] if x.ndim > 1 else x[t:t + 1]
-
-
-def _data_rows(x):
-    """Every row of scanned data as a list of views (`_data_row` of each t), made at C
-    speed: a loop reads one per step."""
-    return list(x if x.ndim > 1 else x.reshape(-1, 1))
 
 
 def _row_shape(s):
@@ -303,17 +156,17 @@ def _foreach_run(p, rc, xs, keep):
     data, states, remain = _foreach_split(p, xs)
     n_body = len(data) + len(states) + len(remain)
     n_steps = data[0].shape[0]
-    args = _foreach_body_values(p, [_data_row(d, 0) for d in data], states, remain, n_body)
+    args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
-    store = _LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False)
+    store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
     free = set(p.remain_locs)
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps)
     fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
-    data_rows = [(loc, _data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
+    data_rows = [(loc, data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
     state_locs = p.in_state_locs
 
     cur = first = list(states)
@@ -337,17 +190,17 @@ def _foreach_run(p, rc, xs, keep):
         def step_args(n):  # the forward's original inputs, not `fast`
             cols = [[a] * n for a in args]
             for loc, d in zip(p.in_data_locs, data):
-                cols[loc] = _data_rows(d[:n])
+                cols[loc] = data_rows(d[:n])
             for k, loc in enumerate(state_locs):
-                cols[loc] = _entering_rows(states[k], store.carried[k], n)
+                cols[loc] = entering_rows(states[k], store.carried[k], n)
             return list(zip(*cols))
 
         def input_stacks(n):
             held = {loc: d for loc, d in zip(p.in_data_locs, data) if d.ndim > 1}
-            held.update({loc: _entering(xp, states[k], store.carried[k], n)
+            held.update({loc: entering(xp, states[k], store.carried[k], n)
                          for k, loc in enumerate(state_locs)})
             return held
-        saved = _StackedSteps(store.saved_rows, step_args, input_stacks)
+        saved = StackedSteps(store.saved_rows, step_args, input_stacks)
     return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -357,38 +210,6 @@ def _foreach_invariant(p, n_body):
     for loc in p.remain_locs:
         inv[loc] = True
     return inv
-
-
-def _reverse_pass(state, gys, n_out, carry, carry_locs, visit):
-    """Run the body's backward over the executed steps in reverse.
-
-    The gradients of the loop-carried body inputs (at `carry_locs`) flow from step t to step
-    t - 1; `visit(t, g)` takes each step's other gradients (g: one per body input).
-
-    Returns:
-        (carry, stash): the carried gradients at the loop's entry, and the stacks of the
-        deferred invariant-input gradients (None when the plan defers none).
-    """
-    plan, steps, n = state.plan, state.steps, state.n_steps
-    stacked = isinstance(steps, _StackedSteps)
-    stash = None
-    if plan.deferred:
-        stash = plan.new_stash(n, steps.input_stacks(n) if stacked else None)
-    backward = plan.backward_fn(stash, stacked)
-    if stacked:
-        steps = steps.per_step(n)
-    rows = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    outputs_have_grads = any(g is not None for g in gys[:n_out])
-    for t in range(n - 1, -1, -1):
-        if not outputs_have_grads and all(c is None for c in carry):
-            continue  # no gradient reaches this step
-        heads = [r[t] for r in rows] + carry
-        g = backward(steps[t], heads, stash, t)
-        carry = [g[j] for j in carry_locs]
-        visit(t, g)
-    # Nothing above writes into a gradient it did not make, so the carried gradients were
-    # not copied per step; the ones that leave the loop must not alias a head.
-    return [None if c is None else c.copy() for c in carry], stash
 
 
 def _add_deferred(plan, stash, body_args, acc, node_index_of):
@@ -409,7 +230,7 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     acc = [None] * len(xs)
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
     # Each step writes its own rows of the data gradients once.
-    data_rows = [(loc, _data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
+    data_rows = [(loc, data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
                  if gd is not None]
     remain = [(loc, n_d + n_s + k) for k, loc in enumerate(p.remain_locs)]
 
@@ -421,7 +242,7 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
             if g[loc] is not None:
                 add_into(acc, i, g[loc])
 
-    carry, stash = _reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
+    carry, stash = reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
                                  p.in_state_locs, visit)
     plan = state.plan
     n_body = n_d + n_s + len(p.remain_locs)
@@ -546,7 +367,7 @@ def _while_run(p, rc, xs, keep):
     else:
         n_steps, feed = None, lambda t, var_values: var_values
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    store = _LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
+    store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
                          fed=() if counter is None else (counter.k,),
                          given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
@@ -591,19 +412,19 @@ def _while_run(p, rc, xs, keep):
         def var_rows(k, n):
             if counter is not None and k == counter.k:
                 return list(values[:n])
-            return _entering_rows(first[k], store.carried[k], n)
+            return entering_rows(first[k], store.carried[k], n)
 
         def step_args(n):
             return list(zip(*[var_rows(r[1], n) if r[0] == "var" else [xs[r[1]]] * n
                               for r in func_roles]))
 
         def input_stacks(n):
-            held = {j: _entering(xp, first[k], store.carried[k], n)
+            held = {j: entering(xp, first[k], store.carried[k], n)
                     for k, j in enumerate(p.func_var_locs)}
             if counter is not None:
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
-        saved = _StackedSteps(store.saved_rows, step_args, input_stacks)
+        saved = StackedSteps(store.saved_rows, step_args, input_stacks)
     return store.stacked + cur, Saved(fplan, saved, step)
 
 
@@ -623,7 +444,7 @@ def _while_vjp(p, rc, xs, ys, gys, need):
             if r[0] == "in":
                 add_into(acc, r[1], g[j])
 
-    carry, stash = _reverse_pass(state, gys, n_out,
+    carry, stash = reverse_pass(state, gys, n_out,
                                  [gys[n_out + k] for k in range(len(var_nodes))],
                                  p.func_var_locs, visit)
     plan = state.plan
