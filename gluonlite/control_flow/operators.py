@@ -166,7 +166,7 @@ def _foreach_run(p, rc, xs, keep):
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps)
     fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
-    data_rows = [(loc, data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
+    scanned = [(loc, data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
     state_locs = p.in_state_locs
 
     cur = first = list(states)
@@ -174,7 +174,7 @@ def _foreach_run(p, rc, xs, keep):
     step_outs, step_rows = store.per_step(n_steps)
     step_args = list(fwd_args)  # a step unpacks its args at once: one list serves them all
     for t in range(n_steps):
-        for loc, rows in data_rows:
+        for loc, rows in scanned:
             step_args[loc] = rows[t]
         for loc, c in zip(state_locs, cur):
             step_args[loc] = c
@@ -230,12 +230,12 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     acc = [None] * len(xs)
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
     # Each step writes its own rows of the data gradients once.
-    data_rows = [(loc, data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
+    grad_rows = [(loc, data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
                  if gd is not None]
     remain = [(loc, n_d + n_s + k) for k, loc in enumerate(p.remain_locs)]
 
     def visit(t, g):
-        for loc, rows in data_rows:
+        for loc, rows in grad_rows:
             if g[loc] is not None:
                 rows[t][...] = g[loc]
         for loc, i in remain:
