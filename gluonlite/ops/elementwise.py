@@ -193,23 +193,19 @@ def _cast(p, rc, x):
 
 
 # ---- binary ----------------------------------------------------------------------------
-def _bin_grads(kind, xp, a, b, y, g):
-    if kind == "add":
-        return g, g
-    if kind == "sub":
-        return g, -g
-    if kind == "mul":
-        return g * b, g * a
-    if kind == "div":
-        return g / b, -g * a / (b * b)
-    if kind == "mod":
-        return g, -g * xp.floor(a / b)
-    if kind == "power":
-        return g * b * a ** (b - 1), g * y * xp.log(a)
-    if kind in ("maximum", "minimum"):
-        pick = (a >= b) if kind == "maximum" else (a <= b)
-        return g * pick, g * ~pick
-    raise AssertionError(kind)  # internal: every kind above is listed
+# The gradient of each binary kind with respect to lhs and to rhs: f(xp, a, b, y, g), each
+# computed only when its input needs it.
+_BIN_GRADS = {
+    "add": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: g),
+    "sub": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g),
+    "mul": (lambda xp, a, b, y, g: g * b, lambda xp, a, b, y, g: g * a),
+    "div": (lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b)),
+    "mod": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b)),
+    "power": (lambda xp, a, b, y, g: g * b * a ** (b - 1),
+              lambda xp, a, b, y, g: g * y * xp.log(a)),
+    "maximum": (lambda xp, a, b, y, g: g * (a >= b), lambda xp, a, b, y, g: g * (a < b)),
+    "minimum": (lambda xp, a, b, y, g: g * (a <= b), lambda xp, a, b, y, g: g * (a > b)),
+}
 
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
@@ -218,6 +214,9 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
 
 def _binary(name, kind, shape_rule, aliases=()):
     fn = _BINARY[kind]
+    grad_a, grad_b = _BIN_GRADS[kind]
+    # Same-shape operators never broadcast: their gradients need no reduction.
+    same = shape_rule is _same_binary_rule
 
     def kernel(p, rc, a, b):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
@@ -226,10 +225,13 @@ def _binary(name, kind, shape_rule, aliases=()):
         getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
 
     def vjp(p, rc, xs, ys, gys, need):
-        a, b = xs
-        ga, gb = _bin_grads(kind, rc.xp, a, b, ys[0], gys[0])
-        return (unbroadcast(ga, a.shape) if need[0] else None,
-                unbroadcast(gb, b.shape) if need[1] else None)
+        (a, b), xp, y, g = xs, rc.xp, ys[0], gys[0]
+        ga = grad_a(xp, a, b, y, g) if need[0] else None
+        gb = grad_b(xp, a, b, y, g) if need[1] else None
+        if same:
+            return ga, gb
+        return (None if ga is None else unbroadcast(ga, a.shape),
+                None if gb is None else unbroadcast(gb, b.shape))
 
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
