@@ -85,7 +85,8 @@ def blas_info():
     except ImportError:
         threadpoolctl = None
     if threadpoolctl is not None:
-        return [f"{d.get('internal_api')} {d.get('version')} ({os.path.basename(d.get('filepath', ''))}): "
+        return [f"{d.get('internal_api')} {d.get('version')} "
+                f"({os.path.basename(d.get('filepath', ''))}): "
                 f"kernel {d.get('architecture')}, {d.get('num_threads')} threads (threadpoolctl)"
                 for d in threadpoolctl.threadpool_info() if d.get("user_api") == "blas"]
     lines = []
@@ -102,7 +103,8 @@ def blas_info():
         try:
             blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
             lines.append(f"{blas.get('name')} {blas.get('version')}: "
-                         f"{blas.get('openblas configuration', '')} (numpy.show_config, build time)")
+                         f"{blas.get('openblas configuration', '')} "
+                         f"(numpy.show_config, build time)")
         except (TypeError, KeyError):  # numpy < 1.26 has no mode="dicts"
             lines.append("unknown (numpy.show_config has no summary)")
     return lines
@@ -120,7 +122,8 @@ def env_header(extra=()):
     cpu = platform.processor() or "?"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
+            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")),
+                       cpu)
     except OSError:
         pass
     try:
@@ -137,7 +140,8 @@ def env_header(extra=()):
              f"- python {platform.python_version()}, numpy {np.__version__}, scipy {scipy_v}, "
              f"gluonlite {gluonlite.__version__}"]
     lines += [f"- BLAS: {b}" for b in blas_info()]
-    env = ", ".join(f"{k}={os.environ[k]}" if k in os.environ else f"{k} unset" for k in THREAD_VARS)
+    env = ", ".join(f"{k}={os.environ[k]}" if k in os.environ else f"{k} unset"
+                    for k in THREAD_VARS)
     lines.append(f"- thread/kernel env: {env}")
     return lines + list(extra)
 
@@ -187,7 +191,8 @@ def max_rel_error(got, ref):
     got, ref = np.asarray(got, np.float64), np.asarray(ref, np.float64)
     if got.shape != ref.shape:
         return float("inf")
-    return float(np.max(np.abs(got - ref)) / max(1.0, float(np.max(np.abs(ref))))) if ref.size else 0.0
+    return (float(np.max(np.abs(got - ref)) / max(1.0, float(np.max(np.abs(ref)))))
+            if ref.size else 0.0)
 
 
 class LoopCase:
@@ -223,7 +228,8 @@ class LoopCase:
         self.layers = {}
         for kind, loop in layers:
             if kind not in ("imperative", "hybrid") or loop not in loops:
-                raise ValueError(f"LoopCase: layer must be (imperative|hybrid, foreach|while_loop), "
+                raise ValueError(f"LoopCase: layer must be "
+                                 f"(imperative|hybrid, foreach|while_loop), "
                                  f"got {(kind, loop)!r}")
             layer = loops[loop](make_cell(cell, H, input_size=I), T)
             layer.initialize()
@@ -463,7 +469,8 @@ class MxnetWorker:
                                          stdout=subprocess.PIPE, stderr=self.err, text=True,
                                          bufsize=1)
         except OSError as exc:
-            raise RuntimeError(f"GLUONLITE_MXNET_PYTHON={python!r}: cannot start it: {exc}") from exc
+            raise RuntimeError(
+                f"GLUONLITE_MXNET_PYTHON={python!r}: cannot start it: {exc}") from exc
 
     def _stderr_tail(self, n=800):
         self.err.seek(0)

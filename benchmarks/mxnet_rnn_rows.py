@@ -17,7 +17,7 @@ while_loop with loop vars [i, *states], `inputs.take(i)`, max_iterations = seq_l
 autograd.record() plus backward of the outputs (the gradient of their sum) into the
 parameters, the inputs and the initial states; every timer stops after nd.waitall().
 Errors are answered as {"ok": false, "error": "..."}.
-"""
+"""  # noqa: E501 -- the protocol table's "hello" row is kept on one line
 import json
 import os
 import sys

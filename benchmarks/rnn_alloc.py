@@ -115,7 +115,8 @@ def main(argv=None):
             cases.append((f"{a.cell} {loop} (static_alloc)", mode,
                           case.layer_call(("hybrid", loop), train)))
         cases.append(("MLP 128-256-256-10 (static_alloc)", mode, mlp_train if train else mlp_infer))
-        cases.append((f"{a.cell} floor-step (numpy reference)", mode, case.floor_call(False, train)))
+        cases.append((f"{a.cell} floor-step (numpy reference)", mode,
+                      case.floor_call(False, train)))
     rows, verdict = [], []
     for name, mode, fn in cases:
         row, beyond, transient = measure(fn, a.calls, a.slack)

@@ -70,7 +70,8 @@ def parse_args(argv=None):
     for spec in a.layers:
         if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
                 or spec[1] not in ("foreach", "while_loop"):
-            ap.error(f"--layers: {':'.join(spec)!r} is not (imperative|hybrid):(foreach|while_loop)")
+            ap.error(f"--layers: {':'.join(spec)!r} is not "
+                     f"(imperative|hybrid):(foreach|while_loop)")
     return a
 
 

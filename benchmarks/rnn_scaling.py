@@ -143,9 +143,9 @@ def main(argv=None):
                                      for k in (*LOOPS, "floor-step", "floor-fused")]
                         + [f"{ps[loop] / ps['floor-step']:.2f}" for loop in LOOPS])
     flush_print(markdown_table(
-        ["mode", "seq_len", "foreach ms/step (/ T=%d)" % ref_T, "while_loop ms/step (/ T=%d)" % ref_T,
-         "floor-step ms/step", "floor-fused ms/step", "foreach / floor-step",
-         "while_loop / floor-step"], rows))
+        ["mode", "seq_len", "foreach ms/step (/ T=%d)" % ref_T,
+         "while_loop ms/step (/ T=%d)" % ref_T, "floor-step ms/step", "floor-fused ms/step",
+         "foreach / floor-step", "while_loop / floor-step"], rows))
     flush_print("")
     rows = []
     for T in a.seq_lens:

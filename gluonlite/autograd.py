@@ -219,7 +219,8 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     """
     from .ndarray.ndarray import NDArray
     if create_graph:
-        raise ValueError("autograd.grad: create_graph=True (higher-order gradients) is not supported")
+        raise ValueError("autograd.grad: create_graph=True (higher-order gradients) "
+                         "is not supported")
     variables = [variables] if isinstance(variables, NDArray) else list(variables)
     if isinstance(heads, NDArray):
         heads = [heads]

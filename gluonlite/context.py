@@ -73,7 +73,8 @@ class Context:
         if cp is None:
             raise RuntimeError(
                 f"{self}: no GPU backend available; gpu contexts need CuPy installed "
-                "(pip install gluonlite[gpu]) and a visible CUDA device. Use gluonlite.cpu() instead.")
+                "(pip install gluonlite[gpu]) and a visible CUDA device. "
+                "Use gluonlite.cpu() instead.")
         if self.device_id >= cp.cuda.runtime.getDeviceCount():
             raise RuntimeError(f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
         return cp

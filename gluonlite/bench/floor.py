@@ -264,11 +264,13 @@ class FloorRNN:
         for i in range(2 if self.kind == "lstm" else 1):
             want[f"states[{i}]"] = (N, H)
         G = _GATES[self.kind] * H
-        want.update({"i2h_weight": (G, I), "i2h_bias": (G,), "h2h_weight": (G, H), "h2h_bias": (G,)})
+        want.update({"i2h_weight": (G, I), "i2h_bias": (G,),
+                     "h2h_weight": (G, H), "h2h_bias": (G,)})
         got = {"data": data}
         got.update({f"states[{i}]": s for i, s in enumerate(states)})
         got.update({k: params.get(k) for k in PARAM_NAMES})
-        bad = [f"{k}: expected shape {s}, got {None if got.get(k) is None else tuple(np.shape(got[k]))}"
+        bad = [f"{k}: expected shape {s}, "
+               f"got {None if got.get(k) is None else tuple(np.shape(got[k]))}"
                for k, s in want.items() if got.get(k) is None or tuple(np.shape(got[k])) != s]
         if bad:
             raise ValueError(f"FloorRNN({self.kind}).forward: " + "; ".join(bad))
@@ -500,7 +502,8 @@ def check_against_reference(cell, data, states, params, ref_outputs, ref_grads=N
         grads = floor.backward()
         for k, ref in ref_grads.items():
             if k == "states":
-                pairs += [(f"states[{i}]", g, r) for i, (g, r) in enumerate(zip(grads["states"], ref))]
+                pairs += [(f"states[{i}]", g, r)
+                          for i, (g, r) in enumerate(zip(grads["states"], ref))]
             else:
                 pairs.append((k, grads[k], ref))
     errors, bad = {}, []

@@ -20,8 +20,8 @@ import yaml
 from .schema import (Bool, Enum, Int, Key, ListOf, Nullable, Number, RecipeError, Regex, Str,
                      Struct)
 
-__all__ = ["Recipe", "RecipeError", "load_recipe", "recipe_kind", "from_data", "deep_merge", "BENCH_SCHEMA",
-           "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES"]
+__all__ = ["Recipe", "RecipeError", "load_recipe", "recipe_kind", "from_data", "deep_merge",
+           "BENCH_SCHEMA", "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES"]
 
 CELLS = ("RNNCell", "GRUCell", "LSTMCell")
 MAX_RECIPE_BYTES = 1 << 20

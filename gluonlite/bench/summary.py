@@ -46,7 +46,8 @@ def table_rows(records):
         if impl != "gluonlite":
             floors[(impl,) + tuple(r.get(k) for k in _SIZE)] = r["mean"]
         elif not r.get("hybridize_cell") and not r.get("hybridize_layer"):
-            imperative[(r.get("benchmark"), r.get("ctx")) + tuple(r.get(k) for k in _SIZE)] = r["mean"]
+            imperative[(r.get("benchmark"), r.get("ctx"))
+                       + tuple(r.get(k) for k in _SIZE)] = r["mean"]
     impls = [i for i in FLOOR_IMPLS if any(k[0] == i for k in floors)]
     header = ["impl", "benchmark", "cell", "ctx", "seq_len", "batch", "hidden", "mode",
               "hyb_cell", "hyb_layer", "mean_ms", "std_ms", "speedup"] + [f"x {i}" for i in impls]

@@ -127,5 +127,13 @@ def gathered_rows(p, plan, counter):
 
 def gather(rc, data, params, counts):
     """take(data, counts, axis=0) over every step's counter at once: row t is what step t's
-    ``squeeze(take(data, i_t))`` reads (the same kernel, so the same clipping or wrapping)."""
-    return registry.get("take").kernel(params, rc, data, counts.reshape(-1))
+    ``squeeze(take(data, i_t))`` reads (the same kernel, so the same clipping or wrapping).
+    Counters that step by one through rows of `data` (the usual case) give a view, not a
+    copy."""
+    idx = counts.reshape(-1)
+    n = idx.size
+    if n and 0 <= idx[0] and idx[-1] < data.shape[0] and float(idx[0]).is_integer():
+        first = int(idx[0])
+        if n == 1 or (rc.xp.diff(idx) == 1).all():
+            return data[first:first + n]
+    return registry.get("take").kernel(params, rc, data, idx)

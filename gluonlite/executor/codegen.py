@@ -254,14 +254,18 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
     need = st.need if with_stash else st.need_all
-    if with_stash:
+    if with_stash:  # each stack once: a step's deferred sums share them (`new_stash`)
+        stashed = set()
         for k in st.deferred:
             d = plan.deferred[k]
-            w.emit(f"    g_stack, use_stacks = stash[{k}]")
-            w.emit(f"    if {gys[0]} is not None: g_stack[step] = {gys[0]}")
+            if st.outs[0] not in stashed:
+                stashed.add(st.outs[0])
+                guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
+                w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
             for j, u in enumerate(d.uses):
-                if u not in provided:
-                    w.emit(f"    use_stacks[{j}][step] = v{u}")
+                if u not in provided and u not in stashed:
+                    stashed.add(u)
+                    w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     if any(need):
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)

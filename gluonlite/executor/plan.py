@@ -222,12 +222,15 @@ class Plan:
         """
         xp, provided = self.xp, provided or {}
         stash = Stash(frozenset(u for d in self.deferred for u in d.uses if u in provided))
+        stacks = dict(provided)  # one stack per slot: deferred sums of one step share theirs
+
+        def stack(s):
+            if s not in stacks:
+                stacks[s] = xp.zeros((n_steps,) + tuple(self.slot_shape[s]),
+                                     dtype=self.slot_dtype[s])
+            return stacks[s]
         for d in self.deferred:
-            out = d.step.outs[0]
-            g = xp.zeros((n_steps,) + tuple(self.slot_shape[out]), dtype=self.slot_dtype[out])
-            stash.append((g, [provided[u] if u in provided else
-                              xp.zeros((n_steps,) + tuple(self.slot_shape[u]),
-                                       dtype=self.slot_dtype[u]) for u in d.uses]))
+            stash.append((stack(d.step.outs[0]), [stack(u) for u in d.uses]))
         return stash
 
     def finish_stash(self, stash, args):

@@ -17,7 +17,8 @@ def _shape(shape):
 
 def _creation(shape, ctx, dtype, fill):
     ctx = ctx or current_context()
-    return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)), ctx)
+    return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)),
+                   ctx)
 
 
 def zeros(shape, ctx=None, dtype=None, **kwargs):

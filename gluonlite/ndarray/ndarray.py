@@ -144,7 +144,8 @@ class NDArray:
             return NDArray(other.xp.asarray(self.asnumpy() if other.device_type == "cpu"
                                             else self._data), other)
         if other.shape != self.shape:
-            raise ValueError(f"copyto: shape {self.shape} does not match the target's {other.shape}")
+            raise ValueError(
+                f"copyto: shape {self.shape} does not match the target's {other.shape}")
         other._data[...] = self._data if other._ctx == self._ctx else other._ctx.xp.asarray(
             self.asnumpy())
         return other
@@ -312,7 +313,8 @@ class NDArray:
         if vk is not None:
             out = NDArray(self._data[vk], self._ctx)
             if self._entry is not None and autograd.is_recording():
-                autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out], "slice")
+                autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
+                                     "slice")
             return out
         key = key if isinstance(key, tuple) else (key,)
         if any(k is None for k in key):

@@ -50,7 +50,8 @@ def _literal(v):
 
 def _int(v):
     v = _literal(v)
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float)) or int(v) != v:
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float))
+            or int(v) != v):
         raise ValueError(f"expected an integer, got {v!r}")
     return int(v)
 

@@ -272,7 +272,8 @@ _COMPARE = {"equal": "equal", "not_equal": "not_equal", "greater": "greater",
 def _compare(name, fn, shape_rule):
     def kernel(p, rc, a, b):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype)
-    kernel.__doc__ = f"{name}(lhs, rhs): 1 where lhs {fn.replace('_', ' ')} rhs else 0, in lhs's dtype."
+    kernel.__doc__ = (f"{name}(lhs, rhs): 1 where lhs {fn.replace('_', ' ')} rhs else 0, "
+                      f"in lhs's dtype.")
     register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
              nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"))(kernel)
 

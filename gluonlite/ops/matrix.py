@@ -28,7 +28,8 @@ def _dot_shape(p, ins):
     kb = b[-1] if p.transpose_b else b[0]
     if ka != kb:
         raise ShapeError(f"dot: shapes {tuple(a)} and {tuple(b)} do not align "
-                         f"(transpose_a={p.transpose_a}, transpose_b={p.transpose_b}): {ka} != {kb}")
+                         f"(transpose_a={p.transpose_a}, transpose_b={p.transpose_b}): "
+                         f"{ka} != {kb}")
     left = a[1:] if p.transpose_a else a[:-1]
     right = b[:-1] if p.transpose_b else b[1:]
     return ins, [tuple(left) + tuple(right) or (1,)]
@@ -343,6 +344,7 @@ def _one_hot(p, rc, idx):
     i = idx.astype(np.int64)
     ok = (i >= 0) & (i < p.depth)
     rc.xp.put_along_axis(out, rc.xp.expand_dims(rc.xp.where(ok, i, 0), -1),
-                         rc.xp.expand_dims(rc.xp.where(ok, p.on_value, p.off_value), -1).astype(p.dtype),
+                         rc.xp.expand_dims(rc.xp.where(ok, p.on_value, p.off_value),
+                                           -1).astype(p.dtype),
                          axis=-1)
     return out

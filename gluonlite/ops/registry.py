@@ -164,7 +164,8 @@ class Operator:
     def output_names(self, p):
         """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``)."""
         if self._output_names:
-            return list(self._output_names(p) if callable(self._output_names) else self._output_names)
+            return list(self._output_names(p) if callable(self._output_names)
+                        else self._output_names)
         n = self.num_visible(p)
         return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
 

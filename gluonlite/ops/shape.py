@@ -24,22 +24,30 @@ def reshape_target(shape, spec, reverse=False):
     while j < len(spec):
         s = spec[j]
         if s == 0:
-            out.append(src[i]); i += 1
+            out.append(src[i])
+            i += 1
         elif s == -1:
-            infer = len(out); out.append(1); i += 1
+            infer = len(out)
+            out.append(1)
+            i += 1
         elif s == -2:
-            out.extend(src[i:]); i = len(src)
+            out.extend(src[i:])
+            i = len(src)
         elif s == -3:
-            out.append(src[i] * src[i + 1]); i += 2
+            out.append(src[i] * src[i + 1])
+            i += 2
         elif s == -4:
             a, b = spec[j + 1], spec[j + 2]
             if a == -1:
                 a = src[i] // b
             if b == -1:
                 b = src[i] // a
-            out.extend([a, b]); i += 1; j += 2
+            out.extend([a, b])
+            i += 1
+            j += 2
         else:
-            out.append(s); i += 1
+            out.append(s)
+            i += 1
         j += 1
     if reverse:
         out = out[::-1]

@@ -68,7 +68,7 @@ def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
                    "--format", "csv", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert len(TIME_LINE.findall(proc.stdout)) == 8 + 4
-    header = [l for l in proc.stdout.splitlines() if l.startswith("impl,")]
+    header = [ln for ln in proc.stdout.splitlines() if ln.startswith("impl,")]
     assert header and header[0].endswith("speedup,x floor-step,x floor-fused")
 
 

@@ -135,5 +135,5 @@ def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_re
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "interrupted" in stderr
     lines = out.read_text().splitlines()
-    assert len(lines) >= 1 and all(json.loads(l)["impl"] for l in lines)
+    assert len(lines) >= 1 and all(json.loads(ln)["impl"] for ln in lines)
     assert out.read_text().endswith("\n")

@@ -103,7 +103,8 @@ def test_error_has_file_line_and_path(write_recipe):
     with pytest.raises(RecipeError) as e:
         load_recipe(str(path))
     assert (e.value.line, e.value.path) == (3, ("matrix", "hidden_dim", 1))
-    assert str(e.value).endswith("r.yaml:3: matrix.hidden_dim[1]: expected an integer >= 1, got 0 (int)")
+    assert str(e.value).endswith(
+        "r.yaml:3: matrix.hidden_dim[1]: expected an integer >= 1, got 0 (int)")
     assert "\n" not in str(e.value)
 
 

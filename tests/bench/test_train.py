@@ -29,7 +29,7 @@ def test_stdlib_text_and_windows():
 
 
 def _final(proc):
-    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
     assert lines and lines[-1]["final"] is True
     return lines[:-1], lines[-1]
 

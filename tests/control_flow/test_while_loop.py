@@ -207,8 +207,8 @@ def test_record_with_predict_mode_still_gives_gradients():
     xb = nd.array([0.1, 0.2])
     xb.attach_grad()
     with autograd.record():
-        O, S = nd.contrib.while_loop(lambda a: (a * 0).sum() < 1,
-                                     lambda a: ([a * wa], [nd.tanh(a + wa)]), [xb],
-                                     max_iterations=3)
-        (O[0].sum() + S[0].sum()).backward()
+        outs_b, st_b = nd.contrib.while_loop(lambda a: (a * 0).sum() < 1,
+                                             lambda a: ([a * wa], [nd.tanh(a + wa)]), [xb],
+                                             max_iterations=3)
+        (outs_b[0].sum() + st_b[0].sum()).backward()
     np.testing.assert_allclose(xa.grad.asnumpy(), xb.grad.asnumpy(), rtol=1e-5)

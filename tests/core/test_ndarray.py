@@ -195,7 +195,8 @@ def test_functions():
 
 # ---- indexing -------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", [1, -1, (1, 2), (slice(None), 1), (slice(None), slice(1, None)),
-                                 slice(0, 1), slice(None, None, -1), (slice(None), slice(None, None, 2)),
+                                 slice(0, 1), slice(None, None, -1),
+                                 (slice(None), slice(None, None, 2)),
                                  (Ellipsis, 1), (None, 0), (0, None)])
 def test_basic_indexing_matches_numpy_with_no_0d_results(key):
     want = A[key]

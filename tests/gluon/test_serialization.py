@@ -11,7 +11,9 @@ from gluonlite.ndarray import serialization
 
 save = getattr(nd, "save", serialization.save)
 load = getattr(nd, "load", serialization.load)
-FIXTURES = sorted(glob.glob(os.path.join(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet"), "*.params")))
+FIXTURES = sorted(glob.glob(os.path.join(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mxnet"),
+    "*.params")))
 
 
 @pytest.mark.parametrize("path", FIXTURES)
