@@ -96,8 +96,16 @@ def _no_grad_like(value):
     return kernel
 
 
-register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",))(_no_grad_like(0))
-register("ones_like", shape=same_shape("ones_like"), nondiff=("data",))(_no_grad_like(1))
+def _fill_into(value):
+    def into(p, rc, outs, x):
+        outs[0].fill(value)
+    return into
+
+
+register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
+         into=_fill_into(0))(_no_grad_like(0))
+register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
+         into=_fill_into(1))(_no_grad_like(1))
 
 
 @register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
