@@ -173,6 +173,12 @@ def _emit_step(w, plan, i, st, direct, value):
             dest = f"v{s}"
         targets.append(dest)
         value[s] = dest
+    if st.op.ufunc is not None and len(targets) == 1:  # the array function itself
+        name, kwargs = st.op.ufunc
+        uf = w.bind(f"u{i}", getattr(plan.xp, name))
+        extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+        w.emit(f"{uf}({ins}, out={targets[0]}{extra}){where}")
+        return
     if all_static:  # bind the list once
         out_list = w.bind(f"B{i}", [st.bufs[k] for k in range(len(targets))])
     else:

@@ -34,8 +34,9 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None):
         return (grad(rc.xp, xs[0], ys[0], gys[0]),)
 
     kernel.__doc__ = doc or f"Elementwise {name}."
+    ufunc = getattr(fwd, "ufunc_name", None)
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             into=into, saves=_USES[uses])(kernel)
+             into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}))(kernel)
 
 
 # What a unary gradient reads: the input, the output, or nothing but the gradient.
@@ -43,7 +44,11 @@ _USES = {"x": ("data",), "y": ("outputs",), "": ()}
 
 
 def _ufunc(f):
-    return lambda xp, x, out: getattr(xp, f)(x, out=out)
+    """fwd for a unary operator that is the array module's function `f`."""
+    def fwd(xp, x, out):
+        return getattr(xp, f)(x, out=out)
+    fwd.ufunc_name = f
+    return fwd
 
 
 _unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, uses="",
@@ -244,7 +249,8 @@ def _binary(name, kind, shape_rule, aliases=()):
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
-             dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind))(kernel)
+             dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind),
+             ufunc=(fn, {"casting": "unsafe"}))(kernel)
 
 
 # What each binary gradient reads (None: everything).

@@ -54,7 +54,8 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False):
+                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
+                 ufunc=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -92,6 +93,9 @@ class Operator:
         # The forward is its one input reshaped (a view) to the output's inferred shape, so a
         # compiled plan can call `reshape` with the shape it knows instead of the kernel.
         self.reshapes = bool(reshapes)
+        # (name, keyword args): `into` is the array module's `name(*inputs, out=outs[0],
+        # **kwargs)`, so a compiled plan can call that function directly.
+        self.ufunc = ufunc
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
