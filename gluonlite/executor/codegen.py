@@ -272,23 +272,27 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):
                 if u not in provided and u not in stashed:
                     stashed.add(u)
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
-    if any(need):
+    wanted = [j for j, want in enumerate(need) if want]
+    if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
+        grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
+    elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)
         w.bind(f"need{i}", list(need))
         ins = ", ".join(f"v{s}" for s in st.ins)
         outs = ", ".join(f"v{s}" for s in st.outs)
         w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i})")
-        for j, (s, wanted) in enumerate(zip(st.ins, need)):
-            if not wanted:
-                continue
-            if s not in contributed:  # the first contribution to this value's gradient
-                w.emit(f"    g{s} = gx[{j}]")
-                contributed.add(s)
-            else:
-                w.emit(f"    if gx[{j}] is not None: "
-                       f"g{s} = gx[{j}] if g{s} is None else g{s} + gx[{j}]")
+        grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
     else:
+        grads = {}
         w.emit("    pass")
+    for j, (expr, maybe_none) in grads.items():
+        s = st.ins[j]
+        if s not in contributed:  # the first contribution to this value's gradient
+            w.emit(f"    g{s} = {expr}")
+            contributed.add(s)
+        else:
+            check = f"if {expr} is not None: " if maybe_none else ""
+            w.emit(f"    {check}g{s} = {expr} if g{s} is None else g{s} + {expr}")
     # The outputs' gradients are used up: let them go.
     w.emit("    " + " = ".join(gys) + " = None")

@@ -22,7 +22,7 @@ def sigmoid_into(xp, x, out):
     return xp.reciprocal(out, out=out)
 
 
-def _unary(name, fwd, grad, aliases=(), uses="x", doc=None):
+def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=()):
     """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
@@ -36,7 +36,8 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None):
     kernel.__doc__ = doc or f"Elementwise {name}."
     ufunc = getattr(fwd, "ufunc_name", None)
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}))(kernel)
+             into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
+             passes_grad=passes_grad)(kernel)
 
 
 # What a unary gradient reads: the input, the output, or nothing but the gradient.
@@ -91,7 +92,7 @@ _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
        lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), uses="x",
        doc="log(1+exp(x)).")
 _unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
-       aliases=("identity",), uses="", doc="A copy of x (identity).")
+       aliases=("identity",), uses="", doc="A copy of x (identity).", passes_grad=(0,))
 
 
 def _no_grad_like(value):
@@ -250,8 +251,12 @@ def _binary(name, kind, shape_rule, aliases=()):
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
              dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind),
-             ufunc=(fn, {"casting": "unsafe"}))(kernel)
+             ufunc=(fn, {"casting": "unsafe"}),
+             passes_grad=_PASSES.get(kind, ()) if same else ())(kernel)
 
+
+# Inputs whose gradient is the output's gradient itself (same-shape operators only).
+_PASSES = {"add": (0, 1), "sub": (0,)}
 
 # What each binary gradient reads (None: everything).
 _BINARY_SAVES = {"add": (), "sub": (), "mul": ("lhs", "rhs"), "div": ("lhs", "rhs"),
@@ -298,7 +303,7 @@ for _name, _fn in _COMPARE.items():
 
 
 # ---- with a scalar -----------------------------------------------------------------------
-def _scalar_op(name, f, grad, nondiff=False, saves=None):
+def _scalar_op(name, f, grad, nondiff=False, saves=None, passes_grad=()):
     """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
     def kernel(p, rc, x):
         return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
@@ -313,7 +318,8 @@ def _scalar_op(name, f, grad, nondiff=False, saves=None):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), into=into, vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else (), saves=saves)(kernel)
+             nondiff=("data",) if nondiff else (), saves=saves,
+             passes_grad=passes_grad)(kernel)
 
 
 def _uf(fn, swap=False):
@@ -322,8 +328,9 @@ def _uf(fn, swap=False):
     return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
 
 
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g, saves=())
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g, saves=())
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g, saves=(), passes_grad=(0,))
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g, saves=(),
+           passes_grad=(0,))
 _scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g, saves=())
 _scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s, saves=())
 _scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s, saves=())

@@ -55,7 +55,7 @@ class Operator:
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None):
+                 ufunc=None, passes_grad=()):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -96,6 +96,9 @@ class Operator:
         # (name, keyword args): `into` is the array module's `name(*inputs, out=outs[0],
         # **kwargs)`, so a compiled plan can call that function directly.
         self.ufunc = ufunc
+        # Input positions whose gradient is the output's gradient unchanged (same shape and
+        # dtype): a compiled backward passes it on without calling the vjp.
+        self.passes_grad = tuple(passes_grad)
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
