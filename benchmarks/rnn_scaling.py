@@ -13,8 +13,9 @@ For each seq_len, on the hybridized (static_alloc=True) ForeachRNN and WhileRNN 
 - first call: the first (trace + compile + run) infer call of a fresh layer, the first
   train call after it, and those minus a steady call of the same kind (the compile cost);
 - exported JSON size: bytes of `layer.export(...)`'s -symbol.json;
-- memory saved for backward: bytes traced by tracemalloc after a recorded forward minus
-  before it (the outputs included; the graph is compiled already), against the arrays
+- memory saved for backward: bytes traced by tracemalloc after a recorded forward (and a
+  gc.collect(), which empties CPython's free lists) minus before it (the outputs
+  included; the graph is compiled already), against the arrays
   the floor keeps for its backward (outputs included), in bytes and bytes per step.
 
 Layers are checked against the floor (outputs and gradients) before timing.
@@ -90,6 +91,9 @@ def held_for_backward(case, loop, repeats=1):
             before = tracemalloc.get_traced_memory()[0]
             with autograd.record():
                 out = layer(case.x, states)
+            # A collection empties CPython's free lists (freed tuples stay allocated there,
+            # up to 2000 of a size), which tracemalloc would count as held.
+            gc.collect()
             held.append(tracemalloc.get_traced_memory()[0] - before)
             out.backward()
             del out
