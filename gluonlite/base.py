@@ -56,33 +56,34 @@ def flatten(obj, is_leaf):
         TypeError: an element that is neither a leaf, None, a list nor a tuple.
     """
     leaves = []
+    return leaves, _walk(obj, is_leaf, leaves)
 
-    def walk(o):
-        if o is None:
-            return None
-        if is_leaf(o):
-            leaves.append(o)
-            return 0
-        if isinstance(o, (list, tuple)):
-            return (type(o), tuple([walk(e) for e in o]))  # hashable: a cache key
-        raise TypeError(f"expected an array or a (nested) list of arrays, got {type(o).__name__}")
 
-    return leaves, walk(obj)
+# Module-level recursion: a nested recursive function would make a reference cycle (function
+# -> cell -> function) per call, left for the garbage collector.
+def _walk(o, is_leaf, leaves):
+    if o is None:
+        return None
+    if is_leaf(o):
+        leaves.append(o)
+        return 0
+    if isinstance(o, (list, tuple)):
+        return (type(o), tuple([_walk(e, is_leaf, leaves) for e in o]))  # hashable: a key
+    raise TypeError(f"expected an array or a (nested) list of arrays, got {type(o).__name__}")
 
 
 def unflatten(leaves, spec):
     """Inverse of `flatten`: put `leaves` back in the structure `spec`."""
-    it = iter(leaves)
+    return _build(spec, iter(leaves))
 
-    def build(s):
-        if s is None:
-            return None
-        if s == 0:
-            return next(it)
-        kind, children = s
-        return kind(build(c) for c in children)
 
-    return build(spec)
+def _build(s, it):
+    if s is None:
+        return None
+    if s == 0:
+        return next(it)
+    kind, children = s
+    return kind(_build(c, it) for c in children)
 
 
 def structure_str(spec):

@@ -143,3 +143,36 @@ def test_bad_calls_name_the_input():
     args = [nd.ones((2, 5))] * 6 + [np.ones(3)]
     with pytest.raises(TypeError, match="input 'fc3_bias' must be an NDArray"):
         op(*args)
+
+
+@pytest.mark.parametrize("loop", ["foreach", "while_loop"])
+def test_a_hybridized_loop_call_leaves_no_reference_cycles(loop):
+    """Steady-state calls free everything by reference counting: nothing waits for the
+    garbage collector (which a per-call cycle would make run, and memory wait for it)."""
+    import gc
+    from gluonlite import gluon
+    from gluonlite.bench.models import ForeachRNN, WhileRNN, zero_states
+    layer = (ForeachRNN if loop == "foreach" else WhileRNN)(gluon.rnn.LSTMCell(4, input_size=3), 5)
+    layer.initialize()
+    layer.hybridize(static_alloc=True)
+    x = nd.ones((5, 2, 3))
+    x.attach_grad()
+    states = zero_states(layer, 2, 4)
+
+    def calls():
+        layer(x, states)
+        with autograd.record():
+            out = layer(x, states)
+        out.backward()
+
+    calls()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        calls()
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == [], f"cyclic garbage after a call: {left[:20]}"
