@@ -135,15 +135,30 @@ def fc_weight_positions(p, index):
     return cache[index]
 
 
-def fast_weight_layout(xp, weights, rows, n_steps):
+def fast_weight_layout(xp, weights, rows, n_steps, buffers=None):
     """{index: the same weight laid out for `x @ W.T`} for `weights` {index: 2-D array}, when
-    the loop is large enough to repay the copies (else {}): ``ascontiguousarray(W.T).T``
-    has W's shape and values, and its transpose is contiguous."""
+    the loop is large enough to repay the copies (else {}): a copy of W with W's shape and
+    values whose transpose is contiguous.
+
+    Args:
+        buffers: a dict (kept on the loop node) holding one such array per weight shape and
+            dtype, refilled on every call instead of allocated anew.
+    """
     if not loop_optimizations_enabled() or rows < _FAST_LAYOUT_ROWS or \
             n_steps < _FAST_LAYOUT_STEPS:
         return {}
-    return {i: xp.ascontiguousarray(w.T).T for i, w in weights.items()
-            if w.ndim == 2 and w.flags.c_contiguous and w.dtype.kind == "f"}
+    buffers = {} if buffers is None else buffers
+    fast = {}
+    for i, w in weights.items():
+        if w.ndim != 2 or not w.flags.c_contiguous or w.dtype.kind != "f":
+            continue
+        key = (i, w.shape, w.dtype, xp.__name__)
+        buf = buffers.get(key)
+        if buf is None:
+            buf = buffers[key] = xp.empty(w.shape[::-1], dtype=w.dtype)
+        xp.copyto(buf, w.T)
+        fast[i] = buf.T
+    return fast
 
 
 def add_into(acc, i, g, fresh=False):

@@ -178,6 +178,7 @@ def _q_params(p, subgraphs, **locs):
     q.pop("_plans", None)
     q.pop("_hoist", None)
     q.pop("_counter", None)
+    q.pop("_fast", None)
     q.update(locs)
     q["_subgraphs"] = subgraphs
     return q

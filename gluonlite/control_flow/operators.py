@@ -164,7 +164,8 @@ def _foreach_run(p, rc, xs, keep):
     # The forward may read free weights in a faster layout; a backward reads the originals.
     free = set(p.remain_locs)
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
-                              states[0].shape[0] if states else 0, n_steps)
+                              states[0].shape[0] if states else 0, n_steps,
+                              p.setdefault("_fast", {}))
     fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
     scanned = [(loc, data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
     state_locs = p.in_state_locs
@@ -368,15 +369,16 @@ def _while_run(p, rc, xs, keep):
         n_steps, feed = None, lambda t, var_values: var_values
     # Stacks have max_iterations rows; rows past the last step are never touched.
     store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
-                         fed=() if counter is None else (counter.k,),
-                         given=[slot for slot, _ in gathered])
+                        fed=() if counter is None else (counter.k,),
+                        given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(
         xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
              if func_roles[j][0] == "in"},
-        max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it)
+        max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
+        p.setdefault("_fast", {}))
     fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
 
     cond, func = cplan.forward_fn(False, False), store.step
