@@ -7,6 +7,8 @@ output when they are the same value, two swapped buffers in inference, rows of o
 training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
 body's backward over the kept steps, last to first.
 """
+import weakref
+
 __all__ = ["LoopStorage", "StackedSteps", "data_row", "data_rows", "entering",
            "entering_rows", "reverse_pass"]
 
@@ -88,16 +90,24 @@ def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
     return (lambda n: [make(n) for make in makers]), None
 
 
-def _outputs_as_stacks(plan, n_out, stacked):
-    """{carried value k: the stacked step output that is the same body value} (an RNN's new
-    state is also its step output: one stack serves both, as in the hand-written floor)."""
-    shared = {}
-    for k, s in enumerate(plan.out_slots[n_out:]):
-        for j in range(n_out):
-            if plan.value_of(plan.out_slots[j]) == plan.value_of(s):
-                shared[k] = stacked[j]
-                break
-    return shared
+_LAYOUTS = weakref.WeakKeyDictionary()
+
+
+def _layout(plan, n_out):
+    """Which step outputs hold the same body value as a carried value or a saved value, as
+    ({carried value k: step output j}, {saved slot: step output j}) (an RNN's new state is
+    also its step output: one stack serves both, as in the hand-written floor). Derived
+    from the plan once."""
+    by_plan = _LAYOUTS.setdefault(plan, {})
+    if n_out not in by_plan:
+        outputs = {}
+        for j, s in enumerate(plan.out_slots[:n_out]):
+            outputs.setdefault(plan.value_of(s), j)
+        carried = {k: outputs[plan.value_of(s)] for k, s in enumerate(plan.out_slots[n_out:])
+                   if plan.value_of(s) in outputs}
+        saved = {s: outputs[s] for s in plan._saved_ops if s in outputs}
+        by_plan[n_out] = (carried, saved)
+    return by_plan[n_out]
 
 
 class LoopStorage:
@@ -123,7 +133,8 @@ class LoopStorage:
                         for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
         specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
         stackable = keep and plan.can_stack
-        self.shared = _outputs_as_stacks(plan, n_out, self.stacked)
+        carried_as, saved_as = _layout(plan, n_out)
+        self.shared = {k: self.stacked[j] for k, j in carried_as.items()}
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
                                                        self.shared)
         skip = {n_out + k for k in set(self.shared) | set(fed)}
@@ -131,11 +142,9 @@ class LoopStorage:
         if stackable:
             # A saved value that is also a step output is kept in the output's stack: the
             # step writes it once, for both.
-            outputs = {plan.value_of(s): j for j, s in enumerate(plan.out_slots[:n_out])}
-            same = {s: outputs[s] for s in plan._saved_ops if s in outputs}
             self.saved = plan.new_saved_stacks(
-                n_rows, {s: self.stacked[j] for s, j in same.items()})
-            skip.update(same.values())
+                n_rows, {s: self.stacked[j] for s, j in saved_as.items()})
+            skip.update(saved_as.values())
         # The saved stacks in the order a step's `rows` take them.
         self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
         self.step = plan.forward_fn(True, stackable, skip, given)

@@ -260,6 +260,9 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
             infer = layer(x, states).asnumpy()
             results.append([out.asnumpy(), infer, x.grad.asnumpy()] +
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
+            if opt:  # three calls shared one transposed copy, kept on the (hoisted) loop
+                hoist = _loop_node(layer._cached_graph[1], "_" + loop).params["_hoist"]
+                assert len(hoist.q["_fast"]) == 1
     assert max(laid_out) == 1  # the h2h weight was laid out (the i2h one is hoisted)
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
