@@ -156,9 +156,9 @@ def _fc(p, rc, x, w, b=None):
 def _fc_into(p, rc, outs, x, w, b=None):
     out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
     x2 = x if x.ndim == 2 else _fc_2d(p, x)
-    if out2.flags.c_contiguous and out2.dtype == x2.dtype == w.dtype:
-        rc.xp.dot(x2, w.T, out=out2)  # BLAS gemv for one row: a few µs ahead of matmul
-    else:
+    try:  # BLAS gemv for one row: a few µs ahead of matmul
+        rc.xp.dot(x2, w.T, out=out2)
+    except ValueError:  # dot writes only C-contiguous outputs of the exact result dtype
         rc.xp.matmul(x2, w.T, out=out2)
     if b is not None:
         out2 += b
