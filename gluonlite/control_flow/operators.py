@@ -360,13 +360,8 @@ def _while_run(p, rc, xs, keep):
             rows = gather(rc, f_args[j], tp, values[:n_steps])
             if rows.shape[1:] == fplan.slot_shape[slot]:
                 gathered.append((slot, list(rows)))
-
-        def feed(t, var_values):
-            var_values = list(var_values)
-            var_values[counter.k] = counts[t]
-            return var_values
     else:
-        n_steps, feed = None, lambda t, var_values: var_values
+        n_steps = None
     # Stacks have max_iterations rows; rows past the last step are never touched.
     store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
                         fed=() if counter is None else (counter.k,),
@@ -389,26 +384,31 @@ def _while_run(p, rc, xs, keep):
     f_args = _fill(func_roles, cur, fwd_xs) + [None] * len(gathered)
     c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
     f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
-    f_given = [(len(func_roles) + g, rows) for g, (_, rows) in enumerate(gathered)]
+    # Inputs the loop gives each step from per-step lists: gathered rows, the counter.
+    f_fed = [(len(func_roles) + g, rows) for g, (_, rows) in enumerate(gathered)]
+    if counter is not None:
+        f_fed += [(j, counts) for j, k in f_vars if k == counter.k]
+        f_vars = [(j, k) for j, k in f_vars if k != counter.k]
     step = 0
-    while step < n_it:
+    for t in range(n_it if n_steps is None else n_steps):
         if n_steps is None:
             for j, k in c_vars:
                 c_args[j] = cur[k]
             (c,), _ = cond(c_args, None, None)
             if not c.reshape(-1)[0]:
                 break
-        elif step == n_steps:
-            break
         for j, k in f_vars:
             f_args[j] = cur[k]
-        for j, rows in f_given:
-            f_args[j] = rows[step]
-        outs = step_outs[step]
-        _, s = func(f_args, outs, step_rows[step])
+        for j, rows in f_fed:
+            f_args[j] = rows[t]
+        outs = step_outs[t]
+        _, s = func(f_args, outs, step_rows[t])
         if saved is not None:
             saved.append(s)
-        cur, step = feed(step + 1, outs[n_out:]), step + 1
+        cur, step = outs[n_out:], t + 1
+    if counter is not None and step:  # the steps did not write the counter: it is known
+        cur = list(cur)
+        cur[counter.k] = counts[step]
     cur = store.final(cur, first)
     if store.saved is not None:
         def var_rows(k, n):
