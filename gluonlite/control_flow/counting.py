@@ -69,7 +69,14 @@ class Counter:
 def counted_loop(p):
     """The `Counter` of a `_while_loop` node's params, or None when its cond is not a
     comparison of one counter loop var with a constant that func steps by a constant
-    (cached on `p`)."""
+    (cached on `p`).
+
+    Example::
+
+        outs, _ = sym.contrib.while_loop(lambda i, h: i < 10, lambda i, h: (h, [i + 1, h * 2]),
+                                         [i0, h0], max_iterations=20)
+        counted_loop(loop_node.params).values(rc, np.zeros(1, "float32"), 20)[1]   # 10
+    """
     if "_counter" in p:
         return p["_counter"]
     p["_counter"] = counter = _find_counter(p)

@@ -39,6 +39,7 @@ class StackedSteps:
         self.saved_rows, self.step_args, self.input_stacks = saved_rows, step_args, input_stacks
 
     def per_step(self, n):
+        """[(step inputs, step's rows of the saved stacks)] for steps 0..n-1."""
         rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
             else [()] * n
         return list(zip(self.step_args(n), rows))

@@ -324,7 +324,17 @@ class Plan:
 
     @property
     def source(self):
-        """The Python source of the plain forward (no caller buffers), for reading."""
+        """The Python source of the plain forward (no caller buffers), for reading.
+
+        Example::
+
+            print(compile_plan(sym.tanh(sym.var("x")), [(2,)], ["float32"]).source)
+            # def forward(args, outs, rows):
+            #     v0, = args
+            #     v1 = empty(S1, dtype=D1)
+            #     u0(v0, out=v1)  # tanh 'tanh0'
+            #     return [v1], None
+        """
         self.forward_fn(False, False)
         return self._sources[("forward", False, False, frozenset(), ())]
 

@@ -210,6 +210,9 @@ def scatter_add(xp, target, i, rows):
     `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
     T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
     add, and a contiguous run one slice add.
+
+    Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
+    g[2] and rows[1] to g[0].
     """
     n = i.size
     if n and int(i[-1]) - int(i[0]) == n - 1 and (n == 1 or bool((xp.diff(i) == 1).all())):
