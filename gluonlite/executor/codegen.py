@@ -142,8 +142,6 @@ def forward_function(plan, with_outs, with_rows, skip=(), given=()):
 
 def _emit_step(w, plan, i, st, direct, value):
     ins = ", ".join(value[s] for s in st.ins)
-    args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
-    w.bind(f"p{i}", st.p)
     where = f"  # {st.op.name} {st.node.name!r}"
     outs = st.outs
     if st.op.reshapes:  # a view with the shape inferred at compile time
@@ -151,6 +149,8 @@ def _emit_step(w, plan, i, st, direct, value):
         w.emit(f"v{outs[0]} = {value[st.ins[0]]}.reshape({shape}){where}")
         value[outs[0]] = f"v{outs[0]}"
         return
+    w.bind(f"p{i}", st.p)
+    args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
     if not st.use_into:
         fn = w.bind(f"f{i}", st.op.kernel)
         names = [f"v{s}" for s in outs]
@@ -159,7 +159,6 @@ def _emit_step(w, plan, i, st, direct, value):
         for s, name in zip(outs, names):
             value[s] = name
         return
-    fn = w.bind(f"f{i}", st.op.into)
     targets, all_static = [], True
     for k, s in enumerate(outs[:st.n_arrays]):
         dest = _dest(plan, s, k, st.bufs, direct)
@@ -179,6 +178,7 @@ def _emit_step(w, plan, i, st, direct, value):
         extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
         w.emit(f"{uf}({ins}, out={targets[0]}{extra}){where}")
         return
+    fn = w.bind(f"f{i}", st.op.into)
     if all_static:  # bind the list once
         out_list = w.bind(f"B{i}", [st.bufs[k] for k in range(len(targets))])
     else:
