@@ -12,20 +12,29 @@ so is which steps a caller's outputs need at all.
 The source is kept for reading (`Plan.source`) and registered with `linecache`, so a
 traceback through a plan shows the line of the failing step with its node's name.
 
-A generated forward (an RNN step body in a loop; ``o0``: the loop's row of the stacked
-output, ``o1``: the new state, which the loop reads from that same row, so it is skipped)::
+A generated forward (an RNN step body in a loop, inference; ``o0``: the loop's row of the
+stacked output, ``o1``: the new state, which the loop reads from that same row, so it is
+skipped)::
 
     def forward(args, outs, rows):
         v0, v1, v2, = args
         o0, o1, = outs
         f0(p0, rc, B0, v1, v2)  # FullyConnected 'rnn0_t0_h2h'
-        f1(p1, rc, B1, v0, b0_0)  # elemwise_add 'rnn0_t0_plus0'
-        f2(p2, rc, [o0], b1_0)  # tanh 'rnn0_t0_out'
+        u1(v0, b0_0, out=b1_0, casting='unsafe')  # elemwise_add 'rnn0_t0_plus0'
+        u2(b1_0, out=o0)  # tanh 'rnn0_t0_out'
         return outs, None
 
-and its backward (`backward_function`) is the same walk in reverse: one guarded block per
-step calling the step's gradient rule and adding what it returns into the gradients of the
-step's inputs.
+and its backward (`backward_function`) is the same walk in reverse, one guarded block per
+step adding what the step's gradient rule returns into its inputs' gradients::
+
+    if g5 is not None:  # tanh 'rnn0_t0_out'
+        gx = vjp1(p1, rc, [v4], [v5], [g5], need1)
+        g4 = gx[0]
+        g5 = None
+    if g4 is not None:  # elemwise_add 'rnn0_t0_plus0'
+        g0 = g4
+        g3 = g4
+        g4 = None
 """
 import itertools
 import linecache
