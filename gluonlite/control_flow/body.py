@@ -135,19 +135,18 @@ def fc_weight_positions(p, index):
     return cache[index]
 
 
-def fast_weight_layout(xp, weights, rows, n_steps, buffers=None):
+def fast_weight_layout(xp, weights, rows, n_steps, buffers):
     """{index: the same weight laid out for `x @ W.T`} for `weights` {index: 2-D array}, when
     the loop is large enough to repay the copies (else {}): a copy of W with W's shape and
     values whose transpose is contiguous.
 
     Args:
-        buffers: a dict (kept on the loop node) holding one such array per weight shape and
-            dtype, refilled on every call instead of allocated anew.
+        buffers: a dict (kept on the loop node) holding one such array per weight position,
+            shape and dtype, refilled on every call instead of allocated anew.
     """
     if not loop_optimizations_enabled() or rows < _FAST_LAYOUT_ROWS or \
             n_steps < _FAST_LAYOUT_STEPS:
         return {}
-    buffers = {} if buffers is None else buffers
     fast = {}
     for i, w in weights.items():
         if w.ndim != 2 or not w.flags.c_contiguous or w.dtype.kind != "f":

@@ -174,11 +174,10 @@ class _Found:
 
 
 def _q_params(p, subgraphs, **locs):
-    q = Params(p)
-    q.pop("_plans", None)
-    q.pop("_hoist", None)
-    q.pop("_counter", None)
-    q.pop("_fast", None)
+    """The rewritten loop's params: p's attributes with new index maps and bodies. Keys with
+    a leading underscore hold what loop code derived from p's bodies (plans, positions,
+    buffers): none of it carries over."""
+    q = Params({k: v for k, v in p.items() if not k.startswith("_")})
     q.update(locs)
     q["_subgraphs"] = subgraphs
     return q

@@ -284,11 +284,15 @@ def _roles(locs, var_nodes, var_positions=None):
 
 
 def _wl_roles(p):
-    var_nodes = _var_node_inputs(p)
-    cond_roles = _roles(p.cond_input_locs, var_nodes)
-    func_roles = _roles(p.func_input_locs, var_nodes,
-                        {j: k for k, j in enumerate(p.func_var_locs)})
-    return var_nodes, cond_roles, func_roles
+    """(node input of each loop var, cond's input roles, func's input roles), derived from
+    the index maps once (cached on `p`)."""
+    roles = p.get("_roles")
+    if roles is None:
+        var_nodes = _var_node_inputs(p)
+        roles = p["_roles"] = (var_nodes, _roles(p.cond_input_locs, var_nodes),
+                               _roles(p.func_input_locs, var_nodes,
+                                      {j: k for k, j in enumerate(p.func_var_locs)}))
+    return roles
 
 
 def _fill(roles, var_values, node_values):

@@ -266,3 +266,23 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     assert max(laid_out) == 1  # the h2h weight was laid out (the i2h one is hoisted)
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+
+
+def test_the_hoisted_loop_derives_its_own_caches():
+    """A loop node run first plainly, then with the rewrites: what the plain run derived
+    from the original body (plans, FullyConnected weight positions) does not carry over to
+    the rewritten loop, which derives its own."""
+    from gluonlite.control_flow.body import fc_weight_positions
+    outs = _foreach_rnn()
+    rng = np.random.RandomState(8)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    def weights(p):
+        names = p["_subgraphs"][0].list_inputs()
+        return sorted(names[j] for j in fc_weight_positions(p, 0))
+
+    _run(outs, args, False)
+    node = _loop_node(outs, "_foreach")
+    assert weights(node.params) == ["w_h", "w_i"]
+    _run(outs, args, True)
+    q = node.params["_hoist"].q
+    assert weights(q) == ["w_h"]  # the i2h product left the loop
