@@ -85,3 +85,23 @@ def test_loop_case_check_aborts_on_a_mismatch():
     case.params["i2h_weight"] = case.params["i2h_weight"] * 1.5
     with pytest.raises(RuntimeError, match="disagree.*hybrid foreach vs floor-step"):
         case.check()
+
+
+def test_goal_lines_judge_the_reference_cell_and_all_cells_apart():
+    """Goal 3 is reported over all cells and over the LSTM reference table: an RNN case over
+    1.2x floor-fused fails the first and not the second."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rnn_floor import goal_lines
+    finally:
+        sys.path.remove(str(BENCH))
+    medians = {}
+    for cell, hybrid in (("RNNCell", 1.3), ("LSTMCell", 1.1)):
+        medians[(cell, 1, "infer")] = {"floor-step": 2.0, "floor-fused": 1.0,
+                                       "gluonlite hybrid foreach": hybrid,
+                                       "gluonlite imperative foreach": 10.0}
+    lines = goal_lines(medians)
+    all_cells = next(ln for ln in lines if "goal 3" in ln and "all cells" in ln)
+    lstm = next(ln for ln in lines if "goal 3" in ln and "reference table" in ln)
+    assert "NOT met; 1/2 cases within" in all_cells and "RNNCell b1 infer foreach" in all_cells
+    assert ": met; 1/1 cases within" in lstm
