@@ -1,11 +1,12 @@
 """Running a loop's steps: the per-call buffers and the reverse pass.
 
-A loop kernel (`gluonlite.control_flow.operators`) runs its body's generated step function
-once per step. What the steps write is laid out here, once per call: each step's rows of
+A loop kernel (`gluonlite.control_flow.operators`) runs its body's generated step loop
+(`Plan.loop_fn`: the loop and the body in one function). What the steps write is laid out
+here, once per call: each step's rows of
 the stacked outputs, the buffers of the values carried from step to step (rows of a stacked
 output when they are the same value, two swapped buffers in inference, rows of one stack in
 training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
-body's backward over the kept steps, last to first.
+body's generated reverse pass (`Plan.reverse_fn`) over the kept steps, last to first.
 """
 import weakref
 
@@ -122,13 +123,18 @@ class LoopStorage:
             such a value twice: the next step reads it from its row).
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        step: the plan's generated step function (`Plan.forward_fn`); it does not
-            write the carried values in `shared` nor those in `fed` (carried values the
-            loop feeds to each step itself, e.g. a counted loop's counter); the values of
-            the slots in `given` follow the step's inputs in its `args`.
+        run: the plan's generated step loop (`Plan.loop_fn`), called as
+            ``run(args, fed, outs, rows, saved, start, stop)`` with `per_step`'s lists.
+            It reads the slots `scanned` from per-step lists (`fed`), carries output
+            position n_out + k into body input `carried[k]` (none for the loop vars in
+            `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
+            not write the carried values in `shared` (the next step reads them from their
+            row), and appends each step's saved values to `saved` when they cannot be
+            stacked (`saved` is None).
     """
 
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, fed=(), given=()):
+    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, scanned, carried,
+                 fed_vars=(), given=()):
         make = xp.zeros if zero_rows else xp.empty
         self.stacked = [make((n_rows,) + tuple(s), dtype=d)
                         for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
@@ -138,7 +144,7 @@ class LoopStorage:
         self.shared = {k: self.stacked[j] for k, j in carried_as.items()}
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
                                                        self.shared)
-        skip = {n_out + k for k in set(self.shared) | set(fed)}
+        skip = {n_out + k for k in set(self.shared) | set(fed_vars)}
         self.saved = None
         if stackable:
             # A saved value that is also a step output is kept in the output's stack: the
@@ -148,7 +154,9 @@ class LoopStorage:
             skip.update(saved_as.values())
         # The saved stacks in the order a step's `rows` take them.
         self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.step = plan.forward_fn(True, stackable, skip, given)
+        self.run = plan.loop_fn(stackable, keep and not stackable, skip, given, scanned,
+                                [(slot, n_out + k) for k, slot in enumerate(carried)
+                                 if k not in fed_vars])
 
     def per_step(self, n):
         """What steps 0..n-1 write, made in a few calls rather than per step: for each
@@ -170,33 +178,40 @@ class LoopStorage:
         return [c.copy() if k in self.shared else c for k, c in enumerate(cur)]
 
 
-def reverse_pass(state, gys, n_out, carry, carry_locs, visit):
-    """Run the body's backward over the executed steps in reverse.
+def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
+    """Run the body's backward over the executed steps in reverse (one generated function,
+    `Plan.reverse_fn`).
 
-    The gradients of the loop-carried body inputs (at `carry_locs`) flow from step t to step
-    t - 1; `visit(t, g)` takes each step's other gradients (g: one per body input).
+    Args:
+        state: the loop's `Saved`.
+        gys: the node's output gradients (None where none): the stacked outputs first.
+        n_out: how many outputs are stacked.
+        carry: the gradients of the carried values at the loop's exit (None for none).
+        carry_locs: the body input of each carried value; its gradient flows from step t
+            to step t - 1.
+        rows: {body input: array}: row t of the array receives that input's gradient at
+            step t (scanned data).
+        sums: {body input: index}: gradients summed over the steps into accumulator
+            `index` (0, 1, ...; inputs with one index share it).
 
     Returns:
-        (carry, stash): the carried gradients at the loop's entry, and the stacks of the
-        deferred invariant-input gradients (None when the plan defers none).
+        (carry, sums, stash): the carried gradients at the loop's entry, the sums (None
+        where nothing reached), and the stacks of the deferred invariant-input gradients
+        (None when the plan defers none).
     """
+    rows, sums = rows or {}, sums or {}
     plan, steps, n = state.plan, state.steps, state.n_steps
     stacked = isinstance(steps, StackedSteps)
     stash = None
     if plan.deferred:
         stash = plan.new_stash(n, steps.input_stacks(n) if stacked else None)
-    backward = plan.backward_fn(stash, stacked)
-    if stacked:
-        steps = steps.per_step(n)
-    rows = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    outputs_have_grads = any(g is not None for g in gys[:n_out])
-    for t in range(n - 1, -1, -1):
-        if not outputs_have_grads and all(c is None for c in carry):
-            continue  # no gradient reaches this step
-        heads = [r[t] for r in rows] + carry
-        g = backward(steps[t], heads, stash, t)
-        carry = [g[j] for j in carry_locs]
-        visit(t, g)
-    # Nothing above writes into a gradient it did not make, so the carried gradients were
-    # not copied per step; the ones that leave the loop must not alias a head.
-    return [None if c is None else c.copy() for c in carry], stash
+    if not n:
+        return [None if c is None else c.copy() for c in carry], \
+            [None] * len(set(sums.values())), stash
+    reverse = plan.reverse_fn(stash, stacked, n_out, carry_locs, list(rows), sums)
+    heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
+    dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
+    carry, summed = reverse(steps.per_step(n) if stacked else steps, heads, carry, dests,
+                            stash, n - 1)
+    # The carried gradients that leave the loop must not alias a head or each other.
+    return [None if c is None else c.copy() for c in carry], summed, stash

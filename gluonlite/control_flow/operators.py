@@ -159,32 +159,20 @@ def _foreach_run(p, rc, xs, keep):
     args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
-    store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False)
+    store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False,
+                        scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
     free = set(p.remain_locs)
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps,
                               p.setdefault("_fast", {}))
-    fwd_args = [fast.get(j, a) for j, a in enumerate(args)]
-    scanned = [(loc, data_rows(d)) for loc, d in zip(p.in_data_locs, data)]
-    state_locs = p.in_state_locs
-
-    cur = first = list(states)
-    step, n_out = store.step, p.num_out_data
     step_outs, step_rows = store.per_step(n_steps)
-    step_args = list(fwd_args)  # a step unpacks its args at once: one list serves them all
-    for t in range(n_steps):
-        for loc, rows in scanned:
-            step_args[loc] = rows[t]
-        for loc, c in zip(state_locs, cur):
-            step_args[loc] = c
-        outs = step_outs[t]
-        _, s = step(step_args, outs, step_rows[t])
-        if saved is not None:
-            saved.append(s)
-        cur = outs[n_out:]
-    cur = store.final(cur, first)
+    store.run([fast.get(j, a) for j, a in enumerate(args)], [data_rows(d) for d in data],
+              step_outs, step_rows, saved, 0, n_steps)
+    first = list(states)
+    cur = store.final(list(step_outs[-1][p.num_out_data:]) if n_steps else first, first)
+    state_locs = p.in_state_locs
     if store.saved is not None:
         # What the backward needs is rebuilt from the arrays when it runs: lists of row
         # views held until then would cost ~100 bytes a step.
@@ -231,20 +219,12 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     acc = [None] * len(xs)
     g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
     # Each step writes its own rows of the data gradients once.
-    grad_rows = [(loc, data_rows(gd)) for loc, gd in zip(p.in_data_locs, g_data)
-                 if gd is not None]
-    remain = [(loc, n_d + n_s + k) for k, loc in enumerate(p.remain_locs)]
-
-    def visit(t, g):
-        for loc, rows in grad_rows:
-            if g[loc] is not None:
-                rows[t][...] = g[loc]
-        for loc, i in remain:
-            if g[loc] is not None:
-                add_into(acc, i, g[loc])
-
-    carry, stash = reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
-                                 p.in_state_locs, visit)
+    rows = {loc: gd for loc, gd in zip(p.in_data_locs, g_data) if gd is not None}
+    sums = {loc: k for k, loc in enumerate(p.remain_locs)}
+    carry, summed, stash = reverse_pass(state, gys, n_out, [gys[n_out + k] for k in range(n_s)],
+                                        p.in_state_locs, rows, sums)
+    for k, g in enumerate(summed):
+        add_into(acc, n_d + n_s + k, g, fresh=True)
     plan = state.plan
     n_body = n_d + n_s + len(p.remain_locs)
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
@@ -366,9 +346,17 @@ def _while_run(p, rc, xs, keep):
                 gathered.append((slot, list(rows)))
     else:
         n_steps = None
+    # Inputs the loop gives each step from per-step lists: the counter, gathered rows.
+    scanned, fed = [], []
+    if counter is not None:
+        scanned.append(p.func_var_locs[counter.k])
+        fed.append(counts)
+    scanned += [slot for slot, _ in gathered]
+    fed += [rows for _, rows in gathered]
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True,
-                        fed=() if counter is None else (counter.k,),
+    store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True, scanned=scanned,
+                        carried=p.func_var_locs,
+                        fed_vars=() if counter is None else (counter.k,),
                         given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
     first = cur
@@ -378,38 +366,27 @@ def _while_run(p, rc, xs, keep):
              if func_roles[j][0] == "in"},
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
         p.setdefault("_fast", {}))
-    fwd_xs = [fast.get(i, x) for i, x in enumerate(xs)]
-
-    cond, func = cplan.forward_fn(False, False), store.step
+    f_args = _fill(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
     step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
-    # One list of inputs per body serves every step (a step unpacks it at once): the loop
-    # vars' positions change, the rest stay.
-    c_args = _fill(cond_roles, cur, xs)
-    f_args = _fill(func_roles, cur, fwd_xs) + [None] * len(gathered)
-    c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
-    f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
-    # Inputs the loop gives each step from per-step lists: gathered rows, the counter.
-    f_fed = [(len(func_roles) + g, rows) for g, (_, rows) in enumerate(gathered)]
-    if counter is not None:
-        f_fed += [(j, counts) for j, k in f_vars if k == counter.k]
-        f_vars = [(j, k) for j, k in f_vars if k != counter.k]
-    step = 0
-    for t in range(n_it if n_steps is None else n_steps):
-        if n_steps is None:
+    if n_steps is not None:
+        store.run(f_args, fed, step_outs, step_rows, saved, 0, n_steps)
+        step = n_steps
+    else:  # cond decides before each step
+        cond = cplan.forward_fn(False, False)
+        c_args = _fill(cond_roles, cur, xs)
+        c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
+        f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
+        for step in range(n_it + 1):
             for j, k in c_vars:
                 c_args[j] = cur[k]
-            (c,), _ = cond(c_args, None, None)
-            if not c.reshape(-1)[0]:
+            if step == n_it or not cond(c_args, None, None)[0][0].reshape(-1)[0]:
                 break
-        for j, k in f_vars:
-            f_args[j] = cur[k]
-        for j, rows in f_fed:
-            f_args[j] = rows[t]
-        outs = step_outs[t]
-        _, s = func(f_args, outs, step_rows[t])
-        if saved is not None:
-            saved.append(s)
-        cur, step = outs[n_out:], t + 1
+            for j, k in f_vars:
+                f_args[j] = cur[k]
+            store.run(f_args, fed, step_outs, step_rows, saved, step, step + 1)
+            cur = step_outs[step][n_out:]
+    if n_steps:
+        cur = step_outs[n_steps - 1][n_out:]
     if counter is not None and step:  # the steps did not write the counter: it is known
         cur = list(cur)
         cur[counter.k] = counts[step]
@@ -444,15 +421,13 @@ def _while_vjp(p, rc, xs, ys, gys, need):
     var_nodes, _, func_roles = _wl_roles(p)
     n_out = p.num_out_data
     acc = [None] * len(xs)
-
-    def visit(t, g):
-        for j, r in enumerate(func_roles):
-            if r[0] == "in":
-                add_into(acc, r[1], g[j])
-
-    carry, stash = reverse_pass(state, gys, n_out,
-                                 [gys[n_out + k] for k in range(len(var_nodes))],
-                                 p.func_var_locs, visit)
+    ins = sorted({r[1] for r in func_roles if r[0] == "in"})
+    sums = {j: ins.index(r[1]) for j, r in enumerate(func_roles) if r[0] == "in"}
+    carry, summed, stash = reverse_pass(state, gys, n_out,
+                                        [gys[n_out + k] for k in range(len(var_nodes))],
+                                        p.func_var_locs, sums=sums)
+    for i, g in zip(ins, summed):
+        add_into(acc, i, g, fresh=True)
     plan = state.plan
     _add_deferred(plan, stash, _fill(func_roles, [None] * len(var_nodes), xs), acc,
                   lambda j: func_roles[j][1])

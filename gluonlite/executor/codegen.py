@@ -12,20 +12,25 @@ so is which steps a caller's outputs need at all.
 The source is kept for reading (`Plan.source`) and registered with `linecache`, so a
 traceback through a plan shows the line of the failing step with its node's name.
 
-A generated forward (an RNN step body in a loop, inference; ``o0``: the loop's row of the
-stacked output, ``o1``: the new state, which the loop reads from that same row, so it is
-skipped)::
+A loop node's body is generated together with the loop around it (`loop_function`), so a
+step costs its kernels and a few local assignments, not a call. An RNN cell's step loop in
+inference (``fed0``: the hoisted input projection's rows; ``o0``: the step's row of the
+stacked output, ``o1``: the new state, the same array, so it is not written twice)::
 
-    def forward(args, outs, rows):
+    def loop(args, fed, outs, rows, saved, start, stop):
         v0, v1, v2, = args
-        o0, o1, = outs
-        f0(p0, rc, B0, v1, v2)  # FullyConnected 'rnn0_t0_h2h'
-        u1(v0, b0_0, out=b1_0, casting='unsafe')  # elemwise_add 'rnn0_t0_plus0'
-        u2(b1_0, out=o0)  # tanh 'rnn0_t0_out'
-        return outs, None
+        fed0, = fed
+        for step in range(start, stop):
+            v0 = fed0[step]
+            o0, o1, = outs[step]
+            f0(p0, rc, B0, v1, v2)  # FullyConnected 'rnn0_t0_h2h'
+            u1(v0, b0_0, out=b1_0, casting='unsafe')  # elemwise_add 'rnn0_t0_plus0'
+            u2(b1_0, out=o0)  # tanh 'rnn0_t0_out'
+            v1, = o1,
 
-and its backward (`backward_function`) is the same walk in reverse, one guarded block per
-step adding what the step's gradient rule returns into its inputs' gradients::
+A backward (`backward_function`, and inside a loop's reverse pass `reverse_function`) is
+the same walk in reverse, one guarded block per step adding what the step's gradient rule
+returns into its inputs' gradients::
 
     if g5 is not None:  # tanh 'rnn0_t0_out'
         gx = vjp1(p1, rc, [v4], [v5], [g5], need1)
@@ -40,7 +45,7 @@ import itertools
 import linecache
 import weakref
 
-__all__ = ["forward_function", "backward_function"]
+__all__ = ["forward_function", "loop_function", "backward_function", "reverse_function"]
 
 _COUNTER = itertools.count()
 
@@ -51,13 +56,14 @@ class _Writer:
     def __init__(self, plan):
         self.lines = []
         self.ns = {"rc": plan.rc, "empty": plan.xp.empty, "copyto": plan.xp.copyto}
+        self.depth = 1
 
     def bind(self, name, value):
         self.ns[name] = value
         return name
 
     def emit(self, line):
-        self.lines.append("    " + line)
+        self.lines.append("    " * self.depth + line)
 
 
 def _dest(plan, slot, k, step_bufs, direct):
@@ -106,21 +112,68 @@ def forward_function(plan, with_outs, with_rows, skip=(), given=()):
         meaning of `Plan.forward`, and its source text.
     """
     w = _Writer(plan)
-    n_in = plan.n_inputs
-    value = {}  # slot -> the expression that holds its value
-    passed = list(range(n_in)) + list(given)
+    passed = list(range(plan.n_inputs)) + list(given)
     if passed:
         w.emit(", ".join(f"v{s}" for s in passed) + ", = args")
-    for s in passed:
-        value[s] = f"v{s}"
-    direct = {}
+    results, saved = _forward_body(w, plan, with_outs, with_rows, skip, given, "outs", "rows")
+    w.emit(f"return {results}, {saved}")
+    return _compile(w, plan, "forward(args, outs, rows)")
+
+
+def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
+    """Generate a loop over `plan` as one function: the step loop and its body together, so
+    a step costs its kernels and a few local assignments (no call, no argument list).
+
+    Args:
+        plan, with_rows, skip, given: as for `forward_function` (the loop always passes
+            each step's `outs`).
+        keep: append each step's saved values (the `saved` of `Plan.forward`) to a list;
+            for a plan whose saved values cannot be stacked (`with_rows` False).
+        scanned: slots whose value at step t the loop reads from per-step lists (scanned
+            data, a counter, `given` rows).
+        carried: (input slot, output position) pairs: the value that output had after
+            step t is that input at step t + 1.
+
+    Returns:
+        (function, source): ``function(args, fed, outs, rows, saved, start, stop)`` runs
+        steps start..stop-1. `args` holds every input's value at step `start` (scanned ones
+        are ignored), `fed[k][t]` is scanned slot k at step t, `outs[t]` and `rows[t]` are
+        what step t writes (as for `forward_function`), `saved` is the list `keep` appends
+        to. It returns nothing: the carried values after the last step are in its outs.
+    """
+    w = _Writer(plan)
+    if plan.n_inputs:
+        w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
+    if scanned:
+        w.emit(", ".join(f"fed{k}" for k in range(len(scanned))) + ", = fed")
+    w.emit("for step in range(start, stop):")
+    w.depth += 1
+    for k, s in enumerate(scanned):
+        w.emit(f"v{s} = fed{k}[step]")
+    results, saved = _forward_body(w, plan, True, with_rows, skip, given, "outs[step]",
+                                   "rows[step]")
+    if keep:
+        w.emit(f"saved.append({saved})")
+    if carried:
+        w.emit(", ".join(f"v{s}" for s, _ in carried) + ", = " +
+               ", ".join(f"o{k}" for _, k in carried) + ",")
+    return _compile(w, plan, "loop(args, fed, outs, rows, saved, start, stop)")
+
+
+def _forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
+    """Emit a forward's steps once its inputs (and `given` slots) are in ``v{slot}``;
+    `outs`/`rows` are the expressions of the caller's arrays. Returns the expressions of
+    (the results, the saved values)."""
+    n_in = plan.n_inputs
+    value = {s: f"v{s}" for s in list(range(n_in)) + list(given)}
+    direct = {}  # slot -> the caller's array it is written to
     if with_outs and plan.out_slots:
-        w.emit(", ".join(f"o{k}" for k in range(len(plan.out_slots))) + ", = outs")
+        w.emit(", ".join(f"o{k}" for k in range(len(plan.out_slots))) + f", = {outs}")
         for k, s in enumerate(plan.out_slots):
             if s in plan._caller_direct:
                 direct.setdefault(s, f"o{k}")
     if with_rows and plan._saved_ops:
-        w.emit(", ".join(f"r{k}" for k in range(len(plan._saved_ops))) + ", = rows")
+        w.emit(", ".join(f"r{k}" for k in range(len(plan._saved_ops))) + f", = {rows}")
         for k, s in enumerate(plan._saved_ops):
             direct[s] = f"r{k}"
     for i in _live_steps(plan, skip, set(given)):
@@ -138,15 +191,13 @@ def forward_function(plan, with_outs, with_rows, skip=(), given=()):
         results = "[" + ", ".join(
             f"{value[s]}.copy()" if s < n_in else value[s] for s in plan.out_slots) + "]"
     if not plan.bwd_steps or with_rows:
-        w.emit(f"return {results}, None")
-    else:
-        saved = [value.get(s, "None") for s in range(plan.n_slots)]
-        for s, stub in plan._stubs:
-            saved[s] = w.bind(f"z{s}", stub)
-        for s in plan._dropped:
-            saved[s] = "None"
-        w.emit(f"return {results}, [{', '.join(saved)}]")
-    return _compile(w, plan, "forward(args, outs, rows)")
+        return results, "None"
+    saved = [value.get(s, "None") for s in range(plan.n_slots)]
+    for s, stub in plan._stubs:
+        saved[s] = w.bind(f"z{s}", stub)
+    for s in plan._dropped:
+        saved[s] = "None"
+    return results, f"[{', '.join(saved)}]"
 
 
 def _emit_step(w, plan, i, st, direct, value):
@@ -226,6 +277,68 @@ def backward_function(plan, with_stash, from_rows, provided=frozenset()):
     value's gradient is the sum of its uses' contributions.
     """
     w = _Writer(plan)
+    _backward_body(w, plan, with_stash, from_rows, provided,
+                   [f"heads[{k}]" for k in range(len(plan.out_slots))])
+    w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
+                                  for s in range(plan.n_inputs)) + "]")
+    return _compile(w, plan, "backward(saved, heads, stash, step)")
+
+
+def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
+    """Generate a loop's reverse pass over `plan` as one function (the steps' backward and
+    the loop around it, as `loop_function` does for the forward).
+
+    Args:
+        plan, with_stash, from_rows, provided: as for `backward_function`.
+        n_out: how many of the plan's outputs are stacked step outputs; the others are the
+            carried values, whose gradients flow from step t + 1 to step t.
+        carry_locs: the input slot of each carried value.
+        rows: input slots whose gradient at step t is written to row t of an array.
+        sums: {input slot: accumulator index}: gradients summed over the steps (slots with
+            one index share the sum).
+
+    Returns:
+        (function, source): ``function(steps, heads, carry, dests, stash, start) ->
+        (carry, sums)`` runs steps start..0. `steps[t]` is step t's saved values (as
+        `backward_function` reads them), `heads[j][t]` is stacked output j's gradient at
+        step t, `carry` holds the carried values' gradients after step `start`, `dests` one
+        array per `rows` slot. It returns the carried gradients at the loop's entry (they
+        may alias a head or one another) and the sums (None where nothing reached).
+    """
+    w = _Writer(plan)
+    if n_out:
+        w.emit(", ".join(f"head{j}" for j in range(n_out)) + ", = heads")
+    if carry_locs:
+        w.emit(", ".join(f"carry{k}" for k in range(len(carry_locs))) + ", = carry")
+    if rows:
+        w.emit(", ".join(f"dest{k}" for k in range(len(rows))) + ", = dests")
+    n_sums = len(set(sums.values()))
+    if n_sums:
+        w.emit(" = ".join(f"acc{i}" for i in range(n_sums)) + " = None")
+    w.emit("for step in range(start, -1, -1):")
+    w.depth += 1
+    w.emit("saved = steps[step]")
+    _backward_body(w, plan, with_stash, from_rows, provided,
+                   [f"head{j}[step]" for j in range(n_out)] +
+                   [f"carry{k}" for k in range(len(carry_locs))])
+    if carry_locs:
+        w.emit(", ".join(f"carry{k}" for k in range(len(carry_locs))) + ", = " +
+               ", ".join(f"g{s}" for s in carry_locs) + ",")
+    for k, s in enumerate(rows):
+        w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
+    for s, i in sums.items():
+        w.emit(f"if g{s} is not None:")
+        w.emit(f"    if acc{i} is None: acc{i} = g{s}.copy()")
+        w.emit(f"    else: acc{i} += g{s}")
+    w.depth -= 1
+    carry = "".join(f"carry{k}, " for k in range(len(carry_locs)))
+    w.emit(f"return [{carry}], [{', '.join(f'acc{i}' for i in range(n_sums))}]")
+    return _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
+
+
+def _backward_body(w, plan, with_stash, from_rows, provided, heads):
+    """Emit a backward from the saved values in `saved` and the output gradients (the
+    expressions `heads`, one per output) to ``g{slot}`` of every input."""
     read = set()  # the slots whose saved values some vjp reads
     for st in plan.bwd_steps:
         read.update(st.ins)
@@ -251,17 +364,14 @@ def backward_function(plan, with_stash, from_rows, provided=frozenset()):
     headed = set()
     for k, s in enumerate(plan.out_slots):
         if s not in headed:
-            w.emit(f"g{s} = heads[{k}]")
+            w.emit(f"g{s} = {heads[k]}")
             headed.add(s)
         else:  # an output listed twice: its gradients add
-            w.emit(f"h = heads[{k}]")
+            w.emit(f"h = {heads[k]}")
             w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
         _emit_vjp(w, plan, i, st, with_stash, contributed, provided)
-    w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
-                                  for s in range(plan.n_inputs)) + "]")
-    return _compile(w, plan, "backward(saved, heads, stash, step)")
 
 
 def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):

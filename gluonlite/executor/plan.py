@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
-from .codegen import backward_function, forward_function
+from .codegen import backward_function, forward_function, loop_function, reverse_function
 from .infer import infer_graph
 from .memory import plan_buffers
 
@@ -321,6 +321,23 @@ class Plan:
         provided = frozenset() if stash is None else stash.provided
         key = ("backward", stash is not None, bool(from_rows), provided)
         return self._generated(key, lambda: backward_function(self, *key[1:]))
+
+    def loop_fn(self, with_rows, keep, skip, given, scanned, carried):
+        """The generated step loop ``f(args, fed, outs, rows, saved, start, stop)`` of a loop
+        node running this plan as its body (see
+        `gluonlite.executor.codegen.loop_function`)."""
+        key = ("loop", bool(with_rows), bool(keep), frozenset(skip), tuple(given),
+               tuple(scanned), tuple(carried))
+        return self._generated(key, lambda: loop_function(self, *key[1:]))
+
+    def reverse_fn(self, stash, from_rows, n_out, carry_locs, rows, sums):
+        """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a
+        loop node running this plan as its body (see
+        `gluonlite.executor.codegen.reverse_function`)."""
+        provided = frozenset() if stash is None else stash.provided
+        key = ("reverse", stash is not None, bool(from_rows), provided, n_out,
+               tuple(carry_locs), tuple(rows), tuple(sorted(sums.items())))
+        return self._generated(key, lambda: reverse_function(self, *key[1:7], dict(key[7])))
 
     @property
     def source(self):

@@ -145,5 +145,5 @@ def test_rows_picked_by_the_counter_are_gathered_once(mode, steps, train):
              any(st.op.name == "take" for st in pl.steps)]
     assert plans and all(gathered_rows(params, pl, counted_loop(params)) for pl in plans)
     sources = [src for pl in plans for key, src in pl._sources.items()
-               if key[0] == "forward" and key[4]]
+               if key[0] == "loop" and key[4]]
     assert sources and not any("take" in src for src in sources)

@@ -91,3 +91,59 @@ def test_backward_from_a_step_view_equals_backward_from_saved_values():
     autograd.backward(outs, [nd.array(g, dtype="float64") for g in heads])
     for x, g in zip(xs, plain):
         np.testing.assert_allclose(g, x.grad.asnumpy(), rtol=1e-10)
+
+
+def _step_body():
+    """h' = tanh(x * w + h): outputs (the step output, the new state)."""
+    x, h, w = sym.var("x"), sym.var("h"), sym.var("w")
+    new = sym.tanh(x * w + h, name="act")
+    return sym.Group([new, new * 1])
+
+
+@pytest.mark.parametrize("stacked", [False, True])
+def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(stacked):
+    """`Plan.loop_fn` runs the steps in one function and `Plan.reverse_fn` their backward;
+    both agree with calling `forward`/`backward` once per step, and the loop may run in
+    pieces (start, stop) as a while_loop's cond requires."""
+    rng = np.random.RandomState(4)
+    T, shape = 5, (2, 3)
+    xs, h0, w = rng.randn(T, *shape), rng.randn(*shape), rng.randn(*shape)
+    plan = compile_plan(_step_body(), [shape] * 3, ["float64"] * 3, is_train=True,
+                        grad_inputs=[True] * 3, static_alloc=True)
+    # step by step
+    h, saved_steps, ref_outs = h0, [], []
+    for t in range(T):
+        (y, h), s = plan.forward([xs[t], h, w])
+        ref_outs.append(y.copy())
+        saved_steps.append(s)
+    heads = rng.randn(T, *shape)
+    ref_g, carry, g_w = np.zeros_like(xs), rng.randn(*shape), 0
+    carry0 = carry.copy()
+    for t in range(T - 1, -1, -1):
+        gx, gh, gw = plan.backward(saved_steps[t], [heads[t], carry])
+        ref_g[t], carry, g_w = gx, gh, g_w + gw
+    # generated: the stacked outputs and the carried state, rows of one stack each
+    out_stack, state_stack = np.empty((T,) + shape), np.empty((T,) + shape)
+    outs = list(zip(out_stack, state_stack))
+    stacks = plan.new_saved_stacks(T) if stacked else None
+    rows = list(zip(*[stacks[s] for s in plan._saved_ops])) if stacked else [None] * T
+    saved = None if stacked else []
+    run = plan.loop_fn(stacked, not stacked, (), (), [0], [(1, 1)])
+    args = [None, h0, w]
+    run(args, [list(xs)], outs, rows, saved, 0, 2)
+    run([None, state_stack[1], w], [list(xs)], outs, rows, saved, 2, T)
+    np.testing.assert_allclose(out_stack, np.array(ref_outs), rtol=1e-12)
+    src = plan._sources[("loop", stacked, not stacked, frozenset(), (), (0,), ((1, 1),))]
+    assert src.count("for step in range") == 1 and "'act'" in src
+    if stacked:
+        entering = [h0] + list(state_stack[:T - 1])
+        steps = [((xs[t], entering[t], w), tuple(stacks[s][t] for s in plan._saved_ops))
+                 for t in range(T)]
+    else:
+        steps = saved
+    g_x = np.zeros_like(xs)
+    reverse = plan.reverse_fn(None, stacked, 1, [1], [0], {2: 0})
+    (g_h,), (g_w_sum,) = reverse(steps, [list(heads)], [carry0], [g_x], None, T - 1)
+    np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
+    np.testing.assert_allclose(g_h, carry, rtol=1e-12)
+    np.testing.assert_allclose(g_w_sum, g_w, rtol=1e-12)
