@@ -3,6 +3,7 @@
 cpu contexts compute with numpy. gpu contexts compute with CuPy when CuPy imports and sees a
 CUDA device; otherwise the first use of a gpu context raises an error that says so.
 """
+import functools
 import threading
 
 import numpy as np
@@ -12,8 +13,10 @@ __all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus"]
 _local = threading.local()
 
 
+@functools.cache
 def _cupy():
-    """The cupy module if it imports and sees at least one device, else None."""
+    """The cupy module if it imports and sees at least one device, else None. Asked once
+    per process: a failed import is slow to repeat (`nd.waitall` asks on every call)."""
     try:
         import cupy  # noqa: PLC0415 - optional backend, imported on demand
         if cupy.cuda.runtime.getDeviceCount() > 0:

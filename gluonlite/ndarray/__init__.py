@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
-from ..context import current_context
+from ..context import _cupy, current_context
 from .ndarray import NDArray, array, empty
 from . import register as _register
 
@@ -75,12 +75,9 @@ def stack(*data, axis=0, **kwargs):
 
 def waitall():
     """Wait for all computation to finish (synchronous here; syncs the GPU stream with CuPy)."""
-    try:
-        import cupy
-        if cupy.cuda.runtime.getDeviceCount() > 0:
-            cupy.cuda.Stream.null.synchronize()
-    except Exception:  # no GPU backend
-        pass
+    cp = _cupy()
+    if cp is not None:
+        cp.cuda.Stream.null.synchronize()
 
 
 from . import random  # noqa: E402
