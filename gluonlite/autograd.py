@@ -91,12 +91,14 @@ class Leaf:
 
 class TapeNode:
     """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
-    `vjp(gys, need)` returns one raw gradient (or None) per input."""
+    `vjp(gys, need)` returns one raw gradient (or None) per input. With `dests_ok` the vjp
+    also takes ``dests`` (see `gluonlite.ops.registry.Operator.writes_dests`)."""
 
-    __slots__ = ("inputs", "vjp", "nout", "label")
+    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok")
 
-    def __init__(self, inputs, vjp, nout, label):
+    def __init__(self, inputs, vjp, nout, label, dests_ok=False):
         self.inputs, self.vjp, self.nout, self.label = inputs, vjp, nout, label
+        self.dests_ok = dests_ok
 
 
 def _toposort(heads):
@@ -126,8 +128,29 @@ def _entry_of(arr, what):
     return e
 
 
-def _run_backward(heads, head_grads, retain_graph):
-    """Propagate gradients from heads; returns {id(leaf): (leaf, total grad raw array)}."""
+def _write_targets(order, entries):
+    """{id(leaf): its grad buffer} for the leaves whose gradient a vjp may write in place:
+    grad_req 'write', read by one input of one recorded node (so that input's gradient is
+    the whole gradient) and not a head, with a C-contiguous buffer (MXNet's kWriteTo)."""
+    uses = {}
+    for node in order:
+        for e in node.inputs:
+            if e is not None and isinstance(e[0], Leaf):
+                uses[id(e[0])] = uses.get(id(e[0]), 0) + 1
+    for e in entries:
+        uses[id(e[0])] = 2
+    targets = {}
+    for node in order:
+        if isinstance(node, Leaf) and uses.get(id(node)) == 1 and node.grad_req == "write" \
+                and node.grad is not None and node.grad._data.flags.c_contiguous:
+            targets[id(node)] = node.grad._data
+    return targets
+
+
+def _run_backward(heads, head_grads, retain_graph, write=False):
+    """Propagate gradients from heads; returns {id(leaf): (leaf, total grad raw array)}.
+    With `write`, nodes that can are handed the grad buffers of the leaves that will receive
+    their gradient (`_write_targets`); a leaf's total is then that buffer itself."""
     entries = [_entry_of(h, "backward") for h in heads]
     if head_grads is None:
         head_grads = [None] * len(heads)
@@ -150,7 +173,9 @@ def _run_backward(heads, head_grads, retain_graph):
                                  f"of shape {h.shape}")
         add(e, g)
     leaves = {}
-    for node in reversed(_toposort([e[0] for e in entries])):
+    order = _toposort([e[0] for e in entries])
+    targets = _write_targets(order, entries) if write else {}
+    for node in reversed(order):
         gys = grads.pop(id(node), None)
         if isinstance(node, Leaf):
             # a variable of the graph that got no gradient (only non-differentiable paths lead
@@ -163,7 +188,10 @@ def _run_backward(heads, head_grads, retain_graph):
         if gys is None:
             continue
         need = [e is not None for e in node.inputs]
-        gxs = node.vjp(gys, need)
+        dests = None
+        if targets and node.dests_ok:
+            dests = [None if e is None else targets.get(id(e[0])) for e in node.inputs]
+        gxs = node.vjp(gys, need) if dests is None else node.vjp(gys, need, dests)
         for e, gx in zip(node.inputs, gxs):
             if e is not None and gx is not None:
                 add(e, gx)
@@ -188,7 +216,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         heads = [heads]
         head_grads = None if head_grads is None else [head_grads]
     with _scope(False, train_mode):
-        leaves = _run_backward(list(heads), head_grads, retain_graph)
+        leaves = _run_backward(list(heads), head_grads, retain_graph, write=True)
     for leaf, g in leaves.values():
         if leaf.grad_req == "null" or leaf.grad is None:
             continue
@@ -197,7 +225,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
                 leaf.grad._data[...] = 0
         elif leaf.grad_req == "add":
             leaf.grad._data += g
-        else:
+        elif g is not leaf.grad._data:  # not already written in place
             leaf.grad._data[...] = g
 
 
@@ -264,12 +292,13 @@ def mark_variables(variables, gradients, grad_reqs="write"):
         v._grad = g
 
 
-def record_node(inputs, vjp, outputs, label):
+def record_node(inputs, vjp, outputs, label, dests_ok=False):
     """Attach a recorded node producing NDArrays `outputs` (internal: used by invoke, the
-    imperative loops and CachedOp). `inputs` are NDArrays whose entries are read here."""
+    imperative loops and CachedOp). `inputs` are NDArrays whose entries are read here;
+    `dests_ok`: `vjp` also takes ``dests`` (see `TapeNode`)."""
     entries = [None if x is None else x._entry for x in inputs]
     if not any(e is not None for e in entries):
         return
-    node = TapeNode(entries, vjp, len(outputs), label)
+    node = TapeNode(entries, vjp, len(outputs), label, dests_ok)
     for i, o in enumerate(outputs):
         o._entry = (node, i)

@@ -87,10 +87,11 @@ class Hoist:
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
 
-    def pullback(self, rc, xs, grads, need):
+    def pullback(self, rc, xs, grads, need, dests=None):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
         projections' gradients go through one FullyConnected backward each (computing only
-        what `need`, per node input, asks for)."""
+        what `need`, per node input, asks for). A node input's first gradient is written
+        into its array in `dests` when there is one (`Operator.writes_dests`)."""
         acc = [None] * len(xs)
         proj_g = [None] * len(self.projections)
         for (kind, i), g in zip(self.layout, grads):
@@ -98,6 +99,10 @@ class Hoist:
                 add_into(acc, i, g, fresh=True)  # the loop's own accumulators
             else:
                 proj_g[i] = g
+
+        def dest(i):
+            return dests[i] if dests is not None and dests[i] is not None and acc[i] is None \
+                else None
         for pr, g in zip(self.projections, proj_g):
             if g is None:
                 continue
@@ -105,16 +110,22 @@ class Hoist:
             rows, _ = self._rows(pr, d)
             ins = self._fc_inputs(pr, xs, rows)
             wanted = [need[pr.data] and d.dtype.kind == "f", need[pr.weight]]
+            into = [dest(pr.data), dest(pr.weight)]
             if pr.bias is not None:
                 wanted.append(need[pr.bias])
-            gxs = self._fc.vjp(pr.p, rc, ins, [None], [g.reshape(-1, pr.p.num_hidden)], wanted)
-            add_into(acc, pr.data, None if gxs[0] is None else gxs[0].reshape(d.shape),
-                     fresh=True)
+                into.append(dest(pr.bias))
+            g2 = g.reshape(-1, pr.p.num_hidden)
+            gxs = self._fc.vjp(pr.p, rc, ins, [None], [g2], wanted,
+                               dests=[t if t is None or t.shape == r.shape else
+                                      t.reshape(r.shape) for t, r in zip(into, ins)])
+            gx = into[0] if into[0] is not None and gxs[0] is not None else (
+                None if gxs[0] is None else gxs[0].reshape(d.shape))
+            add_into(acc, pr.data, gx, fresh=True)
             add_into(acc, pr.weight, gxs[1], fresh=True)
             if pr.bias is not None:
                 add_into(acc, pr.bias, gxs[2], fresh=True)
             if pr.folded is not None and need[pr.folded]:
-                add_into(acc, pr.folded, g.reshape(-1, pr.p.num_hidden).sum(axis=0), fresh=True)
+                add_into(acc, pr.folded, g2.sum(axis=0, out=dest(pr.folded)), fresh=True)
         return acc
 
 
@@ -319,15 +330,23 @@ def with_hoisting(kernel, vjp, find):
                    for (kind, _), x in zip(h.layout, xs2)]
         return (*outs, _HoistedSaved(h, xs2, state))
 
-    def hoisted_vjp(p, rc, xs, ys, gys, need):
+    def hoisted_vjp(p, rc, xs, ys, gys, need, dests=None):
         state = ys[-1]
         if not isinstance(state, _HoistedSaved):
-            return vjp(p, rc, xs, ys, gys, need)
+            return vjp(p, rc, xs, ys, gys, need, dests)
         h, xs2 = state.hoist, state.xs
         if state.inner is not None and state.inner.steps is None:
             xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
-        grads = vjp(h.q, rc, xs2, list(ys[:-1]) + [state.inner], gys, [True] * len(xs2))
-        return h.pullback(rc, xs, grads, need)
+        inner = None
+        if dests is not None:  # a node input's array goes to its first place in the loop
+            inner, seen = [None] * len(xs2), set()
+            for k, (kind, i) in enumerate(h.layout):
+                if kind == "in" and i not in seen:
+                    seen.add(i)
+                    inner[k] = dests[i]
+        grads = vjp(h.q, rc, xs2, list(ys[:-1]) + [state.inner], gys, [True] * len(xs2),
+                    inner)
+        return h.pullback(rc, xs, grads, need, dests)
 
     hoisted_kernel.__doc__ = kernel.__doc__
     return hoisted_kernel, hoisted_vjp

@@ -56,11 +56,12 @@ def _input_names(n_subgraphs):
     return lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)]
 
 
-def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc):
+def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writes_dests=False):
     op = Operator(name, kernel, inputs=_input_names(n_subgraphs),
                   outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs,
                   attrs=attrs, vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
-                  same_dtype=())  # loop inputs mix dtypes (int counters, float states)
+                  same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
+                  writes_dests=writes_dests)
     op.stateful = True
     return registry.add(op)
 
@@ -201,23 +202,46 @@ def _foreach_invariant(p, n_body):
     return inv
 
 
-def _add_deferred(plan, stash, body_args, acc, node_index_of):
-    """Add the loop-summed gradients of invariant inputs (one product each) to `acc`."""
-    if stash is not None:
-        for loc, grad in plan.finish_stash(stash, body_args):
-            add_into(acc, node_index_of(loc), grad, fresh=True)
+def _add_deferred(plan, stash, body_args, acc, node_index_of, dests):
+    """Add the loop-summed gradients of invariant inputs (one product each) to `acc`; a
+    node input's first gradient goes into its array in `dests` when there is one."""
+    if stash is None:
+        return
+    into, taken = {}, set()
+    for d in plan.deferred:
+        i = node_index_of(d.slot)
+        if _free_dest(dests, acc, i) and i not in taken:
+            into[d.slot] = dests[i]
+            taken.add(i)
+    for loc, grad in plan.finish_stash(stash, body_args, into):
+        add_into(acc, node_index_of(loc), grad, fresh=True)
+
+
+def _free_dest(dests, acc, i):
+    """Whether node input i's gradient may be written into dests[i]: there is one, and no
+    gradient of that input was made yet."""
+    return dests is not None and dests[i] is not None and acc[i] is None
 
 
 _foreach_kernel = _kernel(_foreach_run, "_foreach: run the body over axis 0 of the data "
                                         "inputs (see the module docstring).")
 
 
-def _foreach_vjp(p, rc, xs, ys, gys, need):
+def _zeroed(xp, x, dest):
+    """A zero gradient for x: `dest` zeroed, or a new array."""
+    if dest is None:
+        return xp.zeros_like(x)
+    dest.fill(0)
+    return dest
+
+
+def _foreach_vjp(p, rc, xs, ys, gys, need, dests=None):
     state = _saved_steps("foreach", ys[-1], lambda: _foreach_run(p, rc, xs, keep=True))
     data, states, _ = _foreach_split(p, xs)
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
-    g_data = [rc.xp.zeros_like(d) if _float(d.dtype) else None for d in data]
+    g_data = [_zeroed(rc.xp, d, None if dests is None else dests[k]) if _float(d.dtype)
+              else None for k, d in enumerate(data)]
     # Each step writes its own rows of the data gradients once.
     rows = {loc: gd for loc, gd in zip(p.in_data_locs, g_data) if gd is not None}
     sums = {loc: k for k, loc in enumerate(p.remain_locs)}
@@ -230,7 +254,7 @@ def _foreach_vjp(p, rc, xs, ys, gys, need):
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
     _add_deferred(plan, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
                                                     _foreach_split(p, xs)[2], n_body),
-                  acc, remain_of.__getitem__)
+                  acc, remain_of.__getitem__, dests)
     for k in range(n_d):
         acc[k] = g_data[k]
     for k in range(n_s):
@@ -242,7 +266,7 @@ _make_op("_foreach", *with_hoisting(_foreach_kernel, _foreach_vjp, foreach_hoist
          _foreach_shape, _foreach_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "in_data_locs": A.IntList(), "in_state_locs": A.IntList(), "remain_locs": A.IntList()},
-         1, _foreach_kernel.__doc__)
+         1, _foreach_kernel.__doc__, writes_dests=True)
 
 
 # ========================================================================= _while_loop
@@ -416,7 +440,7 @@ _while_kernel = _kernel(_while_run, "_while_loop: run func while cond holds, at 
                                     "max_iterations rows, zeros past the last step.")
 
 
-def _while_vjp(p, rc, xs, ys, gys, need):
+def _while_vjp(p, rc, xs, ys, gys, need, dests=None):
     state = _saved_steps("while_loop", ys[-1], lambda: _while_run(p, rc, xs, keep=True))
     var_nodes, _, func_roles = _wl_roles(p)
     n_out = p.num_out_data
@@ -430,7 +454,7 @@ def _while_vjp(p, rc, xs, ys, gys, need):
         add_into(acc, i, g, fresh=True)
     plan = state.plan
     _add_deferred(plan, stash, _fill(func_roles, [None] * len(var_nodes), xs), acc,
-                  lambda j: func_roles[j][1])
+                  lambda j: func_roles[j][1], dests)
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):
             add_into(acc, idx, carry[k])
@@ -442,7 +466,7 @@ _make_op("_while_loop", *with_hoisting(_while_kernel, _while_vjp, while_hoist),
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "max_iterations": A.Int(), "cond_input_locs": A.IntList(),
           "func_input_locs": A.IntList(), "func_var_locs": A.IntList()},
-         2, _while_kernel.__doc__)
+         2, _while_kernel.__doc__, writes_dests=True)
 
 
 # =============================================================================== _cond

@@ -77,9 +77,9 @@ class CachedOp:
         outs, saved = plan.forward(datas)
         results = [NDArray(o, ctx) for o in outs]
         if saved is not None:
-            def vjp(gys, need, _plan=plan, _saved=saved):
-                return _plan.backward(_saved, gys)
-            autograd.record_node(list(args), vjp, results, "CachedOp")
+            def vjp(gys, need, dests=None, _plan=plan, _saved=saved):
+                return _plan.backward(_saved, gys, dests=dests)
+            autograd.record_node(list(args), vjp, results, "CachedOp", dests_ok=True)
         return results
 
     def __repr__(self):

@@ -257,7 +257,7 @@ def _compile(w, plan, signature):
     return ns[signature.split("(")[0]], source
 
 
-def backward_function(plan, with_stash, from_rows, provided=frozenset()):
+def backward_function(plan, with_stash, from_rows, provided=frozenset(), with_dests=False):
     """Generate `plan`'s backward (the meaning of `Plan.backward`).
 
     Args:
@@ -268,20 +268,45 @@ def backward_function(plan, with_stash, from_rows, provided=frozenset()):
             step kept in stacks; rows in `plan._saved_ops` order) instead of the list of
             slot values a plain forward returns.
         provided: input slots whose stash stacks the loop filled itself (`Plan.new_stash`).
+        with_dests: the caller passes `dests`, per input None or an array for its gradient
+            (see `Operator.writes_dests`): an input used once in the plan, by an operator
+            that writes into destinations, gets its gradient written there.
 
     Returns:
-        (function, source): ``function(saved, heads, stash, step) -> grads``, one per input
-        (None where the input wants none or receives none).
+        (function, source): ``function(saved, heads, stash, step, dests=None) -> grads``,
+        one per input (None where the input wants none or receives none).
 
     Each step's gradient code runs only when a gradient reaches one of its outputs; a
     value's gradient is the sum of its uses' contributions.
     """
     w = _Writer(plan)
+    into = _destinations(plan) if with_dests else {}
+    if into:
+        w.emit(", ".join(f"into{s}" for s in range(plan.n_inputs)) + ", = dests")
     _backward_body(w, plan, with_stash, from_rows, provided,
-                   [f"heads[{k}]" for k in range(len(plan.out_slots))])
+                   [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
-    return _compile(w, plan, "backward(saved, heads, stash, step)")
+    return _compile(w, plan, "backward(saved, heads, stash, step, dests=None)")
+
+
+def _destinations(plan):
+    """{backward step index: input positions whose gradient it may write into a caller's
+    array}: inputs of the plan that only that one position reads (so that gradient is the
+    input's whole gradient), of operators that write into destinations."""
+    uses = {}
+    for st in plan.steps:
+        for s in st.ins:
+            uses[s] = uses.get(s, 0) + 1
+    for s in plan.out_slots:
+        uses[s] = uses.get(s, 0) + 1
+    into = {}
+    for i, st in enumerate(plan.bwd_steps):
+        if st.op.writes_dests:
+            js = [j for j, s in enumerate(st.ins) if s < plan.n_inputs and uses[s] == 1]
+            if js:
+                into[i] = js
+    return into
 
 
 def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
@@ -336,9 +361,10 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     return _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
 
 
-def _backward_body(w, plan, with_stash, from_rows, provided, heads):
+def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
     """Emit a backward from the saved values in `saved` and the output gradients (the
-    expressions `heads`, one per output) to ``g{slot}`` of every input."""
+    expressions `heads`, one per output) to ``g{slot}`` of every input; `into` is
+    `_destinations` when the caller's arrays are in ``into{slot}``."""
     read = set()  # the slots whose saved values some vjp reads
     for st in plan.bwd_steps:
         read.update(st.ins)
@@ -371,10 +397,10 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads):
             w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
-        _emit_vjp(w, plan, i, st, with_stash, contributed, provided)
+        _emit_vjp(w, plan, i, st, with_stash, contributed, provided, (into or {}).get(i))
 
 
-def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):
+def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
@@ -400,7 +426,11 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided):
         w.bind(f"need{i}", list(need))
         ins = ", ".join(f"v{s}" for s in st.ins)
         outs = ", ".join(f"v{s}" for s in st.outs)
-        w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i})")
+        dests = ""
+        if into:
+            dests = ", dests=[" + ", ".join(f"into{st.ins[j]}" if j in into else "None"
+                                            for j in range(len(st.ins))) + "]"
+        w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
         grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
     else:
         grads = {}

@@ -177,7 +177,13 @@ class Executor:
                         raise ValueError(f"backward: out_grad for {name!r} has shape "
                                          f"{tuple(g.shape)}, the output has {tuple(shp)}")
                 ogs.append(g)
-        grads = plan.backward(saved, ogs)
+        # 'write' buffers are handed down: an operator that can writes its gradient there.
+        dests = []
+        for name in self._input_names:
+            buf = self.grad_dict.get(name) if self._grad_req.get(name) == "write" else None
+            dests.append(buf._data if buf is not None and buf._data.flags.c_contiguous
+                         else None)
+        grads = plan.backward(saved, ogs, dests=dests)
         for name, g in zip(self._input_names, grads):
             req = self._grad_req.get(name, "null")
             if req == "null":
@@ -188,7 +194,7 @@ class Executor:
                     buf += g
             elif g is None:
                 buf[...] = 0
-            else:
+            elif g is not buf:
                 buf[...] = g
 
     def __repr__(self):

@@ -233,12 +233,15 @@ class Plan:
             stash.append((stack(d.step.outs[0]), [stack(u) for u in d.uses]))
         return stash
 
-    def finish_stash(self, stash, args):
-        """The summed gradients of the deferred invariant inputs: [(input index, grad)]."""
-        out = []
+    def finish_stash(self, stash, args, dests=None):
+        """The summed gradients of the deferred invariant inputs: [(input index, grad)].
+
+        `dests` {input index: array} (optional): where to write an input's sum (its first,
+        when the input has several; see `Operator.writes_dests`)."""
+        out, dests = [], dict(dests or {})
         for d, (g, uses) in zip(self.deferred, stash):
             out.append((d.slot, d.fn(d.step.p, self.rc, args[d.slot], dict(zip(d.names, uses)),
-                                     g)))
+                                     g, out=dests.pop(d.slot, None))))
         return out
 
     # ---- memory ---------------------------------------------------------------------------
@@ -313,13 +316,14 @@ class Plan:
         key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip), tuple(given))
         return self._generated(key, lambda: forward_function(self, *key[1:]))
 
-    def backward_fn(self, stash=None, from_rows=False):
-        """The generated backward ``f(saved, heads, stash, step) -> grads`` for one way of
-        calling (see `backward`): with or without a loop's `stash` (and which of its stacks
-        the loop provided), from a plain forward's saved list or (`from_rows`) from a
-        step's (inputs, rows of the saved stacks in `_saved_ops` order)."""
+    def backward_fn(self, stash=None, from_rows=False, with_dests=False):
+        """The generated backward ``f(saved, heads, stash, step, dests=None) -> grads`` for
+        one way of calling (see `backward`): with or without a loop's `stash` (and which of
+        its stacks the loop provided), from a plain forward's saved list or (`from_rows`)
+        from a step's (inputs, rows of the saved stacks in `_saved_ops` order), with or
+        without the caller's gradient arrays (`with_dests`)."""
         provided = frozenset() if stash is None else stash.provided
-        key = ("backward", stash is not None, bool(from_rows), provided)
+        key = ("backward", stash is not None, bool(from_rows), provided, bool(with_dests))
         return self._generated(key, lambda: backward_function(self, *key[1:]))
 
     def loop_fn(self, with_rows, keep, skip, given, scanned, carried):
@@ -375,7 +379,7 @@ class Plan:
             rows = [stacks[s][t] for s in self._saved_ops]
         return self.forward_fn(outs is not None, rows is not None)(args, outs, rows)
 
-    def backward(self, saved, out_grads, stash=None, step=None):
+    def backward(self, saved, out_grads, stash=None, step=None, dests=None):
         """Gradients of the inputs from gradients of the outputs.
 
         Args:
@@ -384,6 +388,9 @@ class Plan:
             stash, step: from a loop (`new_stash`): the deferred steps write row `step` of
                 their stacks instead of computing their invariant inputs' gradients; without
                 a stash every gradient is computed here.
+            dests: optional, per input None or a C-contiguous array of its shape and dtype
+                that nothing else reads: the input's gradient may be written there (and is
+                then that array; see `Operator.writes_dests`).
 
         Returns:
             A list aligned with `input_names`: the gradient, or None where the input wants
@@ -392,10 +399,12 @@ class Plan:
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
+        with_dests = dests is not None and any(d is not None for d in dests)
         if isinstance(saved, StepView):
             saved = (saved.args, [saved.stacks[s][saved.t] for s in self._saved_ops])
-            return self.backward_fn(stash, True)(saved, out_grads, stash, step)
-        return self.backward_fn(stash, False)(saved, out_grads, stash, step)
+            return self.backward_fn(stash, True, with_dests)(saved, out_grads, stash, step,
+                                                             dests)
+        return self.backward_fn(stash, False, with_dests)(saved, out_grads, stash, step, dests)
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,

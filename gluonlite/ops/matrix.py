@@ -153,25 +153,44 @@ def _fc(p, rc, x, w, b=None):
     return y.reshape(_fc_shape(p, [x.shape, w.shape, None if b is None else b.shape])[1][0])
 
 
+def _dot(xp, a, b, out=None):
+    """a @ b, into `out` when given. `dot` is a few µs ahead of matmul for one row (BLAS
+    gemv) but writes only C-contiguous outputs of the exact result dtype."""
+    if out is None:
+        return xp.dot(a, b)
+    try:
+        return xp.dot(a, b, out=out)
+    except ValueError:
+        return xp.matmul(a, b, out=out)
+
+
 def _fc_into(p, rc, outs, x, w, b=None):
     out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
-    x2 = x if x.ndim == 2 else _fc_2d(p, x)
-    try:  # BLAS gemv for one row: a few µs ahead of matmul
-        rc.xp.dot(x2, w.T, out=out2)
-    except ValueError:  # dot writes only C-contiguous outputs of the exact result dtype
-        rc.xp.matmul(x2, w.T, out=out2)
+    _dot(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
     if b is not None:
         out2 += b
 
 
-def _fc_vjp(p, rc, xs, ys, gys, need):
+def _into(dests, j, shape=None):
+    """dests[j] (viewed as `shape`), or None: where the gradient of input j goes."""
+    d = None if dests is None else dests[j]
+    return d if d is None or shape is None else d.reshape(shape)
+
+
+def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     x, w = xs[0], xs[1]
     g = gys[0].reshape(-1, p.num_hidden)
-    gx = rc.xp.dot(g, w).reshape(x.shape) if need[0] else None
-    gw = rc.xp.dot(g.T, _fc_2d(p, x)) if need[1] else None
+    gx = gw = gb = None
+    if need[0]:
+        gx = _dot(rc.xp, g, w, _into(dests, 0, (g.shape[0], w.shape[1])))
+        gx = dests[0] if dests is not None and dests[0] is not None else gx.reshape(x.shape)
+    if need[1]:
+        gw = _dot(rc.xp, g.T, _fc_2d(p, x), _into(dests, 1))
     if p.no_bias:
         return gx, gw
-    return gx, gw, (g.sum(axis=0) if need[2] else None)
+    if need[2]:
+        gb = g.sum(axis=0, out=_into(dests, 2))
+    return gx, gw, gb
 
 
 def _fc_rows(p, stacked_x):
@@ -181,15 +200,16 @@ def _fc_rows(p, stacked_x):
     return stacked_x.reshape(-1, stacked_x.shape[-1])
 
 
-def _fc_weight_sum(p, rc, w, stacked, g):
-    return g.reshape(-1, p.num_hidden).T @ _fc_rows(p, stacked["data"])
+def _fc_weight_sum(p, rc, w, stacked, g, out=None):
+    return _dot(rc.xp, g.reshape(-1, p.num_hidden).T, _fc_rows(p, stacked["data"]), out)
 
 
-def _fc_bias_sum(p, rc, b, stacked, g):
-    return g.reshape(-1, p.num_hidden).sum(axis=0)
+def _fc_bias_sum(p, rc, b, stacked, g, out=None):
+    return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
 
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
+         writes_dests=True,
          vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
          saves=("data", "weight"), shape_back=_fc_shape_back,
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
@@ -262,12 +282,16 @@ def _take_vjp(p, rc, xs, ys, gys, need):
     return ga, None
 
 
-def _take_a_sum(p, rc, a, stacked, g):
+def _take_a_sum(p, rc, a, stacked, g, out=None):
     """Every step's rows scattered into one gradient of `a` (instead of one dense zeros-sized
     gradient per step)."""
     ax = p.axis % a.ndim
     idx = stacked["indices"]
-    ga = rc.xp.zeros_like(a)
+    if out is None:
+        ga = rc.xp.zeros_like(a)
+    else:
+        ga = out
+        ga.fill(0)
     moved = rc.xp.moveaxis(ga, ax, 0)
     if ax == 0:
         i = _take_idx(p, rc, idx, a.shape[0]).ravel()

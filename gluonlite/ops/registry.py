@@ -55,7 +55,7 @@ class Operator:
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None, passes_grad=()):
+                 ufunc=None, passes_grad=(), writes_dests=False):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -80,8 +80,9 @@ class Operator:
         # input summed over a loop's steps, from every step's inputs and output gradient
         # stacked along a new axis 0: fn(p, rc, target, stacked, g) where `target` is the
         # invariant input, `stacked` maps the read input names to their (T, ...) stacks and
-        # `g` is the (T, ...) stack of output-0 gradients. It lets a loop turn T small
-        # weight-gradient products into one GEMM after its reverse pass.
+        # `g` is the (T, ...) stack of output-0 gradients; ``out=`` (optional) is an array to
+        # write the sum into (see `writes_dests`). It lets a loop turn T small weight-gradient
+        # products into one GEMM after its reverse pass.
         self.vjp_sum = dict(vjp_sum or {})
         # What the vjp reads: None (everything), or a tuple (or p -> tuple) of input names and
         # possibly "outputs". The rest is seen by the vjp only as a shape stub, so a compiled
@@ -99,6 +100,11 @@ class Operator:
         # Input positions whose gradient is the output's gradient unchanged (same shape and
         # dtype): a compiled backward passes it on without calling the vjp.
         self.passes_grad = tuple(passes_grad)
+        # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
+        # shape and dtype that nothing else reads) and writes that input's gradient into it,
+        # returning that very array. autograd hands a parameter's grad buffer down this way
+        # (grad_req='write'), so a large weight gradient is not made and then copied.
+        self.writes_dests = bool(writes_dests)
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.

@@ -447,6 +447,18 @@ def _check_grads(op, check, arrays, rng):
                 np.asarray(gxs[j]), gy,
                 err_msg=f"{name}{attrs}: input {j} is flagged passes_grad but its gradient "
                         "is not the output's")
+    if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        plain = op.vjp(p, rc, raw, ys, weights, need)
+        dests = [np.full(a.shape, np.nan) if g is not None else None
+                 for a, g in zip(raw, plain)]
+        given = op.vjp(p, rc, raw, ys, weights, need, dests=dests)
+        for j, (a, b, d) in enumerate(zip(plain, given, dests)):
+            if d is not None:
+                assert b is d, f"{name}{attrs}: input {j}'s gradient not written to its dest"
+                np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12,
+                                           err_msg=f"{name}{attrs}: input {j} via dests")
     autograd.backward(outs, [nd.array(w, dtype=np.float64) for w in weights])
     for i, x in enumerate(xs):
         if op.vjp is None or not op.differentiable(i, p):
