@@ -209,6 +209,15 @@ def _emit_step(w, plan, i, st, direct, value):
         w.emit(f"v{outs[0]} = {value[st.ins[0]]}.reshape({shape}){where}")
         value[outs[0]] = f"v{outs[0]}"
         return
+    if st.op.views is not None:  # views of the input at indices known now
+        src = value[st.ins[0]]
+        index = st.op.views(st.p, plan.slot_shape[st.ins[0]])
+        w.emit(", ".join(f"v{s}" for s in outs) + ", = " +
+               ", ".join(f"{src}[{w.bind(f'I{s}', ix)}]" for s, ix in zip(outs, index)) +
+               f",{where}")
+        for s in outs:
+            value[s] = f"v{s}"
+        return
     w.bind(f"p{i}", st.p)
     args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
     if not st.use_into:
@@ -232,10 +241,10 @@ def _emit_step(w, plan, i, st, direct, value):
             dest = f"v{s}"
         targets.append(dest)
         value[s] = dest
-    if st.op.ufunc is not None and len(targets) == 1:  # the array function itself
-        name, kwargs = st.op.ufunc
-        uf = w.bind(f"u{i}", getattr(plan.xp, name))
-        extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+    function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 else None
+    if function is not None:  # the array function itself
+        uf = w.bind(f"u{i}", function)
+        extra = "".join(f", {k}={v!r}" for k, v in st.op.ufunc[1].items())
         w.emit(f"{uf}({ins}, out={targets[0]}{extra}){where}")
         return
     fn = w.bind(f"f{i}", st.op.into)
@@ -244,6 +253,14 @@ def _emit_step(w, plan, i, st, direct, value):
     else:
         out_list = "[" + ", ".join(targets) + "]"
     w.emit(f"{fn}({args}, {out_list}{', ' if ins else ''}{ins}){where}")
+
+
+def _ufunc_of(op, xp):
+    """The array function `op.ufunc` names for array module `xp`, or None."""
+    if op.ufunc is None:
+        return None
+    name = op.ufunc[0]
+    return name(xp) if callable(name) else getattr(xp, name)
 
 
 def _compile(w, plan, signature):

@@ -22,8 +22,9 @@ def sigmoid_into(xp, x, out):
     return xp.reciprocal(out, out=out)
 
 
-def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=()):
-    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
+def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=(), ufunc=None):
+    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx;
+    `ufunc`: see `Operator.ufunc` (default: what `_ufunc` marked `fwd` with)."""
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
 
@@ -34,7 +35,7 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=()):
         return (grad(rc.xp, xs[0], ys[0], gys[0]),)
 
     kernel.__doc__ = doc or f"Elementwise {name}."
-    ufunc = getattr(fwd, "ufunc_name", None)
+    ufunc = ufunc or getattr(fwd, "ufunc_name", None)
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
              into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
              passes_grad=passes_grad)(kernel)
@@ -81,8 +82,13 @@ def _tanh_grad(xp, x, y, g):
     return t
 
 
+def _expit_for(xp):
+    """scipy's expit for numpy arrays (one ufunc call), else None."""
+    return _expit if xp is np else None
+
+
 _unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad, uses="y",
-       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
+       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).", ufunc=_expit_for)
 _unary("tanh", _ufunc("tanh"), _tanh_grad, uses="y", doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
        lambda xp, x, y, g: g * (x > 0), uses="x", doc="Elementwise max(x, 0).")

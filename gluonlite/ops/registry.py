@@ -55,7 +55,7 @@ class Operator:
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None, passes_grad=(), writes_dests=False):
+                 ufunc=None, passes_grad=(), writes_dests=False, views=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -94,8 +94,14 @@ class Operator:
         # The forward is its one input reshaped (a view) to the output's inferred shape, so a
         # compiled plan can call `reshape` with the shape it knows instead of the kernel.
         self.reshapes = bool(reshapes)
+        # Optional (p, input shape) -> one basic index per output: the outputs are views of
+        # input 0 at indices known once its shape is (a split), so a compiled plan indexes
+        # the input itself instead of calling the kernel.
+        self.views = views
         # (name, keyword args): `into` is the array module's `name(*inputs, out=outs[0],
-        # **kwargs)`, so a compiled plan can call that function directly.
+        # **kwargs)`, so a compiled plan can call that function directly. `name` may also
+        # be a function of the array module giving that function (or None where there is
+        # none: the plan calls `into`).
         self.ufunc = ufunc
         # Input positions whose gradient is the output's gradient unchanged (same shape and
         # dtype): a compiled backward passes it on without calling the vjp.

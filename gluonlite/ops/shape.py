@@ -323,7 +323,8 @@ def _split_vjp(p, rc, xs, ys, gys, need):
 
 @register("SliceChannel", saves=(), aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
-          shape=_split_shape, vjp=_split_vjp)
+          shape=_split_shape, vjp=_split_vjp,
+          views=lambda p, shape: _split_parts(p, shape)[2])
 def _split(p, rc, x):
     """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis
     (views of `data`; squeeze_axis drops the axis when the parts have length 1)."""

@@ -408,9 +408,10 @@ def check_op(op, check, rng):
             _check_rules(op, p, xs, outs, where, check["guessed"])
             if op.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.ufunc
+                fn = fname(np) if callable(fname) else getattr(np, fname)
                 raw = [x.asnumpy() for x in xs]
                 buf = np.empty_like(outs[0].asnumpy())
-                getattr(np, fname)(*raw, out=buf, **kwargs)
+                fn(*raw, out=buf, **kwargs)
                 np.testing.assert_array_equal(
                     buf, outs[0].asnumpy(),
                     err_msg=f"{where}: flagged ufunc {fname!r} but computes something else")
@@ -419,6 +420,13 @@ def check_op(op, check, rng):
                 np.testing.assert_array_equal(
                     xs[0].asnumpy().reshape(outs[0].shape), outs[0].asnumpy(),
                     err_msg=f"{where}: flagged `reshapes` but is not its input reshaped")
+            if op.views is not None:  # compiled plans index the input instead
+                index = op.views(p, xs[0].shape)
+                assert len(index) == len(outs), f"{where}: one view per output"
+                for k, (ix, o) in enumerate(zip(index, outs)):
+                    np.testing.assert_array_equal(
+                        xs[0].asnumpy()[ix], o.asnumpy(),
+                        err_msg=f"{where}: output {k} is not the flagged view of the input")
             if check["ref"] is not None:
                 want = check["ref"](*[a.copy() for a in arrays])
                 want = want if isinstance(want, (list, tuple)) else [want]
