@@ -172,13 +172,18 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
         raise ValueError(f"interleaved: rounds must be >= 1, got {rounds}")
     out = {}
     for r in range(warmup + rounds):
+        # As timeit does, the cyclic garbage collector is off while a call is timed and
+        # runs between rounds: garbage one variant leaves (the imperative layers' tapes)
+        # is not billed to whichever later call happens to trip the collector.
+        gc.collect()
         for name, fn in variants.items():
-            # Garbage another variant left (the imperative layers' tapes) is collected
-            # before the clock starts, not billed to whichever call trips the collector.
-            gc.collect()
-            t0 = time.perf_counter()
-            fn()
-            dt = (time.perf_counter() - t0) * 1e3
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                fn()
+                dt = (time.perf_counter() - t0) * 1e3
+            finally:
+                gc.enable()
             if r >= warmup:
                 out.setdefault(name, []).append(dt)
         if after_round is not None:

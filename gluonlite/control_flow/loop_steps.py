@@ -113,8 +113,8 @@ def _layout(plan, n_out):
 
 
 class LoopStorage:
-    """The per-call buffers of a loop over at most `n_rows` steps, and the body's step
-    function that writes them.
+    """The per-call buffers of a loop over at most `n_rows` steps, and the body's generated
+    step loop that writes them.
 
     Attributes:
         stacked: the stacked step outputs (zeroed when `zero_rows`: while_loop's rows past
@@ -129,8 +129,8 @@ class LoopStorage:
             position n_out + k into body input `carried[k]` (none for the loop vars in
             `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
             not write the carried values in `shared` (the next step reads them from their
-            row), and appends each step's saved values to `saved` when they cannot be
-            stacked (`saved` is None).
+            row), and appends each step's saved values to the list given as `saved` when
+            they cannot be stacked (the attribute `saved` is None, `keep` is true).
     """
 
     def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, scanned, carried,

@@ -55,7 +55,8 @@ class _Writer:
 
     def __init__(self, plan):
         self.lines = []
-        self.ns = {"rc": plan.rc, "empty": plan.xp.empty, "copyto": plan.xp.copyto}
+        self.ns = {"rc": plan.rc, "xp": plan.xp, "empty": plan.xp.empty,
+                   "copyto": plan.xp.copyto}
         self.depth = 1
 
     def bind(self, name, value):
@@ -437,6 +438,15 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     wanted = [j for j, want in enumerate(need) if want]
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
+    elif wanted and st.op.grads is not None and not into:  # each rule, called directly
+        args = ", ".join(f"v{s}" for s in st.ins + st.outs[:1]) + f", {gys[0]}"
+        grads = {}
+        for j in wanted:
+            if j in st.op.passes_grad:
+                grads[j] = (gys[0], False)
+            else:
+                w.emit(f"    gx{j} = {w.bind(f'grad{i}_{j}', st.op.grads[j])}(xp, {args})")
+                grads[j] = (f"gx{j}", False)
     elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)

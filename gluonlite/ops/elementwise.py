@@ -38,7 +38,7 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=(), ufun
     ufunc = ufunc or getattr(fwd, "ufunc_name", None)
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
              into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
-             passes_grad=passes_grad)(kernel)
+             passes_grad=passes_grad, grads=(grad,) if grad else None)(kernel)
 
 
 # What a unary gradient reads: the input, the output, or nothing but the gradient.
@@ -258,7 +258,8 @@ def _binary(name, kind, shape_rule, aliases=()):
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
              dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind),
              ufunc=(fn, {"casting": "unsafe"}),
-             passes_grad=_PASSES.get(kind, ()) if same else ())(kernel)
+             passes_grad=_PASSES.get(kind, ()) if same else (),
+             grads=(grad_a, grad_b) if same else None)(kernel)
 
 
 # Inputs whose gradient is the output's gradient itself (same-shape operators only).

@@ -55,7 +55,7 @@ class Operator:
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None, passes_grad=(), writes_dests=False, views=None):
+                 ufunc=None, passes_grad=(), writes_dests=False, views=None, grads=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -106,6 +106,10 @@ class Operator:
         # Input positions whose gradient is the output's gradient unchanged (same shape and
         # dtype): a compiled backward passes it on without calling the vjp.
         self.passes_grad = tuple(passes_grad)
+        # Optional, one per input: f(xp, *inputs, output, output_grad) -> that input's
+        # gradient, the vjp's own rule for an elementwise operator with no attributes, so a
+        # compiled backward calls it directly (a loop's backward does, every step).
+        self.grads = None if grads is None else tuple(grads)
         # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
         # shape and dtype that nothing else reads) and writes that input's gradient into it,
         # returning that very array. autograd hands a parameter's grad buffer down this way

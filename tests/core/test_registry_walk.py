@@ -455,6 +455,15 @@ def _check_grads(op, check, arrays, rng):
                 np.asarray(gxs[j]), gy,
                 err_msg=f"{name}{attrs}: input {j} is flagged passes_grad but its gradient "
                         "is not the output's")
+    if op.grads is not None:  # compiled backwards call each input's rule directly
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        y = outs[0].asnumpy()
+        plain = op.vjp(p, rc, raw, [y], weights, [True] * len(raw))
+        assert len(op.grads) == len(raw), f"{name}{attrs}: one gradient rule per input"
+        for j, rule in enumerate(op.grads):
+            np.testing.assert_array_equal(
+                rule(np, *raw, y, weights[0]), plain[j],
+                err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
     if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
