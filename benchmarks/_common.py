@@ -262,6 +262,10 @@ class LoopCase:
             s.attach_grad()
         self.floors = {(fused, train): floor.FloorRNN(cell, T, N, I, H, fused=fused, train=train)
                        for fused in (False, True) for train in (False, True)}
+        # Each floor reads its own copy of the weights, as each layer does: a floor timed
+        # right after the other must not find them already in cache.
+        self.floor_params = {fused: {k: v.copy() for k, v in self.params.items()}
+                             for fused in (False, True)}
 
     def layer_states(self, loop):
         """The states argument of a layer: the cell states, after a (1,) counter for while_loop."""
@@ -290,7 +294,8 @@ class LoopCase:
 
     def floor_call(self, fused, train):
         """A zero-arg callable running one floor forward (and backward when train)."""
-        f, x, s, p = self.floors[(fused, train)], self.x_np, self.states_np, self.params
+        f, x, s = self.floors[(fused, train)], self.x_np, self.states_np
+        p = self.floor_params[fused]
         if not train:
             return lambda: f.forward(x, s, p)
 
