@@ -160,6 +160,12 @@ def fast_weight_layout(xp, weights, rows, n_steps, buffers):
     return fast
 
 
+def free_dest(dests, acc, i):
+    """Where node input i's gradient may be written (`Operator.writes_dests`): dests[i]
+    while no gradient of that input was made yet (`acc[i]` is None), else None."""
+    return None if dests is None or acc[i] is not None else dests[i]
+
+
 def add_into(acc, i, g, fresh=False):
     """acc[i] += g in place, so accumulating over many steps allocates once. The first
     contribution is copied (g may be a buffer reused later) unless `fresh` says that g was

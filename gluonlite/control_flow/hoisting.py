@@ -24,7 +24,7 @@ from ..ops import registry
 from ..ops.registry import Params
 from ..symbol.rewrite import substitute
 from ..symbol.symbol import Node, topo_nodes
-from .body import body_vars, add_into
+from .body import add_into, body_vars, free_dest
 
 __all__ = ["Hoist", "foreach_hoist", "while_hoist"]
 
@@ -99,10 +99,6 @@ class Hoist:
                 add_into(acc, i, g, fresh=True)  # the loop's own accumulators
             else:
                 proj_g[i] = g
-
-        def dest(i):
-            return dests[i] if dests is not None and dests[i] is not None and acc[i] is None \
-                else None
         for pr, g in zip(self.projections, proj_g):
             if g is None:
                 continue
@@ -110,22 +106,24 @@ class Hoist:
             rows, _ = self._rows(pr, d)
             ins = self._fc_inputs(pr, xs, rows)
             wanted = [need[pr.data] and d.dtype.kind == "f", need[pr.weight]]
-            into = [dest(pr.data), dest(pr.weight)]
+            into = [free_dest(dests, acc, pr.data), free_dest(dests, acc, pr.weight)]
             if pr.bias is not None:
                 wanted.append(need[pr.bias])
-                into.append(dest(pr.bias))
+                into.append(free_dest(dests, acc, pr.bias))
             g2 = g.reshape(-1, pr.p.num_hidden)
             gxs = self._fc.vjp(pr.p, rc, ins, [None], [g2], wanted,
                                dests=[t if t is None or t.shape == r.shape else
                                       t.reshape(r.shape) for t, r in zip(into, ins)])
-            gx = into[0] if into[0] is not None and gxs[0] is not None else (
-                None if gxs[0] is None else gxs[0].reshape(d.shape))
+            gx = gxs[0]
+            if gx is not None:  # the data's own array when written there (not a view)
+                gx = gx.reshape(d.shape) if into[0] is None else into[0]
             add_into(acc, pr.data, gx, fresh=True)
             add_into(acc, pr.weight, gxs[1], fresh=True)
             if pr.bias is not None:
                 add_into(acc, pr.bias, gxs[2], fresh=True)
             if pr.folded is not None and need[pr.folded]:
-                add_into(acc, pr.folded, g2.sum(axis=0, out=dest(pr.folded)), fresh=True)
+                add_into(acc, pr.folded, g2.sum(axis=0, out=free_dest(dests, acc, pr.folded)),
+                         fresh=True)
         return acc
 
 

@@ -27,8 +27,8 @@ from ..ops import attrs as A
 from ..ops import registry
 from ..ops.registry import Operator
 from . import checks
-from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, infer_body,
-                   loop_optimizations_enabled)
+from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, free_dest,
+                   infer_body, loop_optimizations_enabled)
 from .counting import counted_loop, gather, gathered_rows
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
 from .loop_steps import LoopStorage, StackedSteps, data_row, data_rows, entering, \
@@ -210,17 +210,12 @@ def _add_deferred(plan, stash, body_args, acc, node_index_of, dests):
     into, taken = {}, set()
     for d in plan.deferred:
         i = node_index_of(d.slot)
-        if _free_dest(dests, acc, i) and i not in taken:
-            into[d.slot] = dests[i]
+        dest = free_dest(dests, acc, i)
+        if dest is not None and i not in taken:
+            into[d.slot] = dest
             taken.add(i)
     for loc, grad in plan.finish_stash(stash, body_args, into):
         add_into(acc, node_index_of(loc), grad, fresh=True)
-
-
-def _free_dest(dests, acc, i):
-    """Whether node input i's gradient may be written into dests[i]: there is one, and no
-    gradient of that input was made yet."""
-    return dests is not None and dests[i] is not None and acc[i] is None
 
 
 _foreach_kernel = _kernel(_foreach_run, "_foreach: run the body over axis 0 of the data "
@@ -240,8 +235,8 @@ def _foreach_vjp(p, rc, xs, ys, gys, need, dests=None):
     data, states, _ = _foreach_split(p, xs)
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
-    g_data = [_zeroed(rc.xp, d, None if dests is None else dests[k]) if _float(d.dtype)
-              else None for k, d in enumerate(data)]
+    g_data = [_zeroed(rc.xp, d, free_dest(dests, acc, k)) if _float(d.dtype) else None
+              for k, d in enumerate(data)]
     # Each step writes its own rows of the data gradients once.
     rows = {loc: gd for loc, gd in zip(p.in_data_locs, g_data) if gd is not None}
     sums = {loc: k for k, loc in enumerate(p.remain_locs)}
@@ -297,6 +292,18 @@ def _wl_roles(p):
                                _roles(p.func_input_locs, var_nodes,
                                       {j: k for k, j in enumerate(p.func_var_locs)}))
     return roles
+
+
+def _wl_sums(p):
+    """(the node inputs func reads directly, {func input: index of its node input there}):
+    the gradients the reverse pass sums over the steps. Derived once (cached on `p`)."""
+    sums = p.get("_sums")
+    if sums is None:
+        func_roles = _wl_roles(p)[2]
+        ins = sorted({r[1] for r in func_roles if r[0] == "in"})
+        sums = p["_sums"] = (ins, {j: ins.index(r[1]) for j, r in enumerate(func_roles)
+                                   if r[0] == "in"})
+    return sums
 
 
 def _fill(roles, var_values, node_values):
@@ -445,8 +452,7 @@ def _while_vjp(p, rc, xs, ys, gys, need, dests=None):
     var_nodes, _, func_roles = _wl_roles(p)
     n_out = p.num_out_data
     acc = [None] * len(xs)
-    ins = sorted({r[1] for r in func_roles if r[0] == "in"})
-    sums = {j: ins.index(r[1]) for j, r in enumerate(func_roles) if r[0] == "in"}
+    ins, sums = _wl_sums(p)
     carry, summed, stash = reverse_pass(state, gys, n_out,
                                         [gys[n_out + k] for k in range(len(var_nodes))],
                                         p.func_var_locs, sums=sums)
