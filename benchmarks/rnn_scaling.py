@@ -145,11 +145,14 @@ def main(argv=None):
             ps, ref = per_step[(T, mode)], per_step[(ref_T, mode)]
             rows.append([mode, T] + [f"{ps[k]:.3f} ({ps[k] / ref[k]:.2f})"
                                      for k in (*LOOPS, "floor-step", "floor-fused")]
-                        + [f"{ps[loop] / ps['floor-step']:.2f}" for loop in LOOPS])
+                        + [f"{ps[loop] / ps[floor]:.2f}"
+                           for floor in ("floor-step", "floor-fused") for loop in LOOPS])
     flush_print(markdown_table(
         ["mode", "seq_len", "foreach ms/step (/ T=%d)" % ref_T,
-         "while_loop ms/step (/ T=%d)" % ref_T, "floor-step ms/step", "floor-fused ms/step",
-         "foreach / floor-step", "while_loop / floor-step"], rows))
+         "while_loop ms/step (/ T=%d)" % ref_T, "floor-step ms/step (/ T=%d)" % ref_T,
+         "floor-fused ms/step (/ T=%d)" % ref_T, "foreach / floor-step",
+         "while_loop / floor-step", "foreach / floor-fused", "while_loop / floor-fused"],
+        rows))
     flush_print("")
     rows = []
     for T in a.seq_lens:
