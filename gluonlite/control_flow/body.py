@@ -162,7 +162,11 @@ def fast_weight_layout(xp, weights, rows, n_steps, buffers):
 
 def free_dest(dests, acc, i):
     """Where node input i's gradient may be written (`Operator.writes_dests`): dests[i]
-    while no gradient of that input was made yet (`acc[i]` is None), else None."""
+    while no gradient of that input was made yet (`acc[i]` is None), else None.
+
+    Example: ``g = fc.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``
+    then ``add_into(acc, 1, g[1], fresh=True)``: the first gradient lands in the caller's
+    array, later ones add into it."""
     return None if dests is None or acc[i] is not None else dests[i]
 
 

@@ -329,7 +329,14 @@ class Plan:
     def loop_fn(self, with_rows, keep, skip, given, scanned, carried):
         """The generated step loop ``f(args, fed, outs, rows, saved, start, stop)`` of a loop
         node running this plan as its body (see
-        `gluonlite.executor.codegen.loop_function`)."""
+        `gluonlite.executor.codegen.loop_function`).
+
+        Example (a body ``(x, h, w) -> (y, h')`` scanning x, carrying output 1 into input 1;
+        ys, hs: (T, ...) stacks the steps write)::
+
+            run = plan.loop_fn(False, False, (), (), scanned=[0], carried=[(1, 1)])
+            run([None, h0, w], [list(xs)], list(zip(ys, hs)), [None] * T, None, 0, T)
+        """
         key = ("loop", bool(with_rows), bool(keep), frozenset(skip), tuple(given),
                tuple(scanned), tuple(carried))
         return self._generated(key, lambda: loop_function(self, *key[1:]))
@@ -337,7 +344,14 @@ class Plan:
     def reverse_fn(self, stash, from_rows, n_out, carry_locs, rows, sums):
         """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a
         loop node running this plan as its body (see
-        `gluonlite.executor.codegen.reverse_function`)."""
+        `gluonlite.executor.codegen.reverse_function`).
+
+        Example (the loop of `loop_fn`'s example, its steps' saved values kept: x's gradient
+        to the rows of gx, w's summed over the steps)::
+
+            rev = plan.reverse_fn(None, False, 1, [1], [0], {2: 0})
+            (g_h0,), (g_w,) = rev(saved_steps, [list(g_ys)], [g_h_last], [gx], None, T - 1)
+        """
         provided = frozenset() if stash is None else stash.provided
         key = ("reverse", stash is not None, bool(from_rows), provided, n_out,
                tuple(carry_locs), tuple(rows), tuple(sorted(sums.items())))
