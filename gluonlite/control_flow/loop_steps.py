@@ -26,8 +26,8 @@ def data_rows(x):
 
 
 class StackedSteps:
-    """A loop's saved steps held in stacks (`Plan.forward(save_to=...)` wrote step t's
-    saved values to row t).
+    """A loop's saved steps held in stacks (the generated step loop, `Plan.loop_fn` with
+    rows, wrote step t's saved values to row t).
 
     `per_step(n)` gives, for each of the first n steps, (its inputs, its rows of the saved
     stacks): what the body's backward reads. `input_stacks(n)` gives {body input: (n, ...)

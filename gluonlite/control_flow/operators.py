@@ -403,14 +403,14 @@ def _while_run(p, rc, xs, keep):
         store.run(f_args, fed, step_outs, step_rows, saved, 0, n_steps)
         step = n_steps
     else:  # cond decides before each step
-        cond = cplan.forward_fn(False, False)
+        cond = cplan.forward_fn(False)
         c_args = _fill(cond_roles, cur, xs)
         c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
         f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
         for step in range(n_it + 1):
             for j, k in c_vars:
                 c_args[j] = cur[k]
-            if step == n_it or not cond(c_args, None, None)[0][0].reshape(-1)[0]:
+            if step == n_it or not cond(c_args, None)[0][0].reshape(-1)[0]:
                 break
             for j, k in f_vars:
                 f_args[j] = cur[k]

@@ -93,32 +93,25 @@ def _live_steps(plan, skip, given):
     return keep[::-1]
 
 
-def forward_function(plan, with_outs, with_rows, skip=(), given=()):
+def forward_function(plan, with_outs, skip=()):
     """Generate `plan`'s forward for one way of calling it.
 
     Args:
         plan: a compiled `Plan`.
         with_outs: the caller passes `outs`, one array per visible output, to write into.
-        with_rows: the caller passes `rows`, one array per saved operator output
-            (`plan._saved_ops` order: a row of each stack of `new_saved_stacks`).
-        skip: positions of visible outputs the caller does not want (a loop that reads a
-            carried value from the stacked step output it equals): they are not written,
+        skip: positions of visible outputs the caller does not want: they are not written,
             and steps only they need do not run.
-        given: slots of single-output steps whose values the caller passes after the
-            inputs in `args` (a counted loop's rows gathered for every step at once):
-            those steps, and what only they need, do not run.
 
     Returns:
-        (function, source): ``function(args, outs, rows) -> (results, saved)`` with the
-        meaning of `Plan.forward`, and its source text.
+        (function, source): ``function(args, outs) -> (results, saved)`` with the meaning
+        of `Plan.forward`, and its source text.
     """
     w = _Writer(plan)
-    passed = list(range(plan.n_inputs)) + list(given)
-    if passed:
-        w.emit(", ".join(f"v{s}" for s in passed) + ", = args")
-    results, saved = _forward_body(w, plan, with_outs, with_rows, skip, given, "outs", "rows")
+    if plan.n_inputs:
+        w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
+    results, saved = _forward_body(w, plan, with_outs, False, skip, (), "outs", None)
     w.emit(f"return {results}, {saved}")
-    return _compile(w, plan, "forward(args, outs, rows)")
+    return _compile(w, plan, "forward(args, outs)")
 
 
 def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
@@ -126,8 +119,14 @@ def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
     a step costs its kernels and a few local assignments (no call, no argument list).
 
     Args:
-        plan, with_rows, skip, given: as for `forward_function` (the loop always passes
-            each step's `outs`).
+        plan, skip: as for `forward_function` (the loop always passes each step's `outs`;
+            a loop that reads a carried value from the stacked step output it equals skips
+            writing it twice).
+        with_rows: each step writes its saved operator outputs (`plan._saved_ops` order)
+            into `rows[t]`, its rows of the stacks of `new_saved_stacks`.
+        given: slots of single-output steps whose values come from `scanned` lists (a
+            counted loop's rows gathered for every step at once): those steps, and what
+            only they need, do not run.
         keep: append each step's saved values (the `saved` of `Plan.forward`) to a list;
             for a plan whose saved values cannot be stacked (`with_rows` False).
         scanned: slots whose value at step t the loop reads from per-step lists (scanned
@@ -139,7 +138,7 @@ def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
         (function, source): ``function(args, fed, outs, rows, saved, start, stop)`` runs
         steps start..stop-1. `args` holds every input's value at step `start` (scanned ones
         are ignored), `fed[k][t]` is scanned slot k at step t, `outs[t]` and `rows[t]` are
-        what step t writes (as for `forward_function`), `saved` is the list `keep` appends
+        what step t writes, `saved` is the list `keep` appends
         to. It returns nothing: the carried values after the last step are in its outs.
     """
     w = _Writer(plan)
@@ -275,24 +274,18 @@ def _compile(w, plan, signature):
     return ns[signature.split("(")[0]], source
 
 
-def backward_function(plan, with_stash, from_rows, provided=frozenset(), with_dests=False):
+def backward_function(plan, with_dests=False):
     """Generate `plan`'s backward (the meaning of `Plan.backward`).
 
     Args:
         plan: a compiled `Plan` with backward steps.
-        with_stash: the caller (a loop) passes a stash and its step: deferred gradients of
-            invariant inputs go to row `step` of the stash's stacks instead.
-        from_rows: `saved` is (step inputs, the step's rows of the saved stacks) (a loop's
-            step kept in stacks; rows in `plan._saved_ops` order) instead of the list of
-            slot values a plain forward returns.
-        provided: input slots whose stash stacks the loop filled itself (`Plan.new_stash`).
         with_dests: the caller passes `dests`, per input None or an array for its gradient
             (see `Operator.writes_dests`): an input used once in the plan, by an operator
             that writes into destinations, gets its gradient written there.
 
     Returns:
-        (function, source): ``function(saved, heads, stash, step, dests=None) -> grads``,
-        one per input (None where the input wants none or receives none).
+        (function, source): ``function(saved, heads, dests=None) -> grads``, one per input
+        (None where the input wants none or receives none).
 
     Each step's gradient code runs only when a gradient reaches one of its outputs; a
     value's gradient is the sum of its uses' contributions.
@@ -301,11 +294,11 @@ def backward_function(plan, with_stash, from_rows, provided=frozenset(), with_de
     into = _destinations(plan) if with_dests else {}
     if into:
         w.emit(", ".join(f"into{s}" for s in range(plan.n_inputs)) + ", = dests")
-    _backward_body(w, plan, with_stash, from_rows, provided,
+    _backward_body(w, plan, False, False, frozenset(),
                    [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
-    return _compile(w, plan, "backward(saved, heads, stash, step, dests=None)")
+    return _compile(w, plan, "backward(saved, heads, dests=None)")
 
 
 def _destinations(plan):
@@ -332,7 +325,13 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     the loop around it, as `loop_function` does for the forward).
 
     Args:
-        plan, with_stash, from_rows, provided: as for `backward_function`.
+        plan: a compiled `Plan` with backward steps.
+        with_stash: the loop passes a stash (`Plan.new_stash`): deferred gradients of
+            invariant inputs go to row `step` of its stacks instead of being computed.
+        from_rows: each step's saved values are (its inputs, its rows of the saved stacks
+            in `plan._saved_ops` order) instead of the list of slot values a forward with
+            `keep` appended.
+        provided: input slots whose stash stacks the loop filled itself.
         n_out: how many of the plan's outputs are stacked step outputs; the others are the
             carried values, whose gradients flow from step t + 1 to step t.
         carry_locs: the input slot of each carried value.

@@ -16,7 +16,7 @@ from .codegen import backward_function, forward_function, loop_function, reverse
 from .infer import infer_graph
 from .memory import plan_buffers
 
-__all__ = ["Plan", "StepView", "Stash", "compile_plan"]
+__all__ = ["Plan", "Stash", "compile_plan"]
 
 
 class _Step:
@@ -44,17 +44,6 @@ class _Deferred:
 
     def __init__(self, step, slot, fn, names, uses):
         self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
-
-
-class StepView:
-    """The saved values of one call of a plan kept in stacks (`Plan.new_saved_stacks`): row
-    `t` of each stack, and the call's inputs `args`. A loop keeps its steps this way, so a
-    step costs the memory of its values and nothing more."""
-
-    __slots__ = ("stacks", "t", "args")
-
-    def __init__(self, stacks, t, args):
-        self.stacks, self.t, self.args = stacks, t, args
 
 
 class Stash(list):
@@ -201,7 +190,7 @@ class Plan:
         return slot
 
     def new_saved_stacks(self, n_steps, provided=None):
-        """{slot: (n_steps, ...) array} for `forward(save_to=(stacks, t))` (needs
+        """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (needs
         `can_stack`); `provided` {slot: stack} gives stacks the caller already holds (a
         loop's stacked step output that is the same value)."""
         provided = provided or {}
@@ -307,23 +296,17 @@ class Plan:
             self._fns[key] = fn
         return fn
 
-    def forward_fn(self, with_outs, with_rows, skip=(), given=()):
-        """The generated forward ``f(args, outs, rows) -> (results, saved)`` for callers that
-        pass preallocated `outs` and/or saved-value `rows` (a loop calls it once per step;
-        see `forward` for the meaning). Outputs at positions `skip` are not written; the
-        values of the slots in `given` follow the inputs in `args` (see
-        `gluonlite.executor.codegen.forward_function`)."""
-        key = ("forward", bool(with_outs), bool(with_rows), frozenset(skip), tuple(given))
+    def forward_fn(self, with_outs, skip=()):
+        """The generated forward ``f(args, outs) -> (results, saved)`` (see `forward`); with
+        `with_outs` the caller passes `outs` to write into, and outputs at positions `skip`
+        are not written (see `gluonlite.executor.codegen.forward_function`)."""
+        key = ("forward", bool(with_outs), frozenset(skip))
         return self._generated(key, lambda: forward_function(self, *key[1:]))
 
-    def backward_fn(self, stash=None, from_rows=False, with_dests=False):
-        """The generated backward ``f(saved, heads, stash, step, dests=None) -> grads`` for
-        one way of calling (see `backward`): with or without a loop's `stash` (and which of
-        its stacks the loop provided), from a plain forward's saved list or (`from_rows`)
-        from a step's (inputs, rows of the saved stacks in `_saved_ops` order), with or
-        without the caller's gradient arrays (`with_dests`)."""
-        provided = frozenset() if stash is None else stash.provided
-        key = ("backward", stash is not None, bool(from_rows), provided, bool(with_dests))
+    def backward_fn(self, with_dests=False):
+        """The generated backward ``f(saved, heads, dests=None) -> grads`` (see `backward`),
+        with or without the caller's gradient arrays (`with_dests`)."""
+        key = ("backward", bool(with_dests))
         return self._generated(key, lambda: backward_function(self, *key[1:]))
 
     def loop_fn(self, with_rows, keep, skip, given, scanned, carried):
@@ -364,44 +347,35 @@ class Plan:
         Example::
 
             print(compile_plan(sym.tanh(sym.var("x")), [(2,)], ["float32"]).source)
-            # def forward(args, outs, rows):
+            # def forward(args, outs):
             #     v0, = args
             #     v1 = empty(S1, dtype=D1)
             #     u0(v0, out=v1)  # tanh 'tanh0'
             #     return [v1], None
         """
-        self.forward_fn(False, False)
-        return self._sources[("forward", False, False, frozenset(), ())]
+        self.forward_fn(False)
+        return self._sources[("forward", False, frozenset())]
 
-    def forward(self, args, outs=None, save_to=None):
+    def forward(self, args, outs=None):
         """Run the forward.
 
         Args:
             args: raw arrays aligned with `input_names`.
             outs: optional preallocated arrays, one per visible output, to write into.
-            save_to: (stacks, t) from `new_saved_stacks` (when `can_stack`): the values the
-                backward needs are written to row t of the stacks; the caller then passes
-                `StepView(stacks, t, args)` to `backward`.
 
         Returns:
             (outputs, saved): raw output arrays, and what `backward` needs (None when no input
-            wants a gradient, or when `save_to` holds it).
+            wants a gradient).
         """
-        rows = None
-        if save_to is not None:
-            stacks, t = save_to
-            rows = [stacks[s][t] for s in self._saved_ops]
-        return self.forward_fn(outs is not None, rows is not None)(args, outs, rows)
+        return self.forward_fn(outs is not None)(args, outs)
 
-    def backward(self, saved, out_grads, stash=None, step=None, dests=None):
-        """Gradients of the inputs from gradients of the outputs.
+    def backward(self, saved, out_grads, dests=None):
+        """Gradients of the inputs from gradients of the outputs (a loop runs its body's
+        backward through `reverse_fn` instead).
 
         Args:
-            saved: the `saved` object of a training forward of this plan (or a `StepView`).
+            saved: the `saved` object of a training forward of this plan.
             out_grads: one raw array (or None for zero) per visible output.
-            stash, step: from a loop (`new_stash`): the deferred steps write row `step` of
-                their stacks instead of computing their invariant inputs' gradients; without
-                a stash every gradient is computed here.
             dests: optional, per input None or a C-contiguous array of its shape and dtype
                 that nothing else reads: the input's gradient may be written there (and is
                 then that array; see `Operator.writes_dests`).
@@ -414,11 +388,7 @@ class Plan:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
         with_dests = dests is not None and any(d is not None for d in dests)
-        if isinstance(saved, StepView):
-            saved = (saved.args, [saved.stacks[s][saved.t] for s in self._saved_ops])
-            return self.backward_fn(stash, True, with_dests)(saved, out_grads, stash, step,
-                                                             dests)
-        return self.backward_fn(stash, False, with_dests)(saved, out_grads, stash, step, dests)
+        return self.backward_fn(with_dests)(saved, out_grads, dests)
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,

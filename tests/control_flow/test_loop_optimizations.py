@@ -44,16 +44,17 @@ def _rnn_step(x, h, w_i, b_i, w_h, b_h, flatten=True, no_bias=False):
     return sym.tanh(i2h + h2h)
 
 
+def _rnn_body(v, no_bias=False):
+    """A foreach body: one tanh-RNN step with the weights `v`, its output also the state."""
+    def body(x, states):
+        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"], no_bias=no_bias)
+        return h, [h]
+    return body
+
+
 def _foreach_rnn():
     """The stacked outputs of a foreach tanh-RNN over `data` from state `h0`."""
-    v = _vars()
-    data, h0 = sym.var("data"), sym.var("h0")
-
-    def body(x, states):
-        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
-        return h, [h]
-
-    outs, _ = sym.contrib.foreach(body, data, [h0])
+    outs, _ = sym.contrib.foreach(_rnn_body(_vars()), sym.var("data"), [sym.var("h0")])
     return outs
 
 
@@ -68,14 +69,8 @@ def _vars():
 
 @pytest.mark.parametrize("no_bias", [False, True])
 def test_foreach_projection_is_hoisted_and_equal(no_bias):
-    v = _vars()
-    data, h0 = sym.var("data"), sym.var("h0")
-
-    def body(x, states):
-        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"], no_bias=no_bias)
-        return h, [h]
-
-    outs, last = sym.contrib.foreach(body, data, [h0])
+    outs, last = sym.contrib.foreach(_rnn_body(_vars(), no_bias), sym.var("data"),
+                                     [sym.var("h0")])
     s = sym.Group([outs, last[0]])
     hoist = foreach_hoist(_loop_node(s, "_foreach").params)
     assert hoist is not None and len(hoist.projections) == 1
@@ -106,18 +101,13 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
 
 
 def test_nested_foreach_hoists_in_the_inner_body():
-    v = _vars()
-    data, h0 = sym.var("data"), sym.var("h0")
-
-    def inner(x, states):
-        h = _rnn_step(x, states[0], v["w_i"], v["b_i"], v["w_h"], v["b_h"])
-        return h, [h]
+    inner = _rnn_body(_vars())
 
     def outer(xs, states):
         outs, last = sym.contrib.foreach(inner, xs, states)
         return sym.sum(outs, axis=0), last
 
-    outs, last = sym.contrib.foreach(outer, data, [h0])
+    outs, last = sym.contrib.foreach(outer, sym.var("data"), [sym.var("h0")])
     s = sym.Group([outs, last[0]])
     rng = np.random.RandomState(2)
     _same(s, {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
