@@ -423,16 +423,16 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
            f"  # {st.op.name} {st.node.name!r}")
     need = st.need if with_stash else st.need_all
     if with_stash:  # each stack once: a step's deferred sums share them (`new_stash`)
-        stashed = set()
+        grad_stacked, value_stacked = False, set()
         for k in st.deferred:
             d = plan.deferred[k]
-            if st.outs[0] not in stashed:
-                stashed.add(st.outs[0])
+            if not grad_stacked:
+                grad_stacked = True
                 guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
                 w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
             for j, u in enumerate(d.uses):
-                if u not in provided and u not in stashed:
-                    stashed.add(u)
+                if u not in provided and u not in value_stacked:
+                    value_stacked.add(u)
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     wanted = [j for j, want in enumerate(need) if want]
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):

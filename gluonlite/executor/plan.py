@@ -211,15 +211,18 @@ class Plan:
         """
         xp, provided = self.xp, provided or {}
         stash = Stash(frozenset(u for d in self.deferred for u in d.uses if u in provided))
-        stacks = dict(provided)  # one stack per slot: deferred sums of one step share theirs
+        # One stack per slot, shared by the deferred sums of one step: one for the values a
+        # sum reads and, apart (a slot may be both, in a chain of products), one for the
+        # gradients it sums.
+        values, grads = dict(provided), {}
 
-        def stack(s):
+        def stack(stacks, s):
             if s not in stacks:
                 stacks[s] = xp.zeros((n_steps,) + tuple(self.slot_shape[s]),
                                      dtype=self.slot_dtype[s])
             return stacks[s]
         for d in self.deferred:
-            stash.append((stack(d.step.outs[0]), [stack(u) for u in d.uses]))
+            stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
         return stash
 
     def finish_stash(self, stash, args, dests=None):

@@ -167,6 +167,37 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     assert any(len(pl.deferred) == 1 for pl in plans)
 
 
+@pytest.mark.parametrize("loop", ["foreach", "while_loop"])
+def test_chained_invariant_products_keep_values_and_gradients_apart(loop):
+    """y1 = W1 h, y2 = W2 y1: W2's summed gradient reads the values of y1, W1's the
+    gradients of y1; both are kept per step, in separate stacks."""
+    w1, b1, w2, b2 = (sym.var(k) for k in ("w1", "b1", "w2", "b2"))
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def step(x, h):
+        y1 = sym.FullyConnected(h, w1, b1, num_hidden=H)
+        return sym.tanh(sym.FullyConnected(y1, w2, b2, num_hidden=H) + x)
+
+    if loop == "foreach":
+        def body(x, states):
+            h = step(x, states[0])
+            return h, [h]
+        outs, last = sym.contrib.foreach(body, data, [h0])
+        s, extra = sym.Group([outs, last[0]]), {}
+    else:
+        def func(i, h):
+            h = step(sym.squeeze(sym.take(data, i), axis=0), h)
+            return h, [i + 1, h]
+        outs, (_, h_end) = sym.contrib.while_loop(lambda i, h: i < T, func,
+                                                  [sym.var("i0"), h0], max_iterations=T)
+        s, extra = sym.Group([outs[0], h_end]), {"i0": np.array([0.0])}
+    rng = np.random.RandomState(9)
+    args = {"data": rng.randn(T, N, H), "h0": rng.randn(N, H), "w1": rng.randn(H, H) * 0.3,
+            "b1": rng.randn(H) * 0.1, "w2": rng.randn(H, H) * 0.3, "b2": rng.randn(H) * 0.1,
+            **extra}
+    _same(s, args)
+
+
 @pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop):
