@@ -6,7 +6,6 @@ VJP rule with the saved forward values). ``backward`` walks the nodes reachable 
 in reverse topological order, summing gradients where a value fans out (micrograd's ``+=``).
 """
 import threading
-from contextlib import contextmanager
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
            "backward", "grad", "mark_variables", "TapeNode", "Leaf"]
@@ -37,17 +36,28 @@ def set_training(flag):
     return old
 
 
-@contextmanager
-def _scope(recording, training):
-    old_r = set_recording(recording) if recording is not None else None
-    old_t = set_training(training) if training is not None else None
-    try:
-        yield
-    finally:
-        if recording is not None:
+class _scope:
+    """Set recording and/or training mode (None leaves one as it is) for a `with` block,
+    restoring both after it. A class rather than a generator: every training step enters
+    two of these."""
+
+    __slots__ = ("recording", "training", "old")
+
+    def __init__(self, recording, training):
+        self.recording, self.training = recording, training
+
+    def __enter__(self):
+        self.old = (set_recording(self.recording) if self.recording is not None else None,
+                    set_training(self.training) if self.training is not None else None)
+        return self
+
+    def __exit__(self, *exc):
+        old_r, old_t = self.old
+        if self.recording is not None:
             set_recording(old_r)
-        if training is not None:
+        if self.training is not None:
             set_training(old_t)
+        return False
 
 
 def record(train_mode=True):
@@ -102,7 +112,9 @@ class TapeNode:
 
 
 def _toposort(heads):
-    order, seen = [], set()
+    """(nodes reachable from `heads`, inputs before the nodes reading them; {id(leaf): how
+    many node inputs read it})."""
+    order, seen, leaf_uses = [], set(), {}
     for h in heads:
         stack = [(h, False)]
         while stack:
@@ -115,9 +127,14 @@ def _toposort(heads):
             seen.add(id(node))
             stack.append((node, True))
             for e in node.inputs:
-                if e is not None and id(e[0]) not in seen:
-                    stack.append((e[0], False))
-    return order
+                if e is None:
+                    continue
+                src = e[0]
+                if src.__class__ is Leaf:
+                    leaf_uses[id(src)] = leaf_uses.get(id(src), 0) + 1
+                if id(src) not in seen:
+                    stack.append((src, False))
+    return order, leaf_uses
 
 
 def _entry_of(arr, what):
@@ -128,21 +145,16 @@ def _entry_of(arr, what):
     return e
 
 
-def _write_targets(order, entries):
+def _write_targets(order, leaf_uses, entries):
     """{id(leaf): its grad buffer} for the leaves whose gradient a vjp may write in place:
     grad_req 'write', read by one input of one recorded node (so that input's gradient is
     the whole gradient) and not a head, with a C-contiguous buffer (MXNet's kWriteTo)."""
-    uses = {}
-    for node in order:
-        for e in node.inputs:
-            if e is not None and isinstance(e[0], Leaf):
-                uses[id(e[0])] = uses.get(id(e[0]), 0) + 1
-    for e in entries:
-        uses[id(e[0])] = 2
+    heads = {id(e[0]) for e in entries}
     targets = {}
     for node in order:
-        if isinstance(node, Leaf) and uses.get(id(node)) == 1 and node.grad_req == "write" \
-                and node.grad is not None and node.grad._data.flags.c_contiguous:
+        if node.__class__ is Leaf and leaf_uses.get(id(node)) == 1 and id(node) not in heads \
+                and node.grad_req == "write" and node.grad is not None \
+                and node.grad._data.flags.c_contiguous:
             targets[id(node)] = node.grad._data
     return targets
 
@@ -173,8 +185,8 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
                                  f"of shape {h.shape}")
         add(e, g)
     leaves = {}
-    order = _toposort([e[0] for e in entries])
-    targets = _write_targets(order, entries) if write else {}
+    order, leaf_uses = _toposort([e[0] for e in entries])
+    targets = _write_targets(order, leaf_uses, entries) if write else {}
     for node in reversed(order):
         gys = grads.pop(id(node), None)
         if isinstance(node, Leaf):

@@ -59,6 +59,16 @@ class Hoist:
         # One buffer per projection and shape, reused by every call: the backward never
         # reads a projection (only its gradient), so a later call may overwrite it.
         self._buffers = {}
+        self._stubs = {}
+
+    def shape_stub(self, xp, x):
+        """A read-only array with x's shape and dtype and no data (a zero broadcast), made
+        once per shape: what a saved state keeps in place of a projection."""
+        key = (x.shape, x.dtype, xp.__name__)
+        stub = self._stubs.get(key)
+        if stub is None:
+            stub = self._stubs[key] = xp.broadcast_to(xp.zeros((), x.dtype), x.shape)
+        return stub
 
     def _rows(self, pr, d):
         """Every step's rows of data `d` as one matrix, and the projection's output shape."""
@@ -324,7 +334,7 @@ def with_hoisting(kernel, vjp, find):
         if rc.need_grad:
             # The projections are not read by the backward (their gradients are): keep only
             # their shapes, so the memory kept for the backward is what the steps saved.
-            xs2 = [x if kind == "in" else rc.xp.broadcast_to(rc.xp.zeros((), x.dtype), x.shape)
+            xs2 = [x if kind == "in" else h.shape_stub(rc.xp, x)
                    for (kind, _), x in zip(h.layout, xs2)]
         return (*outs, _HoistedSaved(h, xs2, state))
 

@@ -32,9 +32,14 @@ def _is_array(x):
     return isinstance(x, NDArray)
 
 
+_SYMBOL_CLASS = []  # Symbol, imported on first use: the symbol layer imports gluon, and back
+
+
 def _is_sym(x):
-    from ..symbol.symbol import Symbol  # the symbol layer imports gluon lazily, and back
-    return isinstance(x, Symbol)
+    if not _SYMBOL_CLASS:
+        from ..symbol.symbol import Symbol
+        _SYMBOL_CLASS.append(Symbol)
+    return isinstance(x, _SYMBOL_CLASS[0])
 
 
 def _is_leaf(x):
