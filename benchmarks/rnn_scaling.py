@@ -2,14 +2,17 @@
 
     PYTHONPATH=. python benchmarks/rnn_scaling.py [--quick] [--seq-lens 10,100,1000]
         [--cell LSTMCell] [--batch 1] [--input-size 512] [--hidden-size 512]
-        [--modes infer,train] [--rounds 5] [--warmup 1]
+        [--modes infer,train] [--rounds 5] [--warmup 1] [--steps-per-unit 0]
 
 For each seq_len, on the hybridized (static_alloc=True) ForeachRNN and WhileRNN layers:
 
 - per-step time: median ms per call / seq_len, infer and train (train = forward under
   autograd.record() + backward of the outputs' sum), interleaved round by round with
   floor-step and floor-fused; and the ratio to the per-step time at seq_len 100 (or the
-  first seq_len if 100 is not run);
+  first seq_len if 100 is not run). With --steps-per-unit S, a timed unit is
+  ceil(S / seq_len) calls of one variant back to back (as timeit's `number`), so that a
+  short sequence is timed in the steady state of repeated calls rather than right after
+  the other variants have replaced the cache's contents;
 - first call: the first (trace + compile + run) infer call of a fresh layer, the first
   train call after it, and those minus a steady call of the same kind (the compile cost);
 - exported JSON size: bytes of `layer.export(...)`'s -symbol.json;
@@ -51,10 +54,30 @@ def parse_args(argv=None):
                     default=["infer", "train"])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--steps-per-unit", type=int, default=0,
+                    help="time ceil(S / seq_len) calls back to back per unit (0: one call)")
     ap.add_argument("--quick", action="store_true", help="--rounds 3 --warmup 1")
     a = ap.parse_args(argv)
     check_rounds_and_modes(ap, a)
+    if a.steps_per_unit < 0:
+        ap.error(f"--steps-per-unit must be >= 0, got {a.steps_per_unit}")
     return a
+
+
+def calls_per_unit(steps_per_unit, seq_len):
+    """How many calls one timed unit makes: ceil(steps_per_unit / seq_len), at least 1."""
+    return max(1, -(-steps_per_unit // seq_len))
+
+
+def repeated(fn, k):
+    """A zero-arg callable running fn k times."""
+    if k == 1:
+        return fn
+
+    def unit():
+        for _ in range(k):
+            fn()
+    return unit
 
 
 def _timed(fn):
@@ -113,9 +136,11 @@ def main(argv=None):
     """Run the measurements and print four Markdown tables."""
     a = parse_args(argv)
     N, I, H = a.batch, a.input_size, a.hidden_size
+    unit = ("one call per timed unit" if not a.steps_per_unit else
+            f"ceil({a.steps_per_unit} / seq_len) calls back to back per timed unit")
     print_header("rnn_scaling", argv, f"- {a.cell}, batch {N}, input {I}, hidden {H}, float32; "
                  f"hybridize(static_alloc=True); {a.rounds} timed rounds after {a.warmup} "
-                 "warmup; medians")
+                 f"warmup; {unit}; medians")
     per_step, first, sizes, memory = {}, {}, {}, {}
     for T in a.seq_lens:
         case = LoopCase(a.cell, N, T, I, H, [("hybrid", loop) for loop in LOOPS])
@@ -131,8 +156,10 @@ def main(argv=None):
             variants = {loop: case.layer_call(("hybrid", loop), train) for loop in LOOPS}
             variants["floor-step"] = case.floor_call(False, train)
             variants["floor-fused"] = case.floor_call(True, train)
-            times = interleaved(variants, a.rounds, a.warmup)
-            per_step[(T, mode)] = {k: median(v) / T for k, v in times.items()}
+            k = calls_per_unit(a.steps_per_unit, T)
+            times = interleaved({name: repeated(fn, k) for name, fn in variants.items()},
+                                a.rounds, a.warmup)
+            per_step[(T, mode)] = {name: median(v) / (k * T) for name, v in times.items()}
         memory[T] = {loop: held_for_backward(case, loop) for loop in LOOPS}
         memory[T]["floor"] = floor_saved(case)
         flush_print(f"done seq_len {T}")

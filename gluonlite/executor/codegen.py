@@ -417,6 +417,11 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
         _emit_vjp(w, plan, i, st, with_stash, contributed, provided, (into or {}).get(i))
 
 
+def _rule(op, j):
+    """Input j's direct gradient rule (`Operator.grads`), or None."""
+    return op.grads[j] if op.grads is not None and j < len(op.grads) else None
+
+
 def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
@@ -437,7 +442,9 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     wanted = [j for j, want in enumerate(need) if want]
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
-    elif wanted and st.op.grads is not None and not into:  # each rule, called directly
+    elif wanted and len(gys) == 1 and not into and \
+            all(j in st.op.passes_grad or _rule(st.op, j) for j in wanted):
+        # each rule, called directly
         args = ", ".join(f"v{s}" for s in st.ins + st.outs[:1]) + f", {gys[0]}"
         grads = {}
         for j in wanted:

@@ -193,6 +193,13 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     return gx, gw, gb
 
 
+def _fc_data_grad(xp, x, w, *rest):
+    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Operator.grads`: a
+    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
+    rest is (bias, output, output gradient) or (output, output gradient)."""
+    return xp.dot(rest[-1].reshape(-1, w.shape[0]), w).reshape(x.shape)
+
+
 def _fc_rows(p, stacked_x):
     """Per-step data stacked as (T, ...) -> one matrix of every step's rows."""
     if p.flatten:
@@ -209,7 +216,7 @@ def _fc_bias_sum(p, rc, b, stacked, g, out=None):
 
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
-         writes_dests=True,
+         writes_dests=True, grads=(_fc_data_grad,),
          vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
          saves=("data", "weight"), shape_back=_fc_shape_back,
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)

@@ -106,9 +106,10 @@ class Operator:
         # Input positions whose gradient is the output's gradient unchanged (same shape and
         # dtype): a compiled backward passes it on without calling the vjp.
         self.passes_grad = tuple(passes_grad)
-        # Optional, one per input: f(xp, *inputs, output, output_grad) -> that input's
-        # gradient, the vjp's own rule for an elementwise operator with no attributes, so a
-        # compiled backward calls it directly (a loop's backward does, every step).
+        # Optional, for the first len(grads) inputs (None: no rule for that one):
+        # f(xp, *inputs, output, output_grad) -> that input's gradient, the vjp's own rule
+        # where it needs no attributes, so a compiled backward calls it directly when every
+        # gradient it wants has one (a loop's backward does, every step).
         self.grads = None if grads is None else tuple(grads)
         # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
         # shape and dtype that nothing else reads) and writes that input's gradient into it,

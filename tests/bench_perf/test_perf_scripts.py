@@ -65,6 +65,26 @@ def test_rnn_scaling_tiny_prints_three_tables():
     assert "JSON bytes" in p.stdout and "held for backward" in p.stdout
 
 
+def test_rnn_scaling_times_short_sequences_in_repeated_calls():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import rnn_scaling
+    finally:
+        sys.path.remove(str(BENCH))
+    assert [rnn_scaling.calls_per_unit(1000, t) for t in (10, 100, 300, 1000, 2000)] == \
+        [100, 10, 4, 1, 1]
+    assert rnn_scaling.calls_per_unit(0, 10) == 1
+    calls = []
+    rnn_scaling.repeated(lambda: calls.append(1), 3)()
+    assert len(calls) == 3
+    p = _run("rnn_scaling.py", "--seq-lens", "2,4", "--input-size", "4", "--hidden-size", "5",
+             "--rounds", "1", "--warmup", "0", "--modes", "infer", "--steps-per-unit", "8")
+    assert p.returncode == 0, p.stderr
+    assert "ceil(8 / seq_len) calls back to back" in p.stdout
+    p = _run("rnn_scaling.py", "--steps-per-unit", "-1")
+    assert p.returncode == 2 and "--steps-per-unit" in p.stderr
+
+
 def test_rnn_alloc_tiny_prints_table_and_verdict():
     p = _run("rnn_alloc.py", "--seq-len", "3", "--batch", "2", "--input-size", "4",
              "--hidden-size", "5", "--mlp-batch", "2", "--calls", "2")

@@ -459,8 +459,10 @@ def _check_grads(op, check, arrays, rng):
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         y = outs[0].asnumpy()
         plain = op.vjp(p, rc, raw, [y], weights, [True] * len(raw))
-        assert len(op.grads) == len(raw), f"{name}{attrs}: one gradient rule per input"
+        assert len(op.grads) <= len(raw), f"{name}{attrs}: more gradient rules than inputs"
         for j, rule in enumerate(op.grads):
+            if rule is None:
+                continue
             np.testing.assert_array_equal(
                 rule(np, *raw, y, weights[0]), plain[j],
                 err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
