@@ -189,8 +189,9 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
         carry: the gradients of the carried values at the loop's exit (None for none).
         carry_locs: the body input of each carried value; its gradient flows from step t
             to step t - 1.
-        rows: {body input: array}: row t of the array receives that input's gradient at
-            step t (scanned data).
+        rows: {body input: zeroed array}: row t of the array receives that input's
+            gradient at step t (scanned data); it may double as a stash stack of the same
+            gradients (`Plan.new_stash`'s `grads`), whose rows no step reaches read 0.
         sums: {body input: index}: gradients summed over the steps into accumulator
             `index` (0, 1, ...; inputs with one index share it).
 
@@ -202,15 +203,18 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     rows, sums = rows or {}, sums or {}
     plan, steps, n = state.plan, state.steps, state.n_steps
     stacked = isinstance(steps, StackedSteps)
-    stash = None
-    if plan.deferred:
-        stash = plan.new_stash(n, steps.input_stacks(n) if stacked else None)
+    held = steps.input_stacks(n) if plan.deferred and stacked else None
     if not n:
         return [None if c is None else c.copy() for c in carry], \
-            [None] * len(set(sums.values())), stash
-    reverse = plan.reverse_fn(stash, stacked, n_out, carry_locs, list(rows), sums)
-    heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
+            [None] * len(set(sums.values())), plan.new_stash(0, held) if plan.deferred else None
+    reverse = plan.reverse_fn(plan.stash_provided(held) if plan.deferred else None, stacked,
+                              n_out, carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
+    stash = None
+    if plan.deferred:
+        stash = plan.new_stash(n, held, {slot: dests[k][:n]
+                                         for slot, k in reverse.grads_in_rows.items()})
+    heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
     carry, summed = reverse(steps.per_step(n) if stacked else steps, heads, carry, dests,
                             stash, n - 1)
     # The carried gradients that leave the loop must not alias a head or each other.

@@ -58,6 +58,15 @@ class _Writer:
         self.ns = {"rc": plan.rc, "xp": plan.xp, "empty": plan.xp.empty,
                    "copyto": plan.xp.copyto}
         self.depth = 1
+        # In a backward: which gradient variables are known to hold the same array (one
+        # token per array; a variable holding a sum or a rule's result gets a new one), and
+        # per stash stack of output gradients, (its write's line, the token written).
+        self.alias = {}
+        self.stash_writes = {}
+        self._tokens = itertools.count()
+
+    def new_token(self, var):
+        self.alias[var] = next(self._tokens)
 
     def bind(self, name, value):
         self.ns[name] = value
@@ -346,6 +355,9 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
         step t, `carry` holds the carried values' gradients after step `start`, `dests` one
         array per `rows` slot. It returns the carried gradients at the loop's entry (they
         may alias a head or one another) and the sums (None where nothing reached).
+        ``function.grads_in_rows`` is {slot: k}: the stash's stack of slot's output
+        gradients must be the first rows of ``dests[k]`` (the function writes that
+        gradient there once instead of to both; `Plan.new_stash`'s `grads`).
     """
     w = _Writer(plan)
     if n_out:
@@ -366,7 +378,17 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     if carry_locs:
         w.emit(", ".join(f"carry{k}" for k in range(len(carry_locs))) + ", = " +
                ", ".join(f"g{s}" for s in carry_locs) + ",")
+    # A stash stack that would receive the very array a row of dests receives is that
+    # dests array instead (`function.grads_in_rows`): each step writes it once, not twice.
+    grads_in_rows = {}
     for k, s in enumerate(rows):
+        token = w.alias.get(f"g{s}")
+        for slot, (line, written) in w.stash_writes.items():
+            if token is not None and written == token and slot not in grads_in_rows:
+                indent = w.lines[line][:len(w.lines[line]) - len(w.lines[line].lstrip())]
+                w.lines[line] = f"{indent}pass  # {slot}'s gradient: the rows of dest{k}"
+                grads_in_rows[slot] = k
+                break
         w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
     for s, i in sums.items():
         w.emit(f"if g{s} is not None:")
@@ -375,7 +397,9 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     w.depth -= 1
     carry = "".join(f"carry{k}, " for k in range(len(carry_locs)))
     w.emit(f"return [{carry}], [{', '.join(f'acc{i}' for i in range(n_sums))}]")
-    return _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
+    fn, source = _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
+    fn.grads_in_rows = grads_in_rows
+    return fn, source
 
 
 def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
@@ -404,6 +428,7 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
+    w.alias.clear()
     headed = set()
     for k, s in enumerate(plan.out_slots):
         if s not in headed:
@@ -412,6 +437,7 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
         else:  # an output listed twice: its gradients add
             w.emit(f"h = {heads[k]}")
             w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
+        w.new_token(f"g{s}")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
         _emit_vjp(w, plan, i, st, with_stash, contributed, provided, (into or {}).get(i))
@@ -435,6 +461,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                 grad_stacked = True
                 guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
                 w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
+                w.stash_writes[st.outs[0]] = (len(w.lines) - 1, w.alias.get(gys[0]))
             for j, u in enumerate(d.uses):
                 if u not in provided and u not in value_stacked:
                     value_stacked.add(u)
@@ -473,8 +500,15 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         if s not in contributed:  # the first contribution to this value's gradient
             w.emit(f"    g{s} = {expr}")
             contributed.add(s)
+            if expr in w.alias:  # another variable's array, handed on
+                w.alias[f"g{s}"] = w.alias[expr]
+            else:
+                w.new_token(f"g{s}")
         else:
             check = f"if {expr} is not None: " if maybe_none else ""
             w.emit(f"    {check}g{s} = {expr} if g{s} is None else g{s} + {expr}")
+            w.new_token(f"g{s}")
     # The outputs' gradients are used up: let them go.
     w.emit("    " + " = ".join(gys) + " = None")
+    for g in gys:
+        w.alias.pop(g, None)

@@ -198,23 +198,34 @@ class Plan:
                 self.xp.empty((n_steps,) + tuple(self.slot_shape[s]), dtype=self.slot_dtype[s])
                 for s in self._saved_ops}
 
-    def new_stash(self, n_steps, provided=None):
+    def stash_provided(self, provided):
+        """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
+        `Stash.provided` of a stash made with them."""
+        return frozenset(u for d in self.deferred for u in d.uses if u in (provided or ()))
+
+    def new_stash(self, n_steps, provided=None, grads=None):
         """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
 
         Args:
             provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
                 loop already holds (a scanned input, the carried states): the deferred sums
                 read those instead of a copy made step by step.
+            grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
+                slot's gradients (the reverse pass writes them there itself; see
+                `gluonlite.executor.codegen.reverse_function`'s `grads_in_rows`).
 
         Returns:
             A `Stash`.
+
+        Example: ``stash = plan.new_stash(T, {0: xs})``; after the reverse pass,
+        ``plan.finish_stash(stash, args)`` gives the summed gradients.
         """
         xp, provided = self.xp, provided or {}
-        stash = Stash(frozenset(u for d in self.deferred for u in d.uses if u in provided))
+        stash = Stash(self.stash_provided(provided))
         # One stack per slot, shared by the deferred sums of one step: one for the values a
         # sum reads and, apart (a slot may be both, in a chain of products), one for the
         # gradients it sums.
-        values, grads = dict(provided), {}
+        values, grads = dict(provided), dict(grads or {})
 
         def stack(stacks, s):
             if s not in stacks:
@@ -327,10 +338,12 @@ class Plan:
                tuple(scanned), tuple(carried))
         return self._generated(key, lambda: loop_function(self, *key[1:]))
 
-    def reverse_fn(self, stash, from_rows, n_out, carry_locs, rows, sums):
+    def reverse_fn(self, provided, from_rows, n_out, carry_locs, rows, sums):
         """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a
         loop node running this plan as its body (see
-        `gluonlite.executor.codegen.reverse_function`).
+        `gluonlite.executor.codegen.reverse_function`). `provided` is None when the loop
+        passes no stash, else the `Stash.provided` of the one it will pass
+        (`stash_provided`; make the stash with the function's `grads_in_rows`).
 
         Example (the loop of `loop_fn`'s example, its steps' saved values kept: x's gradient
         to the rows of gx, w's summed over the steps)::
@@ -338,9 +351,8 @@ class Plan:
             rev = plan.reverse_fn(None, False, 1, [1], [0], {2: 0})
             (g_h0,), (g_w,) = rev(saved_steps, [list(g_ys)], [g_h_last], [gx], None, T - 1)
         """
-        provided = frozenset() if stash is None else stash.provided
-        key = ("reverse", stash is not None, bool(from_rows), provided, n_out,
-               tuple(carry_locs), tuple(rows), tuple(sorted(sums.items())))
+        key = ("reverse", provided is not None, bool(from_rows), provided or frozenset(),
+               n_out, tuple(carry_locs), tuple(rows), tuple(sorted(sums.items())))
         return self._generated(key, lambda: reverse_function(self, *key[1:7], dict(key[7])))
 
     @property

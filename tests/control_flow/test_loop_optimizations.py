@@ -167,6 +167,22 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     assert any(len(pl.deferred) == 1 for pl in plans)
 
 
+def test_the_gate_gradients_are_written_once_for_both_their_uses():
+    """The h2h product's output gradient is also the projection rows' gradient: the reverse
+    pass writes it to those rows only, and the deferred h2h weight sum reads them there
+    (values equal to the plain loop)."""
+    outs = _foreach_rnn()
+    rng = np.random.RandomState(6)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    _same(outs, args)
+    plan = next(pl for pl in _loop_node(outs, "_foreach").params["_hoist"].q["_plans"].values()
+                if pl.deferred)
+    reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
+    assert reverse.grads_in_rows == {plan.deferred[0].step.outs[0]: 0}
+    source = next(src for key, src in plan._sources.items() if key[0] == "reverse")
+    assert "stash[0][0][step]" not in source and source.count("dest0[step] = ") == 1
+
+
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_chained_invariant_products_keep_values_and_gradients_apart(loop):
     """y1 = W1 h, y2 = W2 y1: W2's summed gradient reads the values of y1, W1's the
