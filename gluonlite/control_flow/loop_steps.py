@@ -136,11 +136,22 @@ class LoopStorage:
     def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, scanned, carried,
                  fed_vars=(), given=()):
         make = xp.zeros if zero_rows else xp.empty
-        self.stacked = [make((n_rows,) + tuple(s), dtype=d)
-                        for s, d in zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])]
-        specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
+        self.xp = xp
         stackable = keep and plan.can_stack
         carried_as, saved_as = _layout(plan, n_out)
+        # A stacked output that is also a carried value gets one row more in front when the
+        # steps are kept: filled with the value the loop starts from, the buffer's first n
+        # rows are then the values entering each step, without a copy (`entering`).
+        extended = set(carried_as.values()) if stackable else set()
+        self.stacked, by_output = [], {}
+        for j, (s, d) in enumerate(zip(plan.out_shapes[:n_out], plan.out_dtypes[:n_out])):
+            if j in extended:
+                by_output[j] = make((n_rows + 1,) + tuple(s), dtype=d)
+                self.stacked.append(by_output[j][1:])
+            else:
+                self.stacked.append(make((n_rows,) + tuple(s), dtype=d))
+        self._entering = {k: by_output[j] for k, j in carried_as.items() if j in by_output}
+        specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
         self.shared = {k: self.stacked[j] for k, j in carried_as.items()}
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
                                                        self.shared)
@@ -169,6 +180,16 @@ class LoopStorage:
         rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
             else [()] * n
         return outs, rows
+
+    def entering(self, k, first, n):
+        """(n, ...) values of carried value k entering each of steps 0..n-1 (`first`, then
+        its stack's rows): a view of the buffer in front of its stacked output when it has
+        one (`first` is written to that buffer's row 0), else a new array."""
+        buf = self._entering.get(k)
+        if buf is None:
+            return entering(self.xp, first, self.carried[k], n)
+        buf[0] = first
+        return buf[:n]
 
     def final(self, cur, first):
         """The loop's final carried values: never a view of a stacked output (nor, after no

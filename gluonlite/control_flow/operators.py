@@ -31,8 +31,8 @@ from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions,
                    infer_body, loop_optimizations_enabled)
 from .counting import counted_loop, gather, gathered_rows
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
-from .loop_steps import LoopStorage, StackedSteps, data_row, data_rows, entering, \
-    entering_rows, reverse_pass
+from .loop_steps import LoopStorage, StackedSteps, data_row, data_rows, entering_rows, \
+    reverse_pass
 
 __all__ = ["Saved"]
 
@@ -187,7 +187,7 @@ def _foreach_run(p, rc, xs, keep):
 
         def input_stacks(n):
             held = {loc: d for loc, d in zip(p.in_data_locs, data) if d.ndim > 1}
-            held.update({loc: entering(xp, states[k], store.carried[k], n)
+            held.update({loc: store.entering(k, states[k], n)
                          for k, loc in enumerate(state_locs)})
             return held
         saved = StackedSteps(store.saved_rows, step_args, input_stacks)
@@ -433,8 +433,7 @@ def _while_run(p, rc, xs, keep):
                               for r in func_roles]))
 
         def input_stacks(n):
-            held = {j: entering(xp, first[k], store.carried[k], n)
-                    for k, j in enumerate(p.func_var_locs)}
+            held = {j: store.entering(k, first[k], n) for k, j in enumerate(p.func_var_locs)}
             if counter is not None:
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
