@@ -23,18 +23,19 @@ stacked output, ``o1``: the new state, the same array, so it is not written twic
         for step in range(start, stop):
             v0 = fed0[step]
             o0, o1, = outs[step]
-            f0(p0, rc, B0, v1, v2)  # FullyConnected 'rnn0_t0_h2h'
+            xp.dot(v1, v2.T, out=b0_0)  # FullyConnected 'rnn0_t0_h2h'
             u1(v0, b0_0, out=b1_0, casting='unsafe')  # elemwise_add 'rnn0_t0_plus0'
             u2(b1_0, out=o0)  # tanh 'rnn0_t0_out'
             v1, = o1,
 
 A backward (`backward_function`, and inside a loop's reverse pass `reverse_function`) is
 the same walk in reverse, one guarded block per step adding what the step's gradient rule
-returns into its inputs' gradients::
+returns into its inputs' gradients (a rule that needs no attributes is called directly,
+`Operator.grads`; others through the vjp)::
 
     if g5 is not None:  # tanh 'rnn0_t0_out'
-        gx = vjp1(p1, rc, [v4], [v5], [g5], need1)
-        g4 = gx[0]
+        gx0 = grad1_0(xp, v4, v5, g5)
+        g4 = gx0
         g5 = None
     if g4 is not None:  # elemwise_add 'rnn0_t0_plus0'
         g0 = g4
@@ -250,6 +251,14 @@ def _emit_step(w, plan, i, st, direct, value):
             dest = f"v{s}"
         targets.append(dest)
         value[s] = dest
+    lines = None
+    if st.op.inline is not None and all_static and len(targets) == 1:  # known contiguous
+        lines = st.op.inline(st.p, [plan.slot_shape[s] for s in st.ins],
+                             [plan.slot_dtype[s] for s in st.ins])
+    if lines:  # the operator's own lines
+        for line in lines:
+            w.emit(line.format(*[value[s] for s in st.ins], out=targets[0]) + where)
+        return
     function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 else None
     if function is not None:  # the array function itself
         uf = w.bind(f"u{i}", function)

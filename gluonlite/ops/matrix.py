@@ -171,6 +171,14 @@ def _fc_into(p, rc, outs, x, w, b=None):
         out2 += b
 
 
+def _fc_inline(p, shapes, dtypes):
+    """`_fc_into` as source lines (`Operator.inline`) for 2-D data of one dtype."""
+    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
+        return None
+    return ["xp.dot({0}, {1}.T, out={out})"] + \
+        ([] if p.no_bias else ["xp.add({out}, {2}, out={out})"])
+
+
 def _into(dests, j, shape=None):
     """dests[j] (viewed as `shape`), or None: where the gradient of input j goes."""
     d = None if dests is None else dests[j]
@@ -216,7 +224,7 @@ def _fc_bias_sum(p, rc, b, stacked, g, out=None):
 
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
-         writes_dests=True, grads=(_fc_data_grad,),
+         writes_dests=True, grads=(_fc_data_grad,), inline=_fc_inline,
          vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
          saves=("data", "weight"), shape_back=_fc_shape_back,
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)

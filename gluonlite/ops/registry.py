@@ -55,7 +55,8 @@ class Operator:
                  vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None, passes_grad=(), writes_dests=False, views=None, grads=None):
+                 ufunc=None, passes_grad=(), writes_dests=False, views=None, grads=None,
+                 inline=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -103,6 +104,12 @@ class Operator:
         # be a function of the array module giving that function (or None where there is
         # none: the plan calls `into`).
         self.ufunc = ufunc
+        # Optional (p, input shapes, input dtypes) -> source lines, or None where they do not
+        # apply: `into` written out for a compiled plan to emit in place of the call (with
+        # `xp` the array module, {0}, {1}, ... the inputs and {out} the output, a
+        # C-contiguous array of the inputs' dtype; lines call functions and never assign
+        # a name: the output may be a name bound outside the generated function).
+        self.inline = inline
         # Input positions whose gradient is the output's gradient unchanged (same shape and
         # dtype): a compiled backward passes it on without calling the vjp.
         self.passes_grad = tuple(passes_grad)

@@ -7,6 +7,7 @@ and the dtype rule against the forward on several shapes in float32 and float64,
 differentiable operator the gradients against central finite differences in float64;
 non-differentiable inputs must get zero gradients. Failures name the operator.
 """
+import ast
 import zlib
 
 import numpy as np
@@ -415,6 +416,21 @@ def check_op(op, check, rng):
                 np.testing.assert_array_equal(
                     buf, outs[0].asnumpy(),
                     err_msg=f"{where}: flagged ufunc {fname!r} but computes something else")
+            lines = op.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
+                if op.inline is not None else None
+            if lines:  # compiled plans emit these lines instead of calling `into`
+                raw = [x.asnumpy() for x in xs]
+                buf = np.full_like(outs[0].asnumpy(), np.nan)
+                for line in lines:  # a name assigned would be local to the generated code
+                    tree = ast.parse(line.format(*[f"a{k}" for k in range(len(raw))], out="out"))
+                    assert not any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                                  ast.NamedExpr)) for n in ast.walk(tree)), \
+                        f"{where}: inline line {line!r} assigns a name"
+                    exec(line.format(*[f"raw[{k}]" for k in range(len(raw))], out="buf"),
+                         {"xp": np, "raw": raw, "buf": buf})
+                np.testing.assert_array_equal(
+                    buf, outs[0].asnumpy(),
+                    err_msg=f"{where}: its inline lines compute something else: {lines}")
             if op.reshapes:  # compiled plans call reshape instead of the kernel
                 assert len(xs) == 1 and len(outs) == 1, f"{where}: a reshape has one in, one out"
                 np.testing.assert_array_equal(
