@@ -20,6 +20,8 @@ A `Hoist` rewrites the body (`gluonlite.symbol.rewrite.substitute`), keeps new l
 and maps the gradients back. The loop machinery itself runs unchanged on ``q``. The results
 equal the plain loop's (tested with `loop_optimizations(False)`).
 """
+import weakref
+
 from ..ops import registry
 from ..ops.registry import Params
 from ..symbol.rewrite import substitute
@@ -56,9 +58,13 @@ class Hoist:
     def __init__(self, q, projections, layout):
         self.q, self.projections, self.layout = q, projections, layout
         self._fc = registry.get(_FC)
-        # One buffer per projection and shape, reused by every call: the backward never
-        # reads a projection (only its gradient), so a later call may overwrite it.
-        self._buffers = {}
+        # One buffer per projection and shape, reused by the node's runs. A body may save
+        # its projection rows for the backward (a product of the projection, a cond in the
+        # step), so a buffer is held by the saved state of the training run that filled it
+        # (a weak reference: until that state is gone, after its backward); a run meanwhile
+        # (a second call before the backward, an inner loop run at every outer step)
+        # computes its projections into fresh arrays.
+        self._buffers, self._holders = {}, {}
         self._stubs = {}
 
     def shape_stub(self, xp, x):
@@ -80,22 +86,35 @@ class Hoist:
     def _fc_inputs(self, pr, xs, rows):
         return [rows, xs[pr.weight]] + ([] if pr.bias is None else [xs[pr.bias]])
 
-    def prologue(self, rc, xs):
+    def prologue(self, rc, xs, used=None):
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
-        over all steps."""
+        over all steps, into the node's buffers unless a live saved state holds them.
+        `used` (a list) receives the keys of the node's buffers written (see `hold`)."""
         proj = []
         for k, pr in enumerate(self.projections):
             rows, shape = self._rows(pr, xs[pr.data])
             key = (k, shape, rows.dtype, rc.xp.__name__)
             y = self._buffers.get(key)
-            if y is None:
-                y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
+            holder = self._holders.get(key)
+            if y is not None and holder is not None and holder() is not None:
+                y = rc.xp.empty(shape, dtype=rows.dtype)
+            else:
+                if y is None:
+                    y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
+                if used is not None:
+                    used.append(key)
             y2 = y.reshape(-1, pr.p.num_hidden)
             self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows), out=[y2])
             if pr.folded is not None:
                 y2 += xs[pr.folded]
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
+
+    def hold(self, keys, saved):
+        """Mark the buffers `keys` (from `prologue`'s `used`) as held while `saved` lives."""
+        ref = weakref.ref(saved)
+        for key in keys:
+            self._holders[key] = ref
 
     def pullback(self, rc, xs, grads, need, dests=None):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
@@ -174,13 +193,20 @@ class _Found:
         for n in topo_nodes(body.outputs):
             for src, i in n.inputs:
                 users.setdefault((id(src), i), []).append(n)
+        for src, i in body.outputs:  # a body output is a use too: its value must not change
+            users.setdefault((id(src), i), []).append(None)
         fc_op = registry.get(_FC)
+        hoisted = {id(m) for m in self.nodes}
         for pr, m in zip(self.projections, self.nodes):
             add = users.get((id(m), 0), [])
-            if len(add) != 1 or add[0].op is None or add[0].op.name != "elemwise_add":
+            if len(add) != 1 or add[0] is None or add[0].op is None or \
+                    add[0].op.name != "elemwise_add":
                 continue
             (other, oi), = [e for e in add[0].inputs if e[0] is not m] or [(None, 0)]
-            if other is None or oi != 0 or other.op is not fc_op or other.params.no_bias or \
+            # `other` must be a per-step product, not another projection (nor one already
+            # folded into a projection)
+            if other is None or id(other) in hoisted or (id(other), 0) in self.mapping or \
+                    oi != 0 or other.op is not fc_op or other.params.no_bias or \
                     len(users.get((id(other), 0), [])) != 1 or \
                     other.params.num_hidden != m.params.num_hidden or \
                     other.inputs[0][0].op is not None or id(other.inputs[2][0]) not in invariant:
@@ -314,7 +340,7 @@ def while_hoist(p):
 class _HoistedSaved:
     """The saved state of a hoisted loop: the rewritten loop's inputs and its own state."""
 
-    __slots__ = ("hoist", "xs", "inner")
+    __slots__ = ("hoist", "xs", "inner", "__weakref__")
 
     def __init__(self, hoist, xs, inner):
         self.hoist, self.xs, self.inner = hoist, xs, inner
@@ -329,14 +355,19 @@ def with_hoisting(kernel, vjp, find):
         h = find(p) if loop_optimizations_enabled() else None
         if h is None:
             return kernel(p, rc, *xs)
-        xs2 = h.prologue(rc, xs)
+        used = [] if rc.need_grad else None
+        xs2 = h.prologue(rc, xs, used)
         *outs, state = kernel(h.q, rc, *xs2)
-        if rc.need_grad:
-            # The projections are not read by the backward (their gradients are): keep only
-            # their shapes, so the memory kept for the backward is what the steps saved.
-            xs2 = [x if kind == "in" else h.shape_stub(rc.xp, x)
-                   for (kind, _), x in zip(h.layout, xs2)]
-        return (*outs, _HoistedSaved(h, xs2, state))
+        if not rc.need_grad:
+            return (*outs, _HoistedSaved(h, xs2, state))
+        # The pullback reads only the projections' shapes (what the steps saved of them,
+        # `state` holds): keep stubs here, so the memory kept for the backward is what the
+        # steps saved.
+        xs2 = [x if kind == "in" else h.shape_stub(rc.xp, x)
+               for (kind, _), x in zip(h.layout, xs2)]
+        saved = _HoistedSaved(h, xs2, state)
+        h.hold(used, saved)
+        return (*outs, saved)
 
     def hoisted_vjp(p, rc, xs, ys, gys, need, dests=None):
         state = ys[-1]

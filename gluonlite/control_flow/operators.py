@@ -164,7 +164,9 @@ def _foreach_run(p, rc, xs, keep):
                         scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
-    free = set(p.remain_locs)
+    # (Not when the steps are kept as lists of their values: those would hold the layout's
+    # buffer, which the node's next run refills.)
+    free = set(p.remain_locs) if saved is None else set()
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps,
                               p.setdefault("_fast", {}))
@@ -391,10 +393,11 @@ def _while_run(p, rc, xs, keep):
                         given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
     first = cur
-    # The forward may read invariant weights in a faster layout; a backward reads xs.
+    # The forward may read invariant weights in a faster layout; a backward reads xs (not
+    # when the steps are kept as lists of their values, which would hold the layout).
     fast = fast_weight_layout(
         xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
-             if func_roles[j][0] == "in"},
+             if func_roles[j][0] == "in" and saved is None},
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
         p.setdefault("_fast", {}))
     f_args = _fill(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])

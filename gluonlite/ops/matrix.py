@@ -209,10 +209,11 @@ def _fc_data_grad(xp, x, w, *rest):
 
 
 def _fc_rows(p, stacked_x):
-    """Per-step data stacked as (T, ...) -> one matrix of every step's rows."""
+    """Per-step data stacked as (T, ...) -> one matrix of every step's rows (T may be 0)."""
+    shape = stacked_x.shape
     if p.flatten:
-        return stacked_x.reshape(stacked_x.shape[0] * stacked_x.shape[1], -1)
-    return stacked_x.reshape(-1, stacked_x.shape[-1])
+        return stacked_x.reshape(shape[0] * shape[1], prod(shape[2:]))
+    return stacked_x.reshape(prod(shape[:-1]), shape[-1])
 
 
 def _fc_weight_sum(p, rc, w, stacked, g, out=None):

@@ -323,3 +323,39 @@ def test_the_hoisted_loop_derives_its_own_caches():
     _run(outs, args, True)
     q = node.params["_hoist"].q
     assert weights(q) == ["w_h"]  # the i2h product left the loop
+
+
+def test_a_projection_buffer_is_held_until_its_backward_and_then_reused():
+    """A training call's projections are computed into the loop node's own buffer, which
+    its saved state holds: a second call meanwhile gets fresh arrays (its results are its
+    own), and once the first call's backward has run the buffer serves the next call."""
+    from gluonlite.bench.models import ForeachRNN
+    mx.random.seed(5)
+    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
+    layer.initialize()
+    layer.hybridize(static_alloc=True)
+    x, h0 = nd.array(np.random.RandomState(0).randn(T, N, I)), [nd.zeros((N, H))]
+    x.attach_grad()
+
+    def holders():
+        hoist = _loop_node(layer._cached_graph[1], "_foreach").params["_hoist"]
+        return [ref() for ref in hoist._holders.values()]
+
+    with autograd.record():
+        first = layer(x, h0)
+    held = holders()
+    assert len(held) == 1 and held[0] is not None
+    with autograd.record():
+        second = layer(x * 2, h0)
+    assert holders() == held  # the second call did not take the held buffer
+    del held
+    first.backward()
+    g_first = x.grad.asnumpy().copy()
+    second.backward()
+    assert holders() == [None]  # its backward ran: nothing holds the buffer
+    with autograd.record():
+        again = layer(x, h0)
+    assert holders()[0] is not None  # the next call took it
+    again.backward()
+    assert holders() == [None]
+    assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)
