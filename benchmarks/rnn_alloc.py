@@ -9,8 +9,8 @@ forward under autograd.record() + backward of the outputs' sum), plus floor-step
 numpy reference. After warm-up calls, `--calls` calls run under tracemalloc keeping only
 the last result alive:
 
-- growth: bytes traced after the calls minus before, less the bytes of the returned
-  output (goal 6: no growth beyond the returned outputs);
+- growth: bytes traced after the calls minus before, less the bytes the returned output
+  keeps alive (goal 6: no growth beyond the returned outputs);
 - peak per call: median over calls of the peak bytes traced during one call above the
   bytes at its start, and that less the output (what a call allocates transiently:
   new buffers, scratch of numpy kernels, Python objects);
@@ -75,9 +75,15 @@ def mlp_calls(batch, dims=(128, 256, 256, 10)):
 
 
 def _nbytes(out):
-    """Bytes a call allocated for its result: 0 for a view of a preallocated buffer."""
+    """Bytes a call allocated for its result, i.e. what the result keeps alive: the whole
+    buffer an NDArray's array is a view of (a kept loop's stacked output, which is also
+    its carried state, has one row more in front for the starting value); 0 for the
+    floor's view of a preallocated buffer."""
     if hasattr(out, "asnumpy"):
-        return out.asnumpy().nbytes
+        root = out._data
+        while root.base is not None:
+            root = root.base
+        return root.nbytes
     return out.nbytes if out.flags.owndata else 0
 
 
