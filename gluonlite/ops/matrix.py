@@ -185,13 +185,24 @@ def _into(dests, j, shape=None):
     return d if d is None or shape is None else d.reshape(shape)
 
 
+def _fc_data_grad(xp, x, w, *rest):
+    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Operator.grads`: a
+    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
+    rest is (bias, output, output gradient) or (output, output gradient)."""
+    return xp.dot(rest[-1].reshape(-1, w.shape[0]), w).reshape(x.shape)
+
+
 def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     x, w = xs[0], xs[1]
     g = gys[0].reshape(-1, p.num_hidden)
     gx = gw = gb = None
     if need[0]:
-        gx = _dot(rc.xp, g, w, _into(dests, 0, (g.shape[0], w.shape[1])))
-        gx = dests[0] if dests is not None and dests[0] is not None else gx.reshape(x.shape)
+        dest = _into(dests, 0, (g.shape[0], w.shape[1]))
+        if dest is None:
+            gx = _fc_data_grad(rc.xp, x, w, gys[0])
+        else:
+            _dot(rc.xp, g, w, dest)
+            gx = dests[0]
     if need[1]:
         gw = _dot(rc.xp, g.T, _fc_2d(p, x), _into(dests, 1))
     if p.no_bias:
@@ -199,13 +210,6 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     if need[2]:
         gb = g.sum(axis=0, out=_into(dests, 2))
     return gx, gw, gb
-
-
-def _fc_data_grad(xp, x, w, *rest):
-    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Operator.grads`: a
-    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
-    rest is (bias, output, output gradient) or (output, output gradient)."""
-    return xp.dot(rest[-1].reshape(-1, w.shape[0]), w).reshape(x.shape)
 
 
 def _fc_rows(p, stacked_x):
