@@ -478,6 +478,11 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     wanted = [j for j, want in enumerate(need) if want]
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
+    elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
+        # a reshape's gradient: the output's, in the input's shape known now
+        shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
+        w.emit(f"    gx0 = {gys[0]}.reshape({shape})")
+        grads = {0: ("gx0", False)}
     elif wanted and len(gys) == 1 and not into and \
             all(j in st.op.passes_grad or _rule(st.op, j) for j in wanted):
         # each rule, called directly

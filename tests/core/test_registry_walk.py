@@ -482,6 +482,13 @@ def _check_grads(op, check, arrays, rng):
             np.testing.assert_array_equal(
                 rule(np, *raw, y, weights[0]), plain[j],
                 err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
+    if op.reshapes:  # compiled backwards reshape the output's gradient themselves
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        gx, = op.vjp(p, rc, raw, [o.asnumpy() for o in outs], weights, [True])
+        np.testing.assert_array_equal(
+            gx, weights[0].reshape(raw[0].shape),
+            err_msg=f"{name}{attrs}: flagged `reshapes` but its gradient is not the output's "
+                    "gradient reshaped")
     if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
