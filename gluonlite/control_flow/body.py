@@ -135,7 +135,7 @@ def fc_weight_positions(p, index):
     return cache[index]
 
 
-def fast_weight_layout(xp, weights, rows, n_steps, buffers):
+def fast_weight_layout(xp, weights, rows, n_steps, buffers, steps_as_lists=False):
     """{index: the same weight laid out for `x @ W.T`} for `weights` {index: 2-D array}, when
     the loop is large enough to repay the copies (else {}): a copy of W with W's shape and
     values whose transpose is contiguous.
@@ -143,8 +143,11 @@ def fast_weight_layout(xp, weights, rows, n_steps, buffers):
     Args:
         buffers: a dict (kept on the loop node) holding one such array per weight position,
             shape and dtype, refilled on every call instead of allocated anew.
+        steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
+            stacked): those would hold the copy, which the node's next run refills, so none
+            is made. (Stacked steps keep the original weights for the backward.)
     """
-    if not loop_optimizations_enabled() or rows < _FAST_LAYOUT_ROWS or \
+    if steps_as_lists or not loop_optimizations_enabled() or rows < _FAST_LAYOUT_ROWS or \
             n_steps < _FAST_LAYOUT_STEPS:
         return {}
     fast = {}

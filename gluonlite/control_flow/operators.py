@@ -164,12 +164,10 @@ def _foreach_run(p, rc, xs, keep):
                         scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
-    # (Not when the steps are kept as lists of their values: those would hold the layout's
-    # buffer, which the node's next run refills.)
-    free = set(p.remain_locs) if saved is None else set()
+    free = set(p.remain_locs)
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps,
-                              p.setdefault("_fast", {}))
+                              p.setdefault("_fast", {}), steps_as_lists=saved is not None)
     step_outs, step_rows = store.per_step(n_steps)
     store.run([fast.get(j, a) for j, a in enumerate(args)], [data_rows(d) for d in data],
               step_outs, step_rows, saved, 0, n_steps)
@@ -393,13 +391,12 @@ def _while_run(p, rc, xs, keep):
                         given=[slot for slot, _ in gathered])
     saved = [] if keep and store.saved is None else None
     first = cur
-    # The forward may read invariant weights in a faster layout; a backward reads xs (not
-    # when the steps are kept as lists of their values, which would hold the layout).
+    # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(
         xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
-             if func_roles[j][0] == "in" and saved is None},
+             if func_roles[j][0] == "in"},
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
-        p.setdefault("_fast", {}))
+        p.setdefault("_fast", {}), steps_as_lists=saved is not None)
     f_args = _fill(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
     step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
     if n_steps is not None:

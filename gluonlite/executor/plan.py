@@ -16,7 +16,7 @@ from .codegen import backward_function, forward_function, loop_function, reverse
 from .infer import infer_graph
 from .memory import plan_buffers
 
-__all__ = ["Plan", "Stash", "compile_plan"]
+__all__ = ["Plan", "compile_plan"]
 
 
 class _Step:
@@ -44,16 +44,6 @@ class _Deferred:
 
     def __init__(self, step, slot, fn, names, uses):
         self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
-
-
-class Stash(list):
-    """A loop's stacks for the deferred gradients of a plan (`Plan.new_stash`): per deferred
-    gradient, (output-gradient stack, [stack of each input it reads]); `provided` names the
-    input slots whose stacks the loop gave (the backward does not copy those rows)."""
-
-    def __init__(self, provided):
-        super().__init__()
-        self.provided = provided
 
 
 class Plan:
@@ -200,7 +190,8 @@ class Plan:
 
     def stash_provided(self, provided):
         """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
-        `Stash.provided` of a stash made with them."""
+        stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
+        copy (`reverse_fn`)."""
         return frozenset(u for d in self.deferred for u in d.uses if u in (provided or ()))
 
     def new_stash(self, n_steps, provided=None, grads=None):
@@ -215,13 +206,14 @@ class Plan:
                 `gluonlite.executor.codegen.reverse_function`'s `grads_in_rows`).
 
         Returns:
-            A `Stash`.
+            A list with, per deferred gradient, (its output-gradient stack, [the stack of
+            each input it reads]).
 
         Example: ``stash = plan.new_stash(T, {0: xs})``; after the reverse pass,
         ``plan.finish_stash(stash, args)`` gives the summed gradients.
         """
         xp, provided = self.xp, provided or {}
-        stash = Stash(self.stash_provided(provided))
+        stash = []
         # One stack per slot, shared by the deferred sums of one step: one for the values a
         # sum reads and, apart (a slot may be both, in a chain of products), one for the
         # gradients it sums.
@@ -342,8 +334,8 @@ class Plan:
         """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a
         loop node running this plan as its body (see
         `gluonlite.executor.codegen.reverse_function`). `provided` is None when the loop
-        passes no stash, else the `Stash.provided` of the one it will pass
-        (`stash_provided`; make the stash with the function's `grads_in_rows`).
+        passes no stash, else `stash_provided` of the stacks it will make the stash with
+        (`new_stash`, given the function's `grads_in_rows`).
 
         Example (the loop of `loop_fn`'s example, its steps' saved values kept: x's gradient
         to the rows of gx, w's summed over the steps)::

@@ -442,8 +442,8 @@ def test_long_loops_use_the_transposed_weight_layout(name, kind, monkeypatch):
     """16 steps of 8 rows use the transposed weight layout and still match the plain loop."""
     laid_out, real = [], operators.fast_weight_layout
 
-    def spy(*args):
-        out = real(*args)
+    def spy(*args, **kwargs):
+        out = real(*args, **kwargs)
         laid_out.append(len(out))
         return out
 

@@ -271,8 +271,8 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     laid_out = []
     real = operators.fast_weight_layout
 
-    def spy(*args):
-        out = real(*args)
+    def spy(*args, **kwargs):
+        out = real(*args, **kwargs)
         laid_out.append(len(out))
         return out
 
