@@ -234,7 +234,8 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     stash = None
     if plan.deferred:
         stash = plan.new_stash(n, held, {slot: dests[k][:n]
-                                         for slot, k in reverse.grads_in_rows.items()})
+                                         for slot, k in reverse.grads_in_rows.items()},
+                               reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
     carry, summed = reverse(steps.per_step(n) if stacked else steps, heads, carry, dests,
                             stash, n - 1)

@@ -59,9 +59,10 @@ class _Writer:
         self.ns = {"rc": plan.rc, "xp": plan.xp, "empty": plan.xp.empty,
                    "copyto": plan.xp.copyto}
         self.depth = 1
-        # In a backward: which gradient variables are known to hold the same array (one
-        # token per array; a variable holding a sum or a rule's result gets a new one), and
-        # per stash stack of output gradients, (its write's line, the token written).
+        # In a backward: which gradient variables are known to hold the same data (one
+        # token per array, kept by a reshape of it; a variable holding a sum or a rule's
+        # result gets a new one), and per stash stack of output gradients, (its write's
+        # line, the token written).
         self.alias = {}
         self.stash_writes = {}
         self._tokens = itertools.count()
@@ -365,8 +366,10 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
         array per `rows` slot. It returns the carried gradients at the loop's entry (they
         may alias a head or one another) and the sums (None where nothing reached).
         ``function.grads_in_rows`` is {slot: k}: the stash's stack of slot's output
-        gradients must be the first rows of ``dests[k]`` (the function writes that
-        gradient there once instead of to both; `Plan.new_stash`'s `grads`).
+        gradients must be the first rows of ``dests[k]`` (viewed in slot's shape: the
+        function writes that gradient there once instead of to both; `Plan.new_stash`'s
+        `grads`); ``function.grads_shared`` is {slot: other}: slot's stack must be other's
+        (viewed in slot's shape; `Plan.new_stash`'s `shared`).
     """
     w = _Writer(plan)
     if n_out:
@@ -387,18 +390,28 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     if carry_locs:
         w.emit(", ".join(f"carry{k}" for k in range(len(carry_locs))) + ", = " +
                ", ".join(f"g{s}" for s in carry_locs) + ",")
-    # A stash stack that would receive the very array a row of dests receives is that
-    # dests array instead (`function.grads_in_rows`): each step writes it once, not twice.
-    grads_in_rows = {}
+    # A stash stack that would receive the very array (or its data in another shape) a row
+    # of dests receives is that dests array instead (`function.grads_in_rows`), and one that
+    # would receive what another stash stack does is that stack (`function.grads_shared`):
+    # each step writes it once, not twice.
+    grads_in_rows, grads_shared, holder = {}, {}, {}
     for k, s in enumerate(rows):
         token = w.alias.get(f"g{s}")
         for slot, (line, written) in w.stash_writes.items():
             if token is not None and written == token and slot not in grads_in_rows:
-                indent = w.lines[line][:len(w.lines[line]) - len(w.lines[line].lstrip())]
-                w.lines[line] = f"{indent}pass  # {slot}'s gradient: the rows of dest{k}"
+                _blank(w, line, f"{slot}'s gradient: the rows of dest{k}")
                 grads_in_rows[slot] = k
+                holder[token] = slot
                 break
         w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
+    for slot, (line, written) in w.stash_writes.items():
+        if written is None or slot in grads_in_rows:
+            continue
+        if written in holder:
+            _blank(w, line, f"{slot}'s gradient: the stack of {holder[written]}'s")
+            grads_shared[slot] = holder[written]
+        else:
+            holder[written] = slot
     for s, i in sums.items():
         w.emit(f"if g{s} is not None:")
         w.emit(f"    if acc{i} is None: acc{i} = g{s}.copy()")
@@ -407,8 +420,14 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     carry = "".join(f"carry{k}, " for k in range(len(carry_locs)))
     w.emit(f"return [{carry}], [{', '.join(f'acc{i}' for i in range(n_sums))}]")
     fn, source = _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
-    fn.grads_in_rows = grads_in_rows
+    fn.grads_in_rows, fn.grads_shared = grads_in_rows, grads_shared
     return fn, source
+
+
+def _blank(w, line, why):
+    """Turn emitted line `line` into a no-op that says why it is not needed."""
+    text = w.lines[line]
+    w.lines[line] = f"{text[:len(text) - len(text.lstrip())]}pass  # {why}"
 
 
 def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
@@ -476,6 +495,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                     value_stacked.add(u)
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     wanted = [j for j, want in enumerate(need) if want]
+    same_data = {}  # a local expression holding a gradient variable's data, reshaped
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
     elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
@@ -483,6 +503,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
         w.emit(f"    gx0 = {gys[0]}.reshape({shape})")
         grads = {0: ("gx0", False)}
+        if gys[0] in w.alias:  # the same data: a stash stack may hold both (reshaped)
+            same_data["gx0"] = w.alias[gys[0]]
     elif wanted and len(gys) == 1 and not into and \
             all(j in st.op.passes_grad or _rule(st.op, j) for j in wanted):
         # each rule, called directly
@@ -514,8 +536,9 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         if s not in contributed:  # the first contribution to this value's gradient
             w.emit(f"    g{s} = {expr}")
             contributed.add(s)
-            if expr in w.alias:  # another variable's array, handed on
-                w.alias[f"g{s}"] = w.alias[expr]
+            token = same_data.get(expr, w.alias.get(expr))
+            if token is not None:  # another variable's array (or its data), handed on
+                w.alias[f"g{s}"] = token
             else:
                 w.new_token(f"g{s}")
         else:

@@ -194,7 +194,7 @@ class Plan:
         copy (`reverse_fn`)."""
         return frozenset(u for d in self.deferred for u in d.uses if u in (provided or ()))
 
-    def new_stash(self, n_steps, provided=None, grads=None):
+    def new_stash(self, n_steps, provided=None, grads=None, shared=None):
         """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
 
         Args:
@@ -203,7 +203,11 @@ class Plan:
                 read those instead of a copy made step by step.
             grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
                 slot's gradients (the reverse pass writes them there itself; see
-                `gluonlite.executor.codegen.reverse_function`'s `grads_in_rows`).
+                `gluonlite.executor.codegen.reverse_function`'s `grads_in_rows`); an
+                array of another shape of as many values is viewed in the slot's shape.
+            shared: {output slot: other output slot}: slot's gradient stack is other's,
+                viewed in slot's shape (the reverse pass writes the gradient once, for both:
+                `reverse_function`'s `grads_shared`).
 
         Returns:
             A list with, per deferred gradient, (its output-gradient stack, [the stack of
@@ -217,13 +221,17 @@ class Plan:
         # One stack per slot, shared by the deferred sums of one step: one for the values a
         # sum reads and, apart (a slot may be both, in a chain of products), one for the
         # gradients it sums.
-        values, grads = dict(provided), dict(grads or {})
+        values, grads, shared = dict(provided), dict(grads or {}), shared or {}
 
         def stack(stacks, s):
+            shape = (n_steps,) + tuple(self.slot_shape[s])
             if s not in stacks:
-                stacks[s] = xp.zeros((n_steps,) + tuple(self.slot_shape[s]),
-                                     dtype=self.slot_dtype[s])
+                stacks[s] = xp.zeros(shape, dtype=self.slot_dtype[s])
+            elif stacks[s].shape != shape:
+                stacks[s] = stacks[s].reshape(shape)
             return stacks[s]
+        for s, other in shared.items():
+            grads[s] = stack(grads, other)
         for d in self.deferred:
             stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
         return stash

@@ -183,6 +183,26 @@ def test_the_gate_gradients_are_written_once_for_both_their_uses():
     assert "stash[0][0][step]" not in source and source.count("dest0[step] = ") == 1
 
 
+@pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
+def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
+    """In a while_loop the h2h product's output gradient is also, reshaped, the gathered
+    projection row's: one stack holds it for both deferred sums (the h2h weight's and the
+    projection rows'), written once per step; values equal the plain loop's whether the
+    counter visits every row in order or not."""
+    outs = _while_rnn(step)
+    rng = np.random.RandomState(8)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
+            **_weights(rng)}
+    _same(outs, args)
+    plan = next(pl for pl in _loop_node(outs, "_while_loop").params["_hoist"].q["_plans"].values()
+                if len(pl.deferred) == 2)
+    reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
+    fc, take = (d.step.outs[0] for d in sorted(plan.deferred, key=lambda d: d.step.op.name))
+    assert reverse.grads_shared == {take: fc}
+    source = next(src for key, src in plan._sources.items() if key[0] == "reverse")
+    assert source.count("stash[") == 1 and f"{take}'s gradient: the stack of {fc}'s" in source
+
+
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_chained_invariant_products_keep_values_and_gradients_apart(loop):
     """y1 = W1 h, y2 = W2 y1: W2's summed gradient reads the values of y1, W1's the

@@ -40,3 +40,27 @@ def test_fully_connected_into_a_strided_or_wider_output():
     for out in (np.empty((4, 2)).T, np.empty((2, 4), np.float32), np.empty((2, 4))):
         op.forward(p, RunCtx(False, np), [x, w, b], out=[out])
         np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("idx", [[0, 1, 2, 3], [0, 1, 2], [1, 2, 3, 4], [3, 2, 1, 0], [0, 2, 1, 3],
+                                 [0, 1], [0], [-1, 0, 1, 9]])
+@pytest.mark.parametrize("with_out", [False, True])
+def test_take_summed_over_steps_equals_the_per_step_gradients(idx, with_out):
+    """take's gradient summed over a loop's steps (a counted while_loop gathering row i at
+    step i takes a copy when the steps visit every row once, in order) equals the sum of
+    the per-step gradients, into a given array or a new one."""
+    from gluonlite.ops import RunCtx, get
+    op = get("take")
+    p, _ = op.parse({})
+    rng = np.random.RandomState(2)
+    a = rng.randn(4, 3, 2)
+    steps = np.array(idx, dtype=np.float32).reshape(-1, 1)  # each step's (1,) indices
+    g = rng.randn(len(idx), 1, 3, 2)
+    rc = RunCtx(True, np)
+    want = sum((op.vjp(p, rc, [a, i], [None], [gi], [True, False])[0]
+                for i, gi in zip(steps, g)), np.zeros_like(a))
+    _, fn = op.vjp_sum["a"]
+    out = np.full_like(a, 7.0) if with_out else None
+    got = fn(p, rc, a, {"indices": steps}, g, out=out)
+    assert got is out if with_out else got is not g and not np.shares_memory(got, g)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
