@@ -10,8 +10,8 @@ body's generated reverse pass (`Plan.reverse_fn`) over the kept steps, last to f
 """
 import weakref
 
-__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_rows", "entering",
-           "entering_rows", "reverse_pass"]
+__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "entering",
+           "reverse_pass"]
 
 
 def data_row(x, t):
@@ -19,37 +19,34 @@ def data_row(x, t):
     return x[t] if x.ndim > 1 else x[t:t + 1]
 
 
-def data_rows(x):
-    """Every row of scanned data as a list of views (`data_row` of each t), made at C
-    speed: a loop reads one per step."""
-    return list(x if x.ndim > 1 else x.reshape(-1, 1))
+def data_column(x):
+    """Scanned data indexable by step: row t is `data_row(x, t)`."""
+    return x if x.ndim > 1 else x.reshape(-1, 1)
 
 
 class StackedSteps:
     """A loop's saved steps held in stacks (the generated step loop, `Plan.loop_fn` with
     rows, wrote step t's saved values to row t).
 
-    `per_step(n)` gives, for each of the first n steps, (its inputs, its rows of the saved
-    stacks): what the body's backward reads. `input_stacks(n)` gives {body input: (n, ...)
-    stack of its value at each step} for the inputs the loop holds that way anyway (scanned
-    data, carried values): a backward that sums over steps reads them there."""
+    `columns(n)` gives, per body input, its value when it is the same at every step
+    (`fixed`), else its column over the first n steps (row t: its value at step t, an
+    array or a list of views). With the saved stacks, they are what the body's
+    generated reverse pass reads (`Plan.reverse_fn` with `from_rows`), row by row.
+    `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
+    inputs the loop holds that way anyway (scanned data, carried values): a backward that
+    sums over steps reads them there."""
 
-    __slots__ = ("saved_rows", "step_args", "input_stacks")
+    __slots__ = ("saved_rows", "columns", "input_stacks", "fixed")
 
-    def __init__(self, saved_rows, step_args, input_stacks):
-        self.saved_rows, self.step_args, self.input_stacks = saved_rows, step_args, input_stacks
+    def __init__(self, saved_rows, columns, input_stacks, fixed):
+        self.saved_rows, self.columns, self.input_stacks = saved_rows, columns, input_stacks
+        self.fixed = tuple(fixed)
 
-    def per_step(self, n):
-        """[(step inputs, step's rows of the saved stacks)] for steps 0..n-1."""
-        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
-            else [()] * n
-        return list(zip(self.step_args(n), rows))
+    def for_reverse(self, n):
+        """(columns, saved stacks) of steps 0..n-1: the reverse pass's `steps`."""
+        return self.columns(n), self.saved_rows
 
 
-def entering_rows(first, stack, n):
-    """Views of a carried value entering each of n steps: `first`, then rows of `stack`
-    (the value after each step)."""
-    return [first] + list(stack[:n - 1]) if n else []
 
 
 def entering(xp, first, stack, n):
@@ -72,18 +69,18 @@ def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
     arrays.
 
     Returns (columns, stacks): `columns(n)` gives, per carried value, the buffers steps
-    0..n-1 write its new values to, and the carried values' stacks (None unless
-    `stackable`).
+    0..n-1 write its new values to (row t: step t's; a stack or a list), and the carried
+    values' stacks (None unless `stackable`).
     """
     if stackable:
         stacks = [shared[k] if k in shared else
                   xp.empty((max(n_steps, 1),) + tuple(s), dtype=d)
                   for k, (s, d) in enumerate(specs)]
-        return (lambda n: [list(st[:n]) for st in stacks]), stacks
+        return (lambda n: stacks), stacks
     makers = []
     for k, (s, d) in enumerate(specs):
         if k in shared:
-            makers.append(lambda n, st=shared[k]: list(st[:n]))
+            makers.append(lambda n, st=shared[k]: st)
         elif not keep:
             pair = (xp.empty(s, dtype=d), xp.empty(s, dtype=d))
             makers.append(lambda n, pair=pair: [pair[t % 2] for t in range(n)])
@@ -124,7 +121,7 @@ class LoopStorage:
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
         run: the plan's generated step loop (`Plan.loop_fn`), called as
-            ``run(args, fed, outs, rows, saved, start, stop)`` with `per_step`'s lists.
+            ``run(args, fed, outs, rows, saved, start, stop)`` with `columns`' columns.
             It reads the slots `scanned` from per-step lists (`fed`), carries output
             position n_out + k into body input `carried[k]` (none for the loop vars in
             `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
@@ -169,17 +166,19 @@ class LoopStorage:
                                 [(slot, n_out + k) for k, slot in enumerate(carried)
                                  if k not in fed_vars])
 
-    def per_step(self, n):
-        """What steps 0..n-1 write, made in a few calls rather than per step: for each
-        step, the arrays it writes (its rows of the stacked outputs, then its carried
-        values) and its rows of the saved-step stacks (None when steps are not stacked)."""
-        cols = [list(o[:n]) for o in self.stacked] + self._columns(n)
-        outs = list(zip(*cols)) if cols else [()] * n
-        if self.saved_rows is None:
-            return outs, [None] * n
-        rows = list(zip(*[list(st[:n]) for st in self.saved_rows])) if self.saved_rows \
-            else [()] * n
-        return outs, rows
+    def columns(self, n):
+        """What steps 0..n-1 write, row t by step t: the columns of the step outputs (the
+        stacked outputs, then the carried values' buffers: stacks, or lists made here) and
+        the saved-step stacks (None when steps are not stacked)."""
+        return self.stacked + self._columns(n), self.saved_rows
+
+    def entering_column(self, k, first, n):
+        """Carried value k entering each of steps 0..n-1, indexable by step: the view
+        `entering` gives when it is one, else a list of views (`first`, then its stack's
+        rows; no copy)."""
+        if k in self._entering:
+            return self.entering(k, first, n)
+        return [first] + list(self.carried[k][:n - 1]) if n else []
 
     def entering(self, k, first, n):
         """(n, ...) values of carried value k entering each of steps 0..n-1 (`first`, then
@@ -228,7 +227,8 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     if not n:
         return [None if c is None else c.copy() for c in carry], \
             [None] * len(set(sums.values())), plan.new_stash(0, held) if plan.deferred else None
-    reverse = plan.reverse_fn(plan.stash_provided(held) if plan.deferred else None, stacked,
+    reverse = plan.reverse_fn(plan.stash_provided(held) if plan.deferred else None,
+                              steps.fixed if stacked else None,
                               n_out, carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
     stash = None
@@ -237,7 +237,7 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
                                          for slot, k in reverse.grads_in_rows.items()},
                                reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    carry, summed = reverse(steps.per_step(n) if stacked else steps, heads, carry, dests,
+    carry, summed = reverse(steps.for_reverse(n) if stacked else steps, heads, carry, dests,
                             stash, n - 1)
     # The carried gradients that leave the loop must not alias a head or each other.
     return [None if c is None else c.copy() for c in carry], summed, stash

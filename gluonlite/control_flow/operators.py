@@ -31,8 +31,7 @@ from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions,
                    infer_body, loop_optimizations_enabled)
 from .counting import counted_loop, gather, gathered_rows
 from .hoisting import foreach_hoist, while_hoist, with_hoisting
-from .loop_steps import LoopStorage, StackedSteps, data_row, data_rows, entering_rows, \
-    reverse_pass
+from .loop_steps import LoopStorage, StackedSteps, data_column, data_row, reverse_pass
 
 __all__ = ["Saved"]
 
@@ -168,29 +167,31 @@ def _foreach_run(p, rc, xs, keep):
     fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
                               states[0].shape[0] if states else 0, n_steps,
                               p.setdefault("_fast", {}), steps_as_lists=saved is not None)
-    step_outs, step_rows = store.per_step(n_steps)
-    store.run([fast.get(j, a) for j, a in enumerate(args)], [data_rows(d) for d in data],
+    step_outs, step_rows = store.columns(n_steps)
+    store.run([fast.get(j, a) for j, a in enumerate(args)], [data_column(d) for d in data],
               step_outs, step_rows, saved, 0, n_steps)
     first = list(states)
-    cur = store.final(list(step_outs[-1][p.num_out_data:]) if n_steps else first, first)
+    cur = store.final([col[n_steps - 1] for col in step_outs[p.num_out_data:]] if n_steps
+                      else first, first)
     state_locs = p.in_state_locs
     if store.saved is not None:
         # What the backward needs is rebuilt from the arrays when it runs: lists of row
         # views held until then would cost ~100 bytes a step.
-        def step_args(n):  # the forward's original inputs, not `fast`
-            cols = [[a] * n for a in args]
+        def columns(n):  # the forward's original inputs, not `fast`
+            cols = list(args)
             for loc, d in zip(p.in_data_locs, data):
-                cols[loc] = data_rows(d[:n])
+                cols[loc] = data_column(d)
             for k, loc in enumerate(state_locs):
-                cols[loc] = entering_rows(states[k], store.carried[k], n)
-            return list(zip(*cols))
+                cols[loc] = store.entering_column(k, states[k], n)
+            return cols
 
         def input_stacks(n):
             held = {loc: d for loc, d in zip(p.in_data_locs, data) if d.ndim > 1}
             held.update({loc: store.entering(k, states[k], n)
                          for k, loc in enumerate(state_locs)})
             return held
-        saved = StackedSteps(store.saved_rows, step_args, input_stacks)
+        saved = StackedSteps(store.saved_rows, columns, input_stacks,
+                             [j in free for j in range(n_body)])
     return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -370,18 +371,17 @@ def _while_run(p, rc, xs, keep):
     gathered = []  # (slot, every step's row) of the rows func picks by the counter
     if counter is not None:  # the trip count and every step's counter, known at entry
         values, n_steps = counter.values(rc, cur[counter.k], n_it)
-        counts = list(values)
         for slot, j, tp in gathered_rows(p, fplan, counter):
             rows = gather(rc, f_args[j], tp, values[:n_steps])
             if rows.shape[1:] == fplan.slot_shape[slot]:
-                gathered.append((slot, list(rows)))
+                gathered.append((slot, rows))
     else:
         n_steps = None
-    # Inputs the loop gives each step from per-step lists: the counter, gathered rows.
+    # Inputs the loop gives each step from a row of a column: the counter, gathered rows.
     scanned, fed = [], []
     if counter is not None:
         scanned.append(p.func_var_locs[counter.k])
-        fed.append(counts)
+        fed.append(values)
     scanned += [slot for slot, _ in gathered]
     fed += [rows for _, rows in gathered]
     # Stacks have max_iterations rows; rows past the last step are never touched.
@@ -398,7 +398,7 @@ def _while_run(p, rc, xs, keep):
         max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
         p.setdefault("_fast", {}), steps_as_lists=saved is not None)
     f_args = _fill(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
-    step_outs, step_rows = store.per_step(n_it if n_steps is None else n_steps)
+    step_outs, step_rows = store.columns(n_it if n_steps is None else n_steps)
     if n_steps is not None:
         store.run(f_args, fed, step_outs, step_rows, saved, 0, n_steps)
         step = n_steps
@@ -415,29 +415,29 @@ def _while_run(p, rc, xs, keep):
             for j, k in f_vars:
                 f_args[j] = cur[k]
             store.run(f_args, fed, step_outs, step_rows, saved, step, step + 1)
-            cur = step_outs[step][n_out:]
+            cur = [col[step] for col in step_outs[n_out:]]
     if n_steps:
-        cur = step_outs[n_steps - 1][n_out:]
+        cur = [col[n_steps - 1] for col in step_outs[n_out:]]
     if counter is not None and step:  # the steps did not write the counter: it is known
         cur = list(cur)
-        cur[counter.k] = counts[step]
+        cur[counter.k] = values[step]
     cur = store.final(cur, first)
     if store.saved is not None:
-        def var_rows(k, n):
+        def var_column(k, n):
             if counter is not None and k == counter.k:
-                return list(values[:n])
-            return entering_rows(first[k], store.carried[k], n)
+                return values[:n]
+            return store.entering_column(k, first[k], n)
 
-        def step_args(n):
-            return list(zip(*[var_rows(r[1], n) if r[0] == "var" else [xs[r[1]]] * n
-                              for r in func_roles]))
+        def columns(n):
+            return [var_column(r[1], n) if r[0] == "var" else xs[r[1]] for r in func_roles]
 
         def input_stacks(n):
             held = {j: store.entering(k, first[k], n) for k, j in enumerate(p.func_var_locs)}
             if counter is not None:
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
-        saved = StackedSteps(store.saved_rows, step_args, input_stacks)
+        saved = StackedSteps(store.saved_rows, columns, input_stacks,
+                             [r[0] == "in" for r in func_roles])
     return store.stacked + cur, Saved(fplan, saved, step)
 
 

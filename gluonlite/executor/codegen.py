@@ -134,35 +134,45 @@ def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
             a loop that reads a carried value from the stacked step output it equals skips
             writing it twice).
         with_rows: each step writes its saved operator outputs (`plan._saved_ops` order)
-            into `rows[t]`, its rows of the stacks of `new_saved_stacks`.
+            into row t of the stacks of `new_saved_stacks` (`rows`).
         given: slots of single-output steps whose values come from `scanned` lists (a
             counted loop's rows gathered for every step at once): those steps, and what
             only they need, do not run.
         keep: append each step's saved values (the `saved` of `Plan.forward`) to a list;
             for a plan whose saved values cannot be stacked (`with_rows` False).
-        scanned: slots whose value at step t the loop reads from per-step lists (scanned
-            data, a counter, `given` rows).
+        scanned: slots whose value at step t the loop reads from row t of a column
+            (scanned data, a counter, `given` rows).
         carried: (input slot, output position) pairs: the value that output had after
             step t is that input at step t + 1.
 
     Returns:
         (function, source): ``function(args, fed, outs, rows, saved, start, stop)`` runs
         steps start..stop-1. `args` holds every input's value at step `start` (scanned ones
-        are ignored), `fed[k][t]` is scanned slot k at step t, `outs[t]` and `rows[t]` are
-        what step t writes, `saved` is the list `keep` appends
-        to. It returns nothing: the carried values after the last step are in its outs.
+        are ignored), `fed[k][t]` is scanned slot k at step t, `outs[j][t]` is what step t
+        writes for output j and `rows[k][t]` for saved value k (`outs[j]`, `rows[k]`:
+        arrays or lists), `saved` is the list `keep` appends to. It returns nothing: the
+        carried values after the last step are in its outs.
     """
     w = _Writer(plan)
     if plan.n_inputs:
         w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
     if scanned:
         w.emit(", ".join(f"fed{k}" for k in range(len(scanned))) + ", = fed")
+    n_outs, n_rows = len(plan.out_slots), len(plan._saved_ops) if with_rows else 0
+    if n_outs:
+        w.emit(", ".join(f"out{k}" for k in range(n_outs)) + ", = outs")
+    if n_rows:
+        w.emit(", ".join(f"stack{k}" for k in range(n_rows)) + ", = rows")
     w.emit("for step in range(start, stop):")
     w.depth += 1
     for k, s in enumerate(scanned):
         w.emit(f"v{s} = fed{k}[step]")
-    results, saved = _forward_body(w, plan, True, with_rows, skip, given, "outs[step]",
-                                   "rows[step]")
+    # An output the step does not write (`skip`) is read only when it is carried.
+    carried_from = {k for _, k in carried}
+    results, saved = _forward_body(w, plan, True, with_rows, skip, given,
+                                   [f"out{k}[step]" if k not in skip or k in carried_from
+                                    else None for k in range(n_outs)],
+                                   [f"stack{k}[step]" for k in range(n_rows)])
     if keep:
         w.emit(f"saved.append({saved})")
     if carried:
@@ -173,18 +183,19 @@ def loop_function(plan, with_rows, keep, skip, given, scanned, carried):
 
 def _forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
     """Emit a forward's steps once its inputs (and `given` slots) are in ``v{slot}``;
-    `outs`/`rows` are the expressions of the caller's arrays. Returns the expressions of
-    (the results, the saved values)."""
+    `outs`/`rows` are the expression of the caller's list of arrays, or a list of
+    expressions, one per array. Returns the expressions of (the results, the saved
+    values)."""
     n_in = plan.n_inputs
     value = {s: f"v{s}" for s in list(range(n_in)) + list(given)}
     direct = {}  # slot -> the caller's array it is written to
     if with_outs and plan.out_slots:
-        w.emit(", ".join(f"o{k}" for k in range(len(plan.out_slots))) + f", = {outs}")
+        _unpack(w, "o", len(plan.out_slots), outs)
         for k, s in enumerate(plan.out_slots):
-            if s in plan._caller_direct:
+            if s in plan._caller_direct and k not in skip:
                 direct.setdefault(s, f"o{k}")
     if with_rows and plan._saved_ops:
-        w.emit(", ".join(f"r{k}" for k in range(len(plan._saved_ops))) + f", = {rows}")
+        _unpack(w, "r", len(plan._saved_ops), rows)
         for k, s in enumerate(plan._saved_ops):
             direct[s] = f"r{k}"
     for i in _live_steps(plan, skip, set(given)):
@@ -209,6 +220,17 @@ def _forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
     for s in plan._dropped:
         saved[s] = "None"
     return results, f"[{', '.join(saved)}]"
+
+
+def _unpack(w, prefix, n, source):
+    """``{prefix}0, ... = source`` for an expression, one line each for a list of them
+    (None: a name not needed)."""
+    if isinstance(source, str):
+        w.emit(", ".join(f"{prefix}{k}" for k in range(n)) + f", = {source}")
+    else:
+        for k, expr in enumerate(source):
+            if expr is not None:
+                w.emit(f"{prefix}{k} = {expr}")
 
 
 def _emit_step(w, plan, i, st, direct, value):
@@ -313,7 +335,7 @@ def backward_function(plan, with_dests=False):
     into = _destinations(plan) if with_dests else {}
     if into:
         w.emit(", ".join(f"into{s}" for s in range(plan.n_inputs)) + ", = dests")
-    _backward_body(w, plan, False, False, frozenset(),
+    _backward_body(w, plan, False, None, frozenset(),
                    [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
@@ -347,9 +369,9 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
         plan: a compiled `Plan` with backward steps.
         with_stash: the loop passes a stash (`Plan.new_stash`): deferred gradients of
             invariant inputs go to row `step` of its stacks instead of being computed.
-        from_rows: each step's saved values are (its inputs, its rows of the saved stacks
-            in `plan._saved_ops` order) instead of the list of slot values a forward with
-            `keep` appended.
+        from_rows: None, or per body input whether it is the same at every step: then the
+            steps' saved values are columns and stacks (`steps` below) instead of, per
+            step, the list of slot values a forward with `keep` appended.
         provided: input slots whose stash stacks the loop filled itself.
         n_out: how many of the plan's outputs are stacked step outputs; the others are the
             carried values, whose gradients flow from step t + 1 to step t.
@@ -361,7 +383,11 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     Returns:
         (function, source): ``function(steps, heads, carry, dests, stash, start) ->
         (carry, sums)`` runs steps start..0. `steps[t]` is step t's saved values (as
-        `backward_function` reads them), `heads[j][t]` is stacked output j's gradient at
+        `backward_function` reads them), or with `from_rows` the pair (ins, stacks): per
+        body input its value when `from_rows` says it is the same at every step, else its
+        column (row t: its value at step t; an array or a list), and the
+        stacks of the saved operator outputs (`plan._saved_ops` order, row t: step t's);
+        `heads[j][t]` is stacked output j's gradient at
         step t, `carry` holds the carried values' gradients after step `start`, `dests` one
         array per `rows` slot. It returns the carried gradients at the loop's entry (they
         may alias a head or one another) and the sums (None where nothing reached).
@@ -381,9 +407,19 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     n_sums = len(set(sums.values()))
     if n_sums:
         w.emit(" = ".join(f"acc{i}" for i in range(n_sums)) + " = None")
+    if from_rows is not None:  # the columns and stacks the steps read, named once
+        w.emit("ins, stacks = steps")
+        read, kept = _read_slots(plan)
+        for s in sorted(read & kept):
+            if s < plan.n_inputs:
+                w.emit(f"v{s} = ins[{s}]" if from_rows[s] else f"in{s} = ins[{s}]")
+        for k, s in enumerate(plan._saved_ops):
+            if s in read:
+                w.emit(f"stack{s} = stacks[{k}]")
     w.emit("for step in range(start, -1, -1):")
     w.depth += 1
-    w.emit("saved = steps[step]")
+    if from_rows is None:
+        w.emit("saved = steps[step]")
     _backward_body(w, plan, with_stash, from_rows, provided,
                    [f"head{j}[step]" for j in range(n_out)] +
                    [f"carry{k}" for k in range(len(carry_locs))])
@@ -434,21 +470,17 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
     """Emit a backward from the saved values in `saved` and the output gradients (the
     expressions `heads`, one per output) to ``g{slot}`` of every input; `into` is
     `_destinations` when the caller's arrays are in ``into{slot}``."""
-    read = set()  # the slots whose saved values some vjp reads
-    for st in plan.bwd_steps:
-        read.update(st.ins)
-        read.update(st.outs)
-        for k in st.deferred:
-            read.update(plan.deferred[k].uses)
+    read, kept = _read_slots(plan)
     stubs = dict(plan._stubs)
-    if from_rows:
-        w.emit("args, rows = saved")
-        if plan.n_inputs:
-            w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
-        if plan._saved_ops:
-            w.emit(", ".join(f"v{s}" for s in plan._saved_ops) + ", = rows")
+    if from_rows is not None:  # step t's values: row t of their columns and stacks (or a stub)
+        saved_ops = set(plan._saved_ops)
         for s in sorted(read):
-            if s >= plan.n_inputs and s in stubs:
+            if s < plan.n_inputs and s in kept:
+                if not from_rows[s]:
+                    w.emit(f"v{s} = in{s}[step]")
+            elif s in saved_ops:
+                w.emit(f"v{s} = stack{s}[step]")
+            elif s in stubs:
                 w.bind(f"v{s}", stubs[s])
     else:
         for s in sorted(read):
@@ -469,6 +501,19 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
         _emit_vjp(w, plan, i, st, with_stash, contributed, provided, (into or {}).get(i))
+
+
+def _read_slots(plan):
+    """(the slots a backward refers to, those of them whose values it reads): the others
+    it sees as shape stubs (`Plan.saved_slots`); a deferred sum reads its uses."""
+    read, kept = set(), set(plan.saved_slots)
+    for st in plan.bwd_steps:
+        read.update(st.ins)
+        read.update(st.outs)
+        for k in st.deferred:
+            read.update(plan.deferred[k].uses)
+            kept.update(plan.deferred[k].uses)
+    return read, kept
 
 
 def _rule(op, j):

@@ -343,16 +343,18 @@ class Plan:
         loop node running this plan as its body (see
         `gluonlite.executor.codegen.reverse_function`). `provided` is None when the loop
         passes no stash, else `stash_provided` of the stacks it will make the stash with
-        (`new_stash`, given the function's `grads_in_rows`).
+        (`new_stash`, given the function's `grads_in_rows`); `from_rows` is None for steps
+        saved as lists, else which body inputs are the same at every step.
 
-        Example (the loop of `loop_fn`'s example, its steps' saved values kept: x's gradient
-        to the rows of gx, w's summed over the steps)::
+        Example (the loop of `loop_fn`'s example, its steps' saved values kept as lists: x's
+        gradient to the rows of gx, w's summed over the steps)::
 
-            rev = plan.reverse_fn(None, False, 1, [1], [0], {2: 0})
+            rev = plan.reverse_fn(None, None, 1, [1], [0], {2: 0})
             (g_h0,), (g_w,) = rev(saved_steps, [list(g_ys)], [g_h_last], [gx], None, T - 1)
         """
-        key = ("reverse", provided is not None, bool(from_rows), provided or frozenset(),
-               n_out, tuple(carry_locs), tuple(rows), tuple(sorted(sums.items())))
+        key = ("reverse", provided is not None, None if from_rows is None else tuple(from_rows),
+               provided or frozenset(), n_out, tuple(carry_locs), tuple(rows),
+               tuple(sorted(sums.items())))
         return self._generated(key, lambda: reverse_function(self, *key[1:7], dict(key[7])))
 
     @property

@@ -117,27 +117,28 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     for t in range(T - 1, -1, -1):
         gx, gh, gw = plan.backward(saved_steps[t], [heads[t], carry])
         ref_g[t], carry, g_w = gx, gh, g_w + gw
-    # generated: the stacked outputs and the carried state, rows of one stack each
+    # generated: the stacked outputs and the carried state, rows of one stack each (or of
+    # a list: any column indexable by step)
     out_stack, state_stack = np.empty((T,) + shape), np.empty((T,) + shape)
-    outs = list(zip(out_stack, state_stack))
+    outs = [out_stack, list(state_stack)]
     stacks = plan.new_saved_stacks(T) if stacked else None
-    rows = list(zip(*[stacks[s] for s in plan._saved_ops])) if stacked else [None] * T
+    rows = [stacks[s] for s in plan._saved_ops] if stacked else None
     saved = None if stacked else []
     run = plan.loop_fn(stacked, not stacked, (), (), [0], [(1, 1)])
     args = [None, h0, w]
-    run(args, [list(xs)], outs, rows, saved, 0, 2)
+    run(args, [xs], outs, rows, saved, 0, 2)
     run([None, state_stack[1], w], [list(xs)], outs, rows, saved, 2, T)
     np.testing.assert_allclose(out_stack, np.array(ref_outs), rtol=1e-12)
     src = plan._sources[("loop", stacked, not stacked, frozenset(), (), (0,), ((1, 1),))]
     assert src.count("for step in range") == 1 and "'act'" in src
-    if stacked:
+    if stacked:  # x and h are columns (an array, a list), w is the same at every step
         entering = [h0] + list(state_stack[:T - 1])
-        steps = [((xs[t], entering[t], w), tuple(stacks[s][t] for s in plan._saved_ops))
-                 for t in range(T)]
+        steps = ([xs, entering, w], [stacks[s] for s in plan._saved_ops])
     else:
         steps = saved
     g_x = np.zeros_like(xs)
-    reverse = plan.reverse_fn(None, stacked, 1, [1], [0], {2: 0})
+    reverse = plan.reverse_fn(None, (False, False, True) if stacked else None, 1, [1], [0],
+                              {2: 0})
     (g_h,), (g_w_sum,) = reverse(steps, [list(heads)], [carry0], [g_x], None, T - 1)
     np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
     np.testing.assert_allclose(g_h, carry, rtol=1e-12)
