@@ -65,6 +65,8 @@ class _Writer:
         # line, the token written).
         self.alias = {}
         self.stash_writes = {}
+        # {token: line} of a gradient made by a rule that takes ``out=`` (`writes_out`).
+        self.made_by = {}
         self._tokens = itertools.count()
 
     def new_token(self, var):
@@ -439,7 +441,12 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
                 grads_in_rows[slot] = k
                 holder[token] = slot
                 break
-        w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
+        rule = w.made_by.pop(token, None) if token is not None else None
+        if rule is not None:  # the rule that made the gradient writes it to its row
+            w.lines[rule] = w.lines[rule][:-1] + f", out=dest{k}[step])"
+            w.emit(f"pass  # g{s} is written to dest{k}[step] where it is made")
+        else:
+            w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
     for slot, (line, written) in w.stash_writes.items():
         if written is None or slot in grads_in_rows:
             continue
@@ -489,6 +496,7 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
     w.alias.clear()
+    w.made_by.clear()
     headed = set()
     for k, s in enumerate(plan.out_slots):
         if s not in headed:
@@ -541,6 +549,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
+    rule_lines = {}  # a local expression made by a rule taking out=: the rule's line
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
     elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
@@ -561,6 +570,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
             else:
                 w.emit(f"    gx{j} = {w.bind(f'grad{i}_{j}', st.op.grads[j])}(xp, {args})")
                 grads[j] = (f"gx{j}", False)
+                if getattr(st.op.grads[j], "writes_out", False):
+                    rule_lines[f"gx{j}"] = len(w.lines) - 1
     elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)
@@ -586,6 +597,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                 w.alias[f"g{s}"] = token
             else:
                 w.new_token(f"g{s}")
+                if expr in rule_lines:
+                    w.made_by[w.alias[f"g{s}"]] = rule_lines[expr]
         else:
             check = f"if {expr} is not None: " if maybe_none else ""
             w.emit(f"    {check}g{s} = {expr} if g{s} is None else g{s} + {expr}")

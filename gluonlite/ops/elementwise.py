@@ -3,7 +3,7 @@ broadcasting, same-shape (``elemwise_*``) and scalar variants."""
 import numpy as np
 
 from . import attrs as A
-from .registry import register, ShapeError
+from .registry import register, ShapeError, writes_out
 from .rules import same_shape, broadcast_rule, unbroadcast, keep_dtype
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
@@ -66,17 +66,19 @@ _unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, uses="x",
        doc="Elementwise x**2.")
 _unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, uses="y",
        doc="Elementwise 1/x.")
-def _sigmoid_grad(xp, x, y, g):
-    """g * y * (1 - y) with one temporary (the gradients of a loop run once per step)."""
-    t = 1 - y
+@writes_out
+def _sigmoid_grad(xp, x, y, g, out=None):
+    """g * y * (1 - y) in one array (the gradients of a loop run once per step)."""
+    t = xp.subtract(1, y, out=out)
     t *= y
     t *= g
     return t
 
 
-def _tanh_grad(xp, x, y, g):
-    """g * (1 - y * y) with one temporary."""
-    t = y * y
+@writes_out
+def _tanh_grad(xp, x, y, g, out=None):
+    """g * (1 - y * y) in one array."""
+    t = xp.multiply(y, y, out=out)
     xp.subtract(1, t, out=t)
     t *= g
     return t
@@ -218,7 +220,8 @@ def _cast(p, rc, x):
 _BIN_GRADS = {
     "add": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: g),
     "sub": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g),
-    "mul": (lambda xp, a, b, y, g: g * b, lambda xp, a, b, y, g: g * a),
+    "mul": (writes_out(lambda xp, a, b, y, g, out=None: xp.multiply(g, b, out=out)),
+            writes_out(lambda xp, a, b, y, g, out=None: xp.multiply(g, a, out=out))),
     "div": (lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b)),
     "mod": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b)),
     "power": (lambda xp, a, b, y, g: g * b * a ** (b - 1),

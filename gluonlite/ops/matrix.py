@@ -4,7 +4,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
-from .registry import register, ShapeError
+from .registry import register, ShapeError, writes_out
 from .rules import norm_axis, keep_dtype
 
 
@@ -185,11 +185,19 @@ def _into(dests, j, shape=None):
     return d if d is None or shape is None else d.reshape(shape)
 
 
-def _fc_data_grad(xp, x, w, *rest):
+@writes_out
+def _fc_data_grad(xp, x, w, *rest, out=None):
     """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Operator.grads`: a
     loop's reverse pass, where the weight gradients are summed after it, calls this alone);
     rest is (bias, output, output gradient) or (output, output gradient)."""
-    return xp.dot(rest[-1].reshape(-1, w.shape[0]), w).reshape(x.shape)
+    g = rest[-1]
+    if g.ndim != 2:
+        g = g.reshape(-1, w.shape[0])
+    if out is not None:
+        _dot(xp, g, w, out if out.ndim == 2 else out.reshape(g.shape[0], w.shape[1]))
+        return out
+    gx = xp.dot(g, w)
+    return gx if x.ndim == 2 else gx.reshape(x.shape)
 
 
 def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):

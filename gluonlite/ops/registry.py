@@ -21,7 +21,8 @@ from collections import namedtuple
 from ..base import normalize_dtype
 from .attrs import REQUIRED, format_attr
 
-__all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError"]
+__all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError",
+           "writes_out"]
 
 # need_grad: a gradient of this call will be asked for (stateful operators keep state only then)
 RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad"], defaults=(False,))
@@ -116,7 +117,10 @@ class Operator:
         # Optional, for the first len(grads) inputs (None: no rule for that one):
         # f(xp, *inputs, output, output_grad) -> that input's gradient, the vjp's own rule
         # where it needs no attributes, so a compiled backward calls it directly when every
-        # gradient it wants has one (a loop's backward does, every step).
+        # gradient it wants has one (a loop's backward does, every step). A rule marked
+        # with `writes_out` also takes ``out=`` (an array of the input's shape and dtype,
+        # C-contiguous, aliasing no argument) and writes the gradient there: a loop's
+        # reverse pass gives it the row the gradient is stored in.
         self.grads = None if grads is None else tuple(grads)
         # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
         # shape and dtype that nothing else reads) and writes that input's gradient into it,
@@ -304,6 +308,19 @@ def dtype_str(d):
     """The numpy name of a dtype given as a dtype or a type ('float32')."""
     import numpy as np
     return np.dtype(d).name
+
+
+def writes_out(rule):
+    """Mark a gradient rule (`Operator.grads`) as taking ``out=``; returns the rule.
+
+    Example::
+
+        @writes_out
+        def _neg_grad(xp, x, y, g, out=None):
+            return xp.negative(g, out=out)
+    """
+    rule.writes_out = True
+    return rule
 
 
 def register(name, *, aliases=(), **spec):

@@ -482,6 +482,14 @@ def _check_grads(op, check, arrays, rng):
             np.testing.assert_array_equal(
                 rule(np, *raw, y, weights[0]), plain[j],
                 err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
+            if getattr(rule, "writes_out", False):  # a reverse pass gives it the row
+                out = np.full(raw[j].shape, np.nan)
+                got = rule(np, *raw, y, weights[0], out=out)
+                assert got is out, f"{name}{attrs}: input {j}'s rule takes out= but " \
+                    "returns another array"
+                np.testing.assert_array_equal(
+                    out, plain[j], err_msg=f"{name}{attrs}: input {j}'s rule writes "
+                                           "another value into out= than it returns")
     if op.reshapes:  # compiled backwards reshape the output's gradient themselves
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         gx, = op.vjp(p, rc, raw, [o.asnumpy() for o in outs], weights, [True])
