@@ -62,10 +62,11 @@ class _Writer:
         # In a backward: which gradient variables are known to hold the same data (one
         # token per array, kept by a reshape of it; a variable holding a sum or a rule's
         # result gets a new one), and per stash stack of output gradients, (its write's
-        # line, the token written).
+        # line, the token written, its stash index).
         self.alias = {}
         self.stash_writes = {}
-        # {token: line} of a gradient made by a rule that takes ``out=`` (`writes_out`).
+        # {token: (line, shape)} of a gradient made by a rule that takes ``out=``
+        # (`writes_out`).
         self.made_by = {}
         self._tokens = itertools.count()
 
@@ -431,23 +432,22 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     # A stash stack that would receive the very array (or its data in another shape) a row
     # of dests receives is that dests array instead (`function.grads_in_rows`), and one that
     # would receive what another stash stack does is that stack (`function.grads_shared`):
-    # each step writes it once, not twice.
+    # each step writes it once, not twice; where a rule that takes out= made it, the rule
+    # writes it there itself.
     grads_in_rows, grads_shared, holder = {}, {}, {}
     for k, s in enumerate(rows):
         token = w.alias.get(f"g{s}")
-        for slot, (line, written) in w.stash_writes.items():
+        for slot, (line, written, _) in w.stash_writes.items():
             if token is not None and written == token and slot not in grads_in_rows:
                 _blank(w, line, f"{slot}'s gradient: the rows of dest{k}")
                 grads_in_rows[slot] = k
                 holder[token] = slot
                 break
-        rule = w.made_by.pop(token, None) if token is not None else None
-        if rule is not None:  # the rule that made the gradient writes it to its row
-            w.lines[rule] = w.lines[rule][:-1] + f", out=dest{k}[step])"
+        if _write_where_made(w, token, f"dest{k}[step]", plan.slot_shape.get(s)):
             w.emit(f"pass  # g{s} is written to dest{k}[step] where it is made")
         else:
             w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
-    for slot, (line, written) in w.stash_writes.items():
+    for slot, (line, written, j) in w.stash_writes.items():
         if written is None or slot in grads_in_rows:
             continue
         if written in holder:
@@ -455,6 +455,8 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
             grads_shared[slot] = holder[written]
         else:
             holder[written] = slot
+            if _write_where_made(w, written, f"stash[{j}][0][step]", plan.slot_shape.get(slot)):
+                _blank(w, line, f"{slot}'s gradient: written to its stack where it is made")
     for s, i in sums.items():
         w.emit(f"if g{s} is not None:")
         w.emit(f"    if acc{i} is None: acc{i} = g{s}.copy()")
@@ -465,6 +467,19 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     fn, source = _compile(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
     fn.grads_in_rows, fn.grads_shared = grads_in_rows, grads_shared
     return fn, source
+
+
+def _write_where_made(w, token, target, shape):
+    """Have the rule that made the gradient `token` (one taking out=, `w.made_by`) write it
+    into `target`, an array of `shape`; False when no such rule made it in that shape (the
+    token may have come through a reshape) or it was given a target already."""
+    made = w.made_by.get(token) if token is not None else None
+    if made is None or made[1] is None or tuple(made[1]) != tuple(shape or ()):
+        return False
+    del w.made_by[token]
+    line = made[0]
+    w.lines[line] = w.lines[line][:-1] + f", out={target})"
+    return True
 
 
 def _blank(w, line, why):
@@ -542,14 +557,14 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                 grad_stacked = True
                 guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
                 w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
-                w.stash_writes[st.outs[0]] = (len(w.lines) - 1, w.alias.get(gys[0]))
+                w.stash_writes[st.outs[0]] = (len(w.lines) - 1, w.alias.get(gys[0]), k)
             for j, u in enumerate(d.uses):
                 if u not in provided and u not in value_stacked:
                     value_stacked.add(u)
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
-    rule_lines = {}  # a local expression made by a rule taking out=: the rule's line
+    rule_lines = {}  # a local expression made by a rule taking out=: (its line, shape)
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
     elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
@@ -571,7 +586,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                 w.emit(f"    gx{j} = {w.bind(f'grad{i}_{j}', st.op.grads[j])}(xp, {args})")
                 grads[j] = (f"gx{j}", False)
                 if getattr(st.op.grads[j], "writes_out", False):
-                    rule_lines[f"gx{j}"] = len(w.lines) - 1
+                    rule_lines[f"gx{j}"] = (len(w.lines) - 1, plan.slot_shape.get(st.ins[j]))
     elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)

@@ -186,6 +186,27 @@ def test_the_gate_gradients_are_written_once_for_both_their_uses():
     assert writes == 1 and "out=dest0[step]" in source
 
 
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat):
+    """The tanh rule making a scanned row's gradient writes it into the row itself; when the
+    row was reshaped before the tanh, its gradient is the rule's result reshaped and is
+    copied into the row instead (values equal to the plain loop either way)."""
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        y = sym.tanh(sym.reshape(x, shape=(-1,)) if flat else x)
+        h = states[0] + (sym.reshape(y, shape=(N, I)) if flat else y)
+        return h, [h]
+
+    outs, _ = sym.contrib.foreach(body, data, [h0])
+    rng = np.random.RandomState(9)
+    _same(outs, {"data": rng.randn(T, N, I), "h0": rng.randn(N, I)})
+    source = next(src for pl in _loop_node(outs, "_foreach").params["_plans"].values()
+                  for key, src in pl._sources.items() if key[0] == "reverse")
+    assert ("out=dest0[step]" in source) != flat
+    assert ("dest0[step] = " in source) == flat
+
+
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
 def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
     """In a while_loop the h2h product's output gradient is also, reshaped, the gathered
