@@ -47,8 +47,6 @@ class StackedSteps:
         return self.columns(n), self.saved_rows
 
 
-
-
 def entering(xp, first, stack, n):
     """(n, ...) values of a carried value entering each step: `first`, then rows of `stack`
     (the value after each step)."""
@@ -122,8 +120,8 @@ class LoopStorage:
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
         run: the plan's generated step loop (`Plan.loop_fn`), called as
             ``run(args, fed, outs, rows, saved, start, stop)`` with `columns`' columns.
-            It reads the slots `scanned` from per-step lists (`fed`), carries output
-            position n_out + k into body input `carried[k]` (none for the loop vars in
+            It reads the slots `scanned` from columns (`fed`, row t at step t), carries
+            output position n_out + k into body input `carried[k]` (none for the loop vars in
             `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
             not write the carried values in `shared` (the next step reads them from their
             row), and appends each step's saved values to the list given as `saved` when

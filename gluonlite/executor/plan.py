@@ -227,7 +227,7 @@ class Plan:
             shape = (n_steps,) + tuple(self.slot_shape[s])
             if s not in stacks:
                 stacks[s] = xp.zeros(shape, dtype=self.slot_dtype[s])
-            elif stacks[s].shape != shape:
+            elif stacks[s].shape != shape:  # C-contiguous (a stack, rows of a dest): a view
                 stacks[s] = stacks[s].reshape(shape)
             return stacks[s]
         for s, other in shared.items():
