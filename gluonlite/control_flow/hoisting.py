@@ -104,8 +104,11 @@ class Hoist:
                 if used is not None:
                     used.append(key)
             y2 = y.reshape(-1, pr.p.num_hidden)
-            self._fc.forward(pr.p, rc, self._fc_inputs(pr, xs, rows), out=[y2])
-            if pr.folded is not None:
+            ins = self._fc_inputs(pr, xs, rows)
+            if pr.folded is not None and pr.bias is not None:  # one add of both biases
+                ins[2] = ins[2] + xs[pr.folded]
+            self._fc.forward(pr.p, rc, ins, out=[y2])
+            if pr.folded is not None and pr.bias is None:
                 y2 += xs[pr.folded]
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
@@ -150,9 +153,15 @@ class Hoist:
             add_into(acc, pr.weight, gxs[1], fresh=True)
             if pr.bias is not None:
                 add_into(acc, pr.bias, gxs[2], fresh=True)
-            if pr.folded is not None and need[pr.folded]:
-                add_into(acc, pr.folded, g2.sum(axis=0, out=free_dest(dests, acc, pr.folded)),
-                         fresh=True)
+            if pr.folded is not None and need[pr.folded]:  # the same sum as the bias's
+                gf = free_dest(dests, acc, pr.folded)
+                if pr.bias is None or gxs[2] is None:
+                    gf = g2.sum(axis=0, out=gf)
+                elif gf is None:
+                    gf = gxs[2].copy()
+                else:
+                    rc.xp.copyto(gf, gxs[2])
+                add_into(acc, pr.folded, gf, fresh=True)
         return acc
 
 

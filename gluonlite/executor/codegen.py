@@ -13,16 +13,20 @@ The source is kept for reading (`Plan.source`) and registered with `linecache`, 
 traceback through a plan shows the line of the failing step with its node's name.
 
 A loop node's body is generated together with the loop around it (`loop_function`), so a
-step costs its kernels and a few local assignments, not a call. An RNN cell's step loop in
-inference (``fed0``: the hoisted input projection's rows; ``o0``: the step's row of the
-stacked output, ``o1``: the new state, the same array, so it is not written twice)::
+step costs its kernels and a few local assignments, not a call; what a step reads and
+writes is row ``step`` of a column (an array, or a list). An RNN cell's step loop in
+inference (``fed0``: the hoisted input projection; ``out0``: the stacked output, ``out1``:
+the new states, the same array, so the step writes its row once and reads it back as the
+state)::
 
     def loop(args, fed, outs, rows, saved, start, stop):
         v0, v1, v2, = args
         fed0, = fed
+        out0, out1, = outs
         for step in range(start, stop):
             v0 = fed0[step]
-            o0, o1, = outs[step]
+            o0 = out0[step]
+            o1 = out1[step]
             xp.dot(v1, v2.T, out=b0_0)  # FullyConnected 'rnn0_t0_h2h'
             u1(v0, b0_0, out=b1_0, casting='unsafe')  # elemwise_add 'rnn0_t0_plus0'
             u2(b1_0, out=o0)  # tanh 'rnn0_t0_out'
@@ -31,10 +35,11 @@ stacked output, ``o1``: the new state, the same array, so it is not written twic
 A backward (`backward_function`, and inside a loop's reverse pass `reverse_function`) is
 the same walk in reverse, one guarded block per step adding what the step's gradient rule
 returns into its inputs' gradients (a rule that needs no attributes is called directly,
-`Operator.grads`; others through the vjp)::
+`Operator.grads`; others through the vjp). In a reverse pass, a rule that takes ``out=``
+writes a gradient the loop keeps per step straight into its row (here the data's)::
 
     if g5 is not None:  # tanh 'rnn0_t0_out'
-        gx0 = grad1_0(xp, v4, v5, g5)
+        gx0 = grad1_0(xp, v4, v5, g5, out=dest0[step])
         g4 = gx0
         g5 = None
     if g4 is not None:  # elemwise_add 'rnn0_t0_plus0'
