@@ -70,9 +70,10 @@ class _Writer:
         # line, the token written, its stash index).
         self.alias = {}
         self.stash_writes = {}
-        # {token: (line, shape)} of a gradient made by a rule that takes ``out=``
-        # (`writes_out`).
-        self.made_by = {}
+        # {token: (line, shape, how)} of a gradient made by a rule that takes ``out=``
+        # (`writes_out`; how is None) or a vjp that takes ``dests=`` (`writes_dests`; how is
+        # (input position, number of inputs)), and the lines given a target already.
+        self.made_by, self.targeted = {}, set()
         self._tokens = itertools.count()
 
     def new_token(self, var):
@@ -448,8 +449,11 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
                 grads_in_rows[slot] = k
                 holder[token] = slot
                 break
-        if _write_where_made(w, token, f"dest{k}[step]", plan.slot_shape.get(s)):
+        made = _write_where_made(w, token, f"dest{k}[step]", plan.slot_shape.get(s), vjp=True)
+        if made is True:
             w.emit(f"pass  # g{s} is written to dest{k}[step] where it is made")
+        elif made:
+            w.emit(f"if g{s} is not None and g{s} is not {made}: {made}[...] = g{s}")
         else:
             w.emit(f"if g{s} is not None: dest{k}[step] = g{s}")
     for slot, (line, written, j) in w.stash_writes.items():
@@ -474,17 +478,28 @@ def reverse_function(plan, with_stash, from_rows, provided, n_out, carry_locs, r
     return fn, source
 
 
-def _write_where_made(w, token, target, shape):
-    """Have the rule that made the gradient `token` (one taking out=, `w.made_by`) write it
-    into `target`, an array of `shape`; False when no such rule made it in that shape (the
-    token may have come through a reshape) or it was given a target already."""
+def _write_where_made(w, token, target, shape, vjp=False):
+    """Have the rule that made the gradient `token` (`w.made_by`) write it into `target`, a
+    C-contiguous array of `shape`, or with `vjp`, the vjp that made it (which may not).
+
+    Returns False when neither made it in that shape (the token may have come through a
+    reshape) or its line was given a target already; True for a rule; for a vjp, the local
+    name holding `target` (the vjp returns that array when it wrote there)."""
     made = w.made_by.get(token) if token is not None else None
-    if made is None or made[1] is None or tuple(made[1]) != tuple(shape or ()):
+    if made is None or made[1] is None or tuple(made[1]) != tuple(shape or ()) \
+            or made[0] in w.targeted or (made[2] is not None and not vjp):
         return False
     del w.made_by[token]
-    line = made[0]
-    w.lines[line] = w.lines[line][:-1] + f", out={target})"
-    return True
+    line, _, how = made
+    w.targeted.add(line)
+    if how is None:
+        w.lines[line] = w.lines[line][:-1] + f", out={target})"
+        return True
+    j, n = how
+    name = f"kept{line}"
+    dests = ", ".join(f"({name} := {target})" if k == j else "None" for k in range(n))
+    w.lines[line] = w.lines[line][:-1] + f", dests=[{dests}])"
+    return name
 
 
 def _blank(w, line, why):
@@ -517,6 +532,7 @@ def _backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
     w.alias.clear()
     w.made_by.clear()
+    w.targeted.clear()
     headed = set()
     for k, s in enumerate(plan.out_slots):
         if s not in headed:
@@ -569,7 +585,9 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
-    rule_lines = {}  # a local expression made by a rule taking out=: (its line, shape)
+    # A local expression made by a rule taking out= or a vjp taking dests=: (its line, its
+    # shape, None for a rule or (input position, number of inputs) for a vjp).
+    rule_lines = {}
     if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
     elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
@@ -591,7 +609,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                 w.emit(f"    gx{j} = {w.bind(f'grad{i}_{j}', st.op.grads[j])}(xp, {args})")
                 grads[j] = (f"gx{j}", False)
                 if getattr(st.op.grads[j], "writes_out", False):
-                    rule_lines[f"gx{j}"] = (len(w.lines) - 1, plan.slot_shape.get(st.ins[j]))
+                    rule_lines[f"gx{j}"] = (len(w.lines) - 1, plan.slot_shape.get(st.ins[j]),
+                                            None)
     elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
         w.bind(f"p{i}", st.p)
@@ -604,6 +623,10 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
                                             for j in range(len(st.ins))) + "]"
         w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
         grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
+        if st.op.writes_dests and not into:  # it may be given its rows as destinations
+            for j in wanted:
+                rule_lines[f"gx[{j}]"] = (len(w.lines) - 1, plan.slot_shape.get(st.ins[j]),
+                                          (j, len(st.ins)))
     else:
         grads = {}
         w.emit("    pass")

@@ -124,8 +124,11 @@ class Operator:
         self.grads = None if grads is None else tuple(grads)
         # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
         # shape and dtype that nothing else reads) and writes that input's gradient into it,
-        # returning that very array. autograd hands a parameter's grad buffer down this way
-        # (grad_req='write'), so a large weight gradient is not made and then copied.
+        # returning that very array, where it can (a loop's carried state's gradient, say,
+        # is returned as its own array: callers copy a gradient that is not the dest).
+        # autograd hands a parameter's grad buffer down this way (grad_req='write'), so a
+        # large weight gradient is not made and then copied; a loop's reverse pass hands
+        # a gradient's row down the same way.
         self.writes_dests = bool(writes_dests)
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional

@@ -307,14 +307,20 @@ def _split_index(num_outputs, axis, squeeze_axis, shape):
     return ax, n, tuple(lead + (slice(k * n, (k + 1) * n),) for k in range(num_outputs))
 
 
-def _split_vjp(p, rc, xs, ys, gys, need):
-    x = xs[0]
+def _split_vjp(p, rc, xs, ys, gys, need, dests=None):
+    x, xp = xs[0], rc.xp
+    dest = None if dests is None else dests[0]
     ax, n, index = _split_parts(p, x.shape)
     if all(gy is not None for gy in gys):  # one pass (an LSTM's four gates, every step)
-        if p.squeeze_axis and x.ndim > 1:
-            return (rc.xp.stack(gys, axis=ax).astype(x.dtype, copy=False),)
-        return (rc.xp.concatenate(gys, axis=ax).astype(x.dtype, copy=False),)
-    g = rc.xp.zeros_like(x)
+        join = xp.stack if p.squeeze_axis and x.ndim > 1 else xp.concatenate
+        if dest is not None:
+            return (join(gys, axis=ax, out=dest),)
+        return (join(gys, axis=ax).astype(x.dtype, copy=False),)
+    if dest is None:
+        g = xp.zeros_like(x)
+    else:
+        g = dest
+        g.fill(0)
     for i, gy in zip(index, gys):
         if gy is not None:
             g[i] = gy
@@ -323,7 +329,7 @@ def _split_vjp(p, rc, xs, ys, gys, need):
 
 @register("SliceChannel", saves=(), aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
-          shape=_split_shape, vjp=_split_vjp,
+          shape=_split_shape, vjp=_split_vjp, writes_dests=True,
           views=lambda p, shape: _split_parts(p, shape)[2])
 def _split(p, rc, x):
     """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis

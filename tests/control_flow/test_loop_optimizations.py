@@ -207,6 +207,33 @@ def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat):
     assert ("dest0[step] = " in source) == flat
 
 
+def test_split_gates_gradient_is_joined_into_its_row():
+    """Gates split from one product (an LSTM's): SliceChannel's gradient is joined straight
+    into the projection row it belongs to (its vjp takes the row as a destination; a vjp that
+    returns another array is copied), values equal to the plain loop."""
+    v = _vars()
+    data, h0 = sym.var("data"), sym.var("h0")
+
+    def body(x, states):
+        gates = sym.FullyConnected(x, v["w_i"], v["b_i"], num_hidden=2 * H) + \
+            sym.FullyConnected(states[0], v["w_h"], v["b_h"], num_hidden=2 * H)
+        a, b = sym.split(gates, num_outputs=2)
+        h = sym.tanh(a) * sym.sigmoid(b)
+        return h, [h]
+
+    outs, _ = sym.contrib.foreach(body, data, [h0])
+    rng = np.random.RandomState(10)
+    args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H),
+            "w_i": rng.randn(2 * H, I), "b_i": rng.randn(2 * H),
+            "w_h": rng.randn(2 * H, H), "b_h": rng.randn(2 * H)}
+    _same(outs, args)
+    hoist = _loop_node(outs, "_foreach").params["_hoist"]
+    source = next(src for pl in hoist.q["_plans"].values()
+                  for key, src in pl._sources.items() if key[0] == "reverse")
+    assert "need" in source and ":= dest0[step])" in source
+    assert "dest0[step] = " not in source
+
+
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
 def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
     """In a while_loop the h2h product's output gradient is also, reshaped, the gathered
