@@ -157,14 +157,14 @@ def _foreach_run(p, rc, xs, keep):
     n_body = len(data) + len(states) + len(remain)
     n_steps = data[0].shape[0]
     args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
+    free = _foreach_invariant(p, n_body)
     plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
-                     keep, xp, invariant=_foreach_invariant(p, n_body) if keep else None)
+                     keep, xp, invariant=free if keep else None)
     store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False,
                         scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
-    free = set(p.remain_locs)
-    fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if j in free},
+    fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if free[j]},
                               states[0].shape[0] if states else 0, n_steps,
                               p.setdefault("_fast", {}), steps_as_lists=saved is not None)
     step_outs, step_rows = store.columns(n_steps)
@@ -190,8 +190,7 @@ def _foreach_run(p, rc, xs, keep):
             held.update({loc: store.entering(k, states[k], n)
                          for k, loc in enumerate(state_locs)})
             return held
-        saved = StackedSteps(store.saved_rows, columns, input_stacks,
-                             [j in free for j in range(n_body)])
+        saved = StackedSteps(store.saved_rows, columns, input_stacks, free)
     return store.stacked + cur, Saved(plan, saved, n_steps)
 
 
@@ -362,8 +361,9 @@ def _while_run(p, rc, xs, keep):
     cplan = body_plan(p, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
                       False, xp)
     f_args = _fill(func_roles, cur, xs)
+    fixed = [r[0] == "in" for r in func_roles]  # func inputs that are not loop vars
     fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
-                      keep, xp, invariant=[r[0] == "in" for r in func_roles] if keep else None)
+                      keep, xp, invariant=fixed if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
     counter = counted_loop(p) if loop_optimizations_enabled() else None
     if counter is not None and cur[counter.k].size != 1:
@@ -436,8 +436,7 @@ def _while_run(p, rc, xs, keep):
             if counter is not None:
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
-        saved = StackedSteps(store.saved_rows, columns, input_stacks,
-                             [r[0] == "in" for r in func_roles])
+        saved = StackedSteps(store.saved_rows, columns, input_stacks, fixed)
     return store.stacked + cur, Saved(fplan, saved, step)
 
 

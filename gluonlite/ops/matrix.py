@@ -252,6 +252,18 @@ def _emb_shape(p, ins):
     return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
 
 
+def _run_start(xp, i):
+    """The first index when 1-D integer `i` is consecutive (i0, i0 + 1, ...), else None
+    (0 for no index)."""
+    n = i.size
+    if not n:
+        return 0
+    first = int(i[0])
+    if int(i[-1]) - first == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
+        return first
+    return None
+
+
 def scatter_add(xp, target, i, rows):
     """``target[i[k]] += rows[k]`` for every k, for 1-D integer `i` that may repeat.
 
@@ -262,9 +274,9 @@ def scatter_add(xp, target, i, rows):
     Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
     g[2] and rows[1] to g[0].
     """
-    n = i.size
-    if n and int(i[-1]) - int(i[0]) == n - 1 and (n == 1 or bool((xp.diff(i) == 1).all())):
-        target[int(i[0]):int(i[0]) + n] += rows
+    n, start = i.size, _run_start(xp, i)
+    if start is not None:
+        target[start:start + n] += rows
     elif xp.unique(i).size == n:
         target[i] += rows
     else:
@@ -310,19 +322,13 @@ def _take_vjp(p, rc, xs, ys, gys, need):
     return ga, None
 
 
-def _is_arange(xp, i, n):
-    """Whether 1-D integer `i` is 0, 1, ..., n - 1 (a counted loop over all rows)."""
-    return i.size == n and (n == 0 or (int(i[0]) == 0 and int(i[-1]) == n - 1 and
-                                       (n < 3 or bool((xp.diff(i) == 1).all()))))
-
-
 def _take_a_sum(p, rc, a, stacked, g, out=None):
     """Every step's rows scattered into one gradient of `a` (instead of one dense zeros-sized
     gradient per step)."""
     ax = p.axis % a.ndim
     idx = stacked["indices"]
     i = _take_idx(p, rc, idx, a.shape[0]).ravel() if ax == 0 else None
-    if i is not None and _is_arange(rc.xp, i, a.shape[0]):  # every row once, in order
+    if i is not None and i.size == a.shape[0] and _run_start(rc.xp, i) == 0:  # each row once
         rows = g.reshape(a.shape)
         if out is None:
             return rows.copy()
