@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from ..ops import registry
+from ..ops.matrix import run_start
 from .body import body_vars
 
 __all__ = ["Counter", "counted_loop", "gathered_rows", "gather"]
@@ -139,8 +140,8 @@ def gather(rc, data, params, counts):
     copy."""
     idx = counts.reshape(-1)
     n = idx.size
-    if n and 0 <= idx[0] and idx[-1] < data.shape[0] and float(idx[0]).is_integer():
-        first = int(idx[0])
-        if n == 1 or (rc.xp.diff(idx) == 1).all():
+    if n and float(idx[0]).is_integer():
+        first = run_start(rc.xp, idx)
+        if first is not None and 0 <= first and first + n <= data.shape[0]:
             return data[first:first + n]
     return registry.get("take").kernel(params, rc, data, idx)

@@ -252,15 +252,18 @@ def _emb_shape(p, ins):
     return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
 
 
-def _run_start(xp, i):
-    """The first index when 1-D integer `i` is consecutive (i0, i0 + 1, ...), else None
-    (0 for no index)."""
+def run_start(xp, i):
+    """The first index when 1-D `i` is consecutive (i0, i0 + 1, ...), else None (0 for no
+    index): where a gather or a scatter by `i` is a slice.
+
+    `i` holds integers (or integer-valued floats, as a loop counter may). Example:
+    ``run_start(np, np.array([3, 4, 5]))`` is 3; ``run_start(np, np.array([3, 5]))`` None.
+    """
     n = i.size
     if not n:
         return 0
-    first = int(i[0])
-    if int(i[-1]) - first == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
-        return first
+    if i[-1] - i[0] == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
+        return int(i[0])
     return None
 
 
@@ -274,7 +277,7 @@ def scatter_add(xp, target, i, rows):
     Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
     g[2] and rows[1] to g[0].
     """
-    n, start = i.size, _run_start(xp, i)
+    n, start = i.size, run_start(xp, i)
     if start is not None:
         target[start:start + n] += rows
     elif xp.unique(i).size == n:
@@ -328,7 +331,7 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
     ax = p.axis % a.ndim
     idx = stacked["indices"]
     i = _take_idx(p, rc, idx, a.shape[0]).ravel() if ax == 0 else None
-    if i is not None and i.size == a.shape[0] and _run_start(rc.xp, i) == 0:  # each row once
+    if i is not None and i.size == a.shape[0] and run_start(rc.xp, i) == 0:  # each row once
         rows = g.reshape(a.shape)
         if out is None:
             return rows.copy()

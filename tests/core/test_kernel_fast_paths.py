@@ -64,3 +64,15 @@ def test_take_summed_over_steps_equals_the_per_step_gradients(idx, with_out):
     got = fn(p, rc, a, {"indices": steps}, g, out=out)
     assert got is out if with_out else got is not g and not np.shares_memory(got, g)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("idx", [[], [4], [3, 4, 5], [3, 5], [5, 4], [0, 1, 1], [2.0, 3.0, 4.0],
+                                 [1.0, 2.5], [0, 1, 3, 4]])
+def test_run_start_finds_consecutive_indices(idx):
+    """The one test of "a slice will do" that scatter_add, take's summed gradient and a
+    counted loop's gather share."""
+    from gluonlite.ops.matrix import run_start
+    i = np.array(idx)
+    consecutive = all(float(b) - float(a) == 1 for a, b in zip(idx, idx[1:]))
+    want = (int(idx[0]) if idx else 0) if consecutive else None
+    assert run_start(np, i) == want
