@@ -1,4 +1,4 @@
-"""Flat scaling in seq_len (issue 8, goal 5): per-step time, first call, JSON size, saved memory.
+"""Flat scaling in seq_len (issue 8, goal 5): per-step time and its BLAS bound, first call, memory.
 
     PYTHONPATH=. python benchmarks/rnn_scaling.py [--quick] [--seq-lens 10,100,1000]
         [--cell LSTMCell] [--batch 1] [--input-size 512] [--hidden-size 512]
@@ -19,7 +19,19 @@ For each seq_len, on the hybridized (static_alloc=True) ForeachRNN and WhileRNN 
 - memory saved for backward: bytes traced by tracemalloc after a recorded forward (and a
   gc.collect(), which empties CPython's free lists) minus before it (the outputs
   included; the graph is compiled already), against the arrays
-  the floor keeps for its backward (outputs included), in bytes and bytes per step.
+  the floor keeps for its backward (outputs included), in bytes and bytes per step;
+- the BLAS-only bound: the matrix products of a call at every seq_len, each timed alone
+  (all seq_lens interleaved in one run, after the layers) in the faster of two
+  equivalent forms (`a @ b` or `(b.T @ a.T).T`), back to back so that caches are warm
+  (20 calls per timed unit for a step's product, ceil(100 / T) for the others; ms per
+  call). F(T): those made once per call whatever its seq_len (any
+  loop that hoists the projection makes them: the projection of all T*N rows and, in
+  training, the data gradient and both weight gradients). S: those every step makes
+  (the recurrent product with the h2h weight and, in training, its transpose in the
+  reverse step). A loop doing only these runs a step in B(T) = S + F(T) / T; the table
+  gives B(T) over B at the longest seq_len, and how much other work per step
+  (elementwise, Python) a loop would have to do for its per-step time at T to be within
+  10% of that at the longest seq_len.
 
 Layers are checked against the floor (outputs and gradients) before timing.
 """
@@ -30,6 +42,8 @@ import sys
 import tempfile
 import time
 import tracemalloc
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -78,6 +92,84 @@ def repeated(fn, k):
         for _ in range(k):
             fn()
     return unit
+
+
+def blas_products(cell, N, T, I, H, train, seed=0):
+    """The matrix products of one call with a hoisted input projection, each as a list of
+    two equivalent zero-arg callables (`a @ b` and `(b.T @ a.T).T`, into own buffers).
+
+    Returns:
+        (once, per_step): dicts {product name: [callable, callable]}. `once`: the
+        products of (T*N)-row operands made once per call (projection `x @ W_i.T`; in
+        training the data gradient `dg @ W_i` and the weight gradients `dg.T @ x`,
+        `dg.T @ h_prev`). `per_step`: the products of one step (`h @ W_h.T`; in training
+        also the reverse step's `dg_t @ W_h`).
+    """
+    from gluonlite.bench import floor
+    G = floor.init_params(cell, I, H)["h2h_weight"].shape[0]
+    rng = np.random.default_rng(seed)
+    M = T * N
+
+    def rand(*shape):
+        return rng.standard_normal(shape, dtype=np.float32)
+
+    def forms(a, b):
+        out = np.empty((a.shape[0], b.shape[1]), np.float32)
+        out_t = np.empty(out.shape[::-1], np.float32)
+        return [lambda: np.matmul(a, b, out=out), lambda: np.matmul(b.T, a.T, out=out_t)]
+
+    w_i, w_h, x, h, dg = rand(G, I), rand(G, H), rand(M, I), rand(M, H), rand(M, G)
+    once = {"projection": forms(x, w_i.T)}
+    per_step = {"h2h": forms(h[:N], w_h.T)}
+    if train:
+        once["data gradient"] = forms(dg, w_i)
+        once["i2h weight gradient"] = forms(dg.T, x)
+        once["h2h weight gradient"] = forms(dg.T, h)
+        per_step["h2h reverse"] = forms(dg[:N], w_h)
+    return once, per_step
+
+
+def time_products(cell, N, seq_lens, I, H, train, rounds, warmup):
+    """Time the products of `blas_products` for every seq_len in one interleaved run.
+
+    Each form is timed as back-to-back calls (caches warm, as in a loop: 20 per unit for a
+    step's product, ceil(100 / T) for the others); the faster form's median per call
+    counts. A step's products are the same at every seq_len and are timed once.
+
+    Returns:
+        ({T: {product: ms}} for the once-per-call products, {product: ms} for a step's).
+    """
+    units, once_names, step_names = {}, {}, []
+    for T in seq_lens:
+        once, each_step = blas_products(cell, N, T, I, H, train)
+        once_names[T] = list(once)
+        for name, fns in once.items():
+            for j, fn in enumerate(fns):
+                units[(T, name, j)] = (repeated(fn, calls_per_unit(100, T)),
+                                       calls_per_unit(100, T))
+    step_names = list(each_step)
+    for name, fns in each_step.items():
+        for j, fn in enumerate(fns):
+            units[(None, name, j)] = (repeated(fn, 20), 20)
+    times = interleaved({key: fn for key, (fn, _) in units.items()}, rounds, warmup)
+
+    def per_call(T, name):
+        return min(median(times[key]) / units[key][1]
+                   for key in units if key[:2] == (T, name))
+    return ({T: {name: per_call(T, name) for name in once_names[T]} for T in seq_lens},
+            {name: per_call(None, name) for name in step_names})
+
+
+def blas_bound(once, each_step, T):
+    """The per-step ms of a loop doing nothing but its products: S + F / T."""
+    return sum(each_step.values()) + sum(once.values()) / T
+
+
+def flat_needs(bound_T, bound_base, within=1.1):
+    """The per-step ms of other work (the same at every seq_len) a loop must add to its
+    products for its per-step time at T to be within `within` of that at the base seq_len:
+    (B_T + e) / (B_base + e) <= within gives e >= (B_T - within * B_base) / (within - 1)."""
+    return max(0.0, (bound_T - within * bound_base) / (within - 1))
 
 
 def _timed(fn):
@@ -204,6 +296,27 @@ def main(argv=None):
     flush_print(markdown_table(
         ["seq_len", "foreach held for backward", "while_loop held for backward",
          "floor saved (outputs included)", "foreach / floor", "while_loop / floor"], rows))
+    flush_print("")
+    base_T = max(a.seq_lens)
+    rows = []
+    for mode in a.modes:
+        once_by_T, each_step = time_products(a.cell, N, a.seq_lens, I, H, mode == "train",
+                                             a.rounds, a.warmup)
+        bound = {T: blas_bound(once_by_T[T], each_step, T) for T in a.seq_lens}
+        loops = {T: per_step[(T, mode)] for T in a.seq_lens}
+        for T in a.seq_lens:
+            once = once_by_T[T]
+            rows.append([mode, T, ", ".join(f"{p} {ms:.2f}" for p, ms in once.items()),
+                         ", ".join(f"{p} {ms:.3f}" for p, ms in each_step.items()),
+                         f"{bound[T]:.3f}", f"{bound[T] / bound[base_T]:.2f}",
+                         f"{flat_needs(bound[T], bound[base_T]):.3f}",
+                         *(f"{loops[T][k] / loops[base_T][k]:.2f}"
+                           for k in ("foreach", "floor-fused"))])
+    flush_print(markdown_table(
+        ["mode", "seq_len", "once per call: products ms (F)", "every step: products ms (S)",
+         "BLAS-only ms/step (B = S + F/T)", f"B / B at T={base_T}",
+         f"other ms/step a loop needs to be within 1.1x of T={base_T}",
+         f"foreach ms/step / at T={base_T}", f"floor-fused ms/step / at T={base_T}"], rows))
     return 0
 
 

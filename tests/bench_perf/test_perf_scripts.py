@@ -54,23 +54,57 @@ def test_rnn_floor_reports_a_broken_mxnet_python():
     assert "GLUONLITE_MXNET_PYTHON" in p.stderr and "Traceback" not in p.stderr
 
 
-def test_rnn_scaling_tiny_prints_three_tables():
+def test_rnn_scaling_tiny_prints_four_tables():
     p = _run("rnn_scaling.py", "--seq-lens", "2,4", "--input-size", "4", "--hidden-size", "5",
              "--rounds", "1", "--warmup", "0")
     assert p.returncode == 0, p.stderr
     rows = _table_rows(p.stdout)
     headers = [r for r in rows if r.startswith("| mode") or r.startswith("| seq_len")]
-    assert len(headers) == 3, p.stdout
-    assert sum(r.startswith("| infer |") or r.startswith("| train |") for r in rows) == 4
+    assert len(headers) == 4, p.stdout
+    assert sum(r.startswith("| infer |") or r.startswith("| train |") for r in rows) == 8
     assert "JSON bytes" in p.stdout and "held for backward" in p.stdout
+    bound_rows = [r for r in rows if "projection" in r]
+    assert len(bound_rows) == 4 and sum("h2h weight gradient" in r for r in bound_rows) == 2
 
 
-def test_rnn_scaling_times_short_sequences_in_repeated_calls():
+def _rnn_scaling():
     sys.path.insert(0, str(BENCH))
     try:
         import rnn_scaling
     finally:
         sys.path.remove(str(BENCH))
+    return rnn_scaling
+
+
+@pytest.mark.parametrize("cell, gates", [("RNNCell", 1), ("GRUCell", 3), ("LSTMCell", 4)])
+def test_rnn_scaling_blas_products_forms_agree(cell, gates):
+    import numpy as np
+    rnn_scaling = _rnn_scaling()
+    N, T, n_in, H = 2, 3, 4, 5
+    once, each_step = rnn_scaling.blas_products(cell, N, T, n_in, H, train=True)
+    G, M = gates * H, T * N
+    shapes = {"projection": (M, G), "data gradient": (M, n_in), "i2h weight gradient": (G, n_in),
+              "h2h weight gradient": (G, H), "h2h": (N, G), "h2h reverse": (N, H)}
+    assert set(once) | set(each_step) == set(shapes)
+    for name, (direct, transposed) in {**once, **each_step}.items():
+        a, b = direct(), transposed()
+        assert a.shape == shapes[name], name
+        np.testing.assert_allclose(a, b.T, rtol=1e-5, atol=1e-5, err_msg=name)
+    once, each_step = rnn_scaling.blas_products(cell, N, T, n_in, H, train=False)
+    assert list(once) == ["projection"] and list(each_step) == ["h2h"]
+
+
+def test_rnn_scaling_blas_bound_arithmetic():
+    rnn_scaling = _rnn_scaling()
+    assert rnn_scaling.blas_bound({"p": 1.0, "q": 2.0}, {"s": 0.5}, 10) == 0.5 + 3.0 / 10
+    # (B_T + e) / (B_base + e) == 1.1 exactly at the returned e; no extra work if already flat.
+    e = rnn_scaling.flat_needs(0.3, 0.25)
+    assert abs((0.3 + e) / (0.25 + e) - 1.1) < 1e-12
+    assert rnn_scaling.flat_needs(0.26, 0.25) == 0.0
+
+
+def test_rnn_scaling_times_short_sequences_in_repeated_calls():
+    rnn_scaling = _rnn_scaling()
     assert [rnn_scaling.calls_per_unit(1000, t) for t in (10, 100, 300, 1000, 2000)] == \
         [100, 10, 4, 1, 1]
     assert rnn_scaling.calls_per_unit(0, 10) == 1
