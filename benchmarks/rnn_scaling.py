@@ -106,7 +106,7 @@ def blas_products(cell, N, T, I, H, train, seed=0):
         also the reverse step's `dg_t @ W_h`).
     """
     from gluonlite.bench import floor
-    G = floor.init_params(cell, I, H)["h2h_weight"].shape[0]
+    G = floor.num_gates(cell) * H
     rng = np.random.default_rng(seed)
     M = T * N
 
@@ -139,7 +139,7 @@ def time_products(cell, N, seq_lens, I, H, train, rounds, warmup):
     Returns:
         ({T: {product: ms}} for the once-per-call products, {product: ms} for a step's).
     """
-    units, once_names, step_names = {}, {}, []
+    units, once_names = {}, {}
     for T in seq_lens:
         once, each_step = blas_products(cell, N, T, I, H, train)
         once_names[T] = list(once)

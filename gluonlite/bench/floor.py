@@ -36,7 +36,8 @@ except ImportError:  # pragma: no cover - scipy is a declared dependency
         out += 1
         return np.reciprocal(out, out=out)
 
-__all__ = ["FloorRNN", "PARAM_NAMES", "cell_kind", "init_params", "params_from_named",
+__all__ = ["FloorRNN", "PARAM_NAMES", "cell_kind", "init_params", "num_gates", "num_states",
+           "params_from_named",
            "check_against_reference", "reference_loss"]
 
 PARAM_NAMES = ("i2h_weight", "i2h_bias", "h2h_weight", "h2h_bias")
@@ -81,6 +82,17 @@ def num_states(cell):
     return 2 if cell_kind(cell) == "lstm" else 1
 
 
+def num_gates(cell):
+    """Number of gates of a cell (its weights have num_gates * H rows): 4 for LSTM, 3 for
+    GRU, 1 for RNN.
+
+    Example:
+        >>> num_gates('GRUCell')
+        3
+    """
+    return _GATES[cell_kind(cell)]
+
+
 def init_params(cell, input_size, hidden_size, *, dtype="float32", seed=0, scale=0.1):
     """Random parameters for a cell, keyed by PARAM_NAMES.
 
@@ -98,7 +110,7 @@ def init_params(cell, input_size, hidden_size, *, dtype="float32", seed=0, scale
         >>> init_params('LSTMCell', 3, 2)['i2h_weight'].shape
         (8, 3)
     """
-    g = _GATES[cell_kind(cell)] * hidden_size
+    g = num_gates(cell) * hidden_size
     rng = np.random.default_rng(seed)
     shapes = {"i2h_weight": (g, input_size), "i2h_bias": (g,),
               "h2h_weight": (g, hidden_size), "h2h_bias": (g,)}
