@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 __all__ = ["THREAD_VARS", "blas_info", "env_header", "median", "interleaved",
            "LoopCase", "max_rel_error", "traced_growth", "fmt_bytes", "markdown_table",
-           "flush_print", "print_header", "check_rounds_and_modes"]
+           "flush_print", "print_header", "check_rounds_and_modes", "RowsWorker", "WorkerError"]
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "MXNET_ENGINE_TYPE",
@@ -313,6 +313,46 @@ class LoopCase:
         g.update(floor.params_from_named(named))
         return g
 
+    def floor_refs(self):
+        """{fused: (infer outputs, train outputs, gradients)} of the two floors on this case
+        (gradients as FloorRNN.backward's dict, copied)."""
+        refs = {}
+        for fused in (False, True):
+            out_i = self.floor_call(fused, False)().copy()
+            f = self.floors[(fused, True)]
+            out_t = f.forward(self.x_np, self.states_np, self.params).copy()
+            g = f.backward()
+            refs[fused] = (out_i, out_t, {k: ([a.copy() for a in v] if k == "states" else v.copy())
+                                          for k, v in g.items()})
+        return refs
+
+    @staticmethod
+    def compare(label, got_i, got_t, grads, refs, tol):
+        """Compare one implementation's outputs and gradients with both floors' `refs`.
+
+        Returns:
+            ({'infer': worst error, 'train': worst error}, [messages of those above tol]).
+        """
+        errors, bad = {}, []
+        for fused, (out_i, out_t, ref_g) in refs.items():
+            pairs = [("infer outputs", got_i, out_i), ("train outputs", got_t, out_t)]
+            pairs += [(f"grad {k}", grads[k], ref_g[k]) for k in ref_g if k != "states"]
+            pairs += [(f"grad states[{i}]", a, b)
+                      for i, (a, b) in enumerate(zip(grads["states"], ref_g["states"]))]
+            for name, got, ref in pairs:
+                err = max_rel_error(got, ref)
+                mode = "infer" if name.startswith("infer") else "train"
+                errors[mode] = max(errors.get(mode, 0.0), err)
+                if not err <= tol:
+                    bad.append(f"{label} vs floor-{'fused' if fused else 'step'}: "
+                               f"{name} rel. error {err:.3g}")
+        return errors, bad
+
+    def _raise_if(self, bad, who, tol):
+        if bad:
+            raise RuntimeError(f"{self.cell} batch {self.shape[1]}: {who} and the numpy floor "
+                               f"disagree (tolerance {tol}): " + "; ".join(bad))
+
     def check(self, tol=1e-3):
         """Run every layer once infer and once train; compare with both floors.
 
@@ -323,34 +363,41 @@ class LoopCase:
             RuntimeError: a layer's outputs or gradients differ from a floor's by more
                 than `tol`; the message names the cell, layer, floor, array and error.
         """
-        errors, bad = {}, []
-        refs = {}
-        for fused in (False, True):
-            out_i = self.floor_call(fused, False)().copy()
-            f = self.floors[(fused, True)]
-            out_t = f.forward(self.x_np, self.states_np, self.params).copy()
-            g = f.backward()
-            refs[fused] = (out_i, out_t, {k: ([a.copy() for a in v] if k == "states" else v.copy())
-                                          for k, v in g.items()})
+        refs, errors, bad = self.floor_refs(), {}, []
         for key in self.layers:
             got_i = self.layer_call(key, False)().asnumpy()
             got_t = self.layer_call(key, True)().asnumpy()
-            grads = self.layer_grads(key)
-            for fused, (out_i, out_t, ref_g) in refs.items():
-                pairs = [("infer outputs", got_i, out_i), ("train outputs", got_t, out_t)]
-                pairs += [(f"grad {k}", grads[k], ref_g[k]) for k in ref_g if k != "states"]
-                pairs += [(f"grad states[{i}]", a, b)
-                          for i, (a, b) in enumerate(zip(grads["states"], ref_g["states"]))]
-                for name, got, ref in pairs:
-                    err = max_rel_error(got, ref)
-                    mode = "infer" if name.startswith("infer") else "train"
-                    errors[(key, mode)] = max(errors.get((key, mode), 0.0), err)
-                    if not err <= tol:
-                        bad.append(f"{' '.join(key)} vs floor-{'fused' if fused else 'step'}: "
-                                   f"{name} rel. error {err:.3g}")
-        if bad:
-            raise RuntimeError(f"{self.cell} batch {self.shape[1]}: gluonlite and the numpy floor "
-                               f"disagree (tolerance {tol}): " + "; ".join(bad))
+            errs, msgs = self.compare(" ".join(key), got_i, got_t, self.layer_grads(key),
+                                      refs, tol)
+            errors.update({(key, mode): e for mode, e in errs.items()})
+            bad += msgs
+        self._raise_if(bad, "gluonlite", tol)
+        return errors
+
+    def write_inputs(self, path):
+        """Save the case for another framework's worker: an .npz of x, state0[, state1] and
+        the cell parameters (PARAM_NAMES), as the floors and layers use them."""
+        arrays = {"x": self.x_np, **{f"state{i}": s for i, s in enumerate(self.states_np)},
+                  **self.params}
+        np.savez(path, **arrays)
+
+    def check_result(self, label, path, tol=1e-3):
+        """Compare a worker's result .npz (out_infer, out_train, grad_data,
+        grad_state<i>, grad_<param>) with both floors.
+
+        Returns:
+            {'infer': worst error, 'train': worst error}.
+
+        Raises:
+            RuntimeError: a difference above `tol` (names the array and the error).
+        """
+        with np.load(path) as r:
+            grads = {"data": r["grad_data"],
+                     "states": [r[f"grad_state{i}"] for i in range(len(self.states_np))]}
+            grads.update({k: r[f"grad_{k}"] for k in self.params})
+            errors, bad = self.compare(label, r["out_infer"], r["out_train"], grads,
+                                       self.floor_refs(), tol)
+        self._raise_if(bad, label, tol)
         return errors
 
 
@@ -453,37 +500,48 @@ def check_rounds_and_modes(ap, a):
         ap.error(f"--modes: expected infer and/or train, got {bad}")
 
 
-# ---- MXNet rows from a subprocess --------------------------------------------------------
-class MxnetWorker:
-    """A long-lived `mxnet_rnn_rows.py` subprocess fed JSON lines (see that script).
+# ---- another framework's rows from a subprocess -----------------------------------------
+class WorkerError(RuntimeError):
+    """A rows worker could not start, answered an error or died (the message says which,
+    with the environment variable that named its interpreter)."""
+
+
+class RowsWorker:
+    """A long-lived worker script (`mxnet_rnn_rows.py`, `torch_rnn_rows.py`) run under
+    another framework's interpreter and fed JSON lines (protocol: `_rows_worker.py`).
 
     Args:
-        python: path of an interpreter with mxnet 1.9.1.
+        script: the worker's file name in benchmarks/ (or a path).
+        python: path of the interpreter to run it with.
+        env_var: the environment variable that named `python` (for messages).
+        label: the framework's name in messages ("MXNet", "PyTorch").
         timeout: seconds to wait for any one reply.
 
     Raises:
-        RuntimeError: the worker cannot start, answers an error, or dies; the message
+        WorkerError: the worker cannot start, answers an error, or dies; the message
             carries the tail of its stderr.
 
     Example:
-        >>> w = MxnetWorker('/work/mxvenv/bin/python')              # doctest: +SKIP
+        >>> w = RowsWorker('mxnet_rnn_rows.py', '/work/mxvenv/bin/python',
+        ...                'GLUONLITE_MXNET_PYTHON', 'MXNet')       # doctest: +SKIP
         >>> w.request(op='hello')['mxnet']                          # doctest: +SKIP
         '1.9.1'
     """
 
-    def __init__(self, python, timeout=1800):
+    def __init__(self, script, python, env_var, label, timeout=1800):
         import subprocess
         import tempfile
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_rnn_rows.py")
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), script)
+        self.label, self.env_var = label, env_var
         self.err = tempfile.TemporaryFile(mode="w+")
         self.timeout = timeout
         try:
-            self.proc = subprocess.Popen([python, script], stdin=subprocess.PIPE,
+            self.proc = subprocess.Popen([python, path], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self.err, text=True,
                                          bufsize=1)
         except OSError as exc:
-            raise RuntimeError(
-                f"GLUONLITE_MXNET_PYTHON={python!r}: cannot start it: {exc}") from exc
+            self.err.close()
+            raise WorkerError(f"{env_var}={python!r}: cannot start it: {exc}") from exc
 
     def _stderr_tail(self, n=800):
         self.err.seek(0)
@@ -493,19 +551,20 @@ class MxnetWorker:
         """Send one request; return the reply dict (ok is True)."""
         import json
         import select
+        who = f"{self.label} worker ({self.env_var})"
         try:
             self.proc.stdin.write(json.dumps(msg) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
-            raise RuntimeError(f"MXNet worker died: {exc}; stderr: {self._stderr_tail()}") from exc
+            raise WorkerError(f"{who} died: {exc}; stderr: {self._stderr_tail()}") from exc
         ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
         line = self.proc.stdout.readline() if ready else ""
         if not line:
-            raise RuntimeError(f"MXNet worker gave no answer to {msg.get('op')!r} "
-                               f"(exit code {self.proc.poll()}); stderr: {self._stderr_tail()}")
+            raise WorkerError(f"{who} gave no answer to {msg.get('op')!r} "
+                              f"(exit code {self.proc.poll()}); stderr: {self._stderr_tail()}")
         reply = json.loads(line)
         if not reply.get("ok"):
-            raise RuntimeError(f"MXNet worker failed on {msg}: {reply.get('error')}")
+            raise WorkerError(f"{who} failed on {msg}: {reply.get('error')}")
         return reply
 
     def close(self):

@@ -18,19 +18,12 @@ autograd.record() plus backward of the outputs (the gradient of their sum) into 
 parameters, the inputs and the initial states; every timer stops after nd.waitall().
 Errors are answered as {"ok": false, "error": "..."}.
 """  # noqa: E501 -- the protocol table's "hello" row is kept on one line
-import gc
-import json
 import os
 import sys
-import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-def _protocol_stdout():
-    """A private copy of stdout for JSON; fd 1 then points at stderr for stray prints."""
-    out = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return out
+from _rows_worker import serve, time_round  # noqa: E402
 
 
 def _layers():
@@ -124,45 +117,8 @@ class Worker:
         return {"infer": infer, "train": train}
 
     def round(self, msg):
-        # The same rule as gluonlite's rows (_common.interleaved): the cyclic collector runs
-        # between rounds, not inside a timed call.
-        ms = {}
-        gc.collect()
-        for name, calls in self.calls.items():
-            gc.disable()
-            try:
-                t0 = time.perf_counter()
-                calls[msg["mode"]]()
-                ms[name] = (time.perf_counter() - t0) * 1e3
-            finally:
-                gc.enable()
-        return {"ms": ms}
-
-
-def main():
-    """Serve JSON requests on stdin until 'quit' or end of input."""
-    out = _protocol_stdout()
-    try:
-        worker = Worker()
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
-        out.write(json.dumps({"ok": False, "error": f"cannot import mxnet: {exc!r}"}) + "\n")
-        return 1
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            msg = json.loads(line)
-            op = msg.get("op")
-            if op == "quit":
-                break
-            if op not in ("hello", "setup", "round"):
-                raise ValueError(f"unknown op {op!r}")
-            reply = {"ok": True, **getattr(worker, op)(msg)}
-        except Exception as exc:  # noqa: BLE001 - the parent shows the message
-            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        out.write(json.dumps(reply) + "\n")
-    return 0
+        return {"ms": time_round(self.calls, msg["mode"])}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(Worker, ("hello", "setup", "round"), "mxnet"))

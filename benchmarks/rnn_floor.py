@@ -4,7 +4,7 @@
         [--cells RNNCell,GRUCell,LSTMCell] [--batches 1,32] [--modes infer,train]
         [--seq-len 100] [--input-size 512] [--hidden-size 512]
         [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop]
-        [--no-mxnet] [--json FILE]
+        [--no-mxnet] [--no-torch] [--json FILE]
 
 For every cell x batch x mode (infer = one forward; train = forward under
 autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
@@ -21,6 +21,12 @@ runs under it as one long-lived subprocess; each round, right after our variants
 MXNet's imperative and hybridized foreach/while_loop layers on the same case, so its rows
 sit in the same table, measured interleaved with ours.
 
+Likewise, if GLUONLITE_TORCH_PYTHON names a python with torch (and numpy),
+benchmarks/torch_rnn_rows.py times PyTorch's cell loop (`torch.nn.LSTMCell` etc. in a
+Python loop, eager and under torch.jit.script) on the case's own inputs and parameters;
+its eager loop's outputs and gradients are checked against the floors first (exit status
+1 if they differ).
+
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
 MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
 use and these variables (and OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, left as they are).
@@ -29,11 +35,13 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _common import (check_rounds_and_modes, flush_print, interleaved, LoopCase,
-                     markdown_table, median, MxnetWorker, print_header)  # noqa: E402
+                     markdown_table, median, print_header, RowsWorker,
+                     WorkerError)  # noqa: E402
 
 ALL_LAYERS = "imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop"
 
@@ -58,6 +66,8 @@ def parse_args(argv=None):
                     help=f"gluonlite layers as kind:loop (default {ALL_LAYERS})")
     ap.add_argument("--no-mxnet", action="store_true",
                     help="ignore GLUONLITE_MXNET_PYTHON")
+    ap.add_argument("--no-torch", action="store_true",
+                    help="ignore GLUONLITE_TORCH_PYTHON")
     ap.add_argument("--tol", type=float, default=1e-3,
                     help="relative tolerance of the floor check (float32)")
     ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
@@ -75,15 +85,21 @@ def parse_args(argv=None):
     return a
 
 
-def run_case(case, mode, rounds, warmup, worker):
-    """Interleaved timings of one (cell, batch, mode): {variant name: [ms per round]}."""
+def run_case(case, mode, rounds, warmup, workers):
+    """Interleaved timings of one (cell, batch, mode): {variant name: [ms per round]}; each
+    round ends with one round of every worker in `workers`."""
     train = mode == "train"
     variants = {f"gluonlite {kind} {loop}": case.layer_call((kind, loop), train)
                 for kind, loop in case.layers}
     variants["floor-step"] = case.floor_call(False, train)
     variants["floor-fused"] = case.floor_call(True, train)
-    after = (lambda: worker.request(op="round", mode=mode)["ms"]) if worker else None
-    return interleaved(variants, rounds, warmup, after)
+
+    def after():
+        ms = {}
+        for w in workers:
+            ms.update(w.request(op="round", mode=mode)["ms"])
+        return ms
+    return interleaved(variants, rounds, warmup, after if workers else None)
 
 
 def cell_table(cell, medians, batches, modes):
@@ -145,57 +161,95 @@ def goal_lines(medians):
 def main(argv=None):
     """Run the benchmark; print the header, one table per cell and the goal lines.
 
-    Returns the exit status: 0, 1 when gluonlite and the floor disagree, 2 when the
-    MXNet worker fails (its message on stderr).
+    Returns the exit status: 0, 1 when gluonlite, PyTorch's loop and the floor disagree,
+    2 when a worker (MXNet's, PyTorch's) fails (its message on stderr).
     """
+    workers = {}
     try:
-        return _run(parse_args(argv), argv)
-    except RuntimeError as exc:
-        if "MXNet" not in str(exc) and "GLUONLITE_MXNET_PYTHON" not in str(exc):
-            raise
+        return _run(parse_args(argv), argv, workers)
+    except WorkerError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)
         return 2
+    finally:
+        for w in workers.values():
+            w.close()
 
 
-def _run(a, argv):
+def start_workers(a, workers):
+    """Start the workers the environment names (filling `workers` {label: RowsWorker});
+    return the header lines that describe them."""
+    extra = []
     mx_python = None if a.no_mxnet else os.environ.get("GLUONLITE_MXNET_PYTHON")
-    worker, extra = None, []
     if mx_python:
-        worker = MxnetWorker(mx_python)
-        hello = worker.request(op="hello")
+        w = workers["MXNet"] = RowsWorker("mxnet_rnn_rows.py", mx_python,
+                                          "GLUONLITE_MXNET_PYTHON", "MXNet")
+        hello = w.request(op="hello")
         extra.append(f"- MXNet rows: mxnet {hello['mxnet']} (numpy {hello['numpy']}) via "
                      f"{mx_python}; features: {', '.join(hello['features'])}")
     else:
         extra.append("- MXNet rows: none (set GLUONLITE_MXNET_PYTHON to a python with mxnet 1.9.1)")
+    torch_python = None if a.no_torch else os.environ.get("GLUONLITE_TORCH_PYTHON")
+    if torch_python:
+        w = workers["PyTorch"] = RowsWorker("torch_rnn_rows.py", torch_python,
+                                            "GLUONLITE_TORCH_PYTHON", "PyTorch")
+        hello = w.request(op="hello")
+        extra.append(f"- PyTorch rows: torch {hello['torch']} (numpy {hello['numpy']}, "
+                     f"{hello['threads']} threads) via {torch_python}")
+    else:
+        extra.append("- PyTorch rows: none (set GLUONLITE_TORCH_PYTHON to a python with torch)")
+    return extra
+
+
+def setup_workers(case, workers, layers, tmp, tol):
+    """Give every worker the case; check PyTorch's loop against the floors.
+
+    Raises:
+        RuntimeError: PyTorch's outputs or gradients differ from the floors' (from
+            LoopCase.check_result).
+    """
+    T, N, I, H = case.shape
+    spec = dict(cell=case.cell, batch=N, seq_len=T, input_size=I, hidden_size=H)
+    if "MXNet" in workers:
+        workers["MXNet"].request(op="setup", layers=[list(k) for k in layers], seed=0, **spec)
+    if "PyTorch" in workers:
+        case_file, result = os.path.join(tmp, "case.npz"), os.path.join(tmp, "result.npz")
+        case.write_inputs(case_file)
+        reply = workers["PyTorch"].request(op="setup", case=case_file, result=result, **spec)
+        errors = case.check_result("pytorch eager cell loop", result, tol)
+        flush_print(f"checked {case.cell} batch {N}: pytorch eager cell loop == floors "
+                    f"(worst relative error {max(errors.values()):.1e})")
+        for name, why in reply["skipped"].items():
+            flush_print(f"skipped {name}: {why}")
+
+
+def _run(a, argv, workers):
+    extra = start_workers(a, workers)
     T, I, H = a.seq_len, a.input_size, a.hidden_size
     print_header("rnn_floor", argv, f"- seq_len {T}, input {I}, hidden {H}, float32; "
                  f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians",
                  extra)
     medians, raw = {}, []
-    try:
+    with tempfile.TemporaryDirectory() as tmp:
         for cell in a.cells:
             for batch in a.batches:
                 case = LoopCase(cell, batch, T, I, H, a.layers)
                 try:
                     errors = case.check(a.tol)
+                    worst = max(errors.values()) if errors else 0.0
+                    flush_print(f"checked {cell} batch {batch}: gluonlite == floor-step == "
+                                f"floor-fused (worst relative error {worst:.1e})")
+                    setup_workers(case, workers, a.layers, tmp, a.tol)
+                except WorkerError:
+                    raise
                 except RuntimeError as exc:
                     print(f"ABORT: {exc}", file=sys.stderr)
                     return 1
-                worst = max(errors.values()) if errors else 0.0
-                flush_print(f"checked {cell} batch {batch}: gluonlite == floor-step == floor-fused "
-                            f"(worst relative error {worst:.1e})")
-                if worker:
-                    worker.request(op="setup", cell=cell, batch=batch, seq_len=T, input_size=I,
-                                   hidden_size=H, layers=[list(k) for k in a.layers], seed=0)
                 for mode in a.modes:
-                    times = run_case(case, mode, a.rounds, a.warmup, worker)
+                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()))
                     medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
                     raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
                                 "input_size": I, "hidden_size": H, "ms": times})
                 del case
-    finally:
-        if worker:
-            worker.close()
     flush_print("")
     for cell in a.cells:
         flush_print(cell_table(cell, medians, a.batches, a.modes))

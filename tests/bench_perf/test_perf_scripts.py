@@ -15,7 +15,8 @@ BENCH = ROOT / "benchmarks"
 
 
 def _run(script, *args, env_extra=None):
-    env = {k: v for k, v in os.environ.items() if k != "GLUONLITE_MXNET_PYTHON"}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GLUONLITE_MXNET_PYTHON", "GLUONLITE_TORCH_PYTHON")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     env.update(env_extra or {})
     return subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
@@ -52,6 +53,101 @@ def test_rnn_floor_reports_a_broken_mxnet_python():
              env_extra={"GLUONLITE_MXNET_PYTHON": str(ROOT / "no-such-python")})
     assert p.returncode == 2
     assert "GLUONLITE_MXNET_PYTHON" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_rnn_floor_reports_a_python_without_torch():
+    # The test interpreter has no torch: the worker starts, answers that it cannot import it.
+    p = _run("rnn_floor.py", *TINY, "--cells", "RNNCell", "--rounds", "1",
+             env_extra={"GLUONLITE_TORCH_PYTHON": sys.executable})
+    assert p.returncode == 2, p.stderr
+    assert "GLUONLITE_TORCH_PYTHON" in p.stderr and "cannot import torch" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def _bench_module(name):
+    sys.path.insert(0, str(BENCH))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+WORKER_SCRIPT = """
+import sys
+sys.path.insert(0, {bench!r})
+from _rows_worker import serve, time_round
+
+class Worker:
+    def __init__(self):
+        if {fail!r}:
+            raise ImportError("no such framework")
+        self.calls = {{"a": {{"infer": lambda: None}}}}
+
+    def hello(self, msg):
+        print("stray output goes to stderr")
+        return {{"echo": msg["x"]}}
+
+    def round(self, msg):
+        return {{"ms": time_round(self.calls, msg["mode"])}}
+
+sys.exit(serve(Worker, ("hello", "round"), "fakework"))
+"""
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_rows_worker_protocol(tmp_path, fail):
+    common = _bench_module("_common")
+    script = tmp_path / "fake_rows.py"
+    script.write_text(WORKER_SCRIPT.format(bench=str(BENCH), fail=fail))
+    w = common.RowsWorker(str(script), sys.executable, "FAKE_PYTHON", "Fake")
+    try:
+        if fail:
+            with pytest.raises(common.WorkerError, match="FAKE_PYTHON.*cannot import fakework"):
+                w.request(op="hello", x=1)
+            return
+        assert w.request(op="hello", x=[1, 2])["echo"] == [1, 2]
+        ms = w.request(op="round", mode="infer")["ms"]
+        assert list(ms) == ["a"] and ms["a"] >= 0
+        with pytest.raises(common.WorkerError, match="Fake worker.*unknown op 'setup'"):
+            w.request(op="setup")
+        with pytest.raises(common.WorkerError, match="KeyError"):
+            w.request(op="round", mode="train")
+    finally:
+        w.close()
+    assert w.proc.returncode == 0
+
+
+def test_rows_worker_that_cannot_start_names_its_variable():
+    common = _bench_module("_common")
+    with pytest.raises(common.WorkerError, match="FAKE_PYTHON=.*cannot start"):
+        common.RowsWorker("torch_rnn_rows.py", str(ROOT / "no-such-python"), "FAKE_PYTHON",
+                          "Fake")
+
+
+@pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
+def test_loop_case_checks_a_worker_result_file(tmp_path, cell):
+    import numpy as np
+    common = _bench_module("_common")
+    case = common.LoopCase(cell, 2, 3, 4, 5, [("hybrid", "foreach")])
+    case.write_inputs(tmp_path / "case.npz")
+    with np.load(tmp_path / "case.npz") as saved:
+        assert set(saved) == {"x", "i2h_weight", "i2h_bias", "h2h_weight", "h2h_bias",
+                              *(f"state{i}" for i in range(len(case.states_np)))}
+        np.testing.assert_array_equal(saved["x"], case.x_np)
+    # A result made by the floor itself passes; one perturbed gradient is named.
+    step = case.floors[(False, True)]
+    result = {"out_infer": case.floor_call(False, False)().copy(),
+              "out_train": step.forward(case.x_np, case.states_np, case.params).copy()}
+    g = step.backward()
+    result["grad_data"] = g["data"].copy()
+    result.update({f"grad_state{i}": s.copy() for i, s in enumerate(g["states"])})
+    result.update({f"grad_{k}": g[k].copy() for k in case.params})
+    np.savez(tmp_path / "ok.npz", **result)
+    assert max(case.check_result("other", tmp_path / "ok.npz").values()) < 1e-5
+    result["grad_h2h_weight"] = result["grad_h2h_weight"] + 0.1
+    np.savez(tmp_path / "bad.npz", **result)
+    with pytest.raises(RuntimeError, match="other vs floor-step: grad h2h_weight"):
+        case.check_result("other", tmp_path / "bad.npz")
 
 
 def test_rnn_scaling_tiny_prints_four_tables():

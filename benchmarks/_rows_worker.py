@@ -1,0 +1,79 @@
+"""The serving side of a rows worker: a script run under another framework's interpreter
+(mxnet_rnn_rows.py, torch_rnn_rows.py) that answers JSON requests from rnn_floor.py.
+
+Standard library only: the interpreter running a worker has neither gluonlite nor, maybe,
+our numpy. The protocol is one JSON object per line each way; a request names an `op`,
+the reply carries "ok" and either the op's fields or "error". The parent side is
+`_common.RowsWorker`.
+
+Example (a worker script's main)::
+
+    if __name__ == "__main__":
+        sys.exit(serve(Worker, ("hello", "setup", "round"), "torch"))
+"""
+import gc
+import json
+import os
+import sys
+import time
+
+
+def protocol_stdout():
+    """A private copy of stdout for the JSON replies; fd 1 then points at stderr, so that
+    whatever the framework prints cannot corrupt the protocol."""
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def time_round(calls, mode):
+    """{name: ms} of one call of each `calls[name][mode]`, in order. As gluonlite's rows
+    (_common.interleaved), the cyclic collector runs between rounds, not inside a call."""
+    ms = {}
+    gc.collect()
+    for name, modes in calls.items():
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            modes[mode]()
+            ms[name] = (time.perf_counter() - t0) * 1e3
+        finally:
+            gc.enable()
+    return ms
+
+
+def serve(make_worker, ops, framework):
+    """Answer requests on stdin until {"op": "quit"} or the end of input.
+
+    Args:
+        make_worker: a zero-arg callable making the object whose methods answer `ops`
+            (each takes the request dict and returns a dict of reply fields).
+        ops: the op names served.
+        framework: the module the worker needs, named in the reply when it cannot start.
+
+    Returns:
+        The exit status: 0, or 1 when the worker cannot be made (reported as a reply).
+    """
+    out = protocol_stdout()
+    try:
+        worker = make_worker()
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+        out.write(json.dumps({"ok": False, "error": f"cannot import {framework}: {exc!r}"})
+                  + "\n")
+        return 1
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            msg = json.loads(line)
+            op = msg.get("op")
+            if op == "quit":
+                break
+            if op not in ops:
+                raise ValueError(f"unknown op {op!r}")
+            reply = {"ok": True, **getattr(worker, op)(msg)}
+        except Exception as exc:  # noqa: BLE001 - the parent shows the message
+            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(reply) + "\n")
+    return 0
