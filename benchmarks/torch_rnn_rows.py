@@ -38,7 +38,8 @@ TORCH_PARAMS = ("weight_ih", "bias_ih", "weight_hh", "bias_hh")
 
 
 def _loop_modules(torch):
-    """The cell loops, as TorchScript-compatible modules: (loop over one state, over two)."""
+    """The cell loops as TorchScript-compatible modules, by the number of states they carry:
+    {1: h only (RNNCell, GRUCell), 2: h and c (LSTMCell)}."""
 
     class OneStateLoop(torch.nn.Module):
         """h_t = cell(x_t, h_{t-1}); returns the stacked h_t."""
@@ -68,7 +69,7 @@ def _loop_modules(torch):
                 outs.append(h)
             return torch.stack(outs)
 
-    return OneStateLoop, LSTMLoop
+    return {1: OneStateLoop, 2: LSTMLoop}
 
 
 class Worker:
@@ -94,9 +95,9 @@ class Worker:
             for ours, theirs in zip(PARAMS, TORCH_PARAMS):
                 getattr(cell, theirs).copy_(torch.from_numpy(case[ours]))
         x = torch.from_numpy(case["x"]).requires_grad_()
-        states = [torch.from_numpy(case[f"state{i}"]).requires_grad_()
-                  for i in range(2 if msg["cell"] == "LSTMCell" else 1)]
-        eager = self.loops[len(states) - 1](cell)
+        n_states = sum(name.startswith("state") for name in case.files)
+        states = [torch.from_numpy(case[f"state{i}"]).requires_grad_() for i in range(n_states)]
+        eager = self.loops[n_states](cell)
         leaves = [x, *states, *cell.parameters()]
         self.calls = {"pytorch eager cell loop": self._calls(eager, x, states, leaves)}
         self._write_result(msg["result"], eager, x, states, leaves, cell)
