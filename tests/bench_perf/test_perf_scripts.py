@@ -3,6 +3,7 @@
 No timing is asserted: only that each script exits 0 and prints the Markdown tables with
 the rows and columns it promises, and that the floor check aborts on a mismatch.
 """
+import importlib.util
 import os
 import subprocess
 import sys
@@ -56,12 +57,24 @@ def test_rnn_floor_reports_a_broken_mxnet_python():
 
 
 def test_rnn_floor_reports_a_python_without_torch():
-    # The test interpreter has no torch: the worker starts, answers that it cannot import it.
+    # The worker starts under the test interpreter and answers that it cannot import torch.
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("this interpreter has torch")
     p = _run("rnn_floor.py", *TINY, "--cells", "RNNCell", "--rounds", "1",
              env_extra={"GLUONLITE_TORCH_PYTHON": sys.executable})
     assert p.returncode == 2, p.stderr
     assert "GLUONLITE_TORCH_PYTHON" in p.stderr and "cannot import torch" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_rnn_floor_with_torch_rows_checks_and_times_them():
+    pytest.importorskip("torch")
+    p = _run("rnn_floor.py", *TINY, "--batches", "2", "--rounds", "1", "--warmup", "0",
+             env_extra={"GLUONLITE_TORCH_PYTHON": sys.executable})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("pytorch eager cell loop == floors") == 3
+    rows = _table_rows(p.stdout)
+    assert sum(r.startswith("| pytorch eager cell loop |") for r in rows) == 3
 
 
 def _bench_module(name):
