@@ -175,28 +175,29 @@ def main(argv=None):
             w.close()
 
 
+# The frameworks whose rows a worker subprocess adds: (label, worker script, environment
+# variable naming its python, the flag that ignores it, what that python needs, the
+# header's description of the worker's hello reply).
+FRAMEWORKS = (
+    ("MXNet", "mxnet_rnn_rows.py", "GLUONLITE_MXNET_PYTHON", "no_mxnet", "mxnet 1.9.1",
+     lambda h: f"mxnet {h['mxnet']} (numpy {h['numpy']}; features: "
+               f"{', '.join(h['features'])})"),
+    ("PyTorch", "torch_rnn_rows.py", "GLUONLITE_TORCH_PYTHON", "no_torch", "torch",
+     lambda h: f"torch {h['torch']} (numpy {h['numpy']}, {h['threads']} threads)"),
+)
+
+
 def start_workers(a, workers):
     """Start the workers the environment names (filling `workers` {label: RowsWorker});
     return the header lines that describe them."""
     extra = []
-    mx_python = None if a.no_mxnet else os.environ.get("GLUONLITE_MXNET_PYTHON")
-    if mx_python:
-        w = workers["MXNet"] = RowsWorker("mxnet_rnn_rows.py", mx_python,
-                                          "GLUONLITE_MXNET_PYTHON", "MXNet")
-        hello = w.request(op="hello")
-        extra.append(f"- MXNet rows: mxnet {hello['mxnet']} (numpy {hello['numpy']}) via "
-                     f"{mx_python}; features: {', '.join(hello['features'])}")
-    else:
-        extra.append("- MXNet rows: none (set GLUONLITE_MXNET_PYTHON to a python with mxnet 1.9.1)")
-    torch_python = None if a.no_torch else os.environ.get("GLUONLITE_TORCH_PYTHON")
-    if torch_python:
-        w = workers["PyTorch"] = RowsWorker("torch_rnn_rows.py", torch_python,
-                                            "GLUONLITE_TORCH_PYTHON", "PyTorch")
-        hello = w.request(op="hello")
-        extra.append(f"- PyTorch rows: torch {hello['torch']} (numpy {hello['numpy']}, "
-                     f"{hello['threads']} threads) via {torch_python}")
-    else:
-        extra.append("- PyTorch rows: none (set GLUONLITE_TORCH_PYTHON to a python with torch)")
+    for label, script, env_var, ignore, needs, describe in FRAMEWORKS:
+        python = None if getattr(a, ignore) else os.environ.get(env_var)
+        if not python:
+            extra.append(f"- {label} rows: none (set {env_var} to a python with {needs})")
+            continue
+        w = workers[label] = RowsWorker(script, python, env_var, label)
+        extra.append(f"- {label} rows: {describe(w.request(op='hello'))} via {python}")
     return extra
 
 
