@@ -353,8 +353,9 @@ class LoopCase:
             raise RuntimeError(f"{self.cell} batch {self.shape[1]}: {who} and the numpy floor "
                                f"disagree (tolerance {tol}): " + "; ".join(bad))
 
-    def check(self, tol=1e-3):
-        """Run every layer once infer and once train; compare with both floors.
+    def check(self, tol=1e-3, refs=None):
+        """Run every layer once infer and once train; compare with both floors (`refs`:
+        `floor_refs()`'s result, computed here when not given).
 
         Returns:
             dict (layer key, 'infer'|'train') -> worst relative error (see max_rel_error).
@@ -363,7 +364,7 @@ class LoopCase:
             RuntimeError: a layer's outputs or gradients differ from a floor's by more
                 than `tol`; the message names the cell, layer, floor, array and error.
         """
-        refs, errors, bad = self.floor_refs(), {}, []
+        refs, errors, bad = refs or self.floor_refs(), {}, []
         for key in self.layers:
             got_i = self.layer_call(key, False)().asnumpy()
             got_t = self.layer_call(key, True)().asnumpy()
@@ -381,9 +382,9 @@ class LoopCase:
                   **self.params}
         np.savez(path, **arrays)
 
-    def check_result(self, label, path, tol=1e-3):
+    def check_result(self, label, path, tol=1e-3, refs=None):
         """Compare a worker's result .npz (out_infer, out_train, grad_data,
-        grad_state<i>, grad_<param>) with both floors.
+        grad_state<i>, grad_<param>) with both floors (`refs` as in `check`).
 
         Returns:
             {'infer': worst error, 'train': worst error}.
@@ -396,7 +397,7 @@ class LoopCase:
                      "states": [r[f"grad_state{i}"] for i in range(len(self.states_np))]}
             grads.update({k: r[f"grad_{k}"] for k in self.params})
             errors, bad = self.compare(label, r["out_infer"], r["out_train"], grads,
-                                       self.floor_refs(), tol)
+                                       refs or self.floor_refs(), tol)
         self._raise_if(bad, label, tol)
         return errors
 

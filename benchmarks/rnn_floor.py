@@ -201,8 +201,9 @@ def start_workers(a, workers):
     return extra
 
 
-def setup_workers(case, workers, layers, tmp, tol):
-    """Give every worker the case; check PyTorch's loop against the floors.
+def setup_workers(case, workers, layers, tmp, tol, refs):
+    """Give every worker the case; check PyTorch's loop against the floors (`refs`:
+    `case.floor_refs()`).
 
     Raises:
         RuntimeError: PyTorch's outputs or gradients differ from the floors' (from
@@ -216,7 +217,7 @@ def setup_workers(case, workers, layers, tmp, tol):
         case_file, result = os.path.join(tmp, "case.npz"), os.path.join(tmp, "result.npz")
         case.write_inputs(case_file)
         reply = workers["PyTorch"].request(op="setup", case=case_file, result=result, **spec)
-        errors = case.check_result("pytorch eager cell loop", result, tol)
+        errors = case.check_result("pytorch eager cell loop", result, tol, refs)
         flush_print(f"checked {case.cell} batch {N}: pytorch eager cell loop == floors "
                     f"(worst relative error {max(errors.values()):.1e})")
         for name, why in reply["skipped"].items():
@@ -235,11 +236,12 @@ def _run(a, argv, workers):
             for batch in a.batches:
                 case = LoopCase(cell, batch, T, I, H, a.layers)
                 try:
-                    errors = case.check(a.tol)
+                    refs = case.floor_refs()
+                    errors = case.check(a.tol, refs)
                     worst = max(errors.values()) if errors else 0.0
                     flush_print(f"checked {cell} batch {batch}: gluonlite == floor-step == "
                                 f"floor-fused (worst relative error {worst:.1e})")
-                    setup_workers(case, workers, a.layers, tmp, a.tol)
+                    setup_workers(case, workers, a.layers, tmp, a.tol, refs)
                 except WorkerError:
                     raise
                 except RuntimeError as exc:
