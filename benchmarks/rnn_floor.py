@@ -259,8 +259,8 @@ def _run(a, argv, workers):
         flush_print("")
     flush_print("\n".join(goal_lines(medians)))
     if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
-            json.dump(raw, f, indent=1)
+        from gluonlite.base import write_atomically
+        write_atomically(a.json, json.dumps(raw, indent=1))
     return 0
 
 
