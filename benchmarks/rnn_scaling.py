@@ -139,25 +139,21 @@ def time_products(cell, N, seq_lens, I, H, train, rounds, warmup):
     Returns:
         ({T: {product: ms}} for the once-per-call products, {product: ms} for a step's).
     """
-    units, once_names = {}, {}
+    forms, repeats = {}, {}  # (T or None for a step's, name, form) -> callable; (T, name) -> n
     for T in seq_lens:
         once, each_step = blas_products(cell, N, T, I, H, train)
-        once_names[T] = list(once)
         for name, fns in once.items():
-            for j, fn in enumerate(fns):
-                units[(T, name, j)] = (repeated(fn, calls_per_unit(100, T)),
-                                       calls_per_unit(100, T))
-    step_names = list(each_step)
+            repeats[(T, name)] = calls_per_unit(100, T)
+            forms.update({(T, name, j): fn for j, fn in enumerate(fns)})
     for name, fns in each_step.items():
-        for j, fn in enumerate(fns):
-            units[(None, name, j)] = (repeated(fn, 20), 20)
-    times = interleaved({key: fn for key, (fn, _) in units.items()}, rounds, warmup)
-
-    def per_call(T, name):
-        return min(median(times[key]) / units[key][1]
-                   for key in units if key[:2] == (T, name))
-    return ({T: {name: per_call(T, name) for name in once_names[T]} for T in seq_lens},
-            {name: per_call(None, name) for name in step_names})
+        repeats[(None, name)] = 20
+        forms.update({(None, name, j): fn for j, fn in enumerate(fns)})
+    times = interleaved({key: repeated(fn, repeats[key[:2]]) for key, fn in forms.items()},
+                        rounds, warmup)
+    ms = {(T, name): min(median(v) for key, v in times.items() if key[:2] == (T, name)) / n
+          for (T, name), n in repeats.items()}
+    return ({T: {name: v for (t, name), v in ms.items() if t == T} for T in seq_lens},
+            {name: v for (t, name), v in ms.items() if t is None})
 
 
 def blas_bound(once, each_step, T):

@@ -210,6 +210,10 @@ def test_rnn_scaling_blas_bound_arithmetic():
     e = rnn_scaling.flat_needs(0.3, 0.25)
     assert abs((0.3 + e) / (0.25 + e) - 1.1) < 1e-12
     assert rnn_scaling.flat_needs(0.26, 0.25) == 0.0
+    once, each_step = rnn_scaling.time_products("LSTMCell", 1, [2, 3], 4, 5, True, 1, 0)
+    assert set(once) == {2, 3} and all(len(v) == 4 and min(v.values()) > 0
+                                       for v in once.values())
+    assert set(each_step) == {"h2h", "h2h reverse"} and min(each_step.values()) > 0
 
 
 def test_rnn_scaling_times_short_sequences_in_repeated_calls():
