@@ -9,7 +9,7 @@ from ..base import flatten
 
 __all__ = ["check_callable", "check_max_iterations", "as_flat_list", "check_same_count",
            "check_carried", "check_loop_var", "check_state", "check_step_outputs",
-           "flatten_result", "dtype_str"]
+           "flatten_result", "step_output_spec", "dtype_str"]
 
 
 def dtype_str(dtype):
@@ -135,3 +135,14 @@ def flatten_result(fname, what, value, is_leaf, kind):
     except TypeError:
         raise TypeError(f"{fname}: {what} must be a {kind}, None or a (nested) list of "
                         f"{kind}s, got {type(value).__name__}") from None
+
+
+def step_output_spec(spec):
+    """The structure while_loop returns its stacked outputs in, from the spec of func's step
+    output (`flatten`): as MXNet 1.9.1 regroups them, one array stays one array, every list
+    or tuple becomes a list, and None becomes an empty list."""
+    if spec is None:
+        return (list, ())
+    if spec == 0:
+        return 0
+    return (list, tuple(step_output_spec(c) for c in spec[1]))

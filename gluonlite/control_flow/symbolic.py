@@ -127,14 +127,17 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
 
     Args:
         cond: ``cond(*loop_vars) -> Symbol`` (a scalar).
-        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``.
+        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None,
+            one Symbol or a (nested) list/tuple; new_loop_vars one Symbol or a list.
         loop_vars: a Symbol or a non-empty list of Symbols.
         max_iterations: int >= 1; stacked outputs have this leading dimension.
         name: the node's name (default ``_while_loop0`` ...).
 
     Returns:
-        (outputs, final_loop_vars): two lists of Symbols. Rows of the outputs past the last
-        executed step are zeros.
+        (outputs, final_loop_vars) in the structures the imperative `while_loop` returns
+        (MXNet 1.9.1's): `outputs` mirrors func's step output (one Symbol stays one Symbol,
+        a list or tuple gives a list, None gives ``[]``), `final_loop_vars` mirrors
+        `loop_vars`. Rows of the outputs past the last executed step are zeros.
 
     Raises:
         TypeError: cond/func not callable; non-Symbol loop vars or results.
@@ -144,12 +147,14 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
     Example::
 
         outs, (i, s) = sym.contrib.while_loop(lambda i, s: i < 5,
-                                              lambda i, s: ([s], [i + 1, s + i]),
+                                              lambda i, s: (s, [i + 1, s + i]),
                                               [sym.var('i'), sym.var('s')], max_iterations=10)
+        # outs is one Symbol: func's step output was one Symbol
     """
     checks.check_callable("while_loop", "cond", cond)
     checks.check_callable("while_loop", "func", func)
     max_iterations = checks.check_max_iterations("while_loop", max_iterations)
+    single_var = _is_sym(loop_vars)
     loop_vars = checks.as_flat_list("while_loop", "loop_vars", loop_vars, _is_sym, "Symbol",
                                     allow_empty=False)
     var_e = _entries("while_loop", "loop_vars", loop_vars)
@@ -164,7 +169,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"while_loop: func must return (step_outputs, new_loop_vars), got "
                         f"{type(res).__name__}")
-    outs = checks.as_flat_list("while_loop", "func's step_outputs", res[0], _is_sym, "Symbol")
+    outs, out_spec = checks.flatten_result("while_loop", "func's step_outputs", res[0],
+                                           _is_sym, "Symbol")
     new = checks.as_flat_list("while_loop", "func's new_loop_vars", res[1], _is_sym, "Symbol")
     checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), 0)
     func_b = capture_body("while_loop", outs + new, phs, created, what="func")
@@ -185,7 +191,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
     node = _make_node("_while_loop", name, "_while_loop", union.entries, attrs,
                       [cond_b.symbol, func_b.symbol])
     syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new))]
-    return syms[:len(outs)], syms[len(outs):]
+    final = syms[len(outs)] if single_var else syms[len(outs):]
+    return unflatten(syms[:len(outs)], checks.step_output_spec(out_spec)), final
 
 
 def cond(pred, then_func, else_func, name=None):

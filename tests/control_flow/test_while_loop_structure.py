@@ -1,0 +1,92 @@
+"""while_loop returns MXNet 1.9.1's structures, the same in nd, sym and a hybridized block:
+outputs mirror func's step output (one array stays one array, lists and tuples give lists,
+None gives []), final loop vars mirror loop_vars."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym, gluon
+from gluonlite.ndarray.ndarray import NDArray
+from gluonlite.symbol.symbol import Symbol
+
+STEPS = {
+    "one": lambda i: (i * 2, i + 1),
+    "list": lambda i: ([i * 2], [i + 1]),
+    "tuple": lambda i: ((i * 2, i), (i + 1,)),
+    "none": lambda i: (None, i + 1),
+    "nested": lambda i: ([i, (i * 2, i + 3)], [i + 1]),
+}
+# what MXNet 1.9.1 gives, written by hand: '*' one array, [..] a list
+EXPECTED_OUT = {"one": "*", "list": "[*]", "tuple": "[*, *]", "none": "[]",
+                "nested": "[*, [*, *]]"}
+EXPECTED_VARS = {"one": "*", "list": "[*]", "tuple": "[*]"}
+
+
+def _shape_of(x, leaf):
+    if isinstance(x, leaf):
+        return "*"
+    assert type(x) is list, type(x)
+    return "[" + ", ".join(_shape_of(e, leaf) for e in x) + "]"
+
+
+def _leaves(x):
+    return [x] if not isinstance(x, list) else [y for e in x for y in _leaves(e)]
+
+
+def _loop_vars(kind, v):
+    return {"one": v, "list": [v], "tuple": (v,)}[kind]
+
+
+@pytest.mark.parametrize("vars_kind", sorted(EXPECTED_VARS))
+@pytest.mark.parametrize("step", sorted(STEPS))
+def test_structures_nd_and_sym_agree(step, vars_kind):
+    cond = lambda i: i < 3  # noqa: E731
+    outs, final = nd.contrib.while_loop(cond, STEPS[step], _loop_vars(vars_kind, nd.array([0.])),
+                                        max_iterations=4)
+    assert _shape_of(outs, NDArray) == EXPECTED_OUT[step]
+    assert _shape_of(final, NDArray) == EXPECTED_VARS[vars_kind]
+    souts, sfinal = sym.contrib.while_loop(cond, STEPS[step],
+                                           _loop_vars(vars_kind, sym.var("i")), max_iterations=4)
+    assert _shape_of(souts, Symbol) == EXPECTED_OUT[step]
+    assert _shape_of(sfinal, Symbol) == EXPECTED_VARS[vars_kind]
+    group = sym.Group(_leaves(souts) + _leaves(sfinal))
+    res = group.bind(mx.cpu(), {"i": nd.array([0.])}).forward()
+    for got, want in zip(res, _leaves(outs) + _leaves(final)):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy())
+
+
+def test_one_step_output_is_stacked_rows():
+    outs, i = nd.contrib.while_loop(lambda i: i < 3, lambda i: (i * 2, i + 1), nd.array([0.]),
+                                    max_iterations=5)
+    np.testing.assert_array_equal(outs.asnumpy(), [[0.], [2.], [4.], [0.], [0.]])
+    assert i.asscalar() == 3
+
+
+def test_zero_steps_keep_the_structure_with_zero_rows():
+    outs, i = nd.contrib.while_loop(lambda i: i < 0, lambda i: ((i * 2, i), i + 1),
+                                    nd.array([0.]), max_iterations=2)
+    assert _shape_of(outs, NDArray) == "[*, *]"
+    np.testing.assert_array_equal(outs[0].asnumpy(), np.zeros((2, 1)))
+    assert isinstance(i, NDArray) and i.asscalar() == 0
+
+
+class _Loop(gluon.HybridBlock):
+    def __init__(self, step, **kwargs):
+        super().__init__(**kwargs)
+        self.step = step
+
+    def hybrid_forward(self, F, x):
+        return F.contrib.while_loop(lambda i: i < 3, self.step, x, max_iterations=4)
+
+
+@pytest.mark.parametrize("step", sorted(STEPS))
+def test_hybridized_block_returns_the_same_structure(step):
+    x = nd.array([0.5])
+    ref = _Loop(STEPS[step])
+    net = _Loop(STEPS[step])
+    net.hybridize()
+    (o1, v1), (o2, v2) = ref(x), net(x)
+    assert _shape_of(o2, NDArray) == _shape_of(o1, NDArray) == EXPECTED_OUT[step]
+    assert isinstance(v1, NDArray) and isinstance(v2, NDArray)
+    for a, b in zip(_leaves(o1) + [v1], _leaves(o2) + [v2]):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy())
