@@ -27,7 +27,7 @@ def __getattr__(attr):
     # layer cannot break the core.
     import importlib
     aliases = {"sym": "symbol", "init": "initializer"}
-    if attr in ("gluon", "initializer", "init", "optimizer", "bench"):
+    if attr in ("gluon", "initializer", "init", "optimizer", "bench", "rnn"):
         mod = importlib.import_module(f".{aliases.get(attr, attr)}", __name__)
         globals()[attr] = mod
         return mod

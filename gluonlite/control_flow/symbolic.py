@@ -83,7 +83,8 @@ def foreach(body, data, init_states, name="foreach"):
         TypeError: body not callable; non-Symbol data, states or results; a name that is not
             a string.
         ValueError: empty data; body returns a different number of states; a data slice or
-            state the body never uses.
+            state the body never uses (`checks.UnusedLoopInputError`, also an AssertionError
+            as in MXNet).
 
     Example::
 
@@ -121,8 +122,9 @@ def foreach(body, data, init_states, name="foreach"):
     for k in range(len(phs)):
         if k not in pos:
             what = f"data[{k}]" if k < n_data else f"init_states[{k - n_data}]"
-            raise ValueError(f"foreach: {what} is never used by body; every data array and "
-                             "state must feed the body (drop it, or use it)")
+            raise checks.UnusedLoopInputError(
+                f"foreach: {what} is never used by body; every data array and state must "
+                "feed the body (drop it, or use it)")
     remain_locs = [j for j, key in enumerate(b.keys) if key[0] == "outer"]
     inputs = data_e + state_e + [b.keys[j][1] for j in remain_locs]
     attrs = {"num_args": len(inputs) + 1, "num_outputs": len(outs) + len(new_states),
@@ -142,7 +144,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
         cond: ``cond(*loop_vars) -> Symbol`` (a scalar).
         func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None,
             one Symbol or a (nested) list/tuple; new_loop_vars one Symbol or a list.
-        loop_vars: a Symbol or a non-empty list of Symbols.
+        loop_vars: a Symbol or a non-empty (nested) list of Symbols; cond and func take its
+            top-level elements as arguments.
         max_iterations: int >= 1; stacked outputs have this leading dimension.
         name: the stem of the bodies' subgraph names (``while_loop_cond0``,
             ``while_loop_func0``); the node is named ``_while_loop0`` ...
@@ -169,25 +172,23 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     checks.check_callable("while_loop", "cond", cond)
     checks.check_callable("while_loop", "func", func)
     max_iterations = checks.check_max_iterations("while_loop", max_iterations)
-    single_var = _is_sym(loop_vars)
-    loop_vars = checks.as_flat_list("while_loop", "loop_vars", loop_vars, _is_sym, "Symbol",
-                                    allow_empty=False)
+    structure = checks.LoopVars("while_loop", loop_vars, _is_sym, "Symbol")
+    loop_vars = structure.leaves
     var_e = _entries("while_loop", "loop_vars", loop_vars)
     phs = make_placeholders("while_loop", "loop_vars", loop_vars)
     with _body_scope("while_loop", name, "_cond"), record_new_nodes() as created:
-        pred = cond(*phs)
+        pred = cond(*structure.args(phs))
     if not isinstance(pred, Symbol):
         raise TypeError(f"while_loop: cond must return a Symbol, got {type(pred).__name__}")
     cond_b = capture_body("while_loop", [pred], phs, created, what="cond")
     with _body_scope("while_loop", name, "_func"), record_new_nodes() as created:
-        res = func(*phs)
+        res = func(*structure.args(phs))
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"while_loop: func must return (step_outputs, new_loop_vars), got "
                         f"{type(res).__name__}")
     outs, out_spec = checks.flatten_result("while_loop", "func's step_outputs", res[0],
                                            _is_sym, "Symbol")
-    new = checks.as_flat_list("while_loop", "func's new_loop_vars", res[1], _is_sym, "Symbol")
-    checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), 0)
+    new = structure.new_leaves(res[1], 0)
     func_b = capture_body("while_loop", outs + new, phs, created, what="func")
     union = _InputUnion(var_e)
     cond_locs, func_locs = union.locs(cond_b), union.locs(func_b)
@@ -205,8 +206,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
              "func_var_locs": var_locs}
     node = _make_node("_while_loop", union.entries, attrs, [cond_b.symbol, func_b.symbol])
     syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new))]
-    final = syms[len(outs)] if single_var else syms[len(outs):]
-    return unflatten(syms[:len(outs)], checks.step_output_spec(out_spec)), final
+    return (unflatten(syms[:len(outs)], checks.step_output_spec(out_spec)),
+            structure.result(syms[len(outs):]))
 
 
 def cond(pred, then_func, else_func, name="cond"):

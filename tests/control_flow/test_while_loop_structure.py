@@ -62,12 +62,15 @@ def test_one_step_output_is_stacked_rows():
     assert i.asscalar() == 3
 
 
-def test_zero_steps_keep_the_structure_with_zero_rows():
-    outs, i = nd.contrib.while_loop(lambda i: i < 0, lambda i: ((i * 2, i), i + 1),
-                                    nd.array([0.]), max_iterations=2)
-    assert _shape_of(outs, NDArray) == "[*, *]"
-    np.testing.assert_array_equal(outs[0].asnumpy(), np.zeros((2, 1)))
-    assert isinstance(i, NDArray) and i.asscalar() == 0
+def test_zero_steps_give_no_outputs_imperatively_and_zero_rows_in_a_graph():
+    step = lambda i: ((i * 2, i), i + 1)  # noqa: E731
+    outs, i = nd.contrib.while_loop(lambda i: i < 0, step, nd.array([0.]), max_iterations=2)
+    assert outs == [] and isinstance(i, NDArray) and i.asscalar() == 0
+    souts, si = sym.contrib.while_loop(lambda i: i < 0, step, sym.var("i"), max_iterations=2)
+    assert _shape_of(souts, Symbol) == "[*, *]"
+    res = sym.Group(souts + [si]).bind(mx.cpu(), {"i": nd.array([0.])}).forward()
+    np.testing.assert_array_equal(res[0].asnumpy(), np.zeros((2, 1)))
+    assert res[2].asscalar() == 0
 
 
 class _Loop(gluon.HybridBlock):

@@ -142,9 +142,19 @@ def test_bind_with_a_missing_argument_names_it():
         y.bind(mx.cpu(), args, aux_states={"bn_moving_mean": nd.zeros((3,))})
 
 
-def test_bind_with_unknown_or_wrong_count_of_arrays():
-    with pytest.raises(ValueError, match=r"unknown name\(s\) \['y'\]"):
-        _net().bind(mx.cpu(), {"y": nd.ones((1,))})
+def test_bind_ignores_names_the_symbol_lacks_and_reports_missing_ones():
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    grads = {k: nd.zeros(v.shape) for k, v in vals.items()}
+    exe = _net().bind(mx.cpu(), dict(vals, y=nd.ones((1,))),
+                      args_grad=dict(grads, y=nd.ones((1,))))
+    assert sorted(exe.arg_dict) == ["fc_bias", "fc_weight", "x"]
+    assert sorted(exe.grad_dict) == ["fc_bias", "fc_weight", "x"]
+    typo = {"X" if k == "x" else k: v for k, v in vals.items()}
+    with pytest.raises(ValueError, match=r"bind: missing argument\(s\) \['x'\]"):
+        _net().bind(mx.cpu(), typo)
+
+
+def test_bind_with_wrong_count_of_arrays():
     with pytest.raises(ValueError, match="args has 1 arrays but the symbol has 3"):
         _net().bind(mx.cpu(), [nd.ones((1,))])
     with pytest.raises(TypeError, match="array for 'x' must be an NDArray"):
