@@ -169,10 +169,12 @@ class Executor:
         """Gradients into `grad_dict` per grad_req ('write' overwrites, 'add' accumulates).
 
         Args:
-            out_grads: gradients of the outputs (NDArray or list); default ones.
+            out_grads: gradients of the outputs (NDArray or list, one per output; extra ones
+                are ignored, as in MXNet); default ones.
 
         Raises:
-            ValueError: no training forward ran before, or no argument wants a gradient.
+            ValueError: no training forward ran before, or no argument wants a gradient;
+                fewer out_grads than outputs, or one of the wrong shape.
         """
         if self._saved is None:
             raise ValueError("backward: call forward(is_train=True) first (with at least one "
@@ -183,8 +185,9 @@ class Executor:
         else:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
-            out_grads = list(out_grads)
-            if len(out_grads) != len(plan.out_shapes):
+            # As MXNet, out_grads past the last output are ignored; too few is an error.
+            out_grads = list(out_grads)[:len(plan.out_shapes)]
+            if len(out_grads) < len(plan.out_shapes):
                 raise ValueError(f"backward: got {len(out_grads)} out_grads for "
                                  f"{len(plan.out_shapes)} outputs "
                                  f"({', '.join(self._symbol.list_outputs())})")
