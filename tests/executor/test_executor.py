@@ -202,3 +202,15 @@ def test_backward_before_training_forward_and_bad_out_grads():
         exe.backward([nd.ones((2,))])
     with pytest.raises(ValueError, match="forward: unknown argument 'q'"):
         exe.forward(q=nd.ones((1,)))
+
+
+def test_outputs_exist_after_bind_and_forward_writes_into_them():
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    y = sym.FullyConnected(sym.var("x"), num_hidden=4, name="fc")
+    exe = y.bind(mx.cpu(), vals)
+    (before,) = exe.outputs
+    assert before.shape == (3, 4) and before.dtype == np.float32
+    (after,) = exe.forward()
+    assert after is before
+    ref = vals["x"].asnumpy() @ vals["fc_weight"].asnumpy().T + vals["fc_bias"].asnumpy()
+    np.testing.assert_allclose(before.asnumpy(), ref, rtol=1e-5)
