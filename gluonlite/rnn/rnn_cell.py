@@ -175,6 +175,26 @@ class BaseRNNCell:
         self._counter += 1
         return f"{self._prefix}t{self._counter}_"
 
+
+class _ProjectedCell(BaseRNNCell):
+    """A cell whose step projects its input and first state (``i2h``, ``h2h``, with the
+    weights ``i2h_weight`` ... of its params) and keeps `_N_STATES` states (N, num_hidden)."""
+
+    _N_STATES = 1
+
+    def __init__(self, num_hidden, prefix, params, **bias_kwargs):
+        super().__init__(prefix=prefix, params=params)
+        self._num_hidden = _check_hidden(type(self).__name__, num_hidden)
+        get = self._params.get
+        self._iW, self._iB = get("i2h_weight"), get("i2h_bias", **bias_kwargs)
+        self._hW, self._hB = get("h2h_weight"), get("h2h_bias")
+
+    @property
+    def state_info(self):
+        """The states, each (N, num_hidden) with N known once the graph is."""
+        return [{"shape": (0, self._num_hidden), "__layout__": "NC"}
+                for _ in range(self._N_STATES)]
+
     def _projections(self, inputs, state, n_gates, name, sep=""):
         """The input and state projections of a step, ``n_gates * num_hidden`` wide."""
         width = self._num_hidden * n_gates
@@ -184,17 +204,8 @@ class BaseRNNCell:
                                  name=f"{name}{sep}h2h")
         return i2h, h2h
 
-    def _weights(self, **bias_kwargs):
-        get = self._params.get
-        self._iW, self._iB = get("i2h_weight"), get("i2h_bias", **bias_kwargs)
-        self._hW, self._hB = get("h2h_weight"), get("h2h_bias")
 
-
-def _state_info(num_hidden, n):
-    return [{"shape": (0, num_hidden), "__layout__": "NC"} for _ in range(n)]
-
-
-class RNNCell(BaseRNNCell):
+class RNNCell(_ProjectedCell):
     """Elman cell: ``h' = activation(W_i x + b_i + W_h h + b_h)``; output and state h'.
 
     Args:
@@ -209,15 +220,8 @@ class RNNCell(BaseRNNCell):
     """
 
     def __init__(self, num_hidden, activation="tanh", prefix="rnn_", params=None):
-        super().__init__(prefix=prefix, params=params)
-        self._num_hidden = _check_hidden("RNNCell", num_hidden)
+        super().__init__(num_hidden, prefix, params)
         self._activation = activation
-        self._weights()
-
-    @property
-    def state_info(self):
-        """One state (N, num_hidden)."""
-        return _state_info(self._num_hidden, 1)
 
     def __call__(self, inputs, states):
         """One step: ``(h', [h'])``."""
@@ -230,7 +234,7 @@ class RNNCell(BaseRNNCell):
         return out, [out]
 
 
-class LSTMCell(BaseRNNCell):
+class LSTMCell(_ProjectedCell):
     """LSTM cell; gates (input, forget, candidate, output) stacked in that order.
 
     Args:
@@ -245,16 +249,12 @@ class LSTMCell(BaseRNNCell):
     Example: ``out, [h, c] = mx.rnn.LSTMCell(4)(x, [h0, c0])``.
     """
 
-    def __init__(self, num_hidden, prefix="lstm_", params=None, forget_bias=1.0):
-        super().__init__(prefix=prefix, params=params)
-        self._num_hidden = _check_hidden("LSTMCell", num_hidden)
-        # MXNet's LSTMBias initializer description, so that a saved graph reads as MXNet's
-        self._weights(init=json.dumps(["lstmbias", {"forget_bias": forget_bias}]))
+    _N_STATES = 2   # h and c
 
-    @property
-    def state_info(self):
-        """Two states (N, num_hidden): h and c."""
-        return _state_info(self._num_hidden, 2)
+    def __init__(self, num_hidden, prefix="lstm_", params=None, forget_bias=1.0):
+        # MXNet's LSTMBias initializer description, so that a saved graph reads as MXNet's
+        super().__init__(num_hidden, prefix, params,
+                         init=json.dumps(["lstmbias", {"forget_bias": forget_bias}]))
 
     def __call__(self, inputs, states):
         """One step: ``(h', [h', c'])``."""
@@ -270,7 +270,7 @@ class LSTMCell(BaseRNNCell):
         return h, [h, c]
 
 
-class GRUCell(BaseRNNCell):
+class GRUCell(_ProjectedCell):
     """GRU cell (cuDNN's form): ``n = tanh(i2h_n + r * h2h_n)``,
     ``h' = (1 - z) * n + z * h``; gates (reset, update, new) stacked in that order.
 
@@ -285,14 +285,7 @@ class GRUCell(BaseRNNCell):
     """
 
     def __init__(self, num_hidden, prefix="gru_", params=None):
-        super().__init__(prefix=prefix, params=params)
-        self._num_hidden = _check_hidden("GRUCell", num_hidden)
-        self._weights()
-
-    @property
-    def state_info(self):
-        """One state (N, num_hidden)."""
-        return _state_info(self._num_hidden, 1)
+        super().__init__(num_hidden, prefix, params)
 
     def __call__(self, inputs, states):
         """One step: ``(h', [h'])``."""

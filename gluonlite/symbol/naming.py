@@ -33,6 +33,14 @@ class _CurrentProperty(type):
         cls._current.value = value
 
 
+def _active_in(root):
+    """The scope of class `root` active in this thread (a plain `root()` at first)."""
+    cur = root._current
+    if getattr(cur, "value", None) is None:
+        cur.value = root()
+    return cur.value
+
+
 class NameManager(metaclass=_CurrentProperty):
     """Automatic names for the nodes made inside ``with NameManager():``: a given name is
     kept, a missing one becomes ``hint`` + a counter per hint (``relu0``, ``relu1``).
@@ -53,10 +61,7 @@ class NameManager(metaclass=_CurrentProperty):
 
     @classmethod
     def _active(cls):
-        cur = NameManager._current
-        if getattr(cur, "value", None) is None:
-            cur.value = NameManager()
-        return cur.value
+        return _active_in(NameManager)
 
     def get(self, name, hint):
         """The name of a new node.
@@ -137,10 +142,7 @@ class AttrScope(metaclass=_CurrentProperty):
 
     @classmethod
     def _active(cls):
-        cur = AttrScope._current
-        if getattr(cur, "value", None) is None:
-            cur.value = AttrScope()
-        return cur.value
+        return _active_in(AttrScope)
 
     def get(self, attr):
         """The attributes of a new node: this scope's, updated with `attr` (the node's own
