@@ -150,7 +150,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
     Args:
         cond: ``cond(*loop_vars)`` returning a scalar NDArray (non-zero = continue).
         func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None, one
-            NDArray or a (nested) list/tuple; new_loop_vars one NDArray or a list.
+            NDArray or a (nested) list/tuple; new_loop_vars as many
+            arrays as loop_vars holds, in any nesting.
         loop_vars: an NDArray or a non-empty (nested) list of NDArrays; cond and func take
             its top-level elements as arguments.
         max_iterations: int >= 1; the stacked outputs have this many rows.

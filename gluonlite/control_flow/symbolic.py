@@ -143,7 +143,8 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     Args:
         cond: ``cond(*loop_vars) -> Symbol`` (a scalar).
         func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None,
-            one Symbol or a (nested) list/tuple; new_loop_vars one Symbol or a list.
+            one Symbol or a (nested) list/tuple; new_loop_vars as many
+            Symbols as loop_vars holds, in any nesting.
         loop_vars: a Symbol or a non-empty (nested) list of Symbols; cond and func take its
             top-level elements as arguments.
         max_iterations: int >= 1; stacked outputs have this leading dimension.

@@ -93,3 +93,27 @@ def test_hybridized_block_returns_the_same_structure(step):
     assert isinstance(v1, NDArray) and isinstance(v2, NDArray)
     for a, b in zip(_leaves(o1) + [v1], _leaves(o2) + [v2]):
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy())
+
+
+def test_nested_loop_vars_reach_func_nested_and_come_back_nested():
+    def func(a, pair):
+        assert type(pair) is list and len(pair) == 1
+        return a * 2, (a + 1, [pair[0] + a])
+    cond = lambda a, pair: a < 3  # noqa: E731
+    outs, final = nd.contrib.while_loop(cond, func, [nd.array([0.]), (nd.array([5.]),)],
+                                        max_iterations=4)
+    assert _shape_of(final, NDArray) == "[*, [*]]"
+    assert [final[0].asscalar(), final[1][0].asscalar()] == [3, 8]
+    souts, sfinal = sym.contrib.while_loop(cond, func, [sym.var("a"), (sym.var("b"),)],
+                                           max_iterations=4)
+    assert _shape_of(sfinal, Symbol) == "[*, [*]]"
+    res = sym.Group([souts, sfinal[0], sfinal[1][0]]).bind(
+        mx.cpu(), {"a": nd.array([0.]), "b": nd.array([5.])}).forward()
+    np.testing.assert_allclose(res[0].asnumpy(), outs.asnumpy())
+    assert [res[1].asscalar(), res[2].asscalar()] == [3, 8]
+
+
+def test_func_returning_another_number_of_loop_vars_is_named():
+    with pytest.raises(ValueError, match="while_loop: loop_vars has 2 element"):
+        nd.contrib.while_loop(lambda a, p: a < 3, lambda a, p: (a, [a + 1]),
+                              [nd.array([0.]), [nd.array([1.])]], max_iterations=2)
