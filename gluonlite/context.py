@@ -8,9 +8,12 @@ import threading
 
 import numpy as np
 
-__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus"]
+__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus", "host_scalar", "synchronize"]
 
 _local = threading.local()
+# The gpu device ids whose array module has been handed out: what `synchronize()` waits for
+# (a process that never used a GPU neither imports CuPy nor syncs).
+_USED_GPUS = set()
 
 
 @functools.cache
@@ -78,8 +81,11 @@ class Context:
                 f"{self}: no GPU backend available; gpu contexts need CuPy installed "
                 "(pip install gluonlite[gpu]) and a visible CUDA device. "
                 "Use gluonlite.cpu() instead.")
-        if self.device_id >= cp.cuda.runtime.getDeviceCount():
-            raise RuntimeError(f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
+        if self.device_id not in _USED_GPUS:
+            if self.device_id >= cp.cuda.runtime.getDeviceCount():
+                raise RuntimeError(
+                    f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
+            _USED_GPUS.add(self.device_id)
         return cp
 
     def __enter__(self):
@@ -122,3 +128,36 @@ def num_gpus():
     """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing)."""
     cp = _cupy()
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
+
+
+def host_scalar(a):
+    """The first element of a raw array (numpy or CuPy) as a Python scalar.
+
+    The one explicit device-to-host read for the places that must know a value on the host:
+    a while_loop's condition before each step, a counted loop's trip count, cond's
+    predicate. On a GPU it waits for the device to compute `a`.
+
+    Example: ``host_scalar(np.array([[3.0]]))`` is 3.0.
+    """
+    return a.reshape(-1)[0].item()
+
+
+def synchronize(ctx=None):
+    """Wait until the device has finished the work queued on it (CuPy runs kernels
+    asynchronously: a timer must wait before it reads the clock).
+
+    Args:
+        ctx: the context to wait for; None waits for every GPU used so far. cpu contexts
+            compute synchronously: nothing to wait for.
+
+    Example: ``synchronize(gpu(0))`` after a forward, before ``time.perf_counter()``.
+    """
+    if ctx is not None:
+        ids = [ctx.device_id] if ctx.device_type == "gpu" else []
+    else:
+        ids = sorted(_USED_GPUS)
+    cp = _cupy()
+    if cp is None:  # no GPU backend: nothing was queued anywhere
+        return
+    for i in ids:
+        cp.cuda.Device(i).synchronize()

@@ -19,29 +19,13 @@ import pytest
 
 import fakecupy
 from gluonlite import context as _context
+from gpu_env import gpu_missing
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped elsewhere, "
                                        "with the reason)")
     config.addinivalue_line("markers", "fake_gpu: runs the gpu context on tests/fakecupy.py")
-
-
-def gpu_missing():
-    """Why a real gpu context cannot run here, or None when it can."""
-    try:
-        import cupy  # noqa: PLC0415 - optional; its absence is what this reports
-    except ModuleNotFoundError as e:
-        if e.name != "cupy":
-            return f"CuPy is installed but does not import: {e} (reinstall '.[gpu]')"
-        return "CuPy is not installed (pip install -e '.[gpu]')"
-    except ImportError as e:
-        return f"CuPy is installed but does not import: {e}"
-    try:
-        n = cupy.cuda.runtime.getDeviceCount()
-    except Exception as e:  # the driver's error says what is wrong (no driver, too old)
-        return f"CuPy {cupy.__version__} sees no CUDA device: {type(e).__name__}: {e}"
-    return None if n > 0 else f"CuPy {cupy.__version__}: no CUDA device visible"
 
 
 def _need_gpu():
@@ -63,6 +47,7 @@ def fake_gpu(monkeypatch):
     """Make `gluonlite.gpu(0)` compute on `fakecupy.MODULE` for this test; returns the
     module (its counters zeroed)."""
     monkeypatch.setattr(_context, "_cupy", lambda: fakecupy.MODULE)
+    monkeypatch.setattr(_context, "_USED_GPUS", set())  # what synchronize() waits for
     fakecupy.reset_stats()
     return fakecupy.MODULE
 
@@ -80,3 +65,11 @@ def ctx(request):
     if request.param == "fake_gpu":
         request.getfixturevalue("fake_gpu")
     return _context.gpu(0)
+
+
+@pytest.fixture
+def on_ctx(ctx):
+    """`ctx` made the default context for the whole test: arrays and parameters made
+    without a ctx= live there. Returns the context."""
+    with ctx:
+        yield ctx

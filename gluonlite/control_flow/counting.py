@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from ..context import host_scalar
 from ..ops import registry
 from ..ops.matrix import run_start
 from .body import body_vars
@@ -63,7 +64,7 @@ class Counter:
         op, p = self.cond
         going = op.kernel(p, rc, values[:max_iterations]).reshape(max_iterations, -1)[:, 0]
         stops = xp.flatnonzero(going == 0)
-        n = int(stops[0]) if stops.size else max_iterations
+        n = int(host_scalar(stops)) if stops.size else max_iterations
         return values, n
 
 
