@@ -249,3 +249,29 @@ def test_one_hybridized_block_on_the_cpu_and_on_ctx(ctx):
     for got in outs.values():
         for a in got:
             np.testing.assert_allclose(a, outs[mx.cpu()][0], **TOL)
+
+
+def test_binding_arrays_of_another_device_is_an_error(ctx):
+    if ctx == mx.cpu():
+        pytest.skip("one context")
+    x = mx.sym.var("x")
+    with pytest.raises(ValueError, match=r"bind: array for 'x' is on gpu\(0\), the executor "
+                                         r"on cpu\(0\); copy it there with "
+                                         r"as_in_context\(cpu\(0\)\)"):
+        (x * 2).bind(mx.cpu(), {"x": nd.ones((2,), ctx=ctx)})
+    with pytest.raises(ValueError, match=r"bind: gradient array for 'x' is on cpu\(0\), the "
+                                         r"executor on gpu\(0\)"):
+        (x * 2).bind(ctx, {"x": nd.ones((2,), ctx=ctx)}, args_grad={"x": nd.zeros((2,))})
+    exe = (x * 2).bind(ctx, {"x": nd.ones((2,), ctx=ctx)})
+    np.testing.assert_array_equal(exe.forward()[0].asnumpy(), [2, 2])
+
+
+def test_executor_backward_takes_out_grads_from_the_host_or_another_device(ctx):
+    x = mx.sym.var("x")
+    grad = nd.zeros((2,), ctx=ctx)
+    exe = (x * 2).bind(ctx, {"x": nd.ones((2,), ctx=ctx)}, args_grad={"x": grad})
+    for head in (np.array([1.0, 3.0], np.float32), nd.array([1.0, 3.0])):
+        grad[:] = 0
+        exe.forward(is_train=True)
+        exe.backward([head])
+        np.testing.assert_array_equal(grad.asnumpy(), [2, 6])
