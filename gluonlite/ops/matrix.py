@@ -3,6 +3,7 @@ from math import prod
 
 import numpy as np
 
+from ..context import host_scalar
 from . import attrs as A
 from .registry import register, ShapeError, writes_out
 from .rules import norm_axis, keep_dtype
@@ -364,7 +365,8 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
 def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)
-    if p.mode == "raise" and ((idx < 0) | (idx >= a.shape[ax])).any():
+    # mode='raise' must know on the host whether to raise: one explicit read
+    if p.mode == "raise" and host_scalar(((idx < 0) | (idx >= a.shape[ax])).any()):
         raise ValueError(f"take: an index is out of range [0, {a.shape[ax]}) with mode='raise'")
     if rc.xp is np:  # numpy clips or wraps by itself, without a pass over the indices
         return np.take(a, idx.astype(np.int64), axis=ax,

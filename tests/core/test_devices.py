@@ -275,3 +275,12 @@ def test_executor_backward_takes_out_grads_from_the_host_or_another_device(ctx):
         exe.forward(is_train=True)
         exe.backward([head])
         np.testing.assert_array_equal(grad.asnumpy(), [2, 6])
+
+
+def test_take_with_mode_raise_checks_its_indices_on_ctx(ctx):
+    a = nd.array([[1, 2], [3, 4]], ctx=ctx)
+    np.testing.assert_array_equal(
+        nd.take(a, nd.array([1], ctx=ctx), mode="raise").asnumpy(), [[3, 4]])
+    with pytest.raises(ValueError, match=r"take: an index is out of range \[0, 2\) with "
+                                         r"mode='raise'"):
+        nd.take(a, nd.array([2], ctx=ctx), mode="raise")
