@@ -1,6 +1,8 @@
 """Arrays, blocks and training on each context (`ctx`: cpu, gpu where CuPy sees a device,
 and the gpu paths on tests/fakecupy.py), compared with the same work on the cpu; copies
 between devices; device synchronization; and the fake device itself (what it refuses)."""
+import os
+import re
 import sys
 import types
 
@@ -284,3 +286,15 @@ def test_take_with_mode_raise_checks_its_indices_on_ctx(ctx):
     with pytest.raises(ValueError, match=r"take: an index is out of range \[0, 2\) with "
                                          r"mode='raise'"):
         nd.take(a, nd.array([2], ctx=ctx), mode="raise")
+
+
+def test_the_readme_gpu_example_runs_on_the_gpu_path(fake_gpu, capsys):
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    blocks = re.findall(r"```python\n(.*?)```", open(readme, encoding="utf-8").read(), re.S)
+    example = next(b for b in blocks if "mx.gpu(0)" in b)
+    scope = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    assert scope["y"].context == mx.gpu(0) and isinstance(scope["y"].handle,
+                                                          fakecupy.DeviceArray)
+    assert fake_gpu.stats["syncs"] == 1 and fake_gpu.stats["host_copies"] == 1
+    assert capsys.readouterr().out.count("[") == 3  # a 2x4 array printed
