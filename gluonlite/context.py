@@ -156,6 +156,8 @@ def synchronize(ctx=None):
         ids = [ctx.device_id] if ctx.device_type == "gpu" else []
     else:
         ids = sorted(_USED_GPUS)
+    if not ids:
+        return
     cp = _cupy()
     if cp is None:  # no GPU backend: nothing was queued anywhere
         return
