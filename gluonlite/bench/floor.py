@@ -2,7 +2,9 @@
 
 This module is pure numpy (plus `scipy.special.expit` when scipy imports) and never
 imports gluonlite, so `benchmarks/` and the bench CLI can time it next to the
-library and tests can check the library's cells against it.
+library and tests can check the library's cells against it. The same loop runs on
+another array module with numpy's API (``FloorRNN(..., xp=cupy)``: the floor on a GPU),
+optionally with a step's gate math as one fused kernel (``fused_gates=True``).
 
 Equations (x: step input (N, I), h/c: states (N, H), W_i: (G*H, I), W_h: (G*H, H))::
 
