@@ -8,7 +8,8 @@ import threading
 
 import numpy as np
 
-__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus", "host_scalar", "synchronize"]
+__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus", "host_scalar", "synchronize",
+           "probe_gpu", "gpu_missing"]
 
 _local = threading.local()
 # The gpu device ids whose array module has been handed out: what `synchronize()` waits for
@@ -16,17 +17,48 @@ _local = threading.local()
 _USED_GPUS = set()
 
 
+def probe_gpu():
+    """Whether CuPy can compute here: ``(cupy, None)``, or ``(None, why)`` with `why` naming
+    what is missing (CuPy itself, a working CUDA driver, a device).
+
+    Asked afresh on every call (an import attempt, slow where CuPy is missing); gluonlite
+    itself asks once per process.
+
+    Example: ``probe_gpu()`` is ``(None, "CuPy is not installed (pip install
+    gluonlite[gpu])")`` on a machine without CuPy.
+    """
+    try:
+        import cupy  # noqa: PLC0415 - optional backend, imported on demand
+    except ModuleNotFoundError as e:
+        if e.name == "cupy":
+            return None, "CuPy is not installed (pip install gluonlite[gpu])"
+        return None, f"CuPy does not import: {type(e).__name__}: {e}"
+    except Exception as e:  # a broken install or CUDA library raises on import
+        return None, f"CuPy does not import: {type(e).__name__}: {e}"
+    try:
+        n = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # the driver's own error says what is wrong (none, too old)
+        return None, f"CuPy {cupy.__version__} sees no CUDA device: {type(e).__name__}: {e}"
+    if n < 1:
+        return None, f"CuPy {cupy.__version__}: no CUDA device visible"
+    return cupy, None
+
+
 @functools.cache
+def _backend():
+    return probe_gpu()
+
+
 def _cupy():
     """The cupy module if it imports and sees at least one device, else None. Asked once
     per process: a failed import is slow to repeat (`nd.waitall` asks on every call)."""
-    try:
-        import cupy  # noqa: PLC0415 - optional backend, imported on demand
-        if cupy.cuda.runtime.getDeviceCount() > 0:
-            return cupy
-    except Exception:  # any import or driver failure means "no usable GPU"
-        return None
-    return None
+    return _backend()[0]
+
+
+def gpu_missing():
+    """Why gpu contexts cannot compute in this process (see `probe_gpu`), or None when they
+    can. Example: ``gpu_missing()`` -> 'CuPy is not installed (pip install gluonlite[gpu])'."""
+    return None if _cupy() is not None else _backend()[1]
 
 
 class Context:
@@ -80,7 +112,7 @@ class Context:
             raise RuntimeError(
                 f"{self}: no GPU backend available; gpu contexts need CuPy installed "
                 "(pip install gluonlite[gpu]) and a visible CUDA device. "
-                "Use gluonlite.cpu() instead.")
+                f"Use gluonlite.cpu() instead. ({gpu_missing()})")
         if self.device_id not in _USED_GPUS:
             if self.device_id >= cp.cuda.runtime.getDeviceCount():
                 raise RuntimeError(

@@ -13,13 +13,13 @@ A test that takes the `ctx` fixture runs once per context:
 ``pytest -m gpu`` selects every real-GPU case (the ``gpu`` params and tests marked
 ``@pytest.mark.gpu``); ``-m fake_gpu`` the fake ones.
 """
+import functools
 import os
 
 import pytest
 
 import fakecupy
 from gluonlite import context as _context
-from gpu_env import gpu_missing
 
 
 def pytest_configure(config):
@@ -28,8 +28,13 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "fake_gpu: runs the gpu context on tests/fakecupy.py")
 
 
+@functools.cache
+def _gpu_reason():
+    return _context.probe_gpu()[1]  # an import attempt: once per session
+
+
 def _need_gpu():
-    reason = gpu_missing()
+    reason = _gpu_reason()
     if reason is None:
         return
     if os.environ.get("GLUONLITE_TEST_GPU") == "1":

@@ -29,15 +29,9 @@ def detect_gpus():
     Returns:
         (count, reason): reason is None when count > 0.
     """
-    try:
-        import cupy  # noqa: F401  - only asking whether it is there
-    except ImportError:
-        return 0, "CuPy is not installed (a gpu context needs CuPy and a GPU)"
-    except Exception as e:  # a broken CUDA install raises on import
-        return 0, f"CuPy does not import ({type(e).__name__}: {e})"
-    from gluonlite.context import num_gpus  # 0 when CuPy sees no device
-    count = num_gpus()
-    return (count, None) if count else (0, "no GPU visible to CuPy")
+    from gluonlite.context import gpu_missing, num_gpus
+    count = num_gpus()  # 0 when CuPy or a device is missing
+    return (count, None) if count else (0, gpu_missing() or "no GPU visible to CuPy")
 
 
 def time_rounds(step, warmup, test, sync=None, progress=None):

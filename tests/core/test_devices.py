@@ -3,6 +3,7 @@ and the gpu paths on tests/fakecupy.py), compared with the same work on the cpu;
 between devices; device synchronization; and the fake device itself (what it refuses)."""
 import os
 import re
+import subprocess
 import sys
 import types
 
@@ -11,7 +12,6 @@ import pytest
 
 import fakecupy
 import gluonlite as mx
-from gpu_env import gpu_missing
 from gluonlite import autograd, gluon, nd
 from gluonlite.gluon import rnn
 
@@ -216,17 +216,18 @@ def test_an_uncounted_while_loop_reads_its_condition_before_each_step(fake_gpu):
 
 
 # ---- why the real gpu cases skip ----------------------------------------------------------------
-def test_gpu_missing_names_what_is_missing(monkeypatch):
+def test_probe_gpu_names_what_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)
-    assert gpu_missing() == "CuPy is not installed (pip install -e '.[gpu]')"
+    assert mx.context.probe_gpu() == (None, "CuPy is not installed (pip install "
+                                            "gluonlite[gpu])")
 
     def no_device():
         raise RuntimeError("cudaErrorInsufficientDriver")
     fake = types.SimpleNamespace(__version__="14.2.0", cuda=types.SimpleNamespace(
         runtime=types.SimpleNamespace(getDeviceCount=no_device)))
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    assert gpu_missing() == ("CuPy 14.2.0 sees no CUDA device: RuntimeError: "
-                             "cudaErrorInsufficientDriver")
+    assert mx.context.probe_gpu() == (None, "CuPy 14.2.0 sees no CUDA device: RuntimeError: "
+                                            "cudaErrorInsufficientDriver")
 
 
 def test_a_gpu_case_computes_on_cupy_or_the_fake_never_numpy(ctx):
@@ -234,7 +235,7 @@ def test_a_gpu_case_computes_on_cupy_or_the_fake_never_numpy(ctx):
         pytest.skip("the cpu case computes on numpy")
     x = nd.ones((2,), ctx=ctx) * 2
     assert type(x.handle).__module__.split(".")[0] in ("cupy", "fakecupy"), type(x.handle)
-    assert gpu_missing() is None or isinstance(x.handle, fakecupy.DeviceArray)
+    assert mx.context.probe_gpu()[1] is None or isinstance(x.handle, fakecupy.DeviceArray)
 
 
 def test_one_hybridized_block_on_the_cpu_and_on_ctx(ctx):
@@ -298,3 +299,17 @@ def test_the_readme_gpu_example_runs_on_the_gpu_path(fake_gpu, capsys):
                                                           fakecupy.DeviceArray)
     assert fake_gpu.stats["syncs"] == 1 and fake_gpu.stats["host_copies"] == 1
     assert capsys.readouterr().out.count("[") == 3  # a 2x4 array printed
+
+
+def test_a_run_meant_for_a_gpu_fails_where_there_is_none():
+    """GLUONLITE_TEST_GPU=1 turns the gpu cases' skip into a failure naming the cause."""
+    reason = mx.context.probe_gpu()[1]
+    if reason is None:
+        pytest.skip("a GPU is here: the gpu cases run")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, GLUONLITE_TEST_GPU="1", PYTHONPATH=root)
+    p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                        os.path.abspath(__file__), "-k", "never_numpy and not fake_gpu"],
+                       capture_output=True, text=True, env=env, cwd=root, timeout=120)
+    assert p.returncode == 1, p.stdout
+    assert f"Failed: GLUONLITE_TEST_GPU=1 but {reason}" in p.stdout, p.stdout[-2000:]
