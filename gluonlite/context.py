@@ -8,22 +8,57 @@ import threading
 
 import numpy as np
 
-__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus"]
+__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus", "host_scalar", "synchronize",
+           "probe_gpu", "gpu_missing"]
 
 _local = threading.local()
+# The gpu device ids whose array module has been handed out: what `synchronize()` waits for
+# (a process that never used a GPU neither imports CuPy nor syncs).
+_USED_GPUS = set()
+
+
+def probe_gpu():
+    """Whether CuPy can compute here: ``(cupy, None)``, or ``(None, why)`` with `why` naming
+    what is missing (CuPy itself, a working CUDA driver, a device).
+
+    Asked afresh on every call (an import attempt, slow where CuPy is missing); gluonlite
+    itself asks once per process.
+
+    Example: ``probe_gpu()`` is ``(None, "CuPy is not installed (pip install
+    gluonlite[gpu])")`` on a machine without CuPy.
+    """
+    try:
+        import cupy  # noqa: PLC0415 - optional backend, imported on demand
+    except ModuleNotFoundError as e:
+        if e.name == "cupy":
+            return None, "CuPy is not installed (pip install gluonlite[gpu])"
+        return None, f"CuPy does not import: {type(e).__name__}: {e}"
+    except Exception as e:  # a broken install or CUDA library raises on import
+        return None, f"CuPy does not import: {type(e).__name__}: {e}"
+    try:
+        n = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # the driver's own error says what is wrong (none, too old)
+        return None, f"CuPy {cupy.__version__} sees no CUDA device: {type(e).__name__}: {e}"
+    if n < 1:
+        return None, f"CuPy {cupy.__version__}: no CUDA device visible"
+    return cupy, None
 
 
 @functools.cache
+def _backend():
+    return probe_gpu()
+
+
 def _cupy():
     """The cupy module if it imports and sees at least one device, else None. Asked once
     per process: a failed import is slow to repeat (`nd.waitall` asks on every call)."""
-    try:
-        import cupy  # noqa: PLC0415 - optional backend, imported on demand
-        if cupy.cuda.runtime.getDeviceCount() > 0:
-            return cupy
-    except Exception:  # any import or driver failure means "no usable GPU"
-        return None
-    return None
+    return _backend()[0]
+
+
+def gpu_missing():
+    """Why gpu contexts cannot compute in this process (see `probe_gpu`), or None when they
+    can. Example: ``gpu_missing()`` -> 'CuPy is not installed (pip install gluonlite[gpu])'."""
+    return None if _cupy() is not None else _backend()[1]
 
 
 class Context:
@@ -77,9 +112,12 @@ class Context:
             raise RuntimeError(
                 f"{self}: no GPU backend available; gpu contexts need CuPy installed "
                 "(pip install gluonlite[gpu]) and a visible CUDA device. "
-                "Use gluonlite.cpu() instead.")
-        if self.device_id >= cp.cuda.runtime.getDeviceCount():
-            raise RuntimeError(f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
+                f"Use gluonlite.cpu() instead. ({gpu_missing()})")
+        if self.device_id not in _USED_GPUS:
+            if self.device_id >= cp.cuda.runtime.getDeviceCount():
+                raise RuntimeError(
+                    f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
+            _USED_GPUS.add(self.device_id)
         return cp
 
     def __enter__(self):
@@ -122,3 +160,38 @@ def num_gpus():
     """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing)."""
     cp = _cupy()
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
+
+
+def host_scalar(a):
+    """The first element of a raw array (numpy or CuPy) as a Python scalar.
+
+    The one explicit device-to-host read for the places that must know a value on the host:
+    a while_loop's condition before each step, a counted loop's trip count, cond's
+    predicate. On a GPU it waits for the device to compute `a`.
+
+    Example: ``host_scalar(np.array([[3.0]]))`` is 3.0.
+    """
+    return a.reshape(-1)[0].item()
+
+
+def synchronize(ctx=None):
+    """Wait until the device has finished the work queued on it (CuPy runs kernels
+    asynchronously: a timer must wait before it reads the clock).
+
+    Args:
+        ctx: the context to wait for; None waits for every GPU used so far. cpu contexts
+            compute synchronously: nothing to wait for.
+
+    Example: ``synchronize(gpu(0))`` after a forward, before ``time.perf_counter()``.
+    """
+    if ctx is not None:
+        ids = [ctx.device_id] if ctx.device_type == "gpu" else []
+    else:
+        ids = sorted(_USED_GPUS)
+    if not ids:
+        return
+    cp = _cupy()
+    if cp is None:  # no GPU backend: nothing was queued anywhere
+        return
+    for i in ids:
+        cp.cuda.Device(i).synchronize()

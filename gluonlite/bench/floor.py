@@ -2,7 +2,9 @@
 
 This module is pure numpy (plus `scipy.special.expit` when scipy imports) and never
 imports gluonlite, so `benchmarks/` and the bench CLI can time it next to the
-library and tests can check the library's cells against it.
+library and tests can check the library's cells against it. The same loop runs on
+another array module with numpy's API (``FloorRNN(..., xp=cupy)``: the floor on a GPU),
+optionally with a step's gate math as one fused kernel (``fused_gates=True``).
 
 Equations (x: step input (N, I), h/c: states (N, H), W_i: (G*H, I), W_h: (G*H, H))::
 
@@ -25,6 +27,8 @@ The backward computes the gradient of `sum(out_grad * outputs)` (all ones by
 default, i.e. the sum of the stacked outputs) with respect to the four parameters,
 the input sequence and the initial states.
 """
+import functools
+
 import numpy as np
 
 try:  # scipy's expit is a single fused ufunc; the numpy fallback is three passes
@@ -37,7 +41,7 @@ except ImportError:  # pragma: no cover - scipy is a declared dependency
         return np.reciprocal(out, out=out)
 
 __all__ = ["FloorRNN", "PARAM_NAMES", "cell_kind", "init_params", "num_gates", "num_states",
-           "params_from_named",
+           "params_from_named", "lstm_gates", "gru_gates",
            "check_against_reference", "reference_loss"]
 
 PARAM_NAMES = ("i2h_weight", "i2h_bias", "h2h_weight", "h2h_bias")
@@ -168,9 +172,15 @@ class FloorRNN:
         train: keep what the backward needs; required for `backward`.
         activation: 'tanh' or 'relu' for RNN cells.
         dtype: float dtype of all buffers.
+        xp: the array module (numpy, the default, or cupy for a GPU): every buffer is
+            one of its arrays, and `forward` takes and returns its arrays.
+        fused_gates: compute an LSTM or GRU step's elementwise gate math as one kernel,
+            compiled by ``xp.fuse`` (CuPy's; numpy has none), instead of one kernel per
+            elementwise operation (the gate functions `lstm_gates` and `gru_gates`).
 
     Raises:
-        ValueError: a bad cell name or a size < 1.
+        ValueError: a bad cell name or a size < 1, or `fused_gates` with an array module
+            that has no ``fuse``.
 
     Example:
         >>> f = FloorRNN('LSTMCell', 5, 2, 3, 4, train=True)
@@ -181,13 +191,24 @@ class FloorRNN:
     """
 
     def __init__(self, cell, seq_len, batch_size, input_size, hidden_size, *, fused=False,
-                 train=False, activation="tanh", dtype="float32"):
+                 train=False, activation="tanh", dtype="float32", xp=None,
+                 fused_gates=False):
         for arg, v in (("seq_len", seq_len), ("batch_size", batch_size),
                        ("input_size", input_size), ("hidden_size", hidden_size)):
             if int(v) < 1:
                 raise ValueError(f"FloorRNN: {arg} must be >= 1, got {v}")
         self.kind = cell_kind(cell, activation)
         self.fused, self.train = bool(fused), bool(train)
+        self.xp = np if xp is None else xp
+        self._sigmoid = _expit if self.xp is np else _sigmoid_of(self.xp)
+        self._gates = None
+        if fused_gates and self.kind in ("lstm", "gru"):
+            if not hasattr(self.xp, "fuse"):
+                raise ValueError(f"FloorRNN: fused_gates needs an array module with fuse() "
+                                 f"(cupy), got {getattr(self.xp, '__name__', self.xp)}")
+            math = lstm_gates if self.kind == "lstm" else gru_gates
+            self._gates = self.xp.fuse(kernel_name=f"floor_{self.kind}_gates")(
+                functools.partial(math, self.xp))
         self.dtype = np.dtype(dtype)
         T, N, I, H = self.shape = (int(seq_len), int(batch_size), int(input_size), int(hidden_size))
         G = _GATES[self.kind] * H
@@ -210,9 +231,10 @@ class FloorRNN:
             self._alloc_grads()
 
     def _zeros(self, *shape):
-        return np.zeros(shape, self.dtype)
+        return self.xp.zeros(shape, self.dtype)
 
     def _alloc_grads(self):
+        xp = self.xp
         T, N, I, H = self.shape
         G = _GATES[self.kind] * H
         z = self._zeros
@@ -220,7 +242,7 @@ class FloorRNN:
                       "h2h_bias": z(G), "data": z(T, N, I),
                       "states": [z(N, H) for _ in range(2 if self.kind == "lstm" else 1)]}
         self.dh, self.dh_next, self.dc = z(N, H), z(N, H), z(N, H)
-        self.ones = np.ones((N, H), self.dtype)
+        self.ones = xp.ones((N, H), self.dtype)
         two = self.kind == "gru"  # only the GRU has different i2h and h2h gradients
         if self.fused:
             self.dgi = z(T, N, G)
@@ -245,6 +267,7 @@ class FloorRNN:
         Raises:
             ValueError: wrong shapes or a missing parameter or state.
         """
+        xp = self.xp
         T, N, I, H = self.shape
         self._check(data, states, params)
         self.x = data
@@ -254,17 +277,17 @@ class FloorRNN:
         if self.kind == "lstm":
             self.c[0] = states[1]
         if self.kind == "gru":
-            np.copyto(self.bias, self.bi)
+            xp.copyto(self.bias, self.bi)
         else:
-            np.add(self.bi, self.bh, out=self.bias)
+            xp.add(self.bi, self.bh, out=self.bias)
         if self.fused:
-            np.dot(data.reshape(T * N, I), self.wi.T, out=self.gi.reshape(T * N, -1))
+            xp.dot(data.reshape(T * N, I), self.wi.T, out=self.gi.reshape(T * N, -1))
             self.gi += self.bias
         step = {"lstm": self._lstm_fwd, "gru": self._gru_fwd}.get(self.kind, self._rnn_fwd)
         for t in range(T):
             g = self.gi[t if (self.fused or self.train) else 0]
             if not self.fused:
-                np.dot(data[t], self.wi.T, out=g)
+                xp.dot(data[t], self.wi.T, out=g)
                 g += self.bias
             step(t, g)
         self.ran_train = self.train
@@ -288,48 +311,65 @@ class FloorRNN:
             raise ValueError(f"FloorRNN({self.kind}).forward: " + "; ".join(bad))
 
     def _h2h(self, t, out):
-        np.dot(self.hs[t], self.wh.T, out=out)
+        self.xp.dot(self.hs[t], self.wh.T, out=out)
 
     def _rnn_fwd(self, t, g):
+        xp = self.xp
         self._h2h(t, self.tmp_g)
         g += self.tmp_g
         if self.kind == "rnn_tanh":
-            np.tanh(g, out=self.hs[t + 1])
+            xp.tanh(g, out=self.hs[t + 1])
         else:
-            np.maximum(g, 0, out=self.hs[t + 1])
+            xp.maximum(g, 0, out=self.hs[t + 1])
 
     def _lstm_fwd(self, t, g):
+        xp = self.xp
         H = self.shape[3]
         self._h2h(t, self.tmp_g)
+        if self._gates is not None:
+            c_prev, c_new, tc = self._lstm_c(t)
+            self._gates(g[:, :H], g[:, H:2 * H], g[:, 2 * H:3 * H], g[:, 3 * H:],
+                        self.tmp_g[:, :H], self.tmp_g[:, H:2 * H], self.tmp_g[:, 2 * H:3 * H],
+                        self.tmp_g[:, 3 * H:], c_prev, c_new, tc, self.hs[t + 1])
+            return
         g += self.tmp_g
-        _expit(g[:, :2 * H], out=g[:, :2 * H])
-        np.tanh(g[:, 2 * H:3 * H], out=g[:, 2 * H:3 * H])
-        _expit(g[:, 3 * H:], out=g[:, 3 * H:])
+        self._sigmoid(g[:, :2 * H], out=g[:, :2 * H])
+        xp.tanh(g[:, 2 * H:3 * H], out=g[:, 2 * H:3 * H])
+        self._sigmoid(g[:, 3 * H:], out=g[:, 3 * H:])
         i, f, cc, o = g[:, :H], g[:, H:2 * H], g[:, 2 * H:3 * H], g[:, 3 * H:]
-        if self.train:
-            c_prev, c_new, tc = self.c[t], self.c[t + 1], self.tc[t]
-        else:
-            c_prev, c_new, tc = self.c[t % 2], self.c[(t + 1) % 2], self.tc[0]
-        np.multiply(f, c_prev, out=c_new)
-        np.multiply(i, cc, out=self.t1)
+        c_prev, c_new, tc = self._lstm_c(t)
+        xp.multiply(f, c_prev, out=c_new)
+        xp.multiply(i, cc, out=self.t1)
         c_new += self.t1
-        np.tanh(c_new, out=tc)
-        np.multiply(o, tc, out=self.hs[t + 1])
+        xp.tanh(c_new, out=tc)
+        xp.multiply(o, tc, out=self.hs[t + 1])
+
+    def _lstm_c(self, t):
+        """(c before step t, c after it, tanh(c after it)): rows kept for the backward when
+        training, else two alternating rows."""
+        if self.train:
+            return self.c[t], self.c[t + 1], self.tc[t]
+        return self.c[t % 2], self.c[(t + 1) % 2], self.tc[0]
 
     def _gru_fwd(self, t, gi):
+        xp = self.xp
         H = self.shape[3]
         k = t if self.train else 0
         gh, a = self.gh[k], self.acts[k]
         self._h2h(t, gh)
         gh += self.bh
         r, z, n = a[:, :H], a[:, H:2 * H], a[:, 2 * H:]
-        np.add(gi[:, :2 * H], gh[:, :2 * H], out=a[:, :2 * H])
-        _expit(a[:, :2 * H], out=a[:, :2 * H])
-        np.multiply(r, gh[:, 2 * H:], out=n)
+        if self._gates is not None:
+            self._gates(gi[:, :H], gi[:, H:2 * H], gi[:, 2 * H:], gh[:, :H], gh[:, H:2 * H],
+                        gh[:, 2 * H:], self.hs[t], r, z, n, self.hs[t + 1])
+            return
+        xp.add(gi[:, :2 * H], gh[:, :2 * H], out=a[:, :2 * H])
+        self._sigmoid(a[:, :2 * H], out=a[:, :2 * H])
+        xp.multiply(r, gh[:, 2 * H:], out=n)
         n += gi[:, 2 * H:]
-        np.tanh(n, out=n)
+        xp.tanh(n, out=n)
         h_new = self.hs[t + 1]
-        np.subtract(self.hs[t], n, out=h_new)  # h' = n + z * (h - n)
+        xp.subtract(self.hs[t], n, out=h_new)  # h' = n + z * (h - n)
         h_new *= z
         h_new += n
 
@@ -347,6 +387,7 @@ class FloorRNN:
         Raises:
             RuntimeError: the object was built with train=False or no forward ran.
         """
+        xp = self.xp
         if not self.train or not getattr(self, "ran_train", False):
             raise RuntimeError("FloorRNN.backward: build with train=True and call forward first")
         T, N, I, H = self.shape
@@ -358,99 +399,144 @@ class FloorRNN:
         self.dc.fill(0)
         step = {"lstm": self._lstm_bwd, "gru": self._gru_bwd}.get(self.kind, self._rnn_bwd)
         for t in range(T - 1, -1, -1):
-            np.add(self.dh_next, self.ones if out_grad is None else out_grad[t], out=self.dh)
+            xp.add(self.dh_next, self.ones if out_grad is None else out_grad[t], out=self.dh)
             k = t if self.fused else 0
             dgi, dgh = self.dgi[k], self.dgh[k]
             step(t, dgi, dgh)
-            np.dot(dgh, self.wh, out=self.dh_next)
+            xp.dot(dgh, self.wh, out=self.dh_next)
             if self.kind == "gru":  # the direct path h -> h' = ... + z * h
-                np.multiply(self.dh, self.acts[t][:, H:2 * H], out=self.t1)
+                xp.multiply(self.dh, self.acts[t][:, H:2 * H], out=self.t1)
                 self.dh_next += self.t1
             if not self.fused:
                 self._accumulate_step(t, dgi, dgh)
         if self.fused:
             gi2, gh2 = self.dgi.reshape(T * N, -1), self.dgh.reshape(T * N, -1)
-            np.dot(gi2.T, self.x.reshape(T * N, I), out=gr["i2h_weight"])
-            np.dot(gh2.T, self.hs[:-1].reshape(T * N, H), out=gr["h2h_weight"])
-            np.sum(gi2, axis=0, out=gr["i2h_bias"])
-            np.sum(gh2, axis=0, out=gr["h2h_bias"])
-            np.dot(gi2, self.wi, out=gr["data"].reshape(T * N, I))
-        np.copyto(gr["states"][0], self.dh_next)
+            xp.dot(gi2.T, self.x.reshape(T * N, I), out=gr["i2h_weight"])
+            xp.dot(gh2.T, self.hs[:-1].reshape(T * N, H), out=gr["h2h_weight"])
+            xp.sum(gi2, axis=0, out=gr["i2h_bias"])
+            xp.sum(gh2, axis=0, out=gr["h2h_bias"])
+            xp.dot(gi2, self.wi, out=gr["data"].reshape(T * N, I))
+        xp.copyto(gr["states"][0], self.dh_next)
         if self.kind == "lstm":
-            np.copyto(gr["states"][1], self.dc)
+            xp.copyto(gr["states"][1], self.dc)
         return gr
 
     def _accumulate_step(self, t, dgi, dgh):
+        xp = self.xp
         gr = self.grads
-        np.dot(dgi.T, self.x[t], out=self.tmp_wi)
+        xp.dot(dgi.T, self.x[t], out=self.tmp_wi)
         gr["i2h_weight"] += self.tmp_wi
-        np.dot(dgh.T, self.hs[t], out=self.tmp_wh)
+        xp.dot(dgh.T, self.hs[t], out=self.tmp_wh)
         gr["h2h_weight"] += self.tmp_wh
-        np.sum(dgi, axis=0, out=self.tmp_b)
+        xp.sum(dgi, axis=0, out=self.tmp_b)
         gr["i2h_bias"] += self.tmp_b
         if dgh is not dgi:
-            np.sum(dgh, axis=0, out=self.tmp_b)
+            xp.sum(dgh, axis=0, out=self.tmp_b)
         gr["h2h_bias"] += self.tmp_b
-        np.dot(dgi, self.wi, out=gr["data"][t])
+        xp.dot(dgi, self.wi, out=gr["data"][t])
 
     def _rnn_bwd(self, t, dg, _):
+        xp = self.xp
         h = self.hs[t + 1]
         if self.kind == "rnn_tanh":
-            np.multiply(h, h, out=self.t1)
-            np.subtract(1, self.t1, out=self.t1)
+            xp.multiply(h, h, out=self.t1)
+            xp.subtract(1, self.t1, out=self.t1)
         else:
-            np.sign(h, out=self.t1)  # relu output is >= 0, so sign is the 0/1 mask
-        np.multiply(self.dh, self.t1, out=dg)
+            xp.sign(h, out=self.t1)  # relu output is >= 0, so sign is the 0/1 mask
+        xp.multiply(self.dh, self.t1, out=dg)
 
     def _lstm_bwd(self, t, dg, _):
+        xp = self.xp
         H = self.shape[3]
         a, tc, dh, dc, t1 = self.gi[t], self.tc[t], self.dh, self.dc, self.t1
         i, f, cc, o = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
         di, df, dcc, do = dg[:, :H], dg[:, H:2 * H], dg[:, 2 * H:3 * H], dg[:, 3 * H:]
-        np.subtract(1, o, out=t1)
+        xp.subtract(1, o, out=t1)
         t1 *= o
-        np.multiply(dh, tc, out=do)
+        xp.multiply(dh, tc, out=do)
         do *= t1
-        np.multiply(tc, tc, out=t1)            # dc += dh * o * (1 - tanh(c)^2)
-        np.subtract(1, t1, out=t1)
+        xp.multiply(tc, tc, out=t1)            # dc += dh * o * (1 - tanh(c)^2)
+        xp.subtract(1, t1, out=t1)
         t1 *= o
         t1 *= dh
         dc += t1
-        np.subtract(1, i, out=t1)
+        xp.subtract(1, i, out=t1)
         t1 *= i
-        np.multiply(dc, cc, out=di)
+        xp.multiply(dc, cc, out=di)
         di *= t1
-        np.subtract(1, f, out=t1)
+        xp.subtract(1, f, out=t1)
         t1 *= f
-        np.multiply(dc, self.c[t], out=df)
+        xp.multiply(dc, self.c[t], out=df)
         df *= t1
-        np.multiply(cc, cc, out=t1)
-        np.subtract(1, t1, out=t1)
+        xp.multiply(cc, cc, out=t1)
+        xp.subtract(1, t1, out=t1)
         t1 *= i
-        np.multiply(dc, t1, out=dcc)
+        xp.multiply(dc, t1, out=dcc)
         dc *= f
 
     def _gru_bwd(self, t, dgi, dgh):
+        xp = self.xp
         H = self.shape[3]
         a, gh, dh, t1, t2 = self.acts[t], self.gh[t], self.dh, self.t1, self.t2
         r, z, n, hn = a[:, :H], a[:, H:2 * H], a[:, 2 * H:], gh[:, 2 * H:]
         dr, dz, dn = dgi[:, :H], dgi[:, H:2 * H], dgi[:, 2 * H:]
-        np.subtract(self.hs[t], n, out=t1)     # dz = dh * (h - n) * z * (1 - z)
+        xp.subtract(self.hs[t], n, out=t1)     # dz = dh * (h - n) * z * (1 - z)
         t1 *= dh
-        np.subtract(1, z, out=t2)
+        xp.subtract(1, z, out=t2)
         t2 *= z
-        np.multiply(t1, t2, out=dz)
-        np.subtract(1, z, out=t1)              # dn = dh * (1 - z) * (1 - n^2)
+        xp.multiply(t1, t2, out=dz)
+        xp.subtract(1, z, out=t1)              # dn = dh * (1 - z) * (1 - n^2)
         t1 *= dh
-        np.multiply(n, n, out=t2)
-        np.subtract(1, t2, out=t2)
-        np.multiply(t1, t2, out=dn)
-        np.multiply(dn, r, out=dgh[:, 2 * H:])
-        np.multiply(dn, hn, out=t1)            # dr = dn * h2h_n * r * (1 - r)
-        np.subtract(1, r, out=t2)
+        xp.multiply(n, n, out=t2)
+        xp.subtract(1, t2, out=t2)
+        xp.multiply(t1, t2, out=dn)
+        xp.multiply(dn, r, out=dgh[:, 2 * H:])
+        xp.multiply(dn, hn, out=t1)            # dr = dn * h2h_n * r * (1 - r)
+        xp.subtract(1, r, out=t2)
         t2 *= r
-        np.multiply(t1, t2, out=dr)
-        np.copyto(dgh[:, :2 * H], dgi[:, :2 * H])
+        xp.multiply(t1, t2, out=dr)
+        xp.copyto(dgh[:, :2 * H], dgi[:, :2 * H])
+
+
+def _sigmoid_of(xp):
+    """sigmoid(x, out) in four of `xp`'s elementwise kernels (scipy's expit is numpy's)."""
+    def sigmoid(x, out):
+        xp.negative(x, out=out)
+        xp.exp(out, out=out)
+        out += 1
+        return xp.reciprocal(out, out=out)
+    return sigmoid
+
+
+def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):
+    """An LSTM step's elementwise math, in place, from the gates' i2h parts (i, f, g, o,
+    bias included) and h2h parts (hi, hf, hg, ho): the activations into i, f, g, o (kept
+    for the backward), ``c_new = f * c_prev + i * g``, ``tc = tanh(c_new)`` and
+    ``h = o * tc``. Plain `xp` code, so ``cupy.fuse`` compiles it into one kernel.
+
+    Example: ``lstm_gates(np, *gate_parts, c0, c1, tc, h1)`` (every argument (N, H)).
+    """
+    i[...] = 1 / (1 + xp.exp(-(i + hi)))
+    f[...] = 1 / (1 + xp.exp(-(f + hf)))
+    g[...] = xp.tanh(g + hg)
+    o[...] = 1 / (1 + xp.exp(-(o + ho)))
+    c_new[...] = f * c_prev + i * g
+    tc[...] = xp.tanh(c_new)
+    h[...] = o * tc
+
+
+def gru_gates(xp, ir, iz, in_, hr, hz, hn, h_prev, r, z, n, h):
+    """A GRU step's elementwise math, in place, from the i2h parts (ir, iz, in_, bias
+    included) and the h2h parts (hr, hz, hn, bias included): ``r``, ``z`` (sigmoids),
+    ``n = tanh(in_ + r * hn)`` and ``h = n + z * (h_prev - n)``. Plain `xp` code, so
+    ``cupy.fuse`` compiles it into one kernel.
+
+    Example: ``gru_gates(np, *gate_parts, h0, r, z, n, h1)`` (every argument (N, H)).
+    """
+    r[...] = 1 / (1 + xp.exp(-(ir + hr)))
+    z[...] = 1 / (1 + xp.exp(-(iz + hz)))
+    n[...] = xp.tanh(in_ + r * hn)
+    h[...] = n + z * (h_prev - n)
 
 
 def reference_loss(cell, data, states, params, out_grad=None, activation="tanh"):

@@ -92,10 +92,10 @@ def expand(data, num_gpus=0, gpu_reason="no GPU found"):
                 m["cell"], ctxs, m["seq_len"], m["batch_size"], m["hidden_dim"]):
             group = dict(zip(_GROUP, (cell, ctx, seq_len, batch, hidden)))
             for is_train in m["is_train"] if baseline else ():
-                fkey = (cell, seq_len, batch, hidden, is_train)
+                fkey = (cell, ctx, seq_len, batch, hidden, is_train)  # numpy or CuPy by ctx
                 if fkey not in floors_done:
                     floors_done.add(fkey)
-                    cases += [dict(group, impl=impl, benchmark=None, ctx="cpu(0)",
+                    cases += [dict(group, impl=impl, benchmark=None,
                                    is_train=is_train, hybridize_cell=None,
                                    hybridize_layer=None) for impl in FLOOR_IMPLS]
             for is_train, hc, hl in itertools.product(

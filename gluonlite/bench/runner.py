@@ -2,7 +2,8 @@
 
 Inference rounds call the layer once; training rounds call it under
 `autograd.record()` and then `backward()` on the stacked outputs (the gradient of
-their sum). Floor cases time the numpy floor (`floor.py`) the same way. After the
+their sum). Floor cases time the hand-written floor (`floor.py`) the same way, in numpy on
+a cpu ctx and in CuPy on a gpu (the timer then waits for the device). After the
 timed rounds one more round runs under tracemalloc to measure the peak of new
 allocations during a call (`peak_alloc_bytes`); it is not part of the timings.
 
@@ -28,15 +29,9 @@ def detect_gpus():
     Returns:
         (count, reason): reason is None when count > 0.
     """
-    try:
-        import cupy  # noqa: F401  - only asking whether it is there
-    except ImportError:
-        return 0, "CuPy is not installed (a gpu context needs CuPy and a GPU)"
-    except Exception as e:  # a broken CUDA install raises on import
-        return 0, f"CuPy does not import ({type(e).__name__}: {e})"
-    from gluonlite.context import num_gpus  # 0 when CuPy sees no device
-    count = num_gpus()
-    return (count, None) if count else (0, "no GPU visible to CuPy")
+    from gluonlite.context import gpu_missing, num_gpus
+    count = num_gpus()  # 0 when CuPy or a device is missing
+    return (count, None) if count else (0, gpu_missing() or "no GPU visible to CuPy")
 
 
 def time_rounds(step, warmup, test, sync=None, progress=None):
@@ -95,13 +90,19 @@ def _gluonlite_step(case, seed):
 
 
 def _floor_step(case, seed):
+    from gluonlite.context import synchronize
+    from .models import make_ctx
     T, N, H = case["seq_len"], case["batch_size"], case["hidden_dim"]
     train = bool(case["is_train"])
-    f = floor.FloorRNN(case["cell"], T, N, H, H, fused=case["impl"] == "floor-fused", train=train)
+    ctx = make_ctx(case.get("ctx") or "cpu(0)")  # numpy on a cpu, CuPy on a gpu
+    xp = ctx.xp
+    f = floor.FloorRNN(case["cell"], T, N, H, H, fused=case["impl"] == "floor-fused", train=train,
+                       xp=xp)
     rng = np.random.default_rng(seed)
-    params = floor.init_params(case["cell"], H, H, seed=seed)
-    x = rng.standard_normal((T, N, H), dtype=np.float32)
-    states = [rng.standard_normal((N, H), dtype=np.float32)
+    params = {k: xp.asarray(v)
+              for k, v in floor.init_params(case["cell"], H, H, seed=seed).items()}
+    x = xp.asarray(rng.standard_normal((T, N, H), dtype=np.float32))
+    states = [xp.asarray(rng.standard_normal((N, H), dtype=np.float32))
               for _ in range(floor.num_states(case["cell"]))]
     if train:
         def step():
@@ -110,7 +111,7 @@ def _floor_step(case, seed):
     else:
         def step():
             f.forward(x, states, params)
-    return step, None
+    return step, (lambda: synchronize(ctx)) if ctx.device_type == "gpu" else None
 
 
 def run_case(case, warmup, test, seed=0, progress=None):

@@ -3,8 +3,8 @@
 Columns: the case keys, mean and std (ms), `speedup` = the imperative variant's
 mean / this mean (same benchmark, cell, ctx, sizes and mode, hybridize_cell and
 hybridize_layer both false), and, when the run has numpy floor records,
-`x floor-step` / `x floor-fused` = this mean / the floor's mean (cpu cases only;
-1.0 means as fast as the hand-written numpy loop).
+`x floor-step` / `x floor-fused` = this mean / the mean of the floor on the same ctx
+(the hand-written loop in numpy on a cpu, in CuPy on a gpu; 1.0 means as fast).
 
 Example:
     >>> rows = [{'impl': 'gluonlite', 'benchmark': 'foreach', 'cell': 'RNNCell',
@@ -44,7 +44,7 @@ def table_rows(records):
     for r in records:
         impl = r.get("impl", "gluonlite")
         if impl != "gluonlite":
-            floors[(impl,) + tuple(r.get(k) for k in _SIZE)] = r["mean"]
+            floors[(impl, r.get("ctx")) + tuple(r.get(k) for k in _SIZE)] = r["mean"]
         elif not r.get("hybridize_cell") and not r.get("hybridize_layer"):
             imperative[(r.get("benchmark"), r.get("ctx"))
                        + tuple(r.get(k) for k in _SIZE)] = r["mean"]
@@ -59,9 +59,8 @@ def table_rows(records):
         if impl == "gluonlite":
             base = imperative.get((r.get("benchmark"), r.get("ctx")) + size)
             speedup = base / r["mean"] if base and r["mean"] else None
-            if str(r.get("ctx", "")).startswith("cpu"):
-                ratios = [r["mean"] / floors[(i,) + size] if floors.get((i,) + size) else None
-                          for i in impls]
+            ratios = [r["mean"] / floors[key] if floors.get(key) else None
+                      for key in ((i, r.get("ctx")) + size for i in impls)]
         rows.append([impl, r.get("benchmark") or "", r.get("cell"), r.get("ctx"),
                      str(r.get("seq_len")), str(r.get("batch_size")), str(r.get("hidden_dim")),
                      _mode(r), "" if r.get("hybridize_cell") is None else str(r["hybridize_cell"]),

@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from ..context import host_scalar
 from ..ops import registry
 from ..ops.matrix import run_start
 from .body import body_vars
@@ -63,7 +64,7 @@ class Counter:
         op, p = self.cond
         going = op.kernel(p, rc, values[:max_iterations]).reshape(max_iterations, -1)[:, 0]
         stops = xp.flatnonzero(going == 0)
-        n = int(stops[0]) if stops.size else max_iterations
+        n = int(host_scalar(stops)) if stops.size else max_iterations
         return values, n
 
 
@@ -140,7 +141,8 @@ def gather(rc, data, params, counts):
     copy."""
     idx = counts.reshape(-1)
     n = idx.size
-    if n and float(idx[0]).is_integer():
+    # on a device, reading the first counter on the host would sync: gather instead
+    if n and rc.xp is np and float(idx[0]).is_integer():
         first = run_start(rc.xp, idx)
         if first is not None and 0 <= first and first + n <= data.shape[0]:
             return data[first:first + n]

@@ -23,6 +23,7 @@ Index maps (positions in a body's ``list_inputs()``; node inputs by position):
 """
 import numpy as np
 
+from ..context import host_scalar
 from ..ops import attrs as A
 from ..ops import registry
 from ..ops.registry import Operator
@@ -410,7 +411,7 @@ def _while_run(p, rc, xs, keep):
         for step in range(n_it + 1):
             for j, k in c_vars:
                 c_args[j] = cur[k]
-            if step == n_it or not cond(c_args, None)[0][0].reshape(-1)[0]:
+            if step == n_it or not host_scalar(cond(c_args, None)[0][0]):
                 break
             for j, k in f_vars:
                 f_args[j] = cur[k]
@@ -524,7 +525,7 @@ def _cond_run(p, rc, xs, keep, taken=None):
         (c,), _ = cplan.forward(c_args)
         if c.size != 1:
             raise ValueError(f"cond: pred must be a scalar (one element), got shape {c.shape}")
-        taken = bool(c.reshape(-1)[0])
+        taken = bool(host_scalar(c))
     b = 0 if taken else 1
     args = [xs[i] for i in p[_BRANCH_LOCS[b]]]
     plan = body_plan(p, 1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,

@@ -35,7 +35,8 @@ class CachedOp:
         self._no_grad = (False,) * len(self.input_names)
 
     def _plan_for(self, datas, is_train, want):
-        key = (tuple([(d.shape, d.dtype) for d in datas]), is_train, want)
+        # one plan per context too: a plan holds its array module and static buffers
+        key = (tuple([(d.shape, d.dtype) for d in datas]), is_train, want, self._ctx)
         if self.static_shape and self._last is not None and self._last[0] == key:
             return self._last[1]
         plan = self._plans.get(key)

@@ -1,5 +1,4 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
-import numpy as np
 
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
@@ -82,6 +81,10 @@ class Executor:
             if not isinstance(v, NDArray):
                 raise TypeError(f"bind: array for {k!r} must be an NDArray, got {type(v).__name__}")
         self.grad_dict = _as_dict("args_grad", arg_names, args_grad, True)
+        for what, arrays in (("array", self.arg_dict), ("array", self.aux_dict),
+                             ("gradient array", self.grad_dict)):
+            for k, v in arrays.items():
+                _check_device(what, k, v, self._ctx)
         reqs = grad_reqs(arg_names, grad_req)
         self._grad_req = {n: (r if n in self.grad_dict else "null") for n, r in reqs.items()}
         self._arg_names, self._aux_names = arg_names, aux_names
@@ -194,7 +197,9 @@ class Executor:
             ogs = []
             for name, g, shp in zip(self._symbol.list_outputs(), out_grads, plan.out_shapes):
                 if g is not None:
-                    g = g._data if isinstance(g, NDArray) else np.asarray(g)
+                    # on the executor's device: host values are uploaded once, explicitly
+                    g = (g.as_in_context(self._ctx)._data if isinstance(g, NDArray)
+                         else self._ctx.xp.asarray(g))
                     if tuple(g.shape) != tuple(shp):
                         raise ValueError(f"backward: out_grad for {name!r} has shape "
                                          f"{tuple(g.shape)}, the output has {tuple(shp)}")
@@ -221,6 +226,17 @@ class Executor:
 
     def __repr__(self):
         return f"<Executor of {self._symbol!r}>"
+
+
+def _check_device(what, name, array, ctx):
+    """Raise when `array` lives on another device than the executor's `ctx` (cpu ids are one
+    host memory; a gpu is its own)."""
+    if not isinstance(array, NDArray):  # a gradient left out
+        return
+    here = array.context
+    if here != ctx and "gpu" in (here.device_type, ctx.device_type):
+        raise ValueError(f"bind: {what} for {name!r} is on {here}, the executor on {ctx}; "
+                         f"copy it there with as_in_context({ctx})")
 
 
 def simple_bind(symbol, ctx, grad_req, type_dict, shapes):

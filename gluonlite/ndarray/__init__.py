@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
-from ..context import _cupy, current_context
+from ..context import current_context, synchronize
 from .ndarray import NDArray, array, empty, check_stype
 from . import register as _register
 
@@ -79,10 +79,10 @@ def stack(*data, axis=0, **kwargs):
 
 
 def waitall():
-    """Wait for all computation to finish (synchronous here; syncs the GPU stream with CuPy)."""
-    cp = _cupy()
-    if cp is not None:
-        cp.cuda.Stream.null.synchronize()
+    """Wait until every device has finished its queued work: numpy computes synchronously,
+    CuPy does not, so on a GPU this is the device sync a timer needs before it reads the
+    clock (`gluonlite.context.synchronize`)."""
+    synchronize()
 
 
 from . import random  # noqa: E402

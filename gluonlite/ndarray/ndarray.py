@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import autograd
 from ..base import MXNetValueError, normalize_dtype
-from ..context import Context, current_context
+from ..context import Context, current_context, synchronize
 from .invoke import plan_for, run_plan
 
 __all__ = ["NDArray", "array", "empty", "check_grad_req", "check_stype"]
@@ -185,15 +185,20 @@ class NDArray:
         return _op("_copy")(self)
 
     def copyto(self, other):
-        """Copy into `other` (an NDArray, returned) or to a new array on `other` (a Context)."""
+        """Copy into `other` (an NDArray, returned) or to a new array on `other` (a Context).
+
+        Between devices the data goes through the host once (`asnumpy()`, then an upload);
+        on one device it is a device copy.
+
+        Raises:
+            ValueError: `other` is an NDArray of another shape.
+        """
         if isinstance(other, Context):
-            return NDArray(other.xp.asarray(self.asnumpy() if other.device_type == "cpu"
-                                            else self._data), other)
+            return NDArray(_on(other, self, copy=True), other)
         if other.shape != self.shape:
             raise MXNetValueError(
                 f"copyto: shape {self.shape} does not match the target's {other.shape}")
-        other._data[...] = self._data if other._ctx == self._ctx else other._ctx.xp.asarray(
-            self.asnumpy())
+        other._data[...] = _on(other._ctx, self, copy=False)
         return other
 
     def tostype(self, stype):
@@ -224,8 +229,10 @@ class NDArray:
         return NDArray(self._data, self._ctx)
 
     def wait_to_read(self):
-        """Block until the array is computed (no-op: computation is synchronous)."""
-        return None
+        """Block until the array is computed: on a gpu context, wait for its device (CuPy
+        kernels run asynchronously); cpu arrays are computed when returned."""
+        if self._ctx.device_type == "gpu":
+            synchronize(self._ctx)
 
     # ---- autograd -----------------------------------------------------------------------
     def attach_grad(self, grad_req="write", stype=None):
@@ -419,14 +426,13 @@ class NDArray:
         """
         self._check_writable("__setitem__")
         if isinstance(value, NDArray):
-            value = value._data if value._ctx == self._ctx else self._ctx.xp.asarray(
-                value.asnumpy())
+            value = _on(self._ctx, value, copy=False)
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
         if isinstance(key, NDArray):
-            key = key._data.astype(np.int64)
+            key = _on(self._ctx, key, copy=False).astype(np.int64)
         elif isinstance(key, list):
-            key = np.asarray(key, dtype=np.int64)
+            key = self._ctx.xp.asarray(key, dtype=np.int64)
         try:
             self._data[key] = value
         except ValueError as e:
@@ -436,6 +442,15 @@ class NDArray:
 
 
 _FULL = slice(None)
+
+
+def _on(ctx, x, copy):
+    """`x`'s raw data on `ctx`: itself (or a device copy, with `copy`) when `x` is there,
+    else copied through the host once."""
+    if x._ctx == ctx:
+        return x._data.copy() if copy else x._data
+    host = x.asnumpy()
+    return host if ctx.device_type == "cpu" else ctx.xp.asarray(host)
 
 
 def _view_vjp(xp, data, key):

@@ -4,6 +4,7 @@ from math import prod
 import numpy as np
 
 from ..base import MXNetValueError
+from ..context import host_scalar
 from . import attrs as A
 from .registry import register, ShapeError, writes_out
 from .rules import norm_axis, keep_dtype
@@ -263,6 +264,8 @@ def run_start(xp, i):
     n = i.size
     if not n:
         return 0
+    if xp is not np:  # the check reads indices on the host: a device sync costing more
+        return None   # than the general path saves
     if i[-1] - i[0] == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
         return int(i[0])
     return None
@@ -281,6 +284,8 @@ def scatter_add(xp, target, i, rows):
     n, start = i.size, run_start(xp, i)
     if start is not None:
         target[start:start + n] += rows
+    elif xp is not np:  # one atomic scatter-add kernel; counting repeats would sync
+        xp.add.at(target, i, rows)
     elif xp.unique(i).size == n:
         target[i] += rows
     else:
@@ -361,7 +366,8 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
 def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)
-    if p.mode == "raise" and ((idx < 0) | (idx >= a.shape[ax])).any():
+    # mode='raise' must know on the host whether to raise: one explicit read
+    if p.mode == "raise" and host_scalar(((idx < 0) | (idx >= a.shape[ax])).any()):
         raise MXNetValueError(f"take: an index is out of range [0, {a.shape[ax]}) with "
                               "mode='raise'")
     if rc.xp is np:  # numpy clips or wraps by itself, without a pass over the indices

@@ -89,7 +89,7 @@ def _argmax_shape(p, ins):
 def _argmax(p, rc, x):
     """argmax(data, axis=None, keepdims=False): index of the maximum, in data's dtype."""
     if p.axis is None:
-        return rc.xp.asarray([x.argmax()], dtype=x.dtype)
+        return x.argmax().reshape(1).astype(x.dtype)
     y = x.argmax(axis=p.axis)
     if p.keepdims:
         y = rc.xp.expand_dims(y, p.axis)

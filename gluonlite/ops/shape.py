@@ -199,7 +199,7 @@ def _perm(p, ndim):
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
           vjp=lambda p, rc, xs, ys, gys, need: (
-              gys[0].transpose(np.argsort(_perm(p, xs[0].ndim))),))
+              gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
 def _transpose(p, rc, x):
     """transpose(data, axes=()): permute axes (reverse them when axes is empty)."""
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
@@ -236,7 +236,8 @@ def _concat_shape(p, ins):
 
 def _concat_vjp(p, rc, xs, ys, gys, need):
     ax = p.dim % xs[0].ndim
-    cuts = np.cumsum([x.shape[ax] for x in xs])[:-1]
+    # host ints, not a numpy array: the split points are metadata for any array module
+    cuts = [int(c) for c in np.cumsum([x.shape[ax] for x in xs])[:-1]]
     return tuple(rc.xp.split(gys[0], cuts, axis=ax))
 
 

@@ -61,7 +61,7 @@ class ForeachRNN(gluon.HybridBlock):
 
 @pytest.mark.skipif(not hasattr(gluon, "rnn") or not hasattr(gluon.rnn, "RNNCell"),
                     reason="gluon.rnn.RNNCell is not there yet")
-def test_foreach_rnn_from_the_blog():
+def test_foreach_rnn_from_the_blog(on_ctx):
     data = np.random.randn(6, 3, 4).astype(np.float32)
 
     class Wrap(gluon.HybridBlock):
@@ -93,6 +93,6 @@ class WhileDense(gluon.HybridBlock):
         return [outs[0], y]
 
 
-def test_while_loop_and_cond_in_hybrid_forward():
+def test_while_loop_and_cond_in_hybrid_forward(on_ctx):
     x = np.random.randn(2, 4).astype(np.float32)
     _compare(WhileDense, [x, np.array([0], np.float32)])

@@ -140,7 +140,7 @@ def test_while_take_projection_is_hoisted_and_equal(i0, step):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
 
-def test_hoisted_while_gradients_match_finite_differences():
+def test_hoisted_while_gradients_match_finite_differences(on_ctx):
     s = sym.sum(_while_rnn()[0] * 1.5)
     rng = np.random.RandomState(4)
     loc = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([0.0]),
@@ -288,7 +288,7 @@ def test_chained_invariant_products_keep_values_and_gradients_apart(loop):
 
 @pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
-def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop):
+def test_hybridized_cell_layers_equal_with_and_without_optimizations(cell, loop, on_ctx):
     from gluonlite.bench.models import ForeachRNN, WhileRNN
     results = []
     for opt in (False, True):

@@ -55,7 +55,7 @@ def _symbolic(name, inputs, attrs, diff, head_grads, seed):
     aux_states = {n: nd.array(x, dtype=x.dtype) for n, x in zip(names, inputs) if n in aux}
     grads = {n: nd.zeros(x.shape, dtype=x.dtype) for n, x, d in zip(names, inputs, diff) if d}
     reqs = {n: ("write" if n in grads else "null") for n in args}
-    exe = y.bind(mx.cpu(), args, args_grad=grads, grad_req=reqs, aux_states=aux_states)
+    exe = y.bind(mx.current_context(), args, args_grad=grads, grad_req=reqs, aux_states=aux_states)
     mx.random.seed(seed)
     outs = [o.asnumpy() for o in exe.forward(is_train=True)]
     assert len(outs) == op.num_visible(op.parse(dict(attrs, **(
@@ -66,7 +66,7 @@ def _symbolic(name, inputs, attrs, diff, head_grads, seed):
 
 
 @pytest.mark.parametrize("ex", EXAMPLES, ids=_id)
-def test_symbolic_matches_imperative(ex):
+def test_symbolic_matches_imperative(ex, on_ctx):
     name, inputs, attrs = ex
     op = registry.get(name)
     p = op.parse(dict(attrs, **({op.variadic: len(inputs)} if op.variadic else {})))[0]
@@ -91,7 +91,7 @@ def test_symbolic_matches_imperative(ex):
 
 
 @pytest.mark.parametrize("ex", EXAMPLES, ids=_id)
-def test_cached_op_static_alloc_matches_imperative_inference(ex):
+def test_cached_op_static_alloc_matches_imperative_inference(ex, on_ctx):
     name, inputs, attrs = ex
     if registry.get(name).random:
         pytest.skip("random operator: values differ by design between calls")

@@ -55,7 +55,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_block_modes_agree(name):
+def test_block_modes_agree(name, on_ctx):
     make, inputs = CASES[name]
     if any(isinstance(x, list) for x in inputs):
         x, states = inputs

@@ -48,7 +48,7 @@ def _weights(cell):
 @pytest.mark.parametrize("cls,ref,n_states", [(rnn.RNNCell, np_rnn, 1),
                                               (rnn.LSTMCell, np_lstm, 2),
                                               (rnn.GRUCell, np_gru, 1)])
-def test_cell_matches_numpy(cls, ref, n_states):
+def test_cell_matches_numpy(cls, ref, n_states, on_ctx):
     cell = cls(5, input_size=3)
     cell.initialize(mx.init.Uniform(0.5))
     x = R.uniform(-1, 1, (2, 3)).astype(np.float32)
@@ -121,7 +121,7 @@ LAYERS = [(rnn.RNN, rnn.RNNCell, {"activation": "relu"}), (rnn.LSTM, rnn.LSTMCel
 
 @pytest.mark.parametrize("layer_cls,cell_cls,kw", LAYERS)
 @pytest.mark.parametrize("bidirectional", [False, True])
-def test_layer_matches_loop_of_cells(layer_cls, cell_cls, kw, bidirectional):
+def test_layer_matches_loop_of_cells(layer_cls, cell_cls, kw, bidirectional, on_ctx):
     T, N, C, H, L = 4, 2, 3, 5, 2
     layer = layer_cls(H, num_layers=L, bidirectional=bidirectional)
     layer.initialize(mx.init.Uniform(0.3))
@@ -243,7 +243,7 @@ def _run(layer, inputs, states, train):
 
 @pytest.mark.parametrize("cell_type", [rnn.RNNCell, rnn.GRUCell, rnn.LSTMCell])
 @pytest.mark.parametrize("train", [False, True])
-def test_seed_foreach_rnn(cell_type, train):
+def test_seed_foreach_rnn(cell_type, train, on_ctx):
     data = mx.nd.random.normal(shape=(6, 3, 5))
     states = [mx.nd.normal(shape=(3, 4)) for _ in cell_type(4).state_info()]
     results = []
@@ -262,7 +262,7 @@ def test_seed_foreach_rnn(cell_type, train):
 
 @pytest.mark.parametrize("cell_type", [rnn.RNNCell, rnn.GRUCell, rnn.LSTMCell])
 @pytest.mark.parametrize("train", [False, True])
-def test_seed_while_rnn(cell_type, train):
+def test_seed_while_rnn(cell_type, train, on_ctx):
     seq_len, batch, hidden = 5, 2, 4
     inputs = mx.nd.normal(loc=0.0, scale=1.0, shape=(seq_len, batch, hidden))
     states = [mx.nd.normal(loc=0.0, scale=1.0, shape=(batch, hidden))
@@ -360,7 +360,7 @@ class _UnrollValid(gluon.HybridBlock):
         return [out] + list(states)
 
 
-def test_unroll_valid_length_hybridized_matches_imperative():
+def test_unroll_valid_length_hybridized_matches_imperative(on_ctx):
     from helpers import check_block
     x = R.uniform(-1, 1, (3, 4, 2)).astype(np.float32)
     lengths = np.array([2, 4, 1], np.float32)

@@ -92,7 +92,7 @@ class SeqModel(gluon.HybridBlock):
 
 
 @pytest.mark.parametrize("hybrid", [False, True])
-def test_trainer_learns_tiny_sequence_task(hybrid):
+def test_trainer_learns_tiny_sequence_task(hybrid, on_ctx):
     mx.random.seed(0)
     # target: running sum of the inputs so far
     x = R.uniform(-1, 1, (32, 6, 1)).astype(np.float32)
@@ -138,7 +138,7 @@ def test_dataloader_last_batch_modes():
         gluon.data.ArrayDataset(np.arange(3), np.arange(4))
 
 
-def test_dense_gradient_matches_finite_differences():
+def test_dense_gradient_matches_finite_differences(on_ctx):
     d = nn.Dense(3, in_units=4, dtype="float64")
     d.initialize(mx.init.Uniform(0.5))
     x = R.uniform(-1, 1, (2, 4))

@@ -1,0 +1,342 @@
+"""A stand-in for CuPy's array module, so the `gpu` code paths run (and are checked) on a
+machine without a GPU.
+
+`MODULE` answers to the names CuPy 14.2 has (`fixtures/cupy_names.json`, read off the real
+wheel) and computes with numpy underneath, on `DeviceArray`s that hold a numpy array. What
+makes it a useful check is what a device array refuses, as CuPy's do or stricter:
+
+- implicit conversion to numpy (``np.asarray(d)``, ``__array__``), and implicit host reads
+  (``float(d)``, ``int(d)``, ``bool(d)``, ``d.__index__()``): a kernel or a loop step that
+  reads a device value on the host raises instead of silently copying (CuPy syncs there);
+- numpy arrays mixed into device operations (``d + np_array``, ``xp.where(np_mask, ...)``,
+  ``d[...] = np_array``): CuPy raises there too;
+- names CuPy does not have (``xp.errstate``), on the module and on arrays.
+
+numpy functions called on device arrays dispatch to the module, as CuPy's
+``__array_function__``/``__array_ufunc__`` do. The explicit copies (``.get()``, ``.item()``,
+``.tolist()``, ``MODULE.asnumpy``) are allowed and counted in ``MODULE.stats``, as are
+uploads (``asarray`` of host data) and device synchronizations, so a test can pin how many a
+code path makes.
+
+Example::
+
+    import fakecupy
+    xp = fakecupy.MODULE
+    d = xp.asarray(np.ones(3, np.float32))
+    (d * 2).sum().get()        # array(6., dtype=float32); stats['host_copies'] == 1
+    float(d.sum())             # TypeError: implicit host read
+"""
+import copy
+import functools
+import json
+import os
+import types
+
+import numpy as np
+
+_NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                                     "cupy_names.json"), encoding="utf-8"))
+MODULE_NAMES = frozenset(_NAMES["module"])
+ARRAY_NAMES = frozenset(_NAMES["ndarray"])
+
+# Module functions that take host data and upload it (the explicit host-to-device copies).
+_UPLOADS = frozenset({"asarray", "array", "asanyarray"})
+# Array methods that are explicit device-to-host copies.
+_HOST_READS = frozenset({"item", "tolist", "tobytes"})
+
+
+class HostCopyError(TypeError):
+    """A device array was read on the host implicitly (or mixed with a host array)."""
+
+
+def _refuse(what):
+    raise HostCopyError(
+        f"fakecupy: {what}; on a GPU this is a silent copy to or from the host. Copy "
+        "explicitly (NDArray.asnumpy(), .get(), xp.asarray(host_array)) or compute with the "
+        "array module (ctx.xp).")
+
+
+def _unwrap(v, where):
+    """The numpy value behind `v` for a computation (device arrays unwrapped, lists and
+    tuples walked); a host numpy array with more than one element is refused."""
+    if type(v) is DeviceArray:
+        return v._a
+    if isinstance(v, np.ndarray):
+        if v.ndim:
+            _refuse(f"a host numpy array of shape {v.shape} was passed to {where}")
+        return v
+    if isinstance(v, (list, tuple)):
+        return type(v)(_unwrap(x, where) for x in v)
+    return v
+
+
+def _wrap(v):
+    """Device arrays for numpy results (numpy scalars become 0-d arrays, as CuPy's
+    reductions give)."""
+    if isinstance(v, np.ndarray):
+        return DeviceArray(v)
+    if isinstance(v, np.generic):
+        return DeviceArray(np.asarray(v))
+    if isinstance(v, tuple):
+        return tuple(_wrap(x) for x in v)
+    if isinstance(v, list):
+        return [_wrap(x) for x in v]
+    return v
+
+
+def _call(fn, where, args, kwargs):
+    args = [_unwrap(a, where) for a in args]
+    kwargs = {k: _unwrap(v, where) for k, v in kwargs.items()}
+    return _wrap(fn(*args, **kwargs))
+
+
+class DeviceArray:
+    """An array "on the device": a numpy array that refuses implicit host reads (see the
+    module docstring). Arithmetic, indexing and the CuPy ndarray methods work as numpy's."""
+
+    __slots__ = ("_a",)
+    __array_priority__ = 2000.0
+
+    def __init__(self, a):
+        self._a = a
+
+    # ---- what CuPy refuses, or what is a silent sync there -------------------------------
+    def __array__(self, dtype=None, copy=None):
+        _refuse("a device array was converted to numpy implicitly (__array__)")
+
+    def __float__(self):
+        _refuse("float() of a device array")
+
+    def __int__(self):
+        _refuse("int() of a device array")
+
+    def __index__(self):
+        _refuse("a device array was used as a Python index")
+
+    def __bool__(self):
+        _refuse("bool() of a device array (an `if` or `while` on a device value)")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        fn = getattr(MODULE, ufunc.__name__)
+        if method != "__call__":
+            fn = getattr(fn, method)
+        return fn(*inputs, **kwargs)
+
+    def __array_function__(self, func, types_, args, kwargs):
+        if func.__name__ not in MODULE_NAMES:
+            return NotImplemented
+        return getattr(MODULE, func.__name__)(*args, **kwargs)
+
+    # ---- array protocol -------------------------------------------------------------------
+    shape = property(lambda self: self._a.shape)
+    dtype = property(lambda self: self._a.dtype)
+    ndim = property(lambda self: self._a.ndim)
+    size = property(lambda self: self._a.size)
+    strides = property(lambda self: self._a.strides)
+    itemsize = property(lambda self: self._a.itemsize)
+    nbytes = property(lambda self: self._a.nbytes)
+    flags = property(lambda self: self._a.flags)
+    T = property(lambda self: DeviceArray(self._a.T))
+
+    @property
+    def base(self):
+        return None if self._a.base is None else DeviceArray(self._a.base)
+
+    def get(self, stream=None, order="C", out=None):
+        """The explicit copy to the host (counted), as cupy.ndarray.get."""
+        MODULE.stats["host_copies"] += 1
+        return self._a.copy()
+
+    def __getattr__(self, name):
+        if name not in ARRAY_NAMES:
+            raise AttributeError(f"fakecupy: cupy.ndarray has no attribute {name!r}")
+        attr = getattr(self._a, name)
+        if name in _HOST_READS:
+            MODULE.stats["host_copies"] += 1
+            return attr
+        if not callable(attr):
+            return _wrap(attr)
+        return lambda *args, **kwargs: _call(attr, f"cupy.ndarray.{name}", args, kwargs)
+
+    def __len__(self):
+        return len(self._a)
+
+    def __iter__(self):
+        return (_wrap(row) for row in self._a)
+
+    def __getitem__(self, key):
+        return _wrap(self._a[_key(key)])
+
+    def __setitem__(self, key, value):
+        self._a[_key(key)] = _unwrap(value, "__setitem__")
+
+    def __repr__(self):
+        return f"fakecupy.DeviceArray({self._a!r})"
+
+    def __copy__(self):
+        return DeviceArray(self._a.copy())
+
+    def __deepcopy__(self, memo):
+        return DeviceArray(copy.deepcopy(self._a, memo))
+
+    __hash__ = None
+
+
+def _key(key):
+    """An index with device arrays unwrapped (host index arrays are uploaded by CuPy)."""
+    if type(key) is DeviceArray:
+        return key._a
+    if isinstance(key, tuple):
+        return tuple(k._a if type(k) is DeviceArray else k for k in key)
+    return key
+
+
+def _binary(name):
+    def method(self, other):
+        return _wrap(getattr(self._a, name)(_unwrap(other, f"the operator {name}")))
+    method.__name__ = name
+    return method
+
+
+def _inplace(name):
+    def method(self, other):
+        getattr(self._a, name)(_unwrap(other, f"the operator {name}"))
+        return self
+    method.__name__ = name
+    return method
+
+
+def _unary(name):
+    def method(self):
+        return _wrap(getattr(self._a, name)())
+    method.__name__ = name
+    return method
+
+
+for _op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+            "xor", "lshift", "rshift"):
+    setattr(DeviceArray, f"__{_op}__", _binary(f"__{_op}__"))
+    setattr(DeviceArray, f"__r{_op}__", _binary(f"__r{_op}__"))
+    setattr(DeviceArray, f"__i{_op}__", _inplace(f"__i{_op}__"))
+for _op in ("lt", "le", "gt", "ge", "eq", "ne"):
+    setattr(DeviceArray, f"__{_op}__", _binary(f"__{_op}__"))
+for _op in ("neg", "pos", "abs", "invert"):
+    setattr(DeviceArray, f"__{_op}__", _unary(f"__{_op}__"))
+del _op
+
+
+# ---- the module -------------------------------------------------------------------------
+class _Stream:
+    """A CUDA stream: `synchronize` is counted."""
+
+    def synchronize(self):
+        MODULE.stats["syncs"] += 1
+
+
+class _Device:
+    """A CUDA device (id 0 only): `synchronize` is counted; `use` and `with` do nothing."""
+
+    def __init__(self, device=0):
+        if int(device) != 0:
+            raise ValueError(f"fakecupy: only device 0 exists, got {device}")
+        self.id = 0
+
+    def synchronize(self):
+        MODULE.stats["syncs"] += 1
+
+    def use(self):
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+
+_NULL_STREAM = _Stream()
+_cuda = types.SimpleNamespace(
+    runtime=types.SimpleNamespace(getDeviceCount=lambda: 1),
+    Stream=types.SimpleNamespace(null=_NULL_STREAM),
+    get_current_stream=lambda: _NULL_STREAM,
+    Device=_Device,
+)
+
+
+def _asnumpy(a, stream=None, order="C", out=None):
+    """cupy.asnumpy: the explicit copy to the host (counted)."""
+    if type(a) is DeviceArray:
+        MODULE.stats["host_copies"] += 1
+        return a._a.copy()
+    return np.asarray(a)
+
+
+def _upload(fn):
+    @functools.wraps(fn)
+    def upload(obj, *args, **kwargs):
+        if type(obj) is DeviceArray:
+            return _wrap(fn(obj._a, *args, **kwargs))
+        if isinstance(obj, np.ndarray) or isinstance(obj, (list, tuple)):
+            MODULE.stats["uploads"] += 1
+        return DeviceArray(np.asarray(fn(obj, *args, **kwargs)))
+    return upload
+
+
+def _fuse(*args, **kwargs):
+    """cupy.fuse as a plain call: the math of the fused function, without its compilation
+    (which only a GPU run checks)."""
+    if args and callable(args[0]) and len(args) == 1 and not kwargs:
+        return args[0]
+    return lambda fn: fn
+
+
+def _get_array_module(*args):
+    return MODULE if any(type(a) is DeviceArray for a in args) else np
+
+
+def _wrap_function(name, fn):
+    if name in _UPLOADS:
+        return _upload(fn)
+    wrapped = functools.partial(_call, fn, f"cupy.{name}")
+
+    def call(*args, **kwargs):
+        return wrapped(args, kwargs)
+    call.__name__ = name
+    if isinstance(fn, np.ufunc):  # reduce/accumulate/outer/at as CuPy's ufuncs have them
+        for method in ("reduce", "accumulate", "outer", "at"):
+            setattr(call, method, functools.partial(
+                _method_call, getattr(fn, method), f"cupy.{name}.{method}"))
+    return call
+
+
+def _method_call(fn, where, *args, **kwargs):
+    return _call(fn, where, args, kwargs)
+
+
+class _Module(types.ModuleType):
+    """The fake `cupy` module: CuPy's names, computed by numpy (see the module docstring)."""
+
+    def __getattr__(self, name):
+        if name not in MODULE_NAMES:
+            raise AttributeError(f"fakecupy: module 'cupy' has no attribute {name!r}")
+        value = getattr(np, name)
+        if callable(value) and not isinstance(value, type):
+            value = _wrap_function(name, value)
+        setattr(self, name, value)  # looked up once
+        return value
+
+
+MODULE = _Module("fakecupy", "CuPy's array module, faked on numpy (tests only)")
+MODULE.__version__ = "14.2.0-fake"
+MODULE.stats = {"host_copies": 0, "uploads": 0, "syncs": 0}
+MODULE.ndarray = DeviceArray
+MODULE.cuda = _cuda
+MODULE.asnumpy = _asnumpy
+MODULE.fuse = _fuse
+MODULE.get_array_module = _get_array_module
+
+
+def reset_stats():
+    """Zero the counters in `MODULE.stats`."""
+    for k in MODULE.stats:
+        MODULE.stats[k] = 0
