@@ -8,7 +8,9 @@ in reverse topological order, summing gradients where a value fans out (microgra
 `Function` lets user code give its own backward for a forward written with NDArrays, and
 `get_symbol` turns the recorded history of an array into a `Symbol`.
 """
+import math
 import threading
+import warnings
 
 from .base import MXNetValueError
 
@@ -179,6 +181,26 @@ def _write_targets(order, leaf_uses, entries):
     return targets
 
 
+def _head_grad_prefix(g, shape):
+    """The leading elements of an oversized head gradient, read as `shape`, with a warning.
+
+    MXNet 1.x reads a head gradient as a flat buffer of the head's size without checking its
+    shape, so scripts that pass a larger array run there; they run here and get MXNet's
+    numbers. A smaller array would read past its end in MXNet and is an error here.
+
+    Raises:
+        ValueError: `g` has fewer elements than the head.
+    """
+    size = math.prod(shape)
+    if g.size < size:
+        raise ValueError(f"backward: head_grad of shape {g.shape} does not match its head of "
+                         f"shape {shape} (it has {g.size} elements, the head {size})")
+    warnings.warn(f"backward: head_grad of shape {g.shape} does not match its head of shape "
+                  f"{shape}; its first {size} elements are used, as MXNet 1.x does",
+                  stacklevel=4)
+    return g.reshape(-1)[:size].reshape(shape)
+
+
 def _run_backward(heads, head_grads, retain_graph, write=False):
     """Propagate gradients from heads; returns {id(leaf): (leaf, total grad raw array)}.
     With `write`, nodes that can are handed the grad buffers of the leaves that will receive
@@ -201,8 +223,7 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
         else:
             g = hg._data if hasattr(hg, "_data") else h._ctx.xp.asarray(hg, dtype=h.dtype)
             if g.shape != h.shape:
-                raise ValueError(f"backward: head_grad of shape {g.shape} does not match its head "
-                                 f"of shape {h.shape}")
+                g = _head_grad_prefix(g, h.shape)
         add(e, g)
     leaves = {}
     order, leaf_uses = _toposort([e[0] for e in entries])

@@ -110,6 +110,27 @@ def test_several_heads_with_head_grads():
     np.testing.assert_allclose(x.grad.asnumpy(), [3, 3, 3])
 
 
+def test_oversized_head_grad_uses_its_leading_elements_with_a_warning():
+    # MXNet reads a head gradient as a flat buffer of the head's size: a larger array runs
+    x = var()
+    with autograd.record():
+        y = (x * 3).reshape((3, 1))
+    hg = nd.array(np.arange(1, 6, dtype=np.float32).reshape(5, 1))
+    with pytest.warns(UserWarning, match=r"head_grad of shape \(5, 1\) does not match its head "
+                                         r"of shape \(3, 1\); its first 3 elements are used"):
+        y.backward(hg)
+    np.testing.assert_allclose(x.grad.asnumpy(), [3, 6, 9])
+
+
+def test_undersized_head_grad_is_an_error_naming_both_shapes():
+    x = var()
+    with autograd.record():
+        y = x * 3
+    with pytest.raises(ValueError, match=r"head_grad of shape \(2,\) does not match its head of "
+                                         r"shape \(3,\) \(it has 2 elements, the head 3\)"):
+        y.backward(nd.ones(2))
+
+
 def test_autograd_grad_returns_a_list_and_leaves_grad_buffers_alone():
     x, w = var(), var(X * 2)
     with autograd.record():
