@@ -337,6 +337,25 @@ class _TwoActivationCell(_GatedCell):
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
 
 
+def _lstm_update(cell, F, gates, prev_c, prefix, out_name):
+    """The LSTM state update from the summed (N, 4H) projections `gates` (input, forget,
+    candidate, output) with `cell`'s activations: returns (h', c'), h' named
+    `prefix + out_name`."""
+    sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
+    act, ract = cell._activation, cell._recurrent_activation
+    in_gate = cell._get_activation(F, sl[0], ract, name=prefix + "i")
+    forget_gate = cell._get_activation(F, sl[1], ract, name=prefix + "f")
+    in_transform = cell._get_activation(F, sl[2], act, name=prefix + "c")
+    out_gate = cell._get_activation(F, sl[3], ract, name=prefix + "o")
+    next_c = F.elemwise_add(F.elemwise_mul(forget_gate, prev_c, name=prefix + "mul0"),
+                            F.elemwise_mul(in_gate, in_transform, name=prefix + "mul1"),
+                            name=prefix + "state")
+    next_h = F.elemwise_mul(out_gate, cell._get_activation(F, next_c, act,
+                                                           name=prefix + "activation0"),
+                            name=prefix + out_name)
+    return next_h, next_c
+
+
 class LSTMCell(_TwoActivationCell):
     """LSTM cell (gates stacked as input, forget, cell candidate, output)::
 
@@ -357,19 +376,8 @@ class LSTMCell(_TwoActivationCell):
         prefix = f"t{self._counter}_"
         i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
                                      h2h_bias, prefix)
-        gates = F.elemwise_add(i2h, h2h, name=prefix + "plus0")
-        sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
-        act, ract = self._activation, self._recurrent_activation
-        in_gate = self._get_activation(F, sl[0], ract, name=prefix + "i")
-        forget_gate = self._get_activation(F, sl[1], ract, name=prefix + "f")
-        in_transform = self._get_activation(F, sl[2], act, name=prefix + "c")
-        out_gate = self._get_activation(F, sl[3], ract, name=prefix + "o")
-        next_c = F.elemwise_add(F.elemwise_mul(forget_gate, states[1], name=prefix + "mul0"),
-                                F.elemwise_mul(in_gate, in_transform, name=prefix + "mul1"),
-                                name=prefix + "state")
-        next_h = F.elemwise_mul(out_gate, self._get_activation(F, next_c, act,
-                                                               name=prefix + "activation0"),
-                                name=prefix + "out")
+        next_h, next_c = _lstm_update(self, F, F.elemwise_add(i2h, h2h, name=prefix + "plus0"),
+                                      states[1], prefix, "out")
         return next_h, [next_h, next_c]
 
 
