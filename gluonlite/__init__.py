@@ -25,8 +25,8 @@ def __getattr__(name):
     # Upper layers import lazily so that `import gluonlite` stays cheap and a broken upper
     # layer cannot break the core.
     import importlib
-    aliases = {"sym": "symbol", "init": "initializer"}
-    if name in ("gluon", "initializer", "init", "optimizer", "bench"):
+    aliases = {"sym": "symbol", "init": "initializer", "mod": "module"}
+    if name in ("gluon", "initializer", "init", "optimizer", "bench", "io", "module", "mod"):
         mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
         globals()[name] = mod
         return mod

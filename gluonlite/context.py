@@ -26,6 +26,14 @@ def _cupy():
     return None
 
 
+class _DefaultContext:
+    """``Context.default_ctx``: the current default context, read from the class (MXNet 1.x's
+    deprecated spelling of `current_context()`)."""
+
+    def __get__(self, obj, owner):
+        return current_context()
+
+
 class Context:
     """A device: `Context('cpu', 0)` or `Context('gpu', 1)`.
 
@@ -42,6 +50,7 @@ class Context:
         ValueError: an unknown device type or a negative id.
     """
 
+    default_ctx = _DefaultContext()
     devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
     devstr2type = {v: k for k, v in devtype2str.items()}
 

@@ -88,6 +88,13 @@ def _seq_ref(x, lens, value=0.0):
     return out
 
 
+def _seq_reverse_ref(x, lens):
+    out = x.copy()
+    for b, n in enumerate(lens.astype(int)):
+        out[:n, b] = x[:n, b][::-1]
+    return out
+
+
 def _one_hot(i, depth):
     return (i[..., None] == np.arange(depth)).astype(np.float64)
 
@@ -185,6 +192,9 @@ SPECS = {
                      C([(3, 2)], ref=lambda x: x[-1]),
                      C([(2, 3, 2), Idx([3, 1])], {"use_sequence_length": True, "axis": 1},
                        ref=lambda x, n: x[np.arange(2), n.astype(int) - 1])],
+    "SequenceReverse": [C([(4, 3, 2), Idx([2, 4, 0])], {"use_sequence_length": True},
+                          ref=_seq_reverse_ref, more=[[(3, 2), Idx([1, 3])]]),
+                        C([(3, 2)], ref=lambda x: x[::-1])],
     "SliceChannel": [C([(2, 6)], {"num_outputs": 3}, ref=lambda x: np.split(x, 3, 1)),
                      C([(2, 3)], {"num_outputs": 2, "axis": 0, "squeeze_axis": True},
                        ref=lambda x: [x[0], x[1]]),
@@ -293,6 +303,10 @@ SPECS = {
                      C([(2, 3, 4), (5, 6, 7)],
                        {"lhs_begin": 0, "lhs_end": 2, "rhs_begin": 1, "rhs_end": 2},
                        ref=lambda a, b: a.reshape(6, 4))],
+    "reverse": [C([(2, 3, 4)], {"axis": 1}, ref=lambda x: x[:, ::-1]),
+                C([(2, 3, 4)], {"axis": (0, -1)}, ref=lambda x: x[::-1, :, ::-1]),
+                # an axis named twice is flipped back (MXNet)
+                C([(2, 3)], {"axis": (0, 1, 0)}, ref=lambda x: x[:, ::-1])],
     "sigmoid": _unary(_sigmoid),
     "slice": [C([(3, 4)], {"begin": (0, 1), "end": (2, 4)}, ref=lambda x: x[0:2, 1:4]),
               C([(3, 4)], {"begin": (None, 3), "end": (None, 0), "step": (2, -1)},
