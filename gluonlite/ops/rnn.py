@@ -679,17 +679,19 @@ RNN.stateful = True  # the hidden last output is the run kept for the backward
 
 # ---- _rnn_param_concat -------------------------------------------------------------------------
 def _param_concat_back(p, ins, outs):
-    """The one input of unknown length is what the output's length leaves (the RNN layer's
-    first weight before its input size is known)."""
+    """The inputs of unknown length share what the output's length leaves equally (one or
+    two of them: an RNN layer's first weights, one per direction, before its input size is
+    known), as MXNet's rule does."""
     out = outs[0]
     missing = [i for i, s in enumerate(ins) if s is None]
-    if out is None or len(missing) != 1 or any(len(s) != len(out) for s in ins if s):
+    if out is None or not 1 <= len(missing) <= 2 or any(len(s) != len(out) for s in ins if s):
         return ins
     ax = p.dim % len(out)
-    rest = sum(s[ax] for s in ins if s is not None)
-    if out[ax] - rest < 1:
+    left = out[ax] - sum(s[ax] for s in ins if s is not None)
+    if left < len(missing) or left % len(missing):
         return ins
-    ins[missing[0]] = tuple(out[ax] - rest if i == ax else n for i, n in enumerate(out))
+    for i in missing:
+        ins[i] = tuple(left // len(missing) if k == ax else n for k, n in enumerate(out))
     return ins
 
 
