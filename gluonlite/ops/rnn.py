@@ -695,9 +695,15 @@ def _param_concat_back(p, ins, outs):
     return ins
 
 
+def _param_concat_into(p, rc, outs, *xs):
+    # Into a static-alloc plan's buffer: the packed vector is rebuilt every call, and a
+    # fresh multi-megabyte array per call costs page faults the copy itself does not.
+    rc.xp.concatenate(xs, axis=p.dim % xs[0].ndim, out=outs[0])
+
+
 register("_rnn_param_concat", saves=(), variadic="num_args", vjp=_concat_vjp,
          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
-         shape_back=_param_concat_back,
+         shape_back=_param_concat_back, into=_param_concat_into,
          doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
              "one input of unknown length from the output's (how MXNet's RNN layers pack "
              "their parameters).")(_concat.kernel)
