@@ -136,7 +136,7 @@ class Worker:
         return {"infer": infer, "train": train}
 
     def round(self, msg):
-        return {"ms": time_round(self.calls, msg["mode"])}
+        return {"ms": time_round(self.calls, msg["mode"], msg.get("clock", "wall"))}
 
 
 if __name__ == "__main__":

@@ -192,7 +192,7 @@ class Worker:
         os.replace(tmp, path)
 
     def round(self, msg):
-        return {"ms": time_round(self.calls, msg["mode"])}
+        return {"ms": time_round(self.calls, msg["mode"], msg.get("clock", "wall"))}
 
 
 if __name__ == "__main__":
