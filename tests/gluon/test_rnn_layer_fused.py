@@ -269,3 +269,24 @@ def test_workspace_reuses_only_arrays_nobody_holds():
     second = layer(x * 2)                  # a second call must not write into the first output
     np.testing.assert_array_equal(first.asnumpy(), kept)
     assert not np.allclose(second.asnumpy(), kept)
+
+
+def test_symbolic_rnn_infers_the_packed_length_states_and_dtypes():
+    from gluonlite import sym
+    y = sym.RNN(sym.var("data"), sym.var("params"), sym.var("h"), sym.var("c"), state_size=8,
+                num_layers=2, bidirectional=True, mode="lstm", state_outputs=True, name="rnn0")
+    assert y.list_outputs() == ["rnn0_output", "rnn0_state_output", "rnn0_statecell_output"]
+    args, outs, _ = y.infer_shape(data=(5, 3, 6))
+    assert dict(zip(y.list_arguments(), args)) == {
+        "data": (5, 3, 6),
+        "params": ((32 * 6 + 32 * 8) * 2 + (32 * 16 + 32 * 8) * 2 + 2 * 32 * 4,),
+        "h": (4, 3, 8), "c": (4, 3, 8)}
+    assert outs == [(5, 3, 16), (4, 3, 8), (4, 3, 8)]
+    arg_types, out_types, _ = y.infer_type(data=np.float64)
+    assert set(arg_types) == {np.float64} and set(out_types) == {np.float64}
+    proj = sym.RNN(sym.var("data"), sym.var("params"), sym.var("h"), sym.var("c"),
+                   state_size=8, num_layers=1, mode="lstm", projection_size=3,
+                   state_outputs=True)
+    args, outs, _ = proj.infer_shape(data=(5, 3, 6))
+    assert args[1] == (32 * 6 + 32 * 3 + 3 * 8 + 2 * 32,) and outs == [(5, 3, 3), (1, 3, 3),
+                                                                        (1, 3, 8)]
