@@ -21,6 +21,13 @@ def test_contexts_and_scoping():
     assert mx.context.num_gpus() >= 0
 
 
+def test_default_ctx_is_read_from_the_class():
+    assert mx.Context.default_ctx == mx.cpu(0)
+    with mx.cpu(3):
+        assert mx.Context.default_ctx == mx.cpu(3) == mx.gpu(1).default_ctx
+    assert mx.Context.default_ctx == mx.cpu(0)
+
+
 def test_mixing_contexts_is_an_error():
     with pytest.raises(ValueError, match=r"broadcast_add: inputs are on different contexts "
                                          r"\(cpu\(1\), cpu\(0\)\).*as_in_context"):
