@@ -13,7 +13,7 @@ R = np.random.RandomState(5)
 def _dense_module(**kwargs):
     x = mx.sym.var("data")
     y = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
-    return mx.mod.Module(mx.sym.tanh(y), label_names=None, **kwargs)
+    return mx.mod.Module(mx.sym.tanh(y, name="out"), label_names=None, **kwargs)
 
 
 def test_forward_backward_match_numpy():
@@ -32,7 +32,7 @@ def test_forward_backward_match_numpy():
                                rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(mod.get_input_grads()[0].asnumpy(), g @ w, rtol=1e-5,
                                atol=1e-6)
-    assert mod.output_shapes == [("tanh0_output", (4, 3))]
+    assert mod.output_shapes == [("out_output", (4, 3))]
     assert [d.shape for d in mod.data_shapes] == [(4, 5)]
     # a batch of another size rebinds, keeping the parameters
     mod.forward(mx.io.DataBatch([nd.array(x[:2])]), is_train=False)

@@ -119,7 +119,8 @@ def test_gradients_match_finite_differences(make):
         loc[f"s{i}"] = rng.uniform(-1, 1, info["shape"])
     loc["valid_length"] = np.array([3, 2], np.float64)
     nodes = [k for k in loc if k != "valid_length"]
-    check_numeric_gradient(g, loc, grad_nodes=nodes, numeric_eps=1e-6, rtol=1e-4, atol=1e-6)
+    check_numeric_gradient(g, loc, grad_nodes=nodes, numeric_eps=1e-6, rtol=1e-4, atol=1e-6,
+                           dtype=np.float64)
 
 
 class _Unroll(gluon.HybridBlock):
