@@ -3,13 +3,15 @@
     PYTHONPATH=. python benchmarks/rnn_floor.py [--quick] [--rounds 10] [--warmup 1]
         [--cells RNNCell,GRUCell,LSTMCell] [--batches 1,32] [--modes infer,train]
         [--seq-len 100] [--input-size 512] [--hidden-size 512]
-        [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop]
+        [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,
+                  imperative:fused,hybrid:fused]
         [--no-mxnet] [--no-torch] [--json FILE]
 
 For every cell x batch x mode (infer = one forward; train = forward under
 autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
 initial states), in one process: the gluonlite layers of the seed benchmark (ForeachRNN,
-WhileRNN; imperative, and hybridized with static_alloc=True), "floor-step" and
+WhileRNN; imperative, and hybridized with static_alloc=True), the one-layer gluon.rnn
+layer of the same cell on the fused RNN operator ("fused"), "floor-step" and
 "floor-fused" (gluonlite.bench.floor). The variants run interleaved round by round so
 drift on the machine hits them alike; the table gives median ms and each variant's ratio
 to floor-step and to floor-fused. Before timing, every layer's outputs and gradients are
@@ -18,14 +20,15 @@ aborts (exit status 1) if they differ.
 
 If GLUONLITE_MXNET_PYTHON names a python with mxnet 1.9.1, benchmarks/mxnet_rnn_rows.py
 runs under it as one long-lived subprocess; each round, right after our variants, it times
-MXNet's imperative and hybridized foreach/while_loop layers on the same case, so its rows
-sit in the same table, measured interleaved with ours.
+MXNet's imperative and hybridized foreach/while_loop layers and its fused gluon.rnn layer
+on the same case, so its rows sit in the same table, measured interleaved with ours.
 
 Likewise, if GLUONLITE_TORCH_PYTHON names a python with torch (and numpy),
 benchmarks/torch_rnn_rows.py times PyTorch's cell loop (`torch.nn.LSTMCell` etc. in a
-Python loop, eager and under torch.jit.script) on the case's own inputs and parameters;
-its eager loop's outputs and gradients are checked against the floors first (exit status
-1 if they differ).
+Python loop, eager and under torch.jit.script) and its fused layer (`torch.nn.LSTM`,
+`GRU`, `RNN`) on the case's own inputs and parameters; its eager loop's outputs and
+gradients are checked against the floors first (exit status 1 if they differ), and the
+fused layer's against the eager loop's.
 
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
 MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
@@ -43,7 +46,8 @@ from _common import (check_rounds_and_modes, flush_print, interleaved, LoopCase,
                      markdown_table, median, print_header, RowsWorker,
                      WorkerError)  # noqa: E402
 
-ALL_LAYERS = "imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop"
+ALL_LAYERS = ("imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,"
+              "imperative:fused,hybrid:fused")
 
 
 def _csv(kind):
@@ -79,9 +83,9 @@ def parse_args(argv=None):
         ap.error(f"--layers: expected kind:loop items, got {a.layers}")
     for spec in a.layers:
         if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
-                or spec[1] not in ("foreach", "while_loop"):
+                or spec[1] not in ("foreach", "while_loop", "fused"):
             ap.error(f"--layers: {':'.join(spec)!r} is not "
-                     f"(imperative|hybrid):(foreach|while_loop)")
+                     f"(imperative|hybrid):(foreach|while_loop|fused)")
     return a
 
 
@@ -124,9 +128,14 @@ def cell_table(cell, medians, batches, modes):
 
 
 def goal_lines(medians):
-    """Issue 8 goals 2-4 evaluated on the medians: list of 'goal N: met/not met ...' lines."""
-    g2, g3, g3_lstm, g4 = [], [], [], []
+    """Issue 8 goals 2-4 and issue 17 goal 5 evaluated on the medians: list of
+    'goal N: met/not met ...' lines."""
+    g2, g3, g3_lstm, g4, g5 = [], [], [], [], []
     for (cell, batch, mode), med in medians.items():
+        for kind in ("hybrid", "imperative"):
+            fused = med.get(f"gluonlite {kind} fused")
+            if fused is not None:
+                g5.append((fused / med["floor-fused"], 1.05, f"{cell} b{batch} {mode} {kind}"))
         limit = 1.2 if mode == "infer" else 1.3
         for loop in ("foreach", "while_loop"):
             hyb = med.get(f"gluonlite hybrid {loop}")
@@ -145,7 +154,8 @@ def goal_lines(medians):
             (3, "hybrid <= 1.2x floor-fused, all cells", g3),
             (3, "hybrid <= 1.2x floor-fused, LSTMCell: the reference table's four columns",
              g3_lstm),
-            (4, "hybrid >= 2x faster than imperative at batch 1 (hybrid/imperative <= 0.5)", g4)):
+            (4, "hybrid >= 2x faster than imperative at batch 1 (hybrid/imperative <= 0.5)", g4),
+            ("17.5", "fused gluon.rnn layer <= 1.05x floor-fused", g5)):
         if not items:
             lines.append(f"- goal {goal} ({what}): not measured in this run")
             continue

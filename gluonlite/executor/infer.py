@@ -34,6 +34,31 @@ def var_shape_attr(node):
         return None
 
 
+def _fill_partial_vars(nodes, shapes):
+    """Give a variable still unknown after inference, whose ``__shape__`` has one unknown
+    (0) dimension, the size its reshape's output has (MXNet keeps partial shapes; this is
+    the one case Gluon needs: an RNN layer's first weight, flattened into the packed
+    parameters, before its input size is known). Returns whether a shape was filled."""
+    filled = False
+    for n in nodes:
+        if n.op is None or not n.op.reshapes or not n.inputs:
+            continue
+        src, _ = n.inputs[0]
+        out = shapes.get((id(n), 0))
+        if src.op is not None or shapes.get((id(src), 0)) is not None or out is None:
+            continue
+        try:
+            declared = tuple(int(d) for d in ast.literal_eval(src.attrs.get("__shape__", "")))
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        known = int(np.prod([d for d in declared if d]))
+        size = int(np.prod(out))
+        if declared.count(0) == 1 and known and size % known == 0:
+            shapes[(id(src), 0)] = tuple(d or size // known for d in declared)
+            filled = True
+    return filled
+
+
 def _var_dtype_attr(node):
     s = node.attrs.get("__dtype__")
     if s is None:
@@ -130,6 +155,8 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
     _run_rules(nodes, shapes, _shape_rule, "shape")
+    if _fill_partial_vars(nodes, shapes):
+        _run_rules(nodes, shapes, _shape_rule, "shape")
     _run_rules(nodes, dtypes, _dtype_rule, "type")
     if default_dtype is not None and any(
             dtypes.get((id(n), 0)) is None for n in nodes if n.op is None):
