@@ -119,9 +119,10 @@ class Leaf:
 class TapeNode:
     """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
     `vjp(gys, need)` returns one raw gradient (or None) per input. With `dests_ok` the vjp
-    also takes ``dests`` (see `gluonlite.ops.registry.Operator.writes_dests`). `call` is the
-    operator call (`gluonlite.ndarray.invoke.CallPlan`) when the node is one, for
-    `get_symbol`."""
+    also takes ``dests`` (see `gluonlite.ops.registry.Operator.writes_dests`). `call`, for
+    `get_symbol`: the operator call (a `gluonlite.ndarray.invoke.CallPlan`, with ``op`` and
+    ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
+    when it has no operator form."""
 
     __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call")
 
@@ -357,8 +358,8 @@ def get_symbol(x):
     Raises:
         TypeError: `x` is not an NDArray.
         ValueError: `x` is not part of a recorded computation.
-        NotImplementedError: the history holds a call that is not one registered operator
-            (a hybridized block, a `Function`, an indexing view).
+        NotImplementedError: the history holds a step with no operator form (a hybridized
+            block's call, a `Function`).
 
     Example::
 

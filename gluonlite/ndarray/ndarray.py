@@ -378,7 +378,7 @@ class NDArray:
             out = NDArray(self._data[vk], self._ctx)
             if self._entry is not None and autograd.is_recording():
                 autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
-                                     "slice")
+                                     "slice", call=_view_steps(self.shape, vk))
             return out
         key = key if isinstance(key, tuple) else (key,)
         if any(k is None for k in key):
@@ -445,6 +445,23 @@ def _view_vjp(xp, data, key):
         gx[key] = gys[0]
         return (gx,)
     return vjp
+
+
+def _view_steps(shape, vk):
+    """For `autograd.get_symbol`: a function giving the operator steps ``[(op, params)]``
+    that compute the view `vk` of an array of `shape` (MXNet records ``slice``, then
+    ``Reshape`` when an int index drops the first axis)."""
+    def steps():
+        from ..ops import registry
+        if isinstance(vk, slice):
+            start, stop, _ = vk.indices(shape[0])
+            return [(registry.get("slice"), registry.get("slice").parse(
+                {"begin": (start,), "end": (max(start, stop),)})[0])]
+        out = [(registry.get("slice"), registry.get("slice").parse(
+            {"begin": (vk,), "end": (vk + 1,)})[0])]
+        return out + [(registry.get("Reshape"),
+                       registry.get("Reshape").parse({"shape": tuple(shape[1:])})[0])]
+    return steps
 
 
 def _index_shape(shape, key):

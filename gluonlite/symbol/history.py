@@ -33,7 +33,7 @@ def history_to_symbol(entry):
     read ``null0, null1, ...``; operator calls are ``node_0, node_1, ...`` (MXNet's names).
 
     Raises:
-        NotImplementedError: a recorded step that is not one registered operator call.
+        NotImplementedError: a recorded step with no operator form.
     """
     order, _ = autograd._toposort([entry[0]])
     made = {}
@@ -43,17 +43,21 @@ def history_to_symbol(entry):
             continue
         if t.call is None:
             raise NotImplementedError(
-                f"get_symbol: the history holds a {t.label!r} step (a hybridized block, an "
-                "autograd.Function or an indexing view), which has no single-operator form")
+                f"get_symbol: the history holds a {t.label!r} step (a hybridized block or an "
+                "autograd.Function), which has no operator form")
         ins = [(Node(None, "null"), 0) if e is None else (made[id(e[0])], e[1])
                for e in t.inputs]
-        op, params = t.call.op, t.call.p
-        made[id(t)] = Node(op, "node_", _given_attrs(op, params), params, ins)
+        steps = t.call() if callable(t.call) else [(t.call.op, t.call.p)]
+        for op, params in steps:  # a chain: each step reads the previous one's output
+            node = Node(op, "node_", _given_attrs(op, params), params, ins)
+            ins = [(node, 0)]
+        made[id(t)] = node
     out = Symbol([(made[id(entry[0])], entry[1])])
     counts = {}
     for n in topo_nodes(out.outputs):  # numbered in graph order, as MXNet's
         k = counts[n.name] = counts.get(n.name, -1) + 1
         n.name = f"{n.name}{k}"
     return out
+
 
 autograd._history_to_symbol = history_to_symbol

@@ -8,7 +8,7 @@ from .tolerances import get_atol, get_etol, get_rtol, get_tols
 
 __all__ = ["same", "same_array", "almost_equal", "assert_almost_equal", "assert_allclose",
            "assert_almost_equal_with_err", "assert_almost_equal_ignore_nan", "assert_exception",
-           "checkShapes"]
+           "checkShapes", "compare_ndarray_tuple", "same_symbol_structure"]
 
 
 def as_numpy(x):
@@ -210,3 +210,31 @@ def assert_exception(f, exception_type, *args, **kwargs):
         return
     name = getattr(exception_type, "__name__", exception_type)
     raise AssertionError(f"{getattr(f, '__name__', f)!s} did not raise {name}")
+
+
+def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
+    """`assert_almost_equal` over two nested tuples of arrays, pairwise; nothing when either is
+    None.
+
+    Raises:
+        AssertionError: a pair differs.
+    """
+    if t1 is None or t2 is None:
+        return
+    if isinstance(t1, tuple):
+        for a, b in zip(t1, t2):
+            compare_ndarray_tuple(a, b, rtol, atol)
+    else:
+        assert_almost_equal(t1, t2, rtol=rtol, atol=atol)
+
+
+def same_symbol_structure(sym1, sym2):
+    """Whether two Symbols apply the same operators in the same node order (names and
+    attributes aside).
+
+    Example: ``same_symbol_structure(sym.relu(a), sym.relu(b))`` is True.
+    """
+    import json
+    ops1 = [n["op"] for n in json.loads(sym1.tojson())["nodes"]]
+    ops2 = [n["op"] for n in json.loads(sym2.tojson())["nodes"]]
+    return ops1 == ops2

@@ -5,7 +5,8 @@ import os
 import sys
 from contextlib import contextmanager
 
-__all__ = ["default_context", "set_default_context", "environment", "discard_stderr", "retry"]
+__all__ = ["default_context", "set_default_context", "list_gpus", "environment", "discard_stderr",
+           "retry"]
 
 
 def default_context():
@@ -27,6 +28,15 @@ def set_default_context(ctx):
     if not isinstance(ctx, context.Context):
         raise TypeError(f"set_default_context: ctx must be a Context, got {type(ctx).__name__}")
     context._local.ctx = ctx
+
+
+def list_gpus():
+    """The ids of the usable GPUs, ``range(n)`` (empty without CuPy or a CUDA device).
+
+    Example: ``ctx = mx.gpu() if list_gpus() else mx.cpu()``.
+    """
+    from ..context import num_gpus
+    return range(num_gpus())
 
 
 def _set_environ(values):

@@ -86,8 +86,9 @@ def simple_forward(sym, ctx=None, is_train=False, **inputs):
     return outputs[0] if len(outputs) == 1 else outputs
 
 
-def _set(dest, value, dtype):
-    dest[:] = np.asarray(value, dtype=dtype)
+def _set(dest, value):
+    # in the bound array's own dtype: integer inputs (indices, counters) stay exact
+    dest[:] = np.asarray(value, dtype=dest.dtype)
 
 
 def _central_differences(executor, location, names, aux_states, eps, use_forward_train, dtype,
@@ -96,7 +97,7 @@ def _central_differences(executor, location, names, aux_states, eps, use_forward
     float argument moves by +-eps/2, the rest of `location` (numpy) held fixed."""
     grads = {}
     for k, v in location.items():
-        _set(executor.arg_dict[k], v, dtype)
+        _set(executor.arg_dict[k], v)
     for k in names:
         v = np.array(location[k], order="C", copy=True)
         if v.dtype.kind != "f":
@@ -108,13 +109,13 @@ def _central_differences(executor, location, names, aux_states, eps, use_forward
             values = []
             for step in (eps / 2.0, -eps / 2.0):
                 flat[i] = old + step
-                _set(executor.arg_dict[k], v, dtype)
+                _set(executor.arg_dict[k], v)
                 for name, aux in (aux_states or {}).items():
-                    _set(executor.aux_dict[name], aux, dtype)
+                    _set(executor.aux_dict[name], aux)
                 values.append(objective(executor.forward(is_train=use_forward_train)))
             gflat[i] = (values[0] - values[1]) / eps
             flat[i] = old
-        _set(executor.arg_dict[k], location[k], dtype)
+        _set(executor.arg_dict[k], location[k])
         grads[k] = g
     return grads
 

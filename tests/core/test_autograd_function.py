@@ -197,6 +197,18 @@ def test_get_symbol_keeps_operator_attributes():
     assert s.infer_shape(var0=(2, 3))[1] == [(2, 1)]
 
 
+def test_get_symbol_of_views():
+    x = nd.array(np.arange(12.0).reshape(4, 3))
+    x.attach_grad()
+    with autograd.record():
+        row, rows, tail = x[1], x[1:3], x[-2:]
+    for view in (row, rows, tail):
+        s = autograd.get_symbol(view)
+        assert s.list_arguments() == ["var0"]
+        assert_almost_equal(s.eval(var0=x)[0], view)
+    assert autograd.get_symbol(row).infer_shape(var0=(4, 3))[1] == [(3,)]
+
+
 def test_get_symbol_errors():
     with pytest.raises(TypeError, match="get_symbol: x must be an NDArray, got ndarray"):
         autograd.get_symbol(np.ones(2))

@@ -79,3 +79,12 @@ def test_base_helpers():
     assert isinstance("a", string_types) and not isinstance(b"a", string_types)
     assert isinstance(np.float32(1), numeric_types) and isinstance(3, numeric_types)
     assert isinstance(np.int64(3), integer_types) and not isinstance(3.0, integer_types)
+
+
+def test_deferred_initialization_error_is_an_mxnet_error():
+    from gluonlite import gluon
+    net = gluon.nn.Dense(3)
+    net.initialize()
+    with pytest.raises(MXNetError, match=net.weight.name) as e:
+        net.weight.data()
+    assert isinstance(e.value, gluon.DeferredInitializationError)
