@@ -152,7 +152,7 @@ def median(values):
     return statistics.median(values)
 
 
-def interleaved(variants, rounds, warmup=1, after_round=None):
+def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
     """Time zero-arg callables round by round (A B C A B C ...), in ms.
 
     Args:
@@ -161,6 +161,8 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
         warmup: untimed rounds first.
         after_round: optional callable run after our variants in each round, returning
             {name: ms} measured elsewhere (MXNet's subprocess); merged into the result.
+        clock: the timer (default `time.perf_counter`, wall time; `time.process_time`
+            counts this process's CPU time only, steadier on a machine others load).
 
     Returns:
         dict name -> list of ms, one per timed round.
@@ -170,6 +172,7 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
     """
     if rounds < 1:
         raise ValueError(f"interleaved: rounds must be >= 1, got {rounds}")
+    clock = clock or time.perf_counter
     out = {}
     for r in range(warmup + rounds):
         # As timeit does, the cyclic garbage collector is off while a call is timed and
@@ -179,9 +182,9 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
         for name, fn in variants.items():
             gc.disable()
             try:
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn()
-                dt = (time.perf_counter() - t0) * 1e3
+                dt = (clock() - t0) * 1e3
             finally:
                 gc.enable()
             if r >= warmup:

@@ -5,7 +5,7 @@
         [--seq-len 100] [--input-size 512] [--hidden-size 512]
         [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,
                   imperative:fused,hybrid:fused]
-        [--no-mxnet] [--no-torch] [--json FILE]
+        [--no-mxnet] [--no-torch] [--clock wall|cpu] [--json FILE]
 
 For every cell x batch x mode (infer = one forward; train = forward under
 autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
@@ -30,6 +30,9 @@ Python loop, eager and under torch.jit.script) and its fused layer (`torch.nn.LS
 gradients are checked against the floors first (exit status 1 if they differ), and the
 fused layer's against the eager loop's.
 
+`--clock cpu` times each call by the CPU time of its process (every thread's) instead of
+wall time: on a machine other jobs load, waiting for a core then does not count.
+
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
 MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
 use and these variables (and OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, left as they are).
@@ -39,6 +42,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -72,6 +76,8 @@ def parse_args(argv=None):
                     help="ignore GLUONLITE_MXNET_PYTHON")
     ap.add_argument("--no-torch", action="store_true",
                     help="ignore GLUONLITE_TORCH_PYTHON")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time by wall clock (default) or by the process's CPU time")
     ap.add_argument("--tol", type=float, default=1e-3,
                     help="relative tolerance of the floor check (float32)")
     ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
@@ -89,9 +95,9 @@ def parse_args(argv=None):
     return a
 
 
-def run_case(case, mode, rounds, warmup, workers):
+def run_case(case, mode, rounds, warmup, workers, clock="wall"):
     """Interleaved timings of one (cell, batch, mode): {variant name: [ms per round]}; each
-    round ends with one round of every worker in `workers`."""
+    round ends with one round of every worker in `workers`; `clock` 'wall' or 'cpu'."""
     train = mode == "train"
     variants = {f"gluonlite {kind} {loop}": case.layer_call((kind, loop), train)
                 for kind, loop in case.layers}
@@ -101,9 +107,10 @@ def run_case(case, mode, rounds, warmup, workers):
     def after():
         ms = {}
         for w in workers:
-            ms.update(w.request(op="round", mode=mode)["ms"])
+            ms.update(w.request(op="round", mode=mode, clock=clock)["ms"])
         return ms
-    return interleaved(variants, rounds, warmup, after if workers else None)
+    return interleaved(variants, rounds, warmup, after if workers else None,
+                       time.process_time if clock == "cpu" else time.perf_counter)
 
 
 def cell_table(cell, medians, batches, modes):
@@ -238,7 +245,8 @@ def _run(a, argv, workers):
     extra = start_workers(a, workers)
     T, I, H = a.seq_len, a.input_size, a.hidden_size
     print_header("rnn_floor", argv, f"- seq_len {T}, input {I}, hidden {H}, float32; "
-                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians",
+                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians; "
+                 f"{a.clock} clock",
                  extra)
     medians, raw = {}, []
     with tempfile.TemporaryDirectory() as tmp:
@@ -258,7 +266,8 @@ def _run(a, argv, workers):
                     print(f"ABORT: {exc}", file=sys.stderr)
                     return 1
                 for mode in a.modes:
-                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()))
+                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
+                                     a.clock)
                     medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
                     raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
                                 "input_size": I, "hidden_size": H, "ms": times})

@@ -40,16 +40,23 @@ backward the weight gradients as one matrix product each after the reverse loop,
 straight into their place in the packed gradient. The operator is stateful: its hidden last
 output holds what the backward reads (kept in training, or when a gradient is asked for; a
 backward without it runs the forward again).
+
+Its large arrays come from `WORKSPACE`, which hands an array out again once nothing holds
+it any more (no output, view or saved run refers to it): a steady-state call then writes
+into memory it already touched, as a hand-written loop with preallocated buffers does,
+instead of faulting fresh pages in every call.
 """
+import sys
+
 import numpy as np
 
 from . import attrs as A
 from .elementwise import sigmoid_into
 from .random import generator
 from .registry import ShapeError, register
-from .shape import _concat, _concat_shape, _concat_vjp
+from .shape import _concat_shape, _concat_vjp
 
-__all__ = ["MODES", "num_gates", "ParamLayout"]
+__all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
 
 MODES = ("rnn_relu", "rnn_tanh", "lstm", "gru")
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
@@ -61,6 +68,50 @@ def num_gates(mode):
     Example: ``num_gates('lstm')`` -> 4.
     """
     return _GATES[mode]
+
+
+class Workspace:
+    """Arrays reused between calls once nothing else refers to them.
+
+    An array handed out stays in the workspace; `empty` returns it again only when its
+    reference count shows that no caller, view (a view refers to its base) or saved run
+    holds it, so reuse never overwrites a value still in use. Up to `per_key` arrays are
+    kept per (array module, shape, dtype), for up to `max_keys` keys (all dropped when a
+    new key would exceed it).
+
+    Example: ``a = WORKSPACE.empty(np, (100, 32, 2048), np.float32)``.
+    """
+
+    def __init__(self, per_key=3, max_keys=48):
+        self.per_key, self.max_keys = per_key, max_keys
+        self._arrays = {}
+
+    def empty(self, xp, shape, dtype):
+        """An uninitialized array of `shape` and `dtype` (one nobody else holds)."""
+        key = (id(xp), tuple(shape), np.dtype(dtype).str)
+        arrays = self._arrays.get(key)
+        if arrays is None:
+            if len(self._arrays) >= self.max_keys:
+                self._arrays.clear()
+            arrays = self._arrays[key] = []
+        for a in arrays:
+            if sys.getrefcount(a) == 3:  # the list, `a` and getrefcount's own argument
+                return a
+        a = xp.empty(shape, dtype=dtype)
+        if len(arrays) < self.per_key:
+            arrays.append(a)
+        return a
+
+    def clear(self):
+        """Drop every kept array."""
+        self._arrays.clear()
+
+
+WORKSPACE = Workspace()
+
+
+def _empty(xp, shape, dtype):
+    return WORKSPACE.empty(xp, shape, dtype)
 
 
 def _opt(parse):
@@ -263,10 +314,10 @@ def _start(xp, x, w, h0, reverse, mask, G, bias):
     T, N, ni = x.shape
     rec = _Dir()
     rec.x, rec.w, rec.reverse, rec.mask = x, w, reverse, mask
-    rec.g = g = xp.empty((T, N, G), dtype=x.dtype)
+    rec.g = g = _empty(xp, (T, N, G), x.dtype)
     xp.dot(x.reshape(T * N, ni), w["wx"].T, out=g.reshape(T * N, G))
     g += bias
-    rec.hs = xp.empty((T + 1, N, h0.shape[1]), dtype=x.dtype)
+    rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
     rec.hs[T if reverse else 0] = h0
     rec.cs = rec.gh = rec.tc = rec.hraw = rec.clip = None
     return rec
@@ -300,10 +351,10 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     g, hs, whT = rec.g, rec.hs, w["wh"].T
     T, N = g.shape[:2]
     dt = x.dtype
-    rec.cs = cs = xp.empty((T + 1 if keep else 2, N, H), dtype=dt)
-    rec.tc = tcs = xp.empty((T if keep else 1, N, H), dtype=dt)
+    rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
+    rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
     if P:
-        rec.hraw = hraw = xp.empty((T if keep else 1, N, H), dtype=dt)
+        rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
         wrT = w["wr"].T
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     rec.clip = None if lo is None else (lo, hi)
@@ -356,8 +407,8 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     rec = _start(xp, x, w, h0, reverse, mask, 3 * H, w["bx"])
     gi, hs, whT, bh = rec.g, rec.hs, w["wh"].T, w["bh"]
     T, N = gi.shape[:2]
-    rec.gh = ghs = xp.empty((T if keep else 1, N, 3 * H), dtype=x.dtype)
-    acts = xp.empty((T if keep else 1, N, 3 * H), dtype=x.dtype)
+    rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
+    acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     dot, mul, H2 = xp.dot, xp.multiply, 2 * H
     for t in _order(reverse, T):
         i, o = _idx(reverse, t)
@@ -393,7 +444,7 @@ def _back_rnn(xp, rec, p, dy, dh):
     (i2h and h2h alike) and leaves the initial state's gradient in `dh`."""
     hs, whT = rec.hs, rec.w["wh"]
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
-    dG = xp.empty((T, N, H), dtype=hs.dtype)
+    dG = _empty(xp, (T, N, H), hs.dtype)
     t1, d = xp.empty((N, H), dtype=hs.dtype), xp.empty((N, H), dtype=hs.dtype)
     mask = rec.mask
     for t in _order(not rec.reverse, T):
@@ -425,8 +476,8 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     g, cs, tcs, hs, wh = rec.g, rec.cs, rec.tc, rec.hs, rec.w["wh"]
     T, N = g.shape[:2]
     dt = g.dtype
-    dG = xp.empty((T, N, 4 * H), dtype=dt)
-    dR = xp.empty((T, N, P), dtype=dt) if P else None
+    dG = _empty(xp, (T, N, 4 * H), dt)
+    dR = _empty(xp, (T, N, P), dt) if P else None
     d = xp.empty((N, hs.shape[2]), dtype=dt)
     dhr = xp.empty((N, H), dtype=dt) if P else None
     t1 = xp.empty((N, H), dtype=dt)
@@ -485,7 +536,7 @@ def _back_gru(xp, rec, p, dy, dh):
     acts, ghs, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
     T, N = acts.shape[:2]
     dt = acts.dtype
-    dGi, dGh = xp.empty((T, N, 3 * H), dtype=dt), xp.empty((T, N, 3 * H), dtype=dt)
+    dGi, dGh = _empty(xp, (T, N, 3 * H), dt), _empty(xp, (T, N, 3 * H), dt)
     d, t1, t2 = (xp.empty((N, H), dtype=dt) for _ in range(3))
     mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
     mask = rec.mask
@@ -553,8 +604,8 @@ def _forward(p, rc, data, params, state, cell, lengths, keep):
     mask = _seq_mask(xp, lengths, T, N)
     run = _RUN[p.mode]
     lstm = p.mode == "lstm"
-    hy = xp.empty((L * D, N, R), dtype=data.dtype)
-    cy = xp.empty((L * D, N, H), dtype=data.dtype) if lstm else None
+    hy = _empty(xp, (L * D, N, R), data.dtype)
+    cy = _empty(xp, (L * D, N, H), data.dtype) if lstm else None
     x = xp.ascontiguousarray(data)
     dirs, drops = [], []
     drop = rc.is_train and p.p > 0
@@ -569,13 +620,14 @@ def _forward(p, rc, data, params, state, cell, lengths, keep):
                 cy[k] = rec.final_c
             outs.append(rec)
         dirs.extend(outs)
-        y = outs[0].out() if D == 1 else xp.concatenate([r.out() for r in outs], axis=2)
+        y = outs[0].out() if D == 1 else xp.concatenate(
+            [r.out() for r in outs], axis=2, out=_empty(xp, (T, N, D * R), data.dtype))
         if mask is not None:
-            y = y * mask[:, :, None]
+            y = xp.multiply(y, mask[:, :, None], out=_empty(xp, y.shape, y.dtype))
         if drop and layer < L - 1:
             keep_mask = generator().random(y.shape) >= p.p
             m = xp.asarray((keep_mask / (1.0 - p.p)).astype(y.dtype))
-            y = y * m
+            y = xp.multiply(y, m, out=_empty(xp, y.shape, y.dtype))
             drops.append(m)
         x = y
     vis = (x, hy, cy)[:_n_visible(p)]
@@ -615,10 +667,10 @@ def _vjp(p, rc, xs, ys, gys, need):
     dhy = grad(1, (L * D, N, R))
     dcy = grad(2, (L * D, N, H)) if lstm else None
     want_w = need[1]
-    dparams = xp.empty(params.shape, dtype=dt) if want_w else None
+    dparams = _empty(xp, params.shape, dt) if want_w else None
     dviews = ParamLayout(p, ni).views(dparams) if want_w else None
-    dstate = xp.empty(state.shape, dtype=dt)
-    dcell = xp.empty(state.shape[:2] + (H,), dtype=dt) if lstm else None
+    dstate = _empty(xp, state.shape, dt)
+    dcell = _empty(xp, state.shape[:2] + (H,), dt) if lstm else None
     dx = None
     for layer in range(L - 1, -1, -1):
         if saved.mask is not None:
@@ -657,7 +709,9 @@ def _vjp(p, rc, xs, ys, gys, need):
                 if dR is not None:
                     xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
             if want_x:
-                part = xp.dot(gi2, rec.w["wx"]).reshape(T, N, -1)
+                xi = rec.x.shape[2]
+                part = _empty(xp, (T, N, xi), dt)
+                xp.dot(gi2, rec.w["wx"], out=part.reshape(T * N, xi))
                 dx = part if dx is None else xp.add(dx, part, out=dx)
         if layer > 0:
             dy = dx * saved.drops[layer - 1] if saved.drops else dx
@@ -695,6 +749,13 @@ def _param_concat_back(p, ins, outs):
     return ins
 
 
+def _param_concat(p, rc, *xs):
+    ax = p.dim % xs[0].ndim
+    shape = list(xs[0].shape)
+    shape[ax] = sum(x.shape[ax] for x in xs)
+    return rc.xp.concatenate(xs, axis=ax, out=_empty(rc.xp, tuple(shape), xs[0].dtype))
+
+
 def _param_concat_into(p, rc, outs, *xs):
     # Into a static-alloc plan's buffer: the packed vector is rebuilt every call, and a
     # fresh multi-megabyte array per call costs page faults the copy itself does not.
@@ -706,4 +767,4 @@ register("_rnn_param_concat", saves=(), variadic="num_args", vjp=_concat_vjp,
          shape_back=_param_concat_back, into=_param_concat_into,
          doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
              "one input of unknown length from the output's (how MXNet's RNN layers pack "
-             "their parameters).")(_concat.kernel)
+             "their parameters).")(_param_concat)

@@ -248,3 +248,24 @@ def test_sequence_length_rows_stop_at_their_length():
         np.testing.assert_allclose(s.asnumpy()[:, 0], t.asnumpy()[:, 0], rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match=r"sequence_length' must hold lengths in \[1, 5\]"):
         layer(x, states, nd.array([0, 5]))
+
+
+def test_workspace_reuses_only_arrays_nobody_holds():
+    from gluonlite.ops.rnn import Workspace
+    ws = Workspace()
+    a = ws.empty(np, (3, 4), np.float32)
+    b = ws.empty(np, (3, 4), np.float32)
+    assert a is not b                      # `a` is still held
+    view = b[1:]
+    del a, b
+    c = ws.empty(np, (3, 4), np.float32)
+    assert c is not view.base              # a view keeps its base in use
+    del view
+    assert ws.empty(np, (3, 4), np.float32) is not c  # `c` is held; the freed one comes back
+    layer = _layer(rnn.LSTM)
+    x = nd.random.uniform(-1, 1, shape=(4, 2, 3))
+    first = layer(x)
+    kept = first.asnumpy().copy()
+    second = layer(x * 2)                  # a second call must not write into the first output
+    np.testing.assert_array_equal(first.asnumpy(), kept)
+    assert not np.allclose(second.asnumpy(), kept)
