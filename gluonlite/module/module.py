@@ -192,8 +192,9 @@ class Module:
                                         **shapes)
 
     def _copy_params(self, arg_params, aux_params, allow_missing=True, allow_extra=True):
-        """Copy the given parameters in; returns the names of those not given."""
-        left = []
+        """Copy the given parameters in (after checking them all, so a bad one changes
+        nothing); returns the names of those not given."""
+        todo, left = [], []
         for what, names, dest, src in (("arg_params", self._param_names, self._exec.arg_dict,
                                         arg_params),
                                        ("aux_params", self._aux_names, self._exec.aux_dict,
@@ -207,13 +208,15 @@ class Module:
                 raise ValueError(f"Module: {what} has {extra}, which the symbol does not use "
                                  "(pass allow_extra=True to ignore them)")
             for n in names:
-                if n in src:
-                    if tuple(src[n].shape) != tuple(dest[n].shape):
-                        raise ValueError(f"Module: {what}[{n!r}] has shape "
-                                         f"{tuple(src[n].shape)}, the symbol wants "
-                                         f"{tuple(dest[n].shape)}")
-                    dest[n][:] = src[n]
-            left.extend(n for n in names if n not in src)
+                if n not in src:
+                    left.append(n)
+                elif tuple(src[n].shape) != tuple(dest[n].shape):
+                    raise ValueError(f"Module: {what}[{n!r}] has shape {tuple(src[n].shape)}, "
+                                     f"the symbol wants {tuple(dest[n].shape)}")
+                else:
+                    todo.append((dest[n], src[n]))
+        for dest, value in todo:
+            dest[:] = value
         return left
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None,

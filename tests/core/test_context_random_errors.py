@@ -21,6 +21,13 @@ def test_contexts_and_scoping():
     assert mx.context.num_gpus() >= 0
 
 
+def test_default_ctx_is_read_from_the_class():
+    assert mx.Context.default_ctx == mx.cpu(0)
+    with mx.cpu(3):
+        assert mx.Context.default_ctx == mx.cpu(3) == mx.gpu(1).default_ctx
+    assert mx.Context.default_ctx == mx.cpu(0)
+
+
 def test_mixing_contexts_is_an_error():
     with pytest.raises(ValueError, match=r"broadcast_add: inputs are on different contexts "
                                          r"\(cpu\(1\), cpu\(0\)\).*as_in_context"):
@@ -77,7 +84,7 @@ def test_assert_almost_equal():
     assert_almost_equal(nd.array([1, 2]), np.array([1, 2 + 1e-7]))
     with pytest.raises(AssertionError, match=r"worst at index \(1,\)"):
         assert_almost_equal(nd.array([1, 2]), np.array([1, 2.5]))
-    with pytest.raises(AssertionError, match="shapes differ"):
+    with pytest.raises(AssertionError, match=r"a of shape \(2,\) and b of shape \(3,\) do not"):
         assert_almost_equal(np.ones(2), np.ones(3))
 
 

@@ -1,6 +1,6 @@
 """`BidirectionalCell`: one cell unrolled forward in time and another backward, their outputs
 joined feature-wise (MXNet 1.x semantics and node names)."""
-from .rnn_cell import (HybridRecurrentCell, _check_unmodified, _format_sequence,
+from .rnn_cell import (HybridRecurrentCell, SequentialRNNCell, _format_sequence,
                        _get_begin_state, _is_tensor, _mask_sequence_variable_length,
                        _reverse_sequences)
 
@@ -45,18 +45,9 @@ class BidirectionalCell(HybridRecurrentCell):
         return (f"{self.__class__.__name__}(forward={self._children['l_cell']!r}, "
                 f"backward={self._children['r_cell']!r})")
 
-    def state_info(self, batch_size=0):
-        """l_cell's states followed by r_cell's."""
-        return [i for c in self._children.values() for i in c.state_info(batch_size)]
-
-    def begin_state(self, **kwargs):
-        """l_cell's initial states followed by r_cell's (see `RecurrentCell.begin_state`).
-
-        Raises:
-            ValueError: the cell is wrapped by a modifier cell.
-        """
-        _check_unmodified(self)
-        return [s for c in self._children.values() for s in c.begin_state(**kwargs)]
+    # l_cell's states followed by r_cell's
+    state_info = SequentialRNNCell.state_info
+    begin_state = SequentialRNNCell.begin_state
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):

@@ -6,7 +6,7 @@ once wrapped, the base cell refuses `begin_state` (call the modifier instead), a
 import numbers
 
 from .rnn_cell import (HybridRecurrentCell, _format_sequence, _is_sym, _is_tensor,
-                       _mask_sequence_variable_length)
+                       _masked_sequence)
 
 __all__ = ["DropoutCell", "ModifierCell", "ZoneoutCell", "ResidualCell"]
 
@@ -118,6 +118,14 @@ def _bidirectional_inside(cell):
     return any(_bidirectional_inside(c) for c in cell._children.values())
 
 
+def check_steppable(who, base_cell, why):
+    """Raise ValueError when `base_cell` is or holds a BidirectionalCell, which `who` cannot
+    step (`why` says what needs the step)."""
+    if _bidirectional_inside(base_cell):
+        raise ValueError(f"{who}: base_cell {base_cell.name!r} is or holds a "
+                         f"BidirectionalCell, {why}; wrap the cells inside it instead")
+
+
 class ZoneoutCell(ModifierCell):
     """Zoneout (Krueger et al., 2016) on a base cell: in training, each entry of the output
     and of each state keeps its previous value with probability `zoneout_outputs` /
@@ -137,10 +145,7 @@ class ZoneoutCell(ModifierCell):
     """
 
     def __init__(self, base_cell, zoneout_outputs=0., zoneout_states=0.):
-        if _bidirectional_inside(base_cell):
-            raise ValueError(f"ZoneoutCell: base_cell {base_cell.name!r} is or holds a "
-                             "BidirectionalCell, which cannot be stepped; wrap the cells "
-                             "inside it instead")
+        check_steppable("ZoneoutCell", base_cell, "which cannot be stepped")
         super().__init__(base_cell)
         self.zoneout_outputs = zoneout_outputs
         self.zoneout_states = zoneout_states
@@ -205,10 +210,7 @@ class ResidualCell(ModifierCell):
             self.base_cell._modified = True
         if merge_outputs is None:
             merge_outputs = _is_tensor(outputs)
-        inputs, axis, F, _ = _format_sequence(length, inputs, layout, merge_outputs)
-        if valid_length is not None:
-            inputs = _mask_sequence_variable_length(F, inputs, length, valid_length, axis,
-                                                    merge_outputs)
+        inputs, F = _masked_sequence(length, inputs, layout, merge_outputs, valid_length)
         if merge_outputs:
             return F.elemwise_add(outputs, inputs), states
         return [F.elemwise_add(o, i) for o, i in zip(outputs, inputs)], states

@@ -97,6 +97,15 @@ def _mask_sequence_variable_length(F, data, length, valid_length, time_axis, mer
     return out if merge else _split_steps(F, out, length, time_axis)
 
 
+def _masked_sequence(length, seq, layout, merge, valid_length):
+    """`seq` in the form `merge` asks for (see `_format_sequence`), zero past each sequence's
+    valid length when `valid_length` is given; returns (seq, F)."""
+    seq, axis, F, _ = _format_sequence(length, seq, layout, merge)
+    if valid_length is not None:
+        seq = _mask_sequence_variable_length(F, seq, length, valid_length, axis, merge)
+    return seq, F
+
+
 def _last_valid_states(F, all_states, valid_length):
     """Each state at each sequence's last valid step: ``states_t[valid_length[b] - 1][b]``
     (MXNet's SequenceLast over the per-step states stacked along a new axis 0)."""
@@ -441,11 +450,11 @@ class SequentialRNNCell(RecurrentCell):
         self.register_child(cell)
 
     def state_info(self, batch_size=0):
-        """The state descriptions of every cell, in order."""
+        """The state descriptions of every child cell, in order."""
         return [i for c in self._children.values() for i in c.state_info(batch_size)]
 
     def begin_state(self, **kwargs):
-        """Initial states of every cell, concatenated.
+        """Initial states of every child cell, concatenated.
 
         Raises:
             ValueError: the cell is wrapped by a modifier cell.

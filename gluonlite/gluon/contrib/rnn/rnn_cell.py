@@ -1,8 +1,8 @@
 """MXNet 1.x's contrib recurrent cells: `LSTMPCell` (an LSTM whose output is projected to a
 smaller size) and `VariationalDropoutCell` (one dropout mask per sequence)."""
-from ...rnn.modifier_cells import ModifierCell, _bidirectional_inside
+from ...rnn.modifier_cells import ModifierCell, check_steppable
 from ...rnn.rnn_cell import (HybridRecurrentCell, _format_sequence, _get_begin_state,
-                             _is_sym, _is_tensor, _lstm_update, _mask_sequence_variable_length)
+                             _is_sym, _is_tensor, _lstm_update, _masked_sequence)
 
 __all__ = ["LSTMPCell", "VariationalDropoutCell"]
 
@@ -28,10 +28,9 @@ class VariationalDropoutCell(ModifierCell):
     """
 
     def __init__(self, base_cell, drop_inputs=0., drop_states=0., drop_outputs=0.):
-        if drop_states and _bidirectional_inside(base_cell):
-            raise ValueError(f"VariationalDropoutCell: base_cell {base_cell.name!r} is or "
-                             "holds a BidirectionalCell, which has no step for state dropout; "
-                             "wrap the cells inside it instead")
+        if drop_states:
+            check_steppable("VariationalDropoutCell", base_cell,
+                            "which has no step for state dropout")
         super().__init__(base_cell)
         self.drop_inputs = drop_inputs
         self.drop_states = drop_states
@@ -98,10 +97,7 @@ class VariationalDropoutCell(ModifierCell):
             outputs = F.Dropout(outputs, p=self.drop_outputs, axes=(axis,))
         if merge_outputs is None:
             merge_outputs = _is_tensor(outputs)
-        outputs, _, _, _ = _format_sequence(length, outputs, layout, merge_outputs)
-        if valid_length is not None:
-            outputs = _mask_sequence_variable_length(F, outputs, length, valid_length, axis,
-                                                     merge_outputs)
+        outputs, _ = _masked_sequence(length, outputs, layout, merge_outputs, valid_length)
         return outputs, states
 
 
