@@ -280,7 +280,7 @@ class _Dir:
     """One layer direction's run: its inputs and what its backward reads."""
 
     __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "clip",
-                 "final_h", "final_c")
+                 "final_c")
 
     def out(self):
         """The (T, N, R) output sequence (a view of the state sequence)."""
@@ -577,7 +577,7 @@ def _back_gru(xp, rec, p, dy, dh):
 class _Saved:
     """What the RNN backward reads (the operator's hidden stateful output)."""
 
-    __slots__ = ("dirs", "drops", "mask", "lengths")
+    __slots__ = ("dirs", "drops", "mask")
 
     def __init__(self, dirs, drops, mask):
         self.dirs, self.drops, self.mask = dirs, drops, mask
