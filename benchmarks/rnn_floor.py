@@ -5,7 +5,7 @@
         [--seq-len 100] [--input-size 512] [--hidden-size 512]
         [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,
                   imperative:fused,hybrid:fused]
-        [--no-mxnet] [--no-torch] [--clock wall|cpu] [--json FILE]
+        [--no-mxnet] [--no-torch] [--no-jax] [--clock wall|cpu] [--json FILE]
 
 For every cell x batch x mode (infer = one forward; train = forward under
 autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
@@ -29,6 +29,10 @@ Python loop, eager and under torch.jit.script) and its fused layer (`torch.nn.LS
 `GRU`, `RNN`) on the case's own inputs and parameters; its eager loop's outputs and
 gradients are checked against the floors first (exit status 1 if they differ), and the
 fused layer's against the eager loop's.
+
+Likewise, if GLUONLITE_JAX_PYTHON names a python with jax (and numpy),
+benchmarks/jax_rnn_rows.py times the cell scanned with `jax.lax.scan` under `jax.jit`
+(forward; `jax.value_and_grad` for train), checked against the floors first.
 
 `--clock cpu` times each call by the CPU time of its process (every thread's) instead of
 wall time: on a machine other jobs load, waiting for a core then does not count.
@@ -76,6 +80,8 @@ def parse_args(argv=None):
                     help="ignore GLUONLITE_MXNET_PYTHON")
     ap.add_argument("--no-torch", action="store_true",
                     help="ignore GLUONLITE_TORCH_PYTHON")
+    ap.add_argument("--no-jax", action="store_true",
+                    help="ignore GLUONLITE_JAX_PYTHON")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="time by wall clock (default) or by the process's CPU time")
     ap.add_argument("--tol", type=float, default=1e-3,
@@ -201,6 +207,8 @@ FRAMEWORKS = (
                f"{', '.join(h['features'])})"),
     ("PyTorch", "torch_rnn_rows.py", "GLUONLITE_TORCH_PYTHON", "no_torch", "torch",
      lambda h: f"torch {h['torch']} (numpy {h['numpy']}, {h['threads']} threads)"),
+    ("JAX", "jax_rnn_rows.py", "GLUONLITE_JAX_PYTHON", "no_jax", "jax",
+     lambda h: f"jax {h['jax']} (numpy {h['numpy']}, backend {h['backend']})"),
 )
 
 
@@ -219,23 +227,26 @@ def start_workers(a, workers):
 
 
 def setup_workers(case, workers, layers, tmp, tol, refs):
-    """Give every worker the case; check PyTorch's loop against the floors (`refs`:
-    `case.floor_refs()`).
+    """Give every worker the case; check PyTorch's cell loop and JAX's scan against the
+    floors (`refs`: `case.floor_refs()`).
 
     Raises:
-        RuntimeError: PyTorch's outputs or gradients differ from the floors' (from
-            LoopCase.check_result).
+        RuntimeError: PyTorch's or JAX's outputs or gradients differ from the floors'
+            (from LoopCase.check_result).
     """
     T, N, I, H = case.shape
     spec = dict(cell=case.cell, batch=N, seq_len=T, input_size=I, hidden_size=H)
     if "MXNet" in workers:
         workers["MXNet"].request(op="setup", layers=[list(k) for k in layers], seed=0, **spec)
-    if "PyTorch" in workers:
+    checked = {"PyTorch": "pytorch eager cell loop", "JAX": "jax lax.scan"}
+    for label, row in checked.items():
+        if label not in workers:
+            continue
         case_file, result = os.path.join(tmp, "case.npz"), os.path.join(tmp, "result.npz")
         case.write_inputs(case_file)
-        reply = workers["PyTorch"].request(op="setup", case=case_file, result=result, **spec)
-        errors = case.check_result("pytorch eager cell loop", result, tol, refs)
-        flush_print(f"checked {case.cell} batch {N}: pytorch eager cell loop == floors "
+        reply = workers[label].request(op="setup", case=case_file, result=result, **spec)
+        errors = case.check_result(row, result, tol, refs)
+        flush_print(f"checked {case.cell} batch {N}: {row} == floors "
                     f"(worst relative error {max(errors.values()):.1e})")
         for name, why in reply["skipped"].items():
             flush_print(f"skipped {name}: {why}")
