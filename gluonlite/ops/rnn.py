@@ -88,7 +88,7 @@ class Workspace:
 
     def empty(self, xp, shape, dtype):
         """An uninitialized array of `shape` and `dtype` (one nobody else holds)."""
-        key = (id(xp), tuple(shape), np.dtype(dtype).str)
+        key = (id(xp), shape, dtype)
         arrays = self._arrays.get(key)
         if arrays is None:
             if len(self._arrays) >= self.max_keys:
@@ -218,8 +218,22 @@ class ParamLayout:
 
     def views(self, flat):
         """Per layer and direction, {name: view of `flat` with that entry's shape}."""
-        return [{k: flat[o:o + int(np.prod(s))].reshape(s) for k, (o, s) in e.items()}
-                for e in self.entries]
+        return [{k: flat[o:o + (s[0] * s[1] if len(s) == 2 else s[0])].reshape(s)
+                 for k, (o, s) in e.items()} for e in self.entries]
+
+
+_LAYOUTS = {}
+
+
+def _layout(p, input_size):
+    """The `ParamLayout` of `p` for `input_size`, made once per distinct key."""
+    key = (p.mode, p.state_size, p.num_layers, p.bidirectional, p.projection_size, input_size)
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        if len(_LAYOUTS) > 256:
+            _LAYOUTS.clear()
+        lay = _LAYOUTS[key] = ParamLayout(p, input_size)
+    return lay
 
 
 def _describe(p, input_size):
@@ -250,7 +264,7 @@ def _shape(p, ins):
     T, N, ni = d
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
-    lay = ParamLayout(p, ni)
+    lay = _layout(p, ni)
     ins[1] = _fit("parameters", (lay.size,), ins[1],
                   f"{lay.arithmetic()} for {_describe(p, ni)}")
     ins[2] = _fit("state", (L * D, N, R), ins[2],
@@ -599,8 +613,7 @@ def _forward(p, rc, data, params, state, cell, lengths, keep):
     T, N, ni = data.shape
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
-    lay = ParamLayout(p, ni)
-    views = lay.views(params)
+    views = _layout(p, ni).views(params)
     mask = _seq_mask(xp, lengths, T, N)
     run = _RUN[p.mode]
     lstm = p.mode == "lstm"
@@ -668,7 +681,7 @@ def _vjp(p, rc, xs, ys, gys, need):
     dcy = grad(2, (L * D, N, H)) if lstm else None
     want_w = need[1]
     dparams = _empty(xp, params.shape, dt) if want_w else None
-    dviews = ParamLayout(p, ni).views(dparams) if want_w else None
+    dviews = _layout(p, ni).views(dparams) if want_w else None
     dstate = _empty(xp, state.shape, dt)
     dcell = _empty(xp, state.shape[:2] + (H,), dt) if lstm else None
     dx = None
@@ -701,11 +714,11 @@ def _vjp(p, rc, xs, ys, gys, need):
                 xi = rec.x.shape[2]
                 xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
                 xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
-                xp.sum(gi2, axis=0, out=w["bx"])
+                gi2.sum(axis=0, out=w["bx"])
                 if gh2 is gi2:
                     w["bh"][...] = w["bx"]
                 else:
-                    xp.sum(gh2, axis=0, out=w["bh"])
+                    gh2.sum(axis=0, out=w["bh"])
                 if dR is not None:
                     xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
             if want_x:
