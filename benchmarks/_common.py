@@ -152,7 +152,7 @@ def median(values):
     return statistics.median(values)
 
 
-def interleaved(variants, rounds, warmup=1, after_round=None):
+def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
     """Time zero-arg callables round by round (A B C A B C ...), in ms.
 
     Args:
@@ -161,6 +161,8 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
         warmup: untimed rounds first.
         after_round: optional callable run after our variants in each round, returning
             {name: ms} measured elsewhere (MXNet's subprocess); merged into the result.
+        clock: the timer (default `time.perf_counter`, wall time; `time.process_time`
+            counts this process's CPU time only, steadier on a machine others load).
 
     Returns:
         dict name -> list of ms, one per timed round.
@@ -170,6 +172,7 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
     """
     if rounds < 1:
         raise ValueError(f"interleaved: rounds must be >= 1, got {rounds}")
+    clock = clock or time.perf_counter
     out = {}
     for r in range(warmup + rounds):
         # As timeit does, the cyclic garbage collector is off while a call is timed and
@@ -179,9 +182,9 @@ def interleaved(variants, rounds, warmup=1, after_round=None):
         for name, fn in variants.items():
             gc.disable()
             try:
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn()
-                dt = (time.perf_counter() - t0) * 1e3
+                dt = (clock() - t0) * 1e3
             finally:
                 gc.enable()
             if r >= warmup:
@@ -203,19 +206,35 @@ def max_rel_error(got, ref):
             if ref.size else 0.0)
 
 
+def fused_layer(cell, hidden_size, input_size):
+    """The one-layer `gluon.rnn` layer (fused RNN operator) computing what `cell` loops do:
+    `RNN` with tanh for RNNCell, `GRU`, `LSTM`."""
+    from gluonlite.gluon import rnn
+    if cell == "RNNCell":
+        return rnn.RNN(hidden_size, activation="tanh", input_size=input_size)
+    return {"GRUCell": rnn.GRU, "LSTMCell": rnn.LSTM}[cell](hidden_size, input_size=input_size)
+
+
+def _first_output(layer):
+    return lambda x, states: layer(x, states)[0]
+
+
 class LoopCase:
     """The gluonlite layers and floors of one (cell, batch) case, on shared parameters.
 
-    Builds the requested layers (`imperative`/`hybrid` x `foreach`/`while_loop`), all
-    with the parameters of the first one (hybrid layers use hybridize(static_alloc=True)),
-    random normal inputs and states as the seed benchmark, and FloorRNN objects
-    (step/fused x infer/train) holding a copy of the same parameters.
+    Builds the requested layers (`imperative`/`hybrid` x `foreach`/`while_loop`/`fused`),
+    all with the parameters of the first one (hybrid layers use
+    hybridize(static_alloc=True)), random normal inputs and states as the seed benchmark,
+    and FloorRNN objects (step/fused x infer/train) holding a copy of the same parameters.
+    `fused` is the one-layer `gluon.rnn` layer of the cell's kind (`RNN` with tanh,
+    `GRU`, `LSTM`) on the fused RNN operator; its states are the cell states as
+    (1, N, H) arrays.
 
     Args:
         cell: 'RNNCell', 'GRUCell' or 'LSTMCell'.
         batch, seq_len, input_size, hidden_size: N, T, I, H.
         layers: iterable of (kind, loop) with kind in {'imperative', 'hybrid'} and loop
-            in {'foreach', 'while_loop'}.
+            in {'foreach', 'while_loop', 'fused'}.
         seed: seed of the inputs and states.
 
     Raises:
@@ -235,11 +254,12 @@ class LoopCase:
         loops = {"foreach": ForeachRNN, "while_loop": WhileRNN}
         self.layers = {}
         for kind, loop in layers:
-            if kind not in ("imperative", "hybrid") or loop not in loops:
+            if kind not in ("imperative", "hybrid") or loop not in (*loops, "fused"):
                 raise ValueError(f"LoopCase: layer must be "
-                                 f"(imperative|hybrid, foreach|while_loop), "
+                                 f"(imperative|hybrid, foreach|while_loop|fused), "
                                  f"got {(kind, loop)!r}")
-            layer = loops[loop](make_cell(cell, H, input_size=I), T)
+            layer = fused_layer(cell, H, I) if loop == "fused" else \
+                loops[loop](make_cell(cell, H, input_size=I), T)
             layer.initialize()
             self.layers[(kind, loop)] = layer
         first = next(iter(self.layers.values()))
@@ -258,7 +278,8 @@ class LoopCase:
         self.x = nd.array(self.x_np)
         self.x.attach_grad()
         self.states = [nd.array(s) for s in self.states_np]
-        for s in self.states:
+        self.fused_states = [nd.array(s[None]) for s in self.states_np]
+        for s in self.states + self.fused_states:
             s.attach_grad()
         self.floors = {(fused, train): floor.FloorRNN(cell, T, N, I, H, fused=fused, train=train)
                        for fused in (False, True) for train in (False, True)}
@@ -268,8 +289,11 @@ class LoopCase:
                              for fused in (False, True)}
 
     def layer_states(self, loop):
-        """The states argument of a layer: the cell states, after a (1,) counter for while_loop."""
+        """The states argument of a layer: the cell states, after a (1,) counter for
+        while_loop; (1, N, H) arrays for the fused layer."""
         from gluonlite import nd
+        if loop == "fused":
+            return self.fused_states
         return ([nd.zeros((1,))] if loop == "while_loop" else []) + self.states
 
     def layer_call(self, key, train):
@@ -277,6 +301,8 @@ class LoopCase:
         from gluonlite import autograd, nd
         layer, states = self.layers[key], self.layer_states(key[1])
         x = self.x
+        if key[1] == "fused":  # the fused layer returns (output, new states)
+            layer = _first_output(layer)
         if not train:
             def call():
                 out = layer(x, states)
@@ -308,7 +334,10 @@ class LoopCase:
     def layer_grads(self, key):
         """Gradients after a train call of `key`: dict like FloorRNN.backward's."""
         from gluonlite.bench import floor
-        g = {"data": self.x.grad.asnumpy(), "states": [s.grad.asnumpy() for s in self.states]}
+        states = self.fused_states if key[1] == "fused" else self.states
+        g = {"data": self.x.grad.asnumpy(),
+             "states": [s.grad.asnumpy().reshape(self.shape[1:2] + self.shape[3:])
+                        for s in states]}
         named = {n: p.grad() for n, p in self.layers[key].collect_params().items()}
         g.update(floor.params_from_named(named))
         return g

@@ -12,7 +12,9 @@ on stdout (anything else MXNet prints goes to stderr):
     {"op": "quit"}                          -> exits
 
 The layers are the seed benchmark's ForeachRNN and WhileRNN (foreach over axis 0;
-while_loop with loop vars [i, *states], `inputs.take(i)`, max_iterations = seq_len);
+while_loop with loop vars [i, *states], `inputs.take(i)`, max_iterations = seq_len) and,
+for the loop "fused", the one-layer gluon.rnn layer of the cell's kind (RNN with tanh, GRU,
+LSTM: MXNet's fused RNN operator) on the states as (1, N, H) arrays;
 "hybrid" means hybridize(static_alloc=True). Train is forward under
 autograd.record() plus backward of the outputs (the gradient of their sum) into the
 parameters, the inputs and the initial states; every timer stops after nd.waitall().
@@ -62,6 +64,14 @@ def _layers():
     return {"foreach": ForeachRNN, "while_loop": WhileRNN}
 
 
+def _fused_layer(gluon, cell, hidden_size, input_size):
+    """MXNet's one-layer fused layer computing what `cell` loops do."""
+    if cell == "RNNCell":
+        return gluon.rnn.RNN(hidden_size, activation="tanh", input_size=input_size)
+    return {"GRUCell": gluon.rnn.GRU, "LSTMCell": gluon.rnn.LSTM}[cell](
+        hidden_size, input_size=input_size)
+
+
 class Worker:
     """Holds the layers of the current case and times them on request."""
 
@@ -90,21 +100,30 @@ class Worker:
                   for _ in cell_type(H).state_info()]
         for s in states:
             s.attach_grad()
+        fused_states = [s.reshape((1, N, H)) for s in states]
+        for s in fused_states:
+            s.attach_grad()
         self.calls = {}
         for kind, loop in msg["layers"]:
-            layer = self.loops[loop](cell_type(H, input_size=I), T)
+            if loop == "fused":
+                layer = _fused_layer(gluon, msg["cell"], H, I)
+            else:
+                layer = self.loops[loop](cell_type(H, input_size=I), T)
             layer.initialize()
             if kind == "hybrid":
                 layer.hybridize(static_alloc=True)
-            st = ([nd.zeros((1,))] if loop == "while_loop" else []) + states
+            if loop == "fused":
+                st = fused_states
+            else:
+                st = ([nd.zeros((1,))] if loop == "while_loop" else []) + states
             name = f"mxnet {kind} {loop}"
-            self.calls[name] = self._calls(layer, x, st, autograd, nd)
+            self.calls[name] = self._calls(layer, x, st, autograd, nd, loop == "fused")
             for mode in ("infer", "train"):
                 self.calls[name][mode]()  # trace/compile and warm up
         return {"names": list(self.calls)}
 
     @staticmethod
-    def _calls(layer, x, states, autograd, nd):
+    def _calls(layer, x, states, autograd, nd, fused=False):
         def infer():
             layer(x, states)
             nd.waitall()
@@ -112,12 +131,12 @@ class Worker:
         def train():
             with autograd.record():
                 out = layer(x, states)
-            out.backward()
+            (out[0] if fused else out).backward()
             nd.waitall()
         return {"infer": infer, "train": train}
 
     def round(self, msg):
-        return {"ms": time_round(self.calls, msg["mode"])}
+        return {"ms": time_round(self.calls, msg["mode"], msg.get("clock", "wall"))}
 
 
 if __name__ == "__main__":

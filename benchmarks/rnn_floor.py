@@ -3,13 +3,15 @@
     PYTHONPATH=. python benchmarks/rnn_floor.py [--quick] [--rounds 10] [--warmup 1]
         [--cells RNNCell,GRUCell,LSTMCell] [--batches 1,32] [--modes infer,train]
         [--seq-len 100] [--input-size 512] [--hidden-size 512]
-        [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop]
-        [--no-mxnet] [--no-torch] [--json FILE]
+        [--layers imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,
+                  imperative:fused,hybrid:fused]
+        [--no-mxnet] [--no-torch] [--no-jax] [--clock wall|cpu] [--json FILE]
 
 For every cell x batch x mode (infer = one forward; train = forward under
 autograd.record() plus backward of the stacked outputs' sum into parameters, inputs and
 initial states), in one process: the gluonlite layers of the seed benchmark (ForeachRNN,
-WhileRNN; imperative, and hybridized with static_alloc=True), "floor-step" and
+WhileRNN; imperative, and hybridized with static_alloc=True), the one-layer gluon.rnn
+layer of the same cell on the fused RNN operator ("fused"), "floor-step" and
 "floor-fused" (gluonlite.bench.floor). The variants run interleaved round by round so
 drift on the machine hits them alike; the table gives median ms and each variant's ratio
 to floor-step and to floor-fused. Before timing, every layer's outputs and gradients are
@@ -18,14 +20,22 @@ aborts (exit status 1) if they differ.
 
 If GLUONLITE_MXNET_PYTHON names a python with mxnet 1.9.1, benchmarks/mxnet_rnn_rows.py
 runs under it as one long-lived subprocess; each round, right after our variants, it times
-MXNet's imperative and hybridized foreach/while_loop layers on the same case, so its rows
-sit in the same table, measured interleaved with ours.
+MXNet's imperative and hybridized foreach/while_loop layers and its fused gluon.rnn layer
+on the same case, so its rows sit in the same table, measured interleaved with ours.
 
 Likewise, if GLUONLITE_TORCH_PYTHON names a python with torch (and numpy),
 benchmarks/torch_rnn_rows.py times PyTorch's cell loop (`torch.nn.LSTMCell` etc. in a
-Python loop, eager and under torch.jit.script) on the case's own inputs and parameters;
-its eager loop's outputs and gradients are checked against the floors first (exit status
-1 if they differ).
+Python loop, eager and under torch.jit.script) and its fused layer (`torch.nn.LSTM`,
+`GRU`, `RNN`) on the case's own inputs and parameters; its eager loop's outputs and
+gradients are checked against the floors first (exit status 1 if they differ), and the
+fused layer's against the eager loop's.
+
+Likewise, if GLUONLITE_JAX_PYTHON names a python with jax (and numpy),
+benchmarks/jax_rnn_rows.py times the cell scanned with `jax.lax.scan` under `jax.jit`
+(forward; `jax.value_and_grad` for train), checked against the floors first.
+
+`--clock cpu` times each call by the CPU time of its process (every thread's) instead of
+wall time: on a machine other jobs load, waiting for a core then does not count.
 
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
 MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
@@ -36,6 +46,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -43,7 +54,8 @@ from _common import (check_rounds_and_modes, flush_print, interleaved, LoopCase,
                      markdown_table, median, print_header, RowsWorker,
                      WorkerError)  # noqa: E402
 
-ALL_LAYERS = "imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop"
+ALL_LAYERS = ("imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,"
+              "imperative:fused,hybrid:fused")
 
 
 def _csv(kind):
@@ -68,6 +80,10 @@ def parse_args(argv=None):
                     help="ignore GLUONLITE_MXNET_PYTHON")
     ap.add_argument("--no-torch", action="store_true",
                     help="ignore GLUONLITE_TORCH_PYTHON")
+    ap.add_argument("--no-jax", action="store_true",
+                    help="ignore GLUONLITE_JAX_PYTHON")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time by wall clock (default) or by the process's CPU time")
     ap.add_argument("--tol", type=float, default=1e-3,
                     help="relative tolerance of the floor check (float32)")
     ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
@@ -79,15 +95,15 @@ def parse_args(argv=None):
         ap.error(f"--layers: expected kind:loop items, got {a.layers}")
     for spec in a.layers:
         if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
-                or spec[1] not in ("foreach", "while_loop"):
+                or spec[1] not in ("foreach", "while_loop", "fused"):
             ap.error(f"--layers: {':'.join(spec)!r} is not "
-                     f"(imperative|hybrid):(foreach|while_loop)")
+                     f"(imperative|hybrid):(foreach|while_loop|fused)")
     return a
 
 
-def run_case(case, mode, rounds, warmup, workers):
+def run_case(case, mode, rounds, warmup, workers, clock="wall"):
     """Interleaved timings of one (cell, batch, mode): {variant name: [ms per round]}; each
-    round ends with one round of every worker in `workers`."""
+    round ends with one round of every worker in `workers`; `clock` 'wall' or 'cpu'."""
     train = mode == "train"
     variants = {f"gluonlite {kind} {loop}": case.layer_call((kind, loop), train)
                 for kind, loop in case.layers}
@@ -97,9 +113,10 @@ def run_case(case, mode, rounds, warmup, workers):
     def after():
         ms = {}
         for w in workers:
-            ms.update(w.request(op="round", mode=mode)["ms"])
+            ms.update(w.request(op="round", mode=mode, clock=clock)["ms"])
         return ms
-    return interleaved(variants, rounds, warmup, after if workers else None)
+    return interleaved(variants, rounds, warmup, after if workers else None,
+                       time.process_time if clock == "cpu" else time.perf_counter)
 
 
 def cell_table(cell, medians, batches, modes):
@@ -124,9 +141,14 @@ def cell_table(cell, medians, batches, modes):
 
 
 def goal_lines(medians):
-    """Issue 8 goals 2-4 evaluated on the medians: list of 'goal N: met/not met ...' lines."""
-    g2, g3, g3_lstm, g4 = [], [], [], []
+    """Issue 8 goals 2-4 and issue 17 goal 5 evaluated on the medians: list of
+    'goal N: met/not met ...' lines."""
+    g2, g3, g3_lstm, g4, g5 = [], [], [], [], []
     for (cell, batch, mode), med in medians.items():
+        for kind in ("hybrid", "imperative"):
+            fused = med.get(f"gluonlite {kind} fused")
+            if fused is not None:
+                g5.append((fused / med["floor-fused"], 1.05, f"{cell} b{batch} {mode} {kind}"))
         limit = 1.2 if mode == "infer" else 1.3
         for loop in ("foreach", "while_loop"):
             hyb = med.get(f"gluonlite hybrid {loop}")
@@ -145,7 +167,8 @@ def goal_lines(medians):
             (3, "hybrid <= 1.2x floor-fused, all cells", g3),
             (3, "hybrid <= 1.2x floor-fused, LSTMCell: the reference table's four columns",
              g3_lstm),
-            (4, "hybrid >= 2x faster than imperative at batch 1 (hybrid/imperative <= 0.5)", g4)):
+            (4, "hybrid >= 2x faster than imperative at batch 1 (hybrid/imperative <= 0.5)", g4),
+            ("17.5", "fused gluon.rnn layer <= 1.05x floor-fused", g5)):
         if not items:
             lines.append(f"- goal {goal} ({what}): not measured in this run")
             continue
@@ -184,6 +207,8 @@ FRAMEWORKS = (
                f"{', '.join(h['features'])})"),
     ("PyTorch", "torch_rnn_rows.py", "GLUONLITE_TORCH_PYTHON", "no_torch", "torch",
      lambda h: f"torch {h['torch']} (numpy {h['numpy']}, {h['threads']} threads)"),
+    ("JAX", "jax_rnn_rows.py", "GLUONLITE_JAX_PYTHON", "no_jax", "jax",
+     lambda h: f"jax {h['jax']} (numpy {h['numpy']}, backend {h['backend']})"),
 )
 
 
@@ -202,23 +227,26 @@ def start_workers(a, workers):
 
 
 def setup_workers(case, workers, layers, tmp, tol, refs):
-    """Give every worker the case; check PyTorch's loop against the floors (`refs`:
-    `case.floor_refs()`).
+    """Give every worker the case; check PyTorch's cell loop and JAX's scan against the
+    floors (`refs`: `case.floor_refs()`).
 
     Raises:
-        RuntimeError: PyTorch's outputs or gradients differ from the floors' (from
-            LoopCase.check_result).
+        RuntimeError: PyTorch's or JAX's outputs or gradients differ from the floors'
+            (from LoopCase.check_result).
     """
     T, N, I, H = case.shape
     spec = dict(cell=case.cell, batch=N, seq_len=T, input_size=I, hidden_size=H)
     if "MXNet" in workers:
         workers["MXNet"].request(op="setup", layers=[list(k) for k in layers], seed=0, **spec)
-    if "PyTorch" in workers:
+    checked = {"PyTorch": "pytorch eager cell loop", "JAX": "jax lax.scan"}
+    for label, row in checked.items():
+        if label not in workers:
+            continue
         case_file, result = os.path.join(tmp, "case.npz"), os.path.join(tmp, "result.npz")
         case.write_inputs(case_file)
-        reply = workers["PyTorch"].request(op="setup", case=case_file, result=result, **spec)
-        errors = case.check_result("pytorch eager cell loop", result, tol, refs)
-        flush_print(f"checked {case.cell} batch {N}: pytorch eager cell loop == floors "
+        reply = workers[label].request(op="setup", case=case_file, result=result, **spec)
+        errors = case.check_result(row, result, tol, refs)
+        flush_print(f"checked {case.cell} batch {N}: {row} == floors "
                     f"(worst relative error {max(errors.values()):.1e})")
         for name, why in reply["skipped"].items():
             flush_print(f"skipped {name}: {why}")
@@ -228,7 +256,8 @@ def _run(a, argv, workers):
     extra = start_workers(a, workers)
     T, I, H = a.seq_len, a.input_size, a.hidden_size
     print_header("rnn_floor", argv, f"- seq_len {T}, input {I}, hidden {H}, float32; "
-                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians",
+                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians; "
+                 f"{a.clock} clock",
                  extra)
     medians, raw = {}, []
     with tempfile.TemporaryDirectory() as tmp:
@@ -248,7 +277,8 @@ def _run(a, argv, workers):
                     print(f"ABORT: {exc}", file=sys.stderr)
                     return 1
                 for mode in a.modes:
-                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()))
+                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
+                                     a.clock)
                     medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
                     raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
                                 "input_size": I, "hidden_size": H, "ms": times})

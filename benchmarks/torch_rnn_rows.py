@@ -14,7 +14,10 @@ object per line each way:
 The rows are the loop PyTorch users write around a cell (`torch.nn.LSTMCell`, `GRUCell`,
 `RNNCell`; MXNet's gate order and equations, so the case's parameters load as they are):
 "pytorch eager cell loop", and the same module compiled by `torch.jit.script`
-("pytorch torchscript cell loop"; skipped, with the reason, where scripting fails). The
+("pytorch torchscript cell loop"; skipped, with the reason, where scripting fails); and
+PyTorch's fused one-layer layer (`torch.nn.LSTM`, `GRU`, `RNN` with tanh) on the same
+parameters ("pytorch fused layer"), whose outputs and gradients are checked against the
+eager cell loop's here (the row is skipped, with the largest difference, if they differ). The
 case file holds the inputs, initial states and cell parameters of the gluonlite case
 (x, state0[, state1], i2h_weight, i2h_bias, h2h_weight, h2h_bias); setup runs the eager
 loop once in each mode and writes its outputs and gradients to the result file (out_infer,
@@ -111,11 +114,54 @@ class Worker:
         else:
             self.calls["pytorch torchscript cell loop"] = self._calls(scripted, x, states,
                                                                       leaves)
+        fused, why = self._fused_layer(msg, case, x, states, eager, leaves)
+        if fused is not None:
+            self.calls["pytorch fused layer"] = fused
+        else:
+            skipped["pytorch fused layer"] = why
         for calls in self.calls.values():
             for mode in ("infer", "train"):
                 calls[mode]()  # compile (TorchScript profiles its first calls) and warm up
                 calls[mode]()
         return {"names": list(self.calls), "skipped": skipped}
+
+    def _fused_layer(self, msg, case, x, states, loop, leaves):
+        """(the calls of PyTorch's fused layer on the case, None) when it computes what the
+        cell loop does (outputs and gradients within 1e-4 relative), else (None, why)."""
+        torch = self.torch
+        kind = {"LSTMCell": torch.nn.LSTM, "GRUCell": torch.nn.GRU,
+                "RNNCell": torch.nn.RNN}[msg["cell"]]
+        layer = kind(msg["input_size"], msg["hidden_size"])
+        with torch.no_grad():
+            for ours, theirs in zip(PARAMS, TORCH_PARAMS):
+                getattr(layer, theirs + "_l0").copy_(torch.from_numpy(case[ours]))
+        lstm = msg["cell"] == "LSTMCell"
+        fx = x.detach().clone().requires_grad_()
+        fs = [s.detach().clone()[None].requires_grad_() for s in states]
+        fleaves = [fx, *fs, *layer.parameters()]
+
+        def run(a, st):
+            return layer(a, (st[0], st[1]) if lstm else st[0])[0]
+
+        def infer():
+            with torch.no_grad():
+                return run(fx, fs)
+
+        def train():
+            for leaf in fleaves:
+                leaf.grad = None
+            out = run(fx, fs)
+            out.sum().backward()
+            return out
+        calls = {"infer": infer, "train": train}
+        ref = self._calls(loop, x, states, leaves)
+        pairs = [(infer(), ref["infer"]()), (train().detach(), ref["train"]().detach())]
+        pairs += [(fx.grad, x.grad)] + [(f.grad[0], s.grad) for f, s in zip(fs, states)]
+        worst = max(float(((a - b).abs().max() / (b.abs().max() + 1e-12)))
+                    for a, b in pairs)
+        if worst > 1e-4:
+            return None, f"differs from the cell loop (relative error {worst:.1e})"
+        return calls, None
 
     def _calls(self, loop, x, states, leaves):
         torch = self.torch
@@ -146,7 +192,7 @@ class Worker:
         os.replace(tmp, path)
 
     def round(self, msg):
-        return {"ms": time_round(self.calls, msg["mode"])}
+        return {"ms": time_round(self.calls, msg["mode"], msg.get("clock", "wall"))}
 
 
 if __name__ == "__main__":

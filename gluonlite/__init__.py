@@ -27,8 +27,9 @@ def __getattr__(attr):
     # Upper layers import lazily so that `import gluonlite` stays cheap and a broken upper
     # layer cannot break the core.
     import importlib
-    aliases = {"sym": "symbol", "init": "initializer"}
-    if attr in ("gluon", "initializer", "init", "optimizer", "bench", "rnn"):
+    aliases = {"sym": "symbol", "init": "initializer", "mod": "module"}
+    if attr in ("gluon", "initializer", "init", "optimizer", "bench", "rnn", "io", "module",
+                "mod"):
         mod = importlib.import_module(f".{aliases.get(attr, attr)}", __name__)
         globals()[attr] = mod
         return mod

@@ -61,6 +61,14 @@ def gpu_missing():
     return None if _cupy() is not None else _backend()[1]
 
 
+class _DefaultContext:
+    """``Context.default_ctx``: the current default context, read from the class (MXNet 1.x's
+    deprecated spelling of `current_context()`)."""
+
+    def __get__(self, obj, owner):
+        return current_context()
+
+
 class Context:
     """A device: `Context('cpu', 0)` or `Context('gpu', 1)`.
 
@@ -77,6 +85,7 @@ class Context:
         ValueError: an unknown device type or a negative id.
     """
 
+    default_ctx = _DefaultContext()
     devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
     devstr2type = {v: k for k, v in devtype2str.items()}
 
@@ -172,6 +181,18 @@ def host_scalar(a):
     Example: ``host_scalar(np.array([[3.0]]))`` is 3.0.
     """
     return a.reshape(-1)[0].item()
+
+
+def host_array(a):
+    """A raw array (numpy or CuPy) on the host: `a` itself when it is a numpy array, else its
+    copy (`.get()`), waiting for the device.
+
+    For the values that steer work on the host once per call, such as an RNN's sequence
+    lengths; every other read of device data goes through `NDArray.asnumpy()`.
+
+    Example: ``host_array(np.arange(3))`` is the same numpy array.
+    """
+    return a if isinstance(a, np.ndarray) else a.get()
 
 
 def synchronize(ctx=None):

@@ -13,7 +13,7 @@ import json
 import numpy as np
 
 __all__ = ["InitDesc", "Initializer", "register", "create", "Uniform", "Normal", "Xavier",
-           "Zero", "One", "Constant", "Orthogonal"]
+           "Zero", "One", "Constant", "Orthogonal", "LSTMBias"]
 
 _REGISTRY = {}
 
@@ -273,3 +273,35 @@ class Orthogonal(Initializer):
         u, _, v = np.linalg.svd(tmp, full_matrices=False)
         res = u if u.shape == tmp.shape else v
         _fill(arr, self.scale * res.reshape(arr.shape))
+
+
+@register
+class LSTMBias(Initializer):
+    """An LSTM bias: zeros except the forget gate's quarter, set to `forget_bias` (gates
+    stacked as input, forget, candidate, output), so a fresh LSTM keeps its cell state.
+
+    Use it as a bias parameter's own initializer (it fills whatever array it is given, by
+    its ``_init_weight`` rule, as in MXNet).
+
+    Args:
+        forget_bias: the forget gate's bias (default 1.0).
+
+    Raises:
+        ValueError: an array whose first dimension is not a multiple of 4.
+
+    Example: ``gluon.rnn.LSTMCell(100, i2h_bias_initializer=init.LSTMBias(2.0))`` gives
+    ``i2h_bias[100:200] == 2`` and zeros elsewhere.
+    """
+
+    def __init__(self, forget_bias=1.0):
+        super().__init__(forget_bias=forget_bias)
+        self.forget_bias = forget_bias
+
+    def _init_weight(self, name, arr):
+        if arr.shape[0] % 4:
+            raise ValueError(f"LSTMBias: {name} has shape {tuple(arr.shape)}; an LSTM bias "
+                             "stacks 4 gates, so its first dimension must be a multiple of 4")
+        values = np.zeros(arr.shape)
+        n = arr.shape[0] // 4
+        values[n:2 * n] = self.forget_bias
+        _fill(arr, values)

@@ -76,6 +76,29 @@ def var_shape_attr(node):
         return None
 
 
+def _fill_partial_vars(nodes, shapes):
+    """Give a variable whose shape has one unknown (0) dimension after inference the size
+    its reshape's output has: shape rules run forward, and a reshape's output does not say
+    which input dimension it came from, but with one unknown it does (an RNN layer's first
+    weight, flattened into the packed parameters, before its input size is known). Returns
+    whether a shape was filled."""
+    filled = False
+    for n in nodes:
+        if n.op is None or not n.op.reshapes or not n.inputs:
+            continue
+        src, _ = n.inputs[0]
+        declared = shapes.get((id(src), 0))
+        out = _known(shapes.get((id(n), 0)))
+        if src.op is not None or not _partial(declared) or out is None:
+            continue
+        known = int(np.prod([d for d in declared if d]))
+        size = int(np.prod(out))
+        if declared.count(0) == 1 and known and size % known == 0:
+            shapes[(id(src), 0)] = tuple(d or size // known for d in declared)
+            filled = True
+    return filled
+
+
 def _var_dtype_attr(node):
     s = node.attrs.get("__dtype__")
     if s is None:
@@ -249,6 +272,8 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
     _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)
+    if _fill_partial_vars(nodes, shapes):
+        _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)
     if not partial:
         shapes = {k: _known(v) for k, v in shapes.items()}
     _run_rules(nodes, dtypes, _dtype_rule, "type")

@@ -9,8 +9,10 @@ from . import rnn
 from . import loss
 from . import data
 from . import utils
+from . import contrib
 from .trainer import Trainer
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "Block", "HybridBlock", "SymbolBlock",
-           "nn", "rnn", "loss", "data", "utils", "Trainer", "DeferredInitializationError",
+           "nn", "rnn", "loss", "data", "utils", "contrib", "Trainer",
+           "DeferredInitializationError",
            "UninitializedParameterError"]

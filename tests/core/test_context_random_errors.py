@@ -21,6 +21,13 @@ def test_contexts_and_scoping():
     assert mx.context.num_gpus() >= 0
 
 
+def test_default_ctx_is_read_from_the_class():
+    assert mx.Context.default_ctx == mx.cpu(0)
+    with mx.cpu(3):
+        assert mx.Context.default_ctx == mx.cpu(3) == mx.gpu(1).default_ctx
+    assert mx.Context.default_ctx == mx.cpu(0)
+
+
 def test_mixing_contexts_is_an_error():
     with pytest.raises(ValueError, match=r"broadcast_add: inputs are on different contexts "
                                          r"\(cpu\(1\), cpu\(0\)\).*as_in_context"):
@@ -168,14 +175,16 @@ def test_bad_arguments(call, exc, pattern):
         call()
 
 
-def test_backward_head_grad_shape_mismatch():
+def test_backward_head_grad_of_another_shape_is_read_flat_with_a_warning():
     x = nd.ones((2, 3))
     x.attach_grad()
     with autograd.record():
         y = x * 2
-    with pytest.raises(ValueError, match=r"backward: head_grad of shape \(3, 2\) does not match "
+    hg = nd.array(np.arange(6, dtype=np.float32).reshape(3, 2))
+    with pytest.warns(UserWarning, match=r"backward: head_grad of shape \(3, 2\) does not match "
                                          r"its head of shape \(2, 3\)"):
-        y.backward(nd.ones((3, 2)))
+        y.backward(hg)
+    np.testing.assert_allclose(x.grad.asnumpy(), 2 * np.arange(6).reshape(2, 3))
 
 
 def test_waitall_asks_for_the_gpu_backend_once(monkeypatch):

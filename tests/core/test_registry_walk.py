@@ -88,8 +88,71 @@ def _seq_ref(x, lens, value=0.0):
     return out
 
 
+def _seq_reverse_ref(x, lens):
+    out = x.copy()
+    for b, n in enumerate(lens.astype(int)):
+        out[:n, b] = x[:n, b][::-1]
+    return out
+
+
 def _one_hot(i, depth):
     return (i[..., None] == np.arange(depth)).astype(np.float64)
+
+
+def _rnn_ref(mode, layers, bidirectional, hidden):
+    """numpy reference of the fused RNN (no projection): the floor's per-step loop per layer
+    and direction, the reverse direction on the time-reversed sequence."""
+    from gluonlite.bench.floor import FloorRNN
+    G, D = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode] * hidden, \
+        2 if bidirectional else 1
+
+    def ref(x, params, h0, c0=None):
+        T, N, _ = x.shape
+        off, dirs = 0, []
+        for layer in range(layers):
+            ni = x.shape[2] if layer == 0 else D * hidden
+            for _ in range(D):
+                wx = params[off:off + G * ni].reshape(G, ni)
+                wh = params[off + G * ni:off + G * (ni + hidden)].reshape(G, hidden)
+                off += G * (ni + hidden)
+                dirs.append({"i2h_weight": wx, "h2h_weight": wh})
+        for d in dirs:
+            d["i2h_bias"], d["h2h_bias"] = params[off:off + G], params[off + G:off + 2 * G]
+            off += 2 * G
+        hy, cy = [], []
+        for layer in range(layers):
+            outs = []
+            for d in range(D):
+                k = layer * D + d
+                f = FloorRNN(mode, T, N, x.shape[2], hidden, dtype="float64", train=True,
+                             activation=mode[4:] or "tanh")
+                seq = x[::-1] if d else x
+                states = [h0[k]] + ([c0[k]] if c0 is not None else [])
+                y = f.forward(np.ascontiguousarray(seq), states, dirs[k]).copy()
+                hy.append(y[-1])
+                if c0 is not None:
+                    cy.append(f.c[T].copy())
+                outs.append(y[::-1] if d else y)
+            x = np.concatenate(outs, axis=2)
+        return [x, np.stack(hy)] + ([np.stack(cy)] if c0 is not None else [])
+    return ref
+
+
+def _rnn_size(mode, layers, bidirectional, ni, hidden):
+    G, D = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode] * hidden, \
+        2 if bidirectional else 1
+    return sum(D * G * ((ni if k == 0 else D * hidden) + hidden + 2) for k in range(layers))
+
+
+def _rnn(mode, layers=1, bidirectional=False, hidden=2, more=True, **attrs):
+    T, N, ni, D = 3, 2, 3, 2 if bidirectional else 1
+    states = [(layers * D, N, hidden)] * (2 if mode == "lstm" else 1)
+    size = _rnn_size(mode, layers, bidirectional, ni, hidden)
+    a = {"state_size": hidden, "num_layers": layers, "bidirectional": bidirectional,
+         "mode": mode, "state_outputs": True, **attrs}
+    extra = [[(4, 1, ni), (size,)] + [(layers * D, 1, hidden)] * len(states)] if more else []
+    return C([(T, N, ni), (size,)] + states, a, more=extra,
+             ref=None if attrs else _rnn_ref(mode, layers, bidirectional, hidden))
 
 
 B23, B13, B21 = (2, 3), (1, 3), (2, 1)
@@ -173,6 +236,18 @@ SPECS = {
                     ref=lambda x: np.where(x > 0, x, np.expm1(x))),
                   C([B23, (3,)], {"act_type": "prelu"},
                     ref=lambda x, g: np.where(x > 0, x, x * g))],
+    "RNN": [_rnn("lstm", 2, True), _rnn("gru", 2), _rnn("rnn_tanh", 1, True),
+            _rnn("rnn_relu", 2, more=False),
+            # a projection; clipped cell states (bounds away from the values' kinks)
+            C([(3, 2, 3), (4 * 2 * (3 + 1) + 2 * 4 * 2 + 1 * 2,), (1, 2, 1), (1, 2, 2)],
+              {"state_size": 2, "num_layers": 1, "mode": "lstm", "projection_size": 1,
+               "state_outputs": True}),
+            C([(3, 2, 3), (_rnn_size("lstm", 1, False, 3, 2),), (1, 2, 2), (1, 2, 2)],
+              {"state_size": 2, "num_layers": 1, "mode": "lstm", "state_outputs": True,
+               "lstm_state_clip_min": -0.83, "lstm_state_clip_max": 0.77}),
+            C([(3, 2, 3), (_rnn_size("gru", 1, True, 3, 2),), (2, 2, 2), Idx([2, 3])],
+              {"state_size": 2, "num_layers": 1, "mode": "gru", "bidirectional": True,
+               "use_sequence_length": True, "state_outputs": True})],
     "Reshape": [C([(2, 3, 4)], {"shape": (-1, 4)}, ref=lambda x: x.reshape(-1, 4),
                   more=[[(4, 2)], [(8,)]]),
                 C([(2, 3, 4)], {"shape": (0, -3)}, ref=lambda x: x.reshape(2, 12))],
@@ -185,6 +260,9 @@ SPECS = {
                      C([(3, 2)], ref=lambda x: x[-1]),
                      C([(2, 3, 2), Idx([3, 1])], {"use_sequence_length": True, "axis": 1},
                        ref=lambda x, n: x[np.arange(2), n.astype(int) - 1])],
+    "SequenceReverse": [C([(4, 3, 2), Idx([2, 4, 0])], {"use_sequence_length": True},
+                          ref=_seq_reverse_ref, more=[[(3, 2), Idx([1, 3])]]),
+                        C([(3, 2)], ref=lambda x: x[::-1])],
     "SliceChannel": [C([(2, 6)], {"num_outputs": 3}, ref=lambda x: np.split(x, 3, 1)),
                      C([(2, 3)], {"num_outputs": 2, "axis": 0, "squeeze_axis": True},
                        ref=lambda x: [x[0], x[1]]),
@@ -196,6 +274,8 @@ SPECS = {
                      C([(3,)], {"num_outputs": 3, "axis": 0, "squeeze_axis": True},
                        ref=lambda x: [x[0:1], x[1:2], x[2:3]])],
     "SwapAxis": C([(2, 3, 4)], {"dim1": 0, "dim2": 2}, ref=lambda x: np.swapaxes(x, 0, 2)),
+    "_rnn_param_concat": C([(3,), (4,), (2,)], {"dim": 0}, ref=lambda *a: np.concatenate(a),
+                           more=[[(2, 3), (1, 3)]]),
     "_arange": [C([], {"start": 1, "stop": 5, "step": 0.5}, ref=lambda: np.arange(1, 5, 0.5)),
                 C([], {"start": 3, "repeat": 2}, ref=lambda: np.repeat(np.arange(3), 2))],
     "_copy": _unary(lambda x: x),
@@ -295,6 +375,10 @@ SPECS = {
                      C([(2, 3, 4), (5, 6, 7)],
                        {"lhs_begin": 0, "lhs_end": 2, "rhs_begin": 1, "rhs_end": 2},
                        ref=lambda a, b: a.reshape(6, 4))],
+    "reverse": [C([(2, 3, 4)], {"axis": 1}, ref=lambda x: x[:, ::-1]),
+                C([(2, 3, 4)], {"axis": (0, -1)}, ref=lambda x: x[::-1, :, ::-1]),
+                # an axis named twice is flipped back (MXNet)
+                C([(2, 3)], {"axis": (0, 1, 0)}, ref=lambda x: x[:, ::-1])],
     "sigmoid": _unary(_sigmoid),
     "slice": [C([(3, 4)], {"begin": (0, 1), "end": (2, 4)}, ref=lambda x: x[0:2, 1:4]),
               C([(3, 4)], {"begin": (None, 3), "end": (None, 0), "step": (2, -1)},

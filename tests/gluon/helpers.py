@@ -44,10 +44,12 @@ def run_block(make, inputs, mode, train=True, grad_inputs=True, calls=2, seed=0)
     return [o.asnumpy() for o in outs], igrads, pgrads, pvals
 
 
-def check_block(make, inputs, train=True, grad_inputs=True, rtol=1e-5, atol=1e-6):
-    """Assert that imperative, hybridized and static-alloc runs agree on values and grads."""
+def check_block(make, inputs, train=True, grad_inputs=True, rtol=1e-5, atol=1e-6,
+                modes=MODES[1:]):
+    """Assert that imperative, hybridized and static-alloc runs (`modes`) agree on values and
+    grads."""
     ref = run_block(make, inputs, "imperative", train, grad_inputs)
-    for mode in MODES[1:]:
+    for mode in modes:
         got = run_block(make, inputs, mode, train, grad_inputs)
         for what, a_list, b_list in zip(("output", "input grad", "param grad", "param value"),
                                         got, ref):

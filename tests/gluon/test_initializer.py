@@ -56,3 +56,20 @@ def test_parameter_init_precedence():
     p = gluon.Parameter("w", shape=(2, 0))
     with pytest.raises(ValueError, match="invalid shape"):
         p.initialize()
+
+
+def test_lstm_bias_sets_the_forget_gate():
+    cell = gluon.rnn.LSTMCell(3, input_size=2, i2h_bias_initializer=mx.init.LSTMBias(2.0))
+    cell.initialize(mx.init.Uniform())
+    np.testing.assert_array_equal(cell.i2h_bias.data().asnumpy(),
+                                  [0, 0, 0, 2, 2, 2, 0, 0, 0, 0, 0, 0])
+    assert not cell.h2h_bias.data().asnumpy().any()
+    # the JSON a symbol variable stores names it, and create() reads it back
+    again = mx.init.create(mx.init.LSTMBias(0.5).dumps())
+    assert isinstance(again, mx.init.LSTMBias) and again.forget_bias == 0.5
+    a = nd.zeros((4,))
+    mx.init.Uniform()(mx.init.InitDesc("b_bias", {"__init__": again.dumps()}), a)
+    np.testing.assert_array_equal(a.asnumpy(), [0, 0.5, 0, 0])
+    with pytest.raises(ValueError, match=r"LSTMBias: x_weight has shape \(6,\); an LSTM bias "
+                                         "stacks 4 gates"):
+        _fill(mx.init.LSTMBias(), (6,))

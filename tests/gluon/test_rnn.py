@@ -176,14 +176,16 @@ def test_layer_names_defaults_and_errors():
         layer(x, [nd.zeros((1, 2, 4)), nd.zeros((1, 2, 4))])
 
 
-def test_hybridized_layer_is_one_loop_per_direction():
+def test_hybridized_layer_is_mxnets_fused_graph():
     layer = rnn.LSTM(4, num_layers=2, bidirectional=True)
     layer.initialize()
     layer.hybridize()
     for T in (3, 7):
         layer(nd.ones((T, 2, 5)))
         nodes = json.loads(layer._cached_graph[1].tojson())["nodes"]
-        assert sum(n["op"] == "_foreach" for n in nodes) == 4
+        ops = [n["op"] for n in nodes]
+        assert ops.count("_rnn_param_concat") == 1 and ops.count("RNN") == 1
+        assert "_foreach" not in ops
         assert len(nodes) < 60
 
 

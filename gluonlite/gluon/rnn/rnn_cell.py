@@ -13,7 +13,22 @@ __all__ = ["RecurrentCell", "HybridRecurrentCell", "RNNCell", "LSTMCell", "GRUCe
 
 
 def _format_sequence(length, inputs, layout, merge, in_layout=None):
-    """Split or merge a sequence: returns (inputs, time axis, F, batch size)."""
+    """A sequence in the form a cell's unroll wants.
+
+    Args:
+        length: the number of steps (None: any).
+        inputs: one array/Symbol laid out as `in_layout` (default `layout`), or a list of
+            per-step (N, C) arrays/Symbols.
+        layout: 'NTC' or 'TNC' (any layout with a 'T' and an 'N').
+        merge: False -> a list of per-step arrays; True -> one array stacked along
+            `layout`'s time axis; None -> `inputs` in the form given.
+
+    Returns:
+        (inputs, time axis, F (nd or sym), batch size (0 for Symbols)).
+
+    Raises:
+        ValueError: no inputs, a layout without 'T' or 'N', or a length that does not match.
+    """
     from ... import symbol as sym_mod
     if inputs is None:
         raise ValueError("unroll: inputs must be given")
@@ -30,9 +45,7 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
                 raise ValueError("unroll: expected a single-output Symbol as the sequence")
             if length is None:
                 raise ValueError("unroll: length must be given for a symbolic sequence")
-            inputs = list(sym_mod.split(inputs, axis=in_axis, num_outputs=length,
-                                        squeeze_axis=1)) if length > 1 else \
-                [sym_mod.squeeze(inputs, axis=in_axis)]
+            inputs = _split_steps(F, inputs, length, in_axis)
     elif isinstance(inputs, NDArray):
         F = nd_mod
         batch_size = inputs.shape[batch_axis]
@@ -41,9 +54,7 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
                 raise ValueError(f"unroll: length is {length} but the inputs have "
                                  f"{inputs.shape[in_axis]} steps along axis {in_axis} "
                                  f"(layout {layout!r})")
-            n = inputs.shape[in_axis]
-            inputs = list(nd_mod.split(inputs, axis=in_axis, num_outputs=n, squeeze_axis=1)) \
-                if n > 1 else [nd_mod.squeeze(inputs, axis=in_axis)]
+            inputs = _split_steps(F, inputs, inputs.shape[in_axis], in_axis)
     else:
         if length is not None and len(inputs) != length:
             raise ValueError(f"unroll: length is {length} but {len(inputs)} inputs were given")
@@ -51,22 +62,48 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
             F = sym_mod
         else:
             F = nd_mod
-            batch_size = inputs[0].shape[batch_axis]
+            batch_size = inputs[0].shape[0]
         if merge is True:
-            inputs = [F.expand_dims(i, axis=axis) for i in inputs]
-            inputs = F.concat(*inputs, dim=axis)
+            inputs = F.stack(*inputs, axis=axis)
             in_axis = axis
-    if not isinstance(inputs, list) and axis != in_axis:
+    if _is_tensor(inputs) and axis != in_axis:
         inputs = F.swapaxes(inputs, dim1=axis, dim2=in_axis)
     return inputs, axis, F, batch_size
 
 
-def _mask_sequence_variable_length(F, outputs, valid_length, time_axis):
-    """Per-step `outputs` stacked along `time_axis`, zero past each sequence's valid length
-    (MXNet's SequenceMask)."""
-    data = F.stack(*outputs, axis=time_axis)
-    return F.SequenceMask(data, sequence_length=valid_length, use_sequence_length=True,
-                          axis=time_axis)
+def _is_tensor(x):
+    """Whether `x` is one NDArray or one Symbol (not a list of per-step arrays)."""
+    return isinstance(x, NDArray) or _is_sym(x)
+
+
+def _split_steps(F, data, length, time_axis):
+    """`data` stacked along `time_axis` as a list of `length` per-step arrays."""
+    if length == 1:
+        return [F.squeeze(data, axis=time_axis)]
+    return list(F.split(data, num_outputs=length, axis=time_axis, squeeze_axis=True))
+
+
+def _mask_sequence_variable_length(F, data, length, valid_length, time_axis, merge):
+    """Outputs zeroed past each sequence's valid length (MXNet's SequenceMask).
+
+    Args:
+        data: the outputs, stacked along `time_axis` or a list of per-step arrays.
+        merge: True returns one stacked array, False a list of `length` steps.
+    """
+    if not _is_tensor(data):
+        data = F.stack(*data, axis=time_axis)
+    out = F.SequenceMask(data, sequence_length=valid_length, use_sequence_length=True,
+                         axis=time_axis)
+    return out if merge else _split_steps(F, out, length, time_axis)
+
+
+def _masked_sequence(length, seq, layout, merge, valid_length):
+    """`seq` in the form `merge` asks for (see `_format_sequence`), zero past each sequence's
+    valid length when `valid_length` is given; returns (seq, F)."""
+    seq, axis, F, _ = _format_sequence(length, seq, layout, merge)
+    if valid_length is not None:
+        seq = _mask_sequence_variable_length(F, seq, length, valid_length, axis, merge)
+    return seq, F
 
 
 def _last_valid_states(F, all_states, valid_length):
@@ -77,6 +114,16 @@ def _last_valid_states(F, all_states, valid_length):
             for steps in zip(*all_states)]
 
 
+def _reverse_sequences(F, steps, valid_length):
+    """The per-step list `steps` in reverse time order; with `valid_length`, each sequence is
+    reversed within its own length and its padding stays in place (MXNet's SequenceReverse)."""
+    if valid_length is None:
+        return list(reversed(steps))
+    rev = F.SequenceReverse(F.stack(*steps, axis=0), sequence_length=valid_length,
+                            use_sequence_length=True)
+    return _split_steps(F, rev, len(steps), 0)
+
+
 def _get_begin_state(cell, F, begin_state, inputs, batch_size):
     if begin_state is not None:
         return begin_state
@@ -85,6 +132,13 @@ def _get_begin_state(cell, F, begin_state, inputs, batch_size):
         with ctx:
             return cell.begin_state(func=F.zeros, batch_size=batch_size)
     return cell.begin_state(func=F.zeros, batch_size=batch_size)
+
+
+def _check_unmodified(cell):
+    if cell._modified:
+        raise ValueError(f"{cell.name}: this cell is wrapped by a modifier cell (ZoneoutCell, "
+                         "ResidualCell, ...); call the modifier cell instead of the cell it "
+                         "wraps")
 
 
 def _check_states(cell, states):
@@ -125,7 +179,12 @@ class RecurrentCell(Block):
         """Initial states made by `func` (nd.zeros by default) from `state_info`.
 
         Example: ``cell.begin_state(batch_size=4)`` -> list of (4, H) zeros.
+
+        Raises:
+            ValueError: the cell is wrapped by a modifier cell (ZoneoutCell, ResidualCell,
+                ...): ask the modifier for its states.
         """
+        _check_unmodified(self)
         states = []
         for info in self.state_info(batch_size):
             self._init_counter += 1
@@ -171,7 +230,8 @@ class RecurrentCell(Block):
                 all_states.append(states)
         if valid_length is not None:
             states = _last_valid_states(F, all_states, valid_length)
-            outputs = _mask_sequence_variable_length(F, outputs, valid_length, axis)
+            outputs = _mask_sequence_variable_length(F, outputs, length, valid_length, axis,
+                                                     True)
         outputs, _, _, _ = _format_sequence(length, outputs, layout, merge_outputs)
         return outputs, states
 
@@ -286,6 +346,25 @@ class _TwoActivationCell(_GatedCell):
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
 
 
+def _lstm_update(cell, F, gates, prev_c, prefix, out_name):
+    """The LSTM state update from the summed (N, 4H) projections `gates` (input, forget,
+    candidate, output) with `cell`'s activations: returns (h', c'), h' named
+    `prefix + out_name`."""
+    sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
+    act, ract = cell._activation, cell._recurrent_activation
+    in_gate = cell._get_activation(F, sl[0], ract, name=prefix + "i")
+    forget_gate = cell._get_activation(F, sl[1], ract, name=prefix + "f")
+    in_transform = cell._get_activation(F, sl[2], act, name=prefix + "c")
+    out_gate = cell._get_activation(F, sl[3], ract, name=prefix + "o")
+    next_c = F.elemwise_add(F.elemwise_mul(forget_gate, prev_c, name=prefix + "mul0"),
+                            F.elemwise_mul(in_gate, in_transform, name=prefix + "mul1"),
+                            name=prefix + "state")
+    next_h = F.elemwise_mul(out_gate, cell._get_activation(F, next_c, act,
+                                                           name=prefix + "activation0"),
+                            name=prefix + out_name)
+    return next_h, next_c
+
+
 class LSTMCell(_TwoActivationCell):
     """LSTM cell (gates stacked as input, forget, cell candidate, output)::
 
@@ -306,19 +385,8 @@ class LSTMCell(_TwoActivationCell):
         prefix = f"t{self._counter}_"
         i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
                                      h2h_bias, prefix)
-        gates = F.elemwise_add(i2h, h2h, name=prefix + "plus0")
-        sl = F.SliceChannel(gates, num_outputs=4, name=prefix + "slice")
-        act, ract = self._activation, self._recurrent_activation
-        in_gate = self._get_activation(F, sl[0], ract, name=prefix + "i")
-        forget_gate = self._get_activation(F, sl[1], ract, name=prefix + "f")
-        in_transform = self._get_activation(F, sl[2], act, name=prefix + "c")
-        out_gate = self._get_activation(F, sl[3], ract, name=prefix + "o")
-        next_c = F.elemwise_add(F.elemwise_mul(forget_gate, states[1], name=prefix + "mul0"),
-                                F.elemwise_mul(in_gate, in_transform, name=prefix + "mul1"),
-                                name=prefix + "state")
-        next_h = F.elemwise_mul(out_gate, self._get_activation(F, next_c, act,
-                                                               name=prefix + "activation0"),
-                                name=prefix + "out")
+        next_h, next_c = _lstm_update(self, F, F.elemwise_add(i2h, h2h, name=prefix + "plus0"),
+                                      states[1], prefix, "out")
         return next_h, [next_h, next_c]
 
 
@@ -382,11 +450,16 @@ class SequentialRNNCell(RecurrentCell):
         self.register_child(cell)
 
     def state_info(self, batch_size=0):
-        """The state descriptions of every cell, in order."""
+        """The state descriptions of every child cell, in order."""
         return [i for c in self._children.values() for i in c.state_info(batch_size)]
 
     def begin_state(self, **kwargs):
-        """Initial states of every cell, concatenated."""
+        """Initial states of every child cell, concatenated.
+
+        Raises:
+            ValueError: the cell is wrapped by a modifier cell.
+        """
+        _check_unmodified(self)
         return [s for c in self._children.values() for s in c.begin_state(**kwargs)]
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,

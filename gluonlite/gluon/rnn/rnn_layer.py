@@ -1,64 +1,72 @@
-"""Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers.
+"""Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers on the fused `RNN` operator.
 
-Each layer direction runs `F.contrib.foreach` over time, so a hybridized layer holds one
-loop node per layer and direction, whatever the sequence length. The input projection
-(``i2h``) of a whole sequence is one matrix product before the loop; the loop body does the
-recurrent part with the equations of the matching cell (`RNNCell`, `LSTMCell`, `GRUCell`).
+A layer packs its parameters into MXNet's one vector (``_rnn_param_concat`` of every
+parameter flattened: all weights, then all biases, see `gluonlite.ops.rnn`) and runs the
+`RNN` operator, imperatively and hybridized alike, so a hybridized layer's graph is MXNet
+1.9.1's and exports load in either library. ``layer._unfuse()`` gives the same computation
+as a stack of cells (the form that runs under ``foreach``).
 
-Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h}_{weight|bias}``, prefixed by the
-layer's prefix (``lstm0_l0_i2h_weight``).
+Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h|h2r}_{weight|bias}``, prefixed by
+the layer's prefix (``lstm0_l0_i2h_weight``).
 """
+import re
+
 from ... import ndarray as nd_mod
 from ...ndarray.ndarray import NDArray
+from ...ops.rnn import num_gates
 from ..block import HybridBlock
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
-
-def _reverse_time(F, x):
-    return F.slice(x, begin=(None,), end=(None,), step=(-1,))
-
-
-def _act(F, x, name):
-    if name in ("tanh", "sigmoid", "relu", "softsign"):
-        return getattr(F, name)(x)
-    return F.Activation(x, act_type=name)
+_PARAM_KEY = re.compile(r"(l|r)(\d+)_(i2h|h2h|h2r)_(weight|bias)\Z")
 
 
 class _RNNLayer(HybridBlock):
     """Shared implementation of RNN, LSTM and GRU (see the module docstring)."""
 
-    _gates = 1
-    _n_states = 1
-
     def __init__(self, hidden_size, num_layers, layout, dropout, bidirectional, input_size,
                  i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                 h2h_bias_initializer, mode, dtype="float32", **kwargs):
+                 h2h_bias_initializer, mode, projection_size=None, h2r_weight_initializer=None,
+                 lstm_state_clip_min=None, lstm_state_clip_max=None, lstm_state_clip_nan=False,
+                 dtype="float32", use_sequence_length=False, **kwargs):
         super().__init__(**kwargs)
+        name = self.__class__.__name__
         if layout not in ("TNC", "NTC"):
-            raise ValueError(f"{self.__class__.__name__}: layout must be 'TNC' or 'NTC', got "
-                             f"{layout!r}")
+            raise ValueError(f"{name}: layout must be 'TNC' or 'NTC', got {layout!r}")
         if int(num_layers) < 1:
-            raise ValueError(f"{self.__class__.__name__}: num_layers must be >= 1, got "
-                             f"{num_layers}")
+            raise ValueError(f"{name}: num_layers must be >= 1, got {num_layers}")
+        if projection_size and mode != "lstm":
+            raise ValueError(f"{name}: projection_size needs an LSTM, got mode {mode!r}")
         self._hidden_size = hidden_size
+        self._projection_size = projection_size or None
         self._num_layers = int(num_layers)
         self._layout = layout
         self._dropout = dropout
         self._dir = 2 if bidirectional else 1
         self._input_size = input_size
         self._mode = mode
+        self._inits = {"i2h_weight_initializer": i2h_weight_initializer,
+                       "h2h_weight_initializer": h2h_weight_initializer,
+                       "i2h_bias_initializer": i2h_bias_initializer,
+                       "h2h_bias_initializer": h2h_bias_initializer}
+        self._clip = (lstm_state_clip_min, lstm_state_clip_max, bool(lstm_state_clip_nan))
+        self._dtype = dtype
+        self._use_sequence_length = bool(use_sequence_length)
         self._skip_states = False
-        ng, ni, nh = self._gates, input_size, hidden_size
+        ng, ni, nh = num_gates(mode), input_size, hidden_size
+        nr = self._projection_size or nh
         for i in range(self._num_layers):
             for j in "lr"[:self._dir]:
                 self._register_param(f"{j}{i}_i2h_weight", (ng * nh, ni), i2h_weight_initializer,
                                      dtype)
-                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, nh), h2h_weight_initializer,
+                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, nr), h2h_weight_initializer,
                                      dtype)
                 self._register_param(f"{j}{i}_i2h_bias", (ng * nh,), i2h_bias_initializer, dtype)
                 self._register_param(f"{j}{i}_h2h_bias", (ng * nh,), h2h_bias_initializer, dtype)
-            ni = nh * self._dir
+                if self._projection_size:
+                    self._register_param(f"{j}{i}_h2r_weight", (nr, nh), h2r_weight_initializer,
+                                         dtype)
+            ni = nr * self._dir
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
@@ -76,102 +84,157 @@ class _RNNLayer(HybridBlock):
             s += ", bidirectional"
         return s + ")"
 
+    def _collect_params_with_prefix(self, prefix=""):
+        # MXNet 1.x saves a fused layer's parameters under the names of its unfused cell
+        # stack ('_unfused.0.l_cell.i2h_weight'); files are interchangeable only so.
+        if prefix:
+            prefix += "."
+        bidirectional = self._dir == 2
+        ret = {}
+        for key, val in self._reg_params.items():
+            d, layer, g, t = _PARAM_KEY.match(key).groups()
+            cell = f"{layer}.{d}_cell." if bidirectional else f"{layer}."
+            ret[f"{prefix}_unfused.{cell}{g}_{t}"] = val
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
     def state_info(self, batch_size=0):
-        """One dict per state: shape (num_layers * directions, batch, hidden), layout LNC."""
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
-                 "__layout__": "LNC"} for _ in range(self._n_states)]
+        """One dict per state: shape (num_layers * directions, batch, size), layout LNC."""
+        n = self._num_layers * self._dir
+        h = self._projection_size or self._hidden_size
+        info = [{"shape": (n, batch_size, h), "__layout__": "LNC", "dtype": self._dtype}]
+        if self._mode == "lstm":
+            info.append({"shape": (n, batch_size, self._hidden_size), "__layout__": "LNC",
+                         "dtype": self._dtype})
+        return info
 
     def begin_state(self, batch_size=0, func=nd_mod.zeros, **kwargs):
-        """Initial states made by `func` (zeros by default)."""
+        """Initial states made by `func` (zeros by default), named ``{prefix}h0_{i}``.
+
+        Example: ``h, c = gluon.rnn.LSTM(8).begin_state(batch_size=3)`` (each (1, 3, 8)).
+        """
         states = []
         for i, info in enumerate(self.state_info(batch_size)):
             info = dict(info)
             info.update(kwargs)
-            shape = info.pop("shape")
             info.pop("__layout__", None)
-            states.append(func(name=f"{self._prefix}h0_{i}", shape=shape, **info))
+            states.append(func(name=f"{self._prefix}h0_{i}", **info))
         return states
+
+    def cast(self, dtype):
+        """Cast the parameters (and the default states) to `dtype`."""
+        super().cast(dtype)
+        self._dtype = dtype
+
+    def _unfuse(self):
+        """The same computation as a stack of cells sharing this layer's parameters: per
+        layer a cell (a `BidirectionalCell` of two when bidirectional), a `DropoutCell`
+        between layers when dropout is set; what runs under ``foreach``.
+
+        Returns:
+            a `HybridSequentialRNNCell`.
+
+        Raises:
+            ValueError: the layer has a projection or clips its states (no cell does).
+
+        Example: ``outs, states = layer._unfuse().unroll(T, x, layout='TNC',
+        merge_outputs=True)``.
+        """
+        from .bidirectional_cell import BidirectionalCell
+        from .modifier_cells import DropoutCell
+        from .rnn_cell import GRUCell, HybridSequentialRNNCell, LSTMCell, RNNCell
+        if self._projection_size:
+            raise ValueError(f"{self.name}: _unfuse does not support a projection layer "
+                             f"(projection_size={self._projection_size})")
+        if self._clip[0] is not None or self._clip[1] is not None:
+            raise ValueError(f"{self.name}: _unfuse does not support state clipping")
+        kind, act = {"rnn_relu": (RNNCell, "relu"), "rnn_tanh": (RNNCell, "tanh"),
+                     "lstm": (LSTMCell, None), "gru": (GRUCell, None)}[self._mode]
+
+        def cell(prefix, input_size):
+            extra = {"activation": act} if act else {}
+            return kind(self._hidden_size, prefix=prefix, input_size=input_size, **extra,
+                        **self._inits)
+
+        stack = HybridSequentialRNNCell(prefix=self.prefix, params=self.params)
+        with stack.name_scope():
+            ni = self._input_size
+            for i in range(self._num_layers):
+                if self._dir == 2:
+                    stack.add(BidirectionalCell(cell(f"l{i}_", ni), cell(f"r{i}_", ni)))
+                else:
+                    stack.add(cell(f"l{i}_", ni))
+                if self._dropout > 0 and i != self._num_layers - 1:
+                    stack.add(DropoutCell(self._dropout))
+                ni = self._hidden_size * self._dir
+        return stack
 
     def _trace_key(self):
         return (self._skip_states,)
 
-    def forward(self, inputs, states=None):
-        """``layer(x)`` -> output; ``layer(x, states)`` -> (output, new states).
+    def forward(self, inputs, states=None, sequence_length=None):
+        """``layer(x)`` -> output; ``layer(x, states)`` -> (output, new states); with
+        ``use_sequence_length`` also ``layer(x, states, sequence_length)``.
 
         Raises:
-            ValueError: states of the wrong number or shape.
+            ValueError: states of the wrong number or shape; a missing sequence_length.
         """
         skip = states is None
         object.__setattr__(self, "_skip_states", skip)
-        if skip and isinstance(inputs, NDArray):
+        if skip and isinstance(inputs, NDArray) and not self._active:
             batch = inputs.shape[self._layout.find("N")]
             with inputs.context:
                 states = self.begin_state(batch, dtype=inputs.dtype)
         if isinstance(states, NDArray) or (states is not None and not isinstance(
                 states, (list, tuple))):
             states = [states]
-        if states is not None and len(states) != self._n_states:
-            raise ValueError(f"{self.name}: {self.__class__.__name__} expects "
-                             f"{self._n_states} state(s), got {len(states)}")
+        n_states = 2 if self._mode == "lstm" else 1
+        if states is not None and len(states) != n_states:
+            raise ValueError(f"{self.name}: {self.__class__.__name__} expects {n_states} "
+                             f"state(s), got {len(states)}")
+        if self._use_sequence_length:
+            if sequence_length is None:
+                raise ValueError(f"{self.name}: use_sequence_length=True needs the "
+                                 "sequence_length argument")
+            return super().forward(inputs, states if states is not None else [],
+                                   sequence_length)
         if states is None:
             return super().forward(inputs)
         return super().forward(inputs, list(states))
 
-    def hybrid_forward(self, F, inputs, states=None, **params):
+    def _param_order(self):
+        """Parameter names in the packed vector's order: every weight, then every bias."""
+        gates = ("i2h", "h2h", "h2r") if self._projection_size else ("i2h", "h2h")
+        return [f"{d}{i}_{g}_{t}" for t in ("weight", "bias") for i in range(self._num_layers)
+                for d in "lr"[:self._dir] for g in gates if not (g == "h2r" and t == "bias")]
+
+    def hybrid_forward(self, F, inputs, states=None, sequence_length=None, **params):
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
-        L, D, H = self._num_layers, self._dir, self._hidden_size
-        if states is None:
-            first = F.squeeze(F.slice_axis(inputs, axis=0, begin=0, end=1), axis=0)
-            zero = F.broadcast_to(F.zeros_like(F.sum(first, axis=1, keepdims=True)),
-                                  shape=(0, H))
-            per_state = [[zero] * (L * D) for _ in range(self._n_states)]
-        else:
-            if F is nd_mod:
-                batch = inputs.shape[1]
-                for s, info in zip(states, self.state_info(batch)):
-                    if tuple(s.shape) != info["shape"]:
-                        raise ValueError(f"{self.name}: invalid recurrent state shape; "
-                                         f"expected {info['shape']}, got {tuple(s.shape)}")
-            per_state = [list(F.split(s, num_outputs=L * D, axis=0, squeeze_axis=True))
-                         if L * D > 1 else [F.squeeze(s, axis=0)] for s in states]
-        x = inputs
-        finals = [[] for _ in range(self._n_states)]
-        for layer in range(L):
-            outs = []
-            for d in range(D):
-                k = layer * D + d
-                pre = f"{'lr'[d]}{layer}_"
-                seq = x if d == 0 else _reverse_time(F, x)
-                out, fin = self._one_direction(
-                    F, seq, [st[k] for st in per_state],
-                    params[pre + "i2h_weight"], params[pre + "i2h_bias"],
-                    params[pre + "h2h_weight"], params[pre + "h2h_bias"])
-                outs.append(out if d == 0 else _reverse_time(F, out))
-                for i, f in enumerate(fin):
-                    finals[i].append(f)
-            x = outs[0] if D == 1 else F.concat(*outs, dim=2)
-            if self._dropout and layer < L - 1:
-                x = F.Dropout(x, p=self._dropout)
+        if not states:  # zeros whose batch size the RNN's shape rule fills
+            states = [F.zeros(shape=info["shape"], dtype=info["dtype"])
+                      for info in self.state_info(0)]
+        elif F is nd_mod:
+            batch = inputs.shape[1]
+            for s, info in zip(states, self.state_info(batch)):
+                if tuple(s.shape) != info["shape"]:
+                    raise ValueError(f"{self.name}: invalid recurrent state shape; expected "
+                                     f"{info['shape']}, got {tuple(s.shape)}")
+        packed = F._rnn_param_concat(*[F.reshape(params[n], shape=(-1,))
+                                       for n in self._param_order()], dim=0)
+        args = list(states) + ([sequence_length] if self._use_sequence_length else [])
+        lo, hi, nan = self._clip
+        rnn = F.RNN(inputs, packed, *args, use_sequence_length=self._use_sequence_length,
+                    state_size=self._hidden_size, projection_size=self._projection_size,
+                    num_layers=self._num_layers, bidirectional=self._dir == 2,
+                    p=self._dropout, state_outputs=True, mode=self._mode,
+                    lstm_state_clip_min=lo, lstm_state_clip_max=hi, lstm_state_clip_nan=nan)
+        outputs = rnn[0]
+        new_states = [rnn[1], rnn[2]] if self._mode == "lstm" else [rnn[1]]
         if self._layout == "NTC":
-            x = F.swapaxes(x, dim1=0, dim2=1)
-        if self._skip_states:
-            return x
-        return x, [F.stack(*f, axis=0) for f in finals]
-
-    def _one_direction(self, F, seq, init_states, i2h_w, i2h_b, h2h_w, h2h_b):
-        """foreach over time: returns (outputs (T, N, H), final states)."""
-        G = self._gates * self._hidden_size
-        i2h = F.FullyConnected(seq, i2h_w, i2h_b, num_hidden=G, flatten=False)
-        step = self._step
-
-        def body(x_t, states):
-            h2h = F.FullyConnected(states[0], h2h_w, h2h_b, num_hidden=G)
-            out, new_states = step(F, x_t, h2h, states)
-            return out, new_states
-
-        out, fin = F.contrib.foreach(body, i2h, list(init_states))
-        return out, list(fin) if isinstance(fin, (list, tuple)) else [fin]
+            outputs = F.swapaxes(outputs, dim1=0, dim2=1)
+        return outputs if self._skip_states else (outputs, new_states)
 
 
 class RNN(_RNNLayer):
@@ -182,76 +245,69 @@ class RNN(_RNNLayer):
         num_layers: stacked layers (default 1).
         activation: 'relu' (default, as MXNet) or 'tanh'.
         layout: 'TNC' (default) or 'NTC'.
-        dropout: dropout between layers.
+        dropout: dropout on every layer's output but the last one's, in training.
         bidirectional: add a reverse direction (outputs concatenated: 2H features).
-        input_size: input features (0: inferred).
+        input_size: input features (0: inferred on first use).
+        dtype: of the parameters and the default states.
 
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H)].
+    Raises: ValueError for an unknown activation or layout.
     Example: ``out = gluon.rnn.RNN(8, num_layers=2)(nd.ones((5, 3, 4)))``.
     """
 
     def __init__(self, hidden_size, num_layers=1, activation="relu", layout="TNC",
                  dropout=0, bidirectional=False, i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros",
-                 h2h_bias_initializer="zeros", input_size=0, **kwargs):
+                 h2h_bias_initializer="zeros", input_size=0, dtype="float32", **kwargs):
         if activation not in ("relu", "tanh"):
             raise ValueError(f"RNN: activation must be 'relu' or 'tanh', got {activation!r}")
         self._activation = activation
         super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
                          i2h_weight_initializer, h2h_weight_initializer,
                          i2h_bias_initializer, h2h_bias_initializer, "rnn_" + activation,
-                         **kwargs)
-
-    def _step(self, F, i2h, h2h, states):
-        h = _act(F, i2h + h2h, self._activation)
-        return h, [h]
+                         dtype=dtype, **kwargs)
 
 
-class _GatedLayer(_RNNLayer):
-    """The public constructor of LSTM and GRU (their mode is the class's `_mode_name`)."""
+class LSTM(_RNNLayer):
+    """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
 
-    _mode_name = None
+    Args: as `RNN` (no activation), plus
+        projection_size: P, an LSTM with a projection (h2r weights (P, H)); the states and
+            outputs are then P wide.
+        h2r_weight_initializer: for the projection weights.
+        state_clip_min, state_clip_max: clip the cell states into [min, max] (together).
+        state_clip_nan: a NaN cell state becomes the bound.
+
+    Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H or P), c (L*D, N, H)].
+    Example: ``out, (h, c) = gluon.rnn.LSTM(8)(x, gluon.rnn.LSTM(8).begin_state(3))``.
+    """
 
     def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0,
                  bidirectional=False, input_size=0, i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros",
-                 h2h_bias_initializer="zeros", **kwargs):
+                 h2h_bias_initializer="zeros", projection_size=None, h2r_weight_initializer=None,
+                 state_clip_min=None, state_clip_max=None, state_clip_nan=False,
+                 dtype="float32", **kwargs):
         super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
                          i2h_weight_initializer, h2h_weight_initializer,
-                         i2h_bias_initializer, h2h_bias_initializer, self._mode_name, **kwargs)
+                         i2h_bias_initializer, h2h_bias_initializer, "lstm",
+                         projection_size, h2r_weight_initializer, state_clip_min,
+                         state_clip_max, state_clip_nan, dtype, **kwargs)
 
 
-class LSTM(_GatedLayer):
-    """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
-
-    Shape: x (T, N, C) -> (T, N, D*H); states [h, c], each (L*D, N, H).
-    """
-
-    _gates = 4
-    _n_states = 2
-    _mode_name = "lstm"
-
-    def _step(self, F, i2h, h2h, states):
-        g = F.SliceChannel(i2h + h2h, num_outputs=4)
-        c = F.sigmoid(g[1]) * states[1] + F.sigmoid(g[0]) * F.tanh(g[2])
-        h = F.sigmoid(g[3]) * F.tanh(c)
-        return h, [h, c]
-
-
-class GRU(_GatedLayer):
+class GRU(_RNNLayer):
     """Multi-layer GRU (GRUCell equations; gates reset, update, new).
 
+    Args: as `RNN` (no activation).
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H)].
+    Example: ``out = gluon.rnn.GRU(8, layout='NTC')(nd.ones((3, 5, 4)))``.
     """
 
-    _gates = 3
-    _mode_name = "gru"
-
-    def _step(self, F, i2h, h2h, states):
-        i_r, i_z, i_n = F.SliceChannel(i2h, num_outputs=3)
-        h_r, h_z, h_n = F.SliceChannel(h2h, num_outputs=3)
-        r = F.sigmoid(i_r + h_r)
-        z = F.sigmoid(i_z + h_z)
-        n = F.tanh(i_n + r * h_n)
-        h = (1 - z) * n + z * states[0]
-        return h, [h]
+    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0,
+                 bidirectional=False, input_size=0, i2h_weight_initializer=None,
+                 h2h_weight_initializer=None, i2h_bias_initializer="zeros",
+                 h2h_bias_initializer="zeros", dtype="float32", **kwargs):
+        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
+                         i2h_weight_initializer, h2h_weight_initializer,
+                         i2h_bias_initializer, h2h_bias_initializer, "gru", dtype=dtype,
+                         **kwargs)

@@ -1,0 +1,5 @@
+"""`gluon.contrib`: MXNet 1.x's contributed Gluon blocks (`contrib.rnn`: LSTMPCell,
+VariationalDropoutCell)."""
+from . import rnn
+
+__all__ = ["rnn"]

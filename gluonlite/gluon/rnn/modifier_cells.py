@@ -1,0 +1,216 @@
+"""Cells that change another cell's step (MXNet 1.x's modifier cells) and `DropoutCell`.
+
+A modifier cell wraps a base cell and shares its parameters (``params`` is the base cell's);
+once wrapped, the base cell refuses `begin_state` (call the modifier instead), as in MXNet.
+"""
+import numbers
+
+from .rnn_cell import (HybridRecurrentCell, _format_sequence, _is_sym, _is_tensor,
+                       _masked_sequence)
+
+__all__ = ["DropoutCell", "ModifierCell", "ZoneoutCell", "ResidualCell"]
+
+
+class DropoutCell(HybridRecurrentCell):
+    """Dropout on the input of each step; a cell without states.
+
+    Args:
+        rate: the probability of zeroing an entry (in training).
+        axes: axes along which one mask is shared (``()``: an independent mask per entry).
+
+    Shape: x (N, C) -> output (N, C); states [] -> [].
+
+    Raises:
+        TypeError: `rate` is not a number.
+
+    Example::
+
+        stack = gluon.rnn.SequentialRNNCell()
+        stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.DropoutCell(0.5))
+    """
+
+    def __init__(self, rate, axes=(), prefix=None, params=None):
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real):
+            raise TypeError(f"DropoutCell: rate must be a number, got {type(rate).__name__}")
+        super().__init__(prefix, params)
+        self._rate = rate
+        self._axes = axes
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(rate={self._rate}, axes={self._axes})"
+
+    def state_info(self, batch_size=0):
+        """A DropoutCell has no states: ``[]``."""
+        return []
+
+    def _alias(self):
+        return "dropout"
+
+    def hybrid_forward(self, F, inputs, states):
+        if self._rate > 0:
+            inputs = F.Dropout(inputs, p=self._rate, axes=self._axes,
+                               name=f"t{self._counter}_fwd")
+        return inputs, states
+
+    def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
+               valid_length=None):
+        """Dropout on the whole sequence at once when it comes (or is wanted) as one array,
+        else step by step. As in MXNet, `valid_length` is accepted and padded steps are not
+        masked (the cells after this one mask them). See `RecurrentCell.unroll`."""
+        self.reset()
+        inputs, _, F, _ = _format_sequence(length, inputs, layout, merge_outputs)
+        if _is_tensor(inputs):
+            return self.hybrid_forward(F, inputs, begin_state or [])
+        return super().unroll(length, inputs, begin_state=begin_state, layout=layout,
+                              merge_outputs=merge_outputs)
+
+
+class ModifierCell(HybridRecurrentCell):
+    """Base class of cells that wrap a `base_cell` and modify its step.
+
+    The modifier's prefix is the base cell's prefix plus the modifier's alias, its parameters
+    are the base cell's, and the base cell can no longer be used on its own.
+
+    Raises:
+        ValueError: `base_cell` is already wrapped by another modifier.
+    """
+
+    def __init__(self, base_cell):
+        if base_cell._modified:
+            raise ValueError(f"{base_cell.name}: this cell is already wrapped by a modifier "
+                             "cell; a cell can be modified only once")
+        base_cell._modified = True
+        super().__init__(prefix=base_cell.prefix + self._alias(), params=None)
+        self.base_cell = base_cell
+
+    @property
+    def params(self):
+        """The base cell's parameters."""
+        return self.base_cell.params
+
+    def state_info(self, batch_size=0):
+        """The base cell's states."""
+        return self.base_cell.state_info(batch_size)
+
+    def begin_state(self, func=None, **kwargs):
+        """The base cell's initial states (see `RecurrentCell.begin_state`)."""
+        from ... import ndarray as nd_mod
+        if self._modified:
+            raise ValueError(f"{self.name}: this cell is wrapped by a modifier cell; call the "
+                             "modifier cell instead")
+        self.base_cell._modified = False
+        try:
+            return self.base_cell.begin_state(func=func or nd_mod.zeros, **kwargs)
+        finally:
+            self.base_cell._modified = True
+
+    def hybrid_forward(self, F, inputs, states):
+        raise NotImplementedError(f"{self.__class__.__name__} must define hybrid_forward()")
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_cell!r})"
+
+
+def _bidirectional_inside(cell):
+    from .bidirectional_cell import BidirectionalCell
+    if isinstance(cell, BidirectionalCell):
+        return True
+    return any(_bidirectional_inside(c) for c in cell._children.values())
+
+
+def check_steppable(who, base_cell, why):
+    """Raise ValueError when `base_cell` is or holds a BidirectionalCell, which `who` cannot
+    step (`why` says what needs the step)."""
+    if _bidirectional_inside(base_cell):
+        raise ValueError(f"{who}: base_cell {base_cell.name!r} is or holds a "
+                         f"BidirectionalCell, {why}; wrap the cells inside it instead")
+
+
+class ZoneoutCell(ModifierCell):
+    """Zoneout (Krueger et al., 2016) on a base cell: in training, each entry of the output
+    and of each state keeps its previous value with probability `zoneout_outputs` /
+    `zoneout_states` instead of taking the new one::
+
+        out, new = base_cell(x, states)
+        out'  = where(dropout_mask(p_out), out, previous out')   (zeros before step 0)
+        new'  = where(dropout_mask(p_state), new, states)
+
+    Outside training the masks keep everything: ZoneoutCell steps as its base cell.
+    A hybridized ZoneoutCell traces step 0, whose previous output is zeros (as MXNet's).
+
+    Raises:
+        ValueError: the base cell is or holds a BidirectionalCell (it cannot be stepped).
+
+    Example: ``gluon.rnn.ZoneoutCell(gluon.rnn.LSTMCell(8), 0.5, 0.2)``.
+    """
+
+    def __init__(self, base_cell, zoneout_outputs=0., zoneout_states=0.):
+        check_steppable("ZoneoutCell", base_cell, "which cannot be stepped")
+        super().__init__(base_cell)
+        self.zoneout_outputs = zoneout_outputs
+        self.zoneout_states = zoneout_states
+        self._prev_output = None
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(p_out={self.zoneout_outputs}, "
+                f"p_state={self.zoneout_states}, {self.base_cell!r})")
+
+    def _alias(self):
+        return "zoneout"
+
+    def reset(self):
+        """Forget the previous output before a new sequence."""
+        super().reset()
+        self._prev_output = None
+
+    def hybrid_forward(self, F, inputs, states):
+        next_output, next_states = self.base_cell(inputs, states)
+
+        def mask(p, like):
+            return F.Dropout(F.ones_like(like), p=p)
+
+        prev = self._prev_output
+        # The previous output belongs to the run that made it: a graph traced after an
+        # imperative step (or the other way round) starts from zeros.
+        if prev is None or _is_sym(prev) != _is_sym(next_output):
+            prev = F.zeros_like(next_output)
+        output = (F.where(mask(self.zoneout_outputs, next_output), next_output, prev)
+                  if self.zoneout_outputs != 0. else next_output)
+        if self.zoneout_states != 0.:
+            next_states = [F.where(mask(self.zoneout_states, new), new, old)
+                           for new, old in zip(next_states, states)]
+        self._prev_output = output
+        return output, next_states
+
+
+class ResidualCell(ModifierCell):
+    """A residual connection around a base cell (Wu et al., 2016): the output is the base
+    cell's output plus the step's input (their shapes must match); states are the base
+    cell's.
+
+    Example: ``gluon.rnn.ResidualCell(gluon.rnn.GRUCell(50))`` on inputs of 50 features.
+    """
+
+    def hybrid_forward(self, F, inputs, states):
+        output, states = self.base_cell(inputs, states)
+        return F.elemwise_add(output, inputs, name=f"t{self._counter}_fwd"), states
+
+    def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
+               valid_length=None):
+        """Unroll the base cell, then add the inputs to its outputs (padded steps of the
+        inputs masked to zero when `valid_length` is given, so padding stays zero). See
+        `RecurrentCell.unroll`."""
+        self.reset()
+        self.base_cell._modified = False
+        try:
+            outputs, states = self.base_cell.unroll(length, inputs, begin_state=begin_state,
+                                                    layout=layout, merge_outputs=merge_outputs,
+                                                    valid_length=valid_length)
+        finally:
+            self.base_cell._modified = True
+        if merge_outputs is None:
+            merge_outputs = _is_tensor(outputs)
+        inputs, F = _masked_sequence(length, inputs, layout, merge_outputs, valid_length)
+        if merge_outputs:
+            return F.elemwise_add(outputs, inputs), states
+        return [F.elemwise_add(o, i) for o, i in zip(outputs, inputs)], states

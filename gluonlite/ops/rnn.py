@@ -1,0 +1,799 @@
+"""The fused recurrent operator `RNN` (MXNet 1.9.1's) and `_rnn_param_concat`.
+
+``RNN(data, parameters, state, state_cell=None, sequence_length=None, state_size,
+num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
+lstm_state_clip_min=None, lstm_state_clip_max=None, lstm_state_clip_nan=False,
+use_sequence_length=False)`` runs `num_layers` stacked recurrent layers (each one or two
+directions) over ``data`` (T, N, I) in one call. Per layer and direction, with G gates
+(1 for rnn_relu/rnn_tanh, 4 for lstm, 3 for gru) and the equations of the matching cell::
+
+    i2h = x_t @ Wx.T + bx            h2h = h_{t-1} @ Wh.T + bh
+    rnn_tanh / rnn_relu: h_t = act(i2h + h2h)
+    lstm: i, f, g, o = split(i2h + h2h, 4)
+          c_t = sigmoid(f) * c_{t-1} + sigmoid(i) * tanh(g);  h_t = sigmoid(o) * tanh(c_t)
+          (projection_size P: r_t = h_t @ Wr.T is the state and the output)
+    gru:  r, z = sigmoid(i2h_rz + h2h_rz);  n = tanh(i2h_n + r * h2h_n)
+          h_t = (1 - z) * n + z * h_{t-1}
+
+The reverse direction runs from t = T-1 down to 0; a layer's output is both directions'
+outputs joined along the features; in training, ``p`` drops entries of every layer's output
+but the last one's (inverted dropout).
+
+``parameters`` is MXNet's packed vector: first every weight, layer by layer and direction
+by direction (``l0``, ``r0``, ``l1``, ...), each direction's ``i2h`` (G*H, I_l) then ``h2h``
+(G*H, R) then, with a projection, ``h2r`` (P, H); then every bias in the same order, ``i2h``
+(G*H,) then ``h2h`` (G*H,). I_0 is the data's feature size, I_l = D*R above it, R = P or H.
+
+Outputs: ``output`` (T, N, D*R); with ``state_outputs`` also ``state_output`` (L*D, N, R)
+and, for lstm, ``statecell_output`` (L*D, N, H), the states after the last step of each
+layer and direction (ordered as ``state``: layer-major, direction-minor).
+
+``lstm_state_clip_min/max`` clip every cell state c_t into [min, max] (its gradient is zero
+where c_t reached a bound); ``lstm_state_clip_nan`` turns a NaN cell state into the bound.
+With ``use_sequence_length`` each sequence b runs its first ``sequence_length[b]`` steps only
+(the reverse direction starts at its last valid step): outputs past it are zero and the
+final states are those of its last valid step.
+
+The kernel is a hand-fused numpy loop: per layer and direction one matrix product for the
+input projection of every step, the gate math in place in preallocated buffers, and in the
+backward the weight gradients as one matrix product each after the reverse loop, written
+straight into their place in the packed gradient. The operator is stateful: its hidden last
+output holds what the backward reads (kept in training, or when a gradient is asked for; a
+backward without it runs the forward again).
+
+Its large arrays come from `WORKSPACE`, which hands an array out again once nothing holds
+it any more (no output, view or saved run refers to it): a steady-state call then writes
+into memory it already touched, as a hand-written loop with preallocated buffers does,
+instead of faulting fresh pages in every call.
+"""
+import sys
+
+import numpy as np
+
+from ..context import host_array
+from . import attrs as A
+from .elementwise import sigmoid_into
+from .random import generator
+from .registry import ShapeError, register
+from .shape import _concat_shape, _concat_vjp
+
+__all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
+
+MODES = ("rnn_relu", "rnn_tanh", "lstm", "gru")
+_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+
+
+def num_gates(mode):
+    """Gates per step of `mode` (its weights have num_gates * state_size rows).
+
+    Example: ``num_gates('lstm')`` -> 4.
+    """
+    return _GATES[mode]
+
+
+class Workspace:
+    """Arrays reused between calls once nothing else refers to them.
+
+    An array handed out stays in the workspace; `empty` returns it again only when its
+    reference count shows that no caller, view (a view refers to its base) or saved run
+    holds it, so reuse never overwrites a value still in use. Up to `per_key` arrays are
+    kept per (array module, shape, dtype), for up to `max_keys` keys (all dropped when a
+    new key would exceed it).
+
+    Example: ``a = WORKSPACE.empty(np, (100, 32, 2048), np.float32)``.
+    """
+
+    def __init__(self, per_key=3, max_keys=48):
+        self.per_key, self.max_keys = per_key, max_keys
+        self._arrays = {}
+
+    def empty(self, xp, shape, dtype):
+        """An uninitialized array of `shape` and `dtype` (one nobody else holds)."""
+        if xp is not np:
+            # the reference count says who holds a numpy array (a view holds its base); other
+            # array modules keep their own pools (CuPy's), so they allocate as usual
+            return xp.empty(shape, dtype=dtype)
+        key = (id(xp), shape, dtype)
+        arrays = self._arrays.get(key)
+        if arrays is None:
+            if len(self._arrays) >= self.max_keys:
+                self._arrays.clear()
+            arrays = self._arrays[key] = []
+        for a in arrays:
+            if sys.getrefcount(a) == 3:  # the list, `a` and getrefcount's own argument
+                return a
+        a = xp.empty(shape, dtype=dtype)
+        if len(arrays) < self.per_key:
+            arrays.append(a)
+        return a
+
+    def clear(self):
+        """Drop every kept array."""
+        self._arrays.clear()
+
+
+WORKSPACE = Workspace()
+
+
+def _empty(xp, shape, dtype):
+    return WORKSPACE.empty(xp, shape, dtype)
+
+
+def _opt(parse):
+    return A.Attr(lambda v: None if A._literal(v) is None else parse(v), None)
+
+
+_ATTRS = {
+    "state_size": A.Int(), "num_layers": A.Int(), "bidirectional": A.Bool(False),
+    "mode": A.Enum(*MODES), "p": A.Float(0.0), "state_outputs": A.Bool(False),
+    "projection_size": _opt(A._int), "lstm_state_clip_min": _opt(A._float),
+    "lstm_state_clip_max": _opt(A._float), "lstm_state_clip_nan": A.Bool(False),
+    "use_sequence_length": A.Bool(False),
+}
+
+
+def _check_attrs(p):
+    """Raise ValueError for attribute values that do not go together."""
+    for name in ("state_size", "num_layers"):
+        if p[name] < 1:
+            raise ValueError(f"RNN: attribute {name} must be >= 1, got {p[name]}")
+    if not 0 <= p.p < 1:
+        raise ValueError(f"RNN: attribute p (the dropout rate) must be in [0, 1), got {p.p}")
+    if p.projection_size is not None:
+        if p.mode != "lstm":
+            raise ValueError(f"RNN: attribute projection_size={p.projection_size} needs "
+                             f"mode='lstm', got mode={p.mode!r}")
+        if not 1 <= p.projection_size <= p.state_size:
+            raise ValueError(f"RNN: attribute projection_size must be in [1, state_size="
+                             f"{p.state_size}], got {p.projection_size}")
+    lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
+    if lo is not None or hi is not None:
+        if p.mode != "lstm":
+            raise ValueError(f"RNN: attributes lstm_state_clip_min/max need mode='lstm', "
+                             f"got mode={p.mode!r}")
+        if lo is None or hi is None:
+            raise ValueError(f"RNN: attributes lstm_state_clip_min and lstm_state_clip_max "
+                             f"must be given together, got {lo} and {hi}")
+        if hi < lo:
+            raise ValueError(f"RNN: attribute lstm_state_clip_max ({hi}) must be >= "
+                             f"lstm_state_clip_min ({lo})")
+
+
+def _input_names(p):
+    _check_attrs(p)
+    names = ["data", "parameters", "state"]
+    if p.mode == "lstm":
+        names.append("state_cell")
+    if p.use_sequence_length:
+        names.append("sequence_length")
+    return names
+
+
+def _n_visible(p):
+    if not p.state_outputs:
+        return 1
+    return 3 if p.mode == "lstm" else 2
+
+
+def _output_names(p):
+    return ["output", "state_output", "statecell_output"][:_n_visible(p)]
+
+
+class ParamLayout:
+    """Where each weight and bias of each layer and direction sits in the packed vector.
+
+    Args:
+        p: the parsed RNN attributes.
+        input_size: the data's feature size I.
+
+    Attributes:
+        entries: per layer and direction (layer-major), {name: (offset, shape)} with names
+            'wx' (i2h weight), 'wh' (h2h weight), 'wr' (h2r weight, with a projection),
+            'bx' (i2h bias), 'bh' (h2h bias).
+        size: the packed vector's length.
+
+    Example: ``ParamLayout(p, 6).size`` is the length ``parameters`` must have.
+    """
+
+    def __init__(self, p, input_size):
+        G, H, P = _GATES[p.mode] * p.state_size, p.state_size, p.projection_size
+        R, D = P or H, 2 if p.bidirectional else 1
+        self.entries, self.terms = [], []
+        off = 0
+        for layer in range(p.num_layers):
+            ni = input_size if layer == 0 else D * R
+            shapes = [("wx", (G, ni)), ("wh", (G, R))] + ([("wr", (P, H))] if P else [])
+            self.terms.append(f"({G}*{ni} + {G}*{R}" + (f" + {P}*{H}" if P else "") + f")*{D}")
+            for _ in range(D):
+                e = {}
+                for name, shape in shapes:
+                    e[name] = (off, shape)
+                    off += shape[0] * shape[1]
+                self.entries.append(e)
+        for e in self.entries:
+            for name in ("bx", "bh"):
+                e[name] = (off, (G,))
+                off += G
+        self.bias_term = f"2*{G}*{len(self.entries)}"
+        self.size = off
+
+    def arithmetic(self):
+        """The length as a sum, for messages: weights per layer, then biases."""
+        return f"weights {' + '.join(self.terms)} + biases {self.bias_term} = {self.size}"
+
+    def views(self, flat):
+        """Per layer and direction, {name: view of `flat` with that entry's shape}."""
+        return [{k: flat[o:o + (s[0] * s[1] if len(s) == 2 else s[0])].reshape(s)
+                 for k, (o, s) in e.items()} for e in self.entries]
+
+
+_LAYOUTS = {}
+
+
+def _layout(p, input_size):
+    """The `ParamLayout` of `p` for `input_size`, made once per distinct key."""
+    key = (p.mode, p.state_size, p.num_layers, p.bidirectional, p.projection_size, input_size)
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        if len(_LAYOUTS) > 256:
+            _LAYOUTS.clear()
+        lay = _LAYOUTS[key] = ParamLayout(p, input_size)
+    return lay
+
+
+def _describe(p, input_size):
+    return (f"mode={p.mode!r}, state_size={p.state_size}, num_layers={p.num_layers}, "
+            f"bidirectional={p.bidirectional}"
+            + (f", projection_size={p.projection_size}" if p.projection_size else "")
+            + f" and input size {input_size}")
+
+
+def _fit(name, want, got, how):
+    if got is not None and tuple(got) != tuple(want):
+        raise ShapeError(f"RNN: input {name!r} must have shape {tuple(want)} ({how}), got "
+                         f"{tuple(got)}")
+    return tuple(want)
+
+
+def _shape(p, ins):
+    _check_attrs(p)
+    names = _input_names(p)
+    ins = list(ins) + [None] * (len(names) - len(ins))
+    n_out = _n_visible(p)
+    d = ins[0]
+    if d is None:
+        return ins, [None] * n_out
+    if len(d) != 3:
+        raise ShapeError(f"RNN: input 'data' must be 3-D (sequence length, batch size, input "
+                         f"size), got shape {tuple(d)}")
+    T, N, ni = d
+    H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
+    R = p.projection_size or H
+    lay = _layout(p, ni)
+    ins[1] = _fit("parameters", (lay.size,), ins[1],
+                  f"{lay.arithmetic()} for {_describe(p, ni)}")
+    ins[2] = _fit("state", (L * D, N, R), ins[2],
+                  f"num_layers*directions = {L}*{D}, batch size {N}, "
+                  + (f"projection_size {R}" if p.projection_size else f"state_size {H}"))
+    if p.mode == "lstm":
+        ins[3] = _fit("state_cell", (L * D, N, H), ins[3],
+                      f"num_layers*directions = {L}*{D}, batch size {N}, state_size {H}")
+    if p.use_sequence_length:
+        ins[-1] = _fit("sequence_length", (N,), ins[-1], f"one length per sequence of the "
+                       f"batch of {N}")
+    outs = [(T, N, D * R), (L * D, N, R), (L * D, N, H)][:n_out]
+    return ins, outs
+
+
+def _dtype(p, ins):
+    names = _input_names(p)
+    ins = list(ins) + [None] * (len(names) - len(ins))
+    d = next((t for t, n in zip(ins, names) if t is not None and n != "sequence_length"), None)
+    if d is None:
+        return ins, [None] * _n_visible(p)
+    return [t if t is not None else d for t in ins], [d] * _n_visible(p)
+
+
+# ---- the kernel: one direction of one layer ----------------------------------------------------
+class _Dir:
+    """One layer direction's run: its inputs and what its backward reads."""
+
+    __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "clip",
+                 "final_c")
+
+    def out(self):
+        """The (T, N, R) output sequence (a view of the state sequence)."""
+        T = self.hs.shape[0] - 1
+        return self.hs[:T] if self.reverse else self.hs[1:]
+
+    def prev_states(self):
+        """The (T, N, R) state each step read: h_{t-1} for every t."""
+        T = self.hs.shape[0] - 1
+        return self.hs[1:] if self.reverse else self.hs[:T]
+
+
+def _idx(reverse, t):
+    """(slot of the state step t reads, slot it writes) in a (T+1)-slot state sequence."""
+    return (t + 1, t) if reverse else (t, t + 1)
+
+
+def _order(reverse, T):
+    return range(T - 1, -1, -1) if reverse else range(T)
+
+
+def _hold(xp, mask, t, new, old):
+    """Rows past their sequence's length keep the previous state."""
+    if not mask.full[t]:
+        xp.copyto(new, old, where=~mask.rows[t][:, None])
+
+
+def _start(xp, x, w, h0, reverse, mask, G, bias):
+    """The direction's record with the input projection of every step done."""
+    T, N, ni = x.shape
+    rec = _Dir()
+    rec.x, rec.w, rec.reverse, rec.mask = x, w, reverse, mask
+    rec.g = g = _empty(xp, (T, N, G), x.dtype)
+    xp.dot(x.reshape(T * N, ni), w["wx"].T, out=g.reshape(T * N, G))
+    g += bias
+    rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
+    rec.hs[T if reverse else 0] = h0
+    rec.cs = rec.gh = rec.tc = rec.hraw = rec.clip = None
+    return rec
+
+
+def _rnn_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
+    H = p.state_size
+    rec = _start(xp, x, w, h0, reverse, mask, H, w["bx"] + w["bh"])
+    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    tmp = xp.empty_like(h0)
+    dot = xp.dot
+    act = xp.tanh if p.mode == "rnn_tanh" else None
+    for t in _order(reverse, g.shape[0]):
+        i, o = _idx(reverse, t)
+        dot(hs[i], whT, out=tmp)
+        tmp += g[t]
+        if act is not None:
+            act(tmp, out=hs[o])
+        else:
+            xp.maximum(tmp, 0, out=hs[o])
+        if mask is not None:
+            _hold(xp, mask, t, hs[o], hs[i])
+    if not keep:
+        rec.g = None
+    return rec
+
+
+def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
+    H, P = p.state_size, p.projection_size
+    rec = _start(xp, x, w, h0, reverse, mask, 4 * H, w["bx"] + w["bh"])
+    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    T, N = g.shape[:2]
+    dt = x.dtype
+    rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
+    rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
+    if P:
+        rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
+        wrT = w["wr"].T
+    lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
+    rec.clip = None if lo is None else (lo, hi)
+    tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
+    dot, mul, tanh = xp.dot, xp.multiply, xp.tanh
+    H2, H3 = 2 * H, 3 * H
+    for k, t in enumerate(_order(reverse, T)):
+        i, o = _idx(reverse, t)
+        if keep:
+            c_prev, c_new, tc = cs[i], cs[o], tcs[t]
+        else:
+            c_prev, c_new, tc = cs[k % 2], cs[(k + 1) % 2], tcs[0]
+        if k == 0:
+            c_prev[...] = c0
+        a = g[t]
+        dot(hs[i], whT, out=tmp)
+        a += tmp
+        sigmoid_into(xp, a[:, :H2], a[:, :H2])
+        tanh(a[:, H2:H3], out=a[:, H2:H3])
+        sigmoid_into(xp, a[:, H3:], a[:, H3:])
+        mul(a[:, H:H2], c_prev, out=c_new)
+        mul(a[:, :H], a[:, H2:H3], out=t1)
+        c_new += t1
+        if lo is not None:
+            if p.lstm_state_clip_nan:
+                xp.fmax(c_new, lo, out=c_new)
+                xp.fmin(c_new, hi, out=c_new)
+            else:
+                xp.clip(c_new, lo, hi, out=c_new)
+        if mask is not None:
+            _hold(xp, mask, t, c_new, c_prev)
+        tanh(c_new, out=tc)
+        if P:
+            hr = hraw[t if keep else 0]
+            mul(a[:, H3:], tc, out=hr)
+            dot(hr, wrT, out=hs[o])
+        else:
+            mul(a[:, H3:], tc, out=hs[o])
+        if mask is not None:
+            _hold(xp, mask, t, hs[o], hs[i])
+        last = c_new
+    rec.final_c = last
+    if not keep:
+        rec.g = rec.cs = rec.tc = rec.hraw = None
+    return rec
+
+
+def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
+    H = p.state_size
+    rec = _start(xp, x, w, h0, reverse, mask, 3 * H, w["bx"])
+    gi, hs, whT, bh = rec.g, rec.hs, w["wh"].T, w["bh"]
+    T, N = gi.shape[:2]
+    rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
+    acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
+    dot, mul, H2 = xp.dot, xp.multiply, 2 * H
+    for t in _order(reverse, T):
+        i, o = _idx(reverse, t)
+        k = t if keep else 0
+        gh, a, gt = ghs[k], acts[k], gi[t]
+        dot(hs[i], whT, out=gh)
+        gh += bh
+        xp.add(gt[:, :H2], gh[:, :H2], out=a[:, :H2])
+        sigmoid_into(xp, a[:, :H2], a[:, :H2])
+        n = a[:, H2:]
+        mul(a[:, :H], gh[:, H2:], out=n)
+        n += gt[:, H2:]
+        xp.tanh(n, out=n)
+        h_new = hs[o]
+        xp.subtract(hs[i], n, out=h_new)  # h' = n + z * (h - n)
+        h_new *= a[:, H:H2]
+        h_new += n
+        if mask is not None:
+            _hold(xp, mask, t, h_new, hs[i])
+    # The backward reads the activations, not the input projection: keep those in `g`.
+    rec.g = acts if keep else None
+    if not keep:
+        rec.gh = None
+    return rec
+
+
+_RUN = {"rnn_relu": _rnn_dir, "rnn_tanh": _rnn_dir, "lstm": _lstm_dir, "gru": _gru_dir}
+
+
+# ---- the kernel's backward, one direction ------------------------------------------------------
+def _back_rnn(xp, rec, p, dy, dh):
+    """Reverse loop of an rnn direction: returns the (T, N, G) gradient of the gates' input
+    (i2h and h2h alike) and leaves the initial state's gradient in `dh`."""
+    hs, whT = rec.hs, rec.w["wh"]
+    T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
+    dG = _empty(xp, (T, N, H), hs.dtype)
+    t1, d = xp.empty((N, H), dtype=hs.dtype), xp.empty((N, H), dtype=hs.dtype)
+    mask = rec.mask
+    for t in _order(not rec.reverse, T):
+        i, o = _idx(rec.reverse, t)
+        h = hs[o]
+        xp.add(dy[t], dh, out=d)
+        if p.mode == "rnn_tanh":
+            xp.multiply(h, h, out=t1)
+            xp.subtract(1, t1, out=t1)
+        else:
+            xp.sign(h, out=t1)  # relu outputs are >= 0: sign is the 0/1 mask
+        xp.multiply(d, t1, out=dG[t])
+        xp.dot(dG[t], whT, out=dh)
+        if mask is not None:
+            _skip_rows(xp, mask, t, dG[t], dh, d)
+    return dG, None
+
+
+def _skip_rows(xp, mask, t, dg, dh, d_in):
+    """Rows past their length: no gate gradient, the state's gradient passes unchanged."""
+    if not mask.full[t]:
+        m = mask.rows[t]
+        dg[~m] = 0
+        xp.copyto(dh, d_in, where=~m[:, None])
+
+
+def _back_lstm(xp, rec, p, dy, dh, dc):
+    H, P = p.state_size, p.projection_size
+    g, cs, tcs, hs, wh = rec.g, rec.cs, rec.tc, rec.hs, rec.w["wh"]
+    T, N = g.shape[:2]
+    dt = g.dtype
+    dG = _empty(xp, (T, N, 4 * H), dt)
+    dR = _empty(xp, (T, N, P), dt) if P else None
+    d = xp.empty((N, hs.shape[2]), dtype=dt)
+    dhr = xp.empty((N, H), dtype=dt) if P else None
+    t1 = xp.empty((N, H), dtype=dt)
+    mul, sub = xp.multiply, xp.subtract
+    H2, H3 = 2 * H, 3 * H
+    mask = rec.mask
+    for t in _order(not rec.reverse, T):
+        i, o = _idx(rec.reverse, t)
+        xp.add(dy[t], dh, out=d)
+        if P:
+            dR[t] = d
+            if mask is not None:
+                dR[t][~mask.rows[t]] = 0
+            xp.dot(d, rec.w["wr"], out=dhr)
+            dht = dhr
+        else:
+            dht = d
+        if mask is not None and not mask.full[t]:
+            dc_in = dc.copy()
+        a, tc, c_prev, dg = g[t], tcs[t], cs[i], dG[t]
+        ai, af, ac, ao = a[:, :H], a[:, H:H2], a[:, H2:H3], a[:, H3:]
+        sub(1, ao, out=t1)
+        t1 *= ao
+        mul(dht, tc, out=dg[:, H3:])
+        dg[:, H3:] *= t1
+        mul(tc, tc, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
+        sub(1, t1, out=t1)
+        t1 *= ao
+        t1 *= dht
+        dc += t1
+        if rec.clip is not None:
+            c = cs[o]
+            dc *= (c > rec.clip[0]) & (c < rec.clip[1])
+        sub(1, ai, out=t1)
+        t1 *= ai
+        mul(dc, ac, out=dg[:, :H])
+        dg[:, :H] *= t1
+        sub(1, af, out=t1)
+        t1 *= af
+        mul(dc, c_prev, out=dg[:, H:H2])
+        dg[:, H:H2] *= t1
+        mul(ac, ac, out=t1)
+        sub(1, t1, out=t1)
+        t1 *= ai
+        mul(dc, t1, out=dg[:, H2:H3])
+        dc *= af
+        xp.dot(dg, wh, out=dh)
+        if mask is not None and not mask.full[t]:
+            _skip_rows(xp, mask, t, dg, dh, d)
+            xp.copyto(dc, dc_in, where=~mask.rows[t][:, None])
+    return dG, dR
+
+
+def _back_gru(xp, rec, p, dy, dh):
+    H = p.state_size
+    acts, ghs, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
+    T, N = acts.shape[:2]
+    dt = acts.dtype
+    dGi, dGh = _empty(xp, (T, N, 3 * H), dt), _empty(xp, (T, N, 3 * H), dt)
+    d, t1, t2 = (xp.empty((N, H), dtype=dt) for _ in range(3))
+    mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
+    mask = rec.mask
+    for t in _order(not rec.reverse, T):
+        i, o = _idx(rec.reverse, t)
+        xp.add(dy[t], dh, out=d)
+        a, hn, dgi, dgh = acts[t], ghs[t][:, H2:], dGi[t], dGh[t]
+        r, z, n = a[:, :H], a[:, H:H2], a[:, H2:]
+        sub(hs[i], n, out=t1)  # dz = dh * (h - n) * z * (1 - z)
+        t1 *= d
+        sub(1, z, out=t2)
+        t2 *= z
+        mul(t1, t2, out=dgi[:, H:H2])
+        sub(1, z, out=t1)  # dn = dh * (1 - z) * (1 - n^2)
+        t1 *= d
+        mul(n, n, out=t2)
+        sub(1, t2, out=t2)
+        mul(t1, t2, out=dgi[:, H2:])
+        mul(dgi[:, H2:], r, out=dgh[:, H2:])
+        mul(dgi[:, H2:], hn, out=t1)  # dr = dn * h2h_n * r * (1 - r)
+        sub(1, r, out=t2)
+        t2 *= r
+        mul(t1, t2, out=dgi[:, :H])
+        dgh[:, :H2] = dgi[:, :H2]
+        xp.dot(dgh, wh, out=dh)
+        mul(d, z, out=t1)  # the direct path h -> h' = ... + z * h
+        dh += t1
+        if mask is not None:
+            if not mask.full[t]:
+                m = mask.rows[t]
+                dgi[~m] = 0
+                dgh[~m] = 0
+                xp.copyto(dh, d, where=~m[:, None])
+    return dGi, dGh
+
+
+# ---- forward and backward over the layers -----------------------------------------------------
+class _Saved:
+    """What the RNN backward reads (the operator's hidden stateful output)."""
+
+    __slots__ = ("dirs", "drops", "mask")
+
+    def __init__(self, dirs, drops, mask):
+        self.dirs, self.drops, self.mask = dirs, drops, mask
+
+
+class _SeqMask:
+    """Which rows are inside their sequence: `rows[t]` on the device, and `full[t]` on the
+    host (every row is), so a step asks the device nothing."""
+
+    __slots__ = ("rows", "full")
+
+    def __init__(self, rows, full):
+        self.rows, self.full = rows, full
+
+
+def _seq_mask(xp, lengths, T, N):
+    if lengths is None:
+        return None
+    # the lengths steer which steps need masking: read them on the host once per call
+    n = np.asarray(host_array(lengths)).astype(np.int64).reshape(N)
+    bad = (n < 1) | (n > T)
+    if bad.any():
+        raise ValueError(f"RNN: input 'sequence_length' must hold lengths in [1, {T}] (the "
+                         f"sequence length), got {n.tolist()}")
+    rows = np.arange(T)[:, None] < n[None, :]
+    return _SeqMask(xp.asarray(rows), rows.all(axis=1).tolist())
+
+
+def _forward(p, rc, data, params, state, cell, lengths, keep):
+    xp = rc.xp
+    T, N, ni = data.shape
+    H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
+    R = p.projection_size or H
+    views = _layout(p, ni).views(params)
+    mask = _seq_mask(xp, lengths, T, N)
+    run = _RUN[p.mode]
+    lstm = p.mode == "lstm"
+    hy = _empty(xp, (L * D, N, R), data.dtype)
+    cy = _empty(xp, (L * D, N, H), data.dtype) if lstm else None
+    x = xp.ascontiguousarray(data)
+    dirs, drops = [], []
+    drop = rc.is_train and p.p > 0
+    for layer in range(L):
+        outs = []
+        for d in range(D):
+            k = layer * D + d
+            rec = run(xp, x, views[k], state[k], cell[k] if lstm else None, p, d == 1, keep,
+                      mask)
+            hy[k] = rec.hs[0 if d == 1 else -1]
+            if lstm:
+                cy[k] = rec.final_c
+            outs.append(rec)
+        dirs.extend(outs)
+        y = outs[0].out() if D == 1 else xp.concatenate(
+            [r.out() for r in outs], axis=2, out=_empty(xp, (T, N, D * R), data.dtype))
+        if mask is not None:
+            y = xp.multiply(y, mask.rows[:, :, None], out=_empty(xp, y.shape, y.dtype))
+        if drop and layer < L - 1:
+            keep_mask = generator().random(y.shape) >= p.p
+            m = xp.asarray((keep_mask / (1.0 - p.p)).astype(y.dtype))
+            y = xp.multiply(y, m, out=_empty(xp, y.shape, y.dtype))
+            drops.append(m)
+        x = y
+    vis = (x, hy, cy)[:_n_visible(p)]
+    return vis + (_Saved(dirs, drops, mask) if keep else None,)
+
+
+def _kernel(p, rc, data, params, state, *rest):
+    """RNN(data, parameters, state, state_cell=None, sequence_length=None, state_size,
+    num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
+    lstm_state_clip_min=None, lstm_state_clip_max=None, lstm_state_clip_nan=False,
+    use_sequence_length=False): MXNet's fused multi-layer recurrent operator (see
+    `gluonlite.ops.rnn` for the equations and the packed parameter layout)."""
+    cell = rest[0] if p.mode == "lstm" else None
+    lengths = rest[-1] if p.use_sequence_length else None
+    return _forward(p, rc, data, params, state, cell, lengths, rc.is_train or rc.need_grad)
+
+
+def _vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    data, params, state = xs[0], xs[1], xs[2]
+    lstm = p.mode == "lstm"
+    saved = ys[-1] if len(ys) > _n_visible(p) else None
+    if saved is None:  # the forward kept nothing: run it again, keeping what we read
+        cell = xs[3] if lstm else None
+        lengths = xs[-1] if p.use_sequence_length else None
+        saved = _forward(p, rc, data, params, state, cell, lengths, True)[-1]
+    T, N, ni = data.shape
+    H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
+    R = p.projection_size or H
+    dt = data.dtype
+
+    def grad(i, shape):
+        g = gys[i] if i < len(gys) and i < _n_visible(p) else None
+        return g if g is not None else xp.zeros(shape, dtype=dt)
+
+    dy = grad(0, (T, N, D * R))
+    dhy = grad(1, (L * D, N, R))
+    dcy = grad(2, (L * D, N, H)) if lstm else None
+    want_w = need[1]
+    dparams = _empty(xp, params.shape, dt) if want_w else None
+    dviews = _layout(p, ni).views(dparams) if want_w else None
+    dstate = _empty(xp, state.shape, dt)
+    dcell = _empty(xp, state.shape[:2] + (H,), dt) if lstm else None
+    dx = None
+    for layer in range(L - 1, -1, -1):
+        if saved.mask is not None:
+            dy = dy * saved.mask.rows[:, :, None]
+        want_x = layer > 0 or need[0]
+        dx = None
+        for d in range(D):
+            k = layer * D + d
+            rec = saved.dirs[k]
+            dyd = dy if D == 1 else dy[:, :, d * R:(d + 1) * R]
+            dh = dhy[k].copy()
+            if lstm:
+                dc = dcy[k].copy()
+                dGi, dR = _back_lstm(xp, rec, p, dyd, dh, dc)
+                dGh = dGi
+                dcell[k] = dc
+            elif p.mode == "gru":
+                dGi, dGh = _back_gru(xp, rec, p, dyd, dh)
+                dR = None
+            else:
+                dGi, dR = _back_rnn(xp, rec, p, dyd, dh)
+                dGh = dGi
+            dstate[k] = dh
+            G = dGi.shape[2]
+            gi2, gh2 = dGi.reshape(T * N, G), dGh.reshape(T * N, G)
+            if want_w:
+                w = dviews[k]
+                xi = rec.x.shape[2]
+                xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
+                xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
+                gi2.sum(axis=0, out=w["bx"])
+                if gh2 is gi2:
+                    w["bh"][...] = w["bx"]
+                else:
+                    gh2.sum(axis=0, out=w["bh"])
+                if dR is not None:
+                    xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
+            if want_x:
+                xi = rec.x.shape[2]
+                part = _empty(xp, (T, N, xi), dt)
+                xp.dot(gi2, rec.w["wx"], out=part.reshape(T * N, xi))
+                dx = part if dx is None else xp.add(dx, part, out=dx)
+        if layer > 0:
+            dy = dx * saved.drops[layer - 1] if saved.drops else dx
+    out = [dx if need[0] else None, dparams, dstate]
+    if lstm:
+        out.append(dcell)
+    if p.use_sequence_length:
+        out.append(None)
+    return tuple(out)
+
+
+RNN = register(
+    "RNN", inputs=_input_names, outputs=lambda p: _n_visible(p) + 1, visible=_n_visible,
+    output_names=_output_names, attrs=_ATTRS, shape=_shape, dtype=_dtype, vjp=_vjp,
+    nondiff=("sequence_length",), same_dtype=("data", "parameters", "state", "state_cell"),
+    signature=("data", "parameters", "state", "state_cell", "sequence_length"))(_kernel)
+RNN.stateful = True  # the hidden last output is the run kept for the backward
+
+
+# ---- _rnn_param_concat -------------------------------------------------------------------------
+def _param_concat_back(p, ins, outs):
+    """The inputs of unknown length share what the output's length leaves equally (one or
+    two of them: an RNN layer's first weights, one per direction, before its input size is
+    known), as MXNet's rule does."""
+    out = outs[0]
+    missing = [i for i, s in enumerate(ins) if s is None]
+    if out is None or not 1 <= len(missing) <= 2 or any(len(s) != len(out) for s in ins if s):
+        return ins
+    ax = p.dim % len(out)
+    left = out[ax] - sum(s[ax] for s in ins if s is not None)
+    if left < len(missing) or left % len(missing):
+        return ins
+    for i in missing:
+        ins[i] = tuple(left // len(missing) if k == ax else n for k, n in enumerate(out))
+    return ins
+
+
+def _param_concat(p, rc, *xs):
+    ax = p.dim % xs[0].ndim
+    shape = list(xs[0].shape)
+    shape[ax] = sum(x.shape[ax] for x in xs)
+    return rc.xp.concatenate(xs, axis=ax, out=_empty(rc.xp, tuple(shape), xs[0].dtype))
+
+
+def _param_concat_into(p, rc, outs, *xs):
+    # Into a static-alloc plan's buffer: the packed vector is rebuilt every call, and a
+    # fresh multi-megabyte array per call costs page faults the copy itself does not.
+    rc.xp.concatenate(xs, axis=p.dim % xs[0].ndim, out=outs[0])
+
+
+register("_rnn_param_concat", saves=(), variadic="num_args", vjp=_concat_vjp,
+         attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
+         shape_back=_param_concat_back, into=_param_concat_into,
+         doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
+             "one input of unknown length from the output's (how MXNet's RNN layers pack "
+             "their parameters).")(_param_concat)
