@@ -621,7 +621,8 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         if into:
             dests = ", dests=[" + ", ".join(f"into{st.ins[j]}" if j in into else "None"
                                             for j in range(len(st.ins))) + "]"
-        w.emit(f"    gx = {fn}(p{i}, rc, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
+        rc = w.bind(f"rc{i}", st.rc) if st.rc is not None else "rc"
+        w.emit(f"    gx = {fn}(p{i}, {rc}, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
         grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
         if st.op.writes_dests and not into:  # it may be given its rows as destinations
             for j in wanted:

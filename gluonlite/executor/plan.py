@@ -23,7 +23,7 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "need_all", "deferred")
+                 "rc", "need_all", "deferred", "spec")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
@@ -32,6 +32,7 @@ class _Step:
         self.bufs = None
         self.need = None
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
+        self.spec = None  # what the operator's `prepare` rule decided for this step
         self.need_all = None  # `need` without deferral (see Plan.deferred)
         self.deferred = ()
 
@@ -52,7 +53,8 @@ class Plan:
     Attributes:
         input_names: the symbol's `list_inputs()`.
         out_shapes, out_dtypes: per visible output.
-        steps: the forward steps, in order.
+        steps: the forward steps, in order; a step's `spec` is what its operator's
+            `prepare` rule decided for it (a loop's `LoopSpec`), else None.
         buffer_of: {slot: buffer id} of the static memory plan (empty without static_alloc).
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
     """
@@ -100,6 +102,11 @@ class Plan:
             ins = [slot_of[(id(s), i)] for s, i in n.inputs]
             self.steps.append(_Step(n, ins, outs, n_arrays))
         self.n_slots = n_slots
+        for st in self.steps:
+            if st.op.prepare is not None:
+                st.spec = st.op.prepare(st.p, [self.slot_shape.get(s) for s in st.ins],
+                                        [self.slot_dtype.get(s) for s in st.ins],
+                                        self.is_train, xp)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
@@ -107,6 +114,10 @@ class Plan:
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
         self.invariant = list(invariant) if invariant is not None else [False] * n_in
         self._plan_backward()
+        backward = set(map(id, self.bwd_steps))
+        for st in self.steps:
+            if st.op.stateful and (id(st) in backward or st.spec is not None):
+                st.rc = RunCtx(self.is_train, xp, id(st) in backward, st.spec)
         self._plan_deferred()
         self._plan_memory()
         self._build_runners()
@@ -127,9 +138,6 @@ class Plan:
                 requires.update(st.outs)
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
-        for st in self.bwd_steps:
-            if st.op.stateful:
-                st.rc = RunCtx(self.is_train, self.xp, True)
         # Keep what each vjp reads (`Operator.saves`); the other values it sees only as
         # zero-memory shape stubs, and values no vjp sees are dropped after the forward.
         saved, seen = set(), set()

@@ -24,8 +24,10 @@ from .attrs import REQUIRED, format_attr
 __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError",
            "writes_out"]
 
-# need_grad: a gradient of this call will be asked for (stateful operators keep state only then)
-RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad"], defaults=(False,))
+# need_grad: a gradient of this call will be asked for (stateful operators keep state only
+# then); spec: what the operator's `prepare` rule decided for the compiled plan step that
+# calls it (None outside a plan, or for an operator without one).
+RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec"], defaults=(False, None))
 
 _OPS = {}
 
@@ -57,7 +59,7 @@ class Operator:
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
                  ufunc=None, passes_grad=(), writes_dests=False, views=None, grads=None,
-                 inline=None):
+                 inline=None, prepare=None):
         self.name = name
         self.kernel = kernel
         self.into = into
@@ -78,6 +80,11 @@ class Operator:
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
         self.stateful = False
+        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp)
+        # -> an object a compiled plan computes once per step and hands to that step's
+        # kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the loops'
+        # optimizations, `gluonlite.control_flow.passes`).
+        self.prepare = prepare
         # {input name: (names of the inputs it reads, fn)}: the gradient of a loop-invariant
         # input summed over a loop's steps, from every step's inputs and output gradient
         # stacked along a new axis 0: fn(p, rc, target, stacked, g) where `target` is the

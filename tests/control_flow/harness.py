@@ -74,3 +74,14 @@ def check_imperative_vs_symbolic(build, inputs, grad_names=(), n_outputs=None, r
         for k in grad_names:
             np.testing.assert_allclose(ig[k], sg[k], rtol=rtol, atol=atol, err_msg=k)
     return iv, ig
+
+
+def loop_specs(runner, op_name):
+    """The loop pass's decisions (`gluonlite.control_flow.passes.LoopSpec`) for the
+    `op_name` steps ('_foreach', '_while_loop') of every plan `runner` compiled: an
+    Executor, a CachedOp or a hybridized block."""
+    if hasattr(runner, "_cached_ops"):  # a HybridBlock: its CachedOps' plans
+        plans = [pl for entry in runner._cached_ops.values() for pl in entry[0]._plans.values()]
+    else:
+        plans = list(runner._plans.values())
+    return [st.spec for pl in plans for st in pl.steps if st.op.name == op_name]
