@@ -106,7 +106,7 @@ def gathered_rows(p, plan, counter):
     ``squeeze(take(D, i, axis=0), axis=0)`` in `plan` (func's plan) where `i` is the counter
     and `D` is not a loop var, (the squeeze's slot, func input position of D, take params).
     With the counter's values known at entry, the loop gathers these rows for every step at
-    once and gives them to the steps (`Plan.loop_fn(given=...)`). Cached per plan."""
+    once and gives them to the steps (`loop_codegen.step_loop`'s `given`). Cached per plan."""
     found = _GATHERS.get(plan)
     if found is None:
         counter_pos = p.func_var_locs[counter.k]

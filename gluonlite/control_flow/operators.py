@@ -34,7 +34,8 @@ from . import checks
 from .body import add_into, body_plan, fast_weight_layout, free_dest, infer_body
 from .counting import gather, gathered_rows
 from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
-from .loop_steps import LoopStorage, StackedSteps, data_column, data_row, reverse_pass
+from .loop_steps import (LoopStorage, StackedSteps, data_column, data_row, finish_stash,
+                         reverse_pass)
 from .passes import plan_cond, plan_foreach, plan_while, while_roles
 
 __all__ = ["Saved"]
@@ -237,7 +238,7 @@ def _add_deferred(plan, stash, body_args, acc, node_index_of, dests):
         if dest is not None and i not in taken:
             into[d.slot] = dest
             taken.add(i)
-    for loc, grad in plan.finish_stash(stash, body_args, into):
+    for loc, grad in finish_stash(plan, stash, body_args, into):
         add_into(acc, node_index_of(loc), grad, fresh=True)
 
 
