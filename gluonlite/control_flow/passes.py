@@ -24,10 +24,10 @@ compiled with ``static_alloc`` on first use and kept in ``plans``).
 
 Example::
 
-    plan = compile_plan(loop_symbol, shapes, dtypes, is_train=True, grad_inputs=...)
+    plan = compile_plan(rnn_loop, shapes, dtypes, is_train=True, grad_inputs=...)
     print(next(st.spec for st in plan.steps if st.spec is not None))
-    # LoopSpec(_foreach 'foreach0': hoist 1 projection (bias of 'h2h' folded),
-    #          defer_sums, weight_layout [3])
+    # LoopSpec(_foreach: hoist 1 projection (1 bias folded), defer_sums; rewritten loop:
+    #          defer_sums)
 """
 import numpy as np
 

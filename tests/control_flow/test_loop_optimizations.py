@@ -7,7 +7,7 @@ import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
-from harness import loop_specs
+from harness import check_optimized_equals_plain, loop_specs, run_bound
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
 
@@ -18,30 +18,10 @@ def _loop_node(s, name):
     return next(n for n in topo_nodes(s.outputs) if n.op is not None and n.op.name == name)
 
 
-def _run(s, args, opt, is_train=True, dtype=np.float32, executors=None):
-    """Bind `s` with optimizations on or off; return outputs and gradients (numpy). The
-    executor is appended to `executors` when given."""
-    with loop_optimizations(opt):
-        exe = s.bind(mx.cpu(), {k: nd.array(v, dtype=dtype) for k, v in args.items()},
-                     args_grad={k: nd.zeros(v.shape, dtype=dtype) for k, v in args.items()})
-        outs = exe.forward(is_train=is_train)
-        res = [o.asnumpy() for o in outs]
-        if is_train:
-            rng = np.random.RandomState(7)
-            exe.backward([nd.array(rng.randn(*o.shape), dtype=dtype) for o in outs])
-            res += [exe.grad_dict[k].asnumpy() for k in sorted(args)]
-    if executors is not None:
-        executors.append(exe)
-    return res
-
-
-def _same(s, args, **kw):
-    """Check the optimized loop against the plain one; returns the optimized executor."""
-    exes = []
-    plain, fast = _run(s, args, False, **kw), _run(s, args, True, executors=exes, **kw)
-    for a, b in zip(plain, fast):
-        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
-    return exes[0]
+def _same(s, args, **run_args):
+    """The optimized loop against the plain one (float32, `run_bound`'s `run_args`);
+    returns the optimized run's executor."""
+    return check_optimized_equals_plain(s, args, 1e-5, 1e-5, dtype="float32", **run_args)[2]
 
 
 def _rnn_step(x, h, w_i, b_i, w_h, b_h, flatten=True, no_bias=False):
@@ -86,7 +66,7 @@ def test_foreach_projection_is_hoisted_and_equal(no_bias):
     if no_bias:
         del args["b_i"]
     _same(s, args)
-    _same(s, args, is_train=False)
+    _same(s, args, train=False)
 
 
 def test_foreach_data_used_beside_the_projection_and_3d_rows():
@@ -142,9 +122,7 @@ def test_while_take_projection_is_hoisted_and_equal(i0, step):
     rng = np.random.RandomState(3)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
             **_weights(rng)}
-    plain, fast = _run(s, args, False), _run(s, args, True)
-    for a, b in zip(plain, fast):
-        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+    _same(s, args)
 
 
 def test_hoisted_while_gradients_match_finite_differences():
@@ -164,7 +142,7 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     rng = np.random.RandomState(5)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
     exes = []
-    _run(outs, args, True, executors=exes)
+    run_bound(outs, args, True, dtype="float32", executors=exes)
     node = _loop_node(outs, "_foreach")
     hoist, = {spec.hoist for spec in loop_specs(exes[0], "_foreach")}
     node_inputs = [src.name for src, _ in node.inputs]
