@@ -7,6 +7,7 @@ import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
+from gluonlite.executor import compile_plan
 from harness import check_optimized_equals_plain, loop_specs, run_bound
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
@@ -98,6 +99,37 @@ def test_nested_foreach_hoists_in_the_inner_body():
     s = sym.Group([outs, last[0]])
     rng = np.random.RandomState(2)
     _same(s, {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+
+
+@pytest.mark.parametrize("compiled_with", [False, True])
+def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
+    """The outer loop's body plan is compiled on the first run, outside the block the outer
+    plan was compiled in: the inner loop still gets the outer plan's setting."""
+    inner = _rnn_body(_vars())
+
+    def outer(xs, states):
+        outs, last = sym.contrib.foreach(inner, xs, states)
+        return sym.sum(outs, axis=0), last
+
+    outs, last = sym.contrib.foreach(outer, sym.var("data"), [sym.var("h0")])
+    s = sym.Group([outs, last[0]])
+    rng = np.random.RandomState(2)
+    args = {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    names = s.list_inputs()
+    with loop_optimizations(compiled_with):
+        plan = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
+    with loop_optimizations(not compiled_with):
+        got, _ = plan.forward([args[n] for n in names])
+    outer_spec, = [st.spec for st in plan.steps if st.spec is not None]
+    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.steps
+                   if st.spec is not None]
+    assert inner_specs and all(sp.optimize == compiled_with for sp in inner_specs)
+    assert all((sp.hoist is not None) == compiled_with for sp in inner_specs)
+    with loop_optimizations(not compiled_with):
+        other = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
+        want, _ = other.forward([args[n] for n in names])
+    for a, b in zip(want, got):
+        assert_almost_equal(b, a, rtol=1e-12, atol=1e-12)
 
 
 def _while_rnn(start_step=1):
