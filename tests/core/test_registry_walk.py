@@ -407,6 +407,8 @@ def check_op(op, check, rng):
             outs, xs = _run(op, arrays, attrs, dtype)
             assert len(outs) == op.num_visible(p), f"{where}: {len(outs)} outputs"
             _check_rules(op, p, xs, outs, where, check["guessed"])
+            if op.into is not None and not op.stateful and not op.random:
+                _check_into(op, p, [x.asnumpy() for x in xs], where)
             if op.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.ufunc
                 fn = fname(np) if callable(fname) else getattr(np, fname)
@@ -454,6 +456,52 @@ def check_op(op, check, rng):
     _check_grads(op, check, base, rng)
 
 
+def _outputs(op, p, rc, raw):
+    res = op.kernel(p, rc, *raw)
+    return list(res) if isinstance(res, tuple) else [res]
+
+
+def _check_into(op, p, raw, where):
+    """`into` (what static-alloc plans call) writes what the kernel returns."""
+    rc = mx.ops.RunCtx(True, np)
+    ref = _outputs(op, p, rc, raw)
+    bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
+            np.zeros(r.shape, dtype=r.dtype) for r in ref]
+    op.into(p, rc, bufs, *raw)
+    for k, (r, got) in enumerate(zip(ref, bufs)):
+        np.testing.assert_array_equal(got, r, err_msg=f"{where}: into's output {k} is not "
+                                                      "the kernel's")
+
+
+def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
+    """Each `vjp_sum` rule equals the sum over steps of the vjp's gradient of that input,
+    the other inputs and the output gradient new at every step (and writes into out=)."""
+    names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
+    steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
+    for name, (reads, fn) in op.vjp_sum.items():
+        if name not in names or names.index(name) >= len(steps[0]):
+            continue  # an input these params leave out (no bias)
+        j = names.index(name)
+        for xs in steps[1:]:
+            xs[j] = steps[0][j]
+        want, heads = 0, []
+        for xs in steps:
+            ys = _outputs(op, p, rc, xs)
+            heads.append(rng.normal(size=ys[0].shape))
+            g = op.vjp(p, rc, xs, ys, [heads[-1]] + [None] * (len(ys) - 1),
+                       [k == j for k in range(len(xs))])
+            want = want + g[j]
+        stacked = {r: np.stack([xs[names.index(r)] for xs in steps]) for r in reads}
+        got = fn(p, rc, steps[0][j], stacked, np.stack(heads))
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"{where}: vjp_sum of {name!r} is not the summed vjp")
+        out = np.full(steps[0][j].shape, np.nan)
+        assert fn(p, rc, steps[0][j], stacked, np.stack(heads), out=out) is out, \
+            f"{where}: vjp_sum of {name!r} does not return its out="
+        np.testing.assert_allclose(out, want, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"{where}: vjp_sum of {name!r} into out=")
+
+
 def _check_grads(op, check, arrays, rng):
     name, attrs, train = op.name, check["attrs"], check["train"]
     p = _params(op, attrs, len(arrays))
@@ -497,6 +545,8 @@ def _check_grads(op, check, arrays, rng):
             gx, weights[0].reshape(raw[0].shape),
             err_msg=f"{name}{attrs}: flagged `reshapes` but its gradient is not the output's "
                     "gradient reshaped")
+    if op.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
+        _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
     if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
