@@ -545,6 +545,20 @@ def _check_grads(op, check, arrays, rng):
             gx, weights[0].reshape(raw[0].shape),
             err_msg=f"{name}{attrs}: flagged `reshapes` but its gradient is not the output's "
                     "gradient reshaped")
+    if op.saves is not None:  # plans keep only what the vjp reads; it sees the rest as stubs
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys = [o.asnumpy() for o in outs]
+        plain = op.vjp(p, rc, raw, ys, weights, [True] * len(raw))
+        kept, reads_outputs = op.saved_inputs(p)
+        stub = lambda a: np.broadcast_to(np.zeros((), a.dtype), a.shape)  # noqa: E731
+        given = op.vjp(p, rc, [a if j in kept else stub(a) for j, a in enumerate(raw)],
+                       ys if reads_outputs else [stub(y) for y in ys], weights,
+                       [True] * len(raw))
+        for j, (a, b) in enumerate(zip(plain, given)):
+            if a is not None:
+                np.testing.assert_array_equal(
+                    b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
+                                  "that `saves` leaves out")
     if op.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
         _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
     if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
