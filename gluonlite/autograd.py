@@ -102,7 +102,7 @@ class Leaf:
 class TapeNode:
     """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
     `vjp(gys, need)` returns one raw gradient (or None) per input. With `dests_ok` the vjp
-    also takes ``dests`` (see `gluonlite.ops.registry.Operator.writes_dests`)."""
+    also takes ``dests`` (see `gluonlite.ops.registry.Fast.writes_dests`)."""
 
     __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok")
 

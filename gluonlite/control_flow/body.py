@@ -148,7 +148,7 @@ def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
 
 
 def free_dest(dests, acc, i):
-    """Where node input i's gradient may be written (`Operator.writes_dests`): dests[i]
+    """Where node input i's gradient may be written (`Fast.writes_dests`): dests[i]
     while no gradient of that input was made yet (`acc[i]` is None), else None.
 
     Example: ``g = fc.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``

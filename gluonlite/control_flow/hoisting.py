@@ -127,7 +127,7 @@ class Hoist:
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
         projections' gradients go through one FullyConnected backward each (computing only
         what `need`, per node input, asks for). A node input's first gradient is written
-        into its array in `dests` when there is one (`Operator.writes_dests`)."""
+        into its array in `dests` when there is one (`Fast.writes_dests`)."""
         acc = [None] * len(xs)
         proj_g = [None] * len(self.projections)
         for (kind, i), g in zip(self.layout, grads):

@@ -306,7 +306,7 @@ def finish_stash(plan, stash, args, dests=None):
     """The summed gradients of the deferred invariant inputs: [(input index, grad)].
 
     `dests` {input index: array} (optional): where to write an input's sum (its first,
-    when the input has several; see `Operator.writes_dests`)."""
+    when the input has several; see `Fast.writes_dests`)."""
     out, dests = [], dict(dests or {})
     for d, (g, uses) in zip(plan.deferred, stash):
         out.append((d.slot, d.fn(d.step.p, plan.rc, args[d.slot], dict(zip(d.names, uses)),

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..ops import attrs as A
 from ..ops import registry
+from ..ops.fast import Fast
 from ..ops.registry import Operator
 from . import checks
 from .body import add_into, body_plan, fast_weight_layout, free_dest, infer_body
@@ -66,7 +67,7 @@ def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, prepare,
                   outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs,
                   attrs=attrs, vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
                   same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
-                  writes_dests=writes_dests, prepare=prepare)
+                  prepare=prepare, fast=Fast(writes_dests=writes_dests))
     op.stateful = True
     return registry.add(op)
 

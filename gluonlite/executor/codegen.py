@@ -14,7 +14,7 @@ traceback through a plan shows the line of the failing step with its node's name
 
 A backward (`backward_function`) is the same walk in reverse, one guarded block per step
 adding what the step's gradient rule returns into its inputs' gradients (a rule that needs
-no attributes is called directly, `Operator.grads`; others through the vjp).
+no attributes is called directly, `Fast.grads`; others through the vjp).
 
 A loop node running a plan as its body generates its step loop and reverse pass around
 the plan's steps (`gluonlite.control_flow.loop_codegen`) with the emitters here
@@ -185,14 +185,14 @@ def _emit_step(w, plan, i, st, direct, value):
     ins = ", ".join(value[s] for s in st.ins)
     where = f"  # {st.op.name} {st.node.name!r}"
     outs = st.outs
-    if st.op.reshapes:  # a view with the shape inferred at compile time
+    if st.op.fast.reshapes:  # a view with the shape inferred at compile time
         shape = w.bind(f"S{outs[0]}", plan.slot_shape[outs[0]])
         w.emit(f"v{outs[0]} = {value[st.ins[0]]}.reshape({shape}){where}")
         value[outs[0]] = f"v{outs[0]}"
         return
-    if st.op.views is not None:  # views of the input at indices known now
+    if st.op.fast.views is not None:  # views of the input at indices known now
         src = value[st.ins[0]]
-        index = st.op.views(st.p, plan.slot_shape[st.ins[0]])
+        index = st.op.fast.views(st.p, plan.slot_shape[st.ins[0]])
         w.emit(", ".join(f"v{s}" for s in outs) + ", = " +
                ", ".join(f"{src}[{w.bind(f'I{s}', ix)}]" for s, ix in zip(outs, index)) +
                f",{where}")
@@ -223,8 +223,8 @@ def _emit_step(w, plan, i, st, direct, value):
         targets.append(dest)
         value[s] = dest
     lines = None
-    if st.op.inline is not None and all_static and len(targets) == 1:  # known contiguous
-        lines = st.op.inline(st.p, [plan.slot_shape[s] for s in st.ins],
+    if st.op.fast.inline is not None and all_static and len(targets) == 1:  # known contiguous
+        lines = st.op.fast.inline(st.p, [plan.slot_shape[s] for s in st.ins],
                              [plan.slot_dtype[s] for s in st.ins])
     if lines:  # the operator's own lines
         for line in lines:
@@ -233,10 +233,10 @@ def _emit_step(w, plan, i, st, direct, value):
     function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 else None
     if function is not None:  # the array function itself
         uf = w.bind(f"u{i}", function)
-        extra = "".join(f", {k}={v!r}" for k, v in st.op.ufunc[1].items())
+        extra = "".join(f", {k}={v!r}" for k, v in st.op.fast.ufunc[1].items())
         w.emit(f"{uf}({ins}, out={targets[0]}{extra}){where}")
         return
-    fn = w.bind(f"f{i}", st.op.into)
+    fn = w.bind(f"f{i}", st.op.fast.into)
     if all_static:  # bind the list once
         out_list = w.bind(f"B{i}", [st.bufs[k] for k in range(len(targets))])
     else:
@@ -245,10 +245,10 @@ def _emit_step(w, plan, i, st, direct, value):
 
 
 def _ufunc_of(op, xp):
-    """The array function `op.ufunc` names for array module `xp`, or None."""
-    if op.ufunc is None:
+    """The array function `op.fast.ufunc` names for array module `xp`, or None."""
+    if op.fast.ufunc is None:
         return None
-    name = op.ufunc[0]
+    name = op.fast.ufunc[0]
     return name(xp) if callable(name) else getattr(xp, name)
 
 
@@ -271,7 +271,7 @@ def backward_function(plan, with_dests=False):
     Args:
         plan: a compiled `Plan` with backward steps.
         with_dests: the caller passes `dests`, per input None or an array for its gradient
-            (see `Operator.writes_dests`): an input used once in the plan, by an operator
+            (see `Fast.writes_dests`): an input used once in the plan, by an operator
             that writes into destinations, gets its gradient written there.
 
     Returns:
@@ -304,7 +304,7 @@ def _destinations(plan):
         uses[s] = uses.get(s, 0) + 1
     into = {}
     for i, st in enumerate(plan.bwd_steps):
-        if st.op.writes_dests:
+        if st.op.fast.writes_dests:
             js = [j for j, s in enumerate(st.ins) if s < plan.n_inputs and uses[s] == 1]
             if js:
                 into[i] = js
@@ -363,8 +363,8 @@ def read_slots(plan):
 
 
 def _rule(op, j):
-    """Input j's direct gradient rule (`Operator.grads`), or None."""
-    return op.grads[j] if op.grads is not None and j < len(op.grads) else None
+    """Input j's direct gradient rule (`Fast.grads`), or None."""
+    return op.fast.grads[j] if op.fast.grads is not None and j < len(op.fast.grads) else None
 
 
 def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
@@ -394,9 +394,9 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     # A local expression made by a rule taking out= or a vjp taking dests=: (its maker, its
     # shape; see `Writer.made_by`).
     made = {}
-    if wanted and len(gys) == 1 and all(j in st.op.passes_grad for j in wanted):
+    if wanted and len(gys) == 1 and all(j in st.op.fast.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
-    elif wanted == [0] and st.op.reshapes and len(st.ins) == 1 and len(gys) == 1:
+    elif wanted == [0] and st.op.fast.reshapes and len(st.ins) == 1 and len(gys) == 1:
         # a reshape's gradient: the output's, in the input's shape known now
         shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
         w.emit(f"    gx0 = {gys[0]}.reshape({shape})")
@@ -404,19 +404,20 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         if gys[0] in w.alias:  # the same data: a stash stack may hold both (reshaped)
             same_data["gx0"] = w.alias[gys[0]]
     elif wanted and len(gys) == 1 and not into and \
-            all(j in st.op.passes_grad or _rule(st.op, j) for j in wanted):
+            all(j in st.op.fast.passes_grad or _rule(st.op, j) for j in wanted):
         # each rule, called directly
         args = ", ".join(f"v{s}" for s in st.ins + st.outs[:1]) + f", {gys[0]}"
         grads = {}
         for j in wanted:
-            if j in st.op.passes_grad:
+            if j in st.op.fast.passes_grad:
                 grads[j] = (gys[0], False)
             else:
                 target = w.targets.rule_out.get((i, j))
                 out = "" if target is None else f", out={target}"
-                w.emit(f"    gx{j} = {w.bind(f'grad{i}_{j}', st.op.grads[j])}(xp, {args}{out})")
+                rule = w.bind(f"grad{i}_{j}", st.op.fast.grads[j])
+                w.emit(f"    gx{j} = {rule}(xp, {args}{out})")
                 grads[j] = (f"gx{j}", False)
-                if getattr(st.op.grads[j], "writes_out", False):
+                if getattr(st.op.fast.grads[j], "writes_out", False):
                     made[f"gx{j}"] = (("rule", i, j), plan.slot_shape.get(st.ins[j]))
     elif wanted:
         fn = w.bind(f"vjp{i}", st.op.vjp)
@@ -435,7 +436,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         rc = w.bind(f"rc{i}", st.rc) if st.rc is not None else "rc"
         w.emit(f"    gx = {fn}(p{i}, {rc}, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
         grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
-        if st.op.writes_dests and not into:  # it may be given its rows as destinations
+        if st.op.fast.writes_dests and not into:  # it may be given its rows as destinations
             for j in wanted:
                 made[f"gx[{j}]"] = (("vjp", i, j), plan.slot_shape.get(st.ins[j]))
     else:

@@ -28,7 +28,7 @@ class _Step:
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
         self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
-        self.use_into = node.op.into is not None and not node.op.stateful
+        self.use_into = node.op.fast.into is not None and not node.op.stateful
         self.bufs = None
         self.need = None
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
@@ -39,7 +39,7 @@ class _Step:
 
 class _Deferred:
     """A step's gradient for a loop-invariant input, left to the loop to sum over its steps
-    (`Operator.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
+    (`Fast.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
 
@@ -139,7 +139,7 @@ class Plan:
                 requires.update(st.outs)
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
-        # Keep what each vjp reads (`Operator.saves`); the other values it sees only as
+        # Keep what each vjp reads (`Fast.saves`); the other values it sees only as
         # zero-memory shape stubs, and values no vjp sees are dropped after the forward.
         saved, seen = set(), set()
         for st in self.bwd_steps:
@@ -167,12 +167,12 @@ class Plan:
         self.deferred = []
         for st in self.bwd_steps:
             st.need_all = list(st.need)
-            if not st.op.vjp_sum or st.op.variadic:
+            if not st.op.fast.vjp_sum or st.op.variadic:
                 continue
             names = st.op.input_names(st.p)
             mine = []
             for j, s in enumerate(st.ins):
-                rule = st.op.vjp_sum.get(names[j])
+                rule = st.op.fast.vjp_sum.get(names[j])
                 if st.need[j] and s < self.n_inputs and self.invariant[s] and rule:
                     reads, fn = rule
                     st.need[j] = False
@@ -191,7 +191,7 @@ class Plan:
     # ---- what a loop running this plan as its body reads (read-only) -------------------
     @property
     def saved_ops(self):
-        """The operator outputs a backward reads (`Operator.saves`), in slot order: what a
+        """The operator outputs a backward reads (`Fast.saves`), in slot order: what a
         loop keeps of each step (stackable when `can_stack`)."""
         return self._saved_ops
 
@@ -329,7 +329,7 @@ class Plan:
             out_grads: one raw array (or None for zero) per visible output.
             dests: optional, per input None or a C-contiguous array of its shape and dtype
                 that nothing else reads: the input's gradient may be written there (and is
-                then that array; see `Operator.writes_dests`).
+                then that array; see `Fast.writes_dests`).
 
         Returns:
             A list aligned with `input_names`: the gradient, or None where the input wants
@@ -353,7 +353,7 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
         invariant: bools aligned with list_inputs(): inputs that stay the same over the
-            calls of one loop; gradients of such inputs that have an `Operator.vjp_sum` rule
+            calls of one loop; gradients of such inputs that have an `Fast.vjp_sum` rule
             are left to the loop (`Plan.deferred`; `gluonlite.control_flow.loop_steps`'s
             `new_stash` and `finish_stash`).
 

@@ -407,10 +407,10 @@ def check_op(op, check, rng):
             outs, xs = _run(op, arrays, attrs, dtype)
             assert len(outs) == op.num_visible(p), f"{where}: {len(outs)} outputs"
             _check_rules(op, p, xs, outs, where, check["guessed"])
-            if op.into is not None and not op.stateful and not op.random:
+            if op.fast.into is not None and not op.stateful and not op.random:
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
-            if op.ufunc is not None:  # compiled plans call the array function directly
-                fname, kwargs = op.ufunc
+            if op.fast.ufunc is not None:  # compiled plans call the array function directly
+                fname, kwargs = op.fast.ufunc
                 fn = fname(np) if callable(fname) else getattr(np, fname)
                 raw = [x.asnumpy() for x in xs]
                 buf = np.empty_like(outs[0].asnumpy())
@@ -418,8 +418,8 @@ def check_op(op, check, rng):
                 np.testing.assert_array_equal(
                     buf, outs[0].asnumpy(),
                     err_msg=f"{where}: flagged ufunc {fname!r} but computes something else")
-            lines = op.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
-                if op.inline is not None else None
+            lines = op.fast.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
+                if op.fast.inline is not None else None
             if lines:  # compiled plans emit these lines instead of calling `into`
                 raw = [x.asnumpy() for x in xs]
                 buf = np.full_like(outs[0].asnumpy(), np.nan)
@@ -433,13 +433,13 @@ def check_op(op, check, rng):
                 np.testing.assert_array_equal(
                     buf, outs[0].asnumpy(),
                     err_msg=f"{where}: its inline lines compute something else: {lines}")
-            if op.reshapes:  # compiled plans call reshape instead of the kernel
+            if op.fast.reshapes:  # compiled plans call reshape instead of the kernel
                 assert len(xs) == 1 and len(outs) == 1, f"{where}: a reshape has one in, one out"
                 np.testing.assert_array_equal(
                     xs[0].asnumpy().reshape(outs[0].shape), outs[0].asnumpy(),
                     err_msg=f"{where}: flagged `reshapes` but is not its input reshaped")
-            if op.views is not None:  # compiled plans index the input instead
-                index = op.views(p, xs[0].shape)
+            if op.fast.views is not None:  # compiled plans index the input instead
+                index = op.fast.views(p, xs[0].shape)
                 assert len(index) == len(outs), f"{where}: one view per output"
                 for k, (ix, o) in enumerate(zip(index, outs)):
                     np.testing.assert_array_equal(
@@ -467,7 +467,7 @@ def _check_into(op, p, raw, where):
     ref = _outputs(op, p, rc, raw)
     bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
             np.zeros(r.shape, dtype=r.dtype) for r in ref]
-    op.into(p, rc, bufs, *raw)
+    op.fast.into(p, rc, bufs, *raw)
     for k, (r, got) in enumerate(zip(ref, bufs)):
         np.testing.assert_array_equal(got, r, err_msg=f"{where}: into's output {k} is not "
                                                       "the kernel's")
@@ -478,7 +478,7 @@ def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
     the other inputs and the output gradient new at every step (and writes into out=)."""
     names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
     steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
-    for name, (reads, fn) in op.vjp_sum.items():
+    for name, (reads, fn) in op.fast.vjp_sum.items():
         if name not in names or names.index(name) >= len(steps[0]):
             continue  # an input these params leave out (no bias)
         j = names.index(name)
@@ -509,22 +509,22 @@ def _check_grads(op, check, arrays, rng):
         return
     outs, xs = _run(op, arrays, attrs, np.float64, record=True, train=train, grads=True)
     weights = [rng.normal(size=o.shape) for o in outs]
-    if op.passes_grad:  # compiled backwards hand the output's gradient on unchanged
+    if op.fast.passes_grad:  # compiled backwards hand the output's gradient on unchanged
         raw = [x.asnumpy() for x in xs]
         gy = weights[0]
         gxs = op.vjp(p, mx.ops.RunCtx(True, np), raw, [o.asnumpy() for o in outs], [gy],
                      [True] * len(raw))
-        for j in op.passes_grad:
+        for j in op.fast.passes_grad:
             np.testing.assert_array_equal(
                 np.asarray(gxs[j]), gy,
                 err_msg=f"{name}{attrs}: input {j} is flagged passes_grad but its gradient "
                         "is not the output's")
-    if op.grads is not None:  # compiled backwards call each input's rule directly
+    if op.fast.grads is not None:  # compiled backwards call each input's rule directly
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         y = outs[0].asnumpy()
         plain = op.vjp(p, rc, raw, [y], weights, [True] * len(raw))
-        assert len(op.grads) <= len(raw), f"{name}{attrs}: more gradient rules than inputs"
-        for j, rule in enumerate(op.grads):
+        assert len(op.fast.grads) <= len(raw), f"{name}{attrs}: more gradient rules than inputs"
+        for j, rule in enumerate(op.fast.grads):
             if rule is None:
                 continue
             np.testing.assert_array_equal(
@@ -538,14 +538,14 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     out, plain[j], err_msg=f"{name}{attrs}: input {j}'s rule writes "
                                            "another value into out= than it returns")
-    if op.reshapes:  # compiled backwards reshape the output's gradient themselves
+    if op.fast.reshapes:  # compiled backwards reshape the output's gradient themselves
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         gx, = op.vjp(p, rc, raw, [o.asnumpy() for o in outs], weights, [True])
         np.testing.assert_array_equal(
             gx, weights[0].reshape(raw[0].shape),
             err_msg=f"{name}{attrs}: flagged `reshapes` but its gradient is not the output's "
                     "gradient reshaped")
-    if op.saves is not None:  # plans keep only what the vjp reads; it sees the rest as stubs
+    if op.fast.saves is not None:  # plans keep only what the vjp reads; it sees the rest as stubs
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys = [o.asnumpy() for o in outs]
         plain = op.vjp(p, rc, raw, ys, weights, [True] * len(raw))
@@ -559,9 +559,9 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
                                   "that `saves` leaves out")
-    if op.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
+    if op.fast.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
         _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
-    if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
+    if op.fast.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
         plain = op.vjp(p, rc, raw, ys, weights, need)
@@ -611,3 +611,10 @@ def test_operator(name):
     rng = np.random.RandomState(zlib.crc32(name.encode()))
     for check in checks:
         check_op(op, check, rng)
+
+
+def test_a_fast_path_given_as_a_keyword_names_the_fast_object():
+    with pytest.raises(TypeError, match=r"mine: unknown argument\(s\) \['into', 'saves'\]; "
+                                        r"fast paths go in one object: "
+                                        r"fast=Fast\(into=\.\.\., saves=\.\.\.\)"):
+        mx.ops.registry.Operator("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
