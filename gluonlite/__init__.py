@@ -5,6 +5,7 @@ described by API.md and gives the same numbers.
 """
 __version__ = "0.1.0"
 
+from .base import MXNetError  # noqa: E402
 from . import context  # noqa: E402
 from .context import Context, cpu, gpu, current_context  # noqa: E402
 from . import ops  # noqa: E402

@@ -4,14 +4,29 @@ Under ``record()`` every operator call whose inputs need a gradient leaves a `Ta
 input entries and a closure that maps output gradients to input gradients (the operator's
 VJP rule with the saved forward values). ``backward`` walks the nodes reachable from the heads
 in reverse topological order, summing gradients where a value fans out (micrograd's ``+=``).
+
+`Function` lets user code give its own backward for a forward written with NDArrays, and
+`get_symbol` turns the recorded history of an array into a `Symbol`.
 """
 import threading
 
+from .base import MXNetValueError
+
+# `NDArray` is listed (and served by the module's __getattr__) because MXNet's module exports
+# it, and scripts rely on ``from mxnet.autograd import *`` bringing it.
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
-           "backward", "grad", "mark_variables", "TapeNode", "Leaf"]
+           "set_recording", "set_training", "backward", "grad", "mark_variables", "get_symbol",
+           "Function", "NDArray", "TapeNode", "Leaf"]  # noqa: F822 (NDArray: __getattr__)
 
 _st = threading.local()
 
+
+def __getattr__(name):
+    # ndarray imports this module, so NDArray is looked up on first use
+    if name == "NDArray":
+        from .ndarray.ndarray import NDArray
+        return NDArray
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_recording():
@@ -89,26 +104,31 @@ def predict_mode():
 
 
 class Leaf:
-    """The tape entry of an array marked for gradients (`attach_grad`, `mark_variables`)."""
+    """The tape entry of an array marked for gradients (`attach_grad`, `mark_variables`).
+    `fresh`: a backward has written its gradient since the flag was last cleared (MXNet's
+    ``_fresh_grad``)."""
 
-    __slots__ = ("grad", "grad_req", "__weakref__")
+    __slots__ = ("grad", "grad_req", "fresh", "__weakref__")
     nout = 1
     inputs = ()
 
     def __init__(self, grad, grad_req):
-        self.grad, self.grad_req = grad, grad_req
+        self.grad, self.grad_req, self.fresh = grad, grad_req, False
 
 
 class TapeNode:
     """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
     `vjp(gys, need)` returns one raw gradient (or None) per input. With `dests_ok` the vjp
-    also takes ``dests`` (see `gluonlite.ops.registry.Fast.writes_dests`)."""
+    also takes ``dests`` (see `gluonlite.ops.fast.Fast.writes_dests`). `call`, for
+    `get_symbol`: the operator call (a `gluonlite.ndarray.invoke.CallPlan`, with ``op`` and
+    ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
+    when it has no operator form."""
 
-    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok")
+    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call")
 
-    def __init__(self, inputs, vjp, nout, label, dests_ok=False):
+    def __init__(self, inputs, vjp, nout, label, dests_ok=False, call=None):
         self.inputs, self.vjp, self.nout, self.label = inputs, vjp, nout, label
-        self.dests_ok = dests_ok
+        self.dests_ok, self.call = dests_ok, call
 
 
 def _toposort(heads):
@@ -140,7 +160,7 @@ def _toposort(heads):
 def _entry_of(arr, what):
     e = arr._entry
     if e is None:
-        raise ValueError(f"{what}: the array was not computed under autograd.record() from an "
+        raise MXNetValueError(f"{what}: the array was not computed under autograd.record() from an "
                          "array with attach_grad(), so there is nothing to differentiate")
     return e
 
@@ -195,7 +215,7 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
             leaves[id(node)] = (node, None if gys is None else gys[0])
             continue
         if node.vjp is None:
-            raise ValueError("backward: the graph has been freed by a previous backward; pass "
+            raise MXNetValueError("backward: the graph has been freed by a previous backward; pass "
                              "retain_graph=True to the first backward() to run it again")
         if gys is None:
             continue
@@ -232,6 +252,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     for leaf, g in leaves.values():
         if leaf.grad_req == "null" or leaf.grad is None:
             continue
+        leaf.fresh = True
         if g is None:
             if leaf.grad_req == "write":
                 leaf.grad._data[...] = 0
@@ -304,13 +325,162 @@ def mark_variables(variables, gradients, grad_reqs="write"):
         v._grad = g
 
 
-def record_node(inputs, vjp, outputs, label, dests_ok=False):
+def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None):
     """Attach a recorded node producing NDArrays `outputs` (internal: used by invoke, the
     imperative loops and CachedOp). `inputs` are NDArrays whose entries are read here;
-    `dests_ok`: `vjp` also takes ``dests`` (see `TapeNode`)."""
+    `dests_ok`: `vjp` also takes ``dests``; `call`: the operator call (see `TapeNode`)."""
     entries = [None if x is None else x._entry for x in inputs]
     if not any(e is not None for e in entries):
         return
-    node = TapeNode(entries, vjp, len(outputs), label, dests_ok)
+    node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call)
     for i, o in enumerate(outputs):
         o._entry = (node, i)
+
+
+# Set by `gluonlite.symbol` when it loads (the symbolic layer sits below this one, so this
+# module never imports it): builds a Symbol from a recorded history.
+_history_to_symbol = None
+
+
+def get_symbol(x):
+    """The recorded computation that produced `x`, as a Symbol.
+
+    Arrays marked for gradients become variables ``var0, var1, ...``, other arrays read by
+    the recorded calls become variables ``null0, null1, ...``, and each recorded operator call
+    a node ``node_0, node_1, ...`` with its attributes (as MXNet names them).
+
+    Args:
+        x: an NDArray computed under `record()`.
+
+    Returns:
+        A Symbol with one output.
+
+    Raises:
+        TypeError: `x` is not an NDArray.
+        ValueError: `x` is not part of a recorded computation.
+        NotImplementedError: the history holds a step with no operator form (a hybridized
+            block's call, a `Function`).
+
+    Example::
+
+        x.attach_grad()
+        with autograd.record():
+            y = x * x + 1
+        autograd.get_symbol(y).list_arguments()     # ['var0']
+    """
+    from .ndarray.ndarray import NDArray
+    if not isinstance(x, NDArray):
+        raise TypeError(f"get_symbol: x must be an NDArray, got {type(x).__name__}")
+    if x._entry is None:
+        raise MXNetValueError("get_symbol: x is not part of a recorded computation; compute it "
+                         "under autograd.record() from an array with attach_grad()")
+    if _history_to_symbol is None:
+        raise RuntimeError("get_symbol: gluonlite.symbol is not loaded (import gluonlite)")
+    return _history_to_symbol(x._entry)
+
+
+class Function:
+    """An operation with a hand-written backward.
+
+    Subclass it, write `forward` (NDArrays in, an NDArray or a tuple of them out; run without
+    recording) and `backward` (one gradient per output in, one per input out), and call an
+    instance on NDArrays. Under `record()`, autograd then uses `backward` for this step
+    instead of differentiating what `forward` did. Keep what `backward` needs with
+    `save_for_backward`; it is in `saved_tensors`.
+
+    Example::
+
+        class Sigmoid(autograd.Function):
+            def forward(self, x):
+                y = 1 / (1 + nd.exp(-x))
+                self.save_for_backward(y)
+                return y
+
+            def backward(self, dy):
+                y, = self.saved_tensors
+                return dy * y * (1 - y)
+
+        x.attach_grad()
+        with autograd.record():
+            y = Sigmoid()(x)
+        y.backward()
+    """
+
+    def __init__(self):
+        self._used = False
+        self.saved_tensors = ()
+
+    def save_for_backward(self, *args):
+        """Keep `args` for `backward` (in `saved_tensors`)."""
+        self.saved_tensors = args
+
+    def forward(self, *inputs):
+        """The computation: NDArrays in, an NDArray or a tuple/list of NDArrays out."""
+        raise NotImplementedError(f"{type(self).__name__}.forward is not written")
+
+    def backward(self, *output_grads):
+        """The gradients of the inputs (one NDArray each, a tuple for several) from the
+        gradients of the outputs (one NDArray each; zeros for an output not used)."""
+        raise NotImplementedError(f"{type(self).__name__}.backward is not written")
+
+    def __call__(self, *inputs):
+        """Run `forward` on `inputs`; under `record()`, record one step whose gradient is
+        `backward`.
+
+        Raises:
+            RuntimeError: the instance was called before (its saved tensors belong to that
+                call; make one instance per call).
+            TypeError: an input or an output of forward is not an NDArray.
+        """
+        from .ndarray.ndarray import NDArray
+        name = type(self).__name__
+        if self._used:
+            raise RuntimeError(f"{name}: a Function instance can be called once (its saved "
+                               "tensors belong to that call); create a new instance per call")
+        self._used = True
+        for i, x in enumerate(inputs):
+            if not isinstance(x, NDArray):
+                raise TypeError(f"{name}: input {i} must be an NDArray, got {type(x).__name__}")
+        with _scope(False, None):
+            result = self.forward(*inputs)
+        if not is_recording():
+            return result
+        single = isinstance(result, NDArray)
+        outputs = [result] if single else list(result)
+        for i, y in enumerate(outputs):
+            if not isinstance(y, NDArray):
+                raise TypeError(f"{name}.forward: output {i} must be an NDArray, got "
+                                f"{type(y).__name__}")
+            if y._entry is not None or any(y is x for x in inputs):
+                # an array that is already in the graph (an input returned as it is) gets a
+                # new handle, so that this step does not replace its history
+                outputs[i] = NDArray(y._data, y._ctx)
+        record_node(list(inputs), self._vjp(inputs, outputs), outputs, name)
+        if single:
+            return outputs[0]
+        return type(result)(outputs) if isinstance(result, (tuple, list)) else outputs
+
+    def _vjp(self, inputs, outputs):
+        from .ndarray.ndarray import NDArray
+        name = type(self).__name__
+        shapes = [x.shape for x in inputs]
+
+        def vjp(gys, need):
+            ograds = [NDArray(y._ctx.xp.zeros_like(y._data) if g is None else g, y._ctx)
+                      for g, y in zip(gys, outputs)]
+            rets = self.backward(*ograds)
+            rets = [rets] if isinstance(rets, NDArray) else list(rets)
+            if len(rets) != len(shapes):
+                raise ValueError(f"{name}.backward returned {len(rets)} gradient(s) for "
+                                 f"{len(shapes)} input(s) of forward; return one per input")
+            out = []
+            for i, (g, shape) in enumerate(zip(rets, shapes)):
+                if not isinstance(g, NDArray):
+                    raise TypeError(f"{name}.backward: gradient {i} must be an NDArray, got "
+                                    f"{type(g).__name__}")
+                if g.shape != shape:
+                    raise ValueError(f"{name}.backward: gradient {i} has shape {g.shape} but "
+                                     f"input {i} has shape {shape}")
+                out.append(g._data)
+            return out
+        return vjp

@@ -1,12 +1,59 @@
-"""Small shared definitions: dtypes with MXNet's numeric codes, the nested-structure helper,
-and atomic file writes."""
+"""Small shared definitions: the error classes, MXNet's type tuples and small helpers, dtypes
+with MXNet's numeric codes, the nested-structure helper, and atomic file writes."""
 import os
 import tempfile
 
 import numpy as np
 
-__all__ = ["DTYPE_CODES", "CODE_DTYPES", "normalize_dtype", "dtype_name", "flatten", "unflatten",
-           "structure_str", "write_atomically"]
+__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "string_types", "numeric_types",
+           "integer_types", "py_str", "DTYPE_CODES", "CODE_DTYPES", "normalize_dtype",
+           "dtype_name", "flatten", "unflatten", "structure_str", "write_atomically"]
+
+
+class MXNetError(RuntimeError):
+    """The faults MXNet's engine reports: an operator given inputs or attributes it cannot
+    take, a backward through nothing recorded (or through a freed graph), an unknown operator.
+
+    gluonlite raises its subclasses `MXNetValueError` and `MXNetTypeError` (and
+    `gluonlite.ops.registry.ShapeError`), so code written for MXNet that catches
+    ``mx.MXNetError`` catches them, and code that catches ValueError or TypeError does too.
+
+    Example::
+
+        try:
+            nd.ones((2, 3)) + nd.ones((3, 2))
+        except mx.MXNetError as e:    # also a ValueError
+            print(e)                  # broadcast_add: shapes (2, 3) and (3, 2) cannot ...
+    """
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """An `MXNetError` about a value: shapes that do not fit, an attribute value that does not
+    parse, a recorded graph that cannot be differentiated."""
+
+
+class MXNetTypeError(MXNetError, TypeError):
+    """An `MXNetError` about a type: a missing or unknown operator attribute, inputs whose
+    dtypes must match but do not."""
+
+
+# MXNet's type tuples, which scripts use in isinstance checks
+string_types = (str,)
+numeric_types = (float, int, np.generic)
+integer_types = (int, np.int32, np.int64)
+
+
+def py_str(x):
+    """`x` as a str: bytes are decoded as UTF-8. Example: ``py_str(b"relu") == "relu"``."""
+    return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
+
+
+def _as_list(obj):
+    """`obj` itself when it is a list or a tuple, else ``[obj]`` (MXNet's helper).
+
+    Example: ``_as_list(x) == [x]``; ``_as_list((a, b)) == (a, b)``.
+    """
+    return obj if isinstance(obj, (list, tuple)) else [obj]
 
 # MXNet's type flags, used by its JSON (`__dtype__`) and binary .params files.
 DTYPE_CODES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.float16): 2,

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import autograd
 from .. import initializer as _init
-from ..base import normalize_dtype
+from ..base import MXNetError, normalize_dtype
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 
@@ -19,8 +19,9 @@ __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationErro
            "UninitializedParameterError"]
 
 
-class DeferredInitializationError(RuntimeError):
-    """A parameter's initialization waits for its shape (known on the first forward)."""
+class DeferredInitializationError(MXNetError):
+    """A parameter's initialization waits for its shape (known on the first forward). An
+    `MXNetError` (so a RuntimeError), as in MXNet."""
 
 
 class UninitializedParameterError(RuntimeError, ValueError):

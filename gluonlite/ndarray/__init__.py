@@ -5,7 +5,7 @@ import numpy as np
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
 from ..context import _cupy, current_context
-from .ndarray import NDArray, array, empty
+from .ndarray import NDArray, array, empty, check_stype
 from . import register as _register
 
 _register.populate(globals())
@@ -15,25 +15,30 @@ def _shape(shape):
     return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
 
 
-def _creation(shape, ctx, dtype, fill):
+def _creation(shape, ctx, dtype, fill, stype=None, what="zeros"):
+    check_stype(stype, what)
     ctx = ctx or current_context()
     return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)),
                    ctx)
 
 
-def zeros(shape, ctx=None, dtype=None, **kwargs):
-    """An array of zeros. Example: ``nd.zeros((2, 3), dtype='int32')``."""
-    return _creation(shape, ctx, dtype, 0)
+def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
+    """An array of zeros. Example: ``nd.zeros((2, 3), dtype='int32')``.
+
+    Raises:
+        NotImplementedError: a sparse `stype` (arrays are dense here).
+    """
+    return _creation(shape, ctx, dtype, 0, stype, "zeros")
 
 
-def ones(shape, ctx=None, dtype=None, **kwargs):
-    """An array of ones."""
-    return _creation(shape, ctx, dtype, 1)
+def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
+    """An array of ones (`stype` as in `zeros`)."""
+    return _creation(shape, ctx, dtype, 1, stype, "ones")
 
 
-def full(shape, val, ctx=None, dtype=None, **kwargs):
-    """An array filled with `val`."""
-    return _creation(shape, ctx, dtype, val)
+def full(shape, val, ctx=None, dtype=None, stype=None, **kwargs):
+    """An array filled with `val` (`stype` as in `zeros`)."""
+    return _creation(shape, ctx, dtype, val, stype, "full")
 
 
 def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None, **kwargs):

@@ -8,6 +8,7 @@ happens before an operator sees inputs it has not validated.
 """
 
 from .. import autograd
+from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
 
 __all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan"]
@@ -106,14 +107,15 @@ def _mixed_ctx(op, inputs):
     for x in inputs:
         if x is not None and x._ctx not in ctxs:
             ctxs.append(x._ctx)
-    return ValueError(f"{op.name}: inputs are on different contexts ({', '.join(map(str, ctxs))}); "
-                      "move them to one context with as_in_context() first")
+    return MXNetValueError(f"{op.name}: inputs are on different contexts "
+                           f"({', '.join(map(str, ctxs))}); move them to one context with "
+                           "as_in_context() first")
 
 
 def _kernel_error(op, e, xs):
     shapes = ", ".join("None" if x is None else f"{tuple(x.shape)} {x.dtype}" for x in xs)
     msg = f"{op.name}: {e} (inputs: {shapes})"
-    return TypeError(msg) if isinstance(e, TypeError) else ValueError(msg)
+    return MXNetTypeError(msg) if isinstance(e, TypeError) else MXNetValueError(msg)
 
 
 def run_plan(plan, inputs, ctx=None):
@@ -162,11 +164,11 @@ def run_plan(plan, inputs, ctx=None):
             else:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need)
-            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests)
+            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan)
         elif any(x is not None and x._entry is not None for x in inputs):
             # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
             # graph with a zero gradient, so backward() from them works as in MXNet.
-            autograd.record_node(inputs, _no_grad(len(inputs)), outs, op.name)
+            autograd.record_node(inputs, _no_grad(len(inputs)), outs, op.name, call=plan)
     n = plan.n_visible
     return outs if n == len(outs) else outs[:n]
 

@@ -2,13 +2,14 @@
 import numpy as np
 
 from .. import autograd
-from ..base import normalize_dtype
+from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context
 from .invoke import plan_for, run_plan
 
-__all__ = ["NDArray", "array", "empty", "check_grad_req"]
+__all__ = ["NDArray", "array", "empty", "check_grad_req", "check_stype"]
 
 _GRAD_REQS = ("write", "add", "null")
+_SPARSE_STYPES = ("row_sparse", "csr")
 
 
 def check_grad_req(req):
@@ -16,6 +17,31 @@ def check_grad_req(req):
     if req not in _GRAD_REQS:
         raise ValueError(f"grad_req must be one of 'write', 'add', 'null', got {req!r}")
     return req
+
+
+def check_stype(stype, what):
+    """Validate a storage type: only 'default' (dense) exists here; None means 'default'.
+
+    Args:
+        stype: the storage type asked for.
+        what: the function or argument to name in an error.
+
+    Returns:
+        'default'.
+
+    Raises:
+        NotImplementedError: a sparse storage type ('row_sparse', 'csr').
+        ValueError: an unknown storage type.
+
+    Example: ``check_stype(None, "zeros") == "default"``.
+    """
+    if stype is None or stype == "default":
+        return "default"
+    if stype in _SPARSE_STYPES:
+        raise NotImplementedError(f"{what}: sparse storage (stype={stype!r}) is not supported; "
+                                  "gluonlite arrays are dense, stype 'default'")
+    raise ValueError(f"{what}: unknown storage type {stype!r}; expected 'default' "
+                     "('row_sparse' and 'csr' are MXNet's sparse types, not supported here)")
 
 
 def _op(name):
@@ -73,9 +99,29 @@ class NDArray:
     ctx = context
 
     @property
+    def stype(self):
+        """The storage type: always 'default' (dense)."""
+        return "default"
+
+    @property
     def grad(self):
         """The gradient buffer set by `attach_grad` (None before)."""
         return self._grad
+
+    @property
+    def _fresh_grad(self):
+        """Whether a backward wrote this variable's gradient since the flag was last cleared
+        (False for an array not marked for gradients); the Trainer's stale-gradient check."""
+        e = self._entry
+        return e is not None and e[0].__class__ is autograd.Leaf and e[0].fresh
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, state):
+        e = self._entry
+        if e is None or e[0].__class__ is not autograd.Leaf:
+            raise ValueError("_fresh_grad: the array is not marked for gradients; call "
+                             "attach_grad() (or autograd.mark_variables) first")
+        e[0].fresh = bool(state)
 
     @property
     def T(self):
@@ -144,11 +190,23 @@ class NDArray:
             return NDArray(other.xp.asarray(self.asnumpy() if other.device_type == "cpu"
                                             else self._data), other)
         if other.shape != self.shape:
-            raise ValueError(
+            raise MXNetValueError(
                 f"copyto: shape {self.shape} does not match the target's {other.shape}")
         other._data[...] = self._data if other._ctx == self._ctx else other._ctx.xp.asarray(
             self.asnumpy())
         return other
+
+    def tostype(self, stype):
+        """A copy with storage type `stype` (recorded by autograd like `copy`).
+
+        Raises:
+            NotImplementedError: a sparse storage type ('row_sparse', 'csr'): gluonlite has
+                dense arrays only.
+
+        Example: ``x.tostype('default')``.
+        """
+        check_stype(stype, "tostype")
+        return self.copy()
 
     def as_in_context(self, ctx):
         """This array on `ctx` (itself when already there)."""
@@ -175,8 +233,14 @@ class NDArray:
 
         Args:
             grad_req: 'write' (backward overwrites .grad), 'add' (accumulates) or 'null'.
+            stype: the gradient's storage type; only None or 'default' (dense).
+
+        Raises:
+            ValueError: an unknown grad_req.
+            NotImplementedError: a sparse `stype`.
         """
         check_grad_req(grad_req)
+        check_stype(stype, "attach_grad")
         self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
         self._entry = (autograd.Leaf(self._grad, grad_req), 0)
 
@@ -314,7 +378,7 @@ class NDArray:
             out = NDArray(self._data[vk], self._ctx)
             if self._entry is not None and autograd.is_recording():
                 autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
-                                     "slice")
+                                     "slice", call=_view_steps(self.shape, vk))
             return out
         key = key if isinstance(key, tuple) else (key,)
         if any(k is None for k in key):
@@ -381,6 +445,23 @@ def _view_vjp(xp, data, key):
         gx[key] = gys[0]
         return (gx,)
     return vjp
+
+
+def _view_steps(shape, vk):
+    """For `autograd.get_symbol`: a function giving the operator steps ``[(op, params)]``
+    that compute the view `vk` of an array of `shape` (MXNet records ``slice``, then
+    ``Reshape`` when an int index drops the first axis)."""
+    def steps():
+        from ..ops import registry
+        if isinstance(vk, slice):
+            start, stop, _ = vk.indices(shape[0])
+            return [(registry.get("slice"), registry.get("slice").parse(
+                {"begin": (start,), "end": (max(start, stop),)})[0])]
+        out = [(registry.get("slice"), registry.get("slice").parse(
+            {"begin": (vk,), "end": (vk + 1,)})[0])]
+        return out + [(registry.get("Reshape"),
+                       registry.get("Reshape").parse({"shape": tuple(shape[1:])})[0])]
+    return steps
 
 
 def _index_shape(shape, key):

@@ -3,6 +3,7 @@ from math import prod
 
 import numpy as np
 
+from ..base import MXNetValueError
 from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, writes_out
@@ -366,7 +367,8 @@ def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)
     if p.mode == "raise" and ((idx < 0) | (idx >= a.shape[ax])).any():
-        raise ValueError(f"take: an index is out of range [0, {a.shape[ax]}) with mode='raise'")
+        raise MXNetValueError(f"take: an index is out of range [0, {a.shape[ax]}) with "
+                              "mode='raise'")
     if rc.xp is np:  # numpy clips or wraps by itself, without a pass over the indices
         return np.take(a, idx.astype(np.int64), axis=ax,
                        mode="clip" if p.mode == "raise" else p.mode)

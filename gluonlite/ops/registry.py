@@ -20,7 +20,7 @@ An `Operator` holds, side by side:
 """
 from collections import namedtuple
 
-from ..base import normalize_dtype
+from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from .attrs import REQUIRED, format_attr
 from .fast import Fast
 
@@ -35,8 +35,9 @@ RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec"], defaults=
 _OPS = {}
 
 
-class ShapeError(ValueError):
-    """Raised by shape rules when inputs do not fit; the message names the operator."""
+class ShapeError(MXNetValueError):
+    """Raised by shape rules when inputs do not fit; the message names the operator. A
+    ValueError, and an `MXNetError` as MXNet reports the same fault."""
 
 
 class Params(dict):
@@ -130,20 +131,21 @@ class Operator:
             spec = self.attrs.get(k)
             if spec is None:
                 known = ", ".join(sorted(self.attrs)) or "none"
-                raise TypeError(f"{self.name}: unknown argument {k!r}; known arguments: {known}")
+                raise MXNetTypeError(f"{self.name}: unknown argument {k!r}; known arguments: "
+                                     f"{known}")
             if v is None and spec.default is None:
                 params[k] = None
                 continue
             try:
                 params[k] = spec.parse(v)
             except (ValueError, TypeError) as e:
-                raise ValueError(f"{self.name}: argument {k}={v!r}: {e}") from None
+                raise MXNetValueError(f"{self.name}: argument {k}={v!r}: {e}") from None
             if spec.kind != "any":
                 strings[k] = format_attr(v if isinstance(v, str) else params[k])
         for k, spec in self.attrs.items():
             if k not in params:
                 if spec.default is REQUIRED:
-                    raise TypeError(f"{self.name}: missing required argument {k!r}")
+                    raise MXNetTypeError(f"{self.name}: missing required argument {k!r}")
                 params[k] = spec.default
         return params, strings
 
@@ -226,7 +228,7 @@ class Operator:
             if first is None:
                 first = (i, d)
             elif d != first[1]:
-                raise TypeError(
+                raise MXNetTypeError(
                     f"{self.name}: input {names[first[0]]!r} has dtype {dtype_str(first[1])} but "
                     f"input {names[i]!r} has dtype {dtype_str(d)}; inputs must share one dtype "
                     "(convert one with astype())")
@@ -332,7 +334,7 @@ def get(name):
         import difflib
         close = difflib.get_close_matches(name, _OPS, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise ValueError(f"unknown operator {name!r}{hint}") from None
+        raise MXNetValueError(f"unknown operator {name!r}{hint}") from None
 
 
 def exists(name):

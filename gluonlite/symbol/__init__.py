@@ -8,6 +8,7 @@ from .symbol import Symbol, Node, var, Variable, Group, apply_op
 from .json_io import load, load_json
 from .naming import Prefix
 from . import register as _register
+from . import history as _history  # noqa: F401  (installs autograd.get_symbol's builder)
 from .register import fn as _fn
 
 _register.populate(globals())

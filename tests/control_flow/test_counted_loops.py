@@ -78,7 +78,7 @@ def test_find_counter_gradients_match_finite_differences():
     loc = {k: v.astype(np.float64) for k, v in _args(0.0).items()}
     with loop_optimizations(True):
         check_numeric_gradient(s, loc, grad_nodes=["h0", "w"], numeric_eps=1e-5, rtol=1e-4,
-                               atol=1e-6)
+                               atol=1e-6, dtype=np.float64)
 
 
 @pytest.mark.parametrize("cond, step", [

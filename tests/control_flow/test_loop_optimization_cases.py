@@ -534,7 +534,7 @@ def test_gradients_match_finite_differences(name, kind, opt):
     args = make_inputs(c, kind, 2, 1)
     with loop_optimizations(opt):
         check_numeric_gradient(build(c, kind, 2), args, numeric_eps=1e-6, rtol=1e-5,
-                               atol=1e-7, grad_nodes=[k for k in args
+                               atol=1e-7, dtype=np.float64, grad_nodes=[k for k in args
                                                       if k not in ("i0", "budget")])
 
 

@@ -164,7 +164,8 @@ def test_hoisted_while_gradients_match_finite_differences():
            **_weights(rng)}
     with loop_optimizations(True):
         check_numeric_gradient(s, loc, grad_nodes=["data", "h0", "w_i", "b_i", "w_h", "b_h"],
-                               numeric_eps=1e-5, rtol=1e-4, atol=1e-6)
+                               numeric_eps=1e-5, rtol=1e-4, atol=1e-6,
+                               dtype=np.float64)
 
 
 def test_deferred_gradients_are_planned_for_invariant_weights():

@@ -77,7 +77,7 @@ def test_assert_almost_equal():
     assert_almost_equal(nd.array([1, 2]), np.array([1, 2 + 1e-7]))
     with pytest.raises(AssertionError, match=r"worst at index \(1,\)"):
         assert_almost_equal(nd.array([1, 2]), np.array([1, 2.5]))
-    with pytest.raises(AssertionError, match="shapes differ"):
+    with pytest.raises(AssertionError, match=r"a of shape \(2,\) and b of shape \(3,\) do not"):
         assert_almost_equal(np.ones(2), np.ones(3))
 
 

@@ -13,7 +13,7 @@ import pytest
 from gluonlite import autograd, nd, sym
 from gluonlite.gluon import HybridBlock, nn
 from gluonlite.ndarray.ndarray import NDArray
-from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient, numeric_grad
+from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient, finite_difference
 
 F64 = "float64"
 RTOL, ATOL = 1e-10, 1e-12
@@ -585,7 +585,7 @@ def test_dense_reference_against_finite_differences(case):
             p.set_data(nd.array(v, dtype=F64))
         return float((net(nd.array(xa, dtype=F64)) * head).sum().asscalar())
     values = [xv.copy()] + [p.data().asnumpy() for p in ps]
-    numeric = numeric_grad(f, values, eps=1e-6)
+    numeric = finite_difference(f, values, eps=1e-6)
     for got, num in zip([x.grad] + [p.grad() for p in ps], numeric):
         assert_almost_equal(got, num, rtol=1e-6, atol=1e-7)
 
@@ -697,7 +697,7 @@ def test_loop_reference_against_finite_differences(case):
         for p, v in zip(ps, pvals):
             p.set_data(nd.array(v, dtype=F64))
         return float(loss_of(nd.array(xa, dtype=F64), nd.array(ha, dtype=F64)).asscalar())
-    numeric = numeric_grad(f, [xv.copy(), hv.copy()] + [p.data().asnumpy() for p in ps],
+    numeric = finite_difference(f, [xv.copy(), hv.copy()] + [p.data().asnumpy() for p in ps],
                            eps=1e-6)
     for got, num in zip([x.grad, h.grad] + [p.grad() for p in ps], numeric):
         assert_almost_equal(got, num, rtol=1e-6, atol=1e-7)
@@ -1053,7 +1053,7 @@ def test_executor_fully_connected_against_finite_differences(flatten):
     k = 12 if flatten else 4
     check_numeric_gradient(s, {"x": rng.standard_normal((2, 3, 4)),
                                "w": rng.standard_normal((3, k)), "b": rng.standard_normal(3)},
-                           numeric_eps=1e-6, rtol=1e-6, atol=1e-8)
+                           numeric_eps=1e-6, rtol=1e-6, atol=1e-8, dtype=np.float64)
 
 
 def _foreach_graph(F, x, h, wi, bi, wh):

@@ -150,5 +150,5 @@ def test_dense_gradient_matches_finite_differences():
 
     def f(w_):
         return (np.tanh(x @ w_.T + b) ** 2).sum()
-    num = mx.test_utils.numeric_grad(f, [w.copy()], eps=1e-6)[0]
+    num = mx.test_utils.finite_difference(f, [w.copy()], eps=1e-6)[0]
     np.testing.assert_allclose(d.weight.grad().asnumpy(), num, rtol=1e-5, atol=1e-7)

@@ -1,0 +1,84 @@
+"""Random test data: numpy arrays, NDArrays and shapes drawn from numpy's global generator
+(so `np.random.seed` and `mx.random.seed` make them repeatable)."""
+import numpy as np
+
+from .tolerances import default_dtype
+
+__all__ = ["random_arrays", "random_uniform_arrays", "random_sample", "rand_ndarray",
+           "rand_shape_2d", "rand_shape_3d", "rand_shape_nd", "rand_coord_2d"]
+
+
+def random_arrays(*shapes):
+    """Standard normal float32 numpy arrays, one per shape (one array for one shape).
+
+    Example: ``a, b = random_arrays((2, 3), (3,))``.
+    """
+    arrays = [np.array(np.random.randn(), dtype=default_dtype()) if len(s) == 0
+              else np.random.randn(*s).astype(default_dtype()) for s in shapes]
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def random_uniform_arrays(*shapes, low=0.0, high=1.0, dtype=None):
+    """Uniform [low, high) numpy arrays, one per shape (one array for one shape)."""
+    dtype = default_dtype() if dtype is None else dtype
+    arrays = [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def random_sample(population, k):
+    """`k` distinct elements of the list `population` in random order.
+
+    Raises:
+        ValueError: `k` is larger than the population.
+    """
+    if not 0 <= k <= len(population):
+        raise ValueError(f"random_sample: k must be in [0, {len(population)}], got {k}")
+    picks = np.random.permutation(len(population))[:k]
+    return [population[i] for i in picks]
+
+
+def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func=None,
+                 shuffle_csr_indices=False, distribution=None, ctx=None):
+    """An NDArray of standard normal values (float32 unless `dtype` says otherwise).
+
+    Args:
+        shape: the shape.
+        stype: the storage type; only 'default' (dense) exists in gluonlite.
+        dtype, ctx: of the result (ctx: the default context when None).
+        density, modifier_func, shuffle_csr_indices, distribution: sparse-only options.
+
+    Raises:
+        NotImplementedError: a sparse `stype` ('row_sparse', 'csr').
+
+    Example: ``x = rand_ndarray((2, 3))``.
+    """
+    from .. import ndarray as nd
+    from ..ndarray.ndarray import check_stype
+    check_stype(stype, "rand_ndarray")
+    return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
+
+
+def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
+    """A random 2-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`)."""
+    low = 0 if allow_zero_size else 1
+    return np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1)
+
+
+def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
+    """A random 3-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`)."""
+    low = 0 if allow_zero_size else 1
+    return (np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1),
+            np.random.randint(low, dim2 + 1))
+
+
+def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
+    """A random `num_dim`-d shape (a tuple) with sizes in [1, dim] ([0, dim] with
+    `allow_zero_size`)."""
+    low = 0 if allow_zero_size else 1
+    return tuple(np.random.randint(low, dim + 1, size=num_dim))
+
+
+def rand_coord_2d(x_low, x_high, y_low, y_high):
+    """A random integer point (x, y) with x in [x_low, x_high) and y in [y_low, y_high)."""
+    return (np.random.randint(x_low, x_high, dtype=np.int64),
+            np.random.randint(y_low, y_high, dtype=np.int64))
