@@ -88,7 +88,8 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
     _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
 
 
-def test_nested_foreach_hoists_in_the_inner_body():
+def _nested_foreach_rnn():
+    """A foreach over sequences whose body runs a foreach tanh-RNN over each one."""
     inner = _rnn_body(_vars())
 
     def outer(xs, states):
@@ -96,23 +97,20 @@ def test_nested_foreach_hoists_in_the_inner_body():
         return sym.sum(outs, axis=0), last
 
     outs, last = sym.contrib.foreach(outer, sym.var("data"), [sym.var("h0")])
-    s = sym.Group([outs, last[0]])
+    return sym.Group([outs, last[0]])
+
+
+def test_nested_foreach_hoists_in_the_inner_body():
     rng = np.random.RandomState(2)
-    _same(s, {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+    _same(_nested_foreach_rnn(),
+          {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
 
 
 @pytest.mark.parametrize("compiled_with", [False, True])
 def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
     """The outer loop's body plan is compiled on the first run, outside the block the outer
     plan was compiled in: the inner loop still gets the outer plan's setting."""
-    inner = _rnn_body(_vars())
-
-    def outer(xs, states):
-        outs, last = sym.contrib.foreach(inner, xs, states)
-        return sym.sum(outs, axis=0), last
-
-    outs, last = sym.contrib.foreach(outer, sym.var("data"), [sym.var("h0")])
-    s = sym.Group([outs, last[0]])
+    s = _nested_foreach_rnn()
     rng = np.random.RandomState(2)
     args = {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
     names = s.list_inputs()
