@@ -57,7 +57,7 @@ def _layers():
                 return out, [i + 1] + list(new_s)
             out, _ = F.contrib.while_loop(cond=lambda i, *_: i < self.length, func=_func,
                                           loop_vars=states, max_iterations=self.length)
-            return out[0]
+            return out   # MXNet 1.9.1 returns one array for a step's one output
 
     return {"foreach": ForeachRNN, "while_loop": WhileRNN}
 

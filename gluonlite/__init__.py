@@ -16,19 +16,20 @@ from . import random  # noqa: E402
 from . import test_utils  # noqa: E402
 from . import symbol  # noqa: E402
 from . import symbol as sym  # noqa: E402
+from . import name, attribute  # noqa: E402  (MXNet's NameManager/Prefix and AttrScope)
 from . import executor  # noqa: E402
 from . import control_flow  # noqa: E402  (registers _foreach, _while_loop, _cond)
 from . import contrib  # noqa: E402
 from . import subgraph  # noqa: E402  (registers the partitioning pass and its operator)
 
 
-def __getattr__(name):
+def __getattr__(attr):
     # Upper layers import lazily so that `import gluonlite` stays cheap and a broken upper
     # layer cannot break the core.
     import importlib
     aliases = {"sym": "symbol", "init": "initializer"}
-    if name in ("gluon", "initializer", "init", "optimizer", "bench"):
-        mod = importlib.import_module(f".{aliases.get(name, name)}", __name__)
-        globals()[name] = mod
+    if attr in ("gluon", "initializer", "init", "optimizer", "bench", "rnn"):
+        mod = importlib.import_module(f".{aliases.get(attr, attr)}", __name__)
+        globals()[attr] = mod
         return mod
-    raise AttributeError(f"module 'gluonlite' has no attribute {name!r}")
+    raise AttributeError(f"module 'gluonlite' has no attribute {attr!r}")

@@ -74,7 +74,7 @@ class WhileRNN(_CellLoop):
             loop_vars=states,
             max_iterations=self.length,
         )
-        return outputs[0]
+        return outputs   # one array: step returns one output (MXNet 1.9.1's structure)
 
 
 class UnrolledRNN(_CellLoop):

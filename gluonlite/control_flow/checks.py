@@ -5,11 +5,20 @@ when there is one, what was expected and what was found, and the fix when there 
 """
 import numpy as np
 
-from ..base import flatten
+from ..base import flatten, unflatten
 
 __all__ = ["check_callable", "check_max_iterations", "as_flat_list", "check_same_count",
            "check_carried", "check_loop_var", "check_state", "check_step_outputs",
-           "flatten_result", "dtype_str"]
+           "flatten_result", "step_output_spec", "LoopVars", "UnusedLoopInputError",
+           "dtype_str"]
+
+
+class UnusedLoopInputError(ValueError, AssertionError):
+    """A symbolic foreach's data array or state that the body never reads.
+
+    A ValueError, as every bad input here; also an AssertionError because MXNet 1.9.1
+    raises one for this fault, so MXNet scripts that catch it keep working.
+    """
 
 
 def dtype_str(dtype):
@@ -135,3 +144,54 @@ def flatten_result(fname, what, value, is_leaf, kind):
     except TypeError:
         raise TypeError(f"{fname}: {what} must be a {kind}, None or a (nested) list of "
                         f"{kind}s, got {type(value).__name__}") from None
+
+
+def step_output_spec(spec):
+    """The structure while_loop returns its stacked outputs in, from the spec of func's step
+    output (`flatten`): as MXNet 1.9.1 regroups them, one array stays one array, every list
+    or tuple becomes a list, and None becomes an empty list."""
+    if spec is None:
+        return (list, ())
+    if spec == 0:
+        return 0
+    return (list, tuple(step_output_spec(c) for c in spec[1]))
+
+
+class LoopVars:
+    """while_loop's `loop_vars` as leaves plus their structure: one array, or a (nested)
+    list/tuple of arrays, as MXNet 1.9.1 takes them.
+
+    `cond` and `func` are called with the top-level elements (``func(*loop_vars)``); the final
+    loop vars come back in the same structure, with lists for tuples.
+
+    Args:
+        fname, kind, is_leaf: for messages ('while_loop', 'NDArray') and to tell arrays.
+        loop_vars: what the user passed.
+
+    Raises:
+        TypeError: an element that is not an array or a list.
+        ValueError: no array at all.
+    """
+
+    def __init__(self, fname, loop_vars, is_leaf, kind):
+        self.fname, self.is_leaf, self.kind = fname, is_leaf, kind
+        self.leaves, spec = flatten_result(fname, "loop_vars", loop_vars, is_leaf, kind)
+        if not self.leaves:
+            raise ValueError(f"{fname}: loop_vars is empty; give at least one {kind}")
+        self.spec = step_output_spec(spec)
+
+    def args(self, leaves):
+        """The positional arguments of cond/func for these leaves."""
+        rebuilt = unflatten(leaves, self.spec)
+        return [rebuilt] if self.spec == 0 else rebuilt
+
+    def result(self, leaves):
+        """The final loop vars in the structure of `loop_vars`."""
+        return unflatten(leaves, self.spec)
+
+    def new_leaves(self, value, step):
+        """The leaves of func's new loop vars, checked to be as many as the loop vars."""
+        new, _ = flatten_result(self.fname, "func's new_loop_vars", value, self.is_leaf,
+                                self.kind)
+        check_same_count(self.fname, "loop_vars", len(self.leaves), len(new), step)
+        return new

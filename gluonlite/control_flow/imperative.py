@@ -5,7 +5,6 @@ so autograd records them like any other code and gradients reach loop vars, data
 closed-over array. The graph versions (`gluonlite.control_flow.symbolic`) are tested
 against these.
 """
-from .. import autograd
 from ..base import unflatten
 from ..ndarray.ndarray import NDArray
 from . import checks
@@ -132,9 +131,9 @@ def _split_func_result(fname, res, step):
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"{fname}: func must return (step_outputs, new_loop_vars), got "
                         f"{type(res).__name__} at step {step}")
-    outs = checks.as_flat_list(fname, "func's step_outputs", res[0], _is_nd, "NDArray")
-    new = checks.as_flat_list(fname, "func's new_loop_vars", res[1], _is_nd, "NDArray")
-    return outs, new
+    outs, out_spec = checks.flatten_result(fname, "func's step_outputs", res[0], _is_nd,
+                                           "NDArray")
+    return outs, out_spec, res[1]
 
 
 def while_loop(cond, func, loop_vars, max_iterations=None):
@@ -146,19 +145,24 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
         while step < max_iterations and cond(*loop_vars):
             step_out, loop_vars = func(*loop_vars)
             outs.append(step_out); step += 1
-        return [stack(o) padded with zero rows to max_iterations], list(loop_vars)
+        return stack(outs) padded with zero rows to max_iterations, loop_vars
 
     Args:
         cond: ``cond(*loop_vars)`` returning a scalar NDArray (non-zero = continue).
-        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; each part None, one
-            NDArray or a list.
-        loop_vars: an NDArray or a non-empty list of NDArrays.
+        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None, one
+            NDArray or a (nested) list/tuple; new_loop_vars as many
+            arrays as loop_vars holds, in any nesting.
+        loop_vars: an NDArray or a non-empty (nested) list of NDArrays; cond and func take
+            its top-level elements as arguments.
         max_iterations: int >= 1; the stacked outputs have this many rows.
 
     Returns:
-        (outputs, final_loop_vars), both lists. Rows of `outputs` past the last executed step
-        are zeros. When the body never runs, `func` is traced once (not recorded) only to
-        learn the output shapes, and the outputs are all zeros.
+        (outputs, final_loop_vars) in MXNet 1.9.1's structure: `outputs` mirrors func's step
+        output (one NDArray stays one NDArray, a list or tuple gives a list, None gives
+        ``[]``) and `final_loop_vars` mirrors `loop_vars` (one NDArray stays one NDArray, a
+        list or tuple gives a list). Rows of `outputs` past the last executed step are zeros.
+        When func never runs, `outputs` is ``[]``, as in MXNet 1.9.1 (a graph's loop, which
+        knows its outputs without running, gives max_iterations zero rows).
 
     Raises:
         TypeError: cond/func not callable; non-NDArray loop vars or results.
@@ -169,19 +173,22 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
     Example::
 
         outs, (i, s) = nd.contrib.while_loop(lambda i, s: i < 5,
-                                             lambda i, s: ([s], [i + 1, s + i]),
+                                             lambda i, s: (s, [i + 1, s + i]),
                                              [nd.array([0]), nd.array([1])], max_iterations=10)
+        # outs is one NDArray of shape (10, 1): func's step output was one array
     """
     checks.check_callable("while_loop", "cond", cond)
     checks.check_callable("while_loop", "func", func)
     max_iterations = checks.check_max_iterations("while_loop", max_iterations)
-    loop_vars = checks.as_flat_list("while_loop", "loop_vars", loop_vars, _is_nd, "NDArray",
-                                    allow_empty=False)
+    structure = checks.LoopVars("while_loop", loop_vars, _is_nd, "NDArray")
+    loop_vars = structure.leaves
     sig_vars = _signature(loop_vars)
-    steps, first, step = [], None, 0
-    while step < max_iterations and _as_bool(cond(*loop_vars), "while_loop", "cond", step):
-        outs, new = _split_func_result("while_loop", func(*loop_vars), step)
-        checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), step)
+    steps, first, step, out_spec = [], None, 0, None
+    while step < max_iterations and _as_bool(cond(*structure.args(loop_vars)), "while_loop",
+                                             "cond", step):
+        outs, out_spec, new = _split_func_result("while_loop",
+                                                 func(*structure.args(loop_vars)), step)
+        new = structure.new_leaves(new, step)
         for k, ((s0, d0), v) in enumerate(zip(sig_vars, new)):
             checks.check_loop_var("while_loop", k, (s0, d0), (v.shape, v.dtype), step)
         if first is None:
@@ -192,16 +199,10 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
         loop_vars = new
         step += 1
     if not steps:
-        return _zero_outputs(func, loop_vars, max_iterations), list(loop_vars)
-    return _stack_steps(steps, max_iterations), list(loop_vars)
-
-
-def _zero_outputs(func, loop_vars, max_iterations):
-    """All-zero stacked outputs for a loop whose body never ran (shapes from one dry run)."""
-    nd = _nd()
-    with autograd.pause(train_mode=autograd.is_training()):
-        outs, _ = _split_func_result("while_loop", func(*loop_vars), 0)
-    return [nd.zeros((max_iterations,) + o.shape, ctx=o.context, dtype=o.dtype) for o in outs]
+        # As in MXNet 1.9.1: func never ran, so there is no step output to stack or mirror.
+        return [], structure.result(loop_vars)
+    stacked = _stack_steps(steps, max_iterations)
+    return unflatten(stacked, checks.step_output_spec(out_spec)), structure.result(loop_vars)
 
 
 def cond(pred, then_func, else_func):

@@ -8,7 +8,7 @@ and its JSON have the same size whatever the number of iterations.
 from ..base import unflatten, structure_str
 from ..ops import registry
 from ..symbol.symbol import Node, Symbol, record_new_nodes
-from ..symbol.naming import new_name, user_source
+from ..symbol.naming import AttrScope, new_name, scope_attrs, subgraph_name, user_source
 from . import checks
 from . import operators  # noqa: F401  (registers _foreach, _while_loop, _cond)
 from .tracing import make_placeholders, capture_body
@@ -30,12 +30,22 @@ def _entries(fname, argname, symbols):
     return out
 
 
-def _make_node(op_name, name, hint, inputs, attrs, subgraphs):
+def _make_node(op_name, inputs, attrs, subgraphs):
+    # As in MXNet, `name` names the bodies; the node itself is named automatically
+    # (``_foreach0``, prefixed inside a Gluon block) and carries the AttrScope's attributes.
     op = registry.get(op_name)
     params, strings = op.parse(attrs)
     params["_subgraphs"] = subgraphs
-    node = Node(op, new_name(name, hint), strings, params, inputs, user_source())
-    return node
+    strings.update(scope_attrs())
+    return Node(op, new_name(None, op_name), strings, params, inputs, user_source())
+
+
+def _body_scope(fname, name, suffix=""):
+    """The AttrScope a body is traced in: it registers the body's unique subgraph name
+    (``foreach0``, ``my_cond_then1``) and tags the nodes made inside with it."""
+    if not isinstance(name, str):
+        raise TypeError(f"{fname}: name must be a string, got {type(name).__name__}")
+    return AttrScope(__subgraph_name__=subgraph_name(name + suffix))
 
 
 class _InputUnion:
@@ -56,22 +66,25 @@ class _InputUnion:
         return out
 
 
-def foreach(body, data, init_states, name=None):
+def foreach(body, data, init_states, name="foreach"):
     """Symbolic `foreach` (see `gluonlite.control_flow.imperative.foreach` for semantics).
 
     Args:
         body: ``body(data_slice, states) -> (outputs, new_states)`` on Symbols.
         data: a Symbol or a list of Symbols, iterated along axis 0.
         init_states: a Symbol or a (nested) list of Symbols.
-        name: the node's name (default ``_foreach0``, ``_foreach1`` ...).
+        name: the stem of the body's subgraph name (``foreach0``, registered in
+            ``AttrScope._subgraph_names``); the node is named ``_foreach0``, ``_foreach1`` ...
 
     Returns:
         (outputs, states): Symbols in the structures the body returned / `init_states`.
 
     Raises:
-        TypeError: body not callable; non-Symbol data, states or results.
+        TypeError: body not callable; non-Symbol data, states or results; a name that is not
+            a string.
         ValueError: empty data; body returns a different number of states; a data slice or
-            state the body never uses.
+            state the body never uses (`checks.UnusedLoopInputError`, also an AssertionError
+            as in MXNet).
 
     Example::
 
@@ -87,10 +100,11 @@ def foreach(body, data, init_states, name=None):
                                                      _is_sym, "Symbol")
     data_e = _entries("foreach", "data", data_leaves)
     state_e = _entries("foreach", "init_states", state_leaves)
-    phs = make_placeholders("foreach", "data", data_leaves + state_leaves)
-    with record_new_nodes() as created:
-        res = body(unflatten(phs[:len(data_leaves)], data_spec),
-                   unflatten(phs[len(data_leaves):], state_spec))
+    with _body_scope("foreach", name):
+        phs = make_placeholders("foreach", "data", data_leaves + state_leaves)
+        with record_new_nodes() as created:
+            res = body(unflatten(phs[:len(data_leaves)], data_spec),
+                       unflatten(phs[len(data_leaves):], state_spec))
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"foreach: body must return (outputs, new_states), got "
                         f"{type(res).__name__}")
@@ -108,65 +122,74 @@ def foreach(body, data, init_states, name=None):
     for k in range(len(phs)):
         if k not in pos:
             what = f"data[{k}]" if k < n_data else f"init_states[{k - n_data}]"
-            raise ValueError(f"foreach: {what} is never used by body; every data array and "
-                             "state must feed the body (drop it, or use it)")
+            raise checks.UnusedLoopInputError(
+                f"foreach: {what} is never used by body; every data array and state must "
+                "feed the body (drop it, or use it)")
     remain_locs = [j for j, key in enumerate(b.keys) if key[0] == "outer"]
     inputs = data_e + state_e + [b.keys[j][1] for j in remain_locs]
     attrs = {"num_args": len(inputs) + 1, "num_outputs": len(outs) + len(new_states),
              "num_out_data": len(outs), "in_data_locs": [pos[k] for k in range(n_data)],
              "in_state_locs": [pos[k] for k in range(n_data, len(phs))],
              "remain_locs": remain_locs}
-    node = _make_node("_foreach", name, "_foreach", inputs, attrs, [b.symbol])
+    node = _make_node("_foreach", inputs, attrs, [b.symbol])
     syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new_states))]
     return (unflatten(syms[:len(outs)], out_spec),
             unflatten(syms[len(outs):], state_spec))
 
 
-def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
+def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     """Symbolic `while_loop` (see `gluonlite.control_flow.imperative.while_loop`).
 
     Args:
         cond: ``cond(*loop_vars) -> Symbol`` (a scalar).
-        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``.
-        loop_vars: a Symbol or a non-empty list of Symbols.
+        func: ``func(*loop_vars) -> (step_outputs, new_loop_vars)``; step_outputs None,
+            one Symbol or a (nested) list/tuple; new_loop_vars as many
+            Symbols as loop_vars holds, in any nesting.
+        loop_vars: a Symbol or a non-empty (nested) list of Symbols; cond and func take its
+            top-level elements as arguments.
         max_iterations: int >= 1; stacked outputs have this leading dimension.
-        name: the node's name (default ``_while_loop0`` ...).
+        name: the stem of the bodies' subgraph names (``while_loop_cond0``,
+            ``while_loop_func0``); the node is named ``_while_loop0`` ...
 
     Returns:
-        (outputs, final_loop_vars): two lists of Symbols. Rows of the outputs past the last
-        executed step are zeros.
+        (outputs, final_loop_vars) in the structures the imperative `while_loop` returns
+        (MXNet 1.9.1's): `outputs` mirrors func's step output (one Symbol stays one Symbol,
+        a list or tuple gives a list, None gives ``[]``), `final_loop_vars` mirrors
+        `loop_vars`. Rows of the outputs past the last executed step are zeros.
 
     Raises:
-        TypeError: cond/func not callable; non-Symbol loop vars or results.
+        TypeError: cond/func not callable; non-Symbol loop vars or results; a name that is
+            not a string.
         ValueError: bad max_iterations; empty loop_vars; func returning another number of
             loop vars; a loop var that func never uses.
 
     Example::
 
         outs, (i, s) = sym.contrib.while_loop(lambda i, s: i < 5,
-                                              lambda i, s: ([s], [i + 1, s + i]),
+                                              lambda i, s: (s, [i + 1, s + i]),
                                               [sym.var('i'), sym.var('s')], max_iterations=10)
+        # outs is one Symbol: func's step output was one Symbol
     """
     checks.check_callable("while_loop", "cond", cond)
     checks.check_callable("while_loop", "func", func)
     max_iterations = checks.check_max_iterations("while_loop", max_iterations)
-    loop_vars = checks.as_flat_list("while_loop", "loop_vars", loop_vars, _is_sym, "Symbol",
-                                    allow_empty=False)
+    structure = checks.LoopVars("while_loop", loop_vars, _is_sym, "Symbol")
+    loop_vars = structure.leaves
     var_e = _entries("while_loop", "loop_vars", loop_vars)
     phs = make_placeholders("while_loop", "loop_vars", loop_vars)
-    with record_new_nodes() as created:
-        pred = cond(*phs)
+    with _body_scope("while_loop", name, "_cond"), record_new_nodes() as created:
+        pred = cond(*structure.args(phs))
     if not isinstance(pred, Symbol):
         raise TypeError(f"while_loop: cond must return a Symbol, got {type(pred).__name__}")
     cond_b = capture_body("while_loop", [pred], phs, created, what="cond")
-    with record_new_nodes() as created:
-        res = func(*phs)
+    with _body_scope("while_loop", name, "_func"), record_new_nodes() as created:
+        res = func(*structure.args(phs))
     if not isinstance(res, (list, tuple)) or len(res) != 2:
         raise TypeError(f"while_loop: func must return (step_outputs, new_loop_vars), got "
                         f"{type(res).__name__}")
-    outs = checks.as_flat_list("while_loop", "func's step_outputs", res[0], _is_sym, "Symbol")
-    new = checks.as_flat_list("while_loop", "func's new_loop_vars", res[1], _is_sym, "Symbol")
-    checks.check_same_count("while_loop", "loop_vars", len(loop_vars), len(new), 0)
+    outs, out_spec = checks.flatten_result("while_loop", "func's step_outputs", res[0],
+                                           _is_sym, "Symbol")
+    new = structure.new_leaves(res[1], 0)
     func_b = capture_body("while_loop", outs + new, phs, created, what="func")
     union = _InputUnion(var_e)
     cond_locs, func_locs = union.locs(cond_b), union.locs(func_b)
@@ -182,13 +205,13 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name=None):
              "num_out_data": len(outs), "max_iterations": max_iterations,
              "cond_input_locs": cond_locs, "func_input_locs": func_locs,
              "func_var_locs": var_locs}
-    node = _make_node("_while_loop", name, "_while_loop", union.entries, attrs,
-                      [cond_b.symbol, func_b.symbol])
+    node = _make_node("_while_loop", union.entries, attrs, [cond_b.symbol, func_b.symbol])
     syms = [Symbol([(node, i)]) for i in range(len(outs) + len(new))]
-    return syms[:len(outs)], syms[len(outs):]
+    return (unflatten(syms[:len(outs)], checks.step_output_spec(out_spec)),
+            structure.result(syms[len(outs):]))
 
 
-def cond(pred, then_func, else_func, name=None):
+def cond(pred, then_func, else_func, name="cond"):
     """Symbolic `cond` (see `gluonlite.control_flow.imperative.cond`): one node that runs
     only the branch `pred` selects.
 
@@ -196,13 +219,15 @@ def cond(pred, then_func, else_func, name=None):
         pred: a Symbol with one element (non-zero = then).
         then_func, else_func: functions of no arguments returning the same structure of
             Symbols.
-        name: the node's name (default ``_cond0`` ...).
+        name: the stem of the bodies' subgraph names (``cond_pred0``, ``cond_then0``,
+            ``cond_else0``); the node is named ``_cond0`` ...
 
     Returns:
         The structure the branches return, as Symbols.
 
     Raises:
-        TypeError: a branch is not callable; pred is not a Symbol.
+        TypeError: a branch is not callable; pred is not a Symbol; a name that is not a
+            string.
         ValueError: the branches return different structures (shapes are checked when the
             graph's shapes are inferred).
 
@@ -215,10 +240,12 @@ def cond(pred, then_func, else_func, name=None):
     if not isinstance(pred, Symbol):
         raise TypeError(f"cond: pred must be a Symbol, got {type(pred).__name__}")
     _entries("cond", "pred", [pred])
-    pred_b = capture_body("cond", [pred], [], [], what="pred")
+    with _body_scope("cond", name, "_pred"):
+        pred_b = capture_body("cond", [pred], [], [], what="pred")
     branches = []
-    for fname, f in (("then_func", then_func), ("else_func", else_func)):
-        with record_new_nodes() as created:
+    for fname, f, suffix in (("then_func", then_func, "_then"),
+                             ("else_func", else_func, "_else")):
+        with _body_scope("cond", name, suffix), record_new_nodes() as created:
             res = f()
         leaves, spec = checks.flatten_result("cond", f"{fname}'s result", res, _is_sym,
                                              "Symbol")
@@ -235,7 +262,7 @@ def cond(pred, then_func, else_func, name=None):
     attrs = {"cond_input_locs": union.locs(pred_b), "then_input_locs": union.locs(then_b),
              "else_input_locs": union.locs(else_b)}
     attrs.update(num_args=len(union.entries) + 3, num_outputs=len(then_l))
-    node = _make_node("_cond", name, "_cond", union.entries, attrs,
+    node = _make_node("_cond", union.entries, attrs,
                       [pred_b.symbol, then_b.symbol, else_b.symbol])
     return unflatten([Symbol([(node, i)]) for i in range(len(then_l))], then_spec)
 

@@ -13,11 +13,10 @@ def _as_dict(what, names, value, allow_missing):
     if value is None:
         return {}
     if isinstance(value, dict):
-        unknown = set(value) - set(names)
-        if unknown:
-            raise ValueError(f"bind: {what} has unknown name(s) {sorted(unknown)}; expected names "
-                             f"from {names}")
-        return dict(value)
+        # As MXNet, arrays for names the symbol does not have are ignored (one dict can feed
+        # several graphs); a needed name that is missing is reported by the caller.
+        wanted = set(names)
+        return {k: v for k, v in value.items() if k in wanted}
     value = list(value)
     if len(value) != len(names) and not allow_missing:
         raise ValueError(f"bind: {what} has {len(value)} arrays but the symbol has "
@@ -56,7 +55,8 @@ class Executor:
         arg_dict, grad_dict, aux_dict: name -> NDArray.
         arg_arrays, grad_arrays, aux_arrays: the same in `list_arguments` /
             `list_auxiliary_states` order (None where there is no gradient array).
-        outputs: the NDArrays of the last forward.
+        outputs: the output NDArrays: zeros of the inferred shapes after bind, then written
+            by each forward.
 
     Example::
 
@@ -88,7 +88,26 @@ class Executor:
         self._input_names = symbol.list_inputs()
         self._plans = {}
         self._saved = None
-        self.outputs = []
+        self.outputs = self._blank_outputs()
+
+    def _blank_outputs(self):
+        """Zero arrays of the outputs' inferred shapes, as MXNet has them right after bind
+        (forward writes into them); [] when some output's shape or dtype is not known."""
+        from .infer import infer_graph
+        from ..symbol.symbol import topo_nodes
+        ins = {n.name: n for n in topo_nodes(self._symbol.outputs) if n.op is None}
+        arrays = {n: a for d in (self.arg_dict, self.aux_dict) for n, a in d.items()}
+        try:
+            shapes, dtypes = infer_graph(
+                self._symbol, {n: arrays[n].shape for n in ins if n in arrays},
+                {n: arrays[n]._data.dtype for n in ins if n in arrays})
+        except ValueError:
+            return []   # forward reports what does not fit, naming the node
+        keys = [(id(n), i) for n, i in self._symbol.outputs]
+        if any(shapes.get(k) is None or dtypes.get(k) is None for k in keys):
+            return []
+        return [NDArray(self._ctx.xp.zeros(shapes[k], dtype=dtypes[k]), self._ctx)
+                for k in keys]
 
     @property
     def arg_arrays(self):
@@ -150,10 +169,12 @@ class Executor:
         """Gradients into `grad_dict` per grad_req ('write' overwrites, 'add' accumulates).
 
         Args:
-            out_grads: gradients of the outputs (NDArray or list); default ones.
+            out_grads: gradients of the outputs (NDArray or list, one per output; extra ones
+                are ignored, as in MXNet); default ones.
 
         Raises:
-            ValueError: no training forward ran before, or no argument wants a gradient.
+            ValueError: no training forward ran before, or no argument wants a gradient;
+                fewer out_grads than outputs, or one of the wrong shape.
         """
         if self._saved is None:
             raise ValueError("backward: call forward(is_train=True) first (with at least one "
@@ -164,8 +185,9 @@ class Executor:
         else:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
-            out_grads = list(out_grads)
-            if len(out_grads) != len(plan.out_shapes):
+            # As MXNet, out_grads past the last output are ignored; too few is an error.
+            out_grads = list(out_grads)[:len(plan.out_shapes)]
+            if len(out_grads) < len(plan.out_shapes):
                 raise ValueError(f"backward: got {len(out_grads)} out_grads for "
                                  f"{len(plan.out_shapes)} outputs "
                                  f"({', '.join(self._symbol.list_outputs())})")

@@ -2,6 +2,14 @@
 
 Rules may fill unknown inputs (a FullyConnected weight from the data and ``num_hidden``), so
 a few passes over the nodes settle shapes that flow backwards as well as forwards.
+
+A shape may be partly known, as in MXNet: a 0 entry is an unknown dimension, the others are
+known (``(0, 3, 32, 32)``: any batch). Operator rules see only whole shapes; for a node with
+partly known inputs the rule runs twice with every unknown dimension set to a probe value
+(a different one each run): the dimensions of its results that agree between the two runs are
+known, those that follow the probe stay 0. A rule that rejects the probes (a dimension that
+must equal another one) runs once more with the partly known inputs as unknown, and what it
+infers for them is merged with their known dimensions.
 """
 import ast
 
@@ -10,9 +18,14 @@ import numpy as np
 from ..base import CODE_DTYPES, normalize_dtype
 from ..symbol.symbol import topo_nodes
 
-__all__ = ["infer_graph", "infer_symbol_shapes", "infer_symbol_types", "var_shape_attr"]
+__all__ = ["infer_graph", "infer_symbol_shapes", "infer_symbol_types", "var_shape_attr",
+           "merge_shapes"]
 
 _MAX_PASSES = 8
+# Stand-ins for unknown dimensions, one per probing run: divisible by every small factor, so
+# that reshapes and splits of an unknown dimension still divide evenly, and small enough
+# that the product of a few of them fits in int64.
+_PROBES = (720720, 1081080)
 
 
 def _known(shape):
@@ -23,14 +36,43 @@ def _known(shape):
     return None if 0 in shape else shape
 
 
+def _shape(shape):
+    """A shape as a tuple of ints, keeping 0 entries (unknown dimensions), or None."""
+    return None if shape is None else tuple(int(d) for d in shape)
+
+
+def _partial(shape):
+    """Whether `shape` is partly known: it has unknown (0) dimensions."""
+    return shape is not None and 0 in shape
+
+
+def merge_shapes(old, new):
+    """What two partial views of one shape say together (0 = unknown dimension).
+
+    Returns:
+        The merged shape; `old` when `new` is None and the other way round; None when they
+        disagree (another number of dimensions, or two different known sizes).
+    """
+    if old is None or new is None:
+        return new if old is None else old
+    if len(old) != len(new):
+        return None
+    out = []
+    for a, b in zip(old, new):
+        if a and b and a != b:
+            return None
+        out.append(a or b)
+    return tuple(out)
+
+
 def var_shape_attr(node):
     """The shape a variable declares in its ``__shape__`` attribute, or None."""
     s = node.attrs.get("__shape__")
     if not s:
         return None
     try:
-        return _known(ast.literal_eval(s))
-    except (ValueError, SyntaxError):
+        return _shape(ast.literal_eval(s))
+    except (ValueError, SyntaxError, TypeError):
         return None
 
 
@@ -49,9 +91,16 @@ def _where(node):
                                                       if node.source else "")
 
 
-def _run_rules(nodes, values, rule, what):
+def _same(old, new):
+    if old is None:
+        return new
+    return old if old == new else None
+
+
+def _run_rules(nodes, values, rule, what, merge=_same):
     """Apply `rule(node, in_values, out_values) -> (in_values, out_values)` to a fixpoint
-    (`out_values` are what is known of the outputs so far, None where unknown)."""
+    (`out_values` are what is known of the outputs so far, None where unknown); a value
+    already known is combined with a new one by `merge` (None: they disagree)."""
     for _ in range(_MAX_PASSES):
         changed = False
         for node in nodes:
@@ -63,40 +112,97 @@ def _run_rules(nodes, values, rule, what):
                 new_ins, outs = rule(node, list(ins), known_outs)
             except (ValueError, TypeError) as e:
                 raise ValueError(f"infer_{what}: {_where(node)}: {e}") from None
-            for (s, i), old, new in zip(node.inputs, ins, new_ins):
-                if new is None:
+            for (s, i), new in zip(node.inputs, new_ins):
+                key = (id(s), i)
+                old = values.get(key)
+                # (`old is not None` first: numpy compares a dtype equal to None)
+                if new is None or (old is not None and new == old):
                     continue
-                if old is None:
-                    values[(id(s), i)] = new
-                    changed = True
-                elif old != new:
+                merged = merge(old, new)
+                if merged is None:
                     raise ValueError(f"infer_{what}: {_where(node)}: input {s.name!r} has "
                                      f"{what} {old} but the operator needs {new}")
+                if old is None or merged != old:
+                    values[key] = merged
+                    changed = True
             for i, new in enumerate(outs[:node.num_outputs()]):
                 key = (id(node), i)
                 old = values.get(key)
-                if new is None:
+                if new is None or (old is not None and new == old):
                     continue
-                if old is None:
-                    values[key] = new
-                    changed = True
-                elif old != new:
+                merged = merge(old, new)
+                if merged is None:
                     raise ValueError(f"infer_{what}: {_where(node)}: output {i} was inferred "
                                      f"as {old} and as {new}")
+                if old is None or merged != old:
+                    values[key] = merged
+                    changed = True
         if not changed:
             return
 
 
 def _shape_rule(node, ins, known_outs):
-    ins = [_known(s) for s in ins]
+    """The operator's shape rule on what is known of its inputs and outputs (partly known
+    inputs are probed; see the module's docstring)."""
+    known_outs = [_known(s) for s in known_outs]
+    if not any(_partial(s) for s in ins):
+        return _whole_shape_rule(node, ins, known_outs)
+    runs = []
+    for probe in _PROBES:
+        filled = [None if s is None else tuple(d or probe for d in s) for s in ins]
+        try:
+            runs.append(_whole_shape_rule(node, filled, known_outs))
+        except (ValueError, TypeError, IndexError, ZeroDivisionError):
+            runs = None
+            break
+    probed = None
+    if runs:
+        (ins_a, outs_a), (ins_b, outs_b) = runs
+        probed = ([_agreed(a, b) for a, b in zip(ins_a, ins_b)],
+                  [_agreed(a, b) for a, b in zip(outs_a, outs_b)])
+        if node.op.shape_back is None or all(o is None for o in known_outs):
+            return probed
+    # The rule needs the unknown dimensions to match something, or the outputs' known shapes
+    # can fill them (shape_back): let it infer those inputs whole, then keep what it says
+    # only where it fits their known dimensions.
+    try:
+        whole = _whole_shape_rule(node, [None if _partial(s) else s for s in ins], known_outs)
+    except (ValueError, TypeError):
+        if probed is None:
+            raise
+        return probed
+    new_ins = [w if w is not None else (s if _partial(s) else None)
+               for s, w in zip(ins, whole[0])]
+    if probed is None:
+        return new_ins, whole[1]
+    return ([_combined(p, w) for p, w in zip(probed[0], new_ins)],
+            [_combined(p, w) for p, w in zip(probed[1], whole[1])])
+
+
+def _combined(a, b):
+    """Both views of one shape together; `a` where they disagree (the fixpoint reports it)."""
+    merged = merge_shapes(a, b)
+    return a if merged is None else merged
+
+
+def _agreed(a, b):
+    """The dimensions two probing runs agree on (the others unknown: 0)."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else 0 for x, y in zip(a, b))
+
+
+def _whole_shape_rule(node, ins, known_outs):
     new_ins, outs = node.op.infer_shape(node.params, ins)
-    new_ins = [_known(s) for s in new_ins]
+    new_ins = [_shape(s) for s in new_ins]
     back = node.op.shape_back
-    if back is not None and None in new_ins and any(o is not None for o in known_outs):
+    if back is not None and any(s is None or 0 in s for s in new_ins) and \
+            any(o is not None for o in known_outs):
         # Shapes flowing backwards: e.g. a zero state of batch 0 learns its batch size
         # from the FullyConnected that reads it.
-        new_ins = [_known(s) for s in back(node.params, list(new_ins), known_outs)]
-    return new_ins, [_known(s) for s in outs]
+        filled = back(node.params, [_known(s) for s in new_ins], known_outs)
+        new_ins = [_combined(_shape(f), s) for f, s in zip(filled, new_ins)]
+    return new_ins, [_shape(s) for s in outs]
 
 
 def _dtype_rule(node, ins, known_outs):
@@ -105,17 +211,25 @@ def _dtype_rule(node, ins, known_outs):
     return [norm(d) for d in new_ins], [norm(d) for d in outs]
 
 
-def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.float32):
+def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.float32,
+                partial=False):
     """Shapes and dtypes of every entry of `symbol`'s graph.
 
     Args:
         symbol: the Symbol.
         known_shapes: {variable name: shape}; variables' ``__shape__`` attributes count too.
+            A 0 entry is an unknown dimension.
         known_dtypes: {variable name: dtype}; unknown variable dtypes become `default_dtype`
             after inference (pass None to leave them unknown).
+        partial: return partly known shapes (0 for unknown dimensions) instead of None.
 
     Returns:
         (shapes, dtypes): dicts keyed by entry ``(id(node), index)``; None where unknown.
+
+    Example::
+
+        x = sym.var("x", shape=(0, 3))
+        shapes, _ = infer_graph(sym.relu(x), partial=True)   # the relu's shape: (0, 3)
 
     Raises:
         ValueError: shapes or dtypes that do not fit, naming the node and where it was made.
@@ -126,10 +240,17 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     for n in nodes:
         if n.op is None:
             s = known_shapes.get(n.name)
-            shapes[(id(n), 0)] = _known(s) if s is not None else var_shape_attr(n)
+            declared = var_shape_attr(n)
+            given = merge_shapes(declared, _shape(s)) if s is not None else declared
+            if given is None and s is not None:
+                raise ValueError(f"infer_shape: input {n.name!r} is given shape {tuple(s)} "
+                                 f"but declares shape {declared}")
+            shapes[(id(n), 0)] = given
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
-    _run_rules(nodes, shapes, _shape_rule, "shape")
+    _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)
+    if not partial:
+        shapes = {k: _known(v) for k, v in shapes.items()}
     _run_rules(nodes, dtypes, _dtype_rule, "type")
     if default_dtype is not None and any(
             dtypes.get((id(n), 0)) is None for n in nodes if n.op is None):
@@ -149,7 +270,7 @@ def _infer_symbol(symbol, known, what):
         raise ValueError(f"infer_{what}: unknown input name(s) {sorted(unknown)}; inputs are "
                          f"{inputs}")
     if what == "shape":
-        values, _ = infer_graph(symbol, known, None, None)
+        values, _ = infer_graph(symbol, known, None, None, partial=True)
     else:
         _, values = infer_graph(symbol, None, known, None)
     vars_ = {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
@@ -162,7 +283,7 @@ def _infer_symbol(symbol, known, what):
 def infer_symbol_shapes(symbol, known, partial):
     """Symbol.infer_shape / infer_shape_partial (see there)."""
     args, outs, aux = _infer_symbol(symbol, known, "shape")
-    if not partial and any(s is None for s in args + aux + outs):
+    if not partial and any(_known(s) is None for s in args + aux + outs):
         return None, None, None
     fill = lambda lst: [() if s is None else s for s in lst]  # noqa: E731
     return fill(args), fill(outs), fill(aux)

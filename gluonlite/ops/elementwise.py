@@ -123,6 +123,12 @@ register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
          fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
 
 
+@register("logical_not", shape=same_shape("logical_not"), nondiff=("data",))
+def _logical_not(p, rc, x):
+    """1 where x is 0, else 0, in x's dtype (no gradient, as in MXNet)."""
+    return (x == 0).astype(x.dtype)
+
+
 @register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
           nondiff=("data",))
 def _block_grad(p, rc, x):

@@ -12,7 +12,7 @@ import numpy as np
 from ..base import normalize_dtype
 from ..ops import registry
 from ..ops.registry import Params
-from .naming import new_name, user_source
+from .naming import new_name, scope_attrs, user_source
 
 __all__ = ["Node", "Symbol", "var", "Variable", "Group", "record_new_nodes"]
 
@@ -434,6 +434,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
 
     Args:
         name: the variable's name (not prefixed).
+        attr: extra string attributes, merged over those of the active `AttrScope`.
         shape: its shape if known (0 entries are unknown dims).
         dtype: its dtype if known.
         init: an initializer (its string form is stored as ``__init__``).
@@ -442,7 +443,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
-    attrs = dict(attr or {})
+    attrs = scope_attrs(attr)
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))
     if dtype is not None:
@@ -507,7 +508,8 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
         attrs: the operator's attributes (Python values or strings).
         name: the node's name (prefixed by the current `Prefix`); default ``hint`` + counter.
         hint: the stem of the automatic name (default the operator's name).
-        attr: extra string attributes for the node (``{'__lr_mult__': '2'}``).
+        attr: extra string attributes for the node (``{'__lr_mult__': '2'}``), merged over
+            those of the active `AttrScope`.
 
     Raises:
         TypeError: an input is not a single-output Symbol; bad attributes.
@@ -516,8 +518,7 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
     for k, v in attrs.items():
         if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
             strings[k] = _mxnet_string(v, strings[k])
-    if attr:
-        strings.update({k: str(v) for k, v in attr.items()})
+    strings.update({k: str(v) for k, v in scope_attrs(attr).items()})
     node_name = new_name(name, hint or op.name)
     if isinstance(inputs, dict):
         names = op.input_names(params)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import gluonlite as mx
-from gluonlite import nd
+from gluonlite import autograd, nd
 
 A = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32)
 
@@ -245,3 +245,15 @@ def test_iteration_len_and_conversions():
     assert float(nd.array([2.5])) == 2.5
     with pytest.raises(ValueError, match="ambiguous"):
         bool(x)
+
+
+def test_logical_not_in_nd_and_sym_keeps_the_dtype_and_has_no_gradient():
+    x = nd.array([0, 2, -1.5])
+    np.testing.assert_array_equal(nd.logical_not(x).asnumpy(), [1, 0, 0])
+    got = mx.sym.logical_not(mx.sym.var("x")).eval(x=nd.array([3, 0], dtype="int32"))[0]
+    assert got.dtype == np.int32 and got.asnumpy().tolist() == [0, 1]
+    x.attach_grad()
+    with autograd.record():
+        y = (nd.logical_not(x) + x).sum()
+    y.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [1, 1, 1])

@@ -270,6 +270,8 @@ SPECS = {
     "expand_dims": [C([B23], {"axis": 1}, ref=lambda x: x[:, None]),
                     C([B23], {"axis": -1}, ref=lambda x: x[..., None])],
     "log": _unary(np.log, Pos(*B23)),
+    "logical_not": [_unary(lambda x: (x == 0).astype(x.dtype)),
+                    C([Idx([[0, 1, -2], [0, 0, 3]])], ref=lambda x: (x == 0).astype(x.dtype))],
     "log_softmax": [C([B23], ref=lambda x: np.log(_softmax(x))),
                     C([B23], {"axis": 0}, ref=lambda x: np.log(_softmax(x, 0)))],
     "max": _reduce(np.max),

@@ -74,6 +74,7 @@ def _own_table():
         ("one_hot", [_idx((3,), 4)], {"depth": 4}),
         ("ones_like", [a], {}),
         ("zeros_like", [a], {}),
+        ("logical_not", [a], {}),
         ("pick", [a, _idx((3,), 4)], {"axis": 1}),
         ("prod", [_pos((3, 4))], {"axis": 1}),
         ("reciprocal", [_pos((3, 4))], {}),

@@ -142,9 +142,32 @@ def test_bind_with_a_missing_argument_names_it():
         y.bind(mx.cpu(), args, aux_states={"bn_moving_mean": nd.zeros((3,))})
 
 
-def test_bind_with_unknown_or_wrong_count_of_arrays():
-    with pytest.raises(ValueError, match=r"unknown name\(s\) \['y'\]"):
-        _net().bind(mx.cpu(), {"y": nd.ones((1,))})
+def test_bind_ignores_names_the_symbol_lacks_and_reports_missing_ones():
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    grads = {k: nd.zeros(v.shape) for k, v in vals.items()}
+    exe = _net().bind(mx.cpu(), dict(vals, y=nd.ones((1,))),
+                      args_grad=dict(grads, y=nd.ones((1,))))
+    assert sorted(exe.arg_dict) == ["fc_bias", "fc_weight", "x"]
+    assert sorted(exe.grad_dict) == ["fc_bias", "fc_weight", "x"]
+    typo = {"X" if k == "x" else k: v for k, v in vals.items()}
+    with pytest.raises(ValueError, match=r"bind: missing argument\(s\) \['x'\]"):
+        _net().bind(mx.cpu(), typo)
+
+
+def test_backward_ignores_out_grads_past_the_outputs_as_mxnet():
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    grads = [{k: nd.zeros(v.shape) for k, v in vals.items()} for _ in range(2)]
+    exes = [_net().bind(mx.cpu(), vals, args_grad=g) for g in grads]
+    for exe in exes:
+        exe.forward(is_train=True)
+    exes[0].backward([nd.array([2.])])
+    exes[1].backward([nd.array([2.]), nd.ones((7,))])
+    for k in vals:
+        np.testing.assert_array_equal(grads[0][k].asnumpy(), grads[1][k].asnumpy())
+    assert np.abs(grads[0]["fc_weight"].asnumpy()).sum() > 0
+
+
+def test_bind_with_wrong_count_of_arrays():
     with pytest.raises(ValueError, match="args has 1 arrays but the symbol has 3"):
         _net().bind(mx.cpu(), [nd.ones((1,))])
     with pytest.raises(TypeError, match="array for 'x' must be an NDArray"):
@@ -173,9 +196,21 @@ def test_backward_before_training_forward_and_bad_out_grads():
     with pytest.raises(ValueError, match="call forward\\(is_train=True\\) first"):
         exe.backward()
     exe.forward(is_train=True)
-    with pytest.raises(ValueError, match="got 2 out_grads for 1 outputs"):
-        exe.backward([nd.ones((1,)), nd.ones((1,))])
+    with pytest.raises(ValueError, match=r"got 0 out_grads for 1 outputs \(loss_output\)"):
+        exe.backward([])
     with pytest.raises(ValueError, match="out_grad for 'loss_output' has shape \\(2,\\)"):
         exe.backward([nd.ones((2,))])
     with pytest.raises(ValueError, match="forward: unknown argument 'q'"):
         exe.forward(q=nd.ones((1,)))
+
+
+def test_outputs_exist_after_bind_and_forward_writes_into_them():
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    y = sym.FullyConnected(sym.var("x"), num_hidden=4, name="fc")
+    exe = y.bind(mx.cpu(), vals)
+    (before,) = exe.outputs
+    assert before.shape == (3, 4) and before.dtype == np.float32
+    (after,) = exe.forward()
+    assert after is before
+    ref = vals["x"].asnumpy() @ vals["fc_weight"].asnumpy().T + vals["fc_bias"].asnumpy()
+    np.testing.assert_allclose(before.asnumpy(), ref, rtol=1e-5)

@@ -221,8 +221,8 @@ class WhileRNN(gluon.HybridBlock):
             loop_vars=states,
             max_iterations=self.length,
         )
-        assert len(out) == 1
-        return out[0]
+        assert not isinstance(out, list)   # one step output stays one array (MXNet 1.9.1)
+        return out
 
 
 def _run(layer, inputs, states, train):
