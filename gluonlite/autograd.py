@@ -121,7 +121,7 @@ class Leaf:
 class TapeNode:
     """One recorded call: `inputs` are entries ``(node, index)`` or None (needs no gradient),
     `vjp(gys, need)` returns one raw gradient (or None) per input. With `dests_ok` the vjp
-    also takes ``dests`` (see `gluonlite.ops.registry.Operator.writes_dests`). `call`, for
+    also takes ``dests`` (see `gluonlite.ops.fast.Fast.writes_dests`). `call`, for
     `get_symbol`: the operator call (a `gluonlite.ndarray.invoke.CallPlan`, with ``op`` and
     ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
     when it has no operator form."""

@@ -2,27 +2,30 @@
 
 A body is a Symbol; its inputs are addressed by position in ``body.list_inputs()`` (the
 index maps of the loop node point there). Plans are compiled with ``static_alloc=True`` and
-cached on the node's params, keyed by everything that changes the plan.
+kept in the loop step's `LoopSpec` (`gluonlite.control_flow.passes`), keyed by everything
+that changes the plan.
 """
 import numpy as np
 
 from ..symbol.symbol import topo_nodes
 
 __all__ = ["body_vars", "infer_body", "body_plan", "wants_grad", "add_into",
-           "loop_optimizations", "loop_optimizations_enabled", "fc_weight_positions",
-           "fast_weight_layout"]
+           "loop_optimizations", "loop_optimizations_enabled", "fast_weight_layout"]
 
 _OPTIMIZE = {"on": True}
 
 
 def loop_optimizations_enabled():
-    """Whether loop nodes hoist invariant work and defer invariant gradients (default on)."""
+    """Whether plans compiled now hoist invariant work out of their loops and defer
+    invariant gradients (default on; read by the loop pass when a plan is compiled)."""
     return _OPTIMIZE["on"]
 
 
 class loop_optimizations:
     """Turn the loop optimizations on or off inside a block (to compare plans; results are
-    the same either way). Graphs compiled inside the block keep the setting.
+    the same either way). Graphs compiled inside the block keep the setting wherever they
+    run later: the switch is read when a plan is compiled (`gluonlite.control_flow.passes`),
+    never when it runs.
 
     Example::
 
@@ -83,72 +86,53 @@ def wants_grad(dtype):
     return np.dtype(dtype).kind == "f"
 
 
-def body_plan(p, index, shapes, dtypes, is_train, keep, xp, invariant=None):
-    """The compiled plan of subgraph `index` of a loop node, cached on its params `p`.
+def body_plan(spec, index, shapes, dtypes, is_train, keep, xp, invariant=None):
+    """The compiled plan of subgraph `index` of a loop node, kept in its `LoopSpec`.
 
     Args:
+        spec: the loop step's `gluonlite.control_flow.passes.LoopSpec`.
         shapes, dtypes: per body input.
         is_train: run operators in training mode.
         keep: compile for gradients (every floating input wants one).
         xp: array module.
         invariant: per body input, whether it is the same at every step (free variables);
-            their gradients may be deferred to one sum after the loop (see
-            `gluonlite.executor.plan.Plan.deferred`). None when loop optimizations are off.
+            their gradients are deferred to one sum after the loop (see
+            `gluonlite.executor.plan.Plan.deferred`) when the spec says so (`defer_sums`).
     """
     from ..executor.plan import compile_plan
-    if invariant is not None:
-        invariant = tuple(invariant) if loop_optimizations_enabled() else None
+    invariant = tuple(invariant) if invariant is not None and spec.defer_sums else None
     # Looked up on every loop call: the key is made of what the caller has at hand.
     key = (index, tuple(shapes), tuple(dtypes), bool(is_train), bool(keep), xp.__name__,
            invariant)
-    cache = p.setdefault("_plans", {})
+    cache = spec.plans
     plan = cache.get(key)
     if plan is None:
         if len(cache) > 64:  # many distinct shapes: keep memory bounded
             cache.clear()
         dtypes = [np.dtype(d) for d in dtypes]
         grad = [wants_grad(d) for d in dtypes] if keep else None
-        plan = cache[key] = compile_plan(p["_subgraphs"][index], [tuple(s) for s in shapes],
-                                         dtypes, is_train=is_train, grad_inputs=grad,
-                                         static_alloc=True, xp=xp,
-                                         invariant=None if invariant is None else
-                                         [bool(v) for v in invariant])
+        # Loops nested in the body are planned with the setting this loop was compiled with.
+        with loop_optimizations(spec.optimize):
+            plan = cache[key] = compile_plan(
+                spec.params["_subgraphs"][index], [tuple(s) for s in shapes], dtypes,
+                is_train=is_train, grad_inputs=grad, static_alloc=True, xp=xp,
+                invariant=None if invariant is None else [bool(v) for v in invariant])
     return plan
 
 
-# A loop multiplies by the transpose of an invariant FullyConnected weight at every step;
-# OpenBLAS does `x @ W.T` about 1.5x faster at 8 to a few hundred rows when W.T is
-# C-contiguous (benchmarks/README.md). One contiguous copy per loop call repays itself
-# when a loop has at least this many rows per step and steps.
-_FAST_LAYOUT_ROWS, _FAST_LAYOUT_STEPS = 8, 16
-
-
-def fc_weight_positions(p, index):
-    """Positions of the body inputs that a FullyConnected reads as its weight (cached)."""
-    cache = p.setdefault("_fc_weights", {})
-    if index not in cache:
-        body = p["_subgraphs"][index]
-        pos = {id(v): j for j, v in enumerate(body_vars(body))}
-        cache[index] = sorted({pos[id(n.inputs[1][0])] for n in topo_nodes(body.outputs)
-                               if n.op is not None and n.op.name == "FullyConnected"
-                               and id(n.inputs[1][0]) in pos})
-    return cache[index]
-
-
-def fast_weight_layout(xp, weights, rows, n_steps, buffers, steps_as_lists=False):
-    """{index: the same weight laid out for `x @ W.T`} for `weights` {index: 2-D array}, when
-    the loop is large enough to repay the copies (else {}): a copy of W with W's shape and
-    values whose transpose is contiguous.
+def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
+    """{index: the same weight laid out for `x @ W.T`} for `weights` {index: array} (the
+    ones the loop pass chose, `LoopSpec.weight_layout`): a copy of W with W's shape and
+    values whose transpose is contiguous (2-D C-contiguous floating weights only).
 
     Args:
-        buffers: a dict (kept on the loop node) holding one such array per weight position,
-            shape and dtype, refilled on every call instead of allocated anew.
+        buffers: a dict (the spec's `layout_buffers`) holding one such array per weight
+            position, shape and dtype, refilled on every call instead of allocated anew.
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
-            stacked): those would hold the copy, which the node's next run refills, so none
-            is made. (Stacked steps keep the original weights for the backward.)
+            stacked): those would hold the copy, which the next run refills, so none is
+            made. (Stacked steps keep the original weights for the backward.)
     """
-    if steps_as_lists or not loop_optimizations_enabled() or rows < _FAST_LAYOUT_ROWS or \
-            n_steps < _FAST_LAYOUT_STEPS:
+    if steps_as_lists or not weights:
         return {}
     fast = {}
     for i, w in weights.items():
@@ -164,7 +148,7 @@ def fast_weight_layout(xp, weights, rows, n_steps, buffers, steps_as_lists=False
 
 
 def free_dest(dests, acc, i):
-    """Where node input i's gradient may be written (`Operator.writes_dests`): dests[i]
+    """Where node input i's gradient may be written (`Fast.writes_dests`): dests[i]
     while no gradient of that input was made yet (`acc[i]` is None), else None.
 
     Example: ``g = fc.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``

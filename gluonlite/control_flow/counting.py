@@ -19,7 +19,7 @@ from ..ops import registry
 from ..ops.matrix import run_start
 from .body import body_vars
 
-__all__ = ["Counter", "counted_loop", "gathered_rows", "gather"]
+__all__ = ["Counter", "find_counter", "gathered_rows", "gather"]
 
 _COMPARISONS = ("_lesser_scalar", "_lesser_equal_scalar", "_greater_scalar",
                 "_greater_equal_scalar", "_not_equal_scalar", "_equal_scalar")
@@ -68,24 +68,17 @@ class Counter:
         return values, n
 
 
-def counted_loop(p):
+def find_counter(p):
     """The `Counter` of a `_while_loop` node's params, or None when its cond is not a
-    comparison of one counter loop var with a constant that func steps by a constant
-    (cached on `p`).
+    comparison of one counter loop var with a constant that func steps by a constant (the
+    loop pass, `gluonlite.control_flow.passes`, asks once per compiled plan).
 
     Example::
 
         outs, _ = sym.contrib.while_loop(lambda i, h: i < 10, lambda i, h: (h, [i + 1, h * 2]),
                                          [i0, h0], max_iterations=20)
-        counted_loop(loop_node.params).values(rc, np.zeros(1, "float32"), 20)[1]   # 10
+        find_counter(loop_node.params).values(rc, np.zeros(1, "float32"), 20)[1]   # 10
     """
-    if "_counter" in p:
-        return p["_counter"]
-    p["_counter"] = counter = _find_counter(p)
-    return counter
-
-
-def _find_counter(p):
     cond, func = p["_subgraphs"]
     (c_node, c_out), = cond.outputs if len(cond.outputs) == 1 else [(None, 0)]
     if c_node is None or c_node.op is None or c_node.op.name not in _COMPARISONS or \
@@ -114,7 +107,7 @@ def gathered_rows(p, plan, counter):
     ``squeeze(take(D, i, axis=0), axis=0)`` in `plan` (func's plan) where `i` is the counter
     and `D` is not a loop var, (the squeeze's slot, func input position of D, take params).
     With the counter's values known at entry, the loop gathers these rows for every step at
-    once and gives them to the steps (`Plan.loop_fn(given=...)`). Cached per plan."""
+    once and gives them to the steps (`loop_codegen.step_loop`'s `given`). Cached per plan."""
     found = _GATHERS.get(plan)
     if found is None:
         counter_pos = p.func_var_locs[counter.k]

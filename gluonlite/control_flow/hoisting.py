@@ -16,9 +16,10 @@ or LSTM cell's ``i2h + h2h``), that one's bias is folded into the projection too
 adds it once over all steps instead of once per step.
 
 A `Hoist` rewrites the body (`gluonlite.symbol.rewrite.substitute`), keeps new loop params
-``q`` whose index maps address the rewritten body, runs the prologue on the node's inputs,
-and maps the gradients back. The loop machinery itself runs unchanged on ``q``. The results
-equal the plain loop's (tested with `loop_optimizations(False)`).
+whose index maps address the rewritten body, runs the prologue on the node's inputs, and
+maps the gradients back. The loop machinery itself runs unchanged on the new params. The
+loop pass (`gluonlite.control_flow.passes`) decides once per compiled plan whether a loop
+is hoisted. The results equal the plain loop's (tested with `loop_optimizations(False)`).
 """
 import weakref
 
@@ -28,7 +29,8 @@ from ..symbol.rewrite import substitute
 from ..symbol.symbol import Node, topo_nodes
 from .body import add_into, body_vars, free_dest
 
-__all__ = ["Hoist", "foreach_hoist", "while_hoist"]
+__all__ = ["Hoist", "HoistedSaved", "foreach_hoist", "while_hoist", "run_hoisted",
+           "hoisted_vjp"]
 
 _FC = "FullyConnected"
 
@@ -48,15 +50,17 @@ class Hoist:
     """A loop node's body with its input projections hoisted (see the module docstring).
 
     Attributes:
-        q: the loop params for the rewritten body (run by the unchanged loop kernels).
+        params: the loop params for the rewritten body (run by the unchanged loop kernels).
+        loop: the rewritten loop's `LoopSpec` (set by the loop pass).
         projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
             projections: a list of ('in', node input index) or ('proj', projection index).
     """
 
-    def __init__(self, q, projections, layout):
-        self.q, self.projections, self.layout = q, projections, layout
+    def __init__(self, params, projections, layout):
+        self.params, self.projections, self.layout = params, projections, layout
+        self.loop = None
         self._fc = registry.get(_FC)
         # One buffer per projection and shape, reused by the node's runs. A body may save
         # its projection rows for the backward (a product of the projection, a cond in the
@@ -123,7 +127,7 @@ class Hoist:
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
         projections' gradients go through one FullyConnected backward each (computing only
         what `need`, per node input, asks for). A node input's first gradient is written
-        into its array in `dests` when there is one (`Operator.writes_dests`)."""
+        into its array in `dests` when there is one (`Fast.writes_dests`)."""
         acc = [None] * len(xs)
         proj_g = [None] * len(self.projections)
         for (kind, i), g in zip(self.layout, grads):
@@ -176,7 +180,7 @@ def _fc_parts(m):
     return m.inputs[0], weight, bias
 
 
-class _Found:
+class _Rewrite:
     """The projections a finder collects: the body rewrite and where each one reads from."""
 
     def __init__(self, source):
@@ -227,20 +231,16 @@ class _Found:
             pr.folded = self.source[id(other.inputs[2][0])]
 
 
-def _q_params(p, subgraphs, **locs):
-    """The rewritten loop's params: p's attributes with new index maps and bodies. Keys with
-    a leading underscore hold what loop code derived from p's bodies (plans, positions,
-    buffers): none of it carries over."""
-    q = Params({k: v for k, v in p.items() if not k.startswith("_")})
+def _rewritten_params(p, subgraphs, **locs):
+    """The rewritten loop's params: p's attributes with new index maps and bodies."""
+    q = Params(p)
     q.update(locs)
     q["_subgraphs"] = subgraphs
     return q
 
 
 def foreach_hoist(p):
-    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies (cached)."""
-    if "_hoist" in p:
-        return p["_hoist"]
+    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies."""
     body = p["_subgraphs"][0]
     vars_ = body_vars(body)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
@@ -253,7 +253,7 @@ def foreach_hoist(p):
         source[id(vars_[loc])] = n_d + n_s + k
     data_ids = {id(vars_[loc]) for loc in p.in_data_locs}
     free_ids = {id(vars_[loc]) for loc in p.remain_locs}
-    found = _Found(source)
+    found = _Rewrite(source)
     for m in topo_nodes(body.outputs):
         if m.op is None or m.op.name != _FC:
             continue
@@ -278,12 +278,11 @@ def foreach_hoist(p):
                       if id(vars_[loc]) in pos]
             layout = [src for _, src in data] + [("in", n_d + k) for k in range(n_s)] + \
                 [src for _, src in remain]
-            q = _q_params(p, [new_body], in_data_locs=[pos[id(v)] for v, _ in data],
+            q = _rewritten_params(p, [new_body], in_data_locs=[pos[id(v)] for v, _ in data],
                           in_state_locs=[pos[id(v)] for v in state_vars],
                           remain_locs=[pos[id(v)] for v, _ in remain],
                           num_args=len(layout) + 1)
             hoist = Hoist(q, found.projections, layout)
-    p["_hoist"] = hoist
     return hoist
 
 
@@ -300,16 +299,14 @@ def _take_squeeze_source(entry):
 
 
 def while_hoist(p):
-    """The `Hoist` of a `_while_loop` node's params, or None when nothing qualifies (cached)."""
-    if "_hoist" in p:
-        return p["_hoist"]
+    """The `Hoist` of a `_while_loop` node's params, or None when nothing qualifies."""
     func = p["_subgraphs"][1]
     vars_ = body_vars(func)
     var_positions = set(p.func_var_locs)
     source = {id(v): p.func_input_locs[j] for j, v in enumerate(vars_)}
     invariant = {id(v) for j, v in enumerate(vars_) if j not in var_positions}
     n_node = p.num_args - 2
-    found = _Found(source)
+    found = _Rewrite(source)
     take_op, squeeze_op = registry.get("take"), registry.get("squeeze")
     for m in topo_nodes(func.outputs):
         if m.op is None or m.op.name != _FC:
@@ -335,18 +332,17 @@ def while_hoist(p):
         loop_vars = [vars_[j] for j in p.func_var_locs]
         if all(id(v) in pos for v in loop_vars):
             extra = {id(v): n_node + h for h, v in enumerate(new_vars)}
-            q = _q_params(p, [p["_subgraphs"][0], new_func],
+            q = _rewritten_params(p, [p["_subgraphs"][0], new_func],
                           func_input_locs=[source.get(id(v), extra.get(id(v))) for v in nvars],
                           func_var_locs=[pos[id(v)] for v in loop_vars],
                           num_args=n_node + len(new_vars) + 2)
             layout = [("in", i) for i in range(n_node)] + \
                 [("proj", h) for h in range(len(new_vars))]
             hoist = Hoist(q, found.projections, layout)
-    p["_hoist"] = hoist
     return hoist
 
 
-class _HoistedSaved:
+class HoistedSaved:
     """The saved state of a hoisted loop: the rewritten loop's inputs and its own state."""
 
     __slots__ = ("hoist", "xs", "inner", "__weakref__")
@@ -355,46 +351,41 @@ class _HoistedSaved:
         self.hoist, self.xs, self.inner = hoist, xs, inner
 
 
-def with_hoisting(kernel, vjp, find):
-    """Wrap a loop operator's kernel and vjp so that, when `find(p)` gives a `Hoist` and
-    loop optimizations are on, they run the rewritten loop on the prologue's inputs."""
-    from .body import loop_optimizations_enabled
+def run_hoisted(run, hoist, rc, xs):
+    """Run a loop hoisted by `hoist`: the prologue on the node's inputs `xs`, then
+    `run(spec, rc, inputs, keep)` (a loop kernel's body) on the rewritten loop. Returns the
+    loop's outputs, its last one a `HoistedSaved`."""
+    inner_rc = rc._replace(spec=hoist.loop)
+    used = [] if rc.need_grad else None
+    xs2 = hoist.prologue(rc, xs, used)
+    outs, state = run(hoist.loop, inner_rc, xs2, keep=rc.need_grad)
+    if not rc.need_grad:
+        return (*outs, HoistedSaved(hoist, xs2, state))
+    # The pullback reads only the projections' shapes (what the steps saved of them,
+    # `state` holds): keep stubs here, so the memory kept for the backward is what the
+    # steps saved.
+    xs2 = [x if kind == "in" else hoist.shape_stub(rc.xp, x)
+           for (kind, _), x in zip(hoist.layout, xs2)]
+    saved = HoistedSaved(hoist, xs2, state)
+    hoist.hold(used, saved)
+    return (*outs, saved)
 
-    def hoisted_kernel(p, rc, *xs):
-        h = find(p) if loop_optimizations_enabled() else None
-        if h is None:
-            return kernel(p, rc, *xs)
-        used = [] if rc.need_grad else None
-        xs2 = h.prologue(rc, xs, used)
-        *outs, state = kernel(h.q, rc, *xs2)
-        if not rc.need_grad:
-            return (*outs, _HoistedSaved(h, xs2, state))
-        # The pullback reads only the projections' shapes (what the steps saved of them,
-        # `state` holds): keep stubs here, so the memory kept for the backward is what the
-        # steps saved.
-        xs2 = [x if kind == "in" else h.shape_stub(rc.xp, x)
-               for (kind, _), x in zip(h.layout, xs2)]
-        saved = _HoistedSaved(h, xs2, state)
-        h.hold(used, saved)
-        return (*outs, saved)
 
-    def hoisted_vjp(p, rc, xs, ys, gys, need, dests=None):
-        state = ys[-1]
-        if not isinstance(state, _HoistedSaved):
-            return vjp(p, rc, xs, ys, gys, need, dests)
-        h, xs2 = state.hoist, state.xs
-        if state.inner is not None and state.inner.steps is None:
-            xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
-        inner = None
-        if dests is not None:  # a node input's array goes to its first place in the loop
-            inner, seen = [None] * len(xs2), set()
-            for k, (kind, i) in enumerate(h.layout):
-                if kind == "in" and i not in seen:
-                    seen.add(i)
-                    inner[k] = dests[i]
-        grads = vjp(h.q, rc, xs2, list(ys[:-1]) + [state.inner], gys, [True] * len(xs2),
-                    inner)
-        return h.pullback(rc, xs, grads, need, dests)
-
-    hoisted_kernel.__doc__ = kernel.__doc__
-    return hoisted_kernel, hoisted_vjp
+def hoisted_vjp(vjp, rc, xs, ys, gys, need, dests=None):
+    """The gradient of a loop run by `run_hoisted` (its state is ``ys[-1]``): `vjp(spec, rc,
+    xs, ys, gys, need, dests)` (a loop's gradient) on the rewritten loop, then the
+    projections' pullback."""
+    state = ys[-1]
+    h, xs2 = state.hoist, state.xs
+    if state.inner is not None and state.inner.steps is None:
+        xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
+    inner = None
+    if dests is not None:  # a node input's array goes to its first place in the loop
+        inner, seen = [None] * len(xs2), set()
+        for k, (kind, i) in enumerate(h.layout):
+            if kind == "in" and i not in seen:
+                seen.add(i)
+                inner[k] = dests[i]
+    grads = vjp(h.loop, rc._replace(spec=h.loop), xs2, list(ys[:-1]) + [state.inner], gys,
+                [True] * len(xs2), inner)
+    return h.pullback(rc, xs, grads, need, dests)

@@ -1,17 +1,21 @@
 """Running a loop's steps: the per-call buffers and the reverse pass.
 
 A loop kernel (`gluonlite.control_flow.operators`) runs its body's generated step loop
-(`Plan.loop_fn`: the loop and the body in one function). What the steps write is laid out
-here, once per call: each step's rows of
+(`loop_codegen.step_loop`: the loop and the body in one function). What the steps write is
+laid out here, once per call: each step's rows of
 the stacked outputs, the buffers of the values carried from step to step (rows of a stacked
 output when they are the same value, two swapped buffers in inference, rows of one stack in
 training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
-body's generated reverse pass (`Plan.reverse_fn`) over the kept steps, last to first.
+body's generated reverse pass (`loop_codegen.reverse_pass_function`) over the kept steps,
+last to first, with the stacks of the gradients of invariant inputs whose sums it defers
+(`new_stash`, `finish_stash`).
 """
 import weakref
 
+from .loop_codegen import reverse_pass_function, step_loop
+
 __all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "entering",
-           "reverse_pass"]
+           "reverse_pass", "saved_stacks", "stash_provided", "new_stash", "finish_stash"]
 
 
 def data_row(x, t):
@@ -25,13 +29,13 @@ def data_column(x):
 
 
 class StackedSteps:
-    """A loop's saved steps held in stacks (the generated step loop, `Plan.loop_fn` with
+    """A loop's saved steps held in stacks (the generated step loop, `step_loop` with
     rows, wrote step t's saved values to row t).
 
     `columns(n)` gives, per body input, its value when it is the same at every step
     (`fixed`), else its column over the first n steps (row t: its value at step t, an
     array or a list of views). With the saved stacks, they are what the body's
-    generated reverse pass reads (`Plan.reverse_fn` with `from_rows`), row by row.
+    generated reverse pass reads (`reverse_pass_function` with `from_rows`), row by row.
     `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
     inputs the loop holds that way anyway (scanned data, carried values): a backward that
     sums over steps reads them there."""
@@ -102,7 +106,7 @@ def _layout(plan, n_out):
             outputs.setdefault(plan.value_of(s), j)
         carried = {k: outputs[plan.value_of(s)] for k, s in enumerate(plan.out_slots[n_out:])
                    if plan.value_of(s) in outputs}
-        saved = {s: outputs[s] for s in plan._saved_ops if s in outputs}
+        saved = {s: outputs[s] for s in plan.saved_ops if s in outputs}
         by_plan[n_out] = (carried, saved)
     return by_plan[n_out]
 
@@ -118,7 +122,7 @@ class LoopStorage:
             such a value twice: the next step reads it from its row).
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        run: the plan's generated step loop (`Plan.loop_fn`), called as
+        run: the plan's generated step loop (`step_loop`), called as
             ``run(args, fed, outs, rows, saved, start, stop)`` with `columns`' columns.
             It reads the slots `scanned` from columns (`fed`, row t at step t), carries
             output position n_out + k into body input `carried[k]` (none for the loop vars in
@@ -155,12 +159,12 @@ class LoopStorage:
         if stackable:
             # A saved value that is also a step output is kept in the output's stack: the
             # step writes it once, for both.
-            self.saved = plan.new_saved_stacks(
-                n_rows, {s: self.stacked[j] for s, j in saved_as.items()})
+            self.saved = saved_stacks(
+                plan, n_rows, {s: self.stacked[j] for s, j in saved_as.items()})
             skip.update(saved_as.values())
         # The saved stacks in the order a step's `rows` take them.
-        self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan._saved_ops]
-        self.run = plan.loop_fn(stackable, keep and not stackable, skip, given, scanned,
+        self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan.saved_ops]
+        self.run = step_loop(plan, stackable, keep and not stackable, skip, given, scanned,
                                 [(slot, n_out + k) for k, slot in enumerate(carried)
                                  if k not in fed_vars])
 
@@ -198,7 +202,7 @@ class LoopStorage:
 
 def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     """Run the body's backward over the executed steps in reverse (one generated function,
-    `Plan.reverse_fn`).
+    `reverse_pass_function`).
 
     Args:
         state: the loop's `Saved`.
@@ -209,7 +213,7 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
             to step t - 1.
         rows: {body input: zeroed array}: row t of the array receives that input's
             gradient at step t (scanned data); it may double as a stash stack of the same
-            gradients (`Plan.new_stash`'s `grads`), whose rows no step reaches read 0.
+            gradients (`new_stash`'s `grads`), whose rows no step reaches read 0.
         sums: {body input: index}: gradients summed over the steps into accumulator
             `index` (0, 1, ...; inputs with one index share it).
 
@@ -224,14 +228,14 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     held = steps.input_stacks(n) if plan.deferred and stacked else None
     if not n:
         return [None if c is None else c.copy() for c in carry], \
-            [None] * len(set(sums.values())), plan.new_stash(0, held) if plan.deferred else None
-    reverse = plan.reverse_fn(plan.stash_provided(held) if plan.deferred else None,
-                              steps.fixed if stacked else None,
-                              n_out, carry_locs, list(rows), sums)
+            [None] * len(set(sums.values())), new_stash(plan, 0, held) if plan.deferred else None
+    reverse = reverse_pass_function(plan, stash_provided(plan, held) if plan.deferred else None,
+                                    steps.fixed if stacked else None,
+                                    n_out, carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
     stash = None
     if plan.deferred:
-        stash = plan.new_stash(n, held, {slot: dests[k][:n]
+        stash = new_stash(plan, n, held, {slot: dests[k][:n]
                                          for slot, k in reverse.grads_in_rows.items()},
                                reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
@@ -239,3 +243,72 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
                             stash, n - 1)
     # The carried gradients that leave the loop must not alias a head or each other.
     return [None if c is None else c.copy() for c in carry], summed, stash
+
+
+def saved_stacks(plan, n_steps, provided=None):
+    """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
+    the body's plan; needs `can_stack`); `provided` {slot: stack} gives stacks the caller
+    already holds (a loop's stacked step output that is the same value)."""
+    provided = provided or {}
+    return {s: provided[s] if s in provided else
+            plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
+            for s in plan.saved_ops}
+
+def stash_provided(plan, provided):
+    """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
+    stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
+    copy (`reverse_pass_function`)."""
+    return frozenset(u for d in plan.deferred for u in d.uses if u in (provided or ()))
+
+def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
+    """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
+
+    Args:
+        provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
+            loop already holds (a scanned input, the carried states): the deferred sums
+            read those instead of a copy made step by step.
+        grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
+            slot's gradients (the reverse pass writes them there itself; see
+            `gluonlite.control_flow.loop_codegen.reverse_pass_function`'s `grads_in_rows`); an
+            array of another shape of as many values is viewed in the slot's shape.
+        shared: {output slot: other output slot}: slot's gradient stack is other's,
+            viewed in slot's shape (the reverse pass writes the gradient once, for both:
+            `reverse_pass_function`'s `grads_shared`).
+
+    Returns:
+        A list with, per deferred gradient, (its output-gradient stack, [the stack of
+        each input it reads]).
+
+    Example: ``stash = new_stash(plan, T, {0: xs})``; after the reverse pass,
+    ``finish_stash(plan, stash, args)`` gives the summed gradients.
+    """
+    xp, provided = plan.xp, provided or {}
+    stash = []
+    # One stack per slot, shared by the deferred sums of one step: one for the values a
+    # sum reads and, apart (a slot may be both, in a chain of products), one for the
+    # gradients it sums.
+    values, grads, shared = dict(provided), dict(grads or {}), shared or {}
+
+    def stack(stacks, s):
+        shape = (n_steps,) + tuple(plan.slot_shape[s])
+        if s not in stacks:
+            stacks[s] = xp.zeros(shape, dtype=plan.slot_dtype[s])
+        elif stacks[s].shape != shape:  # C-contiguous (a stack, rows of a dest): a view
+            stacks[s] = stacks[s].reshape(shape)
+        return stacks[s]
+    for s, other in shared.items():
+        grads[s] = stack(grads, other)
+    for d in plan.deferred:
+        stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
+    return stash
+
+def finish_stash(plan, stash, args, dests=None):
+    """The summed gradients of the deferred invariant inputs: [(input index, grad)].
+
+    `dests` {input index: array} (optional): where to write an input's sum (its first,
+    when the input has several; see `Fast.writes_dests`)."""
+    out, dests = [], dict(dests or {})
+    for d, (g, uses) in zip(plan.deferred, stash):
+        out.append((d.slot, d.fn(d.step.p, plan.rc, args[d.slot], dict(zip(d.names, uses)),
+                                 g, out=dests.pop(d.slot, None))))
+    return out

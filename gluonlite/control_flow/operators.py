@@ -12,6 +12,10 @@ The operators are stateful: their last output is a `Saved` object holding what t
 gradient needs (each executed step's saved values). Steps are kept only when the executor
 says a gradient will be asked for (``rc.need_grad``); a vjp without them re-runs the loop.
 
+How a loop runs beyond the plain per-step loop is decided once per compiled plan step by
+the loop pass (`gluonlite.control_flow.passes`, the operators' ``prepare`` rule): its
+`LoopSpec` reaches the kernel and vjp as ``rc.spec``, and holds the body plans.
+
 Index maps (positions in a body's ``list_inputs()``; node inputs by position):
 
 - ``_foreach``: node inputs are ``data..., states..., remain...``; ``in_data_locs[k]``,
@@ -26,13 +30,15 @@ import numpy as np
 from ..context import host_scalar
 from ..ops import attrs as A
 from ..ops import registry
+from ..ops.fast import Fast
 from ..ops.registry import Operator
 from . import checks
-from .body import (add_into, body_plan, fast_weight_layout, fc_weight_positions, free_dest,
-                   infer_body, loop_optimizations_enabled)
-from .counting import counted_loop, gather, gathered_rows
-from .hoisting import foreach_hoist, while_hoist, with_hoisting
-from .loop_steps import LoopStorage, StackedSteps, data_column, data_row, reverse_pass
+from .body import add_into, body_plan, fast_weight_layout, free_dest, infer_body
+from .counting import gather, gathered_rows
+from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
+from .loop_steps import (LoopStorage, StackedSteps, data_column, data_row, finish_stash,
+                         reverse_pass)
+from .passes import plan_cond, plan_foreach, plan_while, while_roles
 
 __all__ = ["Saved"]
 
@@ -56,17 +62,18 @@ def _input_names(n_subgraphs):
     return lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)]
 
 
-def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writes_dests=False):
+def _make_op(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, prepare,
+             writes_dests=False):
     op = Operator(name, kernel, inputs=_input_names(n_subgraphs),
                   outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs,
                   attrs=attrs, vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
                   same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
-                  writes_dests=writes_dests)
+                  prepare=prepare, fast=Fast(writes_dests=writes_dests))
     op.stateful = True
     return registry.add(op)
 
 
-def _pick(a, b):
+def _known_or(a, b):
     """a unless it is None (dtypes are falsy, so `or` will not do)."""
     return b if a is None else a
 
@@ -79,13 +86,32 @@ def _row_shape(s):
     return None if s is None else (tuple(s[1:]) or (1,))
 
 
-def _kernel(run, doc):
-    """A loop kernel: run the loop, keeping its steps when a gradient will be asked for."""
+def _spec(plan_loop, p, rc, xs):
+    """The loop pass's decisions for this call: the plan step's (`rc.spec`), or, for a
+    kernel called outside a compiled plan, decided now."""
+    if rc.spec is not None:
+        return rc.spec
+    return plan_loop(p, [x.shape for x in xs], [x.dtype for x in xs], rc.is_train, rc.xp)
+
+
+def _loop_rules(run, vjp, plan_loop, doc):
+    """A loop operator's kernel and vjp from `run(spec, rc, xs, keep) -> (outs, Saved)` and
+    `vjp(spec, rc, xs, ys, gys, need, dests)`: the steps are kept when a gradient will be
+    asked for, and a loop the pass hoisted runs its rewritten loop."""
     def kernel(p, rc, *xs):
-        outs, state = run(p, rc, xs, keep=rc.need_grad)
+        spec = _spec(plan_loop, p, rc, xs)
+        if spec.hoist is not None:
+            return run_hoisted(run, spec.hoist, rc, xs)
+        outs, state = run(spec, rc, xs, keep=rc.need_grad)
         return (*outs, state)
+
+    def loop_vjp(p, rc, xs, ys, gys, need, dests=None):
+        if isinstance(ys[-1], HoistedSaved):
+            return hoisted_vjp(vjp, rc, xs, ys, gys, need, dests)
+        return vjp(_spec(plan_loop, p, rc, xs), rc, xs, ys, gys, need, dests)
+
     kernel.__doc__ = doc
-    return kernel
+    return kernel, loop_vjp
 
 
 def _saved_steps(fname, state, rerun):
@@ -124,15 +150,15 @@ def _foreach_shape(p, ins):
     new_ins = list(ins)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
     for k, loc in enumerate(p.in_state_locs):
-        new_ins[n_d + k] = _pick(new_ins[n_d + k], b_in[loc])
+        new_ins[n_d + k] = _known_or(new_ins[n_d + k], b_in[loc])
     for k, loc in enumerate(p.remain_locs):
-        new_ins[n_d + n_s + k] = _pick(new_ins[n_d + n_s + k], b_in[loc])
+        new_ins[n_d + n_s + k] = _known_or(new_ins[n_d + n_s + k], b_in[loc])
     outs = [None if s is None or n_steps is None else (n_steps,) + tuple(s)
             for s in b_out[:p.num_out_data]]
     for k in range(n_s):
         before, after = ins[n_d + k], b_out[p.num_out_data + k]
         checks.check_state(k, (before, None), (after, None), 0)
-        outs.append(_pick(after, before))
+        outs.append(_known_or(after, before))
     return new_ins, outs
 
 
@@ -144,30 +170,29 @@ def _foreach_dtype(p, ins):
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
     new_ins = list(ins)
     for k, loc in enumerate(p.in_state_locs):
-        new_ins[n_d + k] = _pick(new_ins[n_d + k], b_in[loc])
+        new_ins[n_d + k] = _known_or(new_ins[n_d + k], b_in[loc])
     for k, loc in enumerate(p.remain_locs):
-        new_ins[n_d + n_s + k] = _pick(new_ins[n_d + n_s + k], b_in[loc])
+        new_ins[n_d + n_s + k] = _known_or(new_ins[n_d + n_s + k], b_in[loc])
     for k in range(n_s):
         checks.check_state(k, (None, ins[n_d + k]), (None, b_out[p.num_out_data + k]), 0)
     return new_ins, list(b_out)
 
 
-def _foreach_run(p, rc, xs, keep):
-    xp = rc.xp
+def _foreach_run(spec, rc, xs, keep):
+    p, xp = spec.params, rc.xp
     data, states, remain = _foreach_split(p, xs)
     n_body = len(data) + len(states) + len(remain)
     n_steps = data[0].shape[0]
     args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
     free = _foreach_invariant(p, n_body)
-    plan = body_plan(p, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
+    plan = body_plan(spec, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp, invariant=free if keep else None)
     store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False,
                         scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
-    fast = fast_weight_layout(xp, {j: args[j] for j in fc_weight_positions(p, 0) if free[j]},
-                              states[0].shape[0] if states else 0, n_steps,
-                              p.setdefault("_fast", {}), steps_as_lists=saved is not None)
+    fast = fast_weight_layout(xp, {j: args[j] for j in spec.weight_layout},
+                              spec.layout_buffers, steps_as_lists=saved is not None)
     step_outs, step_rows = store.columns(n_steps)
     store.run([fast.get(j, a) for j, a in enumerate(args)], [data_column(d) for d in data],
               step_outs, step_rows, saved, 0, n_steps)
@@ -215,12 +240,10 @@ def _add_deferred(plan, stash, body_args, acc, node_index_of, dests):
         if dest is not None and i not in taken:
             into[d.slot] = dest
             taken.add(i)
-    for loc, grad in plan.finish_stash(stash, body_args, into):
+    for loc, grad in finish_stash(plan, stash, body_args, into):
         add_into(acc, node_index_of(loc), grad, fresh=True)
 
 
-_foreach_kernel = _kernel(_foreach_run, "_foreach: run the body over axis 0 of the data "
-                                        "inputs (see the module docstring).")
 
 
 def _zeroed(xp, x, dest):
@@ -231,8 +254,9 @@ def _zeroed(xp, x, dest):
     return dest
 
 
-def _foreach_vjp(p, rc, xs, ys, gys, need, dests=None):
-    state = _saved_steps("foreach", ys[-1], lambda: _foreach_run(p, rc, xs, keep=True))
+def _foreach_vjp(spec, rc, xs, ys, gys, need, dests=None):
+    p = spec.params
+    state = _saved_steps("foreach", ys[-1], lambda: _foreach_run(spec, rc, xs, keep=True))
     data, states, _ = _foreach_split(p, xs)
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
@@ -258,117 +282,79 @@ def _foreach_vjp(p, rc, xs, ys, gys, need, dests=None):
     return acc
 
 
-_make_op("_foreach", *with_hoisting(_foreach_kernel, _foreach_vjp, foreach_hoist),
+_FOREACH_DOC = "_foreach: run the body over axis 0 of the data inputs (see the module docstring)."
+_make_op("_foreach", *_loop_rules(_foreach_run, _foreach_vjp, plan_foreach, _FOREACH_DOC),
          _foreach_shape, _foreach_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "in_data_locs": A.IntList(), "in_state_locs": A.IntList(), "remain_locs": A.IntList()},
-         1, _foreach_kernel.__doc__, writes_dests=True)
+         1, _FOREACH_DOC, plan_foreach, writes_dests=True)
 
 
 # ========================================================================= _while_loop
-def _var_node_inputs(p):
-    """Node input index of each loop var."""
-    return [p.func_input_locs[j] for j in p.func_var_locs]
-
-
-def _roles(locs, var_nodes, var_positions=None):
-    """Per body input: ('var', k) for a loop var, ('in', node input index) otherwise."""
-    roles = []
-    for j, idx in enumerate(locs):
-        if var_positions is not None:
-            k = var_positions.get(j)
-        else:
-            k = var_nodes.index(idx) if idx in var_nodes else None
-        roles.append(("var", k) if k is not None else ("in", idx))
-    return roles
-
-
-def _wl_roles(p):
-    """(node input of each loop var, cond's input roles, func's input roles), derived from
-    the index maps once (cached on `p`)."""
-    roles = p.get("_roles")
-    if roles is None:
-        var_nodes = _var_node_inputs(p)
-        roles = p["_roles"] = (var_nodes, _roles(p.cond_input_locs, var_nodes),
-                               _roles(p.func_input_locs, var_nodes,
-                                      {j: k for k, j in enumerate(p.func_var_locs)}))
-    return roles
-
-
-def _wl_sums(p):
-    """(the node inputs func reads directly, {func input: index of its node input there}):
-    the gradients the reverse pass sums over the steps. Derived once (cached on `p`)."""
-    sums = p.get("_sums")
-    if sums is None:
-        func_roles = _wl_roles(p)[2]
-        ins = sorted({r[1] for r in func_roles if r[0] == "in"})
-        sums = p["_sums"] = (ins, {j: ins.index(r[1]) for j, r in enumerate(func_roles)
-                                   if r[0] == "in"})
-    return sums
-
-
-def _fill(roles, var_values, node_values):
+def _by_role(roles, var_values, node_values):
+    """Per body input, its value: loop var k's from `var_values`, a node input's from
+    `node_values` (roles as `WhileRoles.cond` and `.func` give them)."""
     return [var_values[r[1]] if r[0] == "var" else node_values[r[1]] for r in roles]
 
 
-def _wl_check_pred(shape):
+def _check_pred(shape):
     if shape is not None and int(np.prod(shape)) != 1:
         raise ValueError(f"while_loop: cond must return a scalar (one element, e.g. shape "
                          f"(1,)), got shape {tuple(shape)}")
 
 
 def _while_shape(p, ins):
-    var_nodes, cond_roles, func_roles = _wl_roles(p)
+    roles = while_roles(p)
+    var_nodes, cond_roles, func_roles = roles.var_nodes, roles.cond, roles.func
     cur = [ins[i] for i in var_nodes]
     c_in, c_out = infer_body("while_loop", "cond", p["_subgraphs"][0],
-                             in_shapes=_fill(cond_roles, cur, ins))
-    _wl_check_pred(c_out[0])
+                             in_shapes=_by_role(cond_roles, cur, ins))
+    _check_pred(c_out[0])
     f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
-                             in_shapes=_fill(func_roles, cur, ins))
+                             in_shapes=_by_role(func_roles, cur, ins))
     new_ins = list(ins)
     for roles, b_in in ((cond_roles, c_in), (func_roles, f_in)):
         for r, s in zip(roles, b_in):
             idx = var_nodes[r[1]] if r[0] == "var" else r[1]
-            new_ins[idx] = _pick(new_ins[idx], s)
+            new_ins[idx] = _known_or(new_ins[idx], s)
     n_out = p.num_out_data
     outs = [None if s is None else (p.max_iterations,) + tuple(s) for s in f_out[:n_out]]
     for k, idx in enumerate(var_nodes):
         before, after = ins[idx], f_out[n_out + k]
         checks.check_loop_var("while_loop", k, (before, None), (after, None), 0)
-        outs.append(_pick(after, before))
+        outs.append(_known_or(after, before))
     return new_ins, outs
 
 
 def _while_dtype(p, ins):
-    var_nodes, cond_roles, func_roles = _wl_roles(p)
+    roles = while_roles(p)
+    var_nodes, func_roles = roles.var_nodes, roles.func
     cur = [ins[i] for i in var_nodes]
     f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
-                             in_dtypes=_fill(func_roles, cur, ins))
+                             in_dtypes=_by_role(func_roles, cur, ins))
     new_ins = list(ins)
     for r, d in zip(func_roles, f_in):
         idx = var_nodes[r[1]] if r[0] == "var" else r[1]
-        new_ins[idx] = _pick(new_ins[idx], d)
+        new_ins[idx] = _known_or(new_ins[idx], d)
     n_out = p.num_out_data
     for k, idx in enumerate(var_nodes):
         checks.check_loop_var("while_loop", k, (None, ins[idx]), (None, f_out[n_out + k]), 0)
     return new_ins, list(f_out)
 
 
-def _while_run(p, rc, xs, keep):
-    xp = rc.xp
-    var_nodes, cond_roles, func_roles = _wl_roles(p)
+def _while_run(spec, rc, xs, keep):
+    p, xp = spec.params, rc.xp
+    var_nodes, cond_roles, func_roles = spec.roles.var_nodes, spec.roles.cond, spec.roles.func
     cur = [xs[i] for i in var_nodes]
-    c_args = _fill(cond_roles, cur, xs)
-    cplan = body_plan(p, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+    c_args = _by_role(cond_roles, cur, xs)
+    cplan = body_plan(spec, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
                       False, xp)
-    f_args = _fill(func_roles, cur, xs)
+    f_args = _by_role(func_roles, cur, xs)
     fixed = [r[0] == "in" for r in func_roles]  # func inputs that are not loop vars
-    fplan = body_plan(p, 1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
-                      keep, xp, invariant=fixed if keep else None)
+    fplan = body_plan(spec, 1, [a.shape for a in f_args], [a.dtype for a in f_args],
+                      rc.is_train, keep, xp, invariant=fixed if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
-    counter = counted_loop(p) if loop_optimizations_enabled() else None
-    if counter is not None and cur[counter.k].size != 1:
-        counter = None
+    counter = spec.counter
     gathered = []  # (slot, every step's row) of the rows func picks by the counter
     if counter is not None:  # the trip count and every step's counter, known at entry
         values, n_steps = counter.values(rc, cur[counter.k], n_it)
@@ -393,19 +379,16 @@ def _while_run(p, rc, xs, keep):
     saved = [] if keep and store.saved is None else None
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
-    fast = fast_weight_layout(
-        xp, {func_roles[j][1]: xs[func_roles[j][1]] for j in fc_weight_positions(p, 1)
-             if func_roles[j][0] == "in"},
-        max((c.shape[0] for c in cur if c.ndim > 1), default=0), n_it,
-        p.setdefault("_fast", {}), steps_as_lists=saved is not None)
-    f_args = _fill(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
+    fast = fast_weight_layout(xp, {i: xs[i] for i in spec.weight_layout},
+                              spec.layout_buffers, steps_as_lists=saved is not None)
+    f_args = _by_role(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
     step_outs, step_rows = store.columns(n_it if n_steps is None else n_steps)
     if n_steps is not None:
         store.run(f_args, fed, step_outs, step_rows, saved, 0, n_steps)
         step = n_steps
     else:  # cond decides before each step
         cond = cplan.forward_fn(False)
-        c_args = _fill(cond_roles, cur, xs)
+        c_args = _by_role(cond_roles, cur, xs)
         c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
         f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
         for step in range(n_it + 1):
@@ -441,24 +424,20 @@ def _while_run(p, rc, xs, keep):
     return store.stacked + cur, Saved(fplan, saved, step)
 
 
-_while_kernel = _kernel(_while_run, "_while_loop: run func while cond holds, at most "
-                                    "max_iterations times; stacked step outputs have "
-                                    "max_iterations rows, zeros past the last step.")
-
-
-def _while_vjp(p, rc, xs, ys, gys, need, dests=None):
-    state = _saved_steps("while_loop", ys[-1], lambda: _while_run(p, rc, xs, keep=True))
-    var_nodes, _, func_roles = _wl_roles(p)
+def _while_vjp(spec, rc, xs, ys, gys, need, dests=None):
+    p = spec.params
+    state = _saved_steps("while_loop", ys[-1], lambda: _while_run(spec, rc, xs, keep=True))
+    var_nodes, func_roles = spec.roles.var_nodes, spec.roles.func
     n_out = p.num_out_data
     acc = [None] * len(xs)
-    ins, sums = _wl_sums(p)
+    ins, sums = spec.roles.summed, spec.roles.sum_index
     carry, summed, stash = reverse_pass(state, gys, n_out,
                                         [gys[n_out + k] for k in range(len(var_nodes))],
                                         p.func_var_locs, sums=sums)
     for i, g in zip(ins, summed):
         add_into(acc, i, g, fresh=True)
     plan = state.plan
-    _add_deferred(plan, stash, _fill(func_roles, [None] * len(var_nodes), xs), acc,
+    _add_deferred(plan, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
                   lambda j: func_roles[j][1], dests)
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):
@@ -466,12 +445,14 @@ def _while_vjp(p, rc, xs, ys, gys, need, dests=None):
     return acc
 
 
-_make_op("_while_loop", *with_hoisting(_while_kernel, _while_vjp, while_hoist),
+_WHILE_DOC = ("_while_loop: run func while cond holds, at most max_iterations times; "
+              "stacked step outputs have max_iterations rows, zeros past the last step.")
+_make_op("_while_loop", *_loop_rules(_while_run, _while_vjp, plan_while, _WHILE_DOC),
          _while_shape, _while_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "num_out_data": A.Int(0),
           "max_iterations": A.Int(), "cond_input_locs": A.IntList(),
           "func_input_locs": A.IntList(), "func_var_locs": A.IntList()},
-         2, _while_kernel.__doc__, writes_dests=True)
+         2, _WHILE_DOC, plan_while, writes_dests=True)
 
 
 # =============================================================================== _cond
@@ -487,7 +468,7 @@ def _infer_branches(p, ins, what):
         b_in, b_out = infer_body("cond", key[:4] + "_func", p["_subgraphs"][1 + b],
                                  **{what: [ins[i] for i in locs]})
         for i, v in zip(locs, b_in):
-            new_ins[i] = _pick(new_ins[i], v)
+            new_ins[i] = _known_or(new_ins[i], v)
         branch_outs.append(b_out)
     return new_ins, branch_outs
 
@@ -504,7 +485,7 @@ def _cond_shape(p, ins):
             raise ValueError(f"cond: output {j} has shape {tuple(a)} in then_func but "
                              f"{tuple(b)} in else_func; both branches must return the same "
                              "shapes")
-    return new_ins, [_pick(a, b) for a, b in zip(then_o, else_o)]
+    return new_ins, [_known_or(a, b) for a, b in zip(then_o, else_o)]
 
 
 def _cond_dtype(p, ins):
@@ -516,11 +497,11 @@ def _cond_dtype(p, ins):
     return new_ins, [a if a is not None else b for a, b in zip(*branch_outs)]
 
 
-def _cond_run(p, rc, xs, keep, taken=None):
-    xp = rc.xp
+def _cond_run(spec, rc, xs, keep, taken=None):
+    p, xp = spec.params, rc.xp
     if taken is None:
         c_args = [xs[i] for i in p.cond_input_locs]
-        cplan = body_plan(p, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+        cplan = body_plan(spec, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
                           False, xp)
         (c,), _ = cplan.forward(c_args)
         if c.size != 1:
@@ -528,20 +509,17 @@ def _cond_run(p, rc, xs, keep, taken=None):
         taken = bool(host_scalar(c))
     b = 0 if taken else 1
     args = [xs[i] for i in p[_BRANCH_LOCS[b]]]
-    plan = body_plan(p, 1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
+    plan = body_plan(spec, 1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp)
     outs = [xp.empty(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
     _, s = plan.forward(args, outs=outs)
     return outs, Saved(plan, [s] if keep else None, 1 if taken else 0)
 
 
-_cond_kernel = _kernel(_cond_run, "_cond: run the then or the else body, as the pred body "
-                                  "decides.")
-
-
-def _cond_vjp(p, rc, xs, ys, gys, need):
+def _cond_vjp(spec, rc, xs, ys, gys, need, dests=None):
+    p = spec.params
     state = _saved_steps("cond", ys[-1], lambda: _cond_run(
-        p, rc, xs, keep=True, taken=bool(ys[-1].n_steps)))
+        spec, rc, xs, keep=True, taken=bool(ys[-1].n_steps)))
     acc = [None] * len(xs)
     heads = list(gys[:p.num_outputs])
     if all(h is None for h in heads):
@@ -552,7 +530,9 @@ def _cond_vjp(p, rc, xs, ys, gys, need):
     return acc
 
 
-_make_op("_cond", _cond_kernel, _cond_vjp, _cond_shape, _cond_dtype,
+_COND_DOC = "_cond: run the then or the else body, as the pred body decides."
+_make_op("_cond", *_loop_rules(_cond_run, _cond_vjp, plan_cond, _COND_DOC),
+         _cond_shape, _cond_dtype,
          {"num_args": A.Int(), "num_outputs": A.Int(), "cond_input_locs": A.IntList(),
           "then_input_locs": A.IntList(), "else_input_locs": A.IntList()},
-         3, _cond_kernel.__doc__)
+         3, _COND_DOC, plan_cond)

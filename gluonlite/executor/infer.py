@@ -84,7 +84,7 @@ def _fill_partial_vars(nodes, shapes):
     whether a shape was filled."""
     filled = False
     for n in nodes:
-        if n.op is None or not n.op.reshapes or not n.inputs:
+        if n.op is None or not n.op.fast.reshapes or not n.inputs:
             continue
         src, _ = n.inputs[0]
         declared = shapes.get((id(src), 0))

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
-from .codegen import backward_function, forward_function, loop_function, reverse_function
+from .codegen import backward_function, forward_function
 from .infer import infer_graph
 from .memory import plan_buffers
 
@@ -23,22 +23,23 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "need_all", "deferred")
+                 "rc", "need_all", "deferred", "spec")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
         self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
-        self.use_into = node.op.into is not None and not node.op.stateful
+        self.use_into = node.op.fast.into is not None and not node.op.stateful
         self.bufs = None
         self.need = None
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
+        self.spec = None  # what the operator's `prepare` rule decided for this step
         self.need_all = None  # `need` without deferral (see Plan.deferred)
         self.deferred = ()
 
 
 class _Deferred:
     """A step's gradient for a loop-invariant input, left to the loop to sum over its steps
-    (`Operator.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
+    (`Fast.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
 
@@ -52,7 +53,8 @@ class Plan:
     Attributes:
         input_names: the symbol's `list_inputs()`.
         out_shapes, out_dtypes: per visible output.
-        steps: the forward steps, in order.
+        steps: the forward steps, in order; a step's `spec` is what its operator's
+            `prepare` rule decided for it (a loop's `LoopSpec`), else None.
         buffer_of: {slot: buffer id} of the static memory plan (empty without static_alloc).
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
     """
@@ -100,6 +102,11 @@ class Plan:
             ins = [slot_of[(id(s), i)] for s, i in n.inputs]
             self.steps.append(_Step(n, ins, outs, n_arrays))
         self.n_slots = n_slots
+        for st in self.steps:
+            if st.op.prepare is not None:
+                st.spec = st.op.prepare(st.p, [self.slot_shape.get(s) for s in st.ins],
+                                        [self.slot_dtype.get(s) for s in st.ins],
+                                        self.is_train, xp)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
@@ -107,6 +114,10 @@ class Plan:
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
         self.invariant = list(invariant) if invariant is not None else [False] * n_in
         self._plan_backward()
+        backward = set(map(id, self.bwd_steps))
+        for st in self.steps:
+            if st.op.stateful and (id(st) in backward or st.spec is not None):
+                st.rc = RunCtx(self.is_train, xp, id(st) in backward, st.spec)
         self._plan_deferred()
         self._plan_memory()
         self._build_runners()
@@ -117,7 +128,8 @@ class Plan:
         requires = set(i for i, g in enumerate(self.grad_inputs) if g)
         self.bwd_steps = []
         if not requires:
-            self.saved_slots, self._saved_ops, self.can_stack = set(), [], False
+            self.saved_slots, self._saved_ops, self.can_stack = set(), (), False
+            self._stubs, self._dropped = (), ()
             return
         for st in self.steps:
             names = st.op.input_names(st.p) if not st.op.variadic else [None] * len(st.ins)
@@ -127,10 +139,7 @@ class Plan:
                 requires.update(st.outs)
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
-        for st in self.bwd_steps:
-            if st.op.stateful:
-                st.rc = RunCtx(self.is_train, self.xp, True)
-        # Keep what each vjp reads (`Operator.saves`); the other values it sees only as
+        # Keep what each vjp reads (`Fast.saves`); the other values it sees only as
         # zero-memory shape stubs, and values no vjp sees are dropped after the forward.
         saved, seen = set(), set()
         for st in self.bwd_steps:
@@ -142,14 +151,14 @@ class Plan:
             seen.update(st.outs)
         self.saved_slots = saved
         xp = self.xp
-        self._stubs = [(s, xp.broadcast_to(xp.zeros((), dtype=self.slot_dtype[s]),
+        self._stubs = tuple((s, xp.broadcast_to(xp.zeros((), dtype=self.slot_dtype[s]),
                                            self.slot_shape[s]))
-                       for s in sorted(seen - saved) if s in self.slot_shape]
-        self._dropped = [s for s in range(self.n_inputs, self.n_slots)
-                         if s not in seen and s not in self.out_slots]
+                            for s in sorted(seen - saved) if s in self.slot_shape)
+        self._dropped = tuple(s for s in range(self.n_inputs, self.n_slots)
+                              if s not in seen and s not in self.out_slots)
         # Saved operator outputs, in slot order; stackable when every one is an array (a
         # nested loop's opaque state is not).
-        self._saved_ops = sorted(s for s in saved if s >= self.n_inputs)
+        self._saved_ops = tuple(sorted(s for s in saved if s >= self.n_inputs))
         self.can_stack = all(s in self.slot_shape for s in self._saved_ops)
 
     def _plan_deferred(self):
@@ -158,12 +167,12 @@ class Plan:
         self.deferred = []
         for st in self.bwd_steps:
             st.need_all = list(st.need)
-            if not st.op.vjp_sum or st.op.variadic:
+            if not st.op.fast.vjp_sum or st.op.variadic:
                 continue
             names = st.op.input_names(st.p)
             mine = []
             for j, s in enumerate(st.ins):
-                rule = st.op.vjp_sum.get(names[j])
+                rule = st.op.fast.vjp_sum.get(names[j])
                 if st.need[j] and s < self.n_inputs and self.invariant[s] and rule:
                     reads, fn = rule
                     st.need[j] = False
@@ -179,73 +188,29 @@ class Plan:
             slot = self._copies[slot]
         return slot
 
-    def new_saved_stacks(self, n_steps, provided=None):
-        """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (needs
-        `can_stack`); `provided` {slot: stack} gives stacks the caller already holds (a
-        loop's stacked step output that is the same value)."""
-        provided = provided or {}
-        return {s: provided[s] if s in provided else
-                self.xp.empty((n_steps,) + tuple(self.slot_shape[s]), dtype=self.slot_dtype[s])
-                for s in self._saved_ops}
+    # ---- what a loop running this plan as its body reads (read-only) -------------------
+    @property
+    def saved_ops(self):
+        """The operator outputs a backward reads (`Fast.saves`), in slot order: what a
+        loop keeps of each step (stackable when `can_stack`)."""
+        return self._saved_ops
 
-    def stash_provided(self, provided):
-        """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
-        stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
-        copy (`reverse_fn`)."""
-        return frozenset(u for d in self.deferred for u in d.uses if u in (provided or ()))
+    @property
+    def stubs(self):
+        """[(slot, zero-memory array of its shape)]: values a backward sees only as their
+        shape."""
+        return self._stubs
 
-    def new_stash(self, n_steps, provided=None, grads=None, shared=None):
-        """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
+    @property
+    def dropped(self):
+        """Slots no backward step sees: dropped after the forward."""
+        return self._dropped
 
-        Args:
-            provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
-                loop already holds (a scanned input, the carried states): the deferred sums
-                read those instead of a copy made step by step.
-            grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
-                slot's gradients (the reverse pass writes them there itself; see
-                `gluonlite.executor.codegen.reverse_function`'s `grads_in_rows`); an
-                array of another shape of as many values is viewed in the slot's shape.
-            shared: {output slot: other output slot}: slot's gradient stack is other's,
-                viewed in slot's shape (the reverse pass writes the gradient once, for both:
-                `reverse_function`'s `grads_shared`).
-
-        Returns:
-            A list with, per deferred gradient, (its output-gradient stack, [the stack of
-            each input it reads]).
-
-        Example: ``stash = plan.new_stash(T, {0: xs})``; after the reverse pass,
-        ``plan.finish_stash(stash, args)`` gives the summed gradients.
-        """
-        xp, provided = self.xp, provided or {}
-        stash = []
-        # One stack per slot, shared by the deferred sums of one step: one for the values a
-        # sum reads and, apart (a slot may be both, in a chain of products), one for the
-        # gradients it sums.
-        values, grads, shared = dict(provided), dict(grads or {}), shared or {}
-
-        def stack(stacks, s):
-            shape = (n_steps,) + tuple(self.slot_shape[s])
-            if s not in stacks:
-                stacks[s] = xp.zeros(shape, dtype=self.slot_dtype[s])
-            elif stacks[s].shape != shape:  # C-contiguous (a stack, rows of a dest): a view
-                stacks[s] = stacks[s].reshape(shape)
-            return stacks[s]
-        for s, other in shared.items():
-            grads[s] = stack(grads, other)
-        for d in self.deferred:
-            stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
-        return stash
-
-    def finish_stash(self, stash, args, dests=None):
-        """The summed gradients of the deferred invariant inputs: [(input index, grad)].
-
-        `dests` {input index: array} (optional): where to write an input's sum (its first,
-        when the input has several; see `Operator.writes_dests`)."""
-        out, dests = [], dict(dests or {})
-        for d, (g, uses) in zip(self.deferred, stash):
-            out.append((d.slot, d.fn(d.step.p, self.rc, args[d.slot], dict(zip(d.names, uses)),
-                                     g, out=dests.pop(d.slot, None))))
-        return out
+    @property
+    def caller_direct(self):
+        """Output slots a forward may write straight into a caller's array (not kept for
+        the backward: a caller's buffer may be reused)."""
+        return self._caller_direct
 
     # ---- memory ---------------------------------------------------------------------------
     def _plan_memory(self):
@@ -300,10 +265,13 @@ class Plan:
         # Outputs the caller may have preallocated: written in place unless backward keeps
         # the value (a caller's buffer, e.g. a loop's slice or loop var, may be reused).
         keep = self.saved_slots if self.bwd_steps else set()
-        self._caller_direct = set(self.out_slots) - keep
+        self._caller_direct = frozenset(self.out_slots) - keep
         self._fns, self._sources = {}, {}
 
-    def _generated(self, key, make):
+    def generated(self, key, make):
+        """The function generated for this plan under `key`, made by `make() -> (function,
+        source)` the first time (the plan's own forward and backward, and the step loops a
+        loop running it as its body generates, `gluonlite.control_flow.loop_codegen`)."""
         fn = self._fns.get(key)
         if fn is None:
             fn, self._sources[key] = make()
@@ -315,47 +283,13 @@ class Plan:
         `with_outs` the caller passes `outs` to write into, and outputs at positions `skip`
         are not written (see `gluonlite.executor.codegen.forward_function`)."""
         key = ("forward", bool(with_outs), frozenset(skip))
-        return self._generated(key, lambda: forward_function(self, *key[1:]))
+        return self.generated(key, lambda: forward_function(self, *key[1:]))
 
     def backward_fn(self, with_dests=False):
         """The generated backward ``f(saved, heads, dests=None) -> grads`` (see `backward`),
         with or without the caller's gradient arrays (`with_dests`)."""
         key = ("backward", bool(with_dests))
-        return self._generated(key, lambda: backward_function(self, *key[1:]))
-
-    def loop_fn(self, with_rows, keep, skip, given, scanned, carried):
-        """The generated step loop ``f(args, fed, outs, rows, saved, start, stop)`` of a loop
-        node running this plan as its body (see
-        `gluonlite.executor.codegen.loop_function`).
-
-        Example (a body ``(x, h, w) -> (y, h')`` scanning x, carrying output 1 into input 1;
-        ys, hs: (T, ...) stacks the steps write)::
-
-            run = plan.loop_fn(False, False, (), (), scanned=[0], carried=[(1, 1)])
-            run([None, h0, w], [list(xs)], list(zip(ys, hs)), [None] * T, None, 0, T)
-        """
-        key = ("loop", bool(with_rows), bool(keep), frozenset(skip), tuple(given),
-               tuple(scanned), tuple(carried))
-        return self._generated(key, lambda: loop_function(self, *key[1:]))
-
-    def reverse_fn(self, provided, from_rows, n_out, carry_locs, rows, sums):
-        """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a
-        loop node running this plan as its body (see
-        `gluonlite.executor.codegen.reverse_function`). `provided` is None when the loop
-        passes no stash, else `stash_provided` of the stacks it will make the stash with
-        (`new_stash`, given the function's `grads_in_rows`); `from_rows` is None for steps
-        saved as lists, else which body inputs are the same at every step.
-
-        Example (the loop of `loop_fn`'s example, its steps' saved values kept as lists: x's
-        gradient to the rows of gx, w's summed over the steps)::
-
-            rev = plan.reverse_fn(None, None, 1, [1], [0], {2: 0})
-            (g_h0,), (g_w,) = rev(saved_steps, [list(g_ys)], [g_h_last], [gx], None, T - 1)
-        """
-        key = ("reverse", provided is not None, None if from_rows is None else tuple(from_rows),
-               provided or frozenset(), n_out, tuple(carry_locs), tuple(rows),
-               tuple(sorted(sums.items())))
-        return self._generated(key, lambda: reverse_function(self, *key[1:7], dict(key[7])))
+        return self.generated(key, lambda: backward_function(self, *key[1:]))
 
     @property
     def source(self):
@@ -388,14 +322,14 @@ class Plan:
 
     def backward(self, saved, out_grads, dests=None):
         """Gradients of the inputs from gradients of the outputs (a loop runs its body's
-        backward through `reverse_fn` instead).
+        backward in its generated reverse pass instead, `gluonlite.control_flow.loop_codegen`).
 
         Args:
             saved: the `saved` object of a training forward of this plan.
             out_grads: one raw array (or None for zero) per visible output.
             dests: optional, per input None or a C-contiguous array of its shape and dtype
                 that nothing else reads: the input's gradient may be written there (and is
-                then that array; see `Operator.writes_dests`).
+                then that array; see `Fast.writes_dests`).
 
         Returns:
             A list aligned with `input_names`: the gradient, or None where the input wants
@@ -419,8 +353,9 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
         invariant: bools aligned with list_inputs(): inputs that stay the same over the
-            calls of one loop; gradients of such inputs that have an `Operator.vjp_sum` rule
-            are left to the loop (`Plan.deferred`, `new_stash`, `finish_stash`).
+            calls of one loop; gradients of such inputs that have an `Fast.vjp_sum` rule
+            are left to the loop (`Plan.deferred`; `gluonlite.control_flow.loop_steps`'s
+            `new_stash` and `finish_stash`).
 
     Returns:
         A `Plan`.

@@ -158,13 +158,13 @@ def run_plan(plan, inputs, ctx=None):
         diff = plan.diff
         entries = [x if (x is not None and diff[i]) else None for i, x in enumerate(inputs)]
         if op.vjp is not None and any(e is not None and e._entry is not None for e in entries):
-            if op.writes_dests:
+            if op.fast.writes_dests:
                 def vjp(gys, need, dests=None, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need, dests=dests)
             else:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need)
-            autograd.record_node(entries, vjp, outs, op.name, op.writes_dests, plan)
+            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan)
         elif any(x is not None and x._entry is not None for x in inputs):
             # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
             # graph with a zero gradient, so backward() from them works as in MXNet.

@@ -3,6 +3,7 @@ broadcasting, same-shape (``elemwise_*``) and scalar variants."""
 import numpy as np
 
 from . import attrs as A
+from .fast import Fast
 from .registry import register, ShapeError, writes_out
 from .rules import same_shape, broadcast_rule, unbroadcast, keep_dtype
 
@@ -24,7 +25,7 @@ def sigmoid_into(xp, x, out):
 
 def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=(), ufunc=None):
     """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx;
-    `ufunc`: see `Operator.ufunc` (default: what `_ufunc` marked `fwd` with)."""
+    `ufunc`: see `Fast.ufunc` (default: what `_ufunc` marked `fwd` with)."""
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
 
@@ -37,8 +38,8 @@ def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=(), ufun
     kernel.__doc__ = doc or f"Elementwise {name}."
     ufunc = ufunc or getattr(fwd, "ufunc_name", None)
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
-             passes_grad=passes_grad, grads=(grad,) if grad else None)(kernel)
+             fast=Fast(into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
+                       passes_grad=passes_grad, grads=(grad,) if grad else None))(kernel)
 
 
 # What a unary gradient reads: the input, the output, or nothing but the gradient.
@@ -117,9 +118,9 @@ def _fill_into(value):
 
 
 register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
-         into=_fill_into(0))(_no_grad_like(0))
+         fast=Fast(into=_fill_into(0)))(_no_grad_like(0))
 register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
-         into=_fill_into(1))(_no_grad_like(1))
+         fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
 
 
 @register("logical_not", shape=same_shape("logical_not"), nondiff=("data",))
@@ -145,9 +146,9 @@ def _act(p):
 
 
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
-          into=lambda p, rc, outs, x: _act(p).into(p, rc, outs, x),
           vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
-          saves=lambda p: _act(p).saves)
+          fast=Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
+                    saves=lambda p: _act(p).fast.saves))
 def _activation(p, rc, x):
     """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
     return _act(p).kernel(p, rc, x)
@@ -264,11 +265,11 @@ def _binary(name, kind, shape_rule, aliases=()):
 
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
-    register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), into=into,
-             dtype=keep_dtype, aliases=aliases, saves=_BINARY_SAVES.get(kind),
-             ufunc=(fn, {"casting": "unsafe"}),
-             passes_grad=_PASSES.get(kind, ()) if same else (),
-             grads=(grad_a, grad_b) if same else None)(kernel)
+    register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
+             aliases=aliases,
+             fast=Fast(into=into, saves=_BINARY_SAVES.get(kind), ufunc=(fn, {"casting": "unsafe"}),
+                       passes_grad=_PASSES.get(kind, ()) if same else (),
+                       grads=(grad_a, grad_b) if same else None))(kernel)
 
 
 # Inputs whose gradient is the output's gradient itself (same-shape operators only).
@@ -333,9 +334,9 @@ def _scalar_op(name, f, grad, nondiff=False, saves=None, passes_grad=()):
 
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
-             shape=same_shape(name), into=into, vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else (), saves=saves,
-             passes_grad=passes_grad)(kernel)
+             shape=same_shape(name), vjp=None if nondiff else vjp,
+             nondiff=("data",) if nondiff else (),
+             fast=Fast(into=into, saves=saves, passes_grad=passes_grad))(kernel)
 
 
 def _uf(fn, swap=False):

@@ -6,6 +6,7 @@ import numpy as np
 from ..base import MXNetValueError
 from ..context import host_scalar
 from . import attrs as A
+from .fast import Fast
 from .registry import register, ShapeError, writes_out
 from .rules import norm_axis, keep_dtype
 
@@ -166,40 +167,10 @@ def _dot(xp, a, b, out=None):
         return xp.matmul(a, b, out=out)
 
 
-def _fc_into(p, rc, outs, x, w, b=None):
-    out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
-    _dot(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
-    if b is not None:
-        out2 += b
-
-
-def _fc_inline(p, shapes, dtypes):
-    """`_fc_into` as source lines (`Operator.inline`) for 2-D data of one dtype."""
-    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
-        return None
-    return ["xp.dot({0}, {1}.T, out={out})"] + \
-        ([] if p.no_bias else ["xp.add({out}, {2}, out={out})"])
-
-
 def _into(dests, j, shape=None):
     """dests[j] (viewed as `shape`), or None: where the gradient of input j goes."""
     d = None if dests is None else dests[j]
     return d if d is None or shape is None else d.reshape(shape)
-
-
-@writes_out
-def _fc_data_grad(xp, x, w, *rest, out=None):
-    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Operator.grads`: a
-    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
-    rest is (bias, output, output gradient) or (output, output gradient)."""
-    g = rest[-1]
-    if g.ndim != 2:
-        g = g.reshape(-1, w.shape[0])
-    if out is not None:
-        _dot(xp, g, w, out if out.ndim == 2 else out.reshape(g.shape[0], w.shape[1]))
-        return out
-    gx = xp.dot(g, w)
-    return gx if x.ndim == 2 else gx.reshape(x.shape)
 
 
 def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
@@ -222,6 +193,38 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     return gx, gw, gb
 
 
+# FullyConnected's fast paths (`Fast`): writing into a given output, as source lines, the
+# data gradient alone, and the weight and bias gradients summed over a loop's steps.
+def _fc_into(p, rc, outs, x, w, b=None):
+    out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
+    _dot(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
+    if b is not None:
+        out2 += b
+
+
+def _fc_inline(p, shapes, dtypes):
+    """`_fc_into` as source lines (`Fast.inline`) for 2-D data of one dtype."""
+    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
+        return None
+    return ["xp.dot({0}, {1}.T, out={out})"] + \
+        ([] if p.no_bias else ["xp.add({out}, {2}, out={out})"])
+
+
+@writes_out
+def _fc_data_grad(xp, x, w, *rest, out=None):
+    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Fast.grads`: a
+    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
+    rest is (bias, output, output gradient) or (output, output gradient)."""
+    g = rest[-1]
+    if g.ndim != 2:
+        g = g.reshape(-1, w.shape[0])
+    if out is not None:
+        _dot(xp, g, w, out if out.ndim == 2 else out.reshape(g.shape[0], w.shape[1]))
+        return out
+    gx = xp.dot(g, w)
+    return gx if x.ndim == 2 else gx.reshape(x.shape)
+
+
 def _fc_rows(p, stacked_x):
     """Per-step data stacked as (T, ...) -> one matrix of every step's rows (T may be 0)."""
     shape = stacked_x.shape
@@ -238,11 +241,13 @@ def _fc_bias_sum(p, rc, b, stacked, g, out=None):
     return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
 
 
-register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape, into=_fc_into,
-         writes_dests=True, grads=(_fc_data_grad,), inline=_fc_inline,
-         vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)},
-         saves=("data", "weight"), shape_back=_fc_shape_back,
-         attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
+register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape,
+         shape_back=_fc_shape_back,
+         attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)},
+         fast=Fast(into=_fc_into, inline=_fc_inline, saves=("data", "weight"),
+                   grads=(_fc_data_grad,), writes_dests=True,
+                   vjp_sum={"weight": (("data",), _fc_weight_sum),
+                            "bias": ((), _fc_bias_sum)}))(_fc)
 
 
 # ---- gathers -------------------------------------------------------------------------------
@@ -360,9 +365,9 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
 
 
 @register("take", inputs=("a", "indices"), nondiff=("indices",), vjp=_take_vjp,
-          vjp_sum={"a": (("indices",), _take_a_sum)}, saves=("indices",),
           shape=_take_shape, dtype=keep_dtype,
-          attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")})
+          attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")},
+          fast=Fast(saves=("indices",), vjp_sum={"a": (("indices",), _take_a_sum)}))
 def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)

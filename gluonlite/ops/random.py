@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import attrs as A
+from .fast import Fast
 from .registry import register
 
 _state = {"gen": np.random.default_rng(0), "seed": 0}
@@ -69,7 +70,7 @@ def _register_fill(name, value, attrs, doc):
         outs[0][...] = p.value if value is None else value
 
     register(name, inputs=(), attrs=attrs, shape=_creation_shape, dtype=_creation_dtype,
-             into=into, doc=doc)(kernel)
+             doc=doc, fast=Fast(into=into))(kernel)
 
 
 _register_fill("_zeros", 0, _CREATE, "_zeros(shape, dtype): an array of zeros.")

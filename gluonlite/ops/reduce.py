@@ -4,6 +4,7 @@ from math import prod
 
 
 from . import attrs as A
+from .fast import Fast
 from .registry import register
 from .rules import norm_axis
 
@@ -50,8 +51,8 @@ def _reduce(name, fn, grad, doc, saves=None):
         return ins, [None if ins[0] is None else _out_shape(name, p, ins[0])]
 
     kernel.__doc__ = doc
-    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, saves=saves,
-             aliases=(f"{name}_axis",))(kernel)
+    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, aliases=(f"{name}_axis",),
+             fast=Fast(saves=saves))(kernel)
 
 
 def _count(x, axes):

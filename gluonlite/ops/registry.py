@@ -4,15 +4,17 @@ the compiler.
 An `Operator` holds, side by side:
 
 - ``kernel(p, rc, *xs)``: the forward on raw arrays (numpy or cupy), returning one array or a
-  tuple; optionally ``into(p, rc, outs, *xs)``, the same forward writing into preallocated
-  ``outs`` (what static-alloc plans call);
+  tuple;
 - ``vjp(p, rc, xs, ys, gys, need)``: the gradient rule, returning one gradient (or None) per
   input; ``gys[i]`` is None when output i received no gradient, ``need[j]`` says whether input
   j wants one (so rules can skip work);
 - ``shape(p, in_shapes) -> (in_shapes, out_shapes)`` and ``dtype(p, in_dtypes) -> (in_dtypes,
   out_dtypes)``: inference rules that may fill unknown (None) input entries, e.g. a weight's
   shape from the data and ``num_hidden``;
-- ``attrs``: how each attribute parses from a Python value or MXNet's JSON string.
+- ``attrs``: how each attribute parses from a Python value or MXNet's JSON string;
+- ``fast``: the speed-only alternatives to these rules (`gluonlite.ops.fast.Fast`: writing
+  into preallocated outputs, direct gradient rules, what the vjp reads, ...), each held
+  against the plain rule by the registry walk.
 
 ``p`` is the parsed `Params`; ``rc`` the `RunCtx` (train mode and array module).
 """
@@ -20,12 +22,15 @@ from collections import namedtuple
 
 from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from .attrs import REQUIRED, format_attr
+from .fast import Fast
 
 __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError",
-           "writes_out"]
+           "writes_out", "Fast"]
 
-# need_grad: a gradient of this call will be asked for (stateful operators keep state only then)
-RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad"], defaults=(False,))
+# need_grad: a gradient of this call will be asked for (stateful operators keep state only
+# then); spec: what the operator's `prepare` rule decided for the compiled plan step that
+# calls it (None outside a plan, or for an operator without one).
+RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec"], defaults=(False, None))
 
 _OPS = {}
 
@@ -54,14 +59,15 @@ class Operator:
     """One registered operator (see the module docstring for the meaning of each rule)."""
 
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
-                 vjp=None, shape=None, dtype=None, into=None, aux=(), nondiff=(), variadic=None,
+                 vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 vjp_sum=None, aux_mask=None, saves=None, shape_back=None, reshapes=False,
-                 ufunc=None, passes_grad=(), writes_dests=False, views=None, grads=None,
-                 inline=None):
+                 aux_mask=None, shape_back=None, prepare=None, fast=None, **speed):
+        if speed:
+            names = ", ".join(f"{k}=..." for k in sorted(speed))
+            raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
+                            f"one object: fast=Fast({names}) (gluonlite.ops.fast)")
         self.name = name
         self.kernel = kernel
-        self.into = into
         self.vjp = vjp
         self.shape_rule = shape
         self.dtype_rule = dtype
@@ -79,58 +85,16 @@ class Operator:
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
         self.stateful = False
-        # {input name: (names of the inputs it reads, fn)}: the gradient of a loop-invariant
-        # input summed over a loop's steps, from every step's inputs and output gradient
-        # stacked along a new axis 0: fn(p, rc, target, stacked, g) where `target` is the
-        # invariant input, `stacked` maps the read input names to their (T, ...) stacks and
-        # `g` is the (T, ...) stack of output-0 gradients; ``out=`` (optional) is an array to
-        # write the sum into (see `writes_dests`). It lets a loop turn T small weight-gradient
-        # products into one GEMM after its reverse pass.
-        self.vjp_sum = dict(vjp_sum or {})
-        # What the vjp reads: None (everything), or a tuple (or p -> tuple) of input names and
-        # possibly "outputs". The rest is seen by the vjp only as a shape stub, so a compiled
-        # plan (and a loop, per step) keeps only these values for the backward.
-        self.saves = saves
         # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
         # outputs (shape inference runs both ways, as MXNet's does).
         self.shape_back = shape_back
-        # The forward is its one input reshaped (a view) to the output's inferred shape, so a
-        # compiled plan can call `reshape` with the shape it knows instead of the kernel.
-        self.reshapes = bool(reshapes)
-        # Optional (p, input shape) -> one basic index per output: the outputs are views of
-        # input 0 at indices known once its shape is (a split), so a compiled plan indexes
-        # the input itself instead of calling the kernel.
-        self.views = views
-        # (name, keyword args): `into` is the array module's `name(*inputs, out=outs[0],
-        # **kwargs)`, so a compiled plan can call that function directly. `name` may also
-        # be a function of the array module giving that function (or None where there is
-        # none: the plan calls `into`).
-        self.ufunc = ufunc
-        # Optional (p, input shapes, input dtypes) -> source lines, or None where they do not
-        # apply: `into` written out for a compiled plan to emit in place of the call (with
-        # `xp` the array module, {0}, {1}, ... the inputs and {out} the output, a
-        # C-contiguous array of the inputs' dtype; lines call functions and never assign
-        # a name: the output may be a name bound outside the generated function).
-        self.inline = inline
-        # Input positions whose gradient is the output's gradient unchanged (same shape and
-        # dtype): a compiled backward passes it on without calling the vjp.
-        self.passes_grad = tuple(passes_grad)
-        # Optional, for the first len(grads) inputs (None: no rule for that one):
-        # f(xp, *inputs, output, output_grad) -> that input's gradient, the vjp's own rule
-        # where it needs no attributes, so a compiled backward calls it directly when every
-        # gradient it wants has one (a loop's backward does, every step). A rule marked
-        # with `writes_out` also takes ``out=`` (an array of the input's shape and dtype,
-        # C-contiguous, aliasing no argument) and writes the gradient there: a loop's
-        # reverse pass gives it the row the gradient is stored in.
-        self.grads = None if grads is None else tuple(grads)
-        # The vjp takes ``dests=`` (per input: None or a C-contiguous array of the input's
-        # shape and dtype that nothing else reads) and writes that input's gradient into it,
-        # returning that very array, where it can (a loop's carried state's gradient, say,
-        # is returned as its own array: callers copy a gradient that is not the dest).
-        # autograd hands a parameter's grad buffer down this way (grad_req='write'), so a
-        # large weight gradient is not made and then copied; a loop's reverse pass hands
-        # a gradient's row down the same way.
-        self.writes_dests = bool(writes_dests)
+        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp)
+        # -> an object a compiled plan computes once per step and hands to that step's
+        # kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the loops'
+        # optimizations, `gluonlite.control_flow.passes`).
+        self.prepare = prepare
+        # The speed-only alternatives to the rules above (`gluonlite.ops.fast.Fast`).
+        self.fast = fast if fast is not None else Fast()
         self._output_names = output_names
         # Every input name in MXNet's call order, whatever the attributes: positional
         # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
@@ -230,7 +194,8 @@ class Operator:
 
     def saved_inputs(self, p):
         """(input indices the vjp reads, whether it reads the outputs)."""
-        spec = self.saves(p) if callable(self.saves) else self.saves
+        saves = self.fast.saves
+        spec = saves(p) if callable(saves) else saves
         n_in = len(self.input_names(p)) if not self.variadic else p[self.variadic]
         if spec is None:
             return frozenset(range(n_in)), True
@@ -275,8 +240,8 @@ class Operator:
         With `out` (a list of preallocated arrays, one per output) the results are written
         there, by the `into` kernel when the operator has one.
         """
-        if out is not None and self.into is not None:
-            self.into(p, rc, out, *xs)
+        if out is not None and self.fast.into is not None:
+            self.fast.into(p, rc, out, *xs)
             return tuple(out)
         res = self.kernel(p, rc, *xs)
         if not isinstance(res, tuple):
@@ -316,7 +281,7 @@ def dtype_str(d):
 
 
 def writes_out(rule):
-    """Mark a gradient rule (`Operator.grads`) as taking ``out=``; returns the rule.
+    """Mark a gradient rule (`Fast.grads`) as taking ``out=``; returns the rule.
 
     Example::
 

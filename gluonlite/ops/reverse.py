@@ -4,6 +4,7 @@ are their own inverse, so each one's gradient is the operator applied to the out
 import numpy as np
 
 from . import attrs as A
+from .fast import Fast
 from .registry import register, ShapeError
 from .rules import norm_axis
 
@@ -30,9 +31,9 @@ def _reverse_shape(p, ins):
     return ins, [tuple(ins[0])]
 
 
-@register("reverse", aliases=("flip",), saves=(), attrs={"axis": A.Axis()},
-          shape=_reverse_shape,
-          vjp=lambda p, rc, xs, ys, gys, need: (gys[0][_flip_index(p, gys[0].ndim)].copy(),))
+@register("reverse", aliases=("flip",), attrs={"axis": A.Axis()}, shape=_reverse_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0][_flip_index(p, gys[0].ndim)].copy(),),
+          fast=Fast(saves=()))
 def _reverse(p, rc, x):
     """reverse(data, axis) (also `flip`): the entries of `data` in reverse order along each
     axis in `axis` (an int or a tuple of ints).
@@ -82,9 +83,10 @@ def _seq_reverse_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("SequenceReverse", inputs=_seq_reverse_inputs, nondiff=("sequence_length",),
-          signature=("data", "sequence_length"), saves=("sequence_length",),
+          signature=("data", "sequence_length"),
           attrs={"use_sequence_length": A.Bool(False), "axis": A.Int(0)},
-          shape=_seq_reverse_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_reverse_vjp)
+          shape=_seq_reverse_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_reverse_vjp,
+          fast=Fast(saves=("sequence_length",)))
 def _sequence_reverse(p, rc, x, lengths=None):
     """SequenceReverse(data, sequence_length=None, use_sequence_length=False, axis=0): data is
     (T, N, ...); with use_sequence_length each sequence b has its first ``sequence_length[b]``

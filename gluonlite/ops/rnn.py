@@ -52,6 +52,7 @@ import numpy as np
 
 from ..context import host_array
 from . import attrs as A
+from .fast import Fast
 from .elementwise import sigmoid_into
 from .random import generator
 from .registry import ShapeError, register
@@ -791,9 +792,9 @@ def _param_concat_into(p, rc, outs, *xs):
     rc.xp.concatenate(xs, axis=p.dim % xs[0].ndim, out=outs[0])
 
 
-register("_rnn_param_concat", saves=(), variadic="num_args", vjp=_concat_vjp,
+register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
-         shape_back=_param_concat_back, into=_param_concat_into,
+         shape_back=_param_concat_back, fast=Fast(saves=(), into=_param_concat_into),
          doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
              "one input of unknown length from the output's (how MXNet's RNN layers pack "
              "their parameters).")(_param_concat)

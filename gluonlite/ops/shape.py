@@ -6,6 +6,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
+from .fast import Fast
 from .registry import register, ShapeError
 from .rules import norm_axis, fmt_shapes
 
@@ -74,11 +75,12 @@ def _reshape_spec(p):
     return p.shape if p.shape or not p.target_shape else p.target_shape
 
 
-@register("Reshape", saves=(), aliases=("reshape",), vjp=_reshape_vjp, reshapes=True,
+@register("Reshape", aliases=("reshape",), vjp=_reshape_vjp,
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]))
+                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]),
+          fast=Fast(saves=(), reshapes=True))
 def _reshape(p, rc, x):
     """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
     return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
@@ -149,8 +151,8 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape,
-          reshapes=True)
+@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape,
+          fast=Fast(saves=(), reshapes=True))
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -172,16 +174,17 @@ def _squeeze_shape(p, ins):
     return ins, [out or (1,)]
 
 
-@register("squeeze", saves=(), vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
-          shape=_squeeze_shape, reshapes=True)
+@register("squeeze", vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
+          shape=_squeeze_shape, fast=Fast(saves=(), reshapes=True))
 def _squeeze(p, rc, x):
     """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
     return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
 
 
-@register("Flatten", saves=(), aliases=("flatten",), vjp=_reshape_vjp, reshapes=True,
+@register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      (ins[0][0], prod(ins[0][1:]))]))
+                                      (ins[0][0], prod(ins[0][1:]))]),
+          fast=Fast(saves=(), reshapes=True))
 def _flatten(p, rc, x):
     """Flatten(data): reshape to (batch, -1)."""
     return x.reshape(x.shape[0], -1)
@@ -195,19 +198,21 @@ def _perm(p, ndim):
     return tuple(a % ndim for a in p.axes)
 
 
-@register("transpose", saves=(), attrs={"axes": A.Shape(())},
+@register("transpose", attrs={"axes": A.Shape(())},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
           vjp=lambda p, rc, xs, ys, gys, need: (
-              gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
+              gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),),
+          fast=Fast(saves=()))
 def _transpose(p, rc, x):
     """transpose(data, axes=()): permute axes (reverse them when axes is empty)."""
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
 
 
-@register("SwapAxis", saves=(), aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
+@register("SwapAxis", aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
-          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
+          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),),
+          fast=Fast(saves=()))
 def _swapaxes(p, rc, x):
     """swapaxes(data, dim1, dim2): exchange two axes."""
     return rc.xp.ascontiguousarray(rc.xp.swapaxes(x, p.dim1, p.dim2))
@@ -241,8 +246,9 @@ def _concat_vjp(p, rc, xs, ys, gys, need):
     return tuple(rc.xp.split(gys[0], cuts, axis=ax))
 
 
-@register("Concat", saves=(), aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
-          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
+@register("Concat", aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
+          fast=Fast(saves=()))
 def _concat(p, rc, *xs):
     """concat(*data, dim=1): join arrays along an existing axis."""
     return rc.xp.concatenate(xs, axis=norm_axis("concat", p.dim, xs[0].ndim, "dim"))
@@ -260,10 +266,11 @@ def _stack_shape(p, ins):
     return [tuple(known[0])] * len(ins), [tuple(s[:ax] + [len(ins)] + s[ax:])]
 
 
-@register("stack", saves=(), variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
+@register("stack", variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
           shape=_stack_shape,
           vjp=lambda p, rc, xs, ys, gys, need: tuple(
-              rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))
+              rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)),
+          fast=Fast(saves=()))
 def _stack(p, rc, *xs):
     """stack(*data, axis=0): join same-shape arrays along a new axis."""
     return rc.xp.stack(xs, axis=p.axis)
@@ -328,10 +335,11 @@ def _split_vjp(p, rc, xs, ys, gys, need, dests=None):
     return (g,)
 
 
-@register("SliceChannel", saves=(), aliases=("split",), outputs=lambda p: p.num_outputs,
+@register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
-          shape=_split_shape, vjp=_split_vjp, writes_dests=True,
-          views=lambda p, shape: _split_parts(p, shape)[2])
+          shape=_split_shape, vjp=_split_vjp,
+          fast=Fast(saves=(), writes_dests=True,
+                    views=lambda p, shape: _split_parts(p, shape)[2]))
 def _split(p, rc, x):
     """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis
     (views of `data`; squeeze_axis drops the axis when the parts have length 1)."""
@@ -369,9 +377,10 @@ def _slice_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice", saves=(), aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
+@register("slice", aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
           attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
-                 "step": A.Attr(_opt_tuple, ())})
+                 "step": A.Attr(_opt_tuple, ())},
+          fast=Fast(saves=()))
 def _slice(p, rc, x):
     """slice(data, begin, end, step=()): basic slicing; None entries mean the whole axis."""
     return x[_slices(p, x.shape)].copy()
@@ -398,8 +407,8 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice_axis", saves=(), vjp=_slice_axis_vjp, shape=_slice_axis_shape,
-          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
+@register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()}, fast=Fast(saves=()))
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
     ax, (b, e) = _slice_axis_range(p, x.shape)
@@ -419,10 +428,11 @@ def _bcast_shape(p, ins):
     return ins, [out]
 
 
-@register("broadcast_to", saves=(), attrs={"shape": A.Shape()}, shape=_bcast_shape,
+@register("broadcast_to", attrs={"shape": A.Shape()}, shape=_bcast_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].sum(axis=tuple(i for i, (a, b) in enumerate(zip(xs[0].shape, ys[0].shape))
-                                    if a != b), keepdims=True),))
+                                    if a != b), keepdims=True),),
+          fast=Fast(saves=()))
 def _broadcast_to(p, rc, x):
     """broadcast_to(data, shape): repeat axes of length 1 (0 in shape keeps that axis)."""
     return rc.xp.ascontiguousarray(rc.xp.broadcast_to(x, _bcast_shape(p, [x.shape])[1][0]))

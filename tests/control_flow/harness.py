@@ -1,9 +1,11 @@
-"""One helper that runs the same model code imperatively (nd + autograd) and as a graph
-(sym + bind), and compares values and gradients."""
+"""The control-flow tests' helpers: the same model code run imperatively (nd + autograd)
+and as a graph (sym + bind), compared for values and gradients; a graph run with the loop
+pass off and on (`check_optimized_equals_plain`); the loop pass's decisions of a run."""
 import numpy as np
 
 import gluonlite as mx
 from gluonlite import nd, sym, autograd
+from gluonlite.control_flow.body import loop_optimizations
 
 
 def flat(x):
@@ -74,3 +76,66 @@ def check_imperative_vs_symbolic(build, inputs, grad_names=(), n_outputs=None, r
         for k in grad_names:
             np.testing.assert_allclose(ig[k], sg[k], rtol=rtol, atol=atol, err_msg=k)
     return iv, ig
+
+
+def loop_specs(runner, op_name):
+    """The loop pass's decisions (`gluonlite.control_flow.passes.LoopSpec`) for the
+    `op_name` steps ('_foreach', '_while_loop') of every plan `runner` compiled: an
+    Executor, a CachedOp or a hybridized block."""
+    if hasattr(runner, "_cached_ops"):  # a HybridBlock: its CachedOps' plans
+        plans = [pl for entry in runner._cached_ops.values() for pl in entry[0]._plans.values()]
+    else:
+        plans = list(runner._plans.values())
+    return [st.spec for pl in plans for st in pl.steps if st.op.name == op_name]
+
+
+def run_bound(s, args, optimize, dtype="float64", train=True, grad_req="write", heads=None,
+              infer_after=False, executors=None):
+    """Bind `s` to `args` ({name: numpy array}) with the loop pass on or off
+    (`loop_optimizations`, read when the plans are compiled) and run it.
+
+    Returns {label: numpy array}: the outputs ('output j') and, when `train`, every
+    floating argument's gradient ('gradient of NAME') after a backward of random head
+    gradients (seed 7; none for the outputs whose `heads` entry is False; grad_req 'add'
+    starts from ones and runs the backward twice; `grad_req` may be a {name: req} dict),
+    and with `infer_after` the outputs of
+    an inference forward after that ('inference output j'). Integer arguments keep their
+    dtype and take no gradient. The executor is appended to `executors` when given."""
+    with loop_optimizations(optimize):
+        floats = [k for k, v in args.items() if np.asarray(v).dtype.kind not in "iu"]
+        arrays = {k: nd.array(v, dtype=dtype if k in floats else np.asarray(v).dtype)
+                  for k, v in args.items()}
+        reqs = grad_req if isinstance(grad_req, dict) else dict.fromkeys(args, grad_req)
+        exe = s.bind(mx.cpu(), arrays,
+                     args_grad={k: nd.ones(np.shape(args[k]), dtype=dtype) for k in floats},
+                     grad_req={k: reqs[k] if k in floats else "null" for k in args})
+        outs = exe.forward(is_train=train)
+        res = {f"output {j}": o.asnumpy().copy() for j, o in enumerate(outs)}
+        if train:
+            rng = np.random.RandomState(7)
+            head_arrays = [nd.array(rng.randn(*o.shape), dtype=o.dtype) if want else None
+                           for o, want in zip(outs, heads or [True] * len(outs))]
+            for _ in range(2 if grad_req == "add" else 1):
+                exe.backward(head_arrays)
+            res.update({f"gradient of {k}": exe.grad_dict[k].asnumpy().copy()
+                        for k in sorted(floats)})
+        if infer_after:
+            outs = exe.forward(is_train=False)
+            res.update({f"inference output {j}": o.asnumpy().copy()
+                        for j, o in enumerate(outs)})
+    if executors is not None:
+        executors.append(exe)
+    return res
+
+
+def check_optimized_equals_plain(s, args, rtol, atol, **run_args):
+    """Run `s` (`run_bound`, with `run_args`) with the loop pass off and on and compare
+    every output and gradient (rtol = atol = 0: exactly). Returns (plain results, optimized
+    results, the optimized run's executor)."""
+    exes = []
+    plain = run_bound(s, args, False, **run_args)
+    fast = run_bound(s, args, True, executors=exes, **run_args)
+    assert plain.keys() == fast.keys()
+    for k in plain:
+        np.testing.assert_allclose(fast[k], plain[k], rtol=rtol, atol=atol, err_msg=k)
+    return plain, fast, exes[0]

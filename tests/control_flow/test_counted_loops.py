@@ -4,12 +4,12 @@ evaluating cond per step, and gives the plain loop's results exactly."""
 import numpy as np
 import pytest
 
-import gluonlite as mx
-from gluonlite import nd, sym
+from gluonlite import sym
 from gluonlite.control_flow.body import loop_optimizations
-from gluonlite.control_flow.counting import counted_loop
+from gluonlite.control_flow.counting import find_counter
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import check_numeric_gradient
+from harness import check_optimized_equals_plain, loop_specs
 
 N, H = 2, 3
 
@@ -36,21 +36,6 @@ def _accumulating_loop(cond, step_op, max_iterations, counter_as_output=False,
     return sym.Group(outs + list(last))
 
 
-def _run(s, args, opt, train=True, dtype=np.float32):
-    with loop_optimizations(opt):
-        arrays = {k: nd.array(v, dtype=v.dtype if v.dtype.kind == "i" else dtype)
-                  for k, v in args.items()}
-        grads = {k: nd.zeros(v.shape) for k, v in args.items() if v.dtype.kind == "f"}
-        exe = s.bind(mx.cpu(), arrays, args_grad=grads,
-                     grad_req={k: "write" if k in grads else "null" for k in args})
-        outs = [o.asnumpy() for o in exe.forward(is_train=train)]
-        if train:
-            rng = np.random.RandomState(7)
-            exe.backward([nd.array(rng.randn(*o.shape), dtype=o.dtype) for o in outs])
-            outs += [exe.grad_dict[k].asnumpy() for k in sorted(grads)]
-    return outs
-
-
 def _args(i0, dtype=np.float32):
     rng = np.random.RandomState(0)
     return {"i0": np.array([i0], dtype=dtype), "h0": rng.randn(N, H).astype(np.float32),
@@ -72,26 +57,22 @@ CASES = [
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 @pytest.mark.parametrize("train", [False, True])
-def test_counted_loop_equals_the_plain_loop_exactly(case, train):
+def test_find_counter_equals_the_plain_loop_exactly(case, train):
     cond, step, i0, max_it = CASES[case]
     s = _accumulating_loop(cond, step, max_it)
-    assert counted_loop(_loop_params(s)) is not None
-    plain, counted = _run(s, _args(i0), False, train), _run(s, _args(i0), True, train)
-    for a, b in zip(plain, counted):
-        np.testing.assert_array_equal(b, a)
+    assert find_counter(_loop_params(s)) is not None
+    check_optimized_equals_plain(s, _args(i0), 0, 0, dtype="float32", train=train)
 
 
 def test_an_integer_counter_and_a_counter_read_as_an_output():
     s = _accumulating_loop(lambda i, h: i < 4, lambda i: i + 1, 6, counter_as_output=True)
-    assert counted_loop(_loop_params(s)) is not None
+    assert find_counter(_loop_params(s)) is not None
     args = _args(0, dtype=np.int32)
-    plain, counted = _run(s, args, False), _run(s, args, True)
-    for a, b in zip(plain, counted):
-        np.testing.assert_array_equal(b, a)
-    assert list(counted[1].reshape(-1)) == [0, 1, 2, 3, 0, 0]  # the counter per step
+    _, counted, _ = check_optimized_equals_plain(s, args, 0, 0, dtype="float32")
+    assert list(counted["output 1"].reshape(-1)) == [0, 1, 2, 3, 0, 0]  # the counter per step
 
 
-def test_counted_loop_gradients_match_finite_differences():
+def test_find_counter_gradients_match_finite_differences():
     s = sym.sum(_accumulating_loop(lambda i, h: i < 3, lambda i: i + 1, 5, dtype="float64")[0]
                 * 1.5)
     loc = {k: v.astype(np.float64) for k, v in _args(0.0).items()}
@@ -107,10 +88,8 @@ def test_counted_loop_gradients_match_finite_differences():
 ])
 def test_loops_that_do_not_count_are_left_alone(cond, step):
     s = _accumulating_loop(cond, step, 6)
-    assert counted_loop(_loop_params(s)) is None
-    plain, fast = _run(s, _args(1.0), False), _run(s, _args(1.0), True)
-    for a, b in zip(plain, fast):
-        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
+    assert find_counter(_loop_params(s)) is None
+    check_optimized_equals_plain(s, _args(1.0), 1e-6, 1e-6, dtype="float32")
 
 
 @pytest.mark.parametrize("mode, steps", [("clip", 4), ("clip", 6), ("wrap", 6)])
@@ -133,17 +112,16 @@ def test_rows_picked_by_the_counter_are_gathered_once(mode, steps, train):
     rng = np.random.RandomState(2)
     args = {"data": rng.randn(4, N, H).astype(np.float32), "i0": np.array([0.0], np.float32),
             "h0": rng.randn(N, H).astype(np.float32), "w": rng.randn(N, H).astype(np.float32)}
-    plain, counted = _run(s, args, False, train), _run(s, args, True, train)
-    for a, b in zip(plain, counted):
-        # Values are exact; the data gradient of repeated (clipped, wrapped) rows is summed
-        # once after the loop instead of step by step: the same up to rounding.
-        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-7)
-    for a, b in zip(plain[:2], counted[:2]):
-        np.testing.assert_array_equal(b, a)
-    params = _loop_params(s)
-    plans = [pl for pl in params["_plans"].values() if isinstance(pl, Plan) and
+    # Values are exact; the data gradient of repeated (clipped, wrapped) rows is summed
+    # once after the loop instead of step by step: the same up to rounding.
+    plain, counted, exe = check_optimized_equals_plain(s, args, 1e-6, 1e-7, dtype="float32",
+                                                       train=train)
+    for k in ("output 0", "output 1"):
+        np.testing.assert_array_equal(counted[k], plain[k])
+    spec, = loop_specs(exe, "_while_loop")
+    plans = [pl for pl in spec.plans.values() if isinstance(pl, Plan) and
              any(st.op.name == "take" for st in pl.steps)]
-    assert plans and all(gathered_rows(params, pl, counted_loop(params)) for pl in plans)
+    assert plans and all(gathered_rows(spec.params, pl, spec.counter) for pl in plans)
     sources = [src for pl in plans for key, src in pl._sources.items()
                if key[0] == "loop" and key[4]]
     assert sources and not any("take" in src for src in sources)

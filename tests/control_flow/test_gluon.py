@@ -1,14 +1,9 @@
 """F.contrib.* inside HybridBlock.hybrid_forward: imperative vs hybridized (static_alloc too),
 under autograd.record(); the blog's ForeachRNN."""
 import numpy as np
-import pytest
 
 import gluonlite as mx
-from gluonlite import nd, autograd
-
-gluon = pytest.importorskip("gluonlite.gluon")
-if not hasattr(gluon, "HybridBlock"):
-    pytest.skip("gluon.HybridBlock is not there yet", allow_module_level=True)
+from gluonlite import nd, autograd, gluon
 
 
 def _flat(x):
@@ -59,8 +54,6 @@ class ForeachRNN(gluon.HybridBlock):
         return outs
 
 
-@pytest.mark.skipif(not hasattr(gluon, "rnn") or not hasattr(gluon.rnn, "RNNCell"),
-                    reason="gluon.rnn.RNNCell is not there yet")
 def test_foreach_rnn_from_the_blog(on_ctx):
     data = np.random.randn(6, 3, 4).astype(np.float32)
 

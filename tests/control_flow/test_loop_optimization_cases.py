@@ -18,6 +18,7 @@ from gluonlite import autograd, gluon, nd, sym
 from gluonlite.control_flow import operators
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.test_utils import check_numeric_gradient
+from harness import check_optimized_equals_plain
 
 I, H = 3, 4  # noqa: E741 (input and hidden size, the T, N, I, H notation)
 F64 = "float64"
@@ -365,28 +366,6 @@ def build(c, kind, T):
 
 
 # ========================================================================== Symbol.bind
-def run(s, args, opt, grad_req="write", heads=None):
-    """Bind with optimizations on or off: {name: array} of the training outputs, the
-    gradients of every argument (random head gradients, None for outputs whose `heads`
-    entry is False; grad_req 'add' starts from ones and runs the backward twice), and the
-    outputs of an inference forward."""
-    with loop_optimizations(opt):
-        exe = s.bind(mx.cpu(), {k: nd.array(a, dtype=F64) for k, a in args.items()},
-                     args_grad={k: nd.ones(np.shape(a), dtype=F64) for k, a in args.items()},
-                     grad_req=grad_req)
-        outs = exe.forward(is_train=True)
-        res = {f"output {j}": o.asnumpy().copy() for j, o in enumerate(outs)}
-        rng = np.random.RandomState(7)
-        heads = [nd.array(rng.randn(*o.shape), dtype=F64) if want else None
-                 for o, want in zip(outs, heads or [True] * len(outs))]
-        for _ in range(2 if grad_req == "add" else 1):
-            exe.backward(heads)
-        res.update({f"gradient of {k}": g.asnumpy().copy() for k, g in exe.grad_dict.items()})
-        outs = exe.forward(is_train=False)
-        res.update({f"inference output {j}": o.asnumpy().copy() for j, o in enumerate(outs)})
-    return res
-
-
 def assert_same(plain, fast):
     assert plain.keys() == fast.keys()
     for k in plain:
@@ -397,7 +376,8 @@ def check(c, kind, T=3, N=2, grad_req="write", heads=None, **inputs):
     """Body shape `c` (a Case) run by `kind`: the optimized loop equals the plain one
     (`inputs` replace some of `make_inputs`')."""
     s, args = build(c, kind, T), {**make_inputs(c, kind, T, N), **inputs}
-    assert_same(run(s, args, False, grad_req, heads), run(s, args, True, grad_req, heads))
+    check_optimized_equals_plain(s, args, RTOL, ATOL, dtype=F64, grad_req=grad_req,
+                                 heads=heads, infer_after=True)
 
 
 def _params(names, loops):

@@ -7,6 +7,8 @@ import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
+from gluonlite.executor import compile_plan
+from harness import check_optimized_equals_plain, loop_specs, run_bound
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
 
@@ -17,24 +19,10 @@ def _loop_node(s, name):
     return next(n for n in topo_nodes(s.outputs) if n.op is not None and n.op.name == name)
 
 
-def _run(s, args, opt, is_train=True, dtype=np.float32):
-    """Bind `s` with optimizations on or off; return outputs and gradients (numpy)."""
-    with loop_optimizations(opt):
-        exe = s.bind(mx.cpu(), {k: nd.array(v, dtype=dtype) for k, v in args.items()},
-                     args_grad={k: nd.zeros(v.shape, dtype=dtype) for k, v in args.items()})
-        outs = exe.forward(is_train=is_train)
-        res = [o.asnumpy() for o in outs]
-        if is_train:
-            rng = np.random.RandomState(7)
-            exe.backward([nd.array(rng.randn(*o.shape), dtype=dtype) for o in outs])
-            res += [exe.grad_dict[k].asnumpy() for k in sorted(args)]
-    return res
-
-
-def _same(s, args, **kw):
-    plain, fast = _run(s, args, False, **kw), _run(s, args, True, **kw)
-    for a, b in zip(plain, fast):
-        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+def _same(s, args, **run_args):
+    """The optimized loop against the plain one (float32, `run_bound`'s `run_args`);
+    returns the optimized run's executor."""
+    return check_optimized_equals_plain(s, args, 1e-5, 1e-5, dtype="float32", **run_args)[2]
 
 
 def _rnn_step(x, h, w_i, b_i, w_h, b_h, flatten=True, no_bias=False):
@@ -79,7 +67,7 @@ def test_foreach_projection_is_hoisted_and_equal(no_bias):
     if no_bias:
         del args["b_i"]
     _same(s, args)
-    _same(s, args, is_train=False)
+    _same(s, args, train=False)
 
 
 def test_foreach_data_used_beside_the_projection_and_3d_rows():
@@ -100,7 +88,8 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
     _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
 
 
-def test_nested_foreach_hoists_in_the_inner_body():
+def _nested_foreach_rnn():
+    """A foreach over sequences whose body runs a foreach tanh-RNN over each one."""
     inner = _rnn_body(_vars())
 
     def outer(xs, states):
@@ -108,9 +97,37 @@ def test_nested_foreach_hoists_in_the_inner_body():
         return sym.sum(outs, axis=0), last
 
     outs, last = sym.contrib.foreach(outer, sym.var("data"), [sym.var("h0")])
-    s = sym.Group([outs, last[0]])
+    return sym.Group([outs, last[0]])
+
+
+def test_nested_foreach_hoists_in_the_inner_body():
     rng = np.random.RandomState(2)
-    _same(s, {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+    _same(_nested_foreach_rnn(),
+          {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+
+
+@pytest.mark.parametrize("compiled_with", [False, True])
+def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
+    """The outer loop's body plan is compiled on the first run, outside the block the outer
+    plan was compiled in: the inner loop still gets the outer plan's setting."""
+    s = _nested_foreach_rnn()
+    rng = np.random.RandomState(2)
+    args = {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
+    names = s.list_inputs()
+    with loop_optimizations(compiled_with):
+        plan = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
+    with loop_optimizations(not compiled_with):
+        got, _ = plan.forward([args[n] for n in names])
+    outer_spec, = [st.spec for st in plan.steps if st.spec is not None]
+    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.steps
+                   if st.spec is not None]
+    assert inner_specs and all(sp.optimize == compiled_with for sp in inner_specs)
+    assert all((sp.hoist is not None) == compiled_with for sp in inner_specs)
+    with loop_optimizations(not compiled_with):
+        other = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
+        want, _ = other.forward([args[n] for n in names])
+    for a, b in zip(want, got):
+        assert_almost_equal(b, a, rtol=1e-12, atol=1e-12)
 
 
 def _while_rnn(start_step=1):
@@ -135,9 +152,7 @@ def test_while_take_projection_is_hoisted_and_equal(i0, step):
     rng = np.random.RandomState(3)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
             **_weights(rng)}
-    plain, fast = _run(s, args, False), _run(s, args, True)
-    for a, b in zip(plain, fast):
-        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+    _same(s, args)
 
 
 def test_hoisted_while_gradients_match_finite_differences(on_ctx):
@@ -157,14 +172,15 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     outs = _foreach_rnn()
     rng = np.random.RandomState(5)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
-    _run(outs, args, True)
+    exes = []
+    run_bound(outs, args, True, dtype="float32", executors=exes)
     node = _loop_node(outs, "_foreach")
-    hoist = node.params["_hoist"]
+    hoist, = {spec.hoist for spec in loop_specs(exes[0], "_foreach")}
     node_inputs = [src.name for src, _ in node.inputs]
     assert [pr.folded for pr in hoist.projections] == [node_inputs.index("b_h")]
-    body_inputs = hoist.q["_subgraphs"][0].list_inputs()
+    body_inputs = hoist.params["_subgraphs"][0].list_inputs()
     assert "b_h" not in body_inputs and "w_h" in body_inputs
-    plans = list(hoist.q["_plans"].values())
+    plans = list(hoist.loop.plans.values())
     assert any(len(pl.deferred) == 1 for pl in plans)
 
 
@@ -175,9 +191,9 @@ def test_the_gate_gradients_are_written_once_for_both_their_uses():
     outs = _foreach_rnn()
     rng = np.random.RandomState(6)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
-    _same(outs, args)
-    plan = next(pl for pl in _loop_node(outs, "_foreach").params["_hoist"].q["_plans"].values()
-                if pl.deferred)
+    exe = _same(outs, args)
+    plan = next(pl for spec in loop_specs(exe, "_foreach")
+                for pl in spec.hoist.loop.plans.values() if pl.deferred)
     reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
     assert reverse.grads_in_rows == {plan.deferred[0].step.outs[0]: 0}
     source = next(src for key, src in plan._sources.items() if key[0] == "reverse")
@@ -201,8 +217,8 @@ def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat):
 
     outs, _ = sym.contrib.foreach(body, data, [h0])
     rng = np.random.RandomState(9)
-    _same(outs, {"data": rng.randn(T, N, I), "h0": rng.randn(N, I)})
-    source = next(src for pl in _loop_node(outs, "_foreach").params["_plans"].values()
+    exe = _same(outs, {"data": rng.randn(T, N, I), "h0": rng.randn(N, I)})
+    source = next(src for spec in loop_specs(exe, "_foreach") for pl in spec.plans.values()
                   for key, src in pl._sources.items() if key[0] == "reverse")
     assert ("out=dest0[step]" in source) != flat
     assert ("dest0[step] = " in source) == flat
@@ -227,9 +243,9 @@ def test_split_gates_gradient_is_joined_into_its_row():
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H),
             "w_i": rng.randn(2 * H, I), "b_i": rng.randn(2 * H),
             "w_h": rng.randn(2 * H, H), "b_h": rng.randn(2 * H)}
-    _same(outs, args)
-    hoist = _loop_node(outs, "_foreach").params["_hoist"]
-    source = next(src for pl in hoist.q["_plans"].values()
+    exe = _same(outs, args)
+    source = next(src for spec in loop_specs(exe, "_foreach")
+                  for pl in spec.hoist.loop.plans.values()
                   for key, src in pl._sources.items() if key[0] == "reverse")
     assert "need" in source and ":= dest0[step])" in source
     assert "dest0[step] = " not in source
@@ -245,9 +261,9 @@ def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
     rng = np.random.RandomState(8)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
             **_weights(rng)}
-    _same(outs, args)
-    plan = next(pl for pl in _loop_node(outs, "_while_loop").params["_hoist"].q["_plans"].values()
-                if len(pl.deferred) == 2)
+    exe = _same(outs, args)
+    plan = next(pl for spec in loop_specs(exe, "_while_loop")
+                for pl in spec.hoist.loop.plans.values() if len(pl.deferred) == 2)
     reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
     fc, take = (d.step.outs[0] for d in sorted(plan.deferred, key=lambda d: d.step.op.name))
     assert reverse.grads_shared == {take: fc}
@@ -369,32 +385,51 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
             infer = layer(x, states).asnumpy()
             results.append([out.asnumpy(), infer, x.grad.asnumpy()] +
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
-            if opt:  # three calls shared one transposed copy, kept on the (hoisted) loop
-                hoist = _loop_node(layer._cached_graph[1], "_" + loop).params["_hoist"]
-                assert len(hoist.q["_fast"]) == 1
+            if opt:  # each plan's (hoisted) loop keeps one transposed copy, refilled
+                specs = loop_specs(layer, "_" + loop)
+                assert [len(spec.hoist.loop.layout_buffers) for spec in specs] == [1, 1]
     assert max(laid_out) == 1  # the h2h weight was laid out (the i2h one is hoisted)
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
 
-def test_the_hoisted_loop_derives_its_own_caches():
-    """A loop node run first plainly, then with the rewrites: what the plain run derived
-    from the original body (plans, FullyConnected weight positions) does not carry over to
-    the rewritten loop, which derives its own."""
-    from gluonlite.control_flow.body import fc_weight_positions
+def test_a_plan_keeps_the_setting_it_was_compiled_with():
+    """The switch is read when a plan is compiled, never when it runs: an executor whose
+    plan was compiled inside loop_optimizations(False) runs its loop plainly outside the
+    block (per-step projections, per-step weight gradients), and one compiled outside runs
+    it hoisted inside; both give the same values and gradients."""
     outs = _foreach_rnn()
     rng = np.random.RandomState(8)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
-    def weights(p):
-        names = p["_subgraphs"][0].list_inputs()
-        return sorted(names[j] for j in fc_weight_positions(p, 0))
+    head = nd.array(rng.randn(T, N, H))
 
-    _run(outs, args, False)
-    node = _loop_node(outs, "_foreach")
-    assert weights(node.params) == ["w_h", "w_i"]
-    _run(outs, args, True)
-    q = node.params["_hoist"].q
-    assert weights(q) == ["w_h"]  # the i2h product left the loop
+    def bind():
+        return outs.bind(mx.cpu(), {k: nd.array(v) for k, v in args.items()},
+                         args_grad={k: nd.zeros(v.shape) for k, v in args.items()})
+
+    def run(exe):
+        out = exe.forward(is_train=True)[0].asnumpy()
+        exe.backward(head)
+        return [out] + [exe.grad_dict[k].asnumpy() for k in sorted(args)]
+
+    with loop_optimizations(False):
+        plain = bind()
+        plain.forward(is_train=True)  # compiles the plan
+    fast = bind()
+    fast.forward(is_train=True)
+    with loop_optimizations(False):
+        fast_results = run(fast)
+    plain_results = run(plain)
+    (plain_spec,), (fast_spec,) = loop_specs(plain, "_foreach"), loop_specs(fast, "_foreach")
+    assert plain_spec.hoist is None and not plain_spec.defer_sums
+    body_inputs = _loop_node(outs, "_foreach").params["_subgraphs"][0].list_inputs()
+    assert {tuple(pl.input_names) for pl in plain_spec.plans.values()} == {tuple(body_inputs)}
+    assert not any(pl.deferred for pl in plain_spec.plans.values())
+    assert fast_spec.hoist is not None and fast_spec.hoist.loop.defer_sums
+    assert all("w_i" not in pl.input_names for pl in fast_spec.hoist.loop.plans.values())
+    assert "hoist 1 projection" in repr(fast_spec) and "plain" in repr(plain_spec)
+    for a, b in zip(plain_results, fast_results):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
 
 def test_a_projection_buffer_is_held_until_its_backward_and_then_reused():
@@ -410,8 +445,8 @@ def test_a_projection_buffer_is_held_until_its_backward_and_then_reused():
     x.attach_grad()
 
     def holders():
-        hoist = _loop_node(layer._cached_graph[1], "_foreach").params["_hoist"]
-        return [ref() for ref in hoist._holders.values()]
+        return [ref() for spec in loop_specs(layer, "_foreach")
+                for ref in spec.hoist._holders.values()]
 
     with autograd.record():
         first = layer(x, h0)

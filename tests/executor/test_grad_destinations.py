@@ -1,4 +1,4 @@
-"""Gradient destinations (`Operator.writes_dests`, MXNet's kWriteTo): a vjp handed the
+"""Gradient destinations (`Fast.writes_dests`, MXNet's kWriteTo): a vjp handed the
 array a gradient will end up in writes it there instead of making a new one that is then
 copied. The arrays must be the ones written, and every gradient must equal the one
 computed without destinations."""

@@ -825,7 +825,7 @@ def test_grad_buffer_read_as_a_constant_by_the_graph(mode, reader_first):
     assert_almost_equal(c.grad, g0 if reader_first else gw.asnumpy(), rtol=RTOL, atol=ATOL)
 
 
-# ---- direct gradient rules (Operator.grads) ----------------------------------------------------
+# ---- direct gradient rules (Fast.grads) ----------------------------------------------------
 def _pos(F, a):
     return F.abs(a) + 0.5
 

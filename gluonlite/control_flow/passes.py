@@ -1,0 +1,208 @@
+"""The loop pass: what a compiled plan's loop step does beyond the plain per-step loop.
+
+A compiled plan (`gluonlite.executor.plan`) calls an operator's ``prepare`` rule once per
+step; for `_foreach`, `_while_loop` and `_cond` that rule is this pass. It reads the node's
+params and the input shapes the plan inferred, decides every loop optimization once, and
+returns a `LoopSpec`, which the plan keeps on its step and hands to the loop's kernel and
+vjp (``rc.spec``). Nothing is decided again when the loop runs, and nothing is cached in the
+node's params, so one graph compiled twice (say, inside and outside
+``loop_optimizations(False)``) runs each plan as it was compiled.
+
+What the pass decides, in the order a loop runs:
+
+- ``hoist``: the input projections moved out of the loop (`gluonlite.control_flow.hoisting`);
+  the loop then runs a rewritten body, described by its own spec (``hoist.loop``).
+- ``counter``: a `_while_loop` whose trip count follows from its counter at entry
+  (`gluonlite.control_flow.counting`).
+- ``defer_sums``: gradients of loop-invariant inputs summed once after the reverse pass
+  (`gluonlite.executor.plan.Plan.deferred`) instead of per step.
+- ``weight_layout``: the loop-invariant FullyConnected weights read in a transposed
+  contiguous copy (`fast_weight_layout`), for loops large enough to repay the copy.
+
+What each step keeps for the backward is decided by the body's own plan (`body_plan`,
+compiled with ``static_alloc`` on first use and kept in ``plans``).
+
+Example::
+
+    plan = compile_plan(rnn_loop, shapes, dtypes, is_train=True, grad_inputs=...)
+    print(next(st.spec for st in plan.steps if st.spec is not None))
+    # LoopSpec(_foreach: hoist 1 projection (1 bias folded), defer_sums; rewritten loop:
+    #          defer_sums)
+"""
+import numpy as np
+
+from ..symbol.symbol import topo_nodes
+from .body import body_vars, loop_optimizations_enabled
+from .counting import find_counter
+from .hoisting import foreach_hoist, while_hoist
+
+__all__ = ["LoopSpec", "WhileRoles", "while_roles", "plan_foreach", "plan_while", "plan_cond"]
+
+# A loop multiplies by the transpose of an invariant FullyConnected weight at every step;
+# OpenBLAS does `x @ W.T` about 1.5x faster at 8 to a few hundred rows when W.T is
+# C-contiguous (benchmarks/README.md). One contiguous copy per loop call repays itself
+# when a loop has at least this many rows per step and steps.
+_LAYOUT_ROWS, _LAYOUT_STEPS = 8, 16
+
+
+class LoopSpec:
+    """What the loop pass decided for one loop step of a compiled plan (see the module
+    docstring). Decisions are fixed when the plan is compiled; `plans` and
+    `layout_buffers` are what the loop fills in as it runs.
+
+    Attributes:
+        params: the loop node's params (for a hoisted loop's `hoist.loop`: the rewritten
+            loop's).
+        optimize: whether loop optimizations were on when the plan was compiled (the body
+            plans, and the loops nested in them, are compiled with the same setting).
+        hoist: a `gluonlite.control_flow.hoisting.Hoist`, or None.
+        counter: a `_while_loop`'s `gluonlite.control_flow.counting.Counter`, or None.
+        defer_sums: whether body plans leave invariant inputs' gradients to the loop.
+        weight_layout: the inputs read as FullyConnected weights in the transposed copy
+            (`_foreach`: body input positions; `_while_loop`: node input indices).
+        roles: a `_while_loop`'s `WhileRoles` (None for the others).
+        plans: {key: body plan} compiled on first use (see `gluonlite.control_flow.body.
+            body_plan`).
+        layout_buffers: the transposed weight copies, refilled on every call.
+    """
+
+    def __init__(self, op_name, params, optimize, hoist=None, counter=None,
+                 weight_layout=(), roles=None):
+        self.op_name, self.params, self.optimize = op_name, params, bool(optimize)
+        self.hoist, self.counter, self.roles = hoist, counter, roles
+        self.defer_sums = self.optimize
+        self.weight_layout = tuple(weight_layout)
+        self.plans, self.layout_buffers = {}, {}
+
+    def describe(self):
+        """The decisions as one line of text (what `repr` shows)."""
+        parts = []
+        if self.hoist is not None:
+            n = len(self.hoist.projections)
+            folded = sum(pr.folded is not None for pr in self.hoist.projections)
+            parts.append(f"hoist {n} projection{'s' * (n != 1)}" +
+                         (f" ({folded} bias folded)" if folded else ""))
+        if self.counter is not None:
+            parts.append(f"counted (loop var {self.counter.k})")
+        if self.defer_sums:
+            parts.append("defer_sums")
+        if self.weight_layout:
+            parts.append(f"weight_layout {list(self.weight_layout)}")
+        text = ", ".join(parts) or "plain"
+        if self.hoist is not None:
+            text += f"; rewritten loop: {self.hoist.loop.describe()}"
+        return text
+
+    def __repr__(self):
+        return f"LoopSpec({self.op_name}: {self.describe()})"
+
+
+class WhileRoles:
+    """Where each input of a `_while_loop`'s cond and func comes from, derived from the
+    index maps.
+
+    Attributes:
+        var_nodes: the node input index of each loop var.
+        cond, func: per body input, ('var', k) for loop var k or ('in', node input index).
+        summed: the node inputs func reads directly (their gradients are summed over the
+            steps), in order.
+        sum_index: {func input position: index in `summed`}.
+    """
+
+    def __init__(self, p):
+        self.var_nodes = [p.func_input_locs[j] for j in p.func_var_locs]
+        self.cond = _roles(p.cond_input_locs, lambda j, i: self._var_index(i))
+        var_of_pos = {j: k for k, j in enumerate(p.func_var_locs)}
+        self.func = _roles(p.func_input_locs, lambda j, i: var_of_pos.get(j))
+        self.summed = sorted({i for kind, i in self.func if kind == "in"})
+        self.sum_index = {j: self.summed.index(i) for j, (kind, i) in enumerate(self.func)
+                          if kind == "in"}
+
+    def _var_index(self, node_input):
+        return self.var_nodes.index(node_input) if node_input in self.var_nodes else None
+
+    def node_input(self, role):
+        """The node input index a role reads."""
+        kind, i = role
+        return self.var_nodes[i] if kind == "var" else i
+
+
+def _roles(locs, var_of):
+    out = []
+    for j, i in enumerate(locs):
+        k = var_of(j, i)
+        out.append(("var", k) if k is not None else ("in", i))
+    return out
+
+
+def while_roles(p):
+    """The `WhileRoles` of a `_while_loop` node's params."""
+    return WhileRoles(p)
+
+
+def _fc_weight_inputs(body):
+    """Positions of `body`'s inputs that a FullyConnected reads as its weight."""
+    pos = {id(v): j for j, v in enumerate(body_vars(body))}
+    return sorted({pos[id(n.inputs[1][0])] for n in topo_nodes(body.outputs)
+                   if n.op is not None and n.op.name == "FullyConnected"
+                   and id(n.inputs[1][0]) in pos})
+
+
+def _large(rows, steps):
+    return rows >= _LAYOUT_ROWS and steps >= _LAYOUT_STEPS
+
+
+def _first_dim(shape):
+    return shape[0] if shape is not None and len(shape) else 0
+
+
+def plan_foreach(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+    """The loop pass for a `_foreach` node with input shapes `shapes` (see the module
+    docstring); `optimize` defaults to the `loop_optimizations` switch now."""
+    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
+    n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
+    large = optimize and _large(_first_dim(shapes[n_d]) if n_s else 0,
+                                _first_dim(shapes[0]) if n_d else 0)
+    spec = _foreach_spec(p, optimize, large)
+    spec.hoist = foreach_hoist(p) if optimize else None
+    if spec.hoist is not None:  # the rewritten loop has the node's steps and state rows
+        spec.hoist.loop = _foreach_spec(spec.hoist.params, optimize, large)
+    return spec
+
+
+def _foreach_spec(p, optimize, large):
+    free = set(p.remain_locs)
+    layout = [j for j in _fc_weight_inputs(p["_subgraphs"][0]) if j in free] if large else ()
+    return LoopSpec("_foreach", p, optimize, weight_layout=layout)
+
+
+def plan_while(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+    """The loop pass for a `_while_loop` node with input shapes `shapes`."""
+    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
+    var_shapes = [shapes[p.func_input_locs[j]] for j in p.func_var_locs]
+    rows = max((s[0] for s in var_shapes if s is not None and len(s) > 1), default=0)
+    large = optimize and _large(rows, p.max_iterations)
+    spec = _while_spec(p, var_shapes, optimize, large)
+    spec.hoist = while_hoist(p) if optimize else None
+    if spec.hoist is not None:  # the rewritten loop has the node's loop vars
+        spec.hoist.loop = _while_spec(spec.hoist.params, var_shapes, optimize, large)
+    return spec
+
+
+def _while_spec(p, var_shapes, optimize, large):
+    roles = WhileRoles(p)
+    counter = find_counter(p) if optimize else None
+    # Counter values are computed for a one-element counter only.
+    if counter is not None and (var_shapes[counter.k] is None or
+                                int(np.prod(var_shapes[counter.k])) != 1):
+        counter = None
+    layout = [roles.func[j][1] for j in _fc_weight_inputs(p["_subgraphs"][1])
+              if roles.func[j][0] == "in"] if large else ()
+    return LoopSpec("_while_loop", p, optimize, counter=counter, weight_layout=layout,
+                    roles=roles)
+
+
+def plan_cond(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+    """The loop pass for a `_cond` node: nothing to optimize; its spec holds its plans."""
+    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
+    return LoopSpec("_cond", p, optimize)

@@ -1,0 +1,79 @@
+"""An operator's fast paths: optional alternatives to its semantic rules, for speed only.
+
+An `Operator`'s semantic rules (kernel, vjp, shape, dtype, attributes, inputs and outputs)
+say what it computes; every rule here computes the same thing another way, cheaper for a
+compiled plan, a loop or autograd, and the registry walk (tests/core/test_registry_walk.py)
+holds each one against the plain rule for every operator that has it. An operator without
+fast paths is complete and correct, only slower.
+
+Example::
+
+    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"),
+             fast=Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)))
+"""
+
+__all__ = ["Fast"]
+
+
+class Fast:
+    """The fast paths of one operator (all optional).
+
+    Forward:
+        into: ``into(p, rc, outs, *xs)``: the kernel writing into preallocated ``outs``
+            (what static-alloc plans call). Checked: equals the kernel.
+        ufunc: ``(name, kwargs)``: `into` is the array module's ``name(*inputs,
+            out=outs[0], **kwargs)``, which a compiled plan calls directly; `name` may be a
+            function of the array module giving that function (or None where there is
+            none). Checked: equals the kernel.
+        inline: ``(p, input shapes, input dtypes) -> source lines`` (or None where they do
+            not apply): `into` written out for a compiled plan to emit in place of the call
+            ({0}, {1}, ... the inputs, {out} the output, a C-contiguous array of the inputs'
+            dtype; ``xp`` the array module; lines call functions and never assign a name).
+            Checked: equal the kernel.
+        reshapes: the forward is its one input reshaped (a view) to the output's inferred
+            shape: a compiled plan calls ``reshape`` with the shape it knows. Checked, and
+            its gradient is the output's reshaped.
+        views: ``(p, input shape) -> one basic index per output``: the outputs are views of
+            input 0 at indices known once its shape is (a split): a compiled plan indexes
+            the input itself. Checked: equal the kernel.
+
+    Gradient:
+        saves: what the vjp reads: None (everything), or a tuple (or ``p -> tuple``) of input
+            names and possibly "outputs"; the vjp sees the rest only as shape stubs, so a
+            plan (and a loop, per step) keeps only these values. Checked: the vjp gives the
+            same gradients with the rest as zero stubs.
+        passes_grad: input positions whose gradient is the output's gradient unchanged: a
+            compiled backward passes it on without calling the vjp. Checked.
+        grads: for the first len(grads) inputs (None: no rule for that one), ``f(xp,
+            *inputs, output, output_grad)`` -> that input's gradient, the vjp's own rule
+            where it needs no attributes, called directly by a compiled backward when every
+            gradient it wants has one. A rule marked `registry.writes_out` also takes
+            ``out=`` and writes the gradient there (a loop's reverse pass gives it a row).
+            Checked: equal the vjp's, and what is written to out=.
+        writes_dests: the vjp takes ``dests=`` (per input: None or a C-contiguous array of
+            the input's shape and dtype that nothing else reads) and writes that input's
+            gradient into it, returning that very array where it can; autograd hands a
+            parameter's grad buffer down this way (grad_req='write') and a loop's reverse
+            pass a gradient's row. Checked: same values, the dest returned.
+        vjp_sum: ``{input name: (names of the inputs it reads, fn)}``: the gradient of a
+            loop-invariant input summed over a loop's steps, ``fn(p, rc, target, stacked, g,
+            out=None)`` from the (T, ...) stacks of the read inputs (`stacked`, by name) and
+            of the output-0 gradients (`g`): a loop turns T small weight-gradient products
+            into one after its reverse pass. Checked: equals the vjp summed over steps.
+    """
+
+    __slots__ = ("into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
+                 "grads", "writes_dests", "vjp_sum")
+
+    def __init__(self, *, into=None, ufunc=None, inline=None, reshapes=False, views=None,
+                 saves=None, passes_grad=(), grads=None, writes_dests=False, vjp_sum=None):
+        self.into, self.ufunc, self.inline = into, ufunc, inline
+        self.reshapes, self.views = bool(reshapes), views
+        self.saves, self.passes_grad = saves, tuple(passes_grad)
+        self.grads = None if grads is None else tuple(grads)
+        self.writes_dests = bool(writes_dests)
+        self.vjp_sum = dict(vjp_sum or {})
+
+    def __repr__(self):
+        given = [k for k in self.__slots__ if getattr(self, k) not in (None, False, (), {})]
+        return f"Fast({', '.join(given)})"
