@@ -230,7 +230,9 @@ class Plan:
         # A kernel that allocates its own result may return a view of an input (reshape):
         # keep such inputs alive as long as the result, and out of the pool if it is saved.
         changed = True
-        keep_fresh = set(self.out_slots) | (self.saved_slots if self.is_train else set())
+        # what the backward reads stays out of the pool whatever the train mode: a graph
+        # recorded under record(train_mode=False) has a backward too
+        keep_fresh = set(self.out_slots) | set(self.saved_slots)
         while changed:
             changed = False
             for k in range(len(self.steps) - 1, -1, -1):

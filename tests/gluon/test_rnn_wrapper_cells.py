@@ -150,15 +150,13 @@ def test_hybridized_matches_imperative(make, train):
     x = R.uniform(-1, 1, (3, 4, 2)).astype(np.float32)
     lengths = np.array([2, 4, 1], np.float32)
     outs = check_block(lambda: _Unroll(make), [x, lengths], train=train,
-                       grad_inputs=[True, False], modes=("hybrid",) if not train else
-                       ("hybrid", "static"))[0]
+                       grad_inputs=[True, False], modes=("hybrid", "static"))[0]
     assert not outs[0][0, 2:].any() and not outs[0][2, 1:].any()
 
 
-@pytest.mark.xfail(strict=True, reason="a static_alloc graph recorded in predict mode "
-                   "(autograd.record(train_mode=False)) reuses buffers its backward still "
-                   "reads: wrong gradients (gluonlite/executor, reported)")
 def test_static_alloc_predict_mode_gradients_match_imperative():
+    # a static_alloc graph recorded under record(train_mode=False) keeps what its backward
+    # reads out of the buffer pool (it once reused those buffers: wrong gradients)
     x = R.uniform(-1, 1, (3, 4, 2)).astype(np.float32)
     check_block(lambda: _Unroll(lambda: rnn.GRUCell(2, input_size=2)),
                 [x, np.array([2, 4, 1], np.float32)], train=False, grad_inputs=[True, False],
