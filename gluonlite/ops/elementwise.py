@@ -4,7 +4,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError, writes_out
+from .registry import register, ShapeError, writes_out, fast_paths
 from .rules import same_shape, broadcast_rule, unbroadcast, keep_dtype
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
@@ -23,27 +23,21 @@ def sigmoid_into(xp, x, out):
     return xp.reciprocal(out, out=out)
 
 
-def _unary(name, fwd, grad, aliases=(), uses="x", doc=None, passes_grad=(), ufunc=None):
-    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx;
-    `ufunc`: see `Fast.ufunc` (default: what `_ufunc` marked `fwd` with)."""
+# Each unary operator's forward and gradient rules, by name (its fast paths reuse them).
+_UNARY = {}
+
+
+def _unary(name, fwd, grad, aliases=(), doc=None):
+    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
-
-    def into(p, rc, outs, x):
-        fwd(rc.xp, x, outs[0])
 
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(rc.xp, xs[0], ys[0], gys[0]),)
 
     kernel.__doc__ = doc or f"Elementwise {name}."
-    ufunc = ufunc or getattr(fwd, "ufunc_name", None)
-    register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             fast=Fast(into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
-                       passes_grad=passes_grad, grads=(grad,) if grad else None))(kernel)
-
-
-# What a unary gradient reads: the input, the output, or nothing but the gradient.
-_USES = {"x": ("data",), "y": ("outputs",), "": ()}
+    _UNARY[name] = fwd, grad
+    register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name))(kernel)
 
 
 def _ufunc(f):
@@ -54,18 +48,18 @@ def _ufunc(f):
     return fwd
 
 
-_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, uses="",
+_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g,
        doc="Elementwise -x.")
-_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), uses="x",
+_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x),
        doc="Elementwise |x|.")
-_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, uses="y", doc="Elementwise e**x.")
-_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x, uses="x",
+_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
+_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x,
        doc="Elementwise natural logarithm.")
-_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), uses="y",
+_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y),
        doc="Elementwise square root.")
-_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, uses="x",
+_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g,
        doc="Elementwise x**2.")
-_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, uses="y",
+_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y,
        doc="Elementwise 1/x.")
 @writes_out
 def _sigmoid_grad(xp, x, y, g, out=None):
@@ -85,23 +79,18 @@ def _tanh_grad(xp, x, y, g, out=None):
     return t
 
 
-def _expit_for(xp):
-    """scipy's expit for numpy arrays (one ufunc call), else None."""
-    return _expit if xp is np else None
-
-
-_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad, uses="y",
-       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).", ufunc=_expit_for)
-_unary("tanh", _ufunc("tanh"), _tanh_grad, uses="y", doc="Elementwise tanh.")
+_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad,
+       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
+_unary("tanh", _ufunc("tanh"), _tanh_grad, doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), uses="x", doc="Elementwise max(x, 0).")
+       lambda xp, x, y, g: g * (x > 0), doc="Elementwise max(x, 0).")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
-       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), uses="x", doc="Elementwise x/(1+|x|).")
+       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), doc="Elementwise x/(1+|x|).")
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
-       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), uses="x",
+       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)),
        doc="log(1+exp(x)).")
 _unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
-       aliases=("identity",), uses="", doc="A copy of x (identity).", passes_grad=(0,))
+       aliases=("identity",), doc="A copy of x (identity).")
 
 
 def _no_grad_like(value):
@@ -111,16 +100,8 @@ def _no_grad_like(value):
     return kernel
 
 
-def _fill_into(value):
-    def into(p, rc, outs, x):
-        outs[0].fill(value)
-    return into
-
-
-register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(0)))(_no_grad_like(0))
-register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
+register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",))(_no_grad_like(0))
+register("ones_like", shape=same_shape("ones_like"), nondiff=("data",))(_no_grad_like(1))
 
 
 @register("logical_not", shape=same_shape("logical_not"), nondiff=("data",))
@@ -146,9 +127,7 @@ def _act(p):
 
 
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
-          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
-          fast=Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
-                    saves=lambda p: _act(p).fast.saves))
+          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need))
 def _activation(p, rc, x):
     """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
     return _act(p).kernel(p, rc, x)
@@ -238,6 +217,9 @@ _BIN_GRADS = {
 }
 
 
+# Each binary operator's kind and whether it broadcasts, by name (its fast paths read them).
+_BINARY_OPS = {}
+
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
            "mod": "mod", "power": "power", "maximum": "maximum", "minimum": "minimum"}
 
@@ -251,9 +233,6 @@ def _binary(name, kind, shape_rule, aliases=()):
     def kernel(p, rc, a, b):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
 
-    def into(p, rc, outs, a, b):
-        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
-
     def vjp(p, rc, xs, ys, gys, need):
         (a, b), xp, y, g = xs, rc.xp, ys[0], gys[0]
         ga = grad_a(xp, a, b, y, g) if need[0] else None
@@ -265,19 +244,9 @@ def _binary(name, kind, shape_rule, aliases=()):
 
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
+    _BINARY_OPS[name] = kind, same
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
-             aliases=aliases,
-             fast=Fast(into=into, saves=_BINARY_SAVES.get(kind), ufunc=(fn, {"casting": "unsafe"}),
-                       passes_grad=_PASSES.get(kind, ()) if same else (),
-                       grads=(grad_a, grad_b) if same else None))(kernel)
-
-
-# Inputs whose gradient is the output's gradient itself (same-shape operators only).
-_PASSES = {"add": (0, 1), "sub": (0,)}
-
-# What each binary gradient reads (None: everything).
-_BINARY_SAVES = {"add": (), "sub": (), "mul": ("lhs", "rhs"), "div": ("lhs", "rhs"),
-                 "maximum": ("lhs", "rhs"), "minimum": ("lhs", "rhs")}
+             aliases=aliases)(kernel)
 
 
 def _same_binary_rule(name):
@@ -320,14 +289,15 @@ for _name, _fn in _COMPARE.items():
 
 
 # ---- with a scalar -----------------------------------------------------------------------
-def _scalar_op(name, f, grad, nondiff=False, saves=None, passes_grad=()):
+# Each scalar operator's forward and kernel, by name (its fast paths reuse them).
+_SCALAR = {}
+
+
+def _scalar_op(name, f, grad, nondiff=False):
     """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
     def kernel(p, rc, x):
         return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
                  None).astype(x.dtype, copy=False)
-
-    def into(p, rc, outs, x):
-        outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar, outs[0])
 
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(rc.xp, xs[0], p.scalar, ys[0], gys[0]).astype(xs[0].dtype, copy=False),)
@@ -335,8 +305,8 @@ def _scalar_op(name, f, grad, nondiff=False, saves=None, passes_grad=()):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else (),
-             fast=Fast(into=into, saves=saves, passes_grad=passes_grad))(kernel)
+             nondiff=("data",) if nondiff else ())(kernel)
+    _SCALAR[name] = f, kernel
 
 
 def _uf(fn, swap=False):
@@ -345,23 +315,18 @@ def _uf(fn, swap=False):
     return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
 
 
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g, saves=(), passes_grad=(0,))
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g, saves=(),
-           passes_grad=(0,))
-_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g, saves=())
-_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s, saves=())
-_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s, saves=())
-_scalar_op("_rdiv_scalar", _uf("divide", True),
-           lambda xp, x, s, y, g: -g * y / x, saves=("data", "outputs"))
-_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g, saves=())
-_scalar_op("_rmod_scalar", _uf("mod", True),
-           lambda xp, x, s, y, g: -g * xp.floor(s / x), saves=("data",))
-_scalar_op("_power_scalar", _uf("power"),
-           lambda xp, x, s, y, g: g * s * x ** (s - 1), saves=("data",))
-_scalar_op("_rpower_scalar", _uf("power", True),
-           lambda xp, x, s, y, g: g * y * np.log(s), saves=("outputs",))
-_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s), saves=("data",))
-_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s), saves=("data",))
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
+_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
+_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
+_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
+_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
+_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
+_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
+_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
+_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
+_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
+_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
 for _name, _fn in _COMPARE.items():
     _scalar_op(f"_{_name}_scalar", _uf(_fn), None, nondiff=True)
 
@@ -407,3 +372,97 @@ def _add_n(p, rc, *xs):
     for x in xs[1:]:
         out += x
     return out
+
+
+# ---- fast paths ----------------------------------------------------------------------------
+# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
+# walk holds each fast path against the operator's plain rules.
+
+# What a unary gradient reads: the input, the output, or nothing but the gradient.
+_USES = {"x": ("data",), "y": ("outputs",), "": ()}
+
+
+def _unary_fast(name, uses, passes_grad=(), ufunc=None):
+    """A unary operator's fast paths: its forward into a given output, what its gradient
+    reads (`uses`), its gradient rule called directly; `ufunc`: see `Fast.ufunc` (default:
+    what `_ufunc` marked the forward with)."""
+    fwd, grad = _UNARY[name]
+
+    def into(p, rc, outs, x):
+        fwd(rc.xp, x, outs[0])
+
+    ufunc = ufunc or getattr(fwd, "ufunc_name", None)
+    fast_paths(Fast(into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
+                    passes_grad=passes_grad, grads=(grad,) if grad else None), name)
+
+
+def _expit_for(xp):
+    """scipy's expit for numpy arrays (one ufunc call), else None."""
+    return _expit if xp is np else None
+
+
+for _name, _uses in [("negative", ""), ("abs", "x"), ("exp", "y"), ("log", "x"), ("sqrt", "y"),
+                     ("square", "x"), ("reciprocal", "y"), ("tanh", "y"), ("relu", "x"),
+                     ("softsign", "x"), ("softrelu", "x")]:
+    _unary_fast(_name, _uses)
+_unary_fast("sigmoid", "y", ufunc=_expit_for)
+_unary_fast("_copy", "", passes_grad=(0,))
+
+
+def _fill_into(value):
+    def into(p, rc, outs, x):
+        outs[0].fill(value)
+    return into
+
+
+fast_paths(Fast(into=_fill_into(0)), "zeros_like")
+fast_paths(Fast(into=_fill_into(1)), "ones_like")
+fast_paths(Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
+                saves=lambda p: _act(p).fast.saves), "Activation")
+
+# Inputs whose gradient is the output's gradient itself (same-shape operators only).
+_PASSES = {"add": (0, 1), "sub": (0,)}
+
+# What each binary gradient reads (None: everything).
+_BINARY_SAVES = {"add": (), "sub": (), "mul": ("lhs", "rhs"), "div": ("lhs", "rhs"),
+                 "maximum": ("lhs", "rhs"), "minimum": ("lhs", "rhs")}
+
+
+def _binary_fast(name, kind, same):
+    """A binary operator's fast paths: the array module's function into a given output, what
+    its gradients read, and (same-shape only) its gradient rules called directly."""
+    fn = _BINARY[kind]
+
+    def into(p, rc, outs, a, b):
+        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
+
+    fast_paths(Fast(into=into, saves=_BINARY_SAVES.get(kind), ufunc=(fn, {"casting": "unsafe"}),
+                    passes_grad=_PASSES.get(kind, ()) if same else (),
+                    grads=_BIN_GRADS[kind] if same else None), name)
+
+
+for _name, (_kind, _same) in _BINARY_OPS.items():
+    _binary_fast(_name, _kind, _same)
+
+
+def _scalar_fast(name, saves=None, passes_grad=()):
+    """A scalar operator's fast paths: its forward into a given output (float data in place),
+    what its gradient reads, and whether the gradient passes through unchanged."""
+    f, kernel = _SCALAR[name]
+
+    def into(p, rc, outs, x):
+        outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar, outs[0])
+
+    fast_paths(Fast(into=into, saves=saves, passes_grad=passes_grad), name)
+
+
+for _name in ("_plus_scalar", "_minus_scalar"):
+    _scalar_fast(_name, saves=(), passes_grad=(0,))
+for _name in ("_rminus_scalar", "_mul_scalar", "_div_scalar", "_mod_scalar"):
+    _scalar_fast(_name, saves=())
+for _name in ("_rmod_scalar", "_power_scalar", "_maximum_scalar", "_minimum_scalar"):
+    _scalar_fast(_name, saves=("data",))
+_scalar_fast("_rdiv_scalar", saves=("data", "outputs"))
+_scalar_fast("_rpower_scalar", saves=("outputs",))
+for _name in _COMPARE:
+    _scalar_fast(f"_{_name}_scalar")

@@ -6,10 +6,16 @@ compiled plan, a loop or autograd, and the registry walk (tests/core/test_regist
 holds each one against the plain rule for every operator that has it. An operator without
 fast paths is complete and correct, only slower.
 
+An operator file registers the semantic rules first and attaches the fast paths in a closing
+"fast paths" section with `registry.fast_paths` (``register(..., fast=Fast(...))`` does the
+same in one call, for operators registered elsewhere).
+
 Example::
 
-    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"),
-             fast=Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)))
+    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"))(_tanh)
+    ...
+    # ---- fast paths ----
+    fast_paths(Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)), "tanh")
 """
 
 __all__ = ["Fast"]

@@ -5,7 +5,7 @@ from math import prod
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register
+from .registry import register, fast_paths
 from .rules import norm_axis
 
 _RED_ATTRS = {"axis": A.Axis(None), "keepdims": A.Bool(False), "exclude": A.Bool(False)}
@@ -33,7 +33,7 @@ def _out_shape(name, p, shape):
     return out or (1,)
 
 
-def _reduce(name, fn, grad, doc, saves=None):
+def _reduce(name, fn, grad, doc):
     def kernel(p, rc, x):
         axes = _axes(name, p, x.ndim)
         y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
@@ -51,8 +51,7 @@ def _reduce(name, fn, grad, doc, saves=None):
         return ins, [None if ins[0] is None else _out_shape(name, p, ins[0])]
 
     kernel.__doc__ = doc
-    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, aliases=(f"{name}_axis",),
-             fast=Fast(saves=saves))(kernel)
+    register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, aliases=(f"{name}_axis",))(kernel)
 
 
 def _count(x, axes):
@@ -60,9 +59,9 @@ def _count(x, axes):
 
 
 _reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
-        "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.", saves=())
+        "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.")
 _reduce("mean", "mean", lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
-        "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.", saves=())
+        "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.")
 _reduce("max", "max", lambda xp, x, y, g, axes: g * (x == y),
         "max(data, axis=None, keepdims=False, exclude=False): maximum over axes.")
 _reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),
@@ -95,3 +94,9 @@ def _argmax(p, rc, x):
     if p.keepdims:
         y = rc.xp.expand_dims(y, p.axis)
     return y.astype(x.dtype).reshape(_argmax_shape(p, [x.shape])[1][0])
+
+
+# ---- fast paths ----------------------------------------------------------------------------
+# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
+# walk holds each fast path against the operator's plain rules.
+fast_paths(Fast(saves=()), "sum", "mean")

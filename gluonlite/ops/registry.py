@@ -25,7 +25,7 @@ from .attrs import REQUIRED, format_attr
 from .fast import Fast
 
 __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError",
-           "writes_out", "Fast"]
+           "writes_out", "Fast", "fast_paths"]
 
 # need_grad: a gradient of this call will be asked for (stateful operators keep state only
 # then); spec: what the operator's `prepare` rule decided for the compiled plan step that
@@ -311,6 +311,28 @@ def register(name, *, aliases=(), **spec):
             _OPS[n] = op
         return op
     return deco
+
+
+def fast_paths(fast, *names):
+    """Give the registered operators `names` their fast paths `fast` (a `Fast`).
+
+    An operator file registers each operator's semantic rules first and attaches the fast
+    paths afterwards, in its closing "fast paths" section, so a reader meets what an
+    operator computes before the ways it is sped up. Returns `fast`.
+
+    Raises:
+        ValueError: an unknown name, or an operator that already has fast paths.
+
+    Example::
+
+        fast_paths(Fast(saves=(), reshapes=True), "Reshape", "Flatten")
+    """
+    for n in names:
+        op = get(n)
+        if any(getattr(op.fast, k) not in (None, False, (), {}) for k in Fast.__slots__):
+            raise ValueError(f"operator {n!r} already has fast paths {op.fast!r}")
+        op.fast = fast
+    return fast
 
 
 def add(op, *names):

@@ -55,7 +55,7 @@ from . import attrs as A
 from .fast import Fast
 from .elementwise import sigmoid_into
 from .random import generator
-from .registry import ShapeError, register
+from .registry import ShapeError, fast_paths, register
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -786,15 +786,21 @@ def _param_concat(p, rc, *xs):
     return rc.xp.concatenate(xs, axis=ax, out=_empty(rc.xp, tuple(shape), xs[0].dtype))
 
 
+register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
+         attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
+         shape_back=_param_concat_back,
+         doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
+             "one input of unknown length from the output's (how MXNet's RNN layers pack "
+             "their parameters).")(_param_concat)
+
+
+# ---- fast paths ----------------------------------------------------------------------------
+# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
+# walk holds each fast path against the operator's plain rules.
 def _param_concat_into(p, rc, outs, *xs):
     # Into a static-alloc plan's buffer: the packed vector is rebuilt every call, and a
     # fresh multi-megabyte array per call costs page faults the copy itself does not.
     rc.xp.concatenate(xs, axis=p.dim % xs[0].ndim, out=outs[0])
 
 
-register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
-         attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
-         shape_back=_param_concat_back, fast=Fast(saves=(), into=_param_concat_into),
-         doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
-             "one input of unknown length from the output's (how MXNet's RNN layers pack "
-             "their parameters).")(_param_concat)
+fast_paths(Fast(saves=(), into=_param_concat_into), "_rnn_param_concat")

@@ -7,7 +7,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError
+from .registry import register, ShapeError, fast_paths
 from .rules import norm_axis, fmt_shapes
 
 
@@ -79,8 +79,7 @@ def _reshape_spec(p):
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]),
-          fast=Fast(saves=(), reshapes=True))
+                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]))
 def _reshape(p, rc, x):
     """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
     return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
@@ -151,8 +150,7 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape,
-          fast=Fast(saves=(), reshapes=True))
+@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -175,7 +173,7 @@ def _squeeze_shape(p, ins):
 
 
 @register("squeeze", vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
-          shape=_squeeze_shape, fast=Fast(saves=(), reshapes=True))
+          shape=_squeeze_shape)
 def _squeeze(p, rc, x):
     """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
     return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
@@ -183,8 +181,7 @@ def _squeeze(p, rc, x):
 
 @register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      (ins[0][0], prod(ins[0][1:]))]),
-          fast=Fast(saves=(), reshapes=True))
+                                      (ins[0][0], prod(ins[0][1:]))]))
 def _flatten(p, rc, x):
     """Flatten(data): reshape to (batch, -1)."""
     return x.reshape(x.shape[0], -1)
@@ -202,8 +199,7 @@ def _perm(p, ndim):
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
           vjp=lambda p, rc, xs, ys, gys, need: (
-              gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),),
-          fast=Fast(saves=()))
+              gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
 def _transpose(p, rc, x):
     """transpose(data, axes=()): permute axes (reverse them when axes is empty)."""
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
@@ -211,8 +207,7 @@ def _transpose(p, rc, x):
 
 @register("SwapAxis", aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
-          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),),
-          fast=Fast(saves=()))
+          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
 def _swapaxes(p, rc, x):
     """swapaxes(data, dim1, dim2): exchange two axes."""
     return rc.xp.ascontiguousarray(rc.xp.swapaxes(x, p.dim1, p.dim2))
@@ -247,8 +242,7 @@ def _concat_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("Concat", aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
-          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
-          fast=Fast(saves=()))
+          attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
 def _concat(p, rc, *xs):
     """concat(*data, dim=1): join arrays along an existing axis."""
     return rc.xp.concatenate(xs, axis=norm_axis("concat", p.dim, xs[0].ndim, "dim"))
@@ -269,8 +263,7 @@ def _stack_shape(p, ins):
 @register("stack", variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
           shape=_stack_shape,
           vjp=lambda p, rc, xs, ys, gys, need: tuple(
-              rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)),
-          fast=Fast(saves=()))
+              rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))
 def _stack(p, rc, *xs):
     """stack(*data, axis=0): join same-shape arrays along a new axis."""
     return rc.xp.stack(xs, axis=p.axis)
@@ -337,9 +330,7 @@ def _split_vjp(p, rc, xs, ys, gys, need, dests=None):
 
 @register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
-          shape=_split_shape, vjp=_split_vjp,
-          fast=Fast(saves=(), writes_dests=True,
-                    views=lambda p, shape: _split_parts(p, shape)[2]))
+          shape=_split_shape, vjp=_split_vjp)
 def _split(p, rc, x):
     """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis
     (views of `data`; squeeze_axis drops the axis when the parts have length 1)."""
@@ -379,8 +370,7 @@ def _slice_vjp(p, rc, xs, ys, gys, need):
 
 @register("slice", aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
           attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
-                 "step": A.Attr(_opt_tuple, ())},
-          fast=Fast(saves=()))
+                 "step": A.Attr(_opt_tuple, ())})
 def _slice(p, rc, x):
     """slice(data, begin, end, step=()): basic slicing; None entries mean the whole axis."""
     return x[_slices(p, x.shape)].copy()
@@ -408,7 +398,7 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
-          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()}, fast=Fast(saves=()))
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
     ax, (b, e) = _slice_axis_range(p, x.shape)
@@ -431,8 +421,7 @@ def _bcast_shape(p, ins):
 @register("broadcast_to", attrs={"shape": A.Shape()}, shape=_bcast_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].sum(axis=tuple(i for i, (a, b) in enumerate(zip(xs[0].shape, ys[0].shape))
-                                    if a != b), keepdims=True),),
-          fast=Fast(saves=()))
+                                    if a != b), keepdims=True),))
 def _broadcast_to(p, rc, x):
     """broadcast_to(data, shape): repeat axes of length 1 (0 in shape keeps that axis)."""
     return rc.xp.ascontiguousarray(rc.xp.broadcast_to(x, _bcast_shape(p, [x.shape])[1][0]))
@@ -513,3 +502,13 @@ def _sequence_last(p, rc, x, lengths=None):
     last valid step. data is (T, N, ...) for axis 0 or (N, T, ...) for axis 1; the result is
     (N, ...): ``data[length[b] - 1, b]`` (the last step when use_sequence_length is False)."""
     return x[_seq_last_index(p, rc, x, lengths)]
+
+
+# ---- fast paths ----------------------------------------------------------------------------
+# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
+# walk holds each fast path against the operator's plain rules.
+fast_paths(Fast(saves=(), reshapes=True), "Reshape", "expand_dims", "squeeze", "Flatten")
+fast_paths(Fast(saves=()), "transpose", "SwapAxis", "Concat", "stack", "slice", "slice_axis",
+           "broadcast_to")
+fast_paths(Fast(saves=(), writes_dests=True, views=lambda p, shape: _split_parts(p, shape)[2]),
+           "SliceChannel")

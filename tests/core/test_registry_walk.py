@@ -707,3 +707,12 @@ def test_a_fast_path_given_as_a_keyword_names_the_fast_object():
                                         r"fast paths go in one object: "
                                         r"fast=Fast\(into=\.\.\., saves=\.\.\.\)"):
         mx.ops.registry.Operator("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
+
+
+def test_fast_paths_attached_twice_or_to_an_unknown_operator_are_refused():
+    fast = mx.ops.registry.Fast(saves=())
+    with pytest.raises(ValueError, match=r"operator 'tanh' already has fast paths Fast\("):
+        mx.ops.registry.fast_paths(fast, "tanh")
+    with pytest.raises(ValueError, match=r"unknown operator 'no_such_op'"):
+        mx.ops.registry.fast_paths(fast, "no_such_op")
+    assert mx.ops.get("tanh").fast is not fast
