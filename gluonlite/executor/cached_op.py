@@ -48,6 +48,13 @@ class CachedOp:
         self._last = (key, plan)
         return plan
 
+    @property
+    def plans(self):
+        """The compiled plans (`gluonlite.executor.plan.Plan`) this CachedOp has run so far,
+        in the order they were compiled: for inspection, never to be modified (see
+        `Executor.plans`)."""
+        return tuple(self._plans.values())
+
     def _xp_of(self, datas):
         return self._ctx.xp if self._ctx is not None else __import__("numpy")
 

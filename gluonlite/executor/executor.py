@@ -127,6 +127,19 @@ class Executor:
         """Auxiliary-state arrays in `list_auxiliary_states()` order."""
         return [self.aux_dict[n] for n in self._aux_names]
 
+    @property
+    def plans(self):
+        """The compiled plans (`gluonlite.executor.plan.Plan`) this executor has run so far,
+        one per input shapes, dtypes and train mode, in the order they were compiled: for
+        inspection (each plan's ``steps``, a loop step's ``spec``), never to be modified.
+
+        Example::
+
+            exe.forward(is_train=True)
+            print(exe.plans[0].steps[-1].spec)   # a loop node's LoopSpec
+        """
+        return tuple(self._plans.values())
+
     def _inputs(self):
         return [self.arg_dict[n] if n in self.arg_dict else self.aux_dict[n]
                 for n in self._input_names]

@@ -80,13 +80,57 @@ def check_imperative_vs_symbolic(build, inputs, grad_names=(), n_outputs=None, r
 
 def loop_specs(runner, op_name):
     """The loop pass's decisions (`gluonlite.control_flow.passes.LoopSpec`) for the
-    `op_name` steps ('_foreach', '_while_loop') of every plan `runner` compiled: an
-    Executor, a CachedOp or a hybridized block."""
-    if hasattr(runner, "_cached_ops"):  # a HybridBlock: its CachedOps' plans
-        plans = [pl for entry in runner._cached_ops.values() for pl in entry[0]._plans.values()]
-    else:
-        plans = list(runner._plans.values())
-    return [st.spec for pl in plans for st in pl.steps if st.op.name == op_name]
+    `op_name` steps ('_foreach', '_while_loop') of every plan `runner` (an Executor or a
+    CachedOp) compiled, read through its public `plans`."""
+    return [st.spec for pl in runner.plans for st in pl.steps if st.op.name == op_name]
+
+
+class Spy:
+    """Records the calls of registered rules while installed (`install`, with pytest's
+    monkeypatch): `calls[label]` lists each call's (args, kwargs). Plans bind the rules they
+    call when they are compiled, so install before the run that compiles them.
+
+    Example: ``spy.fast_grad("tanh", 0)`` then ``spy.calls["tanh grad 0"]``."""
+
+    def __init__(self, monkeypatch):
+        self.monkeypatch, self.calls = monkeypatch, {}
+
+    def _wrap(self, label, fn):
+        calls = self.calls.setdefault(label, [])
+
+        def spied(*args, **kwargs):
+            calls.append((args, kwargs))
+            return fn(*args, **kwargs)
+        spied.__dict__.update(fn.__dict__)  # keeps marks such as `writes_out`
+        return spied
+
+    def _fast(self, name, **changes):
+        op = mx.ops.get(name)
+        fields = {k: getattr(op.fast, k) for k in op.fast.__slots__}
+        self.monkeypatch.setattr(op, "fast", mx.ops.registry.Fast(**{**fields, **changes}))
+        return fields
+
+    def kernel(self, name):
+        op = mx.ops.get(name)
+        self.monkeypatch.setattr(op, "kernel", self._wrap(f"{name} kernel", op.kernel))
+
+    def vjp(self, name):
+        op = mx.ops.get(name)
+        self.monkeypatch.setattr(op, "vjp", self._wrap(f"{name} vjp", op.vjp))
+
+    def fast_into(self, name):
+        self._fast(name, into=self._wrap(f"{name} into", mx.ops.get(name).fast.into))
+
+    def fast_grad(self, name, j):
+        grads = list(mx.ops.get(name).fast.grads)
+        grads[j] = self._wrap(f"{name} grad {j}", grads[j])
+        self._fast(name, grads=grads)
+
+    def vjp_sum(self, name, input_name):
+        sums = dict(mx.ops.get(name).fast.vjp_sum)
+        uses, fn = sums[input_name]
+        sums[input_name] = (uses, self._wrap(f"{name} sum of {input_name}", fn))
+        self._fast(name, vjp_sum=sums)
 
 
 def run_bound(s, args, optimize, dtype="float64", train=True, grad_req="write", heads=None,

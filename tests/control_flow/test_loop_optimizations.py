@@ -8,7 +8,7 @@ from gluonlite import nd, sym, autograd, gluon
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
 from gluonlite.executor import compile_plan
-from harness import check_optimized_equals_plain, loop_specs, run_bound
+from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
 
@@ -184,27 +184,25 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     assert any(len(pl.deferred) == 1 for pl in plans)
 
 
-def test_the_gate_gradients_are_written_once_for_both_their_uses():
+def test_the_gate_gradients_are_written_once_for_both_their_uses(monkeypatch):
     """The h2h product's output gradient is also the projection rows' gradient: the reverse
-    pass writes it to those rows only (the rule that makes it writes it there), and the
-    deferred h2h weight sum reads them there (values equal to the plain loop)."""
+    pass has the tanh gradient rule write it into those rows (its out=), and the deferred
+    h2h weight sum reads it there, the same memory (values equal to the plain loop)."""
     outs = _foreach_rnn()
     rng = np.random.RandomState(6)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
-    exe = _same(outs, args)
-    plan = next(pl for spec in loop_specs(exe, "_foreach")
-                for pl in spec.hoist.loop.plans.values() if pl.deferred)
-    reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
-    assert reverse.grads_in_rows == {plan.deferred[0].step.outs[0]: 0}
-    source = next(src for key, src in plan._sources.items() if key[0] == "reverse")
-    assert "stash[0][0][step]" not in source
-    # once: by the tanh gradient rule itself (it takes out=), not by a copy after it
-    writes = source.count("dest0[step] = ") + source.count("out=dest0[step]")
-    assert writes == 1 and "out=dest0[step]" in source
+    spy = Spy(monkeypatch)
+    spy.fast_grad("tanh", 0)
+    spy.vjp_sum("FullyConnected", "weight")
+    _same(outs, args)
+    rows = [kw.get("out") for _, kw in spy.calls["tanh grad 0"][-T:]]
+    (_, _, _, _, g), _ = spy.calls["FullyConnected sum of weight"][-1]
+    assert g.shape == (T, N, H)
+    assert all(r is not None and np.shares_memory(r, g) for r in rows)
 
 
 @pytest.mark.parametrize("flat", [False, True])
-def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat):
+def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat, monkeypatch):
     """The tanh rule making a scanned row's gradient writes it into the row itself; when the
     row was reshaped before the tanh, its gradient is the rule's result reshaped and is
     copied into the row instead (values equal to the plain loop either way)."""
@@ -217,14 +215,19 @@ def test_a_rule_writes_a_data_rows_gradient_in_place_only_in_its_shape(flat):
 
     outs, _ = sym.contrib.foreach(body, data, [h0])
     rng = np.random.RandomState(9)
-    exe = _same(outs, {"data": rng.randn(T, N, I), "h0": rng.randn(N, I)})
-    source = next(src for spec in loop_specs(exe, "_foreach") for pl in spec.plans.values()
-                  for key, src in pl._sources.items() if key[0] == "reverse")
-    assert ("out=dest0[step]" in source) != flat
-    assert ("dest0[step] = " in source) == flat
+    spy = Spy(monkeypatch)
+    spy.fast_grad("tanh", 0)
+    _same(outs, {"data": rng.randn(T, N, I), "h0": rng.randn(N, I)})
+    rows = [kw.get("out") for _, kw in spy.calls["tanh grad 0"][-T:]]
+    if flat:  # the rule's result is reshaped and copied into the row
+        assert rows == [None] * T
+    else:  # the rule writes row t of one (T, N, I) gradient
+        assert all(r is not None and r.shape == (N, I) for r in rows)
+        assert all(np.shares_memory(r, rows[0].base) for r in rows)
+        assert rows[0].base.shape == (T, N, I)
 
 
-def test_split_gates_gradient_is_joined_into_its_row():
+def test_split_gates_gradient_is_joined_into_its_row(monkeypatch):
     """Gates split from one product (an LSTM's): SliceChannel's gradient is joined straight
     into the projection row it belongs to (its vjp takes the row as a destination; a vjp that
     returns another array is copied), values equal to the plain loop."""
@@ -243,16 +246,17 @@ def test_split_gates_gradient_is_joined_into_its_row():
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H),
             "w_i": rng.randn(2 * H, I), "b_i": rng.randn(2 * H),
             "w_h": rng.randn(2 * H, H), "b_h": rng.randn(2 * H)}
-    exe = _same(outs, args)
-    source = next(src for spec in loop_specs(exe, "_foreach")
-                  for pl in spec.hoist.loop.plans.values()
-                  for key, src in pl._sources.items() if key[0] == "reverse")
-    assert "need" in source and ":= dest0[step])" in source
-    assert "dest0[step] = " not in source
+    spy = Spy(monkeypatch)
+    spy.vjp("SliceChannel")
+    _same(outs, args)
+    calls = spy.calls["SliceChannel vjp"][-T:]
+    assert all(kw.get("dests") is not None and kw["dests"][0] is not None for _, kw in calls)
+    dests = [kw["dests"][0] for _, kw in calls]
+    assert all(d.shape == (N, 2 * H) and np.shares_memory(d, dests[0].base) for d in dests)
 
 
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
-def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
+def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step, monkeypatch):
     """In a while_loop the h2h product's output gradient is also, reshaped, the gathered
     projection row's: one stack holds it for both deferred sums (the h2h weight's and the
     projection rows'), written once per step; values equal the plain loop's whether the
@@ -261,14 +265,13 @@ def test_a_while_loops_gate_gradients_are_stacked_once_for_both_sums(i0, step):
     rng = np.random.RandomState(8)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
             **_weights(rng)}
-    exe = _same(outs, args)
-    plan = next(pl for spec in loop_specs(exe, "_while_loop")
-                for pl in spec.hoist.loop.plans.values() if len(pl.deferred) == 2)
-    reverse = next(fn for key, fn in plan._fns.items() if key[0] == "reverse")
-    fc, take = (d.step.outs[0] for d in sorted(plan.deferred, key=lambda d: d.step.op.name))
-    assert reverse.grads_shared == {take: fc}
-    source = next(src for key, src in plan._sources.items() if key[0] == "reverse")
-    assert source.count("stash[") == 1 and f"{take}'s gradient: the stack of {fc}'s" in source
+    spy = Spy(monkeypatch)
+    spy.vjp_sum("FullyConnected", "weight")
+    spy.vjp_sum("take", "a")
+    _same(outs, args)
+    (_, _, _, _, g_fc), _ = spy.calls["FullyConnected sum of weight"][-1]
+    (_, _, _, _, g_take), _ = spy.calls["take sum of a"][-1]
+    assert np.shares_memory(g_fc, g_take)
 
 
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
@@ -352,8 +355,8 @@ def test_hoisted_projection_respects_null_grad_req():
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     """Loops long and wide enough read their invariant FC weights as transposed-contiguous
-    copies (same values): results equal the plain loop's, and the weights' gradients are
-    unchanged."""
+    copies (same values), one buffer per compiled plan refilled on every call: results
+    equal the plain loop's, and the weights' gradients are unchanged."""
     from gluonlite.bench.models import ForeachRNN, WhileRNN
     from gluonlite.control_flow import operators
     laid_out = []
@@ -361,7 +364,7 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
 
     def spy(*args, **kwargs):
         out = real(*args, **kwargs)
-        laid_out.append(len(out))
+        laid_out.append(list(out.values()))
         return out
 
     monkeypatch.setattr(operators, "fast_weight_layout", spy)
@@ -385,10 +388,14 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
             infer = layer(x, states).asnumpy()
             results.append([out.asnumpy(), infer, x.grad.asnumpy()] +
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
-            if opt:  # each plan's (hoisted) loop keeps one transposed copy, refilled
-                specs = loop_specs(layer, "_" + loop)
-                assert [len(spec.hoist.loop.layout_buffers) for spec in specs] == [1, 1]
-    assert max(laid_out) == 1  # the h2h weight was laid out (the i2h one is hoisted)
+            if opt:  # the inference plan's second call refills its copy
+                assert_almost_equal(layer(x, states).asnumpy(), infer, rtol=0, atol=0)
+    # the h2h weight was laid out (the i2h one is hoisted), in one buffer per plan (train,
+    # inference) over three calls
+    laid_out = [copies for copies in laid_out if copies]  # the plain loop's calls lay none
+    assert [len(copies) for copies in laid_out] == [1, 1, 1]
+    buffers = [copies[0].base for copies in laid_out]
+    assert buffers[0] is not buffers[1] and buffers[1] is buffers[2]
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
@@ -432,37 +439,40 @@ def test_a_plan_keeps_the_setting_it_was_compiled_with():
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
 
-def test_a_projection_buffer_is_held_until_its_backward_and_then_reused():
+def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypatch):
     """A training call's projections are computed into the loop node's own buffer, which
-    its saved state holds: a second call meanwhile gets fresh arrays (its results are its
-    own), and once the first call's backward has run the buffer serves the next call."""
+    its saved state holds: a second call meanwhile gets a fresh array (its results are its
+    own), and once the first call's backward has run the buffer serves the next call (the
+    same array, not a new one)."""
     from gluonlite.bench.models import ForeachRNN
     mx.random.seed(5)
     layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
     layer.initialize()
     layer.hybridize(static_alloc=True)
     x, h0 = nd.array(np.random.RandomState(0).randn(T, N, I)), [nd.zeros((N, H))]
+    x2 = x * 2
     x.attach_grad()
+    x2.attach_grad()  # the same plan as x's (one that gives data a gradient)
+    spy = Spy(monkeypatch)
+    spy.fast_into("FullyConnected")
 
-    def holders():
-        return [ref() for spec in loop_specs(layer, "_foreach")
-                for ref in spec.hoist._holders.values()]
+    def projection():
+        """The array the last call's hoisted projection (every step's rows) was written to."""
+        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
+                                      if c[0][2][0].shape[0] == T * N][-1]
+        return out if out.base is None else out.base
 
     with autograd.record():
         first = layer(x, h0)
-    held = holders()
-    assert len(held) == 1 and held[0] is not None
+    buffer = projection()
     with autograd.record():
-        second = layer(x * 2, h0)
-    assert holders() == held  # the second call did not take the held buffer
-    del held
+        second = layer(x2, h0)
+    assert projection() is not buffer  # held by the first call's saved state
     first.backward()
     g_first = x.grad.asnumpy().copy()
     second.backward()
-    assert holders() == [None]  # its backward ran: nothing holds the buffer
     with autograd.record():
         again = layer(x, h0)
-    assert holders()[0] is not None  # the next call took it
+    assert projection() is buffer  # free again after the backward: reused
     again.backward()
-    assert holders() == [None]
     assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)

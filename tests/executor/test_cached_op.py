@@ -131,7 +131,7 @@ def test_no_gradient_work_for_inputs_that_need_none(count_compiles):
         out = op(*_args(op, x, params))[0]
     out.backward()
     assert params["fc3_bias"].grad.asnumpy().tolist() == [4.0, 4.0, 4.0]
-    plan = next(iter(op._plans.values()))
+    plan = op.plans[0]
     # only fc3's bias wants a gradient: the backward touches the last node only
     assert [st.node.name for st in plan.bwd_steps] == ["fc3"]
 
@@ -177,3 +177,19 @@ def test_a_hybridized_loop_call_leaves_no_reference_cycles(loop):
         gc.set_debug(0)
         gc.garbage.clear()
     assert left == [], f"cyclic garbage after a call: {left[:20]}"
+
+
+def test_plans_lists_each_compiled_plan_once_in_compile_order():
+    x = sym.var("x")
+    op = CachedOp(sym.tanh(x) * 2)
+    assert op.plans == ()
+    op(nd.ones((2, 3)))
+    op(nd.ones((2, 3)))
+    op(nd.ones((4, 3)))
+    assert [pl.steps[0].op.name for pl in op.plans] == ["tanh", "tanh"]
+    assert isinstance(op.plans, tuple)
+    exe = (sym.tanh(x) * 2).bind(None, {"x": nd.ones((2, 3))})
+    assert exe.plans == ()
+    exe.forward()
+    exe.forward(is_train=True)
+    assert len(exe.plans) == 2
