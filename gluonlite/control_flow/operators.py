@@ -16,6 +16,19 @@ How a loop runs beyond the plain per-step loop is decided once per compiled plan
 the loop pass (`gluonlite.control_flow.passes`, the operators' ``prepare`` rule): its
 `LoopSpec` reaches the kernel and vjp as ``rc.spec``, and holds the body plans.
 
+Where each stage of a hybridized ``_foreach`` lives (``_while_loop`` is the same with
+``_while_run``/``_while_vjp``; open these in order):
+
+1. decide: `passes.plan_foreach` -> a `LoopSpec` (print it to see the decisions);
+2. forward: `_loop_rules`'s kernel here -> `hoisting.run_hoisted` when the pass hoisted
+   the input projection -> `_foreach_run` here (the body's plan: `body.body_plan`; its
+   storage: `loop_steps.LoopStorage`) -> the generated step loop
+   (`loop_codegen.step_loop`, emitting the body's steps with `executor.codegen`);
+3. gradient: `_loop_rules`'s vjp -> `hoisting.hoisted_vjp` -> `_foreach_vjp` here ->
+   `loop_steps.reverse_pass` -> the generated reverse pass
+   (`loop_codegen.reverse_pass_function`) -> the loop-summed weight gradients
+   (`_add_deferred`, `loop_steps.finish_stash`, the operators' `Fast.vjp_sum`).
+
 Index maps (positions in a body's ``list_inputs()``; node inputs by position):
 
 - ``_foreach``: node inputs are ``data..., states..., remain...``; ``in_data_locs[k]``,
