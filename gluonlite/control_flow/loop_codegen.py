@@ -38,8 +38,8 @@ same array as a row (or as another stack) is that row (or stack)::
         g3 = g4
         g4 = None
 """
-from ..executor.codegen import (Writer, WriteTargets, backward_body, compile_function,
-                                forward_body, read_slots)
+from ..executor.codegen import (Emission, Writer, WriteTargets, backward_body,
+                                compile_function, forward_body, read_slots, unpack)
 
 __all__ = ["step_loop", "reverse_pass_function"]
 
@@ -101,16 +101,38 @@ def _step_loop(plan, with_rows, keep, skip, given, scanned, carried):
         w.emit(f"v{s} = fed{k}[step]")
     # An output the step does not write (`skip`) is read only when it is carried.
     carried_from = {k for _, k in carried}
-    results, saved = forward_body(w, plan, True, with_rows, skip, given,
+    results, saved = forward_body(w, plan, True, skip, given,
                                   [f"out{k}[step]" if k not in skip or k in carried_from
                                    else None for k in range(n_outs)],
-                                  [f"stack{k}[step]" for k in range(n_rows)])
+                                  _StepRows([f"stack{k}[step]" for k in range(n_rows)])
+                                  if with_rows else None)
     if keep:
         w.emit(f"saved.append({saved})")
     if carried:
         w.emit(", ".join(f"v{s}" for s, _ in carried) + ", = " +
                ", ".join(f"o{k}" for _, k in carried) + ",")
     return compile_function(w, plan, "loop(args, fed, outs, rows, saved, start, stop)")
+
+
+class _StepRows(Emission):
+    """A step of a loop that stacks its steps' saved values: the step writes each
+    (`Plan.saved_ops` order) into its row (`rows`, one expression each) and hands none
+    back."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def forward_start(self, w, plan, direct):
+        if plan.saved_ops:
+            unpack(w, "r", len(plan.saved_ops), self.rows)
+            for k, s in enumerate(plan.saved_ops):
+                direct[s] = f"r{k}"
+
+    def forward_end(self, w, plan, value):
+        for k, s in enumerate(plan.saved_ops):
+            if value[s] != f"r{k}":  # a kernel that allocated its own result
+                w.emit(f"r{k}[...] = {value[s]}")
+        return False
 
 
 # ---- the reverse pass ------------------------------------------------------------------
@@ -166,12 +188,15 @@ def reverse_pass_function(plan, provided, from_rows, n_out, carry_locs, rows, su
 def _reverse_pass(plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
     # Where the kept gradients go is read off a first emission (which gradient variables
     # hold the same array, and what made each), then the function is emitted with it.
-    draft = _emit_reverse(Writer(plan), plan, with_stash, from_rows, provided, n_out,
-                          carry_locs, rows, sums)
-    targets, grads_in_rows, grads_shared, row_writes = _plan_targets(draft, plan, rows)
+    drafted = _ReverseStep(with_stash, from_rows, provided)
+    draft = _emit_reverse(Writer(plan), drafted, plan, from_rows, n_out, carry_locs, rows,
+                          sums)
+    targets, skipped, grads_in_rows, grads_shared, row_writes = _plan_targets(
+        draft, drafted.stash_writes, plan, rows)
     w = Writer(plan)
     w.targets = targets
-    _emit_reverse(w, plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums)
+    _emit_reverse(w, _ReverseStep(with_stash, from_rows, provided, skipped), plan, from_rows,
+                  n_out, carry_locs, rows, sums)
     for k, s in enumerate(rows):
         made = row_writes[k]
         if made is True:
@@ -193,9 +218,9 @@ def _reverse_pass(plan, with_stash, from_rows, provided, n_out, carry_locs, rows
     return fn, source
 
 
-def _emit_reverse(w, plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
+def _emit_reverse(w, emission, plan, from_rows, n_out, carry_locs, rows, sums):
     """Emit the reverse pass up to the end of a step's backward (the carried gradients
-    handed on to the step before); returns `w`."""
+    handed on to the step before) with `emission` (a `_ReverseStep`); returns `w`."""
     if n_out:
         w.emit(", ".join(f"head{j}" for j in range(n_out)) + ", = heads")
     if carry_locs:
@@ -218,50 +243,105 @@ def _emit_reverse(w, plan, with_stash, from_rows, provided, n_out, carry_locs, r
     w.depth += 1
     if from_rows is None:
         w.emit("saved = steps[step]")
-    backward_body(w, plan, with_stash, from_rows, provided,
-                  [f"head{j}[step]" for j in range(n_out)] +
-                  [f"carry{k}" for k in range(len(carry_locs))])
+    backward_body(w, plan, [f"head{j}[step]" for j in range(n_out)] +
+                  [f"carry{k}" for k in range(len(carry_locs))], emission=emission)
     if carry_locs:
         w.emit(", ".join(f"carry{k}" for k in range(len(carry_locs))) + ", = " +
                ", ".join(f"g{s}" for s in carry_locs) + ",")
     return w
 
 
-def _plan_targets(draft, plan, rows):
+class _ReverseStep(Emission):
+    """One step of a reverse pass: the step's values are read from row ``step`` of their
+    columns and stacks (`from_rows`: per body input, True where ``v{slot}`` is the whole
+    column, the same at every step; None: from ``saved``, the step's own list), its
+    gradient blocks compute what deferral leaves them (`Plan.deferred`) and, `with_stash`,
+    stash what the deferred sums read (`provided`: the stacks the loop gives; `skipped`:
+    {slot: why} of stash writes not emitted, their stacks written elsewhere).
+
+    ``stash_writes`` records, per stash stack of output gradients, (the token written,
+    its stash index), for `_plan_targets`."""
+
+    def __init__(self, with_stash, from_rows, provided, skipped=None):
+        self.with_stash, self.from_rows = with_stash, from_rows
+        self.provided, self.skipped = provided or frozenset(), skipped or {}
+        self.stash_writes = {}
+
+    def read_values(self, w, plan, read, kept):
+        if self.from_rows is None:
+            return super().read_values(w, plan, read, kept)
+        saved_ops, stubs = set(plan.saved_ops), dict(plan.stubs)
+        for s in sorted(read):  # step t's values: row t of their columns and stacks
+            if s < plan.n_inputs and s in kept:
+                if not self.from_rows[s]:
+                    w.emit(f"v{s} = in{s}[step]")
+            elif s in saved_ops:
+                w.emit(f"v{s} = stack{s}[step]")
+            elif s in stubs:
+                w.bind(f"v{s}", stubs[s])
+
+    def need(self, st):
+        return st.need if self.with_stash else st.need_all
+
+    def before_gradient(self, w, plan, i, st, gys):
+        if not self.with_stash:
+            return
+        # each stack once: a step's deferred sums share them (`new_stash`)
+        grad_stacked, value_stacked = False, set()
+        for k in st.deferred:
+            d = plan.deferred[k]
+            if not grad_stacked:
+                grad_stacked = True
+                why = self.skipped.get(st.outs[0])
+                if why is not None:
+                    w.emit(f"    pass  # {why}")
+                else:
+                    guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
+                    w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
+                self.stash_writes[st.outs[0]] = (w.alias.get(gys[0]), k)
+            for j, u in enumerate(d.uses):
+                if u not in self.provided and u not in value_stacked:
+                    value_stacked.add(u)
+                    w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
+
+
+def _plan_targets(draft, stash_writes, plan, rows):
     """Where the reverse pass writes the gradients the loop keeps, from a draft emission
-    `draft`: (WriteTargets, grads_in_rows, grads_shared, per row: True when its gradient is
-    written where it is made, the name holding the destination a vjp was given, or False).
+    (`draft`, its `Writer`; `stash_writes`, its `_ReverseStep.stash_writes`): (WriteTargets,
+    the stash writes skipped {slot: why}, grads_in_rows, grads_shared, per row: True when
+    its gradient is written where it is made, the name holding the destination a vjp was
+    given, or False).
 
     A stash stack that would receive the very array (or its data in another shape) a row
     of dests receives is that dests array instead (`grads_in_rows`), and one that would
     receive what another stash stack does is that stack (`grads_shared`): each step writes
     it once, not twice; where a rule that takes out= made it, the rule writes it there
     itself."""
-    targets, taken = WriteTargets(), set()
+    targets, taken, skipped = WriteTargets(), set(), {}
     grads_in_rows, grads_shared, holder, row_writes = {}, {}, {}, []
     for k, s in enumerate(rows):
         token = draft.alias.get(f"g{s}")
-        for slot, (written, _) in draft.stash_writes.items():
+        for slot, (written, _) in stash_writes.items():
             if token is not None and written == token and slot not in grads_in_rows:
-                targets.stash_skipped[slot] = f"{slot}'s gradient: the rows of dest{k}"
+                skipped[slot] = f"{slot}'s gradient: the rows of dest{k}"
                 grads_in_rows[slot] = k
                 holder[token] = slot
                 break
         row_writes.append(_target_maker(draft, targets, taken, token, f"dest{k}[step]",
                                         plan.slot_shape.get(s), vjp=True))
-    for slot, (written, j) in draft.stash_writes.items():
+    for slot, (written, j) in stash_writes.items():
         if written is None or slot in grads_in_rows:
             continue
         if written in holder:
-            targets.stash_skipped[slot] = f"{slot}'s gradient: the stack of {holder[written]}'s"
+            skipped[slot] = f"{slot}'s gradient: the stack of {holder[written]}'s"
             grads_shared[slot] = holder[written]
         else:
             holder[written] = slot
             if _target_maker(draft, targets, taken, written, f"stash[{j}][0][step]",
                              plan.slot_shape.get(slot)):
-                targets.stash_skipped[slot] = \
+                skipped[slot] = \
                     f"{slot}'s gradient: written to its stack where it is made"
-    return targets, grads_in_rows, grads_shared, row_writes
+    return targets, skipped, grads_in_rows, grads_shared, row_writes
 
 
 def _target_maker(draft, targets, taken, token, target, shape, vjp=False):

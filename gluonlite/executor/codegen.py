@@ -16,19 +16,19 @@ A backward (`backward_function`) is the same walk in reverse, one guarded block 
 adding what the step's gradient rule returns into its inputs' gradients (a rule that needs
 no attributes is called directly, `Fast.grads`; others through the vjp).
 
-A loop node running a plan as its body generates its step loop and reverse pass around
-the plan's steps (`gluonlite.control_flow.loop_codegen`) with the emitters here
-(`Writer`, `forward_body`, `backward_body`, `compile_function`): the body's forward may
-write saved values into rows the loop gives (``with_rows``), and its backward may read
-them from stacks (``from_rows``), stash what a deferred gradient sum reads
-(``with_stash``) and write gradients where a `WriteTargets` decided.
+A caller generating a larger function around a plan's steps (a loop node's step loop and
+reverse pass, `gluonlite.control_flow.loop_codegen`) uses the emitters here (`Writer`,
+`forward_body`, `backward_body`, `compile_function`) with its own `Emission`: the hooks
+where its function differs from a plan's own (where saved values go and come from, what
+each gradient block does first), and a `WriteTargets` it decided, where gradients are
+written. This module knows no loop forms.
 """
 import itertools
 import linecache
 import weakref
 
-__all__ = ["forward_function", "backward_function", "Writer", "forward_body", "backward_body",
-           "compile_function", "read_slots"]
+__all__ = ["forward_function", "backward_function", "Writer", "Emission", "WriteTargets",
+           "forward_body", "backward_body", "compile_function", "read_slots", "unpack"]
 
 _COUNTER = itertools.count()
 
@@ -40,12 +40,44 @@ class WriteTargets:
         rule_out: {(step, input): expression}: the gradient rule writes there (``out=``).
         vjp_dests: {step: (input, expression)}: the vjp is given that destination for that
             input (``dests=``); the name ``kept{step}`` holds it.
-        stash_skipped: {slot: why}: the stash write of slot's output gradient is not
-            emitted (its stack is written elsewhere).
     """
 
     def __init__(self):
-        self.rule_out, self.vjp_dests, self.stash_skipped = {}, {}, {}
+        self.rule_out, self.vjp_dests = {}, {}
+
+
+class Emission:
+    """The hooks `forward_body` and `backward_body` call where a generated function that
+    embeds a plan's steps differs from the plan's own forward and backward (what this
+    class emits). A loop's step loop and reverse pass subclass it
+    (`gluonlite.control_flow.loop_codegen`).
+
+    Example: a caller writing each saved value into an array it gives overrides
+    `forward_start` (adding ``direct[slot] = "r0"``) and `forward_end` (returning False).
+    """
+
+    def forward_start(self, w, plan, direct):
+        """Before the steps: add {slot: expression} entries to `direct` for values to be
+        written into arrays the caller gives."""
+
+    def forward_end(self, w, plan, value):
+        """After the steps ({slot: expression} in `value`); returns whether the forward
+        hands back its saved values (the `saved` of `Plan.forward`)."""
+        return True
+
+    def read_values(self, w, plan, read, kept):
+        """Emit ``v{slot} = ...`` for every slot of `read` (`read_slots`; `kept`: those
+        whose values it reads, the others shape stubs)."""
+        for s in sorted(read):
+            w.emit(f"v{s} = saved[{s}]")
+
+    def need(self, st):
+        """The inputs of step `st` whose gradients its block computes."""
+        return st.need_all
+
+    def before_gradient(self, w, plan, i, st, gys):
+        """At the top of backward step i's block (entered when one of the output gradient
+        variables `gys` is not None)."""
 
 
 class Writer:
@@ -58,17 +90,15 @@ class Writer:
         self.depth = 1
         # In a backward: which gradient variables are known to hold the same data (one
         # token per array, kept by a reshape of it; a variable holding a sum or a rule's
-        # result gets a new one), and per stash stack of output gradients, (the token
-        # written, its stash index).
+        # result gets a new one).
         self.alias = {}
-        self.stash_writes = {}
         # {token: (maker, shape)} of a gradient made by a rule that takes ``out=``
         # (`writes_out`; maker ("rule", step, input)) or a vjp that takes ``dests=``
         # (`writes_dests`; maker ("vjp", step, input, number of inputs)).
         self.made_by = {}
         self._tokens = itertools.count()
-        # Decided before emitting (a loop's reverse pass, `WriteTargets`): where rules and
-        # vjps write the gradients a loop keeps, and which stash writes are not needed.
+        # Decided before emitting (`WriteTargets`, a loop's reverse pass): where rules and
+        # vjps write the gradients the caller keeps.
         self.targets = WriteTargets()
 
     def new_token(self, var):
@@ -124,34 +154,29 @@ def forward_function(plan, with_outs, skip=()):
     w = Writer(plan)
     if plan.n_inputs:
         w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
-    results, saved = forward_body(w, plan, with_outs, False, skip, (), "outs", None)
+    results, saved = forward_body(w, plan, with_outs, skip, (), "outs")
     w.emit(f"return {results}, {saved}")
     return compile_function(w, plan, "forward(args, outs)")
 
 
-def forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
+def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
     """Emit a forward's steps once its inputs (and `given` slots) are in ``v{slot}``;
-    `outs`/`rows` are the expression of the caller's list of arrays, or a list of
-    expressions, one per array. Returns the expressions of (the results, the saved
-    values)."""
+    `outs` is the expression of the caller's list of arrays, or a list of expressions, one
+    per array; `emission` the caller's hooks (`Emission`). Returns the expressions of (the
+    results, the saved values)."""
+    emission = emission or _PLAIN
     n_in = plan.n_inputs
     value = {s: f"v{s}" for s in list(range(n_in)) + list(given)}
     direct = {}  # slot -> the caller's array it is written to
     if with_outs and plan.out_slots:
-        _unpack(w, "o", len(plan.out_slots), outs)
+        unpack(w, "o", len(plan.out_slots), outs)
         for k, s in enumerate(plan.out_slots):
             if s in plan.caller_direct and k not in skip:
                 direct.setdefault(s, f"o{k}")
-    if with_rows and plan.saved_ops:
-        _unpack(w, "r", len(plan.saved_ops), rows)
-        for k, s in enumerate(plan.saved_ops):
-            direct[s] = f"r{k}"
+    emission.forward_start(w, plan, direct)
     for i in _live_steps(plan, skip, set(given)):
         _emit_step(w, plan, i, plan.steps[i], direct, value)
-    if with_rows:
-        for k, s in enumerate(plan.saved_ops):
-            if value[s] != f"r{k}":  # a kernel that allocated its own result
-                w.emit(f"r{k}[...] = {value[s]}")
+    hands_back = emission.forward_end(w, plan, value)
     if with_outs:
         for k, s in enumerate(plan.out_slots):
             if k not in skip and value[s] != f"o{k}":
@@ -160,7 +185,7 @@ def forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
     else:
         results = "[" + ", ".join(
             f"{value[s]}.copy()" if s < n_in else value[s] for s in plan.out_slots) + "]"
-    if not plan.bwd_steps or with_rows:
+    if not plan.bwd_steps or not hands_back:
         return results, "None"
     saved = [value.get(s, "None") for s in range(plan.n_slots)]
     for s, stub in plan.stubs:
@@ -170,7 +195,7 @@ def forward_body(w, plan, with_outs, with_rows, skip, given, outs, rows):
     return results, f"[{', '.join(saved)}]"
 
 
-def _unpack(w, prefix, n, source):
+def unpack(w, prefix, n, source):
     """``{prefix}0, ... = source`` for an expression, one line each for a list of them
     (None: a name not needed)."""
     if isinstance(source, str):
@@ -285,8 +310,7 @@ def backward_function(plan, with_dests=False):
     into = _destinations(plan) if with_dests else {}
     if into:
         w.emit(", ".join(f"into{s}" for s in range(plan.n_inputs)) + ", = dests")
-    backward_body(w, plan, False, None, frozenset(),
-                   [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
+    backward_body(w, plan, [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
     return compile_function(w, plan, "backward(saved, heads, dests=None)")
@@ -311,25 +335,14 @@ def _destinations(plan):
     return into
 
 
-def backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
-    """Emit a backward from the saved values in `saved` and the output gradients (the
-    expressions `heads`, one per output) to ``g{slot}`` of every input; `into` is
-    `_destinations` when the caller's arrays are in ``into{slot}``."""
+def backward_body(w, plan, heads, into=None, emission=None):
+    """Emit a backward from the saved values in `saved` (or where `emission`, the caller's
+    `Emission`, reads them) and the output gradients (the expressions `heads`, one per
+    output) to ``g{slot}`` of every input; `into` is `_destinations` when the caller's
+    arrays are in ``into{slot}``."""
+    emission = emission or _PLAIN
     read, kept = read_slots(plan)
-    stubs = dict(plan.stubs)
-    if from_rows is not None:  # step t's values: row t of their columns and stacks (or a stub)
-        saved_ops = set(plan.saved_ops)
-        for s in sorted(read):
-            if s < plan.n_inputs and s in kept:
-                if not from_rows[s]:
-                    w.emit(f"v{s} = in{s}[step]")
-            elif s in saved_ops:
-                w.emit(f"v{s} = stack{s}[step]")
-            elif s in stubs:
-                w.bind(f"v{s}", stubs[s])
-    else:
-        for s in sorted(read):
-            w.emit(f"v{s} = saved[{s}]")
+    emission.read_values(w, plan, read, kept)
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
@@ -346,7 +359,7 @@ def backward_body(w, plan, with_stash, from_rows, provided, heads, into=None):
         w.new_token(f"g{s}")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
-        _emit_vjp(w, plan, i, st, with_stash, contributed, provided, (into or {}).get(i))
+        _emit_vjp(w, plan, i, st, emission, contributed, (into or {}).get(i))
 
 
 def read_slots(plan):
@@ -367,28 +380,12 @@ def _rule(op, j):
     return op.fast.grads[j] if op.fast.grads is not None and j < len(op.fast.grads) else None
 
 
-def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
+def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
-    need = st.need if with_stash else st.need_all
-    if with_stash:  # each stack once: a step's deferred sums share them (`new_stash`)
-        grad_stacked, value_stacked = False, set()
-        for k in st.deferred:
-            d = plan.deferred[k]
-            if not grad_stacked:
-                grad_stacked = True
-                why = w.targets.stash_skipped.get(st.outs[0])
-                if why is not None:
-                    w.emit(f"    pass  # {why}")
-                else:
-                    guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
-                    w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
-                w.stash_writes[st.outs[0]] = (w.alias.get(gys[0]), k)
-            for j, u in enumerate(d.uses):
-                if u not in provided and u not in value_stacked:
-                    value_stacked.add(u)
-                    w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
+    need = emission.need(st)
+    emission.before_gradient(w, plan, i, st, gys)
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
     # A local expression made by a rule taking out= or a vjp taking dests=: (its maker, its
@@ -401,7 +398,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
         w.emit(f"    gx0 = {gys[0]}.reshape({shape})")
         grads = {0: ("gx0", False)}
-        if gys[0] in w.alias:  # the same data: a stash stack may hold both (reshaped)
+        if gys[0] in w.alias:  # the same data: one array may hold both (reshaped)
             same_data["gx0"] = w.alias[gys[0]]
     elif wanted and len(gys) == 1 and not into and \
             all(j in st.op.fast.passes_grad or _rule(st.op, j) for j in wanted):
@@ -436,7 +433,7 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
         rc = w.bind(f"rc{i}", st.rc) if st.rc is not None else "rc"
         w.emit(f"    gx = {fn}(p{i}, {rc}, [{ins}], [{outs}], [{', '.join(gys)}], need{i}{dests})")
         grads = {j: (f"gx[{j}]", True) for j in wanted}  # (expression, may be None)
-        if st.op.fast.writes_dests and not into:  # it may be given its rows as destinations
+        if st.op.fast.writes_dests and not into:  # a caller may give it dests
             for j in wanted:
                 made[f"gx[{j}]"] = (("vjp", i, j), plan.slot_shape.get(st.ins[j]))
     else:
@@ -462,3 +459,6 @@ def _emit_vjp(w, plan, i, st, with_stash, contributed, provided, into=None):
     w.emit("    " + " = ".join(gys) + " = None")
     for g in gys:
         w.alias.pop(g, None)
+
+
+_PLAIN = Emission()
