@@ -38,6 +38,8 @@ same array as a row (or as another stack) is that row (or stack)::
         g3 = g4
         g4 = None
 """
+import itertools
+
 from ..executor.codegen import (Emission, Writer, WriteTargets, backward_body,
                                 compile_function, forward_body, read_slots, unpack)
 
@@ -189,10 +191,9 @@ def _reverse_pass(plan, with_stash, from_rows, provided, n_out, carry_locs, rows
     # Where the kept gradients go is read off a first emission (which gradient variables
     # hold the same array, and what made each), then the function is emitted with it.
     drafted = _ReverseStep(with_stash, from_rows, provided)
-    draft = _emit_reverse(Writer(plan), drafted, plan, from_rows, n_out, carry_locs, rows,
-                          sums)
-    targets, skipped, grads_in_rows, grads_shared, row_writes = _plan_targets(
-        draft, drafted.stash_writes, plan, rows)
+    _emit_reverse(Writer(plan), drafted, plan, from_rows, n_out, carry_locs, rows, sums)
+    targets, skipped, grads_in_rows, grads_shared, row_writes = _plan_targets(drafted, plan,
+                                                                              rows)
     w = Writer(plan)
     w.targets = targets
     _emit_reverse(w, _ReverseStep(with_stash, from_rows, provided, skipped), plan, from_rows,
@@ -259,13 +260,33 @@ class _ReverseStep(Emission):
     stash what the deferred sums read (`provided`: the stacks the loop gives; `skipped`:
     {slot: why} of stash writes not emitted, their stacks written elsewhere).
 
-    ``stash_writes`` records, per stash stack of output gradients, (the token written,
-    its stash index), for `_plan_targets`."""
+    For `_plan_targets` it follows which gradient variables hold the same data:
+    ``alias`` gives each variable a token per array (kept by a reshape of it; a variable
+    holding a sum or a rule's result gets a new one), ``made_by`` {token: (maker, shape)}
+    what made an array (`Emission.assigned`), and ``stash_writes``, per stash stack of
+    output gradients, (the token written, its stash index)."""
 
     def __init__(self, with_stash, from_rows, provided, skipped=None):
         self.with_stash, self.from_rows = with_stash, from_rows
         self.provided, self.skipped = provided or frozenset(), skipped or {}
-        self.stash_writes = {}
+        self.stash_writes, self.alias, self.made_by = {}, {}, {}
+        self._tokens = itertools.count()
+
+    def new_array(self, var):
+        self.alias[var] = next(self._tokens)
+
+    def assigned(self, var, expr, same_as=None, made=None):
+        token = self.alias.get(expr if same_as is None else same_as)
+        if token is not None:  # another variable's array (or its data), handed on
+            self.alias[var] = token
+        else:
+            self.new_array(var)
+            if made is not None:
+                self.made_by[self.alias[var]] = made
+
+    def released(self, variables):
+        for var in variables:
+            self.alias.pop(var, None)
 
     def read_values(self, w, plan, read, kept):
         if self.from_rows is None:
@@ -298,16 +319,16 @@ class _ReverseStep(Emission):
                 else:
                     guard = f"if {gys[0]} is not None: " if len(gys) > 1 else ""
                     w.emit(f"    {guard}stash[{k}][0][step] = {gys[0]}")
-                self.stash_writes[st.outs[0]] = (w.alias.get(gys[0]), k)
+                self.stash_writes[st.outs[0]] = (self.alias.get(gys[0]), k)
             for j, u in enumerate(d.uses):
                 if u not in self.provided and u not in value_stacked:
                     value_stacked.add(u)
                     w.emit(f"    stash[{k}][1][{j}][step] = v{u}")
 
 
-def _plan_targets(draft, stash_writes, plan, rows):
+def _plan_targets(draft, plan, rows):
     """Where the reverse pass writes the gradients the loop keeps, from a draft emission
-    (`draft`, its `Writer`; `stash_writes`, its `_ReverseStep.stash_writes`): (WriteTargets,
+    (`draft`, its `_ReverseStep`): (WriteTargets,
     the stash writes skipped {slot: why}, grads_in_rows, grads_shared, per row: True when
     its gradient is written where it is made, the name holding the destination a vjp was
     given, or False).
@@ -321,7 +342,7 @@ def _plan_targets(draft, stash_writes, plan, rows):
     grads_in_rows, grads_shared, holder, row_writes = {}, {}, {}, []
     for k, s in enumerate(rows):
         token = draft.alias.get(f"g{s}")
-        for slot, (written, _) in stash_writes.items():
+        for slot, (written, _) in draft.stash_writes.items():
             if token is not None and written == token and slot not in grads_in_rows:
                 skipped[slot] = f"{slot}'s gradient: the rows of dest{k}"
                 grads_in_rows[slot] = k
@@ -329,7 +350,7 @@ def _plan_targets(draft, stash_writes, plan, rows):
                 break
         row_writes.append(_target_maker(draft, targets, taken, token, f"dest{k}[step]",
                                         plan.slot_shape.get(s), vjp=True))
-    for slot, (written, j) in stash_writes.items():
+    for slot, (written, j) in draft.stash_writes.items():
         if written is None or slot in grads_in_rows:
             continue
         if written in holder:
@@ -345,7 +366,7 @@ def _plan_targets(draft, stash_writes, plan, rows):
 
 
 def _target_maker(draft, targets, taken, token, target, shape, vjp=False):
-    """Have the rule that made the gradient `token` (`Writer.made_by`) write it into
+    """Have the rule that made the gradient `token` (`_ReverseStep.made_by`) write it into
     `target`, a C-contiguous array of `shape`, or with `vjp`, the vjp that made it (which
     may not); `taken` holds the makers given a target already.
 

@@ -20,8 +20,8 @@ A caller generating a larger function around a plan's steps (a loop node's step 
 reverse pass, `gluonlite.control_flow.loop_codegen`) uses the emitters here (`Writer`,
 `forward_body`, `backward_body`, `compile_function`) with its own `Emission`: the hooks
 where its function differs from a plan's own (where saved values go and come from, what
-each gradient block does first), and a `WriteTargets` it decided, where gradients are
-written. This module knows no loop forms.
+each gradient block does first, following what each gradient variable holds), and a
+`WriteTargets` it decided, where gradients are written. This module knows no loop forms.
 """
 import itertools
 import linecache
@@ -79,6 +79,20 @@ class Emission:
         """At the top of backward step i's block (entered when one of the output gradient
         variables `gys` is not None)."""
 
+    # What each gradient variable holds, as the backward is emitted (a caller choosing
+    # where gradients are written follows it; `WriteTargets`).
+    def new_array(self, var):
+        """Gradient variable `var` now holds an array of its own (a head, a sum)."""
+
+    def assigned(self, var, expr, same_as=None, made=None):
+        """`var` now holds what the expression `expr` holds: a gradient variable's array,
+        the data of gradient variable `same_as` reshaped, or an array made by `made`
+        (``(maker, shape)``: maker ("rule", step, input) for a rule taking ``out=``,
+        `writes_out`; ("vjp", step, input) for a vjp taking ``dests=``)."""
+
+    def released(self, variables):
+        """The gradient variables `variables` are let go (set to None)."""
+
 
 class Writer:
     """Source lines plus the namespace of the names they refer to."""
@@ -88,21 +102,9 @@ class Writer:
         self.ns = {"rc": plan.rc, "xp": plan.xp, "empty": plan.xp.empty,
                    "copyto": plan.xp.copyto}
         self.depth = 1
-        # In a backward: which gradient variables are known to hold the same data (one
-        # token per array, kept by a reshape of it; a variable holding a sum or a rule's
-        # result gets a new one).
-        self.alias = {}
-        # {token: (maker, shape)} of a gradient made by a rule that takes ``out=``
-        # (`writes_out`; maker ("rule", step, input)) or a vjp that takes ``dests=``
-        # (`writes_dests`; maker ("vjp", step, input, number of inputs)).
-        self.made_by = {}
-        self._tokens = itertools.count()
         # Decided before emitting (`WriteTargets`, a loop's reverse pass): where rules and
         # vjps write the gradients the caller keeps.
         self.targets = WriteTargets()
-
-    def new_token(self, var):
-        self.alias[var] = next(self._tokens)
 
     def bind(self, name, value):
         self.ns[name] = value
@@ -346,8 +348,6 @@ def backward_body(w, plan, heads, into=None, emission=None):
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
-    w.alias.clear()
-    w.made_by.clear()
     headed = set()
     for k, s in enumerate(plan.out_slots):
         if s not in headed:
@@ -356,7 +356,7 @@ def backward_body(w, plan, heads, into=None, emission=None):
         else:  # an output listed twice: its gradients add
             w.emit(f"h = {heads[k]}")
             w.emit(f"if h is not None: g{s} = h if g{s} is None else g{s} + h")
-        w.new_token(f"g{s}")
+        emission.new_array(f"g{s}")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
         _emit_vjp(w, plan, i, st, emission, contributed, (into or {}).get(i))
@@ -389,7 +389,7 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
     # A local expression made by a rule taking out= or a vjp taking dests=: (its maker, its
-    # shape; see `Writer.made_by`).
+    # shape; see `Emission.assigned`).
     made = {}
     if wanted and len(gys) == 1 and all(j in st.op.fast.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
@@ -398,8 +398,7 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
         shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
         w.emit(f"    gx0 = {gys[0]}.reshape({shape})")
         grads = {0: ("gx0", False)}
-        if gys[0] in w.alias:  # the same data: one array may hold both (reshaped)
-            same_data["gx0"] = w.alias[gys[0]]
+        same_data["gx0"] = gys[0]  # the same data: one array may hold both (reshaped)
     elif wanted and len(gys) == 1 and not into and \
             all(j in st.op.fast.passes_grad or _rule(st.op, j) for j in wanted):
         # each rule, called directly
@@ -444,21 +443,14 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
         if s not in contributed:  # the first contribution to this value's gradient
             w.emit(f"    g{s} = {expr}")
             contributed.add(s)
-            token = same_data.get(expr, w.alias.get(expr))
-            if token is not None:  # another variable's array (or its data), handed on
-                w.alias[f"g{s}"] = token
-            else:
-                w.new_token(f"g{s}")
-                if expr in made:
-                    w.made_by[w.alias[f"g{s}"]] = made[expr]
+            emission.assigned(f"g{s}", expr, same_data.get(expr), made.get(expr))
         else:
             check = f"if {expr} is not None: " if maybe_none else ""
             w.emit(f"    {check}g{s} = {expr} if g{s} is None else g{s} + {expr}")
-            w.new_token(f"g{s}")
+            emission.new_array(f"g{s}")
     # The outputs' gradients are used up: let them go.
     w.emit("    " + " = ".join(gys) + " = None")
-    for g in gys:
-        w.alias.pop(g, None)
+    emission.released(gys)
 
 
 _PLAIN = Emission()
