@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gluonlite.executor.cached_op as cached_op_module
-from gluonlite import autograd, nd, sym
+from gluonlite import autograd, cpu, nd, sym
 from gluonlite.executor import CachedOp
 
 
@@ -188,7 +188,7 @@ def test_plans_lists_each_compiled_plan_once_in_compile_order():
     op(nd.ones((4, 3)))
     assert [pl.steps[0].op.name for pl in op.plans] == ["tanh", "tanh"]
     assert isinstance(op.plans, tuple)
-    exe = (sym.tanh(x) * 2).bind(None, {"x": nd.ones((2, 3))})
+    exe = (sym.tanh(x) * 2).bind(cpu(), {"x": nd.ones((2, 3))})
     assert exe.plans == ()
     exe.forward()
     exe.forward(is_train=True)
