@@ -18,12 +18,15 @@ Example:
 """
 import copy
 import logging
+import time
+from collections import deque
 from dataclasses import dataclass
 
 __all__ = ["Task", "Outcome", "ExecutorError", "LocalExecutor", "DaskExecutor",
            "make_executor", "CONNECT_TIMEOUT_S"]
 
 CONNECT_TIMEOUT_S = 5
+POLL_S = 0.1
 EXTRA_HINT = "pip install 'gluonlite[dask]'"
 
 
@@ -162,37 +165,72 @@ class DaskExecutor:
         return (count, None) if count else (
             0, f"no worker at {self.address} advertises a gpu resource")
 
+    def _slots(self, timing):
+        """How many tasks may run at once: one per `bench` unit for timing tasks, else
+        one per worker thread."""
+        info = self.client.scheduler_info()["workers"].values()
+        if timing and not self.share_host:
+            return sum(int(w.get("resources", {}).get("bench", 0)) for w in info)
+        return sum(int(w.get("nthreads", 1)) for w in info)
+
     def run(self, tasks, started=None):
-        """Submit every task, then yield Outcomes in completion order. `started` is not
-        called: a remote task's progress is its completion."""
+        """Yield Outcomes in completion order. `started` is not called: a remote task's
+        progress is its completion.
+
+        No more tasks are submitted than can run at once (see `_slots`): a task waiting
+        on a worker counts, for Dask, as running there, so a worker that died would take
+        the waiting tasks' one retry with it.
+
+        Raises:
+            ExecutorError: there are timing tasks but no worker has the bench resource.
+        """
         from distributed import as_completed
-        if any(t.timing for t in tasks) and not self.share_host and not any(
-                r.get("bench") for r in self._resources().values()):
+        timing = any(t.timing for t in tasks)
+        slots = self._slots(timing)
+        if not slots:
             raise ExecutorError(
                 f"no worker at {self.address} advertises the bench resource: start one "
                 "worker per host with --resources \"bench=1\" (or set executor.share_host: "
                 "true to let timings share hosts)")
-        for i, task in enumerate(tasks):
+        queue = deque(enumerate(tasks))
+        # results come with their futures, so a worker dying later cannot lose them
+        pending = as_completed(loop=self.client.loop, with_results=True, raise_errors=False)
+
+        def submit():
+            i, task = queue.popleft()
             resources = {"bench": 1} if task.timing and not self.share_host else {}
             if task.gpu:
                 resources["gpu"] = 1
             future = self.client.submit(task.fn, *task.args, key=f"{task.label or 'task'}-{i}",
                                         resources=resources or None, pure=False)
             self._futures[future] = task
-        for future in as_completed(list(self._futures), loop=self.client.loop):
-            task = self._futures.pop(future)
-            if future.status == "finished":
-                yield Outcome(task, future.result())
-            else:
-                yield Outcome(task, error=future.exception())
-            future.release()
+            pending.add(future)
+
+        while queue and len(self._futures) < slots:
+            submit()
+        while not pending.is_empty():
+            # poll: a blocking wait would not wake when Ctrl-C lands on another thread
+            done = pending.next_batch(block=False)
+            if not done:
+                time.sleep(POLL_S)
+            for future, value in done:
+                task = self._futures.pop(future, None)
+                if task is None:  # recomputed after its worker died: already yielded
+                    continue
+                if future.status == "error":  # value is (type, exception, traceback)
+                    outcome = Outcome(task, error=value[1].with_traceback(value[2]))
+                elif future.cancelled():
+                    outcome = Outcome(task, error=value)
+                else:  # finished, or lost with its worker after its result came back
+                    outcome = Outcome(task, value)
+                future.release()
+                if queue:
+                    submit()
+                yield outcome
 
     def busy(self):
-        """Workers running one of our tasks now."""
-        try:
-            return sum(1 for keys in self.client.processing().values() if keys)
-        except Exception:  # a progress count must never stop the run
-            return None
+        """Tasks of ours submitted and not yet back (at most one per free slot)."""
+        return len(self._futures)
 
     def close(self):
         """Cancel what is pending, disconnect, and close the LocalCluster if we started it."""
