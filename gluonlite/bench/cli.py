@@ -163,6 +163,11 @@ def _header(case, last, last_bench):
     return lines
 
 
+def _gpus_needed(ctx):
+    """GPUs a worker needs for a case on ctx: 'gpu(1)' -> 2, 'cpu(0)' -> 0."""
+    return int(ctx[4:-1]) + 1 if ctx.startswith("gpu(") else 0
+
+
 def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None):
     """Run a bench recipe: print per case, write JSON lines, print the summary.
 
@@ -226,7 +231,7 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
 
         task_list = [Task(matrix.case_key(c), tasks.measure, (run_case, c, warmup, test,
                                                                cfg["seed"]),
-                          timing=True, gpu=c["ctx"].startswith("gpu"), label="bench-case")
+                          timing=True, gpu=_gpus_needed(c["ctx"]), label="bench-case")
                      for c in todo]
         try:
             for outcome in executor.run(task_list, started):

@@ -7,14 +7,16 @@ A task's function runs as `fn(*args, progress=None)` and must be a module-level 
 
 Dask rules: a timing task needs the worker resource `bench` (one unit per host, so two
 timings never share a host) unless the executor was made with `share_host=True`; a gpu
-task also needs `gpu`; other tasks (training runs) go to any worker. An embedded
+task also needs `gpu` (as many units as the device index + 1, so a case on gpu(1) goes to
+a worker with at least two GPUs); other tasks (training runs) go to any worker. An embedded
 LocalCluster gives `bench=1` (and `gpu=N` when GPUs are present) to its first worker only,
 and lets a task whose worker died run once more before it counts as failed.
 
 Example:
-    >>> ex = LocalExecutor()
-    >>> [o.value for o in ex.run([Task("a", divmod, (7, 2))], started=lambda t: None)]
-    ... # doctest: +SKIP  (divmod takes no progress keyword; real task functions do)
+    >>> def square(x, progress=None):
+    ...     return x * x
+    >>> [o.value for o in LocalExecutor().run([Task("a", square, (3,))])]
+    [9]
 """
 import copy
 import logging
@@ -26,6 +28,7 @@ __all__ = ["Task", "Outcome", "ExecutorError", "LocalExecutor", "DaskExecutor",
            "make_executor", "CONNECT_TIMEOUT_S"]
 
 CONNECT_TIMEOUT_S = 5
+START_TIMEOUT_S = 120
 POLL_S = 0.1
 EXTRA_HINT = "pip install 'gluonlite[dask]'"
 
@@ -44,7 +47,7 @@ class Task:
         fn: module-level callable run as fn(*args, progress=None).
         args: its positional arguments (picklable for Dask).
         timing: a timing case, which must have its host to itself.
-        gpu: needs a worker with a GPU.
+        gpu: GPUs the worker must have (0: none; gpu(i) needs i + 1).
         label: a short name for messages and Dask's task key.
     """
 
@@ -52,7 +55,7 @@ class Task:
     fn: object
     args: tuple
     timing: bool = False
-    gpu: bool = False
+    gpu: int = 0
     label: str = ""
 
 
@@ -144,7 +147,13 @@ class DaskExecutor:
             else:
                 self.cluster = _local_cluster(distributed, workers)
                 self.client = distributed.Client(self.cluster, set_as_default=False)
-                self.client.wait_for_workers(len(self.cluster.worker_spec), timeout=120)
+                try:
+                    self.client.wait_for_workers(len(self.cluster.worker_spec),
+                                                 timeout=START_TIMEOUT_S)
+                except TimeoutError:
+                    raise ExecutorError(f"the LocalCluster's {len(self.cluster.worker_spec)} "
+                                        f"workers did not start within {START_TIMEOUT_S} s") \
+                        from None
         except BaseException:
             self.close()
             raise
@@ -162,8 +171,10 @@ class DaskExecutor:
     def gpus(self):
         """(count, reason): the most GPUs one worker advertises (its `gpu` resource)."""
         count = max((int(r.get("gpu", 0)) for r in self._resources().values()), default=0)
-        return (count, None) if count else (
-            0, f"no worker at {self.address} advertises a gpu resource")
+        if count or self.cluster is None:
+            return (count, None) if count else (
+                0, f"no worker at {self.address} advertises a gpu resource")
+        return LocalExecutor().gpus()  # the embedded cluster has this machine's GPUs
 
     def _slots(self, timing):
         """How many tasks may run at once: one per `bench` unit for timing tasks, else
@@ -200,7 +211,7 @@ class DaskExecutor:
             i, task = queue.popleft()
             resources = {"bench": 1} if task.timing and not self.share_host else {}
             if task.gpu:
-                resources["gpu"] = 1
+                resources["gpu"] = task.gpu
             future = self.client.submit(task.fn, *task.args, key=f"{task.label or 'task'}-{i}",
                                         resources=resources or None, pure=False)
             self._futures[future] = task

@@ -4,6 +4,16 @@ import os
 import subprocess
 import sys
 
+# a bench recipe of 8 cases per benchmark that run in milliseconds
+TINY = """
+matrix:
+  cell: [RNNCell, LSTMCell]
+  ctx: [cpu]
+  seq_len: [3]
+  batch_size: [2]
+  hidden_dim: [4]
+rounds: {warmup: 1, test: 2}
+"""
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -5,20 +5,14 @@ import signal
 import socket
 import time
 
+import benchutil
 from benchutil import read_jsonl, run_cli, run_cli_with
 from gluonlite.bench import matrix
 
-TINY = """
-benchmark: [foreach]
-matrix:
-  cell: [RNNCell, LSTMCell]
-  ctx: [cpu]
-  seq_len: [3]
-  batch_size: [2]
-  hidden_dim: [4]
-  hybridize_cell: [false]
-rounds: {warmup: 1, test: 2}
-"""
+# foreach only, hybridize_cell false: 8 cases
+TINY = "benchmark: [foreach]\n" + benchutil.TINY.replace("  hidden_dim: [4]\n",
+                                                         "  hidden_dim: [4]\n"
+                                                         "  hybridize_cell: [false]\n")
 DASK = ("--executor", "dask", "--workers", "2")
 
 
