@@ -92,6 +92,8 @@ def _overrides(args):
             o[key] = getattr(args, key)
     if args.out:
         o["output"] = args.out
+    if args.scheduler and args.executor == "local":
+        raise UsageError("--scheduler needs --executor dask (or no --executor)")
     ex = {k: v for k, v in (("kind", args.executor or ("dask" if args.scheduler else None)),
                             ("address", args.scheduler), ("workers", args.workers))
           if v is not None}

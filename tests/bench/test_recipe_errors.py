@@ -120,6 +120,8 @@ def test_missing_recipe_file(tmp_path):
     (["--benchmark", "foreach", "--executor", "spark"], ["--executor", "invalid choice"]),
     (["--benchmark", "foreach", "--workers", "0"], ["--workers", "integer >= 1"]),
     (["--benchmark", "foreach", "--scheduler", "a b"], ["executor.address", "tcp://HOST:PORT"]),
+    (["--benchmark", "foreach", "--executor", "local", "--scheduler", "tcp://h:1"],
+     ["--scheduler needs --executor dask"]),
 ])
 def test_bad_flags(tmp_path, args, must):
     check_one_line(run_cli(*args, cwd=tmp_path), must)
@@ -142,3 +144,4 @@ def test_unwritable_output_fails_before_first_case(tmp_path, write_recipe):
 def test_help_works():
     proc = run_cli("--help")
     assert proc.returncode == 0 and "--benchmark" in proc.stdout and "--baseline" in proc.stdout
+    assert "--executor {local,dask}" in proc.stdout and "--scheduler ADDRESS" in proc.stdout
