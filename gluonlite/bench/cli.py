@@ -1,18 +1,25 @@
 """`python -m gluonlite.bench`: run the control-flow RNN benchmark or a YAML recipe.
 
 Exit status: 0 done; 1 some case failed (each failure is one line on stderr);
-2 bad flags or recipe, or an output file that cannot be written (one line on
-stderr, before any work); 130 interrupted (finished cases are kept).
+2 bad flags or recipe, an output file that cannot be written, or an executor that
+cannot start (one line on stderr, before any work); 130 interrupted (finished
+cases are kept).
+
+Cases run here one after another (`--executor local`, the default) or on a Dask
+distributed cluster (`--executor dask`, see executors.py); either way this process
+prints and writes every result.
 
 Example:
     python -m gluonlite.bench --benchmark while_loop --warmup_rounds 2 --test_rounds 5
     python -m gluonlite.bench --recipe recipes/quick.yaml --out results/quick.jsonl
+    python -m gluonlite.bench --recipe recipes/quick.yaml --executor dask
 """
 import argparse
 import os
 import sys
 import traceback
 
+from .executors import ExecutorError, LocalExecutor, Task, make_executor
 from .recipe import RecipeError, from_data, load_recipe, recipe_kind
 from .results import OutputError
 
@@ -20,7 +27,7 @@ __all__ = ["main", "build_parser"]
 
 PROG = "gluonlite.bench"
 _RULE = "--------------------------------------"
-_BENCH_ONLY = ("benchmark", "warmup_rounds", "test_rounds", "resume", "format", "baseline")
+_BENCH_ONLY = ("benchmark", "warmup_rounds", "test_rounds", "format", "baseline")
 
 
 class UsageError(Exception):
@@ -62,6 +69,13 @@ def build_parser():
                    help="format of the summary table (text)")
     p.add_argument("--baseline", choices=["numpy"],
                    help="also time the hand-written numpy floor and show ratios to it")
+    p.add_argument("--executor", choices=["local", "dask"],
+                   help="run cases here (local, the default) or on Dask distributed")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a running Dask scheduler, e.g. tcp://HOST:8786 (implies --executor "
+                        "dask; without it dask starts a LocalCluster)")
+    p.add_argument("--workers", type=_count(1),
+                   help="worker processes of the LocalCluster (default: the CPU count)")
     return p
 
 
@@ -78,6 +92,13 @@ def _overrides(args):
             o[key] = getattr(args, key)
     if args.out:
         o["output"] = args.out
+    if args.scheduler and args.executor == "local":
+        raise UsageError("--scheduler needs --executor dask (or no --executor)")
+    ex = {k: v for k, v in (("kind", args.executor or ("dask" if args.scheduler else None)),
+                            ("address", args.scheduler), ("workers", args.workers))
+          if v is not None}
+    if ex:
+        o["executor"] = ex
     return o
 
 
@@ -90,7 +111,8 @@ def _resolve(args):
             if given:
                 raise UsageError(f"{', '.join(given)} cannot be used with the train recipe "
                                  f"{args.recipe}")
-            return load_recipe(args.recipe, {"output": args.out} if args.out else None)
+            return load_recipe(args.recipe, {k: v for k, v in overrides.items()
+                                             if k in ("output", "executor")})
         return load_recipe(args.recipe, overrides)
     if not args.benchmark:
         raise UsageError("the following arguments are required: --benchmark "
@@ -143,14 +165,24 @@ def _header(case, last, last_bench):
     return lines
 
 
-def run_bench(recipe, resume=False, run_case=None, progress=True):
+def _gpus_needed(ctx):
+    """GPUs a worker needs for a case on ctx: 'gpu(1)' -> 2, 'cpu(0)' -> 0."""
+    return int(ctx[4:-1]) + 1 if ctx.startswith("gpu(") else 0
+
+
+def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None):
     """Run a bench recipe: print per case, write JSON lines, print the summary.
 
     Args:
         recipe: a validated bench `Recipe`.
         resume: skip cases already in the output file.
-        run_case: `runner.run_case` (replaceable for tests).
+        run_case: `runner.run_case` (replaceable for tests; a Dask run needs it
+            importable by module name on the workers).
         progress: show the tqdm bar on stderr.
+        executor: where cases run (default: a LocalExecutor). A case that fails there
+            is reported on stderr; on an executor with `records_failures` (Dask, where
+            a worker may die) it is also written as `{"failed": true, "error": ...}`,
+            which `--resume` runs again.
 
     Returns:
         exit status (0, 1 if a case failed, 130 if interrupted).
@@ -160,15 +192,16 @@ def run_bench(recipe, resume=False, run_case=None, progress=True):
     """
     from tqdm import tqdm
 
-    from . import matrix, results, runner, summary
+    from . import matrix, results, runner, summary, tasks
     run_case = run_case or runner.run_case
+    executor = executor or LocalExecutor()
     cfg = recipe.data
     out = cfg["output"]
     writer = results.ResultsFile(out, resume=resume) if out else None
     try:
         gpus, why = (0, None)
         if any(c.startswith("gpu") for c in cfg["matrix"]["ctx"]):
-            gpus, why = runner.detect_gpus()
+            gpus, why = executor.gpus()
         cases, skipped = matrix.expand(cfg, gpus, why)
         for line in skipped:
             _say(line)
@@ -176,42 +209,67 @@ def run_bench(recipe, resume=False, run_case=None, progress=True):
         todo = [c for c in cases if matrix.case_key(c) not in done]
         if len(todo) < len(cases):
             _say(f"resuming: {len(cases) - len(todo)} of {len(cases)} cases already in {out}")
-        env = results.env_record()
-        new, failed, last, last_bench = [], 0, None, None
+        new, failed = [], 0
+        shown = {"case": None, "bench": None, "key": None}
         warmup, test = cfg["rounds"]["warmup"], cfg["rounds"]["test"]
         bar = tqdm(total=len(todo), unit="case", file=sys.stderr, disable=not progress,
                    dynamic_ncols=True)
+        rounds = None
+
+        def show_header(case):
+            for line in _header(case, shown["case"], shown["bench"]):
+                _say(line)
+            shown.update(case=case, bench=case["benchmark"] or shown["bench"],
+                         key=matrix.case_key(case))
+
+        def started(task):  # local runs: the header before the case, a bar over its rounds
+            nonlocal rounds
+            bar.set_description(matrix.case_label(task.args[1]), refresh=False)
+            show_header(task.args[1])
+            # a bar per case only where someone watches: in logs it is noise
+            rounds = tqdm(total=warmup + test, unit="round", leave=False, delay=2.0,
+                          file=sys.stderr, disable=not (progress and sys.stderr.isatty()))
+            return lambda k: rounds.update(k - rounds.n)
+
+        task_list = [Task(matrix.case_key(c), tasks.measure, (run_case, c, warmup, test,
+                                                               cfg["seed"]),
+                          timing=True, gpu=_gpus_needed(c["ctx"]), label="bench-case")
+                     for c in todo]
         try:
-            for case in todo:
+            for outcome in executor.run(task_list, started):
+                if rounds is not None:
+                    rounds.close()
+                    rounds = None
+                case = outcome.task.args[1]
                 label = matrix.case_label(case)
-                bar.set_description(label, refresh=False)
-                for line in _header(case, last, last_bench):
-                    _say(line)
-                last, last_bench = case, case["benchmark"] or last_bench
-                # a bar per case only where someone watches: in logs it is noise
-                rounds = tqdm(total=warmup + test, unit="round", leave=False, delay=2.0,
-                              file=sys.stderr, disable=not (progress and sys.stderr.isatty()))
-                try:
-                    res = run_case(case, warmup, test, cfg["seed"],
-                                   lambda k: rounds.update(k - rounds.n))
-                except KeyboardInterrupt:
-                    raise
-                except Exception as e:  # one case failing must not lose the others
+                if shown["key"] != outcome.task.key:  # a remote case: its header comes now
+                    bar.set_description(label, refresh=False)
+                    show_header(case)
+                busy = executor.busy()
+                if busy is not None:
+                    bar.set_postfix_str(f"{busy}/{executor.workers} workers busy", refresh=False)
+                if outcome.error is not None:  # one case failing must not lose the others
+                    e = outcome.error
                     if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
-                        traceback.print_exc()
+                        traceback.print_exception(e)
                     _say(f"{PROG}: case failed ({label}): {_error_line(e)}", err=True)
+                    if writer and getattr(executor, "records_failures", False):
+                        writer.write(dict(case, failed=True, error=_error_line(e),
+                                          seed=cfg["seed"], recipe=recipe.name))
                     failed += 1
                     bar.update(1)
                     continue
-                finally:
-                    rounds.close()
-                record = dict(case, **res, seed=cfg["seed"], recipe=recipe.name, env=env)
+                res = outcome.value
+                record = dict(case, **res, seed=cfg["seed"], recipe=recipe.name)
+                record["env"] = record.pop("env")  # last, as before
                 if writer:  # persist before telling the user the case is done
                     writer.write(record)
                 new.append(record)
                 _say("Time used: mean = %.3f ms, std = %.3f ms" % (res["mean"], res["std"]))
                 bar.update(1)
         except KeyboardInterrupt:
+            if rounds is not None:
+                rounds.close()
             bar.close()
             kept = f"; {len(new) + len(done)} finished cases are in {out}" if out else ""
             _say(f"{PROG}: interrupted after {len(new)} of {len(todo)} cases{kept}", err=True)
@@ -219,7 +277,7 @@ def run_bench(recipe, resume=False, run_case=None, progress=True):
         bar.close()
         by_key = {matrix.case_key(r): r for r in (writer.records if writer else []) + new}
         table = [by_key[k] for k in map(matrix.case_key, cases) if k in by_key]
-        text = summary.summarize(table, cfg["format"])
+        text = summary.summarize_by_host(table, cfg["format"])
         if text:
             print(_RULE)
             print(f"Summary ({cfg['format']}): speedup = imperative mean / mean; "
@@ -247,8 +305,29 @@ def _train(recipe):
     return 0
 
 
-def main(argv=None):
-    """Entry point; returns the exit status (see the module docstring)."""
+def _run(recipe, args, run_case):
+    """Run a validated recipe on the executor it names; returns the exit status."""
+    data = recipe.data
+    if recipe.kind == "train" and data["executor"]["kind"] == "local" and not (
+            data["sweep"] or args.resume):
+        return _train(recipe)  # one run, metrics printed and written as epochs end
+    if args.resume and recipe.kind == "bench" and not data["output"]:
+        raise UsageError("--resume needs --out FILE.jsonl (or a recipe with `output`)")
+    with make_executor(data["executor"]) as executor:
+        if recipe.kind == "train":
+            from .sweep import run_sweep
+            return run_sweep(recipe, executor, resume=args.resume,
+                             emit=lambda line: print(line, flush=True))
+        return run_bench(recipe, resume=args.resume, run_case=run_case, executor=executor)
+
+
+def main(argv=None, run_case=None):
+    """Entry point; returns the exit status (see the module docstring).
+
+    Args:
+        argv: the arguments (default: sys.argv[1:]).
+        run_case: a stand-in for runner.run_case, for tests only.
+    """
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -259,12 +338,8 @@ def main(argv=None):
             print(f"{PROG}: error: {e}", file=sys.stderr)
             return 2
         try:
-            if recipe.kind == "train":
-                return _train(recipe)
-            if args.resume and not recipe.data["output"]:
-                raise UsageError("--resume needs --out FILE.jsonl (or a recipe with `output`)")
-            return run_bench(recipe, resume=args.resume)
-        except (OutputError, UsageError) as e:
+            return _run(recipe, args, run_case)
+        except (OutputError, UsageError, ExecutorError) as e:
             print(f"{PROG}: error: {e}", file=sys.stderr)
             return 2
     except KeyboardInterrupt:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from .schema import (Bool, Enum, Int, Key, ListOf, Nullable, Number, RecipeError, Regex, Str,
-                     Struct)
+                     Struct, Sweep)
 
 __all__ = ["Recipe", "RecipeError", "load_recipe", "recipe_kind", "from_data", "deep_merge",
            "BENCH_SCHEMA", "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES"]
@@ -28,6 +28,17 @@ MAX_RECIPE_BYTES = 1 << 20
 _CTX = Regex(r"(cpu|gpu)(\(\d+\))?", "cpu, gpu, cpu(N) or gpu(N)")
 _KIND = Key(Enum("bench", "train"), default="bench", doc="bench (default) or train")
 _EXTENDS = Key(Nullable(Str()), doc="parent recipe, relative to this file")
+_EXECUTOR = Key(Struct({
+    "kind": Key(Enum("local", "dask"), default="local",
+                doc="local: here, one after another; dask: on a Dask distributed cluster"),
+    "address": Key(Nullable(Regex(r"[a-z0-9+]+://\S+|[^\s:/]+:\d+",
+                                  "a scheduler address such as tcp://HOST:PORT")),
+                   default=None, doc="a running scheduler; null starts a LocalCluster"),
+    "workers": Key(Nullable(Int(min=1)), default=None,
+                   doc="LocalCluster worker processes (default: the CPU count)"),
+    "share_host": Key(Bool(), default=False,
+                      doc="let timing cases run at once on one host (no bench resource)"),
+}))
 
 BENCH_SCHEMA = Struct({
     "kind": _KIND,
@@ -52,6 +63,7 @@ BENCH_SCHEMA = Struct({
     "output": Key(Nullable(Str()), default=None, doc="JSON lines file, relative to the cwd"),
     "baseline": Key(Nullable(Enum("numpy")), default=None),
     "format": Key(Enum("text", "markdown", "csv"), default="text"),
+    "executor": _EXECUTOR,
 })
 
 TRAIN_SCHEMA = Struct({
@@ -92,7 +104,12 @@ TRAIN_SCHEMA = Struct({
     "output": Key(Nullable(Str()), default=None, doc="metrics JSON lines file"),
     "params_file": Key(Nullable(Str()), default=None, doc="default: output with .params"),
     "target": Key(Nullable(Number()), default=None, doc="pass if the judged metric <= target"),
+    "executor": _EXECUTOR,
+    "sweep": Key(Nullable(Sweep(fixed=("kind", "extends", "executor", "sweep", "output",
+                                       "params_file"))),
+                 default=None, doc="key path -> list of values; one run per combination"),
 })
+TRAIN_SCHEMA.keys["sweep"].checker.inner.struct = TRAIN_SCHEMA
 
 SCHEMAS = {"bench": BENCH_SCHEMA, "train": TRAIN_SCHEMA}
 

@@ -11,6 +11,7 @@ Example:
 import json
 import os
 import platform
+import socket
 import sys
 
 from .matrix import case_key
@@ -105,7 +106,8 @@ class ResultsFile:
             otherwise the file is truncated.
 
     Attributes:
-        records: the records already in the file (resume only).
+        records: the finished records already in the file (resume only); records of
+            failed cases (`"failed": true`) are left out, so a resumed run retries them.
         done: set of `case_key`s of those records.
 
     Raises:
@@ -123,7 +125,8 @@ class ResultsFile:
             self.fd = os.open(path, flags, 0o644)
         except OSError as e:
             raise OutputError(f"cannot write output file {path}: {e.strerror or e}") from None
-        self.records = read_records(path)[0] if resume else []
+        kept = read_records(path)[0] if resume else []
+        self.records = [r for r in kept if not r.get("failed")]
         self.done = {case_key(r) for r in self.records}
 
     def _drop_partial_line(self):
@@ -187,11 +190,11 @@ def _cpu_model():
 
 
 def env_record():
-    """What the numbers depend on: versions, BLAS, thread settings, CPU.
+    """What the numbers depend on: host, versions, BLAS, thread settings, CPU.
 
     Returns:
-        dict with gluonlite, numpy, scipy, python, platform, blas (list), threads
-        (the thread-related environment variables that are set), cpu, cpu_count.
+        dict with host (name), gluonlite, numpy, scipy, python, platform, blas (list),
+        threads (the thread-related environment variables that are set), cpu, cpu_count.
     """
     import numpy as np
     try:
@@ -204,7 +207,8 @@ def env_record():
         scipy_version = scipy.__version__
     except ImportError:
         scipy_version = None
-    return {"gluonlite": version, "numpy": np.__version__, "scipy": scipy_version,
+    return {"host": socket.gethostname(), "gluonlite": version, "numpy": np.__version__,
+            "scipy": scipy_version,
             "python": sys.version.split()[0], "platform": platform.platform(),
             "blas": _blas_info(),
             "threads": {k: os.environ[k] for k in _THREAD_VARS if k in os.environ},

@@ -15,7 +15,7 @@ import math
 import re
 
 __all__ = ["RecipeError", "Key", "Struct", "Int", "Number", "Bool", "Str", "Enum", "Regex",
-           "ListOf", "Nullable", "format_path"]
+           "ListOf", "Nullable", "Sweep", "format_path"]
 
 _NO_DEFAULT = object()
 
@@ -239,4 +239,51 @@ class Struct(Checker):
                 out[name] = key.checker.check({}, path + (name,), partial)
             else:
                 out[name] = None
+        return out
+
+
+class Sweep(Checker):
+    """A mapping of dotted key paths into a `Struct` to non-empty lists of values for them
+    (a grid to sweep); each value is checked by the checker of its key.
+
+    Args:
+        struct: the Struct the paths lead into (`bind` may set it later).
+        fixed: top-level keys that cannot be swept.
+
+    Example:
+        >>> s = Struct({'opt': Key(Struct({'lr': Key(Number(0, strict=True))}))})
+        >>> Sweep(s).check({'opt.lr': [0.1, 0.01]}, ('sweep',))
+        {'opt.lr': [0.1, 0.01]}
+    """
+
+    expected = "a mapping of key paths (such as optimizer.lr) to lists of values"
+
+    def __init__(self, struct=None, fixed=()):
+        self.struct, self.fixed = struct, tuple(fixed)
+
+    def _leaf(self, name, path):
+        node, parts = self.struct, str(name).split(".")
+        for depth, part in enumerate(parts):
+            if (not isinstance(node, Struct) or part not in node.keys
+                    or (depth == 0 and part in self.fixed)):
+                raise RecipeError(f"expected a key path of a setting to vary, such as "
+                                  f"optimizer.lr or model.hidden_size, got {name!r}",
+                                  path + (name,))
+            node = node.keys[part].checker
+        if isinstance(node, Struct):
+            raise RecipeError(f"expected a key path that ends at a value, got the mapping "
+                              f"{name!r}", path + (name,))
+        return node
+
+    def check(self, value, path, partial=False):
+        if not isinstance(value, dict) or not value:
+            raise RecipeError(f"expected {self.expected}, got {_got(value)}", path)
+        out = {}
+        for name, values in value.items():
+            checker = self._leaf(name, path)
+            if not isinstance(values, list) or not values:
+                raise RecipeError(f"expected a non-empty list of values to sweep, got "
+                                  f"{_got(values)}", path + (name,))
+            out[name] = [checker.check(v, path + (name, i), partial)
+                         for i, v in enumerate(values)]
         return out

@@ -19,7 +19,7 @@ import io
 
 from .matrix import FLOOR_IMPLS
 
-__all__ = ["summarize", "table_rows", "FORMATS"]
+__all__ = ["summarize", "summarize_by_host", "table_rows", "FORMATS"]
 
 FORMATS = ("text", "markdown", "csv")
 _SIZE = ("cell", "seq_len", "batch_size", "hidden_dim", "is_train")
@@ -101,3 +101,29 @@ def summarize(records, fmt="text"):
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
     line = lambda cells: "  ".join(str(c).rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
+
+
+def summarize_by_host(records, fmt="text"):
+    """`summarize`, one table per host (the `env.host` of the records) when the records
+    come from more than one; speedups and floor ratios are then within a host.
+
+    Returns:
+        str: one table, or per host a line `host NAME (CPU):` then its table
+        (CSV: one table with a leading host column).
+
+    Example:
+        >>> summarize_by_host([], 'text')
+        ''
+    """
+    hosts = {}
+    for r in records:
+        hosts.setdefault((r.get("env") or {}).get("host"), []).append(r)
+    if len(hosts) <= 1:
+        return summarize(records, fmt)
+    if fmt == "csv":
+        parts = [summarize(rs, fmt).splitlines() for rs in hosts.values()]
+        lines = ["host," + parts[0][0]]
+        lines += [f"{host},{line}" for host, part in zip(hosts, parts) for line in part[1:]]
+        return "\n".join(lines)
+    return "\n\n".join(f"host {host} ({(rs[0].get('env') or {}).get('cpu')}):\n"
+                       + summarize(rs, fmt) for host, rs in hosts.items())

@@ -26,7 +26,8 @@ import time
 
 import numpy as np
 
-__all__ = ["adding_problem", "stdlib_text", "encode_text", "char_windows", "VOCAB", "run_train"]
+__all__ = ["adding_problem", "stdlib_text", "encode_text", "char_windows", "VOCAB", "run_train",
+           "fit", "params_path"]
 
 # A fixed vocabulary (printable ASCII, newline, tab, then one id for everything else)
 # so saved parameters have the same shapes on every machine.
@@ -146,6 +147,15 @@ def _clip(params, max_norm, scale, ctx):
             g[:] = g * (max_norm / norm)
 
 
+def params_path(cfg, name, out_path=None):
+    """Where a train recipe's final parameters go: `params_file`, else the metrics file
+    with `.params`, else results/NAME.params."""
+    out_path = out_path or cfg["output"]
+    return cfg["params_file"] or (
+        os.path.splitext(out_path)[0] + ".params" if out_path
+        else os.path.join("results", f"{name}.params"))
+
+
 def run_train(recipe, out_path=None, emit=print, progress=True):
     """Train the recipe's model; write metrics per epoch and save the parameters.
 
@@ -161,99 +171,115 @@ def run_train(recipe, out_path=None, emit=print, progress=True):
     Raises:
         OutputError: the output file cannot be written (before training starts).
     """
-    import gluonlite as mx
-    from gluonlite import autograd, gluon, nd
-    from tqdm import tqdm
-
-    from . import models
     from .results import ResultsFile, check_writable
 
     cfg = recipe.data
     out_path = out_path or cfg["output"]
-    params_file = cfg["params_file"] or (
-        os.path.splitext(out_path)[0] + ".params" if out_path
-        else os.path.join("results", f"{recipe.name}.params"))
+    params_file = params_path(cfg, recipe.name, out_path)
     writer = ResultsFile(out_path) if out_path else None
     check_writable(params_file)  # fail now, not after training
     try:
-        rng = np.random.default_rng(cfg["seed"])
-        mx.random.seed(cfg["seed"])
-        xt, yt, xv, yv, shape_kw = _task_data(cfg, rng)
-        ctx = models.make_ctx(cfg["ctx"])
-        m = cfg["model"]
-        net = models.SequenceModel(m["cell"], m["loop"], m["hidden_size"], m["num_layers"],
-                                   hybridize_cell=m["hybridize_cell"],
-                                   hybridize_layer=m["hybridize_layer"], **shape_kw)
-        net.initialize(ctx=ctx)
-        net.hybridize_layers()
-        o = cfg["optimizer"]
-        opt_params = {"learning_rate": o["lr"], "wd": o["wd"]}
-        if o["name"] == "sgd":
-            opt_params["momentum"] = o["momentum"]
-        trainer = gluon.Trainer(net.collect_params(), o["name"], opt_params)
-        charlm = cfg["task"] == "charlm"
-        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss() if charlm else gluon.loss.L2Loss()
-        limit = cfg["charlm"]["max_batches"] if charlm else None
-
-        y_axis = 1 if charlm else 0  # charlm targets are (T, n); adding targets (n, 1)
-
-        def batch_loss(idx, train):
-            x = nd.array((xt if train else xv)[:, idx], ctx=ctx)
-            y = nd.array(np.take(yt if train else yv, idx, axis=y_axis), ctx=ctx)
-            if train:
-                with autograd.record():
-                    loss = _loss(net(x), y)
-                loss.backward()
-            else:
-                loss = _loss(net(x), y)
-            return loss
-
-        def _loss(pred, y):
-            if charlm:
-                return loss_fn(pred.reshape((-1, pred.shape[-1])), y.reshape((-1,)))
-            return loss_fn(pred, y)
-
-        # L2Loss is 0.5 * squared error; report MSE. Cross-entropy is in nats; report bits.
-        to_metric = (lambda v: v / math.log(2)) if charlm else (lambda v: 2.0 * v)
-        metric_name = "bpc" if charlm else "mse"
-        record = None
-        for epoch in range(1, cfg["epochs"] + 1):
-            tick = time.perf_counter()
-            total, count = 0.0, 0
-            batches = _batches(xt.shape[1], cfg["batch_size"], rng, limit)
-            bar = tqdm(batches, desc=f"epoch {epoch}", unit="batch", leave=False,
-                       file=sys.stderr, disable=not progress)
-            for idx in bar:
-                loss = batch_loss(idx, True)
-                rows = loss.shape[0]
-                if o["clip_norm"]:
-                    _clip(net.collect_params(), o["clip_norm"], rows, ctx)
-                trainer.step(rows)
-                total += float(loss.sum().asscalar())
-                count += rows
-            bar.close()
-            vtotal, vcount = 0.0, 0
-            for idx in _batches(xv.shape[1], cfg["batch_size"], None, limit):
-                loss = batch_loss(idx, False)
-                vtotal += float(loss.sum().asscalar())
-                vcount += loss.shape[0]
-            record = {"epoch": epoch, "train_loss": total / count,
-                      f"train_{metric_name}": to_metric(total / count),
-                      f"valid_{metric_name}": to_metric(vtotal / vcount),
-                      "time_s": round(time.perf_counter() - tick, 3)}
-            _emit(record, writer, emit)
+        net, final = fit(cfg, recipe.name, lambda rec: _emit(rec, writer, emit), progress)
         net.save_parameters(params_file)
-        judged = JUDGED[cfg["task"]]
-        value = record[judged]
-        final = {"final": True, "recipe": recipe.name, "task": cfg["task"], "metric": judged,
-                 "value": value, "target": cfg["target"],
-                 "passed": None if cfg["target"] is None else bool(value <= cfg["target"]),
-                 "epochs": cfg["epochs"], "params_file": params_file}
+        final["params_file"] = params_file
         _emit(final, writer, emit)
         return final
     finally:
         if writer is not None:
             writer.close()
+
+
+def fit(cfg, name, emit, progress=True):
+    """Train the model of a train recipe's data; no files are written.
+
+    Args:
+        cfg: `Recipe.data` of a train recipe.
+        name: the recipe's name, for the final record.
+        emit: called with each epoch's record (a dict) as the epoch ends.
+        progress: show a tqdm bar over batches on stderr.
+
+    Returns:
+        (net, final): the trained model and the final record (without `params_file`).
+    """
+    import gluonlite as mx
+    from gluonlite import autograd, gluon, nd
+    from tqdm import tqdm
+
+    from . import models
+
+    rng = np.random.default_rng(cfg["seed"])
+    mx.random.seed(cfg["seed"])
+    xt, yt, xv, yv, shape_kw = _task_data(cfg, rng)
+    ctx = models.make_ctx(cfg["ctx"])
+    m = cfg["model"]
+    net = models.SequenceModel(m["cell"], m["loop"], m["hidden_size"], m["num_layers"],
+                               hybridize_cell=m["hybridize_cell"],
+                               hybridize_layer=m["hybridize_layer"], **shape_kw)
+    net.initialize(ctx=ctx)
+    net.hybridize_layers()
+    o = cfg["optimizer"]
+    opt_params = {"learning_rate": o["lr"], "wd": o["wd"]}
+    if o["name"] == "sgd":
+        opt_params["momentum"] = o["momentum"]
+    trainer = gluon.Trainer(net.collect_params(), o["name"], opt_params)
+    charlm = cfg["task"] == "charlm"
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss() if charlm else gluon.loss.L2Loss()
+    limit = cfg["charlm"]["max_batches"] if charlm else None
+
+    y_axis = 1 if charlm else 0  # charlm targets are (T, n); adding targets (n, 1)
+
+    def batch_loss(idx, train):
+        x = nd.array((xt if train else xv)[:, idx], ctx=ctx)
+        y = nd.array(np.take(yt if train else yv, idx, axis=y_axis), ctx=ctx)
+        if train:
+            with autograd.record():
+                loss = _loss(net(x), y)
+            loss.backward()
+        else:
+            loss = _loss(net(x), y)
+        return loss
+
+    def _loss(pred, y):
+        if charlm:
+            return loss_fn(pred.reshape((-1, pred.shape[-1])), y.reshape((-1,)))
+        return loss_fn(pred, y)
+
+    # L2Loss is 0.5 * squared error; report MSE. Cross-entropy is in nats; report bits.
+    to_metric = (lambda v: v / math.log(2)) if charlm else (lambda v: 2.0 * v)
+    metric_name = "bpc" if charlm else "mse"
+    record = None
+    for epoch in range(1, cfg["epochs"] + 1):
+        tick = time.perf_counter()
+        total, count = 0.0, 0
+        batches = _batches(xt.shape[1], cfg["batch_size"], rng, limit)
+        bar = tqdm(batches, desc=f"epoch {epoch}", unit="batch", leave=False,
+                   file=sys.stderr, disable=not progress)
+        for idx in bar:
+            loss = batch_loss(idx, True)
+            rows = loss.shape[0]
+            if o["clip_norm"]:
+                _clip(net.collect_params(), o["clip_norm"], rows, ctx)
+            trainer.step(rows)
+            total += float(loss.sum().asscalar())
+            count += rows
+        bar.close()
+        vtotal, vcount = 0.0, 0
+        for idx in _batches(xv.shape[1], cfg["batch_size"], None, limit):
+            loss = batch_loss(idx, False)
+            vtotal += float(loss.sum().asscalar())
+            vcount += loss.shape[0]
+        record = {"epoch": epoch, "train_loss": total / count,
+                  f"train_{metric_name}": to_metric(total / count),
+                  f"valid_{metric_name}": to_metric(vtotal / vcount),
+                  "time_s": round(time.perf_counter() - tick, 3)}
+        emit(record)
+    judged = JUDGED[cfg["task"]]
+    value = record[judged]
+    final = {"final": True, "recipe": name, "task": cfg["task"], "metric": judged,
+             "value": value, "target": cfg["target"],
+             "passed": None if cfg["target"] is None else bool(value <= cfg["target"]),
+             "epochs": cfg["epochs"]}
+    return net, final
 
 
 def _emit(record, writer, emit):

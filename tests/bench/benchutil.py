@@ -4,6 +4,16 @@ import os
 import subprocess
 import sys
 
+# a bench recipe of 8 cases per benchmark that run in milliseconds
+TINY = """
+matrix:
+  cell: [RNNCell, LSTMCell]
+  ctx: [cpu]
+  seq_len: [3]
+  batch_size: [2]
+  hidden_dim: [4]
+rounds: {warmup: 1, test: 2}
+"""
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -18,13 +28,36 @@ def cli_env():
     return env
 
 
-def run_cli(*args, cwd=None, timeout=120):
-    """Run `python -m gluonlite.bench ARGS`; return the CompletedProcess (text)."""
+def run_cli(*args, cwd=None, timeout=120, path_first=None):
+    """Run `python -m gluonlite.bench ARGS`; return the CompletedProcess (text).
+    `path_first`: a folder put before everything else on PYTHONPATH."""
+    env = cli_env()
+    if path_first:
+        env["PYTHONPATH"] = str(path_first) + os.pathsep + env["PYTHONPATH"]
     return subprocess.run([sys.executable, "-m", "gluonlite.bench", *map(str, args)],
-                          cwd=cwd, env=cli_env(), capture_output=True, text=True,
+                          cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
 
 
 def read_jsonl(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def run_cli_with(run_case, *args, cwd=None, timeout=120, env=None, popen=False):
+    """Run the CLI with a stand-in for runner.run_case, `run_case` named as
+    'module:function' of a module in tests/bench (workers import it from there).
+    popen=True: start it and return the Popen, its stdout and stderr going to the files
+    cwd/stdout.txt and cwd/stderr.txt (a pipe could be held open by its workers)."""
+    module, func = run_case.split(":")
+    code = (f"import sys, {module}; from gluonlite.bench.cli import main; "
+            f"sys.exit(main(sys.argv[1:], run_case={module}.{func}))")
+    env = dict(cli_env(), **(env or {}))
+    env["PYTHONPATH"] = os.path.join(REPO, "tests", "bench") + os.pathsep + env["PYTHONPATH"]
+    cmd = [sys.executable, "-c", code, *map(str, args)]
+    if popen:
+        with open(os.path.join(cwd, "stdout.txt"), "w") as out, \
+                open(os.path.join(cwd, "stderr.txt"), "w") as err:
+            return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err)
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)

@@ -5,19 +5,10 @@ import re
 
 import pytest
 
-from benchutil import read_jsonl, run_cli
+from benchutil import TINY, read_jsonl, run_cli
 from gluonlite.bench import matrix
 
 TIME_LINE = re.compile(r"^Time used: mean = \d+\.\d{3} ms, std = \d+\.\d{3} ms$", re.M)
-TINY = """
-matrix:
-  cell: [RNNCell, LSTMCell]
-  ctx: [cpu]
-  seq_len: [3]
-  batch_size: [2]
-  hidden_dim: [4]
-rounds: {warmup: 1, test: 2}
-"""
 
 
 @pytest.mark.parametrize("bench", ["foreach", "while_loop"])

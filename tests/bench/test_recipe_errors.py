@@ -45,6 +45,27 @@ CASES = [
     ("train_missing_task", "kind: train\n", ["unknown.yaml", "task", "missing required key"]),
     ("python_tag", "benchmark: !!python/object/apply:os.system ['echo hi']\n",
      ["unknown.yaml:1:", "invalid YAML"]),
+    ("bad_executor_kind", "benchmark: foreach\nexecutor: {kind: spark}\n",
+     ["unknown.yaml:2:", "executor.kind", "one of local, dask", "'spark'"]),
+    ("bad_executor_address", "benchmark: foreach\nexecutor:\n  kind: dask\n  address: a b\n",
+     ["unknown.yaml:4:", "executor.address", "tcp://HOST:PORT", "'a b'"]),
+    ("bad_executor_workers", "benchmark: foreach\nexecutor: {workers: 0}\n",
+     ["unknown.yaml:2:", "executor.workers", "integer >= 1"]),
+    ("bad_executor_key", "benchmark: foreach\nexecutor: {threads: 2}\n",
+     ["unknown.yaml:2:", "executor.threads", "unknown key", "share_host"]),
+    ("sweep_unknown_path", "kind: train\ntask: adding\nsweep:\n  optimizer.rate: [0.1]\n",
+     ["unknown.yaml:4:", "sweep.optimizer.rate", "key path of a setting to vary",
+      "'optimizer.rate'"]),
+    ("sweep_bad_value", "kind: train\ntask: adding\nsweep:\n  model.loop:\n    - foreach\n"
+     "    - scan\n", ["unknown.yaml:6:", "sweep.model.loop[1]", "unrolled", "'scan'"]),
+    ("sweep_fixed_key", "kind: train\ntask: adding\nsweep: {output: [a.jsonl]}\n",
+     ["unknown.yaml:3:", "sweep.output", "key path of a setting to vary"]),
+    ("sweep_a_mapping", "kind: train\ntask: adding\nsweep: {model: [1]}\n",
+     ["sweep.model", "ends at a value"]),
+    ("sweep_not_a_list", "kind: train\ntask: adding\nsweep: {optimizer.lr: 0.1}\n",
+     ["unknown.yaml:3:", "sweep.optimizer.lr", "non-empty list of values", "0.1"]),
+    ("sweep_in_bench", "benchmark: foreach\nsweep: {seed: [1, 2]}\n",
+     ["unknown.yaml:2:", "sweep", "unknown key"]),
 ]
 
 
@@ -96,6 +117,11 @@ def test_missing_recipe_file(tmp_path):
     (["--test_rounds", "3"], ["--benchmark"]),
     (["--benchmark", "foreach", "--resume"], ["--resume", "--out"]),
     (["--benchmark", "foreach", "--format", "html"], ["--format"]),
+    (["--benchmark", "foreach", "--executor", "spark"], ["--executor", "invalid choice"]),
+    (["--benchmark", "foreach", "--workers", "0"], ["--workers", "integer >= 1"]),
+    (["--benchmark", "foreach", "--scheduler", "a b"], ["executor.address", "tcp://HOST:PORT"]),
+    (["--benchmark", "foreach", "--executor", "local", "--scheduler", "tcp://h:1"],
+     ["--scheduler needs --executor dask"]),
 ])
 def test_bad_flags(tmp_path, args, must):
     check_one_line(run_cli(*args, cwd=tmp_path), must)
@@ -118,3 +144,4 @@ def test_unwritable_output_fails_before_first_case(tmp_path, write_recipe):
 def test_help_works():
     proc = run_cli("--help")
     assert proc.returncode == 0 and "--benchmark" in proc.stdout and "--baseline" in proc.stdout
+    assert "--executor {local,dask}" in proc.stdout and "--scheduler ADDRESS" in proc.stdout

@@ -1,0 +1,61 @@
+"""The functions an executor runs: one bench case, one training run.
+
+Each returns plain data (numbers, dicts, bytes) and writes no file, so it can run on a
+Dask worker while the driver writes every result; each carries the environment record
+of the process that ran it.
+
+Example:
+    >>> out = train_run({...}, 'sweep')           # doctest: +SKIP
+    >>> sorted(out)                               # doctest: +SKIP
+    ['env', 'final', 'params', 'records']
+"""
+import functools
+import os
+import tempfile
+
+__all__ = ["host_env", "measure", "train_run"]
+
+
+@functools.lru_cache(maxsize=None)
+def _env():
+    from .results import env_record
+    return env_record()
+
+
+def host_env():
+    """The environment record of this process (computed once per process)."""
+    return dict(_env())
+
+
+def measure(run_case, case, warmup, test, seed, progress=None):
+    """Time one bench case with `run_case` (runner.run_case or a test's stand-in).
+
+    Returns:
+        dict: run_case's result plus `env` (this host's environment record).
+    """
+    return dict(run_case(case, warmup, test, seed, progress), env=host_env())
+
+
+def train_run(cfg, name, progress=None):
+    """Train one run of a train recipe (a point of its sweep) and return everything the
+    driver writes.
+
+    Args:
+        cfg: the run's validated recipe data.
+        name: the recipe's name.
+        progress: unused (a run reports when it ends).
+
+    Returns:
+        dict: records (the per-epoch dicts), final (the final record without
+        params_file), params (the parameters file's bytes, as save_parameters writes
+        them), env.
+    """
+    from .train import fit
+    records = []
+    net, final = fit(cfg, name, records.append, progress=False)
+    with tempfile.TemporaryDirectory(prefix="gluonlite-run-") as tmp:
+        path = os.path.join(tmp, "run.params")
+        net.save_parameters(path)
+        with open(path, "rb") as f:
+            params = f.read()
+    return {"records": records, "final": final, "params": params, "env": host_env()}
