@@ -18,8 +18,11 @@ Example:
     >>> [o.value for o in LocalExecutor().run([Task("a", square, (3,))])]
     [9]
 """
+import contextlib
 import copy
 import logging
+import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -255,6 +258,22 @@ class DaskExecutor:
         self.close()
 
 
+@contextlib.contextmanager
+def _children_ignore_sigint():
+    """Processes started inside ignore SIGINT (a disposition kept across exec, and Python
+    keeps an ignored SIGINT ignored): a terminal's Ctrl-C reaches the whole process group,
+    and the driver alone must handle it (cancel, close the cluster it started, exit 130),
+    not every worker printing its own KeyboardInterrupt traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _local_cluster(distributed, workers):
     """A LocalCluster of `workers` single-threaded processes, started; only the first has
     `bench` (and `gpu`), and a task whose worker dies is run once more before it fails.
@@ -274,7 +293,8 @@ def _local_cluster(distributed, workers):
                if k != "MALLOC_TRIM_THRESHOLD_"}
     # both are read when the scheduler and the nannies are made, so restarts keep them
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
-                          "distributed.nanny.pre-spawn-environ": environ}):
+                          "distributed.nanny.pre-spawn-environ": environ}), \
+            _children_ignore_sigint():
         cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
                                            dashboard_address=None,
                                            silence_logs=logging.CRITICAL)

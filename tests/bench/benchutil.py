@@ -47,8 +47,10 @@ def read_jsonl(path):
 def run_cli_with(run_case, *args, cwd=None, timeout=120, env=None, popen=False):
     """Run the CLI with a stand-in for runner.run_case, `run_case` named as
     'module:function' of a module in tests/bench (workers import it from there).
-    popen=True: start it and return the Popen, its stdout and stderr going to the files
-    cwd/stdout.txt and cwd/stderr.txt (a pipe could be held open by its workers)."""
+    popen=True: start it in a process group of its own (as a shell starts a job, so a test
+    can signal the group as a terminal's Ctrl-C does) and return the Popen, its stdout and
+    stderr going to the files cwd/stdout.txt and cwd/stderr.txt (a pipe could be held open
+    by its workers)."""
     module, func = run_case.split(":")
     code = (f"import sys, {module}; from gluonlite.bench.cli import main; "
             f"sys.exit(main(sys.argv[1:], run_case={module}.{func}))")
@@ -58,6 +60,7 @@ def run_cli_with(run_case, *args, cwd=None, timeout=120, env=None, popen=False):
     if popen:
         with open(os.path.join(cwd, "stdout.txt"), "w") as out, \
                 open(os.path.join(cwd, "stderr.txt"), "w") as err:
-            return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err)
+            return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err,
+                                    process_group=0)
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)

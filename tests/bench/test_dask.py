@@ -1,6 +1,7 @@
 """`--executor dask`: the same cases and summary as a local run on a 2-worker LocalCluster,
 train sweeps, a worker dying mid-case, resume after Ctrl-C, an unreachable scheduler and
 the missing extra. Each test starts its own small cluster in a subprocess (seconds)."""
+import os
 import signal
 import socket
 import time
@@ -132,12 +133,13 @@ def test_ctrl_c_leaves_a_file_that_resume_completes(tmp_path, write_recipe):
         while not (out.exists() and out.read_text()):  # a case is done; one never will be
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.1)
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the driver and its workers
         proc.wait(timeout=60)
     finally:
         proc.kill()
     stderr = (tmp_path / "stderr.txt").read_text()
     assert proc.returncode == 130, stderr[-2000:]
+    assert "Traceback" not in stderr, stderr[-2000:]
     kept = len(read_jsonl(out))
     assert 1 <= kept <= 7
     assert f"interrupted after {kept} of 8 cases; {kept} finished cases are in" in stderr
