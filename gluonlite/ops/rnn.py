@@ -120,15 +120,11 @@ def _empty(xp, shape, dtype):
     return WORKSPACE.empty(xp, shape, dtype)
 
 
-def _opt(parse):
-    return A.Attr(lambda v: None if A._literal(v) is None else parse(v), None)
-
-
 _ATTRS = {
     "state_size": A.Int(), "num_layers": A.Int(), "bidirectional": A.Bool(False),
     "mode": A.Enum(*MODES), "p": A.Float(0.0), "state_outputs": A.Bool(False),
-    "projection_size": _opt(A._int), "lstm_state_clip_min": _opt(A._float),
-    "lstm_state_clip_max": _opt(A._float), "lstm_state_clip_nan": A.Bool(False),
+    "projection_size": A.OptionalInt(), "lstm_state_clip_min": A.OptionalFloat(),
+    "lstm_state_clip_max": A.OptionalFloat(), "lstm_state_clip_nan": A.Bool(False),
     "use_sequence_length": A.Bool(False),
 }
 

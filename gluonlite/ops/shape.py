@@ -85,11 +85,6 @@ def _reshape(p, rc, x):
     return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
 
 
-def _opt_int():
-    """An optional integer attribute (None when not given; MXNet writes "None")."""
-    return A.Attr(lambda v: None if A._literal(v) is None else A._int(v), None)
-
-
 def _like_range(side, begin, end, ndim):
     """The axes [begin, end) of `side` ('lhs' or 'rhs'), negatives counted from the end;
     None means 0 (begin) or ndim (end). The range must not be empty, as in MXNet."""
@@ -129,8 +124,8 @@ def _reshape_like_shape(p, ins):
 @register("reshape_like", inputs=("lhs", "rhs"), nondiff=("rhs",), shape=_reshape_like_shape,
           dtype=lambda p, ins: (ins, [ins[0]]),
           vjp=lambda p, rc, xs, ys, gys, need: (gys[0].reshape(xs[0].shape), None),
-          attrs={"lhs_begin": _opt_int(), "lhs_end": _opt_int(), "rhs_begin": _opt_int(),
-                 "rhs_end": _opt_int()})
+          attrs={"lhs_begin": A.OptionalInt(), "lhs_end": A.OptionalInt(),
+                 "rhs_begin": A.OptionalInt(), "rhs_end": A.OptionalInt()})
 def _reshape_like(p, rc, lhs, rhs):
     """reshape_like(lhs, rhs, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None):
     `lhs` with axes lhs_begin..lhs_end replaced by rhs's axes rhs_begin..rhs_end (by default
@@ -398,7 +393,7 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
-          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": A.OptionalInt()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
     ax, (b, e) = _slice_axis_range(p, x.shape)
