@@ -427,6 +427,19 @@ def _seq_inputs(p):
     return ["data", "sequence_length"] if p.use_sequence_length else ["data"]
 
 
+def _seq_length_ins(op, s, n, ins):
+    """The input shapes of a sequence operator reading lengths: data `s`, sequence_length
+    (n,) (one per sequence).
+
+    Raises:
+        ShapeError: sequence_length has another shape.
+    """
+    if ins[1] is not None and tuple(ins[1]) != (n,):
+        raise ShapeError(f"{op}: sequence_length must have shape ({n},) (one length per "
+                         f"sequence of data {tuple(s)}), got {tuple(ins[1])}")
+    return [s, (n,)]
+
+
 def _seq_mask(p, rc, x, lengths):
     """A 0/1 mask broadcastable to x: 1 where the time index < the sequence's length."""
     t_axis, b_axis = (0, 1) if p.axis == 0 else (1, 0)
@@ -462,11 +475,7 @@ def _seq_last_shape(p, ins):
         raise ShapeError(f"SequenceLast: data must have at least 2 dimensions, got shape "
                          f"{tuple(s)}")
     if p.use_sequence_length:
-        n = s[1 - p.axis]
-        if ins[1] is not None and tuple(ins[1]) != (n,):
-            raise ShapeError(f"SequenceLast: sequence_length must have shape ({n},) (one length "
-                             f"per sequence of data {tuple(s)}), got {tuple(ins[1])}")
-        ins = [s, (n,)]
+        ins = _seq_length_ins("SequenceLast", s, s[1 - p.axis], ins)
     return ins, [tuple(d for i, d in enumerate(s) if i != p.axis)]
 
 
