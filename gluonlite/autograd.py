@@ -162,8 +162,9 @@ def _toposort(heads):
 def _entry_of(arr, what):
     e = arr._entry
     if e is None:
-        raise MXNetValueError(f"{what}: the array was not computed under autograd.record() from an "
-                         "array with attach_grad(), so there is nothing to differentiate")
+        raise MXNetValueError(f"{what}: the array was not computed under autograd.record() "
+                              "from an array with attach_grad(), so there is nothing to "
+                              "differentiate")
     return e
 
 
@@ -236,8 +237,9 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
             leaves[id(node)] = (node, None if gys is None else gys[0])
             continue
         if node.vjp is None:
-            raise MXNetValueError("backward: the graph has been freed by a previous backward; pass "
-                             "retain_graph=True to the first backward() to run it again")
+            raise MXNetValueError("backward: the graph has been freed by a previous backward; "
+                                  "pass retain_graph=True to the first backward() to run it "
+                                  "again")
         if gys is None:
             continue
         need = [e is not None for e in node.inputs]
@@ -393,8 +395,8 @@ def get_symbol(x):
     if not isinstance(x, NDArray):
         raise TypeError(f"get_symbol: x must be an NDArray, got {type(x).__name__}")
     if x._entry is None:
-        raise MXNetValueError("get_symbol: x is not part of a recorded computation; compute it "
-                         "under autograd.record() from an array with attach_grad()")
+        raise MXNetValueError("get_symbol: x is not part of a recorded computation; compute "
+                              "it under autograd.record() from an array with attach_grad()")
     if _history_to_symbol is None:
         raise RuntimeError("get_symbol: gluonlite.symbol is not loaded (import gluonlite)")
     return _history_to_symbol(x._entry)

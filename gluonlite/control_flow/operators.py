@@ -326,9 +326,9 @@ def _while_shape(p, ins):
     f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
                              in_shapes=_by_role(func_roles, cur, ins))
     new_ins = list(ins)
-    for roles, b_in in ((cond_roles, c_in), (func_roles, f_in)):
-        for r, s in zip(roles, b_in):
-            idx = var_nodes[r[1]] if r[0] == "var" else r[1]
+    for body_roles, b_in in ((cond_roles, c_in), (func_roles, f_in)):
+        for r, s in zip(body_roles, b_in):
+            idx = roles.node_input(r)
             new_ins[idx] = _known_or(new_ins[idx], s)
     n_out = p.num_out_data
     outs = [None if s is None else (p.max_iterations,) + tuple(s) for s in f_out[:n_out]]
@@ -347,7 +347,7 @@ def _while_dtype(p, ins):
                              in_dtypes=_by_role(func_roles, cur, ins))
     new_ins = list(ins)
     for r, d in zip(func_roles, f_in):
-        idx = var_nodes[r[1]] if r[0] == "var" else r[1]
+        idx = roles.node_input(r)
         new_ins[idx] = _known_or(new_ins[idx], d)
     n_out = p.num_out_data
     for k, idx in enumerate(var_nodes):
@@ -363,7 +363,7 @@ def _while_run(spec, rc, xs, keep):
     cplan = body_plan(spec, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
                       False, xp)
     f_args = _by_role(func_roles, cur, xs)
-    fixed = [r[0] == "in" for r in func_roles]  # func inputs that are not loop vars
+    fixed = spec.roles.func_fixed
     fplan = body_plan(spec, 1, [a.shape for a in f_args], [a.dtype for a in f_args],
                       rc.is_train, keep, xp, invariant=fixed if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
@@ -402,8 +402,7 @@ def _while_run(spec, rc, xs, keep):
     else:  # cond decides before each step
         cond = cplan.forward_fn(False)
         c_args = _by_role(cond_roles, cur, xs)
-        c_vars = [(j, r[1]) for j, r in enumerate(cond_roles) if r[0] == "var"]
-        f_vars = [(j, r[1]) for j, r in enumerate(func_roles) if r[0] == "var"]
+        c_vars, f_vars = spec.roles.cond_vars, spec.roles.func_vars
         for step in range(n_it + 1):
             for j, k in c_vars:
                 c_args[j] = cur[k]

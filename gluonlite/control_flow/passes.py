@@ -107,6 +107,9 @@ class WhileRoles:
         summed: the node inputs func reads directly (their gradients are summed over the
             steps), in order.
         sum_index: {func input position: index in `summed`}.
+        cond_vars, func_vars: (body input position, loop var k) of each body input that is
+            a loop var (what a step refreshes from the current loop vars).
+        func_fixed: per func input, whether it is a node input rather than a loop var.
     """
 
     def __init__(self, p):
@@ -117,6 +120,9 @@ class WhileRoles:
         self.summed = sorted({i for kind, i in self.func if kind == "in"})
         self.sum_index = {j: self.summed.index(i) for j, (kind, i) in enumerate(self.func)
                           if kind == "in"}
+        self.cond_vars = [(j, k) for j, (kind, k) in enumerate(self.cond) if kind == "var"]
+        self.func_vars = [(j, k) for j, (kind, k) in enumerate(self.func) if kind == "var"]
+        self.func_fixed = [kind == "in" for kind, _ in self.func]
 
     def _var_index(self, node_input):
         return self.var_nodes.index(node_input) if node_input in self.var_nodes else None

@@ -107,10 +107,13 @@ class Writer:
         self.targets = WriteTargets()
 
     def bind(self, name, value):
+        """Make `value` visible to the generated code as `name`; returns `name` (for use
+        in an emitted line)."""
         self.ns[name] = value
         return name
 
     def emit(self, line):
+        """Append source `line`, indented to the current `depth`."""
         self.lines.append("    " * self.depth + line)
 
 

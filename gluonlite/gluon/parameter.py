@@ -83,8 +83,7 @@ class Parameter:
     # ---- attributes -----------------------------------------------------------------------
     @property
     def shape(self):
-        """The parameter's shape (0 entries are inferred on first use)."""
-        """The shape (0 entries: not known yet)."""
+        """The parameter's shape (0 entries: not known yet, inferred on first use)."""
         return self._shape
 
     @shape.setter
@@ -102,7 +101,6 @@ class Parameter:
     @property
     def grad_req(self):
         """'write', 'add' or 'null': how backward treats this parameter's gradient."""
-        """'write', 'add' or 'null'."""
         return self._grad_req
 
     @grad_req.setter

@@ -15,7 +15,8 @@ from ..io import DataDesc
 __all__ = ["Module"]
 
 
-def _names(what, names):
+def _names(names):
+    """`names` (None, one name, or a sequence of names) as a list."""
     if names is None:
         return []
     if isinstance(names, str):
@@ -71,15 +72,15 @@ class Module:
         self._context = Context(context) if context is not None else current_context()
         self._symbol = symbol
         args = symbol.list_arguments()
-        self._data_names = _names("data", data_names)
-        self._state_names = _names("state", state_names)
-        self._fixed_param_names = _names("fixed_param", fixed_param_names)
+        self._data_names = _names(data_names)
+        self._state_names = _names(state_names)
+        self._fixed_param_names = _names(fixed_param_names)
         for what, names in (("data", self._data_names), ("state", self._state_names)):
             missing = [n for n in names if n not in args]
             if missing:
                 raise ValueError(f"Module: {what}_names {missing} are not arguments of the "
                                  f"symbol; its arguments are {args}")
-        labels = _names("label", label_names)
+        labels = _names(label_names)
         dropped = [n for n in labels if n not in args]
         if dropped:
             warnings.warn(f"Module: label_names {dropped} are not arguments of the symbol and "

@@ -11,7 +11,7 @@ import numpy as np
 from ..base import normalize_dtype
 
 __all__ = ["Attr", "REQUIRED", "Int", "Float", "Bool", "Str", "Shape", "Axis", "Dtype", "Enum",
-           "IntList", "Any"]
+           "IntList", "Any", "OptionalInt", "OptionalFloat"]
 
 REQUIRED = object()
 
@@ -153,6 +153,28 @@ def Dtype(default=REQUIRED):
 def Any(default=REQUIRED):
     """An attribute kept as given (internal operators only; not written to JSON)."""
     return Attr(_any, default, "any")
+
+
+def _optional(parse):
+    def parse_optional(v):
+        return None if _literal(v) is None else parse(v)
+    return parse_optional
+
+
+def OptionalInt():
+    """An integer attribute that may be None (its default; MXNet writes ``"None"``).
+
+    Example: ``OptionalInt().parse("None")`` is None, ``OptionalInt().parse("3")`` is 3.
+    """
+    return Attr(_optional(_int), None)
+
+
+def OptionalFloat():
+    """A float attribute that may be None (its default; MXNet writes ``"None"``).
+
+    Example: ``OptionalFloat().parse("0.5")`` is 0.5.
+    """
+    return Attr(_optional(_float), None)
 
 
 def Enum(*choices, default=REQUIRED):

@@ -31,8 +31,7 @@ def _softmax_fwd(p, rc, x, log, length=None):
     return y.astype(p.dtype or x.dtype, copy=False)
 
 
-_SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.Attr(
-    lambda v: None if A._literal(v) is None else A._float(v), None), "dtype": A.Dtype(None),
+_SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.OptionalFloat(), "dtype": A.Dtype(None),
     "use_length": A.Bool(False)}
 
 

@@ -83,8 +83,7 @@ def _arange_len(p):
 
 
 @register("_arange", inputs=(),
-          attrs={"start": A.Float(0.0), "stop": A.Attr(lambda v: None if A._literal(v) is None
-                                                       else A._float(v), None),
+          attrs={"start": A.Float(0.0), "stop": A.OptionalFloat(),
                  "step": A.Float(1.0), "repeat": A.Int(1), "infer_range": A.Bool(False),
                  "ctx": A.Str(""), "dtype": A.Dtype("float32")},
           shape=lambda p, ins: (ins, [(max(_arange_len(p)[0], 0),)]), dtype=_creation_dtype)

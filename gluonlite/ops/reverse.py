@@ -7,6 +7,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, fast_paths
 from .rules import norm_axis
+from .shape import _seq_inputs, _seq_length_ins
 
 
 def _flip_axes(p, ndim):
@@ -42,10 +43,6 @@ def _reverse(p, rc, x):
     return x[_flip_index(p, x.ndim)].copy()
 
 
-def _seq_reverse_inputs(p):
-    return ["data", "sequence_length"] if p.use_sequence_length else ["data"]
-
-
 def _seq_reverse_shape(p, ins):
     if p.axis != 0:
         raise ShapeError(f"SequenceReverse: axis must be 0 (data laid out as (T, N, ...)), got "
@@ -57,11 +54,7 @@ def _seq_reverse_shape(p, ins):
         raise ShapeError(f"SequenceReverse: data must have at least 2 dimensions (T, N, ...), "
                          f"got shape {tuple(s)}")
     if p.use_sequence_length:
-        n = s[1]
-        if ins[1] is not None and tuple(ins[1]) != (n,):
-            raise ShapeError(f"SequenceReverse: sequence_length must have shape ({n},) (one "
-                             f"length per sequence of data {tuple(s)}), got {tuple(ins[1])}")
-        ins = [s, (n,)]
+        ins = _seq_length_ins("SequenceReverse", s, s[1], ins)
     return ins, [tuple(s)]
 
 
@@ -81,7 +74,7 @@ def _seq_reverse_vjp(p, rc, xs, ys, gys, need):
     return (gys[0][_seq_reverse_index(rc, xs[0], xs[1])], None)
 
 
-@register("SequenceReverse", inputs=_seq_reverse_inputs, nondiff=("sequence_length",),
+@register("SequenceReverse", inputs=_seq_inputs, nondiff=("sequence_length",),
           signature=("data", "sequence_length"),
           attrs={"use_sequence_length": A.Bool(False), "axis": A.Int(0)},
           shape=_seq_reverse_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_reverse_vjp)

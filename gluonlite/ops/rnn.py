@@ -78,7 +78,7 @@ class Workspace:
     An array handed out stays in the workspace; `empty` returns it again only when its
     reference count shows that no caller, view (a view refers to its base) or saved run
     holds it, so reuse never overwrites a value still in use. Up to `per_key` arrays are
-    kept per (array module, shape, dtype), for up to `max_keys` keys (all dropped when a
+    kept per (shape, dtype) of numpy arrays, for up to `max_keys` keys (all dropped when a
     new key would exceed it).
 
     Example: ``a = WORKSPACE.empty(np, (100, 32, 2048), np.float32)``.
@@ -94,7 +94,7 @@ class Workspace:
             # the reference count says who holds a numpy array (a view holds its base); other
             # array modules keep their own pools (CuPy's), so they allocate as usual
             return xp.empty(shape, dtype=dtype)
-        key = (id(xp), shape, dtype)
+        key = (shape, dtype)
         arrays = self._arrays.get(key)
         if arrays is None:
             if len(self._arrays) >= self.max_keys:
@@ -120,15 +120,11 @@ def _empty(xp, shape, dtype):
     return WORKSPACE.empty(xp, shape, dtype)
 
 
-def _opt(parse):
-    return A.Attr(lambda v: None if A._literal(v) is None else parse(v), None)
-
-
 _ATTRS = {
     "state_size": A.Int(), "num_layers": A.Int(), "bidirectional": A.Bool(False),
     "mode": A.Enum(*MODES), "p": A.Float(0.0), "state_outputs": A.Bool(False),
-    "projection_size": _opt(A._int), "lstm_state_clip_min": _opt(A._float),
-    "lstm_state_clip_max": _opt(A._float), "lstm_state_clip_nan": A.Bool(False),
+    "projection_size": A.OptionalInt(), "lstm_state_clip_min": A.OptionalFloat(),
+    "lstm_state_clip_max": A.OptionalFloat(), "lstm_state_clip_nan": A.Bool(False),
     "use_sequence_length": A.Bool(False),
 }
 
@@ -257,8 +253,7 @@ def _fit(name, want, got, how):
 
 
 def _shape(p, ins):
-    _check_attrs(p)
-    names = _input_names(p)
+    names = _input_names(p)  # checks the attributes
     ins = list(ins) + [None] * (len(names) - len(ins))
     n_out = _n_visible(p)
     d = ins[0]

@@ -85,11 +85,6 @@ def _reshape(p, rc, x):
     return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
 
 
-def _opt_int():
-    """An optional integer attribute (None when not given; MXNet writes "None")."""
-    return A.Attr(lambda v: None if A._literal(v) is None else A._int(v), None)
-
-
 def _like_range(side, begin, end, ndim):
     """The axes [begin, end) of `side` ('lhs' or 'rhs'), negatives counted from the end;
     None means 0 (begin) or ndim (end). The range must not be empty, as in MXNet."""
@@ -129,8 +124,8 @@ def _reshape_like_shape(p, ins):
 @register("reshape_like", inputs=("lhs", "rhs"), nondiff=("rhs",), shape=_reshape_like_shape,
           dtype=lambda p, ins: (ins, [ins[0]]),
           vjp=lambda p, rc, xs, ys, gys, need: (gys[0].reshape(xs[0].shape), None),
-          attrs={"lhs_begin": _opt_int(), "lhs_end": _opt_int(), "rhs_begin": _opt_int(),
-                 "rhs_end": _opt_int()})
+          attrs={"lhs_begin": A.OptionalInt(), "lhs_end": A.OptionalInt(),
+                 "rhs_begin": A.OptionalInt(), "rhs_end": A.OptionalInt()})
 def _reshape_like(p, rc, lhs, rhs):
     """reshape_like(lhs, rhs, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None):
     `lhs` with axes lhs_begin..lhs_end replaced by rhs's axes rhs_begin..rhs_end (by default
@@ -398,7 +393,7 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
-          attrs={"axis": A.Int(), "begin": A.Int(), "end": _opt_int()})
+          attrs={"axis": A.Int(), "begin": A.Int(), "end": A.OptionalInt()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
     ax, (b, e) = _slice_axis_range(p, x.shape)
@@ -430,6 +425,19 @@ def _broadcast_to(p, rc, x):
 # ---- sequences ---------------------------------------------------------------------------------
 def _seq_inputs(p):
     return ["data", "sequence_length"] if p.use_sequence_length else ["data"]
+
+
+def _seq_length_ins(op, s, n, ins):
+    """The input shapes of a sequence operator reading lengths: data `s`, sequence_length
+    (n,) (one per sequence).
+
+    Raises:
+        ShapeError: sequence_length has another shape.
+    """
+    if ins[1] is not None and tuple(ins[1]) != (n,):
+        raise ShapeError(f"{op}: sequence_length must have shape ({n},) (one length per "
+                         f"sequence of data {tuple(s)}), got {tuple(ins[1])}")
+    return [s, (n,)]
 
 
 def _seq_mask(p, rc, x, lengths):
@@ -467,11 +475,7 @@ def _seq_last_shape(p, ins):
         raise ShapeError(f"SequenceLast: data must have at least 2 dimensions, got shape "
                          f"{tuple(s)}")
     if p.use_sequence_length:
-        n = s[1 - p.axis]
-        if ins[1] is not None and tuple(ins[1]) != (n,):
-            raise ShapeError(f"SequenceLast: sequence_length must have shape ({n},) (one length "
-                             f"per sequence of data {tuple(s)}), got {tuple(ins[1])}")
-        ins = [s, (n,)]
+        ins = _seq_length_ins("SequenceLast", s, s[1 - p.axis], ins)
     return ins, [tuple(d for i, d in enumerate(s) if i != p.axis)]
 
 

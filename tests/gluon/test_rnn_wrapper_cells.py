@@ -12,7 +12,7 @@ from gluonlite.gluon.contrib.rnn import LSTMPCell, VariationalDropoutCell
 from gluonlite.test_utils import check_numeric_gradient
 
 from helpers import check_block
-from test_rnn import _np_unroll_valid, _weights, np_gru, np_lstm, np_rnn, sig
+from test_rnn import _np_unroll_valid, _weights, np_gru, np_lstm, np_rnn
 
 R = np.random.RandomState(7)
 T, N, C = 4, 3, 5
@@ -299,10 +299,9 @@ def test_variational_dropout_masks_live_until_reset():
 
 # ---- LSTMPCell -------------------------------------------------------------------------------
 def np_lstmp(x, s, w):
-    g = x @ w["i2h_weight"].T + w["i2h_bias"] + s[0] @ w["h2h_weight"].T + w["h2h_bias"]
-    i, f, c, o = np.split(g, 4, axis=1)
-    c2 = sig(f) * s[1] + sig(i) * np.tanh(c)
-    r = (sig(o) * np.tanh(c2)) @ w["h2r_weight"].T
+    """The numpy LSTM step (state r feeds h2h), its output projected by h2r_weight."""
+    h, _, c2 = np_lstm(x, s, w)
+    r = h @ w["h2r_weight"].T
     return r, r, c2
 
 
