@@ -67,6 +67,11 @@ class _RNNLayer(HybridBlock):
                     self._register_param(f"{j}{i}_h2r_weight", (nr, nh), h2r_weight_initializer,
                                          dtype)
             ni = nr * self._dir
+        # the packed vector's order (MXNet's): every weight, then every bias
+        gates = ("i2h", "h2h", "h2r") if self._projection_size else ("i2h", "h2h")
+        self._packed_names = [
+            f"{d}{i}_{g}_{t}" for t in ("weight", "bias") for i in range(self._num_layers)
+            for d in "lr"[:self._dir] for g in gates if not (g == "h2r" and t == "bias")]
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
@@ -203,12 +208,6 @@ class _RNNLayer(HybridBlock):
             return super().forward(inputs)
         return super().forward(inputs, list(states))
 
-    def _param_order(self):
-        """Parameter names in the packed vector's order: every weight, then every bias."""
-        gates = ("i2h", "h2h", "h2r") if self._projection_size else ("i2h", "h2h")
-        return [f"{d}{i}_{g}_{t}" for t in ("weight", "bias") for i in range(self._num_layers)
-                for d in "lr"[:self._dir] for g in gates if not (g == "h2r" and t == "bias")]
-
     def hybrid_forward(self, F, inputs, states=None, sequence_length=None, **params):
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
@@ -222,7 +221,7 @@ class _RNNLayer(HybridBlock):
                     raise ValueError(f"{self.name}: invalid recurrent state shape; expected "
                                      f"{info['shape']}, got {tuple(s.shape)}")
         packed = F._rnn_param_concat(*[F.reshape(params[n], shape=(-1,))
-                                       for n in self._param_order()], dim=0)
+                                       for n in self._packed_names], dim=0)
         args = list(states) + ([sequence_length] if self._use_sequence_length else [])
         lo, hi, nan = self._clip
         rnn = F.RNN(inputs, packed, *args, use_sequence_length=self._use_sequence_length,
