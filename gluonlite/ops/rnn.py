@@ -460,12 +460,12 @@ def _back_rnn(xp, rec, p, dy, dh):
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
     dG = _empty(xp, (T, N, H), hs.dtype)
     t1, d = xp.empty((N, H), dtype=hs.dtype), xp.empty((N, H), dtype=hs.dtype)
-    mask = rec.mask
+    mask, tanh = rec.mask, p.mode == "rnn_tanh"
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         h = hs[o]
         xp.add(dy[t], dh, out=d)
-        if p.mode == "rnn_tanh":
+        if tanh:
             xp.multiply(h, h, out=t1)
             xp.subtract(1, t1, out=t1)
         else:
