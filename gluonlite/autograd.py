@@ -124,13 +124,15 @@ class TapeNode:
     also takes ``dests`` (see `gluonlite.ops.fast.Fast.writes_dests`). `call`, for
     `get_symbol`: the operator call (a `gluonlite.ndarray.invoke.CallPlan`, with ``op`` and
     ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
-    when it has no operator form."""
+    when it has no operator form. `saved`, for ``grad(create_graph=True)``: ``(is_train,
+    context, raw inputs, raw outputs)`` of an operator call, whose rule can then run again on
+    recorded arrays (None for other nodes)."""
 
-    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call")
+    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call", "saved")
 
-    def __init__(self, inputs, vjp, nout, label, dests_ok=False, call=None):
+    def __init__(self, inputs, vjp, nout, label, dests_ok=False, call=None, saved=None):
         self.inputs, self.vjp, self.nout, self.label = inputs, vjp, nout, label
-        self.dests_ok, self.call = dests_ok, call
+        self.dests_ok, self.call, self.saved = dests_ok, call, saved
 
 
 def _toposort(heads):
@@ -202,10 +204,11 @@ def _head_grad_prefix(g, shape):
     return g.reshape(-1)[:size].reshape(shape)
 
 
-def _run_backward(heads, head_grads, retain_graph, write=False):
-    """Propagate gradients from heads; returns {id(leaf): (leaf, total grad raw array)}.
-    With `write`, nodes that can are handed the grad buffers of the leaves that will receive
-    their gradient (`_write_targets`); a leaf's total is then that buffer itself."""
+def _run_backward(heads, head_grads, retain_graph, write=False, create_graph=False):
+    """Propagate gradients from heads; returns {id(leaf): (leaf, total grad)}: raw arrays, or
+    with `create_graph` NDArrays built by recorded operators (the caller records). With
+    `write`, nodes that can are handed the grad buffers of the leaves that will receive their
+    gradient (`_write_targets`); a leaf's total is then that buffer itself."""
     entries = [_entry_of(h, "backward") for h in heads]
     if head_grads is None:
         head_grads = [None] * len(heads)
@@ -219,13 +222,7 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
         slot[i] = g if slot[i] is None else slot[i] + g
 
     for h, e, hg in zip(heads, entries, head_grads):
-        if hg is None:
-            g = h._ctx.xp.ones_like(h._data)
-        else:
-            g = hg._data if hasattr(hg, "_data") else h._ctx.xp.asarray(hg, dtype=h.dtype)
-            if g.shape != h.shape:
-                g = _head_grad_prefix(g, h.shape)
-        add(e, g)
+        add(e, _head_grad(h, hg, create_graph))
     leaves = {}
     order, leaf_uses = _toposort([e[0] for e in entries])
     targets = _write_targets(order, leaf_uses, entries) if write else {}
@@ -243,16 +240,74 @@ def _run_backward(heads, head_grads, retain_graph, write=False):
         if gys is None:
             continue
         need = [e is not None for e in node.inputs]
-        dests = None
-        if targets and node.dests_ok:
+        if create_graph:
+            gxs = _recorded_step(node, gys, need)
+        elif targets and node.dests_ok:
             dests = [None if e is None else targets.get(id(e[0])) for e in node.inputs]
-        gxs = node.vjp(gys, need) if dests is None else node.vjp(gys, need, dests)
+            gxs = node.vjp(gys, need, dests)
+        else:
+            gxs = node.vjp(gys, need)
         for e, gx in zip(node.inputs, gxs):
             if e is not None and gx is not None:
                 add(e, gx)
         if not retain_graph:
-            node.vjp = None
+            node.vjp = node.saved = None
     return leaves
+
+
+def _head_grad(h, hg, create_graph):
+    """The gradient a head starts with: ones, or `hg` (an NDArray, a list or a raw array);
+    with `create_graph` an NDArray (an NDArray `hg` keeps its place in the graph)."""
+    from .ndarray.ndarray import NDArray
+    if create_graph and isinstance(hg, NDArray) and hg.shape == h.shape:
+        return hg
+    if hg is None:
+        g = h._ctx.xp.ones_like(h._data)
+    else:
+        g = hg._data if hasattr(hg, "_data") else h._ctx.xp.asarray(hg, dtype=h.dtype)
+        if g.shape != h.shape:
+            g = _head_grad_prefix(g, h.shape)
+    return NDArray(g, h._ctx) if create_graph else g
+
+
+class NoGradient:
+    """The vjp of a recorded call none of whose inputs takes a gradient (comparisons, indices,
+    `BlockGrad`): it stays in the graph so that backward from its outputs works, giving None
+    for each of its `n` inputs."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __call__(self, gys, need, dests=None):
+        return (None,) * self.n
+
+
+def _recorded_step(node, gys, need):
+    """One node's gradient for ``grad(create_graph=True)``: its operator's rule run again on
+    recorded NDArrays (`gluonlite.ndarray.recorded_rules`).
+
+    Raises:
+        ValueError (MXNetError): the node is not an operator call (a hybridized block, a
+            custom Function, a loop, an indexing view), or its operator's rule cannot be
+            recorded; the message names it.
+    """
+    if node.vjp.__class__ is NoGradient:
+        return node.vjp(gys, need)
+    from .ndarray.recorded_rules import NotRecordable, recorded_vjp
+    if node.saved is None:
+        raise MXNetValueError(
+            f"autograd.grad(create_graph=True): the recorded step '{node.label}' has a "
+            "first-order gradient only (higher-order gradients go through operator calls; "
+            "not through hybridized blocks, custom Functions, loops or indexing views)")
+    is_train, ctx, xs, ys = node.saved
+    try:
+        return recorded_vjp(node.call, is_train, ctx, xs, ys, node.inputs, node, gys, need)
+    except NotRecordable as e:
+        raise MXNetValueError(
+            f"autograd.grad(create_graph=True): the gradient of operator '{node.label}' "
+            f"cannot be differentiated again: its gradient rule {e}") from None
 
 
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
@@ -292,19 +347,28 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     Args:
         heads: NDArray or list of NDArrays.
         variables: NDArray or list; each must have `attach_grad()` (or `mark_variables`).
+        head_grads: gradients of the heads (default: ones), same structure.
         retain_graph: keep the graph (default: `create_graph`).
+        create_graph: record the gradient computation itself, so that the returned gradients
+            can be differentiated again (`backward()` on them, or another `grad`).
+        train_mode: run the gradient rules in train mode.
 
     Returns:
         A list of NDArrays, one per variable (a list even for one variable, as in MXNet).
 
     Raises:
-        ValueError: a variable is not marked for gradients; `create_graph=True` (higher order
-            gradients are not supported).
+        ValueError: a variable is not marked for gradients; with `create_graph`, a step whose
+            gradient cannot be recorded (the message names it).
+
+    Example::
+
+        x = nd.array([1.0]); x.attach_grad()
+        with autograd.record():
+            z = nd.exp(x) + x
+        dx, = autograd.grad(z, [x], create_graph=True)   # e + 1
+        dx.backward()                                    # x.grad == e
     """
     from .ndarray.ndarray import NDArray
-    if create_graph:
-        raise ValueError("autograd.grad: create_graph=True (higher-order gradients) "
-                         "is not supported")
     variables = [variables] if isinstance(variables, NDArray) else list(variables)
     if isinstance(heads, NDArray):
         heads = [heads]
@@ -313,14 +377,14 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         if not isinstance(v._entry, tuple) or not isinstance(v._entry[0], Leaf):
             raise ValueError(f"autograd.grad: variables[{i}] is not marked for gradients; call "
                              "attach_grad() on it before recording")
-    with _scope(False, train_mode):
-        leaves = _run_backward(list(heads), head_grads,
-                               create_graph if retain_graph is None else retain_graph)
+    keep = create_graph if retain_graph is None else retain_graph
+    with _scope(bool(create_graph), train_mode):
+        leaves = _run_backward(list(heads), head_grads, keep, create_graph=bool(create_graph))
     out = []
     for v in variables:
         hit = leaves.get(id(v._entry[0]))
         g = hit[1] if hit and hit[1] is not None else v._ctx.xp.zeros_like(v._data)
-        out.append(NDArray(g, v._ctx))
+        out.append(g if isinstance(g, NDArray) else NDArray(g, v._ctx))
     return out
 
 
@@ -348,14 +412,14 @@ def mark_variables(variables, gradients, grad_reqs="write"):
         v._grad = g
 
 
-def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None):
+def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=None):
     """Attach a recorded node producing NDArrays `outputs` (internal: used by invoke, the
     imperative loops and CachedOp). `inputs` are NDArrays whose entries are read here;
-    `dests_ok`: `vjp` also takes ``dests``; `call`: the operator call (see `TapeNode`)."""
+    `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`: see `TapeNode`."""
     entries = [None if x is None else x._entry for x in inputs]
     if not any(e is not None for e in entries):
         return
-    node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call)
+    node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call, saved)
     for i, o in enumerate(outputs):
         o._entry = (node, i)
 

@@ -164,19 +164,15 @@ def run_plan(plan, inputs, ctx=None):
             else:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need)
-            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan)
+            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan,
+                                 (rc.is_train, c, xs, ys))
         elif any(x is not None and x._entry is not None for x in inputs):
             # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
             # graph with a zero gradient, so backward() from them works as in MXNet.
-            autograd.record_node(inputs, _no_grad(len(inputs)), outs, op.name, call=plan)
+            autograd.record_node(inputs, autograd.NoGradient(len(inputs)), outs, op.name,
+                                 call=plan)
     n = plan.n_visible
     return outs if n == len(outs) else outs[:n]
-
-
-def _no_grad(n):
-    def vjp(gys, need):
-        return (None,) * n
-    return vjp
 
 
 def invoke(op, inputs, attrs, ctx=None):

@@ -307,6 +307,22 @@ class NDArray:
     def __eq__(self, o): return self._binary(o, "broadcast_equal", "_equal_scalar")
     def __ne__(self, o): return self._binary(o, "broadcast_not_equal", "_not_equal_scalar")
     def __neg__(self): return run_plan(_plan0("negative"), [self])[0]
+
+    def __matmul__(self, o):
+        """``a @ b``: `dot` of 2-D arrays, `batch_dot` of 3-D ones (numpy's matmul for those
+        ranks).
+
+        Raises:
+            ValueError: other ranks, or inner dimensions that differ.
+        """
+        if not isinstance(o, NDArray):
+            return NotImplemented
+        if self.ndim == o.ndim == 2:
+            return _op("dot")(self, o)
+        if self.ndim == o.ndim == 3:
+            return _op("batch_dot")(self, o)
+        raise MXNetValueError(f"NDArray @: operands must both be 2-D (dot) or both 3-D "
+                              f"(batch_dot), got shapes {self.shape} and {o.shape}")
     def __abs__(self): return run_plan(_plan0("abs"), [self])[0]
 
     def __iadd__(self, o):
@@ -426,6 +442,11 @@ class NDArray:
         """
         self._check_writable("__setitem__")
         if isinstance(value, NDArray):
+            if value._entry is not None and autograd.is_recording():
+                raise ValueError(
+                    "NDArray.__setitem__: the value is part of a recorded graph and assignment "
+                    "is not recorded, so its gradient would be lost inside autograd.record(); "
+                    "build the array from operators instead (nd.concat, nd.where, ...)")
             value = _on(self._ctx, value, copy=False)
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))

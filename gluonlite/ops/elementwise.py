@@ -48,12 +48,26 @@ def _ufunc(f):
     return fwd
 
 
+def _rounded_once(f):
+    """fwd for a unary operator that is the array module's function `f`, which numpy computes
+    in float32 up to 1 ulp from the correctly rounded value (exp and log: a third of all
+    inputs). numpy float32 goes through float64 and is rounded once, giving the numbers
+    MXNet's C library gives (exp(1) is 2.7182817, not 2.718282)."""
+    def fwd(xp, x, out):
+        if xp is np and x.dtype == np.float32:
+            return getattr(np, f)(x, out=out, dtype=np.float64)
+        return getattr(xp, f)(x, out=out)
+    # Plans on numpy call `fwd` (through `into`); other array modules' function directly.
+    fwd.ufunc_for = lambda xp: None if xp is np else getattr(xp, f)
+    return fwd
+
+
 _unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g,
        doc="Elementwise -x.")
 _unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x),
        doc="Elementwise |x|.")
-_unary("exp", _ufunc("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
-_unary("log", _ufunc("log"), lambda xp, x, y, g: g / x,
+_unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
+_unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x,
        doc="Elementwise natural logarithm.")
 _unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y),
        doc="Elementwise square root.")
@@ -186,7 +200,7 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
           vjp=lambda p, rc, xs, ys, gys, need:
-          (gys[0] * ((xs[0] >= p.a_min) & (xs[0] <= p.a_max)),))
+          (gys[0] * rc.xp.logical_and(xs[0] >= p.a_min, xs[0] <= p.a_max),))
 def _clip(p, rc, x):
     """clip(data, a_min, a_max): x limited to [a_min, a_max]."""
     return rc.xp.clip(x, x.dtype.type(p.a_min), x.dtype.type(p.a_max))
@@ -355,7 +369,8 @@ def _where_cond(c, x):
           dtype=lambda p, ins: (ins, [ins[1] if ins[1] is not None else ins[2]]),
           shape=_where_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
-              None, gys[0] * _where_cond(xs[0], xs[1]), gys[0] * ~_where_cond(xs[0], xs[1])))
+              None, gys[0] * _where_cond(xs[0], xs[1]),
+              gys[0] * rc.xp.logical_not(_where_cond(xs[0], xs[1]))))
 def _where(p, rc, c, x, y):
     """where(condition, x, y): x where condition is non-zero, else y. condition has x's shape
     or is 1-D with one entry per row of x."""
@@ -391,7 +406,7 @@ def _unary_fast(name, uses, passes_grad=(), ufunc=None):
     def into(p, rc, outs, x):
         fwd(rc.xp, x, outs[0])
 
-    ufunc = ufunc or getattr(fwd, "ufunc_name", None)
+    ufunc = ufunc or getattr(fwd, "ufunc_name", None) or getattr(fwd, "ufunc_for", None)
     fast_paths(Fast(into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
                     passes_grad=passes_grad, grads=(grad,) if grad else None), name)
 

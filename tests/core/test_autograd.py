@@ -262,3 +262,14 @@ def test_backward_in_train_mode_runs_batchnorm_with_batch_statistics():
     # d/dgamma of sum(c * (gamma * xhat)^2) = 2 * c * gamma * sum(xhat^2)
     np.testing.assert_allclose(g.grad.asnumpy(), 2 * np.array([1, 2]) * (xhat ** 2).sum((0, 2)),
                                rtol=1e-4)
+
+
+def test_assigning_a_recorded_value_into_an_array_is_refused_inside_record():
+    x = var()
+    out = nd.zeros((3,))
+    with autograd.record():
+        y = x * 2
+        with pytest.raises(ValueError, match=r"__setitem__: the value is part of a recorded"):
+            out[:] = y
+    out[:] = y  # outside record() it is a plain copy
+    np.testing.assert_array_equal(out.asnumpy(), 2 * X)
