@@ -384,7 +384,12 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     for v in variables:
         hit = leaves.get(id(v._entry[0]))
         g = hit[1] if hit and hit[1] is not None else v._ctx.xp.zeros_like(v._data)
-        out.append(g if isinstance(g, NDArray) else NDArray(g, v._ctx))
+        g = g if isinstance(g, NDArray) else NDArray(g, v._ctx)
+        if create_graph and g._entry is None:
+            # A gradient that does not depend on the variables (that of a linear function) is
+            # still a value of the graph, as in MXNet: differentiated again it gives zeros.
+            record_node([v], NoGradient(1), [g], "constant gradient")
+        out.append(g)
     return out
 
 

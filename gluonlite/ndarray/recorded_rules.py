@@ -252,6 +252,10 @@ class _RecordingModule:
         raise NotRecordable(f"calls xp.{name}, which has no recorded form")
 
 
+for _name in ("sin", "cos", "tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh",
+              "arccosh", "arctanh", "log2", "log10", "log1p", "expm1", "cbrt"):
+    _RecordingModule._FUNCTIONS[_name] = _unary(_name, _name)
+
 RECORDING_XP = _RecordingModule()
 
 

@@ -75,6 +75,77 @@ _unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g,
        doc="Elementwise x**2.")
 _unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y,
        doc="Elementwise 1/x.")
+
+
+def _through_float64(fn):
+    """fwd computing ``fn(xp, x)``, an expression of several functions; numpy float32 goes
+    through float64 and is rounded once, as in `_rounded_once`."""
+    def fwd(xp, x, out):
+        if xp is np and x.dtype == np.float32:
+            x = x.astype(np.float64)
+        out[...] = fn(xp, x)
+        return out
+    return fwd
+
+
+# Trigonometric, hyperbolic and other math functions, with MXNet's names. None runs inside an
+# RNN loop, so each is computed as exactly as `_rounded_once` allows.
+_LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
+for _name, _grad, _doc in [
+        ("sin", lambda xp, x, y, g: g * xp.cos(x), "sine"),
+        ("cos", lambda xp, x, y, g: -g * xp.sin(x), "cosine"),
+        ("tan", lambda xp, x, y, g: g * (1 + y * y), "tangent"),
+        ("arcsin", lambda xp, x, y, g: g / xp.sqrt(1 - x * x), "inverse sine"),
+        ("arccos", lambda xp, x, y, g: -g / xp.sqrt(1 - x * x), "inverse cosine"),
+        ("arctan", lambda xp, x, y, g: g / (1 + x * x), "inverse tangent"),
+        ("sinh", lambda xp, x, y, g: g * xp.cosh(x), "hyperbolic sine"),
+        ("cosh", lambda xp, x, y, g: g * xp.sinh(x), "hyperbolic cosine"),
+        ("arcsinh", lambda xp, x, y, g: g / xp.sqrt(x * x + 1), "inverse hyperbolic sine"),
+        ("arccosh", lambda xp, x, y, g: g / xp.sqrt(x * x - 1), "inverse hyperbolic cosine"),
+        ("arctanh", lambda xp, x, y, g: g / (1 - x * x), "inverse hyperbolic tangent"),
+        ("degrees", lambda xp, x, y, g: g * (180 / np.pi), "radians to degrees"),
+        ("radians", lambda xp, x, y, g: g * (np.pi / 180), "degrees to radians"),
+        ("log2", lambda xp, x, y, g: g / (x * _LN2), "base-2 logarithm"),
+        ("log10", lambda xp, x, y, g: g / (x * _LN10), "base-10 logarithm"),
+        ("log1p", lambda xp, x, y, g: g / (1 + x), "log(1 + x), exact near 0"),
+        ("expm1", lambda xp, x, y, g: g * (y + 1), "exp(x) - 1, exact near 0"),
+        ("cbrt", lambda xp, x, y, g: g / (3 * y * y), "cube root")]:
+    _unary(_name, _rounded_once(_name), _grad, doc=f"Elementwise {_doc}.")
+_unary("rsqrt", _through_float64(lambda xp, x: 1 / xp.sqrt(x)),
+       lambda xp, x, y, g: -0.5 * g * y * y * y, doc="Elementwise 1/sqrt(x).")
+_unary("rcbrt", _through_float64(lambda xp, x: 1 / xp.cbrt(x)),
+       lambda xp, x, y, g: -g * y / (3 * x), doc="Elementwise 1/cbrt(x).")
+
+
+def _piecewise_constant(name, doc):
+    """An operator whose gradient is zero wherever it exists (MXNet's rule: zeros)."""
+    def kernel(p, rc, x):
+        return getattr(rc.xp, name)(x)
+    kernel.__doc__ = doc
+    register(name, shape=same_shape(name), nondiff=("data",))(kernel)
+
+
+_piecewise_constant("sign", "Elementwise sign: -1, 0 or 1.")
+_piecewise_constant("floor", "Elementwise largest integer <= x.")
+_piecewise_constant("ceil", "Elementwise smallest integer >= x.")
+_piecewise_constant("trunc", "Elementwise integer part, towards zero.")
+_piecewise_constant("fix", "Elementwise integer part, towards zero (as trunc).")
+
+
+@register("rint", shape=same_shape("rint"), nondiff=("data",))
+def _rint(p, rc, x):
+    """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
+    f = rc.xp.floor(x)
+    return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
+
+
+@register("round", shape=same_shape("round"), nondiff=("data",))
+def _round(p, rc, x):
+    """Elementwise nearest integer, halves away from zero (MXNet's round, unlike numpy's)."""
+    xp = rc.xp
+    return (xp.sign(x) * xp.floor(xp.abs(x) + 0.5)).astype(x.dtype, copy=False)
+
+
 @writes_out
 def _sigmoid_grad(xp, x, y, g, out=None):
     """g * y * (1 - y) in one array (the gradients of a loop run once per step)."""

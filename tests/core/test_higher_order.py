@@ -28,6 +28,8 @@ MUST_RECORD = {
     "sum", "mean", "dot", "batch_dot", "FullyConnected", "Reshape", "Flatten", "transpose",
     "expand_dims", "reshape_like", "broadcast_to", "softmax", "log_softmax", "Concat",
     "stack", "SliceChannel", "Dropout", "SwapAxis",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
+    "arctanh", "degrees", "radians", "log2", "log10", "log1p", "expm1", "cbrt", "rsqrt", "rcbrt",
 }
 
 

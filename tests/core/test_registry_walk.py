@@ -159,6 +159,8 @@ B23, B13, B21 = (2, 3), (1, 3), (2, 1)
 MODA = np.array([[2.3, 3.7, 5.2], [1.3, 4.6, 7.1]])
 MODB = np.array([[1.1, 1.5, 2.0], [0.7, 1.9, 2.3]])
 EQA, EQB = Idx([[1, 2, 3], [4, 5, 6]]), Idx([[1, 0, 3], [5, 5, 2]])
+UNIT = np.array([[-0.8, -0.3, 0.1], [0.25, 0.6, 0.9]])  # inside (-1, 1)
+HALVES = Idx([[-2.5, -1.5, -0.5], [0.5, 2.5, 1.7]])  # rounding ties and a plain value
 
 
 def _unary(ref, data=B23, more=((2, 3, 4),)):
@@ -347,6 +349,33 @@ SPECS = {
     "elemwise_mul": _same(np.multiply),
     "elemwise_sub": _same(np.subtract),
     "exp": _unary(np.exp),
+    "sin": _unary(np.sin),
+    "cos": _unary(np.cos),
+    "tan": _unary(np.tan, UNIT, more=()),
+    "arcsin": _unary(np.arcsin, UNIT, more=()),
+    "arccos": _unary(np.arccos, UNIT, more=()),
+    "arctan": _unary(np.arctan),
+    "sinh": _unary(np.sinh),
+    "cosh": _unary(np.cosh),
+    "arcsinh": _unary(np.arcsinh),
+    "arccosh": _unary(np.arccosh, UNIT + 2, more=()),
+    "arctanh": _unary(np.arctanh, UNIT, more=()),
+    "degrees": _unary(np.degrees),
+    "radians": _unary(np.radians),
+    "log2": _unary(np.log2, Pos(*B23)),
+    "log10": _unary(np.log10, Pos(*B23)),
+    "log1p": _unary(np.log1p, Pos(*B23)),
+    "expm1": _unary(np.expm1),
+    "cbrt": _unary(np.cbrt),
+    "rsqrt": _unary(lambda x: 1 / np.sqrt(x), Pos(*B23)),
+    "rcbrt": _unary(lambda x: 1 / np.cbrt(x), Pos(*B23)),
+    "sign": _unary(np.sign),
+    "floor": _unary(np.floor, HALVES),
+    "ceil": _unary(np.ceil, HALVES),
+    "trunc": _unary(np.trunc, HALVES),
+    "fix": _unary(np.trunc, HALVES),
+    "rint": _unary(lambda x: np.ceil(x - 0.5), HALVES),  # halves down, as MXNet
+    "round": _unary(lambda x: np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5)), HALVES),
     "expand_dims": [C([B23], {"axis": 1}, ref=lambda x: x[:, None]),
                     C([B23], {"axis": -1}, ref=lambda x: x[..., None])],
     "log": _unary(np.log, Pos(*B23)),
