@@ -240,3 +240,14 @@ def test_a_dropout_mask_is_a_constant_of_the_second_derivative():
     mask = g.asnumpy() / (2 * x.asnumpy())
     assert set(np.round(mask, 6)) <= {0.0, 2.0} and 0 < (mask == 0).sum() < 50
     np.testing.assert_allclose(x.grad.asnumpy(), 2 * mask, rtol=1e-12)
+
+
+def test_the_gradient_of_a_linear_function_differentiates_to_zeros():
+    x = nd.array([0.5, -2.0])
+    x.attach_grad()
+    with autograd.record():
+        y = nd.abs(x) * 3  # its gradient, 3 sign(x), does not depend on x's value
+        g, = autograd.grad(y, [x], create_graph=True)
+        gg, = autograd.grad(g, [x], create_graph=True)
+    np.testing.assert_array_equal(g.asnumpy(), [3, -3])
+    np.testing.assert_array_equal(gg.asnumpy(), [0, 0])
