@@ -251,3 +251,15 @@ def test_the_gradient_of_a_linear_function_differentiates_to_zeros():
         gg, = autograd.grad(g, [x], create_graph=True)
     np.testing.assert_array_equal(g.asnumpy(), [3, -3])
     np.testing.assert_array_equal(gg.asnumpy(), [0, 0])
+
+
+def test_a_hybridized_block_is_named_as_first_order_only():
+    net = mx.gluon.nn.Dense(2, in_units=3)
+    net.initialize()
+    net.hybridize()
+    x = nd.ones((1, 3))
+    x.attach_grad()
+    with autograd.record():
+        y = net(x)
+    with pytest.raises(mx.MXNetError, match="'CachedOp' has a first-order gradient only"):
+        autograd.grad(y, [x], create_graph=True)
