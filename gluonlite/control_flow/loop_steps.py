@@ -10,8 +10,6 @@ body's generated reverse pass (`loop_codegen.reverse_pass_function`) over the ke
 last to first, with the stacks of the gradients of invariant inputs whose sums it defers
 (`new_stash`, `finish_stash`).
 """
-import weakref
-
 from .loop_codegen import reverse_pass_function, step_loop
 
 __all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "entering",
@@ -91,15 +89,12 @@ def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
     return (lambda n: [make(n) for make in makers]), None
 
 
-_LAYOUTS = weakref.WeakKeyDictionary()
-
-
-def _layout(plan, n_out):
+def _layout(body, n_out):
     """Which step outputs hold the same body value as a carried value or a saved value, as
     ({carried value k: step output j}, {saved slot: step output j}) (an RNN's new state is
     also its step output: one stack serves both, as in the hand-written floor). Derived
-    from the plan once."""
-    by_plan = _LAYOUTS.setdefault(plan, {})
+    from the plan once (kept in `LoopBody.layouts`)."""
+    by_plan, plan = body.layouts, body.plan
     if n_out not in by_plan:
         outputs = {}
         for j, s in enumerate(plan.out_slots[:n_out]):
@@ -112,8 +107,8 @@ def _layout(plan, n_out):
 
 
 class LoopStorage:
-    """The per-call buffers of a loop over at most `n_rows` steps, and the body's generated
-    step loop that writes them.
+    """The per-call buffers of a loop over at most `n_rows` steps, and the generated step
+    loop of its body (`body`, a `LoopBody`) that writes them.
 
     Attributes:
         stacked: the stacked step outputs (zeroed when `zero_rows`: while_loop's rows past
@@ -132,12 +127,12 @@ class LoopStorage:
             they cannot be stacked (the attribute `saved` is None, `keep` is true).
     """
 
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, scanned, carried,
+    def __init__(self, xp, body, n_out, n_rows, keep, zero_rows, scanned, carried,
                  fed_vars=(), given=()):
         make = xp.zeros if zero_rows else xp.empty
-        self.xp = xp
-        stackable = keep and plan.can_stack
-        carried_as, saved_as = _layout(plan, n_out)
+        self.xp, plan = xp, body.plan
+        stackable = keep and body.stackable
+        carried_as, saved_as = _layout(body, n_out)
         # A stacked output that is also a carried value gets one row more in front when the
         # steps are kept: filled with the value the loop starts from, the buffer's first n
         # rows are then the values entering each step, without a copy (`entering`).
@@ -223,19 +218,19 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
         (None when the plan defers none).
     """
     rows, sums = rows or {}, sums or {}
-    plan, steps, n = state.plan, state.steps, state.n_steps
+    body, steps, n = state.body, state.steps, state.n_steps
     stacked = isinstance(steps, StackedSteps)
-    held = steps.input_stacks(n) if plan.deferred and stacked else None
+    held = steps.input_stacks(n) if body.deferred and stacked else None
     if not n:
         return [None if c is None else c.copy() for c in carry], \
-            [None] * len(set(sums.values())), new_stash(plan, 0, held) if plan.deferred else None
-    reverse = reverse_pass_function(plan, stash_provided(plan, held) if plan.deferred else None,
+            [None] * len(set(sums.values())), new_stash(body, 0, held) if body.deferred else None
+    reverse = reverse_pass_function(body, stash_provided(body, held) if body.deferred else None,
                                     steps.fixed if stacked else None,
                                     n_out, carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
     stash = None
-    if plan.deferred:
-        stash = new_stash(plan, n, held, {slot: dests[k][:n]
+    if body.deferred:
+        stash = new_stash(body, n, held, {slot: dests[k][:n]
                                          for slot, k in reverse.grads_in_rows.items()},
                                reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
@@ -247,21 +242,22 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
 
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
-    the body's plan; needs `can_stack`); `provided` {slot: stack} gives stacks the caller
+    the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the caller
     already holds (a loop's stacked step output that is the same value)."""
     provided = provided or {}
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
             for s in plan.saved_ops}
 
-def stash_provided(plan, provided):
+def stash_provided(body, provided):
     """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
     stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
     copy (`reverse_pass_function`)."""
-    return frozenset(u for d in plan.deferred for u in d.uses if u in (provided or ()))
+    return frozenset(u for d in body.deferred for u in d.uses if u in (provided or ()))
 
-def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
-    """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
+def new_stash(body, n_steps, provided=None, grads=None, shared=None):
+    """Zeroed (n_steps, ...) stacks for the deferred gradients (`LoopBody.deferred`) of a
+    loop of n_steps running `body`.
 
     Args:
         provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
@@ -279,10 +275,11 @@ def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
         A list with, per deferred gradient, (its output-gradient stack, [the stack of
         each input it reads]).
 
-    Example: ``stash = new_stash(plan, T, {0: xs})``; after the reverse pass,
-    ``finish_stash(plan, stash, args)`` gives the summed gradients.
+    Example: ``stash = new_stash(body, T, {0: xs})``; after the reverse pass,
+    ``finish_stash(body, stash, args)`` gives the summed gradients.
     """
-    xp, provided = plan.xp, provided or {}
+    plan, provided = body.plan, provided or {}
+    xp = plan.xp
     stash = []
     # One stack per slot, shared by the deferred sums of one step: one for the values a
     # sum reads and, apart (a slot may be both, in a chain of products), one for the
@@ -298,17 +295,17 @@ def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
         return stacks[s]
     for s, other in shared.items():
         grads[s] = stack(grads, other)
-    for d in plan.deferred:
+    for d in body.deferred:
         stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
     return stash
 
-def finish_stash(plan, stash, args, dests=None):
+def finish_stash(body, stash, args, dests=None):
     """The summed gradients of the deferred invariant inputs: [(input index, grad)].
 
     `dests` {input index: array} (optional): where to write an input's sum (its first,
     when the input has several; see `Fast.writes_dests`)."""
     out, dests = [], dict(dests or {})
-    for d, (g, uses) in zip(plan.deferred, stash):
-        out.append((d.slot, d.fn(d.step.p, plan.rc, args[d.slot], dict(zip(d.names, uses)),
+    for d, (g, uses) in zip(body.deferred, stash):
+        out.append((d.slot, d.fn(d.step.p, body.plan.rc, args[d.slot], dict(zip(d.names, uses)),
                                  g, out=dests.pop(d.slot, None))))
     return out

@@ -15,12 +15,14 @@ What the pass decides, in the order a loop runs:
 - ``counter``: a `_while_loop` whose trip count follows from its counter at entry
   (`gluonlite.control_flow.counting`).
 - ``defer_sums``: gradients of loop-invariant inputs summed once after the reverse pass
-  (`gluonlite.executor.plan.Plan.deferred`) instead of per step.
+  instead of per step (which ones: `LoopBody.deferred`, once per body plan).
 - ``weight_layout``: the loop-invariant FullyConnected weights read in a transposed
   contiguous copy (`fast_weight_layout`), for loops large enough to repay the copy.
 
-What each step keeps for the backward is decided by the body's own plan (`body_plan`,
-compiled with ``static_alloc`` on first use and kept in ``plans``).
+The body plans are compiled with ``static_alloc`` on first use (`LoopSpec.body`, when the
+input shapes of the body are known) and kept in ``plans``, each as a `LoopBody`: the plan
+(which decides what each step keeps for the backward) with what the pass decides for it
+(the deferred gradients, whether the steps can be stacked).
 
 Example::
 
@@ -31,12 +33,14 @@ Example::
 """
 import numpy as np
 
+from ..executor.plan import compile_plan
 from ..symbol.symbol import topo_nodes
-from .body import body_vars, loop_optimizations_enabled
+from .body import body_vars, loop_optimizations, loop_optimizations_enabled, wants_grad
 from .counting import find_counter
 from .hoisting import foreach_hoist, while_hoist
 
-__all__ = ["LoopSpec", "WhileRoles", "while_roles", "plan_foreach", "plan_while", "plan_cond"]
+__all__ = ["LoopSpec", "LoopBody", "Deferred", "WhileRoles", "while_roles", "plan_foreach",
+           "plan_while", "plan_cond"]
 
 # A loop multiplies by the transpose of an invariant FullyConnected weight at every step;
 # OpenBLAS does `x @ W.T` about 1.5x faster at 8 to a few hundred rows when W.T is
@@ -61,8 +65,7 @@ class LoopSpec:
         weight_layout: the inputs read as FullyConnected weights in the transposed copy
             (`_foreach`: body input positions; `_while_loop`: node input indices).
         roles: a `_while_loop`'s `WhileRoles` (None for the others).
-        plans: {key: body plan} compiled on first use (see `gluonlite.control_flow.body.
-            body_plan`).
+        plans: {key: `LoopBody`} compiled on first use (see `body`).
         layout_buffers: the transposed weight copies, refilled on every call.
     """
 
@@ -73,6 +76,36 @@ class LoopSpec:
         self.defer_sums = self.optimize
         self.weight_layout = tuple(weight_layout)
         self.plans, self.layout_buffers = {}, {}
+
+    def body(self, index, shapes, dtypes, is_train, keep, xp, invariant=None):
+        """The `LoopBody` of subgraph `index` for body inputs of these shapes and dtypes,
+        compiled (static alloc) on first use and kept in `plans`.
+
+        Args:
+            is_train: run operators in training mode.
+            keep: compile for gradients (every floating input wants one).
+            xp: array module.
+            invariant: per body input, whether it is the same at every step (free
+                variables): their gradients are deferred to one sum after the loop
+                (`LoopBody.deferred`) when this spec says so (`defer_sums`).
+        """
+        invariant = tuple(invariant) if invariant is not None and self.defer_sums else None
+        # Looked up on every loop call: the key is made of what the caller has at hand.
+        key = (index, tuple(shapes), tuple(dtypes), bool(is_train), bool(keep), xp.__name__,
+               invariant)
+        body = self.plans.get(key)
+        if body is None:
+            if len(self.plans) > 64:  # many distinct shapes: keep memory bounded
+                self.plans.clear()
+            dtypes = [np.dtype(d) for d in dtypes]
+            grad = [wants_grad(d) for d in dtypes] if keep else None
+            # Loops nested in the body are planned with the setting this one was compiled with.
+            with loop_optimizations(self.optimize):
+                plan = compile_plan(self.params["_subgraphs"][index], [tuple(s) for s in shapes],
+                                    dtypes, is_train=is_train, grad_inputs=grad,
+                                    static_alloc=True, xp=xp)
+            body = self.plans[key] = LoopBody(plan, invariant)
+        return body
 
     def describe(self):
         """The decisions as one line of text (what `repr` shows)."""
@@ -95,6 +128,69 @@ class LoopSpec:
 
     def __repr__(self):
         return f"LoopSpec({self.op_name}: {self.describe()})"
+
+
+class Deferred:
+    """A gradient of a loop-invariant body input that the loop sums over its steps in one
+    call after the reverse pass (the operator's `Fast.vjp_sum` rule) instead of at every
+    step: each step stashes the output gradient and the inputs the rule reads.
+
+    Attributes:
+        step: the body plan's step whose gradient it is.
+        slot: the invariant input's slot.
+        fn: the rule, ``fn(p, rc, input, {name: stacked values}, stacked gradient, out=)``.
+        names: the input names the rule reads; uses: their slots.
+    """
+
+    __slots__ = ("step", "slot", "fn", "names", "uses")
+
+    def __init__(self, step, slot, fn, names, uses):
+        self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
+
+
+class LoopBody:
+    """A loop body's compiled plan with what the loop pass decided for running it at every
+    step (kept in `LoopSpec.plans`).
+
+    Attributes:
+        plan: the body's static-alloc `gluonlite.executor.plan.Plan`.
+        stackable: every value the backward reads of a step (`Plan.saved_ops`) is an array
+            (a nested loop's opaque state is not): the loop keeps its steps in stacks.
+        deferred: the `Deferred` gradients, in backward order (none unless `invariant`).
+        need: per backward step (`Plan.bwd_steps` order), the inputs whose gradient the
+            reverse pass computes at every step: the step's `need` less the deferred ones.
+        deferred_at: per backward step, the indices in `deferred` of its own.
+        layouts, gathered: what the loop derives from the plan on first use
+            (`loop_steps.LoopStorage`'s layout per number of stacked outputs; a counted
+            loop's `counting.gathered_rows`), kept here so it lives as long as the plan.
+
+    Example: ``LoopBody(plan, invariant=[False, False, True])`` defers input 2's gradient
+    where its step's operator has a `Fast.vjp_sum` rule for it.
+    """
+
+    def __init__(self, plan, invariant=None):
+        self.plan = plan
+        self.stackable = all(s in plan.slot_shape for s in plan.saved_ops)
+        self.deferred, self.need, self.deferred_at = [], [], []
+        for st in plan.bwd_steps:
+            need, mine = list(st.need), []
+            rules = st.op.fast.vjp_sum if invariant and not st.op.variadic else None
+            names = st.op.input_names(st.p) if rules else ()
+            for j, s in enumerate(st.ins if rules else ()):
+                rule = rules.get(names[j])
+                if need[j] and s < plan.n_inputs and invariant[s] and rule:
+                    reads, fn = rule
+                    need[j] = False
+                    mine.append(len(self.deferred))
+                    self.deferred.append(Deferred(st, s, fn, reads,
+                                                  [st.ins[names.index(r)] for r in reads]))
+            self.need.append(need)
+            self.deferred_at.append(tuple(mine))
+        self.deferred = tuple(self.deferred)
+        self.layouts, self.gathered = {}, None
+
+    def __repr__(self):
+        return f"LoopBody({len(self.plan.steps)} steps, {len(self.deferred)} deferred)"
 
 
 class WhileRoles:

@@ -71,9 +71,9 @@ class Emission:
         for s in sorted(read):
             w.emit(f"v{s} = saved[{s}]")
 
-    def need(self, st):
-        """The inputs of step `st` whose gradients its block computes."""
-        return st.need_all
+    def need(self, i, st):
+        """The inputs of backward step i (`st`) whose gradients its block computes."""
+        return st.need
 
     def before_gradient(self, w, plan, i, st, gys):
         """At the top of backward step i's block (entered when one of the output gradient
@@ -367,15 +367,12 @@ def backward_body(w, plan, heads, into=None, emission=None):
 
 def read_slots(plan):
     """(the slots a backward refers to, those of them whose values it reads): the others
-    it sees as shape stubs (`Plan.saved_slots`); a deferred sum reads its uses."""
-    read, kept = set(), set(plan.saved_slots)
+    it sees as shape stubs (`Plan.saved_slots`)."""
+    read = set()
     for st in plan.bwd_steps:
         read.update(st.ins)
         read.update(st.outs)
-        for k in st.deferred:
-            read.update(plan.deferred[k].uses)
-            kept.update(plan.deferred[k].uses)
-    return read, kept
+    return read, set(plan.saved_slots)
 
 
 def _rule(op, j):
@@ -387,7 +384,7 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
-    need = emission.need(st)
+    need = emission.need(i, st)
     emission.before_gradient(w, plan, i, st, gys)
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped

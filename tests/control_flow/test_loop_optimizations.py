@@ -119,7 +119,7 @@ def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
     with loop_optimizations(not compiled_with):
         got, _ = plan.forward([args[n] for n in names])
     outer_spec, = [st.spec for st in plan.steps if st.spec is not None]
-    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.steps
+    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.plan.steps
                    if st.spec is not None]
     assert inner_specs and all(sp.optimize == compiled_with for sp in inner_specs)
     assert all((sp.hoist is not None) == compiled_with for sp in inner_specs)
@@ -180,8 +180,8 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     assert [pr.folded for pr in hoist.projections] == [node_inputs.index("b_h")]
     body_inputs = hoist.params["_subgraphs"][0].list_inputs()
     assert "b_h" not in body_inputs and "w_h" in body_inputs
-    plans = list(hoist.loop.plans.values())
-    assert any(len(pl.deferred) == 1 for pl in plans)
+    bodies = list(hoist.loop.plans.values())
+    assert any(len(b.deferred) == 1 for b in bodies)
 
 
 def test_the_gate_gradients_are_written_once_for_both_their_uses(monkeypatch):
@@ -430,10 +430,10 @@ def test_a_plan_keeps_the_setting_it_was_compiled_with():
     (plain_spec,), (fast_spec,) = loop_specs(plain, "_foreach"), loop_specs(fast, "_foreach")
     assert plain_spec.hoist is None and not plain_spec.defer_sums
     body_inputs = _loop_node(outs, "_foreach").params["_subgraphs"][0].list_inputs()
-    assert {tuple(pl.input_names) for pl in plain_spec.plans.values()} == {tuple(body_inputs)}
-    assert not any(pl.deferred for pl in plain_spec.plans.values())
+    assert {tuple(b.plan.input_names) for b in plain_spec.plans.values()} == {tuple(body_inputs)}
+    assert not any(b.deferred for b in plain_spec.plans.values())
     assert fast_spec.hoist is not None and fast_spec.hoist.loop.defer_sums
-    assert all("w_i" not in pl.input_names for pl in fast_spec.hoist.loop.plans.values())
+    assert all("w_i" not in b.plan.input_names for b in fast_spec.hoist.loop.plans.values())
     assert "hoist 1 projection" in repr(fast_spec) and "plain" in repr(plain_spec)
     for a, b in zip(plain_results, fast_results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)

@@ -10,6 +10,7 @@ import pytest
 from gluonlite import nd, sym
 from gluonlite.control_flow.loop_codegen import reverse_pass_function, step_loop
 from gluonlite.control_flow.loop_steps import saved_stacks
+from gluonlite.control_flow.passes import LoopBody
 from gluonlite.executor import compile_plan
 
 
@@ -137,8 +138,9 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     else:
         steps = saved
     g_x = np.zeros_like(xs)
-    reverse = reverse_pass_function(plan, None, (False, False, True) if stacked else None, 1,
-                                    [1], [0], {2: 0})
+    reverse = reverse_pass_function(LoopBody(plan), None,
+                                    (False, False, True) if stacked else None, 1, [1], [0],
+                                    {2: 0})
     (g_h,), (g_w_sum,) = reverse(steps, [list(heads)], [carry0], [g_x], None, T - 1)
     np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
     np.testing.assert_allclose(g_h, carry, rtol=1e-12)
