@@ -8,6 +8,8 @@ that a steady-state call allocates (almost) nothing.
 Slots: every entry of the graph (variable or operator output) has a slot index; the inputs
 occupy slots 0..n_inputs-1 in ``symbol.list_inputs()`` order.
 """
+from types import MappingProxyType
+
 import numpy as np
 
 from ..ops.registry import RunCtx
@@ -270,6 +272,18 @@ class Plan:
         """
         self.forward_fn(False)
         return self._sources[("forward", False, frozenset())]
+
+    @property
+    def sources(self):
+        """{key: Python source} of every function generated for this plan so far, read-only:
+        ``("forward", with_outs, skip)`` as `forward_fn` takes them, ``("backward",
+        with_dests)``, and the step loops and reverse passes of a loop running this plan
+        as its body (keys starting with "loop" and "reverse").
+
+        Example: ``plan.forward_fn(True, skip=[1]); print(plan.sources[("forward", True,
+        frozenset({1}))])``.
+        """
+        return MappingProxyType(self._sources)
 
     def forward(self, args, outs=None):
         """Run the forward.

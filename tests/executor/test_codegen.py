@@ -57,7 +57,7 @@ def test_a_skipped_output_is_not_written_and_the_others_are(static):
     assert (total == 7.0).all()
     # The sum node feeds only the skipped output: it is not in the generated step.
     key = ("forward", True, frozenset({1}))
-    assert "'total'" not in plan._sources[key]
+    assert "'total'" not in plan.sources[key]
 
 
 def test_random_steps_run_even_when_their_output_is_skipped():
@@ -66,7 +66,9 @@ def test_random_steps_run_even_when_their_output_is_skipped():
     plan = compile_plan(s, [(3,)], ["float32"])
     src_key = ("forward", True, frozenset({1}))
     plan.forward_fn(True, skip=[1])
-    assert "'draw'" in plan._sources[src_key]
+    assert "'draw'" in plan.sources[src_key]
+    with pytest.raises(TypeError):  # read-only
+        plan.sources[src_key] = ""
 
 
 def test_generated_backward_equals_autograd():
