@@ -9,7 +9,7 @@ import numpy as np
 
 from ..symbol.symbol import topo_nodes
 
-__all__ = ["body_vars", "infer_body", "wants_grad", "add_into",
+__all__ = ["LoopBuffers", "body_vars", "infer_body", "wants_grad", "add_into",
            "loop_optimizations", "loop_optimizations_enabled", "fast_weight_layout"]
 
 _OPTIMIZE = {"on": True}
@@ -42,6 +42,27 @@ class loop_optimizations:
 
     def __exit__(self, *exc):
         _OPTIMIZE["on"] = self._old
+
+
+class LoopBuffers:
+    """A loop node's large per-call arrays, made once and refilled by every call of every
+    plan of its graph: a `CachedOp`'s (or an `Executor`'s) training and inference plans
+    share one (their calls never overlap; `compile_plan`'s `shared`), so a block keeps one
+    hoisted projection, not one per plan.
+
+    Attributes:
+        projections: the hoisted projections {(projection, shape, dtype, xp name): array};
+        holders: {the same key: weak reference to the saved state of the training call
+            whose backward still reads that array}: a call meanwhile computes into a fresh
+            array (`gluonlite.control_flow.hoisting.Hoist.prologue`).
+        layouts: the transposed weight copies (`fast_weight_layout`), read only while a
+            call's steps run.
+        bodies: the `shared` dict the loop's body plans are compiled with: the loops
+            nested in them share theirs likewise.
+    """
+
+    def __init__(self):
+        self.projections, self.holders, self.layouts, self.bodies = {}, {}, {}, {}
 
 
 def body_vars(body):
@@ -92,7 +113,7 @@ def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
     values whose transpose is contiguous (2-D C-contiguous floating weights only).
 
     Args:
-        buffers: a dict (the spec's `layout_buffers`) holding one such array per weight
+        buffers: a dict (`LoopBuffers.layouts`) holding one such array per weight
             position, shape and dtype, refilled on every call instead of allocated anew.
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
             stacked): those would hold the copy, which the next run refills, so none is

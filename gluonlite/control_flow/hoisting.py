@@ -27,7 +27,7 @@ from ..ops import registry
 from ..ops.registry import Params
 from ..symbol.rewrite import substitute
 from ..symbol.symbol import Node, topo_nodes
-from .body import add_into, body_vars, free_dest
+from .body import LoopBuffers, add_into, body_vars, free_dest
 
 __all__ = ["Hoist", "HoistedSaved", "foreach_hoist", "while_hoist", "run_hoisted",
            "hoisted_vjp"]
@@ -52,6 +52,8 @@ class Hoist:
     Attributes:
         params: the loop params for the rewritten body (run by the unchanged loop kernels).
         loop: the rewritten loop's `LoopSpec` (set by the loop pass).
+        buffers: the node's `LoopBuffers` (the loop pass gives the one the graph's plans
+            share), holding the projections.
         projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
@@ -60,15 +62,8 @@ class Hoist:
 
     def __init__(self, params, projections, layout):
         self.params, self.projections, self.layout = params, projections, layout
-        self.loop = None
+        self.loop, self.buffers = None, LoopBuffers()
         self._fc = registry.get(_FC)
-        # One buffer per projection and shape, reused by the node's runs. A body may save
-        # its projection rows for the backward (a product of the projection, a cond in the
-        # step), so a buffer is held by the saved state of the training run that filled it
-        # (a weak reference: until that state is gone, after its backward); a run meanwhile
-        # (a second call before the backward, an inner loop run at every outer step)
-        # computes its projections into fresh arrays.
-        self._buffers, self._holders = {}, {}
         self._stubs = {}
 
     def shape_stub(self, xp, x):
@@ -94,17 +89,23 @@ class Hoist:
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
         over all steps, into the node's buffers unless a live saved state holds them.
         `used` (a list) receives the keys of the node's buffers written (see `hold`)."""
-        proj = []
+        # One buffer per projection and shape, reused by the node's runs. A body may save
+        # its projection rows for the backward (a product of the projection, a cond in the
+        # step), so a buffer is held by the saved state of the training run that filled it
+        # (a weak reference: until that state is gone, after its backward); a run meanwhile
+        # (a second call before the backward, an inner loop run at every outer step)
+        # computes its projections into fresh arrays.
+        buffers, holders, proj = self.buffers.projections, self.buffers.holders, []
         for k, pr in enumerate(self.projections):
             rows, shape = self._rows(pr, xs[pr.data])
             key = (k, shape, rows.dtype, rc.xp.__name__)
-            y = self._buffers.get(key)
-            holder = self._holders.get(key)
+            y = buffers.get(key)
+            holder = holders.get(key)
             if y is not None and holder is not None and holder() is not None:
                 y = rc.xp.empty(shape, dtype=rows.dtype)
             else:
                 if y is None:
-                    y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
+                    y = buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
                 if used is not None:
                     used.append(key)
             y2 = y.reshape(-1, pr.p.num_hidden)
@@ -121,7 +122,7 @@ class Hoist:
         """Mark the buffers `keys` (from `prologue`'s `used`) as held while `saved` lives."""
         ref = weakref.ref(saved)
         for key in keys:
-            self._holders[key] = ref
+            self.buffers.holders[key] = ref
 
     def pullback(self, rc, xs, grads, need, dests=None):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the

@@ -206,7 +206,7 @@ def _foreach_run(spec, rc, xs, keep):
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
     fast = fast_weight_layout(xp, {j: args[j] for j in spec.weight_layout},
-                              spec.layout_buffers, steps_as_lists=saved is not None)
+                              spec.buffers.layouts, steps_as_lists=saved is not None)
     step_outs, step_rows = store.columns(n_steps)
     store.run([fast.get(j, a) for j, a in enumerate(args)], [data_column(d) for d in data],
               step_outs, step_rows, saved, 0, n_steps)
@@ -393,7 +393,7 @@ def _while_run(spec, rc, xs, keep):
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(xp, {i: xs[i] for i in spec.weight_layout},
-                              spec.layout_buffers, steps_as_lists=saved is not None)
+                              spec.buffers.layouts, steps_as_lists=saved is not None)
     f_args = _by_role(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
     step_outs, step_rows = store.columns(n_it if n_steps is None else n_steps)
     if n_steps is not None:

@@ -35,7 +35,8 @@ import numpy as np
 
 from ..executor.plan import compile_plan
 from ..symbol.symbol import topo_nodes
-from .body import body_vars, loop_optimizations, loop_optimizations_enabled, wants_grad
+from .body import (LoopBuffers, body_vars, loop_optimizations, loop_optimizations_enabled,
+                   wants_grad)
 from .counting import find_counter
 from .hoisting import foreach_hoist, while_hoist
 
@@ -51,8 +52,8 @@ _LAYOUT_ROWS, _LAYOUT_STEPS = 8, 16
 
 class LoopSpec:
     """What the loop pass decided for one loop step of a compiled plan (see the module
-    docstring). Decisions are fixed when the plan is compiled; `plans` and
-    `layout_buffers` are what the loop fills in as it runs.
+    docstring). Decisions are fixed when the plan is compiled; `plans` and `buffers` are
+    what the loop fills in as it runs.
 
     Attributes:
         params: the loop node's params (for a hoisted loop's `hoist.loop`: the rewritten
@@ -66,16 +67,17 @@ class LoopSpec:
             (`_foreach`: body input positions; `_while_loop`: node input indices).
         roles: a `_while_loop`'s `WhileRoles` (None for the others).
         plans: {key: `LoopBody`} compiled on first use (see `body`).
-        layout_buffers: the transposed weight copies, refilled on every call.
+        buffers: the node's `gluonlite.control_flow.body.LoopBuffers`, shared by its plans
+            of one graph (the hoisted projections, the transposed weight copies).
     """
 
-    def __init__(self, op_name, params, optimize, hoist=None, counter=None,
+    def __init__(self, op_name, params, optimize, buffers, hoist=None, counter=None,
                  weight_layout=(), roles=None):
         self.op_name, self.params, self.optimize = op_name, params, bool(optimize)
         self.hoist, self.counter, self.roles = hoist, counter, roles
         self.defer_sums = self.optimize
         self.weight_layout = tuple(weight_layout)
-        self.plans, self.layout_buffers = {}, {}
+        self.plans, self.buffers = {}, buffers
 
     def body(self, index, shapes, dtypes, is_train, keep, xp, invariant=None):
         """The `LoopBody` of subgraph `index` for body inputs of these shapes and dtypes,
@@ -103,7 +105,7 @@ class LoopSpec:
             with loop_optimizations(self.optimize):
                 plan = compile_plan(self.params["_subgraphs"][index], [tuple(s) for s in shapes],
                                     dtypes, is_train=is_train, grad_inputs=grad,
-                                    static_alloc=True, xp=xp)
+                                    static_alloc=True, xp=xp, shared=self.buffers.bodies)
             body = self.plans[key] = LoopBody(plan, invariant)
         return body
 
@@ -258,40 +260,53 @@ def _first_dim(shape):
     return shape[0] if shape is not None and len(shape) else 0
 
 
-def plan_foreach(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+def _buffers(store):
+    """The node's `LoopBuffers`, kept in the `store` its plans of one graph share."""
+    return LoopBuffers() if store is None else store.setdefault("loop_buffers", LoopBuffers())
+
+
+def _hoisted(spec, hoist, make_loop):
+    """`spec` with the `Hoist` `hoist` (or None) and its rewritten loop's spec."""
+    spec.hoist = hoist
+    if hoist is not None:  # the rewritten loop shares the node's buffers
+        hoist.buffers, hoist.loop = spec.buffers, make_loop(hoist.params)
+    return spec
+
+
+def plan_foreach(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
     """The loop pass for a `_foreach` node with input shapes `shapes` (see the module
-    docstring); `optimize` defaults to the `loop_optimizations` switch now."""
-    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
+    docstring); `store` is the dict its plans of one graph share."""
+    optimize = loop_optimizations_enabled()
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
     large = optimize and _large(_first_dim(shapes[n_d]) if n_s else 0,
                                 _first_dim(shapes[0]) if n_d else 0)
-    spec = _foreach_spec(p, optimize, large)
-    spec.hoist = foreach_hoist(p) if optimize else None
-    if spec.hoist is not None:  # the rewritten loop has the node's steps and state rows
-        spec.hoist.loop = _foreach_spec(spec.hoist.params, optimize, large)
-    return spec
+    buffers = _buffers(store)
+    spec = _foreach_spec(p, optimize, large, buffers)
+    # the rewritten loop has the node's steps and state rows
+    return _hoisted(spec, foreach_hoist(p) if optimize else None,
+                    lambda q: _foreach_spec(q, optimize, large, buffers))
 
 
-def _foreach_spec(p, optimize, large):
+def _foreach_spec(p, optimize, large, buffers):
     free = set(p.remain_locs)
     layout = [j for j in _fc_weight_inputs(p["_subgraphs"][0]) if j in free] if large else ()
-    return LoopSpec("_foreach", p, optimize, weight_layout=layout)
+    return LoopSpec("_foreach", p, optimize, buffers, weight_layout=layout)
 
 
-def plan_while(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+def plan_while(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
     """The loop pass for a `_while_loop` node with input shapes `shapes`."""
-    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
+    optimize = loop_optimizations_enabled()
     var_shapes = [shapes[p.func_input_locs[j]] for j in p.func_var_locs]
     rows = max((s[0] for s in var_shapes if s is not None and len(s) > 1), default=0)
     large = optimize and _large(rows, p.max_iterations)
-    spec = _while_spec(p, var_shapes, optimize, large)
-    spec.hoist = while_hoist(p) if optimize else None
-    if spec.hoist is not None:  # the rewritten loop has the node's loop vars
-        spec.hoist.loop = _while_spec(spec.hoist.params, var_shapes, optimize, large)
-    return spec
+    buffers = _buffers(store)
+    spec = _while_spec(p, var_shapes, optimize, large, buffers)
+    # the rewritten loop has the node's loop vars
+    return _hoisted(spec, while_hoist(p) if optimize else None,
+                    lambda q: _while_spec(q, var_shapes, optimize, large, buffers))
 
 
-def _while_spec(p, var_shapes, optimize, large):
+def _while_spec(p, var_shapes, optimize, large, buffers):
     roles = WhileRoles(p)
     counter = find_counter(p) if optimize else None
     # Counter values are computed for a one-element counter only.
@@ -300,11 +315,10 @@ def _while_spec(p, var_shapes, optimize, large):
         counter = None
     layout = [roles.func[j][1] for j in _fc_weight_inputs(p["_subgraphs"][1])
               if roles.func[j][0] == "in"] if large else ()
-    return LoopSpec("_while_loop", p, optimize, counter=counter, weight_layout=layout,
-                    roles=roles)
+    return LoopSpec("_while_loop", p, optimize, buffers, counter=counter,
+                    weight_layout=layout, roles=roles)
 
 
-def plan_cond(p, shapes, dtypes=None, is_train=False, xp=None, optimize=None):
+def plan_cond(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
     """The loop pass for a `_cond` node: nothing to optimize; its spec holds its plans."""
-    optimize = loop_optimizations_enabled() if optimize is None else bool(optimize)
-    return LoopSpec("_cond", p, optimize)
+    return LoopSpec("_cond", p, loop_optimizations_enabled(), _buffers(store))

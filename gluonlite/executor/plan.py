@@ -49,7 +49,8 @@ class Plan:
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
     """
 
-    def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp):
+    def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
+                 shared=None):
         self.symbol = symbol
         self.input_names = symbol.list_inputs()
         self.is_train = bool(is_train)
@@ -93,9 +94,10 @@ class Plan:
         self.n_slots = n_slots
         for st in self.steps:
             if st.op.prepare is not None:
+                store = {} if shared is None else shared.setdefault(st.node, {})
                 st.spec = st.op.prepare(st.p, [self.slot_shape.get(s) for s in st.ins],
                                         [self.slot_dtype.get(s) for s in st.ins],
-                                        self.is_train, xp)
+                                        self.is_train, xp, store)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
@@ -321,7 +323,7 @@ class Plan:
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,
-                 xp=np):
+                 xp=np, shared=None):
     """Compile `symbol` for the given input shapes and dtypes (aligned with list_inputs()).
 
     Args:
@@ -330,6 +332,11 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         static_alloc: preallocate temporaries once, sharing buffers between values whose
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
+        shared: a dict the caller keeps for all the plans it compiles of one graph (a
+            `CachedOp`'s, an `Executor`'s: their calls never overlap). A node's `prepare`
+            rule gets the same dict of its own in each of them (``shared[node]``), for what
+            those plans can share (a loop's large per-call buffers); without it, a fresh
+            dict per plan.
 
     Returns:
         A `Plan`.
@@ -338,4 +345,4 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         ValueError: shapes that do not fit (naming the node), or an output whose shape cannot
             be inferred.
     """
-    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp)
+    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp, shared)

@@ -355,8 +355,9 @@ def test_hoisted_projection_respects_null_grad_req():
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     """Loops long and wide enough read their invariant FC weights as transposed-contiguous
-    copies (same values), one buffer per compiled plan refilled on every call: results
-    equal the plain loop's, and the weights' gradients are unchanged."""
+    copies (same values), one buffer per loop node, shared by its training and inference
+    plans and refilled on every call: results equal the plain loop's, and the weights'
+    gradients are unchanged."""
     from gluonlite.bench.models import ForeachRNN, WhileRNN
     from gluonlite.control_flow import operators
     laid_out = []
@@ -390,12 +391,12 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
             if opt:  # the inference plan's second call refills its copy
                 assert_almost_equal(layer(x, states).asnumpy(), infer, rtol=0, atol=0)
-    # the h2h weight was laid out (the i2h one is hoisted), in one buffer per plan (train,
-    # inference) over three calls
+    # the h2h weight was laid out (the i2h one is hoisted), in one buffer for both plans
+    # (train, inference) over three calls
     laid_out = [copies for copies in laid_out if copies]  # the plain loop's calls lay none
     assert [len(copies) for copies in laid_out] == [1, 1, 1]
     buffers = [copies[0].base for copies in laid_out]
-    assert buffers[0] is not buffers[1] and buffers[1] is buffers[2]
+    assert buffers[0] is buffers[1] is buffers[2]
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
@@ -475,4 +476,42 @@ def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypa
         again = layer(x, h0)
     assert projection() is buffer  # free again after the backward: reused
     again.backward()
+    assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)
+
+
+def test_a_blocks_training_and_inference_plans_share_one_projection_buffer(monkeypatch):
+    """A hybridized block's training and inference plans hoist the projection into the
+    loop node's one buffer, not one per plan: an inference call after a training call's
+    backward writes the array the training call wrote, and one before that backward (which
+    still reads it) gets a fresh array; values and gradients are unchanged."""
+    from gluonlite.bench.models import ForeachRNN
+    mx.random.seed(6)
+    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
+    layer.initialize()
+    layer.hybridize(static_alloc=True)
+    x, h0 = nd.array(np.random.RandomState(1).randn(T, N, I)), [nd.zeros((N, H))]
+    x.attach_grad()
+    spy = Spy(monkeypatch)
+    spy.fast_into("FullyConnected")
+
+    def projection():
+        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
+                                      if c[0][2][0].shape[0] == T * N][-1]
+        return out if out.base is None else out.base
+
+    with autograd.record():
+        trained = layer(x, h0)
+    buffer = projection()
+    during = layer(x, h0).asnumpy()  # the inference plan, before the backward
+    assert projection() is not buffer
+    trained.backward()
+    g_first = x.grad.asnumpy().copy()
+    after = layer(x, h0).asnumpy()
+    assert projection() is buffer  # the training plan's buffer, free again
+    with autograd.record():
+        again = layer(x, h0)
+    assert projection() is buffer
+    again.backward()
+    for got in (during, after, again.asnumpy()):
+        assert_almost_equal(got, trained.asnumpy(), rtol=1e-6, atol=1e-7)
     assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)
