@@ -27,7 +27,7 @@ from ..ops import registry
 from ..ops.registry import Params
 from ..symbol.rewrite import substitute
 from ..symbol.symbol import Node, topo_nodes
-from .body import LoopBuffers, add_into, body_vars, free_dest
+from .body import add_into, body_vars, free_dest
 
 __all__ = ["Hoist", "HoistedSaved", "foreach_hoist", "while_hoist", "run_hoisted",
            "hoisted_vjp"]
@@ -52,17 +52,17 @@ class Hoist:
     Attributes:
         params: the loop params for the rewritten body (run by the unchanged loop kernels).
         loop: the rewritten loop's `LoopSpec` (set by the loop pass).
-        buffers: the node's `LoopBuffers` (the loop pass gives the one the graph's plans
-            share), holding the projections.
+        buffers: the node's `LoopBuffers` (the one its graph's plans share), holding the
+            projections.
         projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
             projections: a list of ('in', node input index) or ('proj', projection index).
     """
 
-    def __init__(self, params, projections, layout):
+    def __init__(self, params, projections, layout, buffers):
         self.params, self.projections, self.layout = params, projections, layout
-        self.loop, self.buffers = None, LoopBuffers()
+        self.loop, self.buffers = None, buffers
         self._fc = registry.get(_FC)
         self._stubs = {}
 
@@ -88,7 +88,8 @@ class Hoist:
     def prologue(self, rc, xs, used=None):
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
         over all steps, into the node's buffers unless a live saved state holds them.
-        `used` (a list) receives the keys of the node's buffers written (see `hold`)."""
+        `used` (a list) receives the keys of the node's buffers written (a training call
+        marks them held by its saved state, `run_hoisted`)."""
         # One buffer per projection and shape, reused by the node's runs. A body may save
         # its projection rows for the backward (a product of the projection, a cond in the
         # step), so a buffer is held by the saved state of the training run that filled it
@@ -117,12 +118,6 @@ class Hoist:
                 y2 += xs[pr.folded]
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
-
-    def hold(self, keys, saved):
-        """Mark the buffers `keys` (from `prologue`'s `used`) as held while `saved` lives."""
-        ref = weakref.ref(saved)
-        for key in keys:
-            self.buffers.holders[key] = ref
 
     def pullback(self, rc, xs, grads, need, dests=None):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
@@ -168,10 +163,6 @@ class Hoist:
                     rc.xp.copyto(gf, gxs[2])
                 add_into(acc, pr.folded, gf, fresh=True)
         return acc
-
-
-def _new_var(name):
-    return Node(None, name)
 
 
 def _fc_parts(m):
@@ -240,8 +231,9 @@ def _rewritten_params(p, subgraphs, **locs):
     return q
 
 
-def foreach_hoist(p):
-    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies."""
+def foreach_hoist(p, buffers):
+    """The `Hoist` of a `_foreach` node's params (its projections in `buffers`, the node's
+    `LoopBuffers`), or None when nothing qualifies."""
     body = p["_subgraphs"][0]
     vars_ = body_vars(body)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
@@ -262,7 +254,7 @@ def foreach_hoist(p):
         if di != 0 or id(d) not in data_ids or id(w) not in free_ids or \
                 (b is not None and id(b) not in free_ids):
             continue
-        v = _new_var(f"{m.name}_hoisted")
+        v = Node(None, f"{m.name}_hoisted")
         found.add(m, d, w, b, (v, 0), v)
     found.fold_biases(body, free_ids)
     new_vars, hoist = found.new_vars, None
@@ -283,7 +275,7 @@ def foreach_hoist(p):
                           in_state_locs=[pos[id(v)] for v in state_vars],
                           remain_locs=[pos[id(v)] for v, _ in remain],
                           num_args=len(layout) + 1)
-            hoist = Hoist(q, found.projections, layout)
+            hoist = Hoist(q, found.projections, layout, buffers)
     return hoist
 
 
@@ -299,8 +291,8 @@ def _take_squeeze_source(entry):
     return (tk, d) if d.op is None and tk.inputs[0][1] == 0 else None
 
 
-def while_hoist(p):
-    """The `Hoist` of a `_while_loop` node's params, or None when nothing qualifies."""
+def while_hoist(p, buffers):
+    """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None."""
     func = p["_subgraphs"][1]
     vars_ = body_vars(func)
     var_positions = set(p.func_var_locs)
@@ -318,7 +310,7 @@ def while_hoist(p):
                 (b is not None and id(b) not in invariant):
             continue
         tk, d = row_of
-        v = _new_var(f"{m.name}_hoisted")
+        v = Node(None, f"{m.name}_hoisted")
         tp, ts = take_op.parse({"axis": 0, "mode": tk.params.mode})
         taken = Node(take_op, f"{m.name}_hoisted_take", ts, tp, [(v, 0), tk.inputs[1]])
         sp, ss = squeeze_op.parse({"axis": 0})
@@ -339,7 +331,7 @@ def while_hoist(p):
                           num_args=n_node + len(new_vars) + 2)
             layout = [("in", i) for i in range(n_node)] + \
                 [("proj", h) for h in range(len(new_vars))]
-            hoist = Hoist(q, found.projections, layout)
+            hoist = Hoist(q, found.projections, layout, buffers)
     return hoist
 
 
@@ -368,7 +360,9 @@ def run_hoisted(run, hoist, rc, xs):
     xs2 = [x if kind == "in" else hoist.shape_stub(rc.xp, x)
            for (kind, _), x in zip(hoist.layout, xs2)]
     saved = HoistedSaved(hoist, xs2, state)
-    hoist.hold(used, saved)
+    ref = weakref.ref(saved)  # the buffers written are held while `saved` lives
+    for key in used:
+        hoist.buffers.holders[key] = ref
     return (*outs, saved)
 
 

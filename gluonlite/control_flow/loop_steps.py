@@ -8,12 +8,13 @@ output when they are the same value, two swapped buffers in inference, rows of o
 training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
 body's generated reverse pass (`loop_codegen.reverse_pass_function`) over the kept steps,
 last to first, with the stacks of the gradients of invariant inputs whose sums it defers
-(`new_stash`, `finish_stash`).
+(`new_stash`, `add_deferred_sums`).
 """
+from .body import add_into, free_dest
 from .loop_codegen import reverse_pass_function, step_loop
 
-__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "entering",
-           "reverse_pass", "saved_stacks", "stash_provided", "new_stash", "finish_stash"]
+__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "reverse_pass",
+           "saved_stacks", "new_stash", "add_deferred_sums"]
 
 
 def data_row(x, t):
@@ -43,20 +44,6 @@ class StackedSteps:
     def __init__(self, saved_rows, columns, input_stacks, fixed):
         self.saved_rows, self.columns, self.input_stacks = saved_rows, columns, input_stacks
         self.fixed = tuple(fixed)
-
-    def for_reverse(self, n):
-        """(columns, saved stacks) of steps 0..n-1: the reverse pass's `steps`."""
-        return self.columns(n), self.saved_rows
-
-
-def entering(xp, first, stack, n):
-    """(n, ...) values of a carried value entering each step: `first`, then rows of `stack`
-    (the value after each step)."""
-    out = xp.empty((n,) + first.shape, dtype=first.dtype)
-    if n:
-        out[0] = first
-        out[1:] = stack[:n - 1]
-    return out
 
 
 def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
@@ -183,7 +170,11 @@ class LoopStorage:
         one (`first` is written to that buffer's row 0), else a new array."""
         buf = self._entering.get(k)
         if buf is None:
-            return entering(self.xp, first, self.carried[k], n)
+            out = self.xp.empty((n,) + first.shape, dtype=first.dtype)
+            if n:
+                out[0] = first
+                out[1:] = self.carried[k][:n - 1]
+            return out
         buf[0] = first
         return buf[:n]
 
@@ -224,9 +215,12 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     if not n:
         return [None if c is None else c.copy() for c in carry], \
             [None] * len(set(sums.values())), new_stash(body, 0, held) if body.deferred else None
-    reverse = reverse_pass_function(body, stash_provided(body, held) if body.deferred else None,
-                                    steps.fixed if stacked else None,
-                                    n_out, carry_locs, list(rows), sums)
+    # the stacks the loop holds anyway that the deferred sums read: the reverse pass does
+    # not copy their rows
+    provided = frozenset(u for d in body.deferred for u in d.uses if u in (held or ())) \
+        if body.deferred else None
+    reverse = reverse_pass_function(body, provided, steps.fixed if stacked else None, n_out,
+                                    carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
     stash = None
     if body.deferred:
@@ -234,26 +228,20 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
                                          for slot, k in reverse.grads_in_rows.items()},
                                reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    carry, summed = reverse(steps.for_reverse(n) if stacked else steps, heads, carry, dests,
-                            stash, n - 1)
+    carry, summed = reverse((steps.columns(n), steps.saved_rows) if stacked else steps, heads,
+                            carry, dests, stash, n - 1)
     # The carried gradients that leave the loop must not alias a head or each other.
     return [None if c is None else c.copy() for c in carry], summed, stash
 
 
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
-    the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the caller
-    already holds (a loop's stacked step output that is the same value)."""
+    the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
+    caller already holds (a loop's stacked step output that is the same value)."""
     provided = provided or {}
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
             for s in plan.saved_ops}
-
-def stash_provided(body, provided):
-    """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
-    stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
-    copy (`reverse_pass_function`)."""
-    return frozenset(u for d in body.deferred for u in d.uses if u in (provided or ()))
 
 def new_stash(body, n_steps, provided=None, grads=None, shared=None):
     """Zeroed (n_steps, ...) stacks for the deferred gradients (`LoopBody.deferred`) of a
@@ -276,7 +264,7 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
         each input it reads]).
 
     Example: ``stash = new_stash(body, T, {0: xs})``; after the reverse pass,
-    ``finish_stash(body, stash, args)`` gives the summed gradients.
+    ``add_deferred_sums(body, stash, args, acc, ...)`` adds the summed gradients.
     """
     plan, provided = body.plan, provided or {}
     xp = plan.xp
@@ -299,13 +287,26 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
         stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
     return stash
 
-def finish_stash(body, stash, args, dests=None):
-    """The summed gradients of the deferred invariant inputs: [(input index, grad)].
+def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
+    """Add the loop-summed gradients of the deferred invariant inputs (one `Fast.vjp_sum`
+    call each, over the stacks of `stash`) into `acc`, the node's gradients (`add_into`).
 
-    `dests` {input index: array} (optional): where to write an input's sum (its first,
-    when the input has several; see `Fast.writes_dests`)."""
-    out, dests = [], dict(dests or {})
+    Args:
+        body_args: per body input, its value (the invariant ones are read).
+        node_index_of: the node input index of a body input slot.
+        dests: per node input, None or its caller's array (`Fast.writes_dests`): a node
+            input's first gradient is written there.
+    """
+    if stash is None:
+        return
+    into, taken = {}, set()  # body slot -> the dest its sum goes to, once per node input
+    for d in body.deferred:
+        i = node_index_of(d.slot)
+        dest = free_dest(dests, acc, i)
+        if dest is not None and i not in taken:
+            into[d.slot] = dest
+            taken.add(i)
     for d, (g, uses) in zip(body.deferred, stash):
-        out.append((d.slot, d.fn(d.step.p, body.plan.rc, args[d.slot], dict(zip(d.names, uses)),
-                                 g, out=dests.pop(d.slot, None))))
-    return out
+        grad = d.fn(d.step.p, body.plan.rc, body_args[d.slot], dict(zip(d.names, uses)), g,
+                    out=into.pop(d.slot, None))
+        add_into(acc, node_index_of(d.slot), grad, fresh=True)

@@ -27,7 +27,7 @@ Where each stage of a hybridized ``_foreach`` lives (``_while_loop`` is the same
 3. gradient: `_loop_rules`'s vjp -> `hoisting.hoisted_vjp` -> `_foreach_vjp` here ->
    `loop_steps.reverse_pass` -> the generated reverse pass
    (`loop_codegen.reverse_pass_function`) -> the loop-summed weight gradients
-   (`_add_deferred`, `loop_steps.finish_stash`, the operators' `Fast.vjp_sum`).
+   (`loop_steps.add_deferred_sums`, the operators' `Fast.vjp_sum`).
 
 Index maps (positions in a body's ``list_inputs()``; node inputs by position):
 
@@ -49,7 +49,7 @@ from . import checks
 from .body import add_into, fast_weight_layout, free_dest, infer_body
 from .counting import gather, gathered_rows
 from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
-from .loop_steps import (LoopStorage, StackedSteps, data_column, data_row, finish_stash,
+from .loop_steps import (LoopStorage, StackedSteps, add_deferred_sums, data_column, data_row,
                          reverse_pass)
 from .passes import plan_cond, plan_foreach, plan_while, while_roles
 
@@ -105,7 +105,7 @@ def _spec(plan_loop, p, rc, xs):
     kernel called outside a compiled plan, decided now."""
     if rc.spec is not None:
         return rc.spec
-    return plan_loop(p, [x.shape for x in xs], [x.dtype for x in xs], rc.is_train, rc.xp)
+    return plan_loop(p, [x.shape for x in xs], [x.dtype for x in xs], rc.is_train, rc.xp, {})
 
 
 def _loop_rules(run, vjp, plan_loop, doc):
@@ -198,7 +198,9 @@ def _foreach_run(spec, rc, xs, keep):
     n_body = len(data) + len(states) + len(remain)
     n_steps = data[0].shape[0]
     args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
-    free = _foreach_invariant(p, n_body)
+    free = [False] * n_body  # the free inputs are the same at every step
+    for loc in p.remain_locs:
+        free[loc] = True
     body = spec.body(0, [a.shape for a in args], [a.dtype for a in args], rc.is_train, keep,
                      xp, invariant=free if keep else None)
     store = LoopStorage(xp, body, p.num_out_data, n_steps, keep, zero_rows=False,
@@ -234,32 +236,6 @@ def _foreach_run(spec, rc, xs, keep):
     return store.stacked + cur, Saved(body, saved, n_steps)
 
 
-def _foreach_invariant(p, n_body):
-    """Per body input: True for the free inputs (the same at every step)."""
-    inv = [False] * n_body
-    for loc in p.remain_locs:
-        inv[loc] = True
-    return inv
-
-
-def _add_deferred(body, stash, body_args, acc, node_index_of, dests):
-    """Add the loop-summed gradients of invariant inputs (one product each) to `acc`; a
-    node input's first gradient goes into its array in `dests` when there is one."""
-    if stash is None:
-        return
-    into, taken = {}, set()
-    for d in body.deferred:
-        i = node_index_of(d.slot)
-        dest = free_dest(dests, acc, i)
-        if dest is not None and i not in taken:
-            into[d.slot] = dest
-            taken.add(i)
-    for loc, grad in finish_stash(body, stash, body_args, into):
-        add_into(acc, node_index_of(loc), grad, fresh=True)
-
-
-
-
 def _zeroed(xp, x, dest):
     """A zero gradient for x: `dest` zeroed, or a new array."""
     if dest is None:
@@ -285,7 +261,7 @@ def _foreach_vjp(spec, rc, xs, ys, gys, need, dests=None):
         add_into(acc, n_d + n_s + k, g, fresh=True)
     n_body = n_d + n_s + len(p.remain_locs)
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
-    _add_deferred(state.body, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
+    add_deferred_sums(state.body, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
                                                     _foreach_split(p, xs)[2], n_body),
                   acc, remain_of.__getitem__, dests)
     for k in range(n_d):
@@ -448,7 +424,7 @@ def _while_vjp(spec, rc, xs, ys, gys, need, dests=None):
                                         p.func_var_locs, sums=sums)
     for i, g in zip(ins, summed):
         add_into(acc, i, g, fresh=True)
-    _add_deferred(state.body, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
+    add_deferred_sums(state.body, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
                   lambda j: func_roles[j][1], dests)
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):

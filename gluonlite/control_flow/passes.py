@@ -260,31 +260,19 @@ def _first_dim(shape):
     return shape[0] if shape is not None and len(shape) else 0
 
 
-def _buffers(store):
-    """The node's `LoopBuffers`, kept in the `store` its plans of one graph share."""
-    return LoopBuffers() if store is None else store.setdefault("loop_buffers", LoopBuffers())
-
-
-def _hoisted(spec, hoist, make_loop):
-    """`spec` with the `Hoist` `hoist` (or None) and its rewritten loop's spec."""
-    spec.hoist = hoist
-    if hoist is not None:  # the rewritten loop shares the node's buffers
-        hoist.buffers, hoist.loop = spec.buffers, make_loop(hoist.params)
-    return spec
-
-
-def plan_foreach(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
+def plan_foreach(p, shapes, dtypes, is_train, xp, store):
     """The loop pass for a `_foreach` node with input shapes `shapes` (see the module
-    docstring); `store` is the dict its plans of one graph share."""
+    docstring); `store` is the dict its plans of one graph share (`compile_plan`)."""
     optimize = loop_optimizations_enabled()
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
     large = optimize and _large(_first_dim(shapes[n_d]) if n_s else 0,
                                 _first_dim(shapes[0]) if n_d else 0)
-    buffers = _buffers(store)
+    buffers = store.setdefault("loop_buffers", LoopBuffers())
     spec = _foreach_spec(p, optimize, large, buffers)
-    # the rewritten loop has the node's steps and state rows
-    return _hoisted(spec, foreach_hoist(p) if optimize else None,
-                    lambda q: _foreach_spec(q, optimize, large, buffers))
+    spec.hoist = foreach_hoist(p, buffers) if optimize else None
+    if spec.hoist is not None:  # the rewritten loop has the node's steps and state rows
+        spec.hoist.loop = _foreach_spec(spec.hoist.params, optimize, large, buffers)
+    return spec
 
 
 def _foreach_spec(p, optimize, large, buffers):
@@ -293,17 +281,18 @@ def _foreach_spec(p, optimize, large, buffers):
     return LoopSpec("_foreach", p, optimize, buffers, weight_layout=layout)
 
 
-def plan_while(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
+def plan_while(p, shapes, dtypes, is_train, xp, store):
     """The loop pass for a `_while_loop` node with input shapes `shapes`."""
     optimize = loop_optimizations_enabled()
     var_shapes = [shapes[p.func_input_locs[j]] for j in p.func_var_locs]
     rows = max((s[0] for s in var_shapes if s is not None and len(s) > 1), default=0)
     large = optimize and _large(rows, p.max_iterations)
-    buffers = _buffers(store)
+    buffers = store.setdefault("loop_buffers", LoopBuffers())
     spec = _while_spec(p, var_shapes, optimize, large, buffers)
-    # the rewritten loop has the node's loop vars
-    return _hoisted(spec, while_hoist(p) if optimize else None,
-                    lambda q: _while_spec(q, var_shapes, optimize, large, buffers))
+    spec.hoist = while_hoist(p, buffers) if optimize else None
+    if spec.hoist is not None:  # the rewritten loop has the node's loop vars
+        spec.hoist.loop = _while_spec(spec.hoist.params, var_shapes, optimize, large, buffers)
+    return spec
 
 
 def _while_spec(p, var_shapes, optimize, large, buffers):
@@ -319,6 +308,7 @@ def _while_spec(p, var_shapes, optimize, large, buffers):
                     weight_layout=layout, roles=roles)
 
 
-def plan_cond(p, shapes, dtypes=None, is_train=False, xp=None, store=None):
+def plan_cond(p, shapes, dtypes, is_train, xp, store):
     """The loop pass for a `_cond` node: nothing to optimize; its spec holds its plans."""
-    return LoopSpec("_cond", p, loop_optimizations_enabled(), _buffers(store))
+    return LoopSpec("_cond", p, loop_optimizations_enabled(),
+                    store.setdefault("loop_buffers", LoopBuffers()))

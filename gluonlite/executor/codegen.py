@@ -117,14 +117,6 @@ class Writer:
         self.lines.append("    " * self.depth + line)
 
 
-def _dest(plan, slot, k, step_bufs, direct):
-    """Where output k (slot `slot`) of a step is written: its static buffer, the caller's
-    array for it, or (None) a fresh array."""
-    if step_bufs is not None and step_bufs[k] is not None:
-        return "static"
-    return direct.get(slot)
-
-
 def _live_steps(plan, skip, given):
     """Indices of the steps that some wanted value depends on: every output but those at
     positions `skip`, and the values the backward reads (`Plan.saved_slots`; it sees the
@@ -241,7 +233,8 @@ def _emit_step(w, plan, i, st, direct, value):
         return
     targets, all_static = [], True
     for k, s in enumerate(outs[:st.n_arrays]):
-        dest = _dest(plan, s, k, st.bufs, direct)
+        # its static buffer, the caller's array for it, or (None) a fresh array
+        dest = "static" if st.bufs is not None and st.bufs[k] is not None else direct.get(s)
         all_static = all_static and dest == "static"
         if dest == "static":
             dest = w.bind(f"b{i}_{k}", st.bufs[k])
@@ -375,11 +368,6 @@ def read_slots(plan):
     return read, set(plan.saved_slots)
 
 
-def _rule(op, j):
-    """Input j's direct gradient rule (`Fast.grads`), or None."""
-    return op.fast.grads[j] if op.fast.grads is not None and j < len(op.fast.grads) else None
-
-
 def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
@@ -400,7 +388,8 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
         grads = {0: ("gx0", False)}
         same_data["gx0"] = gys[0]  # the same data: one array may hold both (reshaped)
     elif wanted and len(gys) == 1 and not into and \
-            all(j in st.op.fast.passes_grad or _rule(st.op, j) for j in wanted):
+            all(j in st.op.fast.passes_grad or j < len(st.op.fast.grads or ()) and
+                st.op.fast.grads[j] for j in wanted):
         # each rule, called directly
         args = ", ".join(f"v{s}" for s in st.ins + st.outs[:1]) + f", {gys[0]}"
         grads = {}

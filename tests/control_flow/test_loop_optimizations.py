@@ -5,7 +5,7 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
-from gluonlite.control_flow.body import loop_optimizations
+from gluonlite.control_flow.body import LoopBuffers, loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
 from gluonlite.executor import compile_plan
 from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
@@ -60,7 +60,7 @@ def test_foreach_projection_is_hoisted_and_equal(no_bias):
     outs, last = sym.contrib.foreach(_rnn_body(_vars(), no_bias), sym.var("data"),
                                      [sym.var("h0")])
     s = sym.Group([outs, last[0]])
-    hoist = foreach_hoist(_loop_node(s, "_foreach").params)
+    hoist = foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers())
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(0)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
@@ -83,7 +83,7 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
 
     outs, last = sym.contrib.foreach(body, data, [h0])
     s = sym.Group([outs, last[0]])
-    assert foreach_hoist(_loop_node(s, "_foreach").params) is not None
+    assert foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers()) is not None
     rng = np.random.RandomState(1)
     _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
 
@@ -147,7 +147,7 @@ def _while_rnn(start_step=1):
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
 def test_while_take_projection_is_hoisted_and_equal(i0, step):
     s = _while_rnn(step)
-    hoist = while_hoist(_loop_node(s, "_while_loop").params)
+    hoist = while_hoist(_loop_node(s, "_while_loop").params, LoopBuffers())
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(3)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
