@@ -146,10 +146,10 @@ def reverse_pass_function(body, provided, from_rows, n_out, carry_locs, rows, su
 
     Args:
         body: the body's `LoopBody`, its plan with backward steps.
-        provided: None when the loop passes no stash, else `stash_provided` of the stacks
-            it will make the stash with (`loop_steps.new_stash`, given the function's
-            `grads_in_rows`): deferred gradients of invariant inputs go to row `step` of
-            the stash's stacks instead of being computed.
+        provided: None when the loop passes no stash, else the slots whose stacks the
+            loop holds already and gives the stash (`loop_steps.new_stash`'s `provided`):
+            deferred gradients of invariant inputs go to row `step` of the stash's stacks
+            instead of being computed, and those stacks are not written.
         from_rows: None, or per body input whether it is the same at every step: then the
             steps' saved values are columns and stacks (`steps` below) instead of, per
             step, the list of slot values a forward with `keep` appended.

@@ -104,14 +104,12 @@ class LoopStorage:
             such a value twice: the next step reads it from its row).
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        run: the plan's generated step loop (`step_loop`), called as
-            ``run(args, fed, outs, rows, saved, start, stop)`` with `columns`' columns.
-            It reads the slots `scanned` from columns (`fed`, row t at step t), carries
-            output position n_out + k into body input `carried[k]` (none for the loop vars in
-            `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
-            not write the carried values in `shared` (the next step reads them from their
-            row), and appends each step's saved values to the list given as `saved` when
-            they cannot be stacked (the attribute `saved` is None, `keep` is true).
+        run: the body's generated step loop (`step_loop`, called with `columns`' columns):
+            the `scanned` slots read from `fed`, output n_out + k carried into body input
+            `carried[k]` (but for the loop vars `fed_vars`, which the loop feeds itself:
+            a counted loop's counter), the values in `shared` not written twice, and each
+            step's saved values appended to a list when they cannot be stacked (`keep`
+            with the attribute `saved` None).
     """
 
     def __init__(self, xp, body, n_out, n_rows, keep, zero_rows, scanned, carried,
