@@ -440,29 +440,35 @@ def test_a_plan_keeps_the_setting_it_was_compiled_with():
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
 
+def _rnn_layer_and_projection(monkeypatch, seed):
+    """A hybridized foreach RNN layer, its inputs (x wants a gradient), and a function
+    giving the array the last call's hoisted projection (every step's rows) was written
+    to."""
+    from gluonlite.bench.models import ForeachRNN
+    mx.random.seed(seed)
+    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
+    layer.initialize()
+    layer.hybridize(static_alloc=True)
+    x, h0 = nd.array(np.random.RandomState(seed).randn(T, N, I)), [nd.zeros((N, H))]
+    x.attach_grad()
+    spy = Spy(monkeypatch)
+    spy.fast_into("FullyConnected")
+
+    def projection():
+        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
+                                      if c[0][2][0].shape[0] == T * N][-1]
+        return out if out.base is None else out.base
+    return layer, x, h0, projection
+
+
 def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypatch):
     """A training call's projections are computed into the loop node's own buffer, which
     its saved state holds: a second call meanwhile gets a fresh array (its results are its
     own), and once the first call's backward has run the buffer serves the next call (the
     same array, not a new one)."""
-    from gluonlite.bench.models import ForeachRNN
-    mx.random.seed(5)
-    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
-    layer.initialize()
-    layer.hybridize(static_alloc=True)
-    x, h0 = nd.array(np.random.RandomState(0).randn(T, N, I)), [nd.zeros((N, H))]
+    layer, x, h0, projection = _rnn_layer_and_projection(monkeypatch, 5)
     x2 = x * 2
-    x.attach_grad()
     x2.attach_grad()  # the same plan as x's (one that gives data a gradient)
-    spy = Spy(monkeypatch)
-    spy.fast_into("FullyConnected")
-
-    def projection():
-        """The array the last call's hoisted projection (every step's rows) was written to."""
-        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
-                                      if c[0][2][0].shape[0] == T * N][-1]
-        return out if out.base is None else out.base
-
     with autograd.record():
         first = layer(x, h0)
     buffer = projection()
@@ -484,21 +490,7 @@ def test_a_blocks_training_and_inference_plans_share_one_projection_buffer(monke
     loop node's one buffer, not one per plan: an inference call after a training call's
     backward writes the array the training call wrote, and one before that backward (which
     still reads it) gets a fresh array; values and gradients are unchanged."""
-    from gluonlite.bench.models import ForeachRNN
-    mx.random.seed(6)
-    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
-    layer.initialize()
-    layer.hybridize(static_alloc=True)
-    x, h0 = nd.array(np.random.RandomState(1).randn(T, N, I)), [nd.zeros((N, H))]
-    x.attach_grad()
-    spy = Spy(monkeypatch)
-    spy.fast_into("FullyConnected")
-
-    def projection():
-        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
-                                      if c[0][2][0].shape[0] == T * N][-1]
-        return out if out.base is None else out.base
-
+    layer, x, h0, projection = _rnn_layer_and_projection(monkeypatch, 6)
     with autograd.record():
         trained = layer(x, h0)
     buffer = projection()
