@@ -291,17 +291,16 @@ class _ReverseStep(Emission):
             self.alias.pop(var, None)
 
     def reads(self, plan):
-        """`read_slots`, with the values the deferred sums read."""
+        """`read_slots`; the inputs the deferred sums read (a step's inputs, so read
+        already) are kept too."""
         read, kept = read_slots(plan)
-        for d in self.body.deferred:
-            read.update(d.uses)
-            kept.update(d.uses)
+        kept.update(u for d in self.body.deferred for u in d.uses)
         return read, kept
 
-    def read_values(self, w, plan, read, kept):
-        read, kept = self.reads(plan)
+    def read_values(self, w, plan):
         if self.from_rows is None:
-            return super().read_values(w, plan, read, kept)
+            return super().read_values(w, plan)
+        read, kept = self.reads(plan)
         saved_ops, stubs = set(plan.saved_ops), dict(plan.stubs)
         for s in sorted(read):  # step t's values: row t of their columns and stacks
             if s < plan.n_inputs and s in kept:

@@ -133,16 +133,11 @@ class LoopSpec:
 
 
 class Deferred:
-    """A gradient of a loop-invariant body input that the loop sums over its steps in one
-    call after the reverse pass (the operator's `Fast.vjp_sum` rule) instead of at every
-    step: each step stashes the output gradient and the inputs the rule reads.
-
-    Attributes:
-        step: the body plan's step whose gradient it is.
-        slot: the invariant input's slot.
-        fn: the rule, ``fn(p, rc, input, {name: stacked values}, stacked gradient, out=)``.
-        names: the input names the rule reads; uses: their slots.
-    """
+    """The gradient of invariant body input `slot` at body plan step `step`, summed over
+    the loop's steps in one call after the reverse pass instead of at every step: each
+    step stashes `step`'s output gradient and the inputs `names` (slots `uses`) that the
+    operator's `Fast.vjp_sum` rule `fn` reads; then ``fn(p, rc, input, {name: stacked
+    values}, stacked gradient, out=)``."""
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
 

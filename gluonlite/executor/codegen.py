@@ -65,10 +65,9 @@ class Emission:
         hands back its saved values (the `saved` of `Plan.forward`)."""
         return True
 
-    def read_values(self, w, plan, read, kept):
-        """Emit ``v{slot} = ...`` for every slot of `read` (`read_slots`; `kept`: those
-        whose values it reads, the others shape stubs)."""
-        for s in sorted(read):
+    def read_values(self, w, plan):
+        """Emit ``v{slot} = ...`` for every slot the backward refers to (`read_slots`)."""
+        for s in sorted(read_slots(plan)[0]):
             w.emit(f"v{s} = saved[{s}]")
 
     def need(self, i, st):
@@ -339,8 +338,7 @@ def backward_body(w, plan, heads, into=None, emission=None):
     output) to ``g{slot}`` of every input; `into` is `_destinations` when the caller's
     arrays are in ``into{slot}``."""
     emission = emission or _PLAIN
-    read, kept = read_slots(plan)
-    emission.read_values(w, plan, read, kept)
+    emission.read_values(w, plan)
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
