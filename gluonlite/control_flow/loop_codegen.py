@@ -153,12 +153,9 @@ def reverse_pass_function(body, provided, from_rows, n_out, carry_locs, rows, su
         from_rows: None, or per body input whether it is the same at every step: then the
             steps' saved values are columns and stacks (`steps` below) instead of, per
             step, the list of slot values a forward with `keep` appended.
-        n_out: how many of the plan's outputs are stacked step outputs; the others are the
-            carried values, whose gradients flow from step t + 1 to step t.
-        carry_locs: the input slot of each carried value.
+        n_out, carry_locs, sums: as `loop_steps.reverse_pass` takes them (the plan's
+            outputs past n_out are the carried values).
         rows: input slots whose gradient at step t is written to row t of an array.
-        sums: {input slot: accumulator index}: gradients summed over the steps (slots with
-            one index share the sum).
 
     Returns:
         ``function(steps, heads, carry, dests, stash, start) -> (carry, sums)`` runs steps

@@ -249,13 +249,11 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
         provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
             loop already holds (a scanned input, the carried states): the deferred sums
             read those instead of a copy made step by step.
-        grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
-            slot's gradients (the reverse pass writes them there itself; see
-            `gluonlite.control_flow.loop_codegen.reverse_pass_function`'s `grads_in_rows`); an
-            array of another shape of as many values is viewed in the slot's shape.
-        shared: {output slot: other output slot}: slot's gradient stack is other's,
-            viewed in slot's shape (the reverse pass writes the gradient once, for both:
-            `reverse_pass_function`'s `grads_shared`).
+        grads: {output slot: (n_steps, ...) zeroed array}: that slot's gradient stack (the
+            reverse pass's `grads_in_rows`: it writes them there itself), viewed in the
+            slot's shape.
+        shared: {output slot: other output slot}: slot's gradient stack is other's, viewed
+            in slot's shape (the reverse pass's `grads_shared`).
 
     Returns:
         A list with, per deferred gradient, (its output-gradient stack, [the stack of
