@@ -1,15 +1,15 @@
-"""Running a loop or branch body: shape/dtype inference through it and its compiled plans.
+"""Loop and branch bodies: shape/dtype inference through them, the loop-optimization switch,
+and the small helpers the loop kernels share.
 
 A body is a Symbol; its inputs are addressed by position in ``body.list_inputs()`` (the
-index maps of the loop node point there). Plans are compiled with ``static_alloc=True`` and
-kept in the loop step's `LoopSpec` (`gluonlite.control_flow.passes`), keyed by everything
-that changes the plan.
+index maps of the loop node point there). Its plans are compiled with ``static_alloc=True``
+and kept in the loop step's `LoopSpec` (`gluonlite.control_flow.passes.LoopSpec.body`).
 """
 import numpy as np
 
 from ..symbol.symbol import topo_nodes
 
-__all__ = ["body_vars", "infer_body", "body_plan", "wants_grad", "add_into",
+__all__ = ["LoopBuffers", "body_vars", "infer_body", "wants_grad", "add_into",
            "loop_optimizations", "loop_optimizations_enabled", "fast_weight_layout"]
 
 _OPTIMIZE = {"on": True}
@@ -42,6 +42,27 @@ class loop_optimizations:
 
     def __exit__(self, *exc):
         _OPTIMIZE["on"] = self._old
+
+
+class LoopBuffers:
+    """A loop node's large per-call arrays, made once and refilled by every call of every
+    plan of its graph: a `CachedOp`'s (or an `Executor`'s) training and inference plans
+    share one (their calls never overlap; `compile_plan`'s `shared`), so a block keeps one
+    hoisted projection, not one per plan.
+
+    Attributes:
+        projections: the hoisted projections {(projection, shape, dtype, xp name): array};
+        holders: {the same key: weak reference to the saved state of the training call
+            whose backward still reads that array}: a call meanwhile computes into a fresh
+            array (`gluonlite.control_flow.hoisting.Hoist.prologue`).
+        layouts: the transposed weight copies (`fast_weight_layout`), read only while a
+            call's steps run.
+        bodies: the `shared` dict the loop's body plans are compiled with: the loops
+            nested in them share theirs likewise.
+    """
+
+    def __init__(self):
+        self.projections, self.holders, self.layouts, self.bodies = {}, {}, {}, {}
 
 
 def body_vars(body):
@@ -86,47 +107,13 @@ def wants_grad(dtype):
     return np.dtype(dtype).kind == "f"
 
 
-def body_plan(spec, index, shapes, dtypes, is_train, keep, xp, invariant=None):
-    """The compiled plan of subgraph `index` of a loop node, kept in its `LoopSpec`.
-
-    Args:
-        spec: the loop step's `gluonlite.control_flow.passes.LoopSpec`.
-        shapes, dtypes: per body input.
-        is_train: run operators in training mode.
-        keep: compile for gradients (every floating input wants one).
-        xp: array module.
-        invariant: per body input, whether it is the same at every step (free variables);
-            their gradients are deferred to one sum after the loop (see
-            `gluonlite.executor.plan.Plan.deferred`) when the spec says so (`defer_sums`).
-    """
-    from ..executor.plan import compile_plan
-    invariant = tuple(invariant) if invariant is not None and spec.defer_sums else None
-    # Looked up on every loop call: the key is made of what the caller has at hand.
-    key = (index, tuple(shapes), tuple(dtypes), bool(is_train), bool(keep), xp.__name__,
-           invariant)
-    cache = spec.plans
-    plan = cache.get(key)
-    if plan is None:
-        if len(cache) > 64:  # many distinct shapes: keep memory bounded
-            cache.clear()
-        dtypes = [np.dtype(d) for d in dtypes]
-        grad = [wants_grad(d) for d in dtypes] if keep else None
-        # Loops nested in the body are planned with the setting this loop was compiled with.
-        with loop_optimizations(spec.optimize):
-            plan = cache[key] = compile_plan(
-                spec.params["_subgraphs"][index], [tuple(s) for s in shapes], dtypes,
-                is_train=is_train, grad_inputs=grad, static_alloc=True, xp=xp,
-                invariant=None if invariant is None else [bool(v) for v in invariant])
-    return plan
-
-
 def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
     """{index: the same weight laid out for `x @ W.T`} for `weights` {index: array} (the
     ones the loop pass chose, `LoopSpec.weight_layout`): a copy of W with W's shape and
     values whose transpose is contiguous (2-D C-contiguous floating weights only).
 
     Args:
-        buffers: a dict (the spec's `layout_buffers`) holding one such array per weight
+        buffers: a dict (`LoopBuffers.layouts`) holding one such array per weight
             position, shape and dtype, refilled on every call instead of allocated anew.
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
             stacked): those would hold the copy, which the next run refills, so none is

@@ -10,8 +10,6 @@ fed from the precomputed values instead of being incremented by the body (the in
 drops out of the step when nothing else in the step reads it). Results are the plain loop's,
 bit for bit (tested with `loop_optimizations(False)`).
 """
-import weakref
-
 import numpy as np
 
 from ..context import host_scalar
@@ -99,16 +97,14 @@ def find_counter(p):
                    (_STEPS[new.op.name], new.params.scalar))
 
 
-_GATHERS = weakref.WeakKeyDictionary()
-
-
-def gathered_rows(p, plan, counter):
+def gathered_rows(p, body, counter):
     """The rows a counted loop's func picks by its counter: for each
-    ``squeeze(take(D, i, axis=0), axis=0)`` in `plan` (func's plan) where `i` is the counter
-    and `D` is not a loop var, (the squeeze's slot, func input position of D, take params).
-    With the counter's values known at entry, the loop gathers these rows for every step at
-    once and gives them to the steps (`loop_codegen.step_loop`'s `given`). Cached per plan."""
-    found = _GATHERS.get(plan)
+    ``squeeze(take(D, i, axis=0), axis=0)`` in func's plan (`body`, its `LoopBody`) where
+    `i` is the counter and `D` is not a loop var, (the squeeze's slot, func input position
+    of D, take params). With the counter's values known at entry, the loop gathers these
+    rows for every step at once and gives them to the steps (`loop_codegen.step_loop`'s
+    `given`). Found once per body (kept in `LoopBody.gathered`)."""
+    found, plan = body.gathered, body.plan
     if found is None:
         counter_pos = p.func_var_locs[counter.k]
         var_positions = set(p.func_var_locs)
@@ -123,7 +119,7 @@ def gathered_rows(p, plan, counter):
             data, idx = tk.ins
             if idx == counter_pos and data < plan.n_inputs and data not in var_positions:
                 found.append((st.outs[0], data, tk.p))
-        _GATHERS[plan] = found
+        body.gathered = found
     return found
 
 

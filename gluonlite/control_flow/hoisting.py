@@ -52,23 +52,18 @@ class Hoist:
     Attributes:
         params: the loop params for the rewritten body (run by the unchanged loop kernels).
         loop: the rewritten loop's `LoopSpec` (set by the loop pass).
+        buffers: the node's `LoopBuffers` (the one its graph's plans share), holding the
+            projections.
         projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
             projections: a list of ('in', node input index) or ('proj', projection index).
     """
 
-    def __init__(self, params, projections, layout):
+    def __init__(self, params, projections, layout, buffers):
         self.params, self.projections, self.layout = params, projections, layout
-        self.loop = None
+        self.loop, self.buffers = None, buffers
         self._fc = registry.get(_FC)
-        # One buffer per projection and shape, reused by the node's runs. A body may save
-        # its projection rows for the backward (a product of the projection, a cond in the
-        # step), so a buffer is held by the saved state of the training run that filled it
-        # (a weak reference: until that state is gone, after its backward); a run meanwhile
-        # (a second call before the backward, an inner loop run at every outer step)
-        # computes its projections into fresh arrays.
-        self._buffers, self._holders = {}, {}
         self._stubs = {}
 
     def shape_stub(self, xp, x):
@@ -93,18 +88,25 @@ class Hoist:
     def prologue(self, rc, xs, used=None):
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
         over all steps, into the node's buffers unless a live saved state holds them.
-        `used` (a list) receives the keys of the node's buffers written (see `hold`)."""
-        proj = []
+        `used` (a list) receives the keys of the node's buffers written (a training call
+        marks them held by its saved state, `run_hoisted`)."""
+        # One buffer per projection and shape, reused by the node's runs. A body may save
+        # its projection rows for the backward (a product of the projection, a cond in the
+        # step), so a buffer is held by the saved state of the training run that filled it
+        # (a weak reference: until that state is gone, after its backward); a run meanwhile
+        # (a second call before the backward, an inner loop run at every outer step)
+        # computes its projections into fresh arrays.
+        buffers, holders, proj = self.buffers.projections, self.buffers.holders, []
         for k, pr in enumerate(self.projections):
             rows, shape = self._rows(pr, xs[pr.data])
             key = (k, shape, rows.dtype, rc.xp.__name__)
-            y = self._buffers.get(key)
-            holder = self._holders.get(key)
+            y = buffers.get(key)
+            holder = holders.get(key)
             if y is not None and holder is not None and holder() is not None:
                 y = rc.xp.empty(shape, dtype=rows.dtype)
             else:
                 if y is None:
-                    y = self._buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
+                    y = buffers[key] = rc.xp.empty(shape, dtype=rows.dtype)
                 if used is not None:
                     used.append(key)
             y2 = y.reshape(-1, pr.p.num_hidden)
@@ -116,12 +118,6 @@ class Hoist:
                 y2 += xs[pr.folded]
             proj.append(y)
         return [xs[i] if kind == "in" else proj[i] for kind, i in self.layout]
-
-    def hold(self, keys, saved):
-        """Mark the buffers `keys` (from `prologue`'s `used`) as held while `saved` lives."""
-        ref = weakref.ref(saved)
-        for key in keys:
-            self._holders[key] = ref
 
     def pullback(self, rc, xs, grads, need, dests=None):
         """Gradients of the node's inputs from those of the rewritten loop's inputs: the
@@ -167,10 +163,6 @@ class Hoist:
                     rc.xp.copyto(gf, gxs[2])
                 add_into(acc, pr.folded, gf, fresh=True)
         return acc
-
-
-def _new_var(name):
-    return Node(None, name)
 
 
 def _fc_parts(m):
@@ -239,8 +231,9 @@ def _rewritten_params(p, subgraphs, **locs):
     return q
 
 
-def foreach_hoist(p):
-    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies."""
+def foreach_hoist(p, buffers):
+    """The `Hoist` of a `_foreach` node's params (its projections in `buffers`, the node's
+    `LoopBuffers`), or None when nothing qualifies."""
     body = p["_subgraphs"][0]
     vars_ = body_vars(body)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
@@ -261,7 +254,7 @@ def foreach_hoist(p):
         if di != 0 or id(d) not in data_ids or id(w) not in free_ids or \
                 (b is not None and id(b) not in free_ids):
             continue
-        v = _new_var(f"{m.name}_hoisted")
+        v = Node(None, f"{m.name}_hoisted")
         found.add(m, d, w, b, (v, 0), v)
     found.fold_biases(body, free_ids)
     new_vars, hoist = found.new_vars, None
@@ -282,7 +275,7 @@ def foreach_hoist(p):
                           in_state_locs=[pos[id(v)] for v in state_vars],
                           remain_locs=[pos[id(v)] for v, _ in remain],
                           num_args=len(layout) + 1)
-            hoist = Hoist(q, found.projections, layout)
+            hoist = Hoist(q, found.projections, layout, buffers)
     return hoist
 
 
@@ -298,8 +291,8 @@ def _take_squeeze_source(entry):
     return (tk, d) if d.op is None and tk.inputs[0][1] == 0 else None
 
 
-def while_hoist(p):
-    """The `Hoist` of a `_while_loop` node's params, or None when nothing qualifies."""
+def while_hoist(p, buffers):
+    """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None."""
     func = p["_subgraphs"][1]
     vars_ = body_vars(func)
     var_positions = set(p.func_var_locs)
@@ -317,7 +310,7 @@ def while_hoist(p):
                 (b is not None and id(b) not in invariant):
             continue
         tk, d = row_of
-        v = _new_var(f"{m.name}_hoisted")
+        v = Node(None, f"{m.name}_hoisted")
         tp, ts = take_op.parse({"axis": 0, "mode": tk.params.mode})
         taken = Node(take_op, f"{m.name}_hoisted_take", ts, tp, [(v, 0), tk.inputs[1]])
         sp, ss = squeeze_op.parse({"axis": 0})
@@ -338,7 +331,7 @@ def while_hoist(p):
                           num_args=n_node + len(new_vars) + 2)
             layout = [("in", i) for i in range(n_node)] + \
                 [("proj", h) for h in range(len(new_vars))]
-            hoist = Hoist(q, found.projections, layout)
+            hoist = Hoist(q, found.projections, layout, buffers)
     return hoist
 
 
@@ -367,7 +360,9 @@ def run_hoisted(run, hoist, rc, xs):
     xs2 = [x if kind == "in" else hoist.shape_stub(rc.xp, x)
            for (kind, _), x in zip(hoist.layout, xs2)]
     saved = HoistedSaved(hoist, xs2, state)
-    hoist.hold(used, saved)
+    ref = weakref.ref(saved)  # the buffers written are held while `saved` lives
+    for key in used:
+        hoist.buffers.holders[key] = ref
     return (*outs, saved)
 
 

@@ -138,26 +138,24 @@ class _StepRows(Emission):
 
 
 # ---- the reverse pass ------------------------------------------------------------------
-def reverse_pass_function(plan, provided, from_rows, n_out, carry_locs, rows, sums):
+def reverse_pass_function(body, provided, from_rows, n_out, carry_locs, rows, sums):
     """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a loop
-    node running `plan` as its body (the steps' backward and the loop around it, as
-    `step_loop` does for the forward), generated once per way of calling it.
+    node running `body` (its `gluonlite.control_flow.passes.LoopBody`): the steps' backward
+    and the loop around it, as `step_loop` does for the forward, generated once per way of
+    calling it.
 
     Args:
-        plan: the body's compiled `Plan`, with backward steps.
-        provided: None when the loop passes no stash, else `stash_provided` of the stacks
-            it will make the stash with (`loop_steps.new_stash`, given the function's
-            `grads_in_rows`): deferred gradients of invariant inputs go to row `step` of
-            the stash's stacks instead of being computed.
+        body: the body's `LoopBody`, its plan with backward steps.
+        provided: None when the loop passes no stash, else the slots whose stacks the
+            loop holds already and gives the stash (`loop_steps.new_stash`'s `provided`):
+            deferred gradients of invariant inputs go to row `step` of the stash's stacks
+            instead of being computed, and those stacks are not written.
         from_rows: None, or per body input whether it is the same at every step: then the
             steps' saved values are columns and stacks (`steps` below) instead of, per
             step, the list of slot values a forward with `keep` appended.
-        n_out: how many of the plan's outputs are stacked step outputs; the others are the
-            carried values, whose gradients flow from step t + 1 to step t.
-        carry_locs: the input slot of each carried value.
+        n_out, carry_locs, sums: as `loop_steps.reverse_pass` takes them (the plan's
+            outputs past n_out are the carried values).
         rows: input slots whose gradient at step t is written to row t of an array.
-        sums: {input slot: accumulator index}: gradients summed over the steps (slots with
-            one index share the sum).
 
     Returns:
         ``function(steps, heads, carry, dests, stash, start) -> (carry, sums)`` runs steps
@@ -178,26 +176,27 @@ def reverse_pass_function(plan, provided, from_rows, n_out, carry_locs, rows, su
     Example (a loop's steps saved as lists: x's gradient to the rows of gx, w's summed over
     the steps)::
 
-        rev = reverse_pass_function(plan, None, None, 1, [1], [0], {2: 0})
+        rev = reverse_pass_function(LoopBody(plan), None, None, 1, [1], [0], {2: 0})
         (g_h0,), (g_w,) = rev(saved_steps, [list(g_ys)], [g_h_last], [gx], None, T - 1)
     """
     key = ("reverse", provided is not None, None if from_rows is None else tuple(from_rows),
            provided or frozenset(), n_out, tuple(carry_locs), tuple(rows),
            tuple(sorted(sums.items())))
-    return plan.generated(key, lambda: _reverse_pass(plan, *key[1:7], dict(key[7])))
+    return body.plan.generated(key, lambda: _reverse_pass(body, *key[1:7], dict(key[7])))
 
 
-def _reverse_pass(plan, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
+def _reverse_pass(body, with_stash, from_rows, provided, n_out, carry_locs, rows, sums):
+    plan = body.plan
     # Where the kept gradients go is read off a first emission (which gradient variables
     # hold the same array, and what made each), then the function is emitted with it.
-    drafted = _ReverseStep(with_stash, from_rows, provided)
+    drafted = _ReverseStep(body, with_stash, from_rows, provided)
     _emit_reverse(Writer(plan), drafted, plan, from_rows, n_out, carry_locs, rows, sums)
     targets, skipped, grads_in_rows, grads_shared, row_writes = _plan_targets(drafted, plan,
                                                                               rows)
     w = Writer(plan)
     w.targets = targets
-    _emit_reverse(w, _ReverseStep(with_stash, from_rows, provided, skipped), plan, from_rows,
-                  n_out, carry_locs, rows, sums)
+    _emit_reverse(w, _ReverseStep(body, with_stash, from_rows, provided, skipped), plan,
+                  from_rows, n_out, carry_locs, rows, sums)
     for k, s in enumerate(rows):
         made = row_writes[k]
         if made is True:
@@ -233,7 +232,7 @@ def _emit_reverse(w, emission, plan, from_rows, n_out, carry_locs, rows, sums):
         w.emit(" = ".join(f"acc{i}" for i in range(n_sums)) + " = None")
     if from_rows is not None:  # the columns and stacks the steps read, named once
         w.emit("ins, stacks = steps")
-        read, kept = read_slots(plan)
+        read, kept = emission.reads(plan)
         for s in sorted(read & kept):
             if s < plan.n_inputs:
                 w.emit(f"v{s} = ins[{s}]" if from_rows[s] else f"in{s} = ins[{s}]")
@@ -256,7 +255,7 @@ class _ReverseStep(Emission):
     """One step of a reverse pass: the step's values are read from row ``step`` of their
     columns and stacks (`from_rows`: per body input, True where ``v{slot}`` is the whole
     column, the same at every step; None: from ``saved``, the step's own list), its
-    gradient blocks compute what deferral leaves them (`Plan.deferred`) and, `with_stash`,
+    gradient blocks compute what deferral leaves them (`LoopBody.deferred`) and, `with_stash`,
     stash what the deferred sums read (`provided`: the stacks the loop gives; `skipped`:
     {slot: why} of stash writes not emitted, their stacks written elsewhere).
 
@@ -266,8 +265,8 @@ class _ReverseStep(Emission):
     what made an array (`Emission.assigned`), and ``stash_writes``, per stash stack of
     output gradients, (the token written, its stash index)."""
 
-    def __init__(self, with_stash, from_rows, provided, skipped=None):
-        self.with_stash, self.from_rows = with_stash, from_rows
+    def __init__(self, body, with_stash, from_rows, provided, skipped=None):
+        self.body, self.with_stash, self.from_rows = body, with_stash, from_rows
         self.provided, self.skipped = provided or frozenset(), skipped or {}
         self.stash_writes, self.alias, self.made_by = {}, {}, {}
         self._tokens = itertools.count()
@@ -288,9 +287,17 @@ class _ReverseStep(Emission):
         for var in variables:
             self.alias.pop(var, None)
 
-    def read_values(self, w, plan, read, kept):
+    def reads(self, plan):
+        """`read_slots`; the inputs the deferred sums read (a step's inputs, so read
+        already) are kept too."""
+        read, kept = read_slots(plan)
+        kept.update(u for d in self.body.deferred for u in d.uses)
+        return read, kept
+
+    def read_values(self, w, plan):
         if self.from_rows is None:
-            return super().read_values(w, plan, read, kept)
+            return super().read_values(w, plan)
+        read, kept = self.reads(plan)
         saved_ops, stubs = set(plan.saved_ops), dict(plan.stubs)
         for s in sorted(read):  # step t's values: row t of their columns and stacks
             if s < plan.n_inputs and s in kept:
@@ -301,16 +308,16 @@ class _ReverseStep(Emission):
             elif s in stubs:
                 w.bind(f"v{s}", stubs[s])
 
-    def need(self, st):
-        return st.need if self.with_stash else st.need_all
+    def need(self, i, st):
+        return self.body.need[i] if self.with_stash else st.need
 
     def before_gradient(self, w, plan, i, st, gys):
         if not self.with_stash:
             return
         # each stack once: a step's deferred sums share them (`new_stash`)
         grad_stacked, value_stacked = False, set()
-        for k in st.deferred:
-            d = plan.deferred[k]
+        for k in self.body.deferred_at[i]:
+            d = self.body.deferred[k]
             if not grad_stacked:
                 grad_stacked = True
                 why = self.skipped.get(st.outs[0])

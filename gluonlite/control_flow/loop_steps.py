@@ -8,14 +8,13 @@ output when they are the same value, two swapped buffers in inference, rows of o
 training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
 body's generated reverse pass (`loop_codegen.reverse_pass_function`) over the kept steps,
 last to first, with the stacks of the gradients of invariant inputs whose sums it defers
-(`new_stash`, `finish_stash`).
+(`new_stash`, `add_deferred_sums`).
 """
-import weakref
-
+from .body import add_into, free_dest
 from .loop_codegen import reverse_pass_function, step_loop
 
-__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "entering",
-           "reverse_pass", "saved_stacks", "stash_provided", "new_stash", "finish_stash"]
+__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "reverse_pass",
+           "saved_stacks", "new_stash", "add_deferred_sums"]
 
 
 def data_row(x, t):
@@ -45,20 +44,6 @@ class StackedSteps:
     def __init__(self, saved_rows, columns, input_stacks, fixed):
         self.saved_rows, self.columns, self.input_stacks = saved_rows, columns, input_stacks
         self.fixed = tuple(fixed)
-
-    def for_reverse(self, n):
-        """(columns, saved stacks) of steps 0..n-1: the reverse pass's `steps`."""
-        return self.columns(n), self.saved_rows
-
-
-def entering(xp, first, stack, n):
-    """(n, ...) values of a carried value entering each step: `first`, then rows of `stack`
-    (the value after each step)."""
-    out = xp.empty((n,) + first.shape, dtype=first.dtype)
-    if n:
-        out[0] = first
-        out[1:] = stack[:n - 1]
-    return out
 
 
 def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
@@ -91,15 +76,12 @@ def _carried_columns(xp, specs, n_steps, keep, stackable, shared):
     return (lambda n: [make(n) for make in makers]), None
 
 
-_LAYOUTS = weakref.WeakKeyDictionary()
-
-
-def _layout(plan, n_out):
+def _layout(body, n_out):
     """Which step outputs hold the same body value as a carried value or a saved value, as
     ({carried value k: step output j}, {saved slot: step output j}) (an RNN's new state is
     also its step output: one stack serves both, as in the hand-written floor). Derived
-    from the plan once."""
-    by_plan = _LAYOUTS.setdefault(plan, {})
+    from the plan once (kept in `LoopBody.layouts`)."""
+    by_plan, plan = body.layouts, body.plan
     if n_out not in by_plan:
         outputs = {}
         for j, s in enumerate(plan.out_slots[:n_out]):
@@ -112,8 +94,8 @@ def _layout(plan, n_out):
 
 
 class LoopStorage:
-    """The per-call buffers of a loop over at most `n_rows` steps, and the body's generated
-    step loop that writes them.
+    """The per-call buffers of a loop over at most `n_rows` steps, and the generated step
+    loop of its body (`body`, a `LoopBody`) that writes them.
 
     Attributes:
         stacked: the stacked step outputs (zeroed when `zero_rows`: while_loop's rows past
@@ -122,22 +104,20 @@ class LoopStorage:
             such a value twice: the next step reads it from its row).
         carried: the carried values' stacks (None unless the steps are stacked).
         saved: the saved-step stacks {slot: stack} (None when steps are not stacked).
-        run: the plan's generated step loop (`step_loop`), called as
-            ``run(args, fed, outs, rows, saved, start, stop)`` with `columns`' columns.
-            It reads the slots `scanned` from columns (`fed`, row t at step t), carries
-            output position n_out + k into body input `carried[k]` (none for the loop vars in
-            `fed_vars`, which the loop feeds itself, e.g. a counted loop's counter), does
-            not write the carried values in `shared` (the next step reads them from their
-            row), and appends each step's saved values to the list given as `saved` when
-            they cannot be stacked (the attribute `saved` is None, `keep` is true).
+        run: the body's generated step loop (`step_loop`, called with `columns`' columns):
+            the `scanned` slots read from `fed`, output n_out + k carried into body input
+            `carried[k]` (but for the loop vars `fed_vars`, which the loop feeds itself:
+            a counted loop's counter), the values in `shared` not written twice, and each
+            step's saved values appended to a list when they cannot be stacked (`keep`
+            with the attribute `saved` None).
     """
 
-    def __init__(self, xp, plan, n_out, n_rows, keep, zero_rows, scanned, carried,
+    def __init__(self, xp, body, n_out, n_rows, keep, zero_rows, scanned, carried,
                  fed_vars=(), given=()):
         make = xp.zeros if zero_rows else xp.empty
-        self.xp = xp
-        stackable = keep and plan.can_stack
-        carried_as, saved_as = _layout(plan, n_out)
+        self.xp, plan = xp, body.plan
+        stackable = keep and body.stackable
+        carried_as, saved_as = _layout(body, n_out)
         # A stacked output that is also a carried value gets one row more in front when the
         # steps are kept: filled with the value the loop starts from, the buffer's first n
         # rows are then the values entering each step, without a copy (`entering`).
@@ -188,7 +168,11 @@ class LoopStorage:
         one (`first` is written to that buffer's row 0), else a new array."""
         buf = self._entering.get(k)
         if buf is None:
-            return entering(self.xp, first, self.carried[k], n)
+            out = self.xp.empty((n,) + first.shape, dtype=first.dtype)
+            if n:
+                out[0] = first
+                out[1:] = self.carried[k][:n - 1]
+            return out
         buf[0] = first
         return buf[:n]
 
@@ -223,66 +207,63 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
         (None when the plan defers none).
     """
     rows, sums = rows or {}, sums or {}
-    plan, steps, n = state.plan, state.steps, state.n_steps
+    body, steps, n = state.body, state.steps, state.n_steps
     stacked = isinstance(steps, StackedSteps)
-    held = steps.input_stacks(n) if plan.deferred and stacked else None
+    held = steps.input_stacks(n) if body.deferred and stacked else None
     if not n:
         return [None if c is None else c.copy() for c in carry], \
-            [None] * len(set(sums.values())), new_stash(plan, 0, held) if plan.deferred else None
-    reverse = reverse_pass_function(plan, stash_provided(plan, held) if plan.deferred else None,
-                                    steps.fixed if stacked else None,
-                                    n_out, carry_locs, list(rows), sums)
+            [None] * len(set(sums.values())), new_stash(body, 0, held) if body.deferred else None
+    # the stacks the loop holds anyway that the deferred sums read: the reverse pass does
+    # not copy their rows
+    provided = frozenset(u for d in body.deferred for u in d.uses if u in (held or ())) \
+        if body.deferred else None
+    reverse = reverse_pass_function(body, provided, steps.fixed if stacked else None, n_out,
+                                    carry_locs, list(rows), sums)
     dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
     stash = None
-    if plan.deferred:
-        stash = new_stash(plan, n, held, {slot: dests[k][:n]
+    if body.deferred:
+        stash = new_stash(body, n, held, {slot: dests[k][:n]
                                          for slot, k in reverse.grads_in_rows.items()},
                                reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    carry, summed = reverse(steps.for_reverse(n) if stacked else steps, heads, carry, dests,
-                            stash, n - 1)
+    carry, summed = reverse((steps.columns(n), steps.saved_rows) if stacked else steps, heads,
+                            carry, dests, stash, n - 1)
     # The carried gradients that leave the loop must not alias a head or each other.
     return [None if c is None else c.copy() for c in carry], summed, stash
 
 
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
-    the body's plan; needs `can_stack`); `provided` {slot: stack} gives stacks the caller
-    already holds (a loop's stacked step output that is the same value)."""
+    the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
+    caller already holds (a loop's stacked step output that is the same value)."""
     provided = provided or {}
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
             for s in plan.saved_ops}
 
-def stash_provided(plan, provided):
-    """The slots of `provided` ({slot: stack}, or None) that the deferred sums read: the
-    stacks the loop gives a stash (`new_stash`), whose rows the reverse pass does not
-    copy (`reverse_pass_function`)."""
-    return frozenset(u for d in plan.deferred for u in d.uses if u in (provided or ()))
-
-def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
-    """Zeroed (n_steps, ...) stacks for the deferred gradients of a loop of n_steps.
+def new_stash(body, n_steps, provided=None, grads=None, shared=None):
+    """Zeroed (n_steps, ...) stacks for the deferred gradients (`LoopBody.deferred`) of a
+    loop of n_steps running `body`.
 
     Args:
         provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
             loop already holds (a scanned input, the carried states): the deferred sums
             read those instead of a copy made step by step.
-        grads: {output slot: (n_steps, ...) zeroed array} to use as the stack of that
-            slot's gradients (the reverse pass writes them there itself; see
-            `gluonlite.control_flow.loop_codegen.reverse_pass_function`'s `grads_in_rows`); an
-            array of another shape of as many values is viewed in the slot's shape.
-        shared: {output slot: other output slot}: slot's gradient stack is other's,
-            viewed in slot's shape (the reverse pass writes the gradient once, for both:
-            `reverse_pass_function`'s `grads_shared`).
+        grads: {output slot: (n_steps, ...) zeroed array}: that slot's gradient stack (the
+            reverse pass's `grads_in_rows`: it writes them there itself), viewed in the
+            slot's shape.
+        shared: {output slot: other output slot}: slot's gradient stack is other's, viewed
+            in slot's shape (the reverse pass's `grads_shared`).
 
     Returns:
         A list with, per deferred gradient, (its output-gradient stack, [the stack of
         each input it reads]).
 
-    Example: ``stash = new_stash(plan, T, {0: xs})``; after the reverse pass,
-    ``finish_stash(plan, stash, args)`` gives the summed gradients.
+    Example: ``stash = new_stash(body, T, {0: xs})``; after the reverse pass,
+    ``add_deferred_sums(body, stash, args, acc, ...)`` adds the summed gradients.
     """
-    xp, provided = plan.xp, provided or {}
+    plan, provided = body.plan, provided or {}
+    xp = plan.xp
     stash = []
     # One stack per slot, shared by the deferred sums of one step: one for the values a
     # sum reads and, apart (a slot may be both, in a chain of products), one for the
@@ -298,17 +279,30 @@ def new_stash(plan, n_steps, provided=None, grads=None, shared=None):
         return stacks[s]
     for s, other in shared.items():
         grads[s] = stack(grads, other)
-    for d in plan.deferred:
+    for d in body.deferred:
         stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
     return stash
 
-def finish_stash(plan, stash, args, dests=None):
-    """The summed gradients of the deferred invariant inputs: [(input index, grad)].
+def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
+    """Add the loop-summed gradients of the deferred invariant inputs (one `Fast.vjp_sum`
+    call each, over the stacks of `stash`) into `acc`, the node's gradients (`add_into`).
 
-    `dests` {input index: array} (optional): where to write an input's sum (its first,
-    when the input has several; see `Fast.writes_dests`)."""
-    out, dests = [], dict(dests or {})
-    for d, (g, uses) in zip(plan.deferred, stash):
-        out.append((d.slot, d.fn(d.step.p, plan.rc, args[d.slot], dict(zip(d.names, uses)),
-                                 g, out=dests.pop(d.slot, None))))
-    return out
+    Args:
+        body_args: per body input, its value (the invariant ones are read).
+        node_index_of: the node input index of a body input slot.
+        dests: per node input, None or its caller's array (`Fast.writes_dests`): a node
+            input's first gradient is written there.
+    """
+    if stash is None:
+        return
+    into, taken = {}, set()  # body slot -> the dest its sum goes to, once per node input
+    for d in body.deferred:
+        i = node_index_of(d.slot)
+        dest = free_dest(dests, acc, i)
+        if dest is not None and i not in taken:
+            into[d.slot] = dest
+            taken.add(i)
+    for d, (g, uses) in zip(body.deferred, stash):
+        grad = d.fn(d.step.p, body.plan.rc, body_args[d.slot], dict(zip(d.names, uses)), g,
+                    out=into.pop(d.slot, None))
+        add_into(acc, node_index_of(d.slot), grad, fresh=True)

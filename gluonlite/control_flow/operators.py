@@ -21,13 +21,13 @@ Where each stage of a hybridized ``_foreach`` lives (``_while_loop`` is the same
 
 1. decide: `passes.plan_foreach` -> a `LoopSpec` (print it to see the decisions);
 2. forward: `_loop_rules`'s kernel here -> `hoisting.run_hoisted` when the pass hoisted
-   the input projection -> `_foreach_run` here (the body's plan: `body.body_plan`; its
+   the input projection -> `_foreach_run` here (the body's plan: `passes.LoopSpec.body`; its
    storage: `loop_steps.LoopStorage`) -> the generated step loop
    (`loop_codegen.step_loop`, emitting the body's steps with `executor.codegen`);
 3. gradient: `_loop_rules`'s vjp -> `hoisting.hoisted_vjp` -> `_foreach_vjp` here ->
    `loop_steps.reverse_pass` -> the generated reverse pass
    (`loop_codegen.reverse_pass_function`) -> the loop-summed weight gradients
-   (`_add_deferred`, `loop_steps.finish_stash`, the operators' `Fast.vjp_sum`).
+   (`loop_steps.add_deferred_sums`, the operators' `Fast.vjp_sum`).
 
 Index maps (positions in a body's ``list_inputs()``; node inputs by position):
 
@@ -46,10 +46,10 @@ from ..ops import registry
 from ..ops.fast import Fast
 from ..ops.registry import Operator
 from . import checks
-from .body import add_into, body_plan, fast_weight_layout, free_dest, infer_body
+from .body import add_into, fast_weight_layout, free_dest, infer_body
 from .counting import gather, gathered_rows
 from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
-from .loop_steps import (LoopStorage, StackedSteps, data_column, data_row, finish_stash,
+from .loop_steps import (LoopStorage, StackedSteps, add_deferred_sums, data_column, data_row,
                          reverse_pass)
 from .passes import plan_cond, plan_foreach, plan_while, while_roles
 
@@ -60,15 +60,16 @@ class Saved:
     """What a loop or branch node keeps for its gradient (the opaque stateful output).
 
     Attributes:
-        plan: the body plan that ran (compiled for gradients when `steps` is not None).
+        body: the `gluonlite.control_flow.passes.LoopBody` that ran (its plan compiled for
+            gradients when `steps` is not None).
         steps: the `saved` object of each executed step, or None when nothing was kept.
         n_steps: how many steps ran (for `_cond`: 0 = else, 1 = then).
     """
 
-    __slots__ = ("plan", "steps", "n_steps")
+    __slots__ = ("body", "steps", "n_steps")
 
-    def __init__(self, plan, steps, n_steps):
-        self.plan, self.steps, self.n_steps = plan, steps, n_steps
+    def __init__(self, body, steps, n_steps):
+        self.body, self.steps, self.n_steps = body, steps, n_steps
 
 
 def _input_names(n_subgraphs):
@@ -104,7 +105,7 @@ def _spec(plan_loop, p, rc, xs):
     kernel called outside a compiled plan, decided now."""
     if rc.spec is not None:
         return rc.spec
-    return plan_loop(p, [x.shape for x in xs], [x.dtype for x in xs], rc.is_train, rc.xp)
+    return plan_loop(p, [x.shape for x in xs], [x.dtype for x in xs], rc.is_train, rc.xp, {})
 
 
 def _loop_rules(run, vjp, plan_loop, doc):
@@ -197,15 +198,17 @@ def _foreach_run(spec, rc, xs, keep):
     n_body = len(data) + len(states) + len(remain)
     n_steps = data[0].shape[0]
     args = _foreach_body_values(p, [data_row(d, 0) for d in data], states, remain, n_body)
-    free = _foreach_invariant(p, n_body)
-    plan = body_plan(spec, 0, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
-                     keep, xp, invariant=free if keep else None)
-    store = LoopStorage(xp, plan, p.num_out_data, n_steps, keep, zero_rows=False,
+    free = [False] * n_body  # the free inputs are the same at every step
+    for loc in p.remain_locs:
+        free[loc] = True
+    body = spec.body(0, [a.shape for a in args], [a.dtype for a in args], rc.is_train, keep,
+                     xp, invariant=free if keep else None)
+    store = LoopStorage(xp, body, p.num_out_data, n_steps, keep, zero_rows=False,
                         scanned=p.in_data_locs, carried=p.in_state_locs)
     saved = [] if keep and store.saved is None else None
     # The forward may read free weights in a faster layout; a backward reads the originals.
     fast = fast_weight_layout(xp, {j: args[j] for j in spec.weight_layout},
-                              spec.layout_buffers, steps_as_lists=saved is not None)
+                              spec.buffers.layouts, steps_as_lists=saved is not None)
     step_outs, step_rows = store.columns(n_steps)
     store.run([fast.get(j, a) for j, a in enumerate(args)], [data_column(d) for d in data],
               step_outs, step_rows, saved, 0, n_steps)
@@ -230,33 +233,7 @@ def _foreach_run(spec, rc, xs, keep):
                          for k, loc in enumerate(state_locs)})
             return held
         saved = StackedSteps(store.saved_rows, columns, input_stacks, free)
-    return store.stacked + cur, Saved(plan, saved, n_steps)
-
-
-def _foreach_invariant(p, n_body):
-    """Per body input: True for the free inputs (the same at every step)."""
-    inv = [False] * n_body
-    for loc in p.remain_locs:
-        inv[loc] = True
-    return inv
-
-
-def _add_deferred(plan, stash, body_args, acc, node_index_of, dests):
-    """Add the loop-summed gradients of invariant inputs (one product each) to `acc`; a
-    node input's first gradient goes into its array in `dests` when there is one."""
-    if stash is None:
-        return
-    into, taken = {}, set()
-    for d in plan.deferred:
-        i = node_index_of(d.slot)
-        dest = free_dest(dests, acc, i)
-        if dest is not None and i not in taken:
-            into[d.slot] = dest
-            taken.add(i)
-    for loc, grad in finish_stash(plan, stash, body_args, into):
-        add_into(acc, node_index_of(loc), grad, fresh=True)
-
-
+    return store.stacked + cur, Saved(body, saved, n_steps)
 
 
 def _zeroed(xp, x, dest):
@@ -282,10 +259,9 @@ def _foreach_vjp(spec, rc, xs, ys, gys, need, dests=None):
                                         p.in_state_locs, rows, sums)
     for k, g in enumerate(summed):
         add_into(acc, n_d + n_s + k, g, fresh=True)
-    plan = state.plan
     n_body = n_d + n_s + len(p.remain_locs)
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
-    _add_deferred(plan, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
+    add_deferred_sums(state.body, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
                                                     _foreach_split(p, xs)[2], n_body),
                   acc, remain_of.__getitem__, dests)
     for k in range(n_d):
@@ -360,20 +336,20 @@ def _while_run(spec, rc, xs, keep):
     var_nodes, cond_roles, func_roles = spec.roles.var_nodes, spec.roles.cond, spec.roles.func
     cur = [xs[i] for i in var_nodes]
     c_args = _by_role(cond_roles, cur, xs)
-    cplan = body_plan(spec, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
-                      False, xp)
+    cplan = spec.body(0, [a.shape for a in c_args], [a.dtype for a in c_args], False, False,
+                      xp).plan
     f_args = _by_role(func_roles, cur, xs)
     fixed = spec.roles.func_fixed
-    fplan = body_plan(spec, 1, [a.shape for a in f_args], [a.dtype for a in f_args],
-                      rc.is_train, keep, xp, invariant=fixed if keep else None)
+    func = spec.body(1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
+                     keep, xp, invariant=fixed if keep else None)
     n_out, n_it = p.num_out_data, p.max_iterations
     counter = spec.counter
     gathered = []  # (slot, every step's row) of the rows func picks by the counter
     if counter is not None:  # the trip count and every step's counter, known at entry
         values, n_steps = counter.values(rc, cur[counter.k], n_it)
-        for slot, j, tp in gathered_rows(p, fplan, counter):
+        for slot, j, tp in gathered_rows(p, func, counter):
             rows = gather(rc, f_args[j], tp, values[:n_steps])
-            if rows.shape[1:] == fplan.slot_shape[slot]:
+            if rows.shape[1:] == func.plan.slot_shape[slot]:
                 gathered.append((slot, rows))
     else:
         n_steps = None
@@ -385,7 +361,7 @@ def _while_run(spec, rc, xs, keep):
     scanned += [slot for slot, _ in gathered]
     fed += [rows for _, rows in gathered]
     # Stacks have max_iterations rows; rows past the last step are never touched.
-    store = LoopStorage(xp, fplan, n_out, n_it, keep, zero_rows=True, scanned=scanned,
+    store = LoopStorage(xp, func, n_out, n_it, keep, zero_rows=True, scanned=scanned,
                         carried=p.func_var_locs,
                         fed_vars=() if counter is None else (counter.k,),
                         given=[slot for slot, _ in gathered])
@@ -393,7 +369,7 @@ def _while_run(spec, rc, xs, keep):
     first = cur
     # The forward may read invariant weights in a faster layout; a backward reads xs.
     fast = fast_weight_layout(xp, {i: xs[i] for i in spec.weight_layout},
-                              spec.layout_buffers, steps_as_lists=saved is not None)
+                              spec.buffers.layouts, steps_as_lists=saved is not None)
     f_args = _by_role(func_roles, cur, [fast.get(i, x) for i, x in enumerate(xs)])
     step_outs, step_rows = store.columns(n_it if n_steps is None else n_steps)
     if n_steps is not None:
@@ -433,7 +409,7 @@ def _while_run(spec, rc, xs, keep):
                 held[p.func_var_locs[counter.k]] = values[:n]
             return held
         saved = StackedSteps(store.saved_rows, columns, input_stacks, fixed)
-    return store.stacked + cur, Saved(fplan, saved, step)
+    return store.stacked + cur, Saved(func, saved, step)
 
 
 def _while_vjp(spec, rc, xs, ys, gys, need, dests=None):
@@ -448,8 +424,7 @@ def _while_vjp(spec, rc, xs, ys, gys, need, dests=None):
                                         p.func_var_locs, sums=sums)
     for i, g in zip(ins, summed):
         add_into(acc, i, g, fresh=True)
-    plan = state.plan
-    _add_deferred(plan, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
+    add_deferred_sums(state.body, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
                   lambda j: func_roles[j][1], dests)
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):
@@ -513,19 +488,20 @@ def _cond_run(spec, rc, xs, keep, taken=None):
     p, xp = spec.params, rc.xp
     if taken is None:
         c_args = [xs[i] for i in p.cond_input_locs]
-        cplan = body_plan(spec, 0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
-                          False, xp)
+        cplan = spec.body(0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+                          False, xp).plan
         (c,), _ = cplan.forward(c_args)
         if c.size != 1:
             raise ValueError(f"cond: pred must be a scalar (one element), got shape {c.shape}")
         taken = bool(host_scalar(c))
     b = 0 if taken else 1
     args = [xs[i] for i in p[_BRANCH_LOCS[b]]]
-    plan = body_plan(spec, 1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
+    body = spec.body(1 + b, [a.shape for a in args], [a.dtype for a in args], rc.is_train,
                      keep, xp)
+    plan = body.plan
     outs = [xp.empty(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
     _, s = plan.forward(args, outs=outs)
-    return outs, Saved(plan, [s] if keep else None, 1 if taken else 0)
+    return outs, Saved(body, [s] if keep else None, 1 if taken else 0)
 
 
 def _cond_vjp(spec, rc, xs, ys, gys, need, dests=None):
@@ -536,7 +512,7 @@ def _cond_vjp(spec, rc, xs, ys, gys, need, dests=None):
     heads = list(gys[:p.num_outputs])
     if all(h is None for h in heads):
         return acc
-    g = state.plan.backward(state.steps[0], heads)
+    g = state.body.plan.backward(state.steps[0], heads)
     for j, i in enumerate(p[_BRANCH_LOCS[0 if state.n_steps else 1]]):
         add_into(acc, i, g[j])
     return acc

@@ -30,6 +30,7 @@ class CachedOp:
         self.static_shape = bool(static_shape)
         self.input_names = self.symbol.list_inputs()
         self._plans = {}
+        self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._last = None
         self._ctx = None
         self._no_grad = (False,) * len(self.input_names)
@@ -44,7 +45,7 @@ class CachedOp:
             xp = self._xp_of(datas)
             plan = self._plans[key] = compile_plan(
                 self.symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
-                list(want), self.static_alloc, xp)
+                list(want), self.static_alloc, xp, self._shared)
         self._last = (key, plan)
         return plan
 

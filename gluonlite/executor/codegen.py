@@ -65,15 +65,14 @@ class Emission:
         hands back its saved values (the `saved` of `Plan.forward`)."""
         return True
 
-    def read_values(self, w, plan, read, kept):
-        """Emit ``v{slot} = ...`` for every slot of `read` (`read_slots`; `kept`: those
-        whose values it reads, the others shape stubs)."""
-        for s in sorted(read):
+    def read_values(self, w, plan):
+        """Emit ``v{slot} = ...`` for every slot the backward refers to (`read_slots`)."""
+        for s in sorted(read_slots(plan)[0]):
             w.emit(f"v{s} = saved[{s}]")
 
-    def need(self, st):
-        """The inputs of step `st` whose gradients its block computes."""
-        return st.need_all
+    def need(self, i, st):
+        """The inputs of backward step i (`st`) whose gradients its block computes."""
+        return st.need
 
     def before_gradient(self, w, plan, i, st, gys):
         """At the top of backward step i's block (entered when one of the output gradient
@@ -115,14 +114,6 @@ class Writer:
     def emit(self, line):
         """Append source `line`, indented to the current `depth`."""
         self.lines.append("    " * self.depth + line)
-
-
-def _dest(plan, slot, k, step_bufs, direct):
-    """Where output k (slot `slot`) of a step is written: its static buffer, the caller's
-    array for it, or (None) a fresh array."""
-    if step_bufs is not None and step_bufs[k] is not None:
-        return "static"
-    return direct.get(slot)
 
 
 def _live_steps(plan, skip, given):
@@ -241,7 +232,8 @@ def _emit_step(w, plan, i, st, direct, value):
         return
     targets, all_static = [], True
     for k, s in enumerate(outs[:st.n_arrays]):
-        dest = _dest(plan, s, k, st.bufs, direct)
+        # its static buffer, the caller's array for it, or (None) a fresh array
+        dest = "static" if st.bufs is not None and st.bufs[k] is not None else direct.get(s)
         all_static = all_static and dest == "static"
         if dest == "static":
             dest = w.bind(f"b{i}_{k}", st.bufs[k])
@@ -346,8 +338,7 @@ def backward_body(w, plan, heads, into=None, emission=None):
     output) to ``g{slot}`` of every input; `into` is `_destinations` when the caller's
     arrays are in ``into{slot}``."""
     emission = emission or _PLAIN
-    read, kept = read_slots(plan)
-    emission.read_values(w, plan, read, kept)
+    emission.read_values(w, plan)
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
                    set(range(plan.n_inputs)) | set(plan.out_slots))
     w.emit(" = ".join(f"g{s}" for s in grads) + " = None")
@@ -367,27 +358,19 @@ def backward_body(w, plan, heads, into=None, emission=None):
 
 def read_slots(plan):
     """(the slots a backward refers to, those of them whose values it reads): the others
-    it sees as shape stubs (`Plan.saved_slots`); a deferred sum reads its uses."""
-    read, kept = set(), set(plan.saved_slots)
+    it sees as shape stubs (`Plan.saved_slots`)."""
+    read = set()
     for st in plan.bwd_steps:
         read.update(st.ins)
         read.update(st.outs)
-        for k in st.deferred:
-            read.update(plan.deferred[k].uses)
-            kept.update(plan.deferred[k].uses)
-    return read, kept
-
-
-def _rule(op, j):
-    """Input j's direct gradient rule (`Fast.grads`), or None."""
-    return op.fast.grads[j] if op.fast.grads is not None and j < len(op.fast.grads) else None
+    return read, set(plan.saved_slots)
 
 
 def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     gys = [f"g{s}" for s in st.outs]
     w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
            f"  # {st.op.name} {st.node.name!r}")
-    need = emission.need(st)
+    need = emission.need(i, st)
     emission.before_gradient(w, plan, i, st, gys)
     wanted = [j for j, want in enumerate(need) if want]
     same_data = {}  # a local expression holding a gradient variable's data, reshaped
@@ -403,7 +386,8 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
         grads = {0: ("gx0", False)}
         same_data["gx0"] = gys[0]  # the same data: one array may hold both (reshaped)
     elif wanted and len(gys) == 1 and not into and \
-            all(j in st.op.fast.passes_grad or _rule(st.op, j) for j in wanted):
+            all(j in st.op.fast.passes_grad or j < len(st.op.fast.grads or ()) and
+                st.op.fast.grads[j] for j in wanted):
         # each rule, called directly
         args = ", ".join(f"v{s}" for s in st.ins + st.outs[:1]) + f", {gys[0]}"
         grads = {}

@@ -90,6 +90,7 @@ class Executor:
         self._arg_names, self._aux_names = arg_names, aux_names
         self._input_names = symbol.list_inputs()
         self._plans = {}
+        self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._saved = None
         self.outputs = self._blank_outputs()
 
@@ -153,7 +154,7 @@ class Executor:
         if plan is None:
             plan = self._plans[key] = compile_plan(
                 self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins], is_train,
-                list(want), static_alloc=False, xp=self._ctx.xp)
+                list(want), static_alloc=False, xp=self._ctx.xp, shared=self._shared)
         return plan
 
     def forward(self, is_train=False, **kwargs):

@@ -8,6 +8,8 @@ that a steady-state call allocates (almost) nothing.
 Slots: every entry of the graph (variable or operator output) has a slot index; the inputs
 occupy slots 0..n_inputs-1 in ``symbol.list_inputs()`` order.
 """
+from types import MappingProxyType
+
 import numpy as np
 
 from ..ops.registry import RunCtx
@@ -23,28 +25,16 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "need_all", "deferred", "spec")
+                 "rc", "spec")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
         self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
         self.use_into = node.op.fast.into is not None and not node.op.stateful
         self.bufs = None
-        self.need = None
+        self.need = None  # per input, whether the backward computes its gradient
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
         self.spec = None  # what the operator's `prepare` rule decided for this step
-        self.need_all = None  # `need` without deferral (see Plan.deferred)
-        self.deferred = ()
-
-
-class _Deferred:
-    """A step's gradient for a loop-invariant input, left to the loop to sum over its steps
-    (`Fast.vjp_sum`): each step stashes its output gradient and the inputs `uses`."""
-
-    __slots__ = ("step", "slot", "fn", "names", "uses")
-
-    def __init__(self, step, slot, fn, names, uses):
-        self.step, self.slot, self.fn, self.names, self.uses = step, slot, fn, names, uses
 
 
 class Plan:
@@ -60,7 +50,7 @@ class Plan:
     """
 
     def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
-                 invariant=None):
+                 shared=None):
         self.symbol = symbol
         self.input_names = symbol.list_inputs()
         self.is_train = bool(is_train)
@@ -104,21 +94,20 @@ class Plan:
         self.n_slots = n_slots
         for st in self.steps:
             if st.op.prepare is not None:
+                store = {} if shared is None else shared.setdefault(st.node, {})
                 st.spec = st.op.prepare(st.p, [self.slot_shape.get(s) for s in st.ins],
                                         [self.slot_dtype.get(s) for s in st.ins],
-                                        self.is_train, xp)
+                                        self.is_train, xp, store)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
         self.out_dtypes = [self.slot_dtype[s] for s in self.out_slots]
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
-        self.invariant = list(invariant) if invariant is not None else [False] * n_in
         self._plan_backward()
         backward = set(map(id, self.bwd_steps))
         for st in self.steps:
             if st.op.stateful and (id(st) in backward or st.spec is not None):
                 st.rc = RunCtx(self.is_train, xp, id(st) in backward, st.spec)
-        self._plan_deferred()
         self._plan_memory()
         self._build_runners()
 
@@ -128,7 +117,7 @@ class Plan:
         requires = set(i for i, g in enumerate(self.grad_inputs) if g)
         self.bwd_steps = []
         if not requires:
-            self.saved_slots, self._saved_ops, self.can_stack = set(), (), False
+            self.saved_slots, self._saved_ops = set(), ()
             self._stubs, self._dropped = (), ()
             return
         for st in self.steps:
@@ -156,30 +145,7 @@ class Plan:
                             for s in sorted(seen - saved) if s in self.slot_shape)
         self._dropped = tuple(s for s in range(self.n_inputs, self.n_slots)
                               if s not in seen and s not in self.out_slots)
-        # Saved operator outputs, in slot order; stackable when every one is an array (a
-        # nested loop's opaque state is not).
         self._saved_ops = tuple(sorted(s for s in saved if s >= self.n_inputs))
-        self.can_stack = all(s in self.slot_shape for s in self._saved_ops)
-
-    def _plan_deferred(self):
-        """Gradients of invariant inputs that the loop running this plan sums once over all
-        its steps (one GEMM instead of one per step) instead of per step."""
-        self.deferred = []
-        for st in self.bwd_steps:
-            st.need_all = list(st.need)
-            if not st.op.fast.vjp_sum or st.op.variadic:
-                continue
-            names = st.op.input_names(st.p)
-            mine = []
-            for j, s in enumerate(st.ins):
-                rule = st.op.fast.vjp_sum.get(names[j])
-                if st.need[j] and s < self.n_inputs and self.invariant[s] and rule:
-                    reads, fn = rule
-                    st.need[j] = False
-                    mine.append(len(self.deferred))
-                    self.deferred.append(_Deferred(st, s, fn, reads,
-                                                   [st.ins[names.index(r)] for r in reads]))
-            st.deferred = tuple(mine)
 
     def value_of(self, slot):
         """The slot whose value `slot` holds: followed back through `_copy` steps (a loop
@@ -192,7 +158,7 @@ class Plan:
     @property
     def saved_ops(self):
         """The operator outputs a backward reads (`Fast.saves`), in slot order: what a
-        loop keeps of each step (stackable when `can_stack`)."""
+        loop keeps of each step."""
         return self._saved_ops
 
     @property
@@ -309,6 +275,18 @@ class Plan:
         self.forward_fn(False)
         return self._sources[("forward", False, frozenset())]
 
+    @property
+    def sources(self):
+        """{key: Python source} of every function generated for this plan so far, read-only:
+        ``("forward", with_outs, skip)`` as `forward_fn` takes them, ``("backward",
+        with_dests)``, and the step loops and reverse passes of a loop running this plan
+        as its body (keys starting with "loop" and "reverse").
+
+        Example: ``plan.forward_fn(True, skip=[1]); print(plan.sources[("forward", True,
+        frozenset({1}))])``.
+        """
+        return MappingProxyType(self._sources)
+
     def forward(self, args, outs=None):
         """Run the forward.
 
@@ -345,7 +323,7 @@ class Plan:
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,
-                 xp=np, invariant=None):
+                 xp=np, shared=None):
     """Compile `symbol` for the given input shapes and dtypes (aligned with list_inputs()).
 
     Args:
@@ -354,10 +332,11 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         static_alloc: preallocate temporaries once, sharing buffers between values whose
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
-        invariant: bools aligned with list_inputs(): inputs that stay the same over the
-            calls of one loop; gradients of such inputs that have an `Fast.vjp_sum` rule
-            are left to the loop (`Plan.deferred`; `gluonlite.control_flow.loop_steps`'s
-            `new_stash` and `finish_stash`).
+        shared: a dict the caller keeps for all the plans it compiles of one graph (a
+            `CachedOp`'s, an `Executor`'s: their calls never overlap). A node's `prepare`
+            rule gets the same dict of its own in each of them (``shared[node]``), for what
+            those plans can share (a loop's large per-call buffers); without it, a fresh
+            dict per plan.
 
     Returns:
         A `Plan`.
@@ -366,4 +345,4 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
         ValueError: shapes that do not fit (naming the node), or an output whose shape cannot
             be inferred.
     """
-    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp, invariant)
+    return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp, shared)

@@ -88,10 +88,11 @@ class Operator:
         # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
         # outputs (shape inference runs both ways, as MXNet's does).
         self.shape_back = shape_back
-        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp)
-        # -> an object a compiled plan computes once per step and hands to that step's
-        # kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the loops'
-        # optimizations, `gluonlite.control_flow.passes`).
+        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp,
+        # store) -> an object a compiled plan computes once per step and hands to that
+        # step's kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the
+        # loops' optimizations, `gluonlite.control_flow.passes`). `store` is a dict the
+        # node's plans of one graph share (`compile_plan`'s `shared`).
         self.prepare = prepare
         # The speed-only alternatives to the rules above (`gluonlite.ops.fast.Fast`).
         self.fast = fast if fast is not None else Fast()

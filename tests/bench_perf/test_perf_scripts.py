@@ -272,3 +272,20 @@ def test_goal_lines_judge_the_reference_cell_and_all_cells_apart():
     lstm = next(ln for ln in lines if "goal 3" in ln and "reference table" in ln)
     assert "NOT met; 1/2 cases within" in all_cells and "RNNCell b1 infer foreach" in all_cells
     assert ": met; 1/1 cases within" in lstm
+
+
+def test_screen_count_follows_foreach_to_its_forward_and_gradient():
+    """screen_count.py reaches the loop's forward and gradient from its registration (and
+    what they call in the compiler), leaves shape inference out, and prints one row per
+    operator with lines and screens that agree."""
+    p = _run("screen_count.py", "--op", "_foreach", "--op", "tanh", "--list")
+    assert p.returncode == 0, p.stderr
+    rows = {r.split("|")[1].strip(): r for r in _table_rows(p.stdout)}
+    assert {"_foreach", "tanh"} <= set(rows)
+    _, _, _, defs, lines, screens, files, _ = rows["_foreach"].split("|")
+    assert int(screens) == -(-int(lines) // 50) and int(defs) > 0 and int(files) > 1
+    listed = p.stderr
+    for name in (" _foreach_run ", " _foreach_vjp ", " reverse_pass_function ",
+                 " forward_body ", " backward_body "):
+        assert name in listed, name
+    assert " _foreach_shape " not in listed and " infer_graph " not in listed

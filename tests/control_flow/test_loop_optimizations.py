@@ -5,7 +5,7 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
-from gluonlite.control_flow.body import loop_optimizations
+from gluonlite.control_flow.body import LoopBuffers, loop_optimizations
 from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
 from gluonlite.executor import compile_plan
 from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
@@ -60,7 +60,7 @@ def test_foreach_projection_is_hoisted_and_equal(no_bias):
     outs, last = sym.contrib.foreach(_rnn_body(_vars(), no_bias), sym.var("data"),
                                      [sym.var("h0")])
     s = sym.Group([outs, last[0]])
-    hoist = foreach_hoist(_loop_node(s, "_foreach").params)
+    hoist = foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers())
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(0)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
@@ -83,7 +83,7 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
 
     outs, last = sym.contrib.foreach(body, data, [h0])
     s = sym.Group([outs, last[0]])
-    assert foreach_hoist(_loop_node(s, "_foreach").params) is not None
+    assert foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers()) is not None
     rng = np.random.RandomState(1)
     _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
 
@@ -119,7 +119,7 @@ def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
     with loop_optimizations(not compiled_with):
         got, _ = plan.forward([args[n] for n in names])
     outer_spec, = [st.spec for st in plan.steps if st.spec is not None]
-    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.steps
+    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.plan.steps
                    if st.spec is not None]
     assert inner_specs and all(sp.optimize == compiled_with for sp in inner_specs)
     assert all((sp.hoist is not None) == compiled_with for sp in inner_specs)
@@ -147,7 +147,7 @@ def _while_rnn(start_step=1):
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
 def test_while_take_projection_is_hoisted_and_equal(i0, step):
     s = _while_rnn(step)
-    hoist = while_hoist(_loop_node(s, "_while_loop").params)
+    hoist = while_hoist(_loop_node(s, "_while_loop").params, LoopBuffers())
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(3)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
@@ -180,8 +180,8 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     assert [pr.folded for pr in hoist.projections] == [node_inputs.index("b_h")]
     body_inputs = hoist.params["_subgraphs"][0].list_inputs()
     assert "b_h" not in body_inputs and "w_h" in body_inputs
-    plans = list(hoist.loop.plans.values())
-    assert any(len(pl.deferred) == 1 for pl in plans)
+    bodies = list(hoist.loop.plans.values())
+    assert any(len(b.deferred) == 1 for b in bodies)
 
 
 def test_the_gate_gradients_are_written_once_for_both_their_uses(monkeypatch):
@@ -355,8 +355,9 @@ def test_hoisted_projection_respects_null_grad_req():
 @pytest.mark.parametrize("loop", ["foreach", "while_loop"])
 def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     """Loops long and wide enough read their invariant FC weights as transposed-contiguous
-    copies (same values), one buffer per compiled plan refilled on every call: results
-    equal the plain loop's, and the weights' gradients are unchanged."""
+    copies (same values), one buffer per loop node, shared by its training and inference
+    plans and refilled on every call: results equal the plain loop's, and the weights'
+    gradients are unchanged."""
     from gluonlite.bench.models import ForeachRNN, WhileRNN
     from gluonlite.control_flow import operators
     laid_out = []
@@ -390,12 +391,12 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
                            [p.grad().asnumpy() for p in layer.collect_params().values()])
             if opt:  # the inference plan's second call refills its copy
                 assert_almost_equal(layer(x, states).asnumpy(), infer, rtol=0, atol=0)
-    # the h2h weight was laid out (the i2h one is hoisted), in one buffer per plan (train,
-    # inference) over three calls
+    # the h2h weight was laid out (the i2h one is hoisted), in one buffer for both plans
+    # (train, inference) over three calls
     laid_out = [copies for copies in laid_out if copies]  # the plain loop's calls lay none
     assert [len(copies) for copies in laid_out] == [1, 1, 1]
     buffers = [copies[0].base for copies in laid_out]
-    assert buffers[0] is not buffers[1] and buffers[1] is buffers[2]
+    assert buffers[0] is buffers[1] is buffers[2]
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 
@@ -430,13 +431,34 @@ def test_a_plan_keeps_the_setting_it_was_compiled_with():
     (plain_spec,), (fast_spec,) = loop_specs(plain, "_foreach"), loop_specs(fast, "_foreach")
     assert plain_spec.hoist is None and not plain_spec.defer_sums
     body_inputs = _loop_node(outs, "_foreach").params["_subgraphs"][0].list_inputs()
-    assert {tuple(pl.input_names) for pl in plain_spec.plans.values()} == {tuple(body_inputs)}
-    assert not any(pl.deferred for pl in plain_spec.plans.values())
+    assert {tuple(b.plan.input_names) for b in plain_spec.plans.values()} == {tuple(body_inputs)}
+    assert not any(b.deferred for b in plain_spec.plans.values())
     assert fast_spec.hoist is not None and fast_spec.hoist.loop.defer_sums
-    assert all("w_i" not in pl.input_names for pl in fast_spec.hoist.loop.plans.values())
+    assert all("w_i" not in b.plan.input_names for b in fast_spec.hoist.loop.plans.values())
     assert "hoist 1 projection" in repr(fast_spec) and "plain" in repr(plain_spec)
     for a, b in zip(plain_results, fast_results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
+
+
+def _rnn_layer_and_projection(monkeypatch, seed):
+    """A hybridized foreach RNN layer, its inputs (x wants a gradient), and a function
+    giving the array the last call's hoisted projection (every step's rows) was written
+    to."""
+    from gluonlite.bench.models import ForeachRNN
+    mx.random.seed(seed)
+    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
+    layer.initialize()
+    layer.hybridize(static_alloc=True)
+    x, h0 = nd.array(np.random.RandomState(seed).randn(T, N, I)), [nd.zeros((N, H))]
+    x.attach_grad()
+    spy = Spy(monkeypatch)
+    spy.fast_into("FullyConnected")
+
+    def projection():
+        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
+                                      if c[0][2][0].shape[0] == T * N][-1]
+        return out if out.base is None else out.base
+    return layer, x, h0, projection
 
 
 def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypatch):
@@ -444,24 +466,9 @@ def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypa
     its saved state holds: a second call meanwhile gets a fresh array (its results are its
     own), and once the first call's backward has run the buffer serves the next call (the
     same array, not a new one)."""
-    from gluonlite.bench.models import ForeachRNN
-    mx.random.seed(5)
-    layer = ForeachRNN(gluon.rnn.RNNCell(H, input_size=I), T)
-    layer.initialize()
-    layer.hybridize(static_alloc=True)
-    x, h0 = nd.array(np.random.RandomState(0).randn(T, N, I)), [nd.zeros((N, H))]
+    layer, x, h0, projection = _rnn_layer_and_projection(monkeypatch, 5)
     x2 = x * 2
-    x.attach_grad()
     x2.attach_grad()  # the same plan as x's (one that gives data a gradient)
-    spy = Spy(monkeypatch)
-    spy.fast_into("FullyConnected")
-
-    def projection():
-        """The array the last call's hoisted projection (every step's rows) was written to."""
-        (_, _, (out,), _, _, _), _ = [c for c in spy.calls["FullyConnected into"]
-                                      if c[0][2][0].shape[0] == T * N][-1]
-        return out if out.base is None else out.base
-
     with autograd.record():
         first = layer(x, h0)
     buffer = projection()
@@ -475,4 +482,28 @@ def test_a_projection_buffer_is_held_until_its_backward_and_then_reused(monkeypa
         again = layer(x, h0)
     assert projection() is buffer  # free again after the backward: reused
     again.backward()
+    assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)
+
+
+def test_a_blocks_training_and_inference_plans_share_one_projection_buffer(monkeypatch):
+    """A hybridized block's training and inference plans hoist the projection into the
+    loop node's one buffer, not one per plan: an inference call after a training call's
+    backward writes the array the training call wrote, and one before that backward (which
+    still reads it) gets a fresh array; values and gradients are unchanged."""
+    layer, x, h0, projection = _rnn_layer_and_projection(monkeypatch, 6)
+    with autograd.record():
+        trained = layer(x, h0)
+    buffer = projection()
+    during = layer(x, h0).asnumpy()  # the inference plan, before the backward
+    assert projection() is not buffer
+    trained.backward()
+    g_first = x.grad.asnumpy().copy()
+    after = layer(x, h0).asnumpy()
+    assert projection() is buffer  # the training plan's buffer, free again
+    with autograd.record():
+        again = layer(x, h0)
+    assert projection() is buffer
+    again.backward()
+    for got in (during, after, again.asnumpy()):
+        assert_almost_equal(got, trained.asnumpy(), rtol=1e-6, atol=1e-7)
     assert_almost_equal(x.grad.asnumpy(), g_first, rtol=1e-6, atol=1e-7)

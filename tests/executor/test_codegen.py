@@ -10,6 +10,7 @@ import pytest
 from gluonlite import nd, sym
 from gluonlite.control_flow.loop_codegen import reverse_pass_function, step_loop
 from gluonlite.control_flow.loop_steps import saved_stacks
+from gluonlite.control_flow.passes import LoopBody
 from gluonlite.executor import compile_plan
 
 
@@ -56,7 +57,7 @@ def test_a_skipped_output_is_not_written_and_the_others_are(static):
     assert (total == 7.0).all()
     # The sum node feeds only the skipped output: it is not in the generated step.
     key = ("forward", True, frozenset({1}))
-    assert "'total'" not in plan._sources[key]
+    assert "'total'" not in plan.sources[key]
 
 
 def test_random_steps_run_even_when_their_output_is_skipped():
@@ -65,7 +66,9 @@ def test_random_steps_run_even_when_their_output_is_skipped():
     plan = compile_plan(s, [(3,)], ["float32"])
     src_key = ("forward", True, frozenset({1}))
     plan.forward_fn(True, skip=[1])
-    assert "'draw'" in plan._sources[src_key]
+    assert "'draw'" in plan.sources[src_key]
+    with pytest.raises(TypeError):  # read-only
+        plan.sources[src_key] = ""
 
 
 def test_generated_backward_equals_autograd():
@@ -137,8 +140,9 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     else:
         steps = saved
     g_x = np.zeros_like(xs)
-    reverse = reverse_pass_function(plan, None, (False, False, True) if stacked else None, 1,
-                                    [1], [0], {2: 0})
+    reverse = reverse_pass_function(LoopBody(plan), None,
+                                    (False, False, True) if stacked else None, 1, [1], [0],
+                                    {2: 0})
     (g_h,), (g_w_sum,) = reverse(steps, [list(heads)], [carry0], [g_x], None, T - 1)
     np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
     np.testing.assert_allclose(g_h, carry, rtol=1e-12)

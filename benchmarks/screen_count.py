@@ -1,0 +1,195 @@
+"""How much source a reader opens to follow an operator's forward and gradient, in screens.
+
+Issue 18 asks that finding `_foreach`'s forward and gradient take fewer screens. This counts
+it the same way at any commit, from the source alone (`ast`, no import):
+
+- Entry: the module-level statements of the operator's package that name the operator in
+  a string (its registration, its `fast_paths` section), and every function or class they
+  name, except shape and dtype inference (names ending in ``_shape``, ``_dtype`` or
+  ``_shape_back``, or starting with ``infer_``): the forward and the gradient only.
+- Walk: from each function reached, every name it refers to (calls, callbacks) that is a
+  function or class of the scope (resolved through the module's own definitions and its
+  imports), and every attribute it calls or reads that is a method or property of a
+  class of the scope (all of that name: a hook and its overrides alike; not the names of
+  dict, list and set methods, ``d.values()``), transitively. A class reached counts its
+  head (class line to its first method) and ``__init__``.
+- Count: the lines of every definition reached (docstring and comments included: what a
+  reader reads), in screens of 50 lines (total lines / 50, rounded up), and the files
+  they are in.
+
+Scopes: `_foreach` (and `_while_loop`) in ``gluonlite/control_flow`` and
+``gluonlite/executor`` less the executor's front ends, which call plans and are never
+called by a loop (``executor.py``, ``cached_op.py``, ``hooks.py``); an operator of
+``gluonlite/ops`` in that package less its machinery (``registry.py``, ``fast.py``,
+``attrs.py``).
+
+Usage::
+
+    python benchmarks/screen_count.py                    # the working tree
+    python benchmarks/screen_count.py --rev adab738      # a commit (read with git show)
+    python benchmarks/screen_count.py --rev adab738 --rev HEAD --list
+"""
+import argparse
+import ast
+import math
+import os
+import re
+import subprocess
+import sys
+
+SCREEN = 50
+_BUILTIN_METHODS = frozenset(n for t in (dict, list, set) for n in dir(t))
+_SKIP = re.compile(r"(_shape|_dtype|_shape_back)$|^infer_")
+_TARGETS = {
+    "_foreach": ("gluonlite/control_flow", "gluonlite/executor"),
+    "_while_loop": ("gluonlite/control_flow", "gluonlite/executor"),
+    "FullyConnected": ("gluonlite/ops",),
+    "tanh": ("gluonlite/ops",),
+}
+_MACHINERY = {"gluonlite/ops/registry.py", "gluonlite/ops/fast.py", "gluonlite/ops/attrs.py",
+              "gluonlite/executor/executor.py", "gluonlite/executor/cached_op.py",
+              "gluonlite/executor/hooks.py"}
+
+
+def _sources(rev, folders):
+    """{path: source} of the .py files directly in `folders`, at `rev` (None: on disk)."""
+    out = {}
+    for folder in folders:
+        if rev is None:
+            names = sorted(f"{folder}/{n}" for n in os.listdir(folder) if n.endswith(".py"))
+            for path in names:
+                with open(path) as f:
+                    out[path] = f.read()
+        else:
+            listing = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:{folder}"],
+                                     check=True, capture_output=True, text=True).stdout
+            for name in listing.split():
+                if name.endswith(".py"):
+                    path = f"{folder}/{name}"
+                    out[path] = subprocess.run(["git", "show", f"{rev}:{path}"], check=True,
+                                               capture_output=True, text=True).stdout
+    return {p: s for p, s in out.items() if p not in _MACHINERY}
+
+
+class _Module:
+    """A parsed file: its top-level definitions, imported names and statements."""
+
+    def __init__(self, path, source):
+        self.path, self.tree = path, ast.parse(source)
+        self.package = path.rsplit("/", 1)[0]
+        self.defs = {}     # name -> ast node (function or class)
+        self.imports = {}  # local name -> (module path, name)
+        for node in self.tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                self.defs[node.name] = node
+        for node in ast.walk(self.tree):  # an import inside a function counts too
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = self.package.split("/")
+                base = base[:len(base) - (node.level - 1)]
+                mod = "/".join(base + (node.module.split(".") if node.module else []))
+                for alias in node.names:
+                    self.imports[alias.asname or alias.name] = (mod + ".py", alias.name)
+
+
+def _class_head(node):
+    """Lines of a class from its `class` line to its first method (docstring, slots)."""
+    first = next((n for n in node.body if isinstance(n, (ast.FunctionDef,))), None)
+    end = (first.lineno - 1) if first is not None else node.end_lineno
+    return node.lineno, end
+
+
+def count(rev, op):
+    """(definitions reached [(path, name, first line, last line)], files) for `op`."""
+    sources = _sources(rev, _TARGETS[op])
+    mods = {p: _Module(p, s) for p, s in sources.items()}
+    methods = {}  # attribute name -> [(path, qualified name, node)]
+    for m in mods.values():
+        for cls in (n for n in m.defs.values() if isinstance(n, ast.ClassDef)):
+            for f in cls.body:
+                if isinstance(f, ast.FunctionDef) and not f.name.startswith("__"):
+                    methods.setdefault(f.name, []).append((m.path, f"{cls.name}.{f.name}", f))
+
+    def resolve(mod, name):
+        seen = set()
+        while (mod.path, name) not in seen:
+            seen.add((mod.path, name))
+            if name in mod.defs:
+                return mod, mod.defs[name]
+            if name not in mod.imports or mod.imports[name][0] not in mods:
+                return None
+            path, name = mod.imports[name]
+            mod = mods[path]
+        return None
+
+    reached, todo = {}, []
+
+    def add(path, qual, lines, node):
+        if (path, qual) not in reached:
+            reached[(path, qual)] = lines
+            if node is not None:
+                todo.append((mods[path], node))
+
+    def reach_name(mod, name):
+        if _SKIP.search(name):
+            return
+        found = resolve(mod, name)
+        if found is None:
+            return
+        m, node = found
+        if isinstance(node, ast.ClassDef):
+            add(m.path, node.name, _class_head(node), None)
+            init = next((f for f in node.body if isinstance(f, ast.FunctionDef)
+                         and f.name == "__init__"), None)
+            if init is not None:
+                add(m.path, f"{node.name}.__init__", (init.lineno, init.end_lineno), init)
+        else:
+            add(m.path, node.name, (node.lineno, node.end_lineno), node)
+
+    def walk(mod, node):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                reach_name(mod, n.id)
+            elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and \
+                    n.attr not in _BUILTIN_METHODS:
+                for path, qual, f in methods.get(n.attr, ()):
+                    add(path, qual, (f.lineno, f.end_lineno), f)
+
+    for m in mods.values():
+        for stmt in m.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                continue
+            if any(isinstance(n, ast.Constant) and n.value == op for n in ast.walk(stmt)):
+                add(m.path, f"<statement line {stmt.lineno}>", (stmt.lineno, stmt.end_lineno),
+                    None)
+                walk(m, stmt)
+    while todo:
+        walk(*todo.pop())
+    defs = sorted((p, q, a, b) for (p, q), (a, b) in reached.items())
+    return defs, sorted({p for p, *_ in defs})
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rev", action="append", help="a commit (default: the working tree)")
+    ap.add_argument("--op", action="append", choices=sorted(_TARGETS),
+                    help="default: _foreach, FullyConnected, tanh")
+    ap.add_argument("--list", action="store_true", help="list the definitions reached")
+    a = ap.parse_args(argv)
+    revs = a.rev or [None]
+    ops = a.op or ["_foreach", "FullyConnected", "tanh"]
+    print("| operator | commit | definitions | lines | screens of 50 | files |")
+    print("|---|---|---:|---:|---:|---:|")
+    for op in ops:
+        for rev in revs:
+            defs, files = count(rev, op)
+            lines = sum(b - a + 1 for _, _, a, b in defs)
+            print(f"| {op} | {rev or 'working tree'} | {len(defs)} | {lines} | "
+                  f"{math.ceil(lines / SCREEN)} | {len(files)} |")
+            if a.list:
+                for p, q, x, y in defs:
+                    print(f"    {p}:{x}-{y} {q} ({y - x + 1})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
