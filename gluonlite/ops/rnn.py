@@ -480,21 +480,24 @@ def _back_rnn(xp, rec, p, dy, dh):
     hs, whT = rec.hs, rec.w["wh"]
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
     dG = _empty(xp, (T, N, H), hs.dtype)
-    t1, d = xp.empty((N, H), dtype=hs.dtype), xp.empty((N, H), dtype=hs.dtype)
-    mask, tanh = rec.mask, p.mode == "rnn_tanh"
+    # The activation's derivative at every step first, in two whole-sequence operations:
+    # the reverse loop then makes three calls a step (at a small batch, a step's cost is
+    # the calls, not their arithmetic).
+    out = rec.out()
+    if p.mode == "rnn_tanh":
+        xp.multiply(out, out, out=dG)
+        xp.subtract(1, dG, out=dG)
+    else:
+        xp.sign(out, out=dG)  # relu outputs are >= 0: sign is the 0/1 mask
+    d = xp.empty((N, H), dtype=hs.dtype)
+    mask = rec.mask
     for t in _order(not rec.reverse, T):
-        i, o = _idx(rec.reverse, t)
-        h = hs[o]
         xp.add(dy[t], dh, out=d)
-        if tanh:
-            xp.multiply(h, h, out=t1)
-            xp.subtract(1, t1, out=t1)
-        else:
-            xp.sign(h, out=t1)  # relu outputs are >= 0: sign is the 0/1 mask
-        xp.multiply(d, t1, out=dG[t])
-        xp.dot(dG[t], whT, out=dh)
+        dg = dG[t]
+        dg *= d
+        xp.dot(dg, whT, out=dh)
         if mask is not None:
-            _skip_rows(xp, mask, t, dG[t], dh, d)
+            _skip_rows(xp, mask, t, dg, dh, d)
     return dG, None
 
 
