@@ -1,4 +1,5 @@
-"""The fused recurrent operator `RNN` (MXNet 1.9.1's) and `_rnn_param_concat`.
+"""The fused recurrent operator `RNN` (MXNet 1.9.1's), `_rnn_param_concat`, and
+`_rnn_unpacked` (`RNN` on the parts of its packed parameter vector, each read where it lies).
 
 ``RNN(data, parameters, state, state_cell=None, sequence_length=None, state_size,
 num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
@@ -45,6 +46,13 @@ Its large arrays come from `WORKSPACE`, which hands an array out again once noth
 it any more (no output, view or saved run refers to it): a steady-state call then writes
 into memory it already touched, as a hand-written loop with preallocated buffers does,
 instead of faulting fresh pages in every call.
+
+``_rnn_unpacked(data, *parameters, state, [state_cell])`` takes `RNN`'s attributes (but not
+``use_sequence_length``) and, in place of the packed vector, the parts that
+``_rnn_param_concat`` would join (any shapes; when they are the layout's entries one by one,
+as a layer's parameters are, each is read where it lies). Its gradients go into the
+caller's buffers when given (`Fast.writes_dests`): a layer's parameter gradients are written
+where they are kept, with no packed gradient to copy out.
 """
 import sys
 

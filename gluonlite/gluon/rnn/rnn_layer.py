@@ -1,10 +1,12 @@
 """Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers on the fused `RNN` operator.
 
-A layer packs its parameters into MXNet's one vector (``_rnn_param_concat`` of every
-parameter flattened: all weights, then all biases, see `gluonlite.ops.rnn`) and runs the
-`RNN` operator, imperatively and hybridized alike, so a hybridized layer's graph is MXNet
-1.9.1's and exports load in either library. ``layer._unfuse()`` gives the same computation
-as a stack of cells (the form that runs under ``foreach``).
+Hybridized, a layer's graph is MXNet 1.9.1's: its parameters packed into one vector
+(``_rnn_param_concat`` of every parameter flattened: all weights, then all biases, see
+`gluonlite.ops.rnn`) and the `RNN` operator on it, so exports load in either library. The
+compiled plan runs that ``RNN`` on the parameters themselves (`_rnn_unpacked`, the same
+kernel; `gluonlite.executor.rnn_params`), and so does an imperative call: no call copies the
+weights into a packed vector or the packed gradient back out. ``layer._unfuse()`` gives the
+same computation as a stack of cells (the form that runs under ``foreach``).
 
 Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h|h2r}_{weight|bias}``, prefixed by
 the layer's prefix (``lstm0_l0_i2h_weight``).
