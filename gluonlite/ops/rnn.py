@@ -240,11 +240,12 @@ class ParamLayout:
         """Per layer and direction, {name: array}, from `parts` holding the entries one by
         one in the packed order (each of the entry's size, any shape), or None when they do
         not (then only their concatenation can be read this way)."""
-        if len(parts) != len(self.order) or \
-                any(a.size != n for a, n in zip(parts, self.sizes)):
+        if len(parts) != len(self.order):
             return None
         out = [{} for _ in self.entries]
-        for a, (k, name, shape) in zip(parts, self.order):
+        for a, (k, name, shape), n in zip(parts, self.order, self.sizes):
+            if a.size != n:
+                return None
             out[k][name] = a if a.shape == shape else a.reshape(shape)
         return out
 
@@ -709,8 +710,8 @@ def _vjp(p, rc, xs, ys, gys, need):
     data, params = xs[0], xs[1]
     lay = _layout(p, data.shape[2])
     dparams = _empty(xp, params.shape, data.dtype) if need[1] else None
-    dx, dstate, dcell = _backward(p, rc, data, lay.views(params), xs[2:], ys, gys, need[0],
-                                  lay.views(dparams) if need[1] else None, None)
+    dx, dstate, dcell = _backward(p, rc, data, lambda: lay.views(params), xs[2:], ys, gys,
+                                  need[0], lay.views(dparams) if need[1] else None, None)
     out = [dx, dparams, dstate]
     if p.mode == "lstm":
         out.append(dcell)
@@ -721,9 +722,11 @@ def _vjp(p, rc, xs, ys, gys, need):
 
 def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
     """The gradients (data, state, state cell) of a run, writing the weight and bias
-    gradients into `dviews` (like `views`; None: none wanted). `rest`: the inputs after data
-    and parameters (state, state cell, sequence length); `dests` (or None): arrays to write
-    the data, state and state cell gradients into, each possibly None."""
+    gradients into `dviews` (like `views`; None: none wanted). `views()` gives the
+    parameters' views (read only to run the forward again when it kept nothing); `rest`: the
+    inputs after data and parameters (state, state cell, sequence length); `dests` (or
+    None): arrays to write the data, state and state cell gradients into, each possibly
+    None."""
     xp = rc.xp
     state = rest[0]
     lstm = p.mode == "lstm"
@@ -731,7 +734,7 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
     if saved is None:  # the forward kept nothing: run it again, keeping what we read
         cell = rest[1] if lstm else None
         lengths = rest[-1] if p.use_sequence_length else None
-        saved = _forward(p, rc, data, views, state, cell, lengths, True)[-1]
+        saved = _forward(p, rc, data, views(), state, cell, lengths, True)[-1]
     T, N, ni = data.shape
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
@@ -883,8 +886,8 @@ def _unpacked_vjp(p, rc, xs, ys, gys, need, dests=None):
             flat = _empty(xp, (lay.size,), dt)
             dviews = lay.views(flat)
     fixed = None if dests is None else [dests[0]] + list(dests[n - ns:]) + [None] * (2 - ns)
-    dx, dstate, dcell = _backward(p, rc, data, _part_views(xp, lay, parts, dt), xs[n - ns:],
-                                  ys, gys, need[0], dviews, fixed)
+    dx, dstate, dcell = _backward(p, rc, data, lambda: _part_views(xp, lay, parts, dt),
+                                  xs[n - ns:], ys, gys, need[0], dviews, fixed)
     if flat is not None:
         off = 0
         for d in dparts:

@@ -203,3 +203,25 @@ def test_unpacked_attribute_errors():
                        r"at least one parameter part and the state\(s\): >= 4 for "
                        r"mode='lstm', got 3"):
         nd._rnn_unpacked(x, w, h, state_size=4, num_layers=1, mode="lstm")
+
+
+@pytest.mark.parametrize("name", ["RNN", "_rnn_unpacked"])
+def test_a_backward_without_the_kept_run_runs_the_forward_again(name):
+    from gluonlite import ops
+    op = ops.get(name)
+    rng = np.random.default_rng(1)
+    parts = [rng.uniform(-1, 1, s) for s in [(16, 3), (16, 4), (16,), (16,)]]
+    x, h, c = (rng.uniform(-1, 1, s) for s in [(3, 2, 3), (1, 2, 4), (1, 2, 4)])
+    params = [np.concatenate([a.reshape(-1) for a in parts])] if name == "RNN" else parts
+    attrs = {"state_size": 4, "num_layers": 1, "mode": "lstm", "state_outputs": True}
+    if name == "_rnn_unpacked":
+        attrs["num_args"] = 7
+    p = op.parse(attrs)[0]
+    rc = ops.RunCtx(True, np, True)
+    xs = [x] + params + [h, c]
+    ys = op.kernel(p, rc, *xs)
+    head = [rng.uniform(-1, 1, ys[0].shape), None, None]
+    kept = op.vjp(p, rc, xs, list(ys), head, [True] * len(xs))
+    again = op.vjp(p, rc, xs, list(ys[:3]), head, [True] * len(xs))  # no hidden output
+    for a, b in zip(kept, again):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
