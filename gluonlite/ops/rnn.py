@@ -483,26 +483,39 @@ _RUN = {"rnn_relu": _rnn_dir, "rnn_tanh": _rnn_dir, "lstm": _lstm_dir, "gru": _g
 
 
 # ---- the kernel's backward, one direction ------------------------------------------------------
+# A reverse rnn step whose (N, H) arrays hold at most this many elements costs its calls
+# more than their arithmetic: its activation derivative is then taken for the whole sequence
+# before the loop (two calls in all, not two a step); above it, a whole-sequence pass would
+# stream the sequence through memory once more where a step's own pass stays in cache.
+_WHOLE_SEQUENCE_MAX = 4096
+
+
+def _act_grad(xp, mode, h, out):
+    """The rnn activation's derivative at its output `h`, into `out`."""
+    if mode == "rnn_tanh":
+        xp.multiply(h, h, out=out)
+        xp.subtract(1, out, out=out)
+    else:
+        xp.sign(h, out=out)  # relu outputs are >= 0: sign is the 0/1 mask
+
+
 def _back_rnn(xp, rec, p, dy, dh):
     """Reverse loop of an rnn direction: returns the (T, N, G) gradient of the gates' input
     (i2h and h2h alike) and leaves the initial state's gradient in `dh`."""
     hs, whT = rec.hs, rec.w["wh"]
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
     dG = _empty(xp, (T, N, H), hs.dtype)
-    # The activation's derivative at every step first, in two whole-sequence operations:
-    # the reverse loop then makes three calls a step (at a small batch, a step's cost is
-    # the calls, not their arithmetic).
     out = rec.out()
-    if p.mode == "rnn_tanh":
-        xp.multiply(out, out, out=dG)
-        xp.subtract(1, dG, out=dG)
-    else:
-        xp.sign(out, out=dG)  # relu outputs are >= 0: sign is the 0/1 mask
+    whole = N * H <= _WHOLE_SEQUENCE_MAX
+    if whole:
+        _act_grad(xp, p.mode, out, dG)
     d = xp.empty((N, H), dtype=hs.dtype)
     mask = rec.mask
     for t in _order(not rec.reverse, T):
         xp.add(dy[t], dh, out=d)
         dg = dG[t]
+        if not whole:
+            _act_grad(xp, p.mode, out[t], dg)
         dg *= d
         xp.dot(dg, whT, out=dh)
         if mask is not None:

@@ -225,3 +225,30 @@ def test_a_backward_without_the_kept_run_runs_the_forward_again(name):
     again = op.vjp(p, rc, xs, list(ys[:3]), head, [True] * len(xs))  # no hidden output
     for a, b in zip(kept, again):
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["rnn_tanh", "rnn_relu"])
+def test_rnn_backward_per_step_and_whole_sequence_agree(mode, monkeypatch):
+    """Small steps take the activation's derivative for the whole sequence first, large ones
+    step by step: both give the same gradients (also with rows past their length)."""
+    from gluonlite.ops import rnn as ops_rnn
+    rng = np.random.default_rng(2)
+    x = nd.array(rng.uniform(-1, 1, (4, 3, 2)), dtype="float64")
+    params = nd.array(rng.uniform(-1, 1, (2 * 5 * (2 + 5 + 2),)), dtype="float64")
+    h = nd.array(rng.uniform(-1, 1, (2, 3, 5)), dtype="float64")
+    lengths = nd.array([4, 2, 3], dtype="float64")
+
+    def grads():
+        for a in (x, params, h):
+            a.attach_grad()
+        with autograd.record():
+            y = nd.RNN(x, params, h, lengths, state_size=5, num_layers=1, mode=mode,
+                       bidirectional=True, use_sequence_length=True)
+        y.backward(nd.array(rng.uniform(-1, 1, y.shape), dtype="float64"))
+        return [a.grad.asnumpy() for a in (x, params, h)]
+    rng_state = rng.bit_generator.state
+    whole = grads()
+    monkeypatch.setattr(ops_rnn, "_WHOLE_SEQUENCE_MAX", 0)
+    rng.bit_generator.state = rng_state
+    for a, b in zip(grads(), whole):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
