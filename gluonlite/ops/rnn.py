@@ -225,7 +225,7 @@ class ParamLayout:
         self.order = sorted(((k, n, s) for k, e in enumerate(self.entries)
                              for n, (_, s) in e.items()),
                             key=lambda kns: self.entries[kns[0]][kns[1]][0])
-        self.sizes = tuple(_size(s) for _, _, s in self.order)
+        self.sizes = tuple(_numel(s) for _, _, s in self.order)
 
     def arithmetic(self):
         """The length as a sum, for messages: weights per layer, then biases."""
@@ -233,7 +233,7 @@ class ParamLayout:
 
     def views(self, flat):
         """Per layer and direction, {name: view of `flat` with that entry's shape}."""
-        return [{k: flat[o:o + _size(s)].reshape(s) for k, (o, s) in e.items()}
+        return [{k: flat[o:o + _numel(s)].reshape(s) for k, (o, s) in e.items()}
                 for e in self.entries]
 
     def part_views(self, parts):
@@ -250,8 +250,11 @@ class ParamLayout:
         return out
 
 
-def _size(shape):
-    return shape[0] * shape[1] if len(shape) == 2 else shape[0]
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 _LAYOUTS = {}
@@ -849,13 +852,6 @@ def _unpacked_shape(p, ins):
     packed = None if any(s is None for s in parts) else (sum(_numel(s) for s in parts),)
     filled, outs = _shape(p, [ins[0], packed] + list(states))
     return [filled[0]] + list(parts) + filled[2:2 + ns], outs
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _part_views(xp, lay, parts, dtype):
