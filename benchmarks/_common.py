@@ -153,7 +153,7 @@ def median(values):
 
 
 def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
-    """Time zero-arg callables round by round (A B C A B C ...), in ms.
+    """Time zero-arg callables round by round (A B C, B C A, C A B, ...), in ms.
 
     Args:
         variants: dict name -> callable; each call is one timed unit.
@@ -173,13 +173,18 @@ def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
     if rounds < 1:
         raise ValueError(f"interleaved: rounds must be >= 1, got {rounds}")
     clock = clock or time.perf_counter
-    out = {}
+    names = list(variants)
+    out = {name: [] for name in names}
     for r in range(warmup + rounds):
         # As timeit does, the cyclic garbage collector is off while a call is timed and
         # runs between rounds: garbage one variant leaves (the imperative layers' tapes)
         # is not billed to whichever later call happens to trip the collector.
         gc.collect()
-        for name, fn in variants.items():
+        # The first call after a collection runs slower than the same call later in the
+        # round: each round starts with the next variant, so none pays that every round.
+        k = r % len(names)
+        for name in names[k:] + names[:k]:
+            fn = variants[name]
             gc.disable()
             try:
                 t0 = clock()
@@ -188,7 +193,7 @@ def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
             finally:
                 gc.enable()
             if r >= warmup:
-                out.setdefault(name, []).append(dt)
+                out[name].append(dt)
         if after_round is not None:
             for name, ms in after_round().items():
                 if r >= warmup:

@@ -1,4 +1,5 @@
-"""The fused recurrent operator `RNN` (MXNet 1.9.1's) and `_rnn_param_concat`.
+"""The fused recurrent operator `RNN` (MXNet 1.9.1's), `_rnn_param_concat`, and
+`_rnn_unpacked` (`RNN` on the parts of its packed parameter vector, each read where it lies).
 
 ``RNN(data, parameters, state, state_cell=None, sequence_length=None, state_size,
 num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
@@ -45,6 +46,13 @@ Its large arrays come from `WORKSPACE`, which hands an array out again once noth
 it any more (no output, view or saved run refers to it): a steady-state call then writes
 into memory it already touched, as a hand-written loop with preallocated buffers does,
 instead of faulting fresh pages in every call.
+
+``_rnn_unpacked(data, *parameters, state, [state_cell])`` takes `RNN`'s attributes (but not
+``use_sequence_length``) and, in place of the packed vector, the parts that
+``_rnn_param_concat`` would join (any shapes; when they are the layout's entries one by one,
+as a layer's parameters are, each is read where it lies). Its gradients go into the
+caller's buffers when given (`Fast.writes_dests`): a layer's parameter gradients are written
+where they are kept, with no packed gradient to copy out.
 """
 import sys
 
@@ -213,6 +221,11 @@ class ParamLayout:
                 off += G
         self.bias_term = f"2*{G}*{len(self.entries)}"
         self.size = off
+        # (direction index, name, shape) of every entry in the packed order
+        self.order = sorted(((k, n, s) for k, e in enumerate(self.entries)
+                             for n, (_, s) in e.items()),
+                            key=lambda kns: self.entries[kns[0]][kns[1]][0])
+        self.sizes = tuple(_numel(s) for _, _, s in self.order)
 
     def arithmetic(self):
         """The length as a sum, for messages: weights per layer, then biases."""
@@ -220,8 +233,28 @@ class ParamLayout:
 
     def views(self, flat):
         """Per layer and direction, {name: view of `flat` with that entry's shape}."""
-        return [{k: flat[o:o + (s[0] * s[1] if len(s) == 2 else s[0])].reshape(s)
-                 for k, (o, s) in e.items()} for e in self.entries]
+        return [{k: flat[o:o + _numel(s)].reshape(s) for k, (o, s) in e.items()}
+                for e in self.entries]
+
+    def part_views(self, parts):
+        """Per layer and direction, {name: array}, from `parts` holding the entries one by
+        one in the packed order (each of the entry's size, any shape), or None when they do
+        not (then only their concatenation can be read this way)."""
+        if len(parts) != len(self.order):
+            return None
+        out = [{} for _ in self.entries]
+        for a, (k, name, shape), n in zip(parts, self.order, self.sizes):
+            if a.size != n:
+                return None
+            out[k][name] = a if a.shape == shape else a.reshape(shape)
+        return out
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 _LAYOUTS = {}
@@ -453,27 +486,43 @@ _RUN = {"rnn_relu": _rnn_dir, "rnn_tanh": _rnn_dir, "lstm": _lstm_dir, "gru": _g
 
 
 # ---- the kernel's backward, one direction ------------------------------------------------------
+# A reverse rnn step whose (N, H) arrays hold at most this many elements costs its calls
+# more than their arithmetic: its activation derivative is then taken for the whole sequence
+# before the loop (two calls in all, not two a step); above it, a whole-sequence pass would
+# stream the sequence through memory once more where a step's own pass stays in cache.
+_WHOLE_SEQUENCE_MAX = 4096
+
+
+def _act_grad(xp, mode, h, out):
+    """The rnn activation's derivative at its output `h`, into `out`."""
+    if mode == "rnn_tanh":
+        xp.multiply(h, h, out=out)
+        xp.subtract(1, out, out=out)
+    else:
+        xp.sign(h, out=out)  # relu outputs are >= 0: sign is the 0/1 mask
+
+
 def _back_rnn(xp, rec, p, dy, dh):
     """Reverse loop of an rnn direction: returns the (T, N, G) gradient of the gates' input
     (i2h and h2h alike) and leaves the initial state's gradient in `dh`."""
     hs, whT = rec.hs, rec.w["wh"]
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
     dG = _empty(xp, (T, N, H), hs.dtype)
-    t1, d = xp.empty((N, H), dtype=hs.dtype), xp.empty((N, H), dtype=hs.dtype)
-    mask, tanh = rec.mask, p.mode == "rnn_tanh"
+    out = rec.out()
+    whole = N * H <= _WHOLE_SEQUENCE_MAX
+    if whole:
+        _act_grad(xp, p.mode, out, dG)
+    d = xp.empty((N, H), dtype=hs.dtype)
+    mask = rec.mask
     for t in _order(not rec.reverse, T):
-        i, o = _idx(rec.reverse, t)
-        h = hs[o]
         xp.add(dy[t], dh, out=d)
-        if tanh:
-            xp.multiply(h, h, out=t1)
-            xp.subtract(1, t1, out=t1)
-        else:
-            xp.sign(h, out=t1)  # relu outputs are >= 0: sign is the 0/1 mask
-        xp.multiply(d, t1, out=dG[t])
-        xp.dot(dG[t], whT, out=dh)
+        dg = dG[t]
+        if not whole:
+            _act_grad(xp, p.mode, out[t], dg)
+        dg *= d
+        xp.dot(dg, whT, out=dh)
         if mask is not None:
-            _skip_rows(xp, mask, t, dG[t], dh, d)
+            _skip_rows(xp, mask, t, dg, dh, d)
     return dG, None
 
 
@@ -620,12 +669,13 @@ def _seq_mask(xp, lengths, T, N):
     return _SeqMask(xp.asarray(rows), rows.all(axis=1).tolist())
 
 
-def _forward(p, rc, data, params, state, cell, lengths, keep):
+def _forward(p, rc, data, views, state, cell, lengths, keep):
+    """The layers over `data`; `views` per layer and direction {name: weight or bias}
+    (`ParamLayout.views`). Returns the visible outputs and the saved run (or None)."""
     xp = rc.xp
     T, N, ni = data.shape
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
-    views = _layout(p, ni).views(params)
     mask = _seq_mask(xp, lengths, T, N)
     run = _RUN[p.mode]
     lstm = p.mode == "lstm"
@@ -667,18 +717,40 @@ def _kernel(p, rc, data, params, state, *rest):
     `gluonlite.ops.rnn` for the equations and the packed parameter layout)."""
     cell = rest[0] if p.mode == "lstm" else None
     lengths = rest[-1] if p.use_sequence_length else None
-    return _forward(p, rc, data, params, state, cell, lengths, rc.is_train or rc.need_grad)
+    views = _layout(p, data.shape[2]).views(params)
+    return _forward(p, rc, data, views, state, cell, lengths, rc.is_train or rc.need_grad)
 
 
 def _vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
-    data, params, state = xs[0], xs[1], xs[2]
+    data, params = xs[0], xs[1]
+    lay = _layout(p, data.shape[2])
+    dparams = _empty(xp, params.shape, data.dtype) if need[1] else None
+    dx, dstate, dcell = _backward(p, rc, data, lambda: lay.views(params), xs[2:], ys, gys,
+                                  need[0], lay.views(dparams) if need[1] else None, None)
+    out = [dx, dparams, dstate]
+    if p.mode == "lstm":
+        out.append(dcell)
+    if p.use_sequence_length:
+        out.append(None)
+    return tuple(out)
+
+
+def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
+    """The gradients (data, state, state cell) of a run, writing the weight and bias
+    gradients into `dviews` (like `views`; None: none wanted). `views()` gives the
+    parameters' views (read only to run the forward again when it kept nothing); `rest`: the
+    inputs after data and parameters (state, state cell, sequence length); `dests` (or
+    None): arrays to write the data, state and state cell gradients into, each possibly
+    None."""
+    xp = rc.xp
+    state = rest[0]
     lstm = p.mode == "lstm"
     saved = ys[-1] if len(ys) > _n_visible(p) else None
     if saved is None:  # the forward kept nothing: run it again, keeping what we read
-        cell = xs[3] if lstm else None
-        lengths = xs[-1] if p.use_sequence_length else None
-        saved = _forward(p, rc, data, params, state, cell, lengths, True)[-1]
+        cell = rest[1] if lstm else None
+        lengths = rest[-1] if p.use_sequence_length else None
+        saved = _forward(p, rc, data, views(), state, cell, lengths, True)[-1]
     T, N, ni = data.shape
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
@@ -688,19 +760,21 @@ def _vjp(p, rc, xs, ys, gys, need):
         g = gys[i] if i < len(gys) and i < _n_visible(p) else None
         return g if g is not None else xp.zeros(shape, dtype=dt)
 
+    def dest(i, shape):
+        d = dests[i] if dests is not None else None
+        return d if d is not None else _empty(xp, shape, dt)
+
     dy = grad(0, (T, N, D * R))
     dhy = grad(1, (L * D, N, R))
     dcy = grad(2, (L * D, N, H)) if lstm else None
-    want_w = need[1]
-    dparams = _empty(xp, params.shape, dt) if want_w else None
-    dviews = _layout(p, ni).views(dparams) if want_w else None
-    dstate = _empty(xp, state.shape, dt)
-    dcell = _empty(xp, state.shape[:2] + (H,), dt) if lstm else None
+    want_w = dviews is not None
+    dstate = dest(1, state.shape)
+    dcell = dest(2, state.shape[:2] + (H,)) if lstm else None
     dx = None
     for layer in range(L - 1, -1, -1):
         if saved.mask is not None:
             dy = dy * saved.mask.rows[:, :, None]
-        want_x = layer > 0 or need[0]
+        want_x = layer > 0 or want_data
         dx = None
         for d in range(D):
             k = layer * D + d
@@ -735,17 +809,13 @@ def _vjp(p, rc, xs, ys, gys, need):
                     xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
             if want_x:
                 xi = rec.x.shape[2]
-                part = _empty(xp, (T, N, xi), dt)
+                part = dest(0, (T, N, xi)) if layer == 0 and d == 0 else \
+                    _empty(xp, (T, N, xi), dt)
                 xp.dot(gi2, rec.w["wx"], out=part.reshape(T * N, xi))
                 dx = part if dx is None else xp.add(dx, part, out=dx)
         if layer > 0:
             dy = dx * saved.drops[layer - 1] if saved.drops else dx
-    out = [dx if need[0] else None, dparams, dstate]
-    if lstm:
-        out.append(dcell)
-    if p.use_sequence_length:
-        out.append(None)
-    return tuple(out)
+    return (dx if want_data else None), dstate, dcell
 
 
 RNN = register(
@@ -754,6 +824,99 @@ RNN = register(
     nondiff=("sequence_length",), same_dtype=("data", "parameters", "state", "state_cell"),
     signature=("data", "parameters", "state", "state_cell", "sequence_length"))(_kernel)
 RNN.stateful = True  # the hidden last output is the run kept for the backward
+
+
+# ---- _rnn_unpacked -----------------------------------------------------------------------------
+def _n_states(p):
+    return 2 if p.mode == "lstm" else 1
+
+
+def _check_unpacked(p):
+    """Raise ValueError for attributes `_rnn_unpacked` does not take; returns the number of
+    state inputs (after the parameter parts)."""
+    _check_attrs(p)
+    if p.use_sequence_length:
+        raise ValueError("_rnn_unpacked: attribute use_sequence_length must be False (use RNN "
+                         "for sequences of several lengths)")
+    ns = _n_states(p)
+    if p.num_args < ns + 2:
+        raise ValueError(f"_rnn_unpacked: attribute num_args must count data, at least one "
+                         f"parameter part and the state(s): >= {ns + 2} for mode={p.mode!r}, "
+                         f"got {p.num_args}")
+    return ns
+
+
+def _unpacked_shape(p, ins):
+    ns = _check_unpacked(p)
+    parts, states = ins[1:len(ins) - ns], ins[len(ins) - ns:]
+    packed = None if any(s is None for s in parts) else (sum(_numel(s) for s in parts),)
+    filled, outs = _shape(p, [ins[0], packed] + list(states))
+    return [filled[0]] + list(parts) + filled[2:2 + ns], outs
+
+
+def _part_views(xp, lay, parts, dtype):
+    """`ParamLayout.part_views`, or the views of the parts' concatenation when they are not
+    the layout's entries one by one."""
+    views = lay.part_views(parts)
+    if views is None:
+        flat = xp.concatenate([a.reshape(-1) for a in parts],
+                              out=_empty(xp, (lay.size,), dtype))
+        views = lay.views(flat)
+    return views
+
+
+def _unpacked_kernel(p, rc, data, *rest):
+    """_rnn_unpacked(data, *parameters, state, [state_cell], RNN's attributes, num_args):
+    `RNN` with its packed parameter vector given as the parts `_rnn_param_concat` would join
+    (each part any shape of its size); what a compiled plan runs for ``RNN`` of
+    ``_rnn_param_concat`` (`gluonlite.executor.rnn_params`), so that the parameters are read
+    where they lie and their gradients written into the caller's buffers."""
+    ns = _check_unpacked(p)
+    parts, states = rest[:len(rest) - ns], rest[len(rest) - ns:]
+    views = _part_views(rc.xp, _layout(p, data.shape[2]), parts, data.dtype)
+    return _forward(p, rc, data, views, states[0], states[1] if ns == 2 else None, None,
+                    rc.is_train or rc.need_grad)
+
+
+def _unpacked_vjp(p, rc, xs, ys, gys, need, dests=None):
+    xp = rc.xp
+    ns = _n_states(p)
+    n = len(xs)
+    data, parts = xs[0], xs[1:n - ns]
+    dt = data.dtype
+    lay = _layout(p, data.shape[2])
+    want = need[1:n - ns]
+    dparts = dviews = flat = None
+    if any(want):
+        dparts = [dests[1 + j] if dests is not None and dests[1 + j] is not None and w
+                  else _empty(xp, a.shape, dt) for j, (a, w) in enumerate(zip(parts, want))]
+        dviews = lay.part_views(dparts)
+        if dviews is None:  # the parts split the vector otherwise: write it whole, then split
+            flat = _empty(xp, (lay.size,), dt)
+            dviews = lay.views(flat)
+    fixed = None if dests is None else [dests[0]] + list(dests[n - ns:]) + [None] * (2 - ns)
+    dx, dstate, dcell = _backward(p, rc, data, lambda: _part_views(xp, lay, parts, dt),
+                                  xs[n - ns:], ys, gys, need[0], dviews, fixed)
+    if flat is not None:
+        off = 0
+        for d in dparts:
+            xp.copyto(d.reshape(-1), flat[off:off + d.size])
+            off += d.size
+    dparts = dparts or [None] * len(want)
+    return tuple([dx] + [d if w else None for d, w in zip(dparts, want)] + [dstate] +
+                 ([dcell] if ns == 2 else []))
+
+
+def _unpacked_dtype(p, ins):
+    d = next((t for t in ins if t is not None), None)
+    return [d if t is None else t for t in ins], [d] * _n_visible(p)
+
+
+_UNPACKED = register(
+    "_rnn_unpacked", variadic="num_args", outputs=lambda p: _n_visible(p) + 1,
+    visible=_n_visible, output_names=_output_names, attrs=dict(_ATTRS, num_args=A.Int()),
+    shape=_unpacked_shape, dtype=_unpacked_dtype, vjp=_unpacked_vjp)(_unpacked_kernel)
+_UNPACKED.stateful = True  # as RNN's: the hidden last output is the run kept
 
 
 # ---- _rnn_param_concat -------------------------------------------------------------------------
@@ -799,3 +962,6 @@ def _param_concat_into(p, rc, outs, *xs):
 
 
 fast_paths(Fast(saves=(), into=_param_concat_into), "_rnn_param_concat")
+# The gradients of the data, the states and each parameter part go straight into the
+# caller's buffers (a parameter's grad, under a compiled plan or autograd).
+fast_paths(Fast(writes_dests=True), "_rnn_unpacked")

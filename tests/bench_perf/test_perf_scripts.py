@@ -130,6 +130,16 @@ def test_rows_worker_protocol(tmp_path, fail):
     assert w.proc.returncode == 0
 
 
+def test_interleaved_rounds_start_with_each_variant_in_turn():
+    common = _bench_module("_common")
+    calls = []
+    variants = {name: (lambda name=name: calls.append(name)) for name in "abc"}
+    times = common.interleaved(variants, rounds=4, warmup=1)
+    assert list(times) == ["a", "b", "c"] and all(len(v) == 4 for v in times.values())
+    rounds = [calls[i:i + 3] for i in range(0, len(calls), 3)]
+    assert rounds == [list("abc"), list("bca"), list("cab"), list("abc"), list("bca")]
+
+
 def test_rows_worker_that_cannot_start_names_its_variable():
     common = _bench_module("_common")
     with pytest.raises(common.WorkerError, match="FAKE_PYTHON=.*cannot start"):

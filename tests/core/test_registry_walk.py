@@ -155,6 +155,34 @@ def _rnn(mode, layers=1, bidirectional=False, hidden=2, more=True, **attrs):
              ref=None if attrs else _rnn_ref(mode, layers, bidirectional, hidden))
 
 
+def _rnn_parts(mode, layers, bidirectional, ni, hidden):
+    """The shapes of the packed vector's entries, in its order (what a layer concatenates)."""
+    G, D = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode] * hidden, \
+        2 if bidirectional else 1
+    weights = [s for k in range(layers) for _ in range(D)
+               for s in ((G, ni if k == 0 else D * hidden), (G, hidden))]
+    return weights + [(G,)] * (2 * layers * D)
+
+
+def _unpacked(mode, layers=1, bidirectional=False, hidden=2, split=None):
+    """_rnn_unpacked: the parts as a layer's parameters (or split at `split`, not by entry),
+    checked against the RNN reference on their concatenation."""
+    T, N, ni, D = 3, 2, 3, 2 if bidirectional else 1
+    n_states = 2 if mode == "lstm" else 1
+    parts = _rnn_parts(mode, layers, bidirectional, ni, hidden)
+    if split is not None:
+        size = _rnn_size(mode, layers, bidirectional, ni, hidden)
+        parts = [(split,), (size - split,)]
+    ref = _rnn_ref(mode, layers, bidirectional, hidden)
+
+    def unpacked_ref(x, *rest):
+        flat = np.concatenate([a.reshape(-1) for a in rest[:len(rest) - n_states]])
+        return ref(x, flat, *rest[len(rest) - n_states:])
+    a = {"state_size": hidden, "num_layers": layers, "bidirectional": bidirectional,
+         "mode": mode, "state_outputs": True}
+    return C([(T, N, ni)] + parts + [(layers * D, N, hidden)] * n_states, a, ref=unpacked_ref)
+
+
 B23, B13, B21 = (2, 3), (1, 3), (2, 1)
 MODA = np.array([[2.3, 3.7, 5.2], [1.3, 4.6, 7.1]])
 MODB = np.array([[1.1, 1.5, 2.0], [0.7, 1.9, 2.3]])
@@ -250,6 +278,8 @@ SPECS = {
             C([(3, 2, 3), (_rnn_size("gru", 1, True, 3, 2),), (2, 2, 2), Idx([2, 3])],
               {"state_size": 2, "num_layers": 1, "mode": "gru", "bidirectional": True,
                "use_sequence_length": True, "state_outputs": True})],
+    "_rnn_unpacked": [_unpacked("lstm", 2, True), _unpacked("gru"), _unpacked("rnn_relu", 2),
+                      _unpacked("rnn_tanh", split=7)],
     "Reshape": [C([(2, 3, 4)], {"shape": (-1, 4)}, ref=lambda x: x.reshape(-1, 4),
                   more=[[(4, 2)], [(8,)]]),
                 C([(2, 3, 4)], {"shape": (0, -3)}, ref=lambda x: x.reshape(2, 12))],

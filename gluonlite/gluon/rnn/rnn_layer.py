@@ -1,10 +1,12 @@
 """Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers on the fused `RNN` operator.
 
-A layer packs its parameters into MXNet's one vector (``_rnn_param_concat`` of every
-parameter flattened: all weights, then all biases, see `gluonlite.ops.rnn`) and runs the
-`RNN` operator, imperatively and hybridized alike, so a hybridized layer's graph is MXNet
-1.9.1's and exports load in either library. ``layer._unfuse()`` gives the same computation
-as a stack of cells (the form that runs under ``foreach``).
+Hybridized, a layer's graph is MXNet 1.9.1's: its parameters packed into one vector
+(``_rnn_param_concat`` of every parameter flattened: all weights, then all biases, see
+`gluonlite.ops.rnn`) and the `RNN` operator on it, so exports load in either library. The
+compiled plan runs that ``RNN`` on the parameters themselves (`_rnn_unpacked`, the same
+kernel; `gluonlite.executor.rnn_params`), and so does an imperative call: no call copies the
+weights into a packed vector or the packed gradient back out. ``layer._unfuse()`` gives the
+same computation as a stack of cells (the form that runs under ``foreach``).
 
 Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h|h2r}_{weight|bias}``, prefixed by
 the layer's prefix (``lstm0_l0_i2h_weight``).
@@ -220,15 +222,21 @@ class _RNNLayer(HybridBlock):
                 if tuple(s.shape) != info["shape"]:
                     raise ValueError(f"{self.name}: invalid recurrent state shape; expected "
                                      f"{info['shape']}, got {tuple(s.shape)}")
-        packed = F._rnn_param_concat(*[F.reshape(params[n], shape=(-1,))
-                                       for n in self._packed_names], dim=0)
-        args = list(states) + ([sequence_length] if self._use_sequence_length else [])
         lo, hi, nan = self._clip
-        rnn = F.RNN(inputs, packed, *args, use_sequence_length=self._use_sequence_length,
-                    state_size=self._hidden_size, projection_size=self._projection_size,
-                    num_layers=self._num_layers, bidirectional=self._dir == 2,
-                    p=self._dropout, state_outputs=True, mode=self._mode,
-                    lstm_state_clip_min=lo, lstm_state_clip_max=hi, lstm_state_clip_nan=nan)
+        attrs = dict(use_sequence_length=self._use_sequence_length,
+                     state_size=self._hidden_size, projection_size=self._projection_size,
+                     num_layers=self._num_layers, bidirectional=self._dir == 2,
+                     p=self._dropout, state_outputs=True, mode=self._mode,
+                     lstm_state_clip_min=lo, lstm_state_clip_max=hi, lstm_state_clip_nan=nan)
+        parts = [params[n] for n in self._packed_names]
+        if F is nd_mod and not self._use_sequence_length:
+            # what a compiled plan runs for the graph below (gluonlite.executor.rnn_params):
+            # the parameters read where they lie, their gradients written into their grads
+            rnn = F._rnn_unpacked(inputs, *parts, *states, **attrs)
+        else:
+            packed = F._rnn_param_concat(*[F.reshape(w, shape=(-1,)) for w in parts], dim=0)
+            args = list(states) + ([sequence_length] if self._use_sequence_length else [])
+            rnn = F.RNN(inputs, packed, *args, **attrs)
         outputs = rnn[0]
         new_states = [rnn[1], rnn[2]] if self._mode == "lstm" else [rnn[1]]
         if self._layout == "NTC":
