@@ -10,8 +10,8 @@ parameters in place and writes their gradients straight into the caller's buffer
 (`Fast.writes_dests`).
 
 The rewrite applies to the compiled graph only (the symbol a block exports is unchanged),
-and only where the concatenation feeds nothing else, the reshapes feed nothing else, and
-the ``RNN`` node takes no ``sequence_length``.
+and only where the concatenation joins along axis 0 (as MXNet's layers do) and feeds nothing
+else, the reshapes feed nothing else, and the ``RNN`` node takes no ``sequence_length``.
 
 Example::
 
@@ -64,7 +64,8 @@ def unpack_rnn_params(symbol):
         if n.op is not rnn or n.params.use_sequence_length:
             continue
         src, i = n.inputs[1]
-        if src.op is None or src.op.name != "_rnn_param_concat" or uses.get((id(src), i)) != 1:
+        if src.op is None or src.op.name != "_rnn_param_concat" or uses.get((id(src), i)) != 1 \
+                or src.params.dim != 0:  # another axis interleaves the parts' elements
             continue
         # data, the parts, the states: the graph's variables are met in the same order, so
         # the compiled graph takes its inputs as the caller gives them (list_inputs())

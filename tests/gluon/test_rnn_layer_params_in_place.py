@@ -191,6 +191,9 @@ def test_pass_leaves_graphs_it_must_not_rewrite():
     assert "_rnn_unpacked" in ops and "Reshape" in ops and "_rnn_param_concat" not in ops
     plain = sym.tanh(sym.var("x"))
     assert unpack_rnn_params(plain) is plain
+    wide = sym.RNN(sym.var("data"), sym._rnn_param_concat(sym.var("w"), sym.var("b"), dim=1),
+                   sym.var("h"), state_size=4, num_layers=1, mode="gru")
+    assert unpack_rnn_params(wide) is wide  # another axis would interleave the parts
 
 
 def test_unpacked_attribute_errors():
