@@ -533,7 +533,7 @@ def _method(name):
 for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
            "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
            "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
-           "ones_like", "swapaxes", "reciprocal", "slice"):
+           "ones_like", "swapaxes", "reciprocal", "slice", "norm"):
     setattr(NDArray, _n, _method(_n))
 del _n
 

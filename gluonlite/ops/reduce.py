@@ -1,7 +1,9 @@
-"""Reductions: sum, mean, max, min, prod (MXNet: a full reduction has shape (1,)), argmax."""
+"""Reductions: sum, mean, max, min, prod, norm (MXNet: a full reduction has shape (1,)),
+argmax."""
 from functools import lru_cache
 from math import prod
 
+import numpy as np
 
 from . import attrs as A
 from .fast import Fast
@@ -68,6 +70,59 @@ _reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),
         "min(data, axis=None, keepdims=False, exclude=False): minimum over axes.")
 _reduce("prod", "prod", lambda xp, x, y, g, axes: g * y / x,
         "prod(data, axis=None, keepdims=False, exclude=False): product over axes.")
+
+
+def _norm_ord(v):
+    k = A._int(v)
+    if k not in (1, 2):
+        raise ValueError(f"expected 1 (sum of |x|) or 2 (Euclidean), got {v!r}")
+    return k
+
+
+_NORM_ATTRS = {"ord": A.Attr(_norm_ord, 2, "int"), "axis": A.Axis(None),
+               "keepdims": A.Bool(False)}
+
+
+def _norm_axes(p, ndim):
+    return _axes_of("norm", p.axis, False, ndim)
+
+
+def _norm_kept(p, shape):
+    """The output's shape with the reduced axes kept as 1 (what its gradient broadcasts from)."""
+    axes = _norm_axes(p, len(shape))
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def _norm_shape(p, ins):
+    if ins[0] is None:
+        return ins, [None]
+    kept = _norm_kept(p, ins[0])
+    if p.keepdims:
+        return ins, [kept]
+    axes = _norm_axes(p, len(ins[0]))
+    return ins, [tuple(d for i, d in enumerate(ins[0]) if i not in axes) or (1,)]
+
+
+def _norm_vjp(p, rc, xs, ys, gys, need):
+    x = xs[0]
+    kept = _norm_kept(p, x.shape)
+    g = gys[0].reshape(kept)
+    if p.ord == 1:
+        return ((g * rc.xp.sign(x)).astype(x.dtype, copy=False),)
+    with np.errstate(invalid="ignore", divide="ignore"):  # x / |x|: nan at a zero norm, as MXNet
+        return ((g * x / ys[0].reshape(kept)).astype(x.dtype, copy=False),)
+
+
+@register("norm", attrs=_NORM_ATTRS, shape=_norm_shape, vjp=_norm_vjp)
+def _norm(p, rc, x):
+    """norm(data, ord=2, axis=None, keepdims=False): the L2 (ord=2) or L1 (ord=1) norm over
+    `axis` (all axes by default; a full reduction has shape (1,)), in data's dtype."""
+    xp, axes = rc.xp, _norm_axes(p, x.ndim)
+    if p.ord == 1:
+        y = xp.abs(x).sum(axis=axes, keepdims=p.keepdims)
+    else:
+        y = xp.sqrt((x * x).sum(axis=axes, keepdims=p.keepdims))
+    return xp.asarray(y).astype(x.dtype, copy=False).reshape(_norm_shape(p, [x.shape])[1][0])
 
 
 def _argmax_shape(p, ins):

@@ -30,6 +30,7 @@ MUST_RECORD = {
     "stack", "SliceChannel", "Dropout", "SwapAxis",
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
     "arctanh", "degrees", "radians", "log2", "log10", "log1p", "expm1", "cbrt", "rsqrt", "rcbrt",
+    "norm",
 }
 
 

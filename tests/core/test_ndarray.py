@@ -257,3 +257,18 @@ def test_logical_not_in_nd_and_sym_keeps_the_dtype_and_has_no_gradient():
         y = (nd.logical_not(x) + x).sum()
     y.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), [1, 1, 1])
+
+
+def test_norm_matches_mxnet_at_a_zero_row_and_refuses_other_orders():
+    x = nd.array([[3, -4], [0, 0]])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = nd.norm(x, axis=1)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), [5, 0])
+    np.testing.assert_allclose(x.grad.asnumpy()[0], [0.6, -0.8], rtol=1e-6)
+    assert np.isnan(x.grad.asnumpy()[1]).all()  # x / |x| at a zero norm, as MXNet gives it
+    assert x.norm().shape == (1,) and x.norm().asscalar() == 5
+    assert nd.norm(nd.array([1, 2], dtype="int32")).dtype == np.int32
+    with pytest.raises(ValueError, match=r"norm: argument ord=3: expected 1 .* or 2"):
+        nd.norm(x, ord=3)

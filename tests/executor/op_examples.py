@@ -78,6 +78,8 @@ def _own_table():
                                  "cosh", "arcsinh", "degrees", "radians", "expm1", "cbrt",
                                  "sign", "floor", "ceil", "rint", "round", "trunc", "fix")],
         *[(n, [_pos((3, 4))], {}) for n in ("log2", "log10", "log1p", "rsqrt", "rcbrt")],
+        ("norm", [a], {"axis": 1}),
+        ("norm", [a], {"ord": 1}),
         ("arccos", [a * 0.9], {}),
         ("arccosh", [_pos((3, 4)) + 1], {}),
         ("expand_dims", [a], {"axis": 1}),
