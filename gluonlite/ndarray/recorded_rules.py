@@ -184,6 +184,18 @@ def _swapaxes(x, a, b):
     return _call("SwapAxis", [x], dim1=a, dim2=b)
 
 
+# The array module's one-argument functions that are registered operators of the same name.
+_UNARY_OPERATORS = ("negative", "abs", "exp", "log", "sqrt", "square", "reciprocal", "tanh",
+                    "sin", "cos", "tan", "sinh", "cosh", "arcsin", "arccos", "arctan",
+                    "arcsinh", "arccosh", "arctanh", "log2", "log10", "log1p", "expm1", "cbrt")
+
+
+def _pairwise(op_name, a, b):
+    """A broadcasting binary operator on an NDArray and an NDArray or a number."""
+    return _call(op_name, [_as_array(a, b), b] if not isinstance(a, NDArray)
+                 else [a, _as_array(b, a)])
+
+
 class _RecordingModule:
     """The array module gradient rules see while `recorded_vjp` runs them: each function
     builds its result from registered operators on NDArrays (or computes on plain numbers).
@@ -197,35 +209,20 @@ class _RecordingModule:
         "true_divide": _binary("true_divide", lambda a, b: a / b),
         "power": _binary("power", lambda a, b: a ** b),
         "mod": _binary("mod", lambda a, b: a % b),
-        "maximum": _binary("maximum", lambda a, b: _call(
-            "broadcast_maximum", [_as_array(a, b), b] if not isinstance(a, NDArray)
-            else [a, _as_array(b, a)])),
-        "minimum": _binary("minimum", lambda a, b: _call(
-            "broadcast_minimum", [_as_array(a, b), b] if not isinstance(a, NDArray)
-            else [a, _as_array(b, a)])),
+        "maximum": _binary("maximum", lambda a, b: _pairwise("broadcast_maximum", a, b)),
+        "minimum": _binary("minimum", lambda a, b: _pairwise("broadcast_minimum", a, b)),
         "greater": _binary("greater", lambda a, b: a > b),
         "greater_equal": _binary("greater_equal", lambda a, b: a >= b),
         "less": _binary("less", lambda a, b: a < b),
         "less_equal": _binary("less_equal", lambda a, b: a <= b),
         "equal": _binary("equal", lambda a, b: a == b),
         "not_equal": _binary("not_equal", lambda a, b: a != b),
-        "negative": _unary("negative", "negative"),
-        "abs": _unary("abs", "abs"),
-        "exp": _unary("exp", "exp"),
-        "log": _unary("log", "log"),
-        "sqrt": _unary("sqrt", "sqrt"),
-        "square": _unary("square", "square"),
-        "reciprocal": _unary("reciprocal", "reciprocal"),
-        "tanh": _unary("tanh", "tanh"),
-        "sign": _constant("sign"),
-        "floor": _constant("floor"),
-        "ceil": _constant("ceil"),
-        "logical_not": _constant("logical_not"),
-        "logical_and": _constant("logical_and"),
-        "logical_or": _constant("logical_or"),
+        **{name: _unary(name, name) for name in _UNARY_OPERATORS},
+        **{name: _constant(name) for name in ("sign", "floor", "ceil", "logical_not",
+                                              "logical_and", "logical_or")},
         "ones_like": _like(1),
         "zeros_like": _like(0),
-        "empty_like": _like(0),
+        "empty_like": _like(0),  # a buffer the rule is about to write (`out=`)
         "copyto": _copyto,
         "split": _split,
         "concatenate": _concatenate,
@@ -251,10 +248,6 @@ class _RecordingModule:
             return value  # dtypes, pi, newaxis: the same as numpy's
         raise NotRecordable(f"calls xp.{name}, which has no recorded form")
 
-
-for _name in ("sin", "cos", "tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh",
-              "arccosh", "arctanh", "log2", "log10", "log1p", "expm1", "cbrt"):
-    _RecordingModule._FUNCTIONS[_name] = _unary(_name, _name)
 
 RECORDING_XP = _RecordingModule()
 
@@ -298,8 +291,6 @@ def recorded_vjp(plan, is_train, ctx, xs, ys, entries, node, gys, need):
     gys = [g if g is not None else NDArray(ctx.xp.zeros_like(y), ctx) for g, y in zip(gys, ys)]
     try:
         gxs = op.vjp(plan.p, RunCtx(is_train, RECORDING_XP), xs_nd, ys_nd, gys, need)
-    except NotRecordable:
-        raise
     except (AttributeError, TypeError, ValueError) as e:  # e.g. an assignment into an array
         raise NotRecordable(f"does what an NDArray cannot ({type(e).__name__}: {e})") from e
     out = []
