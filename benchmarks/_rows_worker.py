@@ -12,6 +12,7 @@ Example (a worker script's main)::
         sys.exit(serve(Worker, ("hello", "setup", "round"), "torch"))
 """
 import gc
+import itertools
 import json
 import os
 import sys
@@ -27,14 +28,22 @@ def protocol_stdout():
     return out
 
 
+_ROUNDS = itertools.count()
+
+
 def time_round(calls, mode, clock="wall"):
-    """{name: ms} of one call of each `calls[name][mode]`, in order. As gluonlite's rows
-    (_common.interleaved), the cyclic collector runs between rounds, not inside a call;
-    `clock` 'cpu' times the process's CPU time (every thread's) instead of wall time."""
+    """{name: ms} of one call of each `calls[name][mode]`. As gluonlite's rows
+    (_common.interleaved), the cyclic collector runs between rounds, not inside a call, and
+    each round of this process starts with the next variant (the first call after a
+    collection runs slower); `clock` 'cpu' times the process's CPU time (every thread's)
+    instead of wall time."""
     timer = time.process_time if clock == "cpu" else time.perf_counter
     ms = {}
+    names = list(calls)
+    k = next(_ROUNDS) % max(len(names), 1)
     gc.collect()
-    for name, modes in calls.items():
+    for name in names[k:] + names[:k]:
+        modes = calls[name]
         gc.disable()
         try:
             t0 = timer()

@@ -140,6 +140,17 @@ def test_interleaved_rounds_start_with_each_variant_in_turn():
     assert rounds == [list("abc"), list("bca"), list("cab"), list("abc"), list("bca")]
 
 
+def test_a_peer_workers_rounds_start_with_each_variant_in_turn():
+    worker = _bench_module("_rows_worker")
+    calls = []
+    variants = {name: {"infer": (lambda name=name: calls.append(name))} for name in "abc"}
+    for _ in range(4):
+        ms = worker.time_round(variants, "infer")
+        assert sorted(ms) == ["a", "b", "c"]
+    starts = [calls[i] for i in range(0, len(calls), 3)]
+    assert len(set(starts)) == 3 and starts[3] == starts[0]
+
+
 def test_rows_worker_that_cannot_start_names_its_variable():
     common = _bench_module("_common")
     with pytest.raises(common.WorkerError, match="FAKE_PYTHON=.*cannot start"):
