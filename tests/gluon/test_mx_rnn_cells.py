@@ -115,6 +115,13 @@ def test_bad_arguments_are_named():
         cell.unroll(3, [sym.var("a"), sym.var("b")])
     with pytest.raises(ValueError, match="unroll: layout must name one time axis"):
         cell.unroll(3, sym.var("a"), layout="NC")
+    with pytest.raises(ValueError, match="unroll: inputs is None; pass a Symbol"):
+        cell.unroll(3, None)
+    with pytest.raises(TypeError, match="unroll: inputs is a group of 2 outputs"):
+        cell.unroll(3, sym.Group([sym.var("a"), sym.var("b")]))
+    with pytest.raises(TypeError, match="SequentialRNNCell.add: cell must be an mx.rnn cell, "
+                                        "got RNNCell"):
+        mx.rnn.SequentialRNNCell().add(gluon.rnn.RNNCell(H))
     stack = mx.rnn.SequentialRNNCell(params=mx.rnn.RNNParams())
     with pytest.raises(ValueError, match="give params to the SequentialRNNCell or to its "
                                          "cells, not both"):
