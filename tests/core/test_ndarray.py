@@ -272,3 +272,25 @@ def test_norm_matches_mxnet_at_a_zero_row_and_refuses_other_orders():
     assert nd.norm(nd.array([1, 2], dtype="int32")).dtype == np.int32
     with pytest.raises(ValueError, match=r"norm: argument ord=3: expected 1 .* or 2"):
         nd.norm(x, ord=3)
+
+
+def test_matmul_is_dot_for_2d_and_batch_dot_for_3d():
+    B = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    same(nd.array(A) @ nd.array(A.T), A @ A.T)
+    same(nd.array(B) @ nd.array(B.transpose(0, 2, 1)), B @ B.transpose(0, 2, 1))
+    with pytest.raises(ValueError, match=r"NDArray @: operands must both be 2-D \(dot\) or both "
+                                         r"3-D \(batch_dot\), got shapes \(2, 3\) and \(3,\)"):
+        nd.array(A) @ nd.ones((3,))
+
+
+def test_assigning_a_recorded_value_inside_record_is_refused():
+    x = nd.ones((3,))
+    x.attach_grad()
+    target = nd.zeros((2, 3))
+    with autograd.record():
+        y = x * 2
+        with pytest.raises(ValueError, match=r"NDArray.__setitem__: the value is part of a "
+                                             "recorded graph"):
+            target[0] = y
+    target[0] = y  # outside record() the value is plain data
+    same(target, [[2, 2, 2], [0, 0, 0]])
