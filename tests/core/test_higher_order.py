@@ -219,6 +219,18 @@ def test_an_operator_whose_rule_cannot_be_recorded_is_named():
         autograd.grad(y, [x], create_graph=True)
 
 
+def test_a_rule_that_writes_into_an_array_is_named():
+    x = nd.array(np.random.RandomState(4).normal(size=(3, 4)))
+    x.attach_grad()
+    with autograd.record():
+        y = nd.slice_axis(nd.exp(x), axis=1, begin=1, end=3)
+        hg = y * 2  # a recorded output gradient, which the rule assigns into zeros
+    with pytest.raises(mx.MXNetError, match=r"'slice_axis' cannot be differentiated again: its "
+                                            r"gradient rule does what an NDArray cannot "
+                                            r"\(ValueError: "):
+        autograd.grad(y, [x], head_grads=hg, create_graph=True)
+
+
 def test_saved_statistics_are_refused_not_treated_as_constants():
     x = nd.array(np.random.RandomState(2).normal(size=(4, 3)))
     x.attach_grad()
