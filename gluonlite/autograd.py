@@ -12,7 +12,7 @@ import math
 import threading
 import warnings
 
-from .base import MXNetValueError
+from .base import MXNetValueError, user_frame
 
 # `NDArray` is listed (and served by the module's __getattr__) because MXNet's module exports
 # it, and scripts rely on ``from mxnet.autograd import *`` bringing it.
@@ -200,7 +200,7 @@ def _head_grad_prefix(g, shape):
                          f"shape {shape} (it has {g.size} elements, the head {size})")
     warnings.warn(f"backward: head_grad of shape {g.shape} does not match its head of shape "
                   f"{shape}; its first {size} elements are used, as MXNet 1.x does",
-                  stacklevel=4)
+                  stacklevel=user_frame()[1])
     return g.reshape(-1)[:size].reshape(shape)
 
 

@@ -1,13 +1,15 @@
 """Small shared definitions: the error classes, MXNet's type tuples and small helpers, dtypes
-with MXNet's numeric codes, the nested-structure helper, and atomic file writes."""
+with MXNet's numeric codes, the nested-structure helper, the user's frame, and atomic file
+writes."""
 import os
+import sys
 import tempfile
 
 import numpy as np
 
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "string_types", "numeric_types",
            "integer_types", "py_str", "DTYPE_CODES", "CODE_DTYPES", "normalize_dtype",
-           "dtype_name", "flatten", "unflatten", "structure_str", "write_atomically"]
+           "dtype_name", "flatten", "unflatten", "structure_str", "user_frame", "write_atomically"]
 
 
 class MXNetError(RuntimeError):
@@ -142,6 +144,19 @@ def structure_str(spec):
     kind, children = spec
     inner = ", ".join(structure_str(c) for c in children)
     return f"[{inner}]" if kind is list else f"({inner}{',' if len(children) == 1 else ''})"
+
+
+def user_frame():
+    """The innermost frame outside gluonlite that led to the calling function, and the
+    `stacklevel` that makes the calling function's ``warnings.warn`` name that frame's line
+    (however many gluonlite calls lie between). The frame is None when there is none.
+
+    Example: ``warnings.warn("...", stacklevel=user_frame()[1])``.
+    """
+    f, level = sys._getframe(2), 2
+    while f is not None and f.f_globals.get("__name__", "").startswith("gluonlite"):
+        f, level = f.f_back, level + 1
+    return f, level
 
 
 def write_atomically(fname, data):

@@ -10,10 +10,11 @@
 
 `gluonlite.name` and `gluonlite.attribute` export these under MXNet's module names.
 """
-import sys
 import threading
 import warnings
 from collections import defaultdict
+
+from ..base import user_frame
 
 __all__ = ["NameManager", "Prefix", "AttrScope", "new_name", "current_prefix", "scope_attrs",
            "subgraph_name", "user_source"]
@@ -198,7 +199,5 @@ def subgraph_name(name):
 
 def user_source():
     """'file:line' of the innermost caller outside gluonlite (where a node was created)."""
-    f = sys._getframe(1)
-    while f is not None and f.f_globals.get("__name__", "").startswith("gluonlite"):
-        f = f.f_back
+    f = user_frame()[0]
     return "" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"

@@ -116,10 +116,17 @@ def test_oversized_head_grad_uses_its_leading_elements_with_a_warning():
     with autograd.record():
         y = (x * 3).reshape((3, 1))
     hg = nd.array(np.arange(1, 6, dtype=np.float32).reshape(5, 1))
-    with pytest.warns(UserWarning, match=r"head_grad of shape \(5, 1\) does not match its head "
-                                         r"of shape \(3, 1\); its first 3 elements are used"):
+    with pytest.warns(UserWarning, match=r"head_grad of shape \(5, 1\) does not match its "
+                                         r"head of shape \(3, 1\); its first 3 elements are "
+                                         "used") as rec:
         y.backward(hg)
     np.testing.assert_allclose(x.grad.asnumpy(), [3, 6, 9])
+    with autograd.record():
+        y = (x * 3).reshape((3, 1))
+    with pytest.warns(UserWarning, match="its first 3 elements are used") as rec2:
+        autograd.grad([y], [x], [hg])
+    # the warning names the caller's line, not one inside gluonlite
+    assert [w.filename for w in rec.list + rec2.list] == [__file__, __file__]
 
 
 def test_undersized_head_grad_is_an_error_naming_both_shapes():
