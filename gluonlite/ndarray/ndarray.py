@@ -487,16 +487,17 @@ def _view_steps(shape, vk):
     """For `autograd.get_symbol`: a function giving the operator steps ``[(op, params)]``
     that compute the view `vk` of an array of `shape` (MXNet records ``slice``, then
     ``Reshape`` when an int index drops the first axis)."""
-    def steps():
+    def step(name, **attrs):
         from ..ops import registry
+        op = registry.get(name)
+        return op, op.parse(attrs)[0]
+
+    def steps():
         if isinstance(vk, slice):
             start, stop, _ = vk.indices(shape[0])
-            return [(registry.get("slice"), registry.get("slice").parse(
-                {"begin": (start,), "end": (max(start, stop),)})[0])]
-        out = [(registry.get("slice"), registry.get("slice").parse(
-            {"begin": (vk,), "end": (vk + 1,)})[0])]
-        return out + [(registry.get("Reshape"),
-                       registry.get("Reshape").parse({"shape": tuple(shape[1:])})[0])]
+            return [step("slice", begin=(start,), end=(max(start, stop),))]
+        return [step("slice", begin=(vk,), end=(vk + 1,)),
+                step("Reshape", shape=tuple(shape[1:]))]
     return steps
 
 
