@@ -301,9 +301,8 @@ def _recorded_step(node, gys, need):
             f"autograd.grad(create_graph=True): the recorded step '{node.label}' has a "
             "first-order gradient only (higher-order gradients go through operator calls; "
             "not through hybridized blocks, custom Functions, loops or indexing views)")
-    is_train, ctx, xs, ys = node.saved
     try:
-        return recorded_vjp(node.call, is_train, ctx, xs, ys, node.inputs, node, gys, need)
+        return recorded_vjp(node, gys, need)
     except NotRecordable as e:
         raise MXNetValueError(
             f"autograd.grad(create_graph=True): the gradient of operator '{node.label}' "

@@ -258,16 +258,15 @@ def _recorded(data, ctx, entry):
     return a
 
 
-def recorded_vjp(plan, is_train, ctx, xs, ys, entries, node, gys, need):
+def recorded_vjp(node, gys, need):
     """Run one recorded call's gradient rule on NDArrays, recording every step.
 
     Args:
-        plan: the call's `CallPlan` (operator and parsed attributes).
-        is_train: the train mode the forward ran in.
-        ctx: the call's context.
-        xs, ys: the raw inputs and outputs of the forward call.
-        entries: the tape entries of the inputs (None for inputs without a gradient).
-        node: the call's tape node (its outputs' entries).
+        node: the call's `gluonlite.autograd.TapeNode`: its ``call`` (the `CallPlan`:
+            operator and parsed attributes), ``saved`` (the train mode the forward ran in,
+            its context, its raw inputs and outputs) and ``inputs`` (the inputs' tape
+            entries, None for inputs without a gradient); its outputs' entries are
+            ``(node, i)``.
         gys: the output gradients, NDArrays (None where an output has none).
         need: per input, whether its gradient is wanted.
 
@@ -277,9 +276,8 @@ def recorded_vjp(plan, is_train, ctx, xs, ys, entries, node, gys, need):
     Raises:
         NotRecordable: the rule cannot be run on recorded NDArrays; the message says why.
     """
+    plan, (is_train, ctx, xs, ys), entries = node.call, node.saved, node.inputs
     op = plan.op
-    if op.vjp is None:
-        return (None,) * len(xs)
     hidden = len(ys) - plan.n_visible
     if hidden and not op.random:
         raise NotRecordable("reads the statistics its forward saved as hidden outputs, which "
