@@ -12,13 +12,13 @@ __all__ = ["RecurrentCell", "HybridRecurrentCell", "RNNCell", "LSTMCell", "GRUCe
            "SequentialRNNCell", "HybridSequentialRNNCell"]
 
 
-def _format_sequence(length, inputs, layout, merge, in_layout=None):
+def _format_sequence(length, inputs, layout, merge):
     """A sequence in the form a cell's unroll wants.
 
     Args:
         length: the number of steps (None: any).
-        inputs: one array/Symbol laid out as `in_layout` (default `layout`), or a list of
-            per-step (N, C) arrays/Symbols.
+        inputs: one array/Symbol laid out as `layout`, or a list of per-step (N, C)
+            arrays/Symbols.
         layout: 'NTC' or 'TNC' (any layout with a 'T' and an 'N').
         merge: False -> a list of per-step arrays; True -> one array stacked along
             `layout`'s time axis; None -> `inputs` in the form given.
@@ -36,7 +36,6 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
     batch_axis = layout.find("N")
     if axis < 0 or batch_axis < 0:
         raise ValueError(f"unroll: layout must contain 'T' and 'N', got {layout!r}")
-    in_axis = in_layout.find("T") if in_layout is not None else axis
     batch_size = 0
     if _is_sym(inputs):
         F = sym_mod
@@ -45,16 +44,16 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
                 raise ValueError("unroll: expected a single-output Symbol as the sequence")
             if length is None:
                 raise ValueError("unroll: length must be given for a symbolic sequence")
-            inputs = _split_steps(F, inputs, length, in_axis)
+            inputs = _split_steps(F, inputs, length, axis)
     elif isinstance(inputs, NDArray):
         F = nd_mod
         batch_size = inputs.shape[batch_axis]
         if merge is False:
-            if length is not None and length != inputs.shape[in_axis]:
+            if length is not None and length != inputs.shape[axis]:
                 raise ValueError(f"unroll: length is {length} but the inputs have "
-                                 f"{inputs.shape[in_axis]} steps along axis {in_axis} "
+                                 f"{inputs.shape[axis]} steps along axis {axis} "
                                  f"(layout {layout!r})")
-            inputs = _split_steps(F, inputs, inputs.shape[in_axis], in_axis)
+            inputs = _split_steps(F, inputs, inputs.shape[axis], axis)
     else:
         if length is not None and len(inputs) != length:
             raise ValueError(f"unroll: length is {length} but {len(inputs)} inputs were given")
@@ -65,9 +64,6 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
             batch_size = inputs[0].shape[0]
         if merge is True:
             inputs = F.stack(*inputs, axis=axis)
-            in_axis = axis
-    if _is_tensor(inputs) and axis != in_axis:
-        inputs = F.swapaxes(inputs, dim1=axis, dim2=in_axis)
     return inputs, axis, F, batch_size
 
 
