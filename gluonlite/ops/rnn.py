@@ -552,7 +552,7 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         xp.add(dy[t], dh, out=d)
         if P:
             dR[t] = d
-            if mask is not None:
+            if mask is not None and not mask.full[t]:
                 dR[t][~mask.rows[t]] = 0
             xp.dot(d, rec.w["wr"], out=dhr)
             dht = dhr
@@ -627,12 +627,9 @@ def _back_gru(xp, rec, p, dy, dh):
         xp.dot(dgh, wh, out=dh)
         mul(d, z, out=t1)  # the direct path h -> h' = ... + z * h
         dh += t1
-        if mask is not None:
-            if not mask.full[t]:
-                m = mask.rows[t]
-                dgi[~m] = 0
-                dgh[~m] = 0
-                xp.copyto(dh, d, where=~m[:, None])
+        if mask is not None and not mask.full[t]:
+            _skip_rows(xp, mask, t, dgi, dh, d)
+            dgh[~mask.rows[t]] = 0
     return dGi, dGh
 
 
@@ -801,7 +798,7 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
                 xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
                 xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
                 gi2.sum(axis=0, out=w["bx"])
-                if gh2 is gi2:
+                if dGh is dGi:  # one gate gradient for both biases (not gru): sum it once
                     w["bh"][...] = w["bx"]
                 else:
                     gh2.sum(axis=0, out=w["bh"])
