@@ -868,7 +868,7 @@ def _unpacked_kernel(p, rc, data, *rest):
     (each part any shape of its size); what a compiled plan runs for ``RNN`` of
     ``_rnn_param_concat`` (`gluonlite.executor.rnn_params`), so that the parameters are read
     where they lie and their gradients written into the caller's buffers."""
-    ns = _check_unpacked(p)
+    ns = _n_states(p)  # the shape rule checked the attributes (`_check_unpacked`)
     parts, states = rest[:len(rest) - ns], rest[len(rest) - ns:]
     views = _part_views(rc.xp, _layout(p, data.shape[2]), parts, data.dtype)
     return _forward(p, rc, data, views, states[0], states[1] if ns == 2 else None, None,
