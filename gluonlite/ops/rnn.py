@@ -327,8 +327,7 @@ def _dtype(p, ins):
 class _Dir:
     """One layer direction's run: its inputs and what its backward reads."""
 
-    __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "clip",
-                 "final_c")
+    __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "final_c")
 
     def out(self):
         """The (T, N, R) output sequence (a view of the state sequence)."""
@@ -366,7 +365,7 @@ def _start(xp, x, w, h0, reverse, mask, G, bias):
     g += bias
     rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
     rec.hs[T if reverse else 0] = h0
-    rec.cs = rec.gh = rec.tc = rec.hraw = rec.clip = None
+    rec.cs = rec.gh = rec.tc = rec.hraw = None
     return rec
 
 
@@ -404,7 +403,6 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
         rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
         wrT = w["wr"].T
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
-    rec.clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
     dot, mul, tanh = xp.dot, xp.multiply, xp.tanh
     H2, H3 = 2 * H, 3 * H
@@ -546,6 +544,7 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     t1 = xp.empty((N, H), dtype=dt)
     mul, sub = xp.multiply, xp.subtract
     H2, H3 = 2 * H, 3 * H
+    lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     mask = rec.mask
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
@@ -571,9 +570,9 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         t1 *= ao
         t1 *= dht
         dc += t1
-        if rec.clip is not None:
+        if lo is not None:
             c = cs[o]
-            dc *= (c > rec.clip[0]) & (c < rec.clip[1])
+            dc *= (c > lo) & (c < hi)
         sub(1, ai, out=t1)
         t1 *= ai
         mul(dc, ac, out=dg[:, :H])
