@@ -27,12 +27,15 @@ def _axes_of(name, axis, exclude, ndim):
     return tuple(i for i in range(ndim) if i not in axes) if exclude else axes
 
 
-def _out_shape(name, p, shape):
-    axes = _axes(name, p, len(shape))
-    if p.keepdims:
+def _reduced_shape(shape, axes, keepdims):
+    """`shape` reduced over `axes`: kept as 1 with `keepdims`, else dropped (never 0-d)."""
+    if keepdims:
         return tuple(1 if i in axes else s for i, s in enumerate(shape))
-    out = tuple(s for i, s in enumerate(shape) if i not in axes)
-    return out or (1,)
+    return tuple(s for i, s in enumerate(shape) if i not in axes) or (1,)
+
+
+def _out_shape(name, p, shape):
+    return _reduced_shape(shape, _axes(name, p, len(shape)), p.keepdims)
 
 
 def _reduce(name, fn, grad, doc):
@@ -45,9 +48,10 @@ def _reduce(name, fn, grad, doc):
 
     def vjp(p, rc, xs, ys, gys, need):
         x = xs[0]
-        kept = _out_shape(name, p.__class__({**p, "keepdims": True}), x.shape)
+        axes = _axes(name, p, x.ndim)
+        kept = _reduced_shape(x.shape, axes, True)
         g, y = gys[0].reshape(kept), ys[0].reshape(kept)
-        return (grad(rc.xp, x, y, g, _axes(name, p, x.ndim)).astype(x.dtype, copy=False),)
+        return (grad(rc.xp, x, y, g, axes).astype(x.dtype, copy=False),)
 
     def shape(p, ins):
         return ins, [None if ins[0] is None else _out_shape(name, p, ins[0])]
@@ -87,25 +91,15 @@ def _norm_axes(p, ndim):
     return _axes_of("norm", p.axis, False, ndim)
 
 
-def _norm_kept(p, shape):
-    """The output's shape with the reduced axes kept as 1 (what its gradient broadcasts from)."""
-    axes = _norm_axes(p, len(shape))
-    return tuple(1 if i in axes else d for i, d in enumerate(shape))
-
-
 def _norm_shape(p, ins):
     if ins[0] is None:
         return ins, [None]
-    kept = _norm_kept(p, ins[0])
-    if p.keepdims:
-        return ins, [kept]
-    axes = _norm_axes(p, len(ins[0]))
-    return ins, [tuple(d for i, d in enumerate(ins[0]) if i not in axes) or (1,)]
+    return ins, [_reduced_shape(ins[0], _norm_axes(p, len(ins[0])), p.keepdims)]
 
 
 def _norm_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
-    kept = _norm_kept(p, x.shape)
+    kept = _reduced_shape(x.shape, _norm_axes(p, x.ndim), True)
     g = gys[0].reshape(kept)
     if p.ord == 1:
         return ((g * rc.xp.sign(x)).astype(x.dtype, copy=False),)
@@ -122,7 +116,8 @@ def _norm(p, rc, x):
         y = xp.abs(x).sum(axis=axes, keepdims=p.keepdims)
     else:
         y = xp.sqrt((x * x).sum(axis=axes, keepdims=p.keepdims))
-    return xp.asarray(y).astype(x.dtype, copy=False).reshape(_norm_shape(p, [x.shape])[1][0])
+    return xp.asarray(y).astype(x.dtype, copy=False).reshape(
+        _reduced_shape(x.shape, axes, p.keepdims))
 
 
 def _argmax_shape(p, ins):

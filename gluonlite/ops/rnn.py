@@ -327,8 +327,7 @@ def _dtype(p, ins):
 class _Dir:
     """One layer direction's run: its inputs and what its backward reads."""
 
-    __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "clip",
-                 "final_c")
+    __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "final_c")
 
     def out(self):
         """The (T, N, R) output sequence (a view of the state sequence)."""
@@ -366,7 +365,7 @@ def _start(xp, x, w, h0, reverse, mask, G, bias):
     g += bias
     rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
     rec.hs[T if reverse else 0] = h0
-    rec.cs = rec.gh = rec.tc = rec.hraw = rec.clip = None
+    rec.cs = rec.gh = rec.tc = rec.hraw = None
     return rec
 
 
@@ -404,7 +403,6 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
         rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
         wrT = w["wr"].T
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
-    rec.clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
     dot, mul, tanh = xp.dot, xp.multiply, xp.tanh
     H2, H3 = 2 * H, 3 * H
@@ -546,13 +544,14 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     t1 = xp.empty((N, H), dtype=dt)
     mul, sub = xp.multiply, xp.subtract
     H2, H3 = 2 * H, 3 * H
+    lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     mask = rec.mask
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
         if P:
             dR[t] = d
-            if mask is not None:
+            if mask is not None and not mask.full[t]:
                 dR[t][~mask.rows[t]] = 0
             xp.dot(d, rec.w["wr"], out=dhr)
             dht = dhr
@@ -571,9 +570,9 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         t1 *= ao
         t1 *= dht
         dc += t1
-        if rec.clip is not None:
+        if lo is not None:
             c = cs[o]
-            dc *= (c > rec.clip[0]) & (c < rec.clip[1])
+            dc *= (c > lo) & (c < hi)
         sub(1, ai, out=t1)
         t1 *= ai
         mul(dc, ac, out=dg[:, :H])
@@ -627,12 +626,9 @@ def _back_gru(xp, rec, p, dy, dh):
         xp.dot(dgh, wh, out=dh)
         mul(d, z, out=t1)  # the direct path h -> h' = ... + z * h
         dh += t1
-        if mask is not None:
-            if not mask.full[t]:
-                m = mask.rows[t]
-                dgi[~m] = 0
-                dgh[~m] = 0
-                xp.copyto(dh, d, where=~m[:, None])
+        if mask is not None and not mask.full[t]:
+            _skip_rows(xp, mask, t, dgi, dh, d)
+            dgh[~mask.rows[t]] = 0
     return dGi, dGh
 
 
@@ -801,7 +797,7 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
                 xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
                 xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
                 gi2.sum(axis=0, out=w["bx"])
-                if gh2 is gi2:
+                if dGh is dGi:  # one gate gradient for both biases (not gru): sum it once
                     w["bh"][...] = w["bx"]
                 else:
                     gh2.sum(axis=0, out=w["bh"])
@@ -871,7 +867,7 @@ def _unpacked_kernel(p, rc, data, *rest):
     (each part any shape of its size); what a compiled plan runs for ``RNN`` of
     ``_rnn_param_concat`` (`gluonlite.executor.rnn_params`), so that the parameters are read
     where they lie and their gradients written into the caller's buffers."""
-    ns = _check_unpacked(p)
+    ns = _n_states(p)  # the shape rule checked the attributes (`_check_unpacked`)
     parts, states = rest[:len(rest) - ns], rest[len(rest) - ns:]
     views = _part_views(rc.xp, _layout(p, data.shape[2]), parts, data.dtype)
     return _forward(p, rc, data, views, states[0], states[1] if ns == 2 else None, None,

@@ -277,6 +277,11 @@ SPECS = {
                "lstm_state_clip_min": -0.83, "lstm_state_clip_max": 0.77}),
             C([(3, 2, 3), (_rnn_size("gru", 1, True, 3, 2),), (2, 2, 2), Idx([2, 3])],
               {"state_size": 2, "num_layers": 1, "mode": "gru", "bidirectional": True,
+               "use_sequence_length": True, "state_outputs": True}),
+            # a projection over sequences of several lengths (the masked steps' gradients)
+            C([(3, 2, 3), (4 * 2 * (3 + 1) + 2 * 4 * 2 + 1 * 2,), (1, 2, 1), (1, 2, 2),
+               Idx([2, 3])],
+              {"state_size": 2, "num_layers": 1, "mode": "lstm", "projection_size": 1,
                "use_sequence_length": True, "state_outputs": True})],
     "_rnn_unpacked": [_unpacked("lstm", 2, True), _unpacked("gru"), _unpacked("rnn_relu", 2),
                       _unpacked("rnn_tanh", split=7)],

@@ -250,18 +250,39 @@ def test_sequence_length_rows_stop_at_their_length():
         layer(x, states, nd.array([0, 5]))
 
 
+@pytest.mark.parametrize("clip_nan", [False, True])
+def test_state_clip_bounds_the_cell_state_and_clip_nan_stops_a_nan(clip_nan):
+    lo, hi = -0.3, 0.2
+    layer = _layer(rnn.LSTM, state_clip_min=lo, state_clip_max=hi, state_clip_nan=clip_nan)
+    x = np.random.RandomState(3).uniform(-1, 1, (4, 2, 3)).astype(np.float32)
+    x[0, 0, 1] = np.nan  # sequence 0's cell state is NaN from its first step on
+    _, (h, c) = layer(nd.array(x), layer.begin_state(2))
+    c = c.asnumpy()
+    assert ((c[:, 1] >= lo) & (c[:, 1] <= hi)).all() and (np.abs(c[:, 1]) < 1).all()
+    if clip_nan:
+        assert np.isin(c[:, 0], [np.float32(lo), np.float32(hi)]).all()
+    else:
+        assert np.isnan(c[:, 0]).all()
+    free = _layer(rnn.LSTM)
+    for k, p in layer.collect_params().items():
+        free.collect_params()[k.replace(layer.prefix, free.prefix)].set_data(p.data())
+    _, (_, c_free) = free(nd.array(x), free.begin_state(2))
+    assert (np.abs(c_free.asnumpy()[:, 1]) > hi).any()  # the bounds were reached
+
+
 def test_workspace_reuses_only_arrays_nobody_holds():
     from gluonlite.ops.rnn import Workspace
     ws = Workspace()
     a = ws.empty(np, (3, 4), np.float32)
     b = ws.empty(np, (3, 4), np.float32)
     assert a is not b                      # `a` is still held
+    ids = id(a), id(b)                     # stable: the workspace keeps both alive
     view = b[1:]
     del a, b
     c = ws.empty(np, (3, 4), np.float32)
-    assert c is not view.base              # a view keeps its base in use
+    assert id(c) == ids[0]                 # the freed one comes back, not the viewed one
     del view
-    assert ws.empty(np, (3, 4), np.float32) is not c  # `c` is held; the freed one comes back
+    assert id(ws.empty(np, (3, 4), np.float32)) == ids[1]  # `c` is held; `b` is free now
     layer = _layer(rnn.LSTM)
     x = nd.random.uniform(-1, 1, shape=(4, 2, 3))
     first = layer(x)
