@@ -7,7 +7,7 @@ import numpy as np
 
 from ..base import flatten, unflatten
 
-__all__ = ["check_callable", "check_max_iterations", "as_flat_list", "check_same_count",
+__all__ = ["check_callable", "check_max_iterations", "check_same_count",
            "check_carried", "check_loop_var", "check_state", "check_step_outputs",
            "flatten_result", "step_output_spec", "LoopVars", "UnusedLoopInputError",
            "dtype_str"]
@@ -51,31 +51,6 @@ def check_max_iterations(fname, max_iterations):
     if max_iterations < 1:
         raise ValueError(f"{fname}: max_iterations must be >= 1, got {max_iterations}")
     return int(max_iterations)
-
-
-def as_flat_list(fname, argname, value, is_leaf, kind, allow_empty=True):
-    """`value` (one leaf, None, or a flat list/tuple of leaves) as a list.
-
-    Raises:
-        TypeError: an element is not a leaf of the expected `kind` ('NDArray', 'Symbol').
-        ValueError: the list is empty and `allow_empty` is False.
-    """
-    if value is None:
-        items = []
-    elif is_leaf(value):
-        items = [value]
-    elif isinstance(value, (list, tuple)):
-        items = list(value)
-    else:
-        raise TypeError(f"{fname}: {argname} must be a {kind} or a list of {kind}s, got "
-                        f"{type(value).__name__}")
-    for i, v in enumerate(items):
-        if not is_leaf(v):
-            raise TypeError(f"{fname}: {argname}[{i}] must be a {kind}, got "
-                            f"{type(v).__name__}")
-    if not items and not allow_empty:
-        raise ValueError(f"{fname}: {argname} is empty; give at least one {kind}")
-    return items
 
 
 def check_same_count(fname, what, expected, got, step=None):

@@ -79,7 +79,7 @@ def step_loop(plan, with_rows, keep, skip, given, scanned, carried):
     ys, hs: (T, ...) stacks the steps write)::
 
         run = step_loop(plan, False, False, (), (), scanned=[0], carried=[(1, 1)])
-        run([None, h0, w], [list(xs)], list(zip(ys, hs)), [None] * T, None, 0, T)
+        run([None, h0, w], [xs], [ys, hs], None, None, 0, T)
     """
     key = ("loop", bool(with_rows), bool(keep), frozenset(skip), tuple(given),
            tuple(scanned), tuple(carried))

@@ -145,8 +145,8 @@ class LoopStorage:
         # The saved stacks in the order a step's `rows` take them.
         self.saved_rows = None if self.saved is None else [self.saved[s] for s in plan.saved_ops]
         self.run = step_loop(plan, stackable, keep and not stackable, skip, given, scanned,
-                                [(slot, n_out + k) for k, slot in enumerate(carried)
-                                 if k not in fed_vars])
+                             [(slot, n_out + k) for k, slot in enumerate(carried)
+                              if k not in fed_vars])
 
     def columns(self, n):
         """What steps 0..n-1 write, row t by step t: the columns of the step outputs (the
@@ -223,8 +223,8 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
     stash = None
     if body.deferred:
         stash = new_stash(body, n, held, {slot: dests[k][:n]
-                                         for slot, k in reverse.grads_in_rows.items()},
-                               reverse.grads_shared)
+                                          for slot, k in reverse.grads_in_rows.items()},
+                          reverse.grads_shared)
     heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
     carry, summed = reverse((steps.columns(n), steps.saved_rows) if stacked else steps, heads,
                             carry, dests, stash, n - 1)
@@ -240,6 +240,7 @@ def saved_stacks(plan, n_steps, provided=None):
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
             for s in plan.saved_ops}
+
 
 def new_stash(body, n_steps, provided=None, grads=None, shared=None):
     """Zeroed (n_steps, ...) stacks for the deferred gradients (`LoopBody.deferred`) of a
@@ -282,6 +283,7 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
     for d in body.deferred:
         stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
     return stash
+
 
 def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
     """Add the loop-summed gradients of the deferred invariant inputs (one `Fast.vjp_sum`

@@ -51,7 +51,7 @@ from .counting import gather, gathered_rows
 from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
 from .loop_steps import (LoopStorage, StackedSteps, add_deferred_sums, data_column, data_row,
                          reverse_pass)
-from .passes import plan_cond, plan_foreach, plan_while, while_roles
+from .passes import WhileRoles, plan_cond, plan_foreach, plan_while
 
 __all__ = ["Saved"]
 
@@ -247,7 +247,7 @@ def _zeroed(xp, x, dest):
 def _foreach_vjp(spec, rc, xs, ys, gys, need, dests=None):
     p = spec.params
     state = _saved_steps("foreach", ys[-1], lambda: _foreach_run(spec, rc, xs, keep=True))
-    data, states, _ = _foreach_split(p, xs)
+    data, states, remain = _foreach_split(p, xs)
     n_d, n_s, n_out = len(data), len(states), p.num_out_data
     acc = [None] * len(xs)
     g_data = [_zeroed(rc.xp, d, free_dest(dests, acc, k)) if _float(d.dtype) else None
@@ -261,9 +261,9 @@ def _foreach_vjp(spec, rc, xs, ys, gys, need, dests=None):
         add_into(acc, n_d + n_s + k, g, fresh=True)
     n_body = n_d + n_s + len(p.remain_locs)
     remain_of = {loc: n_d + n_s + k for k, loc in enumerate(p.remain_locs)}
-    add_deferred_sums(state.body, stash, _foreach_body_values(p, [None] * n_d, [None] * n_s,
-                                                    _foreach_split(p, xs)[2], n_body),
-                  acc, remain_of.__getitem__, dests)
+    add_deferred_sums(state.body, stash,
+                      _foreach_body_values(p, [None] * n_d, [None] * n_s, remain, n_body),
+                      acc, remain_of.__getitem__, dests)
     for k in range(n_d):
         acc[k] = g_data[k]
     for k in range(n_s):
@@ -293,7 +293,7 @@ def _check_pred(shape):
 
 
 def _while_shape(p, ins):
-    roles = while_roles(p)
+    roles = WhileRoles(p)
     var_nodes, cond_roles, func_roles = roles.var_nodes, roles.cond, roles.func
     cur = [ins[i] for i in var_nodes]
     c_in, c_out = infer_body("while_loop", "cond", p["_subgraphs"][0],
@@ -316,7 +316,7 @@ def _while_shape(p, ins):
 
 
 def _while_dtype(p, ins):
-    roles = while_roles(p)
+    roles = WhileRoles(p)
     var_nodes, func_roles = roles.var_nodes, roles.func
     cur = [ins[i] for i in var_nodes]
     f_in, f_out = infer_body("while_loop", "func", p["_subgraphs"][1],
@@ -335,9 +335,6 @@ def _while_run(spec, rc, xs, keep):
     p, xp = spec.params, rc.xp
     var_nodes, cond_roles, func_roles = spec.roles.var_nodes, spec.roles.cond, spec.roles.func
     cur = [xs[i] for i in var_nodes]
-    c_args = _by_role(cond_roles, cur, xs)
-    cplan = spec.body(0, [a.shape for a in c_args], [a.dtype for a in c_args], False, False,
-                      xp).plan
     f_args = _by_role(func_roles, cur, xs)
     fixed = spec.roles.func_fixed
     func = spec.body(1, [a.shape for a in f_args], [a.dtype for a in f_args], rc.is_train,
@@ -375,9 +372,10 @@ def _while_run(spec, rc, xs, keep):
     if n_steps is not None:
         store.run(f_args, fed, step_outs, step_rows, saved, 0, n_steps)
         step = n_steps
-    else:  # cond decides before each step
-        cond = cplan.forward_fn(False)
+    else:  # cond decides before each step (a counted loop never runs its plan)
         c_args = _by_role(cond_roles, cur, xs)
+        cond = spec.body(0, [a.shape for a in c_args], [a.dtype for a in c_args], False,
+                         False, xp).plan.forward_fn(False)
         c_vars, f_vars = spec.roles.cond_vars, spec.roles.func_vars
         for step in range(n_it + 1):
             for j, k in c_vars:
@@ -424,8 +422,8 @@ def _while_vjp(spec, rc, xs, ys, gys, need, dests=None):
                                         p.func_var_locs, sums=sums)
     for i, g in zip(ins, summed):
         add_into(acc, i, g, fresh=True)
-    add_deferred_sums(state.body, stash, _by_role(func_roles, [None] * len(var_nodes), xs), acc,
-                  lambda j: func_roles[j][1], dests)
+    add_deferred_sums(state.body, stash, _by_role(func_roles, [None] * len(var_nodes), xs),
+                      acc, lambda j: func_roles[j][1], dests)
     for k, idx in enumerate(var_nodes):
         if _float(xs[idx].dtype):
             add_into(acc, idx, carry[k])

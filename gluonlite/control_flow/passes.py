@@ -40,8 +40,8 @@ from .body import (LoopBuffers, body_vars, loop_optimizations, loop_optimization
 from .counting import find_counter
 from .hoisting import foreach_hoist, while_hoist
 
-__all__ = ["LoopSpec", "LoopBody", "Deferred", "WhileRoles", "while_roles", "plan_foreach",
-           "plan_while", "plan_cond"]
+__all__ = ["LoopSpec", "LoopBody", "Deferred", "WhileRoles", "plan_foreach", "plan_while",
+           "plan_cond"]
 
 # A loop multiplies by the transpose of an invariant FullyConnected weight at every step;
 # OpenBLAS does `x @ W.T` about 1.5x faster at 8 to a few hundred rows when W.T is
@@ -75,9 +75,14 @@ class LoopSpec:
                  weight_layout=(), roles=None):
         self.op_name, self.params, self.optimize = op_name, params, bool(optimize)
         self.hoist, self.counter, self.roles = hoist, counter, roles
-        self.defer_sums = self.optimize
         self.weight_layout = tuple(weight_layout)
         self.plans, self.buffers = {}, buffers
+
+    @property
+    def defer_sums(self):
+        """Whether body plans leave invariant inputs' gradients to the loop (whenever the
+        loop optimizations are on)."""
+        return self.optimize
 
     def body(self, index, shapes, dtypes, is_train, keep, xp, invariant=None):
         """The `LoopBody` of subgraph `index` for body inputs of these shapes and dtypes,
@@ -232,11 +237,6 @@ def _roles(locs, var_of):
         k = var_of(j, i)
         out.append(("var", k) if k is not None else ("in", i))
     return out
-
-
-def while_roles(p):
-    """The `WhileRoles` of a `_while_loop` node's params."""
-    return WhileRoles(p)
 
 
 def _fc_weight_inputs(body):

@@ -1,8 +1,9 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
-
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..symbol.symbol import topo_nodes
 from .hooks import apply_graph_passes
+from .infer import infer_graph
 from .plan import compile_plan
 
 __all__ = ["Executor", "simple_bind"]
@@ -97,8 +98,6 @@ class Executor:
     def _blank_outputs(self):
         """Zero arrays of the outputs' inferred shapes, as MXNet has them right after bind
         (forward writes into them); [] when some output's shape or dtype is not known."""
-        from .infer import infer_graph
-        from ..symbol.symbol import topo_nodes
         ins = {n.name: n for n in topo_nodes(self._symbol.outputs) if n.op is None}
         arrays = {n: a for d in (self.arg_dict, self.aux_dict) for n, a in d.items()}
         try:
@@ -255,8 +254,6 @@ def _check_device(what, name, array, ctx):
 
 def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
     """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind."""
-    from .infer import infer_graph
-    from ..symbol.symbol import topo_nodes
     ctx = ctx or current_context()
     names = symbol.list_inputs()
     unknown = sorted(set(shapes) - set(names)) + sorted(set(type_dict or {}) - set(names))

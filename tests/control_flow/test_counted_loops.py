@@ -9,7 +9,7 @@ from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.control_flow.counting import find_counter
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import check_numeric_gradient
-from harness import Spy, check_optimized_equals_plain, run_bound
+from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
 
 N, H = 2, 3
 
@@ -57,11 +57,14 @@ CASES = [
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 @pytest.mark.parametrize("train", [False, True])
-def test_find_counter_equals_the_plain_loop_exactly(case, train):
+def test_a_counted_loop_equals_the_plain_loop_exactly(case, train):
     cond, step, i0, max_it = CASES[case]
     s = _accumulating_loop(cond, step, max_it)
     assert find_counter(_loop_params(s)) is not None
-    check_optimized_equals_plain(s, _args(i0), 0, 0, dtype="float32", train=train)
+    *_, exe = check_optimized_equals_plain(s, _args(i0), 0, 0, dtype="float32", train=train)
+    # the trip count is known at entry: cond's body plan is never compiled, only func's
+    spec, = loop_specs(exe, "_while_loop")
+    assert spec.counter is not None and {key[0] for key in spec.plans} == {1}
 
 
 def test_an_integer_counter_and_a_counter_read_as_an_output():
@@ -72,7 +75,7 @@ def test_an_integer_counter_and_a_counter_read_as_an_output():
     assert list(counted["output 1"].reshape(-1)) == [0, 1, 2, 3, 0, 0]  # the counter per step
 
 
-def test_find_counter_gradients_match_finite_differences():
+def test_counted_loop_gradients_match_finite_differences():
     s = sym.sum(_accumulating_loop(lambda i, h: i < 3, lambda i: i + 1, 5, dtype="float64")[0]
                 * 1.5)
     loc = {k: v.astype(np.float64) for k, v in _args(0.0).items()}

@@ -102,8 +102,12 @@ def _nested_foreach_rnn():
 
 def test_nested_foreach_hoists_in_the_inner_body():
     rng = np.random.RandomState(2)
-    _same(_nested_foreach_rnn(),
-          {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+    exe = _same(_nested_foreach_rnn(),
+                {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
+    outer, = loop_specs(exe, "_foreach")
+    inner = [st.spec for body in outer.plans.values() for st in body.plan.steps
+             if st.spec is not None]
+    assert inner and all(sp.hoist is not None for sp in inner)
 
 
 @pytest.mark.parametrize("compiled_with", [False, True])

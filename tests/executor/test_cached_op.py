@@ -187,9 +187,10 @@ def test_plans_lists_each_compiled_plan_once_in_compile_order():
     op(nd.ones((2, 3)))
     op(nd.ones((4, 3)))
     assert [pl.steps[0].op.name for pl in op.plans] == ["tanh", "tanh"]
+    assert [pl.out_shapes for pl in op.plans] == [[(2, 3)], [(4, 3)]]  # compile order
     assert isinstance(op.plans, tuple)
     exe = (sym.tanh(x) * 2).bind(cpu(), {"x": nd.ones((2, 3))})
     assert exe.plans == ()
     exe.forward()
     exe.forward(is_train=True)
-    assert len(exe.plans) == 2
+    assert [pl.is_train for pl in exe.plans] == [False, True]

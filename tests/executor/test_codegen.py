@@ -134,6 +134,9 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     run(args, [xs], outs, rows, saved, 0, 2)
     run([None, state_stack[1], w], [list(xs)], outs, rows, saved, 2, T)
     np.testing.assert_allclose(out_stack, np.array(ref_outs), rtol=1e-12)
+    # one loop around the body's steps, inlined (the 'act' step is a line of it, not a call)
+    src = plan.sources[("loop", stacked, not stacked, frozenset(), (), (0,), ((1, 1),))]
+    assert src.count("for step in range") == 1 and "'act'" in src
     if stacked:  # x and h are columns (an array, a list), w is the same at every step
         entering = [h0] + list(state_stack[:T - 1])
         steps = ([xs, entering, w], [stacks[s] for s in plan.saved_ops])
