@@ -71,13 +71,35 @@ class Outcome:
     error: BaseException = None
 
 
-class LocalExecutor:
-    """Runs tasks in this process, in order. `started(task)` is called before each one and
-    may return a progress callable, passed to the task as `progress=`."""
+class _Executor:
+    """What every executor shares: a context manager that calls `close`.
 
-    kind = "local"
+    Attributes:
+        workers: workers that can run a task.
+        records_failures: whether a failed case is also written to the results file
+            (where a worker may die, so that --resume runs it again).
+    """
+
     workers = 1
     records_failures = False
+
+    def busy(self):
+        """Workers running a task now: None (the local bar shows no count)."""
+        return None
+
+    def close(self):
+        """Nothing to release."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class LocalExecutor(_Executor):
+    """Runs tasks in this process, in order. `started(task)` is called before each one and
+    may return a progress callable, passed to the task as `progress=`."""
 
     def gpus(self):
         """(count, reason) of GPUs usable here (reason None when count > 0)."""
@@ -95,19 +117,6 @@ class LocalExecutor:
             else:
                 yield Outcome(task, value)
 
-    def busy(self):
-        """Workers running a task now: None (the local bar shows no count)."""
-        return None
-
-    def close(self):
-        """Nothing to release."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
 
 def _import_distributed():
     try:
@@ -118,7 +127,7 @@ def _import_distributed():
     return distributed
 
 
-class DaskExecutor:
+class DaskExecutor(_Executor):
     """Sends tasks to a Dask distributed cluster and yields them as they complete.
 
     Args:
@@ -131,7 +140,6 @@ class DaskExecutor:
             within CONNECT_TIMEOUT_S seconds.
     """
 
-    kind = "dask"
     records_failures = True  # a lost worker leaves a trace in the file; --resume retries
 
     def __init__(self, address=None, workers=None, share_host=False):
@@ -250,12 +258,6 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 @contextlib.contextmanager
