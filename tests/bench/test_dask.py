@@ -1,14 +1,20 @@
 """`--executor dask`: the same cases and summary as a local run on a 2-worker LocalCluster,
 train sweeps, a worker dying mid-case, resume after Ctrl-C, an unreachable scheduler and
-the missing extra. Each test starts its own small cluster in a subprocess (seconds)."""
+the missing extra. Each test starts its own small cluster in a subprocess (seconds), but
+the one on a cluster's resources, which runs in process."""
+import logging
 import os
 import signal
 import socket
 import time
 
+import distributed
+import pytest
+
 import benchutil
 from benchutil import read_jsonl, run_cli, run_cli_with
 from gluonlite.bench import matrix
+from gluonlite.bench.executors import DaskExecutor, ExecutorError, Task
 
 # foreach only, hybridize_cell false: 8 cases
 TINY = "benchmark: [foreach]\n" + benchutil.TINY.replace("  hidden_dim: [4]\n",
@@ -171,4 +177,28 @@ def test_without_the_dask_extra_the_executor_names_it(tmp_path, write_recipe):
     err = proc.stderr.strip().splitlines()
     assert err == ["gluonlite.bench: error: --executor dask needs the dask extra (pip install "
                    "'gluonlite[dask]'); distributed does not import: no distributed here"]
+
+
+
+def _square(x, progress=None):
+    return x * x
+
+
+def test_a_cluster_without_bench_or_gpu_resources_is_named_in_one_line():
+    """In process (threads): a user-started cluster whose workers advertise no resources
+    runs plain tasks, refuses timing tasks unless share_host, and offers no GPUs."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
+        address = c.scheduler_address
+        with DaskExecutor(address) as ex:
+            assert ex.gpus() == (0, f"no worker at {address} advertises a gpu resource")
+            assert [o.value for o in ex.run([Task("a", _square, (3,))])] == [9]
+            with pytest.raises(ExecutorError) as info:
+                list(ex.run([Task("a", _square, (3,), timing=True)]))
+            assert str(info.value) == (
+                f"no worker at {address} advertises the bench resource: start one worker "
+                "per host with --resources \"bench=1\" (or set executor.share_host: true to "
+                "let timings share hosts)")
+        with DaskExecutor(address, share_host=True) as ex:
+            assert [o.value for o in ex.run([Task("a", _square, (4,), timing=True)])] == [16]
 
