@@ -24,6 +24,7 @@ import logging
 import signal
 import threading
 import time
+import warnings
 from collections import deque
 from dataclasses import dataclass
 
@@ -297,9 +298,13 @@ def _local_cluster(distributed, workers):
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.nanny.pre-spawn-environ": environ}), \
             _children_ignore_sigint():
-        cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                           dashboard_address=None,
-                                           silence_logs=logging.CRITICAL)
+        with warnings.catch_warnings():
+            # without a dashboard the scheduler's HTTP server still tries port 8787 first:
+            # another cluster on this host would put a warning on the user's terminal
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1,
+                                               processes=True, dashboard_address=None,
+                                               silence_logs=logging.CRITICAL)
         try:
             for i in range(n):
                 (name, spec), = cluster.new_worker_spec().items()

@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import time
+import warnings
 
 import distributed
 import pytest
@@ -202,3 +203,21 @@ def test_a_cluster_without_bench_or_gpu_resources_is_named_in_one_line():
         with DaskExecutor(address, share_host=True) as ex:
             assert [o.value for o in ex.run([Task("a", _square, (4,), timing=True)])] == [16]
 
+
+def test_an_embedded_cluster_starts_quietly_when_port_8787_is_taken():
+    """Another cluster on the host holds Dask's default HTTP port: the run prints nothing
+    about it (the user asked for no dashboard)."""
+    holder = socket.socket()
+    try:
+        holder.bind(("0.0.0.0", 8787))
+        holder.listen()
+    except OSError:  # taken already, as the test wants
+        pass
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with DaskExecutor(workers=1) as ex:
+                assert ex.workers == 1
+    finally:
+        holder.close()
+    assert not [w for w in caught if "8787" in str(w.message)], caught
