@@ -1,7 +1,8 @@
 """`--executor dask`: the same cases and summary as a local run on a 2-worker LocalCluster,
 train sweeps, a worker dying mid-case, resume after Ctrl-C, an unreachable scheduler and
 the missing extra. Each test starts its own small cluster in a subprocess (seconds), but
-the one on a cluster's resources, which runs in process."""
+those on a cluster's resources, which run in process."""
+import copy
 import logging
 import os
 import signal
@@ -221,3 +222,29 @@ def test_an_embedded_cluster_starts_quietly_when_port_8787_is_taken():
     finally:
         holder.close()
     assert not [w for w in caught if "8787" in str(w.message)], caught
+
+
+def _worker_name(i, progress=None):
+    return distributed.get_worker().name
+
+
+def test_timing_and_gpu_tasks_go_only_to_workers_with_their_resources():
+    """In process (threads): workers 0 (no resources), 1 (bench=1), 2 (bench=1, gpu=2)."""
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
+        for resources in ({}, {"bench": 1}, {"bench": 1, "gpu": 2}):
+            (name, spec), = c.new_worker_spec().items()
+            spec = copy.deepcopy(spec)
+            spec["options"]["resources"] = resources
+            c.worker_spec[name] = spec
+        c.scale(3)
+        c.wait_for_workers(3)
+        with DaskExecutor(c.scheduler_address) as ex:
+            assert ex.gpus() == (2, None) and ex.workers == 3
+            tasks = ([Task(("cpu", i), _worker_name, (i,), timing=True) for i in range(6)]
+                     + [Task(("gpu", i), _worker_name, (i,), timing=True, gpu=2)
+                        for i in range(6)])
+            ran = {o.task.key: o.value for o in ex.run(tasks)}
+    assert len(ran) == 12
+    assert {w for (kind, _), w in ran.items() if kind == "cpu"} <= {1, 2}
+    assert {w for (kind, _), w in ran.items() if kind == "gpu"} == {2}
