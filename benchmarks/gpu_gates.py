@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 
 from _common import interleaved, markdown_table, max_rel_error, median  # noqa: E402
 from gluonlite.bench import floor  # noqa: E402
+from gluonlite.context import probe_gpu  # noqa: E402
 
 
 def _csv(kind):
@@ -71,15 +72,9 @@ def main(argv=None, xp=None, sync=None):
     """Print the table; `xp` and `sync` default to CuPy and a device sync."""
     a = parse(argv)
     if xp is None:
-        try:
-            import cupy as xp  # noqa: PLC0415 - the GPU is what this script measures
-            n = xp.cuda.runtime.getDeviceCount()
-        except Exception as e:  # no CuPy, or no device the driver can use
-            print(f"gpu_gates: needs CuPy and a CUDA device: {type(e).__name__}: {e}",
-                  file=sys.stderr)
-            return 2
-        if not n:
-            print("gpu_gates: needs CuPy and a CUDA device: none visible", file=sys.stderr)
+        xp, why = probe_gpu()
+        if xp is None:
+            print(f"gpu_gates: needs CuPy and a CUDA device: {why}", file=sys.stderr)
             return 2
         sync = xp.cuda.Device().synchronize
     rows = []

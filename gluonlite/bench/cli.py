@@ -253,7 +253,7 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
                     if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
                         traceback.print_exception(e)
                     _say(f"{PROG}: case failed ({label}): {_error_line(e)}", err=True)
-                    if writer and getattr(executor, "records_failures", False):
+                    if writer and executor.records_failures:
                         writer.write(dict(case, failed=True, error=_error_line(e),
                                           seed=cfg["seed"], recipe=recipe.name))
                     failed += 1

@@ -24,6 +24,7 @@ import logging
 import signal
 import threading
 import time
+import warnings
 from collections import deque
 from dataclasses import dataclass
 
@@ -71,13 +72,35 @@ class Outcome:
     error: BaseException = None
 
 
-class LocalExecutor:
-    """Runs tasks in this process, in order. `started(task)` is called before each one and
-    may return a progress callable, passed to the task as `progress=`."""
+class _Executor:
+    """What every executor shares: a context manager that calls `close`.
 
-    kind = "local"
+    Attributes:
+        workers: workers that can run a task.
+        records_failures: whether a failed case is also written to the results file
+            (where a worker may die, so that --resume runs it again).
+    """
+
     workers = 1
     records_failures = False
+
+    def busy(self):
+        """Workers running a task now: None (the local bar shows no count)."""
+        return None
+
+    def close(self):
+        """Nothing to release."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class LocalExecutor(_Executor):
+    """Runs tasks in this process, in order. `started(task)` is called before each one and
+    may return a progress callable, passed to the task as `progress=`."""
 
     def gpus(self):
         """(count, reason) of GPUs usable here (reason None when count > 0)."""
@@ -95,19 +118,6 @@ class LocalExecutor:
             else:
                 yield Outcome(task, value)
 
-    def busy(self):
-        """Workers running a task now: None (the local bar shows no count)."""
-        return None
-
-    def close(self):
-        """Nothing to release."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
 
 def _import_distributed():
     try:
@@ -118,7 +128,7 @@ def _import_distributed():
     return distributed
 
 
-class DaskExecutor:
+class DaskExecutor(_Executor):
     """Sends tasks to a Dask distributed cluster and yields them as they complete.
 
     Args:
@@ -131,7 +141,6 @@ class DaskExecutor:
             within CONNECT_TIMEOUT_S seconds.
     """
 
-    kind = "dask"
     records_failures = True  # a lost worker leaves a trace in the file; --resume retries
 
     def __init__(self, address=None, workers=None, share_host=False):
@@ -251,12 +260,6 @@ class DaskExecutor:
             self.cluster.close()
             self.cluster = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
 
 @contextlib.contextmanager
 def _children_ignore_sigint():
@@ -295,9 +298,13 @@ def _local_cluster(distributed, workers):
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.nanny.pre-spawn-environ": environ}), \
             _children_ignore_sigint():
-        cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                           dashboard_address=None,
-                                           silence_logs=logging.CRITICAL)
+        with warnings.catch_warnings():
+            # without a dashboard the scheduler's HTTP server still tries port 8787 first:
+            # another cluster on this host would put a warning on the user's terminal
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1,
+                                               processes=True, dashboard_address=None,
+                                               silence_logs=logging.CRITICAL)
         try:
             for i in range(n):
                 (name, spec), = cluster.new_worker_spec().items()

@@ -31,18 +31,25 @@ import functools
 
 import numpy as np
 
-try:  # scipy's expit is a single fused ufunc; the numpy fallback is three passes
-    from scipy.special import expit as _expit
-except ImportError:  # pragma: no cover - scipy is a declared dependency
-    def _expit(x, out):
-        np.negative(x, out=out)
-        np.exp(out, out=out)
-        out += 1
-        return np.reciprocal(out, out=out)
-
 __all__ = ["FloorRNN", "PARAM_NAMES", "cell_kind", "init_params", "num_gates", "num_states",
            "params_from_named", "lstm_gates", "gru_gates",
            "check_against_reference", "reference_loss"]
+
+
+def _sigmoid_of(xp):
+    """sigmoid(x, out) in four of `xp`'s elementwise kernels (scipy's expit is numpy's)."""
+    def sigmoid(x, out):
+        xp.negative(x, out=out)
+        xp.exp(out, out=out)
+        out += 1
+        return xp.reciprocal(out, out=out)
+    return sigmoid
+
+
+try:  # scipy's expit is a single fused ufunc; the fallback is four passes
+    from scipy.special import expit as _expit
+except ImportError:  # pragma: no cover - scipy is a declared dependency
+    _expit = _sigmoid_of(np)
 
 PARAM_NAMES = ("i2h_weight", "i2h_bias", "h2h_weight", "h2h_bias")
 _GATES = {"rnn_tanh": 1, "rnn_relu": 1, "gru": 3, "lstm": 4}
@@ -496,16 +503,6 @@ class FloorRNN:
         t2 *= r
         xp.multiply(t1, t2, out=dr)
         xp.copyto(dgh[:, :2 * H], dgi[:, :2 * H])
-
-
-def _sigmoid_of(xp):
-    """sigmoid(x, out) in four of `xp`'s elementwise kernels (scipy's expit is numpy's)."""
-    def sigmoid(x, out):
-        xp.negative(x, out=out)
-        xp.exp(out, out=out)
-        out += 1
-        return xp.reciprocal(out, out=out)
-    return sigmoid
 
 
 def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):

@@ -4,8 +4,9 @@ A case is a flat dict with every key of `KEY_FIELDS`; `case_key` turns it into t
 tuple that identifies it in a results file (used by `--resume`). The order follows
 the seed benchmark: per benchmark, per (cell, ctx, seq_len, batch_size, hidden_dim),
 then every (is_train, hybridize_cell, hybridize_layer). With a numpy baseline, the
-floor cases of a (cell, seq_len, batch_size, hidden_dim) come right before the first
-group that needs them (once per run: the floor does not depend on the benchmark).
+floor cases of a (cell, ctx, seq_len, batch_size, hidden_dim) come right before the first
+group that needs them (once per run: the floor does not depend on the benchmark; it runs
+in numpy on a cpu ctx, in CuPy on a gpu).
 
 Example:
     >>> from gluonlite.bench.recipe import from_data

@@ -66,6 +66,8 @@ BENCH_SCHEMA = Struct({
     "executor": _EXECUTOR,
 })
 
+_SWEEP = Sweep(fixed=("kind", "extends", "executor", "sweep", "output", "params_file"))
+
 TRAIN_SCHEMA = Struct({
     "kind": Key(Enum("train"), required=True),
     "extends": _EXTENDS,
@@ -105,11 +107,10 @@ TRAIN_SCHEMA = Struct({
     "params_file": Key(Nullable(Str()), default=None, doc="default: output with .params"),
     "target": Key(Nullable(Number()), default=None, doc="pass if the judged metric <= target"),
     "executor": _EXECUTOR,
-    "sweep": Key(Nullable(Sweep(fixed=("kind", "extends", "executor", "sweep", "output",
-                                       "params_file"))),
-                 default=None, doc="key path -> list of values; one run per combination"),
+    "sweep": Key(Nullable(_SWEEP), default=None,
+                 doc="key path -> list of values; one run per combination"),
 })
-TRAIN_SCHEMA.keys["sweep"].checker.inner.struct = TRAIN_SCHEMA
+_SWEEP.struct = TRAIN_SCHEMA  # its paths lead into the schema that holds it
 
 SCHEMAS = {"bench": BENCH_SCHEMA, "train": TRAIN_SCHEMA}
 

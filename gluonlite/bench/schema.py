@@ -247,7 +247,8 @@ class Sweep(Checker):
     (a grid to sweep); each value is checked by the checker of its key.
 
     Args:
-        struct: the Struct the paths lead into (`bind` may set it later).
+        struct: the Struct the paths lead into (None: set `.struct` later, for the Struct
+            that holds this Sweep).
         fixed: top-level keys that cannot be swept.
 
     Example:

@@ -1,14 +1,22 @@
 """`--executor dask`: the same cases and summary as a local run on a 2-worker LocalCluster,
 train sweeps, a worker dying mid-case, resume after Ctrl-C, an unreachable scheduler and
-the missing extra. Each test starts its own small cluster in a subprocess (seconds)."""
+the missing extra. Each test starts its own small cluster in a subprocess (seconds), but
+those on a cluster's resources, which run in process."""
+import copy
+import logging
 import os
 import signal
 import socket
 import time
+import warnings
+
+import distributed
+import pytest
 
 import benchutil
 from benchutil import read_jsonl, run_cli, run_cli_with
 from gluonlite.bench import matrix
+from gluonlite.bench.executors import DaskExecutor, ExecutorError, Task
 
 # foreach only, hybridize_cell false: 8 cases
 TINY = "benchmark: [foreach]\n" + benchutil.TINY.replace("  hidden_dim: [4]\n",
@@ -172,3 +180,71 @@ def test_without_the_dask_extra_the_executor_names_it(tmp_path, write_recipe):
     assert err == ["gluonlite.bench: error: --executor dask needs the dask extra (pip install "
                    "'gluonlite[dask]'); distributed does not import: no distributed here"]
 
+
+
+def _square(x, progress=None):
+    return x * x
+
+
+def test_a_cluster_without_bench_or_gpu_resources_is_named_in_one_line():
+    """In process (threads): a user-started cluster whose workers advertise no resources
+    runs plain tasks, refuses timing tasks unless share_host, and offers no GPUs."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
+        address = c.scheduler_address
+        with DaskExecutor(address) as ex:
+            assert ex.gpus() == (0, f"no worker at {address} advertises a gpu resource")
+            assert [o.value for o in ex.run([Task("a", _square, (3,))])] == [9]
+            with pytest.raises(ExecutorError) as info:
+                list(ex.run([Task("a", _square, (3,), timing=True)]))
+            assert str(info.value) == (
+                f"no worker at {address} advertises the bench resource: start one worker "
+                "per host with --resources \"bench=1\" (or set executor.share_host: true to "
+                "let timings share hosts)")
+        with DaskExecutor(address, share_host=True) as ex:
+            assert [o.value for o in ex.run([Task("a", _square, (4,), timing=True)])] == [16]
+
+
+def test_an_embedded_cluster_starts_quietly_when_port_8787_is_taken():
+    """Another cluster on the host holds Dask's default HTTP port: the run prints nothing
+    about it (the user asked for no dashboard)."""
+    holder = socket.socket()
+    try:
+        holder.bind(("0.0.0.0", 8787))
+        holder.listen()
+    except OSError:  # taken already, as the test wants
+        pass
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with DaskExecutor(workers=1) as ex:
+                assert ex.workers == 1
+    finally:
+        holder.close()
+    assert not [w for w in caught if "8787" in str(w.message)], caught
+
+
+def _worker_name(i, progress=None):
+    return distributed.get_worker().name
+
+
+def test_timing_and_gpu_tasks_go_only_to_workers_with_their_resources():
+    """In process (threads): workers 0 (no resources), 1 (bench=1), 2 (bench=1, gpu=2)."""
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
+        for resources in ({}, {"bench": 1}, {"bench": 1, "gpu": 2}):
+            (name, spec), = c.new_worker_spec().items()
+            spec = copy.deepcopy(spec)
+            spec["options"]["resources"] = resources
+            c.worker_spec[name] = spec
+        c.scale(3)
+        c.wait_for_workers(3)
+        with DaskExecutor(c.scheduler_address) as ex:
+            assert ex.gpus() == (2, None) and ex.workers == 3
+            tasks = ([Task(("cpu", i), _worker_name, (i,), timing=True) for i in range(6)]
+                     + [Task(("gpu", i), _worker_name, (i,), timing=True, gpu=2)
+                        for i in range(6)])
+            ran = {o.task.key: o.value for o in ex.run(tasks)}
+    assert len(ran) == 12
+    assert {w for (kind, _), w in ran.items() if kind == "cpu"} <= {1, 2}
+    assert {w for (kind, _), w in ran.items() if kind == "gpu"} == {2}

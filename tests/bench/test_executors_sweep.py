@@ -3,7 +3,7 @@
 import pytest
 
 from benchutil import read_jsonl
-from gluonlite.bench import summary
+from gluonlite.bench import summary, tasks
 from gluonlite.bench.executors import LocalExecutor, Task
 from gluonlite.bench.recipe import from_data
 from gluonlite.bench.sweep import expand_runs, run_files, run_sweep
@@ -83,6 +83,51 @@ def test_local_sweep_writes_each_run_and_resume_skips_finished_ones(tmp_path, ca
                      emit=lines.append) == 0
     assert "resuming: 1 of 2 runs already done" in capsys.readouterr().out
     assert len(lines) == 3 and [r.get("epoch") for r in read_jsonl(first)] == [1, 2, None]
+
+
+def _failing_at(lr, error):
+    """A stand-in for tasks.train_run that raises `error` for the run with learning rate
+    `lr` and trains the others."""
+    real = tasks.train_run
+
+    def run(cfg, name, progress=None):
+        if cfg["optimizer"]["lr"] == lr:
+            raise error
+        return real(cfg, name, progress)
+    return run
+
+
+def test_a_failed_run_is_reported_and_recorded_and_resume_runs_it_again(tmp_path, capsys,
+                                                                          monkeypatch):
+    recipe = _train(output=str(tmp_path / "sw.jsonl"), **TINY_TRAIN)
+    real = tasks.train_run
+    monkeypatch.setattr(tasks, "train_run", _failing_at(0.1, ValueError("diverged")))
+    assert run_sweep(recipe, LocalExecutor(), progress=False, emit=[].append) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["gluonlite.bench: run failed (lr=0.1): ValueError: diverged",
+                   "gluonlite.bench: 1 of 2 runs failed"]
+    failed = tmp_path / "sw" / "lr=0.1.jsonl"
+    assert read_jsonl(failed) == [{"failed": True, "run": "lr=0.1",
+                                   "error": "ValueError: diverged"}]
+    assert not (tmp_path / "sw" / "lr=0.1.params").exists()
+    assert read_jsonl(tmp_path / "sw" / "lr=0.01.jsonl")[-1]["final"] is True
+    monkeypatch.setattr(tasks, "train_run", real)
+    assert run_sweep(recipe, LocalExecutor(), resume=True, progress=False,
+                     emit=[].append) == 0
+    assert "resuming: 1 of 2 runs already done" in capsys.readouterr().out
+    assert [r.get("epoch") for r in read_jsonl(failed)] == [1, 2, None]
+    assert (tmp_path / "sw" / "lr=0.1.params").stat().st_size > 0
+
+
+def test_ctrl_c_in_a_sweep_keeps_the_runs_that_finished(tmp_path, capsys, monkeypatch):
+    recipe = _train(output=str(tmp_path / "sw.jsonl"), **TINY_TRAIN)
+    monkeypatch.setattr(tasks, "train_run", _failing_at(0.1, KeyboardInterrupt()))
+    assert run_sweep(recipe, LocalExecutor(), progress=False, emit=[].append) == 130
+    assert capsys.readouterr().err.splitlines() == [
+        "gluonlite.bench: interrupted after 1 of 2 runs; their files are written, --resume "
+        "runs the rest"]
+    assert read_jsonl(tmp_path / "sw" / "lr=0.01.jsonl")[-1]["final"] is True
+    assert not (tmp_path / "sw" / "lr=0.1.jsonl").exists()
 
 
 def _rec(host, hyb, mean):
