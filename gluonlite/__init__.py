@@ -23,14 +23,23 @@ from . import contrib  # noqa: E402
 from . import subgraph  # noqa: E402  (registers the partitioning pass and its operator)
 
 
+# MXNet's short names for its namespaces.
+_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore"}
+
+
 def __getattr__(attr):
-    # Upper layers import lazily so that `import gluonlite` stays cheap and a broken upper
-    # layer cannot break the core.
+    # Upper layers (every MXNet namespace above the core: gluon, optimizer, metric, io, ...)
+    # import on first use, so that `import gluonlite` stays cheap and a broken upper layer
+    # cannot break the core. A new namespace module needs no entry here.
     import importlib
-    aliases = {"sym": "symbol", "init": "initializer", "mod": "module"}
-    if attr in ("gluon", "initializer", "init", "optimizer", "bench", "rnn", "io", "module",
-                "mod"):
-        mod = importlib.import_module(f".{aliases.get(attr, attr)}", __name__)
-        globals()[attr] = mod
-        return mod
+    module_name = _ALIASES.get(attr, attr)
+    if not module_name.startswith("_"):
+        try:
+            mod = importlib.import_module(f".{module_name}", __name__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{module_name}":
+                raise
+        else:
+            globals()[attr] = mod
+            return mod
     raise AttributeError(f"module 'gluonlite' has no attribute {attr!r}")

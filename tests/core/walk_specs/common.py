@@ -1,0 +1,37 @@
+"""What every family's walk entries are written with: the input specs (`Idx`, `Pos`, shape
+tuples, arrays), `make` to draw them and `C` to describe one check."""
+import numpy as np
+
+
+class Idx:
+    """Exact (integer-valued) input data: indices, lengths, conditions, exact ties."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=np.float64)
+
+
+class Pos:
+    """Random positive data of a shape (for log, sqrt, power, divisors)."""
+
+    def __init__(self, *shape):
+        self.shape = shape
+
+
+def make(spec, rng):
+    """numpy float64 data for one input spec: a shape tuple gives signed values with
+    magnitudes in [0.5, 1.5] (away from kinks at 0), `Pos` values in [0.5, 1.5]."""
+    if isinstance(spec, Idx):
+        return spec.values.copy()
+    if isinstance(spec, Pos):
+        return rng.uniform(0.5, 1.5, spec.shape)
+    if isinstance(spec, np.ndarray):
+        return spec.astype(np.float64)
+    return rng.uniform(0.5, 1.5, spec) * rng.choice([-1.0, 1.0], spec)
+
+
+def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=()):
+    """One check: `inputs` (specs), `attrs`, numpy `ref(*arrays) -> output(s)`, `more` input
+    lists checked for shapes/dtypes/values too, `train` the mode of the gradient pass,
+    `guessed` inputs whose shape the rule fills with a default guess when unknown."""
+    return dict(inputs=list(inputs), attrs=dict(attrs or {}), ref=ref, more=list(more),
+                train=train, rtol=rtol, guessed=set(guessed))
