@@ -299,6 +299,7 @@ _BIN_GRADS = {
               lambda xp, a, b, y, g: g * y * xp.log(a)),
     "maximum": (lambda xp, a, b, y, g: g * (a >= b), lambda xp, a, b, y, g: g * (a < b)),
     "minimum": (lambda xp, a, b, y, g: g * (a <= b), lambda xp, a, b, y, g: g * (a > b)),
+    "hypot": (lambda xp, a, b, y, g: g * a / y, lambda xp, a, b, y, g: g * b / y),
 }
 
 
@@ -306,7 +307,8 @@ _BIN_GRADS = {
 _BINARY_OPS = {}
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
-           "mod": "mod", "power": "power", "maximum": "maximum", "minimum": "minimum"}
+           "mod": "mod", "power": "power", "maximum": "maximum", "minimum": "minimum",
+           "hypot": "hypot"}
 
 
 def _binary(name, kind, shape_rule, aliases=()):
@@ -347,31 +349,14 @@ def _same_binary_rule(name):
 
 
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
-                      ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ())]:
+                      ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ()),
+                      ("hypot", ())]:
     _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
 for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
                       ("mul", ("_mul",)), ("div", ("_div",))]:
     _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
-for _kind in ("mod", "power", "maximum", "minimum"):
+for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
     _binary(f"_{_kind}", _kind, _same_binary_rule)
-
-_COMPARE = {"equal": "equal", "not_equal": "not_equal", "greater": "greater",
-            "greater_equal": "greater_equal", "lesser": "less", "lesser_equal": "less_equal"}
-
-
-def _compare(name, fn, shape_rule):
-    def kernel(p, rc, a, b):
-        return getattr(rc.xp, fn)(a, b).astype(a.dtype)
-    kernel.__doc__ = (f"{name}(lhs, rhs): 1 where lhs {fn.replace('_', ' ')} rhs else 0, "
-                      f"in lhs's dtype.")
-    register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
-             nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"))(kernel)
-
-
-for _name, _fn in _COMPARE.items():
-    _compare(f"broadcast_{_name}", _fn, broadcast_rule)
-    _compare(f"_{_name}", _fn, _same_binary_rule)
-
 
 # ---- with a scalar -----------------------------------------------------------------------
 # Each scalar operator's forward and kernel, by name (its fast paths reuse them).
@@ -412,8 +397,7 @@ _scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s
 _scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
 _scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
 _scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
-for _name, _fn in _COMPARE.items():
-    _scalar_op(f"_{_name}_scalar", _uf(_fn), None, nondiff=True)
+_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)
 
 
 def _where_shape(p, ins):
@@ -549,6 +533,5 @@ for _name in ("_rminus_scalar", "_mul_scalar", "_div_scalar", "_mod_scalar"):
 for _name in ("_rmod_scalar", "_power_scalar", "_maximum_scalar", "_minimum_scalar"):
     _scalar_fast(_name, saves=("data",))
 _scalar_fast("_rdiv_scalar", saves=("data", "outputs"))
+_scalar_fast("_hypot_scalar", saves=("data", "outputs"))
 _scalar_fast("_rpower_scalar", saves=("outputs",))
-for _name in _COMPARE:
-    _scalar_fast(f"_{_name}_scalar")

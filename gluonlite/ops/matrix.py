@@ -345,8 +345,8 @@ def _pick_vjp(p, rc, xs, ys, gys, need):
     return gx, None
 
 
-@register("pick", inputs=("data", "index"), nondiff=("index",), vjp=_pick_vjp,
-          shape=_pick_shape, dtype=keep_dtype,
+@register("pick", aliases=("choose_element_0index",), inputs=("data", "index"),
+          nondiff=("index",), vjp=_pick_vjp, shape=_pick_shape, dtype=keep_dtype,
           attrs={"axis": A.Int(-1), "keepdims": A.Bool(False),
                  "mode": A.Enum("clip", "wrap", default="clip")})
 def _pick(p, rc, x, idx):

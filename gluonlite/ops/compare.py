@@ -1,0 +1,74 @@
+"""Comparison and logical operators, from one table.
+
+Each row gives three operators, all returning 1 where the relation holds and 0 elsewhere, in
+the dtype of the (left) data input, and no gradient (MXNet's rule: zeros):
+
+- ``broadcast_<name>(lhs, rhs)``: with numpy broadcasting;
+- ``_<name>(lhs, rhs)``: same-shape inputs (what ``sym`` arithmetic between symbols builds);
+- ``_<name>_scalar(data, scalar)``: against a Python scalar, cast to data's dtype first when
+  data is an integer array (MXNet's rule: ``int_array == 2.5`` compares with 2).
+"""
+from . import attrs as A
+from .fast import Fast
+from .registry import ShapeError, fast_paths, register
+from .rules import broadcast_rule, keep_dtype, same_shape
+
+# name: (array module function, what it tests, for docstrings)
+_TABLE = {
+    "equal": ("equal", "lhs == rhs"),
+    "not_equal": ("not_equal", "lhs != rhs"),
+    "greater": ("greater", "lhs > rhs"),
+    "greater_equal": ("greater_equal", "lhs >= rhs"),
+    "lesser": ("less", "lhs < rhs"),
+    "lesser_equal": ("less_equal", "lhs <= rhs"),
+    "logical_and": ("logical_and", "lhs and rhs are both non-zero"),
+    "logical_or": ("logical_or", "lhs or rhs is non-zero"),
+    "logical_xor": ("logical_xor", "exactly one of lhs and rhs is non-zero"),
+}
+
+
+def _same_rule(name):
+    rule = same_shape(name)
+
+    def wrapped(p, ins):
+        try:
+            return rule(p, ins)
+        except ShapeError:
+            raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
+                             f"{tuple(ins[0])} and {tuple(ins[1])}") from None
+    return wrapped
+
+
+def _pair(name, fn, what, shape_rule):
+    def kernel(p, rc, a, b):
+        return getattr(rc.xp, fn)(a, b).astype(a.dtype)
+
+    kernel.__doc__ = (f"{name}(lhs, rhs): 1 where {what}, else 0, in lhs's dtype"
+                      + (" (broadcasting)." if name.startswith("broadcast") else
+                         " (same shapes)."))
+    register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
+             nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"))(kernel)
+
+
+def _scalar_value(p, x):
+    return x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar
+
+
+def _scalar(name, fn, what):
+    def kernel(p, rc, x):
+        return getattr(rc.xp, fn)(x, _scalar_value(p, x)).astype(x.dtype)
+
+    def into(p, rc, outs, x):
+        getattr(rc.xp, fn)(x, _scalar_value(p, x), out=outs[0], casting="unsafe")
+
+    kernel.__doc__ = (f"{name}(data, scalar): 1 where {what.replace('lhs', 'data')} "
+                      f"(rhs: the scalar), else 0, in data's dtype.")
+    register(name, attrs={"scalar": A.Float(1.0), "is_int": A.Bool(True)},
+             shape=same_shape(name), nondiff=("data",))(kernel)
+    fast_paths(Fast(into=into), name)
+
+
+for _name, (_fn, _what) in _TABLE.items():
+    _pair(f"broadcast_{_name}", _fn, _what, broadcast_rule)
+    _pair(f"_{_name}", _fn, _what, _same_rule)
+    _scalar(f"_{_name}_scalar", _fn, _what)
