@@ -1,0 +1,86 @@
+"""MXNet's module-level Symbol functions that are not operators themselves: ``pow``/``power``
+and ``hypot`` on symbols and/or scalars, and the helpers that shape their arguments for an
+operator (``eye``, ``linspace``, ``histogram``, ``split_v2``)."""
+import numpy as np
+
+from ..base import normalize_dtype
+from .register import fn as _fn
+from .symbol import Symbol, apply_op
+
+__all__ = ["pow", "power", "hypot", "eye", "linspace", "histogram", "split_v2"]
+
+
+def _pair(lhs, rhs, name, scalar, rscalar, numpy_fn):
+    if isinstance(lhs, Symbol) and isinstance(rhs, Symbol):
+        return apply_op(name, lhs, rhs, hint=name)
+    if isinstance(lhs, Symbol):
+        return apply_op(scalar, lhs, scalar=float(rhs), hint=scalar)
+    if isinstance(rhs, Symbol):
+        return apply_op(rscalar, rhs, scalar=float(lhs), hint=rscalar)
+    if isinstance(lhs, (int, float, np.number)) and isinstance(rhs, (int, float, np.number)):
+        return numpy_fn(lhs, rhs)
+    raise TypeError(f"{name}: expected Symbols or numbers, got {type(lhs).__name__} and "
+                    f"{type(rhs).__name__}")
+
+
+def pow(base, exp):  # noqa: A001 - MXNet's name
+    """base ** exp for Symbols (same shapes) and/or numbers.
+
+    Example: ``sym.pow(sym.var('x'), 2)`` is a `_power_scalar` node.
+    """
+    return _pair(base, exp, "_power", "_power_scalar", "_rpower_scalar", lambda a, b: a ** b)
+
+
+power = pow
+
+
+def hypot(left, right):
+    """sqrt(left**2 + right**2) for Symbols (same shapes) and/or numbers.
+
+    Example: ``sym.hypot(sym.var('x'), 4)`` is a `_hypot_scalar` node.
+    """
+    return _pair(left, right, "_hypot", "_hypot_scalar", "_hypot_scalar", np.hypot)
+
+
+def eye(N, M=0, k=0, dtype=None, **kwargs):
+    """A node producing an N x M (M=0: N x N) matrix with ones on the k-th diagonal."""
+    return _fn("_eye")(N=N, M=M, k=k, dtype=normalize_dtype(dtype or "float32").name, **kwargs)
+
+
+def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
+    """A node producing `num` evenly spaced numbers from start to stop."""
+    return _fn("_linspace")(start=start, stop=stop, num=num, endpoint=endpoint, name=name,
+                            dtype=normalize_dtype(dtype or "float32").name)
+
+
+def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002 - MXNet's argument name
+    """A node of the histogram of `a`: (counts, edges) over `bins` equal bins of `range`, or
+    over the edges Symbol `bins`.
+
+    Raises:
+        ValueError: an integer bins without range, or bins neither an int nor a Symbol.
+    """
+    if isinstance(bins, Symbol):
+        return _fn("_histogram")(data=a, bins=bins, **kwargs)
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        if range is None:
+            raise ValueError("histogram: a Symbol histogram with an integer bins needs range")
+        return _fn("_histogram")(data=a, bin_cnt=int(bins), range=tuple(range), **kwargs)
+    raise ValueError(f"histogram: bins must be an int or a Symbol, got {type(bins).__name__}")
+
+
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """Split along `axis` into `indices_or_sections` equal parts (an int) or at the given
+    indices (a tuple); a node with one output per part.
+
+    Raises:
+        ValueError: neither an int nor a tuple.
+    """
+    if isinstance(indices_or_sections, (int, np.integer)):
+        return _fn("_split_v2")(ary, axis=axis, squeeze_axis=squeeze_axis,
+                                sections=int(indices_or_sections))
+    if isinstance(indices_or_sections, tuple):
+        return _fn("_split_v2")(ary, indices=(0,) + indices_or_sections, axis=axis,
+                                squeeze_axis=squeeze_axis)
+    raise ValueError("split_v2: indices_or_sections must be an int or a tuple of ints, got "
+                     f"{type(indices_or_sections).__name__}")
