@@ -49,31 +49,36 @@ def _so_shape(p, ins):
     return ins, [d]
 
 
-def _softmax(x, axis):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
+def _softmax(xp, x, axis):
+    e = xp.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 
 
-def _so_target(p, out, label, axis):
+def _so_target(p, xp, out, label, axis):
     """One-hot (or smoothed) targets shaped as `out`, classes along `axis`; ignored rows get
     their own output as target (a zero gradient)."""
     k = out.shape[axis]
     lab = label.astype(np.int64)
-    classes = np.arange(k).reshape((1, k) + (1,) * (out.ndim - 2)) if axis == 1 else np.arange(k)
-    hot = (np.expand_dims(lab, axis) == classes)
+    classes = xp.arange(k).reshape((1, k) + (1,) * (out.ndim - 2))
+    hot = (xp.expand_dims(lab, axis) == classes)
     if p.smooth_alpha:
-        t = np.where(hot, 1 - p.smooth_alpha, p.smooth_alpha / (k - 1))
+        t = xp.where(hot, 1 - p.smooth_alpha, p.smooth_alpha / (k - 1)).astype(out.dtype)
     else:
         t = hot.astype(out.dtype)
     if p.use_ignore:
-        ignored = np.expand_dims(lab == int(p.ignore_label), axis)
-        t = np.where(ignored, out, t)
+        ignored = xp.expand_dims(lab == int(p.ignore_label), axis)
+        t = xp.where(ignored, out, t)
     return t
+
+
+def _valid_count(p, label):
+    """How many labels are not `ignore_label` (at least 1): the 'valid' normalisation."""
+    return max((label.astype(np.int64) != int(p.ignore_label)).sum().item(), 1)
 
 
 def _so_vjp(p, rc, xs, ys, gys, need):
     x, label = xs
-    out = ys[0]
+    out, xp = ys[0], rc.xp
     g_head = gys[0]
     if tuple(label.shape) == tuple(x.shape):
         g = (out - label) * p.grad_scale
@@ -81,19 +86,17 @@ def _so_vjp(p, rc, xs, ys, gys, need):
     if p.multi_output:
         s3 = _so_3d(x.shape)
         o, lab = out.reshape(s3), label.reshape(s3[0], s3[2])
-        g = o - _so_target(p, o, lab, 1)
+        g = o - _so_target(p, xp, o, lab, 1)
         if p.normalization == "valid":
-            scale = p.grad_scale / max(int((lab.astype(np.int64)
-                                            != int(p.ignore_label)).sum()), 1)
+            scale = p.grad_scale / _valid_count(p, lab)
         else:
             scale = p.grad_scale / s3[2] / (s3[0] if p.normalization == "batch" else 1)
     else:
         s2 = _softmax_2d(p, x.shape)
         o, lab = out.reshape(s2), label.reshape(-1)
-        g = o - _so_target(p, o, lab, 1)
+        g = o - _so_target(p, xp, o, lab, 1)
         if p.normalization == "valid":
-            scale = p.grad_scale / max(int((lab.astype(np.int64)
-                                            != int(p.ignore_label)).sum()), 1)
+            scale = p.grad_scale / _valid_count(p, lab)
         elif p.normalization == "batch":
             scale = p.grad_scale / lab.shape[0]
         else:
@@ -132,10 +135,10 @@ def _softmax_output(p, rc, x, label):
     xp = rc.xp
     if p.multi_output:
         s3 = _so_3d(x.shape)
-        y = _softmax(x.reshape(s3), 1)
+        y = _softmax(xp, x.reshape(s3), 1)
     else:
-        y = _softmax(x.reshape(_softmax_2d(p, x.shape)), 1)
-    return xp.asarray(y).reshape(x.shape).astype(x.dtype, copy=False)
+        y = _softmax(xp, x.reshape(_softmax_2d(p, x.shape)), 1)
+    return y.reshape(x.shape).astype(x.dtype, copy=False)
 
 
 # ---- regression outputs ----
@@ -161,7 +164,9 @@ def _regression(name, fwd, grad, doc):
     def vjp(p, rc, xs, ys, gys, need):
         x, label = xs
         n_out = label.size / label.shape[0]
-        g = grad(rc.xp, ys[0], label.reshape(x.shape)) * (p.grad_scale / n_out)
+        # from data, not the saved output: a second derivative then differentiates the loss's
+        # gradient itself
+        g = grad(rc.xp, fwd(rc.xp, x), label.reshape(x.shape)) * (p.grad_scale / n_out)
         return g.astype(x.dtype), None
 
     kernel.__doc__ = doc
@@ -175,14 +180,14 @@ def _sigmoid(xp, x):
     return 1 / (1 + xp.exp(-x))
 
 
-_regression("LinearRegressionOutput", lambda xp, x: x.copy(), lambda xp, y, t: y - t,
+_regression("LinearRegressionOutput", lambda xp, x: x * 1, lambda xp, y, t: y - t,
             "LinearRegressionOutput(data, label, grad_scale=1): data itself; its gradient is "
             "that of the squared error, ``grad_scale / m * (data - label)`` (m: outputs per "
             "sample).")
 _regression("LogisticRegressionOutput", _sigmoid, lambda xp, y, t: y - t,
             "LogisticRegressionOutput(data, label, grad_scale=1): sigmoid(data); its gradient "
             "is that of the logistic loss, ``grad_scale / m * (sigmoid(data) - label)``.")
-_regression("MAERegressionOutput", lambda xp, x: x.copy(), lambda xp, y, t: xp.sign(y - t),
+_regression("MAERegressionOutput", lambda xp, x: x * 1, lambda xp, y, t: xp.sign(y - t),
             "MAERegressionOutput(data, label, grad_scale=1): data itself; its gradient is that "
             "of the absolute error, ``grad_scale / m * sign(data - label)``.")
 
@@ -201,14 +206,14 @@ def _svm_shape(p, ins):
 
 
 def _svm_vjp(p, rc, xs, ys, gys, need):
-    x, label = xs
+    x, label, xp = xs[0], xs[1], rc.xp
     s = x.reshape(x.shape[0], -1)
-    hot = (label.reshape(-1, 1).astype(np.int64) == np.arange(s.shape[1]))
+    hot = (label.reshape(-1, 1).astype(np.int64) == xp.arange(s.shape[1]))
     m, c = p.margin, p.regularization_coefficient
     if p.use_linear:
-        g = np.where(hot, -(m > s), (m > -s)) * c
+        g = xp.where(hot, -(m > s).astype(x.dtype), (m > -s).astype(x.dtype)) * c
     else:
-        g = np.where(hot, -2 * np.maximum(m - s, 0), 2 * np.maximum(m + s, 0)) * c
+        g = xp.where(hot, -2 * xp.maximum(m - s, 0), 2 * xp.maximum(m + s, 0)) * c
     return g.reshape(x.shape).astype(x.dtype), None
 
 
@@ -230,7 +235,7 @@ def _make_loss_vjp(p, rc, xs, ys, gys, need):
     if p.normalization == "batch":
         scale = p.grad_scale / x.shape[0]
     elif p.normalization == "valid":
-        scale = p.grad_scale / max(int((x > p.valid_thresh).sum()), 1)
+        scale = p.grad_scale / max((x > p.valid_thresh).sum().item(), 1)
     else:
         scale = p.grad_scale
     return (rc.xp.full(x.shape, scale, dtype=x.dtype),)
@@ -269,8 +274,8 @@ def _sce_shape(p, ins):
 
 def _sce_vjp(p, rc, xs, ys, gys, need):
     x, label = xs
-    sm = _softmax(x, 1)
-    sm[np.arange(x.shape[0]), label.astype(np.int64)] -= 1
+    sm = _softmax(rc.xp, x, 1)
+    sm[rc.xp.arange(x.shape[0]), label.astype(np.int64)] -= 1
     return (sm * gys[0].reshape(())).astype(x.dtype), None
 
 
@@ -284,7 +289,8 @@ def _softmax_cross_entropy(p, rc, x, label):
     Example: ``nd.softmax_cross_entropy(nd.array([[0., 0.]]), nd.array([1.]))`` ->
     ``[0.6931]``.
     """
+    xp = rc.xp
     m = x.max(axis=1, keepdims=True)
-    logz = np.log(np.exp(x - m).sum(axis=1)) + m[:, 0]
-    picked = x[np.arange(x.shape[0]), label.astype(np.int64)]
-    return np.asarray([(logz - picked).sum()], dtype=x.dtype)
+    logz = xp.log(xp.exp(x - m).sum(axis=1)) + m[:, 0]
+    picked = x[xp.arange(x.shape[0]), label.astype(np.int64)]
+    return (logz - picked).sum().reshape(1).astype(x.dtype)

@@ -223,6 +223,16 @@ def _cumsum_shape(p, ins):
     return ins, [s]
 
 
+def _cumsum_dtype(v):
+    if v is None or (isinstance(v, str) and v.strip() == "None"):
+        return None
+    name = A._dtype(v)
+    if name not in ("float16", "float32", "float64", "int32", "int64", "int8"):
+        raise ValueError(f"expected None or one of float16, float32, float64, int32, int64, "
+                         f"int8, got {v!r}")
+    return name
+
+
 def _cumsum_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     xf, ax = _flat_or_axis("cumsum", x, p.axis)
@@ -231,10 +241,7 @@ def _cumsum_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("_np_cumsum", aliases=("cumsum",), inputs=("a",), shape=_cumsum_shape,
-          attrs={"axis": A.OptionalInt(),
-                 "dtype": A.Attr(A._optional(lambda v: A.Enum(
-                     "float16", "float32", "float64", "int32", "int64", "int8").parse(v)),
-                     None, "enum")},
+          attrs={"axis": A.OptionalInt(), "dtype": A.Attr(_cumsum_dtype, None, "enum")},
           dtype=lambda p, ins: (ins, [np.dtype(p.dtype) if p.dtype else ins[0]]),
           vjp=_cumsum_vjp)
 def _cumsum(p, rc, x):

@@ -434,7 +434,7 @@ def _moments_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("moments", attrs={"axes": A.Axis(None), "keepdims": A.Bool(False)}, outputs=2,
-          shape=_moments_shape, vjp=_moments_vjp, output_names=("mean", "var"))
+          shape=_moments_shape, vjp=_moments_vjp)
 def _moments(p, rc, x):
     """moments(data, axes, keepdims=False): [mean, var] over `axes` (the biased variance).
 
