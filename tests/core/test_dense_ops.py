@@ -1,0 +1,123 @@
+"""The dense operator families against MXNet 1.9.1: values, gradients of the loss outputs,
+JSON attribute strings, inferred shapes and dtypes (tests/fixtures/dense_ops_expected.json,
+made by tests/fixtures/make_dense_ops.py from the calls in dense_ops_cases.py), and the errors
+the shape rules raise."""
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+
+
+def _load_cases():
+    spec = importlib.util.spec_from_file_location("dense_ops_cases",
+                                                  os.path.join(FIX, "dense_ops_cases.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.cases
+
+
+with open(os.path.join(FIX, "dense_ops_expected.json"), encoding="utf-8") as _f:
+    EXPECTED = json.load(_f)
+
+
+@pytest.fixture(scope="module")
+def got():
+    return json.loads(json.dumps(_load_cases()(mx)))  # tuples as lists, as in the fixture
+
+
+def _same(a, b, where):
+    if isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b), f"{where}: {len(a)} items, MXNet has {len(b)}: {a} vs {b}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{where}[{i}]")
+    elif isinstance(a, dict) and isinstance(b, dict):
+        assert a == b, f"{where}: {a} vs MXNet's {b}"
+    elif isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            not isinstance(a, bool):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=where)
+    else:
+        assert a == b, f"{where}: {a!r} vs MXNet's {b!r}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_matches_mxnet(got, name):
+    assert name in got, f"{name}: not computed"
+    _same(got[name], EXPECTED[name], name)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: nd.topk(nd.ones((2, 3)), k=4), "topk: k=4 is larger than the 3 elements"),
+    (lambda: nd.depth_to_space(nd.ones((1, 3, 2, 2)), 2),
+     "depth_to_space: channels 3 must be a multiple of block_size"),
+    (lambda: nd.space_to_depth(nd.ones((1, 1, 3, 2)), 2),
+     "space_to_depth: height 3 and width 2 must be multiples of block_size=2"),
+    (lambda: nd.slice_like(nd.ones((2, 3)), nd.ones((3, 3))),
+     r"slice_like: shape_like \(3, 3\) does not fit inside data \(2, 3\)"),
+    (lambda: nd.tile(nd.ones((2,)), reps=(-1,)), "tile: reps must be non-negative"),
+    (lambda: nd.LRN(nd.ones((1, 3, 2)), nsize=2), "LRN: nsize must be a positive odd number"),
+    (lambda: nd.broadcast_axis(nd.ones((2, 3)), axis=0, size=4),
+     "broadcast_axis: axis 0 of data .* must have size 1"),
+    (lambda: nd.ravel_multi_index(nd.ones((3, 2)), shape=(2, 2)),
+     "ravel_multi_index: data must have 2 rows"),
+    (lambda: nd.Crop(nd.ones((1, 1, 2, 2)), h_w=(3, 3), num_args=1),
+     r"Crop: a crop of \(3, 3\) at offset \(0, 0\) does not fit"),
+    (lambda: nd.moments(nd.ones((2, 3)), axes=()), "moments: axes must name at least one"),
+    (lambda: nd.SoftmaxOutput(nd.ones((2, 3, 4)), nd.ones((2,)), multi_output=True),
+     "SoftmaxOutput: label must have shape"),
+    (lambda: nd.argmin(nd.ones((2, 3)), axis=2), "argmin: axis=2 is out of range"),
+    (lambda: nd.split_v2(nd.ones((3, 2)), 2), "split_v2: an axis of size 3 does not split"),
+    (lambda: nd.gather_nd(nd.ones((2, 3)), nd.zeros((3, 1))),
+     "gather_nd: indices of shape .* address 3 axes"),
+    (lambda: nd.broadcast_logical_and(nd.ones((2, 3)), nd.ones((4,))),
+     "broadcast_logical_and: shapes"),
+    (lambda: nd.histogram(nd.ones((3,)), bins=2.5), "histogram: bins must be"),
+])
+def test_errors_name_the_operator_and_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_unknown_ret_typ_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="topk: argument ret_typ='values'.*'both', 'indices'"):
+        nd.topk(nd.ones((2, 3)), ret_typ="values")
+
+
+def test_partial_inference_fills_labels_from_data():
+    args, outs, _ = sym.SoftmaxOutput(sym.var("d"), name="sm", multi_output=True).infer_shape(
+        d=(2, 3, 4, 5))
+    assert args == [(2, 3, 4, 5), (2, 4, 5)] and outs == [(2, 3, 4, 5)]
+    args, _, _ = sym.SVMOutput(sym.var("d"), name="svm").infer_shape(d=(4, 3))
+    assert args == [(4, 3), (4,)]
+
+
+def test_comparison_overloads_and_logical_scalars_keep_the_array_dtype():
+    x = nd.array([0, 1, 2], dtype="int32")
+    for y in (x == 1, x > 0.5, nd.logical_xor(x, 1), nd.equal(1, x)):
+        assert y.dtype == np.int32
+    np.testing.assert_array_equal((x > 0.5).asnumpy(), [0, 1, 1])  # 0.5 cast to int 0 first
+
+
+def test_sym_functions_build_the_scalar_nodes():
+    a = sym.var("a")
+    ops = [json.loads(s.tojson())["nodes"][-1]["op"] for s in
+           (sym.pow(a, 2), sym.pow(2, a), sym.power(a, a), sym.hypot(a, 3), sym.hypot(a, a))]
+    assert ops == ["_power_scalar", "_rpower_scalar", "_power", "_hypot_scalar", "_hypot"]
+    out = sym.split_v2(a, 2, axis=1).eval(a=nd.array(np.arange(8).reshape(2, 4)))
+    np.testing.assert_array_equal(out[1].asnumpy(), [[2, 3], [6, 7]])
+
+
+def test_hybridized_topk_and_sort_match_imperative():
+    net = mx.gluon.nn.HybridLambda(lambda F, x: F.topk(x, k=2, ret_typ="value") +
+                                   F.sort(x, is_ascend=False).slice_axis(axis=1, begin=0, end=2))
+    x = nd.array(np.random.RandomState(1).normal(size=(3, 5)))
+    want = net(x).asnumpy()
+    net.hybridize()
+    np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(want, 2 * -np.sort(-x.asnumpy(), axis=1)[:, :2], rtol=1e-6)
