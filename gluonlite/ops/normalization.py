@@ -1,9 +1,11 @@
-"""Normalisations of MXNet's older layer API: L2Normalization, LRN, SoftmaxActivation.
+"""Normalisations of MXNet's older layer API: L2Normalization, LRN, SoftmaxActivation,
+BatchNorm_v1, IdentityAttachKLSparseReg.
 
 Gradients are written with array-module functions on the saved input and output.
 """
 from . import attrs as A
-from .registry import ShapeError, register
+from .nn import _batchnorm, _bn_shape, _bn_vjp
+from .registry import Params, ShapeError, register
 from .rules import same_shape
 
 
@@ -110,3 +112,63 @@ def _softmax_activation(p, rc, x):
     v = x.reshape(_sa_view(p, x.shape))
     e = xp.exp(v - v.max(axis=1, keepdims=True))
     return (e / e.sum(axis=1, keepdims=True)).reshape(x.shape)
+
+
+# ---- BatchNorm_v1 ----
+def _v1(p):
+    """BatchNorm's params for a BatchNorm_v1 node: channels on axis 1, as the old op has."""
+    return Params({**p, "axis": 1})
+
+
+register("BatchNorm_v1", inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
+         aux=("moving_mean", "moving_var"), outputs=3,
+         visible=lambda p: 3 if p.output_mean_var else 1,
+         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+         attrs={"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
+                "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False)},
+         shape=lambda p, ins: _bn_shape(_v1(p), ins),
+         vjp=lambda p, rc, xs, ys, gys, need: _bn_vjp(_v1(p), rc, xs, ys, gys, need),
+         same_dtype=(),
+         dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3),
+         doc="BatchNorm_v1(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9, "
+             "fix_gamma=True, use_global_stats=False, output_mean_var=False): MXNet's first "
+             "batch normalisation, BatchNorm with channels on axis 1.")(
+    lambda p, rc, *xs: _batchnorm(_v1(p), rc, *xs))
+
+
+# ---- IdentityAttachKLSparseReg ----
+def _kl_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None, None]
+    d = tuple(d)
+    if len(d) != 2:
+        raise ShapeError(f"IdentityAttachKLSparseReg: data must be 2-D (batch, units), got {d}")
+    if ins[1] is not None and tuple(ins[1]) != (d[1],):
+        raise ShapeError(f"IdentityAttachKLSparseReg: moving_avg must have shape {(d[1],)}, "
+                         f"got {tuple(ins[1])}")
+    ins[1] = (d[1],)
+    return ins, [d, (d[1],)]
+
+
+def _kl_vjp(p, rc, xs, ys, gys, need):
+    avg, new_avg = xs[1], ys[1]
+    # MXNet moves the average of each unit's mean activation in the backward pass
+    avg[...] = new_avg
+    t = p.sparseness_target
+    return gys[0] + p.penalty * (-t / new_avg + (1 - t) / (1 - new_avg)), None
+
+
+@register("IdentityAttachKLSparseReg", inputs=("data", "moving_avg"), aux=("moving_avg",),
+          outputs=2, visible=1,
+          attrs={"sparseness_target": A.Float(0.1), "penalty": A.Float(0.001),
+                 "momentum": A.Float(0.9)},
+          shape=_kl_shape, vjp=_kl_vjp, same_dtype=(),
+          dtype=lambda p, ins: ([ins[0], ins[1] or ins[0]], [ins[0], ins[0]]))
+def _kl_sparse_reg(p, rc, x, avg):
+    """IdentityAttachKLSparseReg(data, moving_avg, sparseness_target=0.1, penalty=0.001,
+    momentum=0.9): data itself; its gradient gets the KL sparseness penalty of sigmoid units,
+    ``penalty * (-target / avg + (1 - target) / (1 - avg))``, where `avg` (the auxiliary
+    state moving_avg) is the moving average of each unit's mean activation, moved (by
+    `momentum`) in the backward pass. The moved average is a hidden output, kept for it."""
+    return x.copy(), (p.momentum * avg + (1 - p.momentum) * x.mean(axis=0)).astype(x.dtype)

@@ -92,6 +92,12 @@ def _s2d(x, b):
         n, c * b * b, h // b, w // b)
 
 
+def _bn_ref(x, g, b, mm, mv, fix_gamma=True, eps=1e-3):
+    g = np.ones_like(g) if fix_gamma else g
+    s = (1, -1, 1)
+    return (x - mm.reshape(s)) / np.sqrt(mv.reshape(s) + eps) * g.reshape(s) + b.reshape(s)
+
+
 GATHER_IDX = Idx([[0, 1, -1], [2, 0, 1]])
 NAN = np.array([[1.0, np.nan, -0.7], [0.6, 1.2, np.nan]])
 
@@ -260,7 +266,18 @@ SPECS = {
                           C([(2, 3, 2)], {"mode": "channel"}, ref=lambda x: _softmax(x, 1)),
                           C([(2, 3, 2)],
                             ref=lambda x: _softmax(x.reshape(2, 6), 1).reshape(2, 3, 2))],
+    "BatchNorm_v1": [C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False},
+                       ref=lambda *a: _bn_ref(*a, fix_gamma=False)),
+                     C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], ref=_bn_ref)],
+    "IdentityAttachKLSparseReg": C(
+        [np.array([[0.2, 0.7, 0.4], [0.6, 0.1, 0.3]]), np.array([0.3, 0.5, 0.2])],
+        ref=lambda x, a: x, grad=lambda x, a, w: _kl_grad(x, a, w)),
 }
+
+
+def _kl_grad(x, avg, w, target=0.1, penalty=1e-3, momentum=0.9):
+    avg = momentum * avg + (1 - momentum) * x.mean(0)
+    return [w + penalty * (-target / avg + (1 - target) / (1 - avg)), None]
 
 
 def _scatter(d, i, shape, base=None):
