@@ -121,3 +121,43 @@ def test_hybridized_topk_and_sort_match_imperative():
     net.hybridize()
     np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(want, 2 * -np.sort(-x.asnumpy(), axis=1)[:, :2], rtol=1e-6)
+
+
+def test_graphs_of_dense_operators_survive_a_json_round_trip():
+    a = sym.var("a")
+    x = nd.array(np.random.RandomState(0).normal(size=(2, 3, 4)))
+    graphs = [sym.topk(a, k=2, ret_typ="both", axis=None), sym.sort(a, axis=None),
+              sym.argsort(a, dtype="int32"), sym.tile(a, reps=(2, 1)),
+              sym.repeat(a, repeats=2, axis=1), sym.cumsum(a, axis=1, dtype="float64"),
+              sym.broadcast_axis(sym.slice_axis(a, axis=0, begin=0, end=1), axis=(0,),
+                                 size=(3,)),
+              sym.histogram(a, bins=3, range=(-1, 1)), sym.moments(a, axes=(0, 2)),
+              sym.L2Normalization(a, mode="spatial"), sym.LRN(a, nsize=3),
+              sym.Crop(sym.reshape(a, shape=(2, 3, 4, 1)), h_w=(2, 1), num_args=1),
+              sym.split_v2(a, (1, 2), axis=1), sym.diag(a, k=1, axis1=1, axis2=2),
+              sym.hard_sigmoid(a, alpha=0.3), sym.smooth_l1(a, scalar=2.0),
+              sym.SoftmaxOutput(a, sym.var("label"), multi_output=True,
+                                normalization="valid"),
+              sym.nansum(a, axis=(0, 2)), sym.broadcast_logical_and(a, a) + sym.hypot(a, 2)]
+    for g in graphs:
+        again = sym.load_json(g.tojson())
+        assert again.tojson() == g.tojson()
+        args = {"a": x, "label": nd.zeros((2, 4))}
+        args = {k: v for k, v in args.items() if k in g.list_arguments()}
+        for u, v in zip(g.eval(**args), again.eval(**args)):
+            np.testing.assert_array_equal(u.asnumpy(), v.asnumpy())
+
+
+def test_mxnet_operator_names_load_as_their_gluonlite_operators():
+    js = json.dumps({"nodes": [{"op": "null", "name": "a", "inputs": []},
+                               {"op": "_ravel_multi_index", "name": "r",
+                                "attrs": {"shape": "(3, 4)"}, "inputs": [[0, 0, 0]]},
+                               {"op": "expand_dims", "name": "e", "attrs": {"axis": "1"},
+                                "inputs": [[1, 0, 0]]},
+                               {"op": "broadcast_axes", "name": "b",
+                                "attrs": {"axis": "(1,)", "size": "(3,)"},
+                                "inputs": [[2, 0, 0]]}],
+                     "arg_nodes": [0], "node_row_ptr": [0, 1, 2, 3, 4], "heads": [[3, 0, 0]],
+                     "attrs": {"mxnet_version": ["int", 10901]}})
+    out = sym.load_json(js).eval(a=nd.array([[1, 2], [0, 3]]))[0]
+    np.testing.assert_array_equal(out.asnumpy(), [[4, 4, 4], [11, 11, 11]])
