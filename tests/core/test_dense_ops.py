@@ -113,14 +113,37 @@ def test_sym_functions_build_the_scalar_nodes():
     np.testing.assert_array_equal(out[1].asnumpy(), [[2, 3], [6, 7]])
 
 
-def test_hybridized_topk_and_sort_match_imperative():
-    net = mx.gluon.nn.HybridLambda(lambda F, x: F.topk(x, k=2, ret_typ="value") +
-                                   F.sort(x, is_ascend=False).slice_axis(axis=1, begin=0, end=2))
-    x = nd.array(np.random.RandomState(1).normal(size=(3, 5)))
-    want = net(x).asnumpy()
-    net.hybridize()
-    np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-6)
-    np.testing.assert_allclose(want, 2 * -np.sort(-x.asnumpy(), axis=1)[:, :2], rtol=1e-6)
+class _DenseNet(mx.gluon.HybridBlock):
+    """Operators with several outputs, integer outputs and scatter gradients in one graph."""
+
+    def hybrid_forward(self, F, x):
+        v, i = F.topk(x, k=2, ret_typ="both")
+        m, var = F.moments(x, axes=(1,))
+        first = F.slice_axis(F.argsort(x, axis=None), axis=0, begin=0, end=1) * 0
+        g = F.gather_nd(x, F.reshape(first, shape=(1, 1)))
+        return (v.sum() + i.sum() + m.sum() + var.sum() + F.sort(x, axis=1).sum()
+                + F.cumsum(x, axis=1).sum() + F.tile(x, reps=(1, 2)).sum()
+                + F.smooth_l1(x).sum() + F.erf(x).sum() + F.diag(x).sum()
+                + F.broadcast_like(g, x).sum())
+
+
+@pytest.mark.parametrize("flags", [{}, {"static_alloc": True},
+                                   {"static_alloc": True, "static_shape": True}])
+def test_hybridized_dense_operators_match_imperative(flags):
+    x = nd.array(np.random.RandomState(0).normal(size=(3, 4)))
+    x.attach_grad()
+    net = _DenseNet()
+    with mx.autograd.record():
+        y = net(x)
+    y.backward()
+    want_y, want_g = y.asnumpy(), x.grad.asnumpy().copy()
+    net.hybridize(**flags)
+    for _ in range(2):
+        with mx.autograd.record():
+            y = net(x)
+        y.backward()
+        np.testing.assert_allclose(y.asnumpy(), want_y, rtol=1e-5)
+        np.testing.assert_allclose(x.grad.asnumpy(), want_g, rtol=1e-5, atol=1e-6)
 
 
 def test_graphs_of_dense_operators_survive_a_json_round_trip():
