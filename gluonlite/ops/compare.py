@@ -39,7 +39,14 @@ def _same_rule(name):
     return wrapped
 
 
-def _pair(name, fn, what, shape_rule):
+def _legacy(name, scalar=False):
+    """MXNet's older spelling of a row's operator, still in its registry (and old JSON):
+    ``_Not_Equal`` for ``_not_equal``, ``_NotEqualScalar`` for ``_not_equal_scalar``."""
+    words = [w.capitalize() for w in name.split("_")]
+    return "_" + ("".join(words) + "Scalar" if scalar else "_".join(words))
+
+
+def _pair(name, fn, what, shape_rule, aliases=()):
     def kernel(p, rc, a, b):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype)
 
@@ -47,14 +54,14 @@ def _pair(name, fn, what, shape_rule):
                       + (" (broadcasting)." if name.startswith("broadcast") else
                          " (same shapes)."))
     register(name, inputs=("lhs", "rhs"), shape=shape_rule(name), dtype=keep_dtype,
-             nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"))(kernel)
+             nondiff=("lhs", "rhs"), same_dtype=("lhs", "rhs"), aliases=aliases)(kernel)
 
 
 def _scalar_value(p, x):
     return x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar
 
 
-def _scalar(name, fn, what):
+def _scalar(name, fn, what, aliases=()):
     def kernel(p, rc, x):
         return getattr(rc.xp, fn)(x, _scalar_value(p, x)).astype(x.dtype)
 
@@ -64,11 +71,11 @@ def _scalar(name, fn, what):
     kernel.__doc__ = (f"{name}(data, scalar): 1 where {what.replace('lhs', 'data')} "
                       f"(rhs: the scalar), else 0, in data's dtype.")
     register(name, attrs={"scalar": A.Float(1.0), "is_int": A.Bool(True)},
-             shape=same_shape(name), nondiff=("data",))(kernel)
+             shape=same_shape(name), nondiff=("data",), aliases=aliases)(kernel)
     fast_paths(Fast(into=into), name)
 
 
 for _name, (_fn, _what) in _TABLE.items():
     _pair(f"broadcast_{_name}", _fn, _what, broadcast_rule)
-    _pair(f"_{_name}", _fn, _what, _same_rule)
-    _scalar(f"_{_name}_scalar", _fn, _what)
+    _pair(f"_{_name}", _fn, _what, _same_rule, aliases=(_legacy(_name),))
+    _scalar(f"_{_name}_scalar", _fn, _what, aliases=(_legacy(_name, scalar=True),))

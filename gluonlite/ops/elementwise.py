@@ -352,18 +352,18 @@ for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)
                       ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ()),
                       ("hypot", ())]:
     _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
-for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
-                      ("mul", ("_mul",)), ("div", ("_div",))]:
+for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub", "_Minus")),
+                      ("mul", ("_mul", "_Mul")), ("div", ("_div", "_Div"))]:
     _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
-for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
-    _binary(f"_{_kind}", _kind, _same_binary_rule)
+for _kind in ("mod", "power", "maximum", "minimum", "hypot"):  # with MXNet's older spellings
+    _binary(f"_{_kind}", _kind, _same_binary_rule, (f"_{_kind.capitalize()}",))
 
 # ---- with a scalar -----------------------------------------------------------------------
 # Each scalar operator's forward and kernel, by name (its fast paths reuse them).
 _SCALAR = {}
 
 
-def _scalar_op(name, f, grad, nondiff=False):
+def _scalar_op(name, f, grad, nondiff=False, alias=None):
     """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
     def kernel(p, rc, x):
         return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
@@ -375,7 +375,7 @@ def _scalar_op(name, f, grad, nondiff=False):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else ())(kernel)
+             nondiff=("data",) if nondiff else (), aliases=(alias,) if alias else ())(kernel)
     _SCALAR[name] = f, kernel
 
 
@@ -385,19 +385,32 @@ def _uf(fn, swap=False):
     return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
 
 
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
-_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
-_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
-_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
-_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
-_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
-_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
-_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
-_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
-_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
-_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
-_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g,
+           alias="_PlusScalar")
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g,
+           alias="_MinusScalar")
+_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g,
+           alias="_RMinusScalar")
+_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s,
+           alias="_MulScalar")
+_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s,
+           alias="_DivScalar")
+_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x,
+           alias="_RDivScalar")
+_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g,
+           alias="_ModScalar")
+_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x),
+           alias="_RModScalar")
+_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1),
+           alias="_PowerScalar")
+_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s),
+           alias="_RPowerScalar")
+_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s),
+           alias="_MaximumScalar")
+_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s),
+           alias="_MinimumScalar")
+_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y,
+           alias="_HypotScalar")
 
 
 def _where_shape(p, ins):

@@ -184,3 +184,14 @@ def test_mxnet_operator_names_load_as_their_gluonlite_operators():
                      "attrs": {"mxnet_version": ["int", 10901]}})
     out = sym.load_json(js).eval(a=nd.array([[1, 2], [0, 3]]))[0]
     np.testing.assert_array_equal(out.asnumpy(), [[4, 4, 4], [11, 11, 11]])
+
+
+def test_mxnet_older_operator_spellings_are_the_same_operators():
+    x = nd.array([1.0, 2.0, 3.0])
+    pairs = [(nd._PowerScalar(x, scalar=2), nd._power_scalar(x, scalar=2)),
+             (nd._Not_Equal(x, x * 0 + 2), nd._not_equal(x, x * 0 + 2)),
+             (nd._GreaterEqualScalar(x, scalar=2), nd._greater_equal_scalar(x, scalar=2)),
+             (nd._LogicalXorScalar(x, scalar=0), nd._logical_xor_scalar(x, scalar=0)),
+             (nd._Hypot(x, x), nd._hypot(x, x)), (nd._RModScalar(x, scalar=5), 5 % x)]
+    for old, new in pairs:
+        np.testing.assert_array_equal(old.asnumpy(), new.asnumpy())
