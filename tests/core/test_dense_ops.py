@@ -195,3 +195,17 @@ def test_mxnet_older_operator_spellings_are_the_same_operators():
              (nd._Hypot(x, x), nd._hypot(x, x)), (nd._RModScalar(x, scalar=5), 5 % x)]
     for old, new in pairs:
         np.testing.assert_array_equal(old.asnumpy(), new.asnumpy())
+
+
+def test_softmax_output_out_grad_multiplies_by_the_head_gradient_as_documented():
+    # MXNet 1.9.1's kernel multiplies by its own output instead (the head gradient never
+    # reaches it); gluonlite follows the documented rule.
+    x = nd.array([[0.5, -1.2, 0.3, 2.0], [-0.7, 0.1, 0.9, -0.2]])
+    head = np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0]])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = nd.SoftmaxOutput(x, nd.array([1, 3]), out_grad=True, grad_scale=0.5)
+    y.backward(nd.array(head))
+    p = np.exp(x.asnumpy()) / np.exp(x.asnumpy()).sum(1, keepdims=True)
+    want = 0.5 * (p - np.eye(4)[[1, 3]]) * head
+    np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-5, atol=1e-6)
