@@ -148,6 +148,7 @@ def _shared_table():
     path = pathlib.Path(__file__).resolve().parents[1] / "core" / "test_registry_walk.py"
     if not path.exists():
         return None
+    _core_on_path()
     spec = importlib.util.spec_from_file_location("_registry_walk_table", path)
     walk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(walk)
@@ -164,8 +165,43 @@ def _shared_table():
     return out or None
 
 
+def _core_on_path():
+    """tests/core on sys.path, where the registry walk finds its `walk_specs` package (pytest
+    puts it there only when it collects tests/core first)."""
+    import pathlib
+    import sys
+    core = str(pathlib.Path(__file__).resolve().parents[1] / "core")
+    if core not in sys.path:
+        sys.path.insert(0, core)
+
+
+def _walk_family_table(family):
+    """The registry walk's entries of one operator family (tests/core/walk_specs/<family>.py)
+    as examples: every check's inputs drawn as float32, its attributes as given."""
+    import importlib
+    _core_on_path()
+    specs = importlib.import_module(f"walk_specs.{family}").SPECS
+    from walk_specs.common import make
+    rng = np.random.RandomState(0)
+    out = []
+    for name, checks in sorted(specs.items()):
+        for check in checks if isinstance(checks, list) else [checks]:
+            inputs = [make(s, rng).astype(np.float32) for s in check["inputs"]]
+            out.append((name, inputs, dict(check["attrs"])))
+    return out
+
+
 def examples():
-    """Every example: the shared table's first, then ours for operators it lacks."""
+    """Every example: the shared table's first, then ours for operators it lacks, then the
+    walk entries of the families listed in `_WALK_FAMILIES` for operators still lacking."""
     shared = _shared_table() or []
     have = {name for name, _, _ in shared}
-    return shared + [e for e in _own_table() if e[0] not in have]
+    own = [e for e in _own_table() if e[0] not in have]
+    have |= {name for name, _, _ in own}
+    walked = [e for family in _WALK_FAMILIES for e in _walk_family_table(family)
+              if e[0] not in have]
+    return shared + own + walked
+
+
+# Families whose walk entries serve as their symbolic examples too.
+_WALK_FAMILIES = ("dense",)
