@@ -209,3 +209,20 @@ def test_softmax_output_out_grad_multiplies_by_the_head_gradient_as_documented()
     p = np.exp(x.asnumpy()) / np.exp(x.asnumpy()).sum(1, keepdims=True)
     want = 0.5 * (p - np.eye(4)[[1, 3]]) * head
     np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("topk", {"k": 2}), ("sort", {}), ("argsort", {}), ("argmin", {"axis": 1}),
+    ("tile", {"reps": (2, 1)}), ("repeat", {"repeats": 2}), ("diag", {}), ("nansum", {}),
+    ("flip", {"axis": 1}), ("round", {}), ("log1p", {}), ("shape_array", {}),
+    ("split_v2", {"indices_or_sections": 2})])
+def test_fluent_methods_are_the_functions(name, kwargs):
+    x = nd.array([[0.5, 1.5, 0.25, 2.0], [1.0, 0.75, 3.0, 0.1]])
+    got, want = getattr(x, name)(**kwargs), getattr(nd, name)(x, **kwargs)
+    for g, w in zip(got if isinstance(got, list) else [got],
+                    want if isinstance(want, list) else [want]):
+        np.testing.assert_array_equal(g.asnumpy(), w.asnumpy())
+    s = getattr(sym.var("x"), name)(**kwargs)
+    out = s.eval(x=x)
+    np.testing.assert_array_equal(out[0].asnumpy(),
+                                  (want[0] if isinstance(want, list) else want).asnumpy())
