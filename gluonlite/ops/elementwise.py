@@ -363,7 +363,17 @@ for _kind in ("mod", "power", "maximum", "minimum", "hypot"):  # with MXNet's ol
 _SCALAR = {}
 
 
-def _scalar_op(name, f, grad, nondiff=False, alias=None):
+# MXNet's older spellings, still in its registry (and in graphs saved by older versions).
+_LEGACY_SCALAR = {"_plus_scalar": "_PlusScalar", "_minus_scalar": "_MinusScalar",
+                  "_rminus_scalar": "_RMinusScalar", "_mul_scalar": "_MulScalar",
+                  "_div_scalar": "_DivScalar", "_rdiv_scalar": "_RDivScalar",
+                  "_mod_scalar": "_ModScalar", "_rmod_scalar": "_RModScalar",
+                  "_power_scalar": "_PowerScalar", "_rpower_scalar": "_RPowerScalar",
+                  "_maximum_scalar": "_MaximumScalar", "_minimum_scalar": "_MinimumScalar",
+                  "_hypot_scalar": "_HypotScalar"}
+
+
+def _scalar_op(name, f, grad, nondiff=False):
     """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
     def kernel(p, rc, x):
         return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
@@ -375,7 +385,8 @@ def _scalar_op(name, f, grad, nondiff=False, alias=None):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else (), aliases=(alias,) if alias else ())(kernel)
+             nondiff=("data",) if nondiff else (),
+             aliases=(_LEGACY_SCALAR[name],) if name in _LEGACY_SCALAR else ())(kernel)
     _SCALAR[name] = f, kernel
 
 
@@ -385,32 +396,19 @@ def _uf(fn, swap=False):
     return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
 
 
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g,
-           alias="_PlusScalar")
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g,
-           alias="_MinusScalar")
-_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g,
-           alias="_RMinusScalar")
-_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s,
-           alias="_MulScalar")
-_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s,
-           alias="_DivScalar")
-_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x,
-           alias="_RDivScalar")
-_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g,
-           alias="_ModScalar")
-_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x),
-           alias="_RModScalar")
-_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1),
-           alias="_PowerScalar")
-_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s),
-           alias="_RPowerScalar")
-_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s),
-           alias="_MaximumScalar")
-_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s),
-           alias="_MinimumScalar")
-_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y,
-           alias="_HypotScalar")
+_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
+_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
+_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
+_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
+_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
+_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
+_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
+_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
+_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
+_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
+_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
+_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
+_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)
 
 
 def _where_shape(p, ins):
