@@ -101,6 +101,7 @@ class Parameter:
         self._grad = None
         self._deferred_init = ()
         self._var = None
+        self._trainer = None   # weak reference to the Trainer that updates this parameter
 
     def __repr__(self):
         return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
@@ -157,6 +158,12 @@ class Parameter:
         self._grad_req = req
         if self._data is not None:
             self._init_grad()
+
+    def _set_trainer(self, trainer):
+        """Remember (weakly) the Trainer updating this parameter, so that `set_data` can tell
+        it that its kvstore copy is stale; None forgets it."""
+        import weakref
+        self._trainer = weakref.ref(trainer) if trainer is not None else None
 
     def list_ctx(self):
         """The contexts this parameter lives on.
@@ -337,6 +344,11 @@ class Parameter:
                 self._deferred_init = (init, ctx, default_init, arr)
                 return
             raise self._uninitialized()
+        trainer = self._trainer() if self._trainer is not None else None
+        if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore \
+                and self not in trainer._params_to_init:
+            # the kvstore holds the weights it updates: new values make its copy stale
+            trainer._reset_kvstore()
         for d in self._data.values():
             d[:] = arr.astype(d.dtype, copy=False)
 

@@ -51,8 +51,8 @@ def _scalars(optimizer):
 
 def save_states(fname, optimizer, states, params):
     """Write `optimizer`'s scalars and step counts and the updater `states` (index -> None,
-    a raw array, or a tuple of raw arrays, for the Parameters `params` by index) to `fname`
-    (atomically).
+    an array, or a tuple of arrays, for the Parameters `params` by index: a list, or a dict
+    index -> anything with `name`, `shape` and `list_ctx()`) to `fname` (atomically).
 
     Raises:
         TypeError: a state that is not None, an array or a tuple of arrays.
@@ -65,10 +65,10 @@ def save_states(fname, optimizer, states, params):
         elif isinstance(st, (tuple, list)):
             layout[str(i)] = {"kind": "tuple", "count": len(st)}
             for k, a in enumerate(st):
-                arrays[f"{i}:{k}"] = NDArray(a, ctx)
+                arrays[f"{i}:{k}"] = _as_ndarray(a, ctx)
         elif hasattr(st, "shape"):
             layout[str(i)] = {"kind": "array"}
-            arrays[str(i)] = NDArray(st, ctx)
+            arrays[str(i)] = _as_ndarray(st, ctx)
         else:
             raise TypeError(f"Trainer.save_states: the optimizer state of parameter index {i} "
                             f"is a {type(st).__name__}; expected None, an array or a tuple of "
@@ -82,6 +82,11 @@ def save_states(fname, optimizer, states, params):
     raw = np.frombuffer(json.dumps(record, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     arrays[RECORD_NAME] = NDArray(raw.copy(), cpu())
     serialization.save(fname, arrays)
+
+
+def _as_ndarray(a, ctx):
+    # optimizers may keep their states as NDArrays (MXNet's) or as raw device arrays
+    return a if isinstance(a, NDArray) else NDArray(a, ctx)
 
 
 def _bad(fname, msg):
@@ -111,13 +116,14 @@ def _read_record(fname, named):
     return record
 
 
-def _index(fname, key, n_params):
+def _index(fname, key, params):
     try:
         i = int(key)
     except ValueError:
         raise _bad(fname, f"parameter index {key!r} is not an integer") from None
-    if not 0 <= i < n_params:
-        raise _bad(fname, f"parameter index {i} is out of range for a Trainer of {n_params} "
+    known = i in params if isinstance(params, dict) else 0 <= i < len(params)
+    if not known:
+        raise _bad(fname, f"parameter index {i} is out of range for a Trainer of {len(params)} "
                           "parameters")
     return i
 
@@ -145,7 +151,7 @@ def load_states(fname, optimizer, params):
                          f"but this Trainer uses {mine!r}")
     states, used = {}, set()
     for key, spec in record["states"].items():
-        i = _index(fname, key, len(params))
+        i = _index(fname, key, params)
         kind = spec.get("kind") if isinstance(spec, dict) else None
         if kind == "none":
             states[i] = None
@@ -175,7 +181,7 @@ def load_states(fname, optimizer, params):
     extra = sorted(set(named) - used)
     if extra:
         raise _bad(fname, f"arrays {extra} are not described by its record")
-    counts = {_index(fname, k, len(params)): c
+    counts = {_index(fname, k, params): c
               for k, c in record["index_update_count"].items()}
     if not all(isinstance(c, int) and c >= 0 for c in counts.values()):
         raise _bad(fname, "update counts must be non-negative integers")
