@@ -444,8 +444,9 @@ class Constant(Parameter):
             value = value.asnumpy()
         else:
             value = np.asarray(value, dtype=np.float32)
+        # the initializer holds a list: a graph's JSON records it (`var().attr('__init__')`)
         super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
-                         init=_init.Constant(value))
+                         init=_init.Constant(value.tolist()))
         self.value = NDArray(value, Context("cpu", 0))
 
     def __repr__(self):
