@@ -525,3 +525,31 @@ def test_runtime_features():
         f.is_enabled("WARP_DRIVE")
     assert repr(mx.runtime.Feature("X", True)) == "✔ X"
     assert [x.name for x in mx.runtime.feature_list()][:2] == ["CUDA", "CUDNN"]
+
+
+def test_symbol_block_takes_dtypes_from_inputs_and_files(tmp_path):
+    net = nn.HybridSequential(prefix="m_")
+    with net.name_scope():
+        net.add(nn.Dense(4, activation="relu"), nn.BatchNorm(), nn.Dense(2))
+    net.initialize()
+    net.cast("float64")
+    net.hybridize()
+    x64 = nd.array(np.random.RandomState(3).randn(3, 5), dtype="float64")
+    ref = net(x64).asnumpy()
+    path = str(tmp_path / "fp64")
+    net.export(path, 0)
+    declared = gluon.SymbolBlock(mx.sym.load(path + "-symbol.json"),
+                                 mx.sym.var("data", dtype="float64"))
+    declared.collect_params().load(path + "-0000.params", ctx=mx.cpu())
+    imported = gluon.SymbolBlock.imports(path + "-symbol.json", "data", path + "-0000.params")
+    for blk in (declared, imported):
+        assert all(p.dtype == np.float64 for p in blk.params.values())
+        np.testing.assert_allclose(blk(x64).asnumpy(), ref, rtol=1e-12)
+    assert str(imported).splitlines()[0] == "SymbolBlock(" and \
+        str(imported).splitlines()[2] == ")"
+    declared.cast("float32")
+    assert declared(x64.astype("float32")).dtype == np.float32
+    imported.cast("float16")
+    kept = {k: np.dtype(p.dtype).name for k, p in imported.params.items()}
+    assert kept["m_batchnorm0_running_var"] == kept["m_batchnorm0_gamma"] == "float32"
+    assert kept["m_dense0_weight"] == "float16"
