@@ -352,7 +352,8 @@ class KVStore(KVStoreBase):
         for k, v in scalars.items():
             if hasattr(o, k):
                 setattr(o, k, v)
-        o._index_update_count = counts
+        o._index_update_count.clear()
+        o._index_update_count.update(counts)
         self._updater.states = states
 
     def _check_int_keys(self, what):

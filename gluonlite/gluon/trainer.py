@@ -253,6 +253,7 @@ class Trainer:
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad=False):
+        work = [[] for _ in self._updaters]
         for i, p in enumerate(self._params):
             if p.grad_req == "null":
                 continue
@@ -262,8 +263,27 @@ class Trainer:
                 p.data()  # raises the parameter's own not-initialized error
             if self._kvstore is not None and self._update_on_kvstore:
                 continue
-            for updater, data, grad in zip(self._updaters, p.list_data(), p.list_grad()):
-                updater(i, grad, data)
+            for todo, data, grad in zip(work, p.list_data(), p.list_grad()):
+                todo.append((i, grad, data))
+        for k, (updater, todo) in enumerate(zip(self._updaters, work)):
+            if todo:
+                self._count_updates_of(k)
+                for i, grad, data in todo:
+                    updater(i, grad, data)
+        if len(self._updaters) > 1:
+            self._count_updates_of(0)
+
+    def _count_updates_of(self, k):
+        """Make the optimizer count updates (Adam's bias correction reads them) for context
+        `k` apart: each context's copy is updated once per step, as MXNet's optimizer keeps
+        one count per device."""
+        o = self._optimizer
+        counts = getattr(self, "_counts_per_context", None)
+        if counts is None or len(counts) != len(self._updaters):
+            counts = [o._index_update_count] + [dict(o._index_update_count)
+                                                for _ in self._updaters[1:]]
+            self._counts_per_context = counts
+        o._index_update_count = counts[k]
 
     # ---- states ----------------------------------------------------------------------------
     def save_states(self, fname):
@@ -307,21 +327,37 @@ class Trainer:
         for k, v in scalars.items():
             if hasattr(o, k):
                 setattr(o, k, v)
-        o._index_update_count = counts
+        self._counts_per_context = [dict(counts) for _ in self._updaters]
+        o._index_update_count = self._counts_per_context[0]
         contexts = self._contexts or [None]
         for updater, ctx in zip(self._updaters, contexts):
-            updater.states = {i: _copy_state(st, ctx) for i, st in states.items()}
+            updater.states = {i: self._state_like(i, st, ctx) for i, st in states.items()}
+
+    def _state_like(self, i, state, ctx):
+        """Loaded raw state arrays in the form the optimizer keeps them (NDArrays or raw
+        device arrays: whichever its `create_state` makes), copied for context `ctx`."""
+        if state is None:
+            return None
+        p = self._params[i]
+        template = self._optimizer.create_state(i, p.list_data()[0] if ctx is None
+                                                else p.data(ctx))
+        return _fill_like(template, state, ctx)
 
 
-def _copy_state(state, ctx):
-    """A copy of an optimizer state (None, an array or a tuple of arrays) on `ctx`: each
-    context's updater needs its own."""
-    if state is None:
-        return None
+def _fill_like(template, state, ctx):
+    """A copy of loaded `state` (None, an array or a tuple of arrays) with the structure and
+    array kind of `template` (what the optimizer's create_state makes), on `ctx`."""
+    from ..ndarray.ndarray import NDArray
+    if state is None or template is None:
+        return None if state is None else _fill_like(state, state, ctx)
     if isinstance(state, (tuple, list)):
-        return type(state)(_copy_state(s, ctx) for s in state)
+        parts = template if isinstance(template, (tuple, list)) else [template] * len(state)
+        return type(state)(_fill_like(t, s, ctx) for t, s in zip(parts, state))
     xp = ctx.xp if ctx is not None else np
-    return xp.array(state, copy=True)
+    raw = xp.array(state.asnumpy() if isinstance(state, NDArray) else state, copy=True)
+    if isinstance(template, NDArray):
+        return NDArray(raw.astype(template.dtype, copy=False), template.context)
+    return raw.astype(template.dtype, copy=False) if hasattr(template, "dtype") else raw
 
 
 def _create_kvstore(kvstore, num_device, params):

@@ -101,10 +101,13 @@ def test_teststore_sums_without_optimizer():
 
 
 # ---- Trainer -----------------------------------------------------------------------------------
-def _train(update_on_kvstore, kvstore="device"):
+def _train(update_on_kvstore, kvstore="device", optimizer="sgd"):
     x = gluon.Parameter("x", shape=(3,), lr_mult=0.5)
     x.initialize(ctx=CTXS, init="zeros")
-    trainer = gluon.Trainer([x], "sgd", {"learning_rate": 0.3, "momentum": 0.9, "wd": 0.1},
+    opt_params = {"learning_rate": 0.3, "wd": 0.1}
+    if optimizer == "sgd":
+        opt_params["momentum"] = 0.9
+    trainer = gluon.Trainer([x], optimizer, opt_params,
                             kvstore=kvstore, update_on_kvstore=update_on_kvstore)
     got = []
     for _ in range(3):
@@ -124,6 +127,13 @@ def test_trainer_on_two_contexts_matches_mxnet(update_on_kvstore):
     np.testing.assert_allclose(got, want["values"], rtol=1e-5)
     assert trainer._update_on_kvstore is want["update_on_kvstore"]
     assert trainer._kvstore.type == "device"
+
+
+@pytest.mark.parametrize("update_on_kvstore", [True, False])
+def test_adam_on_two_contexts_counts_steps_per_context_as_mxnet(update_on_kvstore):
+    got, trainer = _train(update_on_kvstore, optimizer="adam")
+    np.testing.assert_allclose(got, EXPECTED["trainer_adam"][str(update_on_kvstore)]["values"],
+                               rtol=1e-5)
 
 
 def test_trainer_local_store_chooses_update_on_kvstore_as_mxnet():
@@ -210,14 +220,24 @@ def test_learning_rate_and_states(tmp_path):
     assert trainer.learning_rate == 0.05 and trainer.optimizer.lr == 0.05
     f = str(tmp_path / "t.states")
     trainer.save_states(f)
-    moms = [u.states[0].copy() for u in trainer._updaters]
-    for u in trainer._updaters:
-        u.states[0][...] = 0
+    x = trainer._params[0]
+    before = [d.asnumpy().copy() for d in x.list_data()]
+
+    def one_step():
+        with autograd.record():
+            ys = [(w * w).sum() for w in x.list_data()]
+        autograd.backward(ys)
+        trainer.step(1)
+        return [d.asnumpy().copy() for d in x.list_data()]
+
+    first = one_step()
     trainer.set_learning_rate(1.0)
-    trainer.load_states(f)
+    trainer.load_states(f)  # momentum and learning rate back as saved
     assert trainer.learning_rate == 0.05
-    for u, m in zip(trainer._updaters, moms):
-        np.testing.assert_array_equal(u.states[0], m)
+    for d, b in zip(x.list_data(), before):
+        d[:] = b
+    again = one_step()
+    np.testing.assert_allclose(again, first, rtol=1e-6)
     assert trainer._updaters[0].states[0] is not trainer._updaters[1].states[0]
 
 
