@@ -26,8 +26,7 @@ from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape,  # noqa: E
 
 
 # MXNet's short names for its namespaces.
-_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "np": "numpy",
-            "npx": "numpy_extension"}
+_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore"}
 
 
 def __getattr__(attr):
@@ -46,3 +45,7 @@ def __getattr__(attr):
             globals()[attr] = mod
             return mod
     raise AttributeError(f"module 'gluonlite' has no attribute {attr!r}")
+
+
+# `mx.np` / `mx.npx`: stand-ins that refuse MXNet's NumPy interface (see gluonlite.numpy).
+_ALIASES.update({"np": "numpy", "npx": "numpy_extension"})

@@ -19,11 +19,6 @@ def check_grad_req(req):
     return req
 
 
-# MXNet's storage type codes (as symbols' `__storage_type__` attribute writes them); only
-# 'default' (dense) arrays exist here.
-_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
-
-
 def check_stype(stype, what):
     """Validate a storage type: only 'default' (dense) exists here; None means 'default'.
 

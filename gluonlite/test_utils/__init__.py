@@ -30,6 +30,5 @@ from .runtime import (default_context, set_default_context, list_gpus, environme
 from .symbolic import (simple_forward, numeric_grad, finite_difference, check_numeric_gradient,
                        check_symbolic_forward, check_symbolic_backward)
 from .references import np_reduce, collapse_sum_like
-from ..util import use_np, getenv, setenv  # noqa: F401  (MXNet's test_utils re-exports them)
 from .distributions import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                             verify_generator)

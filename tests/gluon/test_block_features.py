@@ -516,17 +516,6 @@ def test_numpy_and_sparse_modules_import_and_refuse():
     assert mx.nd.sparse is sp
 
 
-def test_runtime_features():
-    f = mx.runtime.Features()
-    assert f is mx.runtime.Features()
-    assert f.is_enabled("lapack") and not f.is_enabled("DIST_KVSTORE")
-    assert f.is_enabled("CUDA") == (mx.context.num_gpus() > 0)
-    with pytest.raises(RuntimeError, match="unknown"):
-        f.is_enabled("WARP_DRIVE")
-    assert repr(mx.runtime.Feature("X", True)) == "✔ X"
-    assert [x.name for x in mx.runtime.feature_list()][:2] == ["CUDA", "CUDNN"]
-
-
 def test_symbol_block_takes_dtypes_from_inputs_and_files(tmp_path):
     net = nn.HybridSequential(prefix="m_")
     with net.name_scope():
