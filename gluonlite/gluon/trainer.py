@@ -345,19 +345,23 @@ class Trainer:
 
 
 def _fill_like(template, state, ctx):
-    """A copy of loaded `state` (None, an array or a tuple of arrays) with the structure and
-    array kind of `template` (what the optimizer's create_state makes), on `ctx`."""
+    """A copy of loaded `state` (None, an array or a nested tuple of arrays) on `ctx`, each
+    array in the kind the optimizer keeps: NDArrays stay NDArrays; a raw array takes the kind
+    of the matching part of `template` (what the optimizer's create_state makes)."""
     from ..ndarray.ndarray import NDArray
-    if state is None or template is None:
-        return None if state is None else _fill_like(state, state, ctx)
+    if state is None:
+        return None
     if isinstance(state, (tuple, list)):
-        parts = template if isinstance(template, (tuple, list)) else [template] * len(state)
+        parts = template if isinstance(template, (tuple, list)) and \
+            len(template) == len(state) else [None] * len(state)
         return type(state)(_fill_like(t, s, ctx) for t, s in zip(parts, state))
     xp = ctx.xp if ctx is not None else np
-    raw = xp.array(state.asnumpy() if isinstance(state, NDArray) else state, copy=True)
+    if isinstance(state, NDArray):
+        return NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+    raw = xp.array(state, copy=True)
     if isinstance(template, NDArray):
         return NDArray(raw.astype(template.dtype, copy=False), template.context)
-    return raw.astype(template.dtype, copy=False) if hasattr(template, "dtype") else raw
+    return raw
 
 
 def _create_kvstore(kvstore, num_device, params):

@@ -51,8 +51,8 @@ def _scalars(optimizer):
 
 def save_states(fname, optimizer, states, params):
     """Write `optimizer`'s scalars and step counts and the updater `states` (index -> None,
-    an array, or a tuple of arrays, for the Parameters `params` by index: a list, or a dict
-    index -> anything with `name`, `shape` and `list_ctx()`) to `fname` (atomically).
+    a raw array, or a tuple of raw arrays, for the Parameters `params` by index) to `fname`
+    (atomically).
 
     Raises:
         TypeError: a state that is not None, an array or a tuple of arrays.
@@ -65,10 +65,10 @@ def save_states(fname, optimizer, states, params):
         elif isinstance(st, (tuple, list)):
             layout[str(i)] = {"kind": "tuple", "count": len(st)}
             for k, a in enumerate(st):
-                arrays[f"{i}:{k}"] = _as_ndarray(a, ctx)
+                arrays[f"{i}:{k}"] = NDArray(a, ctx)
         elif hasattr(st, "shape"):
             layout[str(i)] = {"kind": "array"}
-            arrays[str(i)] = _as_ndarray(st, ctx)
+            arrays[str(i)] = NDArray(st, ctx)
         else:
             raise TypeError(f"Trainer.save_states: the optimizer state of parameter index {i} "
                             f"is a {type(st).__name__}; expected None, an array or a tuple of "
@@ -82,11 +82,6 @@ def save_states(fname, optimizer, states, params):
     raw = np.frombuffer(json.dumps(record, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     arrays[RECORD_NAME] = NDArray(raw.copy(), cpu())
     serialization.save(fname, arrays)
-
-
-def _as_ndarray(a, ctx):
-    # optimizers may keep their states as NDArrays (MXNet's) or as raw device arrays
-    return a if isinstance(a, NDArray) else NDArray(a, ctx)
 
 
 def _bad(fname, msg):
@@ -130,7 +125,8 @@ def _index(fname, key, params):
 
 def load_states(fname, optimizer, params):
     """Read a file written by `save_states` and check it against `optimizer` and `params`
-    (the trainer's Parameters by index).
+    (the trainer's Parameters by index: a list, or a dict index -> anything with `name`,
+    `shape` and `list_ctx()`, as a KVStore passes its stored values).
 
     Returns:
         (states, index_update_count, scalars): states as raw arrays on each parameter's
