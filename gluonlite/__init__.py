@@ -21,6 +21,8 @@ from . import executor  # noqa: E402
 from . import control_flow  # noqa: E402  (registers _foreach, _while_loop, _cond)
 from . import contrib  # noqa: E402
 from . import subgraph  # noqa: E402  (registers the partitioning pass and its operator)
+from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape,  # noqa: E402,F401
+                   is_np_array, np_array, use_np_array, use_np)
 
 
 # MXNet's short names for its namespaces.
@@ -43,3 +45,7 @@ def __getattr__(attr):
             globals()[attr] = mod
             return mod
     raise AttributeError(f"module 'gluonlite' has no attribute {attr!r}")
+
+
+# `mx.np` / `mx.npx`: stand-ins that refuse MXNet's NumPy interface (see gluonlite.numpy).
+_ALIASES.update({"np": "numpy", "npx": "numpy_extension"})

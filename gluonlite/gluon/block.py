@@ -15,10 +15,11 @@ import warnings
 from collections import OrderedDict
 
 from .. import ndarray as nd_mod
-from ..base import flatten, unflatten
+from ..base import flatten, structure_str, unflatten
 from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
-                        assign_loaded)
+                        GluonUsageError, assign_loaded)
+from .utils import HookHandle
 
 __all__ = ["Block", "HybridBlock"]
 
@@ -179,16 +180,61 @@ class Block:
         self._children[name] = block
 
     def register_forward_hook(self, hook):
-        """Call ``hook(block, inputs, outputs)`` after every forward; returns a handle key."""
-        key = len(self._forward_hooks)
-        self._forward_hooks[key] = hook
-        return key
+        """Call ``hook(block, inputs, outputs)`` after every forward (it should not change
+        them).
+
+        Returns:
+            a `gluon.utils.HookHandle`; ``handle.detach()`` removes the hook.
+
+        Example: ``h = net.register_forward_hook(lambda b, x, y: print(y.shape)); h.detach()``.
+        """
+        handle = HookHandle()
+        handle.attach(self._forward_hooks, hook)
+        return handle
 
     def register_forward_pre_hook(self, hook):
-        """Call ``hook(block, inputs)`` before every forward; returns a handle key."""
-        key = len(self._forward_pre_hooks)
-        self._forward_pre_hooks[key] = hook
-        return key
+        """Call ``hook(block, inputs)`` before every forward (it should not change them).
+
+        Returns:
+            a `gluon.utils.HookHandle`; ``handle.detach()`` removes the hook.
+        """
+        handle = HookHandle()
+        handle.attach(self._forward_pre_hooks, hook)
+        return handle
+
+    def register_op_hook(self, callback, monitor_all=False):
+        """Call ``callback(node_name, op_name, array)`` for every operator output of the
+        hybridized children's graphs as they run (with `monitor_all`, for the inputs too).
+        A plain Block only passes it to its children.
+
+        Args:
+            callback: a function of (str, str, NDArray).
+            monitor_all: also report every operator's inputs.
+        """
+        for child in self._children.values():
+            child.register_op_hook(callback, monitor_all)
+
+    def _check_container_with_block(self):
+        # Blocks kept in a list or dict attribute are not registered as children: their
+        # parameters are then missing from collect_params, a silent bug worth a warning.
+        children = set(id(c) for c in self._children.values())
+
+        def unregistered(data):
+            if isinstance(data, (list, tuple)):
+                return any(unregistered(e) for e in data)
+            if isinstance(data, dict):
+                return any(unregistered(e) for e in data.values())
+            return isinstance(data, Block) and id(data) not in children
+
+        for k, v in self.__dict__.items():
+            if isinstance(v, (list, tuple, dict)) and not (k.startswith("__") or
+                                                           k == "_children"):
+                if unregistered(v):
+                    warnings.warn(f'"{self.__class__.__name__}.{k}" is an unregistered container '
+                                  "with Blocks. Blocks inside a list, tuple or dict are not "
+                                  "registered automatically: register them with "
+                                  "register_child() or use nn.Sequential/nn.HybridSequential",
+                                  stacklevel=3)
 
     def collect_params(self, select=None):
         """A ParameterDict of this block's and all descendants' parameters.
@@ -197,6 +243,7 @@ class Block:
             select: a regex; only parameters whose names match it (from the start) are kept,
                 e.g. ``'.*weight|.*bias'``.
         """
+        self._check_container_with_block()
         ret = ParameterDict(self._params.prefix)
         rx = re.compile(select) if select else None
         ret.update({k: v for k, v in self.params.items() if rx is None or rx.match(k)})
@@ -244,16 +291,17 @@ class Block:
 
     def save_parameters(self, filename, deduplicate=False):
         """Save parameters to `filename` in MXNet's binary format, named by their path in the
-        block tree (``0.weight``, ``dense.bias``), as MXNet 1.9 does."""
+        block tree (``0.weight``, ``dense.bias``), as MXNet 1.9 does.
+
+        Args:
+            deduplicate: save a parameter shared by several blocks once (under the last of
+                its names, as MXNet); `load_parameters` accepts such files.
+        """
         from ..ndarray.serialization import save
         params = self._collect_params_with_prefix()
         if deduplicate:
-            seen, dedup = set(), {}
-            for k, v in params.items():
-                if id(v) not in seen:
-                    seen.add(id(v))
-                    dedup[k] = v
-            params = dedup
+            last_name = {id(v): k for k, v in params.items()}
+            params = {k: v for k, v in params.items() if last_name[id(v)] == k}
         save(filename, {k: v._reduce() for k, v in params.items()})
 
     def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
@@ -261,8 +309,17 @@ class Block:
         """Load parameters written by `save_parameters` (or, for files whose names have no
         '.', by `ParameterDict.save`, relative to this block's prefix).
 
+        Args:
+            ctx: the context(s) for parameters not initialized yet (default cpu).
+            allow_missing: leave parameters the file lacks as they are.
+            ignore_extra: ignore entries of the file the block lacks.
+            cast_dtype: cast saved arrays whose dtype differs from the parameter's.
+            dtype_source: with `cast_dtype`, 'current' keeps each parameter's dtype, 'saved'
+                gives the parameter the file's dtype.
+
         Raises:
-            ValueError: listing every missing, extra and mis-shaped entry; a malformed file.
+            ValueError: listing every missing, extra and mis-shaped entry (each with both
+                shapes); a dtype mismatch without `cast_dtype`; a malformed file.
         """
         from ..ndarray.serialization import load
         loaded = load(filename)
@@ -272,17 +329,24 @@ class Block:
         if not loaded and not params:
             return
         if not any("." in k for k in loaded) and not any("." in k for k in params):
-            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix)
+            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix,
+                                       cast_dtype=cast_dtype, dtype_source=dtype_source)
             return
-        assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra)
+        assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, cast_dtype,
+                      dtype_source)
 
     # MXNet 1.x names kept for old scripts
     def save_params(self, filename):
-        """Same as ``collect_params().save(filename, strip_prefix=self.prefix)``."""
+        """Deprecated (MXNet 1.x): ``collect_params().save(filename,
+        strip_prefix=self.prefix)``, names relative to this block's prefix. Warns."""
+        warnings.warn("save_params is deprecated. Please use save_parameters (or export, to "
+                      "load the model as a SymbolBlock later)", DeprecationWarning, stacklevel=2)
         self.collect_params().save(filename, strip_prefix=self.prefix)
 
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
-        """Same as `load_parameters`."""
+        """Deprecated (MXNet 1.x): `load_parameters`. Warns."""
+        warnings.warn("load_params is deprecated. Please use load_parameters",
+                      DeprecationWarning, stacklevel=2)
         self.load_parameters(filename, ctx, allow_missing, ignore_extra)
 
     def __call__(self, *args):
@@ -298,57 +362,71 @@ class Block:
         raise NotImplementedError(f"{self.__class__.__name__} must define forward()")
 
     def summary(self, *inputs):
-        """Print a table of every block's output shape and parameter count for `inputs`.
+        """Run `inputs` through the block and print, for every block that ran (containers
+        excepted), its output shape and parameter count, then the totals (shared parameters
+        counted once in "Unique parameters"). The block must be initialized and not
+        hybridized.
 
         Example: ``net.summary(nd.zeros((2, 8)))``.
-        """
-        rows, hooks = [], []
 
-        def hook(block, args, out):
-            leaves, _ = flatten(out, _is_leaf)
-            shape = leaves[0].shape if len(leaves) == 1 else [x.shape for x in leaves]
-            n = 0
-            for p in block._reg_params.values():
-                if p.shape is not None:
-                    size = 1
-                    for d in p.shape:
-                        size *= d
-                    n += size
-            idx = sum(1 for r in rows if r[0] == block.__class__.__name__) + 1
-            rows.append((block.__class__.__name__, idx, shape, n))
+        Raises:
+            GluonUsageError (a ValueError): a hybridized block (MXNet asserts).
+        """
+        from .nn.basic_layers import Sequential, HybridSequential
+        rows = [("Input", _shape_str(inputs), 0, 0, 0)]
+        seen, handles = set(), []
+
+        def hook(block, _, outputs):
+            n = trainable = shared = 0
+            for p in block.params.values():
+                size = p.data().size
+                n += size
+                trainable += 0 if p.grad_req == "null" else size
+                if id(p) in seen:
+                    shared += size
+                else:
+                    seen.add(id(p))
+            rows.append((f"{block.__class__.__name__}-{len(rows)}", _shape_str(outputs), n,
+                         trainable, shared))
 
         def attach(block):
-            hooks.append((block, block.register_forward_hook(hook)))
-        self.apply(attach)
+            if isinstance(block, HybridBlock) and block._active:
+                raise GluonUsageError(f'"{block.name}" must not be hybridized to print summary')
+            if not isinstance(block, (Sequential, HybridSequential)):
+                handles.append(block.register_forward_hook(hook))
         try:
+            self.apply(attach)
             self(*inputs)
         finally:
-            for block, key in hooks:
-                del block._forward_hooks[key]
-        line = "-" * 80
-        print(line)
-        print(f"{'Layer (type)':>20}  {'Output Shape':>42}  {'Param #':>14}")
+            for h in handles:
+                h.detach()
+        fmt = "{:>20}  {:>42} {:>15}"
+        print("-" * 80)
+        print(fmt.format("Layer (type)", "Output Shape", "Param #"))
         print("=" * 80)
-        in_shape = inputs[0].shape if len(inputs) == 1 else [x.shape for x in inputs]
-        print(f"{'Input':>20}  {str(in_shape):>42}  {0:>14}")
-        for name, idx, shape, n in rows:
-            print(f"{name + '-' + str(idx):>20}  {str(shape):>42}  {n:>14}")
+        for name, shape, n, _, _ in rows:
+            print(fmt.format(name, shape, n))
+        total = sum(r[2] for r in rows)
+        trainable = sum(r[3] for r in rows)
+        shared = sum(r[4] for r in rows)
         print("=" * 80)
-        params = self.collect_params()
-        total = trainable = 0
-        for p in params.values():
-            if p.shape is None:
-                continue
-            size = 1
-            for d in p.shape:
-                size *= d
-            if p.shape and p.grad_req != "null":
-                trainable += size
-            total += size
+        print("Parameters in forward computation graph, duplicate included")
         print(f"   Total params: {total}")
         print(f"   Trainable params: {trainable}")
         print(f"   Non-trainable params: {total - trainable}")
-        print(line)
+        print(f"Shared params in forward computation graph: {shared}")
+        print(f"Unique parameters in model: {total - shared}")
+        print("-" * 80)
+
+
+def _shape_str(args):
+    """Shapes of the arrays in nested `args` as MXNet's summary prints them."""
+    def shapes(a):
+        if isinstance(a, (list, tuple)):
+            return [shapes(e) for e in a]
+        return a.shape if _is_array(a) else a
+    out = shapes(args)
+    return str(out)[1:-1] if isinstance(out, list) else str(out)
 
 
 class HybridBlock(Block):
@@ -373,6 +451,7 @@ class HybridBlock(Block):
         super().__init__(prefix=prefix, params=params)
         self._active = False
         self._flags = {}
+        self._op_hook = None
         self._clear_cached_op()
 
     def _clear_cached_op(self):
@@ -398,19 +477,54 @@ class HybridBlock(Block):
         super().register_child(block, name)
         self._clear_cached_op()
 
-    def hybridize(self, active=True, static_alloc=False, static_shape=False, **kwargs):
+    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False,
+                  static_shape=False, inline_limit=2, forward_bulk_size=None,
+                  backward_bulk_size=None, **kwargs):
         """Run this block (and every child) as a cached compiled graph from the next call.
 
         Args:
             active: False turns hybridization off again.
+            backend: must be None (see Raises).
+            clear: drop the graphs compiled so far (always done here: a graph is cheap to
+                trace again).
             static_alloc: keep every intermediate buffer between calls.
             static_shape: also keep input and output buffers fixed.
+            inline_limit, forward_bulk_size, backward_bulk_size: accepted for MXNet
+                compatibility; a child's graph is always part of its parent's here, and the
+                compiled plan runs as one step.
+
+        Raises:
+            NotImplementedError: a `backend` (partition with GLUONLITE_SUBGRAPH_BACKEND).
         """
+        if backend is not None:
+            raise NotImplementedError(
+                f"{self.name}.hybridize(backend={backend!r}): partitioning at hybridize is not "
+                "implemented; set GLUONLITE_SUBGRAPH_BACKEND or use "
+                "gluonlite.subgraph.partition_graph")
         self._active = bool(active)
-        self._flags = {"static_alloc": bool(static_alloc), "static_shape": bool(static_shape)}
+        self._flags = {"static_alloc": bool(static_alloc), "static_shape": bool(static_shape),
+                       "inline_limit": inline_limit}
         self._clear_cached_op()
+        if active and (self._forward_hooks or self._forward_pre_hooks):
+            warnings.warn(f'"{self.name}" is being hybridized while still having forward '
+                          "hook/pre-hook. If it is a child of a HybridBlock, the hooks will not "
+                          "take effect", stacklevel=2)
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape,
-                          **kwargs)
+                          inline_limit=inline_limit, forward_bulk_size=forward_bulk_size,
+                          backward_bulk_size=backward_bulk_size, **kwargs)
+
+    def register_op_hook(self, callback, monitor_all=False):
+        """Call ``callback(node_name, op_name, array)`` for every operator output of this
+        block's graph as it runs hybridized (with `monitor_all`, for every operator input
+        too, named ``<node>_<input name>``); outputs are named ``<node>_output``.
+
+        Args:
+            callback: a function of (str, str, NDArray).
+            monitor_all: also report the inputs of every operator.
+        """
+        object.__setattr__(self, "_op_hook", (callback, bool(monitor_all)))
+        for child in self._children.values():
+            child.register_op_hook(callback, monitor_all)
 
     def cast(self, dtype):
         """Cast every parameter to `dtype` and drop the cached graphs."""
@@ -429,7 +543,7 @@ class HybridBlock(Block):
     def _get_graph(self, *args):
         """(input symbols, output group, output format) for inputs of this structure."""
         flat, fmt = flatten(list(args), _is_leaf)
-        key = (fmt, self._trace_key())
+        key = (_format_key(fmt), self._trace_key())
         hit = self._graphs.get(key)
         if hit is None:
             sym = _sym()
@@ -496,21 +610,37 @@ class HybridBlock(Block):
     # ---- running --------------------------------------------------------------------------
     def forward(self, x, *args):
         """Run `hybrid_forward` imperatively, through the cached graph (when hybridized),
-        or symbolically (when called with Symbols)."""
-        flat, fmt = flatten([x, *args], _is_leaf)
-        n_sym = sum(1 for a in flat if _is_sym(a))
-        if n_sym and n_sym != len(flat):
-            raise TypeError(f"{self.name}: inputs mix Symbols and NDArrays")
-        if not flat:
-            raise ValueError(f"{self.name}: forward needs at least one NDArray or Symbol input")
+        or symbolically (when called with Symbols). Imperatively, arguments may also be None
+        or plain Python values; hybridized, only (nested lists of) arrays and None.
+
+        Raises:
+            ValueError: Symbols mixed with NDArrays; neither among the inputs; hybridized, a
+                non-array input, inputs on several contexts, or None where the cached graph
+                had an array (or the reverse).
+        """
+        arrays, n_sym, others = _gather([x, *args])
+        if arrays and n_sym:
+            raise ValueError(f"{self.name}: inputs mix NDArrays and Symbols; a HybridBlock "
+                             "takes one kind at a time")
+        if not arrays and not n_sym:
+            raise ValueError(f"{self.name}: there must be at least one NDArray or Symbol among "
+                             "the inputs (all are None or plain values)")
         if n_sym:
             sym = _sym()
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
                 return self.hybrid_forward(sym, x, *args, **params)
-        ctx = flat[0].context
+        ctx = arrays[0].context
         if self._active:
-            return self._call_cached_op(x, *args, flat=flat, fmt=fmt)
+            if others:
+                raise ValueError(f"{self.name}: when hybridized, the inputs must be NDArrays or "
+                                 f"(nested) lists of them (None allowed), got {others[0]!r} of "
+                                 f"type {type(others[0]).__name__}")
+            ctxs = {a.context for a in arrays}
+            if len(ctxs) > 1:
+                raise ValueError(f"{self.name}: when hybridized, all inputs must be on one "
+                                 f"context, got {sorted(map(str, ctxs))}")
+            return self._call_cached_op(x, *args)
         try:
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
         except DeferredInitializationError:
@@ -541,16 +671,22 @@ class HybridBlock(Block):
                               "any computation. Is this intended?", stacklevel=4)
         op = CachedOp(out, static_alloc=self._flags.get("static_alloc", False),
                       static_shape=self._flags.get("static_shape", False))
-        return op, slots, out_fmt, (inputs, out)
+        return op, slots, out_fmt, (inputs, out), flatten(list(args), _is_leaf)[1]
 
-    def _call_cached_op(self, *args, flat=None, fmt=None):
-        if flat is None:
-            flat, fmt = flatten(list(args), _is_leaf)
-        key = (fmt, self._trace_key())
+    def _call_cached_op(self, *args):
+        flat, fmt = flatten(list(args), _is_leaf)
+        key = (_format_key(fmt), self._trace_key())
         entry = self._cached_ops.get(key)
         if entry is None:
+            for other in self._cached_ops.values():
+                if _none_conflict(other[4], fmt):
+                    raise ValueError(
+                        f"{self.name}: the argument structure {structure_str(fmt)} does not "
+                        f"match the cached one {structure_str(other[4])}: an input that was "
+                        "None when the block was first called hybridized must stay None (and "
+                        "an array must stay an array); call hybridize() again to reset")
             entry = self._cached_ops[key] = self._build_cache(*args)
-        op, slots, out_fmt, graph = entry
+        op, slots, out_fmt, graph, _ = entry
         object.__setattr__(self, "_cached_graph", graph)
         ctx = flat[0].context
         try:
@@ -559,6 +695,9 @@ class HybridBlock(Block):
             self._deferred_infer_shape(*args)
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
         outs = op(*cargs)
+        if self._op_hook is not None:
+            from .op_hook import report_ops
+            report_ops(graph[1], op.input_names, cargs, *self._op_hook)
         return unflatten(outs, out_fmt)
 
     def export(self, path, epoch=0, remove_amp_cast=True):
@@ -589,6 +728,52 @@ class HybridBlock(Block):
         out.save(sym_file)
         save(params_file, arg)
         return sym_file, params_file
+
+
+def _gather(args):
+    """(NDArrays, number of Symbols, other non-None values) inside nested lists/tuples."""
+    arrays, others, n_sym = [], [], 0
+    stack = [args]
+    while stack:
+        a = stack.pop()
+        if isinstance(a, (list, tuple)):
+            stack.extend(reversed(a))
+        elif _is_array(a):
+            arrays.append(a)
+        elif _is_sym(a):
+            n_sym += 1
+        elif a is not None:
+            others.append(a)
+    return arrays, n_sym, others
+
+
+def _format_key(fmt):
+    """The cache key of an argument structure: trailing None arguments dropped, so that
+    ``f(x)`` and ``f(x, None)`` (a default left out or given) share one graph."""
+    if isinstance(fmt, tuple) and fmt and fmt[0] is list:
+        children = list(fmt[1])
+        while children and children[-1] is None:
+            children.pop()
+        return (list, tuple(children))
+    return fmt
+
+
+def _none_conflict(a, b, top=True):
+    """Whether argument structures `a` and `b` have None in one where the other has an array
+    (MXNet refuses such a call once the graph is cached). Missing trailing arguments count as
+    None. A None against a list of arrays is not a conflict (an RNN layer called with and
+    without states keeps one graph per form)."""
+    if a is None or b is None:
+        return (a is None and b == 0) or (b is None and a == 0)
+    if a == 0 or b == 0:
+        return False
+    ca, cb = list(a[1]), list(b[1])
+    if top:
+        n = max(len(ca), len(cb))
+        ca, cb = ca + [None] * (n - len(ca)), cb + [None] * (n - len(cb))
+    elif len(ca) != len(cb):
+        return False
+    return any(_none_conflict(x, y, False) for x, y in zip(ca, cb))
 
 
 def _describe(x):

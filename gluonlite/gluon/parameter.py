@@ -16,7 +16,7 @@ from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError",
-           "UninitializedParameterError"]
+           "UninitializedParameterError", "InvalidStorageTypeError", "GluonUsageError"]
 
 
 class DeferredInitializationError(MXNetError):
@@ -26,6 +26,28 @@ class DeferredInitializationError(MXNetError):
 
 class UninitializedParameterError(RuntimeError, ValueError):
     """A parameter was used before `initialize()`."""
+
+
+class GluonUsageError(ValueError, AssertionError):
+    """Wrong use of a Gluon API where MXNet raises AssertionError (and its users' tests catch
+    that): a ValueError, with a message, that is also an AssertionError."""
+
+
+class InvalidStorageTypeError(GluonUsageError):
+    """A storage type that is not one of MXNet's ('default', 'row_sparse', 'csr')."""
+
+
+_STYPES = ("default", "row_sparse", "csr")
+
+
+def _check_param_stype(name, what, stype):
+    if stype not in _STYPES:
+        raise InvalidStorageTypeError(f"Parameter {name!r}: {what} must be one of "
+                                      f"{', '.join(_STYPES)}, got {stype!r}")
+    if stype != "default":
+        raise NotImplementedError(
+            f"Parameter {name!r}: {what}={stype!r} needs sparse storage, which gluonlite does "
+            "not have yet (every array is dense); use the default storage type")
 
 
 def _shape_known(shape):
@@ -63,9 +85,12 @@ class Parameter:
                  wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
                  stype="default", grad_stype="default"):
         self.name = name
+        _check_param_stype(name, "stype", stype)
+        _check_param_stype(name, "grad_stype", grad_stype)
+        self._stype, self._grad_stype = stype, grad_stype
         self._shape = None if shape is None else (
             (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape))
-        self.dtype = normalize_dtype(dtype, f"Parameter {name!r} dtype").type
+        self._dtype = normalize_dtype(dtype, f"Parameter {name!r} dtype").type
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -76,11 +101,31 @@ class Parameter:
         self._grad = None
         self._deferred_init = ()
         self._var = None
+        self._trainer = None   # weak reference to the Trainer that updates this parameter
 
     def __repr__(self):
-        return f"Parameter {self.name} (shape={self.shape}, dtype={np.dtype(self.dtype).name})"
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
 
     # ---- attributes -----------------------------------------------------------------------
+    @property
+    def dtype(self):
+        """The numpy type of the values (``numpy.float32``); setting it casts them (`cast`)."""
+        return self._dtype
+
+    @dtype.setter
+    def dtype(self, dtype):
+        self.cast(dtype)
+
+    @property
+    def stype(self):
+        """The storage type of the data: always 'default' (dense)."""
+        return self._stype
+
+    @property
+    def grad_stype(self):
+        """The storage type of the gradient: always 'default' (dense)."""
+        return self._grad_stype
+
     @property
     def shape(self):
         """The parameter's shape (0 entries: not known yet, inferred on first use)."""
@@ -113,6 +158,12 @@ class Parameter:
         self._grad_req = req
         if self._data is not None:
             self._init_grad()
+
+    def _set_trainer(self, trainer):
+        """Remember (weakly) the Trainer updating this parameter, so that `set_data` can tell
+        it that its kvstore copy is stale; None forgets it."""
+        import weakref
+        self._trainer = weakref.ref(trainer) if trainer is not None else None
 
     def list_ctx(self):
         """The contexts this parameter lives on.
@@ -235,6 +286,26 @@ class Parameter:
         """
         return self._check_and_get(self._data, ctx)
 
+    def row_sparse_data(self, row_id):
+        """The rows `row_id` of a row_sparse parameter (MXNet's API for sparse weights).
+
+        Raises:
+            RuntimeError: always: this parameter's storage is dense (use `data`).
+        """
+        raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} via "
+                           "row_sparse_data() because its storage type is 'default'; use "
+                           "data() instead")
+
+    def list_row_sparse_data(self, row_id):
+        """The rows `row_id` of a row_sparse parameter on every context.
+
+        Raises:
+            RuntimeError: always: this parameter's storage is dense (use `list_data`).
+        """
+        raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} via "
+                           "list_row_sparse_data() because its storage type is 'default'; "
+                           "use list_data() instead")
+
     def list_data(self):
         """The NDArrays on every context."""
         if self._data is None:
@@ -273,6 +344,11 @@ class Parameter:
                 self._deferred_init = (init, ctx, default_init, arr)
                 return
             raise self._uninitialized()
+        trainer = self._trainer() if self._trainer is not None else None
+        if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore \
+                and self not in trainer._params_to_init:
+            # the kvstore holds the weights it updates: new values make its copy stale
+            trainer._reset_kvstore()
         for d in self._data.values():
             d[:] = arr.astype(d.dtype, copy=False)
 
@@ -283,14 +359,36 @@ class Parameter:
         for g in self._grad.values():
             g._data[...] = 0
 
-    def _load_init(self, data, ctx, where=""):
-        """Set values from loaded `data` (checking the shape), initializing when needed."""
+    def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
+        """Set values from loaded `data`, initializing when needed.
+
+        Raises:
+            ValueError: a shape that does not match (both named), a dtype that does not match
+                without `cast_dtype`, a bad `dtype_source`.
+        """
+        if dtype_source not in ("current", "saved"):
+            raise ValueError(f"Parameter {self.name!r}: dtype_source must be 'current' or "
+                             f"'saved', got {dtype_source!r}")
         arr = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
+        if self._shape is not None and (len(self._shape) != arr.ndim or any(
+                a not in (0, b) for a, b in zip(self._shape, arr.shape))):
+            raise ValueError(f"Failed loading Parameter {self.name!r} from saved params: shape "
+                             f"incompatible, expected {self._shape} vs saved {arr.shape}")
         self.shape = arr.shape
-        arr = arr.astype(self.dtype, copy=False)
+        if np.dtype(self.dtype) != arr.dtype:
+            if not cast_dtype:
+                raise ValueError(
+                    f"Failed loading Parameter {self.name!r} from saved params: dtype "
+                    f"incompatible, expected {np.dtype(self.dtype).name} vs saved "
+                    f"{arr.dtype.name}. Set cast_dtype=True to cast the saved values")
+            if dtype_source == "saved":
+                self.cast(arr.dtype)
+            arr = arr.astype(self.dtype)
         if self._data is None:
-            ctx_list = _ctx_list(ctx) if ctx is not None or not self._deferred_init \
-                else self._deferred_init[1]
+            if self._deferred_init:
+                ctx_list = self._deferred_init[1]
+            else:
+                ctx_list = [Context("cpu", 0)] if ctx is None else _ctx_list(ctx)
             self._deferred_init = ()
             self._init_impl(arr, ctx_list)
         else:
@@ -313,22 +411,57 @@ class Parameter:
         return self._var
 
     def cast(self, dtype):
-        """Convert data (and gradient) to `dtype`."""
-        self.dtype = normalize_dtype(dtype).type
+        """Convert the data (and gradient) on every context to `dtype`
+        (e.g. ``'float16'``, ``np.float64``)."""
+        self._dtype = normalize_dtype(dtype, f"Parameter {self.name!r} cast").type
+        if self._var is not None:
+            self._var = None
         if self._data is None:
             return
-        self._init_impl(next(iter(self._data.values())).asnumpy().astype(self.dtype),
-                        list(self._data.keys()))
+        with autograd.pause():
+            self._data = OrderedDict(
+                (c, NDArray(d._data.astype(self._dtype), c)) for c, d in self._data.items())
+            self._init_grad()
 
 
 class Constant(Parameter):
-    """A parameter that never changes (grad_req='null'), initialized to `value`."""
+    """A parameter that never changes: ignored by autograd and `Trainer` (grad_req is always
+    'null'), initialized to `value` (float32 unless `value` is an NDArray, as MXNet's
+    `nd.array`). `set_data` can still change it.
+
+    Args:
+        name: the parameter's name.
+        value: an NDArray or array-like.
+
+    Example::
+
+        const = gluon.Constant('const', [[1, 2], [3, 4]])
+        const.initialize(); const.data()          # float32 [[1, 2], [3, 4]]
+    """
 
     def __init__(self, name, value):
-        value = value.asnumpy() if isinstance(value, NDArray) else np.asarray(value)
+        if isinstance(value, NDArray):
+            value = value.asnumpy()
+        else:
+            value = np.asarray(value, dtype=np.float32)
+        # the initializer holds a list: a graph's JSON records it (`var().attr('__init__')`)
         super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
-                         init=_init.Constant(value))
-        self.value = value
+                         init=_init.Constant(value.tolist()))
+        self.value = NDArray(value, Context("cpu", 0))
+
+    def __repr__(self):
+        return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"
+
+    @property
+    def grad_req(self):
+        """Always 'null': a constant has no gradient (setting another value warns)."""
+        return "null"
+
+    @grad_req.setter
+    def grad_req(self, req):
+        if req != "null":
+            warnings.warn(f"Constant parameter {self.name!r} does not support grad_req other "
+                          f"than 'null'; the new value {req!r} is ignored", stacklevel=2)
 
 
 class ParameterDict:
@@ -416,7 +549,7 @@ class ParameterDict:
                     continue
             elif k == "dtype" and np.dtype(v) == np.dtype(existing):
                 continue
-            elif k == "init" and v is existing:
+            elif k == "init" and _same_init(v, existing):
                 continue
             if v != existing:
                 raise ValueError(f"Cannot retrieve Parameter {name!r}: its {k} is {existing!r} "
@@ -424,13 +557,27 @@ class ParameterDict:
         return param
 
     def get_constant(self, name, value=None):
-        """The Constant ``prefix + name`` (created from `value` when missing)."""
+        """The Constant ``prefix + name`` (from this dict or the shared one), created from
+        `value` when missing.
+
+        Raises:
+            KeyError: no such constant and no `value`.
+            ValueError: an existing parameter that is not a Constant, or whose value differs
+                from `value`.
+        """
         name = self._prefix + name
         param = self._get_impl(name)
         if param is None:
             if value is None:
                 raise KeyError(f"No constant named {name!r}; give a value to create it")
             param = self._params[name] = Constant(name, value)
+        elif value is not None:
+            if not isinstance(param, Constant):
+                raise ValueError(f"Parameter {name!r} already exists but it is not a constant")
+            value = value.asnumpy() if isinstance(value, NDArray) else np.asarray(value)
+            if param.shape != value.shape or not (param.value.asnumpy() == value).all():
+                raise ValueError(f"Constant {name!r} already exists with a value different "
+                                 "from the one given")
         return param
 
     def update(self, other):
@@ -448,6 +595,8 @@ class ParameterDict:
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
         """Initialize every parameter (`init` is the global default, Uniform() when None)."""
         init = _init.Uniform() if init is None else init
+        if verbose and hasattr(init, "set_verbosity"):
+            init.set_verbosity(verbose=verbose)
         for p in self.values():
             p.initialize(None, ctx, init, force_reinit=force_reinit)
 
@@ -503,29 +652,69 @@ class ParameterDict:
         """Load values saved by `save` or by MXNet's export (``arg:``/``aux:`` stripped),
         names prefixed with `restore_prefix`.
 
+        Args:
+            cast_dtype: cast a saved array whose dtype differs from the parameter's.
+            dtype_source: with `cast_dtype`, 'current' keeps each parameter's dtype, 'saved'
+                gives the parameter the file's dtype.
+
         Raises:
-            ValueError: listing every missing, extra or mis-shaped entry at once.
+            ValueError: listing every missing, extra or mis-shaped entry at once; a dtype
+                mismatch without `cast_dtype`; a parameter not starting with `restore_prefix`.
         """
         from ..ndarray.serialization import load
         loaded = load(filename)
         if isinstance(loaded, list):
             raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
+                       cast_dtype, dtype_source)
+
+    def load_dict(self, param_dict, ctx=None, allow_missing=False, ignore_extra=False,
+                  restore_prefix="", filename=None, cast_dtype=False, dtype_source="current"):
+        """Load values from a dict name -> NDArray (names as `load` reads them from a file).
+
+        Raises:
+            ValueError: as `load`.
+        """
+        if restore_prefix:
+            bad = [k for k in self.keys() if not k.startswith(restore_prefix)]
+            if bad:
+                raise ValueError(f"ParameterDict.load: restore_prefix is {restore_prefix!r} but "
+                                 f"Parameter {bad[0]!r} does not start with it")
         arg = {}
-        for k, v in loaded.items():
+        for k, v in param_dict.items():
             if k.startswith("arg:") or k.startswith("aux:"):
                 k = k[4:]
             arg[restore_prefix + k] = v
-        assign_loaded(self._params, arg, filename, ctx, allow_missing, ignore_extra)
+        assign_loaded(self._params, arg, filename or "param_dict", ctx, allow_missing,
+                      ignore_extra, cast_dtype, dtype_source)
 
 
-def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra):
+def _same_init(a, b):
+    """Whether two initializers (or names) would initialize alike: MXNet compares them with
+    ==, which for its initializers compares their kind and arguments."""
+    if a is b or a == b:
+        return True
+    return type(a) is type(b) and repr(a) == repr(b)
+
+
+def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, cast_dtype=False,
+                  dtype_source="current"):
     """Check `loaded` (name -> NDArray) against `params` (name -> Parameter), reporting every
-    missing, extra and mis-shaped entry in one ValueError, then assign the values."""
+    missing, extra and mis-shaped entry in one ValueError, then assign the values.
+
+    A Parameter registered under several names (shared between blocks) counts as present
+    when the file has any one of them, as MXNet writes such files with
+    ``save_parameters(deduplicate=True)``."""
     problems = []
-    missing = [k for k in params if k not in loaded]
+    names_of = {}
+    for k, p in params.items():
+        names_of.setdefault(id(p), []).append(k)
+    missing = [k for k, p in params.items()
+               if not any(n in loaded for n in names_of[id(p)])]
     extra = [k for k in loaded if k not in params]
     if missing and not allow_missing:
-        problems.append(f"missing in the file: {', '.join(missing)}")
+        problems.append(f"missing in the file: {', '.join(missing)} (set allow_missing=True "
+                        "to ignore them)")
     if extra and not ignore_extra:
         problems.append(f"in the file but not in the block: {', '.join(extra)} (set "
                         "ignore_extra=True to ignore them)")
@@ -542,4 +731,4 @@ def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra):
         raise ValueError(f"{filename}: cannot load parameters: " + "; ".join(problems))
     for k, v in loaded.items():
         if k in params:
-            params[k]._load_init(v, ctx)
+            params[k]._load_init(v, ctx, cast_dtype=cast_dtype, dtype_source=dtype_source)

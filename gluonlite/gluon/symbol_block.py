@@ -37,6 +37,20 @@ def compose(symbol, replacements):
     return Symbol([remap(n, i) for n, i in symbol.outputs])
 
 
+def _infer_param_types(out):
+    """(argument dtypes, auxiliary dtypes) of graph `out`, inferred from the dtypes its
+    variables declare (``var('data', dtype='float64')``); float32 where nothing is known."""
+    import numpy as np
+    try:
+        arg_types, _, aux_types = out.infer_type()
+    except Exception:  # noqa: BLE001  (types not inferable from the graph alone: the default)
+        arg_types = aux_types = None
+    args, auxs = out.list_arguments(), out.list_auxiliary_states()
+    arg_types = arg_types if arg_types and None not in arg_types else [np.float32] * len(args)
+    aux_types = aux_types if aux_types and None not in aux_types else [np.float32] * len(auxs)
+    return arg_types, aux_types
+
+
 class SymbolBlock(HybridBlock):
     """A block that runs a given Symbol graph.
 
@@ -81,12 +95,13 @@ class SymbolBlock(HybridBlock):
         if missing:
             raise ValueError(f"SymbolBlock: input(s) {', '.join(missing)} are not variables of "
                              f"the graph, whose variables are {out.list_inputs()}")
-        for name in out.list_arguments():
+        arg_types, aux_types = _infer_param_types(out)
+        for name, dtype in zip(out.list_arguments(), arg_types):
             if name not in input_names:
-                self.params.get(name, allow_deferred_init=True)
-        for name in out.list_auxiliary_states():
+                self.params.get(name, allow_deferred_init=True, dtype=dtype)
+        for name, dtype in zip(out.list_auxiliary_states(), aux_types):
             if name not in input_names:
-                self.params.get(name, grad_req="null", allow_deferred_init=True)
+                self.params.get(name, grad_req="null", allow_deferred_init=True, dtype=dtype)
         self._input_syms = syms
         self._input_names = input_names
         self._graph = out
@@ -96,14 +111,18 @@ class SymbolBlock(HybridBlock):
             self._reg_params[k[n:]] = v
 
     @staticmethod
-    def imports(symbol_file, input_names, param_file=None, ctx=None):
-        """Load a model exported by `HybridBlock.export` (or by MXNet 1.x).
+    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
+                ignore_extra=False):
+        """Load a model exported by `HybridBlock.export` (or by MXNet 1.x). Parameters take
+        the dtypes the file holds (a float64 export loads as float64).
 
         Args:
             symbol_file: the ``-symbol.json`` file.
             input_names: the input variable name(s), e.g. ``'data'`` or ``['data0', 'data1']``.
             param_file: the ``.params`` file (optional: parameters stay uninitialized).
-            ctx: the context for the parameters.
+            ctx: the context(s) for the parameters.
+            allow_missing: leave parameters the file lacks uninitialized.
+            ignore_extra: ignore entries of the file the graph does not use.
 
         Raises:
             ValueError: a malformed file, or parameters that do not match the graph.
@@ -115,8 +134,38 @@ class SymbolBlock(HybridBlock):
         inputs = [symbol.var(n) for n in input_names]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
-            ret.collect_params().load(param_file, ctx=ctx)
+            ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra,
+                                      cast_dtype=True, dtype_source="saved")
         return ret
+
+    def __repr__(self):
+        syms, out = self._input_syms, self._graph
+        return (f"{self.__class__.__name__}(\n{out!r} : {len(syms)} -> "
+                f"{len(out.list_outputs())}\n)")
+
+    def cast(self, dtype):
+        """Cast the parameters to `dtype`; to float16, a BatchNorm's statistics, gamma and
+        beta stay float32 (as MXNet's kernels want them)."""
+        import numpy as np
+        super().cast(dtype)
+        if np.dtype(dtype) != np.float16:
+            return
+        names = set(self._graph.list_inputs())
+        for node in names:
+            for var_suffix, mean_suffix in (("running_var", "running_mean"),
+                                            ("moving_var", "moving_mean")):
+                if node.endswith(var_suffix):
+                    prefix = node[:-len(var_suffix)]
+                    sibs = [prefix + t for t in (mean_suffix, "gamma", "beta")]
+                    if all(p in names for p in sibs):
+                        for p in [node] + sibs:
+                            if p in self.params:
+                                self.params[p].cast("float32")
+
+    def reset_ctx(self, ctx):
+        """Move every parameter to `ctx` (a Context or a list of them)."""
+        for p in self.collect_params().values():
+            p.reset_ctx(ctx)
 
     def _clear_cached_op(self):
         graph = getattr(self, "_graph", None)

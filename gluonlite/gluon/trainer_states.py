@@ -111,20 +111,22 @@ def _read_record(fname, named):
     return record
 
 
-def _index(fname, key, n_params):
+def _index(fname, key, params):
     try:
         i = int(key)
     except ValueError:
         raise _bad(fname, f"parameter index {key!r} is not an integer") from None
-    if not 0 <= i < n_params:
-        raise _bad(fname, f"parameter index {i} is out of range for a Trainer of {n_params} "
+    known = i in params if isinstance(params, dict) else 0 <= i < len(params)
+    if not known:
+        raise _bad(fname, f"parameter index {i} is out of range for a Trainer of {len(params)} "
                           "parameters")
     return i
 
 
 def load_states(fname, optimizer, params):
     """Read a file written by `save_states` and check it against `optimizer` and `params`
-    (the trainer's Parameters by index).
+    (the trainer's Parameters by index: a list, or a dict index -> anything with `name`,
+    `shape` and `list_ctx()`, as a KVStore passes its stored values).
 
     Returns:
         (states, index_update_count, scalars): states as raw arrays on each parameter's
@@ -145,7 +147,7 @@ def load_states(fname, optimizer, params):
                          f"but this Trainer uses {mine!r}")
     states, used = {}, set()
     for key, spec in record["states"].items():
-        i = _index(fname, key, len(params))
+        i = _index(fname, key, params)
         kind = spec.get("kind") if isinstance(spec, dict) else None
         if kind == "none":
             states[i] = None
@@ -175,7 +177,7 @@ def load_states(fname, optimizer, params):
     extra = sorted(set(named) - used)
     if extra:
         raise _bad(fname, f"arrays {extra} are not described by its record")
-    counts = {_index(fname, k, len(params)): c
+    counts = {_index(fname, k, params): c
               for k, c in record["index_update_count"].items()}
     if not all(isinstance(c, int) and c >= 0 for c in counts.values()):
         raise _bad(fname, "update counts must be non-negative integers")

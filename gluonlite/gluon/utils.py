@@ -1,11 +1,106 @@
-"""Small helpers of `gluon` (MXNet's gluon.utils subset)."""
+"""Small helpers of `gluon` (MXNet's gluon.utils): splitting a batch over contexts, global
+norm clipping, hook handles, file replacement."""
+import os
+import weakref
+
 import numpy as np
 
-__all__ = ["split_data", "split_and_load", "clip_global_norm"]
+from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
+
+__all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
+           "replace_file", "is_np_array", "is_np_shape"]
+
+
+class HookHandle:
+    """The handle `Block.register_forward_hook` and `register_forward_pre_hook` return:
+    `detach()` removes the hook. Usable as a context manager (detaches on exit).
+
+    Example::
+
+        handle = net.register_forward_hook(lambda block, x, y: print(y.shape))
+        net(x)              # prints
+        handle.detach()
+        net(x)              # silent
+    """
+
+    _next_id = 0
+
+    def __init__(self):
+        self._hooks_dict_ref = None
+        self._id = None
+
+    def attach(self, hooks_dict, hook):
+        """Add `hook` to `hooks_dict` (an ordered dict id -> hook) under a fresh id.
+
+        Raises:
+            ValueError: the handle is already attached.
+        """
+        if self._hooks_dict_ref is not None:
+            raise ValueError("HookHandle.attach: the handle is already attached; make a new one")
+        HookHandle._next_id += 1
+        self._id = HookHandle._next_id
+        hooks_dict[self._id] = hook
+        self._hooks_dict_ref = weakref.ref(hooks_dict)
+
+    def detach(self):
+        """Remove the hook (a no-op when already detached or its block is gone)."""
+        hooks = self._hooks_dict_ref() if self._hooks_dict_ref is not None else None
+        if hooks is not None and self._id in hooks:
+            del hooks[self._id]
+
+    def __getstate__(self):
+        return (self._hooks_dict_ref() if self._hooks_dict_ref is not None else None, self._id)
+
+    def __setstate__(self, state):
+        hooks, self._id = state
+        self._hooks_dict_ref = None if hooks is None else weakref.ref(hooks)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.detach()
+
+
+def shape_is_known(shape):
+    """Whether every dimension of `shape` is known (None or a 0 entry: not known yet).
+
+    Example: ``shape_is_known((2, 0))`` is False.
+
+    Raises:
+        ValueError: a negative dimension.
+    """
+    if shape is None:
+        return False
+    for d in shape:
+        if d < 0:
+            raise ValueError(f"shape_is_known: shape {tuple(shape)} has a negative dimension")
+        if d == 0:
+            return False
+    return True
+
+
+def replace_file(src, dst):
+    """Move file `src` to `dst`, replacing `dst` atomically where the OS can.
+
+    Raises:
+        OSError: the move fails (src is removed then, as MXNet does).
+    """
+    try:
+        os.replace(src, dst)
+    except OSError:
+        try:
+            os.remove(src)
+        finally:
+            raise
 
 
 def split_data(data, num_slice, batch_axis=0, even_split=True):
-    """Split an NDArray into `num_slice` slices along `batch_axis`.
+    """Split an NDArray into `num_slice` slices along `batch_axis` (a list even for one
+    slice). With ``even_split=False`` the first ``size % num_slice`` slices get one more
+    element, as ``numpy.array_split``.
+
+    Example: ``split_data(nd.zeros((10, 3)), 3, even_split=False)`` gives 4, 3 and 3 rows.
 
     Raises:
         ValueError: the batch does not split evenly when `even_split` is set.
@@ -13,17 +108,22 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     size = data.shape[batch_axis]
     if even_split and size % num_slice != 0:
         raise ValueError(f"split_data: data with shape {data.shape} cannot be evenly split into "
-                         f"{num_slice} slices along axis {batch_axis}; use even_split=False")
+                         f"{num_slice} slices along axis {batch_axis}; use a batch size that is a "
+                         f"multiple of {num_slice} or set even_split=False")
     if num_slice == 1:
         return [data]
-    step = size // num_slice
-    bounds = [i * step for i in range(num_slice)] + [size]
+    each, extras = divmod(size, num_slice)
+    bounds = np.cumsum([0] + [each + 1] * extras + [each] * (num_slice - extras)).tolist()
     return [data.slice_axis(axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
             for i in range(num_slice)]
 
 
 def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
-    """Split `data` into one slice per context and copy each slice there."""
+    """Split `data` (an NDArray or array-like) into one slice per context of `ctx_list`
+    (see `split_data`) and copy each slice there.
+
+    Example: ``xs = split_and_load(batch, [mx.cpu(0), mx.cpu(1)])``.
+    """
     from ..ndarray import array
     if not hasattr(data, "as_in_context"):
         data = array(data, ctx=ctx_list[0])
@@ -34,15 +134,35 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
 
 
 def clip_global_norm(arrays, max_norm, check_isfinite=True):
-    """Rescale NDArrays in place so that their joint L2 norm is at most `max_norm`;
-    returns the norm before clipping."""
+    """Rescale NDArrays in place so that their joint L2 norm is at most `max_norm`
+    (each is multiplied by ``min(1, max_norm / (norm + 1e-8))``).
+
+    Args:
+        arrays: a non-empty list of NDArrays.
+        max_norm: the largest joint norm allowed.
+        check_isfinite: warn when the norm is nan or inf, and return a float.
+
+    Returns:
+        The norm before clipping: a float with `check_isfinite`, else an NDArray of shape (1,)
+        (as MXNet, which then avoids a blocking read).
+
+    Raises:
+        ValueError: `arrays` is empty.
+
+    Example: ``norm = clip_global_norm([p.grad() for p in params], 1.0)``.
+    """
+    if len(arrays) == 0:
+        raise ValueError("clip_global_norm: arrays must be a non-empty list of NDArrays")
     total = float(np.sqrt(sum(float((a.asnumpy().astype(np.float64) ** 2).sum())
                               for a in arrays)))
     if check_isfinite and not np.isfinite(total):
         import warnings
-        warnings.warn("clip_global_norm: nan or inf found in the arrays", stacklevel=2)
-    scale = max_norm / (total + 1e-8)
-    if scale < 1.0:
-        for a in arrays:
-            a._data *= scale
-    return total
+        warnings.warn("clip_global_norm: nan or inf is detected; the clipping result is "
+                      "undefined", UserWarning, stacklevel=2)
+    scale = np.minimum(max_norm / (total + 1e-8), 1.0)
+    for a in arrays:
+        a._data *= a._data.dtype.type(scale)
+    if check_isfinite:
+        return total
+    from ..ndarray import array
+    return array([total], ctx=arrays[0].context)

@@ -85,6 +85,7 @@ def waitall():
     synchronize()
 
 
+from . import sparse  # noqa: E402,F401  (refuses sparse storage: NotImplementedError)
 from . import random  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
 from . import contrib  # noqa: E402

@@ -76,7 +76,8 @@ def test_states_file_is_an_ndarray_list_with_a_json_record(tmp_path):
     assert record["optimizer"] == "adam"
     assert record["index_update_count"] == {str(i): 2 for i in range(4)}
     assert record["scalars"]["lr"] == 0.01
-    w = list(net.collect_params().values())[0]
+    params = net.collect_params()
+    w = params[sorted(params.keys())[0]]  # a Trainer indexes a ParameterDict by sorted name
     assert loaded["0:0"].shape == w.shape
     assert [n for n in tmp_path.iterdir()] == [tmp_path / "t.states"]  # no temp file left
 
@@ -121,13 +122,14 @@ def test_truncated_or_foreign_files_are_rejected_and_change_nothing(tmp_path):
     nd.save(plain, {"0:0": nd.zeros((4, 3))})
     with pytest.raises(ValueError, match="plain.params.*__trainer_states__"):
         trainer.load_states(plain)
-    assert trainer._updater.states == {} and trainer.optimizer.num_update == 0
+    assert all(u.states == {} for u in trainer._updaters)
+    assert trainer.optimizer.num_update == 0
 
 
 def test_state_of_the_wrong_shape_is_rejected(tmp_path):
     fname = _saved(tmp_path)
-    net = nn.Dense(5, in_units=3)   # index 0 is a (5, 3) weight, the file has (4, 3)
+    net = nn.Dense(5, in_units=3)   # index 0 (sorted names: the bias) is (5,), the file has (4,)
     net.initialize()
     trainer = gluon.Trainer(net.collect_params(), "adam", {"learning_rate": 0.01})
-    with pytest.raises(ValueError, match=r"state array '0:0' has shape \(4, 3\).*\(5, 3\)"):
+    with pytest.raises(ValueError, match=r"state array '0:0' has shape \(4,\).*\(5,\)"):
         trainer.load_states(fname)

@@ -32,6 +32,16 @@ class Sequential(Block):
     def forward(self, x, *args):
         return _run_in_order(self._children.values(), x, args)
 
+    def hybridize(self, active=True, **kwargs):
+        """Hybridize the HybridBlock children (a Sequential itself stays imperative); warns
+        when every child is a HybridBlock, since a HybridSequential would run as one graph."""
+        if self._children and all(isinstance(c, HybridBlock) for c in self._children.values()):
+            import warnings
+            warnings.warn(f"All children of this Sequential layer '{self.prefix}' are "
+                          "HybridBlocks. Consider using HybridSequential for the best "
+                          "performance.", stacklevel=2)
+        super().hybridize(active, **kwargs)
+
     def __getitem__(self, key):
         children = list(self._children.values())
         if isinstance(key, slice):

@@ -1,0 +1,433 @@
+"""`mx.kv` / `mx.kvstore`: MXNet's key-value store for data-parallel training, single process.
+
+A `KVStore` keeps one value per key. `push` sums the values given for a key (one per device)
+and, when an optimizer is set, applies it to the stored value (the "update on kvstore" mode
+of `gluon.Trainer`), otherwise stores the sum; `pull` copies the stored value out to every
+device. `create('local')` and `create('device')` (and MXNet's other single-machine names)
+make one; they behave alike here, since every device of a gluonlite process is reached from
+the same Python process. Distributed stores (``dist_sync``, ``dist_async``, ...) and
+Horovod/BytePS/NCCL raise NotImplementedError: gluonlite has no parameter server.
+
+Example::
+
+    kv = mx.kv.create('local')
+    kv.init(3, mx.nd.ones((2, 3)))
+    kv.push(3, [mx.nd.ones((2, 3)), mx.nd.ones((2, 3))])   # stored: 2
+    out = mx.nd.zeros((2, 3)); kv.pull(3, out=out)        # out: 2
+"""
+import numpy as np
+
+from .ndarray.ndarray import NDArray
+
+__all__ = ["KVStoreBase", "KVStore", "TestStore", "KVStoreServer", "create"]
+
+# MXNet's names of single-machine stores: all one in-process store here.
+_LOCAL_TYPES = ("local", "device", "local_update_cpu", "local_allreduce_cpu",
+                "local_allreduce_device")
+
+
+class KVStoreBase:
+    """The interface of a key-value store (MXNet's `KVStoreBase`); subclasses registered with
+    `KVStoreBase.register` can be made by `create(name)`.
+
+    Every method here raises NotImplementedError; `KVStore` and `TestStore` implement them.
+    """
+
+    OPTIMIZER = "optimizer"
+    kv_registry = {}
+
+    def broadcast(self, key, value, out, priority=0):
+        """Initialize `key` with `value` and copy it to `out`."""
+        raise NotImplementedError(f"{type(self).__name__}.broadcast")
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """Sum `value` over devices and copy the result to `out` (or back into `value`)."""
+        raise NotImplementedError(f"{type(self).__name__}.pushpull")
+
+    def set_optimizer(self, optimizer):
+        """Apply `optimizer` to stored values on every push."""
+        raise NotImplementedError(f"{type(self).__name__}.set_optimizer")
+
+    def is_capable(self, capability):
+        """Whether the store has `capability` (``KVStoreBase.OPTIMIZER``)."""
+        raise NotImplementedError(f"{type(self).__name__}.is_capable")
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        """Save the optimizer states to `fname`."""
+        raise NotImplementedError(f"{type(self).__name__}.save_optimizer_states")
+
+    def load_optimizer_states(self, fname):
+        """Load optimizer states saved by `save_optimizer_states`."""
+        raise NotImplementedError(f"{type(self).__name__}.load_optimizer_states")
+
+    @property
+    def type(self):
+        """The store's type name."""
+        raise NotImplementedError(f"{type(self).__name__}.type")
+
+    @property
+    def rank(self):
+        """This worker's rank."""
+        raise NotImplementedError(f"{type(self).__name__}.rank")
+
+    @property
+    def num_workers(self):
+        """The number of workers."""
+        raise NotImplementedError(f"{type(self).__name__}.num_workers")
+
+    @staticmethod
+    def register(klass):
+        """Class decorator: make `klass` available to `create` under its lowercased name.
+
+        Raises:
+            TypeError: `klass` is not a class.
+        """
+        if not isinstance(klass, type):
+            raise TypeError(f"KVStoreBase.register: expected a class, got {klass!r}")
+        name = klass.__name__.lower()
+        if name in KVStoreBase.kv_registry:
+            import warnings
+            warnings.warn(f"KVStoreBase.register: replacing the registered store {name!r}",
+                          stacklevel=2)
+        KVStoreBase.kv_registry[name] = klass
+        return klass
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _pairs(what, key, value):
+    """[(key, [NDArray, ...])] from MXNet's key/value forms: one key with an NDArray or a list
+    of NDArrays (one per device), or a list of keys with a list of such values."""
+    if isinstance(key, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(key):
+            got = f"{type(value).__name__}" + (
+                f" of length {len(value)}" if isinstance(value, (list, tuple)) else "")
+            raise ValueError(f"KVStore.{what}: {len(key)} keys need a list of {len(key)} "
+                             f"values, got {got}")
+        pairs = [(k, _as_list(v)) for k, v in zip(key, value)]
+    else:
+        pairs = [(key, _as_list(value))]
+    for k, vs in pairs:
+        if not isinstance(k, (int, np.integer, str)):
+            raise TypeError(f"KVStore.{what}: a key must be an int or a str, got "
+                            f"{type(k).__name__}")
+        for v in vs:
+            if not isinstance(v, NDArray):
+                raise TypeError(f"KVStore.{what}: values of key {k!r} must be NDArrays, got "
+                                f"{type(v).__name__}")
+    return pairs
+
+
+def _copy_into(dst, src_np):
+    if tuple(dst.shape) != tuple(src_np.shape):
+        raise ValueError(f"KVStore: cannot copy a value of shape {tuple(src_np.shape)} into an "
+                         f"array of shape {tuple(dst.shape)}")
+    dst._data[...] = dst._ctx.xp.asarray(src_np).astype(dst._data.dtype, copy=False)
+
+
+def _host(a):
+    """The values of NDArray `a` as a numpy array (from any device)."""
+    return a.asnumpy()
+
+
+@KVStoreBase.register
+class TestStore(KVStoreBase):
+    """A store without optimizer support (MXNet's example store, 'teststore'): `pushpull`
+    sums over devices, `broadcast` copies. `gluon.Trainer` updates on the workers with it.
+    """
+
+    def broadcast(self, key, value, out, priority=0):
+        """Copy `value` into every array of `out`."""
+        src = _host(value)
+        for o in _as_list(out):
+            _copy_into(o, src)
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """Sum the arrays of `value` and write the sum into `out` (or into `value`)."""
+        values = _as_list(value)
+        total = sum(_host(v) for v in values)
+        for o in _as_list(out) if out is not None else values:
+            _copy_into(o, total)
+
+    def is_capable(self, capability):
+        """No capability: ``is_capable('optimizer')`` is False.
+
+        Raises:
+            ValueError: an unknown capability.
+        """
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return False
+        raise ValueError(f"TestStore.is_capable: unknown capability {capability!r}")
+
+    @property
+    def type(self):
+        """'teststore'."""
+        return "teststore"
+
+    @property
+    def rank(self):
+        """0."""
+        return 0
+
+    @property
+    def num_workers(self):
+        """1."""
+        return 1
+
+
+class KVStore(KVStoreBase):
+    """The single-process key-value store `create('local')` / `create('device')` returns.
+
+    Keys are ints or strs. A push of several arrays for one key (one per device) sums them;
+    with an optimizer set (`set_optimizer`) the sum is applied to the stored value as a
+    gradient, otherwise it replaces the stored value.
+
+    Example::
+
+        kv = mx.kv.create('device')
+        kv.init('w', mx.nd.zeros((3,)))
+        kv.set_optimizer(mx.optimizer.create('sgd', learning_rate=0.1))
+        kv.pushpull('w', [mx.nd.ones((3,)), mx.nd.ones((3,))], out=w_copies)  # w: -0.2
+    """
+
+    def __init__(self, name="local"):
+        self._type = name
+        self._store = {}
+        self._updater = None
+        self._optimizer = None
+
+    # ---- what it is ------------------------------------------------------------------------
+    @property
+    def type(self):
+        """The type name it was created with ('local', 'device', ...)."""
+        return self._type
+
+    @property
+    def rank(self):
+        """0: a single process is the only worker."""
+        return 0
+
+    @property
+    def num_workers(self):
+        """1: a single process is the only worker."""
+        return 1
+
+    def is_capable(self, capability):
+        """Whether the store can do `capability`: it can run an optimizer.
+
+        Raises:
+            ValueError: an unknown capability.
+        """
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return True
+        raise ValueError(f"KVStore.is_capable: unknown capability {capability!r}")
+
+    # ---- values ----------------------------------------------------------------------------
+    def init(self, key, value):
+        """Store a copy of `value` under `key` (lists of keys and values too).
+
+        Raises:
+            ValueError: `key` is already initialized.
+            TypeError: a key that is not an int or str, a value that is not an NDArray.
+        """
+        for k, vs in _pairs("init", key, value):
+            if k in self._store:
+                raise ValueError(f"KVStore.init: key {k!r} is already initialized")
+            self._store[k] = NDArray(_host(vs[0]).copy(), vs[0].context)
+
+    def _stored(self, what, k):
+        hit = self._store.get(k)
+        if hit is None:
+            raise ValueError(f"KVStore.{what}: key {k!r} has not been initialized (call init "
+                             "first)")
+        return hit
+
+    def push(self, key, value, priority=0):
+        """Sum the arrays given for each key (one per device) and apply the updater to the
+        stored value (the sum is the gradient), or store the sum when there is no updater.
+
+        Raises:
+            ValueError: a key not initialized, or values whose shapes differ from it.
+        """
+        for k, vs in _pairs("push", key, value):
+            stored = self._stored("push", k)
+            shapes = {tuple(v.shape) for v in vs}
+            if shapes != {tuple(stored.shape)}:
+                raise ValueError(f"KVStore.push: key {k!r} holds shape {tuple(stored.shape)}, "
+                                 f"got values of shape(s) {sorted(shapes)}")
+            total = _host(vs[0]).astype(stored.dtype, copy=True)
+            for v in vs[1:]:
+                total += _host(v).astype(stored.dtype, copy=False)
+            merged = NDArray(total, stored.context)
+            if self._updater is not None:
+                self._updater(k, merged, stored)
+            else:
+                stored._data[...] = merged._data
+
+    def pull(self, key, out=None, priority=0, ignore_sparse=True):
+        """Copy the stored value of each key into `out` (an NDArray or a list of them, one
+        per device; lists of keys with lists of outs too).
+
+        Raises:
+            ValueError: a key not initialized, or an `out` of another shape.
+        """
+        if out is None:
+            raise ValueError("KVStore.pull: out must be given (an NDArray or a list of them)")
+        for k, outs in _pairs("pull", key, out):
+            src = _host(self._stored("pull", k))
+            for o in outs:
+                _copy_into(o, src)
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """`push` then `pull` into `out` (into `value` when `out` is None)."""
+        self.push(key, value, priority)
+        self.pull(key, value if out is None else out, priority)
+
+    def broadcast(self, key, value, out, priority=0):
+        """`init` each key with `value`, then `pull` it into `out`."""
+        self.init(key, value)
+        self.pull(key, out, priority)
+
+    def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
+        """Pull selected rows of a row_sparse value.
+
+        Raises:
+            NotImplementedError: always: gluonlite has no sparse storage (use `pull`).
+        """
+        raise NotImplementedError("KVStore.row_sparse_pull: gluonlite has no sparse storage "
+                                  "('row_sparse'); use pull")
+
+    def set_gradient_compression(self, compression_params):
+        """Compress gradients between workers.
+
+        Raises:
+            NotImplementedError: always: a single process sends no gradients anywhere.
+        """
+        raise NotImplementedError("KVStore.set_gradient_compression: gradient compression "
+                                  "(2bit/1bit) applies to distributed training, which gluonlite "
+                                  "does not have")
+
+    # ---- optimizer -------------------------------------------------------------------------
+    def set_optimizer(self, optimizer):
+        """Apply `optimizer` to the stored values on every push (its updater keeps the
+        states, per key)."""
+        from . import optimizer as opt
+        self._optimizer = optimizer
+        self._set_updater(opt.get_updater(optimizer))
+
+    def _set_updater(self, updater):
+        """Call ``updater(key, merged_value, stored_value)`` on every push."""
+        self._updater = updater
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        """Save the optimizer's states (and scalar hyperparameters and step counts) to
+        `fname`, in the file format of `gluon.Trainer.save_states`. Keys must be ints.
+
+        Raises:
+            ValueError: no optimizer set (`set_optimizer`).
+        """
+        if self._updater is None:
+            raise ValueError("KVStore.save_optimizer_states: no optimizer is set (call "
+                             "set_optimizer first)")
+        from .gluon import trainer_states
+        self._check_int_keys("save_optimizer_states")
+        trainer_states.save_states(fname, self._updater.optimizer, self._updater.states,
+                                   self._slots())
+
+    def load_optimizer_states(self, fname):
+        """Load states saved by `save_optimizer_states` into the optimizer's updater.
+
+        Raises:
+            ValueError: no optimizer set, or a file that does not fit (named).
+        """
+        if self._updater is None:
+            raise ValueError("KVStore.load_optimizer_states: no optimizer is set (call "
+                             "set_optimizer first)")
+        from .gluon import trainer_states
+        self._check_int_keys("load_optimizer_states")
+        o = self._updater.optimizer
+        states, counts, scalars = trainer_states.load_states(fname, o, self._slots())
+        for k, v in scalars.items():
+            if hasattr(o, k):
+                setattr(o, k, v)
+        o._index_update_count.clear()
+        o._index_update_count.update(counts)
+        self._updater.states = states
+
+    def _check_int_keys(self, what):
+        bad = [k for k in self._store if not isinstance(k, (int, np.integer))]
+        if bad:
+            raise ValueError(f"KVStore.{what}: optimizer states are saved by int key; key "
+                             f"{bad[0]!r} is a {type(bad[0]).__name__}")
+
+    def _slots(self):
+        return {int(k): _Slot(k, v) for k, v in self._store.items()}
+
+    def _barrier(self):
+        """Wait for every worker: a no-op with one."""
+
+    def _send_command_to_servers(self, head, body):
+        """Send a command to the parameter servers.
+
+        Raises:
+            NotImplementedError: there are no servers in a single process.
+        """
+        raise NotImplementedError("KVStore._send_command_to_servers: gluonlite has no "
+                                  "parameter servers (distributed training)")
+
+
+class _Slot:
+    """A stored value seen as the states file sees a Parameter: a name, a shape, a context."""
+
+    def __init__(self, key, arr):
+        self.name, self.shape, self._ctx = f"key {key}", tuple(arr.shape), arr.context
+
+    def list_ctx(self):
+        return [self._ctx]
+
+
+class KVStoreServer:
+    """A parameter server process of distributed training (MXNet's `KVStoreServer`).
+
+    Raises:
+        NotImplementedError: on construction: gluonlite has no distributed training.
+    """
+
+    def __init__(self, kvstore=None):
+        raise NotImplementedError("KVStoreServer: gluonlite has no distributed training "
+                                  "(parameter servers); use a 'local' or 'device' KVStore")
+
+
+def create(name="local"):
+    """A key-value store by type name.
+
+    Args:
+        name: 'local' or 'device' (or MXNet's 'local_update_cpu', 'local_allreduce_cpu',
+            'local_allreduce_device'): the single-process `KVStore`; a name registered with
+            `KVStoreBase.register` ('teststore'): that class.
+
+    Raises:
+        TypeError: `name` is not a str.
+        NotImplementedError: 'dist_*', 'nccl', 'horovod', 'byteps': distributed or NCCL
+            stores (gluonlite trains in one process).
+        ValueError: an unknown name.
+
+    Example: ``kv = mx.kv.create('device')``.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"kvstore.create: name must be a str, got {type(name).__name__}")
+    lname = name.lower()
+    if lname in KVStoreBase.kv_registry:
+        return KVStoreBase.kv_registry[lname]()
+    if lname in _LOCAL_TYPES:
+        return KVStore(lname)
+    if lname.startswith("dist") or lname in ("nccl", "horovod", "byteps", "p3"):
+        raise NotImplementedError(
+            f"kvstore.create({name!r}): distributed and NCCL key-value stores are not "
+            "implemented; gluonlite trains in one process (use 'local' or 'device', which "
+            "sum gradients over all the contexts of this process)")
+    raise ValueError(f"kvstore.create: unknown kvstore type {name!r}; known: "
+                     f"{', '.join(_LOCAL_TYPES + tuple(sorted(KVStoreBase.kv_registry)))}")
+
