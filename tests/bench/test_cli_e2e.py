@@ -1,6 +1,8 @@
 """End to end through `python -m gluonlite.bench` on tiny recipes, with the real core.
 
 These need the gluonlite core (gluon.rnn cells, contrib.foreach/while_loop, hybridize)."""
+import csv
+import io
 import re
 
 import pytest
@@ -58,8 +60,12 @@ def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
     proc = run_cli("--benchmark", "while_loop", "--recipe", recipe, "--baseline", "numpy",
                    "--format", "csv", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert len(TIME_LINE.findall(proc.stdout)) == 8 + 4
-    header = [ln for ln in proc.stdout.splitlines() if ln.startswith("impl,")]
-    assert header and header[0].endswith("speedup,x floor-step,x floor-fused")
+    # stdout is the CSV alone (`> out.csv` parses); the per-case lines go to stderr
+    assert len(TIME_LINE.findall(proc.stderr)) == 8 + 4
+    rows = list(csv.reader(io.StringIO(proc.stdout)))
+    assert rows[0][-4:] == ["speedup (>1 better)", "x floor-step (<1 better)",
+                            "x floor-fused (<1 better)", "noisy"]
+    assert len(rows) == 1 + 8 + 4 and all(len(r) == len(rows[0]) for r in rows)
+    assert all(float(r[10]) > 0 for r in rows[1:])  # median_ms
 
 
