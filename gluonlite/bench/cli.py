@@ -343,6 +343,11 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
             kept = f"; {len(new) + len(done)} finished cases are in {out}" if out else ""
             _say(f"{PROG}: interrupted after {len(new)} of {len(todo)} cases{kept}", err=True)
             return 130
+        except BaseException:  # an error line must not land after a half-drawn bar
+            if rounds is not None:
+                rounds.close()
+            bar.close()
+            raise
         bar.close()
         by_key = {matrix.case_key(r): r for r in (writer.records if writer else []) + new}
         table = [by_key[k] for k in map(matrix.case_key, cases) if k in by_key]
