@@ -241,7 +241,8 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
     executor = executor or LocalExecutor()
     cfg = recipe.data
     out = cfg["output"]
-    csv_only = cfg["format"] == "csv"  # stdout must parse as CSV: the rest goes to stderr
+    # stdout must parse as CSV (or be an HTML table): the rest goes to stderr
+    csv_only = cfg["format"] in ("csv", "html")
     say = lambda line: _say(line, err=csv_only)  # noqa: E731
     if profile and not out:
         raise UsageError("--profile needs --out FILE.jsonl (or a recipe with `output`): the "
@@ -366,12 +367,12 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
 
 
 def _print_summary(records, fmt):
-    """The summary table on stdout; its title and legend on stderr for CSV."""
+    """The summary table on stdout; its title and legend on stderr for CSV and HTML."""
     from . import summary
     text = summary.summarize_by_host(records, fmt)
     if not text:
         return
-    err = sys.stderr if fmt == "csv" else sys.stdout
+    err = sys.stderr if fmt in ("csv", "html") else sys.stdout
     print(_RULE, file=err)
     print(f"Summary ({fmt}): {summary.TITLE}", file=err)
     err.flush()

@@ -135,7 +135,7 @@ def _report(args):
     if args.plot:
         from .plot import require_matplotlib
         require_matplotlib()
-    err = sys.stderr if args.format == "csv" else sys.stdout
+    err = sys.stderr if args.format in ("csv", "html") else sys.stdout
     if _is_train(records):
         table, tail = _train_table(records, args.format)
         print(table)
@@ -286,7 +286,7 @@ def _compare(args):
     rows, only_a, only_b = compare_records(a, b, args.alpha)
     if not rows:
         raise _Usage(f"compare: {args.a} and {args.b} have no case in common")
-    err = sys.stderr if args.format == "csv" else sys.stdout
+    err = sys.stderr if args.format in ("csv", "html") else sys.stdout
     print(f"A: {args.a}\nB: {args.b}", file=err)
     diff = describe_runs({"A": a, "B": b})
     print(diff if diff else "  same settings, machine and commit", file=err)
