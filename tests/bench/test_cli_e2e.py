@@ -3,6 +3,8 @@
 These need the gluonlite core (gluon.rnn cells, contrib.foreach/while_loop, hybridize)."""
 import csv
 import io
+import json
+import os
 import re
 
 import pytest
@@ -69,3 +71,23 @@ def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
     assert all(float(r[10]) > 0 for r in rows[1:])  # median_ms
 
 
+
+
+def test_profile_and_plot_on_a_run(tmp_path, write_recipe):
+    recipe = write_recipe("tiny.yaml", TINY.replace("[RNNCell, LSTMCell]", "[LSTMCell]"))
+    out = tmp_path / "res" / "tiny.jsonl"
+    proc = run_cli("--benchmark", "while_loop", "--recipe", recipe, "--out", out,
+                   "--profile", "--plot", tmp_path / "charts", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    traces = sorted(os.listdir(tmp_path / "res" / "tiny.profile"))
+    assert len(traces) == 8 and all(t.startswith("while_loop_LSTMCell_cpu_0_") for t in traces)
+    hyb = json.loads((tmp_path / "res" / "tiny.profile" / next(
+        t for t in traces if t.endswith("train_hyb=L.json"))).read_text())["traceEvents"]
+    summed = {e["name"]: e["args"]["count"] for e in hyb if e.get("cat") == "compiled steps"}
+    # warmup 1 + test 2 + one allocation round, 3 steps of 3 sigmoids each
+    assert summed["sigmoid"] == 4 * 3 * 3
+    imp = json.loads((tmp_path / "res" / "tiny.profile" / next(
+        t for t in traces if t.endswith("infer_hyb=-.json"))).read_text())["traceEvents"]
+    assert any(e.get("cat") == "operator" and e["name"] == "FullyConnected" for e in imp)
+    charts = sorted(os.listdir(tmp_path / "charts"))
+    assert charts == ["tiny-speedup.png", "tiny-speedup.svg"]
