@@ -20,6 +20,7 @@ import sys
 import traceback
 
 from .executors import ExecutorError, LocalExecutor, Task, make_executor
+from .plot import PlotError
 from .recipe import RecipeError, from_data, load_recipe, recipe_kind
 from .results import OutputError
 
@@ -27,7 +28,7 @@ __all__ = ["main", "build_parser"]
 
 PROG = "gluonlite.bench"
 _RULE = "--------------------------------------"
-_BENCH_ONLY = ("benchmark", "warmup_rounds", "test_rounds", "format", "baseline")
+_BENCH_ONLY = ("benchmark", "warmup_rounds", "test_rounds", "format", "baseline", "profile")
 
 
 class UsageError(Exception):
@@ -51,6 +52,12 @@ def _count(minimum):
     return parse
 
 
+def _rounds(text):
+    if text == "auto":
+        return text
+    return _count(1)(text)
+
+
 def build_parser():
     """The argument parser of the CLI (flags of ../shared/BENCH.md)."""
     p = _Parser(prog="python -m gluonlite.bench",
@@ -59,14 +66,28 @@ def build_parser():
     p.add_argument("--benchmark", choices=["foreach", "while_loop"],
                    help="which loop layer to time (required unless the recipe sets it)")
     p.add_argument("--warmup_rounds", type=_count(0), help="untimed rounds per case (20)")
-    p.add_argument("--test_rounds", type=_count(1), help="timed rounds per case (100)")
+    p.add_argument("--test_rounds", type=_rounds, metavar="N|auto",
+                   help="timed rounds per case (100), or auto: as many as fit in the "
+                        "recipe's rounds.budget_s (1 s) per case")
     p.add_argument("--recipe", metavar="FILE.yaml", help="a recipe from recipes/")
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="write one JSON line per finished case (train: per epoch)")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the --out file and skip the cases already in it")
-    p.add_argument("--format", choices=["text", "markdown", "csv"],
-                   help="format of the summary table (text)")
+    keep = p.add_mutually_exclusive_group()
+    keep.add_argument("--resume", action="store_true",
+                      help="keep the --out file and skip the cases already in it (their "
+                           "rounds and seed must match this run's)")
+    keep.add_argument("--force", action="store_true",
+                      help="overwrite the --out file if it exists (without --resume or "
+                           "--force an existing output file is an error)")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "html"],
+                   help="format of the summary table (text); with csv, stdout gets only "
+                        "the CSV and everything else goes to stderr")
+    p.add_argument("--plot", metavar="DIR",
+                   help="also draw the results' charts (PNG and SVG) into DIR (needs the "
+                        "plot extra: pip install 'gluonlite[plot]')")
+    p.add_argument("--profile", action="store_true",
+                   help="bench: write a Chrome trace (mx.profiler) of each case's timed "
+                        "rounds beside the output file, as NAME.profile/CASE.json")
     p.add_argument("--baseline", choices=["numpy"],
                    help="also time the hand-written numpy floor and show ratios to it")
     p.add_argument("--executor", choices=["local", "dask"],
@@ -170,7 +191,25 @@ def _gpus_needed(ctx):
     return int(ctx[4:-1]) + 1 if ctx.startswith("gpu(") else 0
 
 
-def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None):
+def _settings(record):
+    """The settings a result was made with, as checked on --resume."""
+    rounds = record.get("rounds", record.get("n"))
+    return {"warmup": record.get("warmup"), "test": rounds, "seed": record.get("seed")}
+
+
+def _check_settings(records, want, out):
+    """UsageError when the kept results were made with other rounds or seed than `want`."""
+    for r in records:
+        have = _settings(r)
+        if have != want:
+            show = lambda d: ", ".join(f"{k} {v}" for k, v in d.items())  # noqa: E731
+            raise UsageError(f"--resume: {out} holds results made with {show(have)}; this "
+                             f"run asks for {show(want)}: run with the same settings, or "
+                             "give --force to start the file anew")
+
+
+def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
+              profile=False, plot=None):
     """Run a bench recipe: print per case, write JSON lines, print the summary.
 
     Args:
@@ -183,42 +222,66 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
             is reported on stderr; on an executor with `records_failures` (Dask, where
             a worker may die) it is also written as `{"failed": true, "error": ...}`,
             which `--resume` runs again.
+        profile: profile each case's timed rounds (mx.profiler) and write its Chrome
+            trace to OUTPUT_STEM.profile/CASE.json (needs an output file).
+        plot: a folder for the charts of the results (plot.py), or None.
 
     Returns:
         exit status (0, 1 if a case failed, 130 if interrupted).
 
     Raises:
-        OutputError: the output file cannot be written (before any case runs).
+        OutputError: the output file cannot be written (before any case runs, or, for a
+            full disk, when a result cannot be written: the file keeps whole lines).
+        UsageError: --resume on a file made with other rounds or seed.
     """
     from tqdm import tqdm
 
-    from . import matrix, results, runner, summary, tasks
+    from . import matrix, results, runner, tasks
     run_case = run_case or runner.run_case
     executor = executor or LocalExecutor()
     cfg = recipe.data
     out = cfg["output"]
+    # stdout must parse as CSV (or be an HTML table): the rest goes to stderr
+    csv_only = cfg["format"] in ("csv", "html")
+    say = lambda line: _say(line, err=csv_only)  # noqa: E731
+    if profile and not out:
+        raise UsageError("--profile needs --out FILE.jsonl (or a recipe with `output`): the "
+                         "traces go beside it")
+    if plot:
+        from .plot import require_matplotlib
+        require_matplotlib()
+    warmup, test = cfg["rounds"]["warmup"], cfg["rounds"]["test"]
+    if test == "auto":
+        test = f"auto:{cfg['rounds']['budget_s']:g}"
     writer = results.ResultsFile(out, resume=resume) if out else None
     try:
+        if writer and writer.rejected:
+            nums = ", ".join(map(str, writer.rejected[:5])) + (
+                ", ..." if len(writer.rejected) > 5 else "")
+            _say(f"{PROG}: warning: {len(writer.rejected)} line(s) of {out} are not results "
+                 f"(line {nums}); moved them to {results.rejected_path(out)}", err=True)
+        if writer:
+            _check_settings(writer.records, {"warmup": warmup, "test": test,
+                                             "seed": cfg["seed"]}, out)
         gpus, why = (0, None)
         if any(c.startswith("gpu") for c in cfg["matrix"]["ctx"]):
             gpus, why = executor.gpus()
         cases, skipped = matrix.expand(cfg, gpus, why)
         for line in skipped:
-            _say(line)
+            say(line)
         done = writer.done if writer else set()
         todo = [c for c in cases if matrix.case_key(c) not in done]
         if len(todo) < len(cases):
-            _say(f"resuming: {len(cases) - len(todo)} of {len(cases)} cases already in {out}")
+            say(f"resuming: {len(cases) - len(todo)} of {len(cases)} cases already in {out}")
         new, failed = [], 0
         shown = {"case": None, "bench": None, "key": None}
-        warmup, test = cfg["rounds"]["warmup"], cfg["rounds"]["test"]
         bar = tqdm(total=len(todo), unit="case", file=sys.stderr, disable=not progress,
                    dynamic_ncols=True)
         rounds = None
 
         def show_header(case):
             for line in _header(case, shown["case"], shown["bench"]):
-                _say(line)
+                say(line)
             shown.update(case=case, bench=case["benchmark"] or shown["bench"],
                          key=matrix.case_key(case))
 
@@ -227,12 +290,15 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
             bar.set_description(matrix.case_label(task.args[1]), refresh=False)
             show_header(task.args[1])
             # a bar per case only where someone watches: in logs it is noise
-            rounds = tqdm(total=warmup + test, unit="round", leave=False, delay=2.0,
+            total = warmup + test if isinstance(test, int) else None
+            rounds = tqdm(total=total, unit="round", leave=False, delay=2.0,
                           file=sys.stderr, disable=not (progress and sys.stderr.isatty()))
             return lambda k: rounds.update(k - rounds.n)
 
+        trace_dir = os.path.splitext(out)[0] + ".profile" if profile else None
+
         task_list = [Task(matrix.case_key(c), tasks.measure, (run_case, c, warmup, test,
-                                                               cfg["seed"]),
+                                                               cfg["seed"], profile),
                           timing=True, gpu=_gpus_needed(c["ctx"]), label="bench-case")
                      for c in todo]
         try:
@@ -259,13 +325,17 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
                     failed += 1
                     bar.update(1)
                     continue
-                res = outcome.value
+                res = dict(outcome.value)
+                trace = res.pop("trace", None)
                 record = dict(case, **res, seed=cfg["seed"], recipe=recipe.name)
                 record["env"] = record.pop("env")  # last, as before
                 if writer:  # persist before telling the user the case is done
                     writer.write(record)
+                if trace is not None:
+                    path = _write_trace(trace_dir, case, trace)
+                    say(f"profile: {path}")
                 new.append(record)
-                _say("Time used: mean = %.3f ms, std = %.3f ms" % (res["mean"], res["std"]))
+                say("Time used: mean = %.3f ms, std = %.3f ms" % (res["mean"], res["std"]))
                 bar.update(1)
         except KeyboardInterrupt:
             if rounds is not None:
@@ -274,21 +344,58 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None)
             kept = f"; {len(new) + len(done)} finished cases are in {out}" if out else ""
             _say(f"{PROG}: interrupted after {len(new)} of {len(todo)} cases{kept}", err=True)
             return 130
+        except BaseException:  # an error line must not land after a half-drawn bar
+            if rounds is not None:
+                rounds.close()
+            bar.close()
+            raise
         bar.close()
         by_key = {matrix.case_key(r): r for r in (writer.records if writer else []) + new}
         table = [by_key[k] for k in map(matrix.case_key, cases) if k in by_key]
-        text = summary.summarize_by_host(table, cfg["format"])
-        if text:
-            print(_RULE)
-            print(f"Summary ({cfg['format']}): speedup = imperative mean / mean; "
-                  "x floor-* = mean / numpy floor mean")
-            print(text)
+        _print_summary(table, cfg["format"])
+        if plot and table:
+            from .plot import plot_records
+            for path in plot_records(table, plot, os.path.splitext(os.path.basename(
+                    out or recipe.name))[0]):
+                say(f"chart: {path}")
         if failed:
             _say(f"{PROG}: {failed} of {len(todo)} cases failed", err=True)
         return 1 if failed else 0
     finally:
         if writer:
             writer.close()
+
+
+def _print_summary(records, fmt):
+    """The summary table on stdout; its title and legend on stderr for CSV and HTML."""
+    from . import summary
+    text = summary.summarize_by_host(records, fmt)
+    if not text:
+        return
+    err = sys.stderr if fmt in ("csv", "html") else sys.stdout
+    print(_RULE, file=err)
+    print(f"Summary ({fmt}): {summary.TITLE}", file=err)
+    err.flush()
+    print(text, flush=True)
+    if summary.NOISY in text or (fmt == "csv" and any(
+            line.rsplit(",", 1)[-1] for line in text.splitlines()[1:])):
+        print(summary.LEGEND, file=err)
+
+
+def _write_trace(folder, case, trace):
+    """Write one case's trace (a JSON str) as FOLDER/LABEL.json; return the path."""
+    import re
+
+    from ..base import write_atomically
+    from . import matrix
+    name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", matrix.case_label(case)).strip("_")
+    path = os.path.join(folder, name + ".json")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        write_atomically(path, trace)
+    except OSError as e:
+        raise OutputError(f"cannot write the trace {path}: {e.strerror or e}") from None
+    return path
 
 
 def _train(recipe):
@@ -305,12 +412,32 @@ def _train(recipe):
     return 0
 
 
+def _check_output(path, args):
+    """UsageError when `path` exists and holds something, unless --resume or --force
+    says what to do with it (a run used to overwrite it silently)."""
+    if not path or args.resume or args.force:
+        return
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return  # missing (or unreadable: opening it for writing will say so)
+    if size and os.path.isfile(path):
+        raise UsageError(f"the output file {path} exists ({size} bytes): give --resume to "
+                         "add to it, --force to overwrite it, or another --out")
+
+
 def _run(recipe, args, run_case):
     """Run a validated recipe on the executor it names; returns the exit status."""
     data = recipe.data
+    _check_output(data["output"], args)
     if recipe.kind == "train" and data["executor"]["kind"] == "local" and not (
             data["sweep"] or args.resume):
-        return _train(recipe)  # one run, metrics printed and written as epochs end
+        status = _train(recipe)
+        if status == 0 and args.plot and data["output"]:
+            from .plot import plot_file
+            for path in plot_file(data["output"], args.plot):
+                print(f"chart: {path}", file=sys.stderr)
+        return status  # one run, metrics printed and written as epochs end
     if args.resume and recipe.kind == "bench" and not data["output"]:
         raise UsageError("--resume needs --out FILE.jsonl (or a recipe with `output`)")
     with make_executor(data["executor"]) as executor:
@@ -318,7 +445,8 @@ def _run(recipe, args, run_case):
             from .sweep import run_sweep
             return run_sweep(recipe, executor, resume=args.resume,
                              emit=lambda line: print(line, flush=True))
-        return run_bench(recipe, resume=args.resume, run_case=run_case, executor=executor)
+        return run_bench(recipe, resume=args.resume, run_case=run_case, executor=executor,
+                         profile=args.profile, plot=args.plot)
 
 
 def main(argv=None, run_case=None):
@@ -328,6 +456,10 @@ def main(argv=None, run_case=None):
         argv: the arguments (default: sys.argv[1:]).
         run_case: a stand-in for runner.run_case, for tests only.
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ("report", "compare"):
+        from .report import main as report_main
+        return report_main(argv)
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -339,9 +471,15 @@ def main(argv=None, run_case=None):
             return 2
         try:
             return _run(recipe, args, run_case)
-        except (OutputError, UsageError, ExecutorError) as e:
+        except (OutputError, UsageError, ExecutorError, PlotError) as e:
             print(f"{PROG}: error: {e}", file=sys.stderr)
             return 2
+        except Exception as e:  # no traceback reaches a user; the variable shows it
+            if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
+                traceback.print_exc()
+            print(f"{PROG}: internal error: {_error_line(e)} (GLUONLITE_BENCH_TRACEBACK=1 "
+                  "shows the traceback)", file=sys.stderr)
+            return 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

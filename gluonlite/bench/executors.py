@@ -119,6 +119,70 @@ class LocalExecutor(_Executor):
                 yield Outcome(task, value)
 
 
+def _probe(address, timeout=CONNECT_TIMEOUT_S - 1):
+    """Check that a Dask scheduler answers at a tcp address, within `timeout` seconds in all.
+
+    A scheduler greets a new connection first (its handshake: a frame header of two
+    little-endian uint64, the message length and the frame count, then msgpack). Dask's
+    own connect waits much longer than its timeout on a listener that never answers, and
+    reads an HTTP server's reply as a frame length (then tries to allocate exabytes), so
+    the address is checked here with a plain socket first.
+
+    Raises:
+        ExecutorError: one line saying what answered (nothing, or something else).
+    """
+    import socket
+    import struct
+    from urllib.parse import urlsplit
+    scheme = address.split("://", 1)[0] if "://" in address else "tcp"
+    if scheme != "tcp":
+        return  # tls, inproc, ucx...: left to Dask
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if not host or not port:
+        raise ExecutorError(f"expected a scheduler address tcp://HOST:PORT, got {address}")
+    deadline = time.monotonic() + timeout
+
+    def fail(why):
+        return ExecutorError(f"no Dask scheduler answers at {address} within "
+                             f"{CONNECT_TIMEOUT_S} s ({why})")
+    try:
+        conn = socket.create_connection((host, port), timeout=timeout)
+    except socket.timeout:
+        raise fail("connecting timed out") from None
+    except OSError as e:
+        raise fail((e.strerror or type(e).__name__).lower()) from None
+    data, closed = b"", False
+    try:
+        while len(data) < 16:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            conn.settimeout(left)
+            try:
+                chunk = conn.recv(16 - len(data))
+            except socket.timeout:
+                break
+            except OSError as e:
+                raise fail(f"the connection failed: {e.strerror or type(e).__name__}") from None
+            if not chunk:
+                closed = True
+                break
+            data += chunk
+    finally:
+        conn.close()
+    if len(data) < 16:
+        heard = f"it sent {data!r} and " if data else ""
+        raise fail(f"something listens there, but {heard}"
+                   + ("closed the connection" if closed else "sent no Dask greeting"))
+    length, frames = struct.unpack("<QQ", data)
+    if not (0 < frames < 1 << 16 and 0 < length < 1 << 26):
+        raise fail(f"something answers there, but not as a Dask scheduler: it sent {data!r}")
+
+
 def _import_distributed():
     try:
         import distributed
@@ -144,6 +208,8 @@ class DaskExecutor(_Executor):
     records_failures = True  # a lost worker leaves a trace in the file; --resume retries
 
     def __init__(self, address=None, workers=None, share_host=False):
+        if address:  # before importing distributed (a second or more): the 5 s are the user's
+            _probe(address)
         distributed = _import_distributed()
         self.share_host, self.cluster, self.client, self._futures = share_host, None, None, {}
         try:
@@ -151,7 +217,7 @@ class DaskExecutor(_Executor):
                 try:
                     self.client = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT_S}s",
                                                      set_as_default=False)
-                except (OSError, TimeoutError, ValueError) as e:
+                except (OSError, TimeoutError, ValueError, MemoryError) as e:
                     reason = f"{type(e).__name__}: {str(e).splitlines()[0]}" if str(e) else (
                         type(e).__name__)
                     raise ExecutorError(f"no Dask scheduler answers at {address} within "

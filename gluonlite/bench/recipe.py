@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from .schema import (Bool, Enum, Int, Key, ListOf, Nullable, Number, RecipeError, Regex, Str,
-                     Struct, Sweep)
+from .schema import (Bool, Enum, Int, Key, ListOf, Nullable, Number, OrAuto, RecipeError, Regex,
+                     Str, Struct, Sweep)
 
 __all__ = ["Recipe", "RecipeError", "load_recipe", "recipe_kind", "from_data", "deep_merge",
            "BENCH_SCHEMA", "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES"]
@@ -57,12 +57,15 @@ BENCH_SCHEMA = Struct({
     })),
     "rounds": Key(Struct({
         "warmup": Key(Int(min=0), default=20),
-        "test": Key(Int(min=1), default=100),
+        "test": Key(OrAuto(Int(min=1)), default=100,
+                    doc="timed rounds, or auto: as many as fit in budget_s (at least 5)"),
+        "budget_s": Key(Number(0, strict=True), default=1.0,
+                        doc="with test: auto, the timed seconds per case"),
     })),
     "seed": Key(Int(min=0), default=0),
     "output": Key(Nullable(Str()), default=None, doc="JSON lines file, relative to the cwd"),
     "baseline": Key(Nullable(Enum("numpy")), default=None),
-    "format": Key(Enum("text", "markdown", "csv"), default="text"),
+    "format": Key(Enum("text", "markdown", "csv", "html"), default="text"),
     "executor": _EXECUTOR,
 })
 
@@ -326,7 +329,7 @@ def from_data(data, overrides=None, *, file=None, name="cli", lines=None):
 
     Example:
         >>> from_data({'benchmark': 'foreach'}).data['rounds']
-        {'warmup': 20, 'test': 100}
+        {'warmup': 20, 'test': 100, 'budget_s': 1.0}
     """
     merged = deep_merge(data, overrides or {})
     kind = merged.get("kind", "bench")

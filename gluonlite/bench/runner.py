@@ -20,7 +20,39 @@ import numpy as np
 from . import floor
 from .results import stats
 
-__all__ = ["run_case", "time_rounds", "detect_gpus"]
+__all__ = ["run_case", "time_rounds", "detect_gpus", "AUTO_MIN_ROUNDS", "AUTO_MAX_ROUNDS",
+           "parse_rounds"]
+
+AUTO_MIN_ROUNDS = 5
+AUTO_MAX_ROUNDS = 10_000
+
+
+def parse_rounds(test):
+    """The timed-round request of a case: an int, or a budget in seconds for `auto`.
+
+    Args:
+        test: an int >= 1, or 'auto:SECONDS' (what the CLI passes for `rounds: auto`).
+
+    Returns:
+        (count, budget_s): one of them None.
+
+    Raises:
+        ValueError: anything else.
+
+    Example:
+        >>> parse_rounds(8), parse_rounds('auto:2.5')
+        ((8, None), (None, 2.5))
+    """
+    if isinstance(test, int) and not isinstance(test, bool) and test >= 1:
+        return test, None
+    if isinstance(test, str) and test.startswith("auto:"):
+        try:
+            budget = float(test[5:])
+        except ValueError:
+            budget = -1.0
+        if budget > 0:
+            return None, budget
+    raise ValueError(f"time_rounds: test must be an integer >= 1 or 'auto:SECONDS', got {test!r}")
 
 
 def detect_gpus():
@@ -39,19 +71,33 @@ def time_rounds(step, warmup, test, sync=None, progress=None):
 
     Args:
         step: a callable doing one round.
-        warmup, test: round counts.
+        warmup: untimed round count.
+        test: timed round count, or 'auto:SECONDS': after the warmup, time rounds until
+            their total reaches SECONDS, at least AUTO_MIN_ROUNDS and at most
+            AUTO_MAX_ROUNDS of them (as timeit's autorange and torch.utils.benchmark's
+            blocked_autorange calibrate to a budget; each round here is one call, so the
+            rounds keep their spread).
         sync: called after each step, inside the timer (e.g. nd.waitall).
         progress: optional callable(rounds_done) for a progress bar.
     """
+    count, budget = parse_rounds(test)
     times = []
-    for r in range(warmup + test):
+    r = 0
+    while True:
+        if count is not None:
+            if r >= warmup + count:
+                break
+        elif r >= warmup + AUTO_MIN_ROUNDS and (
+                sum(times[warmup:]) >= budget * 1000.0 or r >= warmup + AUTO_MAX_ROUNDS):
+            break
         tick = time.perf_counter()
         step()
         if sync is not None:
             sync()
         times.append((time.perf_counter() - tick) * 1000.0)
+        r += 1
         if progress is not None:
-            progress(r + 1)
+            progress(r)
     return times[warmup:]
 
 
@@ -119,12 +165,14 @@ def run_case(case, warmup, test, seed=0, progress=None):
 
     Args:
         case: a dict from `matrix.expand`.
-        warmup, test: round counts.
+        warmup: untimed rounds.
+        test: timed rounds, or 'auto:SECONDS' (see `time_rounds`).
         seed: seeds gluonlite's and numpy's generators before building.
         progress: optional callable(rounds_done).
 
     Returns:
-        dict: n, mean, std, median, min, max (ms), warmup, peak_alloc_bytes.
+        dict: n, mean, std, median, q1, q3, min, max, times (every timed round), all in
+        ms, and unit, warmup, rounds ('auto:SECONDS' when calibrated), peak_alloc_bytes.
 
     Raises:
         whatever building or running the case raises (the CLI reports it).
@@ -133,5 +181,6 @@ def run_case(case, warmup, test, seed=0, progress=None):
     step, sync = build(case, seed)
     times = time_rounds(step, warmup, test, sync, progress)
     result = stats(times)
-    result.update(unit="ms", warmup=warmup, peak_alloc_bytes=_peak_alloc(step, sync))
+    result.update(unit="ms", warmup=warmup, rounds=test,
+                  peak_alloc_bytes=_peak_alloc(step, sync))
     return result

@@ -15,7 +15,7 @@ import math
 import re
 
 __all__ = ["RecipeError", "Key", "Struct", "Int", "Number", "Bool", "Str", "Enum", "Regex",
-           "ListOf", "Nullable", "Sweep", "format_path"]
+           "ListOf", "Nullable", "OrAuto", "Sweep", "format_path"]
 
 _NO_DEFAULT = object()
 
@@ -156,6 +156,21 @@ class Regex(Checker):
 
     def accepts(self, value):
         return isinstance(value, str) and self.pattern.fullmatch(value) is not None
+
+
+class OrAuto(Checker):
+    """The word `auto` or what `inner` accepts: `OrAuto(Int(min=1))`."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.expected = f"{inner.expected} or auto"
+
+    def check(self, value, path, partial=False):
+        if value == "auto":
+            return value
+        if not self.inner.accepts(value):
+            raise RecipeError(f"expected {self.expected}, got {_got(value)}", path)
+        return self.inner.check(value, path, partial)
 
 
 class Nullable(Checker):

@@ -27,13 +27,23 @@ def host_env():
     return dict(_env())
 
 
-def measure(run_case, case, warmup, test, seed, progress=None):
+def measure(run_case, case, warmup, test, seed, profile=False, progress=None):
     """Time one bench case with `run_case` (runner.run_case or a test's stand-in).
+
+    Args:
+        profile: run the case under `gluonlite.profiler` (operators and compiled plan
+            steps) and return its Chrome trace as `trace` (a JSON str) for the driver
+            to write.
 
     Returns:
         dict: run_case's result plus `env` (this host's environment record).
     """
-    return dict(run_case(case, warmup, test, seed, progress), env=host_env())
+    if not profile:
+        return dict(run_case(case, warmup, test, seed, progress), env=host_env())
+    from gluonlite import profiler
+    with profiler.capture() as trace:
+        result = run_case(case, warmup, test, seed, progress)
+    return dict(result, env=host_env(), trace=trace.json())
 
 
 def train_run(cfg, name, progress=None):

@@ -27,6 +27,8 @@ import itertools
 import linecache
 import weakref
 
+from .. import _profiling
+
 __all__ = ["forward_function", "backward_function", "Writer", "Emission", "WriteTargets",
            "forward_body", "backward_body", "compile_function", "read_slots", "unpack"]
 
@@ -101,6 +103,10 @@ class Writer:
         self.ns = {"rc": plan.rc, "xp": plan.xp, "empty": plan.xp.empty,
                    "copyto": plan.xp.copyto}
         self.depth = 1
+        # Made while gluonlite.profiler records: a timer around each step (see _timed).
+        self.profile = _profiling.ACTIVE
+        if self.profile:
+            self.ns.update(_clock=_profiling.clock, _step_done=_profiling.step_done)
         # Decided before emitting (`WriteTargets`, a loop's reverse pass): where rules and
         # vjps write the gradients the caller keeps.
         self.targets = WriteTargets()
@@ -171,7 +177,11 @@ def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
                 direct.setdefault(s, f"o{k}")
     emission.forward_start(w, plan, direct)
     for i in _live_steps(plan, skip, set(given)):
+        if w.profile:
+            w.emit("_t = _clock()")
         _emit_step(w, plan, i, plan.steps[i], direct, value)
+        if w.profile:
+            w.emit(f"_step_done({plan.steps[i].op.name!r}, _t)")
     hands_back = emission.forward_end(w, plan, value)
     if with_outs:
         for k, s in enumerate(plan.out_slots):
@@ -353,7 +363,11 @@ def backward_body(w, plan, heads, into=None, emission=None):
         emission.new_array(f"g{s}")
     contributed = set(plan.out_slots)  # a head counts as a first contribution
     for i, st in enumerate(plan.bwd_steps):
+        if w.profile:
+            w.emit("_t = _clock()")
         _emit_vjp(w, plan, i, st, emission, contributed, (into or {}).get(i))
+        if w.profile:
+            w.emit(f"_step_done({'backward:' + st.op.name!r}, _t)")
 
 
 def read_slots(plan):

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
+from .. import _profiling
 from .codegen import backward_function, forward_function
 from .infer import infer_graph
 from .memory import plan_buffers
@@ -240,11 +241,23 @@ class Plan:
         """The function generated for this plan under `key`, made by `make() -> (function,
         source)` the first time (the plan's own forward and backward, and the step loops a
         loop running it as its body generates, `gluonlite.control_flow.loop_codegen`)."""
+        if _profiling.ACTIVE:  # a timed variant of the function, cached apart
+            return self._profiled(key, make)
         fn = self._fns.get(key)
         if fn is None:
             fn, self._sources[key] = make()
             self._fns[key] = fn
         return fn
+
+    def _profiled(self, key, make):
+        """`generated` while gluonlite.profiler records: the function made with a timer
+        around every step (`codegen.Writer.profile`), each call recorded as one event."""
+        pkey = ("profiled",) + key
+        fn = self._fns.get(pkey)
+        if fn is None:
+            fn, self._sources[pkey] = make()
+            self._fns[pkey] = fn
+        return _profiling.timed_plan(key[0], fn)
 
     def forward_fn(self, with_outs, skip=()):
         """The generated forward ``f(args, outs) -> (results, saved)`` (see `forward`); with

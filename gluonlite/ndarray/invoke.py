@@ -7,7 +7,7 @@ distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every ch
 happens before an operator sees inputs it has not validated.
 """
 
-from .. import autograd
+from .. import _profiling, autograd
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
 
@@ -127,6 +127,12 @@ def run_plan(plan, inputs, ctx=None):
             the operator and the shapes).
         TypeError: inputs whose dtypes must match but do not.
     """
+    if _profiling.ACTIVE:
+        return _profiling.timed_op(plan.op.name, _run_plan, plan, inputs, ctx)
+    return _run_plan(plan, inputs, ctx)
+
+
+def _run_plan(plan, inputs, ctx):
     op = plan.op
     c = None
     for x in inputs:

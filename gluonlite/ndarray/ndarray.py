@@ -558,9 +558,16 @@ def array(source, ctx=None, dtype=None):
         ctx: the context (default: current_context()).
         dtype: the dtype (default float32, or source's dtype when it is an NDArray).
 
+    Raises:
+        TypeError: source is not array-like (None, a str, a dict, a set); MXNet 1.9.1
+            turns None into [nan], which hides the bug that produced it.
+
     Example: ``nd.array([[1, 2], [3, 4]], dtype='int64')``.
     """
     ctx = ctx or current_context()
+    if source is None or isinstance(source, (str, bytes, dict, set, frozenset)):
+        raise TypeError("array: source must be array-like (a list, tuple, number, numpy "
+                        f"array or NDArray), got {type(source).__name__}")
     if isinstance(source, NDArray):
         dt = normalize_dtype(dtype) if dtype is not None else source._data.dtype
         data = source.asnumpy().astype(dt)

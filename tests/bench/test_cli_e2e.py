@@ -1,6 +1,10 @@
 """End to end through `python -m gluonlite.bench` on tiny recipes, with the real core.
 
 These need the gluonlite core (gluon.rnn cells, contrib.foreach/while_loop, hybridize)."""
+import csv
+import io
+import json
+import os
 import re
 
 import pytest
@@ -58,8 +62,32 @@ def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
     proc = run_cli("--benchmark", "while_loop", "--recipe", recipe, "--baseline", "numpy",
                    "--format", "csv", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert len(TIME_LINE.findall(proc.stdout)) == 8 + 4
-    header = [ln for ln in proc.stdout.splitlines() if ln.startswith("impl,")]
-    assert header and header[0].endswith("speedup,x floor-step,x floor-fused")
+    # stdout is the CSV alone (`> out.csv` parses); the per-case lines go to stderr
+    assert len(TIME_LINE.findall(proc.stderr)) == 8 + 4
+    rows = list(csv.reader(io.StringIO(proc.stdout)))
+    assert rows[0][-4:] == ["speedup (>1 better)", "x floor-step (<1 better)",
+                            "x floor-fused (<1 better)", "noisy"]
+    assert len(rows) == 1 + 8 + 4 and all(len(r) == len(rows[0]) for r in rows)
+    assert all(float(r[10]) > 0 for r in rows[1:])  # median_ms
 
 
+
+
+def test_profile_and_plot_on_a_run(tmp_path, write_recipe):
+    recipe = write_recipe("tiny.yaml", TINY.replace("[RNNCell, LSTMCell]", "[LSTMCell]"))
+    out = tmp_path / "res" / "tiny.jsonl"
+    proc = run_cli("--benchmark", "while_loop", "--recipe", recipe, "--out", out,
+                   "--profile", "--plot", tmp_path / "charts", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    traces = sorted(os.listdir(tmp_path / "res" / "tiny.profile"))
+    assert len(traces) == 8 and all(t.startswith("while_loop_LSTMCell_cpu_0_") for t in traces)
+    hyb = json.loads((tmp_path / "res" / "tiny.profile" / next(
+        t for t in traces if t.endswith("train_hyb=L.json"))).read_text())["traceEvents"]
+    summed = {e["name"]: e["args"]["count"] for e in hyb if e.get("cat") == "compiled steps"}
+    # warmup 1 + test 2 + one allocation round, 3 steps of 3 sigmoids each
+    assert summed["sigmoid"] == 4 * 3 * 3
+    imp = json.loads((tmp_path / "res" / "tiny.profile" / next(
+        t for t in traces if t.endswith("infer_hyb=-.json"))).read_text())["traceEvents"]
+    assert any(e.get("cat") == "operator" and e["name"] == "FullyConnected" for e in imp)
+    charts = sorted(os.listdir(tmp_path / "charts"))
+    assert charts == ["tiny-speedup.png", "tiny-speedup.svg"]

@@ -110,7 +110,7 @@ def test_floor_baseline_runs_for_real(tmp_path, capsys):
     assert len(floors) == 4 and all(r["mean"] > 0 for r in floors)
     assert all(r["peak_alloc_bytes"] >= 0 for r in floors)
     text = capsys.readouterr().out
-    assert "| x floor-step | x floor-fused |" in text
+    assert "| x floor-step (<1 better) | x floor-fused (<1 better) |" in text
 
 
 def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_recipe):

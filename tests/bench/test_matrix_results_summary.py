@@ -73,24 +73,35 @@ def test_env_record_is_json():
     json.dumps(env)
 
 
-def test_stats():
-    s = results.stats([1.0, 2.0, 6.0])
-    assert s == {"n": 3, "mean": 3.0, "std": pytest.approx(2.1602, abs=1e-4), "median": 2.0,
-                 "min": 1.0, "max": 6.0}
+def test_stats_keep_the_rounds_and_quartiles():
+    s = results.stats([1.0, 2.0, 6.0, 3.0])
+    assert s == {"n": 4, "mean": 3.0, "std": pytest.approx(1.8708, abs=1e-4), "median": 2.5,
+                 "q1": 1.75, "q3": 3.75, "min": 1.0, "max": 6.0, "times": [1.0, 2.0, 6.0, 3.0]}
+    with pytest.raises(ValueError, match="at least one"):
+        results.stats([])
 
 
-def _rec(hc, hl, mean, impl="gluonlite", ctx="cpu(0)"):
+def test_spread_of_old_records_falls_back_to_rounds_then_min_max():
+    assert results.spread({"median": 2.0, "q1": 1.5, "q3": 3.0}) == (2.0, 1.5, 3.0)
+    assert results.spread({"median": 2.0, "times": [1, 2, 3, 4, 5]}) == (2.0, 2.0, 4.0)
+    assert results.spread({"mean": 2.0, "min": 1.0, "max": 9.0}) == (2.0, 1.0, 9.0)
+
+
+def _rec(hc, hl, median, impl="gluonlite", ctx="cpu(0)", spread=0.01, mean=None):
     return {"impl": impl, "benchmark": None if impl != "gluonlite" else "foreach",
             "cell": "LSTMCell", "ctx": ctx, "seq_len": 3, "batch_size": 1, "hidden_dim": 4,
-            "is_train": True, "hybridize_cell": hc, "hybridize_layer": hl, "mean": mean,
-            "std": 0.1}
+            "is_train": True, "hybridize_cell": hc, "hybridize_layer": hl,
+            "mean": median if mean is None else mean, "std": 0.1, "median": median,
+            "q1": median * (1 - spread), "q3": median * (1 + spread)}
 
 
 def test_summary_speedup_and_floor_ratio():
     recs = [_rec(None, None, 1.0, "floor-step"), _rec(None, None, 0.5, "floor-fused"),
             _rec(False, False, 8.0), _rec(False, True, 2.0), _rec(False, True, 4.0, ctx="gpu(0)")]
     header, rows = summary.table_rows(recs)
-    assert header[-3:] == ["speedup", "x floor-step", "x floor-fused"]
+    assert header[-3:] == ["speedup (>1 better)", "x floor-step (<1 better)",
+                           "x floor-fused (<1 better)"]
+    assert header[10:13] == ["median_ms", "q1_ms", "q3_ms"]
     hyb = rows[3]
     assert hyb[-3:] == ["4.000", "2.000", "4.000"]
     assert rows[4][-2:] == ["", ""]  # no floor ratio for a gpu case
@@ -101,14 +112,36 @@ def test_summary_speedup_and_floor_ratio():
 def test_summary_formats(fmt):
     text = summary.summarize([_rec(False, False, 8.0), _rec(True, True, 2.0)], fmt)
     lines = text.splitlines()
-    assert "speedup" in lines[0]
+    assert "speedup" in lines[1 if fmt == "html" else 0]
     if fmt == "markdown":
         assert lines[0].startswith("| ") and lines[1].startswith("|---")
     if fmt == "csv":
-        assert lines[2].split(",")[-1] == "4.000"
-    assert len(lines) == (3 if fmt == "csv" else 4)
+        assert lines[2].split(",")[-2:] == ["4.000", ""]  # the ratio, then `noisy`
+    if fmt == "html":
+        assert lines[0] == "<table>" and lines[-1] == "</table>" and "<th>speedup" in lines[1]
+    assert len(lines) == {"csv": 3, "html": 5}.get(fmt, 4)
 
 
 def test_summary_rejects_unknown_format():
     with pytest.raises(ValueError, match="fmt must be one of"):
-        summary.summarize([], "html")
+        summary.summarize([], "pdf")
+
+
+def test_ratios_are_of_medians_not_means():
+    # the case: one outlier round makes the mean ratio say "faster than the floor"
+    recs = [_rec(None, None, 1.0, "floor-fused"), _rec(False, False, 3.0),
+            _rec(False, True, 1.37, mean=0.43)]
+    _, rows = summary.table_rows(recs)
+    assert rows[2][-2:] == ["2.190", "1.370"]
+
+
+def test_a_ratio_whose_spreads_straddle_one_is_marked_noisy():
+    wide = [_rec(None, None, 1.0, "floor-step", spread=0.2), _rec(False, False, 1.1, spread=0.2),
+            _rec(False, True, 1.05, spread=0.01)]
+    _, rows = summary.table_rows(wide)
+    assert rows[1][-1] == "1.100~" and rows[2][-2:] == ["1.048~", "1.050~"]
+    tight = [_rec(None, None, 1.0, "floor-step"), _rec(False, False, 2.0), _rec(False, True, 1.5)]
+    _, rows = summary.table_rows(tight)
+    assert rows[2][-2:] == ["1.333", "1.500"] and summary.NOISY not in "".join(rows[1])
+    header, rows = summary.table_rows(wide, marks=False)  # CSV: numbers, names in `noisy`
+    assert header[-1] == "noisy" and rows[2][-3:] == ["1.048", "1.050", "speedup;x floor-step"]

@@ -22,7 +22,7 @@ def test_defaults_are_the_seed_matrix():
                            "seq_len": [100], "batch_size": [1, 32], "hidden_dim": [512],
                            "is_train": [True, False], "hybridize_cell": [False, True],
                            "hybridize_layer": [False, True]}
-    assert d["rounds"] == {"warmup": 20, "test": 100}
+    assert d["rounds"] == {"warmup": 20, "test": 100, "budget_s": 1.0}
 
 
 def test_configs_bench_default_matches_built_in_defaults():
@@ -47,7 +47,7 @@ def test_shipped_recipe_set():
 def test_seed_matrix_recipe_is_the_seed():
     r = load_recipe(os.path.join(REPO, "recipes", "seed_matrix.yaml"))
     assert r.data["matrix"] == from_data({"benchmark": "foreach"}).data["matrix"]
-    assert r.data["rounds"] == {"warmup": 20, "test": 100}
+    assert r.data["rounds"] == {"warmup": 20, "test": 100, "budget_s": 1.0}
 
 
 def test_scaling_recipe_ranges():
@@ -73,7 +73,7 @@ def test_extends_is_relative_to_the_file_and_deep_merged(tmp_path, write_recipe,
     r = load_recipe(str(child))
     assert r.data["matrix"]["cell"] == ["GRUCell"]
     assert r.data["matrix"]["seq_len"] == [9]
-    assert r.data["rounds"] == {"warmup": 1, "test": 5}
+    assert r.data["rounds"] == {"warmup": 1, "test": 5, "budget_s": 1.0}
     assert r.name == "child" and len(r.chain) == 3
 
 
@@ -81,7 +81,7 @@ def test_overrides_win(write_recipe):
     path = write_recipe("r.yaml", "benchmark: [foreach, while_loop]\nrounds: {test: 7}\n")
     r = load_recipe(str(path), {"benchmark": ["while_loop"], "rounds": {"warmup": 0}})
     assert r.data["benchmark"] == ["while_loop"]
-    assert r.data["rounds"] == {"warmup": 0, "test": 7}
+    assert r.data["rounds"] == {"warmup": 0, "test": 7, "budget_s": 1.0}
 
 
 def test_scalar_is_a_one_item_list(write_recipe):

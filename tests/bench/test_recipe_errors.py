@@ -116,7 +116,7 @@ def test_missing_recipe_file(tmp_path):
     (["--benchmark", "foreach", "--warmup_rounds", "x"], ["--warmup_rounds", "'x'"]),
     (["--test_rounds", "3"], ["--benchmark"]),
     (["--benchmark", "foreach", "--resume"], ["--resume", "--out"]),
-    (["--benchmark", "foreach", "--format", "html"], ["--format"]),
+    (["--benchmark", "foreach", "--format", "pdf"], ["--format"]),
     (["--benchmark", "foreach", "--executor", "spark"], ["--executor", "invalid choice"]),
     (["--benchmark", "foreach", "--workers", "0"], ["--workers", "integer >= 1"]),
     (["--benchmark", "foreach", "--scheduler", "a b"], ["executor.address", "tcp://HOST:PORT"]),

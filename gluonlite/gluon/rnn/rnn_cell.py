@@ -283,6 +283,25 @@ class _GatedCell(HybridRecurrentCell):
         return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}
                 for _ in range(self._n_states)]
 
+    def forward(self, inputs, states):
+        """One step: ``(output, new_states)``.
+
+        Raises:
+            ValueError: inputs that are not (batch, features) or whose feature size is not
+                the cell's input size (named as the input's problem, not the weight's).
+        """
+        if isinstance(inputs, NDArray):
+            name = f"{self.name}: {self.__class__.__name__}"
+            if inputs.ndim != 2:
+                raise ValueError(f"{name} input 'inputs' must be 2-D (batch_size, "
+                                 f"input_size), got shape {inputs.shape}; a cell runs one step "
+                                 "(use unroll or foreach for a sequence)")
+            known = self._input_size or self.i2h_weight.shape[1]
+            if known and inputs.shape[1] != known:
+                raise ValueError(f"{name} input 'inputs' must have {known} features (axis 1, "
+                                 f"the cell's input size), got shape {inputs.shape}")
+        return super().forward(inputs, states)
+
     _n_states = 1
 
     def _projections(self, F, inputs, h, i2h_weight, h2h_weight, i2h_bias, h2h_bias, prefix):

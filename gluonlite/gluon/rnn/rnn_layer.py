@@ -187,6 +187,8 @@ class _RNNLayer(HybridBlock):
         Raises:
             ValueError: states of the wrong number or shape; a missing sequence_length.
         """
+        if isinstance(inputs, NDArray):
+            self._check_input(inputs)
         skip = states is None
         object.__setattr__(self, "_skip_states", skip)
         if skip and isinstance(inputs, NDArray) and not self._active:
@@ -209,6 +211,19 @@ class _RNNLayer(HybridBlock):
         if states is None:
             return super().forward(inputs)
         return super().forward(inputs, list(states))
+
+    def _check_input(self, inputs):
+        """ValueError naming the input when it is not 3-D or its feature size is not the
+        layer's input size (the fused kernel would report the packed parameters instead)."""
+        name = f"{self.name}: {self.__class__.__name__}"
+        if inputs.ndim != 3:
+            raise ValueError(f"{name} input 'inputs' must be 3-D in layout {self._layout}, got "
+                             f"shape {inputs.shape}")
+        known = self._input_size or self._reg_params["l0_i2h_weight"].shape[1]
+        if known and inputs.shape[2] != known:
+            raise ValueError(f"{name} input 'inputs' must have {known} features (axis 2 of "
+                             f"layout {self._layout}, the layer's input_size), got shape "
+                             f"{inputs.shape}")
 
     def hybrid_forward(self, F, inputs, states=None, sequence_length=None, **params):
         if self._layout == "NTC":
