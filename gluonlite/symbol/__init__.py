@@ -90,3 +90,4 @@ class _Random:
 random = _Random()
 
 from . import contrib  # noqa: E402
+from . import linalg  # noqa: E402,F401
