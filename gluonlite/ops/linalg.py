@@ -274,7 +274,7 @@ def _trsm(p, rc, a, b):
 
 
 def _trsm_vjp(p, rc, xs, ys, gys, need):
-    xp, (a, b), x, g = rc.xp, xs, ys[0], gys[0]
+    xp, a, x, g = rc.xp, xs[0], ys[0], gys[0]
     t = _op(_tri(xp, a, p.lower), p.transpose)
     if p.rightside:  # X T = aB: dB = a dX T^-T, dT = -X^T dX T^-T
         h = _t(_solve(xp, t, _t(g), "_linalg_trsm"))
