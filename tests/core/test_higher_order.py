@@ -63,7 +63,9 @@ def _second_order(op, arrays, attrs, weights, probes, train):
         x.attach_grad()
     with autograd.record(train_mode=train):
         outs = _forward(op, xs, attrs)
-        heads = [nd.array(w, dtype=np.float64) * o for w, o in zip(weights, outs)]
+        # an integer output (sampled indices) takes a float head like any other
+        heads = [nd.array(w, dtype=np.float64) * (o if np.dtype(o.dtype).kind == "f" else o.astype(
+            np.float64)) for w, o in zip(weights, outs)]
         gs = autograd.grad(outs, xs, heads, create_graph=True, train_mode=train)
         s = sum((g * nd.array(v, dtype=np.float64)).sum() for g, v in zip(gs, probes))
     s.backward(train_mode=train)
