@@ -166,8 +166,13 @@ def _make_like(dist):
     return like
 
 
-for _d in _DISTS:
-    globals()[f"{_d}_like"] = _make_like(_d)
+uniform_like = _make_like("uniform")
+normal_like = _make_like("normal")
+poisson_like = _make_like("poisson")
+exponential_like = _make_like("exponential")
+gamma_like = _make_like("gamma")
+negative_binomial_like = _make_like("negative_binomial")
+generalized_negative_binomial_like = _make_like("generalized_negative_binomial")
 
 
 def seed(n, ctx="all"):

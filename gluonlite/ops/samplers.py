@@ -218,7 +218,7 @@ def _register_sample(d, dist):
              dtype=dtype, same_dtype=names)(kernel)
 
 
-# ---- _random_pdf_<d>: densities ----------------------------------------------------------------------
+# ---- _random_pdf_<d>: densities -----------------
 def _pdf_shape(name, names, n_param_axes_from_sample):
     def rule(p, ins):
         sample, params = ins[0], ins[1:]
@@ -324,7 +324,7 @@ def _dirichlet_args(rc, sample, alpha):
     return x, a.reshape(a.shape[:-1] + (1,) * extra + a.shape[-1:])
 
 
-# ---- multinomial, randint, shuffle -------------------------------------------------------------------
+# ---- multinomial, randint, shuffle -------------
 def _multinomial_n_out(p):
     return 2 if p.get_prob else 1
 
