@@ -14,7 +14,8 @@ import numbers
 import numpy as np
 
 from ..ops.samplers import DISTS as _DISTS
-from .register import fn as _fn
+from ..ops.registry import get as _get
+from .register import fn as _fn, make_function as _make
 from .symbol import Symbol
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
@@ -116,8 +117,10 @@ def randint(low, high, shape=None, dtype=None, **kwargs):
 
 
 def _make_like(dist):
+    make = _make(_get(f"_random_{dist}_like"), f"{dist}_like")  # nodes named normal_like0
+
     def like(data=None, *args, **kwargs):
-        return _fn(f"_random_{dist}_like")(data, *args, **kwargs)
+        return make(data, *args, **kwargs)
     like.__name__ = like.__qualname__ = f"{dist}_like"
     like.__doc__ = f"A node sampling {dist.replace('_', ' ')} values of data's shape."
     return like
