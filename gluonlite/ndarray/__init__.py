@@ -89,3 +89,4 @@ from . import random  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
 from . import contrib  # noqa: E402
 from . import linalg  # noqa: E402,F401
+from .custom import Custom  # noqa: E402,F401

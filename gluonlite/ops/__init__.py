@@ -2,7 +2,7 @@
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
 from . import (elementwise, matrix, nn, random, reduce, reverse, rnn,  # noqa: F401
                shape)  # (registration)
-from . import contrib_ops, linalg, samplers, vision_ops  # noqa: F401  (ops-math)
+from . import contrib_ops, custom, linalg, samplers, vision_ops  # noqa: F401  (ops-math)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

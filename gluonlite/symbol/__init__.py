@@ -75,4 +75,5 @@ def minimum(lhs, rhs):
 
 from . import contrib  # noqa: E402
 from . import linalg  # noqa: E402,F401
+from .custom import Custom  # noqa: E402,F401
 from . import random  # noqa: E402,F401
