@@ -947,6 +947,45 @@ register("_contrib_ROIAlign", inputs=("data", "rois"), nondiff=("rois",), same_d
          doc=_roi_align.__doc__)(_roi_align)
 
 
+# ---- count_sketch ---------------------------------------------------------------------------------
+def _count_sketch_shape(p, ins):
+    d, h, s = ins
+    name = "_contrib_count_sketch"
+    for arg, sh in (("h", h), ("s", s)):
+        if sh is not None and d is not None and (len(sh) != 2 or sh[0] != 1 or sh[1] != d[-1]):
+            raise ShapeError(f"{name}: {arg} must have shape (1, {d[-1]}) (one entry per input "
+                             f"dimension), got {tuple(sh)}")
+    if d is None:
+        return ins, [None]
+    return [d, (1, d[-1]), (1, d[-1])], [tuple(d[:-1]) + (p.out_dim,)]
+
+
+def _count_sketch(p, rc, data, h, s):
+    """count_sketch(data, h, s, out_dim, processing_batch_size=32): the count sketch of
+    data's last axis: input dimension j is added, times its sign s[0, j], to output
+    dimension h[0, j] (MXNet 1.9.1 has it on GPU only; processing_batch_size does not change
+    the numbers)."""
+    xp = rc.xp
+    flat = data.reshape(-1, data.shape[-1])
+    out = xp.zeros((flat.shape[0], p.out_dim), dtype=data.dtype)
+    idx = h[0].astype(np.int64)
+    xp.add.at(out.T, idx, (flat * s[0]).T)
+    return out.reshape(data.shape[:-1] + (p.out_dim,))
+
+
+def _count_sketch_vjp(p, rc, xs, ys, gys, need):
+    data, h, s = xs
+    g = gys[0].reshape(-1, p.out_dim)
+    gd = g[:, h[0].astype(np.int64)] * s[0]
+    return gd.reshape(data.shape), None, None
+
+
+register("_contrib_count_sketch", inputs=("data", "h", "s"), nondiff=("h", "s"),
+         same_dtype=("data",), attrs={"out_dim": A.Int(), "processing_batch_size": A.Int(32)},
+         shape=_count_sketch_shape, vjp=_count_sketch_vjp,
+         doc=_count_sketch.__doc__)(_count_sketch)
+
+
 # ---- rand_zipfian's sampler ---------------------------------------------------------------------
 @register("_sample_unique_zipfian", inputs=(), outputs=2, random=True,
           attrs={"range_max": A.Int(), "shape": A.Shape(())},

@@ -120,3 +120,21 @@ def test_errors_name_the_operator_and_what_was_expected():
         nd.khatri_rao(nd.ones((2, 3)), nd.ones((2, 2)))
     with pytest.raises(ValueError, match="mode"):
         nd.contrib.BilinearResize2D(nd.ones((1, 1, 2, 2)), mode="nearest")
+
+
+def test_symbolic_rand_zipfian_matches_the_imperative_one():
+    s, ct, cs = sym.contrib.rand_zipfian(sym.var("label"), 6, 10)
+    mx.random.seed(4)
+    outs = mx.sym.Group([s, ct, cs]).eval(label=nd.array([1, 4]))
+    mx.random.seed(4)
+    want = nd.contrib.rand_zipfian(nd.array([1, 4]), 6, 10)
+    for o, w in zip(outs, want):
+        assert o.dtype == w.dtype
+        np.testing.assert_allclose(o.asnumpy(), w.asnumpy())
+
+
+def test_count_sketch_projects_each_dimension_with_its_sign():
+    x = nd.array([[1.0, 2.0, 3.0, 4.0]])
+    out = nd.contrib.count_sketch(x, nd.array([[2, 0, 2, 1]]), nd.array([[1, -1, -1, 1]]),
+                                  out_dim=3)
+    np.testing.assert_allclose(out.asnumpy(), [[-2.0, 4.0, -2.0]])

@@ -103,6 +103,13 @@ def _ifft(x):
     return np.fft.ifft(c, axis=-1).real * c.shape[-1]
 
 
+def _count_sketch(x, h, s):
+    out = np.zeros((x.shape[0], 3))
+    for j in range(x.shape[1]):
+        out[:, int(h[0, j])] += s[0, j] * x[:, j]
+    return out
+
+
 def _identity_grad(arrays, heads):
     return [heads[0]]
 
@@ -164,4 +171,6 @@ SPECS = {
         C([(1, 4, 5, 6), _ROIS], {"pooled_size": (2, 1), "spatial_scale": 0.5,
                                   "position_sensitive": True, "sample_ratio": 2})],
     "_sample_unique_zipfian": C([], {"range_max": 20, "shape": (2, 3)}),
+    "_contrib_count_sketch": C([(3, 4), Idx([[2, 0, 2, 1]]), Idx([[1, -1, -1, 1]])],
+                               {"out_dim": 3}, ref=_count_sketch),
 }
