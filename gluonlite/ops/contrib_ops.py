@@ -947,7 +947,7 @@ register("_contrib_ROIAlign", inputs=("data", "rois"), nondiff=("rois",), same_d
          doc=_roi_align.__doc__)(_roi_align)
 
 
-# ---- count_sketch ---------------------------------------------------------------------------------
+# ---- count_sketch -----------------------------------------------------------------------
 def _count_sketch_shape(p, ins):
     d, h, s = ins
     name = "_contrib_count_sketch"
