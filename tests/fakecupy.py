@@ -320,9 +320,26 @@ class _Module(types.ModuleType):
         if name not in MODULE_NAMES:
             raise AttributeError(f"fakecupy: module 'cupy' has no attribute {name!r}")
         value = getattr(np, name)
-        if callable(value) and not isinstance(value, type):
+        if isinstance(value, types.ModuleType):  # cupy.linalg, cupy.fft: numpy's, wrapped
+            value = _SubModule(name, value)
+        elif callable(value) and not isinstance(value, type):
             value = _wrap_function(name, value)
         setattr(self, name, value)  # looked up once
+        return value
+
+
+class _SubModule:
+    """A submodule of the fake module (``cupy.linalg``, ``cupy.fft``): numpy's functions of
+    that submodule, called on the numpy arrays behind device arrays as the module's are."""
+
+    def __init__(self, name, module):
+        self._name, self._module = name, module
+
+    def __getattr__(self, name):
+        value = getattr(self._module, name)
+        if callable(value) and not isinstance(value, type):
+            value = _wrap_function(f"{self._name}.{name}", value)
+        setattr(self, name, value)
         return value
 
 

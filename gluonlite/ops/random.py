@@ -1,4 +1,5 @@
-"""The random-number state shared by every random operator, and the sampling operators."""
+"""The random-number state shared by every random operator (the samplers are in `samplers`),
+and the creation operators (zeros, ones, full, arange)."""
 import numpy as np
 
 from . import attrs as A
@@ -24,11 +25,6 @@ def generator():
     return _state["gen"]
 
 
-def _draw(rc, sample, shape, dtype):
-    a = sample(generator(), shape).astype(dtype or "float32", copy=False)
-    return a if rc.xp is np else rc.xp.asarray(a)
-
-
 # MXNet's order (positional arguments bind in it): shape, ctx, dtype.
 _CREATE = {"shape": A.Shape(()), "ctx": A.Str(""), "dtype": A.Dtype("float32")}
 
@@ -39,22 +35,6 @@ def _creation_shape(p, ins):
 
 def _creation_dtype(p, ins):
     return ins, [np.dtype(p.dtype or "float32")]
-
-
-@register("_random_uniform", aliases=("uniform", "random_uniform"), inputs=(), random=True,
-          attrs={"low": A.Float(0.0), "high": A.Float(1.0), **_CREATE},
-          shape=_creation_shape, dtype=_creation_dtype)
-def _uniform(p, rc):
-    """Samples from U[low, high) of the given shape."""
-    return _draw(rc, lambda g, s: g.uniform(p.low, p.high, s), p.shape, p.dtype)
-
-
-@register("_random_normal", aliases=("normal", "random_normal"), inputs=(), random=True,
-          attrs={"loc": A.Float(0.0), "scale": A.Float(1.0), **_CREATE},
-          shape=_creation_shape, dtype=_creation_dtype)
-def _normal(p, rc):
-    """Samples from N(loc, scale**2) of the given shape."""
-    return _draw(rc, lambda g, s: g.normal(p.loc, p.scale, s), p.shape, p.dtype)
 
 
 def _register_fill(name, value, attrs, doc):

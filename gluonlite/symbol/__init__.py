@@ -73,21 +73,8 @@ def minimum(lhs, rhs):
     return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
 
 
-class _Random:
-    """`sym.random`: sampling nodes."""
-
-    @staticmethod
-    def uniform(low=0.0, high=1.0, shape=None, dtype=None, **kwargs):
-        return _fn("_random_uniform")(low=low, high=high, shape=_shape(shape or (1,)),
-                                      dtype=normalize_dtype(dtype or "float32").name, **kwargs)
-
-    @staticmethod
-    def normal(loc=0.0, scale=1.0, shape=None, dtype=None, **kwargs):
-        return _fn("_random_normal")(loc=loc, scale=scale, shape=_shape(shape or (1,)),
-                                     dtype=normalize_dtype(dtype or "float32").name, **kwargs)
-
-
-random = _Random()
-
 from . import contrib  # noqa: E402
 from .functions import *  # noqa: E402,F401,F403  (MXNet's symbol-or-scalar functions)
+from . import linalg  # noqa: E402,F401
+from .custom import Custom  # noqa: E402,F401
+from . import random  # noqa: E402,F401

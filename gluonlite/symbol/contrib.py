@@ -1,4 +1,40 @@
-"""`sym.contrib`: symbolic control flow (defined in gluonlite.control_flow)."""
+"""`sym.contrib`: MXNet's contrib operators as graph nodes (``_contrib_*`` in the registry,
+by their short names: ``sym.contrib.box_nms``), `rand_zipfian`, and the symbolic control flow
+(`foreach`, `while_loop`, `cond`, defined in gluonlite.control_flow)."""
+import math
+
+from ..ops import registry as _registry
+from .random import uniform
+from .register import fn as _fn, make_function as _make
+
+__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond
+
+_PREFIX = "_contrib_"
+# named by their short names, as MXNet names the nodes (box_nms0)
+globals().update({n[len(_PREFIX):]: _make(_registry.get(n), n[len(_PREFIX):])
+                  for n in _registry.names() if n.startswith(_PREFIX)})
+
+
+def rand_zipfian(true_classes, num_sampled, range_max):
+    """Nodes sampling `num_sampled` classes (with replacement) from the approximately Zipfian
+    (log-uniform) distribution over [0, range_max), as `nd.contrib.rand_zipfian` does.
+
+    Returns:
+        (sampled_classes int64, expected_count_true float64, expected_count_sampled float64)
+        Symbols.
+
+    Example: ``s, ct, cs = sym.contrib.rand_zipfian(sym.var("label"), 4, 5)``.
+    """
+    log_range = math.log(range_max + 1)
+    rand = uniform(0, log_range, shape=(num_sampled,), dtype="float64")
+    sampled = _fn("_mod_scalar")(_fn("Cast")(_fn("exp")(rand) - 1, dtype="int64"),
+                                 scalar=range_max)
+    cast = _fn("Cast")
+    true_cls = cast(true_classes, dtype="float64")
+    count_true = _fn("log")((true_cls + 2.0) / (true_cls + 1.0)) / log_range * num_sampled
+    s = cast(sampled, dtype="float64")
+    count_sampled = _fn("log")((s + 2.0) / (s + 1.0)) / log_range * num_sampled
+    return sampled, count_true, count_sampled
 
 
 def __getattr__(name):

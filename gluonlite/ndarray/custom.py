@@ -1,0 +1,78 @@
+"""`nd.Custom`: run an operator registered with `gluonlite.operator.register` on NDArrays.
+
+Also installs what the ``Custom`` registry entry (`gluonlite.ops.custom`) needs from this
+layer: wrapping raw arrays as NDArrays for the user's `CustomOp`, and pausing autograd while
+its forward and backward run.
+"""
+import numpy as np
+
+from .. import autograd
+from ..context import cpu, gpu
+from ..ops import custom as _custom
+from .invoke import plan_for, run_plan
+from .ndarray import NDArray
+
+__all__ = ["Custom"]
+
+
+def _context(raw):
+    if isinstance(raw, np.ndarray):
+        return cpu()
+    device = getattr(raw, "device", None)
+    return gpu(getattr(device, "id", 0) or 0)
+
+
+_custom.ARRAYS.wrap = lambda raw: NDArray(raw, _context(raw))
+_custom.ARRAYS.unwrap = lambda x: x._data
+_custom.ARRAYS.context = _context
+_custom.ARRAYS.paused = lambda is_train: autograd.pause(train_mode=is_train)
+
+
+def Custom(*data, op_type=None, name=None, out=None, **kwargs):
+    """Apply the custom operator registered as `op_type`.
+
+    Args:
+        *data: the inputs in the order of the property's `list_arguments()` (then its
+            auxiliary states); inputs may also be given by those names as keywords.
+        op_type: the name given to `mx.operator.register`.
+        **kwargs: other keywords: inputs by name, the rest handed (as strings) to the
+            property's constructor.
+
+    Returns:
+        One NDArray, or a list when the property lists several outputs.
+
+    Raises:
+        TypeError: no op_type, an unknown input name, or an input given twice.
+        ValueError: no operator registered as op_type.
+
+    Example::
+
+        y = nd.Custom(x, op_type="sigmoid")
+    """
+    if op_type is None:
+        raise TypeError("Custom: missing required argument 'op_type' (the name a "
+                        "CustomOpProp was registered under)")
+    named = {k: v for k, v in kwargs.items() if isinstance(v, NDArray)}
+    attrs = {k: v for k, v in kwargs.items() if k not in named}
+    attrs["op_type"] = op_type
+    plan = plan_for(_custom.CUSTOM, attrs)
+    inputs = dict(zip(plan.names, data))
+    if len(data) > len(plan.names):
+        raise TypeError(f"Custom({op_type}): takes {len(plan.names)} input(s) "
+                        f"({', '.join(plan.names)}), got {len(data)}")
+    for k, v in named.items():
+        if k not in plan.names:
+            raise TypeError(f"Custom({op_type}): unknown input {k!r}; inputs are "
+                            f"{', '.join(plan.names)}")
+        if k in inputs:
+            raise TypeError(f"Custom({op_type}): input {k!r} given twice")
+        inputs[k] = v
+    missing = [n for n in plan.names if n not in inputs]
+    if missing:
+        raise TypeError(f"Custom({op_type}): missing input(s) {', '.join(missing)}")
+    res = run_plan(plan, [inputs[n] for n in plan.names])
+    if out is not None:
+        for o, r in zip(out if isinstance(out, (list, tuple)) else [out], res):
+            o[:] = r
+        return out
+    return res[0] if len(res) == 1 else res

@@ -1,0 +1,213 @@
+"""`mx.operator`: operators written in Python (`CustomOp`, described by a `CustomOpProp`
+registered with `register`), run by ``nd.Custom`` / ``sym.Custom`` imperatively, under
+autograd, and in graphs and hybridized blocks; and what the registry knows about operators
+(`get_all_registered_operators`, `get_operator_arguments`).
+
+Example::
+
+    class Sigmoid(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], 1 / (1 + mx.nd.exp(-in_data[0])))
+
+        def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+            y = out_data[0]
+            self.assign(in_grad[0], req[0], out_grad[0] * y * (1 - y))
+
+    @mx.operator.register("sigmoid")
+    class SigmoidProp(mx.operator.CustomOpProp):
+        def __init__(self):
+            super().__init__(need_top_grad=True)
+
+        def create_operator(self, ctx, in_shapes, in_dtypes):
+            return Sigmoid()
+
+    y = mx.nd.Custom(x, op_type="sigmoid")
+
+MXNet's deprecated `PythonOp`/`NumpyOp`/`NDArrayOp` and its C-API helpers are not provided
+(see ``api_exclusions.txt``).
+"""
+import collections
+
+from .ndarray import NDArray  # noqa: F401  (MXNet's mx.operator has it)
+from .ops import custom as _custom
+from .ops import registry as _registry
+
+__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
+           "get_operator_arguments", "OperatorArguments", "is_np_array"]
+
+
+class CustomOp:
+    """Base class of an operator written in Python: override `forward` and `backward`."""
+
+    def __init__(self):
+        pass
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """Compute the outputs: write each into `out_data[i]` with ``self.assign(out_data[i],
+        req[i], value)``.
+
+        Args:
+            is_train: whether this is a training pass.
+            req: per output, how to write it ('write', 'inplace', 'add' or 'null').
+            in_data, out_data, aux: lists of NDArrays (inputs, outputs to fill, auxiliary
+                states).
+        """
+        raise NotImplementedError(f"{type(self).__name__}.forward: a CustomOp must define "
+                                  "forward(is_train, req, in_data, out_data, aux)")
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Compute the inputs' gradients: write each into `in_grad[i]` with
+        ``self.assign(in_grad[i], req[i], value)`` ('null' entries are not wanted).
+
+        Args:
+            req: per input, how to write its gradient.
+            out_grad, in_data, out_data, in_grad, aux: lists of NDArrays.
+        """
+        raise NotImplementedError(f"{type(self).__name__}.backward: a CustomOp must define "
+                                  "backward(req, out_grad, in_data, out_data, in_grad, aux) "
+                                  "to be differentiated")
+
+    def assign(self, dst, req, src):
+        """Write `src` into `dst` as `req` says: 'write'/'inplace' copy, 'add' accumulates,
+        'null' does nothing.
+
+        Raises:
+            ValueError: an unknown req.
+        """
+        if req == "null":
+            return
+        if req in ("write", "inplace"):
+            dst[:] = src
+        elif req == "add":
+            dst[:] = dst + src
+        else:
+            raise ValueError(f"CustomOp.assign: req must be 'write', 'inplace', 'add' or "
+                             f"'null', got {req!r}")
+
+
+class CustomOpProp:
+    """Base class describing a `CustomOp`: its inputs, outputs, shapes and dtypes, and how to
+    create it. Keyword arguments given to ``Custom`` (other than inputs and op_type) reach
+    the subclass's ``__init__`` as strings.
+
+    Args:
+        need_top_grad: whether the backward reads the outputs' gradients (kept for MXNet's
+            signature; gradients are always handed over here).
+    """
+
+    def __init__(self, need_top_grad=True):
+        self.need_top_grad_ = need_top_grad
+
+    def infer_shape(self, in_shape):
+        """(input shapes, output shapes, auxiliary shapes) from the input shapes (lists, in
+        `list_arguments` order); the default gives every output the first input's shape."""
+        return in_shape, (in_shape[0],) * len(self.list_outputs()), ()
+
+    def infer_type(self, in_type):
+        """(input dtypes, output dtypes, auxiliary dtypes); the default: the first input's."""
+        return in_type, [in_type[0]] * len(self.list_outputs()), \
+            [in_type[0]] * len(self.list_auxiliary_states())
+
+    def infer_storage_type(self, in_stype):
+        """Storage types: dense everywhere (sparse storage is not supported here).
+
+        Raises:
+            NotImplementedError: a sparse input storage type.
+        """
+        for s in in_stype:
+            if s != "default":
+                raise NotImplementedError(f"CustomOpProp.infer_storage_type: sparse storage "
+                                          f"{s!r} is not supported (arrays are dense)")
+        return in_stype, ["default"] * len(self.list_outputs()), \
+            ["default"] * len(self.list_auxiliary_states())
+
+    def infer_storage_type_backward(self, ograd_stype, in_stype, out_stype, igrad_stype,
+                                    aux_stype):
+        """Storage types of the backward: dense everywhere."""
+        return (ograd_stype, in_stype, out_stype, ["default"] * len(igrad_stype), aux_stype)
+
+    def list_outputs(self):
+        """Names of the outputs (default ``['output']``)."""
+        return ["output"]
+
+    def list_arguments(self):
+        """Names of the inputs (default ``['data']``)."""
+        return ["data"]
+
+    def list_auxiliary_states(self):
+        """Names of the auxiliary states (default none)."""
+        return []
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        """What the backward reads (MXNet frees the rest early; everything is kept here)."""
+        deps = []
+        if self.need_top_grad_:
+            deps.extend(out_grad)
+        deps.extend(in_data)
+        deps.extend(out_data)
+        return deps
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """The `CustomOp` instance for these input shapes and dtypes (override this)."""
+        raise NotImplementedError(f"{type(self).__name__}.create_operator: a CustomOpProp "
+                                  "must return its CustomOp from create_operator(ctx, "
+                                  "in_shapes, in_dtypes)")
+
+
+def register(reg_name):
+    """Class decorator registering a `CustomOpProp` subclass as op_type `reg_name`.
+
+    Raises:
+        TypeError: the class is not a CustomOpProp subclass.
+
+    Example: ``@mx.operator.register("sigmoid") class SigmoidProp(mx.operator.CustomOpProp)``.
+    """
+    def do_register(prop_cls):
+        if not (isinstance(prop_cls, type) and issubclass(prop_cls, CustomOpProp)):
+            raise TypeError(f"operator.register({reg_name!r}): expected a CustomOpProp "
+                            f"subclass, got {prop_cls!r}")
+        _custom.PROPS[reg_name] = prop_cls
+        # a re-registered name must not keep properties of the old class
+        for key in [k for k in _custom._PROP_CACHE if k[0] == reg_name]:
+            del _custom._PROP_CACHE[key]
+        return prop_cls
+    return do_register
+
+
+def get_all_registered_operators():
+    """Names of every registered operator (aliases included).
+
+    Example: ``'FullyConnected' in mx.operator.get_all_registered_operators()``.
+    """
+    return _registry.names()
+
+
+OperatorArguments = collections.namedtuple("OperatorArguments", ["narg", "names", "types"])
+
+
+def get_operator_arguments(op_name):
+    """The arguments of operator `op_name`: its inputs then its attributes, with their types.
+
+    Returns:
+        OperatorArguments(narg, names, types).
+
+    Raises:
+        ValueError: an unknown operator.
+
+    Example: ``mx.operator.get_operator_arguments('Dropout').names``.
+    """
+    op = _registry.get(op_name)
+    names, types = [], []
+    for n in op.signature:
+        names.append(n)
+        types.append("NDArray-or-Symbol")
+    for n, a in op.attrs.items():
+        names.append(n)
+        kind = a.kind or "any"
+        types.append(kind if a.required else f"{kind}, optional, default={a.default!r}")
+    return OperatorArguments(len(names), names, types)
+
+
+def is_np_array():
+    """Whether MXNet's numpy-array semantics are on: never here (there is no mx.np)."""
+    return False

@@ -1,0 +1,1016 @@
+"""The general-purpose ``_contrib_*`` operators of MXNet 1.9.1 (`nd.contrib`, `sym.contrib`):
+resizing and adaptive pooling, masks and index helpers, the interleaved attention products
+Transformer code calls, FFTs, straight-through estimators, bounding-box utilities and
+ROIAlign. Detection-only, deformable, quantized, DGL and Hawkes operators are not here (see
+``api_exclusions.txt``).
+
+Each operator is registered once with its forward, gradient, shape rule and MXNet's attribute
+names and defaults; the table `SIMPLE` at the end lists the elementwise ones.
+"""
+import math
+
+import numpy as np
+
+from ..base import MXNetValueError
+from . import attrs as A
+from .registry import ShapeError, get, register
+from .rules import norm_axis, same_shape
+
+
+def _same(p, ins):
+    return ins, [ins[0]]
+
+
+def _need_ndim(name, s, n, arg="data", what=""):
+    if s is not None and len(s) != n:
+        raise ShapeError(f"{name}: input {arg} must have {n} dimensions{what}, got shape "
+                         f"{tuple(s)}")
+
+
+# ---- elementwise: the straight-through estimators and friends ---------------------------------
+def _register_unary(name, fwd, grad, attrs=None, doc=""):
+    def kernel(p, rc, x):
+        return fwd(p, rc.xp, x)
+
+    def vjp(p, rc, xs, ys, gys, need):
+        return (grad(p, rc.xp, xs[0], gys[0]),)
+    kernel.__doc__ = doc
+    register(name, vjp=vjp, attrs=attrs or {}, shape=same_shape(name))(kernel)
+
+
+def _round_half_away(xp, x):
+    return (xp.sign(x) * xp.floor(xp.abs(x) + 0.5)).astype(x.dtype, copy=False)
+
+
+# name: (forward(p, xp, x), gradient(p, xp, x, g), attributes, doc)
+SIMPLE = {
+    "_contrib_div_sqrt_dim": (
+        lambda p, xp, x: x / np.sqrt(x.shape[-1]).astype(x.dtype),
+        lambda p, xp, x, g: g / np.sqrt(x.shape[-1]).astype(g.dtype), {},
+        "div_sqrt_dim(data): data / sqrt(data.shape[-1]) (attention score scaling)."),
+    "_contrib_gradientmultiplier": (
+        lambda p, xp, x: x.copy(), lambda p, xp, x, g: g * p.scalar,
+        {"scalar": A.Float(1.0), "is_int": A.Bool(True)},
+        "gradientmultiplier(data, scalar=1): data unchanged; its gradient times scalar "
+        "(scalar=-1 reverses the gradient)."),
+    "_contrib_quadratic": (
+        lambda p, xp, x: (p.a * x * x + p.b * x + p.c).astype(x.dtype),
+        lambda p, xp, x, g: g * (2 * p.a * x + p.b),
+        {"a": A.Float(0.0), "b": A.Float(0.0), "c": A.Float(0.0)},
+        "quadratic(data, a=0, b=0, c=0): a * data**2 + b * data + c."),
+    "_contrib_round_ste": (
+        lambda p, xp, x: _round_half_away(xp, x), lambda p, xp, x, g: g, {},
+        "round_ste(data): round half away from zero, with the straight-through gradient "
+        "(the output's gradient passed on unchanged)."),
+    "_contrib_sign_ste": (
+        lambda p, xp, x: xp.sign(x), lambda p, xp, x, g: g, {},
+        "sign_ste(data): the sign of data, with the straight-through gradient."),
+}
+
+for _name, (_f, _g, _a, _doc) in SIMPLE.items():
+    _register_unary(_name, _f, _g, _a, _doc)
+
+
+# ---- index helpers ----------------------------------------------------------------------------
+def _arange_like_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    if p.axis is None:
+        return ins, [tuple(d)]
+    return ins, [(d[norm_axis("_contrib_arange_like", p.axis, len(d))],)]
+
+
+@register("_contrib_arange_like", nondiff=("data",), shape=_arange_like_shape,
+          attrs={"start": A.Float(0.0), "step": A.Float(1.0), "repeat": A.Int(1),
+                 "ctx": A.Str(""), "axis": A.OptionalInt()})
+def _arange_like(p, rc, data):
+    """arange_like(data, start=0, step=1, repeat=1, axis=None): evenly spaced values of data's
+    shape (or of the length of `axis`), each repeated `repeat` times, in data's dtype."""
+    shape = _arange_like_shape(p, [data.shape])[1][0]
+    n = int(np.prod(shape))
+    vals = rc.xp.arange(-(-n // p.repeat), dtype=np.float64) * p.step + p.start
+    return rc.xp.repeat(vals, p.repeat)[:n].reshape(shape).astype(data.dtype)
+
+
+def _index_array_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    axes = range(len(d)) if p.axes is None else p.axes
+    k = len([norm_axis("_contrib_index_array", a, len(d), "axes") for a in axes])
+    return ins, [tuple(d) + (k,)]
+
+
+@register("_contrib_index_array", nondiff=("data",), shape=_index_array_shape,
+          dtype=lambda p, ins: (ins, [np.dtype(np.int64)]), attrs={"axes": A.Shape(None)})
+def _index_array(p, rc, data):
+    """index_array(data, axes=None): for every element of data its index along `axes` (all
+    axes by default), as int64, shape data.shape + (len(axes),)."""
+    nd_ = data.ndim
+    axes = range(nd_) if p.axes is None else [a % nd_ for a in p.axes]
+    grids = rc.xp.indices(data.shape, dtype=np.int64)
+    return rc.xp.stack([grids[a] for a in axes], axis=-1)
+
+
+def _index_copy_shape(p, ins):
+    old, idx, new = ins
+    if old is not None and new is not None:
+        if tuple(old[1:]) != tuple(new[1:]):
+            raise ShapeError(f"_contrib_index_copy: new_tensor's rows must have old_tensor's "
+                             f"shape, got old_tensor {tuple(old)} and new_tensor {tuple(new)}")
+    if idx is not None:
+        _need_ndim("_contrib_index_copy", idx, 1, "index_vector")
+        if new is not None and idx[0] != new[0]:
+            raise ShapeError(f"_contrib_index_copy: index_vector has {idx[0]} entries but "
+                             f"new_tensor has {new[0]} rows")
+    return ins, [old]
+
+
+@register("_contrib_index_copy", inputs=("old_tensor", "index_vector", "new_tensor"),
+          nondiff=("index_vector",), same_dtype=("old_tensor", "new_tensor"),
+          shape=_index_copy_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: _index_copy_vjp(rc, xs, gys))
+def _index_copy(p, rc, old, idx, new):
+    """index_copy(old_tensor, index_vector, new_tensor): a copy of old_tensor whose rows
+    index_vector are new_tensor's rows."""
+    out = old.copy()
+    out[idx.astype(np.int64)] = new
+    return out
+
+
+def _index_copy_vjp(rc, xs, gys):
+    idx = xs[1].astype(np.int64)
+    g_old = gys[0].copy()
+    g_old[idx] = 0
+    return g_old, None, gys[0][idx]
+
+
+def _boolean_mask_shape(p, ins):
+    d, idx = ins
+    if d is not None and idx is not None:
+        _need_ndim("_contrib_boolean_mask", idx, 1, "index")
+        if idx[0] != d[p.axis]:
+            raise ShapeError(f"_contrib_boolean_mask: index has {idx[0]} entries but data has "
+                             f"{d[p.axis]} along axis {p.axis}")
+    return ins, [None]  # how many rows are kept depends on index's values
+
+
+@register("_contrib_boolean_mask", inputs=("data", "index"), nondiff=("index",),
+          attrs={"axis": A.Int(0)}, shape=_boolean_mask_shape, same_dtype=("data",),
+          vjp=lambda p, rc, xs, ys, gys, need: _boolean_mask_vjp(rc, xs, gys))
+def _boolean_mask(p, rc, data, index):
+    """boolean_mask(data, index, axis=0): the rows of data where index is nonzero (the output's
+    length depends on index's values, so graphs do not know it before running)."""
+    if p.axis != 0:
+        raise NotImplementedError("_contrib_boolean_mask: only axis=0 is supported (as in "
+                                  f"MXNet 1.9.1), got axis={p.axis}")
+    return data[rc.xp.nonzero(index)[0]]
+
+
+# The walk and graph passes read this: the shape rule leaves the output unknown on purpose.
+get("_contrib_boolean_mask").shape_from_values = True
+
+
+def _boolean_mask_vjp(rc, xs, gys):
+    data, index = xs
+    g = rc.xp.zeros_like(data)
+    g[rc.xp.nonzero(index)[0]] = gys[0]
+    return g, None
+
+
+@register("_contrib_allclose", inputs=("a", "b"), same_dtype=("a", "b"), nondiff=("a", "b"),
+          attrs={"rtol": A.Float(1e-5), "atol": A.Float(1e-8), "equal_nan": A.Bool(True)},
+          shape=lambda p, ins: (ins, [()]), dtype=lambda p, ins: (ins, [np.dtype(np.uint8)]))
+def _allclose(p, rc, a, b):
+    """allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=True): 1 (uint8, shape ()) when every
+    |a - b| <= atol + rtol * |b|, else 0."""
+    ok = rc.xp.allclose(a, b, rtol=p.rtol, atol=p.atol, equal_nan=p.equal_nan)
+    return rc.xp.asarray(ok, dtype=np.uint8).reshape(())
+
+
+# ---- interleaved attention products (multi-head attention, projections interleaved) -------
+def _heads_dim(name, last, heads, parts):
+    if last % (heads * parts):
+        raise ShapeError(f"{name}: the last dimension ({last}) must be divisible by "
+                         f"{parts} * heads = {parts * heads}")
+    return last // (heads * parts)
+
+
+def _split_qkv(x, heads, parts):
+    """(L, B, heads * parts * D) -> `parts` arrays of shape (B * heads, L, D)."""
+    L, B, E = x.shape
+    d = E // (heads * parts)
+    x = x.reshape(L, B, heads, parts, d).transpose(3, 1, 2, 0, 4).reshape(parts, B * heads, L, d)
+    return [x[i] for i in range(parts)]
+
+
+def _join_qkv(xp, parts, L, B, heads):
+    """The inverse of `_split_qkv`: `parts` arrays (B * heads, L, D) -> (L, B, heads*parts*D)."""
+    stack = xp.stack(parts)
+    d = stack.shape[-1]
+    return stack.reshape(len(parts), B, heads, L, d).transpose(3, 1, 2, 0, 4).reshape(
+        L, B, heads * len(parts) * d)
+
+
+def _t(x):
+    return x.swapaxes(-1, -2)
+
+
+def _selfatt_qk_shape(p, ins):
+    x = ins[0]
+    if x is None:
+        return ins, [None]
+    _need_ndim("_contrib_interleaved_matmul_selfatt_qk", x, 3, "queries_keys_values",
+               " (seq_length, batch, 3 * heads * head_dim)")
+    _heads_dim("_contrib_interleaved_matmul_selfatt_qk", x[2], p.heads, 3)
+    return ins, [(x[1] * p.heads, x[0], x[0])]
+
+
+def _selfatt_qk(p, rc, qkv):
+    """interleaved_matmul_selfatt_qk(queries_keys_values, heads): q @ k.T / sqrt(head_dim)
+    per head, from projections interleaved as (seq, batch, heads, [q, k, v], head_dim);
+    output (batch * heads, seq, seq)."""
+    q, k, _ = _split_qkv(qkv, p.heads, 3)
+    return (q / np.sqrt(q.shape[-1]).astype(q.dtype)) @ _t(k)
+
+
+def _selfatt_qk_vjp(p, rc, xs, ys, gys, need):
+    qkv, g = xs[0], gys[0]
+    q, k, v = _split_qkv(qkv, p.heads, 3)
+    s = np.sqrt(q.shape[-1]).astype(q.dtype)
+    gq, gk = (g @ k) / s, (_t(g) @ q) / s
+    return (_join_qkv(rc.xp, [gq, gk, rc.xp.zeros_like(v)], qkv.shape[0], qkv.shape[1], p.heads),)
+
+
+def _selfatt_valatt_shape(p, ins):
+    x, att = ins
+    if x is None:
+        return ins, [None]
+    _need_ndim("_contrib_interleaved_matmul_selfatt_valatt", x, 3, "queries_keys_values")
+    d = _heads_dim("_contrib_interleaved_matmul_selfatt_valatt", x[2], p.heads, 3)
+    want = (x[1] * p.heads, x[0], x[0])
+    if att is not None and tuple(att) != want:
+        raise ShapeError(f"_contrib_interleaved_matmul_selfatt_valatt: attention must have "
+                         f"shape {want}, got {tuple(att)}")
+    return [x, want], [(x[0], x[1], p.heads * d)]
+
+
+def _selfatt_valatt(p, rc, qkv, att):
+    """interleaved_matmul_selfatt_valatt(queries_keys_values, attention, heads): attention @ v
+    per head; output (seq, batch, heads * head_dim)."""
+    _, _, v = _split_qkv(qkv, p.heads, 3)
+    L, B = qkv.shape[:2]
+    out = att @ v  # (B*H, L, D)
+    return out.reshape(B, p.heads, L, -1).transpose(2, 0, 1, 3).reshape(L, B, -1)
+
+
+def _selfatt_valatt_vjp(p, rc, xs, ys, gys, need):
+    qkv, att = xs
+    L, B = qkv.shape[:2]
+    q, k, v = _split_qkv(qkv, p.heads, 3)
+    g = gys[0].reshape(L, B, p.heads, -1).transpose(1, 2, 0, 3).reshape(B * p.heads, L, -1)
+    gqkv = None
+    if need[0]:
+        zeros = rc.xp.zeros_like
+        gqkv = _join_qkv(rc.xp, [zeros(q), zeros(k), _t(att) @ g], L, B, p.heads)
+    return gqkv, (g @ _t(v) if need[1] else None)
+
+
+def _encdec_qk_shape(p, ins):
+    q, kv = ins
+    if q is None or kv is None:
+        return ins, [None]
+    name = "_contrib_interleaved_matmul_encdec_qk"
+    _need_ndim(name, q, 3, "queries")
+    _need_ndim(name, kv, 3, "keys_values")
+    dq = _heads_dim(name, q[2], p.heads, 1)
+    dk = _heads_dim(name, kv[2], p.heads, 2)
+    if dq != dk or q[1] != kv[1]:
+        raise ShapeError(f"{name}: queries {tuple(q)} and keys_values {tuple(kv)} do not "
+                         f"fit (same batch; keys_values' last dimension twice queries')")
+    return ins, [(q[1] * p.heads, q[0], kv[0])]
+
+
+def _encdec_qk(p, rc, q, kv):
+    """interleaved_matmul_encdec_qk(queries, keys_values, heads): q @ k.T / sqrt(head_dim)
+    per head; queries (q_seq, batch, heads * head_dim), keys_values interleaved as (kv_seq,
+    batch, heads, [k, v], head_dim); output (batch * heads, q_seq, kv_seq)."""
+    qh, = _split_qkv(q, p.heads, 1)
+    k, _ = _split_qkv(kv, p.heads, 2)
+    return (qh / np.sqrt(qh.shape[-1]).astype(qh.dtype)) @ _t(k)
+
+
+def _encdec_qk_vjp(p, rc, xs, ys, gys, need):
+    q, kv = xs
+    g = gys[0]
+    qh, = _split_qkv(q, p.heads, 1)
+    k, v = _split_qkv(kv, p.heads, 2)
+    s = np.sqrt(qh.shape[-1]).astype(q.dtype)
+    gq = _join_qkv(rc.xp, [(g @ k) / s], q.shape[0], q.shape[1], p.heads) if need[0] else None
+    gkv = _join_qkv(rc.xp, [(_t(g) @ qh) / s, rc.xp.zeros_like(v)], kv.shape[0], kv.shape[1],
+                    p.heads) if need[1] else None
+    return gq, gkv
+
+
+def _encdec_valatt_shape(p, ins):
+    kv, att = ins
+    if kv is None or att is None:
+        return ins, [None]
+    name = "_contrib_interleaved_matmul_encdec_valatt"
+    _need_ndim(name, kv, 3, "keys_values")
+    _need_ndim(name, att, 3, "attention")
+    d = _heads_dim(name, kv[2], p.heads, 2)
+    if att[0] != kv[1] * p.heads or att[2] != kv[0]:
+        raise ShapeError(f"{name}: attention must have shape (batch * heads, q_seq, "
+                         f"{kv[0]}) = ({kv[1] * p.heads}, ?, {kv[0]}), got {tuple(att)}")
+    return ins, [(att[1], kv[1], p.heads * d)]
+
+
+def _encdec_valatt(p, rc, kv, att):
+    """interleaved_matmul_encdec_valatt(keys_values, attention, heads): attention @ v per
+    head; output (q_seq, batch, heads * head_dim)."""
+    _, v = _split_qkv(kv, p.heads, 2)
+    B, Lq = kv.shape[1], att.shape[1]
+    out = att @ v
+    return out.reshape(B, p.heads, Lq, -1).transpose(2, 0, 1, 3).reshape(Lq, B, -1)
+
+
+def _encdec_valatt_vjp(p, rc, xs, ys, gys, need):
+    kv, att = xs
+    B, Lq = kv.shape[1], att.shape[1]
+    k, v = _split_qkv(kv, p.heads, 2)
+    g = gys[0].reshape(Lq, B, p.heads, -1).transpose(1, 2, 0, 3).reshape(B * p.heads, Lq, -1)
+    gkv = _join_qkv(rc.xp, [rc.xp.zeros_like(k), _t(att) @ g], kv.shape[0], B, p.heads) \
+        if need[0] else None
+    return gkv, (g @ _t(v) if need[1] else None)
+
+
+for _name, _inputs, _fwd, _vjp, _shape in [
+        ("selfatt_qk", ("queries_keys_values",), _selfatt_qk, _selfatt_qk_vjp,
+         _selfatt_qk_shape),
+        ("selfatt_valatt", ("queries_keys_values", "attention"), _selfatt_valatt,
+         _selfatt_valatt_vjp, _selfatt_valatt_shape),
+        ("encdec_qk", ("queries", "keys_values"), _encdec_qk, _encdec_qk_vjp, _encdec_qk_shape),
+        ("encdec_valatt", ("keys_values", "attention"), _encdec_valatt, _encdec_valatt_vjp,
+         _encdec_valatt_shape)]:
+    register(f"_contrib_interleaved_matmul_{_name}", inputs=_inputs, vjp=_vjp, shape=_shape,
+             attrs={"heads": A.Int()})(_fwd)
+
+
+# ---- FFT ----------------------------------------------------------------------------------------
+def _fft_shape(p, ins):
+    d = ins[0]
+    return ins, [None if d is None else tuple(d[:-1]) + (2 * d[-1],)]
+
+
+def _interleave(xp, c, dtype):
+    return xp.stack([c.real, c.imag], axis=-1).reshape(c.shape[:-1] + (-1,)).astype(dtype)
+
+
+def _complex(x):
+    return x[..., 0::2] + 1j * x[..., 1::2]
+
+
+def _fft_vjp(p, rc, xs, ys, gys, need):
+    # d/dx of sum(g * [Re, Im] of fft(x)) is the real part of the unnormalized inverse of g
+    g = _complex(gys[0])
+    return ((rc.xp.fft.ifft(g, axis=-1).real * g.shape[-1]).astype(xs[0].dtype),)
+
+
+@register("_contrib_fft", attrs={"compute_size": A.Int(128)}, shape=_fft_shape, vjp=_fft_vjp)
+def _fft(p, rc, data):
+    """fft(data, compute_size=128): the discrete Fourier transform of data's last axis (d real
+    values), as 2 * d values, real and imaginary parts interleaved. (MXNet 1.9.1 has it on GPU
+    only; compute_size, its batching of cuFFT calls, does not change the numbers.)"""
+    return _interleave(rc.xp, rc.xp.fft.fft(data, axis=-1), data.dtype)
+
+
+def _ifft_shape(p, ins):
+    d = ins[0]
+    if d is not None and d[-1] % 2:
+        raise ShapeError(f"_contrib_ifft: the last dimension of data holds interleaved "
+                         f"complex values and must be even, got shape {tuple(d)}")
+    return ins, [None if d is None else tuple(d[:-1]) + (d[-1] // 2,)]
+
+
+@register("_contrib_ifft", attrs={"compute_size": A.Int(128)}, shape=_ifft_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              _interleave(rc.xp, rc.xp.fft.fft(gys[0], axis=-1), xs[0].dtype),))
+def _ifft(p, rc, data):
+    """ifft(data, compute_size=128): the real part of the unnormalized inverse discrete
+    Fourier transform of data's last axis, which holds d complex values interleaved (real,
+    imaginary); output d values. ifft(fft(x)) is d * x, as MXNet's (cuFFT's) is."""
+    d = data.shape[-1] // 2
+    return (rc.xp.fft.ifft(_complex(data), axis=-1).real * d).astype(data.dtype)
+
+
+# ---- AdaptiveAvgPooling2D, BilinearResize2D ---------------------------------------------------
+def _output_size(p):
+    s = tuple(p.output_size)
+    if len(s) == 0:
+        return 1, 1
+    if len(s) == 1:
+        return s[0], s[0]
+    if len(s) != 2:
+        raise ShapeError(f"_contrib_AdaptiveAvgPooling2D: output_size must be one or two "
+                         f"integers, got {s}")
+    return s
+
+
+def _adaptive_matrix(n_in, n_out, dtype):
+    """(n_out, n_in): row i averages input cells floor(i*n_in/n_out) .. ceil((i+1)*n_in/n_out)."""
+    m = np.zeros((n_out, n_in), dtype)
+    for i in range(n_out):
+        a, b = (i * n_in) // n_out, -(-((i + 1) * n_in) // n_out)
+        m[i, a:b] = 1.0 / (b - a)
+    return m
+
+
+def _adaptive_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    _need_ndim("_contrib_AdaptiveAvgPooling2D", d, 4, what=" (N, C, H, W)")
+    return ins, [tuple(d[:2]) + tuple(_output_size(p))]
+
+
+def _separable(rc, x, mh, mw):
+    xp = rc.xp
+    return xp.einsum("ph,nchw,qw->ncpq", xp.asarray(mh), x, xp.asarray(mw))
+
+
+def _separable_t(rc, g, mh, mw):
+    xp = rc.xp
+    return xp.einsum("ph,ncpq,qw->nchw", xp.asarray(mh), g, xp.asarray(mw))
+
+
+def _adaptive_mats(p, x):
+    oh, ow = _output_size(p)
+    # float64 weights: the sums are accumulated in double, then rounded once to x's dtype
+    return (_adaptive_matrix(x.shape[2], oh, np.float64),
+            _adaptive_matrix(x.shape[3], ow, np.float64))
+
+
+@register("_contrib_AdaptiveAvgPooling2D", attrs={"output_size": A.Shape(())},
+          shape=_adaptive_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              _separable_t(rc, gys[0], *_adaptive_mats(p, xs[0])).astype(xs[0].dtype),))
+def _adaptive_avg_pool(p, rc, x):
+    """AdaptiveAvgPooling2D(data, output_size=()): average pooling of (N, C, H, W) data to
+    output_size (one integer for a square, two for (height, width); () for (1, 1)), each
+    output cell averaging the input cells its bin covers."""
+    return _separable(rc, x, *_adaptive_mats(p, x)).astype(x.dtype, copy=False)
+
+
+_RESIZE_MODES = ("size", "like", "odd_scale", "to_even_down", "to_even_up", "to_odd_down",
+                 "to_odd_up")
+
+
+def _resize_out(p, d, like):
+    h, w = d[2], d[3]
+    m = p.mode
+    if m == "size":
+        nh = int(p.scale_height * h) if p.scale_height is not None else p.height
+        nw = int(p.scale_width * w) if p.scale_width is not None else p.width
+    elif m == "odd_scale":
+        if p.scale_height is None or p.scale_width is None:
+            raise MXNetValueError("_contrib_BilinearResize2D: mode='odd_scale' needs "
+                                  "scale_height and scale_width")
+        nh = int(h * p.scale_height) if h % 2 == 0 else int((h - 1) * p.scale_height) + 1
+        nw = int(w * p.scale_width) if w % 2 == 0 else int((w - 1) * p.scale_width) + 1
+    elif m == "like":
+        if like is None:
+            return None
+        nh, nw = like[2], like[3]
+    else:
+        want_even, up = m.startswith("to_even"), m.endswith("up")
+
+        def fix(n):
+            return n if (n % 2 == 0) == want_even else (n + 1 if up else n - 1)
+        nh, nw = fix(h), fix(w)
+    return tuple(d[:2]) + (nh, nw)
+
+
+def _resize_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    _need_ndim("_contrib_BilinearResize2D", d, 4, what=" (N, C, H, W)")
+    like = ins[1] if p.mode == "like" else None
+    return ins, [_resize_out(p, d, like)]
+
+
+def _linear_matrix(n_in, n_out, align_corners, dtype):
+    """(n_out, n_in) weights of 1-D linear interpolation, as MXNet's kernel computes them
+    (scale in float32, source index clamped at 0 without align_corners)."""
+    m = np.zeros((n_out, n_in), np.float64)
+    if n_in == n_out:
+        return np.eye(n_in, dtype=dtype)
+    if align_corners:
+        scale = np.float32((n_in - 1) / (n_out - 1)) if n_out > 1 else np.float32(0)
+    else:
+        scale = np.float32(n_in / n_out)
+    for i in range(n_out):
+        # float32 scale times the index, as the kernel's float arithmetic rounds it
+        src = np.float32(scale * i) if align_corners else max(
+            np.float32(float(scale) * (i + 0.5) - 0.5), np.float32(0))
+        i0 = int(src)
+        step = 1 if i0 < n_in - 1 else 0
+        lam = float(src) - i0
+        m[i, i0] += 1 - lam
+        m[i, i0 + step] += lam
+    return m.astype(dtype)
+
+
+def _resize_mats(p, x, out_shape):
+    return (_linear_matrix(x.shape[2], out_shape[2], p.align_corners, np.float64),
+            _linear_matrix(x.shape[3], out_shape[3], p.align_corners, np.float64))
+
+
+def _resize(p, rc, x, like=None):
+    """BilinearResize2D(data, like=None, height=1, width=1, scale_height=None,
+    scale_width=None, mode='size', align_corners=True): bilinear resizing of (N, C, H, W)
+    data to (height, width), to data's size times the scales, to `like`'s size (mode='like',
+    which takes the second input), or to the nearest even/odd size (mode='to_even_down',
+    ...)."""
+    out = _resize_out(p, x.shape, None if like is None else like.shape)
+    return _separable(rc, x, *_resize_mats(p, x, out)).astype(x.dtype, copy=False)
+
+
+def _resize_vjp(p, rc, xs, ys, gys, need):
+    x = xs[0]
+    gx = _separable_t(rc, gys[0], *_resize_mats(p, x, ys[0].shape)).astype(x.dtype)
+    return (gx,) + ((rc.xp.zeros_like(xs[1]),) if len(xs) > 1 else ())
+
+
+register("_contrib_BilinearResize2D",
+         inputs=lambda p: ("data", "like") if p.mode == "like" else ("data",),
+         signature=("data", "like"), nondiff=("like",),
+         attrs={"height": A.Int(1), "width": A.Int(1), "scale_height": A.OptionalFloat(),
+                "scale_width": A.OptionalFloat(), "mode": A.Enum(*_RESIZE_MODES, default="size"),
+                "align_corners": A.Bool(True)},
+         shape=_resize_shape, vjp=_resize_vjp, same_dtype=("data",))(_resize)
+
+
+# ---- bounding boxes ----------------------------------------------------------------------------
+def _corners(b, fmt):
+    """(xmin, ymin, xmax, ymax) of boxes given in `fmt` ('corner' or 'center': x, y, w, h)."""
+    if fmt == "corner":
+        return b[..., 0], b[..., 1], b[..., 2], b[..., 3]
+    x, y, w, h = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
+    return x - w / 2, y - h / 2, x + w / 2, y + h / 2
+
+
+def _iou(xp, a, b, fmt):
+    """IoU of every box of a (..., 4) with every box of b (..., 4)."""
+    ax0, ay0, ax1, ay1 = _corners(a, fmt)
+    bx0, by0, bx1, by1 = _corners(b, fmt)
+    ea = (slice(None),) * (a.ndim - 1) + (None,) * (b.ndim - 1)
+    eb = (None,) * (a.ndim - 1) + (slice(None),) * (b.ndim - 1)
+    w = xp.maximum(xp.minimum(ax1[ea], bx1[eb]) - xp.maximum(ax0[ea], bx0[eb]), 0)
+    h = xp.maximum(xp.minimum(ay1[ea], by1[eb]) - xp.maximum(ay0[ea], by0[eb]), 0)
+    inter = w * h
+    union = ((ax1 - ax0) * (ay1 - ay0))[ea] + ((bx1 - bx0) * (by1 - by0))[eb] - inter
+    return xp.where(union > 0, inter / xp.where(union > 0, union, 1), 0)
+
+
+def _box_iou_shape(p, ins):
+    a, b = ins
+    for arg, s in (("lhs", a), ("rhs", b)):
+        if s is not None and s[-1] != 4:
+            raise ShapeError(f"_contrib_box_iou: input {arg} must end with 4 box coordinates, "
+                             f"got shape {tuple(s)}")
+    if a is None or b is None:
+        return ins, [None]
+    return ins, [tuple(a[:-1]) + tuple(b[:-1])]
+
+
+@register("_contrib_box_iou", inputs=("lhs", "rhs"), nondiff=("lhs", "rhs"),
+          attrs={"format": A.Enum("center", "corner", default="corner")},
+          shape=_box_iou_shape)
+def _box_iou(p, rc, a, b):
+    """box_iou(lhs, rhs, format='corner'): the intersection over union of every box of lhs
+    (..., 4) with every box of rhs (..., 4); shape lhs.shape[:-1] + rhs.shape[:-1]. (No
+    gradient, as in MXNet.)"""
+    return _iou(rc.xp, a, b, p.format).astype(a.dtype, copy=False)
+
+
+_NMS_ATTRS = {"overlap_thresh": A.Float(0.5), "valid_thresh": A.Float(0.0), "topk": A.Int(-1),
+              "coord_start": A.Int(2), "score_index": A.Int(1), "id_index": A.Int(-1),
+              "background_id": A.Int(-1), "force_suppress": A.Bool(False),
+              "in_format": A.Enum("center", "corner", default="corner"),
+              "out_format": A.Enum("center", "corner", default="corner")}
+
+
+def _nms_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None, None]
+    if len(d) < 2:
+        raise ShapeError(f"_contrib_box_nms: data must have at least 2 dimensions (..., "
+                         f"num_boxes, box_width), got shape {tuple(d)}")
+    k = d[-1]
+    for arg in ("coord_start", "score_index"):
+        if not 0 <= p[arg] < k or (arg == "coord_start" and p[arg] + 4 > k):
+            raise ShapeError(f"_contrib_box_nms: {arg}={p[arg]} does not fit boxes of width {k}")
+    return ins, [tuple(d), tuple(d[:-1])]
+
+
+def _nms_one(p, boxes):
+    """Indices (into boxes) of the kept boxes, by descending score."""
+    score = boxes[:, p.score_index]
+    valid = score > p.valid_thresh
+    if p.id_index >= 0 and p.background_id >= 0:
+        valid &= boxes[:, p.id_index] != p.background_id
+    order = [int(i) for i in np.argsort(-score, kind="stable") if valid[i]]
+    if p.topk > 0:
+        order = order[:p.topk]
+    coords = boxes[:, p.coord_start:p.coord_start + 4]
+    kept = []
+    for i in order:
+        ok = True
+        for j in kept:
+            same = p.force_suppress or p.id_index < 0 or \
+                boxes[i, p.id_index] == boxes[j, p.id_index]
+            if same and _iou(np, coords[i], coords[j], p.in_format) > p.overlap_thresh:
+                ok = False
+                break
+        if ok:
+            kept.append(i)
+    return kept
+
+
+def _to_format(c, fin, fout):
+    if fin == fout:
+        return c
+    if fout == "center":
+        return np.stack([(c[..., 0] + c[..., 2]) / 2, (c[..., 1] + c[..., 3]) / 2,
+                         c[..., 2] - c[..., 0], c[..., 3] - c[..., 1]], axis=-1)
+    return np.stack(_corners(c, "center"), axis=-1)
+
+
+@register("_contrib_box_nms", aliases=("_contrib_box_non_maximum_suppression",),
+          outputs=2, visible=1, output_names=("output0",), attrs=_NMS_ATTRS, shape=_nms_shape,
+          dtype=lambda p, ins: (ins, [ins[0], np.dtype(np.float64)]),
+          vjp=lambda p, rc, xs, ys, gys, need: (_nms_vjp(rc, xs, ys, gys),))
+def _box_nms(p, rc, data):
+    """box_nms(data, overlap_thresh=0.5, valid_thresh=0, topk=-1, coord_start=2,
+    score_index=1, id_index=-1, background_id=-1, force_suppress=False, in_format='corner',
+    out_format='corner'): non-maximum suppression of the boxes on data's second-to-last axis
+    (each a row holding a score, 4 coordinates and optionally a class id). The kept boxes come
+    first, by descending score, the rest of the rows are -1; the gradient goes back to each
+    kept box's row."""
+    host = data if rc.xp is np else rc.xp.asnumpy(data)
+    flat = host.reshape((-1,) + host.shape[-2:]).astype(np.float64)
+    out = -np.ones_like(flat)
+    where = -np.ones(flat.shape[:2])
+    for b, boxes in enumerate(flat):
+        kept = _nms_one(p, boxes)
+        out[b, :len(kept)] = boxes[kept]
+        c = slice(p.coord_start, p.coord_start + 4)
+        out[b, :len(kept), c] = _to_format(boxes[kept][:, c], p.in_format, p.out_format)
+        where[b, :len(kept)] = kept
+    res = out.reshape(host.shape).astype(host.dtype)
+    idx = where.reshape(host.shape[:-1])
+    if rc.xp is not np:
+        res, idx = rc.xp.asarray(res), rc.xp.asarray(idx)
+    return res, idx
+
+
+def _nms_vjp(rc, xs, ys, gys):
+    data, idx, g = xs[0], ys[1], gys[0]
+    host = (lambda a: a) if rc.xp is np else rc.xp.asnumpy
+    idx = host(idx).reshape(-1, data.shape[-2]).astype(np.int64)
+    g = host(g).reshape(idx.shape + (data.shape[-1],))
+    gd = np.zeros(g.shape, dtype=data.dtype)
+    for b in range(idx.shape[0]):
+        kept = idx[b] >= 0
+        gd[b, idx[b][kept]] = g[b][kept]
+    gd = gd.reshape(data.shape)
+    return gd if rc.xp is np else rc.xp.asarray(gd)
+
+
+def _box_encode_shape(p, ins):
+    samples, matches, anchors, refs, means, stds = ins
+    if anchors is None:
+        return ins, [None, None]
+    if len(anchors) != 3 or anchors[-1] != 4:
+        raise ShapeError(f"_contrib_box_encode: anchors must have shape (batch, num_anchors, "
+                         f"4), got {tuple(anchors)}")
+    b, n = anchors[:2]
+    return [(b, n), (b, n), anchors, refs, (4,), (4,)], [tuple(anchors)] * 2
+
+
+@register("_contrib_box_encode",
+          inputs=("samples", "matches", "anchors", "refs", "means", "stds"), outputs=2,
+          nondiff=("samples", "matches", "anchors", "refs", "means", "stds"),
+          shape=_box_encode_shape)
+def _box_encode(p, rc, samples, matches, anchors, refs, means, stds):
+    """box_encode(samples, matches, anchors, refs, means, stds): the regression targets of the
+    anchors (batch, N, 4, corner format) towards their matched reference boxes refs (batch, M,
+    4), normalized by means and stds (4,), for anchors whose sample is positive (> 0.5);
+    returns (targets, masks), both (batch, N, 4), zero where the sample is not positive."""
+    xp = rc.xp
+    m = xp.clip(matches.astype(np.int64), 0, refs.shape[1] - 1)
+    ref = xp.take_along_axis(refs, m[..., None], axis=1)
+
+    def center(b):
+        w, h = b[..., 2] - b[..., 0], b[..., 3] - b[..., 1]
+        return b[..., 0] + w * 0.5, b[..., 1] + h * 0.5, w, h
+    rx, ry, rw, rh = center(ref)
+    ax, ay, aw, ah = center(anchors)
+    valid = (samples > 0.5).astype(anchors.dtype)
+    t = xp.stack([(rx - ax) / aw, (ry - ay) / ah, xp.log(rw / aw), xp.log(rh / ah)], axis=-1)
+    t = (t - means) / stds
+    mask = xp.repeat(valid[..., None], 4, axis=-1)
+    return (t * mask).astype(anchors.dtype), mask
+
+
+def _box_decode_shape(p, ins):
+    d, a = ins
+    if d is not None and (len(d) != 3 or d[-1] != 4):
+        raise ShapeError(f"_contrib_box_decode: data must have shape (batch, N, 4), got "
+                         f"{tuple(d)}")
+    return ins, [d]
+
+
+@register("_contrib_box_decode", inputs=("data", "anchors"), nondiff=("data", "anchors"),
+          attrs={"std0": A.Float(1.0), "std1": A.Float(1.0), "std2": A.Float(1.0),
+                 "std3": A.Float(1.0), "clip": A.Float(-1.0),
+                 "format": A.Enum("center", "corner", default="center")},
+          shape=_box_decode_shape)
+def _box_decode(p, rc, data, anchors):
+    """box_decode(data, anchors, std0..std3=1, clip=-1, format='center'): boxes (corner
+    format) from regression offsets data (batch, N, 4) relative to anchors (1, N, 4, in
+    `format`); clip > 0 caps the log-size offsets."""
+    xp = rc.xp
+    a = anchors
+    # MXNet's float attributes are float32 values
+    std0, std1, std2, std3, clip = (float(np.float32(v)) for v in
+                                    (p.std0, p.std1, p.std2, p.std3, p.clip))
+    if p.format == "corner":
+        aw, ah = a[..., 2] - a[..., 0], a[..., 3] - a[..., 1]
+        ax, ay = a[..., 0] + aw * 0.5, a[..., 1] + ah * 0.5
+    else:
+        ax, ay, aw, ah = a[..., 0], a[..., 1], a[..., 2], a[..., 3]
+    ox = data[..., 0] * std0 * aw + ax
+    oy = data[..., 1] * std1 * ah + ay
+    dw, dh = data[..., 2] * std2, data[..., 3] * std3
+    if clip > 0:
+        dw, dh = xp.minimum(dw, clip), xp.minimum(dh, clip)
+    ow, oh = xp.exp(dw) * aw * 0.5, xp.exp(dh) * ah * 0.5
+    return xp.stack([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1).astype(data.dtype)
+
+
+# ---- SyncBatchNorm: BatchNorm on one process ---------------------------------------------------
+def _bn():
+    return get("BatchNorm")
+
+
+_SYNC_ATTRS = {"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
+               "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False),
+               "ndev": A.Int(1), "key": A.Str("")}
+
+
+def _bn_params(p):
+    bn = _bn()
+    given = {"eps": p.eps, "momentum": p.momentum, "fix_gamma": p.fix_gamma,
+             "use_global_stats": p.use_global_stats, "output_mean_var": p.output_mean_var}
+    return bn.parse({k: v for k, v in given.items() if k in bn.attrs})[0]
+
+
+class _SyncBatchNorm:
+    """SyncBatchNorm's rules: BatchNorm's, with its parameters (one process holds every
+    device's batch here, so the statistics are already the global ones)."""
+
+    @staticmethod
+    def kernel(p, rc, *xs):
+        """SyncBatchNorm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
+        fix_gamma=True, use_global_stats=False, output_mean_var=False, ndev=1, key):
+        batch normalization with statistics over every device's batch; on one process it is
+        BatchNorm (ndev and key are accepted and have nothing to synchronize)."""
+        return _bn().kernel(_bn_params(p), rc, *xs)
+
+    @staticmethod
+    def vjp(p, rc, xs, ys, gys, need):
+        return _bn().vjp(_bn_params(p), rc, xs, ys, gys, need)
+
+    @staticmethod
+    def shape(p, ins):
+        return _bn().infer_shape(_bn_params(p), ins)
+
+    @staticmethod
+    def n_out(p):
+        return _bn().num_outputs(_bn_params(p))
+
+    @staticmethod
+    def n_visible(p):
+        return _bn().num_visible(_bn_params(p))
+
+
+register("_contrib_SyncBatchNorm", inputs=("data", "gamma", "beta", "moving_mean",
+                                           "moving_var"),
+         aux=("moving_mean", "moving_var"), attrs=_SYNC_ATTRS, vjp=_SyncBatchNorm.vjp,
+         shape=_SyncBatchNorm.shape, outputs=_SyncBatchNorm.n_out,
+         visible=_SyncBatchNorm.n_visible, same_dtype=(),
+         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+         doc=_SyncBatchNorm.kernel.__doc__)(_SyncBatchNorm.kernel)
+
+
+# ---- ROIAlign ----------------------------------------------------------------------------------
+def _roi_align_weights(n, start, bin_size, pooled, grid, size):
+    """(pooled, size) weights: row i averages, over `grid` sample points of bin i, the linear
+    interpolation weights of each input cell (zero outside [-1, size], as Detectron's)."""
+    w = np.zeros((pooled, size))
+    for i in range(pooled):
+        for s in range(grid):
+            y = start + i * bin_size + (s + 0.5) * bin_size / grid
+            if y < -1.0 or y > size:
+                continue
+            y = max(y, 0.0)
+            lo = int(y)
+            if lo >= size - 1:
+                lo = hi = size - 1
+                y = float(lo)
+            else:
+                hi = lo + 1
+            frac = y - lo
+            w[i, lo] += 1 - frac
+            w[i, hi] += frac
+    return w / grid
+
+
+def _roi_align_plan(p, data_shape, rois):
+    """Per ROI: (batch index, weights along y (ph, H), weights along x (pw, W))."""
+    ph, pw = _pooled(p, "_contrib_ROIAlign")
+    H, W = data_shape[2:]
+    off = 0.5 if p.aligned else 0.0
+    plan = []
+    for r in rois:
+        b = int(r[0])
+        x0, y0, x1, y1 = (float(v) * p.spatial_scale - off for v in r[1:5])
+        rw, rh = x1 - x0, y1 - y0
+        if not p.aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = p.sample_ratio if p.sample_ratio > 0 else int(math.ceil(rh / ph))
+        gw = p.sample_ratio if p.sample_ratio > 0 else int(math.ceil(rw / pw))
+        plan.append((b, _roi_align_weights(None, y0, bh, ph, max(gh, 1), H) * (gh > 0),
+                     _roi_align_weights(None, x0, bw, pw, max(gw, 1), W) * (gw > 0)))
+    return plan
+
+
+def _pooled(p, name):
+    s = tuple(p.pooled_size)
+    if len(s) == 1:
+        s = s * 2
+    if len(s) != 2 or min(s) <= 0:
+        raise ShapeError(f"{name}: pooled_size must be one or two positive integers, got "
+                         f"{tuple(p.pooled_size)}")
+    return s
+
+
+def _roi_shape(name):
+    def rule(p, ins):
+        d, rois = ins
+        _need_ndim(name, d, 4, what=" (N, C, H, W)")
+        if rois is not None and (len(rois) != 2 or rois[1] != 5):
+            raise ShapeError(f"{name}: rois must have shape (num_rois, 5) (batch index, x1, "
+                             f"y1, x2, y2), got {tuple(rois)}")
+        if d is None or rois is None:
+            return ins, [None]
+        ph, pw = _pooled(p, name)
+        c = d[1]
+        if getattr(p, "position_sensitive", False):
+            if c % (ph * pw):
+                raise ShapeError(f"{name}: with position_sensitive the channels ({c}) must be "
+                                 f"divisible by pooled height * width ({ph * pw})")
+            c //= ph * pw
+        return ins, [(rois[0], c, ph, pw)]
+    return rule
+
+
+def _host_rois(rc, rois):
+    return rois if rc.xp is np else rc.xp.asnumpy(rois)
+
+
+def _ps_gather(x, ph, pw):
+    """Position-sensitive channels: (C_out * ph * pw, ...) read per bin -> index arrays."""
+    c = x.shape[0] // (ph * pw)
+    return (np.arange(c)[:, None, None] * ph * pw + np.arange(ph)[None, :, None] * pw
+            + np.arange(pw)[None, None, :])
+
+
+def _roi_align(p, rc, data, rois):
+    """ROIAlign(data, rois, pooled_size, spatial_scale, sample_ratio=-1,
+    position_sensitive=False, aligned=False): each region of interest (batch index, x1, y1,
+    x2, y2 in input coordinates, times spatial_scale) pooled to pooled_size by averaging
+    bilinearly interpolated samples (sample_ratio per bin side, adaptive when <= 0)."""
+    xp = rc.xp
+    ph, pw = _pooled(p, "_contrib_ROIAlign")
+    plan = _roi_align_plan(p, data.shape, _host_rois(rc, rois))
+    outs = []
+    for b, wy, wx in plan:
+        full = xp.einsum("ph,chw,qw->cpq", xp.asarray(wy.astype(data.dtype)), data[b],
+                         xp.asarray(wx.astype(data.dtype)))
+        if p.position_sensitive:
+            idx = _ps_gather(full, ph, pw)
+            full = full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]]
+        outs.append(full)
+    shape = _roi_shape("_contrib_ROIAlign")(p, [data.shape, rois.shape])[1][0]
+    return xp.stack(outs).astype(data.dtype) if outs else xp.zeros(shape, data.dtype)
+
+
+def _roi_align_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    data, rois = xs
+    ph, pw = _pooled(p, "_contrib_ROIAlign")
+    gd = xp.zeros_like(data)
+    for r, (b, wy, wx) in enumerate(_roi_align_plan(p, data.shape, _host_rois(rc, rois))):
+        g = gys[0][r]
+        if p.position_sensitive:
+            full = xp.zeros((data.shape[1], ph, pw), data.dtype)
+            idx = _ps_gather(full, ph, pw)
+            full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]] = g
+            g = full
+        gd[b] += xp.einsum("ph,cpq,qw->chw", xp.asarray(wy.astype(data.dtype)), g,
+                           xp.asarray(wx.astype(data.dtype)))
+    return gd, None
+
+
+register("_contrib_ROIAlign", inputs=("data", "rois"), nondiff=("rois",), same_dtype=("data",),
+         attrs={"pooled_size": A.Shape(), "spatial_scale": A.Float(),
+                "sample_ratio": A.Int(-1), "position_sensitive": A.Bool(False),
+                "aligned": A.Bool(False)},
+         shape=_roi_shape("_contrib_ROIAlign"), vjp=_roi_align_vjp,
+         doc=_roi_align.__doc__)(_roi_align)
+
+
+# ---- count_sketch -----------------------------------------------------------------------
+def _count_sketch_shape(p, ins):
+    d, h, s = ins
+    name = "_contrib_count_sketch"
+    for arg, sh in (("h", h), ("s", s)):
+        if sh is not None and d is not None and (len(sh) != 2 or sh[0] != 1 or sh[1] != d[-1]):
+            raise ShapeError(f"{name}: {arg} must have shape (1, {d[-1]}) (one entry per input "
+                             f"dimension), got {tuple(sh)}")
+    if d is None:
+        return ins, [None]
+    return [d, (1, d[-1]), (1, d[-1])], [tuple(d[:-1]) + (p.out_dim,)]
+
+
+def _count_sketch(p, rc, data, h, s):
+    """count_sketch(data, h, s, out_dim, processing_batch_size=32): the count sketch of
+    data's last axis: input dimension j is added, times its sign s[0, j], to output
+    dimension h[0, j] (MXNet 1.9.1 has it on GPU only; processing_batch_size does not change
+    the numbers)."""
+    xp = rc.xp
+    flat = data.reshape(-1, data.shape[-1])
+    out = xp.zeros((flat.shape[0], p.out_dim), dtype=data.dtype)
+    idx = h[0].astype(np.int64)
+    xp.add.at(out.T, idx, (flat * s[0]).T)
+    return out.reshape(data.shape[:-1] + (p.out_dim,))
+
+
+def _count_sketch_vjp(p, rc, xs, ys, gys, need):
+    data, h, s = xs
+    g = gys[0].reshape(-1, p.out_dim)
+    gd = g[:, h[0].astype(np.int64)] * s[0]
+    return gd.reshape(data.shape), None, None
+
+
+register("_contrib_count_sketch", inputs=("data", "h", "s"), nondiff=("h", "s"),
+         same_dtype=("data",), attrs={"out_dim": A.Int(), "processing_batch_size": A.Int(32)},
+         shape=_count_sketch_shape, vjp=_count_sketch_vjp,
+         doc=_count_sketch.__doc__)(_count_sketch)
+
+
+# ---- rand_zipfian's sampler ---------------------------------------------------------------------
+@register("_sample_unique_zipfian", inputs=(), outputs=2, random=True,
+          attrs={"range_max": A.Int(), "shape": A.Shape(())},
+          shape=lambda p, ins: (ins, [tuple(p.shape), (p.shape[0],)]),
+          dtype=lambda p, ins: (ins, [np.dtype(np.int64)] * 2))
+def _unique_zipfian(p, rc):
+    """_sample_unique_zipfian(range_max, shape=(batch, n)): per row, n distinct classes drawn
+    from the approximately Zipfian (log-uniform) distribution over [0, range_max), and how
+    many draws it took."""
+    from .random import generator
+    g = generator()
+    rows, n = p.shape
+    if n > p.range_max:
+        raise MXNetValueError(f"_sample_unique_zipfian: cannot draw {n} distinct classes from "
+                              f"range_max={p.range_max}")
+    out = np.zeros((rows, n), np.int64)
+    tries = np.zeros(rows, np.int64)
+    log_range = math.log(p.range_max + 1)
+    for r in range(rows):
+        seen = []
+        while len(seen) < n:
+            v = int(math.exp(g.uniform() * log_range)) - 1
+            tries[r] += 1
+            if v not in seen:
+                seen.append(v)
+        out[r] = seen
+    return (out, tries) if rc.xp is np else (rc.xp.asarray(out), rc.xp.asarray(tries))
+

@@ -1,0 +1,185 @@
+"""The ``Custom`` operator: a node whose forward and backward are a user's Python class
+(`gluonlite.operator.CustomOp`, described by a registered `CustomOpProp`).
+
+The registry entry reads everything from the property class registered under the node's
+``op_type``: its input names (`list_arguments` + `list_auxiliary_states`), outputs
+(`list_outputs`), shape and dtype rules (`infer_shape`, `infer_type`), and the operator it
+creates (`create_operator`), whose `forward`/`backward` run on NDArrays. Every other attribute
+of the node is handed to the property's constructor as a string, as MXNet does.
+
+The operator is stateful: its hidden last output keeps the `CustomOp` instance and the arrays
+of its forward, so the backward runs on the same instance (which may keep what it needs).
+
+This module sits in the operator layer: NDArrays, contexts and autograd's pause come from the
+layer above through `ARRAYS`, installed by `gluonlite.ndarray.custom` when `nd` is imported.
+"""
+import numpy as np
+
+from ..base import MXNetTypeError, MXNetValueError
+from . import attrs as A
+from .registry import Operator, Params, add
+
+# op_type -> CustomOpProp subclass (gluonlite.operator.register fills it)
+PROPS = {}
+
+
+class _ArrayHooks:
+    """What the Custom kernel needs from the imperative layer (installed on `nd` import)."""
+    wrap = None          # raw array -> NDArray
+    unwrap = None        # NDArray -> raw array
+    context = None       # raw array -> its Context
+    paused = None        # is_train -> context manager pausing autograd
+
+
+ARRAYS = _ArrayHooks()
+
+_PROP_CACHE = {}
+
+
+def prop_of(p):
+    """The property instance of a Custom node's params (one per distinct attribute set).
+
+    Raises:
+        ValueError: no property is registered under op_type.
+    """
+    kwargs = {k: v for k, v in p.items() if k != "op_type"}
+    key = (p.op_type, tuple(sorted(kwargs.items())))
+    prop = _PROP_CACHE.get(key)
+    if prop is None:
+        cls = PROPS.get(p.op_type)
+        if cls is None:
+            known = ", ".join(sorted(PROPS)) or "none"
+            raise MXNetValueError(f"Custom: no operator registered as op_type={p.op_type!r} "
+                                  f"(registered: {known}); register one with "
+                                  "@mx.operator.register(name)")
+        prop = _PROP_CACHE[key] = cls(**kwargs)
+    return prop
+
+
+def _input_names(p):
+    prop = prop_of(p)
+    return list(prop.list_arguments()) + list(prop.list_auxiliary_states())
+
+
+def _n_args(p):
+    return len(prop_of(p).list_arguments())
+
+
+def _n_visible(p):
+    return len(prop_of(p).list_outputs())
+
+
+def _shape(p, ins):
+    prop = prop_of(p)
+    n_args = _n_args(p)
+    args, aux = ins[:n_args], ins[n_args:]
+    if any(s is None for s in args):
+        return ins, [None] * _n_visible(p)
+    res = prop.infer_shape([list(s) for s in args])
+    in_s, out_s = res[0], res[1]
+    aux_s = res[2] if len(res) > 2 else []
+    filled = [tuple(s) for s in in_s] + [tuple(s) for s in aux_s] + list(aux[len(aux_s):])
+    return filled, [tuple(s) for s in out_s]
+
+
+def _dtype(p, ins):
+    prop = prop_of(p)
+    n_args = _n_args(p)
+    args = ins[:n_args]
+    if any(d is None for d in args):
+        return ins, [None] * _n_visible(p)
+    res = prop.infer_type([np.dtype(d).type for d in args])
+    in_t, out_t = res[0], res[1]
+    aux_t = res[2] if len(res) > 2 else []
+    return ([np.dtype(d) for d in in_t] + [np.dtype(d) for d in aux_t]
+            + list(ins[n_args + len(aux_t):]), [np.dtype(d) for d in out_t])
+
+
+class Saved:
+    """The hidden output of a Custom node: the operator instance and its forward's arrays."""
+
+    __slots__ = ("op", "in_data", "out_data", "aux")
+
+    def __init__(self, op, in_data, out_data, aux):
+        self.op, self.in_data, self.out_data, self.aux = op, in_data, out_data, aux
+
+
+def _check_hooks():
+    if ARRAYS.wrap is None:
+        raise RuntimeError("Custom: the NDArray layer is not loaded (import gluonlite.ndarray)")
+
+
+def _kernel(p, rc, *xs):
+    _check_hooks()
+    prop = prop_of(p)
+    n_args = _n_args(p)
+    in_shapes, out_shapes = _shape(p, [x.shape for x in xs])
+    _, out_types = _dtype(p, [x.dtype for x in xs])
+    ctx = ARRAYS.context(xs[0]) if xs else None
+    op = prop.create_operator(ctx, [list(s) for s in in_shapes[:n_args]],
+                              [np.dtype(x.dtype).type for x in xs[:n_args]])
+    in_data = [ARRAYS.wrap(x) for x in xs[:n_args]]
+    aux = [ARRAYS.wrap(x) for x in xs[n_args:]]
+    out_data = [ARRAYS.wrap(rc.xp.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
+    with ARRAYS.paused(rc.is_train):
+        op.forward(is_train=rc.is_train, req=["write"] * len(out_data), in_data=in_data,
+                   out_data=out_data, aux=aux)
+    outs = tuple(ARRAYS.unwrap(o) for o in out_data)
+    return outs + (Saved(op, in_data, out_data, aux),)
+
+
+def _vjp(p, rc, xs, ys, gys, need):
+    _check_hooks()
+    saved = ys[-1]
+    n_args = _n_args(p)
+    out_grad = [ARRAYS.wrap(g if g is not None else rc.xp.zeros_like(y))
+                for g, y in zip(gys, ys[:-1])]
+    in_grad = [ARRAYS.wrap(rc.xp.zeros_like(x)) for x in xs[:n_args]]
+    req = ["write" if need[i] else "null" for i in range(n_args)]
+    with ARRAYS.paused(rc.is_train):
+        saved.op.backward(req=req, out_grad=out_grad, in_data=saved.in_data,
+                          out_data=saved.out_data, in_grad=in_grad, aux=saved.aux)
+    grads = [ARRAYS.unwrap(g) if need[i] else None for i, g in enumerate(in_grad)]
+    return tuple(grads) + (None,) * (len(xs) - n_args)
+
+
+class _AnyAttrs(dict):
+    """Custom's attributes: op_type, and any other name (a string for the property)."""
+
+    def __missing__(self, key):
+        return A.Str("")
+
+
+class CustomOperator(Operator):
+    """The ``Custom`` registry entry: attributes other than op_type are free-form strings."""
+
+    def parse(self, given):
+        """Parse `given`: op_type (required) and any other attribute, kept as a string.
+
+        Raises:
+            TypeError: op_type missing.
+        """
+        params, strings = Params(), {}
+        for k, v in given.items():
+            if k.startswith("__") and k.endswith("__"):
+                strings[k] = str(v)
+                continue
+            params[k] = v if isinstance(v, str) else str(v)
+            strings[k] = params[k]
+        if "op_type" not in params:
+            raise MXNetTypeError("Custom: missing required argument 'op_type' (the name a "
+                                 "CustomOpProp was registered under)")
+        return params, strings
+
+
+CUSTOM = CustomOperator(
+    "Custom", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
+    visible=_n_visible, output_names=lambda p: list(prop_of(p).list_outputs()),
+    attrs=_AnyAttrs(op_type=A.Str()), vjp=_vjp, shape=_shape, dtype=_dtype, signature=(),
+    same_dtype=(), aux_mask=lambda p: [False] * _n_args(p) + [True] * len(
+        prop_of(p).list_auxiliary_states()),
+    doc="Custom(*data, op_type, **kwargs): the operator registered as op_type with "
+        "mx.operator.register, its other keyword arguments handed to its CustomOpProp.")
+CUSTOM.stateful = True
+CUSTOM.attrs = _AnyAttrs(CUSTOM.attrs)
+add(CUSTOM)

@@ -1,0 +1,412 @@
+"""The samplers and densities of `nd.random` / `sym.random`, from one table.
+
+Each distribution of `DISTS` is one row: its parameters (the scalar attribute names of
+``_random_<d>``, the input names of ``_sample_<d>`` and ``_random_pdf_<d>``, with defaults), how
+numpy's Generator draws it, and its log-density with the derivatives of the log-density. One
+function per kind turns a row into registry entries:
+
+- ``_random_<d>(params..., shape, ctx, dtype)``: scalar parameters, output of `shape`;
+- ``_random_<d>_like(data, params...)``: scalar parameters, output of data's shape and dtype;
+- ``_sample_<d>(param arrays..., shape, dtype)``: one draw of `shape` per parameter element, so
+  the output's shape is the parameters' shape followed by `shape`;
+- ``_random_pdf_<d>(sample, param arrays..., is_log)``: the density (or its log) of each
+  sample; a sample's shape is its parameters' shape followed by any number of axes, and the
+  gradients of the parameters are summed over those axes.
+
+Draws come from the one seeded Generator (`gluonlite.ops.random.generator`), on the host, and
+are copied to the device for gpu arrays. The samplers are not differentiable (MXNet's have no
+gradient); the densities are, in every continuous argument (the sample of a discrete or
+uniform density gets zero, as in MXNet).
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy import special
+
+from ..base import MXNetValueError
+from . import attrs as A
+from .random import generator
+from .registry import register, ShapeError
+from .rules import fmt_shapes
+
+# params: ((random attr name, sample/pdf input name, default), ...); draw(g, *params, size);
+# logpdf(x, *params) -> (log-density, d/dx or None, (d/dparam, ...)); discrete: samples are
+# counts (the sample of the density gets no gradient); aliases of _random_<d>.
+Dist = namedtuple("Dist", "params draw logpdf discrete aliases")
+
+
+def _uniform_lp(x, low, high):
+    w = high - low
+    return -np.log(w) + 0 * x, None, (1 / w + 0 * x, -1 / w + 0 * x)
+
+
+def _normal_lp(x, mu, sigma):
+    z = (x - mu) / sigma
+    lp = -0.5 * z * z - np.log(sigma) - 0.5 * np.log(2 * np.pi)
+    return lp, -z / sigma, (z / sigma, (z * z - 1) / sigma)
+
+
+def _gamma_lp(x, alpha, beta):
+    # the density's beta is a rate (MXNet's sampler's beta is a scale)
+    lp = alpha * np.log(beta) + (alpha - 1) * np.log(x) - beta * x - special.gammaln(alpha)
+    return lp, (alpha - 1) / x - beta, (np.log(beta) + np.log(x) - special.digamma(alpha),
+                                        alpha / beta - x)
+
+
+def _exponential_lp(x, lam):
+    return np.log(lam) - lam * x, -lam + 0 * x, (1 / lam - x,)
+
+
+def _poisson_lp(x, lam):
+    return x * np.log(lam) - lam - special.gammaln(x + 1), None, (x / lam - 1,)
+
+
+def _nb_lp(x, k, p):
+    lp = (special.gammaln(x + k) - special.gammaln(x + 1) - special.gammaln(k)
+          + k * np.log(p) + x * np.log1p(-p))
+    return lp, None, (special.digamma(x + k) - special.digamma(k) + np.log(p),
+                      k / p - x / (1 - p))
+
+
+def _gnb_lp(x, mu, alpha):
+    k, p = 1 / alpha, 1 / (1 + alpha * mu)
+    lp, _, (dk, dp) = _nb_lp(x, k, p)
+    dp_dmu, dp_dalpha = -alpha * p * p, -mu * p * p
+    return lp, None, (dp * dp_dmu, dk * (-k * k) + dp * dp_dalpha)
+
+
+def _gnb_draw(g, mu, alpha, size):
+    # a Poisson whose rate is Gamma(1/alpha, alpha*mu) distributed (Poisson(mu) for alpha=0)
+    mu, alpha = np.broadcast_to(mu, size), np.broadcast_to(alpha, size)
+    safe = np.where(alpha > 0, alpha, 1.0)
+    lam = np.where(alpha > 0, g.gamma(1 / safe, safe * mu, size), mu)
+    return g.poisson(lam, size)
+
+
+DISTS = {
+    "uniform": Dist((("low", "low", 0.0), ("high", "high", 1.0)),
+                    lambda g, low, high, size: g.uniform(low, high, size), _uniform_lp, False,
+                    ("uniform", "random_uniform")),
+    "normal": Dist((("loc", "mu", 0.0), ("scale", "sigma", 1.0)),
+                   lambda g, mu, sigma, size: g.normal(mu, sigma, size), _normal_lp, False,
+                   ("normal", "random_normal")),
+    "gamma": Dist((("alpha", "alpha", 1.0), ("beta", "beta", 1.0)),
+                  lambda g, alpha, beta, size: g.gamma(alpha, beta, size), _gamma_lp, False,
+                  ("random_gamma",)),
+    "exponential": Dist((("lam", "lam", 1.0),),
+                        lambda g, lam, size: g.exponential(1 / lam, size), _exponential_lp,
+                        False, ("random_exponential",)),
+    "poisson": Dist((("lam", "lam", 1.0),), lambda g, lam, size: g.poisson(lam, size),
+                    _poisson_lp, True, ("random_poisson",)),
+    "negative_binomial": Dist((("k", "k", 1), ("p", "p", 1.0)),
+                              lambda g, k, p, size: g.negative_binomial(k, p, size), _nb_lp,
+                              True, ("random_negative_binomial",)),
+    "generalized_negative_binomial": Dist((("mu", "mu", 1.0), ("alpha", "alpha", 1.0)),
+                                          _gnb_draw, _gnb_lp, True,
+                                          ("random_generalized_negative_binomial",)),
+}
+
+
+# ---- host and device -------------------------------------------------------------------------
+def _host(rc, x):
+    return x if rc.xp is np else rc.xp.asnumpy(x)
+
+
+def _device(rc, a):
+    return a if rc.xp is np else rc.xp.asarray(a)
+
+
+def _out_dtype(p):
+    return np.dtype(p.dtype or "float32")
+
+
+# What each parameter must satisfy, by distribution (a bad value fails before any draw).
+_POSITIVE = (lambda v: v > 0, "positive")
+_VALID = {
+    "uniform": {},
+    "normal": {"scale": _POSITIVE},
+    "gamma": {"alpha": _POSITIVE, "beta": _POSITIVE},
+    "exponential": {"lam": _POSITIVE},
+    "poisson": {"lam": (lambda v: v >= 0, "non-negative")},
+    "negative_binomial": {"k": _POSITIVE, "p": (lambda v: (v > 0) & (v <= 1), "in (0, 1]")},
+    "generalized_negative_binomial": {"mu": (lambda v: v >= 0, "non-negative"),
+                                      "alpha": (lambda v: v >= 0, "non-negative")},
+}
+
+
+def _check_params(name, d, values):
+    for (attr, inp, _), v in zip(DISTS[d].params, values):
+        rule = _VALID[d].get(attr)
+        if rule is not None and not np.all(rule[0](np.asarray(v))):
+            arg = inp if name.startswith("_sample") else attr
+            got = np.asarray(v).min() if np.ndim(v) else v
+            raise MXNetValueError(f"{name}: {arg} must be {rule[1]}, got {got}")
+
+
+# ---- _random_<d>: scalar parameters -------------------------------------------------------------
+_CREATE = {"shape": A.Shape(()), "ctx": A.Str(""), "dtype": A.Dtype("float32")}
+
+
+def _creation_shape(p, ins):
+    return ins, [tuple(p.shape) or (1,)]
+
+
+def _creation_dtype(p, ins):
+    return ins, [_out_dtype(p)]
+
+
+def _register_random(d, dist):
+    name = f"_random_{d}"
+    attrs = {a: (A.Int(default) if isinstance(default, int) else A.Float(default))
+             for a, _, default in dist.params}
+
+    def kernel(p, rc):
+        values = [p[a] for a, _, _ in dist.params]
+        _check_params(name, d, values)
+        shape = tuple(p.shape) or (1,)
+        return _device(rc, dist.draw(generator(), *values, shape).astype(_out_dtype(p)))
+    kernel.__doc__ = (f"{name}({', '.join(a for a, _, _ in dist.params)}, shape, ctx, dtype): "
+                      f"samples of the {d.replace('_', ' ')} distribution of the given shape.")
+    register(name, aliases=dist.aliases, inputs=(), random=True,
+             attrs={**attrs, **_CREATE}, shape=_creation_shape, dtype=_creation_dtype)(kernel)
+
+    def like(p, rc, data):
+        values = [p[a] for a, _, _ in dist.params]
+        _check_params(f"{name}_like", d, values)
+        return _device(rc, dist.draw(generator(), *values, data.shape).astype(data.dtype))
+    like.__doc__ = (f"{name}_like(data, {', '.join(a for a, _, _ in dist.params)}): samples of "
+                    f"the {d.replace('_', ' ')} distribution of data's shape and dtype.")
+    register(f"{name}_like", inputs=("data",), random=True, attrs=dict(attrs),
+             nondiff=("data",), shape=lambda p, ins: (ins, [ins[0]]))(like)
+
+
+# ---- _sample_<d>: parameter arrays ---------------------------------------------------------------
+def _params_shape(name, names, ins):
+    known = [s for s in ins if s is not None]
+    for s in known[1:]:
+        if tuple(s) != tuple(known[0]):
+            raise ShapeError(f"{name}: the parameter arrays {', '.join(names)} must have one "
+                             f"shape, got {fmt_shapes(ins)}")
+    return tuple(known[0]) if known else None
+
+
+def _register_sample(d, dist):
+    name = f"_sample_{d}"
+    names = tuple(inp for _, inp, _ in dist.params)
+
+    def shape(p, ins):
+        s = _params_shape(name, names, ins)
+        if s is None:
+            return ins, [None]
+        return [s] * len(ins), [s + tuple(p.shape)]
+
+    def dtype(p, ins):
+        return ins, [_out_dtype(p)]
+
+    def kernel(p, rc, *params):
+        values = [_host(rc, x).astype(np.float64) for x in params]
+        _check_params(name, d, values)
+        extra = tuple(p.shape)
+        size = params[0].shape + extra
+        values = [v.reshape(v.shape + (1,) * len(extra)) for v in values]
+        return _device(rc, dist.draw(generator(), *values, size).astype(_out_dtype(p)))
+    kernel.__doc__ = (f"{name}({', '.join(names)}, shape=(), dtype=None): for every element of "
+                      f"the parameter arrays, samples of the {d.replace('_', ' ')} distribution "
+                      "of `shape`; the output's shape is the parameters' shape + shape.")
+    register(name, aliases=(f"sample_{d}",), inputs=names, random=True, nondiff=names,
+             attrs={"shape": A.Shape(()), "dtype": A.Dtype(None)}, shape=shape,
+             dtype=dtype, same_dtype=names)(kernel)
+
+
+# ---- _random_pdf_<d>: densities -----------------
+def _pdf_shape(name, names, n_param_axes_from_sample):
+    def rule(p, ins):
+        sample, params = ins[0], ins[1:]
+        ps = _params_shape(name, names[1:], params)
+        if sample is not None and ps is not None:
+            lead = tuple(sample[:len(ps) - n_param_axes_from_sample])
+            if lead != tuple(ps[:len(ps) - n_param_axes_from_sample]) or (
+                    n_param_axes_from_sample and sample[-1] != ps[-1]):
+                raise ShapeError(f"{name}: the sample's shape must start with the parameters' "
+                                 f"shape, got sample {tuple(sample)} and parameters "
+                                 f"{tuple(ps)}")
+        filled = [sample] + [ps] * len(params)
+        if sample is None:
+            return filled, [None]
+        return filled, [tuple(sample[:-1]) if n_param_axes_from_sample else tuple(sample)]
+    return rule
+
+
+def _pdf_rules(name, logpdf, n_params, discrete):
+    """kernel and vjp of a density from its log-density rule."""
+    def expand(rc, sample, params):
+        x = _host(rc, sample).astype(np.float64)
+        ps = [_host(rc, q).astype(np.float64) for q in params]
+        return x, [q.reshape(q.shape + (1,) * (x.ndim - q.ndim)) for q in ps]
+
+    def kernel(p, rc, sample, *params):
+        x, ps = expand(rc, sample, params)
+        lp = logpdf(x, *ps)[0]
+        return _device(rc, (lp if p.is_log else np.exp(lp)).astype(sample.dtype))
+
+    def vjp(p, rc, xs, ys, gys, need):
+        sample, params = xs[0], xs[1:]
+        x, ps = expand(rc, sample, params)
+        lp, dx, dps = logpdf(x, *ps)
+        g = _host(rc, gys[0]).astype(np.float64)
+        scale = g if p.is_log else g * np.exp(lp)
+        out = [None] * (1 + n_params)
+        if need[0] and not discrete and dx is not None:
+            out[0] = _device(rc, (scale * dx).astype(sample.dtype))
+        elif need[0]:
+            out[0] = rc.xp.zeros_like(sample)
+        for j, (q, dq) in enumerate(zip(params, dps)):
+            if need[j + 1]:
+                s = scale * dq
+                s = s.sum(axis=tuple(range(q.ndim, s.ndim))) if s.ndim > q.ndim else s
+                out[j + 1] = _device(rc, s.reshape(q.shape).astype(q.dtype))
+        return tuple(out)
+    return kernel, vjp
+
+
+def _register_pdf(d, dist):
+    name = f"_random_pdf_{d}"
+    names = ("sample",) + tuple(inp for _, inp, _ in dist.params)
+    kernel, vjp = _pdf_rules(name, dist.logpdf, len(dist.params), dist.discrete)
+    kernel.__doc__ = (f"{name}({', '.join(names)}, is_log=False): the {d.replace('_', ' ')} "
+                      "density (or its log) of each sample under its parameters.")
+    register(name, aliases=(f"random_pdf_{d}",), inputs=names, vjp=vjp,
+             nondiff=("sample",) if dist.discrete or d == "uniform" else (),
+             attrs={"is_log": A.Bool(False)}, shape=_pdf_shape(name, names, 0))(kernel)
+
+
+def _dirichlet_lp(x, alpha):
+    # alpha and x end with the k categories; alpha was given 1-axes before them
+    a = alpha
+    lp = (special.gammaln(a.sum(-1)) - special.gammaln(a).sum(-1)
+          + ((a - 1) * np.log(x)).sum(-1))
+    da = special.digamma(a.sum(-1, keepdims=True)) - special.digamma(a) + np.log(x)
+    return lp, (a - 1) / x, (da,)
+
+
+def _register_dirichlet():
+    name = "_random_pdf_dirichlet"
+
+    def kernel(p, rc, sample, alpha):
+        x, a = _dirichlet_args(rc, sample, alpha)
+        lp = _dirichlet_lp(x, a)[0]
+        return _device(rc, (lp if p.is_log else np.exp(lp)).astype(sample.dtype))
+
+    def vjp(p, rc, xs, ys, gys, need):
+        sample, alpha = xs
+        x, a = _dirichlet_args(rc, sample, alpha)
+        lp, dx, (da,) = _dirichlet_lp(x, a)
+        g = _host(rc, gys[0]).astype(np.float64)
+        scale = (g if p.is_log else g * np.exp(lp))[..., None]
+        gx = _device(rc, (scale * dx).astype(sample.dtype)) if need[0] else None
+        ga = None
+        if need[1]:
+            s = scale * da
+            s = s.sum(axis=tuple(range(alpha.ndim - 1, s.ndim - 1)))
+            ga = _device(rc, s.reshape(alpha.shape).astype(alpha.dtype))
+        return gx, ga
+    kernel.__doc__ = ("_random_pdf_dirichlet(sample, alpha, is_log=False): the Dirichlet "
+                      "density (or its log) of each sample (the last axis holds the categories)")
+    register(name, aliases=("random_pdf_dirichlet",), inputs=("sample", "alpha"), vjp=vjp,
+             attrs={"is_log": A.Bool(False)},
+             shape=_pdf_shape(name, ("sample", "alpha"), 1))(kernel)
+
+
+def _dirichlet_args(rc, sample, alpha):
+    x = _host(rc, sample).astype(np.float64)
+    a = _host(rc, alpha).astype(np.float64)
+    extra = x.ndim - a.ndim
+    return x, a.reshape(a.shape[:-1] + (1,) * extra + a.shape[-1:])
+
+
+# ---- multinomial, randint, shuffle -------------
+def _multinomial_n_out(p):
+    return 2 if p.get_prob else 1
+
+
+def _multinomial_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None] * _multinomial_n_out(p)
+    out = tuple(d[:-1]) + tuple(p.shape) or (1,)
+    return ins, [out] * _multinomial_n_out(p)
+
+
+def _multinomial_dtype(p, ins):
+    return ins, [np.dtype(p.dtype)] + ([ins[0]] if p.get_prob else [])
+
+
+@register("_sample_multinomial", aliases=("sample_multinomial",), inputs=("data",),
+          outputs=_multinomial_n_out, random=True,
+          attrs={"shape": A.Shape(()), "get_prob": A.Bool(False),
+                 "dtype": A.Dtype("int32")},
+          shape=_multinomial_shape, dtype=_multinomial_dtype,
+          vjp=lambda p, rc, xs, ys, gys, need: _multinomial_vjp(p, rc, xs, ys, gys, need))
+def _multinomial(p, rc, data):
+    """_sample_multinomial(data, shape=(), get_prob=False, dtype='int32'): category indices
+    drawn with the probabilities on data's last axis, `shape` draws per distribution; with
+    get_prob also the log-probability of each draw (whose gradient reaches data)."""
+    probs = _host(rc, data).astype(np.float64)
+    k = probs.shape[-1]
+    flat = probs.reshape(-1, k)
+    extra = tuple(p.shape)
+    n = int(np.prod(extra)) if extra else 1
+    u = generator().uniform(size=(flat.shape[0], n))
+    cdf = np.cumsum(flat, axis=-1)
+    idx = np.stack([np.minimum(np.searchsorted(c, r, side="right"), k - 1)
+                    for c, r in zip(cdf, u)]) if flat.shape[0] else np.zeros((0, n), int)
+    out_shape = probs.shape[:-1] + extra or (1,)
+    res = _device(rc, idx.reshape(out_shape).astype(p.dtype))
+    if not p.get_prob:
+        return res
+    lp = np.log(np.take_along_axis(flat, idx, axis=-1)).reshape(out_shape)
+    return res, _device(rc, lp.astype(data.dtype))
+
+
+def _multinomial_vjp(p, rc, xs, ys, gys, need):
+    data = xs[0]
+    if not p.get_prob or gys[1] is None:
+        return (rc.xp.zeros_like(data),)
+    probs = _host(rc, data).astype(np.float64)
+    k = probs.shape[-1]
+    flat = probs.reshape(-1, k)
+    idx = _host(rc, ys[0]).reshape(flat.shape[0], -1).astype(np.int64)
+    g = _host(rc, gys[1]).astype(np.float64).reshape(idx.shape)
+    gd = np.zeros_like(flat)
+    rows = np.repeat(np.arange(flat.shape[0]), idx.shape[1])
+    np.add.at(gd, (rows, idx.ravel()), (g / np.take_along_axis(flat, idx, -1)).ravel())
+    return (_device(rc, gd.reshape(data.shape).astype(data.dtype)),)
+
+
+@register("_random_randint", aliases=("random_randint",), inputs=(), random=True,
+          attrs={"low": A.Int(), "high": A.Int(), "shape": A.Shape(()), "ctx": A.Str(""),
+                 "dtype": A.Dtype("int32")},
+          shape=_creation_shape, dtype=lambda p, ins: (ins, [np.dtype(p.dtype or "int32")]))
+def _randint(p, rc):
+    """_random_randint(low, high, shape, ctx, dtype='int32'): integers drawn uniformly from
+    [low, high)."""
+    if p.high <= p.low:
+        raise MXNetValueError(f"_random_randint: high must be greater than low, got low={p.low}"
+                              f", high={p.high}")
+    shape = tuple(p.shape) or (1,)
+    return _device(rc, generator().integers(p.low, p.high, shape).astype(p.dtype or "int32"))
+
+
+@register("_shuffle", aliases=("shuffle",), random=True, nondiff=("data",),
+          shape=lambda p, ins: (ins, [ins[0]]))
+def _shuffle(p, rc, data):
+    """_shuffle(data): data with its first axis randomly permuted."""
+    perm = generator().permutation(data.shape[0])
+    return data[_device(rc, perm)]
+
+
+for _d, _dist in DISTS.items():
+    _register_random(_d, _dist)
+    _register_sample(_d, _dist)
+    _register_pdf(_d, _dist)
+_register_dirichlet()

@@ -1,0 +1,38 @@
+"""`sym.Custom`: a graph node running an operator registered with
+`gluonlite.operator.register` (see `gluonlite.ops.custom`)."""
+from ..ops import custom as _custom
+from .symbol import Symbol, create_node
+
+__all__ = ["Custom"]
+
+
+def Custom(*data, op_type=None, name=None, attr=None, **kwargs):
+    """A ``Custom`` node applying the operator registered as `op_type`.
+
+    Args:
+        *data: input Symbols in the property's `list_arguments()` order (or by name as
+            keywords); missing ones become variables named ``{name}_{input}``.
+        op_type: the name given to `mx.operator.register`.
+        name: the node's name (default ``custom`` + a counter).
+        **kwargs: the other keywords, handed (as strings) to the property's constructor.
+
+    Raises:
+        TypeError: no op_type, or an unknown input name.
+
+    Example::
+
+        y = sym.Custom(sym.var("x"), op_type="sigmoid", name="sig")
+    """
+    if op_type is None:
+        raise TypeError("Custom: missing required argument 'op_type' (the name a "
+                        "CustomOpProp was registered under)")
+    named = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
+    attrs = {k: v for k, v in kwargs.items() if k not in named}
+    attrs["op_type"] = op_type
+    names = _custom.CUSTOM.input_names(_custom.CUSTOM.parse(attrs)[0])
+    if len(data) > len(names):
+        raise TypeError(f"Custom({op_type}): takes {len(names)} input(s) "
+                        f"({', '.join(names)}), got {len(data)}")
+    inputs = dict(zip(names, data))
+    inputs.update(named)
+    return create_node(_custom.CUSTOM, inputs, attrs, name=name, hint="custom", attr=attr)

@@ -1,0 +1,176 @@
+"""Registry-walk entries of the general-purpose contrib operators (`gluonlite.ops.
+contrib_ops`): numpy references written independently of the kernels (loops, np.interp,
+closed forms); `tests/ops_math/test_contrib_ops.py` holds them against MXNet's numbers."""
+import numpy as np
+
+from .common import C, Idx, Pos
+
+B23 = (2, 3)
+
+
+def _split(x, heads, parts):
+    L, B, E = x.shape
+    d = E // (heads * parts)
+    return x.reshape(L, B, heads, parts, d)
+
+
+def _selfatt_qk(x, heads=2):
+    q = _split(x, heads, 3)
+    L, B, H, _, d = q.shape
+    out = np.zeros((B * H, L, L))
+    for b in range(B):
+        for h in range(H):
+            out[b * H + h] = q[:, b, h, 0] @ q[:, b, h, 1].T / np.sqrt(d)
+    return out
+
+
+def _selfatt_valatt(x, att, heads=2):
+    v = _split(x, heads, 3)
+    L, B, H, _, d = v.shape
+    out = np.zeros((L, B, H, d))
+    for b in range(B):
+        for h in range(H):
+            out[:, b, h] = att[b * H + h] @ v[:, b, h, 2]
+    return out.reshape(L, B, H * d)
+
+
+def _encdec_qk(q, kv, heads=2):
+    k = _split(kv, heads, 2)
+    qs = q.reshape(q.shape[0], q.shape[1], heads, -1)
+    B, d = q.shape[1], qs.shape[-1]
+    return np.stack([qs[:, b, h] @ k[:, b, h, 0].T / np.sqrt(d)
+                     for b in range(B) for h in range(heads)])
+
+
+def _encdec_valatt(kv, att, heads=2):
+    v = _split(kv, heads, 2)
+    B, d = kv.shape[1], v.shape[-1]
+    out = np.stack([np.stack([att[b * heads + h] @ v[:, b, h, 1] for h in range(heads)], 1)
+                    for b in range(B)], 1)
+    return out.reshape(att.shape[1], B, heads * d)
+
+
+def _adaptive(x, oh, ow):
+    n, c, h, w = x.shape
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            h0, h1 = int(np.floor(i * h / oh)), int(np.ceil((i + 1) * h / oh))
+            w0, w1 = int(np.floor(j * w / ow)), int(np.ceil((j + 1) * w / ow))
+            out[:, :, i, j] = x[:, :, h0:h1, w0:w1].mean(axis=(2, 3))
+    return out
+
+
+def _resize_corners(x, oh, ow):
+    """Bilinear resize with aligned corners, one axis at a time with np.interp."""
+    n, c, h, w = x.shape
+    # source positions as MXNet's kernel computes them: a float32 scale times the index
+    ys = (np.float32((h - 1) / (oh - 1)) * np.arange(oh, dtype=np.float32)).astype(float)
+    xs = (np.float32((w - 1) / (ow - 1)) * np.arange(ow, dtype=np.float32)).astype(float)
+    rows = np.apply_along_axis(lambda r: np.interp(ys, np.arange(h), r), 2, x)
+    return np.apply_along_axis(lambda r: np.interp(xs, np.arange(w), r), 3, rows)
+
+
+def _iou(a, b):
+    out = np.zeros((len(a), len(b)))
+    for i, p in enumerate(a):
+        for j, q in enumerate(b):
+            iw = max(0, min(p[2], q[2]) - max(p[0], q[0]))
+            ih = max(0, min(p[3], q[3]) - max(p[1], q[1]))
+            u = (p[2] - p[0]) * (p[3] - p[1]) + (q[2] - q[0]) * (q[3] - q[1]) - iw * ih
+            out[i, j] = iw * ih / u
+    return out
+
+
+_BOXES = np.array([[0.1, 0.2, 0.6, 0.7], [0.3, 0.1, 0.9, 0.5], [0.0, 0.0, 1.0, 1.0]])
+_NMS_IN = np.array([[[0, 0.9, 0, 0, 2, 2], [0, 0.8, 0.1, 0.1, 2.1, 2.1], [1, 0.7, 0, 0, 2, 2],
+                     [0, 0.95, 5, 5, 6, 6], [0, 0.01, 1, 1, 2, 2]]])
+# _NMS_IN with valid_thresh=0.05 and force_suppress (class ids, discrete, left out so that
+# finite differences see a smooth function): the box of score 0.95, then that of 0.9, which
+# suppresses the boxes of 0.8 and 0.7 (IoU > 0.5); 0.01 is below valid_thresh.
+_NMS_OUT = np.array([[[0, 0.95, 5, 5, 6, 6], [0, 0.9, 0, 0, 2, 2], [-1] * 6, [-1] * 6,
+                      [-1] * 6]])
+_ROIS = Idx([[0, 0.5, 1.0, 4.0, 3.5], [0, 2.0, 0.0, 5.5, 4.5]])
+
+
+def _fft(x):
+    c = np.fft.fft(x, axis=-1)
+    return np.stack([c.real, c.imag], -1).reshape(x.shape[:-1] + (-1,))
+
+
+def _ifft(x):
+    c = x[..., 0::2] + 1j * x[..., 1::2]
+    return np.fft.ifft(c, axis=-1).real * c.shape[-1]
+
+
+def _count_sketch(x, h, s):
+    out = np.zeros((x.shape[0], 3))
+    for j in range(x.shape[1]):
+        out[:, int(h[0, j])] += s[0, j] * x[:, j]
+    return out
+
+
+def _identity_grad(x, head):
+    return [head]
+
+
+SPECS = {
+    "_contrib_div_sqrt_dim": C([B23], ref=lambda x: x / np.sqrt(3)),
+    "_contrib_gradientmultiplier": [
+        C([B23], ref=lambda x: x),
+        C([B23], {"scalar": -0.5}, ref=lambda x: x, grad=lambda x, w: [-0.5 * w])],
+    "_contrib_quadratic": C([B23], {"a": 0.5, "b": -2, "c": 1},
+                            ref=lambda x: 0.5 * x * x - 2 * x + 1),
+    "_contrib_round_ste": C([Idx([[-2.5, -1.2, 0.4], [0.5, 1.5, 2.7]])],
+                            ref=lambda x: np.array([[-3, -1, 0], [1, 2, 3.0]]),
+                            grad=_identity_grad),
+    "_contrib_sign_ste": C([B23], ref=np.sign, grad=_identity_grad),
+    "_contrib_arange_like": [
+        C([B23], {"start": 1, "step": 0.5, "repeat": 2},
+          ref=lambda x: np.repeat(1 + 0.5 * np.arange(3), 2).reshape(2, 3)),
+        C([(2, 3, 4)], {"axis": -2}, ref=lambda x: np.arange(3.0))],
+    "_contrib_index_array": [
+        C([B23], ref=lambda x: np.stack(np.indices(x.shape), -1)),
+        C([(2, 3, 2)], {"axes": (2, 0)},
+          ref=lambda x: np.stack([np.indices(x.shape)[2], np.indices(x.shape)[0]], -1))],
+    "_contrib_index_copy": C([(4, 2), Idx([3, 1]), (2, 2)],
+                             ref=lambda o, i, n: np.concatenate([o[:1], n[1:2], o[2:3],
+                                                                 n[:1]])),
+    "_contrib_boolean_mask": C([(4, 3), Idx([1, 0, 1, 1])], ref=lambda x, i: x[i != 0]),
+    "_contrib_allclose": [C([B23, B23], ref=lambda a, b: np.array(float(np.allclose(a, b)))),
+                          C([Idx([1.0, 2.0]), Idx([1.0, 2.0])], ref=lambda a, b: np.array(1.0))],
+    "_contrib_interleaved_matmul_selfatt_qk": C([(3, 2, 12)], {"heads": 2}, ref=_selfatt_qk),
+    "_contrib_interleaved_matmul_selfatt_valatt": C([(3, 2, 12), (4, 3, 3)], {"heads": 2},
+                                                    ref=_selfatt_valatt),
+    "_contrib_interleaved_matmul_encdec_qk": C([(2, 2, 4), (3, 2, 8)], {"heads": 2},
+                                               ref=_encdec_qk),
+    "_contrib_interleaved_matmul_encdec_valatt": C([(3, 2, 8), (4, 2, 3)], {"heads": 2},
+                                                   ref=_encdec_valatt),
+    "_contrib_fft": C([(2, 4)], ref=_fft, more=[[(2, 3, 5)]]),
+    "_contrib_ifft": C([(2, 8)], ref=_ifft),
+    "_contrib_AdaptiveAvgPooling2D": [
+        C([(1, 2, 5, 4)], {"output_size": (2, 3)}, ref=lambda x: _adaptive(x, 2, 3)),
+        C([(2, 1, 3, 3)], ref=lambda x: _adaptive(x, 1, 1))],
+    "_contrib_BilinearResize2D": [
+        C([(1, 2, 3, 4)], {"height": 5, "width": 3}, ref=lambda x: _resize_corners(x, 5, 3)),
+        C([(1, 2, 3, 4), (1, 1, 4, 6)], {"mode": "like"},
+          ref=lambda x, like: _resize_corners(x, 4, 6)),
+        C([(1, 1, 4, 3)], {"height": 6, "width": 5, "align_corners": False})],
+    "_contrib_box_iou": C([_BOXES, _BOXES[1:]], ref=_iou),
+    "_contrib_box_nms": C([_NMS_IN], {"valid_thresh": 0.05, "id_index": 0,
+                                      "force_suppress": True}, ref=lambda d: _NMS_OUT),
+    "_contrib_box_encode": C([Idx([[1.0, 0.0, 1.0]]), Idx([[2.0, 0.0, 1.0]]), _BOXES[None],
+                              _BOXES[None, ::-1] * 0.9 + 0.05, Idx([0, 0, 0, 0.0]),
+                              Idx([0.1, 0.1, 0.2, 0.2])]),
+    "_contrib_box_decode": C([(2, 3, 4), _BOXES[None]], {"format": "corner", "clip": 0.5}),
+    "_contrib_SyncBatchNorm": [
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "key": "bn0"}),
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"ndev": 2, "key": "bn1"})],
+    "_contrib_ROIAlign": [
+        C([(1, 2, 5, 6), _ROIS], {"pooled_size": (2, 2), "spatial_scale": 1.0}),
+        C([(1, 4, 5, 6), _ROIS], {"pooled_size": (2, 1), "spatial_scale": 0.5,
+                                  "position_sensitive": True, "sample_ratio": 2})],
+    "_sample_unique_zipfian": C([], {"range_max": 20, "shape": (2, 3)}),
+    "_contrib_count_sketch": C([(3, 4), Idx([[2, 0, 2, 1]]), Idx([[1, -1, -1, 1]])],
+                               {"out_dim": 3}, ref=_count_sketch),
+}

@@ -1,0 +1,157 @@
+"""`mx.operator` custom operators through nd.Custom, autograd, bound symbols, hybridized
+blocks and JSON, with MXNet 1.9.1's conventions (keyword arguments reach the property as
+strings, outputs named after list_outputs, auxiliary states, req='add')."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, nd, sym
+
+
+class _Softmax(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        x = in_data[0].asnumpy()
+        y = np.exp(x - x.max(axis=1, keepdims=True))
+        self.assign(out_data[0], req[0], mx.nd.array(y / y.sum(axis=1, keepdims=True)))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        label = in_data[1].asnumpy().astype(int)
+        y = out_data[0].asnumpy().copy()
+        y[np.arange(label.shape[0]), label] -= 1.0
+        self.assign(in_grad[0], req[0], mx.nd.array(y))
+
+
+@mx.operator.register("test_softmax")
+class _SoftmaxProp(mx.operator.CustomOpProp):
+    def __init__(self):
+        super().__init__(need_top_grad=False)
+
+    def list_arguments(self):
+        return ["data", "label"]
+
+    def infer_shape(self, in_shape):
+        return [in_shape[0], (in_shape[0][0],)], [in_shape[0]], []
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Softmax()
+
+
+class _Counter(mx.operator.CustomOp):
+    """Scales by `factor` and counts its calls in an auxiliary state."""
+
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        aux[0][:] = aux[0] + 1
+        self.assign(out_data[0], req[0], in_data[0] * self.factor)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_grad[0] * self.factor)
+
+
+@mx.operator.register("test_counter")
+class _CounterProp(mx.operator.CustomOpProp):
+    def __init__(self, factor="1"):
+        super().__init__()
+        assert isinstance(factor, str)  # MXNet hands keyword arguments over as strings
+        self.factor = float(factor)
+
+    def list_auxiliary_states(self):
+        return ["count"]
+
+    def infer_shape(self, in_shape):
+        return in_shape, [in_shape[0]], [(1,)]
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        assert ctx == mx.cpu() and in_shapes == [[2, 3]]
+        return _Counter(self.factor)
+
+
+def test_imperative_forward_backward_with_two_inputs():
+    x = nd.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    label = nd.array([2, 0])
+    x.attach_grad()
+    with autograd.record():
+        y = nd.Custom(x, label, op_type="test_softmax")
+    y.backward()
+    e = np.exp(x.asnumpy() - x.asnumpy().max(1, keepdims=True))
+    p = e / e.sum(1, keepdims=True)
+    np.testing.assert_allclose(y.asnumpy(), p, rtol=1e-6)
+    want = p.copy()
+    want[[0, 1], [2, 0]] -= 1
+    np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-6)
+
+
+def test_keyword_arguments_reach_the_property_as_strings_and_aux_states_update():
+    x = nd.ones((2, 3))
+    count = nd.zeros((1,))
+    x.attach_grad()
+    with autograd.record():
+        y = nd.Custom(x, count, op_type="test_counter", factor=2.5)
+    y.backward(nd.ones((2, 3)))
+    np.testing.assert_allclose(y.asnumpy(), 2.5)
+    np.testing.assert_allclose(x.grad.asnumpy(), 2.5)
+    assert count.asscalar() == 1
+
+
+def test_symbol_bind_hybridize_and_json_round_trip():
+    data, label = sym.var("data"), sym.var("label")
+    s = sym.Custom(data, label, op_type="test_softmax", name="sm")
+    assert s.list_arguments() == ["data", "label"]
+    assert s.list_outputs() == ["sm_output"]
+    assert '"op_type": "test_softmax"' in s.tojson()
+    s2 = sym.load_json(s.tojson())
+    x = nd.array([[0.5, -1.0, 2.0]])
+    ex = s2.bind(mx.cpu(), {"data": x, "label": nd.array([1])},
+                 args_grad={"data": nd.zeros((1, 3))})
+    out = ex.forward(is_train=True)[0].asnumpy()
+    ex.backward()
+    want = out.copy()
+    want[0, 1] -= 1
+    np.testing.assert_allclose(ex.grad_dict["data"].asnumpy(), want, rtol=1e-6)
+    c = sym.Custom(sym.var("x"), op_type="test_counter", factor="3", name="c")
+    assert c.list_auxiliary_states() == ["c_count"]
+    assert c.infer_shape(x=(2, 3)) == ([(2, 3)], [(2, 3)], [(1,)])
+
+
+def test_custom_in_a_hybridized_block_matches_imperative():
+    class Net(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x, label):
+            return F.Custom(x * 2, label, op_type="test_softmax")
+
+    x = nd.array(np.random.RandomState(0).normal(size=(3, 4)))
+    label = nd.array([0, 3, 1])
+    outs = []
+    for hybrid in (False, True):
+        net = Net()
+        if hybrid:
+            net.hybridize()
+        x.attach_grad()
+        with autograd.record():
+            y = net(x, label)
+        y.backward()
+        outs.append((y.asnumpy(), x.grad.asnumpy()))
+    np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-6)
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-6)
+
+
+def test_assign_modes_and_errors():
+    op = mx.operator.CustomOp()
+    dst = nd.ones((2,))
+    op.assign(dst, "add", nd.ones((2,)))
+    op.assign(dst, "null", nd.zeros((2,)))
+    assert dst.asnumpy().tolist() == [2, 2]
+    with pytest.raises(ValueError, match="CustomOp.assign: req must be"):
+        op.assign(dst, "sum", dst)
+    with pytest.raises(ValueError, match="Custom: no operator registered as "
+                                         "op_type='nope'"):
+        nd.Custom(nd.ones((1,)), op_type="nope")
+    with pytest.raises(TypeError, match="Custom: missing required argument 'op_type'"):
+        nd.Custom(nd.ones((1,)))
+    with pytest.raises(TypeError, match="expected a CustomOpProp subclass"):
+        mx.operator.register("bad")(dict)
+    assert "Custom" in mx.operator.get_all_registered_operators()
+    args = mx.operator.get_operator_arguments("_linalg_gemm2")
+    assert args.names[:2] == ["A", "B"] and "transpose_a" in args.names

@@ -1,0 +1,130 @@
+"""`nd.random` / `sym.random` / `mx.random`: samplers checked by their moments (fixed seeds,
+generous tolerances), the densities against MXNet 1.9.1 (fixtures/make_random.py), the
+shapes MXNet's functions give, and the errors."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, nd, sym
+
+_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+_spec = importlib.util.spec_from_file_location("make_random", os.path.join(_FIX, "make_random.py"))
+make_random = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_random)
+_REF = np.load(os.path.join(_FIX, "random_pdf_mxnet.npz"))
+
+
+@pytest.mark.parametrize("k", range(len(make_random.cases())))
+def test_densities_and_their_gradients_match_mxnet(k):
+    name, ins, is_log = make_random.cases()[k]
+    out, grads = make_random.run(mx, name, ins, is_log)
+    np.testing.assert_allclose(out, _REF[f"{k}_out"], rtol=1e-6, err_msg=name)
+    for i, g in enumerate(grads):
+        np.testing.assert_allclose(g, _REF[f"{k}_grad{i}"], rtol=1e-6, atol=1e-9,
+                                   err_msg=f"{name} is_log={is_log}: gradient of input {i}")
+
+
+# (function, args, mean, variance) of each distribution, closed forms
+MOMENTS = [
+    (nd.random.uniform, (-1.0, 3.0), 1.0, 16 / 12),
+    (nd.random.normal, (2.0, 0.5), 2.0, 0.25),
+    (nd.random.gamma, (3.0, 2.0), 6.0, 12.0),             # shape alpha, scale beta
+    (nd.random.exponential, (2.0,), 2.0, 4.0),            # scale (mean)
+    (nd.random.poisson, (4.0,), 4.0, 4.0),
+    (nd.random.negative_binomial, (3, 0.4), 4.5, 11.25),  # k (1 - p) / p, .. / p**2
+    (nd.random.generalized_negative_binomial, (2.0, 0.5), 2.0, 4.0),  # mu, mu + alpha mu**2
+]
+
+
+@pytest.mark.parametrize("f, args, mean, var", MOMENTS, ids=[m[0].__name__ for m in MOMENTS])
+def test_scalar_parameters_draw_the_distribution(f, args, mean, var):
+    mx.random.seed(42)
+    x = f(*args, shape=(20000,))
+    assert x.shape == (20000,) and x.dtype == np.float32
+    x = x.asnumpy().astype(np.float64)
+    assert abs(x.mean() - mean) < 4 * np.sqrt(var / x.size) + 1e-3
+    assert abs(x.var() - var) < 0.1 * var
+
+
+@pytest.mark.parametrize("f, args, mean, var", MOMENTS, ids=[m[0].__name__ for m in MOMENTS])
+def test_array_parameters_draw_shape_samples_per_element(f, args, mean, var):
+    mx.random.seed(3)
+    params = [nd.array([a, a]) for a in args]
+    x = f(*params, shape=(2, 5000))
+    assert x.shape == (2, 2, 5000) and x.dtype == np.float32
+    m = x.asnumpy().astype(np.float64).mean(axis=(1, 2))
+    np.testing.assert_allclose(m, [mean, mean], atol=6 * np.sqrt(var / 10000) + 1e-3)
+
+
+def test_seed_makes_draws_reproducible_and_like_functions_copy_shape_and_dtype():
+    mx.random.seed(5)
+    a = nd.random.normal(shape=(3,)).asnumpy()
+    mx.random.seed(5)
+    b = mx.random.normal(shape=(3,)).asnumpy()
+    np.testing.assert_array_equal(a, b)
+    like = nd.random.exponential_like(nd.zeros((2, 4), dtype="float64"), lam=2.0)
+    assert like.shape == (2, 4) and like.dtype == np.float64 and (like.asnumpy() > 0).all()
+    assert nd.random.uniform_like(nd.zeros((3,)), low=5, high=6).asnumpy().min() >= 5
+
+
+def test_shapes_and_dtypes_as_mxnet_gives_them():
+    assert nd.random.uniform().shape == (1,)
+    assert nd.random.randn(2, 3).shape == (2, 3)
+    assert nd.random.normal(nd.array([0.0]), nd.array([1.0])).shape == (1,)
+    assert nd.random.normal(0, 1, shape=3, dtype="float64").dtype == np.float64
+    r = nd.random.randint(-3, 4, shape=(1000,))
+    assert r.dtype == np.int32 and r.asnumpy().min() == -3 and r.asnumpy().max() == 3
+    assert nd.random.randint(0, 2, dtype="int64").dtype == np.int64
+    assert nd.random.multinomial(nd.array([0.1, 0.9])).shape == (1,)
+    x = nd.array(np.arange(12).reshape(6, 2))
+    s = nd.random.shuffle(x).asnumpy()
+    assert sorted(map(tuple, s)) == sorted(map(tuple, x.asnumpy()))
+
+
+def test_multinomial_frequencies_and_log_probability_gradient():
+    mx.random.seed(11)
+    probs = nd.array([[0.2, 0.8], [0.6, 0.4]])
+    idx = nd.random.multinomial(probs, shape=5000).asnumpy()
+    np.testing.assert_allclose(idx.mean(axis=1), [0.8, 0.4], atol=0.03)
+    probs.attach_grad()
+    with autograd.record():
+        idx, logp = nd.random.multinomial(probs, shape=3, get_prob=True)
+    logp.backward()
+    i = idx.asnumpy()
+    np.testing.assert_allclose(logp.asnumpy(), np.log(np.take_along_axis(
+        probs.asnumpy(), i, 1)), rtol=1e-6)
+    want = np.zeros((2, 2))
+    for r in range(2):
+        for c in i[r]:
+            want[r, c] += 1 / probs.asnumpy()[r, c]
+    np.testing.assert_allclose(probs.grad.asnumpy(), want, rtol=1e-5)
+
+
+def test_symbolic_samplers():
+    s = sym.random.normal(sym.var("mu"), sym.var("sigma"), shape=(4,))
+    _, out, _ = s.infer_shape(mu=(2, 3), sigma=(2, 3))
+    assert out == [(2, 3, 4)]
+    u = sym.random.uniform(1, 2, shape=(2, 2))
+    assert u.eval()[0].shape == (2, 2)
+    assert '"op": "_random_uniform"' in u.tojson()
+    m = sym.random.multinomial(sym.var("p"))  # symbolic multinomial gives log-probs too
+    assert len(m.list_outputs()) == 2
+    assert sym.random.randint(0, 3, shape=(5,)).eval()[0].dtype == np.int32
+
+
+def test_bad_parameters_raise_naming_the_operator():
+    with pytest.raises(ValueError, match="_random_normal: scale must be positive, got -1"):
+        nd.random.normal(0, -1, shape=(2,))
+    with pytest.raises(ValueError, match=r"_random_negative_binomial: p must be in \(0, 1\]"):
+        nd.random.negative_binomial(2, 1.5)
+    with pytest.raises(ValueError, match="_sample_gamma: the parameter arrays alpha, beta "
+                                         "must have one shape"):
+        nd.random.gamma(nd.ones((2,)), nd.ones((3,)))
+    with pytest.raises(TypeError, match="random.normal: the parameters must all be NDArrays "
+                                        "or all numbers; loc is an NDArray but scale is float"):
+        nd.random.normal(nd.ones((2,)), 1.0)
+    with pytest.raises(ValueError, match="_random_randint: high must be greater than low"):
+        nd.random.randint(3, 3)
