@@ -89,12 +89,6 @@ def _mk(shape, n, c, sp, last):
 
 
 # ---- the kernels on raw arrays (channels first) --------------------------------------------
-def _strided(xp):
-    if xp is np:
-        return np.lib.stride_tricks.as_strided
-    return xp.lib.stride_tricks.as_strided
-
-
 def _pad_input(xp, x, g, value=0):
     nd = len(g.kernel)
     if not any(g.pad) and not any(g.pad_end):
@@ -103,26 +97,27 @@ def _pad_input(xp, x, g, value=0):
     return xp.pad(x, widths, mode="constant", constant_values=value)
 
 
-def _windows(xp, xpad, g):
-    """A read-only view (N, C, *out, *kernel) of every window of the padded input."""
+def _offsets(g):
+    """(index, strided slice of the padded input) per kernel offset: the slice holds, for
+    every output position, the input that offset of the window reads."""
     nd = len(g.kernel)
-    s = xpad.strides
-    shape = xpad.shape[:2] + g.out + g.kernel
-    strides = s[:2] + tuple(s[2 + i] * g.stride[i] for i in range(nd)) + \
-        tuple(s[2 + i] * g.dilate[i] for i in range(nd))
-    return _strided(xp)(xpad, shape=shape, strides=strides, writeable=False)
+    for j, k in enumerate(np.ndindex(*g.kernel)):
+        yield j, (slice(None), slice(None)) + tuple(
+            slice(k[i] * g.dilate[i], k[i] * g.dilate[i] + g.stride[i] * (g.out[i] - 1) + 1,
+                  g.stride[i]) for i in range(nd))
 
 
 def im2col(xp, x, g, value=0):
     """The columns of input `x` (N, C, *spatial) for geometry `g`: an array (C * K, N * P)
     whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
-    kernel's size, P the output's). One strided view and one copy."""
-    nd = len(g.kernel)
-    v = _windows(xp, _pad_input(xp, x, g, value), g)
-    # (C, *kernel, N, *out): the copy then reads the input along its rows.
-    order = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    kernel's size, P the output's). One strided-slice copy per kernel offset."""
+    xpad = _pad_input(xp, x, g, value)
     n, c = x.shape[:2]
-    return xp.ascontiguousarray(v.transpose(order)).reshape(c * prod(g.kernel), n * prod(g.out))
+    kk = prod(g.kernel)
+    cols = xp.empty((c, kk, n) + g.out, dtype=x.dtype)
+    for j, sl in _offsets(g):
+        cols[:, j] = xpad[sl].swapaxes(0, 1)
+    return cols.reshape(c * kk, n * prod(g.out))
 
 
 def col2im(xp, cols, x_shape, g):
@@ -133,11 +128,9 @@ def col2im(xp, cols, x_shape, g):
     sp = x_shape[2:]
     padded = tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(nd))
     out = xp.zeros((n, c) + padded, dtype=cols.dtype)
-    cv = cols.reshape((c,) + g.kernel + (n,) + g.out)
-    for k in np.ndindex(*g.kernel):
-        sl = tuple(slice(k[i] * g.dilate[i], k[i] * g.dilate[i] + g.stride[i] * (g.out[i] - 1)
-                         + 1, g.stride[i]) for i in range(nd))
-        out[(slice(None), slice(None)) + sl] += cv[(slice(None),) + k].swapaxes(0, 1)
+    cv = cols.reshape((c, prod(g.kernel), n) + g.out)
+    for j, sl in _offsets(g):
+        out[sl] += cv[:, j].swapaxes(0, 1)
     crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
     return out[(slice(None), slice(None)) + crop]
 
@@ -486,24 +479,32 @@ def _pool_divisor(xp, p, g, sp, dtype):
     return xp.asarray(total.astype(dtype))
 
 
+def _max_fill(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
 def _pool_first(p, rc, x):
-    """Pooling on channels-first data: (y, window view or None)."""
+    """Pooling on channels-first data, one pass per kernel offset."""
     xp = rc.xp
     g = pool_geom(p, x.shape[2:])
-    nd = len(g.kernel)
-    kaxes = tuple(range(2 + nd, 2 + 2 * nd))
-    if p.pool_type == "max":
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        v = _windows(xp, _pad_input(xp, x, g, fill), g)
-        return v.max(axis=kaxes), g
-    v = _windows(xp, _pad_input(xp, x, g, 0), g)
-    if p.pool_type == "lp":
-        y = (v ** p.p_value).sum(axis=kaxes)
-        return (y ** (1.0 / p.p_value)).astype(x.dtype, copy=False), g
-    y = v.sum(axis=kaxes)
-    if p.pool_type == "avg":
+    kind = p.pool_type
+    xpad = _pad_input(xp, x, g, _max_fill(x.dtype) if kind == "max" else 0)
+    y = None
+    for _, sl in _offsets(g):
+        v = xpad[sl]
+        if kind == "lp":
+            v = v ** p.p_value
+        if y is None:
+            y = v.copy()
+        elif kind == "max":
+            xp.maximum(y, v, out=y)
+        else:
+            y += v
+    if kind == "lp":
+        y = y ** (1.0 / p.p_value)
+    elif kind == "avg":
         y = y / _pool_divisor(xp, p, g, x.shape[2:], x.dtype)
-    return y.astype(x.dtype, copy=False), g
+    return y.astype(x.dtype, copy=False)
 
 
 def _pooling(p, rc, x):
@@ -515,7 +516,7 @@ def _pooling(p, rc, x):
     count_include_pad=False."""
     last, _ = _layout_of("Pooling", p, x.ndim)
     xf = _to_first(x) if last else x
-    y, _ = _pool_first(p, rc, xf)
+    y = _pool_first(p, rc, xf)
     return rc.xp.ascontiguousarray(_to_last(y)) if last else y
 
 
@@ -531,33 +532,31 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     nd = len(g.kernel)
     padded = tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(nd))
     gx = xp.zeros(xf.shape[:2] + padded, dtype=gy.dtype)
-    if p.pool_type == "max":
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        v = _windows(xp, _pad_input(xp, xf, g, fill), g)
+    kind = p.pool_type
+    xpad = _pad_input(xp, xf, g, _max_fill(x.dtype) if kind == "max" else 0)
+    if kind == "max":
         # The gradient goes to the first maximum of each window, as MXNet's kernel does.
-        first = v.reshape(v.shape[:2 + nd] + (-1,)).argmax(axis=-1)
-    elif p.pool_type == "lp":
-        v = _windows(xp, _pad_input(xp, xf, g, 0), g)
-        first = None
-    else:
-        scale = gy
-        if p.pool_type == "avg":
-            scale = gy / _pool_divisor(xp, p, g, sp, gy.dtype)
-    for j, k in enumerate(np.ndindex(*g.kernel)):
-        sl = tuple(slice(k[i], k[i] + g.stride[i] * (g.out[i] - 1) + 1, g.stride[i])
-                   for i in range(nd))
-        if p.pool_type == "max":
-            contrib = gy * (first == j)
-        elif p.pool_type == "lp":
-            xk = v[(Ellipsis,) + k]
-            if p.p_value == 1:
-                contrib = gy
+        best, first = None, None
+        for j, sl in _offsets(g):
+            v = xpad[sl]
+            if best is None:
+                best, first = v.copy(), xp.zeros(v.shape, dtype=np.int32)
             else:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    contrib = xp.where(y == 0, 0, gy * (xk / y) ** (p.p_value - 1))
+                better = v > best
+                best = xp.where(better, v, best)
+                first = xp.where(better, j, first)
+    elif kind == "avg":
+        scale = gy / _pool_divisor(xp, p, g, sp, gy.dtype)
+    for j, sl in _offsets(g):
+        if kind == "max":
+            contrib = gy * (first == j)
+        elif kind == "lp" and p.p_value != 1:
+            # MXNet's rule: 0 where the output is 0 (y = 0 only when the window is all 0).
+            ratio = xpad[sl] / xp.where(y == 0, 1, y)
+            contrib = gy * ratio ** (p.p_value - 1)
         else:
-            contrib = scale
-        gx[(slice(None), slice(None)) + sl] += contrib
+            contrib = scale if kind == "avg" else gy
+        gx[sl] += contrib
     crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
     gx = gx[(slice(None), slice(None)) + crop].astype(x.dtype, copy=False)
     return (xp.ascontiguousarray(_to_last(gx)) if last else gx,)

@@ -25,6 +25,16 @@ def _case(i):
     return meta, ins
 
 
+# MXNet 1.9.1's SELU gradient below 0 is lambda * (alpha + y), y the output; the derivative is
+# y + lambda * alpha (the registry walk holds ours against finite differences), so only SELU's
+# forward is compared.
+_NO_GRAD = {"selu"}
+
+
+def _grads_compared(meta):
+    return meta["name"] not in _NO_GRAD
+
+
 def _ids():
     return [json.loads(str(_DATA[f"{i}_meta"]))["name"] for i in range(_N)]
 
@@ -39,7 +49,7 @@ def test_imperative_matches_mxnet(i):
         y = getattr(nd, meta["op"])(*xs, **meta["attrs"])
     y.backward(nd.array(_DATA[f"{i}_head"]))
     np.testing.assert_allclose(y.asnumpy(), _DATA[f"{i}_out"], rtol=1e-4, atol=1e-5)
-    for k, x in enumerate(xs):
+    for k, x in enumerate(xs if _grads_compared(meta) else []):
         np.testing.assert_allclose(x.grad.asnumpy(), _DATA[f"{i}_grad{k}"], rtol=1e-4,
                                    atol=1e-5, err_msg=f"{meta['name']}: gradient of input {k}")
 
@@ -58,6 +68,6 @@ def test_symbolic_matches_mxnet(i):
     y = ex.forward(is_train=True)[0]
     ex.backward([nd.array(_DATA[f"{i}_head"])])
     np.testing.assert_allclose(y.asnumpy(), _DATA[f"{i}_out"], rtol=1e-4, atol=1e-5)
-    for k, n in enumerate(names):
+    for k, n in enumerate(names if _grads_compared(meta) else []):
         np.testing.assert_allclose(grads[n].asnumpy(), _DATA[f"{i}_grad{k}"], rtol=1e-4,
                                    atol=1e-5)
