@@ -88,6 +88,13 @@ class SyncBatchNorm(BatchNorm):
                          in_channels=in_channels, **kwargs)
         self.num_devices = num_devices or 1
 
+    def __repr__(self):
+        kw = {k: self._kwargs[k] for k in ("eps", "momentum", "fix_gamma", "use_global_stats")}
+        kw.update(ndev=self.num_devices, key=self.prefix)
+        shape = self.gamma.shape[0]
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())}, " \
+               f"in_channels={shape or None})"
+
 
 class _PixelShuffle(HybridBlock):
     _ndim = 2
@@ -108,7 +115,8 @@ class _PixelShuffle(HybridBlock):
         n, f = self._ndim, self._factors
         # (N, C*f1*..*fn, *S) -> (N, C, f1, .., fn, *S) -> (N, C, S1, f1, .., Sn, fn) -> merge
         x = F.reshape(x, shape=(0, -4, -1, _prod(f)) + (0,) * n)
-        x = F.reshape(x, shape=(0, 0, -4) + f + (0,) * n)
+        for i in range(n - 1):  # -4 splits one axis in two: peel the factors off one by one
+            x = F.reshape(x, shape=(0,) * (2 + i) + (-4, f[i], -1) + (0,) * n)
         axes = (0, 1) + tuple(a for i in range(n) for a in (2 + n + i, 2 + i))
         x = F.transpose(x, axes=axes)
         return F.reshape(x, shape=(0, 0) + (-3,) * n)
