@@ -10,9 +10,10 @@ from . import loss
 from . import data
 from . import utils
 from . import contrib
+from . import model_zoo
 from .trainer import Trainer
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "Block", "HybridBlock", "SymbolBlock",
-           "nn", "rnn", "loss", "data", "utils", "contrib", "Trainer",
+           "nn", "rnn", "loss", "data", "utils", "contrib", "model_zoo", "Trainer",
            "DeferredInitializationError",
            "UninitializedParameterError"]

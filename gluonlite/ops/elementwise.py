@@ -225,33 +225,79 @@ def _prelu_gamma(x, gamma):
     return gamma.reshape((1, -1) + (1,) * (x.ndim - 2))
 
 
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_LAMBDA = 1.0507009873554804934193349852946
+
+
+def _erf(xp, x):
+    if xp is np:
+        from scipy.special import erf
+        return erf(x)
+    try:
+        from cupyx.scipy.special import erf
+        return erf(x)
+    except ImportError:  # an array module without cupyx: computed on the host, explicitly
+        from scipy.special import erf
+        return xp.asarray(erf(xp.asnumpy(x)))
+
+
 def _leaky_fwd(p, rc, x, gamma=None):
-    """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25): leaky (x if x > 0 else
-    slope * x), elu (slope * (exp(x) - 1) below 0) or prelu (a learned slope `gamma` per
-    channel of axis 1)."""
+    """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
+    upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
+    selu (lambda * (x if x > 0 else alpha * (exp(x) - 1)), SELU's constants), gelu
+    (0.5 * x * (1 + erf(x / sqrt(2)))), prelu (a learned slope `gamma` per channel of axis 1)
+    or rrelu (in training a random slope per entry drawn from U(lower_bound, upper_bound),
+    kept as a hidden output; their mean otherwise)."""
     xp = rc.xp
+    t = x.dtype.type
     if p.act_type == "leaky":
-        return xp.where(x > 0, x, x * x.dtype.type(p.slope))
+        return xp.where(x > 0, x, x * t(p.slope))
     if p.act_type == "elu":
         return xp.where(x > 0, x, (p.slope * xp.expm1(xp.minimum(x, 0))).astype(x.dtype))
+    if p.act_type == "selu":
+        neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
+        return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
+    if p.act_type == "gelu":
+        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+    if p.act_type == "rrelu":
+        if rc.is_train:
+            from .random import generator
+            u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
+            slope = xp.asarray(u.astype(x.dtype))
+        else:
+            slope = xp.full(x.shape, (p.lower_bound + p.upper_bound) / 2, dtype=x.dtype)
+        mask = xp.where(x > 0, t(1), slope)
+        return x * mask, mask
     return xp.where(x > 0, x, x * _prelu_gamma(x, gamma))
 
 
 def _leaky_vjp(p, rc, xs, ys, gys, need):
     x, y, g = xs[0], ys[0], gys[0]
+    xp = rc.xp
     if p.act_type == "leaky":
-        return (g * rc.xp.where(x > 0, 1, p.slope).astype(g.dtype),)
+        return (g * xp.where(x > 0, 1, p.slope).astype(g.dtype),)
     if p.act_type == "elu":
-        return (g * rc.xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)
+        return (g * xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)
+    if p.act_type == "selu":
+        return (g * xp.where(x > 0, _SELU_LAMBDA, y + _SELU_LAMBDA * _SELU_ALPHA),)
+    if p.act_type == "gelu":
+        # Phi(x) = y / x away from 0 (and 1/2 at 0): written from the output, so the rule
+        # records with the registered operators only.
+        safe = xp.where(x == 0, 1, x)
+        phi = xp.where(x == 0, 0.5, y / safe)
+        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+    if p.act_type == "rrelu":
+        return (g * ys[1],)
     gamma = xs[1]
-    gx = g * rc.xp.where(x > 0, 1, _prelu_gamma(x, gamma)).astype(g.dtype)
-    gg = unbroadcast(g * rc.xp.where(x > 0, 0, x), _prelu_gamma(x, gamma).shape)
+    gx = g * xp.where(x > 0, 1, _prelu_gamma(x, gamma)).astype(g.dtype)
+    gg = unbroadcast(g * xp.where(x > 0, 0, x), _prelu_gamma(x, gamma).shape)
     return gx, gg.reshape(gamma.shape)
 
 
 def _leaky_shape(p, ins):
     if p.act_type != "prelu":
-        return same_shape("LeakyReLU")(p, ins)
+        ins, outs = same_shape("LeakyReLU")(p, ins)
+        return ins, outs * (2 if p.act_type == "rrelu" else 1)
     d = ins[0]
     if d is None:
         return ins, [None]
@@ -265,8 +311,12 @@ def _leaky_shape(p, ins):
 
 register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "gamma"),
          inputs=lambda p: ["data", "gamma"] if p.act_type == "prelu" else ["data"],
-         attrs={"act_type": A.Enum("leaky", "elu", "prelu", default="leaky"),
-                "slope": A.Float(0.25)})(_leaky_fwd)
+         outputs=lambda p: 2 if p.act_type == "rrelu" else 1, visible=1,
+         random=True,
+         attrs={"act_type": A.Enum("leaky", "elu", "prelu", "selu", "gelu", "rrelu",
+                                   default="leaky"),
+                "slope": A.Float(0.25), "lower_bound": A.Float(0.125),
+                "upper_bound": A.Float(0.334)})(_leaky_fwd)
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},

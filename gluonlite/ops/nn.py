@@ -234,3 +234,16 @@ register("LayerNorm", inputs=("data", "gamma", "beta"), outputs=3,
          visible=lambda p: 3 if p.output_mean_var else 1,
          attrs={"axis": A.Int(-1), "eps": A.Float(1e-5), "output_mean_var": A.Bool(False)},
          shape=_ln_shape, vjp=_ln_vjp)(_layernorm)
+
+
+def _softmin(p, rc, x):
+    """softmin(data, axis=-1, temperature=None, dtype=None): softmax of -data."""
+    return _softmax_fwd(p, rc, -x, False)
+
+
+def _softmin_vjp(p, rc, xs, ys, gys, need):
+    return (-_softmax_vjp(p, rc, xs, ys, gys, need)[0],)
+
+
+register("softmin", attrs=_SOFTMAX_ATTRS, vjp=_softmin_vjp, shape=_softmax_shape("softmin"),
+         dtype=_softmax_dtype)(_softmin)

@@ -10,8 +10,7 @@ import pytest
 from gluonlite import autograd, gluon, nd
 from gluonlite.gluon import rnn
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "fixtures",
-                        "mxnet")
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "mxnet")
 LAYERS = ["layer_lstm", "layer_gru", "layer_rnn_relu"]
 
 

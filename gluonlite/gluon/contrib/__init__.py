@@ -1,5 +1,6 @@
 """`gluon.contrib`: MXNet 1.x's contributed Gluon blocks (`contrib.rnn`: LSTMPCell,
-VariationalDropoutCell)."""
-from . import rnn
+VariationalDropoutCell; `contrib.nn`: Concurrent, HybridConcurrent, Identity, SyncBatchNorm,
+PixelShuffle1D/2D/3D)."""
+from . import nn, rnn
 
-__all__ = ["rnn"]
+__all__ = ["nn", "rnn"]

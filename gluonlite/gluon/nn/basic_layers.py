@@ -237,7 +237,8 @@ class BatchNorm(HybridBlock):
         return F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
 
     def __repr__(self):
-        return f"BatchNorm({', '.join(f'{k}={v}' for k, v in self._kwargs.items())}, " \
+        return f"{type(self).__name__}(" \
+               f"{', '.join(f'{k}={v!r}' for k, v in self._kwargs.items())}, " \
                f"in_channels={self.gamma.shape[0] or None})"
 
 

@@ -5,6 +5,11 @@ import numpy as np
 from .common import C, Idx, Pos
 
 
+def _erf(x):
+    from scipy.special import erf
+    return erf(x)
+
+
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -209,7 +214,13 @@ SPECS = {
                   C([B23], {"act_type": "elu", "slope": 1.0},
                     ref=lambda x: np.where(x > 0, x, np.expm1(x))),
                   C([B23, (3,)], {"act_type": "prelu"},
-                    ref=lambda x, g: np.where(x > 0, x, x * g))],
+                    ref=lambda x, g: np.where(x > 0, x, x * g)),
+                  C([B23], {"act_type": "selu"}, ref=lambda x: 1.0507009873554805 * np.where(
+                      x > 0, x, 1.6732632423543772 * np.expm1(x))),
+                  C([B23], {"act_type": "gelu"}, ref=lambda x: 0.5 * x * (1 + _erf(
+                      x / np.sqrt(2)))),
+                  C([B23], {"act_type": "rrelu"}, train=False,
+                    ref=lambda x: np.where(x > 0, x, x * (0.125 + 0.334) / 2))],
     "RNN": [_rnn("lstm", 2, True), _rnn("gru", 2), _rnn("rnn_tanh", 1, True),
             _rnn("rnn_relu", 2, more=False),
             # a projection; clipped cell states (bounds away from the values' kinks)

@@ -1,0 +1,168 @@
+"""MXNet 1.x's `gluon.contrib.nn` layers."""
+from ...block import HybridBlock
+from ...nn.basic_layers import BatchNorm, HybridSequential, Sequential
+
+__all__ = ["Concurrent", "HybridConcurrent", "Identity", "SparseEmbedding", "SyncBatchNorm",
+           "PixelShuffle1D", "PixelShuffle2D", "PixelShuffle3D"]
+
+
+class Concurrent(Sequential):
+    """Run every child on the same input and concatenate their outputs along `axis`.
+
+    Args:
+        axis: the concatenation axis (default -1).
+
+    Example::
+
+        net = Concurrent(axis=1)
+        net.add(nn.Dense(3), nn.Dense(4))   # (N, k) -> (N, 7)
+    """
+
+    def __init__(self, axis=-1, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self.axis = axis
+
+    def forward(self, x):
+        from .... import ndarray as nd
+        return nd.concat(*[block(x) for block in self._children.values()], dim=self.axis)
+
+
+class HybridConcurrent(HybridSequential):
+    """`Concurrent` for HybridBlock children; hybridizable as a whole.
+
+    Example: ``net = HybridConcurrent(axis=1); net.add(nn.Dense(3), nn.Dense(4))``.
+    """
+
+    def __init__(self, axis=-1, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self.axis = axis
+
+    def hybrid_forward(self, F, x):
+        return F.concat(*[block(x) for block in self._children.values()], dim=self.axis)
+
+
+class Identity(HybridBlock):
+    """Return the input unchanged (a placeholder branch in a Concurrent). Example:
+    ``Identity()(x) is x``."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+
+    def hybrid_forward(self, F, x):
+        return x
+
+
+class SparseEmbedding(HybridBlock):
+    """MXNet's Embedding with a row_sparse gradient. Sparse storage is not part of gluonlite:
+    creating one raises NotImplementedError (use `gluon.nn.Embedding`, whose gradient is
+    dense)."""
+
+    def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
+                 **kwargs):
+        raise NotImplementedError(
+            "gluon.contrib.nn.SparseEmbedding: row_sparse gradients need sparse storage, which "
+            "gluonlite does not have; use gluon.nn.Embedding (dense gradient, same values)")
+
+
+class SyncBatchNorm(BatchNorm):
+    """Batch normalization synchronized across devices. gluonlite runs on one process, where
+    it is BatchNorm (axis 1) over the local batch.
+
+    Args:
+        in_channels: number of channels (0: inferred).
+        num_devices: accepted for MXNet's signature; one process has one batch.
+        momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
+
+    Example: ``SyncBatchNorm(num_devices=1)``.
+    """
+
+    def __init__(self, in_channels=0, num_devices=None, momentum=0.9, epsilon=1e-5,
+                 center=True, scale=True, use_global_stats=False, beta_initializer="zeros",
+                 gamma_initializer="ones", running_mean_initializer="zeros",
+                 running_variance_initializer="ones", **kwargs):
+        super().__init__(axis=1, momentum=momentum, epsilon=epsilon, center=center,
+                         scale=scale, use_global_stats=use_global_stats,
+                         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
+                         running_mean_initializer=running_mean_initializer,
+                         running_variance_initializer=running_variance_initializer,
+                         in_channels=in_channels, **kwargs)
+        self.num_devices = num_devices or 1
+
+    def __repr__(self):
+        kw = {k: self._kwargs[k] for k in ("eps", "momentum", "fix_gamma", "use_global_stats")}
+        kw.update(ndev=self.num_devices, key=self.prefix)
+        shape = self.gamma.shape[0]
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())}, " \
+               f"in_channels={shape or None})"
+
+
+class _PixelShuffle(HybridBlock):
+    _ndim = 2
+
+    def __init__(self, factor):
+        super().__init__()
+        n = self._ndim
+        if isinstance(factor, int):
+            factor = (factor,) * n
+        factor = tuple(int(f) for f in factor)
+        if len(factor) != n or any(f <= 0 for f in factor):
+            raise ValueError(f"{type(self).__name__}: factor must be a positive int or {n} "
+                             f"positive ints, got {factor!r}")
+        self._factors = factor
+        self._factor = factor[0] if n == 1 else factor
+
+    def hybrid_forward(self, F, x):
+        n, f = self._ndim, self._factors
+        # (N, C*f1*..*fn, *S) -> (N, C, f1, .., fn, *S) -> (N, C, S1, f1, .., Sn, fn) -> merge
+        x = F.reshape(x, shape=(0, -4, -1, _prod(f)) + (0,) * n)
+        for i in range(n - 1):  # -4 splits one axis in two: peel the factors off one by one
+            x = F.reshape(x, shape=(0,) * (2 + i) + (-4, f[i], -1) + (0,) * n)
+        axes = (0, 1) + tuple(a for i in range(n) for a in (2 + n + i, 2 + i))
+        x = F.transpose(x, axes=axes)
+        return F.reshape(x, shape=(0, 0) + (-3,) * n)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._factor})"
+
+
+def _prod(f):
+    out = 1
+    for v in f:
+        out *= v
+    return out
+
+
+class PixelShuffle1D(_PixelShuffle):
+    """(N, f * C, W) -> (N, C, W * f): channels moved into the width.
+
+    Args:
+        factor: the upsampling factor (an int).
+
+    Example: ``PixelShuffle1D(2)`` maps (1, 4, 3) to (1, 2, 6).
+    """
+
+    _ndim = 1
+
+
+class PixelShuffle2D(_PixelShuffle):
+    """(N, f1 * f2 * C, H, W) -> (N, C, H * f1, W * f2).
+
+    Args:
+        factor: an int or a pair (f1, f2).
+
+    Example: ``PixelShuffle2D((2, 3))`` maps (1, 12, 3, 5) to (1, 2, 6, 15).
+    """
+
+    _ndim = 2
+
+
+class PixelShuffle3D(_PixelShuffle):
+    """(N, f1 * f2 * f3 * C, D, H, W) -> (N, C, D * f1, H * f2, W * f3).
+
+    Args:
+        factor: an int or a triple.
+
+    Example: ``PixelShuffle3D(2)`` maps (1, 16, 2, 3, 4) to (1, 2, 4, 6, 8).
+    """
+
+    _ndim = 3

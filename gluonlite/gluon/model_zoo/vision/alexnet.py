@@ -1,0 +1,44 @@
+"""AlexNet (Krizhevsky et al. 2012), with MXNet 1.9.1's parameter names."""
+from ...block import HybridBlock
+from ... import nn
+from ._common import finish
+
+__all__ = ["AlexNet", "alexnet"]
+
+
+class AlexNet(HybridBlock):
+    """AlexNet: five convolutions (11x11/4, 5x5, 3x3 x 3) with max pooling, two Dense(4096)
+    with Dropout(0.5), and a Dense classifier. Input (N, 3, 224, 224).
+
+    Args:
+        classes: output classes (default 1000).
+
+    Example: ``AlexNet(classes=10)``.
+    """
+
+    def __init__(self, classes=1000, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix="")
+            with self.features.name_scope():
+                self.features.add(
+                    nn.Conv2D(64, kernel_size=11, strides=4, padding=2, activation="relu"),
+                    nn.MaxPool2D(pool_size=3, strides=2),
+                    nn.Conv2D(192, kernel_size=5, padding=2, activation="relu"),
+                    nn.MaxPool2D(pool_size=3, strides=2),
+                    nn.Conv2D(384, kernel_size=3, padding=1, activation="relu"),
+                    nn.Conv2D(256, kernel_size=3, padding=1, activation="relu"),
+                    nn.Conv2D(256, kernel_size=3, padding=1, activation="relu"),
+                    nn.MaxPool2D(pool_size=3, strides=2), nn.Flatten(),
+                    nn.Dense(4096, activation="relu"), nn.Dropout(0.5),
+                    nn.Dense(4096, activation="relu"), nn.Dropout(0.5))
+            self.output = nn.Dense(classes)
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+def alexnet(pretrained=False, ctx=None, root=None, **kwargs):
+    """AlexNet; `pretrained` loads ``alexnet.params`` from `root` (default
+    ``$MXNET_HOME/models``). Example: ``alexnet(classes=10)``."""
+    return finish(AlexNet(**kwargs), "alexnet", pretrained, ctx, root)

@@ -1,0 +1,98 @@
+"""Normalization layers beyond BatchNorm and LayerNorm: InstanceNorm, GroupNorm and
+BatchNormReLU, with MXNet 1.x Gluon's names, defaults, parameters and ``__repr__``."""
+from ..block import HybridBlock
+from .basic_layers import BatchNorm
+
+__all__ = ["InstanceNorm", "GroupNorm", "BatchNormReLU"]
+
+
+def _content(kwargs):
+    return ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+
+
+class InstanceNorm(HybridBlock):
+    """Instance normalization: each sample's channel normalized over its spatial entries,
+    then ``* gamma + beta`` per channel.
+
+    Args:
+        axis: the channel axis (default 1).
+        epsilon: default 1e-5.
+        center: learn beta (default True).
+        scale: learn gamma (default False: gamma stays 1).
+        beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
+        in_channels: number of channels (0: inferred).
+
+    Example: ``nn.InstanceNorm()`` on (N, C, H, W) data.
+    """
+
+    def __init__(self, axis=1, epsilon=1e-5, center=True, scale=False,
+                 beta_initializer="zeros", gamma_initializer="ones", in_channels=0, **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
+        self._axis = axis
+        self._epsilon = epsilon
+        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
+                                     shape=(in_channels,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get("beta", grad_req="write" if center else "null",
+                                    shape=(in_channels,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+    def hybrid_forward(self, F, x, gamma, beta):
+        if self._axis == 1:
+            return F.InstanceNorm(x, gamma, beta, name="fwd", eps=self._epsilon)
+        x = x.swapaxes(1, self._axis)
+        return F.InstanceNorm(x, gamma, beta, name="fwd",
+                              eps=self._epsilon).swapaxes(1, self._axis)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({_content(self._kwargs)}, " \
+               f"in_channels={self.gamma.shape[0]})"
+
+
+class GroupNorm(HybridBlock):
+    """Group normalization: each sample's channels split into `num_groups` groups, each
+    normalized over all its entries, then ``* gamma + beta`` per group (MXNet 1.x keeps one
+    gamma and one beta per group).
+
+    Args:
+        num_groups: default 1 (must divide the channels).
+        epsilon: default 1e-5.
+        center, scale: learn beta / gamma (default True).
+        beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
+
+    Example: ``nn.GroupNorm(num_groups=4)`` on (N, 16, H, W) data.
+    """
+
+    def __init__(self, num_groups=1, epsilon=1e-5, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._kwargs = {"eps": epsilon, "num_groups": num_groups, "center": center,
+                        "scale": scale}
+        self._num_groups = num_groups
+        self._epsilon = epsilon
+        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
+                                     shape=(num_groups,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get("beta", grad_req="write" if center else "null",
+                                    shape=(num_groups,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+    def hybrid_forward(self, F, data, gamma, beta):
+        return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups,
+                           eps=self._epsilon)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({_content(self._kwargs)})"
+
+
+class BatchNormReLU(BatchNorm):
+    """BatchNorm followed by relu (MXNet fuses the two in one operator; here they are two
+    graph nodes with the same result). Arguments as BatchNorm.
+
+    Example: ``nn.BatchNormReLU()``.
+    """
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        y = F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
+        return F.relu(y)

@@ -1,0 +1,649 @@
+"""Convolution family: Convolution, Deconvolution, Pooling, im2col, col2im (1-D, 2-D, 3-D).
+
+Every kernel is numpy: im2col reads the padded input through a strided view (no Python loop
+over pixels) and one matrix product per group does the arithmetic; the gradients are the
+same two pieces the other way round (col2im loops over the kernel offsets only). A
+Deconvolution is the data gradient of a Convolution, so the two share every piece.
+
+Channels-last layouts (NWC, NHWC, NDHWC) are run by moving the channel axis first and back.
+"""
+from math import prod
+
+import numpy as np
+
+from . import attrs as A
+from .registry import register, ShapeError
+
+__all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
+
+_FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
+def _opt_str(v):
+    return None if v is None or str(v).strip() in ("None", "") else str(v)
+
+
+def _tuple_attr(default=()):
+    """A per-spatial-axis tuple attribute (kernel, stride, dilate, pad, adj)."""
+    return A.Shape(default)
+
+
+_LAYOUT = A.Attr(_opt_str, None, "str")
+
+
+# ---- geometry ----------------------------------------------------------------------------------
+class Geom:
+    """The per-axis numbers of one convolution: kernel, stride, dilate, pad (left), pad_end
+    (right, which Pooling's 'full' convention makes larger) and the output sizes."""
+
+    __slots__ = ("kernel", "stride", "dilate", "pad", "pad_end", "out")
+
+    def __init__(self, kernel, stride, dilate, pad, pad_end, out):
+        self.kernel, self.stride, self.dilate = tuple(kernel), tuple(stride), tuple(dilate)
+        self.pad, self.pad_end, self.out = tuple(pad), tuple(pad_end), tuple(out)
+
+
+def _axis_tuple(name, attr, value, nd, default):
+    """`value` expanded to one entry per spatial axis (empty: `default` on every axis)."""
+    if not value:
+        return (default,) * nd
+    if len(value) != nd:
+        raise ShapeError(f"{name}: {attr}={tuple(value)} must have {nd} entries, one per "
+                         f"spatial axis of the kernel {nd}-D")
+    return tuple(value)
+
+
+def _layout_of(name, p, ndim, allowed_last=True):
+    """(channels_last, layout string) for data of `ndim` axes; ValueError for a layout MXNet
+    rejects."""
+    nd = ndim - 2
+    if nd not in _FIRST:
+        raise ShapeError(f"{name}: data must have 3, 4 or 5 dimensions (batch, channel and 1-3 "
+                         f"spatial axes), got {ndim}")
+    lay = p.layout
+    if lay is None or lay == _FIRST[nd]:
+        return False, _FIRST[nd]
+    if allowed_last and lay == _LAST[nd]:
+        return True, lay
+    ok = [_FIRST[nd]] + ([_LAST[nd]] if allowed_last else [])
+    raise ShapeError(f"{name}: layout={lay!r} is not supported for data of {ndim} dimensions; "
+                     f"expected one of {ok}")
+
+
+def _to_first(x):
+    return x.transpose((0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
+
+
+def _to_last(x):
+    return x.transpose((0,) + tuple(range(2, x.ndim)) + (1,))
+
+
+def _sp(shape, last):
+    """(channels, spatial sizes) of a data shape."""
+    return (shape[-1], tuple(shape[1:-1])) if last else (shape[1], tuple(shape[2:]))
+
+
+def _mk(shape, n, c, sp, last):
+    return (n,) + tuple(sp) + (c,) if last else (n, c) + tuple(sp)
+
+
+# ---- the kernels on raw arrays (channels first) --------------------------------------------
+def _pad_input(xp, x, g, value=0):
+    nd = len(g.kernel)
+    if not any(g.pad) and not any(g.pad_end):
+        return x
+    widths = ((0, 0), (0, 0)) + tuple((g.pad[i], g.pad_end[i]) for i in range(nd))
+    return xp.pad(x, widths, mode="constant", constant_values=value)
+
+
+def _offsets(g):
+    """(index, strided slice of the padded input) per kernel offset: the slice holds, for
+    every output position, the input that offset of the window reads."""
+    nd = len(g.kernel)
+    for j, k in enumerate(np.ndindex(*g.kernel)):
+        yield j, (slice(None), slice(None)) + tuple(
+            slice(k[i] * g.dilate[i], k[i] * g.dilate[i] + g.stride[i] * (g.out[i] - 1) + 1,
+                  g.stride[i]) for i in range(nd))
+
+
+def im2col(xp, x, g, value=0):
+    """The columns of input `x` (N, C, *spatial) for geometry `g`: an array (C * K, N * P)
+    whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
+    kernel's size, P the output's). One strided-slice copy per kernel offset."""
+    xpad = _pad_input(xp, x, g, value)
+    n, c = x.shape[:2]
+    kk = prod(g.kernel)
+    cols = xp.empty((c, kk, n) + g.out, dtype=x.dtype)
+    for j, sl in _offsets(g):
+        cols[:, j] = xpad[sl].swapaxes(0, 1)
+    return cols.reshape(c * kk, n * prod(g.out))
+
+
+def col2im(xp, cols, x_shape, g):
+    """The adjoint of `im2col`: columns (C * K, N * P) summed back into an input (N, C,
+    *spatial). One strided add per kernel offset."""
+    nd = len(g.kernel)
+    n, c = x_shape[:2]
+    sp = x_shape[2:]
+    padded = tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(nd))
+    out = xp.zeros((n, c) + padded, dtype=cols.dtype)
+    cv = cols.reshape((c, prod(g.kernel), n) + g.out)
+    for j, sl in _offsets(g):
+        out[sl] += cv[:, j].swapaxes(0, 1)
+    crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
+    return out[(slice(None), slice(None)) + crop]
+
+
+def _group_rows(a, groups, i):
+    r = a.shape[0] // groups
+    return a[i * r:(i + 1) * r]
+
+
+def conv_forward(xp, x, w, groups, g):
+    """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel): one
+    matrix product per group on the im2col columns."""
+    n, f = x.shape[0], w.shape[0]
+    cols = im2col(xp, x, g)
+    w2 = w.reshape(f, -1)
+    y = xp.empty((f, cols.shape[1]), dtype=np.result_type(x.dtype, w.dtype))
+    for i in range(groups):
+        xp.matmul(_group_rows(w2, groups, i), _group_rows(cols, groups, i),
+                  out=_group_rows(y, groups, i))
+    return y.reshape((f, n) + g.out).swapaxes(0, 1)
+
+
+def _gy_matrix(xp, gy):
+    """(F, N * P) from an output gradient (N, F, *out)."""
+    return xp.ascontiguousarray(gy.swapaxes(0, 1)).reshape(gy.shape[1], -1)
+
+
+def conv_data_grad(xp, gy, w, groups, g, x_shape):
+    """The gradient of `conv_forward` with respect to x: per group w_g.T @ gy_g, then col2im.
+    Also Deconvolution's forward."""
+    f = w.shape[0]
+    g2 = _gy_matrix(xp, gy)
+    w2 = w.reshape(f, -1)
+    ck = w2.shape[1]
+    cols = xp.empty((ck * groups, g2.shape[1]), dtype=np.result_type(gy.dtype, w.dtype))
+    for i in range(groups):
+        xp.matmul(_group_rows(w2, groups, i).T, _group_rows(g2, groups, i),
+                  out=_group_rows(cols, groups, i))
+    return col2im(xp, cols, x_shape, g)
+
+
+def conv_weight_grad(xp, x, gy, groups, g, w_shape):
+    """The gradient of `conv_forward` with respect to w: per group gy_g @ cols_g.T."""
+    cols = im2col(xp, x, g)
+    g2 = _gy_matrix(xp, gy)
+    dw = xp.empty((w_shape[0], cols.shape[0] // groups), dtype=np.result_type(x.dtype, gy.dtype))
+    for i in range(groups):
+        xp.matmul(_group_rows(g2, groups, i), _group_rows(cols, groups, i).T,
+                  out=_group_rows(dw, groups, i))
+    return dw.reshape(w_shape)
+
+
+# ---- Convolution ---------------------------------------------------------------------------
+_CONV_ATTRS = {
+    "kernel": _tuple_attr(A.REQUIRED), "stride": _tuple_attr(), "dilate": _tuple_attr(),
+    "pad": _tuple_attr(), "num_filter": A.Int(), "num_group": A.Int(1),
+    "workspace": A.Int(1024), "no_bias": A.Bool(False), "cudnn_tune": A.Attr(_opt_str, None),
+    "cudnn_off": A.Bool(False), "layout": _LAYOUT}
+
+_DECONV_ATTRS = dict(_CONV_ATTRS, adj=_tuple_attr(), target_shape=_tuple_attr())
+
+
+def _conv_inputs(p):
+    return ["data", "weight"] if p.no_bias else ["data", "weight", "bias"]
+
+
+def _check_common(name, p, nd):
+    for attr in ("kernel", "stride", "dilate"):
+        v = p[attr]
+        if v and any(e <= 0 for e in v):
+            raise ShapeError(f"{name}: {attr}={tuple(v)} must be positive on every axis")
+    if p.pad and any(e < 0 for e in p.pad):
+        raise ShapeError(f"{name}: pad={tuple(p.pad)} must not be negative")
+    if p.num_group <= 0:
+        raise ShapeError(f"{name}: num_group={p.num_group} must be positive")
+    if p.num_filter <= 0:
+        raise ShapeError(f"{name}: num_filter={p.num_filter} must be positive")
+    if len(p.kernel) != nd:
+        raise ShapeError(f"{name}: kernel={tuple(p.kernel)} has {len(p.kernel)} axes but the "
+                         f"data has {nd} spatial axes")
+
+
+def conv_geom(name, p, sp):
+    """The `Geom` of a Convolution with attributes `p` on spatial sizes `sp`."""
+    nd = len(sp)
+    k = p.kernel
+    s = _axis_tuple(name, "stride", p.stride, nd, 1)
+    d = _axis_tuple(name, "dilate", p.dilate, nd, 1)
+    pad = _axis_tuple(name, "pad", p.pad, nd, 0)
+    out = []
+    for i in range(nd):
+        dk = d[i] * (k[i] - 1) + 1
+        if dk > sp[i] + 2 * pad[i]:
+            raise ShapeError(f"{name}: kernel={tuple(k)} (dilated {dk} on axis {i}) is larger "
+                             f"than the padded input: spatial shape {tuple(sp)} padded by "
+                             f"{tuple(pad)} gives {sp[i] + 2 * pad[i]} on axis {i}")
+        out.append((sp[i] + 2 * pad[i] - dk) // s[i] + 1)
+    return Geom(k, s, d, pad, pad, out)
+
+
+def _conv_shape(p, ins):
+    name = "Convolution"
+    data = ins[0]
+    if data is None:
+        return ins, [None]
+    last, _ = _layout_of(name, p, len(data))
+    nd = len(data) - 2
+    _check_common(name, p, nd)
+    c, sp = _sp(data, last)
+    if c % p.num_group or p.num_filter % p.num_group:
+        raise ShapeError(f"{name}: num_group={p.num_group} must divide the input channels "
+                         f"({c}, data {tuple(data)}) and num_filter ({p.num_filter})")
+    g = conv_geom(name, p, sp)
+    wshape = ((p.num_filter,) + tuple(p.kernel) + (c // p.num_group,) if last
+              else (p.num_filter, c // p.num_group) + tuple(p.kernel))
+    _fill(name, ins, 1, "weight", wshape)
+    if not p.no_bias:
+        _fill(name, ins, 2, "bias", (p.num_filter,))
+    return ins, [_mk(data, data[0], p.num_filter, g.out, last)]
+
+
+def _fill(name, ins, i, what, want):
+    got = ins[i]
+    if got is not None and 0 not in got and tuple(got) != tuple(want):
+        raise ShapeError(f"{name}: {what} must have shape {tuple(want)}, got {tuple(got)}")
+    ins[i] = tuple(want)
+
+
+def _conv_weight_first(w, last):
+    return _to_first(w) if last else w
+
+
+def _bias_shape(nd):
+    return (1, -1) + (1,) * nd
+
+
+def _convolution(p, rc, x, w, b=None):
+    """Convolution(data, weight, bias=None, kernel, num_filter, stride=(), dilate=(),
+    pad=(), num_group=1, no_bias=False, layout=None): the N-D (1-3 spatial axes)
+    cross-correlation of data (N, C, *spatial) with weight (num_filter, C/num_group,
+    *kernel), plus bias. Output size per axis: (x + 2 * pad - dilate * (k - 1) - 1) // stride
+    + 1. Channels-last layouts (NWC, NHWC, NDHWC) take weight (num_filter, *kernel, C)."""
+    xp = rc.xp
+    last, _ = _layout_of("Convolution", p, x.ndim)
+    xf = _to_first(x) if last else x
+    g = conv_geom("Convolution", p, xf.shape[2:])
+    y = conv_forward(xp, xf, _conv_weight_first(w, last), p.num_group, g)
+    if b is not None:
+        y = y + b.reshape(_bias_shape(len(g.kernel))).astype(y.dtype, copy=False)
+    else:
+        y = xp.ascontiguousarray(y)
+    y = y.astype(x.dtype, copy=False)
+    return xp.ascontiguousarray(_to_last(y)) if last else y
+
+
+def _conv_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    x, w = xs[0], xs[1]
+    last, _ = _layout_of("Convolution", p, x.ndim)
+    xf = _to_first(x) if last else x
+    wf = _conv_weight_first(w, last)
+    gy = _to_first(gys[0]) if last else gys[0]
+    g = conv_geom("Convolution", p, xf.shape[2:])
+    gx = gw = gb = None
+    if need[0]:
+        gx = conv_data_grad(xp, gy, wf, p.num_group, g, xf.shape).astype(x.dtype, copy=False)
+        gx = _to_last(gx) if last else gx
+    if need[1]:
+        gw = conv_weight_grad(xp, xf, gy, p.num_group, g, wf.shape).astype(w.dtype, copy=False)
+        gw = _to_last(gw) if last else gw
+    if len(xs) > 2 and need[2]:
+        gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim))).astype(xs[2].dtype, copy=False)
+    return (gx, gw, gb)[:len(xs)]
+
+
+register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
+         attrs=_CONV_ATTRS, shape=_conv_shape, vjp=_conv_vjp)(_convolution)
+
+
+# ---- Deconvolution -------------------------------------------------------------------------
+def deconv_geom(name, p, sp):
+    """(Geom of the Convolution this Deconvolution transposes, output spatial sizes) for input
+    spatial sizes `sp`."""
+    nd = len(sp)
+    k = p.kernel
+    s = _axis_tuple(name, "stride", p.stride, nd, 1)
+    d = _axis_tuple(name, "dilate", p.dilate, nd, 1)
+    pad = list(_axis_tuple(name, "pad", p.pad, nd, 0))
+    adj = list(_axis_tuple(name, "adj", p.adj, nd, 0))
+    if p.target_shape and any(p.target_shape):
+        tgt = _axis_tuple(name, "target_shape", p.target_shape, nd, 0)
+        for i in range(nd):
+            total = s[i] * (sp[i] - 1) + d[i] * (k[i] - 1) + 1
+            if total < tgt[i]:
+                raise ShapeError(f"{name}: target_shape={tuple(tgt)} is larger than the "
+                                 f"largest output {total} on axis {i} for input {tuple(sp)}")
+            adj[i] = (total - tgt[i]) % 2
+            pad[i] = (total - tgt[i] + 1) // 2
+    out = []
+    for i in range(nd):
+        if adj[i] >= s[i] and adj[i] > 0:
+            raise ShapeError(f"{name}: adj={tuple(adj)} must be smaller than stride={s} on "
+                             f"every axis")
+        o = s[i] * (sp[i] - 1) + d[i] * (k[i] - 1) + 1 - 2 * pad[i] + adj[i]
+        if o <= 0:
+            raise ShapeError(f"{name}: input spatial shape {tuple(sp)} with kernel={tuple(k)}, "
+                             f"stride={s}, pad={tuple(pad)} gives an empty output")
+        out.append(o)
+    # The convolution from the output back to the input, padded by pad on both sides, maps
+    # `out` to `sp` exactly (adj < stride); its windows never read the last adj positions.
+    return Geom(k, s, d, pad, pad, sp), tuple(out)
+
+
+def _deconv_shape(p, ins):
+    name = "Deconvolution"
+    data = ins[0]
+    if data is None:
+        return ins, [None]
+    last, _ = _layout_of(name, p, len(data), allowed_last=False)
+    nd = len(data) - 2
+    _check_common(name, p, nd)
+    c, sp = _sp(data, last)
+    if c % p.num_group or p.num_filter % p.num_group:
+        raise ShapeError(f"{name}: num_group={p.num_group} must divide the input channels "
+                         f"({c}, data {tuple(data)}) and num_filter ({p.num_filter})")
+    _, out = deconv_geom(name, p, sp)
+    _fill(name, ins, 1, "weight", (c, p.num_filter // p.num_group) + tuple(p.kernel))
+    if not p.no_bias:
+        _fill(name, ins, 2, "bias", (p.num_filter,))
+    return ins, [(data[0], p.num_filter) + out]
+
+
+def _deconvolution(p, rc, x, w, b=None):
+    """Deconvolution(data, weight, bias=None, kernel, num_filter, stride=(), dilate=(),
+    pad=(), adj=(), target_shape=(), num_group=1, no_bias=True, layout=None): the transposed
+    convolution (the data gradient of Convolution) of data (N, C, *spatial) with weight
+    (C, num_filter/num_group, *kernel). Output size per axis: stride * (x - 1) + dilate *
+    (k - 1) + 1 - 2 * pad + adj; target_shape, when given, sets pad and adj."""
+    xp = rc.xp
+    _layout_of("Deconvolution", p, x.ndim, allowed_last=False)
+    g, out = deconv_geom("Deconvolution", p, x.shape[2:])
+    y = _deconv_apply(xp, x, w, p.num_group, g, out)
+    if b is not None:
+        y = y + b.reshape(_bias_shape(len(out))).astype(y.dtype, copy=False)
+    return xp.ascontiguousarray(y.astype(x.dtype, copy=False))
+
+
+def _deconv_apply(xp, x, w, groups, g, out):
+    return conv_data_grad(xp, x, w, groups, g, (x.shape[0], w.shape[1] * groups) + out)
+
+
+def _deconv_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    x, w = xs[0], xs[1]
+    g, out = deconv_geom("Deconvolution", p, x.shape[2:])
+    gy, g2 = gys[0], g
+    gx = gw = gb = None
+    if need[0]:
+        gx = xp.ascontiguousarray(conv_forward(xp, gy, w, p.num_group, g2)).astype(
+            x.dtype, copy=False)
+    if need[1]:
+        gw = conv_weight_grad(xp, gy, x, p.num_group, g2, w.shape).astype(w.dtype, copy=False)
+    if len(xs) > 2 and need[2]:
+        gb = gys[0].sum(axis=(0,) + tuple(range(2, gys[0].ndim))).astype(xs[2].dtype, copy=False)
+    return (gx, gw, gb)[:len(xs)]
+
+
+_DECONV_ATTRS["no_bias"] = A.Bool(True)
+register("Deconvolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
+         attrs=_DECONV_ATTRS, shape=_deconv_shape, vjp=_deconv_vjp)(_deconvolution)
+
+
+# ---- Pooling -------------------------------------------------------------------------------
+_POOL_ATTRS = {
+    "kernel": _tuple_attr(), "pool_type": A.Enum("max", "avg", "sum", "lp", default="max"),
+    "global_pool": A.Bool(False), "cudnn_off": A.Bool(False),
+    "pooling_convention": A.Enum("valid", "full", "same", default="valid"),
+    "stride": _tuple_attr(), "pad": _tuple_attr(), "p_value": A.OptionalInt(),
+    "count_include_pad": A.Attr(lambda v: None if A._literal(v) is None else A._bool(v), None),
+    "layout": _LAYOUT}
+
+
+def pool_geom(p, sp):
+    """The `Geom` of a Pooling with attributes `p` on spatial sizes `sp` (pad_end may exceed
+    pad: the 'full' and 'same' conventions let the last window run past the input)."""
+    name = "Pooling"
+    nd = len(sp)
+    if p.global_pool:
+        return Geom(sp, (1,) * nd, (1,) * nd, (0,) * nd, (0,) * nd, (1,) * nd)
+    if not p.kernel:
+        raise ShapeError(f"{name}: kernel is required unless global_pool=True")
+    if len(p.kernel) != nd:
+        raise ShapeError(f"{name}: kernel={tuple(p.kernel)} has {len(p.kernel)} axes but the "
+                         f"data has {nd} spatial axes")
+    k = tuple(p.kernel)
+    if any(e <= 0 for e in k):
+        raise ShapeError(f"{name}: kernel={k} must be positive on every axis (a pooling "
+                         "window of 0 is empty)")
+    s = _axis_tuple(name, "stride", p.stride, nd, 1)
+    if any(e <= 0 for e in s):
+        raise ShapeError(f"{name}: stride={s} must be positive on every axis")
+    pad = _axis_tuple(name, "pad", p.pad, nd, 0)
+    out, pad_end = [], []
+    for i in range(nd):
+        if k[i] > sp[i] + 2 * pad[i]:
+            raise ShapeError(f"{name}: kernel={k} is larger than the padded input: spatial "
+                             f"shape {tuple(sp)} padded by {pad} gives {sp[i] + 2 * pad[i]} "
+                             f"on axis {i}")
+        span = sp[i] + 2 * pad[i] - k[i]
+        if p.pooling_convention == "valid":
+            o = span // s[i] + 1
+        elif p.pooling_convention == "full":
+            o = -(-span // s[i]) + 1
+        else:
+            o = -(-(sp[i] + 2 * pad[i]) // s[i])
+        out.append(o)
+        pad_end.append(max(pad[i], (o - 1) * s[i] + k[i] - sp[i] - pad[i]))
+    return Geom(k, s, (1,) * nd, pad, pad_end, out)
+
+
+def _pool_shape(p, ins):
+    data = ins[0]
+    if data is None:
+        return ins, [None]
+    if p.pool_type == "lp" and p.p_value not in (1, 2, 3):
+        raise ShapeError(f"Pooling: pool_type='lp' needs p_value 1, 2 or 3, got {p.p_value}")
+    last, _ = _layout_of("Pooling", p, len(data))
+    c, sp = _sp(data, last)
+    g = pool_geom(p, sp)
+    return ins, [_mk(data, data[0], c, g.out, last)]
+
+
+def _pool_divisor(xp, p, g, sp, dtype):
+    """Per output position, what an avg window divides by: the window's part inside the
+    padded input (count_include_pad, MXNet's default) or inside the input itself."""
+    nd = len(sp)
+    total = None
+    for i in range(nd):
+        start = np.arange(g.out[i]) * g.stride[i] - g.pad[i]
+        if p.count_include_pad is False:
+            n = np.minimum(start + g.kernel[i], sp[i]) - np.maximum(start, 0)
+        else:
+            n = np.minimum(start + g.kernel[i], sp[i] + g.pad[i]) - start
+        n = n.reshape((-1,) + (1,) * (nd - 1 - i))
+        total = n if total is None else total * n
+    return xp.asarray(total.astype(dtype))
+
+
+def _max_fill(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _pool_first(p, rc, x):
+    """Pooling on channels-first data, one pass per kernel offset."""
+    xp = rc.xp
+    g = pool_geom(p, x.shape[2:])
+    kind = p.pool_type
+    xpad = _pad_input(xp, x, g, _max_fill(x.dtype) if kind == "max" else 0)
+    y = None
+    for _, sl in _offsets(g):
+        v = xpad[sl]
+        if kind == "lp":
+            v = v ** p.p_value
+        if y is None:
+            y = v.copy()
+        elif kind == "max":
+            xp.maximum(y, v, out=y)
+        else:
+            y += v
+    if kind == "lp":
+        y = y ** (1.0 / p.p_value)
+    elif kind == "avg":
+        y = y / _pool_divisor(xp, p, g, x.shape[2:], x.dtype)
+    return y.astype(x.dtype, copy=False)
+
+
+def _pooling(p, rc, x):
+    """Pooling(data, kernel=(), pool_type='max', global_pool=False, pooling_convention='valid',
+    stride=(), pad=(), p_value=None, count_include_pad=None, layout=None): max, avg, sum or
+    lp (``(sum x**p) ** (1/p)``, p 1-3) over each window. Output size per axis: 'valid'
+    floor((x + 2 * pad - k) / stride) + 1, 'full' ceil(...) + 1, 'same' ceil(x / stride).
+    Padding is never a maximum; an avg window counts the padding unless
+    count_include_pad=False."""
+    last, _ = _layout_of("Pooling", p, x.ndim)
+    xf = _to_first(x) if last else x
+    y = _pool_first(p, rc, xf)
+    return rc.xp.ascontiguousarray(_to_last(y)) if last else y
+
+
+def _pool_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    x = xs[0]
+    last, _ = _layout_of("Pooling", p, x.ndim)
+    xf = _to_first(x) if last else x
+    gy = _to_first(gys[0]) if last else gys[0]
+    y = _to_first(ys[0]) if last else ys[0]
+    sp = xf.shape[2:]
+    g = pool_geom(p, sp)
+    nd = len(g.kernel)
+    padded = tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(nd))
+    gx = xp.zeros(xf.shape[:2] + padded, dtype=gy.dtype)
+    kind = p.pool_type
+    xpad = _pad_input(xp, xf, g, _max_fill(x.dtype) if kind == "max" else 0)
+    if kind == "max":
+        # The gradient goes to the first maximum of each window, as MXNet's kernel does.
+        best, first = None, None
+        for j, sl in _offsets(g):
+            v = xpad[sl]
+            if best is None:
+                best, first = v.copy(), xp.zeros(v.shape, dtype=np.int32)
+            else:
+                better = v > best
+                best = xp.where(better, v, best)
+                first = xp.where(better, j, first)
+    elif kind == "avg":
+        scale = gy / _pool_divisor(xp, p, g, sp, gy.dtype)
+    for j, sl in _offsets(g):
+        if kind == "max":
+            contrib = gy * (first == j)
+        elif kind == "lp" and p.p_value != 1:
+            # MXNet's rule: 0 where the output is 0 (y = 0 only when the window is all 0).
+            ratio = xpad[sl] / xp.where(y == 0, 1, y)
+            contrib = gy * ratio ** (p.p_value - 1)
+        else:
+            contrib = scale if kind == "avg" else gy
+        gx[sl] += contrib
+    crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
+    gx = gx[(slice(None), slice(None)) + crop].astype(x.dtype, copy=False)
+    return (xp.ascontiguousarray(_to_last(gx)) if last else gx,)
+
+
+register("Pooling", attrs=_POOL_ATTRS, shape=_pool_shape, vjp=_pool_vjp)(_pooling)
+
+
+# ---- im2col / col2im -----------------------------------------------------------------------
+_IM2COL_ATTRS = {"kernel": _tuple_attr(A.REQUIRED), "stride": _tuple_attr(),
+                 "dilate": _tuple_attr(), "pad": _tuple_attr()}
+
+
+def _im2col_geom(name, p, sp):
+    q = dict(p, num_filter=1, num_group=1)
+    return conv_geom(name, type(p)(q), sp)
+
+
+def _im2col_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    if len(p.kernel) != len(d) - 2:
+        raise ShapeError(f"im2col: kernel={tuple(p.kernel)} must have one entry per spatial "
+                         f"axis of data {tuple(d)}")
+    g = _im2col_geom("im2col", p, d[2:])
+    return ins, [(d[0], d[1] * prod(g.kernel), prod(g.out))]
+
+
+def _im2col(p, rc, x):
+    """im2col(data, kernel, stride=(), dilate=(), pad=()): the sliding windows of data
+    (N, C, *spatial) as columns (N, C * prod(kernel), prod(out)), channel-major then kernel
+    offset, as MXNet lays them out."""
+    xp = rc.xp
+    g = _im2col_geom("im2col", p, x.shape[2:])
+    n, c = x.shape[:2]
+    cols = im2col(xp, x, g).reshape(c * prod(g.kernel), n, prod(g.out))
+    return xp.ascontiguousarray(cols.swapaxes(0, 1))
+
+
+def _im2col_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    x = xs[0]
+    g = _im2col_geom("im2col", p, x.shape[2:])
+    cols = xp.ascontiguousarray(gys[0].swapaxes(0, 1)).reshape(gys[0].shape[1], -1)
+    return (col2im(xp, cols, x.shape, g),)
+
+
+register("im2col", attrs=_IM2COL_ATTRS, shape=_im2col_shape, vjp=_im2col_vjp)(_im2col)
+
+_COL2IM_ATTRS = dict(_IM2COL_ATTRS, output_size=_tuple_attr(A.REQUIRED))
+
+
+def _col2im_shape(p, ins):
+    d = ins[0]
+    if d is None:
+        return ins, [None]
+    k = prod(p.kernel)
+    if len(d) != 3 or d[1] % k:
+        raise ShapeError(f"col2im: data {tuple(d)} must be (N, C * prod(kernel), L) with "
+                         f"kernel={tuple(p.kernel)}")
+    g = _im2col_geom("col2im", p, p.output_size)
+    if d[2] != prod(g.out):
+        raise ShapeError(f"col2im: data {tuple(d)} has {d[2]} columns but output_size="
+                         f"{tuple(p.output_size)} with kernel={tuple(p.kernel)} gives "
+                         f"{prod(g.out)}")
+    return ins, [(d[0], d[1] // k) + tuple(p.output_size)]
+
+
+def _col2im(p, rc, x):
+    """col2im(data, output_size, kernel, stride=(), dilate=(), pad=()): the adjoint of im2col:
+    columns (N, C * prod(kernel), L) summed back into an image (N, C, *output_size)."""
+    xp = rc.xp
+    g = _im2col_geom("col2im", p, p.output_size)
+    n, ck = x.shape[:2]
+    cols = xp.ascontiguousarray(x.swapaxes(0, 1)).reshape(ck, -1)
+    return xp.ascontiguousarray(col2im(xp, cols, (n, ck // prod(g.kernel)) + tuple(
+        p.output_size), g))
+
+
+def _col2im_vjp(p, rc, xs, ys, gys, need):
+    xp = rc.xp
+    g = _im2col_geom("col2im", p, p.output_size)
+    gy = gys[0]
+    n, c = gy.shape[:2]
+    cols = im2col(xp, gy, g).reshape(c * prod(g.kernel), n, prod(g.out))
+    return (xp.ascontiguousarray(cols.swapaxes(0, 1)),)
+
+
+register("col2im", attrs=_COL2IM_ATTRS, shape=_col2im_shape, vjp=_col2im_vjp)(_col2im)
