@@ -88,3 +88,4 @@ def waitall():
 from . import random  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
 from . import contrib  # noqa: E402
+from . import image  # noqa: E402,F401

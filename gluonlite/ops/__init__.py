@@ -2,6 +2,7 @@
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
 from . import (elementwise, matrix, nn, random, reduce, reverse, rnn,  # noqa: F401
                shape)  # (registration)
+from . import image  # noqa: F401,E402  (registration: the _image_* operators)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

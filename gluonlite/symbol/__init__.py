@@ -90,3 +90,4 @@ class _Random:
 random = _Random()
 
 from . import contrib  # noqa: E402
+from . import image  # noqa: E402,F401
