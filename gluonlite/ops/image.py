@@ -19,10 +19,10 @@ from .random import generator
 from .registry import ShapeError, register
 from .rules import keep_dtype
 
-_GRAY = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+_GRAY = np.array([0.299, 0.587, 0.114])
 _EIG = np.array([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
                  [55.46 * -0.5808, 4.794 * -0.0045, 1.148 * -0.8140],
-                 [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]], dtype=np.float32)
+                 [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]])
 
 
 def _floats(v):
@@ -55,6 +55,11 @@ def _check_image(name, shape, ndims=(3, 4), what="HWC or NHWC"):
         raise ShapeError(f"{name}: expected a {what} image, got shape {tuple(shape)}")
 
 
+def _work(img):
+    """img as floats: float32 (MXNet's kernels compute in float), float64 kept as is."""
+    return img.astype(np.float64 if img.dtype == np.float64 else np.float32)
+
+
 def _per_image(x, fn):
     """Apply fn to each HWC image of an HWC or NHWC array."""
     if x.ndim == 3:
@@ -84,7 +89,10 @@ def _to_tensor_shape(p, ins):
 def _to_tensor(p, rc, x):
     """An HWC (NHWC) image in [0, 255] as a CHW (NCHW) float32 tensor in [0, 1]."""
     axes = (2, 0, 1) if x.ndim == 3 else (0, 3, 1, 2)
-    return rc.xp.ascontiguousarray(rc.xp.transpose(x, axes).astype(np.float32) / 255.0)
+    x = rc.xp.transpose(x, axes)
+    if x.dtype != np.float64:
+        x = x.astype(np.float32)
+    return rc.xp.ascontiguousarray((x / x.dtype.type(255.0)).astype(np.float32))
 
 
 def _mean_std(p, channels, xp, dtype):
@@ -236,7 +244,7 @@ def _resize_one(img, oh, ow, interp):
         return img[rows][:, cols]
     r0, r1, fr = _axis_weights(h, oh)
     c0, c1, fc = _axis_weights(w, ow)
-    f = img.astype(np.float32)
+    f = _work(img)
     top = f[r0] * (1 - fr)[:, None, None] + f[r1] * fr[:, None, None]
     out = top[:, c0] * (1 - fc)[None, :, None] + top[:, c1] * fc[None, :, None]
     return _saturate(np, out, img.dtype, rounding=True)
@@ -271,25 +279,28 @@ def _back(rc, a):
 
 def adjust_brightness(img, alpha):
     """``img * alpha`` (saturated)."""
-    return _saturate(np, img.astype(np.float32) * np.float32(alpha), img.dtype)
+    f = _work(img)
+    return _saturate(np, f * f.dtype.type(alpha), img.dtype)
 
 
 def adjust_contrast(img, alpha):
     """Blend with the image's mean grey level: ``img * alpha + (1 - alpha) * mean_grey``."""
-    f = img.astype(np.float32)
-    gray = (f[..., :3] * _GRAY).sum() if img.shape[-1] > 1 else f.sum()
-    gray_mean = np.float32(gray / np.float32(img.shape[0] * img.shape[1]))
-    beta = np.float32(1 - alpha) * gray_mean
-    return _saturate(np, f * np.float32(alpha) + beta, img.dtype)
+    f = _work(img)
+    t = f.dtype.type
+    gray = (f[..., :3] * _GRAY.astype(f.dtype)).sum() if img.shape[-1] > 1 else f.sum()
+    gray_mean = t(gray / t(img.shape[0] * img.shape[1]))
+    beta = t(1 - alpha) * gray_mean
+    return _saturate(np, f * t(alpha) + beta, img.dtype)
 
 
 def adjust_saturation(img, alpha):
     """Blend with a grey value per pixel (MXNet's: 0.114 * blue, see the module notes)."""
     if img.shape[-1] == 1:
         return img.copy()
-    f = img.astype(np.float32)
-    gray = f[..., 2:3] * _GRAY[2] * np.float32(1 - alpha)
-    return _saturate(np, gray + f * np.float32(alpha), img.dtype)
+    f = _work(img)
+    t = f.dtype.type
+    gray = f[..., 2:3] * t(_GRAY[2]) * t(1 - alpha)
+    return _saturate(np, gray + f * t(alpha), img.dtype)
 
 
 def _rgb_to_hls(r, g, b):
@@ -328,7 +339,7 @@ def adjust_hue(img, alpha):
     """Rotate the hue by ``alpha * 360`` degrees (in HLS space)."""
     if img.shape[-1] == 1:
         return img.copy()
-    f = img.astype(np.float32)
+    f = _work(img)
     h, light, s = _rgb_to_hls(f[..., 0], f[..., 1], f[..., 2])
     r, g, b = _hls_to_rgb(h + np.float32(alpha) * 360.0, light, s)
     out = f.copy()
@@ -340,8 +351,9 @@ def adjust_lighting(img, alpha):
     """AlexNet-style PCA lighting noise: add ``eig @ alpha`` to the RGB channels."""
     if img.shape[-1] == 1:
         return img.copy()
-    pca = _EIG @ np.asarray(alpha, dtype=np.float32)
-    return _saturate(np, img.astype(np.float32) + pca, img.dtype)
+    f = _work(img)
+    pca = _EIG.astype(f.dtype) @ np.asarray(alpha, dtype=f.dtype)
+    return _saturate(np, f + pca, img.dtype)
 
 
 def _uniform(lo, hi):
