@@ -8,7 +8,8 @@ import threading
 
 import numpy as np
 
-__all__ = ["Context", "cpu", "gpu", "current_context", "num_gpus", "host_scalar", "synchronize",
+__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "cpu_shared", "current_context", "num_gpus",
+           "host_scalar", "synchronize",
            "probe_gpu", "gpu_missing"]
 
 _local = threading.local()
@@ -158,6 +159,16 @@ def cpu(device_id=0):
 def gpu(device_id=0):
     """The gpu context number `device_id` (CuPy backed; see `Context.xp`)."""
     return Context("gpu", device_id)
+
+
+def cpu_pinned(device_id=0):
+    """MXNet's page-locked host memory context; the same memory as `cpu` here."""
+    return Context("cpu_pinned", device_id)
+
+
+def cpu_shared(device_id=0):
+    """MXNet's shared host memory context; the same memory as `cpu` here."""
+    return Context("cpu_shared", device_id)
 
 
 def current_context():

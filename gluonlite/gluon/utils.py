@@ -8,7 +8,7 @@ import numpy as np
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
-           "replace_file", "is_np_array", "is_np_shape"]
+           "replace_file", "is_np_array", "is_np_shape", "check_sha1", "download"]
 
 
 class HookHandle:
@@ -166,3 +166,56 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         return total
     from ..ndarray import array
     return array([total], ctx=arrays[0].context)
+
+
+def check_sha1(filename, sha1_hash):
+    """Whether the SHA-1 digest of file `filename` is `sha1_hash` (hex).
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+
+    Example: ``check_sha1('data/mnist.gz', 'c3a25af1f52dad7f726cce8cacb138654b760d48')``.
+    """
+    import hashlib
+    sha1 = hashlib.sha1()
+    with open(filename, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            sha1.update(chunk)
+    return sha1.hexdigest() == sha1_hash
+
+
+def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
+    """MXNet's downloader, offline: return the local file the URL names when it is already
+    there (and matches `sha1_hash` when one is given); gluonlite never fetches.
+
+    Args:
+        url: the URL.
+        path: the destination file, or a folder (default: the URL's file name here).
+        overwrite: MXNet re-downloads then; here it is an error unless the file exists.
+        sha1_hash: the expected SHA-1 of the file.
+
+    Returns:
+        the file path.
+
+    Raises:
+        FileNotFoundError: the file is not there (the message names the URL and the path to
+            place it at by hand).
+        ValueError: the file's SHA-1 differs from `sha1_hash`.
+
+    Example: ``gluon.utils.download('http://x/y.tar.gz', 'data/y.tar.gz')``.
+    """
+    import os
+    fname = url.split("/")[-1]
+    if path is None:
+        path = fname
+    else:
+        path = os.path.expanduser(path)
+        if os.path.isdir(path):
+            path = os.path.join(path, fname)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"download: gluonlite does not download; fetch {url} by hand "
+                                f"and place it at {os.path.abspath(path)}")
+    if sha1_hash and not check_sha1(path, sha1_hash):
+        raise ValueError(f"download: {path} does not match the SHA-1 {sha1_hash} expected "
+                         f"for {url}; replace it with the file from that URL")
+    return path

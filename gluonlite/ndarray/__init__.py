@@ -92,3 +92,4 @@ from . import contrib  # noqa: E402
 from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
+from . import image  # noqa: E402,F401

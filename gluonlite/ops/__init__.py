@@ -1,6 +1,6 @@
 """The operators, each defined once (see `registry`). Importing this package registers the
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
-from . import (compare, contrib_ops, conv, custom, elementwise,
+from . import (compare, contrib_ops, conv, custom, elementwise, image,
                indexing, legacy_normalization, linalg, losses_ops,
                matrix, nn, normalization, random, reduce, reverse,
                rnn, samplers, shape, sorting, spatial, special,

@@ -78,3 +78,4 @@ from .functions import *  # noqa: E402,F401,F403  (MXNet's symbol-or-scalar func
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
 from . import random  # noqa: E402,F401
+from . import image  # noqa: E402,F401

@@ -1,6 +1,6 @@
 """`gluon.contrib`: MXNet 1.x's contributed Gluon blocks (`contrib.rnn`: LSTMPCell,
 VariationalDropoutCell; `contrib.nn`: Concurrent, HybridConcurrent, Identity, SyncBatchNorm,
-PixelShuffle1D/2D/3D)."""
-from . import nn, rnn
+PixelShuffle1D/2D/3D; `contrib.data`: IntervalSampler)."""
+from . import data, nn, rnn
 
-__all__ = ["nn", "rnn"]
+__all__ = ["data", "nn", "rnn"]

@@ -1,7 +1,18 @@
-"""`gluon.data`: datasets, samplers and the DataLoader."""
-from .dataset import Dataset, ArrayDataset, SimpleDataset
-from .sampler import Sampler, SequentialSampler, RandomSampler, BatchSampler
+"""`gluon.data`: datasets, samplers and the DataLoader (`vision`: image datasets and
+transforms)."""
+from .dataset import Dataset, ArrayDataset, SimpleDataset, RecordFileDataset
+from .sampler import Sampler, SequentialSampler, RandomSampler, FilterSampler, BatchSampler
 from .dataloader import DataLoader, default_batchify_fn
+from . import dataset, sampler, dataloader
 
-__all__ = ["Dataset", "ArrayDataset", "SimpleDataset", "Sampler", "SequentialSampler",
-           "RandomSampler", "BatchSampler", "DataLoader", "default_batchify_fn"]
+__all__ = ["Dataset", "ArrayDataset", "SimpleDataset", "RecordFileDataset", "Sampler",
+           "SequentialSampler", "RandomSampler", "FilterSampler", "BatchSampler", "DataLoader",
+           "default_batchify_fn", "vision"]
+
+
+def __getattr__(attr):
+    # vision (and its image codec) loads on first use
+    if attr == "vision":
+        from . import vision
+        return vision
+    raise AttributeError(f"module 'gluonlite.gluon.data' has no attribute {attr!r}")

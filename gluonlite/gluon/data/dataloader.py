@@ -1,14 +1,35 @@
-"""`DataLoader`: batches of samples from a Dataset, stacked into NDArrays."""
+"""`DataLoader`: batches of samples from a Dataset, stacked into NDArrays, loaded in the
+calling process, in a pool of threads or in a pool of worker processes.
+
+Worker processes are forked with the dataset (so it is not pickled); each task is one batch
+of indices, and its result comes back pickled. A worker error reaches the caller as a
+`DataLoaderWorkerError` naming the sample index; on any error, Ctrl-C included, or when the
+loader is dropped, the pool is terminated so that no process is left behind.
+"""
+import multiprocessing
+import multiprocessing.pool
+import signal
+import traceback
+
 import numpy as np
 
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_batchify_fn"]
+__all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn",
+           "DataLoaderWorkerError"]
+
+
+class DataLoaderWorkerError(RuntimeError):
+    """A sample failed to load or batchify in a DataLoader worker; the message names the
+    sample index and carries the worker's traceback."""
 
 
 def default_batchify_fn(data):
     """Stack a list of samples: NDArrays with nd.stack, tuples field by field, anything else
-    through numpy (keeping its dtype)."""
+    through numpy (keeping its dtype).
+
+    Example: ``default_batchify_fn([(x0, 0), (x1, 1)])`` is ``[stacked_x, labels]``.
+    """
     from ... import ndarray as nd
     first = data[0]
     if isinstance(first, nd.NDArray):
@@ -17,6 +38,134 @@ def default_batchify_fn(data):
         return [default_batchify_fn(list(field)) for field in zip(*data)]
     arr = np.asarray(data)
     return nd.array(arr, dtype=arr.dtype)
+
+
+# MXNet stacks into shared memory for worker processes; here the pickled result is the
+# transport, so the multi-process default is the same function.
+default_mp_batchify_fn = default_batchify_fn
+
+
+def _as_in_context(data, ctx):
+    if hasattr(data, "as_in_context"):
+        return data.as_in_context(ctx)
+    if isinstance(data, (list, tuple)):
+        return [_as_in_context(d, ctx) for d in data]
+    return data
+
+
+def _load_batch(dataset, samples, batchify_fn):
+    items = []
+    for i in samples:
+        try:
+            items.append(dataset[i])
+        except Exception as e:
+            raise DataLoaderWorkerError(
+                f"DataLoader: loading sample index {i} failed with {type(e).__name__}: {e}\n"
+                f"{traceback.format_exc()}") from None
+    try:
+        return batchify_fn(items)
+    except Exception as e:
+        raise DataLoaderWorkerError(
+            f"DataLoader: batchify_fn failed on the batch of sample indices {list(samples)} "
+            f"with {type(e).__name__}: {e}\n{traceback.format_exc()}") from None
+
+
+def _worker_loop(dataset, batchify_fn, conn):
+    # Ctrl-C is the parent's to handle: it terminates the workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            samples = conn.recv()
+        except (EOFError, OSError):
+            return
+        if samples is None:
+            return
+        try:
+            conn.send((True, _load_batch(dataset, samples, batchify_fn)))
+        except Exception as e:  # noqa: BLE001 (every error goes back to the caller)
+            conn.send((False, e if isinstance(e, DataLoaderWorkerError) else
+                       DataLoaderWorkerError(f"DataLoader worker: {type(e).__name__}: {e}")))
+
+
+class _ProcessPool:
+    """Forked worker processes, one pipe each, tasks dealt round-robin. No shared locks or
+    helper threads: a worker can be killed at any time without wedging the others (a
+    `multiprocessing.Pool` can hang in terminate() when a worker dies holding its queue's
+    lock)."""
+
+    def __init__(self, num_workers, dataset, batchify_fn):
+        ctx = multiprocessing.get_context("fork")
+        self._procs, self._conns = [], []
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for _ in range(num_workers):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_worker_loop, args=(dataset, batchify_fn, child),
+                                   daemon=True)
+                proc.start()
+                child.close()
+                self._procs.append(proc)
+                self._conns.append(parent)
+        finally:
+            signal.signal(signal.SIGINT, old)
+        self._sent = 0
+        self._received = 0
+
+    def submit(self, samples):
+        self._conns[self._sent % len(self._conns)].send(list(samples))
+        self._sent += 1
+
+    def get(self, timeout):
+        worker = self._received % len(self._conns)
+        conn = self._conns[worker]
+        if not conn.poll(timeout):
+            raise RuntimeError(f"DataLoader: worker {worker} gave no batch within "
+                               f"timeout={timeout}s")
+        try:
+            ok, value = conn.recv()
+        except EOFError:
+            raise RuntimeError(f"DataLoader: worker {worker} (pid {self._procs[worker].pid}) "
+                               f"died with exit code {self._procs[worker].exitcode}") from None
+        self._received += 1
+        if not ok:
+            raise value
+        return value
+
+    def terminate(self):
+        for proc in self._procs:
+            proc.terminate()
+        for proc in self._procs:
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for conn in self._conns:
+            conn.close()
+        self._procs, self._conns = [], []
+
+
+class _ThreadPool:
+    """The same protocol on threads sharing this process's dataset."""
+
+    def __init__(self, num_workers, dataset, batchify_fn):
+        self._pool = multiprocessing.pool.ThreadPool(num_workers)
+        self._dataset, self._batchify_fn = dataset, batchify_fn
+        self._pending = []
+
+    def submit(self, samples):
+        self._pending.append(self._pool.apply_async(
+            _load_batch, (self._dataset, list(samples), self._batchify_fn)))
+
+    def get(self, timeout):
+        try:
+            return self._pending.pop(0).get(timeout)
+        except multiprocessing.TimeoutError:
+            raise RuntimeError(f"DataLoader: a worker thread gave no batch within "
+                               f"timeout={timeout}s") from None
+
+    def terminate(self):
+        self._pool.terminate()
+        self._pool.join()
 
 
 class DataLoader:
@@ -30,22 +179,35 @@ class DataLoader:
         last_batch: 'keep' (default), 'discard' or 'rollover'.
         batch_sampler: a custom sampler of index lists (instead of the above).
         batchify_fn: how to merge samples (default: `default_batchify_fn`).
-        num_workers: accepted for compatibility; loading is in-process.
+        num_workers: 0 loads in this process; more uses that many worker processes (or
+            threads with `thread_pool`).
+        pin_memory, pin_device_id: batches are placed on ``cpu_pinned(pin_device_id)``
+            (the same memory as cpu here).
+        prefetch: batches requested ahead (default 2 * num_workers).
+        thread_pool: use threads instead of processes.
+        timeout: seconds to wait for one batch from a worker.
+        auto_reload: accepted for compatibility (each ``iter()`` starts a new epoch).
+
+    Raises:
+        ValueError: conflicting or missing arguments, or timeout <= 0.
+        DataLoaderWorkerError: (while iterating with workers) a sample failed to load; the
+            message names its index.
 
     Example::
 
         loader = gluon.data.DataLoader(gluon.data.ArrayDataset(x, y), batch_size=4,
-                                       shuffle=True, last_batch='discard')
+                                       shuffle=True, last_batch='discard', num_workers=2)
         for xb, yb in loader: ...
-
-    Raises:
-        ValueError: conflicting or missing arguments.
     """
 
     def __init__(self, dataset, batch_size=None, shuffle=False, sampler=None, last_batch=None,
                  batch_sampler=None, batchify_fn=None, num_workers=0, pin_memory=False,
-                 prefetch=None, thread_pool=False, timeout=120):
+                 pin_device_id=0, prefetch=None, thread_pool=False, timeout=120,
+                 auto_reload=False, try_nopython=None):
+        self._worker_pool = None
         self._dataset = dataset
+        if timeout is None or timeout <= 0:
+            raise ValueError(f"DataLoader: timeout must be positive, got {timeout}")
         if batch_sampler is None:
             if batch_size is None:
                 raise ValueError("DataLoader: batch_size must be given when batch_sampler is not")
@@ -61,10 +223,71 @@ class DataLoader:
                              "be given together with batch_sampler")
         self._batch_sampler = batch_sampler
         self._batchify_fn = batchify_fn or default_batchify_fn
+        self._num_workers = max(0, int(num_workers))
+        self._pin_memory = pin_memory
+        self._pin_device_id = pin_device_id
+        self._thread_pool = thread_pool
+        self._timeout = timeout
+        self._prefetch = max(0, int(prefetch) if prefetch is not None
+                             else 2 * self._num_workers)
+        self.auto_reload = auto_reload
+        if self._num_workers > 0:
+            self._start_workers()
+
+    def _start_workers(self):
+        # forked now, as MXNet does, so that workers see the dataset as it is at creation
+        pool = _ThreadPool if self._thread_pool else _ProcessPool
+        self._worker_pool = pool(self._num_workers, self._dataset, self._batchify_fn)
+
+    def _finish(self, batch):
+        if self._pin_memory:
+            from ...context import Context
+            batch = _as_in_context(batch, Context("cpu_pinned", self._pin_device_id))
+        return batch
 
     def __iter__(self):
-        for batch in self._batch_sampler:
-            yield self._batchify_fn([self._dataset[i] for i in batch])
+        if self._num_workers == 0:
+            for batch in self._batch_sampler:
+                yield self._finish(self._batchify_fn([self._dataset[i] for i in batch]))
+            return
+        if self._worker_pool is None:
+            self._start_workers()
+        yield from self._pool_iter(self._worker_pool)
+
+    def _pool_iter(self, pool):
+        batches = iter(self._batch_sampler)
+        pending = 0
+        try:
+            for samples in batches:
+                pool.submit(samples)
+                pending += 1
+                if pending > self._prefetch:
+                    break
+            while pending:
+                batch = pool.get(self._timeout)
+                pending -= 1
+                for samples in batches:
+                    pool.submit(samples)
+                    pending += 1
+                    break
+                yield self._finish(batch)
+        except BaseException:
+            # an error, Ctrl-C, or an iterator dropped early with batches in flight: stop
+            # the workers now (the next epoch starts fresh ones)
+            self.close()
+            raise
+
+    def close(self):
+        """Terminate the workers (a later ``iter()`` starts new ones)."""
+        pool, self._worker_pool = self._worker_pool, None
+        if pool is not None:
+            pool.terminate()
 
     def __len__(self):
         return len(self._batch_sampler)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 (interpreter shutdown: nothing left to clean)
+            pass

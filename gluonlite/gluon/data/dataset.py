@@ -1,35 +1,99 @@
-"""Datasets: indexable collections of samples."""
-__all__ = ["Dataset", "SimpleDataset", "ArrayDataset"]
+"""Datasets: indexable collections of samples, and the views MXNet's Dataset methods make
+(`filter`, `shard`, `take`, `sample`, `transform`, `transform_first`)."""
+import os
+
+__all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset"]
 
 
 class Dataset:
-    """Base class: define ``__getitem__(idx)`` and ``__len__()``."""
+    """Base class: define ``__getitem__(idx)`` and ``__len__()``.
+
+    Example::
+
+        class Squares(gluon.data.Dataset):
+            def __len__(self): return 10
+            def __getitem__(self, i): return i * i
+    """
 
     def __getitem__(self, idx):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.__getitem__ is not defined")
 
     def __len__(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.__len__ is not defined")
 
-    def transform(self, fn):
-        """A dataset whose samples are ``fn(*sample)``."""
-        return _Transformed(self, fn)
+    def filter(self, fn):
+        """A dataset of the samples for which ``fn(sample)`` is true (scanned once, now).
 
+        Example: ``SimpleDataset(range(100)).filter(lambda x: x % 10 == 0)`` has 10 samples.
+        """
+        from .sampler import FilterSampler
+        return _SampledDataset(self, FilterSampler(fn, self))
 
-class _Transformed(Dataset):
-    def __init__(self, data, fn):
-        self._data, self._fn = data, fn
+    def shard(self, num_shards, index):
+        """Shard `index` of `num_shards` contiguous parts; the first ``len % num_shards``
+        shards hold one sample more.
 
-    def __len__(self):
-        return len(self._data)
+        Raises:
+            ValueError: num_shards < 1, or index not in [0, num_shards).
 
-    def __getitem__(self, idx):
-        item = self._data[idx]
-        return self._fn(*item) if isinstance(item, tuple) else self._fn(item)
+        Example: ``SimpleDataset(range(9)).shard(4, 0)`` holds 0, 1, 2.
+        """
+        if num_shards < 1:
+            raise ValueError(f"Dataset.shard: num_shards must be > 0, got {num_shards}")
+        if not 0 <= index < num_shards:
+            raise ValueError(f"Dataset.shard: index must be in [0, {num_shards}), got {index}")
+        from .sampler import SequentialSampler
+        length = len(self)
+        size, rest = divmod(length, num_shards)
+        start = size * index + min(index, rest)
+        end = start + size + (index < rest)
+        return _SampledDataset(self, SequentialSampler(end - start, start))
+
+    def take(self, count):
+        """The first `count` samples (all of them when count is None or larger).
+
+        Example: ``SimpleDataset(range(100)).take(10)``.
+        """
+        if count is None or count > len(self):
+            count = len(self)
+        from .sampler import SequentialSampler
+        return _SampledDataset(self, SequentialSampler(count))
+
+    def sample(self, sampler):
+        """The samples at the indices `sampler` yields (a Sampler or an iterable of ints).
+
+        Example: ``ds.sample(gluon.data.RandomSampler(len(ds)))``.
+        """
+        return _SampledDataset(self, sampler)
+
+    def transform(self, fn, lazy=True):
+        """A dataset whose samples are ``fn(*sample)`` (a tuple sample is unpacked).
+
+        Args:
+            fn: the function.
+            lazy: apply on each access (True) or once to every sample now (False).
+
+        Example: ``ds.transform(lambda x, y: (x * 2, y))``.
+        """
+        trans = _LazyTransformDataset(self, fn)
+        if lazy:
+            return trans
+        return SimpleDataset([trans[i] for i in range(len(trans))])
+
+    def transform_first(self, fn, lazy=True):
+        """Like `transform`, applied to the first element of each sample only (the data,
+        leaving the label).
+
+        Example: ``ds.transform_first(transforms.ToTensor())``.
+        """
+        return self.transform(_TransformFirstClosure(fn), lazy)
 
 
 class SimpleDataset(Dataset):
-    """A dataset wrapping a list (or anything indexable with a length)."""
+    """A dataset wrapping a list (or anything indexable with a length).
+
+    Example: ``SimpleDataset([1, 2, 3])[1] == 2``.
+    """
 
     def __init__(self, data):
         self._data = data
@@ -41,6 +105,39 @@ class SimpleDataset(Dataset):
         return self._data[idx]
 
 
+class _LazyTransformDataset(Dataset):
+    def __init__(self, data, fn):
+        self._data, self._fn = data, fn
+
+    def __len__(self):
+        return len(self._data)
+
+    def __getitem__(self, idx):
+        item = self._data[idx]
+        return self._fn(*item) if isinstance(item, tuple) else self._fn(item)
+
+
+class _TransformFirstClosure:
+    # a class rather than a closure, so that worker processes can pickle it
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, x, *args):
+        return (self._fn(x),) + args if args else self._fn(x)
+
+
+class _SampledDataset(Dataset):
+    def __init__(self, dataset, sampler):
+        self._dataset = dataset
+        self._indices = list(sampler)
+
+    def __len__(self):
+        return len(self._indices)
+
+    def __getitem__(self, idx):
+        return self._dataset[self._indices[idx]]
+
+
 class ArrayDataset(Dataset):
     """Samples taken at the same index from several arrays of equal length.
 
@@ -49,6 +146,8 @@ class ArrayDataset(Dataset):
 
     Raises:
         ValueError: no arrays, or arrays of different lengths.
+
+    Example: ``ArrayDataset(np.zeros((10, 3)), np.arange(10))``.
     """
 
     def __init__(self, *args):
@@ -71,3 +170,28 @@ class ArrayDataset(Dataset):
 
     def __len__(self):
         return self._length
+
+
+class RecordFileDataset(Dataset):
+    """The raw records of an MXNet RecordIO file (``.rec`` with its ``.idx`` beside it).
+
+    Args:
+        filename: the ``.rec`` path; the index is the same path with ``.idx``.
+
+    Raises:
+        FileNotFoundError: either file is missing.
+
+    Example: ``RecordFileDataset('data/train.rec')[0]`` is the bytes of record 0.
+    """
+
+    def __init__(self, filename):
+        from ... import recordio
+        self.idx_file = os.path.splitext(filename)[0] + ".idx"
+        self.filename = filename
+        self._record = recordio.MXIndexedRecordIO(self.idx_file, self.filename, "r")
+
+    def __getitem__(self, idx):
+        return self._record.read_idx(self._record.keys[idx])
+
+    def __len__(self):
+        return len(self._record.keys)

@@ -1,5 +1,5 @@
 """Samplers: the order of sample indices, and their grouping into batches."""
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "FilterSampler", "BatchSampler"]
 
 
 class Sampler:
@@ -13,13 +13,17 @@ class Sampler:
 
 
 class SequentialSampler(Sampler):
-    """0, 1, ..., length-1."""
+    """start, start+1, ..., start+length-1.
 
-    def __init__(self, length):
+    Example: ``list(SequentialSampler(3, start=2)) == [2, 3, 4]``.
+    """
+
+    def __init__(self, length, start=0):
         self._length = length
+        self._start = start
 
     def __iter__(self):
-        return iter(range(self._length))
+        return iter(range(self._start, self._start + self._length))
 
     def __len__(self):
         return self._length
@@ -38,6 +42,23 @@ class RandomSampler(Sampler):
 
     def __len__(self):
         return self._length
+
+
+class FilterSampler(Sampler):
+    """The indices of the samples of `dataset` for which ``fn(sample)`` is true (found once,
+    when the sampler is made).
+
+    Example: ``list(FilterSampler(lambda x: x > 1, [0, 5, 1, 7])) == [1, 3]``.
+    """
+
+    def __init__(self, fn, dataset):
+        self._indices = [i for i in range(len(dataset)) if fn(dataset[i])]
+
+    def __iter__(self):
+        return iter(self._indices)
+
+    def __len__(self):
+        return len(self._indices)
 
 
 class BatchSampler(Sampler):

@@ -1,0 +1,19 @@
+"""`gluonlite.contrib`: MXNet's contrib namespace; ``contrib.nd`` and ``contrib.sym`` hold the
+control-flow operators (same as ``nd.contrib`` and ``sym.contrib``)."""
+from ..ndarray import contrib as ndarray  # noqa: F401
+from ..ndarray import contrib as nd  # noqa: F401
+from ..symbol import contrib as symbol  # noqa: F401
+from ..symbol import contrib as sym  # noqa: F401
+
+
+def __getattr__(attr):
+    # contrib.io (and any later contrib namespace module) imports on first use
+    import importlib
+    try:
+        mod = importlib.import_module(f".{attr}", __name__)
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{attr}":
+            raise
+        raise AttributeError(f"module 'gluonlite.contrib' has no attribute {attr!r}") from None
+    globals()[attr] = mod
+    return mod

@@ -1,0 +1,85 @@
+"""`mx.contrib.io`: a Gluon `DataLoader` seen as an `mx.io.DataIter` (`DataLoaderIter`)."""
+from ..io import DataBatch, DataDesc, DataIter
+
+__all__ = ["DataLoaderIter", "DataDesc", "DataIter"]
+
+
+class DataLoaderIter(DataIter):
+    """Batches of a `gluon.data.DataLoader` as `DataBatch` es, for `Module` code.
+
+    Each loader batch is ``data`` or ``(data, label)``; a last batch smaller than the first
+    is padded by repeating its final sample, and ``pad`` says how many.
+
+    Args:
+        loader: the DataLoader.
+        data_name, label_name: the names in `provide_data`/`provide_label`.
+        dtype: the dtype of the descriptions.
+
+    Raises:
+        ValueError: the loader is empty.
+
+    Example: ``mod.fit(mx.contrib.io.DataLoaderIter(loader), num_epoch=2)``.
+    """
+
+    def __init__(self, loader, data_name="data", label_name="softmax_label", dtype="float32"):
+        super().__init__()
+        self._loader = loader
+        self._iter = iter(loader)
+        first = next(self._iter, None)
+        if first is None:
+            raise ValueError("DataLoaderIter: the DataLoader yields no batch")
+        data, label = self._split(first)
+        self.batch_size = data.shape[0]
+        self.dtype = dtype
+        self.provide_data = [DataDesc(data_name, data.shape, dtype)]
+        self.provide_label = ([DataDesc(label_name, label.shape, dtype)]
+                              if label is not None else [])
+        self._current = None
+        self._next = first
+
+    @staticmethod
+    def _split(batch):
+        if isinstance(batch, (list, tuple)):
+            return batch[0], (batch[1] if len(batch) > 1 else None)
+        return batch, None
+
+    def reset(self):
+        self._iter = iter(self._loader)
+        self._next = None
+
+    def iter_next(self):
+        if self._next is not None:
+            batch, self._next = self._next, None
+        else:
+            batch = next(self._iter, None)
+        if batch is None:
+            return False
+        self._current = self._split(batch)
+        return True
+
+    def _padded(self, arr):
+        from .. import ndarray as nd
+        n = arr.shape[0]
+        if n == self.batch_size:
+            return arr
+        last = arr[n - 1:n]
+        return nd.concat(arr, *([last] * (self.batch_size - n)), dim=0)
+
+    def getdata(self):
+        return [self._padded(self._current[0]).astype(self.dtype)]
+
+    def getlabel(self):
+        label = self._current[1]
+        return [self._padded(label).astype(self.dtype)] if label is not None else None
+
+    def getpad(self):
+        return self.batch_size - self._current[0].shape[0]
+
+    def getindex(self):
+        return None
+
+    def next(self):
+        if self.iter_next():
+            return DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(),
+                             index=None)
+        raise StopIteration

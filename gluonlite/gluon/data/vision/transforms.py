@@ -1,0 +1,378 @@
+"""`gluon.data.vision.transforms`: image transforms as Gluon blocks, built on the image
+operators (`nd.image.*`). Most are HybridBlocks; the ones drawing crop boxes on the host
+(`RandomResizedCrop`, `CenterCrop`, `RandomApply`) are Blocks.
+
+Example::
+
+    from gluonlite.gluon.data.vision import transforms
+    t = transforms.Compose([transforms.Resize(32), transforms.ToTensor(),
+                            transforms.Normalize(0.5, 0.25)])
+    dataset.transform_first(t)
+"""
+import math
+import random
+
+import numpy as np
+
+from ....base import numeric_types
+from ...block import Block, HybridBlock
+from ...nn import HybridSequential, Sequential
+
+__all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate",
+           "RandomRotation", "RandomResizedCrop", "CropResize", "CenterCrop", "Resize",
+           "RandomFlipLeftRight", "RandomFlipTopBottom", "RandomBrightness", "RandomContrast",
+           "RandomSaturation", "RandomHue", "RandomColorJitter", "RandomLighting",
+           "RandomApply", "HybridRandomApply", "Block", "HybridBlock", "Sequential",
+           "HybridSequential", "is_np_array"]
+
+
+def is_np_array():
+    """Whether MXNet's numpy-array mode is on: always False (gluonlite has NDArray only)."""
+    return False
+
+
+class Compose(Sequential):
+    """Apply `transforms` in order; runs of consecutive HybridBlocks are grouped into one
+    hybridized HybridSequential.
+
+    Example: ``Compose([Resize(32), ToTensor()])``.
+    """
+
+    def __init__(self, transforms):
+        super().__init__()
+        run = []
+        for t in list(transforms) + [None]:
+            if isinstance(t, HybridBlock):
+                run.append(t)
+                continue
+            if len(run) == 1:
+                self.add(run[0])
+            elif len(run) > 1:
+                block = HybridSequential()
+                for r in run:
+                    block.add(r)
+                block.hybridize()
+                self.add(block)
+            run = []
+            if t is not None:
+                self.add(t)
+
+
+class HybridCompose(HybridSequential):
+    """Apply HybridBlock `transforms` in order, as one HybridBlock.
+
+    Raises:
+        TypeError: a transform is not a HybridBlock.
+
+    Example: ``HybridCompose([ToTensor(), Normalize(0.5, 0.2)])``.
+    """
+
+    def __init__(self, transforms):
+        super().__init__()
+        for t in transforms:
+            if not isinstance(t, HybridBlock):
+                raise TypeError(f"HybridCompose: every transform must be a HybridBlock, got "
+                                f"{type(t).__name__}")
+            self.add(t)
+
+
+class Cast(HybridBlock):
+    """Cast to `dtype` (default 'float32'). Example: ``Cast('float16')``."""
+
+    def __init__(self, dtype="float32"):
+        super().__init__()
+        self._dtype = dtype
+
+    def hybrid_forward(self, F, x):
+        return F.cast(x, dtype=self._dtype)
+
+
+class ToTensor(HybridBlock):
+    """An HWC (NHWC) image in [0, 255] to a CHW (NCHW) float32 tensor in [0, 1].
+
+    Example: ``ToTensor()(nd.ones((32, 32, 3), dtype='uint8')).shape == (3, 32, 32)``.
+    """
+
+    def hybrid_forward(self, F, x):
+        return F.image.to_tensor(x)
+
+
+class Normalize(HybridBlock):
+    """``(x - mean[c]) / std[c]`` per channel of a CHW (NCHW) tensor.
+
+    Args:
+        mean, std: one value for all channels or one per channel.
+
+    Example: ``Normalize(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225))``.
+    """
+
+    def __init__(self, mean=0.0, std=1.0):
+        super().__init__()
+        self._mean = mean
+        self._std = std
+
+    def hybrid_forward(self, F, x):
+        return F.image.normalize(x, mean=self._mean, std=self._std)
+
+
+class Rotate(Block):
+    """Rotation by a fixed angle: not available (MXNet's `image.imrotate` samples with
+    bilinear grids that gluonlite does not implement).
+
+    Raises:
+        NotImplementedError: always.
+    """
+
+    def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
+        raise NotImplementedError("transforms.Rotate: image rotation (mx.image.imrotate) is "
+                                  "not implemented in gluonlite")
+
+
+class RandomRotation(Block):
+    """Random rotation: not available (see `Rotate`).
+
+    Raises:
+        NotImplementedError: always.
+    """
+
+    def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
+        raise NotImplementedError("transforms.RandomRotation: image rotation "
+                                  "(mx.image.random_rotate) is not implemented in gluonlite")
+
+
+def _size_pair(size):
+    return (size, size) if isinstance(size, numeric_types) else tuple(size)
+
+
+def _crop_resize(x, x0, y0, w, h, size, interp):
+    from .... import ndarray as nd
+    out = nd.image.crop(x, x=x0, y=y0, width=w, height=h)
+    if size is not None and (w, h) != tuple(size):
+        out = nd.image.resize(out, size=tuple(size), interp=interp)
+    return out
+
+
+def _scale_down(src_size, size):
+    """(w, h) of `size` scaled down to fit `src_size`, keeping its aspect ratio."""
+    w, h = size
+    sw, sh = src_size
+    if sh < h:
+        w, h = float(w * sh) / h, sh
+    if sw < w:
+        w, h = sw, float(h * sw) / w
+    return int(w), int(h)
+
+
+def _center_crop(x, size, interp):
+    h, w = x.shape[0], x.shape[1]
+    new_w, new_h = _scale_down((w, h), size)
+    x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
+    return _crop_resize(x, x0, y0, new_w, new_h, size, interp)
+
+
+class RandomResizedCrop(Block):
+    """Crop a random box (area a fraction in `scale` of the image, aspect ratio in `ratio`,
+    drawn with Python's `random`) and resize it to `size`; after 10 failed draws, a center
+    crop.
+
+    Args:
+        size: (width, height) or an int for a square.
+        scale: the range of the box's area fraction.
+        ratio: the range of its width / height.
+        interpolation: 0 nearest, 1 bilinear.
+
+    Example: ``RandomResizedCrop(224)``.
+    """
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
+        super().__init__()
+        self._size = _size_pair(size)
+        self._scale = scale
+        self._ratio = ratio
+        self._interp = interpolation
+
+    def forward(self, x):
+        h, w = x.shape[0], x.shape[1]
+        area = h * w
+        scale = (self._scale, 1.0) if isinstance(self._scale, numeric_types) else self._scale
+        for _ in range(10):
+            target = random.uniform(scale[0], scale[1]) * area
+            log_ratio = (math.log(self._ratio[0]), math.log(self._ratio[1]))
+            aspect = math.exp(random.uniform(*log_ratio))
+            new_w = int(round(math.sqrt(target * aspect)))
+            new_h = int(round(math.sqrt(target / aspect)))
+            if new_w <= w and new_h <= h:
+                x0 = random.randint(0, w - new_w)
+                y0 = random.randint(0, h - new_h)
+                return _crop_resize(x, x0, y0, new_w, new_h, self._size, self._interp)
+        return _center_crop(x, self._size, self._interp)
+
+
+class CropResize(HybridBlock):
+    """Crop the box (`x`, `y`, `width`, `height`) and, when `size` is given, resize it.
+
+    Example: ``CropResize(0, 0, 100, 80, size=(50, 40))``.
+    """
+
+    def __init__(self, x, y, width, height, size=None, interpolation=None):
+        super().__init__()
+        self._x, self._y, self._width, self._height = x, y, width, height
+        self._size = None if size is None else _size_pair(size)
+        self._interp = 1 if interpolation is None else interpolation
+
+    def hybrid_forward(self, F, x):
+        out = F.image.crop(x, x=self._x, y=self._y, width=self._width, height=self._height)
+        if self._size is not None:
+            out = F.image.resize(out, size=self._size, keep_ratio=False, interp=self._interp)
+        return out
+
+
+class CenterCrop(Block):
+    """Crop the center of size `size` (scaled down to fit, then resized back to `size`).
+
+    Example: ``CenterCrop(224)``.
+    """
+
+    def __init__(self, size, interpolation=1):
+        super().__init__()
+        self._size = _size_pair(size)
+        self._interp = interpolation
+
+    def forward(self, x):
+        return _center_crop(x, self._size, self._interp)
+
+
+class Resize(HybridBlock):
+    """Resize to `size` = (width, height), a square `size`, or with `keep_ratio` the short
+    side to `size`.
+
+    Example: ``Resize(32)``.
+    """
+
+    def __init__(self, size, keep_ratio=False, interpolation=1):
+        super().__init__()
+        self._size = size
+        self._keep = keep_ratio
+        self._interp = interpolation
+
+    def hybrid_forward(self, F, x):
+        return F.image.resize(x, size=self._size, keep_ratio=self._keep, interp=self._interp)
+
+
+class RandomFlipLeftRight(HybridBlock):
+    """Mirror left to right with probability 0.5."""
+
+    def hybrid_forward(self, F, x):
+        return F.image.random_flip_left_right(x)
+
+
+class RandomFlipTopBottom(HybridBlock):
+    """Mirror top to bottom with probability 0.5."""
+
+    def hybrid_forward(self, F, x):
+        return F.image.random_flip_top_bottom(x)
+
+
+class _RandomEnhance(HybridBlock):
+    _op = None
+
+    def __init__(self, lo, hi):
+        super().__init__()
+        self._args = (lo, hi)
+
+    def hybrid_forward(self, F, x):
+        return getattr(F.image, self._op)(x, min_factor=self._args[0],
+                                          max_factor=self._args[1])
+
+
+class RandomBrightness(_RandomEnhance):
+    """Scale by a factor from U[max(0, 1 - brightness), 1 + brightness]."""
+
+    _op = "random_brightness"
+
+    def __init__(self, brightness):
+        super().__init__(max(0, 1 - brightness), 1 + brightness)
+
+
+class RandomContrast(_RandomEnhance):
+    """Blend with the mean grey by a factor from U[max(0, 1 - contrast), 1 + contrast]."""
+
+    _op = "random_contrast"
+
+    def __init__(self, contrast):
+        super().__init__(max(0, 1 - contrast), 1 + contrast)
+
+
+class RandomSaturation(_RandomEnhance):
+    """Blend with grey by a factor from U[max(0, 1 - saturation), 1 + saturation]."""
+
+    _op = "random_saturation"
+
+    def __init__(self, saturation):
+        super().__init__(max(0, 1 - saturation), 1 + saturation)
+
+
+class RandomHue(_RandomEnhance):
+    """Rotate the hue by 360 * U[-hue, hue] degrees."""
+
+    _op = "random_hue"
+
+    def __init__(self, hue):
+        super().__init__(-hue, hue)
+
+
+class RandomColorJitter(HybridBlock):
+    """Brightness, contrast, saturation and hue jitter in a random order.
+
+    Example: ``RandomColorJitter(brightness=0.4, contrast=0.4, saturation=0.4)``.
+    """
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        super().__init__()
+        self._args = (brightness, contrast, saturation, hue)
+
+    def hybrid_forward(self, F, x):
+        b, c, s, h = self._args
+        return F.image.random_color_jitter(x, brightness=b, contrast=c, saturation=s, hue=h)
+
+
+class RandomLighting(HybridBlock):
+    """AlexNet-style PCA lighting noise with coefficients from N(0, alpha**2)."""
+
+    def __init__(self, alpha):
+        super().__init__()
+        self._alpha = alpha
+
+    def hybrid_forward(self, F, x):
+        return F.image.random_lighting(x, alpha_std=self._alpha)
+
+
+class RandomApply(Sequential):
+    """Apply `transforms` with probability `p` (Python's `random`).
+
+    Example: ``RandomApply(RandomBrightness(0.3), p=0.5)``.
+    """
+
+    def __init__(self, transforms, p=0.5):
+        super().__init__()
+        self.transforms = transforms
+        self.p = p
+
+    def forward(self, x):
+        if self.p < random.random():
+            return x
+        return self.transforms(x)
+
+
+class HybridRandomApply(HybridSequential):
+    """Apply HybridBlock `transforms` with probability `p` (drawn per call on the host)."""
+
+    def __init__(self, transforms, p=0.5):
+        super().__init__()
+        self.transforms = transforms
+        self.p = p
+
+    def forward(self, x):
+        if self.p < float(np.random.random()):
+            return x
+        return self.transforms(x)

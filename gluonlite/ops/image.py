@@ -1,0 +1,428 @@
+"""Image operators (MXNet's ``_image_*``, seen as ``nd.image.*`` and ``sym.image.*``): layout
+changes, normalisation, crops, flips, resizing and the colour augmentations that
+`gluon.data.vision.transforms` uses.
+
+Images are HWC (or NHWC batches) except for `normalize`, which reads the CHW (NCHW) tensors
+`to_tensor` makes. Integer images saturate: a result is clipped to the dtype's range and
+truncated, as MXNet's colour kernels do (`resize` rounds, as OpenCV does). Random operators
+draw from gluonlite's generator (`mx.random.seed`).
+
+The colour operators reproduce MXNet 1.9.1's CPU kernels, including their quirks, so that the
+same factor gives the same numbers: `adjust_saturation`'s grey value is only the blue
+channel's 0.114 * B (MXNet's loop assigns instead of accumulating), and a contrast's grey mean
+is taken per image.
+"""
+import numpy as np
+
+from . import attrs as A
+from .random import generator
+from .registry import ShapeError, register
+from .rules import keep_dtype
+
+_GRAY = np.array([0.299, 0.587, 0.114])
+_EIG = np.array([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
+                 [55.46 * -0.5808, 4.794 * -0.0045, 1.148 * -0.8140],
+                 [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]])
+
+
+def _floats(v):
+    v = A._literal(v)
+    if isinstance(v, (int, float, np.number)):
+        return (float(v),)
+    if isinstance(v, (list, tuple)):
+        return tuple(float(e) for e in v)
+    raise ValueError(f"expected a number or a tuple of numbers, got {v!r}")
+
+
+def Floats(default=A.REQUIRED):
+    """A tuple of floats (a single number is a 1-tuple)."""
+    return A.Attr(_floats, default, "tuple")
+
+
+def _saturate(xp, val, dtype, rounding=False):
+    """`val` (float) cast to `dtype`: clipped to the integer range and truncated, as MXNet's
+    colour kernels do, or rounded first (`rounding`, as OpenCV's resize does)."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        if rounding:
+            val = xp.rint(val)
+        return xp.clip(val, info.min, info.max).astype(dtype)
+    return val.astype(dtype, copy=False)
+
+
+def _check_image(name, shape, ndims=(3, 4), what="HWC or NHWC"):
+    if shape is not None and len(shape) not in ndims:
+        raise ShapeError(f"{name}: expected a {what} image, got shape {tuple(shape)}")
+
+
+def _work(img):
+    """img as floats: float32 (MXNet's kernels compute in float), float64 kept as is."""
+    return img.astype(np.float64 if img.dtype == np.float64 else np.float32)
+
+
+def _per_image(x, fn):
+    """Apply fn to each HWC image of an HWC or NHWC array."""
+    if x.ndim == 3:
+        return fn(x)
+    return np.stack([fn(img) for img in x]) if len(x) else x.copy()
+
+
+def _same_image_shape(name, ndims=(3, 4), what="HWC or NHWC"):
+    def rule(p, ins):
+        _check_image(name, ins[0], ndims, what)
+        return ins, [None if ins[0] is None else tuple(ins[0])]
+    return rule
+
+
+# ------------------------------------------------------------------ to_tensor, normalize
+def _to_tensor_shape(p, ins):
+    s = ins[0]
+    _check_image("to_tensor", s)
+    if s is None:
+        return ins, [None]
+    s = tuple(s)
+    return ins, [s[-1:] + s[:-1] if len(s) == 3 else (s[0], s[3], s[1], s[2])]
+
+
+@register("_image_to_tensor", shape=_to_tensor_shape,
+          dtype=lambda p, ins: (ins, [np.dtype(np.float32)]))
+def _to_tensor(p, rc, x):
+    """An HWC (NHWC) image in [0, 255] as a CHW (NCHW) float32 tensor in [0, 1]."""
+    axes = (2, 0, 1) if x.ndim == 3 else (0, 3, 1, 2)
+    x = rc.xp.transpose(x, axes)
+    if x.dtype != np.float64:
+        x = x.astype(np.float32)
+    return rc.xp.ascontiguousarray((x / x.dtype.type(255.0)).astype(np.float32))
+
+
+def _mean_std(p, channels, xp, dtype):
+    def expand(v, what):
+        if len(v) not in (1, channels):
+            raise ValueError(f"normalize: {what} must have 1 or {channels} values (one per "
+                             f"channel), got {len(v)}")
+        v = v * channels if len(v) == 1 else v
+        return xp.asarray(v, dtype=dtype).reshape(channels, 1, 1)
+    return expand(p.mean, "mean"), expand(p.std, "std")
+
+
+def _normalize_shape(p, ins):
+    _check_image("normalize", ins[0], what="CHW or NCHW")
+    return ins, [None if ins[0] is None else tuple(ins[0])]
+
+
+def _normalize_vjp(p, rc, xs, ys, gys, need):
+    x = xs[0]
+    _, std = _mean_std(p, x.shape[-3], rc.xp, x.dtype)
+    return (gys[0] / std,)
+
+
+@register("_image_normalize", attrs={"mean": Floats((0.0, 0.0, 0.0, 0.0)),
+                                     "std": Floats((1.0, 1.0, 1.0, 1.0))},
+          shape=_normalize_shape, dtype=keep_dtype, vjp=_normalize_vjp)
+def _normalize(p, rc, x):
+    """``(x - mean[c]) / std[c]`` per channel of a CHW (NCHW) tensor; `mean` and `std` hold
+    one value per channel, or one for all (MXNet's default 4-tuples fit up to 4 channels)."""
+    c = x.shape[-3]
+    mean, std = p.mean, p.std
+    if len(mean) == 4 and mean == (0.0, 0.0, 0.0, 0.0) and c != 4:
+        mean = (0.0,)
+    if len(std) == 4 and std == (1.0, 1.0, 1.0, 1.0) and c != 4:
+        std = (1.0,)
+    m, s = _mean_std(type(p)(p, mean=mean, std=std), c, rc.xp, x.dtype)
+    return ((x - m) / s).astype(x.dtype, copy=False)
+
+
+# ------------------------------------------------------------------ flips and crops
+def _flip_axis(x, which):
+    return x.ndim - (2 if which == "lr" else 3)
+
+
+def _flip_kernel(which):
+    def kernel(p, rc, x):
+        return rc.xp.ascontiguousarray(rc.xp.flip(x, axis=_flip_axis(x, which)))
+    return kernel
+
+
+def _flip_vjp(which):
+    def vjp(p, rc, xs, ys, gys, need):
+        return (rc.xp.flip(gys[0], axis=_flip_axis(gys[0], which)),)
+    return vjp
+
+
+def _random_flip_kernel(which):
+    def kernel(p, rc, x):
+        flip = generator().random() < p.p
+        return rc.xp.ascontiguousarray(rc.xp.flip(x, axis=_flip_axis(x, which))
+                                       if flip else x)
+    return kernel
+
+
+# name, which axis, doc
+_FLIPS = [("_image_flip_left_right", "lr", "Mirror an HWC (NHWC) image left to right."),
+          ("_image_flip_top_bottom", "tb", "Mirror an HWC (NHWC) image top to bottom.")]
+for _name, _which, _doc in _FLIPS:
+    _k = _flip_kernel(_which)
+    _k.__doc__ = _doc
+    register(_name, shape=_same_image_shape(_name), dtype=keep_dtype,
+             vjp=_flip_vjp(_which))(_k)
+    _rk = _random_flip_kernel(_which)
+    _rk.__doc__ = _doc.replace("Mirror", "With probability p, mirror")
+    register(_name.replace("_image_", "_image_random_"), attrs={"p": A.Float(0.5)},
+             shape=_same_image_shape(_name), dtype=keep_dtype, random=True)(_rk)
+
+
+def _crop_shape(p, ins):
+    s = ins[0]
+    _check_image("crop", s)
+    if s is None:
+        return ins, [None]
+    s = tuple(s)
+    h, w = s[-3], s[-2]
+    if not (0 <= p.x and 0 <= p.y and p.x + p.width <= w and p.y + p.height <= h
+            and p.width > 0 and p.height > 0):
+        raise ShapeError(f"crop: the box x={p.x}, y={p.y}, width={p.width}, height={p.height} "
+                         f"does not fit in an image of height {h} and width {w}")
+    return ins, [s[:-3] + (p.height, p.width, s[-1])]
+
+
+def _crop_vjp(p, rc, xs, ys, gys, need):
+    g = rc.xp.zeros_like(xs[0])
+    g[..., p.y:p.y + p.height, p.x:p.x + p.width, :] = gys[0]
+    return (g,)
+
+
+@register("_image_crop", attrs={"x": A.Int(), "y": A.Int(), "width": A.Int(),
+                                "height": A.Int()},
+          shape=_crop_shape, dtype=keep_dtype, vjp=_crop_vjp)
+def _crop(p, rc, x):
+    """The box of `width` x `height` at column `x`, row `y` of an HWC (NHWC) image."""
+    _crop_shape(p, [x.shape])
+    return rc.xp.ascontiguousarray(x[..., p.y:p.y + p.height, p.x:p.x + p.width, :])
+
+
+# ------------------------------------------------------------------ resize
+def _resize_size(p, h, w):
+    size = p.size
+    if len(size) == 1:
+        if p.keep_ratio:
+            # the short side becomes `size`, the other keeps the aspect ratio
+            if h > w:
+                return int(h * size[0] / w), size[0]
+            return size[0], int(w * size[0] / h)
+        return size[0], size[0]
+    if len(size) != 2:
+        raise ValueError(f"resize: size must be an int or (width, height), got {size}")
+    return size[1], size[0]
+
+
+def _resize_shape(p, ins):
+    s = ins[0]
+    _check_image("resize", s)
+    if s is None:
+        return ins, [None]
+    s = tuple(s)
+    oh, ow = _resize_size(p, s[-3], s[-2])
+    return ins, [s[:-3] + (oh, ow, s[-1])]
+
+
+def _axis_weights(n_in, n_out):
+    """Bilinear source indices and weights for one axis (half-pixel centres, as OpenCV)."""
+    scale = n_in / n_out
+    pos = (np.arange(n_out) + 0.5) * scale - 0.5
+    pos = np.clip(pos, 0, None)
+    lo = np.minimum(np.floor(pos).astype(np.int64), n_in - 1)
+    hi = np.minimum(lo + 1, n_in - 1)
+    frac = (pos - lo).astype(np.float32)
+    return lo, hi, frac
+
+
+def _resize_one(img, oh, ow, interp):
+    h, w = img.shape[:2]
+    if interp == 0:
+        rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
+        cols = np.minimum((np.arange(ow) * (w / ow)).astype(np.int64), w - 1)
+        return img[rows][:, cols]
+    r0, r1, fr = _axis_weights(h, oh)
+    c0, c1, fc = _axis_weights(w, ow)
+    f = _work(img)
+    top = f[r0] * (1 - fr)[:, None, None] + f[r1] * fr[:, None, None]
+    out = top[:, c0] * (1 - fc)[None, :, None] + top[:, c1] * fc[None, :, None]
+    return _saturate(np, out, img.dtype, rounding=True)
+
+
+@register("_image_resize", attrs={"size": A.Shape(()), "keep_ratio": A.Bool(False),
+                                  "interp": A.Int(1)},
+          shape=_resize_shape, dtype=keep_dtype)
+def _resize(p, rc, x):
+    """Resize an HWC (NHWC) image to `size` = (width, height), or to a square (or, with
+    `keep_ratio`, the short side) of an int `size`. `interp` 0 is nearest, 1 bilinear
+    (half-pixel centres); OpenCV's other modes (2 cubic, 3 area, 4 Lanczos) raise
+    NotImplementedError."""
+    if p.interp not in (0, 1):
+        raise NotImplementedError(f"resize: interp={p.interp} (OpenCV's cubic, area or "
+                                  f"Lanczos) is not implemented; use 0 (nearest) or 1 "
+                                  f"(bilinear)")
+    oh, ow = _resize_size(p, x.shape[-3], x.shape[-2])
+    xh = x if rc.xp is np else x.get()
+    out = _per_image(xh, lambda img: _resize_one(img, oh, ow, p.interp))
+    return out if rc.xp is np else rc.xp.asarray(out)
+
+
+# ------------------------------------------------------------------ colour
+def _as_host(rc, x):
+    return x if rc.xp is np else x.get()
+
+
+def _back(rc, a):
+    return a if rc.xp is np else rc.xp.asarray(a)
+
+
+def adjust_brightness(img, alpha):
+    """``img * alpha`` (saturated)."""
+    f = _work(img)
+    return _saturate(np, f * f.dtype.type(alpha), img.dtype)
+
+
+def adjust_contrast(img, alpha):
+    """Blend with the image's mean grey level: ``img * alpha + (1 - alpha) * mean_grey``."""
+    f = _work(img)
+    t = f.dtype.type
+    gray = (f[..., :3] * _GRAY.astype(f.dtype)).sum() if img.shape[-1] > 1 else f.sum()
+    gray_mean = t(gray / t(img.shape[0] * img.shape[1]))
+    beta = t(1 - alpha) * gray_mean
+    return _saturate(np, f * t(alpha) + beta, img.dtype)
+
+
+def adjust_saturation(img, alpha):
+    """Blend with a grey value per pixel (MXNet's: 0.114 * blue, see the module notes)."""
+    if img.shape[-1] == 1:
+        return img.copy()
+    f = _work(img)
+    t = f.dtype.type
+    gray = f[..., 2:3] * t(_GRAY[2]) * t(1 - alpha)
+    return _saturate(np, gray + f * t(alpha), img.dtype)
+
+
+def _rgb_to_hls(r, g, b):
+    r, g, b = r / 255.0, g / 255.0, b / 255.0
+    vmax = np.maximum(np.maximum(r, g), b)
+    vmin = np.minimum(np.minimum(r, g), b)
+    diff = vmax - vmin
+    light = (vmax + vmin) * 0.5
+    ok = diff > np.finfo(np.float32).eps
+    safe = np.where(ok, diff, 1)
+    sat = np.where(light < 0.5, diff / np.where(ok, vmax + vmin, 1),
+                   diff / np.where(ok, 2.0 - vmax - vmin, 1))
+    k = 60.0 / safe
+    hue = np.where(vmax == r, (g - b) * k,
+                   np.where(vmax == g, (b - r) * k + 120.0, (r - g) * k + 240.0))
+    hue = np.where(hue < 0, hue + 360.0, hue)
+    return np.where(ok, hue, 0), light, np.where(ok, sat, 0)
+
+
+def _hls_to_rgb(h, light, s):
+    p2 = np.where(light <= 0.5, light * (1 + s), light + s - light * s)
+    p1 = 2 * light - p2
+    h = np.mod(h / 60.0, 6.0)
+    sector = np.minimum(h.astype(np.int64), 5)
+    h = h - sector
+    tab = np.stack([p2, p1, p1 + (p2 - p1) * (1 - h), p1 + (p2 - p1) * h])
+    order = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
+    pick = order[sector]  # per pixel: table rows for b, g, r
+    b, g, r = (np.take_along_axis(tab, pick[None, ..., i], 0)[0] for i in range(3))
+    grey = s == 0
+    r, g, b = (np.where(grey, light, c) for c in (r, g, b))
+    return r * 255.0, g * 255.0, b * 255.0
+
+
+def adjust_hue(img, alpha):
+    """Rotate the hue by ``alpha * 360`` degrees (in HLS space)."""
+    if img.shape[-1] == 1:
+        return img.copy()
+    f = _work(img)
+    h, light, s = _rgb_to_hls(f[..., 0], f[..., 1], f[..., 2])
+    r, g, b = _hls_to_rgb(h + np.float32(alpha) * 360.0, light, s)
+    out = f.copy()
+    out[..., 0], out[..., 1], out[..., 2] = r, g, b
+    return _saturate(np, out, img.dtype)
+
+
+def adjust_lighting(img, alpha):
+    """AlexNet-style PCA lighting noise: add ``eig @ alpha`` to the RGB channels."""
+    if img.shape[-1] == 1:
+        return img.copy()
+    f = _work(img)
+    pca = _EIG.astype(f.dtype) @ np.asarray(alpha, dtype=f.dtype)
+    return _saturate(np, f + pca, img.dtype)
+
+
+def _uniform(lo, hi):
+    return float(np.float32(generator().uniform(lo, hi)))
+
+
+def _random_enhance(fn):
+    def kernel(p, rc, x):
+        return _back(rc, _per_image(_as_host(rc, x),
+                                    lambda img: fn(img, _uniform(p.min_factor, p.max_factor))))
+    return kernel
+
+
+_ENHANCE = {"min_factor": A.Float(), "max_factor": A.Float()}
+# name, adjustment, doc
+_RANDOM = [("_image_random_brightness", adjust_brightness,
+            "Scale by a factor drawn from U[min_factor, max_factor]."),
+           ("_image_random_contrast", adjust_contrast,
+            "Blend with the mean grey level by a factor from U[min_factor, max_factor]."),
+           ("_image_random_saturation", adjust_saturation,
+            "Blend with the grey value by a factor from U[min_factor, max_factor]."),
+           ("_image_random_hue", adjust_hue,
+            "Rotate the hue by 360 * a factor from U[min_factor, max_factor] degrees.")]
+for _name, _fn, _doc in _RANDOM:
+    _k = _random_enhance(_fn)
+    _k.__doc__ = _doc
+    register(_name, attrs=dict(_ENHANCE), shape=_same_image_shape(_name), dtype=keep_dtype,
+             random=True)(_k)
+
+
+def _color_jitter_one(p, img):
+    gen = generator()
+    out = img
+    for step in gen.permutation(4):
+        if step == 0 and p.brightness > 0:
+            out = adjust_brightness(out, 1.0 + _uniform(-p.brightness, p.brightness))
+        elif step == 1 and p.contrast > 0:
+            out = adjust_contrast(out, 1.0 + _uniform(-p.contrast, p.contrast))
+        elif step == 2 and p.saturation > 0:
+            out = adjust_saturation(out, 1.0 + _uniform(-p.saturation, p.saturation))
+        elif step == 3 and p.hue > 0:
+            out = adjust_hue(out, _uniform(-p.hue, p.hue))
+    return out if out is not img else img.copy()
+
+
+@register("_image_random_color_jitter",
+          attrs={"brightness": A.Float(), "contrast": A.Float(), "saturation": A.Float(),
+                 "hue": A.Float()},
+          shape=_same_image_shape("random_color_jitter"), dtype=keep_dtype, random=True)
+def _random_color_jitter(p, rc, x):
+    """Brightness, contrast, saturation and hue jitter in a random order, each by a factor
+    1 + U[-v, v] (hue: U[-hue, hue]); a 0 skips that adjustment."""
+    return _back(rc, _per_image(_as_host(rc, x), lambda img: _color_jitter_one(p, img)))
+
+
+@register("_image_adjust_lighting", attrs={"alpha": Floats()},
+          shape=_same_image_shape("adjust_lighting"), dtype=keep_dtype)
+def _adjust_lighting(p, rc, x):
+    """Add AlexNet's PCA lighting noise with the 3 coefficients `alpha`."""
+    if len(p.alpha) != 3:
+        raise ValueError(f"adjust_lighting: alpha must hold 3 values, got {p.alpha}")
+    return _back(rc, _per_image(_as_host(rc, x), lambda img: adjust_lighting(img, p.alpha)))
+
+
+@register("_image_random_lighting", attrs={"alpha_std": A.Float(0.05)},
+          shape=_same_image_shape("random_lighting"), dtype=keep_dtype, random=True)
+def _random_lighting(p, rc, x):
+    """PCA lighting noise with coefficients drawn from N(0, alpha_std**2)."""
+    def one(img):
+        alpha = generator().normal(0.0, p.alpha_std, 3).astype(np.float32)
+        return adjust_lighting(img, alpha)
+    return _back(rc, _per_image(_as_host(rc, x), one))
