@@ -110,7 +110,8 @@ class Optimizer:
         """
         klass = Optimizer.opt_registry.get(str(name).lower())
         if klass is None:
-            raise ValueError(f"Cannot find optimizer {name}; known optimizers: "
+            raise ValueError(f"optimizer.create: unknown optimizer {name!r} (Cannot find "
+                             f"optimizer {name}); known optimizers: "
                              f"{', '.join(sorted(Optimizer.opt_registry))}")
         return klass(**kwargs)
 
