@@ -9,11 +9,16 @@ Draws use gluonlite's shared random generator, so ``gluonlite.random.seed(n)`` m
 reproducible.
 """
 import json
+import logging
+import re
 
 import numpy as np
 
-__all__ = ["InitDesc", "Initializer", "register", "create", "Uniform", "Normal", "Xavier",
-           "Zero", "One", "Constant", "Orthogonal", "LSTMBias"]
+from .ndarray import NDArray, load  # noqa: F401  (MXNet's module exports both)
+
+__all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Uniform", "Normal",
+           "Xavier", "MSRAPrelu", "Bilinear", "Zero", "One", "Constant", "Orthogonal",
+           "LSTMBias", "FusedRNN", "Load", "Mixed", "is_np_array"]
 
 _REGISTRY = {}
 
@@ -38,6 +43,19 @@ def _alias(*names):
             _REGISTRY[n] = klass
         return klass
     return deco
+
+
+def alias(*aliases):
+    """Class decorator registering an initializer under extra lowercase names as well.
+
+    Example: ``@alias('zeros') class Zero(Initializer): ...``.
+    """
+    return _alias(*(a.lower() for a in aliases))
+
+
+def is_np_array():
+    """Whether MXNet's numpy-array mode is on: never in gluonlite (there is no mx.np)."""
+    return False
 
 
 class InitDesc(str):
@@ -181,6 +199,14 @@ class Constant(Initializer):
         super().__init__(value=value)
         self.value = value
 
+    def dumps(self):
+        """The JSON form; an array value is written as nested lists."""
+        val = self._kwargs["value"]
+        if not np.isscalar(val):
+            self._kwargs["value"] = (val.tolist() if isinstance(val, np.ndarray)
+                                     else val.asnumpy().tolist())
+        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+
     def _init_weight(self, name, arr):
         v = self.value.asnumpy() if hasattr(self.value, "asnumpy") else self.value
         _fill(arr, np.broadcast_to(np.asarray(v), arr.shape))
@@ -305,3 +331,193 @@ class LSTMBias(Initializer):
         n = arr.shape[0] // 4
         values[n:2 * n] = self.forget_bias
         _fill(arr, values)
+
+
+@register
+class MSRAPrelu(Xavier):
+    """He/MSRA initialization for PReLU nets: Gaussian Xavier with magnitude
+    ``2 / (1 + slope**2)``.
+
+    Args:
+        factor_type: 'avg', 'in' or 'out' (default 'avg').
+        slope: the PReLU slope at initialization (default 0.25).
+    """
+
+    def __init__(self, factor_type="avg", slope=0.25):
+        super().__init__("gaussian", factor_type, 2. / (1 + slope ** 2))
+        self._kwargs = {"factor_type": factor_type, "slope": slope}
+
+
+@register
+class Bilinear(Initializer):
+    """Bilinear upsampling weights for a deconvolution: every (kh, kw) kernel is the outer
+    product of ``1 - |x / f - c|`` with ``f = ceil(kw / 2)``, ``c = (2f - 1 - f % 2) / (2f)``.
+
+    Example: a (1, 1, 4, 4) weight gets the outer product of [.25, .75, .75, .25].
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def _init_weight(self, name, arr):
+        shape = arr.shape
+        if len(shape) < 2:
+            raise ValueError(f"Bilinear: {name} needs at least 2 dimensions, got {shape}")
+        h, w = shape[-2], shape[-1]
+        f = np.ceil(w / 2.)
+        c = (2 * f - 1 - f % 2) / (2. * f)
+        x = np.arange(w)
+        y = np.arange(h)
+        kernel = np.outer(1 - np.abs(y / f - c), 1 - np.abs(x / f - c))
+        _fill(arr, np.broadcast_to(kernel, shape))
+
+
+_GATES = {"rnn_relu": [""], "rnn_tanh": [""], "lstm": ["_i", "_f", "_c", "_o"],
+          "gru": ["_r", "_z", "_o"]}
+
+
+@register
+class FusedRNN(Initializer):
+    """Initializes the packed parameter vector of a fused RNN (MXNet's layout: every
+    layer's and direction's i2h and h2h weights, then their biases), piece by piece: weights
+    by `init` (the global initializer when None), biases zero except an LSTM's forget-gate
+    biases, set to `forget_bias`.
+
+    Args:
+        init: an Initializer (or its JSON) for the weights.
+        num_hidden, num_layers, mode ('rnn_relu', 'rnn_tanh', 'lstm', 'gru'),
+        bidirectional, forget_bias: as the fused RNN's.
+
+    Raises:
+        ValueError: an unknown mode, or an array whose size fits no input size.
+    """
+
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False,
+                 forget_bias=1.0):
+        if isinstance(init, str):
+            init = create(init)
+        if mode not in _GATES:
+            raise ValueError(f"FusedRNN: mode must be one of {sorted(_GATES)}, got {mode!r}")
+        super().__init__(init=init.dumps() if init is not None else None,
+                         num_hidden=num_hidden, num_layers=num_layers, mode=mode,
+                         bidirectional=bidirectional, forget_bias=forget_bias)
+        self._init = init
+        self._num_hidden, self._num_layers = num_hidden, num_layers
+        self._mode, self._bidirectional = mode, bidirectional
+        self._forget_bias = forget_bias
+
+    def _layout(self, size):
+        """[(name, shape)] of the packed vector's pieces, in order."""
+        gates = _GATES[self._mode]
+        g, h, layers = len(gates), self._num_hidden, self._num_layers
+        dirs = ["l", "r"] if self._bidirectional else ["l"]
+        d = len(dirs)
+        rest = (layers - 1) * d * (g * h * h * d + g * h * h) + layers * d * 2 * g * h
+        first = size - rest - d * g * h * h
+        if first <= 0 or first % (d * g * h):
+            raise ValueError(f"FusedRNN: a parameter vector of size {size} does not fit "
+                             f"{layers} {self._mode} layer(s) of {h} units"
+                             f"{' (bidirectional)' if self._bidirectional else ''}")
+        n_in = first // (d * g * h)
+        pieces = []
+        for layer in range(layers):
+            ins = n_in if layer == 0 else h * d
+            for p in dirs:
+                for gate in gates:
+                    pieces.append((f"{p}{layer}_i2h{gate}_weight", (h, ins)))
+                for gate in gates:
+                    pieces.append((f"{p}{layer}_h2h{gate}_weight", (h, h)))
+        for layer in range(layers):
+            for p in dirs:
+                for kind in ("i2h", "h2h"):
+                    for gate in gates:
+                        pieces.append((f"{p}{layer}_{kind}{gate}_bias", (h,)))
+        return pieces
+
+    def _init_weight(self, desc, arr):
+        from . import ndarray as nd
+        flat = np.empty(arr.size, dtype=np.float64)
+        pos = 0
+        glob = getattr(desc, "global_init", None)
+        for name, shape in self._layout(arr.size):
+            n = int(np.prod(shape))
+            piece = nd.zeros(shape, dtype=arr.dtype)
+            if self._mode == "lstm" and name.endswith("_f_bias"):
+                piece[:] = self._forget_bias
+            elif self._init is None:
+                if glob is None:
+                    raise ValueError(f"FusedRNN: {desc} has no init and no global "
+                                     "initializer to fall back to")
+                glob(InitDesc(name, global_init=glob), piece)
+            else:
+                self._init(InitDesc(name, global_init=glob), piece)
+            flat[pos:pos + n] = piece.asnumpy().reshape(-1)
+            pos += n
+        _fill(arr, flat.reshape(arr.shape))
+
+
+class Load:
+    """Initializes parameters from saved arrays (a file name or a dict name -> NDArray;
+    ``arg:``/``aux:`` prefixes are dropped), falling back to `default_init`.
+
+    Raises:
+        ValueError: a loaded array whose shape differs from the parameter's, or a name
+            not found with no default_init.
+    """
+
+    def __init__(self, param, default_init=None, verbose=False):
+        if isinstance(param, str):
+            param = load(param)
+        if not isinstance(param, dict):
+            raise TypeError(f"init.Load: param must be a file name or a dict of arrays, got "
+                            f"{type(param).__name__}")
+        self.param = {(k[4:] if k.startswith(("arg:", "aux:")) else k): v
+                      for k, v in param.items()}
+        self.default_init = default_init
+        self.verbose = verbose
+
+    def __call__(self, name, arr):
+        """Fill `arr` with the array saved under `name` (or by default_init)."""
+        if name in self.param:
+            src = self.param[name]
+            if tuple(arr.shape) != tuple(src.shape):
+                raise ValueError(f"init.Load: parameter {name} cannot be initialized from "
+                                 f"loading: shape mismatch, target {tuple(arr.shape)} vs "
+                                 f"loaded {tuple(src.shape)}")
+            arr[:] = src
+            if self.verbose:
+                logging.info("Initialized %s by loading", name)
+        else:
+            if self.default_init is None:
+                raise ValueError(f"init.Load: cannot initialize {name}: not found in the "
+                                 "loaded parameters and no default_init is given")
+            self.default_init(name, arr)
+            if self.verbose:
+                logging.info("Initialized %s by default", name)
+
+
+class Mixed:
+    """Initializes each parameter with the first initializer whose regular expression
+    matches its name.
+
+    Example: ``Mixed(['bias', '.*'], [init.Zero(), init.Uniform(0.1)])``.
+
+    Raises:
+        ValueError: different numbers of patterns and initializers; a name no pattern
+            matches.
+    """
+
+    def __init__(self, patterns, initializers):
+        if len(patterns) != len(initializers):
+            raise ValueError(f"init.Mixed: {len(patterns)} patterns but {len(initializers)} "
+                             "initializers; give one initializer per pattern")
+        self.map = list(zip([re.compile(p) for p in patterns], initializers))
+
+    def __call__(self, name, arr):
+        """Fill `arr` with the first matching initializer."""
+        for prog, init in self.map:
+            if prog.match(name):
+                init(name, arr)
+                return
+        raise ValueError(f"init.Mixed: parameter name {name} did not match any pattern; add "
+                         "a '.*' pattern at the end with a default initializer")

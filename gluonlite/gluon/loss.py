@@ -7,9 +7,14 @@ imperatively and hybridized alike."""
 import numbers
 
 from .block import HybridBlock
+from .. import ndarray as _nd
+
+import numpy as np
 
 __all__ = ["Loss", "L2Loss", "L1Loss", "SoftmaxCrossEntropyLoss", "SoftmaxCELoss",
-           "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss"]
+           "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss", "KLDivLoss", "CTCLoss",
+           "HuberLoss", "HingeLoss", "SquaredHingeLoss", "LogisticLoss", "TripletLoss",
+           "PoissonNLLLoss", "CosineEmbeddingLoss", "SDMLLoss"]
 
 
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
@@ -135,3 +140,237 @@ class SoftmaxCrossEntropyLoss(Loss):
 
 
 SoftmaxCELoss = SoftmaxCrossEntropyLoss
+
+
+class KLDivLoss(Loss):
+    """Kullback-Leibler divergence ``label * (log(label) - pred)``, summed per sample
+    (MXNet sums, not averages, over the non-batch axes).
+
+    Args:
+        from_logits: `pred` is already a log-softmax (default True); else a log_softmax
+            along `axis` is taken first.
+        axis: the class axis for that log_softmax.
+        weight, batch_axis: see `Loss`.
+    """
+
+    def __init__(self, from_logits=True, axis=-1, weight=None, batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._from_logits = from_logits
+        self._axis = axis
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        if not self._from_logits:
+            pred = F.log_softmax(pred, axis=self._axis)
+        loss = label * (F.log(label + 1e-12) - pred)
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.sum(loss, axis=self._batch_axis, exclude=True)
+
+
+class CTCLoss(Loss):
+    """Connectionist temporal classification loss (the ``CTCLoss`` operator with the blank
+    as the last class; labels are padded with -1).
+
+    Args:
+        layout: 'NTC' or 'TNC', the layout of `pred` (unnormalised scores).
+        label_layout: 'NT' or 'TN'.
+        weight: a scalar weight.
+
+    Inputs: ``pred``, ``label``, optional ``pred_lengths`` and ``label_lengths`` (N,),
+    ``sample_weight``. Output: (N,) losses.
+
+    Raises:
+        ValueError: an unknown layout.
+
+    Example: ``gluon.loss.CTCLoss()(nd.ones((2, 20, 4)), nd.array([[1, 0, -1], [2, 1, 2]]))``.
+    """
+
+    def __init__(self, layout="NTC", label_layout="NT", weight=None, **kwargs):
+        if layout not in ("NTC", "TNC"):
+            raise ValueError(f"CTCLoss: layout must be 'NTC' or 'TNC', got {layout!r}")
+        if label_layout not in ("NT", "TN"):
+            raise ValueError(f"CTCLoss: label_layout must be 'NT' or 'TN', got "
+                             f"{label_layout!r}")
+        self._layout = layout
+        self._label_layout = label_layout
+        super().__init__(weight, label_layout.find("N"), **kwargs)
+
+    def hybrid_forward(self, F, pred, label, pred_lengths=None, label_lengths=None,
+                       sample_weight=None):
+        if self._layout == "NTC":
+            pred = F.swapaxes(pred, 0, 1)
+        if self._batch_axis == 1:
+            label = F.swapaxes(label, 0, 1)
+        loss = F.CTCLoss(pred, label, pred_lengths, label_lengths,
+                         use_data_lengths=pred_lengths is not None,
+                         use_label_lengths=label_lengths is not None, blank_label="last")
+        return _apply_weighting(F, loss, self._weight, sample_weight)
+
+
+class HuberLoss(Loss):
+    """Smoothed L1: ``0.5 / rho * d**2`` where ``d = |label - pred| <= rho``, else
+    ``d - 0.5 * rho``; averaged per sample.
+
+    Args:
+        rho: the threshold between the quadratic and linear parts (default 1).
+    """
+
+    def __init__(self, rho=1, weight=None, batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._rho = rho
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        label = F.reshape_like(label, pred)
+        loss = F.abs(label - pred)
+        loss = F.where(loss > self._rho, loss - 0.5 * self._rho,
+                       (0.5 / self._rho) * F.square(loss))
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss, axis=self._batch_axis, exclude=True)
+
+
+class HingeLoss(Loss):
+    """``max(0, margin - pred * label)`` for labels in {-1, 1}, averaged per sample."""
+
+    def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._margin = margin
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        label = F.reshape_like(label, pred)
+        loss = F.relu(self._margin - pred * label)
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss, axis=self._batch_axis, exclude=True)
+
+
+class SquaredHingeLoss(Loss):
+    """``max(0, margin - pred * label) ** 2`` for labels in {-1, 1}, averaged per sample."""
+
+    def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._margin = margin
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        label = F.reshape_like(label, pred)
+        loss = F.square(F.relu(self._margin - pred * label))
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss, axis=self._batch_axis, exclude=True)
+
+
+class LogisticLoss(Loss):
+    """``log(1 + exp(-pred * label))`` (computed stably) for labels in {-1, 1}
+    (``label_format='signed'``) or {0, 1} (``'binary'``), averaged per sample.
+
+    Raises:
+        ValueError: an unknown label_format.
+    """
+
+    def __init__(self, weight=None, batch_axis=0, label_format="signed", **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        if label_format not in ("signed", "binary"):
+            raise ValueError(f"LogisticLoss: label_format must be 'signed' or 'binary', got "
+                             f"{label_format!r}")
+        self._label_format = label_format
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        label = F.reshape_like(label, pred)
+        if self._label_format == "signed":
+            label = (label + 1.0) / 2.0
+        loss = F.relu(pred) - pred * label + F.Activation(-F.abs(pred), act_type="softrelu")
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss, axis=self._batch_axis, exclude=True)
+
+
+class TripletLoss(Loss):
+    """``max(0, |pred - positive|^2 - |pred - negative|^2 + margin)`` per sample (squared
+    distances summed over the non-batch axes)."""
+
+    def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._margin = margin
+
+    def hybrid_forward(self, F, pred, positive, negative):
+        positive = F.reshape_like(positive, pred)
+        negative = F.reshape_like(negative, pred)
+        loss = F.sum(F.square(positive - pred) - F.square(negative - pred),
+                     axis=self._batch_axis, exclude=True)
+        loss = F.relu(loss + self._margin)
+        return _apply_weighting(F, loss, self._weight, None)
+
+
+class PoissonNLLLoss(Loss):
+    """Poisson negative log-likelihood: ``exp(pred) - target * pred`` (``from_logits``) or
+    ``pred - target * log(pred + epsilon)``, plus Stirling's term with `compute_full`; the
+    mean over every element (a (1,) array, as MXNet)."""
+
+    def __init__(self, weight=None, from_logits=True, batch_axis=0, compute_full=False,
+                 **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._from_logits = from_logits
+        self._compute_full = compute_full
+
+    def hybrid_forward(self, F, pred, target, sample_weight=None, epsilon=1e-08):
+        target = F.reshape_like(target, pred)
+        if self._from_logits:
+            loss = F.exp(pred) - target * pred
+        else:
+            loss = pred - target * F.log(pred + epsilon)
+        if self._compute_full:
+            stirling = target * F.log(target) - target + 0.5 * F.log(2 * target * np.pi)
+            loss = loss + stirling * (target > 1)
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss)
+
+
+class CosineEmbeddingLoss(Loss):
+    """``1 - cos(input1, input2)`` for label 1, ``max(0, cos - margin)`` for label -1; one
+    value per sample, shape (N, 1) as MXNet."""
+
+    def __init__(self, weight=None, batch_axis=0, margin=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._margin = margin
+
+    def hybrid_forward(self, F, input1, input2, label, sample_weight=None):
+        input1 = F.reshape_like(input1, input2)
+        label = label.reshape((-1, 1))
+        x_norm = F.norm(input1, axis=-1).reshape((-1, 1))
+        y_norm = F.norm(input2, axis=-1).reshape((-1, 1))
+        dot = F.sum(input1 * input2, axis=-1).reshape((-1, 1))
+        cos = dot / F.maximum(x_norm * y_norm, 1e-12)
+        a = (1 - cos) * (label == 1)
+        b = F.relu((label == -1) * (cos - self._margin))
+        loss = a + b
+        return _apply_weighting(F, loss, self._weight, sample_weight)
+
+
+class SDMLLoss(Loss):
+    """Batchwise smoothed deep metric learning loss (Bonadiman et al. 2019): the KL
+    divergence between softmax(-squared distances of every x1[i] to every x2[j]) and
+    the identity smoothed by `smoothing_parameter`; x1[i] and x2[i] are the positive pairs.
+    Imperative only (it reads the batch size), as in MXNet.
+
+    Returns: (N,) losses.
+    """
+
+    def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self.kl_loss = KLDivLoss(from_logits=True)
+        self.smoothing_parameter = smoothing_parameter
+
+    def _compute_labels(self, F, batch_size):
+        gold = np.eye(batch_size)
+        s = self.smoothing_parameter
+        return gold * (1 - s) + (1 - gold) * s / (batch_size - 1)
+
+    def hybrid_forward(self, F, x1, x2):
+        if F is not _nd:
+            raise NotImplementedError("SDMLLoss: needs the batch size, so it runs imperatively "
+                                      "only (as in MXNet); do not hybridize it")
+        if x1.shape != x2.shape or len(x1.shape) != 2:
+            raise ValueError(f"SDMLLoss: x1 and x2 must share one (batch, dim) shape, got "
+                             f"{x1.shape} and {x2.shape}")
+        n, d = x1.shape
+        a = x1.expand_dims(1).broadcast_to((n, n, d))
+        b = x2.expand_dims(0).broadcast_to((n, n, d))
+        dist = F.sum(F.square(a - b), axis=2)
+        logp = F.log_softmax(-dist, axis=1)
+        labels = _nd.array(self._compute_labels(F, n), ctx=dist.context, dtype=dist.dtype)
+        return self.kl_loss(logp, labels)

@@ -57,22 +57,21 @@ def save_states(fname, optimizer, states, params):
     Raises:
         TypeError: a state that is not None, an array or a tuple of arrays.
     """
+    from ..optimizer.optimizer import _flatten
     arrays, layout = {}, {}
     for i in sorted(states):
         st, ctx = states[i], _context_of(params[i])
-        if st is None:
-            layout[str(i)] = {"kind": "none"}
-        elif isinstance(st, (tuple, list)):
-            layout[str(i)] = {"kind": "tuple", "count": len(st)}
-            for k, a in enumerate(st):
-                arrays[f"{i}:{k}"] = NDArray(a, ctx)
-        elif hasattr(st, "shape"):
-            layout[str(i)] = {"kind": "array"}
-            arrays[str(i)] = NDArray(st, ctx)
-        else:
+        leaves = []
+        try:
+            spec = _flatten(st, leaves)
+        except TypeError:
             raise TypeError(f"Trainer.save_states: the optimizer state of parameter index {i} "
-                            f"is a {type(st).__name__}; expected None, an array or a tuple of "
-                            "arrays")
+                            f"is a {type(st).__name__}; expected None, an NDArray or a tuple "
+                            "of them") from None
+        # a tree of NDArrays and Nones (multi-precision states nest: (weight32, (m, v)))
+        layout[str(i)] = {"kind": "tree", "spec": spec}
+        for k, a in enumerate(leaves):
+            arrays[f"{i}:{k}"] = NDArray(a._data, ctx)
     record = {"format": FORMAT, "version": VERSION,
               "optimizer": type(optimizer).__name__.lower(),
               "scalars": _scalars(optimizer),
@@ -153,9 +152,14 @@ def load_states(fname, optimizer, params):
             states[i] = None
             continue
         if kind == "array":
-            keys = [str(i)]
+            keys, spec = [str(i)], 0
         elif kind == "tuple" and isinstance(spec.get("count"), int) and spec["count"] >= 0:
             keys = [f"{i}:{k}" for k in range(spec["count"])]
+            spec = {"tuple": list(range(spec["count"]))}
+        elif kind == "tree":
+            spec = spec.get("spec")
+            keys = sorted((k for k in named if k.split(":")[0] == str(i) and ":" in k),
+                          key=lambda k: int(k.split(":")[1]))
         else:
             raise _bad(fname, f"state layout {spec!r} of parameter index {i}")
         missing = [k for k in keys if k not in named]
@@ -172,8 +176,12 @@ def load_states(fname, optimizer, params):
             vals.append(a)
         used.update(keys)
         ctx = _context_of(p)
-        vals = [ctx.xp.asarray(a) for a in vals]
-        states[i] = vals[0] if kind == "array" else tuple(vals)
+        vals = [NDArray(ctx.xp.asarray(a), ctx) for a in vals]
+        from ..optimizer.optimizer import _unflatten
+        try:
+            states[i] = _unflatten(spec, vals, str(fname))
+        except ValueError as e:
+            raise _bad(fname, str(e)) from None
     extra = sorted(set(named) - used)
     if extra:
         raise _bad(fname, f"arrays {extra} are not described by its record")

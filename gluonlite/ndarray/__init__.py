@@ -57,6 +57,19 @@ def minimum(lhs, rhs):
     return _scalar_or_array(lhs, rhs, "broadcast_minimum", "_minimum_scalar", np.minimum)
 
 
+def power(base, exp):
+    """``base ** exp`` elementwise for arrays and/or scalars (broadcasting); two scalars give
+    a Python number, as in MXNet."""
+    f = _register._gen_cache
+    if isinstance(base, NDArray) and isinstance(exp, NDArray):
+        return f["broadcast_power"](base, exp)
+    if isinstance(base, NDArray):
+        return f["_power_scalar"](base, scalar=exp)
+    if isinstance(exp, NDArray):
+        return f["_rpower_scalar"](exp, scalar=base)
+    return base ** exp
+
+
 def _scalar_or_array(lhs, rhs, name, scalar_name, fn):
     f = _register._gen_cache
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):

@@ -1,10 +1,10 @@
 """The operators, each defined once (see `registry`). Importing this package registers the
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
-from . import (compare, contrib_ops, conv, custom, elementwise, image,
-               indexing, legacy_normalization, linalg, losses_ops,
-               matrix, nn, normalization, random, reduce, reverse,
-               rnn, samplers, shape, sorting, spatial, special,
-               tensor, vision_ops)  # noqa: F401  (registers them)
+from . import (compare, contrib_ops, conv, ctc, custom, elementwise,
+               image, indexing, legacy_normalization, linalg,
+               losses_ops, matrix, nn, normalization, optimizer_ops,
+               random, reduce, reverse, rnn, samplers, shape, sorting,
+               spatial, special, tensor, vision_ops)  # noqa: F401  (registers them)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

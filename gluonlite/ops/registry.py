@@ -61,7 +61,8 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 aux_mask=None, shape_back=None, prepare=None, fast=None, **speed):
+                 aux_mask=None, shape_back=None, prepare=None, fast=None, variadic_group=None,
+                 **speed):
         if speed:
             names = ", ".join(f"{k}=..." for k in sorted(speed))
             raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
@@ -81,6 +82,10 @@ class Operator:
         self._aux_mask = aux_mask
         self.nondiff = frozenset(nondiff)
         self.variadic = variadic
+        # For a variadic operator whose inputs come in groups per count (multi_sgd_mom_update:
+        # weight, grad, mom per weight): the names in one group; inputs are then named
+        # ``weight_0, grad_0, mom_0, weight_1, ...``.
+        self.variadic_group = tuple(variadic_group) if variadic_group else None
         self.random = random
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
@@ -154,6 +159,8 @@ class Operator:
     def input_names(self, p):
         """Names of this operator's inputs for params `p` (``['data', 'weight', 'bias']``)."""
         if self.variadic:
+            if self.variadic_group:
+                return [f"{n}_{i}" for i in range(p[self.variadic]) for n in self.variadic_group]
             return [f"arg{i}" for i in range(p[self.variadic])]
         return list(self._inputs(p) if callable(self._inputs) else self._inputs)
 
@@ -197,7 +204,7 @@ class Operator:
         """(input indices the vjp reads, whether it reads the outputs)."""
         saves = self.fast.saves
         spec = saves(p) if callable(saves) else saves
-        n_in = len(self.input_names(p)) if not self.variadic else p[self.variadic]
+        n_in = len(self.input_names(p))
         if spec is None:
             return frozenset(range(n_in)), True
         names = self.input_names(p) if not self.variadic else []

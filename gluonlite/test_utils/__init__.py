@@ -30,5 +30,7 @@ from .runtime import (default_context, set_default_context, list_gpus, environme
 from .symbolic import (simple_forward, numeric_grad, finite_difference, check_numeric_gradient,
                        check_symbolic_forward, check_symbolic_backward)
 from .references import np_reduce, collapse_sum_like
+from .optimizers import compare_optimizer
+from ..ndarray import array  # noqa: F401  (MXNet's test_utils exports it to its tests)
 from .distributions import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                             verify_generator)

@@ -1,0 +1,481 @@
+"""The optimizer update operators (``sgd_update``, ``adam_update``, ...), one table.
+
+Each operator takes the weight, its gradient and the optimizer's state arrays, returns the
+new weight and updates the state arrays in place, as MXNet's fused kernels do (MXNet declares
+them with ``FMutateInputs``; here they are the operator's auxiliary inputs, never given a
+gradient). Callers write the new weight back with ``out=weight``::
+
+    nd.sgd_mom_update(w, g, mom, lr=0.1, momentum=0.9, out=w)   # mom changes in place
+
+The ``mp_`` variants keep a float32 master copy (``weight32``, updated in place) for a
+float16 weight and return it cast to the weight's dtype. Every operator is
+non-differentiable. Shared attributes keep MXNet's names and defaults: ``rescale_grad``
+multiplies the gradient first, ``clip_gradient`` (off when negative) clips it to
+``[-c, c]``, ``wd`` is the L2 weight decay; ``lazy_update`` only matters for sparse storage.
+"""
+import numpy as np
+
+from . import attrs as A
+from .registry import ShapeError, register
+from .rules import fmt_shapes
+
+__all__ = []
+
+F32 = np.dtype(np.float32)
+
+
+def _float_tuple(v):
+    if isinstance(v, str):
+        v = A._literal(v)
+    if isinstance(v, (int, float)):
+        v = (v,)
+    return tuple(float(x) for x in v)
+
+
+def FloatTuple(default=A.REQUIRED):
+    """A tuple of floats (MXNet's ``Tuple<float>``: ``lrs``, ``wds``)."""
+    return A.Attr(_float_tuple, default, "tuple")
+
+
+def _clip(x, c, xp):
+    return xp.clip(x, -c, c) if c >= 0 else x
+
+
+def _scaled(p, g, xp, w=None, wd_first=False):
+    """rescale_grad * grad, clipped; with `wd_first` the weight decay is added before the
+    clip (Adam, RMSProp, FTML) instead of by the caller after it (SGD, NAG)."""
+    g = p.rescale_grad * g
+    if wd_first:
+        g = g + p.wd * w
+    return _clip(g, p.clip_gradient, xp)
+
+
+def _up(g, w32):
+    """The gradient in the master copy's precision (float32 wherever MXNet accepts the call)."""
+    return g.astype(w32.dtype, copy=False)
+
+
+# ---- the update rules: fn(p, xp, weight, grad, *states) -> new weight -----------------
+def _sgd(p, xp, w, g):
+    return (1 - p.lr * p.wd) * w - p.lr * _scaled(p, g, xp)
+
+
+def _sgd_mom(p, xp, w, g, mom):
+    mom[...] = p.momentum * mom - p.lr * p.wd * w - p.lr * _scaled(p, g, xp)
+    return w + mom
+
+
+def _mp_sgd(p, xp, w, g, w32):
+    w32[...] = _sgd(p, xp, w32, _up(g, w32))
+    return w32
+
+
+def _mp_sgd_mom(p, xp, w, g, mom, w32):
+    w32[...] = _sgd_mom(p, xp, w32, _up(g, w32), mom)
+    return w32
+
+
+def _nag_mom(p, xp, w, g, mom):
+    step = p.lr * (_scaled(p, g, xp) + p.wd * w)
+    mom *= p.momentum
+    new = w - mom + (p.momentum + 1) * (mom - step)
+    mom -= step
+    return new
+
+
+def _mp_nag_mom(p, xp, w, g, mom, w32):
+    w32[...] = _nag_mom(p, xp, w32, _up(g, w32), mom)
+    return w32
+
+
+def _ftml(p, xp, w, g, d, v, z):
+    g = _clip(p.rescale_grad * g + p.wd * w, p.clip_grad, xp)
+    v[...] = p.beta2 * v + (1 - p.beta2) * g * g
+    d_t = (1 - p.beta1 ** p.t) / p.lr * (xp.sqrt(v / (1 - p.beta2 ** p.t)) + p.epsilon)
+    z[...] = p.beta1 * z + (1 - p.beta1) * g - (d_t - p.beta1 * d) * w
+    d[...] = d_t
+    return -z / d_t
+
+
+def _adam(p, xp, w, g, mean, var):
+    g = _scaled(p, g, xp, w, wd_first=True)
+    mean[...] = p.beta1 * mean + (1 - p.beta1) * g
+    var[...] = p.beta2 * var + (1 - p.beta2) * g * g
+    return w - p.lr * mean / (xp.sqrt(var) + p.epsilon)
+
+
+def _rmsprop(p, xp, w, g, n):
+    g = _scaled(p, g, xp, w, wd_first=True)
+    n[...] = (1 - p.gamma1) * (g * g) + p.gamma1 * n
+    new = w - p.lr * (g / xp.sqrt(n + p.epsilon))
+    return _clip(new, p.clip_weights, xp)
+
+
+def _rmspropalex(p, xp, w, g, n, gm, delta):
+    g = _scaled(p, g, xp, w, wd_first=True)
+    n[...] = (1 - p.gamma1) * g * g + p.gamma1 * n
+    gm[...] = (1 - p.gamma1) * g + p.gamma1 * gm
+    delta[...] = p.gamma2 * delta - p.lr * g / xp.sqrt(n - gm * gm + p.epsilon)
+    return _clip(w + delta, p.clip_weights, xp)
+
+
+def _ftrl(p, xp, w, g, z, n):
+    g = _scaled(p, g, xp)
+    z += g - (xp.sqrt(n + g * g) - xp.sqrt(n)) * w / p.lr
+    n += g * g
+    return ((xp.sign(z) * p.lamda1 - z) / ((p.beta + xp.sqrt(n)) / p.lr + p.wd)
+            * (xp.abs(z) > p.lamda1))
+
+
+def _signsgd(p, xp, w, g):
+    # MXNet's kernel reads neither rescale_grad nor clip_gradient: only the sign matters
+    return (1 - p.lr * p.wd) * w - p.lr * xp.sign(g)
+
+
+def _signum(p, xp, w, g, mom):
+    mom[...] = (p.momentum * mom - (1 - p.momentum) * p.wd * w
+                - (1 - p.momentum) * _scaled(p, g, xp))
+    return (1 - p.lr * p.wd_lh) * w + p.lr * xp.sign(mom)
+
+
+def _lamb1_dir(p, xp, w, g, mean, var):
+    g = _scaled(p, g, xp)
+    mean[...] = p.beta1 * mean + (1 - p.beta1) * g
+    var[...] = p.beta2 * var + (1 - p.beta2) * g * g
+    m, v = mean, var
+    if p.bias_correction:
+        m = mean / (1 - p.beta1 ** p.t)
+        v = var / (1 - p.beta2 ** p.t)
+    return m / (xp.sqrt(v) + p.epsilon) + p.wd * w
+
+
+def _lamb1(p, xp, w, g, mean, var):
+    return _lamb1_dir(p, xp, w, g, mean, var)
+
+
+def _mp_lamb1(p, xp, w, g, mean, var, w32):
+    return _lamb1_dir(p, xp, w32, _up(g, w32), mean, var)
+
+
+def _trust_lr(p, xp, r1, r2):
+    """lr * r1 / r2 (r1 clamped to the bounds), or lr where either norm is zero; a (1,) array
+    so the ratio stays on the arrays' device."""
+    r1, r2 = r1.reshape(1), r2.reshape(1)
+    if p.lower_bound >= 0:
+        r1 = xp.maximum(r1, p.lower_bound)
+    if p.upper_bound >= 0:
+        r1 = xp.minimum(r1, p.upper_bound)
+    ok = (r1 != 0) & (r2 != 0)
+    return p.lr * xp.where(ok, r1 / xp.where(ok, r2, 1), 1)
+
+
+def _lamb2(p, xp, w, g, r1, r2):
+    return w - _trust_lr(p, xp, r1, r2).astype(w.dtype) * g
+
+
+def _mp_lamb2(p, xp, w, g, r1, r2, w32):
+    w32[...] = w32 - _trust_lr(p, xp, r1, r2).astype(w32.dtype) * g
+    return w32
+
+
+def _adamw(p, xp, w, g, mean, var, rescale):
+    # A non-finite or zero rescale_grad (a dynamic loss scaler's overflow) skips the step.
+    s = rescale.reshape(1).astype(w.dtype)
+    ok = xp.isfinite(s) & (s != 0)
+    g = _clip(xp.where(ok, s, 0) * g, p.clip_gradient, xp)
+    mean[...] = xp.where(ok, p.beta1 * mean + (1 - p.beta1) * g, mean)
+    var[...] = xp.where(ok, p.beta2 * var + (1 - p.beta2) * g * g, var)
+    new = w - p.eta * (p.lr * mean / (xp.sqrt(var) + p.epsilon) + p.wd * w)
+    return xp.where(ok, new, w)
+
+
+def _mp_adamw(p, xp, w, g, mean, var, w32, rescale):
+    w32[...] = _adamw(p, xp, w32, _up(g, w32), mean, var, rescale)
+    return w32
+
+
+# ---- attributes -------------------------------------------------------------------------
+def _common(lr=True, wd=0.0, clip="clip_gradient"):
+    a = {"lr": A.Float()} if lr else {}
+    if wd is not None:
+        a["wd"] = A.Float(wd)
+    a["rescale_grad"] = A.Float(1.0)
+    a[clip] = A.Float(-1.0)
+    return a
+
+
+_LAZY = {"lazy_update": A.Bool(True)}
+_SGD = {**_common(), **_LAZY}
+_SGD_MOM = {"lr": A.Float(), "momentum": A.Float(0.0), "wd": A.Float(0.0),
+            "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0), **_LAZY}
+_NAG = {"lr": A.Float(), "momentum": A.Float(0.0), "wd": A.Float(0.0),
+        "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
+_FTML = {"lr": A.Float(), "beta1": A.Float(0.6), "beta2": A.Float(0.999),
+         "epsilon": A.Float(1e-8), "t": A.Int(), "wd": A.Float(0.0),
+         "rescale_grad": A.Float(1.0), "clip_grad": A.Float(-1.0)}
+_ADAM = {"lr": A.Float(), "beta1": A.Float(0.9), "beta2": A.Float(0.999),
+         "epsilon": A.Float(1e-8), "wd": A.Float(0.0), "rescale_grad": A.Float(1.0),
+         "clip_gradient": A.Float(-1.0), **_LAZY}
+_RMSPROP = {"lr": A.Float(), "gamma1": A.Float(0.95), "epsilon": A.Float(1e-8),
+            "wd": A.Float(0.0), "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
+            "clip_weights": A.Float(-1.0)}
+_RMSPROPALEX = {"lr": A.Float(), "gamma1": A.Float(0.95), "gamma2": A.Float(0.9),
+                "epsilon": A.Float(1e-8), "wd": A.Float(0.0), "rescale_grad": A.Float(1.0),
+                "clip_gradient": A.Float(-1.0), "clip_weights": A.Float(-1.0)}
+_FTRL = {"lr": A.Float(), "lamda1": A.Float(0.01), "beta": A.Float(1.0), "wd": A.Float(0.0),
+         "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
+_SIGNUM = {"lr": A.Float(), "momentum": A.Float(0.0), "wd": A.Float(0.0),
+           "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
+           "wd_lh": A.Float(0.0)}
+_LAMB1 = {"beta1": A.Float(0.9), "beta2": A.Float(0.999), "epsilon": A.Float(1e-6),
+          "t": A.Int(), "bias_correction": A.Bool(True), "wd": A.Float(),
+          "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
+_LAMB2 = {"lr": A.Float(), "lower_bound": A.Float(-1.0), "upper_bound": A.Float(-1.0)}
+_ADAMW = {"lr": A.Float(), "beta1": A.Float(0.9), "beta2": A.Float(0.999),
+          "epsilon": A.Float(1e-8), "wd": A.Float(0.0), "eta": A.Float(),
+          "clip_gradient": A.Float(-1.0)}
+
+# name: (inputs, states (mutated in place), float32 inputs of the mp_ variants, attrs, rule,
+#        output dtype 'weight' or 'float32', aliases)
+_W, _G = "weight", "grad"
+TABLE = {
+    "sgd_update": ((_W, _G), (), (), _SGD, _sgd),
+    "sgd_mom_update": ((_W, _G, "mom"), ("mom",), (), _SGD_MOM, _sgd_mom),
+    "mp_sgd_update": ((_W, _G, "weight32"), ("weight32",), ("weight32",), _SGD, _mp_sgd),
+    "mp_sgd_mom_update": ((_W, _G, "mom", "weight32"), ("mom", "weight32"),
+                          ("mom", "weight32"), _SGD_MOM, _mp_sgd_mom),
+    "nag_mom_update": ((_W, _G, "mom"), ("mom",), (), _NAG, _nag_mom),
+    "mp_nag_mom_update": ((_W, _G, "mom", "weight32"), ("mom", "weight32"),
+                          ("mom", "weight32"), _NAG, _mp_nag_mom),
+    "ftml_update": ((_W, _G, "d", "v", "z"), ("d", "v", "z"), (), _FTML, _ftml),
+    "adam_update": ((_W, _G, "mean", "var"), ("mean", "var"), (), _ADAM, _adam),
+    "rmsprop_update": ((_W, _G, "n"), ("n",), (), _RMSPROP, _rmsprop),
+    "rmspropalex_update": ((_W, _G, "n", "g", "delta"), ("n", "g", "delta"), (),
+                           _RMSPROPALEX, _rmspropalex),
+    "ftrl_update": ((_W, _G, "z", "n"), ("z", "n"), (), _FTRL, _ftrl),
+    "signsgd_update": ((_W, _G), (), (), _common(), _signsgd),
+    "signum_update": ((_W, _G, "mom"), ("mom",), (), _SIGNUM, _signum),
+    "lamb_update_phase1": ((_W, _G, "mean", "var"), ("mean", "var"), (), _LAMB1, _lamb1),
+    "lamb_update_phase2": ((_W, "g", "r1", "r2"), (), (), _LAMB2, _lamb2),
+    "mp_lamb_update_phase1": ((_W, _G, "mean", "var", "weight32"), ("mean", "var"),
+                              ("mean", "var", "weight32"), _LAMB1, _mp_lamb1),
+    "mp_lamb_update_phase2": ((_W, "g", "r1", "r2", "weight32"), ("weight32",),
+                              ("g", "r1", "r2", "weight32"), _LAMB2, _mp_lamb2),
+    "_adamw_update": ((_W, _G, "mean", "var", "rescale_grad"), ("mean", "var"),
+                      ("rescale_grad",), _ADAMW, _adamw),
+    "_mp_adamw_update": ((_W, _G, "mean", "var", "weight32", "rescale_grad"),
+                         ("mean", "var", "weight32"),
+                         ("mean", "var", "weight32", "rescale_grad"), _ADAMW, _mp_adamw),
+}
+# The float32 output of mp_lamb_update_phase1 (the direction g, in the master precision).
+_F32_OUT = {"mp_lamb_update_phase1"}
+_SCALAR_INPUTS = {"r1", "r2", "rescale_grad"}  # shape (1,)
+_ALIASES = {"_adamw_update": ("_contrib_adamw_update",),
+            "_mp_adamw_update": ("_contrib_mp_adamw_update",)}
+
+
+def _shape_rule(name, inputs):
+    def rule(p, ins):
+        known = [tuple(s) for n, s in zip(inputs, ins) if s is not None
+                 and n not in _SCALAR_INPUTS]
+        for n, s in zip(inputs, ins):
+            if s is not None and n in _SCALAR_INPUTS and tuple(s) not in ((1,), ()):
+                raise ShapeError(f"{name}: input {n!r} must have shape (1,), got {tuple(s)}")
+        if not known:
+            return [(1,) if n in _SCALAR_INPUTS else s for n, s in zip(inputs, ins)], [None]
+        s = known[0]
+        if any(k != s for k in known[1:]):
+            raise ShapeError(f"{name}: weight, gradient and states must share one shape, got "
+                             f"{fmt_shapes(ins)} for {', '.join(inputs)}")
+        return [(1,) if n in _SCALAR_INPUTS else s for n in inputs], [s]
+    return rule
+
+
+def _dtype_rule(name, inputs, f32):
+    def rule(p, ins):
+        d = ins[0] if ins[0] is not None else (ins[1] if inputs[1] not in f32 else None)
+        filled = [F32 if n in f32 and x is None else (x if x is not None else d)
+                  for n, x in zip(inputs, ins)]
+        # the master copy's dtype (float32 wherever MXNet accepts the call)
+        return filled, [filled[-1] if name in _F32_OUT else d]
+    return rule
+
+
+def _make(name, inputs, states, f32, attrs, fn):
+    def kernel(p, rc, *xs):
+        out = fn(p, rc.xp, *xs)
+        dt = xs[-1].dtype if name in _F32_OUT else xs[0].dtype
+        return out.astype(dt, copy=False) if out is not xs[0] else out.copy()
+    kernel.__doc__ = (f"{name}({', '.join(inputs)}, {', '.join(attrs)}): the new weight; "
+                      + (f"updates {', '.join(states)} in place. " if states else "")
+                      + "See gluonlite.ops.optimizer_ops.")
+    register(name, aliases=_ALIASES.get(name, ()), inputs=inputs, aux=states,
+             nondiff=inputs, attrs=attrs, shape=_shape_rule(name, inputs),
+             dtype=_dtype_rule(name, inputs, f32), same_dtype=(_W, _G))(kernel)
+
+
+for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
+    _make(_name, _inputs, _states, _f32s, _attrs, _fn)
+
+
+# ---- the multi-tensor SGD family: weights, grads (and moms, weight32s) interleaved ----------
+def _multi_group(mom, mp):
+    return ("weight", "grad") + (("mom",) if mom else ()) + (("weight32",) if mp else ())
+
+
+_MULTI = {
+    "multi_sgd_update": (False, False),
+    "multi_sgd_mom_update": (True, False),
+    "multi_mp_sgd_update": (False, True),
+    "multi_mp_sgd_mom_update": (True, True),
+}
+
+
+def _make_multi(name, mom, mp):
+    group = _multi_group(mom, mp)
+    k = len(group)
+    attrs = {"lrs": FloatTuple(), "wds": FloatTuple()}
+    if mom:
+        attrs["momentum"] = A.Float(0.0)
+    attrs.update({"rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
+                  "num_weights": A.Int(1)})
+
+    def check(p, n_inputs):
+        if n_inputs != k * p.num_weights:
+            raise ShapeError(f"{name}: num_weights={p.num_weights} needs "
+                             f"{k * p.num_weights} inputs ({', '.join(group)} per weight), "
+                             f"got {n_inputs}")
+        for a in ("lrs", "wds"):
+            if len(p[a]) != p.num_weights:
+                raise ShapeError(f"{name}: {a} must have num_weights={p.num_weights} "
+                                 f"entries, got {len(p[a])}")
+
+    def kernel(p, rc, *xs):
+        check(p, len(xs))
+        outs = []
+        for i in range(p.num_weights):
+            w, g, *st = xs[k * i:k * (i + 1)]
+            q = {"lr": p.lrs[i], "wd": p.wds[i], "rescale_grad": p.rescale_grad,
+                 "clip_gradient": p.clip_gradient, "momentum": p.get("momentum", 0.0)}
+            q = type(p)(q)
+            m = st[0] if mom else None
+            if mp:
+                w32 = st[-1]
+                if mom:
+                    w32[...] = _sgd_mom(q, rc.xp, w32, _up(g, w32), m)
+                else:
+                    w32[...] = _sgd(q, rc.xp, w32, _up(g, w32))
+                outs.append(w32.astype(w.dtype))
+            else:
+                new = _sgd_mom(q, rc.xp, w, g, m) if mom else _sgd(q, rc.xp, w, g)
+                outs.append(new.astype(w.dtype, copy=False))
+        return tuple(outs)
+    kernel.__doc__ = (f"{name}({', '.join(group)} per weight..., lrs, wds, "
+                      f"{'momentum, ' if mom else ''}rescale_grad, clip_gradient, num_weights): "
+                      "one SGD step for each of num_weights weights (lrs[i], wds[i]); returns "
+                      "the new weights" + ("; moms and weight32s change in place" if mom or mp
+                                           else "") + ".")
+
+    def shape(p, ins):
+        check(p, len(ins))
+        in_out, outs = list(ins), []
+        for i in range(p.num_weights):
+            known = [s for s in ins[k * i:k * (i + 1)] if s is not None]
+            s = tuple(known[0]) if known else None
+            if any(tuple(x) != s for x in known):
+                raise ShapeError(f"{name}: weight {i}'s inputs must share one shape, got "
+                                 f"{fmt_shapes(ins[k * i:k * (i + 1)])}")
+            in_out[k * i:k * (i + 1)] = [s] * k
+            outs.append(s)
+        return in_out, outs
+
+    def dtype(p, ins):
+        filled, outs = list(ins), []
+        for i in range(p.num_weights):
+            d = ins[k * i]
+            for j, n in enumerate(group):
+                if filled[k * i + j] is None:
+                    filled[k * i + j] = F32 if (mp and n in ("mom", "weight32")) else d
+            outs.append(d)
+        return filled, outs
+
+    register(name, variadic="num_weights", variadic_group=group, attrs=attrs,
+             outputs=lambda p: p.num_weights, same_dtype=(),
+             aux_mask=lambda p: [n in ("mom", "weight32") for _ in range(p.num_weights)
+                                 for n in group],
+             shape=shape, dtype=dtype)(kernel)
+
+
+for _name, (_mom, _mp) in _MULTI.items():
+    _make_multi(_name, _mom, _mp)
+
+
+# ---- helpers of the multi-tensor optimizers ---------------------------------------------
+def _all_finite(p, rc, x):
+    """all_finite(data, init_output=True): [1.] when every element of data is finite, else
+    [0.] (float32, shape (1,))."""
+    return rc.xp.isfinite(x).all().astype(F32).reshape(1)
+
+
+register("all_finite", attrs={"init_output": A.Bool(True)}, nondiff=("data",),
+         shape=lambda p, ins: (ins, [(1,)]),
+         dtype=lambda p, ins: (ins, [F32]))(_all_finite)
+
+
+def _multi_all_finite(p, rc, *xs):
+    """multi_all_finite(*arrays, num_arrays=1, init_output=True): [1.] when every element of
+    every array is finite, else [0.]."""
+    ok = rc.xp.ones((1,), dtype=F32)
+    for x in xs:
+        ok = ok * rc.xp.isfinite(x).all().astype(F32)
+    return ok
+
+
+register("multi_all_finite", variadic="num_arrays", same_dtype=(),
+         attrs={"num_arrays": A.Int(1), "init_output": A.Bool(True)},
+         shape=lambda p, ins: (ins, [(1,)]),
+         dtype=lambda p, ins: (ins, [F32]))(_multi_all_finite)
+
+
+def _multi_sum_sq(p, rc, *xs):
+    """multi_sum_sq(*arrays, num_arrays): the sum of squares of each array, as one float32
+    array of shape (num_arrays,)."""
+    return rc.xp.stack([(x.astype(np.float64) ** 2).sum() for x in xs]).astype(F32)
+
+
+register("multi_sum_sq", variadic="num_arrays", same_dtype=(),
+         attrs={"num_arrays": A.Int()},
+         shape=lambda p, ins: (ins, [(p.num_arrays,)]),
+         dtype=lambda p, ins: (ins, [F32]))(_multi_sum_sq)
+
+
+def _reset_arrays(p, rc, *xs):
+    """reset_arrays(*arrays, num_arrays): sets every array to zero in place (no output)."""
+    for x in xs:
+        x[...] = 0
+    return ()
+
+
+register("reset_arrays", variadic="num_arrays", same_dtype=(), outputs=0,
+         attrs={"num_arrays": A.Int()},
+         aux_mask=lambda p: [True] * p.num_arrays,
+         shape=lambda p, ins: (ins, []), dtype=lambda p, ins: (ins, []))(_reset_arrays)
+
+
+def _multi_lars(p, rc, lrs, weights_sum_sq, grads_sum_sq, wds):
+    """multi_lars(lrs, weights_sum_sq, grads_sum_sq, wds, eta, eps, rescale_grad=1): the
+    layer-wise adapted learning rates ``lr * eta * |w| / (|g| + wd * |w| + eps)`` (|g| the
+    rescaled gradient norm), ``lr`` where either norm is zero."""
+    xp = rc.xp
+    w = xp.sqrt(weights_sum_sq)
+    g = xp.sqrt(grads_sum_sq) * p.rescale_grad
+    ok = (w > 0) & (g > 0)
+    ratio = xp.where(ok, p.eta * w / xp.where(ok, g + wds * w + p.eps, 1), 1)
+    return (lrs * ratio).astype(lrs.dtype, copy=False)
+
+
+register("multi_lars", inputs=("lrs", "weights_sum_sq", "grads_sum_sq", "wds"),
+         nondiff=("lrs", "weights_sum_sq", "grads_sum_sq", "wds"),
+         attrs={"eta": A.Float(), "eps": A.Float(), "rescale_grad": A.Float(1.0)},
+         shape=_shape_rule("multi_lars", ("lrs", "weights_sum_sq", "grads_sum_sq", "wds")),
+         dtype=lambda p, ins: ([ins[0] or F32] * 4, [ins[0] or F32]))(_multi_lars)

@@ -1,0 +1,717 @@
+"""Every optimizer MXNet 1.9.1 registers, each a thin caller of the fused update operators
+(`gluonlite.ops.optimizer_ops`) or, where MXNet has none (AdaGrad, AdaDelta, Adamax, Nadam,
+DCASGD, SGLD), of NDArray arithmetic, so the numbers are MXNet's."""
+import math
+
+import numpy as np
+
+from .. import ndarray as nd
+from .optimizer import Optimizer, register
+
+__all__ = ["SGD", "NAG", "Signum", "FTML", "LARS", "LBSGD", "LAMB", "DCASGD", "SGLD", "ccSGD",
+           "Adam", "AdaGrad", "RMSProp", "AdaDelta", "Ftrl", "Adamax", "Nadam", "Test"]
+
+
+def _zeros(weight, dtype=None):
+    return nd.zeros(weight.shape, weight.context, dtype=dtype or weight.dtype)
+
+
+def _clip(opt, grad):
+    if opt.clip_gradient is not None:
+        return nd.clip(grad, -opt.clip_gradient, opt.clip_gradient)
+    return grad
+
+
+class _MasterCopyFirst(Optimizer):
+    """Optimizers whose multi-precision state is ``(state, weight32)`` and whose fused
+    ``mp_`` operators update the master copy themselves (SGD, NAG, LARS)."""
+
+    def create_state_multi_precision(self, index, weight):
+        """``(state, weight32)`` for a float16 weight with multi_precision, else the state."""
+        if self.multi_precision and weight.dtype == np.float16:
+            w32 = weight.astype(np.float32)
+            return (self.create_state(index, w32), w32)
+        return super().create_state_multi_precision(index, weight)
+
+    def update(self, index, weight, grad, state):
+        """One step on `weight` in place."""
+        self._update_impl(index, weight, grad, state, False)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        """One step, through the float32 master copy for float16 weights."""
+        if isinstance(index, (list, tuple)):
+            mp = self.multi_precision and weight[0].dtype == np.float16
+        else:
+            mp = self.multi_precision and weight.dtype == np.float16
+        self._update_impl(index, weight, grad, state, mp)
+
+
+@register
+class SGD(_MasterCopyFirst):
+    """Stochastic gradient descent with momentum and weight decay (``sgd_mom_update``)::
+
+        state = momentum * state - lr * (clip(rescale_grad * grad) + wd * weight)
+        weight += state
+
+    Args:
+        momentum: the momentum (0: plain ``sgd_update``, no state).
+        lazy_update: sparse-only in MXNet; accepted.
+
+    Example: ``mx.optimizer.SGD(learning_rate=0.1, momentum=0.9, multi_precision=True)``.
+    """
+
+    def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+        self.lazy_update = lazy_update
+
+    def create_state(self, index, weight):
+        """The momentum buffer (None without momentum)."""
+        return _zeros(weight) if self.momentum != 0.0 else None
+
+    def _update_impl(self, indices, weights, grads, states, mp):
+        if not isinstance(indices, (list, tuple)):
+            indices, weights, grads, states = [indices], [weights], [grads], [states]
+        self._update_count(indices)
+        kw = self._op_kwargs()
+        if self.momentum > 0:
+            kw["momentum"] = self.momentum
+        for w, g, s, lr, wd in zip(weights, grads, states, self._get_lrs(indices),
+                                   self._get_wds(indices)):
+            self._step(w, g, s, lr, wd, kw, mp)
+
+    def _step(self, w, g, s, lr, wd, kw, mp):
+        if not mp:
+            if s is not None:
+                nd.sgd_mom_update(w, g, s, out=w, lr=lr, wd=wd, **kw)
+            else:
+                nd.sgd_update(w, g, out=w, lr=lr, wd=wd, **kw)
+        elif s[0] is not None:
+            nd.mp_sgd_mom_update(w, g, s[0], s[1], out=w, lr=lr, wd=wd, **kw)
+        else:
+            nd.mp_sgd_update(w, g, s[1], out=w, lr=lr, wd=wd, **kw)
+
+
+@register
+class ccSGD(SGD):  # noqa: N801  (MXNet's name)
+    """A deprecated alias of `SGD` kept by MXNet."""
+
+
+@register
+class NAG(_MasterCopyFirst):
+    """Nesterov accelerated gradient (``nag_mom_update``)::
+
+        state = momentum * state + grad + wd * weight
+        weight -= lr * (grad + momentum * state)
+
+    Args:
+        momentum: the momentum (0: plain SGD).
+    """
+
+    def __init__(self, momentum=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+
+    def create_state(self, index, weight):
+        """The momentum buffer (None without momentum)."""
+        return _zeros(weight) if self.momentum != 0.0 else None
+
+    def _update_impl(self, index, weight, grad, state, mp):
+        if isinstance(index, (list, tuple)):
+            for i, w, g, s in zip(index, weight, grad, state):
+                self._update_impl(i, w, g, s, mp)
+            return
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        kw = self._op_kwargs()
+        if self.momentum > 0:
+            kw["momentum"] = self.momentum
+        if not mp:
+            if state is not None:
+                nd.nag_mom_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+            else:
+                nd.sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kw)
+        elif state[0] is not None:
+            nd.mp_nag_mom_update(weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd,
+                                 **kw)
+        else:
+            nd.mp_sgd_update(weight, grad, state[1], out=weight, lr=lr, wd=wd, **kw)
+
+
+@register
+class Signum(Optimizer):
+    """signSGD / Signum: steps by the sign of the gradient or of its momentum
+    (``signsgd_update``, ``signum_update``).
+
+    Args:
+        momentum: the momentum (0: signSGD).
+        wd_lh: decoupled weight decay.
+    """
+
+    def __init__(self, learning_rate=0.01, momentum=0.9, wd_lh=0.0, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.momentum = momentum
+        self.wd_lh = wd_lh
+
+    def create_state(self, index, weight):
+        """The momentum buffer (None without momentum)."""
+        return _zeros(weight) if self.momentum != 0.0 else None
+
+    def update(self, index, weight, grad, state):
+        """One Signum step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        kw = self._op_kwargs()
+        if self.momentum > 0:
+            kw["momentum"] = self.momentum
+        if self.wd_lh:
+            kw["wd_lh"] = self.wd_lh
+        if state is not None:
+            nd.signum_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+        else:
+            kw.pop("wd_lh", None)
+            nd.signsgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kw)
+
+
+@register
+class FTML(Optimizer):
+    """Follow The Moving Leader (``ftml_update``).
+
+    Args:
+        beta1, beta2: decay rates; epsilon: added to the denominator.
+    """
+
+    def __init__(self, beta1=0.6, beta2=0.999, epsilon=1e-8, **kwargs):
+        super().__init__(**kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+
+    def create_state(self, index, weight):
+        """(d, v, z)."""
+        return (_zeros(weight), _zeros(weight), _zeros(weight))
+
+    def update(self, index, weight, grad, state):
+        """One FTML step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        kw = self._op_kwargs("clip_grad")
+        d, v, z = state
+        nd.ftml_update(weight, grad, d, v, z, out=weight, lr=lr, wd=wd, beta1=self.beta1,
+                       beta2=self.beta2, epsilon=self.epsilon,
+                       t=self._index_update_count[index], **kw)
+
+
+def _is_unscaled(name):
+    return name.endswith("gamma") or name.endswith("beta") or name.endswith("bias")
+
+
+@register
+class LARS(_MasterCopyFirst):
+    """Layer-wise adaptive rate scaling (SGD whose learning rate per layer is scaled by
+    ``eta * |w| / (|g| + wd * |w| + eps)``; biases, gammas and betas are not scaled).
+
+    Args:
+        momentum: the momentum; eta: the trust coefficient; eps: added to the denominator;
+        momentum_correction: scale the momentum by lr / last lr when the lr changes.
+    """
+
+    def __init__(self, momentum=0.0, lazy_update=True, eta=0.001, eps=0,
+                 momentum_correction=True, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+        self.momentum_correction = momentum_correction
+        self.lazy_update = lazy_update
+        self.eta, self.eps = eta, eps
+        self.skip = 0
+        self.last_lr = None
+        self.cur_lr = None
+
+    def create_state(self, index, weight):
+        """The momentum buffer (None without momentum)."""
+        return _zeros(weight) if self.momentum != 0.0 else None
+
+    def _get_lrs(self, indices):
+        if self.cur_lr is not None:
+            self.last_lr = self.cur_lr
+        lr = self.lr_scheduler(self.num_update) if self.lr_scheduler is not None else self.lr
+        if self.cur_lr is None:
+            self.last_lr = lr
+        self.cur_lr = lr
+        return [lr * self._mult(i, "lr_mult") for i in indices]
+
+    def set_wd_mult(self, args_wd_mult):
+        """As `Optimizer.set_wd_mult`, but every named parameter keeps its weight decay
+        unless `sym` or `args_wd_mult` say otherwise (MXNet's LARS)."""
+        self.wd_mult = self._sym_mults("__wd_mult__")
+        self.wd_mult.update(args_wd_mult)
+
+    def _lars(self, index, weight, grad, lr, wd):
+        name = self.idx2name.get(index, str(index))
+        if _is_unscaled(name):
+            return lr
+        w = float(nd.norm(weight.astype("float32")).asscalar())
+        g = float(nd.norm(grad.astype("float32") * self.rescale_grad).asscalar())
+        if w > 0.0 and g > 0.0:
+            return lr * self.eta * w / (g + wd * w + self.eps)
+        return lr
+
+    def _update_impl(self, indices, weights, grads, states, mp):
+        if not isinstance(indices, (list, tuple)):
+            indices, weights, grads, states = [indices], [weights], [grads], [states]
+        self._update_count(indices)
+        kw = self._op_kwargs()
+        if self.momentum > 0:
+            corrected = self.momentum_correction and self.last_lr not in (None, 0)
+            kw["momentum"] = self.momentum
+        lrs, wds = self._get_lrs(indices), self._get_wds(indices)
+        if self.momentum > 0 and corrected and self.last_lr:
+            kw["momentum"] = self.momentum * (self.cur_lr / self.last_lr)
+        for i, w, g, s, lr, wd in zip(indices, weights, grads, states, lrs, wds):
+            lr = self._lars(i, w, g, lr, wd)
+            SGD._step(self, w, g, s, lr, wd, kw, mp)
+
+
+@register
+class LBSGD(Optimizer):
+    """Large-batch SGD: SGD with momentum whose learning rate warms up (``linear``,
+    ``power2``, ``sqrt``) over `warmup_epochs`, or is scaled per layer (``lars``), and
+    which accumulates `batch_scale` gradients before each step.
+
+    Args:
+        momentum, multi_precision, warmup_strategy, warmup_epochs, batch_scale,
+        updates_per_epoch, begin_epoch, num_epochs: as MXNet's.
+    """
+
+    def __init__(self, momentum=0.0, multi_precision=False, warmup_strategy="linear",
+                 warmup_epochs=5, batch_scale=1, updates_per_epoch=32, begin_epoch=0,
+                 num_epochs=60, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+        self.multi_precision = multi_precision
+        self.warmup_strategy = warmup_strategy
+        self.warmup_epochs = warmup_epochs
+        self.batch_scale = batch_scale
+        self.updates_per_epoch = updates_per_epoch
+        self.init_updates = begin_epoch * updates_per_epoch
+        self.num_epochs = num_epochs
+        self.lbmult = 1
+        self.cumgrads = {}
+        self.adaptive = False
+        self.admult = 1
+
+    def create_state(self, index, weight):
+        """The momentum (and float32 master copy for float16 with multi_precision)."""
+        if self.multi_precision and weight.dtype == np.float16:
+            mom = _zeros(weight, np.float32) if self.momentum != 0.0 else None
+            return (mom, weight.astype(np.float32))
+        return _zeros(weight) if self.momentum != 0.0 else None
+
+    def create_state_multi_precision(self, index, weight):
+        """The same as `create_state` (it handles float16 itself)."""
+        return self.create_state(index, weight)
+
+    def _get_lbmult(self, nup):
+        nwup = self.warmup_epochs * self.updates_per_epoch
+        maxmult = float(self.batch_scale)
+        if nup >= nwup:
+            return maxmult
+        if nwup <= 1:
+            return 1.0
+        if self.warmup_strategy == "linear":
+            return 1.0 + (maxmult - 1) * nup / nwup
+        if self.warmup_strategy == "power2":
+            return 1.0 + (maxmult - 1) * (nup * nup) / (nwup * nwup)
+        if self.warmup_strategy == "sqrt":
+            return 1.0 + (maxmult - 1) * math.sqrt(float(nup) / nwup)
+        return 1.0
+
+    def _get_lars(self, weight, g, wd):
+        w2 = float((weight * weight).asnumpy().sum())
+        g2 = float((g * g).asnumpy().sum())
+        lars = math.sqrt(w2 / (g2 + wd * w2 + 1e-18))
+        return min(max(lars, 0.01), 100)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        """The same as `update` (float16 handled by the fused mp_ operators)."""
+        self.update(index, weight, grad, state)
+
+    def update(self, index, weight, grad, state):
+        """Accumulate `grad`; every `batch_scale` calls, one SGD step on `weight` in place."""
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        self._update_count(index)
+        c = self.cumgrads.get(index)
+        if c and c["num_cums"] > 0:
+            c = {"cum_grad": c["cum_grad"] + grad, "num_cums": c["num_cums"] + 1}
+        else:
+            c = {"cum_grad": grad, "num_cums": self.init_updates + 1}
+        self.cumgrads[index] = c
+        if c["num_cums"] % self.batch_scale != 0:
+            return
+        grad = c["cum_grad"] / self.batch_scale
+        if self.warmup_strategy == "lars":
+            lbmult = self._get_lars(weight, grad, wd)
+        else:
+            lbmult = self._get_lbmult(c["num_cums"])
+        lr = lr * lbmult
+        kw = {"rescale_grad": self.rescale_grad}
+        if self.momentum > 0:
+            kw["momentum"] = self.momentum
+        if self.clip_gradient is not None:
+            kw["clip_gradient"] = self.clip_gradient
+        mp = isinstance(state, (list, tuple))
+        SGD._step(self, weight, grad, state, lr, wd, kw, mp)
+        self.cumgrads[index] = {"cum_grad": 0, "num_cums": 0}
+
+
+@register
+class LAMB(Optimizer):
+    """LAMB: Adam directions scaled per layer by ``|w| / |direction|``
+    (``lamb_update_phase1`` / ``phase2``, ``mp_`` for float16 with multi_precision).
+
+    Args:
+        beta1, beta2, epsilon: Adam's; lower_bound, upper_bound: clamp ``|w|``;
+        bias_correction: Adam's bias correction of the moments.
+    """
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
+                 lower_bound=None, upper_bound=None, bias_correction=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+        self.bias_correction = bias_correction
+
+    def create_state(self, index, weight):
+        """(mean, var)."""
+        return (_zeros(weight), _zeros(weight))
+
+    def _bounds(self):
+        kw = {}
+        if self.lower_bound:
+            kw["lower_bound"] = self.lower_bound
+        if self.upper_bound:
+            kw["upper_bound"] = self.upper_bound
+        return kw
+
+    def _update_impl(self, index, weight, grad, state, mp):
+        if isinstance(index, (list, tuple)):
+            for i, w, g, s in zip(index, weight, grad, state):
+                self._update_impl(i, w, g, s, mp)
+            return
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        kw = dict(self._op_kwargs(), beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon,
+                  bias_correction=self.bias_correction, t=self._index_update_count[index])
+        if mp:
+            w32, (mean, var) = state
+            g = nd.mp_lamb_update_phase1(weight, grad, mean, var, w32, wd=wd, **kw)
+            nd.mp_lamb_update_phase2(weight, g, w32.norm(), g.norm(), w32, lr=lr,
+                                     out=weight, **self._bounds())
+        else:
+            mean, var = state
+            g = nd.lamb_update_phase1(weight, grad, mean, var, wd=wd, **kw)
+            nd.lamb_update_phase2(weight, g, weight.norm(), g.norm(), lr=lr, out=weight,
+                                  **self._bounds())
+
+    def update(self, index, weight, grad, state):
+        """One LAMB step on `weight` in place."""
+        self._update_impl(index, weight, grad, state, False)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        """One step, with the float32 master copy for float16 weights (multi_precision)."""
+        w0 = weight[0] if isinstance(index, (list, tuple)) else weight
+        self._update_impl(index, weight, grad, state,
+                          self.multi_precision and w0.dtype == np.float16)
+
+
+@register
+class DCASGD(Optimizer):
+    """Delay-compensated asynchronous SGD: the gradient is corrected by
+    ``lamda * grad * grad * (weight - previous_weight)``.
+
+    Args:
+        momentum: the momentum; lamda: the compensation scale.
+    """
+
+    def __init__(self, momentum=0.0, lamda=0.04, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+        self.weight_previous = {}
+        self.lamda = lamda
+
+    def create_state(self, index, weight):
+        """(momentum or None, previous weight)."""
+        return (_zeros(weight) if self.momentum != 0.0 else None, weight.copy())
+
+    def update(self, index, weight, grad, state):
+        """One DCASGD step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        grad = _clip(self, grad * self.rescale_grad)
+        mom, prev = state
+        step = -lr * (grad + wd * weight + self.lamda * grad * grad * (weight - prev))
+        if mom is not None:
+            mom[:] *= self.momentum
+            mom[:] += step
+            step = mom
+        prev[:] = weight
+        weight[:] += step
+
+
+@register
+class SGLD(Optimizer):
+    """Stochastic gradient Langevin dynamics: a half SGD step plus Gaussian noise of
+    variance lr."""
+
+    def update(self, index, weight, grad, state):
+        """One SGLD step on `weight` in place (draws from gluonlite's random state)."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        grad = _clip(self, grad * self.rescale_grad)
+        weight[:] += -lr / 2 * (grad + wd * weight)
+        weight[:] += nd.random.normal(0, math.sqrt(lr), shape=weight.shape,
+                                      dtype=weight.dtype, ctx=weight.context)
+
+
+@register
+class Adam(Optimizer):
+    """Adam (``adam_update``) with the bias correction folded into the learning rate:
+    ``lr_t = lr * sqrt(1 - beta2**t) / (1 - beta1**t)``.
+
+    Args:
+        beta1, beta2: moment decay rates; epsilon: added to the denominator;
+        lazy_update: sparse-only in MXNet; accepted.
+    """
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 lazy_update=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.lazy_update = lazy_update
+
+    def create_state(self, index, weight):
+        """(mean, variance)."""
+        return (_zeros(weight), _zeros(weight))
+
+    def update(self, index, weight, grad, state):
+        """One Adam step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        t = self._index_update_count[index]
+        lr *= math.sqrt(1. - self.beta2 ** t) / (1. - self.beta1 ** t)
+        mean, var = state
+        nd.adam_update(weight, grad, mean, var, out=weight, lazy_update=self.lazy_update,
+                       lr=lr, wd=wd, beta1=self.beta1, beta2=self.beta2,
+                       epsilon=self.epsilon, **self._op_kwargs())
+
+
+@register
+class AdaGrad(Optimizer):
+    """AdaGrad: ``history += g**2; weight -= lr * (g / sqrt(history + eps) + wd * weight)``.
+
+    Args:
+        eps: added inside the square root.
+    """
+
+    def __init__(self, eps=1e-7, **kwargs):
+        super().__init__(**kwargs)
+        self.float_stable_eps = eps
+
+    def create_state(self, index, weight):
+        """The history of squared gradients (float32, as MXNet)."""
+        return nd.zeros(weight.shape, weight.context)
+
+    def update(self, index, weight, grad, state):
+        """One AdaGrad step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        grad = _clip(self, grad * self.rescale_grad)
+        state[:] += nd.square(grad)
+        div = grad / nd.sqrt(state + self.float_stable_eps)
+        weight[:] += (div + weight * wd) * -lr
+
+
+@register
+class RMSProp(Optimizer):
+    """RMSProp (Tieleman & Hinton, ``rmsprop_update``), or with ``centered=True`` Graves'
+    version (``rmspropalex_update``).
+
+    Args:
+        gamma1: decay of the moving averages; gamma2: the momentum (centered only);
+        epsilon: added to the denominator; centered: Graves' version;
+        clip_weights: clip weights to [-c, c] after each step.
+    """
+
+    def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8,
+                 centered=False, clip_weights=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.gamma1, self.gamma2 = gamma1, gamma2
+        self.centered = centered
+        self.epsilon = epsilon
+        self.clip_weights = clip_weights
+
+    def create_state(self, index, weight):
+        """(n,) or, centered, (n, g, delta) (float32, as MXNet)."""
+        if self.centered:
+            return tuple(nd.zeros(weight.shape, weight.context) for _ in range(3))
+        return (nd.zeros(weight.shape, weight.context),)
+
+    def update(self, index, weight, grad, state):
+        """One RMSProp step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        kw = dict(self._op_kwargs(), gamma1=self.gamma1, epsilon=self.epsilon)
+        if self.clip_weights:
+            kw["clip_weights"] = self.clip_weights
+        if self.centered:
+            n, g, delta = state
+            nd.rmspropalex_update(weight, grad, n, g, delta, out=weight, lr=lr, wd=wd,
+                                  gamma2=self.gamma2, **kw)
+        else:
+            n, = state
+            nd.rmsprop_update(weight, grad, n, out=weight, lr=lr, wd=wd, **kw)
+
+
+@register
+class AdaDelta(Optimizer):
+    """AdaDelta (Zeiler): step ``sqrt(acc_delta + eps) / sqrt(acc_grad + eps) * grad``.
+
+    Args:
+        rho: decay rate; epsilon: added inside the square roots.
+    """
+
+    def __init__(self, rho=0.90, epsilon=1e-5, **kwargs):
+        super().__init__(**kwargs)
+        self.rho = rho
+        self.epsilon = epsilon
+
+    def create_state(self, index, weight):
+        """(accumulated squared gradients, accumulated squared deltas) (float32)."""
+        return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
+
+    def update(self, index, weight, grad, state):
+        """One AdaDelta step on `weight` in place."""
+        wd = self._get_wd(index)
+        self._update_count(index)
+        grad = _clip(self, grad * self.rescale_grad)
+        acc_g, acc_delta = state
+        acc_g[:] *= self.rho
+        acc_g[:] += (1. - self.rho) * grad * grad
+        delta = nd.sqrt(acc_delta + self.epsilon) / nd.sqrt(acc_g + self.epsilon) * grad
+        acc_delta[:] *= self.rho
+        acc_delta[:] += (1. - self.rho) * delta * delta
+        weight[:] -= delta + wd * weight
+
+
+@register
+class Ftrl(Optimizer):
+    """FTRL-proximal (``ftrl_update``).
+
+    Args:
+        lamda1: L1 regularization; learning_rate: the step size (0.1); beta: the
+        per-coordinate learning-rate parameter.
+    """
+
+    def __init__(self, lamda1=0.01, learning_rate=0.1, beta=1, **kwargs):
+        super().__init__(**kwargs)
+        self.lamda1 = lamda1
+        self.beta = beta
+        self.lr = learning_rate
+
+    def create_state(self, index, weight):
+        """(z, n) (float32, as MXNet)."""
+        return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
+
+    def update(self, index, weight, grad, state):
+        """One FTRL step on `weight` in place."""
+        self._update_count(index)
+        wd, lr = self._get_wd(index), self._get_lr(index)
+        z, n = state
+        nd.ftrl_update(weight, grad, z, n, out=weight, lr=lr, wd=wd, lamda1=self.lamda1,
+                       beta=self.beta, **self._op_kwargs())
+
+
+@register
+class Adamax(Optimizer):
+    """AdaMax (Adam with the infinity norm): ``u = max(beta2 * u, |g|)``,
+    ``weight -= lr / (1 - beta1**t) * m / u``.
+
+    Args:
+        beta1, beta2: decay rates.
+    """
+
+    def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2 = beta1, beta2
+
+    def create_state(self, index, weight):
+        """(m, u)."""
+        return (_zeros(weight), _zeros(weight))
+
+    def update(self, index, weight, grad, state):
+        """One AdaMax step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        t = self._index_update_count[index]
+        lr /= (1. - self.beta1 ** t)
+        grad = _clip(self, grad * self.rescale_grad + wd * weight)
+        m, u = state
+        m[:] *= self.beta1
+        m[:] += (1. - self.beta1) * grad
+        u[:] = nd.maximum(self.beta2 * u, nd.abs(grad))
+        weight[:] -= lr * m / u
+
+
+@register
+class Nadam(Optimizer):
+    """Nesterov Adam (Dozat), with the momentum schedule ``beta1 * (1 - 0.5 *
+    0.96**(t * schedule_decay))``.
+
+    Args:
+        beta1, beta2, epsilon: Adam's; schedule_decay: the schedule's decay.
+    """
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 schedule_decay=0.004, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.schedule_decay = schedule_decay
+        self.m_schedule = 1.
+
+    def create_state(self, index, weight):
+        """(m, v)."""
+        return (_zeros(weight), _zeros(weight))
+
+    def update(self, index, weight, grad, state):
+        """One Nadam step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        t = self._index_update_count[index]
+        grad = _clip(self, grad * self.rescale_grad + wd * weight)
+        mom_t = self.beta1 * (1. - 0.5 * (0.96 ** (t * self.schedule_decay)))
+        mom_next = self.beta1 * (1. - 0.5 * (0.96 ** ((t + 1) * self.schedule_decay)))
+        self.m_schedule = self.m_schedule * mom_t
+        m_schedule_next = self.m_schedule * mom_next
+        m, v = state
+        m[:] *= self.beta1
+        m[:] += (1. - self.beta1) * grad
+        v[:] *= self.beta2
+        v[:] += (1. - self.beta2) * grad * grad
+        g_prime = grad / (1. - self.m_schedule)
+        m_prime = m / (1. - m_schedule_next)
+        v_prime = v / (1. - self.beta2 ** t)
+        m_bar = (1. - mom_t) * g_prime + mom_next * m_prime
+        weight[:] -= lr * m_bar / (nd.sqrt(v_prime) + self.epsilon)
+
+
+@register
+class Test(Optimizer):
+    """MXNet's test optimizer: ``weight += rescale_grad * grad``; the state copies the
+    weight."""
+
+    def create_state(self, index, weight):
+        """A float32 buffer of the weight's shape."""
+        return nd.zeros(weight.shape, weight.context)
+
+    def update(self, index, weight, grad, state):
+        """``weight += grad * rescale_grad``; ``state[:] = weight``."""
+        weight[:] += grad * self.rescale_grad
+        state[:] = weight
