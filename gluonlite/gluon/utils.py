@@ -1,7 +1,8 @@
 """Small helpers of `gluon` (MXNet's gluon.utils subset)."""
 import numpy as np
 
-__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
+__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
+           "replace_file", "shape_is_known", "is_np_array", "is_np_shape"]
 
 
 def split_data(data, num_slice, batch_axis=0, even_split=True):
@@ -99,3 +100,41 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
         raise ValueError(f"download: {path} does not match the SHA-1 {sha1_hash} expected "
                          f"for {url}; replace it with the file from that URL")
     return path
+
+
+def replace_file(src, dst):
+    """Move file `src` over `dst` in one step (os.replace: atomic on POSIX and Windows).
+
+    Example: ``replace_file('model.params.tmp', 'model.params')``.
+    """
+    import os
+    os.replace(src, dst)
+
+
+def is_np_array():
+    """Whether MXNet's numpy-array mode is on: always False (gluonlite has NDArray only)."""
+    return False
+
+
+def is_np_shape():
+    """Whether MXNet's numpy-shape mode is on: always False (0 marks an unknown dim)."""
+    return False
+
+
+def shape_is_known(shape):
+    """Whether every dimension of `shape` is known (None, or a 0 dim, means unknown; an
+    empty shape is unknown, as MXNet 1.x without numpy-shape mode has it).
+
+    Raises:
+        ValueError: a negative dimension.
+
+    Example: ``shape_is_known((2, 0))`` is False.
+    """
+    if shape is None or len(shape) == 0:
+        return False
+    for dim in shape:
+        if dim is None or dim == 0:
+            return False
+        if dim < 0:
+            raise ValueError(f"shape_is_known: dimension sizes must be >= 0, got {shape}")
+    return True

@@ -201,3 +201,13 @@ def test_download_is_offline_and_check_sha1(tmp_path):
                                 sha1_hash=sha) == str(tmp_path / "a.tar.gz")
     with pytest.raises(ValueError, match="does not match the SHA-1"):
         gluon.utils.download("http://x.org/a.tar.gz", path=str(tmp_path), sha1_hash="0" * 40)
+
+
+def test_small_gluon_utils(tmp_path):
+    assert gluon.utils.shape_is_known((2, 3)) and not gluon.utils.shape_is_known((2, 0))
+    assert not gluon.utils.shape_is_known(None) and not gluon.utils.shape_is_known(())
+    assert gluon.utils.is_np_array() is False and gluon.utils.is_np_shape() is False
+    (tmp_path / "a").write_text("new")
+    (tmp_path / "b").write_text("old")
+    gluon.utils.replace_file(str(tmp_path / "a"), str(tmp_path / "b"))
+    assert (tmp_path / "b").read_text() == "new" and not (tmp_path / "a").exists()
