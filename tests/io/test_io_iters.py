@@ -121,3 +121,30 @@ def test_lr_scheduler_errors():
         mx.lr_scheduler.CosineScheduler(10, warmup_mode="cubic")
     with pytest.raises(ValueError, match="max_update must be >= 1"):
         mx.lr_scheduler.PolyScheduler(0)
+
+
+def test_mnist_iter_reads_idx_files(tmp_path):
+    import gzip
+    import struct
+
+    def idx(path, arr):
+        head = struct.pack(">BBBB", 0, 0, 8, arr.ndim) + struct.pack(">" + "I" * arr.ndim,
+                                                                      *arr.shape)
+        with gzip.open(path, "wb") as f:
+            f.write(head + arr.astype(np.uint8).tobytes())
+
+    images = (np.arange(5 * 28 * 28).reshape(5, 28, 28) % 256).astype(np.uint8)
+    idx(tmp_path / "img.gz", images)
+    idx(tmp_path / "lbl.gz", np.array([3, 1, 4, 1, 5]))
+    it = mx.io.MNISTIter(image=str(tmp_path / "img.gz"), label=str(tmp_path / "lbl.gz"),
+                         batch_size=2, shuffle=False)
+    batches = list(it)
+    assert len(batches) == 3 and batches[0].data[0].shape == (2, 1, 28, 28)
+    np.testing.assert_allclose(batches[1].data[0].asnumpy()[0, 0], images[2] / 255.0,
+                               rtol=1e-6)
+    assert batches[2].label[0].asnumpy().tolist() == [5, 3] and batches[2].pad == 1
+    flat = mx.io.MNISTIter(image=str(tmp_path / "img.gz"), label=str(tmp_path / "lbl.gz"),
+                           batch_size=5, flat=True)
+    assert next(iter(flat)).data[0].shape == (5, 784)
+    with pytest.raises(FileNotFoundError, match="none.gz"):
+        mx.io.MNISTIter(image=str(tmp_path / "none.gz"), label=str(tmp_path / "lbl.gz"))
