@@ -86,8 +86,8 @@ def test_csv_iter(tmp_path):
 def test_refused_iterators_say_why():
     with pytest.raises(NotImplementedError, match="LibSVMIter: .*sparse"):
         mx.io.LibSVMIter(data_libsvm="x", data_shape=(3,))
-    with pytest.raises(NotImplementedError, match="ImageRecordIter: .*ImageRecordDataset"):
-        mx.io.ImageRecordIter(path_imgrec="x.rec")
+    with pytest.raises(NotImplementedError, match="ImageDetRecordIter: .*ImageRecordIter"):
+        mx.io.ImageDetRecordIter(path_imgrec="x.rec")
 
 
 def test_dataloader_iter_pads_the_last_batch():
@@ -148,3 +148,46 @@ def test_mnist_iter_reads_idx_files(tmp_path):
     assert next(iter(flat)).data[0].shape == (5, 784)
     with pytest.raises(FileNotFoundError, match="none.gz"):
         mx.io.MNISTIter(image=str(tmp_path / "none.gz"), label=str(tmp_path / "lbl.gz"))
+
+
+IMAGE_ITER_CONFIGS = {
+    "plain": dict(data_shape=(3, 8, 10)),
+    "norm": dict(data_shape=(3, 8, 8), mean_r=120, mean_g=110, mean_b=100, std_r=50, std_g=60,
+                 std_b=70, scale=0.5, mirror=True),
+    "resize": dict(data_shape=(3, 6, 6), resize=7)}
+
+
+@pytest.mark.parametrize("name", sorted(IMAGE_ITER_CONFIGS))
+def test_image_record_iter_matches_mxnet(name):
+    fix = os.path.join(os.path.dirname(__file__), "..", "fixtures", "data")
+    want = np.load(os.path.join(fix, "mx_image_iter.npz"))
+    it = mx.io.ImageRecordIter(path_imgrec=os.path.join(fix, "mx_images.rec"), batch_size=2,
+                               **IMAGE_ITER_CONFIGS[name])
+    for epoch in range(2):
+        batches = list(it)
+        assert len(batches) == 3
+        for j, b in enumerate(batches):
+            # resizing rounds like OpenCV's fixed-point bilinear to within one grey level
+            np.testing.assert_allclose(b.data[0].asnumpy(), want[f"{name}_data{j}"],
+                                       atol=1.0 if name == "resize" else 1e-5)
+            assert b.label[0].asnumpy().tolist() == want[f"{name}_label{j}"].tolist()
+            assert b.pad == int(want[f"{name}_pad{j}"])
+        it.reset()
+
+
+def test_image_record_iter_options(tmp_path):
+    fix = os.path.join(os.path.dirname(__file__), "..", "fixtures", "data")
+    rec, idx = os.path.join(fix, "mx_images.rec"), os.path.join(fix, "mx_images.idx")
+    it = mx.io.ImageRecordIter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 8, 8),
+                               batch_size=2, shuffle=True, rand_crop=True, rand_mirror=True,
+                               round_batch=False)
+    labels = sorted(sum((b.label[0].asnumpy().tolist() for b in it), []))
+    assert len(labels) == 4 and it.provide_data[0].shape == (2, 3, 8, 8)
+    u8 = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, data_shape=(1, 8, 8), batch_size=5)
+    assert next(iter(u8)).data[0].dtype == np.uint8
+    with pytest.raises(NotImplementedError, match="max_rotate_angle=10 is not implemented"):
+        mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2,
+                              max_rotate_angle=10)
+    with pytest.raises(ValueError, match="smaller than the crop 20x20; set resize"):
+        next(iter(mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 20, 20),
+                                        batch_size=2)))
