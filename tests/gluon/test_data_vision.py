@@ -211,3 +211,12 @@ def test_small_gluon_utils(tmp_path):
     (tmp_path / "b").write_text("old")
     gluon.utils.replace_file(str(tmp_path / "a"), str(tmp_path / "b"))
     assert (tmp_path / "b").read_text() == "new" and not (tmp_path / "a").exists()
+
+
+def test_vision_loads_on_first_attribute_access():
+    import subprocess
+    import sys
+    code = "import gluonlite as mx; print(mx.gluon.data.vision.MNIST.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=60)
+    assert out.stdout.strip() == "MNIST", out.stderr[-2000:]
