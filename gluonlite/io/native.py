@@ -43,19 +43,23 @@ def _read_csv(path, shape, dtype, name, what):
     return rows.reshape((rows.shape[0],) + shape).astype(dtype)
 
 
-class CSVIter(_ArrayBackedIter):
+class CSVIter(DataIter):
     """Batches from CSV files: each row is one sample, reshaped to `data_shape`.
+
+    As MXNet's C++ iterator, the rows form a cyclic stream: with `round_batch` the last
+    batch of an epoch is completed from the start (``pad`` says how many) and the next epoch
+    begins after those rows; without it, the last batch is short by ``pad`` rows, which keep
+    the previous batch's values.
 
     Args:
         data_csv: the data file.
         data_shape: the shape of one sample.
         label_csv: the label file (default: zero labels).
-        label_shape: the shape of one label (default (1,)).
+        label_shape: the shape of one label (default (1,): labels of shape (batch_size,)).
         batch_size: samples per batch.
-        round_batch: fill the last batch from the start (``pad`` says how many); False
-            drops it.
+        round_batch: see above (default True).
         dtype: 'float32' (default), 'int32', 'int64' or 'uint8'.
-        shuffle: shuffle the rows at each reset.
+        data_name, label_name: the names in `provide_data` and `provide_label`.
 
     Raises:
         FileNotFoundError: a file is missing.
@@ -65,19 +69,79 @@ class CSVIter(_ArrayBackedIter):
     """
 
     def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
-                 round_batch=True, dtype="float32", shuffle=False, data_name="data",
+                 round_batch=True, dtype="float32", data_name="data",
                  label_name="softmax_label", **kwargs):
+        super().__init__(int(batch_size))
         data_shape = _shape(data_shape, "data_shape", "CSVIter")
         label_shape = _shape(label_shape, "label_shape", "CSVIter")
-        data = _read_csv(data_csv, data_shape, dtype, "CSVIter", "data")
+        self._data = _read_csv(data_csv, data_shape, dtype, "CSVIter", "data")
         if label_csv is None or label_csv == "NULL":
-            label = np.zeros((data.shape[0],) + label_shape, dtype=dtype)
+            self._label = np.zeros((self._data.shape[0],) + label_shape, dtype=dtype)
         else:
-            label = _read_csv(label_csv, label_shape, dtype, "CSVIter", "label")
+            self._label = _read_csv(label_csv, label_shape, dtype, "CSVIter", "label")
         if label_shape == (1,):
-            label = label.reshape(-1)
-        super().__init__(data, label, int(batch_size), shuffle, round_batch, data_name,
-                         label_name)
+            self._label = self._label.reshape(-1)
+        self.round_batch = round_batch
+        self.dtype = dtype
+        self.data_name, self.label_name = data_name, label_name
+        self._start = 0
+        self._cursor = 0
+        self._prev = None
+        self._current = None
+
+    @property
+    def provide_data(self):
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.data_name, (self.batch_size,) + self._data.shape[1:],
+                         np.dtype(self.dtype).type)]
+
+    @property
+    def provide_label(self):
+        """``[DataDesc(label_name, (batch_size,) + label_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.label_name, (self.batch_size,) + self._label.shape[1:],
+                         np.dtype(self.dtype).type)]
+
+    def reset(self):
+        self._cursor = self._start
+        self._start = 0
+
+    def iter_next(self):
+        n = len(self._data)
+        if self._cursor >= n:
+            return False
+        end = self._cursor + self.batch_size
+        pad = max(0, end - n)
+        if pad and self.round_batch:
+            idx = np.arange(self._cursor, end) % n
+            self._start = pad
+        elif pad:
+            idx = np.arange(self._cursor, n)
+        else:
+            idx = np.arange(self._cursor, end)
+        data, label = self._data[idx], self._label[idx]
+        if pad and not self.round_batch:
+            # the rows past the data keep what the previous batch left there
+            prev = self._prev or (np.zeros_like(self._data[:self.batch_size]),
+                                  np.zeros_like(self._label[:self.batch_size]))
+            data = np.concatenate([data, prev[0][len(idx):]])
+            label = np.concatenate([label, prev[1][len(idx):]])
+        self._cursor = end
+        self._current = (data, label, pad)
+        self._prev = (data, label)
+        return True
+
+    def getdata(self):
+        from .. import ndarray as nd
+        return [nd.array(self._current[0], dtype=self.dtype)]
+
+    def getlabel(self):
+        from .. import ndarray as nd
+        return [nd.array(self._current[1], dtype=self.dtype)]
+
+    def getpad(self):
+        return self._current[2]
 
 
 def _read_idx(path, name):
