@@ -159,12 +159,14 @@ def _read_idx(path, name):
 
 
 class MNISTIter(_ArrayBackedIter):
-    """Batches of MNIST from its idx files (optionally gzipped), scaled to [0, 1].
+    """Batches of MNIST from its idx files (raw, as MXNet reads them, or gzipped), pixels
+    scaled by 1/256 as MXNet's iterator does; a last partial batch is dropped.
 
     Args:
         image, label: the idx files.
         batch_size: samples per batch.
-        shuffle: shuffle at each reset.
+        shuffle: shuffle once, when loading, with numpy's RandomState(seed) (MXNet's
+            order comes from its own C++ generator, so shuffled orders differ).
         flat: samples of shape (784,) instead of (1, 28, 28).
         num_parts, part_index: read only part `part_index` of `num_parts` equal parts.
 
@@ -178,7 +180,7 @@ class MNISTIter(_ArrayBackedIter):
     def __init__(self, image="./train-images-idx3-ubyte", label="./train-labels-idx1-ubyte",
                  batch_size=128, shuffle=True, flat=False, seed=0, silent=False, num_parts=1,
                  part_index=0, data_name="data", label_name="softmax_label", **kwargs):
-        images = _read_idx(image, "MNISTIter").astype(np.float32) / 255.0
+        images = _read_idx(image, "MNISTIter").astype(np.float32) * np.float32(1 / 256)
         labels = _read_idx(label, "MNISTIter").astype(np.float32)
         images = images.reshape((images.shape[0], -1) if flat else
                                 (images.shape[0], 1) + images.shape[1:])
@@ -189,7 +191,7 @@ class MNISTIter(_ArrayBackedIter):
             images, labels = images[part][perm], labels[part][perm]
         else:
             images, labels = images[part], labels[part]
-        super().__init__(images, labels, int(batch_size), False, True, data_name, label_name)
+        super().__init__(images, labels, int(batch_size), False, False, data_name, label_name)
 
 
 _AUG_DEFAULTS = {"random_resized_crop": False, "max_rotate_angle": 0, "max_aspect_ratio": 0,

@@ -153,10 +153,10 @@ def test_mnist_iter_reads_idx_files(tmp_path):
     it = mx.io.MNISTIter(image=str(tmp_path / "img.gz"), label=str(tmp_path / "lbl.gz"),
                          batch_size=2, shuffle=False)
     batches = list(it)
-    assert len(batches) == 3 and batches[0].data[0].shape == (2, 1, 28, 28)
-    np.testing.assert_allclose(batches[1].data[0].asnumpy()[0, 0], images[2] / 255.0,
-                               rtol=1e-6)
-    assert batches[2].label[0].asnumpy().tolist() == [5, 3] and batches[2].pad == 1
+    # as MXNet 1.9.1: pixels / 256, the partial last batch dropped
+    assert len(batches) == 2 and batches[0].data[0].shape == (2, 1, 28, 28)
+    np.testing.assert_array_equal(batches[1].data[0].asnumpy()[0, 0], images[2] / 256.0)
+    assert batches[1].label[0].asnumpy().tolist() == [4, 1] and batches[1].pad == 0
     flat = mx.io.MNISTIter(image=str(tmp_path / "img.gz"), label=str(tmp_path / "lbl.gz"),
                            batch_size=5, flat=True)
     assert next(iter(flat)).data[0].shape == (5, 784)
