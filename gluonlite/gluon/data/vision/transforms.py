@@ -12,7 +12,6 @@ Example::
 import math
 import random
 
-
 from ....base import numeric_types
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
