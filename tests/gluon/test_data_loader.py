@@ -165,3 +165,17 @@ def test_dataloader_argument_errors():
     with pytest.raises(ValueError, match="shuffle must not be set when a sampler is given"):
         gluon.data.DataLoader(_Squares(), 2, shuffle=True,
                               sampler=gluon.data.SequentialSampler(3))
+
+
+class _Stuck(_Squares):
+    def __getitem__(self, i):
+        time.sleep(3 if i == 2 else 0)
+        return super().__getitem__(i)
+
+
+def test_timeout_names_the_worker_and_stops_the_workers():
+    before = set(_children(os.getpid()))
+    loader = gluon.data.DataLoader(_Stuck(), batch_size=2, num_workers=2, timeout=0.5)
+    with pytest.raises(RuntimeError, match=r"worker 1 gave no batch within timeout=0.5s"):
+        list(loader)
+    assert set(_children(os.getpid())) <= before

@@ -220,3 +220,16 @@ def test_vision_loads_on_first_attribute_access():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=60)
     assert out.stdout.strip() == "MNIST", out.stderr[-2000:]
+
+
+def test_image_operators_in_a_symbol_graph():
+    x = mx.sym.var("x")
+    y = mx.sym.image.normalize(mx.sym.image.to_tensor(x), mean=(0.1, 0.2, 0.3), std=0.5)
+    y = mx.sym.load_json(y.tojson())
+    img = np.random.RandomState(0).uniform(0, 255, (4, 5, 3)).astype(np.float32)
+    out = y.eval(x=mx.nd.array(img))[0].asnumpy()
+    want = (img.transpose(2, 0, 1) / 255.0 - np.array([0.1, 0.2, 0.3])[:, None, None]) / 0.5
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+    net = T.HybridCompose([T.ToTensor(), T.Normalize((0.1, 0.2, 0.3), 0.5)])
+    net.hybridize()
+    np.testing.assert_allclose(net(mx.nd.array(img)).asnumpy(), want, rtol=1e-5, atol=1e-6)
