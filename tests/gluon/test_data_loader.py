@@ -179,3 +179,11 @@ def test_timeout_names_the_worker_and_stops_the_workers():
     with pytest.raises(RuntimeError, match=r"worker 1 gave no batch within timeout=0.5s"):
         list(loader)
     assert set(_children(os.getpid())) <= before
+
+
+def test_two_iterators_of_one_loader_do_not_mix_batches():
+    loader = gluon.data.DataLoader(_Squares(), batch_size=3, num_workers=2)
+    pairs = [(a[1].asnumpy().tolist(), b[1].asnumpy().tolist()) for a, b in zip(loader, loader)]
+    assert pairs == [([0, 1, 2], [0, 1, 2]), ([3, 4, 5], [3, 4, 5]), ([6, 7, 8], [6, 7, 8]),
+                     ([9, 10], [9, 10])]
+    assert [b[1].asnumpy().tolist() for b in loader][-1] == [9, 10]
