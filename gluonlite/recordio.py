@@ -82,6 +82,7 @@ class MXRecordIO:
             self.writable = False
         else:
             raise ValueError(f"MXRecordIO: flag must be 'r' or 'w', got {self.flag!r}")
+        self.pid = os.getpid()
         self.is_open = True
 
     def __del__(self):
@@ -116,6 +117,13 @@ class MXRecordIO:
         if self.writable != writable:
             raise ValueError(f"MXRecordIO.{what}: {self.uri!r} was opened with flag "
                              f"{self.flag!r}")
+        if self.pid != os.getpid():
+            # a forked process (a DataLoader worker) shares the file offset with its
+            # parent: a reader reopens its own file, a writer may not go on
+            if writable:
+                raise RuntimeError(f"MXRecordIO.{what}: {self.uri!r} was opened for writing "
+                                   f"in process {self.pid}; write from that process only")
+            self.reset()
 
     def write(self, buf):
         """Append one record (bytes)."""

@@ -233,3 +233,26 @@ def test_image_operators_in_a_symbol_graph():
     net = T.HybridCompose([T.ToTensor(), T.Normalize((0.1, 0.2, 0.3), 0.5)])
     net.hybridize()
     np.testing.assert_allclose(net(mx.nd.array(img)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_record_file_dataset_in_worker_processes_reads_its_own_file(tmp_path):
+    # forked workers share the parent's file offset unless each reopens the file
+    payloads = [bytes([i]) * (1000 + 37 * i) for i in range(40)]
+    w = mx.recordio.MXIndexedRecordIO(str(tmp_path / "r.idx"), str(tmp_path / "r.rec"), "w")
+    for i, p in enumerate(payloads):
+        w.write_idx(i, p)
+    w.close()
+    ds = gluon.data.RecordFileDataset(str(tmp_path / "r.rec"))
+    assert ds[5] == payloads[5]  # the parent has read (and positioned) the file first
+    loader = gluon.data.DataLoader(ds, batch_size=4, num_workers=3,
+                                   batchify_fn=lambda records: records)
+    assert [r for batch in loader for r in batch] == payloads
+    writer = mx.recordio.MXRecordIO(str(tmp_path / "w.rec"), "w")
+    pid = os.fork()
+    if pid == 0:  # the child must not write through the parent's writer
+        try:
+            writer.write(b"x")
+        except RuntimeError:
+            os._exit(0)
+        os._exit(1)
+    assert os.waitpid(pid, 0)[1] == 0
