@@ -256,3 +256,16 @@ def test_record_file_dataset_in_worker_processes_reads_its_own_file(tmp_path):
             os._exit(0)
         os._exit(1)
     assert os.waitpid(pid, 0)[1] == 0
+
+
+def test_record_file_dataset_on_worker_threads(tmp_path):
+    payloads = [bytes([i]) * (500 + 61 * i) for i in range(60)]
+    w = mx.recordio.MXIndexedRecordIO(str(tmp_path / "t.idx"), str(tmp_path / "t.rec"), "w")
+    for i, p in enumerate(payloads):
+        w.write_idx(i, p)
+    w.close()
+    ds = gluon.data.RecordFileDataset(str(tmp_path / "t.rec"))
+    loader = gluon.data.DataLoader(ds, batch_size=1, num_workers=4, thread_pool=True,
+                                   batchify_fn=lambda records: records)
+    for _ in range(3):
+        assert [r for batch in loader for r in batch] == payloads
