@@ -187,3 +187,18 @@ def test_two_iterators_of_one_loader_do_not_mix_batches():
     assert pairs == [([0, 1, 2], [0, 1, 2]), ([3, 4, 5], [3, 4, 5]), ([6, 7, 8], [6, 7, 8]),
                      ([9, 10], [9, 10])]
     assert [b[1].asnumpy().tolist() for b in loader][-1] == [9, 10]
+
+
+class _Draws(gluon.data.Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return mx.nd.random.uniform(shape=(1,)).asnumpy()[0] + np.random.rand()
+
+
+def test_worker_processes_draw_different_random_numbers():
+    mx.random.seed(1)
+    loader = gluon.data.DataLoader(_Draws(), batch_size=1, num_workers=4)
+    draws = [float(b.asnumpy()[0]) for b in loader]
+    assert len(set(draws)) == 8

@@ -70,9 +70,14 @@ def _load_batch(dataset, samples, batchify_fn):
             f"with {type(e).__name__}: {e}\n{traceback.format_exc()}") from None
 
 
-def _worker_loop(dataset, batchify_fn, conn):
+def _worker_loop(dataset, batchify_fn, conn, seed):
     # Ctrl-C is the parent's to handle: it terminates the workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a fork copies the random state: without a seed of its own, every worker would draw
+    # the same "random" augmentations
+    from ...ops import random as _random
+    _random._state["gen"] = np.random.default_rng(seed)
+    np.random.seed(seed.generate_state(1)[0])
     while True:
         try:
             samples = conn.recv()
@@ -93,15 +98,23 @@ class _ProcessPool:
     `multiprocessing.Pool` can hang in terminate() when a worker dies holding its queue's
     lock)."""
 
+    _pools_started = 0
+
     def __init__(self, num_workers, dataset, batchify_fn):
+        from ...ops import random as _random
         ctx = multiprocessing.get_context("fork")
         self._procs, self._conns = [], []
+        # per-worker seeds derived from mx.random.seed's value, without drawing from (and so
+        # changing) this process's random stream
+        _ProcessPool._pools_started += 1
+        seeds = np.random.SeedSequence(
+            [_random._state["seed"], _ProcessPool._pools_started]).spawn(num_workers)
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            for _ in range(num_workers):
+            for seed in seeds:
                 parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker_loop, args=(dataset, batchify_fn, child),
-                                   daemon=True)
+                proc = ctx.Process(target=_worker_loop,
+                                   args=(dataset, batchify_fn, child, seed), daemon=True)
                 proc.start()
                 child.close()
                 self._procs.append(proc)
