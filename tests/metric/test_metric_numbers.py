@@ -85,3 +85,17 @@ def test_register_alias_and_errors():
         mx.metric.F1().update([mx.nd.array([0, 1, 2])], [mx.nd.ones((3, 2))])
     with pytest.raises(NotImplementedError, match="CustomMetric cannot be serialized"):
         mx.metric.CustomMetric(lambda a, b: 0).get_config()
+
+
+def test_update_dict_reads_the_named_entries():
+    from collections import OrderedDict
+    acc = mx.metric.Accuracy(output_names=["out"], label_names=["lbl"])
+    acc.update_dict(OrderedDict([("other", mx.nd.array([0, 0])), ("lbl", mx.nd.array([1, 0]))]),
+                    OrderedDict([("out", mx.nd.array([[0.2, 0.8], [0.9, 0.1]])),
+                                 ("aux", mx.nd.array([[1.0, 0.0], [1.0, 0.0]]))]))
+    assert acc.get() == ("accuracy", 1.0)
+    comp = mx.metric.CompositeEvalMetric(["acc"], output_names=["out"], label_names=["lbl"])
+    comp.update_dict({"lbl": mx.nd.array([1, 1])}, {"out": mx.nd.array([[0.2, 0.8], [0.9, 0.1]]),
+                                                    "aux": mx.nd.array([[0.0, 1.0]] * 2)})
+    assert comp.get() == (["accuracy"], [0.5])
+    assert comp.get_global_name_value() == [("accuracy", 0.5)]
