@@ -18,6 +18,7 @@ import io as _io
 import numbers
 import os
 import struct
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -82,6 +83,7 @@ class MXRecordIO:
             self.writable = False
         else:
             raise ValueError(f"MXRecordIO: flag must be 'r' or 'w', got {self.flag!r}")
+        self.pid = os.getpid()
         self.is_open = True
 
     def __del__(self):
@@ -116,6 +118,13 @@ class MXRecordIO:
         if self.writable != writable:
             raise ValueError(f"MXRecordIO.{what}: {self.uri!r} was opened with flag "
                              f"{self.flag!r}")
+        if self.pid != os.getpid():
+            # a forked process (a DataLoader worker) shares the file offset with its
+            # parent: a reader reopens its own file, a writer may not go on
+            if writable:
+                raise RuntimeError(f"MXRecordIO.{what}: {self.uri!r} was opened for writing "
+                                   f"in process {self.pid}; write from that process only")
+            self.reset()
 
     def write(self, buf):
         """Append one record (bytes)."""
@@ -183,6 +192,7 @@ class MXIndexedRecordIO(MXRecordIO):
         self.keys = []
         self.key_type = key_type
         self.fidx = None
+        self._lock = threading.Lock()
         super().__init__(uri, flag)
 
     def open(self):
@@ -210,7 +220,12 @@ class MXIndexedRecordIO(MXRecordIO):
     def __getstate__(self):
         d = super().__getstate__()
         d["fidx"] = None
+        d["_lock"] = None
         return d
+
+    def __setstate__(self, d):
+        d["_lock"] = threading.Lock()
+        super().__setstate__(d)
 
     def seek(self, idx):
         """Move the reader to the record of key `idx`.
@@ -229,9 +244,10 @@ class MXIndexedRecordIO(MXRecordIO):
         return self._file.tell()
 
     def read_idx(self, idx):
-        """The record of key `idx`."""
-        self.seek(idx)
-        return self.read()
+        """The record of key `idx` (safe to call from several threads)."""
+        with self._lock:
+            self.seek(idx)
+            return self.read()
 
     def write_idx(self, idx, buf):
         """Append a record under key `idx`."""

@@ -63,20 +63,21 @@ class HookHandle:
 
 
 def shape_is_known(shape):
-    """Whether every dimension of `shape` is known (None or a 0 entry: not known yet).
-
-    Example: ``shape_is_known((2, 0))`` is False.
+    """Whether every dimension of `shape` is known (None, or a 0 dim, means unknown; an
+    empty shape is unknown, as MXNet 1.x without numpy-shape mode has it).
 
     Raises:
         ValueError: a negative dimension.
+
+    Example: ``shape_is_known((2, 0))`` is False.
     """
-    if shape is None:
+    if shape is None or len(shape) == 0:
         return False
-    for d in shape:
-        if d < 0:
-            raise ValueError(f"shape_is_known: shape {tuple(shape)} has a negative dimension")
-        if d == 0:
+    for dim in shape:
+        if dim is None or dim == 0:
             return False
+        if dim < 0:
+            raise ValueError(f"shape_is_known: dimension sizes must be >= 0, got {shape}")
     return True
 
 
@@ -219,3 +220,4 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
         raise ValueError(f"download: {path} does not match the SHA-1 {sha1_hash} expected "
                          f"for {url}; replace it with the file from that URL")
     return path
+

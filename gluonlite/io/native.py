@@ -1,5 +1,6 @@
-"""The iterators MXNet implements in C++, here on numpy where that is cheap (`CSVIter`,
-`MNISTIter`); the others raise NotImplementedError saying why."""
+"""The iterators MXNet implements in C++, here in Python on numpy (`CSVIter`, `MNISTIter`,
+`ImageRecordIter` with its common augmentations); the others raise NotImplementedError
+saying why."""
 import gzip
 import os
 import struct
@@ -42,19 +43,23 @@ def _read_csv(path, shape, dtype, name, what):
     return rows.reshape((rows.shape[0],) + shape).astype(dtype)
 
 
-class CSVIter(_ArrayBackedIter):
+class CSVIter(DataIter):
     """Batches from CSV files: each row is one sample, reshaped to `data_shape`.
+
+    As MXNet's C++ iterator, the rows form a cyclic stream: with `round_batch` the last
+    batch of an epoch is completed from the start (``pad`` says how many) and the next epoch
+    begins after those rows; without it, the last batch is short by ``pad`` rows, which keep
+    the previous batch's values.
 
     Args:
         data_csv: the data file.
         data_shape: the shape of one sample.
         label_csv: the label file (default: zero labels).
-        label_shape: the shape of one label (default (1,)).
+        label_shape: the shape of one label (default (1,): labels of shape (batch_size,)).
         batch_size: samples per batch.
-        round_batch: fill the last batch from the start (``pad`` says how many); False
-            drops it.
+        round_batch: see above (default True).
         dtype: 'float32' (default), 'int32', 'int64' or 'uint8'.
-        shuffle: shuffle the rows at each reset.
+        data_name, label_name: the names in `provide_data` and `provide_label`.
 
     Raises:
         FileNotFoundError: a file is missing.
@@ -64,19 +69,79 @@ class CSVIter(_ArrayBackedIter):
     """
 
     def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
-                 round_batch=True, dtype="float32", shuffle=False, data_name="data",
+                 round_batch=True, dtype="float32", data_name="data",
                  label_name="softmax_label", **kwargs):
+        super().__init__(int(batch_size))
         data_shape = _shape(data_shape, "data_shape", "CSVIter")
         label_shape = _shape(label_shape, "label_shape", "CSVIter")
-        data = _read_csv(data_csv, data_shape, dtype, "CSVIter", "data")
+        self._data = _read_csv(data_csv, data_shape, dtype, "CSVIter", "data")
         if label_csv is None or label_csv == "NULL":
-            label = np.zeros((data.shape[0],) + label_shape, dtype=dtype)
+            self._label = np.zeros((self._data.shape[0],) + label_shape, dtype=dtype)
         else:
-            label = _read_csv(label_csv, label_shape, dtype, "CSVIter", "label")
+            self._label = _read_csv(label_csv, label_shape, dtype, "CSVIter", "label")
         if label_shape == (1,):
-            label = label.reshape(-1)
-        super().__init__(data, label, int(batch_size), shuffle, round_batch, data_name,
-                         label_name)
+            self._label = self._label.reshape(-1)
+        self.round_batch = round_batch
+        self.dtype = dtype
+        self.data_name, self.label_name = data_name, label_name
+        self._start = 0
+        self._cursor = 0
+        self._prev = None
+        self._current = None
+
+    @property
+    def provide_data(self):
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.data_name, (self.batch_size,) + self._data.shape[1:],
+                         np.dtype(self.dtype).type)]
+
+    @property
+    def provide_label(self):
+        """``[DataDesc(label_name, (batch_size,) + label_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.label_name, (self.batch_size,) + self._label.shape[1:],
+                         np.dtype(self.dtype).type)]
+
+    def reset(self):
+        self._cursor = self._start
+        self._start = 0
+
+    def iter_next(self):
+        n = len(self._data)
+        if self._cursor >= n:
+            return False
+        end = self._cursor + self.batch_size
+        pad = max(0, end - n)
+        if pad and self.round_batch:
+            idx = np.arange(self._cursor, end) % n
+            self._start = pad
+        elif pad:
+            idx = np.arange(self._cursor, n)
+        else:
+            idx = np.arange(self._cursor, end)
+        data, label = self._data[idx], self._label[idx]
+        if pad and not self.round_batch:
+            # the rows past the data keep what the previous batch left there
+            prev = self._prev or (np.zeros_like(self._data[:self.batch_size]),
+                                  np.zeros_like(self._label[:self.batch_size]))
+            data = np.concatenate([data, prev[0][len(idx):]])
+            label = np.concatenate([label, prev[1][len(idx):]])
+        self._cursor = end
+        self._current = (data, label, pad)
+        self._prev = (data, label)
+        return True
+
+    def getdata(self):
+        from .. import ndarray as nd
+        return [nd.array(self._current[0], dtype=self.dtype)]
+
+    def getlabel(self):
+        from .. import ndarray as nd
+        return [nd.array(self._current[1], dtype=self.dtype)]
+
+    def getpad(self):
+        return self._current[2]
 
 
 def _read_idx(path, name):
@@ -94,12 +159,14 @@ def _read_idx(path, name):
 
 
 class MNISTIter(_ArrayBackedIter):
-    """Batches of MNIST from its idx files (optionally gzipped), scaled to [0, 1].
+    """Batches of MNIST from its idx files (raw, as MXNet reads them, or gzipped), pixels
+    scaled by 1/256 as MXNet's iterator does; a last partial batch is dropped.
 
     Args:
         image, label: the idx files.
         batch_size: samples per batch.
-        shuffle: shuffle at each reset.
+        shuffle: shuffle once, when loading, with numpy's RandomState(seed) (MXNet's
+            order comes from its own C++ generator, so shuffled orders differ).
         flat: samples of shape (784,) instead of (1, 28, 28).
         num_parts, part_index: read only part `part_index` of `num_parts` equal parts.
 
@@ -113,7 +180,7 @@ class MNISTIter(_ArrayBackedIter):
     def __init__(self, image="./train-images-idx3-ubyte", label="./train-labels-idx1-ubyte",
                  batch_size=128, shuffle=True, flat=False, seed=0, silent=False, num_parts=1,
                  part_index=0, data_name="data", label_name="softmax_label", **kwargs):
-        images = _read_idx(image, "MNISTIter").astype(np.float32) / 255.0
+        images = _read_idx(image, "MNISTIter").astype(np.float32) * np.float32(1 / 256)
         labels = _read_idx(label, "MNISTIter").astype(np.float32)
         images = images.reshape((images.shape[0], -1) if flat else
                                 (images.shape[0], 1) + images.shape[1:])
@@ -124,7 +191,186 @@ class MNISTIter(_ArrayBackedIter):
             images, labels = images[part][perm], labels[part][perm]
         else:
             images, labels = images[part], labels[part]
-        super().__init__(images, labels, int(batch_size), False, True, data_name, label_name)
+        super().__init__(images, labels, int(batch_size), False, False, data_name, label_name)
+
+
+_AUG_DEFAULTS = {"random_resized_crop": False, "max_rotate_angle": 0, "max_aspect_ratio": 0,
+                 "min_aspect_ratio": None, "max_shear_ratio": 0, "max_crop_size": -1,
+                 "min_crop_size": -1, "max_random_scale": 1, "min_random_scale": 1,
+                 "max_random_area": 1, "min_random_area": 1, "brightness": 0, "contrast": 0,
+                 "saturation": 0, "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0,
+                 "rotate": -1, "pad": 0, "max_random_contrast": 0,
+                 "max_random_illumination": 0, "mean_img": "", "path_imglist": ""}
+_IGNORED = {"preprocess_threads", "prefetch_buffer", "verbose", "device_id", "ctx",
+            "shuffle_chunk_size", "shuffle_chunk_seed", "seed_aug", "aug_seq", "fill_value",
+            "max_img_size", "min_img_size", "dtype"}
+
+
+class ImageRecordIter(DataIter):
+    """Batches of images from an image RecordIO file (as im2rec writes it), decoded,
+    resized, cropped, mirrored and normalised as MXNet's C++ iterator does, in Python
+    (Pillow decodes; one thread).
+
+    Each image: the shorter side resized to `resize` (when > 0, bilinear); a crop of
+    `data_shape`'s height and width, centred or (`rand_crop`) random; mirrored when
+    `mirror`, or at random with `rand_mirror`; then per channel (RGB order)
+    ``(x - mean) * scale / std``, laid out CHW.
+
+    Args:
+        path_imgrec: the .rec file; path_imgidx: its .idx (needed for `shuffle`).
+        data_shape: (channels, height, width); channels 3 (RGB) or 1 (grey).
+        batch_size: images per batch.
+        label_width: labels per image.
+        shuffle: a new order each epoch (numpy's random state seeded with `seed`).
+        round_batch: fill the last batch from the start (``pad`` says how many); else
+            drop it.
+        resize, rand_crop, rand_mirror, mirror, mean_r/g/b, std_r/g/b, scale,
+        inter_method (0 nearest, 1 bilinear), num_parts, part_index: as MXNet's.
+        data_name, label_name: the names in `provide_data` and `provide_label`.
+
+    Raises:
+        NotImplementedError: an augmentation option gluonlite lacks (rotation, shear,
+            random scale or area, colour jitter, PCA noise, HSL, padding, mean images),
+            set to other than its default.
+        FileNotFoundError: the record file is missing.
+        ValueError: an image smaller than the crop.
+
+    Example: ``mx.io.ImageRecordIter(path_imgrec='train.rec', data_shape=(3, 224, 224),
+    batch_size=32, resize=256, rand_crop=True, rand_mirror=True)``.
+    """
+
+    _out_dtype = np.float32
+
+    def __init__(self, path_imgrec, data_shape, batch_size, path_imgidx="", label_width=1,
+                 shuffle=False, seed=0, round_batch=True, resize=-1, rand_crop=False,
+                 rand_mirror=False, mirror=False, mean_r=0.0, mean_g=0.0, mean_b=0.0,
+                 mean_a=0.0, std_r=1.0, std_g=1.0, std_b=1.0, std_a=1.0, scale=1.0,
+                 inter_method=1, num_parts=1, part_index=0, data_name="data",
+                 label_name="softmax_label", **kwargs):
+        super().__init__(int(batch_size))
+        name = type(self).__name__
+        for key, value in kwargs.items():
+            if key in _AUG_DEFAULTS:
+                if value != _AUG_DEFAULTS[key]:
+                    raise NotImplementedError(f"{name}: {key}={value!r} is not implemented in "
+                                              f"gluonlite; use gluon.data.vision.transforms")
+            elif key not in _IGNORED:
+                raise TypeError(f"{name}: unknown argument {key!r}")
+        from ..recordio import MXIndexedRecordIO, MXRecordIO
+        self.data_shape = tuple(int(d) for d in data_shape)
+        if len(self.data_shape) != 3 or self.data_shape[0] not in (1, 3):
+            raise ValueError(f"{name}: data_shape must be (channels, height, width) with 1 or "
+                             f"3 channels, got {data_shape}")
+        if path_imgidx:
+            rec = MXIndexedRecordIO(path_imgidx, path_imgrec, "r")
+            self._records = [rec.read_idx(k) for k in rec.keys]
+        else:
+            if shuffle:
+                raise ValueError(f"{name}: shuffle needs path_imgidx")
+            rec = MXRecordIO(path_imgrec, "r")
+            self._records = list(iter(rec.read, None))
+        rec.close()
+        n = len(self._records) // num_parts
+        self._records = self._records[n * part_index:n * (part_index + 1)]
+        self.label_width = label_width
+        self.shuffle, self.round_batch = shuffle, round_batch
+        self.resize, self.rand_crop = resize, rand_crop
+        self.rand_mirror, self.mirror = rand_mirror, mirror
+        self.mean = np.array([mean_r, mean_g, mean_b, mean_a][:self.data_shape[0]],
+                             np.float32).reshape(-1, 1, 1)
+        self.std = np.array([std_r, std_g, std_b, std_a][:self.data_shape[0]],
+                            np.float32).reshape(-1, 1, 1)
+        self.scale, self.inter_method = scale, inter_method
+        self._rng = np.random.RandomState(seed)
+        self.data_name, self.label_name = data_name, label_name
+        self._order = np.arange(len(self._records))
+        self._cursor = 0
+        self._batch = None
+        self.reset()
+
+    @property
+    def provide_data(self):
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, self._out_dtype)]
+
+    @property
+    def provide_label(self):
+        """``[DataDesc(label_name, (batch_size,) or (batch_size, label_width))]``."""
+        from .io import DataDesc
+        shape = (self.batch_size,) if self.label_width == 1 else \
+            (self.batch_size, self.label_width)
+        return [DataDesc(self.label_name, shape, np.float32)]
+
+    def reset(self):
+        if self.shuffle:
+            self._rng.shuffle(self._order)
+        self._cursor = 0
+
+    def _image(self, record):
+        from .. import ndarray as nd
+        from ..recordio import _decode, unpack
+        header, payload = unpack(record)
+        img = _decode(payload, 1 if self.data_shape[0] == 3 else 0)
+        if img.ndim == 2:
+            img = img[:, :, None]
+        x = nd.array(img, dtype=np.uint8)
+        h, w = img.shape[:2]
+        if self.resize > 0:
+            if h < w:
+                size = (int(w * self.resize / h), self.resize)
+            else:
+                size = (self.resize, int(h * self.resize / w))
+            x = nd.image.resize(x, size=size, interp=self.inter_method)
+            h, w = x.shape[0], x.shape[1]
+        ch, cw = self.data_shape[1:]
+        if h < ch or w < cw:
+            raise ValueError(f"{type(self).__name__}: an image of {h}x{w} is smaller than the "
+                             f"crop {ch}x{cw}; set resize")
+        if self.rand_crop:
+            y0, x0 = self._rng.randint(0, h - ch + 1), self._rng.randint(0, w - cw + 1)
+        else:
+            y0, x0 = (h - ch) // 2, (w - cw) // 2
+        out = x.asnumpy()[y0:y0 + ch, x0:x0 + cw]
+        if self.mirror or (self.rand_mirror and self._rng.rand() < 0.5):
+            out = out[:, ::-1]
+        label = np.asarray(header.label, np.float32).reshape(-1)[:self.label_width]
+        return self._normalise(np.transpose(out, (2, 0, 1))), label
+
+    def _normalise(self, chw):
+        return ((chw.astype(np.float32) - self.mean) * np.float32(self.scale) / self.std)
+
+    def iter_next(self):
+        n = len(self._records)
+        if self._cursor >= n or (not self.round_batch and self._cursor + self.batch_size > n):
+            return False
+        idx = [self._order[(self._cursor + i) % n] for i in range(self.batch_size)]
+        self._pad = max(0, self._cursor + self.batch_size - n)
+        self._cursor += self.batch_size
+        self._batch = [self._image(self._records[i]) for i in idx]
+        return True
+
+    def getdata(self):
+        from .. import ndarray as nd
+        data = np.stack([b[0] for b in self._batch])
+        return [nd.array(data, dtype=self._out_dtype)]
+
+    def getlabel(self):
+        from .. import ndarray as nd
+        label = np.stack([b[1] for b in self._batch])
+        return [nd.array(label[:, 0] if self.label_width == 1 else label)]
+
+    def getpad(self):
+        return self._pad
+
+
+class ImageRecordUInt8Iter(ImageRecordIter):
+    """`ImageRecordIter` giving uint8 batches without mean/std/scale normalisation."""
+
+    _out_dtype = np.uint8
+
+    def _normalise(self, chw):
+        return chw
 
 
 def _refused(name, why):
@@ -136,16 +382,15 @@ def _refused(name, why):
     return _Refused
 
 
-_IMAGE_WHY = ("MXNet's C++ image record pipeline (decoding and augmentation threads) is not "
-              "part of gluonlite; read the .rec with gluon.data.vision.ImageRecordDataset and "
-              "a DataLoader, wrapped by mx.contrib.io.DataLoaderIter for Module code")
+_IMAGE_WHY = ("this variant of MXNet's C++ image record pipeline is not part of gluonlite; "
+              "use ImageRecordIter, or gluon.data.vision.ImageRecordDataset with a "
+              "DataLoader (mx.contrib.io.DataLoaderIter makes it a DataIter)")
 LibSVMIter = _refused("LibSVMIter", "it yields CSR sparse batches and gluonlite has dense "
                       "storage only")
 MXDataIter = _refused("MXDataIter", "it wraps a C++ iterator handle; gluonlite has no C++ "
                       "backend")
-ImageRecordIter = _refused("ImageRecordIter", _IMAGE_WHY)
-ImageRecordIter_v1 = _refused("ImageRecordIter_v1", _IMAGE_WHY)
-ImageRecordUInt8Iter = _refused("ImageRecordUInt8Iter", _IMAGE_WHY)
-ImageRecordUInt8Iter_v1 = _refused("ImageRecordUInt8Iter_v1", _IMAGE_WHY)
+# MXNet's first-generation iterators: the same reading and augmentation here
+ImageRecordIter_v1 = ImageRecordIter
+ImageRecordUInt8Iter_v1 = ImageRecordUInt8Iter
 ImageRecordInt8Iter = _refused("ImageRecordInt8Iter", _IMAGE_WHY)
 ImageDetRecordIter = _refused("ImageDetRecordIter", _IMAGE_WHY)

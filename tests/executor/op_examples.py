@@ -138,6 +138,23 @@ def _own_table():
     ex.append(("_rpower_scalar", [a], {"scalar": 1.5}))
     ex.append(("_mod_scalar", [_pos((3, 4)) * 3], {"scalar": 0.7}))
     ex.append(("_rmod_scalar", [_pos((3, 4))], {"scalar": 2.5}))
+    # image operators (gluonlite/ops/image.py): float HWC images, CHW for normalize
+    img = _u((4, 5, 3), 0.0, 255.0)
+    ex += [("_image_to_tensor", [img], {}),
+           ("_image_normalize", [_u((3, 4, 5))], {"mean": (0.1, 0.2, 0.3), "std": 0.5}),
+           ("_image_flip_left_right", [img], {}), ("_image_flip_top_bottom", [img], {}),
+           ("_image_random_flip_left_right", [img], {"p": 1.0}),
+           ("_image_random_flip_top_bottom", [img], {"p": 1.0}),
+           ("_image_crop", [img], {"x": 1, "y": 0, "width": 3, "height": 2}),
+           ("_image_resize", [img], {"size": (7, 6)}),
+           ("_image_random_brightness", [img], {"min_factor": 0.5, "max_factor": 1.5}),
+           ("_image_random_contrast", [img], {"min_factor": 0.5, "max_factor": 1.5}),
+           ("_image_random_saturation", [img], {"min_factor": 0.5, "max_factor": 1.5}),
+           ("_image_random_hue", [img], {"min_factor": -0.2, "max_factor": 0.2}),
+           ("_image_random_color_jitter", [img], {"brightness": 0.2, "contrast": 0.2,
+                                                  "saturation": 0.2, "hue": 0.1}),
+           ("_image_adjust_lighting", [img], {"alpha": (0.1, -0.2, 0.3)}),
+           ("_image_random_lighting", [img], {"alpha_std": 0.1})]
     return ex
 
 

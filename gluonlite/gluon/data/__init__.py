@@ -13,6 +13,6 @@ __all__ = ["Dataset", "ArrayDataset", "SimpleDataset", "RecordFileDataset", "Sam
 def __getattr__(attr):
     # vision (and its image codec) loads on first use
     if attr == "vision":
-        from . import vision
-        return vision
+        import importlib
+        return importlib.import_module(f"{__name__}.vision")
     raise AttributeError(f"module 'gluonlite.gluon.data' has no attribute {attr!r}")

@@ -70,9 +70,14 @@ def _load_batch(dataset, samples, batchify_fn):
             f"with {type(e).__name__}: {e}\n{traceback.format_exc()}") from None
 
 
-def _worker_loop(dataset, batchify_fn, conn):
+def _worker_loop(dataset, batchify_fn, conn, seed):
     # Ctrl-C is the parent's to handle: it terminates the workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a fork copies the random state: without a seed of its own, every worker would draw
+    # the same "random" augmentations
+    from ...ops import random as _random
+    _random._state["gen"] = np.random.default_rng(seed)
+    np.random.seed(seed.generate_state(1)[0])
     while True:
         try:
             samples = conn.recv()
@@ -93,15 +98,23 @@ class _ProcessPool:
     `multiprocessing.Pool` can hang in terminate() when a worker dies holding its queue's
     lock)."""
 
+    _pools_started = 0
+
     def __init__(self, num_workers, dataset, batchify_fn):
+        from ...ops import random as _random
         ctx = multiprocessing.get_context("fork")
         self._procs, self._conns = [], []
+        # per-worker seeds derived from mx.random.seed's value, without drawing from (and so
+        # changing) this process's random stream
+        _ProcessPool._pools_started += 1
+        seeds = np.random.SeedSequence(
+            [_random._state["seed"], _ProcessPool._pools_started]).spawn(num_workers)
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            for _ in range(num_workers):
+            for seed in seeds:
                 parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker_loop, args=(dataset, batchify_fn, child),
-                                   daemon=True)
+                proc = ctx.Process(target=_worker_loop,
+                                   args=(dataset, batchify_fn, child, seed), daemon=True)
                 proc.start()
                 child.close()
                 self._procs.append(proc)
@@ -164,8 +177,10 @@ class _ThreadPool:
                                f"timeout={timeout}s") from None
 
     def terminate(self):
-        self._pool.terminate()
-        self._pool.join()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
 class DataLoader:
@@ -205,6 +220,7 @@ class DataLoader:
                  pin_device_id=0, prefetch=None, thread_pool=False, timeout=120,
                  auto_reload=False, try_nopython=None):
         self._worker_pool = None
+        self._pool_busy = False
         self._dataset = dataset
         if timeout is None or timeout <= 0:
             raise ValueError(f"DataLoader: timeout must be positive, got {timeout}")
@@ -234,10 +250,13 @@ class DataLoader:
         if self._num_workers > 0:
             self._start_workers()
 
+    def _new_pool(self):
+        pool = _ThreadPool if self._thread_pool else _ProcessPool
+        return pool(self._num_workers, self._dataset, self._batchify_fn)
+
     def _start_workers(self):
         # forked now, as MXNet does, so that workers see the dataset as it is at creation
-        pool = _ThreadPool if self._thread_pool else _ProcessPool
-        self._worker_pool = pool(self._num_workers, self._dataset, self._batchify_fn)
+        self._worker_pool = self._new_pool()
 
     def _finish(self, batch):
         if self._pin_memory:
@@ -252,9 +271,22 @@ class DataLoader:
             return
         if self._worker_pool is None:
             self._start_workers()
-        yield from self._pool_iter(self._worker_pool)
+        if self._pool_busy:
+            # another iterator of this loader is running on the shared workers: this one
+            # gets its own, so that neither reads the other's batches
+            pool = self._new_pool()
+            try:
+                yield from self._pool_iter(pool, pool.terminate)
+            finally:
+                pool.terminate()
+            return
+        self._pool_busy = True
+        try:
+            yield from self._pool_iter(self._worker_pool, self.close)
+        finally:
+            self._pool_busy = False
 
-    def _pool_iter(self, pool):
+    def _pool_iter(self, pool, stop):
         batches = iter(self._batch_sampler)
         pending = 0
         try:
@@ -274,7 +306,7 @@ class DataLoader:
         except BaseException:
             # an error, Ctrl-C, or an iterator dropped early with batches in flight: stop
             # the workers now (the next epoch starts fresh ones)
-            self.close()
+            stop()
             raise
 
     def close(self):

@@ -18,11 +18,12 @@ __all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset",
 _MXNET_REPO = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
 
 
-def _need(path, url, what):
+def _need(path, url, what, unpack=False):
     if not os.path.exists(path):
+        how = "unpack it and place the file" if unpack else "place it"
         raise FileNotFoundError(
-            f"{what}: {path!r} not found; gluonlite does not download: fetch {url} and place "
-            f"it at that path")
+            f"{what}: {path!r} not found; gluonlite does not download: fetch {url}, {how} "
+            f"at that path")
     return path
 
 
@@ -148,10 +149,11 @@ class CIFAR10(_DownloadedDataset):
 
     def _get_data(self):
         from .... import ndarray as nd
-        url = _MXNET_REPO + f"gluon/dataset/cifar10/{self._archive} (unpacked)"
+        url = _MXNET_REPO + f"gluon/dataset/{type(self).__name__.lower()}/{self._archive}"
         rows = []
         for f in self._files():
-            path = _need(os.path.join(self._root, self._folder, f), url, type(self).__name__)
+            path = _need(os.path.join(self._root, self._folder, f), url, type(self).__name__,
+                         unpack=True)
             raw = np.fromfile(path, dtype=np.uint8)
             rows.append(raw.reshape(-1, self._labels + 3072))
         rows = np.concatenate(rows)

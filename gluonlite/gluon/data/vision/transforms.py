@@ -12,8 +12,6 @@ Example::
 import math
 import random
 
-import numpy as np
-
 from ....base import numeric_types
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
@@ -22,7 +20,7 @@ __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate"
            "RandomRotation", "RandomResizedCrop", "CropResize", "CenterCrop", "Resize",
            "RandomFlipLeftRight", "RandomFlipTopBottom", "RandomBrightness", "RandomContrast",
            "RandomSaturation", "RandomHue", "RandomColorJitter", "RandomLighting",
-           "RandomApply", "HybridRandomApply", "Block", "HybridBlock", "Sequential",
+           "RandomApply", "Block", "HybridBlock", "Sequential",
            "HybridSequential", "is_np_array"]
 
 
@@ -360,19 +358,5 @@ class RandomApply(Sequential):
 
     def forward(self, x):
         if self.p < random.random():
-            return x
-        return self.transforms(x)
-
-
-class HybridRandomApply(HybridSequential):
-    """Apply HybridBlock `transforms` with probability `p` (drawn per call on the host)."""
-
-    def __init__(self, transforms, p=0.5):
-        super().__init__()
-        self.transforms = transforms
-        self.p = p
-
-    def forward(self, x):
-        if self.p < float(np.random.random()):
             return x
         return self.transforms(x)
