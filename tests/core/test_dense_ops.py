@@ -226,3 +226,14 @@ def test_fluent_methods_are_the_functions(name, kwargs):
     out = s.eval(x=x)
     np.testing.assert_array_equal(out[0].asnumpy(),
                                   (want[0] if isinstance(want, list) else want).asnumpy())
+
+
+def test_norm_out_dtype_sets_the_result_dtype():
+    # MXNet 1.9.1's CPU kernel fails on any out_dtype other than the data's; the attribute
+    # is its documented meaning.
+    x = nd.array([[3.0, 4.0], [6.0, 8.0]])
+    y = nd.norm(x, axis=1, out_dtype="float64")
+    assert y.dtype == np.float64
+    np.testing.assert_allclose(y.asnumpy(), [5.0, 10.0])
+    assert sym.norm(sym.var("x"), out_dtype="float64").infer_type(x="float32")[1] == \
+        [np.float64]
