@@ -237,3 +237,8 @@ def test_norm_out_dtype_sets_the_result_dtype():
     np.testing.assert_allclose(y.asnumpy(), [5.0, 10.0])
     assert sym.norm(sym.var("x"), out_dtype="float64").infer_type(x="float32")[1] == \
         [np.float64]
+
+
+def test_arange_infer_range_is_refused_rather_than_guessed():
+    with pytest.raises(NotImplementedError, match="_arange: infer_range=True"):
+        nd.arange(0, step=2, infer_range=True)
