@@ -2,8 +2,7 @@
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
 from . import (elementwise, matrix, nn, random, reduce, reverse, rnn,  # noqa: F401
                shape)  # (registration)
-from . import (compare, indexing, losses_ops, normalization, sorting,  # noqa: F401,E402
-               special, tensor)
+from . import compare, indexing, losses_ops, normalization, sorting, special, tensor  # noqa: F401
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]
