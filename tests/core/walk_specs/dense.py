@@ -290,3 +290,15 @@ def _fill(a, m, i):
     out = a.copy()
     out[np.arange(a.shape[0]), i.astype(int)] = m
     return out
+
+
+def _spread(grad):
+    """A reference written as ``grad(*inputs, *head_grads)``, in the walk's form
+    ``grad(inputs, head_grads)``."""
+    return lambda arrays, heads: grad(*arrays, *heads)
+
+
+for _checks in SPECS.values():
+    for _check in _checks if isinstance(_checks, list) else [_checks]:
+        if _check["grad"] is not None:
+            _check["grad"] = _spread(_check["grad"])
