@@ -2,7 +2,8 @@
 built-in groups; control-flow operators register themselves from `gluonlite.control_flow`."""
 from . import (elementwise, matrix, nn, random, reduce, reverse, rnn,  # noqa: F401
                shape)  # (registration)
-from . import compare, indexing, losses_ops, normalization, sorting, special, tensor  # noqa: F401
+from . import (compare, indexing, legacy_layers, legacy_names, losses_ops,  # noqa: F401
+               sorting, special, tensor)  # (the dense families)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

@@ -255,7 +255,7 @@ SPECS = {
     "softmax_cross_entropy": C(
         [(3, 4), Idx([1, 0, 3])],
         ref=lambda x, y: np.array([-np.log(_softmax(x, 1)[np.arange(3), y.astype(int)]).sum()])),
-    # ---- normalization.py ----
+    # ---- legacy_layers.py ----
     "L2Normalization": [C([(2, 3, 2)], ref=lambda x: _l2_ref(x, (1, 2))),
                         C([(2, 3, 2)], {"mode": "channel"}, ref=lambda x: _l2_ref(x, (1,))),
                         C([(2, 3, 2)], {"mode": "spatial"}, ref=lambda x: _l2_ref(x, (2,)))],
