@@ -94,4 +94,4 @@ def waitall():
 from . import random  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
 from . import contrib  # noqa: E402
-from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
+from .functions import *  # noqa: E402,F401,F403  (eye, linspace, histogram, split_v2, ...)

@@ -90,4 +90,4 @@ class _Random:
 random = _Random()
 
 from . import contrib  # noqa: E402
-from .functions import *  # noqa: E402,F401,F403  (MXNet's symbol-or-scalar functions)
+from .functions import *  # noqa: E402,F401,F403  (hypot, eye, linspace, histogram, ...)
