@@ -41,9 +41,15 @@ def full(shape, val, ctx=None, dtype=None, stype=None, **kwargs):
     return _creation(shape, ctx, dtype, val, stype, "full")
 
 
-def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None, **kwargs):
-    """Evenly spaced values in [start, stop) (float32 by default), each repeated `repeat` times."""
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dtype=None,
+           **kwargs):
+    """Evenly spaced values in [start, stop) (float32 by default), each repeated `repeat` times.
+
+    Raises:
+        NotImplementedError: infer_range=True.
+    """
     return _register._gen_cache["_arange"](start=start, stop=stop, step=step, repeat=repeat,
+                                           infer_range=infer_range,
                                            ctx=ctx, dtype=normalize_dtype(dtype or np.float32).name)
 
 

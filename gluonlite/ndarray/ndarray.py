@@ -537,17 +537,6 @@ for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum"
            "ones_like", "swapaxes", "reciprocal", "slice", "norm"):
     setattr(NDArray, _n, _method(_n))
 del _n
-# The fluent methods of the dense operator families (sorting, indexing, tensor).
-for _n in ("argmax_channel", "argmin", "argsort", "broadcast_axes", "broadcast_like",
-           "depth_to_space", "diag", "nanprod", "nansum", "repeat", "shape_array", "size_array",
-           "slice_like", "sort", "space_to_depth", "tile", "topk",
-           # and of the elementwise math operators
-           "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt", "ceil", "cos",
-           "cosh", "degrees", "expm1", "fix", "flip", "floor", "log10", "log1p", "log2",
-           "radians", "rcbrt", "reshape_like", "rint", "round", "rsqrt", "sign", "sin", "sinh",
-           "tan", "trunc"):
-    setattr(NDArray, _n, _method(_n))
-del _n
 
 
 def array(source, ctx=None, dtype=None):

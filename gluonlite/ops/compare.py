@@ -6,8 +6,11 @@ the dtype of the (left) data input, and no gradient (MXNet's rule: zeros):
 - ``broadcast_<name>(lhs, rhs)``: with numpy broadcasting;
 - ``_<name>(lhs, rhs)``: same-shape inputs (what ``sym`` arithmetic between symbols builds);
 - ``_<name>_scalar(data, scalar)``: against a Python scalar, cast to data's dtype first when
-  data is an integer array (MXNet's rule: ``int_array == 2.5`` compares with 2).
+  data is an integer array (MXNet's rule: ``int_array == 2.5`` compares with 2); bool data
+  gives int64.
 """
+import numpy as np
+
 from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, fast_paths, register
@@ -58,20 +61,39 @@ def _pair(name, fn, what, shape_rule, aliases=()):
 
 
 def _scalar_value(p, x):
-    return x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar
+    """The scalar as MXNet's kernels see it: as given for float data; for integer data
+    converted like a C cast (truncated towards zero, then wrapped: 2.5 -> 2, 300 -> 44 for
+    uint8), the same rule as the arithmetic scalar operators."""
+    if x.dtype.kind == "f":
+        return p.scalar
+    s = float(p.scalar)
+    return np.array(int(s) if np.isfinite(s) else 0, dtype=np.int64).astype(x.dtype)
+
+
+def _as_number(x):
+    """bool data computes in int64, as MXNet 1.9.1's scalar operators do."""
+    return x.astype(np.int64) if x.dtype == np.bool_ else x
+
+
+def _scalar_dtype(p, ins):
+    d = ins[0]
+    return ins, [None if d is None else (np.dtype(np.int64) if d == np.bool_ else d)]
 
 
 def _scalar(name, fn, what, aliases=()):
     def kernel(p, rc, x):
+        x = _as_number(x)
         return getattr(rc.xp, fn)(x, _scalar_value(p, x)).astype(x.dtype)
 
     def into(p, rc, outs, x):
+        x = _as_number(x)
         getattr(rc.xp, fn)(x, _scalar_value(p, x), out=outs[0], casting="unsafe")
 
     kernel.__doc__ = (f"{name}(data, scalar): 1 where {what.replace('lhs', 'data')} "
                       f"(rhs: the scalar), else 0, in data's dtype.")
     register(name, attrs={"scalar": A.Float(1.0), "is_int": A.Bool(True)},
-             shape=same_shape(name), nondiff=("data",), aliases=aliases)(kernel)
+             shape=same_shape(name), dtype=_scalar_dtype, nondiff=("data",),
+             aliases=aliases)(kernel)
     fast_paths(Fast(into=into), name)
 
 

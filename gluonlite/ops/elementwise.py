@@ -402,25 +402,15 @@ for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)
                       ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ()),
                       ("hypot", ())]:
     _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
-for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub", "_Minus")),
-                      ("mul", ("_mul", "_Mul")), ("div", ("_div", "_Div"))]:
+for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
+                      ("mul", ("_mul",)), ("div", ("_div",))]:
     _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
-for _kind in ("mod", "power", "maximum", "minimum", "hypot"):  # with MXNet's older spellings
-    _binary(f"_{_kind}", _kind, _same_binary_rule, (f"_{_kind.capitalize()}",))
+for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
+    _binary(f"_{_kind}", _kind, _same_binary_rule)
 
 # ---- with a scalar -----------------------------------------------------------------------
 # Each scalar operator's forward and kernel, by name (its fast paths reuse them).
 _SCALAR = {}
-
-
-# MXNet's older spellings, still in its registry (and in graphs saved by older versions).
-_LEGACY_SCALAR = {"_plus_scalar": "_PlusScalar", "_minus_scalar": "_MinusScalar",
-                  "_rminus_scalar": "_RMinusScalar", "_mul_scalar": "_MulScalar",
-                  "_div_scalar": "_DivScalar", "_rdiv_scalar": "_RDivScalar",
-                  "_mod_scalar": "_ModScalar", "_rmod_scalar": "_RModScalar",
-                  "_power_scalar": "_PowerScalar", "_rpower_scalar": "_RPowerScalar",
-                  "_maximum_scalar": "_MaximumScalar", "_minimum_scalar": "_MinimumScalar",
-                  "_hypot_scalar": "_HypotScalar"}
 
 
 def _scalar_op(name, f, grad, nondiff=False):
@@ -435,8 +425,7 @@ def _scalar_op(name, f, grad, nondiff=False):
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp,
-             nondiff=("data",) if nondiff else (),
-             aliases=(_LEGACY_SCALAR[name],) if name in _LEGACY_SCALAR else ())(kernel)
+             nondiff=("data",) if nondiff else ())(kernel)
     _SCALAR[name] = f, kernel
 
 

@@ -84,7 +84,7 @@ def _norm_ord(v):
 
 
 _NORM_ATTRS = {"ord": A.Attr(_norm_ord, 2, "int"), "axis": A.Axis(None),
-               "keepdims": A.Bool(False)}
+               "out_dtype": A.Dtype(None), "keepdims": A.Bool(False)}
 
 
 def _norm_axes(p, ndim):
@@ -107,16 +107,18 @@ def _norm_vjp(p, rc, xs, ys, gys, need):
         return ((g * x / ys[0].reshape(kept)).astype(x.dtype, copy=False),)
 
 
-@register("norm", attrs=_NORM_ATTRS, shape=_norm_shape, vjp=_norm_vjp)
+@register("norm", attrs=_NORM_ATTRS, shape=_norm_shape, vjp=_norm_vjp,
+          dtype=lambda p, ins: (ins, [np.dtype(p.out_dtype) if p.out_dtype else ins[0]]))
 def _norm(p, rc, x):
-    """norm(data, ord=2, axis=None, keepdims=False): the L2 (ord=2) or L1 (ord=1) norm over
-    `axis` (all axes by default; a full reduction has shape (1,)), in data's dtype."""
+    """norm(data, ord=2, axis=None, out_dtype=None, keepdims=False): the L2 (ord=2) or L1
+    (ord=1) norm over `axis` (all axes by default; a full reduction has shape (1,)), in
+    `out_dtype` (default: data's dtype)."""
     xp, axes = rc.xp, _norm_axes(p, x.ndim)
     if p.ord == 1:
         y = xp.abs(x).sum(axis=axes, keepdims=p.keepdims)
     else:
         y = xp.sqrt((x * x).sum(axis=axes, keepdims=p.keepdims))
-    return xp.asarray(y).astype(x.dtype, copy=False).reshape(
+    return xp.asarray(y).astype(p.out_dtype or x.dtype, copy=False).reshape(
         _reduced_shape(x.shape, axes, p.keepdims))
 
 

@@ -380,3 +380,20 @@ def all_ops():
 def names():
     """Every registered name, aliases included."""
     return sorted(_OPS)
+
+
+def alias(name, *aliases):
+    """Register the operator `name` under the further names `aliases` too (MXNet's older
+    spellings of an operator defined elsewhere); returns the operator.
+
+    Raises:
+        ValueError: an alias already taken, or an unknown `name`.
+
+    Example: ``alias("_power_scalar", "_PowerScalar")``.
+    """
+    op = get(name)
+    for n in aliases:
+        if n in _OPS:
+            raise ValueError(f"operator {n!r} is registered twice")
+        _OPS[n] = op
+    return op

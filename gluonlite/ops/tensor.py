@@ -406,10 +406,11 @@ def _crop(p, rc, x, like=None):
 
 # ---- moments, nansum, nanprod ----
 def _moments_axes(p, ndim):
-    if not p.axes:
+    axes = (p.axes,) if isinstance(p.axes, int) else tuple(p.axes or ())
+    if not axes:
         raise ShapeError("moments: axes must name at least one axis (pass every axis for "
                          "global moments)")
-    return _axes_of("moments", tuple(p.axes), False, ndim)
+    return _axes_of("moments", axes, False, ndim)
 
 
 def _moments_shape(p, ins):

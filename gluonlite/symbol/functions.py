@@ -1,13 +1,13 @@
-"""MXNet's module-level Symbol functions that are not operators themselves: ``pow``/``power``
-and ``hypot`` on symbols and/or scalars, and the helpers that shape their arguments for an
-operator (``eye``, ``linspace``, ``histogram``, ``split_v2``)."""
+"""MXNet's module-level Symbol functions of the dense families that are not operators
+themselves: ``hypot`` on symbols and/or numbers, and the helpers that shape their arguments
+for one operator (``eye``, ``linspace``, ``histogram``, ``split_v2``)."""
 import numpy as np
 
 from ..base import normalize_dtype
 from .register import fn as _fn
 from .symbol import Symbol, apply_op
 
-__all__ = ["pow", "power", "hypot", "eye", "linspace", "histogram", "split_v2"]
+__all__ = ["hypot", "eye", "linspace", "histogram", "split_v2"]
 
 
 def _pair(lhs, rhs, name, scalar, rscalar, numpy_fn):
@@ -21,17 +21,6 @@ def _pair(lhs, rhs, name, scalar, rscalar, numpy_fn):
         return numpy_fn(lhs, rhs)
     raise TypeError(f"{name}: expected Symbols or numbers, got {type(lhs).__name__} and "
                     f"{type(rhs).__name__}")
-
-
-def pow(base, exp):  # noqa: A001 - MXNet's name
-    """base ** exp for Symbols (same shapes) and/or numbers.
-
-    Example: ``sym.pow(sym.var('x'), 2)`` is a `_power_scalar` node.
-    """
-    return _pair(base, exp, "_power", "_power_scalar", "_rpower_scalar", lambda a, b: a ** b)
-
-
-power = pow
 
 
 def hypot(left, right):
@@ -84,12 +73,3 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
                                 squeeze_axis=squeeze_axis)
     raise ValueError("split_v2: indices_or_sections must be an int or a tuple of ints, got "
                      f"{type(indices_or_sections).__name__}")
-
-
-def _split_v2_method(self, *args, **kwargs):
-    """Same as sym.split_v2(self, ...)."""
-    return split_v2(self, *args, **kwargs)
-
-
-# A method whose function lives here, not in the registry (split_v2 shapes its arguments).
-Symbol.split_v2 = _split_v2_method

@@ -426,17 +426,6 @@ for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum"
            "ones_like", "swapaxes", "flatten", "reciprocal", "slice"):
     setattr(Symbol, _n, _sym_method(_n))
 del _n
-# The fluent methods of the dense operator families (sorting, indexing, tensor).
-for _n in ("argmax_channel", "argmin", "argsort", "broadcast_axes", "broadcast_like",
-           "depth_to_space", "diag", "nanprod", "nansum", "repeat", "shape_array", "size_array",
-           "slice_like", "sort", "space_to_depth", "tile", "topk",
-           # and of the elementwise math operators
-           "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt", "ceil", "cos",
-           "cosh", "degrees", "expm1", "fix", "flip", "floor", "log10", "log1p", "log2",
-           "radians", "rcbrt", "reshape_like", "rint", "round", "rsqrt", "sign", "sin", "sinh",
-           "tan", "trunc", "norm"):
-    setattr(Symbol, _n, _sym_method(_n))
-del _n
 
 
 def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,

@@ -33,8 +33,8 @@ def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=(), 
     """One check: `inputs` (specs), `attrs`, numpy `ref(*arrays) -> output(s)`, `more` input
     lists checked for shapes/dtypes/values too, `train` the mode of the gradient pass,
     `guessed` inputs whose shape the rule fills with a default guess when unknown, `grad`
-    for a loss output (whose gradient is not its forward's derivative): numpy
-    ``grad(*arrays, *head_grads) -> one gradient per input`` checked instead of finite
-    differences."""
+    for an operator whose gradient is defined rather than derived (a straight-through
+    estimator): ``grad(arrays, head_grads) -> one gradient per input``, held against the
+    operator's instead of finite differences (and no second derivative is asked for)."""
     return dict(inputs=list(inputs), attrs=dict(attrs or {}), ref=ref, more=list(more),
                 train=train, rtol=rtol, guessed=set(guessed), grad=grad)

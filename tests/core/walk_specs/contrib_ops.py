@@ -110,15 +110,15 @@ def _count_sketch(x, h, s):
     return out
 
 
-def _identity_grad(x, head):
-    return [head]
+def _identity_grad(arrays, heads):
+    return [heads[0]]
 
 
 SPECS = {
     "_contrib_div_sqrt_dim": C([B23], ref=lambda x: x / np.sqrt(3)),
     "_contrib_gradientmultiplier": [
         C([B23], ref=lambda x: x),
-        C([B23], {"scalar": -0.5}, ref=lambda x: x, grad=lambda x, w: [-0.5 * w])],
+        C([B23], {"scalar": -0.5}, ref=lambda x: x, grad=lambda a, w: [-0.5 * w[0]])],
     "_contrib_quadratic": C([B23], {"a": 0.5, "b": -2, "c": 1},
                             ref=lambda x: 0.5 * x * x - 2 * x + 1),
     "_contrib_round_ste": C([Idx([[-2.5, -1.2, 0.4], [0.5, 1.5, 2.7]])],

@@ -255,7 +255,7 @@ SPECS = {
     "softmax_cross_entropy": C(
         [(3, 4), Idx([1, 0, 3])],
         ref=lambda x, y: np.array([-np.log(_softmax(x, 1)[np.arange(3), y.astype(int)]).sum()])),
-    # ---- normalization.py ----
+    # ---- legacy_layers.py ----
     "L2Normalization": [C([(2, 3, 2)], ref=lambda x: _l2_ref(x, (1, 2))),
                         C([(2, 3, 2)], {"mode": "channel"}, ref=lambda x: _l2_ref(x, (1,))),
                         C([(2, 3, 2)], {"mode": "spatial"}, ref=lambda x: _l2_ref(x, (2,)))],
@@ -290,3 +290,15 @@ def _fill(a, m, i):
     out = a.copy()
     out[np.arange(a.shape[0]), i.astype(int)] = m
     return out
+
+
+def _spread(grad):
+    """A reference written as ``grad(*inputs, *head_grads)``, in the walk's form
+    ``grad(inputs, head_grads)``."""
+    return lambda arrays, heads: grad(*arrays, *heads)
+
+
+for _checks in SPECS.values():
+    for _check in _checks if isinstance(_checks, list) else [_checks]:
+        if _check["grad"] is not None:
+            _check["grad"] = _spread(_check["grad"])

@@ -1,5 +1,5 @@
-"""Normalisations of MXNet's older layer API: L2Normalization, LRN, SoftmaxActivation,
-BatchNorm_v1, IdentityAttachKLSparseReg.
+"""Layers of MXNet's older symbolic API: the normalisations L2Normalization, LRN and
+BatchNorm_v1, SoftmaxActivation, and the regulariser IdentityAttachKLSparseReg.
 
 Gradients are written with array-module functions on the saved input and output.
 """
