@@ -24,7 +24,7 @@ from . import subgraph  # noqa: E402  (registers the partitioning pass and its o
 
 
 # MXNet's short names for its namespaces.
-_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore"}
+_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "viz": "visualization"}
 
 
 def __getattr__(attr):

@@ -323,10 +323,37 @@ class Symbol:
         from ..executor.executor import Executor
         return Executor(self, ctx, args, args_grad, grad_req, aux_states)
 
-    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, **shapes):
-        """An `Executor` whose arrays are allocated (zeros) from the given input shapes."""
+    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None,
+                    shared_buffer=None, **shapes):
+        """An `Executor` whose arrays are allocated (zeros) from the given input shapes.
+
+        Args:
+            ctx: the context (default: the current one).
+            grad_req: 'write', 'add', 'null', or a list or dict of them per argument.
+            type_dict: {input name: dtype} (float32 for the others, unless inferred).
+            stype_dict: {input name: storage type}; only 'default' (dense).
+            group2ctx: accepted for MXNet's signature; model parallelism across devices is
+                not supported (every array lives on `ctx`).
+            shared_arg_names, shared_exec: the arguments named are `shared_exec`'s arrays
+                (with their gradients) where name, shape and dtype agree; its auxiliary
+                states are shared too (a bucketing Module's parameters).
+            shared_buffer: a dict; the other arguments take its array of the same name when
+                it fits, and it receives the arrays allocated for them.
+            **shapes: {input name: shape}.
+
+        Raises:
+            ValueError: unknown input names, or shapes that leave some array unknown.
+            NotImplementedError: a sparse storage type in `stype_dict`.
+
+        Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
+        """
         from ..executor.executor import simple_bind
-        return simple_bind(self, ctx, grad_req, type_dict, shapes)
+        from ..ndarray.ndarray import check_stype
+        for n, st in (stype_dict or {}).items():
+            check_stype(st, f"simple_bind: stype_dict[{n!r}]")
+        return simple_bind(self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
+                           shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list)."""
