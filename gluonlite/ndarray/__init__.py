@@ -86,5 +86,10 @@ def waitall():
 
 
 from . import random  # noqa: E402
-from .serialization import save, load  # noqa: E402,F401
+from .serialization import save, load, load_frombuffer  # noqa: E402,F401
+from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401
+from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
+from ..ops import fluent as _fluent  # noqa: E402
+
+_fluent.install(NDArray, globals(), "NDArray")

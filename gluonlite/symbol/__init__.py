@@ -90,3 +90,6 @@ class _Random:
 random = _Random()
 
 from . import contrib  # noqa: E402
+from ..ops import fluent as _fluent  # noqa: E402
+
+_fluent.install(Symbol, globals(), "Symbol")

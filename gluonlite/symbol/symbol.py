@@ -399,6 +399,53 @@ class Symbol:
             axes = tuple(axes[0])
         return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
 
+    def astype(self, dtype):
+        """A Cast node to `dtype` (``sym.Cast(self, dtype=...)``)."""
+        from . import _fn
+        return _fn("Cast")(self, dtype=normalize_dtype(dtype).name)
+
+    @property
+    def handle(self):
+        """The object standing for MXNet's C handle: the Symbol itself (gluonlite has no
+        C library)."""
+        return self
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, **kwargs):
+        """The graph partitioned for subgraph `backend` (see `gluonlite.subgraph`).
+
+        Args:
+            backend: a backend registered with `gluonlite.subgraph`.
+            args, aux, ctx: accepted for MXNet's signature (partitioning here does not look
+                at bound arrays).
+            **kwargs: passed to the partitioner (``op_names`` for the 'default' backend).
+
+        Raises:
+            ValueError: an unknown backend (the partitioner's error).
+        """
+        from ..subgraph import partition_graph
+        return partition_graph(self, backend, **kwargs)
+
+    def get_backend_symbol(self, backend):
+        """The graph partitioned for subgraph `backend` (`optimize_for` without options)."""
+        return self.optimize_for(backend)
+
+
+def _ndarray_only(name):
+    def method(self, *args, **kwargs):
+        from ..base import NotImplementedForSymbol
+        raise NotImplementedForSymbol(method, None, *args)
+    method.__name__ = name
+    method.__doc__ = (f"NDArray's ``{name}`` has no Symbol form; raises "
+                      "`NotImplementedForSymbol` (an MXNetError), as MXNet does.")
+    return method
+
+
+# Methods MXNet's Symbol has only to say that they belong to NDArray.
+for _n in ("asnumpy", "asscalar", "as_in_context", "copy", "detach", "backward",
+           "wait_to_read", "gradient"):
+    setattr(Symbol, _n, _ndarray_only(_n))
+del _n
+
 
 # Python operator -> (operator with a Symbol, its name stem, operator with a scalar, its name
 # stem, operands swapped), named as MXNet's Symbol names them.
@@ -436,23 +483,6 @@ def _arith_method(dunder, op, hint, scalar_op, scalar_hint, reverse):
 for _d, _spec in _ARITHMETIC.items():
     setattr(Symbol, _d, _arith_method(_d, *_spec))
 del _d, _spec
-
-
-def _sym_method(name):
-    def m(self, *args, **kwargs):
-        from . import _fn
-        return _fn(name)(self, *args, **kwargs)
-    m.__name__ = name
-    m.__doc__ = f"Same as sym.{name}(self, ...)."
-    return m
-
-
-for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
-           "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
-           "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
-           "ones_like", "swapaxes", "flatten", "reciprocal", "slice"):
-    setattr(Symbol, _n, _sym_method(_n))
-del _n
 
 
 def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
