@@ -10,6 +10,9 @@ __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_s
 
 _GRAD_REQS = ("write", "add", "null")
 _SPARSE_STYPES = ("row_sparse", "csr")
+# MXNet's storage type codes (its tests and .params files use them)
+_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 
 
 def check_grad_req(req):
