@@ -45,6 +45,42 @@ def record_new_nodes():
                 break
 
 
+# Attributes MXNet stores as hidden ``__key__`` ones when given plainly (its kHiddenKeys).
+HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage")
+
+
+def hide_keys(attrs, owner):
+    """`attrs` with each plain hidden key (``lr_mult``) renamed ``__lr_mult__``, as MXNet
+    stores them.
+
+    Raises:
+        ValueError: a key ``<input>_<hidden key>`` (``weight_lr_mult``), which MXNet refuses
+            as deprecated: the message says to set it on the input's variable.
+    """
+    out = {}
+    for k, v in attrs.items():
+        for h in HIDDEN_KEYS:
+            if k == h:
+                k = f"__{h}__"
+                break
+            if k.endswith("_" + h) and not k.startswith("__"):
+                raise ValueError(f"{owner}: setting variable attributes with {k!r} is "
+                                 f"deprecated; use w = sym.var(..., {h}={v!r}) and pass w as "
+                                 f"the {k[:-len(h) - 1]!r} input")
+        out[k] = v
+    return out
+
+
+def _listed(attrs):
+    """Attributes as MXNet lists them: each hidden ``__key__`` also under ``key``."""
+    out = {}
+    for k, v in attrs.items():
+        out[k] = v
+        if k.startswith("__") and k.endswith("__") and k[2:-2] in HIDDEN_KEYS:
+            out[k[2:-2]] = v
+    return out
+
+
 class Node:
     """One graph node.
 
@@ -226,19 +262,43 @@ class Symbol:
         return Symbol([self._outputs[index]])
 
     def attr(self, key):
-        """The string attribute `key` of this symbol's node, or None."""
-        return self._outputs[0][0].attrs.get(key)
+        """The string attribute `key` of this symbol's node, or None (``attr('lr_mult')``
+        finds the hidden ``__lr_mult__``, as in MXNet)."""
+        attrs = self._outputs[0][0].attrs
+        if key in attrs:
+            return attrs[key]
+        return attrs.get(f"__{key}__") if key in HIDDEN_KEYS else None
 
-    def list_attr(self):
-        """The attributes of this symbol's node (strings)."""
-        return dict(self._outputs[0][0].attrs)
+    def list_attr(self, recursive=False):
+        """The attributes of this symbol's node (strings); each hidden ``__lr_mult__``-style
+        one is listed under its plain name too, as MXNet does.
+
+        Raises:
+            DeprecationWarning: `recursive` (MXNet removed it; use `attr_dict`).
+        """
+        if recursive:
+            raise DeprecationWarning("Symbol.list_attr: recursive is deprecated; use "
+                                     "attr_dict() for the attributes of every node")
+        return _listed(self._outputs[0][0].attrs)
 
     def attr_dict(self):
-        """{node name: attributes} for every node with attributes."""
-        return {n.name: dict(n.attrs) for n in self._nodes() if n.attrs}
+        """{node name: attributes (as `list_attr` lists them)} for every node with
+        attributes."""
+        return {n.name: _listed(n.attrs) for n in self._nodes() if n.attrs}
 
     def _set_attr(self, **kwargs):
-        self._outputs[0][0].attrs.update({k: str(v) for k, v in kwargs.items()})
+        """Set string attributes of this symbol's node (hidden keys such as ``lr_mult`` are
+        stored as ``__lr_mult__``).
+
+        Raises:
+            ValueError: a value that is not a string, or the deprecated ``<input>_lr_mult``
+                form (set it on the input's variable instead).
+        """
+        for k, v in kwargs.items():
+            if not isinstance(v, str):
+                raise ValueError(f"Symbol._set_attr: the value of {k!r} must be a string, "
+                                 f"got {type(v).__name__}")
+        self._outputs[0][0].attrs.update(hide_keys(kwargs, "Symbol._set_attr"))
 
     def __repr__(self):
         if len(self._outputs) == 1:
@@ -500,7 +560,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
-    attrs = scope_attrs(attr)
+    attrs = hide_keys(scope_attrs(attr), f"var {name!r}")
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))
     if dtype is not None:
@@ -575,7 +635,7 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
     for k, v in attrs.items():
         if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
             strings[k] = _mxnet_string(v, strings[k])
-    strings.update({k: str(v) for k, v in scope_attrs(attr).items()})
+    strings.update(hide_keys({k: str(v) for k, v in scope_attrs(attr).items()}, op.name))
     node_name = new_name(name, hint or op.name)
     if isinstance(inputs, dict):
         names = op.input_names(params)
