@@ -335,7 +335,9 @@ class NDArray:
         if isinstance(other, NDArray):
             a, b = (other, self) if reverse else (self, other)
             return run_plan(_plan0(name), [a, b])[0]
-        if isinstance(other, (int, float, np.number, bool)):
+        if isinstance(other, (int, float, np.number, bool, np.bool_)):
+            if isinstance(other, (bool, np.bool_)):
+                other = int(other)  # a bool scalar counts as 0/1, as in MXNet
             return run_plan(plan_for(_registry_get(scalar_name), {"scalar": other}), [self])[0]
         return NotImplemented
 
@@ -357,7 +359,10 @@ class NDArray:
     def __ge__(self, o): return self._binary(o, "broadcast_greater_equal", "_greater_equal_scalar")
     def __eq__(self, o): return self._binary(o, "broadcast_equal", "_equal_scalar")
     def __ne__(self, o): return self._binary(o, "broadcast_not_equal", "_not_equal_scalar")
-    def __neg__(self): return run_plan(_plan0("negative"), [self])[0]
+    def __neg__(self):
+        if self._data.dtype == np.bool_:  # MXNet negates as x * -1: bool gives int64
+            return self._binary(-1, None, "_mul_scalar")
+        return run_plan(_plan0("negative"), [self])[0]
 
     def __matmul__(self, o):
         """``a @ b``: `dot` of 2-D arrays, `batch_dot` of 3-D ones (numpy's matmul for those

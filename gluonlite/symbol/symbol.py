@@ -426,7 +426,9 @@ class Symbol:
         if isinstance(other, Symbol):
             a, b = (other, self) if reverse else (self, other)
             return apply_op(name, a, b, hint=hint)
-        if isinstance(other, (int, float, np.number, bool)):
+        if isinstance(other, (int, float, np.number, bool, np.bool_)):
+            if isinstance(other, (bool, np.bool_)):
+                other = int(other)  # a bool scalar counts as 0/1, as in MXNet
             return apply_op(scalar_name, self, scalar=other, hint=scalar_hint)
         return NotImplemented
 
