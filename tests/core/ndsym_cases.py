@@ -159,3 +159,19 @@ def describe(f, mx):
         return {"error": type(e).__name__}
     return {"dtype": np.dtype(a.dtype).name, "shape": list(a.shape),
             "values": a.astype(np.float64).ravel().tolist()}
+
+
+# ---- mx.viz.print_summary ---------------------------------------------------------------
+def summary_net(mx):
+    """A small graph whose parameter counts MXNet's print_summary and gluonlite's agree on
+    (FullyConnected, BatchNorm, a layer with two inputs)."""
+    x = mx.sym.var("data")
+    fc1 = mx.sym.FullyConnected(x, num_hidden=4, name="fc1")
+    act = mx.sym.Activation(fc1, act_type="relu", name="relu1")
+    bn = mx.sym.BatchNorm(act, name="bn")
+    fc2 = mx.sym.FullyConnected(bn, num_hidden=4, name="fc2", no_bias=True)
+    return mx.sym.elemwise_add(fc2, act, name="sum")
+
+
+SUMMARIES = {"with_shape": {"shape": {"data": (2, 3)}},
+             "narrow": {"shape": {"data": (2, 3)}, "line_length": 80}}
