@@ -72,9 +72,13 @@ from .data import (download, download_model, get_mnist, get_mnist_pkl, get_mnist
                    get_cifar10, get_mnist_iterator, get_zip_data, get_bz2_data,
                    get_im2rec_path)
 
-try:  # optional, as in MXNet's module: scipy's statistics, for the distribution checks
-    import scipy.stats as ss  # noqa: F401
-except ImportError:
-    ss = None
-
 _features = Features()
+
+
+def __getattr__(name):
+    # MXNet's module has scipy.stats as `ss`; imported on first use here, as it takes seconds
+    # and `import gluonlite` imports this module.
+    if name == "ss":
+        import scipy.stats
+        return scipy.stats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -284,17 +284,25 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
     check_stype(w_stype, "compare_optimizer: w_stype")
     check_stype(g_stype, "compare_optimizer: g_stype")
     ctx = default_context()
+
+    def create(opt, i, w):  # MXNet's optimizers have both; older gluonlite ones only the plain
+        f = getattr(opt, "create_state_multi_precision", None) or opt.create_state
+        return f(i, w)
+
+    def update(opt, i, w, g, state):
+        f = getattr(opt, "update_multi_precision", None) or opt.update
+        f(i, w, g, state)
+
     if not isinstance(shape, list):
         w2 = mx.nd.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
         w1 = w2.copyto(ctx)
         g2 = mx.nd.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
         g1 = g2.copyto(ctx)
-        s1 = opt1.create_state_multi_precision(0, w1)
-        s2 = opt2.create_state_multi_precision(0, w2)
+        s1, s2 = create(opt1, 0, w1), create(opt2, 0, w2)
         if compare_states:
             compare_ndarray_tuple(s1, s2)
-        opt1.update_multi_precision(0, w1, g1, s1)
-        opt2.update_multi_precision(0, w2, g2, s2)
+        update(opt1, 0, w1, g1, s1)
+        update(opt2, 0, w2, g2, s2)
         if compare_states:
             compare_ndarray_tuple(s1, s2, rtol=rtol, atol=atol)
         assert_almost_equal(w1, w2, rtol=rtol, atol=atol)
@@ -302,11 +310,11 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
     w1 = tuple(mx.nd.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shape)
     g1 = tuple(mx.nd.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shape)
     w2, g2 = copy.deepcopy(w1), copy.deepcopy(g1)
-    s2 = [opt2.create_state_multi_precision(0, w2[i]) for i in range(ntensors)]
-    opt2.update_multi_precision(list(range(ntensors)), w2, g2, s2)
+    s2 = [create(opt2, 0, w2[i]) for i in range(ntensors)]
+    update(opt2, list(range(ntensors)), w2, g2, s2)
     for i in range(ntensors):
-        s1 = opt1.create_state_multi_precision(i, w1[i])
-        opt1.update_multi_precision(i, w1[i], g1[i], s1)
+        s1 = create(opt1, i, w1[i])
+        update(opt1, i, w1[i], g1[i], s1)
         if compare_states:
             compare_ndarray_tuple(s1, s2[i], rtol, atol)
         compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
