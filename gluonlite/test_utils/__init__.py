@@ -57,18 +57,18 @@ from .symbolic import (simple_forward, numeric_grad, finite_difference, check_nu
 from .references import np_reduce, collapse_sum_like
 from .distributions import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                             verify_generator)
-from .generators import (assign_each, assign_each2, create_2d_tensor, create_vector,
+from ._generators import (assign_each, assign_each2, create_2d_tensor, create_vector,
                          get_identity_mat, get_identity_mat_batch,
                          new_matrix_with_real_eigvals_2d, new_matrix_with_real_eigvals_nd,
                          new_orthonormal_matrix_2d, new_sym_matrix_with_real_eigvals_2d,
                          new_sym_matrix_with_real_eigvals_nd)
-from .consistency import (check_consistency, check_speed, check_gluon_hybridize_consistency,
+from ._consistency import (check_consistency, check_speed, check_gluon_hybridize_consistency,
                           compare_optimizer, DummyIter, locationError)
-from .environment import (getenv, setenv, use_np, is_cd_run, is_aarch64_run, has_tvm_ops,
+from ._envinfo import (getenv, setenv, use_np, is_cd_run, is_aarch64_run, has_tvm_ops,
                           is_op_runnable, get_cuda_compute_capability, rand_sparse_ndarray,
                           create_sparse_array, create_sparse_array_zd,
                           shuffle_csr_column_indices)
-from .data import (download, download_model, get_mnist, get_mnist_pkl, get_mnist_ubyte,
+from ._downloads import (download, download_model, get_mnist, get_mnist_pkl, get_mnist_ubyte,
                    get_cifar10, get_mnist_iterator, get_zip_data, get_bz2_data,
                    get_im2rec_path)
 
