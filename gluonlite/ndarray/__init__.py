@@ -91,5 +91,9 @@ from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa
 from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
 from ..ops import fluent as _fluent  # noqa: E402
+from . import ufuncs as _ufuncs  # noqa: E402
+from .ufuncs import moveaxis, concatenate  # noqa: E402,F401
+
+_ufuncs.install(globals())
 
 _fluent.install(NDArray, globals(), "NDArray")
