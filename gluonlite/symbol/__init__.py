@@ -73,6 +73,24 @@ def minimum(lhs, rhs):
     return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
 
 
+def power(base, exp):
+    """`base` ** `exp`, each a Symbol or a number (nodes named _power0, _powerscalar0,
+    _rpowerscalar0 as MXNet names them); two numbers give a number.
+
+    Example: ``sym.pow(sym.var('x'), 2)``.
+    """
+    if isinstance(base, Symbol) and isinstance(exp, Symbol):
+        return apply_op("_power", base, exp, hint="_power")
+    if isinstance(base, Symbol):
+        return apply_op("_power_scalar", base, scalar=exp, hint="_powerscalar")
+    if isinstance(exp, Symbol):
+        return apply_op("_rpower_scalar", exp, scalar=base, hint="_rpowerscalar")
+    return base ** exp
+
+
+pow = power  # noqa: A001  (MXNet's name)
+
+
 class _Random:
     """`sym.random`: sampling nodes."""
 

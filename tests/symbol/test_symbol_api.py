@@ -192,3 +192,12 @@ def test_legacy_json_upgraded_as_mxnet_does():
                  aux_states={k: nd.array(v) for k, v in want["aux_values"].items()})
     np.testing.assert_allclose(exe.forward()[0].asnumpy(), want["output"], rtol=1e-5,
                                atol=1e-6)
+
+
+def test_sym_pow_names_nodes_as_mxnet():
+    x = sym.var("x")
+    with mx.name.NameManager():
+        assert [sym.pow(x, 2).name, sym.pow(2, x).name, sym.power(x, x).name] == [
+            "_powerscalar0", "_rpowerscalar0", "_power0"]
+    assert sym.pow(2, 3) == 8
+    np.testing.assert_array_equal(sym.pow(2, x).eval(x=nd.array([1, 3]))[0].asnumpy(), [2, 8])
