@@ -322,6 +322,24 @@ class NDArray:
             axes = tuple(axes[0])
         return _op("transpose")(self, axes=kwargs.pop("axes", axes))
 
+    def expand_dims(self, axis, inplace=False):
+        """A new axis of length 1 at `axis` (``nd.expand_dims``); with `inplace`, a view
+        sharing this array's memory (outside autograd.record(), where a view would not be
+        recorded, it is the operator's result)."""
+        out = _op("expand_dims")(self, axis=axis)
+        return self._as_view(out) if inplace else out
+
+    def squeeze(self, axis=None, inplace=False):
+        """The array without axes of length 1 (those of `axis`, or all) (``nd.squeeze``);
+        with `inplace`, a view sharing this array's memory (as `expand_dims`)."""
+        out = _op("squeeze")(self, axis=axis)
+        return self._as_view(out) if inplace else out
+
+    def _as_view(self, out):
+        if out._entry is not None or autograd.is_recording():
+            return out
+        return NDArray(self._data.reshape(out.shape), self._ctx)
+
     def flatten(self):
         """Reshape to (batch, -1)."""
         return _op("Flatten")(self)
