@@ -93,6 +93,8 @@ from . import contrib  # noqa: E402
 from ..ops import fluent as _fluent  # noqa: E402
 from . import ufuncs as _ufuncs  # noqa: E402
 from .ufuncs import moveaxis, concatenate  # noqa: E402,F401
+from .indexing import (indexing_key_expand_implicit_axes, get_indexing_dispatch_code,  # noqa
+                       get_oshape_of_gather_nd_op)
 
 _ufuncs.install(globals())
 

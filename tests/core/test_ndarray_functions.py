@@ -52,3 +52,16 @@ def test_moveaxis_and_concatenate():
     assert nd.concatenate([one]) is not one and nd.concatenate([one], always_copy=False) is one
     np.testing.assert_array_equal(nd.concatenate([nd.ones((2, 1)), nd.zeros((2, 1))],
                                                  axis=1).asnumpy(), [[1, 0], [1, 0]])
+
+
+def test_mxnet_indexing_helpers():
+    key, prepend = nd.indexing_key_expand_implicit_axes(np.s_[:2, None, 0, ...], (3, 4, 5))
+    assert key == (slice(None, 2), None, 0, slice(None)) and prepend == -1
+    assert nd.indexing_key_expand_implicit_axes(0, (3, 4)) == ((0, slice(None)), -1)
+    with pytest.raises(IndexError, match="more than one ellipsis"):
+        nd.indexing_key_expand_implicit_axes((Ellipsis, Ellipsis), (3,))
+    assert [nd.get_indexing_dispatch_code(k) for k in ((0, [1, 2]), (0, slice(1)), (0, ()))] \
+        == [1, 0, 2]
+    with pytest.raises(ValueError, match="does not support slicing with key 1.5"):
+        nd.get_indexing_dispatch_code((1.5,))
+    assert nd.get_oshape_of_gather_nd_op((3, 4, 5), (2, 6)) == (6, 5)
