@@ -557,11 +557,19 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         shape: its shape if known (0 entries are unknown dims).
         dtype: its dtype if known.
         init: an initializer (its string form is stored as ``__init__``).
+        stype: the storage type; only None or 'default' (dense).
+
+    Raises:
+        TypeError: a name that is not a string.
+        NotImplementedError: a sparse `stype`.
 
     Example: ``x = sym.var('x', shape=(2, 3))``.
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
+    if stype is not None:
+        from ..ndarray.ndarray import check_stype
+        check_stype(stype, f"var {name!r}")
     attrs = hide_keys(scope_attrs(attr), f"var {name!r}")
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))

@@ -201,3 +201,9 @@ def test_sym_pow_names_nodes_as_mxnet():
             "_powerscalar0", "_rpowerscalar0", "_power0"]
     assert sym.pow(2, 3) == 8
     np.testing.assert_array_equal(sym.pow(2, x).eval(x=nd.array([1, 3]))[0].asnumpy(), [2, 8])
+
+
+def test_var_refuses_sparse_storage():
+    assert sym.var("x", stype="default").name == "x"
+    with pytest.raises(NotImplementedError, match="var 'x': sparse storage"):
+        sym.var("x", stype="csr")
