@@ -27,8 +27,28 @@ def sigmoid_into(xp, x, out):
 _UNARY = {}
 
 
+def _int_safe(fwd):
+    """`fwd` that also takes integer and bool data, as MXNet's kernels do: where the array
+    module refuses to write a float result into an integer output (sqrt, exp, log of
+    int32), it computes in float64 and truncates into the output's dtype."""
+    def safe(xp, x, out):
+        try:
+            return fwd(xp, x, out)
+        except TypeError:  # numpy's UFuncTypeError: no same-kind cast to an integer output
+            if x.dtype.kind == "f":
+                raise
+            out[...] = fwd(xp, x.astype(np.float64), xp.empty(x.shape, np.float64))
+            return out
+    for attr in ("ufunc_name", "ufunc_for"):
+        if hasattr(fwd, attr):
+            setattr(safe, attr, getattr(fwd, attr))
+    return safe
+
+
 def _unary(name, fwd, grad, aliases=(), doc=None):
     """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
+    fwd = _int_safe(fwd)
+
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
 
