@@ -461,6 +461,56 @@ class Symbol:
             axes = tuple(axes[0])
         return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
 
+    def __call__(self, *args, **kwargs):
+        """A copy of the graph with variables replaced: ``net(data=other)`` puts Symbol
+        `other` where the variable ``data`` was (MXNet's composition). ``name=`` renames the
+        copy's output node.
+
+        Raises:
+            MXNetTypeError: positional arguments (composition takes keywords), or a value
+                that is not a Symbol.
+            MXNetValueError: a name that is not a variable of the graph.
+
+        Example: ``fc(data=sym.relu(sym.var('x')))``.
+        """
+        name = kwargs.pop("name", None)
+        return self._composed(args, kwargs, name)
+
+    def _compose(self, *args, **kwargs):
+        """`__call__` in place: this Symbol becomes the composed graph (the nodes it shares
+        with other Symbols are left as they are)."""
+        name = kwargs.pop("name", None)
+        self._outputs = self._composed(args, kwargs, name)._outputs
+
+    def _composed(self, args, kwargs, name):
+        from ..base import MXNetTypeError, MXNetValueError
+        if args:
+            raise MXNetTypeError("Symbol composition takes keyword arguments only "
+                                 "(net(data=x)); got positional arguments")
+        nodes = self._nodes()
+        variables = [n.name for n in nodes if n.op is None]
+        for k, v in kwargs.items():
+            if not isinstance(v, Symbol):
+                raise MXNetTypeError(f"Symbol composition: the value for {k!r} must be a "
+                                     f"Symbol, got {type(v).__name__}")
+            if k not in variables:
+                raise MXNetValueError(f"Symbol composition: {k!r} is not a variable of the "
+                                      f"graph; its variables are {variables}")
+        new = {}
+        for n in nodes:
+            if n.op is None and n.name in kwargs:
+                new[id(n)] = single_entry("Symbol composition", f"the value for {n.name!r}",
+                                          kwargs[n.name])
+                continue
+            ins = [new[id(src)] if src.op is None and src.name in kwargs
+                   else (new[id(src)][0], i) for src, i in n.inputs]
+            new[id(n)] = (Node(n.op, n.name, n.attrs, n.params, ins, n.source), 0)
+        outs = [new[id(n)] if n.op is None and n.name in kwargs else (new[id(n)][0], i)
+                for n, i in self._outputs]
+        if name is not None and len(outs) == 1 and outs[0][0].op is not None:
+            outs[0][0].name = name
+        return Symbol(outs)
+
     def astype(self, dtype):
         """A Cast node to `dtype` (``sym.Cast(self, dtype=...)``)."""
         from . import _fn

@@ -207,3 +207,21 @@ def test_var_refuses_sparse_storage():
     assert sym.var("x", stype="default").name == "x"
     with pytest.raises(NotImplementedError, match="var 'x': sparse storage"):
         sym.var("x", stype="csr")
+
+
+def test_composition_replaces_variables_in_a_copy():
+    fc = sym.FullyConnected(sym.var("data"), num_hidden=2, name="fc")
+    composed = fc(data=sym.relu(sym.var("x"), name="r"))
+    assert composed.list_arguments() == ["x", "fc_weight", "fc_bias"]
+    assert fc.list_arguments() == ["data", "fc_weight", "fc_bias"] and composed.name == "fc"
+    assert fc(data=sym.var("z"), name="new").name == "new" and fc.name == "fc"
+    out = composed.eval(x=nd.array([[-1, 2]]), fc_weight=nd.ones((2, 2)), fc_bias=nd.zeros(2))
+    assert out[0].asnumpy().tolist() == [[2.0, 2.0]]
+    fc._compose(data=sym.var("q"))
+    assert fc.list_arguments() == ["q", "fc_weight", "fc_bias"]
+    with pytest.raises(ValueError, match="'nothere' is not a variable of the graph"):
+        fc(nothere=sym.var("y"))
+    with pytest.raises(TypeError, match="the value for 'q' must be a Symbol"):
+        fc(q=1)
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        fc(sym.var("z"))
