@@ -514,7 +514,7 @@ class NDArray:
             out = out.reshape(shape)
         return out
 
-    def _index_array(self, k, axis):
+    def _index_array(self, k):
         """An integer index array (NDArray, list or numpy array) as int64 on the host."""
         if isinstance(k, NDArray):
             if k.dtype == np.bool_:
@@ -526,14 +526,12 @@ class NDArray:
         a = np.asarray(k)
         if a.dtype == object:
             raise TypeError(f"NDArray indexing: an index list must hold numbers, got {k!r}")
-        if a.size == 0 and a.dtype.kind == "f":
-            a = a.astype(np.int64)
-        return a.astype(np.int64)
+        return a.astype(np.int64)  # float indices truncate, bools count as 0/1, as in MXNet
 
     def _rows(self, key):
         """A single index array for `take` along axis 0: negatives counted from the end,
         out of range refused (take itself would clip)."""
-        idx = self._index_array(key, 0)
+        idx = self._index_array(key)
         n = self.shape[0]
         bad = (idx < -n) | (idx >= n)
         if bad.any():
@@ -544,8 +542,8 @@ class NDArray:
     def _advanced_get(self, key):
         """Numpy's advanced indexing for a tuple key holding index arrays (recorded)."""
         xp = self._ctx.xp
-        nk = tuple(xp.asarray(self._index_array(k, i)) if isinstance(
-            k, (NDArray, list, np.ndarray)) else _check_basic(k) for i, k in enumerate(key))
+        nk = tuple(xp.asarray(self._index_array(k)) if isinstance(
+            k, (NDArray, list, np.ndarray)) else _check_basic(k) for k in key)
         data = self._data[nk]
         out = NDArray(data.reshape(1) if data.ndim == 0 else data, self._ctx)
         if self._entry is not None and autograd.is_recording():
@@ -572,11 +570,11 @@ class NDArray:
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
         if isinstance(key, (NDArray, list, np.ndarray)):
-            key = self._ctx.xp.asarray(self._index_array(key, 0))
+            key = self._ctx.xp.asarray(self._index_array(key))
         elif isinstance(key, tuple):
-            key = tuple(self._ctx.xp.asarray(self._index_array(k, i))
+            key = tuple(self._ctx.xp.asarray(self._index_array(k))
                         if isinstance(k, (NDArray, list, np.ndarray)) else _check_basic(k)
-                        for i, k in enumerate(key))
+                        for k in key)
         else:
             _check_basic(key)
         if value is not None and not np.isscalar(value) and value.dtype != self._data.dtype:
