@@ -72,9 +72,6 @@ from ._downloads import (download, download_model, get_mnist, get_mnist_pkl, get
                    get_cifar10, get_mnist_iterator, get_zip_data, get_bz2_data,
                    get_im2rec_path)
 
-_features = Features()
-
-
 def __getattr__(name):
     # MXNet's module has scipy.stats as `ss`; imported on first use here, as it takes seconds
     # and `import gluonlite` imports this module.
