@@ -316,6 +316,10 @@ class Executor:
             raise ValueError(f"reshape: unknown input name(s) {unknown}; inputs are "
                              f"{self._input_names}")
         arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:  # what the new shapes leave open keeps its current shape
+            kept = {n: a.shape for d in (self.arg_dict, self.aux_dict) for n, a in d.items()
+                    if n not in kwargs}
+            arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs, **kept)
         if arg_shapes is None:
             raise ValueError(f"reshape: the shapes {kwargs} do not determine every shape of "
                              "the graph; give more of them")

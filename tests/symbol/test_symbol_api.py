@@ -225,3 +225,12 @@ def test_composition_replaces_variables_in_a_copy():
         fc(q=1)
     with pytest.raises(TypeError, match="keyword arguments only"):
         fc(sym.var("z"))
+
+
+def test_executor_reshape_keeps_shapes_the_new_ones_leave_open():
+    y = sym.broadcast_add(sym.var("x"), sym.var("b"))
+    exe = y.simple_bind(mx.cpu(), x=(2, 3), b=(1, 3))
+    exe.arg_dict["b"][:] = 5
+    bigger = exe.reshape(x=(4, 3), allow_up_sizing=True)
+    assert bigger.arg_dict["b"] is exe.arg_dict["b"]
+    assert bigger.forward()[0].shape == (4, 3)
