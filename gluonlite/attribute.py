@@ -12,5 +12,6 @@ Example::
     y.attr("group")          # '4'
 """
 from .symbol.naming import AttrScope
+from .base import classproperty, with_metaclass  # noqa: F401  (as in MXNet's module)
 
 __all__ = ["AttrScope"]

@@ -28,6 +28,9 @@ def __getattr__(name):
     if name == "NDArray":
         from .ndarray.ndarray import NDArray
         return NDArray
+    if name == "Symbol":  # what get_symbol returns; the symbolic layer sits above this one
+        from .symbol import Symbol
+        return Symbol
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -575,3 +578,4 @@ class Function:
                 out.append(g._data)
             return out
         return vjp
+

@@ -9,7 +9,10 @@ import numpy as np
 
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "string_types", "numeric_types",
            "integer_types", "py_str", "DTYPE_CODES", "CODE_DTYPES", "normalize_dtype",
-           "dtype_name", "flatten", "unflatten", "structure_str", "user_frame", "write_atomically"]
+           "dtype_name", "flatten", "unflatten", "structure_str", "user_frame", "write_atomically",
+           "NotImplementedForSymbol", "NotSupportedForSparseNDArray", "register_error",
+           "error_types", "classproperty", "with_metaclass", "data_dir", "data_dir_default",
+           "build_param_doc", "add_fileline_to_docstring"]
 
 
 class MXNetError(RuntimeError):
@@ -37,6 +40,201 @@ class MXNetValueError(MXNetError, ValueError):
 class MXNetTypeError(MXNetError, TypeError):
     """An `MXNetError` about a type: a missing or unknown operator attribute, inputs whose
     dtypes must match but do not."""
+
+
+# Error classes by name, as MXNet's `register_error` keeps them (its C API maps error names in
+# messages to classes; here the table only serves code that registers or looks up a class).
+error_types = {}
+
+
+def register_error(func_name=None, cls=None):
+    """Register an error class under a name (its own by default); usable as a decorator.
+
+    Args:
+        func_name: the name, or the class itself (``@register_error``).
+        cls: the class, when `func_name` is a name.
+
+    Returns:
+        The class, or a decorator when `cls` is not given.
+
+    Example::
+
+        @register_error
+        class MyError(mx.MXNetError):
+            pass
+        mx.base.error_types["MyError"] is MyError    # True
+    """
+    if callable(func_name):
+        cls, func_name = func_name, func_name.__name__
+
+    def register(mycls):
+        error_types[func_name if isinstance(func_name, str) else mycls.__name__] = mycls
+        return mycls
+    return register if cls is None else register(cls)
+
+
+register_error(MXNetError)
+register_error("ValueError", MXNetValueError)
+register_error("TypeError", MXNetTypeError)
+
+
+@register_error
+class NotImplementedForSymbol(MXNetError):
+    """A function that exists for NDArray but not for Symbol.
+
+    Args:
+        function: the function (its ``__name__`` is reported).
+        alias: the operator name behind it, or None.
+        *args: the arguments given (their types are reported).
+
+    Example: ``raise NotImplementedForSymbol(Symbol.asnumpy, None)``.
+    """
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = getattr(function, "__name__", str(function))
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f' (namely operator "{self.alias}")'
+        if self.args:
+            msg += f" with arguments ({', '.join(self.args)})"
+        return msg + " is not implemented for Symbol and only available in NDArray."
+
+
+@register_error
+class NotSupportedForSparseNDArray(MXNetError):
+    """A function not available for sparse arrays (gluonlite has none; kept so that code that
+    names the class in ``except`` clauses runs).
+
+    Args:
+        function: the function (its ``__name__`` is reported).
+        alias: the operator name behind it, or None.
+        *args: the arguments given (their types are reported).
+    """
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = getattr(function, "__name__", str(function))
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f' (namely operator "{self.alias}")'
+        if self.args:
+            msg += f" with arguments ({', '.join(self.args)})"
+        return msg + " is not supported for SparseNDArray and only available in NDArray."
+
+
+class classproperty:
+    """A read-only property of the class itself (read from the class or an instance).
+
+    Example::
+
+        class A:
+            @classproperty
+            def kind(cls):
+                return cls.__name__.lower()
+        A.kind    # 'a'
+    """
+
+    def __init__(self, func):
+        self.func = func
+
+    def __get__(self, obj, owner):
+        return self.func(owner)
+
+
+def with_metaclass(meta, *bases):
+    """A base class whose metaclass is `meta` (the Python 2/3 idiom MXNet keeps), so that
+    ``class A(with_metaclass(Meta, Base))`` makes A with metaclass Meta and bases `bases`.
+
+    Example: ``class A(with_metaclass(abc.ABCMeta, object)): ...``.
+    """
+    class _Shim(meta):
+        def __new__(cls, name, this_bases, d):
+            return meta(name, bases, d)
+    return type.__new__(_Shim, "temporary_class", (), {})
+
+
+def data_dir_default():
+    """The default folder for downloaded data and models: ``%APPDATA%/mxnet`` on Windows,
+    ``~/.mxnet`` elsewhere (MXNet's, so its caches are shared).
+
+    Example: ``data_dir_default()`` -> '/home/me/.mxnet'.
+    """
+    import platform
+    if platform.system() == "Windows":
+        return os.path.join(os.environ.get("APPDATA", ""), "mxnet")
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def data_dir():
+    """The folder for downloaded data: ``$MXNET_HOME`` when set, else `data_dir_default()`."""
+    return os.getenv("MXNET_HOME", data_dir_default())
+
+
+def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
+    """A numpy-style "Parameters" section from parallel lists of names, types and
+    descriptions (MXNet builds operator docstrings with it).
+
+    Args:
+        arg_names, arg_types, arg_descs: one entry per parameter.
+        remove_dup: keep only the first of parameters with the same name.
+
+    Returns:
+        The section as a string.
+
+    Example: ``build_param_doc(['x'], ['NDArray'], ['the input'])``.
+    """
+    seen, lines = set(), []
+    for name, typ, desc in zip(arg_names, arg_types, arg_descs):
+        if remove_dup and name in seen:
+            continue
+        seen.add(name)
+        if name == "num_args":
+            continue
+        lines.append(f"{name} : {typ}")
+        if desc:
+            lines.append("    " + desc)
+    return "Parameters\n----------\n" + "\n".join(lines) + "\n"
+
+
+def add_fileline_to_docstring(module, incursive=True):
+    """Append "From:file:line" to the docstrings of the functions and classes of `module`
+    (a module or its name), as MXNet does for its generated code; classes' methods too when
+    `incursive`.
+
+    Example: ``add_fileline_to_docstring(__name__)``.
+    """
+    import inspect
+
+    def add(obj):
+        if obj.__doc__ is None or "From:" in obj.__doc__:
+            return
+        try:
+            fname = inspect.getsourcefile(obj)
+            line = inspect.getsourcelines(obj)[-1]
+        except (TypeError, OSError):
+            return
+        try:
+            obj.__doc__ += f"\n\nFrom:{fname}:{line}"
+        except AttributeError:  # some built-in docstrings are read-only
+            pass
+    if isinstance(module, str):
+        module = sys.modules[module]
+    for obj in list(vars(module).values()):
+        if inspect.isfunction(obj):
+            add(obj)
+        elif inspect.isclass(obj) and incursive:
+            for m in vars(obj).values():
+                if inspect.isfunction(m):
+                    add(m)
 
 
 # MXNet's type tuples, which scripts use in isinstance checks

@@ -8,9 +8,10 @@ import threading
 
 import numpy as np
 
+from .base import classproperty, with_metaclass  # noqa: F401  (MXNet's context module has them)
+
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "cpu_shared", "current_context", "num_gpus",
-           "host_scalar", "synchronize",
-           "probe_gpu", "gpu_missing"]
+           "gpu_memory_info", "host_scalar", "synchronize", "probe_gpu", "gpu_missing"]
 
 _local = threading.local()
 # The gpu device ids whose array module has been handed out: what `synchronize()` waits for
@@ -162,13 +163,43 @@ def gpu(device_id=0):
 
 
 def cpu_pinned(device_id=0):
-    """MXNet's page-locked host memory context; the same memory as `cpu` here."""
+    """MXNet's page-locked host memory context; here the plain cpu context (numpy memory is
+    what the GPU backend copies from either way).
+
+    Example: ``nd.zeros((2,), ctx=cpu_pinned())`` lives on cpu(0).
+    """
     return Context("cpu_pinned", device_id)
 
 
 def cpu_shared(device_id=0):
-    """MXNet's shared host memory context; the same memory as `cpu` here."""
+    """MXNet's shared host memory context; the same memory as `cpu` here.
+
+    Example: ``nd.zeros((2,), ctx=cpu_shared())``.
+    """
     return Context("cpu_shared", device_id)
+
+
+def gpu_memory_info(device_id=0):
+    """Free and total memory of GPU `device_id`, in bytes.
+
+    Returns:
+        ``(free, total)``.
+
+    Raises:
+        MXNetError: no usable GPU (CuPy missing or no device), or `device_id` out of range.
+
+    Example: ``free, total = gpu_memory_info(0)``.
+    """
+    from .base import MXNetError
+    cp = _cupy()
+    if cp is None:
+        raise MXNetError(f"gpu_memory_info: no GPU backend available ({gpu_missing()})")
+    n = cp.cuda.runtime.getDeviceCount()
+    if not 0 <= int(device_id) < n:
+        raise MXNetError(f"gpu_memory_info: device_id must be in [0, {n}), got {device_id}")
+    with cp.cuda.Device(int(device_id)):
+        free, total = cp.cuda.runtime.memGetInfo()
+    return int(free), int(total)
 
 
 def current_context():

@@ -12,5 +12,6 @@ Example::
     y.list_arguments()      # ['x', 'mynet_fc1_weight', 'mynet_fc1_bias']
 """
 from .symbol.naming import NameManager, Prefix
+from .base import classproperty, with_metaclass  # noqa: F401  (as in MXNet's module)
 
 __all__ = ["NameManager", "Prefix"]

@@ -27,6 +27,7 @@ import itertools
 import linecache
 import weakref
 
+import numpy as np
 from .. import _profiling
 
 __all__ = ["forward_function", "backward_function", "Writer", "Emission", "WriteTargets",
@@ -262,7 +263,10 @@ def _emit_step(w, plan, i, st, direct, value):
         for line in lines:
             w.emit(line.format(*[value[s] for s in st.ins], out=targets[0]) + where)
         return
-    function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 else None
+    # Array functions are called straight for float data; other dtypes go through the
+    # operator's own forward, which knows MXNet's integer rules (sqrt of int32 truncates).
+    floats = all(np.dtype(plan.slot_dtype[s]).kind == "f" for s in st.ins)
+    function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 and floats else None
     if function is not None:  # the array function itself
         uf = w.bind(f"u{i}", function)
         extra = "".join(f", {k}={v!r}" for k, v in st.op.fast.ufunc[1].items())

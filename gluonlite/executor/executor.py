@@ -1,4 +1,6 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
+import numpy as np
+
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 from ..symbol.symbol import topo_nodes
@@ -81,7 +83,9 @@ class Executor:
         for k, v in list(self.arg_dict.items()) + list(self.aux_dict.items()):
             if not isinstance(v, NDArray):
                 raise TypeError(f"bind: array for {k!r} must be an NDArray, got {type(v).__name__}")
-        self.grad_dict = _as_dict("args_grad", arg_names, args_grad, True)
+        # A None in a list (or dict) of gradient arrays means "no gradient for this one".
+        self.grad_dict = {k: v for k, v in _as_dict("args_grad", arg_names, args_grad,
+                                                    True).items() if v is not None}
         for what, arrays in (("array", self.arg_dict), ("array", self.aux_dict),
                              ("gradient array", self.grad_dict)):
             for k, v in arrays.items():
@@ -93,6 +97,7 @@ class Executor:
         self._plans = {}
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._saved = None
+        self._monitor = None
         self.outputs = self._blank_outputs()
 
     def _blank_outputs(self):
@@ -111,6 +116,18 @@ class Executor:
             return []
         return [NDArray(self._ctx.xp.zeros(shapes[k], dtype=dtypes[k]), self._ctx)
                 for k in keys]
+
+    @property
+    def output_dict(self):
+        """{output name (`list_outputs`): output array}.
+
+        Raises:
+            ValueError: two outputs share a name.
+        """
+        names = self._symbol.list_outputs()
+        if len(set(names)) != len(names):
+            raise ValueError(f"output_dict: duplicate output names {names}")
+        return dict(zip(names, self.outputs))
 
     @property
     def arg_arrays(self):
@@ -179,6 +196,8 @@ class Executor:
         self._saved = (plan, saved) if saved is not None else None
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
+        if self._monitor is not None:
+            self._run_monitor()
         return self.outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -237,6 +256,121 @@ class Executor:
             elif g is not buf:
                 buf[...] = g
 
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copy values into the bound argument and auxiliary arrays (same shapes; values are
+        cast to the bound arrays' dtypes).
+
+        Args:
+            arg_params: {name: NDArray or numpy array} for arguments.
+            aux_params: {name: array} for auxiliary states, or None.
+            allow_extra_params: ignore names the executor does not have instead of raising.
+
+        Raises:
+            ValueError: a name that is neither an argument nor an auxiliary state (unless
+                `allow_extra_params`), or a value of another shape.
+
+        Example: ``exe.copy_params_from({'fc_weight': w, 'fc_bias': b})``.
+        """
+        for what, params, targets in (("argument", arg_params, self.arg_dict),
+                                      ("auxiliary state", aux_params or {}, self.aux_dict)):
+            for name, value in params.items():
+                if name not in targets:
+                    if allow_extra_params:
+                        continue
+                    raise ValueError(f"copy_params_from: {name!r} is not an {what} of the "
+                                     f"executor; {what}s are {sorted(targets)} (pass "
+                                     "allow_extra_params=True to skip unknown names)")
+                dst = targets[name]
+                if tuple(value.shape) != dst.shape:
+                    raise ValueError(f"copy_params_from: {what} {name!r} has shape "
+                                     f"{dst.shape}, the value given has {tuple(value.shape)}")
+                if isinstance(value, NDArray):
+                    value.astype(dst.dtype).copyto(dst)
+                else:
+                    dst[:] = value
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new executor for new input shapes, sharing the arrays whose shapes stay.
+
+        Args:
+            partial_shaping: allow arguments not named in `kwargs` to change shape (else
+                that is an error, as their values would be lost).
+            allow_up_sizing: allow an array to grow (else an error: MXNet reuses the old
+                memory, so it asks you to bind the bigger executor first).
+            **kwargs: {input name: new shape}.
+
+        Returns:
+            A new Executor. Arrays that keep their shape are the same NDArrays; the others
+            are new, holding the old values' first elements where they shrink (as MXNet's
+            reused memory does) and zeros where they grow.
+
+        Raises:
+            ValueError: an unknown name, a shape that does not fit, a growing array without
+                `allow_up_sizing`, or an argument changed without `partial_shaping`.
+
+        Example: ``exe2 = exe.reshape(data=(64, 3, 32, 32), allow_up_sizing=True)``.
+        """
+        names = set(self._input_names)
+        unknown = sorted(set(kwargs) - names)
+        if unknown:
+            raise ValueError(f"reshape: unknown input name(s) {unknown}; inputs are "
+                             f"{self._input_names}")
+        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:  # what the new shapes leave open keeps its current shape
+            kept = {n: a.shape for d in (self.arg_dict, self.aux_dict) for n, a in d.items()
+                    if n not in kwargs}
+            arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs, **kept)
+        if arg_shapes is None:
+            raise ValueError(f"reshape: the shapes {kwargs} do not determine every shape of "
+                             "the graph; give more of them")
+
+        def rebuilt(kind, name, old, shape):
+            if old is None or old.shape == tuple(shape):
+                return old
+            if name not in kwargs and not partial_shaping:
+                raise ValueError(f"reshape: the shape of {kind} {name!r}, not given, would "
+                                 f"change from {old.shape} to {tuple(shape)}; pass "
+                                 "partial_shaping=True to allow it")
+            size = int(np.prod(shape))
+            if size > old.size and not allow_up_sizing:
+                raise ValueError(f"reshape: {kind} {name!r} would grow from {old.shape} to "
+                                 f"{tuple(shape)}; pass allow_up_sizing=True (or bind the "
+                                 "bigger shape first and reshape it smaller)")
+            flat = self._ctx.xp.zeros(size, dtype=old._data.dtype)
+            keep = min(size, old.size)
+            flat[:keep] = old._data.reshape(-1)[:keep]
+            return NDArray(flat.reshape(tuple(shape)), self._ctx)
+
+        args = {n: rebuilt("argument", n, self.arg_dict[n], s)
+                for n, s in zip(self._arg_names, arg_shapes)}
+        grads = {n: rebuilt("gradient", n, self.grad_dict.get(n), s)
+                 for n, s in zip(self._arg_names, arg_shapes)}
+        aux = {n: rebuilt("auxiliary state", n, self.aux_dict[n], s)
+               for n, s in zip(self._aux_names, aux_shapes)}
+        return Executor(self._symbol, self._ctx, args,
+                        {n: g for n, g in grads.items() if g is not None},
+                        dict(self._grad_req), aux)
+
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Call ``callback(name, array)`` for each output (every entry of the graph's
+        outputs, and with `monitor_all` the argument arrays too) after each forward.
+
+        Example: ``exe.set_monitor_callback(lambda n, a: print(n, a.shape))``.
+        """
+        self._monitor = (callback, monitor_all)
+
+    def _run_monitor(self):
+        callback, monitor_all = self._monitor
+        if monitor_all:
+            for n in self._arg_names:
+                callback(n, self.arg_dict[n])
+        for n, o in zip(self._symbol.list_outputs(), self.outputs):
+            callback(n, o)
+
+    def debug_str(self):
+        """The bound graph as text, one node per line (see `Symbol.debug_str`)."""
+        return self._symbol.debug_str()
+
     def __repr__(self):
         return f"<Executor of {self._symbol!r}>"
 
@@ -252,8 +386,15 @@ def _check_device(what, name, array, ctx):
                          f"copy it there with as_in_context({ctx})")
 
 
-def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
-    """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind."""
+def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
+                shared_buffer=None, shared_arg_names=None):
+    """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind.
+
+    Arrays of the same name, shape and dtype are taken rather than allocated: from
+    `shared_exec` (an Executor) for the arguments named in `shared_arg_names` (their
+    gradients too) and for every auxiliary state; from `shared_buffer` (a dict, which
+    receives the arrays it lacked) for the other arguments.
+    """
     ctx = ctx or current_context()
     names = symbol.list_inputs()
     unknown = sorted(set(shapes) - set(names)) + sorted(set(type_dict or {}) - set(names))
@@ -266,12 +407,31 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes):
         raise ValueError(f"simple_bind: cannot infer the shape of {unknown}; pass their shapes "
                          "as keyword arguments")
 
-    def alloc(n):
+    def alloc(n, *pools):
         key = (id(vars_[n]), 0)
+        for pool in pools:
+            have = pool.get(n)
+            if have is not None and have.shape == tuple(eshape[key]) and \
+                    have._data.dtype == edtype[key] and have.context == ctx:
+                return have
         return NDArray(ctx.xp.zeros(eshape[key], dtype=edtype[key]), ctx)
 
-    args = {n: alloc(n) for n in symbol.list_arguments()}
-    aux = {n: alloc(n) for n in symbol.list_auxiliary_states()}
+    # As MXNet: the arguments named in shared_arg_names (a bucketing Module's parameters) are
+    # shared_exec's own arrays; the others are taken from shared_buffer when it holds a
+    # fitting array, and a new one is put there when it does not.
+    shared_names = set(shared_arg_names or ())
+    from_exec = shared_exec is not None
+    args = {}
+    for n in symbol.list_arguments():
+        if from_exec and n in shared_names:
+            args[n] = alloc(n, shared_exec.arg_dict)
+        elif shared_buffer is not None:
+            args[n] = shared_buffer[n] = alloc(n, shared_buffer)
+        else:
+            args[n] = alloc(n)
+    aux = {n: alloc(n, *([shared_exec.aux_dict] if from_exec else []))
+           for n in symbol.list_auxiliary_states()}
     reqs = grad_reqs(symbol.list_arguments(), grad_req)
-    grads = {n: alloc(n) for n in args if reqs[n] != "null"}
+    grads = {n: alloc(n, *([shared_exec.grad_dict] if from_exec and n in shared_names else []))
+             for n in args if reqs[n] != "null"}
     return Executor(symbol, ctx, args, grads, reqs, aux)

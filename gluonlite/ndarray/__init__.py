@@ -106,9 +106,20 @@ def waitall():
 
 from . import sparse  # noqa: E402,F401  (refuses sparse storage: NotImplementedError)
 from . import random  # noqa: E402
-from .serialization import save, load  # noqa: E402,F401
+from .serialization import save, load, load_frombuffer  # noqa: E402,F401
+from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401
+from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
 from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
 from . import image  # noqa: E402,F401
+from ..ops import fluent as _fluent  # noqa: E402
+from . import ufuncs as _ufuncs  # noqa: E402
+from .ufuncs import moveaxis, concatenate  # noqa: E402,F401
+from .indexing import (indexing_key_expand_implicit_axes, get_indexing_dispatch_code,  # noqa
+                       get_oshape_of_gather_nd_op)
+
+_ufuncs.install(globals())
+
+_fluent.install(NDArray, globals(), "NDArray")

@@ -6,10 +6,13 @@ from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize
 from .invoke import plan_for, run_plan
 
-__all__ = ["NDArray", "array", "empty", "check_grad_req", "check_stype"]
+__all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
 
 _GRAD_REQS = ("write", "add", "null")
 _SPARSE_STYPES = ("row_sparse", "csr")
+# MXNet's storage type codes (its tests and .params files use them)
+_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 
 
 def check_grad_req(req):
@@ -224,6 +227,54 @@ class NDArray:
             return self
         return _op("Cast")(self, dtype=dt.name)
 
+    @property
+    def writable(self):
+        """Whether the array may be written (True: gluonlite has no read-only arrays)."""
+        return True
+
+    def as_nd_ndarray(self):
+        """This array as a classic NDArray: itself."""
+        return self
+
+    def as_np_ndarray(self):
+        """MXNet's `mx.np` array view of this array.
+
+        Raises:
+            NotImplementedError: the `mx.np` interface is not part of gluonlite.
+        """
+        raise NotImplementedError("NDArray.as_np_ndarray: the mx.np (numpy-compatible) "
+                                  "interface is not supported in gluonlite; use the NDArray, "
+                                  "or asnumpy() for a numpy copy")
+
+    def to_dlpack_for_read(self):
+        """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`)."""
+        from .dlpack import to_dlpack_for_read
+        return to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self):
+        """A DLPack capsule for writing into this array's memory (see
+        `nd.to_dlpack_for_write`)."""
+        from .dlpack import to_dlpack_for_write
+        return to_dlpack_for_write(self)
+
+    def slice_assign(self, rhs, begin, end, step):
+        """Write `rhs` into the region ``begin:end:step`` (one entry per axis; None for a
+        default) and return this array (MXNet's ``_slice_assign`` with ``out=self``).
+
+        Raises:
+            ValueError: `rhs` does not fit the region.
+
+        Example: ``x.slice_assign(nd.ones((1, 2)), (0, 0), (1, 2), (None, None))``.
+        """
+        self[_region(begin, end, step)] = rhs
+        return self
+
+    def slice_assign_scalar(self, value, begin, end, step):
+        """Write the number `value` into the region ``begin:end:step`` (as `slice_assign`)
+        and return this array."""
+        self[_region(begin, end, step)] = value
+        return self
+
     def detach(self):
         """The same data, cut from the autograd graph."""
         return NDArray(self._data, self._ctx)
@@ -271,6 +322,24 @@ class NDArray:
             axes = tuple(axes[0])
         return _op("transpose")(self, axes=kwargs.pop("axes", axes))
 
+    def expand_dims(self, axis, inplace=False):
+        """A new axis of length 1 at `axis` (``nd.expand_dims``); with `inplace`, a view
+        sharing this array's memory (outside autograd.record(), where a view would not be
+        recorded, it is the operator's result)."""
+        out = _op("expand_dims")(self, axis=axis)
+        return self._as_view(out) if inplace else out
+
+    def squeeze(self, axis=None, inplace=False):
+        """The array without axes of length 1 (those of `axis`, or all) (``nd.squeeze``);
+        with `inplace`, a view sharing this array's memory (as `expand_dims`)."""
+        out = _op("squeeze")(self, axis=axis)
+        return self._as_view(out) if inplace else out
+
+    def _as_view(self, out):
+        if out._entry is not None or autograd.is_recording():
+            return out
+        return NDArray(self._data.reshape(out.shape), self._ctx)
+
     def flatten(self):
         """Reshape to (batch, -1)."""
         return _op("Flatten")(self)
@@ -284,7 +353,9 @@ class NDArray:
         if isinstance(other, NDArray):
             a, b = (other, self) if reverse else (self, other)
             return run_plan(_plan0(name), [a, b])[0]
-        if isinstance(other, (int, float, np.number, bool)):
+        if isinstance(other, (int, float, np.number, bool, np.bool_)):
+            if isinstance(other, (bool, np.bool_)):
+                other = int(other)  # a bool scalar counts as 0/1, as in MXNet
             return run_plan(plan_for(_registry_get(scalar_name), {"scalar": other}), [self])[0]
         return NotImplemented
 
@@ -306,7 +377,10 @@ class NDArray:
     def __ge__(self, o): return self._binary(o, "broadcast_greater_equal", "_greater_equal_scalar")
     def __eq__(self, o): return self._binary(o, "broadcast_equal", "_equal_scalar")
     def __ne__(self, o): return self._binary(o, "broadcast_not_equal", "_not_equal_scalar")
-    def __neg__(self): return run_plan(_plan0("negative"), [self])[0]
+    def __neg__(self):
+        if self._data.dtype == np.bool_:  # MXNet negates as x * -1: bool gives int64
+            return self._binary(-1, None, "_mul_scalar")
+        return run_plan(_plan0("negative"), [self])[0]
 
     def __matmul__(self, o):
         """``a @ b``: `dot` of 2-D arrays, `batch_dot` of 3-D ones (numpy's matmul for those
@@ -382,20 +456,29 @@ class NDArray:
         return None
 
     def __getitem__(self, key):
-        """Basic indexing with ints, slices, None and Ellipsis (an int of every axis gives shape
-        (1,)), or integer indices (an NDArray or a list) taking rows along axis 0.
+        """Indexing as MXNet 1.x's NDArray (numpy's rules, no 0-d results):
 
-        Like MXNet, an int or a step-1 slice of the first axis is a view that shares memory
-        (outside autograd.record()); other results are copies.
+        - basic: ints, slices (any step, negative too), None and Ellipsis; an int of every
+          axis gives shape (1,). An int or a step-1 slice of the first axis is a view that
+          shares memory (outside autograd.record()); other results are copies.
+        - advanced: integer index arrays (NDArray, list, numpy array; float values are
+          truncated, negative ones count from the end), alone or in a tuple with ints,
+          slices, None and Ellipsis, broadcast together as numpy does. A numpy bool array or
+          a list of bools counts as integers 0/1, as in MXNet; a bool NDArray is refused.
+
+        Recorded by autograd: the gradient flows back to the indexed elements (summed where an
+        element is taken more than once).
 
         Raises:
             IndexError: an index out of range or too many indices.
+            ValueError: a bool NDArray index or a float index.
             TypeError: an unsupported index type.
         """
-        if isinstance(key, NDArray):
-            return _op("take")(self, key, axis=0)
-        if isinstance(key, (list, np.ndarray)):
-            return _op("take")(self, array(key, ctx=self._ctx, dtype=np.int64), axis=0)
+        if isinstance(key, (NDArray, list, np.ndarray)):
+            return _op("take")(self, self._rows(key), axis=0)
+        if isinstance(key, tuple) and any(isinstance(k, (NDArray, list, np.ndarray))
+                                          for k in key):
+            return self._advanced_get(key)
         vk = self._view_key(key)
         if vk is not None:
             out = NDArray(self._data[vk], self._ctx)
@@ -424,12 +507,48 @@ class NDArray:
             elif isinstance(k, slice):
                 begin.append(k.start), end.append(k.stop), step.append(k.step)
             else:
-                raise TypeError(f"NDArray indices must be ints, slices, None, Ellipsis, a list or "
-                                f"an NDArray, got {type(k).__name__}")
+                _check_basic(k)  # raises: not an index
         out = _op("slice")(self, begin=tuple(begin), end=tuple(end), step=tuple(step))
         if drop:
             shape = tuple(d for i, d in enumerate(out.shape) if i not in drop) or (1,)
             out = out.reshape(shape)
+        return out
+
+    def _index_array(self, k):
+        """An integer index array (NDArray, list or numpy array) as int64 on the host."""
+        if isinstance(k, NDArray):
+            if k.dtype == np.bool_:
+                raise MXNetValueError(
+                    "NDArray indexing: a bool NDArray index (a mask) is not supported by "
+                    "MXNet 1.x's NDArray; use nd.contrib.boolean_mask, or an integer index "
+                    "array (np.nonzero)")
+            k = k.asnumpy()
+        a = np.asarray(k)
+        if a.dtype == object:
+            raise TypeError(f"NDArray indexing: an index list must hold numbers, got {k!r}")
+        return a.astype(np.int64)  # float indices truncate, bools count as 0/1, as in MXNet
+
+    def _rows(self, key):
+        """A single index array for `take` along axis 0: negatives counted from the end,
+        out of range refused (take itself would clip)."""
+        idx = self._index_array(key)
+        n = self.shape[0]
+        bad = (idx < -n) | (idx >= n)
+        if bad.any():
+            raise IndexError(f"index {int(idx[bad].flat[0])} is out of bounds for axis 0 with "
+                             f"size {n}")
+        return NDArray(self._ctx.xp.asarray(idx % max(n, 1)), self._ctx)
+
+    def _advanced_get(self, key):
+        """Numpy's advanced indexing for a tuple key holding index arrays (recorded)."""
+        xp = self._ctx.xp
+        nk = tuple(xp.asarray(self._index_array(k)) if isinstance(
+            k, (NDArray, list, np.ndarray)) else _check_basic(k) for k in key)
+        data = self._data[nk]
+        out = NDArray(data.reshape(1) if data.ndim == 0 else data, self._ctx)
+        if self._entry is not None and autograd.is_recording():
+            autograd.record_node([self], _advanced_vjp(xp, self._data, nk), [out],
+                                 "advanced_indexing")
         return out
 
     def __setitem__(self, key, value):
@@ -450,10 +569,16 @@ class NDArray:
             value = _on(self._ctx, value, copy=False)
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
-        if isinstance(key, NDArray):
-            key = _on(self._ctx, key, copy=False).astype(np.int64)
-        elif isinstance(key, list):
-            key = self._ctx.xp.asarray(key, dtype=np.int64)
+        if isinstance(key, (NDArray, list, np.ndarray)):
+            key = self._ctx.xp.asarray(self._index_array(key))
+        elif isinstance(key, tuple):
+            key = tuple(self._ctx.xp.asarray(self._index_array(k))
+                        if isinstance(k, (NDArray, list, np.ndarray)) else _check_basic(k)
+                        for k in key)
+        else:
+            _check_basic(key)
+        if value is not None and not np.isscalar(value) and value.dtype != self._data.dtype:
+            value = value.astype(self._data.dtype)
         try:
             self._data[key] = value
         except ValueError as e:
@@ -465,6 +590,11 @@ class NDArray:
 _FULL = slice(None)
 
 
+def _region(begin, end, step):
+    step = step if step is not None and len(step) else (None,) * len(begin)
+    return tuple(slice(b, e, st) for b, e, st in zip(begin, end, step))
+
+
 def _on(ctx, x, copy):
     """`x`'s raw data on `ctx`: itself (or a device copy, with `copy`) when `x` is there,
     else copied through the host once."""
@@ -472,6 +602,33 @@ def _on(ctx, x, copy):
         return x._data.copy() if copy else x._data
     host = x.asnumpy()
     return host if ctx.device_type == "cpu" else ctx.xp.asarray(host)
+
+
+def _check_basic(k):
+    """`k` itself when it is a basic index (int, slice, None, Ellipsis)."""
+    if k is None or k is Ellipsis or isinstance(k, slice):
+        return k
+    if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+        return int(k)
+    raise MXNetValueError(f"NDArray does not support indexing with key {k!r} of type "
+                          f"{type(k).__name__}; use ints, slices, None, Ellipsis, or integer "
+                          "index arrays (NDArray, list, numpy array)")
+
+
+def _advanced_vjp(xp, data, key):
+    """Gradient of ``data[key]`` (advanced): the output gradient added into zeros of data's
+    shape, accumulating repeated indices."""
+    def vjp(gys, need):
+        gx = xp.zeros(data.shape, gys[0].dtype)
+        g = gys[0].reshape(data[key].shape)
+        add_at = getattr(getattr(xp, "add", None), "at", None)
+        if add_at is not None:
+            add_at(gx, key, g)
+        else:  # CuPy spells numpy's add.at as cupyx.scatter_add
+            import cupyx
+            cupyx.scatter_add(gx, key, g)
+        return (gx,)
+    return vjp
 
 
 def _view_vjp(xp, data, key):
@@ -523,22 +680,6 @@ def _plan0(name):
     return plan
 
 
-def _method(name):
-    def m(self, *args, **kwargs):
-        return _op(name)(self, *args, **kwargs)
-    m.__name__ = name
-    m.__doc__ = f"Same as nd.{name}(self, ...)."
-    return m
-
-
-for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
-           "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
-           "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
-           "ones_like", "swapaxes", "reciprocal", "slice", "norm"):
-    setattr(NDArray, _n, _method(_n))
-del _n
-
-
 def array(source, ctx=None, dtype=None):
     """An NDArray from a list, numpy array or NDArray.
 
@@ -566,6 +707,37 @@ def array(source, ctx=None, dtype=None):
     if data.ndim == 0:
         data = data.reshape(1)
     return NDArray(ctx.xp.asarray(data), ctx)
+
+
+def from_numpy(ndarray, zero_copy=True, array_cls=None):
+    """An NDArray on cpu holding numpy array `ndarray`'s values, in its dtype.
+
+    Args:
+        ndarray: a numpy array (of a dtype MXNet has).
+        zero_copy: share `ndarray`'s memory instead of copying it. As in MXNet, the numpy
+            array is then made read-only (the NDArray owns the memory from now on) and must
+            be C-contiguous.
+        array_cls: accepted for MXNet's signature; only NDArray is made.
+
+    Raises:
+        TypeError: `ndarray` is not a numpy array, or its dtype is not supported.
+        ValueError: `zero_copy` with an array that is not C-contiguous.
+
+    Example: ``x = nd.from_numpy(np.arange(3.0))`` (float64, sharing memory).
+    """
+    from ..context import cpu
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
+    normalize_dtype(ndarray.dtype, "from_numpy: the array's dtype")
+    if not zero_copy:
+        data = np.array(ndarray)
+    else:
+        if not ndarray.flags.c_contiguous:
+            raise ValueError("from_numpy: zero_copy=True needs a C-contiguous array; pass "
+                             "np.ascontiguousarray(a) or zero_copy=False")
+        data = ndarray.view()  # stays writable after its base is locked below
+        ndarray.flags.writeable = False
+    return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())
 
 
 def empty(shape, ctx=None, dtype=None):

@@ -9,6 +9,11 @@ Layout (little-endian)::
         int32 type_flag (MXNet dtype code), raw data (C order)
     uint64 name count (0 or count), then per name: uint64 length + utf-8 bytes
 
+`save` writes V2. `load` also reads the older layouts: V1 (magic 0xF993FAC8, no storage
+type), the legacy V0 of MXNet before 0.9 (no magic: uint32 ndim, then uint32 dims), and V3
+(0xF993FACA, numpy shape semantics, whose 0-d arrays load with shape (1,)). An array saved
+with no shape (ndim 0, MXNet's "none" array) loads as None.
+
 Loading checks every header against the bytes really left in the file before it allocates
 anything, and never executes code from the file.
 """
@@ -18,11 +23,12 @@ import numpy as np
 
 from ..base import CODE_DTYPES, DTYPE_CODES, write_atomically
 
-__all__ = ["save", "load", "dumps", "loads"]
+__all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
 LIST_MAGIC = 0x112
 V2_MAGIC = 0xF993FAC9
 V1_MAGIC = 0xF993FAC8
+V3_MAGIC = 0xF993FACA
 _MAX_NDIM = 32
 
 
@@ -111,18 +117,30 @@ class _Reader:
 
 
 def _read_array(r, k):
+    """One array record: V2/V3 (magic, storage type, shape), V1 (magic, shape with int64
+    dims) or the legacy V0 (no magic: the first uint32 is ndim, dims are uint32)."""
     what = f"array {k}"
     magic, = r.unpack("I", f"{what} magic")
-    if magic == V2_MAGIC:
+    if magic in (V2_MAGIC, V3_MAGIC):
         stype, = r.unpack("i", f"{what} storage type")
         if stype != 0:
-            raise r.fail(f"{what} has storage type {stype}; only dense arrays (0) are supported")
-    elif magic != V1_MAGIC:
-        raise r.fail(f"{what} starts with magic {magic:#x}, expected {V2_MAGIC:#x}")
-    ndim, = r.unpack("I", f"{what} ndim")
-    if ndim > _MAX_NDIM:
-        raise r.fail(f"{what} claims {ndim} dimensions (at most {_MAX_NDIM} supported)")
-    dims = r.unpack(f"{ndim}q", f"{what} shape")
+            raise NotImplementedError(
+                f"{r.where}: {what} has sparse storage (type {stype}); gluonlite reads dense "
+                "arrays only (storage type 0)")
+    if magic in (V1_MAGIC, V2_MAGIC, V3_MAGIC):
+        ndim, = r.unpack("i", f"{what} ndim")
+        if ndim > _MAX_NDIM:
+            raise r.fail(f"{what} claims {ndim} dimensions (at most {_MAX_NDIM} supported)")
+        if ndim < 0 or (ndim == 0 and magic != V3_MAGIC):
+            return None  # MXNet's "none" array: a shape and nothing else
+        dims = r.unpack(f"{ndim}q", f"{what} shape")
+    elif magic <= _MAX_NDIM:
+        if magic == 0:
+            return None
+        dims = r.unpack(f"{magic}I", f"{what} shape (legacy V0 layout)")
+    else:
+        raise r.fail(f"{what} starts with magic {magic:#x}, expected {V2_MAGIC:#x}, "
+                     f"{V1_MAGIC:#x} or the ndim of the legacy V0 layout")
     if any(d < 0 for d in dims):
         raise r.fail(f"{what} has a negative dimension in shape {dims}")
     _dev_type, _dev_id, code = r.unpack("iii", f"{what} context and dtype")
@@ -137,7 +155,8 @@ def _read_array(r, k):
         raise r.fail(f"truncated: {what} of shape {dims} and dtype {dtype.name} needs {nbytes} "
                      f"bytes but only {r.left()} remain")
     raw = r.take(nbytes, f"{what} data")
-    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(dims)
+    # MXNet 1.x has no 0-d arrays: a numpy-semantics scalar (V3, ndim 0) loads as shape (1,)
+    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(dims or (1,))
 
 
 def loads(buf, where="<bytes>"):
@@ -147,8 +166,8 @@ def loads(buf, where="<bytes>"):
     if magic != LIST_MAGIC:
         raise r.fail(f"header magic is {magic:#x}, expected {LIST_MAGIC:#x}")
     count, = r.unpack("Q", "array count")
-    # The smallest array record (V1, 0-d) is 4 + 4 + 12 bytes: a count beyond that is a lie.
-    if count > r.left() // 20:
+    # The smallest array record (a "none" array) is 4 bytes: a count beyond that is a lie.
+    if count > r.left() // 4:
         raise r.fail(f"claims {count} arrays but only {r.left()} bytes remain")
     arrays = [_read_array(r, k) for k in range(count)]
     n_names, = r.unpack("Q", "name count")
@@ -167,8 +186,21 @@ def loads(buf, where="<bytes>"):
     return arrays, names
 
 
+def _as_ndarrays(arrays, names, ctx, where):
+    from ..context import current_context
+    from .ndarray import NDArray
+    ctx = ctx or current_context()
+    nds = [None if a is None else NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
+    if names:
+        if len(set(names)) != len(names):
+            raise ValueError(f"{where}: not a valid MXNet NDArray file: duplicate names")
+        return dict(zip(names, nds))
+    return nds
+
+
 def load(fname, ctx=None):
-    """Load NDArrays saved by `save` (or by MXNet's ``nd.save``/``export``).
+    """Load NDArrays saved by `save` (or by MXNet's ``nd.save``/``export``, in any of its
+    layouts: V2, V1, the legacy V0, V3).
 
     Args:
         fname: the path.
@@ -180,18 +212,29 @@ def load(fname, ctx=None):
     Raises:
         ValueError: the file is truncated or malformed (the message names the file and the
             problem); OSError: it cannot be read.
+        NotImplementedError: the file holds a sparse array.
 
     Example: ``params = nd.load('model-0000.params')``.
     """
-    from ..context import current_context
-    from .ndarray import NDArray
     with open(fname, "rb") as f:
         buf = f.read()
     arrays, names = loads(buf, str(fname))
-    ctx = ctx or current_context()
-    nds = [NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
-    if names:
-        if len(set(names)) != len(names):
-            raise ValueError(f"{fname}: not a valid MXNet NDArray file: duplicate names")
-        return dict(zip(names, nds))
-    return nds
+    return _as_ndarrays(arrays, names, ctx, fname)
+
+
+def load_frombuffer(buf, ctx=None):
+    """Like `load`, from the bytes of such a file (``bytes``, ``bytearray``, or a str of
+    latin-1 characters, as MXNet's Python 2 era code passes).
+
+    Raises:
+        TypeError: `buf` is not bytes-like.
+        ValueError: the bytes are not a valid NDArray file.
+
+    Example: ``nd.load_frombuffer(open('x.params', 'rb').read())``.
+    """
+    if isinstance(buf, str):
+        buf = buf.encode("latin-1")
+    if not isinstance(buf, (bytes, bytearray, memoryview)):
+        raise TypeError(f"load_frombuffer: buf must be bytes, got {type(buf).__name__}")
+    arrays, names = loads(bytes(buf), "load_frombuffer")
+    return _as_ndarrays(arrays, names, ctx, "load_frombuffer")

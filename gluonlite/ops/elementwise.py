@@ -27,8 +27,28 @@ def sigmoid_into(xp, x, out):
 _UNARY = {}
 
 
+def _int_safe(fwd):
+    """`fwd` that also takes integer and bool data, as MXNet's kernels do: where the array
+    module refuses to write a float result into an integer output (sqrt, exp, log of
+    int32), it computes in float64 and truncates into the output's dtype."""
+    def safe(xp, x, out):
+        try:
+            return fwd(xp, x, out)
+        except TypeError:  # numpy's UFuncTypeError: no same-kind cast to an integer output
+            if x.dtype.kind == "f":
+                raise
+            out[...] = fwd(xp, x.astype(np.float64), xp.empty(x.shape, np.float64))
+            return out
+    for attr in ("ufunc_name", "ufunc_for"):
+        if hasattr(fwd, attr):
+            setattr(safe, attr, getattr(fwd, attr))
+    return safe
+
+
 def _unary(name, fwd, grad, aliases=(), doc=None):
     """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
+    fwd = _int_safe(fwd)
+
     def kernel(p, rc, x):
         return fwd(rc.xp, x, rc.xp.empty_like(x))
 
@@ -413,18 +433,41 @@ for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
 _SCALAR = {}
 
 
-def _scalar_op(name, f, grad, nondiff=False):
-    """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype."""
+def _int_scalar(s, dtype):
+    """The scalar as MXNet's kernels see it with integer data: converted to the data's type
+    like a C cast (truncated towards zero, then wrapped: 2.5 -> 2, 300 -> 44 for uint8)."""
+    s = float(s)
+    return np.array(int(s) if np.isfinite(s) else 0, dtype=np.int64).astype(dtype)
+
+
+def _scalar_dtype(p, ins):
+    """dtype rule of the scalar operators: the data's dtype; bool data gives int64, as MXNet
+    1.9.1 computes bool with a scalar in int64."""
+    d = ins[0]
+    return ins, [None if d is None else (np.dtype(np.int64) if d == np.bool_ else d)]
+
+
+def _scalar_op(name, f, grad, nondiff=False, via_float=False):
+    """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype
+    (int64 for bool). Integer data sees the scalar cast to its type (see `_int_scalar`);
+    `via_float`: with integer data compute in float64 and truncate back (powers, where
+    numpy refuses negative integer exponents)."""
     def kernel(p, rc, x):
-        return f(rc.xp, x, x.dtype.type(p.scalar) if x.dtype.kind != "f" else p.scalar,
-                 None).astype(x.dtype, copy=False)
+        if x.dtype == np.bool_:
+            x = x.astype(np.int64)
+        if x.dtype.kind == "f":
+            return f(rc.xp, x, p.scalar, None).astype(x.dtype, copy=False)
+        if via_float:
+            return f(rc.xp, x.astype(np.float64), float(_int_scalar(p.scalar, x.dtype)),
+                     None).astype(x.dtype)
+        return f(rc.xp, x, _int_scalar(p.scalar, x.dtype), None).astype(x.dtype, copy=False)
 
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(rc.xp, xs[0], p.scalar, ys[0], gys[0]).astype(xs[0].dtype, copy=False),)
 
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
-             shape=same_shape(name), vjp=None if nondiff else vjp,
+             shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,
              nondiff=("data",) if nondiff else ())(kernel)
     _SCALAR[name] = f, kernel
 
@@ -443,8 +486,10 @@ _scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
 _scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
 _scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
 _scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
-_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1))
-_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s))
+_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1),
+           via_float=True)
+_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s),
+           via_float=True)
 _scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
 _scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
 _scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)

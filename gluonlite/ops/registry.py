@@ -273,8 +273,15 @@ class Operator:
             TypeError: inputs that must share a dtype (see `dtype_group`) do not.
         """
         self.check_dtypes(p, in_dtypes)
+        in_dtypes = list(in_dtypes)
+        group = [i for i in self.dtype_group(p) if i < len(in_dtypes)]
+        shared = next((in_dtypes[i] for i in group if in_dtypes[i] is not None), None)
+        if shared is not None:  # inputs that must share a dtype learn it from one another
+            for i in group:
+                if in_dtypes[i] is None:
+                    in_dtypes[i] = shared
         if self.dtype_rule is not None:
-            return self.dtype_rule(p, list(in_dtypes))
+            return self.dtype_rule(p, in_dtypes)
         known = next((d for d in in_dtypes if d is not None), None)
         if known is None and "dtype" in p and p["dtype"] is not None:
             known = normalize_dtype(p["dtype"])

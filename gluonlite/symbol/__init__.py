@@ -73,9 +73,29 @@ def minimum(lhs, rhs):
     return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
 
 
+def power(base, exp):
+    """`base` ** `exp`, each a Symbol or a number (nodes named _power0, _powerscalar0,
+    _rpowerscalar0 as MXNet names them); two numbers give a number.
+
+    Example: ``sym.pow(sym.var('x'), 2)``.
+    """
+    if isinstance(base, Symbol) and isinstance(exp, Symbol):
+        return apply_op("_power", base, exp, hint="_power")
+    if isinstance(base, Symbol):
+        return apply_op("_power_scalar", base, scalar=exp, hint="_powerscalar")
+    if isinstance(exp, Symbol):
+        return apply_op("_rpower_scalar", exp, scalar=base, hint="_rpowerscalar")
+    return base ** exp
+
+
+pow = power  # noqa: A001  (MXNet's name)
+
 from . import contrib  # noqa: E402
 from .functions import *  # noqa: E402,F401,F403  (MXNet's symbol-or-scalar functions)
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import image  # noqa: E402,F401
+from ..ops import fluent as _fluent  # noqa: E402
+
+_fluent.install(Symbol, globals(), "Symbol")

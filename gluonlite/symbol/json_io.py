@@ -9,7 +9,7 @@ import json
 from ..base import write_atomically
 from ..ops import registry
 from ..ops.registry import Params
-from .symbol import Node, Symbol, topo_nodes
+from .symbol import HIDDEN_KEYS, Node, Symbol, topo_nodes
 
 MXNET_VERSION = 10901
 
@@ -130,18 +130,66 @@ def _int_list(where, d, key):
     return v
 
 
-def _node(where, k, nd, nodes):
-    """One node of the 'nodes' list (`nodes`: the ones before it)."""
+_V0_9_0 = 900
+
+
+def _file_version(d):
+    """The MXNet version that wrote graph dict `d` (as 10901 for 1.9.1); 800 (0.8.0) when the
+    file does not say, as MXNet assumes."""
+    v = (d.get("attrs") or {}).get("mxnet_version")
+    if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int):
+        return v[1]
+    return 800
+
+
+def _upgrade_hidden_keys(attrs, op, ins):
+    """MXNet's upgrade of pre-1.9.1 attributes: a hidden key given plainly (``lr_mult``)
+    becomes ``__lr_mult__``; on an operator node, ``<input>_<key>`` (``weight_lr_mult``)
+    moves to that input's variable as ``__<key>__``."""
+    def hidden_of(key):
+        return next((h for h in HIDDEN_KEYS if key == h or key.endswith("_" + h)), None)
+
+    out = {}
+    names = None
+    for key, value in attrs.items():
+        hidden = hidden_of(key)
+        if hidden is None:
+            out[key] = value
+        elif key == hidden:
+            out[f"__{hidden}__"] = value
+        else:
+            if op is not None and names is None:
+                try:
+                    names = op.input_names(op.parse({k: v for k, v in attrs.items()
+                                                     if hidden_of(k) is None})[0])
+                except (TypeError, ValueError, KeyError):
+                    names = []
+            target = key[:-len(hidden) - 1]
+            if op is not None and target in (names or []) and \
+                    names.index(target) < len(ins) and ins[names.index(target)][0].op is None:
+                ins[names.index(target)][0].attrs[f"__{hidden}__"] = value
+            else:
+                out[key] = value
+    return out
+
+
+def _node(where, k, nd, nodes, version=10901):
+    """One node of the 'nodes' list (`nodes`: the ones before it), upgraded as MXNet does
+    when the file is older (`version`, as 10901 for 1.9.1)."""
     w = f"{where}: node {k}"
     if not isinstance(nd, dict) or "op" not in nd or "name" not in nd:
         raise _bad(w, "each node needs 'op' and 'name'")
     if not isinstance(nd["op"], str) or not isinstance(nd["name"], str):
         raise _bad(w, "'op' and 'name' must be strings")
     w = f"{where}: node {k} ({nd['name']!r})"
-    attrs = nd.get("attrs", nd.get("attr", nd.get("param", {}))) or {}
-    if not isinstance(attrs, dict):
-        raise _bad(w, "'attrs' must be an object")
-    attrs = {str(a): str(v) for a, v in attrs.items()}
+    # MXNet before 1.0 wrote the operator's parameters as "param" and the other attributes
+    # as "attr"; later versions write one "attrs".
+    attrs = {}
+    for key in ("param", "attr", "attrs"):
+        part = nd.get(key) or {}
+        if not isinstance(part, dict):
+            raise _bad(w, f"{key!r} must be an object")
+        attrs.update({str(a): str(v) for a, v in part.items()})
     raw_inputs = nd.get("inputs", [])
     if not isinstance(raw_inputs, list):
         raise _bad(w, "'inputs' must be a list of [node, index, version]")
@@ -153,11 +201,15 @@ def _node(where, k, nd, nodes):
     if nd["op"] == "null":
         if ins:
             raise _bad(w, "a variable ('op': 'null') cannot have inputs")
+        if version < 10901:
+            attrs = _upgrade_hidden_keys(attrs, None, ins)
         return Node(None, nd["name"], attrs)
     try:
         op = _lookup_op(nd["op"])
     except ValueError as e:
         raise ValueError(f"{w}: {e}") from None
+    if version < 10901:
+        attrs = _upgrade_hidden_keys(attrs, op, ins)
     given = dict(attrs)
     if op.variadic and op.variadic not in given:
         given[op.variadic] = str(len(ins))
@@ -169,6 +221,15 @@ def _node(where, k, nd, nodes):
         want = len(op.input_names(params))
     except (TypeError, ValueError, KeyError):
         want = None
+    if want is not None and want > len(ins) and version < _V0_9_0:
+        # Before 0.9 MXNet did not store auxiliary-state variables (BatchNorm's moving
+        # statistics): add them as MXNet's upgrade does, named `<node>_<input>`.
+        from .symbol import _AUX_VAR_INIT
+        for name in op.input_names(params)[len(ins):]:
+            va = {a: v for a, v in attrs.items() if a != "__init__"}
+            if name in _AUX_VAR_INIT:
+                va["__init__"] = _AUX_VAR_INIT[name]
+            ins.append((Node(None, f"{nd['name']}_{name}", va), 0))
     if want is not None and want != len(ins):
         raise _bad(w, f"operator {op.name} with these attributes takes {want} input(s), the "
                       f"node lists {len(ins)}")
@@ -197,8 +258,9 @@ def from_dict(d, where="<json>"):
     if not isinstance(d["heads"], list) or not d["heads"]:
         raise _bad(where, "'heads' must be a non-empty list of [node, index, version]")
     nodes = []
+    version = _file_version(d)
     for k, nd in enumerate(d["nodes"]):
-        nodes.append(_node(where, k, nd, nodes))
+        nodes.append(_node(where, k, nd, nodes, version))
     arg_nodes = _int_list(where, d, "arg_nodes")
     if arg_nodes is not None:
         expect = [i for i, n in enumerate(nodes) if n.op is None]

@@ -45,6 +45,42 @@ def record_new_nodes():
                 break
 
 
+# Attributes MXNet stores as hidden ``__key__`` ones when given plainly (its kHiddenKeys).
+HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage")
+
+
+def hide_keys(attrs, owner):
+    """`attrs` with each plain hidden key (``lr_mult``) renamed ``__lr_mult__``, as MXNet
+    stores them.
+
+    Raises:
+        ValueError: a key ``<input>_<hidden key>`` (``weight_lr_mult``), which MXNet refuses
+            as deprecated: the message says to set it on the input's variable.
+    """
+    out = {}
+    for k, v in attrs.items():
+        for h in HIDDEN_KEYS:
+            if k == h:
+                k = f"__{h}__"
+                break
+            if k.endswith("_" + h) and not k.startswith("__"):
+                raise ValueError(f"{owner}: setting variable attributes with {k!r} is "
+                                 f"deprecated; use w = sym.var(..., {h}={v!r}) and pass w as "
+                                 f"the {k[:-len(h) - 1]!r} input")
+        out[k] = v
+    return out
+
+
+def _listed(attrs):
+    """Attributes as MXNet lists them: each hidden ``__key__`` also under ``key``."""
+    out = {}
+    for k, v in attrs.items():
+        out[k] = v
+        if k.startswith("__") and k.endswith("__") and k[2:-2] in HIDDEN_KEYS:
+            out[k[2:-2]] = v
+    return out
+
+
 class Node:
     """One graph node.
 
@@ -226,19 +262,43 @@ class Symbol:
         return Symbol([self._outputs[index]])
 
     def attr(self, key):
-        """The string attribute `key` of this symbol's node, or None."""
-        return self._outputs[0][0].attrs.get(key)
+        """The string attribute `key` of this symbol's node, or None (``attr('lr_mult')``
+        finds the hidden ``__lr_mult__``, as in MXNet)."""
+        attrs = self._outputs[0][0].attrs
+        if key in attrs:
+            return attrs[key]
+        return attrs.get(f"__{key}__") if key in HIDDEN_KEYS else None
 
-    def list_attr(self):
-        """The attributes of this symbol's node (strings)."""
-        return dict(self._outputs[0][0].attrs)
+    def list_attr(self, recursive=False):
+        """The attributes of this symbol's node (strings); each hidden ``__lr_mult__``-style
+        one is listed under its plain name too, as MXNet does.
+
+        Raises:
+            DeprecationWarning: `recursive` (MXNet removed it; use `attr_dict`).
+        """
+        if recursive:
+            raise DeprecationWarning("Symbol.list_attr: recursive is deprecated; use "
+                                     "attr_dict() for the attributes of every node")
+        return _listed(self._outputs[0][0].attrs)
 
     def attr_dict(self):
-        """{node name: attributes} for every node with attributes."""
-        return {n.name: dict(n.attrs) for n in self._nodes() if n.attrs}
+        """{node name: attributes (as `list_attr` lists them)} for every node with
+        attributes."""
+        return {n.name: _listed(n.attrs) for n in self._nodes() if n.attrs}
 
     def _set_attr(self, **kwargs):
-        self._outputs[0][0].attrs.update({k: str(v) for k, v in kwargs.items()})
+        """Set string attributes of this symbol's node (hidden keys such as ``lr_mult`` are
+        stored as ``__lr_mult__``).
+
+        Raises:
+            ValueError: a value that is not a string, or the deprecated ``<input>_lr_mult``
+                form (set it on the input's variable instead).
+        """
+        for k, v in kwargs.items():
+            if not isinstance(v, str):
+                raise ValueError(f"Symbol._set_attr: the value of {k!r} must be a string, "
+                                 f"got {type(v).__name__}")
+        self._outputs[0][0].attrs.update(hide_keys(kwargs, "Symbol._set_attr"))
 
     def __repr__(self):
         if len(self._outputs) == 1:
@@ -323,10 +383,37 @@ class Symbol:
         from ..executor.executor import Executor
         return Executor(self, ctx, args, args_grad, grad_req, aux_states)
 
-    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, **shapes):
-        """An `Executor` whose arrays are allocated (zeros) from the given input shapes."""
+    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None,
+                    shared_buffer=None, **shapes):
+        """An `Executor` whose arrays are allocated (zeros) from the given input shapes.
+
+        Args:
+            ctx: the context (default: the current one).
+            grad_req: 'write', 'add', 'null', or a list or dict of them per argument.
+            type_dict: {input name: dtype} (float32 for the others, unless inferred).
+            stype_dict: {input name: storage type}; only 'default' (dense).
+            group2ctx: accepted for MXNet's signature; model parallelism across devices is
+                not supported (every array lives on `ctx`).
+            shared_arg_names, shared_exec: the arguments named are `shared_exec`'s arrays
+                (with their gradients) where name, shape and dtype agree; its auxiliary
+                states are shared too (a bucketing Module's parameters).
+            shared_buffer: a dict; the other arguments take its array of the same name when
+                it fits, and it receives the arrays allocated for them.
+            **shapes: {input name: shape}.
+
+        Raises:
+            ValueError: unknown input names, or shapes that leave some array unknown.
+            NotImplementedError: a sparse storage type in `stype_dict`.
+
+        Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
+        """
         from ..executor.executor import simple_bind
-        return simple_bind(self, ctx, grad_req, type_dict, shapes)
+        from ..ndarray.ndarray import check_stype
+        for n, st in (stype_dict or {}).items():
+            check_stype(st, f"simple_bind: stype_dict[{n!r}]")
+        return simple_bind(self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
+                           shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list)."""
@@ -339,7 +426,9 @@ class Symbol:
         if isinstance(other, Symbol):
             a, b = (other, self) if reverse else (self, other)
             return apply_op(name, a, b, hint=hint)
-        if isinstance(other, (int, float, np.number, bool)):
+        if isinstance(other, (int, float, np.number, bool, np.bool_)):
+            if isinstance(other, (bool, np.bool_)):
+                other = int(other)  # a bool scalar counts as 0/1, as in MXNet
             return apply_op(scalar_name, self, scalar=other, hint=scalar_hint)
         return NotImplemented
 
@@ -371,6 +460,103 @@ class Symbol:
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
             axes = tuple(axes[0])
         return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        """A copy of the graph with variables replaced: ``net(data=other)`` puts Symbol
+        `other` where the variable ``data`` was (MXNet's composition). ``name=`` renames the
+        copy's output node.
+
+        Raises:
+            MXNetTypeError: positional arguments (composition takes keywords), or a value
+                that is not a Symbol.
+            MXNetValueError: a name that is not a variable of the graph.
+
+        Example: ``fc(data=sym.relu(sym.var('x')))``.
+        """
+        name = kwargs.pop("name", None)
+        return self._composed(args, kwargs, name)
+
+    def _compose(self, *args, **kwargs):
+        """`__call__` in place: this Symbol becomes the composed graph (the nodes it shares
+        with other Symbols are left as they are)."""
+        name = kwargs.pop("name", None)
+        self._outputs = self._composed(args, kwargs, name)._outputs
+
+    def _composed(self, args, kwargs, name):
+        from ..base import MXNetTypeError, MXNetValueError
+        if args:
+            raise MXNetTypeError("Symbol composition takes keyword arguments only "
+                                 "(net(data=x)); got positional arguments")
+        nodes = self._nodes()
+        variables = [n.name for n in nodes if n.op is None]
+        for k, v in kwargs.items():
+            if not isinstance(v, Symbol):
+                raise MXNetTypeError(f"Symbol composition: the value for {k!r} must be a "
+                                     f"Symbol, got {type(v).__name__}")
+            if k not in variables:
+                raise MXNetValueError(f"Symbol composition: {k!r} is not a variable of the "
+                                      f"graph; its variables are {variables}")
+        new = {}
+        for n in nodes:
+            if n.op is None and n.name in kwargs:
+                new[id(n)] = single_entry("Symbol composition", f"the value for {n.name!r}",
+                                          kwargs[n.name])
+                continue
+            ins = [new[id(src)] if src.op is None and src.name in kwargs
+                   else (new[id(src)][0], i) for src, i in n.inputs]
+            new[id(n)] = (Node(n.op, n.name, n.attrs, n.params, ins, n.source), 0)
+        outs = [new[id(n)] if n.op is None and n.name in kwargs else (new[id(n)][0], i)
+                for n, i in self._outputs]
+        if name is not None and len(outs) == 1 and outs[0][0].op is not None:
+            outs[0][0].name = name
+        return Symbol(outs)
+
+    def astype(self, dtype):
+        """A Cast node to `dtype` (``sym.Cast(self, dtype=...)``)."""
+        from . import _fn
+        return _fn("Cast")(self, dtype=normalize_dtype(dtype).name)
+
+    @property
+    def handle(self):
+        """The object standing for MXNet's C handle: the Symbol itself (gluonlite has no
+        C library)."""
+        return self
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, **kwargs):
+        """The graph partitioned for subgraph `backend` (see `gluonlite.subgraph`).
+
+        Args:
+            backend: a backend registered with `gluonlite.subgraph`.
+            args, aux, ctx: accepted for MXNet's signature (partitioning here does not look
+                at bound arrays).
+            **kwargs: passed to the partitioner (``op_names`` for the 'default' backend).
+
+        Raises:
+            ValueError: an unknown backend (the partitioner's error).
+        """
+        from ..subgraph import partition_graph
+        return partition_graph(self, backend, **kwargs)
+
+    def get_backend_symbol(self, backend):
+        """The graph partitioned for subgraph `backend` (`optimize_for` without options)."""
+        return self.optimize_for(backend)
+
+
+def _ndarray_only(name):
+    def method(self, *args, **kwargs):
+        from ..base import NotImplementedForSymbol
+        raise NotImplementedForSymbol(method, None, *args)
+    method.__name__ = name
+    method.__doc__ = (f"NDArray's ``{name}`` has no Symbol form; raises "
+                      "`NotImplementedForSymbol` (an MXNetError), as MXNet does.")
+    return method
+
+
+# Methods MXNet's Symbol has only to say that they belong to NDArray.
+for _n in ("asnumpy", "asscalar", "as_in_context", "copy", "detach", "backward",
+           "wait_to_read", "gradient"):
+    setattr(Symbol, _n, _ndarray_only(_n))
+del _n
 
 
 # Python operator -> (operator with a Symbol, its name stem, operator with a scalar, its name
@@ -411,23 +597,6 @@ for _d, _spec in _ARITHMETIC.items():
 del _d, _spec
 
 
-def _sym_method(name):
-    def m(self, *args, **kwargs):
-        from . import _fn
-        return _fn(name)(self, *args, **kwargs)
-    m.__name__ = name
-    m.__doc__ = f"Same as sym.{name}(self, ...)."
-    return m
-
-
-for _n in ("expand_dims", "squeeze", "take", "slice_axis", "broadcast_to", "sum", "mean", "max",
-           "min", "prod", "abs", "exp", "log", "sqrt", "square", "sigmoid", "tanh", "relu",
-           "clip", "softmax", "log_softmax", "split", "one_hot", "argmax", "pick", "zeros_like",
-           "ones_like", "swapaxes", "flatten", "reciprocal", "slice"):
-    setattr(Symbol, _n, _sym_method(_n))
-del _n
-
-
 def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
         stype=None, **kwargs):
     """A variable (graph input) named `name`.
@@ -438,12 +607,20 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         shape: its shape if known (0 entries are unknown dims).
         dtype: its dtype if known.
         init: an initializer (its string form is stored as ``__init__``).
+        stype: the storage type; only None or 'default' (dense).
+
+    Raises:
+        TypeError: a name that is not a string.
+        NotImplementedError: a sparse `stype`.
 
     Example: ``x = sym.var('x', shape=(2, 3))``.
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
-    attrs = scope_attrs(attr)
+    if stype is not None:
+        from ..ndarray.ndarray import check_stype
+        check_stype(stype, f"var {name!r}")
+    attrs = hide_keys(scope_attrs(attr), f"var {name!r}")
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))
     if dtype is not None:
@@ -518,7 +695,7 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
     for k, v in attrs.items():
         if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
             strings[k] = _mxnet_string(v, strings[k])
-    strings.update({k: str(v) for k, v in scope_attrs(attr).items()})
+    strings.update(hide_keys({k: str(v) for k, v in scope_attrs(attr).items()}, op.name))
     node_name = new_name(name, hint or op.name)
     if isinstance(inputs, dict):
         names = op.input_names(params)

@@ -13,9 +13,34 @@ Example::
     from gluonlite.test_utils import assert_almost_equal
     assert_almost_equal(x.grad, 2 * x, names=("x.grad", "2x"))
 """
+# MXNet's test_utils imports these at module level, and its test files use them through
+# ``from mxnet.test_utils import *``.
+import bz2  # noqa: F401
+import errno  # noqa: F401
+import gzip  # noqa: F401
+import json  # noqa: F401
+import logging  # noqa: F401
+import numbers  # noqa: F401
+import os  # noqa: F401
+import platform  # noqa: F401
+import struct  # noqa: F401
+import sys  # noqa: F401
+import time  # noqa: F401
+import traceback  # noqa: F401
+import zipfile  # noqa: F401
+from collections import OrderedDict  # noqa: F401
+from contextlib import contextmanager  # noqa: F401
+
 import numpy as np
+import numpy.random as rnd  # noqa: F401
+import numpy.testing as npt  # noqa: F401
 
 import gluonlite as mx
+from ..context import Context, current_context  # noqa: F401
+from ..ndarray import array  # noqa: F401
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID  # noqa: F401
+from ..runtime import Features  # noqa: F401
+from ..symbol import Symbol  # noqa: F401
 
 from .tolerances import (default_dtype, default_rtols, default_atols, default_numeric_eps,
                          effective_dtype, get_tolerance, get_tols, get_rtol, get_atol, get_etol)
@@ -34,3 +59,25 @@ from .optimizers import compare_optimizer
 from ..ndarray import array  # noqa: F401  (MXNet's test_utils exports it to its tests)
 from .distributions import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                             verify_generator)
+from ._generators import (assign_each, assign_each2, create_2d_tensor, create_vector,
+                         get_identity_mat, get_identity_mat_batch,
+                         new_matrix_with_real_eigvals_2d, new_matrix_with_real_eigvals_nd,
+                         new_orthonormal_matrix_2d, new_sym_matrix_with_real_eigvals_2d,
+                         new_sym_matrix_with_real_eigvals_nd)
+from ._consistency import (check_consistency, check_speed, check_gluon_hybridize_consistency,
+                          compare_optimizer, DummyIter, locationError)
+from ._envinfo import (getenv, setenv, use_np, is_cd_run, is_aarch64_run, has_tvm_ops,
+                          is_op_runnable, get_cuda_compute_capability, rand_sparse_ndarray,
+                          create_sparse_array, create_sparse_array_zd,
+                          shuffle_csr_column_indices)
+from ._downloads import (download, download_model, get_mnist, get_mnist_pkl, get_mnist_ubyte,
+                   get_cifar10, get_mnist_iterator, get_zip_data, get_bz2_data,
+                   get_im2rec_path)
+
+def __getattr__(name):
+    # MXNet's module has scipy.stats as `ss`; imported on first use here, as it takes seconds
+    # and `import gluonlite` imports this module.
+    if name == "ss":
+        import scipy.stats
+        return scipy.stats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

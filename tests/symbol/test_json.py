@@ -144,9 +144,11 @@ _BAD = [
      "heads: .*refers to node 5"),
     (json.dumps({"nodes": [_GOOD_NODE], "heads": [[0, 1, 0]]}),
      "head \\[0, 1, 0\\] but node 'x' has 1 output"),
+    # (a file that names its MXNet version: one without is taken as 0.8, whose missing
+    # inputs are added as variables, as MXNet's upgrade does)
     (json.dumps({"nodes": [_GOOD_NODE, {"op": "FullyConnected", "name": "fc",
                                         "attrs": {"num_hidden": "4"}, "inputs": [[0, 0, 0]]}],
-                 "heads": [[1, 0, 0]]}),
+                 "heads": [[1, 0, 0]], "attrs": {"mxnet_version": ["int", 10901]}}),
      "node 1 \\('fc'\\).*FullyConnected with these attributes takes 3 input\\(s\\), the node "
      "lists 1"),
     (json.dumps({"nodes": [_GOOD_NODE, {"op": "relu", "name": "r", "attrs": "x",

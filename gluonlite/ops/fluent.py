@@ -1,0 +1,56 @@
+"""The fluent methods: ``x.exp()`` for ``nd.exp(x)`` and ``s.exp()`` for ``sym.exp(s)``.
+
+One table for both `NDArray` and `Symbol` (MXNet gives them the same list), so the two
+cannot drift apart. A method calls the namespace's function of the same name with the
+array or symbol first; it is installed only where the namespace has that function, so a
+method exists exactly when its operator does.
+
+Methods that are more than a call (``reshape``, ``transpose``, ``astype``, ``flatten`` on
+NDArray, ...) are written by hand in each class and are not in this table.
+"""
+
+__all__ = ["FLUENT", "install"]
+
+# MXNet 1.9.1's fluent methods of NDArray and Symbol ("Convenience fluent method for ...",
+# and the few more both have: broadcast_like/to, expand_dims, flatten, squeeze).
+FLUENT = (
+    "abs", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "argmax",
+    "argmax_channel", "argmin", "argsort", "broadcast_axes", "broadcast_like", "broadcast_to",
+    "cbrt", "ceil", "clip", "cos", "cosh", "degrees", "depth_to_space", "diag", "exp",
+    "expand_dims", "expm1", "fix", "flatten", "flip", "floor", "log", "log10", "log1p",
+    "log2", "log_softmax", "max",
+    "mean", "min", "nanprod", "nansum", "norm", "one_hot", "ones_like", "pad", "pick",
+    "prod", "radians", "rcbrt", "reciprocal", "relu", "repeat", "reshape_like", "rint",
+    "round", "rsqrt", "shape_array", "sigmoid", "sign", "sin", "sinh", "size_array",
+    "slice", "slice_axis", "slice_like", "softmax", "softmin", "sort", "space_to_depth",
+    "split", "split_v2", "sqrt", "square", "squeeze", "sum", "swapaxes", "take", "tan",
+    "tanh", "tile", "topk", "trunc", "zeros_like",
+)
+
+
+def _method(namespace, name, kind):
+    fn = namespace[name]
+
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = name
+    method.__qualname__ = f"{kind}.{name}"
+    method.__doc__ = (f"Fluent form of ``{name}``: ``x.{name}(...)`` is the same call as "
+                      f"``{'nd' if kind == 'NDArray' else 'sym'}.{name}(x, ...)``.")
+    return method
+
+
+def install(cls, namespace, kind):
+    """Give `cls` a method for every `FLUENT` name that `namespace` (a module's dict) has,
+    leaving the methods `cls` defines itself.
+
+    Args:
+        cls: NDArray or Symbol.
+        namespace: the dict of ``gluonlite.ndarray`` or ``gluonlite.symbol``.
+        kind: the class name for the methods' qualified names ('NDArray', 'Symbol').
+
+    Example: ``install(NDArray, globals(), "NDArray")`` at the end of ``ndarray/__init__``.
+    """
+    for name in FLUENT:
+        if name in namespace and name not in cls.__dict__:
+            setattr(cls, name, _method(namespace, name, kind))

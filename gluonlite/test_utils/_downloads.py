@@ -1,0 +1,190 @@
+"""Downloading test data (MXNet's `download`, `get_mnist`, ...) and where tools live.
+
+These need the network; nothing in gluonlite's own tests calls them.
+"""
+import bz2
+import gzip
+import logging
+import os
+import struct
+import zipfile
+
+import numpy as np
+
+__all__ = ["download", "download_model", "get_mnist", "get_mnist_pkl", "get_mnist_ubyte",
+           "get_cifar10", "get_mnist_iterator", "get_zip_data", "get_bz2_data",
+           "get_im2rec_path"]
+
+_MNIST = "http://data.mxnet.io/data/mnist/"
+
+
+def download(url, fname=None, dirname=None, overwrite=False, retries=5):
+    """Download `url` to a file and return its path.
+
+    Args:
+        url: the address.
+        fname: the file name (default: the last part of the URL).
+        dirname: the folder (created if missing; default: fname's own folder).
+        overwrite: download again when the file exists.
+        retries: how many more attempts after a failure.
+
+    Raises:
+        ValueError: a negative `retries`.
+        OSError: the last attempt's error (no network, HTTP error, ...).
+
+    Example: ``download("http://example.com/a.txt", dirname="data")``.
+    """
+    import urllib.request
+    if retries < 0:
+        raise ValueError(f"download: retries must be >= 0, got {retries}")
+    fname = fname or url.split("/")[-1]
+    if dirname is None:
+        dirname = os.path.dirname(fname)
+    else:
+        fname = os.path.join(dirname, fname)
+    if dirname:
+        os.makedirs(dirname, exist_ok=True)
+    if not overwrite and os.path.exists(fname):
+        logging.info("%s exists, skipping download", fname)
+        return fname
+    for attempt in range(retries + 1):
+        try:
+            with urllib.request.urlopen(url) as r, open(fname, "wb") as f:
+                while True:
+                    chunk = r.read(1 << 16)
+                    if not chunk:
+                        break
+                    f.write(chunk)
+            break
+        except OSError:
+            if attempt == retries:
+                raise
+            print(f"download failed, retrying, {retries - attempt} attempt(s) left")
+    logging.info("downloaded %s into %s successfully", url, fname)
+    return fname
+
+
+def download_model(model_name, dst_dir="./", meta_info=None):
+    """Download a model's symbol and parameter files.
+
+    Args:
+        model_name: the key in `meta_info`.
+        dst_dir: the folder.
+        meta_info: {model name: {'symbol': url, 'params': url}}; MXNet's own default table
+            (data.mxnet.io) is not included: pass it.
+
+    Returns:
+        (symbol file, params file).
+
+    Raises:
+        ValueError: no entry for `model_name`.
+    """
+    info = (meta_info or {}).get(model_name)
+    if info is None:
+        raise ValueError(f"download_model: no URLs for {model_name!r}; pass meta_info="
+                         "{name: {'symbol': url, 'params': url}}")
+    os.makedirs(dst_dir, exist_ok=True)
+    sym = download(info["symbol"], dirname=dst_dir)
+    params = download(info["params"], dirname=dst_dir)
+    return sym, params
+
+
+def _read_idx(label_url, image_url):
+    with gzip.open(download(label_url)) as f:
+        struct.unpack(">II", f.read(8))
+        label = np.frombuffer(f.read(), dtype=np.int8)
+    with gzip.open(download(image_url), "rb") as f:
+        _, _, rows, cols = struct.unpack(">IIII", f.read(16))
+        image = np.frombuffer(f.read(), dtype=np.uint8).reshape(len(label), 1, rows, cols)
+    return label, image.astype(np.float32) / 255
+
+
+def get_mnist():
+    """MNIST as numpy arrays: {'train_data', 'train_label', 'test_data', 'test_label'}
+    (images (n, 1, 28, 28) float32 in [0, 1], labels int8), downloaded on first use."""
+    train_lbl, train_img = _read_idx(_MNIST + "train-labels-idx1-ubyte.gz",
+                                     _MNIST + "train-images-idx3-ubyte.gz")
+    test_lbl, test_img = _read_idx(_MNIST + "t10k-labels-idx1-ubyte.gz",
+                                   _MNIST + "t10k-images-idx3-ubyte.gz")
+    return {"train_data": train_img, "train_label": train_lbl,
+            "test_data": test_img, "test_label": test_lbl}
+
+
+def get_mnist_pkl():
+    """Download MNIST's pickle (mnist.pkl.gz) into ./data (it is not loaded here: reading a
+    pickle can run code)."""
+    if not os.path.exists("data/mnist.pkl.gz"):
+        download("http://deeplearning.net/data/mnist/mnist.pkl.gz", dirname="data")
+
+
+def _zip_into_data(url, wanted):
+    os.makedirs("data", exist_ok=True)
+    if not all(os.path.exists(os.path.join("data", w)) for w in wanted):
+        with zipfile.ZipFile(download(url, dirname="data")) as zf:
+            zf.extractall("data")
+
+
+def get_mnist_ubyte():
+    """Download and unpack MNIST's ubyte files into ./data."""
+    _zip_into_data("http://data.mxnet.io/mxnet/data/mnist.zip",
+                   ["train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                    "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"])
+
+
+def get_cifar10():
+    """Download and unpack CIFAR-10's RecordIO files into ./data/cifar."""
+    _zip_into_data("http://data.mxnet.io/mxnet/data/cifar10.zip",
+                   ["cifar/train.rec", "cifar/test.rec", "cifar/train.lst", "cifar/test.lst"])
+
+
+def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
+    """MXNet's (train, val) `MNISTIter` pair.
+
+    Raises:
+        NotImplementedError: gluonlite has no `mx.io.MNISTIter` (a C++ iterator); use
+            `get_mnist()` with `gluon.data.ArrayDataset` and `DataLoader`.
+    """
+    raise NotImplementedError("get_mnist_iterator: mx.io.MNISTIter (MXNet's C++ record "
+                              "iterator) is not part of gluonlite; use get_mnist() with "
+                              "gluon.data.ArrayDataset and gluon.data.DataLoader")
+
+
+def get_zip_data(data_dir, url, data_origin_name):
+    """Download the zip file at `url` into `data_dir` (as `data_origin_name`) and unpack it
+    there, unless that file is already present."""
+    path = os.path.join(data_dir, data_origin_name)
+    if not os.path.exists(path):
+        download(url, dirname=data_dir, overwrite=False)
+        with zipfile.ZipFile(path) as zf:
+            zf.extractall(path=data_dir)
+
+
+def get_bz2_data(data_dir, data_name, url, data_origin_name):
+    """Download the bz2 file at `url` into `data_dir` and decompress it to `data_name`
+    (the compressed file is removed), unless `data_name` is already there."""
+    target = os.path.join(data_dir, data_name)
+    origin = os.path.join(data_dir, data_origin_name)
+    if not os.path.exists(target):
+        download(url, fname=origin, dirname=data_dir, overwrite=False)
+        with bz2.BZ2File(origin, "rb") as src, open(target, "wb") as dst:
+            for line in src:
+                dst.write(line)
+        os.remove(origin)
+
+
+def get_im2rec_path(home_env="MXNET_HOME"):
+    """The path of MXNet's tools/im2rec.py.
+
+    Raises:
+        OSError: it is not found (gluonlite does not ship it; set `home_env` to an MXNet
+            source tree).
+    """
+    roots = [os.environ[home_env]] if home_env in os.environ else []
+    roots.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for root in roots:
+        for cand in (os.path.join(root, "tools", "im2rec.py"),
+                     os.path.join(root, "..", "..", "tools", "im2rec.py")):
+            if os.path.isfile(cand):
+                return cand
+    raise OSError(f"get_im2rec_path: tools/im2rec.py not found (gluonlite does not ship "
+                  f"it); set {home_env} to an MXNet source tree")
