@@ -56,7 +56,6 @@ from .symbolic import (simple_forward, numeric_grad, finite_difference, check_nu
                        check_symbolic_forward, check_symbolic_backward)
 from .references import np_reduce, collapse_sum_like
 from .optimizers import compare_optimizer
-from ..ndarray import array  # noqa: F401  (MXNet's test_utils exports it to its tests)
 from .distributions import (gen_buckets_probs_with_ppf, mean_check, var_check, chi_square_check,
                             verify_generator)
 from ._generators import (assign_each, assign_each2, create_2d_tensor, create_vector,
@@ -65,7 +64,7 @@ from ._generators import (assign_each, assign_each2, create_2d_tensor, create_ve
                          new_orthonormal_matrix_2d, new_sym_matrix_with_real_eigvals_2d,
                          new_sym_matrix_with_real_eigvals_nd)
 from ._consistency import (check_consistency, check_speed, check_gluon_hybridize_consistency,
-                          compare_optimizer, DummyIter, locationError)
+                          DummyIter, locationError)
 from ._envinfo import (getenv, setenv, use_np, is_cd_run, is_aarch64_run, has_tvm_ops,
                           is_op_runnable, get_cuda_compute_capability, rand_sparse_ndarray,
                           create_sparse_array, create_sparse_array_zd,

@@ -1,16 +1,16 @@
 """Comparing runs of one computation: a symbol bound several times (`check_consistency`,
-cpu here), a block imperative versus hybridized (`check_gluon_hybridize_consistency`), two
-optimizers (`compare_optimizer`), and timing a bound symbol (`check_speed`)."""
+cpu here), a block imperative versus hybridized (`check_gluon_hybridize_consistency`), and
+timing a bound symbol (`check_speed`)."""
 import time
 
 import numpy as np
 
-from .comparison import assert_almost_equal, compare_ndarray_tuple
+from .comparison import assert_almost_equal
 from .runtime import default_context
 from .tolerances import get_tols
 
 __all__ = ["check_consistency", "check_speed", "check_gluon_hybridize_consistency",
-           "compare_optimizer", "DummyIter", "locationError"]
+           "DummyIter", "locationError"]
 
 
 def locationError(a, b, index, names, maxError=False):
@@ -254,70 +254,6 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
     if numpy_func is not None:
         assert_almost_equal(saved_out, numpy_func(*[d.asnumpy() for d in data_l]),
                             rtol=rtol, atol=atol)
-
-
-def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="default",
-                      rtol=1e-4, atol=1e-5, compare_states=True, ntensors=1):
-    """Check that two optimizers make the same update (and states) from the same random
-    weight and gradient.
-
-    Args:
-        opt1, opt2: the optimizers (`gluonlite.optimizer.Optimizer`).
-        shape: the weight's shape, or a list of shapes for a multi-tensor update (opt2
-            updates all at once, opt1 one by one).
-        dtype: the weight's dtype.
-        w_stype, g_stype: storage types; only 'default' (dense).
-        rtol, atol: tolerances.
-        compare_states: compare the optimizer states too.
-        ntensors: how many tensors with a list of shapes.
-
-    Raises:
-        AssertionError: a mismatch.
-        NotImplementedError: a sparse storage type.
-
-    Example: ``compare_optimizer(mx.optimizer.SGD(), mx.optimizer.SGD(), (3, 4), 'float32')``.
-    """
-    import copy
-
-    import gluonlite as mx
-    from ..ndarray.ndarray import check_stype
-    check_stype(w_stype, "compare_optimizer: w_stype")
-    check_stype(g_stype, "compare_optimizer: g_stype")
-    ctx = default_context()
-
-    def create(opt, i, w):  # MXNet's optimizers have both; older gluonlite ones only the plain
-        f = getattr(opt, "create_state_multi_precision", None) or opt.create_state
-        return f(i, w)
-
-    def update(opt, i, w, g, state):
-        f = getattr(opt, "update_multi_precision", None) or opt.update
-        f(i, w, g, state)
-
-    if not isinstance(shape, list):
-        w2 = mx.nd.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-        w1 = w2.copyto(ctx)
-        g2 = mx.nd.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-        g1 = g2.copyto(ctx)
-        s1, s2 = create(opt1, 0, w1), create(opt2, 0, w2)
-        if compare_states:
-            compare_ndarray_tuple(s1, s2)
-        update(opt1, 0, w1, g1, s1)
-        update(opt2, 0, w2, g2, s2)
-        if compare_states:
-            compare_ndarray_tuple(s1, s2, rtol=rtol, atol=atol)
-        assert_almost_equal(w1, w2, rtol=rtol, atol=atol)
-        return
-    w1 = tuple(mx.nd.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shape)
-    g1 = tuple(mx.nd.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shape)
-    w2, g2 = copy.deepcopy(w1), copy.deepcopy(g1)
-    s2 = [create(opt2, 0, w2[i]) for i in range(ntensors)]
-    update(opt2, list(range(ntensors)), w2, g2, s2)
-    for i in range(ntensors):
-        s1 = create(opt1, i, w1[i])
-        update(opt1, i, w1[i], g1[i], s1)
-        if compare_states:
-            compare_ndarray_tuple(s1, s2[i], rtol, atol)
-        compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
 
 
 class DummyIter:
