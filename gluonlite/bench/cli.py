@@ -59,7 +59,7 @@ def _rounds(text):
 
 
 def build_parser():
-    """The argument parser of the CLI (flags of ../shared/BENCH.md)."""
+    """The argument parser of the CLI (flags of docs/BENCH.md)."""
     p = _Parser(prog="python -m gluonlite.bench",
                 description="Benchmark foreach and while_loop on RNN tasks, or run a YAML "
                             "recipe (kind: bench or train). Flags override the recipe.")
