@@ -18,3 +18,16 @@ def test_readme_example_runs_and_exports(tmp_path, monkeypatch):
     assert np.abs(scope["cell"].i2h_weight.grad().asnumpy()).sum() > 0
     assert (tmp_path / "foreach_rnn-symbol.json").exists()
     assert (tmp_path / "foreach_rnn-0000.params").exists()
+
+
+def test_readme_and_docs_links_work_from_a_clone():
+    """Every relative link and path-like reference in README.md and docs/ names a file
+    of the project (a clone has no ../shared)."""
+    root = os.path.dirname(README)
+    for name in ["README.md"] + [os.path.join("docs", f) for f in os.listdir(
+            os.path.join(root, "docs")) if f.endswith(".md")]:
+        text = open(os.path.join(root, name), encoding="utf-8").read()
+        assert "../shared" not in text, name
+        for target in re.findall(r"\]\(([^)#:]+)\)", text):
+            path = os.path.normpath(os.path.join(root, os.path.dirname(name), target))
+            assert os.path.exists(path), f"{name} links {target}, which is not in the project"

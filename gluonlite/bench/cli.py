@@ -1,9 +1,12 @@
-"""`python -m gluonlite.bench`: run the control-flow RNN benchmark or a YAML recipe.
+"""`python -m gluonlite.bench`: run the control-flow RNN benchmark or a YAML recipe;
+`python -m gluonlite.bench report|compare ...` reads results files (see report.py).
 
-Exit status: 0 done; 1 some case failed (each failure is one line on stderr);
-2 bad flags or recipe, an output file that cannot be written, or an executor that
-cannot start (one line on stderr, before any work); 130 interrupted (finished
-cases are kept).
+Exit status: 0 done; 1 some case failed (each failure is one line on stderr), or an
+unexpected error (one line; GLUONLITE_BENCH_TRACEBACK=1 shows the traceback);
+2 bad flags or recipe, an output file that exists (without --resume or --force) or
+cannot be written (also mid-run: a full disk), charts without matplotlib, or an
+executor that cannot start (one line on stderr, before any work); 130 interrupted
+(finished cases are kept).
 
 Cases run here one after another (`--executor local`, the default) or on a Dask
 distributed cluster (`--executor dask`, see executors.py); either way this process
@@ -59,7 +62,7 @@ def _rounds(text):
 
 
 def build_parser():
-    """The argument parser of the CLI (flags of ../shared/BENCH.md)."""
+    """The argument parser of the CLI (flags of docs/BENCH.md)."""
     p = _Parser(prog="python -m gluonlite.bench",
                 description="Benchmark foreach and while_loop on RNN tasks, or run a YAML "
                             "recipe (kind: bench or train). Flags override the recipe.")

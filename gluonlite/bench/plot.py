@@ -3,7 +3,8 @@
 - A bench file: `NAME-speedup` (grouped bars of each hybridized variant's speedup over
   the imperative one) and `NAME-floor` (each case's median over the numpy floor's), per
   cell, batch size and mode, foreach and while_loop side by side, the interquartile
-  spread of each ratio drawn as an error bar and 1.0 as a line. With more than one
+  spread of each ratio drawn as an error bar and 1.0 as a line (log scale: 2x faster and
+  2x slower are as far from 1). With more than one
   seq_len, `NAME-scaling`: median time per step against seq_len (log-log), per mode.
 - A train file: `NAME-train`: training loss and the metrics per epoch (one line per run
   of a sweep).
@@ -84,6 +85,8 @@ def _bars(ax, series, groups, ylabel, title):
         containers.append(ax.bar(x - 0.4 + width * (i + 0.5), np.nan_to_num(h), width,
                                  yerr=err, capsize=2, label=name))
     ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_yscale("log")  # ratios: 2x faster and 2x slower are the same distance from 1
+    ax.yaxis.set_major_formatter("{x:g}x")
     ax.set_xticks(x, groups, fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
@@ -236,7 +239,11 @@ def train_figure(records):
             ax.legend(fontsize=7)
     finals = [r for r in records if r.get("final") is True]
     if finals and finals[-1].get("target") is not None:
-        fig.suptitle(f"target {finals[-1]['metric']} <= {finals[-1]['target']}", fontsize=10)
+        metric, target = finals[-1].get("metric"), finals[-1]["target"]
+        fig.suptitle(f"target {metric} <= {target}", fontsize=10)
+        if metric in keys:
+            fig.axes[keys.index(metric)].axhline(target, color="gray", linestyle="--",
+                                                 linewidth=0.8)
     return fig, curves
 
 

@@ -275,6 +275,27 @@ def compare_records(a, b, alpha=0.05):
     return rows, only_a, only_b
 
 
+def _floor_drift(rows):
+    """A line on how far the numpy floor cases moved between the runs, or ''.
+
+    The floors run the same hand-written numpy code whatever gluonlite's commit, so their
+    B/A is the machine's own drift between the runs (load, clocks): a case of gluonlite
+    that moved no more than that has not shown a change of the code. The rank test cannot
+    see it: rounds of one run share that run's conditions.
+    """
+    ratios = [r["ratio"] for r in rows if not r["case"].startswith(("foreach", "while_loop"))
+              and 0 < r["ratio"] < math.inf]
+    if not ratios:
+        return ""
+    geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    moved = sum(1 for r in rows if r["verdict"] != "within noise"
+                and not r["case"].startswith(("foreach", "while_loop")))
+    return (f"control: the {len(ratios)} numpy floor cases (code that does not change) have "
+            f"B/A {min(ratios):.3f}..{max(ratios):.3f} (geometric mean {geo:.3f}; {moved} "
+            "marked faster or slower): differences within that range may be the machine, "
+            "not the code")
+
+
 def _compare(args):
     if not 0 < args.alpha < 1:
         raise _Usage(f"--alpha: expected a number in (0, 1), got {args.alpha}")
@@ -293,6 +314,9 @@ def _compare(args):
     print(f"ratio = B median / A median (<1: B faster); verdict by a two-sided Mann-Whitney U "
           f"test on the rounds at alpha {args.alpha:g}", file=err)
     err.flush()
+    control = _floor_drift(rows)
+    if control:
+        print(control, file=err)
     header = ["case", "A median ms", "B median ms", "B/A", "p", "verdict"]
     table = [[r["case"], f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['ratio']:.3f}",
               "" if r["p"] is None else f"{r['p']:.3g}", r["verdict"]] for r in rows]

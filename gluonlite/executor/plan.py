@@ -286,14 +286,16 @@ class Plan:
             #     return [v1], None
         """
         self.forward_fn(False)
-        return self._sources[("forward", False, frozenset())]
+        key = ("forward", False, frozenset())
+        return self._sources.get(key) or self._sources[("profiled",) + key]
 
     @property
     def sources(self):
         """{key: Python source} of every function generated for this plan so far, read-only:
         ``("forward", with_outs, skip)`` as `forward_fn` takes them, ``("backward",
         with_dests)``, and the step loops and reverse passes of a loop running this plan
-        as its body (keys starting with "loop" and "reverse").
+        as its body (keys starting with "loop" and "reverse"); those made while
+        gluonlite.profiler records have the same keys with "profiled" in front.
 
         Example: ``plan.forward_fn(True, skip=[1]); print(plan.sources[("forward", True,
         frozenset({1}))])``.

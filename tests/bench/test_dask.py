@@ -46,14 +46,15 @@ def test_dask_run_gives_the_local_case_set_and_summary_columns(tmp_path, write_r
     recs_local, recs_dask = read_jsonl(local), read_jsonl(remote)
     assert len(recs_local) == 16 and sorted(_keys(recs_dask)) == sorted(_keys(recs_local))
     sum_local, sum_dask = _summary(p_local.stdout), _summary(p_dask.stdout)
-    assert sum_dask[0] == sum_local[0] and sum_local[0].endswith("x floor-step,x floor-fused")
+    assert sum_dask[0] == sum_local[0] and sum_local[0].endswith(
+        "x floor-step (<1 better),x floor-fused (<1 better),noisy")
     # same rows in the same (matrix) order: the first ten columns name the case
     assert [r.split(",")[:10] for r in sum_dask] == [r.split(",")[:10] for r in sum_local]
     host = socket.gethostname()
     for r in recs_dask:
         assert r["env"]["host"] == host and r["n"] == 2 and "failed" not in r
         assert r["env"]["threads"].get("OPENBLAS_NUM_THREADS") == "1"
-    assert len(p_dask.stdout.split("Time used: mean = ")) == 17
+    assert len(p_dask.stderr.split("Time used: mean = ")) == 17  # CSV: stdout is the table
     assert "Traceback" not in p_dask.stderr
 
 

@@ -123,6 +123,8 @@ def test_compare_finds_the_slower_cases_and_names_what_differs(tmp_path, capsys)
     assert len(slow) == 4 and all("while_loop" in ln and "hyb=L" in ln for ln in slow)
     assert all(" 1.500 " in ln for ln in slow)
     assert "24 cases: 0 faster, 4 slower, 20 within noise" in out
+    assert ("control: the 8 numpy floor cases (code that does not change) have B/A "
+            "1.000..1.000 (geometric mean 1.000; 0 marked faster or slower)") in out
     status, _, err = _run(capsys, "compare", a, b, "--fail-slower", "1.4")
     assert status == 1 and err.count("slower: while_loop") == 4
     assert _run(capsys, "compare", a, b, "--fail-slower", "1.6")[0] == 0

@@ -13,7 +13,7 @@ import pytest
 
 from benchutil import read_jsonl
 from gluonlite.bench import cli, results, runner
-from gluonlite.bench.executors import DaskExecutor, ExecutorError
+from gluonlite.bench.executors import DaskExecutor, ExecutorError, _probe
 
 RECIPE = """
 benchmark: [foreach]
@@ -231,16 +231,25 @@ def _hangs_up(conn):
                     "b'SSH-2.0-OpenSSH_'"),
     (_hangs_up, "something listens there, but closed the connection"),
 ])
-def test_a_scheduler_address_where_something_else_answers_fails_within_5_s(handler, why):
+def test_a_scheduler_address_where_something_else_answers_is_named(handler, why):
     address, stop = _serve(handler)
+    try:  # the probe alone, with a short wait (the full 5 s are timed below)
+        with pytest.raises(ExecutorError) as info:
+            _probe(address, timeout=0.5)
+    finally:
+        stop()
+    assert str(info.value) == f"no Dask scheduler answers at {address} within 5 s ({why})"
+
+
+def test_a_silent_listener_fails_the_executor_within_5_s():
+    address, stop = _serve(_silent)
     try:
         tick = time.monotonic()
-        with pytest.raises(ExecutorError) as info:
+        with pytest.raises(ExecutorError, match="sent no Dask greeting"):
             DaskExecutor(address)
         assert time.monotonic() - tick <= 5.0
     finally:
         stop()
-    assert str(info.value) == f"no Dask scheduler answers at {address} within 5 s ({why})"
 
 
 def test_the_cli_reports_a_wrong_scheduler_in_one_line(write_recipe, capsys):
