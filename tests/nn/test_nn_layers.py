@@ -100,3 +100,13 @@ def test_layer_errors_name_the_operator_and_shapes():
     with pytest.raises(mx.MXNetError, match=r"Convolution: num_group=2 must divide the input "
                                            r"channels \(3, data \(1, 3, 5, 5\)\)"):
         conv(nd.ones((1, 3, 5, 5)))
+
+
+def test_loading_a_conv_of_another_shape_names_the_parameter_and_both_shapes(tmp_path):
+    a = nn.Conv2D(3, 3, in_channels=2, prefix="c_")
+    a.initialize()
+    a.save_parameters(str(tmp_path / "c.params"))
+    b = nn.Conv2D(4, 3, in_channels=2, prefix="c_")
+    with pytest.raises(ValueError, match=r"c\.params: .*weight \(expected \(4, 2, 3, 3\), "
+                                         r"file has \(3, 2, 3, 3\)\)"):
+        b.load_parameters(str(tmp_path / "c.params"))
