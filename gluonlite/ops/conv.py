@@ -348,8 +348,48 @@ def _convolution(p, rc, x, w, b=None):
     return xp.ascontiguousarray(_to_last(y)) if last else y
 
 
+def _recorded_weight_grad(op, x, gy, g, w_shape):
+    """dw of a convolution (groups 1, channels first) as a Convolution itself: x with samples
+    as channels, correlated with gy as the kernel (stride and dilation trade places), cropped
+    to the kernel. For recorded (second-order) gradients."""
+    nd = len(g.kernel)
+    perm = (1, 0) + tuple(range(2, 2 + nd))
+    full = op("Convolution", op("transpose", x, axes=perm), op("transpose", gy, axes=perm),
+              kernel=g.out, stride=g.dilate, dilate=g.stride, pad=g.pad,
+              num_filter=w_shape[0], no_bias=True)
+    full = op("slice", full, begin=(None, None) + (0,) * nd, end=(None, None) + tuple(g.kernel))
+    return op("transpose", full, axes=perm)
+
+
+def _recorded_conv_vjp(op, p, xs, gys, need):
+    """Convolution's gradient as registered operators (Deconvolution, Convolution), so that it
+    records for a second derivative; groups 1 and channels-first layouts only."""
+    x, w = xs[0], xs[1]
+    gy = gys[0]
+    if p.num_group != 1 or _layout_of("Convolution", p, x.ndim)[0]:
+        raise ValueError("Convolution: a second derivative needs num_group=1 and a "
+                         "channels-first layout")
+    sp = x.shape[2:]
+    g = conv_geom("Convolution", p, sp)
+    nd = len(sp)
+    gx = gw = gb = None
+    if need[0]:
+        adj = tuple(sp[i] - (g.stride[i] * (g.out[i] - 1) + g.dilate[i] * (g.kernel[i] - 1) + 1
+                             - 2 * g.pad[i]) for i in range(nd))
+        gx = op("Deconvolution", gy, w, kernel=g.kernel, stride=g.stride, dilate=g.dilate,
+                pad=g.pad, adj=adj, num_filter=x.shape[1], no_bias=True)
+    if need[1]:
+        gw = _recorded_weight_grad(op, x, gy, g, w.shape)
+    if len(xs) > 2 and need[2]:
+        gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim)))
+    return (gx, gw, gb)[:len(xs)]
+
+
 def _conv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
+    op = getattr(xp, "operator", None)
+    if op is not None:
+        return _recorded_conv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     last, _ = _layout_of("Convolution", p, x.ndim)
     xf = _to_first(x) if last else x
@@ -446,8 +486,30 @@ def _deconv_apply(xp, x, w, groups, g, out):
     return conv_data_grad(xp, x, w, groups, g, (x.shape[0], w.shape[1] * groups) + out)
 
 
+def _recorded_deconv_vjp(op, p, xs, gys, need):
+    """Deconvolution's gradient as registered operators (a Convolution and the weight
+    gradient of one), so that it records for a second derivative; groups 1 only."""
+    x, w = xs[0], xs[1]
+    if p.num_group != 1:
+        raise ValueError("Deconvolution: a second derivative needs num_group=1")
+    g, out = deconv_geom("Deconvolution", p, x.shape[2:])
+    gy = gys[0]
+    gx = gw = gb = None
+    if need[0]:
+        gx = op("Convolution", gy, w, kernel=g.kernel, stride=g.stride, dilate=g.dilate,
+                pad=g.pad, num_filter=x.shape[1], no_bias=True)
+    if need[1]:
+        gw = _recorded_weight_grad(op, gy, x, g, w.shape)
+    if len(xs) > 2 and need[2]:
+        gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim)))
+    return (gx, gw, gb)[:len(xs)]
+
+
 def _deconv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
+    op = getattr(xp, "operator", None)
+    if op is not None:
+        return _recorded_deconv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     g, out = deconv_geom("Deconvolution", p, x.shape[2:])
     gy, g2 = gys[0], g
