@@ -18,13 +18,17 @@ installed here (no wheel index reachable), so there is no torch column. A closin
 one transposed convolution (``Deconvolution``, 128 -> 64 channels, 28x28 -> 56x56).
 
 The table gives medians (ms) with the spread (max - min over the rounds, in % of the median)
-and the ratios gluonlite / floor and gluonlite / MXNet.
+and the ratios gluonlite / floor and gluonlite / MXNet. ``--clock cpu`` (the default) times
+each call with the process's CPU time (every side runs on one thread, MXNet with its
+NaiveEngine in the calling thread), which other jobs on a shared machine disturb far less
+than wall time; ``--clock wall`` uses wall time.
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import interleaved, markdown_table, median, print_header  # noqa: E402
@@ -105,7 +109,8 @@ import json, sys, time
 import numpy as np
 import mxnet as mx
 from mxnet import autograd, nd
-kind, n, c, hw, rounds, warmup = json.loads(sys.argv[1])
+kind, n, c, hw, rounds, warmup, clock = json.loads(sys.argv[1])
+clock = time.process_time if clock == "cpu" else time.perf_counter
 rng = np.random.default_rng(0)
 if kind == "deconv":
     x = nd.array(rng.standard_normal((n, 128, 28, 28)).astype(np.float32))
@@ -132,19 +137,19 @@ else:
             X.grad.wait_to_read()
 out = []
 for r in range(warmup + rounds):
-    t0 = time.perf_counter()
+    t0 = clock()
     f()
     if r >= warmup:
-        out.append((time.perf_counter() - t0) * 1e3)
+        out.append((clock() - t0) * 1e3)
 print(json.dumps(out))
 """
 
 
-def _mxnet_times(py, kind, n, c, hw, rounds, warmup):
+def _mxnet_times(py, kind, n, c, hw, rounds, warmup, clock):
     env = dict(os.environ, OMP_NUM_THREADS="1", MXNET_ENGINE_TYPE="NaiveEngine",
                MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0")
-    run = subprocess.run([py, "-c", _MXNET_CODE, json.dumps([kind, n, c, hw, rounds, warmup])],
-                         capture_output=True, text=True, env=env)
+    args = json.dumps([kind, n, c, hw, rounds, warmup, clock])
+    run = subprocess.run([py, "-c", _MXNET_CODE, args], capture_output=True, text=True, env=env)
     if run.returncode:
         raise RuntimeError(f"MXNet side failed: {run.stderr[-2000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
@@ -159,9 +164,11 @@ def main(argv=None):
     ap.add_argument("--kinds", nargs="+", default=["fwd", "fwd+bwd"])
     ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON"))
     ap.add_argument("--no-mxnet", action="store_true")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     a = ap.parse_args(argv)
     py = None if a.no_mxnet else a.mxnet_python
-    print_header("conv", argv, f"- rounds {a.rounds} after {a.warmup} warmup, interleaved "
+    print_header("conv", argv, f"- {a.clock} time; rounds {a.rounds} after {a.warmup} warmup, "
+                 "interleaved "
                  "(gluonlite, floor); MXNet in its own process right after each case; "
                  f"MXNet: {py or 'not measured'}; PyTorch: not installed")
     rng = np.random.default_rng(0)
@@ -171,8 +178,9 @@ def main(argv=None):
     for kind, n, c, hw in cases:
         v = (_deconv_variants(n, rng) if kind == "deconv"
              else _our_variants(kind, n, c, hw, rng))
-        t = interleaved(v, a.rounds, a.warmup)
-        mx_t = _mxnet_times(py, kind, n, c, hw, a.rounds, a.warmup) if py else None
+        clock = time.process_time if a.clock == "cpu" else time.perf_counter
+        t = interleaved(v, a.rounds, a.warmup, clock=clock)
+        mx_t = _mxnet_times(py, kind, n, c, hw, a.rounds, a.warmup, a.clock) if py else None
         ours, floor = median(t["gluonlite"]), median(t["floor"])
         label = ("Deconvolution 128->64, 28->56, k4 s2" if kind == "deconv"
                  else f"{c}ch {hw}x{hw}")
