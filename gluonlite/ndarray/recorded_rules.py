@@ -184,6 +184,13 @@ def _swapaxes(x, a, b):
     return _call("SwapAxis", [x], dim1=a, dim2=b)
 
 
+def _operator(name, *inputs, **attrs):
+    """A registered operator on recorded NDArrays: for gradient rules that are themselves
+    operators (a Convolution's data gradient is a Deconvolution); plain array modules have no
+    `operator`, so a rule asks ``getattr(xp, 'operator', None)`` first."""
+    return _call(name, list(inputs), **attrs)
+
+
 # The array module's one-argument functions that are registered operators of the same name.
 _UNARY_OPERATORS = ("negative", "abs", "exp", "log", "sqrt", "square", "reciprocal", "tanh",
                     "sin", "cos", "tan", "sinh", "cosh", "arcsin", "arccos", "arctan",
@@ -237,6 +244,7 @@ class _RecordingModule:
         "expand_dims": _expand_dims,
         "transpose": _transpose,
         "swapaxes": _swapaxes,
+        "operator": _operator,
     }
 
     def __getattr__(self, name):

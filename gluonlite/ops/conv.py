@@ -107,32 +107,62 @@ def _offsets(g):
                   g.stride[i]) for i in range(nd))
 
 
-def im2col(xp, x, g, value=0):
-    """The columns of input `x` (N, C, *spatial) for geometry `g`: an array (C * K, N * P)
-    whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
-    kernel's size, P the output's). One strided-slice copy per kernel offset."""
-    xpad = _pad_input(xp, x, g, value)
-    n, c = x.shape[:2]
+# im2col's columns are made and consumed a few samples at a time, in buffers reused across
+# the chunks: one pass over a whole batch would write K times the input (925 MB for 32
+# samples of 64 x 56 x 56, 3 x 3) into fresh memory, and paging that in costs as much as the
+# product. A chunk of about this many columns' entries keeps the products large.
+_CHUNK = 1 << 22
+
+
+def _chunks(n, per_sample):
+    """(start, end) sample ranges of about `_CHUNK` column entries each."""
+    step = max(1, _CHUNK // max(1, per_sample))
+    for s in range(0, n, step):
+        yield s, min(n, s + step)
+
+
+def _im2col_padded(xp, xpad, g, buf=None):
+    n, c = xpad.shape[:2]
     kk = prod(g.kernel)
-    cols = xp.empty((c, kk, n) + g.out, dtype=x.dtype)
+    shape = (c, kk, n) + g.out
+    cols = xp.empty(shape, dtype=xpad.dtype) if buf is None else buf[:prod(shape)].reshape(shape)
     for j, sl in _offsets(g):
         cols[:, j] = xpad[sl].swapaxes(0, 1)
     return cols.reshape(c * kk, n * prod(g.out))
 
 
+def im2col(xp, x, g, value=0):
+    """The columns of input `x` (N, C, *spatial) for geometry `g`: an array (C * K, N * P)
+    whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
+    kernel's size, P the output's). One strided-slice copy per kernel offset."""
+    return _im2col_padded(xp, _pad_input(xp, x, g, value), g)
+
+
+def _col2im_into(xp, cols, dst, g):
+    """Add columns (C * K, N * P) into the padded input gradient `dst` (N, C, *padded)."""
+    n, c = dst.shape[:2]
+    cv = cols.reshape((c, prod(g.kernel), n) + g.out)
+    for j, sl in _offsets(g):
+        dst[sl] += cv[:, j].swapaxes(0, 1)
+
+
+def _padded_shape(x_shape, g):
+    sp = x_shape[2:]
+    return tuple(x_shape[:2]) + tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(len(sp)))
+
+
+def _crop(a, x_shape, g):
+    sp = x_shape[2:]
+    return a[(slice(None), slice(None)) + tuple(slice(g.pad[i], g.pad[i] + sp[i])
+                                                for i in range(len(sp)))]
+
+
 def col2im(xp, cols, x_shape, g):
     """The adjoint of `im2col`: columns (C * K, N * P) summed back into an input (N, C,
     *spatial). One strided add per kernel offset."""
-    nd = len(g.kernel)
-    n, c = x_shape[:2]
-    sp = x_shape[2:]
-    padded = tuple(sp[i] + g.pad[i] + g.pad_end[i] for i in range(nd))
-    out = xp.zeros((n, c) + padded, dtype=cols.dtype)
-    cv = cols.reshape((c, prod(g.kernel), n) + g.out)
-    for j, sl in _offsets(g):
-        out[sl] += cv[:, j].swapaxes(0, 1)
-    crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
-    return out[(slice(None), slice(None)) + crop]
+    out = xp.zeros(_padded_shape(x_shape, g), dtype=cols.dtype)
+    _col2im_into(xp, cols, out, g)
+    return _crop(out, x_shape, g)
 
 
 def _group_rows(a, groups, i):
@@ -140,47 +170,83 @@ def _group_rows(a, groups, i):
     return a[i * r:(i + 1) * r]
 
 
-def conv_forward(xp, x, w, groups, g):
-    """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel): one
-    matrix product per group on the im2col columns."""
-    n, f = x.shape[0], w.shape[0]
-    cols = im2col(xp, x, g)
+def conv_forward(xp, x, w, groups, g, bias=None):
+    """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
+    `bias` (F,) when given: one matrix product per group on the im2col columns of each chunk
+    of samples."""
+    n, c = x.shape[:2]
+    f, p = w.shape[0], prod(g.out)
+    rows = c * prod(g.kernel)
+    dt = np.result_type(x.dtype, w.dtype)
+    xpad = _pad_input(xp, x, g)
     w2 = w.reshape(f, -1)
-    y = xp.empty((f, cols.shape[1]), dtype=np.result_type(x.dtype, w.dtype))
-    for i in range(groups):
-        xp.matmul(_group_rows(w2, groups, i), _group_rows(cols, groups, i),
-                  out=_group_rows(y, groups, i))
-    return y.reshape((f, n) + g.out).swapaxes(0, 1)
+    b = None if bias is None else bias.reshape(1, -1, 1).astype(dt, copy=False)
+    y = xp.empty((n, f, p), dtype=dt)
+    buf = tmp = None
+    for s, e in _chunks(n, rows * p):
+        m = e - s
+        if buf is None:
+            buf, tmp = xp.empty(rows * m * p, dtype=x.dtype), xp.empty(f * m * p, dtype=dt)
+        cols = _im2col_padded(xp, xpad[s:e], g, buf)
+        t = tmp[:f * m * p].reshape(f, m * p)
+        for i in range(groups):
+            xp.matmul(_group_rows(w2, groups, i), _group_rows(cols, groups, i),
+                      out=_group_rows(t, groups, i))
+        src = t.reshape(f, m, p).swapaxes(0, 1)
+        if b is None:
+            y[s:e] = src
+        else:
+            xp.add(src, b, out=y[s:e])
+    return y.reshape((n, f) + g.out)
 
 
-def _gy_matrix(xp, gy):
-    """(F, N * P) from an output gradient (N, F, *out)."""
-    return xp.ascontiguousarray(gy.swapaxes(0, 1)).reshape(gy.shape[1], -1)
+def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True,
+                  w_shape=None):
+    """The gradients (dx, dw) of `conv_forward` (None where not needed): per chunk of
+    samples, dw += gy_g @ cols_g.T (cols from `x`) and dcols_g = w_g.T @ gy_g summed back
+    into dx by col2im. Also Deconvolution's forward (dx) and weight gradient. `w` may be
+    None when only dw is wanted (its shape then given as `w_shape`)."""
+    n, c = x_shape[:2]
+    w_shape = tuple(w.shape if w is not None else w_shape)
+    f, p = w_shape[0], prod(g.out)
+    rows = c * prod(g.kernel)
+    dt = np.result_type(gy.dtype, (w if w is not None else x).dtype)
+    w2 = w.reshape(f, -1) if w is not None else None
+    xpad = _pad_input(xp, x, g) if need_w else None
+    dw = xp.zeros((f, rows // groups), dtype=dt) if need_w else None
+    dxpad = xp.zeros(_padded_shape(x_shape, g), dtype=dt) if need_x else None
+    gbuf = cbuf = None
+    for s, e in _chunks(n, rows * p):
+        m = e - s
+        if gbuf is None:
+            gbuf, cbuf = xp.empty(f * m * p, dtype=gy.dtype), xp.empty(rows * m * p, dtype=dt)
+        g3 = gbuf[:f * m * p].reshape(f, m, p)
+        g3[...] = gy[s:e].reshape(m, f, p).swapaxes(0, 1)
+        g2 = g3.reshape(f, m * p)
+        if need_w:
+            cols = _im2col_padded(xp, xpad[s:e], g, cbuf)
+            for i in range(groups):
+                _group_rows(dw, groups, i)[...] += xp.matmul(
+                    _group_rows(g2, groups, i), _group_rows(cols, groups, i).T)
+        if need_x:
+            dcols = cbuf[:rows * m * p].reshape(rows, m * p)
+            for i in range(groups):
+                xp.matmul(_group_rows(w2, groups, i).T, _group_rows(g2, groups, i),
+                          out=_group_rows(dcols, groups, i))
+            _col2im_into(xp, dcols, dxpad[s:e], g)
+    dx = _crop(dxpad, x_shape, g) if need_x else None
+    return dx, (dw.reshape(w_shape) if need_w else None)
 
 
 def conv_data_grad(xp, gy, w, groups, g, x_shape):
-    """The gradient of `conv_forward` with respect to x: per group w_g.T @ gy_g, then col2im.
-    Also Deconvolution's forward."""
-    f = w.shape[0]
-    g2 = _gy_matrix(xp, gy)
-    w2 = w.reshape(f, -1)
-    ck = w2.shape[1]
-    cols = xp.empty((ck * groups, g2.shape[1]), dtype=np.result_type(gy.dtype, w.dtype))
-    for i in range(groups):
-        xp.matmul(_group_rows(w2, groups, i).T, _group_rows(g2, groups, i),
-                  out=_group_rows(cols, groups, i))
-    return col2im(xp, cols, x_shape, g)
+    """The gradient of `conv_forward` with respect to x (Deconvolution's forward)."""
+    return conv_backward(xp, gy, w, groups, g, x_shape, need_w=False)[0]
 
 
 def conv_weight_grad(xp, x, gy, groups, g, w_shape):
-    """The gradient of `conv_forward` with respect to w: per group gy_g @ cols_g.T."""
-    cols = im2col(xp, x, g)
-    g2 = _gy_matrix(xp, gy)
-    dw = xp.empty((w_shape[0], cols.shape[0] // groups), dtype=np.result_type(x.dtype, gy.dtype))
-    for i in range(groups):
-        xp.matmul(_group_rows(g2, groups, i), _group_rows(cols, groups, i).T,
-                  out=_group_rows(dw, groups, i))
-    return dw.reshape(w_shape)
+    """The gradient of `conv_forward` with respect to w, of shape `w_shape`."""
+    return conv_backward(xp, gy, None, groups, g, x.shape, x=x, need_x=False,
+                         w_shape=w_shape)[1]
 
 
 # ---- Convolution ---------------------------------------------------------------------------
@@ -277,30 +343,68 @@ def _convolution(p, rc, x, w, b=None):
     last, _ = _layout_of("Convolution", p, x.ndim)
     xf = _to_first(x) if last else x
     g = conv_geom("Convolution", p, xf.shape[2:])
-    y = conv_forward(xp, xf, _conv_weight_first(w, last), p.num_group, g)
-    if b is not None:
-        y = y + b.reshape(_bias_shape(len(g.kernel))).astype(y.dtype, copy=False)
-    else:
-        y = xp.ascontiguousarray(y)
+    y = conv_forward(xp, xf, _conv_weight_first(w, last), p.num_group, g, bias=b)
     y = y.astype(x.dtype, copy=False)
     return xp.ascontiguousarray(_to_last(y)) if last else y
 
 
+def _recorded_weight_grad(op, x, gy, g, w_shape):
+    """dw of a convolution (groups 1, channels first) as a Convolution itself: x with samples
+    as channels, correlated with gy as the kernel (stride and dilation trade places), cropped
+    to the kernel. For recorded (second-order) gradients."""
+    nd = len(g.kernel)
+    perm = (1, 0) + tuple(range(2, 2 + nd))
+    full = op("Convolution", op("transpose", x, axes=perm), op("transpose", gy, axes=perm),
+              kernel=g.out, stride=g.dilate, dilate=g.stride, pad=g.pad,
+              num_filter=w_shape[0], no_bias=True)
+    full = op("slice", full, begin=(None, None) + (0,) * nd, end=(None, None) + tuple(g.kernel))
+    return op("transpose", full, axes=perm)
+
+
+def _recorded_conv_vjp(op, p, xs, gys, need):
+    """Convolution's gradient as registered operators (Deconvolution, Convolution), so that it
+    records for a second derivative; groups 1 and channels-first layouts only."""
+    x, w = xs[0], xs[1]
+    gy = gys[0]
+    if p.num_group != 1 or _layout_of("Convolution", p, x.ndim)[0]:
+        raise ValueError("Convolution: a second derivative needs num_group=1 and a "
+                         "channels-first layout")
+    sp = x.shape[2:]
+    g = conv_geom("Convolution", p, sp)
+    nd = len(sp)
+    gx = gw = gb = None
+    if need[0]:
+        adj = tuple(sp[i] - (g.stride[i] * (g.out[i] - 1) + g.dilate[i] * (g.kernel[i] - 1) + 1
+                             - 2 * g.pad[i]) for i in range(nd))
+        gx = op("Deconvolution", gy, w, kernel=g.kernel, stride=g.stride, dilate=g.dilate,
+                pad=g.pad, adj=adj, num_filter=x.shape[1], no_bias=True)
+    if need[1]:
+        gw = _recorded_weight_grad(op, x, gy, g, w.shape)
+    if len(xs) > 2 and need[2]:
+        gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim)))
+    return (gx, gw, gb)[:len(xs)]
+
+
 def _conv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
+    op = getattr(xp, "operator", None)
+    if op is not None:
+        return _recorded_conv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     last, _ = _layout_of("Convolution", p, x.ndim)
     xf = _to_first(x) if last else x
     wf = _conv_weight_first(w, last)
     gy = _to_first(gys[0]) if last else gys[0]
     g = conv_geom("Convolution", p, xf.shape[2:])
-    gx = gw = gb = None
-    if need[0]:
-        gx = conv_data_grad(xp, gy, wf, p.num_group, g, xf.shape).astype(x.dtype, copy=False)
+    gx, gw = conv_backward(xp, gy, wf, p.num_group, g, xf.shape, x=xf, need_x=need[0],
+                           need_w=need[1])
+    if gx is not None:
+        gx = gx.astype(x.dtype, copy=False)
         gx = _to_last(gx) if last else gx
-    if need[1]:
-        gw = conv_weight_grad(xp, xf, gy, p.num_group, g, wf.shape).astype(w.dtype, copy=False)
+    if gw is not None:
+        gw = gw.astype(w.dtype, copy=False)
         gw = _to_last(gw) if last else gw
+    gb = None
     if len(xs) > 2 and need[2]:
         gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim))).astype(xs[2].dtype, copy=False)
     return (gx, gw, gb)[:len(xs)]
@@ -382,8 +486,30 @@ def _deconv_apply(xp, x, w, groups, g, out):
     return conv_data_grad(xp, x, w, groups, g, (x.shape[0], w.shape[1] * groups) + out)
 
 
+def _recorded_deconv_vjp(op, p, xs, gys, need):
+    """Deconvolution's gradient as registered operators (a Convolution and the weight
+    gradient of one), so that it records for a second derivative; groups 1 only."""
+    x, w = xs[0], xs[1]
+    if p.num_group != 1:
+        raise ValueError("Deconvolution: a second derivative needs num_group=1")
+    g, out = deconv_geom("Deconvolution", p, x.shape[2:])
+    gy = gys[0]
+    gx = gw = gb = None
+    if need[0]:
+        gx = op("Convolution", gy, w, kernel=g.kernel, stride=g.stride, dilate=g.dilate,
+                pad=g.pad, num_filter=x.shape[1], no_bias=True)
+    if need[1]:
+        gw = _recorded_weight_grad(op, gy, x, g, w.shape)
+    if len(xs) > 2 and need[2]:
+        gb = gy.sum(axis=(0,) + tuple(range(2, gy.ndim)))
+    return (gx, gw, gb)[:len(xs)]
+
+
 def _deconv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
+    op = getattr(xp, "operator", None)
+    if op is not None:
+        return _recorded_deconv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     g, out = deconv_geom("Deconvolution", p, x.shape[2:])
     gy, g2 = gys[0], g

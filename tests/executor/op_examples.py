@@ -155,6 +155,25 @@ def _own_table():
                                                   "saturation": 0.2, "hue": 0.1}),
            ("_image_adjust_lighting", [img], {"alpha": (0.1, -0.2, 0.3)}),
            ("_image_random_lighting", [img], {"alpha_std": 0.1})]
+    # convolution family, per-sample norms, Pad, UpSampling, softmin (gluonlite/ops/conv.py,
+    # normalization.py, spatial.py, nn.py)
+    x4 = _u((2, 3, 5, 4))
+    ex += [
+        ("Convolution", [x4, _u((4, 3, 3, 2)), _u((4,))],
+         {"kernel": (3, 2), "num_filter": 4, "stride": (2, 1), "pad": (1, 1)}),
+        ("Deconvolution", [x4, _u((3, 2, 3, 3))],
+         {"kernel": (3, 3), "num_filter": 2, "stride": (2, 2), "adj": (1, 1)}),
+        ("Pooling", [x4], {"kernel": (2, 2), "pool_type": "avg", "pooling_convention": "full"}),
+        ("Pooling", [x4], {"kernel": (3, 3), "pad": (1, 1)}),
+        ("im2col", [x4], {"kernel": (2, 2), "stride": (1, 2)}),
+        ("col2im", [_u((2, 12, 6))], {"kernel": (2, 2), "stride": (1, 2),
+                                       "output_size": (4, 5)}),
+        ("InstanceNorm", [x4, _pos((3,)), _u((3,))], {}),
+        ("GroupNorm", [_u((2, 4, 3)), _pos((2,)), _u((2,))], {"num_groups": 2}),
+        ("Pad", [x4], {"mode": "reflect", "pad_width": (0, 0, 0, 0, 1, 2, 2, 1)}),
+        ("UpSampling", [x4], {"scale": 2, "sample_type": "nearest"}),
+        ("softmin", [a], {"axis": 0}),
+    ]
     return ex
 
 

@@ -100,3 +100,44 @@ def test_layer_errors_name_the_operator_and_shapes():
     with pytest.raises(mx.MXNetError, match=r"Convolution: num_group=2 must divide the input "
                                            r"channels \(3, data \(1, 3, 5, 5\)\)"):
         conv(nd.ones((1, 3, 5, 5)))
+
+
+def test_loading_a_conv_of_another_shape_names_the_parameter_and_both_shapes(tmp_path):
+    a = nn.Conv2D(3, 3, in_channels=2, prefix="c_")
+    a.initialize()
+    a.save_parameters(str(tmp_path / "c.params"))
+    b = nn.Conv2D(4, 3, in_channels=2, prefix="c_")
+    with pytest.raises(ValueError, match=r"c\.params: .*weight \(expected \(4, 2, 3, 3\), "
+                                         r"file has \(3, 2, 3, 3\)\)"):
+        b.load_parameters(str(tmp_path / "c.params"))
+
+
+def test_gradient_penalty_through_a_convolution_matches_finite_differences():
+    # WGAN-GP's penalty: |d loss / d x|^2, differentiated again with respect to the weight.
+    rng = np.random.RandomState(3)
+    x0 = rng.uniform(-1, 1, (2, 2, 5, 4))
+    w0 = rng.uniform(-1, 1, (3, 2, 3, 2))
+    attrs = dict(kernel=(3, 2), num_filter=3, stride=(2, 1), pad=(1, 0), no_bias=True)
+
+    def input_grad(w, create_graph):
+        x = nd.array(x0, dtype=np.float64)
+        x.attach_grad()
+        with mx.autograd.record():
+            loss = nd.tanh(nd.Convolution(x, w, **attrs)).sum()
+            gx, = mx.autograd.grad(loss, [x], create_graph=create_graph)
+            pen = (gx * gx).sum()
+        return pen
+
+    w = nd.array(w0, dtype=np.float64)
+    w.attach_grad()
+    with mx.autograd.record():
+        pen = input_grad(w, True)
+    pen.backward()
+    num = np.zeros_like(w0)
+    for k in np.ndindex(w0.shape):
+        d = np.zeros_like(w0)
+        d[k] = 1e-6
+        hi = input_grad(nd.array(w0 + d, dtype=np.float64), False).asscalar()
+        lo = input_grad(nd.array(w0 - d, dtype=np.float64), False).asscalar()
+        num[k] = (hi - lo) / 2e-6
+    np.testing.assert_allclose(w.grad.asnumpy(), num, rtol=1e-5, atol=1e-7)

@@ -71,3 +71,15 @@ def test_symbolic_matches_mxnet(i):
     for k, n in enumerate(names if _grads_compared(meta) else []):
         np.testing.assert_allclose(grads[n].asnumpy(), _DATA[f"{i}_grad{k}"], rtol=1e-4,
                                    atol=1e-5)
+
+
+_CONV_CASES = [i for i in range(_N) if json.loads(str(_DATA[f"{i}_meta"]))["op"] in
+               ("Convolution", "Deconvolution", "UpSampling")]
+
+
+@pytest.mark.parametrize("i", _CONV_CASES, ids=[_ids()[i] for i in _CONV_CASES])
+def test_convolutions_in_one_sample_chunks_match_mxnet(i, monkeypatch):
+    # The kernels walk the batch in chunks of about _CHUNK column entries; one sample each.
+    from gluonlite.ops import conv
+    monkeypatch.setattr(conv, "_CHUNK", 1)
+    test_imperative_matches_mxnet(i)
