@@ -68,6 +68,20 @@ def test_op_hook_names_match_mxnet():
         assert seen == EXPECTED[f"op_hook_monitor_all_{monitor_all}"]
 
 
+def test_op_hook_names_inputs_as_mxnet_does():
+    model = nn.HybridSequential(prefix="dense_")
+    with model.name_scope():
+        model.add(nn.Dense(2), nn.Activation("relu"))
+    model.initialize()
+    model.hybridize(static_alloc=True)
+    seen = []
+    model.register_op_hook(lambda n, o, a: seen.append(n), monitor_all=True)
+    model(nd.ones((2, 3, 4)))
+    assert seen == ["dense_dense0_fwd_data", "dense_dense0_fwd_weight", "dense_dense0_fwd_bias",
+                    "dense_dense0_fwd_output", "dense_relu0_fwd_input0",
+                    "dense_relu0_fwd_output"]  # MXNet 1.9.1's test_op_hook_output_names
+
+
 def test_op_hook_reports_the_values_computed():
     model = nn.HybridSequential(prefix="h_")
     with model.name_scope():
