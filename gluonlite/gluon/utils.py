@@ -8,7 +8,7 @@ import numpy as np
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
-           "replace_file", "check_sha1", "download", "is_np_array", "is_np_shape"]
+           "replace_file", "is_np_array", "is_np_shape"]
 
 
 class HookHandle:
@@ -60,63 +60,6 @@ class HookHandle:
 
     def __exit__(self, *exc):
         self.detach()
-
-
-def check_sha1(filename, sha1_hash):
-    """Whether the SHA-1 digest of file `filename` is `sha1_hash` (hex).
-
-    Example: ``check_sha1('resnet18_v1.params', 'a0666292...')``.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    import hashlib
-    sha1 = hashlib.sha1()
-    with open(filename, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            sha1.update(chunk)
-    return sha1.hexdigest() == sha1_hash
-
-
-def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
-    """The local path of the file `url` names, which must already be there: gluonlite does
-    not download (it runs offline). The path is MXNet's: `path` itself, or the URL's file
-    name inside directory `path` (or the current directory when `path` is None).
-
-    Args:
-        url: where MXNet would fetch the file from.
-        path: the destination file or directory.
-        overwrite: MXNet fetches again even when the file exists; here the file must be
-            placed by hand, so this raises.
-        sha1_hash: the expected SHA-1 (hex) of the file, checked when given.
-        retries, verify_ssl: accepted for MXNet compatibility (no network is used).
-
-    Returns:
-        The file's path.
-
-    Raises:
-        ValueError: no file name in `url` and no `path`; negative `retries`.
-        OSError: the file is missing or its SHA-1 differs (one line naming the URL and the
-            file to place by hand), or `overwrite` is set.
-
-    Example: ``fname = download('https://.../train-images-idx3-ubyte.gz', path='data/')``.
-    """
-    if path is None:
-        fname = url.split("/")[-1]
-        if not fname:
-            raise ValueError(f"download: cannot make a file name from URL {url!r}; give path")
-    else:
-        path = os.path.expanduser(path)
-        fname = os.path.join(path, url.split("/")[-1]) if os.path.isdir(path) else path
-    if retries < 0:
-        raise ValueError(f"download: retries must be at least 0, got {retries}")
-    if overwrite or not os.path.exists(fname):
-        raise OSError(f"download: gluonlite does not download; fetch {url} yourself and place "
-                      f"it at {os.path.abspath(fname)}")
-    if sha1_hash and not check_sha1(fname, sha1_hash):
-        raise OSError(f"download: {os.path.abspath(fname)} does not match the SHA-1 "
-                      f"{sha1_hash} expected for {url}; replace it with the file from that URL")
-    return fname
 
 
 def shape_is_known(shape):
