@@ -425,7 +425,9 @@ def test_parameter_dict_helpers():
     assert set(pd.list_ctx()) == {mx.cpu(0), mx.cpu(1)}
     pd.setattr("lr_mult", 0.5)
     assert pd["net_w"].lr_mult == 0.5
-    pd.setattr("grad_req", "add")
+    with pytest.warns(UserWarning, match="Constant parameter 'net_k'"):
+        pd.setattr("grad_req", "add")  # the Constant keeps 'null'
+    assert pd["net_k"].grad_req == "null"
     with autograd.record():
         y = pd["net_w"].data(mx.cpu(1)) * 3
     y.backward()
