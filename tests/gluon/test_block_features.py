@@ -558,3 +558,42 @@ def test_symbol_block_takes_dtypes_from_inputs_and_files(tmp_path):
     kept = {k: np.dtype(p.dtype).name for k, p in imported.params.items()}
     assert kept["m_batchnorm0_running_var"] == kept["m_batchnorm0_gamma"] == "float32"
     assert kept["m_dense0_weight"] == "float16"
+
+
+def test_share_parameters_by_structural_or_full_name():
+    def make():
+        net = nn.HybridSequential()
+        with net.name_scope():
+            net.add(nn.Dense(3, in_units=2), nn.Dense(1, in_units=3))
+        return net
+
+    a, b = make(), make()
+    a.initialize(mx.init.Uniform(0.5))
+    b.share_parameters(a._collect_params_with_prefix())
+    assert b[0].weight is a[0].weight and b[1].bias is a[1].bias
+    x = nd.array([[1.0, -1.0]])
+    b.hybridize()
+    np.testing.assert_allclose(b(x).asnumpy(), a(x).asnumpy(), rtol=1e-6)
+    with autograd.record():
+        y = a(x) + b(x)
+    y.backward()
+    twice = a[0].weight.grad().asnumpy().copy()
+    with autograd.record():
+        y1 = a(x)
+    y1.backward()
+    # one Parameter used by both nets: its gradient sums both uses
+    np.testing.assert_allclose(twice, 2 * a[0].weight.grad().asnumpy(), rtol=1e-6)
+    c = make()
+    c.share_parameters({"0.weight": a[0].weight})
+    assert c[0].weight is a[0].weight and c[0].bias is not a[0].bias
+    assert a[0].weight.name in c.collect_params().keys()
+    same_names = gluon.ParameterDict()
+    e = nn.Dense(3, in_units=2, prefix="e_")
+    same_names.get("e_weight", shape=(3, 2))
+    e.share_parameters(same_names)  # by full name
+    assert e.weight is same_names["e_weight"]
+    d = nn.Dense(2, in_units=5)
+    with pytest.raises(ValueError, match=r"has shape \(2, 5\) but the shared .* has \(3, 2\)"):
+        d.share_parameters({"weight": a[0].weight})
+    with pytest.raises(TypeError, match="dict of Parameters"):
+        d.share_parameters([a[0].weight])
