@@ -597,3 +597,18 @@ def test_share_parameters_by_structural_or_full_name():
         d.share_parameters({"weight": a[0].weight})
     with pytest.raises(TypeError, match="dict of Parameters"):
         d.share_parameters([a[0].weight])
+
+
+def test_shared_parameter_with_its_own_initializer():
+    class WithInit(gluon.HybridBlock):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            with self.name_scope():
+                self.param = self.params.get("param", shape=(1,), init=mx.init.Constant(-10.0))
+
+    a = WithInit()
+    b = WithInit(params=a.collect_params())  # asks for an equal (not the same) initializer
+    c = WithInit()
+    assert a.param is b.param and a.param is not c.param
+    assert a.param.init == c.param.init and a.param.init != mx.init.Constant(-9.0)
+    assert mx.init.Constant(1.0) != mx.init.Uniform(1.0)
