@@ -99,6 +99,18 @@ class Initializer:
     def __repr__(self):
         return f"{self.__class__.__name__}({self._kwargs})"
 
+    def __eq__(self, other):
+        # as MXNet: the same kind with the same arguments (parameter sharing compares them)
+        if not isinstance(other, Initializer):
+            return NotImplemented
+        if type(self) is not type(other) or self._kwargs.keys() != other._kwargs.keys():
+            return False
+        return all(np.array_equal(np.asarray(v), np.asarray(other._kwargs[k]))
+                   if isinstance(v, np.ndarray) or isinstance(other._kwargs[k], np.ndarray)
+                   else v == other._kwargs[k] for k, v in self._kwargs.items())
+
+    __hash__ = None  # equal initializers are interchangeable values (MXNet's are unhashable)
+
     def __call__(self, desc, arr):
         """Fill NDArray `arr` for the parameter described by `desc` (an InitDesc or a name).
 

@@ -259,6 +259,55 @@ class Block:
             ret.update(child._collect_params_with_prefix(prefix + name))
         return ret
 
+    def share_parameters(self, shared):
+        """Use the Parameters of `shared` in place of this block's own (MXNet 2's spelling of
+        sharing; the 1.x way, ``params=other.collect_params()`` at construction, works too).
+
+        Args:
+            shared: a dict (or ParameterDict) whose keys are structural names as
+                `save_parameters` writes them (``'0.weight'``, ``'dense.bias'``) or full
+                parameter names (``'dense0_weight'``); parameters not named stay.
+
+        Returns:
+            this block.
+
+        Raises:
+            ValueError: a shared Parameter whose shape cannot be this one's (both named).
+
+        Example::
+
+            net2.share_parameters(net1._collect_params_with_prefix())
+        """
+        if not hasattr(shared, "items"):
+            raise TypeError(f"{self.name}.share_parameters: shared must be a dict of "
+                            f"Parameters, got {type(shared).__name__}")
+        # a plain dict: ParameterDict.get would create what it does not find
+        self._share_parameters(dict(shared.items()), "")
+        return self
+
+    def _share_parameters(self, shared, prefix):
+        for attr, p in list(self._reg_params.items()):
+            new = shared.get(prefix + attr)
+            if new is None:
+                new = shared.get(p.name)
+            if new is None or new is p:
+                continue
+            if p.shape is not None and new.shape is not None and (
+                    len(p.shape) != len(new.shape) or
+                    any(a not in (0, b) and b != 0 for a, b in zip(p.shape, new.shape))):
+                raise ValueError(f"{self.name}.share_parameters: Parameter {p.name!r} has shape "
+                                 f"{p.shape} but the shared {new.name!r} has {new.shape}")
+            self._reg_params[attr] = new
+            object.__setattr__(self, attr, new)
+            own = self._params._params
+            if own.get(p.name) is p:
+                own.pop(p.name)
+                own[new.name] = new
+        if isinstance(self, HybridBlock):
+            self._clear_cached_op()
+        for name, child in self._children.items():
+            child._share_parameters(shared, f"{prefix}{name}.")
+
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
         """Initialize every parameter (deferred for those whose shape is not known yet).
 

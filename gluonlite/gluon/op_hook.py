@@ -10,8 +10,15 @@ from .. import autograd
 __all__ = ["report_ops"]
 
 
+# Operators MXNet registers without input names (no FListInputNames): its monitor calls
+# their inputs ``input0, input1, ...`` instead of ``data``.
+_UNNAMED_INPUTS = frozenset((
+    "Activation", "Cast", "Flatten", "Reshape", "SliceChannel", "SwapAxis", "clip",
+    "expand_dims", "norm", "slice", "slice_axis", "transpose"))
+
+
 def _input_names(node):
-    if node.op.variadic:
+    if node.op.variadic or node.op.name in _UNNAMED_INPUTS:
         return None
     return node.op.input_names(node.params)
 

@@ -202,7 +202,12 @@ class Trainer:
         Args:
             batch_size: the number of samples the gradients were summed over (1 if the loss
                 was already averaged).
-            ignore_stale_grad: skip parameters not initialized yet instead of raising.
+            ignore_stale_grad: skip parameters whose gradient no backward has written since
+                the last step (and parameters not initialized yet) instead of raising.
+
+        Raises:
+            UserWarning (an exception, as MXNet raises it): a stale gradient, without
+                `ignore_stale_grad`.
         """
         self._optimizer.rescale_grad = self._scale / batch_size
         self._prepare()
@@ -261,10 +266,23 @@ class Trainer:
                 if ignore_stale_grad:
                     continue
                 p.data()  # raises the parameter's own not-initialized error
+            if not ignore_stale_grad:
+                for data in p.list_data():
+                    if not data._fresh_grad:
+                        raise UserWarning(
+                            f"Gradient of Parameter `{p.name}` on context {data.context} has "
+                            "not been updated by backward since last `step`. This could mean a "
+                            "bug in your model that made it only use a subset of the "
+                            "Parameters (Blocks) for this iteration. If you are intentionally "
+                            "only using a subset, call step with ignore_stale_grad=True to "
+                            "suppress this warning and skip updating of Parameters with stale "
+                            "gradient")
             if self._kvstore is not None and self._update_on_kvstore:
                 continue
             for todo, data, grad in zip(work, p.list_data(), p.list_grad()):
-                todo.append((i, grad, data))
+                if not ignore_stale_grad or data._fresh_grad:
+                    todo.append((i, grad, data))
+                    data._fresh_grad = False
         for k, (updater, todo) in enumerate(zip(self._updaters, work)):
             if todo:
                 self._count_updates_of(k)

@@ -68,6 +68,20 @@ def test_op_hook_names_match_mxnet():
         assert seen == EXPECTED[f"op_hook_monitor_all_{monitor_all}"]
 
 
+def test_op_hook_names_inputs_as_mxnet_does():
+    model = nn.HybridSequential(prefix="dense_")
+    with model.name_scope():
+        model.add(nn.Dense(2), nn.Activation("relu"))
+    model.initialize()
+    model.hybridize(static_alloc=True)
+    seen = []
+    model.register_op_hook(lambda n, o, a: seen.append(n), monitor_all=True)
+    model(nd.ones((2, 3, 4)))
+    assert seen == ["dense_dense0_fwd_data", "dense_dense0_fwd_weight", "dense_dense0_fwd_bias",
+                    "dense_dense0_fwd_output", "dense_relu0_fwd_input0",
+                    "dense_relu0_fwd_output"]  # MXNet 1.9.1's test_op_hook_output_names
+
+
 def test_op_hook_reports_the_values_computed():
     model = nn.HybridSequential(prefix="h_")
     with model.name_scope():
@@ -411,7 +425,9 @@ def test_parameter_dict_helpers():
     assert set(pd.list_ctx()) == {mx.cpu(0), mx.cpu(1)}
     pd.setattr("lr_mult", 0.5)
     assert pd["net_w"].lr_mult == 0.5
-    pd.setattr("grad_req", "add")
+    with pytest.warns(UserWarning, match="Constant parameter 'net_k'"):
+        pd.setattr("grad_req", "add")  # the Constant keeps 'null'
+    assert pd["net_k"].grad_req == "null"
     with autograd.record():
         y = pd["net_w"].data(mx.cpu(1)) * 3
     y.backward()
@@ -542,3 +558,57 @@ def test_symbol_block_takes_dtypes_from_inputs_and_files(tmp_path):
     kept = {k: np.dtype(p.dtype).name for k, p in imported.params.items()}
     assert kept["m_batchnorm0_running_var"] == kept["m_batchnorm0_gamma"] == "float32"
     assert kept["m_dense0_weight"] == "float16"
+
+
+def test_share_parameters_by_structural_or_full_name():
+    def make():
+        net = nn.HybridSequential()
+        with net.name_scope():
+            net.add(nn.Dense(3, in_units=2), nn.Dense(1, in_units=3))
+        return net
+
+    a, b = make(), make()
+    a.initialize(mx.init.Uniform(0.5))
+    b.share_parameters(a._collect_params_with_prefix())
+    assert b[0].weight is a[0].weight and b[1].bias is a[1].bias
+    x = nd.array([[1.0, -1.0]])
+    b.hybridize()
+    np.testing.assert_allclose(b(x).asnumpy(), a(x).asnumpy(), rtol=1e-6)
+    with autograd.record():
+        y = a(x) + b(x)
+    y.backward()
+    twice = a[0].weight.grad().asnumpy().copy()
+    with autograd.record():
+        y1 = a(x)
+    y1.backward()
+    # one Parameter used by both nets: its gradient sums both uses
+    np.testing.assert_allclose(twice, 2 * a[0].weight.grad().asnumpy(), rtol=1e-6)
+    c = make()
+    c.share_parameters({"0.weight": a[0].weight})
+    assert c[0].weight is a[0].weight and c[0].bias is not a[0].bias
+    assert a[0].weight.name in c.collect_params().keys()
+    same_names = gluon.ParameterDict()
+    e = nn.Dense(3, in_units=2, prefix="e_")
+    same_names.get("e_weight", shape=(3, 2))
+    e.share_parameters(same_names)  # by full name
+    assert e.weight is same_names["e_weight"]
+    d = nn.Dense(2, in_units=5)
+    with pytest.raises(ValueError, match=r"has shape \(2, 5\) but the shared .* has \(3, 2\)"):
+        d.share_parameters({"weight": a[0].weight})
+    with pytest.raises(TypeError, match="dict of Parameters"):
+        d.share_parameters([a[0].weight])
+
+
+def test_shared_parameter_with_its_own_initializer():
+    class WithInit(gluon.HybridBlock):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            with self.name_scope():
+                self.param = self.params.get("param", shape=(1,), init=mx.init.Constant(-10.0))
+
+    a = WithInit()
+    b = WithInit(params=a.collect_params())  # asks for an equal (not the same) initializer
+    c = WithInit()
+    assert a.param is b.param and a.param is not c.param
+    assert a.param.init == c.param.init and a.param.init != mx.init.Constant(-9.0)
+    assert mx.init.Constant(1.0) != mx.init.Uniform(1.0)

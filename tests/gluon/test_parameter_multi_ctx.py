@@ -115,3 +115,4 @@ def test_shape_is_known():
     assert shape_is_known((2, 3)) and not shape_is_known((2, 0)) and not shape_is_known(None)
     with pytest.raises(ValueError, match="negative"):
         shape_is_known((2, -1))
+

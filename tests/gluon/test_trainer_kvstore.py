@@ -259,3 +259,25 @@ def test_parameters_of_a_dict_are_taken_in_sorted_name_order():
     params.initialize()
     trainer = gluon.Trainer(params, "sgd")
     assert [p.name for p in trainer._params] == ["ones_weight", "zeros_weight"]
+
+
+def test_stale_gradient_is_reported_unless_ignored():
+    a = gluon.Parameter("a", shape=(2,))
+    b = gluon.Parameter("b", shape=(2,))
+    for p in (a, b):
+        p.initialize(init="zeros", ctx=CTXS)
+    trainer = gluon.Trainer([a, b], "sgd", {"learning_rate": 1.0}, update_on_kvstore=False)
+    def backward_a():
+        with autograd.record():
+            ys = [w + 1 for w in a.list_data()]  # b takes no part
+        autograd.backward(ys)
+
+    backward_a()
+    with pytest.raises(UserWarning, match="Parameter `b` on context cpu\\(0\\)"):
+        trainer.step(1)
+    backward_a()  # (the failed step consumed a's fresh flag, as MXNet's does)
+    trainer.step(1, ignore_stale_grad=True)
+    assert all((d.asnumpy() == -2).all() for d in a.list_data())  # summed over 2 contexts
+    assert all((d.asnumpy() == 0).all() for d in b.list_data())
+    trainer.step(1, ignore_stale_grad=True)  # a is stale now too: nothing moves
+    assert all((d.asnumpy() == -2).all() for d in a.list_data())
