@@ -76,10 +76,12 @@ def _mp_sgd_mom(p, xp, w, g, mom, w32):
 
 
 def _nag_mom(p, xp, w, g, mom):
-    step = p.lr * (_scaled(p, g, xp) + p.wd * w)
+    g = _scaled(p, g, xp)
     mom *= p.momentum
-    new = w - mom + (p.momentum + 1) * (mom - step)
-    mom -= step
+    new = w - mom + (p.momentum + 1) * (mom - p.lr * (g + p.wd * w))
+    # MXNet's kernels decay the momentum with the weight already updated (its mp_ kernel
+    # always, its plain one through out=weight, as every optimizer step calls it)
+    mom -= p.lr * (g + p.wd * new)
     return new
 
 

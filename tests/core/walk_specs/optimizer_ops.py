@@ -25,9 +25,8 @@ def _sgd_mom(w, g, mom, mu=0.9):
 
 
 def _nag(w, g, mom, mu=0.9):
-    step = LR * (_g(g) + WD * w)
     m = mu * mom
-    return w - m + (mu + 1) * (m - step)
+    return w - m + (mu + 1) * (m - LR * (_g(g) + WD * w))
 
 
 def _adam(w, g, m, v, b1=0.9, b2=0.999, eps=1e-8):
