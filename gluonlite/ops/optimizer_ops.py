@@ -413,9 +413,10 @@ for _mom in (False, True):
                  "num_weights": A.Int(1)}
         _momattr = {"momentum": A.Float(0.0)} if _mom else {}
         _stem = f"{'mp_' if _mp else ''}sgd{'_mom' if _mom else ''}_update"
+        _via = " through float32 master copies" if _mp else ""
         _doc = (f"({', '.join(_grp)} per weight...): one SGD{' momentum' if _mom else ''} "
-                f"step of each of num_weights weights{' through float32 master copies' if _mp else ''}"
-                "; returns the new weights, states change in place.")
+                f"step of each of num_weights weights{_via}; returns the new weights, states "
+                "change in place.")
         _group_op(f"multi_{_stem}", _grp,
                   {"lrs": FloatTuple(), "wds": FloatTuple(), **_momattr, **_base},
                   _sgd_step(_mom, _mp, False), doc=f"multi_{_stem}{_doc} lrs/wds attributes.")
