@@ -346,7 +346,8 @@ def _group_op(name, group, attrs, step, count="num_weights", tail=(), doc=""):
         for i in range(n):
             ins = xs[k * i:k * (i + 1)]
             outs.append(step(p, rc.xp, i, ins, rest).astype(ins[0].dtype, copy=False))
-        return tuple(outs)
+        # one output is returned bare, as every single-output kernel (compiled plans rely on it)
+        return outs[0] if len(outs) == 1 else tuple(outs)
     kernel.__doc__ = doc
 
     def shape(p, ins):

@@ -29,9 +29,12 @@ def make(spec, rng):
     return rng.uniform(0.5, 1.5, spec) * rng.choice([-1.0, 1.0], spec)
 
 
-def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=()):
+def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=(),
+      grad_ref=None):
     """One check: `inputs` (specs), `attrs`, numpy `ref(*arrays) -> output(s)`, `more` input
     lists checked for shapes/dtypes/values too, `train` the mode of the gradient pass,
-    `guessed` inputs whose shape the rule fills with a default guess when unknown."""
+    `guessed` inputs whose shape the rule fills with a default guess when unknown;
+    `grad_ref(*arrays) -> one gradient per input` replaces finite differences for operators
+    whose gradient is not the derivative of their output (loss heads such as MakeLoss)."""
     return dict(inputs=list(inputs), attrs=dict(attrs or {}), ref=ref, more=list(more),
-                train=train, rtol=rtol, guessed=set(guessed))
+                train=train, rtol=rtol, guessed=set(guessed), grad_ref=grad_ref)
