@@ -176,6 +176,10 @@ class Module:
         self._exec = self._bind_executor()
         if old is not None and self.params_initialized:
             self._copy_params(old.arg_dict, old.aux_dict)
+        elif getattr(self, "_preloaded", None) is not None:  # Module.load's parameters
+            self._copy_params(*self._preloaded, allow_missing=False)
+            self._preloaded = None
+            self.params_initialized = True
         self.binded = True
 
     def _bind_executor(self):
@@ -349,6 +353,10 @@ class Module:
         self._optimizer = optimizer
         self._updater = opt.get_updater(optimizer)
         self.optimizer_initialized = True
+        states = getattr(self, "_preload_opt_states", None)
+        if states is not None:
+            self.load_optimizer_states(states)
+            self._preload_opt_states = None
 
     def update(self):
         """One optimizer step on every trainable parameter from its gradient (after
@@ -436,6 +444,80 @@ class Module:
                 self.score(eval_data, validation_metric, batch_end_callback=
                            eval_batch_end_callback, score_end_callback=eval_end_callback,
                            epoch=epoch)
+
+
+    # ---- files ------------------------------------------------------------------------------
+    def save_params(self, fname):
+        """Save the parameters to `fname` (MXNet's ``arg:``/``aux:`` keyed NDArray file)."""
+        from .. import ndarray as nd
+        arg, aux = self.get_params()
+        nd.save(fname, {**{f"arg:{k}": v for k, v in arg.items()},
+                        **{f"aux:{k}": v for k, v in aux.items()}})
+
+    def load_params(self, fname):
+        """Load parameters saved by `save_params` (or MXNet) into the bound module."""
+        self.set_params(*_split_params(fname))
+
+    def save_optimizer_states(self, fname):
+        """Save the optimizer's states (`Updater.get_states`, no pickle) to `fname`.
+
+        Raises:
+            ValueError: no optimizer yet.
+        """
+        if not getattr(self, "optimizer_initialized", False):
+            raise ValueError("Module.save_optimizer_states: call init_optimizer() first")
+        with open(fname, "wb") as f:
+            f.write(self._updater.get_states())
+
+    def load_optimizer_states(self, fname):
+        """Restore states written by `save_optimizer_states`.
+
+        Raises:
+            ValueError: no optimizer yet, or not a states file.
+        """
+        if not getattr(self, "optimizer_initialized", False):
+            raise ValueError("Module.load_optimizer_states: call init_optimizer() first")
+        with open(fname, "rb") as f:
+            self._updater.set_states(f.read())
+
+    def save_checkpoint(self, prefix, epoch, save_optimizer_states=False,
+                        remove_amp_cast=True):
+        """Write ``prefix-symbol.json``, ``prefix-%04d.params`` (and with
+        `save_optimizer_states` ``prefix-%04d.states``), as MXNet's Module does."""
+        self._symbol.save(f"{prefix}-symbol.json")
+        self.save_params(f"{prefix}-{epoch:04d}.params")
+        if save_optimizer_states:
+            self.save_optimizer_states(f"{prefix}-{epoch:04d}.states")
+
+    @staticmethod
+    def load(prefix, epoch, load_optimizer_states=False, **kwargs):
+        """A Module from a checkpoint written by `save_checkpoint`: its parameters are set
+        when it is bound, its optimizer states when its optimizer is created.
+
+        Args:
+            kwargs: the Module's constructor arguments (data_names, label_names, ...).
+        """
+        from .. import symbol as sym_mod
+        mod = Module(sym_mod.load(f"{prefix}-symbol.json"), **kwargs)
+        mod._preloaded = _split_params(f"{prefix}-{epoch:04d}.params")
+        if load_optimizer_states:
+            mod._preload_opt_states = f"{prefix}-{epoch:04d}.states"
+        return mod
+
+
+def _split_params(fname):
+    """(arg_params, aux_params) from an ``arg:``/``aux:`` keyed NDArray file."""
+    from .. import ndarray as nd
+    arg, aux = {}, {}
+    for k, v in nd.load(fname).items():
+        kind, _, name = k.partition(":")
+        if kind == "arg":
+            arg[name] = v
+        elif kind == "aux":
+            aux[name] = v
+        else:
+            raise ValueError(f"Module: {fname}: key {k!r} is neither 'arg:NAME' nor 'aux:NAME'")
+    return arg, aux
 
 
 class _BatchEndParam:
