@@ -8,6 +8,7 @@ import numbers
 
 from .block import HybridBlock
 from .. import ndarray as _nd
+from ..initializer import is_np_array  # noqa: F401  (MXNet's module exports it)
 
 import numpy as np
 

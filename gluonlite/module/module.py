@@ -3,8 +3,8 @@ Symbol to input shapes, initialize its parameters, run forward and backward on b
 
 It is a thin layer over `Symbol.simple_bind` and `Executor`: the inputs named in
 `data_names` and `label_names` are fed from each `DataBatch`; every other argument of the
-symbol is a parameter, initialized by `init_params`. Optimizer steps (`init_optimizer`,
-`update`, `fit`) are not provided: use `gluon.Trainer` with a `SymbolBlock` to train.
+symbol is a parameter, initialized by `init_params`; `init_optimizer`, `update`, `fit` and
+`score` train and evaluate it on one context with `mx.optimizer`.
 """
 import warnings
 
@@ -176,6 +176,10 @@ class Module:
         self._exec = self._bind_executor()
         if old is not None and self.params_initialized:
             self._copy_params(old.arg_dict, old.aux_dict)
+        elif getattr(self, "_preloaded", None) is not None:  # Module.load's parameters
+            self._copy_params(*self._preloaded, allow_missing=False)
+            self._preloaded = None
+            self.params_initialized = True
         self.binded = True
 
     def _bind_executor(self):
@@ -314,3 +318,226 @@ class Module:
         self._check_ready("get_param_grads")
         return {n: self._exec.grad_dict[n] for n in self._param_names
                 if n in self._exec.grad_dict}
+
+    # ---- training -------------------------------------------------------------------------
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        """Create the optimizer that `update` applies: by name with `optimizer_params`
+        (``rescale_grad`` defaults to 1 / batch size; the symbol's ``__lr_mult__`` /
+        ``__wd_mult__`` attributes and the parameter names set the multipliers), or an
+        `Optimizer` instance. One context: `kvstore` is accepted and not used.
+
+        Raises:
+            ValueError: not bound or initialized.
+        """
+        from .. import optimizer as opt
+        self._check_ready("init_optimizer")
+        if getattr(self, "optimizer_initialized", False) and not force_init:
+            warnings.warn("Module.init_optimizer: optimizer already initialized, ignoring",
+                          stacklevel=2)
+            return
+        batch_size = self._data_shapes[0].shape[0] if self._data_shapes else 1
+        idx2name = dict(enumerate(self._param_names))
+        if isinstance(optimizer, str):
+            params = dict(optimizer_params)
+            params.setdefault("rescale_grad", 1.0 / batch_size)
+            optimizer = opt.create(optimizer, sym=self._symbol, param_idx2name=idx2name,
+                                   **params)
+        else:
+            if optimizer.rescale_grad != 1.0 / batch_size:
+                warnings.warn(f"Module.init_optimizer: optimizer.rescale_grad is "
+                              f"{optimizer.rescale_grad}, not 1/batch_size = "
+                              f"{1.0 / batch_size}; is this intended?", stacklevel=2)
+            if not optimizer.idx2name:
+                optimizer.idx2name = idx2name
+        self._optimizer = optimizer
+        self._updater = opt.get_updater(optimizer)
+        self.optimizer_initialized = True
+        states = getattr(self, "_preload_opt_states", None)
+        if states is not None:
+            self.load_optimizer_states(states)
+            self._preload_opt_states = None
+
+    def update(self):
+        """One optimizer step on every trainable parameter from its gradient (after
+        `backward`).
+
+        Raises:
+            ValueError: no optimizer (call init_optimizer first).
+        """
+        if not getattr(self, "optimizer_initialized", False):
+            raise ValueError("Module.update: call init_optimizer() first")
+        for i, name in enumerate(self._param_names):
+            grad = self._exec.grad_dict.get(name)
+            if name in self._fixed_param_names or grad is None:
+                continue
+            self._updater(i, grad, self._exec.arg_dict[name])
+
+    def forward_backward(self, data_batch):
+        """`forward` in training mode, then `backward`."""
+        self.forward(data_batch, is_train=True)
+        self.backward()
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        """Feed the last outputs and `labels` to `eval_metric` (``update(labels, preds)``)."""
+        eval_metric.update(list(labels or []), self.get_outputs())
+
+    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
+              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
+        """Run `eval_data` (a DataIter) through the network in inference mode and return
+        `eval_metric`'s ``get_name_value()``.
+
+        `eval_metric` is a metric object or a name (created by ``mx.metric.create``).
+        """
+        self._check_ready("score")
+        eval_metric = _metric(eval_metric)
+        if reset:
+            eval_data.reset()
+        eval_metric.reset()
+        for nbatch, batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.forward(batch, is_train=False)
+            self.update_metric(eval_metric, batch.label)
+            _call_each(batch_end_callback, _BatchEndParam(epoch, nbatch, eval_metric, locals()))
+        _call_each(score_end_callback, _BatchEndParam(epoch, None, eval_metric, locals()))
+        return eval_metric.get_name_value()
+
+    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+            batch_end_callback=None, kvstore="local", optimizer="sgd",
+            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
+            eval_batch_end_callback=None, initializer=None, arg_params=None,
+            aux_params=None, allow_missing=False, force_rebind=False, force_init=False,
+            begin_epoch=0, num_epoch=None, validation_metric=None, monitor=None,
+            sparse_row_id_fn=None):
+        """Train on `train_data` (a DataIter) for epochs `begin_epoch` .. `num_epoch`-1:
+        bind to its shapes, initialize the parameters (default ``init.Uniform(0.01)``) and
+        the optimizer, then per batch forward, backward, update and the metric; per epoch
+        the callbacks and, with `eval_data`, a `score`.
+
+        Raises:
+            ValueError: num_epoch not given.
+        """
+        if num_epoch is None:
+            raise ValueError("Module.fit: num_epoch must be given")
+        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
+                  for_training=True, force_rebind=force_rebind)
+        self.init_params(initializer=initializer, arg_params=arg_params,
+                         aux_params=aux_params, allow_missing=allow_missing,
+                         force_init=force_init)
+        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
+                            optimizer_params=optimizer_params)
+        validation_metric = validation_metric if validation_metric is not None else eval_metric
+        eval_metric = _metric(eval_metric)
+        for epoch in range(begin_epoch, num_epoch):
+            eval_metric.reset()
+            train_data.reset()
+            for nbatch, batch in enumerate(train_data):
+                self.forward_backward(batch)
+                self.update()
+                self.update_metric(eval_metric, batch.label)
+                _call_each(batch_end_callback,
+                           _BatchEndParam(epoch, nbatch, eval_metric, locals()))
+            arg, aux = self.get_params()
+            _call_each(epoch_end_callback, epoch, self._symbol, arg, aux)
+            if eval_data is not None:
+                self.score(eval_data, validation_metric, batch_end_callback=
+                           eval_batch_end_callback, score_end_callback=eval_end_callback,
+                           epoch=epoch)
+
+
+    # ---- files ------------------------------------------------------------------------------
+    def save_params(self, fname):
+        """Save the parameters to `fname` (MXNet's ``arg:``/``aux:`` keyed NDArray file)."""
+        from .. import ndarray as nd
+        arg, aux = self.get_params()
+        nd.save(fname, {**{f"arg:{k}": v for k, v in arg.items()},
+                        **{f"aux:{k}": v for k, v in aux.items()}})
+
+    def load_params(self, fname):
+        """Load parameters saved by `save_params` (or MXNet) into the bound module."""
+        self.set_params(*_split_params(fname))
+
+    def save_optimizer_states(self, fname):
+        """Save the optimizer's states (`Updater.get_states`, no pickle) to `fname`.
+
+        Raises:
+            ValueError: no optimizer yet.
+        """
+        if not getattr(self, "optimizer_initialized", False):
+            raise ValueError("Module.save_optimizer_states: call init_optimizer() first")
+        with open(fname, "wb") as f:
+            f.write(self._updater.get_states())
+
+    def load_optimizer_states(self, fname):
+        """Restore states written by `save_optimizer_states`.
+
+        Raises:
+            ValueError: no optimizer yet, or not a states file.
+        """
+        if not getattr(self, "optimizer_initialized", False):
+            raise ValueError("Module.load_optimizer_states: call init_optimizer() first")
+        with open(fname, "rb") as f:
+            self._updater.set_states(f.read())
+
+    def save_checkpoint(self, prefix, epoch, save_optimizer_states=False,
+                        remove_amp_cast=True):
+        """Write ``prefix-symbol.json``, ``prefix-%04d.params`` (and with
+        `save_optimizer_states` ``prefix-%04d.states``), as MXNet's Module does."""
+        self._symbol.save(f"{prefix}-symbol.json")
+        self.save_params(f"{prefix}-{epoch:04d}.params")
+        if save_optimizer_states:
+            self.save_optimizer_states(f"{prefix}-{epoch:04d}.states")
+
+    @staticmethod
+    def load(prefix, epoch, load_optimizer_states=False, **kwargs):
+        """A Module from a checkpoint written by `save_checkpoint`: its parameters are set
+        when it is bound, its optimizer states when its optimizer is created.
+
+        Args:
+            kwargs: the Module's constructor arguments (data_names, label_names, ...).
+        """
+        from .. import symbol as sym_mod
+        mod = Module(sym_mod.load(f"{prefix}-symbol.json"), **kwargs)
+        mod._preloaded = _split_params(f"{prefix}-{epoch:04d}.params")
+        if load_optimizer_states:
+            mod._preload_opt_states = f"{prefix}-{epoch:04d}.states"
+        return mod
+
+
+def _split_params(fname):
+    """(arg_params, aux_params) from an ``arg:``/``aux:`` keyed NDArray file."""
+    from .. import ndarray as nd
+    arg, aux = {}, {}
+    for k, v in nd.load(fname).items():
+        kind, _, name = k.partition(":")
+        if kind == "arg":
+            arg[name] = v
+        elif kind == "aux":
+            aux[name] = v
+        else:
+            raise ValueError(f"Module: {fname}: key {k!r} is neither 'arg:NAME' nor 'aux:NAME'")
+    return arg, aux
+
+
+class _BatchEndParam:
+    """What batch-end callbacks receive (MXNet's ``BatchEndParam``)."""
+
+    def __init__(self, epoch, nbatch, eval_metric, locals_):
+        self.epoch, self.nbatch, self.eval_metric, self.locals = (epoch, nbatch, eval_metric,
+                                                                  locals_)
+
+
+def _call_each(callbacks, *args):
+    if callbacks is None:
+        return
+    for cb in callbacks if isinstance(callbacks, (list, tuple)) else [callbacks]:
+        cb(*args)
+
+
+def _metric(m):
+    """A metric object from a metric or a name (through ``mx.metric.create``)."""
+    if hasattr(m, "update") and hasattr(m, "get_name_value"):
+        return m
+    import gluonlite
+    return gluonlite.metric.create(m)

@@ -66,4 +66,10 @@ def __getattr__(name):
     try:
         return getattr(imperative, name)
     except AttributeError:
-        raise AttributeError(f"nd.contrib has no attribute {name!r}") from None
+        pass
+    # MXNet's contrib operators are registered as ``_contrib_<name>``
+    from .. import ndarray
+    f = getattr(ndarray, f"_contrib_{name}", None)
+    if f is None:
+        raise AttributeError(f"nd.contrib has no attribute {name!r}")
+    return f

@@ -76,10 +76,12 @@ def _mp_sgd_mom(p, xp, w, g, mom, w32):
 
 
 def _nag_mom(p, xp, w, g, mom):
-    step = p.lr * (_scaled(p, g, xp) + p.wd * w)
+    g = _scaled(p, g, xp)
     mom *= p.momentum
-    new = w - mom + (p.momentum + 1) * (mom - step)
-    mom -= step
+    new = w - mom + (p.momentum + 1) * (mom - p.lr * (g + p.wd * w))
+    # MXNet's kernels decay the momentum with the weight already updated (its mp_ kernel
+    # always, its plain one through out=weight, as every optimizer step calls it)
+    mom -= p.lr * (g + p.wd * new)
     return new
 
 
@@ -318,96 +320,165 @@ for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
     _make(_name, _inputs, _states, _f32s, _attrs, _fn)
 
 
-# ---- the multi-tensor SGD family: weights, grads (and moms, weight32s) interleaved ----------
-def _multi_group(mom, mp):
-    return ("weight", "grad") + (("mom",) if mom else ()) + (("weight32",) if mp else ())
-
-
-_MULTI = {
-    "multi_sgd_update": (False, False),
-    "multi_sgd_mom_update": (True, False),
-    "multi_mp_sgd_update": (False, True),
-    "multi_mp_sgd_mom_update": (True, True),
-}
-
-
-def _make_multi(name, mom, mp):
-    group = _multi_group(mom, mp)
+# ---- the multi-tensor operators: one group of inputs per weight ---------------------------
+def _group_op(name, group, attrs, step, count="num_weights", tail=(), doc=""):
+    """Register `name`: inputs ``weight_0, grad_0, ..., weight_1, ...`` (the names of
+    `group` per weight) then `tail`; ``step(p, xp, i, ins, tail) -> new weight i`` updates
+    weight i's states (the group after weight and grad) in place."""
     k = len(group)
-    attrs = {"lrs": FloatTuple(), "wds": FloatTuple()}
-    if mom:
-        attrs["momentum"] = A.Float(0.0)
-    attrs.update({"rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
-                  "num_weights": A.Int(1)})
+    mutated = ("mom", "mean", "var", "weight32")
 
     def check(p, n_inputs):
-        if n_inputs != k * p.num_weights:
-            raise ShapeError(f"{name}: num_weights={p.num_weights} needs "
-                             f"{k * p.num_weights} inputs ({', '.join(group)} per weight), "
-                             f"got {n_inputs}")
-        for a in ("lrs", "wds"):
-            if len(p[a]) != p.num_weights:
-                raise ShapeError(f"{name}: {a} must have num_weights={p.num_weights} "
-                                 f"entries, got {len(p[a])}")
+        n = p[count]
+        if n_inputs != k * n + len(tail):
+            raise ShapeError(f"{name}: {count}={n} needs {k * n + len(tail)} inputs "
+                             f"({', '.join(group)} per weight{', then ' if tail else ''}"
+                             f"{', '.join(tail)}), got {n_inputs}")
+        for a, spec in attrs.items():
+            if spec.kind == "tuple" and len(p[a]) != n:
+                raise ShapeError(f"{name}: {a} must have {count}={n} entries, got "
+                                 f"{len(p[a])}")
 
     def kernel(p, rc, *xs):
         check(p, len(xs))
+        n, rest = p[count], xs[k * p[count]:]
         outs = []
-        for i in range(p.num_weights):
-            w, g, *st = xs[k * i:k * (i + 1)]
-            q = {"lr": p.lrs[i], "wd": p.wds[i], "rescale_grad": p.rescale_grad,
-                 "clip_gradient": p.clip_gradient, "momentum": p.get("momentum", 0.0)}
-            q = type(p)(q)
-            m = st[0] if mom else None
-            if mp:
-                w32 = st[-1]
-                if mom:
-                    w32[...] = _sgd_mom(q, rc.xp, w32, _up(g, w32), m)
-                else:
-                    w32[...] = _sgd(q, rc.xp, w32, _up(g, w32))
-                outs.append(w32.astype(w.dtype))
-            else:
-                new = _sgd_mom(q, rc.xp, w, g, m) if mom else _sgd(q, rc.xp, w, g)
-                outs.append(new.astype(w.dtype, copy=False))
-        return tuple(outs)
-    kernel.__doc__ = (f"{name}({', '.join(group)} per weight..., lrs, wds, "
-                      f"{'momentum, ' if mom else ''}rescale_grad, clip_gradient, num_weights): "
-                      "one SGD step for each of num_weights weights (lrs[i], wds[i]); returns "
-                      "the new weights" + ("; moms and weight32s change in place" if mom or mp
-                                           else "") + ".")
+        for i in range(n):
+            ins = xs[k * i:k * (i + 1)]
+            outs.append(step(p, rc.xp, i, ins, rest).astype(ins[0].dtype, copy=False))
+        # one output is returned bare, as every single-output kernel (compiled plans rely on it)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+    kernel.__doc__ = doc
 
     def shape(p, ins):
         check(p, len(ins))
-        in_out, outs = list(ins), []
-        for i in range(p.num_weights):
-            known = [s for s in ins[k * i:k * (i + 1)] if s is not None]
-            s = tuple(known[0]) if known else None
-            if any(tuple(x) != s for x in known):
+        n, in_out, outs = p[count], list(ins), []
+        for i in range(n):
+            part = ins[k * i:k * (i + 1)]
+            known = [tuple(x) for x in part if x is not None]
+            s = known[0] if known else None
+            if any(x != s for x in known):
                 raise ShapeError(f"{name}: weight {i}'s inputs must share one shape, got "
-                                 f"{fmt_shapes(ins[k * i:k * (i + 1)])}")
+                                 f"{fmt_shapes(part)}")
             in_out[k * i:k * (i + 1)] = [s] * k
             outs.append(s)
+        for j, t in enumerate(tail):
+            in_out[k * n + j] = (1,) if t == "rescale_grad" else (n,)
         return in_out, outs
 
     def dtype(p, ins):
-        filled, outs = list(ins), []
-        for i in range(p.num_weights):
+        n, filled, outs = p[count], list(ins), []
+        for i in range(n):
             d = ins[k * i]
-            for j, n in enumerate(group):
+            for j, g in enumerate(group):
                 if filled[k * i + j] is None:
-                    filled[k * i + j] = F32 if (mp and n in ("mom", "weight32")) else d
+                    filled[k * i + j] = F32 if g in ("weight32",) or (
+                        "weight32" in group and g in mutated) else d
             outs.append(d)
+        for j in range(len(tail)):
+            filled[k * n + j] = filled[k * n + j] or F32
         return filled, outs
 
-    register(name, variadic="num_weights", variadic_group=group, attrs=attrs,
-             outputs=lambda p: p.num_weights, same_dtype=(),
-             aux_mask=lambda p: [n in ("mom", "weight32") for _ in range(p.num_weights)
-                                 for n in group],
+    register(name, variadic=count, variadic_group=group, variadic_tail=tail, attrs=attrs,
+             outputs=lambda p: p[count], same_dtype=(),
+             aux_mask=lambda p: [g in mutated for _ in range(p[count]) for g in group]
+             + [False] * len(tail),
              shape=shape, dtype=dtype)(kernel)
 
 
-for _name, (_mom, _mp) in _MULTI.items():
-    _make_multi(_name, _mom, _mp)
+def _q(**kw):
+    from .registry import Params
+    return Params(kw)
+
+
+def _sgd_step(mom, mp, preloaded):
+    def step(p, xp, i, ins, tail):
+        w, g, *st = ins
+        lr = tail[0][i] if preloaded else p.lrs[i]
+        wd = tail[1][i] if preloaded else p.wds[i]
+        q = _q(lr=lr, wd=wd, rescale_grad=p.rescale_grad, clip_gradient=p.clip_gradient,
+               momentum=p.get("momentum", 0.0))
+        if mp:
+            w32 = st[-1]
+            w32[...] = (_sgd_mom(q, xp, w32, _up(g, w32), st[0]) if mom
+                        else _sgd(q, xp, w32, _up(g, w32)))
+            return w32
+        return _sgd_mom(q, xp, w, g, st[0]) if mom else _sgd(q, xp, w, g)
+    return step
+
+
+for _mom in (False, True):
+    for _mp in (False, True):
+        _grp = ("weight", "grad") + (("mom",) if _mom else ()) + (("weight32",) if _mp else ())
+        _base = {"rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
+                 "num_weights": A.Int(1)}
+        _momattr = {"momentum": A.Float(0.0)} if _mom else {}
+        _stem = f"{'mp_' if _mp else ''}sgd{'_mom' if _mom else ''}_update"
+        _via = " through float32 master copies" if _mp else ""
+        _doc = (f"({', '.join(_grp)} per weight...): one SGD{' momentum' if _mom else ''} "
+                f"step of each of num_weights weights{_via}; returns the new weights, states "
+                "change in place.")
+        _group_op(f"multi_{_stem}", _grp,
+                  {"lrs": FloatTuple(), "wds": FloatTuple(), **_momattr, **_base},
+                  _sgd_step(_mom, _mp, False), doc=f"multi_{_stem}{_doc} lrs/wds attributes.")
+        _group_op(f"preloaded_multi_{_stem}", _grp, {**_momattr, **_base},
+                  _sgd_step(_mom, _mp, True), tail=("lrs", "wds"),
+                  doc=f"preloaded_multi_{_stem}{_doc} lrs/wds as the last two arrays.")
+
+
+def _lamb_step(mp):
+    def step(p, xp, i, ins, tail):
+        w, g, mean, var = ins[:4]
+        w32 = ins[4] if mp else w
+        q = _q(beta1=p.beta1, beta2=p.beta2, epsilon=p.epsilon, t=p.step_count[i],
+               bias_correction=p.bias_correction, wd=p.wds[i], rescale_grad=p.rescale_grad,
+               clip_gradient=p.clip_gradient)
+        d = _lamb1_dir(q, xp, w32, _up(g, w32), mean, var)
+        r1 = xp.sqrt((w32.astype(np.float64) ** 2).sum()).reshape(1).astype(w32.dtype)
+        r2 = xp.sqrt((d.astype(np.float64) ** 2).sum()).reshape(1).astype(w32.dtype)
+        q2 = _q(lr=p.learning_rates[i], lower_bound=p.lower_bound, upper_bound=p.upper_bound)
+        new = w32 - _trust_lr(q2, xp, r1, r2).astype(w32.dtype) * d
+        if mp:
+            w32[...] = new
+        return new
+    return step
+
+
+_MULTI_LAMB = {"learning_rates": FloatTuple(), "beta1": A.Float(0.9), "beta2": A.Float(0.999),
+               "epsilon": A.Float(1e-6), "wds": FloatTuple(), "rescale_grad": A.Float(1.0),
+               "lower_bound": A.Float(-1.0), "upper_bound": A.Float(-1.0),
+               "clip_gradient": A.Float(-1.0), "bias_correction": A.Bool(True),
+               "step_count": A.IntList(), "num_tensors": A.Int(1)}
+for _mp in (False, True):
+    _group_op(f"_multi_{'mp_' if _mp else ''}lamb_update",
+              ("weight", "grad", "mean", "var") + (("weight32",) if _mp else ()),
+              _MULTI_LAMB, _lamb_step(_mp), count="num_tensors",
+              doc="(weight, grad, mean, var[, weight32] per tensor...): one LAMB step of "
+                  "each of num_tensors weights (learning_rates[i], wds[i], step_count[i]); "
+                  "returns the new weights, states change in place.")
+
+
+def _adamw_step(mp):
+    def step(p, xp, i, ins, tail):
+        w, g, mean, var = ins[:4]
+        q = _q(lr=p.lrs[i], wd=p.wds[i], eta=p.etas[i], beta1=p.beta1, beta2=p.beta2,
+               epsilon=p.epsilon, clip_gradient=p.clip_gradient)
+        if mp:
+            return _mp_adamw(q, xp, w, g, mean, var, ins[4], tail[0])
+        return _adamw(q, xp, w, g, mean, var, tail[0])
+    return step
+
+
+_MULTI_ADAMW = {"lrs": FloatTuple(), "beta1": A.Float(0.9), "beta2": A.Float(0.999),
+                "epsilon": A.Float(1e-8), "wds": FloatTuple(), "etas": FloatTuple(),
+                "clip_gradient": A.Float(-1.0), "num_weights": A.Int(1)}
+for _mp in (False, True):
+    _group_op(f"_multi_{'mp_' if _mp else ''}adamw_update",
+              ("weight", "grad", "mean", "var") + (("weight32",) if _mp else ()),
+              _MULTI_ADAMW, _adamw_step(_mp), tail=("rescale_grad",),
+              doc="(weight, grad, mean, var[, weight32] per weight..., rescale_grad): one "
+                  "AdamW step of each weight (lrs[i], wds[i], etas[i]), skipped when "
+                  "rescale_grad is 0 or not finite; returns the new weights.")
 
 
 # ---- helpers of the multi-tensor optimizers ---------------------------------------------

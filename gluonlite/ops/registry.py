@@ -62,7 +62,7 @@ class Operator:
                  vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
                  aux_mask=None, shape_back=None, prepare=None, fast=None, variadic_group=None,
-                 **speed):
+                 variadic_tail=(), **speed):
         if speed:
             names = ", ".join(f"{k}=..." for k in sorted(speed))
             raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
@@ -86,6 +86,8 @@ class Operator:
         # weight, grad, mom per weight): the names in one group; inputs are then named
         # ``weight_0, grad_0, mom_0, weight_1, ...``.
         self.variadic_group = tuple(variadic_group) if variadic_group else None
+        # ...and inputs after the groups (preloaded_multi_sgd_update's ``lrs``, ``wds``).
+        self.variadic_tail = tuple(variadic_tail)
         self.random = random
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
@@ -160,7 +162,8 @@ class Operator:
         """Names of this operator's inputs for params `p` (``['data', 'weight', 'bias']``)."""
         if self.variadic:
             if self.variadic_group:
-                return [f"{n}_{i}" for i in range(p[self.variadic]) for n in self.variadic_group]
+                return [f"{n}_{i}" for i in range(p[self.variadic])
+                        for n in self.variadic_group] + list(self.variadic_tail)
             return [f"arg{i}" for i in range(p[self.variadic])]
         return list(self._inputs(p) if callable(self._inputs) else self._inputs)
 

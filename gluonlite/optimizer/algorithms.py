@@ -359,7 +359,8 @@ class LBSGD(Optimizer):
             kw["clip_gradient"] = self.clip_gradient
         mp = isinstance(state, (list, tuple))
         SGD._step(self, weight, grad, state, lr, wd, kw, mp)
-        self.cumgrads[index] = {"cum_grad": 0, "num_cums": 0}
+        # the count goes on (it drives the warmup); only the accumulated gradient restarts
+        self.cumgrads[index] = {"cum_grad": 0, "num_cums": c["num_cums"]}
 
 
 @register

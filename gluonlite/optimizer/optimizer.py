@@ -415,3 +415,13 @@ class Updater:
 def get_updater(optimizer):
     """An `Updater` applying `optimizer` (what a KVStore calls)."""
     return Updater(optimizer)
+
+
+def __getattr__(name):
+    # MXNet's ``mx.optimizer.optimizer`` module also holds every algorithm (``.SGD``, ...)
+    from . import algorithms
+    try:
+        return getattr(algorithms, name)
+    except AttributeError:
+        raise AttributeError(f"module 'gluonlite.optimizer.optimizer' has no attribute "
+                             f"{name!r}") from None

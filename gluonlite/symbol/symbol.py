@@ -657,6 +657,12 @@ def Group(symbols):
 # Initial values MXNet records on the auxiliary-state variables it creates (so a Module or
 # SymbolBlock initializes them right without being told).
 _AUX_VAR_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+# Inputs whose automatic variable MXNet gives its own initializer (FSetInputVarAttrOnCompose).
+_INPUT_VAR_INIT = {("LeakyReLU", "gamma"): '["Constant", {"value": 0.25}]'}
+# Keyword arguments MXNet stores as hidden node attributes (``lr_mult`` -> ``__lr_mult__``),
+# which automatic variables inherit.
+_HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage",
+                "profiler_scope")
 
 
 def _mxnet_string(value, parsed_string):
@@ -691,6 +697,8 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
     Raises:
         TypeError: an input is not a single-output Symbol; bad attributes.
     """
+    if any(k in _HIDDEN_KEYS for k in attrs):
+        attrs = {(f"__{k}__" if k in _HIDDEN_KEYS else k): v for k, v in attrs.items()}
     params, strings = op.parse(attrs)
     for k, v in attrs.items():
         if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
@@ -712,6 +720,8 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
                 va = dict(var_attrs)
                 if n in op.aux and n in _AUX_VAR_INIT:
                     va["__init__"] = _AUX_VAR_INIT[n]
+                elif (op.name, n) in _INPUT_VAR_INIT:
+                    va["__init__"] = _INPUT_VAR_INIT[(op.name, n)]
                 s = Symbol([(Node(None, f"{node_name}_{n}", va, source=user_source()), 0)])
             ents.append(_single(op, n, s))
     else:

@@ -174,6 +174,72 @@ def _own_table():
         ("UpSampling", [x4], {"scale": 2, "sample_type": "nearest"}),
         ("softmin", [a], {"axis": 0}),
     ]
+    ex += _optimizer_and_loss_examples()
+    return ex
+
+
+def _optimizer_and_loss_examples():
+    """The update operators (states updated in place), CTC and the loss heads."""
+    w, g, s1, s2, s3 = (_u((2, 3), seed=k) for k in range(5))
+    v = _pos((2, 3), seed=5)
+    one = np.array([0.7], np.float32)
+    sgd = {"lr": 0.1, "wd": 0.01, "rescale_grad": 0.5, "clip_gradient": 0.4}
+    ex = [
+        ("sgd_update", [w, g], sgd),
+        ("sgd_mom_update", [w, g, s1], {**sgd, "momentum": 0.9}),
+        ("mp_sgd_update", [w, g, s1], sgd),
+        ("mp_sgd_mom_update", [w, g, s1, s2], {**sgd, "momentum": 0.9}),
+        ("nag_mom_update", [w, g, s1], {**sgd, "momentum": 0.9}),
+        ("mp_nag_mom_update", [w, g, s1, s2], {**sgd, "momentum": 0.9}),
+        ("ftml_update", [w, g, v, v, s1], {"lr": 0.1, "t": 2}),
+        ("adam_update", [w, g, s1, v], sgd),
+        ("rmsprop_update", [w, g, v], sgd),
+        ("rmspropalex_update", [w, g, v + 1, s1 * 0.1, s2], sgd),
+        ("ftrl_update", [w, g, s1, v], sgd),
+        ("signsgd_update", [w, g], sgd),
+        ("signum_update", [w, g, s1], {**sgd, "momentum": 0.9}),
+        ("lamb_update_phase1", [w, g, s1, v], {"t": 2, "wd": 0.01}),
+        ("lamb_update_phase2", [w, g, np.array([2.0], np.float32),
+                                np.array([3.0], np.float32)], {"lr": 0.1}),
+        ("mp_lamb_update_phase1", [w, g, s1, v, s2], {"t": 2, "wd": 0.01}),
+        ("mp_lamb_update_phase2", [w, g, np.array([2.0], np.float32),
+                                   np.array([3.0], np.float32), s1], {"lr": 0.1}),
+        ("_adamw_update", [w, g, s1, v, one], {"lr": 0.1, "eta": 0.5}),
+        ("_mp_adamw_update", [w, g, s1, v, s2, one], {"lr": 0.1, "eta": 0.5}),
+        ("_multi_adamw_update", [w, g, s1, v, one], {"lrs": (0.1,), "wds": (0.0,),
+                                                     "etas": (0.5,), "num_weights": 1}),
+        ("_multi_mp_adamw_update", [w, g, s1, v, s2, one],
+         {"lrs": (0.1,), "wds": (0.0,), "etas": (0.5,), "num_weights": 1}),
+        ("_multi_lamb_update", [w, g, s1, v], {"learning_rates": (0.1,), "wds": (0.0,),
+                                               "step_count": [1], "num_tensors": 1}),
+        ("_multi_mp_lamb_update", [w, g, s1, v, s2],
+         {"learning_rates": (0.1,), "wds": (0.0,), "step_count": [1], "num_tensors": 1}),
+        ("multi_sgd_update", [w, g, s1, s2], {"lrs": (0.1, 0.2), "wds": (0.0, 0.1),
+                                              "num_weights": 2}),
+        ("multi_sgd_mom_update", [w, g, s1], {"lrs": (0.1,), "wds": (0.0,),
+                                              "momentum": 0.9, "num_weights": 1}),
+        ("multi_mp_sgd_update", [w, g, s1], {"lrs": (0.1,), "wds": (0.0,), "num_weights": 1}),
+        ("multi_mp_sgd_mom_update", [w, g, s1, s2], {"lrs": (0.1,), "wds": (0.0,),
+                                                     "momentum": 0.9, "num_weights": 1}),
+        ("preloaded_multi_sgd_update", [w, g, np.array([0.1], np.float32),
+                                        np.array([0.0], np.float32)], {"num_weights": 1}),
+        ("preloaded_multi_sgd_mom_update", [w, g, s1, np.array([0.1], np.float32),
+                                            np.array([0.0], np.float32)],
+         {"momentum": 0.9, "num_weights": 1}),
+        ("preloaded_multi_mp_sgd_update", [w, g, s1, np.array([0.1], np.float32),
+                                           np.array([0.0], np.float32)], {"num_weights": 1}),
+        ("preloaded_multi_mp_sgd_mom_update", [w, g, s1, s2, np.array([0.1], np.float32),
+                                               np.array([0.0], np.float32)],
+         {"momentum": 0.9, "num_weights": 1}),
+        ("all_finite", [w], {}),
+        ("multi_all_finite", [w, g], {"num_arrays": 2}),
+        ("multi_sum_sq", [w, g], {"num_arrays": 2}),
+        ("multi_lars", [_pos((3,)), _pos((3,), seed=1), _pos((3,), seed=2), _pos((3,), seed=3)],
+         {"eta": 0.5, "eps": 1e-3}),
+        ("CTCLoss", [_u((5, 2, 4)), np.array([[1, 2, 0], [3, 3, 0]], np.float32)], {}),
+        ("make_loss", [w], {}),
+        ("MakeLoss", [w], {"grad_scale": 2.0, "normalization": "batch"}),
+    ]
     return ex
 
 

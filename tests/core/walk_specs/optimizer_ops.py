@@ -25,9 +25,8 @@ def _sgd_mom(w, g, mom, mu=0.9):
 
 
 def _nag(w, g, mom, mu=0.9):
-    step = LR * (_g(g) + WD * w)
     m = mu * mom
-    return w - m + (mu + 1) * (m - step)
+    return w - m + (mu + 1) * (m - LR * (_g(g) + WD * w))
 
 
 def _adam(w, g, m, v, b1=0.9, b2=0.999, eps=1e-8):
@@ -81,6 +80,12 @@ def _lamb1(w, g, m, v, b1=0.9, b2=0.999, eps=1e-6, t=3):
 def _lamb2(w, g, r1, r2, lb=0.5, ub=1.0):
     r = min(max(r1[0], lb), ub)
     return w - LR * r / r2[0] * g
+
+
+def _lamb_full(w, g, m, v):
+    d = _lamb1(w, g, m, v)
+    r1 = min(max(np.sqrt((w * w).sum()), 0.5), 1.0)
+    return w - LR * r1 / np.sqrt((d * d).sum()) * d
 
 
 def _adamw(w, g, m, v, rescale, b1=0.9, b2=0.999, eps=1e-8, eta=0.5):
@@ -153,4 +158,35 @@ SPECS = {
                     ref=lambda lr, w, g, wd: lr * np.where(
                         (w > 0) & (g > 0),
                         0.5 * np.sqrt(w) / (np.sqrt(g) * 2 + wd * np.sqrt(w) + 1e-3), 1)),
+    "preloaded_multi_sgd_update": C([S, S, (4,), (4,), Idx([0.1, 0.2]), Idx([0.0, 0.1])],
+                                    {"num_weights": 2},
+                                    ref=lambda w0, g0, w1, g1, lrs, wds: [
+                                        w0 - 0.1 * g0, (1 - 0.02) * w1 - 0.2 * g1]),
+    "preloaded_multi_sgd_mom_update": C([S, S, S, Idx([0.1]), Idx([0.05])],
+                                        {"momentum": 0.9, "num_weights": 1},
+                                        ref=lambda w, g, m, lrs, wds:
+                                        w + 0.9 * m - 0.1 * 0.05 * w - 0.1 * g),
+    "preloaded_multi_mp_sgd_update": C([S, S, S, Idx([0.1]), Idx([0.0])], {"num_weights": 1},
+                                       ref=lambda w, g, w32, lrs, wds: w32 - 0.1 * g),
+    "preloaded_multi_mp_sgd_mom_update": C([S, S, S, S, Idx([0.1]), Idx([0.0])],
+                                           {"momentum": 0.5, "num_weights": 1},
+                                           ref=lambda w, g, m, w32, lrs, wds:
+                                           w32 + 0.5 * m - 0.1 * g),
+    "_multi_lamb_update": C([S, S, S, Pos(*S)],
+                            {"learning_rates": (LR,), "wds": (WD,), "step_count": [3],
+                             "rescale_grad": RG, "clip_gradient": CG, "lower_bound": 0.5,
+                             "upper_bound": 1.0, "num_tensors": 1},
+                            ref=lambda w, g, m, v: _lamb_full(w, g, m, v)),
+    "_multi_mp_lamb_update": C([S, S, S, Pos(*S), S],
+                               {"learning_rates": (LR,), "wds": (WD,), "step_count": [3],
+                                "rescale_grad": RG, "clip_gradient": CG, "lower_bound": 0.5,
+                                "upper_bound": 1.0, "num_tensors": 1},
+                               ref=lambda w, g, m, v, w32: _lamb_full(w32, g, m, v)),
+    "_multi_adamw_update": C([S, S, S, Pos(*S), Idx([0.7])],
+                             {"lrs": (LR,), "wds": (WD,), "etas": (0.5,), "clip_gradient": CG,
+                              "num_weights": 1}, ref=_adamw),
+    "_multi_mp_adamw_update": C([S, S, S, Pos(*S), S, Idx([0.7])],
+                                {"lrs": (LR,), "wds": (WD,), "etas": (0.5,),
+                                 "clip_gradient": CG, "num_weights": 1},
+                                ref=lambda w, g, m, v, w32, r: _adamw(w32, g, m, v, r)),
 }
