@@ -124,7 +124,7 @@ def _out_dtype(p):
 _POSITIVE = (lambda v: v > 0, "positive")
 _VALID = {
     "uniform": {},
-    "normal": {"scale": _POSITIVE},
+    "normal": {"scale": (lambda v: v >= 0, "non-negative")},
     "gamma": {"alpha": _POSITIVE, "beta": _POSITIVE},
     "exponential": {"lam": _POSITIVE},
     "poisson": {"lam": (lambda v: v >= 0, "non-negative")},

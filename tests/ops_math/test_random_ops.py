@@ -116,7 +116,7 @@ def test_symbolic_samplers():
 
 
 def test_bad_parameters_raise_naming_the_operator():
-    with pytest.raises(ValueError, match="_random_normal: scale must be positive, got -1"):
+    with pytest.raises(ValueError, match="_random_normal: scale must be non-negative, got -1"):
         nd.random.normal(0, -1, shape=(2,))
     with pytest.raises(ValueError, match=r"_random_negative_binomial: p must be in \(0, 1\]"):
         nd.random.negative_binomial(2, 1.5)
