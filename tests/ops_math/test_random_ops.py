@@ -128,3 +128,16 @@ def test_bad_parameters_raise_naming_the_operator():
         nd.random.normal(nd.ones((2,)), 1.0)
     with pytest.raises(ValueError, match="_random_randint: high must be greater than low"):
         nd.random.randint(3, 3)
+
+
+def test_ctx_and_dtype_in_either_order_and_seed_with_ctx():
+    a = nd.random.uniform(0, 1, (2,), "float64", mx.cpu())  # MXNet's order
+    b = nd.random.uniform(0, 1, (2,), mx.cpu(), "float64")  # the order API.md wrote
+    assert a.dtype == b.dtype == np.float64 and a.context == b.context == mx.cpu()
+    mx.random.seed(3, ctx=mx.cpu())
+    first = nd.random.normal(shape=(2,)).asnumpy()
+    mx.random.seed(3)
+    np.testing.assert_array_equal(first, nd.random.normal(shape=(2,)).asnumpy())
+    out = nd.zeros((3, 2))
+    nd.random.uniform(5, 6, out=out)
+    assert out.asnumpy().min() >= 5
