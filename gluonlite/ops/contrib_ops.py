@@ -621,7 +621,7 @@ def _nms_one(p, boxes):
     """Indices (into boxes) of the kept boxes, by descending score."""
     score = boxes[:, p.score_index]
     valid = score > p.valid_thresh
-    if p.id_index >= 0 and p.background_id >= 0:
+    if p.id_index >= 0:  # boxes of the background class (id -1 by default) are dropped
         valid &= boxes[:, p.id_index] != p.background_id
     order = [int(i) for i in np.argsort(-score, kind="stable") if valid[i]]
     if p.topk > 0:

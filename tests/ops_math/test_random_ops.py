@@ -141,3 +141,16 @@ def test_ctx_and_dtype_in_either_order_and_seed_with_ctx():
     out = nd.zeros((3, 2))
     nd.random.uniform(5, 6, out=out)
     assert out.asnumpy().min() >= 5
+
+
+def test_uniform_draws_stay_below_high_after_the_float32_cast():
+    mx.random.seed(0)
+    x = nd.random.uniform(0, 1e-7, shape=(200000,)).asnumpy()
+    assert x.max() < np.float32(1e-7)
+    y = nd.random.uniform(nd.array([0.0]), nd.array([1e-7]), shape=(200000,)).asnumpy()
+    assert y.max() < np.float32(1e-7)
+
+
+def test_symbolic_randn_of_a_data_shape():
+    y = sym.random.randn(data=sym.ones((2, 3)), loc=5, scale=0)
+    np.testing.assert_array_equal(y.eval()[0].asnumpy(), np.full((2, 3), 5.0))
