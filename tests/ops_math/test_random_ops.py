@@ -154,3 +154,4 @@ def test_uniform_draws_stay_below_high_after_the_float32_cast():
 def test_symbolic_randn_of_a_data_shape():
     y = sym.random.randn(data=sym.ones((2, 3)), loc=5, scale=0)
     np.testing.assert_array_equal(y.eval()[0].asnumpy(), np.full((2, 3), 5.0))
+    assert sym.random.randn(data=sym.ones((2,)), dtype="float16").eval()[0].dtype == np.float16
