@@ -374,7 +374,7 @@ def _correlation_vjp(p, rc, xs, ys, gys, need):
         if p.is_multiply:
             da, db = gc * wb, gc * wa
         else:
-            s = xp.sign(wa - wb)
+            s = xp.where(wa >= wb, 1.0, -1.0).astype(wa.dtype)  # ties count as +1, as MXNet's
             da, db = gc * s, -gc * s
         k = p.kernel_size
         rr = xp.broadcast_to(ri[:, None], (k, k) + ri.shape[1:2] + ci.shape[2:])
