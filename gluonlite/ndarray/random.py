@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from ..context import current_context  # noqa: F401  (MXNet's nd.random has it)
+from ..context import Context, current_context
 from ..ops.samplers import DISTS as _DISTS
 from .ndarray import NDArray  # noqa: F401  (MXNet's nd.random has it)
 from .register import _gen_cache
@@ -35,6 +35,14 @@ def _dtype_attr(dtype):
     return {} if dtype is None else {"dtype": np.dtype(dtype).name}
 
 
+def _ctx_dtype(ctx, dtype):
+    """MXNet's order is (shape, dtype, ctx); gluonlite's API page wrote (shape, ctx, dtype):
+    a Context given where the dtype goes is taken as the ctx, so both spellings work."""
+    if isinstance(dtype, Context) and not isinstance(ctx, Context):
+        return dtype, ctx
+    return ctx, dtype
+
+
 def _random_helper(dist, params, shape, dtype, ctx, out, kwargs):
     """Draw from `dist` with scalar params (``_random_<d>``) or NDArray params
     (``_sample_<d>``).
@@ -42,6 +50,7 @@ def _random_helper(dist, params, shape, dtype, ctx, out, kwargs):
     Raises:
         TypeError: parameters that mix NDArrays and numbers, or are neither.
     """
+    ctx, dtype = _ctx_dtype(ctx, dtype)
     names = [a for a, _, _ in _DISTS[dist].params] if dist in _DISTS else ["low", "high"]
     if isinstance(params[0], NDArray):
         for n, v in zip(names[1:], params[1:]):
@@ -147,6 +156,7 @@ def randint(low, high, shape=None, dtype=None, ctx=None, out=None, **kwargs):
 
     Example: ``nd.random.randint(0, 10, shape=(2, 2))``.
     """
+    ctx, dtype = _ctx_dtype(ctx, dtype)
     if shape is None:
         shape = out.shape if out is not None else (1,)
     return _gen_cache["_random_randint"](low=low, high=high, shape=_shape(shape),
@@ -175,7 +185,8 @@ negative_binomial_like = _make_like("negative_binomial")
 generalized_negative_binomial_like = _make_like("generalized_negative_binomial")
 
 
-def seed(n, ctx="all"):
-    """Reseed every random draw of gluonlite (same as `gluonlite.random.seed`)."""
+def seed(seed_state, ctx="all"):
+    """Reseed every random draw of gluonlite (same as `gluonlite.random.seed`; one generator
+    serves every context, so `ctx` is accepted for MXNet's signature)."""
     from ..ops.random import seed as _seed
-    _seed(n)
+    _seed(seed_state)

@@ -81,7 +81,13 @@ def _arange_like_shape(p, ins):
     return ins, [(d[norm_axis("_contrib_arange_like", p.axis, len(d))],)]
 
 
-@register("_contrib_arange_like", nondiff=("data",), shape=_arange_like_shape,
+def _zero_vjp(p, rc, xs, ys, gys, need):
+    """The output depends on the input's shape only: a zero gradient (MXNet's zero-gradient
+    nodes, so a graph can ask for it)."""
+    return tuple(rc.xp.zeros_like(x) if n else None for x, n in zip(xs, need))
+
+
+@register("_contrib_arange_like", vjp=_zero_vjp, shape=_arange_like_shape,
           attrs={"start": A.Float(0.0), "step": A.Float(1.0), "repeat": A.Int(1),
                  "ctx": A.Str(""), "axis": A.OptionalInt()})
 def _arange_like(p, rc, data):
@@ -102,7 +108,7 @@ def _index_array_shape(p, ins):
     return ins, [tuple(d) + (k,)]
 
 
-@register("_contrib_index_array", nondiff=("data",), shape=_index_array_shape,
+@register("_contrib_index_array", vjp=_zero_vjp, shape=_index_array_shape,
           dtype=lambda p, ins: (ins, [np.dtype(np.int64)]), attrs={"axes": A.Shape(None)})
 def _index_array(p, rc, data):
     """index_array(data, axes=None): for every element of data its index along `axes` (all
@@ -621,7 +627,7 @@ def _nms_one(p, boxes):
     """Indices (into boxes) of the kept boxes, by descending score."""
     score = boxes[:, p.score_index]
     valid = score > p.valid_thresh
-    if p.id_index >= 0 and p.background_id >= 0:
+    if p.id_index >= 0:  # boxes of the background class (id -1 by default) are dropped
         valid &= boxes[:, p.id_index] != p.background_id
     order = [int(i) for i in np.argsort(-score, kind="stable") if valid[i]]
     if p.topk > 0:

@@ -13,9 +13,11 @@ of its forward, so the backward runs on the same instance (which may keep what i
 This module sits in the operator layer: NDArrays, contexts and autograd's pause come from the
 layer above through `ARRAYS`, installed by `gluonlite.ndarray.custom` when `nd` is imported.
 """
+import contextlib
+
 import numpy as np
 
-from ..base import MXNetTypeError, MXNetValueError
+from ..base import MXNetError, MXNetTypeError, MXNetValueError
 from . import attrs as A
 from .registry import Operator, Params, add
 
@@ -104,6 +106,19 @@ class Saved:
         self.op, self.in_data, self.out_data, self.aux = op, in_data, out_data, aux
 
 
+@contextlib.contextmanager
+def _user_code(p, what):
+    """An error raised by the user's CustomOp becomes an MXNetError naming the operator (as
+    MXNet reports it), the original chained."""
+    try:
+        yield
+    except MXNetError:
+        raise
+    except Exception as e:
+        raise MXNetError(f"Custom(op_type={p.op_type!r}): {what} raised "
+                         f"{type(e).__name__}: {e}") from e
+
+
 def _check_hooks():
     if ARRAYS.wrap is None:
         raise RuntimeError("Custom: the NDArray layer is not loaded (import gluonlite.ndarray)")
@@ -121,7 +136,7 @@ def _kernel(p, rc, *xs):
     in_data = [ARRAYS.wrap(x) for x in xs[:n_args]]
     aux = [ARRAYS.wrap(x) for x in xs[n_args:]]
     out_data = [ARRAYS.wrap(rc.xp.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
-    with ARRAYS.paused(rc.is_train):
+    with ARRAYS.paused(rc.is_train), _user_code(p, "forward"):
         op.forward(is_train=rc.is_train, req=["write"] * len(out_data), in_data=in_data,
                    out_data=out_data, aux=aux)
     outs = tuple(ARRAYS.unwrap(o) for o in out_data)
@@ -136,7 +151,7 @@ def _vjp(p, rc, xs, ys, gys, need):
                 for g, y in zip(gys, ys[:-1])]
     in_grad = [ARRAYS.wrap(rc.xp.zeros_like(x)) for x in xs[:n_args]]
     req = ["write" if need[i] else "null" for i in range(n_args)]
-    with ARRAYS.paused(rc.is_train):
+    with ARRAYS.paused(rc.is_train), _user_code(p, "backward"):
         saved.op.backward(req=req, out_grad=out_grad, in_data=saved.in_data,
                           out_data=saved.out_data, in_grad=in_grad, aux=saved.aux)
     grads = [ARRAYS.unwrap(g) if need[i] else None for i, g in enumerate(in_grad)]

@@ -190,16 +190,19 @@ def _square_shape(name):
 
 
 def _potrf(p, rc, a):
-    """potrf(A): the lower Cholesky factor L of symmetric positive definite A = L @ L.T."""
+    """potrf(A, lower=True): the Cholesky factor of symmetric positive definite A: lower L
+    with A = L @ L.T, or (lower=False) upper U with A = U.T @ U."""
     try:
-        return rc.xp.linalg.cholesky(_sym(a))
+        L = rc.xp.linalg.cholesky(_sym(a))
     except np.linalg.LinAlgError:
         raise MXNetValueError("_linalg_potrf: input A is not symmetric positive definite "
                               "(the Cholesky factorization failed)") from None
+    return L if p.lower else _t(L).copy()
 
 
 def _potrf_vjp(p, rc, xs, ys, gys, need):
-    xp, L, g = rc.xp, ys[0], gys[0]
+    xp = rc.xp
+    L, g = (ys[0], gys[0]) if p.lower else (_t(ys[0]), _t(gys[0]))
     # dA = 0.5 * L^-T copyLTU(L^T dL) L^-1, the symmetric gradient MXNet returns
     m = _copy_ltu(xp, _t(L) @ g)
     linv = _inv(xp, L, "_linalg_potrf")
@@ -207,17 +210,20 @@ def _potrf_vjp(p, rc, xs, ys, gys, need):
 
 
 def _potri(p, rc, a):
-    """potri(L): (L @ L.T)^-1 from the lower Cholesky factor L (its upper triangle ignored)."""
-    linv = _inv(rc.xp, _tril(rc.xp, a), "_linalg_potri")
+    """potri(A, lower=True): (L @ L.T)^-1 from the lower Cholesky factor L in A's lower
+    triangle, or (lower=False) (U.T @ U)^-1 from the upper factor U in A's upper triangle;
+    the other triangle is ignored."""
+    L = _tril(rc.xp, a) if p.lower else _t(_triu(rc.xp, a))
+    linv = _inv(rc.xp, L, "_linalg_potri")
     return _t(linv) @ linv
 
 
 def _potri_vjp(p, rc, xs, ys, gys, need):
     xp, out, g = rc.xp, ys[0], gys[0]
-    L = _tril(xp, xs[0])
-    # d L = -tril(out (g + g^T) L^-T)
-    m = out @ (g + _t(g)) @ _t(_inv(xp, L, "_linalg_potri"))
-    return (-_tril(xp, m),)
+    L = _tril(xp, xs[0]) if p.lower else _t(_triu(xp, xs[0]))
+    # d L = -tril(out (g + g^T) L^-T); the upper factor's is its transpose
+    gl = -_tril(xp, out @ (g + _t(g)) @ _t(_inv(xp, L, "_linalg_potri")))
+    return (gl if p.lower else _t(gl),)
 
 
 # ---- triangular products and solves -----------------------------------------------------------
@@ -580,8 +586,10 @@ _GEMM_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
 _TABLE = {
     "gemm": (("A", "B", "C"), 1, _GEMM_ATTRS, _gemm, _gemm_vjp, _gemm_shape),
     "gemm2": (("A", "B"), 1, _GEMM2_ATTRS, _gemm2, _gemm2_vjp, _gemm2_shape),
-    "potrf": (("A",), 1, {}, _potrf, _potrf_vjp, _square_shape("_linalg_potrf")),
-    "potri": (("A",), 1, {}, _potri, _potri_vjp, _square_shape("_linalg_potri")),
+    "potrf": (("A",), 1, {"lower": A.Bool(True)}, _potrf, _potrf_vjp,
+              _square_shape("_linalg_potrf")),
+    "potri": (("A",), 1, {"lower": A.Bool(True)}, _potri, _potri_vjp,
+              _square_shape("_linalg_potri")),
     "trmm": (("A", "B"), 1, _TRI_ATTRS, _trmm, _trmm_vjp, _tri_shape("_linalg_trmm")),
     "trsm": (("A", "B"), 1, _TRI_ATTRS, _trsm, _trsm_vjp, _tri_shape("_linalg_trsm")),
     "syrk": (("A",), 1, {"transpose": A.Bool(False), "alpha": A.Float(1.0)}, _syrk, _syrk_vjp,

@@ -124,7 +124,7 @@ def _out_dtype(p):
 _POSITIVE = (lambda v: v > 0, "positive")
 _VALID = {
     "uniform": {},
-    "normal": {"scale": _POSITIVE},
+    "normal": {"scale": (lambda v: v >= 0, "non-negative")},
     "gamma": {"alpha": _POSITIVE, "beta": _POSITIVE},
     "exponential": {"lam": _POSITIVE},
     "poisson": {"lam": (lambda v: v >= 0, "non-negative")},
@@ -132,6 +132,16 @@ _VALID = {
     "generalized_negative_binomial": {"mu": (lambda v: v >= 0, "non-negative"),
                                       "alpha": (lambda v: v >= 0, "non-negative")},
 }
+
+
+def _cast(d, a, values, dtype):
+    """`a` in `dtype`; a uniform draw rounded up to `high` by the cast moves just below it, so
+    draws stay in [low, high) as MXNet's do."""
+    out = a.astype(dtype)
+    if d == "uniform" and np.dtype(dtype).kind == "f":
+        high = np.broadcast_to(np.asarray(values[1]), out.shape).astype(dtype)
+        out = np.where(out >= high, np.nextafter(high, np.asarray(-np.inf, dtype)), out)
+    return out
 
 
 def _check_params(name, d, values):
@@ -164,7 +174,8 @@ def _register_random(d, dist):
         values = [p[a] for a, _, _ in dist.params]
         _check_params(name, d, values)
         shape = tuple(p.shape) or (1,)
-        return _device(rc, dist.draw(generator(), *values, shape).astype(_out_dtype(p)))
+        return _device(rc, _cast(d, dist.draw(generator(), *values, shape), values,
+                                 _out_dtype(p)))
     kernel.__doc__ = (f"{name}({', '.join(a for a, _, _ in dist.params)}, shape, ctx, dtype): "
                       f"samples of the {d.replace('_', ' ')} distribution of the given shape.")
     register(name, aliases=dist.aliases, inputs=(), random=True,
@@ -173,7 +184,8 @@ def _register_random(d, dist):
     def like(p, rc, data):
         values = [p[a] for a, _, _ in dist.params]
         _check_params(f"{name}_like", d, values)
-        return _device(rc, dist.draw(generator(), *values, data.shape).astype(data.dtype))
+        return _device(rc, _cast(d, dist.draw(generator(), *values, data.shape), values,
+                                 data.dtype))
     like.__doc__ = (f"{name}_like(data, {', '.join(a for a, _, _ in dist.params)}): samples of "
                     f"the {d.replace('_', ' ')} distribution of data's shape and dtype.")
     register(f"{name}_like", inputs=("data",), random=True, attrs=dict(attrs),
@@ -209,7 +221,8 @@ def _register_sample(d, dist):
         extra = tuple(p.shape)
         size = params[0].shape + extra
         values = [v.reshape(v.shape + (1,) * len(extra)) for v in values]
-        return _device(rc, dist.draw(generator(), *values, size).astype(_out_dtype(p)))
+        return _device(rc, _cast(d, dist.draw(generator(), *values, size), values,
+                                 _out_dtype(p)))
     kernel.__doc__ = (f"{name}({', '.join(names)}, shape=(), dtype=None): for every element of "
                       f"the parameter arrays, samples of the {d.replace('_', ' ')} distribution "
                       "of `shape`; the output's shape is the parameters' shape + shape.")

@@ -133,11 +133,11 @@ def _sample_vjp(p, rc, xs, ys, gys, need):
     gd = xp.zeros((n, c, h * w), dtype=data.dtype)
     gx = gy = 0
     for v, wgt, dwx, dwy, idx, valid in _corners(xp, data, grid):
-        if need[0]:
+        if need[0]:  # scatter-add: sampling points may share a neighbour
             contrib = (g * (wgt * valid)[:, None]).reshape(n, c, -1)
-            for b in range(n):  # scatter-add: points may share a neighbour
-                for ch in range(c):
-                    xp.add.at(gd[b, ch], idx[b].ravel(), contrib[b, ch])
+            rows = (xp.arange(n * c).reshape(n, c, 1) * (h * w)
+                    + idx.reshape(n, 1, -1))
+            xp.add.at(gd.reshape(-1), rows.ravel(), contrib.ravel())
         s = (g * v).sum(axis=1)
         gx = gx + s * dwx
         gy = gy + s * dwy
@@ -274,12 +274,10 @@ def _roipool_vjp(p, rc, xs, ys, gys, need):
     n, c, h, w = data.shape
     gd = np.zeros((n, c, h * w), g.dtype)
     rois = _host(rc, xs[1])
-    for r in range(arg.shape[0]):
-        b = int(rois[r, 0])
-        for ch in range(c):
-            a, gv = arg[r, ch].ravel(), g[r, ch].ravel()
-            ok = a >= 0
-            np.add.at(gd[b, ch], a[ok], gv[ok])
+    plane = (rois[:, 0].astype(np.int64)[:, None] * c + np.arange(c)[None, :]) * (h * w)
+    flat = (plane[:, :, None, None] + arg).ravel()
+    ok = arg.ravel() >= 0
+    np.add.at(gd.reshape(-1), flat[ok], g.ravel()[ok])
     gd = gd.reshape(data.shape).astype(data.dtype)
     return (gd if rc.xp is np else rc.xp.asarray(gd)), None
 
@@ -376,15 +374,15 @@ def _correlation_vjp(p, rc, xs, ys, gys, need):
         if p.is_multiply:
             da, db = gc * wb, gc * wa
         else:
-            s = xp.sign(wa - wb)
+            s = xp.where(wa >= wb, 1.0, -1.0).astype(wa.dtype)  # ties count as +1, as MXNet's
             da, db = gc * s, -gc * s
         k = p.kernel_size
         rr = xp.broadcast_to(ri[:, None], (k, k) + ri.shape[1:2] + ci.shape[2:])
         cc = xp.broadcast_to(ci[None], rr.shape)
-        for bi in range(n):
-            for chn in range(c):
-                xp.add.at(ga[bi, chn], (rr, cc), da[bi, chn])
-                xp.add.at(gb[bi, chn], (rr + dy, cc + dx), db[bi, chn])
+        hp, wp = ap.shape[2:]
+        plane = xp.arange(n * c).reshape(n, c, 1, 1, 1, 1) * (hp * wp)
+        xp.add.at(ga.reshape(-1), (plane + rr * wp + cc).ravel(), da.ravel())
+        xp.add.at(gb.reshape(-1), (plane + (rr + dy) * wp + cc + dx).ravel(), db.ravel())
     sl = slice(p.pad_size, p.pad_size + a.shape[2]), slice(p.pad_size, p.pad_size + a.shape[3])
     return ga[:, :, sl[0], sl[1]], gb[:, :, sl[0], sl[1]]
 

@@ -68,7 +68,13 @@ def normal(loc=0, scale=1, shape=None, dtype=None, **kwargs):
 
 
 def randn(*shape, loc=0, scale=1, dtype=None, **kwargs):
-    """A node sampling N(loc, scale**2) of shape `shape` (separate integers)."""
+    """A node sampling N(loc, scale**2) of shape `shape` (separate integers); given a `data`
+    Symbol instead of a shape, of data's shape (as MXNet's own tests call it)."""
+    data = kwargs.pop("data", None)
+    if data is not None and not shape and isinstance(data, Symbol):
+        if dtype is not None:
+            data = _fn("Cast")(data, dtype=np.dtype(dtype).name)
+        return normal_like(data, loc=loc, scale=scale, **kwargs)
     return _random_helper("normal", [loc, scale], shape or None, dtype, kwargs)
 
 

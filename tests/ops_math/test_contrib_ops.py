@@ -138,3 +138,15 @@ def test_count_sketch_projects_each_dimension_with_its_sign():
     out = nd.contrib.count_sketch(x, nd.array([[2, 0, 2, 1]]), nd.array([[1, -1, -1, 1]]),
                                   out_dim=3)
     np.testing.assert_allclose(out.asnumpy(), [[-2.0, 4.0, -2.0]])
+
+
+def test_box_nms_drops_the_background_class():
+    boxes = nd.array([[0, 0.5, 0.1, 0.1, 0.2, 0.2], [0, 0.4, 0.1, 0.1, 0.2, 0.2],
+                      [1, 0.3, 0.1, 0.1, 0.14, 0.14], [-1, 0.6, 0.5, 0.5, 0.7, 0.8]])
+    # MXNet 1.9.1's test_box_nms_op, case 9: class -1 is the background by default
+    out = nd.contrib.box_nms(boxes, id_index=0, force_suppress=True).asnumpy()
+    np.testing.assert_allclose(out, [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.3, 0.1, 0.1, 0.14, 0.14],
+                                     [-1] * 6, [-1] * 6], rtol=1e-6)
+    out = nd.contrib.box_nms(boxes, id_index=0, force_suppress=True, background_id=0)
+    np.testing.assert_allclose(out.asnumpy()[:2], [[-1, 0.6, 0.5, 0.5, 0.7, 0.8],
+                                                   [1, 0.3, 0.1, 0.1, 0.14, 0.14]], rtol=1e-6)

@@ -155,3 +155,20 @@ def test_assign_modes_and_errors():
     assert "Custom" in mx.operator.get_all_registered_operators()
     args = mx.operator.get_operator_arguments("_linalg_gemm2")
     assert args.names[:2] == ["A", "B"] and "transpose_a" in args.names
+
+
+class _Failing(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        raise KeyError("boom")
+
+
+@mx.operator.register("test_failing")
+class _FailingProp(mx.operator.CustomOpProp):
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Failing()
+
+
+def test_an_error_in_the_users_forward_is_an_mxnet_error_naming_the_operator():
+    with pytest.raises(mx.MXNetError, match=r"Custom\(op_type='test_failing'\): forward "
+                                            r"raised KeyError: 'boom'"):
+        nd.Custom(nd.ones((2,)), op_type="test_failing")

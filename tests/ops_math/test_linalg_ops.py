@@ -65,3 +65,25 @@ def test_errors_name_the_operator_and_the_input():
         nd.linalg.gelqf(nd.ones((3, 2)))
     with pytest.raises(ValueError, match="must be a triangular number"):
         nd.linalg.maketrian(nd.ones((4,)))
+
+
+def test_upper_cholesky_factor_and_its_inverse_as_mxnet():
+    # numbers from MXNet 1.9.1: potrf/potri with lower=False and their gradients
+    a = nd.array([[4.0, 2.0], [2.0, 3.0]], dtype="float64")
+    a.attach_grad()
+    w = nd.array([[1, 2], [3, 4.0]], dtype="float64")
+    with mx.autograd.record():
+        u = nd.linalg.potrf(a, lower=False)
+        (u * w).sum().backward()
+    np.testing.assert_allclose(u.asnumpy(), [[2, 1], [0, np.sqrt(2)]], rtol=1e-12)
+    np.testing.assert_allclose(a.grad.asnumpy(), [[0.35355339, -0.20710678],
+                                                  [-0.20710678, 1.41421356]], rtol=1e-7)
+    b = nd.array([[2.0, 1.0], [0.0, 3.0]], dtype="float64")
+    b.attach_grad()
+    with mx.autograd.record():
+        p = nd.linalg.potri(b, lower=False)
+        (p * w).sum().backward()
+    np.testing.assert_allclose(p.asnumpy(), [[0.27777778, -0.05555556],
+                                             [-0.05555556, 0.11111111]], rtol=1e-6)
+    np.testing.assert_allclose(b.grad.asnumpy(), [[-0.13888889, -0.22222222],
+                                                  [0, -0.12962963]], rtol=1e-6)

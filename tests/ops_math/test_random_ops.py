@@ -116,7 +116,7 @@ def test_symbolic_samplers():
 
 
 def test_bad_parameters_raise_naming_the_operator():
-    with pytest.raises(ValueError, match="_random_normal: scale must be positive, got -1"):
+    with pytest.raises(ValueError, match="_random_normal: scale must be non-negative, got -1"):
         nd.random.normal(0, -1, shape=(2,))
     with pytest.raises(ValueError, match=r"_random_negative_binomial: p must be in \(0, 1\]"):
         nd.random.negative_binomial(2, 1.5)
@@ -128,3 +128,30 @@ def test_bad_parameters_raise_naming_the_operator():
         nd.random.normal(nd.ones((2,)), 1.0)
     with pytest.raises(ValueError, match="_random_randint: high must be greater than low"):
         nd.random.randint(3, 3)
+
+
+def test_ctx_and_dtype_in_either_order_and_seed_with_ctx():
+    a = nd.random.uniform(0, 1, (2,), "float64", mx.cpu())  # MXNet's order
+    b = nd.random.uniform(0, 1, (2,), mx.cpu(), "float64")  # the order API.md wrote
+    assert a.dtype == b.dtype == np.float64 and a.context == b.context == mx.cpu()
+    mx.random.seed(3, ctx=mx.cpu())
+    first = nd.random.normal(shape=(2,)).asnumpy()
+    mx.random.seed(3)
+    np.testing.assert_array_equal(first, nd.random.normal(shape=(2,)).asnumpy())
+    out = nd.zeros((3, 2))
+    nd.random.uniform(5, 6, out=out)
+    assert out.asnumpy().min() >= 5
+
+
+def test_uniform_draws_stay_below_high_after_the_float32_cast():
+    mx.random.seed(0)
+    x = nd.random.uniform(0, 1e-7, shape=(200000,)).asnumpy()
+    assert x.max() < np.float32(1e-7)
+    y = nd.random.uniform(nd.array([0.0]), nd.array([1e-7]), shape=(200000,)).asnumpy()
+    assert y.max() < np.float32(1e-7)
+
+
+def test_symbolic_randn_of_a_data_shape():
+    y = sym.random.randn(data=sym.ones((2, 3)), loc=5, scale=0)
+    np.testing.assert_array_equal(y.eval()[0].asnumpy(), np.full((2, 3), 5.0))
+    assert sym.random.randn(data=sym.ones((2,)), dtype="float16").eval()[0].dtype == np.float16

@@ -56,9 +56,11 @@ SPECS = {
         C([(3, 2, 4), (3, 2, 5)], {"transpose_a": True, "axis": 0},
           ref=lambda a, b: np.moveaxis(_t(np.moveaxis(a, 0, 1)) @ np.moveaxis(b, 0, 1), 1, 0))],
     "_linalg_potrf": [C([_spd()], ref=np.linalg.cholesky),
-                      C([_spd(2)], ref=np.linalg.cholesky)],
+                      C([_spd(2)], ref=np.linalg.cholesky),
+                      C([_spd()], {"lower": False}, ref=lambda a: np.linalg.cholesky(a).T)],
     "_linalg_potri": [C([_lower()], ref=lambda a: np.linalg.inv(a @ a.T)),
-                      C([_lower(2)], ref=lambda a: np.linalg.inv(a @ _t(a)))],
+                      C([_lower(2)], ref=lambda a: np.linalg.inv(a @ _t(a))),
+                      C([_lower().T], {"lower": False}, ref=lambda u: np.linalg.inv(u.T @ u))],
     "_linalg_trmm": [
         C([_lower(), (3, 2)], {"alpha": 2.0}, ref=lambda a, b: 2 * np.tril(a) @ b),
         C([_lower(2), (2, 4, 3)], {"rightside": True, "transpose": True, "lower": False},
