@@ -295,15 +295,19 @@ def _walk_family_table(family):
 
 def examples():
     """Every example: the shared table's first, then ours for operators it lacks, then the
-    walk entries of the families listed in `_WALK_FAMILIES` for operators still lacking."""
+    registry walk's entries (every family of tests/core/walk_specs) for operators still
+    lacking: an operator family's walk entries are its symbolic examples too."""
     shared = _shared_table() or []
     have = {name for name, _, _ in shared}
     own = [e for e in _own_table() if e[0] not in have]
     have |= {name for name, _, _ in own}
-    walked = [e for family in _WALK_FAMILIES for e in _walk_family_table(family)
+    walked = [e for family in _walk_families() for e in _walk_family_table(family)
               if e[0] not in have]
     return shared + own + walked
 
 
-# Families whose walk entries serve as their symbolic examples too.
-_WALK_FAMILIES = ("dense",)
+def _walk_families():
+    import pkgutil
+    _core_on_path()
+    import walk_specs
+    return [m.name for m in pkgutil.iter_modules(walk_specs.__path__) if m.name != "common"]
