@@ -25,6 +25,8 @@ import tempfile
 
 import numpy as np
 
+# Models with Dropout (squeezenet, vgg, alexnet, inception) are left out: under
+# autograd.record() each framework draws its own masks.
 # name, builder source (gluonlite.gluon.nn as nn, contrib.nn as cnn, model_zoo.vision as
 # vision), input shape
 CASES = [
@@ -44,7 +46,6 @@ CASES = [
                       "cnn.PixelShuffle2D(1))", (2, 3, 6, 6)),
     ("resnet18_v1_thumb", "vision.resnet18_v1(classes=5, thumbnail=True)", (2, 3, 16, 16)),
     ("mobilenetv2_0.25", "vision.mobilenet_v2_0_25(classes=4)", (2, 3, 96, 96)),
-    ("squeezenet1.1", "vision.squeezenet1_1(classes=3)", (1, 3, 224, 224)),
 ]
 TOL = 1e-4
 
