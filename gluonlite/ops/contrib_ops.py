@@ -442,13 +442,16 @@ def _adaptive_shape(p, ins):
 
 
 def _separable(rc, x, mh, mw):
+    """mh @ x @ mw.T over the last two axes: a separable linear map of each image (two
+    matrix products; a three-operand einsum would loop over every index combination)."""
     xp = rc.xp
-    return xp.einsum("ph,nchw,qw->ncpq", xp.asarray(mh), x, xp.asarray(mw))
+    return xp.asarray(mh) @ x @ xp.asarray(mw).T
 
 
 def _separable_t(rc, g, mh, mw):
+    """The transpose of `_separable` (its gradient): mh.T @ g @ mw."""
     xp = rc.xp
-    return xp.einsum("ph,ncpq,qw->nchw", xp.asarray(mh), g, xp.asarray(mw))
+    return xp.asarray(mh).T @ g @ xp.asarray(mw)
 
 
 def _adaptive_mats(p, x):
@@ -918,8 +921,7 @@ def _roi_align(p, rc, data, rois):
     plan = _roi_align_plan(p, data.shape, _host_rois(rc, rois))
     outs = []
     for b, wy, wx in plan:
-        full = xp.einsum("ph,chw,qw->cpq", xp.asarray(wy.astype(data.dtype)), data[b],
-                         xp.asarray(wx.astype(data.dtype)))
+        full = xp.asarray(wy.astype(data.dtype)) @ data[b] @ xp.asarray(wx.astype(data.dtype)).T
         if p.position_sensitive:
             idx = _ps_gather(full, ph, pw)
             full = full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]]
@@ -940,8 +942,7 @@ def _roi_align_vjp(p, rc, xs, ys, gys, need):
             idx = _ps_gather(full, ph, pw)
             full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]] = g
             g = full
-        gd[b] += xp.einsum("ph,cpq,qw->chw", xp.asarray(wy.astype(data.dtype)), g,
-                           xp.asarray(wx.astype(data.dtype)))
+        gd[b] += xp.asarray(wy.astype(data.dtype)).T @ g @ xp.asarray(wx.astype(data.dtype))
     return gd, None
 
 
