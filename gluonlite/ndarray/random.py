@@ -27,3 +27,9 @@ def seed(n):
     """Same as gluonlite.random.seed."""
     from ..ops.random import seed as _seed
     _seed(n)
+
+
+def randn(*shape, loc=0.0, scale=1.0, dtype=None, ctx=None, **kwargs):
+    """Samples from N(loc, scale**2) of the shape given as positional sizes (numpy's
+    ``randn`` spelling). Example: ``nd.random.randn(3, 2)``."""
+    return normal(loc, scale, shape=shape or (1,), ctx=ctx, dtype=dtype, **kwargs)
