@@ -214,10 +214,11 @@ class Constant(Initializer):
     def dumps(self):
         """The JSON form; an array value is written as nested lists."""
         val = self._kwargs["value"]
-        if not np.isscalar(val):
-            self._kwargs["value"] = (val.tolist() if isinstance(val, np.ndarray)
-                                     else val.asnumpy().tolist())
-        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+        if hasattr(val, "asnumpy"):
+            val = val.asnumpy()
+        kwargs = dict(self._kwargs, value=np.asarray(val).tolist() if not np.isscalar(val)
+                      else val)
+        return json.dumps([self.__class__.__name__.lower(), kwargs])
 
     def _init_weight(self, name, arr):
         v = self.value.asnumpy() if hasattr(self.value, "asnumpy") else self.value

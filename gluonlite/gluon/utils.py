@@ -77,7 +77,8 @@ def shape_is_known(shape):
         if dim is None or dim == 0:
             return False
         if dim < 0:
-            raise ValueError(f"shape_is_known: dimension sizes must be >= 0, got {shape}")
+            raise ValueError(f"shape_is_known: shape {tuple(shape)} has a negative dimension; "
+                             "dimension sizes must be >= 0")
     return True
 
 
