@@ -9,7 +9,9 @@ from ..ops import registry as _registry
 from .random import uniform  # noqa: F401  (MXNet's nd.contrib has it)
 from .register import _gen_cache
 
-__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan"]  # + foreach, while_loop, cond
+__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "multi_adamw_update",
+           "multi_mp_adamw_update", "multi_lamb_update", "multi_mp_lamb_update"]
+# (+ foreach, while_loop, cond)
 
 _PREFIX = "_contrib_"
 globals().update({n[len(_PREFIX):]: _gen_cache[n] for n in _registry.names()
@@ -73,3 +75,81 @@ def __getattr__(name):
     if f is None:
         raise AttributeError(f"nd.contrib has no attribute {name!r}")
     return f
+
+
+def _multi_update(op_name, per_tensor, tail=(), **attrs):
+    """Call a multi-tensor update operator with its inputs interleaved per tensor (weight,
+    grad, states... of tensor 0, then tensor 1, ...) and `tail` after them, as MXNet's
+    contrib wrappers pass them."""
+    flat = [a for group in zip(*per_tensor) for a in group] + list(tail)
+    return _gen_cache[op_name](*flat, **attrs)
+
+
+def _rescale_array(rescale_grad, like):
+    from .ndarray import array
+    if hasattr(rescale_grad, "asnumpy"):
+        return rescale_grad
+    return array([rescale_grad], ctx=like.context, dtype="float32")
+
+
+def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=None,
+                       name=None, size=0, **kwargs):
+    """AdamW over several tensors in one call (`_multi_adamw_update`): each weight, mean and
+    var list entry is updated in place.
+
+    Args:
+        weights, grads, mean, var: lists of NDArrays, one entry per tensor.
+        rescale_grad: a number or a one-element NDArray the gradients are multiplied by.
+        lrs, wds, etas: per-tensor learning rates, weight decays and schedule multipliers.
+        size: how many tensors (default: all of `weights`).
+
+    Returns:
+        The updated weights.
+
+    Example: ``nd.contrib.multi_adamw_update([w], [g], [m], [v], 1.0, lrs=[.01], wds=[0],
+    etas=[1], out=[w])``.
+    """
+    size = size or len(weights)
+    return _multi_update("_multi_adamw_update", (weights, grads, mean, var),
+                         [_rescale_array(rescale_grad, weights[0])], out=out,
+                         num_weights=size, lrs=lrs, wds=wds, etas=etas, **kwargs)
+
+
+def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas,
+                          out=None, name=None, size=0, **kwargs):
+    """`multi_adamw_update` with float32 master copies `weights32` of float16 weights."""
+    size = size or len(weights)
+    return _multi_update("_multi_mp_adamw_update", (weights, grads, mean, var, weights32),
+                         [_rescale_array(rescale_grad, weights[0])], out=out,
+                         num_weights=size, lrs=lrs, wds=wds, etas=etas, **kwargs)
+
+
+def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
+                      num_tensors=0, **kwargs):
+    """LAMB over several tensors in one call (`_multi_lamb_update`).
+
+    Args:
+        weights, grads, mean, var: lists of NDArrays, one entry per tensor.
+        step_count: per-tensor update counts.
+        lrs, wds: per-tensor learning rates and weight decays.
+        num_tensors: how many tensors (default: all of `weights`).
+
+    Returns:
+        The updated weights.
+
+    Example: ``nd.contrib.multi_lamb_update([w], [g], [m], [v], step_count=[1], lrs=[.01],
+    wds=[0], out=[w])``.
+    """
+    num_tensors = num_tensors or len(weights)
+    return _multi_update("_multi_lamb_update", (weights, grads, mean, var), out=out,
+                         num_tensors=num_tensors, step_count=step_count, learning_rates=lrs,
+                         wds=wds, **kwargs)
+
+
+def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
+                         num_tensors=0, **kwargs):
+    """`multi_lamb_update` with float32 master copies `weights32` of float16 weights."""
+    num_tensors = num_tensors or len(weights)
+    return _multi_update("_multi_mp_lamb_update", (weights, grads, mean, var, weights32),
+                         out=out, num_tensors=num_tensors, step_count=step_count,
+                         learning_rates=lrs, wds=wds, **kwargs)
