@@ -1,0 +1,818 @@
+"""One ONNX converter per registry operator, in one table (`CONVERTERS`).
+
+A converter is ``conv(g, node, ins, errors, where) -> output name(s)``: `g` the
+`GraphBuilder`, `node` the gluonlite node (``node.params`` its parsed attributes), `ins` the
+ONNX names of its inputs. Families that differ only by the ONNX op type are table rows
+(`_UNARY`, `_BINARY`, `_SCALAR`, ...). `UNSUPPORTED_ATTRS` lists attribute values that have no
+ONNX form; they are reported before anything is converted.
+"""
+import numpy as np
+
+from ._graph import ExportError, onnx_dtype
+
+__all__ = ["CONVERTERS", "UNSUPPORTED_ATTRS", "check_attrs"]
+
+CONVERTERS = {}
+
+
+def _reg(*names):
+    def deco(fn):
+        for n in names:
+            CONVERTERS[n] = fn
+        return fn
+    return deco
+
+
+# (op name, attribute, predicate on its value: True when the value cannot export, why)
+UNSUPPORTED_ATTRS = [
+    ("RNN", "projection_size", lambda v: v not in (None, 0), "LSTM projection has no ONNX form"),
+    ("RNN", "lstm_state_clip_min", lambda v: v is not None, "ONNX LSTM clips gates, not states"),
+    ("RNN", "lstm_state_clip_max", lambda v: v is not None, "ONNX LSTM clips gates, not states"),
+    ("RNN", "use_sequence_length", bool, "variable sequence lengths are not exported"),
+    ("softmax", "use_length", bool, "masked softmax is not exported"),
+    ("log_softmax", "use_length", bool, "masked softmax is not exported"),
+    ("Reshape", "reverse", bool, "reverse=True reshape is not exported"),
+    ("Deconvolution", "target_shape", bool, "target_shape is not exported; give adj"),
+    ("Pooling", "pool_type", lambda v: v == "sum", "sum pooling has no ONNX form"),
+    ("Embedding", "sparse_grad", bool, "sparse gradients have no ONNX form"),
+]
+
+
+def check_attrs(node):
+    """[(attribute, why)] of `node`'s attribute values that cannot export."""
+    bad = []
+    for op, attr, pred, why in UNSUPPORTED_ATTRS:
+        if node.op.name == op and pred(node.params.get(attr)):
+            bad.append((f"{attr}={node.params.get(attr)!r}", why))
+    for key in ("layout",):
+        v = node.params.get(key)
+        if v is not None and v not in ("NCW", "NCHW", "NCDHW"):
+            bad.append((f"layout={v!r}", "ONNX convolutions are channels-first"))
+    return bad
+
+
+def _np_dtype(g, node, j=0):
+    return np.dtype(g.in_dtype(node, j))
+
+
+# ---- elementwise ---------------------------------------------------------------------------
+_UNARY = {
+    "relu": "Relu", "sigmoid": "Sigmoid", "tanh": "Tanh", "exp": "Exp", "log": "Log",
+    "sqrt": "Sqrt", "abs": "Abs", "negative": "Neg", "floor": "Floor", "ceil": "Ceil",
+    "sin": "Sin", "cos": "Cos", "tan": "Tan", "arcsin": "Asin", "arccos": "Acos",
+    "arctan": "Atan", "sinh": "Sinh", "cosh": "Cosh", "arcsinh": "Asinh", "arccosh": "Acosh",
+    "arctanh": "Atanh", "erf": "Erf", "reciprocal": "Reciprocal", "sign": "Sign",
+    "softsign": "Softsign", "softrelu": "Softplus", "round": "Round", "rint": "Round",
+    "_copy": "Identity", "BlockGrad": "Identity", "make_loss": "Identity",
+    "MakeLoss": "Identity", "identity": "Identity", "stop_gradient": "Identity",
+    "Dropout": "Identity", "logical_not": None,
+}
+for _name, _op in _UNARY.items():
+    if _op is not None:
+        CONVERTERS[_name] = (lambda op: lambda g, n, ins, e, w: g.node(op, ins[:1]))(_op)
+
+
+@_reg("logical_not")
+def _logical_not(g, n, ins, e, w):
+    z = g.node("Equal", [ins[0], g.scalar(0, _np_dtype(g, n))])
+    return g.node("Cast", [z], to=onnx_dtype(_np_dtype(g, n)))
+
+
+@_reg("square")
+def _square(g, n, ins, e, w):
+    return g.node("Mul", [ins[0], ins[0]])
+
+
+@_reg("rsqrt")
+def _rsqrt(g, n, ins, e, w):
+    return g.node("Reciprocal", [g.node("Sqrt", ins[:1])])
+
+
+@_reg("log1p")
+def _log1p(g, n, ins, e, w):
+    return g.node("Log", [g.node("Add", [ins[0], g.scalar(1, _np_dtype(g, n))])])
+
+
+@_reg("expm1")
+def _expm1(g, n, ins, e, w):
+    return g.node("Sub", [g.node("Exp", ins[:1]), g.scalar(1, _np_dtype(g, n))])
+
+
+@_reg("log2", "log10")
+def _log_base(g, n, ins, e, w):
+    base = 2.0 if n.op.name == "log2" else 10.0
+    return g.node("Div", [g.node("Log", ins[:1]), g.scalar(np.log(base), _np_dtype(g, n))])
+
+
+_BINARY = {
+    "elemwise_add": "Add", "elemwise_sub": "Sub", "elemwise_mul": "Mul", "elemwise_div": "Div",
+    "broadcast_add": "Add", "broadcast_sub": "Sub", "broadcast_mul": "Mul",
+    "broadcast_div": "Div", "broadcast_maximum": "Max", "broadcast_minimum": "Min",
+    "broadcast_power": "Pow", "_maximum": "Max", "_minimum": "Min", "_power": "Pow",
+    "broadcast_plus": "Add", "broadcast_minus": "Sub",
+}
+for _name, _op in _BINARY.items():
+    CONVERTERS[_name] = (lambda op: lambda g, n, ins, e, w: g.node(op, ins[:2]))(_op)
+
+# Comparisons give 0/1 in the inputs' dtype, as MXNet does.
+_COMPARE = {
+    "broadcast_equal": ("Equal", False), "broadcast_not_equal": ("Equal", True),
+    "broadcast_greater": ("Greater", False), "broadcast_greater_equal": ("GreaterOrEqual", False),
+    "broadcast_lesser": ("Less", False), "broadcast_lesser_equal": ("LessOrEqual", False),
+    "_equal": ("Equal", False), "_not_equal": ("Equal", True), "_greater": ("Greater", False),
+    "_greater_equal": ("GreaterOrEqual", False), "_lesser": ("Less", False),
+    "_lesser_equal": ("LessOrEqual", False),
+}
+
+
+def _compare(g, n, a, b, op, negate):
+    r = g.node(op, [a, b])
+    if negate:
+        r = g.node("Not", [r])
+    return g.node("Cast", [r], to=onnx_dtype(_np_dtype(g, n)))
+
+
+for _name, (_op, _neg) in _COMPARE.items():
+    CONVERTERS[_name] = (lambda op, neg: lambda g, n, ins, e, w:
+                         _compare(g, n, ins[0], ins[1], op, neg))(_op, _neg)
+    _sname = (_name if _name.startswith("_") else "_" + _name[len("broadcast_"):]) + "_scalar"
+    if not _name.startswith("broadcast"):
+        CONVERTERS[_sname] = (lambda op, neg: lambda g, n, ins, e, w: _compare(
+            g, n, ins[0], g.scalar(n.params.scalar, _np_dtype(g, n)), op, neg))(_op, _neg)
+
+# name: (ONNX op, scalar on the left)
+_SCALAR = {
+    "_plus_scalar": ("Add", False), "_minus_scalar": ("Sub", False),
+    "_rminus_scalar": ("Sub", True), "_mul_scalar": ("Mul", False),
+    "_div_scalar": ("Div", False), "_rdiv_scalar": ("Div", True),
+    "_power_scalar": ("Pow", False), "_rpower_scalar": ("Pow", True),
+    "_maximum_scalar": ("Max", False), "_minimum_scalar": ("Min", False),
+}
+
+
+def _scalar_op(g, n, ins, op, left):
+    c = g.scalar(n.params.scalar, _np_dtype(g, n))
+    return g.node(op, [c, ins[0]] if left else [ins[0], c])
+
+
+for _name, (_op, _left) in _SCALAR.items():
+    CONVERTERS[_name] = (lambda op, left: lambda g, n, ins, e, w:
+                         _scalar_op(g, n, ins, op, left))(_op, _left)
+
+
+@_reg("add_n", "ElementWiseSum")
+def _add_n(g, n, ins, e, w):
+    return g.node("Sum", ins)
+
+
+@_reg("clip")
+def _clip(g, n, ins, e, w):
+    dt = _np_dtype(g, n)
+    return g.node("Clip", [ins[0], g.scalar(n.params.a_min, dt), g.scalar(n.params.a_max, dt)])
+
+
+@_reg("where")
+def _where(g, n, ins, e, w):
+    c = g.node("Cast", [ins[0]], to=onnx_dtype(np.bool_))
+    return g.node("Where", [c, ins[1], ins[2]])
+
+
+@_reg("Cast", "cast")
+def _cast(g, n, ins, e, w):
+    return g.node("Cast", ins[:1], to=onnx_dtype(n.params.dtype))
+
+
+@_reg("zeros_like", "ones_like")
+def _fill_like(g, n, ins, e, w):
+    v = 0 if n.op.name == "zeros_like" else 1
+    return g.node("Add", [g.node("Mul", [ins[0], g.scalar(0, _np_dtype(g, n))]),
+                          g.scalar(v, _np_dtype(g, n))])
+
+
+# ---- activations -----------------------------------------------------------------------------
+_ACT = {"relu": "Relu", "sigmoid": "Sigmoid", "tanh": "Tanh", "softrelu": "Softplus",
+        "softsign": "Softsign"}
+
+
+@_reg("Activation")
+def _activation(g, n, ins, e, w):
+    op = _ACT.get(n.params.act_type)
+    if op is None:
+        raise ExportError(f"act_type={n.params.act_type!r} has no ONNX form")
+    return g.node(op, ins[:1])
+
+
+@_reg("LeakyReLU")
+def _leaky(g, n, ins, e, w):
+    p, t = n.params, n.params.act_type
+    if t == "leaky":
+        return g.node("LeakyRelu", ins[:1], alpha=float(p.slope))
+    if t == "elu":
+        return g.node("Elu", ins[:1], alpha=float(p.slope))
+    if t == "selu":
+        return g.node("Selu", ins[:1])
+    if t == "prelu":
+        shape = g.need_shape(n, 0)
+        slope = ins[1]
+        if len(shape) > 2:  # gamma is per channel (axis 1): broadcast over the spatial axes
+            slope = g.unsqueeze(slope, list(range(1, len(shape) - 1)))
+        return g.node("PRelu", [ins[0], slope])
+    if t == "gelu":
+        dt = _np_dtype(g, n)
+        x = ins[0]
+        inner = g.node("Erf", [g.node("Div", [x, g.scalar(np.sqrt(2.0), dt)])])
+        half = g.node("Mul", [x, g.scalar(0.5, dt)])
+        return g.node("Mul", [half, g.node("Add", [inner, g.scalar(1.0, dt)])])
+    raise ExportError(f"act_type={t!r} (rrelu is random in training) is not exported")
+
+
+@_reg("hard_sigmoid")
+def _hard_sigmoid(g, n, ins, e, w):
+    return g.node("HardSigmoid", ins[:1], alpha=float(n.params.alpha), beta=float(n.params.beta))
+
+
+@_reg("softmax", "log_softmax", "SoftmaxActivation", "softmin")
+def _softmax(g, n, ins, e, w):
+    p = n.params
+    x = ins[0]
+    dt = _np_dtype(g, n)
+    if n.op.name == "SoftmaxActivation":
+        axis = 1 if p.get("mode") == "channel" else -1
+        if p.get("mode") != "channel":
+            shape = g.need_shape(n, 0)
+            x = g.node("Flatten", [x], axis=1)
+            return g.node("Reshape", [g.node("Softmax", [x], axis=-1), g.ints(shape)])
+    else:
+        axis = p.axis
+    if p.get("temperature") not in (None, 1.0):
+        x = g.node("Div", [x, g.scalar(p.temperature, dt)])
+    if n.op.name == "softmin":
+        x = g.node("Neg", [x])
+    op = "LogSoftmax" if n.op.name == "log_softmax" else "Softmax"
+    y = g.node(op, [x], axis=int(axis))
+    if p.get("dtype") is not None:
+        y = g.node("Cast", [y], to=onnx_dtype(p.dtype))
+    return y
+
+
+@_reg("SoftmaxOutput")
+def _softmax_output(g, n, ins, e, w):
+    p = n.params
+    if p.multi_output:
+        return g.node("Softmax", ins[:1], axis=1)
+    if p.preserve_shape:
+        return g.node("Softmax", ins[:1], axis=-1)
+    shape = g.need_shape(n, 0)
+    y = g.node("Softmax", [g.node("Flatten", ins[:1], axis=1)], axis=-1)
+    return g.node("Reshape", [y, g.ints(shape)])
+
+
+@_reg("LinearRegressionOutput", "MAERegressionOutput")
+def _regression(g, n, ins, e, w):
+    return g.node("Identity", ins[:1])
+
+
+@_reg("LogisticRegressionOutput")
+def _logistic(g, n, ins, e, w):
+    return g.node("Sigmoid", ins[:1])
+
+
+# ---- dense and convolution -------------------------------------------------------------------
+@_reg("FullyConnected")
+def _fully_connected(g, n, ins, e, w):
+    p = n.params
+    x, wt = ins[0], ins[1]
+    if p.flatten:
+        shape = g.in_shape(n, 0)
+        if shape is None or len(shape) != 2:
+            x = g.node("Flatten", [x], axis=1)
+        return g.node("Gemm", [x, wt] + ([] if p.no_bias else [ins[2]]), transB=1)
+    y = g.node("MatMul", [x, g.node("Transpose", [wt], perm=[1, 0])])
+    return y if p.no_bias else g.node("Add", [y, ins[2]])
+
+
+def _spatial(n, key, nd, default):
+    v = tuple(n.params.get(key) or ())
+    return list(v) if v else [default] * nd
+
+
+@_reg("Convolution")
+def _convolution(g, n, ins, e, w):
+    p = n.params
+    k = list(p.kernel)
+    nd = len(k)
+    pad = _spatial(n, "pad", nd, 0)
+    attrs = dict(kernel_shape=k, strides=_spatial(n, "stride", nd, 1),
+                 dilations=_spatial(n, "dilate", nd, 1), pads=pad + pad, group=int(p.num_group))
+    return g.node("Conv", ins[:2] + ([] if p.no_bias else [ins[2]]), **attrs)
+
+
+@_reg("Deconvolution")
+def _deconvolution(g, n, ins, e, w):
+    p = n.params
+    k = list(p.kernel)
+    nd = len(k)
+    pad = _spatial(n, "pad", nd, 0)
+    attrs = dict(kernel_shape=k, strides=_spatial(n, "stride", nd, 1),
+                 dilations=_spatial(n, "dilate", nd, 1), pads=pad + pad, group=int(p.num_group),
+                 output_padding=_spatial(n, "adj", nd, 0))
+    return g.node("ConvTranspose", ins[:2] + ([] if p.no_bias else [ins[2]]), **attrs)
+
+
+@_reg("Pooling")
+def _pooling(g, n, ins, e, w):
+    p = n.params
+    x = ins[0]
+    if p.global_pool:
+        op = {"max": "GlobalMaxPool", "avg": "GlobalAveragePool", "lp": "GlobalLpPool"}
+        attrs = {"p": int(p.p_value or 2)} if p.pool_type == "lp" else {}
+        return g.node(op[p.pool_type], [x], **attrs)
+    k = list(p.kernel)
+    nd = len(k)
+    pad = _spatial(n, "pad", nd, 0)
+    stride = _spatial(n, "stride", nd, 1)
+    ceil = int(p.pooling_convention == "full")
+    if p.pooling_convention == "same":
+        raise ExportError("pooling_convention='same' is not exported")
+    if p.pool_type == "max":
+        return g.node("MaxPool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
+                      ceil_mode=ceil)
+    if p.pool_type == "avg":
+        cip = 1 if p.count_include_pad is None else int(p.count_include_pad)
+        return g.node("AveragePool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
+                      ceil_mode=ceil, count_include_pad=cip)
+    if p.pool_type == "lp":
+        if ceil:
+            raise ExportError("lp pooling with pooling_convention='full' is not exported")
+        return g.node("LpPool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
+                      p=int(p.p_value or 2))
+    raise ExportError(f"pool_type={p.pool_type!r} has no ONNX form")
+
+
+# ---- normalization ---------------------------------------------------------------------------
+@_reg("BatchNorm", "BatchNorm_v1", "_contrib_SyncBatchNorm")
+def _batch_norm(g, n, ins, e, w):
+    p = n.params
+    x, gamma, beta, mean, var = ins[:5]
+    axis = p.get("axis", 1)
+    shape = g.in_shape(n, 0)
+    nd = len(shape) if shape is not None else None
+    if p.fix_gamma:
+        gamma = g.node("Add", [g.node("Mul", [gamma, g.scalar(0, _np_dtype(g, n))]),
+                               g.scalar(1, _np_dtype(g, n))])
+    if axis in (1, -nd if nd else 1):
+        y = g.node("BatchNormalization", [x, gamma, beta, mean, var], epsilon=float(p.eps))
+    else:
+        if nd is None:
+            raise ExportError("BatchNorm over an axis other than 1 needs the input's shape")
+        a = axis % nd
+        perm = [0, a] + [i for i in range(1, nd) if i != a]
+        inv = list(np.argsort(perm))
+        y = g.node("BatchNormalization", [g.node("Transpose", [x], perm=perm), gamma, beta, mean,
+                                          var], epsilon=float(p.eps))
+        y = g.node("Transpose", [y], perm=[int(i) for i in inv])
+    act = p.get("act_type")
+    if act not in (None, "None"):
+        y = g.node(_ACT[act], [y])
+    return y
+
+
+@_reg("InstanceNorm")
+def _instance_norm(g, n, ins, e, w):
+    return g.node("InstanceNormalization", ins[:3], epsilon=float(n.params.eps))
+
+
+@_reg("LayerNorm")
+def _layer_norm(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis % len(shape)
+    dt = _np_dtype(g, n)
+    x, gamma, beta = ins[:3]
+    mean = g.reduce("ReduceMean", x, [axis], True)
+    d = g.node("Sub", [x, mean])
+    var = g.reduce("ReduceMean", g.node("Mul", [d, d]), [axis], True)
+    y = g.node("Div", [d, g.node("Sqrt", [g.node("Add", [var, g.scalar(p.eps, dt)])])])
+    if axis != len(shape) - 1:
+        bshape = [1] * len(shape)
+        bshape[axis] = shape[axis]
+        gamma = g.node("Reshape", [gamma, g.ints(bshape)])
+        beta = g.node("Reshape", [beta, g.ints(bshape)])
+    return g.node("Add", [g.node("Mul", [y, gamma]), beta])
+
+
+@_reg("GroupNorm")
+def _group_norm(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    dt = _np_dtype(g, n)
+    ng = int(p.num_groups)
+    x = g.node("Reshape", [ins[0], g.ints([shape[0], ng, -1])])
+    mean = g.reduce("ReduceMean", x, [2], True)
+    d = g.node("Sub", [x, mean])
+    var = g.reduce("ReduceMean", g.node("Mul", [d, d]), [2], True)
+    y = g.node("Div", [d, g.node("Sqrt", [g.node("Add", [var, g.scalar(p.eps, dt)])])])
+    y = g.node("Reshape", [y, g.ints(shape)])
+    bshape = [1, shape[1]] + [1] * (len(shape) - 2)
+    gamma = g.node("Reshape", [ins[1], g.ints(bshape)])
+    beta = g.node("Reshape", [ins[2], g.ints(bshape)])
+    return g.node("Add", [g.node("Mul", [y, gamma]), beta])
+
+
+@_reg("L2Normalization")
+def _l2norm(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    dt = _np_dtype(g, n)
+    mode = p.get("mode", "instance")
+    axes = {"instance": list(range(1, len(shape))), "channel": [1],
+            "spatial": list(range(2, len(shape)))}[mode]
+    ss = g.reduce("ReduceSum", g.node("Mul", [ins[0], ins[0]]), axes, True)
+    return g.node("Div", [ins[0], g.node("Sqrt", [g.node("Add", [ss, g.scalar(p.eps, dt)])])])
+
+
+# ---- shape -----------------------------------------------------------------------------------
+@_reg("Flatten", "flatten")
+def _flatten(g, n, ins, e, w):
+    return g.node("Flatten", ins[:1], axis=1)
+
+
+@_reg("Reshape", "reshape")
+def _reshape(g, n, ins, e, w):
+    out = g.shape_of(n)
+    p = n.params
+    target = tuple(p.shape or p.target_shape)
+    if out is not None:
+        return g.node("Reshape", [ins[0], g.ints(out)])
+    if all(t >= -1 for t in target):
+        return g.node("Reshape", [ins[0], g.ints(target)])
+    raise ExportError(f"shape={target} uses MXNet's special codes and the input shape is unknown")
+
+
+@_reg("reshape_like")
+def _reshape_like(g, n, ins, e, w):
+    return g.node("Reshape", [ins[0], g.node("Shape", [ins[1]])])
+
+
+@_reg("shape_array")
+def _shape_array(g, n, ins, e, w):
+    return g.node("Shape", ins[:1])
+
+
+@_reg("Concat", "concat", "_rnn_param_concat")
+def _concat(g, n, ins, e, w):
+    return g.node("Concat", ins, axis=int(n.params.dim))
+
+
+@_reg("stack")
+def _stack(g, n, ins, e, w):
+    axis = int(n.params.axis)
+    if axis < 0:
+        axis += len(g.need_shape(n, 0)) + 1
+    return g.node("Concat", [g.unsqueeze(x, [axis]) for x in ins], axis=axis)
+
+
+@_reg("SliceChannel", "split")
+def _slice_channel(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis % len(shape)
+    k = int(p.num_outputs)
+    parts = g.split(ins[0], axis, [shape[axis] // k] * k)
+    if p.squeeze_axis:
+        parts = [g.squeeze(x, [axis]) for x in parts]
+    return parts
+
+
+@_reg("_split_v2")
+def _split_v2(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis % len(shape)
+    sections = int(p.get("sections") or 0)
+    if sections:
+        sizes = [shape[axis] // sections] * sections
+    else:
+        idx = [0] + [int(i) for i in p.indices if i != 0] + [shape[axis]]
+        sizes = [b - a for a, b in zip(idx[:-1], idx[1:])]
+    parts = g.split(ins[0], axis, sizes)
+    if p.squeeze_axis:
+        parts = [g.squeeze(x, [axis]) for x in parts]
+    return parts
+
+
+@_reg("transpose")
+def _transpose(g, n, ins, e, w):
+    axes = tuple(n.params.axes or ())
+    if not axes:
+        return g.node("Transpose", ins[:1])
+    return g.node("Transpose", ins[:1], perm=[int(a) for a in axes])
+
+
+@_reg("SwapAxis", "swapaxes")
+def _swapaxis(g, n, ins, e, w):
+    nd = len(g.need_shape(n, 0))
+    perm = list(range(nd))
+    a, b = n.params.dim1 % nd, n.params.dim2 % nd
+    perm[a], perm[b] = perm[b], perm[a]
+    return g.node("Transpose", ins[:1], perm=perm)
+
+
+@_reg("expand_dims")
+def _expand_dims(g, n, ins, e, w):
+    axis = int(n.params.axis)
+    if axis < 0:
+        axis += len(g.need_shape(n, 0)) + 1
+    return g.unsqueeze(ins[0], [axis])
+
+
+@_reg("squeeze")
+def _squeeze(g, n, ins, e, w):
+    axis = n.params.axis
+    if axis is None:
+        return g.squeeze(ins[0])
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    return g.squeeze(ins[0], axes)
+
+
+@_reg("slice_axis")
+def _slice_axis(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis % len(shape)
+    end = shape[axis] if p.end is None else p.end
+    return g.node("Slice", [ins[0], g.ints([p.begin]), g.ints([end]), g.ints([axis])])
+
+
+@_reg("slice")
+def _slice(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    begin, end = list(p.begin), list(p.end)
+    step = list(p.step or ()) + [None] * (len(begin) - len(p.step or ()))
+    starts, ends, steps = [], [], []
+    for i, (b, e_, s) in enumerate(zip(begin, end, step)):
+        s = 1 if s is None else int(s)
+        if b is None:
+            b = 0 if s > 0 else shape[i] - 1
+        if e_ is None:
+            e_ = shape[i] if s > 0 else -(2 ** 62)
+        starts.append(b)
+        ends.append(e_)
+        steps.append(s)
+    return g.node("Slice", [ins[0], g.ints(starts), g.ints(ends),
+                            g.ints(range(len(starts))), g.ints(steps)])
+
+
+@_reg("slice_like")
+def _slice_like(g, n, ins, e, w):
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("slice_like needs the shapes at export")
+    return g.node("Slice", [ins[0], g.ints([0] * len(out)), g.ints(out),
+                            g.ints(range(len(out)))])
+
+
+@_reg("broadcast_to")
+def _broadcast_to(g, n, ins, e, w):
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("broadcast_to needs the shapes at export")
+    return g.node("Expand", [ins[0], g.ints(out)])
+
+
+@_reg("broadcast_like")
+def _broadcast_like(g, n, ins, e, w):
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("broadcast_like needs the shapes at export")
+    return g.node("Expand", [ins[0], g.ints(out)])
+
+
+@_reg("broadcast_axis", "broadcast_axes")
+def _broadcast_axis(g, n, ins, e, w):
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("broadcast_axis needs the shapes at export")
+    return g.node("Expand", [ins[0], g.ints(out)])
+
+
+@_reg("tile")
+def _tile(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    reps = list(n.params.reps)
+    nd = max(len(shape), len(reps))
+    x = ins[0]
+    if len(shape) < nd:
+        x = g.node("Reshape", [x, g.ints([1] * (nd - len(shape)) + list(shape))])
+    reps = [1] * (nd - len(reps)) + reps
+    return g.node("Tile", [x, g.ints(reps)])
+
+
+@_reg("repeat")
+def _repeat(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    r = int(n.params.repeats)
+    axis = n.params.axis
+    x = ins[0]
+    if axis is None:
+        x = g.node("Reshape", [x, g.ints([-1])])
+        shape, axis = (int(np.prod(shape)),), 0
+    axis %= len(shape)
+    x = g.unsqueeze(x, [axis + 1])
+    reps = [1] * (len(shape) + 1)
+    reps[axis + 1] = r
+    out = list(shape)
+    out[axis] *= r
+    return g.node("Reshape", [g.node("Tile", [x, g.ints(reps)]), g.ints(out)])
+
+
+@_reg("Pad", "pad")
+def _pad(g, n, ins, e, w):
+    p = n.params
+    pw = list(p.pad_width)
+    begins, ends = pw[0::2], pw[1::2]
+    mode = {"constant": "constant", "edge": "edge", "reflect": "reflect"}[p.mode]
+    dt = _np_dtype(g, n)
+    args = [ins[0], g.ints(begins + ends)]
+    if mode == "constant":
+        args.append(g.scalar(p.constant_value, dt))
+    return g.node("Pad", args, mode=mode)
+
+
+@_reg("depth_to_space")
+def _d2s(g, n, ins, e, w):
+    return g.node("DepthToSpace", ins[:1], blocksize=int(n.params.block_size), mode="DCR")
+
+
+@_reg("space_to_depth")
+def _s2d(g, n, ins, e, w):
+    return g.node("SpaceToDepth", ins[:1], blocksize=int(n.params.block_size))
+
+
+@_reg("UpSampling")
+def _upsampling(g, n, ins, e, w):
+    p = n.params
+    if p.sample_type != "nearest" or len(ins) != 1:
+        raise ExportError("only nearest UpSampling of one input is exported")
+    s = float(p.scale)
+    return g.node("Resize", [ins[0], "", g.const(np.array([1, 1, s, s], np.float32))],
+                  mode="nearest", coordinate_transformation_mode="asymmetric",
+                  nearest_mode="floor")
+
+
+@_reg("reverse", "flip")
+def _reverse(g, n, ins, e, w):
+    axes = n.params.axis
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    big = 2 ** 62
+    return g.node("Slice", [ins[0], g.ints([-1] * len(axes)), g.ints([-big] * len(axes)),
+                            g.ints(axes), g.ints([-1] * len(axes))])
+
+
+# ---- indexing --------------------------------------------------------------------------------
+def _indices(g, x):
+    return g.node("Cast", [x], to=onnx_dtype(np.int64))
+
+
+@_reg("Embedding")
+def _embedding(g, n, ins, e, w):
+    return g.node("Gather", [ins[1], _indices(g, ins[0])], axis=0)
+
+
+@_reg("take")
+def _take(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis % len(shape)
+    idx = _indices(g, ins[1])
+    size = shape[axis]
+    if p.mode == "clip":
+        idx = g.node("Clip", [idx, g.const(np.int64(0)), g.const(np.int64(size - 1))])
+    elif p.mode == "wrap":
+        idx = g.node("Mod", [idx, g.const(np.int64(size))])
+    return g.node("Gather", [ins[0], idx], axis=axis)
+
+
+@_reg("pick")
+def _pick(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = shape and (len(shape) - 1 if p.axis is None else p.axis % len(shape))
+    idx = _indices(g, ins[1])
+    idx = g.node("Clip", [idx, g.const(np.int64(0)), g.const(np.int64(shape[axis] - 1))])
+    idx = g.unsqueeze(idx, [axis])
+    y = g.node("GatherElements", [ins[0], idx], axis=axis)
+    return y if p.keepdims else g.squeeze(y, [axis])
+
+
+@_reg("one_hot")
+def _one_hot(g, n, ins, e, w):
+    p = n.params
+    dt = np.dtype(p.dtype)
+    vals = g.const(np.array([p.off_value, p.on_value], dt))
+    return g.node("OneHot", [_indices(g, ins[0]), g.ints([p.depth]), vals], axis=-1)
+
+
+@_reg("argmax", "argmin")
+def _argmax(g, n, ins, e, w):
+    p = n.params
+    op = "ArgMax" if n.op.name == "argmax" else "ArgMin"
+    x = ins[0]
+    axis = p.axis
+    if axis is None:
+        x = g.node("Reshape", [x, g.ints([-1])])
+        axis = 0
+    y = g.node(op, [x], axis=int(axis), keepdims=int(p.keepdims))
+    return g.node("Cast", [y], to=onnx_dtype(_np_dtype(g, n)))
+
+
+# ---- reductions and products -----------------------------------------------------------------
+_REDUCE = {"sum": "ReduceSum", "mean": "ReduceMean", "max": "ReduceMax", "min": "ReduceMin",
+           "prod": "ReduceProd", "sum_axis": "ReduceSum"}
+
+
+def _reduce(g, n, ins, e, w):
+    p = n.params
+    axis = p.axis
+    if axis is not None:
+        axis = [axis] if isinstance(axis, int) else list(axis)
+    if p.get("exclude") and axis is not None:
+        nd = len(g.need_shape(n, 0))
+        keep = {a % nd for a in axis}
+        axis = [a for a in range(nd) if a not in keep]
+    y = g.reduce(_REDUCE[n.op.name], ins[0], axis, p.keepdims)
+    if axis is None and not p.keepdims:  # MXNet gives shape (1,), not a scalar
+        y = g.node("Reshape", [y, g.ints([1])])
+    return y
+
+
+for _name in _REDUCE:
+    CONVERTERS[_name] = _reduce
+
+
+@_reg("norm")
+def _norm(g, n, ins, e, w):
+    p = n.params
+    axis = p.axis
+    if axis is not None:
+        axis = [axis] if isinstance(axis, int) else list(axis)
+    op = {1: "ReduceL1", 2: "ReduceL2"}.get(int(p.ord))
+    y = g.reduce(op, ins[0], axis, p.keepdims)
+    if axis is None and not p.keepdims:
+        y = g.node("Reshape", [y, g.ints([1])])
+    return y
+
+
+@_reg("dot")
+def _dot(g, n, ins, e, w):
+    p = n.params
+    a, b = ins[:2]
+    sa, sb = g.need_shape(n, 0), g.need_shape(n, 1)
+    if len(sa) != 2 or len(sb) != 2:
+        if p.transpose_a or p.transpose_b:
+            raise ExportError("dot with transposes is exported for 2-D inputs only")
+        a = g.node("Reshape", [a, g.ints([-1, sa[-1]])])
+        b = g.node("Reshape", [b, g.ints([sb[0], -1])])
+        y = g.node("MatMul", [a, b])
+        return g.node("Reshape", [y, g.ints(list(sa[:-1]) + list(sb[1:]))])
+    if p.transpose_a:
+        a = g.node("Transpose", [a], perm=[1, 0])
+    if p.transpose_b:
+        b = g.node("Transpose", [b], perm=[1, 0])
+    return g.node("MatMul", [a, b])
+
+
+@_reg("batch_dot")
+def _batch_dot(g, n, ins, e, w):
+    p = n.params
+    a, b = ins[:2]
+    if p.transpose_a:
+        a = g.node("Transpose", [a], perm=[0, 2, 1])
+    if p.transpose_b:
+        b = g.node("Transpose", [b], perm=[0, 2, 1])
+    return g.node("MatMul", [a, b])
+
+
+@_reg("_linalg_gemm2")
+def _gemm2(g, n, ins, e, w):
+    p = n.params
+    a, b = ins[:2]
+    nd = len(g.need_shape(n, 0))
+    perm = list(range(nd - 2)) + [nd - 1, nd - 2]
+    if p.transpose_a:
+        a = g.node("Transpose", [a], perm=perm)
+    if p.transpose_b:
+        b = g.node("Transpose", [b], perm=perm)
+    y = g.node("MatMul", [a, b])
+    if p.alpha != 1.0:
+        y = g.node("Mul", [y, g.scalar(p.alpha, _np_dtype(g, n))])
+    return y
+
+
+# ---- creation --------------------------------------------------------------------------------
+@_reg("_zeros", "_ones", "_full")
+def _full(g, n, ins, e, w):
+    p = n.params
+    v = {"_zeros": 0, "_ones": 1}.get(n.op.name, p.get("value"))
+    return g.node("Identity", [g.const(np.full(tuple(p.shape), v, dtype=np.dtype(p.dtype)))])
