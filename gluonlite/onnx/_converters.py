@@ -33,7 +33,6 @@ UNSUPPORTED_ATTRS = [
     ("log_softmax", "use_length", bool, "masked softmax is not exported"),
     ("Reshape", "reverse", bool, "reverse=True reshape is not exported"),
     ("Deconvolution", "target_shape", bool, "target_shape is not exported; give adj"),
-    ("Pooling", "pool_type", lambda v: v == "sum", "sum pooling has no ONNX form"),
     ("Embedding", "sparse_grad", bool, "sparse gradients have no ONNX form"),
 ]
 
@@ -44,10 +43,11 @@ def check_attrs(node):
     for op, attr, pred, why in UNSUPPORTED_ATTRS:
         if node.op.name == op and pred(node.params.get(attr)):
             bad.append((f"{attr}={node.params.get(attr)!r}", why))
-    for key in ("layout",):
-        v = node.params.get(key)
-        if v is not None and v not in ("NCW", "NCHW", "NCDHW"):
-            bad.append((f"layout={v!r}", "ONNX convolutions are channels-first"))
+    v = node.params.get("layout")
+    if v is not None and v not in ("NCW", "NCHW", "NCDHW", "NWC", "NHWC", "NDHWC"):
+        bad.append((f"layout={v!r}", "not a layout ONNX convolutions can be given"))
+    if node.op.name == "Deconvolution" and v is not None and not v.startswith("NC"):
+        bad.append((f"layout={v!r}", "channels-last deconvolution is not exported"))
     return bad
 
 
@@ -62,7 +62,7 @@ _UNARY = {
     "sin": "Sin", "cos": "Cos", "tan": "Tan", "arcsin": "Asin", "arccos": "Acos",
     "arctan": "Atan", "sinh": "Sinh", "cosh": "Cosh", "arcsinh": "Asinh", "arccosh": "Acosh",
     "arctanh": "Atanh", "erf": "Erf", "reciprocal": "Reciprocal", "sign": "Sign",
-    "softsign": "Softsign", "softrelu": "Softplus", "round": "Round", "rint": "Round",
+    "softsign": "Softsign", "softrelu": "Softplus",
     "_copy": "Identity", "BlockGrad": "Identity", "make_loss": "Identity",
     "MakeLoss": "Identity", "identity": "Identity", "stop_gradient": "Identity",
     "Dropout": "Identity", "logical_not": None,
@@ -76,6 +76,20 @@ for _name, _op in _UNARY.items():
 def _logical_not(g, n, ins, e, w):
     z = g.node("Equal", [ins[0], g.scalar(0, _np_dtype(g, n))])
     return g.node("Cast", [z], to=onnx_dtype(_np_dtype(g, n)))
+
+
+@_reg("round")
+def _round(g, n, ins, e, w):
+    # MXNet rounds halves away from zero (ONNX Round: to even)
+    dt = _np_dtype(g, n)
+    mag = g.node("Floor", [g.node("Add", [g.node("Abs", ins[:1]), g.scalar(0.5, dt)])])
+    return g.node("Mul", [g.node("Sign", ins[:1]), mag])
+
+
+@_reg("rint")
+def _rint(g, n, ins, e, w):
+    # MXNet's rint takes halves down (1.5 -> 1, -1.5 -> -2)
+    return g.node("Ceil", [g.node("Sub", [ins[0], g.scalar(0.5, _np_dtype(g, n))])])
 
 
 @_reg("square")
@@ -174,6 +188,9 @@ def _clip(g, n, ins, e, w):
 @_reg("where")
 def _where(g, n, ins, e, w):
     c = g.node("Cast", [ins[0]], to=onnx_dtype(np.bool_))
+    sc, sx = g.in_shape(n, 0), g.need_shape(n, 1)
+    if sc is not None and len(sc) == 1 and len(sx) > 1:  # a 1-D condition picks rows
+        c = g.node("Reshape", [c, g.ints([sc[0]] + [1] * (len(sx) - 1))])
     return g.node("Where", [c, ins[1], ins[2]])
 
 
@@ -223,7 +240,9 @@ def _leaky(g, n, ins, e, w):
         inner = g.node("Erf", [g.node("Div", [x, g.scalar(np.sqrt(2.0), dt)])])
         half = g.node("Mul", [x, g.scalar(0.5, dt)])
         return g.node("Mul", [half, g.node("Add", [inner, g.scalar(1.0, dt)])])
-    raise ExportError(f"act_type={t!r} (rrelu is random in training) is not exported")
+    if t == "rrelu":  # inference uses the middle of the random slope's range
+        return g.node("LeakyRelu", ins[:1], alpha=float(p.lower_bound + p.upper_bound) / 2)
+    raise ExportError(f"act_type={t!r} has no ONNX form")
 
 
 @_reg("hard_sigmoid")
@@ -296,6 +315,19 @@ def _spatial(n, key, nd, default):
     return list(v) if v else [default] * nd
 
 
+def _channels_last(n):
+    layout = n.params.get("layout")
+    return layout is not None and not layout.startswith("NC")
+
+
+def _to_first(g, x, nd):
+    return g.node("Transpose", [x], perm=[0, nd + 1] + list(range(1, nd + 1)))
+
+
+def _to_last(g, x, nd):
+    return g.node("Transpose", [x], perm=[0] + list(range(2, nd + 2)) + [1])
+
+
 @_reg("Convolution")
 def _convolution(g, n, ins, e, w):
     p = n.params
@@ -304,7 +336,12 @@ def _convolution(g, n, ins, e, w):
     pad = _spatial(n, "pad", nd, 0)
     attrs = dict(kernel_shape=k, strides=_spatial(n, "stride", nd, 1),
                  dilations=_spatial(n, "dilate", nd, 1), pads=pad + pad, group=int(p.num_group))
-    return g.node("Conv", ins[:2] + ([] if p.no_bias else [ins[2]]), **attrs)
+    x, wt = ins[:2]
+    last = _channels_last(n)
+    if last:  # data and weight are channels-last (weight: O, spatial..., I)
+        x, wt = _to_first(g, x, nd), _to_first(g, wt, nd)
+    y = g.node("Conv", [x, wt] + ([] if p.no_bias else [ins[2]]), **attrs)
+    return _to_last(g, y, nd) if last else y
 
 
 @_reg("Deconvolution")
@@ -326,6 +363,9 @@ def _pooling(g, n, ins, e, w):
     if p.global_pool:
         op = {"max": "GlobalMaxPool", "avg": "GlobalAveragePool", "lp": "GlobalLpPool"}
         attrs = {"p": int(p.p_value or 2)} if p.pool_type == "lp" else {}
+        if _channels_last(n):
+            nd = len(g.need_shape(n, 0)) - 2
+            return _to_last(g, g.node(op[p.pool_type], [_to_first(g, x, nd)], **attrs), nd)
         return g.node(op[p.pool_type], [x], **attrs)
     k = list(p.kernel)
     nd = len(k)
@@ -334,6 +374,13 @@ def _pooling(g, n, ins, e, w):
     ceil = int(p.pooling_convention == "full")
     if p.pooling_convention == "same":
         raise ExportError("pooling_convention='same' is not exported")
+    if _channels_last(n):
+        y = _pool(g, n, _to_first(g, x, nd), p, k, pad, stride, ceil)
+        return _to_last(g, y, nd)
+    return _pool(g, n, x, p, k, pad, stride, ceil)
+
+
+def _pool(g, n, x, p, k, pad, stride, ceil):
     if p.pool_type == "max":
         return g.node("MaxPool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
                       ceil_mode=ceil)
@@ -341,6 +388,10 @@ def _pooling(g, n, ins, e, w):
         cip = 1 if p.count_include_pad is None else int(p.count_include_pad)
         return g.node("AveragePool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
                       ceil_mode=ceil, count_include_pad=cip)
+    if p.pool_type == "sum":  # an average over whole windows (padding counted) times their size
+        y = g.node("AveragePool", [x], kernel_shape=k, strides=stride, pads=pad + pad,
+                   ceil_mode=ceil, count_include_pad=1)
+        return g.node("Mul", [y, g.scalar(float(np.prod(k)), _np_dtype(g, n))])
     if p.pool_type == "lp":
         if ceil:
             raise ExportError("lp pooling with pooling_convention='full' is not exported")
@@ -412,11 +463,11 @@ def _group_norm(g, n, ins, e, w):
     d = g.node("Sub", [x, mean])
     var = g.reduce("ReduceMean", g.node("Mul", [d, d]), [2], True)
     y = g.node("Div", [d, g.node("Sqrt", [g.node("Add", [var, g.scalar(p.eps, dt)])])])
-    y = g.node("Reshape", [y, g.ints(shape)])
-    bshape = [1, shape[1]] + [1] * (len(shape) - 2)
-    gamma = g.node("Reshape", [ins[1], g.ints(bshape)])
-    beta = g.node("Reshape", [ins[2], g.ints(bshape)])
-    return g.node("Add", [g.node("Mul", [y, gamma]), beta])
+    # MXNet 1.x's gamma and beta have one entry per group
+    gamma = g.node("Reshape", [ins[1], g.ints([1, ng, 1])])
+    beta = g.node("Reshape", [ins[2], g.ints([1, ng, 1])])
+    y = g.node("Add", [g.node("Mul", [y, gamma]), beta])
+    return g.node("Reshape", [y, g.ints(shape)])
 
 
 @_reg("L2Normalization")
@@ -451,6 +502,9 @@ def _reshape(g, n, ins, e, w):
 
 @_reg("reshape_like")
 def _reshape_like(g, n, ins, e, w):
+    out = g.shape_of(n)
+    if out is not None:
+        return g.node("Reshape", [ins[0], g.ints(out)])
     return g.node("Reshape", [ins[0], g.node("Shape", [ins[1]])])
 
 
@@ -665,6 +719,11 @@ def _upsampling(g, n, ins, e, w):
 def _reverse(g, n, ins, e, w):
     axes = n.params.axis
     axes = [axes] if isinstance(axes, int) else list(axes)
+    nd = len(g.need_shape(n, 0))
+    # an axis named twice is reversed twice
+    axes = sorted(a for a in {x % nd for x in axes} if sum(x % nd == a for x in axes) % 2)
+    if not axes:
+        return g.node("Identity", ins[:1])
     big = 2 ** 62
     return g.node("Slice", [ins[0], g.ints([-1] * len(axes)), g.ints([-big] * len(axes)),
                             g.ints(axes), g.ints([-1] * len(axes))])
@@ -700,7 +759,10 @@ def _pick(g, n, ins, e, w):
     shape = g.need_shape(n, 0)
     axis = shape and (len(shape) - 1 if p.axis is None else p.axis % len(shape))
     idx = _indices(g, ins[1])
-    idx = g.node("Clip", [idx, g.const(np.int64(0)), g.const(np.int64(shape[axis] - 1))])
+    if p.get("mode", "clip") == "wrap":
+        idx = g.node("Mod", [idx, g.const(np.int64(shape[axis]))])
+    else:
+        idx = g.node("Clip", [idx, g.const(np.int64(0)), g.const(np.int64(shape[axis] - 1))])
     idx = g.unsqueeze(idx, [axis])
     y = g.node("GatherElements", [ins[0], idx], axis=axis)
     return y if p.keepdims else g.squeeze(y, [axis])
@@ -799,6 +861,8 @@ def _gemm2(g, n, ins, e, w):
     p = n.params
     a, b = ins[:2]
     nd = len(g.need_shape(n, 0))
+    if p.get("axis", -2) % nd != nd - 2:
+        raise ExportError(f"axis={p.axis} (matrices not in the last two axes) is not exported")
     perm = list(range(nd - 2)) + [nd - 1, nd - 2]
     if p.transpose_a:
         a = g.node("Transpose", [a], perm=perm)

@@ -186,6 +186,9 @@ class GraphBuilder:
                             outs = None
                         outs = _as_list(outs) if outs is not None else [None]
             for k, o in enumerate(outs):
+                if o is not None and self.shape_of(node, k) == (1,):
+                    # MXNet 1.x has no 0-d arrays where ONNX reductions/squeezes give them
+                    o = self.node("Reshape", [o, self.ints([1])], hint=f"{node.name}_1d")
                 names[(id(node), k)] = o
         return [names.get((id(n), k)) for n, k in symbol.outputs]
 
