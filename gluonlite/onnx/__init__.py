@@ -81,8 +81,9 @@ def _format_errors(errors):
 
 
 def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None, dynamic=False,
-                dynamic_input_shapes=None):
-    """The ONNX ModelProto of `sym` with `params` (what `export_model` writes).
+                dynamic_input_shapes=None, data_names=None):
+    """The ONNX ModelProto of `sym` with `params` (what `export_model` writes); `data_names`
+    orders the data inputs (default: as ``sym.list_inputs()``).
 
     Raises:
         ExportError: operators or attributes with no ONNX form (all of them, one per line).
@@ -93,7 +94,11 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
     if opset < 13:
         raise ValueError(f"export_model: opset_version must be 13 or newer, got {opset}")
     sym, params = _load_inputs(sym, params)
-    data_names = [nm for nm in sym.list_inputs() if nm not in params]
+    listed = [nm for nm in sym.list_inputs() if nm not in params]
+    if data_names is None:
+        data_names = listed
+    elif sorted(data_names) != sorted(listed):
+        raise ValueError(f"export_model: the data inputs are {listed}, got names {data_names}")
     in_shapes = list(in_shapes or [])
     if len(in_shapes) != len(data_names):
         raise ValueError(f"export_model: in_shapes must give one shape per data input "
@@ -131,7 +136,9 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
     for (node, k), o, nm in zip(sym.outputs, outs, out_names):
         y = g.node("Identity", [o], hint=nm)
         shape, dtype = g.info.get((id(node), k), (None, None))
-        g.outputs.append(g.value_info(y, None if dynamic else shape, dtype))
+        if dynamic and shape is not None:  # the rank stays, every size is symbolic
+            shape = [f"{nm}_d{i}" for i in range(len(shape))]
+        g.outputs.append(g.value_info(y, shape, dtype))
     graph = g.make_graph("gluonlite")
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="gluonlite")
@@ -143,7 +150,7 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
 def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_path="model.onnx",
                  verbose=False, dynamic=False, dynamic_input_shapes=None,
                  run_shape_inference=False, input_type=None, input_shape=None,
-                 opset_version=None):
+                 opset_version=None, **kwargs):
     """Export a graph and its parameters to an ONNX file (MXNet 1.9.1's signature).
 
     Args:
@@ -160,6 +167,7 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
         run_shape_inference: run ONNX shape inference on the result before writing.
         input_type, input_shape: MXNet's old names of `in_types`, `in_shapes`.
         opset_version: the ONNX opset (13 or newer; default 13).
+        kwargs: nothing else is accepted (a TypeError names it).
 
     Returns:
         onnx_file_path.
@@ -174,12 +182,15 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
         mx.onnx.export_model("net-symbol.json", "net-0000.params", [(1, 3, 32, 32)],
                              np.float32, "net.onnx")
     """
+    unknown = sorted(k for k in kwargs if k != "_data_names")
+    if unknown:
+        raise TypeError(f"export_model: unexpected argument(s) {unknown}")
     if input_type is not None:
         in_types = input_type
     if input_shape is not None:
         in_shapes = input_shape
     model = build_model(sym, params, in_shapes, in_types, opset_version, dynamic,
-                        dynamic_input_shapes)
+                        dynamic_input_shapes, kwargs.pop("_data_names", None))
     if run_shape_inference:
         from onnx import shape_inference
         model = shape_inference.infer_shapes(model)
@@ -192,12 +203,14 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
 
 def export_block(block, onnx_file_path, in_shapes, in_types=np.float32, opset_version=None,
                  **kwargs):
-    """Export a hybridized `HybridBlock` (called at least once) to ONNX.
+    """Export a hybridized `HybridBlock` (called at least once) to ONNX; the ONNX inputs are
+    the block's inputs in call order (``data`` or ``data0, data1, ...``).
 
     Args:
         block: the block; its last hybridized graph and current parameters are exported.
         onnx_file_path: where to write.
-        in_shapes, in_types, opset_version, kwargs: as `export_model`.
+        in_shapes: one shape per block input, in call order.
+        in_types, opset_version, kwargs: as `export_model`.
 
     Returns:
         onnx_file_path.
@@ -214,5 +227,8 @@ def export_block(block, onnx_file_path, in_shapes, in_types=np.float32, opset_ve
     sym = graph[1]
     used = set(sym.list_inputs())
     params = {nm: p.data() for nm, p in block.collect_params().items() if nm in used}
+    names = [v.name for v in graph[0]] if isinstance(graph[0], (list, tuple)) else None
+    if names is not None:
+        names = [nm for nm in names if nm in used and nm not in params]
     return export_model(sym, params, in_shapes, in_types, onnx_file_path,
-                        opset_version=opset_version, **kwargs)
+                        opset_version=opset_version, _data_names=names, **kwargs)

@@ -879,4 +879,8 @@ def _gemm2(g, n, ins, e, w):
 def _full(g, n, ins, e, w):
     p = n.params
     v = {"_zeros": 0, "_ones": 1}.get(n.op.name, p.get("value"))
-    return g.node("Identity", [g.const(np.full(tuple(p.shape), v, dtype=np.dtype(p.dtype)))])
+    shape = g.shape_of(n) or tuple(p.shape)  # inferred: a 0 in `shape` is filled from its users
+    if 0 in shape:
+        raise ExportError(f"shape={tuple(p.shape)} has a size only its users can decide, and it "
+                          "is unknown at export (give in_shapes)")
+    return g.node("Identity", [g.const(np.full(shape, v, dtype=np.dtype(p.dtype)))])
