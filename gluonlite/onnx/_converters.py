@@ -884,3 +884,393 @@ def _full(g, n, ins, e, w):
         raise ExportError(f"shape={tuple(p.shape)} has a size only its users can decide, and it "
                           "is unknown at export (give in_shapes)")
     return g.node("Identity", [g.const(np.full(shape, v, dtype=np.dtype(p.dtype)))])
+
+
+# ---- more elementwise ------------------------------------------------------------------------
+def _to_bool(g, x):
+    return g.node("Cast", [x], to=onnx_dtype(np.bool_))
+
+
+_LOGICAL = {"and": "And", "or": "Or", "xor": "Xor"}
+
+
+def _logical(g, n, a, b, op):
+    return g.node("Cast", [g.node(op, [_to_bool(g, a), _to_bool(g, b)])],
+                  to=onnx_dtype(_np_dtype(g, n)))
+
+
+for _k, _op in _LOGICAL.items():
+    for _name in (f"_logical_{_k}", f"broadcast_logical_{_k}"):
+        CONVERTERS[_name] = (lambda op: lambda g, n, ins, e, w:
+                             _logical(g, n, ins[0], ins[1], op))(_op)
+    CONVERTERS[f"_logical_{_k}_scalar"] = (lambda op: lambda g, n, ins, e, w: _logical(
+        g, n, ins[0], g.scalar(n.params.scalar, _np_dtype(g, n)), op))(_op)
+
+
+def _floor_mod(g, a, b):
+    # numpy's mod (the sign of the divisor): ONNX Mod on floats is C's fmod only
+    return g.node("Sub", [a, g.node("Mul", [g.node("Floor", [g.node("Div", [a, b])]), b])])
+
+
+@_reg("_mod", "broadcast_mod")
+def _mod(g, n, ins, e, w):
+    return _floor_mod(g, ins[0], ins[1])
+
+
+@_reg("_mod_scalar", "_rmod_scalar")
+def _mod_scalar(g, n, ins, e, w):
+    c = g.scalar(n.params.scalar, _np_dtype(g, n))
+    return _floor_mod(g, *((ins[0], c) if n.op.name == "_mod_scalar" else (c, ins[0])))
+
+
+@_reg("_hypot", "broadcast_hypot", "_hypot_scalar")
+def _hypot(g, n, ins, e, w):
+    b = g.scalar(n.params.scalar, _np_dtype(g, n)) if n.op.name == "_hypot_scalar" else ins[1]
+    return g.node("Sqrt", [g.node("Add", [g.node("Mul", [ins[0], ins[0]]),
+                                          g.node("Mul", [b, b])])])
+
+
+@_reg("cbrt", "rcbrt")
+def _cbrt(g, n, ins, e, w):
+    dt = _np_dtype(g, n)
+    mag = g.node("Pow", [g.node("Abs", ins[:1]), g.scalar(1.0 / 3.0, dt)])
+    y = g.node("Mul", [g.node("Sign", ins[:1]), mag])
+    return g.node("Reciprocal", [y]) if n.op.name == "rcbrt" else y
+
+
+@_reg("degrees", "radians")
+def _degrees(g, n, ins, e, w):
+    f = 180.0 / np.pi if n.op.name == "degrees" else np.pi / 180.0
+    return g.node("Mul", [ins[0], g.scalar(f, _np_dtype(g, n))])
+
+
+@_reg("fix", "trunc")
+def _trunc(g, n, ins, e, w):
+    return g.node("Mul", [g.node("Sign", ins[:1]), g.node("Floor", [g.node("Abs", ins[:1])])])
+
+
+@_reg("smooth_l1")
+def _smooth_l1(g, n, ins, e, w):
+    dt = _np_dtype(g, n)
+    s2 = float(n.params.scalar) ** 2
+    x = ins[0]
+    ax = g.node("Abs", [x])
+    quad = g.node("Mul", [g.node("Mul", [x, x]), g.scalar(0.5 * s2, dt)])
+    lin = g.node("Sub", [ax, g.scalar(0.5 / s2, dt)])
+    return g.node("Where", [g.node("Less", [ax, g.scalar(1.0 / s2, dt)]), quad, lin])
+
+
+@_reg("size_array")
+def _size_array(g, n, ins, e, w):
+    y = g.node("Reshape", [g.node("Size", ins[:1]), g.ints([1])])
+    return g.node("Cast", [y], to=onnx_dtype(g.dtype_of(n) or np.int64))
+
+
+@_reg("_contrib_div_sqrt_dim")
+def _div_sqrt_dim(g, n, ins, e, w):
+    d = g.need_shape(n, 0)[-1]
+    return g.node("Div", [ins[0], g.scalar(np.sqrt(d), _np_dtype(g, n))])
+
+
+@_reg("_contrib_gradientmultiplier", "IdentityAttachKLSparseReg", "SVMOutput")
+def _identity_forward(g, n, ins, e, w):
+    return g.node("Identity", ins[:1])
+
+
+@_reg("_contrib_round_ste")
+def _round_ste(g, n, ins, e, w):
+    return _round(g, n, ins, e, w)
+
+
+@_reg("_contrib_sign_ste")
+def _sign_ste(g, n, ins, e, w):
+    return g.node("Sign", ins[:1])
+
+
+@_reg("nansum", "nanprod")
+def _nan_reduce(g, n, ins, e, w):
+    dt = _np_dtype(g, n)
+    fill = g.scalar(0 if n.op.name == "nansum" else 1, dt)
+    x = g.node("Where", [g.node("IsNaN", ins[:1]), fill, ins[0]])
+    p = n.params
+    axis = p.axis
+    if axis is not None:
+        axis = [axis] if isinstance(axis, int) else list(axis)
+    if p.get("exclude") and axis is not None:
+        nd = len(g.need_shape(n, 0))
+        keep = {a % nd for a in axis}
+        axis = [a for a in range(nd) if a not in keep]
+    op = "ReduceSum" if n.op.name == "nansum" else "ReduceProd"
+    return g.reduce(op, x, axis, p.keepdims)
+
+
+@_reg("moments")
+def _moments(g, n, ins, e, w):
+    p = n.params
+    axes = None if p.axes is None else list(p.axes)
+    mean = g.reduce("ReduceMean", ins[0], axes, True)
+    d = g.node("Sub", [ins[0], mean])
+    var = g.reduce("ReduceMean", g.node("Mul", [d, d]), axes, p.keepdims)
+    if not p.keepdims:
+        mean = g.reduce("ReduceMean", ins[0], axes, False)
+    return [mean, var]
+
+
+# ---- sorting ---------------------------------------------------------------------------------
+def _topk(g, x, axis, k, largest):
+    return g.node("TopK", [x, g.ints([k])], n_out=2, axis=axis, largest=int(largest), sorted=1)
+
+
+@_reg("sort", "argsort")
+def _sort(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis
+    x = ins[0]
+    if axis is None:
+        x = g.node("Reshape", [x, g.ints([-1])])
+        shape, axis = (int(np.prod(shape)),), 0
+    axis %= len(shape)
+    vals, idx = _topk(g, x, axis, shape[axis], not p.is_ascend)
+    if n.op.name == "sort":
+        return vals
+    return g.node("Cast", [idx], to=onnx_dtype(p.dtype))
+
+
+@_reg("topk")
+def _topk_conv(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    axis = p.axis
+    x = ins[0]
+    if axis is None:
+        x = g.node("Reshape", [x, g.ints([-1])])
+        shape, axis = (int(np.prod(shape)),), 0
+    axis %= len(shape)
+    k = int(p.k) if p.k >= 1 else shape[axis]
+    vals, idx = _topk(g, x, axis, k, not p.is_ascend)
+    if p.ret_typ == "value":
+        return vals
+    fidx = g.node("Cast", [idx], to=onnx_dtype(p.dtype))
+    if p.ret_typ == "indices":
+        return fidx
+    if p.ret_typ == "both":
+        return [vals, fidx]
+    dt = _np_dtype(g, n)  # mask: ones where the top k sit
+    zeros = g.node("Mul", [ins[0], g.scalar(0, dt)])
+    ones = g.node("Add", [g.node("Mul", [vals, g.scalar(0, dt)]), g.scalar(1, dt)])
+    return g.node("ScatterElements", [zeros, idx, ones], axis=axis)
+
+
+@_reg("argmax_channel")
+def _argmax_channel(g, n, ins, e, w):
+    y = g.node("ArgMax", ins[:1], axis=-1, keepdims=0)
+    return g.node("Cast", [y], to=onnx_dtype(_np_dtype(g, n)))
+
+
+# ---- sequences -------------------------------------------------------------------------------
+def _lengths_mask(g, n, ins, shape, axis):
+    """Bool (T, N, 1, ...) or (N, T, 1, ...) mask: step t < length of its sequence."""
+    T, N = shape[axis], shape[1 - axis]
+    steps = g.const(np.arange(T, dtype=np.int64).reshape([T, 1] if axis == 0 else [1, T]))
+    lens = g.node("Reshape", [_indices(g, ins[1]), g.ints([1, N] if axis == 0 else [N, 1])])
+    mask = g.node("Less", [steps, lens])
+    return g.node("Reshape", [mask, g.ints(list(mask_shape(shape)))])
+
+
+def mask_shape(shape):
+    return list(shape[:2]) + [1] * (len(shape) - 2)
+
+
+@_reg("SequenceMask")
+def _sequence_mask(g, n, ins, e, w):
+    p = n.params
+    if not p.use_sequence_length:
+        return g.node("Identity", ins[:1])
+    shape = g.need_shape(n, 0)
+    mask = _lengths_mask(g, n, ins, shape, p.axis)
+    return g.node("Where", [mask, ins[0], g.scalar(p.value, _np_dtype(g, n))])
+
+
+@_reg("SequenceLast")
+def _sequence_last(g, n, ins, e, w):
+    p = n.params
+    axis = p.axis
+    if not p.use_sequence_length:
+        return g.squeeze(g.node("Slice", [ins[0], g.ints([-1]), g.ints([2 ** 62]),
+                                          g.ints([axis])]), [axis])
+    shape = g.need_shape(n, 0)
+    N = shape[1 - axis]
+    last = g.node("Sub", [_indices(g, ins[1]), g.const(np.int64(1))])
+    one = [1, N] if axis == 0 else [N, 1]
+    idx = g.node("Reshape", [last, g.ints(one + [1] * (len(shape) - 2))])
+    target = list(shape)
+    target[axis] = 1
+    idx = g.node("Expand", [idx, g.ints(target)])
+    return g.squeeze(g.node("GatherElements", [ins[0], idx], axis=axis), [axis])
+
+
+@_reg("SequenceReverse")
+def _sequence_reverse(g, n, ins, e, w):
+    if not n.params.use_sequence_length:
+        return g.node("Slice", [ins[0], g.ints([-1]), g.ints([-2 ** 62]), g.ints([0]),
+                                g.ints([-1])])
+    return g.node("ReverseSequence", [ins[0], _indices(g, ins[1])], batch_axis=1, time_axis=0)
+
+
+# ---- more layers -----------------------------------------------------------------------------
+@_reg("LRN")
+def _lrn(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    x = ins[0]
+    if len(shape) != 4:  # ONNX Runtime's LRN takes (N, C, H, W) only
+        x = g.node("Reshape", [x, g.ints(list(shape[:2]) + [-1, 1])])
+    y = g.node("LRN", [x], alpha=float(p.alpha), beta=float(p.beta), bias=float(p.knorm),
+               size=int(p.nsize))
+    return y if len(shape) == 4 else g.node("Reshape", [y, g.ints(shape)])
+
+
+@_reg("_contrib_AdaptiveAvgPooling2D")
+def _adaptive_avg(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("the output size is unknown at export")
+    if tuple(out[2:]) == (1, 1):
+        return g.node("GlobalAveragePool", ins[:1])
+    if shape[2] % out[2] or shape[3] % out[3]:
+        raise ExportError(f"output_size {tuple(out[2:])} does not divide the input "
+                          f"{tuple(shape[2:])}: the windows overlap, which no ONNX pool does")
+    k = [shape[2] // out[2], shape[3] // out[3]]
+    return g.node("AveragePool", ins[:1], kernel_shape=k, strides=k)
+
+
+@_reg("_contrib_BilinearResize2D")
+def _bilinear_resize(g, n, ins, e, w):
+    p = n.params
+    out = g.shape_of(n)
+    if out is None:
+        raise ExportError("bilinear resize needs its output shape at export (give in_shapes)")
+    mode = "align_corners" if p.align_corners else "half_pixel"
+    return g.node("Resize", [ins[0], "", "", g.ints(out)], mode="linear",
+                  coordinate_transformation_mode=mode)
+
+
+@_reg("gather_nd")
+def _gather_nd(g, n, ins, e, w):
+    nd = len(g.need_shape(n, 1))
+    idx = g.node("Transpose", [_indices(g, ins[1])], perm=list(range(1, nd)) + [0])
+    return g.node("GatherND", [ins[0], idx])
+
+
+@_reg("batch_take")
+def _batch_take(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    idx = g.node("Clip", [_indices(g, ins[1]), g.const(np.int64(0)),
+                          g.const(np.int64(shape[-1] - 1))])
+    flat = g.node("Reshape", [ins[0], g.ints([-1, shape[-1]])])
+    y = g.node("GatherElements", [flat, g.unsqueeze(g.node("Reshape", [idx, g.ints([-1])]),
+                                                    [1])], axis=1)
+    return g.node("Reshape", [y, g.ints([-1])])
+
+
+@_reg("_np_cumsum")
+def _cumsum(g, n, ins, e, w):
+    p = n.params
+    x = ins[0]
+    axis = p.axis
+    if axis is None:
+        x, axis = g.node("Reshape", [x, g.ints([-1])]), 0
+    y = g.node("CumSum", [x, g.const(np.int64(axis))])
+    return y if p.dtype is None else g.node("Cast", [y], to=onnx_dtype(p.dtype))
+
+
+@_reg("_onehot_encode")
+def _onehot_encode(g, n, ins, e, w):
+    depth = g.need_shape(n, 1)[-1]
+    vals = g.const(np.array([0, 1], _np_dtype(g, n)))
+    return g.node("OneHot", [_indices(g, ins[0]), g.ints([depth]), vals], axis=-1)
+
+
+@_reg("_linalg_det")
+def _det(g, n, ins, e, w):
+    return g.node("Det", ins[:1])
+
+
+@_reg("_linalg_gemm")
+def _linalg_gemm(g, n, ins, e, w):
+    p = n.params
+    ab = _gemm2(g, n, ins[:2], e, w)
+    c = ins[2]
+    if p.beta != 1.0:
+        c = g.node("Mul", [c, g.scalar(p.beta, _np_dtype(g, n))])
+    return g.node("Add", [ab, c])
+
+
+@_reg("_linalg_syrk")
+def _syrk(g, n, ins, e, w):
+    p = n.params
+    nd = len(g.need_shape(n, 0))
+    perm = list(range(nd - 2)) + [nd - 1, nd - 2]
+    at = g.node("Transpose", ins[:1], perm=perm)
+    y = g.node("MatMul", [at, ins[0]] if p.transpose else [ins[0], at])
+    if p.alpha != 1.0:
+        y = g.node("Mul", [y, g.scalar(p.alpha, _np_dtype(g, n))])
+    return y
+
+
+@_reg("_image_to_tensor")
+def _image_to_tensor(g, n, ins, e, w):
+    nd = len(g.need_shape(n, 0))
+    perm = [2, 0, 1] if nd == 3 else [0, 3, 1, 2]
+    y = g.node("Cast", [g.node("Transpose", ins[:1], perm=perm)], to=onnx_dtype(np.float32))
+    return g.node("Div", [y, g.scalar(255.0, np.float32)])
+
+
+@_reg("_image_normalize")
+def _image_normalize(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    c = shape[0] if len(shape) == 3 else shape[1]
+    mean, std = list(p.mean), list(p.std)
+    mean = (mean * c)[:c] if len(mean) == 1 else mean[:c]
+    std = (std * c)[:c] if len(std) == 1 else std[:c]
+    bshape = [c, 1, 1] if len(shape) == 3 else [1, c, 1, 1]
+    dt = _np_dtype(g, n)
+    m = g.const(np.array(mean, dt).reshape(bshape))
+    s = g.const(np.array(std, dt).reshape(bshape))
+    return g.node("Div", [g.node("Sub", [ins[0], m]), s])
+
+
+@_reg("_image_flip_left_right", "_image_flip_top_bottom")
+def _image_flip(g, n, ins, e, w):
+    nd = len(g.need_shape(n, 0))
+    axis = nd - 2 if n.op.name == "_image_flip_left_right" else nd - 3
+    return g.node("Slice", [ins[0], g.ints([-1]), g.ints([-2 ** 62]), g.ints([axis]),
+                            g.ints([-1])])
+
+
+# ---- operators with no inputs: their (deterministic) value is a constant ---------------------
+@_reg("_arange", "_linspace", "_eye", "_contrib_arange_like")
+def _folded(g, n, ins, e, w):
+    from .. import nd as _nd
+    from ..ndarray.register import make_function
+    args = []
+    if n.op.name == "_contrib_arange_like":
+        args = [_nd.zeros(g.need_shape(n, 0))]
+    attrs = {k: v for k, v in n.attrs.items() if not k.startswith("__")}
+    arr = make_function(n.op, n.op.name)(*args, **attrs)
+    return g.node("Identity", [g.const(arr.asnumpy())])
+
+
+# ---- partitioned graphs ----------------------------------------------------------------------
+@_reg("_default_subgraph_op")
+def _default_subgraph(g, n, ins, errors, where):
+    body = n.params["_subgraphs"][0]
+    names = body.list_inputs()
+    env = dict(zip(names, ins))
+    shapes = {nm: g.in_shape(n, j) for j, nm in enumerate(names)}
+    dtypes = {nm: g.in_dtype(n, j) for j, nm in enumerate(names)}
+    outs = g.convert(body, env, shapes, dtypes, errors, f"{where}{n.name}/")
+    return None if any(o is None for o in outs) else outs
