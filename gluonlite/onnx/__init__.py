@@ -20,9 +20,10 @@ import numpy as np
 from ..base import write_atomically
 from ._graph import ExportError, GraphBuilder, onnx_dtype
 from . import _converters, _loops, _rnn  # noqa: F401  (they fill the table)
+from ._support import NOT_EXPORTED
 
-__all__ = ["export_model", "export_block", "get_operator_support", "ExportError",
-           "DEFAULT_OPSET"]
+__all__ = ["export_model", "export_block", "get_operator_support", "not_exported",
+           "ExportError", "DEFAULT_OPSET"]
 
 DEFAULT_OPSET = 13
 
@@ -45,6 +46,14 @@ def get_operator_support(opset_version=None):
     Example: ``'FullyConnected' in mx.onnx.get_operator_support()`` -> True.
     """
     return sorted(_converters.CONVERTERS)
+
+
+def not_exported():
+    """{operator name: why it does not export} for the registry operators with no converter.
+
+    Example: ``mx.onnx.not_exported()['sgd_update']`` -> 'a training step (...)'.
+    """
+    return dict(NOT_EXPORTED)
 
 
 def _load_inputs(sym, params):

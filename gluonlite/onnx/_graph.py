@@ -153,6 +153,7 @@ class GraphBuilder:
             the ONNX names of the symbol's outputs (None for outputs that failed).
         """
         from ._converters import CONVERTERS, check_attrs
+        from ._support import NOT_EXPORTED
         self.info.update(infer_entries(symbol, shapes, dtypes))
         names = {}
         for node in topo_nodes(symbol.outputs):
@@ -167,7 +168,7 @@ class GraphBuilder:
             conv = CONVERTERS.get(node.op.name)
             if conv is None:
                 errors.append((node.op.name, where + node.name, None,
-                               "no ONNX converter for this operator"))
+                               NOT_EXPORTED.get(node.op.name, "no ONNX converter")))
                 outs = [None] * node.num_outputs()
             else:
                 bad = check_attrs(node)
