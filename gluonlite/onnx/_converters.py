@@ -25,9 +25,7 @@ def _reg(*names):
 
 # (op name, attribute, predicate on its value: True when the value cannot export, why)
 UNSUPPORTED_ATTRS = [
-    ("RNN", "projection_size", lambda v: v not in (None, 0), "LSTM projection has no ONNX form"),
-    ("RNN", "lstm_state_clip_min", lambda v: v is not None, "ONNX LSTM clips gates, not states"),
-    ("RNN", "lstm_state_clip_max", lambda v: v is not None, "ONNX LSTM clips gates, not states"),
+    ("RNN", "lstm_state_clip_nan", bool, "NaN cell states set to a bound have no ONNX form"),
     ("RNN", "use_sequence_length", bool, "variable sequence lengths are not exported"),
     ("softmax", "use_length", bool, "masked softmax is not exported"),
     ("log_softmax", "use_length", bool, "masked softmax is not exported"),

@@ -109,6 +109,35 @@ def test_fused_bidirectional_stacked_layers(mode, tmp_path):
     assert [n.op_type for n in model.graph.node].count(kind) == 2
 
 
+@pytest.mark.parametrize("kwargs", [
+    dict(projection_size=3),
+    dict(projection_size=3, num_layers=2, bidirectional=True),
+    dict(state_clip_min=-0.2, state_clip_max=0.2, bidirectional=True),
+])
+def test_lstm_the_onnx_op_cannot_express_becomes_a_scan(kwargs, tmp_path):
+    net = gluon.rnn.LSTM(5, input_size=4, **kwargs)
+    net.initialize(mx.init.Xavier())
+
+    class Wrap(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            self.layer = net
+
+        def hybrid_forward(self, F, x, h, c):
+            y, (h2, c2) = self.layer(x, [h, c])
+            return y, h2, c2
+
+    states = [_seeded(i["shape"], 1 + k) for k, i in enumerate(net.state_info(2))]
+    got, want, model = _export(Wrap(), [_seeded((6, 2, 4))] + states, tmp_path / "p.onnx")
+    assert_close(got, want, 1e-5, str(kwargs))
+    ops = [n.op_type for n in model.graph.node]
+    assert "LSTM" not in ops
+    assert ops.count("Scan") == kwargs.get("num_layers", 1) * (
+        2 if kwargs.get("bidirectional") else 1)
+    if "state_clip_min" in kwargs:  # the clip is reached, so the test can tell
+        assert np.abs(want[2]).max() == pytest.approx(0.2)
+
+
 def test_embedding_lstm_dense_language_model(tmp_path):
     class LM(gluon.HybridBlock):
         def __init__(self, vocab=20, emb=8, hidden=10):
