@@ -1250,12 +1250,12 @@ def _image_flip(g, n, ins, e, w):
 
 
 # ---- operators with no inputs: their (deterministic) value is a constant ---------------------
-@_reg("_arange", "_linspace", "_eye", "_contrib_arange_like")
+@_reg("_arange", "_linspace", "_eye", "_contrib_arange_like", "_contrib_index_array")
 def _folded(g, n, ins, e, w):
     from .. import nd as _nd
     from ..ndarray.register import make_function
     args = []
-    if n.op.name == "_contrib_arange_like":
+    if n.op.name in ("_contrib_arange_like", "_contrib_index_array"):
         args = [_nd.zeros(g.need_shape(n, 0))]
     attrs = {k: v for k, v in n.attrs.items() if not k.startswith("__")}
     arr = make_function(n.op, n.op.name)(*args, **attrs)
@@ -1272,3 +1272,106 @@ def _default_subgraph(g, n, ins, errors, where):
     dtypes = {nm: g.in_dtype(n, j) for j, nm in enumerate(names)}
     outs = g.convert(body, env, shapes, dtypes, errors, f"{where}{n.name}/")
     return None if any(o is None for o in outs) else outs
+
+
+# ---- interleaved attention products (GluonNLP's multi-head attention) ------------------------
+def _split_heads(g, x, shape, heads, parts):
+    """(L, B, heads*parts*D) -> `parts` tensors (B*heads, L, D), as MXNet interleaves them."""
+    L, B, E = shape
+    d = E // (heads * parts)
+    y = g.node("Reshape", [x, g.ints([L, B, heads, parts, d])])
+    y = g.node("Transpose", [y], perm=[3, 1, 2, 0, 4])
+    y = g.node("Reshape", [y, g.ints([parts, B * heads, L, d])])
+    return [g.squeeze(t, [0]) for t in g.split(y, 0, [1] * parts)], d
+
+
+def _join_heads(g, y, L, B, heads):
+    """(B*heads, L, D) -> (L, B, heads*D)."""
+    y = g.node("Reshape", [y, g.ints([B, heads, L, -1])])
+    y = g.node("Transpose", [y], perm=[2, 0, 1, 3])
+    return g.node("Reshape", [y, g.ints([L, B, -1])])
+
+
+def _scaled_qk(g, n, q, k, d):
+    kt = g.node("Transpose", [k], perm=[0, 2, 1])
+    q = g.node("Div", [q, g.scalar(np.sqrt(d), _np_dtype(g, n))])
+    return g.node("MatMul", [q, kt])
+
+
+@_reg("_contrib_interleaved_matmul_selfatt_qk")
+def _selfatt_qk(g, n, ins, e, w):
+    (q, k, _), d = _split_heads(g, ins[0], g.need_shape(n, 0), n.params.heads, 3)
+    return _scaled_qk(g, n, q, k, d)
+
+
+@_reg("_contrib_interleaved_matmul_selfatt_valatt")
+def _selfatt_valatt(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    (_, _, v), _ = _split_heads(g, ins[0], shape, n.params.heads, 3)
+    return _join_heads(g, g.node("MatMul", [ins[1], v]), shape[0], shape[1], n.params.heads)
+
+
+@_reg("_contrib_interleaved_matmul_encdec_qk")
+def _encdec_qk(g, n, ins, e, w):
+    heads = n.params.heads
+    (q,), d = _split_heads(g, ins[0], g.need_shape(n, 0), heads, 1)
+    (k, _), _ = _split_heads(g, ins[1], g.need_shape(n, 1), heads, 2)
+    return _scaled_qk(g, n, q, k, d)
+
+
+@_reg("_contrib_interleaved_matmul_encdec_valatt")
+def _encdec_valatt(g, n, ins, e, w):
+    heads = n.params.heads
+    att_shape = g.need_shape(n, 1)
+    (_, v), _ = _split_heads(g, ins[0], g.need_shape(n, 0), heads, 2)
+    B = g.need_shape(n, 0)[1]
+    return _join_heads(g, g.node("MatMul", [ins[1], v]), att_shape[1], B, heads)
+
+
+@_reg("_contrib_quadratic")
+def _quadratic(g, n, ins, e, w):
+    p, dt = n.params, _np_dtype(g, n)
+    x = ins[0]
+    ax = g.node("Mul", [x, g.scalar(p.a, dt)])
+    return g.node("Add", [g.node("Mul", [g.node("Add", [ax, g.scalar(p.b, dt)]), x]),
+                          g.scalar(p.c, dt)])
+
+
+def _diag_rows(g, n, x, shape, k):
+    """The k-th diagonal of `x` (..., rows, cols) over its last two axes: a mask picks one
+    entry per row (exact: the other terms are zeros), then the rows that hold one."""
+    rows, cols = shape[-2], shape[-1]
+    r, c = np.indices((rows, cols))
+    mask = g.const((c - r == k).astype(_np_dtype(g, n)))
+    picked = g.reduce("ReduceSum", g.node("Mul", [x, mask]), [len(shape) - 1], False)
+    r0 = max(0, -k)
+    length = max(0, min(rows - r0, cols - max(0, k)))
+    return g.node("Slice", [picked, g.ints([r0]), g.ints([r0 + length]),
+                            g.ints([len(shape) - 2])])
+
+
+@_reg("diag")
+def _diag(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    k = int(p.k)
+    if len(shape) == 1:  # a vector -> the matrix with it on diagonal k
+        m = shape[0] + abs(k)
+        sel = np.zeros((shape[0], m * m), _np_dtype(g, n))
+        for i in range(shape[0]):
+            r, c = (i, i + k) if k >= 0 else (i - k, i)
+            sel[i, r * m + c] = 1
+        y = g.node("MatMul", [g.unsqueeze(ins[0], [0]), g.const(sel)])
+        return g.node("Reshape", [y, g.ints([m, m])])
+    nd = len(shape)
+    a1, a2 = p.axis1 % nd, p.axis2 % nd
+    perm = [i for i in range(nd) if i not in (a1, a2)] + [a1, a2]
+    x = g.node("Transpose", ins[:1], perm=perm)
+    return _diag_rows(g, n, x, [shape[i] for i in perm], k)
+
+
+@_reg("_linalg_sumlogdiag")
+def _sumlogdiag(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    d = _diag_rows(g, n, ins[0], shape, 0)
+    return g.reduce("ReduceSum", g.node("Log", [d]), [len(shape) - 2], False)

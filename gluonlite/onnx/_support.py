@@ -43,13 +43,11 @@ _GROUPS = [
       "_contrib_box_iou", "_contrib_box_nms", "BilinearSampler", "GridGenerator",
       "SpatialTransformer", "Correlation")),
 ]
-_LATER = ("Crop", "_contrib_allclose", "_contrib_index_array", "_contrib_index_copy",
-          "_contrib_interleaved_matmul_encdec_qk", "_contrib_interleaved_matmul_encdec_valatt",
-          "_contrib_interleaved_matmul_selfatt_qk", "_contrib_interleaved_matmul_selfatt_valatt",
-          "_contrib_quadratic", "_image_adjust_lighting", "_image_crop", "_image_resize",
+_LATER = ("Crop", "_contrib_allclose", "_contrib_index_copy",
+          "_image_adjust_lighting", "_image_crop", "_image_resize",
           "_linalg_extractdiag", "_linalg_extracttrian", "_linalg_makediag",
-          "_linalg_maketrian", "_linalg_sumlogdiag", "_linalg_trmm", "_random_pdf_exponential",
-          "_random_pdf_normal", "_random_pdf_uniform", "_scatter_set_nd", "col2im", "diag",
+          "_linalg_maketrian", "_linalg_trmm", "_random_pdf_exponential",
+          "_random_pdf_normal", "_random_pdf_uniform", "_scatter_set_nd", "col2im",
           "fill_element_0index", "im2col", "khatri_rao", "ravel_multi_index", "scatter_nd",
           "unravel_index")
 
