@@ -4,12 +4,15 @@
     PYTHONPATH=. python benchmarks/onnx_runtime.py [--seq-len 100] [--hidden 512]
         [--batch 1 32] [--rounds 10] [--warmup 2]
 
-Per case (cell {RNN, GRU, LSTM} x loop {foreach, while_loop, fused layer} x batch): the
-median ms of one forward in gluonlite (`hybridize(static_alloc=True)`) and in ONNX Runtime
-on the exported file, timed round by round in turn (`_common.interleaved`, CPU time of this
-process), their ratio (gluonlite / ONNX Runtime: > 1 means ONNX Runtime is faster), and the
-largest difference of the outputs. Set OPENBLAS_NUM_THREADS=1 for a like-for-like thread
-count. Not part of the test suite (it needs onnxruntime).
+Per case (cell {RNN, GRU, LSTM} x loop {foreach, while_loop, fused layer} x batch, the
+parameters and inputs of `_common.LoopCase`): the median ms of one forward in gluonlite
+(`hybridize(static_alloc=True)`), in ONNX Runtime on the exported file and of the numpy
+floor (`gluonlite.bench.floor`, the step floor for the loops, the fused floor for the
+layer), timed round by round in turn (`_common.interleaved`, CPU time of this process);
+the ratios gluonlite / ONNX Runtime (> 1: ONNX Runtime is faster) and ONNX Runtime / floor,
+and the largest difference of the outputs. PyTorch rows: `torch_rnn_rows.py`. Set
+OPENBLAS_NUM_THREADS=1 for a like-for-like thread count. Not part of the test suite (it
+needs onnxruntime).
 """
 import argparse
 import os
@@ -20,40 +23,25 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import interleaved, markdown_table, median, print_header  # noqa: E402
+from _common import LoopCase, interleaved, markdown_table, median, print_header  # noqa: E402
 
 
-def _case(cell, loop, T, N, H):
-    import gluonlite as mx
-    from gluonlite import gluon, nd
-    from gluonlite.bench.models import CELLS, ForeachRNN, WhileRNN
-    rng = np.random.default_rng(0)
-    n_states = 2 if cell == "LSTMCell" else 1
-    if loop == "fused":
-        kind = {"RNNCell": "RNN", "GRUCell": "GRU", "LSTMCell": "LSTM"}[cell]
-        inner = getattr(gluon.rnn, kind)(H, input_size=H)
-    else:
-        inner = (ForeachRNN if loop == "foreach" else WhileRNN)(CELLS[cell](H, input_size=H), T)
+def _wrapped(layer, loop):
+    """The loop layer as a block of flat inputs (x, *states), as export_block wants."""
+    from gluonlite import gluon
 
     class Net(gluon.HybridBlock):
         def __init__(self):
             super().__init__()
-            self.inner = inner
+            self.inner = layer
 
         def hybrid_forward(self, F, x, *states):
             out = self.inner(x, list(states))
             return out[0] if loop == "fused" else out
 
     net = Net()
-    net.initialize(mx.init.Xavier())
     net.hybridize(static_alloc=True)
-    shape = (1, N, H) if loop == "fused" else (N, H)
-    x = nd.array(rng.standard_normal((T, N, H)).astype(np.float32))
-    states = [nd.zeros(shape) for _ in range(n_states)]
-    if loop == "while_loop":
-        states = [nd.zeros((1,))] + states
-    args = [x] + states
-    return net, args
+    return net
 
 
 def main(argv=None):
@@ -74,8 +62,12 @@ def main(argv=None):
     tmp = tempfile.mkdtemp(prefix="onnx_bench_")
     for N in a.batch:
         for cell in ("RNNCell", "GRUCell", "LSTMCell"):
-            for loop in ("foreach", "while_loop", "fused"):
-                net, args = _case(cell, loop, a.seq_len, N, a.hidden)
+            loops = ("foreach", "while_loop", "fused")
+            case = LoopCase(cell, N, a.seq_len, a.hidden, a.hidden,
+                            [("hybrid", loop) for loop in loops])
+            for loop in loops:
+                net = _wrapped(case.layers[("hybrid", loop)], loop)
+                args = [case.x] + list(case.layer_states(loop))
                 want = net(*args).asnumpy()
                 path = os.path.join(tmp, f"{cell}_{loop}_{N}.onnx")
                 t0 = time.perf_counter()
@@ -92,16 +84,19 @@ def main(argv=None):
                     net(*args).wait_to_read()
 
                 times = interleaved({"gluonlite": run_gl,
-                                     "onnxruntime": lambda: sess.run(None, feeds)},
+                                     "onnxruntime": lambda: sess.run(None, feeds),
+                                     "floor": case.floor_call(loop == "fused", False)},
                                     a.rounds, a.warmup, clock=time.process_time)
                 g, o = median(times["gluonlite"]), median(times["onnxruntime"])
-                rows.append([cell, loop, N, f"{g:.2f}", f"{o:.2f}", f"{g / o:.2f}",
-                             f"{float(np.abs(got - want).max()):.1e}", f"{export_s:.2f}",
-                             f"{os.path.getsize(path) / 1024:.0f}"])
+                f = median(times["floor"])
+                rows.append([cell, loop, N, f"{g:.2f}", f"{o:.2f}", f"{f:.2f}", f"{g / o:.2f}",
+                             f"{o / f:.2f}", f"{float(np.abs(got - want).max()):.1e}",
+                             f"{export_s:.2f}", f"{os.path.getsize(path) / 1024:.0f}"])
                 print(" | ".join(str(c) for c in rows[-1]), flush=True)
     print()
     print(markdown_table(["cell", "loop", "batch", "gluonlite ms", "onnxruntime ms",
-                          "ratio", "max |diff|", "export s", "file KiB"], rows))
+                          "numpy floor ms", "gluonlite/ort", "ort/floor", "max |diff|",
+                          "export s", "file KiB"], rows))
 
 
 if __name__ == "__main__":
