@@ -177,3 +177,18 @@ def test_dynamic_batch(tmp_path):
     assert dim.dim_param and not dim.dim_value
     got, _ = run_onnx(path, [_seeded((5, 4)).asnumpy()])
     assert_close(got, [net(_seeded((5, 4))).asnumpy()], 1e-5, "dynamic")
+
+
+def test_partitioned_graph_exports_its_subgraphs_inline(tmp_path):
+    from onnx_check import export_and_run
+    x = mx.sym.var("x")
+    y = mx.sym.relu(mx.sym.FullyConnected(x, num_hidden=3, name="fc")) * 2
+    part = y.optimize_for("default", op_names=["FullyConnected", "relu"])
+    assert "_default_subgraph_op" in [n.op.name for n in part._nodes() if n.op]
+    rng = np.random.default_rng(0)
+    params = {"fc_weight": rng.standard_normal((3, 4)).astype(np.float32),
+              "fc_bias": rng.standard_normal(3).astype(np.float32)}
+    got, want, model = export_and_run(part, params, {"x": rng.standard_normal(
+        (2, 4)).astype(np.float32)}, tmp_path / "part.onnx")
+    assert_close(got, want, 1e-5, "partitioned")
+    assert "Gemm" in [n.op_type for n in model.graph.node]
