@@ -21,7 +21,7 @@ from ..base import write_atomically
 from ._graph import ExportError, GraphBuilder, onnx_dtype
 from . import _converters, _loops, _rnn  # noqa: F401  (they fill the table)
 from ._support import NOT_EXPORTED
-from ._import import ImportError_ as ONNXImportError, import_model, import_to_gluon
+from ._import import ONNXImportError, import_model, import_to_gluon
 
 __all__ = ["export_model", "export_block", "get_operator_support", "not_exported",
            "import_model", "import_to_gluon", "ExportError", "ONNXImportError", "DEFAULT_OPSET"]

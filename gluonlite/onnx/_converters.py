@@ -197,11 +197,17 @@ def _cast(g, n, ins, e, w):
     return g.node("Cast", ins[:1], to=onnx_dtype(n.params.dtype))
 
 
+def _filled_like(g, x, value, dtype):
+    """A tensor of `x`'s shape filled with `value` (not x * 0 + value: NaN * 0 is NaN)."""
+    from onnx import numpy_helper
+    fill = numpy_helper.from_array(np.array([value], dtype=dtype))
+    return g.node("ConstantOfShape", [g.node("Shape", [x])], value=fill)
+
+
 @_reg("zeros_like", "ones_like")
 def _fill_like(g, n, ins, e, w):
     v = 0 if n.op.name == "zeros_like" else 1
-    return g.node("Add", [g.node("Mul", [ins[0], g.scalar(0, _np_dtype(g, n))]),
-                          g.scalar(v, _np_dtype(g, n))])
+    return _filled_like(g, ins[0], v, _np_dtype(g, n))
 
 
 # ---- activations -----------------------------------------------------------------------------
@@ -406,9 +412,8 @@ def _batch_norm(g, n, ins, e, w):
     axis = p.get("axis", 1)
     shape = g.in_shape(n, 0)
     nd = len(shape) if shape is not None else None
-    if p.fix_gamma:
-        gamma = g.node("Add", [g.node("Mul", [gamma, g.scalar(0, _np_dtype(g, n))]),
-                               g.scalar(1, _np_dtype(g, n))])
+    if p.fix_gamma:  # MXNet reads gamma as ones
+        gamma = _filled_like(g, gamma, 1, _np_dtype(g, n))
     if axis in (1, -nd if nd else 1):
         y = g.node("BatchNormalization", [x, gamma, beta, mean, var], epsilon=float(p.eps))
     else:

@@ -11,13 +11,13 @@ import numpy as np
 
 from .. import symbol as S
 
-__all__ = ["import_model", "import_to_gluon", "ImportError_", "IMPORTERS"]
+__all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
 
 IMPORTERS = {}
 _MIN_OPSET, _MAX_OPSET = 13, 21
 
 
-class ImportError_(ValueError):
+class ONNXImportError(ValueError):
     """An ONNX model this importer cannot take (unsupported operators named all at once)."""
 
 
@@ -38,6 +38,7 @@ class _Builder:
         self.params = params if params is not None else (outer.params if outer else {})
         self._k = [0] if outer is None else outer._k
         self.input_shapes = {} if outer is None else outer.input_shapes
+        self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
 
     def lookup_const(self, name):
         b = self
@@ -58,7 +59,7 @@ class _Builder:
             if name in b.consts:
                 return b.param_of(name, b.consts[name])
             b = b.outer
-        raise ImportError_(f"import_model: tensor {name!r} is used before it is defined")
+        raise ONNXImportError(f"import_model: tensor {name!r} is used before it is defined")
 
     def param_of(self, name, value):
         value = np.asarray(value)
@@ -132,7 +133,7 @@ def convert_graph(b, graph, errors, where=""):
         try:
             ins = [_Input(b, nm) if nm else None for nm in node.input]
             outs = fn(b, node, ins, _attrs(node))
-        except ImportError_ as e:
+        except ONNXImportError as e:
             errors.append((node.op_type, where + (node.name or node.output[0]), str(e)))
             outs = None
         outs = outs if isinstance(outs, (list, tuple)) else [outs]
@@ -155,13 +156,13 @@ class _Input:
     def sym(self):
         s = self.b.sym(self.name)
         if s is None:
-            raise ImportError_(f"input {self.name!r} comes from an operator that failed")
+            raise ONNXImportError(f"input {self.name!r} comes from an operator that failed")
         return s
 
 
 def _need_const(x, what):
     if x is None or x.const is None:
-        raise ImportError_(f"{what} must be a constant (known at import)")
+        raise ONNXImportError(f"{what} must be a constant (known at import)")
     return x.const
 
 
@@ -288,9 +289,9 @@ def _conv_attrs(a, k):
     nd = len(k)
     pads = list(a.get("pads", [0] * 2 * nd))
     if pads[:nd] != pads[nd:]:
-        raise ImportError_(f"asymmetric pads {pads} have no MXNet form")
+        raise ONNXImportError(f"asymmetric pads {pads} have no MXNet form")
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-        raise ImportError_(f"auto_pad={a['auto_pad']!r} is not imported; give explicit pads")
+        raise ONNXImportError(f"auto_pad={a['auto_pad']!r} is not imported; give explicit pads")
     return dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
                 dilate=tuple(a.get("dilations", [1] * nd)), pad=tuple(pads[:nd]))
 
@@ -321,7 +322,7 @@ def _pool(b, n, ins, a):
     kw = _conv_attrs(a, k)
     kw.pop("dilate")
     if any(d != 1 for d in a.get("dilations", [1] * len(k))):
-        raise ImportError_("dilated pooling has no MXNet form")
+        raise ONNXImportError("dilated pooling has no MXNet form")
     t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
     extra = {}
     if t == "avg":
@@ -353,7 +354,7 @@ def _instnorm(b, n, ins, a):
 @_reg("Flatten")
 def _flatten(b, n, ins, a):
     if a.get("axis", 1) != 1:
-        raise ImportError_(f"Flatten(axis={a['axis']}) is not imported")
+        raise ONNXImportError(f"Flatten(axis={a['axis']}) is not imported")
     return _call("Flatten", ins[0].sym)
 
 
@@ -363,7 +364,7 @@ def _reshape(b, n, ins, a):
     if shape == ():  # to a scalar: MXNet 1.x keeps one element as shape (1,)
         shape = (1,)
     if a.get("allowzero", 0) and 0 in shape:
-        raise ImportError_("Reshape(allowzero=1) with a 0 is not imported")
+        raise ONNXImportError("Reshape(allowzero=1) with a 0 is not imported")
     return _call("Reshape", ins[0].sym, shape=shape)
 
 
@@ -379,7 +380,23 @@ def _shape(b, n, ins, a):
             return shape[start:end]
     except Exception:  # inside a loop body the inputs' shapes are not known here
         pass
+    b.shape_src[n.output[0]] = x
     return _call("shape_array", x)
+
+
+@_reg("ConstantOfShape")
+def _constant_of_shape(b, n, ins, a):
+    from onnx import numpy_helper
+    value = numpy_helper.to_array(a["value"]) if "value" in a else np.zeros(1, np.float32)
+    src, k = None, b
+    while k is not None and src is None:
+        src, k = k.shape_src.get(n.input[0]), k.outer
+    if src is None:
+        raise ONNXImportError("ConstantOfShape of a shape not known at import, nor Shape(x)")
+    y = _call("zeros_like", src)
+    if value.reshape(-1)[0] != 0:
+        y = _call("_plus_scalar", y, scalar=float(value.reshape(-1)[0]))
+    return y if value.dtype == np.float32 else _call("Cast", y, dtype=value.dtype.name)
 
 
 @_reg("Transpose")
@@ -443,7 +460,7 @@ def _slice(b, n, ins, a):
         elif st == -1 and s == -1 and e <= -big:
             y = _call("reverse", y, axis=ax)
         else:
-            raise ImportError_(f"Slice with step {st} is not imported")
+            raise ONNXImportError(f"Slice with step {st} is not imported")
     return y
 
 
@@ -495,19 +512,19 @@ def _rnn(b, n, ins, a):
         acts = [s.decode() if isinstance(s, bytes) else s for s in a.get("activations",
                                                                           ["Tanh"])]
         if acts[0] not in ("Tanh", "Relu"):
-            raise ImportError_(f"activation {acts[0]} has no MXNet RNN form")
+            raise ONNXImportError(f"activation {acts[0]} has no MXNet RNN form")
         mode = "rnn_relu" if acts[0] == "Relu" else "rnn_tanh"
     if n.op_type == "GRU" and not a.get("linear_before_reset", 0):
-        raise ImportError_("GRU with linear_before_reset=0 has no MXNet form")
+        raise ONNXImportError("GRU with linear_before_reset=0 has no MXNet form")
     for key in ("clip", "activation_alpha", "activation_beta"):
         if key in a:
-            raise ImportError_(f"attribute {key} has no MXNet form")
+            raise ONNXImportError(f"attribute {key} has no MXNet form")
     if a.get("layout", 0):
-        raise ImportError_("layout=1 (batch first) is not imported")
+        raise ONNXImportError("layout=1 (batch first) is not imported")
     if len(ins) > 4 and ins[4] is not None:
-        raise ImportError_("sequence_lens is not imported")
+        raise ONNXImportError("sequence_lens is not imported")
     if n.op_type == "LSTM" and len(ins) > 7 and ins[7] is not None:
-        raise ImportError_("peepholes have no MXNet form")
+        raise ONNXImportError("peepholes have no MXNet form")
     W = _need_const(ins[1], f"{n.op_type}'s W")
     R = _need_const(ins[2], f"{n.op_type}'s R")
     D, GH, I_ = W.shape
@@ -515,7 +532,7 @@ def _rnn(b, n, ins, a):
     G = GH // H
     B = ins[3].const if len(ins) > 3 and ins[3] is not None else np.zeros((D, 2 * GH), W.dtype)
     if B is None:
-        raise ImportError_(f"{n.op_type}'s B must be a constant")
+        raise ONNXImportError(f"{n.op_type}'s B must be a constant")
 
     def reorder(m):  # gate blocks along axis 0, from ONNX's order to MXNet's
         blocks = np.split(m, G, axis=0)
@@ -552,8 +569,9 @@ _ONNX_TO_MX = {"LSTM": [0, 3, 1, 2], "GRU": [1, 0, 2], "RNN": [0]}
 # ---- control flow ----------------------------------------------------------------------------
 def _body_outputs(sub, graph, errors, where):
     outs = convert_graph(sub, graph, errors, where)
-    if any(o is None for o in outs):
-        raise ImportError_("its body has operators that did not import")
+    if errors or any(o is None for o in outs):
+        raise ONNXImportError("its body did not import: " + "; ".join(
+            f"ONNX operator {op!r}, node {nd!r}: {why}" for op, nd, why in errors))
     return outs
 
 
@@ -565,7 +583,7 @@ def _scan(b, n, ins, a):
     for key in ("scan_input_axes", "scan_output_axes", "scan_input_directions",
                 "scan_output_directions"):
         if any(a.get(key, []) or []):
-            raise ImportError_(f"attribute {key} is not imported")
+            raise ONNXImportError(f"attribute {key} is not imported")
     states = [x.sym for x in ins[:n_state]]
     data = [x.sym for x in ins[n_state:]]
     names = [i.name for i in body.input]
@@ -581,7 +599,7 @@ def _scan(b, n, ins, a):
 
     outs, finals = S.contrib.foreach(step, data if len(data) > 1 else data[0], states)
     if errors:
-        raise ImportError_("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
     outs = outs if isinstance(outs, list) else [outs]
     return list(finals) + list(outs)
 
@@ -596,7 +614,7 @@ def _loop(b, n, ins, a):
     errors = []
     c0 = ins[1].sym if ins[1] is not None else None
     if c0 is None:
-        raise ImportError_("a Loop without a condition input is not imported")
+        raise ONNXImportError("a Loop without a condition input is not imported")
     it0 = _call("_mul_scalar", _call("sum", c0), scalar=0.0)
     limit = float(int(m))
 
@@ -617,7 +635,7 @@ def _loop(b, n, ins, a):
     outs, finals = S.contrib.while_loop(cond, func, [it0, c0] + [x.sym for x in ins[2:]],
                                         max_iterations=int(m))
     if errors:
-        raise ImportError_("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
     outs = outs if isinstance(outs, list) else [outs]
     return list(finals[2:]) + list(outs[:n_scan])
 
@@ -636,7 +654,7 @@ def _if(b, n, ins, a):
     pred = ins[0].sym
     out = S.contrib.cond(_call("sum", pred), branch(a["then_branch"]), branch(a["else_branch"]))
     if errors:
-        raise ImportError_("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
@@ -648,12 +666,12 @@ def _load(model_file):
     try:
         model = onnx.load(model_file)
     except Exception as e:
-        raise ImportError_(f"import_model: {model_file!r} is not an ONNX model ({e})") from e
+        raise ONNXImportError(f"import_model: {model_file!r} is not an ONNX model ({e})") from e
     if not model.graph.node and not model.graph.output:
-        raise ImportError_(f"import_model: {model_file!r} is not an ONNX model (no graph)")
+        raise ONNXImportError(f"import_model: {model_file!r} is not an ONNX model (no graph)")
     for imp in model.opset_import:
         if imp.domain in ("", "ai.onnx") and not _MIN_OPSET <= imp.version <= _MAX_OPSET:
-            raise ImportError_(f"import_model: {model_file!r} uses opset {imp.version}; "
+            raise ONNXImportError(f"import_model: {model_file!r} uses opset {imp.version}; "
                                f"opsets {_MIN_OPSET} to {_MAX_OPSET} are imported")
     return model
 
@@ -670,7 +688,7 @@ def import_model(model_file):
         aux_params).
 
     Raises:
-        ImportError_ (a ValueError): not an ONNX file; an opset outside 13-21; operators or
+        ONNXImportError (a ValueError): not an ONNX file; an opset outside 13-21; operators or
             attributes with no gluonlite form (all named, with the node, in one message).
 
     Example: ``sym, arg, aux = mx.onnx.import_model("net.onnx")``.
@@ -690,7 +708,7 @@ def import_model(model_file):
     if errors:
         lines = "\n".join(f"  ONNX operator {op!r}, node {nd_!r}: {why}"
                           for op, nd_, why in errors)
-        raise ImportError_(f"import_model: {len(errors)} node(s) cannot be imported:\n{lines}")
+        raise ONNXImportError(f"import_model: {len(errors)} node(s) cannot be imported:\n{lines}")
     sym = S.Group(outs) if len(outs) > 1 else outs[0]
     aux_names = set(sym.list_auxiliary_states())
     used = set(sym.list_inputs())
