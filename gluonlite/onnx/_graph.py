@@ -90,7 +90,8 @@ class GraphBuilder:
         return outs[0] if n_out == 1 else outs
 
     def const(self, value, dtype=None, hint="const"):
-        """A constant tensor (an initializer of this graph, or a Constant node in a body)."""
+        """A constant tensor: a ``Constant`` node of this graph (bodies get their own), one
+        per distinct value."""
         from onnx import numpy_helper
         arr = np.asarray(value, dtype=dtype)
         key = (arr.dtype.str, arr.shape, arr.tobytes())
