@@ -1,0 +1,244 @@
+"""ONNX export (MXNet's ``mx.onnx``): write a gluonlite graph as an ONNX model.
+
+`export_model` takes MXNet 1.9.1's arguments (a `Symbol` or its JSON file, the parameters as a
+dict or a ``.params`` file); `export_block` exports a hybridized `HybridBlock` directly. Every
+operator is converted by one function of the table in ``_converters.py`` (fused `RNN` in
+``_rnn.py``; the loop and branch operators in ``_loops.py``, each one ONNX ``Scan``/``Loop``/
+``If`` node with its body as a subgraph, so the file does not grow with the number of steps).
+`get_operator_support` lists what exports.
+
+Needs the ``onnx`` package (``pip install gluonlite[onnx]``).
+
+Example::
+
+    import gluonlite as mx
+    net = mx.gluon.nn.Dense(4); net.initialize(); net.hybridize(); net(mx.nd.ones((2, 3)))
+    mx.onnx.export_block(net, "dense.onnx", [(2, 3)])
+"""
+import numpy as np
+
+from ..base import write_atomically
+from ._graph import ExportError, GraphBuilder, onnx_dtype
+from . import _converters, _loops, _rnn  # noqa: F401  (they fill the table)
+from ._support import NOT_EXPORTED
+from ._import import ONNXImportError, import_model, import_to_gluon
+
+__all__ = ["export_model", "export_block", "get_operator_support", "not_exported",
+           "import_model", "import_to_gluon", "ExportError", "ONNXImportError", "DEFAULT_OPSET"]
+
+DEFAULT_OPSET = 13
+
+
+def _need_onnx():
+    try:
+        import onnx
+    except ImportError as e:
+        raise ImportError("mx.onnx needs the 'onnx' package: pip install onnx "
+                          "(or gluonlite[onnx])") from e
+    return onnx
+
+
+def get_operator_support(opset_version=None):
+    """The registry operator names that export to ONNX (sorted).
+
+    Args:
+        opset_version: accepted for MXNet's signature; every converter here works from 13 up.
+
+    Example: ``'FullyConnected' in mx.onnx.get_operator_support()`` -> True.
+    """
+    return sorted(_converters.CONVERTERS)
+
+
+def not_exported():
+    """{operator name: why it does not export} for the registry operators with no converter.
+
+    Example: ``mx.onnx.not_exported()['sgd_update']`` -> 'a training step (...)'.
+    """
+    return dict(NOT_EXPORTED)
+
+
+def _load_inputs(sym, params):
+    from .. import symbol as _sym
+    from ..ndarray.serialization import load
+    if isinstance(sym, str):
+        sym = _sym.load(sym)
+    elif not isinstance(sym, _sym.Symbol):
+        raise TypeError(f"export_model: sym must be a Symbol or the path of its JSON file, got "
+                        f"{type(sym).__name__}")
+    if isinstance(params, str):
+        params = load(params)
+    elif isinstance(params, (list, tuple)) and len(params) == 2:
+        merged = {}
+        merged.update(params[0])
+        merged.update(params[1])
+        params = merged
+    if not isinstance(params, dict):
+        raise TypeError(f"export_model: params must be a dict, [arg_params, aux_params] or the "
+                        f"path of a .params file, got {type(params).__name__}")
+    clean = {}
+    for k, v in params.items():
+        name = k.split(":", 1)[1] if k.startswith(("arg:", "aux:")) else k
+        clean[name] = v.asnumpy() if hasattr(v, "asnumpy") else np.asarray(v)
+    return sym, clean
+
+
+def _format_errors(errors):
+    lines = []
+    for op, node, attr, why in errors:
+        at = f", attribute {attr}" if attr else ""
+        lines.append(f"  operator {op!r}, node {node!r}{at}: {why}")
+    return "\n".join(lines)
+
+
+def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None, dynamic=False,
+                dynamic_input_shapes=None, data_names=None):
+    """The ONNX ModelProto of `sym` with `params` (what `export_model` writes); `data_names`
+    orders the data inputs (default: as ``sym.list_inputs()``).
+
+    Raises:
+        ExportError: operators or attributes with no ONNX form (all of them, one per line).
+    """
+    onnx = _need_onnx()
+    from onnx import helper
+    opset = DEFAULT_OPSET if opset_version is None else int(opset_version)
+    if opset < 13:
+        raise ValueError(f"export_model: opset_version must be 13 or newer, got {opset}")
+    sym, params = _load_inputs(sym, params)
+    listed = [nm for nm in sym.list_inputs() if nm not in params]
+    if data_names is None:
+        data_names = listed
+    elif sorted(data_names) != sorted(listed):
+        raise ValueError(f"export_model: the data inputs are {listed}, got names {data_names}")
+    in_shapes = list(in_shapes or [])
+    if len(in_shapes) != len(data_names):
+        raise ValueError(f"export_model: in_shapes must give one shape per data input "
+                         f"{data_names}, got {len(in_shapes)} shape(s)")
+    if not isinstance(in_types, (list, tuple)):
+        in_types = [in_types] * len(data_names)
+    if len(in_types) != len(data_names):
+        raise ValueError(f"export_model: in_types must give one dtype per data input "
+                         f"{data_names}, got {len(in_types)}")
+    g = GraphBuilder(opset)
+    env, shapes, dtypes = {}, {}, {}
+    for k, nm in enumerate(data_names):
+        env[nm] = g.names.fresh(nm)
+        shapes[nm] = tuple(in_shapes[k])
+        dtypes[nm] = np.dtype(in_types[k])
+        shape = list(shapes[nm])
+        if dynamic:
+            dyn = dynamic_input_shapes[k] if dynamic_input_shapes else [None] * len(shape)
+            shape = [f"{nm}_d{i}" if d is None else d for i, d in enumerate(dyn)]
+        g.inputs.append(helper.make_tensor_value_info(env[nm], onnx_dtype(dtypes[nm]), shape))
+    from onnx import numpy_helper
+    used = set(sym.list_inputs())
+    for nm, arr in params.items():
+        if nm not in used:
+            continue
+        env[nm] = g.names.fresh(nm)
+        shapes[nm], dtypes[nm] = arr.shape, arr.dtype
+        g.initializers.append(numpy_helper.from_array(arr, env[nm]))
+    errors = []
+    outs = g.convert(sym, env, shapes, dtypes, errors)
+    if errors:
+        raise ExportError(f"export_model: {len(errors)} part(s) of the graph have no ONNX form; "
+                          f"nothing was written:\n{_format_errors(errors)}")
+    out_names = sym.list_outputs()
+    for (node, k), o, nm in zip(sym.outputs, outs, out_names):
+        y = g.node("Identity", [o], hint=nm)
+        shape, dtype = g.info.get((id(node), k), (None, None))
+        if dynamic and shape is not None:  # the rank stays, every size is symbolic
+            shape = [f"{nm}_d{i}" for i in range(len(shape))]
+        g.outputs.append(g.value_info(y, shape, dtype))
+    graph = g.make_graph("gluonlite")
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                              producer_name="gluonlite")
+    model.ir_version = min(model.ir_version, 8 if opset < 19 else model.ir_version)
+    onnx.checker.check_model(model)
+    return model
+
+
+def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_path="model.onnx",
+                 verbose=False, dynamic=False, dynamic_input_shapes=None,
+                 run_shape_inference=False, input_type=None, input_shape=None,
+                 opset_version=None, **kwargs):
+    """Export a graph and its parameters to an ONNX file (MXNet 1.9.1's signature).
+
+    Args:
+        sym: a `Symbol` or the path of its JSON file.
+        params: a dict name -> NDArray/array (``arg:``/``aux:`` prefixes allowed),
+            ``[arg_params, aux_params]``, or the path of a ``.params`` file.
+        in_shapes: one shape per data input (the graph's inputs that are not in `params`, in
+            ``list_inputs()`` order).
+        in_types: a dtype, or one per data input (default float32).
+        onnx_file_path: where to write the model.
+        verbose: print the graph (onnx's printable form).
+        dynamic, dynamic_input_shapes: declare input dimensions symbolic (None entries in
+            `dynamic_input_shapes` are symbolic; default all).
+        run_shape_inference: run ONNX shape inference on the result before writing.
+        input_type, input_shape: MXNet's old names of `in_types`, `in_shapes`.
+        opset_version: the ONNX opset (13 or newer; default 13).
+        kwargs: nothing else is accepted (a TypeError names it).
+
+    Returns:
+        onnx_file_path.
+
+    Raises:
+        ExportError (a ValueError): operators or attributes with no ONNX form, all named
+            (operator, node, attribute) in one message; nothing is written then.
+        ValueError, TypeError: bad arguments.
+
+    Example::
+
+        mx.onnx.export_model("net-symbol.json", "net-0000.params", [(1, 3, 32, 32)],
+                             np.float32, "net.onnx")
+    """
+    unknown = sorted(k for k in kwargs if k != "_data_names")
+    if unknown:
+        raise TypeError(f"export_model: unexpected argument(s) {unknown}")
+    if input_type is not None:
+        in_types = input_type
+    if input_shape is not None:
+        in_shapes = input_shape
+    model = build_model(sym, params, in_shapes, in_types, opset_version, dynamic,
+                        dynamic_input_shapes, kwargs.pop("_data_names", None))
+    if run_shape_inference:
+        from onnx import shape_inference
+        model = shape_inference.infer_shapes(model)
+    if verbose:
+        from onnx import helper
+        print(helper.printable_graph(model.graph))
+    write_atomically(onnx_file_path, model.SerializeToString())
+    return onnx_file_path
+
+
+def export_block(block, onnx_file_path, in_shapes, in_types=np.float32, opset_version=None,
+                 **kwargs):
+    """Export a hybridized `HybridBlock` (called at least once) to ONNX; the ONNX inputs are
+    the block's inputs in call order (``data`` or ``data0, data1, ...``).
+
+    Args:
+        block: the block; its last hybridized graph and current parameters are exported.
+        onnx_file_path: where to write.
+        in_shapes: one shape per block input, in call order.
+        in_types, opset_version, kwargs: as `export_model`.
+
+    Returns:
+        onnx_file_path.
+
+    Raises:
+        ValueError: the block was not hybridized and called yet.
+
+    Example: ``mx.onnx.export_block(net, "net.onnx", [(2, 8)])``.
+    """
+    graph = getattr(block, "_cached_graph", None)
+    if not graph:
+        raise ValueError(f"export_block: {getattr(block, 'name', block)!r} has no graph; call "
+                         f"hybridize() and run forward once before exporting")
+    sym = graph[1]
+    used = set(sym.list_inputs())
+    params = {nm: p.data() for nm, p in block.collect_params().items() if nm in used}
+    names = [v.name for v in graph[0]] if isinstance(graph[0], (list, tuple)) else None
+    if names is not None:
+        names = [nm for nm in names if nm in used and nm not in params]
+    return export_model(sym, params, in_shapes, in_types, onnx_file_path,
+                        opset_version=opset_version, _data_names=names, **kwargs)

@@ -1,0 +1,744 @@
+"""ONNX -> gluonlite: `import_model` (a Symbol and its parameters) and `import_to_gluon`.
+
+One importer per ONNX op type in `IMPORTERS` (``fn(b, node, ins, attrs) -> Symbol(s)``).
+Tensors whose value is known at import (initializers, ``Constant`` and every node whose
+inputs are all known, evaluated once with ONNX's reference evaluator) are kept as numpy
+values, so shape/axes inputs become attributes and weights computed from initializers
+(as `export_model` writes the fused RNN's) become parameters. ``Scan``/``If``/``Loop`` become
+``foreach``/``cond``/``while_loop`` with their bodies converted the same way.
+"""
+import numpy as np
+
+from .. import symbol as S
+
+__all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
+
+IMPORTERS = {}
+_MIN_OPSET, _MAX_OPSET = 13, 21
+
+
+class ONNXImportError(ValueError):
+    """An ONNX model this importer cannot take (unsupported operators named all at once)."""
+
+
+def _reg(*names):
+    def deco(fn):
+        for n in names:
+            IMPORTERS[n] = fn
+        return fn
+    return deco
+
+
+class _Builder:
+    """Names -> Symbols (or numpy constants) for one graph, chained to the outer scope."""
+
+    def __init__(self, outer=None, params=None):
+        self.outer = outer
+        self.syms, self.consts = {}, {}
+        self.params = params if params is not None else (outer.params if outer else {})
+        self._k = [0] if outer is None else outer._k
+        self.input_shapes = {} if outer is None else outer.input_shapes
+        self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
+
+    def lookup_const(self, name):
+        b = self
+        while b is not None:
+            if name in b.consts:
+                return b.consts[name]
+            if name in b.syms:
+                return None
+            b = b.outer
+        return None
+
+    def sym(self, name):
+        """The Symbol of tensor `name` (a constant becomes a parameter variable)."""
+        b = self
+        while b is not None:
+            if name in b.syms:
+                return b.syms[name]
+            if name in b.consts:
+                return b.param_of(name, b.consts[name])
+            b = b.outer
+        raise ONNXImportError(f"import_model: tensor {name!r} is used before it is defined")
+
+    def param_of(self, name, value):
+        value = np.asarray(value)
+        if value.ndim == 0:
+            value = value.reshape(1)
+        self._k[0] += 1
+        pname = _clean(name)
+        while pname in self.params:
+            pname = f"{_clean(name)}_{self._k[0]}"
+            self._k[0] += 1
+        self.params[pname] = value
+        s = S.var(pname, shape=value.shape, dtype=value.dtype)
+        self.syms[name] = s
+        return s
+
+
+def _clean(name):
+    return "".join(c if c.isalnum() or c in "_-." else "_" for c in name) or "t"
+
+
+def _attrs(node):
+    from onnx import helper
+    return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+
+def _fold(node, values):
+    from onnx.reference import ReferenceEvaluator
+    feeds = {nm: v for nm, v in zip(node.input, values) if nm}
+    return ReferenceEvaluator(node).run(None, feeds)
+
+
+_NO_FOLD = {"Scan", "Loop", "If", "RandomNormal", "RandomUniform", "RandomNormalLike",
+            "RandomUniformLike", "Multinomial", "Bernoulli"}
+
+
+def convert_graph(b, graph, errors, where=""):
+    """Convert `graph`'s nodes into builder `b`; returns its output Symbols (or constants)."""
+    from onnx import numpy_helper
+    for init in graph.initializer:
+        b.consts[init.name] = numpy_helper.to_array(init)
+    for node in graph.node:
+        if node.op_type == "Constant":
+            attrs = _attrs(node)
+            if "value" not in attrs:
+                errors.append((node.op_type, where + node.name, "only Constant(value=...)"))
+                continue
+            b.consts[node.output[0]] = numpy_helper.to_array(attrs["value"])
+            continue
+        consts = [b.lookup_const(nm) if nm else None for nm in node.input]
+        if (node.op_type not in _NO_FOLD and node.input
+                and all(c is not None for nm, c in zip(node.input, consts) if nm)):
+            try:
+                outs = _fold(node, consts)
+            except Exception as e:  # an op the reference evaluator lacks: convert it instead
+                outs = None
+                why = e
+            if outs is not None:
+                for nm, v in zip(node.output, outs):
+                    b.consts[nm] = np.asarray(v)
+                continue
+            if node.op_type not in IMPORTERS:
+                errors.append((node.op_type, where + node.name, f"cannot evaluate: {why}"))
+                continue
+        fn = IMPORTERS.get(node.op_type)
+        if fn is None:
+            errors.append((node.op_type, where + (node.name or node.output[0]),
+                           "no importer for this ONNX operator"))
+            for nm in node.output:
+                b.syms[nm] = None
+            continue
+        try:
+            ins = [_Input(b, nm) if nm else None for nm in node.input]
+            outs = fn(b, node, ins, _attrs(node))
+        except ONNXImportError as e:
+            errors.append((node.op_type, where + (node.name or node.output[0]), str(e)))
+            outs = None
+        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        for nm, o in zip(node.output, outs):
+            if isinstance(o, np.ndarray):  # an importer that could compute the value
+                b.consts[nm] = o
+            else:
+                b.syms[nm] = o
+    return [b.sym(o.name) for o in graph.output]
+
+
+class _Input:
+    """A node input: `.sym` its Symbol, `.const` its numpy value when known."""
+
+    def __init__(self, b, name):
+        self.b, self.name = b, name
+        self.const = b.lookup_const(name)
+
+    @property
+    def sym(self):
+        s = self.b.sym(self.name)
+        if s is None:
+            raise ONNXImportError(f"input {self.name!r} comes from an operator that failed")
+        return s
+
+
+def _need_const(x, what):
+    if x is None or x.const is None:
+        raise ONNXImportError(f"{what} must be a constant (known at import)")
+    return x.const
+
+
+# ---- elementwise -----------------------------------------------------------------------------
+_UNARY = {"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "Exp": "exp", "Log": "log",
+          "Sqrt": "sqrt", "Abs": "abs", "Neg": "negative", "Floor": "floor", "Ceil": "ceil",
+          "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "arcsin", "Acos": "arccos",
+          "Atan": "arctan", "Sinh": "sinh", "Cosh": "cosh", "Asinh": "arcsinh",
+          "Acosh": "arccosh", "Atanh": "arctanh", "Erf": "erf", "Reciprocal": "reciprocal",
+          "Sign": "sign", "Softsign": "softsign", "Softplus": "softrelu", "Identity": "_copy",
+          "Not": "logical_not", "Dropout": "_copy"}
+for _op, _name in _UNARY.items():
+    IMPORTERS[_op] = (lambda name: lambda b, n, ins, a: getattr(S, name)(ins[0].sym))(_name)
+
+_BINARY = {"Add": ("broadcast_add", "_plus_scalar", "_plus_scalar"),
+           "Sub": ("broadcast_sub", "_minus_scalar", "_rminus_scalar"),
+           "Mul": ("broadcast_mul", "_mul_scalar", "_mul_scalar"),
+           "Div": ("broadcast_div", "_div_scalar", "_rdiv_scalar"),
+           "Pow": ("broadcast_power", "_power_scalar", "_rpower_scalar"),
+           "Max": ("broadcast_maximum", "_maximum_scalar", "_maximum_scalar"),
+           "Min": ("broadcast_minimum", "_minimum_scalar", "_minimum_scalar"),
+           "Equal": ("broadcast_equal", "_equal_scalar", "_equal_scalar"),
+           "Less": ("broadcast_lesser", "_lesser_scalar", "_greater_scalar"),
+           "Greater": ("broadcast_greater", "_greater_scalar", "_lesser_scalar"),
+           "LessOrEqual": ("broadcast_lesser_equal", "_lesser_equal_scalar",
+                           "_greater_equal_scalar"),
+           "GreaterOrEqual": ("broadcast_greater_equal", "_greater_equal_scalar",
+                              "_lesser_equal_scalar"),
+           "And": ("broadcast_logical_and", "_logical_and_scalar", "_logical_and_scalar"),
+           "Or": ("broadcast_logical_or", "_logical_or_scalar", "_logical_or_scalar"),
+           "Xor": ("broadcast_logical_xor", "_logical_xor_scalar", "_logical_xor_scalar")}
+
+
+def _call(name, *args, **kw):
+    from ..symbol.symbol import apply_op
+    return apply_op(name, *args, **kw)
+
+
+def _binary(b, n, ins, a, names):
+    full, right, left = names
+    x, y = ins[0], ins[1]
+    if y.const is not None and y.const.size == 1:
+        return _call(right, x.sym, scalar=float(y.const.reshape(-1)[0]))
+    if x.const is not None and x.const.size == 1:
+        return _call(left, y.sym, scalar=float(x.const.reshape(-1)[0]))
+    return _call(full, x.sym, y.sym)
+
+
+for _op, _names in _BINARY.items():
+    IMPORTERS[_op] = (lambda names: lambda b, n, ins, a: _binary(b, n, ins, a, names))(_names)
+
+
+@_reg("Sum")
+def _sum(b, n, ins, a):
+    return _call("add_n", *[x.sym for x in ins], num_args=len(ins))
+
+
+@_reg("Cast")
+def _cast(b, n, ins, a):
+    from onnx import helper
+    dt = np.dtype(helper.tensor_dtype_to_np_dtype(a["to"]))
+    if dt == np.bool_:  # booleans stay 0/1 numbers, as MXNet's comparisons give them
+        return _call("_not_equal_scalar", ins[0].sym, scalar=0.0)
+    return _call("Cast", ins[0].sym, dtype=dt.name)
+
+
+@_reg("Where")
+def _where(b, n, ins, a):
+    return _call("where", ins[0].sym, ins[1].sym, ins[2].sym)
+
+
+@_reg("Clip")
+def _clip(b, n, ins, a):
+    lo = float(ins[1].const) if len(ins) > 1 and ins[1] is not None else -np.inf
+    hi = float(ins[2].const) if len(ins) > 2 and ins[2] is not None else np.inf
+    return _call("clip", ins[0].sym, a_min=lo, a_max=hi)
+
+
+@_reg("LeakyRelu")
+def _leaky(b, n, ins, a):
+    return _call("LeakyReLU", ins[0].sym, act_type="leaky", slope=a.get("alpha", 0.01))
+
+
+@_reg("Elu")
+def _elu(b, n, ins, a):
+    return _call("LeakyReLU", ins[0].sym, act_type="elu", slope=a.get("alpha", 1.0))
+
+
+@_reg("Softmax", "LogSoftmax")
+def _softmax(b, n, ins, a):
+    name = "softmax" if n.op_type == "Softmax" else "log_softmax"
+    return _call(name, ins[0].sym, axis=a.get("axis", -1))
+
+
+# ---- dense and convolution -------------------------------------------------------------------
+@_reg("Gemm")
+def _gemm(b, n, ins, a):
+    A, B = ins[0], ins[1]
+    C = ins[2] if len(ins) > 2 else None
+    ta, tb = a.get("transA", 0), a.get("transB", 0)
+    alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
+    if not ta and alpha == 1.0 and beta == 1.0 and B.const is not None and B.const.ndim == 2:
+        w = B.const if tb else B.const.T
+        wsym = b.param_of(n.input[1] + "_fc", w)
+        args = [A.sym, wsym] + ([C.sym] if C is not None else [])
+        return _call("FullyConnected", *args, num_hidden=w.shape[0], no_bias=C is None)
+    y = _call("dot", A.sym, B.sym, transpose_a=bool(ta), transpose_b=bool(tb))
+    if alpha != 1.0:
+        y = _call("_mul_scalar", y, scalar=alpha)
+    if C is not None:
+        c = C.sym if beta == 1.0 else _call("_mul_scalar", C.sym, scalar=beta)
+        y = _call("broadcast_add", y, c)
+    return y
+
+
+@_reg("MatMul")
+def _matmul(b, n, ins, a):
+    if ins[1].const is not None and ins[1].const.ndim == 2:
+        return _call("dot", ins[0].sym, ins[1].sym)
+    return _call("_linalg_gemm2", ins[0].sym, ins[1].sym)
+
+
+def _conv_attrs(a, k):
+    nd = len(k)
+    pads = list(a.get("pads", [0] * 2 * nd))
+    if pads[:nd] != pads[nd:]:
+        raise ONNXImportError(f"asymmetric pads {pads} have no MXNet form")
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        raise ONNXImportError(f"auto_pad={a['auto_pad']!r} is not imported; give explicit pads")
+    return dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
+                dilate=tuple(a.get("dilations", [1] * nd)), pad=tuple(pads[:nd]))
+
+
+@_reg("Conv")
+def _conv(b, n, ins, a):
+    w = _need_const(ins[1], "Conv's weight")
+    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
+    return _call("Convolution", *args, num_filter=w.shape[0], num_group=a.get("group", 1),
+                 no_bias=len(args) == 2, **kw)
+
+
+@_reg("ConvTranspose")
+def _deconv(b, n, ins, a):
+    w = _need_const(ins[1], "ConvTranspose's weight")
+    g = a.get("group", 1)
+    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
+    adj = tuple(a.get("output_padding", [0] * len(kw["kernel"])))
+    return _call("Deconvolution", *args, num_filter=w.shape[1] * g, num_group=g,
+                 no_bias=len(args) == 2, adj=adj, **kw)
+
+
+@_reg("MaxPool", "AveragePool", "LpPool")
+def _pool(b, n, ins, a):
+    k = a["kernel_shape"]
+    kw = _conv_attrs(a, k)
+    kw.pop("dilate")
+    if any(d != 1 for d in a.get("dilations", [1] * len(k))):
+        raise ONNXImportError("dilated pooling has no MXNet form")
+    t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
+    extra = {}
+    if t == "avg":
+        extra["count_include_pad"] = bool(a.get("count_include_pad", 0))
+    if t == "lp":
+        extra["p_value"] = a.get("p", 2)
+    return _call("Pooling", ins[0].sym, pool_type=t,
+                 pooling_convention="full" if a.get("ceil_mode", 0) else "valid", **kw, **extra)
+
+
+@_reg("GlobalAveragePool", "GlobalMaxPool")
+def _global_pool(b, n, ins, a):
+    t = "avg" if n.op_type == "GlobalAveragePool" else "max"
+    return _call("Pooling", ins[0].sym, pool_type=t, global_pool=True, kernel=(1, 1))
+
+
+@_reg("BatchNormalization")
+def _batchnorm(b, n, ins, a):
+    return _call("BatchNorm", *[x.sym for x in ins[:5]], eps=a.get("epsilon", 1e-5),
+                 fix_gamma=False, use_global_stats=True)
+
+
+@_reg("InstanceNormalization")
+def _instnorm(b, n, ins, a):
+    return _call("InstanceNorm", *[x.sym for x in ins[:3]], eps=a.get("epsilon", 1e-5))
+
+
+# ---- shape -----------------------------------------------------------------------------------
+@_reg("Flatten")
+def _flatten(b, n, ins, a):
+    if a.get("axis", 1) != 1:
+        raise ONNXImportError(f"Flatten(axis={a['axis']}) is not imported")
+    return _call("Flatten", ins[0].sym)
+
+
+@_reg("Reshape")
+def _reshape(b, n, ins, a):
+    shape = tuple(int(v) for v in _need_const(ins[1], "Reshape's shape"))
+    if shape == ():  # to a scalar: MXNet 1.x keeps one element as shape (1,)
+        shape = (1,)
+    if a.get("allowzero", 0) and 0 in shape:
+        raise ONNXImportError("Reshape(allowzero=1) with a 0 is not imported")
+    return _call("Reshape", ins[0].sym, shape=shape)
+
+
+@_reg("Shape")
+def _shape(b, n, ins, a):
+    x = ins[0].sym
+    try:  # static input shapes: the shape is a constant, as ONNX Runtime would fold it
+        _, out, _ = x.infer_shape_partial(**{k: v for k, v in b.input_shapes.items()
+                                             if k in x.list_inputs()})
+        if out and out[0] and all(d > 0 for d in out[0]):
+            shape = np.array(out[0], dtype=np.int64)
+            start, end = a.get("start", 0), a.get("end")
+            return shape[start:end]
+    except Exception:  # inside a loop body the inputs' shapes are not known here
+        pass
+    b.shape_src[n.output[0]] = x
+    return _call("shape_array", x)
+
+
+@_reg("ConstantOfShape")
+def _constant_of_shape(b, n, ins, a):
+    from onnx import numpy_helper
+    value = numpy_helper.to_array(a["value"]) if "value" in a else np.zeros(1, np.float32)
+    src, k = None, b
+    while k is not None and src is None:
+        src, k = k.shape_src.get(n.input[0]), k.outer
+    if src is None:
+        raise ONNXImportError("ConstantOfShape of a shape not known at import, nor Shape(x)")
+    y = _call("zeros_like", src)
+    if value.reshape(-1)[0] != 0:
+        y = _call("_plus_scalar", y, scalar=float(value.reshape(-1)[0]))
+    return y if value.dtype == np.float32 else _call("Cast", y, dtype=value.dtype.name)
+
+
+@_reg("Transpose")
+def _transpose(b, n, ins, a):
+    perm = a.get("perm")
+    return _call("transpose", ins[0].sym, axes=tuple(perm) if perm is not None else ())
+
+
+@_reg("Concat")
+def _concat(b, n, ins, a):
+    return _call("Concat", *[x.sym for x in ins], dim=a["axis"], num_args=len(ins))
+
+
+@_reg("Split")
+def _split(b, n, ins, a):
+    axis = a.get("axis", 0)
+    sizes = a.get("split")
+    if sizes is None and len(ins) > 1 and ins[1] is not None:
+        sizes = [int(v) for v in ins[1].const]
+    k = len(n.output)
+    if sizes is None or len(set(sizes)) == 1:
+        out = _call("SliceChannel", ins[0].sym, num_outputs=k, axis=axis)
+        return [out[i] for i in range(k)]
+    starts = np.cumsum([0] + list(sizes))
+    return [_call("slice_axis", ins[0].sym, axis=axis, begin=int(starts[i]),
+                  end=int(starts[i + 1])) for i in range(k)]
+
+
+def _axes(ins, a, what):
+    if len(ins) > 1 and ins[1] is not None:
+        return [int(v) for v in _need_const(ins[1], f"{what}'s axes")]
+    return a.get("axes")
+
+
+@_reg("Squeeze")
+def _squeeze(b, n, ins, a):
+    axes = _axes(ins, a, "Squeeze")
+    return _call("squeeze", ins[0].sym, axis=None if axes is None else tuple(axes))
+
+
+@_reg("Unsqueeze")
+def _unsqueeze(b, n, ins, a):
+    y = ins[0].sym
+    for ax in sorted(_axes(ins, a, "Unsqueeze")):
+        y = _call("expand_dims", y, axis=ax)
+    return y
+
+
+@_reg("Slice")
+def _slice(b, n, ins, a):
+    starts = _need_const(ins[1], "Slice's starts")
+    ends = _need_const(ins[2], "Slice's ends")
+    axes = ins[3].const if len(ins) > 3 and ins[3] is not None else range(len(starts))
+    steps = ins[4].const if len(ins) > 4 and ins[4] is not None else [1] * len(starts)
+    y = ins[0].sym
+    big = 2 ** 30
+    for s, e, ax, st in zip(starts, ends, axes, steps):
+        s, e, ax, st = int(s), int(e), int(ax), int(st)
+        if st == 1:
+            y = _call("slice_axis", y, axis=ax, begin=s, end=None if e >= big else e)
+        elif st == -1 and s == -1 and e <= -big:
+            y = _call("reverse", y, axis=ax)
+        else:
+            raise ONNXImportError(f"Slice with step {st} is not imported")
+    return y
+
+
+@_reg("Gather")
+def _gather(b, n, ins, a):
+    axis = a.get("axis", 0)
+    if axis == 0 and ins[0].const is not None and ins[0].const.ndim == 2:
+        w = ins[0].const
+        return _call("Embedding", ins[1].sym, ins[0].sym, input_dim=w.shape[0],
+                     output_dim=w.shape[1])
+    return _call("take", ins[0].sym, ins[1].sym, axis=axis)
+
+
+_REDUCE = {"ReduceSum": "sum", "ReduceMean": "mean", "ReduceMax": "max", "ReduceMin": "min",
+           "ReduceProd": "prod"}
+
+
+@_reg(*_REDUCE)
+def _reduce(b, n, ins, a):
+    axes = _axes(ins, a, n.op_type)
+    kw = {"keepdims": bool(a.get("keepdims", 1))}
+    if axes is not None:
+        kw["axis"] = tuple(axes)
+    return _call(_REDUCE[n.op_type], ins[0].sym, **kw)
+
+
+@_reg("Pad")
+def _pad(b, n, ins, a):
+    pads = [int(v) for v in _need_const(ins[1], "Pad's pads")]
+    if not any(pads):
+        return _call("_copy", ins[0].sym)
+    r = len(pads) // 2
+    width = tuple(v for i in range(r) for v in (pads[i], pads[r + i]))
+    value = float(ins[2].const) if len(ins) > 2 and ins[2] is not None else 0.0
+    mode = a.get("mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    return _call("Pad", ins[0].sym, mode=mode, pad_width=width, constant_value=value)
+
+
+# ---- recurrent layers ------------------------------------------------------------------------
+_MODES = {"LSTM": "lstm", "GRU": "gru", "RNN": None}
+# ONNX gate k goes to MXNet gate _ONNX_TO_MX[op][k] (ONNX i o f c / z r h; MXNet i f g o / r z n)
+
+
+@_reg("LSTM", "GRU", "RNN")
+def _rnn(b, n, ins, a):
+    mode = _MODES[n.op_type]
+    if n.op_type == "RNN":
+        acts = [s.decode() if isinstance(s, bytes) else s for s in a.get("activations",
+                                                                          ["Tanh"])]
+        if acts[0] not in ("Tanh", "Relu"):
+            raise ONNXImportError(f"activation {acts[0]} has no MXNet RNN form")
+        mode = "rnn_relu" if acts[0] == "Relu" else "rnn_tanh"
+    if n.op_type == "GRU" and not a.get("linear_before_reset", 0):
+        raise ONNXImportError("GRU with linear_before_reset=0 has no MXNet form")
+    for key in ("clip", "activation_alpha", "activation_beta"):
+        if key in a:
+            raise ONNXImportError(f"attribute {key} has no MXNet form")
+    if a.get("layout", 0):
+        raise ONNXImportError("layout=1 (batch first) is not imported")
+    if len(ins) > 4 and ins[4] is not None:
+        raise ONNXImportError("sequence_lens is not imported")
+    if n.op_type == "LSTM" and len(ins) > 7 and ins[7] is not None:
+        raise ONNXImportError("peepholes have no MXNet form")
+    W = _need_const(ins[1], f"{n.op_type}'s W")
+    R = _need_const(ins[2], f"{n.op_type}'s R")
+    D, GH, I_ = W.shape
+    H = int(a["hidden_size"])
+    G = GH // H
+    B = ins[3].const if len(ins) > 3 and ins[3] is not None else np.zeros((D, 2 * GH), W.dtype)
+    if B is None:
+        raise ONNXImportError(f"{n.op_type}'s B must be a constant")
+
+    def reorder(m):  # gate blocks along axis 0, from ONNX's order to MXNet's
+        blocks = np.split(m, G, axis=0)
+        out = [None] * G
+        for onnx_k, mx_k in enumerate(_ONNX_TO_MX[n.op_type]):
+            out[mx_k] = blocks[onnx_k]
+        return np.concatenate(out, axis=0)
+
+    ws, bs = [], []
+    for d in range(D):
+        ws += [reorder(W[d]).reshape(-1), reorder(R[d]).reshape(-1)]
+        bs += [reorder(B[d][:GH]), reorder(B[d][GH:])]
+    packed = np.concatenate(ws + bs).astype(W.dtype)
+    psym = b.param_of(n.input[1] + "_packed", packed)
+    x = ins[0].sym
+
+    def state(j):
+        if len(ins) > j and ins[j] is not None:
+            return ins[j].sym
+        z = _call("sum", _call("zeros_like", x), axis=(0, 2), keepdims=True)  # (1, N, 1)
+        return _call("broadcast_to", z, shape=(D, 0, H))
+
+    args = [x, psym, state(5)] + ([state(6)] if mode == "lstm" else [])
+    out = _call("RNN", *args, state_size=H, num_layers=1, mode=mode, bidirectional=D == 2,
+                state_outputs=True)
+    y = _call("Reshape", out[0], shape=(0, 0, D, H))
+    y = _call("transpose", y, axes=(0, 2, 1, 3))
+    return [y, out[1]] + ([out[2]] if mode == "lstm" else [])
+
+
+_ONNX_TO_MX = {"LSTM": [0, 3, 1, 2], "GRU": [1, 0, 2], "RNN": [0]}
+
+
+# ---- control flow ----------------------------------------------------------------------------
+def _body_outputs(sub, graph, errors, where):
+    outs = convert_graph(sub, graph, errors, where)
+    if errors or any(o is None for o in outs):
+        raise ONNXImportError("its body did not import: " + "; ".join(
+            f"ONNX operator {op!r}, node {nd!r}: {why}" for op, nd, why in errors))
+    return outs
+
+
+@_reg("Scan")
+def _scan(b, n, ins, a):
+    body = a["body"]
+    n_scan = a["num_scan_inputs"]
+    n_state = len(ins) - n_scan
+    for key in ("scan_input_axes", "scan_output_axes", "scan_input_directions",
+                "scan_output_directions"):
+        if any(a.get(key, []) or []):
+            raise ONNXImportError(f"attribute {key} is not imported")
+    states = [x.sym for x in ins[:n_state]]
+    data = [x.sym for x in ins[n_state:]]
+    names = [i.name for i in body.input]
+    errors = []
+
+    def step(xs, ss):
+        sub = _Builder(outer=b)
+        xs = xs if isinstance(xs, list) else [xs]
+        for nm, s in zip(names, list(ss) + list(xs)):
+            sub.syms[nm] = s
+        outs = _body_outputs(sub, body, errors, f"{n.name}/")
+        return outs[n_state:], outs[:n_state]
+
+    outs, finals = S.contrib.foreach(step, data if len(data) > 1 else data[0], states)
+    if errors:
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+    outs = outs if isinstance(outs, list) else [outs]
+    return list(finals) + list(outs)
+
+
+@_reg("Loop")
+def _loop(b, n, ins, a):
+    body = a["body"]
+    m = _need_const(ins[0], "Loop's trip count M (gluonlite's while_loop needs max_iterations)")
+    n_vars = len(ins) - 2
+    n_scan = len(body.output) - 1 - n_vars
+    names = [i.name for i in body.input]
+    errors = []
+    c0 = ins[1].sym if ins[1] is not None else None
+    if c0 is None:
+        raise ONNXImportError("a Loop without a condition input is not imported")
+    it0 = _call("_mul_scalar", _call("sum", c0), scalar=0.0)
+    limit = float(int(m))
+
+    def cond(it, c, *vs):
+        return _call("broadcast_mul", _call("_lesser_scalar", it, scalar=limit),
+                     _call("_not_equal_scalar", c, scalar=0.0))
+
+    def func(it, c, *vs):
+        sub = _Builder(outer=b)
+        for nm, v in zip(names, [it, c] + list(vs)):
+            sub.syms[nm] = v
+        outs = _body_outputs(sub, body, errors, f"{n.name}/")
+        # gluonlite asks every loop var to feed func; ONNX's body may ignore cond_in
+        c_next = _call("broadcast_add", outs[0], _call("_mul_scalar", c, scalar=0.0))
+        new = [_call("_plus_scalar", it, scalar=1.0), c_next] + list(outs[1:1 + n_vars])
+        return list(outs[1 + n_vars:]), new
+
+    outs, finals = S.contrib.while_loop(cond, func, [it0, c0] + [x.sym for x in ins[2:]],
+                                        max_iterations=int(m))
+    if errors:
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+    outs = outs if isinstance(outs, list) else [outs]
+    return list(finals[2:]) + list(outs[:n_scan])
+
+
+@_reg("If")
+def _if(b, n, ins, a):
+    errors = []
+
+    def branch(graph):
+        def f():
+            sub = _Builder(outer=b)
+            outs = _body_outputs(sub, graph, errors, f"{n.name}/")
+            return outs if len(outs) > 1 else outs[0]
+        return f
+
+    pred = ins[0].sym
+    out = S.contrib.cond(_call("sum", pred), branch(a["then_branch"]), branch(a["else_branch"]))
+    if errors:
+        raise ONNXImportError("; ".join(f"{op} {nd}: {why}" for op, nd, why in errors))
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+# ---- entry points ----------------------------------------------------------------------------
+def _load(model_file):
+    import onnx
+    if not isinstance(model_file, (str, bytes)) and hasattr(model_file, "graph"):
+        return model_file
+    try:
+        model = onnx.load(model_file)
+    except Exception as e:
+        raise ONNXImportError(f"import_model: {model_file!r} is not an ONNX model ({e})") from e
+    if not model.graph.node and not model.graph.output:
+        raise ONNXImportError(f"import_model: {model_file!r} is not an ONNX model (no graph)")
+    for imp in model.opset_import:
+        if imp.domain in ("", "ai.onnx") and not _MIN_OPSET <= imp.version <= _MAX_OPSET:
+            raise ONNXImportError(f"import_model: {model_file!r} uses opset {imp.version}; "
+                               f"opsets {_MIN_OPSET} to {_MAX_OPSET} are imported")
+    return model
+
+
+def import_model(model_file):
+    """Read an ONNX model as a gluonlite graph (MXNet's ``mx.onnx.import_model``).
+
+    Args:
+        model_file: path of the ``.onnx`` file (or a loaded ``onnx.ModelProto``).
+
+    Returns:
+        (sym, arg_params, aux_params): the Symbol (its data inputs named as the ONNX graph's
+        inputs), and the parameters as dicts of NDArrays (BatchNorm's running statistics in
+        aux_params).
+
+    Raises:
+        ONNXImportError (a ValueError): not an ONNX file; an opset outside 13-21; operators or
+            attributes with no gluonlite form (all named, with the node, in one message).
+
+    Example: ``sym, arg, aux = mx.onnx.import_model("net.onnx")``.
+    """
+    from .. import nd
+    model = _load(model_file)
+    b = _Builder()
+    init_names = {i.name for i in model.graph.initializer}
+    for inp in model.graph.input:
+        if inp.name not in init_names:
+            b.syms[inp.name] = S.var(inp.name)
+            dims = inp.type.tensor_type.shape.dim
+            if dims and all(d.dim_value > 0 for d in dims):
+                b.input_shapes[inp.name] = tuple(d.dim_value for d in dims)
+    errors = []
+    outs = convert_graph(b, model.graph, errors)
+    if errors:
+        lines = "\n".join(f"  ONNX operator {op!r}, node {nd_!r}: {why}"
+                          for op, nd_, why in errors)
+        raise ONNXImportError(f"import_model: {len(errors)} node(s) cannot be imported:\n{lines}")
+    sym = S.Group(outs) if len(outs) > 1 else outs[0]
+    aux_names = set(sym.list_auxiliary_states())
+    used = set(sym.list_inputs())
+    arg = {k: nd.array(v, dtype=v.dtype) for k, v in b.params.items()
+           if k in used and k not in aux_names}
+    aux = {k: nd.array(v, dtype=v.dtype) for k, v in b.params.items() if k in aux_names}
+    return sym, arg, aux
+
+
+def import_to_gluon(model_file, ctx=None):
+    """An ONNX model as a `gluon.SymbolBlock` with its parameters loaded (hybridizable).
+
+    Args:
+        model_file: path of the ``.onnx`` file.
+        ctx: the context of the parameters (default cpu).
+
+    Returns:
+        the SymbolBlock; call it with the ONNX graph's inputs in their order.
+
+    Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
+    """
+    from .. import cpu, gluon
+    model = _load(model_file)
+    sym, arg, aux = import_model(model)
+    init_names = {i.name for i in model.graph.initializer}
+    inputs = [S.var(i.name) for i in model.graph.input if i.name not in init_names]
+    block = gluon.SymbolBlock(sym, inputs)
+    ctx = ctx or cpu()
+    params = block.collect_params()
+    for name, value in list(arg.items()) + list(aux.items()):
+        if name in params:
+            params[name]._load_init(value, ctx)
+    return block

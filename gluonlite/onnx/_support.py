@@ -1,0 +1,55 @@
+"""Why each registry operator without a converter does not export (the table of the README's
+ONNX section and of `mx.onnx.not_exported`); a test keeps it complete."""
+
+TRAINING = "a training step (optimizer update or gradient bookkeeping): an exported model infers"
+RANDOM = ("draws random numbers: ONNX's generators draw different ones, so the model would not "
+          "reproduce gluonlite's")
+NO_OP = "no ONNX operator computes it (opset 13-18)"
+LATER = "expressible in ONNX, converter not written yet"
+
+_GROUPS = [
+    (TRAINING, ("_adamw_update", "_mp_adamw_update", "adam_update", "ftml_update", "ftrl_update",
+                "lamb_update_phase1", "lamb_update_phase2", "mp_lamb_update_phase1",
+                "mp_lamb_update_phase2", "mp_nag_mom_update", "mp_sgd_mom_update",
+                "mp_sgd_update", "multi_mp_sgd_mom_update", "multi_mp_sgd_update",
+                "multi_sgd_mom_update", "multi_sgd_update", "nag_mom_update", "rmsprop_update",
+                "rmspropalex_update", "sgd_mom_update", "sgd_update", "signsgd_update",
+                "signum_update", "reset_arrays", "all_finite", "multi_all_finite", "multi_lars",
+                "multi_sum_sq", "CTCLoss", "softmax_cross_entropy")),
+    (RANDOM, ("_random_exponential", "_random_exponential_like", "_random_gamma",
+              "_random_gamma_like", "_random_generalized_negative_binomial",
+              "_random_generalized_negative_binomial_like", "_random_negative_binomial",
+              "_random_negative_binomial_like", "_random_normal", "_random_normal_like",
+              "_random_poisson", "_random_poisson_like", "_random_randint", "_random_uniform",
+              "_random_uniform_like", "_sample_exponential", "_sample_gamma",
+              "_sample_generalized_negative_binomial", "_sample_multinomial",
+              "_sample_negative_binomial", "_sample_normal", "_sample_poisson",
+              "_sample_uniform", "_sample_unique_zipfian", "_shuffle",
+              "_image_random_brightness", "_image_random_color_jitter",
+              "_image_random_contrast", "_image_random_flip_left_right",
+              "_image_random_flip_top_bottom", "_image_random_hue", "_image_random_lighting",
+              "_image_random_saturation")),
+    (NO_OP, ("gamma", "gammaln", "erfinv", "_random_pdf_dirichlet", "_random_pdf_gamma",
+             "_random_pdf_generalized_negative_binomial", "_random_pdf_negative_binomial",
+             "_random_pdf_poisson", "_linalg_potrf", "_linalg_potri", "_linalg_gelqf",
+             "_linalg_syevd", "_linalg_inverse", "_linalg_trsm", "_linalg_slogdet",
+             "_contrib_fft", "_contrib_ifft", "_histogram", "_contrib_count_sketch")),
+    ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
+    ("the output's shape depends on the values (boolean_mask), which a static export cannot "
+     "declare; ONNX Compress could, converter not written yet", ("_contrib_boolean_mask",)),
+    ("MXNet's ROI/box/sampler semantics (rounding, corner conventions, NMS output layout) differ "
+     "from ONNX RoiAlign/MaxRoiPool/NonMaxSuppression/GridSample; not written yet",
+     ("ROIPooling", "_contrib_ROIAlign", "_contrib_box_decode", "_contrib_box_encode",
+      "_contrib_box_iou", "_contrib_box_nms", "BilinearSampler", "GridGenerator",
+      "SpatialTransformer", "Correlation")),
+]
+_LATER = ("Crop", "_contrib_allclose", "_contrib_index_copy",
+          "_image_adjust_lighting", "_image_crop", "_image_resize",
+          "_linalg_extractdiag", "_linalg_extracttrian", "_linalg_makediag",
+          "_linalg_maketrian", "_linalg_trmm", "_random_pdf_exponential",
+          "_random_pdf_normal", "_random_pdf_uniform", "_scatter_set_nd", "col2im",
+          "fill_element_0index", "im2col", "khatri_rao", "ravel_multi_index", "scatter_nd",
+          "unravel_index")
+
+NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}
+NOT_EXPORTED.update({name: LATER for name in _LATER})
