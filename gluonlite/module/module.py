@@ -1,16 +1,21 @@
-"""`Module`: MXNet 1.x's symbolic training front end, in its smallest useful form: bind a
-Symbol to input shapes, initialize its parameters, run forward and backward on batches.
+"""`Module`: MXNet 1.x's symbolic training front end: bind a Symbol to input shapes,
+initialize its parameters, run forward and backward on batches, step an optimizer, and (from
+`BaseModule`) `fit` / `score` / `predict`.
 
 It is a thin layer over `Symbol.simple_bind` and `Executor`: the inputs named in
 `data_names` and `label_names` are fed from each `DataBatch`; every other argument of the
-symbol is a parameter, initialized by `init_params`. Optimizer steps (`init_optimizer`,
-`update`, `fit`) are not provided: use `gluon.Trainer` with a `SymbolBlock` to train.
+symbol is a parameter, initialized by `init_params`. The executor keeps its compiled plan,
+so a module bound once runs every batch of those shapes without compiling again.
 """
+import logging
 import warnings
+from collections import OrderedDict
 
 from .. import initializer as init_mod
+from .. import optimizer as opt
 from ..context import Context, current_context
 from ..io import DataDesc
+from .base_module import BaseModule
 
 __all__ = ["Module"]
 
@@ -38,20 +43,22 @@ def _parse_shapes(what, names, shapes):
     return descs
 
 
-class Module:
-    """A Symbol bound for computation, with its parameters.
+class Module(BaseModule):
+    """A Symbol bound for computation, with its parameters (and optimizer).
 
     Args:
         symbol: the network's output Symbol.
         data_names: the symbol's data inputs (default ``('data',)``).
         label_names: its label inputs (default ``('softmax_label',)``; None for none).
         context: the Context (or a list holding one) to compute on.
+        logger: where `fit` logs.
         fixed_param_names: parameters that get no gradient.
         state_names: inputs fed like parameters but never initialized (kept as given).
 
     Raises:
         ValueError: a data, label or state name that is not an argument of `symbol`
             (label names that are not are dropped with a warning, as in MXNet).
+        NotImplementedError: several contexts (data parallelism is not provided).
 
     Example::
 
@@ -63,11 +70,14 @@ class Module:
     """
 
     def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",),
-                 logger=None, context=None, work_load_list=None, fixed_param_names=None,
+                 logger=logging, context=None, work_load_list=None, fixed_param_names=None,
                  state_names=None, group2ctxs=None, compression_params=None):
+        super().__init__(logger=logger)
         if isinstance(context, (list, tuple)):
             if len(context) != 1:
-                raise ValueError(f"Module: context must be one Context, got {len(context)}")
+                raise NotImplementedError(f"Module: {len(context)} contexts given; data "
+                                          "parallelism over several devices is not "
+                                          "provided, pass one Context")
             context = context[0]
         self._context = Context(context) if context is not None else current_context()
         self._symbol = symbol
@@ -91,10 +101,11 @@ class Module:
         self._aux_names = symbol.list_auxiliary_states()
         self._exec = None
         self._data_shapes = self._label_shapes = None
-        self.binded = False
-        self.params_initialized = False
-        self.for_training = False
-        self.inputs_need_grad = False
+        self._grad_req = "write"
+        self._optimizer = self._updater = self._kvstore = None
+        self._update_on_kvstore = False
+        self._preload_params = None
+        self._preload_opt_states = None
 
     # ---- description ----------------------------------------------------------------------
     @property
@@ -155,17 +166,21 @@ class Module:
             for_training: allocate gradients for the parameters.
             inputs_need_grad: allocate gradients for the data inputs too.
             force_rebind: bind again when already bound (parameters are kept).
+            shared_module: a bound Module whose parameter arrays (and gradients, and
+                optimizer once it has one) this one uses where names and shapes agree,
+                as `BucketingModule` binds its buckets.
             grad_req: 'write', 'add' or 'null' for the parameters.
 
         Raises:
             ValueError: shapes named differently from the module's inputs; inputs_need_grad
-                without for_training; shared_module (not supported).
+                without for_training; a shared_module that is not bound.
         """
         if self.binded and not force_rebind:
             warnings.warn("Module.bind: already bound, ignoring bind()", stacklevel=2)
             return
-        if shared_module is not None:
-            raise ValueError("Module.bind: shared_module is not supported")
+        if shared_module is not None and not (shared_module.binded
+                                              and shared_module.params_initialized):
+            raise ValueError("Module.bind: shared_module must be bound and initialized")
         if inputs_need_grad and not for_training:
             raise ValueError("Module.bind: inputs_need_grad=True needs for_training=True")
         self._data_shapes = _parse_shapes("data", self._data_names, data_shapes)
@@ -173,12 +188,19 @@ class Module:
         self.for_training, self.inputs_need_grad = bool(for_training), bool(inputs_need_grad)
         self._grad_req = grad_req
         old = self._exec
-        self._exec = self._bind_executor()
+        self._exec = self._bind_executor(shared_module)
         if old is not None and self.params_initialized:
             self._copy_params(old.arg_dict, old.aux_dict)
         self.binded = True
+        if shared_module is not None:
+            self.params_initialized = True
+            if shared_module.optimizer_initialized:
+                self.borrow_optimizer(shared_module)
+        elif self._preload_params is not None:
+            self._copy_params(*self._preload_params)
+            self._preload_params = None
 
-    def _bind_executor(self):
+    def _bind_executor(self, shared_module=None):
         reqs = {}
         for n in self._symbol.list_arguments():
             if n in self._param_names and n not in self._fixed_param_names:
@@ -189,8 +211,20 @@ class Module:
                 reqs[n] = "null"
         shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
         types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
-        return self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
-                                        **shapes)
+        exe = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
+                                       **shapes)
+        if shared_module is None:
+            return exe
+        # the same NDArrays as the shared module's, so an update there is seen here
+        theirs = shared_module._exec
+        args, grads, aux = dict(exe.arg_dict), dict(exe.grad_dict), dict(exe.aux_dict)
+        for mine, other in ((args, theirs.arg_dict), (grads, theirs.grad_dict),
+                            (aux, theirs.aux_dict)):
+            for n in list(mine):
+                if (n in self._param_names or n in self._aux_names) and n in other \
+                        and tuple(other[n].shape) == tuple(mine[n].shape):
+                    mine[n] = other[n]
+        return self._symbol.bind(self._context, args, grads, reqs, aux)
 
     def _copy_params(self, arg_params, aux_params, allow_missing=True, allow_extra=True):
         """Copy the given parameters in (after checking them all, so a bad one changes
@@ -258,6 +292,8 @@ class Module:
 
     def get_params(self):
         """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray."""
+        if not self.binded and self._preload_params is not None:
+            return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
         return ({n: self._exec.arg_dict[n].copy() for n in self._param_names},
                 {n: self._exec.aux_dict[n].copy() for n in self._aux_names})
@@ -314,3 +350,175 @@ class Module:
         self._check_ready("get_param_grads")
         return {n: self._exec.grad_dict[n] for n in self._param_names
                 if n in self._exec.grad_dict}
+
+    # ---- optimizer ---------------------------------------------------------------------------
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        """Make the optimizer that `update` applies.
+
+        Args:
+            kvstore: 'local', 'device', None or a KVStore: with one context, updates are
+                made here, as MXNet does ('dist_*' stores are not provided).
+            optimizer: an Optimizer, or a name for `mx.optimizer.create` given
+                `optimizer_params` (rescale_grad defaults to 1 / batch size).
+            optimizer_params: dict or pairs of the optimizer's arguments.
+            force_init: make it again when there is one.
+
+        Raises:
+            ValueError: not bound or not initialized.
+            NotImplementedError: a distributed kvstore.
+
+        Example: ``mod.init_optimizer(optimizer="adam", optimizer_params={"learning_rate": 1e-3})``.
+        """
+        self._check_ready("init_optimizer")
+        if self.optimizer_initialized and not force_init:
+            warnings.warn("Module.init_optimizer: optimizer already initialized, ignoring",
+                          stacklevel=2)
+            return
+        kv_type = kvstore if isinstance(kvstore, str) else getattr(kvstore, "type", None)
+        if kv_type is not None and "dist" in kv_type:
+            raise NotImplementedError(f"Module.init_optimizer: kvstore {kv_type!r}: "
+                                      "distributed training is not provided")
+        desc = self._data_shapes[0]
+        axis = DataDesc.get_batch_axis(desc.layout)
+        batch_size = desc.shape[axis if axis >= 0 else 0]
+        rescale_grad = 1.0 / batch_size
+        idx2name = dict(enumerate(self._param_names))
+        if isinstance(optimizer, str):
+            params = dict(optimizer_params)
+            params.setdefault("rescale_grad", rescale_grad)
+            optimizer = opt.create(optimizer, sym=self._symbol, param_idx2name=idx2name,
+                                   **params)
+        else:
+            if optimizer.rescale_grad != rescale_grad:
+                warnings.warn(f"Module.init_optimizer: optimizer.rescale_grad is "
+                              f"{optimizer.rescale_grad}, not 1/batch_size = {rescale_grad}; "
+                              "is that intended?", stacklevel=2)
+            if not optimizer.idx2name:
+                optimizer.idx2name = dict(idx2name)
+        self._optimizer = optimizer
+        self._kvstore, self._update_on_kvstore = None, False
+        self._updater = opt.get_updater(optimizer)
+        self.optimizer_initialized = True
+        if self._preload_opt_states is not None:
+            self.load_optimizer_states(self._preload_opt_states)
+            self._preload_opt_states = None
+
+    def borrow_optimizer(self, shared_module):
+        """Use `shared_module`'s optimizer and its states (as bucket modules do)."""
+        if not shared_module.optimizer_initialized:
+            raise ValueError("Module.borrow_optimizer: the shared module has no optimizer")
+        self._optimizer = shared_module._optimizer
+        self._kvstore = shared_module._kvstore
+        self._update_on_kvstore = shared_module._update_on_kvstore
+        self._updater = shared_module._updater
+        self.optimizer_initialized = True
+
+    def update(self):
+        """One optimizer step on every parameter that has a gradient (after `backward`).
+
+        Raises:
+            ValueError: no optimizer (call `init_optimizer`).
+        """
+        self._check_ready("update")
+        if not self.optimizer_initialized:
+            raise ValueError("Module.update: call init_optimizer() first")
+        index, grads, weights = [], [], []
+        for i, name in enumerate(self._param_names):
+            grad = self._exec.grad_dict.get(name)
+            if grad is None or self._exec._grad_req.get(name, "null") == "null":
+                continue
+            index.append(i)
+            grads.append(grad)
+            weights.append(self._exec.arg_dict[name])
+        if index:
+            self._updater(index, grads, weights)
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        """Update `eval_metric` with `labels` and the last outputs (matched by name, as
+        ``eval_metric.update_dict``).
+
+        Example: ``mod.update_metric(metric, batch.label)``.
+        """
+        self._check_ready("update_metric")
+        label_dict = OrderedDict(zip(self._label_names, labels or []))
+        preds = OrderedDict(zip(self.output_names, self.get_outputs()))
+        eval_metric.update_dict(label_dict, preds)
+
+    def save_optimizer_states(self, fname):
+        """Write the optimizer's states (the updater's serialized form) to `fname`.
+
+        Raises:
+            ValueError: no optimizer.
+        """
+        if not self.optimizer_initialized:
+            raise ValueError("Module.save_optimizer_states: call init_optimizer() first")
+        with open(fname, "wb") as fout:
+            fout.write(self._updater.get_states())
+
+    def load_optimizer_states(self, fname):
+        """Read optimizer states written by `save_optimizer_states`.
+
+        Raises:
+            ValueError: no optimizer.
+        """
+        if not self.optimizer_initialized:
+            raise ValueError("Module.load_optimizer_states: call init_optimizer() first")
+        with open(fname, "rb") as fin:
+            self._updater.set_states(fin.read())
+
+    # ---- checkpoints and shapes --------------------------------------------------------------
+    def save_checkpoint(self, prefix, epoch, save_optimizer_states=False,
+                        remove_amp_cast=True):
+        """Write ``prefix-symbol.json``, ``prefix-EPOCH.params`` (and, when asked,
+        ``prefix-EPOCH.states``).
+
+        Example: ``mod.save_checkpoint("net", 3)``.
+        """
+        self._symbol.save(f"{prefix}-symbol.json")
+        param_name = "%s-%04d.params" % (prefix, epoch)
+        self.save_params(param_name)
+        self.logger.info('Saved checkpoint to "%s"', param_name)
+        if save_optimizer_states:
+            state_name = "%s-%04d.states" % (prefix, epoch)
+            self.save_optimizer_states(state_name)
+            self.logger.info('Saved optimizer state to "%s"', state_name)
+
+    @staticmethod
+    def load(prefix, epoch, load_optimizer_states=False, **kwargs):
+        """A Module of the checkpoint's symbol holding its parameters (copied in at `bind`;
+        optimizer states at `init_optimizer` when asked).
+
+        Args:
+            prefix, epoch: as given to `save_checkpoint`.
+            load_optimizer_states: also read ``prefix-EPOCH.states``.
+            kwargs: for `Module` (data_names, label_names, context ...).
+
+        Example::
+
+            mod = mx.mod.Module.load("net", 3, data_names=("data",))
+            mod.bind(data_shapes=[("data", (1, 10))], for_training=False)
+        """
+        from ..model import load_checkpoint
+        symbol, args, auxs = load_checkpoint(prefix, epoch)
+        mod = Module(symbol=symbol, **kwargs)
+        mod._preload_params = (args, auxs)
+        mod.params_initialized = True
+        if load_optimizer_states:
+            mod._preload_opt_states = "%s-%04d.states" % (prefix, epoch)
+        return mod
+
+    def reshape(self, data_shapes, label_shapes=None):
+        """Bind again for other input shapes, keeping the parameters.
+
+        Raises:
+            ValueError: not bound, or shapes named differently from the inputs.
+        """
+        self._check_bound("reshape")
+        self.bind(data_shapes, label_shapes, self.for_training, self.inputs_need_grad,
+                  force_rebind=True, grad_req=self._grad_req)
+
+    def install_monitor(self, mon):
+        """Install a `Monitor` on the executor (``mon.install(executor)``)."""
+        self._check_bound("install_monitor")
+        mon.install(self._exec)
