@@ -272,8 +272,9 @@ class Module(BaseModule):
         self._check_bound("init_params")
         initializer = init_mod.Uniform(0.01) if initializer is None else initializer
         given = arg_params is not None or aux_params is not None
-        todo = self._copy_params(arg_params, aux_params, allow_missing or not given,
-                                 allow_extra)
+        # as MXNet, only the module's own names are looked up: extra entries are ignored
+        # (allow_extra matters to executors, whose copy_params_from takes any dict)
+        todo = self._copy_params(arg_params, aux_params, allow_missing or not given, True)
         attrs = self._symbol.attr_dict()
         arrays = {**self._exec.arg_dict, **self._exec.aux_dict}
         for name in sorted(todo):

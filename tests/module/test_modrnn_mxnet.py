@@ -99,3 +99,35 @@ def test_bucket_sentence_iter_matches_mxnet(layout):
         np.testing.assert_array_equal(g.label[0].asnumpy(), e["label"])
         d = g.provide_data[0]
         assert [d.name, list(d.shape), d.layout] == e["provide_data"]
+
+
+def test_sequential_module_and_python_loss_module_match_mxnet():
+    w = WANT["sequential"]
+    x, y = np.array(w["x"], np.float32), np.array(w["y"], np.float32)
+    it = mx.io.NDArrayIter(x, y, batch_size=6, shuffle=False)
+    m1 = mx.mod.Module(mx.sym.Activation(mx.sym.FullyConnected(
+        mx.sym.var("data"), num_hidden=6, name="fc1"), act_type="tanh"), label_names=None)
+    m2 = mx.mod.Module(mx.sym.SoftmaxOutput(mx.sym.FullyConnected(
+        mx.sym.var("data"), num_hidden=2, name="fc2"), name="softmax"))
+    seq = mx.mod.SequentialModule().add(m1).add(m2, take_labels=True, auto_wiring=True)
+    seq.fit(it, num_epoch=2, optimizer="sgd", optimizer_params={"learning_rate": 0.5},
+            arg_params={"fc1_weight": mx.nd.array(w["w1"]), "fc1_bias": mx.nd.zeros((6,)),
+                        "fc2_weight": mx.nd.array(w["w2"]), "fc2_bias": mx.nd.zeros((2,))})
+    args, _ = seq.get_params()
+    assert sorted(args) == sorted(w["seq"])
+    for k, v in w["seq"].items():
+        np.testing.assert_allclose(args[k].asnumpy(), v, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(seq.score(it, "acc")[0][1], w["seq_score"][0][1])
+
+    it = mx.io.NDArrayIter(x, y, batch_size=6, shuffle=False, label_name="lin_label")
+    m = mx.mod.Module(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=1, name="reg"),
+                      label_names=None)
+    loss = mx.mod.PythonLossModule(label_names=("lin_label",),
+                                   grad_func=lambda s, lab: s - lab.reshape(s.shape))
+    seq = mx.mod.SequentialModule().add(m).add(loss, take_labels=True, auto_wiring=True)
+    seq.fit(it, num_epoch=2, optimizer="sgd", optimizer_params={"learning_rate": 0.1},
+            eval_metric="mse",
+            arg_params={"reg_weight": mx.nd.array(w["wr"]), "reg_bias": mx.nd.zeros((1,))})
+    args, _ = seq.get_params()
+    for k, v in w["pyloss"].items():
+        np.testing.assert_allclose(args[k].asnumpy(), v, rtol=1e-5, atol=1e-6)
