@@ -30,16 +30,17 @@ def _names(names):
 
 
 def _parse_shapes(what, names, shapes):
-    """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`.
+    """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`,
+    in any order (as MXNet, the batch's arrays then come in the order of `shapes`).
 
     Raises:
         ValueError: the names differ from `names` (the message lists both).
     """
     descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in (shapes or [])]
     given = [d.name for d in descs]
-    if given != list(names):
+    if sorted(given) != sorted(names):
         raise ValueError(f"Module.bind: {what}_shapes name(s) {given} do not match the "
-                         f"module's {what}_names {list(names)} (same names, same order)")
+                         f"module's {what}_names {list(names)}")
     return descs
 
 
@@ -317,14 +318,17 @@ class Module(BaseModule):
             raise ValueError(f"Module.forward: the batch has {len(data)} data and "
                              f"{len(label)} label arrays; the module takes data "
                              f"{self._data_names} and labels {self._label_names}")
+        # the batch's arrays come in the order the shapes were bound in
+        data_names = [d.name for d in self._data_shapes]
+        label_names = [d.name for d in self._label_shapes] or self._label_names
         descs = [DataDesc(n, a.shape, self._data_shapes[i].dtype, self._data_shapes[i].layout)
-                 for i, (n, a) in enumerate(zip(self._data_names, data))]
-        ldescs = [DataDesc(n, a.shape) for n, a in zip(self._label_names, label)]
+                 for i, (n, a) in enumerate(zip(data_names, data))]
+        ldescs = [DataDesc(n, a.shape) for n, a in zip(label_names, label)]
         if ([d.shape for d in descs] != [d.shape for d in self._data_shapes]
                 or [d.shape for d in ldescs] != [d.shape for d in self._label_shapes]):
             self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
                       force_rebind=True, grad_req=self._grad_req)
-        feed = dict(zip(self._data_names + self._label_names, data + label))
+        feed = dict(zip(data_names + label_names, data + label))
         train = self.for_training if is_train is None else bool(is_train)
         self._exec.forward(is_train=train, **feed)
 
@@ -442,7 +446,8 @@ class Module(BaseModule):
         Example: ``mod.update_metric(metric, batch.label)``.
         """
         self._check_ready("update_metric")
-        label_dict = OrderedDict(zip(self._label_names, labels or []))
+        names = [d.name for d in self._label_shapes or []] or self._label_names
+        label_dict = OrderedDict(zip(names, labels or []))
         preds = OrderedDict(zip(self.output_names, self.get_outputs()))
         eval_metric.update_dict(label_dict, preds)
 
