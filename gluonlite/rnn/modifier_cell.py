@@ -202,7 +202,8 @@ class BidirectionalCell(BaseRNNCell):
         return self._cells[0].begin_state(**kwargs) + self._cells[1].begin_state(**kwargs)
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
-        """Run both cells (see `BaseRNNCell.unroll`); outputs concatenated per step."""
+        """Run both cells (see `BaseRNNCell.unroll`); outputs concatenated per step; the
+        final states as ``[left_states, right_states]``."""
         self.reset()
         axis = _time_axis(layout)
         steps = _as_steps(length, inputs, axis)
@@ -218,4 +219,5 @@ class BidirectionalCell(BaseRNNCell):
                    for i, (lo, ro) in enumerate(zip(l_out, reversed(r_out)))]
         if merge_outputs:
             outputs = _merged(outputs, axis, True)
-        return outputs, l_states + r_states
+        # nested, as MXNet returns them: [left cell's states, right cell's states]
+        return outputs, [l_states, r_states]

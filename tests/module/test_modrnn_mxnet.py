@@ -131,3 +131,35 @@ def test_sequential_module_and_python_loss_module_match_mxnet():
     args, _ = seq.get_params()
     for k, v in w["pyloss"].items():
         np.testing.assert_allclose(args[k].asnumpy(), v, rtol=1e-5, atol=1e-6)
+
+
+def _cell(key):
+    kw = dict(input_shape=(2, 3, 5, 4), num_hidden=2, i2h_kernel=(3, 3), i2h_pad=(1, 1))
+    if key == "convrnn":
+        return mx.rnn.ConvRNNCell(prefix="c_", **kw)
+    if key == "convlstm":
+        return mx.rnn.ConvLSTMCell(prefix="c_", **kw)
+    if key == "convgru":
+        return mx.rnn.ConvGRUCell(prefix="c_", activation="tanh", **kw)
+    if key == "residual_bi":
+        return mx.rnn.ResidualCell(mx.rnn.BidirectionalCell(
+            mx.rnn.GRUCell(3, prefix="l_"), mx.rnn.LSTMCell(3, prefix="r_")))
+    cell = mx.rnn.SequentialRNNCell()
+    cell.add(mx.rnn.RNNCell(3, activation="relu", prefix="a_"))
+    cell.add(mx.rnn.ResidualCell(mx.rnn.RNNCell(3, prefix="b_")))
+    return cell
+
+
+@pytest.mark.parametrize("key", ["convrnn", "convlstm", "convgru", "residual_bi",
+                                 "stack_relu"])
+def test_cells_unrolled_match_mxnet(key):
+    w = WANT["cells"][key]
+    outs, states = _cell(key).unroll(3, [mx.sym.var("x%d" % t) for t in range(3)],
+                                     merge_outputs=False)
+    flat = [x for st in states for x in (st if isinstance(st, list) else [st])]
+    net = mx.sym.Group(list(outs) + flat)
+    assert sorted(net.list_arguments()) == sorted(w["feed"])
+    res = net.eval(**{k: mx.nd.array(v) for k, v in w["feed"].items()})
+    assert len(res) == len(w["outputs"])
+    for got, want in zip(res, w["outputs"]):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-4, atol=1e-5)
