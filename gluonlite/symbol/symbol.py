@@ -491,6 +491,8 @@ def Group(symbols):
 # Initial values MXNet records on the auxiliary-state variables it creates (so a Module or
 # SymbolBlock initializes them right without being told).
 _AUX_VAR_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+# ... and on the inputs whose default MXNet's operator sets on compose (PReLU's slope)
+_INPUT_VAR_INIT = {("LeakyReLU", "gamma"): '["Constant", {"value": 0.25}]'}
 
 
 def _mxnet_string(value, parsed_string):
@@ -546,6 +548,8 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
                 va = dict(var_attrs)
                 if n in op.aux and n in _AUX_VAR_INIT:
                     va["__init__"] = _AUX_VAR_INIT[n]
+                elif (op.name, n) in _INPUT_VAR_INIT:
+                    va["__init__"] = _INPUT_VAR_INIT[(op.name, n)]
                 s = Symbol([(Node(None, f"{node_name}_{n}", va, source=user_source()), 0)])
             ents.append(_single(op, n, s))
     else:

@@ -154,3 +154,12 @@ def test_errors():
         mx.mod.SequentialModule().add(mod, take_label=True)
     with pytest.raises(ValueError, match="PythonLossModule: one data and one label name"):
         mx.mod.PythonLossModule(data_names=("a", "b"))
+
+
+def test_prelu_gamma_defaults_to_quarter_as_mxnet():
+    net = mx.sym.LeakyReLU(mx.sym.var("data"), act_type="prelu")
+    mod = mx.mod.Module(net, label_names=None)
+    mod.bind(data_shapes=[("data", (4, 3))])
+    mod.init_params()
+    np.testing.assert_array_equal(mod.get_params()[0]["leakyrelu0_gamma"].asnumpy(),
+                                  np.full((3,), 0.25, np.float32))
