@@ -161,5 +161,5 @@ def test_prelu_gamma_defaults_to_quarter_as_mxnet():
     mod = mx.mod.Module(net, label_names=None)
     mod.bind(data_shapes=[("data", (4, 3))])
     mod.init_params()
-    np.testing.assert_array_equal(mod.get_params()[0]["leakyrelu0_gamma"].asnumpy(),
-                                  np.full((3,), 0.25, np.float32))
+    (gamma,) = mod.get_params()[0].values()
+    np.testing.assert_array_equal(gamma.asnumpy(), np.full((3,), 0.25, np.float32))
