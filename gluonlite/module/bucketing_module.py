@@ -60,6 +60,8 @@ class BucketingModule(BaseModule):
         self._params_dirty = False
         self._monitor = None
         self._grad_req = None
+        self._sym_dict = {}       # bucket key -> a loaded symbol used instead of sym_gen's
+        self._preload_params = None
 
     def _call_sym_gen(self, key):
         return self._sym_gen(key)
@@ -72,6 +74,7 @@ class BucketingModule(BaseModule):
 
     def _new_module(self, key):
         symbol, data_names, label_names = self._call_sym_gen(key)
+        symbol = self._sym_dict.get(key, symbol)
         return Module(symbol, data_names, label_names, logger=self.logger,
                       context=self._context, work_load_list=self._work_load_list,
                       fixed_param_names=self._fixed_param_names,
@@ -124,6 +127,8 @@ class BucketingModule(BaseModule):
     # ---- parameters -------------------------------------------------------------------------
     def get_params(self):
         """``(arg_params, aux_params)`` (copies; every bucket shares them)."""
+        if not self.binded and self._preload_params is not None:
+            return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
         self._params_dirty = False
         return self._curr_module.get_params()
@@ -177,6 +182,9 @@ class BucketingModule(BaseModule):
         self.for_training, self.inputs_need_grad = for_training, inputs_need_grad
         self._grad_req = grad_req
         module = self._new_module(self._default_bucket_key)
+        if self._preload_params is not None:
+            module._preload_params, self._preload_params = self._preload_params, None
+            module.params_initialized = True
         module.bind(data_shapes, label_shapes, for_training, inputs_need_grad,
                     force_rebind=False, shared_module=None, grad_req=grad_req)
         self._curr_module = module
@@ -274,10 +282,64 @@ class BucketingModule(BaseModule):
             mod.install_monitor(mon)
 
     def save_checkpoint(self, prefix, epoch, remove_amp_cast=False):
-        """Save the default bucket's symbol and the parameters (see
-        `mx.model.save_checkpoint`), plus ``prefix-EPOCH.states`` is not written."""
-        from ..model import save_checkpoint
-        self._check_ready("save_checkpoint")
-        arg, aux = self.get_params()
-        save_checkpoint(prefix, epoch, self._buckets[self._default_bucket_key].symbol,
-                        arg, aux)
+        """Write ``prefix-EPOCH.params``, each bound bucket's symbol as
+        ``prefix-KEY-symbol.json`` and the keys as ``prefix.buckets`` (what `load` reads).
+
+        Raises:
+            ValueError: no bucket bound yet.
+        """
+        from .. import ndarray as nd
+        if not self._buckets:
+            raise ValueError("BucketingModule.save_checkpoint: no bucket is bound; an empty "
+                             "BucketingModule cannot be saved")
+        self.save_params("%s-%04d.params" % (prefix, epoch))
+        for key in self._buckets:
+            self._call_sym_gen(key)[0].save("%s-%s-symbol.json" % (prefix, key))
+        nd.save("%s.buckets" % prefix, nd.array(list(self._buckets), dtype="int32"))
+
+    @staticmethod
+    def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
+        """A BucketingModule from `save_checkpoint`'s files: the saved buckets' symbols and
+        the parameters (copied in at `bind`).
+
+        Args:
+            prefix, epoch: as saved.
+            sym_gen, default_bucket_key: as the saved module's (required).
+            kwargs: for `BucketingModule` (context, fixed_param_names ...).
+
+        Raises:
+            ValueError: sym_gen or default_bucket_key missing.
+
+        Example: ``mod = mx.mod.BucketingModule.load("lm", 3, sym_gen, 30)``.
+        """
+        from .. import ndarray as nd
+        from .. import symbol as sym
+        from ..model import load_params
+        if sym_gen is None or default_bucket_key is None:
+            raise ValueError("BucketingModule.load: sym_gen and default_bucket_key are "
+                             "required")
+        keys = [int(k) for k in nd.load("%s.buckets" % prefix)[0].asnumpy()]
+        sym_dict = {k: sym.load("%s-%s-symbol.json" % (prefix, k)) for k in keys}
+        args, auxs = load_params(prefix, epoch)
+        return BucketingModule.load_dict(sym_dict, sym_gen, default_bucket_key, args, auxs,
+                                         **kwargs)
+
+    @staticmethod
+    def load_dict(sym_dict=None, sym_gen=None, default_bucket_key=None, arg_params=None,
+                  aux_params=None, **kwargs):
+        """A BucketingModule using the symbols of `sym_dict` (bucket key -> Symbol) for
+        those keys and holding `arg_params` / `aux_params` (copied in at `bind`).
+
+        Raises:
+            ValueError: a required argument missing.
+        """
+        for what, value in (("sym_dict", sym_dict), ("arg_params", arg_params),
+                            ("aux_params", aux_params),
+                            ("default_bucket_key", default_bucket_key)):
+            if value is None:
+                raise ValueError(f"BucketingModule.load_dict: {what} is required")
+        mod = BucketingModule(sym_gen, default_bucket_key, **kwargs)
+        mod._sym_dict = dict(sym_dict)
+        mod._preload_params = (dict(arg_params), dict(aux_params))
+        mod.params_initialized = True
+        return mod

@@ -163,3 +163,23 @@ def test_prelu_gamma_defaults_to_quarter_as_mxnet():
     mod.init_params()
     (gamma,) = mod.get_params()[0].values()
     np.testing.assert_array_equal(gamma.asnumpy(), np.full((3,), 0.25, np.float32))
+
+
+def test_bucketing_module_checkpoint_round_trip(tmp_path):
+    rng = np.random.RandomState(1)
+    sents = [list(rng.randint(1, 10, rng.randint(2, 7))) for _ in range(40)]
+    it = mx.rnn.BucketSentenceIter(sents, 4, buckets=[3, 6], invalid_label=0)
+    mod = mx.mod.BucketingModule(_lm_sym_gen, default_bucket_key=6)
+    mod.fit(it, num_epoch=1, optimizer_params={"learning_rate": 0.1},
+            eval_metric=mx.metric.Perplexity(0))
+    prefix = str(tmp_path / "b")
+    mod.save_checkpoint(prefix, 1)
+    assert (tmp_path / "b-3-symbol.json").exists() and (tmp_path / "b.buckets").exists()
+    back = mx.mod.BucketingModule.load(prefix, 1, sym_gen=_lm_sym_gen, default_bucket_key=6)
+    back.bind(it.provide_data, it.provide_label, for_training=False)
+    it.reset()
+    for batch in it:      # both buckets, through the loaded symbols and parameters
+        mod.forward(batch, is_train=False)
+        back.forward(batch, is_train=False)
+        np.testing.assert_array_equal(back.get_outputs()[0].asnumpy(),
+                                      mod.get_outputs()[0].asnumpy())
