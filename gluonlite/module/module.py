@@ -189,9 +189,18 @@ class Module(BaseModule):
         self.for_training, self.inputs_need_grad = bool(for_training), bool(inputs_need_grad)
         self._grad_req = grad_req
         old = self._exec
-        self._exec = self._bind_executor(shared_module)
-        if old is not None and self.params_initialized:
-            self._copy_params(old.arg_dict, old.aux_dict)
+        # a rebind keeps the parameter arrays themselves (other buckets may share them)
+        share = shared_module._exec if shared_module is not None else (
+            old if self.params_initialized else None)
+        exe = self._bind_executor(share)
+        if share is old and old is not None:
+            changed = [n for n in self._param_names + self._aux_names
+                       if exe.arg_dict.get(n, exe.aux_dict.get(n)) is not
+                       old.arg_dict.get(n, old.aux_dict.get(n))]
+            if changed:
+                raise ValueError(f"Module.bind: the new input shapes change the shapes of "
+                                 f"parameters {changed}; make a new Module instead")
+        self._exec = exe
         self.binded = True
         if shared_module is not None:
             self.params_initialized = True
@@ -201,7 +210,7 @@ class Module(BaseModule):
             self._copy_params(*self._preload_params)
             self._preload_params = None
 
-    def _bind_executor(self, shared_module=None):
+    def _bind_executor(self, shared_exec=None):
         reqs = {}
         for n in self._symbol.list_arguments():
             if n in self._param_names and n not in self._fixed_param_names:
@@ -214,10 +223,10 @@ class Module(BaseModule):
         types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
         exe = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
                                        **shapes)
-        if shared_module is None:
+        if shared_exec is None:
             return exe
         # the same NDArrays as the shared module's, so an update there is seen here
-        theirs = shared_module._exec
+        theirs = shared_exec
         args, grads, aux = dict(exe.arg_dict), dict(exe.grad_dict), dict(exe.aux_dict)
         for mine, other in ((args, theirs.arg_dict), (grads, theirs.grad_dict),
                             (aux, theirs.aux_dict)):

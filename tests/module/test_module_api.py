@@ -183,3 +183,28 @@ def test_bucketing_module_checkpoint_round_trip(tmp_path):
         back.forward(batch, is_train=False)
         np.testing.assert_array_equal(back.get_outputs()[0].asnumpy(),
                                       mod.get_outputs()[0].asnumpy())
+
+
+def test_bucket_rebound_to_other_batch_size_keeps_sharing_parameters():
+    mod = mx.mod.BucketingModule(_lm_sym_gen, default_bucket_key=6)
+    mod.bind([mx.io.DataDesc("data", (4, 6))], [mx.io.DataDesc("softmax_label", (4, 6))])
+    mod.init_params()
+    mod.init_optimizer(optimizer_params={"learning_rate": 0.5})
+
+    def step(n, key):
+        batch = mx.io.DataBatch([mx.nd.ones((n, key))], [mx.nd.ones((n, key))],
+                                bucket_key=key,
+                                provide_data=[mx.io.DataDesc("data", (n, key))],
+                                provide_label=[mx.io.DataDesc("softmax_label", (n, key))])
+        mod.forward_backward(batch)
+        mod.update()
+    step(4, 3)
+    step(2, 6)          # the default bucket rebinds for batch 2
+    step(2, 3)          # and so does bucket 3
+    b3, b6 = mod._buckets[3]._exec.arg_dict, mod._buckets[6]._exec.arg_dict
+    assert b3["pred_weight"] is b6["pred_weight"]
+    with pytest.raises(ValueError, match="change the shapes of parameters"):
+        m = mx.mod.Module(_net())
+        m.bind([("data", (5, 4))], [("softmax_label", (5,))])
+        m.init_params()
+        m.reshape([("data", (5, 3))], [("softmax_label", (5,))])
