@@ -107,6 +107,7 @@ class Module(BaseModule):
         self._update_on_kvstore = False
         self._preload_params = None
         self._preload_opt_states = None
+        self._exec_cache = {}
 
     # ---- description ----------------------------------------------------------------------
     @property
@@ -157,8 +158,12 @@ class Module(BaseModule):
             raise ValueError(f"Module.{what}: call init_params() (or set_params()) first")
 
     # ---- binding and parameters -----------------------------------------------------------
+    def _exec_key(self, descs, ldescs):
+        return (tuple(d.shape for d in descs), tuple(d.shape for d in ldescs),
+                self.for_training, self.inputs_need_grad, repr(self._grad_req))
+
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
-             force_rebind=False, shared_module=None, grad_req="write"):
+             force_rebind=False, shared_module=None, grad_req="write", _keep_cache=False):
         """Allocate every array from the input shapes.
 
         Args:
@@ -202,6 +207,10 @@ class Module(BaseModule):
                                  f"parameters {changed}; make a new Module instead")
         self._exec = exe
         self.binded = True
+        if not _keep_cache:
+            self._exec_cache = {}
+        self._exec_cache[self._exec_key(self._data_shapes, self._label_shapes)] = (
+            exe, self._data_shapes, self._label_shapes)
         if shared_module is not None:
             self.params_initialized = True
             if shared_module.optimizer_initialized:
@@ -335,8 +344,14 @@ class Module(BaseModule):
         ldescs = [DataDesc(n, a.shape) for n, a in zip(label_names, label)]
         if ([d.shape for d in descs] != [d.shape for d in self._data_shapes]
                 or [d.shape for d in ldescs] != [d.shape for d in self._label_shapes]):
-            self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
-                      force_rebind=True, grad_req=self._grad_req)
+            # an executor made for these shapes before shares the parameter and gradient
+            # arrays, so it can be taken back as it is (no compile)
+            key = self._exec_key(descs, ldescs)
+            if key in self._exec_cache:
+                self._exec, self._data_shapes, self._label_shapes = self._exec_cache[key]
+            else:
+                self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
+                          force_rebind=True, grad_req=self._grad_req, _keep_cache=True)
         feed = dict(zip(data_names + label_names, data + label))
         train = self.for_training if is_train is None else bool(is_train)
         self._exec.forward(is_train=train, **feed)

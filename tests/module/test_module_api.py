@@ -208,3 +208,22 @@ def test_bucket_rebound_to_other_batch_size_keeps_sharing_parameters():
         m.bind([("data", (5, 4))], [("softmax_label", (5,))])
         m.init_params()
         m.reshape([("data", (5, 3))], [("softmax_label", (5,))])
+
+
+def test_module_takes_back_the_executor_of_shapes_seen_before():
+    mod = mx.mod.Module(_net())
+    mod.bind([("data", (5, 4))], [("softmax_label", (5,))])
+    mod.init_params()
+    mod.init_optimizer(optimizer_params={"learning_rate": 0.1})
+    big = mx.io.DataBatch([mx.nd.ones((5, 4))], [mx.nd.ones((5,))])
+    small = mx.io.DataBatch([mx.nd.ones((2, 4))], [mx.nd.ones((2,))])
+    mod.forward_backward(big)
+    first = mod._exec
+    mod.forward_backward(small)
+    mod.update()
+    assert mod._exec is not first and mod.data_shapes[0].shape == (2, 4)
+    mod.forward(big, is_train=False)
+    assert mod._exec is first and mod.data_shapes[0].shape == (5, 4)
+    # the update made through the small batch's executor is seen by the big one
+    w = mod.get_params()[0]["fc_weight"].asnumpy()
+    np.testing.assert_array_equal(first.arg_dict["fc_weight"].asnumpy(), w)
