@@ -1,16 +1,21 @@
-"""`Module`: MXNet 1.x's symbolic training front end, in its smallest useful form: bind a
-Symbol to input shapes, initialize its parameters, run forward and backward on batches.
+"""`Module`: MXNet 1.x's symbolic training front end: bind a Symbol to input shapes,
+initialize its parameters, run forward and backward on batches, step an optimizer, and (from
+`BaseModule`) `fit` / `score` / `predict`.
 
 It is a thin layer over `Symbol.simple_bind` and `Executor`: the inputs named in
 `data_names` and `label_names` are fed from each `DataBatch`; every other argument of the
-symbol is a parameter, initialized by `init_params`; `init_optimizer`, `update`, `fit` and
-`score` train and evaluate it on one context with `mx.optimizer`.
+symbol is a parameter, initialized by `init_params`. The executor keeps its compiled plan,
+so a module bound once runs every batch of those shapes without compiling again.
 """
+import logging
 import warnings
+from collections import OrderedDict
 
 from .. import initializer as init_mod
+from .. import optimizer as opt
 from ..context import Context, current_context
 from ..io import DataDesc
+from .base_module import BaseModule
 
 __all__ = ["Module"]
 
@@ -25,33 +30,36 @@ def _names(names):
 
 
 def _parse_shapes(what, names, shapes):
-    """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`.
+    """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`,
+    in any order (as MXNet, the batch's arrays then come in the order of `shapes`).
 
     Raises:
         ValueError: the names differ from `names` (the message lists both).
     """
     descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in (shapes or [])]
     given = [d.name for d in descs]
-    if given != list(names):
+    if sorted(given) != sorted(names):
         raise ValueError(f"Module.bind: {what}_shapes name(s) {given} do not match the "
-                         f"module's {what}_names {list(names)} (same names, same order)")
+                         f"module's {what}_names {list(names)}")
     return descs
 
 
-class Module:
-    """A Symbol bound for computation, with its parameters.
+class Module(BaseModule):
+    """A Symbol bound for computation, with its parameters (and optimizer).
 
     Args:
         symbol: the network's output Symbol.
         data_names: the symbol's data inputs (default ``('data',)``).
         label_names: its label inputs (default ``('softmax_label',)``; None for none).
         context: the Context (or a list holding one) to compute on.
+        logger: where `fit` logs.
         fixed_param_names: parameters that get no gradient.
         state_names: inputs fed like parameters but never initialized (kept as given).
 
     Raises:
         ValueError: a data, label or state name that is not an argument of `symbol`
             (label names that are not are dropped with a warning, as in MXNet).
+        NotImplementedError: several contexts (data parallelism is not provided).
 
     Example::
 
@@ -63,11 +71,14 @@ class Module:
     """
 
     def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",),
-                 logger=None, context=None, work_load_list=None, fixed_param_names=None,
+                 logger=logging, context=None, work_load_list=None, fixed_param_names=None,
                  state_names=None, group2ctxs=None, compression_params=None):
+        super().__init__(logger=logger)
         if isinstance(context, (list, tuple)):
             if len(context) != 1:
-                raise ValueError(f"Module: context must be one Context, got {len(context)}")
+                raise NotImplementedError(f"Module: {len(context)} contexts given; data "
+                                          "parallelism over several devices is not "
+                                          "provided, pass one Context")
             context = context[0]
         self._context = Context(context) if context is not None else current_context()
         self._symbol = symbol
@@ -91,10 +102,12 @@ class Module:
         self._aux_names = symbol.list_auxiliary_states()
         self._exec = None
         self._data_shapes = self._label_shapes = None
-        self.binded = False
-        self.params_initialized = False
-        self.for_training = False
-        self.inputs_need_grad = False
+        self._grad_req = "write"
+        self._optimizer = self._updater = self._kvstore = None
+        self._update_on_kvstore = False
+        self._preload_params = None
+        self._preload_opt_states = None
+        self._exec_cache = {}
 
     # ---- description ----------------------------------------------------------------------
     @property
@@ -145,8 +158,12 @@ class Module:
             raise ValueError(f"Module.{what}: call init_params() (or set_params()) first")
 
     # ---- binding and parameters -----------------------------------------------------------
+    def _exec_key(self, descs, ldescs):
+        return (tuple(d.shape for d in descs), tuple(d.shape for d in ldescs),
+                self.for_training, self.inputs_need_grad, repr(self._grad_req))
+
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
-             force_rebind=False, shared_module=None, grad_req="write"):
+             force_rebind=False, shared_module=None, grad_req="write", _keep_cache=False):
         """Allocate every array from the input shapes.
 
         Args:
@@ -155,17 +172,21 @@ class Module:
             for_training: allocate gradients for the parameters.
             inputs_need_grad: allocate gradients for the data inputs too.
             force_rebind: bind again when already bound (parameters are kept).
+            shared_module: a bound Module whose parameter arrays (and gradients, and
+                optimizer once it has one) this one uses where names and shapes agree,
+                as `BucketingModule` binds its buckets.
             grad_req: 'write', 'add' or 'null' for the parameters.
 
         Raises:
             ValueError: shapes named differently from the module's inputs; inputs_need_grad
-                without for_training; shared_module (not supported).
+                without for_training; a shared_module that is not bound.
         """
         if self.binded and not force_rebind:
             warnings.warn("Module.bind: already bound, ignoring bind()", stacklevel=2)
             return
-        if shared_module is not None:
-            raise ValueError("Module.bind: shared_module is not supported")
+        if shared_module is not None and not (shared_module.binded
+                                              and shared_module.params_initialized):
+            raise ValueError("Module.bind: shared_module must be bound and initialized")
         if inputs_need_grad and not for_training:
             raise ValueError("Module.bind: inputs_need_grad=True needs for_training=True")
         self._data_shapes = _parse_shapes("data", self._data_names, data_shapes)
@@ -173,16 +194,32 @@ class Module:
         self.for_training, self.inputs_need_grad = bool(for_training), bool(inputs_need_grad)
         self._grad_req = grad_req
         old = self._exec
-        self._exec = self._bind_executor()
-        if old is not None and self.params_initialized:
-            self._copy_params(old.arg_dict, old.aux_dict)
-        elif getattr(self, "_preloaded", None) is not None:  # Module.load's parameters
-            self._copy_params(*self._preloaded, allow_missing=False)
-            self._preloaded = None
-            self.params_initialized = True
+        # a rebind keeps the parameter arrays themselves (other buckets may share them)
+        share = shared_module._exec if shared_module is not None else (
+            old if self.params_initialized else None)
+        exe = self._bind_executor(share)
+        if share is old and old is not None:
+            changed = [n for n in self._param_names + self._aux_names
+                       if exe.arg_dict.get(n, exe.aux_dict.get(n)) is not
+                       old.arg_dict.get(n, old.aux_dict.get(n))]
+            if changed:
+                raise ValueError(f"Module.bind: the new input shapes change the shapes of "
+                                 f"parameters {changed}; make a new Module instead")
+        self._exec = exe
         self.binded = True
+        if not _keep_cache:
+            self._exec_cache = {}
+        self._exec_cache[self._exec_key(self._data_shapes, self._label_shapes)] = (
+            exe, self._data_shapes, self._label_shapes)
+        if shared_module is not None:
+            self.params_initialized = True
+            if shared_module.optimizer_initialized:
+                self.borrow_optimizer(shared_module)
+        elif self._preload_params is not None:
+            self._copy_params(*self._preload_params)
+            self._preload_params = None
 
-    def _bind_executor(self):
+    def _bind_executor(self, shared_exec=None):
         reqs = {}
         for n in self._symbol.list_arguments():
             if n in self._param_names and n not in self._fixed_param_names:
@@ -193,8 +230,20 @@ class Module:
                 reqs[n] = "null"
         shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
         types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
-        return self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
-                                        **shapes)
+        exe = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
+                                       **shapes)
+        if shared_exec is None:
+            return exe
+        # the same NDArrays as the shared module's, so an update there is seen here
+        theirs = shared_exec
+        args, grads, aux = dict(exe.arg_dict), dict(exe.grad_dict), dict(exe.aux_dict)
+        for mine, other in ((args, theirs.arg_dict), (grads, theirs.grad_dict),
+                            (aux, theirs.aux_dict)):
+            for n in list(mine):
+                if (n in self._param_names or n in self._aux_names) and n in other \
+                        and tuple(other[n].shape) == tuple(mine[n].shape):
+                    mine[n] = other[n]
+        return self._symbol.bind(self._context, args, grads, reqs, aux)
 
     def _copy_params(self, arg_params, aux_params, allow_missing=True, allow_extra=True):
         """Copy the given parameters in (after checking them all, so a bad one changes
@@ -242,8 +291,9 @@ class Module:
         self._check_bound("init_params")
         initializer = init_mod.Uniform(0.01) if initializer is None else initializer
         given = arg_params is not None or aux_params is not None
-        todo = self._copy_params(arg_params, aux_params, allow_missing or not given,
-                                 allow_extra)
+        # as MXNet, only the module's own names are looked up: extra entries are ignored
+        # (allow_extra matters to executors, whose copy_params_from takes any dict)
+        todo = self._copy_params(arg_params, aux_params, allow_missing or not given, True)
         attrs = self._symbol.attr_dict()
         arrays = {**self._exec.arg_dict, **self._exec.aux_dict}
         for name in sorted(todo):
@@ -262,6 +312,8 @@ class Module:
 
     def get_params(self):
         """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray."""
+        if not self.binded and self._preload_params is not None:
+            return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
         return ({n: self._exec.arg_dict[n].copy() for n in self._param_names},
                 {n: self._exec.aux_dict[n].copy() for n in self._aux_names})
@@ -284,14 +336,23 @@ class Module:
             raise ValueError(f"Module.forward: the batch has {len(data)} data and "
                              f"{len(label)} label arrays; the module takes data "
                              f"{self._data_names} and labels {self._label_names}")
+        # the batch's arrays come in the order the shapes were bound in
+        data_names = [d.name for d in self._data_shapes]
+        label_names = [d.name for d in self._label_shapes] or self._label_names
         descs = [DataDesc(n, a.shape, self._data_shapes[i].dtype, self._data_shapes[i].layout)
-                 for i, (n, a) in enumerate(zip(self._data_names, data))]
-        ldescs = [DataDesc(n, a.shape) for n, a in zip(self._label_names, label)]
+                 for i, (n, a) in enumerate(zip(data_names, data))]
+        ldescs = [DataDesc(n, a.shape) for n, a in zip(label_names, label)]
         if ([d.shape for d in descs] != [d.shape for d in self._data_shapes]
                 or [d.shape for d in ldescs] != [d.shape for d in self._label_shapes]):
-            self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
-                      force_rebind=True, grad_req=self._grad_req)
-        feed = dict(zip(self._data_names + self._label_names, data + label))
+            # an executor made for these shapes before shares the parameter and gradient
+            # arrays, so it can be taken back as it is (no compile)
+            key = self._exec_key(descs, ldescs)
+            if key in self._exec_cache:
+                self._exec, self._data_shapes, self._label_shapes = self._exec_cache[key]
+            else:
+                self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
+                          force_rebind=True, grad_req=self._grad_req, _keep_cache=True)
+        feed = dict(zip(data_names + label_names, data + label))
         train = self.for_training if is_train is None else bool(is_train)
         self._exec.forward(is_train=train, **feed)
 
@@ -319,225 +380,175 @@ class Module:
         return {n: self._exec.grad_dict[n] for n in self._param_names
                 if n in self._exec.grad_dict}
 
-    # ---- training -------------------------------------------------------------------------
+    # ---- optimizer ---------------------------------------------------------------------------
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
-        """Create the optimizer that `update` applies: by name with `optimizer_params`
-        (``rescale_grad`` defaults to 1 / batch size; the symbol's ``__lr_mult__`` /
-        ``__wd_mult__`` attributes and the parameter names set the multipliers), or an
-        `Optimizer` instance. One context: `kvstore` is accepted and not used.
+        """Make the optimizer that `update` applies.
+
+        Args:
+            kvstore: 'local', 'device', None or a KVStore: with one context, updates are
+                made here, as MXNet does ('dist_*' stores are not provided).
+            optimizer: an Optimizer, or a name for `mx.optimizer.create` given
+                `optimizer_params` (rescale_grad defaults to 1 / batch size).
+            optimizer_params: dict or pairs of the optimizer's arguments.
+            force_init: make it again when there is one.
 
         Raises:
-            ValueError: not bound or initialized.
+            ValueError: not bound or not initialized.
+            NotImplementedError: a distributed kvstore.
+
+        Example: ``mod.init_optimizer(optimizer="adam", optimizer_params={"learning_rate": 1e-3})``.
         """
-        from .. import optimizer as opt
         self._check_ready("init_optimizer")
-        if getattr(self, "optimizer_initialized", False) and not force_init:
+        if self.optimizer_initialized and not force_init:
             warnings.warn("Module.init_optimizer: optimizer already initialized, ignoring",
                           stacklevel=2)
             return
-        batch_size = self._data_shapes[0].shape[0] if self._data_shapes else 1
+        kv_type = kvstore if isinstance(kvstore, str) else getattr(kvstore, "type", None)
+        if kv_type is not None and "dist" in kv_type:
+            raise NotImplementedError(f"Module.init_optimizer: kvstore {kv_type!r}: "
+                                      "distributed training is not provided")
+        desc = self._data_shapes[0]
+        axis = DataDesc.get_batch_axis(desc.layout)
+        batch_size = desc.shape[axis if axis >= 0 else 0]
+        rescale_grad = 1.0 / batch_size
         idx2name = dict(enumerate(self._param_names))
         if isinstance(optimizer, str):
             params = dict(optimizer_params)
-            params.setdefault("rescale_grad", 1.0 / batch_size)
+            params.setdefault("rescale_grad", rescale_grad)
             optimizer = opt.create(optimizer, sym=self._symbol, param_idx2name=idx2name,
                                    **params)
         else:
-            if optimizer.rescale_grad != 1.0 / batch_size:
+            if optimizer.rescale_grad != rescale_grad:
                 warnings.warn(f"Module.init_optimizer: optimizer.rescale_grad is "
-                              f"{optimizer.rescale_grad}, not 1/batch_size = "
-                              f"{1.0 / batch_size}; is this intended?", stacklevel=2)
+                              f"{optimizer.rescale_grad}, not 1/batch_size = {rescale_grad}; "
+                              "is that intended?", stacklevel=2)
             if not optimizer.idx2name:
-                optimizer.idx2name = idx2name
+                optimizer.idx2name = dict(idx2name)
         self._optimizer = optimizer
+        self._kvstore, self._update_on_kvstore = None, False
         self._updater = opt.get_updater(optimizer)
         self.optimizer_initialized = True
-        states = getattr(self, "_preload_opt_states", None)
-        if states is not None:
-            self.load_optimizer_states(states)
+        if self._preload_opt_states is not None:
+            self.load_optimizer_states(self._preload_opt_states)
             self._preload_opt_states = None
 
+    def borrow_optimizer(self, shared_module):
+        """Use `shared_module`'s optimizer and its states (as bucket modules do)."""
+        if not shared_module.optimizer_initialized:
+            raise ValueError("Module.borrow_optimizer: the shared module has no optimizer")
+        self._optimizer = shared_module._optimizer
+        self._kvstore = shared_module._kvstore
+        self._update_on_kvstore = shared_module._update_on_kvstore
+        self._updater = shared_module._updater
+        self.optimizer_initialized = True
+
     def update(self):
-        """One optimizer step on every trainable parameter from its gradient (after
-        `backward`).
+        """One optimizer step on every parameter that has a gradient (after `backward`).
 
         Raises:
-            ValueError: no optimizer (call init_optimizer first).
+            ValueError: no optimizer (call `init_optimizer`).
         """
-        if not getattr(self, "optimizer_initialized", False):
+        self._check_ready("update")
+        if not self.optimizer_initialized:
             raise ValueError("Module.update: call init_optimizer() first")
+        index, grads, weights = [], [], []
         for i, name in enumerate(self._param_names):
             grad = self._exec.grad_dict.get(name)
-            if name in self._fixed_param_names or grad is None:
+            if grad is None or self._exec._grad_req.get(name, "null") == "null":
                 continue
-            self._updater(i, grad, self._exec.arg_dict[name])
-
-    def forward_backward(self, data_batch):
-        """`forward` in training mode, then `backward`."""
-        self.forward(data_batch, is_train=True)
-        self.backward()
+            index.append(i)
+            grads.append(grad)
+            weights.append(self._exec.arg_dict[name])
+        if index:
+            self._updater(index, grads, weights)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
-        """Feed the last outputs and `labels` to `eval_metric` (``update(labels, preds)``)."""
-        eval_metric.update(list(labels or []), self.get_outputs())
+        """Update `eval_metric` with `labels` and the last outputs (matched by name, as
+        ``eval_metric.update_dict``).
 
-    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
-              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
-        """Run `eval_data` (a DataIter) through the network in inference mode and return
-        `eval_metric`'s ``get_name_value()``.
-
-        `eval_metric` is a metric object or a name (created by ``mx.metric.create``).
+        Example: ``mod.update_metric(metric, batch.label)``.
         """
-        self._check_ready("score")
-        eval_metric = _metric(eval_metric)
-        if reset:
-            eval_data.reset()
-        eval_metric.reset()
-        for nbatch, batch in enumerate(eval_data):
-            if num_batch is not None and nbatch == num_batch:
-                break
-            self.forward(batch, is_train=False)
-            self.update_metric(eval_metric, batch.label)
-            _call_each(batch_end_callback, _BatchEndParam(epoch, nbatch, eval_metric, locals()))
-        _call_each(score_end_callback, _BatchEndParam(epoch, None, eval_metric, locals()))
-        return eval_metric.get_name_value()
-
-    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
-            batch_end_callback=None, kvstore="local", optimizer="sgd",
-            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
-            eval_batch_end_callback=None, initializer=None, arg_params=None,
-            aux_params=None, allow_missing=False, force_rebind=False, force_init=False,
-            begin_epoch=0, num_epoch=None, validation_metric=None, monitor=None,
-            sparse_row_id_fn=None):
-        """Train on `train_data` (a DataIter) for epochs `begin_epoch` .. `num_epoch`-1:
-        bind to its shapes, initialize the parameters (default ``init.Uniform(0.01)``) and
-        the optimizer, then per batch forward, backward, update and the metric; per epoch
-        the callbacks and, with `eval_data`, a `score`.
-
-        Raises:
-            ValueError: num_epoch not given.
-        """
-        if num_epoch is None:
-            raise ValueError("Module.fit: num_epoch must be given")
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
-        self.init_params(initializer=initializer, arg_params=arg_params,
-                         aux_params=aux_params, allow_missing=allow_missing,
-                         force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
-                            optimizer_params=optimizer_params)
-        validation_metric = validation_metric if validation_metric is not None else eval_metric
-        eval_metric = _metric(eval_metric)
-        for epoch in range(begin_epoch, num_epoch):
-            eval_metric.reset()
-            train_data.reset()
-            for nbatch, batch in enumerate(train_data):
-                self.forward_backward(batch)
-                self.update()
-                self.update_metric(eval_metric, batch.label)
-                _call_each(batch_end_callback,
-                           _BatchEndParam(epoch, nbatch, eval_metric, locals()))
-            arg, aux = self.get_params()
-            _call_each(epoch_end_callback, epoch, self._symbol, arg, aux)
-            if eval_data is not None:
-                self.score(eval_data, validation_metric, batch_end_callback=
-                           eval_batch_end_callback, score_end_callback=eval_end_callback,
-                           epoch=epoch)
-
-
-    # ---- files ------------------------------------------------------------------------------
-    def save_params(self, fname):
-        """Save the parameters to `fname` (MXNet's ``arg:``/``aux:`` keyed NDArray file)."""
-        from .. import ndarray as nd
-        arg, aux = self.get_params()
-        nd.save(fname, {**{f"arg:{k}": v for k, v in arg.items()},
-                        **{f"aux:{k}": v for k, v in aux.items()}})
-
-    def load_params(self, fname):
-        """Load parameters saved by `save_params` (or MXNet) into the bound module."""
-        self.set_params(*_split_params(fname))
+        self._check_ready("update_metric")
+        names = [d.name for d in self._label_shapes or []] or self._label_names
+        label_dict = OrderedDict(zip(names, labels or []))
+        preds = OrderedDict(zip(self.output_names, self.get_outputs()))
+        eval_metric.update_dict(label_dict, preds)
 
     def save_optimizer_states(self, fname):
-        """Save the optimizer's states (`Updater.get_states`, no pickle) to `fname`.
+        """Write the optimizer's states (the updater's serialized form) to `fname`.
 
         Raises:
-            ValueError: no optimizer yet.
+            ValueError: no optimizer.
         """
-        if not getattr(self, "optimizer_initialized", False):
+        if not self.optimizer_initialized:
             raise ValueError("Module.save_optimizer_states: call init_optimizer() first")
-        with open(fname, "wb") as f:
-            f.write(self._updater.get_states())
+        with open(fname, "wb") as fout:
+            fout.write(self._updater.get_states())
 
     def load_optimizer_states(self, fname):
-        """Restore states written by `save_optimizer_states`.
+        """Read optimizer states written by `save_optimizer_states`.
 
         Raises:
-            ValueError: no optimizer yet, or not a states file.
+            ValueError: no optimizer.
         """
-        if not getattr(self, "optimizer_initialized", False):
+        if not self.optimizer_initialized:
             raise ValueError("Module.load_optimizer_states: call init_optimizer() first")
-        with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
+        with open(fname, "rb") as fin:
+            self._updater.set_states(fin.read())
 
+    # ---- checkpoints and shapes --------------------------------------------------------------
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False,
                         remove_amp_cast=True):
-        """Write ``prefix-symbol.json``, ``prefix-%04d.params`` (and with
-        `save_optimizer_states` ``prefix-%04d.states``), as MXNet's Module does."""
+        """Write ``prefix-symbol.json``, ``prefix-EPOCH.params`` (and, when asked,
+        ``prefix-EPOCH.states``).
+
+        Example: ``mod.save_checkpoint("net", 3)``.
+        """
         self._symbol.save(f"{prefix}-symbol.json")
-        self.save_params(f"{prefix}-{epoch:04d}.params")
+        param_name = "%s-%04d.params" % (prefix, epoch)
+        self.save_params(param_name)
+        self.logger.info('Saved checkpoint to "%s"', param_name)
         if save_optimizer_states:
-            self.save_optimizer_states(f"{prefix}-{epoch:04d}.states")
+            state_name = "%s-%04d.states" % (prefix, epoch)
+            self.save_optimizer_states(state_name)
+            self.logger.info('Saved optimizer state to "%s"', state_name)
 
     @staticmethod
     def load(prefix, epoch, load_optimizer_states=False, **kwargs):
-        """A Module from a checkpoint written by `save_checkpoint`: its parameters are set
-        when it is bound, its optimizer states when its optimizer is created.
+        """A Module of the checkpoint's symbol holding its parameters (copied in at `bind`;
+        optimizer states at `init_optimizer` when asked).
 
         Args:
-            kwargs: the Module's constructor arguments (data_names, label_names, ...).
+            prefix, epoch: as given to `save_checkpoint`.
+            load_optimizer_states: also read ``prefix-EPOCH.states``.
+            kwargs: for `Module` (data_names, label_names, context ...).
+
+        Example::
+
+            mod = mx.mod.Module.load("net", 3, data_names=("data",))
+            mod.bind(data_shapes=[("data", (1, 10))], for_training=False)
         """
-        from .. import symbol as sym_mod
-        mod = Module(sym_mod.load(f"{prefix}-symbol.json"), **kwargs)
-        mod._preloaded = _split_params(f"{prefix}-{epoch:04d}.params")
+        from ..model import load_checkpoint
+        symbol, args, auxs = load_checkpoint(prefix, epoch)
+        mod = Module(symbol=symbol, **kwargs)
+        mod._preload_params = (args, auxs)
+        mod.params_initialized = True
         if load_optimizer_states:
-            mod._preload_opt_states = f"{prefix}-{epoch:04d}.states"
+            mod._preload_opt_states = "%s-%04d.states" % (prefix, epoch)
         return mod
 
+    def reshape(self, data_shapes, label_shapes=None):
+        """Bind again for other input shapes, keeping the parameters.
 
-def _split_params(fname):
-    """(arg_params, aux_params) from an ``arg:``/``aux:`` keyed NDArray file."""
-    from .. import ndarray as nd
-    arg, aux = {}, {}
-    for k, v in nd.load(fname).items():
-        kind, _, name = k.partition(":")
-        if kind == "arg":
-            arg[name] = v
-        elif kind == "aux":
-            aux[name] = v
-        else:
-            raise ValueError(f"Module: {fname}: key {k!r} is neither 'arg:NAME' nor 'aux:NAME'")
-    return arg, aux
+        Raises:
+            ValueError: not bound, or shapes named differently from the inputs.
+        """
+        self._check_bound("reshape")
+        self.bind(data_shapes, label_shapes, self.for_training, self.inputs_need_grad,
+                  force_rebind=True, grad_req=self._grad_req)
 
-
-class _BatchEndParam:
-    """What batch-end callbacks receive (MXNet's ``BatchEndParam``)."""
-
-    def __init__(self, epoch, nbatch, eval_metric, locals_):
-        self.epoch, self.nbatch, self.eval_metric, self.locals = (epoch, nbatch, eval_metric,
-                                                                  locals_)
-
-
-def _call_each(callbacks, *args):
-    if callbacks is None:
-        return
-    for cb in callbacks if isinstance(callbacks, (list, tuple)) else [callbacks]:
-        cb(*args)
-
-
-def _metric(m):
-    """A metric object from a metric or a name (through ``mx.metric.create``)."""
-    if hasattr(m, "update") and hasattr(m, "get_name_value"):
-        return m
-    import gluonlite
-    return gluonlite.metric.create(m)
+    def install_monitor(self, mon):
+        """Install a `Monitor` on the executor (``mon.install(executor)``)."""
+        self._check_bound("install_monitor")
+        mon.install(self._exec)

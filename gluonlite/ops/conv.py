@@ -410,8 +410,30 @@ def _conv_vjp(p, rc, xs, ys, gys, need):
     return (gx, gw, gb)[:len(xs)]
 
 
+def _conv_shape_back(p, ins, outs):
+    """The data's shape from the output's, as far as MXNet's incomplete inference goes: the
+    batch size always, the channels from the weight, a spatial size where its stride is 1
+    (else 0, unknown). A conv RNN cell's zero begin state (batch 0) learns its shape so."""
+    out, w = outs[0], ins[1]
+    if ins[0] is not None or out is None:
+        return ins
+    name = "Convolution"
+    last, _ = _layout_of(name, p, len(out))
+    nd = len(out) - 2
+    osp = tuple(out[1:-1]) if last else tuple(out[2:])
+    st = _axis_tuple(name, "stride", p.stride, nd, 1)
+    dl = _axis_tuple(name, "dilate", p.dilate, nd, 1)
+    pad = _axis_tuple(name, "pad", p.pad, nd, 0)
+    sp = tuple(o - 1 + dl[i] * (p.kernel[i] - 1) + 1 - 2 * pad[i] if st[i] == 1 else 0
+               for i, o in enumerate(osp))
+    c = 0 if w is None else (w[-1] if last else w[1]) * p.num_group
+    ins[0] = (out[0],) + sp + (c,) if last else (out[0], c) + sp
+    return ins
+
+
 register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
-         attrs=_CONV_ATTRS, shape=_conv_shape, vjp=_conv_vjp)(_convolution)
+         attrs=_CONV_ATTRS, shape=_conv_shape, vjp=_conv_vjp,
+         shape_back=_conv_shape_back)(_convolution)
 
 
 # ---- Deconvolution -------------------------------------------------------------------------

@@ -175,6 +175,57 @@ class BaseRNNCell:
         self._counter += 1
         return f"{self._prefix}t{self._counter}_"
 
+    @property
+    def _gate_names(self):
+        """The suffixes of the gates stacked in ``i2h_weight`` (none: no weights)."""
+        return ()
+
+    def _get_activation(self, inputs, activation, **kwargs):
+        """`activation` applied to `inputs`: an `Activation` act_type name, or a function of
+        a Symbol called with `kwargs` (e.g. ``name``)."""
+        if isinstance(activation, str):
+            return sym.Activation(inputs, act_type=activation, **kwargs)
+        return activation(inputs, **kwargs)
+
+    def unpack_weights(self, args):
+        """`args` (name -> NDArray) with this cell's stacked ``i2h``/``h2h`` weights and
+        biases split per gate (``prefix + 'i2h_f_weight'`` ...), as checkpoints store them.
+
+        Raises:
+            KeyError: a weight of the cell missing from `args`.
+
+        Example: ``per_gate = cell.unpack_weights(mod.get_params()[0])``.
+        """
+        args = dict(args)
+        gates = self._gate_names
+        if not gates:
+            return args
+        h = self._num_hidden
+        for group in ("i2h", "h2h"):
+            for kind in ("weight", "bias"):
+                whole = args.pop(f"{self._prefix}{group}_{kind}")
+                for j, gate in enumerate(gates):
+                    args[f"{self._prefix}{group}{gate}_{kind}"] = whole[j * h:(j + 1) * h].copy()
+        return args
+
+    def pack_weights(self, args):
+        """The inverse of `unpack_weights`: per-gate weights stacked back into ``i2h_weight``
+        ... (other entries of `args` kept).
+
+        Raises:
+            KeyError: a gate's weight missing from `args`.
+        """
+        from .. import ndarray as nd
+        args = dict(args)
+        gates = self._gate_names
+        if not gates:
+            return args
+        for group in ("i2h", "h2h"):
+            for kind in ("weight", "bias"):
+                parts = [args.pop(f"{self._prefix}{group}{gate}_{kind}") for gate in gates]
+                args[f"{self._prefix}{group}_{kind}"] = nd.concat(*parts, dim=0)
+        return args
+
 
 class _ProjectedCell(BaseRNNCell):
     """A cell whose step projects its input and first state (``i2h``, ``h2h``, with the
@@ -223,6 +274,10 @@ class RNNCell(_ProjectedCell):
         super().__init__(num_hidden, prefix, params)
         self._activation = activation
 
+    @property
+    def _gate_names(self):
+        return ("",)
+
     def __call__(self, inputs, states):
         """One step: ``(h', [h'])``."""
         name = self._step_name()
@@ -256,6 +311,10 @@ class LSTMCell(_ProjectedCell):
         super().__init__(num_hidden, prefix, params,
                          init=json.dumps(["lstmbias", {"forget_bias": forget_bias}]))
 
+    @property
+    def _gate_names(self):
+        return ("_i", "_f", "_c", "_o")
+
     def __call__(self, inputs, states):
         """One step: ``(h', [h', c'])``."""
         name = self._step_name()
@@ -286,6 +345,10 @@ class GRUCell(_ProjectedCell):
 
     def __init__(self, num_hidden, prefix="gru_", params=None):
         super().__init__(num_hidden, prefix, params)
+
+    @property
+    def _gate_names(self):
+        return ("_r", "_z", "_o")
 
     def __call__(self, inputs, states):
         """One step: ``(h', [h'])``."""
@@ -336,9 +399,21 @@ class SequentialRNNCell(BaseRNNCell):
             if not cell._own_params:
                 raise ValueError("SequentialRNNCell.add: give params to the SequentialRNNCell "
                                  "or to its cells, not both")
-            cell._params._params.update(self._params._params)
-        self._params._params.update(cell._params._params)
+            cell.params._params.update(self._params._params)
+        self._params._params.update(cell.params._params)
         self._cells.append(cell)
+
+    def unpack_weights(self, args):
+        """Each cell's `unpack_weights`, in turn."""
+        for cell in self._cells:
+            args = cell.unpack_weights(args)
+        return args
+
+    def pack_weights(self, args):
+        """Each cell's `pack_weights`, in turn."""
+        for cell in self._cells:
+            args = cell.pack_weights(args)
+        return args
 
     @property
     def state_info(self):

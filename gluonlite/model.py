@@ -1,0 +1,60 @@
+"""`mx.model`: checkpoint files of a Symbol and its parameters (``prefix-symbol.json`` and
+``prefix-EPOCH.params`` with ``arg:``/``aux:`` keys), and `BatchEndParam`, what batch-end
+callbacks receive.
+
+Example::
+
+    mx.model.save_checkpoint("net", 1, sym, arg_params, aux_params)
+    sym, arg_params, aux_params = mx.model.load_checkpoint("net", 1)
+"""
+from collections import namedtuple
+
+from .callback import LogValidationMetricsCallback, save_checkpoint
+from .context import Context, cpu
+from .initializer import Uniform
+from .io import DataDesc
+from .optimizer import get_updater
+
+__all__ = ["BatchEndParam", "save_checkpoint", "load_checkpoint", "load_params", "Context",
+           "cpu", "Uniform", "DataDesc", "get_updater", "LogValidationMetricsCallback"]
+
+BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
+BatchEndParam.__doc__ = """What `Module.fit` passes to a batch-end callback: the epoch, the
+batch number in it, the training metric and the caller's locals.
+
+Example: ``def cb(param): print(param.epoch, param.nbatch, param.eval_metric.get())``."""
+
+
+def load_params(prefix, epoch):
+    """``(arg_params, aux_params)`` read from ``prefix-%04d.params``.
+
+    Raises:
+        ValueError: a key without the ``arg:`` or ``aux:`` prefix.
+
+    Example: ``args, auxs = mx.model.load_params("net", 3)``.
+    """
+    from . import ndarray as nd
+    saved = nd.load("%s-%04d.params" % (prefix, epoch))
+    arg_params, aux_params = {}, {}
+    for key, value in (saved or {}).items():
+        kind, _, name = key.partition(":")
+        if kind == "arg":
+            arg_params[name] = value
+        elif kind == "aux":
+            aux_params[name] = value
+        else:
+            raise ValueError(f"load_params: key {key!r} of {prefix}-{epoch:04d}.params has "
+                             "neither the 'arg:' nor the 'aux:' prefix")
+    return arg_params, aux_params
+
+
+def load_checkpoint(prefix, epoch):
+    """``(symbol, arg_params, aux_params)`` from ``prefix-symbol.json`` and
+    ``prefix-%04d.params`` (as `save_checkpoint` writes them).
+
+    Example: ``sym, args, auxs = mx.model.load_checkpoint("net", 3)``.
+    """
+    from . import symbol as sym
+    symbol = sym.load(f"{prefix}-symbol.json")
+    arg_params, aux_params = load_params(prefix, epoch)
+    return symbol, arg_params, aux_params

@@ -1,0 +1,345 @@
+"""`BucketingModule`: one network whose graph depends on a bucket key (typically the sequence
+length), bound once per key met, all buckets sharing the default bucket's parameter arrays,
+gradients and optimizer.
+
+Each bucket's `Module` keeps its executor and its compiled plan, so a batch of a bucket
+seen before costs no compilation; the first batch of a new bucket binds and compiles it.
+"""
+import logging
+import warnings
+
+from ..initializer import Uniform
+from .base_module import BaseModule, _check_input_names
+from .module import Module
+
+__all__ = ["BucketingModule"]
+
+
+class BucketingModule(BaseModule):
+    """A module whose symbol is made per bucket key by `sym_gen`.
+
+    Args:
+        sym_gen: ``sym_gen(bucket_key) -> (symbol, data_names, label_names)``.
+        default_bucket_key: the key bound first (the largest bucket, whose parameter arrays
+            the others share).
+        logger, context, work_load_list, fixed_param_names, state_names, group2ctxs,
+            compression_params: as `Module`'s.
+
+    Raises:
+        ValueError: default_bucket_key None; the default symbol lacks a data name.
+
+    Example::
+
+        def sym_gen(seq_len):
+            ...
+            return net, ("data",), ("softmax_label",)
+        mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=it.default_bucket_key)
+        mod.fit(it, num_epoch=2, eval_metric=mx.metric.Perplexity(0))
+    """
+
+    def __init__(self, sym_gen, default_bucket_key=None, logger=logging, context=None,
+                 work_load_list=None, fixed_param_names=None, state_names=None,
+                 group2ctxs=None, compression_params=None):
+        super().__init__(logger=logger)
+        if default_bucket_key is None:
+            raise ValueError("BucketingModule: default_bucket_key must be given")
+        self._default_bucket_key = default_bucket_key
+        self._sym_gen = sym_gen
+        symbol, data_names, label_names = self._call_sym_gen(default_bucket_key)
+        _check_input_names(symbol, list(data_names or []), "data", True)
+        _check_input_names(symbol, list(label_names or []), "label", False)
+        self._context = context
+        self._work_load_list = work_load_list
+        self._fixed_param_names = list(fixed_param_names or [])
+        self._state_names = list(state_names or [])
+        self._group2ctxs = group2ctxs
+        self._compression_params = compression_params
+        self._buckets = {}
+        self._curr_module = None
+        self._curr_bucket_key = None
+        self._params_dirty = False
+        self._monitor = None
+        self._grad_req = None
+        self._sym_dict = {}       # bucket key -> a loaded symbol used instead of sym_gen's
+        self._preload_params = None
+
+    def _call_sym_gen(self, key):
+        return self._sym_gen(key)
+
+    def _reset_bind(self):
+        self.binded = False
+        self._buckets = {}
+        self._curr_module = None
+        self._curr_bucket_key = None
+
+    def _new_module(self, key):
+        symbol, data_names, label_names = self._call_sym_gen(key)
+        symbol = self._sym_dict.get(key, symbol)
+        return Module(symbol, data_names, label_names, logger=self.logger,
+                      context=self._context, work_load_list=self._work_load_list,
+                      fixed_param_names=self._fixed_param_names,
+                      state_names=self._state_names, group2ctxs=self._group2ctxs,
+                      compression_params=self._compression_params)
+
+    # ---- description ------------------------------------------------------------------------
+    @property
+    def data_names(self):
+        """The current (else the default) bucket's data names."""
+        if self.binded:
+            return self._curr_module.data_names
+        return list(self._call_sym_gen(self._default_bucket_key)[1])
+
+    @property
+    def output_names(self):
+        """The current (else the default) bucket's output names."""
+        if self.binded:
+            return self._curr_module.output_names
+        return self._call_sym_gen(self._default_bucket_key)[0].list_outputs()
+
+    @property
+    def data_shapes(self):
+        """The current bucket's data shapes."""
+        self._check_bound("data_shapes")
+        return self._curr_module.data_shapes
+
+    @property
+    def label_shapes(self):
+        """The current bucket's label shapes."""
+        self._check_bound("label_shapes")
+        return self._curr_module.label_shapes
+
+    @property
+    def output_shapes(self):
+        """The current bucket's output shapes."""
+        self._check_bound("output_shapes")
+        return self._curr_module.output_shapes
+
+    @property
+    def symbol(self):
+        """The current bucket's symbol."""
+        self._check_bound("symbol")
+        return self._curr_module.symbol
+
+    def _check_bound(self, what):
+        if not self.binded:
+            raise ValueError(f"BucketingModule.{what}: call bind() first")
+
+    # ---- parameters -------------------------------------------------------------------------
+    def get_params(self):
+        """``(arg_params, aux_params)`` (copies; every bucket shares them)."""
+        if not self.binded and self._preload_params is not None:
+            return tuple(dict(p) for p in self._preload_params)
+        self._check_ready("get_params")
+        self._params_dirty = False
+        return self._curr_module.get_params()
+
+    def init_params(self, initializer=None, arg_params=None, aux_params=None,
+                    allow_missing=False, force_init=False, allow_extra=False):
+        """Initialize the shared parameters (see `Module.init_params`)."""
+        if self.params_initialized and not force_init:
+            return
+        self._check_bound("init_params")
+        initializer = Uniform(0.01) if initializer is None else initializer
+        self._curr_module.init_params(initializer=initializer, arg_params=arg_params,
+                                      aux_params=aux_params, allow_missing=allow_missing,
+                                      force_init=force_init, allow_extra=allow_extra)
+        self._params_dirty = False
+        self.params_initialized = True
+
+    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
+                   allow_extra=False):
+        """Copy `arg_params` / `aux_params` into the shared parameters."""
+        self._check_bound("set_params")
+        self._curr_module.set_params(arg_params, aux_params, allow_missing=allow_missing,
+                                     force_init=force_init, allow_extra=allow_extra)
+        self._params_dirty = True
+        self.params_initialized = True
+
+    def get_states(self, merge_multi_context=True):
+        """The current bucket's states."""
+        return self._curr_module.get_states(merge_multi_context)
+
+    def set_states(self, states=None, value=None):
+        """Set the current bucket's states."""
+        self._curr_module.set_states(states, value)
+
+    # ---- binding ----------------------------------------------------------------------------
+    def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
+             force_rebind=False, shared_module=None, grad_req="write"):
+        """Bind the default bucket (see `Module.bind`); other buckets bind on first use.
+
+        Raises:
+            ValueError: a shared_module (not supported here).
+        """
+        params = self.get_params() if self.params_initialized and self.binded else None
+        if force_rebind:
+            self._reset_bind()
+        if self.binded:
+            warnings.warn("BucketingModule.bind: already bound, ignoring bind()", stacklevel=2)
+            return
+        if shared_module is not None:
+            raise ValueError("BucketingModule.bind: shared_module is not supported")
+        self.for_training, self.inputs_need_grad = for_training, inputs_need_grad
+        self._grad_req = grad_req
+        module = self._new_module(self._default_bucket_key)
+        if self._preload_params is not None:
+            module._preload_params, self._preload_params = self._preload_params, None
+            module.params_initialized = True
+        module.bind(data_shapes, label_shapes, for_training, inputs_need_grad,
+                    force_rebind=False, shared_module=None, grad_req=grad_req)
+        self._curr_module = module
+        self._curr_bucket_key = self._default_bucket_key
+        self._buckets[self._default_bucket_key] = module
+        self.binded = True
+        if params is not None:
+            self.set_params(*params)
+
+    def switch_bucket(self, bucket_key, data_shapes, label_shapes=None):
+        """Make `bucket_key` current, binding its module (sharing the default bucket's
+        parameters) the first time.
+
+        Raises:
+            ValueError: not bound.
+        """
+        self._check_bound("switch_bucket")
+        if bucket_key not in self._buckets:
+            module = self._new_module(bucket_key)
+            module.bind(data_shapes, label_shapes, self._curr_module.for_training,
+                        self._curr_module.inputs_need_grad, force_rebind=False,
+                        shared_module=self._buckets[self._default_bucket_key],
+                        grad_req=self._grad_req)
+            if self._monitor is not None:
+                module.install_monitor(self._monitor)
+            self._buckets[bucket_key] = module
+        self._curr_module = self._buckets[bucket_key]
+        self._curr_bucket_key = bucket_key
+
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        """Make the optimizer (see `Module.init_optimizer`), shared by every bucket."""
+        self._check_ready("init_optimizer")
+        if self.optimizer_initialized and not force_init:
+            warnings.warn("BucketingModule.init_optimizer: optimizer already initialized, "
+                          "ignoring", stacklevel=2)
+            return
+        self._curr_module.init_optimizer(kvstore, optimizer, optimizer_params,
+                                         force_init=force_init)
+        for mod in self._buckets.values():
+            if mod is not self._curr_module:
+                mod.borrow_optimizer(self._curr_module)
+        self.optimizer_initialized = True
+
+    # ---- computing --------------------------------------------------------------------------
+    def prepare(self, data_batch, sparse_row_id_fn=None):
+        """Bind the batch's bucket ahead of its `forward` (the current bucket is kept)."""
+        self._check_ready("prepare")
+        original = self._curr_bucket_key
+        self.switch_bucket(data_batch.bucket_key, data_batch.provide_data,
+                           data_batch.provide_label)
+        self._curr_module.prepare(data_batch, sparse_row_id_fn=sparse_row_id_fn)
+        self.switch_bucket(original, None, None)
+
+    def forward(self, data_batch, is_train=None):
+        """Switch to the batch's bucket (`bucket_key`) and run it forward."""
+        self._check_ready("forward")
+        key = data_batch.bucket_key
+        if key is None:
+            key = self._default_bucket_key
+        self.switch_bucket(key, data_batch.provide_data, data_batch.provide_label)
+        self._curr_module.forward(data_batch, is_train=is_train)
+
+    def backward(self, out_grads=None):
+        """The current bucket's `backward`."""
+        self._check_ready("backward")
+        self._curr_module.backward(out_grads=out_grads)
+
+    def update(self):
+        """One optimizer step on the shared parameters."""
+        self._check_ready("update")
+        self._params_dirty = True
+        self._curr_module.update()
+
+    def get_outputs(self, merge_multi_context=True):
+        """The current bucket's outputs."""
+        self._check_ready("get_outputs")
+        return self._curr_module.get_outputs(merge_multi_context)
+
+    def get_input_grads(self, merge_multi_context=True):
+        """The current bucket's input gradients."""
+        self._check_ready("get_input_grads")
+        return self._curr_module.get_input_grads(merge_multi_context)
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        """The current bucket's `update_metric`."""
+        self._check_ready("update_metric")
+        self._curr_module.update_metric(eval_metric, labels, pre_sliced)
+
+    def install_monitor(self, mon):
+        """Install `mon` on every bucket's module (and those bound later)."""
+        self._check_bound("install_monitor")
+        self._monitor = mon
+        for mod in self._buckets.values():
+            mod.install_monitor(mon)
+
+    def save_checkpoint(self, prefix, epoch, remove_amp_cast=False):
+        """Write ``prefix-EPOCH.params``, each bound bucket's symbol as
+        ``prefix-KEY-symbol.json`` and the keys as ``prefix.buckets`` (what `load` reads).
+
+        Raises:
+            ValueError: no bucket bound yet.
+        """
+        from .. import ndarray as nd
+        if not self._buckets:
+            raise ValueError("BucketingModule.save_checkpoint: no bucket is bound; an empty "
+                             "BucketingModule cannot be saved")
+        self.save_params("%s-%04d.params" % (prefix, epoch))
+        for key in self._buckets:
+            self._call_sym_gen(key)[0].save("%s-%s-symbol.json" % (prefix, key))
+        nd.save("%s.buckets" % prefix, nd.array(list(self._buckets), dtype="int32"))
+
+    @staticmethod
+    def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
+        """A BucketingModule from `save_checkpoint`'s files: the saved buckets' symbols and
+        the parameters (copied in at `bind`).
+
+        Args:
+            prefix, epoch: as saved.
+            sym_gen, default_bucket_key: as the saved module's (required).
+            kwargs: for `BucketingModule` (context, fixed_param_names ...).
+
+        Raises:
+            ValueError: sym_gen or default_bucket_key missing.
+
+        Example: ``mod = mx.mod.BucketingModule.load("lm", 3, sym_gen, 30)``.
+        """
+        from .. import ndarray as nd
+        from .. import symbol as sym
+        from ..model import load_params
+        if sym_gen is None or default_bucket_key is None:
+            raise ValueError("BucketingModule.load: sym_gen and default_bucket_key are "
+                             "required")
+        keys = [int(k) for k in nd.load("%s.buckets" % prefix)[0].asnumpy()]
+        sym_dict = {k: sym.load("%s-%s-symbol.json" % (prefix, k)) for k in keys}
+        args, auxs = load_params(prefix, epoch)
+        return BucketingModule.load_dict(sym_dict, sym_gen, default_bucket_key, args, auxs,
+                                         **kwargs)
+
+    @staticmethod
+    def load_dict(sym_dict=None, sym_gen=None, default_bucket_key=None, arg_params=None,
+                  aux_params=None, **kwargs):
+        """A BucketingModule using the symbols of `sym_dict` (bucket key -> Symbol) for
+        those keys and holding `arg_params` / `aux_params` (copied in at `bind`).
+
+        Raises:
+            ValueError: a required argument missing.
+        """
+        for what, value in (("sym_dict", sym_dict), ("arg_params", arg_params),
+                            ("aux_params", aux_params),
+                            ("default_bucket_key", default_bucket_key)):
+            if value is None:
+                raise ValueError(f"BucketingModule.load_dict: {what} is required")
+        mod = BucketingModule(sym_gen, default_bucket_key, **kwargs)
+        mod._sym_dict = dict(sym_dict)
+        mod._preload_params = (dict(arg_params), dict(aux_params))
+        mod.params_initialized = True
+        return mod

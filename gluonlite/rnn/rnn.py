@@ -1,0 +1,63 @@
+"""Checkpoints of symbolic RNNs (`mx.rnn.save_rnn_checkpoint` ...): parameters are saved with
+each cell's weights unpacked per gate (`BaseRNNCell.unpack_weights`) and packed again on
+load, so fused and unfused cells read each other's files; and the deprecated `rnn_unroll`.
+"""
+import warnings
+
+from ..model import load_checkpoint, save_checkpoint
+
+__all__ = ["rnn_unroll", "save_rnn_checkpoint", "load_rnn_checkpoint", "do_rnn_checkpoint"]
+
+
+def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix="", layout="NTC"):
+    """Deprecated: ``cell.unroll(length, inputs, begin_state, layout=layout)``."""
+    warnings.warn("rnn_unroll is deprecated. Please call cell.unroll directly.",
+                  DeprecationWarning, stacklevel=2)
+    return cell.unroll(length=length, inputs=inputs, begin_state=begin_state, layout=layout)
+
+
+def _cells(cells):
+    from .rnn_cell import BaseRNNCell
+    return [cells] if isinstance(cells, BaseRNNCell) else list(cells)
+
+
+def save_rnn_checkpoint(cells, prefix, epoch, symbol, arg_params, aux_params):
+    """`model.save_checkpoint` with each cell's weights unpacked first.
+
+    Args:
+        cells: an mx.rnn cell or a list of them.
+        prefix, epoch, symbol, arg_params, aux_params: as `mx.model.save_checkpoint`.
+
+    Example: ``mx.rnn.save_rnn_checkpoint(stack, "lm", 3, net, args, auxs)``.
+    """
+    for cell in _cells(cells):
+        arg_params = cell.unpack_weights(arg_params)
+    save_checkpoint(prefix, epoch, symbol, arg_params, aux_params)
+
+
+def load_rnn_checkpoint(cells, prefix, epoch):
+    """`model.load_checkpoint` with each cell's weights packed after.
+
+    Returns:
+        ``(symbol, arg_params, aux_params)``.
+
+    Example: ``net, args, auxs = mx.rnn.load_rnn_checkpoint(stack, "lm", 3)``.
+    """
+    sym, arg, aux = load_checkpoint(prefix, epoch)
+    for cell in _cells(cells):
+        arg = cell.pack_weights(arg)
+    return sym, arg, aux
+
+
+def do_rnn_checkpoint(cells, prefix, period=1):
+    """An epoch-end callback calling `save_rnn_checkpoint` every `period` epochs (numbered
+    from 1).
+
+    Example: ``epoch_end_callback=mx.rnn.do_rnn_checkpoint(stack, "lm")``.
+    """
+    period = int(max(1, period))
+
+    def _callback(iter_no, sym=None, arg=None, aux=None):
+        if (iter_no + 1) % period == 0:
+            save_rnn_checkpoint(cells, prefix, iter_no + 1, sym, arg, aux)
+    return _callback
