@@ -26,20 +26,6 @@ class _Iter:
             yield DataBatch([nd.array(self.x[i:i + self.bs])], [nd.array(self.y[i:i + self.bs])])
 
 
-class _MeanOutput:
-    """A metric: the mean of the first output (the loss)."""
-
-    def reset(self):
-        self.total, self.n = 0.0, 0
-
-    def update(self, labels, preds):
-        self.total += float(preds[0].asnumpy().mean())
-        self.n += 1
-
-    def get_name_value(self):
-        return [("loss", self.total / max(self.n, 1))]
-
-
 def _regression():
     rng = np.random.RandomState(0)
     x = rng.uniform(-1, 1, (20, 3))
@@ -77,10 +63,10 @@ def test_fit_trains_and_score_evaluates():
     mod = mx.mod.Module(loss, data_names=("data",), label_names=("label",))
     seen = []
     mod.fit(it, num_epoch=30, optimizer="adam", optimizer_params={"learning_rate": 0.05},
-            eval_metric=_MeanOutput(), initializer=mx.init.Xavier(),
+            eval_metric=mx.metric.Loss(), initializer=mx.init.Xavier(),
             epoch_end_callback=lambda epoch, sym, arg, aux: seen.append(epoch))
     assert seen == list(range(30)) and it.resets == 30
-    assert mod.score(it, _MeanOutput())[0][1] < 0.05
+    assert mod.score(it, mx.metric.Loss())[0][1] < 0.05
 
 
 def test_update_before_init_optimizer_and_fit_without_epochs_are_refused():
@@ -101,7 +87,7 @@ def test_checkpoint_round_trip_with_optimizer_states(tmp_path):
     # (momentum only: as in MXNet, the update counts Adam's bias correction reads are not
     # part of a Module's optimizer states file)
     sgd = {"learning_rate": 0.1, "momentum": 0.9}
-    mod.fit(it, num_epoch=2, optimizer="sgd", optimizer_params=sgd, eval_metric=_MeanOutput())
+    mod.fit(it, num_epoch=2, optimizer="sgd", optimizer_params=sgd, eval_metric=mx.metric.Loss())
     prefix = str(tmp_path / "m")
     mod.save_checkpoint(prefix, 2, save_optimizer_states=True)
     back = mx.mod.Module.load(prefix, 2, load_optimizer_states=True, data_names=("data",),
