@@ -212,13 +212,14 @@ class Constant(Initializer):
         self.value = value
 
     def dumps(self):
-        """The JSON form; an array value is written as nested lists."""
+        """The JSON form; an array value is written as nested lists (and kept as the list
+        afterwards, as MXNet does, so ``_kwargs`` serializes to the same string)."""
         val = self._kwargs["value"]
         if hasattr(val, "asnumpy"):
             val = val.asnumpy()
-        kwargs = dict(self._kwargs, value=np.asarray(val).tolist() if not np.isscalar(val)
-                      else val)
-        return json.dumps([self.__class__.__name__.lower(), kwargs])
+        if isinstance(val, np.ndarray):
+            self._kwargs["value"] = val.tolist()
+        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
     def _init_weight(self, name, arr):
         v = self.value.asnumpy() if hasattr(self.value, "asnumpy") else self.value

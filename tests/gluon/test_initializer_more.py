@@ -91,3 +91,9 @@ def test_prelu_gamma_starts_at_a_quarter_in_a_module():
     mod.bind(data_shapes=[("data", (4, 4))])
     mod.init_params()
     assert (list(mod.get_params()[0].values())[0].asnumpy() == 0.25).all()
+
+
+def test_constant_with_an_array_dumps_the_same_string_twice():
+    made = mx.init.Constant(mx.nd.array([[1, 2], [3, 4]]))
+    first = made.dumps()
+    assert first == made.dumps() == json.dumps(["constant", {"value": [[1.0, 2.0], [3.0, 4.0]]}])
