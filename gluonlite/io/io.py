@@ -379,10 +379,13 @@ class NDArrayIter(DataIter):
         self.layout = layout
         axis = self._axis()
         self.num_data = self.data[0][1].shape[axis]
+        # Batches index every array by the first data array's samples, as MXNet's do: an
+        # array with more samples is read up to that count, one with fewer cannot be.
         for k, v in self.data + self.label:
-            if v.shape[axis] != self.num_data:
+            if v.shape[axis] < self.num_data:
                 raise ValueError(f"NDArrayIter: {k} has {v.shape[axis]} samples but "
-                                 f"{self.data[0][0]} has {self.num_data}")
+                                 f"{self.data[0][0]} has {self.num_data}; every array needs "
+                                 f"at least as many samples as the first data array")
         self.idx = np.arange(self.num_data)
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle

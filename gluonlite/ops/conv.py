@@ -12,7 +12,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
-from .registry import register, ShapeError
+from .registry import alias, register, ShapeError
 
 __all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
 
@@ -795,3 +795,8 @@ def _col2im_vjp(p, rc, xs, ys, gys, need):
 
 
 register("col2im", attrs=_COL2IM_ATTRS, shape=_col2im_shape, vjp=_col2im_vjp)(_col2im)
+
+# MXNet 1.9.1 still registers its deprecated first convolution and pooling operators; their
+# attributes are a subset of these, so graphs saved with them load and run here.
+alias("Convolution", "Convolution_v1")
+alias("Pooling", "Pooling_v1")

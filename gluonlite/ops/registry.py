@@ -128,7 +128,9 @@ class Operator:
             (MXNet's hidden node attributes such as ``__shape__``) are kept as strings only.
 
         Raises:
-            TypeError: an unknown or missing attribute (the message lists the known ones).
+            TypeError: an unknown or missing attribute (the message lists the known ones); an
+                operator that has no attributes keeps unknown ones as strings and ignores
+                them, as MXNet does.
             ValueError: an attribute value that does not parse.
         """
         params, strings = Params(), {}
@@ -137,8 +139,13 @@ class Operator:
                 strings[k] = str(v)
                 continue
             spec = self.attrs.get(k)
+            if spec is None and not self.attrs:
+                # MXNet keeps an operator without parameters' extra keywords as plain node
+                # attributes and ignores them (its own tests pass `axis` to broadcast_maximum)
+                strings[k] = str(v)
+                continue
             if spec is None:
-                known = ", ".join(sorted(self.attrs)) or "none"
+                known = ", ".join(sorted(self.attrs))
                 raise MXNetTypeError(f"{self.name}: unknown argument {k!r}; known arguments: "
                                      f"{known}")
             if v is None and spec.default is None:

@@ -701,7 +701,7 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
         attrs = {(f"__{k}__" if k in _HIDDEN_KEYS else k): v for k, v in attrs.items()}
     params, strings = op.parse(attrs)
     for k, v in attrs.items():
-        if k in strings and not k.startswith("__") and op.attrs[k].kind != "dtype":
+        if k in strings and k in op.attrs and op.attrs[k].kind != "dtype":
             strings[k] = _mxnet_string(v, strings[k])
     strings.update(hide_keys({k: str(v) for k, v in scope_attrs(attr).items()}, op.name))
     node_name = new_name(name, hint or op.name)

@@ -41,6 +41,13 @@ def test_ndarrayiter_descs_dicts_and_shuffle():
         mx.io.NDArrayIter(np.zeros(3), np.zeros(2))
 
 
+def test_ndarrayiter_reads_a_longer_label_up_to_the_data_samples():
+    # MXNet indexes every array by the first data array's samples (its test_loss relies on it)
+    it = mx.io.NDArrayIter(np.arange(4.0), np.arange(10.0, 16.0), batch_size=2)
+    labels = [b.label[0].asnumpy().tolist() for b in it]
+    assert labels == [[10.0, 11.0], [12.0, 13.0]]
+
+
 def test_data_desc_and_batch():
     d = mx.io.DataDesc("data", (32, 10, 2), layout="NTC")
     assert mx.io.DataDesc.get_batch_axis(d.layout) == 0
