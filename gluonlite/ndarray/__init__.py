@@ -111,6 +111,7 @@ from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa
 from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
 from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
+from .imdecode import imdecode  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
 from . import image  # noqa: E402,F401
