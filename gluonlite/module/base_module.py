@@ -9,7 +9,7 @@ import time
 from .. import metric as metric_mod
 from .. import ndarray as nd
 from ..initializer import Uniform
-from ..model import BatchEndParam
+from ..model import BatchEndParam, _split_arg_aux
 
 __all__ = ["BaseModule"]
 
@@ -301,16 +301,7 @@ class BaseModule:
         Raises:
             ValueError: a key without the ``arg:`` or ``aux:`` prefix.
         """
-        arg_params, aux_params = {}, {}
-        for key, value in nd.load(fname).items():
-            kind, _, name = key.partition(":")
-            if kind == "arg":
-                arg_params[name] = value
-            elif kind == "aux":
-                aux_params[name] = value
-            else:
-                raise ValueError(f"load_params: key {key!r} in {fname} has neither the "
-                                 "'arg:' nor the 'aux:' prefix")
+        arg_params, aux_params = _split_arg_aux(nd.load(fname), f"in {fname}")
         self.set_params(arg_params, aux_params)
 
     def get_states(self, merge_multi_context=True):
