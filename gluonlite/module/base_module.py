@@ -139,17 +139,8 @@ class BaseModule:
         Example: ``probs = mod.predict(test_iter)``.
         """
         self._check_ready("predict")
-        if reset:
-            eval_data.reset()
-        output_list = []
-        for nbatch, batch in enumerate(eval_data):
-            if num_batch is not None and nbatch == num_batch:
-                break
-            self.prepare(batch, sparse_row_id_fn=sparse_row_id_fn)
-            self.forward(batch, is_train=False)
-            pad = batch.pad or 0
-            output_list.append([out[0:out.shape[0] - pad].copy()
-                                for out in self.get_outputs()])
+        output_list = [[out.copy() for out in outputs] for outputs, _, _ in
+                       self.iter_predict(eval_data, num_batch, reset, sparse_row_id_fn)]
         if not output_list or not merge_batches:
             return output_list
         n = len(output_list[0])
