@@ -15,14 +15,12 @@ The table gives, per layer, the largest absolute difference of the outputs, of t
 gradients and of the parameter gradients; the exit status is 1 when one exceeds 1e-4.
 Not part of the test suite (it needs MXNet).
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
+
+from _export_check import export_check_main
 
 CASES = [
     ("lstm_bi2", "LSTM", {"num_layers": 2, "bidirectional": True}, "TNC", True),
@@ -107,50 +105,8 @@ def _err(a, b):
 def main(argv=None):
     """Export, check under MXNet, print the table; returns the exit status (0, 1 on a
     difference above 1e-4, 2 when MXNet is not available)."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON"))
-    ap.add_argument("--keep", metavar="DIR", help="export into DIR and keep the files")
-    ap.add_argument("--mxnet-side", metavar="DIR", help=argparse.SUPPRESS)
-    a = ap.parse_args(argv)
-    if a.mxnet_side:
-        _mxnet_side(a.mxnet_side)
-        return 0
-    if not a.mxnet_python:
-        print("ERROR: give --mxnet-python (or set GLUONLITE_MXNET_PYTHON) to a python with "
-              "mxnet 1.9.1", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory() as scratch:
-        tmp = a.keep or scratch
-        os.makedirs(tmp, exist_ok=True)
-        ours = _gluonlite_side(tmp)
-        run = subprocess.run([a.mxnet_python, os.path.abspath(__file__), "--mxnet-side", tmp],
-                             capture_output=True, text=True)
-        if run.returncode:
-            print(f"ERROR: the MXNet side failed:\n{run.stderr[-3000:]}", file=sys.stderr)
-            return 2
-        print("| export | ops | outputs | input grads | parameter grads |")
-        print("|---|---|---:|---:|---:|")
-        worst = 0.0
-        for name, *_ in CASES:
-            base = os.path.join(tmp, name)
-            ops = sorted({n["op"] for n in json.load(open(base + "-symbol.json"))["nodes"]}
-                         - {"null"})
-            theirs = np.load(base + "-mxnet.npz")
-            mine = ours[name]
-            e_out = max(_err(o, theirs[f"out{i}"]) for i, o in enumerate(mine["outs"]))
-            cells = [f"{e_out:.1e}"]
-            errs = [e_out]
-            if "grad_in0" in theirs.files:
-                e_in = max(_err(g, theirs[f"grad_in{i}"]) for i, g in enumerate(mine["grad_in"]))
-                e_p = max(_err(g, theirs[f"grad_{k}"]) for k, g in mine["grad_params"].items())
-                cells += [f"{e_in:.1e}", f"{e_p:.1e}"]
-                errs += [e_in, e_p]
-            else:
-                cells += ["(inference only)", "(inference only)"]
-            worst = max([worst] + errs)
-            print(f"| {name} | {', '.join(ops)} | " + " | ".join(cells) + " |")
-    print(f"\nlargest difference {worst:.1e} (tolerance {TOL})")
-    return 0 if worst <= TOL else 1
+    return export_check_main(argv, __doc__, __file__, _gluonlite_side, _mxnet_side,
+                             [case[0] for case in CASES], _err, TOL, "export")
 
 
 if __name__ == "__main__":

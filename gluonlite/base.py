@@ -78,8 +78,35 @@ register_error("ValueError", MXNetValueError)
 register_error("TypeError", MXNetTypeError)
 
 
+class _OnlyForNDArray(MXNetError):
+    """A function available only for dense NDArray; subclasses set ``_unavailable``, the words
+    that say where it is missing.
+
+    Args:
+        function: the function (its ``__name__`` is reported).
+        alias: the operator name behind it, or None.
+        *args: the arguments given (their types are reported).
+    """
+
+    _unavailable = "is not available"
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = getattr(function, "__name__", str(function))
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f' (namely operator "{self.alias}")'
+        if self.args:
+            msg += f" with arguments ({', '.join(self.args)})"
+        return f"{msg} {self._unavailable} and only available in NDArray."
+
+
 @register_error
-class NotImplementedForSymbol(MXNetError):
+class NotImplementedForSymbol(_OnlyForNDArray):
     """A function that exists for NDArray but not for Symbol.
 
     Args:
@@ -90,23 +117,11 @@ class NotImplementedForSymbol(MXNetError):
     Example: ``raise NotImplementedForSymbol(Symbol.asnumpy, None)``.
     """
 
-    def __init__(self, function, alias, *args):
-        super().__init__()
-        self.function = getattr(function, "__name__", str(function))
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self):
-        msg = f"Function {self.function}"
-        if self.alias:
-            msg += f' (namely operator "{self.alias}")'
-        if self.args:
-            msg += f" with arguments ({', '.join(self.args)})"
-        return msg + " is not implemented for Symbol and only available in NDArray."
+    _unavailable = "is not implemented for Symbol"
 
 
 @register_error
-class NotSupportedForSparseNDArray(MXNetError):
+class NotSupportedForSparseNDArray(_OnlyForNDArray):
     """A function not available for sparse arrays (gluonlite has none; kept so that code that
     names the class in ``except`` clauses runs).
 
@@ -116,19 +131,7 @@ class NotSupportedForSparseNDArray(MXNetError):
         *args: the arguments given (their types are reported).
     """
 
-    def __init__(self, function, alias, *args):
-        super().__init__()
-        self.function = getattr(function, "__name__", str(function))
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self):
-        msg = f"Function {self.function}"
-        if self.alias:
-            msg += f' (namely operator "{self.alias}")'
-        if self.args:
-            msg += f" with arguments ({', '.join(self.args)})"
-        return msg + " is not supported for SparseNDArray and only available in NDArray."
+    _unavailable = "is not supported for SparseNDArray"
 
 
 class classproperty:

@@ -35,16 +35,32 @@ def load_params(prefix, epoch):
     """
     from . import ndarray as nd
     saved = nd.load("%s-%04d.params" % (prefix, epoch))
+    return _split_arg_aux(saved or {}, f"of {prefix}-{epoch:04d}.params")
+
+
+def _split_arg_aux(saved, source):
+    """``(arg_params, aux_params)`` from a dict saved with ``arg:`` / ``aux:`` key prefixes
+    (as `save_checkpoint` and ``Module.save_params`` write it).
+
+    Args:
+        saved: {prefixed name: NDArray}.
+        source: where it was read from, for the error (e.g. ``"in net.params"``).
+
+    Raises:
+        ValueError: a key without the ``arg:`` or ``aux:`` prefix.
+
+    Example: ``_split_arg_aux({"arg:w": w}, "in f") == ({"w": w}, {})``.
+    """
     arg_params, aux_params = {}, {}
-    for key, value in (saved or {}).items():
+    for key, value in saved.items():
         kind, _, name = key.partition(":")
         if kind == "arg":
             arg_params[name] = value
         elif kind == "aux":
             aux_params[name] = value
         else:
-            raise ValueError(f"load_params: key {key!r} of {prefix}-{epoch:04d}.params has "
-                             "neither the 'arg:' nor the 'aux:' prefix")
+            raise ValueError(f"load_params: key {key!r} {source} has neither the 'arg:' nor "
+                             "the 'aux:' prefix")
     return arg_params, aux_params
 
 

@@ -20,14 +20,13 @@ Example:
     python -m gluonlite.bench compare results/main.jsonl results/branch.jsonl --fail-slower 1.1
 """
 import argparse
-import csv
-import io
 import math
 import os
 import sys
 
 from .plot import PlotError
 from .results import OutputError, read_records, spread
+from .summary import render_table as _render
 
 __all__ = ["main", "compare_records", "describe_runs", "COMPARE_FIELDS"]
 
@@ -106,28 +105,6 @@ def _cell(v):
     if isinstance(v, float):
         return f"{v:.6g}"
     return "" if v is None else str(v)
-
-
-def _render(header, rows, fmt):
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-        return buf.getvalue().rstrip("\n")
-    if fmt == "markdown":
-        return "\n".join(["| " + " | ".join(header) + " |",
-                          "|" + "|".join("---" for _ in header) + "|"]
-                         + ["| " + " | ".join(r) + " |" for r in rows])
-    if fmt == "html":
-        import html
-        return "\n".join(["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>"
-                                                     for h in header) + "</tr>"]
-                         + ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
-                            for r in rows] + ["</table>"])
-    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
-    line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
 
 
 def _report(args):

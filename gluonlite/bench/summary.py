@@ -125,6 +125,35 @@ def table_rows(records, marks=True):
     return header, rows
 
 
+def render_table(header, rows, fmt):
+    """`header` and `rows` (lists of cells) as one table in `fmt` (one of `FORMATS`; anything
+    else gives the aligned text table).
+
+    Returns:
+        str without a trailing newline.
+
+    Example: ``render_table(["a", "b"], [["1", "2"]], "markdown")``.
+    """
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+        return buf.getvalue().rstrip("\n")
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    if fmt == "html":
+        esc = html.escape
+        lines = ["<table>", "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"]
+        lines += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows]
+        return "\n".join(lines + ["</table>"])
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda cells: "  ".join(str(c).rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
+
+
 def summarize(records, fmt="text"):
     """Render the summary table.
 
@@ -144,24 +173,7 @@ def summarize(records, fmt="text"):
     if not [r for r in records if not r.get("failed")]:
         return ""
     header, rows = table_rows(records, marks=fmt != "csv")
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-        return buf.getvalue().rstrip("\n")
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    if fmt == "html":
-        esc = html.escape
-        lines = ["<table>", "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"]
-        lines += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows]
-        return "\n".join(lines + ["</table>"])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda cells: "  ".join(str(c).rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
+    return render_table(header, rows, fmt)
 
 
 def summarize_by_host(records, fmt="text"):

@@ -138,7 +138,24 @@ class DataIter:
         return None
 
 
-class ResizeIter(DataIter):
+class _HeldBatchIter(DataIter):
+    """An iterator that keeps its whole current `DataBatch` in ``current_batch`` (set by
+    its ``iter_next``); the getters read that batch."""
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class ResizeIter(_HeldBatchIter):
     """`data_iter` seen as `size` batches per epoch: it is restarted when it runs out
     early, and cut off when it has more.
 
@@ -179,20 +196,8 @@ class ResizeIter(DataIter):
         self.cur += 1
         return True
 
-    def getdata(self):
-        return self.current_batch.data
 
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
-
-
-class PrefetchingIter(DataIter):
+class PrefetchingIter(_HeldBatchIter):
     """Read the next batch of each of `iters` in a background thread; their batches are
     joined (data after data, label after label).
 
@@ -297,18 +302,6 @@ class PrefetchingIter(DataIter):
         if self.iter_next():
             return self.current_batch
         raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
 def _init_data(data, allow_empty, default_name):

@@ -9,7 +9,7 @@ import time
 from .. import metric as metric_mod
 from .. import ndarray as nd
 from ..initializer import Uniform
-from ..model import BatchEndParam
+from ..model import BatchEndParam, _split_arg_aux
 
 __all__ = ["BaseModule"]
 
@@ -139,17 +139,8 @@ class BaseModule:
         Example: ``probs = mod.predict(test_iter)``.
         """
         self._check_ready("predict")
-        if reset:
-            eval_data.reset()
-        output_list = []
-        for nbatch, batch in enumerate(eval_data):
-            if num_batch is not None and nbatch == num_batch:
-                break
-            self.prepare(batch, sparse_row_id_fn=sparse_row_id_fn)
-            self.forward(batch, is_train=False)
-            pad = batch.pad or 0
-            output_list.append([out[0:out.shape[0] - pad].copy()
-                                for out in self.get_outputs()])
+        output_list = [[out.copy() for out in outputs] for outputs, _, _ in
+                       self.iter_predict(eval_data, num_batch, reset, sparse_row_id_fn)]
         if not output_list or not merge_batches:
             return output_list
         n = len(output_list[0])
@@ -301,16 +292,7 @@ class BaseModule:
         Raises:
             ValueError: a key without the ``arg:`` or ``aux:`` prefix.
         """
-        arg_params, aux_params = {}, {}
-        for key, value in nd.load(fname).items():
-            kind, _, name = key.partition(":")
-            if kind == "arg":
-                arg_params[name] = value
-            elif kind == "aux":
-                aux_params[name] = value
-            else:
-                raise ValueError(f"load_params: key {key!r} in {fname} has neither the "
-                                 "'arg:' nor the 'aux:' prefix")
+        arg_params, aux_params = _split_arg_aux(nd.load(fname), f"in {fname}")
         self.set_params(arg_params, aux_params)
 
     def get_states(self, merge_multi_context=True):

@@ -12,10 +12,8 @@ Example::
 """
 import numbers
 
-import numpy as np
-
 from ..context import Context, current_context
-from ..ops.samplers import DISTS as _DISTS
+from ..ops.samplers import DISTS as _DISTS, dtype_attr as _dtype_attr, shape_arg as _shape
 from .ndarray import NDArray  # noqa: F401  (MXNet's nd.random has it)
 from .register import _gen_cache
 
@@ -23,16 +21,6 @@ __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "mul
            "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
            "uniform_like", "normal_like", "poisson_like", "exponential_like", "gamma_like",
            "negative_binomial_like", "generalized_negative_binomial_like", "seed"]
-
-
-def _shape(shape):
-    if shape is None:
-        return ()
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
-
-
-def _dtype_attr(dtype):
-    return {} if dtype is None else {"dtype": np.dtype(dtype).name}
 
 
 def _ctx_dtype(ctx, dtype):

@@ -13,8 +13,8 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import ShapeError, fast_paths, register
-from .rules import broadcast_rule, keep_dtype, same_shape
+from .registry import fast_paths, register
+from .rules import broadcast_rule, keep_dtype, same_binary_shape, same_shape
 
 # name: (array module function, what it tests, for docstrings)
 _TABLE = {
@@ -28,18 +28,6 @@ _TABLE = {
     "logical_or": ("logical_or", "lhs or rhs is non-zero"),
     "logical_xor": ("logical_xor", "exactly one of lhs and rhs is non-zero"),
 }
-
-
-def _same_rule(name):
-    rule = same_shape(name)
-
-    def wrapped(p, ins):
-        try:
-            return rule(p, ins)
-        except ShapeError:
-            raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
-                             f"{tuple(ins[0])} and {tuple(ins[1])}") from None
-    return wrapped
 
 
 def _legacy(name, scalar=False):
@@ -99,5 +87,5 @@ def _scalar(name, fn, what, aliases=()):
 
 for _name, (_fn, _what) in _TABLE.items():
     _pair(f"broadcast_{_name}", _fn, _what, broadcast_rule)
-    _pair(f"_{_name}", _fn, _what, _same_rule, aliases=(_legacy(_name),))
+    _pair(f"_{_name}", _fn, _what, same_binary_shape, aliases=(_legacy(_name),))
     _scalar(f"_{_name}_scalar", _fn, _what, aliases=(_legacy(_name, scalar=True),))

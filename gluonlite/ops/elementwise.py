@@ -5,7 +5,7 @@ import numpy as np
 from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, writes_out, fast_paths
-from .rules import same_shape, broadcast_rule, unbroadcast, keep_dtype
+from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
     from scipy.special import expit as _expit
@@ -385,7 +385,7 @@ def _binary(name, kind, shape_rule, aliases=()):
     fn = _BINARY[kind]
     grad_a, grad_b = _BIN_GRADS[kind]
     # Same-shape operators never broadcast: their gradients need no reduction.
-    same = shape_rule is _same_binary_rule
+    same = shape_rule is same_binary_shape
 
     def kernel(p, rc, a, b):
         return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
@@ -406,27 +406,15 @@ def _binary(name, kind, shape_rule, aliases=()):
              aliases=aliases)(kernel)
 
 
-def _same_binary_rule(name):
-    rule = same_shape(name)
-
-    def wrapped(p, ins):
-        try:
-            return rule(p, ins)
-        except ShapeError:
-            raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
-                             f"{tuple(ins[0])} and {tuple(ins[1])}") from None
-    return wrapped
-
-
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
                       ("div", ()), ("mod", ()), ("power", ()), ("maximum", ()), ("minimum", ()),
                       ("hypot", ())]:
     _binary(f"broadcast_{_kind}", _kind, broadcast_rule, _alias)
 for _kind, _alias in [("add", ("_plus", "_add", "_Plus")), ("sub", ("_minus", "_sub")),
                       ("mul", ("_mul",)), ("div", ("_div",))]:
-    _binary(f"elemwise_{_kind}", _kind, _same_binary_rule, _alias)
+    _binary(f"elemwise_{_kind}", _kind, same_binary_shape, _alias)
 for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
-    _binary(f"_{_kind}", _kind, _same_binary_rule)
+    _binary(f"_{_kind}", _kind, same_binary_shape)
 
 # ---- with a scalar -----------------------------------------------------------------------
 # Each scalar operator's forward and kernel, by name (its fast paths reuse them).

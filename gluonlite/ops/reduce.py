@@ -122,18 +122,25 @@ def _norm(p, rc, x):
         _reduced_shape(x.shape, axes, p.keepdims))
 
 
-def _argmax_shape(p, ins):
-    if ins[0] is None:
-        return ins, [None]
-    if p.axis is None:
-        return ins, [(1,)]
-    ax = norm_axis("argmax", p.axis, len(ins[0]))
-    s = list(ins[0])
-    if p.keepdims:
-        s[ax] = 1
-    else:
-        del s[ax]
-    return ins, [tuple(s) or (1,)]
+def arg_reduce_shape(name):
+    """The shape rule of an index reduction `name` (argmax, argmin): the data's shape less
+    `axis` (kept as 1 with `keepdims`), or (1,) when `axis` is None or nothing is left."""
+    def shape(p, ins):
+        if ins[0] is None:
+            return ins, [None]
+        if p.axis is None:
+            return ins, [(1,)]
+        ax = norm_axis(name, p.axis, len(ins[0]))
+        s = list(ins[0])
+        if p.keepdims:
+            s[ax] = 1
+        else:
+            del s[ax]
+        return ins, [tuple(s) or (1,)]
+    return shape
+
+
+_argmax_shape = arg_reduce_shape("argmax")
 
 
 @register("argmax", attrs={"axis": A.Axis(None), "keepdims": A.Bool(False)},

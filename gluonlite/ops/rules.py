@@ -24,6 +24,20 @@ def same_shape(name):
     return rule
 
 
+def same_binary_shape(name):
+    """Rule for a binary operator whose lhs and rhs must share one shape (no broadcasting);
+    the error names lhs and rhs."""
+    rule = same_shape(name)
+
+    def wrapped(p, ins):
+        try:
+            return rule(p, ins)
+        except ShapeError:
+            raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
+                             f"{tuple(ins[0])} and {tuple(ins[1])}") from None
+    return wrapped
+
+
 def broadcast_shapes(name, a, b):
     """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front)."""
     n = max(len(a), len(b))

@@ -35,6 +35,26 @@ from .rules import fmt_shapes
 Dist = namedtuple("Dist", "params draw logpdf discrete aliases")
 
 
+def shape_arg(shape):
+    """The ``shape`` attribute of a sampler from a front-end's `shape` argument (None, an int
+    or a sequence), as `nd.random` and `sym.random` pass it.
+
+    Example: ``shape_arg(3) == (3,)``; ``shape_arg(None) == ()``.
+    """
+    if shape is None:
+        return ()
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+
+
+def dtype_attr(dtype):
+    """The ``dtype`` keyword of a sampler from a front-end's `dtype` argument: none for None
+    (the operator's default), else the dtype's name.
+
+    Example: ``dtype_attr(np.float64) == {"dtype": "float64"}``.
+    """
+    return {} if dtype is None else {"dtype": np.dtype(dtype).name}
+
+
 def _uniform_lp(x, low, high):
     w = high - low
     return -np.log(w) + 0 * x, None, (1 / w + 0 * x, -1 / w + 0 * x)

@@ -8,6 +8,7 @@ Ties keep their order (a stable sort, ascending or descending), as MXNet's CPU k
 import numpy as np
 
 from . import attrs as A
+from .reduce import arg_reduce_shape
 from .registry import ShapeError, register
 from .rules import norm_axis
 
@@ -34,18 +35,7 @@ def _order(xp, x, axis, ascend):
 
 
 # ---- argmin, argmax_channel ----
-def _argmin_shape(p, ins):
-    if ins[0] is None:
-        return ins, [None]
-    if p.axis is None:
-        return ins, [(1,)]
-    ax = norm_axis("argmin", p.axis, len(ins[0]))
-    s = list(ins[0])
-    if p.keepdims:
-        s[ax] = 1
-    else:
-        del s[ax]
-    return ins, [tuple(s) or (1,)]
+_argmin_shape = arg_reduce_shape("argmin")
 
 
 @register("argmin", attrs={"axis": A.OptionalInt(), "keepdims": A.Bool(False)},

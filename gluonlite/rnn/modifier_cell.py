@@ -7,7 +7,7 @@ the nodes and begin states.
 import numbers
 
 from .. import symbol as sym
-from .rnn_cell import BaseRNNCell, _as_steps, _merged, _time_axis
+from .rnn_cell import BaseRNNCell, _CellGroup, _as_steps, _merged, _time_axis
 
 __all__ = ["ModifierCell", "ResidualCell", "ZoneoutCell", "BidirectionalCell"]
 
@@ -148,7 +148,7 @@ class ZoneoutCell(ModifierCell):
         return out, new_states
 
 
-class BidirectionalCell(BaseRNNCell):
+class BidirectionalCell(_CellGroup):
     """Two cells over the sequence, `l_cell` forwards and `r_cell` backwards; each step's
     output is the two outputs concatenated (left first). Only `unroll` is defined: a step
     needs the whole sequence.
@@ -176,30 +176,9 @@ class BidirectionalCell(BaseRNNCell):
         self._params._params.update(l_cell.params._params)
         self._params._params.update(r_cell.params._params)
 
-    def unpack_weights(self, args):
-        """Both cells' `unpack_weights`."""
-        for cell in self._cells:
-            args = cell.unpack_weights(args)
-        return args
-
-    def pack_weights(self, args):
-        """Both cells' `pack_weights`."""
-        for cell in self._cells:
-            args = cell.pack_weights(args)
-        return args
-
     def __call__(self, inputs, states):
         raise NotImplementedError("BidirectionalCell cannot be stepped; use unroll (the "
                                   "backward cell needs the whole sequence)")
-
-    @property
-    def state_info(self):
-        """The left cell's states, then the right cell's."""
-        return self._cells[0].state_info + self._cells[1].state_info
-
-    def begin_state(self, **kwargs):
-        """Both cells' first states, left then right."""
-        return self._cells[0].begin_state(**kwargs) + self._cells[1].begin_state(**kwargs)
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """Run both cells (see `BaseRNNCell.unroll`); outputs concatenated per step; the

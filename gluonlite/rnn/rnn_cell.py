@@ -364,7 +364,32 @@ class GRUCell(_ProjectedCell):
         return out, [out]
 
 
-class SequentialRNNCell(BaseRNNCell):
+class _CellGroup(BaseRNNCell):
+    """A cell made of the cells in ``self._cells``: their weights and states, in order."""
+
+    def unpack_weights(self, args):
+        """Each cell's `unpack_weights`, in turn."""
+        for cell in self._cells:
+            args = cell.unpack_weights(args)
+        return args
+
+    def pack_weights(self, args):
+        """Each cell's `pack_weights`, in turn."""
+        for cell in self._cells:
+            args = cell.pack_weights(args)
+        return args
+
+    @property
+    def state_info(self):
+        """The cells' states, in order."""
+        return [info for cell in self._cells for info in cell.state_info]
+
+    def begin_state(self, **kwargs):
+        """The cells' first states, in order (see `BaseRNNCell.begin_state`)."""
+        return [s for cell in self._cells for s in cell.begin_state(**kwargs)]
+
+
+class SequentialRNNCell(_CellGroup):
     """Cells stacked: each step's output feeds the next cell; the states are all the cells'
     states, in order.
 
@@ -402,27 +427,6 @@ class SequentialRNNCell(BaseRNNCell):
             cell.params._params.update(self._params._params)
         self._params._params.update(cell.params._params)
         self._cells.append(cell)
-
-    def unpack_weights(self, args):
-        """Each cell's `unpack_weights`, in turn."""
-        for cell in self._cells:
-            args = cell.unpack_weights(args)
-        return args
-
-    def pack_weights(self, args):
-        """Each cell's `pack_weights`, in turn."""
-        for cell in self._cells:
-            args = cell.pack_weights(args)
-        return args
-
-    @property
-    def state_info(self):
-        """The cells' states, in order."""
-        return [info for cell in self._cells for info in cell.state_info]
-
-    def begin_state(self, **kwargs):
-        """The cells' first states, in order (see `BaseRNNCell.begin_state`)."""
-        return [s for cell in self._cells for s in cell.begin_state(**kwargs)]
 
     def _split_states(self, states):
         at = 0

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from ..ops.samplers import DISTS as _DISTS
+from ..ops.samplers import DISTS as _DISTS, dtype_attr as _dtype_attr, shape_arg as _shape
 from ..ops.registry import get as _get
 from .register import fn as _fn, make_function as _make
 from .symbol import Symbol
@@ -22,16 +22,6 @@ __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "mul
            "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
            "uniform_like", "normal_like", "poisson_like", "exponential_like", "gamma_like",
            "negative_binomial_like", "generalized_negative_binomial_like"]
-
-
-def _shape(shape):
-    if shape is None:
-        return ()
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
-
-
-def _dtype_attr(dtype):
-    return {} if dtype is None else {"dtype": np.dtype(dtype).name}
 
 
 def _random_helper(dist, params, shape, dtype, kwargs):

@@ -194,6 +194,16 @@ class Flatten(HybridBlock):
         return F.Flatten(x)
 
 
+def _scale_shift_params(block, size, center, scale, beta_initializer, gamma_initializer):
+    """Make `block`'s ``gamma`` and ``beta`` of shape ``(size,)`` (0: inferred), each
+    learned only when `scale` / `center` asks for it; returns ``(gamma, beta)``."""
+    gamma = block.params.get("gamma", grad_req="write" if scale else "null", shape=(size,),
+                             init=gamma_initializer, allow_deferred_init=True)
+    beta = block.params.get("beta", grad_req="write" if center else "null", shape=(size,),
+                            init=beta_initializer, allow_deferred_init=True)
+    return gamma, beta
+
+
 class BatchNorm(HybridBlock):
     """Batch normalization over every axis but `axis`, with learned scale and shift.
 
@@ -256,12 +266,8 @@ class LayerNorm(HybridBlock):
                  beta_initializer="zeros", gamma_initializer="ones", in_channels=0, **kwargs):
         super().__init__(**kwargs)
         self._kwargs = {"eps": epsilon, "axis": axis}
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        self.gamma, self.beta = _scale_shift_params(self, in_channels, center, scale,
+                                                    beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._kwargs["axis"],

@@ -1,7 +1,7 @@
 """Normalization layers beyond BatchNorm and LayerNorm: InstanceNorm, GroupNorm and
 BatchNormReLU, with MXNet 1.x Gluon's names, defaults, parameters and ``__repr__``."""
 from ..block import HybridBlock
-from .basic_layers import BatchNorm
+from .basic_layers import BatchNorm, _scale_shift_params
 
 __all__ = ["InstanceNorm", "GroupNorm", "BatchNormReLU"]
 
@@ -31,12 +31,8 @@ class InstanceNorm(HybridBlock):
         self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
         self._axis = axis
         self._epsilon = epsilon
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        self.gamma, self.beta = _scale_shift_params(self, in_channels, center, scale,
+                                                    beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, x, gamma, beta):
         if self._axis == 1:
@@ -71,12 +67,8 @@ class GroupNorm(HybridBlock):
                         "scale": scale}
         self._num_groups = num_groups
         self._epsilon = epsilon
-        self.gamma = self.params.get("gamma", grad_req="write" if scale else "null",
-                                     shape=(num_groups,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get("beta", grad_req="write" if center else "null",
-                                    shape=(num_groups,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        self.gamma, self.beta = _scale_shift_params(self, num_groups, center, scale,
+                                                    beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups,
