@@ -11,7 +11,7 @@ Example::
     isinstance(mx.nd.ones((2, 2)), sparse.RowSparseNDArray)   # False
     sparse.csr_matrix(...)                                    # NotImplementedError
 """
-from ..base import MXNetError
+from ..base import MXNetError, NotSupportedForSparseNDArray  # noqa: F401  (MXNet's)
 from ..context import Context, current_context  # noqa: F401  (MXNet's module re-exports them)
 from ..util import check_call  # noqa: F401
 from .ndarray import NDArray
@@ -23,10 +23,6 @@ def _refused(what):
     return NotImplementedError(
         f"nd.sparse.{what}: gluonlite has no sparse storage ('csr', 'row_sparse') yet; every "
         "array is dense ('default'). Use dense arrays and the dense operators of mx.nd")
-
-
-class NotSupportedForSparseNDArray(MXNetError):
-    """An operation a sparse array does not support (MXNet's error class)."""
 
 
 class BaseSparseNDArray(NDArray):
