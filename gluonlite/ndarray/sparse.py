@@ -11,7 +11,7 @@ Example::
     isinstance(mx.nd.ones((2, 2)), sparse.RowSparseNDArray)   # False
     sparse.csr_matrix(...)                                    # NotImplementedError
 """
-from ..base import MXNetError, NotSupportedForSparseNDArray  # noqa: F401  (MXNet's)
+from ..base import NotSupportedForSparseNDArray  # noqa: F401  (MXNet's module has it)
 from ..context import Context, current_context  # noqa: F401  (MXNet's module re-exports them)
 from ..util import check_call  # noqa: F401
 from .ndarray import NDArray
