@@ -92,6 +92,9 @@ class Operator:
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
         self.stateful = False
+        # An operator whose output shape depends on its input values (boolean_mask): its
+        # shape rule leaves that dimension unknown and no compiled plan can hold it.
+        self.shape_from_values = False
         # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
         # outputs (shape inference runs both ways, as MXNet's does).
         self.shape_back = shape_back

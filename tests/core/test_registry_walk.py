@@ -60,7 +60,7 @@ def _check_rules(op, p, xs, outs, where, guessed=()):
     in_shapes = [x.shape for x in xs]
     got = [o.shape for o in outs]
     _, rule = op.infer_shape(p, in_shapes)
-    if getattr(op, "shape_from_values", False):  # the output's length depends on values
+    if op.shape_from_values:  # the output's length depends on values
         rule = [g if r is None else r for r, g in zip(rule, got)]
     assert [tuple(s) for s in rule[:len(outs)]] == got, \
         f"{where}: shape rule gives {rule} for inputs {in_shapes}, forward gives {got}"

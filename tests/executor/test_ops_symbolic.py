@@ -28,7 +28,7 @@ def _graphable(ex):
     with no outputs (reset_arrays only writes its inputs in place)."""
     name, inputs, attrs = ex
     op = registry.get(name)
-    if getattr(op, "shape_from_values", False):
+    if op.shape_from_values:
         return False
     counted = op.variadic and op.variadic not in attrs
     p = op.parse(dict(attrs, **({op.variadic: len(inputs)} if counted else {})))[0]
