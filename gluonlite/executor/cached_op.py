@@ -1,6 +1,6 @@
 """`CachedOp`: the runtime behind ``HybridBlock.hybridize``: a Symbol compiled once per input
 signature and called like a function on NDArrays, one node on the autograd tape."""
-from .. import autograd
+from .. import autograd_tape
 from ..ndarray.ndarray import NDArray
 from .hooks import apply_graph_passes
 from .plan import compile_plan
@@ -78,17 +78,17 @@ class CachedOp:
                 raise ValueError(f"CachedOp: input {name!r} is on {a._ctx}, others on {ctx}")
         self._ctx = ctx
         datas = [a._data for a in args]
-        if autograd.is_recording():
+        if autograd_tape.is_recording():
             want = tuple([a._entry is not None for a in args])
         else:
             want = self._no_grad
-        plan = self._plan_for(datas, autograd.is_training(), want)
+        plan = self._plan_for(datas, autograd_tape.is_training(), want)
         outs, saved = plan.forward(datas)
         results = [NDArray(o, ctx) for o in outs]
         if saved is not None:
             def vjp(gys, need, dests=None, _plan=plan, _saved=saved):
                 return _plan.backward(_saved, gys, dests=dests)
-            autograd.record_node(list(args), vjp, results, "CachedOp", dests_ok=True)
+            autograd_tape.record_node(list(args), vjp, results, "CachedOp", dests_ok=True)
         return results
 
     def __repr__(self):

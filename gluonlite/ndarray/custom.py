@@ -6,7 +6,7 @@ its forward and backward run.
 """
 import numpy as np
 
-from .. import autograd
+from .. import autograd_tape
 from ..context import cpu, gpu
 from ..ops import custom as _custom
 from .invoke import plan_for, run_plan
@@ -25,7 +25,7 @@ def _context(raw):
 _custom.ARRAYS.wrap = lambda raw: NDArray(raw, _context(raw))
 _custom.ARRAYS.unwrap = lambda x: x._data
 _custom.ARRAYS.context = _context
-_custom.ARRAYS.paused = lambda is_train: autograd.pause(train_mode=is_train)
+_custom.ARRAYS.paused = lambda is_train: autograd_tape.Mode(False, is_train)
 
 
 def Custom(*data, op_type=None, name=None, out=None, **kwargs):

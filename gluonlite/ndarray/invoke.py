@@ -7,7 +7,7 @@ distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every ch
 happens before an operator sees inputs it has not validated.
 """
 
-from .. import _profiling, autograd
+from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
 
@@ -151,7 +151,7 @@ def _run_plan(plan, inputs, ctx):
     if sig not in plan.checked:
         _validate(plan, xs, sig)
     p = plan.p
-    rc = _runctx(autograd.is_training(), c.xp)
+    rc = _runctx(autograd_tape.is_training(), c.xp)
     try:
         ys = op.forward(p, rc, xs)
     except (ValueError, IndexError, TypeError) as e:
@@ -160,7 +160,7 @@ def _run_plan(plan, inputs, ctx):
         raise _kernel_error(op, e, xs) from e
     wrap = _NDArray or _load_ndarray()
     outs = [wrap(y, c) for y in ys]
-    if autograd.is_recording():
+    if autograd_tape.is_recording():
         diff = plan.diff
         entries = [x if (x is not None and diff[i]) else None for i, x in enumerate(inputs)]
         if op.vjp is not None and any(e is not None and e._entry is not None for e in entries):
@@ -170,13 +170,13 @@ def _run_plan(plan, inputs, ctx):
             else:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need)
-            autograd.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan,
-                                 (rc.is_train, c, xs, ys))
+            autograd_tape.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan,
+                                      (rc.is_train, c, xs, ys))
         elif any(x is not None and x._entry is not None for x in inputs):
             # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
             # graph with a zero gradient, so backward() from them works as in MXNet.
-            autograd.record_node(inputs, autograd.NoGradient(len(inputs)), outs, op.name,
-                                 call=plan)
+            autograd_tape.record_node(inputs, autograd_tape.NoGradient(len(inputs)), outs,
+                                      op.name, call=plan)
     n = plan.n_visible
     return outs if n == len(outs) else outs[:n]
 

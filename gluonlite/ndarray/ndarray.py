@@ -1,7 +1,7 @@
 """`NDArray`: an array on a context, with MXNet 1.x semantics and autograd support."""
 import numpy as np
 
-from .. import autograd
+from .. import autograd_tape
 from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize
 from .invoke import plan_for, run_plan
@@ -116,12 +116,12 @@ class NDArray:
         """Whether a backward wrote this variable's gradient since the flag was last cleared
         (False for an array not marked for gradients); the Trainer's stale-gradient check."""
         e = self._entry
-        return e is not None and e[0].__class__ is autograd.Leaf and e[0].fresh
+        return e is not None and e[0].__class__ is autograd_tape.Leaf and e[0].fresh
 
     @_fresh_grad.setter
     def _fresh_grad(self, state):
         e = self._entry
-        if e is None or e[0].__class__ is not autograd.Leaf:
+        if e is None or e[0].__class__ is not autograd_tape.Leaf:
             raise ValueError("_fresh_grad: the array is not marked for gradients; call "
                              "attach_grad() (or autograd.mark_variables) first")
         e[0].fresh = bool(state)
@@ -300,11 +300,11 @@ class NDArray:
         check_grad_req(grad_req)
         check_stype(stype, "attach_grad")
         self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
-        self._entry = (autograd.Leaf(self._grad, grad_req), 0)
+        self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Gradients of this array with respect to the marked variables (see autograd.backward)."""
-        autograd.backward([self], None if out_grad is None else [out_grad],
+        autograd_tape.backward([self], None if out_grad is None else [out_grad],
                           retain_graph=retain_graph, train_mode=train_mode)
 
     # ---- shape methods ------------------------------------------------------------------
@@ -336,7 +336,7 @@ class NDArray:
         return self._as_view(out) if inplace else out
 
     def _as_view(self, out):
-        if out._entry is not None or autograd.is_recording():
+        if out._entry is not None or autograd_tape.is_recording():
             return out
         return NDArray(self._data.reshape(out.shape), self._ctx)
 
@@ -418,8 +418,8 @@ class NDArray:
         res = fn(o)
         if res is NotImplemented:
             return res
-        if autograd.is_recording() and (self._entry is not None or res._entry is not None):
-            if isinstance(self._entry, tuple) and isinstance(self._entry[0], autograd.Leaf):
+        if autograd_tape.is_recording() and (self._entry is not None or res._entry is not None):
+            if isinstance(self._entry, tuple) and isinstance(self._entry[0], autograd_tape.Leaf):
                 raise ValueError(
                     f"NDArray {sym}: in-place update of an array with attach_grad() inside "
                     "autograd.record() would cut it from its gradient; write y = x " +
@@ -430,7 +430,7 @@ class NDArray:
         return self
 
     def _check_writable(self, what):
-        if autograd.is_recording() and self._entry is not None:
+        if autograd_tape.is_recording() and self._entry is not None:
             raise ValueError(
                 f"NDArray.{what}: in-place assignment to an array that is part of a recorded "
                 "graph is not supported inside autograd.record() (the gradient would use the "
@@ -482,8 +482,8 @@ class NDArray:
         vk = self._view_key(key)
         if vk is not None:
             out = NDArray(self._data[vk], self._ctx)
-            if self._entry is not None and autograd.is_recording():
-                autograd.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
+            if self._entry is not None and autograd_tape.is_recording():
+                autograd_tape.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
                                      "slice", call=_view_steps(self.shape, vk))
             return out
         key = key if isinstance(key, tuple) else (key,)
@@ -546,8 +546,8 @@ class NDArray:
             k, (NDArray, list, np.ndarray)) else _check_basic(k) for k in key)
         data = self._data[nk]
         out = NDArray(data.reshape(1) if data.ndim == 0 else data, self._ctx)
-        if self._entry is not None and autograd.is_recording():
-            autograd.record_node([self], _advanced_vjp(xp, self._data, nk), [out],
+        if self._entry is not None and autograd_tape.is_recording():
+            autograd_tape.record_node([self], _advanced_vjp(xp, self._data, nk), [out],
                                  "advanced_indexing")
         return out
 
@@ -561,7 +561,7 @@ class NDArray:
         """
         self._check_writable("__setitem__")
         if isinstance(value, NDArray):
-            if value._entry is not None and autograd.is_recording():
+            if value._entry is not None and autograd_tape.is_recording():
                 raise ValueError(
                     "NDArray.__setitem__: the value is part of a recorded graph and assignment "
                     "is not recorded, so its gradient would be lost inside autograd.record(); "

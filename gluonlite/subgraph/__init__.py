@@ -4,7 +4,8 @@ in ``op_names`` into `_default_subgraph_op` nodes that run their subgraph as a n
 compiled plan. See `partition_graph` for the pass.
 
 Importing this package registers the ``'default'`` backend, the ``_default_subgraph_op``
-operator (needed to load partitioned JSON) and the ``GLUONLITE_SUBGRAPH_BACKEND`` graph pass.
+operator (needed to load partitioned JSON), the ``GLUONLITE_SUBGRAPH_BACKEND`` graph pass and
+`Symbol.optimize_for`'s partitioner.
 
 Example::
 
@@ -22,8 +23,10 @@ from .default_op import DefaultSubgraphProperty, default_subgraph_node
 from .partition import partition_graph
 from .env import maybe_partition
 from ..executor.hooks import register_graph_pass
+from ..symbol.symbol import install_symbol_methods
 
 register_graph_pass(maybe_partition)
+install_symbol_methods(partition=partition_graph)  # Symbol.optimize_for
 
 __all__ = ["SubgraphSelector", "ContainOpSelector", "SubgraphProperty",
            "DefaultSubgraphProperty", "register_subgraph_property", "list_subgraph_properties",

@@ -1,13 +1,14 @@
 """`sym.contrib`: MXNet's contrib operators as graph nodes (``_contrib_*`` in the registry,
 by their short names: ``sym.contrib.box_nms``), `rand_zipfian`, and the symbolic control flow
-(`foreach`, `while_loop`, `cond`, defined in gluonlite.control_flow)."""
+(`foreach`, `while_loop`, `cond`, defined in gluonlite.control_flow, which installs them
+with `register`)."""
 import math
 
 from ..ops import registry as _registry
 from .random import uniform
 from .register import fn as _fn, make_function as _make
 
-__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond
+__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond (see `register`)
 
 _PREFIX = "_contrib_"
 # named by their short names, as MXNet names the nodes (box_nms0)
@@ -37,10 +38,20 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     return sampled, count_true, count_sampled
 
 
-def __getattr__(name):
-    # The control-flow layer sits above the compiler; import it on first use.
-    from ..control_flow import symbolic
-    try:
-        return getattr(symbolic, name)
-    except AttributeError:
-        raise AttributeError(f"sym.contrib has no attribute {name!r}") from None
+def register(*functions):
+    """Install `functions` as ``sym.contrib.<their name>``: the symbolic control flow
+    (`foreach`, `while_loop`, `cond`) lives in `gluonlite.control_flow`, which imports this
+    module and registers them when it loads (this module never imports it).
+
+    Returns:
+        `functions`, unchanged.
+
+    Example::
+
+        sym.contrib.register(foreach, while_loop, cond)
+    """
+    for f in functions:
+        globals()[f.__name__] = f
+        if f.__name__ not in __all__:
+            __all__.append(f.__name__)
+    return functions

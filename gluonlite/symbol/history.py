@@ -1,9 +1,10 @@
 """The recorded history of an imperative array as a Symbol (`autograd.get_symbol`).
 
-Installed into `gluonlite.autograd` when this package loads: autograd sits above the
-symbolic layer and never imports it.
+Installed into `gluonlite.autograd` when this package loads (with `Symbol`, which MXNet's
+autograd module also names): the symbolic layer imports autograd, never the other way round.
 """
 from .. import autograd
+from ..autograd_tape import Leaf, toposort
 from ..ops.attrs import format_attr
 from .symbol import Node, Symbol, topo_nodes
 
@@ -35,10 +36,10 @@ def history_to_symbol(entry):
     Raises:
         NotImplementedError: a recorded step with no operator form.
     """
-    order, _ = autograd._toposort([entry[0]])
+    order, _ = toposort([entry[0]])
     made = {}
     for t in order:
-        if t.__class__ is autograd.Leaf:
+        if t.__class__ is Leaf:
             made[id(t)] = Node(None, "var")
             continue
         if t.call is None:
@@ -61,3 +62,4 @@ def history_to_symbol(entry):
 
 
 autograd._history_to_symbol = history_to_symbol
+autograd.Symbol = Symbol

@@ -14,7 +14,47 @@ from ..ops import registry
 from ..ops.registry import Params
 from .naming import new_name, scope_attrs, user_source
 
-__all__ = ["Node", "Symbol", "var", "Variable", "Group", "record_new_nodes"]
+__all__ = ["Node", "Symbol", "var", "Variable", "Group", "record_new_nodes",
+           "install_symbol_methods"]
+
+# What Symbol's inference, binding and partitioning methods run, installed by the layers that
+# import this one (`gluonlite.executor`: infer_shapes, infer_types, bind, simple_bind;
+# `gluonlite.subgraph`: partition), so that this module never imports them.
+_INSTALLED = {}
+
+
+def install_symbol_methods(**functions):
+    """Give `Symbol` the functions its compiled-path methods run (the executor and the
+    partitioner register theirs when they load, as `register_graph_pass` does).
+
+    Args:
+        **functions: ``infer_shapes(symbol, known, partial)``, ``infer_types(symbol, known,
+            partial)``, ``bind(symbol, ctx, args, args_grad, grad_req, aux_states)``,
+            ``simple_bind(symbol, ctx, grad_req, type_dict, shapes, **shared)`` and
+            ``partition(symbol, backend, **kwargs)``, any of them.
+
+    Raises:
+        ValueError: a name that no Symbol method runs.
+
+    Example::
+
+        install_symbol_methods(partition=partition_graph)
+    """
+    unknown = set(functions) - {"infer_shapes", "infer_types", "bind", "simple_bind",
+                                "partition"}
+    if unknown:
+        raise ValueError(f"install_symbol_methods: unknown names {sorted(unknown)}; expected "
+                         "infer_shapes, infer_types, bind, simple_bind or partition")
+    _INSTALLED.update(functions)
+
+
+def _installed(name, method):
+    fn = _INSTALLED.get(name)
+    if fn is None:
+        raise RuntimeError(f"Symbol.{method}: the layer that runs it is not loaded "
+                           "(import gluonlite, which loads gluonlite.executor and "
+                           "gluonlite.subgraph)")
+    return fn
 
 # Per thread, the lists of the open `record_new_nodes` blocks (innermost last).
 _RECORDERS = threading.local()
@@ -322,14 +362,13 @@ class Symbol:
         Raises:
             ValueError: shapes that do not fit, naming the node and the shapes.
         """
-        from ..executor.infer import infer_symbol_shapes
-        res = infer_symbol_shapes(self, self._named(args, kwargs), partial=False)
-        return res
+        return _installed("infer_shapes", "infer_shape")(self, self._named(args, kwargs),
+                                                          partial=False)
 
     def infer_shape_partial(self, *args, **kwargs):
         """Like `infer_shape`, with () for what stays unknown."""
-        from ..executor.infer import infer_symbol_shapes
-        return infer_symbol_shapes(self, self._named(args, kwargs), partial=True)
+        return _installed("infer_shapes", "infer_shape_partial")(
+            self, self._named(args, kwargs), partial=True)
 
     def infer_type(self, *args, **kwargs):
         """Infer dtypes from the given input dtypes (positional: in `list_arguments` order).
@@ -343,13 +382,13 @@ class Symbol:
 
         Example: ``sym.FullyConnected(x, num_hidden=2).infer_type(x='float32')``.
         """
-        from ..executor.infer import infer_symbol_types
-        return infer_symbol_types(self, self._named(args, kwargs), partial=False)
+        return _installed("infer_types", "infer_type")(self, self._named(args, kwargs),
+                                                       partial=False)
 
     def infer_type_partial(self, *args, **kwargs):
         """Like `infer_type`, with None for what stays unknown."""
-        from ..executor.infer import infer_symbol_types
-        return infer_symbol_types(self, self._named(args, kwargs), partial=True)
+        return _installed("infer_types", "infer_type_partial")(
+            self, self._named(args, kwargs), partial=True)
 
     def _named(self, args, kwargs):
         known = dict(kwargs)
@@ -380,8 +419,7 @@ class Symbol:
              group2ctx=None, shared_exec=None):
         """An `Executor` with the given argument arrays (list in `list_arguments` order, or
         dict by name). See `gluonlite.executor.Executor`."""
-        from ..executor.executor import Executor
-        return Executor(self, ctx, args, args_grad, grad_req, aux_states)
+        return _installed("bind", "bind")(self, ctx, args, args_grad, grad_req, aux_states)
 
     def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
                     group2ctx=None, shared_arg_names=None, shared_exec=None,
@@ -408,12 +446,12 @@ class Symbol:
 
         Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
         """
-        from ..executor.executor import simple_bind
         from ..ndarray.ndarray import check_stype
         for n, st in (stype_dict or {}).items():
             check_stype(st, f"simple_bind: stype_dict[{n!r}]")
-        return simple_bind(self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
-                           shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
+        return _installed("simple_bind", "simple_bind")(
+            self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
+            shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list)."""
@@ -534,8 +572,7 @@ class Symbol:
         Raises:
             ValueError: an unknown backend (the partitioner's error).
         """
-        from ..subgraph import partition_graph
-        return partition_graph(self, backend, **kwargs)
+        return _installed("partition", "optimize_for")(self, backend, **kwargs)
 
     def get_backend_symbol(self, backend):
         """The graph partitioned for subgraph `backend` (`optimize_for` without options)."""
