@@ -7,7 +7,7 @@
 Per case (cell {RNN, GRU, LSTM} x loop {foreach, while_loop, fused layer} x batch, the
 parameters and inputs of `_common.LoopCase`): the median ms of one forward in gluonlite
 (`hybridize(static_alloc=True)`), in ONNX Runtime on the exported file and of the numpy
-floor (`gluonlite.bench.floor`, the step floor for the loops, the fused floor for the
+floor (`gluonlite.test_utils.rnn_floor`, the step floor for the loops, the fused floor for the
 layer), timed round by round in turn (`_common.interleaved`, CPU time of this process);
 the ratios gluonlite / ONNX Runtime (> 1: ONNX Runtime is faster) and ONNX Runtime / floor,
 and the largest difference of the outputs. PyTorch rows: `torch_rnn_rows.py`. Set

@@ -12,7 +12,7 @@ autograd.record() plus backward of the stacked outputs' sum into parameters, inp
 initial states), in one process: the gluonlite layers of the seed benchmark (ForeachRNN,
 WhileRNN; imperative, and hybridized with static_alloc=True), the one-layer gluon.rnn
 layer of the same cell on the fused RNN operator ("fused"), "floor-step" and
-"floor-fused" (gluonlite.bench.floor). The variants run interleaved round by round so
+"floor-fused" (gluonlite.test_utils.rnn_floor). The variants run interleaved round by round so
 drift on the machine hits them alike; the table gives median ms and each variant's ratio
 to floor-step and to floor-fused. Before timing, every layer's outputs and gradients are
 checked against both floors on the same parameters (copied from the gluon cell); the run

@@ -51,7 +51,7 @@ def _one_hot(i, depth):
 def _rnn_ref(mode, layers, bidirectional, hidden):
     """numpy reference of the fused RNN (no projection): the floor's per-step loop per layer
     and direction, the reverse direction on the time-reversed sequence."""
-    from gluonlite.bench.floor import FloorRNN
+    from gluonlite.test_utils.rnn_floor import FloorRNN
     G, D = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode] * hidden, \
         2 if bidirectional else 1
 
