@@ -4,7 +4,7 @@
 Standard library only: the interpreter running a worker has neither gluonlite nor, maybe,
 our numpy. The protocol is one JSON object per line each way; a request names an `op`,
 the reply carries "ok" and either the op's fields or "error". The parent side is
-`_common.RowsWorker`.
+`_rows_client.RowsWorker`.
 
 Example (a worker script's main)::
 
@@ -33,7 +33,7 @@ _ROUNDS = itertools.count()
 
 def time_round(calls, mode, clock="wall"):
     """{name: ms} of one call of each `calls[name][mode]`. As gluonlite's rows
-    (_common.interleaved), the cyclic collector runs between rounds, not inside a call, and
+    (_timing.interleaved), the cyclic collector runs between rounds, not inside a call, and
     each round of this process starts with the next variant (the first call after a
     collection runs slower); `clock` 'cpu' times the process's CPU time (every thread's)
     instead of wall time."""

@@ -31,7 +31,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import interleaved, markdown_table, median, print_header  # noqa: E402
+from _timing import interleaved, median  # noqa: E402
+from _tables import markdown_table, print_header  # noqa: E402
 
 import numpy as np  # noqa: E402
 

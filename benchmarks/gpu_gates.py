@@ -18,7 +18,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-from _common import interleaved, markdown_table, max_rel_error, median  # noqa: E402
+from _timing import interleaved, median  # noqa: E402
+from _loop_case import max_rel_error  # noqa: E402
+from _tables import markdown_table  # noqa: E402
 from gluonlite.bench import floor  # noqa: E402
 from gluonlite.context import probe_gpu  # noqa: E402
 

@@ -5,10 +5,10 @@
         [--batch 1 32] [--rounds 10] [--warmup 2]
 
 Per case (cell {RNN, GRU, LSTM} x loop {foreach, while_loop, fused layer} x batch, the
-parameters and inputs of `_common.LoopCase`): the median ms of one forward in gluonlite
+parameters and inputs of `_loop_case.LoopCase`): the median ms of one forward in gluonlite
 (`hybridize(static_alloc=True)`), in ONNX Runtime on the exported file and of the numpy
 floor (`gluonlite.test_utils.rnn_floor`, the step floor for the loops, the fused floor for the
-layer), timed round by round in turn (`_common.interleaved`, CPU time of this process);
+layer), timed round by round in turn (`_timing.interleaved`, CPU time of this process);
 the ratios gluonlite / ONNX Runtime (> 1: ONNX Runtime is faster) and ONNX Runtime / floor,
 and the largest difference of the outputs. PyTorch rows: `torch_rnn_rows.py`. Set
 OPENBLAS_NUM_THREADS=1 for a like-for-like thread count. Not part of the test suite (it
@@ -23,7 +23,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import LoopCase, interleaved, markdown_table, median, print_header  # noqa: E402
+from _timing import interleaved, median  # noqa: E402
+from _loop_case import LoopCase  # noqa: E402
+from _tables import markdown_table, print_header  # noqa: E402
 
 
 def _wrapped(layer, loop):

@@ -24,8 +24,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (flush_print, fmt_bytes, LoopCase, markdown_table, print_header,
-                     traced_growth)  # noqa: E402
+from _loop_case import LoopCase  # noqa: E402
+from _memory import fmt_bytes, traced_growth  # noqa: E402
+from _tables import flush_print, markdown_table, print_header  # noqa: E402
 
 
 def parse_args(argv=None):

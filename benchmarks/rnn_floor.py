@@ -38,7 +38,7 @@ benchmarks/jax_rnn_rows.py times the cell scanned with `jax.lax.scan` under `jax
 wall time: on a machine other jobs load, waiting for a core then does not count.
 
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS /
-MKL_NUM_THREADS are set (benchmarks/_common.py); the header prints the BLAS kernel in
+MKL_NUM_THREADS are set (benchmarks/_env.py); the header prints the BLAS kernel in
 use and these variables (and OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, left as they are).
 """
 import argparse
@@ -50,9 +50,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (check_rounds_and_modes, flush_print, interleaved, LoopCase,
-                     markdown_table, median, print_header, RowsWorker,
-                     WorkerError)  # noqa: E402
+from _timing import check_rounds_and_modes, interleaved, median  # noqa: E402
+from _loop_case import LoopCase  # noqa: E402
+from _tables import flush_print, markdown_table, print_header  # noqa: E402
+from _rows_client import RowsWorker, WorkerError  # noqa: E402
 
 ALL_LAYERS = ("imperative:foreach,imperative:while_loop,hybrid:foreach,hybrid:while_loop,"
               "imperative:fused,hybrid:fused")

@@ -47,8 +47,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _common import (check_rounds_and_modes, flush_print, fmt_bytes, interleaved,
-                     LoopCase, markdown_table, median, print_header)  # noqa: E402
+from _timing import check_rounds_and_modes, interleaved, median  # noqa: E402
+from _loop_case import LoopCase  # noqa: E402
+from _memory import fmt_bytes  # noqa: E402
+from _tables import flush_print, markdown_table, print_header  # noqa: E402
 
 LOOPS = ("foreach", "while_loop")
 # What FloorRNN keeps between forward and backward (the rest is scratch or gradients).

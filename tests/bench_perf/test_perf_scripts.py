@@ -109,7 +109,7 @@ sys.exit(serve(Worker, ("hello", "round"), "fakework"))
 
 @pytest.mark.parametrize("fail", [False, True])
 def test_rows_worker_protocol(tmp_path, fail):
-    common = _bench_module("_common")
+    common = _bench_module("_rows_client")
     script = tmp_path / "fake_rows.py"
     script.write_text(WORKER_SCRIPT.format(bench=str(BENCH), fail=fail))
     w = common.RowsWorker(str(script), sys.executable, "FAKE_PYTHON", "Fake")
@@ -131,7 +131,7 @@ def test_rows_worker_protocol(tmp_path, fail):
 
 
 def test_interleaved_rounds_start_with_each_variant_in_turn():
-    common = _bench_module("_common")
+    common = _bench_module("_timing")
     calls = []
     variants = {name: (lambda name=name: calls.append(name)) for name in "abc"}
     times = common.interleaved(variants, rounds=4, warmup=1)
@@ -152,7 +152,7 @@ def test_a_peer_workers_rounds_start_with_each_variant_in_turn():
 
 
 def test_rows_worker_that_cannot_start_names_its_variable():
-    common = _bench_module("_common")
+    common = _bench_module("_rows_client")
     with pytest.raises(common.WorkerError, match="FAKE_PYTHON=.*cannot start"):
         common.RowsWorker("torch_rnn_rows.py", str(ROOT / "no-such-python"), "FAKE_PYTHON",
                           "Fake")
@@ -161,7 +161,7 @@ def test_rows_worker_that_cannot_start_names_its_variable():
 @pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
 def test_loop_case_checks_a_worker_result_file(tmp_path, cell):
     import numpy as np
-    common = _bench_module("_common")
+    common = _bench_module("_loop_case")
     case = common.LoopCase(cell, 2, 3, 4, 5, [("hybrid", "foreach")])
     case.write_inputs(tmp_path / "case.npz")
     with np.load(tmp_path / "case.npz") as saved:
@@ -265,7 +265,7 @@ def test_rnn_alloc_tiny_prints_table_and_verdict():
 def test_loop_case_check_aborts_on_a_mismatch():
     sys.path.insert(0, str(BENCH))
     try:
-        from _common import LoopCase
+        from _loop_case import LoopCase
     finally:
         sys.path.remove(str(BENCH))
     case = LoopCase("GRUCell", 2, 3, 4, 5, [("hybrid", "foreach"), ("hybrid", "while_loop")])
