@@ -10,7 +10,16 @@ from ..symbol import contrib as _sym_contrib
 from . import operators  # noqa: F401  (registers the loop and branch operators)
 from . import imperative, symbolic  # noqa: F401
 
-_nd_contrib.register(imperative.foreach, imperative.while_loop, imperative.cond)
-_sym_contrib.register(symbolic.foreach, symbolic.while_loop, symbolic.cond)
+
+def _install(namespace, module):
+    # the lower layer's namespace gets the functions; it never imports this package
+    for name in module.__all__:
+        setattr(namespace, name, getattr(module, name))
+        if name not in namespace.__all__:
+            namespace.__all__.append(name)
+
+
+_install(_nd_contrib, imperative)
+_install(_sym_contrib, symbolic)
 
 __all__ = ["imperative", "symbolic", "operators"]

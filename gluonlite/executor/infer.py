@@ -120,6 +120,27 @@ def _same(old, new):
     return old if old == new else None
 
 
+def _merge_into(values, key, new, merge, conflict, node, what):
+    """Combine `new` (None: nothing learnt) with what `values` knows of `key` by `merge`;
+    True when that changed it.
+
+    Raises:
+        ValueError: `merge` says they disagree; the message names the node and
+            ``conflict(old, new)``.
+    """
+    old = values.get(key)
+    # (`old is not None` first: numpy compares a dtype equal to None)
+    if new is None or (old is not None and new == old):
+        return False
+    merged = merge(old, new)
+    if merged is None:
+        raise ValueError(f"infer_{what}: {_where(node)}: {conflict(old, new)}")
+    if old is not None and merged == old:
+        return False
+    values[key] = merged
+    return True
+
+
 def _run_rules(nodes, values, rule, what, merge=_same):
     """Apply `rule(node, in_values, out_values) -> (in_values, out_values)` to a fixpoint
     (`out_values` are what is known of the outputs so far, None where unknown); a value
@@ -138,30 +159,15 @@ def _run_rules(nodes, values, rule, what, merge=_same):
                 cls = MXNetValueError if isinstance(e, MXNetError) else ValueError
                 raise cls(f"infer_{what}: {_where(node)}: {e}") from None
             for (s, i), new in zip(node.inputs, new_ins):
-                key = (id(s), i)
-                old = values.get(key)
-                # (`old is not None` first: numpy compares a dtype equal to None)
-                if new is None or (old is not None and new == old):
-                    continue
-                merged = merge(old, new)
-                if merged is None:
-                    raise ValueError(f"infer_{what}: {_where(node)}: input {s.name!r} has "
-                                     f"{what} {old} but the operator needs {new}")
-                if old is None or merged != old:
-                    values[key] = merged
-                    changed = True
+                changed |= _merge_into(
+                    values, (id(s), i), new, merge,
+                    lambda old, new, s=s: f"input {s.name!r} has {what} {old} but the "
+                                          f"operator needs {new}", node, what)
             for i, new in enumerate(outs[:node.num_outputs()]):
-                key = (id(node), i)
-                old = values.get(key)
-                if new is None or (old is not None and new == old):
-                    continue
-                merged = merge(old, new)
-                if merged is None:
-                    raise ValueError(f"infer_{what}: {_where(node)}: output {i} was inferred "
-                                     f"as {old} and as {new}")
-                if old is None or merged != old:
-                    values[key] = merged
-                    changed = True
+                changed |= _merge_into(
+                    values, (id(node), i), new, merge,
+                    lambda old, new, i=i: f"output {i} was inferred as {old} and as {new}",
+                    node, what)
         if not changed:
             return
 

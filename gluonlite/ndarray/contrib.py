@@ -1,7 +1,7 @@
 """`nd.contrib`: MXNet's contrib operators (``_contrib_*`` in the registry, by their short
 names: ``nd.contrib.box_nms``), the helpers `isinf`/`isfinite`/`isnan`/`rand_zipfian`, and
 the imperative control flow (`foreach`, `while_loop`, `cond`, defined in
-gluonlite.control_flow, which installs them with `register`)."""
+gluonlite.control_flow, which installs them when it loads)."""
 import math
 
 from ..context import current_context  # noqa: F401  (MXNet's nd.contrib has it)
@@ -11,7 +11,7 @@ from .register import _gen_cache
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "multi_adamw_update",
            "multi_mp_adamw_update", "multi_lamb_update", "multi_mp_lamb_update"]
-# (+ foreach, while_loop, cond: see `register`)
+# (+ foreach, while_loop, cond: installed by gluonlite.control_flow)
 
 _PREFIX = "_contrib_"
 globals().update({n[len(_PREFIX):]: _gen_cache[n] for n in _registry.names()
@@ -60,25 +60,6 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
     s = sampled.astype("float64")
     count_sampled = ((s + 2.0) / (s + 1.0)).log() / log_range * num_sampled
     return sampled, count_true, count_sampled
-
-
-def register(*functions):
-    """Install `functions` as ``nd.contrib.<their name>``: the imperative control flow
-    (`foreach`, `while_loop`, `cond`) lives in `gluonlite.control_flow`, which imports this
-    module and registers them when it loads (this module never imports it).
-
-    Returns:
-        `functions`, unchanged.
-
-    Example::
-
-        nd.contrib.register(foreach, while_loop, cond)
-    """
-    for f in functions:
-        globals()[f.__name__] = f
-        if f.__name__ not in __all__:
-            __all__.append(f.__name__)
-    return functions
 
 
 def __getattr__(name):

@@ -4,6 +4,7 @@ import numpy as np
 from .. import autograd_tape
 from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize
+from ..ops.fluent import reshape_shape, transpose_axes
 from .invoke import plan_for, run_plan
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
@@ -305,22 +306,16 @@ class NDArray:
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Gradients of this array with respect to the marked variables (see autograd.backward)."""
         autograd_tape.backward([self], None if out_grad is None else [out_grad],
-                          retain_graph=retain_graph, train_mode=train_mode)
+                               retain_graph=retain_graph, train_mode=train_mode)
 
     # ---- shape methods ------------------------------------------------------------------
     def reshape(self, *shape, **kwargs):
         """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4."""
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = tuple(shape[0])
-        if "shape" in kwargs:
-            shape = tuple(kwargs.pop("shape"))
-        return _op("Reshape")(self, shape=shape, **kwargs)
+        return _op("Reshape")(self, shape=reshape_shape(shape, kwargs), **kwargs)
 
     def transpose(self, *axes, **kwargs):
         """Permute axes (reverse them when none are given)."""
-        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
-            axes = tuple(axes[0])
-        return _op("transpose")(self, axes=kwargs.pop("axes", axes))
+        return _op("transpose")(self, axes=transpose_axes(axes, kwargs), **kwargs)
 
     def expand_dims(self, axis, inplace=False):
         """A new axis of length 1 at `axis` (``nd.expand_dims``); with `inplace`, a view

@@ -6,10 +6,12 @@ array or symbol first; it is installed only where the namespace has that functio
 method exists exactly when its operator does.
 
 Methods that are more than a call (``reshape``, ``transpose``, ``astype``, ``flatten`` on
-NDArray, ...) are written by hand in each class and are not in this table.
+NDArray, ...) are written by hand in each class and are not in this table; the argument
+forms ``reshape`` and ``transpose`` take are read by `reshape_shape` and `transpose_axes`
+for both classes.
 """
 
-__all__ = ["FLUENT", "install"]
+__all__ = ["FLUENT", "install", "reshape_shape", "transpose_axes"]
 
 # MXNet 1.9.1's fluent methods of NDArray and Symbol ("Convenience fluent method for ...",
 # and the few more both have: broadcast_like/to, expand_dims, flatten, squeeze).
@@ -54,3 +56,27 @@ def install(cls, namespace, kind):
     for name in FLUENT:
         if name in namespace and name not in cls.__dict__:
             setattr(cls, name, _method(namespace, name, kind))
+
+
+def reshape_shape(shape, kwargs):
+    """The shape of ``x.reshape(...)`` in any of its forms: ``reshape((2, 3))``,
+    ``reshape(2, 3)`` or ``reshape(shape=(2, 3))`` (``shape`` is taken out of `kwargs`).
+
+    Example: ``reshape_shape(((2, 3),), {})`` is ``(2, 3)``.
+    """
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        shape = tuple(shape[0])
+    if "shape" in kwargs:
+        shape = tuple(kwargs.pop("shape"))
+    return shape
+
+
+def transpose_axes(axes, kwargs):
+    """The axes of ``x.transpose(...)``: ``transpose((1, 0))``, ``transpose(1, 0)`` or
+    ``transpose(axes=(1, 0))`` (``axes`` is taken out of `kwargs`); () reverses them all.
+
+    Example: ``transpose_axes((1, 0), {})`` is ``(1, 0)``.
+    """
+    if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
+        axes = tuple(axes[0])
+    return kwargs.pop("axes", axes)

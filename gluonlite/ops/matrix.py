@@ -43,7 +43,7 @@ def _mat(x, shape2, t):
     return m.T if t else m
 
 
-def _dot(p, rc, a, b):
+def _dot_forward(p, rc, a, b):
     """dot(lhs, rhs, transpose_a=False, transpose_b=False): matrix product (MXNet semantics)."""
     a2, b2 = _dot_2d_shapes(p, a.shape, b.shape)
     out_shape = _dot_shape(p, [a.shape, b.shape])[1][0]
@@ -66,7 +66,7 @@ def _dot_vjp(p, rc, xs, ys, gys, need):
 
 
 register("dot", inputs=("lhs", "rhs"), vjp=_dot_vjp, shape=_dot_shape,
-         attrs=_DOT_ATTRS)(_dot)
+         attrs=_DOT_ATTRS)(_dot_forward)
 
 
 def _batch_dot_shape(p, ins):
@@ -156,7 +156,7 @@ def _fc(p, rc, x, w, b=None):
     return y.reshape(_fc_shape(p, [x.shape, w.shape, None if b is None else b.shape])[1][0])
 
 
-def _dot(xp, a, b, out=None):
+def _matmul_into(xp, a, b, out=None):
     """a @ b, into `out` when given. `dot` is a few µs ahead of matmul for one row (BLAS
     gemv) but writes only C-contiguous outputs of the exact result dtype."""
     if out is None:
@@ -182,7 +182,7 @@ def _fc_data_grad(xp, x, w, *rest, out=None):
     if g.ndim != 2:
         g = g.reshape(-1, w.shape[0])
     if out is not None:
-        _dot(xp, g, w, out if out.ndim == 2 else out.reshape(g.shape[0], w.shape[1]))
+        _matmul_into(xp, g, w, out if out.ndim == 2 else out.reshape(g.shape[0], w.shape[1]))
         return out
     gx = xp.dot(g, w)
     return gx if x.ndim == 2 else gx.reshape(x.shape)
@@ -197,10 +197,10 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
         if dest is None:
             gx = _fc_data_grad(rc.xp, x, w, gys[0])
         else:
-            _dot(rc.xp, g, w, dest)
+            _matmul_into(rc.xp, g, w, dest)
             gx = dests[0]
     if need[1]:
-        gw = _dot(rc.xp, g.T, _fc_2d(p, x), _into(dests, 1))
+        gw = _matmul_into(rc.xp, g.T, _fc_2d(p, x), _into(dests, 1))
     if p.no_bias:
         return gx, gw
     if need[2]:
@@ -381,7 +381,7 @@ def _one_hot(p, rc, idx):
 # vjp's own rule), and the weight and bias gradients summed over a loop's steps.
 def _fc_into(p, rc, outs, x, w, b=None):
     out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
-    _dot(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
+    _matmul_into(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
     if b is not None:
         out2 += b
 
@@ -403,7 +403,7 @@ def _fc_rows(p, stacked_x):
 
 
 def _fc_weight_sum(p, rc, w, stacked, g, out=None):
-    return _dot(rc.xp, g.reshape(-1, p.num_hidden).T, _fc_rows(p, stacked["data"]), out)
+    return _matmul_into(rc.xp, g.reshape(-1, p.num_hidden).T, _fc_rows(p, stacked["data"]), out)
 
 
 def _fc_bias_sum(p, rc, b, stacked, g, out=None):

@@ -8,7 +8,7 @@ from ..ops import registry as _registry
 from .random import uniform
 from .register import fn as _fn, make_function as _make
 
-__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond (see `register`)
+__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond (see control_flow)
 
 _PREFIX = "_contrib_"
 # named by their short names, as MXNet names the nodes (box_nms0)
@@ -36,22 +36,3 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     s = cast(sampled, dtype="float64")
     count_sampled = _fn("log")((s + 2.0) / (s + 1.0)) / log_range * num_sampled
     return sampled, count_true, count_sampled
-
-
-def register(*functions):
-    """Install `functions` as ``sym.contrib.<their name>``: the symbolic control flow
-    (`foreach`, `while_loop`, `cond`) lives in `gluonlite.control_flow`, which imports this
-    module and registers them when it loads (this module never imports it).
-
-    Returns:
-        `functions`, unchanged.
-
-    Example::
-
-        sym.contrib.register(foreach, while_loop, cond)
-    """
-    for f in functions:
-        globals()[f.__name__] = f
-        if f.__name__ not in __all__:
-            __all__.append(f.__name__)
-    return functions

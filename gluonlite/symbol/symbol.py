@@ -11,6 +11,7 @@ import numpy as np
 
 from ..base import normalize_dtype
 from ..ops import registry
+from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.registry import Params
 from .naming import new_name, scope_attrs, user_source
 
@@ -486,18 +487,12 @@ class Symbol:
     def reshape(self, *shape, **kwargs):
         """Same as sym.reshape(self, shape=...)."""
         from . import _fn
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = tuple(shape[0])
-        if "shape" in kwargs:
-            shape = tuple(kwargs.pop("shape"))
-        return _fn("Reshape")(self, shape=shape, **kwargs)
+        return _fn("Reshape")(self, shape=reshape_shape(shape, kwargs), **kwargs)
 
     def transpose(self, *axes, **kwargs):
         """Same as sym.transpose(self, axes=...)."""
         from . import _fn
-        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
-            axes = tuple(axes[0])
-        return _fn("transpose")(self, axes=kwargs.pop("axes", axes), **kwargs)
+        return _fn("transpose")(self, axes=transpose_axes(axes, kwargs), **kwargs)
 
     def __call__(self, *args, **kwargs):
         """A copy of the graph with variables replaced: ``net(data=other)`` puts Symbol
