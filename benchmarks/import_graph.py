@@ -15,6 +15,7 @@ A circle is a strongly connected component of more than one node. The package's 
 
 Usage:
     python3 benchmarks/import_graph.py             # circles of both graphs, with one path each
+    python3 benchmarks/import_graph.py --import-time   # only imports outside functions
     python3 benchmarks/import_graph.py --edges X Y  # the import lines from layer X to layer Y
 
 Exit status: 0 without a circle among layers, 1 otherwise.
@@ -56,15 +57,27 @@ def _resolve(importer, is_pkg, node):
     return [base] + [f"{base}.{a.name}" for a in node.names]
 
 
-def import_edges(files):
+def _module_level(tree):
+    """The import statements that run when the module is imported: those outside any
+    function (inside ``if``/``try`` blocks included)."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def import_edges(files, deferred=True):
     """[(importer, imported module, line)] between gluonlite modules, parent packages of the
-    importer left out."""
-    edges = []
+    importer left out, each once; with `deferred`, the imports inside functions too."""
+    edges = set()
     for mod, path in sorted(files.items()):
         is_pkg = path.endswith("__init__.py")
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
-        for node in ast.walk(tree):
+        for node in (ast.walk(tree) if deferred else _module_level(tree)):
             if not isinstance(node, (ast.Import, ast.ImportFrom)):
                 continue
             for name in _resolve(mod, is_pkg, node):
@@ -76,8 +89,8 @@ def import_edges(files):
                         continue
                     if mod.startswith(target + "."):  # a parent: already started
                         continue
-                    edges.append((mod, target, node.lineno))
-    return edges
+                    edges.add((mod, target, node.lineno))
+    return sorted(edges)
 
 
 def layer_of(mod):
@@ -144,10 +157,11 @@ def shortest_cycle(graph, comp):
     return comp
 
 
-def graphs(files=None):
-    """(module graph, layer graph, edges), without the package's own ``__init__``."""
+def graphs(files=None, deferred=True):
+    """(module graph, layer graph, edges), without the package's own ``__init__``; with
+    `deferred`, the imports inside functions count too."""
     files = files or module_files()
-    edges = [e for e in import_edges(files) if e[0] != PKG]
+    edges = [e for e in import_edges(files, deferred) if e[0] != PKG]
     mods, layers = {}, {}
     for a, b, _ in edges:
         mods.setdefault(a, set()).add(b)
@@ -157,9 +171,10 @@ def graphs(files=None):
     return mods, layers, edges
 
 
-def circles():
-    """{'modules': [...], 'layers': [...]}: the strongly connected components of each graph."""
-    mods, layers, _ = graphs()
+def circles(deferred=True):
+    """{'modules': [...], 'layers': [...]}: the strongly connected components of each graph
+    (`deferred`: see `graphs`)."""
+    mods, layers, _ = graphs(deferred=deferred)
     return {"modules": strongly_connected(mods), "layers": strongly_connected(layers)}
 
 
@@ -168,17 +183,23 @@ def main(argv=None):
     ap.add_argument("--edges", nargs=2, metavar=("FROM", "TO"),
                     help="print the import lines from layer FROM to layer TO (e.g. ndarray "
                          "autograd)")
+    ap.add_argument("--root", default=ROOT,
+                    help="the gluonlite package folder to read (default: this checkout's)")
+    ap.add_argument("--import-time", action="store_true",
+                    help="only the imports that run when a module is imported (not those "
+                         "inside functions)")
     a = ap.parse_args(argv)
-    mods, layers, edges = graphs()
+    mods, layers, edges = graphs(module_files(a.root), deferred=not a.import_time)
     if a.edges:
         src, dst = (f"{PKG}.{x}" if not x.startswith(PKG) else x for x in a.edges)
         for imp, tgt, line in edges:
             if layer_of(imp) == src and layer_of(tgt) == dst:
                 print(f"{imp}:{line} -> {tgt}")
         return 0
+    scope = "import-time imports" if a.import_time else "all imports, deferred ones included"
     for title, graph in (("layers", layers), ("modules", mods)):
         comps = strongly_connected(graph)
-        print(f"## import circles among {title}: {len(comps)}")
+        print(f"## import circles among {title} ({scope}): {len(comps)}")
         for c in comps:
             cyc = shortest_cycle(graph, c)
             print(f"- {len(c)} {title}: " + " -> ".join(x[len(PKG) + 1:] for x in cyc)

@@ -18,6 +18,7 @@ Example::
 import numpy as np
 
 from .ndarray.ndarray import NDArray
+from .optimizer import saved_states
 
 __all__ = ["KVStoreBase", "KVStore", "TestStore", "KVStoreServer", "create"]
 
@@ -331,9 +332,8 @@ class KVStore(KVStoreBase):
         if self._updater is None:
             raise ValueError("KVStore.save_optimizer_states: no optimizer is set (call "
                              "set_optimizer first)")
-        from .gluon import trainer_states
         self._check_int_keys("save_optimizer_states")
-        trainer_states.save_states(fname, self._updater.optimizer, self._updater.states,
+        saved_states.save_states(fname, self._updater.optimizer, self._updater.states,
                                    self._slots())
 
     def load_optimizer_states(self, fname):
@@ -345,10 +345,9 @@ class KVStore(KVStoreBase):
         if self._updater is None:
             raise ValueError("KVStore.load_optimizer_states: no optimizer is set (call "
                              "set_optimizer first)")
-        from .gluon import trainer_states
         self._check_int_keys("load_optimizer_states")
         o = self._updater.optimizer
-        states, counts, scalars = trainer_states.load_states(fname, o, self._slots())
+        states, counts, scalars = saved_states.load_states(fname, o, self._slots())
         for k, v in scalars.items():
             if hasattr(o, k):
                 setattr(o, k, v)

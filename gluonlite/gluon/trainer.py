@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import kvstore as kvs
 from .. import optimizer as opt
-from . import trainer_states
+from ..optimizer import saved_states
 from .parameter import GluonUsageError, Parameter, ParameterDict
 
 __all__ = ["Trainer"]
@@ -307,7 +307,7 @@ class Trainer:
     def save_states(self, fname):
         """Save the optimizer's states (momenta, Adam moments), step counts and scalar
         hyperparameters to `fname`, atomically, in MXNet's NDArray-list format (no pickle;
-        see `gluonlite.gluon.trainer_states`). Save the parameters separately
+        see `gluonlite.optimizer.saved_states`). Save the parameters separately
         (`save_parameters`).
 
         Example::
@@ -320,7 +320,7 @@ class Trainer:
         if self._update_on_kvstore:
             self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
         else:
-            trainer_states.save_states(fname, self._optimizer, self._updaters[0].states,
+            saved_states.save_states(fname, self._optimizer, self._updaters[0].states,
                                        self._params)
 
     def load_states(self, fname):
@@ -339,7 +339,7 @@ class Trainer:
             self._kvstore.load_optimizer_states(fname)
             self._optimizer = self._kvstore._updater.optimizer
             return
-        states, counts, scalars = trainer_states.load_states(fname, self._optimizer,
+        states, counts, scalars = saved_states.load_states(fname, self._optimizer,
                                                              self._params)
         o = self._optimizer
         for k, v in scalars.items():
