@@ -5,8 +5,10 @@ with `register`)."""
 import math
 
 from ..ops import registry as _registry
+from .naming import AttrScope  # noqa: F401  (MXNet's sym.contrib has it)
 from .random import uniform
 from .register import fn as _fn, make_function as _make
+from .symbol import Symbol  # noqa: F401  (MXNet's sym.contrib has it)
 
 __all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond (see control_flow)
 
