@@ -197,7 +197,7 @@ class Executor:
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
         if self._monitor is not None:
-            self._run_monitor()
+            self._run_monitor(bool(is_train))
         return self.outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -352,20 +352,28 @@ class Executor:
                         dict(self._grad_req), aux)
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, array)`` for each output (every entry of the graph's
-        outputs, and with `monitor_all` the argument arrays too) after each forward.
+        """Call ``callback(name, array)`` after each forward for the output of every operator
+        node, named ``<node>_output`` (``<node>_output<i>`` for several), and with
+        `monitor_all` for each operator's inputs too, named ``<node>_<argument>``, a variable
+        input also under its own name just before (MXNet's graph executor's names and order;
+        `mx.monitor.Monitor` installs itself here).
+
+        The values come from a second evaluation of the graph node by node in the forward's
+        mode (auxiliary states copied, so nothing moves twice; a random operator draws
+        again), made only while a callback is set. Gradients are not reported.
 
         Example: ``exe.set_monitor_callback(lambda n, a: print(n, a.shape))``.
         """
-        self._monitor = (callback, monitor_all)
+        self._monitor = (callback, bool(monitor_all))
 
-    def _run_monitor(self):
+    def _run_monitor(self, is_train):
+        from .node_values import report_ops
         callback, monitor_all = self._monitor
-        if monitor_all:
-            for n in self._arg_names:
-                callback(n, self.arg_dict[n])
-        for n, o in zip(self._symbol.list_outputs(), self.outputs):
-            callback(n, o)
+        ins = [self.aux_dict[n].copy() if n in self.aux_dict else self.arg_dict[n]
+               for n in self._input_names]
+        report_ops(self._symbol, self._input_names, ins,
+                   lambda name, op_name, array: callback(name, array), monitor_all, is_train,
+                   name_variables=True)
 
     def debug_str(self):
         """The bound graph as text, one node per line (see `Symbol.debug_str`)."""

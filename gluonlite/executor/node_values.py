@@ -1,0 +1,66 @@
+"""The value of every operator's output (and inputs) of a graph, for the tools that watch a
+graph run: `HybridBlock.register_op_hook` and the executor's monitor callback
+(`Executor.set_monitor_callback`, which `mx.monitor.Monitor` installs), as MXNet's CachedOp
+and graph executor report them.
+
+The compiled plan fuses and reuses buffers, so the values are taken from a second, plain
+evaluation of the graph node by node with the registry's kernels (autograd paused), run only
+while a hook or monitor is installed: the compiled path itself stays untouched.
+"""
+from .. import autograd
+
+__all__ = ["report_ops"]
+
+
+# Operators MXNet registers without input names (no FListInputNames): its monitor calls
+# their inputs ``input0, input1, ...`` instead of ``data``.
+_UNNAMED_INPUTS = frozenset((
+    "Activation", "Cast", "Flatten", "Reshape", "SliceChannel", "SwapAxis", "clip",
+    "expand_dims", "norm", "slice", "slice_axis", "transpose"))
+
+
+def _input_names(node):
+    if node.op.variadic or node.op.name in _UNNAMED_INPUTS:
+        return None
+    return node.op.input_names(node.params)
+
+
+def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
+               name_variables=False):
+    """Evaluate graph `out` on `args` (NDArrays aligned with `input_names`) node by node,
+    calling ``callback(name, op_name, array)`` for each operator output named
+    ``<node>_output`` (``<node>_output<i>`` for several) and, with `monitor_all`, each input
+    named ``<node>_<argument name>`` (``<node>_input<i>`` when the operator does not name its
+    arguments).
+
+    Args:
+        is_train: the mode the operators run in (as the watched forward ran). Arrays an
+            operator updates in place in training (BatchNorm's moving statistics) must be
+            given as copies; a random operator (Dropout) draws again.
+        name_variables: with `monitor_all`, an input that is a variable is also reported
+            under its own name just before (as MXNet's graph executor does; its op_name is
+            ``'null'``).
+    """
+    from ..ndarray.invoke import invoke
+    from ..symbol.symbol import topo_nodes
+    values = {}
+    by_name = dict(zip(input_names, args))
+    ctx = args[0].context if args else None
+    with autograd.pause(train_mode=is_train):
+        for node in topo_nodes(out.outputs):
+            if node.op is None:
+                values[(id(node), 0)] = by_name[node.name]
+                continue
+            ins = [values[(id(src), idx)] for src, idx in node.inputs]
+            if monitor_all:
+                names = _input_names(node)
+                for i, (a, (src, _)) in enumerate(zip(ins, node.inputs)):
+                    if name_variables and src.op is None:
+                        callback(src.name, "null", a)
+                    label = names[i] if names and i < len(names) else f"input{i}"
+                    callback(f"{node.name}_{label}", node.op.name, a)
+            outs = invoke(node.op, ins, node.attrs, ctx)
+            for i, o in enumerate(outs):
+                values[(id(node), i)] = o
+                label = "output" if len(outs) == 1 else f"output{i}"
+                callback(f"{node.name}_{label}", node.op.name, o)
