@@ -85,6 +85,7 @@ class DataParallelExecutorGroup:
         slices: the part of the batch each one computes (`split_input_slice`).
         input_axes: {input name: its batch axis} (-1: fed whole to every context).
         output_axes: the batch axis of each output (-1: the first context's is taken).
+        param_names: the parameters' names (for MXNet's ``_exec_group.param_names``).
 
     Example::
 
@@ -93,12 +94,13 @@ class DataParallelExecutorGroup:
         y = group.outputs[0]        # the whole batch's output
     """
 
-    def __init__(self, executors, slices, input_axes, output_axes):
+    def __init__(self, executors, slices, input_axes, output_axes, param_names=()):
         self.execs = list(executors)
         self.slices = list(slices)
         self.contexts = [e._ctx for e in self.execs]
         self.input_axes = dict(input_axes)
         self.output_axes = list(output_axes)
+        self.param_names = list(param_names)
 
     # ---- the first context's arrays, as an Executor's ---------------------------------------
     @property

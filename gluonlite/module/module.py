@@ -12,7 +12,9 @@ import warnings
 from collections import OrderedDict
 
 from .. import initializer as init_mod
+from .. import ndarray as nd
 from .. import optimizer as opt
+from ..base import MXNetError
 from ..context import Context, current_context
 from ..io import DataDesc
 from .base_module import BaseModule
@@ -34,9 +36,13 @@ def _parse_shapes(what, names, shapes):
     """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`,
     in any order (as MXNet, the batch's arrays then come in the order of `shapes`).
 
+    Labels may be left out altogether (None), as for inference.
+
     Raises:
         ValueError: the names differ from `names` (the message lists both).
     """
+    if what == "label" and shapes is None:
+        return []
     descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in (shapes or [])]
     given = [d.name for d in descs]
     if sorted(given) != sorted(names):
@@ -250,7 +256,7 @@ class Module(BaseModule):
                 for d in self._data_shapes + self._label_shapes}
         out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
                     for i in range(len(self.output_names))]
-        return DataParallelExecutorGroup(execs, slices, axes, out_axes)
+        return DataParallelExecutorGroup(execs, slices, axes, out_axes, self._param_names)
 
     def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None):
         reqs = {}
@@ -288,7 +294,9 @@ class Module(BaseModule):
             src = src or {}
             missing = [n for n in names if n not in src]
             if missing and not allow_missing:
-                raise ValueError(f"Module: {what} lacks {missing}")
+                # MXNet's tests expect its RuntimeError here
+                raise MXNetError(f"Module: {what} lacks {missing} (pass allow_missing=True to "
+                                 "initialize them instead)")
             extra = [n for n in src if n not in names]
             if extra and not allow_extra:
                 raise ValueError(f"Module: {what} has {extra}, which the symbol does not use "
@@ -319,8 +327,9 @@ class Module(BaseModule):
         (e.g. an `init.LSTMBias` given to a cell's bias).
 
         Raises:
-            ValueError: not bound; a parameter missing from `arg_params` (unless
-                allow_missing) or an extra one (unless allow_extra); a shape mismatch.
+            ValueError: not bound; an extra parameter in `arg_params` (unless allow_extra); a
+                shape mismatch.
+            MXNetError: a parameter missing from `arg_params` (unless allow_missing).
         """
         if self.params_initialized and not force_init:
             warnings.warn("Module.init_params: parameters already initialized and "
@@ -343,11 +352,27 @@ class Module(BaseModule):
                    allow_extra=False):
         """Copy `arg_params` and `aux_params` (name -> NDArray) into the module.
 
+        As MXNet: without `allow_missing` this is `init_params` from the given values (names
+        the symbol does not use are ignored); with it, only the given parameters are copied
+        (the others keep their values) and names the symbol does not use are refused unless
+        `allow_extra`.
+
         Raises:
-            ValueError: as `init_params`.
+            ValueError: as `init_params`; with allow_missing, an unused name (unless
+                allow_extra).
+            MXNetError: a parameter missing (unless allow_missing).
         """
-        self.init_params(None, arg_params or {}, aux_params or {}, allow_missing,
-                         force_init, allow_extra)
+        if not allow_missing:
+            self.init_params(None, arg_params or {}, aux_params or {}, allow_missing,
+                             force_init, allow_extra)
+            return
+        if self.params_initialized and not force_init:
+            warnings.warn("Module.set_params: parameters already initialized and "
+                          "force_init=False; call ignored", stacklevel=2)
+            return
+        self._check_bound("set_params")
+        self._copy_params(arg_params, aux_params, True, allow_extra)
+        self.params_initialized = True
 
     def get_params(self):
         """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray."""
@@ -374,8 +399,9 @@ class Module(BaseModule):
         """
         self._check_ready("forward")
         data = list(data_batch.data or [])
-        label = list(data_batch.label or []) if self._label_names else []
-        if len(data) != len(self._data_names) or len(label) != len(self._label_names):
+        # bound without label shapes (inference), a batch's labels are not read (as MXNet)
+        label = list(data_batch.label or []) if self._label_shapes else []
+        if len(data) != len(self._data_names) or len(label) != len(self._label_shapes):
             raise ValueError(f"Module.forward: the batch has {len(data)} data and "
                              f"{len(label)} label arrays; the module takes data "
                              f"{self._data_names} and labels {self._label_names}")
@@ -403,6 +429,8 @@ class Module(BaseModule):
         """Gradients of the outputs (`out_grads`, default ones) into the parameters' (and,
         with inputs_need_grad, the data's) gradient arrays."""
         self._check_ready("backward")
+        if all(r == "null" for r in self._exec._grad_req.values()):
+            return  # nothing bound for gradients (no parameters, no input grads): as MXNet
         self._exec.backward(out_grads)
 
     def get_outputs(self, merge_multi_context=True):
@@ -430,6 +458,64 @@ class Module(BaseModule):
             return self._exec.input_grads(self._data_names, merge_multi_context)
         grads = [self._exec.grad_dict[n] for n in self._data_names]
         return grads if merge_multi_context else [[g] for g in grads]
+
+    def _executors(self):
+        return (self._exec.execs if isinstance(self._exec, DataParallelExecutorGroup)
+                else [self._exec])
+
+    @property
+    def _exec_group(self):
+        """The executors as MXNet's `DataParallelExecutorGroup` (one per context; MXNet's
+        tests read ``_exec_group.execs`` and ``_exec_group.param_names``)."""
+        self._check_bound("_exec_group")
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            return self._exec
+        batch = self._data_shapes[0].shape[0] if self._data_shapes[0].shape else 1
+        return DataParallelExecutorGroup([self._exec], [slice(0, batch)], {}, [],
+                                         self._param_names)
+
+    def get_states(self, merge_multi_context=True):
+        """The arrays of the `state_names` inputs: per state one NDArray (the contexts'
+        parts joined along axis 0), or with ``merge_multi_context=False`` the list of each
+        context's array (MXNet 1.9.1 only has the latter)."""
+        self._check_ready("get_states")
+        per = [[e.arg_dict[n] for e in self._executors()] for n in self._state_names]
+        if not merge_multi_context:
+            return per
+        return [p[0] if len(p) == 1 else nd.concat(*[a.as_in_context(p[0].context) for a in p],
+                                                   dim=0) for p in per]
+
+    def set_states(self, states=None, value=None):
+        """Set the `state_names` inputs from `states` (per state, the list of each context's
+        array as `get_states(merge_multi_context=False)` gives; or one whole-batch NDArray,
+        cut across the contexts) or fill them all with the scalar `value`.
+
+        Raises:
+            ValueError: neither or both of `states` and `value`; a wrong number of states.
+        """
+        self._check_ready("set_states")
+        if (states is None) == (value is None):
+            raise ValueError("Module.set_states: give exactly one of states and value")
+        execs = self._executors()
+        if value is not None:
+            for n in self._state_names:
+                for e in execs:
+                    e.arg_dict[n][:] = value
+            return
+        if len(states) != len(self._state_names):
+            raise ValueError(f"Module.set_states: got {len(states)} states for state_names "
+                             f"{self._state_names}")
+        slices = (self._exec.slices if isinstance(self._exec, DataParallelExecutorGroup)
+                  else [None])
+        for n, src in zip(self._state_names, states):
+            for k, (e, part) in enumerate(zip(execs, slices)):
+                if isinstance(src, (list, tuple)):
+                    value_k = src[k]
+                elif part is None:
+                    value_k = src
+                else:
+                    value_k = src.slice_axis(axis=0, begin=part.start, end=part.stop)
+                e.arg_dict[n][:] = value_k.as_in_context(e.arg_dict[n].context)
 
     def get_param_grads(self):
         """{parameter name: its gradient array} after `backward`."""
