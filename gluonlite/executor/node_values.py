@@ -64,3 +64,60 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
                 values[(id(node), i)] = o
                 label = "output" if len(outs) == 1 else f"output{i}"
                 callback(f"{node.name}_{label}", node.op.name, o)
+
+
+def report_grads(out, input_names, args, out_grads, callback, is_train=True):
+    """Evaluate graph `out` on `args` node by node, then its gradient from `out_grads` (one
+    raw array or None per output) node by node in reverse, calling ``callback(name, op_name,
+    array)`` for the gradient each operator node passes to each of its inputs, named
+    ``<node>_backward_output`` (``<node>_backward_output<i>`` for several inputs), as MXNet's
+    graph executor names its backward nodes' outputs. An input without a gradient (a label,
+    a node no gradient reaches) is reported as zeros.
+
+    Args:
+        is_train: the mode the forward ran in. Arrays updated in place in training
+            (BatchNorm's moving statistics) must be given as copies.
+    """
+    from ..ndarray.ndarray import NDArray
+    from ..ops.registry import RunCtx
+    from ..symbol.symbol import topo_nodes
+    by_name = dict(zip(input_names, args))
+    ctx = args[0].context if args else None
+    xp = ctx.xp
+    rc = RunCtx(bool(is_train), xp, True)
+    order = topo_nodes(out.outputs)
+    values = {}
+    for node in order:
+        if node.op is None:
+            values[(id(node), 0)] = by_name[node.name]._data
+            continue
+        xs = [values[(id(src), k)] for src, k in node.inputs]
+        for k, y in enumerate(node.op.forward(node.params, rc, xs)):
+            values[(id(node), k)] = y
+    grads = {}
+
+    def add(node, k, g):
+        slot = grads.setdefault(id(node), {})
+        slot[k] = g if k not in slot else slot[k] + g
+
+    for (node, k), g in zip(out.outputs, out_grads):
+        if g is not None:
+            add(node, k, g)
+    for node in reversed(order):
+        if node.op is None:
+            continue
+        got = grads.pop(id(node), None)
+        xs = [values[(id(src), k)] for src, k in node.inputs]
+        gxs = [None] * len(xs)
+        if got is not None and node.op.vjp is not None:
+            n_out = node.op.num_outputs(node.params)
+            ys = [values[(id(node), k)] for k in range(n_out)]
+            gys = [got.get(k) for k in range(n_out)]
+            need = [node.op.differentiable(i, node.params) for i in range(len(xs))]
+            gxs = list(node.op.vjp(node.params, rc, xs, ys, gys, need))
+        for i, ((src, k), x, gx) in enumerate(zip(node.inputs, xs, gxs)):
+            label = "backward_output" if len(xs) == 1 else f"backward_output{i}"
+            shown = xp.zeros_like(x) if gx is None else gx
+            callback(f"{node.name}_{label}", node.op.name, NDArray(shown, ctx))
+            if gx is not None:
+                add(src, k, gx)

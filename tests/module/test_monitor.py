@@ -1,8 +1,9 @@
 """`mx.monitor.Monitor` (`mx.mon`) installed on a `Module` (one and two contexts): what
 `toc` collects (names, order, `sort`, `pattern`, `interval`, `monitor_all`, a `stat_func`
 returning several arrays) and the lines `toc_print` logs, against MXNet 1.9.1
-(tests/fixtures/mxnet/monitor.json, made by tests/fixtures/make_monitor.py). MXNet's executor
-also reports gradients (``*_backward_*``); gluonlite's does not, so they are left out."""
+(tests/fixtures/mxnet/monitor.json, made by tests/fixtures/make_monitor.py). The gradients
+MXNet reports for inputs that get none (the data of the first layer, the label) are whatever
+its buffers held; gluonlite reports zeros there, so only their names are compared."""
 import json
 import logging
 import os
@@ -40,6 +41,9 @@ def _max_min(x):
     return [nd.max(x), nd.min(x)]
 
 
+NO_GRADIENT = ("fc1_backward_output0", "softmax_backward_output1")
+
+
 def _numbers(text):
     return [float(t) for t in text.split("\t") if t]
 
@@ -63,10 +67,11 @@ def test_toc_collects_what_mxnet_collects(case):
         else:
             mod.forward(batch, is_train=False)
         got = mon.toc()
-        want = [w for w in want if "_backward_" not in w[1]]
         assert [(s, n) for s, n, _ in got] == [(s, n) for s, n, _ in want], f"batch {b}"
         for (_, name, text), (_, _, want_text) in zip(got, want):
             assert text.endswith("\t")
+            if name in NO_GRADIENT:
+                continue
             np.testing.assert_allclose(_numbers(text), _numbers(want_text), rtol=1e-5,
                                        atol=1e-6, err_msg=f"batch {b} {name}")
 
