@@ -148,3 +148,24 @@ def test_bucketing_module_over_two_contexts_matches_one_context():
         results.append(mod.get_params()[0])
     for name, value in results[0].items():
         _close(results[1][name].asnumpy(), value.asnumpy())
+
+
+@pytest.mark.parametrize("update_on_kvstore", ["1", "0"])
+def test_a_checkpoint_with_optimizer_states_resumes_training_over_two_contexts(
+        update_on_kvstore, monkeypatch, tmp_path):
+    monkeypatch.setenv("MXNET_UPDATE_ON_KVSTORE", update_on_kvstore)
+    opt_params = {"learning_rate": 0.3, "momentum": 0.9}
+    it = mx.io.NDArrayIter(X, Y, batch_size=6, label_name="softmax_label")
+    straight = mx.mod.Module(_net(), context=TWO)
+    straight.fit(it, num_epoch=2, arg_params=_args(), optimizer="sgd",
+                 optimizer_params=opt_params)
+    first = mx.mod.Module(_net(), context=TWO)
+    first.fit(it, num_epoch=1, arg_params=_args(), optimizer="sgd",
+              optimizer_params=opt_params)
+    prefix = str(tmp_path / "net")
+    first.save_checkpoint(prefix, 1, save_optimizer_states=True)
+    resumed = mx.mod.Module.load(prefix, 1, load_optimizer_states=True, context=TWO)
+    resumed.fit(it, num_epoch=2, begin_epoch=1, optimizer="sgd", optimizer_params=opt_params)
+    want = straight.get_params()[0]
+    for name, value in resumed.get_params()[0].items():
+        _close(value.asnumpy(), want[name].asnumpy())
