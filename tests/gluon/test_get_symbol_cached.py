@@ -139,3 +139,28 @@ def test_a_hybridized_call_inside_a_larger_recorded_computation_reads_its_inputs
     assert len(s.list_arguments()) == len(by_role)
     ex = s.bind(mx.cpu(), dict(zip(s.list_arguments(), by_role)))
     np.testing.assert_allclose(ex.forward()[0].asnumpy(), y.asnumpy(), rtol=1e-6)
+
+
+class _TwoOutputs(mx.gluon.HybridBlock):
+    def hybrid_forward(self, F, x):
+        return F.relu(x) * 3, F.tanh(x) + 1
+
+
+@pytest.mark.parametrize("limit", [0, 10])
+def test_each_output_of_a_multi_output_call_is_its_own_entry(limit):
+    net = _TwoOutputs()
+    net.hybridize(inline_limit=limit)
+    x = nd.array([[-1.0, 0.5, 2.0]])
+    x.attach_grad()
+    with autograd.record():
+        a, b = net(x)
+        y = a * b
+    s = autograd.get_symbol(y)
+    ops = [n["op"] for n in json.loads(s.tojson())["nodes"] if n["op"] != "null"]
+    assert ("_CachedOp" in ops) == (limit == 0)
+    xs = x.asnumpy()
+    want = np.maximum(xs, 0) * 3 * (np.tanh(xs) + 1)
+    ex = s.bind(mx.cpu(), {s.list_arguments()[0]: x})
+    np.testing.assert_allclose(ex.forward()[0].asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(autograd.get_symbol(b).eval(
+        **{s.list_arguments()[0]: x})[0].asnumpy(), np.tanh(xs) + 1, rtol=1e-6)
