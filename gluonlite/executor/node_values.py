@@ -41,11 +41,15 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
             under its own name just before (as MXNet's graph executor does; its op_name is
             ``'null'``).
     """
-    from ..ndarray.invoke import invoke
+    from ..ndarray.ndarray import NDArray
+    from ..ops.registry import RunCtx
     from ..symbol.symbol import topo_nodes
     values = {}
     by_name = dict(zip(input_names, args))
     ctx = args[0].context if args else None
+    # the parsed attributes of each node (a loop node's body among them) on raw arrays, as
+    # the compiled plan runs them
+    rc = RunCtx(bool(is_train), ctx.xp if ctx is not None else None)
     with autograd.pause(train_mode=is_train):
         for node in topo_nodes(out.outputs):
             if node.op is None:
@@ -59,11 +63,13 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
                         callback(src.name, "null", a)
                     label = names[i] if names and i < len(names) else f"input{i}"
                     callback(f"{node.name}_{label}", node.op.name, a)
-            outs = invoke(node.op, ins, node.attrs, ctx)
-            for i, o in enumerate(outs):
-                values[(id(node), i)] = o
-                label = "output" if len(outs) == 1 else f"output{i}"
-                callback(f"{node.name}_{label}", node.op.name, o)
+            ys = node.op.forward(node.params, rc, [a._data for a in ins])
+            n = node.num_visible()
+            for i, y in enumerate(ys):
+                o = values[(id(node), i)] = NDArray(y, ctx)
+                if i < n:
+                    label = "output" if n == 1 else f"output{i}"
+                    callback(f"{node.name}_{label}", node.op.name, o)
 
 
 def report_grads(out, input_names, args, out_grads, callback, is_train=True):

@@ -135,3 +135,34 @@ def test_bad_arguments_are_refused_by_name():
     with pytest.raises(TypeError, match=r"Monitor: stat_func must return an NDArray or a list "
                                         r"of them; for 'data' it returned float"):
         mon.toc()
+
+
+def test_the_monitor_moves_no_statistic_twice_and_watches_loop_graphs():
+    d = mx.sym.var("data")
+    ex = mx.sym.BatchNorm(d, name="bn").simple_bind(mx.cpu(), data=(4, 3))
+    ex.arg_dict["data"][:] = nd.arange(12).reshape((4, 3))
+    seen = {}
+    ex.set_monitor_callback(lambda n, a: seen.__setitem__(n, a.asnumpy()))
+    ex.forward(is_train=True)
+    ex.backward(nd.ones((4, 3)))
+    # one training step moves the moving mean once: 0.9 * 0 + 0.1 * the batch mean
+    np.testing.assert_allclose(ex.aux_dict["bn_moving_mean"].asnumpy(), [0.45, 0.55, 0.65],
+                               rtol=1e-6)
+    np.testing.assert_allclose(seen["bn_output"], ex.outputs[0].asnumpy(), rtol=1e-6)
+
+    def step(x, states):
+        s = states[0] + x * 2
+        return s, [s]
+
+    outs, _ = mx.sym.contrib.foreach(step, mx.sym.var("data"), [mx.sym.var("init")])
+    y = mx.sym.FullyConnected(outs, num_hidden=2, name="fc", flatten=False)
+    ex = y.simple_bind(mx.cpu(), data=(3, 2, 4), init=(2, 4))
+    ex.arg_dict["data"][:] = 1
+    ex.arg_dict["fc_weight"][:] = 0.5
+    seen = {}
+    ex.set_monitor_callback(lambda n, a: seen.__setitem__(n, a.asnumpy()))
+    ex.forward(is_train=True)
+    ex.backward(nd.ones((3, 2, 2)))
+    np.testing.assert_allclose(seen["fc_output"], ex.outputs[0].asnumpy(), rtol=1e-6)
+    # d(sum of fc)/d(fc weight): the sum over rows of the loop's outputs 2, 4, 6
+    np.testing.assert_allclose(seen["fc_backward_output1"], np.full((2, 4), 24.0))
