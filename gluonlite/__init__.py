@@ -26,7 +26,8 @@ from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape,  # noqa: E
 
 
 # MXNet's short names for its namespaces.
-_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "viz": "visualization"}
+_ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "viz": "visualization",
+            "mon": "monitor"}
 
 
 def __getattr__(attr):

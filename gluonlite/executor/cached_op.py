@@ -4,8 +4,25 @@ from .. import autograd_tape
 from ..ndarray.ndarray import NDArray
 from .hooks import apply_graph_passes
 from .plan import compile_plan
+from ..symbol.symbol import topo_nodes
 
-__all__ = ["CachedOp"]
+__all__ = ["CachedOp", "GraphCall"]
+
+
+class GraphCall:
+    """What a hybridized call leaves on its autograd tape node for `autograd.get_symbol`.
+
+    Attributes:
+        subgraph: the Symbol the call ran (its inputs in ``list_inputs()`` order are the tape
+            node's inputs, its outputs the node's outputs).
+        inline: whether `get_symbol` writes the subgraph's nodes into the history (MXNet's
+            inlining of a small graph) or one ``_CachedOp`` node holding the subgraph.
+    """
+
+    __slots__ = ("subgraph", "inline")
+
+    def __init__(self, subgraph, inline):
+        self.subgraph, self.inline = subgraph, inline
 
 
 class CachedOp:
@@ -17,6 +34,9 @@ class CachedOp:
         static_alloc: preallocate every temporary buffer once and reuse it on every call.
         static_shape: also keep the input/output signature fixed: the plan of the first call
             is checked first, without building a signature key.
+        inline_limit: a graph of at most this many operator nodes, without `static_alloc`,
+            shows in `autograd.get_symbol` as its nodes; a larger one as one ``_CachedOp``
+            node holding it (MXNet's rule; it changes nothing else here).
 
     Example::
 
@@ -24,7 +44,9 @@ class CachedOp:
         out, = op(x, w, b)
     """
 
-    def __init__(self, symbol, static_alloc=False, static_shape=False):
+    def __init__(self, symbol, static_alloc=False, static_shape=False, inline_limit=2):
+        n_ops = sum(1 for n in topo_nodes(symbol.outputs) if n.op is not None)
+        self._history = GraphCall(symbol, not static_alloc and n_ops <= inline_limit)
         self.symbol = apply_graph_passes(symbol)
         self.static_alloc = bool(static_alloc)
         self.static_shape = bool(static_shape)
@@ -88,7 +110,8 @@ class CachedOp:
         if saved is not None:
             def vjp(gys, need, dests=None, _plan=plan, _saved=saved):
                 return _plan.backward(_saved, gys, dests=dests)
-            autograd_tape.record_node(list(args), vjp, results, "CachedOp", dests_ok=True)
+            autograd_tape.record_node(list(args), vjp, results, "CachedOp", dests_ok=True,
+                                      call=self._history)
         return results
 
     def __repr__(self):

@@ -197,7 +197,7 @@ class Executor:
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
         if self._monitor is not None:
-            self._run_monitor()
+            self._run_monitor(bool(is_train))
         return self.outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -242,6 +242,9 @@ class Executor:
             buf = self.grad_dict.get(name) if self._grad_req.get(name) == "write" else None
             dests.append(buf._data if buf is not None and buf._data.flags.c_contiguous
                          else None)
+        if self._monitor is not None:
+            # before the plan's backward, which may write into the gradient buffers
+            self._run_monitor_backward(ogs, is_train)
         grads = plan.backward(saved, ogs, dests=dests)
         for name, g in zip(self._input_names, grads):
             req = self._grad_req.get(name, "null")
@@ -352,20 +355,39 @@ class Executor:
                         dict(self._grad_req), aux)
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, array)`` for each output (every entry of the graph's
-        outputs, and with `monitor_all` the argument arrays too) after each forward.
+        """Call ``callback(name, array)`` after each forward for the output of every operator
+        node, named ``<node>_output`` (``<node>_output<i>`` for several), and with
+        `monitor_all` for each operator's inputs too, named ``<node>_<argument>``, a variable
+        input also under its own name just before (MXNet's graph executor's names and order;
+        `mx.monitor.Monitor` installs itself here).
+
+        The values come from a second evaluation of the graph node by node in the forward's
+        mode (auxiliary states copied, so nothing moves twice; a random operator draws
+        again), made only while a callback is set. After each backward, the gradient each
+        operator passes to each input is reported too, named ``<node>_backward_output``
+        (``<node>_backward_output<i>`` for several inputs), from the same evaluation.
 
         Example: ``exe.set_monitor_callback(lambda n, a: print(n, a.shape))``.
         """
-        self._monitor = (callback, monitor_all)
+        self._monitor = (callback, bool(monitor_all))
 
-    def _run_monitor(self):
+    def _monitor_inputs(self):
+        # auxiliary states as copies: the second evaluation must not move them again
+        return [self.aux_dict[n].copy() if n in self.aux_dict else self.arg_dict[n]
+                for n in self._input_names]
+
+    def _run_monitor(self, is_train):
+        from .node_values import report_ops
         callback, monitor_all = self._monitor
-        if monitor_all:
-            for n in self._arg_names:
-                callback(n, self.arg_dict[n])
-        for n, o in zip(self._symbol.list_outputs(), self.outputs):
-            callback(n, o)
+        report_ops(self._symbol, self._input_names, self._monitor_inputs(),
+                   lambda name, op_name, array: callback(name, array), monitor_all, is_train,
+                   name_variables=True)
+
+    def _run_monitor_backward(self, out_grads, is_train):
+        from .node_values import report_grads
+        callback, _ = self._monitor
+        report_grads(self._symbol, self._input_names, self._monitor_inputs(), out_grads,
+                     lambda name, op_name, array: callback(name, array), is_train)
 
     def debug_str(self):
         """The bound graph as text, one node per line (see `Symbol.debug_str`)."""

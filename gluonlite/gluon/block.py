@@ -538,9 +538,12 @@ class HybridBlock(Block):
                 trace again).
             static_alloc: keep every intermediate buffer between calls.
             static_shape: also keep input and output buffers fixed.
-            inline_limit, forward_bulk_size, backward_bulk_size: accepted for MXNet
-                compatibility; a child's graph is always part of its parent's here, and the
-                compiled plan runs as one step.
+            inline_limit: a graph of at most this many operators (without `static_alloc`)
+                shows in `autograd.get_symbol` as its operators, a larger one as one
+                ``_CachedOp`` node holding the graph, as in MXNet (it changes nothing else).
+            forward_bulk_size, backward_bulk_size: accepted for MXNet compatibility; a
+                child's graph is always part of its parent's here, and the compiled plan runs
+                as one step.
 
         Raises:
             NotImplementedError: a `backend` (partition with GLUONLITE_SUBGRAPH_BACKEND).
@@ -719,7 +722,8 @@ class HybridBlock(Block):
                 warnings.warn(f"The {s.name} input to HybridBlock {self.name} is not used by "
                               "any computation. Is this intended?", stacklevel=4)
         op = CachedOp(out, static_alloc=self._flags.get("static_alloc", False),
-                      static_shape=self._flags.get("static_shape", False))
+                      static_shape=self._flags.get("static_shape", False),
+                      inline_limit=self._flags.get("inline_limit", 2))
         return op, slots, out_fmt, (inputs, out), flatten(list(args), _is_leaf)[1]
 
     def _call_cached_op(self, *args):

@@ -6,6 +6,8 @@
 import logging
 import time
 
+import numpy as np
+
 from .. import metric as metric_mod
 from .. import ndarray as nd
 from ..initializer import Uniform
@@ -133,12 +135,20 @@ class BaseModule:
             merge_batches: per output the batches concatenated (one NDArray when there is
             one output and not always_output_list); else per batch the list of outputs.
 
+        An NDArray (or numpy array) given as `eval_data` is one batch: its first output is
+        returned, as in MXNet.
+
         Raises:
             ValueError: batches with different numbers of outputs when merging.
 
         Example: ``probs = mod.predict(test_iter)``.
         """
         self._check_ready("predict")
+        if isinstance(eval_data, (nd.NDArray, np.ndarray)):
+            from ..io import DataBatch
+            self.forward(DataBatch([nd.array(eval_data) if isinstance(eval_data, np.ndarray)
+                                    else eval_data]), is_train=False)
+            return self.get_outputs()[0]
         output_list = [[out.copy() for out in outputs] for outputs, _, _ in
                        self.iter_predict(eval_data, num_batch, reset, sparse_row_id_fn)]
         if not output_list or not merge_batches:

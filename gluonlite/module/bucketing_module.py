@@ -64,7 +64,11 @@ class BucketingModule(BaseModule):
         self._preload_params = None
 
     def _call_sym_gen(self, key):
-        return self._sym_gen(key)
+        # a fresh NameManager per call, as MXNet: automatic names (embedding0_weight) are
+        # the same in every bucket and whatever was built before
+        from ..name import NameManager
+        with NameManager():
+            return self._sym_gen(key)
 
     def _reset_bind(self):
         self.binded = False

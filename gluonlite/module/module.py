@@ -12,10 +12,13 @@ import warnings
 from collections import OrderedDict
 
 from .. import initializer as init_mod
+from .. import ndarray as nd
 from .. import optimizer as opt
+from ..base import MXNetError
 from ..context import Context, current_context
 from ..io import DataDesc
 from .base_module import BaseModule
+from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
 
 __all__ = ["Module"]
 
@@ -33,9 +36,13 @@ def _parse_shapes(what, names, shapes):
     """[DataDesc] for `shapes` ((name, shape) pairs or DataDesc), one per name in `names`,
     in any order (as MXNet, the batch's arrays then come in the order of `shapes`).
 
+    Labels may be left out altogether (None), as for inference.
+
     Raises:
         ValueError: the names differ from `names` (the message lists both).
     """
+    if what == "label" and shapes is None:
+        return []
     descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in (shapes or [])]
     given = [d.name for d in descs]
     if sorted(given) != sorted(names):
@@ -51,15 +58,20 @@ class Module(BaseModule):
         symbol: the network's output Symbol.
         data_names: the symbol's data inputs (default ``('data',)``).
         label_names: its label inputs (default ``('softmax_label',)``; None for none).
-        context: the Context (or a list holding one) to compute on.
+        context: the Context, or a list of them: the batch is then split across them
+            (data parallelism; see `DataParallelExecutorGroup`), each computing its part
+            with its own copy of the parameters, and `update` sums their gradients through
+            the kvstore, so the numbers are those of one context on the whole batch.
+        work_load_list: with several contexts, the share of the batch each one gets
+            (default equal shares).
         logger: where `fit` logs.
         fixed_param_names: parameters that get no gradient.
         state_names: inputs fed like parameters but never initialized (kept as given).
 
     Raises:
         ValueError: a data, label or state name that is not an argument of `symbol`
-            (label names that are not are dropped with a warning, as in MXNet).
-        NotImplementedError: several contexts (data parallelism is not provided).
+            (label names that are not are dropped with a warning, as in MXNet); a
+            work_load_list whose length is not the number of contexts.
 
     Example::
 
@@ -74,13 +86,17 @@ class Module(BaseModule):
                  logger=logging, context=None, work_load_list=None, fixed_param_names=None,
                  state_names=None, group2ctxs=None, compression_params=None):
         super().__init__(logger=logger)
-        if isinstance(context, (list, tuple)):
-            if len(context) != 1:
-                raise NotImplementedError(f"Module: {len(context)} contexts given; data "
-                                          "parallelism over several devices is not "
-                                          "provided, pass one Context")
-            context = context[0]
-        self._context = Context(context) if context is not None else current_context()
+        contexts = list(context) if isinstance(context, (list, tuple)) else [context]
+        if not contexts:
+            raise ValueError("Module: context is an empty list; give at least one Context")
+        self._contexts = [Context(c) if c is not None else current_context() for c in contexts]
+        self._context = self._contexts[0]
+        if work_load_list is None:
+            work_load_list = [1] * len(self._contexts)
+        if len(work_load_list) != len(self._contexts):
+            raise ValueError(f"Module: work_load_list has {len(work_load_list)} entries for "
+                             f"{len(self._contexts)} contexts; give one per context")
+        self._work_load_list = list(work_load_list)
         self._symbol = symbol
         args = symbol.list_arguments()
         self._data_names = _names(data_names)
@@ -197,7 +213,7 @@ class Module(BaseModule):
         # a rebind keeps the parameter arrays themselves (other buckets may share them)
         share = shared_module._exec if shared_module is not None else (
             old if self.params_initialized else None)
-        exe = self._bind_executor(share)
+        exe = self._bind_group(share)
         if share is old and old is not None:
             changed = [n for n in self._param_names + self._aux_names
                        if exe.arg_dict.get(n, exe.aux_dict.get(n)) is not
@@ -219,7 +235,30 @@ class Module(BaseModule):
             self._copy_params(*self._preload_params)
             self._preload_params = None
 
-    def _bind_executor(self, shared_exec=None):
+    def _bind_group(self, shared=None):
+        """An Executor (one context) or a `DataParallelExecutorGroup` sharing `shared`'s
+        parameter arrays where names and shapes agree."""
+        if len(self._contexts) == 1:
+            if isinstance(shared, DataParallelExecutorGroup):
+                shared = shared.execs[0]
+            return self._bind_executor(self._context, self._data_shapes, self._label_shapes,
+                                       shared)
+        first = self._data_shapes[0]
+        axis = DataDesc.get_batch_axis(first.layout)
+        slices = split_input_slice(first.shape[axis if axis >= 0 else 0], self._work_load_list)
+        execs = []
+        for i, (ctx, part) in enumerate(zip(self._contexts, slices)):
+            mine = (shared.execs[i] if isinstance(shared, DataParallelExecutorGroup)
+                    else shared)
+            execs.append(self._bind_executor(ctx, sliced_descs(self._data_shapes, part),
+                                             sliced_descs(self._label_shapes, part), mine))
+        axes = {d.name: DataDesc.get_batch_axis(d.layout)
+                for d in self._data_shapes + self._label_shapes}
+        out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
+                    for i in range(len(self.output_names))]
+        return DataParallelExecutorGroup(execs, slices, axes, out_axes, self._param_names)
+
+    def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None):
         reqs = {}
         for n in self._symbol.list_arguments():
             if n in self._param_names and n not in self._fixed_param_names:
@@ -228,10 +267,9 @@ class Module(BaseModule):
                 reqs[n] = "write"
             else:
                 reqs[n] = "null"
-        shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
-        types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
-        exe = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types,
-                                       **shapes)
+        shapes = {d.name: d.shape for d in data_shapes + label_shapes}
+        types = {d.name: d.dtype for d in data_shapes + label_shapes}
+        exe = self._symbol.simple_bind(context, grad_req=reqs, type_dict=types, **shapes)
         if shared_exec is None:
             return exe
         # the same NDArrays as the shared module's, so an update there is seen here
@@ -243,7 +281,7 @@ class Module(BaseModule):
                 if (n in self._param_names or n in self._aux_names) and n in other \
                         and tuple(other[n].shape) == tuple(mine[n].shape):
                     mine[n] = other[n]
-        return self._symbol.bind(self._context, args, grads, reqs, aux)
+        return self._symbol.bind(context, args, grads, reqs, aux)
 
     def _copy_params(self, arg_params, aux_params, allow_missing=True, allow_extra=True):
         """Copy the given parameters in (after checking them all, so a bad one changes
@@ -256,7 +294,9 @@ class Module(BaseModule):
             src = src or {}
             missing = [n for n in names if n not in src]
             if missing and not allow_missing:
-                raise ValueError(f"Module: {what} lacks {missing}")
+                # MXNet's tests expect its RuntimeError here
+                raise MXNetError(f"Module: {what} lacks {missing} (pass allow_missing=True to "
+                                 "initialize them instead)")
             extra = [n for n in src if n not in names]
             if extra and not allow_extra:
                 raise ValueError(f"Module: {what} has {extra}, which the symbol does not use "
@@ -271,7 +311,13 @@ class Module(BaseModule):
                     todo.append((dest[n], src[n]))
         for dest, value in todo:
             dest[:] = value
+        self._broadcast_params()
         return left
+
+    def _broadcast_params(self):
+        # the other contexts' copies take the first context's values
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            self._exec.broadcast(self._param_names + self._aux_names)
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
                     allow_missing=False, force_init=False, allow_extra=False):
@@ -281,8 +327,9 @@ class Module(BaseModule):
         (e.g. an `init.LSTMBias` given to a cell's bias).
 
         Raises:
-            ValueError: not bound; a parameter missing from `arg_params` (unless
-                allow_missing) or an extra one (unless allow_extra); a shape mismatch.
+            ValueError: not bound; an extra parameter in `arg_params` (unless allow_extra); a
+                shape mismatch.
+            MXNetError: a parameter missing from `arg_params` (unless allow_missing).
         """
         if self.params_initialized and not force_init:
             warnings.warn("Module.init_params: parameters already initialized and "
@@ -298,23 +345,44 @@ class Module(BaseModule):
         arrays = {**self._exec.arg_dict, **self._exec.aux_dict}
         for name in sorted(todo):
             initializer(init_mod.InitDesc(name, attrs.get(name)), arrays[name])
+        self._broadcast_params()
         self.params_initialized = True
 
     def set_params(self, arg_params, aux_params=None, allow_missing=False, force_init=True,
                    allow_extra=False):
         """Copy `arg_params` and `aux_params` (name -> NDArray) into the module.
 
+        As MXNet: without `allow_missing` this is `init_params` from the given values (names
+        the symbol does not use are ignored); with it, only the given parameters are copied
+        (the others keep their values) and names the symbol does not use are refused unless
+        `allow_extra`.
+
         Raises:
-            ValueError: as `init_params`.
+            ValueError: as `init_params`; with allow_missing, an unused name (unless
+                allow_extra).
+            MXNetError: a parameter missing (unless allow_missing).
         """
-        self.init_params(None, arg_params or {}, aux_params or {}, allow_missing,
-                         force_init, allow_extra)
+        if not allow_missing:
+            self.init_params(None, arg_params or {}, aux_params or {}, allow_missing,
+                             force_init, allow_extra)
+            return
+        if self.params_initialized and not force_init:
+            warnings.warn("Module.set_params: parameters already initialized and "
+                          "force_init=False; call ignored", stacklevel=2)
+            return
+        self._check_bound("set_params")
+        self._copy_params(arg_params, aux_params, True, allow_extra)
+        self.params_initialized = True
 
     def get_params(self):
         """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray."""
         if not self.binded and self._preload_params is not None:
             return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            # as MXNet, the mean of the copies (auxiliary states move apart per context)
+            return ({n: self._exec.averaged(n) for n in self._param_names},
+                    {n: self._exec.averaged(n) for n in self._aux_names})
         return ({n: self._exec.arg_dict[n].copy() for n in self._param_names},
                 {n: self._exec.aux_dict[n].copy() for n in self._aux_names})
 
@@ -331,8 +399,9 @@ class Module(BaseModule):
         """
         self._check_ready("forward")
         data = list(data_batch.data or [])
-        label = list(data_batch.label or []) if self._label_names else []
-        if len(data) != len(self._data_names) or len(label) != len(self._label_names):
+        # bound without label shapes (inference), a batch's labels are not read (as MXNet)
+        label = list(data_batch.label or []) if self._label_shapes else []
+        if len(data) != len(self._data_names) or len(label) != len(self._label_shapes):
             raise ValueError(f"Module.forward: the batch has {len(data)} data and "
                              f"{len(label)} label arrays; the module takes data "
                              f"{self._data_names} and labels {self._label_names}")
@@ -360,19 +429,93 @@ class Module(BaseModule):
         """Gradients of the outputs (`out_grads`, default ones) into the parameters' (and,
         with inputs_need_grad, the data's) gradient arrays."""
         self._check_ready("backward")
+        if all(r == "null" for r in self._exec._grad_req.values()):
+            return  # nothing bound for gradients (no parameters, no input grads): as MXNet
         self._exec.backward(out_grads)
 
     def get_outputs(self, merge_multi_context=True):
-        """The outputs of the last `forward` (a list of NDArrays)."""
+        """The outputs of the last `forward`.
+
+        Args:
+            merge_multi_context: True: one NDArray per output (the contexts' parts joined
+                along the batch axis); False: per output, the list of each context's part.
+        """
         self._check_ready("get_outputs")
-        return list(self._exec.outputs)
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            if merge_multi_context:
+                return self._exec.outputs
+            return self._exec.outputs_per_context()
+        outs = list(self._exec.outputs)
+        return outs if merge_multi_context else [[o] for o in outs]
 
     def get_input_grads(self, merge_multi_context=True):
-        """The gradients of the data inputs after `backward` (needs inputs_need_grad)."""
+        """The gradients of the data inputs after `backward` (needs inputs_need_grad), in
+        `data_names` order; `merge_multi_context` as in `get_outputs`."""
         self._check_ready("get_input_grads")
         if not self.inputs_need_grad:
             raise ValueError("Module.get_input_grads: bind with inputs_need_grad=True")
-        return [self._exec.grad_dict[n] for n in self._data_names]
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            return self._exec.input_grads(self._data_names, merge_multi_context)
+        grads = [self._exec.grad_dict[n] for n in self._data_names]
+        return grads if merge_multi_context else [[g] for g in grads]
+
+    def _executors(self):
+        return (self._exec.execs if isinstance(self._exec, DataParallelExecutorGroup)
+                else [self._exec])
+
+    @property
+    def _exec_group(self):
+        """The executors as MXNet's `DataParallelExecutorGroup` (one per context; MXNet's
+        tests read ``_exec_group.execs`` and ``_exec_group.param_names``)."""
+        self._check_bound("_exec_group")
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            return self._exec
+        batch = self._data_shapes[0].shape[0] if self._data_shapes[0].shape else 1
+        return DataParallelExecutorGroup([self._exec], [slice(0, batch)], {}, [],
+                                         self._param_names)
+
+    def get_states(self, merge_multi_context=True):
+        """The arrays of the `state_names` inputs: per state one NDArray (the contexts'
+        parts joined along axis 0), or with ``merge_multi_context=False`` the list of each
+        context's array (MXNet 1.9.1 only has the latter)."""
+        self._check_ready("get_states")
+        per = [[e.arg_dict[n] for e in self._executors()] for n in self._state_names]
+        if not merge_multi_context:
+            return per
+        return [p[0] if len(p) == 1 else nd.concat(*[a.as_in_context(p[0].context) for a in p],
+                                                   dim=0) for p in per]
+
+    def set_states(self, states=None, value=None):
+        """Set the `state_names` inputs from `states` (per state, the list of each context's
+        array as `get_states(merge_multi_context=False)` gives; or one whole-batch NDArray,
+        cut across the contexts) or fill them all with the scalar `value`.
+
+        Raises:
+            ValueError: neither or both of `states` and `value`; a wrong number of states.
+        """
+        self._check_ready("set_states")
+        if (states is None) == (value is None):
+            raise ValueError("Module.set_states: give exactly one of states and value")
+        execs = self._executors()
+        if value is not None:
+            for n in self._state_names:
+                for e in execs:
+                    e.arg_dict[n][:] = value
+            return
+        if len(states) != len(self._state_names):
+            raise ValueError(f"Module.set_states: got {len(states)} states for state_names "
+                             f"{self._state_names}")
+        slices = (self._exec.slices if isinstance(self._exec, DataParallelExecutorGroup)
+                  else [None])
+        for n, src in zip(self._state_names, states):
+            for k, (e, part) in enumerate(zip(execs, slices)):
+                if isinstance(src, (list, tuple)):
+                    value_k = src[k]
+                elif part is None:
+                    value_k = src
+                else:
+                    value_k = src.slice_axis(axis=0, begin=part.start, end=part.stop)
+                e.arg_dict[n][:] = value_k.as_in_context(e.arg_dict[n].context)
 
     def get_param_grads(self):
         """{parameter name: its gradient array} after `backward`."""
@@ -386,8 +529,12 @@ class Module(BaseModule):
         """Make the optimizer that `update` applies.
 
         Args:
-            kvstore: 'local', 'device', None or a KVStore: with one context, updates are
-                made here, as MXNet does ('dist_*' stores are not provided).
+            kvstore: 'local', 'device', None or a KVStore. As in MXNet: a name with one
+                context means no store (updates are made here); with several contexts (or a
+                KVStore given) the contexts' gradients are summed in the store, which also
+                runs the optimizer (update on kvstore) unless MXNET_UPDATE_ON_KVSTORE=0 or,
+                for 'local', a parameter has more than 16M elements ('dist_*' stores are not
+                provided).
             optimizer: an Optimizer, or a name for `mx.optimizer.create` given
                 `optimizer_params` (rescale_grad defaults to 1 / batch size).
             optimizer_params: dict or pairs of the optimizer's arguments.
@@ -412,7 +559,13 @@ class Module(BaseModule):
         axis = DataDesc.get_batch_axis(desc.layout)
         batch_size = desc.shape[axis if axis >= 0 else 0]
         rescale_grad = 1.0 / batch_size
-        idx2name = dict(enumerate(self._param_names))
+        kv, update_on_kv = self._create_kvstore(kvstore)
+        n_dev = len(self._contexts)
+        if update_on_kv:
+            idx2name = dict(enumerate(self._param_names))
+        else:  # one optimizer state per parameter and context, as MXNet's indices
+            idx2name = {i * n_dev + k: n for i, n in enumerate(self._param_names)
+                        for k in range(n_dev)}
         if isinstance(optimizer, str):
             params = dict(optimizer_params)
             params.setdefault("rescale_grad", rescale_grad)
@@ -426,12 +579,56 @@ class Module(BaseModule):
             if not optimizer.idx2name:
                 optimizer.idx2name = dict(idx2name)
         self._optimizer = optimizer
-        self._kvstore, self._update_on_kvstore = None, False
-        self._updater = opt.get_updater(optimizer)
+        self._kvstore, self._update_on_kvstore = kv, update_on_kv
+        # the key of each parameter in the store and the optimizer (modules borrowing this
+        # optimizer, as BucketingModule's buckets, use the same ones)
+        self._param_index = {n: i for i, n in enumerate(self._param_names)}
+        if kv is not None:
+            if update_on_kv:
+                kv.set_optimizer(optimizer)
+            for name, i in self._param_index.items():
+                kv.init(i, self._exec.arg_dict[name])
+                if update_on_kv:
+                    kv.pull(i, self._copies(name))
+        # with update on kvstore, the store's updater holds the states (saved from there)
+        self._updater = kv._updater if update_on_kv else opt.get_updater(optimizer)
         self.optimizer_initialized = True
         if self._preload_opt_states is not None:
             self.load_optimizer_states(self._preload_opt_states)
             self._preload_opt_states = None
+
+    def _create_kvstore(self, kvstore):
+        """(store, update on it) as MXNet's `model._create_kvstore` chooses them."""
+        import os
+        import numpy as np
+        from .. import kvstore as kvs
+        update_on_kv = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
+        if kvstore is None:
+            return None, False
+        if isinstance(kvstore, str):
+            if len(self._contexts) == 1:
+                return None, False
+            kv = kvs.create(kvstore)
+            sizes = [int(np.prod(self._exec.arg_dict[n].shape)) for n in self._param_names]
+            if kvstore == "local" and max(sizes, default=0) > 1024 * 1024 * 16:
+                update_on_kv = False
+        elif isinstance(kvstore, kvs.KVStoreBase):
+            kv = kvstore
+        else:
+            raise TypeError(f"Module.init_optimizer: kvstore must be a KVStore, a str or None, "
+                            f"got {type(kvstore).__name__}")
+        return kv, update_on_kv and kv.is_capable(kvs.KVStoreBase.OPTIMIZER)
+
+    def _copies(self, name):
+        """The arrays of parameter `name`, one per context."""
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            return self._exec.arrays_of(name)
+        return [self._exec.arg_dict[name]]
+
+    def _grad_copies(self, name):
+        if isinstance(self._exec, DataParallelExecutorGroup):
+            return self._exec.grads_of(name)
+        return [self._exec.grad_dict.get(name)]
 
     def borrow_optimizer(self, shared_module):
         """Use `shared_module`'s optimizer and its states (as bucket modules do)."""
@@ -441,6 +638,7 @@ class Module(BaseModule):
         self._kvstore = shared_module._kvstore
         self._update_on_kvstore = shared_module._update_on_kvstore
         self._updater = shared_module._updater
+        self._param_index = shared_module._param_index
         self.optimizer_initialized = True
 
     def update(self):
@@ -452,16 +650,31 @@ class Module(BaseModule):
         self._check_ready("update")
         if not self.optimizer_initialized:
             raise ValueError("Module.update: call init_optimizer() first")
-        index, grads, weights = [], [], []
-        for i, name in enumerate(self._param_names):
-            grad = self._exec.grad_dict.get(name)
-            if grad is None or self._exec._grad_req.get(name, "null") == "null":
+        n_dev = len(self._contexts)
+        per_dev = [([], [], []) for _ in range(n_dev)]
+        for name in self._param_names:
+            grads = self._grad_copies(name)
+            if grads[0] is None or self._exec._grad_req.get(name, "null") == "null":
                 continue
-            index.append(i)
-            grads.append(grad)
-            weights.append(self._exec.arg_dict[name])
-        if index:
-            self._updater(index, grads, weights)
+            i = self._param_index.get(name)
+            if i is None:
+                raise ValueError(f"Module.update: parameter {name!r} is not one the optimizer "
+                                 "was made for (init_optimizer on a module that has it)")
+            weights = self._copies(name)
+            if self._update_on_kvstore:
+                # the store sums the contexts' gradients, steps its copy, and hands it back
+                self._kvstore.pushpull(i, grads, out=weights)
+                continue
+            if self._kvstore is not None:
+                self._kvstore.pushpull(i, grads)  # every context's gradient is now the sum
+            for k, (g, w) in enumerate(zip(grads, weights)):
+                index, gs, ws = per_dev[k]
+                index.append(i * n_dev + k)
+                gs.append(g)
+                ws.append(w)
+        for index, grads, weights in per_dev:
+            if index:
+                self._updater(index, grads, weights)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         """Update `eval_metric` with `labels` and the last outputs (matched by name, as
@@ -471,9 +684,23 @@ class Module(BaseModule):
         """
         self._check_ready("update_metric")
         names = [d.name for d in self._label_shapes or []] or self._label_names
-        label_dict = OrderedDict(zip(names, labels or []))
-        preds = OrderedDict(zip(self.output_names, self.get_outputs()))
-        eval_metric.update_dict(label_dict, preds)
+        if not isinstance(self._exec, DataParallelExecutorGroup):
+            label_dict = OrderedDict(zip(names, labels or []))
+            preds = OrderedDict(zip(self.output_names, self.get_outputs()))
+            eval_metric.update_dict(label_dict, preds)
+            return
+        # as MXNet, once per context with its part of the labels (pre_sliced: labels is
+        # already one list per context)
+        axes = [DataDesc.get_batch_axis(d.layout) for d in self._label_shapes or []]
+        for k, (exe, part) in enumerate(zip(self._exec.execs, self._exec.slices)):
+            if pre_sliced:
+                mine = labels[k]
+            else:
+                mine = [lab if axis < 0 else lab.slice_axis(axis=axis, begin=part.start,
+                                                            end=part.stop)
+                        for lab, axis in zip(labels or [], axes or [0] * len(labels or []))]
+            eval_metric.update_dict(OrderedDict(zip(names, mine)),
+                                    OrderedDict(zip(self.output_names, exe.outputs)))
 
     def save_optimizer_states(self, fname):
         """Write the optimizer's states (the updater's serialized form) to `fname`.
@@ -549,6 +776,10 @@ class Module(BaseModule):
                   force_rebind=True, grad_req=self._grad_req)
 
     def install_monitor(self, mon):
-        """Install a `Monitor` on the executor (``mon.install(executor)``)."""
+        """Install a `mx.monitor.Monitor` on the executor (``mon.install(executor)``; on
+        each context's executor with several contexts)."""
         self._check_bound("install_monitor")
-        mon.install(self._exec)
+        execs = (self._exec.execs if isinstance(self._exec, DataParallelExecutorGroup)
+                 else [self._exec])
+        for exe in execs:
+            mon.install(exe)

@@ -263,7 +263,9 @@ def scatter_add(xp, target, i, rows):
 def _emb_vjp(p, rc, xs, ys, gys, need):
     idx, w = xs
     gw = rc.xp.zeros_like(w)
-    scatter_add(rc.xp, gw, idx.astype(np.int64).ravel(), gys[0].reshape(-1, w.shape[1]))
+    # out-of-range indices read the clipped row forward, so their gradient goes there too
+    i = rc.xp.clip(idx.astype(np.int64), 0, p.input_dim - 1).ravel()
+    scatter_add(rc.xp, gw, i, gys[0].reshape(-1, w.shape[1]))
     return None, gw
 
 

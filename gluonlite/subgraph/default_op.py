@@ -14,7 +14,8 @@ from .property import SubgraphProperty
 from .registry import register_subgraph_property
 from .selector import ContainOpSelector
 
-__all__ = ["DEFAULT_SUBGRAPH_OP", "DefaultSubgraphProperty", "default_subgraph_node"]
+__all__ = ["DEFAULT_SUBGRAPH_OP", "CACHED_OP", "DefaultSubgraphProperty",
+           "default_subgraph_node"]
 
 OP_NAME = "_default_subgraph_op"
 
@@ -135,6 +136,20 @@ DEFAULT_SUBGRAPH_OP.stateful = True
 DEFAULT_SUBGRAPH_OP.full_output_names = True
 if not registry.exists(OP_NAME):
     registry.add(DEFAULT_SUBGRAPH_OP)
+
+# `_CachedOp`: a hybridized call as `autograd.get_symbol` shows it when its graph is above the
+# block's inline_limit. The same rules as the node above; as in MXNet, its outputs are named
+# after the node and the subgraph's outputs ("node_0_dense0_fwd_output").
+CACHED_OP = Operator(
+    "_CachedOp", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
+    visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
+    vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
+    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux_mask=lambda p: subgraph_meta(p).aux_mask,
+    doc="_CachedOp(*inputs): a hybridized block's call recorded by autograd; runs the graph "
+        "in params['_subgraphs'][0] on the inputs (its variables, in list_inputs() order).")
+CACHED_OP.stateful = True
+if not registry.exists(CACHED_OP.name):
+    registry.add(CACHED_OP)
 
 
 def default_subgraph_node(symbol, subgraph_id, prefix=OP_NAME):

@@ -96,7 +96,7 @@ def test_module_errors():
     with pytest.raises(ValueError, match=r"Module: arg_params\['fc_weight'\] has shape "
                                          r"\(2, 4\), the symbol wants \(2, 3\)"):
         mod.init_params(arg_params={"fc_weight": nd.ones((2, 4)), "fc_bias": nd.ones((2,))})
-    with pytest.raises(ValueError, match=r"Module: arg_params lacks \['fc_bias'\]"):
+    with pytest.raises(mx.MXNetError, match=r"Module: arg_params lacks \['fc_bias'\]"):
         mod.init_params(arg_params={"fc_weight": nd.ones((2, 3))})
     # as MXNet 1.9.1: names the symbol does not use are ignored by set_params
     mod.set_params({"fc_weight": nd.ones((2, 3)), "fc_bias": nd.ones((2,)),
@@ -121,8 +121,10 @@ def test_module_errors():
                                          "for_training=True"):
         mod.bind(data_shapes=[("data", (1, 3))], for_training=False, inputs_need_grad=True,
                  force_rebind=True)
-    with pytest.raises(NotImplementedError, match="Module: 2 contexts given"):
-        mx.mod.Module(y, label_names=None, context=[mx.cpu(), mx.cpu()])
+    with pytest.raises(ValueError, match=r"Module: work_load_list has 3 entries for 2 contexts; "
+                                         "give one per context"):
+        mx.mod.Module(y, label_names=None, context=[mx.cpu(0), mx.cpu(1)],
+                      work_load_list=[1, 1, 1])
     with pytest.raises(TypeError, match="DataBatch: data must be a list of NDArrays, got "
                                         "NDArray"):
         mx.io.DataBatch(nd.ones((1, 3)))

@@ -122,7 +122,13 @@ def test_output_dict_and_monitor():
     exe.forward()
     assert list(exe.output_dict) == ["out_output"]
     assert exe.output_dict["out_output"].asnumpy().tolist() == [4.0, 10.0]
-    assert seen == ["out_output"]
+    # MXNet 1.9.1's graph executor reports every operator's output, in graph order
+    assert seen == ["mul_output", "out_output"]
+    seen.clear()
+    exe.set_monitor_callback(lambda name, arr: seen.append(name), monitor_all=True)
+    exe.forward()
+    assert seen == ["x", "mul_lhs", "w", "mul_rhs", "mul_output", "out_lhs", "x", "out_rhs",
+                    "out_output"]
 
 
 # ---- simple_bind, reshape, copy_params_from -----------------------------------------------
