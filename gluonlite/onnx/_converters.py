@@ -1623,27 +1623,31 @@ def _adjust_lighting(g, n, ins, e, w):
 
 @_reg("_image_resize")
 def _image_resize(g, n, ins, e, w):
-    from ..ops.image import _resize_size
+    # OpenCV's separable form with gluonlite's weights (rows, then columns, in float32, then
+    # rounded), as Gathers: ONNX Resize blends in another order and rounds integers apart
+    from ..ops.image import _axis_weights, _resize_size
     p, shape, dt = n.params, g.need_shape(n, 0), _np_dtype(g, n)
     if p.interp not in (0, 1):
         raise ExportError(f"interp={p.interp}: only 0 (nearest) and 1 (bilinear) are exported")
-    oh, ow = _resize_size(p, shape[-3], shape[-2])
-    nd = len(shape)
-    x = ins[0] if nd == 4 else g.unsqueeze(ins[0], [0])
-    x = g.node("Transpose", [x], perm=[0, 3, 1, 2])  # NCHW: Resize on the last two axes
-    if p.interp == 1:
-        x = _work_float(g, x, dt)
-        attrs = dict(mode="linear", coordinate_transformation_mode="half_pixel")
-    else:
-        attrs = dict(mode="nearest", coordinate_transformation_mode="asymmetric",
-                     nearest_mode="floor")
-    y = g.node("Resize", [x, "", "", g.node("Concat", [
-        g.node("Slice", [g.node("Shape", [x]), g.ints([0]), g.ints([2])]), g.ints([oh, ow])],
-        axis=0)], **attrs)
-    y = g.node("Transpose", [y], perm=[0, 2, 3, 1])
-    if p.interp == 1:
-        y = _saturated(g, y, dt, rounding=True)
-    return y if nd == 4 else g.squeeze(y, [0])
+    h, wd = shape[-3], shape[-2]
+    oh, ow = _resize_size(p, h, wd)
+    ax = len(shape) - 3
+    if p.interp == 0:
+        rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
+        cols = np.minimum((np.arange(ow) * (wd / ow)).astype(np.int64), wd - 1)
+        y = g.node("Gather", [ins[0], g.const(rows)], axis=ax)
+        return g.node("Gather", [y, g.const(cols)], axis=ax + 1)
+    work = np.float64 if dt == np.float64 else np.float32
+    x = _work_float(g, ins[0], dt)
+
+    def blend(x, n_in, n_out, axis, tail):
+        lo, hi, frac = _axis_weights(n_in, n_out)
+        frac = frac.astype(work).reshape((n_out,) + (1,) * tail)
+        a = g.node("Mul", [g.node("Gather", [x, g.const(lo)], axis=axis), g.const(1 - frac)])
+        b = g.node("Mul", [g.node("Gather", [x, g.const(hi)], axis=axis), g.const(frac)])
+        return g.node("Add", [a, b])
+    y = blend(blend(x, h, oh, ax, 2), wd, ow, ax + 1, 1)
+    return _saturated(g, y, dt, rounding=True)
 
 
 # ---- densities (float64 inside, as gluonlite computes them) ---------------------------------
