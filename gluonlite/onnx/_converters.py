@@ -1521,7 +1521,8 @@ def _selection(g, n, x, shape, k):
     sel = np.asarray(n.op.forward(n.params, RunCtx(False, np), [probe])[0])
     flat = g.node("Reshape", [x, g.ints(lead + [size])])
     nl = len(lead)
-    padded = g.node("Pad", [flat, g.ints([0] * nl + [1] + [0] * nl + [0])])
+    zero = g.const(np.zeros(lead + [1], _np_dtype(g, n)))
+    padded = g.node("Concat", [zero, flat], axis=nl)
     return g.node("Gather", [padded, g.const(np.rint(sel).astype(np.int64))], axis=nl)
 
 

@@ -10,6 +10,7 @@ values, so shape/axes inputs become attributes and weights computed from initial
 import numpy as np
 
 from .. import symbol as S
+from ..gluon.symbol_block import SymbolBlock
 
 __all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
 
@@ -231,7 +232,22 @@ def _cast(b, n, ins, a):
 
 @_reg("Where")
 def _where(b, n, ins, a):
-    return _call("where", ins[0].sym, ins[1].sym, ins[2].sym)
+    # ONNX broadcasts the three; gluonlite's where takes one shape (or a row condition)
+    shapes = []
+    for x in ins:
+        try:
+            shapes.append(x.const.shape if x.const is not None else
+                          _static_shape(b, x.sym, "Where"))
+        except ONNXImportError:
+            shapes.append(None)
+    syms = [x.sym for x in ins]
+    if None not in shapes and len(set(shapes)) > 1:
+        full = tuple(int(d) for d in np.broadcast_shapes(*shapes))
+        for k, sh in enumerate(shapes):
+            if sh != full:
+                y = _call("Reshape", syms[k], shape=(1,) * (len(full) - len(sh)) + tuple(sh))
+                syms[k] = _call("broadcast_to", y, shape=full)
+    return _call("where", *syms)
 
 
 @_reg("Clip")
@@ -500,6 +516,106 @@ def _pad(b, n, ins, a):
     return _call("Pad", ins[0].sym, mode=mode, pad_width=width, constant_value=value)
 
 
+# ---- scatters, masks, elementwise forms gluonlite composes ----------------------------------
+def _static_shape(b, x, what):
+    """x's shape from the graph inputs' static shapes (an error naming `what` if unknown)."""
+    try:
+        _, out, _ = x.infer_shape_partial(**{k: v for k, v in b.input_shapes.items()
+                                             if k in x.list_inputs()})
+    except Exception:
+        out = None
+    if not out or not out[0] or not all(d > 0 for d in out[0]):
+        raise ONNXImportError(f"{what} needs its data's shape at import (static input shapes)")
+    return tuple(int(d) for d in out[0])
+
+
+@_reg("ScatterND")
+def _scatter_nd(b, n, ins, a):
+    if a.get("reduction", b"none") not in (b"none", "none"):
+        raise ONNXImportError(f"reduction={a['reduction']!r} is not imported")
+    shape = _static_shape(b, ins[0].sym, "ScatterND")
+    rank = len(_static_shape(b, ins[1].sym, "ScatterND's indices")) if ins[1].const is None \
+        else ins[1].const.ndim
+    idx = _call("transpose", ins[1].sym, axes=(rank - 1,) + tuple(range(rank - 1)))
+    return _call("_scatter_set_nd", ins[0].sym, ins[2].sym, idx, shape=shape)
+
+
+@_reg("ScatterElements")
+def _scatter_elements(b, n, ins, a):
+    # the row-wise form (2-D data, one index per row along axis 1) is fill_element_0index
+    shape = _static_shape(b, ins[0].sym, "ScatterElements")
+    ishape = ins[1].const.shape if ins[1].const is not None else \
+        _static_shape(b, ins[1].sym, "ScatterElements' indices")
+    if a.get("reduction", b"none") not in (b"none", "none") or len(shape) != 2 or \
+            a.get("axis", 0) % 2 != 1 or tuple(ishape) != (shape[0], 1):
+        raise ONNXImportError("only ScatterElements of one entry per row of a matrix (axis 1, "
+                              "indices (rows, 1), no reduction) is imported")
+    flat = (-1,)
+    return _call("fill_element_0index", ins[0].sym, _call("Reshape", ins[2].sym, shape=flat),
+                 _call("Reshape", ins[1].sym, shape=flat))
+
+
+@_reg("Compress")
+def _compress(b, n, ins, a):
+    if a.get("axis") != 0:
+        raise ONNXImportError(f"Compress along axis {a.get('axis')} is not imported (axis 0)")
+    return _call("_contrib_boolean_mask", ins[0].sym, ins[1].sym)
+
+
+@_reg("Expand")
+def _expand(b, n, ins, a):
+    src, k = None, b
+    while k is not None and src is None:
+        src, k = k.shape_src.get(n.input[1]), k.outer
+    if src is not None:
+        return _call("broadcast_like", ins[0].sym, src)
+    shape = tuple(int(v) for v in _need_const(ins[1], "Expand's shape"))
+    x = ins[0].sym
+    xs = _static_shape(b, x, "Expand")
+    if len(shape) > len(xs):
+        x = _call("Reshape", x, shape=(1,) * (len(shape) - len(xs)) + xs)
+        xs = (1,) * (len(shape) - len(xs)) + xs
+    full = tuple(max(d, s) for d, s in zip(xs, (1,) * (len(xs) - len(shape)) + shape))
+    return _call("broadcast_to", x, shape=full)
+
+
+@_reg("Mod")
+def _mod(b, n, ins, a):
+    x, y = ins[0].sym, ins[1].sym
+    if not a.get("fmod", 0):  # the divisor's sign, as broadcast_mod
+        return _call("broadcast_mod", x, y)
+    r = _call("broadcast_mod", _call("abs", x), _call("abs", y))  # C's remainder
+    return _call("broadcast_mul", _call("sign", x), r)
+
+
+@_reg("IsNaN")
+def _isnan(b, n, ins, a):
+    return _call("broadcast_not_equal", ins[0].sym, ins[0].sym)
+
+
+@_reg("IsInf")
+def _isinf(b, n, ins, a):
+    x = ins[0].sym
+    pos, neg = a.get("detect_positive", 1), a.get("detect_negative", 1)
+    if pos and neg:
+        return _call("_equal_scalar", _call("abs", x), scalar=float("inf"))
+    return _call("_equal_scalar", x, scalar=float("inf") if pos else float("-inf"))
+
+
+@_reg("Round")
+def _round(b, n, ins, a):
+    # halves to even: floor, plus one above the half, plus the floor's parity at the half
+    # (infinities kept: their floor minus themselves is NaN)
+    x = ins[0].sym
+    f = _call("floor", x)
+    d = _call("broadcast_sub", x, f)
+    up = _call("_greater_scalar", d, scalar=0.5)
+    half = _call("broadcast_mul", _call("_equal_scalar", d, scalar=0.5),
+                 _call("_mod_scalar", f, scalar=2.0))
+    r = _call("broadcast_add", f, _call("broadcast_add", up, half))
+    return _call("where", _call("_equal_scalar", _call("abs", x), scalar=float("inf")), x, r)
+
+
 # ---- recurrent layers ------------------------------------------------------------------------
 _MODES = {"LSTM": "lstm", "GRU": "gru", "RNN": None}
 # ONNX gate k goes to MXNet gate _ONNX_TO_MX[op][k] (ONNX i o f c / z r h; MXNet i f g o / r z n)
@@ -726,7 +842,9 @@ def import_to_gluon(model_file, ctx=None):
         ctx: the context of the parameters (default cpu).
 
     Returns:
-        the SymbolBlock; call it with the ONNX graph's inputs in their order.
+        the SymbolBlock; call it with the ONNX graph's inputs in their order (inputs the
+        graph never reads, such as Crop's crop_like whose shape was fixed at export, are
+        taken and ignored).
 
     Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
     """
@@ -734,11 +852,35 @@ def import_to_gluon(model_file, ctx=None):
     model = _load(model_file)
     sym, arg, aux = import_model(model)
     init_names = {i.name for i in model.graph.initializer}
-    inputs = [S.var(i.name) for i in model.graph.input if i.name not in init_names]
-    block = gluon.SymbolBlock(sym, inputs)
+    used = set(sym.list_inputs())
+    # a graph input nothing reads (Crop's crop_like gives only its shape, fixed at export)
+    # is taken and dropped
+    all_inputs = [i for i in model.graph.input if i.name not in init_names]
+    inputs = [S.var(i.name) for i in all_inputs if i.name in used]
+    keep = [k for k, i in enumerate(all_inputs) if i.name in used]
+    block = _ImportedBlock(sym, inputs, keep, len(all_inputs)) if len(keep) < len(
+        all_inputs) and keep else gluon.SymbolBlock(sym, inputs)
     ctx = ctx or cpu()
     params = block.collect_params()
     for name, value in list(arg.items()) + list(aux.items()):
         if name in params:
+            params[name].dtype = value.dtype  # integer/boolean constants stay as they are
             params[name]._load_init(value, ctx)
     return block
+
+
+
+class _ImportedBlock(SymbolBlock):
+    """A SymbolBlock called with every input of its ONNX graph, some of which the graph never
+    reads (their values are dropped before the graph runs)."""
+
+    def __init__(self, outputs, inputs, keep, n_all):
+        super().__init__(outputs, inputs)
+        self._keep, self._n_all = tuple(keep), n_all
+
+    def forward(self, x, *args):
+        xs = (x,) + args
+        if len(xs) != self._n_all:
+            raise ValueError(f"import_to_gluon: the model takes {self._n_all} input(s), "
+                             f"got {len(xs)}")
+        return super().forward(*[xs[k] for k in self._keep])
