@@ -298,6 +298,12 @@ def _gemm(b, n, ins, a):
 def _matmul(b, n, ins, a):
     if ins[1].const is not None and ins[1].const.ndim == 2:
         return _call("dot", ins[0].sym, ins[1].sym)
+    try:
+        sa, sb = _shape_of(b, ins[0], "MatMul"), _shape_of(b, ins[1], "MatMul")
+    except ONNXImportError:
+        sa = sb = None
+    if sb is not None and len(sb) == 2 and len(sa) >= 2:  # (..., K) @ (K, M)
+        return _call("dot", ins[0].sym, ins[1].sym)
     return _call("_linalg_gemm2", ins[0].sym, ins[1].sym)
 
 
@@ -314,21 +320,21 @@ def _conv_attrs(a, k):
 
 @_reg("Conv")
 def _conv(b, n, ins, a):
-    w = _need_const(ins[1], "Conv's weight")
-    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    ws = _shape_of(b, ins[1], "Conv's weight")
+    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
     args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
-    return _call("Convolution", *args, num_filter=w.shape[0], num_group=a.get("group", 1),
+    return _call("Convolution", *args, num_filter=ws[0], num_group=a.get("group", 1),
                  no_bias=len(args) == 2, **kw)
 
 
 @_reg("ConvTranspose")
 def _deconv(b, n, ins, a):
-    w = _need_const(ins[1], "ConvTranspose's weight")
+    ws = _shape_of(b, ins[1], "ConvTranspose's weight")
     g = a.get("group", 1)
-    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
     args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
     adj = tuple(a.get("output_padding", [0] * len(kw["kernel"])))
-    return _call("Deconvolution", *args, num_filter=w.shape[1] * g, num_group=g,
+    return _call("Deconvolution", *args, num_filter=ws[1] * g, num_group=g,
                  no_bias=len(args) == 2, adj=adj, **kw)
 
 
@@ -475,8 +481,16 @@ def _slice(b, n, ins, a):
             y = _call("slice_axis", y, axis=ax, begin=s, end=None if e >= big else e)
         elif st == -1 and s == -1 and e <= -big:
             y = _call("reverse", y, axis=ax)
-        else:
-            raise ONNXImportError(f"Slice with step {st} is not imported")
+        else:  # a strided slice along one axis
+            rank = len(_shape_of(b, ins[0], "a strided Slice"))
+            ax %= rank
+            begin = [None] * rank
+            end = [None] * rank
+            step = [None] * rank
+            begin[ax] = None if (st < 0 and s >= big) or (st > 0 and s <= -big) else s
+            end[ax] = None if abs(e) >= big else e
+            step[ax] = st
+            y = _call("slice", y, begin=tuple(begin), end=tuple(end), step=tuple(step))
     return y
 
 
@@ -514,6 +528,139 @@ def _pad(b, n, ins, a):
     mode = a.get("mode", b"constant")
     mode = mode.decode() if isinstance(mode, bytes) else mode
     return _call("Pad", ins[0].sym, mode=mode, pad_width=width, constant_value=value)
+
+
+def _shape_of(b, x, what):
+    """The shape of input `x` (a constant's, or inferred from static input shapes)."""
+    return tuple(x.const.shape) if x.const is not None else _static_shape(b, x.sym, what)
+
+
+def _int_attr_or_input(ins, j, a, key, what):
+    if len(ins) > j and ins[j] is not None:
+        return [int(v) for v in np.asarray(_need_const(ins[j], what)).reshape(-1)]
+    v = a.get(key)
+    return None if v is None else list(v)
+
+
+# ---- more operators the exporter writes --------------------------------------------------------
+@_reg("ArgMax", "ArgMin")
+def _argmax(b, n, ins, a):
+    if a.get("select_last_index", 0):
+        raise ONNXImportError("select_last_index=1 is not imported")
+    y = _call("argmax" if n.op_type == "ArgMax" else "argmin", ins[0].sym,
+              axis=a.get("axis", 0), keepdims=bool(a.get("keepdims", 1)))
+    return _call("Cast", y, dtype="int64")
+
+
+@_reg("Tile")
+def _tile(b, n, ins, a):
+    reps = tuple(int(v) for v in _need_const(ins[1], "Tile's repeats"))
+    return _call("tile", ins[0].sym, reps=reps)
+
+
+@_reg("HardSigmoid")
+def _hard_sigmoid(b, n, ins, a):
+    return _call("hard_sigmoid", ins[0].sym, alpha=a.get("alpha", 0.2), beta=a.get("beta", 0.5))
+
+
+@_reg("PRelu")
+def _prelu(b, n, ins, a):
+    # relu(x) + slope * min(x, 0): exact, and the slope broadcasts as ONNX's does
+    x = ins[0].sym
+    neg = _call("broadcast_mul", ins[1].sym, _call("_minimum_scalar", x, scalar=0.0))
+    return _call("broadcast_add", _call("relu", x), neg)
+
+
+@_reg("Selu")
+def _selu(b, n, ins, a):
+    alpha, gamma = a.get("alpha", 1.67326319217681884765625), a.get("gamma",
+                                                                     1.05070102214813232421875)
+    x = ins[0].sym
+    neg = _call("_mul_scalar", _call("expm1", _call("_minimum_scalar", x, scalar=0.0)),
+                scalar=alpha)
+    return _call("_mul_scalar", _call("broadcast_add", _call("relu", x), neg), scalar=gamma)
+
+
+@_reg("ReduceL1", "ReduceL2")
+def _reduce_norm(b, n, ins, a):
+    axes = _int_attr_or_input(ins, 1, a, "axes", f"{n.op_type}'s axes")
+    kw = {"keepdims": bool(a.get("keepdims", 1)), "ord": 1 if n.op_type == "ReduceL1" else 2}
+    if axes is not None:
+        kw["axis"] = tuple(axes)
+    return _call("norm", ins[0].sym, **kw)
+
+
+@_reg("GatherElements")
+def _gather_elements(b, n, ins, a):
+    # the form with one index along the axis (what pick exports) is pick with keepdims
+    axis = a.get("axis", 0)
+    ishape = _shape_of(b, ins[1], "GatherElements' indices")
+    if ishape[axis] != 1:
+        raise ONNXImportError("only GatherElements with one index along its axis (pick's form) "
+                              "is imported")
+    idx = _call("squeeze", ins[1].sym, axis=(axis,))
+    return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+
+
+@_reg("GatherND")
+def _gather_nd(b, n, ins, a):
+    if a.get("batch_dims", 0):
+        raise ONNXImportError("batch_dims != 0 is not imported")
+    rank = len(_shape_of(b, ins[1], "GatherND's indices"))
+    idx = _call("transpose", ins[1].sym, axes=(rank - 1,) + tuple(range(rank - 1)))
+    return _call("gather_nd", ins[0].sym, idx)
+
+
+@_reg("OneHot")
+def _one_hot(b, n, ins, a):
+    if a.get("axis", -1) != -1:
+        raise ONNXImportError("OneHot along an axis other than the last is not imported")
+    depth = int(np.asarray(_need_const(ins[1], "OneHot's depth")).reshape(-1)[0])
+    off, on = np.asarray(_need_const(ins[2], "OneHot's values")).reshape(-1)
+    dt = np.asarray(ins[2].const).dtype
+    return _call("one_hot", ins[0].sym, depth=depth, on_value=float(on), off_value=float(off),
+                 dtype=dt.name)
+
+
+@_reg("TopK")
+def _topk(b, n, ins, a):
+    k = int(np.asarray(_need_const(ins[1], "TopK's K")).reshape(-1)[0])
+    y = _call("topk", ins[0].sym, axis=a.get("axis", -1), k=k, ret_typ="both",
+              is_ascend=not a.get("largest", 1), dtype="float32")
+    return [y[0], _call("Cast", y[1], dtype="int64")]
+
+
+@_reg("DepthToSpace", "SpaceToDepth")
+def _depth_space(b, n, ins, a):
+    mode = a.get("mode", b"DCR")
+    if n.op_type == "DepthToSpace" and mode not in (b"DCR", "DCR"):
+        raise ONNXImportError(f"mode={mode!r} is not imported (DCR, MXNet's order)")
+    name = "depth_to_space" if n.op_type == "DepthToSpace" else "space_to_depth"
+    return _call(name, ins[0].sym, block_size=a["blocksize"])
+
+
+@_reg("CumSum")
+def _cumsum(b, n, ins, a):
+    if a.get("exclusive", 0) or a.get("reverse", 0):
+        raise ONNXImportError("exclusive or reverse CumSum is not imported")
+    axis = int(np.asarray(_need_const(ins[1], "CumSum's axis")).reshape(-1)[0])
+    return _call("_np_cumsum", ins[0].sym, axis=axis)
+
+
+@_reg("Size")
+def _size(b, n, ins, a):
+    return _call("size_array", ins[0].sym)
+
+
+@_reg("LRN")
+def _lrn(b, n, ins, a):
+    return _call("LRN", ins[0].sym, alpha=a.get("alpha", 1e-4), beta=a.get("beta", 0.75),
+                 knorm=a.get("bias", 1.0), nsize=a["size"])
+
+
+@_reg("Det")
+def _det(b, n, ins, a):
+    return _call("_linalg_det", ins[0].sym)
 
 
 # ---- scatters, masks, elementwise forms gluonlite composes ----------------------------------
