@@ -663,6 +663,44 @@ def _det(b, n, ins, a):
     return _call("_linalg_det", ins[0].sym)
 
 
+@_reg("Resize")
+def _resize(b, n, ins, a):
+    # the two forms MXNet has: nearest upsampling by one integer factor (UpSampling) and
+    # bilinear resizing of the last two axes (BilinearResize2D, corners aligned or half-pixel)
+    def attr(key, default):
+        v = a.get(key, default)
+        return v.decode() if isinstance(v, bytes) else v
+    mode, ctm = attr("mode", "nearest"), attr("coordinate_transformation_mode", "half_pixel")
+    shape = _shape_of(b, ins[0], "Resize")
+    if len(ins) > 3 and ins[3] is not None:
+        out = [int(v) for v in _need_const(ins[3], "Resize's sizes")]
+    else:
+        scales = [float(v) for v in _need_const(ins[2], "Resize's scales")]
+        out = [int(np.floor(d * sc)) for d, sc in zip(shape, scales)]
+    if len(shape) != 4 or tuple(out[:2]) != tuple(shape[:2]):
+        raise ONNXImportError("only Resize of the last two axes of a 4-D tensor is imported")
+    if mode == "nearest":
+        f = out[2] // shape[2]
+        if (ctm, attr("nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
+                out[2] != f * shape[2] or out[3] != f * shape[3]:
+            raise ONNXImportError("only nearest Resize by one integer factor (asymmetric, "
+                                  "floor) is imported")
+        return _call("UpSampling", ins[0].sym, scale=f, sample_type="nearest", num_args=1)
+    if mode == "linear" and ctm in ("align_corners", "half_pixel"):
+        return _call("_contrib_BilinearResize2D", ins[0].sym, height=out[2], width=out[3],
+                     align_corners=ctm == "align_corners")
+    raise ONNXImportError(f"Resize mode={mode!r}, coordinate_transformation_mode={ctm!r} "
+                          "is not imported")
+
+
+@_reg("ReverseSequence")
+def _reverse_sequence(b, n, ins, a):
+    if (a.get("batch_axis", 1), a.get("time_axis", 0)) != (1, 0):
+        raise ONNXImportError("only ReverseSequence with time_axis=0, batch_axis=1 is imported")
+    return _call("SequenceReverse", ins[0].sym, _call("Cast", ins[1].sym, dtype="float32"),
+                 use_sequence_length=True)
+
+
 # ---- scatters, masks, elementwise forms gluonlite composes ----------------------------------
 def _static_shape(b, x, what):
     """x's shape from the graph inputs' static shapes (an error naming `what` if unknown)."""
@@ -1005,8 +1043,10 @@ def import_to_gluon(model_file, ctx=None):
     all_inputs = [i for i in model.graph.input if i.name not in init_names]
     inputs = [S.var(i.name) for i in all_inputs if i.name in used]
     keep = [k for k, i in enumerate(all_inputs) if i.name in used]
-    block = _ImportedBlock(sym, inputs, keep, len(all_inputs)) if len(keep) < len(
-        all_inputs) and keep else gluon.SymbolBlock(sym, inputs)
+    if len(keep) < len(all_inputs) or not keep:
+        block = _ImportedBlock(sym, inputs, keep, len(all_inputs))
+    else:
+        block = gluon.SymbolBlock(sym, inputs)
     ctx = ctx or cpu()
     params = block.collect_params()
     for name, value in list(arg.items()) + list(aux.items()):
@@ -1025,9 +1065,19 @@ class _ImportedBlock(SymbolBlock):
         super().__init__(outputs, inputs)
         self._keep, self._n_all = tuple(keep), n_all
 
-    def forward(self, x, *args):
-        xs = (x,) + args
+    def forward(self, *xs):
         if len(xs) != self._n_all:
             raise ValueError(f"import_to_gluon: the model takes {self._n_all} input(s), "
                              f"got {len(xs)}")
-        return super().forward(*[xs[k] for k in self._keep])
+        if self._keep:
+            return super().forward(*[xs[k] for k in self._keep])
+        # outputs that read no input (constant fills, shapes fixed at export): the graph
+        # runs on its parameters alone
+        from .. import cpu
+        sym = self._graph
+        args = {p.name: p.data() for p in self.collect_params().values()}
+        ex = sym.bind(cpu(), {nm: args[nm] for nm in sym.list_arguments()},
+                      aux_states={nm: args[nm] for nm in sym.list_auxiliary_states()},
+                      grad_req="null")
+        outs = ex.forward(is_train=False)
+        return outs[0] if len(outs) == 1 else list(outs)
