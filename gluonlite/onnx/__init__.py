@@ -146,6 +146,8 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
     for (node, k), o, nm in zip(sym.outputs, outs, out_names):
         y = g.node("Identity", [o], hint=nm)
         shape, dtype = g.info.get((id(node), k), (None, None))
+        if shape is None:
+            shape = g.declared.get(o)
         if dynamic and shape is not None:  # the rank stays, every size is symbolic
             shape = [f"{nm}_d{i}" for i in range(len(shape))]
         g.outputs.append(g.value_info(y, shape, dtype))

@@ -1380,3 +1380,315 @@ def _sumlogdiag(g, n, ins, e, w):
     shape = g.need_shape(n, 0)
     d = _diag_rows(g, n, ins[0], shape, 0)
     return g.reduce("ReduceSum", g.node("Log", [d]), [len(shape) - 2], False)
+
+
+# ---- crops, windows and scatters -------------------------------------------------------------
+@_reg("Crop")
+def _crop(g, n, ins, e, w):
+    from ..ops.tensor import _crop_box
+    like = g.need_shape(n, 1) if len(ins) > 1 else None
+    top, left, h, wd = _crop_box(n.params, g.need_shape(n, 0), like)
+    return g.node("Slice", [ins[0], g.ints([top, left]), g.ints([top + h, left + wd]),
+                            g.ints([2, 3])])
+
+
+@_reg("_image_crop")
+def _image_crop(g, n, ins, e, w):
+    p, nd = n.params, len(g.need_shape(n, 0))
+    return g.node("Slice", [ins[0], g.ints([p.y, p.x]), g.ints([p.y + p.height, p.x + p.width]),
+                            g.ints([nd - 3, nd - 2])])
+
+
+def _window_weights(g, n, channels, kernel):
+    """(channels * K, 1, *kernel) one-hot weights, K = prod(kernel): filter c*K + k picks
+    kernel offset k of channel c (a grouped convolution with them is im2col, exactly)."""
+    K = int(np.prod(kernel))
+    eye = np.eye(K, dtype=_np_dtype(g, n)).reshape((K, 1) + tuple(kernel))
+    return g.const(np.tile(eye, (channels, 1) + (1,) * len(kernel)), hint="window_onehot")
+
+
+@_reg("im2col")
+def _im2col(g, n, ins, e, w):
+    from ..ops.conv import _im2col_geom
+    shape = g.need_shape(n, 0)
+    geo = _im2col_geom("im2col", n.params, shape[2:])
+    k = list(geo.kernel)
+    y = g.node("Conv", [ins[0], _window_weights(g, n, shape[1], k)], kernel_shape=k,
+               strides=list(geo.stride), dilations=list(geo.dilate),
+               pads=list(geo.pad) * 2, group=int(shape[1]))
+    return g.node("Reshape", [y, g.ints([shape[0], shape[1] * int(np.prod(k)), -1])])
+
+
+@_reg("col2im")
+def _col2im(g, n, ins, e, w):
+    # the transposed convolution of im2col's weights sums each window back into place; it
+    # writes the padded image's first `full` positions, padded out and cropped to output_size
+    from ..ops.conv import _im2col_geom
+    p = n.params
+    N, CK, _ = g.need_shape(n, 0)
+    geo = _im2col_geom("col2im", p, p.output_size)
+    k, nd = list(geo.kernel), len(geo.kernel)
+    C = CK // int(np.prod(k))
+    cols = g.node("Reshape", [ins[0], g.ints([N, CK] + list(geo.out))])
+    y = g.node("ConvTranspose", [cols, _window_weights(g, n, C, k)], kernel_shape=k,
+               strides=list(geo.stride), dilations=list(geo.dilate), group=C)
+    full = [geo.stride[i] * (geo.out[i] - 1) + geo.dilate[i] * (k[i] - 1) + 1 for i in range(nd)]
+    short = [int(p.output_size[i]) + 2 * geo.pad[i] - full[i] for i in range(nd)]
+    if any(short):
+        y = g.node("Pad", [y, g.ints([0] * (nd + 2) + [0, 0] + short)])
+    starts = list(geo.pad)
+    return g.node("Slice", [y, g.ints(starts),
+                            g.ints([starts[i] + int(p.output_size[i]) for i in range(nd)]),
+                            g.ints(range(2, nd + 2))])
+
+
+def _scatter_into(g, n, base, data, idx_input, idx_j):
+    """ScatterND of `data` into `base` at MXNet's (K, ...) index columns."""
+    ishape = g.need_shape(n, idx_j)
+    K = ishape[0]
+    idx = g.node("Transpose", [_indices(g, idx_input)], perm=list(range(1, len(ishape))) + [0])
+    upd = g.node("Reshape", [data, g.ints(list(ishape[1:]) + list(n.params.shape)[K:])])
+    return g.node("ScatterND", [base, idx, upd])
+
+
+@_reg("scatter_nd")
+def _scatter_nd(g, n, ins, e, w):
+    from onnx import numpy_helper
+    zero = numpy_helper.from_array(np.zeros(1, _np_dtype(g, n)))
+    base = g.node("ConstantOfShape", [g.ints(n.params.shape)], value=zero)
+    return _scatter_into(g, n, base, ins[0], ins[1], 1)
+
+
+@_reg("_scatter_set_nd")
+def _scatter_set_nd(g, n, ins, e, w):
+    return _scatter_into(g, n, ins[0], ins[1], ins[2], 2)
+
+
+@_reg("_contrib_index_copy")
+def _index_copy(g, n, ins, e, w):
+    return g.node("ScatterND", [ins[0], g.unsqueeze(_indices(g, ins[1]), [1]), ins[2]])
+
+
+@_reg("fill_element_0index")
+def _fill_element_0index(g, n, ins, e, w):
+    return g.node("ScatterElements", [ins[0], g.unsqueeze(_indices(g, ins[2]), [1]),
+                                      g.unsqueeze(ins[1], [1])], axis=1)
+
+
+@_reg("_contrib_boolean_mask")
+def _boolean_mask(g, n, ins, e, w):
+    if n.params.axis != 0:
+        raise ExportError(f"axis={n.params.axis}: only axis=0 is supported")
+    keep = g.node("Cast", [ins[1]], to=onnx_dtype(np.bool_))
+    y = g.node("Compress", [ins[0], keep], axis=0)
+    g.declared[y] = [f"{n.name}_rows"] + list(g.need_shape(n, 0)[1:])
+    return y
+
+
+# ---- index arithmetic (integers in the data's dtype, as MXNet) -------------------------------
+@_reg("ravel_multi_index")
+def _ravel_multi_index(g, n, ins, e, w):
+    shape = g.need_shape(n, 0)
+    dims = [int(d) for d in n.params.shape]
+    strides = np.array([int(np.prod(dims[m + 1:])) for m in range(len(dims))], np.int64)
+    strides = strides.reshape((len(dims),) + (1,) * (len(shape) - 1))
+    flat = g.node("Mul", [_indices(g, ins[0]), g.const(strides)])
+    flat = g.reduce("ReduceSum", flat, [0], False)
+    return g.node("Cast", [flat], to=onnx_dtype(_np_dtype(g, n)))
+
+
+@_reg("unravel_index")
+def _unravel_index(g, n, ins, e, w):
+    i = _indices(g, ins[0])
+    rows = []
+    for d in reversed([int(v) for v in n.params.shape]):
+        r = g.node("Mod", [i, g.const(np.int64(d))], fmod=1)  # C's remainder, as MXNet
+        rows.append(g.unsqueeze(r, [0]))
+        i = g.node("Div", [g.node("Sub", [i, r]), g.const(np.int64(d))])
+    y = g.node("Concat", rows[::-1], axis=0)
+    return g.node("Cast", [y], to=onnx_dtype(_np_dtype(g, n)))
+
+
+# ---- linalg: selections and triangular products ---------------------------------------------
+def _selection(g, n, x, shape, k):
+    """n's operator, which copies entries of the last k axes of x (or writes zeros), as one
+    Gather: the operator run on 1..size tells which input entry (1-based, 0 for a zero) each
+    output entry holds."""
+    from ..ops.registry import RunCtx
+    lead, tail = list(shape[:-k]), tuple(shape[-k:])
+    size = int(np.prod(tail))
+    probe = np.arange(1, size + 1, dtype=np.float64).reshape(tail)
+    sel = np.asarray(n.op.forward(n.params, RunCtx(False, np), [probe])[0])
+    flat = g.node("Reshape", [x, g.ints(lead + [size])])
+    nl = len(lead)
+    zero = g.const(np.zeros(lead + [1], _np_dtype(g, n)))
+    padded = g.node("Concat", [zero, flat], axis=nl)
+    return g.node("Gather", [padded, g.const(np.rint(sel).astype(np.int64))], axis=nl)
+
+
+@_reg("_linalg_extractdiag", "_linalg_extracttrian")
+def _extract(g, n, ins, e, w):
+    return _selection(g, n, ins[0], g.need_shape(n, 0), 2)
+
+
+@_reg("_linalg_makediag", "_linalg_maketrian")
+def _make(g, n, ins, e, w):
+    return _selection(g, n, ins[0], g.need_shape(n, 0), 1)
+
+
+def _swap_last(g, x, nd):
+    return g.node("Transpose", [x], perm=list(range(nd - 2)) + [nd - 1, nd - 2])
+
+
+@_reg("_linalg_trmm")
+def _trmm(g, n, ins, e, w):
+    p = n.params
+    shape = g.need_shape(n, 0)
+    m = shape[-1]
+    keep = np.tril(np.ones((m, m), bool)) if p.lower else np.triu(np.ones((m, m), bool))
+    t = g.node("Where", [g.const(keep), ins[0], g.scalar(0, _np_dtype(g, n))])
+    if p.transpose:
+        t = _swap_last(g, t, len(shape))
+    y = g.node("MatMul", [ins[1], t] if p.rightside else [t, ins[1]])
+    return y if p.alpha == 1 else g.node("Mul", [y, g.scalar(p.alpha, _np_dtype(g, n))])
+
+
+@_reg("khatri_rao")
+def _khatri_rao(g, n, ins, e, w):
+    shapes = [g.need_shape(n, j) for j in range(len(ins))]
+    y, rows = ins[0], shapes[0][0]
+    for x, s in zip(ins[1:], shapes[1:]):
+        y = g.node("Mul", [g.unsqueeze(y, [1]), g.unsqueeze(x, [0])])
+        rows *= s[0]
+        y = g.node("Reshape", [y, g.ints([rows, s[1]])])
+    return y
+
+
+# ---- comparisons ----------------------------------------------------------------------------
+@_reg("_contrib_allclose")
+def _allclose(g, n, ins, e, w):
+    # numpy's rule: finite pairs within atol + rtol * |b|, others only if equal (infinities of
+    # one sign), NaN pairs when equal_nan
+    p, a, b = n.params, ins[0], ins[1]
+    dt = _np_dtype(g, n)
+    tol = g.node("Add", [g.scalar(p.atol, dt), g.node("Mul", [g.scalar(p.rtol, dt),
+                                                             g.node("Abs", [b])])])
+    close = g.node("LessOrEqual", [g.node("Abs", [g.node("Sub", [a, b])]), tol])
+    if dt.kind == "f":
+        def finite(x):
+            return g.node("Not", [g.node("Or", [g.node("IsInf", [x]), g.node("IsNaN", [x])])])
+        both = g.node("And", [finite(a), finite(b)])
+        close = g.node("Or", [g.node("And", [both, close]),
+                              g.node("And", [g.node("Not", [both]), g.node("Equal", [a, b])])])
+        if p.equal_nan:
+            nan = g.node("And", [g.node("IsNaN", [a]), g.node("IsNaN", [b])])
+            close = g.node("Or", [close, nan])
+    ok = g.reduce("ReduceMin", g.node("Cast", [close], to=onnx_dtype(np.float32)), None, False)
+    y = g.node("Cast", [ok], to=onnx_dtype(np.uint8))
+    g.declared[y] = []
+    return y
+
+
+# ---- images (HWC or NHWC) -------------------------------------------------------------------
+def _saturated(g, y, dtype, rounding=False):
+    """Float `y` back to the image's dtype as MXNet's kernels do: integers clipped to their
+    range (and rounded first where OpenCV rounds)."""
+    if np.dtype(dtype).kind not in "iu":
+        return y
+    if rounding:
+        y = g.node("Round", [y])  # halves to even, as numpy's rint
+    info = np.iinfo(dtype)
+    y = g.node("Clip", [y, g.scalar(info.min, np.float32), g.scalar(info.max, np.float32)])
+    return g.node("Cast", [y], to=onnx_dtype(dtype))
+
+
+def _work_float(g, x, dtype):
+    if np.dtype(dtype) in (np.float32, np.float64):
+        return x
+    return g.node("Cast", [x], to=onnx_dtype(np.float32))
+
+
+@_reg("_image_adjust_lighting")
+def _adjust_lighting(g, n, ins, e, w):
+    from ..ops.image import _EIG
+    shape, dt = g.need_shape(n, 0), _np_dtype(g, n)
+    if len(n.params.alpha) != 3:
+        raise ExportError(f"alpha must hold 3 values, got {n.params.alpha}")
+    if shape[-1] == 1:
+        return g.node("Identity", ins[:1])
+    work = np.float64 if dt == np.float64 else np.float32
+    pca = _EIG.astype(work) @ np.asarray(n.params.alpha, dtype=work)
+    y = g.node("Add", [_work_float(g, ins[0], dt), g.const(pca.astype(work))])
+    return _saturated(g, y, dt)
+
+
+@_reg("_image_resize")
+def _image_resize(g, n, ins, e, w):
+    # OpenCV's separable form with gluonlite's weights (rows, then columns, in float32, then
+    # rounded), as Gathers: ONNX Resize blends in another order and rounds integers apart
+    from ..ops.image import _axis_weights, _resize_size
+    p, shape, dt = n.params, g.need_shape(n, 0), _np_dtype(g, n)
+    if p.interp not in (0, 1):
+        raise ExportError(f"interp={p.interp}: only 0 (nearest) and 1 (bilinear) are exported")
+    h, wd = shape[-3], shape[-2]
+    oh, ow = _resize_size(p, h, wd)
+    ax = len(shape) - 3
+    if p.interp == 0:
+        rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
+        cols = np.minimum((np.arange(ow) * (wd / ow)).astype(np.int64), wd - 1)
+        y = g.node("Gather", [ins[0], g.const(rows)], axis=ax)
+        return g.node("Gather", [y, g.const(cols)], axis=ax + 1)
+    work = np.float64 if dt == np.float64 else np.float32
+    x = _work_float(g, ins[0], dt)
+
+    def blend(x, n_in, n_out, axis, tail):
+        lo, hi, frac = _axis_weights(n_in, n_out)
+        frac = frac.astype(work).reshape((n_out,) + (1,) * tail)
+        a = g.node("Mul", [g.node("Gather", [x, g.const(lo)], axis=axis), g.const(1 - frac)])
+        b = g.node("Mul", [g.node("Gather", [x, g.const(hi)], axis=axis), g.const(frac)])
+        return g.node("Add", [a, b])
+    y = blend(blend(x, h, oh, ax, 2), wd, ow, ax + 1, 1)
+    return _saturated(g, y, dt, rounding=True)
+
+
+# ---- densities (float64 inside, as gluonlite computes them) ---------------------------------
+def _pdf_params(g, n, ins):
+    xs = g.need_shape(n, 0)
+    f64 = onnx_dtype(np.float64)
+    x = g.node("Cast", [ins[0]], to=f64)
+    ps = []
+    for j in range(1, len(ins)):
+        ps_shape = g.need_shape(n, j)
+        q = g.node("Cast", [ins[j]], to=f64)
+        extra = len(xs) - len(ps_shape)
+        ps.append(g.unsqueeze(q, list(range(len(ps_shape), len(xs)))) if extra else q)
+    return x, ps
+
+
+def _pdf_out(g, n, x, lp):
+    """lp (the log-density, float64) spread over x's shape, as a density or its log."""
+    lp = g.node("Expand", [lp, g.node("Shape", [x])])
+    y = lp if n.params.is_log else g.node("Exp", [lp])
+    return g.node("Cast", [y], to=onnx_dtype(_np_dtype(g, n)))
+
+
+@_reg("_random_pdf_uniform")
+def _pdf_uniform(g, n, ins, e, w):
+    x, (lo, hi) = _pdf_params(g, n, ins)
+    return _pdf_out(g, n, x, g.node("Neg", [g.node("Log", [g.node("Sub", [hi, lo])])]))
+
+
+@_reg("_random_pdf_normal")
+def _pdf_normal(g, n, ins, e, w):
+    x, (mu, sigma) = _pdf_params(g, n, ins)
+    f = np.float64
+    z = g.node("Div", [g.node("Sub", [x, mu]), sigma])
+    lp = g.node("Mul", [g.node("Mul", [z, z]), g.scalar(-0.5, f)])
+    lp = g.node("Sub", [lp, g.node("Log", [sigma])])
+    return _pdf_out(g, n, x, g.node("Sub", [lp, g.scalar(0.5 * np.log(2 * np.pi), f)]))
+
+
+@_reg("_random_pdf_exponential")
+def _pdf_exponential(g, n, ins, e, w):
+    x, (lam,) = _pdf_params(g, n, ins)
+    return _pdf_out(g, n, x, g.node("Sub", [g.node("Log", [lam]), g.node("Mul", [lam, x])]))

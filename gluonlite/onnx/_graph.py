@@ -76,6 +76,9 @@ class GraphBuilder:
         self.nodes, self.initializers, self.inputs, self.outputs = [], [], [], []
         self.params = params if params is not None else {}
         self.info = {}
+        # ONNX output name -> shape, for outputs gluonlite's inference leaves unknown (a 0-d
+        # result, a length known only when run: a string names that axis)
+        self.declared = {}
         self._consts = {}
 
     # ---- building ---------------------------------------------------------------------

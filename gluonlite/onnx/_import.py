@@ -10,6 +10,7 @@ values, so shape/axes inputs become attributes and weights computed from initial
 import numpy as np
 
 from .. import symbol as S
+from ..gluon.symbol_block import SymbolBlock
 
 __all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
 
@@ -231,7 +232,22 @@ def _cast(b, n, ins, a):
 
 @_reg("Where")
 def _where(b, n, ins, a):
-    return _call("where", ins[0].sym, ins[1].sym, ins[2].sym)
+    # ONNX broadcasts the three; gluonlite's where takes one shape (or a row condition)
+    shapes = []
+    for x in ins:
+        try:
+            shapes.append(x.const.shape if x.const is not None else
+                          _static_shape(b, x.sym, "Where"))
+        except ONNXImportError:
+            shapes.append(None)
+    syms = [x.sym for x in ins]
+    if None not in shapes and len(set(shapes)) > 1:
+        full = tuple(int(d) for d in np.broadcast_shapes(*shapes))
+        for k, sh in enumerate(shapes):
+            if sh != full:
+                y = _call("Reshape", syms[k], shape=(1,) * (len(full) - len(sh)) + tuple(sh))
+                syms[k] = _call("broadcast_to", y, shape=full)
+    return _call("where", *syms)
 
 
 @_reg("Clip")
@@ -282,6 +298,12 @@ def _gemm(b, n, ins, a):
 def _matmul(b, n, ins, a):
     if ins[1].const is not None and ins[1].const.ndim == 2:
         return _call("dot", ins[0].sym, ins[1].sym)
+    try:
+        sa, sb = _shape_of(b, ins[0], "MatMul"), _shape_of(b, ins[1], "MatMul")
+    except ONNXImportError:
+        sa = sb = None
+    if sb is not None and len(sb) == 2 and len(sa) >= 2:  # (..., K) @ (K, M)
+        return _call("dot", ins[0].sym, ins[1].sym)
     return _call("_linalg_gemm2", ins[0].sym, ins[1].sym)
 
 
@@ -298,21 +320,21 @@ def _conv_attrs(a, k):
 
 @_reg("Conv")
 def _conv(b, n, ins, a):
-    w = _need_const(ins[1], "Conv's weight")
-    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    ws = _shape_of(b, ins[1], "Conv's weight")
+    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
     args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
-    return _call("Convolution", *args, num_filter=w.shape[0], num_group=a.get("group", 1),
+    return _call("Convolution", *args, num_filter=ws[0], num_group=a.get("group", 1),
                  no_bias=len(args) == 2, **kw)
 
 
 @_reg("ConvTranspose")
 def _deconv(b, n, ins, a):
-    w = _need_const(ins[1], "ConvTranspose's weight")
+    ws = _shape_of(b, ins[1], "ConvTranspose's weight")
     g = a.get("group", 1)
-    kw = _conv_attrs(a, a.get("kernel_shape", w.shape[2:]))
+    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
     args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
     adj = tuple(a.get("output_padding", [0] * len(kw["kernel"])))
-    return _call("Deconvolution", *args, num_filter=w.shape[1] * g, num_group=g,
+    return _call("Deconvolution", *args, num_filter=ws[1] * g, num_group=g,
                  no_bias=len(args) == 2, adj=adj, **kw)
 
 
@@ -459,8 +481,16 @@ def _slice(b, n, ins, a):
             y = _call("slice_axis", y, axis=ax, begin=s, end=None if e >= big else e)
         elif st == -1 and s == -1 and e <= -big:
             y = _call("reverse", y, axis=ax)
-        else:
-            raise ONNXImportError(f"Slice with step {st} is not imported")
+        else:  # a strided slice along one axis
+            rank = len(_shape_of(b, ins[0], "a strided Slice"))
+            ax %= rank
+            begin = [None] * rank
+            end = [None] * rank
+            step = [None] * rank
+            begin[ax] = None if (st < 0 and s >= big) or (st > 0 and s <= -big) else s
+            end[ax] = None if abs(e) >= big else e
+            step[ax] = st
+            y = _call("slice", y, begin=tuple(begin), end=tuple(end), step=tuple(step))
     return y
 
 
@@ -498,6 +528,277 @@ def _pad(b, n, ins, a):
     mode = a.get("mode", b"constant")
     mode = mode.decode() if isinstance(mode, bytes) else mode
     return _call("Pad", ins[0].sym, mode=mode, pad_width=width, constant_value=value)
+
+
+def _shape_of(b, x, what):
+    """The shape of input `x` (a constant's, or inferred from static input shapes)."""
+    return tuple(x.const.shape) if x.const is not None else _static_shape(b, x.sym, what)
+
+
+def _int_attr_or_input(ins, j, a, key, what):
+    if len(ins) > j and ins[j] is not None:
+        return [int(v) for v in np.asarray(_need_const(ins[j], what)).reshape(-1)]
+    v = a.get(key)
+    return None if v is None else list(v)
+
+
+# ---- more operators the exporter writes --------------------------------------------------------
+@_reg("ArgMax", "ArgMin")
+def _argmax(b, n, ins, a):
+    if a.get("select_last_index", 0):
+        raise ONNXImportError("select_last_index=1 is not imported")
+    y = _call("argmax" if n.op_type == "ArgMax" else "argmin", ins[0].sym,
+              axis=a.get("axis", 0), keepdims=bool(a.get("keepdims", 1)))
+    return _call("Cast", y, dtype="int64")
+
+
+@_reg("Tile")
+def _tile(b, n, ins, a):
+    reps = tuple(int(v) for v in _need_const(ins[1], "Tile's repeats"))
+    return _call("tile", ins[0].sym, reps=reps)
+
+
+@_reg("HardSigmoid")
+def _hard_sigmoid(b, n, ins, a):
+    return _call("hard_sigmoid", ins[0].sym, alpha=a.get("alpha", 0.2), beta=a.get("beta", 0.5))
+
+
+@_reg("PRelu")
+def _prelu(b, n, ins, a):
+    # relu(x) + slope * min(x, 0): exact, and the slope broadcasts as ONNX's does
+    x = ins[0].sym
+    neg = _call("broadcast_mul", ins[1].sym, _call("_minimum_scalar", x, scalar=0.0))
+    return _call("broadcast_add", _call("relu", x), neg)
+
+
+@_reg("Selu")
+def _selu(b, n, ins, a):
+    alpha, gamma = a.get("alpha", 1.67326319217681884765625), a.get("gamma",
+                                                                     1.05070102214813232421875)
+    x = ins[0].sym
+    neg = _call("_mul_scalar", _call("expm1", _call("_minimum_scalar", x, scalar=0.0)),
+                scalar=alpha)
+    return _call("_mul_scalar", _call("broadcast_add", _call("relu", x), neg), scalar=gamma)
+
+
+@_reg("ReduceL1", "ReduceL2")
+def _reduce_norm(b, n, ins, a):
+    axes = _int_attr_or_input(ins, 1, a, "axes", f"{n.op_type}'s axes")
+    kw = {"keepdims": bool(a.get("keepdims", 1)), "ord": 1 if n.op_type == "ReduceL1" else 2}
+    if axes is not None:
+        kw["axis"] = tuple(axes)
+    return _call("norm", ins[0].sym, **kw)
+
+
+@_reg("GatherElements")
+def _gather_elements(b, n, ins, a):
+    # the form with one index along the axis (what pick exports) is pick with keepdims
+    axis = a.get("axis", 0)
+    ishape = _shape_of(b, ins[1], "GatherElements' indices")
+    if ishape[axis] != 1:
+        raise ONNXImportError("only GatherElements with one index along its axis (pick's form) "
+                              "is imported")
+    idx = _call("squeeze", ins[1].sym, axis=(axis,))
+    return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+
+
+@_reg("GatherND")
+def _gather_nd(b, n, ins, a):
+    if a.get("batch_dims", 0):
+        raise ONNXImportError("batch_dims != 0 is not imported")
+    rank = len(_shape_of(b, ins[1], "GatherND's indices"))
+    idx = _call("transpose", ins[1].sym, axes=(rank - 1,) + tuple(range(rank - 1)))
+    return _call("gather_nd", ins[0].sym, idx)
+
+
+@_reg("OneHot")
+def _one_hot(b, n, ins, a):
+    if a.get("axis", -1) != -1:
+        raise ONNXImportError("OneHot along an axis other than the last is not imported")
+    depth = int(np.asarray(_need_const(ins[1], "OneHot's depth")).reshape(-1)[0])
+    off, on = np.asarray(_need_const(ins[2], "OneHot's values")).reshape(-1)
+    dt = np.asarray(ins[2].const).dtype
+    return _call("one_hot", ins[0].sym, depth=depth, on_value=float(on), off_value=float(off),
+                 dtype=dt.name)
+
+
+@_reg("TopK")
+def _topk(b, n, ins, a):
+    k = int(np.asarray(_need_const(ins[1], "TopK's K")).reshape(-1)[0])
+    y = _call("topk", ins[0].sym, axis=a.get("axis", -1), k=k, ret_typ="both",
+              is_ascend=not a.get("largest", 1), dtype="float32")
+    return [y[0], _call("Cast", y[1], dtype="int64")]
+
+
+@_reg("DepthToSpace", "SpaceToDepth")
+def _depth_space(b, n, ins, a):
+    mode = a.get("mode", b"DCR")
+    if n.op_type == "DepthToSpace" and mode not in (b"DCR", "DCR"):
+        raise ONNXImportError(f"mode={mode!r} is not imported (DCR, MXNet's order)")
+    name = "depth_to_space" if n.op_type == "DepthToSpace" else "space_to_depth"
+    return _call(name, ins[0].sym, block_size=a["blocksize"])
+
+
+@_reg("CumSum")
+def _cumsum(b, n, ins, a):
+    if a.get("exclusive", 0) or a.get("reverse", 0):
+        raise ONNXImportError("exclusive or reverse CumSum is not imported")
+    axis = int(np.asarray(_need_const(ins[1], "CumSum's axis")).reshape(-1)[0])
+    return _call("_np_cumsum", ins[0].sym, axis=axis)
+
+
+@_reg("Size")
+def _size(b, n, ins, a):
+    return _call("size_array", ins[0].sym)
+
+
+@_reg("LRN")
+def _lrn(b, n, ins, a):
+    return _call("LRN", ins[0].sym, alpha=a.get("alpha", 1e-4), beta=a.get("beta", 0.75),
+                 knorm=a.get("bias", 1.0), nsize=a["size"])
+
+
+@_reg("Det")
+def _det(b, n, ins, a):
+    return _call("_linalg_det", ins[0].sym)
+
+
+@_reg("Resize")
+def _resize(b, n, ins, a):
+    # the two forms MXNet has: nearest upsampling by one integer factor (UpSampling) and
+    # bilinear resizing of the last two axes (BilinearResize2D, corners aligned or half-pixel)
+    def attr(key, default):
+        v = a.get(key, default)
+        return v.decode() if isinstance(v, bytes) else v
+    mode, ctm = attr("mode", "nearest"), attr("coordinate_transformation_mode", "half_pixel")
+    shape = _shape_of(b, ins[0], "Resize")
+    if len(ins) > 3 and ins[3] is not None:
+        out = [int(v) for v in _need_const(ins[3], "Resize's sizes")]
+    else:
+        scales = [float(v) for v in _need_const(ins[2], "Resize's scales")]
+        out = [int(np.floor(d * sc)) for d, sc in zip(shape, scales)]
+    if len(shape) != 4 or tuple(out[:2]) != tuple(shape[:2]):
+        raise ONNXImportError("only Resize of the last two axes of a 4-D tensor is imported")
+    if mode == "nearest":
+        f = out[2] // shape[2]
+        if (ctm, attr("nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
+                out[2] != f * shape[2] or out[3] != f * shape[3]:
+            raise ONNXImportError("only nearest Resize by one integer factor (asymmetric, "
+                                  "floor) is imported")
+        return _call("UpSampling", ins[0].sym, scale=f, sample_type="nearest", num_args=1)
+    if mode == "linear" and ctm in ("align_corners", "half_pixel"):
+        return _call("_contrib_BilinearResize2D", ins[0].sym, height=out[2], width=out[3],
+                     align_corners=ctm == "align_corners")
+    raise ONNXImportError(f"Resize mode={mode!r}, coordinate_transformation_mode={ctm!r} "
+                          "is not imported")
+
+
+@_reg("ReverseSequence")
+def _reverse_sequence(b, n, ins, a):
+    if (a.get("batch_axis", 1), a.get("time_axis", 0)) != (1, 0):
+        raise ONNXImportError("only ReverseSequence with time_axis=0, batch_axis=1 is imported")
+    return _call("SequenceReverse", ins[0].sym, _call("Cast", ins[1].sym, dtype="float32"),
+                 use_sequence_length=True)
+
+
+# ---- scatters, masks, elementwise forms gluonlite composes ----------------------------------
+def _static_shape(b, x, what):
+    """x's shape from the graph inputs' static shapes (an error naming `what` if unknown)."""
+    try:
+        _, out, _ = x.infer_shape_partial(**{k: v for k, v in b.input_shapes.items()
+                                             if k in x.list_inputs()})
+    except Exception:
+        out = None
+    if not out or not out[0] or not all(d > 0 for d in out[0]):
+        raise ONNXImportError(f"{what} needs its data's shape at import (static input shapes)")
+    return tuple(int(d) for d in out[0])
+
+
+@_reg("ScatterND")
+def _scatter_nd(b, n, ins, a):
+    if a.get("reduction", b"none") not in (b"none", "none"):
+        raise ONNXImportError(f"reduction={a['reduction']!r} is not imported")
+    shape = _static_shape(b, ins[0].sym, "ScatterND")
+    rank = len(_static_shape(b, ins[1].sym, "ScatterND's indices")) if ins[1].const is None \
+        else ins[1].const.ndim
+    idx = _call("transpose", ins[1].sym, axes=(rank - 1,) + tuple(range(rank - 1)))
+    return _call("_scatter_set_nd", ins[0].sym, ins[2].sym, idx, shape=shape)
+
+
+@_reg("ScatterElements")
+def _scatter_elements(b, n, ins, a):
+    # the row-wise form (2-D data, one index per row along axis 1) is fill_element_0index
+    shape = _static_shape(b, ins[0].sym, "ScatterElements")
+    ishape = ins[1].const.shape if ins[1].const is not None else \
+        _static_shape(b, ins[1].sym, "ScatterElements' indices")
+    if a.get("reduction", b"none") not in (b"none", "none") or len(shape) != 2 or \
+            a.get("axis", 0) % 2 != 1 or tuple(ishape) != (shape[0], 1):
+        raise ONNXImportError("only ScatterElements of one entry per row of a matrix (axis 1, "
+                              "indices (rows, 1), no reduction) is imported")
+    flat = (-1,)
+    return _call("fill_element_0index", ins[0].sym, _call("Reshape", ins[2].sym, shape=flat),
+                 _call("Reshape", ins[1].sym, shape=flat))
+
+
+@_reg("Compress")
+def _compress(b, n, ins, a):
+    if a.get("axis") != 0:
+        raise ONNXImportError(f"Compress along axis {a.get('axis')} is not imported (axis 0)")
+    return _call("_contrib_boolean_mask", ins[0].sym, ins[1].sym)
+
+
+@_reg("Expand")
+def _expand(b, n, ins, a):
+    src, k = None, b
+    while k is not None and src is None:
+        src, k = k.shape_src.get(n.input[1]), k.outer
+    if src is not None:
+        return _call("broadcast_like", ins[0].sym, src)
+    shape = tuple(int(v) for v in _need_const(ins[1], "Expand's shape"))
+    x = ins[0].sym
+    xs = _static_shape(b, x, "Expand")
+    if len(shape) > len(xs):
+        x = _call("Reshape", x, shape=(1,) * (len(shape) - len(xs)) + xs)
+        xs = (1,) * (len(shape) - len(xs)) + xs
+    full = tuple(max(d, s) for d, s in zip(xs, (1,) * (len(xs) - len(shape)) + shape))
+    return _call("broadcast_to", x, shape=full)
+
+
+@_reg("Mod")
+def _mod(b, n, ins, a):
+    x, y = ins[0].sym, ins[1].sym
+    if not a.get("fmod", 0):  # the divisor's sign, as broadcast_mod
+        return _call("broadcast_mod", x, y)
+    r = _call("broadcast_mod", _call("abs", x), _call("abs", y))  # C's remainder
+    return _call("broadcast_mul", _call("sign", x), r)
+
+
+@_reg("IsNaN")
+def _isnan(b, n, ins, a):
+    return _call("broadcast_not_equal", ins[0].sym, ins[0].sym)
+
+
+@_reg("IsInf")
+def _isinf(b, n, ins, a):
+    x = ins[0].sym
+    pos, neg = a.get("detect_positive", 1), a.get("detect_negative", 1)
+    if pos and neg:
+        return _call("_equal_scalar", _call("abs", x), scalar=float("inf"))
+    return _call("_equal_scalar", x, scalar=float("inf") if pos else float("-inf"))
+
+
+@_reg("Round")
+def _round(b, n, ins, a):
+    # halves to even: floor, plus one above the half, plus the floor's parity at the half
+    # (infinities kept: their floor minus themselves is NaN)
+    x = ins[0].sym
+    f = _call("floor", x)
+    d = _call("broadcast_sub", x, f)
+    up = _call("_greater_scalar", d, scalar=0.5)
+    half = _call("broadcast_mul", _call("_equal_scalar", d, scalar=0.5),
+                 _call("_mod_scalar", f, scalar=2.0))
+    r = _call("broadcast_add", f, _call("broadcast_add", up, half))
+    return _call("where", _call("_equal_scalar", _call("abs", x), scalar=float("inf")), x, r)
 
 
 # ---- recurrent layers ------------------------------------------------------------------------
@@ -726,7 +1027,9 @@ def import_to_gluon(model_file, ctx=None):
         ctx: the context of the parameters (default cpu).
 
     Returns:
-        the SymbolBlock; call it with the ONNX graph's inputs in their order.
+        the SymbolBlock; call it with the ONNX graph's inputs in their order (inputs the
+        graph never reads, such as Crop's crop_like whose shape was fixed at export, are
+        taken and ignored).
 
     Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
     """
@@ -734,11 +1037,47 @@ def import_to_gluon(model_file, ctx=None):
     model = _load(model_file)
     sym, arg, aux = import_model(model)
     init_names = {i.name for i in model.graph.initializer}
-    inputs = [S.var(i.name) for i in model.graph.input if i.name not in init_names]
-    block = gluon.SymbolBlock(sym, inputs)
+    used = set(sym.list_inputs())
+    # a graph input nothing reads (Crop's crop_like gives only its shape, fixed at export)
+    # is taken and dropped
+    all_inputs = [i for i in model.graph.input if i.name not in init_names]
+    inputs = [S.var(i.name) for i in all_inputs if i.name in used]
+    keep = [k for k, i in enumerate(all_inputs) if i.name in used]
+    if len(keep) < len(all_inputs) or not keep:
+        block = _ImportedBlock(sym, inputs, keep, len(all_inputs))
+    else:
+        block = gluon.SymbolBlock(sym, inputs)
     ctx = ctx or cpu()
     params = block.collect_params()
     for name, value in list(arg.items()) + list(aux.items()):
         if name in params:
+            params[name].dtype = value.dtype  # integer/boolean constants stay as they are
             params[name]._load_init(value, ctx)
     return block
+
+
+
+class _ImportedBlock(SymbolBlock):
+    """A SymbolBlock called with every input of its ONNX graph, some of which the graph never
+    reads (their values are dropped before the graph runs)."""
+
+    def __init__(self, outputs, inputs, keep, n_all):
+        super().__init__(outputs, inputs)
+        self._keep, self._n_all = tuple(keep), n_all
+
+    def forward(self, *xs):
+        if len(xs) != self._n_all:
+            raise ValueError(f"import_to_gluon: the model takes {self._n_all} input(s), "
+                             f"got {len(xs)}")
+        if self._keep:
+            return super().forward(*[xs[k] for k in self._keep])
+        # outputs that read no input (constant fills, shapes fixed at export): the graph
+        # runs on its parameters alone
+        from .. import cpu
+        sym = self._graph
+        args = {p.name: p.data() for p in self.collect_params().values()}
+        ex = sym.bind(cpu(), {nm: args[nm] for nm in sym.list_arguments()},
+                      aux_states={nm: args[nm] for nm in sym.list_auxiliary_states()},
+                      grad_req="null")
+        outs = ex.forward(is_train=False)
+        return outs[0] if len(outs) == 1 else list(outs)

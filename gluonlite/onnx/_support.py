@@ -5,7 +5,6 @@ TRAINING = "a training step (optimizer update or gradient bookkeeping): an expor
 RANDOM = ("draws random numbers: ONNX's generators draw different ones, so the model would not "
           "reproduce gluonlite's")
 NO_OP = "no ONNX operator computes it (opset 13-18)"
-LATER = "expressible in ONNX, converter not written yet"
 
 _GROUPS = [
     (TRAINING, ("_adamw_update", "_mp_adamw_update", "adam_update", "ftml_update", "ftrl_update",
@@ -38,21 +37,10 @@ _GROUPS = [
              "_linalg_syevd", "_linalg_inverse", "_linalg_trsm", "_linalg_slogdet",
              "_contrib_fft", "_contrib_ifft", "_histogram", "_contrib_count_sketch")),
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
-    ("the output's shape depends on the values (boolean_mask), which a static export cannot "
-     "declare; ONNX Compress could, converter not written yet", ("_contrib_boolean_mask",)),
     ("MXNet's ROI/box/sampler semantics (rounding, corner conventions, NMS output layout) differ "
      "from ONNX RoiAlign/MaxRoiPool/NonMaxSuppression/GridSample; not written yet",
      ("ROIPooling", "_contrib_ROIAlign", "_contrib_box_decode", "_contrib_box_encode",
       "_contrib_box_iou", "_contrib_box_nms", "BilinearSampler", "GridGenerator",
       "SpatialTransformer", "Correlation")),
 ]
-_LATER = ("Crop", "_contrib_allclose", "_contrib_index_copy",
-          "_image_adjust_lighting", "_image_crop", "_image_resize",
-          "_linalg_extractdiag", "_linalg_extracttrian", "_linalg_makediag",
-          "_linalg_maketrian", "_linalg_trmm", "_random_pdf_exponential",
-          "_random_pdf_normal", "_random_pdf_uniform", "_scatter_set_nd", "col2im",
-          "fill_element_0index", "im2col", "khatri_rao", "ravel_multi_index", "scatter_nd",
-          "unravel_index")
-
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}
-NOT_EXPORTED.update({name: LATER for name in _LATER})

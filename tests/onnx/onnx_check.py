@@ -32,6 +32,7 @@ def export_and_run(sym, params, data, path, opset=None):
 
 
 def _eval(sym, args):
+    """gluonlite's outputs of `sym` bound to `args` (inference)."""
     ex = sym.bind(mx.cpu(), {nm: args[nm] for nm in sym.list_arguments()},
                   aux_states={nm: args[nm] for nm in sym.list_auxiliary_states()},
                   grad_req="null")

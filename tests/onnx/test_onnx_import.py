@@ -127,3 +127,66 @@ def test_a_file_that_is_not_onnx_says_so(tmp_path):
     path.write_bytes(b"\x00\x01 this is not a protobuf \xff\xfe")
     with pytest.raises(mx.onnx.ONNXImportError, match="is not an ONNX model"):
         mx.onnx.import_model(str(path))
+
+
+def _single(op, ins, shapes, out_shape, inits=None, out_type=TensorProto.FLOAT, **attrs):
+    node = helper.make_node(op, [nm for nm, _ in ins], ["y"], **attrs)
+    inputs = [helper.make_tensor_value_info(nm, t, shapes[k])
+              for k, (nm, t) in enumerate(ins) if nm not in (inits or {})]
+    out = helper.make_tensor_value_info("y", out_type, out_shape)
+    return _model([node], inputs, [out], inits or {})
+
+
+F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+_X = np.array([[-2.5, -1.5, -0.5, 0.5], [1.5, 2.5, 3.7, -np.inf]], np.float32)
+_IDX = np.array([[1, 0], [0, 3]], np.int64)
+_SINGLE = {
+    "round": (("Round", [("x", F)], [[2, 4]], [2, 4], None, F, {}), [_X]),
+    "mod": (("Mod", [("x", I64), ("m", I64)], [[4], [4]], [4], None, I64, {}),
+            [np.array([-7, 7, -7, 7]), np.array([3, 3, -3, -3])]),
+    "fmod": (("Mod", [("x", I64), ("m", I64)], [[4], [4]], [4], None, I64, {"fmod": 1}),
+             [np.array([-7, 7, -7, 7]), np.array([3, 3, -3, -3])]),
+    "isinf_negative": (("IsInf", [("x", F)], [[2, 4]], [2, 4], None, B,
+                        {"detect_positive": 0}), [_X]),
+    "isnan": (("IsNaN", [("x", F)], [[2, 4]], [2, 4], None, B, {}),
+              [np.array([[np.nan, 1, 2, np.inf]] * 2, np.float32)]),
+    "expand": (("Expand", [("x", F), ("s", I64)], [[2, 1]], [3, 2, 4],
+                {"s": np.array([3, 1, 4], np.int64)}, F, {}),
+               [np.array([[1.0], [2.0]], np.float32)]),
+    "where_broadcast": (("Where", [("c", B), ("x", F), ("z", F)], [[2, 4], [2, 4]], [2, 4],
+                         {"z": np.array([7.0], np.float32)}, F, {}),
+                        [_X > 0, _X]),
+    "scatter_nd": (("ScatterND", [("x", F), ("i", I64), ("u", F)], [[2, 4], [2, 2], [2]],
+                    [2, 4], None, F, {}), [_X, _IDX, np.array([10.0, 20.0], np.float32)]),
+    "argmax": (("ArgMax", [("x", F)], [[2, 4]], [2], None, I64, {"axis": 1, "keepdims": 0}),
+               [_X]),
+    "prelu_per_channel": (("PRelu", [("x", F), ("s", F)], [[1, 2, 2, 2]], [1, 2, 2, 2],
+                           {"s": np.array([0.1, -2.0], np.float32).reshape(2, 1, 1)}, F, {}),
+                          [_X.reshape(1, 2, 2, 2)]),
+    "slice_step": (("Slice", [("x", F), ("b", I64), ("e", I64), ("a", I64), ("t", I64)],
+                    [[2, 4]], [2, 2], {"b": np.array([3]), "e": np.array([-100]),
+                                       "a": np.array([1]), "t": np.array([-2])}, F, {}),
+                   [_X]),
+    "matmul_3d_2d": (("MatMul", [("x", F), ("w", F)], [[2, 3, 4], [4, 5]], [2, 3, 5], None, F,
+                      {}), [np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7,
+                            np.arange(20, dtype=np.float32).reshape(4, 5) / 3]),
+    "scatter_elements": (("ScatterElements", [("x", F), ("i", I64), ("u", F)],
+                          [[2, 4], [2, 1], [2, 1]], [2, 4], None, F, {"axis": 1}),
+                         [_X, np.array([[3], [1]]), np.array([[10.0], [20.0]], np.float32)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SINGLE))
+def test_single_operator_imports_as_onnx_runtime_runs_it(case, tmp_path):
+    (op, ins, shapes, out_shape, inits, out_type, attrs), feeds = _SINGLE[case]
+    path = str(tmp_path / "m.onnx")
+    onnx.save(_single(op, ins, shapes, out_shape, inits, out_type, **attrs), path)
+    want, _ = run_onnx(path, feeds)
+    net = mx.onnx.import_to_gluon(path)
+    args = [mx.nd.array(f, dtype=np.float32 if f.dtype == np.bool_ else f.dtype) for f in feeds]
+    for hybrid in (False, True):
+        if hybrid:
+            net.hybridize()
+        got = net(*args).asnumpy()
+        np.testing.assert_allclose(got, want[0].astype(got.dtype), rtol=0, atol=0,
+                                   err_msg=f"{case} (hybridized={hybrid})")
