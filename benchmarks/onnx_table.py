@@ -203,7 +203,7 @@ def main(argv=None):
                     help="walk families to run (default: all)")
     a = ap.parse_args(argv)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _common import markdown_table
+    from _tables import markdown_table
     rows, fails = operator_rows(a.families)
     print(markdown_table(["walk family", "operators", "entries", "refused by name",
                           "ORT vs gluonlite", "round-trips (import, hybridized)",
