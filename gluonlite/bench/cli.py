@@ -25,7 +25,7 @@ import traceback
 from .executors import ExecutorError, LocalExecutor, Task, make_executor
 from .plot import PlotError
 from .recipe import RecipeError, from_data, load_recipe, recipe_kind
-from .results import OutputError
+from .results import OutputError, error_line
 
 __all__ = ["main", "build_parser"]
 
@@ -152,21 +152,6 @@ def _say(line, err=False):
     else:  # stdout goes elsewhere: clearing and redrawing the bar would only add noise
         print(line)
     (sys.stderr if err else sys.stdout).flush()
-
-
-def _short(filename):
-    """A source path relative to the folder holding the gluonlite package, if inside it."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    full = os.path.abspath(filename)
-    return os.path.relpath(full, root) if full.startswith(root + os.sep) else filename
-
-
-def _error_line(exc):
-    """`Type: message [file:line]` on one line, for a case that raised."""
-    text = " | ".join(s.strip() for s in str(exc).splitlines() if s.strip())
-    tb = traceback.extract_tb(exc.__traceback__)
-    where = f" [at {_short(tb[-1].filename)}:{tb[-1].lineno}]" if tb else ""
-    return f"{type(exc).__name__}: {text}{where}"
 
 
 def _header(case, last, last_bench):
@@ -321,9 +306,9 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
                     e = outcome.error
                     if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
                         traceback.print_exception(e)
-                    _say(f"{PROG}: case failed ({label}): {_error_line(e)}", err=True)
+                    _say(f"{PROG}: case failed ({label}): {error_line(e)}", err=True)
                     if writer and executor.records_failures:
-                        writer.write(dict(case, failed=True, error=_error_line(e),
+                        writer.write(dict(case, failed=True, error=error_line(e),
                                           seed=cfg["seed"], recipe=recipe.name))
                     failed += 1
                     bar.update(1)
@@ -410,7 +395,7 @@ def _train(recipe):
     except Exception as e:  # report in one line; GLUONLITE_BENCH_TRACEBACK=1 for the rest
         if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
             traceback.print_exc()
-        print(f"{PROG}: training failed ({recipe.file}): {_error_line(e)}", file=sys.stderr)
+        print(f"{PROG}: training failed ({recipe.file}): {error_line(e)}", file=sys.stderr)
         return 1
     return 0
 
@@ -480,7 +465,7 @@ def main(argv=None, run_case=None):
         except Exception as e:  # no traceback reaches a user; the variable shows it
             if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
                 traceback.print_exc()
-            print(f"{PROG}: internal error: {_error_line(e)} (GLUONLITE_BENCH_TRACEBACK=1 "
+            print(f"{PROG}: internal error: {error_line(e)} (GLUONLITE_BENCH_TRACEBACK=1 "
                   "shows the traceback)", file=sys.stderr)
             return 1
     except KeyboardInterrupt:

@@ -25,7 +25,7 @@ import os
 import sys
 
 from .plot import PlotError
-from .results import OutputError, read_records, spread
+from .results import OutputError, error_line, read_records, spread
 from .summary import render_table as _render
 
 __all__ = ["main", "compare_records", "describe_runs", "COMPARE_FIELDS"]
@@ -332,8 +332,7 @@ def main(argv):
         except Exception as e:  # one line for the user; the variable shows the traceback
             if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
                 traceback.print_exc()
-            from .cli import _error_line
-            print(f"{PROG} {argv[0]}: internal error: {_error_line(e)}", file=sys.stderr)
+            print(f"{PROG} {argv[0]}: internal error: {error_line(e)}", file=sys.stderr)
             return 1
     except KeyboardInterrupt:
         print(f"{PROG} {argv[0]}: interrupted", file=sys.stderr)

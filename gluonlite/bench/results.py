@@ -13,11 +13,12 @@ import os
 import platform
 import socket
 import sys
+import traceback
 
 from .matrix import case_key
 
 __all__ = ["ResultsFile", "OutputError", "check_writable", "read_records", "env_record",
-           "stats", "spread"]
+           "stats", "spread", "error_line"]
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                 "OPENBLAS_CORETYPE", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS",
@@ -323,3 +324,22 @@ def env_record():
             "blas": _blas_info(),
             "threads": {k: os.environ[k] for k in _THREAD_VARS if k in os.environ},
             "cpu": _cpu_model(), "cpu_count": os.cpu_count()}
+
+
+def _short(filename):
+    """A source path relative to the folder holding the gluonlite package, if inside it."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    full = os.path.abspath(filename)
+    return os.path.relpath(full, root) if full.startswith(root + os.sep) else filename
+
+
+def error_line(exc):
+    """`Type: message [file:line]` on one line, for a case that raised (the ``error`` of its
+    results record, and what the CLI prints).
+
+    Example: ``error_line(ValueError("bad"))`` is ``'ValueError: bad'`` (no traceback yet).
+    """
+    text = " | ".join(s.strip() for s in str(exc).splitlines() if s.strip())
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" [at {_short(tb[-1].filename)}:{tb[-1].lineno}]" if tb else ""
+    return f"{type(exc).__name__}: {text}{where}"
