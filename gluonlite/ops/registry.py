@@ -28,9 +28,11 @@ __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops
            "writes_out", "Fast", "fast_paths"]
 
 # need_grad: a gradient of this call will be asked for (stateful operators keep state only
-# then); spec: what the operator's `prepare` rule decided for the compiled plan step that
-# calls it (None outside a plan, or for an operator without one).
-RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec"], defaults=(False, None))
+# then); spec and runtime: what the operator's lowering decided for the compiled plan step
+# that calls it, and what that step keeps from call to call (`gluonlite.executor.lowering`;
+# None outside a plan, or where the plain kernel runs).
+RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec", "runtime"],
+                    defaults=(False, None, None))
 
 _OPS = {}
 
@@ -61,8 +63,8 @@ class Operator:
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 aux_mask=None, shape_back=None, prepare=None, fast=None, variadic_group=None,
-                 variadic_tail=(), **speed):
+                 aux_mask=None, shape_back=None, fast=None, variadic_group=None,
+                 variadic_tail=(), stateful=False, **speed):
         if speed:
             names = ", ".join(f"{k}=..." for k in sorted(speed))
             raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
@@ -91,19 +93,13 @@ class Operator:
         self.random = random
         # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
         # loop's saved steps); executors never allocate or shape-infer it.
-        self.stateful = False
+        self.stateful = bool(stateful)
         # An operator whose output shape depends on its input values (boolean_mask): its
         # shape rule leaves that dimension unknown and no compiled plan can hold it.
         self.shape_from_values = False
         # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
         # outputs (shape inference runs both ways, as MXNet's does).
         self.shape_back = shape_back
-        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp,
-        # store) -> an object a compiled plan computes once per step and hands to that
-        # step's kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the
-        # loops' optimizations, `gluonlite.control_flow.passes`). `store` is a dict the
-        # node's plans of one graph share (`compile_plan`'s `shared`).
-        self.prepare = prepare
         # The speed-only alternatives to the rules above (`gluonlite.ops.fast.Fast`).
         self.fast = fast if fast is not None else Fast()
         self._output_names = output_names

@@ -78,11 +78,18 @@ def check_imperative_vs_symbolic(build, inputs, grad_names=(), n_outputs=None, r
     return iv, ig
 
 
+def loop_steps(runner, op_name):
+    """The `op_name` steps ('_foreach', '_while_loop') of every plan `runner` (an Executor
+    or a CachedOp) compiled, read through its public `plans`: a lowered step's `spec` is
+    its decisions (`gluonlite.control_flow.lowering.decisions.LoopSpec`), its `runtime`
+    its body plans and buffers (`runtime.LoopRuntime`); both None where the plain kernel
+    runs."""
+    return [st for pl in runner.plans for st in pl.steps if st.op.name == op_name]
+
+
 def loop_specs(runner, op_name):
-    """The loop pass's decisions (`gluonlite.control_flow.passes.LoopSpec`) for the
-    `op_name` steps ('_foreach', '_while_loop') of every plan `runner` (an Executor or a
-    CachedOp) compiled, read through its public `plans`."""
-    return [st.spec for pl in runner.plans for st in pl.steps if st.op.name == op_name]
+    """The decisions (`spec`) of the `loop_steps`."""
+    return [st.spec for st in loop_steps(runner, op_name)]
 
 
 class Spy:

@@ -17,17 +17,19 @@ adds it once over all steps instead of once per step.
 
 A `Hoist` rewrites the body (`gluonlite.symbol.rewrite.substitute`), keeps new loop params
 whose index maps address the rewritten body, runs the prologue on the node's inputs, and
-maps the gradients back. The loop machinery itself runs unchanged on the new params. The
-loop pass (`gluonlite.control_flow.passes`) decides once per compiled plan whether a loop
-is hoisted. The results equal the plain loop's (tested with `loop_optimizations(False)`).
+maps the gradients back. The lowered loop itself runs unchanged on the new params. The
+decisions (`decisions`) say once per compiled plan whether a loop is hoisted; the
+projections' buffers are the plan step's (`runtime.LoopBuffers`). The results equal the
+plain loop's (tested with `loop_optimizations(False)`).
 """
 import weakref
 
-from ..ops import registry
-from ..ops.registry import Params
-from ..symbol.rewrite import substitute
-from ..symbol.symbol import Node, topo_nodes
-from .body import add_into, body_vars, free_dest
+from ...ops import registry
+from ...ops.registry import Params
+from ...symbol.rewrite import substitute
+from ...symbol.symbol import Node, topo_nodes
+from ..body import body_vars
+from .deferred import add_into, free_dest
 
 __all__ = ["Hoist", "HoistedSaved", "foreach_hoist", "while_hoist", "run_hoisted",
            "hoisted_vjp"]
@@ -51,29 +53,17 @@ class Hoist:
 
     Attributes:
         params: the loop params for the rewritten body (run by the unchanged loop kernels).
-        loop: the rewritten loop's `LoopSpec` (set by the loop pass).
-        buffers: the node's `LoopBuffers` (the one its graph's plans share), holding the
-            projections.
+        loop: the rewritten loop's `LoopSpec`.
         projections: the hoisted FullyConnected nodes; `data`/`weight`/`bias` index the
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
             projections: a list of ('in', node input index) or ('proj', projection index).
     """
 
-    def __init__(self, params, projections, layout, buffers):
+    def __init__(self, params, projections, layout, loop):
         self.params, self.projections, self.layout = params, projections, layout
-        self.loop, self.buffers = None, buffers
+        self.loop = loop
         self._fc = registry.get(_FC)
-        self._stubs = {}
-
-    def shape_stub(self, xp, x):
-        """A read-only array with x's shape and dtype and no data (a zero broadcast), made
-        once per shape: what a saved state keeps in place of a projection."""
-        key = (x.shape, x.dtype, xp.__name__)
-        stub = self._stubs.get(key)
-        if stub is None:
-            stub = self._stubs[key] = xp.broadcast_to(xp.zeros((), x.dtype), x.shape)
-        return stub
 
     def _rows(self, pr, d):
         """Every step's rows of data `d` as one matrix, and the projection's output shape."""
@@ -85,18 +75,19 @@ class Hoist:
     def _fc_inputs(self, pr, xs, rows):
         return [rows, xs[pr.weight]] + ([] if pr.bias is None else [xs[pr.bias]])
 
-    def prologue(self, rc, xs, used=None):
+    def prologue(self, rc, xs, buffers, used=None):
         """The rewritten loop's inputs: the node's inputs and every projection, computed once
-        over all steps, into the node's buffers unless a live saved state holds them.
-        `used` (a list) receives the keys of the node's buffers written (a training call
-        marks them held by its saved state, `run_hoisted`)."""
+        over all steps, into the node's buffers (`buffers`, its `runtime.LoopBuffers`)
+        unless a live saved state holds them. `used` (a list) receives the keys of the
+        buffers written (a training call marks them held by its saved state,
+        `run_hoisted`)."""
         # One buffer per projection and shape, reused by the node's runs. A body may save
         # its projection rows for the backward (a product of the projection, a cond in the
         # step), so a buffer is held by the saved state of the training run that filled it
         # (a weak reference: until that state is gone, after its backward); a run meanwhile
         # (a second call before the backward, an inner loop run at every outer step)
         # computes its projections into fresh arrays.
-        buffers, holders, proj = self.buffers.projections, self.buffers.holders, []
+        buffers, holders, proj = buffers.projections, buffers.holders, []
         for k, pr in enumerate(self.projections):
             rows, shape = self._rows(pr, xs[pr.data])
             key = (k, shape, rows.dtype, rc.xp.__name__)
@@ -231,9 +222,9 @@ def _rewritten_params(p, subgraphs, **locs):
     return q
 
 
-def foreach_hoist(p, buffers):
-    """The `Hoist` of a `_foreach` node's params (its projections in `buffers`, the node's
-    `LoopBuffers`), or None when nothing qualifies."""
+def foreach_hoist(p, decide_loop):
+    """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies;
+    `decide_loop(params)` gives the rewritten loop's spec."""
     body = p["_subgraphs"][0]
     vars_ = body_vars(body)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
@@ -275,7 +266,7 @@ def foreach_hoist(p, buffers):
                           in_state_locs=[pos[id(v)] for v in state_vars],
                           remain_locs=[pos[id(v)] for v, _ in remain],
                           num_args=len(layout) + 1)
-            hoist = Hoist(q, found.projections, layout, buffers)
+            hoist = Hoist(q, found.projections, layout, decide_loop(q))
     return hoist
 
 
@@ -291,7 +282,7 @@ def _take_squeeze_source(entry):
     return (tk, d) if d.op is None and tk.inputs[0][1] == 0 else None
 
 
-def while_hoist(p, buffers):
+def while_hoist(p, decide_loop):
     """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None."""
     func = p["_subgraphs"][1]
     vars_ = body_vars(func)
@@ -331,7 +322,7 @@ def while_hoist(p, buffers):
                           num_args=n_node + len(new_vars) + 2)
             layout = [("in", i) for i in range(n_node)] + \
                 [("proj", h) for h in range(len(new_vars))]
-            hoist = Hoist(q, found.projections, layout, buffers)
+            hoist = Hoist(q, found.projections, layout, decide_loop(q))
     return hoist
 
 
@@ -346,23 +337,24 @@ class HoistedSaved:
 
 def run_hoisted(run, hoist, rc, xs):
     """Run a loop hoisted by `hoist`: the prologue on the node's inputs `xs`, then
-    `run(spec, rc, inputs, keep)` (a loop kernel's body) on the rewritten loop. Returns the
+    `run(spec, rc, inputs, keep)` (a lowered loop's run) on the rewritten loop. Returns the
     loop's outputs, its last one a `HoistedSaved`."""
     inner_rc = rc._replace(spec=hoist.loop)
     used = [] if rc.need_grad else None
-    xs2 = hoist.prologue(rc, xs, used)
+    buffers = rc.runtime.buffers
+    xs2 = hoist.prologue(rc, xs, buffers, used)
     outs, state = run(hoist.loop, inner_rc, xs2, keep=rc.need_grad)
     if not rc.need_grad:
         return (*outs, HoistedSaved(hoist, xs2, state))
     # The pullback reads only the projections' shapes (what the steps saved of them,
     # `state` holds): keep stubs here, so the memory kept for the backward is what the
     # steps saved.
-    xs2 = [x if kind == "in" else hoist.shape_stub(rc.xp, x)
+    xs2 = [x if kind == "in" else buffers.shape_stub(rc.xp, x)
            for (kind, _), x in zip(hoist.layout, xs2)]
     saved = HoistedSaved(hoist, xs2, state)
     ref = weakref.ref(saved)  # the buffers written are held while `saved` lives
     for key in used:
-        hoist.buffers.holders[key] = ref
+        buffers.holders[key] = ref
     return (*outs, saved)
 
 
@@ -373,7 +365,8 @@ def hoisted_vjp(vjp, rc, xs, ys, gys, need, dests=None):
     state = ys[-1]
     h, xs2 = state.hoist, state.xs
     if state.inner is not None and state.inner.steps is None:
-        xs2 = h.prologue(rc, xs)  # the loop re-runs: its projections may be overwritten
+        # the loop re-runs: its projections may be overwritten
+        xs2 = h.prologue(rc, xs, rc.runtime.buffers)
     inner = None
     if dests is not None:  # a node input's array goes to its first place in the loop
         inner, seen = [None] * len(xs2), set()
