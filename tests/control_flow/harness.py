@@ -6,6 +6,7 @@ import numpy as np
 import gluonlite as mx
 from gluonlite import nd, sym, autograd
 from gluonlite.control_flow.body import loop_optimizations
+from gluonlite.control_flow.lowering.sums import VJP_SUMS
 
 
 def flat(x):
@@ -134,10 +135,10 @@ class Spy:
         self._fast(name, grads=grads)
 
     def vjp_sum(self, name, input_name):
-        sums = dict(mx.ops.get(name).fast.vjp_sum)
+        sums = dict(VJP_SUMS[name])
         uses, fn = sums[input_name]
         sums[input_name] = (uses, self._wrap(f"{name} sum of {input_name}", fn))
-        self._fast(name, vjp_sum=sums)
+        self.monkeypatch.setitem(VJP_SUMS, name, sums)
 
 
 def run_bound(s, args, optimize, dtype="float64", train=True, grad_req="write", heads=None,
