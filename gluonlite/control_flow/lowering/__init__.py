@@ -9,8 +9,10 @@ hold every lowered loop against the plain one (`tests/control_flow/
 test_loop_optimization_cases.py`).
 
 - `decisions.py`: the frozen, printable decisions of a plan step (`LoopSpec`);
-- analysis: `hoisting.py` (the input projections), `counting.py` (counted while loops),
-  `deferred.py` (the invariant inputs' gradients summed after the loop);
+- analysis: `hoisting.py` (which input projections move out of the loop, the rewritten
+  body), `counting.py` (counted while loops), `deferred.py` (the invariant inputs'
+  gradients summed after the loop, with their rules in `sums.py`);
+- `hoisted.py`: running a hoisted loop (the projections before it, their pullback after);
 - `runtime.py`: what a step keeps (`LoopRuntime`: body plans, buffers), a call's storage,
   the weight layout;
 - `codegen.py`: the generated step loop and reverse pass, with write-target planning;

@@ -8,15 +8,15 @@ They compute what the plain kernels of `gluonlite.control_flow.foreach` (`while_
 lives (``_while_loop`` is the same with ``_while_run``/``_while_vjp``; open these in order):
 
 1. decide: `decisions.plan_foreach` -> a `LoopSpec` (print it to see the decisions);
-2. forward: `lowered_kernel` -> `hoisting.run_hoisted` when the input projection is
+2. forward: `lowered_kernel` -> `hoisted.run_hoisted` when the input projection is
    hoisted -> `_foreach_run` here (the body's plan: `runtime.LoopRuntime.body`; its
    storage: `runtime.LoopStorage`) -> the generated step loop (`codegen.step_loop`,
    emitting the body's steps with `gluonlite.executor.codegen`);
-3. gradient: `lowered_vjp` -> `hoisting.hoisted_vjp` -> `_foreach_vjp` here ->
+3. gradient: `lowered_vjp` -> `hoisted.hoisted_vjp` -> `_foreach_vjp` here ->
    `reverse_pass` -> the generated reverse pass (`codegen.reverse_pass_function`) -> the
    loop-summed weight gradients (`deferred.add_deferred_sums`).
 
-A lowered loop's last output is a `Saved` object (a `hoisting.HoistedSaved` around one when
+A lowered loop's last output is a `Saved` object (a `hoisted.HoistedSaved` around one when
 hoisted) holding what the gradient needs. Steps are kept only when the plan says a gradient
 will be asked for (``rc.need_grad``); a vjp without them re-runs the loop.
 """
@@ -28,7 +28,7 @@ from .codegen import reverse_pass_function
 from .counting import gather, gathered_rows
 from .decisions import plan_cond, plan_foreach, plan_while
 from .deferred import add_deferred_sums, add_into, free_dest, new_stash
-from .hoisting import HoistedSaved, hoisted_vjp, run_hoisted
+from .hoisted import HoistedSaved, hoisted_vjp, run_hoisted
 from .runtime import (LoopRuntime, LoopStorage, StackedSteps, data_column, data_row,
                       fast_weight_layout)
 
