@@ -1,12 +1,13 @@
 """How much source a reader opens to follow an operator's forward and gradient, in screens.
 
-Issue 18 asks that finding `_foreach`'s forward and gradient take fewer screens. This counts
-it the same way at any commit, from the source alone (`ast`, no import):
+Issues 18 and 27 ask that finding `_foreach`'s forward and gradient take fewer screens. This
+counts it the same way at any commit, from the source alone (`ast`, no import):
 
-- Entry: the module-level statements of the operator's package that name the operator in
-  a string (its registration, its `fast_paths` section), and every function or class they
-  name, except shape and dtype inference (names ending in ``_shape``, ``_dtype`` or
-  ``_shape_back``, or starting with ``infer_``): the forward and the gradient only.
+- Entry: the module-level statements of the entry folders that name the operator in a
+  string (its registration, its `fast_paths` section, its `register_lowering` call), and
+  every function or class they name, except shape and dtype inference (names ending in
+  ``_shape``, ``_dtype`` or ``_shape_back``, or starting with ``infer_``): the forward
+  and the gradient only.
 - Walk: from each function reached, every name it refers to (calls, callbacks) that is a
   function or class of the scope (resolved through the module's own definitions and its
   imports), and every attribute it calls or reads that is a method or property of a
@@ -17,11 +18,20 @@ it the same way at any commit, from the source alone (`ast`, no import):
   reader reads), in screens of 50 lines (total lines / 50, rounded up), and the files
   they are in.
 
-Scopes: `_foreach` (and `_while_loop`) in ``gluonlite/control_flow`` and
-``gluonlite/executor`` less the executor's front ends, which call plans and are never
-called by a loop (``executor.py``, ``cached_op.py``, ``hooks.py``); an operator of
-``gluonlite/ops`` in that package less its machinery (``registry.py``, ``fast.py``,
-``attrs.py``).
+Paths (the files directly in each folder; a subfolder is a folder of its own):
+
+- ``_foreach``, ``_while_loop``, ``_cond``: the meaning, from the operator's registration
+  in ``gluonlite/control_flow`` (since issue 27 one file per loop; before it the
+  registration reached the lowered path too, which is then what this counts), less the
+  loops' machinery (``body.py``: inference through the bodies, compiling their plans,
+  registering a loop operator, as ``registry.py`` is the operators').
+- ``_foreach:lowered`` (``_while_loop:lowered``, ``_cond:lowered``): the lowering, from its
+  registration in ``gluonlite/control_flow/lowering``, through that folder, the rest of
+  ``gluonlite/control_flow`` and ``gluonlite/executor`` less the executor's front ends,
+  which call plans and are never called by a loop (``executor.py``, ``cached_op.py``,
+  ``hooks.py``).
+- An operator of ``gluonlite/ops``: that package less its machinery (``registry.py``,
+  ``fast.py``, ``attrs.py``).
 
 Usage::
 
@@ -40,35 +50,41 @@ import sys
 SCREEN = 50
 _BUILTIN_METHODS = frozenset(n for t in (dict, list, set) for n in dir(t))
 _SKIP = re.compile(r"(_shape|_dtype|_shape_back)$|^infer_")
+_CF, _LOWERING = "gluonlite/control_flow", "gluonlite/control_flow/lowering"
+_LOWERED = ((_LOWERING,), (_LOWERING, _CF, "gluonlite/executor"), ())
+# operator -> (entry folders, scope folders, files of the scope left out as machinery)
 _TARGETS = {
-    "_foreach": ("gluonlite/control_flow", "gluonlite/executor"),
-    "_while_loop": ("gluonlite/control_flow", "gluonlite/executor"),
-    "FullyConnected": ("gluonlite/ops",),
-    "tanh": ("gluonlite/ops",),
+    **{op: ((_CF,), (_CF,), ("gluonlite/control_flow/body.py",))
+       for op in ("_foreach", "_while_loop", "_cond")},
+    **{f"{op}:lowered": _LOWERED for op in ("_foreach", "_while_loop", "_cond")},
+    "FullyConnected": (("gluonlite/ops",),) * 2 + ((),),
+    "tanh": (("gluonlite/ops",),) * 2 + ((),),
 }
 _MACHINERY = {"gluonlite/ops/registry.py", "gluonlite/ops/fast.py", "gluonlite/ops/attrs.py",
               "gluonlite/executor/executor.py", "gluonlite/executor/cached_op.py",
               "gluonlite/executor/hooks.py"}
 
 
-def _sources(rev, folders):
+def _sources(rev, folders, machinery=()):
     """{path: source} of the .py files directly in `folders`, at `rev` (None: on disk)."""
     out = {}
     for folder in folders:
         if rev is None:
+            if not os.path.isdir(folder):
+                continue
             names = sorted(f"{folder}/{n}" for n in os.listdir(folder) if n.endswith(".py"))
             for path in names:
                 with open(path) as f:
                     out[path] = f.read()
         else:
             listing = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:{folder}"],
-                                     check=True, capture_output=True, text=True).stdout
+                                     capture_output=True, text=True).stdout  # none: no folder
             for name in listing.split():
                 if name.endswith(".py"):
                     path = f"{folder}/{name}"
                     out[path] = subprocess.run(["git", "show", f"{rev}:{path}"], check=True,
                                                capture_output=True, text=True).stdout
-    return {p: s for p, s in out.items() if p not in _MACHINERY}
+    return {p: s for p, s in out.items() if p not in _MACHINERY and p not in machinery}
 
 
 class _Module:
@@ -100,7 +116,9 @@ def _class_head(node):
 
 def count(rev, op):
     """(definitions reached [(path, name, first line, last line)], files) for `op`."""
-    sources = _sources(rev, _TARGETS[op])
+    entry, scope, machinery = _TARGETS[op]
+    op = op.split(":")[0]
+    sources = _sources(rev, scope, machinery)
     mods = {p: _Module(p, s) for p, s in sources.items()}
     methods = {}  # attribute name -> [(path, qualified name, node)]
     for m in mods.values():
@@ -155,6 +173,8 @@ def count(rev, op):
                     add(path, qual, (f.lineno, f.end_lineno), f)
 
     for m in mods.values():
+        if m.package not in entry:
+            continue
         for stmt in m.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
                 continue
@@ -172,11 +192,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rev", action="append", help="a commit (default: the working tree)")
     ap.add_argument("--op", action="append", choices=sorted(_TARGETS),
-                    help="default: _foreach, FullyConnected, tanh")
+                    help="default: _foreach, _foreach:lowered, FullyConnected, tanh")
     ap.add_argument("--list", action="store_true", help="list the definitions reached")
     a = ap.parse_args(argv)
     revs = a.rev or [None]
-    ops = a.op or ["_foreach", "FullyConnected", "tanh"]
+    ops = a.op or ["_foreach", "_foreach:lowered", "FullyConnected", "tanh"]
     print("| operator | commit | definitions | lines | screens of 50 | files |")
     print("|---|---|---:|---:|---:|---:|")
     for op in ops:

@@ -1,13 +1,16 @@
 """Control flow: `foreach`, `while_loop` and `cond`, imperative (`nd.contrib`) and as graph
 nodes (`sym.contrib`), with gradients.
 
-Importing this package registers the `_foreach`, `_while_loop` and `_cond` operators (so
-`sym.load` can read graphs that hold them) and installs the functions as ``nd.contrib.X`` and
-``sym.contrib.X`` (the arrays and symbols never import this package).
+Importing this package registers the `_foreach`, `_while_loop` and `_cond` operators (their
+meaning: `foreach.py`, `while_loop.py`, `cond.py`, so `sym.load` can read graphs that hold
+them) and their lowerings (`lowering/`: how a compiled plan runs them fast), and installs the
+functions as ``nd.contrib.X`` and ``sym.contrib.X`` (the arrays and symbols never import this
+package).
 """
 from ..ndarray import contrib as _nd_contrib
 from ..symbol import contrib as _sym_contrib
-from . import operators  # noqa: F401  (registers the loop and branch operators)
+from . import cond, foreach, while_loop  # noqa: F401  (registers the loop operators)
+from . import lowering  # noqa: F401  (registers their lowerings)
 from . import imperative, symbolic  # noqa: F401
 
 
@@ -22,4 +25,4 @@ def _install(namespace, module):
 _install(_nd_contrib, imperative)
 _install(_sym_contrib, symbolic)
 
-__all__ = ["imperative", "symbolic", "operators"]
+__all__ = ["imperative", "symbolic", "foreach", "while_loop", "cond", "lowering"]

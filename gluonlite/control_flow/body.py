@@ -1,68 +1,57 @@
-"""Loop and branch bodies: shape/dtype inference through them, the loop-optimization switch,
-and the small helpers the loop kernels share.
+"""Loop and branch bodies: shape/dtype inference through them and their plain plans.
 
 A body is a Symbol; its inputs are addressed by position in ``body.list_inputs()`` (the
-index maps of the loop node point there). Its plans are compiled with ``static_alloc=True``
-and kept in the loop step's `LoopSpec` (`gluonlite.control_flow.passes.LoopSpec.body`).
+index maps of the loop node point there). The loops' plain kernels run a body's plan per
+step (`body_plan`); a registered lowering (`gluonlite.control_flow.lowering`) compiles and
+keeps its own. This is the loops' machinery, as `gluonlite.ops.registry` is the
+operators': the semantics of each loop are in its own file (`foreach.py`,
+`while_loop.py`, `cond.py`).
 """
+import weakref
+
 import numpy as np
 
+from ..executor.lowering import lowerings, lowerings_enabled
+from ..executor.plan import compile_plan
+from ..ops import registry
+from ..ops.fast import Fast
 from ..symbol.symbol import topo_nodes
 
-__all__ = ["LoopBuffers", "body_vars", "infer_body", "wants_grad", "add_into",
-           "loop_optimizations", "loop_optimizations_enabled", "fast_weight_layout"]
+__all__ = ["body_vars", "infer_body", "wants_grad", "body_plan", "body_plans", "Steps",
+           "loop_operator", "into_dests", "loop_optimizations", "loop_optimizations_enabled"]
 
-_OPTIMIZE = {"on": True}
+# The loops' optimizations are their registered lowerings: the switch is the compiler's.
+loop_optimizations = lowerings
+loop_optimizations_enabled = lowerings_enabled
+
+# id(body Symbol) -> {key: Plan}, dropped with the Symbol (a Symbol's == builds a node)
+_PLANS = {}
 
 
-def loop_optimizations_enabled():
-    """Whether plans compiled now hoist invariant work out of their loops and defer
-    invariant gradients (default on; read by the loop pass when a plan is compiled)."""
-    return _OPTIMIZE["on"]
+def body_plan(body, shapes, dtypes, is_train, keep, xp):
+    """The plain plan of `body` (a Symbol) for inputs of these shapes and dtypes, compiled
+    on first use and kept as long as the body: every floating input wants a gradient when
+    `keep`. Loops nested in it run their plain kernels too (the reference is plain all the
+    way down); nothing in it is shared between calls but the plan itself.
 
-
-class loop_optimizations:
-    """Turn the loop optimizations on or off inside a block (to compare plans; results are
-    the same either way). Graphs compiled inside the block keep the setting wherever they
-    run later: the switch is read when a plan is compiled (`gluonlite.control_flow.passes`),
-    never when it runs.
-
-    Example::
-
-        with loop_optimizations(False):
-            plain = net(x)      # a net hybridized inside the block: per-step plans only
+    Example: ``plan = body_plan(p["_subgraphs"][0], [(2, 3)], ["float32"], False, False,
+    np)``, then ``outs, saved = plan.forward([x])``.
     """
-
-    def __init__(self, enabled):
-        self.enabled = bool(enabled)
-
-    def __enter__(self):
-        self._old, _OPTIMIZE["on"] = _OPTIMIZE["on"], self.enabled
-        return self
-
-    def __exit__(self, *exc):
-        _OPTIMIZE["on"] = self._old
-
-
-class LoopBuffers:
-    """A loop node's large per-call arrays, made once and refilled by every call of every
-    plan of its graph: a `CachedOp`'s (or an `Executor`'s) training and inference plans
-    share one (their calls never overlap; `compile_plan`'s `shared`), so a block keeps one
-    hoisted projection, not one per plan.
-
-    Attributes:
-        projections: the hoisted projections {(projection, shape, dtype, xp name): array};
-        holders: {the same key: weak reference to the saved state of the training call
-            whose backward still reads that array}: a call meanwhile computes into a fresh
-            array (`gluonlite.control_flow.hoisting.Hoist.prologue`).
-        layouts: the transposed weight copies (`fast_weight_layout`), read only while a
-            call's steps run.
-        bodies: the `shared` dict the loop's body plans are compiled with: the loops
-            nested in them share theirs likewise.
-    """
-
-    def __init__(self):
-        self.projections, self.holders, self.layouts, self.bodies = {}, {}, {}, {}
+    key = (tuple(map(tuple, shapes)), tuple(np.dtype(d) for d in dtypes), bool(is_train),
+           bool(keep), xp.__name__)
+    plans = _PLANS.get(id(body))
+    if plans is None:
+        plans = _PLANS[id(body)] = {}
+        weakref.finalize(body, _PLANS.pop, id(body), None)
+    plan = plans.get(key)
+    if plan is None:
+        if len(plans) > 64:  # many distinct shapes: keep memory bounded
+            plans.clear()
+        grad = [wants_grad(d) for d in key[1]] if keep else None
+        with lowerings(False):
+            plan = plans[key] = compile_plan(body, list(key[0]), list(key[1]),
+                                             is_train=is_train, grad_inputs=grad, xp=xp)
+    return plan
 
 
 def body_vars(body):
@@ -107,50 +96,49 @@ def wants_grad(dtype):
     return np.dtype(dtype).kind == "f"
 
 
-def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
-    """{index: the same weight laid out for `x @ W.T`} for `weights` {index: array} (the
-    ones the loop pass chose, `LoopSpec.weight_layout`): a copy of W with W's shape and
-    values whose transpose is contiguous (2-D C-contiguous floating weights only).
+def body_plans(body):
+    """The plans `body_plan` compiled for `body` so far (to inspect them)."""
+    return list(_PLANS.get(id(body), {}).values())
 
-    Args:
-        buffers: a dict (`LoopBuffers.layouts`) holding one such array per weight
-            position, shape and dtype, refilled on every call instead of allocated anew.
-        steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
-            stacked): those would hold the copy, which the next run refills, so none is
-            made. (Stacked steps keep the original weights for the backward.)
+
+class Steps:
+    """What a loop's plain kernel keeps for its gradient (its opaque stateful output).
+
+    Attributes:
+        plans: per executed step, the body plan that ran it.
+        saved: per executed step, what `Plan.forward` saved (None when the kernel was told
+            no gradient would be asked for: the gradient then runs the loop again).
+        n: how many steps ran (for `_cond`: 1 when the then branch ran, else 0).
     """
-    if steps_as_lists or not weights:
-        return {}
-    fast = {}
-    for i, w in weights.items():
-        if w.ndim != 2 or not w.flags.c_contiguous or w.dtype.kind != "f":
-            continue
-        key = (i, w.shape, w.dtype, xp.__name__)
-        buf = buffers.get(key)
-        if buf is None:
-            buf = buffers[key] = xp.empty(w.shape[::-1], dtype=w.dtype)
-        xp.copyto(buf, w.T)
-        fast[i] = buf.T
-    return fast
+
+    __slots__ = ("plans", "saved", "n")
+
+    def __init__(self, plans, saved, n):
+        self.plans, self.saved, self.n = plans, saved, n
 
 
-def free_dest(dests, acc, i):
-    """Where node input i's gradient may be written (`Fast.writes_dests`): dests[i]
-    while no gradient of that input was made yet (`acc[i]` is None), else None.
+def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writes_dests=True):
+    """Register a loop or branch operator: node inputs ``data0...`` (the bodies are in the
+    params' ``_subgraphs``, counted in ``num_args``), ``num_outputs`` visible outputs and
+    a hidden last one, the kernel's opaque state for its vjp (`Steps`); `writes_dests`: the
+    vjp takes `dests` (`into_dests`)."""
+    op = registry.Operator(name, kernel, inputs=lambda p: [f"data{i}" for i in
+                                                         range(p.num_args - n_subgraphs)],
+                           outputs=lambda p: p.num_outputs + 1,
+                           visible=lambda p: p.num_outputs, attrs=attrs, vjp=vjp, shape=shape,
+                           dtype=dtype, doc=doc, signature=(),
+                           same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
+                           fast=Fast(writes_dests=writes_dests), stateful=True)
+    return registry.add(op)
 
-    Example: ``g = fc.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``
-    then ``add_into(acc, 1, g[1], fresh=True)``: the first gradient lands in the caller's
-    array, later ones add into it."""
-    return None if dests is None or acc[i] is not None else dests[i]
 
-
-def add_into(acc, i, g, fresh=False):
-    """acc[i] += g in place, so accumulating over many steps allocates once. The first
-    contribution is copied (g may be a buffer reused later) unless `fresh` says that g was
-    just computed for this call and nothing else holds it."""
-    if g is None:
-        return
-    if acc[i] is None:
-        acc[i] = g if fresh else g.copy()
-    else:
-        acc[i] += g
+def into_dests(xp, grads, dests):
+    """`grads` with each one that has a caller's array in `dests` copied there (the vjp's
+    `dests`, `Fast.writes_dests`): that array is then the gradient."""
+    if dests is None:
+        return grads
+    for i, (g, d) in enumerate(zip(grads, dests)):
+        if g is not None and d is not None:
+            xp.copyto(d, g)
+            grads[i] = d
+    return grads

@@ -10,7 +10,6 @@ from ..ops import registry
 from ..symbol.symbol import Node, Symbol, record_new_nodes
 from ..symbol.naming import AttrScope, new_name, scope_attrs, subgraph_name, user_source
 from . import checks
-from . import operators  # noqa: F401  (registers _foreach, _while_loop, _cond)
 from .tracing import make_placeholders, capture_body
 
 __all__ = ["foreach", "while_loop", "cond"]

@@ -17,7 +17,7 @@ adding what the step's gradient rule returns into its inputs' gradients (a rule 
 no attributes is called directly, `Fast.grads`; others through the vjp).
 
 A caller generating a larger function around a plan's steps (a loop node's step loop and
-reverse pass, `gluonlite.control_flow.loop_codegen`) uses the emitters here (`Writer`,
+reverse pass, `gluonlite.control_flow.lowering.codegen`) uses the emitters here (`Writer`,
 `forward_body`, `backward_body`, `compile_function`) with its own `Emission`: the hooks
 where its function differs from a plan's own (where saved values go and come from, what
 each gradient block does first, following what each gradient variable holds), and a
@@ -53,7 +53,7 @@ class Emission:
     """The hooks `forward_body` and `backward_body` call where a generated function that
     embeds a plan's steps differs from the plan's own forward and backward (what this
     class emits). A loop's step loop and reverse pass subclass it
-    (`gluonlite.control_flow.loop_codegen`).
+    (`gluonlite.control_flow.lowering.codegen`).
 
     Example: a caller writing each saved value into an array it gives overrides
     `forward_start` (adding ``direct[slot] = "r0"``) and `forward_end` (returning False).
@@ -234,7 +234,7 @@ def _emit_step(w, plan, i, st, direct, value):
     w.bind(f"p{i}", st.p)
     args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
     if not st.use_into:
-        fn = w.bind(f"f{i}", st.op.kernel)
+        fn = w.bind(f"f{i}", st.kernel)
         names = [f"v{s}" for s in outs]
         lhs = names[0] if len(outs) == 1 else ", ".join(names) + ","
         w.emit(f"{lhs} = {fn}({args}{', ' if ins else ''}{ins}){where}")
@@ -421,7 +421,7 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
                 if getattr(st.op.fast.grads[j], "writes_out", False):
                     made[f"gx{j}"] = (("rule", i, j), plan.slot_shape.get(st.ins[j]))
     elif wanted:
-        fn = w.bind(f"vjp{i}", st.op.vjp)
+        fn = w.bind(f"vjp{i}", st.vjp)
         w.bind(f"p{i}", st.p)
         w.bind(f"need{i}", list(need))
         ins = ", ".join(f"v{s}" for s in st.ins)

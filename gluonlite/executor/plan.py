@@ -17,6 +17,7 @@ from ..symbol.symbol import topo_nodes
 from .. import _profiling
 from .codegen import backward_function, forward_function
 from .infer import infer_graph
+from .lowering import lowering_of
 from .memory import plan_buffers
 
 __all__ = ["Plan", "compile_plan"]
@@ -26,7 +27,7 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "spec")
+                 "rc", "spec", "runtime", "kernel", "vjp")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
@@ -35,7 +36,11 @@ class _Step:
         self.bufs = None
         self.need = None  # per input, whether the backward computes its gradient
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
-        self.spec = None  # what the operator's `prepare` rule decided for this step
+        # The operator's rules, or its lowering's (`gluonlite.executor.lowering`): then
+        # `spec` is what the lowering decided for this step and `runtime` what the step
+        # keeps from call to call.
+        self.kernel, self.vjp = node.op.kernel, node.op.vjp
+        self.spec = self.runtime = None
 
 
 class Plan:
@@ -45,7 +50,7 @@ class Plan:
         input_names: the symbol's `list_inputs()`.
         out_shapes, out_dtypes: per visible output.
         steps: the forward steps, in order; a step's `spec` is what its operator's
-            `prepare` rule decided for it (a loop's `LoopSpec`), else None.
+            lowering decided for it (a loop's `LoopSpec`), else None.
         buffer_of: {slot: buffer id} of the static memory plan (empty without static_alloc).
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
     """
@@ -94,11 +99,15 @@ class Plan:
             self.steps.append(_Step(n, ins, outs, n_arrays))
         self.n_slots = n_slots
         for st in self.steps:
-            if st.op.prepare is not None:
-                store = {} if shared is None else shared.setdefault(st.node, {})
-                st.spec = st.op.prepare(st.p, [self.slot_shape.get(s) for s in st.ins],
-                                        [self.slot_dtype.get(s) for s in st.ins],
-                                        self.is_train, xp, store)
+            low = lowering_of(st.op.name)  # looked up once, here
+            if low is not None:
+                st.spec = low.decide(st.p, [self.slot_shape.get(s) for s in st.ins],
+                                     [self.slot_dtype.get(s) for s in st.ins], self.is_train, xp)
+            if st.spec is not None:
+                st.kernel, st.vjp = low.kernel, low.vjp
+                if low.runtime is not None:
+                    store = {} if shared is None else shared.setdefault(st.node, {})
+                    st.runtime = low.runtime(st.spec, store)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
         self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
@@ -108,7 +117,7 @@ class Plan:
         backward = set(map(id, self.bwd_steps))
         for st in self.steps:
             if st.op.stateful and (id(st) in backward or st.spec is not None):
-                st.rc = RunCtx(self.is_train, xp, id(st) in backward, st.spec)
+                st.rc = RunCtx(self.is_train, xp, id(st) in backward, st.spec, st.runtime)
         self._plan_memory()
         self._build_runners()
 
@@ -240,7 +249,7 @@ class Plan:
     def generated(self, key, make):
         """The function generated for this plan under `key`, made by `make() -> (function,
         source)` the first time (the plan's own forward and backward, and the step loops a
-        loop running it as its body generates, `gluonlite.control_flow.loop_codegen`)."""
+        loop running it as its body generates, `gluonlite.control_flow.lowering.codegen`)."""
         if _profiling.ACTIVE:  # a timed variant of the function, cached apart
             return self._profiled(key, make)
         fn = self._fns.get(key)
@@ -317,7 +326,7 @@ class Plan:
 
     def backward(self, saved, out_grads, dests=None):
         """Gradients of the inputs from gradients of the outputs (a loop runs its body's
-        backward in its generated reverse pass instead, `gluonlite.control_flow.loop_codegen`).
+        backward in its generated reverse pass instead, `gluonlite.control_flow.lowering`).
 
         Args:
             saved: the `saved` object of a training forward of this plan.
@@ -348,10 +357,10 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
             lifetimes do not overlap, and have kernels write into them.
         xp: the array module (numpy, or cupy for gpu).
         shared: a dict the caller keeps for all the plans it compiles of one graph (a
-            `CachedOp`'s, an `Executor`'s: their calls never overlap). A node's `prepare`
-            rule gets the same dict of its own in each of them (``shared[node]``), for what
-            those plans can share (a loop's large per-call buffers); without it, a fresh
-            dict per plan.
+            `CachedOp`'s, an `Executor`'s: their calls never overlap). A node's lowering
+            gets the same dict of its own in each of them (``shared[node]``, its
+            `runtime` rule's `store`), for what those plans can share (a loop's large
+            per-call buffers); without it, a fresh dict per plan.
 
     Returns:
         A `Plan`.

@@ -12,7 +12,7 @@ ONNX subgraphs may do, so nothing is copied into the body.
 """
 import numpy as np
 
-from ..control_flow.passes import WhileRoles
+from ..control_flow.while_loop import WhileRoles
 from ._converters import _reg
 from ._graph import ExportError
 

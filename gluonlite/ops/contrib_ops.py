@@ -164,7 +164,8 @@ def _boolean_mask_shape(p, ins):
 
 @register("_contrib_boolean_mask", inputs=("data", "index"), nondiff=("index",),
           attrs={"axis": A.Int(0)}, shape=_boolean_mask_shape, same_dtype=("data",),
-          vjp=lambda p, rc, xs, ys, gys, need: _boolean_mask_vjp(rc, xs, gys))
+          vjp=lambda p, rc, xs, ys, gys, need: _boolean_mask_vjp(rc, xs, gys),
+          shape_from_values=True)  # the shape rule leaves the output's length unknown
 def _boolean_mask(p, rc, data, index):
     """boolean_mask(data, index, axis=0): the rows of data where index is nonzero (the output's
     length depends on index's values, so graphs do not know it before running)."""
@@ -173,9 +174,6 @@ def _boolean_mask(p, rc, data, index):
                                   f"MXNet 1.9.1), got axis={p.axis}")
     return data[rc.xp.nonzero(index)[0]]
 
-
-# The walk and graph passes read this: the shape rule leaves the output unknown on purpose.
-get("_contrib_boolean_mask").shape_from_values = True
 
 
 def _boolean_mask_vjp(rc, xs, gys):

@@ -432,8 +432,7 @@ def _conv_shape_back(p, ins, outs):
 
 
 register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
-         attrs=_CONV_ATTRS, shape=_conv_shape, vjp=_conv_vjp,
-         shape_back=_conv_shape_back)(_convolution)
+         attrs=_CONV_ATTRS, shape=(_conv_shape, _conv_shape_back), vjp=_conv_vjp)(_convolution)
 
 
 # ---- Deconvolution -------------------------------------------------------------------------

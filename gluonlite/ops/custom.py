@@ -191,10 +191,9 @@ CUSTOM = CustomOperator(
     "Custom", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=lambda p: list(prop_of(p).list_outputs()),
     attrs=_AnyAttrs(op_type=A.Str()), vjp=_vjp, shape=_shape, dtype=_dtype, signature=(),
-    same_dtype=(), aux_mask=lambda p: [False] * _n_args(p) + [True] * len(
-        prop_of(p).list_auxiliary_states()),
+    same_dtype=(), aux=lambda p: [False] * _n_args(p) + [True] * len(
+        prop_of(p).list_auxiliary_states()), stateful=True,
     doc="Custom(*data, op_type, **kwargs): the operator registered as op_type with "
         "mx.operator.register, its other keyword arguments handed to its CustomOpProp.")
-CUSTOM.stateful = True
 CUSTOM.attrs = _AnyAttrs(CUSTOM.attrs)
 add(CUSTOM)

@@ -61,24 +61,21 @@ class Fast:
             gradient into it, returning that very array where it can; autograd hands a
             parameter's grad buffer down this way (grad_req='write') and a loop's reverse
             pass a gradient's row. Checked: same values, the dest returned.
-        vjp_sum: ``{input name: (names of the inputs it reads, fn)}``: the gradient of a
-            loop-invariant input summed over a loop's steps, ``fn(p, rc, target, stacked, g,
-            out=None)`` from the (T, ...) stacks of the read inputs (`stacked`, by name) and
-            of the output-0 gradients (`g`): a loop turns T small weight-gradient products
-            into one after its reverse pass. Checked: equals the vjp summed over steps.
+
+    (A loop-invariant input's gradient summed over a loop's steps is the loops' concern:
+    `gluonlite.control_flow.lowering.sums`.)
     """
 
     __slots__ = ("into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
-                 "grads", "writes_dests", "vjp_sum")
+                 "grads", "writes_dests")
 
     def __init__(self, *, into=None, ufunc=None, inline=None, reshapes=False, views=None,
-                 saves=None, passes_grad=(), grads=None, writes_dests=False, vjp_sum=None):
+                 saves=None, passes_grad=(), grads=None, writes_dests=False):
         self.into, self.ufunc, self.inline = into, ufunc, inline
         self.reshapes, self.views = bool(reshapes), views
         self.saves, self.passes_grad = saves, tuple(passes_grad)
         self.grads = None if grads is None else tuple(grads)
         self.writes_dests = bool(writes_dests)
-        self.vjp_sum = dict(vjp_sum or {})
 
     def __repr__(self):
         given = [k for k in self.__slots__ if getattr(self, k) not in (None, False, (), {})]

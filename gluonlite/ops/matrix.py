@@ -208,8 +208,7 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     return gx, gw, gb
 
 
-register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=_fc_shape,
-         shape_back=_fc_shape_back,
+register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=(_fc_shape, _fc_shape_back),
          attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
 
 
@@ -412,10 +411,9 @@ def _fc_bias_sum(p, rc, b, stacked, g, out=None):
     return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
 
 
+# (_fc_weight_sum, _fc_bias_sum: the loops' deferred sums, gluonlite.control_flow.lowering)
 fast_paths(Fast(into=_fc_into, inline=_fc_inline, saves=("data", "weight"),
-                grads=(_fc_data_grad,), writes_dests=True,
-                vjp_sum={"weight": (("data",), _fc_weight_sum), "bias": ((), _fc_bias_sum)}),
-           "FullyConnected")
+                grads=(_fc_data_grad,), writes_dests=True), "FullyConnected")
 
 
 # take: the gradient of `a` summed over a loop's steps in one scatter.
@@ -447,4 +445,5 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
     return ga
 
 
-fast_paths(Fast(saves=("indices",), vjp_sum={"a": (("indices",), _take_a_sum)}), "take")
+# (_take_a_sum: a loop's deferred sum, gluonlite.control_flow.lowering)
+fast_paths(Fast(saves=("indices",)), "take")

@@ -379,9 +379,9 @@ def _group_op(name, group, attrs, step, count="num_weights", tail=(), doc=""):
             filled[k * n + j] = filled[k * n + j] or F32
         return filled, outs
 
-    register(name, variadic=count, variadic_group=group, variadic_tail=tail, attrs=attrs,
+    register(name, variadic=(count, group, tail), attrs=attrs,
              outputs=lambda p: p[count], same_dtype=(),
-             aux_mask=lambda p: [g in mutated for _ in range(p[count]) for g in group]
+             aux=lambda p: [g in mutated for _ in range(p[count]) for g in group]
              + [False] * len(tail),
              shape=shape, dtype=dtype)(kernel)
 
@@ -529,7 +529,7 @@ def _reset_arrays(p, rc, *xs):
 
 register("reset_arrays", variadic="num_arrays", same_dtype=(), outputs=0,
          attrs={"num_arrays": A.Int()},
-         aux_mask=lambda p: [True] * p.num_arrays,
+         aux=lambda p: [True] * p.num_arrays,
          shape=lambda p, ins: (ins, []), dtype=lambda p, ins: (ins, []))(_reset_arrays)
 
 

@@ -28,9 +28,11 @@ __all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops
            "writes_out", "Fast", "fast_paths"]
 
 # need_grad: a gradient of this call will be asked for (stateful operators keep state only
-# then); spec: what the operator's `prepare` rule decided for the compiled plan step that
-# calls it (None outside a plan, or for an operator without one).
-RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec"], defaults=(False, None))
+# then); spec and runtime: what the operator's lowering decided for the compiled plan step
+# that calls it, and what that step keeps from call to call (`gluonlite.executor.lowering`;
+# None outside a plan, or where the plain kernel runs).
+RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec", "runtime"],
+                    defaults=(False, None, None))
 
 _OPS = {}
 
@@ -56,13 +58,34 @@ class Params(dict):
 
 
 class Operator:
-    """One registered operator (see the module docstring for the meaning of each rule)."""
+    """One registered operator (see the module docstring for the meaning of each rule).
+
+    Args (all but `name` and `kernel` by keyword; every one is fixed here, never set on
+    the object afterwards):
+        inputs, outputs, visible, output_names, signature: the operator's inputs and outputs
+            (names or `p -> ...` rules).
+        attrs, vjp, dtype, nondiff, same_dtype, random, doc, fast: as the module docstring
+            says.
+        shape: the shape rule, or a pair (rule, backward rule): ``back(p, in_shapes,
+            out_shapes) -> in_shapes`` infers inputs from known outputs (shape inference
+            runs both ways, as MXNet's does).
+        aux: the names of the auxiliary inputs, or ``p -> one bool per input`` for an
+            operator whose auxiliary inputs depend on its params (a subgraph node holding
+            a BatchNorm).
+        variadic: the attribute counting the inputs (``"num_args"``), or a triple (count,
+            group, tail) for inputs that come in groups per count (multi_sgd_mom_update:
+            ``("num_weights", ("weight", "grad", "mom"), ())``; inputs are then named
+            ``weight_0, grad_0, mom_0, weight_1, ...``, then the tail's names).
+        stateful: the last output is an opaque per-call object for the vjp (a loop's saved
+            steps); executors never allocate or shape-infer it.
+        shape_from_values: the output shape depends on input values (boolean_mask): the
+            shape rule leaves that dimension unknown and no compiled plan can hold it.
+    """
 
     def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
                  vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
                  random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 aux_mask=None, shape_back=None, prepare=None, fast=None, variadic_group=None,
-                 variadic_tail=(), **speed):
+                 fast=None, stateful=False, shape_from_values=False, **speed):
         if speed:
             names = ", ".join(f"{k}=..." for k in sorted(speed))
             raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
@@ -70,40 +93,26 @@ class Operator:
         self.name = name
         self.kernel = kernel
         self.vjp = vjp
+        shape, shape_back = shape if isinstance(shape, tuple) else (shape, None)
         self.shape_rule = shape
         self.dtype_rule = dtype
         self.attrs = dict(attrs or {})
         self._inputs = inputs
         self._outputs = outputs
         self._visible = visible
-        self.aux = tuple(aux)
-        # aux_mask(p) -> one bool per input: for operators whose auxiliary inputs depend on
-        # their params (a subgraph node holding a BatchNorm); the default reads `aux` names.
-        self._aux_mask = aux_mask
+        # aux_mask(p) -> one bool per input, or the names in `aux`
+        self._aux_mask = aux if callable(aux) else None
+        self.aux = () if callable(aux) else tuple(aux)
         self.nondiff = frozenset(nondiff)
+        variadic, group, tail = variadic if isinstance(variadic, tuple) else (variadic, None, ())
         self.variadic = variadic
-        # For a variadic operator whose inputs come in groups per count (multi_sgd_mom_update:
-        # weight, grad, mom per weight): the names in one group; inputs are then named
-        # ``weight_0, grad_0, mom_0, weight_1, ...``.
-        self.variadic_group = tuple(variadic_group) if variadic_group else None
-        # ...and inputs after the groups (preloaded_multi_sgd_update's ``lrs``, ``wds``).
-        self.variadic_tail = tuple(variadic_tail)
+        # the names in one group of inputs per count, and the inputs after the groups
+        self.variadic_group = tuple(group) if group else None
+        self.variadic_tail = tuple(tail)
         self.random = random
-        # A stateful operator's last output is an opaque per-call object for its vjp (e.g. a
-        # loop's saved steps); executors never allocate or shape-infer it.
-        self.stateful = False
-        # An operator whose output shape depends on its input values (boolean_mask): its
-        # shape rule leaves that dimension unknown and no compiled plan can hold it.
-        self.shape_from_values = False
-        # Optional (p, in_shapes, out_shapes) -> in_shapes: inputs inferred from known
-        # outputs (shape inference runs both ways, as MXNet's does).
+        self.stateful = bool(stateful)
+        self.shape_from_values = bool(shape_from_values)
         self.shape_back = shape_back
-        # Optional, for stateful operators: prepare(p, in_shapes, in_dtypes, is_train, xp,
-        # store) -> an object a compiled plan computes once per step and hands to that
-        # step's kernel and vjp as ``rc.spec`` (a pass deciding how the step runs; the
-        # loops' optimizations, `gluonlite.control_flow.passes`). `store` is a dict the
-        # node's plans of one graph share (`compile_plan`'s `shared`).
-        self.prepare = prepare
         # The speed-only alternatives to the rules above (`gluonlite.ops.fast.Fast`).
         self.fast = fast if fast is not None else Fast()
         self._output_names = output_names

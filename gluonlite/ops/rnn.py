@@ -818,8 +818,8 @@ RNN = register(
     "RNN", inputs=_input_names, outputs=lambda p: _n_visible(p) + 1, visible=_n_visible,
     output_names=_output_names, attrs=_ATTRS, shape=_shape, dtype=_dtype, vjp=_vjp,
     nondiff=("sequence_length",), same_dtype=("data", "parameters", "state", "state_cell"),
-    signature=("data", "parameters", "state", "state_cell", "sequence_length"))(_kernel)
-RNN.stateful = True  # the hidden last output is the run kept for the backward
+    signature=("data", "parameters", "state", "state_cell", "sequence_length"),
+    stateful=True)(_kernel)  # the hidden last output is the run kept for the backward
 
 
 # ---- _rnn_unpacked -----------------------------------------------------------------------------
@@ -911,8 +911,8 @@ def _unpacked_dtype(p, ins):
 _UNPACKED = register(
     "_rnn_unpacked", variadic="num_args", outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=_output_names, attrs=dict(_ATTRS, num_args=A.Int()),
-    shape=_unpacked_shape, dtype=_unpacked_dtype, vjp=_unpacked_vjp)(_unpacked_kernel)
-_UNPACKED.stateful = True  # as RNN's: the hidden last output is the run kept
+    shape=_unpacked_shape, dtype=_unpacked_dtype, vjp=_unpacked_vjp,
+    stateful=True)(_unpacked_kernel)  # as RNN's: the hidden last output is the run kept
 
 
 # ---- _rnn_param_concat -------------------------------------------------------------------------
@@ -941,8 +941,8 @@ def _param_concat(p, rc, *xs):
 
 
 register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
-         attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape,
-         shape_back=_param_concat_back,
+         attrs={"num_args": A.Int(), "dim": A.Int(1)},
+         shape=(_concat_shape, _param_concat_back),
          doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
              "one input of unknown length from the output's (how MXNet's RNN layers pack "
              "their parameters).")(_param_concat)

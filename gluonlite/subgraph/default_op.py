@@ -126,10 +126,10 @@ DEFAULT_SUBGRAPH_OP = Operator(
     OP_NAME, _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
     vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux_mask=lambda p: subgraph_meta(p).aux_mask,
+    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux=lambda p: subgraph_meta(p).aux_mask,
+    stateful=True,
     doc="_default_subgraph_op(*inputs): run the subgraph in params['_subgraphs'][0] on the "
         "inputs (its variables, in list_inputs() order); returns its outputs.")
-DEFAULT_SUBGRAPH_OP.stateful = True
 # The output names are the subgraph's own full names ("exp0_output"), so that a partitioned
 # symbol lists the same outputs as the original; Symbol.list_outputs is to use them as they
 # are, without the node-name prefix, for operators that set this flag.

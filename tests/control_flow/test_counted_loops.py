@@ -6,10 +6,10 @@ import pytest
 
 from gluonlite import sym
 from gluonlite.control_flow.body import loop_optimizations
-from gluonlite.control_flow.counting import find_counter
+from gluonlite.control_flow.lowering.counting import find_counter
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import check_numeric_gradient
-from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
+from harness import Spy, check_optimized_equals_plain, loop_steps, run_bound
 
 N, H = 2, 3
 
@@ -63,8 +63,8 @@ def test_a_counted_loop_equals_the_plain_loop_exactly(case, train):
     assert find_counter(_loop_params(s)) is not None
     *_, exe = check_optimized_equals_plain(s, _args(i0), 0, 0, dtype="float32", train=train)
     # the trip count is known at entry: cond's body plan is never compiled, only func's
-    spec, = loop_specs(exe, "_while_loop")
-    assert spec.counter is not None and {key[0] for key in spec.plans} == {1}
+    step, = loop_steps(exe, "_while_loop")
+    assert step.spec.counter is not None and {key[1] for key in step.runtime.plans} == {1}
 
 
 def test_an_integer_counter_and_a_counter_read_as_an_output():
@@ -101,16 +101,18 @@ def test_rows_picked_by_the_counter_are_gathered_once(mode, steps, train, monkey
     """``squeeze(take(data, i))`` in a counted loop reads rows gathered for every step at
     entry (one take for the whole loop, none per step); past the data's end they clip or
     wrap as take does."""
-    data, h0, w = sym.var("data"), sym.var("h0"), sym.var("w")
+    def make():
+        data, h0, w = sym.var("data"), sym.var("h0"), sym.var("w")
 
-    def func(i, h):
-        x = sym.squeeze(sym.take(data, i, mode=mode), axis=0)
-        h = sym.tanh(h * w + x)
-        return h, [i + 1, h]
+        def func(i, h):
+            x = sym.squeeze(sym.take(data, i, mode=mode), axis=0)
+            h = sym.tanh(h * w + x)
+            return h, [i + 1, h]
 
-    outs, last = sym.contrib.while_loop(lambda i, h: i < steps, func,
-                                        [sym.var("i0"), h0], max_iterations=6)
-    s = sym.Group((outs if isinstance(outs, list) else [outs]) + [last[1]])
+        outs, last = sym.contrib.while_loop(lambda i, h: i < steps, func,
+                                            [sym.var("i0"), h0], max_iterations=6)
+        return sym.Group((outs if isinstance(outs, list) else [outs]) + [last[1]])
+    s = make()
     rng = np.random.RandomState(2)
     args = {"data": rng.randn(4, N, H).astype(np.float32), "i0": np.array([0.0], np.float32),
             "h0": rng.randn(N, H).astype(np.float32), "w": rng.randn(N, H).astype(np.float32)}
@@ -123,6 +125,7 @@ def test_rows_picked_by_the_counter_are_gathered_once(mode, steps, train, monkey
     spy = Spy(monkeypatch)
     spy.kernel("take")
     calls = spy.calls["take kernel"]
+    s = make()  # plans bind the kernels when they are compiled: new bodies, new plans
     run_bound(s, args, False, dtype="float32", train=train)
     assert len(calls) == steps  # the plain loop: one take per step
     del calls[:]

@@ -15,7 +15,7 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
-from gluonlite.control_flow import operators
+from gluonlite.control_flow.lowering import kernels as operators
 from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.test_utils import check_numeric_gradient
 from harness import check_optimized_equals_plain

@@ -5,10 +5,10 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import nd, sym, autograd, gluon
-from gluonlite.control_flow.body import LoopBuffers, loop_optimizations
-from gluonlite.control_flow.hoisting import foreach_hoist, while_hoist
+from gluonlite.control_flow.body import body_plans, loop_optimizations
+from gluonlite.control_flow.lowering.hoisting import foreach_hoist, while_hoist
 from gluonlite.executor import compile_plan
-from harness import Spy, check_optimized_equals_plain, loop_specs, run_bound
+from harness import Spy, check_optimized_equals_plain, loop_steps, run_bound
 from gluonlite.symbol.symbol import topo_nodes
 from gluonlite.test_utils import assert_almost_equal, check_numeric_gradient
 
@@ -60,7 +60,7 @@ def test_foreach_projection_is_hoisted_and_equal(no_bias):
     outs, last = sym.contrib.foreach(_rnn_body(_vars(), no_bias), sym.var("data"),
                                      [sym.var("h0")])
     s = sym.Group([outs, last[0]])
-    hoist = foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers())
+    hoist = foreach_hoist(_loop_node(s, "_foreach").params, lambda q: None)
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(0)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), **_weights(rng)}
@@ -83,7 +83,7 @@ def test_foreach_data_used_beside_the_projection_and_3d_rows():
 
     outs, last = sym.contrib.foreach(body, data, [h0])
     s = sym.Group([outs, last[0]])
-    assert foreach_hoist(_loop_node(s, "_foreach").params, LoopBuffers()) is not None
+    assert foreach_hoist(_loop_node(s, "_foreach").params, lambda q: None) is not None
     rng = np.random.RandomState(1)
     _same(s, {"data": rng.randn(T, N, 2, I), "h0": rng.randn(N, H), **_weights(rng)})
 
@@ -104,10 +104,10 @@ def test_nested_foreach_hoists_in_the_inner_body():
     rng = np.random.RandomState(2)
     exe = _same(_nested_foreach_rnn(),
                 {"data": rng.randn(2, T, N, I), "h0": rng.randn(N, H), **_weights(rng)})
-    outer, = loop_specs(exe, "_foreach")
-    inner = [st.spec for body in outer.plans.values() for st in body.plan.steps
-             if st.spec is not None]
-    assert inner and all(sp.hoist is not None for sp in inner)
+    outer, = loop_steps(exe, "_foreach")
+    inner = [st.spec for body in outer.runtime.plans.values() for st in body.plan.steps
+             if st.op.name == "_foreach"]
+    assert inner and all(sp is not None and sp.hoist is not None for sp in inner)
 
 
 @pytest.mark.parametrize("compiled_with", [False, True])
@@ -122,11 +122,18 @@ def test_a_nested_loop_is_planned_with_its_outer_plans_setting(compiled_with):
         plan = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
     with loop_optimizations(not compiled_with):
         got, _ = plan.forward([args[n] for n in names])
-    outer_spec, = [st.spec for st in plan.steps if st.spec is not None]
-    inner_specs = [st.spec for body in outer_spec.plans.values() for st in body.plan.steps
-                   if st.spec is not None]
-    assert inner_specs and all(sp.optimize == compiled_with for sp in inner_specs)
-    assert all((sp.hoist is not None) == compiled_with for sp in inner_specs)
+    outer, = [st for st in plan.steps if st.op.name == "_foreach"]
+    if compiled_with:  # the lowered loop's body plans lower the inner loop too
+        inner_specs = [st.spec for body in outer.runtime.plans.values()
+                       for st in body.plan.steps if st.op.name == "_foreach"]
+        assert inner_specs and all(sp is not None and sp.hoist is not None
+                                   for sp in inner_specs)
+    else:  # the plain kernel runs plain body plans, whatever the setting when it runs
+        assert outer.spec is None and outer.runtime is None
+        body = outer.p["_subgraphs"][0]
+        inner_steps = [st for pl in body_plans(body) for st in pl.steps
+                       if st.op.name == "_foreach"]
+        assert inner_steps and all(st.spec is None for st in inner_steps)
     with loop_optimizations(not compiled_with):
         other = compile_plan(s, [args[n].shape for n in names], ["float64"] * len(names))
         want, _ = other.forward([args[n] for n in names])
@@ -151,7 +158,7 @@ def _while_rnn(start_step=1):
 @pytest.mark.parametrize("i0, step", [(0.0, 1), (1.0, 1), (0.0, 2)])
 def test_while_take_projection_is_hoisted_and_equal(i0, step):
     s = _while_rnn(step)
-    hoist = while_hoist(_loop_node(s, "_while_loop").params, LoopBuffers())
+    hoist = while_hoist(_loop_node(s, "_while_loop").params, lambda q: None)
     assert hoist is not None and len(hoist.projections) == 1
     rng = np.random.RandomState(3)
     args = {"data": rng.randn(T, N, I), "h0": rng.randn(N, H), "i0": np.array([i0]),
@@ -179,12 +186,13 @@ def test_deferred_gradients_are_planned_for_invariant_weights():
     exes = []
     run_bound(outs, args, True, dtype="float32", executors=exes)
     node = _loop_node(outs, "_foreach")
-    hoist, = {spec.hoist for spec in loop_specs(exes[0], "_foreach")}
+    step, = loop_steps(exes[0], "_foreach")
+    hoist = step.spec.hoist
     node_inputs = [src.name for src, _ in node.inputs]
     assert [pr.folded for pr in hoist.projections] == [node_inputs.index("b_h")]
     body_inputs = hoist.params["_subgraphs"][0].list_inputs()
     assert "b_h" not in body_inputs and "w_h" in body_inputs
-    bodies = list(hoist.loop.plans.values())
+    bodies = [b for key, b in step.runtime.plans.items() if key[0] == id(hoist.loop)]
     assert any(len(b.deferred) == 1 for b in bodies)
 
 
@@ -363,7 +371,7 @@ def test_weights_in_the_fast_layout_give_the_same_results(loop, monkeypatch):
     plans and refilled on every call: results equal the plain loop's, and the weights'
     gradients are unchanged."""
     from gluonlite.bench.models import ForeachRNN, WhileRNN
-    from gluonlite.control_flow import operators
+    from gluonlite.control_flow.lowering import kernels as operators
     laid_out = []
     real = operators.fast_weight_layout
 
@@ -432,14 +440,14 @@ def test_a_plan_keeps_the_setting_it_was_compiled_with():
     with loop_optimizations(False):
         fast_results = run(fast)
     plain_results = run(plain)
-    (plain_spec,), (fast_spec,) = loop_specs(plain, "_foreach"), loop_specs(fast, "_foreach")
-    assert plain_spec.hoist is None and not plain_spec.defer_sums
-    body_inputs = _loop_node(outs, "_foreach").params["_subgraphs"][0].list_inputs()
-    assert {tuple(b.plan.input_names) for b in plain_spec.plans.values()} == {tuple(body_inputs)}
-    assert not any(b.deferred for b in plain_spec.plans.values())
+    (plain_step,), (fast_step,) = loop_steps(plain, "_foreach"), loop_steps(fast, "_foreach")
+    assert plain_step.spec is None and plain_step.runtime is None  # the plain kernel
+    assert plain_step.kernel is mx.ops.get("_foreach").kernel
+    fast_spec = fast_step.spec
     assert fast_spec.hoist is not None and fast_spec.hoist.loop.defer_sums
-    assert all("w_i" not in b.plan.input_names for b in fast_spec.hoist.loop.plans.values())
-    assert "hoist 1 projection" in repr(fast_spec) and "plain" in repr(plain_spec)
+    assert fast_step.kernel is not mx.ops.get("_foreach").kernel
+    assert all("w_i" not in b.plan.input_names for b in fast_step.runtime.plans.values())
+    assert "hoist 1 projection" in repr(fast_spec)
     for a, b in zip(plain_results, fast_results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-5)
 

@@ -22,7 +22,7 @@ def _flagged_op():
     """An operator whose auxiliary inputs are chosen by its params."""
     return Operator("_test_flagged", lambda p, rc, *xs: sum(xs),
                     inputs=lambda p: [f"in{i}" for i in range(len(p["flags"]))],
-                    aux_mask=lambda p: p["flags"], attrs={}, signature=(),
+                    aux=lambda p: p["flags"], attrs={}, signature=(),
                     vjp=lambda p, rc, xs, ys, gys, need: [gys[0]] * len(xs),
                     shape=lambda p, ins: (ins, [ins[0]]))
 

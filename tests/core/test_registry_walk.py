@@ -17,6 +17,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
+from gluonlite.control_flow.lowering.sums import VJP_SUMS  # the loops' deferred sums
 from walk_specs import SPECS, make  # one module of entries per operator family
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
@@ -182,7 +183,7 @@ def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
     the other inputs and the output gradient new at every step (and writes into out=)."""
     names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
     steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
-    for name, (reads, fn) in op.fast.vjp_sum.items():
+    for name, (reads, fn) in VJP_SUMS[op.name].items():
         if name not in names or names.index(name) >= len(steps[0]):
             continue  # an input these params leave out (no bias)
         j = names.index(name)
@@ -263,7 +264,7 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
                                   "that `saves` leaves out")
-    if op.fast.vjp_sum:  # a loop sums an invariant input's gradient over its steps in one call
+    if op.name in VJP_SUMS:  # a loop sums an invariant input's gradient over its steps at once
         _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
     if op.fast.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from gluonlite import nd, sym
-from gluonlite.control_flow.loop_codegen import reverse_pass_function, step_loop
-from gluonlite.control_flow.loop_steps import saved_stacks
-from gluonlite.control_flow.passes import LoopBody
+from gluonlite.control_flow.lowering.codegen import reverse_pass_function, step_loop
+from gluonlite.control_flow.lowering.runtime import saved_stacks
+from gluonlite.control_flow.lowering.deferred import LoopBody
 from gluonlite.executor import compile_plan
 
 

@@ -40,7 +40,7 @@ same array as a row (or as another stack) is that row (or stack)::
 """
 import itertools
 
-from ..executor.codegen import (Emission, Writer, WriteTargets, backward_body,
+from ...executor.codegen import (Emission, Writer, WriteTargets, backward_body,
                                 compile_function, forward_body, read_slots, unpack)
 
 __all__ = ["step_loop", "reverse_pass_function"]
@@ -54,7 +54,7 @@ def step_loop(plan, with_rows, keep, skip, given, scanned, carried):
     Args:
         plan: the body's compiled `Plan`.
         with_rows: each step writes its saved operator outputs (`Plan.saved_ops` order)
-            into row t of the stacks of `loop_steps.saved_stacks` (`rows`).
+            into row t of the stacks of `runtime.saved_stacks` (`rows`).
         keep: append each step's saved values (the `saved` of `Plan.forward`) to a list;
             for a plan whose saved values cannot be stacked (`with_rows` False).
         skip: positions of outputs the steps do not write (a loop that reads a carried
@@ -140,20 +140,20 @@ class _StepRows(Emission):
 # ---- the reverse pass ------------------------------------------------------------------
 def reverse_pass_function(body, provided, from_rows, n_out, carry_locs, rows, sums):
     """The generated reverse pass ``f(steps, heads, carry, dests, stash, start)`` of a loop
-    node running `body` (its `gluonlite.control_flow.passes.LoopBody`): the steps' backward
+    node running `body` (its `deferred.LoopBody`): the steps' backward
     and the loop around it, as `step_loop` does for the forward, generated once per way of
     calling it.
 
     Args:
         body: the body's `LoopBody`, its plan with backward steps.
         provided: None when the loop passes no stash, else the slots whose stacks the
-            loop holds already and gives the stash (`loop_steps.new_stash`'s `provided`):
+            loop holds already and gives the stash (`deferred.new_stash`'s `provided`):
             deferred gradients of invariant inputs go to row `step` of the stash's stacks
             instead of being computed, and those stacks are not written.
         from_rows: None, or per body input whether it is the same at every step: then the
             steps' saved values are columns and stacks (`steps` below) instead of, per
             step, the list of slot values a forward with `keep` appended.
-        n_out, carry_locs, sums: as `loop_steps.reverse_pass` takes them (the plan's
+        n_out, carry_locs, sums: as `kernels.reverse_pass` takes them (the plan's
             outputs past n_out are the carried values).
         rows: input slots whose gradient at step t is written to row t of an array.
 

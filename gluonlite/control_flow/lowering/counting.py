@@ -12,10 +12,10 @@ bit for bit (tested with `loop_optimizations(False)`).
 """
 import numpy as np
 
-from ..context import host_scalar
-from ..ops import registry
-from ..ops.matrix import run_start
-from .body import body_vars
+from ...context import host_scalar
+from ...ops import registry
+from ...ops.matrix import run_start
+from ..body import body_vars
 
 __all__ = ["Counter", "find_counter", "gathered_rows", "gather"]
 
@@ -69,7 +69,7 @@ class Counter:
 def find_counter(p):
     """The `Counter` of a `_while_loop` node's params, or None when its cond is not a
     comparison of one counter loop var with a constant that func steps by a constant (the
-    loop pass, `gluonlite.control_flow.passes`, asks once per compiled plan).
+    decisions, `decisions`, ask once per compiled plan).
 
     Example::
 
@@ -102,7 +102,7 @@ def gathered_rows(p, body, counter):
     ``squeeze(take(D, i, axis=0), axis=0)`` in func's plan (`body`, its `LoopBody`) where
     `i` is the counter and `D` is not a loop var, (the squeeze's slot, func input position
     of D, take params). With the counter's values known at entry, the loop gathers these
-    rows for every step at once and gives them to the steps (`loop_codegen.step_loop`'s
+    rows for every step at once and gives them to the steps (`codegen.step_loop`'s
     `given`). Found once per body (kept in `LoopBody.gathered`)."""
     found, plan = body.gathered, body.plan
     if found is None:

@@ -1,20 +1,107 @@
-"""Running a loop's steps: the per-call buffers and the reverse pass.
+"""The loops' lowering at run time: what a plan step keeps from call to call, and the
+buffers of one call.
 
-A loop kernel (`gluonlite.control_flow.operators`) runs its body's generated step loop
-(`loop_codegen.step_loop`: the loop and the body in one function). What the steps write is
-laid out here, once per call: each step's rows of
-the stacked outputs, the buffers of the values carried from step to step (rows of a stacked
-output when they are the same value, two swapped buffers in inference, rows of one stack in
-training), and the stacks that keep what the body's backward reads. `reverse_pass` runs the
-body's generated reverse pass (`loop_codegen.reverse_pass_function`) over the kept steps,
-last to first, with the stacks of the gradients of invariant inputs whose sums it defers
-(`new_stash`, `add_deferred_sums`).
+A lowered loop step keeps a `LoopRuntime` (``rc.runtime``, made once when the plan is
+compiled, beside the frozen decisions of ``rc.spec``): its body plans, compiled on first
+use with static alloc and kept with what the analysis derives from them
+(`deferred.LoopBody`), and the node's large per-call arrays (`LoopBuffers`, shared by the
+node's plans of one graph).
+
+A call lays out here, once, what its steps write: each step's rows of the stacked
+outputs, the buffers of the values carried from step to step (rows of a stacked output
+when they are the same value, two swapped buffers in inference, rows of one stack in
+training), and the stacks that keep what the body's backward reads (`LoopStorage`); the
+steps themselves are the generated step loop (`codegen.step_loop`).
 """
-from .body import add_into, free_dest
-from .loop_codegen import reverse_pass_function, step_loop
+import numpy as np
 
-__all__ = ["LoopStorage", "StackedSteps", "data_row", "data_column", "reverse_pass",
-           "saved_stacks", "new_stash", "add_deferred_sums"]
+from ...executor.lowering import lowerings
+from ...executor.plan import compile_plan
+from ..body import wants_grad
+from .codegen import step_loop
+from .deferred import LoopBody
+
+__all__ = ["LoopRuntime", "LoopBuffers", "LoopStorage", "StackedSteps", "data_row",
+           "data_column", "saved_stacks", "fast_weight_layout"]
+
+
+class LoopRuntime:
+    """What a lowered loop step keeps from call to call (its plan step's ``runtime``).
+
+    Attributes:
+        plans: {key: `deferred.LoopBody`} compiled on first use (see `body`).
+        buffers: the node's `LoopBuffers`, shared by its plans of one graph.
+
+    Example: ``LoopRuntime(spec, {})`` (what the compiler makes for a loop step).
+    """
+
+    def __init__(self, spec, store):
+        self.plans = {}
+        self.buffers = store.setdefault("loop_buffers", LoopBuffers())
+
+    def body(self, spec, index, shapes, dtypes, is_train, keep, xp, invariant=None):
+        """The `LoopBody` of subgraph `index` of the loop `spec` decides (the node's, or
+        its hoisted rewrite's) for body inputs of these shapes and dtypes, compiled (static
+        alloc) on first use and kept in `plans`.
+
+        Args:
+            is_train: run operators in training mode.
+            keep: compile for gradients (every floating input wants one).
+            xp: array module.
+            invariant: per body input, whether it is the same at every step (free
+                variables): their gradients are deferred to one sum after the loop
+                (`LoopBody.deferred`).
+        """
+        invariant = tuple(invariant) if invariant is not None else None
+        # Looked up on every loop call: the key is made of what the caller has at hand.
+        key = (id(spec), index, tuple(shapes), tuple(dtypes), bool(is_train), bool(keep),
+               xp.__name__, invariant)
+        body = self.plans.get(key)
+        if body is None:
+            if len(self.plans) > 64:  # many distinct shapes: keep memory bounded
+                self.plans.clear()
+            dtypes = [np.dtype(d) for d in dtypes]
+            grad = [wants_grad(d) for d in dtypes] if keep else None
+            # Loops nested in the body are lowered too, as this one was.
+            with lowerings(True):
+                plan = compile_plan(spec.params["_subgraphs"][index], [tuple(s) for s in shapes],
+                                    dtypes, is_train=is_train, grad_inputs=grad,
+                                    static_alloc=True, xp=xp, shared=self.buffers.bodies)
+            body = self.plans[key] = LoopBody(plan, invariant)
+        return body
+
+
+class LoopBuffers:
+    """A loop node's large per-call arrays, made once and refilled by every call of every
+    plan of its graph: a `CachedOp`'s (or an `Executor`'s) training and inference plans
+    share one (their calls never overlap; `compile_plan`'s `shared`), so a block keeps one
+    hoisted projection, not one per plan.
+
+    Attributes:
+        projections: the hoisted projections {(projection, shape, dtype, xp name): array};
+        holders: {the same key: weak reference to the saved state of the training call
+            whose backward still reads that array}: a call meanwhile computes into a fresh
+            array (`hoisting.Hoist.prologue`).
+        layouts: the transposed weight copies (`fast_weight_layout`), read only while a
+            call's steps run.
+        bodies: the `shared` dict the loop's body plans are compiled with: the loops
+            nested in them share theirs likewise.
+        stubs: the zero-memory arrays `shape_stub` made.
+    """
+
+    def __init__(self):
+        self.projections, self.holders, self.layouts, self.bodies = {}, {}, {}, {}
+        self.stubs = {}
+
+    def shape_stub(self, xp, x):
+        """A read-only array with x's shape and dtype and no data (a zero broadcast), made
+        once per shape: what a saved state keeps in place of a hoisted projection."""
+        key = (x.shape, x.dtype, xp.__name__)
+        stub = self.stubs.get(key)
+        if stub is None:
+            stub = self.stubs[key] = xp.broadcast_to(xp.zeros((), x.dtype), x.shape)
+        return stub
+
 
 
 def data_row(x, t):
@@ -129,7 +216,13 @@ class LoopStorage:
                 self.stacked.append(by_output[j][1:])
             else:
                 self.stacked.append(make((n_rows,) + tuple(s), dtype=d))
-        self._entering = {k: by_output[j] for k, j in carried_as.items() if j in by_output}
+        # Two carried values equal to one output enter from different values: the buffer
+        # in front holds the first one's; the other's `entering` is made apart.
+        self._entering, fronted = {}, set()
+        for k, j in sorted(carried_as.items()):
+            if j in by_output and j not in fronted:
+                fronted.add(j)
+                self._entering[k] = by_output[j]
         specs = list(zip(plan.out_shapes[n_out:], plan.out_dtypes[n_out:]))
         self.shared = {k: self.stacked[j] for k, j in carried_as.items()}
         self._columns, self.carried = _carried_columns(xp, specs, n_rows, keep, stackable,
@@ -184,54 +277,6 @@ class LoopStorage:
         return [c.copy() if k in self.shared else c for k, c in enumerate(cur)]
 
 
-def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
-    """Run the body's backward over the executed steps in reverse (one generated function,
-    `reverse_pass_function`).
-
-    Args:
-        state: the loop's `Saved`.
-        gys: the node's output gradients (None where none): the stacked outputs first.
-        n_out: how many outputs are stacked.
-        carry: the gradients of the carried values at the loop's exit (None for none).
-        carry_locs: the body input of each carried value; its gradient flows from step t
-            to step t - 1.
-        rows: {body input: zeroed array}: row t of the array receives that input's
-            gradient at step t (scanned data); it may double as a stash stack of the same
-            gradients (`new_stash`'s `grads`), whose rows no step reaches read 0.
-        sums: {body input: index}: gradients summed over the steps into accumulator
-            `index` (0, 1, ...; inputs with one index share it).
-
-    Returns:
-        (carry, sums, stash): the carried gradients at the loop's entry, the sums (None
-        where nothing reached), and the stacks of the deferred invariant-input gradients
-        (None when the plan defers none).
-    """
-    rows, sums = rows or {}, sums or {}
-    body, steps, n = state.body, state.steps, state.n_steps
-    stacked = isinstance(steps, StackedSteps)
-    held = steps.input_stacks(n) if body.deferred and stacked else None
-    if not n:
-        return [None if c is None else c.copy() for c in carry], \
-            [None] * len(set(sums.values())), new_stash(body, 0, held) if body.deferred else None
-    # the stacks the loop holds anyway that the deferred sums read: the reverse pass does
-    # not copy their rows
-    provided = frozenset(u for d in body.deferred for u in d.uses if u in (held or ())) \
-        if body.deferred else None
-    reverse = reverse_pass_function(body, provided, steps.fixed if stacked else None, n_out,
-                                    carry_locs, list(rows), sums)
-    dests = [d if d.ndim > 1 else d.reshape(-1, 1) for d in rows.values()]
-    stash = None
-    if body.deferred:
-        stash = new_stash(body, n, held, {slot: dests[k][:n]
-                                          for slot, k in reverse.grads_in_rows.items()},
-                          reverse.grads_shared)
-    heads = [[None] * n if g is None else list(g) for g in gys[:n_out]]
-    carry, summed = reverse((steps.columns(n), steps.saved_rows) if stacked else steps, heads,
-                            carry, dests, stash, n - 1)
-    # The carried gradients that leave the loop must not alias a head or each other.
-    return [None if c is None else c.copy() for c in carry], summed, stash
-
-
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
     the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
@@ -242,69 +287,29 @@ def saved_stacks(plan, n_steps, provided=None):
             for s in plan.saved_ops}
 
 
-def new_stash(body, n_steps, provided=None, grads=None, shared=None):
-    """Zeroed (n_steps, ...) stacks for the deferred gradients (`LoopBody.deferred`) of a
-    loop of n_steps running `body`.
+
+def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
+    """{index: the same weight laid out for `x @ W.T`} for `weights` {index: array} (the
+    ones the loop pass chose, `LoopSpec.weight_layout`): a copy of W with W's shape and
+    values whose transpose is contiguous (2-D C-contiguous floating weights only).
 
     Args:
-        provided: {body input slot: its (n_steps, ...) stack of per-step values} that the
-            loop already holds (a scanned input, the carried states): the deferred sums
-            read those instead of a copy made step by step.
-        grads: {output slot: (n_steps, ...) zeroed array}: that slot's gradient stack (the
-            reverse pass's `grads_in_rows`: it writes them there itself), viewed in the
-            slot's shape.
-        shared: {output slot: other output slot}: slot's gradient stack is other's, viewed
-            in slot's shape (the reverse pass's `grads_shared`).
-
-    Returns:
-        A list with, per deferred gradient, (its output-gradient stack, [the stack of
-        each input it reads]).
-
-    Example: ``stash = new_stash(body, T, {0: xs})``; after the reverse pass,
-    ``add_deferred_sums(body, stash, args, acc, ...)`` adds the summed gradients.
+        buffers: a dict (`LoopBuffers.layouts`) holding one such array per weight
+            position, shape and dtype, refilled on every call instead of allocated anew.
+        steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
+            stacked): those would hold the copy, which the next run refills, so none is
+            made. (Stacked steps keep the original weights for the backward.)
     """
-    plan, provided = body.plan, provided or {}
-    xp = plan.xp
-    stash = []
-    # One stack per slot, shared by the deferred sums of one step: one for the values a
-    # sum reads and, apart (a slot may be both, in a chain of products), one for the
-    # gradients it sums.
-    values, grads, shared = dict(provided), dict(grads or {}), shared or {}
-
-    def stack(stacks, s):
-        shape = (n_steps,) + tuple(plan.slot_shape[s])
-        if s not in stacks:
-            stacks[s] = xp.zeros(shape, dtype=plan.slot_dtype[s])
-        elif stacks[s].shape != shape:  # C-contiguous (a stack, rows of a dest): a view
-            stacks[s] = stacks[s].reshape(shape)
-        return stacks[s]
-    for s, other in shared.items():
-        grads[s] = stack(grads, other)
-    for d in body.deferred:
-        stash.append((stack(grads, d.step.outs[0]), [stack(values, u) for u in d.uses]))
-    return stash
-
-
-def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
-    """Add the loop-summed gradients of the deferred invariant inputs (one `Fast.vjp_sum`
-    call each, over the stacks of `stash`) into `acc`, the node's gradients (`add_into`).
-
-    Args:
-        body_args: per body input, its value (the invariant ones are read).
-        node_index_of: the node input index of a body input slot.
-        dests: per node input, None or its caller's array (`Fast.writes_dests`): a node
-            input's first gradient is written there.
-    """
-    if stash is None:
-        return
-    into, taken = {}, set()  # body slot -> the dest its sum goes to, once per node input
-    for d in body.deferred:
-        i = node_index_of(d.slot)
-        dest = free_dest(dests, acc, i)
-        if dest is not None and i not in taken:
-            into[d.slot] = dest
-            taken.add(i)
-    for d, (g, uses) in zip(body.deferred, stash):
-        grad = d.fn(d.step.p, body.plan.rc, body_args[d.slot], dict(zip(d.names, uses)), g,
-                    out=into.pop(d.slot, None))
-        add_into(acc, node_index_of(d.slot), grad, fresh=True)
+    if steps_as_lists or not weights:
+        return {}
+    fast = {}
+    for i, w in weights.items():
+        if w.ndim != 2 or not w.flags.c_contiguous or w.dtype.kind != "f":
+            continue
+        key = (i, w.shape, w.dtype, xp.__name__)
+        buf = buffers.get(key)
+        if buf is None:
+            buf = buffers[key] = xp.empty(w.shape[::-1], dtype=w.dtype)
+        xp.copyto(buf, w.T)
+        fast[i] = buf.T
+    return fast

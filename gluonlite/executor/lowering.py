@@ -1,0 +1,82 @@
+"""Lowerings: an operator's faster way to run inside a compiled plan, registered apart.
+
+An operator's kernel and vjp say what it computes (for the loops, a plain loop over the
+body's plan). A lowering is an optional second way, for a compiled plan only, that computes
+the same thing faster (for the loops: hoisted projections, counted trips, deferred weight
+sums, generated step loops; `gluonlite.control_flow.lowering`). The layer that defines it
+registers it here; the compiler, which sits below that layer, looks it up once per plan step
+when it compiles (`gluonlite.executor.plan`) and never imports it.
+
+A lowering has three rules (and an optional fourth):
+
+- ``decide(p, in_shapes, in_dtypes, is_train, xp) -> spec``: what the step does, decided
+  once when the plan is compiled (a printable, frozen object), or None to run the plain
+  kernel;
+- ``kernel(p, rc, *xs)`` and ``vjp(p, rc, xs, ys, gys, need, dests=None)``: the operator's
+  rules run the lowered way, reading the decision as ``rc.spec`` and the step's runtime as
+  ``rc.runtime``;
+- ``runtime(spec, store) -> object`` (optional): what the step keeps from call to call
+  (buffers, its body plans); ``store`` is a dict the node's plans of one graph share.
+
+`lowerings(False)` (the loops' ``loop_optimizations``) compiles plans that run the plain
+kernels; the switch is read when a plan is compiled, never when it runs.
+
+Example::
+
+    register_lowering("_foreach", decide=plan_foreach, kernel=lowered_kernel,
+                      vjp=lowered_vjp, runtime=LoopRuntime)
+    lowering_of("_foreach").decide          # what compile_plan calls
+"""
+from collections import namedtuple
+
+__all__ = ["Lowering", "register_lowering", "lowering_of", "lowerings", "lowerings_enabled"]
+
+Lowering = namedtuple("Lowering", ["decide", "kernel", "vjp", "runtime"])
+
+_LOWERINGS = {}
+_ENABLED = {"on": True}
+
+
+def register_lowering(op_name, *, decide, kernel, vjp, runtime=None):
+    """Register the lowering of operator `op_name` (see the module docstring); returns it.
+
+    Raises:
+        ValueError: `op_name` has a lowering already.
+    """
+    if op_name in _LOWERINGS:
+        raise ValueError(f"register_lowering: {op_name!r} has a lowering already")
+    low = _LOWERINGS[op_name] = Lowering(decide, kernel, vjp, runtime)
+    return low
+
+
+def lowering_of(op_name):
+    """The `Lowering` a plan compiled now uses for `op_name`: None when it has none or the
+    lowerings are off (`lowerings(False)`)."""
+    return _LOWERINGS.get(op_name) if _ENABLED["on"] else None
+
+
+def lowerings_enabled():
+    """Whether plans compiled now use the registered lowerings (default on)."""
+    return _ENABLED["on"]
+
+
+class lowerings:
+    """Turn the registered lowerings on or off for the plans compiled inside a block (to
+    compare them with the plain kernels; results are the same either way). Plans compiled
+    inside the block keep the setting wherever they run later.
+
+    Example::
+
+        with lowerings(False):
+            plain = net(x)      # a net hybridized inside the block runs its plain kernels
+    """
+
+    def __init__(self, enabled):
+        self.enabled = bool(enabled)
+
+    def __enter__(self):
+        self._old, _ENABLED["on"] = _ENABLED["on"], self.enabled
+        return self
+
+    def __exit__(self, *exc):
+        _ENABLED["on"] = self._old
