@@ -144,10 +144,10 @@ CACHED_OP = Operator(
     "_CachedOp", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
     vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux_mask=lambda p: subgraph_meta(p).aux_mask,
+    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux=lambda p: subgraph_meta(p).aux_mask,
+    stateful=True,
     doc="_CachedOp(*inputs): a hybridized block's call recorded by autograd; runs the graph "
         "in params['_subgraphs'][0] on the inputs (its variables, in list_inputs() order).")
-CACHED_OP.stateful = True
 if not registry.exists(CACHED_OP.name):
     registry.add(CACHED_OP)
 
