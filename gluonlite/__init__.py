@@ -17,6 +17,7 @@ from . import test_utils  # noqa: E402
 from . import symbol  # noqa: E402
 from . import symbol as sym  # noqa: E402
 from . import name, attribute  # noqa: E402  (MXNet's NameManager/Prefix and AttrScope)
+from .attribute import AttrScope  # noqa: E402,F401  (mx.AttrScope, as MXNet's top level)
 from . import executor  # noqa: E402
 from . import control_flow  # noqa: E402  (registers _foreach, _while_loop, _cond)
 from . import contrib  # noqa: E402

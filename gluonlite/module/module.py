@@ -51,6 +51,37 @@ def _parse_shapes(what, names, shapes):
     return descs
 
 
+def _prepare_group2ctxs(group2ctxs, n):
+    """`group2ctxs` as one {group: Context} dict (or None) per context, as MXNet reads it.
+
+    Raises:
+        ValueError: a list of another length than the `n` contexts, or a group's list of
+            Contexts neither one long nor `n` long.
+        TypeError: neither None, a dict nor a list.
+    """
+    if group2ctxs is None:
+        return [None] * n
+    if isinstance(group2ctxs, (list, tuple)):
+        if len(group2ctxs) != n:
+            raise ValueError(f"Module: group2ctxs has {len(group2ctxs)} dicts for {n} "
+                             "contexts; give one per context (or one dict)")
+        return [dict(g) if g else None for g in group2ctxs]
+    if not isinstance(group2ctxs, dict):
+        raise TypeError(f"Module: group2ctxs must be a dict or a list of dicts, got "
+                        f"{type(group2ctxs).__name__}")
+    out = [{} for _ in range(n)]
+    for group, where in group2ctxs.items():
+        where = [where] if isinstance(where, Context) else list(where)
+        if len(where) == 1:
+            where = where * n
+        if len(where) != n:
+            raise ValueError(f"Module: group2ctxs[{group!r}] lists {len(where)} Contexts for "
+                             f"{n} contexts; give one, or one per context")
+        for k in range(n):
+            out[k][group] = where[k]
+    return out
+
+
 class Module(BaseModule):
     """A Symbol bound for computation, with its parameters (and optimizer).
 
@@ -67,11 +98,18 @@ class Module(BaseModule):
         logger: where `fit` logs.
         fixed_param_names: parameters that get no gradient.
         state_names: inputs fed like parameters but never initialized (kept as given).
+        group2ctxs: MXNet's model parallelism: {ctx_group name: Context, or a list of one
+            Context per context of `context`} (or a list of such dicts, one per context).
+            The arguments of variables made under ``mx.AttrScope(ctx_group=name)`` (and
+            their gradients) live on that group's Context; the executor still computes
+            every operator on its own context (CPU contexts share the host; a GPU group
+            beside a CPU module is refused by bind).
 
     Raises:
         ValueError: a data, label or state name that is not an argument of `symbol`
             (label names that are not are dropped with a warning, as in MXNet); a
-            work_load_list whose length is not the number of contexts.
+            work_load_list whose length is not the number of contexts; a group2ctxs
+            whose lists do not have one Context (or one per context).
 
     Example::
 
@@ -97,6 +135,7 @@ class Module(BaseModule):
             raise ValueError(f"Module: work_load_list has {len(work_load_list)} entries for "
                              f"{len(self._contexts)} contexts; give one per context")
         self._work_load_list = list(work_load_list)
+        self._group2ctxs = _prepare_group2ctxs(group2ctxs, len(self._contexts))
         self._symbol = symbol
         args = symbol.list_arguments()
         self._data_names = _names(data_names)
@@ -242,7 +281,7 @@ class Module(BaseModule):
             if isinstance(shared, DataParallelExecutorGroup):
                 shared = shared.execs[0]
             return self._bind_executor(self._context, self._data_shapes, self._label_shapes,
-                                       shared)
+                                       shared, self._group2ctxs[0])
         first = self._data_shapes[0]
         axis = DataDesc.get_batch_axis(first.layout)
         slices = split_input_slice(first.shape[axis if axis >= 0 else 0], self._work_load_list)
@@ -251,14 +290,16 @@ class Module(BaseModule):
             mine = (shared.execs[i] if isinstance(shared, DataParallelExecutorGroup)
                     else shared)
             execs.append(self._bind_executor(ctx, sliced_descs(self._data_shapes, part),
-                                             sliced_descs(self._label_shapes, part), mine))
+                                             sliced_descs(self._label_shapes, part), mine,
+                                             self._group2ctxs[i]))
         axes = {d.name: DataDesc.get_batch_axis(d.layout)
                 for d in self._data_shapes + self._label_shapes}
         out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
                     for i in range(len(self.output_names))]
         return DataParallelExecutorGroup(execs, slices, axes, out_axes, self._param_names)
 
-    def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None):
+    def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None,
+                       group2ctx=None):
         reqs = {}
         for n in self._symbol.list_arguments():
             if n in self._param_names and n not in self._fixed_param_names:
@@ -270,17 +311,26 @@ class Module(BaseModule):
         shapes = {d.name: d.shape for d in data_shapes + label_shapes}
         types = {d.name: d.dtype for d in data_shapes + label_shapes}
         exe = self._symbol.simple_bind(context, grad_req=reqs, type_dict=types, **shapes)
-        if shared_exec is None:
+        if shared_exec is None and not group2ctx:
             return exe
-        # the same NDArrays as the shared module's, so an update there is seen here
-        theirs = shared_exec
         args, grads, aux = dict(exe.arg_dict), dict(exe.grad_dict), dict(exe.aux_dict)
-        for mine, other in ((args, theirs.arg_dict), (grads, theirs.grad_dict),
-                            (aux, theirs.aux_dict)):
-            for n in list(mine):
-                if (n in self._param_names or n in self._aux_names) and n in other \
-                        and tuple(other[n].shape) == tuple(mine[n].shape):
-                    mine[n] = other[n]
+        if group2ctx:
+            # each ctx_group's variables (and their gradients) on the group's Context
+            attrs = self._symbol.attr_dict()
+            for mine in (args, grads, aux):
+                for n, a in mine.items():
+                    where = group2ctx.get(attrs.get(n, {}).get("__ctx_group__"))
+                    if where is not None and a.context != where:
+                        mine[n] = a.as_in_context(where)
+        if shared_exec is not None:
+            # the same NDArrays as the shared module's, so an update there is seen here
+            theirs = shared_exec
+            for mine, other in ((args, theirs.arg_dict), (grads, theirs.grad_dict),
+                                (aux, theirs.aux_dict)):
+                for n in list(mine):
+                    if (n in self._param_names or n in self._aux_names) and n in other \
+                            and tuple(other[n].shape) == tuple(mine[n].shape):
+                        mine[n] = other[n]
         return self._symbol.bind(context, args, grads, reqs, aux)
 
     def _copy_params(self, arg_params, aux_params, allow_missing=True, allow_extra=True):

@@ -169,3 +169,44 @@ def test_a_checkpoint_with_optimizer_states_resumes_training_over_two_contexts(
     want = straight.get_params()[0]
     for name, value in resumed.get_params()[0].items():
         _close(value.asnumpy(), want[name].asnumpy())
+
+
+def _grouped_sum():
+    with mx.AttrScope(ctx_group="dev1"):
+        a = mx.sym.var("a") * 2
+    with mx.AttrScope(ctx_group="dev2"):
+        return a + mx.sym.var("b")
+
+
+@pytest.mark.parametrize("context,group2ctxs,grad_ctxs", [
+    ([mx.cpu(0)], {"dev1": mx.cpu(1), "dev2": mx.cpu(2)}, [mx.cpu(1), mx.cpu(2)]),
+    (TWO, [{"dev1": mx.cpu(2), "dev2": mx.cpu(3)}, {"dev1": mx.cpu(4), "dev2": mx.cpu(5)}],
+     [mx.cpu(2), mx.cpu(3)]),
+    (TWO, {"dev1": mx.cpu(2), "dev2": [mx.cpu(3), mx.cpu(4)]}, [mx.cpu(2), mx.cpu(3)]),
+])
+def test_group2ctxs_places_each_groups_arrays_and_changes_no_number(context, group2ctxs,
+                                                                    grad_ctxs):
+    grads = []
+    for g2c in (group2ctxs, None):
+        mod = mx.mod.Module(_grouped_sum(), data_names=["a", "b"], label_names=None,
+                            context=context, group2ctxs=g2c)
+        mod.bind(data_shapes=[("a", (4, 5)), ("b", (4, 5))], inputs_need_grad=True)
+        mod.init_params()
+        mod.forward(mx.io.DataBatch([nd.ones((4, 5)), nd.ones((4, 5))]), is_train=True)
+        mod.backward([nd.ones((4, 5))])
+        grads.append(mod.get_input_grads())
+        _close(mod.get_outputs()[0].asnumpy(), np.full((4, 5), 3.0))
+    assert [g.context for g in grads[0]] == grad_ctxs
+    for got, want in zip(*grads):
+        _close(got.asnumpy(), want.asnumpy())
+    _close(grads[0][0].asnumpy(), np.full((4, 5), 2.0))
+
+
+def test_group2ctxs_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError, match=r"Module: group2ctxs has 1 dicts for 2 contexts"):
+        mx.mod.Module(_grouped_sum(), data_names=["a", "b"], label_names=None, context=TWO,
+                      group2ctxs=[{"dev1": mx.cpu(2)}])
+    with pytest.raises(ValueError, match=r"Module: group2ctxs\['dev2'\] lists 3 Contexts for "
+                                         r"2 contexts"):
+        mx.mod.Module(_grouped_sum(), data_names=["a", "b"], label_names=None, context=TWO,
+                      group2ctxs={"dev2": [mx.cpu(1), mx.cpu(2), mx.cpu(3)]})
