@@ -61,9 +61,9 @@ import numpy as np
 from ..context import host_array
 from . import attrs as A
 from .fast import Fast
-from .elementwise import sigmoid_into
 from .random import generator
 from .registry import ShapeError, fast_paths, register
+from .rnn_gates import gru_gates, lstm_gates, negate_projection, quiet
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -355,14 +355,19 @@ def _hold(xp, mask, t, new, old):
         xp.copyto(new, old, where=~mask.rows[t][:, None])
 
 
-def _start(xp, x, w, h0, reverse, mask, G, bias):
-    """The direction's record with the input projection of every step done."""
+def _start(xp, x, w, h0, reverse, mask, G, bias, negate=False):
+    """The direction's record with the input projection of every step done (plus `bias`;
+    with `negate`, minus both, the form `rnn_gates` starts from: `bias` is then minus
+    the bias)."""
     T, N, ni = x.shape
     rec = _Dir()
     rec.x, rec.w, rec.reverse, rec.mask = x, w, reverse, mask
     rec.g = g = _empty(xp, (T, N, G), x.dtype)
     xp.dot(x.reshape(T * N, ni), w["wx"].T, out=g.reshape(T * N, G))
-    g += bias
+    if negate:
+        negate_projection(xp, g, bias)
+    else:
+        g += bias
     rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
     rec.hs[T if reverse else 0] = h0
     rec.cs = rec.gh = rec.tc = rec.hraw = None
@@ -393,7 +398,9 @@ def _rnn_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
 
 def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H, P = p.state_size, p.projection_size
-    rec = _start(xp, x, w, h0, reverse, mask, 4 * H, w["bx"] + w["bh"])
+    neg_bias = xp.add(w["bx"], w["bh"])
+    xp.negative(neg_bias, out=neg_bias)
+    rec = _start(xp, x, w, h0, reverse, mask, 4 * H, neg_bias, negate=True)
     g, hs, whT = rec.g, rec.hs, w["wh"].T
     T, N = g.shape[:2]
     dt = x.dtype
@@ -403,44 +410,36 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
         rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
         wrT = w["wr"].T
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
+    clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
-    dot, mul, tanh = xp.dot, xp.multiply, xp.tanh
-    H2, H3 = 2 * H, 3 * H
-    for k, t in enumerate(_order(reverse, T)):
-        i, o = _idx(reverse, t)
-        if keep:
-            c_prev, c_new, tc = cs[i], cs[o], tcs[t]
-        else:
-            c_prev, c_new, tc = cs[k % 2], cs[(k + 1) % 2], tcs[0]
-        if k == 0:
-            c_prev[...] = c0
-        a = g[t]
-        dot(hs[i], whT, out=tmp)
-        a += tmp
-        sigmoid_into(xp, a[:, :H2], a[:, :H2])
-        tanh(a[:, H2:H3], out=a[:, H2:H3])
-        sigmoid_into(xp, a[:, H3:], a[:, H3:])
-        mul(a[:, H:H2], c_prev, out=c_new)
-        mul(a[:, :H], a[:, H2:H3], out=t1)
-        c_new += t1
-        if lo is not None:
-            if p.lstm_state_clip_nan:
-                xp.fmax(c_new, lo, out=c_new)
-                xp.fmin(c_new, hi, out=c_new)
+    dot, sub = xp.dot, xp.subtract
+    H3 = 3 * H
+    with quiet(xp):
+        for k, t in enumerate(_order(reverse, T)):
+            i, o = _idx(reverse, t)
+            if keep:
+                c_prev, c_new, tc = cs[i], cs[o], tcs[t]
             else:
-                xp.clip(c_new, lo, hi, out=c_new)
-        if mask is not None:
-            _hold(xp, mask, t, c_new, c_prev)
-        tanh(c_new, out=tc)
-        if P:
-            hr = hraw[t if keep else 0]
-            mul(a[:, H3:], tc, out=hr)
-            dot(hr, wrT, out=hs[o])
-        else:
-            mul(a[:, H3:], tc, out=hs[o])
-        if mask is not None:
-            _hold(xp, mask, t, hs[o], hs[i])
-        last = c_new
+                c_prev, c_new, tc = cs[k % 2], cs[(k + 1) % 2], tcs[0]
+            if k == 0:
+                c_prev[...] = c0
+            a = g[t]
+            dot(hs[i], whT, out=tmp)
+            sub(a, tmp, out=a)
+            lstm_gates(xp, a, c_prev, c_new, tc, None if P or mask is not None else hs[o], t1,
+                       clip, p.lstm_state_clip_nan)
+            if mask is not None:
+                _hold(xp, mask, t, c_new, c_prev)
+                xp.tanh(c_new, out=tc)
+            if P:
+                hr = hraw[t if keep else 0]
+                xp.multiply(a[:, H3:], tc, out=hr)
+                dot(hr, wrT, out=hs[o])
+            elif mask is not None:
+                xp.multiply(a[:, H3:], tc, out=hs[o])
+            if mask is not None:
+                _hold(xp, mask, t, hs[o], hs[i])
+            last = c_new
     rec.final_c = last
     if not keep:
         rec.g = rec.cs = rec.tc = rec.hraw = None
@@ -449,30 +448,24 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
 
 def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H = p.state_size
-    rec = _start(xp, x, w, h0, reverse, mask, 3 * H, w["bx"])
-    gi, hs, whT, bh = rec.g, rec.hs, w["wh"].T, w["bh"]
+    H2 = 2 * H
+    neg_bias = xp.negative(w["bx"])
+    neg_bias[:H2] -= w["bh"][:H2]
+    rec = _start(xp, x, w, h0, reverse, mask, 3 * H, neg_bias, negate=True)
+    gi, hs, whT, bh_n = rec.g, rec.hs, w["wh"].T, w["bh"][H2:]
     T, N = gi.shape[:2]
     rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
-    dot, mul, H2 = xp.dot, xp.multiply, 2 * H
-    for t in _order(reverse, T):
-        i, o = _idx(reverse, t)
-        k = t if keep else 0
-        gh, a, gt = ghs[k], acts[k], gi[t]
-        dot(hs[i], whT, out=gh)
-        gh += bh
-        xp.add(gt[:, :H2], gh[:, :H2], out=a[:, :H2])
-        sigmoid_into(xp, a[:, :H2], a[:, :H2])
-        n = a[:, H2:]
-        mul(a[:, :H], gh[:, H2:], out=n)
-        n += gt[:, H2:]
-        xp.tanh(n, out=n)
-        h_new = hs[o]
-        xp.subtract(hs[i], n, out=h_new)  # h' = n + z * (h - n)
-        h_new *= a[:, H:H2]
-        h_new += n
-        if mask is not None:
-            _hold(xp, mask, t, h_new, hs[i])
+    dot = xp.dot
+    with quiet(xp):
+        for t in _order(reverse, T):
+            i, o = _idx(reverse, t)
+            k = t if keep else 0
+            gh = ghs[k]
+            dot(hs[i], whT, out=gh)
+            gru_gates(xp, gi[t], gh, bh_n, acts[k], hs[i], hs[o])
+            if mask is not None:
+                _hold(xp, mask, t, hs[o], hs[i])
     # The backward reads the activations, not the input projection: keep those in `g`.
     rec.g = acts if keep else None
     if not keep:
