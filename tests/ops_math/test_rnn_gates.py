@@ -139,3 +139,32 @@ def test_fused_rnn_saturating_inputs_give_the_cell_values_without_warnings(mode)
         out = nd.RNN(*args, state_size=H, num_layers=1, mode=mode).asnumpy()
     want = _reference(mode, x, params.astype(np.float64), H, h0[0], c0[0])
     np.testing.assert_allclose(out, want, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 5000])  # below and above the size where exp replaces expit
+def test_sigmoid_small_and_large_arrays_equal_the_logistic_without_warnings(dtype, size):
+    from gluonlite import gluon
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(size) * 40).astype(dtype)
+    x[:5] = [np.inf, -np.inf, 1e30, -1e30, 0.0]
+    with np.errstate(over="ignore"):
+        want = _sigmoid(x)
+
+    class Act(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.sigmoid(a) + F.Activation(a, act_type="sigmoid")
+
+    block = Act()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = nd.sigmoid(nd.array(x, dtype=dtype)).asnumpy()
+        imperative = block(nd.array(x, dtype=dtype)).asnumpy()
+        block.hybridize(static_alloc=True)
+        hybrid = block(nd.array(x, dtype=dtype)).asnumpy()
+    tol = 1e-6 if dtype == "float32" else 1e-15
+    np.testing.assert_allclose(got, want, rtol=tol, atol=1e-37)
+    assert got[1] == 0.0 and got[3] == 0.0 and got[0] == 1.0
+    np.testing.assert_allclose(imperative, 2 * want, rtol=tol, atol=1e-37)
+    np.testing.assert_allclose(hybrid, 2 * want, rtol=tol, atol=1e-37)
+    assert np.isnan(nd.sigmoid(nd.array([np.nan] * size, dtype=dtype)).asnumpy()).all()
