@@ -13,8 +13,9 @@ one-layer `gluon.rnn` layer on the fused RNN operator, and the hybridized foreac
 layers of rnn_floor.py, static_alloc), the numpy floor ("floor-fused", gluonlite.bench.floor)
 and "products": the same matrix products as the layer and nothing else, in numpy, in two
 weight layouts (the weights as stored, read through transposed views; and copies laid out
-(in, gates), read straight), the faster of which is the bound. The products of one
-direction of one layer, G = gates * hidden:
+(in, gates) for the forward's products, read straight, the backward's reading the stored
+weights), the faster of which is the bound (the copies are made outside the timing). The
+products of one direction of one layer, G = gates * hidden:
 
     infer: X (T*N, I) @ Wx.T -> (T*N, G); per step h (N, H) @ Wh.T -> (N, G)
     train: infer's, then per reverse step dG_t (N, G) @ Wh -> (N, H); after the loop
@@ -114,8 +115,8 @@ class Products:
         gates: 1 (rnn), 3 (gru) or 4 (lstm).
         T, N, I, H: sequence length, batch, input and hidden size.
         layout: 'stored' (weights (G, in) read through .T views, as the layer keeps them)
-            or 'transposed' (copies laid out (in, G) for the forward products, read through
-            .T views in the backward).
+            or 'transposed' (copies laid out (in, G) for the forward products; the
+            backward's products read the stored weights, their faster layout).
         seed: seed of the random operands.
 
     Example:
@@ -131,11 +132,11 @@ class Products:
         self.shape = (T, N, ni, H, G)
         self.x, self.hs, self.dG = r(T * N, ni), r(T + 1, N, H), r(T, N, G)
         wx, wh = r(G, ni), r(G, H)
+        self.wx, self.wh = wx, wh  # the backward's products read them as stored, (G, in)
         if layout == "stored":
-            self.wxT, self.whT, self.wx, self.wh = wx.T, wh.T, wx, wh
+            self.wxT, self.whT = wx.T, wh.T
         elif layout == "transposed":
             self.wxT, self.whT = np.ascontiguousarray(wx.T), np.ascontiguousarray(wh.T)
-            self.wx, self.wh = self.wxT.T, self.whT.T
         else:
             raise ValueError(f"Products: layout must be 'stored' or 'transposed', got {layout!r}")
         self.g, self.step = np.empty((T * N, G), np.float32), np.empty((N, G), np.float32)

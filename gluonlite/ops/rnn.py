@@ -63,7 +63,7 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import ShapeError, fast_paths, register
-from .rnn_gates import gru_gates, lstm_gates, negate_projection, quiet
+from .rnn_gates import gru_gates, lstm_gates, negate_projection, quiet, step_weight
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -374,10 +374,15 @@ def _start(xp, x, w, h0, reverse, mask, G, bias, negate=False):
     return rec
 
 
+def _step_weight(xp, wh, T, N):
+    return step_weight(xp, wh, T, N, lambda shape, dt: _empty(xp, shape, dt))
+
+
 def _rnn_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H = p.state_size
     rec = _start(xp, x, w, h0, reverse, mask, H, w["bx"] + w["bh"])
-    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    g, hs = rec.g, rec.hs
+    whT = _step_weight(xp, w["wh"], g.shape[0], g.shape[1])
     tmp = xp.empty_like(h0)
     dot = xp.dot
     act = xp.tanh if p.mode == "rnn_tanh" else None
@@ -401,8 +406,9 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     neg_bias = xp.add(w["bx"], w["bh"])
     xp.negative(neg_bias, out=neg_bias)
     rec = _start(xp, x, w, h0, reverse, mask, 4 * H, neg_bias, negate=True)
-    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    g, hs = rec.g, rec.hs
     T, N = g.shape[:2]
+    whT = _step_weight(xp, w["wh"], T, N)
     dt = x.dtype
     rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
     rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
@@ -452,8 +458,9 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     neg_bias = xp.negative(w["bx"])
     neg_bias[:H2] -= w["bh"][:H2]
     rec = _start(xp, x, w, h0, reverse, mask, 3 * H, neg_bias, negate=True)
-    gi, hs, whT, bh_n = rec.g, rec.hs, w["wh"].T, w["bh"][H2:]
+    gi, hs, bh_n = rec.g, rec.hs, w["bh"][H2:]
     T, N = gi.shape[:2]
+    whT = _step_weight(xp, w["wh"], T, N)
     rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     dot = xp.dot

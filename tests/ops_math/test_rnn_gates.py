@@ -11,7 +11,8 @@ from gluonlite.ops import rnn_gates as rg
 
 
 def _sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -122,10 +123,11 @@ def _reference(mode, x, params, H, h0, c0):
     return np.stack(out)
 
 
+@pytest.mark.parametrize("T", [4, 70])  # 70 steps: the recurrent weight is read from a copy
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
-def test_fused_rnn_saturating_inputs_give_the_cell_values_without_warnings(mode):
+def test_fused_rnn_saturating_inputs_give_the_cell_values_without_warnings(mode, T):
     rng = np.random.default_rng(2)
-    T, N, ni, H = 4, 2, 3, 5
+    N, ni, H = 2, 3, 5
     G = {"lstm": 4, "gru": 3}[mode] * H
     x = (rng.standard_normal((T, N, ni)) * 200).astype(np.float32)  # gates far past +-88
     params = (rng.standard_normal(G * (ni + H) + 2 * G) * 0.5).astype(np.float32)
@@ -168,3 +170,16 @@ def test_sigmoid_small_and_large_arrays_equal_the_logistic_without_warnings(dtyp
     np.testing.assert_allclose(imperative, 2 * want, rtol=tol, atol=1e-37)
     np.testing.assert_allclose(hybrid, 2 * want, rtol=tol, atol=1e-37)
     assert np.isnan(nd.sigmoid(nd.array([np.nan] * size, dtype=dtype)).asnumpy()).all()
+
+
+def test_transposed_copy_and_step_weight_equal_the_transpose():
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((300, 7)).astype(np.float32)  # more rows than one copy block
+    t = rg.transposed(np, w)
+    assert t.flags.c_contiguous and np.array_equal(t, w.T)
+    buf = np.empty((7, 300), np.float32)
+    assert rg.transposed(np, w, buf) is buf and np.array_equal(buf, w.T)
+    few = rg.step_weight(np, w, 4, 1)
+    assert np.shares_memory(few, w) and np.array_equal(few, w.T)
+    many = rg.step_weight(np, w, 100, 32, lambda shape, dt: np.empty(shape, dt))
+    assert not np.shares_memory(many, w) and np.array_equal(many, w.T)
