@@ -63,7 +63,8 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import ShapeError, fast_paths, register
-from .rnn_gates import gru_gates, lstm_gates, negate_projection, quiet, step_weight
+from .rnn_gates import (gru_gates, lstm_gate_grads, lstm_gates, lstm_grad_factors,
+                        negate_projection, quiet, step_weight)
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -542,10 +543,16 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     d = xp.empty((N, hs.shape[2]), dtype=dt)
     dhr = xp.empty((N, H), dtype=dt) if P else None
     t1 = xp.empty((N, H), dtype=dt)
-    mul, sub = xp.multiply, xp.subtract
-    H2, H3 = 2 * H, 3 * H
+    H2 = 2 * H
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     mask = rec.mask
+    # The factors that need no gradient: for the whole sequence in a few calls where a step's
+    # arrays are small (its calls cost more than their arithmetic), else per step in cache.
+    whole = N * H <= _WHOLE_SEQUENCE_MAX
+    if whole:
+        V, K = lstm_grad_factors(xp, g, tcs, _empty(xp, g.shape, dt), _empty(xp, tcs.shape, dt))
+    else:
+        v, k = xp.empty((N, 4 * H), dtype=dt), t1
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
@@ -560,32 +567,17 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         if mask is not None and not mask.full[t]:
             dc_in = dc.copy()
         a, tc, c_prev, dg = g[t], tcs[t], cs[i], dG[t]
-        ai, af, ac, ao = a[:, :H], a[:, H:H2], a[:, H2:H3], a[:, H3:]
-        sub(1, ao, out=t1)
-        t1 *= ao
-        mul(dht, tc, out=dg[:, H3:])
-        dg[:, H3:] *= t1
-        mul(tc, tc, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
-        sub(1, t1, out=t1)
-        t1 *= ao
-        t1 *= dht
+        if whole:
+            v, k = V[t], K[t]
+        else:
+            lstm_grad_factors(xp, a, tc, v, k)
+        xp.multiply(dht, k, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
         dc += t1
         if lo is not None:
             c = cs[o]
             dc *= (c > lo) & (c < hi)
-        sub(1, ai, out=t1)
-        t1 *= ai
-        mul(dc, ac, out=dg[:, :H])
-        dg[:, :H] *= t1
-        sub(1, af, out=t1)
-        t1 *= af
-        mul(dc, c_prev, out=dg[:, H:H2])
-        dg[:, H:H2] *= t1
-        mul(ac, ac, out=t1)
-        sub(1, t1, out=t1)
-        t1 *= ai
-        mul(dc, t1, out=dg[:, H2:H3])
-        dc *= af
+        lstm_gate_grads(xp, dht, dc, a, tc, c_prev, v, dg)
+        dc *= a[:, H:H2]
         xp.dot(dg, wh, out=dh)
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dg, dh, d)

@@ -36,7 +36,7 @@ import contextlib
 import numpy as np
 
 __all__ = ["quiet", "negate_projection", "sigmoid_of_negated", "lstm_gates", "gru_gates",
-           "transposed", "step_weight"]
+           "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads"]
 
 # Rows of a weight copied per call in `transposed`: a (128, in) block and its transpose stay
 # in L2, where one strided copy of the whole matrix misses the cache on every element.
@@ -224,3 +224,58 @@ def gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h):
     h *= acts[:, H:H2]
     h += n
     return h
+
+
+def lstm_grad_factors(xp, a, tc, v, k):
+    """The factors of an LSTM's backward that need no gradient, from the forward's saved
+    outputs (a step's or a whole sequence's, along the leading axes).
+
+    Args:
+        xp: the array module.
+        a: (..., 4H) the activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)``.
+        tc: (..., H) ``tanh(c)``.
+        v: (..., 4H) receives each gate's derivative at its output: ``s * (1 - s)`` for the
+            sigmoids, ``1 - tanh(g)^2`` for g.
+        k: (..., H) receives ``sigmoid(o) * (1 - tanh(c)^2)`` (dc per unit of dh).
+
+    Returns:
+        (v, k).
+
+    Example: ``lstm_grad_factors(np, acts, tcs, v, k)`` before a reverse loop.
+    """
+    H = tc.shape[-1]
+    H2, H3 = 2 * H, 3 * H
+    xp.multiply(a, a, out=v)
+    xp.subtract(a[..., :H2], v[..., :H2], out=v[..., :H2])
+    xp.subtract(1, v[..., H2:H3], out=v[..., H2:H3])
+    xp.subtract(a[..., H3:], v[..., H3:], out=v[..., H3:])
+    xp.multiply(tc, tc, out=k)
+    xp.subtract(1, k, out=k)
+    k *= a[..., H3:]
+    return v, k
+
+
+def lstm_gate_grads(xp, d, dc, a, tc, c_prev, v, dg):
+    """One reverse LSTM step's gate gradients, after ``dc`` has its share from ``h``.
+
+    Args:
+        xp: the array module.
+        d: (N, H) the gradient of h.
+        dc: (N, H) the gradient of c (all of it: from the next step and through h).
+        a, tc, c_prev: the step's activations (N, 4H), ``tanh(c)`` and previous cell state.
+        v: (N, 4H) `lstm_grad_factors`'s gate derivatives of the step.
+        dg: (N, 4H) receives the gradient of the gates' pre-activations (i, f, g, o).
+
+    Returns:
+        `dg`.
+
+    Example: see `gluonlite.ops.rnn`'s LSTM backward.
+    """
+    H = tc.shape[-1]
+    H2, H3 = 2 * H, 3 * H
+    xp.multiply(dc, a[:, H2:H3], out=dg[:, :H])
+    xp.multiply(dc, c_prev, out=dg[:, H:H2])
+    xp.multiply(dc, a[:, :H], out=dg[:, H2:H3])
+    xp.multiply(d, tc, out=dg[:, H3:])
+    dg *= v
+    return dg
