@@ -63,8 +63,8 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import ShapeError, fast_paths, register
-from .rnn_gates import (gru_gates, lstm_gate_grads, lstm_gates, lstm_grad_factors,
-                        negate_projection, quiet, step_weight)
+from .rnn_gates import (gru_grad_factors, gru_gates, lstm_gate_grads, lstm_gates,
+                        lstm_grad_factors, negate_projection, quiet, step_weight)
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -594,6 +594,25 @@ def _back_gru(xp, rec, p, dy, dh):
     d, t1, t2 = (xp.empty((N, H), dtype=dt) for _ in range(3))
     mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
     mask = rec.mask
+    if N * H <= _WHOLE_SEQUENCE_MAX:  # a step's calls cost more than their arithmetic
+        F = gru_grad_factors(xp, acts, ghs[..., H2:], rec.prev_states(),
+                             _empty(xp, acts.shape, dt), _empty(xp, (T, N, H), dt))
+        for t in _order(not rec.reverse, T):
+            xp.add(dy[t], dh, out=d)
+            f, dgi, dgh = F[t], dGi[t], dGh[t]
+            # r and z: written once, into dgh (dGi's copy of them is made after the loop)
+            mul(d, f[:, H:H2], out=dgh[:, H:H2])
+            dn = mul(d, f[:, H2:], out=dgi[:, H2:])
+            mul(dn, f[:, :H], out=dgh[:, :H])
+            mul(dn, acts[t][:, :H], out=dgh[:, H2:])
+            xp.dot(dgh, wh, out=dh)
+            mul(d, acts[t][:, H:H2], out=t1)  # the direct path h -> h' = ... + z * h
+            dh += t1
+            if mask is not None and not mask.full[t]:
+                _skip_rows(xp, mask, t, dgi, dh, d)
+                dgh[~mask.rows[t]] = 0
+        xp.copyto(dGi[..., :H2], dGh[..., :H2])
+        return dGi, dGh
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)

@@ -36,7 +36,8 @@ import contextlib
 import numpy as np
 
 __all__ = ["quiet", "negate_projection", "sigmoid_of_negated", "lstm_gates", "gru_gates",
-           "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads"]
+           "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads",
+           "gru_grad_factors"]
 
 # Rows of a weight copied per call in `transposed`: a (128, in) block and its transpose stay
 # in L2, where one strided copy of the whole matrix misses the cache on every element.
@@ -279,3 +280,36 @@ def lstm_gate_grads(xp, d, dc, a, tc, c_prev, v, dg):
     xp.multiply(d, tc, out=dg[:, H3:])
     dg *= v
     return dg
+
+
+def gru_grad_factors(xp, acts, hn, h_prev, out, tmp):
+    """The factors of a GRU's backward that need no gradient, from the forward's saved
+    outputs (a step's or a whole sequence's, along the leading axes): with them a reverse
+    step's gate gradients are ``dz = dh * out_z``, ``dn = dh * out_n``, ``dr = dn * out_r``.
+
+    Args:
+        xp: the array module.
+        acts: (..., 3H) the activations r, z, n.
+        hn: (..., H) ``h2h_n + bh_n``.
+        h_prev: (..., H) the state each step read.
+        out: (..., 3H) receives ``hn * r * (1 - r)``, ``(h_prev - n) * z * (1 - z)``,
+            ``(1 - z) * (1 - n^2)``.
+        tmp: (..., H) scratch.
+
+    Returns:
+        `out`.
+
+    Example: ``gru_grad_factors(np, acts, gh[..., 2*H:], hs[:-1], f, tmp)``.
+    """
+    H = tmp.shape[-1]
+    H2 = 2 * H
+    xp.multiply(acts, acts, out=out)
+    xp.subtract(acts[..., :H2], out[..., :H2], out=out[..., :H2])  # r(1-r), z(1-z)
+    fn = out[..., H2:]
+    xp.subtract(1, fn, out=fn)  # 1 - n^2
+    xp.subtract(1, acts[..., H:H2], out=tmp)
+    fn *= tmp
+    out[..., :H] *= hn
+    xp.subtract(h_prev, acts[..., H2:], out=tmp)
+    out[..., H:H2] *= tmp
+    return out

@@ -183,3 +183,33 @@ def test_transposed_copy_and_step_weight_equal_the_transpose():
     assert np.shares_memory(few, w) and np.array_equal(few, w.T)
     many = rg.step_weight(np, w, 100, 32, lambda shape, dt: np.empty(shape, dt))
     assert not np.shares_memory(many, w) and np.array_equal(many, w.T)
+
+
+@pytest.mark.parametrize("batch", [2, 64])  # 64 * 72 units: the backward's per-step path
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_fused_layer_gradients_equal_its_unfused_cells(kind, batch):
+    from gluonlite import autograd
+    from gluonlite.gluon import rnn
+    T, ni, H = 3, 4, 72
+    layer = getattr(rnn, kind)(H, input_size=ni)
+    layer.initialize()
+    rng = np.random.default_rng(5)
+    x_np = rng.uniform(-2, 2, (T, batch, ni)).astype(np.float32)
+    head = nd.array(rng.uniform(-1, 1, (T, batch, H)).astype(np.float32))
+
+    def run(fn):
+        x = nd.array(x_np)
+        x.attach_grad()
+        with autograd.record():
+            out = fn(x)
+        out.backward(head)
+        grads = {n: p.grad().asnumpy().copy() for n, p in layer.collect_params().items()}
+        return out.asnumpy(), x.grad.asnumpy(), grads
+
+    fused = run(layer)
+    stack = layer._unfuse()
+    unfused = run(lambda x: stack.unroll(T, x, layout="TNC", merge_outputs=True)[0])
+    np.testing.assert_allclose(fused[0], unfused[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(fused[1], unfused[1], rtol=1e-4, atol=1e-5)
+    for name, g in fused[2].items():
+        np.testing.assert_allclose(g, unfused[2][name], rtol=1e-4, atol=1e-4, err_msg=name)
