@@ -15,12 +15,16 @@ all the gates instead of once per gate.
 ``exp`` of a large negated pre-activation overflows to ``inf`` on purpose (the sigmoid is
 then exactly 0): run the kernels inside `quiet` so numpy does not warn about it.
 
-Kernels (``xp``: the array module; buffers C-contiguous rows are not required):
+Kernels (``xp``: the array module; the (N, G) buffers may be row slices of larger arrays):
 
 - `sigmoid_of_negated(xp, a)`: ``a <- sigmoid(-a)`` in place.
 - `lstm_gates(xp, a, c_prev, c_new, tc, h, t1, ...)`: an LSTM step from the negated
   pre-activations (MXNet's gate order i, f, g, o).
 - `gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h)`: a GRU step.
+- `lstm_grad_factors`, `lstm_gate_grads`, `gru_grad_factors`: the backward's elementwise
+  work from the forward's saved outputs (its derivatives need no gradient, so a whole
+  sequence's can be taken at once before the reverse loop).
+- `step_weight`, `transposed`: the recurrent weight laid out for the per-step product.
 
 Example::
 
