@@ -8,7 +8,7 @@ object per line each way:
     {"op": "setup", "cell": "LSTMCell", "batch": 32, "seq_len": 100, "input_size": 512,
      "hidden_size": 512, "case": "/tmp/case.npz", "result": "/tmp/result.npz"}
                      -> {"ok": true, "names": [...], "skipped": {name: reason}}
-    {"op": "round", "mode": "infer"|"train"} -> {"ok": true, "ms": {name: ms, ...}}
+    {"op": "round", "mode": "infer"|"train"[, "names": [...]]} -> {"ok": true, "ms": {name: ms}}
     {"op": "quit"}   -> exits
 
 The rows are the loop PyTorch users write around a cell (`torch.nn.LSTMCell`, `GRUCell`,
@@ -192,7 +192,10 @@ class Worker:
         os.replace(tmp, path)
 
     def round(self, msg):
-        return {"ms": time_round(self.calls, msg["mode"], msg.get("clock", "wall"))}
+        names = msg.get("names")  # only these rows (rnn_bound.py times the fused layer only)
+        calls = self.calls if names is None else {n: c for n, c in self.calls.items()
+                                                  if n in names}
+        return {"ms": time_round(calls, msg["mode"], msg.get("clock", "wall"))}
 
 
 if __name__ == "__main__":

@@ -61,9 +61,10 @@ import numpy as np
 from ..context import host_array
 from . import attrs as A
 from .fast import Fast
-from .elementwise import sigmoid_into
 from .random import generator
 from .registry import ShapeError, fast_paths, register
+from .rnn_gates import (gru_grad_factors, gru_gates, lstm_gate_grads, lstm_gates,
+                        lstm_grad_factors, negate_projection, quiet, step_weight)
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -355,24 +356,34 @@ def _hold(xp, mask, t, new, old):
         xp.copyto(new, old, where=~mask.rows[t][:, None])
 
 
-def _start(xp, x, w, h0, reverse, mask, G, bias):
-    """The direction's record with the input projection of every step done."""
+def _start(xp, x, w, h0, reverse, mask, G, bias, negate=False):
+    """The direction's record with the input projection of every step done (plus `bias`;
+    with `negate`, minus both, the form `rnn_gates` starts from: `bias` is then minus
+    the bias)."""
     T, N, ni = x.shape
     rec = _Dir()
     rec.x, rec.w, rec.reverse, rec.mask = x, w, reverse, mask
     rec.g = g = _empty(xp, (T, N, G), x.dtype)
     xp.dot(x.reshape(T * N, ni), w["wx"].T, out=g.reshape(T * N, G))
-    g += bias
+    if negate:
+        negate_projection(xp, g, bias)
+    else:
+        g += bias
     rec.hs = _empty(xp, (T + 1, N, h0.shape[1]), x.dtype)
     rec.hs[T if reverse else 0] = h0
     rec.cs = rec.gh = rec.tc = rec.hraw = None
     return rec
 
 
+def _step_weight(xp, wh, T, N):
+    return step_weight(xp, wh, T, N, lambda shape, dt: _empty(xp, shape, dt))
+
+
 def _rnn_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H = p.state_size
     rec = _start(xp, x, w, h0, reverse, mask, H, w["bx"] + w["bh"])
-    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    g, hs = rec.g, rec.hs
+    whT = _step_weight(xp, w["wh"], g.shape[0], g.shape[1])
     tmp = xp.empty_like(h0)
     dot = xp.dot
     act = xp.tanh if p.mode == "rnn_tanh" else None
@@ -393,9 +404,12 @@ def _rnn_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
 
 def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H, P = p.state_size, p.projection_size
-    rec = _start(xp, x, w, h0, reverse, mask, 4 * H, w["bx"] + w["bh"])
-    g, hs, whT = rec.g, rec.hs, w["wh"].T
+    neg_bias = xp.add(w["bx"], w["bh"])
+    xp.negative(neg_bias, out=neg_bias)
+    rec = _start(xp, x, w, h0, reverse, mask, 4 * H, neg_bias, negate=True)
+    g, hs = rec.g, rec.hs
     T, N = g.shape[:2]
+    whT = _step_weight(xp, w["wh"], T, N)
     dt = x.dtype
     rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
     rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
@@ -403,44 +417,36 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
         rec.hraw = hraw = _empty(xp, (T if keep else 1, N, H), dt)
         wrT = w["wr"].T
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
+    clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
-    dot, mul, tanh = xp.dot, xp.multiply, xp.tanh
-    H2, H3 = 2 * H, 3 * H
-    for k, t in enumerate(_order(reverse, T)):
-        i, o = _idx(reverse, t)
-        if keep:
-            c_prev, c_new, tc = cs[i], cs[o], tcs[t]
-        else:
-            c_prev, c_new, tc = cs[k % 2], cs[(k + 1) % 2], tcs[0]
-        if k == 0:
-            c_prev[...] = c0
-        a = g[t]
-        dot(hs[i], whT, out=tmp)
-        a += tmp
-        sigmoid_into(xp, a[:, :H2], a[:, :H2])
-        tanh(a[:, H2:H3], out=a[:, H2:H3])
-        sigmoid_into(xp, a[:, H3:], a[:, H3:])
-        mul(a[:, H:H2], c_prev, out=c_new)
-        mul(a[:, :H], a[:, H2:H3], out=t1)
-        c_new += t1
-        if lo is not None:
-            if p.lstm_state_clip_nan:
-                xp.fmax(c_new, lo, out=c_new)
-                xp.fmin(c_new, hi, out=c_new)
+    dot, sub = xp.dot, xp.subtract
+    H3 = 3 * H
+    with quiet(xp):
+        for k, t in enumerate(_order(reverse, T)):
+            i, o = _idx(reverse, t)
+            if keep:
+                c_prev, c_new, tc = cs[i], cs[o], tcs[t]
             else:
-                xp.clip(c_new, lo, hi, out=c_new)
-        if mask is not None:
-            _hold(xp, mask, t, c_new, c_prev)
-        tanh(c_new, out=tc)
-        if P:
-            hr = hraw[t if keep else 0]
-            mul(a[:, H3:], tc, out=hr)
-            dot(hr, wrT, out=hs[o])
-        else:
-            mul(a[:, H3:], tc, out=hs[o])
-        if mask is not None:
-            _hold(xp, mask, t, hs[o], hs[i])
-        last = c_new
+                c_prev, c_new, tc = cs[k % 2], cs[(k + 1) % 2], tcs[0]
+            if k == 0:
+                c_prev[...] = c0
+            a = g[t]
+            dot(hs[i], whT, out=tmp)
+            sub(a, tmp, out=a)
+            lstm_gates(xp, a, c_prev, c_new, tc, None if P or mask is not None else hs[o], t1,
+                       clip, p.lstm_state_clip_nan)
+            if mask is not None:
+                _hold(xp, mask, t, c_new, c_prev)
+                xp.tanh(c_new, out=tc)
+            if P:
+                hr = hraw[t if keep else 0]
+                xp.multiply(a[:, H3:], tc, out=hr)
+                dot(hr, wrT, out=hs[o])
+            elif mask is not None:
+                xp.multiply(a[:, H3:], tc, out=hs[o])
+            if mask is not None:
+                _hold(xp, mask, t, hs[o], hs[i])
+            last = c_new
     rec.final_c = last
     if not keep:
         rec.g = rec.cs = rec.tc = rec.hraw = None
@@ -449,30 +455,25 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
 
 def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     H = p.state_size
-    rec = _start(xp, x, w, h0, reverse, mask, 3 * H, w["bx"])
-    gi, hs, whT, bh = rec.g, rec.hs, w["wh"].T, w["bh"]
+    H2 = 2 * H
+    neg_bias = xp.negative(w["bx"])
+    neg_bias[:H2] -= w["bh"][:H2]
+    rec = _start(xp, x, w, h0, reverse, mask, 3 * H, neg_bias, negate=True)
+    gi, hs, bh_n = rec.g, rec.hs, w["bh"][H2:]
     T, N = gi.shape[:2]
+    whT = _step_weight(xp, w["wh"], T, N)
     rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
-    dot, mul, H2 = xp.dot, xp.multiply, 2 * H
-    for t in _order(reverse, T):
-        i, o = _idx(reverse, t)
-        k = t if keep else 0
-        gh, a, gt = ghs[k], acts[k], gi[t]
-        dot(hs[i], whT, out=gh)
-        gh += bh
-        xp.add(gt[:, :H2], gh[:, :H2], out=a[:, :H2])
-        sigmoid_into(xp, a[:, :H2], a[:, :H2])
-        n = a[:, H2:]
-        mul(a[:, :H], gh[:, H2:], out=n)
-        n += gt[:, H2:]
-        xp.tanh(n, out=n)
-        h_new = hs[o]
-        xp.subtract(hs[i], n, out=h_new)  # h' = n + z * (h - n)
-        h_new *= a[:, H:H2]
-        h_new += n
-        if mask is not None:
-            _hold(xp, mask, t, h_new, hs[i])
+    dot = xp.dot
+    with quiet(xp):
+        for t in _order(reverse, T):
+            i, o = _idx(reverse, t)
+            k = t if keep else 0
+            gh = ghs[k]
+            dot(hs[i], whT, out=gh)
+            gru_gates(xp, gi[t], gh, bh_n, acts[k], hs[i], hs[o])
+            if mask is not None:
+                _hold(xp, mask, t, hs[o], hs[i])
     # The backward reads the activations, not the input projection: keep those in `g`.
     rec.g = acts if keep else None
     if not keep:
@@ -542,10 +543,16 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     d = xp.empty((N, hs.shape[2]), dtype=dt)
     dhr = xp.empty((N, H), dtype=dt) if P else None
     t1 = xp.empty((N, H), dtype=dt)
-    mul, sub = xp.multiply, xp.subtract
-    H2, H3 = 2 * H, 3 * H
+    H2 = 2 * H
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     mask = rec.mask
+    # The factors that need no gradient: for the whole sequence in a few calls where a step's
+    # arrays are small (its calls cost more than their arithmetic), else per step in cache.
+    whole = N * H <= _WHOLE_SEQUENCE_MAX
+    if whole:
+        V, K = lstm_grad_factors(xp, g, tcs, _empty(xp, g.shape, dt), _empty(xp, tcs.shape, dt))
+    else:
+        v, k = xp.empty((N, 4 * H), dtype=dt), t1
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
@@ -560,32 +567,17 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         if mask is not None and not mask.full[t]:
             dc_in = dc.copy()
         a, tc, c_prev, dg = g[t], tcs[t], cs[i], dG[t]
-        ai, af, ac, ao = a[:, :H], a[:, H:H2], a[:, H2:H3], a[:, H3:]
-        sub(1, ao, out=t1)
-        t1 *= ao
-        mul(dht, tc, out=dg[:, H3:])
-        dg[:, H3:] *= t1
-        mul(tc, tc, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
-        sub(1, t1, out=t1)
-        t1 *= ao
-        t1 *= dht
+        if whole:
+            v, k = V[t], K[t]
+        else:
+            lstm_grad_factors(xp, a, tc, v, k)
+        xp.multiply(dht, k, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
         dc += t1
         if lo is not None:
             c = cs[o]
             dc *= (c > lo) & (c < hi)
-        sub(1, ai, out=t1)
-        t1 *= ai
-        mul(dc, ac, out=dg[:, :H])
-        dg[:, :H] *= t1
-        sub(1, af, out=t1)
-        t1 *= af
-        mul(dc, c_prev, out=dg[:, H:H2])
-        dg[:, H:H2] *= t1
-        mul(ac, ac, out=t1)
-        sub(1, t1, out=t1)
-        t1 *= ai
-        mul(dc, t1, out=dg[:, H2:H3])
-        dc *= af
+        lstm_gate_grads(xp, dht, dc, a, tc, c_prev, v, dg)
+        dc *= a[:, H:H2]
         xp.dot(dg, wh, out=dh)
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dg, dh, d)
@@ -602,6 +594,25 @@ def _back_gru(xp, rec, p, dy, dh):
     d, t1, t2 = (xp.empty((N, H), dtype=dt) for _ in range(3))
     mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
     mask = rec.mask
+    if N * H <= _WHOLE_SEQUENCE_MAX:  # a step's calls cost more than their arithmetic
+        F = gru_grad_factors(xp, acts, ghs[..., H2:], rec.prev_states(),
+                             _empty(xp, acts.shape, dt), _empty(xp, (T, N, H), dt))
+        for t in _order(not rec.reverse, T):
+            xp.add(dy[t], dh, out=d)
+            f, dgi, dgh = F[t], dGi[t], dGh[t]
+            # r and z: written once, into dgh (dGi's copy of them is made after the loop)
+            mul(d, f[:, H:H2], out=dgh[:, H:H2])
+            dn = mul(d, f[:, H2:], out=dgi[:, H2:])
+            mul(dn, f[:, :H], out=dgh[:, :H])
+            mul(dn, acts[t][:, :H], out=dgh[:, H2:])
+            xp.dot(dgh, wh, out=dh)
+            mul(d, acts[t][:, H:H2], out=t1)  # the direct path h -> h' = ... + z * h
+            dh += t1
+            if mask is not None and not mask.full[t]:
+                _skip_rows(xp, mask, t, dgi, dh, d)
+                dgh[~mask.rows[t]] = 0
+        xp.copyto(dGi[..., :H2], dGh[..., :H2])
+        return dGi, dGh
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)

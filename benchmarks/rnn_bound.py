@@ -1,0 +1,315 @@
+"""RNN kernels at the BLAS bound (issue 29): each layer's time over its matrix products alone.
+
+    PYTHONPATH=. python benchmarks/rnn_bound.py [--quick] [--rounds 7] [--warmup 1]
+        [--cells RNNCell,GRUCell,LSTMCell] [--batches 1,32] [--modes infer,train]
+        [--seq-len 100] [--input-size 512] [--hidden-size 512]
+        [--layers hybrid:fused,hybrid:foreach,hybrid:while_loop] [--no-torch]
+        [--clock cpu|wall] [--json FILE]
+
+For every cell x batch x mode (infer = one forward; train = forward under autograd.record()
+plus the backward of the outputs' sum into parameters, inputs and initial states), in one
+process and interleaved round by round (benchmarks/_timing.py): the gluonlite layers (the
+one-layer `gluon.rnn` layer on the fused RNN operator, and the hybridized foreach/while_loop
+layers of rnn_floor.py, static_alloc), the numpy floor ("floor-fused", gluonlite.bench.floor)
+and "products": the same matrix products as the layer and nothing else, in numpy, in two
+weight layouts (the weights as stored, read through transposed views; and copies laid out
+(in, gates) for the forward's products, read straight, the backward's reading the stored
+weights), the faster of which is the bound (the copies are made outside the timing). The
+products of one direction of one layer, G = gates * hidden:
+
+    infer: X (T*N, I) @ Wx.T -> (T*N, G); per step h (N, H) @ Wh.T -> (N, G)
+    train: infer's, then per reverse step dG_t (N, G) @ Wh -> (N, H); after the loop
+           dWx = dG.T @ X, dWh = dG.T @ H_prev, dX = dG @ Wx
+
+The table gives, per case, the bound's median ms and each row's median ratio to it, the
+ratio taken within each round (so drift on the machine cancels) with its interquartile range
+in brackets. Before timing, every layer's outputs and gradients are checked against the
+floors (exit status 1 if they differ).
+
+If GLUONLITE_TORCH_PYTHON names a python with torch (and numpy), benchmarks/torch_rnn_rows.py
+runs under it (one long-lived subprocess, one thread) and times PyTorch's fused layer
+(`torch.nn.LSTM`, `GRU`, `RNN` with tanh) on the case's own inputs and parameters after our
+variants in each round; its cell loop is checked against the floors first.
+
+`--clock cpu` (the default) times each call by its process's CPU time, so that time spent
+waiting for a core on a loaded machine does not count; `--clock wall` by wall time.
+`--quick`: 3 rounds after 1 warmup at seq_len 20, input = hidden = 128.
+BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS etc. are set (_env.py).
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _loop_case import LoopCase  # noqa: E402
+from _rows_client import WorkerError  # noqa: E402
+from _tables import flush_print, markdown_table, print_header  # noqa: E402
+from _timing import interleaved, median  # noqa: E402
+from rnn_floor import setup_workers, start_workers  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+LAYERS = "hybrid:fused,hybrid:foreach,hybrid:while_loop"
+GATES = {"RNNCell": 1, "GRUCell": 3, "LSTMCell": 4}
+TORCH_ROW = "pytorch fused layer"
+
+
+def _csv(kind):
+    return lambda s: [kind(v) for v in s.split(",") if v]
+
+
+def parse_args(argv=None):
+    """The command line (see the module doc)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cells", type=_csv(str), default=["RNNCell", "GRUCell", "LSTMCell"])
+    ap.add_argument("--batches", type=_csv(int), default=[1, 32])
+    ap.add_argument("--modes", type=_csv(str), default=["infer", "train"])
+    ap.add_argument("--seq-len", type=int, default=None, help="default 100 (--quick: 20)")
+    ap.add_argument("--input-size", type=int, default=None, help="default 512 (--quick: 128)")
+    ap.add_argument("--hidden-size", type=int, default=None, help="default 512 (--quick: 128)")
+    ap.add_argument("--rounds", type=int, default=7, help="timed rounds per case")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed rounds (after the check)")
+    ap.add_argument("--quick", action="store_true",
+                    help="3 rounds, 1 warmup, seq_len 20, input = hidden = 128")
+    ap.add_argument("--layers", type=_csv(str), default=LAYERS.split(","),
+                    help=f"gluonlite layers as kind:loop (default {LAYERS})")
+    ap.add_argument("--no-torch", action="store_true", help="ignore GLUONLITE_TORCH_PYTHON")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="time by the process's CPU time (default) or by wall clock")
+    ap.add_argument("--tol", type=float, default=1e-3,
+                    help="relative tolerance of the floor check (float32)")
+    ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
+    a = ap.parse_args(argv)
+    small = a.quick
+    if small:
+        a.rounds, a.warmup = 3, 1
+    a.seq_len = a.seq_len or (20 if small else 100)
+    a.input_size = a.input_size or (128 if small else 512)
+    a.hidden_size = a.hidden_size or (128 if small else 512)
+    bad = [m for m in a.modes if m not in ("infer", "train")]
+    if bad:
+        ap.error(f"--modes: expected infer and/or train, got {bad}")
+    bad = [c for c in a.cells if c not in GATES]
+    if bad:
+        ap.error(f"--cells: expected some of {list(GATES)}, got {bad}")
+    try:
+        a.layers = [tuple(spec.split(":")) for spec in a.layers]
+    except ValueError:
+        ap.error(f"--layers: expected kind:loop items, got {a.layers}")
+    for spec in a.layers:
+        if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
+                or spec[1] not in ("foreach", "while_loop", "fused"):
+            ap.error(f"--layers: {':'.join(spec)!r} is not "
+                     f"(imperative|hybrid):(foreach|while_loop|fused)")
+    a.no_mxnet = a.no_jax = True
+    return a
+
+
+class Products:
+    """The matrix products of one recurrent layer direction, alone, on preallocated buffers.
+
+    Args:
+        gates: 1 (rnn), 3 (gru) or 4 (lstm).
+        T, N, I, H: sequence length, batch, input and hidden size.
+        layout: 'stored' (weights (G, in) read through .T views, as the layer keeps them)
+            or 'transposed' (copies laid out (in, G) for the forward products; the
+            backward's products read the stored weights, their faster layout).
+        seed: seed of the random operands.
+
+    Example:
+        >>> Products(4, 5, 2, 3, 4, 'stored').call(True)()  # doctest: +SKIP
+    """
+
+    def __init__(self, gates, T, N, ni, H, layout, seed=1):
+        rng = np.random.default_rng(seed)
+        G = gates * H
+
+        def r(*shape):
+            return (rng.standard_normal(shape) * 0.1).astype(np.float32)
+        self.shape = (T, N, ni, H, G)
+        self.x, self.hs, self.dG = r(T * N, ni), r(T + 1, N, H), r(T, N, G)
+        wx, wh = r(G, ni), r(G, H)
+        self.wx, self.wh = wx, wh  # the backward's products read them as stored, (G, in)
+        if layout == "stored":
+            self.wxT, self.whT = wx.T, wh.T
+        elif layout == "transposed":
+            self.wxT, self.whT = np.ascontiguousarray(wx.T), np.ascontiguousarray(wh.T)
+        else:
+            raise ValueError(f"Products: layout must be 'stored' or 'transposed', got {layout!r}")
+        self.g, self.step = np.empty((T * N, G), np.float32), np.empty((N, G), np.float32)
+        self.dh = np.empty((N, H), np.float32)
+        self.dwx, self.dwh = np.empty((G, ni), np.float32), np.empty((G, H), np.float32)
+        self.dx = np.empty((T * N, ni), np.float32)
+
+    def forward(self):
+        """The input projection of every step, then one recurrent product per step."""
+        T = self.shape[0]
+        dot, hs, whT, step = np.dot, self.hs, self.whT, self.step
+        dot(self.x, self.wxT, out=self.g)
+        for t in range(T):
+            dot(hs[t], whT, out=step)
+
+    def backward(self):
+        """One product per reverse step, then the weight and data gradients."""
+        T, N, _, H, G = self.shape
+        dot, dG, wh, dh = np.dot, self.dG, self.wh, self.dh
+        for t in range(T - 1, -1, -1):
+            dot(dG[t], wh, out=dh)
+        g2 = dG.reshape(T * N, G)
+        dot(g2.T, self.x, out=self.dwx)
+        dot(g2.T, self.hs[:T].reshape(T * N, H), out=self.dwh)
+        dot(g2, self.wx, out=self.dx)
+
+    def call(self, train):
+        """A zero-arg callable: the forward's products (and the backward's when train)."""
+        if not train:
+            return self.forward
+
+        def both():
+            self.forward()
+            self.backward()
+        return both
+
+
+def run_case(case, mode, rounds, warmup, workers, clock="cpu"):
+    """Interleaved timings of one (cell, batch, mode): {variant: [ms per round]}."""
+    train = mode == "train"
+    T, N, ni, H = case.shape
+    variants = {f"gluonlite {kind} {loop}": case.layer_call((kind, loop), train)
+                for kind, loop in case.layers}
+    variants["floor-fused"] = case.floor_call(True, train)
+    for layout in ("stored", "transposed"):
+        variants[f"products ({layout})"] = Products(GATES[case.cell], T, N, ni, H,
+                                                    layout).call(train)
+
+    def after():
+        ms = {}
+        for w in workers:
+            ms.update(w.request(op="round", mode=mode, names=[TORCH_ROW],
+                                 clock=clock)["ms"])
+        return ms
+    return interleaved(variants, rounds, warmup, after if workers else None,
+                       time.process_time if clock == "cpu" else time.perf_counter)
+
+
+def _quartiles(values):
+    if len(values) < 2:
+        return values[0], values[0]
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def summarize(times):
+    """(bound name, bound median ms, {row: (median ratio, q1, q3)}) from one case's timings;
+    the ratio of a row is taken to the faster products layout within each round."""
+    bound = min(("products (stored)", "products (transposed)"), key=lambda n: median(times[n]))
+    ratios = {}
+    for name, ms in times.items():
+        if name.startswith("products") or name.startswith("pytorch") and name != TORCH_ROW:
+            continue
+        r = [a / b for a, b in zip(ms, times[bound])]
+        ratios[name] = (median(r),) + _quartiles(r)
+    return bound, median(times[bound]), ratios
+
+
+def table(results, rows):
+    """Markdown table: one line per case, one column per row name (ratio [q1-q3])."""
+    header = ["case", "products ms (layout)"] + [n.replace("gluonlite ", "") for n in rows]
+    lines = []
+    for (cell, batch, mode), (bound, ms, ratios) in results.items():
+        line = [f"{cell[:-4]} b{batch} {mode}", f"{ms:.1f} ({bound[10:-1]})"]
+        for n in rows:
+            if n in ratios:
+                m, lo, hi = ratios[n]
+                line.append(f"{m:.2f} [{lo:.2f}-{hi:.2f}]")
+            else:
+                line.append("-")
+        lines.append(line)
+    return markdown_table(header, lines)
+
+
+def goal_lines(results):
+    """The issue's targets on the gluonlite rows: <= 1.10 at batch 32, <= 1.20 at batch 1."""
+    items = []
+    for (cell, batch, mode), (_, _, ratios) in results.items():
+        limit = 1.10 if batch >= 32 else 1.20
+        for n, (m, _, _) in ratios.items():
+            if n.startswith("gluonlite"):
+                items.append((m, limit, f"{cell} b{batch} {mode} {n[10:]}"))
+    if not items:
+        return ["- targets: not measured"]
+    miss = [i for i in items if i[0] > i[1]]
+    lines = [f"- targets (layer / products <= 1.10 at batch >= 32, <= 1.20 at batch 1): "
+             f"{len(items) - len(miss)}/{len(items)} cases within"]
+    lines += [f"  - over: {name} {m:.2f} (target {lim:.2f})" for m, lim, name in miss]
+    return lines
+
+
+def main(argv=None):
+    """Run the benchmark; print the header, the table and the target lines.
+
+    Returns the exit status: 0; 1 when gluonlite, PyTorch's loop and the floor disagree;
+    2 when PyTorch's worker fails (its message on stderr).
+    """
+    workers = {}
+    try:
+        return _run(parse_args(argv), argv, workers)
+    except WorkerError as exc:
+        print(f"ERROR: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        for w in workers.values():
+            w.close()
+
+
+def _run(a, argv, workers):
+    extra = start_workers(a, workers)
+    T, ni, H = a.seq_len, a.input_size, a.hidden_size
+    print_header("rnn_bound", argv, f"- seq_len {T}, input {ni}, hidden {H}, float32; "
+                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); "
+                 f"{a.clock} clock; median ratio to the products [interquartile range]",
+                 extra)
+    results, raw, rows = {}, [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for cell in a.cells:
+            for batch in a.batches:
+                case = LoopCase(cell, batch, T, ni, H, a.layers)
+                try:
+                    refs = case.floor_refs()
+                    errors = case.check(a.tol, refs)
+                    worst = max(errors.values()) if errors else 0.0
+                    flush_print(f"checked {cell} batch {batch}: gluonlite == floors "
+                                f"(worst relative error {worst:.1e})")
+                    setup_workers(case, workers, a.layers, tmp, a.tol, refs)
+                except WorkerError:
+                    raise
+                except RuntimeError as exc:
+                    print(f"ABORT: {exc}", file=sys.stderr)
+                    return 1
+                for mode in a.modes:
+                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
+                                     a.clock)
+                    results[(cell, batch, mode)] = summary = summarize(times)
+                    rows += [n for n in summary[2] if n not in rows]
+                    flush_print(table({(cell, batch, mode): summary}, list(summary[2]))
+                                .splitlines()[-1])
+                    raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
+                                "input_size": ni, "hidden_size": H, "ms": times})
+                del case
+    flush_print("")
+    flush_print(table(results, rows))
+    flush_print("")
+    flush_print("\n".join(goal_lines(results)))
+    if a.json:
+        from gluonlite.base import write_atomically
+        write_atomically(a.json, json.dumps(raw, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""The elementwise gate math of one recurrent step, in place, in as few array passes as
+numpy allows (the fused `RNN` kernels in `gluonlite.ops.rnn` call these; so can a loop).
+
+Each kernel works on preallocated (N, G) buffers and allocates nothing. What makes them
+cheap is the form of their input: the matrix products hand over the *negated*
+pre-activations ``-(i2h + h2h)``, which ``xp.subtract(neg_i2h, h2h, out=a)`` forms with no
+extra pass when the input projection of every step was negated once, together with its
+bias, before the loop (`negate_projection`). From ``-x`` one ``exp`` call gives
+``e = exp(-x)`` for every gate at once and ``sigmoid(x) = 1 / (1 + e)``; the tanh gate of an
+LSTM rides along in the same call as ``tanh(g) = 2 * sigmoid(2g) - 1`` (its columns scaled
+by 2 first). numpy's ``exp`` is its cheapest transcendental (about half the time per element
+of scipy's ``expit`` and of ``tanh`` in float32 on AVX2), and it is called once per step over
+all the gates instead of once per gate.
+
+``exp`` of a large negated pre-activation overflows to ``inf`` on purpose (the sigmoid is
+then exactly 0): run the kernels inside `quiet` so numpy does not warn about it.
+
+Kernels (``xp``: the array module; the (N, G) buffers may be row slices of larger arrays):
+
+- `sigmoid_of_negated(xp, a)`: ``a <- sigmoid(-a)`` in place.
+- `lstm_gates(xp, a, c_prev, c_new, tc, h, t1, ...)`: an LSTM step from the negated
+  pre-activations (MXNet's gate order i, f, g, o).
+- `gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h)`: a GRU step.
+- `lstm_grad_factors`, `lstm_gate_grads`, `gru_grad_factors`: the backward's elementwise
+  work from the forward's saved outputs (its derivatives need no gradient, so a whole
+  sequence's can be taken at once before the reverse loop).
+- `step_weight`, `transposed`: the recurrent weight laid out for the per-step product.
+
+Example::
+
+    neg = negate_projection(np, x @ wx.T, -(bx + bh))     # before the loop, (T, N, 4H)
+    with quiet(np):
+        for t in range(T):
+            np.dot(h, wh.T, out=tmp)
+            np.subtract(neg[t], tmp, out=neg[t])           # -(i2h + h2h)
+            lstm_gates(np, neg[t], c, c_next, tc, h_next, t1)
+"""
+import contextlib
+
+import numpy as np
+
+__all__ = ["quiet", "negate_projection", "sigmoid_of_negated", "lstm_gates", "gru_gates",
+           "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads",
+           "gru_grad_factors"]
+
+# Rows of a weight copied per call in `transposed`: a (128, in) block and its transpose stay
+# in L2, where one strided copy of the whole matrix misses the cache on every element.
+_TILE = 128
+
+
+def quiet(xp):
+    """A context in which `exp` overflowing to inf (a saturated sigmoid) does not warn.
+
+    Args:
+        xp: the array module (numpy warns; other modules do not, and get a null context).
+
+    Returns:
+        A context manager.
+
+    Example: ``with quiet(np): sigmoid_of_negated(np, a)``.
+    """
+    if xp is np:
+        return np.errstate(over="ignore")
+    return contextlib.nullcontext()
+
+
+def negate_projection(xp, proj, neg_bias):
+    """``proj <- neg_bias - proj`` in place (one pass): the input projection of every step
+    turned into the negated form the gate kernels start from.
+
+    Args:
+        xp: the array module.
+        proj: (..., G) array, ``x @ Wx.T`` (overwritten).
+        neg_bias: (G,) array, minus the bias to add.
+
+    Returns:
+        `proj`.
+
+    Example: ``negate_projection(np, g, -(bx + bh))``.
+    """
+    return xp.subtract(neg_bias, proj, out=proj)
+
+
+def transposed(xp, w, out=None):
+    """A C-contiguous copy of ``w.T``, copied in row blocks that stay in cache (about half
+    the time of one strided copy of a megabyte-sized weight).
+
+    Args:
+        xp: the array module.
+        w: (G, K) array.
+        out: None or a (K, G) array to write into.
+
+    Returns:
+        The (K, G) array.
+
+    Example: ``transposed(np, np.ones((4, 3))).shape`` -> ``(3, 4)``.
+    """
+    G, K = w.shape
+    if out is None:
+        out = xp.empty((K, G), dtype=w.dtype)
+    if xp is not np:
+        xp.copyto(out, w.T)
+        return out
+    for r in range(0, G, _TILE):
+        np.copyto(out[:, r:r + _TILE], w[r:r + _TILE].T)
+    return out
+
+
+def step_weight(xp, w, steps, batch, empty=None):
+    """The right operand of the per-step product ``h @ w.T`` of a recurrence, (K, G): a
+    C-contiguous transposed copy where it pays, else the view ``w.T``.
+
+    OpenBLAS multiplies ``(N, K) @ (K, G)`` a fifth to a quarter faster from a (K, G) array
+    than from the transposed view of the (G, K) weight MXNet's layout stores (measured in
+    float32 at K = 512, G = 512..2048, batch 1 and 32); the copy costs about the time of
+    70-100 batch-1 or 7 batch-32 steps' savings (more on a loaded machine), so it is made
+    from ``steps * batch >= 256`` on.
+
+    Args:
+        xp: the array module.
+        w: (G, K) weight as stored.
+        steps, batch: the number of products that will read it and their batch size.
+        empty: None or ``empty(shape, dtype)`` giving the copy's buffer.
+
+    Returns:
+        A (K, G) array equal to ``w.T``.
+
+    Example: ``step_weight(np, wh, 100, 32)`` is a contiguous copy; ``(..., 100, 1)`` a view.
+    """
+    if steps * batch < 256 or w.ndim != 2:
+        return w.T
+    out = None if empty is None else empty((w.shape[1], w.shape[0]), w.dtype)
+    return transposed(xp, w, out)
+
+
+def sigmoid_of_negated(xp, a):
+    """``a <- sigmoid(-a) = 1 / (1 + exp(a))`` in place: three passes, one transcendental.
+
+    Args:
+        xp: the array module.
+        a: float array holding minus the sigmoid's argument (overwritten); NaN stays NaN,
+            and ``exp`` overflowing gives exactly 0 (run inside `quiet`).
+
+    Returns:
+        `a`.
+
+    Example: ``sigmoid_of_negated(np, -x)`` is ``scipy.special.expit(x)``.
+    """
+    xp.exp(a, out=a)
+    a += 1
+    return xp.divide(1, a, out=a)
+
+
+def lstm_gates(xp, a, c_prev, c_new, tc, h, t1, clip=None, clip_nan=False):
+    """One LSTM step's gate math, in place.
+
+    Args:
+        xp: the array module.
+        a: (N, 4H), on entry ``-(i2h + h2h)`` in MXNet's gate order (i, f, g, o); on return
+            the activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`` (what the
+            backward reads).
+        c_prev: (N, H) the previous cell state.
+        c_new: (N, H) receives ``c = sigmoid(f) * c_prev + sigmoid(i) * tanh(g)`` (clipped).
+        tc: (N, H) receives ``tanh(c)``.
+        h: (N, H) receives ``sigmoid(o) * tanh(c)``, or None (the caller projects ``o * tc``
+            itself).
+        t1: (N, H) scratch.
+        clip: None or (lo, hi): clip c into [lo, hi].
+        clip_nan: with `clip`, a NaN c becomes the bound (fmax/fmin) instead of staying NaN.
+
+    Returns:
+        `c_new`.
+
+    Example: see the module doc.
+    """
+    H = c_new.shape[-1]
+    H2, H3 = 2 * H, 3 * H
+    ag = a[:, H2:H3]
+    ag *= 2  # tanh(g) = 2 * sigmoid(2g) - 1: the tanh gate shares the sigmoids' exp call
+    sigmoid_of_negated(xp, a)
+    ag *= 2
+    ag -= 1
+    xp.multiply(a[:, H:H2], c_prev, out=c_new)
+    xp.multiply(a[:, :H], ag, out=t1)
+    c_new += t1
+    if clip is not None:
+        lo, hi = clip
+        if clip_nan:
+            xp.fmax(c_new, lo, out=c_new)
+            xp.fmin(c_new, hi, out=c_new)
+        else:
+            xp.clip(c_new, lo, hi, out=c_new)
+    xp.tanh(c_new, out=tc)
+    if h is not None:
+        xp.multiply(a[:, H3:], tc, out=h)
+    return c_new
+
+
+def gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h):
+    """One GRU step's gate math (r, z reset and update gates, n the new gate), in place.
+
+    Args:
+        xp: the array module.
+        neg_i2h: (N, 3H) ``-(x @ Wx.T + bx + [bh_r, bh_z, 0])`` (read only).
+        h2h: (N, 3H) ``h_prev @ Wh.T`` without its bias; its n columns get ``bh_n`` added
+            (the backward reads ``h2h_n + bh_n``), its r, z columns are left as they are.
+        bh_n: (H,) the h2h bias of the n gate.
+        acts: (N, 3H) receives ``r, z, n`` (what the backward reads).
+        h_prev: (N, H) the previous state.
+        h: (N, H) receives ``(1 - z) * n + z * h_prev``.
+
+    Returns:
+        `h`.
+
+    Example: ``gru_gates(np, neg_gi[t], gh, bh[2*H:], acts[t], hs[t], hs[t + 1])``.
+    """
+    H = h.shape[-1]
+    H2 = 2 * H
+    hn = h2h[:, H2:]
+    hn += bh_n
+    rz = acts[:, :H2]
+    xp.subtract(neg_i2h[:, :H2], h2h[:, :H2], out=rz)
+    sigmoid_of_negated(xp, rz)
+    n = acts[:, H2:]
+    xp.multiply(acts[:, :H], hn, out=n)
+    xp.subtract(n, neg_i2h[:, H2:], out=n)  # r * h2h_n + i2h_n
+    xp.tanh(n, out=n)
+    xp.subtract(h_prev, n, out=h)  # h' = n + z * (h - n)
+    h *= acts[:, H:H2]
+    h += n
+    return h
+
+
+def lstm_grad_factors(xp, a, tc, v, k):
+    """The factors of an LSTM's backward that need no gradient, from the forward's saved
+    outputs (a step's or a whole sequence's, along the leading axes).
+
+    Args:
+        xp: the array module.
+        a: (..., 4H) the activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)``.
+        tc: (..., H) ``tanh(c)``.
+        v: (..., 4H) receives each gate's derivative at its output: ``s * (1 - s)`` for the
+            sigmoids, ``1 - tanh(g)^2`` for g.
+        k: (..., H) receives ``sigmoid(o) * (1 - tanh(c)^2)`` (dc per unit of dh).
+
+    Returns:
+        (v, k).
+
+    Example: ``lstm_grad_factors(np, acts, tcs, v, k)`` before a reverse loop.
+    """
+    H = tc.shape[-1]
+    H2, H3 = 2 * H, 3 * H
+    xp.multiply(a, a, out=v)
+    xp.subtract(a[..., :H2], v[..., :H2], out=v[..., :H2])
+    xp.subtract(1, v[..., H2:H3], out=v[..., H2:H3])
+    xp.subtract(a[..., H3:], v[..., H3:], out=v[..., H3:])
+    xp.multiply(tc, tc, out=k)
+    xp.subtract(1, k, out=k)
+    k *= a[..., H3:]
+    return v, k
+
+
+def lstm_gate_grads(xp, d, dc, a, tc, c_prev, v, dg):
+    """One reverse LSTM step's gate gradients, after ``dc`` has its share from ``h``.
+
+    Args:
+        xp: the array module.
+        d: (N, H) the gradient of h.
+        dc: (N, H) the gradient of c (all of it: from the next step and through h).
+        a, tc, c_prev: the step's activations (N, 4H), ``tanh(c)`` and previous cell state.
+        v: (N, 4H) `lstm_grad_factors`'s gate derivatives of the step.
+        dg: (N, 4H) receives the gradient of the gates' pre-activations (i, f, g, o).
+
+    Returns:
+        `dg`.
+
+    Example: see `gluonlite.ops.rnn`'s LSTM backward.
+    """
+    H = tc.shape[-1]
+    H2, H3 = 2 * H, 3 * H
+    xp.multiply(dc, a[:, H2:H3], out=dg[:, :H])
+    xp.multiply(dc, c_prev, out=dg[:, H:H2])
+    xp.multiply(dc, a[:, :H], out=dg[:, H2:H3])
+    xp.multiply(d, tc, out=dg[:, H3:])
+    dg *= v
+    return dg
+
+
+def gru_grad_factors(xp, acts, hn, h_prev, out, tmp):
+    """The factors of a GRU's backward that need no gradient, from the forward's saved
+    outputs (a step's or a whole sequence's, along the leading axes): with them a reverse
+    step's gate gradients are ``dz = dh * out_z``, ``dn = dh * out_n``, ``dr = dn * out_r``.
+
+    Args:
+        xp: the array module.
+        acts: (..., 3H) the activations r, z, n.
+        hn: (..., H) ``h2h_n + bh_n``.
+        h_prev: (..., H) the state each step read.
+        out: (..., 3H) receives ``hn * r * (1 - r)``, ``(h_prev - n) * z * (1 - z)``,
+            ``(1 - z) * (1 - n^2)``.
+        tmp: (..., H) scratch.
+
+    Returns:
+        `out`.
+
+    Example: ``gru_grad_factors(np, acts, gh[..., 2*H:], hs[:-1], f, tmp)``.
+    """
+    H = tmp.shape[-1]
+    H2 = 2 * H
+    xp.multiply(acts, acts, out=out)
+    xp.subtract(acts[..., :H2], out[..., :H2], out=out[..., :H2])  # r(1-r), z(1-z)
+    fn = out[..., H2:]
+    xp.subtract(1, fn, out=fn)  # 1 - n^2
+    xp.subtract(1, acts[..., H:H2], out=tmp)
+    fn *= tmp
+    out[..., :H] *= hn
+    xp.subtract(h_prev, acts[..., H2:], out=tmp)
+    out[..., H:H2] *= tmp
+    return out

@@ -1,0 +1,215 @@
+"""The fused RNN's gate kernels (gluonlite.ops.rnn_gates) against the cell equations written
+out plainly, including saturated gates (exp overflowing to inf) and NaN, and the fused RNN
+operator on saturating inputs: right values, no numpy warning."""
+import warnings
+
+import numpy as np
+import pytest
+
+from gluonlite import nd
+from gluonlite.ops import rnn_gates as rg
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sigmoid_of_negated_equals_the_logistic_even_where_exp_overflows(dtype):
+    x = np.array([-1e4, -200.0, -90.0, -20.0, -1.0, -1e-6, 0.0, 1e-6, 1.0, 20.0, 90.0, 200.0,
+                  1e4, np.inf, -np.inf], dtype)
+    a = -x
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with rg.quiet(np):
+            out = rg.sigmoid_of_negated(np, a)
+    assert out is a and out.dtype == np.dtype(dtype)
+    with np.errstate(over="ignore"):
+        want = _sigmoid(x)
+    # float32: below exp's range the logistic is a subnormal, and 0 is as close as matters
+    np.testing.assert_allclose(out, want, rtol=1e-6 if dtype == "float32" else 1e-15,
+                               atol=1e-37 if dtype == "float32" else 0)
+    assert out[0] == 0.0 and out[-3] == 1.0
+    nan = np.array([np.nan], dtype)
+    assert np.isnan(rg.sigmoid_of_negated(np, nan))[0]
+
+
+def _lstm_plain(pre, c_prev, clip=None):
+    pre = pre.astype(np.float64)
+    i, f, g, o = np.split(pre, 4, axis=1)
+    acts = np.concatenate([_sigmoid(i), _sigmoid(f), np.tanh(g), _sigmoid(o)], axis=1)
+    H = c_prev.shape[1]
+    c = acts[:, H:2 * H] * c_prev + acts[:, :H] * acts[:, 2 * H:3 * H]
+    if clip is not None:
+        c = np.clip(c, *clip)
+    return acts, c, np.tanh(c), acts[:, 3 * H:] * np.tanh(c)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-6), ("float64", 1e-13)])
+@pytest.mark.parametrize("clip", [None, (-0.5, 0.8)])
+def test_lstm_gates_equal_the_cell_equations(dtype, tol, clip):
+    rng = np.random.default_rng(0)
+    N, H = 3, 5
+    pre = (rng.standard_normal((N, 4 * H)) * 4).astype(dtype)
+    pre[0, :] = 60.0  # saturated gates: exp(-60) underflows, exp(60) overflows in float32
+    pre[1, :H] = -60.0
+    c_prev = rng.standard_normal((N, H)).astype(dtype)
+    a = -pre
+    c_new, tc, h, t1 = (np.empty((N, H), dtype) for _ in range(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with rg.quiet(np):
+            rg.lstm_gates(np, a, c_prev, c_new, tc, h, t1, clip)
+    acts, c, tcw, hw = _lstm_plain(pre, c_prev, clip)
+    for got, want in ((a, acts), (c_new, c), (tc, tcw), (h, hw)):
+        np.testing.assert_allclose(got, want, rtol=0, atol=tol)
+
+
+def test_lstm_gates_clip_nan_turns_a_nan_cell_into_the_bound():
+    N, H = 1, 2
+    a = np.zeros((N, 4 * H))
+    c_prev = np.array([[np.nan, 0.25]])
+    c_new, tc, h, t1 = (np.empty((N, H)) for _ in range(4))
+    rg.lstm_gates(np, a, c_prev, c_new, tc, None, t1, (-1.0, 1.0), clip_nan=True)
+    # f = i = 0.5, tanh(g) = 0: c = 0.5 * c_prev; NaN becomes a bound (fmax/fmin drop NaN)
+    assert c_new[0, 1] == 0.125 and abs(c_new[0, 0]) == 1.0
+    np.testing.assert_allclose(tc, np.tanh(c_new))
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-6), ("float64", 1e-13)])
+def test_gru_gates_equal_the_cell_equations(dtype, tol):
+    rng = np.random.default_rng(1)
+    N, H = 4, 3
+    i2h = (rng.standard_normal((N, 3 * H)) * 4).astype(dtype)
+    i2h[0] = 100.0
+    h2h = rng.standard_normal((N, 3 * H)).astype(dtype)
+    bh = rng.standard_normal(3 * H).astype(dtype)
+    h_prev = rng.standard_normal((N, H)).astype(dtype)
+    neg = -(i2h + np.concatenate([bh[:2 * H], np.zeros(H, dtype)]))
+    gh = h2h.copy()
+    acts, h = np.empty((N, 3 * H), dtype), np.empty((N, H), dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with rg.quiet(np):
+            rg.gru_gates(np, neg, gh, bh[2 * H:], acts, h_prev, h)
+    x, hh = i2h.astype(np.float64), h2h.astype(np.float64) + bh
+    r, z = _sigmoid(x[:, :H] + hh[:, :H]), _sigmoid(x[:, H:2 * H] + hh[:, H:2 * H])
+    n = np.tanh(x[:, 2 * H:] + r * hh[:, 2 * H:])
+    np.testing.assert_allclose(acts, np.concatenate([r, z, n], axis=1), rtol=0, atol=tol)
+    np.testing.assert_allclose(h, (1 - z) * n + z * h_prev, rtol=0, atol=tol)
+    np.testing.assert_allclose(gh[:, 2 * H:], hh[:, 2 * H:], rtol=0, atol=tol)
+
+
+def _reference(mode, x, params, H, h0, c0):
+    """One layer, one direction, MXNet's packed layout, float64, the cell equations."""
+    G = {"lstm": 4, "gru": 3}[mode] * H
+    ni = x.shape[2]
+    wx = params[:G * ni].reshape(G, ni)
+    wh = params[G * ni:G * ni + G * H].reshape(G, H)
+    bx = params[G * (ni + H):G * (ni + H) + G]
+    bh = params[G * (ni + H) + G:]
+    h, c, out = h0.astype(np.float64), c0.astype(np.float64), []
+    for xt in x.astype(np.float64):
+        gi, gh = xt @ wx.T + bx, h @ wh.T + bh
+        if mode == "lstm":
+            _, c, _, h = _lstm_plain(gi + gh, c)
+        else:
+            r = _sigmoid(gi[:, :H] + gh[:, :H])
+            z = _sigmoid(gi[:, H:2 * H] + gh[:, H:2 * H])
+            n = np.tanh(gi[:, 2 * H:] + r * gh[:, 2 * H:])
+            h = (1 - z) * n + z * h
+        out.append(h)
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("T", [4, 130])  # 130 steps of 2: the recurrent weight read from a copy
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_fused_rnn_saturating_inputs_give_the_cell_values_without_warnings(mode, T):
+    rng = np.random.default_rng(2)
+    N, ni, H = 2, 3, 5
+    G = {"lstm": 4, "gru": 3}[mode] * H
+    x = (rng.standard_normal((T, N, ni)) * 200).astype(np.float32)  # gates far past +-88
+    params = (rng.standard_normal(G * (ni + H) + 2 * G) * 0.5).astype(np.float32)
+    h0 = rng.standard_normal((1, N, H)).astype(np.float32)
+    c0 = rng.standard_normal((1, N, H)).astype(np.float32)
+    args = [nd.array(x), nd.array(params), nd.array(h0)]
+    if mode == "lstm":
+        args.append(nd.array(c0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = nd.RNN(*args, state_size=H, num_layers=1, mode=mode).asnumpy()
+    want = _reference(mode, x, params.astype(np.float64), H, h0[0], c0[0])
+    np.testing.assert_allclose(out, want, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 5000])  # below and above the size where exp replaces expit
+def test_sigmoid_small_and_large_arrays_equal_the_logistic_without_warnings(dtype, size):
+    from gluonlite import gluon
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(size) * 40).astype(dtype)
+    x[:5] = [np.inf, -np.inf, 1e30, -1e30, 0.0]
+    with np.errstate(over="ignore"):
+        want = _sigmoid(x)
+
+    class Act(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.sigmoid(a) + F.Activation(a, act_type="sigmoid")
+
+    block = Act()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = nd.sigmoid(nd.array(x, dtype=dtype)).asnumpy()
+        imperative = block(nd.array(x, dtype=dtype)).asnumpy()
+        block.hybridize(static_alloc=True)
+        hybrid = block(nd.array(x, dtype=dtype)).asnumpy()
+    tol = 1e-6 if dtype == "float32" else 1e-15
+    np.testing.assert_allclose(got, want, rtol=tol, atol=1e-37)
+    assert got[1] == 0.0 and got[3] == 0.0 and got[0] == 1.0
+    np.testing.assert_allclose(imperative, 2 * want, rtol=tol, atol=1e-37)
+    np.testing.assert_allclose(hybrid, 2 * want, rtol=tol, atol=1e-37)
+    assert np.isnan(nd.sigmoid(nd.array([np.nan] * size, dtype=dtype)).asnumpy()).all()
+
+
+def test_transposed_copy_and_step_weight_equal_the_transpose():
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((300, 7)).astype(np.float32)  # more rows than one copy block
+    t = rg.transposed(np, w)
+    assert t.flags.c_contiguous and np.array_equal(t, w.T)
+    buf = np.empty((7, 300), np.float32)
+    assert rg.transposed(np, w, buf) is buf and np.array_equal(buf, w.T)
+    few = rg.step_weight(np, w, 100, 1)  # batch 1: the copy would cost about what it saves
+    assert np.shares_memory(few, w) and np.array_equal(few, w.T)
+    many = rg.step_weight(np, w, 100, 32, lambda shape, dt: np.empty(shape, dt))
+    assert not np.shares_memory(many, w) and np.array_equal(many, w.T)
+
+
+@pytest.mark.parametrize("batch", [2, 64])  # 64 * 72 units: the backward's per-step path
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_fused_layer_gradients_equal_its_unfused_cells(kind, batch):
+    from gluonlite import autograd
+    from gluonlite.gluon import rnn
+    T, ni, H = 3, 4, 72
+    layer = getattr(rnn, kind)(H, input_size=ni)
+    layer.initialize()
+    rng = np.random.default_rng(5)
+    x_np = rng.uniform(-2, 2, (T, batch, ni)).astype(np.float32)
+    head = nd.array(rng.uniform(-1, 1, (T, batch, H)).astype(np.float32))
+
+    def run(fn):
+        x = nd.array(x_np)
+        x.attach_grad()
+        with autograd.record():
+            out = fn(x)
+        out.backward(head)
+        grads = {n: p.grad().asnumpy().copy() for n, p in layer.collect_params().items()}
+        return out.asnumpy(), x.grad.asnumpy(), grads
+
+    fused = run(layer)
+    stack = layer._unfuse()
+    unfused = run(lambda x: stack.unroll(T, x, layout="TNC", merge_outputs=True)[0])
+    np.testing.assert_allclose(fused[0], unfused[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(fused[1], unfused[1], rtol=1e-4, atol=1e-5)
+    for name, g in fused[2].items():
+        np.testing.assert_allclose(g, unfused[2][name], rtol=1e-4, atol=1e-4, err_msg=name)
