@@ -7,7 +7,7 @@ keeps its own. This is the loops' machinery, as `gluonlite.ops.registry` is the
 operators': the semantics of each loop are in its own file (`foreach.py`,
 `while_loop.py`, `cond.py`).
 """
-import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -24,25 +24,29 @@ __all__ = ["body_vars", "infer_body", "wants_grad", "body_plan", "body_plans", "
 loop_optimizations = lowerings
 loop_optimizations_enabled = lowerings_enabled
 
-# id(body Symbol) -> {key: Plan}, dropped with the Symbol (a Symbol's == builds a node)
-_PLANS = {}
+# id(body Symbol) -> (the Symbol, {key: Plan}), the bodies used last (a plan holds its
+# Symbol, so the cache is bounded instead of weak; a Symbol's == builds a node, hence ids)
+_PLANS, _MAX_BODIES = OrderedDict(), 256
 
 
 def body_plan(body, shapes, dtypes, is_train, keep, xp):
     """The plain plan of `body` (a Symbol) for inputs of these shapes and dtypes, compiled
-    on first use and kept as long as the body: every floating input wants a gradient when
-    `keep`. Loops nested in it run their plain kernels too (the reference is plain all the
-    way down); nothing in it is shared between calls but the plan itself.
+    on first use and kept (for the 256 bodies used last): every floating input wants a
+    gradient when `keep`. Loops nested in it run their plain kernels too (the reference is
+    plain all the way down); nothing in it is shared between calls but the plan itself.
 
     Example: ``plan = body_plan(p["_subgraphs"][0], [(2, 3)], ["float32"], False, False,
     np)``, then ``outs, saved = plan.forward([x])``.
     """
     key = (tuple(map(tuple, shapes)), tuple(np.dtype(d) for d in dtypes), bool(is_train),
            bool(keep), xp.__name__)
-    plans = _PLANS.get(id(body))
-    if plans is None:
-        plans = _PLANS[id(body)] = {}
-        weakref.finalize(body, _PLANS.pop, id(body), None)
+    held = _PLANS.get(id(body))
+    if held is None:
+        held = _PLANS[id(body)] = (body, {})
+        if len(_PLANS) > _MAX_BODIES:
+            _PLANS.popitem(last=False)
+    _PLANS.move_to_end(id(body))
+    plans = held[1]
     plan = plans.get(key)
     if plan is None:
         if len(plans) > 64:  # many distinct shapes: keep memory bounded
@@ -98,7 +102,7 @@ def wants_grad(dtype):
 
 def body_plans(body):
     """The plans `body_plan` compiled for `body` so far (to inspect them)."""
-    return list(_PLANS.get(id(body), {}).values())
+    return list(_PLANS.get(id(body), (None, {}))[1].values())
 
 
 class Steps:

@@ -22,9 +22,12 @@ from walk_specs import SPECS, make  # one module of entries per operator family
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
 EXTERNAL = {
-    "_foreach",               # gluonlite.control_flow: loop over axis 0
-    "_while_loop",            # gluonlite.control_flow
-    "_cond",                  # gluonlite.control_flow
+    # gluonlite.control_flow: each loop's plain kernel is the reference its registered
+    # lowering is held against (tests/control_flow/test_lowering.py, and on many body
+    # shapes test_loop_optimization_cases.py)
+    "_foreach",               # loop over axis 0
+    "_while_loop",
+    "_cond",
     "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
 }
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
