@@ -727,17 +727,22 @@ def _scatter_nd(b, n, ins, a):
 
 @_reg("ScatterElements")
 def _scatter_elements(b, n, ins, a):
-    # the row-wise form (2-D data, one index per row along axis 1) is fill_element_0index
+    # as _scatter_set_nd: the full index of each update is the index grid of `indices`'
+    # shape with the scatter axis's row replaced by `indices`
+    if a.get("reduction", b"none") not in (b"none", "none"):
+        raise ONNXImportError(f"reduction={a['reduction']!r} is not imported")
     shape = _static_shape(b, ins[0].sym, "ScatterElements")
-    ishape = ins[1].const.shape if ins[1].const is not None else \
-        _static_shape(b, ins[1].sym, "ScatterElements' indices")
-    if a.get("reduction", b"none") not in (b"none", "none") or len(shape) != 2 or \
-            a.get("axis", 0) % 2 != 1 or tuple(ishape) != (shape[0], 1):
-        raise ONNXImportError("only ScatterElements of one entry per row of a matrix (axis 1, "
-                              "indices (rows, 1), no reduction) is imported")
-    flat = (-1,)
-    return _call("fill_element_0index", ins[0].sym, _call("Reshape", ins[2].sym, shape=flat),
-                 _call("Reshape", ins[1].sym, shape=flat))
+    ishape = _shape_of(b, ins[1], "ScatterElements' indices")
+    axis = a.get("axis", 0) % len(shape)
+    grid = np.indices(ishape, dtype=np.int64)
+    rows = []
+    for d in range(len(shape)):
+        if d == axis:
+            rows.append(_call("expand_dims", _call("Cast", ins[1].sym, dtype="int64"), axis=0))
+        else:
+            rows.append(b.param_of(f"{n.output[0]}_grid{d}", grid[d:d + 1]))
+    idx = _call("Concat", *rows, dim=0, num_args=len(rows))
+    return _call("_scatter_set_nd", ins[0].sym, ins[2].sym, idx, shape=shape)
 
 
 @_reg("Compress")

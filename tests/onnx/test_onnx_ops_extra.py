@@ -104,7 +104,7 @@ def test_allclose_cases_are_not_all_true():
 # ReverseSequence)
 IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_sigmoid",
                 "LeakyReLU", "norm", "pick", "batch_take", "SequenceLast", "gather_nd",
-                "one_hot", "_onehot_encode", "sort", "argsort", "depth_to_space",
+                "one_hot", "_onehot_encode", "sort", "argsort", "topk", "depth_to_space",
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse",
