@@ -40,6 +40,7 @@ class _Builder:
         self._k = [0] if outer is None else outer._k
         self.input_shapes = {} if outer is None else outer.input_shapes
         self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
+        self.producers = {}  # tensor name -> the ONNX node writing it (shape expressions)
 
     def lookup_const(self, name):
         b = self
@@ -102,6 +103,8 @@ def convert_graph(b, graph, errors, where=""):
     for init in graph.initializer:
         b.consts[init.name] = numpy_helper.to_array(init)
     for node in graph.node:
+        for nm in node.output:
+            b.producers[nm] = node
         if node.op_type == "Constant":
             attrs = _attrs(node)
             if "value" not in attrs:
@@ -372,6 +375,20 @@ def _instnorm(b, n, ins, a):
     return _call("InstanceNorm", *[x.sym for x in ins[:3]], eps=a.get("epsilon", 1e-5))
 
 
+@_reg("LayerNormalization")
+def _layernorm(b, n, ins, a):
+    rank = len(_shape_of(b, ins[0], "LayerNormalization"))
+    axis = a.get("axis", -1) % rank
+    if axis != rank - 1:
+        raise ONNXImportError("LayerNormalization over more than the last axis is not imported")
+    if len(n.output) > 1 and any(n.output[1:]):
+        raise ONNXImportError("LayerNormalization's mean and inverse-deviation outputs are not "
+                              "imported")
+    scale = ins[1].sym
+    bias = ins[2].sym if len(ins) > 2 and ins[2] is not None else _call("zeros_like", scale)
+    return _call("LayerNorm", ins[0].sym, scale, bias, axis=-1, eps=a.get("epsilon", 1e-5))
+
+
 # ---- shape -----------------------------------------------------------------------------------
 @_reg("Flatten")
 def _flatten(b, n, ins, a):
@@ -380,8 +397,63 @@ def _flatten(b, n, ins, a):
     return _call("Flatten", ins[0].sym)
 
 
+def _shape_entries(b, name, depth=0):
+    """The entries of a 1-D shape tensor `name` as ints or ("dim", Symbol, i) (dimension i of
+    a tensor's runtime shape), followed through Concat/Unsqueeze/Gather of Shape; None when
+    it is anything else."""
+    c = b.lookup_const(name)
+    if c is not None:
+        return [int(v) for v in np.asarray(c).reshape(-1)]
+    node = b.producers.get(name)
+    if node is None or depth > 8:
+        return None
+    if node.op_type == "Concat":
+        out = []
+        for nm in node.input:
+            part = _shape_entries(b, nm, depth + 1)
+            if part is None:
+                return None
+            out += part
+        return out
+    if node.op_type in ("Unsqueeze", "Squeeze", "Identity", "Cast"):
+        return _shape_entries(b, node.input[0], depth + 1)
+    if node.op_type == "Gather" and b.producers.get(node.input[0]) is not None and \
+            b.producers[node.input[0]].op_type == "Shape":
+        idx = b.lookup_const(node.input[1])
+        src = b.shape_src.get(node.input[0])
+        if idx is None or src is None or _attrs(b.producers[node.input[0]]).get("start", 0):
+            return None
+        return [("dim", src, int(i)) for i in np.asarray(idx).reshape(-1)]
+    return None
+
+
+def _runtime_reshape(b, n, ins):
+    """Reshape to a shape computed from the data's own runtime dimensions (PyTorch's
+    ``x.view(x.size(0), -1)`` with a dynamic batch) as MXNet's codes: 0 copies a dimension
+    kept in place."""
+    entries = _shape_entries(b, n.input[1])
+    if entries is None:
+        raise ONNXImportError("Reshape's shape must be a constant (known at import) or built "
+                              "from the data's own dimensions")
+    codes = []
+    for k, e in enumerate(entries):
+        if isinstance(e, tuple):
+            if e[1] is not ins[0].sym or e[2] != k:
+                raise ONNXImportError("Reshape's shape takes a runtime dimension other than the "
+                                      "data's own at the same place")
+            codes.append(0)
+        else:
+            if e == 0:
+                raise ONNXImportError("Reshape with a 0 next to runtime dimensions is not "
+                                      "imported")
+            codes.append(e)
+    return _call("Reshape", ins[0].sym, shape=tuple(codes))
+
+
 @_reg("Reshape")
 def _reshape(b, n, ins, a):
+    if ins[1].const is None:
+        return _runtime_reshape(b, n, ins)
     shape = tuple(int(v) for v in _need_const(ins[1], "Reshape's shape"))
     if shape == ():  # to a scalar: MXNet 1.x keeps one element as shape (1,)
         shape = (1,)
