@@ -310,22 +310,40 @@ def _matmul(b, n, ins, a):
     return _call("_linalg_gemm2", ins[0].sym, ins[1].sym)
 
 
-def _conv_attrs(a, k):
+def _conv_attrs(a, k, asymmetric=False):
+    """MXNet's kernel/stride/dilate/pad of an ONNX Conv/Pool; with `asymmetric`, also the
+    extra (end - begin) padding per axis that MXNet's symmetric pad cannot give."""
     nd = len(k)
     pads = list(a.get("pads", [0] * 2 * nd))
-    if pads[:nd] != pads[nd:]:
+    if pads[:nd] != pads[nd:] and not asymmetric:
         raise ONNXImportError(f"asymmetric pads {pads} have no MXNet form")
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
         raise ONNXImportError(f"auto_pad={a['auto_pad']!r} is not imported; give explicit pads")
-    return dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
-                dilate=tuple(a.get("dilations", [1] * nd)), pad=tuple(pads[:nd]))
+    kw = dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
+              dilate=tuple(a.get("dilations", [1] * nd)),
+              pad=tuple(min(pads[i], pads[nd + i]) for i in range(nd)))
+    if not asymmetric:
+        return kw
+    return kw, [(pads[i] - kw["pad"][i], pads[nd + i] - kw["pad"][i]) for i in range(nd)]
+
+
+def _pad_extra(x, extra, value):
+    """x (N, C, spatial...) padded by the (before, after) pairs `extra` on its spatial axes:
+    the part of an asymmetric ONNX padding beyond the symmetric one MXNet takes."""
+    if not any(v for pair in extra for v in pair):
+        return x
+    if len(extra) not in (2, 3):
+        raise ONNXImportError("asymmetric pads are imported for 2-D and 3-D windows only")
+    width = (0, 0, 0, 0) + tuple(v for pair in extra for v in pair)
+    return _call("Pad", x, mode="constant", pad_width=width, constant_value=value)
 
 
 @_reg("Conv")
 def _conv(b, n, ins, a):
     ws = _shape_of(b, ins[1], "Conv's weight")
-    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
-    args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
+    kw, extra = _conv_attrs(a, a.get("kernel_shape", ws[2:]), asymmetric=True)
+    x = _pad_extra(ins[0].sym, extra, 0.0)
+    args = [x, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
     return _call("Convolution", *args, num_filter=ws[0], num_group=a.get("group", 1),
                  no_bias=len(args) == 2, **kw)
 
@@ -344,18 +362,23 @@ def _deconv(b, n, ins, a):
 @_reg("MaxPool", "AveragePool", "LpPool")
 def _pool(b, n, ins, a):
     k = a["kernel_shape"]
-    kw = _conv_attrs(a, k)
+    t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
+    kw, extra = _conv_attrs(a, k, asymmetric=True)
+    if t != "max" and any(v for pair in extra for v in pair):
+        raise ONNXImportError(f"asymmetric pads {list(a['pads'])} have no MXNet form for "
+                              f"{n.op_type}")
+    # max pooling pads with -inf, so the asymmetric part padded ahead changes nothing
+    x = _pad_extra(ins[0].sym, extra, float("-inf")) if t == "max" else ins[0].sym
     kw.pop("dilate")
     if any(d != 1 for d in a.get("dilations", [1] * len(k))):
         raise ONNXImportError("dilated pooling has no MXNet form")
-    t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
-    extra = {}
+    opts = {}
     if t == "avg":
-        extra["count_include_pad"] = bool(a.get("count_include_pad", 0))
+        opts["count_include_pad"] = bool(a.get("count_include_pad", 0))
     if t == "lp":
-        extra["p_value"] = a.get("p", 2)
-    return _call("Pooling", ins[0].sym, pool_type=t,
-                 pooling_convention="full" if a.get("ceil_mode", 0) else "valid", **kw, **extra)
+        opts["p_value"] = a.get("p", 2)
+    return _call("Pooling", x, pool_type=t,
+                 pooling_convention="full" if a.get("ceil_mode", 0) else "valid", **kw, **opts)
 
 
 @_reg("GlobalAveragePool", "GlobalMaxPool")
