@@ -415,9 +415,13 @@ def _layernorm(b, n, ins, a):
 # ---- shape -----------------------------------------------------------------------------------
 @_reg("Flatten")
 def _flatten(b, n, ins, a):
-    if a.get("axis", 1) != 1:
-        raise ONNXImportError(f"Flatten(axis={a['axis']}) is not imported")
-    return _call("Flatten", ins[0].sym)
+    axis = a.get("axis", 1)
+    if axis == 1:
+        return _call("Flatten", ins[0].sym)
+    shape = _shape_of(b, ins[0], f"Flatten(axis={axis})")
+    axis %= len(shape) if axis < 0 else len(shape) + 1
+    lead = int(np.prod(shape[:axis], dtype=np.int64))
+    return _call("Reshape", ins[0].sym, shape=(lead, -1))
 
 
 def _shape_entries(b, name, depth=0):
