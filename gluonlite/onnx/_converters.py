@@ -26,7 +26,6 @@ def _reg(*names):
 # (op name, attribute, predicate on its value: True when the value cannot export, why)
 UNSUPPORTED_ATTRS = [
     ("RNN", "lstm_state_clip_nan", bool, "NaN cell states set to a bound have no ONNX form"),
-    ("RNN", "use_sequence_length", bool, "variable sequence lengths are not exported"),
     ("softmax", "use_length", bool, "masked softmax is not exported"),
     ("log_softmax", "use_length", bool, "masked softmax is not exported"),
     ("Reshape", "reverse", bool, "reverse=True reshape is not exported"),

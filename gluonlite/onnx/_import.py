@@ -926,8 +926,6 @@ def _rnn(b, n, ins, a):
             raise ONNXImportError(f"attribute {key} has no MXNet form")
     if a.get("layout", 0):
         raise ONNXImportError("layout=1 (batch first) is not imported")
-    if len(ins) > 4 and ins[4] is not None:
-        raise ONNXImportError("sequence_lens is not imported")
     if n.op_type == "LSTM" and len(ins) > 7 and ins[7] is not None:
         raise ONNXImportError("peepholes have no MXNet form")
     W = _need_const(ins[1], f"{n.op_type}'s W")
@@ -961,8 +959,11 @@ def _rnn(b, n, ins, a):
         return _call("broadcast_to", z, shape=(D, 0, H))
 
     args = [x, psym, state(5)] + ([state(6)] if mode == "lstm" else [])
+    lens = len(ins) > 4 and ins[4] is not None
+    if lens:  # the same semantics as gluonlite's use_sequence_length
+        args.append(_call("Cast", ins[4].sym, dtype=str(np.dtype(W.dtype))))
     out = _call("RNN", *args, state_size=H, num_layers=1, mode=mode, bidirectional=D == 2,
-                state_outputs=True)
+                state_outputs=True, use_sequence_length=lens)
     y = _call("Reshape", out[0], shape=(0, 0, D, H))
     y = _call("transpose", y, axes=(0, 2, 1, 3))
     return [y, out[1]] + ([out[2]] if mode == "lstm" else [])
