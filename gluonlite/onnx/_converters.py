@@ -1691,3 +1691,39 @@ def _pdf_normal(g, n, ins, e, w):
 def _pdf_exponential(g, n, ins, e, w):
     x, (lam,) = _pdf_params(g, n, ins)
     return _pdf_out(g, n, x, g.node("Sub", [g.node("Log", [lam]), g.node("Mul", [lam, x])]))
+
+
+# ---- boxes -----------------------------------------------------------------------------------
+def _box_corners(g, n, x, fmt, lead):
+    """(xmin, ymin, xmax, ymax) of boxes x (..., 4), each reshaped to `lead` (the box axes
+    placed for broadcasting)."""
+    parts = [g.node("Reshape", [p, g.ints(lead)]) for p in g.split(x, -1, [1, 1, 1, 1])]
+    if fmt == "corner":
+        return parts
+    cx, cy, w, h = parts
+    half = g.scalar(2, _np_dtype(g, n))
+    hw, hh = g.node("Div", [w, half]), g.node("Div", [h, half])
+    return [g.node("Sub", [cx, hw]), g.node("Sub", [cy, hh]), g.node("Add", [cx, hw]),
+            g.node("Add", [cy, hh])]
+
+
+@_reg("_contrib_box_iou")
+def _box_iou(g, n, ins, e, w):
+    sa, sb = g.need_shape(n, 0), g.need_shape(n, 1)
+    la = list(sa[:-1]) + [1] * (len(sb) - 1)
+    lb = [1] * (len(sa) - 1) + list(sb[:-1])
+    ax0, ay0, ax1, ay1 = _box_corners(g, n, ins[0], n.params.format, la)
+    bx0, by0, bx1, by1 = _box_corners(g, n, ins[1], n.params.format, lb)
+    dt = _np_dtype(g, n)
+    zero = g.scalar(0, dt)
+
+    def overlap(lo_a, hi_a, lo_b, hi_b):
+        d = g.node("Sub", [g.node("Min", [hi_a, hi_b]), g.node("Max", [lo_a, lo_b])])
+        return g.node("Max", [d, zero])
+    inter = g.node("Mul", [overlap(ax0, ax1, bx0, bx1), overlap(ay0, ay1, by0, by1)])
+    area_a = g.node("Mul", [g.node("Sub", [ax1, ax0]), g.node("Sub", [ay1, ay0])])
+    area_b = g.node("Mul", [g.node("Sub", [bx1, bx0]), g.node("Sub", [by1, by0])])
+    union = g.node("Sub", [g.node("Add", [area_a, area_b]), inter])
+    pos = g.node("Greater", [union, zero])
+    safe = g.node("Where", [pos, union, g.scalar(1, dt)])
+    return g.node("Where", [pos, g.node("Div", [inter, safe]), zero])

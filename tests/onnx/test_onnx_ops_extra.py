@@ -74,6 +74,10 @@ CASES = [
     ("_random_pdf_uniform", [_f(2, 2), np.array([0, 1], np.float32),
                              np.array([2, 5], np.float32)], dict(is_log=True)),
     ("khatri_rao", [_f(3, 2), _f(2, 2), _f(4, 2)], {}),
+    ("_contrib_box_iou", [np.abs(_f(2, 3, 4)), np.abs(_f(5, 4))], dict(format="center")),
+    ("_contrib_box_iou", [np.array([[0, 0, 2, 2], [1, 1, 1, 1]], np.float32),
+                          np.array([[1, 1, 3, 3], [5, 5, 6, 6], [1, 1, 1, 1]], np.float32)],
+     {}),
 ]
 
 
@@ -107,7 +111,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "one_hot", "_onehot_encode", "sort", "argsort", "topk", "depth_to_space",
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
-                "_contrib_BilinearResize2D", "SequenceReverse",
+                "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
