@@ -1727,3 +1727,29 @@ def _box_iou(g, n, ins, e, w):
     pos = g.node("Greater", [union, zero])
     safe = g.node("Where", [pos, union, g.scalar(1, dt)])
     return g.node("Where", [pos, g.node("Div", [inter, safe]), zero])
+
+
+@_reg("_contrib_box_decode")
+def _box_decode(g, n, ins, e, w):
+    # gluonlite's arithmetic in its order, on (..., 1) slices of the last axis
+    p, dt = n.params, _np_dtype(g, n)
+    d0, d1, d2, d3 = g.split(ins[0], -1, [1, 1, 1, 1])
+    a0, a1, a2, a3 = g.split(ins[1], -1, [1, 1, 1, 1])
+    half = g.scalar(0.5, dt)
+    if p.format == "corner":
+        aw, ah = g.node("Sub", [a2, a0]), g.node("Sub", [a3, a1])
+        ax = g.node("Add", [a0, g.node("Mul", [aw, half])])
+        ay = g.node("Add", [a1, g.node("Mul", [ah, half])])
+    else:
+        ax, ay, aw, ah = a0, a1, a2, a3
+    std = [g.scalar(float(np.float32(v)), dt) for v in (p.std0, p.std1, p.std2, p.std3)]
+    ox = g.node("Add", [g.node("Mul", [g.node("Mul", [d0, std[0]]), aw]), ax])
+    oy = g.node("Add", [g.node("Mul", [g.node("Mul", [d1, std[1]]), ah]), ay])
+    dw, dh = g.node("Mul", [d2, std[2]]), g.node("Mul", [d3, std[3]])
+    clip = float(np.float32(p.clip))
+    if clip > 0:
+        dw, dh = (g.node("Min", [v, g.scalar(clip, dt)]) for v in (dw, dh))
+    ow = g.node("Mul", [g.node("Mul", [g.node("Exp", [dw]), aw]), half])
+    oh = g.node("Mul", [g.node("Mul", [g.node("Exp", [dh]), ah]), half])
+    return g.node("Concat", [g.node("Sub", [ox, ow]), g.node("Sub", [oy, oh]),
+                             g.node("Add", [ox, ow]), g.node("Add", [oy, oh])], axis=-1)

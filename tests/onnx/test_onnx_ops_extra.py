@@ -78,6 +78,10 @@ CASES = [
     ("_contrib_box_iou", [np.array([[0, 0, 2, 2], [1, 1, 1, 1]], np.float32),
                           np.array([[1, 1, 3, 3], [5, 5, 6, 6], [1, 1, 1, 1]], np.float32)],
      {}),
+    ("_contrib_box_decode", [_f(2, 3, 4), np.abs(_f(1, 3, 4)) + 0.5],
+     dict(std0=0.1, std1=0.2, std2=0.3, std3=0.4)),
+    ("_contrib_box_decode", [_f(2, 3, 4) * 3, np.abs(_f(1, 3, 4)) + 0.5],
+     dict(format="corner", clip=1.0)),
 ]
 
 
@@ -112,6 +116,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
+                "_contrib_box_decode",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
