@@ -1753,3 +1753,31 @@ def _box_decode(g, n, ins, e, w):
     oh = g.node("Mul", [g.node("Mul", [g.node("Exp", [dh]), ah]), half])
     return g.node("Concat", [g.node("Sub", [ox, ow]), g.node("Sub", [oy, oh]),
                              g.node("Add", [ox, ow]), g.node("Add", [oy, oh])], axis=-1)
+
+
+@_reg("_contrib_box_encode")
+def _box_encode(g, n, ins, e, w):
+    samples, matches, anchors, refs, means, stds = ins
+    dt = _np_dtype(g, n)
+    M = g.need_shape(n, 3)[1]
+    m = g.node("Clip", [_indices(g, matches), g.const(np.int64(0)), g.const(np.int64(M - 1))])
+    m4 = g.node("Expand", [g.unsqueeze(m, [2]), g.ints([1, 1, 4])])
+    ref = g.node("GatherElements", [refs, m4], axis=1)  # (batch, N, 4): each anchor's match
+    half = g.scalar(0.5, dt)
+
+    def center(b):
+        x0, y0, x1, y1 = g.split(b, -1, [1, 1, 1, 1])
+        bw, bh = g.node("Sub", [x1, x0]), g.node("Sub", [y1, y0])
+        return (g.node("Add", [x0, g.node("Mul", [bw, half])]),
+                g.node("Add", [y0, g.node("Mul", [bh, half])]), bw, bh)
+    rx, ry, rw, rh = center(ref)
+    ax, ay, aw, ah = center(anchors)
+    t = g.node("Concat", [g.node("Div", [g.node("Sub", [rx, ax]), aw]),
+                          g.node("Div", [g.node("Sub", [ry, ay]), ah]),
+                          g.node("Log", [g.node("Div", [rw, aw])]),
+                          g.node("Log", [g.node("Div", [rh, ah])])], axis=-1)
+    t = g.node("Div", [g.node("Sub", [t, means]), stds])
+    valid = g.node("Cast", [g.node("Greater", [samples, g.scalar(0.5, dt)])],
+                   to=onnx_dtype(dt))
+    mask = g.node("Expand", [g.unsqueeze(valid, [2]), g.ints([1, 1, 4])])
+    return [g.node("Mul", [t, mask]), mask]

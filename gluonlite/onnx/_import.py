@@ -689,16 +689,30 @@ def _reduce_norm(b, n, ins, a):
     return _call("norm", ins[0].sym, **kw)
 
 
+def _element_index(b, n, idx_input, ishape, axis, rank):
+    """MXNet's (rank, *ishape) gather_nd/scatter_nd index of ONNX's element-wise `indices`
+    along `axis`: the index grid of ishape with the axis's row replaced by the indices."""
+    grid = np.indices(ishape, dtype=np.int64)
+    rows = []
+    for d in range(rank):
+        if d == axis:
+            rows.append(_call("expand_dims", _call("Cast", idx_input.sym, dtype="int64"),
+                              axis=0))
+        else:
+            rows.append(b.param_of(f"{n.output[0]}_grid{d}", grid[d:d + 1]))
+    return _call("Concat", *rows, dim=0, num_args=len(rows))
+
+
 @_reg("GatherElements")
 def _gather_elements(b, n, ins, a):
-    # the form with one index along the axis (what pick exports) is pick with keepdims
-    axis = a.get("axis", 0)
+    shape = _shape_of(b, ins[0], "GatherElements")
+    axis = a.get("axis", 0) % len(shape)
     ishape = _shape_of(b, ins[1], "GatherElements' indices")
-    if ishape[axis] != 1:
-        raise ONNXImportError("only GatherElements with one index along its axis (pick's form) "
-                              "is imported")
-    idx = _call("squeeze", ins[1].sym, axis=(axis,))
-    return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+    if ishape[axis] == 1:  # pick's form: one index along the axis
+        idx = _call("squeeze", ins[1].sym, axis=(axis,))
+        return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+    return _call("gather_nd", ins[0].sym, _element_index(b, n, ins[1], ishape, axis,
+                                                         len(shape)))
 
 
 @_reg("GatherND")
@@ -826,21 +840,13 @@ def _scatter_nd(b, n, ins, a):
 
 @_reg("ScatterElements")
 def _scatter_elements(b, n, ins, a):
-    # as _scatter_set_nd: the full index of each update is the index grid of `indices`'
-    # shape with the scatter axis's row replaced by `indices`
+    # as _scatter_set_nd at the full index of each update
     if a.get("reduction", b"none") not in (b"none", "none"):
         raise ONNXImportError(f"reduction={a['reduction']!r} is not imported")
     shape = _static_shape(b, ins[0].sym, "ScatterElements")
     ishape = _shape_of(b, ins[1], "ScatterElements' indices")
     axis = a.get("axis", 0) % len(shape)
-    grid = np.indices(ishape, dtype=np.int64)
-    rows = []
-    for d in range(len(shape)):
-        if d == axis:
-            rows.append(_call("expand_dims", _call("Cast", ins[1].sym, dtype="int64"), axis=0))
-        else:
-            rows.append(b.param_of(f"{n.output[0]}_grid{d}", grid[d:d + 1]))
-    idx = _call("Concat", *rows, dim=0, num_args=len(rows))
+    idx = _element_index(b, n, ins[1], ishape, axis, len(shape))
     return _call("_scatter_set_nd", ins[0].sym, ins[2].sym, idx, shape=shape)
 
 

@@ -82,6 +82,12 @@ CASES = [
      dict(std0=0.1, std1=0.2, std2=0.3, std3=0.4)),
     ("_contrib_box_decode", [_f(2, 3, 4) * 3, np.abs(_f(1, 3, 4)) + 0.5],
      dict(format="corner", clip=1.0)),
+    ("_contrib_box_encode", [np.array([[1, 0, 1, 1]], np.float32),
+                             np.array([[1, 0, 5, -1]], np.float32),
+                             np.abs(_f(1, 4, 4)) + np.array([0, 0, 1, 1], np.float32),
+                             np.abs(_f(1, 2, 4)) + np.array([0, 0, 1, 1], np.float32),
+                             np.array([0.1, 0, -0.1, 0], np.float32),
+                             np.array([0.1, 0.1, 0.2, 0.2], np.float32)], {}),
 ]
 
 
@@ -116,7 +122,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
-                "_contrib_box_decode",
+                "_contrib_box_decode", "_contrib_box_encode",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
