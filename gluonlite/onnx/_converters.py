@@ -1781,3 +1781,21 @@ def _box_encode(g, n, ins, e, w):
                    to=onnx_dtype(dt))
     mask = g.node("Expand", [g.unsqueeze(valid, [2]), g.ints([1, 1, 4])])
     return [g.node("Mul", [t, mask]), mask]
+
+
+# ---- sampling grids ----------------------------------------------------------------------------
+@_reg("GridGenerator")
+def _grid_generator(g, n, ins, e, w):
+    from ..ops.vision_ops import _base_grid
+    p, dt = n.params, _np_dtype(g, n)
+    if p.transform_type == "affine":  # (N, 2, 3) @ the target's normalized (x, y, 1) grid
+        h, wd = p.target_shape
+        theta = g.node("Reshape", [ins[0], g.ints([-1, 2, 3])])
+        y = g.node("MatMul", [theta, g.const(np.asarray(_base_grid(np, h, wd, dt)))])
+        return g.node("Reshape", [y, g.ints([-1, 2, h, wd])])
+    _, _, h, wd = g.need_shape(n, 0)
+    ys, xs = np.meshgrid(np.arange(h, dtype=dt), np.arange(wd, dtype=dt), indexing="ij")
+    scale = np.asarray([max(wd - 1, 1) / 2.0, max(h - 1, 1) / 2.0], dtype=dt)
+    y = g.node("Add", [ins[0], g.const(np.stack([xs, ys])[None])])
+    y = g.node("Div", [y, g.const(scale[None, :, None, None])])
+    return g.node("Sub", [y, g.scalar(1, dt)])

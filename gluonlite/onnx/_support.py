@@ -40,7 +40,7 @@ _GROUPS = [
     ("MXNet's ROI/box/sampler semantics (rounding, corner conventions, NMS output layout) differ "
      "from ONNX RoiAlign/MaxRoiPool/NonMaxSuppression/GridSample; not written yet",
      ("ROIPooling", "_contrib_ROIAlign",
-      "_contrib_box_nms", "BilinearSampler", "GridGenerator",
+      "_contrib_box_nms", "BilinearSampler",
       "SpatialTransformer", "Correlation")),
 ]
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}

@@ -122,7 +122,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
-                "_contrib_box_decode", "_contrib_box_encode",
+                "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
