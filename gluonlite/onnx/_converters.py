@@ -1784,18 +1784,81 @@ def _box_encode(g, n, ins, e, w):
 
 
 # ---- sampling grids ----------------------------------------------------------------------------
+def _affine_grid(g, theta, h, wd, dt):
+    """(N, 2, h, wd): the (N, 6) affine matrices applied to the target's normalized grid."""
+    from ..ops.vision_ops import _base_grid
+    theta = g.node("Reshape", [theta, g.ints([-1, 2, 3])])
+    y = g.node("MatMul", [theta, g.const(np.asarray(_base_grid(np, h, wd, dt)))])
+    return g.node("Reshape", [y, g.ints([-1, 2, h, wd])])
+
+
 @_reg("GridGenerator")
 def _grid_generator(g, n, ins, e, w):
-    from ..ops.vision_ops import _base_grid
     p, dt = n.params, _np_dtype(g, n)
-    if p.transform_type == "affine":  # (N, 2, 3) @ the target's normalized (x, y, 1) grid
+    if p.transform_type == "affine":
         h, wd = p.target_shape
-        theta = g.node("Reshape", [ins[0], g.ints([-1, 2, 3])])
-        y = g.node("MatMul", [theta, g.const(np.asarray(_base_grid(np, h, wd, dt)))])
-        return g.node("Reshape", [y, g.ints([-1, 2, h, wd])])
+        return _affine_grid(g, ins[0], h, wd, dt)
     _, _, h, wd = g.need_shape(n, 0)
     ys, xs = np.meshgrid(np.arange(h, dtype=dt), np.arange(wd, dtype=dt), indexing="ij")
     scale = np.asarray([max(wd - 1, 1) / 2.0, max(h - 1, 1) / 2.0], dtype=dt)
     y = g.node("Add", [ins[0], g.const(np.stack([xs, ys])[None])])
     y = g.node("Div", [y, g.const(scale[None, :, None, None])])
     return g.node("Sub", [y, g.scalar(1, dt)])
+
+
+def _bilinear_sample(g, data, grid, dshape, gshape, dt):
+    """gluonlite's BilinearSampler: the four neighbours of each grid point (x, y in [-1, 1],
+    corners aligned), those outside the image zero, weighted and summed in its order;
+    GatherElements on the flattened image (GridSample needs opset 16)."""
+    n, c, h, wd = dshape
+    oh, ow = gshape[2:]
+
+    def coord(k, size):
+        v = g.node("Slice", [grid, g.ints([k]), g.ints([k + 1]), g.ints([1])])  # (n,1,oh,ow)
+        v = g.node("Mul", [g.node("Add", [v, g.scalar(1, dt)]), g.scalar(size - 1, dt)])
+        return g.node("Div", [v, g.scalar(2, dt)])
+    x, y = coord(0, wd), coord(1, h)
+    x0, y0 = g.node("Floor", [x]), g.node("Floor", [y])
+    fx, fy = g.node("Sub", [x, x0]), g.node("Sub", [y, y0])
+    one = g.scalar(1, dt)
+    flat = g.node("Reshape", [data, g.ints([n, c, h * wd])])
+    out = None
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        xi = g.node("Add", [x0, g.scalar(dx, dt)]) if dx else x0
+        yi = g.node("Add", [y0, g.scalar(dy, dt)]) if dy else y0
+        valid = g.node("And", [
+            g.node("And", [g.node("GreaterOrEqual", [xi, g.scalar(0, dt)]),
+                           g.node("Less", [xi, g.scalar(wd, dt)])]),
+            g.node("And", [g.node("GreaterOrEqual", [yi, g.scalar(0, dt)]),
+                           g.node("Less", [yi, g.scalar(h, dt)])])])
+        pos = g.node("Add", [g.node("Mul", [yi, g.scalar(wd, dt)]), xi])
+        idx = g.node("Cast", [g.node("Where", [valid, pos, g.scalar(0, dt)])],
+                     to=onnx_dtype(np.int64))
+        idx = g.node("Expand", [g.node("Reshape", [idx, g.ints([n, 1, oh * ow])]),
+                                g.ints([n, c, oh * ow])])
+        v = g.node("Reshape", [g.node("GatherElements", [flat, idx], axis=2),
+                               g.ints([n, c, oh, ow])])
+        v = g.node("Mul", [v, g.node("Cast", [valid], to=onnx_dtype(dt))])
+        wx = fx if dx else g.node("Sub", [one, fx])
+        wy = fy if dy else g.node("Sub", [one, fy])
+        term = g.node("Mul", [v, g.node("Mul", [wx, wy])])
+        out = term if out is None else g.node("Add", [out, term])
+    return out
+
+
+@_reg("BilinearSampler")
+def _bilinear_sampler(g, n, ins, e, w):
+    return _bilinear_sample(g, ins[0], ins[1], g.need_shape(n, 0), g.need_shape(n, 1),
+                            _np_dtype(g, n))
+
+
+@_reg("SpatialTransformer")
+def _spatial_transformer(g, n, ins, e, w):
+    p, dt = n.params, _np_dtype(g, n)
+    if p.transform_type != "affine" or p.sampler_type != "bilinear":
+        raise ExportError(f"transform_type={p.transform_type!r}, sampler_type="
+                          f"{p.sampler_type!r}: only affine bilinear is exported")
+    h, wd = p.target_shape
+    dshape = g.need_shape(n, 0)
+    grid = _affine_grid(g, ins[1], h, wd, dt)
+    return _bilinear_sample(g, ins[0], grid, dshape, (dshape[0], 2, h, wd), dt)

@@ -37,10 +37,9 @@ _GROUPS = [
              "_linalg_syevd", "_linalg_inverse", "_linalg_trsm", "_linalg_slogdet",
              "_contrib_fft", "_contrib_ifft", "_histogram", "_contrib_count_sketch")),
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
-    ("MXNet's ROI/box/sampler semantics (rounding, corner conventions, NMS output layout) differ "
+    ("MXNet's ROI/NMS/sampler semantics (rounding, corner conventions, NMS output layout) differ "
      "from ONNX RoiAlign/MaxRoiPool/NonMaxSuppression/GridSample; not written yet",
      ("ROIPooling", "_contrib_ROIAlign",
-      "_contrib_box_nms", "BilinearSampler",
-      "SpatialTransformer", "Correlation")),
+      "_contrib_box_nms", "Correlation")),
 ]
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}

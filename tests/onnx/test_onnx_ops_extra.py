@@ -88,6 +88,12 @@ CASES = [
                              np.abs(_f(1, 2, 4)) + np.array([0, 0, 1, 1], np.float32),
                              np.array([0.1, 0, -0.1, 0], np.float32),
                              np.array([0.1, 0.1, 0.2, 0.2], np.float32)], {}),
+    # grid points beyond the image on every side: their outside neighbours count as zero
+    ("BilinearSampler", [_f(2, 3, 4, 5), R.uniform(-1.6, 1.6, (2, 2, 3, 6)).astype(np.float32)],
+     {}),
+    ("SpatialTransformer", [_f(1, 2, 5, 4), np.array([[1.3, 0.2, 0.4, -0.3, 0.9, -0.5]],
+                                                     np.float32)],
+     dict(target_shape=(6, 3), transform_type="affine", sampler_type="bilinear")),
 ]
 
 
@@ -123,6 +129,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
                 "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
+                "BilinearSampler", "SpatialTransformer",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
