@@ -1862,3 +1862,12 @@ def _spatial_transformer(g, n, ins, e, w):
     dshape = g.need_shape(n, 0)
     grid = _affine_grid(g, ins[1], h, wd, dt)
     return _bilinear_sample(g, ins[0], grid, dshape, (dshape[0], 2, h, wd), dt)
+
+
+@_reg("ROIPooling")
+def _roi_pooling(g, n, ins, e, w):
+    # Caffe's ROI max pooling, which ONNX MaxRoiPool and MXNet share: rounded ROI corners,
+    # bins floor/ceil-bounded, an empty bin gives 0
+    p = n.params
+    return g.node("MaxRoiPool", ins[:2], pooled_shape=[int(v) for v in p.pooled_size],
+                  spatial_scale=float(p.spatial_scale))

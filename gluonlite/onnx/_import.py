@@ -771,6 +771,13 @@ def _lrn(b, n, ins, a):
                  knorm=a.get("bias", 1.0), nsize=a["size"])
 
 
+@_reg("MaxRoiPool")
+def _max_roi_pool(b, n, ins, a):
+    return _call("ROIPooling", ins[0].sym, ins[1].sym,
+                 pooled_size=tuple(int(v) for v in a["pooled_shape"]),
+                 spatial_scale=a.get("spatial_scale", 1.0))
+
+
 @_reg("Det")
 def _det(b, n, ins, a):
     return _call("_linalg_det", ins[0].sym)

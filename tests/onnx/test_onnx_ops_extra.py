@@ -94,6 +94,13 @@ CASES = [
     ("SpatialTransformer", [_f(1, 2, 5, 4), np.array([[1.3, 0.2, 0.4, -0.3, 0.9, -0.5]],
                                                      np.float32)],
      dict(target_shape=(6, 3), transform_type="affine", sampler_type="bilinear")),
+    # ROIs on halves (rounding), past the image, smaller than the pooled grid (empty bins)
+    ("ROIPooling", [_f(2, 3, 7, 8), np.array([[1, 0.5, 1.5, 6.5, 5.5], [0, -2, -1, 3, 2],
+                                              [1, 4, 3, 12, 9], [0, 2.5, 2.5, 3.4, 3.4]],
+                                             np.float32)],
+     dict(pooled_size=(3, 2), spatial_scale=1.0)),
+    ("ROIPooling", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11], [0, 0, 0, 5, 5]], np.float32)],
+     dict(pooled_size=(2, 3), spatial_scale=0.5)),
 ]
 
 
@@ -129,7 +136,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
                 "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
-                "BilinearSampler", "SpatialTransformer",
+                "BilinearSampler", "SpatialTransformer", "ROIPooling",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
