@@ -1871,3 +1871,27 @@ def _roi_pooling(g, n, ins, e, w):
     p = n.params
     return g.node("MaxRoiPool", ins[:2], pooled_shape=[int(v) for v in p.pooled_size],
                   spatial_scale=float(p.spatial_scale))
+
+
+@_reg("_contrib_ROIAlign")
+def _roi_align(g, n, ins, e, w):
+    # ONNX RoiAlign: the same bilinear samples averaged per bin; its batch index is an input
+    # of its own. Without `aligned` it is ONNX's output_half_pixel (the default before 16).
+    p = n.params
+    if p.position_sensitive:
+        raise ExportError("position_sensitive=True has no ONNX RoiAlign form")
+    attrs = dict(mode="avg", output_height=int(p.pooled_size[0]),
+                 output_width=int(p.pooled_size[1]), sampling_ratio=max(int(p.sample_ratio), 0),
+                 spatial_scale=float(p.spatial_scale))
+    if p.aligned:
+        if g.opset < 16:
+            raise ExportError("aligned=True needs opset 16 (RoiAlign's half_pixel); pass "
+                              "opset_version=16")
+        attrs["coordinate_transformation_mode"] = "half_pixel"
+    elif g.opset >= 16:
+        attrs["coordinate_transformation_mode"] = "output_half_pixel"
+    rois = ins[1]
+    batch = g.node("Reshape", [g.node("Slice", [rois, g.ints([0]), g.ints([1]), g.ints([1])]),
+                               g.ints([-1])])
+    boxes = g.node("Slice", [rois, g.ints([1]), g.ints([5]), g.ints([1])])
+    return g.node("RoiAlign", [ins[0], boxes, _indices(g, batch)], **attrs)

@@ -41,6 +41,7 @@ class _Builder:
         self.input_shapes = {} if outer is None else outer.input_shapes
         self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
         self.producers = {}  # tensor name -> the ONNX node writing it (shape expressions)
+        self.opset = 13 if outer is None else outer.opset  # the model's, set by import_model
 
     def lookup_const(self, name):
         b = self
@@ -778,6 +779,25 @@ def _max_roi_pool(b, n, ins, a):
                  spatial_scale=a.get("spatial_scale", 1.0))
 
 
+@_reg("RoiAlign")
+def _roi_align(b, n, ins, a):
+    def attr(key, default):
+        v = a.get(key, default)
+        return v.decode() if isinstance(v, bytes) else v
+    if attr("mode", "avg") != "avg":
+        raise ONNXImportError("RoiAlign mode='max' has no MXNet form")
+    ctm = attr("coordinate_transformation_mode", "half_pixel" if b.opset >= 16
+               else "output_half_pixel")
+    batch = _call("expand_dims", _call("Cast", ins[2].sym, dtype="float32"), axis=1)
+    boxes = _call("Cast", ins[1].sym, dtype="float32")
+    rois = _call("Concat", batch, boxes, dim=1, num_args=2)  # MXNet's (batch, x0, y0, x1, y1)
+    ratio = int(a.get("sampling_ratio", 0))
+    return _call("_contrib_ROIAlign", ins[0].sym, rois,
+                 pooled_size=(int(a.get("output_height", 1)), int(a.get("output_width", 1))),
+                 spatial_scale=a.get("spatial_scale", 1.0), sample_ratio=ratio or -1,
+                 aligned=ctm == "half_pixel")
+
+
 @_reg("Det")
 def _det(b, n, ins, a):
     return _call("_linalg_det", ins[0].sym)
@@ -1115,6 +1135,8 @@ def import_model(model_file):
     from .. import nd
     model = _load(model_file)
     b = _Builder()
+    b.opset = max([imp.version for imp in model.opset_import
+                   if imp.domain in ("", "ai.onnx")] or [13])
     init_names = {i.name for i in model.graph.initializer}
     for inp in model.graph.input:
         if inp.name not in init_names:

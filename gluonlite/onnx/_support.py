@@ -39,7 +39,6 @@ _GROUPS = [
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
     ("MXNet's ROI/NMS/sampler semantics (rounding, corner conventions, NMS output layout) differ "
      "from ONNX RoiAlign/MaxRoiPool/NonMaxSuppression/GridSample; not written yet",
-     ("_contrib_ROIAlign",
-      "_contrib_box_nms", "Correlation")),
+     ("_contrib_box_nms", "Correlation")),
 ]
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}

@@ -101,6 +101,13 @@ CASES = [
      dict(pooled_size=(3, 2), spatial_scale=1.0)),
     ("ROIPooling", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11], [0, 0, 0, 5, 5]], np.float32)],
      dict(pooled_size=(2, 3), spatial_scale=0.5)),
+    # adaptive sampling (sample_ratio -1), two images, ROIs past the border
+    ("_contrib_ROIAlign", [_f(2, 3, 7, 8), np.array([[1, 0.5, 1.5, 6.5, 5.5],
+                                                     [0, -2, -1, 3, 2], [1, 4, 3, 12, 9]],
+                                                    np.float32)],
+     dict(pooled_size=(3, 2), spatial_scale=1.0)),
+    ("_contrib_ROIAlign", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11]], np.float32)],
+     dict(pooled_size=(2, 2), spatial_scale=0.5, sample_ratio=3)),
 ]
 
 
@@ -137,11 +144,12 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
                 "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
                 "BilinearSampler", "SpatialTransformer", "ROIPooling",
+                "_contrib_ROIAlign",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
 # walk entries the exporter refuses (test_onnx_ops checks the refusal)
-REFUSED = {("UpSampling", 1), ("UpSampling", 2)}
+REFUSED = {("UpSampling", 1), ("UpSampling", 2), ("_contrib_ROIAlign", 1)}
 
 
 def _walk_cases():
@@ -192,3 +200,19 @@ def test_round_trip(k, tmp_path):
         # MXNet 1.x graphs hold one value as shape (1,)
         want1 = [w.reshape(1) if w.shape == () else w for w in want]
         assert_close(got, want1, 1e-5, f"{name}{attrs} imported (hybridized={hybrid})")
+
+
+def test_roi_align_aligned_needs_opset_16(tmp_path):
+    data = _f(1, 2, 6, 7)
+    rois = np.array([[0, 0.5, 1.0, 5.0, 4.5], [0, 2.0, 0.0, 6.5, 5.5]], np.float32)
+    sym = apply_op("_contrib_ROIAlign", mx.sym.var("x0"), mx.sym.var("x1"), pooled_size=(2, 3),
+                   spatial_scale=1.0, aligned=True)
+    with pytest.raises(mx.onnx.ExportError, match="opset 16"):
+        export_and_run(sym, {}, {"x0": data, "x1": rois}, tmp_path / "a13.onnx")
+    got, want, _ = export_and_run(sym, {}, {"x0": data, "x1": rois}, tmp_path / "a16.onnx",
+                                  opset=16)
+    assert_close(got, want, 1e-5, "aligned ROIAlign")
+    net = mx.onnx.import_to_gluon(str(tmp_path / "a16.onnx"))
+    net.hybridize()
+    back = net(mx.nd.array(data), mx.nd.array(rois)).asnumpy()
+    assert_close([back], want, 1e-5, "aligned ROIAlign imported")
