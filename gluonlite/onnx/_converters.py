@@ -1895,3 +1895,30 @@ def _roi_align(g, n, ins, e, w):
                                g.ints([-1])])
     boxes = g.node("Slice", [rois, g.ints([1]), g.ints([5]), g.ints([1])])
     return g.node("RoiAlign", [ins[0], boxes, _indices(g, batch)], **attrs)
+
+
+@_reg("Correlation")
+def _correlation(g, n, ins, e, w):
+    # per displacement: the product (or |difference|) of data1 with data2 shifted, averaged
+    # over channels, then over each k x k window (stride1): one output channel each
+    from ..ops.vision_ops import _corr_windows
+    p = n.params
+    shape = g.need_shape(n, 0)
+    rows, cols, disp = _corr_windows(p, shape)
+    k, s1, md = int(p.kernel_size), int(p.stride1), int(p.max_displacement)
+    a, b = ins[0], ins[1]
+    if p.pad_size:
+        pads = g.ints([0, 0, p.pad_size, p.pad_size] * 2)
+        a, b = g.node("Pad", [a, pads]), g.node("Pad", [b, pads])
+    span_h, span_w = (len(rows) - 1) * s1 + k, (len(cols) - 1) * s1 + k
+    wa = g.node("Slice", [a, g.ints([md, md]), g.ints([md + span_h, md + span_w]),
+                          g.ints([2, 3])])
+    outs = []
+    for dy, dx in disp:
+        wb = g.node("Slice", [b, g.ints([md + dy, md + dx]),
+                              g.ints([md + dy + span_h, md + dx + span_w]), g.ints([2, 3])])
+        v = g.node("Mul", [wa, wb]) if p.is_multiply else \
+            g.node("Abs", [g.node("Sub", [wa, wb])])
+        v = g.reduce("ReduceMean", v, [1], True)
+        outs.append(g.node("AveragePool", [v], kernel_shape=[k, k], strides=[s1, s1]))
+    return outs[0] if len(outs) == 1 else g.node("Concat", outs, axis=1)

@@ -108,6 +108,11 @@ CASES = [
      dict(pooled_size=(3, 2), spatial_scale=1.0)),
     ("_contrib_ROIAlign", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11]], np.float32)],
      dict(pooled_size=(2, 2), spatial_scale=0.5, sample_ratio=3)),
+    ("Correlation", [_f(2, 3, 7, 8), _f(2, 3, 7, 8)],
+     dict(kernel_size=3, max_displacement=2, stride1=2, stride2=1, pad_size=2)),
+    ("Correlation", [_f(1, 2, 6, 5), _f(1, 2, 6, 5)],
+     dict(kernel_size=1, max_displacement=3, stride1=1, stride2=3, pad_size=3,
+          is_multiply=False)),
 ]
 
 
@@ -144,7 +149,7 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
                 "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
                 "BilinearSampler", "SpatialTransformer", "ROIPooling",
-                "_contrib_ROIAlign",
+                "_contrib_ROIAlign", "Correlation",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
