@@ -83,6 +83,12 @@ def _clean(name):
     return "".join(c if c.isalnum() or c in "_-." else "_" for c in name) or "t"
 
 
+def _str_attr(a, key, default):
+    """A string attribute of `a` (onnx gives bytes) or `default`."""
+    v = a.get(key, default)
+    return v.decode() if isinstance(v, bytes) else v
+
+
 def _attrs(node):
     from onnx import helper
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
@@ -781,13 +787,10 @@ def _max_roi_pool(b, n, ins, a):
 
 @_reg("RoiAlign")
 def _roi_align(b, n, ins, a):
-    def attr(key, default):
-        v = a.get(key, default)
-        return v.decode() if isinstance(v, bytes) else v
-    if attr("mode", "avg") != "avg":
+    if _str_attr(a, "mode", "avg") != "avg":
         raise ONNXImportError("RoiAlign mode='max' has no MXNet form")
-    ctm = attr("coordinate_transformation_mode", "half_pixel" if b.opset >= 16
-               else "output_half_pixel")
+    ctm = _str_attr(a, "coordinate_transformation_mode",
+                    "half_pixel" if b.opset >= 16 else "output_half_pixel")
     batch = _call("expand_dims", _call("Cast", ins[2].sym, dtype="float32"), axis=1)
     boxes = _call("Cast", ins[1].sym, dtype="float32")
     rois = _call("Concat", batch, boxes, dim=1, num_args=2)  # MXNet's (batch, x0, y0, x1, y1)
@@ -807,10 +810,8 @@ def _det(b, n, ins, a):
 def _resize(b, n, ins, a):
     # the two forms MXNet has: nearest upsampling by one integer factor (UpSampling) and
     # bilinear resizing of the last two axes (BilinearResize2D, corners aligned or half-pixel)
-    def attr(key, default):
-        v = a.get(key, default)
-        return v.decode() if isinstance(v, bytes) else v
-    mode, ctm = attr("mode", "nearest"), attr("coordinate_transformation_mode", "half_pixel")
+    mode = _str_attr(a, "mode", "nearest")
+    ctm = _str_attr(a, "coordinate_transformation_mode", "half_pixel")
     shape = _shape_of(b, ins[0], "Resize")
     if len(ins) > 3 and ins[3] is not None:
         out = [int(v) for v in _need_const(ins[3], "Resize's sizes")]
@@ -821,7 +822,7 @@ def _resize(b, n, ins, a):
         raise ONNXImportError("only Resize of the last two axes of a 4-D tensor is imported")
     if mode == "nearest":
         f = out[2] // shape[2]
-        if (ctm, attr("nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
+        if (ctm, _str_attr(a, "nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
                 out[2] != f * shape[2] or out[3] != f * shape[3]:
             raise ONNXImportError("only nearest Resize by one integer factor (asymmetric, "
                                   "floor) is imported")
