@@ -1593,7 +1593,9 @@ def _saturated(g, y, dtype, rounding=False):
     """Float `y` back to the image's dtype as MXNet's kernels do: integers clipped to their
     range (and rounded first where OpenCV rounds)."""
     if np.dtype(dtype).kind not in "iu":
-        return y
+        if np.dtype(dtype) in (np.float32, np.float64):
+            return y
+        return g.node("Cast", [y], to=onnx_dtype(dtype))  # float16 worked in float32
     if rounding:
         y = g.node("Round", [y])  # halves to even, as numpy's rint
     info = np.iinfo(dtype)

@@ -48,6 +48,8 @@ CASES = [
     ("_image_resize", [_u8(6, 9, 3)], dict(size=(4, 4), interp=0)),
     ("_image_adjust_lighting", [_u8(2, 3, 4, 3)], dict(alpha=(0.5, -1.0, 2.0))),
     ("_image_adjust_lighting", [_f(3, 4, 1)], dict(alpha=(0.5, -1.0, 2.0))),
+    ("_image_adjust_lighting", [_f(2, 2, 3).astype(np.float16)], dict(alpha=(0.5, -1.0, 2.0))),
+    ("_image_resize", [_f(3, 5, 2).astype(np.float16)], dict(size=(4, 4))),
     ("_image_crop", [_u8(2, 5, 6, 3)], dict(x=2, y=1, width=4, height=3)),
     ("Crop", [_f(2, 3, 7, 8)], dict(h_w=(3, 4), center_crop=True)),
     ("_contrib_allclose", [np.array([INF, NAN, 1, -INF], np.float32),
