@@ -163,7 +163,7 @@ def _run(a, argv, worker, torch_lines):
     print()
     print(markdown_table(["cell", "loop", "batch", "gluonlite ms", "onnxruntime ms",
                           "pytorch ms", "numpy floor ms", "gluonlite/ort", "pytorch/ort",
-                          "gluonlite/pytorch", "ort/floor", "max |diff|", "export s",
+                          "gluonlite/pytorch", "ort/floor", "max diff", "export s",
                           "file KiB"], rows))
     return 0
 

@@ -181,8 +181,7 @@ def torch_rows():
     import gluonlite as mx
     here = os.path.join(ROOT, "tests", "fixtures", "torch_onnx")
     rows = []
-    for name in ["lstm", "lstm_2layer_bi", "lstm_batch_first", "lstm_dynamic", "gru",
-                 "gru_2layer_bi", "convnet", "convnet_bn"]:
+    for name in sorted(f[:-len(".onnx")] for f in os.listdir(here) if f.endswith(".onnx")):
         path = os.path.join(here, f"{name}.onnx")
         io = np.load(os.path.join(here, f"{name}-io.npz"))
         ins = [io[f"in{k}"] for k in range(sum(k.startswith("in") for k in io.files))]

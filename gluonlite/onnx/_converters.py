@@ -26,7 +26,6 @@ def _reg(*names):
 # (op name, attribute, predicate on its value: True when the value cannot export, why)
 UNSUPPORTED_ATTRS = [
     ("RNN", "lstm_state_clip_nan", bool, "NaN cell states set to a bound have no ONNX form"),
-    ("RNN", "use_sequence_length", bool, "variable sequence lengths are not exported"),
     ("softmax", "use_length", bool, "masked softmax is not exported"),
     ("log_softmax", "use_length", bool, "masked softmax is not exported"),
     ("Reshape", "reverse", bool, "reverse=True reshape is not exported"),
@@ -1594,7 +1593,9 @@ def _saturated(g, y, dtype, rounding=False):
     """Float `y` back to the image's dtype as MXNet's kernels do: integers clipped to their
     range (and rounded first where OpenCV rounds)."""
     if np.dtype(dtype).kind not in "iu":
-        return y
+        if np.dtype(dtype) in (np.float32, np.float64):
+            return y
+        return g.node("Cast", [y], to=onnx_dtype(dtype))  # float16 worked in float32
     if rounding:
         y = g.node("Round", [y])  # halves to even, as numpy's rint
     info = np.iinfo(dtype)
@@ -1692,3 +1693,234 @@ def _pdf_normal(g, n, ins, e, w):
 def _pdf_exponential(g, n, ins, e, w):
     x, (lam,) = _pdf_params(g, n, ins)
     return _pdf_out(g, n, x, g.node("Sub", [g.node("Log", [lam]), g.node("Mul", [lam, x])]))
+
+
+# ---- boxes -----------------------------------------------------------------------------------
+def _box_corners(g, n, x, fmt, lead):
+    """(xmin, ymin, xmax, ymax) of boxes x (..., 4), each reshaped to `lead` (the box axes
+    placed for broadcasting)."""
+    parts = [g.node("Reshape", [p, g.ints(lead)]) for p in g.split(x, -1, [1, 1, 1, 1])]
+    if fmt == "corner":
+        return parts
+    cx, cy, w, h = parts
+    half = g.scalar(2, _np_dtype(g, n))
+    hw, hh = g.node("Div", [w, half]), g.node("Div", [h, half])
+    return [g.node("Sub", [cx, hw]), g.node("Sub", [cy, hh]), g.node("Add", [cx, hw]),
+            g.node("Add", [cy, hh])]
+
+
+@_reg("_contrib_box_iou")
+def _box_iou(g, n, ins, e, w):
+    sa, sb = g.need_shape(n, 0), g.need_shape(n, 1)
+    la = list(sa[:-1]) + [1] * (len(sb) - 1)
+    lb = [1] * (len(sa) - 1) + list(sb[:-1])
+    ax0, ay0, ax1, ay1 = _box_corners(g, n, ins[0], n.params.format, la)
+    bx0, by0, bx1, by1 = _box_corners(g, n, ins[1], n.params.format, lb)
+    dt = _np_dtype(g, n)
+    zero = g.scalar(0, dt)
+
+    def overlap(lo_a, hi_a, lo_b, hi_b):
+        d = g.node("Sub", [g.node("Min", [hi_a, hi_b]), g.node("Max", [lo_a, lo_b])])
+        return g.node("Max", [d, zero])
+    inter = g.node("Mul", [overlap(ax0, ax1, bx0, bx1), overlap(ay0, ay1, by0, by1)])
+    area_a = g.node("Mul", [g.node("Sub", [ax1, ax0]), g.node("Sub", [ay1, ay0])])
+    area_b = g.node("Mul", [g.node("Sub", [bx1, bx0]), g.node("Sub", [by1, by0])])
+    union = g.node("Sub", [g.node("Add", [area_a, area_b]), inter])
+    pos = g.node("Greater", [union, zero])
+    safe = g.node("Where", [pos, union, g.scalar(1, dt)])
+    return g.node("Where", [pos, g.node("Div", [inter, safe]), zero])
+
+
+@_reg("_contrib_box_decode")
+def _box_decode(g, n, ins, e, w):
+    # gluonlite's arithmetic in its order, on (..., 1) slices of the last axis
+    p, dt = n.params, _np_dtype(g, n)
+    d0, d1, d2, d3 = g.split(ins[0], -1, [1, 1, 1, 1])
+    a0, a1, a2, a3 = g.split(ins[1], -1, [1, 1, 1, 1])
+    half = g.scalar(0.5, dt)
+    if p.format == "corner":
+        aw, ah = g.node("Sub", [a2, a0]), g.node("Sub", [a3, a1])
+        ax = g.node("Add", [a0, g.node("Mul", [aw, half])])
+        ay = g.node("Add", [a1, g.node("Mul", [ah, half])])
+    else:
+        ax, ay, aw, ah = a0, a1, a2, a3
+    std = [g.scalar(float(np.float32(v)), dt) for v in (p.std0, p.std1, p.std2, p.std3)]
+    ox = g.node("Add", [g.node("Mul", [g.node("Mul", [d0, std[0]]), aw]), ax])
+    oy = g.node("Add", [g.node("Mul", [g.node("Mul", [d1, std[1]]), ah]), ay])
+    dw, dh = g.node("Mul", [d2, std[2]]), g.node("Mul", [d3, std[3]])
+    clip = float(np.float32(p.clip))
+    if clip > 0:
+        dw, dh = (g.node("Min", [v, g.scalar(clip, dt)]) for v in (dw, dh))
+    ow = g.node("Mul", [g.node("Mul", [g.node("Exp", [dw]), aw]), half])
+    oh = g.node("Mul", [g.node("Mul", [g.node("Exp", [dh]), ah]), half])
+    return g.node("Concat", [g.node("Sub", [ox, ow]), g.node("Sub", [oy, oh]),
+                             g.node("Add", [ox, ow]), g.node("Add", [oy, oh])], axis=-1)
+
+
+@_reg("_contrib_box_encode")
+def _box_encode(g, n, ins, e, w):
+    samples, matches, anchors, refs, means, stds = ins
+    dt = _np_dtype(g, n)
+    M = g.need_shape(n, 3)[1]
+    m = g.node("Clip", [_indices(g, matches), g.const(np.int64(0)), g.const(np.int64(M - 1))])
+    m4 = g.node("Expand", [g.unsqueeze(m, [2]), g.ints([1, 1, 4])])
+    ref = g.node("GatherElements", [refs, m4], axis=1)  # (batch, N, 4): each anchor's match
+    half = g.scalar(0.5, dt)
+
+    def center(b):
+        x0, y0, x1, y1 = g.split(b, -1, [1, 1, 1, 1])
+        bw, bh = g.node("Sub", [x1, x0]), g.node("Sub", [y1, y0])
+        return (g.node("Add", [x0, g.node("Mul", [bw, half])]),
+                g.node("Add", [y0, g.node("Mul", [bh, half])]), bw, bh)
+    rx, ry, rw, rh = center(ref)
+    ax, ay, aw, ah = center(anchors)
+    t = g.node("Concat", [g.node("Div", [g.node("Sub", [rx, ax]), aw]),
+                          g.node("Div", [g.node("Sub", [ry, ay]), ah]),
+                          g.node("Log", [g.node("Div", [rw, aw])]),
+                          g.node("Log", [g.node("Div", [rh, ah])])], axis=-1)
+    t = g.node("Div", [g.node("Sub", [t, means]), stds])
+    valid = g.node("Cast", [g.node("Greater", [samples, g.scalar(0.5, dt)])],
+                   to=onnx_dtype(dt))
+    mask = g.node("Expand", [g.unsqueeze(valid, [2]), g.ints([1, 1, 4])])
+    return [g.node("Mul", [t, mask]), mask]
+
+
+# ---- sampling grids ----------------------------------------------------------------------------
+def _affine_grid(g, theta, h, wd, dt):
+    """(N, 2, h, wd): the (N, 6) affine matrices applied to the target's normalized grid."""
+    from ..ops.vision_ops import _base_grid
+    theta = g.node("Reshape", [theta, g.ints([-1, 2, 3])])
+    y = g.node("MatMul", [theta, g.const(np.asarray(_base_grid(np, h, wd, dt)))])
+    return g.node("Reshape", [y, g.ints([-1, 2, h, wd])])
+
+
+@_reg("GridGenerator")
+def _grid_generator(g, n, ins, e, w):
+    p, dt = n.params, _np_dtype(g, n)
+    if p.transform_type == "affine":
+        h, wd = p.target_shape
+        return _affine_grid(g, ins[0], h, wd, dt)
+    _, _, h, wd = g.need_shape(n, 0)
+    ys, xs = np.meshgrid(np.arange(h, dtype=dt), np.arange(wd, dtype=dt), indexing="ij")
+    scale = np.asarray([max(wd - 1, 1) / 2.0, max(h - 1, 1) / 2.0], dtype=dt)
+    y = g.node("Add", [ins[0], g.const(np.stack([xs, ys])[None])])
+    y = g.node("Div", [y, g.const(scale[None, :, None, None])])
+    return g.node("Sub", [y, g.scalar(1, dt)])
+
+
+def _bilinear_sample(g, data, grid, dshape, gshape, dt):
+    """gluonlite's BilinearSampler: the four neighbours of each grid point (x, y in [-1, 1],
+    corners aligned), those outside the image zero, weighted and summed in its order;
+    GatherElements on the flattened image (GridSample needs opset 16)."""
+    n, c, h, wd = dshape
+    oh, ow = gshape[2:]
+
+    def coord(k, size):
+        v = g.node("Slice", [grid, g.ints([k]), g.ints([k + 1]), g.ints([1])])  # (n,1,oh,ow)
+        v = g.node("Mul", [g.node("Add", [v, g.scalar(1, dt)]), g.scalar(size - 1, dt)])
+        return g.node("Div", [v, g.scalar(2, dt)])
+    x, y = coord(0, wd), coord(1, h)
+    x0, y0 = g.node("Floor", [x]), g.node("Floor", [y])
+    fx, fy = g.node("Sub", [x, x0]), g.node("Sub", [y, y0])
+    one = g.scalar(1, dt)
+    flat = g.node("Reshape", [data, g.ints([n, c, h * wd])])
+    out = None
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        xi = g.node("Add", [x0, g.scalar(dx, dt)]) if dx else x0
+        yi = g.node("Add", [y0, g.scalar(dy, dt)]) if dy else y0
+        valid = g.node("And", [
+            g.node("And", [g.node("GreaterOrEqual", [xi, g.scalar(0, dt)]),
+                           g.node("Less", [xi, g.scalar(wd, dt)])]),
+            g.node("And", [g.node("GreaterOrEqual", [yi, g.scalar(0, dt)]),
+                           g.node("Less", [yi, g.scalar(h, dt)])])])
+        pos = g.node("Add", [g.node("Mul", [yi, g.scalar(wd, dt)]), xi])
+        idx = g.node("Cast", [g.node("Where", [valid, pos, g.scalar(0, dt)])],
+                     to=onnx_dtype(np.int64))
+        idx = g.node("Expand", [g.node("Reshape", [idx, g.ints([n, 1, oh * ow])]),
+                                g.ints([n, c, oh * ow])])
+        v = g.node("Reshape", [g.node("GatherElements", [flat, idx], axis=2),
+                               g.ints([n, c, oh, ow])])
+        v = g.node("Mul", [v, g.node("Cast", [valid], to=onnx_dtype(dt))])
+        wx = fx if dx else g.node("Sub", [one, fx])
+        wy = fy if dy else g.node("Sub", [one, fy])
+        term = g.node("Mul", [v, g.node("Mul", [wx, wy])])
+        out = term if out is None else g.node("Add", [out, term])
+    return out
+
+
+@_reg("BilinearSampler")
+def _bilinear_sampler(g, n, ins, e, w):
+    return _bilinear_sample(g, ins[0], ins[1], g.need_shape(n, 0), g.need_shape(n, 1),
+                            _np_dtype(g, n))
+
+
+@_reg("SpatialTransformer")
+def _spatial_transformer(g, n, ins, e, w):
+    p, dt = n.params, _np_dtype(g, n)
+    if p.transform_type != "affine" or p.sampler_type != "bilinear":
+        raise ExportError(f"transform_type={p.transform_type!r}, sampler_type="
+                          f"{p.sampler_type!r}: only affine bilinear is exported")
+    h, wd = p.target_shape
+    dshape = g.need_shape(n, 0)
+    grid = _affine_grid(g, ins[1], h, wd, dt)
+    return _bilinear_sample(g, ins[0], grid, dshape, (dshape[0], 2, h, wd), dt)
+
+
+@_reg("ROIPooling")
+def _roi_pooling(g, n, ins, e, w):
+    # Caffe's ROI max pooling, which ONNX MaxRoiPool and MXNet share: rounded ROI corners,
+    # bins floor/ceil-bounded, an empty bin gives 0
+    p = n.params
+    return g.node("MaxRoiPool", ins[:2], pooled_shape=[int(v) for v in p.pooled_size],
+                  spatial_scale=float(p.spatial_scale))
+
+
+@_reg("_contrib_ROIAlign")
+def _roi_align(g, n, ins, e, w):
+    # ONNX RoiAlign: the same bilinear samples averaged per bin; its batch index is an input
+    # of its own. Without `aligned` it is ONNX's output_half_pixel (the default before 16).
+    p = n.params
+    if p.position_sensitive:
+        raise ExportError("position_sensitive=True has no ONNX RoiAlign form")
+    attrs = dict(mode="avg", output_height=int(p.pooled_size[0]),
+                 output_width=int(p.pooled_size[1]), sampling_ratio=max(int(p.sample_ratio), 0),
+                 spatial_scale=float(p.spatial_scale))
+    if p.aligned:
+        if g.opset < 16:
+            raise ExportError("aligned=True needs opset 16 (RoiAlign's half_pixel); pass "
+                              "opset_version=16")
+        attrs["coordinate_transformation_mode"] = "half_pixel"
+    elif g.opset >= 16:
+        attrs["coordinate_transformation_mode"] = "output_half_pixel"
+    rois = ins[1]
+    batch = g.node("Reshape", [g.node("Slice", [rois, g.ints([0]), g.ints([1]), g.ints([1])]),
+                               g.ints([-1])])
+    boxes = g.node("Slice", [rois, g.ints([1]), g.ints([5]), g.ints([1])])
+    return g.node("RoiAlign", [ins[0], boxes, _indices(g, batch)], **attrs)
+
+
+@_reg("Correlation")
+def _correlation(g, n, ins, e, w):
+    # per displacement: the product (or |difference|) of data1 with data2 shifted, averaged
+    # over channels, then over each k x k window (stride1): one output channel each
+    from ..ops.vision_ops import _corr_windows
+    p = n.params
+    shape = g.need_shape(n, 0)
+    rows, cols, disp = _corr_windows(p, shape)
+    k, s1, md = int(p.kernel_size), int(p.stride1), int(p.max_displacement)
+    a, b = ins[0], ins[1]
+    if p.pad_size:
+        pads = g.ints([0, 0, p.pad_size, p.pad_size] * 2)
+        a, b = g.node("Pad", [a, pads]), g.node("Pad", [b, pads])
+    span_h, span_w = (len(rows) - 1) * s1 + k, (len(cols) - 1) * s1 + k
+    wa = g.node("Slice", [a, g.ints([md, md]), g.ints([md + span_h, md + span_w]),
+                          g.ints([2, 3])])
+    outs = []
+    for dy, dx in disp:
+        wb = g.node("Slice", [b, g.ints([md + dy, md + dx]),
+                              g.ints([md + dy + span_h, md + dx + span_w]), g.ints([2, 3])])
+        v = g.node("Mul", [wa, wb]) if p.is_multiply else \
+            g.node("Abs", [g.node("Sub", [wa, wb])])
+        v = g.reduce("ReduceMean", v, [1], True)
+        outs.append(g.node("AveragePool", [v], kernel_shape=[k, k], strides=[s1, s1]))
+    return outs[0] if len(outs) == 1 else g.node("Concat", outs, axis=1)

@@ -40,6 +40,8 @@ class _Builder:
         self._k = [0] if outer is None else outer._k
         self.input_shapes = {} if outer is None else outer.input_shapes
         self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
+        self.producers = {}  # tensor name -> the ONNX node writing it (shape expressions)
+        self.opset = 13 if outer is None else outer.opset  # the model's, set by import_model
 
     def lookup_const(self, name):
         b = self
@@ -81,6 +83,12 @@ def _clean(name):
     return "".join(c if c.isalnum() or c in "_-." else "_" for c in name) or "t"
 
 
+def _str_attr(a, key, default):
+    """A string attribute of `a` (onnx gives bytes) or `default`."""
+    v = a.get(key, default)
+    return v.decode() if isinstance(v, bytes) else v
+
+
 def _attrs(node):
     from onnx import helper
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
@@ -102,6 +110,8 @@ def convert_graph(b, graph, errors, where=""):
     for init in graph.initializer:
         b.consts[init.name] = numpy_helper.to_array(init)
     for node in graph.node:
+        for nm in node.output:
+            b.producers[nm] = node
         if node.op_type == "Constant":
             attrs = _attrs(node)
             if "value" not in attrs:
@@ -307,22 +317,40 @@ def _matmul(b, n, ins, a):
     return _call("_linalg_gemm2", ins[0].sym, ins[1].sym)
 
 
-def _conv_attrs(a, k):
+def _conv_attrs(a, k, asymmetric=False):
+    """MXNet's kernel/stride/dilate/pad of an ONNX Conv/Pool; with `asymmetric`, also the
+    extra (end - begin) padding per axis that MXNet's symmetric pad cannot give."""
     nd = len(k)
     pads = list(a.get("pads", [0] * 2 * nd))
-    if pads[:nd] != pads[nd:]:
+    if pads[:nd] != pads[nd:] and not asymmetric:
         raise ONNXImportError(f"asymmetric pads {pads} have no MXNet form")
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
         raise ONNXImportError(f"auto_pad={a['auto_pad']!r} is not imported; give explicit pads")
-    return dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
-                dilate=tuple(a.get("dilations", [1] * nd)), pad=tuple(pads[:nd]))
+    kw = dict(kernel=tuple(k), stride=tuple(a.get("strides", [1] * nd)),
+              dilate=tuple(a.get("dilations", [1] * nd)),
+              pad=tuple(min(pads[i], pads[nd + i]) for i in range(nd)))
+    if not asymmetric:
+        return kw
+    return kw, [(pads[i] - kw["pad"][i], pads[nd + i] - kw["pad"][i]) for i in range(nd)]
+
+
+def _pad_extra(x, extra, value):
+    """x (N, C, spatial...) padded by the (before, after) pairs `extra` on its spatial axes:
+    the part of an asymmetric ONNX padding beyond the symmetric one MXNet takes."""
+    if not any(v for pair in extra for v in pair):
+        return x
+    if len(extra) not in (2, 3):
+        raise ONNXImportError("asymmetric pads are imported for 2-D and 3-D windows only")
+    width = (0, 0, 0, 0) + tuple(v for pair in extra for v in pair)
+    return _call("Pad", x, mode="constant", pad_width=width, constant_value=value)
 
 
 @_reg("Conv")
 def _conv(b, n, ins, a):
     ws = _shape_of(b, ins[1], "Conv's weight")
-    kw = _conv_attrs(a, a.get("kernel_shape", ws[2:]))
-    args = [ins[0].sym, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
+    kw, extra = _conv_attrs(a, a.get("kernel_shape", ws[2:]), asymmetric=True)
+    x = _pad_extra(ins[0].sym, extra, 0.0)
+    args = [x, ins[1].sym] + ([ins[2].sym] if len(ins) > 2 and ins[2] else [])
     return _call("Convolution", *args, num_filter=ws[0], num_group=a.get("group", 1),
                  no_bias=len(args) == 2, **kw)
 
@@ -341,18 +369,23 @@ def _deconv(b, n, ins, a):
 @_reg("MaxPool", "AveragePool", "LpPool")
 def _pool(b, n, ins, a):
     k = a["kernel_shape"]
-    kw = _conv_attrs(a, k)
+    t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
+    kw, extra = _conv_attrs(a, k, asymmetric=True)
+    if t != "max" and any(v for pair in extra for v in pair):
+        raise ONNXImportError(f"asymmetric pads {list(a['pads'])} have no MXNet form for "
+                              f"{n.op_type}")
+    # max pooling pads with -inf, so the asymmetric part padded ahead changes nothing
+    x = _pad_extra(ins[0].sym, extra, float("-inf")) if t == "max" else ins[0].sym
     kw.pop("dilate")
     if any(d != 1 for d in a.get("dilations", [1] * len(k))):
         raise ONNXImportError("dilated pooling has no MXNet form")
-    t = {"MaxPool": "max", "AveragePool": "avg", "LpPool": "lp"}[n.op_type]
-    extra = {}
+    opts = {}
     if t == "avg":
-        extra["count_include_pad"] = bool(a.get("count_include_pad", 0))
+        opts["count_include_pad"] = bool(a.get("count_include_pad", 0))
     if t == "lp":
-        extra["p_value"] = a.get("p", 2)
-    return _call("Pooling", ins[0].sym, pool_type=t,
-                 pooling_convention="full" if a.get("ceil_mode", 0) else "valid", **kw, **extra)
+        opts["p_value"] = a.get("p", 2)
+    return _call("Pooling", x, pool_type=t,
+                 pooling_convention="full" if a.get("ceil_mode", 0) else "valid", **kw, **opts)
 
 
 @_reg("GlobalAveragePool", "GlobalMaxPool")
@@ -372,16 +405,89 @@ def _instnorm(b, n, ins, a):
     return _call("InstanceNorm", *[x.sym for x in ins[:3]], eps=a.get("epsilon", 1e-5))
 
 
+@_reg("LayerNormalization")
+def _layernorm(b, n, ins, a):
+    rank = len(_shape_of(b, ins[0], "LayerNormalization"))
+    axis = a.get("axis", -1) % rank
+    if axis != rank - 1:
+        raise ONNXImportError("LayerNormalization over more than the last axis is not imported")
+    if len(n.output) > 1 and any(n.output[1:]):
+        raise ONNXImportError("LayerNormalization's mean and inverse-deviation outputs are not "
+                              "imported")
+    scale = ins[1].sym
+    bias = ins[2].sym if len(ins) > 2 and ins[2] is not None else _call("zeros_like", scale)
+    return _call("LayerNorm", ins[0].sym, scale, bias, axis=-1, eps=a.get("epsilon", 1e-5))
+
+
 # ---- shape -----------------------------------------------------------------------------------
 @_reg("Flatten")
 def _flatten(b, n, ins, a):
-    if a.get("axis", 1) != 1:
-        raise ONNXImportError(f"Flatten(axis={a['axis']}) is not imported")
-    return _call("Flatten", ins[0].sym)
+    axis = a.get("axis", 1)
+    if axis == 1:
+        return _call("Flatten", ins[0].sym)
+    shape = _shape_of(b, ins[0], f"Flatten(axis={axis})")
+    axis %= len(shape) if axis < 0 else len(shape) + 1
+    lead = int(np.prod(shape[:axis], dtype=np.int64))
+    return _call("Reshape", ins[0].sym, shape=(lead, -1))
+
+
+def _shape_entries(b, name, depth=0):
+    """The entries of a 1-D shape tensor `name` as ints or ("dim", Symbol, i) (dimension i of
+    a tensor's runtime shape), followed through Concat/Unsqueeze/Gather of Shape; None when
+    it is anything else."""
+    c = b.lookup_const(name)
+    if c is not None:
+        return [int(v) for v in np.asarray(c).reshape(-1)]
+    node = b.producers.get(name)
+    if node is None or depth > 8:
+        return None
+    if node.op_type == "Concat":
+        out = []
+        for nm in node.input:
+            part = _shape_entries(b, nm, depth + 1)
+            if part is None:
+                return None
+            out += part
+        return out
+    if node.op_type in ("Unsqueeze", "Squeeze", "Identity", "Cast"):
+        return _shape_entries(b, node.input[0], depth + 1)
+    if node.op_type == "Gather" and b.producers.get(node.input[0]) is not None and \
+            b.producers[node.input[0]].op_type == "Shape":
+        idx = b.lookup_const(node.input[1])
+        src = b.shape_src.get(node.input[0])
+        if idx is None or src is None or _attrs(b.producers[node.input[0]]).get("start", 0):
+            return None
+        return [("dim", src, int(i)) for i in np.asarray(idx).reshape(-1)]
+    return None
+
+
+def _runtime_reshape(b, n, ins):
+    """Reshape to a shape computed from the data's own runtime dimensions (PyTorch's
+    ``x.view(x.size(0), -1)`` with a dynamic batch) as MXNet's codes: 0 copies a dimension
+    kept in place."""
+    entries = _shape_entries(b, n.input[1])
+    if entries is None:
+        raise ONNXImportError("Reshape's shape must be a constant (known at import) or built "
+                              "from the data's own dimensions")
+    codes = []
+    for k, e in enumerate(entries):
+        if isinstance(e, tuple):
+            if e[1] is not ins[0].sym or e[2] != k:
+                raise ONNXImportError("Reshape's shape takes a runtime dimension other than the "
+                                      "data's own at the same place")
+            codes.append(0)
+        else:
+            if e == 0:
+                raise ONNXImportError("Reshape with a 0 next to runtime dimensions is not "
+                                      "imported")
+            codes.append(e)
+    return _call("Reshape", ins[0].sym, shape=tuple(codes))
 
 
 @_reg("Reshape")
 def _reshape(b, n, ins, a):
+    if ins[1].const is None:
+        return _runtime_reshape(b, n, ins)
     shape = tuple(int(v) for v in _need_const(ins[1], "Reshape's shape"))
     if shape == ():  # to a scalar: MXNet 1.x keeps one element as shape (1,)
         shape = (1,)
@@ -590,16 +696,30 @@ def _reduce_norm(b, n, ins, a):
     return _call("norm", ins[0].sym, **kw)
 
 
+def _element_index(b, n, idx_input, ishape, axis, rank):
+    """MXNet's (rank, *ishape) gather_nd/scatter_nd index of ONNX's element-wise `indices`
+    along `axis`: the index grid of ishape with the axis's row replaced by the indices."""
+    grid = np.indices(ishape, dtype=np.int64)
+    rows = []
+    for d in range(rank):
+        if d == axis:
+            rows.append(_call("expand_dims", _call("Cast", idx_input.sym, dtype="int64"),
+                              axis=0))
+        else:
+            rows.append(b.param_of(f"{n.output[0]}_grid{d}", grid[d:d + 1]))
+    return _call("Concat", *rows, dim=0, num_args=len(rows))
+
+
 @_reg("GatherElements")
 def _gather_elements(b, n, ins, a):
-    # the form with one index along the axis (what pick exports) is pick with keepdims
-    axis = a.get("axis", 0)
+    shape = _shape_of(b, ins[0], "GatherElements")
+    axis = a.get("axis", 0) % len(shape)
     ishape = _shape_of(b, ins[1], "GatherElements' indices")
-    if ishape[axis] != 1:
-        raise ONNXImportError("only GatherElements with one index along its axis (pick's form) "
-                              "is imported")
-    idx = _call("squeeze", ins[1].sym, axis=(axis,))
-    return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+    if ishape[axis] == 1:  # pick's form: one index along the axis
+        idx = _call("squeeze", ins[1].sym, axis=(axis,))
+        return _call("pick", ins[0].sym, idx, axis=axis, keepdims=True, mode="wrap")
+    return _call("gather_nd", ins[0].sym, _element_index(b, n, ins[1], ishape, axis,
+                                                         len(shape)))
 
 
 @_reg("GatherND")
@@ -658,6 +778,29 @@ def _lrn(b, n, ins, a):
                  knorm=a.get("bias", 1.0), nsize=a["size"])
 
 
+@_reg("MaxRoiPool")
+def _max_roi_pool(b, n, ins, a):
+    return _call("ROIPooling", ins[0].sym, ins[1].sym,
+                 pooled_size=tuple(int(v) for v in a["pooled_shape"]),
+                 spatial_scale=a.get("spatial_scale", 1.0))
+
+
+@_reg("RoiAlign")
+def _roi_align(b, n, ins, a):
+    if _str_attr(a, "mode", "avg") != "avg":
+        raise ONNXImportError("RoiAlign mode='max' has no MXNet form")
+    ctm = _str_attr(a, "coordinate_transformation_mode",
+                    "half_pixel" if b.opset >= 16 else "output_half_pixel")
+    batch = _call("expand_dims", _call("Cast", ins[2].sym, dtype="float32"), axis=1)
+    boxes = _call("Cast", ins[1].sym, dtype="float32")
+    rois = _call("Concat", batch, boxes, dim=1, num_args=2)  # MXNet's (batch, x0, y0, x1, y1)
+    ratio = int(a.get("sampling_ratio", 0))
+    return _call("_contrib_ROIAlign", ins[0].sym, rois,
+                 pooled_size=(int(a.get("output_height", 1)), int(a.get("output_width", 1))),
+                 spatial_scale=a.get("spatial_scale", 1.0), sample_ratio=ratio or -1,
+                 aligned=ctm == "half_pixel")
+
+
 @_reg("Det")
 def _det(b, n, ins, a):
     return _call("_linalg_det", ins[0].sym)
@@ -667,10 +810,8 @@ def _det(b, n, ins, a):
 def _resize(b, n, ins, a):
     # the two forms MXNet has: nearest upsampling by one integer factor (UpSampling) and
     # bilinear resizing of the last two axes (BilinearResize2D, corners aligned or half-pixel)
-    def attr(key, default):
-        v = a.get(key, default)
-        return v.decode() if isinstance(v, bytes) else v
-    mode, ctm = attr("mode", "nearest"), attr("coordinate_transformation_mode", "half_pixel")
+    mode = _str_attr(a, "mode", "nearest")
+    ctm = _str_attr(a, "coordinate_transformation_mode", "half_pixel")
     shape = _shape_of(b, ins[0], "Resize")
     if len(ins) > 3 and ins[3] is not None:
         out = [int(v) for v in _need_const(ins[3], "Resize's sizes")]
@@ -681,7 +822,7 @@ def _resize(b, n, ins, a):
         raise ONNXImportError("only Resize of the last two axes of a 4-D tensor is imported")
     if mode == "nearest":
         f = out[2] // shape[2]
-        if (ctm, attr("nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
+        if (ctm, _str_attr(a, "nearest_mode", "round_prefer_floor")) != ("asymmetric", "floor") or \
                 out[2] != f * shape[2] or out[3] != f * shape[3]:
             raise ONNXImportError("only nearest Resize by one integer factor (asymmetric, "
                                   "floor) is imported")
@@ -727,17 +868,14 @@ def _scatter_nd(b, n, ins, a):
 
 @_reg("ScatterElements")
 def _scatter_elements(b, n, ins, a):
-    # the row-wise form (2-D data, one index per row along axis 1) is fill_element_0index
+    # as _scatter_set_nd at the full index of each update
+    if a.get("reduction", b"none") not in (b"none", "none"):
+        raise ONNXImportError(f"reduction={a['reduction']!r} is not imported")
     shape = _static_shape(b, ins[0].sym, "ScatterElements")
-    ishape = ins[1].const.shape if ins[1].const is not None else \
-        _static_shape(b, ins[1].sym, "ScatterElements' indices")
-    if a.get("reduction", b"none") not in (b"none", "none") or len(shape) != 2 or \
-            a.get("axis", 0) % 2 != 1 or tuple(ishape) != (shape[0], 1):
-        raise ONNXImportError("only ScatterElements of one entry per row of a matrix (axis 1, "
-                              "indices (rows, 1), no reduction) is imported")
-    flat = (-1,)
-    return _call("fill_element_0index", ins[0].sym, _call("Reshape", ins[2].sym, shape=flat),
-                 _call("Reshape", ins[1].sym, shape=flat))
+    ishape = _shape_of(b, ins[1], "ScatterElements' indices")
+    axis = a.get("axis", 0) % len(shape)
+    idx = _element_index(b, n, ins[1], ishape, axis, len(shape))
+    return _call("_scatter_set_nd", ins[0].sym, ins[2].sym, idx, shape=shape)
 
 
 @_reg("Compress")
@@ -822,8 +960,6 @@ def _rnn(b, n, ins, a):
             raise ONNXImportError(f"attribute {key} has no MXNet form")
     if a.get("layout", 0):
         raise ONNXImportError("layout=1 (batch first) is not imported")
-    if len(ins) > 4 and ins[4] is not None:
-        raise ONNXImportError("sequence_lens is not imported")
     if n.op_type == "LSTM" and len(ins) > 7 and ins[7] is not None:
         raise ONNXImportError("peepholes have no MXNet form")
     W = _need_const(ins[1], f"{n.op_type}'s W")
@@ -857,8 +993,11 @@ def _rnn(b, n, ins, a):
         return _call("broadcast_to", z, shape=(D, 0, H))
 
     args = [x, psym, state(5)] + ([state(6)] if mode == "lstm" else [])
+    lens = len(ins) > 4 and ins[4] is not None
+    if lens:  # the same semantics as gluonlite's use_sequence_length
+        args.append(_call("Cast", ins[4].sym, dtype=str(np.dtype(W.dtype))))
     out = _call("RNN", *args, state_size=H, num_layers=1, mode=mode, bidirectional=D == 2,
-                state_outputs=True)
+                state_outputs=True, use_sequence_length=lens)
     y = _call("Reshape", out[0], shape=(0, 0, D, H))
     y = _call("transpose", y, axes=(0, 2, 1, 3))
     return [y, out[1]] + ([out[2]] if mode == "lstm" else [])
@@ -997,6 +1136,8 @@ def import_model(model_file):
     from .. import nd
     model = _load(model_file)
     b = _Builder()
+    b.opset = max([imp.version for imp in model.opset_import
+                   if imp.domain in ("", "ai.onnx")] or [13])
     init_names = {i.name for i in model.graph.initializer}
     for inp in model.graph.input:
         if inp.name not in init_names:

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..ops.rnn import ParamLayout
 from ._converters import _reg
-from ._graph import ExportError
+from ._graph import ExportError, onnx_dtype
 
 # ONNX gate k comes from MXNet gate ORDER[mode][k]
 _ORDER = {"lstm": [0, 3, 1, 2],   # MXNet i f g o -> ONNX i o f c
@@ -41,10 +41,18 @@ def _rnn(g, n, ins, e, w):
     lay = ParamLayout(p, I0)
     if mode == "lstm" and (p.projection_size or p.lstm_state_clip_min is not None
                            or p.lstm_state_clip_max is not None):
+        if p.use_sequence_length:
+            raise ExportError("use_sequence_length with projection or clipping is not "
+                              "exported (the Scan form runs every step)")
         return _lstm_scan(g, n, ins, lay)
     order = _ORDER[mode]
     flat, h0 = ins[1], ins[2]
     c0 = ins[3] if mode == "lstm" else None
+    # ONNX's sequence_lens: each sequence runs its first steps, outputs past them are zero
+    # and the final states are its last valid step's, as gluonlite's use_sequence_length
+    lens = ""
+    if p.use_sequence_length:
+        lens = g.node("Cast", [ins[4 if mode == "lstm" else 3]], to=onnx_dtype(np.int32))
     x = ins[0]
     hs, cs = [], []
     for layer in range(L):
@@ -63,7 +71,7 @@ def _rnn(g, n, ins, e, w):
             return parts[0] if D == 1 else g.node("Concat", parts, axis=0)
 
         sl = [g.ints([layer * D]), g.ints([(layer + 1) * D]), g.ints([0])]
-        inputs = [x, stack(Ws), stack(Rs), stack(Bs), "", g.node("Slice", [h0] + sl)]
+        inputs = [x, stack(Ws), stack(Rs), stack(Bs), lens, g.node("Slice", [h0] + sl)]
         attrs = dict(hidden_size=H, direction="bidirectional" if D == 2 else "forward")
         if mode == "lstm":
             inputs.append(g.node("Slice", [c0] + sl))

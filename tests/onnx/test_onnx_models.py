@@ -3,11 +3,12 @@ same outputs as gluonlite (1e-5); loops stay one node whatever the number of ste
 import numpy as np
 import onnx
 import pytest
-from onnx_check import assert_close, run_onnx
+from onnx_check import assert_close, export_and_run, run_onnx
 
 import gluonlite as mx
 from gluonlite import gluon, nd
 from gluonlite.bench.models import CELLS, ForeachRNN, WhileRNN
+from gluonlite.symbol.symbol import apply_op
 
 
 def _export(net, inputs, path, **kwargs):
@@ -192,3 +193,36 @@ def test_partitioned_graph_exports_its_subgraphs_inline(tmp_path):
         (2, 4)).astype(np.float32)}, tmp_path / "part.onnx")
     assert_close(got, want, 1e-5, "partitioned")
     assert "Gemm" in [n.op_type for n in model.graph.node]
+
+
+@pytest.mark.parametrize("mode,layers,bi", [("lstm", 2, True), ("gru", 1, True),
+                                            ("rnn_tanh", 2, False)])
+def test_fused_layer_with_sequence_lengths(mode, layers, bi, tmp_path):
+    # use_sequence_length -> ONNX sequence_lens (and back on import): each sequence stops at
+    # its length, outputs past it are zero, the final states are its last valid step's
+    T, N, C, H = 5, 3, 4, 6
+    D = 2 if bi else 1
+    lstm = mode == "lstm"
+    names = ["data", "params", "h0"] + (["c0"] if lstm else []) + ["lens"]
+    out = apply_op("RNN", *[mx.sym.var(nm) for nm in names], state_size=H, num_layers=layers,
+                   mode=mode, bidirectional=bi, state_outputs=True, use_sequence_length=True)
+    sym = mx.sym.Group([out[k] for k in range(3 if lstm else 2)])
+    shapes = {"data": (T, N, C), "h0": (layers * D, N, H), "c0": (layers * D, N, H),
+              "lens": (N,)}
+    arg_shapes, _, _ = sym.infer_shape(**{k: v for k, v in shapes.items() if k in names})
+    n_params = dict(zip(sym.list_arguments(), arg_shapes))["params"]
+    rng = np.random.default_rng(3)
+    params = {"params": (rng.standard_normal(n_params) * 0.3).astype(np.float32)}
+    data = {nm: rng.standard_normal(shapes[nm]).astype(np.float32)
+            for nm in names if nm not in ("params", "lens")}
+    data["lens"] = np.array([5, 2, 4], np.float32)
+    path = tmp_path / "lens.onnx"
+    got, want, model = export_and_run(sym, params, data, path)
+    assert_close(got, want, 1e-5, mode)
+    assert np.all(want[0][2:, 1] == 0) and np.any(want[0][:2, 1] != 0)
+    assert all(n.input[4] for n in model.graph.node if n.op_type in ("LSTM", "GRU", "RNN"))
+    net = mx.onnx.import_to_gluon(str(path))
+    net.hybridize()
+    order = [nm for nm in sym.list_inputs() if nm != "params"]
+    back = net(*[nd.array(data[nm]) for nm in order])
+    assert_close([b.asnumpy() for b in back], want, 1e-5, f"{mode} imported")

@@ -29,7 +29,8 @@ REFUSED = {("UpSampling", 1): "only nearest UpSampling of one input",
            ("_linalg_gemm2", 2): "axis=0",
            ("softmax", 2): "attribute use_length=True",
            ("_linalg_gemm", 2): "axis=-3",
-           ("_contrib_AdaptiveAvgPooling2D", 0): "windows overlap"}
+           ("_contrib_AdaptiveAvgPooling2D", 0): "windows overlap",
+           ("_contrib_ROIAlign", 1): "position_sensitive=True"}
 CONVERTED = sorted(n for n in _converters.CONVERTERS
                    if registry.exists(n) and n in SPECS and n not in SKIP)
 

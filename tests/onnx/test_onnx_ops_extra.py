@@ -48,6 +48,8 @@ CASES = [
     ("_image_resize", [_u8(6, 9, 3)], dict(size=(4, 4), interp=0)),
     ("_image_adjust_lighting", [_u8(2, 3, 4, 3)], dict(alpha=(0.5, -1.0, 2.0))),
     ("_image_adjust_lighting", [_f(3, 4, 1)], dict(alpha=(0.5, -1.0, 2.0))),
+    ("_image_adjust_lighting", [_f(2, 2, 3).astype(np.float16)], dict(alpha=(0.5, -1.0, 2.0))),
+    ("_image_resize", [_f(3, 5, 2).astype(np.float16)], dict(size=(4, 4))),
     ("_image_crop", [_u8(2, 5, 6, 3)], dict(x=2, y=1, width=4, height=3)),
     ("Crop", [_f(2, 3, 7, 8)], dict(h_w=(3, 4), center_crop=True)),
     ("_contrib_allclose", [np.array([INF, NAN, 1, -INF], np.float32),
@@ -74,6 +76,45 @@ CASES = [
     ("_random_pdf_uniform", [_f(2, 2), np.array([0, 1], np.float32),
                              np.array([2, 5], np.float32)], dict(is_log=True)),
     ("khatri_rao", [_f(3, 2), _f(2, 2), _f(4, 2)], {}),
+    ("_contrib_box_iou", [np.abs(_f(2, 3, 4)), np.abs(_f(5, 4))], dict(format="center")),
+    ("_contrib_box_iou", [np.array([[0, 0, 2, 2], [1, 1, 1, 1]], np.float32),
+                          np.array([[1, 1, 3, 3], [5, 5, 6, 6], [1, 1, 1, 1]], np.float32)],
+     {}),
+    ("_contrib_box_decode", [_f(2, 3, 4), np.abs(_f(1, 3, 4)) + 0.5],
+     dict(std0=0.1, std1=0.2, std2=0.3, std3=0.4)),
+    ("_contrib_box_decode", [_f(2, 3, 4) * 3, np.abs(_f(1, 3, 4)) + 0.5],
+     dict(format="corner", clip=1.0)),
+    ("_contrib_box_encode", [np.array([[1, 0, 1, 1]], np.float32),
+                             np.array([[1, 0, 5, -1]], np.float32),
+                             np.abs(_f(1, 4, 4)) + np.array([0, 0, 1, 1], np.float32),
+                             np.abs(_f(1, 2, 4)) + np.array([0, 0, 1, 1], np.float32),
+                             np.array([0.1, 0, -0.1, 0], np.float32),
+                             np.array([0.1, 0.1, 0.2, 0.2], np.float32)], {}),
+    # grid points beyond the image on every side: their outside neighbours count as zero
+    ("BilinearSampler", [_f(2, 3, 4, 5), R.uniform(-1.6, 1.6, (2, 2, 3, 6)).astype(np.float32)],
+     {}),
+    ("SpatialTransformer", [_f(1, 2, 5, 4), np.array([[1.3, 0.2, 0.4, -0.3, 0.9, -0.5]],
+                                                     np.float32)],
+     dict(target_shape=(6, 3), transform_type="affine", sampler_type="bilinear")),
+    # ROIs on halves (rounding), past the image, smaller than the pooled grid (empty bins)
+    ("ROIPooling", [_f(2, 3, 7, 8), np.array([[1, 0.5, 1.5, 6.5, 5.5], [0, -2, -1, 3, 2],
+                                              [1, 4, 3, 12, 9], [0, 2.5, 2.5, 3.4, 3.4]],
+                                             np.float32)],
+     dict(pooled_size=(3, 2), spatial_scale=1.0)),
+    ("ROIPooling", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11], [0, 0, 0, 5, 5]], np.float32)],
+     dict(pooled_size=(2, 3), spatial_scale=0.5)),
+    # adaptive sampling (sample_ratio -1), two images, ROIs past the border
+    ("_contrib_ROIAlign", [_f(2, 3, 7, 8), np.array([[1, 0.5, 1.5, 6.5, 5.5],
+                                                     [0, -2, -1, 3, 2], [1, 4, 3, 12, 9]],
+                                                    np.float32)],
+     dict(pooled_size=(3, 2), spatial_scale=1.0)),
+    ("_contrib_ROIAlign", [_f(1, 2, 6, 6), np.array([[0, 1, 3, 9, 11]], np.float32)],
+     dict(pooled_size=(2, 2), spatial_scale=0.5, sample_ratio=3)),
+    ("Correlation", [_f(2, 3, 7, 8), _f(2, 3, 7, 8)],
+     dict(kernel_size=3, max_displacement=2, stride1=2, stride2=1, pad_size=2)),
+    ("Correlation", [_f(1, 2, 6, 5), _f(1, 2, 6, 5)],
+     dict(kernel_size=1, max_displacement=3, stride1=1, stride2=3, pad_size=3,
+          is_multiply=False)),
 ]
 
 
@@ -104,15 +145,18 @@ def test_allclose_cases_are_not_all_true():
 # ReverseSequence)
 IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_sigmoid",
                 "LeakyReLU", "norm", "pick", "batch_take", "SequenceLast", "gather_nd",
-                "one_hot", "_onehot_encode", "sort", "argsort", "depth_to_space",
+                "one_hot", "_onehot_encode", "sort", "argsort", "topk", "depth_to_space",
                 "space_to_depth", "_np_cumsum", "size_array", "LRN", "_linalg_det",
                 "Convolution", "Deconvolution", "slice", "FullyConnected", "UpSampling",
-                "_contrib_BilinearResize2D", "SequenceReverse",
+                "_contrib_BilinearResize2D", "SequenceReverse", "_contrib_box_iou",
+                "_contrib_box_decode", "_contrib_box_encode", "GridGenerator",
+                "BilinearSampler", "SpatialTransformer", "ROIPooling",
+                "_contrib_ROIAlign", "Correlation",
                 # graphs whose outputs read no input (folded at import to parameters)
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
 # walk entries the exporter refuses (test_onnx_ops checks the refusal)
-REFUSED = {("UpSampling", 1), ("UpSampling", 2)}
+REFUSED = {("UpSampling", 1), ("UpSampling", 2), ("_contrib_ROIAlign", 1)}
 
 
 def _walk_cases():
@@ -163,3 +207,19 @@ def test_round_trip(k, tmp_path):
         # MXNet 1.x graphs hold one value as shape (1,)
         want1 = [w.reshape(1) if w.shape == () else w for w in want]
         assert_close(got, want1, 1e-5, f"{name}{attrs} imported (hybridized={hybrid})")
+
+
+def test_roi_align_aligned_needs_opset_16(tmp_path):
+    data = _f(1, 2, 6, 7)
+    rois = np.array([[0, 0.5, 1.0, 5.0, 4.5], [0, 2.0, 0.0, 6.5, 5.5]], np.float32)
+    sym = apply_op("_contrib_ROIAlign", mx.sym.var("x0"), mx.sym.var("x1"), pooled_size=(2, 3),
+                   spatial_scale=1.0, aligned=True)
+    with pytest.raises(mx.onnx.ExportError, match="opset 16"):
+        export_and_run(sym, {}, {"x0": data, "x1": rois}, tmp_path / "a13.onnx")
+    got, want, _ = export_and_run(sym, {}, {"x0": data, "x1": rois}, tmp_path / "a16.onnx",
+                                  opset=16)
+    assert_close(got, want, 1e-5, "aligned ROIAlign")
+    net = mx.onnx.import_to_gluon(str(tmp_path / "a16.onnx"))
+    net.hybridize()
+    back = net(mx.nd.array(data), mx.nd.array(rois)).asnumpy()
+    assert_close([back], want, 1e-5, "aligned ROIAlign imported")

@@ -1,7 +1,9 @@
 """ONNX models written by `torch.onnx.export` (tests/fixtures/make_torch_onnx.py: nn.LSTM one
-and two layers, bidirectional, batch-first, dynamic axes; nn.GRU; a Conv2d-BatchNorm-ReLU-
-MaxPool-Linear stack, with BatchNorm folded and kept) import as SymbolBlocks that give
-torch's outputs (1e-5), imperative and hybridized, and ONNX Runtime agrees on the files."""
+and two layers, bidirectional, batch-first, dynamic axes; nn.GRU; nn.RNN; a Conv2d-BatchNorm-
+ReLU-MaxPool-Linear stack, with BatchNorm folded and kept; a CNN flattening with
+``x.view(x.size(0), -1)`` under a dynamic batch; an Embedding-LSTM-Linear language model;
+Conv1d-GELU-LayerNorm at opsets 13 and 17) import as SymbolBlocks that give torch's outputs
+(1e-5), imperative and hybridized, and ONNX Runtime agrees on the files."""
 import os
 
 import numpy as np
@@ -12,7 +14,8 @@ import gluonlite as mx
 
 HERE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "torch_onnx")
 NAMES = ["lstm", "lstm_2layer_bi", "lstm_batch_first", "lstm_dynamic", "gru", "gru_2layer_bi",
-         "convnet", "convnet_bn"]
+         "rnn_tanh_2layer", "convnet", "convnet_bn", "convnet_view", "convnet_view_dynamic",
+         "language_model", "conv1d_layernorm", "conv1d_layernorm_13"]
 
 
 def _io(name, prefix=""):
@@ -44,14 +47,16 @@ def test_torch_model_imports(name):
     assert_close(_as_list(net(*feeds)), want, 1e-5, f"{name} imported, hybridized, again")
 
 
-def test_torch_model_with_dynamic_axes_takes_other_shapes():
-    path = os.path.join(HERE, "lstm_dynamic.onnx")
-    ins, want = _io("lstm_dynamic", "alt_")
-    assert ins[0].shape[:2] == (3, 4)
+@pytest.mark.parametrize("name", ["lstm_dynamic", "convnet_view_dynamic"])
+def test_torch_model_with_dynamic_axes_takes_other_shapes(name):
+    path = os.path.join(HERE, f"{name}.onnx")
+    ins, want = _io(name, "alt_")
+    first_ins, first_want = _io(name)
+    assert ins[0].shape != first_ins[0].shape
     net = mx.onnx.import_to_gluon(path)
     net.hybridize()
-    assert_close(_as_list(net(*[mx.nd.array(a) for a in _io("lstm_dynamic")[0]])),
-                 _io("lstm_dynamic")[1], 1e-5, "first shapes")
+    assert_close(_as_list(net(*[mx.nd.array(a) for a in first_ins])), first_want, 1e-5,
+                 "first shapes")
     assert_close(_as_list(net(*[mx.nd.array(a) for a in ins])), want, 1e-5, "second shapes")
 
 
