@@ -13,6 +13,7 @@ import threading
 import warnings
 
 from .base import MXNetValueError, user_frame
+from .ops.sparse_grads import RowSparseRows
 
 # `NDArray` is listed (and served by the module's __getattr__) because MXNet's module exports
 # it, and scripts rely on ``from mxnet.autograd import *`` bringing it.
@@ -182,7 +183,7 @@ def _write_targets(order, leaf_uses, entries):
     for node in order:
         if node.__class__ is Leaf and leaf_uses.get(id(node)) == 1 and id(node) not in heads \
                 and node.grad_req == "write" and node.grad is not None \
-                and node.grad._data.flags.c_contiguous:
+                and node.grad.stype == "default" and node.grad._data.flags.c_contiguous:
             targets[id(node)] = node.grad._data
     return targets
 
@@ -221,9 +222,12 @@ def _run_backward(heads, head_grads, retain_graph, write=False, create_graph=Fal
 
     def add(entry, g):
         node, i = entry
+        if g.__class__ is RowSparseRows and node.__class__ is not Leaf:
+            g = g.dense(h_xp)  # operators' gradient rules read dense arrays
         slot = grads.setdefault(id(node), [None] * node.nout)
         slot[i] = g if slot[i] is None else slot[i] + g
 
+    h_xp = heads[0]._ctx.xp if heads else None
     for h, e, hg in zip(heads, entries, head_grads):
         add(e, _head_grad(h, hg, create_graph))
     leaves = {}
@@ -333,7 +337,10 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         if leaf.grad_req == "null" or leaf.grad is None:
             continue
         leaf.fresh = True
-        if g is None:
+        if leaf.grad.stype != "default" or g.__class__ is RowSparseRows:
+            from .ndarray.sparse_grad import store_gradient
+            store_gradient(leaf.grad, g, leaf.grad_req)
+        elif g is None:
             if leaf.grad_req == "write":
                 leaf.grad._data[...] = 0
         elif leaf.grad_req == "add":
@@ -386,6 +393,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     for v in variables:
         hit = leaves.get(id(v._entry[0]))
         g = hit[1] if hit and hit[1] is not None else v._ctx.xp.zeros_like(v._data)
+        if g.__class__ is RowSparseRows:
+            from .ndarray.sparse_grad import rows_to_ndarray
+            g = rows_to_ndarray(g, v._ctx)
         g = g if isinstance(g, NDArray) else NDArray(g, v._ctx)
         if create_graph and g._entry is None:
             # A gradient that does not depend on the variables (that of a linear function) is

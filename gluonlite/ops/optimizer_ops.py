@@ -129,6 +129,15 @@ def _ftrl(p, xp, w, g, z, n):
             * (xp.abs(z) > p.lamda1))
 
 
+def _adagrad(p, xp, w, g, history):
+    if p.wd != 0:
+        raise ValueError(f"_sparse_adagrad_update: wd must be 0 (MXNet's sparse AdaGrad kernel "
+                         f"has no weight decay), got wd={p.wd}")
+    g = _scaled(p, g, xp)
+    history += g * g
+    return w - p.lr * (g / xp.sqrt(history + p.epsilon))
+
+
 def _signsgd(p, xp, w, g):
     # MXNet's kernel reads neither rescale_grad nor clip_gradient: only the sign matters
     return (1 - p.lr * p.wd) * w - p.lr * xp.sign(g)
@@ -226,6 +235,8 @@ _RMSPROPALEX = {"lr": A.Float(), "gamma1": A.Float(0.95), "gamma2": A.Float(0.9)
                 "clip_gradient": A.Float(-1.0), "clip_weights": A.Float(-1.0)}
 _FTRL = {"lr": A.Float(), "lamda1": A.Float(0.01), "beta": A.Float(1.0), "wd": A.Float(0.0),
          "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
+_ADAGRAD = {"lr": A.Float(), "epsilon": A.Float(1e-7), "wd": A.Float(0.0),
+            "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
 _SIGNUM = {"lr": A.Float(), "momentum": A.Float(0.0), "wd": A.Float(0.0),
            "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
            "wd_lh": A.Float(0.0)}
@@ -255,6 +266,7 @@ TABLE = {
     "rmspropalex_update": ((_W, _G, "n", "g", "delta"), ("n", "g", "delta"), (),
                            _RMSPROPALEX, _rmspropalex),
     "ftrl_update": ((_W, _G, "z", "n"), ("z", "n"), (), _FTRL, _ftrl),
+    "_sparse_adagrad_update": ((_W, _G, "history"), ("history",), (), _ADAGRAD, _adagrad),
     "signsgd_update": ((_W, _G), (), (), _common(), _signsgd),
     "signum_update": ((_W, _G, "mom"), ("mom",), (), _SIGNUM, _signum),
     "lamb_update_phase1": ((_W, _G, "mean", "var"), ("mean", "var"), (), _LAMB1, _lamb1),
@@ -318,6 +330,80 @@ def _make(name, inputs, states, f32, attrs, fn):
 
 for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
     _make(_name, _inputs, _states, _f32s, _attrs, _fn)
+
+
+# ---- row_sparse gradients (MXNet's FComputeEx kernels) ------------------------------------
+# The update operators MXNet 1.9.1 gives a kernel for a row_sparse gradient, and how it picks
+# one: "flag": ``lazy_update`` chooses the lazy kernel (only the gradient's rows, and their
+# states, change) or the standard one (every row: the dense rule with zero gradient rows);
+# "lazy": always the lazy kernel. Every other combination of storage types runs the dense
+# rule on dense copies (MXNet's storage fallback).
+ROW_SPARSE_KERNELS = {"sgd_update": "flag", "sgd_mom_update": "flag", "adam_update": "flag",
+                      "ftrl_update": "lazy", "_sparse_adagrad_update": "lazy"}
+
+
+def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
+    """How update operator `name` runs on these storage types, as MXNet's storage-type rules
+    decide: 'lazy' (the gradient's rows only), 'std' (every row) or 'dense' (the dense rule
+    on dense copies of every input, the results written back in each array's storage).
+
+    Args:
+        p: the parsed attributes (``lazy_update``, ``wd``).
+        w_stype, g_stype: storage types of weight and gradient; s_stypes: of the states.
+
+    Raises:
+        ValueError: ``_sparse_adagrad_update`` on a combination its only kernel does not
+            take (MXNet has no dense fallback for it).
+
+    Example: ``row_sparse_path('sgd_mom_update', p, 'default', 'row_sparse', ['default'])``
+    is 'lazy' when ``p.lazy_update``.
+    """
+    kind = ROW_SPARSE_KERNELS.get(name)
+    states_match = all(s == w_stype for s in s_stypes)
+    ok = kind is not None and g_stype == "row_sparse" and w_stype in ("default", "row_sparse")
+    if name == "_sparse_adagrad_update":
+        if ok and states_match and p.wd == 0:
+            return "lazy"
+        raise ValueError(f"{name}: no kernel for weight {w_stype!r}, grad {g_stype!r}, history "
+                         f"{s_stypes[0]!r} with wd={p.wd}: it needs a row_sparse grad, a "
+                         "default or row_sparse weight with a history of the same storage "
+                         "type, and wd=0")
+    if name == "ftrl_update":
+        return "lazy" if ok and w_stype == "row_sparse" and states_match else "dense"
+    if not ok:
+        return "dense"
+    if states_match:
+        return "lazy" if p.lazy_update else "std"
+    if w_stype == "row_sparse" and all(s == "default" for s in s_stypes):
+        return "std"
+    return "dense"
+
+
+def row_sparse_update(name, p, xp, weight, indices, values, states, lazy):
+    """Run update operator `name` with a row_sparse gradient on dense buffers, in place.
+
+    Args:
+        weight: the whole weight (every row), updated in place.
+        indices: the gradient's row ids (unique, ascending); values: its rows.
+        states: the operator's state buffers (whole, like weight), updated in place.
+        lazy: update only the rows in `indices` (MXNet's lazy kernels: the dense rule on
+            those rows); else every row, the rows not in `indices` with a zero gradient.
+
+    Example: ``row_sparse_update('sgd_update', p, np, w, np.array([1]), g1, [], True)``
+    changes row 1 of w only.
+    """
+    rule = TABLE[name][4]
+    if lazy:
+        if indices.size == 0:
+            return
+        rows = [s[indices] for s in states]
+        weight[indices] = rule(p, xp, weight[indices], values, *rows)
+        for s, r in zip(states, rows):
+            s[indices] = r
+        return
+    grad = xp.zeros_like(weight)
+    grad[indices] = values
+    weight[...] = rule(p, xp, weight, grad, *states)
 
 
 # ---- the multi-tensor operators: one group of inputs per weight ---------------------------

@@ -1,0 +1,115 @@
+"""The optimizer update operators (``sgd_update``, ``adam_update``, ...) on sparse arrays.
+
+A `row_sparse` gradient takes MXNet's sparse kernels where MXNet 1.9.1 has one (the
+storage-type rules are `gluonlite.ops.optimizer_ops.row_sparse_path`):
+
+- lazy (``lazy_update=True``, and always for ``ftrl_update`` and ``adagrad_update``): only
+  the gradient's rows of the weight and of the states change: the dense rule applied to
+  those rows (an embedding over 10^6 words updated from a batch of 100 rows touches 100 rows);
+- standard (``lazy_update=False``): every row changes, rows missing from the gradient with a
+  zero gradient (weight decay and momentum reach them), as with the dense gradient.
+
+The weight is updated in place (MXNet's sparse kernels require ``out=weight``); a row_sparse
+weight or state must hold every row (a row_sparse state that holds none, as `zeros` makes it,
+is filled with zero rows first, as MXNet does). Every other combination of storage types runs
+the dense rule on dense copies and writes the results back in each array's own storage
+(MXNet's storage fallback).
+
+These kernels are rows of `gluonlite.ndarray.sparse_ops.RULES`, so ``nd.sgd_update(w, g,
+out=w, ...)`` given a sparse input and ``nd.sparse.sgd_update`` both reach them;
+``nd.sparse.adagrad_update`` is MXNet's ``_sparse_adagrad_update``.
+
+Example::
+
+    w = nd.ones((5, 2))
+    g = nd.sparse.row_sparse_array((nd.ones((1, 2)), nd.array([3])), shape=(5, 2))
+    nd.sgd_update(w, g, out=w, lr=0.1, wd=0.1)   # only row 3 changes (lazy_update=True)
+"""
+import numpy as np
+
+from ..ops import registry
+from ..ops.optimizer_ops import TABLE, row_sparse_path, row_sparse_update
+from . import sparse as _sp
+from . import sparse_ops as _ops
+from .ndarray import NDArray
+
+__all__ = ["update_kernel"]
+
+
+def _whole_rows(x, name, what):
+    """The raw dense buffer of NDArray `x` with every row, written in place by the kernels:
+    a dense array's own buffer, or a row_sparse array's stored rows when it stores all of
+    them (a row_sparse array storing none, a fresh state, gets all rows, zero, first).
+
+    Raises:
+        ValueError: a row_sparse `x` storing some rows only (MXNet checks the same).
+    """
+    if not isinstance(x, _sp.BaseSparseNDArray):
+        return x._data
+    n = x.shape[0]
+    if x._sindices.size == 0 and what != "weight":
+        x._sdata = np.zeros(x.shape, x._sdata.dtype)
+        x._sindices = np.arange(n, dtype=np.int64)
+    elif x._sindices.size != n:
+        raise ValueError(f"{name}: the row_sparse {what} must hold all of its {n} rows, it holds "
+                         f"{x._sindices.size}; make it with every row (e.g. "
+                         "nd.ones(shape).tostype('row_sparse'))")
+    return x._sdata
+
+
+def _dense_fallback(op, name, p, weight, grad, states):
+    """The dense rule on dense copies; results written back in each array's storage."""
+    rule, n_in = TABLE[name][4], 2 + len(TABLE[name][1])
+    raw = [_sp._host(x) for x in (weight, grad) + tuple(states)]
+    if len(raw) != n_in:
+        raise TypeError(f"{name}: expected {n_in} arrays (weight, grad and states "
+                        f"{', '.join(TABLE[name][1])}), got {len(raw)}")
+    new = np.asarray(rule(p, np, *raw)).astype(raw[0].dtype, copy=False)
+    for x, r in zip(states, raw[2:]):
+        _write(x, r)
+    _write(weight, new)
+
+
+def _write(x, values):
+    if isinstance(x, _sp.BaseSparseNDArray):
+        x._assign_dense(values)
+    else:
+        x._data[...] = x._ctx.xp.asarray(values)
+
+
+def update_kernel(name):
+    """The kernel of update operator `name` for arguments holding sparse arrays:
+    ``kernel(weight, grad, *states, **attrs)`` updates `weight` (and the states) in place and
+    returns it.
+
+    Raises:
+        ValueError: a bad attribute, a row_sparse weight missing rows, or a storage
+            combination the operator does not take (``_sparse_adagrad_update``).
+    """
+    op = registry.get(name)
+
+    def kernel(weight, grad, *states, **attrs):
+        p = op.parse(attrs)
+        path = row_sparse_path(name, p, weight.stype, grad.stype, [s.stype for s in states])
+        if path == "dense":
+            _dense_fallback(op, name, p, weight, grad, states)
+            return weight
+        xp = weight._ctx.xp
+        w = _whole_rows(weight, name, "weight")
+        bufs = [_whole_rows(s, name, n) for s, n in zip(states, TABLE[name][1])]
+        idx, vals = xp.asarray(grad._sindices), xp.asarray(grad._sdata).astype(w.dtype)
+        row_sparse_update(name, p, xp, w, idx, vals, bufs, path == "lazy")
+        return weight
+    kernel.__name__ = name
+    return kernel
+
+
+def _install():
+    for name in TABLE:
+        _ops.RULES[name] = (update_kernel(name), "all")
+    # MXNet's nd.sparse.adagrad_update is the operator _sparse_adagrad_update
+    _ops.RULES["adagrad_update"] = _ops.RULES["_sparse_adagrad_update"]
+    _ops._DENSE_NAME["adagrad_update"] = "_sparse_adagrad_update"
+
+
+_install()
