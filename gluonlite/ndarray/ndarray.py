@@ -22,18 +22,19 @@ def check_grad_req(req):
     return req
 
 
-def check_stype(stype, what):
-    """Validate a storage type: only 'default' (dense) exists here; None means 'default'.
+def check_stype(stype, what, sparse_ok=False):
+    """Validate a storage type; None means 'default'.
 
     Args:
         stype: the storage type asked for.
         what: the function or argument to name in an error.
+        sparse_ok: whether the caller makes sparse arrays ('row_sparse', 'csr').
 
     Returns:
-        'default'.
+        The storage type ('default' for None).
 
     Raises:
-        NotImplementedError: a sparse storage type ('row_sparse', 'csr').
+        NotImplementedError: a sparse storage type where the caller has no sparse form.
         ValueError: an unknown storage type.
 
     Example: ``check_stype(None, "zeros") == "default"``.
@@ -41,10 +42,12 @@ def check_stype(stype, what):
     if stype is None or stype == "default":
         return "default"
     if stype in _SPARSE_STYPES:
-        raise NotImplementedError(f"{what}: sparse storage (stype={stype!r}) is not supported; "
-                                  "gluonlite arrays are dense, stype 'default'")
-    raise ValueError(f"{what}: unknown storage type {stype!r}; expected 'default' "
-                     "('row_sparse' and 'csr' are MXNet's sparse types, not supported here)")
+        if sparse_ok:
+            return stype
+        raise NotImplementedError(f"{what}: sparse storage (stype={stype!r}) is not supported "
+                                  "here; use stype 'default'")
+    raise ValueError(f"{what}: unknown storage type {stype!r}; expected 'default', "
+                     "'row_sparse' or 'csr'")
 
 
 def _op(name):
@@ -201,19 +204,24 @@ class NDArray:
         if other.shape != self.shape:
             raise MXNetValueError(
                 f"copyto: shape {self.shape} does not match the target's {other.shape}")
+        if other.stype != "default":
+            other._assign(self)  # keeps the target's sparse storage
+            return other
         other._data[...] = _on(other._ctx, self, copy=False)
         return other
 
     def tostype(self, stype):
-        """A copy with storage type `stype` (recorded by autograd like `copy`).
+        """A copy with storage type `stype` ('default', 'row_sparse' or 'csr' (2-D only);
+        recorded by autograd, the gradient passing through).
 
         Raises:
-            NotImplementedError: a sparse storage type ('row_sparse', 'csr'): gluonlite has
-                dense arrays only.
+            ValueError: an unknown storage type, or 'csr' for an array that is not 2-D.
 
-        Example: ``x.tostype('default')``.
+        Example: ``x.tostype('row_sparse')``.
         """
-        check_stype(stype, "tostype")
+        if check_stype(stype, "tostype", sparse_ok=True) != "default":
+            from .sparse import cast_storage
+            return cast_storage(self, stype)
         return self.copy()
 
     def as_in_context(self, ctx):

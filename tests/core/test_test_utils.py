@@ -154,10 +154,12 @@ def test_rand_ndarray_and_shapes():
     assert tu.same(first, tu.rand_ndarray((3,)))
 
 
-def test_rand_ndarray_with_sparse_storage_is_not_implemented():
-    with pytest.raises(NotImplementedError,
-                       match=r"rand_ndarray: sparse storage \(stype='csr'\) is not supported"):
-        tu.rand_ndarray((2, 8), "csr")
+def test_rand_ndarray_with_sparse_storage():
+    x = tu.rand_ndarray((6, 8), "csr", density=0.5)
+    assert x.stype == "csr" and x.shape == (6, 8)
+    assert ((x.asnumpy() >= 0) & (x.asnumpy() < 1)).all()
+    r = tu.rand_ndarray((6, 3), "row_sparse", density=1.0)
+    assert r.stype == "row_sparse" and list(r.indices.asnumpy()) == list(range(6))
 
 
 # ---- run helpers ------------------------------------------------------------------------------
