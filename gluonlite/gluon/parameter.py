@@ -115,7 +115,7 @@ class Parameter:
         self._grad = None
         self._deferred_init = ()
         self._var = None
-        self._trainer = None   # weak reference to the Trainer that updates this parameter
+        self._trainer = None   # the Trainer that updates this parameter
 
     def __repr__(self):
         return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
@@ -174,21 +174,21 @@ class Parameter:
             self._init_grad()
 
     def _set_trainer(self, trainer):
-        """Remember (weakly) the Trainer updating this parameter, so that `set_data` can tell
-        it that its kvstore copy is stale; None forgets it.
+        """Remember the Trainer updating this parameter (MXNet keeps it in ``_trainer``), so
+        that `set_data` can tell it that its kvstore copy is stale and `row_sparse_data` can
+        pull rows from it; None forgets it.
 
         Raises:
             RuntimeError: a sparse parameter already has another Trainer (its whole value
                 lives in that Trainer's kvstore), as in MXNet.
         """
-        import weakref
-        old = self._trainer() if self._trainer is not None else None
+        old = self._trainer
         if self._stype != "default" and old is not None and trainer is not None \
                 and old is not trainer:
             raise RuntimeError(f"Failed to set the trainer for Parameter {self.name!r} because "
                                f"it was already set. More than one trainers for a "
                                f"{self._stype} Parameter is not supported.")
-        self._trainer = weakref.ref(trainer) if trainer is not None else None
+        self._trainer = trainer
 
     def list_ctx(self):
         """The contexts this parameter lives on.
@@ -374,7 +374,7 @@ class Parameter:
         return self._get_row_sparse(list, row_id)
 
     def _get_row_sparse(self, ctx, row_id):
-        trainer = self._trainer() if self._trainer is not None else None
+        trainer = self._trainer
         if trainer is None:
             raise RuntimeError(f"Cannot get row_sparse data for Parameter {self.name!r} when no "
                                "Trainer is created with it.")
@@ -432,7 +432,7 @@ class Parameter:
                 self._deferred_init = (init, ctx, default_init, arr)
                 return
             raise self._uninitialized()
-        trainer = self._trainer() if self._trainer is not None else None
+        trainer = self._trainer
         if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore \
                 and self not in trainer._params_to_init:
             # the kvstore holds the weights it updates: new values make its copy stale
@@ -495,7 +495,7 @@ class Parameter:
         """
         if self._stype != "default":
             from .. import ndarray as nd
-            trainer = self._trainer() if self._trainer is not None else None
+            trainer = self._trainer
             if trainer is None:
                 raise RuntimeError(f"Cannot reduce row_sparse data for Parameter {self.name!r} "
                                    "when no Trainer is created with it.")

@@ -112,6 +112,7 @@ def waitall():
 
 from . import sparse  # noqa: E402,F401
 from .sparse import cast_storage  # noqa: E402,F401
+from . import sparse_updates  # noqa: E402,F401  (update operators on sparse arrays)
 from . import random  # noqa: E402
 from .serialization import save, load, load_frombuffer  # noqa: E402,F401
 from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401

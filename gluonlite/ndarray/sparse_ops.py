@@ -359,7 +359,7 @@ def dispatch(name, *args, out=None, **kwargs):
     if res is None and dense_name is None:
         raise _refuse(name, *arrays)
     res = _finish(res, dense_name, arrays, {}, args, kwargs)
-    if out is not None:
+    if out is not None and out is not res:  # in-place kernels return their output
         out[:] = res
         return out
     return res

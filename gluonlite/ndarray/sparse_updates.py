@@ -9,11 +9,12 @@ storage-type rules are `gluonlite.ops.optimizer_ops.row_sparse_path`):
 - standard (``lazy_update=False``): every row changes, rows missing from the gradient with a
   zero gradient (weight decay and momentum reach them), as with the dense gradient.
 
-The weight is updated in place (MXNet's sparse kernels require ``out=weight``); a row_sparse
-weight or state must hold every row (a row_sparse state that holds none, as `zeros` makes it,
-is filled with zero rows first, as MXNet does). Every other combination of storage types runs
-the dense rule on dense copies and writes the results back in each array's own storage
-(MXNet's storage fallback).
+The weight is updated in place (MXNet's sparse kernels require ``out=weight``). A row_sparse
+weight or state is updated as holding every row: one that lacks rows (a state from `zeros`
+holds none) first gets them, as zero rows, so its values do not change (MXNet fills states so;
+it refuses such weights). Every other combination of storage types runs the dense rule on
+dense copies and writes the results back in each array's own storage (MXNet's storage
+fallback).
 
 These kernels are rows of `gluonlite.ndarray.sparse_ops.RULES`, so ``nd.sgd_update(w, g,
 out=w, ...)`` given a sparse input and ``nd.sparse.sgd_update`` both reach them;
@@ -31,33 +32,24 @@ from ..ops import registry
 from ..ops.optimizer_ops import TABLE, row_sparse_path, row_sparse_update
 from . import sparse as _sp
 from . import sparse_ops as _ops
-from .ndarray import NDArray
-
 __all__ = ["update_kernel"]
 
 
-def _whole_rows(x, name, what):
+def _whole_rows(x):
     """The raw dense buffer of NDArray `x` with every row, written in place by the kernels:
-    a dense array's own buffer, or a row_sparse array's stored rows when it stores all of
-    them (a row_sparse array storing none, a fresh state, gets all rows, zero, first).
-
-    Raises:
-        ValueError: a row_sparse `x` storing some rows only (MXNet checks the same).
-    """
+    a dense array's own buffer, or a row_sparse array's stored rows, after storing the rows
+    it lacks (zeros: the values do not change) when it does not hold all of them."""
     if not isinstance(x, _sp.BaseSparseNDArray):
         return x._data
     n = x.shape[0]
-    if x._sindices.size == 0 and what != "weight":
-        x._sdata = np.zeros(x.shape, x._sdata.dtype)
-        x._sindices = np.arange(n, dtype=np.int64)
-    elif x._sindices.size != n:
-        raise ValueError(f"{name}: the row_sparse {what} must hold all of its {n} rows, it holds "
-                         f"{x._sindices.size}; make it with every row (e.g. "
-                         "nd.ones(shape).tostype('row_sparse'))")
+    if x._sindices.size != n:
+        full = np.zeros(x.shape, x._sdata.dtype)
+        full[x._sindices] = x._sdata
+        x._sdata, x._sindices = full, np.arange(n, dtype=np.int64)
     return x._sdata
 
 
-def _dense_fallback(op, name, p, weight, grad, states):
+def _dense_fallback(name, p, weight, grad, states):
     """The dense rule on dense copies; results written back in each array's storage."""
     rule, n_in = TABLE[name][4], 2 + len(TABLE[name][1])
     raw = [_sp._host(x) for x in (weight, grad) + tuple(states)]
@@ -83,20 +75,20 @@ def update_kernel(name):
     returns it.
 
     Raises:
-        ValueError: a bad attribute, a row_sparse weight missing rows, or a storage
-            combination the operator does not take (``_sparse_adagrad_update``).
+        ValueError: a bad attribute, or a storage combination the operator does not take
+            (``_sparse_adagrad_update``).
     """
     op = registry.get(name)
 
     def kernel(weight, grad, *states, **attrs):
-        p = op.parse(attrs)
+        p = op.parse(attrs)[0]
         path = row_sparse_path(name, p, weight.stype, grad.stype, [s.stype for s in states])
         if path == "dense":
-            _dense_fallback(op, name, p, weight, grad, states)
+            _dense_fallback(name, p, weight, grad, states)
             return weight
         xp = weight._ctx.xp
-        w = _whole_rows(weight, name, "weight")
-        bufs = [_whole_rows(s, name, n) for s, n in zip(states, TABLE[name][1])]
+        w = _whole_rows(weight)
+        bufs = [_whole_rows(s) for s in states]
         idx, vals = xp.asarray(grad._sindices), xp.asarray(grad._sdata).astype(w.dtype)
         row_sparse_update(name, p, xp, w, idx, vals, bufs, path == "lazy")
         return weight
@@ -105,8 +97,10 @@ def update_kernel(name):
 
 
 def _install():
+    from . import register
     for name in TABLE:
         _ops.RULES[name] = (update_kernel(name), "all")
+        register._sparse_rules.add(name)
     # MXNet's nd.sparse.adagrad_update is the operator _sparse_adagrad_update
     _ops.RULES["adagrad_update"] = _ops.RULES["_sparse_adagrad_update"]
     _ops._DENSE_NAME["adagrad_update"] = "_sparse_adagrad_update"
