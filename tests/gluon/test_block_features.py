@@ -448,8 +448,7 @@ def test_parameter_storage_types():
         gluon.Parameter("w", shape=(2,), stype="invalid")
     with pytest.raises(AssertionError):  # MXNet asserts; its tests expect that
         gluon.Parameter("w", shape=(2,), grad_stype="invalid")
-    with pytest.raises(NotImplementedError, match="sparse storage"):
-        gluon.Parameter("w", shape=(2,), stype="row_sparse")
+    assert gluon.Parameter("w", shape=(2,), stype="row_sparse").stype == "row_sparse"
     p = gluon.Parameter("w", shape=(2,))
     p.initialize()
     assert p.stype == "default" and p.data().stype == "default"
