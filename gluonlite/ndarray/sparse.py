@@ -46,13 +46,23 @@ from .ndarray import NDArray
 
 __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray",
            "csr_matrix", "row_sparse_array", "array", "zeros", "empty", "zeros_like",
-           "cast_storage"]
+           "cast_storage", "c_array_buf"]
 
 _IDX = np.int64
 _pyslice = builtins.slice  # this module's `slice` is MXNet's sparse slice operator
 # MXNet's aux types per storage type (indptr then indices for csr)
 _STORAGE_AUX_TYPES = {"row_sparse": [np.int64], "csr": [np.int64, np.int64]}
 _STYPES = ("default", "row_sparse", "csr")
+
+
+def c_array_buf(ctype, buf):
+    """A ctypes array of `ctype` sharing the memory of writable buffer `buf` (MXNet's helper,
+    which its sparse module re-exports).
+
+    Example: ``c_array_buf(ctypes.c_float, array.array('f', [1, 2]))``.
+    """
+    import ctypes  # noqa: F401  (ctype is a ctypes type)
+    return (ctype * len(buf)).from_buffer(buf)
 
 
 def _shape_str(shape):

@@ -322,8 +322,9 @@ RULES.update({
     "cast_storage": (_cast_storage, (0,)),
 })
 # The dense operator behind an nd.sparse name, where the names differ.
-_DENSE_NAME = {"retain": None, "_sparse_retain": None, "concat": "Concat",
-               "cast_storage": None, "add_n": "add_n", "ElementWiseSum": "add_n"}
+_DENSE_NAME = {"adagrad_update": "_sparse_adagrad_update", "retain": None,
+               "_sparse_retain": None, "concat": "Concat", "cast_storage": None,
+               "add_n": "add_n", "ElementWiseSum": "add_n"}
 
 
 def _arrays(spec, args):
@@ -452,7 +453,7 @@ def _public(name):
     def f(*args, out=None, **kwargs):
         if name in RULES:
             return dispatch(name, *args, out=out, **kwargs)
-        return _dense_nd(name)(*args, out=out, **kwargs)
+        return _dense_nd(_DENSE_NAME.get(name, name))(*args, out=out, **kwargs)
     f.__name__ = name
     f.__doc__ = (f"MXNet's `nd.sparse.{name}`: sparse inputs follow the storage rules of "
                  "`gluonlite.ndarray.sparse_ops.RULES`; other inputs run the dense operator "
