@@ -46,13 +46,23 @@ from .ndarray import NDArray
 
 __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray",
            "csr_matrix", "row_sparse_array", "array", "zeros", "empty", "zeros_like",
-           "cast_storage"]
+           "cast_storage", "c_array_buf"]
 
 _IDX = np.int64
 _pyslice = builtins.slice  # this module's `slice` is MXNet's sparse slice operator
 # MXNet's aux types per storage type (indptr then indices for csr)
 _STORAGE_AUX_TYPES = {"row_sparse": [np.int64], "csr": [np.int64, np.int64]}
 _STYPES = ("default", "row_sparse", "csr")
+
+
+def c_array_buf(ctype, buf):
+    """A ctypes array of `ctype` sharing the memory of writable buffer `buf` (MXNet's helper,
+    which its sparse module re-exports).
+
+    Example: ``c_array_buf(ctypes.c_float, array.array('f', [1, 2]))``.
+    """
+    import ctypes  # noqa: F401  (ctype is a ctypes type)
+    return (ctype * len(buf)).from_buffer(buf)
 
 
 def _shape_str(shape):
@@ -244,10 +254,12 @@ class BaseSparseNDArray(NDArray):
         return self._reflected(other, "__mul__", multiply)
 
     def __truediv__(self, other):
-        return divide(self, other)
+        from .sparse_ops import true_divide
+        return true_divide(self, other)
 
     def __rtruediv__(self, other):
-        return self._reflected(other, "__truediv__", divide)
+        from .sparse_ops import true_divide
+        return self._reflected(other, "__truediv__", lambda a, b: true_divide(a, b))
 
     def _reflected(self, other, dense_method, fn):
         # Python asks the subclass first for `dense * sparse`; MXNet computes it as the
@@ -602,7 +614,8 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         if len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 2:
             data, (row, col) = arg1
             coo = spsp.coo_matrix((_np(data), (_np(row, _IDX), _np(col, _IDX))), shape=shape)
-            return _from_scipy(coo.tocsr(), ctx, _dtype_of(data, dtype))
+            _check_shape(coo.shape, shape, "csr_matrix")
+            return _from_scipy(coo.tocsr(), ctx, _dtype_of(coo, dtype))
         if len(arg1) == 2 and _is_shape(arg1):
             _check_shape(arg1, shape, "csr_matrix")
             return zeros("csr", arg1, ctx=ctx, dtype=dtype)

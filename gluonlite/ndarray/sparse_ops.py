@@ -126,6 +126,9 @@ def _broadcast(kind):
                 np.broadcast_shapes(tuple(rhs.shape), tuple(lhs.shape))
             except ValueError:
                 return None  # the dense operator reports the shapes
+            if kind == "div" and tuple(rhs.shape) == tuple(lhs.shape):
+                raise ValueError("broadcast_div: division of a csr array by a dense one of "
+                                 "the same shape is not supported; use elemwise_div")
             if np.broadcast_shapes(tuple(rhs.shape), tuple(lhs.shape)) == tuple(lhs.shape):
                 return _csr_times_dense(lhs, rhs, _BIN[kind])
         return None
@@ -145,6 +148,14 @@ def _scalar(kind):
     return kernel
 
 
+def true_divide(lhs, rhs):
+    """``lhs / rhs`` with a sparse operand, as MXNet 1.9.1 computes it under Python 3 (its
+    NDArray's ``__truediv__``: broadcast_div, or the scalar operators)."""
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
+        return dispatch("broadcast_div", lhs, rhs)
+    return arithmetic("divide", lhs, rhs)
+
+
 def arithmetic(name, lhs, rhs):
     """MXNet's sparse add/subtract/multiply/divide (and the `+ - * /` of sparse arrays): two
     arrays of one shape go by the elemwise rules, other shapes by the broadcast rules, a
@@ -162,8 +173,7 @@ def arithmetic(name, lhs, rhs):
         if not _is_sparse(x):
             return x._binary(s, None, _SCALAR_OPS[kind][0 if la else 1], reverse=not la)
         res = _scalar(kind)(x, s, reverse=not la)
-        dense = _SCALAR_OPS[kind][0 if la else 1]
-        return _finish(res, dense, [x], {"scalar": s})
+        return _finish(res, _SCALAR_OPS[kind][0 if la else 1], [x], [x], {"scalar": s})
     return {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,
             "mul": lambda a, b: a * b, "div": lambda a, b: a / b}[kind](lhs, rhs)
 
@@ -312,8 +322,9 @@ RULES.update({
     "cast_storage": (_cast_storage, (0,)),
 })
 # The dense operator behind an nd.sparse name, where the names differ.
-_DENSE_NAME = {"retain": None, "_sparse_retain": None, "concat": "Concat",
-               "cast_storage": None, "add_n": "add_n", "ElementWiseSum": "add_n"}
+_DENSE_NAME = {"adagrad_update": "_sparse_adagrad_update", "retain": None,
+               "_sparse_retain": None, "concat": "Concat", "cast_storage": None,
+               "add_n": "add_n", "ElementWiseSum": "add_n"}
 
 
 def _arrays(spec, args):
@@ -322,22 +333,24 @@ def _arrays(spec, args):
     return [args[i] for i in spec if i < len(args) and isinstance(args[i], NDArray)]
 
 
-def _finish(res, dense_name, arrays, attrs, args=None, kwargs=None):
+def _densified(v):
+    """A sparse array as a dense NDArray holding the same autograd entry (so a dense operator
+    run on it records its gradient to the sparse array's node)."""
+    if not _is_sparse(v):
+        return v
+    d = NDArray(v._data, v._ctx)
+    d._entry = v._entry
+    return d
+
+
+def _finish(res, dense_name, arrays, args, kwargs):
     """Record `res` for autograd (through the dense operator's gradient), or run the dense
-    operator when `res` is None (MXNet's storage fallback)."""
+    operator on the dense values when `res` is None (MXNet's storage fallback)."""
     recording = autograd.is_recording() and any(a._entry is not None for a in arrays)
-    if res is not None and not recording:
+    if res is not None and (not recording or dense_name is None):
         return res
-    if dense_name is None:
-        if res is None:
-            raise ValueError(f"{dense_name}: no dense form for storage types "
-                             f"({', '.join(_st(a) for a in arrays)})")
-        return res
-    fn = _dense_nd(dense_name)
-    if args is None:
-        dense = fn(*arrays, **attrs)
-    else:
-        dense = fn(*args, **kwargs)
+    dense = _dense_nd(dense_name)(*[_densified(a) for a in args],
+                                  **{k: _densified(v) for k, v in kwargs.items()})
     if res is None:
         return dense
     res._entry = dense._entry
@@ -358,7 +371,7 @@ def dispatch(name, *args, out=None, **kwargs):
     dense_name = _DENSE_NAME.get(name, name)
     if res is None and dense_name is None:
         raise _refuse(name, *arrays)
-    res = _finish(res, dense_name, arrays, {}, args, kwargs)
+    res = _finish(res, dense_name, arrays, args, kwargs)
     if out is not None and out is not res:  # in-place kernels return their output
         out[:] = res
         return out
@@ -380,21 +393,67 @@ def dispatch_op(name, args, kwargs, out):
     return dispatch(name, *args, out=out, **kwargs)
 
 
-def _norm(data, ord=2, axis=None, keepdims=False, out_dtype=None, **kwargs):
-    return None
+def _axes(axis, ndim):
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    return tuple(sorted(int(a) % ndim for a in axes))
 
 
-def _sum_mean(name):
+def _dense_out(v, like):
+    v = np.asarray(v, dtype=like._sdata.dtype)
+    return NDArray(like.context.xp.asarray(v.reshape(v.shape or (1,))), like.context)
+
+
+def _reduce_parts(data, axes, fn):
+    """`fn` (np.sum or the sum of squares) reduced over `axes` from the compressed parts: the
+    missing entries are zeros, so only the stored values are read."""
+    if data.stype == "csr":
+        vals = fn(data._sdata)
+        if axes == (0, 1):
+            return np.sum(vals)
+        m = spsp.csr_matrix((vals, data._sindices, data._sindptr), shape=data.shape)
+        return np.asarray(m.sum(axis=axes[0])).reshape(-1)
+    if 0 in axes:
+        return np.sum(fn(data._sdata), axis=axes)
+    part = np.sum(fn(data._sdata), axis=axes)
+    out = np.zeros((data.shape[0],) + part.shape[1:], part.dtype)
+    out[data._sindices] = part
+    return out
+
+
+def _sum_mean(mean):
+    """sum/mean of a sparse array: a dense result (as in MXNet) computed from the stored values
+    only, so a huge row_sparse array is never made dense."""
     def kernel(data, axis=None, keepdims=False, exclude=False, **kwargs):
-        return None
+        if exclude or kwargs:
+            return None
+        axes = _axes(axis, data.ndim)
+        v = _reduce_parts(data, axes, lambda x: x)
+        if mean:
+            v = v / np.prod([data.shape[a] for a in axes])
+        if keepdims:
+            v = np.reshape(v, tuple(1 if i in axes else d for i, d in enumerate(data.shape)))
+        return _dense_out(v, data)
     return kernel
+
+
+def _norm(data, ord=2, axis=None, keepdims=False, out_dtype=None, **kwargs):
+    """The 2-norm of all entries from the stored values (other forms: dense fallback)."""
+    if ord != 2 or axis not in (None, ()) or keepdims or out_dtype is not None or kwargs:
+        return None
+    return _dense_out(np.sqrt(np.sum(np.square(data._sdata.astype(np.float64)))), data)
+
+
+RULES.update({"sum": (_sum_mean(False), (0,)), "mean": (_sum_mean(True), (0,)),
+              "norm": (_norm, (0,))})
 
 
 def _public(name):
     def f(*args, out=None, **kwargs):
         if name in RULES:
             return dispatch(name, *args, out=out, **kwargs)
-        return _dense_nd(name)(*args, out=out, **kwargs)
+        return _dense_nd(_DENSE_NAME.get(name, name))(*args, out=out, **kwargs)
     f.__name__ = name
     f.__doc__ = (f"MXNet's `nd.sparse.{name}`: sparse inputs follow the storage rules of "
                  "`gluonlite.ndarray.sparse_ops.RULES`; other inputs run the dense operator "

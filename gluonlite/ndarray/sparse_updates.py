@@ -29,7 +29,7 @@ Example::
 import numpy as np
 
 from ..ops import registry
-from ..ops.optimizer_ops import TABLE, row_sparse_path, row_sparse_update
+from ..ops.optimizer_ops import UPDATE_RULES, row_sparse_path, row_sparse_update
 from . import sparse as _sp
 from . import sparse_ops as _ops
 __all__ = ["update_kernel"]
@@ -51,11 +51,11 @@ def _whole_rows(x):
 
 def _dense_fallback(name, p, weight, grad, states):
     """The dense rule on dense copies; results written back in each array's storage."""
-    rule, n_in = TABLE[name][4], 2 + len(TABLE[name][1])
+    rule, state_names = UPDATE_RULES[name]
     raw = [_sp._host(x) for x in (weight, grad) + tuple(states)]
-    if len(raw) != n_in:
-        raise TypeError(f"{name}: expected {n_in} arrays (weight, grad and states "
-                        f"{', '.join(TABLE[name][1])}), got {len(raw)}")
+    if len(raw) != 2 + len(state_names):
+        raise TypeError(f"{name}: expected {2 + len(state_names)} arrays (weight, grad and "
+                        f"states {', '.join(state_names)}), got {len(raw)}")
     new = np.asarray(rule(p, np, *raw)).astype(raw[0].dtype, copy=False)
     for x, r in zip(states, raw[2:]):
         _write(x, r)
@@ -98,12 +98,11 @@ def update_kernel(name):
 
 def _install():
     from . import register
-    for name in TABLE:
+    for name in UPDATE_RULES:
         _ops.RULES[name] = (update_kernel(name), "all")
         register._sparse_rules.add(name)
     # MXNet's nd.sparse.adagrad_update is the operator _sparse_adagrad_update
     _ops.RULES["adagrad_update"] = _ops.RULES["_sparse_adagrad_update"]
-    _ops._DENSE_NAME["adagrad_update"] = "_sparse_adagrad_update"
 
 
 _install()

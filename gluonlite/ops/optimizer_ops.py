@@ -129,15 +129,6 @@ def _ftrl(p, xp, w, g, z, n):
             * (xp.abs(z) > p.lamda1))
 
 
-def _adagrad(p, xp, w, g, history):
-    if p.wd != 0:
-        raise ValueError(f"_sparse_adagrad_update: wd must be 0 (MXNet's sparse AdaGrad kernel "
-                         f"has no weight decay), got wd={p.wd}")
-    g = _scaled(p, g, xp)
-    history += g * g
-    return w - p.lr * (g / xp.sqrt(history + p.epsilon))
-
-
 def _signsgd(p, xp, w, g):
     # MXNet's kernel reads neither rescale_grad nor clip_gradient: only the sign matters
     return (1 - p.lr * p.wd) * w - p.lr * xp.sign(g)
@@ -235,8 +226,6 @@ _RMSPROPALEX = {"lr": A.Float(), "gamma1": A.Float(0.95), "gamma2": A.Float(0.9)
                 "clip_gradient": A.Float(-1.0), "clip_weights": A.Float(-1.0)}
 _FTRL = {"lr": A.Float(), "lamda1": A.Float(0.01), "beta": A.Float(1.0), "wd": A.Float(0.0),
          "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
-_ADAGRAD = {"lr": A.Float(), "epsilon": A.Float(1e-7), "wd": A.Float(0.0),
-            "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}
 _SIGNUM = {"lr": A.Float(), "momentum": A.Float(0.0), "wd": A.Float(0.0),
            "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0),
            "wd_lh": A.Float(0.0)}
@@ -266,7 +255,6 @@ TABLE = {
     "rmspropalex_update": ((_W, _G, "n", "g", "delta"), ("n", "g", "delta"), (),
                            _RMSPROPALEX, _rmspropalex),
     "ftrl_update": ((_W, _G, "z", "n"), ("z", "n"), (), _FTRL, _ftrl),
-    "_sparse_adagrad_update": ((_W, _G, "history"), ("history",), (), _ADAGRAD, _adagrad),
     "signsgd_update": ((_W, _G), (), (), _common(), _signsgd),
     "signum_update": ((_W, _G, "mom"), ("mom",), (), _SIGNUM, _signum),
     "lamb_update_phase1": ((_W, _G, "mean", "var"), ("mean", "var"), (), _LAMB1, _lamb1),
@@ -315,7 +303,14 @@ def _dtype_rule(name, inputs, f32):
     return rule
 
 
+# name -> (update rule, names of its states) of every update operator, for the row_sparse
+# kernels below (operators registered elsewhere with `_make` are listed too)
+UPDATE_RULES = {}
+
+
 def _make(name, inputs, states, f32, attrs, fn):
+    UPDATE_RULES[name] = (fn, states)
+
     def kernel(p, rc, *xs):
         out = fn(p, rc.xp, *xs)
         dt = xs[-1].dtype if name in _F32_OUT else xs[0].dtype
@@ -392,7 +387,7 @@ def row_sparse_update(name, p, xp, weight, indices, values, states, lazy):
     Example: ``row_sparse_update('sgd_update', p, np, w, np.array([1]), g1, [], True)``
     changes row 1 of w only.
     """
-    rule = TABLE[name][4]
+    rule = UPDATE_RULES[name][0]
     if lazy:
         if indices.size == 0:
             return
