@@ -421,7 +421,11 @@ def _fill_like(template, state, ctx):
         return type(state)(_fill_like(t, s, ctx) for t, s in zip(parts, state))
     xp = ctx.xp if ctx is not None else np
     if isinstance(state, NDArray):
-        return NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+        out = NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+        if isinstance(template, NDArray) and template.stype != "default":
+            # a lazy optimizer's row_sparse state stays row_sparse (its updates stay lazy)
+            out = out.tostype(template.stype)
+        return out
     raw = xp.array(state, copy=True)
     if isinstance(template, NDArray):
         return NDArray(raw.astype(template.dtype, copy=False), template.context)

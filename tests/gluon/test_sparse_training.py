@@ -230,3 +230,21 @@ def test_clip_global_norm_keeps_sparse_storage():
     assert x1.stype == "row_sparse"
     np.testing.assert_allclose(x1.asnumpy(), 0.2, rtol=1e-6)
     np.testing.assert_allclose(x2.asnumpy(), 0.2, rtol=1e-6)
+
+
+def test_trainer_states_of_a_sparse_weight_stay_row_sparse(tmp_path):
+    se = gluon.contrib.nn.SparseEmbedding(50, 4)
+    se.initialize(mx.init.Zero())
+    tr = gluon.Trainer(se.collect_params(), "sgd", {"learning_rate": 0.1, "momentum": 0.9})
+    for _ in range(2):
+        with autograd.record():
+            out = se(nd.array([4, 8]))
+        out.backward()
+        tr.step(1)
+    tr.save_states(str(tmp_path / "se.states"))
+    tr.load_states(str(tmp_path / "se.states"))
+    mom = tr._kvstore._updater.states[0]
+    assert mom.stype == "row_sparse"
+    # momentum after two lazy steps of gradient 1: -0.1, then 0.9 * -0.1 - 0.1
+    np.testing.assert_allclose(mom.asnumpy()[[4, 8]], -0.19, rtol=1e-6)
+    np.testing.assert_array_equal(mom.asnumpy()[[0, 9]], 0)
