@@ -116,6 +116,9 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
         return [data]
     each, extras = divmod(size, num_slice)
     bounds = np.cumsum([0] + [each + 1] * extras + [each] * (num_slice - extras)).tolist()
+    if batch_axis == 0 and data.stype != "default":
+        # a sparse batch (csr rows) splits by rows and stays sparse, as in MXNet
+        return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
     return [data.slice_axis(axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
             for i in range(num_slice)]
 

@@ -248,3 +248,13 @@ def test_trainer_states_of_a_sparse_weight_stay_row_sparse(tmp_path):
     # momentum after two lazy steps of gradient 1: -0.1, then 0.9 * -0.1 - 0.1
     np.testing.assert_allclose(mom.asnumpy()[[4, 8]], -0.19, rtol=1e-6)
     np.testing.assert_array_equal(mom.asnumpy()[[0, 9]], 0)
+
+
+def test_split_and_load_keeps_csr_batches_sparse():
+    batch = nd.sparse.csr_matrix(([2.0, 3.0], [999, 5], [0] * 10 + [1] * 90 + [2]),
+                                 shape=(100, 1000))
+    parts = gluon.utils.split_and_load(batch, [mx.cpu(0), mx.cpu(1)])
+    assert [p.stype for p in parts] == ["csr", "csr"]
+    assert [p.shape for p in parts] == [(50, 1000), (50, 1000)]
+    np.testing.assert_array_equal(parts[0].asnumpy()[9, 999], 2.0)
+    np.testing.assert_array_equal(parts[1].asnumpy()[49, 5], 3.0)
