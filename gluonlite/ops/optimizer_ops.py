@@ -327,6 +327,49 @@ for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
     _make(_name, _inputs, _states, _f32s, _attrs, _fn)
 
 
+# ---- contrib group_adagrad_update: one history value per row ------------------------------
+def _group_adagrad(p, xp, w, g, history):
+    g = _scaled(p, g, xp)
+    axes = tuple(range(1, g.ndim))
+    history += (g * g).mean(axis=axes).reshape(history.shape)
+    scale = xp.sqrt(history + p.epsilon).reshape((-1,) + (1,) * (g.ndim - 1))
+    return w - p.lr * g / scale
+
+
+def _group_adagrad_shape(p, ins):
+    w = next((tuple(s) for s in ins[:2] if s is not None), None)
+    if w is None:
+        return ins, [None]
+    if len(w) < 2:
+        raise ShapeError(f"_contrib_group_adagrad_update: weight must have 2 or more "
+                         f"dimensions, got shape {w}")
+    h = (w[0], 1)
+    for n, s in zip(("weight", "grad", "history"), ins):
+        want = h if n == "history" else w
+        if s is not None and tuple(s) != want:
+            raise ShapeError(f"_contrib_group_adagrad_update: {n} must have shape {want}, got "
+                             f"{tuple(s)}")
+    return [w, w, h], [w]
+
+
+def _group_adagrad_kernel(p, rc, w, g, history):
+    """_contrib_group_adagrad_update(weight, grad, history, lr, epsilon=1e-5, rescale_grad=1,
+    clip_gradient=-1): AdaGrad with one history value per row (shape (rows, 1)):
+    ``history += mean(g**2 over the row); weight -= lr * g / sqrt(history + epsilon)``; the
+    history changes in place. With a row_sparse gradient only its rows change."""
+    return _group_adagrad(p, rc.xp, w, g, history).astype(w.dtype, copy=False)
+
+
+UPDATE_RULES["_contrib_group_adagrad_update"] = (_group_adagrad, ("history",))
+register("_contrib_group_adagrad_update", inputs=(_W, _G, "history"), aux=("history",),
+         nondiff=(_W, _G, "history"),
+         attrs={"lr": A.Float(), "rescale_grad": A.Float(1.0),
+                "clip_gradient": A.Float(-1.0), "epsilon": A.Float(1e-5)},
+         shape=_group_adagrad_shape,
+         dtype=_dtype_rule("_contrib_group_adagrad_update", (_W, _G, "history"), ()),
+         same_dtype=(_W, _G))(_group_adagrad_kernel)
+
+
 # ---- row_sparse gradients (MXNet's FComputeEx kernels) ------------------------------------
 # The update operators MXNet 1.9.1 gives a kernel for a row_sparse gradient, and how it picks
 # one: "flag": ``lazy_update`` chooses the lazy kernel (only the gradient's rows, and their
@@ -334,7 +377,8 @@ for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
 # "lazy": always the lazy kernel. Every other combination of storage types runs the dense
 # rule on dense copies (MXNet's storage fallback).
 ROW_SPARSE_KERNELS = {"sgd_update": "flag", "sgd_mom_update": "flag", "adam_update": "flag",
-                      "ftrl_update": "lazy", "_sparse_adagrad_update": "lazy"}
+                      "ftrl_update": "lazy", "_sparse_adagrad_update": "lazy",
+                      "_contrib_group_adagrad_update": "lazy"}
 
 
 def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
@@ -356,6 +400,8 @@ def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
     kind = ROW_SPARSE_KERNELS.get(name)
     states_match = all(s == w_stype for s in s_stypes)
     ok = kind is not None and g_stype == "row_sparse" and w_stype in ("default", "row_sparse")
+    if name == "_contrib_group_adagrad_update" and ok and states_match:
+        return "lazy"
     if name == "_sparse_adagrad_update":
         if ok and states_match and p.wd == 0:
             return "lazy"

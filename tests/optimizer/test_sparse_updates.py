@@ -127,3 +127,30 @@ def test_csr_weight_falls_back_to_dense_rule_and_keeps_storage():
     assert w.stype == "csr" and mom.stype == "csr"
     np.testing.assert_allclose(mom.asnumpy(), -0.1 * g0, rtol=1e-6)
     np.testing.assert_allclose(w.asnumpy(), w0 - 0.1 * g0, rtol=1e-6)
+
+
+_GROUP = sorted({k.split("/")[0] for k in _FIX.files if k.startswith("g_")})
+
+
+@pytest.mark.parametrize("case", _GROUP)
+def test_group_adagrad_update_matches_mxnet(case):
+    meta = json.loads(str(_FIX[f"{case}/attrs"]))
+    w = _as(_FIX[f"{case}/in/weight"], meta["w_stype"])
+    h = _as(_FIX[f"{case}/in/history"], meta["w_stype"])
+    g = _rsp(_FIX[f"{case}/in/grad_values"], _FIX[f"{case}/in/grad_indices"])
+    nd.contrib.group_adagrad_update(w, g, h, out=w, **meta["attrs"])
+    np.testing.assert_allclose(w.asnumpy(), _FIX[f"{case}/out/weight"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h.asnumpy(), _FIX[f"{case}/out/history"], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("w_stype", ["default", "row_sparse"])
+def test_group_adagrad_optimizer_matches_mxnet(w_stype):
+    key = f"go_{w_stype}"
+    opt = mx.optimizer.create("groupadagrad", learning_rate=0.1, rescale_grad=0.5)
+    upd = mx.optimizer.get_updater(opt)
+    w = _as(_FIX[f"{key}/weight0"], w_stype)
+    for t in range(3):
+        upd(0, _rsp(_FIX[f"{key}/g{t}_values"], _FIX[f"{key}/g{t}_indices"]), w)
+        np.testing.assert_allclose(w.asnumpy(), _FIX[f"{key}/w{t}"], rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="weight decay"):
+        mx.optimizer.contrib.GroupAdaGrad(wd=0.1).update(0, w, w, None)
