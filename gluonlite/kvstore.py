@@ -8,6 +8,9 @@ make one; they behave alike here, since every device of a gluonlite process is r
 the same Python process. Distributed stores (``dist_sync``, ``dist_async``, ...) and
 Horovod/BytePS/NCCL raise NotImplementedError: gluonlite has no parameter server.
 
+Sparse values: a row_sparse value is stored row_sparse; pushing row_sparse arrays sums their
+rows (no dense array is made); `row_sparse_pull` copies the rows a worker asks for.
+
 Example::
 
     kv = mx.kv.create('local')

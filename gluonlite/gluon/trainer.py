@@ -11,6 +11,12 @@ With parameters on several contexts, each context's gradient is summed over all 
   gradient is written back to every context and one updater per context updates its copy.
 
 With one context no store is made (``kvstore`` strings are ignored then, as in MXNet).
+
+Sparse storage follows MXNet's rules too: a row_sparse weight (``Parameter(stype=
+'row_sparse')``) lives whole in a store that updates it (made even for one context);
+workers read the rows they need with `Parameter.row_sparse_data`. Dense weights with
+row_sparse gradients are updated on the workers (lazily: only the gradient's rows) unless
+``update_on_kvstore=True``.
 """
 import os
 
