@@ -705,12 +705,19 @@ def array(source, ctx=None, dtype=None):
         ctx: the context (default: current_context()).
         dtype: the dtype (default float32, or source's dtype when it is an NDArray).
 
+    A sparse source (a CSRNDArray, RowSparseNDArray or scipy sparse matrix) gives a sparse
+    array of the same storage type (csr for scipy), as in MXNet.
+
     Raises:
         TypeError: source is not array-like (None, a str, a dict, a set); MXNet 1.9.1
             turns None into [nan], which hides the bug that produced it.
 
     Example: ``nd.array([[1, 2], [3, 4]], dtype='int64')``.
     """
+    if type(source).__module__.startswith("scipy.sparse") or (
+            isinstance(source, NDArray) and source.stype != "default"):
+        from .sparse import array as sparse_array
+        return sparse_array(source, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     if source is None or isinstance(source, (str, bytes, dict, set, frozenset)):
         raise TypeError("array: source must be array-like (a list, tuple, number, numpy "
@@ -757,8 +764,12 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())
 
 
-def empty(shape, ctx=None, dtype=None):
-    """An uninitialised array (here: zeros, so results never depend on stale memory)."""
+def empty(shape, ctx=None, dtype=None, stype=None):
+    """An uninitialised array (here: zeros, so results never depend on stale memory); a
+    sparse `stype` ('row_sparse', 'csr') gives an empty sparse array."""
+    if check_stype(stype, "empty", sparse_ok=True) != "default":
+        from .sparse import empty as sparse_empty
+        return sparse_empty(stype, shape, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     return NDArray(ctx.xp.zeros(shape, dtype=normalize_dtype(dtype or np.float32)), ctx)

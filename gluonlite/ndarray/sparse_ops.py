@@ -182,7 +182,7 @@ _SCALAR_OPS = {"add": ("_plus_scalar", "_plus_scalar"), "sub": ("_minus_scalar",
                "mul": ("_mul_scalar", "_mul_scalar"), "div": ("_div_scalar", "_rdiv_scalar")}
 
 
-def _add_n(*args):
+def _add_n(*args, num_args=None):
     if all(a.stype == "row_sparse" for a in args):
         out = args[0]
         for a in args[1:]:
@@ -321,6 +321,17 @@ RULES.update({
     "Concat": (_concat, "all"), "zeros_like": (_zeros_like, (0,)),
     "cast_storage": (_cast_storage, (0,)),
 })
+
+
+def _scalar_op(kind, reverse=False):
+    def kernel(data, scalar):
+        return _scalar(kind)(data, scalar, reverse=reverse)
+    return kernel
+
+
+RULES.update({"_mul_scalar": (_scalar_op("mul"), (0,)), "_div_scalar": (_scalar_op("div"), (0,)),
+              "_plus_scalar": (_scalar_op("add"), (0,)),
+              "_minus_scalar": (_scalar_op("sub"), (0,))})
 # The dense operator behind an nd.sparse name, where the names differ.
 _DENSE_NAME = {"adagrad_update": "_sparse_adagrad_update", "retain": None,
                "_sparse_retain": None, "concat": "Concat", "cast_storage": None,
@@ -363,8 +374,9 @@ def dispatch(name, *args, out=None, **kwargs):
     kwargs.pop("name", None)
     kernel, spec = RULES[name]
     arrays = _arrays(spec, args)
-    if not any(_is_sparse(a) for a in arrays) and name not in ("cast_storage", "retain",
-                                                                 "_sparse_retain"):
+    if not any(_is_sparse(a) for a in arrays) and name not in (
+            "cast_storage", "retain", "_sparse_retain") and \
+            kwargs.get("forward_stype") in (None, "default"):
         res = None
     else:
         res = kernel(*args, **kwargs)
@@ -447,6 +459,31 @@ def _norm(data, ord=2, axis=None, keepdims=False, out_dtype=None, **kwargs):
 
 RULES.update({"sum": (_sum_mean(False), (0,)), "mean": (_sum_mean(True), (0,)),
               "norm": (_norm, (0,))})
+
+
+def output_stypes(name, in_stypes, attrs, n_out=1):
+    """The storage types of operator `name`'s outputs for inputs of storage types `in_stypes`
+    and attributes `attrs` (parsed values): the `RULES` kernel run on small all-zero inputs of
+    those storage types (2 x 2; (1, 2) for the dense operand of a broadcast), so inference
+    and computation cannot disagree. Operators without a rule give 'default'.
+
+    Raises:
+        ValueError: the rule refuses the storage types (the message names the operator).
+
+    Example: ``output_stypes('dot', ['csr', 'default'], {'transpose_a': True})`` is
+    ``['row_sparse']``.
+    """
+    rule = RULES.get(name)
+    if rule is None or (all(s == "default" for s in in_stypes) and name != "cast_storage"
+                        and not attrs.get("forward_stype")):
+        return ["default"] * n_out
+    dense_shape = (1, 2) if name.startswith("broadcast_") else (2, 2)
+    probes = [_sp.zeros(s, (2, 2)) if s != "default" else
+              NDArray(np.zeros(dense_shape, np.float32)) for s in in_stypes]
+    with autograd.pause():
+        out = dispatch(name, *probes, **dict(attrs))
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return [o.stype for o in outs] + ["default"] * (n_out - len(outs))
 
 
 def _public(name):

@@ -346,6 +346,24 @@ class Symbol:
         from ..executor.infer import infer_symbol_types
         return infer_symbol_types(self, self._named(args, kwargs), partial=False)
 
+    def infer_storage_type(self, *args, **kwargs):
+        """Infer storage types ('default', 'row_sparse', 'csr') from the given inputs'
+        (positional: in `list_arguments` order; unnamed variables take their
+        ``__storage_type__`` attribute, else 'default'), by MXNet 1.9.1's storage rules.
+
+        Returns:
+            (arg_stypes, out_stypes, aux_stypes), lists of strings.
+
+        Raises:
+            ValueError: an unknown storage type or input name, or storage types an operator
+                refuses (naming the node).
+
+        Example: ``sym.dot(x, w, transpose_a=True).infer_storage_type(x='csr')`` gives
+        ``(['csr', 'default'], ['row_sparse'], [])``.
+        """
+        from .storage import infer_storage_types
+        return infer_storage_types(self, self._named(args, kwargs))
+
     def infer_type_partial(self, *args, **kwargs):
         """Like `infer_type`, with None for what stays unknown."""
         from ..executor.infer import infer_symbol_types

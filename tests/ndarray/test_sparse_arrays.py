@@ -67,13 +67,13 @@ def test_row_sparse_parts_and_conversions():
 
 
 def test_constructors_follow_mxnet_forms():
+    m = spsp.random(4, 5, density=0.4, format="csr", random_state=3)
     c = sparse.csr_matrix(([1.0, 2.0], [0, 2], [0, 1, 2]), shape=(2, 3))
     np.testing.assert_array_equal(c.asnumpy(), [[1, 0, 0], [0, 0, 2]])
     assert c.dtype == np.float32
     inferred = sparse.csr_matrix(([1.0, 2.0], [1, 4], [0, 1, 1, 2]))
     assert inferred.shape == (3, 5)
     assert sparse.csr_matrix((2, 3)).asnumpy().sum() == 0
-    m = spsp.random(4, 5, density=0.4, format="csr", random_state=3)
     from_scipy = sparse.array(m)
     assert from_scipy.dtype == np.float64
     np.testing.assert_array_equal(from_scipy.asnumpy(), m.toarray())
@@ -85,6 +85,10 @@ def test_constructors_follow_mxnet_forms():
     assert nd.zeros((3, 4), stype="row_sparse").stype == "row_sparse"
     assert nd.zeros((3, 4), stype="csr", dtype="float64").dtype == np.float64
     assert sparse.empty("csr", (2, 2)).asnumpy().sum() == 0
+    assert nd.empty((2, 2), stype="row_sparse").stype == "row_sparse"
+    # nd.array keeps a sparse source sparse, as MXNet's does
+    assert nd.array(m).stype == "csr" and nd.array(m).dtype == np.float64
+    assert nd.array(nd.ones((2, 2)).tostype("row_sparse")).stype == "row_sparse"
     z = nd.zeros_like(nd.ones((2, 2)).tostype("row_sparse"))
     assert z.stype == "row_sparse" and z._sdata.shape == (0, 2)
     with pytest.raises(ValueError, match="row_sparse_array: unexpected input type: CSRNDArray"):

@@ -1,13 +1,17 @@
 """mx.sym.sparse and storage types in graphs: the graph computes the dense values of MXNet's
 sparse results (numbers from MXNet 1.9.1 written below, made with the same calls)."""
+import importlib.util
 import json
+import os
 
 import numpy as np
+import pytest
 
 import gluonlite as mx
 from gluonlite import nd, sym
 
 A = np.array([[0.5, 0, 0.2], [0, 0, 0], [0.1, 0, 0.3]], np.float32)
+FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
 
 
 def test_sparse_symbols_compute_mxnet_values_on_sparse_inputs():
@@ -46,3 +50,46 @@ def test_sparse_adagrad_update_matches_mxnet():
     want_h = np.zeros((4, 2), np.float32)
     want_h[2] = [1, 4]
     np.testing.assert_array_equal(h.asnumpy(), want_h)
+
+
+_spec = importlib.util.spec_from_file_location(
+    "sparse_stype_graphs", os.path.join(FIX, "sparse_stype_graphs.py"))
+_graphs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_graphs)
+with open(os.path.join(FIX, "sparse_stypes_mxnet.json")) as _f:
+    STYPES = json.load(_f)
+GRAPHS = _graphs.graphs(mx)
+
+
+def _inputs(spec):
+    # the inputs make_sparse_stypes.py binds (same seed, same rule)
+    rng = np.random.RandomState(0)
+    out = {}
+    for name, (stype, shape) in sorted(spec.items()):
+        if name == "i":
+            out[name] = np.array([0, 3], np.float32)
+            continue
+        v = rng.rand(*shape) * (rng.rand(*shape) > 0.5)
+        v[0] = 1.0
+        out[name] = v.astype(np.float32)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(STYPES))
+def test_infer_storage_type_and_values_match_mxnet_executor(name):
+    s, spec = GRAPHS[name]
+    _, out_stypes, _ = s.infer_storage_type(**{k: v[0] for k, v in spec.items()})
+    assert out_stypes == [STYPES[name][0]]
+    vals = _inputs(spec)
+    exe = s.bind(mx.cpu(), {k: nd.array(v).tostype(spec[k][0]) for k, v in vals.items()})
+    np.testing.assert_allclose(exe.forward()[0].asnumpy(), STYPES[name][1], rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_infer_storage_type_reads_var_attributes_and_refuses_unknown_names():
+    w = sym.var("w", stype="row_sparse")
+    assert sym.square(w).infer_storage_type() == (["row_sparse"], ["row_sparse"], [])
+    with pytest.raises(ValueError, match="unknown input"):
+        sym.square(w).infer_storage_type(v="csr")
+    with pytest.raises(ValueError, match="node .*clip.*a_min <= 0"):
+        sym.clip(w, 0.5, 1.0, name="clip0").infer_storage_type()
