@@ -159,8 +159,11 @@ def _retain_into(out, stored, row_ids):
     `stored` holds."""
     rows = np.unique(_host(row_ids).astype(np.int64).ravel())
     if stored.stype == "row_sparse":
-        keep = np.isin(stored._sindices, rows)
-        data, idx = stored._sdata[keep], stored._sindices[keep]
+        # O(rows asked * log rows stored): the store may hold a whole vocabulary
+        have = stored._sindices
+        pos = np.minimum(np.searchsorted(have, rows), max(have.size - 1, 0))
+        hit = (have[pos] == rows) if have.size else np.zeros(rows.size, bool)
+        data, idx = stored._sdata[pos[hit]], rows[hit]
     else:
         dense = _host(stored)
         rows = rows[(rows >= 0) & (rows < dense.shape[0])]

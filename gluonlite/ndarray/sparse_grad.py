@@ -25,7 +25,7 @@ import numpy as np
 from ..ops.sparse_grads import RowSparseRows
 from . import sparse as _sp
 
-__all__ = ["store_gradient", "rows_to_ndarray", "zeros_of"]
+__all__ = ["store_gradient", "rows_to_ndarray"]
 
 
 def rows_to_ndarray(rows, ctx):
@@ -36,12 +36,6 @@ def rows_to_ndarray(rows, ctx):
 
 def _host(a):
     return a if isinstance(a, np.ndarray) else a.get()
-
-
-def zeros_of(shape, dtype, stype, ctx):
-    """An all-zero array of `stype` that stores nothing (dense zeros for 'default')."""
-    from . import zeros
-    return zeros(shape, ctx=ctx, dtype=dtype, stype=stype)
 
 
 def store_gradient(buf, g, req):

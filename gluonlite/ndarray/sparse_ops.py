@@ -358,8 +358,8 @@ def _finish(res, dense_name, arrays, args, kwargs):
     """Record `res` for autograd (through the dense operator's gradient), or run the dense
     operator on the dense values when `res` is None (MXNet's storage fallback)."""
     recording = autograd.is_recording() and any(a._entry is not None for a in arrays)
-    if res is not None and (not recording or dense_name is None):
-        return res
+    if res is not None and (not recording or dense_name is None or res._entry is not None):
+        return res  # (a kernel that recorded its own gradient set res._entry)
     dense = _dense_nd(dense_name)(*[_densified(a) for a in args],
                                   **{k: _densified(v) for k, v in kwargs.items()})
     if res is None:

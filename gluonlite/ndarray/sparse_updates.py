@@ -32,6 +32,7 @@ from ..ops import registry
 from ..ops.optimizer_ops import UPDATE_RULES, row_sparse_path, row_sparse_update
 from . import sparse as _sp
 from . import sparse_ops as _ops
+from .ndarray import NDArray
 __all__ = ["update_kernel"]
 
 
@@ -96,6 +97,50 @@ def update_kernel(name):
     return kernel
 
 
+def _embedding(data, weight, input_dim=None, output_dim=None, dtype="float32",
+               sparse_grad=False, **kwargs):
+    """``Embedding`` with a row_sparse weight (what `SparseEmbedding` reads through
+    `row_sparse_data`): the rows are gathered from the stored rows (a row not stored reads
+    zeros), never from a dense copy of the whole weight; under ``autograd.record()`` the
+    weight's gradient is the rows read (row_sparse, whatever `sparse_grad` says, as the
+    weight itself is). Other storage combinations return None: the dense operator runs."""
+    from .. import autograd
+    from ..ops import registry as _reg
+    from ..ops.sparse_grads import sparse_vjp_for
+    if weight.stype != "row_sparse" or data.stype != "default":
+        return None
+    op = _reg.get("Embedding")
+    p = op.parse({"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                  "sparse_grad": True, **kwargs})[0]
+    idx = np.clip(data.asnumpy().astype(np.int64), 0, p.input_dim - 1)
+    have = weight._sindices
+    pos = np.minimum(np.searchsorted(have, idx), max(have.size - 1, 0))
+    hit = (have[pos] == idx) if have.size else np.zeros(idx.shape, bool)
+    out = np.zeros(idx.shape + weight.shape[1:], weight._sdata.dtype)
+    out[hit] = weight._sdata[pos[hit]]
+    res = NDArray(weight._ctx.xp.asarray(out), weight._ctx)
+    if autograd.is_recording() and weight._entry is not None:
+        rule, rc = sparse_vjp_for(op, p), _runctx()
+        xs = (data._data, _ShapeOnly(weight.shape))
+
+        def vjp(gys, need, _xs=xs):
+            return rule(p, rc, _xs, None, gys, need)
+        autograd.record_node([None, weight], vjp, [res], "Embedding")
+    return res
+
+
+class _ShapeOnly:
+    """Stands for the weight in the gradient rule, which reads only its shape."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+
+def _runctx():
+    from ..ops.registry import RunCtx
+    return RunCtx(True, np)
+
+
 def _install():
     from . import register
     for name in UPDATE_RULES:
@@ -103,6 +148,8 @@ def _install():
         register._sparse_rules.add(name)
     # MXNet's nd.sparse.adagrad_update is the operator _sparse_adagrad_update
     _ops.RULES["adagrad_update"] = _ops.RULES["_sparse_adagrad_update"]
+    _ops.RULES["Embedding"] = (_embedding, (0, 1))
+    register._sparse_rules.add("Embedding")
 
 
 _install()

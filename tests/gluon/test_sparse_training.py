@@ -258,3 +258,21 @@ def test_split_and_load_keeps_csr_batches_sparse():
     assert [p.shape for p in parts] == [(50, 1000), (50, 1000)]
     np.testing.assert_array_equal(parts[0].asnumpy()[9, 999], 2.0)
     np.testing.assert_array_equal(parts[1].asnumpy()[49, 5], 3.0)
+
+
+def test_embedding_of_a_row_sparse_weight_reads_stored_rows_only():
+    w0 = np.arange(12, dtype=np.float32).reshape(6, 2)
+    w = nd.array(w0).tostype("row_sparse")
+    w = nd.sparse.retain(w, nd.array([1, 4]))  # rows 1 and 4 stored, the others read zero
+    w.attach_grad()
+    x = nd.array([[4, 0], [1, 1]])
+    with autograd.record():
+        y = nd.Embedding(x, w, input_dim=6, output_dim=2)
+        loss = (y * nd.array([[[1, 2], [3, 4]], [[5, 6], [7, 8]]])).sum()
+    loss.backward()
+    expect = np.zeros((6, 2), np.float32)
+    expect[[1, 4]] = w0[[1, 4]]
+    np.testing.assert_array_equal(y.asnumpy(), expect[x.asnumpy().astype(int)])
+    assert w.grad.stype == "row_sparse"
+    np.testing.assert_array_equal(w.grad.indices.asnumpy(), [0, 1, 4])
+    np.testing.assert_array_equal(w.grad.asnumpy()[[0, 1, 4]], [[3, 4], [12, 14], [1, 2]])
