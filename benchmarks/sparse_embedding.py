@@ -12,7 +12,10 @@ weight under ``autograd.record()``, ``backward`` of the sum of squares, then
 - dense: ``sparse_grad=False``, a dense gradient buffer: the gradient is vocab x dim and the
   update touches every row;
 - row_sparse: ``sparse_grad=True`` with ``w.attach_grad(stype='row_sparse')``: the gradient
-  holds the batch's rows only and the update is lazy (those rows only).
+  holds the batch's rows only and the update is lazy (those rows only);
+- SparseEmbedding + Trainer: ``gluon.contrib.nn.SparseEmbedding`` trained by a
+  ``gluon.Trainer`` (SGD, same lr and wd): the whole weight in the kvstore, each forward
+  pulling the batch's rows (``row_sparse_data``), the step pushing the row_sparse gradient.
 
 Per variant: the median time (ms) of a step with the spread (max - min, % of the median);
 the bytes the gradient stores; for gluonlite the peak of memory allocated during one step
@@ -52,6 +55,8 @@ def _indices(vocab, batch):
 
 def _gluonlite_case(sparse, vocab, dim, idx):
     from gluonlite import autograd, nd
+    if sparse == "gluon":
+        return _gluon_case(vocab, dim, idx)
     w = nd.array(np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32))
     w.attach_grad(stype="row_sparse" if sparse else "default")
     x = nd.array(idx)
@@ -63,6 +68,32 @@ def _gluonlite_case(sparse, vocab, dim, idx):
         loss.backward()
         nd.sgd_update(w, w.grad, out=w, lr=0.1, wd=1e-4)
     return w, step
+
+
+def _gluon_case(vocab, dim, idx):
+    """gluon.contrib.nn.SparseEmbedding with a Trainer (SGD): the weight lives in the
+    Trainer's kvstore, each forward pulls the batch's rows."""
+    import gluonlite as mx
+    from gluonlite import autograd, gluon, nd
+    emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
+    w0 = np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32)
+    emb.initialize(mx.init.Constant(0))
+    emb.weight.set_data(nd.array(w0))
+    trainer = gluon.Trainer(emb.collect_params(), "sgd", {"learning_rate": 0.1, "wd": 1e-4})
+    x = nd.array(idx)
+
+    def step():
+        with autograd.record():
+            loss = (emb(x) ** 2).sum()
+        loss.backward()
+        trainer.step(1)
+
+    class _W:  # what _ours reads back: the rows and the gradient
+        @staticmethod
+        def asnumpy():
+            return emb.weight.row_sparse_data(x).asnumpy()
+        grad = property(lambda self: emb.weight.grad())
+    return _W(), step
 
 
 def _grad_bytes(g):
@@ -96,16 +127,35 @@ import mxnet as mx
 from mxnet import autograd, nd
 sparse, vocab, dim, idx, rounds, warmup, clock = json.loads(sys.argv[1])
 clock = time.process_time if clock == "cpu" else time.perf_counter
-w = nd.array(np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32))
-w.attach_grad(stype="row_sparse" if sparse else "default")
+w0 = np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32)
 x = nd.array(np.array(idx, np.float32))
-def step():
-    with autograd.record():
-        y = nd.Embedding(x, w, input_dim=vocab, output_dim=dim, sparse_grad=bool(sparse))
-        loss = (y * y).sum()
-    loss.backward()
-    nd.sgd_update(w, w.grad, out=w, lr=0.1, wd=1e-4)
-    w.wait_to_read()
+if sparse == "gluon":
+    from mxnet import gluon
+    emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
+    emb.initialize(mx.init.Constant(0))
+    emb.weight.set_data(nd.array(w0).tostype("row_sparse"))
+    trainer = gluon.Trainer(emb.collect_params(), "sgd", {"learning_rate": 0.1, "wd": 1e-4})
+    def step():
+        with autograd.record():
+            loss = (emb(x) ** 2).sum()
+        loss.backward()
+        trainer.step(1)
+        mx.nd.waitall()
+    class W:
+        def asnumpy(self):
+            return emb.weight.row_sparse_data(x).asnumpy()
+        grad = property(lambda self: emb.weight.grad())
+    w = W()
+else:
+    w = nd.array(w0)
+    w.attach_grad(stype="row_sparse" if sparse else "default")
+    def step():
+        with autograd.record():
+            y = nd.Embedding(x, w, input_dim=vocab, output_dim=dim, sparse_grad=bool(sparse))
+            loss = (y * y).sum()
+        loss.backward()
+        nd.sgd_update(w, w.grad, out=w, lr=0.1, wd=1e-4)
+        w.wait_to_read()
 rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 step()
 out = []
@@ -154,7 +204,7 @@ def main(argv=None):
     clock = time.process_time if a.clock == "cpu" else time.perf_counter
     idx = _indices(a.vocab, a.batch)
     rows, results = [], {}
-    for sparse in (False, True):
+    for sparse in (False, True, "gluon"):
         t, peak, gbytes, ours_rows = _ours(sparse, a.vocab, a.dim, idx, a.rounds, a.warmup,
                                            clock)
         mx_res = _mxnet(py, sparse, a.vocab, a.dim, idx, a.rounds, a.warmup, a.clock) \
@@ -162,7 +212,7 @@ def main(argv=None):
         # both sides ran warmup + rounds + 1 steps: the updated rows must agree
         same = "-" if mx_res is None else (
             "yes" if np.allclose(ours_rows, mx_res[3], rtol=1e-4, atol=1e-6) else "NO")
-        name = "row_sparse" if sparse else "dense"
+        name = {False: "dense", True: "row_sparse", "gluon": "SparseEmbedding + Trainer"}[sparse]
         results[name] = (median(t), peak, gbytes, mx_res)
         rows.append([name, _cell(t), _cell(mx_res[0]) if mx_res else "-",
                      f"{median(t) / median(mx_res[0]):.2f}" if mx_res else "-",
