@@ -30,6 +30,7 @@ import numpy as np
 
 from ..ops import registry
 from ..ops.optimizer_ops import UPDATE_RULES, row_sparse_path, row_sparse_update
+from ..ops.sparse_grads import RowSparseRows
 from . import sparse as _sp
 from . import sparse_ops as _ops
 from .ndarray import NDArray
@@ -141,6 +142,33 @@ def _runctx():
     return RunCtx(True, np)
 
 
+def _dot_rows_grad(dense_dot):
+    """Wrap the sparse `dot` kernel: for ``dot(csr, w)`` recorded with `w` dense, `w`'s
+    gradient ``csr.T @ dy`` is made as the rows the batch's columns name (row_sparse), not as
+    a dense (features x k) array, and the csr data is never densified (a sparse linear model
+    over 10^6 features touches only the features its batch holds)."""
+    def kernel(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw):
+        from .. import autograd
+        res = dense_dot(lhs, rhs, transpose_a=transpose_a, transpose_b=transpose_b,
+                        forward_stype=forward_stype, **kw)
+        if not (autograd.is_recording() and lhs.stype == "csr" and rhs.stype == "default"
+                and not transpose_a and not transpose_b and lhs._entry is None
+                and rhs._entry is not None and res is not None and res.stype == "default"):
+            return res
+        a = lhs._scipy()
+        cols = np.unique(a.indices)
+        sub = a[:, cols]
+
+        def vjp(gys, need, _sub=sub, _cols=cols, _shape=rhs.shape):
+            gy = gys[0] if isinstance(gys[0], np.ndarray) else gys[0].get()
+            vals = np.asarray(_sub.T @ gy).astype(gy.dtype, copy=False)
+            return None, RowSparseRows(_cols, vals, _shape)
+        autograd.record_node([None, rhs], vjp, [res], "dot")
+        return res
+    kernel.__name__ = "dot"
+    return kernel
+
+
 def _install():
     from . import register
     for name in UPDATE_RULES:
@@ -149,6 +177,7 @@ def _install():
     # MXNet's nd.sparse.adagrad_update is the operator _sparse_adagrad_update
     _ops.RULES["adagrad_update"] = _ops.RULES["_sparse_adagrad_update"]
     _ops.RULES["Embedding"] = (_embedding, (0, 1))
+    _ops.RULES["dot"] = (_dot_rows_grad(_ops.RULES["dot"][0]), _ops.RULES["dot"][1])
     register._sparse_rules.add("Embedding")
 
 

@@ -276,3 +276,22 @@ def test_embedding_of_a_row_sparse_weight_reads_stored_rows_only():
     assert w.grad.stype == "row_sparse"
     np.testing.assert_array_equal(w.grad.indices.asnumpy(), [0, 1, 4])
     np.testing.assert_array_equal(w.grad.asnumpy()[[0, 1, 4]], [[3, 4], [12, 14], [1, 2]])
+
+
+@pytest.mark.parametrize("grad_stype", ["row_sparse", "default"])
+def test_dot_csr_weight_gradient_holds_the_batch_features(grad_stype):
+    # dot(csr, w): w's gradient csr.T @ dy, made as the rows of the features present
+    a = np.zeros((3, 10), np.float32)
+    a[0, 2], a[1, 7], a[2, 2], a[2, 9] = 1.0, 2.0, 3.0, 4.0
+    x = nd.array(a).tostype("csr")
+    w = nd.array(np.random.RandomState(4).uniform(-1, 1, (10, 2)))
+    w.attach_grad(stype=grad_stype)
+    dy = np.random.RandomState(5).uniform(-1, 1, (3, 2)).astype(np.float32)
+    with autograd.record():
+        y = nd.dot(x, w)
+    y.backward(nd.array(dy))
+    np.testing.assert_allclose(y.asnumpy(), a @ w.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(w.grad.asnumpy(), a.T @ dy, rtol=1e-6)
+    assert w.grad.stype == grad_stype
+    if grad_stype == "row_sparse":
+        np.testing.assert_array_equal(w.grad.indices.asnumpy(), [2, 7, 9])
