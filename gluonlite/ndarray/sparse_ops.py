@@ -296,6 +296,21 @@ def _take(a, indices, axis=0, mode="clip"):
     return _sp._from_scipy(a._scipy()[idx], a.context, a._sdata.dtype)
 
 
+def _getnnz(data, axis=None):
+    """The stored values of a csr matrix (explicit zeros included), from its parts."""
+    if data.stype != "csr":
+        raise _refuse("getnnz", data, why="; getnnz takes a csr array")
+    if axis is None:
+        n = np.array([data._sdata.shape[0]])
+    elif axis == 1:
+        n = np.diff(data._sindptr)
+    elif axis == 0:
+        n = np.bincount(data._sindices, minlength=data.shape[1])
+    else:
+        raise ValueError(f"getnnz: axis must be None, 0 or 1, got {axis}")
+    return NDArray(data.context.xp.asarray(n.astype(np.int64)), data.context)
+
+
 def _zeros_like(data):
     return _sp.zeros(data.stype, data.shape, ctx=data.context, dtype=data.dtype)
 
@@ -343,7 +358,7 @@ RULES.update({
     "slice": (_slice, (0,)), "clip": (_clip, (0,)), "take": (_take, (0,)),
     "concat": (_concat, "all"),
     "Concat": (_concat, "all"), "zeros_like": (_zeros_like, (0,)),
-    "cast_storage": (_cast_storage, (0,)),
+    "cast_storage": (_cast_storage, (0,)), "_contrib_getnnz": (_getnnz, (0,)),
 })
 
 

@@ -68,3 +68,15 @@ def test_scipy_agrees_on_csr_kernels():
                                np.asarray(a.sum(axis=1))[:, 0])
     np.testing.assert_allclose(nd.sparse.slice(x, begin=(1, 1), end=(4, 3)).asnumpy(),
                                a[1:4, 1:3].toarray())
+
+
+def test_getnnz_counts_stored_values():
+    # MXNet 1.9.1: getnnz of [[1, 0], [2, 3]] as csr is [3]; per row (axis=1) [1, 2]
+    x = nd.array([[1, 0], [2, 3]]).tostype("csr")
+    np.testing.assert_array_equal(nd.contrib.getnnz(x).asnumpy(), [3])
+    np.testing.assert_array_equal(nd.contrib.getnnz(x, axis=1).asnumpy(), [1, 2])
+    assert nd.contrib.getnnz(x).dtype == np.int64
+    explicit_zero = nd.sparse.csr_matrix(([0.0, 1.0], [0, 1], [0, 2]), shape=(1, 2))
+    np.testing.assert_array_equal(nd.contrib.getnnz(explicit_zero).asnumpy(), [2])
+    with pytest.raises(ValueError, match="getnnz takes a csr array"):
+        nd.contrib.getnnz(nd.ones((2, 2)).tostype("row_sparse"))
