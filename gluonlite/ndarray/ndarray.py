@@ -204,7 +204,7 @@ class NDArray:
         if other.shape != self.shape:
             raise MXNetValueError(
                 f"copyto: shape {self.shape} does not match the target's {other.shape}")
-        if other.stype != "default":
+        if other.__class__ is not NDArray and other.stype != "default":
             other._assign(self)  # keeps the target's sparse storage
             return other
         other._data[...] = _on(other._ctx, self, copy=False)

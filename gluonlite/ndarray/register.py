@@ -16,10 +16,21 @@ def _is_nd(x):
 _sparse_rules = set()
 
 
+_SPARSE_CLS = []
+
+
 def _has_sparse(args, kwargs):
-    from .sparse import BaseSparseNDArray
-    return any(isinstance(a, BaseSparseNDArray) for a in args) or \
-        any(isinstance(a, BaseSparseNDArray) for a in kwargs.values())
+    if not _SPARSE_CLS:
+        from .sparse import BaseSparseNDArray
+        _SPARSE_CLS.append(BaseSparseNDArray)
+    cls = _SPARSE_CLS[0]
+    for a in args:
+        if isinstance(a, cls):
+            return True
+    for a in kwargs.values():
+        if isinstance(a, cls):
+            return True
+    return False
 
 
 def _sparse_dispatch(name, args, kwargs, out):

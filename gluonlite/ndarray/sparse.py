@@ -271,6 +271,27 @@ class BaseSparseNDArray(NDArray):
     def __neg__(self):
         return self.__mul__(-1.0)
 
+    # Comparisons with a scalar keep the storage where 0 compares False (MXNet's rule).
+    def __eq__(self, other):
+        return _compare(self, other, "eq", "__eq__")
+
+    def __ne__(self, other):
+        return _compare(self, other, "ne", "__ne__")
+
+    def __gt__(self, other):
+        return _compare(self, other, "gt", "__gt__")
+
+    def __ge__(self, other):
+        return _compare(self, other, "ge", "__ge__")
+
+    def __lt__(self, other):
+        return _compare(self, other, "lt", "__lt__")
+
+    def __le__(self, other):
+        return _compare(self, other, "le", "__le__")
+
+    __hash__ = NDArray.__hash__
+
     def _inplace(self, o, fn, sym):
         res = fn(o)
         if res is NotImplemented:
@@ -806,6 +827,11 @@ def zeros_like(data, out=None, name=None, **kwargs):
         out[:] = res
         return out
     return res
+
+
+def _compare(x, other, kind, dense_method):
+    from .sparse_ops import compare
+    return compare(x, other, kind, dense_method)
 
 
 # ---- arithmetic helpers (MXNet's nd.sparse.add/subtract/multiply/divide) --------------------

@@ -136,14 +136,26 @@ def _broadcast(kind):
     return kernel
 
 
+_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
+        "lt": np.less, "le": np.less_equal}
+
+
 def _scalar(kind):
-    """Sparse with a scalar: * and / keep the storage; + and - keep it only for 0."""
+    """Sparse with a scalar: the storage is kept where the function maps 0 to 0 (``x * s``,
+    ``x + 0``, ``x == 1``, ``x > 0``, ...), as MXNet does; ``x / s`` always keeps it
+    (MXNet's rule), ``s / x`` never does."""
     def kernel(x, scalar, reverse=False):
-        fn = _BIN[kind]
-        if kind in ("add", "sub") and scalar != 0:
-            return None
-        if kind == "div" and reverse:
-            return None  # scalar / x: x's zeros give inf
+        fn = _BIN.get(kind) or _CMP[kind]
+        if kind == "div":
+            if reverse:
+                return None
+        else:
+            with np.errstate(all="ignore"):
+                at_zero = fn(scalar, 0) if reverse else fn(0, scalar)
+            if at_zero != 0:
+                return None
+        if reverse:
+            return _map_values(x, lambda v: fn(scalar, v))
         return _map_values(x, lambda v: fn(v, scalar))
     return kernel
 
@@ -244,7 +256,7 @@ def _slice(data, begin, end, step=()):
     if data.stype != "csr":
         return None
     if step and any(s not in (None, 1) for s in step):
-        raise _refuse("slice", data, why=" with a step other than 1")
+        return None  # MXNet computes a stepped slice on the dense values
     begin, end = tuple(begin), tuple(end)
     spans = []
     for ax in range(2):
@@ -271,6 +283,32 @@ def _concat(*data, dim=1, num_args=None):
         return _sp._from_scipy(spsp.vstack([d._scipy() for d in data], format="csr"),
                                data[0].context, data[0]._sdata.dtype)
     return None
+
+
+def _take(a, indices, axis=0, mode="clip"):
+    """take of csr rows (axis 0, mode clip or wrap) stays csr, as in MXNet."""
+    if a.stype != "csr" or axis != 0 or mode not in ("clip", "wrap"):
+        return None
+    idx = np.asarray(_sp._host(indices) if isinstance(indices, NDArray) else indices)
+    idx = idx.astype(np.int64).ravel()
+    n = a.shape[0]
+    idx = np.clip(idx, 0, n - 1) if mode == "clip" else idx % n
+    return _sp._from_scipy(a._scipy()[idx], a.context, a._sdata.dtype)
+
+
+def _getnnz(data, axis=None):
+    """The stored values of a csr matrix (explicit zeros included), from its parts."""
+    if data.stype != "csr":
+        raise _refuse("getnnz", data, why="; getnnz takes a csr array")
+    if axis is None:
+        n = np.array([data._sdata.shape[0]])
+    elif axis == 1:
+        n = np.diff(data._sindptr)
+    elif axis == 0:
+        n = np.bincount(data._sindices, minlength=data.shape[1])
+    else:
+        raise ValueError(f"getnnz: axis must be None, 0 or 1, got {axis}")
+    return NDArray(data.context.xp.asarray(n.astype(np.int64)), data.context)
 
 
 def _zeros_like(data):
@@ -317,9 +355,10 @@ RULES.update({
     "broadcast_minus": (_broadcast("sub"), (0, 1)),
     "add_n": (_add_n, "all"), "ElementWiseSum": (_add_n, "all"),
     "dot": (_dot, (0, 1)), "retain": (_retain, (0,)), "_sparse_retain": (_retain, (0,)),
-    "slice": (_slice, (0,)), "clip": (_clip, (0,)), "concat": (_concat, "all"),
+    "slice": (_slice, (0,)), "clip": (_clip, (0,)), "take": (_take, (0,)),
+    "concat": (_concat, "all"),
     "Concat": (_concat, "all"), "zeros_like": (_zeros_like, (0,)),
-    "cast_storage": (_cast_storage, (0,)),
+    "cast_storage": (_cast_storage, (0,)), "_contrib_getnnz": (_getnnz, (0,)),
 })
 
 
@@ -331,7 +370,24 @@ def _scalar_op(kind, reverse=False):
 
 RULES.update({"_mul_scalar": (_scalar_op("mul"), (0,)), "_div_scalar": (_scalar_op("div"), (0,)),
               "_plus_scalar": (_scalar_op("add"), (0,)),
-              "_minus_scalar": (_scalar_op("sub"), (0,))})
+              "_minus_scalar": (_scalar_op("sub"), (0,)),
+              "_equal_scalar": (_scalar_op("eq"), (0,)),
+              "_not_equal_scalar": (_scalar_op("ne"), (0,)),
+              "_greater_scalar": (_scalar_op("gt"), (0,)),
+              "_greater_equal_scalar": (_scalar_op("ge"), (0,)),
+              "_lesser_scalar": (_scalar_op("lt"), (0,)),
+              "_lesser_equal_scalar": (_scalar_op("le"), (0,))})
+
+
+def compare(x, other, kind, dense_method):
+    """``x <op> other`` for a sparse `x`: with a scalar, the scalar rules (storage kept where
+    0 maps to 0); with an array, the dense comparison (a dense result)."""
+    if isinstance(other, (int, float, np.number, bool)) and not isinstance(other, np.bool_):
+        name = {"eq": "_equal_scalar", "ne": "_not_equal_scalar", "gt": "_greater_scalar",
+                "ge": "_greater_equal_scalar", "lt": "_lesser_scalar",
+                "le": "_lesser_equal_scalar"}[kind]
+        return dispatch(name, x, scalar=other)
+    return getattr(NDArray, dense_method)(x, other)
 # The dense operator behind an nd.sparse name, where the names differ.
 _DENSE_NAME = {"adagrad_update": "_sparse_adagrad_update", "retain": None,
                "_sparse_retain": None, "concat": "Concat", "cast_storage": None,
@@ -498,14 +554,20 @@ def _public(name):
     return f
 
 
-def retain(data, indices, out=None):
+def retain(data=None, indices=None, out=None, name=None, **kwargs):
     """The rows of row_sparse `data` whose row numbers are in `indices`; the others dropped.
 
     Raises:
         ValueError: `data` is not row_sparse.
+        MXNetError: an unknown argument, or a missing input.
 
     Example: ``nd.sparse.retain(r, nd.array([0, 3]))``.
     """
+    if kwargs or data is None or indices is None:
+        from ..base import MXNetError
+        raise MXNetError(f"retain: takes data and indices (and out, name); got unknown "
+                         f"argument(s) {sorted(kwargs)}" if kwargs else
+                         "retain: data and indices are required")
     return dispatch("retain", data, indices, out=out)
 
 

@@ -72,3 +72,29 @@ def _adagrad(p, xp, w, g, history):
 _make_update("_sparse_adagrad_update", ("weight", "grad", "history"), ("history",), (),
              {"lr": A.Float(), "epsilon": A.Float(1e-7), "wd": A.Float(0.0),
               "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}, _adagrad)
+
+
+def _nnz_shape(p, ins):
+    from .registry import ShapeError
+    s = ins[0]
+    if s is None:
+        return ins, [None]
+    if len(s) != 2:
+        raise ShapeError(f"getnnz: data must be 2-D (a csr matrix), got shape {tuple(s)}")
+    if p.axis not in (None, 0, 1):
+        raise ShapeError(f"getnnz: axis must be None, 0 or 1, got {p.axis}")
+    return ins, [(1,) if p.axis is None else (s[1],) if p.axis == 0 else (s[0],)]
+
+
+@register("_contrib_getnnz", attrs={"axis": A.OptionalInt()}, nondiff=("data",),
+          shape=_nnz_shape, dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
+def _getnnz(p, rc, x):
+    """contrib.getnnz(data, axis=None): the number of stored values of a csr matrix (int64):
+    in all (shape (1,)), per column (axis 0) or per row (axis 1). On dense values (a graph),
+    the nonzero entries count as stored.
+
+    Example: ``nd.contrib.getnnz(nd.array([[1, 0], [2, 3]]).tostype('csr'), axis=1)`` is
+    ``[1, 2]``.
+    """
+    n = rc.xp.count_nonzero(x, axis=p.axis)
+    return rc.xp.asarray(n, dtype=np.int64).reshape(-1)

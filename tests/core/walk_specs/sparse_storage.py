@@ -23,6 +23,10 @@ SPECS = {
     "_sparse_adagrad_update": C([(2, 3), (2, 3), Pos(2, 3)],
                                 {"lr": 0.1, "rescale_grad": 0.7, "clip_gradient": 0.4},
                                 ref=_adagrad),
+    "_contrib_getnnz": [C([Idx([[1, 0, 2], [0, 0, 3]])], ref=lambda x: np.array(
+                            [np.count_nonzero(x)], np.int64)),
+                        C([Idx([[1, 0, 2], [0, 0, 3]])], {"axis": 1},
+                          ref=lambda x: np.count_nonzero(x, axis=1).astype(np.int64))],
     "_sparse_retain": [C([(4, 3), Idx([0, 2])], ref=_retain),
                        C([(5, 2, 2), Idx([4])], ref=_retain)],
 }
