@@ -20,6 +20,11 @@ These kernels are rows of `gluonlite.ndarray.sparse_ops.RULES`, so ``nd.sgd_upda
 out=w, ...)`` given a sparse input and ``nd.sparse.sgd_update`` both reach them;
 ``nd.sparse.adagrad_update`` is MXNet's ``_sparse_adagrad_update``.
 
+Two more rows keep training sparse end to end: ``Embedding`` of a row_sparse weight (what
+`gluon.contrib.nn.SparseEmbedding` reads) gathers from the stored rows and records a
+row_sparse gradient, and ``dot(csr, w)`` recorded with a dense `w` gives `w` the rows of the
+features its batch holds (the csr never densified).
+
 Example::
 
     w = nd.ones((5, 2))
@@ -34,6 +39,7 @@ from ..ops.sparse_grads import RowSparseRows
 from . import sparse as _sp
 from . import sparse_ops as _ops
 from .ndarray import NDArray
+
 __all__ = ["update_kernel"]
 
 
