@@ -154,3 +154,15 @@ def test_group_adagrad_optimizer_matches_mxnet(w_stype):
         np.testing.assert_allclose(w.asnumpy(), _FIX[f"{key}/w{t}"], rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="weight decay"):
         mx.optimizer.contrib.GroupAdaGrad(wd=0.1).update(0, w, w, None)
+
+
+def test_updater_states_round_trip_keeps_row_sparse():
+    upd = mx.optimizer.get_updater(mx.optimizer.SGD(learning_rate=0.1, momentum=0.9))
+    w = nd.ones((4, 2)).tostype("row_sparse")
+    g = nd.sparse.row_sparse_array((np.ones((1, 2)), [1]), shape=(4, 2))
+    upd(0, g, w)
+    other = mx.optimizer.get_updater(mx.optimizer.SGD(learning_rate=0.1, momentum=0.9))
+    other.set_states(upd.get_states())
+    mom = other.states[0]
+    assert mom.stype == "row_sparse"
+    np.testing.assert_allclose(mom.asnumpy()[1], -0.1, rtol=1e-6)
