@@ -240,14 +240,22 @@ class Executor:
         dests = []
         for name in self._input_names:
             buf = self.grad_dict.get(name) if self._grad_req.get(name) == "write" else None
-            dests.append(buf._data if buf is not None and buf._data.flags.c_contiguous
-                         else None)
+            dests.append(buf._data if buf is not None and buf.__class__ is NDArray and
+                         buf._data.flags.c_contiguous else None)
         grads = plan.backward(saved, ogs, dests=dests)
         for name, g in zip(self._input_names, grads):
             req = self._grad_req.get(name, "null")
             if req == "null":
                 continue
-            buf = self.grad_dict[name]._data
+            target = self.grad_dict[name]
+            if target.__class__ is not NDArray and target.stype != "default":
+                # a sparse gradient buffer (args_grad given sparse) keeps its storage type
+                dense = target._data
+                target._assign_dense(dense + g if req == "add" and g is not None else
+                                     dense if req == "add" else
+                                     0 * dense if g is None else g)
+                continue
+            buf = target._data
             if req == "add":
                 if g is not None:
                     buf += g

@@ -16,9 +16,9 @@ arrays on the host (whatever its context), in these slots:
   ``_entry``, ``_grad``.
 
 ``x._data`` (the raw array every dense operator reads) is, on a sparse array, a dense copy
-made at each read (on the array's device). So a dense operator given a sparse input computes
-on its dense values and returns a dense array: MXNet's "storage fallback". Writing into that
-copy changes nothing; write a sparse array with `_assign` (or ``x[:] = y``, `copyto`).
+made at each read (on the array's device; read-only on the host). So a dense operator given a
+sparse input computes on its dense values and returns a dense array: MXNet's "storage
+fallback". Write a sparse array with `_assign`/`_assign_dense` (or ``x[:] = y``, `copyto`).
 
 Helpers for other modules: `_new_row_sparse(data, indices, shape, ctx)`,
 `_new_csr(data, indices, indptr, shape, ctx)` (numpy parts, no copy), `_from_dense(a, stype,
@@ -89,7 +89,12 @@ class BaseSparseNDArray(NDArray):
     @property
     def _data(self):
         d = self._dense()
-        return d if self._ctx.device_type == "cpu" else self._ctx.xp.asarray(d)
+        if self._ctx.device_type != "cpu":
+            return self._ctx.xp.asarray(d)
+        # Read-only, so that code writing into it (which would change nothing) fails loudly
+        # instead of losing the write: sparse arrays are written with _assign / [:] =.
+        d.flags.writeable = False
+        return d
 
     @property
     def shape(self):

@@ -93,3 +93,24 @@ def test_infer_storage_type_reads_var_attributes_and_refuses_unknown_names():
         sym.square(w).infer_storage_type(v="csr")
     with pytest.raises(ValueError, match="node .*clip.*a_min <= 0"):
         sym.clip(w, 0.5, 1.0, name="clip0").infer_storage_type()
+
+
+def test_executor_writes_sparse_gradient_buffers_in_their_storage():
+    x, y = sym.var("x"), sym.var("y")
+    args = [nd.array(A).tostype("row_sparse"), nd.array(A).tostype("csr")]
+    grads = [nd.zeros((3, 3), stype="row_sparse"), nd.zeros((3, 3), stype="csr")]
+    exe = sym.add_n(x, y).bind(mx.cpu(), args=args, args_grad=grads)
+    exe.forward(is_train=True)
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), 2 * A)
+    head = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+    exe.backward([nd.array(head)])
+    for g, stype in zip(grads, ("row_sparse", "csr")):
+        assert g.stype == stype
+        np.testing.assert_array_equal(g.asnumpy(), head)
+
+
+def test_writing_into_a_sparse_arrays_dense_values_fails_loudly():
+    r = nd.array(A).tostype("row_sparse")
+    with pytest.raises(ValueError, match="read-only"):
+        r._data[...] = 1
+    np.testing.assert_array_equal(r.asnumpy(), A)
