@@ -5,6 +5,7 @@ import weakref
 
 import numpy as np
 
+from ..ndarray import array as _nd_array
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
@@ -177,8 +178,7 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
             a._data *= a._data.dtype.type(scale)
     if check_isfinite:
         return total
-    from ..ndarray import array
-    return array([total], ctx=arrays[0].context)
+    return _nd_array([total], ctx=arrays[0].context)
 
 
 def check_sha1(filename, sha1_hash):
