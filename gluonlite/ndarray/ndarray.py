@@ -299,15 +299,24 @@ class NDArray:
 
         Args:
             grad_req: 'write' (backward overwrites .grad), 'add' (accumulates) or 'null'.
-            stype: the gradient's storage type; only None or 'default' (dense).
+            stype: the gradient's storage type: 'default', 'row_sparse' or 'csr' (None: this
+                array's own); a sparse gradient stores only what backward makes nonzero.
 
         Raises:
-            ValueError: an unknown grad_req.
-            NotImplementedError: a sparse `stype`.
+            ValueError: an unknown grad_req or storage type.
+
+        Example: ``w.attach_grad(stype='row_sparse')``.
         """
         check_grad_req(grad_req)
-        check_stype(stype, "attach_grad")
-        self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
+        stype = self.stype if stype is None else check_stype(stype, "attach_grad",
+                                                               sparse_ok=True)
+        if stype != "default":
+            from .sparse import zeros
+            self._grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+        elif self.__class__ is NDArray:
+            self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
+        else:
+            self._grad = NDArray(self._ctx.xp.zeros(self.shape, self.dtype), self._ctx)
         self._entry = (autograd.Leaf(self._grad, grad_req), 0)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
