@@ -109,13 +109,6 @@ def test_executor_writes_sparse_gradient_buffers_in_their_storage():
         np.testing.assert_array_equal(g.asnumpy(), head)
 
 
-def test_writing_into_a_sparse_arrays_dense_values_fails_loudly():
-    r = nd.array(A).tostype("row_sparse")
-    with pytest.raises(ValueError, match="read-only"):
-        r._data[...] = 1
-    np.testing.assert_array_equal(r.asnumpy(), A)
-
-
 def test_executor_writes_back_a_sparse_auxiliary_state():
     data = sym.var("data")
     bn = sym.BatchNorm(data, fix_gamma=False, momentum=0.5, name="bn")
