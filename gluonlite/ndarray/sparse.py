@@ -16,9 +16,10 @@ arrays on the host (whatever its context), in these slots:
   ``_entry``, ``_grad``.
 
 ``x._data`` (the raw array every dense operator reads) is, on a sparse array, a dense copy
-made at each read (on the array's device; read-only on the host). So a dense operator given a
-sparse input computes on its dense values and returns a dense array: MXNet's "storage
-fallback". Write a sparse array with `_assign`/`_assign_dense` (or ``x[:] = y``, `copyto`).
+made at each read (on the array's device). So a dense operator given a sparse input computes
+on its dense values and returns a dense array: MXNet's "storage fallback". Writing into that
+copy changes nothing (the executor writes sparse gradient buffers and auxiliary states back
+itself): write a sparse array with `_assign`/`_assign_dense` (or ``x[:] = y``, `copyto`).
 
 Helpers for other modules: `_new_row_sparse(data, indices, shape, ctx)`,
 `_new_csr(data, indices, indptr, shape, ctx)` (numpy parts, no copy), `_from_dense(a, stype,
@@ -89,12 +90,7 @@ class BaseSparseNDArray(NDArray):
     @property
     def _data(self):
         d = self._dense()
-        if self._ctx.device_type != "cpu":
-            return self._ctx.xp.asarray(d)
-        # Read-only, so that code writing into it (which would change nothing) fails loudly
-        # instead of losing the write: sparse arrays are written with _assign / [:] =.
-        d.flags.writeable = False
-        return d
+        return d if self._ctx.device_type == "cpu" else self._ctx.xp.asarray(d)
 
     @property
     def shape(self):

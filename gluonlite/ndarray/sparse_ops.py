@@ -255,9 +255,12 @@ def _slice(data, begin, end, step=()):
     """slice of a csr array (rows, then columns) stays csr; other storage: dense."""
     if data.stype != "csr":
         return None
+    if isinstance(step, (int, np.integer)):
+        step = (step,)
     if step and any(s not in (None, 1) for s in step):
         return None  # MXNet computes a stepped slice on the dense values
-    begin, end = tuple(begin), tuple(end)
+    begin = (begin,) if isinstance(begin, (int, np.integer)) else tuple(begin)
+    end = (end,) if isinstance(end, (int, np.integer)) else tuple(end)
     spans = []
     for ax in range(2):
         n = data.shape[ax]
@@ -311,6 +314,13 @@ def _getnnz(data, axis=None):
     return NDArray(data.context.xp.asarray(n.astype(np.int64)), data.context)
 
 
+def _quadratic(data, a=0.0, b=0.0, c=0.0):
+    """contrib.quadratic (a x^2 + b x + c) keeps a sparse storage when c == 0."""
+    if c != 0:
+        return None
+    return _map_values(data, lambda v: a * v * v + b * v)
+
+
 def _zeros_like(data):
     return _sp.zeros(data.stype, data.shape, ctx=data.context, dtype=data.dtype)
 
@@ -359,6 +369,7 @@ RULES.update({
     "concat": (_concat, "all"),
     "Concat": (_concat, "all"), "zeros_like": (_zeros_like, (0,)),
     "cast_storage": (_cast_storage, (0,)), "_contrib_getnnz": (_getnnz, (0,)),
+    "_contrib_quadratic": (_quadratic, (0,)),
 })
 
 

@@ -257,3 +257,26 @@ def test_elemwise_and_storage_round_trips_match_dense(seed, rows, cols, density)
     want = x.copy()
     want[1::2] = 0
     np.testing.assert_allclose(kept.asnumpy(), want, rtol=1e-6)
+
+
+def test_sparse_arrays_on_every_context(ctx):
+    x = nd.array(A, ctx=ctx)
+    c, r = x.tostype("csr"), x.tostype("row_sparse")
+    assert c.context == ctx and r.context == ctx
+    np.testing.assert_array_equal(c.asnumpy(), A)
+    np.testing.assert_array_equal(r.tostype("default").asnumpy(), A)
+    w = nd.array(np.ones((3, 2), np.float32), ctx=ctx)
+    np.testing.assert_allclose(nd.sparse.dot(c, w).asnumpy(), A @ np.ones((3, 2)), rtol=1e-6)
+    np.testing.assert_allclose(nd.exp(r).asnumpy(), np.exp(A), rtol=1e-6)  # dense fallback
+    assert (c * 2).stype == "csr" and (c * 2).context == ctx
+
+
+def test_dense_results_of_sparse_inputs_are_writable():
+    r = nd.array(A).tostype("row_sparse")
+    d = r.tostype("default")
+    d[:] = 1  # a dense array owns its values, whatever it was made from
+    assert (d.asnumpy() == 1).all()
+    e = nd.expand_dims(r, axis=0)  # dense fallback
+    e[:] = 2
+    assert (e.asnumpy() == 2).all()
+    np.testing.assert_array_equal(r.asnumpy(), A)

@@ -80,3 +80,16 @@ def test_getnnz_counts_stored_values():
     np.testing.assert_array_equal(nd.contrib.getnnz(explicit_zero).asnumpy(), [2])
     with pytest.raises(ValueError, match="getnnz takes a csr array"):
         nd.contrib.getnnz(nd.ones((2, 2)).tostype("row_sparse"))
+
+
+def test_quadratic_and_crop_keep_csr_as_mxnet():
+    # MXNet 1.9.1: quadratic of a csr array is csr when c == 0, dense otherwise; crop
+    # (slice's alias) with int bounds slices csr rows
+    x = nd.array([[0.0, 2.0], [1.0, 0.0], [0.0, 0.0]]).tostype("csr")
+    q = nd.contrib.quadratic(x, a=1.0, b=2.0, c=0.0)
+    assert q.stype == "csr"
+    np.testing.assert_allclose(q.asnumpy(), [[0, 8], [3, 0], [0, 0]])
+    assert nd.contrib.quadratic(x, a=1.0, b=0.0, c=1.0).stype == "default"
+    rows = nd.crop(x, begin=1, end=3)
+    assert rows.stype == "csr"
+    np.testing.assert_array_equal(rows.asnumpy(), [[1, 0], [0, 0]])

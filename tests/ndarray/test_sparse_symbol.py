@@ -109,8 +109,14 @@ def test_executor_writes_sparse_gradient_buffers_in_their_storage():
         np.testing.assert_array_equal(g.asnumpy(), head)
 
 
-def test_writing_into_a_sparse_arrays_dense_values_fails_loudly():
-    r = nd.array(A).tostype("row_sparse")
-    with pytest.raises(ValueError, match="read-only"):
-        r._data[...] = 1
-    np.testing.assert_array_equal(r.asnumpy(), A)
+def test_executor_writes_back_a_sparse_auxiliary_state():
+    data = sym.var("data")
+    bn = sym.BatchNorm(data, fix_gamma=False, momentum=0.5, name="bn")
+    x = np.array([[1.0, 2.0], [3.0, 6.0]], np.float32)
+    mean = nd.zeros((2,), stype="row_sparse")
+    exe = bn.bind(mx.cpu(), {"data": nd.array(x), "bn_gamma": nd.ones((2,)),
+                             "bn_beta": nd.zeros((2,))},
+                  aux_states={"bn_moving_mean": mean, "bn_moving_var": nd.ones((2,))})
+    exe.forward(is_train=True)
+    assert mean.stype == "row_sparse"
+    np.testing.assert_allclose(mean.asnumpy(), 0.5 * x.mean(axis=0), rtol=1e-6)
