@@ -804,9 +804,7 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
         raise ValueError(f"cast_storage from {src} to {stype} is not supported")
     from .. import autograd
     if stype == "default":
-        # a fresh writable dense array (a sparse array's _data view is read-only)
-        res = NDArray(data._dense() if data._ctx.device_type == "cpu" else data._data,
-                      data._ctx) if src != "default" else data.copy()
+        res = NDArray(data._data, data._ctx) if src != "default" else data.copy()
     elif src == stype:
         res = data.copy()
     else:
