@@ -16,6 +16,8 @@ from .autograd_tape import (Leaf, Mode, NoGradient, TapeNode, is_recording,  # n
 from .autograd_tape import backward as _tape_backward
 from .autograd_tape import raw_head_grad
 from .base import MXNetValueError
+from .ndarray.sparse_grad import rows_to_ndarray
+from .ops.sparse_grads import RowSparseRows
 from .ndarray.ndarray import NDArray, check_grad_req
 from .ndarray.recorded_rules import NotRecordable, recorded_vjp
 
@@ -148,6 +150,8 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     for v in variables:
         hit = leaves.get(id(v._entry[0]))
         g = hit[1] if hit and hit[1] is not None else v._ctx.xp.zeros_like(v._data)
+        if g.__class__ is RowSparseRows:
+            g = rows_to_ndarray(g, v._ctx)
         g = g if isinstance(g, NDArray) else NDArray(g, v._ctx)
         if create_graph and g._entry is None:
             # A gradient that does not depend on the variables (that of a linear function) is

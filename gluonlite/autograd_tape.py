@@ -21,6 +21,7 @@ import threading
 import warnings
 
 from .base import MXNetValueError, user_frame
+from .ops.sparse_grads import RowSparseRows
 
 __all__ = ["is_recording", "is_training", "set_recording", "set_training", "Mode", "Leaf",
            "TapeNode", "NoGradient", "record_node", "toposort", "run_backward", "backward"]
@@ -128,6 +129,21 @@ class NoGradient:
         return (None,) * self.n
 
 
+# Writing a gradient into a sparse gradient buffer ('row_sparse', 'csr') is the arrays'
+# business: `gluonlite.ndarray.sparse_grad` installs its writer here when it loads.
+_sparse_store = None
+
+
+def install_sparse_store(store):
+    """Install ``store(buf, g, grad_req)``, which `backward` calls for a marked variable whose
+    gradient buffer is sparse (g: a raw dense array, a RowSparseRows, or None).
+
+    Example: ``install_sparse_store(gluonlite.ndarray.sparse_grad.store_gradient)``.
+    """
+    global _sparse_store
+    _sparse_store = store
+
+
 def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=None):
     """Attach a recorded node producing arrays `outputs` (used by invoke, the imperative
     loops, CachedOp and `autograd.Function`). `inputs` are arrays (or None) whose entries are
@@ -185,7 +201,7 @@ def _write_targets(order, leaf_uses, entries):
     for node in order:
         if node.__class__ is Leaf and leaf_uses.get(id(node)) == 1 and id(node) not in heads \
                 and node.grad_req == "write" and node.grad is not None \
-                and node.grad._data.flags.c_contiguous:
+                and node.grad.stype == "default" and node.grad._data.flags.c_contiguous:
             targets[id(node)] = node.grad._data
     return targets
 
@@ -246,9 +262,12 @@ def run_backward(heads, head_grads, retain_graph, write=False, step=None, head_g
 
     def add(entry, g):
         node, i = entry
+        if g.__class__ is RowSparseRows and node.__class__ is not Leaf:
+            g = g.dense(h_xp)  # operators' gradient rules read dense arrays
         slot = grads.setdefault(id(node), [None] * node.nout)
         slot[i] = g if slot[i] is None else slot[i] + g
 
+    h_xp = heads[0]._ctx.xp if heads else None
     for h, e, hg in zip(heads, entries, head_grads):
         add(e, head_grad(h, hg))
     leaves = {}
@@ -297,7 +316,13 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         if leaf.grad_req == "null" or leaf.grad is None:
             continue
         leaf.fresh = True
-        if g is None:
+        if leaf.grad.stype != "default":
+            _sparse_store(leaf.grad, g, leaf.grad_req)  # a sparse buffer keeps its storage
+        elif g.__class__ is RowSparseRows:  # only the rows a sparse gradient holds
+            if leaf.grad_req == "write":
+                leaf.grad._data[...] = 0
+            g.add_to(leaf.grad._data)
+        elif g is None:
             if leaf.grad_req == "write":
                 leaf.grad._data[...] = 0
         elif leaf.grad_req == "add":

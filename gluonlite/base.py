@@ -244,6 +244,7 @@ def add_fileline_to_docstring(module, incursive=True):
 string_types = (str,)
 numeric_types = (float, int, np.generic)
 integer_types = (int, np.int32, np.int64)
+mx_real_t = np.float32  # MXNet's default real type (its tests import it from base)
 
 
 def py_str(x):

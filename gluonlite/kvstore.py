@@ -8,6 +8,9 @@ make one; they behave alike here, since every device of a gluonlite process is r
 the same Python process. Distributed stores (``dist_sync``, ``dist_async``, ...) and
 Horovod/BytePS/NCCL raise NotImplementedError: gluonlite has no parameter server.
 
+Sparse values: a row_sparse value is stored row_sparse; pushing row_sparse arrays sums their
+rows (no dense array is made); `row_sparse_pull` copies the rows a worker asks for.
+
 Example::
 
     kv = mx.kv.create('local')
@@ -125,12 +128,49 @@ def _copy_into(dst, src_np):
     if tuple(dst.shape) != tuple(src_np.shape):
         raise ValueError(f"KVStore: cannot copy a value of shape {tuple(src_np.shape)} into an "
                          f"array of shape {tuple(dst.shape)}")
+    if dst.stype != "default":
+        dst[:] = src_np  # keeps the destination's sparse storage
+        return
     dst._data[...] = dst._ctx.xp.asarray(src_np).astype(dst._data.dtype, copy=False)
+
+
+def _sum_sparse(vs, dtype):
+    """The sum of the values pushed for one key when some are sparse: row_sparse when all are
+    (the union of their rows, no dense array made), else dense."""
+    from .ops.sparse_grads import RowSparseRows
+    if all(v.stype == "row_sparse" for v in vs):
+        from .ndarray.sparse_grad import rows_to_ndarray
+        total = RowSparseRows(vs[0]._sindices, vs[0]._sdata.astype(dtype), vs[0].shape)
+        for v in vs[1:]:
+            total = total + RowSparseRows(v._sindices, v._sdata, v.shape)
+        return rows_to_ndarray(total, vs[0].context)
+    total = _host(vs[0]).astype(dtype, copy=True)
+    for v in vs[1:]:
+        total += _host(v).astype(dtype, copy=False)
+    return NDArray(total, vs[0].context)
 
 
 def _host(a):
     """The values of NDArray `a` as a numpy array (from any device)."""
     return a.asnumpy()
+
+
+def _retain_into(out, stored, row_ids):
+    """Make row_sparse `out` hold the rows `row_ids` of `stored` (any storage type) that
+    `stored` holds."""
+    rows = np.unique(_host(row_ids).astype(np.int64).ravel())
+    if stored.stype == "row_sparse":
+        # O(rows asked * log rows stored): the store may hold a whole vocabulary
+        have = stored._sindices
+        pos = np.minimum(np.searchsorted(have, rows), max(have.size - 1, 0))
+        hit = (have[pos] == rows) if have.size else np.zeros(rows.size, bool)
+        data, idx = stored._sdata[pos[hit]], rows[hit]
+    else:
+        dense = _host(stored)
+        rows = rows[(rows >= 0) & (rows < dense.shape[0])]
+        data, idx = dense[rows], rows
+    out._sdata = data.astype(out._sdata.dtype, copy=True)
+    out._sindices = idx.copy()
 
 
 @KVStoreBase.register
@@ -236,7 +276,10 @@ class KVStore(KVStoreBase):
         for k, vs in _pairs("init", key, value):
             if k in self._store:
                 raise ValueError(f"KVStore.init: key {k!r} is already initialized")
-            self._store[k] = NDArray(_host(vs[0]).copy(), vs[0].context)
+            if vs[0].stype != "default":
+                self._store[k] = vs[0].copy()  # a sparse value is stored sparse
+            else:
+                self._store[k] = NDArray(_host(vs[0]).copy(), vs[0].context)
 
     def _stored(self, what, k):
         hit = self._store.get(k)
@@ -258,18 +301,24 @@ class KVStore(KVStoreBase):
             if shapes != {tuple(stored.shape)}:
                 raise ValueError(f"KVStore.push: key {k!r} holds shape {tuple(stored.shape)}, "
                                  f"got values of shape(s) {sorted(shapes)}")
-            total = _host(vs[0]).astype(stored.dtype, copy=True)
-            for v in vs[1:]:
-                total += _host(v).astype(stored.dtype, copy=False)
-            merged = NDArray(total, stored.context)
+            if any(v.stype != "default" for v in vs):
+                merged = _sum_sparse(vs, stored.dtype)
+            else:
+                total = _host(vs[0]).astype(stored.dtype, copy=True)
+                for v in vs[1:]:
+                    total += _host(v).astype(stored.dtype, copy=False)
+                merged = NDArray(total, stored.context)
             if self._updater is not None:
                 self._updater(k, merged, stored)
+            elif stored.stype != "default" or merged.stype != "default":
+                stored[:] = merged
             else:
                 stored._data[...] = merged._data
 
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
         """Copy the stored value of each key into `out` (an NDArray or a list of them, one
-        per device; lists of keys with lists of outs too).
+        per device; lists of keys with lists of outs too). Sparse outs are skipped with
+        `ignore_sparse` (read them with `row_sparse_pull`), else filled whole.
 
         Raises:
             ValueError: a key not initialized, or an `out` of another shape.
@@ -277,8 +326,14 @@ class KVStore(KVStoreBase):
         if out is None:
             raise ValueError("KVStore.pull: out must be given (an NDArray or a list of them)")
         for k, outs in _pairs("pull", key, out):
-            src = _host(self._stored("pull", k))
+            stored = self._stored("pull", k)
+            src = None
             for o in outs:
+                if o.stype != "default":
+                    if not ignore_sparse:
+                        o[:] = stored
+                    continue
+                src = _host(stored) if src is None else src
                 _copy_into(o, src)
 
     def pushpull(self, key, value, out=None, priority=0):
@@ -292,13 +347,44 @@ class KVStore(KVStoreBase):
         self.pull(key, out, priority)
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
-        """Pull selected rows of a row_sparse value.
+        """Copy the rows `row_ids` of each key's stored value into `out`: row_sparse arrays
+        (one per device) that then hold those rows only (rows the store does not hold stay
+        out, as ``nd.sparse.retain``). This is how workers read a large sparse weight kept in
+        the store: only the rows a batch uses.
+
+        Args:
+            key: a key or a list of keys.
+            out: a RowSparseNDArray or a list (one per device; per key for several keys).
+            row_ids: an NDArray of row numbers (repeats allowed), or a list of them, one per
+                `out`.
 
         Raises:
-            NotImplementedError: always: gluonlite has no sparse storage (use `pull`).
+            ValueError: a key not initialized, `out` not row_sparse, a row_ids list whose
+                length does not match `out`, or no `row_ids`.
+
+        Example::
+
+            kv.init('w', nd.ones((100, 4)).tostype('row_sparse'))
+            out = nd.sparse.zeros('row_sparse', (100, 4))
+            kv.row_sparse_pull('w', out=out, row_ids=nd.array([3, 7, 3]))   # rows 3 and 7
         """
-        raise NotImplementedError("KVStore.row_sparse_pull: gluonlite has no sparse storage "
-                                  "('row_sparse'); use pull")
+        if out is None or row_ids is None:
+            raise ValueError("KVStore.row_sparse_pull: out and row_ids must be given")
+        for k, outs in _pairs("row_sparse_pull", key, out):
+            ids = _as_list(row_ids) if not isinstance(key, (list, tuple)) else None
+            if ids is None:
+                ids = _as_list(row_ids[list(key).index(k)])
+            if len(ids) == 1:
+                ids = ids * len(outs)
+            if len(ids) != len(outs):
+                raise ValueError(f"KVStore.row_sparse_pull: key {k!r} has {len(outs)} outs but "
+                                 f"{len(ids)} row_ids; give one row_ids array or one per out")
+            stored = self._stored("row_sparse_pull", k)
+            for o, rid in zip(outs, ids):
+                if o.stype != "row_sparse":
+                    raise ValueError(f"KVStore.row_sparse_pull: out must be row_sparse, got "
+                                     f"stype {o.stype!r} for key {k!r}")
+                _retain_into(o, stored, rid)
 
     def set_gradient_compression(self, compression_params):
         """Compress gradients between workers.
@@ -353,7 +439,11 @@ class KVStore(KVStoreBase):
                 setattr(o, k, v)
         o._index_update_count.clear()
         o._index_update_count.update(counts)
-        self._updater.states = states
+        from .gluon.trainer import _fill_like
+        self._updater.states = {
+            k: _fill_like(o.create_state_multi_precision(k, self._store[k])
+                          if k in self._store else None, st, None)
+            for k, st in states.items()}
 
     def _check_int_keys(self, what):
         bad = [k for k in self._store if not isinstance(k, (int, np.integer))]

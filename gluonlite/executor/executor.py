@@ -191,8 +191,12 @@ class Executor:
         reuse = len(prev) == len(plan.out_shapes) and all(
             o.shape == s and o._data.dtype == d
             for o, s, d in zip(prev, plan.out_shapes, plan.out_dtypes))
-        outs, saved = plan.forward([x._data for x in self._inputs()],
-                                   [o._data for o in prev] if reuse else None)
+        ins = self._inputs()
+        raw = [x._data if x.__class__ is NDArray else _dense_input(x) for x in ins]
+        outs, saved = plan.forward(raw, [o._data for o in prev] if reuse else None)
+        for name, x, d in zip(self._input_names, ins, raw):
+            if x.__class__ is not NDArray and name in self.aux_dict and x.stype != "default":
+                x._assign_dense(d)  # a sparse auxiliary state keeps its storage type
         self._saved = (plan, saved) if saved is not None else None
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
@@ -240,8 +244,8 @@ class Executor:
         dests = []
         for name in self._input_names:
             buf = self.grad_dict.get(name) if self._grad_req.get(name) == "write" else None
-            dests.append(buf._data if buf is not None and buf._data.flags.c_contiguous
-                         else None)
+            dests.append(buf._data if buf is not None and buf.__class__ is NDArray and
+                         buf._data.flags.c_contiguous else None)
         if self._monitor is not None:
             # before the plan's backward, which may write into the gradient buffers
             self._run_monitor_backward(ogs, is_train)
@@ -250,7 +254,15 @@ class Executor:
             req = self._grad_req.get(name, "null")
             if req == "null":
                 continue
-            buf = self.grad_dict[name]._data
+            target = self.grad_dict[name]
+            if target.__class__ is not NDArray and target.stype != "default":
+                # a sparse gradient buffer (args_grad given sparse) keeps its storage type
+                dense = target._data
+                target._assign_dense(dense + g if req == "add" and g is not None else
+                                     dense if req == "add" else
+                                     0 * dense if g is None else g)
+                continue
+            buf = target._data
             if req == "add":
                 if g is not None:
                     buf += g
@@ -457,3 +469,12 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     grads = {n: alloc(n, *([shared_exec.grad_dict] if from_exec and n in shared_names else []))
              for n in args if reqs[n] != "null"}
     return Executor(symbol, ctx, args, grads, reqs, aux)
+
+
+def _dense_input(x):
+    """The raw array an executor step reads for NDArray `x`: a sparse array's dense values in a
+    writable array (an operator may update an auxiliary state in place; the executor writes
+    it back into the sparse array)."""
+    if x.stype == "default" or x.context.device_type != "cpu":
+        return x._data
+    return x._dense()

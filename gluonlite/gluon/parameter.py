@@ -44,10 +44,16 @@ def _check_param_stype(name, what, stype):
     if stype not in _STYPES:
         raise InvalidStorageTypeError(f"Parameter {name!r}: {what} must be one of "
                                       f"{', '.join(_STYPES)}, got {stype!r}")
-    if stype != "default":
-        raise NotImplementedError(
-            f"Parameter {name!r}: {what}={stype!r} needs sparse storage, which gluonlite does "
-            "not have yet (every array is dense); use the default storage type")
+
+
+class _PerContext(OrderedDict):
+    """Context -> array, in the order of the contexts; an int `i` also reads the i-th array
+    (MXNet keeps a parameter's arrays in a list, and code reads ``param._data[0]``)."""
+
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            return list(self.values())[key]
+        return super().__getitem__(key)
 
 
 def _shape_known(shape):
@@ -73,6 +79,14 @@ class Parameter:
         lr_mult, wd_mult: per-parameter multipliers of the learning rate and weight decay.
         init: an Initializer (or name) used instead of the global one.
         allow_deferred_init: allow `initialize` before the shape is fully known.
+        stype: the storage type of the data: 'default', or 'row_sparse' (read with
+            `row_sparse_data` through a Trainer, which keeps the whole weight in its kvstore).
+        grad_stype: the storage type of the gradient ('row_sparse': only the rows a batch
+            used, as ``Embedding(sparse_grad=True)`` gives them).
+
+    Raises:
+        InvalidStorageTypeError (a ValueError and an AssertionError, as MXNet asserts): a
+            storage type other than 'default', 'row_sparse', 'csr'.
 
     Example::
 
@@ -101,7 +115,7 @@ class Parameter:
         self._grad = None
         self._deferred_init = ()
         self._var = None
-        self._trainer = None   # weak reference to the Trainer that updates this parameter
+        self._trainer = None   # the Trainer that updates this parameter
 
     def __repr__(self):
         return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
@@ -118,12 +132,12 @@ class Parameter:
 
     @property
     def stype(self):
-        """The storage type of the data: always 'default' (dense)."""
+        """The storage type of the data ('default', 'row_sparse' or 'csr')."""
         return self._stype
 
     @property
     def grad_stype(self):
-        """The storage type of the gradient: always 'default' (dense)."""
+        """The storage type of the gradient ('default', 'row_sparse' or 'csr')."""
         return self._grad_stype
 
     @property
@@ -160,10 +174,21 @@ class Parameter:
             self._init_grad()
 
     def _set_trainer(self, trainer):
-        """Remember (weakly) the Trainer updating this parameter, so that `set_data` can tell
-        it that its kvstore copy is stale; None forgets it."""
-        import weakref
-        self._trainer = weakref.ref(trainer) if trainer is not None else None
+        """Remember the Trainer updating this parameter (MXNet keeps it in ``_trainer``), so
+        that `set_data` can tell it that its kvstore copy is stale and `row_sparse_data` can
+        pull rows from it; None forgets it.
+
+        Raises:
+            RuntimeError: a sparse parameter already has another Trainer (its whole value
+                lives in that Trainer's kvstore), as in MXNet.
+        """
+        old = self._trainer
+        if self._stype != "default" and old is not None and trainer is not None \
+                and old is not trainer:
+            raise RuntimeError(f"Failed to set the trainer for Parameter {self.name!r} because "
+                               f"it was already set. More than one trainers for a "
+                               f"{self._stype} Parameter is not supported.")
+        self._trainer = trainer
 
     def list_ctx(self):
         """The contexts this parameter lives on.
@@ -218,6 +243,8 @@ class Parameter:
         with autograd.pause():
             if data is None:
                 data = NDArray(np.zeros(self._shape, dtype=self.dtype), Context("cpu", 0))
+                if self._stype != "default":
+                    data = data.tostype(self._stype)
                 _init.create(default_init)(
                     _init.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx)
@@ -226,8 +253,12 @@ class Parameter:
     def _init_impl(self, data, ctx_list):
         src = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
         src = src.astype(self.dtype, copy=False)
-        self._data = OrderedDict(
-            (c, NDArray(c.xp.array(src), c)) for c in ctx_list)
+        if self._stype != "default":
+            from ..ndarray import sparse
+            self._data = _PerContext(
+                (c, sparse._from_dense(src, self._stype, c)) for c in ctx_list)
+        else:
+            self._data = _PerContext((c, NDArray(c.xp.array(src), c)) for c in ctx_list)
         self._init_grad()
 
     def _init_grad(self):
@@ -236,9 +267,13 @@ class Parameter:
             for d in self._data.values():
                 d._entry, d._grad = None, None
             return
-        self._grad = OrderedDict()
+        self._grad = _PerContext()
         for c, d in self._data.items():
-            g = NDArray(c.xp.zeros_like(d._data), c)
+            if self._grad_stype == "default":
+                g = NDArray(c.xp.zeros(d.shape, d.dtype), c)
+            else:
+                from ..ndarray import zeros
+                g = zeros(d.shape, ctx=c, dtype=d.dtype, stype=self._grad_stype)
             self._grad[c] = g
             autograd.mark_variables([d], [g], self._grad_req)
 
@@ -283,31 +318,84 @@ class Parameter:
         Raises:
             UninitializedParameterError: not initialized (names the parameter).
             DeferredInitializationError: initialization waits for the first forward.
+            RuntimeError: a row_sparse parameter (read it with `row_sparse_data`).
         """
+        if self._stype != "default":
+            raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} on ctx {ctx} "
+                               f"via data() because its storage type is {self._stype}. "
+                               "Please use row_sparse_data() instead.")
         return self._check_and_get(self._data, ctx)
 
     def row_sparse_data(self, row_id):
-        """The rows `row_id` of a row_sparse parameter (MXNet's API for sparse weights).
+        """The rows `row_id` of a row_sparse parameter, on `row_id`'s context: the
+        parameter's array there, which the Trainer's kvstore (holding the whole weight) fills
+        with those rows. Use it in `forward` before reading the weight.
+
+        Args:
+            row_id: an NDArray of row numbers.
+
+        Returns:
+            The RowSparseNDArray holding the rows (the one autograd differentiates).
 
         Raises:
-            RuntimeError: always: this parameter's storage is dense (use `data`).
+            RuntimeError: the parameter is not row_sparse (use `data`), or no Trainer was
+                created with it.
+            TypeError: `row_id` is not an NDArray.
+
+        Example::
+
+            w = gluon.Parameter('w', shape=(1000, 8), stype='row_sparse')
+            w.initialize(); trainer = gluon.Trainer([w], 'sgd')
+            w.row_sparse_data(nd.array([3, 5]))    # rows 3 and 5 of the weight
         """
-        raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} via "
-                           "row_sparse_data() because its storage type is 'default'; use "
-                           "data() instead")
+        if self._stype != "row_sparse":
+            raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} via "
+                               "row_sparse_data() because its storage type is "
+                               f"{self._stype!r}. Please use data() instead.")
+        if not isinstance(row_id, NDArray):
+            raise TypeError(f"Parameter {self.name!r}.row_sparse_data: row_id must be an "
+                            f"NDArray, got {type(row_id).__name__}")
+        return self._get_row_sparse(row_id.context, row_id)
 
     def list_row_sparse_data(self, row_id):
-        """The rows `row_id` of a row_sparse parameter on every context.
+        """The rows `row_id` of a row_sparse parameter on every context (a list, in the
+        order of `list_ctx`); see `row_sparse_data`.
 
         Raises:
-            RuntimeError: always: this parameter's storage is dense (use `list_data`).
+            RuntimeError: the parameter is not row_sparse, or has no Trainer.
         """
-        raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} via "
-                           "list_row_sparse_data() because its storage type is 'default'; "
-                           "use list_data() instead")
+        if self._stype != "row_sparse":
+            raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} on all "
+                               "contexts via list_row_sparse_data() because its storage type "
+                               f"is {self._stype!r}. Please use data() instead.")
+        if not isinstance(row_id, NDArray):
+            raise TypeError(f"Parameter {self.name!r}.list_row_sparse_data: row_id must be an "
+                            f"NDArray, got {type(row_id).__name__}")
+        return self._get_row_sparse(list, row_id)
+
+    def _get_row_sparse(self, ctx, row_id):
+        trainer = self._trainer
+        if trainer is None:
+            raise RuntimeError(f"Cannot get row_sparse data for Parameter {self.name!r} when no "
+                               "Trainer is created with it.")
+        results = self._all_data() if ctx is list else self._check_and_get(self._data, ctx)
+        trainer._row_sparse_pull(self, results, row_id)
+        return results
 
     def list_data(self):
-        """The NDArrays on every context."""
+        """The NDArrays on every context.
+
+        Raises:
+            RuntimeError: a row_sparse parameter (use `list_row_sparse_data`).
+        """
+        if self._stype != "default":
+            raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} on all "
+                               "contexts via list_data() because its storage type is "
+                               f"{self._stype}. Please use row_sparse_data() instead.")
+        return self._all_data()
+
+    def _all_data(self):
+        """The arrays on every context, whatever the storage type (for the Trainer)."""
         if self._data is None:
             self._check_and_get(None, None)
         return list(self._data.values())
@@ -344,7 +432,7 @@ class Parameter:
                 self._deferred_init = (init, ctx, default_init, arr)
                 return
             raise self._uninitialized()
-        trainer = self._trainer() if self._trainer is not None else None
+        trainer = self._trainer
         if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore \
                 and self not in trainer._params_to_init:
             # the kvstore holds the weights it updates: new values make its copy stale
@@ -357,7 +445,11 @@ class Parameter:
         if self._grad is None:
             return
         for g in self._grad.values():
-            g._data[...] = 0
+            if g.stype != "default":
+                from ..ndarray.sparse_grad import store_gradient
+                store_gradient(g, None, "write")
+            else:
+                g._data[...] = 0
 
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
         """Set values from loaded `data`, initializing when needed.
@@ -395,7 +487,23 @@ class Parameter:
             self.set_data(arr)
 
     def _reduce(self):
-        """The value averaged over contexts, on cpu (what gets saved)."""
+        """The value averaged over contexts, on cpu (what gets saved); for a row_sparse
+        parameter the whole weight, from its Trainer's kvstore.
+
+        Raises:
+            RuntimeError: a row_sparse parameter without a Trainer.
+        """
+        if self._stype != "default":
+            from .. import ndarray as nd
+            trainer = self._trainer
+            if trainer is None:
+                raise RuntimeError(f"Cannot reduce row_sparse data for Parameter {self.name!r} "
+                                   "when no Trainer is created with it.")
+            cpu = Context("cpu", 0)
+            data = nd.zeros(self.shape, ctx=cpu, dtype=self.dtype, stype=self._stype)
+            trainer._row_sparse_pull(self, data, nd.arange(0, self.shape[0], ctx=cpu,
+                                                           dtype="int64"), full_idx=True)
+            return data
         arrs = self.list_data()
         val = np.mean([a.asnumpy() for a in arrs], axis=0).astype(self.dtype) \
             if len(arrs) > 1 else arrs[0].asnumpy()
@@ -405,9 +513,10 @@ class Parameter:
         """The symbol variable of this parameter (one per Parameter, reused)."""
         if self._var is None:
             from .. import symbol
+            extra = {"stype": self._stype} if self._stype != "default" else {}
             self._var = symbol.var(self.name, shape=self._shape, dtype=self.dtype,
                                    lr_mult=self.lr_mult, wd_mult=self.wd_mult,
-                                   init=self.init)
+                                   init=self.init, **extra)
         return self._var
 
     def cast(self, dtype):
@@ -419,8 +528,9 @@ class Parameter:
         if self._data is None:
             return
         with autograd.pause():
-            self._data = OrderedDict(
-                (c, NDArray(d._data.astype(self._dtype), c)) for c, d in self._data.items())
+            self._data = _PerContext(
+                (c, d.astype(self._dtype) if d.stype != "default"
+                 else NDArray(d._data.astype(self._dtype), c)) for c, d in self._data.items())
             self._init_grad()
 
 

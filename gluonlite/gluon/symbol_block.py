@@ -2,7 +2,9 @@
 `HybridBlock.export` (here or in MXNet) and loaded back with `SymbolBlock.imports`."""
 from ..base import flatten, unflatten
 from .block import HybridBlock, _is_sym, _is_leaf
-from .parameter import ParameterDict
+from .parameter import GluonUsageError, ParameterDict
+
+_ROW_SPARSE_ID = "1"  # MXNet's id of 'row_sparse' in a variable's __storage_type__
 
 __all__ = ["SymbolBlock"]
 
@@ -95,6 +97,12 @@ class SymbolBlock(HybridBlock):
         if missing:
             raise ValueError(f"SymbolBlock: input(s) {', '.join(missing)} are not variables of "
                              f"the graph, whose variables are {out.list_inputs()}")
+        for name, attrs in out.attr_dict().items():
+            if attrs.get("__storage_type__") == _ROW_SPARSE_ID:
+                # a row_sparse weight is read by rows through a Trainer, which a graph cannot do
+                raise GluonUsageError(f"SymbolBlock doesn't support Parameter {name!r} because "
+                                      "its storage type is 'row_sparse'; use a Block whose "
+                                      "forward reads it with row_sparse_data")
         arg_types, aux_types = _infer_param_types(out)
         for name, dtype in zip(out.list_arguments(), arg_types):
             if name not in input_names:

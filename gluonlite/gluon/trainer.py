@@ -11,6 +11,12 @@ With parameters on several contexts, each context's gradient is summed over all 
   gradient is written back to every context and one updater per context updates its copy.
 
 With one context no store is made (``kvstore`` strings are ignored then, as in MXNet).
+
+Sparse storage follows MXNet's rules too: a row_sparse weight (``Parameter(stype=
+'row_sparse')``) lives whole in a store that updates it (made even for one context);
+workers read the rows they need with `Parameter.row_sparse_data`. Dense weights with
+row_sparse gradients are updated on the workers (lazily: only the gradient's rows) unless
+``update_on_kvstore=True``.
 """
 import os
 
@@ -64,6 +70,7 @@ class Trainer:
                              f"got {type(params).__name__}")
         self._params = []
         self._param2idx = {}
+        self._contains_sparse_weight = self._contains_sparse_grad = False
         for i, p in enumerate(params):
             if not isinstance(p, Parameter):
                 raise ValueError(f"Trainer: params[{i}] is a {type(p).__name__}, not a "
@@ -71,6 +78,8 @@ class Trainer:
             self._param2idx[p.name] = i
             self._params.append(p)
             p._set_trainer(self)
+            self._contains_sparse_weight |= p._stype != "default"
+            self._contains_sparse_grad |= p._grad_stype != "default"
         if compression_params:
             raise NotImplementedError(
                 f"Trainer: compression_params={compression_params!r}: gradient compression "
@@ -129,10 +138,16 @@ class Trainer:
         self._params_to_init = list(self._params)
 
     def _init_kvstore(self):
-        """Make the store (or none) and decide where updates run.
+        """Make the store (or none) and decide where updates run, by MXNet's rules: sparse
+        weights live in a store that updates them (always made, even for one context);
+        dense weights with sparse gradients are updated on the workers unless
+        ``update_on_kvstore=True``; dense ones as configured.
 
         Raises:
-            ValueError: ``update_on_kvstore=True`` with a store that cannot run an optimizer.
+            ValueError: ``update_on_kvstore=True`` with a store that cannot run an optimizer;
+                ``update_on_kvstore=False`` with sparse weights; a custom store with sparse
+                gradients.
+            TypeError: sparse weights with ``kvstore=None``.
         """
         if self._contexts is None:
             self._contexts = self._check_contexts()
@@ -140,10 +155,26 @@ class Trainer:
                 self._updaters = [opt.get_updater(self._optimizer) for _ in self._contexts]
         config = self._kvstore_params
         n_ctx = len(self._contexts) if self._contexts else 1
-        kvstore, update_on_kvstore = _create_kvstore(config["kvstore"], n_ctx, self._params)
         self._distributed = False
-        if config["update_on_kvstore"] is not None:
-            update_on_kvstore = bool(config["update_on_kvstore"])
+        if self._contains_sparse_weight:
+            kvstore, update_on_kvstore = _create_sparse_kvstore(config["kvstore"])
+            if config["update_on_kvstore"] is False:
+                raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
+                                 "are present.")
+        elif self._contains_sparse_grad:
+            # one machine: the workers update from the summed sparse gradients (faster)
+            kvstore, _ = _create_kvstore(config["kvstore"], n_ctx, self._params)
+            update_on_kvstore = False
+            if config["update_on_kvstore"] is not None:
+                update_on_kvstore = bool(config["update_on_kvstore"])
+            if kvstore is not None and not isinstance(kvstore, kvs.KVStore):
+                raise ValueError(f"Cannot use {type(kvstore).__name__} for multi-device "
+                                 "training with sparse gradients")
+        else:
+            kvstore, update_on_kvstore = _create_kvstore(config["kvstore"], n_ctx,
+                                                         self._params)
+            if config["update_on_kvstore"] is not None:
+                update_on_kvstore = bool(config["update_on_kvstore"])
         if kvstore is not None and update_on_kvstore and not kvstore.is_capable(
                 kvs.KVStoreBase.OPTIMIZER):
             if config["update_on_kvstore"]:
@@ -168,8 +199,12 @@ class Trainer:
             if p._data is None:
                 waiting.append(p)
             elif self._kvstore is not None:
-                arrays = p.list_data()
-                self._kvstore.broadcast(self._param2idx[p.name], arrays[0], arrays)
+                arrays = p._all_data()
+                if p._stype != "default":
+                    # the store keeps the whole weight; workers pull the rows they use
+                    self._kvstore.init(self._param2idx[p.name], arrays[0])
+                else:
+                    self._kvstore.broadcast(self._param2idx[p.name], arrays[0], arrays)
         self._params_to_init = waiting
 
     def _prepare(self):
@@ -177,6 +212,16 @@ class Trainer:
             self._init_kvstore()
         if self._params_to_init:
             self._init_params()
+
+    def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
+        """Fill `out` (an array or a list, one per context) with the rows `row_id` of
+        `parameter` from the store (every row with `full_idx`)."""
+        self._prepare()
+        idx = self._param2idx[parameter.name]
+        if full_idx:
+            self._kvstore.pull(idx, out=out, priority=-idx, ignore_sparse=False)
+        else:
+            self._kvstore.row_sparse_pull(idx, out=out, row_ids=row_id, priority=-idx)
 
     # ---- properties ------------------------------------------------------------------------
     @property
@@ -236,7 +281,14 @@ class Trainer:
             if p.grad_req == "null" or p._data is None:
                 continue
             grads = p.list_grad()
-            if self._update_on_kvstore:
+            if grads[0].stype != "default":
+                # sparse gradients: push, then pull the dense weight (updated on the store) or
+                # the summed gradient; a sparse weight stays in the store until pulled by rows
+                self._kvstore.push(i, grads, priority=-i)
+                if p._stype == "default":
+                    back = p._all_data() if self._update_on_kvstore else grads
+                    self._kvstore.pull(i, back, priority=-i, ignore_sparse=False)
+            elif self._update_on_kvstore:
                 self._kvstore.pushpull(i, grads, out=p.list_data(), priority=-i)
             else:
                 self._kvstore.pushpull(i, grads, priority=-i)
@@ -267,7 +319,7 @@ class Trainer:
                     continue
                 p.data()  # raises the parameter's own not-initialized error
             if not ignore_stale_grad:
-                for data in p.list_data():
+                for data in p._all_data():
                     if not data._fresh_grad:
                         raise UserWarning(
                             f"Gradient of Parameter `{p.name}` on context {data.context} has "
@@ -279,7 +331,7 @@ class Trainer:
                             "gradient")
             if self._kvstore is not None and self._update_on_kvstore:
                 continue
-            for todo, data, grad in zip(work, p.list_data(), p.list_grad()):
+            for todo, data, grad in zip(work, p._all_data(), p.list_grad()):
                 if not ignore_stale_grad or data._fresh_grad:
                     todo.append((i, grad, data))
                     data._fresh_grad = False
@@ -357,8 +409,8 @@ class Trainer:
         if state is None:
             return None
         p = self._params[i]
-        template = self._optimizer.create_state(i, p.list_data()[0] if ctx is None
-                                                else p.data(ctx))
+        template = self._optimizer.create_state(i, p._all_data()[0] if ctx is None
+                                                else p._check_and_get(p._data, ctx))
         return _fill_like(template, state, ctx)
 
 
@@ -375,11 +427,36 @@ def _fill_like(template, state, ctx):
         return type(state)(_fill_like(t, s, ctx) for t, s in zip(parts, state))
     xp = ctx.xp if ctx is not None else np
     if isinstance(state, NDArray):
-        return NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+        out = NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+        if isinstance(template, NDArray) and template.stype != "default":
+            # a lazy optimizer's row_sparse state stays row_sparse (its updates stay lazy)
+            out = out.tostype(template.stype)
+        return out
     raw = xp.array(state, copy=True)
     if isinstance(template, NDArray):
         return NDArray(raw.astype(template.dtype, copy=False), template.context)
     return raw
+
+
+def _create_sparse_kvstore(kvstore):
+    """(the store, True): sparse weights are always kept and updated in a store.
+
+    Raises:
+        TypeError: `kvstore` is neither a KVStore nor a name.
+        ValueError: the store cannot run an optimizer.
+    """
+    if isinstance(kvstore, kvs.KVStoreBase):
+        kv = kvstore
+    elif isinstance(kvstore, str):
+        kv = kvs.create(kvstore)
+    else:
+        raise TypeError(f"Cannot create {kvstore!r} KVStore with row_sparse parameters. The "
+                        "type must be KVStore or str.")
+    if not kv.is_capable(kvs.KVStoreBase.OPTIMIZER):
+        raise ValueError(f"KVStore with sparse weight requires optimizer support. However, "
+                         f"{type(kv).__name__} does not support optimizer. Use "
+                         "kvstore='local' or 'device'.")
+    return kv, True
 
 
 def _create_kvstore(kvstore, num_device, params):

@@ -5,6 +5,7 @@ import weakref
 
 import numpy as np
 
+from ..ndarray import array as _nd_array
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
@@ -116,6 +117,9 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
         return [data]
     each, extras = divmod(size, num_slice)
     bounds = np.cumsum([0] + [each + 1] * extras + [each] * (num_slice - extras)).tolist()
+    if batch_axis == 0 and data.stype != "default":
+        # a sparse batch (csr rows) splits by rows and stays sparse, as in MXNet
+        return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
     return [data.slice_axis(axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
             for i in range(num_slice)]
 
@@ -135,12 +139,16 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     return [s.as_in_context(c) for s, c in zip(slices, ctx_list)]
 
 
+def _values(a):
+    return a._sdata if a.stype != "default" else a.asnumpy()
+
+
 def clip_global_norm(arrays, max_norm, check_isfinite=True):
     """Rescale NDArrays in place so that their joint L2 norm is at most `max_norm`
     (each is multiplied by ``min(1, max_norm / (norm + 1e-8))``).
 
     Args:
-        arrays: a non-empty list of NDArrays.
+        arrays: a non-empty list of NDArrays (dense or sparse: a sparse one keeps its storage).
         max_norm: the largest joint norm allowed.
         check_isfinite: warn when the norm is nan or inf, and return a float.
 
@@ -155,7 +163,8 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     """
     if len(arrays) == 0:
         raise ValueError("clip_global_norm: arrays must be a non-empty list of NDArrays")
-    total = float(np.sqrt(sum(float((a.asnumpy().astype(np.float64) ** 2).sum())
+    # a sparse array's stored values hold its whole norm
+    total = float(np.sqrt(sum(float((_values(a).astype(np.float64) ** 2).sum())
                               for a in arrays)))
     if check_isfinite and not np.isfinite(total):
         import warnings
@@ -163,11 +172,13 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
                       "undefined", UserWarning, stacklevel=2)
     scale = np.minimum(max_norm / (total + 1e-8), 1.0)
     for a in arrays:
-        a._data *= a._data.dtype.type(scale)
+        if a.stype != "default":
+            a._sdata *= a._sdata.dtype.type(scale)  # zeros stay zero: scale what is stored
+        else:
+            a._data *= a._data.dtype.type(scale)
     if check_isfinite:
         return total
-    from ..ndarray import array
-    return array([total], ctx=arrays[0].context)
+    return _nd_array([total], ctx=arrays[0].context)
 
 
 def check_sha1(filename, sha1_hash):

@@ -16,17 +16,23 @@ def _shape(shape):
 
 
 def _creation(shape, ctx, dtype, fill, stype=None, what="zeros"):
-    check_stype(stype, what)
+    if check_stype(stype, what, sparse_ok=True) != "default":
+        from .sparse import zeros as _sparse_zeros
+        out = _sparse_zeros(stype, _shape(shape), ctx=ctx, dtype=dtype)
+        if fill != 0:
+            out[:] = _creation(shape, ctx, dtype, fill)
+        return out
     ctx = ctx or current_context()
     return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)),
                    ctx)
 
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
-    """An array of zeros. Example: ``nd.zeros((2, 3), dtype='int32')``.
+    """An array of zeros; `stype` 'row_sparse' or 'csr' gives a sparse one (nothing
+    stored). Example: ``nd.zeros((2, 3), dtype='int32')``.
 
     Raises:
-        NotImplementedError: a sparse `stype` (arrays are dense here).
+        ValueError: an unknown `stype`.
     """
     return _creation(shape, ctx, dtype, 0, stype, "zeros")
 
@@ -104,7 +110,10 @@ def waitall():
     synchronize()
 
 
-from . import sparse  # noqa: E402,F401  (refuses sparse storage: NotImplementedError)
+from . import sparse  # noqa: E402,F401
+from .sparse import cast_storage  # noqa: E402,F401
+from . import sparse_updates  # noqa: E402,F401  (update operators on sparse arrays)
+from . import sparse_grad  # noqa: E402,F401  (installs the tape's sparse-gradient writer)
 from . import random  # noqa: E402
 from .serialization import save, load, load_frombuffer  # noqa: E402,F401
 from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401

@@ -10,6 +10,7 @@ happens before an operator sees inputs it has not validated.
 from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
+from ..ops.sparse_grads import sparse_vjp_for
 
 __all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan"]
 
@@ -30,9 +31,12 @@ class CallPlan:
         diff: per input, whether it can receive a gradient.
         group: indices of the inputs that must share one dtype.
         checked: the (shape, dtype) signatures of inputs already validated.
+        sparse_vjp: the operator's row_sparse gradient rule when its attributes ask for one
+            (``Embedding(sparse_grad=True)``), else None.
     """
 
-    __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr")
+    __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr",
+                 "sparse_vjp")
 
     def __init__(self, op, p):
         self.op, self.p = op, p
@@ -42,6 +46,7 @@ class CallPlan:
         self.group = op.dtype_group(p)
         self.checked = set()
         self.ctx_attr = context_from(p)
+        self.sparse_vjp = sparse_vjp_for(op, p)
 
 
 def _key(op, attrs):
@@ -164,6 +169,12 @@ def _run_plan(plan, inputs, ctx):
         diff = plan.diff
         entries = [x if (x is not None and diff[i]) else None for i, x in enumerate(inputs)]
         if op.vjp is not None and any(e is not None and e._entry is not None for e in entries):
+            if plan.sparse_vjp is not None:
+                def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys, _f=plan.sparse_vjp):
+                    return _f(_p, _rc, _xs, _ys, gys, need)
+                autograd.record_node(entries, vjp, outs, op.name, False, plan)
+                n = plan.n_visible
+                return outs if n == len(outs) else outs[:n]
             if op.fast.writes_dests:
                 def vjp(gys, need, dests=None, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return op.vjp(_p, _rc, _xs, _ys, gys, need, dests=dests)

@@ -23,18 +23,19 @@ def check_grad_req(req):
     return req
 
 
-def check_stype(stype, what):
-    """Validate a storage type: only 'default' (dense) exists here; None means 'default'.
+def check_stype(stype, what, sparse_ok=False):
+    """Validate a storage type; None means 'default'.
 
     Args:
         stype: the storage type asked for.
         what: the function or argument to name in an error.
+        sparse_ok: whether the caller makes sparse arrays ('row_sparse', 'csr').
 
     Returns:
-        'default'.
+        The storage type ('default' for None).
 
     Raises:
-        NotImplementedError: a sparse storage type ('row_sparse', 'csr').
+        NotImplementedError: a sparse storage type where the caller has no sparse form.
         ValueError: an unknown storage type.
 
     Example: ``check_stype(None, "zeros") == "default"``.
@@ -42,10 +43,12 @@ def check_stype(stype, what):
     if stype is None or stype == "default":
         return "default"
     if stype in _SPARSE_STYPES:
-        raise NotImplementedError(f"{what}: sparse storage (stype={stype!r}) is not supported; "
-                                  "gluonlite arrays are dense, stype 'default'")
-    raise ValueError(f"{what}: unknown storage type {stype!r}; expected 'default' "
-                     "('row_sparse' and 'csr' are MXNet's sparse types, not supported here)")
+        if sparse_ok:
+            return stype
+        raise NotImplementedError(f"{what}: sparse storage (stype={stype!r}) is not supported "
+                                  "here; use stype 'default'")
+    raise ValueError(f"{what}: unknown storage type {stype!r}; expected 'default', "
+                     "'row_sparse' or 'csr'")
 
 
 def _op(name):
@@ -202,19 +205,24 @@ class NDArray:
         if other.shape != self.shape:
             raise MXNetValueError(
                 f"copyto: shape {self.shape} does not match the target's {other.shape}")
+        if other.__class__ is not NDArray and other.stype != "default":
+            other._assign(self)  # keeps the target's sparse storage
+            return other
         other._data[...] = _on(other._ctx, self, copy=False)
         return other
 
     def tostype(self, stype):
-        """A copy with storage type `stype` (recorded by autograd like `copy`).
+        """A copy with storage type `stype` ('default', 'row_sparse' or 'csr' (2-D only);
+        recorded by autograd, the gradient passing through).
 
         Raises:
-            NotImplementedError: a sparse storage type ('row_sparse', 'csr'): gluonlite has
-                dense arrays only.
+            ValueError: an unknown storage type, or 'csr' for an array that is not 2-D.
 
-        Example: ``x.tostype('default')``.
+        Example: ``x.tostype('row_sparse')``.
         """
-        check_stype(stype, "tostype")
+        if check_stype(stype, "tostype", sparse_ok=True) != "default":
+            from .sparse import cast_storage
+            return cast_storage(self, stype)
         return self.copy()
 
     def as_in_context(self, ctx):
@@ -292,15 +300,24 @@ class NDArray:
 
         Args:
             grad_req: 'write' (backward overwrites .grad), 'add' (accumulates) or 'null'.
-            stype: the gradient's storage type; only None or 'default' (dense).
+            stype: the gradient's storage type: 'default', 'row_sparse' or 'csr' (None: this
+                array's own); a sparse gradient stores only what backward makes nonzero.
 
         Raises:
-            ValueError: an unknown grad_req.
-            NotImplementedError: a sparse `stype`.
+            ValueError: an unknown grad_req or storage type.
+
+        Example: ``w.attach_grad(stype='row_sparse')``.
         """
         check_grad_req(grad_req)
-        check_stype(stype, "attach_grad")
-        self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
+        stype = self.stype if stype is None else check_stype(stype, "attach_grad",
+                                                               sparse_ok=True)
+        if stype != "default":
+            from .sparse import zeros
+            self._grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+        elif self.__class__ is NDArray:
+            self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
+        else:
+            self._grad = NDArray(self._ctx.xp.zeros(self.shape, self.dtype), self._ctx)
         self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
@@ -683,12 +700,19 @@ def array(source, ctx=None, dtype=None):
         ctx: the context (default: current_context()).
         dtype: the dtype (default float32, or source's dtype when it is an NDArray).
 
+    A sparse source (a CSRNDArray, RowSparseNDArray or scipy sparse matrix) gives a sparse
+    array of the same storage type (csr for scipy), as in MXNet.
+
     Raises:
         TypeError: source is not array-like (None, a str, a dict, a set); MXNet 1.9.1
             turns None into [nan], which hides the bug that produced it.
 
     Example: ``nd.array([[1, 2], [3, 4]], dtype='int64')``.
     """
+    if type(source).__module__.startswith("scipy.sparse") or (
+            isinstance(source, NDArray) and source.stype != "default"):
+        from .sparse import array as sparse_array
+        return sparse_array(source, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     if source is None or isinstance(source, (str, bytes, dict, set, frozenset)):
         raise TypeError("array: source must be array-like (a list, tuple, number, numpy "
@@ -735,8 +759,12 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())
 
 
-def empty(shape, ctx=None, dtype=None):
-    """An uninitialised array (here: zeros, so results never depend on stale memory)."""
+def empty(shape, ctx=None, dtype=None, stype=None):
+    """An uninitialised array (here: zeros, so results never depend on stale memory); a
+    sparse `stype` ('row_sparse', 'csr') gives an empty sparse array."""
+    if check_stype(stype, "empty", sparse_ok=True) != "default":
+        from .sparse import empty as sparse_empty
+        return sparse_empty(stype, shape, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     return NDArray(ctx.xp.zeros(shape, dtype=normalize_dtype(dtype or np.float32)), ctx)

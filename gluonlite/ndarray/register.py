@@ -10,6 +10,34 @@ def _is_nd(x):
     return isinstance(x, NDArray)
 
 
+# The operators with storage-type rules (filled by ndarray.sparse_ops): their nd functions hand
+# calls with sparse inputs to it. Only the slow path (an input that is not a plain NDArray)
+# looks here, so dense calls pay nothing.
+_sparse_rules = set()
+
+
+_SPARSE_CLS = []
+
+
+def _has_sparse(args, kwargs):
+    if not _SPARSE_CLS:
+        from .sparse import BaseSparseNDArray
+        _SPARSE_CLS.append(BaseSparseNDArray)
+    cls = _SPARSE_CLS[0]
+    for a in args:
+        if isinstance(a, cls):
+            return True
+    for a in kwargs.values():
+        if isinstance(a, cls):
+            return True
+    return False
+
+
+def _sparse_dispatch(name, args, kwargs, out):
+    from .sparse_ops import dispatch_op
+    return dispatch_op(name, args, kwargs, out)
+
+
 def order_inputs(op, names, inputs):
     """The inputs given by name (a dict) as a list in `names` order.
 
@@ -42,6 +70,8 @@ def make_function(op, public_name):
                 if not isinstance(a, NDArray):
                     raise TypeError(f"{op.name}: every positional argument must be an NDArray, "
                                     f"got {type(a).__name__} at position {i}")
+                if a.__class__ is not NDArray and op.name in _sparse_rules:
+                    return _sparse_dispatch(op.name, args, kwargs, out)
             inputs = list(args)
             kwargs.setdefault(op.variadic, len(inputs))
             plan = plan_for(op, kwargs)
@@ -61,6 +91,8 @@ def make_function(op, public_name):
             if simple:
                 attrs, given = kwargs, args
             else:
+                if op.name in _sparse_rules and _has_sparse(args, kwargs):
+                    return _sparse_dispatch(op.name, args, kwargs, out)
                 given, attrs = bind_call(op, args, kwargs, _is_nd)
             if ctx is not None and "ctx" in op.attrs:
                 attrs["ctx"] = str(ctx)

@@ -7,6 +7,10 @@ Layout (little-endian)::
         uint32 0xF993FAC9 (V2 magic), int32 storage type (0 = dense),
         uint32 ndim, int64 dims[ndim], int32 dev_type, int32 dev_id,
         int32 type_flag (MXNet dtype code), raw data (C order)
+    a sparse array (storage type 1 = row_sparse, 2 = csr) has, after its storage type, the
+    shape of its stored values (int32 ndim, int64 dims); after type_flag, per aux array
+    (row_sparse: indices; csr: indptr, indices) its dtype code and shape; then the values and
+    the aux arrays' raw data
     uint64 name count (0 or count), then per name: uint64 length + utf-8 bytes
 
 `save` writes V2. `load` also reads the older layouts: V1 (magic 0xF993FAC8, no storage
@@ -62,6 +66,9 @@ def dumps(data):
         if not isinstance(a, NDArray):
             what = names[i] if names else i
             raise TypeError(f"nd.save: entry {what!r} is a {type(a).__name__}, not an NDArray")
+        if a.stype != "default":
+            parts.append(_sparse_record(a))
+            continue
         x = np.ascontiguousarray(_to_numpy(a))
         code = DTYPE_CODES.get(x.dtype)
         if code is None:
@@ -77,6 +84,47 @@ def dumps(data):
         parts.append(struct.pack("<Q", len(b)))
         parts.append(b)
     return b"".join(parts)
+
+
+_STYPE_CODES = {"row_sparse": 1, "csr": 2}
+
+
+def _shape_bytes(shape):
+    return struct.pack(f"<i{len(shape)}q", len(shape), *shape)
+
+
+def _le(x):
+    x = np.ascontiguousarray(x)
+    return x.astype(x.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
+def _sparse_record(a):
+    """One sparse array's record (MXNet's NDArray::Save for row_sparse and csr)."""
+    data, aux = a._sdata, a._aux()
+    code = DTYPE_CODES.get(data.dtype)
+    if code is None:
+        raise TypeError(f"nd.save: dtype {data.dtype} cannot be stored")
+    parts = [struct.pack("<Ii", V2_MAGIC, _STYPE_CODES[a.stype]), _shape_bytes(data.shape),
+             _shape_bytes(a.shape),
+             struct.pack("<iii", a.context.device_typeid, a.context.device_id, code)]
+    for x in aux:
+        parts.append(struct.pack("<i", DTYPE_CODES[x.dtype]) + _shape_bytes(x.shape))
+    parts.append(_le(data))
+    parts.extend(_le(x) for x in aux)
+    return b"".join(parts)
+
+
+class _SparseRecord:
+    """A sparse array read from a file: storage type, shape, values and aux arrays."""
+
+    def __init__(self, stype, shape, data, aux):
+        self.stype, self.shape, self.data, self.aux = stype, shape, data, aux
+
+    def build(self, ctx):
+        from . import sparse
+        if self.stype == "csr":
+            return sparse._new_csr(self.data, self.aux[1], self.aux[0], self.shape, ctx)
+        return sparse._new_row_sparse(self.data, self.aux[0], self.shape, ctx)
 
 
 def save(fname, data):
@@ -123,10 +171,11 @@ def _read_array(r, k):
     magic, = r.unpack("I", f"{what} magic")
     if magic in (V2_MAGIC, V3_MAGIC):
         stype, = r.unpack("i", f"{what} storage type")
+        if stype in (1, 2):
+            return _read_sparse(r, what, stype)
         if stype != 0:
-            raise NotImplementedError(
-                f"{r.where}: {what} has sparse storage (type {stype}); gluonlite reads dense "
-                "arrays only (storage type 0)")
+            raise r.fail(f"{what} has unknown storage type {stype} (0 dense, 1 row_sparse, "
+                         "2 csr)")
     if magic in (V1_MAGIC, V2_MAGIC, V3_MAGIC):
         ndim, = r.unpack("i", f"{what} ndim")
         if ndim > _MAX_NDIM:
@@ -159,8 +208,62 @@ def _read_array(r, k):
     return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(dims or (1,))
 
 
+def _read_shape(r, what):
+    ndim, = r.unpack("i", f"{what} ndim")
+    if not 0 <= ndim <= _MAX_NDIM:
+        raise r.fail(f"{what} claims {ndim} dimensions")
+    dims = r.unpack(f"{ndim}q", what)
+    if any(d < 0 for d in dims):
+        raise r.fail(f"{what} has a negative dimension in {dims}")
+    return dims
+
+
+def _read_raw(r, shape, dtype, what):
+    count = 1
+    for d in shape:
+        count *= d
+    nbytes = count * dtype.itemsize
+    if nbytes > r.left():
+        raise r.fail(f"truncated: {what} of shape {shape} needs {nbytes} bytes but only "
+                     f"{r.left()} remain")
+    raw = r.take(nbytes, what)
+    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+
+
+def _read_sparse(r, what, stype):
+    """The rest of a row_sparse (1) or csr (2) array record, after its storage type."""
+    sshape = _read_shape(r, f"{what} storage shape")
+    shape = _read_shape(r, f"{what} shape")
+    if not shape:
+        return None
+    _dev_type, _dev_id, code = r.unpack("iii", f"{what} context and dtype")
+    dtype = CODE_DTYPES.get(code)
+    if dtype is None:
+        raise r.fail(f"{what} has unknown dtype code {code}")
+    aux_meta = []
+    for i in range(2 if stype == 2 else 1):
+        acode, = r.unpack("i", f"{what} aux {i} dtype")
+        adt = CODE_DTYPES.get(acode)
+        if adt is None or adt.kind not in "iu":
+            raise r.fail(f"{what} aux {i} has dtype code {acode}, expected an integer type")
+        aux_meta.append((adt, _read_shape(r, f"{what} aux {i} shape")))
+    data = _read_raw(r, sshape, dtype, f"{what} values")
+    aux = tuple(_read_raw(r, s, adt, f"{what} aux {i}").astype(np.int64)
+                for i, (adt, s) in enumerate(aux_meta))
+    name = "csr" if stype == 2 else "row_sparse"
+    bad = (name == "csr" and (len(shape) != 2 or aux[0].shape != (shape[0] + 1,) or
+                              aux[1].shape != (sshape[0],))) or \
+        (name == "row_sparse" and (aux[0].shape != (sshape[0],) or
+                                   tuple(sshape[1:]) != tuple(shape[1:])))
+    if bad:
+        raise r.fail(f"{what}: {name} parts do not fit shape {shape} (values {sshape}, aux "
+                     f"{[a.shape for a in aux]})")
+    return _SparseRecord(name, tuple(shape), data, aux)
+
+
 def loads(buf, where="<bytes>"):
-    """Parse MXNet NDArray-list bytes into (list of numpy arrays, list of names)."""
+    """Parse MXNet NDArray-list bytes into (list of numpy arrays, or `_SparseRecord`s for
+    sparse arrays, list of names)."""
     r = _Reader(buf, where)
     magic, _reserved = r.unpack("QQ", "header")
     if magic != LIST_MAGIC:
@@ -190,7 +293,8 @@ def _as_ndarrays(arrays, names, ctx, where):
     from ..context import current_context
     from .ndarray import NDArray
     ctx = ctx or current_context()
-    nds = [None if a is None else NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
+    nds = [None if a is None else a.build(ctx) if isinstance(a, _SparseRecord) else
+           NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
     if names:
         if len(set(names)) != len(names):
             raise ValueError(f"{where}: not a valid MXNet NDArray file: duplicate names")
@@ -212,7 +316,6 @@ def load(fname, ctx=None):
     Raises:
         ValueError: the file is truncated or malformed (the message names the file and the
             problem); OSError: it cannot be read.
-        NotImplementedError: the file holds a sparse array.
 
     Example: ``params = nd.load('model-0000.params')``.
     """

@@ -1,74 +1,857 @@
-"""`nd.sparse`: MXNet's sparse storage (`csr`, `row_sparse`), which gluonlite does not have yet.
+"""`nd.sparse`: MXNet's sparse storage types, ``csr`` and ``row_sparse``.
 
-The module exists, with MXNet 1.9.1's public names, so that code which imports it loads and
-type checks such as ``isinstance(x, nd.sparse.CSRNDArray)`` answer (False: every gluonlite
-array is dense). Creating a sparse array or calling a sparse operator raises
-NotImplementedError naming sparse storage; the dense operators of `nd` take dense arrays.
+Storage (what other modules may rely on)
+----------------------------------------
+A sparse array is an `NDArray` subclass that holds only its compressed parts, as numpy
+arrays on the host (whatever its context), in these slots:
+
+- `RowSparseNDArray` (``stype == 'row_sparse'``), any rank >= 1:
+  ``_sdata``: the stored rows, shape ``(nnz_rows,) + shape[1:]``, the array's dtype;
+  ``_sindices``: int64, shape ``(nnz_rows,)``, the row numbers, strictly increasing.
+  A 10^6 x 64 array with 100 stored rows holds 100 x 64 values and 100 indices.
+- `CSRNDArray` (``stype == 'csr'``), rank 2: ``_sdata`` (the values, 1-D), ``_sindices``
+  (int64 column numbers, 1-D), ``_sindptr`` (int64, ``shape[0] + 1`` row offsets), as
+  scipy's ``csr_matrix`` keeps them (columns sorted within a row, no duplicates).
+- Both: ``_sshape`` (the logical shape, a tuple) and the `NDArray` slots ``_ctx``,
+  ``_entry``, ``_grad``.
+
+``x._data`` (the raw array every dense operator reads) is, on a sparse array, a dense copy
+made at each read (on the array's device). So a dense operator given a sparse input computes
+on its dense values and returns a dense array: MXNet's "storage fallback". Writing into that
+copy changes nothing (the executor writes sparse gradient buffers and auxiliary states back
+itself): write a sparse array with `_assign`/`_assign_dense` (or ``x[:] = y``, `copyto`).
+
+Helpers for other modules: `_new_row_sparse(data, indices, shape, ctx)`,
+`_new_csr(data, indices, indptr, shape, ctx)` (numpy parts, no copy), `_from_dense(a, stype,
+ctx)` (a raw dense array to the storage type), ``x._assign(y)`` (overwrite x's content
+with y's values, any storage, keeping x's storage type).
 
 Example::
 
-    from gluonlite.ndarray import sparse
-    isinstance(mx.nd.ones((2, 2)), sparse.RowSparseNDArray)   # False
-    sparse.csr_matrix(...)                                    # NotImplementedError
+    from gluonlite import nd
+    a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+    a.indptr.asnumpy()                 # array([0, 1, 2])
+    nd.sparse.dot(a, nd.ones((3, 4)))  # dense (2, 4)
+    r = nd.ones((4, 2)).tostype('row_sparse')
 """
-from ..base import NotSupportedForSparseNDArray  # noqa: F401  (MXNet's module has it)
+import builtins
+import warnings
+
+import numpy as np
+import scipy.sparse as spsp
+
+from ..base import MXNetError, NotSupportedForSparseNDArray, normalize_dtype
 from ..context import Context, current_context  # noqa: F401  (MXNet's module re-exports them)
 from ..util import check_call  # noqa: F401
 from .ndarray import NDArray
 
-__all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray"]
+__all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray",
+           "csr_matrix", "row_sparse_array", "array", "zeros", "empty", "zeros_like",
+           "cast_storage", "c_array_buf"]
+
+_IDX = np.int64
+_pyslice = builtins.slice  # this module's `slice` is MXNet's sparse slice operator
+# MXNet's aux types per storage type (indptr then indices for csr)
+_STORAGE_AUX_TYPES = {"row_sparse": [np.int64], "csr": [np.int64, np.int64]}
+_STYPES = ("default", "row_sparse", "csr")
 
 
-def _refused(what):
-    return NotImplementedError(
-        f"nd.sparse.{what}: gluonlite has no sparse storage ('csr', 'row_sparse') yet; every "
-        "array is dense ('default'). Use dense arrays and the dense operators of mx.nd")
+def c_array_buf(ctype, buf):
+    """A ctypes array of `ctype` sharing the memory of writable buffer `buf` (MXNet's helper,
+    which its sparse module re-exports).
+
+    Example: ``c_array_buf(ctypes.c_float, array.array('f', [1, 2]))``.
+    """
+    import ctypes  # noqa: F401  (ctype is a ctypes type)
+    return (ctype * len(buf)).from_buffer(buf)
+
+
+def _shape_str(shape):
+    return "x".join(str(d) for d in shape)
 
 
 class BaseSparseNDArray(NDArray):
-    """The base class of sparse arrays. No instance can be made: gluonlite has no sparse
-    storage, so ``isinstance(x, BaseSparseNDArray)`` is False for every array.
+    """The base class of arrays stored sparsely (`CSRNDArray`, `RowSparseNDArray`).
 
-    Raises:
-        NotImplementedError: on construction.
+    Dense operators accept them (computing on their dense values, a dense result); the
+    operators of `nd.sparse` (and `nd.dot`, `nd.elemwise_add`, ... given sparse inputs)
+    keep the storage where MXNet does. `size` and `reshape` are refused, as in MXNet.
     """
 
-    def __new__(cls, *args, **kwargs):
-        raise _refused(cls.__name__)
+    __slots__ = ("_sdata", "_sindices", "_sshape")
+
+    def __init__(self, *args, **kwargs):
+        maker = {"CSRNDArray": "nd.sparse.csr_matrix", "RowSparseNDArray":
+                 "nd.sparse.row_sparse_array"}.get(type(self).__name__, "nd.sparse.zeros")
+        raise TypeError(f"{type(self).__name__}: make one with {maker}, nd.sparse.zeros or "
+                        "x.tostype(stype), not with the class itself")
+
+    # ---- what the dense code paths read -------------------------------------------------
+    @property
+    def _data(self):
+        d = self._dense()
+        return d if self._ctx.device_type == "cpu" else self._ctx.xp.asarray(d)
+
+    @property
+    def shape(self):
+        """The (logical) shape as a tuple."""
+        return self._sshape
+
+    @property
+    def dtype(self):
+        """The numpy dtype type of the values."""
+        return self._sdata.dtype.type
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self._sshape)
+
+    @property
+    def size(self):
+        """Refused, as in MXNet (the element count of a sparse array is ambiguous).
+
+        Raises:
+            NotImplementedError: always.
+        """
+        raise NotImplementedError(f"{type(self).__name__}.size: the size of a sparse array is "
+                                  "ambiguous; use np.prod(x.shape) or x.data.size")
+
+    @property
+    def handle(self):
+        """The compressed parts (a tuple of numpy arrays: data, then aux arrays)."""
+        return (self._sdata,) + self._aux()
+
+    # ---- conversion ----------------------------------------------------------------------
+    def asnumpy(self):
+        """A dense numpy copy of the values."""
+        return self._dense()
+
+    def __repr__(self):
+        return f"\n<{type(self).__name__} {_shape_str(self.shape)} @{self._ctx}>"
+
+    def __reduce__(self):
+        return (_rebuild, (self.stype, self._sshape, self._sdata, self._aux(), str(self._ctx)))
+
+    @property
+    def data(self):
+        """The stored values as a dense NDArray (a copy)."""
+        return NDArray(self._ctx.xp.asarray(self._sdata.copy()), self._ctx)
+
+    @property
+    def indices(self):
+        """The indices (int64) as a dense NDArray (a copy): row numbers of a row_sparse
+        array, column numbers of a csr one."""
+        return NDArray(self._ctx.xp.asarray(self._sindices.copy()), self._ctx)
+
+    @property
+    def _num_aux(self):
+        return len(_STORAGE_AUX_TYPES[self.stype])
+
+    @property
+    def _aux_types(self):
+        return [a.dtype.type for a in self._aux()]
+
+    def _aux_type(self, i):
+        return self._aux()[i].dtype.type
+
+    def copy(self):
+        """A copy with the same storage type and context."""
+        return _like(self, self._sdata.copy(), tuple(a.copy() for a in self._aux()))
+
+    def copyto(self, other):
+        """Copy into `other` (an NDArray of the same shape: dense, or this storage type;
+        returned) or to a new array of this storage type on `other` (a Context).
+
+        Raises:
+            TypeError: `other` is an array of the other sparse storage type, or not an
+                NDArray or Context.
+            ValueError: shapes differ.
+        """
+        if isinstance(other, Context):
+            out = self.copy()
+            out._ctx = other
+            return out
+        if not isinstance(other, NDArray):
+            raise TypeError(f"copyto: expected an NDArray or a Context, got "
+                            f"{type(other).__name__}")
+        if other is self:
+            warnings.warn("You are attempting to copy an array to itself", RuntimeWarning)
+            return False
+        if other.stype not in ("default", self.stype):
+            raise TypeError(f"copyto: a {self.stype} array cannot be copied into a "
+                            f"{other.stype} array")
+        if tuple(other.shape) != tuple(self.shape):
+            raise ValueError(f"copyto: shape {self.shape} does not match the target's "
+                             f"{other.shape}")
+        if other.stype == "default":
+            other._data[...] = self._data
+        else:
+            other._assign(self)
+        return other
+
+    def as_in_context(self, ctx):
+        """This array on `ctx` (itself when already there)."""
+        return self if ctx == self._ctx else self.copyto(ctx)
+
+    def astype(self, dtype, copy=True):
+        """A copy with values of `dtype`, same storage type."""
+        dt = normalize_dtype(dtype)
+        if not copy and dt == self._sdata.dtype:
+            return self
+        return _like(self, self._sdata.astype(dt), tuple(a.copy() for a in self._aux()))
+
+    def tostype(self, stype):
+        """A copy with storage type `stype` ('default', or this array's own).
+
+        Raises:
+            ValueError: csr to row_sparse or back (MXNet has no such cast), or an unknown type.
+        """
+        return cast_storage(self, stype)
+
+    def detach(self):
+        """The same storage, cut from the autograd graph."""
+        return _like(self, self._sdata, self._aux())
+
+    def asscipy(self):
+        """The array as a scipy sparse matrix (csr_matrix; a row_sparse matrix gives a
+        csr_matrix of its dense values, 2-D only)."""
+        return spsp.csr_matrix(self._dense())
+
+    def reshape(self, *shape, **kwargs):
+        """Refused, as in MXNet.
+
+        Raises:
+            NotSupportedForSparseNDArray: always.
+        """
+        raise NotSupportedForSparseNDArray(self.reshape, None, shape)
+
+    def _at(self, idx):
+        raise NotSupportedForSparseNDArray(self._at, "[idx]", idx)
+
+    def _slice(self, start, stop):
+        raise NotSupportedForSparseNDArray(self._slice, None, start, stop)
+
+    def wait_to_read(self):
+        """Nothing to wait for: sparse arrays are computed on the host when returned."""
+
+    # ---- arithmetic (sparse rules in sparse_ops; dense fallback otherwise) ----------------
+    def __add__(self, other):
+        return add(self, other)
+
+    def __radd__(self, other):
+        return self._reflected(other, "__add__", add)
+
+    def __sub__(self, other):
+        return subtract(self, other)
+
+    def __rsub__(self, other):
+        return self._reflected(other, "__sub__", subtract)
+
+    def __mul__(self, other):
+        return multiply(self, other)
+
+    def __rmul__(self, other):
+        return self._reflected(other, "__mul__", multiply)
+
+    def __truediv__(self, other):
+        from .sparse_ops import true_divide
+        return true_divide(self, other)
+
+    def __rtruediv__(self, other):
+        from .sparse_ops import true_divide
+        return self._reflected(other, "__truediv__", lambda a, b: true_divide(a, b))
+
+    def _reflected(self, other, dense_method, fn):
+        # Python asks the subclass first for `dense * sparse`; MXNet computes it as the
+        # dense array's broadcast operator, whose result is dense.
+        if isinstance(other, NDArray) and not isinstance(other, BaseSparseNDArray):
+            return getattr(NDArray, dense_method)(other, self)
+        return fn(other, self)
+
+    def __neg__(self):
+        return self.__mul__(-1.0)
+
+    # Comparisons with a scalar keep the storage where 0 compares False (MXNet's rule).
+    def __eq__(self, other):
+        return _compare(self, other, "eq", "__eq__")
+
+    def __ne__(self, other):
+        return _compare(self, other, "ne", "__ne__")
+
+    def __gt__(self, other):
+        return _compare(self, other, "gt", "__gt__")
+
+    def __ge__(self, other):
+        return _compare(self, other, "ge", "__ge__")
+
+    def __lt__(self, other):
+        return _compare(self, other, "lt", "__lt__")
+
+    def __le__(self, other):
+        return _compare(self, other, "le", "__le__")
+
+    __hash__ = NDArray.__hash__
+
+    def _inplace(self, o, fn, sym):
+        res = fn(o)
+        if res is NotImplemented:
+            return res
+        self._assign(res)
+        return self
+
+    # ---- writing ------------------------------------------------------------------------
+    def __setitem__(self, key, value):
+        """``x[:] = value``: overwrite the whole array, keeping its storage type (value: an
+        NDArray of any storage type, a numpy array, or for row_sparse a number).
+
+        Raises:
+            ValueError: any key other than ``[:]``, or a number into a csr array.
+        """
+        if not (isinstance(key, _pyslice) and key == _pyslice(None)):
+            raise ValueError(f"{type(self).__name__}: only [:] is supported for assignment, "
+                             f"got key {key!r}")
+        if isinstance(value, NDArray):
+            if value is not self:
+                self._assign(value)
+            return
+        if isinstance(value, (int, float, np.number)):
+            if self.stype == "csr":
+                raise ValueError("CSRNDArray: assigning a number is not supported (it would "
+                                 "make every entry stored); assign an array")
+            self._assign_dense(np.full(self.shape, value, self._sdata.dtype))
+            return
+        if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+            self._assign_dense(np.asarray(value, self._sdata.dtype))
+            return
+        raise TypeError(f"{type(self).__name__}[:] = value: unsupported value type "
+                        f"{type(value).__name__}")
+
+    def _assign(self, src):
+        """Overwrite this array's content with `src`'s values (any storage type; same shape),
+        keeping this array's storage type and dtype."""
+        if tuple(src.shape) != tuple(self._sshape):
+            raise ValueError(f"{type(self).__name__}: cannot assign an array of shape "
+                             f"{src.shape} to one of shape {self._sshape}")
+        if src.stype == self.stype:
+            self._sdata = src._sdata.astype(self._sdata.dtype, copy=True)
+            self._set_aux(tuple(a.copy() for a in src._aux()))
+        else:
+            self._assign_dense(_host(src))
+
+    def _assign_dense(self, a):
+        """Overwrite this array's content with raw dense array `a` (this storage type kept)."""
+        a = np.asarray(a, dtype=self._sdata.dtype)
+        if a.shape != self._sshape:
+            a = np.broadcast_to(a, self._sshape)
+        new = _from_dense(a, self.stype, self._ctx)
+        self._sdata = new._sdata
+        self._set_aux(new._aux())
+
+    def check_format(self, full_check=True):
+        """Check that the compressed parts describe a valid array of this storage type.
+
+        Args:
+            full_check: also check every index (O(nnz)); else only the sizes.
+
+        Raises:
+            MXNetError: the parts are inconsistent (the message says which rule fails).
+        """
+        problem = self._format_problem(full_check)
+        if problem:
+            raise MXNetError(f"check_format: invalid {self.stype} array of shape "
+                             f"{self._sshape}: {problem}")
 
 
 class CSRNDArray(BaseSparseNDArray):
-    """A compressed sparse row matrix (not available: see `BaseSparseNDArray`)."""
+    """A 2-D array in compressed sparse row format: `data` (values), `indices` (their
+    column numbers) and `indptr` (row i's values are ``data[indptr[i]:indptr[i+1]]``).
+
+    Make one with `csr_matrix`, ``x.tostype('csr')`` or `zeros('csr', shape)`.
+
+    Example::
+
+        a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+        a.asnumpy()   # [[1, 0, 0], [0, 0, 2]]
+    """
+
+    __slots__ = ("_sindptr",)
+
+    @property
+    def stype(self):
+        """'csr'."""
+        return "csr"
+
+    @property
+    def indptr(self):
+        """The row offsets (int64) as a dense NDArray (a copy)."""
+        return NDArray(self._ctx.xp.asarray(self._sindptr.copy()), self._ctx)
+
+    def _aux(self):
+        return (self._sindptr, self._sindices)
+
+    def _set_aux(self, aux):
+        self._sindptr, self._sindices = aux
+
+    def _scipy(self):
+        return spsp.csr_matrix((self._sdata, self._sindices, self._sindptr), shape=self._sshape)
+
+    def _dense(self):
+        out = np.zeros(self._sshape, self._sdata.dtype)
+        rows = np.repeat(np.arange(self._sshape[0]), np.diff(self._sindptr))
+        out[rows, self._sindices] = self._sdata
+        return out
+
+    def asscipy(self):
+        """A scipy ``csr_matrix`` copy of this array."""
+        return spsp.csr_matrix((self._sdata.copy(), self._sindices.copy(),
+                                self._sindptr.copy()), shape=self._sshape)
+
+    def __getitem__(self, key):
+        """Rows of the matrix: ``x[i]`` (a 1 x n csr array, as MXNet gives), ``x[a:b]``.
+
+        Raises:
+            ValueError: a step, or a tuple key (only axis 0 can be sliced).
+        """
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            n = self._sshape[0]
+            if not -n <= key < n:
+                raise IndexError(f"index {key} is out of range for axis 0 of size {n}")
+            b = int(key) % n
+            return _slice_csr(self, b, b + 1)
+        if isinstance(key, _pyslice):
+            if key.step not in (None, 1):
+                raise ValueError("CSRNDArray only supports continuous slicing on axis 0")
+            if key.start is None and key.stop is None:
+                return self
+            b, e, _ = key.indices(self._sshape[0])
+            return _slice_csr(self, b, max(b, e))
+        if isinstance(key, tuple):
+            raise ValueError("CSRNDArray: multi-dimensional indexing is not supported")
+        raise ValueError(f"CSRNDArray: undefined behaviour for key {key!r}")
+
+    def _format_problem(self, full):
+        ip, ix, d = self._sindptr, self._sindices, self._sdata
+        rows, cols = self._sshape
+        if ip.ndim != 1 or ip.shape[0] != rows + 1:
+            return f"indptr must have {rows + 1} entries, has {ip.shape}"
+        if ix.shape[0] != d.shape[0]:
+            return f"indices ({ix.shape[0]}) and data ({d.shape[0]}) differ in length"
+        if ip[0] != 0 or ip[-1] != ix.shape[0]:
+            return f"indptr must start at 0 and end at nnz={ix.shape[0]}, got {ip[0]}..{ip[-1]}"
+        if not full:
+            return None
+        if (np.diff(ip) < 0).any():
+            return "indptr must be non-decreasing"
+        if ix.size and (ix.min() < 0 or ix.max() >= cols):
+            return f"column indices must lie in [0, {cols})"
+        for r in range(rows):
+            seg = ix[ip[r]:ip[r + 1]]
+            if seg.size > 1 and (np.diff(seg) <= 0).any():
+                return f"column indices of row {r} must be strictly increasing"
+        return None
 
 
 class RowSparseNDArray(BaseSparseNDArray):
-    """A row-sparse array (not available: see `BaseSparseNDArray`)."""
+    """An array of which only some rows (slices along axis 0) are stored: `data` holds them,
+    `indices` their row numbers (increasing); the other rows are zero.
+
+    Make one with `row_sparse_array`, ``x.tostype('row_sparse')`` or `zeros('row_sparse',
+    shape)`.
+
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))
+        r.asnumpy()[3]   # [1, 2]
+    """
+
+    __slots__ = ()
+
+    @property
+    def stype(self):
+        """'row_sparse'."""
+        return "row_sparse"
+
+    def _aux(self):
+        return (self._sindices,)
+
+    def _set_aux(self, aux):
+        self._sindices, = aux
+
+    def _dense(self):
+        out = np.zeros(self._sshape, self._sdata.dtype)
+        out[self._sindices] = self._sdata
+        return out
+
+    def __getitem__(self, key):
+        """Only ``x[:]`` (the array itself), as in MXNet.
+
+        Raises:
+            ValueError: any other key.
+        """
+        if isinstance(key, _pyslice) and key == _pyslice(None):
+            return self
+        raise ValueError(f"RowSparseNDArray only supports [:] for __getitem__, got {key!r}")
+
+    def retain(self, *args, **kwargs):
+        """The rows given by `indices` only (see `nd.sparse.retain`)."""
+        from .sparse_ops import retain as _retain
+        return _retain(self, *args, **kwargs)
+
+    def _format_problem(self, full):
+        ix, d = self._sindices, self._sdata
+        if ix.ndim != 1 or ix.shape[0] != d.shape[0]:
+            return f"indices ({ix.shape}) must be 1-D with one entry per stored row ({d.shape})"
+        if d.shape[1:] != self._sshape[1:]:
+            return f"stored rows have shape {d.shape[1:]}, expected {self._sshape[1:]}"
+        if not full:
+            return None
+        if ix.size and (ix.min() < 0 or ix.max() >= self._sshape[0]):
+            return f"row indices must lie in [0, {self._sshape[0]})"
+        if ix.size > 1 and (np.diff(ix) <= 0).any():
+            return "row indices must be strictly increasing"
+        return None
 
 
-# MXNet 1.9.1's public functions of nd.sparse: constructors, then sparse operator kernels.
-_FUNCTIONS = (
-    "array csr_matrix row_sparse_array empty zeros zeros_like cast_storage retain gs_retain "
-    "c_array_buf "
-    "ElementWiseSum Embedding FullyConnected LinearRegressionOutput LogisticRegressionOutput "
-    "MAERegressionOutput abs adagrad_update adam_update add add_n arccos arccosh arcsin "
-    "arcsinh arctan arctanh broadcast_add broadcast_div broadcast_minus broadcast_mul "
-    "broadcast_plus broadcast_sub cbrt ceil clip concat cos cosh degrees divide dot "
-    "elemwise_add elemwise_div elemwise_mul elemwise_sub exp expm1 fix floor ftrl_update "
-    "gamma gammaln log log10 log1p log2 make_loss mean multiply negative norm radians relu "
-    "rint round rsqrt sgd_mom_update sgd_update sigmoid sign sin sinh slice sqrt square "
-    "stop_gradient subtract sum tan tanh trunc where").split()
+# ---- building blocks ------------------------------------------------------------------------
+def _new_row_sparse(data, indices, shape, ctx=None):
+    """A RowSparseNDArray holding numpy `data` (stored rows) and `indices` (no copy)."""
+    x = RowSparseNDArray.__new__(RowSparseNDArray)
+    x._sdata, x._sindices, x._sshape = data, np.asarray(indices, _IDX), tuple(shape)
+    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    return x
 
 
-def _make_refusing(name):
-    def refused(*args, **kwargs):
-        raise _refused(name)
-    refused.__name__ = name
-    refused.__doc__ = (f"MXNet's sparse `{name}`: raises NotImplementedError (gluonlite has no "
-                       "sparse storage).")
-    return refused
+def _new_csr(data, indices, indptr, shape, ctx=None):
+    """A CSRNDArray holding numpy `data`, `indices`, `indptr` (no copy)."""
+    x = CSRNDArray.__new__(CSRNDArray)
+    x._sdata, x._sshape = data, tuple(shape)
+    x._sindices, x._sindptr = np.asarray(indices, _IDX), np.asarray(indptr, _IDX)
+    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    return x
 
 
-for _name in _FUNCTIONS:
-    globals()[_name] = _make_refusing(_name)
-    __all__.append(_name)
-del _name
+def _like(x, data, aux):
+    if x.stype == "csr":
+        return _new_csr(data, aux[1], aux[0], x._sshape, x._ctx)
+    return _new_row_sparse(data, aux[0], x._sshape, x._ctx)
+
+
+def _rebuild(stype, shape, data, aux, ctx):
+    from .invoke import context_from
+    ctx = context_from({"ctx": ctx})
+    if stype == "csr":
+        return _new_csr(data, aux[1], aux[0], shape, ctx)
+    return _new_row_sparse(data, aux[0], shape, ctx)
+
+
+def _host(x):
+    """The dense values of NDArray `x` (any storage) as a numpy array."""
+    return x._dense() if isinstance(x, BaseSparseNDArray) else x.asnumpy()
+
+
+def _from_scipy(m, ctx=None, dtype=None):
+    m = spsp.csr_matrix(m)
+    m.sum_duplicates()
+    m.sort_indices()
+    data = m.data if dtype is None else m.data.astype(dtype)
+    return _new_csr(data.copy(), m.indices.astype(_IDX), m.indptr.astype(_IDX), m.shape, ctx)
+
+
+def _from_dense(a, stype, ctx=None):
+    """Raw dense array `a` (numpy, or a device array) in storage `stype`: only the nonzero
+    entries (csr) or the rows holding a nonzero (row_sparse) are stored."""
+    a = a if isinstance(a, np.ndarray) else a.get()
+    if stype == "row_sparse":
+        if a.ndim == 0:
+            raise ValueError("cast_storage: a row_sparse array needs at least one dimension")
+        flat = a.reshape(a.shape[0], -1)
+        rows = np.flatnonzero((flat != 0).any(axis=1))
+        return _new_row_sparse(a[rows].copy(), rows, a.shape, ctx)
+    if stype == "csr":
+        if a.ndim != 2:
+            raise ValueError(f"cast_storage: a csr array must be 2-D, got shape {a.shape}")
+        return _from_scipy(spsp.csr_matrix(a), ctx, a.dtype)
+    raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
+                     f"{', '.join(_STYPES)}")
+
+
+def _slice_csr(x, b, e):
+    ip = x._sindptr
+    lo, hi = ip[b], ip[e]
+    return _new_csr(x._sdata[lo:hi].copy(), x._sindices[lo:hi].copy(), ip[b:e + 1] - lo,
+                    (e - b, x._sshape[1]), x._ctx)
+
+
+def _dtype_of(src, dtype):
+    """MXNet's default dtype: the source's for arrays, float32 for lists."""
+    if dtype is not None:
+        return normalize_dtype(dtype)
+    if isinstance(src, (NDArray, np.ndarray)) or spsp.issparse(src):
+        return np.dtype(src.dtype)
+    return np.dtype(np.float32)
+
+
+def _np(x, dtype=None):
+    if isinstance(x, NDArray):
+        x = _host(x)
+    try:
+        return np.asarray(x, dtype=dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"nd.sparse: values must be array-like, got {type(x).__name__}") \
+            from None
+
+
+def _check_shape(got, want, what):
+    if want is not None and tuple(got) != tuple(want):
+        raise ValueError(f"{what}: shape mismatch: the data gives {tuple(got)}, shape= says "
+                         f"{tuple(want)}")
+
+
+def _is_shape(t):
+    return isinstance(t, tuple) and all(isinstance(d, (int, np.integer)) for d in t)
+
+
+# ---- constructors -------------------------------------------------------------------------
+def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
+    """A `CSRNDArray` (2-D, compressed sparse row).
+
+    Args:
+        arg1: one of ``(data, indices, indptr)``; ``(data, (row, col))`` (coordinates);
+            ``(M, N)`` (an all-zero matrix); a `CSRNDArray` or scipy sparse matrix; a dense
+            NDArray, numpy array or nested list.
+        shape: the shape (inferred from the parts when None).
+        ctx: the context (default: the current one).
+        dtype: the value dtype (default: the source's, float32 for lists).
+
+    Returns:
+        A CSRNDArray.
+
+    Raises:
+        ValueError: inconsistent parts or shape, a row_sparse source, a tuple of bad length.
+
+    Example: ``csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))``.
+    """
+    if isinstance(arg1, tuple):
+        if len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 2:
+            data, (row, col) = arg1
+            coo = spsp.coo_matrix((_np(data), (_np(row, _IDX), _np(col, _IDX))), shape=shape)
+            _check_shape(coo.shape, shape, "csr_matrix")
+            return _from_scipy(coo.tocsr(), ctx, _dtype_of(coo, dtype))
+        if len(arg1) == 2 and _is_shape(arg1):
+            _check_shape(arg1, shape, "csr_matrix")
+            return zeros("csr", arg1, ctx=ctx, dtype=dtype)
+        if len(arg1) == 3:
+            data, indices, indptr = arg1
+            dt = _dtype_of(data, dtype)
+            data, indices, indptr = _np(data, dt), _np(indices, _IDX), _np(indptr, _IDX)
+            if shape is None:
+                if indices.shape[0] == 0:
+                    raise ValueError("csr_matrix: cannot infer the shape of an empty matrix; "
+                                     "pass shape=")
+                shape = (len(indptr) - 1, int(indices.max()) + 1)
+            if data.ndim != 1 or indices.ndim != 1 or indptr.ndim != 1 or \
+                    indptr.shape[0] == 0 or len(shape) != 2:
+                raise ValueError(f"csr_matrix: data, indices and indptr must be 1-D (indptr "
+                                 f"not empty) and the shape 2-D; got data {data.shape}, "
+                                 f"indices {indices.shape}, indptr {indptr.shape}, shape "
+                                 f"{tuple(shape)}")
+            return _new_csr(data.copy(), indices.copy(), indptr.copy(), tuple(shape), ctx)
+        raise ValueError(f"csr_matrix: unexpected length of input tuple: {len(arg1)}")
+    if isinstance(arg1, RowSparseNDArray):
+        raise ValueError("csr_matrix: unexpected input type: RowSparseNDArray")
+    if isinstance(arg1, CSRNDArray) or spsp.issparse(arg1):
+        _check_shape(arg1.shape, shape, "csr_matrix")
+        return array(arg1, ctx=ctx, dtype=dtype)
+    dt = _dtype_of(arg1, dtype)
+    a = _np(arg1, dt)
+    _check_shape(a.shape, shape, "csr_matrix")
+    return _from_dense(a, "csr", ctx or (arg1.context if isinstance(arg1, NDArray) else None))
+
+
+def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
+    """A `RowSparseNDArray`.
+
+    Args:
+        arg1: ``(data, indices)`` (the stored rows and their row numbers); a shape tuple (an
+            all-zero array); a `RowSparseNDArray`; a dense NDArray, numpy array or list.
+        shape: the shape (inferred when None: last index + 1 rows).
+        ctx: the context (default: the current one).
+        dtype: the value dtype (default: the source's, float32 for lists).
+
+    Returns:
+        A RowSparseNDArray.
+
+    Raises:
+        ValueError: inconsistent parts or shape, a csr source.
+
+    Example: ``row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))``.
+    """
+    if isinstance(arg1, tuple):
+        if len(arg1) < 2:
+            raise ValueError(f"row_sparse_array: unexpected length of input tuple: "
+                             f"{len(arg1)}")
+        if len(arg1) > 2 or _is_shape(arg1):
+            _check_shape(arg1, shape, "row_sparse_array")
+            return zeros("row_sparse", arg1, ctx=ctx, dtype=dtype)
+        data, indices = arg1
+        dt = _dtype_of(data, dtype)
+        data, indices = _np(data, dt), _np(indices, _IDX)
+        if shape is None:
+            if indices.shape[0] == 0:
+                raise ValueError("row_sparse_array: cannot infer the shape without indices; "
+                                 "pass shape=")
+            shape = (int(indices[-1]) + 1,) + data.shape[1:]
+        shape = tuple(shape)
+        if data.ndim != len(shape) or indices.ndim != 1 or np.prod(shape[1:]) == 0 or \
+                data.shape[0] != indices.shape[0]:
+            raise ValueError(f"row_sparse_array: data must have shape (len(indices),) + "
+                             f"shape[1:]; got data {data.shape}, indices {indices.shape}, "
+                             f"shape {shape}")
+        return _new_row_sparse(data.copy(), indices.copy(), shape, ctx)
+    if isinstance(arg1, CSRNDArray):
+        raise ValueError("row_sparse_array: unexpected input type: CSRNDArray")
+    if isinstance(arg1, RowSparseNDArray):
+        _check_shape(arg1.shape, shape, "row_sparse_array")
+        return array(arg1, ctx=ctx, dtype=dtype)
+    a = _np(arg1, _dtype_of(arg1, dtype))
+    _check_shape(a.shape, shape, "row_sparse_array")
+    return _from_dense(a, "row_sparse",
+                       ctx or (arg1.context if isinstance(arg1, NDArray) else None))
+
+
+def array(source_array, ctx=None, dtype=None):
+    """A sparse array copied from a sparse source.
+
+    Args:
+        source_array: a CSRNDArray, RowSparseNDArray or scipy sparse matrix (made csr).
+        ctx: the context (default: the source's, or the current one).
+        dtype: the value dtype (default: the source's).
+
+    Raises:
+        ValueError: a dense source (use ``nd.array(...).tostype(stype)``).
+
+    Example: ``nd.sparse.array(scipy.sparse.random(3, 4, 0.5).tocsr())``.
+    """
+    if isinstance(source_array, BaseSparseNDArray):
+        out = source_array.copy() if dtype is None else source_array.astype(dtype)
+        out._ctx = ctx or source_array.context
+        return out
+    if spsp.issparse(source_array):
+        return _from_scipy(source_array, ctx, _dtype_of(source_array, dtype))
+    if isinstance(source_array, (NDArray, np.ndarray, np.generic)):
+        raise ValueError("nd.sparse.array: the source is dense; use mx.nd.array(...) and "
+                         ".tostype('csr' or 'row_sparse')")
+    raise ValueError(f"nd.sparse.array: unexpected source type {type(source_array).__name__}")
+
+
+def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
+    """An all-zero array of storage type `stype` (nothing stored).
+
+    Args:
+        stype: 'csr', 'row_sparse' or 'default'.
+        shape: an int or tuple.
+        ctx, dtype: as for `nd.zeros` (float32 by default).
+
+    Raises:
+        ValueError: an unknown storage type, or a csr shape that is not 2-D.
+
+    Example: ``nd.sparse.zeros('row_sparse', (1000, 8))``.
+    """
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dt = normalize_dtype(dtype or np.float32)
+    if stype == "default":
+        from . import zeros as _dense_zeros
+        return _dense_zeros(shape, ctx=ctx, dtype=dt)
+    if stype == "row_sparse":
+        return _new_row_sparse(np.zeros((0,) + shape[1:], dt), np.zeros(0, _IDX), shape, ctx)
+    if stype == "csr":
+        if len(shape) != 2:
+            raise ValueError(f"zeros: a csr array must be 2-D, got shape {shape}")
+        return _new_csr(np.zeros(0, dt), np.zeros(0, _IDX), np.zeros(shape[0] + 1, _IDX),
+                        shape, ctx)
+    raise ValueError(f"zeros: unknown storage type {stype!r}; expected one of "
+                     f"{', '.join(_STYPES)}")
+
+
+def empty(stype, shape, ctx=None, dtype=None):
+    """A new array of storage type `stype` (all zero here, as `zeros`)."""
+    if stype not in ("csr", "row_sparse"):
+        raise ValueError(f"empty: unknown sparse storage type {stype!r}; expected 'csr' or "
+                         "'row_sparse'")
+    return zeros(stype, shape, ctx=ctx, dtype=dtype)
+
+
+def cast_storage(data, stype, out=None, name=None, **kwargs):
+    """`data` converted to storage type `stype` (a copy).
+
+    Args:
+        data: an NDArray of any storage type.
+        stype: 'default', 'row_sparse' or 'csr'.
+        out: an optional array to write into.
+
+    Raises:
+        ValueError: csr <-> row_sparse (MXNet has no such cast), a non-2-D array to csr, an
+            unknown storage type.
+
+    Example: ``nd.cast_storage(nd.ones((2, 2)), stype='csr')``.
+    """
+    if stype not in _STYPES:
+        raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
+                         f"{', '.join(_STYPES)}")
+    src = data.stype
+    if {src, stype} == {"csr", "row_sparse"}:
+        raise ValueError(f"cast_storage from {src} to {stype} is not supported")
+    from .. import autograd
+    if stype == "default":
+        res = NDArray(data._data, data._ctx) if src != "default" else data.copy()
+    elif src == stype:
+        res = data.copy()
+    else:
+        res = _from_dense(data._data, stype, data._ctx)
+    if autograd.is_recording() and data._entry is not None:
+        autograd.record_node([data], lambda gys, need: (gys[0],), [res], "cast_storage")
+    if out is not None:
+        out[:] = res
+        return out
+    return res
+
+
+def zeros_like(data, out=None, name=None, **kwargs):
+    """An all-zero array with `data`'s shape, dtype and storage type."""
+    if isinstance(data, BaseSparseNDArray):
+        res = zeros(data.stype, data.shape, ctx=data.context, dtype=data.dtype)
+    else:
+        from . import zeros_like as _dense
+        res = _dense(data)
+    if out is not None:
+        out[:] = res
+        return out
+    return res
+
+
+def _compare(x, other, kind, dense_method):
+    from .sparse_ops import compare
+    return compare(x, other, kind, dense_method)
+
+
+# ---- arithmetic helpers (MXNet's nd.sparse.add/subtract/multiply/divide) --------------------
+def _arith(name):
+    def f(lhs, rhs):
+        from . import sparse_ops
+        return sparse_ops.arithmetic(name, lhs, rhs)
+    f.__name__ = name
+    f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars; storage kept "
+                 "where MXNet keeps it (see `sparse_ops`), dense otherwise.")
+    return f
+
+
+add = _arith("add")
+subtract = _arith("subtract")
+multiply = _arith("multiply")
+divide = _arith("divide")
+__all__ += ["add", "subtract", "multiply", "divide"]
+
+from .sparse_ops import install as _install  # noqa: E402
+
+_install(globals(), __all__)

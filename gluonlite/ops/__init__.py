@@ -5,6 +5,7 @@ from . import (compare, contrib_ops, conv, ctc, custom, elementwise,
                losses_ops, matrix, nn, normalization, optimizer_ops,
                random, reduce, reverse, rnn, samplers, shape, sorting,
                spatial, special, tensor, vision_ops)  # noqa: F401  (registers them)
+from . import sparse_storage  # noqa: F401  (registers them)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

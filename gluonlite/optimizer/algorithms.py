@@ -12,8 +12,14 @@ __all__ = ["SGD", "NAG", "Signum", "FTML", "LARS", "LBSGD", "LAMB", "DCASGD", "S
            "Adam", "AdaGrad", "RMSProp", "AdaDelta", "Ftrl", "Adamax", "Nadam", "Test"]
 
 
-def _zeros(weight, dtype=None):
-    return nd.zeros(weight.shape, weight.context, dtype=dtype or weight.dtype)
+def _zeros(weight, dtype=None, stype="default"):
+    return nd.zeros(weight.shape, weight.context, dtype=dtype or weight.dtype, stype=stype)
+
+
+def _lazy_stype(opt, weight):
+    """The storage type of a state of `weight`: the weight's own with lazy updates (so that a
+    row_sparse gradient updates only its rows of the state), else dense (MXNet's choice)."""
+    return weight.stype if opt.lazy_update else "default"
 
 
 def _clip(opt, grad):
@@ -55,7 +61,8 @@ class SGD(_MasterCopyFirst):
 
     Args:
         momentum: the momentum (0: plain ``sgd_update``, no state).
-        lazy_update: sparse-only in MXNet; accepted.
+        lazy_update: with a row_sparse gradient, update only its rows (weight and momentum);
+            False: every row, as with the dense gradient (weight decay reaches every row).
 
     Example: ``mx.optimizer.SGD(learning_rate=0.1, momentum=0.9, multi_precision=True)``.
     """
@@ -66,8 +73,10 @@ class SGD(_MasterCopyFirst):
         self.lazy_update = lazy_update
 
     def create_state(self, index, weight):
-        """The momentum buffer (None without momentum)."""
-        return _zeros(weight) if self.momentum != 0.0 else None
+        """The momentum buffer (None without momentum), row_sparse for a row_sparse weight
+        with lazy updates."""
+        return _zeros(weight, stype=_lazy_stype(self, weight)) if self.momentum != 0.0 \
+            else None
 
     def _update_impl(self, indices, weights, grads, states, mp):
         if not isinstance(indices, (list, tuple)):
@@ -81,6 +90,8 @@ class SGD(_MasterCopyFirst):
             self._step(w, g, s, lr, wd, kw, mp)
 
     def _step(self, w, g, s, lr, wd, kw, mp):
+        if w.stype != "default" or g.stype != "default":
+            kw = dict(kw, lazy_update=self.lazy_update)
         if not mp:
             if s is not None:
                 nd.sgd_mom_update(w, g, s, out=w, lr=lr, wd=wd, **kw)
@@ -479,7 +490,8 @@ class Adam(Optimizer):
 
     Args:
         beta1, beta2: moment decay rates; epsilon: added to the denominator;
-        lazy_update: sparse-only in MXNet; accepted.
+        lazy_update: with a row_sparse gradient, update only its rows (weight, mean and
+            variance); False: every row, as with the dense gradient.
     """
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
@@ -489,8 +501,9 @@ class Adam(Optimizer):
         self.lazy_update = lazy_update
 
     def create_state(self, index, weight):
-        """(mean, variance)."""
-        return (_zeros(weight), _zeros(weight))
+        """(mean, variance), row_sparse for a row_sparse weight with lazy updates."""
+        stype = _lazy_stype(self, weight)
+        return (_zeros(weight, stype=stype), _zeros(weight, stype=stype))
 
     def update(self, index, weight, grad, state):
         """One Adam step on `weight` in place."""
@@ -517,13 +530,20 @@ class AdaGrad(Optimizer):
         self.float_stable_eps = eps
 
     def create_state(self, index, weight):
-        """The history of squared gradients (float32, as MXNet)."""
-        return nd.zeros(weight.shape, weight.context)
+        """The history of squared gradients (float32, as MXNet; the weight's storage type)."""
+        return nd.zeros(weight.shape, weight.context, stype=weight.stype)
 
     def update(self, index, weight, grad, state):
-        """One AdaGrad step on `weight` in place."""
+        """One AdaGrad step on `weight` in place; a row_sparse gradient updates only its rows
+        (``nd.sparse.adagrad_update``, which takes no weight decay)."""
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
+        if grad.stype == "row_sparse":
+            kw = {"epsilon": self.float_stable_eps, "rescale_grad": self.rescale_grad}
+            if self.clip_gradient:
+                kw["clip_gradient"] = self.clip_gradient
+            nd.sparse.adagrad_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+            return
         grad = _clip(self, grad * self.rescale_grad)
         state[:] += nd.square(grad)
         div = grad / nd.sqrt(state + self.float_stable_eps)
@@ -618,8 +638,9 @@ class Ftrl(Optimizer):
         self.lr = learning_rate
 
     def create_state(self, index, weight):
-        """(z, n) (float32, as MXNet)."""
-        return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
+        """(z, n) (float32, as MXNet; the weight's storage type)."""
+        return (nd.zeros(weight.shape, weight.context, stype=weight.stype),
+                nd.zeros(weight.shape, weight.context, stype=weight.stype))
 
     def update(self, index, weight, grad, state):
         """One FTRL step on `weight` in place."""

@@ -1,8 +1,9 @@
 """`mx.optimizer.contrib`: MXNet's contributed optimizers.
 
-``GroupAdaGrad`` (AdaGrad with one history value per row, for embeddings) is written for
-MXNet's row_sparse gradients; gluonlite arrays are dense, so it raises NotImplementedError.
+``GroupAdaGrad``: AdaGrad with one history value per row, for embeddings trained with
+row_sparse gradients (``nd.contrib.group_adagrad_update``).
 """
+from .. import ndarray as nd
 from .optimizer import Optimizer, register
 
 __all__ = ["GroupAdaGrad"]
@@ -10,13 +11,48 @@ __all__ = ["GroupAdaGrad"]
 
 @register
 class GroupAdaGrad(Optimizer):
-    """Row-wise AdaGrad for row_sparse gradients (MXNet contrib).
+    """AdaGrad with one learning-rate history per row::
+
+        grad = clip(grad * rescale_grad, clip_gradient)
+        history += mean(square(grad), axis=1, keepdims=True)
+        weight -= lr * grad / sqrt(history + eps)
+
+    A row_sparse gradient updates only its rows (and their history values), lazily.
+
+    Args:
+        eps: added inside the square root.
 
     Raises:
-        NotImplementedError: always; it needs sparse storage, which gluonlite does not have.
+        ValueError: a weight decay (not supported, as in MXNet), or a weight that is not 2-D.
+
+    Example: ``mx.optimizer.create('groupadagrad', learning_rate=0.1)``.
     """
 
     def __init__(self, eps=1e-5, **kwargs):
-        raise NotImplementedError("optimizer.contrib.GroupAdaGrad: needs row_sparse gradients "
-                                  "(sparse storage), which gluonlite does not support; use "
-                                  "AdaGrad")
+        super().__init__(**kwargs)
+        self.float_stable_eps = eps
+
+    def create_state(self, index, weight):
+        """The history, shape (rows, 1), in the weight's storage type."""
+        if len(weight.shape) != 2:
+            raise ValueError(f"GroupAdaGrad: the weight must be 2-D, got shape {weight.shape}")
+        return nd.zeros((weight.shape[0], 1), weight.context, stype=weight.stype)
+
+    def update(self, index, weight, grad, state):
+        """One step on `weight` in place."""
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        if wd != 0:
+            raise ValueError(f"GroupAdaGrad: weight decay is not supported, got wd={wd} for "
+                             f"index {index}")
+        if grad.stype == "row_sparse":
+            kw = {"epsilon": self.float_stable_eps, "rescale_grad": self.rescale_grad}
+            if self.clip_gradient:
+                kw["clip_gradient"] = self.clip_gradient
+            nd.contrib.group_adagrad_update(weight, grad, state, out=weight, lr=lr, **kw)
+            return
+        grad = grad * self.rescale_grad
+        if self.clip_gradient is not None:
+            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        state[:] += nd.mean(nd.square(grad), axis=1, keepdims=True)
+        weight[:] -= lr * grad / nd.sqrt(state + self.float_stable_eps)

@@ -307,6 +307,15 @@ def _keyed(d):
     return [[k, v] for k, v in d.items() if isinstance(k, (int, str))]
 
 
+def _as_ndarray(a):
+    """A loaded state array as an NDArray (a sparse one, a lazy optimizer's row_sparse
+    state, keeps its storage type)."""
+    if hasattr(a, "build"):
+        from ..context import current_context
+        return a.build(current_context())
+    return nd.array(a, dtype=a.dtype)
+
+
 class Updater:
     """Applies an optimizer to ``(index, grad, weight)``, creating each index's state on
     first use (what a KVStore and `gluon.Trainer` call).
@@ -385,8 +394,7 @@ class Updater:
         if not isinstance(record, dict) or record.get("format") != _STATES_FORMAT:
             raise ValueError("Updater.set_states: not a states record written by "
                              "Updater.get_states")
-        flat = [nd.array(named[f"s{i}"], dtype=named[f"s{i}"].dtype)
-                for i in range(len(named))]
+        flat = [_as_ndarray(named[f"s{i}"]) for i in range(len(named))]
         self.states = {k: _unflatten(spec, flat, "Updater.set_states")
                        for k, spec in record["states"]}
         self.states_synced = dict.fromkeys(self.states, False)

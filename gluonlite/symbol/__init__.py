@@ -96,6 +96,8 @@ from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import image  # noqa: E402,F401
+from . import sparse  # noqa: E402,F401
+
 from ..ops import fluent as _fluent  # noqa: E402
 
 _fluent.install(Symbol, globals(), "Symbol")

@@ -386,6 +386,24 @@ class Symbol:
         return _installed("infer_types", "infer_type")(self, self._named(args, kwargs),
                                                        partial=False)
 
+    def infer_storage_type(self, *args, **kwargs):
+        """Infer storage types ('default', 'row_sparse', 'csr') from the given inputs'
+        (positional: in `list_arguments` order; unnamed variables take their
+        ``__storage_type__`` attribute, else 'default'), by MXNet 1.9.1's storage rules.
+
+        Returns:
+            (arg_stypes, out_stypes, aux_stypes), lists of strings.
+
+        Raises:
+            ValueError: an unknown storage type or input name, or storage types an operator
+                refuses (naming the node).
+
+        Example: ``sym.dot(x, w, transpose_a=True).infer_storage_type(x='csr')`` gives
+        ``(['csr', 'default'], ['row_sparse'], [])``.
+        """
+        from .storage import infer_storage_types
+        return infer_storage_types(self, self._named(args, kwargs))
+
     def infer_type_partial(self, *args, **kwargs):
         """Like `infer_type`, with None for what stays unknown."""
         return _installed("infer_types", "infer_type_partial")(
@@ -443,13 +461,14 @@ class Symbol:
 
         Raises:
             ValueError: unknown input names, or shapes that leave some array unknown.
-            NotImplementedError: a sparse storage type in `stype_dict`.
+            ValueError: an unknown storage type in `stype_dict` (a sparse one is accepted:
+                the executor's arrays hold the dense values).
 
         Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
         """
         from ..ndarray.ndarray import check_stype
         for n, st in (stype_dict or {}).items():
-            check_stype(st, f"simple_bind: stype_dict[{n!r}]")
+            check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
         return _installed("simple_bind", "simple_bind")(
             self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
             shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
@@ -639,20 +658,23 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         shape: its shape if known (0 entries are unknown dims).
         dtype: its dtype if known.
         init: an initializer (its string form is stored as ``__init__``).
-        stype: the storage type; only None or 'default' (dense).
+        stype: the storage type ('default', 'row_sparse' or 'csr'), kept as MXNet keeps it,
+            the attribute ``__storage_type__`` (its code: 0, 1, 2). Graphs compute on dense
+            values whatever the storage type.
 
     Raises:
         TypeError: a name that is not a string.
-        NotImplementedError: a sparse `stype`.
+        ValueError: an unknown `stype`.
 
     Example: ``x = sym.var('x', shape=(2, 3))``.
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
-    if stype is not None:
-        from ..ndarray.ndarray import check_stype
-        check_stype(stype, f"var {name!r}")
     attrs = hide_keys(scope_attrs(attr), f"var {name!r}")
+    if stype is not None:
+        from ..ndarray.ndarray import check_stype, _STORAGE_TYPE_STR_TO_ID
+        attrs["__storage_type__"] = str(_STORAGE_TYPE_STR_TO_ID[
+            check_stype(stype, f"var {name!r}", sparse_ok=True)])
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))
     if dtype is not None:

@@ -99,14 +99,61 @@ def _sparse(what):
 def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None,
                         data_init=None, rsp_indices=None, modifier_func=None,
                         shuffle_csr_indices=False, ctx=None):
-    """A random sparse array. Raises NotImplementedError: gluonlite has no sparse storage."""
-    _sparse("rand_sparse_ndarray")
+    """A random sparse array and its parts, as MXNet's helper returns them.
+
+    Args:
+        shape: the shape (2-D for csr).
+        stype: 'row_sparse' or 'csr'.
+        density: the fraction of rows (row_sparse) or entries (csr) stored (random when None).
+        dtype, ctx: of the result (float32, the current context by default).
+        data_init: a value for every stored entry (else uniform in [0, 1)).
+        rsp_indices: the stored rows of a row_sparse array (else random).
+        modifier_func: applied to each stored value.
+        distribution, shuffle_csr_indices: accepted for MXNet's signature.
+
+    Returns:
+        ``(arr, (data, indices))`` for row_sparse, ``(arr, (data, indptr, indices))`` for csr
+        (numpy parts).
+
+    Raises:
+        ValueError: an unknown storage type.
+
+    Example: ``arr, (vals, rows) = rand_sparse_ndarray((5, 3), 'row_sparse', density=0.4)``.
+    """
+    import numpy as np
+    import scipy.sparse as spsp
+    from ..ndarray import sparse
+    density = np.random.rand() if density is None else density
+    dt = np.dtype(dtype or np.float32)
+
+    def values(v):
+        if data_init is not None:
+            v = np.full(v.shape, data_init, dtype=np.float64)
+        if modifier_func is not None:
+            v = np.vectorize(modifier_func, otypes=[np.float64])(v) if v.size else v
+        return v.astype(dt)
+
+    if stype == "row_sparse":
+        idx = np.asarray(rsp_indices, np.int64) if rsp_indices is not None else \
+            np.flatnonzero(np.random.rand(shape[0]) < density)
+        idx = np.unique(idx)
+        val = values(np.random.rand(idx.size, *shape[1:]))
+        arr = sparse.row_sparse_array((val, idx), shape=tuple(shape), ctx=ctx, dtype=dt)
+        return arr, (val, idx)
+    if stype == "csr":
+        m = spsp.random(shape[0], shape[1], density=density, format="csr", dtype=np.float64)
+        m.data = values(m.data)
+        arr = sparse.csr_matrix(m.astype(dt), ctx=ctx)
+        return arr, (arr._sdata, arr._sindptr, arr._sindices)
+    raise ValueError(f"rand_sparse_ndarray: unknown storage type {stype!r}; expected "
+                     "'row_sparse' or 'csr'")
 
 
 def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=None,
                         modifier_func=None, density=0.5, shuffle_csr_indices=False):
-    """A sparse array. Raises NotImplementedError: gluonlite has no sparse storage."""
-    _sparse("create_sparse_array")
+    """A random sparse array (`rand_sparse_ndarray`'s array, density 0.5 by default)."""
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
+                               rsp_indices=rsp_indices, modifier_func=modifier_func)[0]
 
 
 def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=None,

@@ -43,19 +43,22 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
 
     Args:
         shape: the shape.
-        stype: the storage type; only 'default' (dense) exists in gluonlite.
+        stype: 'default', or 'row_sparse' / 'csr' for a sparse array whose stored values
+            are uniform in [0, 1) (as MXNet's rand_sparse_ndarray makes them).
         dtype, ctx: of the result (ctx: the default context when None).
-        density, modifier_func, shuffle_csr_indices, distribution: sparse-only options.
+        density: the fraction of rows (row_sparse) or entries (csr) stored (random when None).
+        modifier_func: applied to the stored values (sparse only).
+        shuffle_csr_indices, distribution: accepted for MXNet's signature.
 
-    Raises:
-        NotImplementedError: a sparse `stype` ('row_sparse', 'csr').
-
-    Example: ``x = rand_ndarray((2, 3))``.
+    Example: ``x = rand_ndarray((2, 3))``, ``rand_ndarray((4, 5), 'csr', density=0.5)``.
     """
     from .. import ndarray as nd
     from ..ndarray.ndarray import check_stype
-    check_stype(stype, "rand_ndarray")
-    return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
+    if check_stype(stype, "rand_ndarray", sparse_ok=True) == "default":
+        return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
+    from ._envinfo import rand_sparse_ndarray
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, ctx=ctx,
+                               modifier_func=modifier_func)[0]
 
 
 def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):

@@ -8,11 +8,17 @@ from .runtime import default_context
 __all__ = ["compare_optimizer"]
 
 
-def _draw(shape, dtype, stype):
+def _draw(shape, dtype, stype, density=None):
+    """(array for the optimizer under test, dense copy for the reference) as MXNet draws them:
+    uniform [0, 1) dense, or sparse with `density` (random when None) of stored values."""
     import gluonlite as mx
     from ..ndarray.ndarray import check_stype
-    check_stype(stype, "compare_optimizer")
-    return mx.random.uniform(shape=shape, ctx=default_context(), dtype=dtype)
+    from .arrays import rand_ndarray
+    if check_stype(stype, "compare_optimizer", sparse_ok=True) == "default":
+        a = mx.random.uniform(shape=shape, ctx=default_context(), dtype=dtype)
+        return a, a.copyto(default_context())
+    a = rand_ndarray(shape, stype, density=density, dtype=dtype)
+    return a, a.copyto(default_context()).tostype("default")
 
 
 def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="default",
@@ -21,15 +27,16 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
     [0, 1) of `shape`, or of each shape in a list: then `opt2` updates all tensors in one
     multi-tensor call) and assert their states and weights agree.
 
+    With a sparse `w_stype`/`g_stype` ('row_sparse' or 'csr'), `opt2` gets the sparse array
+    (a weight with every entry stored, a gradient of random density) and `opt1` its dense
+    copy, as MXNet's helper does.
+
     Raises:
-        NotImplementedError: a sparse `w_stype`/`g_stype`.
         AssertionError: the optimizers disagree (the message lists where).
     """
     if not isinstance(shape, list):
-        w2 = _draw(shape, dtype, w_stype)
-        w1 = w2.copyto(default_context())
-        g2 = _draw(shape, dtype, g_stype)
-        g1 = g2.copyto(default_context())
+        w2, w1 = _draw(shape, dtype, w_stype, density=1)
+        g2, g1 = _draw(shape, dtype, g_stype)
         s1 = opt1.create_state_multi_precision(0, w1)
         s2 = opt2.create_state_multi_precision(0, w2)
         if compare_states:
@@ -40,8 +47,8 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
             compare_ndarray_tuple(s1, s2, rtol=rtol, atol=atol)
         assert_almost_equal(w1, w2, rtol=rtol, atol=atol)
         return
-    w1 = tuple(_draw(s, dtype, w_stype) for s in shape)
-    g1 = tuple(_draw(s, dtype, g_stype) for s in shape)
+    w1 = tuple(_draw(s, dtype, "default")[0] for s in shape)
+    g1 = tuple(_draw(s, dtype, "default")[0] for s in shape)
     w2, g2 = copy.deepcopy(w1), copy.deepcopy(g1)
     s2 = [opt2.create_state_multi_precision(0, w2[i]) for i in range(ntensors)]
     opt2.update_multi_precision(list(range(ntensors)), w2, g2, s2)

@@ -108,9 +108,10 @@ def test_slice_assign_writes_in_place_and_returns_the_array():
     np.testing.assert_array_equal(x.asnumpy(), [[7, 7], [3, 4]])
 
 
-def test_attach_grad_refuses_sparse_gradients():
-    with pytest.raises(NotImplementedError, match="sparse storage"):
-        nd.ones((2,)).attach_grad(stype="row_sparse")
+def test_attach_grad_makes_sparse_gradients():
+    x = nd.ones((2,))
+    x.attach_grad(stype="row_sparse")
+    assert x.grad.stype == "row_sparse" and x.grad.shape == (2,)
 
 
 def test_as_np_ndarray_says_mx_np_is_not_supported():

@@ -69,8 +69,10 @@ def test_compare_optimizer_same_optimizers_agree():
     opt = mx.optimizer.create("sgd", learning_rate=0.1, momentum=0.9)
     tu.compare_optimizer(opt, mx.optimizer.create("sgd", learning_rate=0.1, momentum=0.9),
                          (3, 4), "float32")
-    with pytest.raises(NotImplementedError, match="sparse"):
-        tu.compare_optimizer(opt, opt, (3, 4), "float32", w_stype="row_sparse")
+    # sparse arrays go to the second optimizer, their dense copies to the first
+    tu.compare_optimizer(mx.optimizer.create("sgd", learning_rate=0.1, momentum=0.9),
+                         mx.optimizer.create("sgd", learning_rate=0.1, momentum=0.9),
+                         (3, 4), "float32", w_stype="row_sparse", g_stype="row_sparse")
 
 
 def test_assign_each_and_generated_matrices():
@@ -101,12 +103,15 @@ def test_environment_helpers(monkeypatch):
         tu.get_cuda_compute_capability(mx.cpu())
 
 
-def test_sparse_and_mx_np_helpers_refuse_with_the_reason():
-    for f in (lambda: tu.rand_sparse_ndarray((2, 2), "csr"),
-              lambda: tu.create_sparse_array((2, 2), "row_sparse"),
-              lambda: tu.rand_ndarray((2, 2), "csr")):
-        with pytest.raises(NotImplementedError, match="sparse"):
-            f()
+def test_sparse_helpers_make_sparse_arrays_and_mx_np_refuses():
+    arr, (data, indptr, indices) = tu.rand_sparse_ndarray((3, 4), "csr", density=0.5)
+    dense = np.zeros((3, 4), np.float32)
+    for r in range(3):
+        dense[r, indices[indptr[r]:indptr[r + 1]]] = data[indptr[r]:indptr[r + 1]]
+    np.testing.assert_array_equal(arr.asnumpy(), dense)
+    r = tu.create_sparse_array((5, 2), "row_sparse", rsp_indices=[4, 1], data_init=2.0)
+    np.testing.assert_array_equal(r.indices.asnumpy(), [1, 4])
+    assert (r.asnumpy()[[1, 4]] == 2).all() and (r.asnumpy()[[0, 2, 3]] == 0).all()
 
     @tu.use_np
     def uses_numpy_interface():

@@ -66,7 +66,7 @@ def test_kvstore_errors():
         kv.push(0, nd.zeros((3,)))
     with pytest.raises(TypeError, match="NDArrays"):
         kv.push(0, np.zeros(2))
-    with pytest.raises(NotImplementedError, match="sparse"):
+    with pytest.raises(ValueError, match="out must be row_sparse"):
         kv.row_sparse_pull(0, out=nd.zeros((2,)), row_ids=nd.array([0]))
     with pytest.raises(NotImplementedError, match="compression"):
         kv.set_gradient_compression({"type": "2bit", "threshold": 0.5})

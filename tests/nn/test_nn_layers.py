@@ -69,9 +69,10 @@ def test_concurrent_and_hybrid_concurrent_concatenate_children():
         np.testing.assert_allclose(y.asnumpy()[:, 3:5], x.asnumpy())
 
 
-def test_sparse_embedding_says_sparse_storage_is_missing():
-    with pytest.raises(NotImplementedError, match="sparse storage"):
-        cnn.SparseEmbedding(10, 4)
+def test_sparse_embedding_has_a_row_sparse_weight_and_gradient():
+    emb = cnn.SparseEmbedding(10, 4)
+    assert emb.weight.stype == "row_sparse" and emb.weight.grad_stype == "row_sparse"
+    assert repr(emb) == "SparseEmbedding(10 -> 4, float32)"
 
 
 @pytest.mark.parametrize("make,msg", [

@@ -136,6 +136,13 @@ def test_sgld_adds_noise_of_variance_lr():
     assert abs(float(w.asnumpy().std()) - 0.1) < 0.005
 
 
-def test_group_adagrad_is_refused_as_sparse():
-    with pytest.raises(NotImplementedError, match="sparse"):
-        mx.optimizer.contrib.GroupAdaGrad()
+def test_group_adagrad_dense_gradient_closed_form():
+    # history += mean(g**2) per row; w -= lr * g / sqrt(history + eps)
+    opt = mx.optimizer.contrib.GroupAdaGrad(learning_rate=0.1, eps=1e-5)
+    w = nd.ones((2, 3))
+    g = nd.array([[1, 1, 1], [0, 3, 0]])
+    state = opt.create_state(0, w)
+    opt.update(0, w, g, state)
+    np.testing.assert_allclose(state.asnumpy().ravel(), [1, 3], rtol=1e-6)
+    expect = 1 - 0.1 * g.asnumpy() / np.sqrt(np.array([[1], [3]]) + 1e-5)
+    np.testing.assert_allclose(w.asnumpy(), expect, rtol=1e-6)

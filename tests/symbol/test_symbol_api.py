@@ -171,8 +171,10 @@ def test_simple_bind_shares_named_arguments_with_shared_exec_and_fills_shared_bu
     assert sorted(buf) == ["w", "x"] and buf["x"] is third.arg_dict["x"]
     fourth = y.simple_bind(mx.cpu(), x=(2, 3), w=(2, 3), shared_buffer=buf)
     assert fourth.arg_dict["x"] is third.arg_dict["x"]
-    with pytest.raises(NotImplementedError, match="sparse"):
-        y.simple_bind(mx.cpu(), x=(2, 3), w=(2, 3), stype_dict={"x": "csr"})
+    dense_values = y.simple_bind(mx.cpu(), x=(2, 3), w=(2, 3), stype_dict={"x": "csr"})
+    assert dense_values.arg_dict["x"].shape == (2, 3)
+    with pytest.raises(ValueError, match=r"stype_dict\['x'\]: unknown storage type 'coo'"):
+        y.simple_bind(mx.cpu(), x=(2, 3), w=(2, 3), stype_dict={"x": "coo"})
 
 
 def test_simple_bind_type_dict():
@@ -209,10 +211,14 @@ def test_sym_pow_names_nodes_as_mxnet():
     np.testing.assert_array_equal(sym.pow(2, x).eval(x=nd.array([1, 3]))[0].asnumpy(), [2, 8])
 
 
-def test_var_refuses_sparse_storage():
-    assert sym.var("x", stype="default").name == "x"
-    with pytest.raises(NotImplementedError, match="var 'x': sparse storage"):
-        sym.var("x", stype="csr")
+def test_var_keeps_the_storage_type_as_mxnet_does():
+    # MXNet 1.9.1 writes the storage type's code (0 default, 1 row_sparse, 2 csr)
+    assert sym.var("x", stype="default").attr("__storage_type__") == "0"
+    assert sym.var("x", stype="row_sparse").attr("__storage_type__") == "1"
+    assert sym.var("x", stype="csr").attr("__storage_type__") == "2"
+    assert sym.var("x").attr("__storage_type__") is None
+    with pytest.raises(ValueError, match="var 'x': unknown storage type 'coo'"):
+        sym.var("x", stype="coo")
 
 
 def test_composition_replaces_variables_in_a_copy():

@@ -167,6 +167,10 @@ class Embedding(HybridBlock):
     """Map integer indices to rows of a (input_dim, output_dim) weight.
 
     Shape: (d0, ..., dk) -> (d0, ..., dk, output_dim).
+
+    With ``sparse_grad=True`` the weight's gradient is row_sparse: it holds only the rows the
+    indices read (imperatively it is never made dense), and optimizers with lazy updates
+    (the default of SGD and Adam) change only those rows.
     """
 
     def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
@@ -177,7 +181,8 @@ class Embedding(HybridBlock):
         with self.name_scope():
             self.weight = self.params.get("weight", shape=(input_dim, output_dim),
                                           init=weight_initializer, dtype=dtype,
-                                          allow_deferred_init=True)
+                                          allow_deferred_init=True,
+                                          grad_stype="row_sparse" if sparse_grad else "default")
 
     def hybrid_forward(self, F, x, weight):
         return F.Embedding(x, weight, name="fwd", **self._kwargs)

@@ -1,5 +1,5 @@
 """MXNet 1.x's `gluon.contrib.nn` layers."""
-from ...block import HybridBlock
+from ...block import Block, HybridBlock
 from ...nn.basic_layers import BatchNorm, HybridSequential, Sequential
 
 __all__ = ["Concurrent", "HybridConcurrent", "Identity", "SparseEmbedding", "SyncBatchNorm",
@@ -52,16 +52,47 @@ class Identity(HybridBlock):
         return x
 
 
-class SparseEmbedding(HybridBlock):
-    """MXNet's Embedding with a row_sparse gradient. Sparse storage is not part of gluonlite:
-    creating one raises NotImplementedError (use `gluon.nn.Embedding`, whose gradient is
-    dense)."""
+class SparseEmbedding(Block):
+    """An embedding whose weight is row_sparse and whose gradient holds only the rows a batch
+    used: the weight lives whole in the Trainer's kvstore and each forward pulls the rows its
+    indices name (`Parameter.row_sparse_data`), so memory and update time follow the batch,
+    not the vocabulary. A `Block` (not hybridizable), as in MXNet; create a `gluon.Trainer`
+    with its parameters before the first forward.
+
+    Args:
+        input_dim: the vocabulary size; output_dim: the embedding size.
+        dtype: of the weight (float32); weight_initializer: its initializer.
+
+    Shape: (d0, ..., dk) -> (d0, ..., dk, output_dim).
+
+    Example::
+
+        emb = gluon.contrib.nn.SparseEmbedding(10**6, 64)
+        emb.initialize()
+        trainer = gluon.Trainer(emb.collect_params(), 'sgd', {'learning_rate': 0.1})
+        with autograd.record():
+            y = emb(nd.array([3, 17]))
+        y.backward(); trainer.step(1)     # rows 3 and 17 change
+    """
 
     def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
                  **kwargs):
-        raise NotImplementedError(
-            "gluon.contrib.nn.SparseEmbedding: row_sparse gradients need sparse storage, which "
-            "gluonlite does not have; use gluon.nn.Embedding (dense gradient, same values)")
+        super().__init__(**kwargs)
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": True}
+        self.weight = self.params.get("weight", shape=(input_dim, output_dim),
+                                      init=weight_initializer, dtype=dtype,
+                                      grad_stype="row_sparse", stype="row_sparse")
+
+    def forward(self, x):
+        """The rows of the weight picked by the integer indices `x`."""
+        from .... import ndarray as nd
+        weight = self.weight.row_sparse_data(x)
+        return nd.Embedding(x, weight, name="fwd", **self._kwargs)
+
+    def __repr__(self):
+        return (f"{type(self).__name__}({self._kwargs['input_dim']} -> "
+                f"{self._kwargs['output_dim']}, {self._kwargs['dtype']})")
 
 
 class SyncBatchNorm(BatchNorm):

@@ -1,0 +1,91 @@
+"""Row-sparse gradients: the value the autograd tape carries for a `row_sparse` gradient, and
+the operators whose gradient MXNet gives in that storage.
+
+``Embedding(..., sparse_grad=True)`` gives its weight a gradient holding only the rows the
+batch used (MXNet's `row_sparse`): a 10^6 x 64 embedding read at 100 indices gets a gradient
+of at most 100 x 64 values, never a dense 10^6 x 64 array. `SPARSE_VJPS` lists the operators
+with such a rule, per attribute that asks for it; the imperative tape uses the rule when the
+attribute is set (the compiled path keeps the dense rule, whose values are the same).
+
+`RowSparseRows` is that gradient on the tape (raw arrays, like every other tape value): it
+adds to another one (the union of their rows) or to a dense gradient (a dense result), so
+fan-out sums work unchanged; the tape densifies it before any operator's rule reads it.
+
+Example::
+
+    g = RowSparseRows(np.array([1, 4]), np.ones((2, 3)), (6, 3))
+    (g + g).values           # rows 1 and 4, twos
+    (np.zeros((6, 3)) + g)   # dense, ones in rows 1 and 4
+"""
+import numpy as np
+
+from .matrix import scatter_add
+
+__all__ = ["RowSparseRows", "SPARSE_VJPS", "sparse_vjp_for"]
+
+
+class RowSparseRows:
+    """A row_sparse raw gradient: `indices` (int64, unique, ascending), `values` (one row per
+    index, shape ``(len(indices),) + shape[1:]``), `shape` (the dense shape)."""
+
+    __slots__ = ("indices", "values", "shape")
+    # numpy must hand ``dense + rows`` to __radd__ instead of broadcasting over the object
+    __array_ufunc__ = None
+
+    def __init__(self, indices, values, shape):
+        self.indices, self.values, self.shape = indices, values, tuple(shape)
+
+    @property
+    def dtype(self):
+        """The values' dtype."""
+        return self.values.dtype
+
+    def dense(self, xp=np):
+        """The dense gradient (zeros outside the rows)."""
+        out = xp.zeros(self.shape, self.values.dtype)
+        out[self.indices] = self.values
+        return out
+
+    def add_to(self, dense):
+        """Add these rows into the dense raw array `dense`, in place; returns it."""
+        dense[self.indices] += self.values.astype(dense.dtype, copy=False)
+        return dense
+
+    def __add__(self, other):
+        if other.__class__ is RowSparseRows:
+            if other.shape != self.shape:
+                raise ValueError(f"row_sparse gradient: cannot add shapes {self.shape} and "
+                                 f"{other.shape}")
+            idx = np.union1d(self.indices, other.indices)
+            vals = np.zeros((idx.size,) + self.shape[1:],
+                            np.result_type(self.values, other.values))
+            vals[np.searchsorted(idx, self.indices)] += self.values
+            vals[np.searchsorted(idx, other.indices)] += other.values
+            return RowSparseRows(idx, vals, self.shape)
+        return self.add_to(other.astype(np.result_type(other, self.values), copy=True))
+
+    __radd__ = __add__
+
+
+def _embedding_rows(p, rc, xs, ys, gys, need):
+    """Embedding's weight gradient as the rows its indices read (summed where an index
+    repeats), ascending."""
+    idx, w = xs
+    xp = rc.xp
+    rows, where = xp.unique(idx.astype(np.int64).ravel(), return_inverse=True)
+    vals = xp.zeros((rows.size,) + w.shape[1:], gys[0].dtype)
+    scatter_add(xp, vals, where.ravel(), gys[0].reshape((-1,) + w.shape[1:]))
+    return None, RowSparseRows(rows, vals, w.shape)
+
+
+# operator name -> (the attribute that asks for a row_sparse gradient, the rule)
+SPARSE_VJPS = {"Embedding": ("sparse_grad", _embedding_rows)}
+
+
+def sparse_vjp_for(op, p):
+    """The row_sparse gradient rule of `op` with parsed attributes `p`, or None (the
+    operator's own rule then applies)."""
+    hit = SPARSE_VJPS.get(op.name)
+    if hit is None or not p.get(hit[0]):
+        return None
+    return hit[1]

@@ -1,0 +1,100 @@
+"""Storage operators on the dense representation: `cast_storage`, `_sparse_retain`, and
+`_sparse_adagrad_update` (`nd.sparse.adagrad_update`).
+
+A graph (Symbol, hybridized block, executor) runs on dense arrays, so what these operators
+compute there is the VALUE of their sparse result: `cast_storage` is the identity (a change of
+storage never changes the numbers) and `_sparse_retain` keeps the rows named by `indices` and
+zeroes the others. Their imperative calls on sparse arrays go through the storage rules of
+`gluonlite.ndarray.sparse_ops` instead, which return sparse arrays.
+"""
+import numpy as np
+
+from . import attrs as A
+from .optimizer_ops import _make as _make_update
+from .registry import register
+from .rules import keep_dtype, same_shape
+
+_STYPES = ("default", "row_sparse", "csr")
+
+
+@register("cast_storage", attrs={"stype": A.Enum(*_STYPES)}, shape=same_shape("cast_storage"),
+          dtype=keep_dtype, vjp=lambda p, rc, xs, ys, gys, need: (gys[0],))
+def _cast_storage(p, rc, x):
+    """cast_storage(data, stype): `data` with storage type `stype` ('default', 'row_sparse',
+    'csr'); in a graph the values pass unchanged (the gradient too).
+
+    Example: ``sym.cast_storage(sym.var('x'), stype='csr')``.
+    """
+    return x.copy()
+
+
+def _retain_mask(rc, x, idx):
+    keep = rc.xp.zeros(x.shape[0], dtype=bool)
+    rows = idx.astype(np.int64).ravel()
+    keep[rows[(rows >= 0) & (rows < x.shape[0])]] = True
+    return keep.reshape((-1,) + (1,) * (x.ndim - 1))
+
+
+def _retain_shape(p, ins):
+    x, idx = ins
+    if idx is not None and len(idx) != 1:
+        from .registry import ShapeError
+        raise ShapeError(f"_sparse_retain: indices must be 1-D, got shape {tuple(idx)}")
+    return ins, [None if x is None else tuple(x)]
+
+
+@register("_sparse_retain", inputs=("data", "indices"), nondiff=("indices",),
+          shape=_retain_shape, dtype=keep_dtype,
+          vjp=lambda p, rc, xs, ys, gys, need: (
+              gys[0] * _retain_mask(rc, xs[0], xs[1]), None))
+def _sparse_retain(p, rc, x, idx):
+    """_sparse_retain(data, indices) (`sparse.retain`): the rows of `data` whose numbers are in
+    `indices`; the other rows are zero.
+
+    Example: ``sym.sparse.retain(sym.var('w'), sym.var('rows'))``.
+    """
+    return x * _retain_mask(rc, x, idx)
+
+
+def _adagrad(p, xp, w, g, history):
+    """MXNet's sparse AdaGrad step on every row (a row whose gradient is zero is unchanged,
+    so on dense values this equals MXNet's update of the stored rows only)."""
+    if p.wd != 0:
+        raise ValueError(f"_sparse_adagrad_update: wd must be 0 (MXNet's sparse AdaGrad has no "
+                         f"weight decay), got wd={p.wd}")
+    g = p.rescale_grad * g
+    if p.clip_gradient >= 0:
+        g = xp.clip(g, -p.clip_gradient, p.clip_gradient)
+    history += g * g
+    return w - p.lr * g / xp.sqrt(history + p.epsilon)
+
+
+_make_update("_sparse_adagrad_update", ("weight", "grad", "history"), ("history",), (),
+             {"lr": A.Float(), "epsilon": A.Float(1e-7), "wd": A.Float(0.0),
+              "rescale_grad": A.Float(1.0), "clip_gradient": A.Float(-1.0)}, _adagrad)
+
+
+def _nnz_shape(p, ins):
+    from .registry import ShapeError
+    s = ins[0]
+    if s is None:
+        return ins, [None]
+    if len(s) != 2:
+        raise ShapeError(f"getnnz: data must be 2-D (a csr matrix), got shape {tuple(s)}")
+    if p.axis not in (None, 0, 1):
+        raise ShapeError(f"getnnz: axis must be None, 0 or 1, got {p.axis}")
+    return ins, [(1,) if p.axis is None else (s[1],) if p.axis == 0 else (s[0],)]
+
+
+@register("_contrib_getnnz", attrs={"axis": A.OptionalInt()}, nondiff=("data",),
+          shape=_nnz_shape, dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
+def _getnnz(p, rc, x):
+    """contrib.getnnz(data, axis=None): the number of stored values of a csr matrix (int64):
+    in all (shape (1,)), per column (axis 0) or per row (axis 1). On dense values (a graph),
+    the nonzero entries count as stored.
+
+    Example: ``nd.contrib.getnnz(nd.array([[1, 0], [2, 3]]).tostype('csr'), axis=1)`` is
+    ``[1, 2]``.
+    """
+    n = rc.xp.count_nonzero(x, axis=p.axis)
+    return rc.xp.asarray(n, dtype=np.int64).reshape(-1)

@@ -1,0 +1,53 @@
+"""Storage-type inference on a Symbol (`Symbol.infer_storage_type`).
+
+A graph computes on dense values (see `gluonlite.ndarray.sparse`); what this pass tells is the
+storage type each entry would have in MXNet 1.9.1, by the same storage rules the imperative
+sparse operators follow (`gluonlite.ndarray.sparse_ops.output_stypes`).
+"""
+from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype
+
+__all__ = ["infer_storage_types"]
+
+
+def _var_stype(node, known):
+    if node.name in known:
+        return check_stype(known[node.name], f"infer_storage_type: {node.name!r}",
+                           sparse_ok=True)
+    code = node.attrs.get("__storage_type__")
+    if code is None:
+        return "default"
+    return _STORAGE_TYPE_ID_TO_STR.get(int(code), "default")
+
+
+def infer_storage_types(symbol, known):
+    """(arg_stypes, out_stypes, aux_stypes) of `symbol` given `known` (name -> storage type);
+    other variables take their ``__storage_type__`` attribute, else 'default'.
+
+    Raises:
+        ValueError: an unknown storage type, or a node whose operator refuses its inputs'
+            storage types (the message names the node).
+    """
+    from ..ndarray.sparse_ops import output_stypes
+    unknown = set(known) - set(symbol.list_inputs())
+    if unknown:
+        raise ValueError(f"infer_storage_type: unknown input(s) {sorted(unknown)}; inputs are "
+                         f"{symbol.list_inputs()}")
+    stypes = {}
+    for node in symbol._nodes():
+        if node.op is None:
+            stypes[(id(node), 0)] = _var_stype(node, known)
+            continue
+        ins = [stypes[(id(src), i)] for src, i in node.inputs]
+        attrs = {k: node.params[k] for k in node.attrs if not k.startswith("__")
+                 and k in node.params}
+        try:
+            outs = output_stypes(node.op.name, ins, attrs, node.num_outputs())
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"infer_storage_type: node {node.name!r}: {e}") from None
+        for k, st in enumerate(outs):
+            stypes[(id(node), k)] = st
+    by_name = {n.name: stypes[(id(n), 0)] for n in symbol._nodes() if n.op is None}
+    args = [by_name[n] for n in symbol.list_arguments()]
+    aux = [by_name[n] for n in symbol.list_auxiliary_states()]
+    outs = [stypes[(id(n), i)] for n, i in symbol._outputs]
+    return args, outs, aux

@@ -1,0 +1,122 @@
+"""mx.sym.sparse and storage types in graphs: the graph computes the dense values of MXNet's
+sparse results (numbers from MXNet 1.9.1 written below, made with the same calls)."""
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym
+
+A = np.array([[0.5, 0, 0.2], [0, 0, 0], [0.1, 0, 0.3]], np.float32)
+FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
+
+
+def test_sparse_symbols_compute_mxnet_values_on_sparse_inputs():
+    y = sym.sparse.dot(sym.var("x", stype="csr"), sym.var("w"))
+    exe = y.bind(mx.cpu(), {"x": nd.array(A).tostype("csr"),
+                            "w": nd.array(np.arange(6.0).reshape(3, 2))})
+    # MXNet 1.9.1: [[0.8, 1.5], [0, 0], [1.2, 1.6]]
+    np.testing.assert_allclose(exe.forward()[0].asnumpy(), [[0.8, 1.5], [0, 0], [1.2, 1.6]],
+                               rtol=1e-6)
+    z = sym.sparse.retain(sym.var("r", stype="row_sparse"), sym.var("i"))
+    out = z.bind(mx.cpu(), {"r": nd.array(A).tostype("row_sparse"),
+                            "i": nd.array([0, 1])}).forward()[0]
+    want = A.copy()
+    want[2] = 0
+    np.testing.assert_array_equal(out.asnumpy(), want)
+
+
+def test_storage_nodes_are_written_as_mxnet_writes_them():
+    c = sym.cast_storage(sym.var("d"), stype="csr")
+    assert [(n["op"], n.get("attrs")) for n in json.loads(c.tojson())["nodes"]] == [
+        ("null", None), ("cast_storage", {"stype": "csr"})]
+    z = sym.sparse.retain(sym.var("r", stype="row_sparse"), sym.var("i"))
+    assert [(n["op"], n.get("attrs")) for n in json.loads(z.tojson())["nodes"]] == [
+        ("null", {"__storage_type__": "1"}), ("null", None), ("_sparse_retain", None)]
+    np.testing.assert_array_equal(c.eval(d=nd.array(A))[0].asnumpy(), A)
+
+
+def test_sparse_adagrad_update_matches_mxnet():
+    w, h = nd.ones((4, 2)), nd.zeros((4, 2))
+    g = nd.sparse.row_sparse_array(([[1.0, 2.0]], [2]), shape=(4, 2))
+    nd.sparse.adagrad_update(w, g, h, lr=0.1, out=w)
+    # MXNet 1.9.1 gives row 2 = 0.9 (1 - 0.1 * g / sqrt(g * g)), history row 2 = [1, 4]
+    want_w = np.ones((4, 2), np.float32)
+    want_w[2] = 0.9
+    np.testing.assert_allclose(w.asnumpy(), want_w, rtol=1e-6)
+    want_h = np.zeros((4, 2), np.float32)
+    want_h[2] = [1, 4]
+    np.testing.assert_array_equal(h.asnumpy(), want_h)
+
+
+_spec = importlib.util.spec_from_file_location(
+    "sparse_stype_graphs", os.path.join(FIX, "sparse_stype_graphs.py"))
+_graphs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_graphs)
+with open(os.path.join(FIX, "sparse_stypes_mxnet.json")) as _f:
+    STYPES = json.load(_f)
+GRAPHS = _graphs.graphs(mx)
+
+
+def _inputs(spec):
+    # the inputs make_sparse_stypes.py binds (same seed, same rule)
+    rng = np.random.RandomState(0)
+    out = {}
+    for name, (stype, shape) in sorted(spec.items()):
+        if name == "i":
+            out[name] = np.array([0, 3], np.float32)
+            continue
+        v = rng.rand(*shape) * (rng.rand(*shape) > 0.5)
+        v[0] = 1.0
+        out[name] = v.astype(np.float32)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(STYPES))
+def test_infer_storage_type_and_values_match_mxnet_executor(name):
+    s, spec = GRAPHS[name]
+    _, out_stypes, _ = s.infer_storage_type(**{k: v[0] for k, v in spec.items()})
+    assert out_stypes == [STYPES[name][0]]
+    vals = _inputs(spec)
+    exe = s.bind(mx.cpu(), {k: nd.array(v).tostype(spec[k][0]) for k, v in vals.items()})
+    np.testing.assert_allclose(exe.forward()[0].asnumpy(), STYPES[name][1], rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_infer_storage_type_reads_var_attributes_and_refuses_unknown_names():
+    w = sym.var("w", stype="row_sparse")
+    assert sym.square(w).infer_storage_type() == (["row_sparse"], ["row_sparse"], [])
+    with pytest.raises(ValueError, match="unknown input"):
+        sym.square(w).infer_storage_type(v="csr")
+    with pytest.raises(ValueError, match="node .*clip.*a_min <= 0"):
+        sym.clip(w, 0.5, 1.0, name="clip0").infer_storage_type()
+
+
+def test_executor_writes_sparse_gradient_buffers_in_their_storage():
+    x, y = sym.var("x"), sym.var("y")
+    args = [nd.array(A).tostype("row_sparse"), nd.array(A).tostype("csr")]
+    grads = [nd.zeros((3, 3), stype="row_sparse"), nd.zeros((3, 3), stype="csr")]
+    exe = sym.add_n(x, y).bind(mx.cpu(), args=args, args_grad=grads)
+    exe.forward(is_train=True)
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), 2 * A)
+    head = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+    exe.backward([nd.array(head)])
+    for g, stype in zip(grads, ("row_sparse", "csr")):
+        assert g.stype == stype
+        np.testing.assert_array_equal(g.asnumpy(), head)
+
+
+def test_executor_writes_back_a_sparse_auxiliary_state():
+    data = sym.var("data")
+    bn = sym.BatchNorm(data, fix_gamma=False, momentum=0.5, name="bn")
+    x = np.array([[1.0, 2.0], [3.0, 6.0]], np.float32)
+    mean = nd.zeros((2,), stype="row_sparse")
+    exe = bn.bind(mx.cpu(), {"data": nd.array(x), "bn_gamma": nd.ones((2,)),
+                             "bn_beta": nd.zeros((2,))},
+                  aux_states={"bn_moving_mean": mean, "bn_moving_var": nd.ones((2,))})
+    exe.forward(is_train=True)
+    assert mean.stype == "row_sparse"
+    np.testing.assert_allclose(mean.asnumpy(), 0.5 * x.mean(axis=0), rtol=1e-6)
