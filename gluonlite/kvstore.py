@@ -439,9 +439,8 @@ class KVStore(KVStoreBase):
                 setattr(o, k, v)
         o._index_update_count.clear()
         o._index_update_count.update(counts)
-        from .gluon.trainer import _fill_like
         self._updater.states = {
-            k: _fill_like(o.create_state_multi_precision(k, self._store[k])
+            k: saved_states.fill_like(o.create_state_multi_precision(k, self._store[k])
                           if k in self._store else None, st, None)
             for k, st in states.items()}
 

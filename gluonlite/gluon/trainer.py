@@ -411,31 +411,7 @@ class Trainer:
         p = self._params[i]
         template = self._optimizer.create_state(i, p._all_data()[0] if ctx is None
                                                 else p._check_and_get(p._data, ctx))
-        return _fill_like(template, state, ctx)
-
-
-def _fill_like(template, state, ctx):
-    """A copy of loaded `state` (None, an array or a nested tuple of arrays) on `ctx`, each
-    array in the kind the optimizer keeps: NDArrays stay NDArrays; a raw array takes the kind
-    of the matching part of `template` (what the optimizer's create_state makes)."""
-    from ..ndarray.ndarray import NDArray
-    if state is None:
-        return None
-    if isinstance(state, (tuple, list)):
-        parts = template if isinstance(template, (tuple, list)) and \
-            len(template) == len(state) else [None] * len(state)
-        return type(state)(_fill_like(t, s, ctx) for t, s in zip(parts, state))
-    xp = ctx.xp if ctx is not None else np
-    if isinstance(state, NDArray):
-        out = NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
-        if isinstance(template, NDArray) and template.stype != "default":
-            # a lazy optimizer's row_sparse state stays row_sparse (its updates stay lazy)
-            out = out.tostype(template.stype)
-        return out
-    raw = xp.array(state, copy=True)
-    if isinstance(template, NDArray):
-        return NDArray(raw.astype(template.dtype, copy=False), template.context)
-    return raw
+        return saved_states.fill_like(template, state, ctx)
 
 
 def _create_sparse_kvstore(kvstore):

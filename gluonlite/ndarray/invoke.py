@@ -172,7 +172,7 @@ def _run_plan(plan, inputs, ctx):
             if plan.sparse_vjp is not None:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys, _f=plan.sparse_vjp):
                     return _f(_p, _rc, _xs, _ys, gys, need)
-                autograd.record_node(entries, vjp, outs, op.name, False, plan)
+                autograd_tape.record_node(entries, vjp, outs, op.name, False, plan)
                 n = plan.n_visible
                 return outs if n == len(outs) else outs[:n]
             if op.fast.writes_dests:

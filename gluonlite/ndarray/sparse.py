@@ -802,15 +802,15 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
     src = data.stype
     if {src, stype} == {"csr", "row_sparse"}:
         raise ValueError(f"cast_storage from {src} to {stype} is not supported")
-    from .. import autograd
+    from .. import autograd_tape
     if stype == "default":
         res = NDArray(data._data, data._ctx) if src != "default" else data.copy()
     elif src == stype:
         res = data.copy()
     else:
         res = _from_dense(data._data, stype, data._ctx)
-    if autograd.is_recording() and data._entry is not None:
-        autograd.record_node([data], lambda gys, need: (gys[0],), [res], "cast_storage")
+    if autograd_tape.is_recording() and data._entry is not None:
+        autograd_tape.record_node([data], lambda gys, need: (gys[0],), [res], "cast_storage")
     if out is not None:
         out[:] = res
         return out

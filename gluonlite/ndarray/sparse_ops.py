@@ -20,7 +20,7 @@ Example::
 import numpy as np
 import scipy.sparse as spsp
 
-from .. import autograd
+from .. import autograd_tape
 from .ndarray import NDArray
 from . import sparse as _sp
 
@@ -424,7 +424,7 @@ def _densified(v):
 def _finish(res, dense_name, arrays, args, kwargs):
     """Record `res` for autograd (through the dense operator's gradient), or run the dense
     operator on the dense values when `res` is None (MXNet's storage fallback)."""
-    recording = autograd.is_recording() and any(a._entry is not None for a in arrays)
+    recording = autograd_tape.is_recording() and any(a._entry is not None for a in arrays)
     if res is not None and (not recording or dense_name is None or res._entry is not None):
         return res  # (a kernel that recorded its own gradient set res._entry)
     dense = _dense_nd(dense_name)(*[_densified(a) for a in args],
@@ -547,7 +547,7 @@ def output_stypes(name, in_stypes, attrs, n_out=1):
     dense_shape = (1, 2) if name.startswith("broadcast_") else (2, 2)
     probes = [_sp.zeros(s, (2, 2)) if s != "default" else
               NDArray(np.zeros(dense_shape, np.float32)) for s in in_stypes]
-    with autograd.pause():
+    with autograd_tape.Mode(False, False):
         out = dispatch(name, *probes, **dict(attrs))
     outs = out if isinstance(out, (list, tuple)) else [out]
     return [o.stype for o in outs] + ["default"] * (n_out - len(outs))

@@ -111,7 +111,7 @@ def _embedding(data, weight, input_dim=None, output_dim=None, dtype="float32",
     zeros), never from a dense copy of the whole weight; under ``autograd.record()`` the
     weight's gradient is the rows read (row_sparse, whatever `sparse_grad` says, as the
     weight itself is). Other storage combinations return None: the dense operator runs."""
-    from .. import autograd
+    from .. import autograd_tape
     from ..ops import registry as _reg
     from ..ops.sparse_grads import sparse_vjp_for
     if weight.stype != "row_sparse" or data.stype != "default":
@@ -126,13 +126,13 @@ def _embedding(data, weight, input_dim=None, output_dim=None, dtype="float32",
     out = np.zeros(idx.shape + weight.shape[1:], weight._sdata.dtype)
     out[hit] = weight._sdata[pos[hit]]
     res = NDArray(weight._ctx.xp.asarray(out), weight._ctx)
-    if autograd.is_recording() and weight._entry is not None:
+    if autograd_tape.is_recording() and weight._entry is not None:
         rule, rc = sparse_vjp_for(op, p), _runctx()
         xs = (data._data, _ShapeOnly(weight.shape))
 
         def vjp(gys, need, _xs=xs):
             return rule(p, rc, _xs, None, gys, need)
-        autograd.record_node([None, weight], vjp, [res], "Embedding")
+        autograd_tape.record_node([None, weight], vjp, [res], "Embedding")
     return res
 
 
@@ -154,10 +154,10 @@ def _dot_rows_grad(dense_dot):
     a dense (features x k) array, and the csr data is never densified (a sparse linear model
     over 10^6 features touches only the features its batch holds)."""
     def kernel(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, **kw):
-        from .. import autograd
+        from .. import autograd_tape
         res = dense_dot(lhs, rhs, transpose_a=transpose_a, transpose_b=transpose_b,
                         forward_stype=forward_stype, **kw)
-        if not (autograd.is_recording() and lhs.stype == "csr" and rhs.stype == "default"
+        if not (autograd_tape.is_recording() and lhs.stype == "csr" and rhs.stype == "default"
                 and not transpose_a and not transpose_b and lhs._entry is None
                 and rhs._entry is not None and res is not None and res.stype == "default"):
             return res
@@ -169,7 +169,7 @@ def _dot_rows_grad(dense_dot):
             gy = gys[0] if isinstance(gys[0], np.ndarray) else gys[0].get()
             vals = np.asarray(_sub.T @ gy).astype(gy.dtype, copy=False)
             return None, RowSparseRows(_cols, vals, _shape)
-        autograd.record_node([None, rhs], vjp, [res], "dot")
+        autograd_tape.record_node([None, rhs], vjp, [res], "dot")
         return res
     kernel.__name__ = "dot"
     return kernel

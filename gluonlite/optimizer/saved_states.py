@@ -20,7 +20,7 @@ from ..context import cpu, current_context
 from ..ndarray import serialization
 from ..ndarray.ndarray import NDArray
 
-__all__ = ["save_states", "load_states", "RECORD_NAME"]
+__all__ = ["save_states", "load_states", "fill_like", "RECORD_NAME"]
 
 RECORD_NAME = "__trainer_states__"
 FORMAT = "gluonlite.trainer_states"
@@ -202,3 +202,29 @@ def _context_of(p):
         return p.list_ctx()[0]
     except (RuntimeError, ValueError, IndexError):
         return current_context()
+
+
+def fill_like(template, state, ctx):
+    """A copy of loaded `state` (None, an array or a nested tuple of arrays) on `ctx`, each
+    array in the kind the optimizer keeps: NDArrays stay NDArrays; a raw array takes the kind
+    of the matching part of `template` (what the optimizer's create_state makes).
+
+    Example: ``fill_like(opt.create_state(0, w), loaded_state, mx.cpu())``.
+    """
+    if state is None:
+        return None
+    if isinstance(state, (tuple, list)):
+        parts = template if isinstance(template, (tuple, list)) and \
+            len(template) == len(state) else [None] * len(state)
+        return type(state)(fill_like(t, s, ctx) for t, s in zip(parts, state))
+    xp = ctx.xp if ctx is not None else np
+    if isinstance(state, NDArray):
+        out = NDArray(xp.array(state.asnumpy(), copy=True), ctx or state.context)
+        if isinstance(template, NDArray) and template.stype != "default":
+            # a lazy optimizer's row_sparse state stays row_sparse (its updates stay lazy)
+            out = out.tostype(template.stype)
+        return out
+    raw = xp.array(state, copy=True)
+    if isinstance(template, NDArray):
+        return NDArray(raw.astype(template.dtype, copy=False), template.context)
+    return raw
