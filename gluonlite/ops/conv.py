@@ -12,6 +12,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
+from . import conv_fast
 from .registry import alias, register, ShapeError
 
 __all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
@@ -173,7 +174,10 @@ def _group_rows(a, groups, i):
 def conv_forward(xp, x, w, groups, g, bias=None):
     """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
     `bias` (F,) when given: one matrix product per group on the im2col columns of each chunk
-    of samples."""
+    of samples. numpy float arrays take `conv_fast.forward`, the same arithmetic arranged
+    for speed."""
+    if conv_fast.usable(xp, x, w, bias):
+        return conv_fast.forward(x, w, groups, g, bias)
     n, c = x.shape[:2]
     f, p = w.shape[0], prod(g.out)
     rows = c * prod(g.kernel)
@@ -205,7 +209,11 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
     """The gradients (dx, dw) of `conv_forward` (None where not needed): per chunk of
     samples, dw += gy_g @ cols_g.T (cols from `x`) and dcols_g = w_g.T @ gy_g summed back
     into dx by col2im. Also Deconvolution's forward (dx) and weight gradient. `w` may be
-    None when only dw is wanted (its shape then given as `w_shape`)."""
+    None when only dw is wanted (its shape then given as `w_shape`). numpy float arrays take
+    `conv_fast.backward`."""
+    if conv_fast.usable(xp, gy, w, x):
+        return conv_fast.backward(gy, w, groups, g, x_shape, x=x, need_x=need_x,
+                                  need_w=need_w, w_shape=w_shape)
     n, c = x_shape[:2]
     w_shape = tuple(w.shape if w is not None else w_shape)
     f, p = w_shape[0], prod(g.out)
