@@ -83,8 +83,28 @@ def _col2im_add(dcols, dx, s, e, g, plan):
     cv = dcols.reshape((c, len(plan), e - s) + tuple(g.out))
     dxs = dx[s:e].swapaxes(0, 1)
     both = (slice(None), slice(None))
+    if all(st == 1 for st in g.stride):
+        for j, dst, src, _ in plan:
+            dxs[both + src] += cv[(slice(None), j) + (slice(None),) + dst]
+        return
+    # Strided: an add into every stride-th position runs at a fraction of a contiguous add,
+    # so each phase of the input (the positions one residue modulo the stride) is summed
+    # in a contiguous buffer of its own and copied into place once (dx is zero there: the
+    # phases partition it, and no other chunk writes these samples).
+    sp = dx.shape[2:]
+    phases = {}
     for j, dst, src, _ in plan:
-        dxs[both + src] += cv[(slice(None), j) + (slice(None),) + dst]
+        r = tuple(sl.start % st for sl, st in zip(src, g.stride))
+        buf = phases.get(r)
+        if buf is None:
+            lens = tuple(-(-(n - ri) // st) for n, ri, st in zip(sp, r, g.stride))
+            buf = phases[r] = np.zeros(dxs.shape[:2] + lens, dtype=dx.dtype)
+        q = tuple(slice(sl.start // st, sl.start // st + (d.stop - d.start))
+                  for sl, st, d in zip(src, g.stride, dst))
+        if all(d.stop > d.start for d in dst):
+            buf[both + q] += cv[(slice(None), j) + (slice(None),) + dst]
+    for r, buf in phases.items():
+        dxs[both + tuple(slice(ri, None, st) for ri, st in zip(r, g.stride))] = buf
 
 
 def _chunks(n, per_sample):
