@@ -26,6 +26,7 @@ import numpy as np
 __all__ = ["usable", "forward", "backward"]
 
 _CHUNK = 1 << 21
+_BLOCK = 1 << 20
 
 
 def usable(xp, *arrays):
@@ -36,37 +37,43 @@ def usable(xp, *arrays):
     return dt in (np.float32, np.float64) and all(a is None or a.dtype == dt for a in arrays)
 
 
-def _plan(g, sp):
-    """Per kernel offset: (index, output slices, input slices, border slabs). The output
-    slices are the positions whose window at this offset lands inside the input (not in the
-    padding), the input slices what they read, the slabs the rest of the output positions
+def _plan(g, sp, r0=0, r1=None):
+    """Per kernel offset, for the output positions whose first-axis index is in [r0, r1):
+    (index, output slices, input slices, border slabs). The output slices (relative to r0 on
+    the first axis) are the positions whose window at this offset lands inside the input, not
+    in the padding; the input slices what they read; the slabs the rest of the positions
     (per axis, before and after)."""
     nd = len(sp)
+    r1 = g.out[0] if r1 is None else r1
     plan = []
     for j, k in enumerate(np.ndindex(*g.kernel)):
         dst, src, slabs = [], [], []
         for i in range(nd):
             off = k[i] * g.dilate[i] - g.pad[i]
             s = g.stride[i]
-            o0 = min(g.out[i], max(0, -(off // s)))
-            o1 = max(o0, min(g.out[i], (sp[i] - 1 - off) // s + 1))
-            dst.append(slice(o0, o1))
+            lo, hi = (r0, r1) if i == 0 else (0, g.out[i])
+            o0 = min(hi, max(lo, -(off // s)))
+            o1 = max(o0, min(hi, (sp[i] - 1 - off) // s + 1))
+            dst.append(slice(o0 - lo, o1 - lo))
             src.append(slice(o0 * s + off, (o1 - 1) * s + off + 1, s) if o1 > o0
                        else slice(0, 0))
             lead = (slice(None),) * i
-            if o0 > 0:
-                slabs.append(lead + (slice(0, o0),))
-            if o1 < g.out[i]:
-                slabs.append(lead + (slice(o1, None),))
+            if o0 > lo:
+                slabs.append(lead + (slice(0, o0 - lo),))
+            if o1 < hi:
+                slabs.append(lead + (slice(o1 - lo, None),))
         plan.append((j, tuple(dst), tuple(src), slabs))
     return plan
 
 
-def _im2col(x, s, e, g, plan, buf):
-    """The columns (C*K, m*P) of samples s:e of x (N, C, *sp), rows channel-major then kernel
-    offset (w.reshape(F, -1)'s order), written into `buf`."""
+def _im2col(x, s, e, g, plan, buf, rows=None):
+    """The columns (C*K, m*Q) of samples s:e of x (N, C, *sp), rows channel-major then kernel
+    offset (w.reshape(F, -1)'s order), written into `buf`; Q is the output positions of
+    `rows` first-axis indices (all by default) that `plan` was made for."""
     m, c = e - s, x.shape[1]
-    cols = buf[:c * len(plan) * m * prod(g.out)].reshape((c, len(plan), m) + tuple(g.out))
+    osh = ((g.out[0] if rows is None else rows),) + tuple(g.out[1:])
+    q = prod(osh)
+    cols = buf[:c * len(plan) * m * q].reshape((c, len(plan), m) + osh)
     xs = x[s:e].swapaxes(0, 1)
     both = (slice(None), slice(None))
     for j, dst, src, slabs in plan:
@@ -74,7 +81,7 @@ def _im2col(x, s, e, g, plan, buf):
         d[both + dst] = xs[both + src]
         for sl in slabs:
             d[both + sl] = 0
-    return cols.reshape(c * len(plan), m * prod(g.out))
+    return cols.reshape(c * len(plan), m * q)
 
 
 def _col2im_add(dcols, dx, s, e, g, plan):
@@ -112,6 +119,22 @@ def _chunks(n, per_sample):
     return step, [(s, min(n, s + step)) for s in range(0, n, step)]
 
 
+def _tiles(n, per_sample, g, sp):
+    """The pieces the columns are made in: (s, e, r0, r1, plan) for samples s:e and output
+    first-axis rows r0:r1. A sample whose columns exceed `_BLOCK` entries is cut into blocks
+    of rows that stay in the cache, and each block's product is written straight into its
+    place in the output; smaller samples are taken several at a time, whole."""
+    out0 = g.out[0]
+    if per_sample <= _BLOCK or out0 == 1:
+        step, chunks = _chunks(n, per_sample)
+        plan = _plan(g, sp)
+        return step * per_sample, [(s, e, 0, out0, plan) for s, e in chunks]
+    rows = max(1, min(out0, _BLOCK * out0 // per_sample))
+    plans = {r0: _plan(g, sp, r0, min(out0, r0 + rows)) for r0 in range(0, out0, rows)}
+    return rows * (per_sample // out0), [(s, s + 1, r0, min(out0, r0 + rows), plans[r0])
+                                          for s in range(n) for r0 in plans]
+
+
 def _pointwise(g):
     return (all(k == 1 for k in g.kernel) and all(s == 1 for s in g.stride)
             and not any(g.pad) and not any(g.pad_end))
@@ -138,22 +161,30 @@ def forward(x, w, groups, g, bias=None):
         if b is not None:
             y += b
         return y.reshape((n, f) + tuple(g.out))
-    plan = _plan(g, x.shape[2:])
-    per = c * len(plan) * p
-    step, chunks = _chunks(n, per)
-    buf = np.empty(per * step, dtype=x.dtype)
-    tmp = np.empty(f * step * p, dtype=x.dtype)
-    for s, e in chunks:
+    per = c * prod(g.kernel) * p
+    size, tiles = _tiles(n, per, g, x.shape[2:])
+    buf = np.empty(size, dtype=x.dtype)
+    tmp = None
+    rest = p // g.out[0]
+    for s, e, r0, r1, plan in tiles:
         m = e - s
-        cols = _im2col(x, s, e, g, plan, buf)
-        t = tmp[:f * m * p].reshape(f, m * p)
+        cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
+        if m == 1:
+            t = y[s, :, r0 * rest:r1 * rest]
+        else:
+            if tmp is None:
+                tmp = np.empty(f * size // (c * prod(g.kernel)), dtype=x.dtype)
+            t = tmp[:f * m * p].reshape(f, m * p)
         for i in range(groups):
             np.matmul(_rows(w2, groups, i), _rows(cols, groups, i), out=_rows(t, groups, i))
-        src = t.reshape(f, m, p).swapaxes(0, 1)
-        if b is None:
-            y[s:e] = src
-        else:
-            np.add(src, b, out=y[s:e])
+        if m > 1:
+            src = t.reshape(f, m, p).swapaxes(0, 1)
+            if b is None:
+                y[s:e] = src
+            else:
+                np.add(src, b, out=y[s:e])
+        elif b is not None:
+            t += b[0]
     return y.reshape((n, f) + tuple(g.out))
 
 
@@ -210,20 +241,31 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
             if need_x:
                 np.matmul(w2[fs].T, gy3[:, fs], out=dx.reshape(n, c, p)[:, cs])
         return dx, dw.reshape(w_shape)
-    plan = _plan(g, x_shape[2:])
-    rows = c * len(plan)
-    step, chunks = _chunks(n, rows * p)
-    buf = np.empty(rows * step * p, dtype=dt)
-    gbuf = np.empty((f, step, p), dtype=dt)
+    rows = c * prod(g.kernel)
+    if need_x:
+        # col2im adds whole samples (the phases of a strided add span every row).
+        step, chunks = _chunks(n, rows * p)
+        plan = _plan(g, x_shape[2:])
+        size, tiles = rows * step * p, [(s, e, 0, g.out[0], plan) for s, e in chunks]
+    else:
+        size, tiles = _tiles(n, rows * p, g, x_shape[2:])
+    rest = p // g.out[0]
+    buf = np.empty(size, dtype=dt)
+    gbuf = None
     dw = np.zeros((f, rows // groups), dtype=dt) if need_w else None
     tmp = np.empty((f // groups, rows // groups), dtype=dt) if need_w else None
-    for s, e in chunks:
+    for s, e, r0, r1, plan in tiles:
         m = e - s
-        g3 = gbuf[:, :m]
-        np.copyto(g3, gy3[s:e].swapaxes(0, 1))
-        g2 = g3.reshape(f, m * p)
+        if m == 1:
+            g2 = gy3[s, :, r0 * rest:r1 * rest]
+        else:
+            if gbuf is None:
+                gbuf = np.empty((f, size // (rows * p), p), dtype=dt)
+            g3 = gbuf[:, :m]
+            np.copyto(g3, gy3[s:e].swapaxes(0, 1))
+            g2 = g3.reshape(f, m * p)
         if need_w:
-            cols = _im2col(x, s, e, g, plan, buf)
+            cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
             for i in range(groups):
                 np.matmul(_rows(g2, groups, i), _rows(cols, groups, i).T, out=tmp)
                 _rows(dw, groups, i)[...] += tmp

@@ -68,14 +68,18 @@ _CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
 ]
 
 
+@pytest.mark.parametrize("tiles", ["samples", "rows"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", _CONV, ids=lambda c: f"{c[0]}-k{c[1]}-s{c[2]}-p{c[3]}-"
                                                        f"d{c[4]}-g{c[5]}")
-def test_convolution_matches_reference(case, dtype, monkeypatch):
+def test_convolution_matches_reference(case, dtype, tiles, monkeypatch):
     shape, k, s, p, d, groups, f = case
-    # A chunk of about two samples' columns: the batch of 5 spans 3 chunks, the last partial.
+    # samples: chunks of two samples' columns (the batch of 5 spans 3 chunks, the last
+    # partial); rows: each sample's columns in blocks of about a third of its output rows.
     cols_per_sample = shape[1] * int(np.prod(k)) * int(np.prod(shape[2:]))
     monkeypatch.setattr(conv_fast, "_CHUNK", 2 * cols_per_sample)
+    monkeypatch.setattr(conv_fast, "_BLOCK", cols_per_sample // 3 if tiles == "rows"
+                        else 1 << 30)
     rng = np.random.default_rng(3)
     x = rng.standard_normal(shape)
     w = rng.standard_normal((f, shape[1] // groups) + k)
@@ -112,6 +116,8 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     shape, k, s, p, adj, groups, f = case
     monkeypatch.setattr(conv_fast, "_CHUNK", 2 * f * int(np.prod(k)) * 4 * int(
         np.prod(shape[2:])))
+    # The weight gradient (a Convolution's, from gy's columns) in blocks of output rows.
+    monkeypatch.setattr(conv_fast, "_BLOCK", 2 * shape[1] * int(np.prod(k)) * shape[3])
     rng = np.random.default_rng(4)
     x = rng.standard_normal(shape)
     w = rng.standard_normal((shape[1], f // groups) + k)
