@@ -9,6 +9,9 @@ ResNet-like 3x3 layers (stride 1, pad 1, C in = C out): 64 channels at 56x56, 12
 gradients of data, weight and bias), one thread. Per case, interleaved rounds of:
 
 - gluonlite: ``nd.Convolution`` (under ``autograd.record()`` + ``backward`` for fwd+bwd);
+- plain: the same call with the numpy fast path (``ops/conv_fast.py``) switched off, so the
+  plain kernel of ``ops/conv.py`` (the kernel before the fast path) runs: before and after
+  in the same rounds;
 - floor: the matrix products alone, on preallocated buffers (forward: W (F, C*9) @
   cols (C*9, N*H*W); fwd+bwd adds gy @ cols.T and W.T @ gy), the BLAS bound of the im2col
   method;
@@ -88,7 +91,22 @@ def _our_variants(kind, n, c, hw, rng):
             np.matmul(w2, cols, out=y2)
             np.matmul(gy, cols.T, out=dw)
             np.matmul(w2.T, gy, out=dcols)
-    return {"gluonlite": ours, "floor": floor}
+    return _with_plain({"gluonlite": ours, "floor": floor})
+
+
+def _with_plain(v):
+    """Adds "plain": gluonlite's call on the plain kernel of ops/conv.py (the fast path of
+    ops/conv_fast.py switched off), the kernel before it, timed in the same rounds."""
+    from gluonlite.ops import conv_fast
+    ours = v["gluonlite"]
+
+    def plain():
+        conv_fast.ENABLED = False
+        try:
+            ours()
+        finally:
+            conv_fast.ENABLED = True
+    return dict(v, plain=plain)
 
 
 def _deconv_variants(kind, n, rng):
@@ -125,7 +143,7 @@ def _deconv_variants(kind, n, rng):
             np.matmul(wt.T, xs, out=cols)
             np.matmul(wt, cols, out=dx)
             np.matmul(xs, cols.T, out=dw)
-    return {"gluonlite": ours, "floor": floor}
+    return _with_plain({"gluonlite": ours, "floor": floor})
 
 
 _MXNET_CODE = r"""
@@ -250,8 +268,8 @@ def main(argv=None):
     py = None if a.no_mxnet else a.mxnet_python
     tpy = None if a.no_torch else a.torch_python
     print_header("conv", argv, f"- {a.clock} time; rounds {a.rounds} after {a.warmup} warmup, "
-                 "interleaved (gluonlite, floor); MXNet, then PyTorch, each in its own "
-                 f"process right after each case; MXNet: {py or 'not measured'}; "
+                 "interleaved (gluonlite, plain kernel, floor); MXNet, then PyTorch, each in its "
+                 f"own process right after each case; MXNet: {py or 'not measured'}; "
                  f"PyTorch: {tpy or 'not measured'}")
     rng = np.random.default_rng(0)
     rows = []
@@ -267,15 +285,17 @@ def main(argv=None):
         side = [_side_times(who, code, p, kind, n, c, hw, a.rounds, a.warmup, a.clock)
                 if p else None
                 for who, code, p in (("MXNet", _MXNET_CODE, py), ("PyTorch", _TORCH_CODE, tpy))]
-        ours, floor = median(t["gluonlite"]), median(t["floor"])
+        ours, floor, plain = median(t["gluonlite"]), median(t["floor"]), median(t["plain"])
         label = "Deconvolution 128->64, 28->56, k4 s2" if deconv else f"{c}ch {hw}x{hw}"
         row = [label, n, {"deconv": "fwd", "deconv+bwd": "fwd+bwd"}.get(kind, kind),
+               _cell(t["plain"]), f"{plain / floor:.2f}",
                _cell(t["gluonlite"]), _cell(t["floor"]), f"{ours / floor:.2f}"]
         for st in side:
             row += [_cell(st), f"{ours / median(st):.2f}"] if st else ["-", "-"]
         rows.append(row)
         print(f"  {rows[-1]}", file=sys.stderr, flush=True)
-    print(markdown_table(["layer (3x3, pad 1)", "batch", "pass", "gluonlite ms",
+    print(markdown_table(["layer (3x3, pad 1)", "batch", "pass", "plain ms", "plain / floor",
+                          "gluonlite ms",
                           "floor ms", "/ floor", "MXNet ms", "/ MXNet", "PyTorch ms",
                           "/ PyTorch"], rows))
     return 0
