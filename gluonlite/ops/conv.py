@@ -12,6 +12,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
+from . import conv_fast
 from .registry import alias, register, ShapeError
 
 __all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
@@ -173,7 +174,10 @@ def _group_rows(a, groups, i):
 def conv_forward(xp, x, w, groups, g, bias=None):
     """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
     `bias` (F,) when given: one matrix product per group on the im2col columns of each chunk
-    of samples."""
+    of samples. numpy float arrays take `conv_fast.forward`, the same arithmetic arranged
+    for speed."""
+    if conv_fast.usable(xp, x, w, bias):
+        return conv_fast.forward(x, w, groups, g, bias)
     n, c = x.shape[:2]
     f, p = w.shape[0], prod(g.out)
     rows = c * prod(g.kernel)
@@ -205,7 +209,11 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
     """The gradients (dx, dw) of `conv_forward` (None where not needed): per chunk of
     samples, dw += gy_g @ cols_g.T (cols from `x`) and dcols_g = w_g.T @ gy_g summed back
     into dx by col2im. Also Deconvolution's forward (dx) and weight gradient. `w` may be
-    None when only dw is wanted (its shape then given as `w_shape`)."""
+    None when only dw is wanted (its shape then given as `w_shape`). numpy float arrays take
+    `conv_fast.backward`."""
+    if conv_fast.usable(xp, gy, w, x):
+        return conv_fast.backward(gy, w, groups, g, x_shape, x=x, need_x=need_x,
+                                  need_w=need_w, w_shape=w_shape)
     n, c = x_shape[:2]
     w_shape = tuple(w.shape if w is not None else w_shape)
     f, p = w_shape[0], prod(g.out)
@@ -630,9 +638,50 @@ def _max_fill(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
+def _global_axes(x):
+    return tuple(range(2, x.ndim))
+
+
+def _global_pool(p, xp, x):
+    """Global pooling as one reduction over the spatial axes (a window as large as the input
+    would otherwise be one pass per input position)."""
+    ax = _global_axes(x)
+    kind = p.pool_type
+    if kind == "max":
+        return x.max(axis=ax, keepdims=True)
+    if kind == "lp":
+        y = (x ** p.p_value).sum(axis=ax, keepdims=True) ** (1.0 / p.p_value)
+    else:
+        y = x.sum(axis=ax, keepdims=True)
+        if kind == "avg":
+            y = y / prod(x.shape[2:])
+    return y.astype(x.dtype, copy=False)
+
+
+def _global_pool_vjp(p, xp, x, y, gy):
+    """The gradient of `_global_pool`: max to the first maximum of each map, as the windowed
+    rule does."""
+    kind = p.pool_type
+    if kind == "max":
+        flat = x.reshape(x.shape[:2] + (-1,))
+        first = flat.argmax(axis=-1)[..., None]
+        hit = xp.arange(flat.shape[-1]) == first
+        return (hit * gy.reshape(gy.shape[:2] + (1,))).reshape(x.shape).astype(x.dtype,
+                                                                              copy=False)
+    if kind == "avg":
+        g = gy / prod(x.shape[2:])
+    elif kind == "lp" and p.p_value != 1:
+        g = gy * (x / xp.where(y == 0, 1, y)) ** (p.p_value - 1)
+    else:
+        g = gy
+    return xp.broadcast_to(g, x.shape).astype(x.dtype)
+
+
 def _pool_first(p, rc, x):
     """Pooling on channels-first data, one pass per kernel offset."""
     xp = rc.xp
+    if p.global_pool:
+        return _global_pool(p, xp, x)
     g = pool_geom(p, x.shape[2:])
     kind = p.pool_type
     xpad = _pad_input(xp, x, g, _max_fill(x.dtype) if kind == "max" else 0)
@@ -674,6 +723,9 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     xf = _to_first(x) if last else x
     gy = _to_first(gys[0]) if last else gys[0]
     y = _to_first(ys[0]) if last else ys[0]
+    if p.global_pool:
+        gx = _global_pool_vjp(p, xp, xf, y, gy)
+        return (xp.ascontiguousarray(_to_last(gx)) if last else gx,)
     sp = xf.shape[2:]
     g = pool_geom(p, sp)
     nd = len(g.kernel)
@@ -683,20 +735,25 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     xpad = _pad_input(xp, xf, g, _max_fill(x.dtype) if kind == "max" else 0)
     if kind == "max":
         # The gradient goes to the first maximum of each window, as MXNet's kernel does.
-        best, first = None, None
+        # Buffers are updated in place: fresh window-sized temporaries per offset cost more
+        # (page faults) than the comparisons themselves.
+        best = first = mask = None
         for j, sl in _offsets(g):
             v = xpad[sl]
             if best is None:
                 best, first = v.copy(), xp.zeros(v.shape, dtype=np.int32)
+                mask = xp.empty(v.shape, dtype=bool)
             else:
-                better = v > best
-                best = xp.where(better, v, best)
-                first = xp.where(better, j, first)
+                xp.greater(v, best, out=mask)
+                xp.copyto(best, v, where=mask)
+                xp.copyto(first, j, where=mask)
+        contrib = xp.empty(gy.shape, dtype=gy.dtype)
     elif kind == "avg":
         scale = gy / _pool_divisor(xp, p, g, sp, gy.dtype)
     for j, sl in _offsets(g):
         if kind == "max":
-            contrib = gy * (first == j)
+            xp.equal(first, j, out=mask)
+            xp.multiply(gy, mask, out=contrib)
         elif kind == "lp" and p.p_value != 1:
             # MXNet's rule: 0 where the output is 0 (y = 0 only when the window is all 0).
             ratio = xpad[sl] / xp.where(y == 0, 1, y)

@@ -1,0 +1,281 @@
+"""The numpy fast path of the convolution kernels; `conv.py` keeps the plain rule.
+
+The arithmetic is `conv.conv_forward` / `conv.conv_backward`'s (im2col, one matrix product
+per group, col2im), arranged for numpy and OpenBLAS on one core:
+
+- No padded copy of the input: each kernel offset copies the part of the input its windows
+  read (one strided slice per offset, into the rows of a reused column buffer) and zeroes
+  the thin border its windows lose to the padding.
+- Forward: W (F, C*K) @ cols (C*K, m*P) for a chunk of m samples, the product the floor
+  times; its output (F, m, P) is put back sample-major by the copy that also adds the bias.
+- A 1x1 kernel at stride 1 without padding is a plain product per sample: no columns.
+- Backward at stride 1 (any dilation): the data gradient is itself a convolution (of the
+  output gradient with the flipped, transposed kernel), so it goes through the forward
+  path: columns copied, not K strided adds. Otherwise the column gradients W.T @ gy are
+  added back into the input gradient, one strided add per kernel offset.
+- The weight gradient is gy (F, m*P) @ cols.T, one product per chunk and group.
+
+Columns are made a few samples at a time (`_CHUNK` entries): a whole batch's columns would be
+K times the input (925 MB for 32 samples of 64 x 56 x 56, 3 x 3), and paging that in costs
+as much as the product; chunks that stay in the cache make the copies cheap.
+"""
+from math import prod
+
+import numpy as np
+
+__all__ = ["usable", "forward", "backward"]
+
+_CHUNK = 1 << 21
+_BLOCK = 1 << 20
+
+# False sends every array to the plain kernel in conv.py (benchmarks/conv.py times both).
+ENABLED = True
+
+
+def usable(xp, *arrays):
+    """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype."""
+    if not ENABLED or xp is not np:
+        return False
+    dt = arrays[0].dtype
+    return dt in (np.float32, np.float64) and all(a is None or a.dtype == dt for a in arrays)
+
+
+def _plan(g, sp, r0=0, r1=None):
+    """Per kernel offset, for the output positions whose first-axis index is in [r0, r1):
+    (index, output slices, input slices, border slabs). The output slices (relative to r0 on
+    the first axis) are the positions whose window at this offset lands inside the input, not
+    in the padding; the input slices what they read; the slabs the rest of the positions
+    (per axis, before and after)."""
+    nd = len(sp)
+    r1 = g.out[0] if r1 is None else r1
+    plan = []
+    for j, k in enumerate(np.ndindex(*g.kernel)):
+        dst, src, slabs = [], [], []
+        for i in range(nd):
+            off = k[i] * g.dilate[i] - g.pad[i]
+            s = g.stride[i]
+            lo, hi = (r0, r1) if i == 0 else (0, g.out[i])
+            o0 = min(hi, max(lo, -(off // s)))
+            o1 = max(o0, min(hi, (sp[i] - 1 - off) // s + 1))
+            dst.append(slice(o0 - lo, o1 - lo))
+            src.append(slice(o0 * s + off, (o1 - 1) * s + off + 1, s) if o1 > o0
+                       else slice(0, 0))
+            lead = (slice(None),) * i
+            if o0 > lo:
+                slabs.append(lead + (slice(0, o0 - lo),))
+            if o1 < hi:
+                slabs.append(lead + (slice(o1 - lo, None),))
+        plan.append((j, tuple(dst), tuple(src), slabs))
+    return plan
+
+
+def _im2col(x, s, e, g, plan, buf, rows=None):
+    """The columns (C*K, m*Q) of samples s:e of x (N, C, *sp), rows channel-major then kernel
+    offset (w.reshape(F, -1)'s order), written into `buf`; Q is the output positions of
+    `rows` first-axis indices (all by default) that `plan` was made for."""
+    m, c = e - s, x.shape[1]
+    osh = ((g.out[0] if rows is None else rows),) + tuple(g.out[1:])
+    q = prod(osh)
+    cols = buf[:c * len(plan) * m * q].reshape((c, len(plan), m) + osh)
+    xs = x[s:e].swapaxes(0, 1)
+    both = (slice(None), slice(None))
+    for j, dst, src, slabs in plan:
+        d = cols[:, j]
+        d[both + dst] = xs[both + src]
+        for sl in slabs:
+            d[both + sl] = 0
+    return cols.reshape(c * len(plan), m * q)
+
+
+def _col2im_add(dcols, dx, s, e, g, plan):
+    """Add column gradients (C*K, m*P) into samples s:e of dx (N, C, *sp)."""
+    c = dx.shape[1]
+    cv = dcols.reshape((c, len(plan), e - s) + tuple(g.out))
+    dxs = dx[s:e].swapaxes(0, 1)
+    both = (slice(None), slice(None))
+    if all(st == 1 for st in g.stride):
+        for j, dst, src, _ in plan:
+            dxs[both + src] += cv[(slice(None), j) + (slice(None),) + dst]
+        return
+    # Strided: an add into every stride-th position runs at a fraction of a contiguous add,
+    # so each phase of the input (the positions one residue modulo the stride) is summed
+    # in a contiguous buffer of its own and copied into place once (dx is zero there: the
+    # phases partition it, and no other chunk writes these samples).
+    sp = dx.shape[2:]
+    phases = {}
+    for j, dst, src, _ in plan:
+        r = tuple(sl.start % st for sl, st in zip(src, g.stride))
+        buf = phases.get(r)
+        if buf is None:
+            lens = tuple(-(-(n - ri) // st) for n, ri, st in zip(sp, r, g.stride))
+            buf = phases[r] = np.zeros(dxs.shape[:2] + lens, dtype=dx.dtype)
+        q = tuple(slice(sl.start // st, sl.start // st + (d.stop - d.start))
+                  for sl, st, d in zip(src, g.stride, dst))
+        if all(d.stop > d.start for d in dst):
+            buf[both + q] += cv[(slice(None), j) + (slice(None),) + dst]
+    for r, buf in phases.items():
+        dxs[both + tuple(slice(ri, None, st) for ri, st in zip(r, g.stride))] = buf
+
+
+def _chunks(n, per_sample):
+    step = max(1, min(n, _CHUNK // max(1, per_sample)))
+    return step, [(s, min(n, s + step)) for s in range(0, n, step)]
+
+
+def _tiles(n, per_sample, g, sp):
+    """The pieces the columns are made in: (s, e, r0, r1, plan) for samples s:e and output
+    first-axis rows r0:r1. A sample whose columns exceed `_BLOCK` entries is cut into blocks
+    of rows that stay in the cache, and each block's product is written straight into its
+    place in the output; smaller samples are taken several at a time, whole."""
+    out0 = g.out[0]
+    if per_sample <= _BLOCK or out0 == 1:
+        step, chunks = _chunks(n, per_sample)
+        plan = _plan(g, sp)
+        return step * per_sample, [(s, e, 0, out0, plan) for s, e in chunks]
+    rows = max(1, min(out0, _BLOCK * out0 // per_sample))
+    plans = {r0: _plan(g, sp, r0, min(out0, r0 + rows)) for r0 in range(0, out0, rows)}
+    return rows * (per_sample // out0), [(s, s + 1, r0, min(out0, r0 + rows), plans[r0])
+                                          for s in range(n) for r0 in plans]
+
+
+def _pointwise(g):
+    return (all(k == 1 for k in g.kernel) and all(s == 1 for s in g.stride)
+            and not any(g.pad) and not any(g.pad_end))
+
+
+def _rows(a, groups, i):
+    r = a.shape[0] // groups
+    return a[i * r:(i + 1) * r]
+
+
+def forward(x, w, groups, g, bias=None):
+    """y (N, F, *out) = Convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
+    `bias` (F,) when given."""
+    n, c = x.shape[:2]
+    f, p = w.shape[0], prod(g.out)
+    w2 = w.reshape(f, -1)
+    b = None if bias is None else bias.astype(x.dtype, copy=False).reshape(1, -1, 1)
+    y = np.empty((n, f, p), dtype=x.dtype)
+    if _pointwise(g):
+        x3 = x.reshape(n, c, p)
+        for i in range(groups):
+            np.matmul(_rows(w2, groups, i), x3[:, i * (c // groups):(i + 1) * (c // groups)],
+                      out=y[:, i * (f // groups):(i + 1) * (f // groups)])
+        if b is not None:
+            y += b
+        return y.reshape((n, f) + tuple(g.out))
+    per = c * prod(g.kernel) * p
+    size, tiles = _tiles(n, per, g, x.shape[2:])
+    buf = np.empty(size, dtype=x.dtype)
+    tmp = None
+    rest = p // g.out[0]
+    for s, e, r0, r1, plan in tiles:
+        m = e - s
+        cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
+        if m == 1:
+            t = y[s, :, r0 * rest:r1 * rest]
+        else:
+            if tmp is None:
+                tmp = np.empty(f * size // (c * prod(g.kernel)), dtype=x.dtype)
+            t = tmp[:f * m * p].reshape(f, m * p)
+        for i in range(groups):
+            np.matmul(_rows(w2, groups, i), _rows(cols, groups, i), out=_rows(t, groups, i))
+        if m > 1:
+            src = t.reshape(f, m, p).swapaxes(0, 1)
+            if b is None:
+                y[s:e] = src
+            else:
+                np.add(src, b, out=y[s:e])
+        elif b is not None:
+            t += b[0]
+    return y.reshape((n, f) + tuple(g.out))
+
+
+def _flipped(w, groups):
+    """The kernel of the data gradient as a convolution: w (F, C/groups, *k) -> (C,
+    F/groups, *k), spatially reversed."""
+    f, cg = w.shape[:2]
+    k = w.shape[2:]
+    wt = w.reshape((groups, f // groups, cg) + k).swapaxes(1, 2).reshape((groups * cg,
+                                                                         f // groups) + k)
+    return np.ascontiguousarray(wt[(slice(None), slice(None)) + (slice(None, None, -1),) * len(k)])
+
+
+def _dx_as_conv(gy, w, groups, g, x_shape):
+    """The data gradient at stride 1 as the forward convolution of gy, or None where the
+    padding is wider than the dilated kernel (never in practice)."""
+    if any(s != 1 for s in g.stride) or any(a != b for a, b in zip(g.pad, g.pad_end)):
+        return None
+    pad = tuple(d * (k - 1) - p for d, k, p in zip(g.dilate, g.kernel, g.pad))
+    if any(q < 0 for q in pad):
+        return None
+    from .conv import Geom  # noqa: PLC0415 - conv imports this module
+    gd = Geom(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
+    return forward(gy, _flipped(w, groups), groups, gd)
+
+
+def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shape=None):
+    """(dx, dw) of `forward` (None where not needed); `w` may be None when only dw is wanted
+    (its shape then given as `w_shape`). Also Deconvolution's forward (dx alone)."""
+    n, c = x_shape[:2]
+    w_shape = tuple(w.shape if w is not None else w_shape)
+    f, p = w_shape[0], prod(g.out)
+    dt = gy.dtype
+    dx = None
+    if need_x:
+        dx = _dx_as_conv(gy, w, groups, g, x_shape)
+        need_x = dx is None
+    if not need_x and not need_w:
+        return dx, None
+    if need_x:
+        dx = np.zeros(x_shape, dtype=dt)
+    w2 = w.reshape(f, -1) if need_x else None
+    gy3 = gy.reshape(n, f, p)
+    if _pointwise(g) and need_w:
+        # No columns: the input is its own (C, P) columns, sample by sample.
+        dw = np.zeros((f, c // groups), dtype=dt)
+        x3 = x.reshape(n, c, p)
+        for i in range(groups):
+            fs, cs = slice(i * (f // groups), (i + 1) * (f // groups)), slice(
+                i * (c // groups), (i + 1) * (c // groups))
+            acc = dw[fs]
+            for s in range(n):
+                acc += gy3[s, fs] @ x3[s, cs].T
+            if need_x:
+                np.matmul(w2[fs].T, gy3[:, fs], out=dx.reshape(n, c, p)[:, cs])
+        return dx, dw.reshape(w_shape)
+    rows = c * prod(g.kernel)
+    if need_x:
+        # col2im adds whole samples (the phases of a strided add span every row).
+        step, chunks = _chunks(n, rows * p)
+        plan = _plan(g, x_shape[2:])
+        size, tiles = rows * step * p, [(s, e, 0, g.out[0], plan) for s, e in chunks]
+    else:
+        size, tiles = _tiles(n, rows * p, g, x_shape[2:])
+    rest = p // g.out[0]
+    buf = np.empty(size, dtype=dt)
+    gbuf = None
+    dw = np.zeros((f, rows // groups), dtype=dt) if need_w else None
+    tmp = np.empty((f // groups, rows // groups), dtype=dt) if need_w else None
+    for s, e, r0, r1, plan in tiles:
+        m = e - s
+        if m == 1:
+            g2 = gy3[s, :, r0 * rest:r1 * rest]
+        else:
+            if gbuf is None:
+                gbuf = np.empty((f, size // (rows * p), p), dtype=dt)
+            g3 = gbuf[:, :m]
+            np.copyto(g3, gy3[s:e].swapaxes(0, 1))
+            g2 = g3.reshape(f, m * p)
+        if need_w:
+            cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
+            for i in range(groups):
+                np.matmul(_rows(g2, groups, i), _rows(cols, groups, i).T, out=tmp)
+                _rows(dw, groups, i)[...] += tmp
+        if need_x:
+            dcols = buf[:rows * m * p].reshape(rows, m * p)
+            for i in range(groups):
+                np.matmul(_rows(w2, groups, i).T, _rows(g2, groups, i),
+                          out=_rows(dcols, groups, i))
+            _col2im_add(dcols, dx, s, e, g, plan)
+    return dx, (dw.reshape(w_shape) if need_w else None)

@@ -1,0 +1,143 @@
+"""nd.Convolution / nd.Deconvolution through the numpy fast path (gluonlite/ops/conv_fast.py)
+against direct references written here (one shifted product per kernel offset, no im2col):
+outputs and the data, weight and bias gradients, in float32 and float64, on the geometries
+the fast path treats apart (1x1, stride 1 with the data gradient as a convolution, strides
+with the phase-wise col2im, dilation, groups, padding wider than the kernel, 1-D and 3-D)
+and with chunks of samples small enough that a batch spans several, the last one partial."""
+import itertools
+
+import numpy as np
+import pytest
+
+from gluonlite import autograd, nd
+from gluonlite.ops import conv_fast
+
+
+def _ref_conv(x, w, b, stride, pad, dilate, groups):
+    """y, and the gradient maps (gy -> dx, dw), of a grouped N-D convolution."""
+    nd_ = x.ndim - 2
+    n, c = x.shape[:2]
+    f, cg = w.shape[:2]
+    k = w.shape[2:]
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    out = [(xp.shape[2 + i] - dilate[i] * (k[i] - 1) - 1) // stride[i] + 1 for i in range(nd_)]
+    fg = f // groups
+
+    def window(off):
+        return (slice(None), slice(None)) + tuple(
+            slice(off[i] * dilate[i], off[i] * dilate[i] + stride[i] * (out[i] - 1) + 1,
+                  stride[i]) for i in range(nd_))
+
+    y = np.zeros((n, f) + tuple(out))
+    for off in itertools.product(*map(range, k)):
+        xs = xp[window(off)]
+        for gi in range(groups):
+            wk = w[(slice(gi * fg, (gi + 1) * fg), slice(None)) + off]
+            y[:, gi * fg:(gi + 1) * fg] += np.einsum("fc,nc...->nf...", wk,
+                                                     xs[:, gi * cg:(gi + 1) * cg])
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * nd_)
+
+    def grads(gy):
+        dxp = np.zeros(xp.shape)
+        dw = np.zeros(w.shape)
+        for off in itertools.product(*map(range, k)):
+            sl = window(off)
+            xs = xp[sl]
+            for gi in range(groups):
+                fs, cs = slice(gi * fg, (gi + 1) * fg), slice(gi * cg, (gi + 1) * cg)
+                wk = w[(fs, slice(None)) + off]
+                dxp[sl][:, cs] += np.einsum("fc,nf...->nc...", wk, gy[:, fs])
+                ax = [0] + list(range(2, gy.ndim))
+                dw[(fs, slice(None)) + off] += np.tensordot(gy[:, fs], xs[:, cs], (ax, ax))
+        crop = (slice(None), slice(None)) + tuple(slice(p, p + s)
+                                                  for p, s in zip(pad, x.shape[2:]))
+        return dxp[crop], dw
+    return y, grads
+
+
+_CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
+    ((5, 6, 9, 8), (3, 3), (1, 1), (1, 1), (1, 1), 1, 7),     # stride 1: dx as a conv
+    ((5, 6, 9, 8), (1, 1), (1, 1), (0, 0), (1, 1), 2, 4),     # 1x1: plain products
+    ((5, 6, 9, 8), (1, 1), (2, 1), (0, 0), (1, 1), 1, 4),     # 1x1 strided: columns
+    ((5, 4, 10, 9), (3, 2), (2, 3), (1, 0), (1, 1), 2, 6),    # strides: phase col2im
+    ((5, 4, 10, 9), (3, 3), (1, 1), (2, 1), (2, 1), 1, 3),    # dilation at stride 1
+    ((5, 4, 7, 7), (2, 2), (1, 1), (3, 2), (1, 1), 1, 3),     # pad > dilated kernel - 1
+    ((5, 6, 11), (3,), (2,), (1,), (2,), 3, 6),               # 1-D, groups
+    ((5, 2, 5, 6, 4), (2, 3, 2), (1, 2, 1), (1, 1, 0), (1, 1, 2), 1, 3),  # 3-D
+]
+
+
+@pytest.mark.parametrize("tiles", ["samples", "rows"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", _CONV, ids=lambda c: f"{c[0]}-k{c[1]}-s{c[2]}-p{c[3]}-"
+                                                       f"d{c[4]}-g{c[5]}")
+def test_convolution_matches_reference(case, dtype, tiles, monkeypatch):
+    shape, k, s, p, d, groups, f = case
+    # samples: chunks of two samples' columns (the batch of 5 spans 3 chunks, the last
+    # partial); rows: each sample's columns in blocks of about a third of its output rows.
+    cols_per_sample = shape[1] * int(np.prod(k)) * int(np.prod(shape[2:]))
+    monkeypatch.setattr(conv_fast, "_CHUNK", 2 * cols_per_sample)
+    monkeypatch.setattr(conv_fast, "_BLOCK", cols_per_sample // 3 if tiles == "rows"
+                        else 1 << 30)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape)
+    w = rng.standard_normal((f, shape[1] // groups) + k)
+    b = rng.standard_normal(f)
+    ref, grads = _ref_conv(x, w, b, s, p, d, groups)
+    gy = rng.standard_normal(ref.shape)
+    X, W, B = (nd.array(a, dtype=dtype) for a in (x, w, b))
+    for a in (X, W, B):
+        a.attach_grad()
+    with autograd.record():
+        y = nd.Convolution(X, W, B, kernel=k, stride=s, pad=p, dilate=d, num_group=groups,
+                           num_filter=f)
+    y.backward(nd.array(gy, dtype=dtype))
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    dx, dw = grads(gy)
+    assert y.dtype == np.dtype(dtype) and X.grad.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(y.asnumpy(), ref, rtol=tol, atol=tol)
+    np.testing.assert_allclose(X.grad.asnumpy(), dx, rtol=tol, atol=tol)
+    np.testing.assert_allclose(W.grad.asnumpy(), dw, rtol=tol, atol=tol)
+    np.testing.assert_allclose(B.grad.asnumpy(), gy.sum(axis=(0,) + tuple(range(2, gy.ndim))),
+                               rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", [  # (data shape, kernel, stride, pad, adj, groups, num_filter)
+    ((5, 6, 7, 6), (4, 4), (2, 2), (1, 1), (0, 0), 1, 4),    # the DCGAN layer
+    ((5, 4, 5, 6), (3, 3), (2, 3), (1, 0), (1, 2), 2, 6),    # adj, groups
+    ((5, 4, 6, 5), (3, 3), (1, 1), (1, 1), (0, 0), 1, 3),    # stride 1
+], ids=str)
+def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
+    """Deconvolution(x, w) is the data gradient of the Convolution with the same geometry
+    taken at x (adj: the Convolution's input is adj longer); its gradients are that
+    Convolution's output (data) and its weight gradient with the roles swapped."""
+    shape, k, s, p, adj, groups, f = case
+    monkeypatch.setattr(conv_fast, "_CHUNK", 2 * f * int(np.prod(k)) * 4 * int(
+        np.prod(shape[2:])))
+    # The weight gradient (a Convolution's, from gy's columns) in blocks of output rows.
+    monkeypatch.setattr(conv_fast, "_BLOCK", 2 * shape[1] * int(np.prod(k)) * shape[3])
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape)
+    w = rng.standard_normal((shape[1], f // groups) + k)
+    out = tuple(s[i] * (shape[2 + i] - 1) + k[i] - 2 * p[i] + adj[i] for i in range(len(k)))
+    z = rng.standard_normal((shape[0], f) + out)   # the Convolution's input
+    y_conv, grads = _ref_conv(z, w, None, s, p, (1,) * len(k), groups)
+    assert y_conv.shape == x.shape
+    ref = grads(x)[0]                              # d<conv(z), x>/dz
+    gy = rng.standard_normal(ref.shape)
+    X, W = nd.array(x, dtype=dtype), nd.array(w, dtype=dtype)
+    X.attach_grad()
+    W.attach_grad()
+    with autograd.record():
+        y = nd.Deconvolution(X, W, kernel=k, stride=s, pad=p, adj=adj, num_group=groups,
+                             num_filter=f)
+    y.backward(nd.array(gy, dtype=dtype))
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    conv_gy, grads_gy = _ref_conv(gy, w, None, s, p, (1,) * len(k), groups)
+    np.testing.assert_allclose(y.asnumpy(), ref, rtol=tol, atol=tol)
+    np.testing.assert_allclose(X.grad.asnumpy(), conv_gy, rtol=tol, atol=tol)
+    # <deconv(x, w), gy> = <x, conv(gy, w)>, so dw is the Convolution's weight gradient at
+    # (data gy, output gradient x).
+    np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
