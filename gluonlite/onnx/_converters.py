@@ -364,12 +364,7 @@ def _pooling(g, n, ins, e, w):
     p = n.params
     x = ins[0]
     if p.global_pool:
-        op = {"max": "GlobalMaxPool", "avg": "GlobalAveragePool", "lp": "GlobalLpPool"}
-        attrs = {"p": int(p.p_value or 2)} if p.pool_type == "lp" else {}
-        if _channels_last(n):
-            nd = len(g.need_shape(n, 0)) - 2
-            return _to_last(g, g.node(op[p.pool_type], [_to_first(g, x, nd)], **attrs), nd)
-        return g.node(op[p.pool_type], [x], **attrs)
+        return _global_pool(g, n, x, p)
     k = list(p.kernel)
     nd = len(k)
     pad = _spatial(n, "pad", nd, 0)
@@ -381,6 +376,21 @@ def _pooling(g, n, ins, e, w):
         y = _pool(g, n, _to_first(g, x, nd), p, k, pad, stride, ceil)
         return _to_last(g, y, nd)
     return _pool(g, n, x, p, k, pad, stride, ceil)
+
+
+def _global_pool(g, n, x, p):
+    shape = g.need_shape(n, 0)
+    nd = len(shape) - 2
+    first = _to_first(g, x, nd) if _channels_last(n) else x
+    if p.pool_type == "sum":  # the mean over the whole window times its size
+        spatial = shape[1:-1] if _channels_last(n) else shape[2:]
+        mean = g.node("GlobalAveragePool", [first])
+        y = g.node("Mul", [mean, g.scalar(float(np.prod(spatial)), _np_dtype(g, n))])
+    else:
+        op = {"max": "GlobalMaxPool", "avg": "GlobalAveragePool", "lp": "GlobalLpPool"}
+        attrs = {"p": int(p.p_value or 2)} if p.pool_type == "lp" else {}
+        y = g.node(op[p.pool_type], [first], **attrs)
+    return _to_last(g, y, nd) if _channels_last(n) else y
 
 
 def _pool(g, n, x, p, k, pad, stride, ceil):

@@ -7,7 +7,8 @@ RANDOM = ("draws random numbers: ONNX's generators draw different ones, so the m
 NO_OP = "no ONNX operator computes it (opset 13-18)"
 
 _GROUPS = [
-    (TRAINING, ("_adamw_update", "_mp_adamw_update", "adam_update", "ftml_update", "ftrl_update",
+    (TRAINING, ("_sparse_adagrad_update", "_contrib_group_adagrad_update", "_adamw_update",
+                "_mp_adamw_update", "adam_update", "ftml_update", "ftrl_update",
                 "lamb_update_phase1", "lamb_update_phase2", "mp_lamb_update_phase1",
                 "mp_lamb_update_phase2", "mp_nag_mom_update", "mp_sgd_mom_update",
                 "mp_sgd_update", "multi_mp_sgd_mom_update", "multi_mp_sgd_update",
@@ -36,6 +37,8 @@ _GROUPS = [
              "_random_pdf_poisson", "_linalg_potrf", "_linalg_potri", "_linalg_gelqf",
              "_linalg_syevd", "_linalg_inverse", "_linalg_trsm", "_linalg_slogdet",
              "_contrib_fft", "_contrib_ifft", "_histogram", "_contrib_count_sketch")),
+    ("reads or makes sparse storage (csr, row_sparse), which ONNX tensors do not have",
+     ("cast_storage", "_sparse_retain", "_contrib_getnnz")),
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
     ("MXNet's NMS output (the boxes themselves, sorted, suppressed rows set to -1, in the input's "
      "layout) is not ONNX NonMaxSuppression's list of selected indices; rebuilding it takes a "

@@ -296,17 +296,22 @@ def test_goal_lines_judge_the_reference_cell_and_all_cells_apart():
 
 
 def test_screen_count_follows_foreach_to_its_forward_and_gradient():
-    """screen_count.py reaches the loop's forward and gradient from its registration (and
-    what they call in the compiler), leaves shape inference out, and prints one row per
-    operator with lines and screens that agree."""
-    p = _run("screen_count.py", "--op", "_foreach", "--op", "tanh", "--list")
+    """screen_count.py reaches the loop's plain forward and gradient from its registration
+    (one file of meaning) and, apart, the lowered path the compiler runs; it leaves shape
+    inference out and prints one row per operator with lines and screens that agree."""
+    p = _run("screen_count.py", "--op", "_foreach", "--op", "_foreach:lowered", "--op", "tanh",
+             "--list")
     assert p.returncode == 0, p.stderr
     rows = {r.split("|")[1].strip(): r for r in _table_rows(p.stdout)}
-    assert {"_foreach", "tanh"} <= set(rows)
-    _, _, _, defs, lines, screens, files, _ = rows["_foreach"].split("|")
-    assert int(screens) == -(-int(lines) // 50) and int(defs) > 0 and int(files) > 1
+    assert {"_foreach", "_foreach:lowered", "tanh"} <= set(rows)
+    for name in ("_foreach", "_foreach:lowered"):
+        _, _, _, defs, lines, screens, files, _ = rows[name].split("|")
+        assert int(screens) == -(-int(lines) // 50) and int(defs) > 0
+    semantic = rows["_foreach"].split("|")
+    assert int(semantic[6]) == 1 and int(semantic[5]) <= 4  # issue 27's bound
+    assert int(rows["_foreach:lowered"].split("|")[6]) > 1
     listed = p.stderr
-    for name in (" _foreach_run ", " _foreach_vjp ", " reverse_pass_function ",
-                 " forward_body ", " backward_body "):
+    for name in (" _foreach ", " _foreach_vjp ", " lowered_kernel ", " lowered_vjp ",
+                 " reverse_pass_function "):
         assert name in listed, name
     assert " _foreach_shape " not in listed and " infer_graph " not in listed
