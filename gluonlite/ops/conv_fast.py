@@ -203,11 +203,16 @@ def _flipped(w, groups):
 
 def _dx_as_conv(gy, w, groups, g, x_shape):
     """The data gradient at stride 1 as the forward convolution of gy, or None where the
-    padding is wider than the dilated kernel (never in practice)."""
+    padding is wider than the dilated kernel or its columns would be much larger than
+    col2im's."""
     if any(s != 1 for s in g.stride) or any(a != b for a, b in zip(g.pad, g.pad_end)):
         return None
     pad = tuple(d * (k - 1) - p for d, k, p in zip(g.dilate, g.kernel, g.pad))
     if any(q < 0 for q in pad):
+        return None
+    # Its columns are F*K x (input positions), col2im's C*K x (output positions): a kernel as
+    # large as the input (output 1x1) would make the former the input's size times larger.
+    if gy.shape[1] * prod(x_shape[2:]) > 2 * x_shape[1] * prod(g.out):
         return None
     from .conv import Geom  # noqa: PLC0415 - conv imports this module
     gd = Geom(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
