@@ -214,8 +214,8 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
     # large as the input (output 1x1) would make the former the input's size times larger.
     if gy.shape[1] * prod(x_shape[2:]) > 2 * x_shape[1] * prod(g.out):
         return None
-    from .conv import Geom  # noqa: PLC0415 - conv imports this module
-    gd = Geom(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
+    # the same kind of geometry as `g` (conv.Geom: conv imports this module, not the reverse)
+    gd = type(g)(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
     return forward(gy, _flipped(w, groups), groups, gd)
 
 
