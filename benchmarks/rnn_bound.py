@@ -46,11 +46,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _loop_case import LoopCase  # noqa: E402
 from _rows_client import WorkerError  # noqa: E402
 from _tables import flush_print, markdown_table, print_header  # noqa: E402
 from _timing import interleaved, median  # noqa: E402
-from rnn_floor import setup_workers, start_workers  # noqa: E402
+from rnn_floor import CaseCheckFailed, checked_cases, start_workers  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -276,21 +275,8 @@ def _run(a, argv, workers):
                  extra)
     results, raw, rows = {}, [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for cell in a.cells:
-            for batch in a.batches:
-                case = LoopCase(cell, batch, T, ni, H, a.layers)
-                try:
-                    refs = case.floor_refs()
-                    errors = case.check(a.tol, refs)
-                    worst = max(errors.values()) if errors else 0.0
-                    flush_print(f"checked {cell} batch {batch}: gluonlite == floors "
-                                f"(worst relative error {worst:.1e})")
-                    setup_workers(case, workers, a.layers, tmp, a.tol, refs)
-                except WorkerError:
-                    raise
-                except RuntimeError as exc:
-                    print(f"ABORT: {exc}", file=sys.stderr)
-                    return 1
+        try:
+            for cell, batch, case in checked_cases(a, workers, tmp, "floors"):
                 for mode in a.modes:
                     times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
                                      a.clock)
@@ -300,7 +286,10 @@ def _run(a, argv, workers):
                                 .splitlines()[-1])
                     raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
                                 "input_size": ni, "hidden_size": H, "ms": times})
-                del case
+                del case  # its arrays go before the next case makes its own
+        except CaseCheckFailed as exc:
+            print(f"ABORT: {exc}", file=sys.stderr)
+            return 1
     flush_print("")
     flush_print(table(results, rows))
     flush_print("")

@@ -253,6 +253,36 @@ def setup_workers(case, workers, layers, tmp, tol, refs):
             flush_print(f"skipped {name}: {why}")
 
 
+class CaseCheckFailed(RuntimeError):
+    """A loop case's gluonlite layers disagree with the floors (or a worker's with ours)."""
+
+
+def checked_cases(a, workers, tmp, floors):
+    """Yield ``(cell, batch, case)`` for every cell and batch `a` asks for: each `LoopCase`
+    checked against the floors (named `floors` in the line printed) and set up in the peer
+    `workers` (their files under `tmp`).
+
+    Raises:
+        CaseCheckFailed: a check failed (WorkerError, a worker that broke, passes through).
+    """
+    for cell in a.cells:
+        for batch in a.batches:
+            case = LoopCase(cell, batch, a.seq_len, a.input_size, a.hidden_size, a.layers)
+            try:
+                refs = case.floor_refs()
+                errors = case.check(a.tol, refs)
+                worst = max(errors.values()) if errors else 0.0
+                flush_print(f"checked {cell} batch {batch}: gluonlite == {floors} "
+                            f"(worst relative error {worst:.1e})")
+                setup_workers(case, workers, a.layers, tmp, a.tol, refs)
+            except WorkerError:
+                raise
+            except RuntimeError as exc:
+                raise CaseCheckFailed(str(exc)) from exc
+            yield cell, batch, case
+            del case
+
+
 def _run(a, argv, workers):
     extra = start_workers(a, workers)
     T, I, H = a.seq_len, a.input_size, a.hidden_size
@@ -262,28 +292,19 @@ def _run(a, argv, workers):
                  extra)
     medians, raw = {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        for cell in a.cells:
-            for batch in a.batches:
-                case = LoopCase(cell, batch, T, I, H, a.layers)
-                try:
-                    refs = case.floor_refs()
-                    errors = case.check(a.tol, refs)
-                    worst = max(errors.values()) if errors else 0.0
-                    flush_print(f"checked {cell} batch {batch}: gluonlite == floor-step == "
-                                f"floor-fused (worst relative error {worst:.1e})")
-                    setup_workers(case, workers, a.layers, tmp, a.tol, refs)
-                except WorkerError:
-                    raise
-                except RuntimeError as exc:
-                    print(f"ABORT: {exc}", file=sys.stderr)
-                    return 1
+        try:
+            for cell, batch, case in checked_cases(a, workers, tmp,
+                                                   "floor-step == floor-fused"):
                 for mode in a.modes:
                     times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
                                      a.clock)
                     medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
                     raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
                                 "input_size": I, "hidden_size": H, "ms": times})
-                del case
+                del case  # its arrays go before the next case makes its own
+        except CaseCheckFailed as exc:
+            print(f"ABORT: {exc}", file=sys.stderr)
+            return 1
     flush_print("")
     for cell in a.cells:
         flush_print(cell_table(cell, medians, a.batches, a.modes))
