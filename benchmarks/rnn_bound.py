@@ -49,7 +49,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _rows_client import WorkerError  # noqa: E402
 from _tables import flush_print, markdown_table, print_header  # noqa: E402
 from _timing import interleaved, median  # noqa: E402
-from rnn_floor import CaseCheckFailed, checked_cases, start_workers  # noqa: E402
+from rnn_floor import (add_case_arguments, CaseCheckFailed, check_layers,  # noqa: E402
+                       checked_cases, start_workers)
 
 import numpy as np  # noqa: E402
 
@@ -58,31 +59,19 @@ GATES = {"RNNCell": 1, "GRUCell": 3, "LSTMCell": 4}
 TORCH_ROW = "pytorch fused layer"
 
 
-def _csv(kind):
-    return lambda s: [kind(v) for v in s.split(",") if v]
-
-
 def parse_args(argv=None):
     """The command line (see the module doc)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cells", type=_csv(str), default=["RNNCell", "GRUCell", "LSTMCell"])
-    ap.add_argument("--batches", type=_csv(int), default=[1, 32])
-    ap.add_argument("--modes", type=_csv(str), default=["infer", "train"])
+    add_case_arguments(ap, LAYERS)
     ap.add_argument("--seq-len", type=int, default=None, help="default 100 (--quick: 20)")
     ap.add_argument("--input-size", type=int, default=None, help="default 512 (--quick: 128)")
     ap.add_argument("--hidden-size", type=int, default=None, help="default 512 (--quick: 128)")
     ap.add_argument("--rounds", type=int, default=7, help="timed rounds per case")
-    ap.add_argument("--warmup", type=int, default=1, help="untimed rounds (after the check)")
     ap.add_argument("--quick", action="store_true",
                     help="3 rounds, 1 warmup, seq_len 20, input = hidden = 128")
-    ap.add_argument("--layers", type=_csv(str), default=LAYERS.split(","),
-                    help=f"gluonlite layers as kind:loop (default {LAYERS})")
     ap.add_argument("--no-torch", action="store_true", help="ignore GLUONLITE_TORCH_PYTHON")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="time by the process's CPU time (default) or by wall clock")
-    ap.add_argument("--tol", type=float, default=1e-3,
-                    help="relative tolerance of the floor check (float32)")
-    ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
     a = ap.parse_args(argv)
     small = a.quick
     if small:
@@ -96,15 +85,7 @@ def parse_args(argv=None):
     bad = [c for c in a.cells if c not in GATES]
     if bad:
         ap.error(f"--cells: expected some of {list(GATES)}, got {bad}")
-    try:
-        a.layers = [tuple(spec.split(":")) for spec in a.layers]
-    except ValueError:
-        ap.error(f"--layers: expected kind:loop items, got {a.layers}")
-    for spec in a.layers:
-        if len(spec) != 2 or spec[0] not in ("imperative", "hybrid") \
-                or spec[1] not in ("foreach", "while_loop", "fused"):
-            ap.error(f"--layers: {':'.join(spec)!r} is not "
-                     f"(imperative|hybrid):(foreach|while_loop|fused)")
+    check_layers(ap, a)
     a.no_mxnet = a.no_jax = True
     return a
 

@@ -63,33 +63,23 @@ def _csv(kind):
     return lambda s: [kind(v) for v in s.split(",") if v]
 
 
-def parse_args(argv=None):
-    """The command line (see the module doc); --quick sets rounds 3 and warmup 1."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_case_arguments(ap, layers):
+    """The loop-case options this script and rnn_bound.py share (cells, batches, modes,
+    warmup, layers with default `layers`, tol, json); each adds its own sizes, rounds and
+    clock. Read them back with `check_layers`."""
     ap.add_argument("--cells", type=_csv(str), default=["RNNCell", "GRUCell", "LSTMCell"])
     ap.add_argument("--batches", type=_csv(int), default=[1, 32])
     ap.add_argument("--modes", type=_csv(str), default=["infer", "train"])
-    ap.add_argument("--seq-len", type=int, default=100)
-    ap.add_argument("--input-size", type=int, default=512)
-    ap.add_argument("--hidden-size", type=int, default=512)
-    ap.add_argument("--rounds", type=int, default=10, help="timed rounds per case")
     ap.add_argument("--warmup", type=int, default=1, help="untimed rounds (after the check)")
-    ap.add_argument("--quick", action="store_true", help="--rounds 3 --warmup 1")
-    ap.add_argument("--layers", type=_csv(str), default=ALL_LAYERS.split(","),
-                    help=f"gluonlite layers as kind:loop (default {ALL_LAYERS})")
-    ap.add_argument("--no-mxnet", action="store_true",
-                    help="ignore GLUONLITE_MXNET_PYTHON")
-    ap.add_argument("--no-torch", action="store_true",
-                    help="ignore GLUONLITE_TORCH_PYTHON")
-    ap.add_argument("--no-jax", action="store_true",
-                    help="ignore GLUONLITE_JAX_PYTHON")
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="time by wall clock (default) or by the process's CPU time")
+    ap.add_argument("--layers", type=_csv(str), default=layers.split(","),
+                    help=f"gluonlite layers as kind:loop (default {layers})")
     ap.add_argument("--tol", type=float, default=1e-3,
                     help="relative tolerance of the floor check (float32)")
     ap.add_argument("--json", metavar="FILE", help="also write every timing as JSON")
-    a = ap.parse_args(argv)
-    check_rounds_and_modes(ap, a)
+
+
+def check_layers(ap, a):
+    """Turn ``a.layers`` into (kind, loop) pairs; an argparse error names a bad item."""
     try:
         a.layers = [tuple(spec.split(":")) for spec in a.layers]
     except ValueError:
@@ -99,6 +89,28 @@ def parse_args(argv=None):
                 or spec[1] not in ("foreach", "while_loop", "fused"):
             ap.error(f"--layers: {':'.join(spec)!r} is not "
                      f"(imperative|hybrid):(foreach|while_loop|fused)")
+
+
+def parse_args(argv=None):
+    """The command line (see the module doc); --quick sets rounds 3 and warmup 1."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_case_arguments(ap, ALL_LAYERS)
+    ap.add_argument("--seq-len", type=int, default=100)
+    ap.add_argument("--input-size", type=int, default=512)
+    ap.add_argument("--hidden-size", type=int, default=512)
+    ap.add_argument("--rounds", type=int, default=10, help="timed rounds per case")
+    ap.add_argument("--quick", action="store_true", help="--rounds 3 --warmup 1")
+    ap.add_argument("--no-mxnet", action="store_true",
+                    help="ignore GLUONLITE_MXNET_PYTHON")
+    ap.add_argument("--no-torch", action="store_true",
+                    help="ignore GLUONLITE_TORCH_PYTHON")
+    ap.add_argument("--no-jax", action="store_true",
+                    help="ignore GLUONLITE_JAX_PYTHON")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time by wall clock (default) or by the process's CPU time")
+    a = ap.parse_args(argv)
+    check_rounds_and_modes(ap, a)
+    check_layers(ap, a)
     return a
 
 
