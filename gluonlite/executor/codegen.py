@@ -23,6 +23,7 @@ where its function differs from a plan's own (where saved values go and come fro
 each gradient block does first, following what each gradient variable holds), and a
 `WriteTargets` it decided, where gradients are written. This module knows no loop forms.
 """
+import inspect
 import itertools
 import linecache
 import weakref
@@ -269,8 +270,11 @@ def _emit_step(w, plan, i, st, direct, value):
     function = _ufunc_of(st.op, plan.xp) if len(targets) == 1 and floats else None
     if function is not None:  # the array function itself
         uf = w.bind(f"u{i}", function)
-        extra = "".join(f", {k}={v!r}" for k, v in st.op.fast.ufunc[1].items())
-        w.emit(f"{uf}({ins}, out={targets[0]}{extra}){where}")
+        kwargs = dict(st.op.fast.ufunc[1])
+        if len({np.dtype(plan.slot_dtype[s]) for s in (*st.ins, outs[0])}) == 1:
+            kwargs.pop("casting", None)  # nothing to cast: inputs and output share a dtype
+        extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+        w.emit(f"{uf}({ins}, {_out_argument(function, targets[0])}{extra}){where}")
         return
     fn = w.bind(f"f{i}", st.op.fast.into)
     if all_static:  # bind the list once
@@ -278,6 +282,15 @@ def _emit_step(w, plan, i, st, direct, value):
     else:
         out_list = "[" + ", ".join(targets) + "]"
     w.emit(f"{fn}({args}, {out_list}{', ' if ins else ''}{ins}){where}")
+
+
+def _out_argument(function, target):
+    """How a generated call hands `function` its output: by position to a numpy ufunc or a
+    Python function (numpy parses a keyword argument at about the cost of the call itself,
+    which a loop's step pays for each of its operators), else as ``out=``."""
+    if isinstance(function, np.ufunc) or inspect.isfunction(function):
+        return target
+    return f"out={target}"
 
 
 def _ufunc_of(op, xp):

@@ -30,7 +30,8 @@ class Fast:
         ufunc: ``(name, kwargs)``: `into` is the array module's ``name(*inputs,
             out=outs[0], **kwargs)``, which a compiled plan calls directly; `name` may be a
             function of the array module giving that function (or None where there is
-            none). Checked: equals the kernel.
+            none); a Python function given so takes its output by position, after the
+            inputs, as a ufunc does. Checked: equals the kernel.
         inline: ``(p, input shapes, input dtypes) -> source lines`` (or None where they do
             not apply): `into` written out for a compiled plan to emit in place of the call
             ({0}, {1}, ... the inputs, {out} the output, a C-contiguous array of the inputs'
