@@ -32,7 +32,12 @@ def test_rnn_bound_tiny_prints_the_table_and_the_targets(tmp_path):
     assert "targets (layer / products <= 1.10" in p.stdout and "cpu clock" in p.stdout
     raw = json.loads(out_json.read_text())
     assert len(raw) == 12 and {"products (stored)", "products (transposed)",
-                               "gluonlite hybrid fused", "floor-fused"} <= set(raw[0]["ms"])
+                               "gluonlite hybrid fused", "floor-fused",
+                               "gate floor (products + exp/tanh)"} <= set(raw[0]["ms"])
+    assert rows[0].split("|")[-2].strip() == "gate floor (products + exp/tanh)"
+    # every missed target says how far the gate floor is from it
+    over = [line for line in p.stdout.splitlines() if line.startswith("  - over:")]
+    assert over and all("gate floor" in line for line in over)
 
 
 def test_products_alone_compute_the_layer_products():
@@ -53,3 +58,20 @@ def test_products_alone_compute_the_layer_products():
         np.testing.assert_allclose(P.dwh, dG.T @ P.hs[:T].reshape(T * N, H), rtol=1e-5,
                                    atol=1e-6)
         np.testing.assert_allclose(P.dx, dG @ P.wx, rtol=1e-5, atol=1e-6)
+
+
+def test_gate_floor_makes_the_transcendental_calls_of_each_cell():
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rnn_bound import Products
+    finally:
+        sys.path.remove(str(BENCH))
+    H = 5
+    for gates, want in [(1, [("tanh", H)]), (3, [("exp", 2 * H), ("tanh", H)]),
+                        (4, [("exp", 4 * H), ("tanh", H)])]:
+        P = Products(gates, 3, 2, 6, H, "transposed", transcendentals=True)
+        assert [(f.__name__, a.shape[1]) for f, a, _ in P.calls] == want
+        P.call(False)()
+        for f, a, out in P.calls:  # each call computed its function of the last product
+            np.testing.assert_allclose(out, f(a), rtol=1e-6)
+        assert Products(gates, 3, 2, 6, H, "transposed").calls == []
