@@ -146,8 +146,7 @@ class Products:
         self.dx = np.empty((T * N, ni), np.float32)
         self.calls = []
         if transcendentals:
-            out = np.empty((N, G), np.float32)
-            self.calls = [(f, self.step[:, :k * H], out[:, :k * H])
+            self.calls = [(f, self.step[:, :k * H], np.empty((N, k * H), np.float32))
                           for f, k in TRANSCENDENTALS[gates]]
 
     def forward(self):
