@@ -274,7 +274,12 @@ def _emit_step(w, plan, i, st, direct, value):
         if len({np.dtype(plan.slot_dtype[s]) for s in (*st.ins, outs[0])}) == 1:
             kwargs.pop("casting", None)  # nothing to cast: inputs and output share a dtype
         extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
-        w.emit(f"{uf}({ins}, {_out_argument(function, targets[0])}{extra}){where}")
+        args = [value[s] for s in st.ins]
+        if len(st.op.fast.ufunc) > 2:  # the scalar, bound once in the data's dtype
+            scalar = plan.xp.asarray(st.p.scalar, dtype=plan.slot_dtype[st.ins[0]])
+            args.insert(1 if st.op.fast.ufunc[2] == "right" else 0, w.bind(f"K{i}", scalar))
+        w.emit(f"{uf}({', '.join(args)}, {_out_argument(function, targets[0])}{extra})"
+               f"{where}")
         return
     fn = w.bind(f"f{i}", st.op.fast.into)
     if all_static:  # bind the list once

@@ -478,8 +478,11 @@ def _scalar_op(name, f, grad, nondiff=False, via_float=False):
 
 def _uf(fn, swap=False):
     if swap:
-        return lambda xp, x, s, out: getattr(xp, fn)(s, x, out=out)
-    return lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)
+        f = lambda xp, x, s, out: getattr(xp, fn)(s, x, out=out)  # noqa: E731
+    else:
+        f = lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)  # noqa: E731
+    f.ufunc = (fn, {}, "left" if swap else "right")  # what a compiled plan calls for floats
+    return f
 
 
 _scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
@@ -627,7 +630,7 @@ def _scalar_fast(name, saves=None, passes_grad=()):
     def into(p, rc, outs, x):
         outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar, outs[0])
 
-    fast_paths(Fast(into=into, saves=saves, passes_grad=passes_grad), name)
+    fast_paths(Fast(into=into, saves=saves, passes_grad=passes_grad, ufunc=f.ufunc), name)
 
 
 for _name in ("_plus_scalar", "_minus_scalar"):

@@ -31,7 +31,13 @@ class Fast:
             out=outs[0], **kwargs)``, which a compiled plan calls directly; `name` may be a
             function of the array module giving that function (or None where there is
             none); a Python function given so takes its output by position, after the
-            inputs, as a ufunc does. Checked: equals the kernel.
+            inputs, as a ufunc does. A compiled plan drops a ``casting`` kwarg where the
+            inputs and the output share a dtype, so give it only for functions whose result
+            has their inputs' dtype. ``(name, kwargs, side)`` (an operator with a ``scalar``
+            attribute, float data): the call is ``name(x, s, out)`` (side "right") or
+            ``name(s, x, out)`` ("left"), ``s`` the scalar as a 0-d array of the data's
+            dtype (what numpy computes a Python scalar in, without its conversion per
+            call). Checked: equals the kernel.
         inline: ``(p, input shapes, input dtypes) -> source lines`` (or None where they do
             not apply): `into` written out for a compiled plan to emit in place of the call
             ({0}, {1}, ... the inputs, {out} the output, a C-contiguous array of the inputs'

@@ -116,12 +116,16 @@ def check_op(op, check, rng):
             if op.fast.into is not None and not op.stateful and not op.random:
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
-                fname, kwargs = op.fast.ufunc
+                fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
                 fn = fname(xp) if callable(fname) else getattr(xp, fname)
                 if fn is not None:  # None: plans on this context call the kernel
                     buf = nd.zeros_like(outs[0])
-                    fn(*[x.handle for x in xs], out=buf.handle, **kwargs)
+                    args = [x.handle for x in xs]
+                    if len(op.fast.ufunc) > 2:  # the scalar in the data's dtype
+                        s = xp.asarray(p.scalar, dtype=args[0].dtype)
+                        args.insert(1 if op.fast.ufunc[2] == "right" else 0, s)
+                    fn(*args, out=buf.handle, **kwargs)
                     np.testing.assert_array_equal(
                         buf.asnumpy(), outs[0].asnumpy(),
                         err_msg=f"{where}: flagged ufunc {fname!r} but computes something "
