@@ -638,6 +638,17 @@ def _max_fill(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
+def _lowest(dtype):
+    """Where MXNet's max windows start: the lowest finite value, raised only by a strictly
+    greater input, so NaN never wins and a window of NaN and -inf gives the lowest value."""
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _window_max(xp, y, v):
+    """y <- max(y, v) as MXNet's windows take it (`_lowest`): NaN in v is passed over."""
+    return (xp.fmax if y.dtype.kind == "f" else xp.maximum)(y, v, out=y)
+
+
 def _global_axes(x):
     return tuple(range(2, x.ndim))
 
@@ -648,7 +659,9 @@ def _global_pool(p, xp, x):
     ax = _global_axes(x)
     kind = p.pool_type
     if kind == "max":
-        return x.max(axis=ax, keepdims=True)
+        low = _lowest(x.dtype)
+        v = xp.where(x == x, x, low) if x.dtype.kind == "f" else x  # NaN never wins
+        return xp.maximum(v.max(axis=ax, keepdims=True), low).astype(x.dtype, copy=False)
     if kind == "lp":
         y = (x ** p.p_value).sum(axis=ax, keepdims=True) ** (1.0 / p.p_value)
     else:
@@ -659,13 +672,13 @@ def _global_pool(p, xp, x):
 
 
 def _global_pool_vjp(p, xp, x, y, gy):
-    """The gradient of `_global_pool`: max to the first maximum of each map, as the windowed
-    rule does."""
+    """The gradient of `_global_pool`: max to the first input equal to each map's maximum,
+    as the windowed rule does (none where no input equals it)."""
     kind = p.pool_type
     if kind == "max":
-        flat = x.reshape(x.shape[:2] + (-1,))
-        first = flat.argmax(axis=-1)[..., None]
-        hit = xp.arange(flat.shape[-1]) == first
+        equal = x.reshape(x.shape[:2] + (-1,)) == y.reshape(y.shape[:2] + (1,))
+        first = equal.argmax(axis=-1)[..., None]
+        hit = (xp.arange(equal.shape[-1]) == first) & equal
         return (hit * gy.reshape(gy.shape[:2] + (1,))).reshape(x.shape).astype(x.dtype,
                                                                               copy=False)
     if kind == "avg":
@@ -691,9 +704,10 @@ def _pool_first(p, rc, x):
         if kind == "lp":
             v = v ** p.p_value
         if y is None:
-            y = v.copy()
+            y = _window_max(xp, xp.full(v.shape, _lowest(v.dtype), v.dtype), v) \
+                if kind == "max" else v.copy()
         elif kind == "max":
-            xp.maximum(y, v, out=y)
+            _window_max(xp, y, v)
         else:
             y += v
     if kind == "lp":
@@ -734,33 +748,35 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     kind = p.pool_type
     xpad = _pad_input(xp, xf, g, _max_fill(x.dtype) if kind == "max" else 0)
     if kind == "max":
-        # The gradient goes to the first maximum of each window, as MXNet's kernel does.
-        # Buffers are updated in place: fresh window-sized temporaries per offset cost more
-        # (page faults) than the comparisons themselves.
-        best = first = mask = None
-        for j, sl in _offsets(g):
-            v = xpad[sl]
-            if best is None:
-                best, first = v.copy(), xp.zeros(v.shape, dtype=np.int32)
-                mask = xp.empty(v.shape, dtype=bool)
-            else:
-                xp.greater(v, best, out=mask)
-                xp.copyto(best, v, where=mask)
-                xp.copyto(first, j, where=mask)
+        # Each window's gradient goes to its first input equal to the window's output, as
+        # MXNet's kernel does (so a NaN window passes none). Buffers are reused: fresh
+        # window-sized temporaries per offset cost more (page faults) than the comparisons.
+        hit = xp.empty(y.shape, dtype=bool)
+        open_ = None  # the windows whose maximum no earlier offset held
         contrib = xp.empty(gy.shape, dtype=gy.dtype)
     elif kind == "avg":
         scale = gy / _pool_divisor(xp, p, g, sp, gy.dtype)
+    # Windows that do not overlap write each input position once: a copy, not an add.
+    disjoint = all(s >= k for s, k in zip(g.stride, g.kernel))
     for j, sl in _offsets(g):
         if kind == "max":
-            xp.equal(first, j, out=mask)
-            xp.multiply(gy, mask, out=contrib)
+            xp.equal(xpad[sl], y, out=hit)
+            if open_ is None:
+                open_ = ~hit
+            else:
+                hit &= open_
+                open_ ^= hit
+            xp.multiply(gy, hit, out=contrib)
         elif kind == "lp" and p.p_value != 1:
             # MXNet's rule: 0 where the output is 0 (y = 0 only when the window is all 0).
             ratio = xpad[sl] / xp.where(y == 0, 1, y)
             contrib = gy * ratio ** (p.p_value - 1)
         else:
             contrib = scale if kind == "avg" else gy
-        gx[sl] += contrib
+        if disjoint:
+            gx[sl] = contrib
+        else:
+            gx[sl] += contrib
     crop = tuple(slice(g.pad[i], g.pad[i] + sp[i]) for i in range(nd))
     gx = gx[(slice(None), slice(None)) + crop].astype(x.dtype, copy=False)
     return (xp.ascontiguousarray(_to_last(gx)) if last else gx,)
