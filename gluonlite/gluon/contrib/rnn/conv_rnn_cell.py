@@ -169,10 +169,20 @@ class _ConvCell(HybridRecurrentCell):
                                          f"{expected} (see state_info), got {tuple(s.shape)}")
         return super().forward(inputs, states)
 
+    def reset(self):
+        """Reset the step counter (node names start again at t0_) before a new sequence."""
+        # Only the counters: an activation block is a child but not a cell (MXNet 1.9.1 resets
+        # it too, and its unroll fails on a LeakyReLU activation for want of a reset).
+        self._init_counter = -1
+        self._counter = -1
+
     def _get_activation(self, F, inputs, activation, **kwargs):
-        # A LeakyReLU block cannot take the node name; MXNet lowers it to the operator.
+        # A block cannot take a node name: MXNet lowers LeakyReLU to its operator (same
+        # numbers); any other activation block is called as it is.
         if isinstance(activation, LeakyReLU):
             return F.LeakyReLU(inputs, act_type="leaky", slope=activation._alpha, **kwargs)
+        if not isinstance(activation, str):
+            return activation(inputs)
         return super()._get_activation(F, inputs, activation, **kwargs)
 
     def _slice_gates(self, F, x, name):
@@ -325,8 +335,7 @@ _DOC = """{dims}D convolutional {kind} cell (MXNet 1.x `gluon.contrib.rnn.{name}
         i2h_weight_initializer, h2h_weight_initializer: weight initializers (None: the one
             given to `initialize`).
         i2h_bias_initializer, h2h_bias_initializer: bias initializers (default 'zeros').
-        conv_layout: {first} (default) or {last} (channels last; MXNet 1.9.1's CPU Convolution
-            {last_note}).
+        conv_layout: {first} (default) or {last} (channels last, {last_note}).
         activation: 'tanh' (default), another activation name, or an `nn.LeakyReLU` block.
         prefix, params: as for every Block (default prefix '{alias}N_').
 
@@ -351,8 +360,8 @@ _DOC = """{dims}D convolutional {kind} cell (MXNet 1.x `gluon.contrib.rnn.{name}
 """
 
 _EXAMPLES = {1: (8, 16), 2: (8, 16, 16), 3: (8, 4, 16, 16)}
-_LAST_NOTE = {1: "rejects NWC; gluonlite runs it", 2: "runs NHWC too",
-              3: "runs NDHWC too"}
+_LAST_NOTE = {1: "a gluonlite extension: MXNet 1.9.1's Convolution rejects NWC",
+              2: "which MXNet 1.9.1 runs on GPU only", 3: "which MXNet 1.9.1 runs on GPU only"}
 _FAMILIES = {"RNN": (_ConvRNN, "conv_rnn", 1), "LSTM": (_ConvLSTM, "conv_lstm", 4),
              "GRU": (_ConvGRU, "conv_gru", 3)}
 
