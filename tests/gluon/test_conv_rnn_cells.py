@@ -321,3 +321,16 @@ def test_call_errors():
         cell(nd.ones((2, 3, 6, 7)), [states[0], nd.ones((2, 4, 5, 5))])
     with pytest.raises(ValueError, match=r"expects 2 state\(s\).*got 1"):
         cell(nd.ones((2, 3, 6, 7)), states[:1])
+
+
+@pytest.mark.parametrize("case", ["lstm2d", "gru3d"])
+def test_matches_mxnet_on_each_context(case, on_ctx):
+    cell = _make(case)
+    cell.hybridize()
+    x, states = _inputs(case)
+    assert x.context == on_ctx and cell.i2h_weight.data().context == on_ctx
+    with autograd.record():
+        y, final = cell.unroll(_SPEC[case]["T"], x, begin_state=states, merge_outputs=True)
+        loss = _loss(case, y, final)
+    loss.backward()
+    _check_against_mxnet(case, cell, x, states, y, final)
