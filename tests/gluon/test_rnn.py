@@ -402,3 +402,25 @@ def test_hybridized_unroll_without_begin_state_infers_the_batch(cell_cls):
     assert results[1][0].shape == (3, 5, 6)
     for a, b in zip(*results):
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)
+
+
+def test_rnn_cell_with_a_leaky_relu_block_activation():
+    # MXNet's RNNCell applies a LeakyReLU block as the LeakyReLU operator with the block's
+    # slope, and holds the block as its child `_activation`; unroll resets only cells.
+    cell = gluon.rnn.RNNCell(4, activation=gluon.nn.LeakyReLU(0.1), input_size=3)
+    cell.initialize()
+    assert list(cell._children) == ["_activation"]
+    rng = np.random.RandomState(0)
+    x = rng.randn(5, 2, 3).astype(np.float32)
+    wx, wh = cell.i2h_weight.data().asnumpy(), cell.h2h_weight.data().asnumpy()
+    b = cell.i2h_bias.data().asnumpy() + cell.h2h_bias.data().asnumpy()
+    h, want = np.zeros((2, 4), np.float32), []
+    for t in range(5):
+        z = x[t] @ wx.T + h @ wh.T + b
+        h = np.where(z > 0, z, 0.1 * z)
+        want.append(h)
+    out, _ = cell.unroll(5, nd.array(x), layout="TNC", merge_outputs=True)
+    np.testing.assert_allclose(out.asnumpy(), np.stack(want), rtol=1e-5, atol=1e-6)
+    cell.hybridize()
+    out2, _ = cell.unroll(5, nd.array(x), layout="TNC", merge_outputs=True)
+    np.testing.assert_allclose(out2.asnumpy(), out.asnumpy(), rtol=1e-6)

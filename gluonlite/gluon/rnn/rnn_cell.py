@@ -7,6 +7,7 @@ number of gates; graph nodes of step t are named ``t{t}_i2h``, ``t{t}_h2h``, ...
 from ... import ndarray as nd_mod
 from ...ndarray.ndarray import NDArray
 from ..block import Block, HybridBlock, _is_sym
+from ..nn.activations import LeakyReLU
 
 __all__ = ["RecurrentCell", "HybridRecurrentCell", "RNNCell", "LSTMCell", "GRUCell",
            "SequentialRNNCell", "HybridSequentialRNNCell"]
@@ -164,8 +165,9 @@ class RecurrentCell(Block):
         """Reset the step counter (node names start again at t0_) before a new sequence."""
         self._init_counter = -1
         self._counter = -1
-        for cell in self._children.values():
-            cell.reset()
+        for child in self._children.values():
+            if isinstance(child, RecurrentCell):  # not an activation Block held as a child
+                child.reset()
 
     def state_info(self, batch_size=0):
         """A list of dicts ``{'shape': ..., '__layout__': ...}``, one per state."""
@@ -236,6 +238,8 @@ class RecurrentCell(Block):
             if activation in ("tanh", "sigmoid", "relu", "softsign"):
                 return getattr(F, activation)(inputs, **kwargs)
             return F.Activation(inputs, act_type=activation, **kwargs)
+        if isinstance(activation, LeakyReLU):  # its operator, named as the cell names it
+            return F.LeakyReLU(inputs, act_type="leaky", slope=activation._alpha, **kwargs)
         return activation(inputs, **kwargs)
 
     def forward(self, inputs, states):
@@ -332,9 +336,9 @@ class RNNCell(_GatedCell):
     def __init__(self, hidden_size, activation="tanh", i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros",
                  h2h_bias_initializer="zeros", input_size=0, prefix=None, params=None):
-        self._activation = activation
         super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+        self._activation = activation  # a Block activation becomes a child, as in MXNet
 
     def _alias(self):
         return "rnn"
@@ -355,10 +359,10 @@ class _TwoActivationCell(_GatedCell):
     def __init__(self, hidden_size, i2h_weight_initializer=None, h2h_weight_initializer=None,
                  i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
                  prefix=None, params=None, activation="tanh", recurrent_activation="sigmoid"):
-        self._activation = activation
-        self._recurrent_activation = recurrent_activation
         super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer,
                          i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params)
+        self._activation = activation  # Block activations become children, as in MXNet
+        self._recurrent_activation = recurrent_activation
 
 
 def _lstm_update(cell, F, gates, prev_c, prefix, out_name):
