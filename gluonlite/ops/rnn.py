@@ -63,8 +63,9 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import ShapeError, fast_paths, register
-from .rnn_gates import (gru_grad_factors, gru_gates, lstm_gate_grads, lstm_gates,
-                        lstm_grad_factors, negate_projection, quiet, step_weight)
+from .rnn_gates import (constant, gru_grad_factors, gru_gates, lstm_gate_grads,
+                        lstm_gates_doubled, lstm_grad_factors, lstm_numerators,
+                        negate_projection, quiet, step_weight)
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -409,8 +410,18 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     rec = _start(xp, x, w, h0, reverse, mask, 4 * H, neg_bias, negate=True)
     g, hs = rec.g, rec.hs
     T, N = g.shape[:2]
+    H2, H3 = 2 * H, 3 * H
+    # The tanh gate's factor 2 (`lstm_gates_doubled`) goes into the projection once, and
+    # into the recurrent weight where a copy of it is made anyway; on the stored weight a
+    # step doubles its product's g columns instead.
+    g[..., H2:H3] *= constant(xp, 2, x.dtype)
     whT = _step_weight(xp, w["wh"], T, N)
+    double_step = xp.may_share_memory(whT, w["wh"])
+    if not double_step:
+        whT[:, H2:H3] *= constant(xp, 2, x.dtype)
     dt = x.dtype
+    num = lstm_numerators(xp, H, dt)
+    two = constant(xp, 2, dt)
     rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
     rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
     if P:
@@ -419,8 +430,8 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
+    tmp_g = tmp[:, H2:H3]
     dot, sub = xp.dot, xp.subtract
-    H3 = 3 * H
     with quiet(xp):
         for k, t in enumerate(_order(reverse, T)):
             i, o = _idx(reverse, t)
@@ -432,9 +443,12 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
                 c_prev[...] = c0
             a = g[t]
             dot(hs[i], whT, out=tmp)
+            if double_step:
+                tmp_g *= two
             sub(a, tmp, out=a)
-            lstm_gates(xp, a, c_prev, c_new, tc, None if P or mask is not None else hs[o], t1,
-                       clip, p.lstm_state_clip_nan)
+            lstm_gates_doubled(xp, a, c_prev, c_new, tc,
+                               None if P or mask is not None else hs[o], t1, num, clip,
+                               p.lstm_state_clip_nan)
             if mask is not None:
                 _hold(xp, mask, t, c_new, c_prev)
                 xp.tanh(c_new, out=tc)
