@@ -565,6 +565,16 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     whole = N * H <= _WHOLE_SEQUENCE_MAX
     if whole:
         V, K = lstm_grad_factors(xp, g, tcs, _empty(xp, g.shape, dt), _empty(xp, tcs.shape, dt))
+        # Each gate's gradient is dc (i, f, g) or dh (o) times a factor known before the
+        # loop: take those products for the whole sequence, so that a step forms its four
+        # gate gradients in two calls.
+        V4, A4 = V.reshape(T, N, 4, H), g.reshape(T, N, 4, H)
+        V4[:, :, 0] *= A4[:, :, 2]
+        V4[:, :, 1] *= cs[1:] if rec.reverse else cs[:T]
+        V4[:, :, 2] *= A4[:, :, 0]
+        V4[:, :, 3] *= tcs
+        dG4 = dG.reshape(T, N, 4, H)
+        dc3 = dc[:, None, :]
     else:
         v, k = xp.empty((N, 4 * H), dtype=dt), t1
     for t in _order(not rec.reverse, T):
@@ -580,17 +590,23 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
             dht = d
         if mask is not None and not mask.full[t]:
             dc_in = dc.copy()
-        a, tc, c_prev, dg = g[t], tcs[t], cs[i], dG[t]
+        a, dg = g[t], dG[t]
         if whole:
-            v, k = V[t], K[t]
+            xp.multiply(dht, K[t], out=t1)  # dc += dh * o * (1 - tanh(c)^2)
         else:
+            tc = tcs[t]
             lstm_grad_factors(xp, a, tc, v, k)
-        xp.multiply(dht, k, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
+            xp.multiply(dht, k, out=t1)
         dc += t1
         if lo is not None:
             c = cs[o]
             dc *= (c > lo) & (c < hi)
-        lstm_gate_grads(xp, dht, dc, a, tc, c_prev, v, dg)
+        if whole:
+            vt, dg4 = V4[t], dG4[t]
+            xp.multiply(vt[:, :3], dc3, out=dg4[:, :3])
+            xp.multiply(vt[:, 3], dht, out=dg4[:, 3])
+        else:
+            lstm_gate_grads(xp, dht, dc, a, tc, cs[i], v, dg)
         dc *= a[:, H:H2]
         xp.dot(dg, wh, out=dh)
         if mask is not None and not mask.full[t]:
