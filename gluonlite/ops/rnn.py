@@ -645,19 +645,23 @@ def _back_gru(xp, rec, p, dy, dh):
     if N * H <= _WHOLE_SEQUENCE_MAX:  # a step's calls cost more than their arithmetic
         F = gru_grad_factors(xp, acts, ghs[..., H2:], rec.prev_states(),
                              _empty(xp, acts.shape, dt), _empty(xp, (T, N, H), dt))
+        # every gate's view of the whole sequence sliced once (a step indexes them)
+        f_r, f_z, f_n = F[..., :H], F[..., H:H2], F[..., H2:]
+        a_r, a_z = acts[..., :H], acts[..., H:H2]
+        dh_r, dh_z, dh_n, di_n = dGh[..., :H], dGh[..., H:H2], dGh[..., H2:], dGi[..., H2:]
         for t in _order(not rec.reverse, T):
             xp.add(dy[t], dh, out=d)
-            f, dgi, dgh = F[t], dGi[t], dGh[t]
-            # r and z: written once, into dgh (dGi's copy of them is made after the loop)
-            mul(d, f[:, H:H2], out=dgh[:, H:H2])
-            dn = mul(d, f[:, H2:], out=dgi[:, H2:])
-            mul(dn, f[:, :H], out=dgh[:, :H])
-            mul(dn, acts[t][:, :H], out=dgh[:, H2:])
+            # r and z: written once, into dGh (dGi's copy of them is made after the loop)
+            mul(d, f_z[t], out=dh_z[t])
+            dn = mul(d, f_n[t], out=di_n[t])
+            mul(dn, f_r[t], out=dh_r[t])
+            mul(dn, a_r[t], out=dh_n[t])
+            dgh = dGh[t]
             xp.dot(dgh, wh, out=dh)
-            mul(d, acts[t][:, H:H2], out=t1)  # the direct path h -> h' = ... + z * h
+            mul(d, a_z[t], out=t1)  # the direct path h -> h' = ... + z * h
             dh += t1
             if mask is not None and not mask.full[t]:
-                _skip_rows(xp, mask, t, dgi, dh, d)
+                _skip_rows(xp, mask, t, dGi[t], dh, d)
                 dgh[~mask.rows[t]] = 0
         xp.copyto(dGi[..., :H2], dGh[..., :H2])
         return dGi, dGh
@@ -791,6 +795,14 @@ def _vjp(p, rc, xs, ys, gys, need):
     return tuple(out)
 
 
+def _row_sum(xp, a, ones, out):
+    """``out <- a.sum(axis=0)`` as the product ``ones @ a`` where `out` can take it."""
+    if out.flags.c_contiguous:
+        xp.dot(ones, a, out=out)
+    else:
+        a.sum(axis=0, out=out)
+
+
 def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
     """The gradients (data, state, state cell) of a run, writing the weight and bias
     gradients into `dviews` (like `views`; None: none wanted). `views()` gives the
@@ -855,11 +867,14 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
                 xi = rec.x.shape[2]
                 xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
                 xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
-                gi2.sum(axis=0, out=w["bx"])
+                # the bias gradients as products with ones: BLAS sums the rows in about
+                # two thirds of `sum(axis=0)`'s time (and no less accurately)
+                ones = xp.ones((T * N,), dtype=dt)
+                _row_sum(xp, gi2, ones, w["bx"])
                 if dGh is dGi:  # one gate gradient for both biases (not gru): sum it once
                     w["bh"][...] = w["bx"]
                 else:
-                    gh2.sum(axis=0, out=w["bh"])
+                    _row_sum(xp, gh2, ones, w["bh"])
                 if dR is not None:
                     xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
             if want_x:
