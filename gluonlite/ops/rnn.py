@@ -591,10 +591,13 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         V4[:, :, 1] *= cs[1:] if rec.reverse else cs[:T]
         V4[:, :, 2] *= A4[:, :, 0]
         V4[:, :, 3] *= tcs
+        # sliced once for the whole sequence (a step indexes them)
         dG4 = dG.reshape(T, N, 4, H)
+        V3, Vo, dG3, dGo = V4[:, :, :3], V4[:, :, 3], dG4[:, :, :3], dG4[:, :, 3]
         dc3 = dc[:, None, :]
     else:
         v, k = xp.empty((N, 4 * H), dtype=dt), t1
+    A_f = g[..., H:H2]
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
@@ -620,12 +623,11 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
             c = cs[o]
             dc *= (c > lo) & (c < hi)
         if whole:
-            vt, dg4 = V4[t], dG4[t]
-            xp.multiply(vt[:, :3], dc3, out=dg4[:, :3])
-            xp.multiply(vt[:, 3], dht, out=dg4[:, 3])
+            xp.multiply(V3[t], dc3, out=dG3[t])
+            xp.multiply(Vo[t], dht, out=dGo[t])
         else:
             lstm_gate_grads(xp, dht, dc, a, tc, cs[i], v, dg)
-        dc *= a[:, H:H2]
+        dc *= A_f[t]
         xp.dot(dg, wh, out=dh)
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dg, dh, d)
