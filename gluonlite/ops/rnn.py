@@ -421,7 +421,9 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
         whT[:, H2:H3] *= constant(xp, 2, x.dtype)
     dt = x.dtype
     num = lstm_numerators(xp, H, dt)
-    two = constant(xp, 2, dt)
+    two, one = constant(xp, 2, dt), constant(xp, 1, dt)
+    # every gate's view of the whole sequence, sliced once (a step indexes them)
+    A_i, A_f, A_g, A_o = g[..., :H], g[..., H:H2], g[..., H2:H3], g[..., H3:]
     rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
     rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
     if P:
@@ -446,18 +448,19 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
             if double_step:
                 tmp_g *= two
             sub(a, tmp, out=a)
+            ao = A_o[t]
             lstm_gates_doubled(xp, a, c_prev, c_new, tc,
                                None if P or mask is not None else hs[o], t1, num, clip,
-                               p.lstm_state_clip_nan)
+                               p.lstm_state_clip_nan, (A_i[t], A_f[t], A_g[t], ao), one)
             if mask is not None:
                 _hold(xp, mask, t, c_new, c_prev)
                 xp.tanh(c_new, out=tc)
             if P:
                 hr = hraw[t if keep else 0]
-                xp.multiply(a[:, H3:], tc, out=hr)
+                xp.multiply(ao, tc, out=hr)
                 dot(hr, wrT, out=hs[o])
             elif mask is not None:
-                xp.multiply(a[:, H3:], tc, out=hs[o])
+                xp.multiply(ao, tc, out=hs[o])
             if mask is not None:
                 _hold(xp, mask, t, hs[o], hs[i])
             last = c_new

@@ -370,7 +370,8 @@ def lstm_numerators(xp, H, dtype):
     return num
 
 
-def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan=False):
+def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan=False,
+                       gates=None, one=None):
     """`lstm_gates` from pre-activations whose tanh gate is already doubled: `a` holds
     ``-(i, f, 2g, o)`` (the factor 2 folded into the input projection once per sequence and
     into the recurrent weight's copy, so no step scales it); two passes fewer than
@@ -382,6 +383,9 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
             activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`` as `lstm_gates`'s.
         c_prev, c_new, tc, h, t1, clip, clip_nan: as for `lstm_gates`.
         num: `lstm_numerators` of the gates' H and dtype.
+        gates: None, or the four (N, H) column blocks of `a` (i, f, g, o) when the caller
+            has them at hand (a loop indexing views of the whole sequence, sliced once).
+        one: None, or ``constant(xp, 1, a.dtype)``.
 
     Returns:
         `c_new`.
@@ -391,15 +395,18 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
         a = -(pre * [1, 1, 2, 1] per gate block)
         lstm_gates_doubled(np, a, c0, c1, tc, h, t1, lstm_numerators(np, H, a.dtype))
     """
-    H = c_new.shape[-1]
-    H2, H3 = 2 * H, 3 * H
+    if gates is None:
+        H = c_new.shape[-1]
+        gates = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
+    ai, af, ag, ao = gates
+    if one is None:
+        one = constant(xp, 1, a.dtype)
     xp.exp(a, out=a)
-    a += constant(xp, 1, a.dtype)
+    a += one
     xp.divide(num, a, out=a)  # sigmoid(i), sigmoid(f), 2 * sigmoid(2g), sigmoid(o)
-    ag = a[:, H2:H3]
-    ag -= constant(xp, 1, a.dtype)  # tanh(g) = 2 * sigmoid(2g) - 1
-    xp.multiply(a[:, H:H2], c_prev, out=c_new)
-    xp.multiply(a[:, :H], ag, out=t1)
+    ag -= one  # tanh(g) = 2 * sigmoid(2g) - 1
+    xp.multiply(af, c_prev, out=c_new)
+    xp.multiply(ai, ag, out=t1)
     c_new += t1
     if clip is not None:
         lo, hi = clip
@@ -410,5 +417,5 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
             xp.clip(c_new, lo, hi, out=c_new)
     xp.tanh(c_new, out=tc)
     if h is not None:
-        xp.multiply(a[:, H3:], tc, out=h)
+        xp.multiply(ao, tc, out=h)
     return c_new

@@ -65,6 +65,23 @@ def test_lstm_gates_doubled_equal_the_cell_equations(dtype, tol, clip):
         np.testing.assert_allclose(out, want, rtol=0, atol=tol)
 
 
+def test_lstm_gates_doubled_given_gate_views_equals_its_own_slicing():
+    rng = np.random.default_rng(4)
+    N, H = 2, 3
+    a = rng.standard_normal((N, 4 * H)) * 3
+    b = a.copy()
+    c_prev = rng.standard_normal((N, H))
+    outs = [[np.empty((N, H)) for _ in range(4)] for _ in range(2)]
+    num = rg.lstm_numerators(np, H, a.dtype)
+    rg.lstm_gates_doubled(np, a, c_prev, *outs[0], num)
+    gates = tuple(b[:, k * H:(k + 1) * H] for k in range(4))
+    rg.lstm_gates_doubled(np, b, c_prev, *outs[1], num, gates=gates,
+                          one=rg.constant(np, 1, b.dtype))
+    np.testing.assert_array_equal(a, b)
+    for x, y in zip(*outs):
+        np.testing.assert_array_equal(x, y)
+
+
 def test_lstm_gates_doubled_clip_nan_turns_a_nan_cell_into_the_bound():
     N, H = 1, 2
     a = np.zeros((N, 4 * H))
