@@ -25,6 +25,9 @@ Kernels (``xp``: the array module; the (N, G) buffers may be row slices of large
   work from the forward's saved outputs (its derivatives need no gradient, so a whole
   sequence's can be taken at once before the reverse loop).
 - `step_weight`, `transposed`: the recurrent weight laid out for the per-step product.
+- `lstm_gates_doubled` (with `lstm_numerators`): `lstm_gates` from pre-activations whose
+  tanh gate was doubled once per sequence, two passes fewer a step; `constant`: a cached
+  0-d operand instead of a Python number, which numpy converts on every call.
 
 Example::
 
