@@ -327,7 +327,9 @@ def _dtype(p, ins):
 
 # ---- the kernel: one direction of one layer ----------------------------------------------------
 class _Dir:
-    """One layer direction's run: its inputs and what its backward reads."""
+    """One layer direction's run: its inputs and what its backward reads (`g`: the gates'
+    activations, `gh`: a GRU's h2h_n + bh_n, `cs`/`tc`: an LSTM's cell states and their
+    tanh, per step)."""
 
     __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "final_c")
 
@@ -479,13 +481,16 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     gi, hs, bh_n = rec.g, rec.hs, w["bh"][H2:]
     T, N = gi.shape[:2]
     whT = _step_weight(xp, w["wh"], T, N)
-    rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
+    # The step's product goes into one (N, 3H) buffer that stays in cache; of it the
+    # backward reads only h2h_n + bh_n, kept per step in `rec.gh` (T, N, H).
+    gh = xp.empty((N, 3 * H), dtype=x.dtype)
+    gh_rz, gh_n = gh[:, :H2], gh[:, H2:]
+    rec.gh = hns = _empty(xp, (T if keep else 1, N, H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
     # `gru_gates`' step, with every gate's view of the whole sequence sliced once: a step
     # then indexes them, where slicing each step's (N, 3H) rows costs a batch-1 step about
     # as much as two of its elementwise calls.
     gi_rz, gi_n = gi[..., :H2], gi[..., H2:]
-    gh_rz, gh_n = ghs[..., :H2], ghs[..., H2:]
     a_rz, a_r, a_z, a_n = acts[..., :H2], acts[..., :H], acts[..., H:H2], acts[..., H2:]
     one = constant(xp, 1, x.dtype)
     dot, sub, mul = xp.dot, xp.subtract, xp.multiply
@@ -494,10 +499,10 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
             i, o = _idx(reverse, t)
             k = t if keep else 0
             h_prev, h, rz, n = hs[i], hs[o], a_rz[k], a_n[k]
-            dot(h_prev, whT, out=ghs[k])
-            hn = gh_n[k]
-            hn += bh_n
-            sub(gi_rz[t], gh_rz[k], out=rz)  # -(i2h + h2h) of r and z
+            dot(h_prev, whT, out=gh)
+            hn = hns[k]
+            xp.add(gh_n, bh_n, out=hn)
+            sub(gi_rz[t], gh_rz, out=rz)  # -(i2h + h2h) of r and z
             xp.exp(rz, out=rz)
             rz += one
             xp.divide(one, rz, out=rz)
@@ -640,7 +645,7 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
 
 def _back_gru(xp, rec, p, dy, dh):
     H = p.state_size
-    acts, ghs, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
+    acts, hns, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
     T, N = acts.shape[:2]
     dt = acts.dtype
     dGi, dGh = _empty(xp, (T, N, 3 * H), dt), _empty(xp, (T, N, 3 * H), dt)
@@ -648,7 +653,7 @@ def _back_gru(xp, rec, p, dy, dh):
     mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
     mask = rec.mask
     if N * H <= _WHOLE_SEQUENCE_MAX:  # a step's calls cost more than their arithmetic
-        F = gru_grad_factors(xp, acts, ghs[..., H2:], rec.prev_states(),
+        F = gru_grad_factors(xp, acts, hns, rec.prev_states(),
                              _empty(xp, acts.shape, dt), _empty(xp, (T, N, H), dt))
         # every gate's view of the whole sequence sliced once (a step indexes them)
         f_r, f_z, f_n = F[..., :H], F[..., H:H2], F[..., H2:]
@@ -673,7 +678,7 @@ def _back_gru(xp, rec, p, dy, dh):
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
-        a, hn, dgi, dgh = acts[t], ghs[t][:, H2:], dGi[t], dGh[t]
+        a, hn, dgi, dgh = acts[t], hns[t], dGi[t], dGh[t]
         r, z, n = a[:, :H], a[:, H:H2], a[:, H2:]
         sub(hs[i], n, out=t1)  # dz = dh * (h - n) * z * (1 - z)
         t1 *= d
