@@ -63,8 +63,9 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import ShapeError, fast_paths, register
-from .rnn_gates import (gru_grad_factors, gru_gates, lstm_gate_grads, lstm_gates,
-                        lstm_grad_factors, negate_projection, quiet, step_weight)
+from .rnn_gates import (constant, gru_grad_factors, lstm_gate_grads,
+                        lstm_gates_doubled, lstm_grad_factors, lstm_numerators,
+                        negate_projection, quiet, step_weight)
 from .shape import _concat_shape, _concat_vjp
 
 __all__ = ["MODES", "num_gates", "ParamLayout", "Workspace", "WORKSPACE"]
@@ -326,7 +327,9 @@ def _dtype(p, ins):
 
 # ---- the kernel: one direction of one layer ----------------------------------------------------
 class _Dir:
-    """One layer direction's run: its inputs and what its backward reads."""
+    """One layer direction's run: its inputs and what its backward reads (`g`: the gates'
+    activations, `gh`: a GRU's h2h_n + bh_n, `cs`/`tc`: an LSTM's cell states and their
+    tanh, per step)."""
 
     __slots__ = ("x", "w", "reverse", "hs", "cs", "g", "gh", "tc", "hraw", "mask", "final_c")
 
@@ -409,8 +412,20 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     rec = _start(xp, x, w, h0, reverse, mask, 4 * H, neg_bias, negate=True)
     g, hs = rec.g, rec.hs
     T, N = g.shape[:2]
+    H2, H3 = 2 * H, 3 * H
+    # The tanh gate's factor 2 (`lstm_gates_doubled`) goes into the projection once, and
+    # into the recurrent weight where a copy of it is made anyway; on the stored weight a
+    # step doubles its product's g columns instead.
+    g[..., H2:H3] *= constant(xp, 2, x.dtype)
     whT = _step_weight(xp, w["wh"], T, N)
+    double_step = xp.may_share_memory(whT, w["wh"])
+    if not double_step:
+        whT[:, H2:H3] *= constant(xp, 2, x.dtype)
     dt = x.dtype
+    num = lstm_numerators(xp, H, dt)
+    two, one = constant(xp, 2, dt), constant(xp, 1, dt)
+    # every gate's view of the whole sequence, sliced once (a step indexes them)
+    A_i, A_f, A_g, A_o = g[..., :H], g[..., H:H2], g[..., H2:H3], g[..., H3:]
     rec.cs = cs = _empty(xp, (T + 1 if keep else 2, N, H), dt)
     rec.tc = tcs = _empty(xp, (T if keep else 1, N, H), dt)
     if P:
@@ -419,8 +434,8 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
     clip = None if lo is None else (lo, hi)
     tmp, t1 = xp.empty((N, 4 * H), dtype=dt), xp.empty((N, H), dtype=dt)
+    tmp_g = tmp[:, H2:H3]
     dot, sub = xp.dot, xp.subtract
-    H3 = 3 * H
     with quiet(xp):
         for k, t in enumerate(_order(reverse, T)):
             i, o = _idx(reverse, t)
@@ -432,18 +447,22 @@ def _lstm_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
                 c_prev[...] = c0
             a = g[t]
             dot(hs[i], whT, out=tmp)
+            if double_step:
+                tmp_g *= two
             sub(a, tmp, out=a)
-            lstm_gates(xp, a, c_prev, c_new, tc, None if P or mask is not None else hs[o], t1,
-                       clip, p.lstm_state_clip_nan)
+            ao = A_o[t]
+            lstm_gates_doubled(xp, a, c_prev, c_new, tc,
+                               None if P or mask is not None else hs[o], t1, num, clip,
+                               p.lstm_state_clip_nan, (A_i[t], A_f[t], A_g[t], ao), one)
             if mask is not None:
                 _hold(xp, mask, t, c_new, c_prev)
                 xp.tanh(c_new, out=tc)
             if P:
                 hr = hraw[t if keep else 0]
-                xp.multiply(a[:, H3:], tc, out=hr)
+                xp.multiply(ao, tc, out=hr)
                 dot(hr, wrT, out=hs[o])
             elif mask is not None:
-                xp.multiply(a[:, H3:], tc, out=hs[o])
+                xp.multiply(ao, tc, out=hs[o])
             if mask is not None:
                 _hold(xp, mask, t, hs[o], hs[i])
             last = c_new
@@ -462,18 +481,39 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     gi, hs, bh_n = rec.g, rec.hs, w["bh"][H2:]
     T, N = gi.shape[:2]
     whT = _step_weight(xp, w["wh"], T, N)
-    rec.gh = ghs = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
+    # The step's product goes into one (N, 3H) buffer that stays in cache; of it the
+    # backward reads only h2h_n + bh_n, kept per step in `rec.gh` (T, N, H).
+    gh = xp.empty((N, 3 * H), dtype=x.dtype)
+    gh_rz, gh_n = gh[:, :H2], gh[:, H2:]
+    rec.gh = hns = _empty(xp, (T if keep else 1, N, H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
-    dot = xp.dot
+    # `gru_gates`' step, with every gate's view of the whole sequence sliced once: a step
+    # then indexes them, where slicing each step's (N, 3H) rows costs a batch-1 step about
+    # as much as two of its elementwise calls.
+    gi_rz, gi_n = gi[..., :H2], gi[..., H2:]
+    a_rz, a_r, a_z, a_n = acts[..., :H2], acts[..., :H], acts[..., H:H2], acts[..., H2:]
+    one = constant(xp, 1, x.dtype)
+    dot, sub, mul = xp.dot, xp.subtract, xp.multiply
     with quiet(xp):
         for t in _order(reverse, T):
             i, o = _idx(reverse, t)
             k = t if keep else 0
-            gh = ghs[k]
-            dot(hs[i], whT, out=gh)
-            gru_gates(xp, gi[t], gh, bh_n, acts[k], hs[i], hs[o])
+            h_prev, h, rz, n = hs[i], hs[o], a_rz[k], a_n[k]
+            dot(h_prev, whT, out=gh)
+            hn = hns[k]
+            xp.add(gh_n, bh_n, out=hn)
+            sub(gi_rz[t], gh_rz, out=rz)  # -(i2h + h2h) of r and z
+            xp.exp(rz, out=rz)
+            rz += one
+            xp.divide(one, rz, out=rz)
+            mul(a_r[k], hn, out=n)
+            sub(n, gi_n[t], out=n)  # r * h2h_n + i2h_n
+            xp.tanh(n, out=n)
+            sub(h_prev, n, out=h)  # h' = n + z * (h - n)
+            h *= a_z[k]
+            h += n
             if mask is not None:
-                _hold(xp, mask, t, hs[o], hs[i])
+                _hold(xp, mask, t, h, h_prev)
     # The backward reads the activations, not the input projection: keep those in `g`.
     rec.g = acts if keep else None
     if not keep:
@@ -551,8 +591,21 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
     whole = N * H <= _WHOLE_SEQUENCE_MAX
     if whole:
         V, K = lstm_grad_factors(xp, g, tcs, _empty(xp, g.shape, dt), _empty(xp, tcs.shape, dt))
+        # Each gate's gradient is dc (i, f, g) or dh (o) times a factor known before the
+        # loop: take those products for the whole sequence, so that a step forms its four
+        # gate gradients in two calls.
+        V4, A4 = V.reshape(T, N, 4, H), g.reshape(T, N, 4, H)
+        V4[:, :, 0] *= A4[:, :, 2]
+        V4[:, :, 1] *= cs[1:] if rec.reverse else cs[:T]
+        V4[:, :, 2] *= A4[:, :, 0]
+        V4[:, :, 3] *= tcs
+        # sliced once for the whole sequence (a step indexes them)
+        dG4 = dG.reshape(T, N, 4, H)
+        V3, Vo, dG3, dGo = V4[:, :, :3], V4[:, :, 3], dG4[:, :, :3], dG4[:, :, 3]
+        dc3 = dc[:, None, :]
     else:
         v, k = xp.empty((N, 4 * H), dtype=dt), t1
+    A_f = g[..., H:H2]
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
@@ -566,18 +619,23 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
             dht = d
         if mask is not None and not mask.full[t]:
             dc_in = dc.copy()
-        a, tc, c_prev, dg = g[t], tcs[t], cs[i], dG[t]
+        a, dg = g[t], dG[t]
         if whole:
-            v, k = V[t], K[t]
+            xp.multiply(dht, K[t], out=t1)  # dc += dh * o * (1 - tanh(c)^2)
         else:
+            tc = tcs[t]
             lstm_grad_factors(xp, a, tc, v, k)
-        xp.multiply(dht, k, out=t1)  # dc += dh * o * (1 - tanh(c)^2)
+            xp.multiply(dht, k, out=t1)
         dc += t1
         if lo is not None:
             c = cs[o]
             dc *= (c > lo) & (c < hi)
-        lstm_gate_grads(xp, dht, dc, a, tc, c_prev, v, dg)
-        dc *= a[:, H:H2]
+        if whole:
+            xp.multiply(V3[t], dc3, out=dG3[t])
+            xp.multiply(Vo[t], dht, out=dGo[t])
+        else:
+            lstm_gate_grads(xp, dht, dc, a, tc, cs[i], v, dg)
+        dc *= A_f[t]
         xp.dot(dg, wh, out=dh)
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dg, dh, d)
@@ -587,7 +645,7 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
 
 def _back_gru(xp, rec, p, dy, dh):
     H = p.state_size
-    acts, ghs, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
+    acts, hns, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
     T, N = acts.shape[:2]
     dt = acts.dtype
     dGi, dGh = _empty(xp, (T, N, 3 * H), dt), _empty(xp, (T, N, 3 * H), dt)
@@ -595,28 +653,32 @@ def _back_gru(xp, rec, p, dy, dh):
     mul, sub, H2 = xp.multiply, xp.subtract, 2 * H
     mask = rec.mask
     if N * H <= _WHOLE_SEQUENCE_MAX:  # a step's calls cost more than their arithmetic
-        F = gru_grad_factors(xp, acts, ghs[..., H2:], rec.prev_states(),
+        F = gru_grad_factors(xp, acts, hns, rec.prev_states(),
                              _empty(xp, acts.shape, dt), _empty(xp, (T, N, H), dt))
+        # every gate's view of the whole sequence sliced once (a step indexes them)
+        f_r, f_z, f_n = F[..., :H], F[..., H:H2], F[..., H2:]
+        a_r, a_z = acts[..., :H], acts[..., H:H2]
+        dh_r, dh_z, dh_n, di_n = dGh[..., :H], dGh[..., H:H2], dGh[..., H2:], dGi[..., H2:]
         for t in _order(not rec.reverse, T):
             xp.add(dy[t], dh, out=d)
-            f, dgi, dgh = F[t], dGi[t], dGh[t]
-            # r and z: written once, into dgh (dGi's copy of them is made after the loop)
-            mul(d, f[:, H:H2], out=dgh[:, H:H2])
-            dn = mul(d, f[:, H2:], out=dgi[:, H2:])
-            mul(dn, f[:, :H], out=dgh[:, :H])
-            mul(dn, acts[t][:, :H], out=dgh[:, H2:])
+            # r and z: written once, into dGh (dGi's copy of them is made after the loop)
+            mul(d, f_z[t], out=dh_z[t])
+            dn = mul(d, f_n[t], out=di_n[t])
+            mul(dn, f_r[t], out=dh_r[t])
+            mul(dn, a_r[t], out=dh_n[t])
+            dgh = dGh[t]
             xp.dot(dgh, wh, out=dh)
-            mul(d, acts[t][:, H:H2], out=t1)  # the direct path h -> h' = ... + z * h
+            mul(d, a_z[t], out=t1)  # the direct path h -> h' = ... + z * h
             dh += t1
             if mask is not None and not mask.full[t]:
-                _skip_rows(xp, mask, t, dgi, dh, d)
+                _skip_rows(xp, mask, t, dGi[t], dh, d)
                 dgh[~mask.rows[t]] = 0
         xp.copyto(dGi[..., :H2], dGh[..., :H2])
         return dGi, dGh
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
-        a, hn, dgi, dgh = acts[t], ghs[t][:, H2:], dGi[t], dGh[t]
+        a, hn, dgi, dgh = acts[t], hns[t], dGi[t], dGh[t]
         r, z, n = a[:, :H], a[:, H:H2], a[:, H2:]
         sub(hs[i], n, out=t1)  # dz = dh * (h - n) * z * (1 - z)
         t1 *= d
@@ -743,6 +805,14 @@ def _vjp(p, rc, xs, ys, gys, need):
     return tuple(out)
 
 
+def _row_sum(xp, a, ones, out):
+    """``out <- a.sum(axis=0)`` as the product ``ones @ a`` where `out` can take it."""
+    if out.flags.c_contiguous:
+        xp.dot(ones, a, out=out)
+    else:
+        a.sum(axis=0, out=out)
+
+
 def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
     """The gradients (data, state, state cell) of a run, writing the weight and bias
     gradients into `dviews` (like `views`; None: none wanted). `views()` gives the
@@ -807,11 +877,14 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
                 xi = rec.x.shape[2]
                 xp.dot(gi2.T, rec.x.reshape(T * N, xi), out=w["wx"])
                 xp.dot(gh2.T, rec.prev_states().reshape(T * N, R), out=w["wh"])
-                gi2.sum(axis=0, out=w["bx"])
+                # the bias gradients as products with ones: BLAS sums the rows in about
+                # two thirds of `sum(axis=0)`'s time (and no less accurately)
+                ones = xp.ones((T * N,), dtype=dt)
+                _row_sum(xp, gi2, ones, w["bx"])
                 if dGh is dGi:  # one gate gradient for both biases (not gru): sum it once
                     w["bh"][...] = w["bx"]
                 else:
-                    gh2.sum(axis=0, out=w["bh"])
+                    _row_sum(xp, gh2, ones, w["bh"])
                 if dR is not None:
                     xp.dot(dR.reshape(T * N, R).T, rec.hraw.reshape(T * N, H), out=w["wr"])
             if want_x:

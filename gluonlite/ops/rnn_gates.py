@@ -25,6 +25,9 @@ Kernels (``xp``: the array module; the (N, G) buffers may be row slices of large
   work from the forward's saved outputs (its derivatives need no gradient, so a whole
   sequence's can be taken at once before the reverse loop).
 - `step_weight`, `transposed`: the recurrent weight laid out for the per-step product.
+- `lstm_gates_doubled` (with `lstm_numerators`): `lstm_gates` from pre-activations whose
+  tanh gate was doubled once per sequence, two passes fewer a step; `constant`: a cached
+  0-d operand instead of a Python number, which numpy converts on every call.
 
 Example::
 
@@ -41,7 +44,7 @@ import numpy as np
 
 __all__ = ["quiet", "negate_projection", "sigmoid_of_negated", "lstm_gates", "gru_gates",
            "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads",
-           "gru_grad_factors"]
+           "gru_grad_factors", "constant", "lstm_numerators", "lstm_gates_doubled"]
 
 # Rows of a weight copied per call in `transposed`: a (128, in) block and its transpose stay
 # in L2, where one strided copy of the whole matrix misses the cache on every element.
@@ -317,3 +320,105 @@ def gru_grad_factors(xp, acts, hn, h_prev, out, tmp):
     xp.subtract(h_prev, acts[..., H2:], out=tmp)
     out[..., H:H2] *= tmp
     return out
+
+
+# ---- fewer calls per step (issue 29) -----------------------------------------------------
+# A Python number as a ufunc operand costs numpy about a microsecond to convert on every call
+# (a third of a batch-1 step's small elementwise call); a 0-d array of the operand's dtype
+# does not. Kept per (value, dtype).
+_CONSTANTS = {}
+
+
+def constant(xp, value, dtype):
+    """`value` as a ufunc operand of `dtype` that numpy need not convert per call: a cached
+    read-only 0-d numpy array (for another array module, the Python number itself).
+
+    Args:
+        xp: the array module.
+        value: a Python number.
+        dtype: the dtype of the arrays it meets.
+
+    Returns:
+        A 0-d array (numpy) or `value`.
+
+    Example: ``a += constant(np, 1, a.dtype)`` adds 1 as ``a += 1`` does, only cheaper.
+    """
+    if xp is not np:
+        return value
+    key = (value, np.dtype(dtype))
+    c = _CONSTANTS.get(key)
+    if c is None:
+        c = _CONSTANTS[key] = np.array(value, dtype=key[1])
+        c.flags.writeable = False
+    return c
+
+
+def lstm_numerators(xp, H, dtype):
+    """The (4H,) row ``[1]*2H + [2]*H + [1]*H`` that `lstm_gates_doubled` divides by ``1 + exp``:
+    ``1 / (1 + e)`` is a sigmoid gate and ``2 / (1 + e)`` the tanh gate's ``2 * sigmoid(2g)``,
+    in the same call.
+
+    Args:
+        xp: the array module.
+        H: the state size.
+        dtype: the gates' dtype.
+
+    Returns:
+        A (4H,) array.
+
+    Example: ``lstm_numerators(np, 1, 'float32')`` -> ``array([1., 1., 2., 1.])``.
+    """
+    num = xp.ones((4 * H,), dtype=dtype)
+    num[2 * H:3 * H] = 2
+    return num
+
+
+def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan=False,
+                       gates=None, one=None):
+    """`lstm_gates` from pre-activations whose tanh gate is already doubled: `a` holds
+    ``-(i, f, 2g, o)`` (the factor 2 folded into the input projection once per sequence and
+    into the recurrent weight's copy, so no step scales it); two passes fewer than
+    `lstm_gates`.
+
+    Args:
+        xp: the array module.
+        a: (N, 4H), on entry ``-(i2h + h2h)`` with the g columns doubled; on return the
+            activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`` as `lstm_gates`'s.
+        c_prev, c_new, tc, h, t1, clip, clip_nan: as for `lstm_gates`.
+        num: `lstm_numerators` of the gates' H and dtype.
+        gates: None, or the four (N, H) column blocks of `a` (i, f, g, o) when the caller
+            has them at hand (a loop indexing views of the whole sequence, sliced once).
+        one: None, or ``constant(xp, 1, a.dtype)``.
+
+    Returns:
+        `c_new`.
+
+    Example::
+
+        a = -(pre * [1, 1, 2, 1] per gate block)
+        lstm_gates_doubled(np, a, c0, c1, tc, h, t1, lstm_numerators(np, H, a.dtype))
+    """
+    if gates is None:
+        H = c_new.shape[-1]
+        gates = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
+    ai, af, ag, ao = gates
+    if one is None:
+        one = constant(xp, 1, a.dtype)
+    xp.exp(a, out=a)
+    a += one
+    xp.divide(num, a, out=a)  # sigmoid(i), sigmoid(f), 2 * sigmoid(2g), sigmoid(o)
+    ag -= one  # tanh(g) = 2 * sigmoid(2g) - 1
+    xp.multiply(af, c_prev, out=c_new)
+    xp.multiply(ai, ag, out=t1)
+    c_new += t1
+    if clip is not None:
+        lo, hi = clip
+        if clip_nan:
+            xp.fmax(c_new, lo, out=c_new)
+            xp.fmin(c_new, hi, out=c_new)
+        else:
+            xp.clip(c_new, lo, hi, out=c_new)
+    xp.tanh(c_new, out=tc)
+    if h is not None:
+        xp.multiply(ao, tc, out=h)
+    return c_new
