@@ -5,9 +5,13 @@ from .. import autograd_tape
 from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize
 from ..ops.fluent import reshape_shape, transpose_axes
+from ..ops.shape import reshape_target
 from .invoke import plan_for, run_plan
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
+
+# MXNet's name for the builtin (its indexing code and tests import it from here)
+py_slice = slice
 
 _GRAD_REQS = ("write", "add", "null")
 _SPARSE_STYPES = ("row_sparse", "csr")
@@ -164,6 +168,8 @@ class NDArray:
         return int(self.asscalar())
 
     def __bool__(self):
+        if self.size == 0:  # an empty array is false, as an empty numpy array was
+            return False
         if self.size != 1:
             raise ValueError(f"the truth value of an NDArray with {self.size} elements is "
                              "ambiguous; use .sum() or compare elementwise")
@@ -327,8 +333,20 @@ class NDArray:
 
     # ---- shape methods ------------------------------------------------------------------
     def reshape(self, *shape, **kwargs):
-        """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4."""
-        return _op("Reshape")(self, shape=reshape_shape(shape, kwargs), **kwargs)
+        """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4.
+
+        As in MXNet, the result shares this array's memory (outside autograd.record(), where a
+        view would not be recorded, it is a recorded copy); ``nd.reshape(x, shape)`` copies.
+        """
+        spec = reshape_shape(shape, kwargs)
+        if self._entry is None and set(kwargs) <= {"reverse"}:
+            try:
+                target = reshape_target(self.shape, spec, kwargs.get("reverse", False))
+            except ValueError:  # the operator below raises its own message
+                target = None
+            if target is not None:
+                return NDArray(self._data.reshape(target), self._ctx)
+        return self._as_view(_op("Reshape")(self, shape=spec, **kwargs))
 
     def transpose(self, *axes, **kwargs):
         """Permute axes (reverse them when none are given)."""
@@ -352,9 +370,11 @@ class NDArray:
             return out
         return NDArray(self._data.reshape(out.shape), self._ctx)
 
-    def flatten(self):
-        """Reshape to (batch, -1)."""
-        return _op("Flatten")(self)
+    def flatten(self, inplace=False):
+        """Reshape to (batch, -1) (``nd.flatten``); with `inplace`, a view sharing this
+        array's memory (as `expand_dims`)."""
+        out = _op("Flatten")(self)
+        return self._as_view(out) if inplace else out
 
     def broadcast_like(self, other):
         """Broadcast to `other`'s shape."""
@@ -591,6 +611,8 @@ class NDArray:
             _check_basic(key)
         if value is not None and not np.isscalar(value) and value.dtype != self._data.dtype:
             value = value.astype(self._data.dtype)
+        if not np.isscalar(value) and value.size == 1 and _is_element(key, self.ndim):
+            value = value.reshape(())  # x[i, j] is shape (1,) in MXNet: a (1,) value fits it
         try:
             self._data[key] = value
         except ValueError as e:
@@ -600,6 +622,13 @@ class NDArray:
 
 
 _FULL = slice(None)
+
+
+def _is_element(key, ndim):
+    """Whether basic index `key` picks one element (an int for every axis)."""
+    key = key if isinstance(key, tuple) else (key,)
+    return len(key) == ndim and all(isinstance(k, (int, np.integer)) and
+                                    not isinstance(k, (bool, np.bool_)) for k in key)
 
 
 def _region(begin, end, step):
@@ -754,6 +783,14 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
         if not ndarray.flags.c_contiguous:
             raise ValueError("from_numpy: zero_copy=True needs a C-contiguous array; pass "
                              "np.ascontiguousarray(a) or zero_copy=False")
+        if not ndarray.flags.writeable:
+            # locked by an earlier zero-copy call: MXNet still writes to the memory it shares
+            try:
+                ndarray.flags.writeable = True
+            except ValueError:
+                raise ValueError("from_numpy: zero_copy=True needs memory the NDArray may write "
+                                 "to, got a read-only array that does not own its data; pass "
+                                 "zero_copy=False") from None
         data = ndarray.view()  # stays writable after its base is locked below
         ndarray.flags.writeable = False
     return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())
