@@ -97,6 +97,7 @@ class Executor:
         self._plans = {}
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._saved = None
+        self._inference_ran = self._forward_ran = False
         self._monitor = None
         self.outputs = self._blank_outputs()
 
@@ -161,9 +162,10 @@ class Executor:
         return [self.arg_dict[n] if n in self.arg_dict else self.aux_dict[n]
                 for n in self._input_names]
 
-    def _plan(self, is_train):
+    def _plan(self, is_train, grads=None):
         ins = self._inputs()
-        want = tuple(is_train and self._grad_req.get(n, "null") != "null"
+        grads = is_train if grads is None else grads
+        want = tuple(grads and self._grad_req.get(n, "null") != "null"
                      for n in self._input_names)
         key = (tuple(x.shape for x in ins), tuple(x._data.dtype for x in ins), is_train, want)
         plan = self._plans.get(key)
@@ -198,11 +200,23 @@ class Executor:
             if x.__class__ is not NDArray and name in self.aux_dict and x.stype != "default":
                 x._assign_dense(d)  # a sparse auxiliary state keeps its storage type
         self._saved = (plan, saved) if saved is not None else None
+        self._inference_ran = not is_train
+        self._forward_ran = True
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
         if self._monitor is not None:
             self._run_monitor(bool(is_train))
         return self.outputs
+
+    def _save_inference(self):
+        """MXNet runs backward after forward(is_train=False) too, on the inference values: run
+        that forward again, keeping what the gradient needs (inference mode changes no state,
+        so the values are the same)."""
+        plan = self._plan(False, grads=True)
+        ins = self._inputs()
+        raw = [x._data if x.__class__ is NDArray else _dense_input(x) for x in ins]
+        _, saved = plan.forward(raw, None)
+        self._saved = (plan, saved) if saved is not None else None
 
     def backward(self, out_grads=None, is_train=True):
         """Gradients into `grad_dict` per grad_req ('write' overwrites, 'add' accumulates).
@@ -212,12 +226,20 @@ class Executor:
                 are ignored, as in MXNet); default ones.
 
         Raises:
-            ValueError: no training forward ran before, or no argument wants a gradient;
+            ValueError: no forward ran before;
                 fewer out_grads than outputs, or one of the wrong shape.
         """
+        if self._saved is None and self._inference_ran:
+            self._save_inference()
         if self._saved is None:
-            raise ValueError("backward: call forward(is_train=True) first (with at least one "
-                             "argument whose grad_req is not 'null')")
+            if not self._forward_ran:
+                raise ValueError("backward: call forward() first")
+            # no gradient reaches any argument (stop_gradient, or every grad_req 'null'):
+            # as in MXNet, 'write' gradients are zeros and 'add' ones keep their values
+            for name, req in self._grad_req.items():
+                if req == "write":
+                    self.grad_dict[name][:] = 0
+            return
         plan, saved = self._saved
         if out_grads is None:
             ogs = [self._ctx.xp.ones(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
