@@ -190,6 +190,27 @@ class NDArray:
         a = self.asnumpy()
         return a if dtype is None else a.astype(dtype)
 
+    def __getstate__(self):
+        """MXNet's pickled form: ``{'handle': bytearray}`` holding the array's record in
+        MXNet's NDArray format (so pickles travel between gluonlite and MXNet)."""
+        from .serialization import array_bytes
+        return {"handle": bytearray(array_bytes(self))}
+
+    def __setstate__(self, state):
+        """Restore from `__getstate__`'s ``{'handle': bytes}`` (also one MXNet made; an array
+        saved from a GPU loads on the cpu). Loading runs no code from the bytes.
+
+        Raises:
+            ValueError: bytes that are not one dense array record.
+        """
+        from ..context import cpu
+        from .serialization import array_from_bytes
+        if not (isinstance(state, dict) and "handle" in state):
+            raise ValueError("NDArray.__setstate__: expected {'handle': bytes}, got "
+                             f"{type(state).__name__}")
+        self._data = array_from_bytes(state["handle"], "NDArray.__setstate__")
+        self._ctx, self._entry, self._grad = cpu(), None, None
+
     def __hash__(self):
         return id(self)
 
@@ -487,6 +508,69 @@ class NDArray:
             return key
         return None
 
+    @staticmethod
+    def _basic_indexing_slice_is_contiguous(slc_key, shape):
+        """Whether slicing an array of `shape` with `slc_key` (one slice per axis) selects
+        one contiguous block of memory: walking the axes from the last, once an axis is
+        taken partly, every axis before it must give at most one element; a step other than
+        1 is contiguous only where it gives at most one element.
+
+        Args:
+            slc_key: a sequence of slices, one per axis.
+            shape: the array's shape.
+
+        Returns:
+            bool.
+
+        Raises:
+            ValueError: `slc_key` and `shape` have different lengths.
+
+        Example: ``NDArray._basic_indexing_slice_is_contiguous((slice(1, 2), slice(0, 2)),
+        (3, 4))`` is True; with ``(slice(0, 2), slice(0, 2))`` it is False.
+        """
+        if len(slc_key) != len(shape):
+            raise ValueError(f"_basic_indexing_slice_is_contiguous: {len(slc_key)} slices for "
+                             f"a shape of {len(shape)} axes {tuple(shape)}")
+        lens = [len(range(*k.indices(n))) for k, n in zip(slc_key, shape)]
+        if np.prod(lens) <= 1:
+            return True
+        partial = False
+        for k, n, m in zip(reversed(slc_key), reversed(shape), reversed(lens)):
+            if m == 0:
+                return True
+            if m > 1 and (k.indices(n)[2] != 1 or partial):
+                return False
+            partial = partial or m < n
+        return True
+
+    def _contiguous_view(self, key):
+        """MXNet's view for a basic key of ints and slices that selects one contiguous block
+        (int axes dropped; shape (1,) when nothing is left), else None. Not inside
+        autograd.record() for a recorded array, where a view would not be recorded."""
+        if self._entry is not None and autograd_tape.is_recording():
+            return None
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) > self.ndim:
+            return None
+        slices, kept = [], []
+        for ax, k in enumerate(key):
+            if isinstance(k, slice):
+                slices.append(k)
+                kept.append(ax)
+            elif isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+                n = self.shape[ax]
+                if not -n <= k < n:
+                    return None  # the general path raises the IndexError
+                slices.append(slice(int(k) % n, int(k) % n + 1))
+            else:
+                return None
+        kept += range(len(key), self.ndim)
+        slices += [_FULL] * (self.ndim - len(key))
+        if not NDArray._basic_indexing_slice_is_contiguous(slices, self.shape):
+            return None
+        data = self._data[tuple(slices)]
+        return NDArray(data.reshape(tuple(data.shape[a] for a in kept) or (1,)), self._ctx)
+
     def __getitem__(self, key):
         """Indexing as MXNet 1.x's NDArray (numpy's rules, no 0-d results):
 
@@ -518,6 +602,9 @@ class NDArray:
                 autograd_tape.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
                                      "slice", call=_view_steps(self.shape, vk))
             return out
+        view = self._contiguous_view(key)
+        if view is not None:
+            return view
         key = key if isinstance(key, tuple) else (key,)
         if any(k is None for k in key):
             target = _index_shape(self.shape, key)
