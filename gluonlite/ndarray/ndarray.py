@@ -14,6 +14,9 @@ __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_s
 py_slice = slice
 
 _GRAD_REQS = ("write", "add", "null")
+# MXNet's words for this refusal; its tests look for them in the message
+_INPLACE_RECORDING = ("(Inplace operations (+=, -=, x[:]=, etc) are not supported when "
+                      "recording with autograd.)")
 _SPARSE_STYPES = ("row_sparse", "csr")
 # MXNet's storage type codes (its tests and .params files use them)
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
@@ -484,10 +487,11 @@ class NDArray:
 
     def _check_writable(self, what):
         if autograd_tape.is_recording() and self._entry is not None:
-            raise ValueError(
+            raise MXNetValueError(
                 f"NDArray.{what}: in-place assignment to an array that is part of a recorded "
                 "graph is not supported inside autograd.record() (the gradient would use the "
-                "overwritten values); build a new array, e.g. with nd.where or nd.concat")
+                "overwritten values); build a new array, e.g. with nd.where or nd.concat. "
+                + _INPLACE_RECORDING)
 
     # ---- indexing -----------------------------------------------------------------------
     def _view_key(self, key):
@@ -575,10 +579,12 @@ class NDArray:
         """Indexing as MXNet 1.x's NDArray (numpy's rules, no 0-d results):
 
         - basic: ints, slices (any step, negative too), None and Ellipsis; an int of every
-          axis gives shape (1,). An int or a step-1 slice of the first axis is a view that
-          shares memory (outside autograd.record()); other results are copies.
-        - advanced: integer index arrays (NDArray, list, numpy array; float values are
-          truncated, negative ones count from the end), alone or in a tuple with ints,
+          axis gives shape (1,). An int or a step-1 slice of the first axis, and any key of
+          ints and slices that selects one contiguous block, is a view that shares memory
+          (outside autograd.record()); other results are copies.
+        - advanced: integer index arrays (NDArray, list, numpy array, and a tuple inside a
+          tuple key; float values are truncated, negative ones count from the end), alone
+          or in a tuple with ints,
           slices, None and Ellipsis, broadcast together as numpy does. A numpy bool array or
           a list of bools counts as integers 0/1, as in MXNet; a bool NDArray is refused.
 
@@ -592,7 +598,7 @@ class NDArray:
         """
         if isinstance(key, (NDArray, list, np.ndarray)):
             return _op("take")(self, self._rows(key), axis=0)
-        if isinstance(key, tuple) and any(isinstance(k, (NDArray, list, np.ndarray))
+        if isinstance(key, tuple) and any(isinstance(k, _INNER_ARRAYS)
                                           for k in key):
             return self._advanced_get(key)
         vk = self._view_key(key)
@@ -662,7 +668,7 @@ class NDArray:
         """Numpy's advanced indexing for a tuple key holding index arrays (recorded)."""
         xp = self._ctx.xp
         nk = tuple(xp.asarray(self._index_array(k)) if isinstance(
-            k, (NDArray, list, np.ndarray)) else _check_basic(k) for k in key)
+            k, _INNER_ARRAYS) else _check_basic(k) for k in key)
         data = self._data[nk]
         out = NDArray(data.reshape(1) if data.ndim == 0 else data, self._ctx)
         if self._entry is not None and autograd_tape.is_recording():
@@ -675,16 +681,18 @@ class NDArray:
         `value`; not recorded by autograd).
 
         Raises:
-            ValueError: a value that does not broadcast to the indexed shape, or assignment
-                into an array of a recorded graph inside autograd.record().
+            ValueError: a value that does not broadcast to the indexed shape.
+            MXNetValueError: inside autograd.record(), assignment into an array of a recorded
+                graph or of a recorded value (MXNet refuses both).
         """
         self._check_writable("__setitem__")
         if isinstance(value, NDArray):
             if value._entry is not None and autograd_tape.is_recording():
-                raise ValueError(
+                raise MXNetValueError(
                     "NDArray.__setitem__: the value is part of a recorded graph and assignment "
                     "is not recorded, so its gradient would be lost inside autograd.record(); "
-                    "build the array from operators instead (nd.concat, nd.where, ...)")
+                    "build the array from operators instead (nd.concat, nd.where, ...). "
+                    + _INPLACE_RECORDING)
             value = _on(self._ctx, value, copy=False)
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
@@ -692,7 +700,7 @@ class NDArray:
             key = self._ctx.xp.asarray(self._index_array(key))
         elif isinstance(key, tuple):
             key = tuple(self._ctx.xp.asarray(self._index_array(k))
-                        if isinstance(k, (NDArray, list, np.ndarray)) else _check_basic(k)
+                        if isinstance(k, _INNER_ARRAYS) else _check_basic(k)
                         for k in key)
         else:
             _check_basic(key)
@@ -709,6 +717,8 @@ class NDArray:
 
 
 _FULL = slice(None)
+# what counts as an index array inside a tuple key (a tuple there is a sequence, as in numpy)
+_INNER_ARRAYS = (NDArray, list, tuple, np.ndarray)
 
 
 def _is_element(key, ndim):

@@ -123,3 +123,36 @@ def test_numpy_vector_shape_and_numpy_type_dtype_attributes():
     assert nd.topk(nd.array([[3, 1, 2]]), k=1, dtype=np.dtype("int32")).dtype == np.int32
     with pytest.raises(ValueError, match="topk: argument dtype"):
         nd.topk(nd.array([[3, 1, 2]]), k=1, dtype=np.complex64)
+
+
+def test_a_tuple_inside_a_tuple_key_is_an_index_array():
+    a = np.arange(4 * 6 * 5 * 5).reshape(4, 6, 5, 5)
+    x = nd.array(a)
+    key = ([1, 2], slice(3, 5), (2, 3), [3, 4])
+    assert np.array_equal(x[key].asnumpy(), a[key])
+    x[key] = -1
+    b = a.astype(np.float32)
+    b[key] = -1
+    assert np.array_equal(x.asnumpy(), b)
+
+
+def test_assignment_inside_record_is_an_mxnet_error_with_mxnets_words():
+    x = nd.zeros((2, 3))
+    y = nd.ones((3,))
+    y.attach_grad()
+    with autograd.record():
+        with pytest.raises(MXNetError, match=r"Inplace operations \(\+=, -=, x\[:\]=, etc\) "
+                                             "are not supported when recording with"):
+            x[0] = y * 2
+        z = y * 2
+        with pytest.raises(MXNetError, match="NDArray.__setitem__: in-place assignment"):
+            z[:] = 0
+
+
+def test_broadcast_like_with_empty_axes_is_refused():
+    lhs, rhs = nd.ones((1, 2, 1, 3)), nd.ones((5, 6, 7, 8))
+    with pytest.raises(MXNetError, match="broadcast_like: lhs_axes .* must not be empty"):
+        nd.broadcast_like(lhs, rhs, lhs_axes=(), rhs_axes=())
+    assert nd.broadcast_like(lhs, rhs, lhs_axes=(0, 2), rhs_axes=(1, 3)).shape == (6, 2, 8, 3)
+    # one of the two left out: every axis, as in MXNet 1.9.1
+    assert nd.broadcast_like(nd.ones((1, 2)), nd.ones((5, 2)), lhs_axes=(0,)).shape == (5, 2)
