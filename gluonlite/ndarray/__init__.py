@@ -126,6 +126,7 @@ from .serialization import save, load, load_frombuffer  # noqa: E402,F401
 from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401
 from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
+from . import _internal  # noqa: E402,F401
 from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
 from .imdecode import imdecode  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
