@@ -1,4 +1,6 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
+from math import prod
+
 import numpy as np
 
 from ..context import current_context
@@ -424,8 +426,31 @@ class Executor:
                      lambda name, op_name, array: callback(name, array), is_train)
 
     def debug_str(self):
-        """The bound graph as text, one node per line (see `Symbol.debug_str`)."""
-        return self._symbol.debug_str()
+        """The bound graph as text, one node per line (see `Symbol.debug_str`), and a last
+        line ``Total N MB allocated``: the memory a training forward and backward needs for
+        the graph's values, as MXNet reports it (bound arrays not counted).
+
+        Example: ``exe.debug_str().splitlines()[-1]`` is ``'Total 15 MB allocated'``.
+        """
+        mb = self.memory_bytes() / 2 ** 20
+        return f"{self._symbol.debug_str().rstrip()}\nTotal {int(round(mb))} MB allocated\n"
+
+    def memory_bytes(self):
+        """Bytes a training forward and backward keeps for the graph's values (not the bound
+        arguments, gradients and auxiliary states): values shared by liveness where no
+        gradient needs them, plus the outputs and the values the backward reads. Plans a
+        static-memory copy of the training plan to count them.
+
+        Example: ``exe.memory_bytes() / 2 ** 20`` (MB).
+        """
+        ins = self._inputs()
+        want = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
+        plan = compile_plan(self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins],
+                            True, want, static_alloc=True, xp=self._ctx.xp)
+        kept = (set(plan.out_slots) | set(plan.saved_slots)) - set(range(plan.n_inputs))
+        return sum(int(b.nbytes) for b in plan.buffers) + sum(
+            prod(plan.slot_shape[s]) * np.dtype(plan.slot_dtype[s]).itemsize for s in kept
+            if s in plan.slot_shape)
 
     def __repr__(self):
         return f"<Executor of {self._symbol!r}>"

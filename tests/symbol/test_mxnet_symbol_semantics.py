@@ -91,3 +91,31 @@ def test_backward_without_a_gradient_path_writes_zeros():
     fresh = sym.stop_gradient(x * 3).simple_bind(mx.cpu(), x=(2,))
     with pytest.raises(ValueError, match=r"backward: call forward\(\) first"):
         fresh.backward()
+
+
+def _chain():
+    data = sym.var("data")
+    for _ in range(4):
+        data = data * data
+    return data
+
+
+def test_debug_str_reports_memory_as_mxnet():
+    shape = (4, 256, 256)  # 1 MB of float32 per value
+    train = _chain().simple_bind(mx.cpu(), data=shape)
+    infer = _chain().simple_bind(mx.cpu(), data=shape, grad_req="null")
+    stopped = sym.stop_gradient(_chain()).simple_bind(mx.cpu(), data=shape)
+    mb = [int(e.debug_str().splitlines()[-1].split()[1]) for e in (train, infer, stopped)]
+    # training keeps the four products and the input of each for the backward; inference
+    # and a graph behind stop_gradient share buffers by liveness (MXNet: the same relation)
+    assert mb[0] == 4 and mb[1] == mb[2] < mb[0]
+    assert train.debug_str().splitlines()[-1] == "Total 4 MB allocated"
+
+
+def test_steps_behind_stop_gradient_are_not_differentiated():
+    x = sym.var("x")
+    y = sym.stop_gradient(x * x) + x * 3
+    exe = y.simple_bind(mx.cpu(), x=(2,))
+    exe.forward(is_train=True, x=nd.array([1, 2]))
+    exe.backward(nd.ones((2,)))
+    assert np.array_equal(exe.grad_dict["x"].asnumpy(), [3, 3])
