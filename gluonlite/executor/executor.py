@@ -6,6 +6,7 @@ import numpy as np
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 from ..symbol.symbol import topo_nodes
+from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_graph_passes
 from .infer import infer_graph
 from .plan import compile_plan
@@ -70,6 +71,8 @@ class Executor:
 
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None):
         self._symbol = apply_graph_passes(symbol)
+        if cse_enabled():
+            self._symbol = eliminate_common_expr(self._symbol)
         self._ctx = ctx or current_context()
         arg_names = symbol.list_arguments()
         aux_names = symbol.list_auxiliary_states()
@@ -424,6 +427,14 @@ class Executor:
         callback, _ = self._monitor
         report_grads(self._symbol, self._input_names, self._monitor_inputs(), out_grads,
                      lambda name, op_name, array: callback(name, array), is_train)
+
+    def get_optimized_symbol(self):
+        """The graph this executor runs: the bound Symbol after the graph passes and common
+        subexpression elimination (see `gluonlite.executor.cse`).
+
+        Example: ``len(exe.get_optimized_symbol().get_internals())``.
+        """
+        return self._symbol
 
     def debug_str(self):
         """The bound graph as text, one node per line (see `Symbol.debug_str`), and a last
