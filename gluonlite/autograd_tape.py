@@ -148,8 +148,15 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
     """Attach a recorded node producing arrays `outputs` (used by invoke, the imperative
     loops, CachedOp and `autograd.Function`). `inputs` are arrays (or None) whose entries are
     read here; `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`: see `TapeNode`. Nothing
-    is recorded when no input is part of a recorded graph."""
-    entries = [None if x is None else x._entry for x in inputs]
+    is recorded when no input is part of a recorded graph. An array made by a node that a
+    backward without retain_graph has freed counts as a constant, as in MXNet (which clears
+    such arrays' graph information)."""
+    entries = []
+    for x in inputs:
+        e = None if x is None else x._entry
+        if e is not None and e[0].__class__ is TapeNode and e[0].vjp is None:
+            e = None  # made by a node a backward without retain_graph freed: a constant now
+        entries.append(e)
     if not any(e is not None for e in entries):
         return
     node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call, saved)

@@ -17,3 +17,8 @@ __all__ = ["CachedOp", "Executor", "Plan", "compile_plan", "infer_graph", "regis
 
 install_symbol_methods(infer_shapes=infer_symbol_shapes, infer_types=infer_symbol_types,
                        bind=Executor, simple_bind=simple_bind)
+
+from .. import ndarray as _ndarray  # noqa: E402
+from .nd_cached_op import CachedOp as _NDCachedOp  # noqa: E402
+
+_ndarray.CachedOp = _NDCachedOp  # MXNet's nd.CachedOp

@@ -1,9 +1,12 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
+from math import prod
+
 import numpy as np
 
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 from ..symbol.symbol import topo_nodes
+from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_graph_passes
 from .infer import infer_graph
 from .plan import compile_plan
@@ -68,6 +71,8 @@ class Executor:
 
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None):
         self._symbol = apply_graph_passes(symbol)
+        if cse_enabled():
+            self._symbol = eliminate_common_expr(self._symbol)
         self._ctx = ctx or current_context()
         arg_names = symbol.list_arguments()
         aux_names = symbol.list_auxiliary_states()
@@ -97,6 +102,7 @@ class Executor:
         self._plans = {}
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._saved = None
+        self._inference_ran = self._forward_ran = False
         self._monitor = None
         self.outputs = self._blank_outputs()
 
@@ -161,9 +167,10 @@ class Executor:
         return [self.arg_dict[n] if n in self.arg_dict else self.aux_dict[n]
                 for n in self._input_names]
 
-    def _plan(self, is_train):
+    def _plan(self, is_train, grads=None):
         ins = self._inputs()
-        want = tuple(is_train and self._grad_req.get(n, "null") != "null"
+        grads = is_train if grads is None else grads
+        want = tuple(grads and self._grad_req.get(n, "null") != "null"
                      for n in self._input_names)
         key = (tuple(x.shape for x in ins), tuple(x._data.dtype for x in ins), is_train, want)
         plan = self._plans.get(key)
@@ -198,11 +205,23 @@ class Executor:
             if x.__class__ is not NDArray and name in self.aux_dict and x.stype != "default":
                 x._assign_dense(d)  # a sparse auxiliary state keeps its storage type
         self._saved = (plan, saved) if saved is not None else None
+        self._inference_ran = not is_train
+        self._forward_ran = True
         if not reuse:
             self.outputs = [NDArray(o, self._ctx) for o in outs]
         if self._monitor is not None:
             self._run_monitor(bool(is_train))
         return self.outputs
+
+    def _save_inference(self):
+        """MXNet runs backward after forward(is_train=False) too, on the inference values: run
+        that forward again, keeping what the gradient needs (inference mode changes no state,
+        so the values are the same)."""
+        plan = self._plan(False, grads=True)
+        ins = self._inputs()
+        raw = [x._data if x.__class__ is NDArray else _dense_input(x) for x in ins]
+        _, saved = plan.forward(raw, None)
+        self._saved = (plan, saved) if saved is not None else None
 
     def backward(self, out_grads=None, is_train=True):
         """Gradients into `grad_dict` per grad_req ('write' overwrites, 'add' accumulates).
@@ -212,12 +231,20 @@ class Executor:
                 are ignored, as in MXNet); default ones.
 
         Raises:
-            ValueError: no training forward ran before, or no argument wants a gradient;
+            ValueError: no forward ran before;
                 fewer out_grads than outputs, or one of the wrong shape.
         """
+        if self._saved is None and self._inference_ran:
+            self._save_inference()
         if self._saved is None:
-            raise ValueError("backward: call forward(is_train=True) first (with at least one "
-                             "argument whose grad_req is not 'null')")
+            if not self._forward_ran:
+                raise ValueError("backward: call forward() first")
+            # no gradient reaches any argument (stop_gradient, or every grad_req 'null'):
+            # as in MXNet, 'write' gradients are zeros and 'add' ones keep their values
+            for name, req in self._grad_req.items():
+                if req == "write":
+                    self.grad_dict[name][:] = 0
+            return
         plan, saved = self._saved
         if out_grads is None:
             ogs = [self._ctx.xp.ones(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
@@ -401,9 +428,40 @@ class Executor:
         report_grads(self._symbol, self._input_names, self._monitor_inputs(), out_grads,
                      lambda name, op_name, array: callback(name, array), is_train)
 
+    def get_optimized_symbol(self):
+        """The graph this executor runs: the bound Symbol after the graph passes and common
+        subexpression elimination (see `gluonlite.executor.cse`).
+
+        Example: ``len(exe.get_optimized_symbol().get_internals())``.
+        """
+        return self._symbol
+
     def debug_str(self):
-        """The bound graph as text, one node per line (see `Symbol.debug_str`)."""
-        return self._symbol.debug_str()
+        """The bound graph as text, one node per line (see `Symbol.debug_str`), and a last
+        line ``Total N MB allocated``: the memory a training forward and backward needs for
+        the graph's values, as MXNet reports it (bound arrays not counted).
+
+        Example: ``exe.debug_str().splitlines()[-1]`` is ``'Total 15 MB allocated'``.
+        """
+        mb = self.memory_bytes() / 2 ** 20
+        return f"{self._symbol.debug_str().rstrip()}\nTotal {int(round(mb))} MB allocated\n"
+
+    def memory_bytes(self):
+        """Bytes a training forward and backward keeps for the graph's values (not the bound
+        arguments, gradients and auxiliary states): values shared by liveness where no
+        gradient needs them, plus the outputs and the values the backward reads. Plans a
+        static-memory copy of the training plan to count them.
+
+        Example: ``exe.memory_bytes() / 2 ** 20`` (MB).
+        """
+        ins = self._inputs()
+        want = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
+        plan = compile_plan(self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins],
+                            True, want, static_alloc=True, xp=self._ctx.xp)
+        kept = (set(plan.out_slots) | set(plan.saved_slots)) - set(range(plan.n_inputs))
+        return sum(int(b.nbytes) for b in plan.buffers) + sum(
+            prod(plan.slot_shape[s]) * np.dtype(plan.slot_dtype[s]).itemsize for s in kept
+            if s in plan.slot_shape)
 
     def __repr__(self):
         return f"<Executor of {self._symbol!r}>"

@@ -175,6 +175,11 @@ def _run_rules(nodes, values, rule, what, merge=_same):
 def _shape_rule(node, ins, known_outs):
     """The operator's shape rule on what is known of its inputs and outputs (partly known
     inputs are probed; see the module's docstring)."""
+    if known_outs and known_outs[0] is not None and \
+            getattr(node.op.shape_rule, "all_same", False):
+        # every input of an elementwise operator has its output's shape, also where that is
+        # only partly known (a Convolution's weight (64, 0, 7, 7) seen through a cast)
+        ins = [known_outs[0] if s is None else _combined(s, known_outs[0]) for s in ins]
     known_outs = [_known(s) for s in known_outs]
     if not any(_partial(s) for s in ins):
         return _whole_shape_rule(node, ins, known_outs)
@@ -273,9 +278,9 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
             s = known_shapes.get(n.name)
             declared = var_shape_attr(n)
             given = merge_shapes(declared, _shape(s)) if s is not None else declared
-            if given is None and s is not None:
-                raise ValueError(f"infer_shape: input {n.name!r} is given shape {tuple(s)} "
-                                 f"but declares shape {declared}")
+            if given is None:
+                # as in MXNet, a shape given for an input replaces a declared one it contradicts
+                given = _shape(s)
             shapes[(id(n), 0)] = given
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)

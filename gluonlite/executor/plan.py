@@ -138,6 +138,14 @@ class Plan:
                 requires.update(st.outs)
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
+        # A gradient reaches only the steps on a differentiable path to an output: drop the
+        # others (those behind stop_gradient), so that nothing is saved for them.
+        reached, kept = set(self.out_slots), []
+        for st in self.bwd_steps:
+            if any(s in reached for s in st.outs):
+                kept.append(st)
+                reached.update(s for s, n in zip(st.ins, st.need) if n)
+        self.bwd_steps = kept
         # Keep what each vjp reads (`Fast.saves`); the other values it sees only as
         # zero-memory shape stubs, and values no vjp sees are dropped after the forward.
         saved, seen = set(), set()

@@ -15,7 +15,14 @@ def _shape(shape):
     return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
 
 
-def _creation(shape, ctx, dtype, fill, stype=None, what="zeros"):
+def _creation(shape, ctx, dtype, fill, stype=None, what="zeros", out=None):
+    if out is not None:  # MXNet's out=: fill the given array and return it
+        if not isinstance(out, NDArray):
+            raise TypeError(f"{what}: out must be an NDArray, got {type(out).__name__}")
+        if tuple(out.shape) != _shape(shape):
+            raise ValueError(f"{what}: out has shape {out.shape} but shape is {_shape(shape)}")
+        out[:] = fill
+        return out
     if check_stype(stype, what, sparse_ok=True) != "default":
         from .sparse import zeros as _sparse_zeros
         out = _sparse_zeros(stype, _shape(shape), ctx=ctx, dtype=dtype)
@@ -34,17 +41,17 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
     Raises:
         ValueError: an unknown `stype`.
     """
-    return _creation(shape, ctx, dtype, 0, stype, "zeros")
+    return _creation(shape, ctx, dtype, 0, stype, "zeros", kwargs.get("out"))
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
     """An array of ones (`stype` as in `zeros`)."""
-    return _creation(shape, ctx, dtype, 1, stype, "ones")
+    return _creation(shape, ctx, dtype, 1, stype, "ones", kwargs.get("out"))
 
 
 def full(shape, val, ctx=None, dtype=None, stype=None, **kwargs):
     """An array filled with `val` (`stype` as in `zeros`)."""
-    return _creation(shape, ctx, dtype, val, stype, "full")
+    return _creation(shape, ctx, dtype, val, stype, "full", kwargs.get("out"))
 
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dtype=None,
@@ -119,6 +126,7 @@ from .serialization import save, load, load_frombuffer  # noqa: E402,F401
 from .dlpack import to_dlpack_for_read, to_dlpack_for_write, from_dlpack  # noqa: E402,F401
 from .ndarray import from_numpy  # noqa: E402,F401
 from . import contrib  # noqa: E402
+from . import _internal  # noqa: E402,F401
 from .functions import *  # noqa: E402,F401,F403  (MXNet's array-or-scalar functions)
 from .imdecode import imdecode  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401

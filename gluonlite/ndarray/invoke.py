@@ -123,6 +123,18 @@ def _kernel_error(op, e, xs):
     return MXNetTypeError(msg) if isinstance(e, TypeError) else MXNetValueError(msg)
 
 
+def _unaliased(ys, xs, xp):
+    """`ys` with every output that shares memory with an input copied: an imperative call
+    returns new arrays, as MXNet's do, so writing to one never changes the other (a kernel
+    may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those)."""
+    for i, y in enumerate(ys):
+        if y is not None and getattr(y, "base", None) is not None or any(y is x for x in xs):
+            if any(x is not None and xp.may_share_memory(y, x) for x in xs):
+                ys = list(ys)
+                ys[i] = y.copy()
+    return ys
+
+
 def run_plan(plan, inputs, ctx=None):
     """Run a planned call on NDArray `inputs` (a list aligned with `plan.names`, None where an
     optional input is absent). Returns the list of visible output NDArrays.
@@ -163,6 +175,7 @@ def _run_plan(plan, inputs, ctx):
         if str(e).startswith(op.name + ":"):
             raise
         raise _kernel_error(op, e, xs) from e
+    ys = _unaliased(ys, xs, c.xp)
     wrap = _NDArray or _load_ndarray()
     outs = [wrap(y, c) for y in ys]
     if autograd_tape.is_recording():

@@ -5,11 +5,18 @@ from .. import autograd_tape
 from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize
 from ..ops.fluent import reshape_shape, transpose_axes
+from ..ops.shape import reshape_target
 from .invoke import plan_for, run_plan
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
 
+# MXNet's name for the builtin (its indexing code and tests import it from here)
+py_slice = slice
+
 _GRAD_REQS = ("write", "add", "null")
+# MXNet's words for this refusal; its tests look for them in the message
+_INPLACE_RECORDING = ("(Inplace operations (+=, -=, x[:]=, etc) are not supported when "
+                      "recording with autograd.)")
 _SPARSE_STYPES = ("row_sparse", "csr")
 # MXNet's storage type codes (its tests and .params files use them)
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
@@ -164,6 +171,8 @@ class NDArray:
         return int(self.asscalar())
 
     def __bool__(self):
+        if self.size == 0:  # an empty array is false, as an empty numpy array was
+            return False
         if self.size != 1:
             raise ValueError(f"the truth value of an NDArray with {self.size} elements is "
                              "ambiguous; use .sum() or compare elementwise")
@@ -183,6 +192,27 @@ class NDArray:
     def __array__(self, dtype=None, copy=None):
         a = self.asnumpy()
         return a if dtype is None else a.astype(dtype)
+
+    def __getstate__(self):
+        """MXNet's pickled form: ``{'handle': bytearray}`` holding the array's record in
+        MXNet's NDArray format (so pickles travel between gluonlite and MXNet)."""
+        from .serialization import array_bytes
+        return {"handle": bytearray(array_bytes(self))}
+
+    def __setstate__(self, state):
+        """Restore from `__getstate__`'s ``{'handle': bytes}`` (also one MXNet made; an array
+        saved from a GPU loads on the cpu). Loading runs no code from the bytes.
+
+        Raises:
+            ValueError: bytes that are not one dense array record.
+        """
+        from ..context import cpu
+        from .serialization import array_from_bytes
+        if not (isinstance(state, dict) and "handle" in state):
+            raise ValueError("NDArray.__setstate__: expected {'handle': bytes}, got "
+                             f"{type(state).__name__}")
+        self._data = array_from_bytes(state["handle"], "NDArray.__setstate__")
+        self._ctx, self._entry, self._grad = cpu(), None, None
 
     def __hash__(self):
         return id(self)
@@ -327,8 +357,20 @@ class NDArray:
 
     # ---- shape methods ------------------------------------------------------------------
     def reshape(self, *shape, **kwargs):
-        """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4."""
-        return _op("Reshape")(self, shape=reshape_shape(shape, kwargs), **kwargs)
+        """reshape(shape) or reshape(d0, d1, ...); MXNet's special codes 0, -1, -2, -3, -4.
+
+        As in MXNet, the result shares this array's memory (outside autograd.record(), where a
+        view would not be recorded, it is a recorded copy); ``nd.reshape(x, shape)`` copies.
+        """
+        spec = reshape_shape(shape, kwargs)
+        if self._entry is None and set(kwargs) <= {"reverse"}:
+            try:
+                target = reshape_target(self.shape, spec, kwargs.get("reverse", False))
+            except ValueError:  # the operator below raises its own message
+                target = None
+            if target is not None:
+                return NDArray(self._data.reshape(target), self._ctx)
+        return self._as_view(_op("Reshape")(self, shape=spec, **kwargs))
 
     def transpose(self, *axes, **kwargs):
         """Permute axes (reverse them when none are given)."""
@@ -352,9 +394,11 @@ class NDArray:
             return out
         return NDArray(self._data.reshape(out.shape), self._ctx)
 
-    def flatten(self):
-        """Reshape to (batch, -1)."""
-        return _op("Flatten")(self)
+    def flatten(self, inplace=False):
+        """Reshape to (batch, -1) (``nd.flatten``); with `inplace`, a view sharing this
+        array's memory (as `expand_dims`)."""
+        out = _op("Flatten")(self)
+        return self._as_view(out) if inplace else out
 
     def broadcast_like(self, other):
         """Broadcast to `other`'s shape."""
@@ -443,10 +487,11 @@ class NDArray:
 
     def _check_writable(self, what):
         if autograd_tape.is_recording() and self._entry is not None:
-            raise ValueError(
+            raise MXNetValueError(
                 f"NDArray.{what}: in-place assignment to an array that is part of a recorded "
                 "graph is not supported inside autograd.record() (the gradient would use the "
-                "overwritten values); build a new array, e.g. with nd.where or nd.concat")
+                "overwritten values); build a new array, e.g. with nd.where or nd.concat. "
+                + _INPLACE_RECORDING)
 
     # ---- indexing -----------------------------------------------------------------------
     def _view_key(self, key):
@@ -467,14 +512,79 @@ class NDArray:
             return key
         return None
 
+    @staticmethod
+    def _basic_indexing_slice_is_contiguous(slc_key, shape):
+        """Whether slicing an array of `shape` with `slc_key` (one slice per axis) selects
+        one contiguous block of memory: walking the axes from the last, once an axis is
+        taken partly, every axis before it must give at most one element; a step other than
+        1 is contiguous only where it gives at most one element.
+
+        Args:
+            slc_key: a sequence of slices, one per axis.
+            shape: the array's shape.
+
+        Returns:
+            bool.
+
+        Raises:
+            ValueError: `slc_key` and `shape` have different lengths.
+
+        Example: ``NDArray._basic_indexing_slice_is_contiguous((slice(1, 2), slice(0, 2)),
+        (3, 4))`` is True; with ``(slice(0, 2), slice(0, 2))`` it is False.
+        """
+        if len(slc_key) != len(shape):
+            raise ValueError(f"_basic_indexing_slice_is_contiguous: {len(slc_key)} slices for "
+                             f"a shape of {len(shape)} axes {tuple(shape)}")
+        lens = [len(range(*k.indices(n))) for k, n in zip(slc_key, shape)]
+        if np.prod(lens) <= 1:
+            return True
+        partial = False
+        for k, n, m in zip(reversed(slc_key), reversed(shape), reversed(lens)):
+            if m == 0:
+                return True
+            if m > 1 and (k.indices(n)[2] != 1 or partial):
+                return False
+            partial = partial or m < n
+        return True
+
+    def _contiguous_view(self, key):
+        """MXNet's view for a basic key of ints and slices that selects one contiguous block
+        (int axes dropped; shape (1,) when nothing is left), else None. Not inside
+        autograd.record() for a recorded array, where a view would not be recorded."""
+        if self._entry is not None and autograd_tape.is_recording():
+            return None
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) > self.ndim:
+            return None
+        slices, kept = [], []
+        for ax, k in enumerate(key):
+            if isinstance(k, slice):
+                slices.append(k)
+                kept.append(ax)
+            elif isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+                n = self.shape[ax]
+                if not -n <= k < n:
+                    return None  # the general path raises the IndexError
+                slices.append(slice(int(k) % n, int(k) % n + 1))
+            else:
+                return None
+        kept += range(len(key), self.ndim)
+        slices += [_FULL] * (self.ndim - len(key))
+        if not NDArray._basic_indexing_slice_is_contiguous(slices, self.shape):
+            return None
+        data = self._data[tuple(slices)]
+        return NDArray(data.reshape(tuple(data.shape[a] for a in kept) or (1,)), self._ctx)
+
     def __getitem__(self, key):
         """Indexing as MXNet 1.x's NDArray (numpy's rules, no 0-d results):
 
         - basic: ints, slices (any step, negative too), None and Ellipsis; an int of every
-          axis gives shape (1,). An int or a step-1 slice of the first axis is a view that
-          shares memory (outside autograd.record()); other results are copies.
-        - advanced: integer index arrays (NDArray, list, numpy array; float values are
-          truncated, negative ones count from the end), alone or in a tuple with ints,
+          axis gives shape (1,). An int or a step-1 slice of the first axis, and any key of
+          ints and slices that selects one contiguous block, is a view that shares memory
+          (outside autograd.record()); other results are copies.
+        - advanced: integer index arrays (NDArray, list, numpy array, and a tuple inside a
+          tuple key; float values are truncated, negative ones count from the end), alone
+          or in a tuple with ints,
           slices, None and Ellipsis, broadcast together as numpy does. A numpy bool array or
           a list of bools counts as integers 0/1, as in MXNet; a bool NDArray is refused.
 
@@ -488,7 +598,7 @@ class NDArray:
         """
         if isinstance(key, (NDArray, list, np.ndarray)):
             return _op("take")(self, self._rows(key), axis=0)
-        if isinstance(key, tuple) and any(isinstance(k, (NDArray, list, np.ndarray))
+        if isinstance(key, tuple) and any(isinstance(k, _INNER_ARRAYS)
                                           for k in key):
             return self._advanced_get(key)
         vk = self._view_key(key)
@@ -498,6 +608,9 @@ class NDArray:
                 autograd_tape.record_node([self], _view_vjp(self._ctx.xp, self._data, vk), [out],
                                      "slice", call=_view_steps(self.shape, vk))
             return out
+        view = self._contiguous_view(key)
+        if view is not None:
+            return view
         key = key if isinstance(key, tuple) else (key,)
         if any(k is None for k in key):
             target = _index_shape(self.shape, key)
@@ -555,7 +668,7 @@ class NDArray:
         """Numpy's advanced indexing for a tuple key holding index arrays (recorded)."""
         xp = self._ctx.xp
         nk = tuple(xp.asarray(self._index_array(k)) if isinstance(
-            k, (NDArray, list, np.ndarray)) else _check_basic(k) for k in key)
+            k, _INNER_ARRAYS) else _check_basic(k) for k in key)
         data = self._data[nk]
         out = NDArray(data.reshape(1) if data.ndim == 0 else data, self._ctx)
         if self._entry is not None and autograd_tape.is_recording():
@@ -568,16 +681,18 @@ class NDArray:
         `value`; not recorded by autograd).
 
         Raises:
-            ValueError: a value that does not broadcast to the indexed shape, or assignment
-                into an array of a recorded graph inside autograd.record().
+            ValueError: a value that does not broadcast to the indexed shape.
+            MXNetValueError: inside autograd.record(), assignment into an array of a recorded
+                graph or of a recorded value (MXNet refuses both).
         """
         self._check_writable("__setitem__")
         if isinstance(value, NDArray):
             if value._entry is not None and autograd_tape.is_recording():
-                raise ValueError(
+                raise MXNetValueError(
                     "NDArray.__setitem__: the value is part of a recorded graph and assignment "
                     "is not recorded, so its gradient would be lost inside autograd.record(); "
-                    "build the array from operators instead (nd.concat, nd.where, ...)")
+                    "build the array from operators instead (nd.concat, nd.where, ...). "
+                    + _INPLACE_RECORDING)
             value = _on(self._ctx, value, copy=False)
         elif not np.isscalar(value):
             value = self._ctx.xp.asarray(np.asarray(value, dtype=self._data.dtype))
@@ -585,12 +700,14 @@ class NDArray:
             key = self._ctx.xp.asarray(self._index_array(key))
         elif isinstance(key, tuple):
             key = tuple(self._ctx.xp.asarray(self._index_array(k))
-                        if isinstance(k, (NDArray, list, np.ndarray)) else _check_basic(k)
+                        if isinstance(k, _INNER_ARRAYS) else _check_basic(k)
                         for k in key)
         else:
             _check_basic(key)
         if value is not None and not np.isscalar(value) and value.dtype != self._data.dtype:
             value = value.astype(self._data.dtype)
+        if not np.isscalar(value) and value.size == 1 and _is_element(key, self.ndim):
+            value = value.reshape(())  # x[i, j] is shape (1,) in MXNet: a (1,) value fits it
         try:
             self._data[key] = value
         except ValueError as e:
@@ -600,6 +717,15 @@ class NDArray:
 
 
 _FULL = slice(None)
+# what counts as an index array inside a tuple key (a tuple there is a sequence, as in numpy)
+_INNER_ARRAYS = (NDArray, list, tuple, np.ndarray)
+
+
+def _is_element(key, ndim):
+    """Whether basic index `key` picks one element (an int for every axis)."""
+    key = key if isinstance(key, tuple) else (key,)
+    return len(key) == ndim and all(isinstance(k, (int, np.integer)) and
+                                    not isinstance(k, (bool, np.bool_)) for k in key)
 
 
 def _region(begin, end, step):
@@ -754,6 +880,14 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
         if not ndarray.flags.c_contiguous:
             raise ValueError("from_numpy: zero_copy=True needs a C-contiguous array; pass "
                              "np.ascontiguousarray(a) or zero_copy=False")
+        if not ndarray.flags.writeable:
+            # locked by an earlier zero-copy call: MXNet still writes to the memory it shares
+            try:
+                ndarray.flags.writeable = True
+            except ValueError:
+                raise ValueError("from_numpy: zero_copy=True needs memory the NDArray may write "
+                                 "to, got a read-only array that does not own its data; pass "
+                                 "zero_copy=False") from None
         data = ndarray.view()  # stays writable after its base is locked below
         ndarray.flags.writeable = False
     return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())

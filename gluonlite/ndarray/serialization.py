@@ -25,7 +25,7 @@ import struct
 
 import numpy as np
 
-from ..base import CODE_DTYPES, DTYPE_CODES, write_atomically
+from ..base import CODE_DTYPES, DTYPE_CODES, MXNetValueError, write_atomically
 
 __all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
@@ -69,21 +69,49 @@ def dumps(data):
         if a.stype != "default":
             parts.append(_sparse_record(a))
             continue
-        x = np.ascontiguousarray(_to_numpy(a))
-        code = DTYPE_CODES.get(x.dtype)
-        if code is None:
-            raise TypeError(f"nd.save: dtype {x.dtype} cannot be stored")
-        dev_type = a.context.device_typeid
-        parts.append(struct.pack("<IiI", V2_MAGIC, 0, x.ndim))
-        parts.append(struct.pack(f"<{x.ndim}q", *x.shape))
-        parts.append(struct.pack("<iii", dev_type, a.context.device_id, code))
-        parts.append(x.astype(x.dtype.newbyteorder("<"), copy=False).tobytes())
+        parts.append(array_bytes(a))
     parts.append(struct.pack("<Q", len(names)))
     for n in names:
         b = n.encode("utf-8")
         parts.append(struct.pack("<Q", len(b)))
         parts.append(b)
     return b"".join(parts)
+
+
+def array_bytes(a):
+    """One dense NDArray's record in MXNet's format (V2), as MXNet's ``NDArray.__getstate__``
+    pickles it and ``nd.save`` writes it.
+
+    Raises:
+        TypeError: a dtype MXNet cannot store.
+
+    Example: ``array_from_bytes(array_bytes(nd.ones((2,))), "x")`` is ``np.ones(2)``.
+    """
+    x = np.ascontiguousarray(_to_numpy(a))
+    code = DTYPE_CODES.get(x.dtype)
+    if code is None:
+        raise TypeError(f"nd.save: dtype {x.dtype} cannot be stored")
+    return b"".join([struct.pack("<IiI", V2_MAGIC, 0, x.ndim),
+                     struct.pack(f"<{x.ndim}q", *x.shape),
+                     struct.pack("<iii", a.context.device_typeid, a.context.device_id, code),
+                     x.astype(x.dtype.newbyteorder("<"), copy=False).tobytes()])
+
+
+def array_from_bytes(buf, where):
+    """The numpy values of one dense array record (`array_bytes`, or MXNet's pickled
+    ``{'handle': ...}`` bytes; any layout `load` reads). The device it was saved from is
+    not kept: the caller places the values.
+
+    Raises:
+        ValueError: bytes that are not one whole dense array record (naming `where`).
+    """
+    r = _Reader(bytes(buf), where)
+    x = _read_array(r, 0)
+    if not isinstance(x, np.ndarray):
+        raise r.fail("not a dense array record")
+    if r.left():
+        raise r.fail(f"{r.left()} bytes left after the array")
+    return x
 
 
 _STYPE_CODES = {"row_sparse": 1, "csr": 2}
@@ -150,7 +178,8 @@ class _Reader:
         return len(self.buf) - self.pos
 
     def fail(self, msg):
-        return ValueError(f"{self.where}: not a valid MXNet NDArray file: {msg} (at byte "
+        # an MXNetError too: MXNet's tests expect one for a malformed buffer
+        return MXNetValueError(f"{self.where}: not a valid MXNet NDArray file: {msg} (at byte "
                           f"{self.pos} of {len(self.buf)})")
 
     def take(self, n, what):

@@ -8,6 +8,9 @@ registered.
 """
 import operator
 
+import numpy as np
+
+
 from ..ops import registry
 
 __all__ = ["UFUNCS", "install", "moveaxis", "concatenate"]
@@ -72,20 +75,35 @@ def install(namespace):
 
 def moveaxis(tensor, source, destination):
     """`tensor` with axis `source` moved to position `destination` (the others keep their
-    order), as numpy's moveaxis.
+    order), as numpy's moveaxis; `source` and `destination` may also be sequences of axes
+    of one length (each source axis lands at its destination).
 
     Raises:
-        ValueError: an axis out of range.
+        ValueError: an axis out of range, a repeated axis, or sequences of different lengths.
 
-    Example: ``nd.moveaxis(nd.zeros((2, 3, 4)), 0, -1).shape == (3, 4, 2)``.
+    Example: ``nd.moveaxis(nd.zeros((2, 3, 4)), 0, -1).shape == (3, 4, 2)``;
+    ``nd.moveaxis(nd.zeros((4, 1, 2, 3)), [0, 1], [2, 3]).shape == (2, 3, 4, 1)``.
     """
     ndim = tensor.ndim
-    for what, ax in (("source", source), ("destination", destination)):
-        if not -ndim <= ax < ndim:
-            raise ValueError(f"moveaxis: {what} axis {ax} is out of range for an array of "
-                             f"{ndim} dimensions")
-    order = [i for i in range(ndim) if i != source % ndim]
-    order.insert(destination % ndim, source % ndim)
+
+    def axes(what, ax):
+        ax = [ax] if isinstance(ax, (int, np.integer)) else list(ax)
+        for a in ax:
+            if not -ndim <= a < ndim:
+                raise ValueError(f"moveaxis: {what} axis {a} is out of range for an array of "
+                                 f"{ndim} dimensions")
+        ax = [int(a) % ndim for a in ax]
+        if len(set(ax)) != len(ax):
+            raise ValueError(f"moveaxis: {what} repeats an axis: {ax}")
+        return ax
+
+    src, dst = axes("source", source), axes("destination", destination)
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: source and destination must have the same number of "
+                         f"axes, got {len(src)} and {len(dst)}")
+    order = [i for i in range(ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
     return tensor.transpose(order)
 
 

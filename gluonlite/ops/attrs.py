@@ -82,6 +82,8 @@ def _shape(v):
         return None
     if isinstance(v, (int, np.integer)):
         return (int(v),)
+    if isinstance(v, np.ndarray) and v.ndim == 1:  # MXNet takes a numpy vector of dims
+        v = v.tolist()
     if isinstance(v, (list, tuple)):
         return tuple(_int(e) for e in v)
     raise ValueError(f"expected a shape tuple, got {v!r}")
@@ -180,6 +182,8 @@ def OptionalFloat():
 def Enum(*choices, default=REQUIRED):
     """A string attribute restricted to `choices`."""
     def parse(v):
+        if isinstance(v, np.dtype) or isinstance(v, type) and issubclass(v, np.generic):
+            v = np.dtype(v).name  # a dtype choice given as np.float64 or np.dtype('int32')
         s = str(v)
         if s not in choices:
             raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {s!r}")

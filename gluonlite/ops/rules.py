@@ -21,6 +21,7 @@ def same_shape(name):
             if tuple(k) != s:
                 raise ShapeError(f"{name}: inputs must have the same shape, got {fmt_shapes(ins)}")
         return [s] * len(ins), [s]
+    rule.all_same = True  # inference may also carry a partly known output back to the inputs
     return rule
 
 
@@ -35,6 +36,7 @@ def same_binary_shape(name):
         except ShapeError:
             raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
                              f"{tuple(ins[0])} and {tuple(ins[1])}") from None
+    wrapped.all_same = True
     return wrapped
 
 

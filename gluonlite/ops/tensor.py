@@ -170,14 +170,21 @@ def _slice_like(p, rc, x, like):
     return x[_slice_like_index(p, x.shape, like.shape)]
 
 
+def _axes_tuple(axes):
+    return () if axes is None else axes if isinstance(axes, tuple) else (axes,)
+
+
 def _bcast_like_target(p, lhs, rhs):
-    if p.lhs_axes is None and p.rhs_axes is None:
+    if p.lhs_axes is None or p.rhs_axes is None:  # MXNet: both axes, or every axis
         if len(lhs) != len(rhs):
             raise ShapeError(f"broadcast_like: lhs {lhs} and rhs {rhs} must have the same "
                              "number of dimensions")
         pairs = [(i, i) for i in range(len(lhs))]
     else:
-        la, ra = tuple(p.lhs_axes or ()), tuple(p.rhs_axes or ())
+        la, ra = _axes_tuple(p.lhs_axes), _axes_tuple(p.rhs_axes)
+        if not la or not ra:
+            raise ShapeError(f"broadcast_like: lhs_axes {p.lhs_axes} and rhs_axes {p.rhs_axes} "
+                             "must not be empty (leave them out to broadcast every axis)")
         if len(la) != len(ra):
             raise ShapeError(f"broadcast_like: lhs_axes {la} and rhs_axes {ra} must have the "
                              "same length")

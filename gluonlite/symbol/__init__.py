@@ -91,6 +91,7 @@ def power(base, exp):
 pow = power  # noqa: A001  (MXNet's name)
 
 from . import contrib  # noqa: E402
+from . import _internal  # noqa: E402,F401
 from .functions import *  # noqa: E402,F401,F403  (MXNet's symbol-or-scalar functions)
 from . import linalg  # noqa: E402,F401
 from .custom import Custom  # noqa: E402,F401

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..base import normalize_dtype
+from ..base import NotImplementedForSymbol, normalize_dtype
 from ..ops import registry
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.registry import Params
@@ -266,9 +266,29 @@ class Symbol:
             else:
                 name = node.op.output_names(node.params)[i]
                 # Subgraph nodes name their outputs like the subgraph's own outputs.
-                out.append(name if getattr(node.op, "full_output_names", False)
+                out.append(name if getattr(node.op, "full_output_names", False) or not node.name
                            else f"{node.name}_{name}")
         return out
+
+    def _gen_atomic_symbol(self):
+        """The operator of this symbol's (head) node alone: a nameless node with the same
+        operator and attributes, no inputs, and all of the operator's visible outputs (what
+        MXNet's graph passes use to ask an operator about itself).
+
+        Raises:
+            ValueError: the head node is a variable (no operator).
+
+        Example: ``sym.FullyConnected(x, num_hidden=3)._gen_atomic_symbol().list_attr()`` is
+        ``{'num_hidden': '3'}``.
+        """
+        node = self._outputs[0][0]
+        if node.op is None:
+            raise ValueError(f"_gen_atomic_symbol: {node.name!r} is a variable, not an "
+                             "operator node")
+        attrs = {k: v for k, v in node.attrs.items()
+                 if not (k.startswith("__") and k.endswith("__"))}
+        atom = Node(node.op, "", attrs, node.params, (), node.source)
+        return Symbol([(atom, i) for i in range(atom.num_visible())])
 
     def get_internals(self):
         """A group of every output of every node (variables included), in graph order."""
@@ -500,8 +520,15 @@ class Symbol:
         return id(self)
 
     def __bool__(self):
-        raise TypeError("a Symbol has no truth value; use sym.contrib.cond for data-dependent "
-                        "branches")
+        raise SymbolTruthValueError(Symbol.__bool__, "bool")
+
+    def __getstate__(self):
+        # pickled as its MXNet JSON (a graph holds operator functions, which do not pickle)
+        return {"handle": self.tojson()}
+
+    def __setstate__(self, state):
+        from .json_io import load_json
+        self._outputs = load_json(state["handle"], "Symbol pickle")._outputs
 
     def reshape(self, *shape, **kwargs):
         """Same as sym.reshape(self, shape=...)."""
@@ -591,6 +618,18 @@ class Symbol:
     def get_backend_symbol(self, backend):
         """The graph partitioned for subgraph `backend` (`optimize_for` without options)."""
         return self.optimize_for(backend)
+
+
+class SymbolTruthValueError(NotImplementedForSymbol, TypeError):
+    """Raised by ``bool(symbol)``: MXNet raises `NotImplementedForSymbol` (an MXNetError);
+    it is a TypeError too, as Python raises for a value without a truth value.
+
+    Example: ``bool(sym.var('x'))`` raises it.
+    """
+
+    def __str__(self):
+        return (super().__str__() + " A Symbol has no truth value; use sym.contrib.cond for "
+                "data-dependent branches.")
 
 
 def _ndarray_only(name):

@@ -230,7 +230,7 @@ def test_a_rule_that_writes_into_an_array_is_named():
         hg = y * 2  # a recorded output gradient, which the rule assigns into zeros
     with pytest.raises(mx.MXNetError, match=r"'slice_axis' cannot be differentiated again: its "
                                             r"gradient rule does what an NDArray cannot "
-                                            r"\(ValueError: "):
+                                            r"\(MXNetValueError: "):
         autograd.grad(y, [x], head_grads=hg, create_graph=True)
 
 

@@ -190,10 +190,9 @@ def test_simple_bind_errors():
         _net().simple_bind(mx.cpu())
 
 
-def test_backward_before_training_forward_and_bad_out_grads():
+def test_backward_before_forward_and_bad_out_grads():
     exe = _net().simple_bind(mx.cpu(), x=(3, 5))
-    exe.forward(is_train=False)
-    with pytest.raises(ValueError, match="call forward\\(is_train=True\\) first"):
+    with pytest.raises(ValueError, match="call forward\\(\\) first"):
         exe.backward()
     exe.forward(is_train=True)
     with pytest.raises(ValueError, match=r"got 0 out_grads for 1 outputs \(loss_output\)"):
