@@ -183,8 +183,15 @@ def lstm_gates(xp, a, c_prev, c_new, tc, h, t1, clip=None, clip_nan=False):
     sigmoid_of_negated(xp, a)
     ag *= 2
     ag -= 1
-    xp.multiply(a[:, H:H2], c_prev, out=c_new)
-    xp.multiply(a[:, :H], ag, out=t1)
+    return _cell_update(xp, a[:, :H], a[:, H:H2], ag, a[:, H3:], c_prev, c_new, tc, h, t1,
+                        clip, clip_nan)
+
+
+def _cell_update(xp, ai, af, ag, ao, c_prev, c_new, tc, h, t1, clip, clip_nan):
+    """An LSTM step past its activations: ``c = f * c_prev + i * g`` (clipped), ``tanh(c)``,
+    and ``h = o * tanh(c)`` when `h` is given (see `lstm_gates`)."""
+    xp.multiply(af, c_prev, out=c_new)
+    xp.multiply(ai, ag, out=t1)
     c_new += t1
     if clip is not None:
         lo, hi = clip
@@ -195,7 +202,7 @@ def lstm_gates(xp, a, c_prev, c_new, tc, h, t1, clip=None, clip_nan=False):
             xp.clip(c_new, lo, hi, out=c_new)
     xp.tanh(c_new, out=tc)
     if h is not None:
-        xp.multiply(a[:, H3:], tc, out=h)
+        xp.multiply(ao, tc, out=h)
     return c_new
 
 
@@ -408,17 +415,4 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
     a += one
     xp.divide(num, a, out=a)  # sigmoid(i), sigmoid(f), 2 * sigmoid(2g), sigmoid(o)
     ag -= one  # tanh(g) = 2 * sigmoid(2g) - 1
-    xp.multiply(af, c_prev, out=c_new)
-    xp.multiply(ai, ag, out=t1)
-    c_new += t1
-    if clip is not None:
-        lo, hi = clip
-        if clip_nan:
-            xp.fmax(c_new, lo, out=c_new)
-            xp.fmin(c_new, hi, out=c_new)
-        else:
-            xp.clip(c_new, lo, hi, out=c_new)
-    xp.tanh(c_new, out=tc)
-    if h is not None:
-        xp.multiply(ao, tc, out=h)
-    return c_new
+    return _cell_update(xp, ai, af, ag, ao, c_prev, c_new, tc, h, t1, clip, clip_nan)
