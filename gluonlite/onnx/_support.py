@@ -40,6 +40,9 @@ _GROUPS = [
     ("reads or makes sparse storage (csr, row_sparse), which ONNX tensors do not have",
      ("cast_storage", "_sparse_retain", "_contrib_getnnz")),
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
+    ("a region of an array overwritten (`x[begin:end:step] = v` as a graph node): ONNX has no "
+     "strided region update; rebuilding it takes a scatter over the region's computed indices, "
+     "not written", ("_slice_assign", "_slice_assign_scalar")),
     ("MXNet's NMS output (the boxes themselves, sorted, suppressed rows set to -1, in the input's "
      "layout) is not ONNX NonMaxSuppression's list of selected indices; rebuilding it takes a "
      "sort and a scatter per batch, not written", ("_contrib_box_nms",)),
