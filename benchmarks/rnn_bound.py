@@ -43,11 +43,9 @@ waiting for a core on a loaded machine does not count; `--clock wall` by wall ti
 BLAS and OpenMP run one thread unless OPENBLAS_NUM_THREADS etc. are set (_env.py).
 """
 import argparse
-import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -55,8 +53,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _rows_client import WorkerError  # noqa: E402
 from _tables import flush_print, markdown_table, print_header  # noqa: E402
 from _timing import interleaved, median  # noqa: E402
-from rnn_floor import (add_case_arguments, CaseCheckFailed, check_layers,  # noqa: E402
-                       checked_cases, start_workers)
+from rnn_floor import (add_case_arguments, check_layers, start_workers,  # noqa: E402
+                       time_cases)
 
 import numpy as np  # noqa: E402
 
@@ -288,35 +286,22 @@ def main(argv=None):
 
 def _run(a, argv, workers):
     extra = start_workers(a, workers)
-    T, ni, H = a.seq_len, a.input_size, a.hidden_size
-    print_header("rnn_bound", argv, f"- seq_len {T}, input {ni}, hidden {H}, float32; "
-                 f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); "
-                 f"{a.clock} clock; median ratio to the products [interquartile range]",
-                 extra)
-    results, raw, rows = {}, [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for cell, batch, case in checked_cases(a, workers, tmp, "floors"):
-                for mode in a.modes:
-                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
-                                     a.clock)
-                    results[(cell, batch, mode)] = summary = summarize(times)
-                    rows += [n for n in summary[2] if n not in rows]
-                    flush_print(table({(cell, batch, mode): summary}, list(summary[2]))
-                                .splitlines()[-1])
-                    raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
-                                "input_size": ni, "hidden_size": H, "ms": times})
-                del case  # its arrays go before the next case makes its own
-        except CaseCheckFailed as exc:
-            print(f"ABORT: {exc}", file=sys.stderr)
-            return 1
+    print_header("rnn_bound", argv, f"- seq_len {a.seq_len}, input {a.input_size}, hidden "
+                 f"{a.hidden_size}, float32; {a.rounds} timed rounds after {a.warmup} warmup "
+                 f"(+1 check call); {a.clock} clock; median ratio to the products "
+                 "[interquartile range]", extra)
+    results, rows = {}, []
+
+    def record(cell, batch, mode, times):
+        results[(cell, batch, mode)] = summary = summarize(times)
+        rows.extend(n for n in summary[2] if n not in rows)
+        flush_print(table({(cell, batch, mode): summary}, list(summary[2])).splitlines()[-1])
+    if time_cases(a, workers, "floors", run_case, record):
+        return 1
     flush_print("")
     flush_print(table(results, rows))
     flush_print("")
     flush_print("\n".join(goal_lines(results)))
-    if a.json:
-        from gluonlite.base import write_atomically
-        write_atomically(a.json, json.dumps(raw, indent=1))
     return 0
 
 

@@ -295,6 +295,35 @@ def checked_cases(a, workers, tmp, floors):
             del case
 
 
+def time_cases(a, workers, floors, run_case, record):
+    """Check and time every case `a` asks for (`checked_cases`, its line naming `floors`):
+    each mode with ``run_case(case, mode, rounds, warmup, workers, clock) -> {row: [ms]}``,
+    each result handed to ``record(cell, batch, mode, times)``; the raw timings go to
+    ``a.json`` when given.
+
+    Returns 0, or 1 when a case failed its check (the message on stderr).
+    """
+    raw = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            for cell, batch, case in checked_cases(a, workers, tmp, floors):
+                for mode in a.modes:
+                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
+                                     a.clock)
+                    record(cell, batch, mode, times)
+                    raw.append({"cell": cell, "batch": batch, "mode": mode,
+                                "seq_len": a.seq_len, "input_size": a.input_size,
+                                "hidden_size": a.hidden_size, "ms": times})
+                del case  # its arrays go before the next case makes its own
+        except CaseCheckFailed as exc:
+            print(f"ABORT: {exc}", file=sys.stderr)
+            return 1
+    if a.json:
+        from gluonlite.base import write_atomically
+        write_atomically(a.json, json.dumps(raw, indent=1))
+    return 0
+
+
 def _run(a, argv, workers):
     extra = start_workers(a, workers)
     T, I, H = a.seq_len, a.input_size, a.hidden_size
@@ -302,29 +331,17 @@ def _run(a, argv, workers):
                  f"{a.rounds} timed rounds after {a.warmup} warmup (+1 check call); medians; "
                  f"{a.clock} clock",
                  extra)
-    medians, raw = {}, []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for cell, batch, case in checked_cases(a, workers, tmp,
-                                                   "floor-step == floor-fused"):
-                for mode in a.modes:
-                    times = run_case(case, mode, a.rounds, a.warmup, list(workers.values()),
-                                     a.clock)
-                    medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
-                    raw.append({"cell": cell, "batch": batch, "mode": mode, "seq_len": T,
-                                "input_size": I, "hidden_size": H, "ms": times})
-                del case  # its arrays go before the next case makes its own
-        except CaseCheckFailed as exc:
-            print(f"ABORT: {exc}", file=sys.stderr)
-            return 1
+    medians = {}
+
+    def record(cell, batch, mode, times):
+        medians[(cell, batch, mode)] = {n: median(v) for n, v in times.items()}
+    if time_cases(a, workers, "floor-step == floor-fused", run_case, record):
+        return 1
     flush_print("")
     for cell in a.cells:
         flush_print(cell_table(cell, medians, a.batches, a.modes))
         flush_print("")
     flush_print("\n".join(goal_lines(medians)))
-    if a.json:
-        from gluonlite.base import write_atomically
-        write_atomically(a.json, json.dumps(raw, indent=1))
     return 0
 
 
