@@ -24,8 +24,10 @@ def cse_enabled():
 
 def _mergeable(node):
     op = node.op
+    # An operator that updates an input in place declares it auxiliary (the optimizer
+    # updates' states), so has_aux covers it; the stateless updates are pure.
     return (bool(node.inputs) and not op.random and not op.stateful and not op.has_aux
-            and not node.subgraphs and not op.name.endswith("_update"))
+            and not node.subgraphs)
 
 
 def eliminate_common_expr(symbol):

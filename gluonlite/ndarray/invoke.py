@@ -128,10 +128,11 @@ def _unaliased(ys, xs, xp):
     returns new arrays, as MXNet's do, so writing to one never changes the other (a kernel
     may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those)."""
     for i, y in enumerate(ys):
-        if y is not None and getattr(y, "base", None) is not None or any(y is x for x in xs):
-            if any(x is not None and xp.may_share_memory(y, x) for x in xs):
-                ys = list(ys)
-                ys[i] = y.copy()
+        if y is None or (getattr(y, "base", None) is None and not any(y is x for x in xs)):
+            continue  # an array of its own: no input can share its memory
+        if any(x is not None and xp.may_share_memory(y, x) for x in xs):
+            ys = list(ys)
+            ys[i] = y.copy()
     return ys
 
 

@@ -9,6 +9,7 @@ from gluonlite import nd, sym
 
 A, B, C = sym.var("a"), sym.var("b"), sym.var("c")
 _D = A + 1
+_BN = [sym.var(n) for n in ("gamma", "beta", "mean", "var")]
 
 
 @pytest.mark.parametrize("graph,inputs,saved", [
@@ -19,6 +20,8 @@ _D = A + 1
     (sym.Group([A * _D + B, A * _D + B]), "ab", 1),
     (sym.Dropout(A) + sym.Dropout(A), "a", 0),   # random: never merged
     (sym.relu(A) + sym.relu(A), "a", 1),
+    # auxiliary states (updated in place in training): never merged
+    (sym.BatchNorm(A, *_BN) + sym.BatchNorm(A, *_BN), "a", 0),
 ])
 def test_cse_node_counts_values_and_gradients(graph, inputs, saved, monkeypatch):
     rng = np.random.RandomState(0)
