@@ -150,3 +150,24 @@ def test_a_generated_step_loop_and_its_reverse_equal_the_plan_run_step_by_step(s
     np.testing.assert_allclose(g_x, ref_g, rtol=1e-12)
     np.testing.assert_allclose(g_h, carry, rtol=1e-12)
     np.testing.assert_allclose(g_w_sum, g_w, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_scalar_and_binary_steps_call_their_ufunc_with_the_output_by_position(dtype):
+    # The scalar (bound once in the data's dtype) and the output go by position, and no
+    # `casting` is passed where inputs and output share a dtype: each is paid per call.
+    x, y = sym.var("x"), sym.var("y")
+    out = sym.elemwise_add(3 - x * 2, y, name="total")
+    plan = compile_plan(out, [(2, 3), (2, 3)], [dtype] * 2, static_alloc=True)
+    lines = [ln for ln in plan.source.splitlines() if "#" in ln]
+    steps = [ln for ln in lines if "_scalar" in ln or "'total'" in ln]
+    assert len(steps) == 3, plan.source
+    for ln in steps:
+        call = ln.split("#")[0]
+        assert call.strip().startswith("u") and "out=" not in call and "casting" not in call, ln
+    assert "K" in steps[0] and "K" in steps[1]  # the scalars, bound in the namespace
+    rng = np.random.RandomState(0)
+    a, b = rng.randn(2, 3).astype(dtype), rng.randn(2, 3).astype(dtype)
+    (got,), _ = plan.forward([a, b])
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(got, 3 - a * 2 + b, rtol=1e-6)
