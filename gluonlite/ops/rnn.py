@@ -487,8 +487,8 @@ def _gru_dir(xp, x, w, h0, c0, p, reverse, keep, mask):
     gh_rz, gh_n = gh[:, :H2], gh[:, H2:]
     rec.gh = hns = _empty(xp, (T if keep else 1, N, H), x.dtype)
     acts = _empty(xp, (T if keep else 1, N, 3 * H), x.dtype)
-    # `gru_gates`' step, with every gate's view of the whole sequence sliced once: a step
-    # then indexes them, where slicing each step's (N, 3H) rows costs a batch-1 step about
+    # The GRU step's gate math, with every gate's view of the whole sequence sliced once: a
+    # step then indexes them, where slicing each step's (N, 3H) rows costs a batch-1 step about
     # as much as two of its elementwise calls.
     gi_rz, gi_n = gi[..., :H2], gi[..., H2:]
     a_rz, a_r, a_z, a_n = acts[..., :H2], acts[..., :H], acts[..., H:H2], acts[..., H2:]

@@ -1,5 +1,5 @@
 """The elementwise gate math of one recurrent step, in place, in as few array passes as
-numpy allows (the fused `RNN` kernels in `gluonlite.ops.rnn` call these; so can a loop).
+numpy allows (the fused `RNN` kernels in `gluonlite.ops.rnn` call these).
 
 Each kernel works on preallocated (N, G) buffers and allocates nothing. What makes them
 cheap is the form of their input: the matrix products hand over the *negated*
@@ -7,42 +7,43 @@ pre-activations ``-(i2h + h2h)``, which ``xp.subtract(neg_i2h, h2h, out=a)`` for
 extra pass when the input projection of every step was negated once, together with its
 bias, before the loop (`negate_projection`). From ``-x`` one ``exp`` call gives
 ``e = exp(-x)`` for every gate at once and ``sigmoid(x) = 1 / (1 + e)``; the tanh gate of an
-LSTM rides along in the same call as ``tanh(g) = 2 * sigmoid(2g) - 1`` (its columns scaled
-by 2 first). numpy's ``exp`` is its cheapest transcendental (about half the time per element
-of scipy's ``expit`` and of ``tanh`` in float32 on AVX2), and it is called once per step over
-all the gates instead of once per gate.
+LSTM rides along in the same call as ``tanh(g) = 2 * sigmoid(2g) - 1``, its columns doubled
+once per sequence (in the input projection and the recurrent weight's copy), so one divide
+by `lstm_numerators` over ``1 + e`` gives all four gates. numpy's ``exp`` is its cheapest
+transcendental (about half the time per element of scipy's ``expit`` and of ``tanh`` in
+float32 on AVX2), and it is called once per step over all the gates instead of once per gate.
 
 ``exp`` of a large negated pre-activation overflows to ``inf`` on purpose (the sigmoid is
 then exactly 0): run the kernels inside `quiet` so numpy does not warn about it.
 
 Kernels (``xp``: the array module; the (N, G) buffers may be row slices of larger arrays):
 
-- `sigmoid_of_negated(xp, a)`: ``a <- sigmoid(-a)`` in place.
-- `lstm_gates(xp, a, c_prev, c_new, tc, h, t1, ...)`: an LSTM step from the negated
-  pre-activations (MXNet's gate order i, f, g, o).
-- `gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h)`: a GRU step.
+- `lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, ...)`: an LSTM step from the
+  negated pre-activations with the g columns doubled (MXNet's gate order i, f, g, o).
 - `lstm_grad_factors`, `lstm_gate_grads`, `gru_grad_factors`: the backward's elementwise
   work from the forward's saved outputs (its derivatives need no gradient, so a whole
   sequence's can be taken at once before the reverse loop).
 - `step_weight`, `transposed`: the recurrent weight laid out for the per-step product.
-- `lstm_gates_doubled` (with `lstm_numerators`): `lstm_gates` from pre-activations whose
-  tanh gate was doubled once per sequence, two passes fewer a step; `constant`: a cached
-  0-d operand instead of a Python number, which numpy converts on every call.
+- `constant`: a cached 0-d operand instead of a Python number, which numpy converts on
+  every call.
 
 Example::
 
-    neg = negate_projection(np, x @ wx.T, -(bx + bh))     # before the loop, (T, N, 4H)
+    pre = x @ wx.T                                        # before the loop, (T, N, 4H)
+    pre[..., 2 * H:3 * H] *= 2                            # the doubled tanh gate
+    neg = negate_projection(np, pre, -(bx + bh) * [1, 1, 2, 1] per gate block)
+    num = lstm_numerators(np, H, pre.dtype)
     with quiet(np):
         for t in range(T):
-            np.dot(h, wh.T, out=tmp)
-            np.subtract(neg[t], tmp, out=neg[t])           # -(i2h + h2h)
-            lstm_gates(np, neg[t], c, c_next, tc, h_next, t1)
+            np.dot(h, whT2, out=tmp)                      # whT2: wh.T, g columns doubled
+            np.subtract(neg[t], tmp, out=neg[t])          # -(i2h + h2h)
+            lstm_gates_doubled(np, neg[t], c, c_next, tc, h_next, t1, num)
 """
 import contextlib
 
 import numpy as np
 
-__all__ = ["quiet", "negate_projection", "sigmoid_of_negated", "lstm_gates", "gru_gates",
+__all__ = ["quiet", "negate_projection",
            "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads",
            "gru_grad_factors", "constant", "lstm_numerators", "lstm_gates_doubled"]
 
@@ -60,7 +61,7 @@ def quiet(xp):
     Returns:
         A context manager.
 
-    Example: ``with quiet(np): sigmoid_of_negated(np, a)``.
+    Example: ``with quiet(np): np.exp(a, out=a)``.
     """
     if xp is np:
         return np.errstate(over="ignore")
@@ -134,111 +135,6 @@ def step_weight(xp, w, steps, batch, empty=None):
         return w.T
     out = None if empty is None else empty((w.shape[1], w.shape[0]), w.dtype)
     return transposed(xp, w, out)
-
-
-def sigmoid_of_negated(xp, a):
-    """``a <- sigmoid(-a) = 1 / (1 + exp(a))`` in place: three passes, one transcendental.
-
-    Args:
-        xp: the array module.
-        a: float array holding minus the sigmoid's argument (overwritten); NaN stays NaN,
-            and ``exp`` overflowing gives exactly 0 (run inside `quiet`).
-
-    Returns:
-        `a`.
-
-    Example: ``sigmoid_of_negated(np, -x)`` is ``scipy.special.expit(x)``.
-    """
-    xp.exp(a, out=a)
-    a += 1
-    return xp.divide(1, a, out=a)
-
-
-def lstm_gates(xp, a, c_prev, c_new, tc, h, t1, clip=None, clip_nan=False):
-    """One LSTM step's gate math, in place.
-
-    Args:
-        xp: the array module.
-        a: (N, 4H), on entry ``-(i2h + h2h)`` in MXNet's gate order (i, f, g, o); on return
-            the activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`` (what the
-            backward reads).
-        c_prev: (N, H) the previous cell state.
-        c_new: (N, H) receives ``c = sigmoid(f) * c_prev + sigmoid(i) * tanh(g)`` (clipped).
-        tc: (N, H) receives ``tanh(c)``.
-        h: (N, H) receives ``sigmoid(o) * tanh(c)``, or None (the caller projects ``o * tc``
-            itself).
-        t1: (N, H) scratch.
-        clip: None or (lo, hi): clip c into [lo, hi].
-        clip_nan: with `clip`, a NaN c becomes the bound (fmax/fmin) instead of staying NaN.
-
-    Returns:
-        `c_new`.
-
-    Example: see the module doc.
-    """
-    H = c_new.shape[-1]
-    H2, H3 = 2 * H, 3 * H
-    ag = a[:, H2:H3]
-    ag *= 2  # tanh(g) = 2 * sigmoid(2g) - 1: the tanh gate shares the sigmoids' exp call
-    sigmoid_of_negated(xp, a)
-    ag *= 2
-    ag -= 1
-    return _cell_update(xp, a[:, :H], a[:, H:H2], ag, a[:, H3:], c_prev, c_new, tc, h, t1,
-                        clip, clip_nan)
-
-
-def _cell_update(xp, ai, af, ag, ao, c_prev, c_new, tc, h, t1, clip, clip_nan):
-    """An LSTM step past its activations: ``c = f * c_prev + i * g`` (clipped), ``tanh(c)``,
-    and ``h = o * tanh(c)`` when `h` is given (see `lstm_gates`)."""
-    xp.multiply(af, c_prev, out=c_new)
-    xp.multiply(ai, ag, out=t1)
-    c_new += t1
-    if clip is not None:
-        lo, hi = clip
-        if clip_nan:
-            xp.fmax(c_new, lo, out=c_new)
-            xp.fmin(c_new, hi, out=c_new)
-        else:
-            xp.clip(c_new, lo, hi, out=c_new)
-    xp.tanh(c_new, out=tc)
-    if h is not None:
-        xp.multiply(ao, tc, out=h)
-    return c_new
-
-
-def gru_gates(xp, neg_i2h, h2h, bh_n, acts, h_prev, h):
-    """One GRU step's gate math (r, z reset and update gates, n the new gate), in place.
-
-    Args:
-        xp: the array module.
-        neg_i2h: (N, 3H) ``-(x @ Wx.T + bx + [bh_r, bh_z, 0])`` (read only).
-        h2h: (N, 3H) ``h_prev @ Wh.T`` without its bias; its n columns get ``bh_n`` added
-            (the backward reads ``h2h_n + bh_n``), its r, z columns are left as they are.
-        bh_n: (H,) the h2h bias of the n gate.
-        acts: (N, 3H) receives ``r, z, n`` (what the backward reads).
-        h_prev: (N, H) the previous state.
-        h: (N, H) receives ``(1 - z) * n + z * h_prev``.
-
-    Returns:
-        `h`.
-
-    Example: ``gru_gates(np, neg_gi[t], gh, bh[2*H:], acts[t], hs[t], hs[t + 1])``.
-    """
-    H = h.shape[-1]
-    H2 = 2 * H
-    hn = h2h[:, H2:]
-    hn += bh_n
-    rz = acts[:, :H2]
-    xp.subtract(neg_i2h[:, :H2], h2h[:, :H2], out=rz)
-    sigmoid_of_negated(xp, rz)
-    n = acts[:, H2:]
-    xp.multiply(acts[:, :H], hn, out=n)
-    xp.subtract(n, neg_i2h[:, H2:], out=n)  # r * h2h_n + i2h_n
-    xp.tanh(n, out=n)
-    xp.subtract(h_prev, n, out=h)  # h' = n + z * (h - n)
-    h *= acts[:, H:H2]
-    h += n
-    return h
 
 
 def lstm_grad_factors(xp, a, tc, v, k):
@@ -382,16 +278,23 @@ def lstm_numerators(xp, H, dtype):
 
 def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan=False,
                        gates=None, one=None):
-    """`lstm_gates` from pre-activations whose tanh gate is already doubled: `a` holds
-    ``-(i, f, 2g, o)`` (the factor 2 folded into the input projection once per sequence and
-    into the recurrent weight's copy, so no step scales it); two passes fewer than
-    `lstm_gates`.
+    """One LSTM step's gate math, in place, from negated pre-activations whose tanh gate is
+    already doubled: `a` holds ``-(i, f, 2g, o)`` (the factor 2 folded into the input
+    projection once per sequence and into the recurrent weight's copy, so no step scales it).
 
     Args:
         xp: the array module.
-        a: (N, 4H), on entry ``-(i2h + h2h)`` with the g columns doubled; on return the
-            activations ``sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`` as `lstm_gates`'s.
-        c_prev, c_new, tc, h, t1, clip, clip_nan: as for `lstm_gates`.
+        a: (N, 4H), on entry ``-(i2h + h2h)`` in MXNet's gate order (i, f, g, o) with the g
+            columns doubled; on return the activations ``sigmoid(i), sigmoid(f), tanh(g),
+            sigmoid(o)`` (what the backward reads).
+        c_prev: (N, H) the previous cell state.
+        c_new: (N, H) receives ``c = sigmoid(f) * c_prev + sigmoid(i) * tanh(g)`` (clipped).
+        tc: (N, H) receives ``tanh(c)``.
+        h: (N, H) receives ``sigmoid(o) * tanh(c)``, or None (the caller projects ``o * tc``
+            itself).
+        t1: (N, H) scratch.
+        clip: None or (lo, hi): clip c into [lo, hi].
+        clip_nan: with `clip`, a NaN c becomes the bound (fmax/fmin) instead of staying NaN.
         num: `lstm_numerators` of the gates' H and dtype.
         gates: None, or the four (N, H) column blocks of `a` (i, f, g, o) when the caller
             has them at hand (a loop indexing views of the whole sequence, sliced once).
@@ -415,4 +318,17 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
     a += one
     xp.divide(num, a, out=a)  # sigmoid(i), sigmoid(f), 2 * sigmoid(2g), sigmoid(o)
     ag -= one  # tanh(g) = 2 * sigmoid(2g) - 1
-    return _cell_update(xp, ai, af, ag, ao, c_prev, c_new, tc, h, t1, clip, clip_nan)
+    xp.multiply(af, c_prev, out=c_new)
+    xp.multiply(ai, ag, out=t1)
+    c_new += t1
+    if clip is not None:
+        lo, hi = clip
+        if clip_nan:
+            xp.fmax(c_new, lo, out=c_new)
+            xp.fmin(c_new, hi, out=c_new)
+        else:
+            xp.clip(c_new, lo, hi, out=c_new)
+    xp.tanh(c_new, out=tc)
+    if h is not None:
+        xp.multiply(ao, tc, out=h)
+    return c_new

@@ -19,23 +19,30 @@ def _sigmoid(x):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_sigmoid_of_negated_equals_the_logistic_even_where_exp_overflows(dtype):
+def test_lstm_gates_doubled_saturate_exactly_and_keep_nan(dtype):
+    # every gate of row k is x[k]: the exp form overflows to inf on purpose (a sigmoid of
+    # exactly 0 or 1, a tanh of exactly +-1) and warns about nothing; NaN stays NaN
     x = np.array([-1e4, -200.0, -90.0, -20.0, -1.0, -1e-6, 0.0, 1e-6, 1.0, 20.0, 90.0, 200.0,
-                  1e4, np.inf, -np.inf], dtype)
-    a = -x
+                  1e4, np.inf, -np.inf, np.nan], dtype)
+    N, H = len(x), 1
+    pre = np.repeat(x[:, None], 4, axis=1)
+    a = -pre
+    a[:, 2] *= 2
+    c_prev = np.zeros((N, H), dtype)
+    c_new, tc, h, t1 = (np.empty((N, H), dtype) for _ in range(4))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with rg.quiet(np):
-            out = rg.sigmoid_of_negated(np, a)
-    assert out is a and out.dtype == np.dtype(dtype)
-    with np.errstate(over="ignore"):
-        want = _sigmoid(x)
+            rg.lstm_gates_doubled(np, a, c_prev, c_new, tc, h, t1,
+                                  rg.lstm_numerators(np, H, dtype))
+    with np.errstate(over="ignore", invalid="ignore"):
+        s, t = _sigmoid(x), np.tanh(x.astype(np.float64))
+    want = np.stack([s, s, t, s], axis=1)
     # float32: below exp's range the logistic is a subnormal, and 0 is as close as matters
-    np.testing.assert_allclose(out, want, rtol=1e-6 if dtype == "float32" else 1e-15,
-                               atol=1e-37 if dtype == "float32" else 0)
-    assert out[0] == 0.0 and out[-3] == 1.0
-    nan = np.array([np.nan], dtype)
-    assert np.isnan(rg.sigmoid_of_negated(np, nan))[0]
+    np.testing.assert_allclose(a, want, rtol=1e-6 if dtype == "float32" else 1e-15,
+                               atol=1e-6 if dtype == "float32" else 1e-15)
+    assert (a[0, [0, 1, 3]] == 0.0).all() and (a[12] == 1.0).all() and a[0, 2] == -1.0
+    assert np.isnan(a[-1]).all() and np.isnan(c_new[-1, 0])
 
 
 def _lstm_plain(pre, c_prev, clip=None):
@@ -47,61 +54,6 @@ def _lstm_plain(pre, c_prev, clip=None):
     if clip is not None:
         c = np.clip(c, *clip)
     return acts, c, np.tanh(c), acts[:, 3 * H:] * np.tanh(c)
-
-
-@pytest.mark.parametrize("dtype,tol", [("float32", 2e-6), ("float64", 1e-13)])
-@pytest.mark.parametrize("clip", [None, (-0.5, 0.8)])
-def test_lstm_gates_equal_the_cell_equations(dtype, tol, clip):
-    rng = np.random.default_rng(0)
-    N, H = 3, 5
-    pre = (rng.standard_normal((N, 4 * H)) * 4).astype(dtype)
-    pre[0, :] = 60.0  # saturated gates: exp(-60) underflows, exp(60) overflows in float32
-    pre[1, :H] = -60.0
-    c_prev = rng.standard_normal((N, H)).astype(dtype)
-    a = -pre
-    c_new, tc, h, t1 = (np.empty((N, H), dtype) for _ in range(4))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with rg.quiet(np):
-            rg.lstm_gates(np, a, c_prev, c_new, tc, h, t1, clip)
-    acts, c, tcw, hw = _lstm_plain(pre, c_prev, clip)
-    for got, want in ((a, acts), (c_new, c), (tc, tcw), (h, hw)):
-        np.testing.assert_allclose(got, want, rtol=0, atol=tol)
-
-
-def test_lstm_gates_clip_nan_turns_a_nan_cell_into_the_bound():
-    N, H = 1, 2
-    a = np.zeros((N, 4 * H))
-    c_prev = np.array([[np.nan, 0.25]])
-    c_new, tc, h, t1 = (np.empty((N, H)) for _ in range(4))
-    rg.lstm_gates(np, a, c_prev, c_new, tc, None, t1, (-1.0, 1.0), clip_nan=True)
-    # f = i = 0.5, tanh(g) = 0: c = 0.5 * c_prev; NaN becomes a bound (fmax/fmin drop NaN)
-    assert c_new[0, 1] == 0.125 and abs(c_new[0, 0]) == 1.0
-    np.testing.assert_allclose(tc, np.tanh(c_new))
-
-
-@pytest.mark.parametrize("dtype,tol", [("float32", 2e-6), ("float64", 1e-13)])
-def test_gru_gates_equal_the_cell_equations(dtype, tol):
-    rng = np.random.default_rng(1)
-    N, H = 4, 3
-    i2h = (rng.standard_normal((N, 3 * H)) * 4).astype(dtype)
-    i2h[0] = 100.0
-    h2h = rng.standard_normal((N, 3 * H)).astype(dtype)
-    bh = rng.standard_normal(3 * H).astype(dtype)
-    h_prev = rng.standard_normal((N, H)).astype(dtype)
-    neg = -(i2h + np.concatenate([bh[:2 * H], np.zeros(H, dtype)]))
-    gh = h2h.copy()
-    acts, h = np.empty((N, 3 * H), dtype), np.empty((N, H), dtype)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with rg.quiet(np):
-            rg.gru_gates(np, neg, gh, bh[2 * H:], acts, h_prev, h)
-    x, hh = i2h.astype(np.float64), h2h.astype(np.float64) + bh
-    r, z = _sigmoid(x[:, :H] + hh[:, :H]), _sigmoid(x[:, H:2 * H] + hh[:, H:2 * H])
-    n = np.tanh(x[:, 2 * H:] + r * hh[:, 2 * H:])
-    np.testing.assert_allclose(acts, np.concatenate([r, z, n], axis=1), rtol=0, atol=tol)
-    np.testing.assert_allclose(h, (1 - z) * n + z * h_prev, rtol=0, atol=tol)
-    np.testing.assert_allclose(gh[:, 2 * H:], hh[:, 2 * H:], rtol=0, atol=tol)
 
 
 def _reference(mode, x, params, H, h0, c0):
@@ -342,3 +294,22 @@ def test_fused_lstm_equals_the_cell_equations_on_both_weight_paths(T, proj, clip
     np.testing.assert_allclose(out.asnumpy(), want, rtol=0, atol=2e-5)
     np.testing.assert_allclose(hy.asnumpy()[0], h, rtol=0, atol=2e-5)
     np.testing.assert_allclose(cy.asnumpy()[0], c, rtol=0, atol=2e-5)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-6), ("float64", 1e-13)])
+@pytest.mark.parametrize("T", [1, 130])  # 130 steps of 2: the recurrent weight read from a copy
+def test_fused_gru_steps_equal_the_cell_equations(dtype, tol, T):
+    rng = np.random.default_rng(1)
+    N, ni, H = 2, 3, 4
+    G = 3 * H
+    x = (rng.standard_normal((T, N, ni)) * 4).astype(dtype)
+    x[0, 0] = 100.0  # saturated gates in the first step
+    params = (rng.standard_normal(G * (ni + H) + 2 * G) * 0.5).astype(dtype)
+    h0 = rng.standard_normal((1, N, H)).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = nd.RNN(nd.array(x, dtype=dtype), nd.array(params, dtype=dtype),
+                     nd.array(h0, dtype=dtype), state_size=H, num_layers=1,
+                     mode="gru").asnumpy()
+    want = _reference("gru", x, params.astype(np.float64), H, h0[0], h0[0])
+    np.testing.assert_allclose(out, want, rtol=0, atol=tol * 10)
