@@ -225,16 +225,8 @@ def _read_array(r, k):
     dtype = CODE_DTYPES.get(code)
     if dtype is None:
         raise r.fail(f"{what} has unknown dtype code {code}")
-    count = 1
-    for d in dims:
-        count *= d
-    nbytes = count * dtype.itemsize
-    if nbytes > r.left():
-        raise r.fail(f"truncated: {what} of shape {dims} and dtype {dtype.name} needs {nbytes} "
-                     f"bytes but only {r.left()} remain")
-    raw = r.take(nbytes, f"{what} data")
     # MXNet 1.x has no 0-d arrays: a numpy-semantics scalar (V3, ndim 0) loads as shape (1,)
-    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(dims or (1,))
+    return _read_raw(r, dims, dtype, what).reshape(dims or (1,))
 
 
 def _read_shape(r, what):
@@ -253,8 +245,8 @@ def _read_raw(r, shape, dtype, what):
         count *= d
     nbytes = count * dtype.itemsize
     if nbytes > r.left():
-        raise r.fail(f"truncated: {what} of shape {shape} needs {nbytes} bytes but only "
-                     f"{r.left()} remain")
+        raise r.fail(f"truncated: {what} of shape {shape} and dtype {dtype.name} needs "
+                     f"{nbytes} bytes but only {r.left()} remain")
     raw = r.take(nbytes, what)
     return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
 
