@@ -15,13 +15,15 @@ and "products": the same matrix products as the layer and nothing else, in numpy
 weight layouts (the weights as stored, read through transposed views; and copies laid out
 (in, gates) for the forward's products, read straight, the backward's reading the stored
 weights), the faster of which is the bound (the copies are made outside the timing); and
-the "gate floor": the transposed layout's products plus, after each forward step's product,
-the transcendental calls any numpy form of the cell's gates makes (`TRANSCENDENTALS`: one
-exp over all an LSTM's gates and one tanh of its cell state; one exp over a GRU's reset and
-update gates and one tanh of its new gate; a tanh RNN's tanh). No rearrangement of the
-elementwise work in numpy goes below it: where it is above the target, numpy's exp and tanh
-alone miss the target, and the target lines say so. The products of one direction of one
-layer, G = gates * hidden:
+two floors built on the transposed layout's products. The "gate floor" adds, after each
+forward step's product, the transcendental calls any numpy form of the cell's gates makes
+(one exp over all an LSTM's gates and one tanh of its cell state; one exp over a GRU's reset
+and update gates and one tanh of its new gate; a tanh RNN's tanh). The "call floor" adds
+every elementwise call of the fewest a numpy step makes (`STEP_CALLS`: numpy does one pass
+per call, and a product cannot add into its output), forward and, in training, in each
+reverse step, each on arrays of the step's size. No numpy form of the layer goes below
+either: where one is above the target, the target lines say so. The products of one
+direction of one layer, G = gates * hidden:
 
     infer: X (T*N, I) @ Wx.T -> (T*N, G); per step h (N, H) @ Wh.T -> (N, G)
     train: infer's, then per reverse step dG_t (N, G) @ Wh -> (N, H); after the loop
@@ -62,14 +64,32 @@ LAYERS = "hybrid:fused,hybrid:foreach,hybrid:while_loop"
 GATES = {"RNNCell": 1, "GRUCell": 3, "LSTMCell": 4}
 TORCH_ROW = "pytorch fused layer"
 GATE_FLOOR = "gate floor (products + exp/tanh)"
-# The transcendental calls of one step that every numpy form of a cell's gates makes, as
-# (ufunc, columns in units of H): the sigmoids of an LSTM (and its tanh gate, as
-# 2 * sigmoid(2g) - 1) from one exp call, then tanh of the new cell state; a GRU's reset
-# and update sigmoids from one exp call, then tanh of its new gate (it needs the reset
-# gate first); a tanh RNN's tanh. The backward takes its derivatives from the forward's
-# outputs and needs none.
-TRANSCENDENTALS = {1: [(np.tanh, 1)], 3: [(np.exp, 2), (np.tanh, 1)],
-                   4: [(np.exp, 4), (np.tanh, 1)]}
+CALL_FLOOR = "call floor (products + fewest calls)"
+# The elementwise calls of one step that no numpy form of a cell goes below, each as
+# (ufunc, columns in units of H), for the forward step and the reverse step. Forward: a
+# product cannot add into its output, so its sum with the step's input projection is a call;
+# a sigmoid is exp, 1 + e and a divide (the tanh form costs a call more, and numpy's tanh
+# twice an exp); an LSTM takes its tanh gate from the same exp as 2 * sigmoid(2g) - 1 (one
+# subtract; a tanh call of its own instead costs the same call and more time), then
+# c = f * c + i * g, tanh(c) and o * tanh(c); a GRU (MXNet's form) n = tanh(x_n + r * h_n)
+# and h = n + z * (h_prev - n). Reverse, from factors of the forward's outputs taken for the
+# whole sequence beforehand (not counted): the state's gradient dy + dh, then the gates'
+# gradients, each gate block that shares a multiplier in one broadcast call. The per-gate
+# bias of a GRU's h_n and the factors' own passes are left out, so this is a lower bound.
+STEP_CALLS = {
+    1: ([(np.add, 1), (np.tanh, 1)],
+        [(np.add, 1), (np.multiply, 1)]),
+    3: ([(np.add, 2), (np.exp, 2), (np.add, 2), (np.divide, 2),
+         (np.multiply, 1), (np.add, 1), (np.tanh, 1),
+         (np.subtract, 1), (np.multiply, 1), (np.add, 1)],
+        [(np.add, 1), (np.multiply, 2), (np.multiply, 1), (np.multiply, 1), (np.add, 1)]),
+    4: ([(np.add, 4), (np.exp, 4), (np.add, 4), (np.divide, 4), (np.subtract, 1),
+         (np.multiply, 1), (np.multiply, 1), (np.add, 1),
+         (np.tanh, 1), (np.multiply, 1)],
+        [(np.add, 1), (np.multiply, 1), (np.add, 1), (np.multiply, 3), (np.multiply, 1),
+         (np.multiply, 1)]),
+}
+TRANSCENDENTAL = (np.exp, np.tanh)
 
 
 def parse_args(argv=None):
@@ -113,16 +133,16 @@ class Products:
             or 'transposed' (copies laid out (in, G) for the forward products; the
             backward's products read the stored weights, their faster layout).
         seed: seed of the random operands.
-        transcendentals: also make, after each step's product, the transcendental calls
-            any numpy form of the cell's gates makes (`TRANSCENDENTALS`), one call each
-            over all the step's columns they cover: with them this is the numpy floor of
-            the gate math, which no rearrangement of the elementwise work goes below.
+        floor: None (the products alone); 'gate': also, after each forward step's product,
+            the step's transcendental calls of `STEP_CALLS`; 'calls': also every call of
+            `STEP_CALLS`, forward and after each reverse step's product. Each call runs
+            over all the step's columns it covers (the numpy floors of the gate math).
 
     Example:
         >>> Products(4, 5, 2, 3, 4, 'stored').call(True)()  # doctest: +SKIP
     """
 
-    def __init__(self, gates, T, N, ni, H, layout, seed=1, transcendentals=False):
+    def __init__(self, gates, T, N, ni, H, layout, seed=1, floor=None):
         rng = np.random.default_rng(seed)
         G = gates * H
 
@@ -142,29 +162,44 @@ class Products:
         self.dh = np.empty((N, H), np.float32)
         self.dwx, self.dwh = np.empty((G, ni), np.float32), np.empty((G, H), np.float32)
         self.dx = np.empty((T * N, ni), np.float32)
-        self.calls = []
-        if transcendentals:
-            self.calls = [(f, self.step[:, :k * H], np.empty((N, k * H), np.float32))
-                          for f, k in TRANSCENDENTALS[gates]]
+        if floor not in (None, "gate", "calls"):
+            raise ValueError(f"Products: floor must be None, 'gate' or 'calls', got {floor!r}")
+        forward, reverse = STEP_CALLS[gates] if floor else ([], [])
+        if floor == "gate":
+            forward, reverse = [c for c in forward if c[0] in TRANSCENDENTAL], []
+        # Every call writes one scratch and a binary one reads ones (a divide's denominator
+        # among them): the working set of an in-place kernel, with no NaN or inf.
+        scratch, ones = np.empty((N, G), np.float32), np.ones((N, G), np.float32)
+        grads = r(N, G)  # a reverse step's gradients stand in for its operands
+
+        def call(f, source, k):
+            cols = k * H
+            args = (source[:, :cols],) + ((ones[:, :cols],) if f.nin == 2 else ())
+            return f, args, scratch[:, :cols]
+        self.calls = [call(f, self.step, k) for f, k in forward]
+        self.back_calls = [call(f, grads, k) for f, k in reverse]
 
     def forward(self):
         """The input projection of every step, then one recurrent product per step (and the
-        step's transcendental calls, when asked for)."""
+        step's floor calls, when asked for)."""
         T = self.shape[0]
         dot, hs, whT, step, calls = np.dot, self.hs, self.whT, self.step, self.calls
         dot(self.x, self.wxT, out=self.g)
         with np.errstate(over="ignore"):
             for t in range(T):
                 dot(hs[t], whT, out=step)
-                for f, a, out in calls:
-                    f(a, out=out)
+                for f, args, out in calls:
+                    f(*args, out=out)
 
     def backward(self):
-        """One product per reverse step, then the weight and data gradients."""
+        """One product per reverse step (and the step's floor calls, when asked for), then
+        the weight and data gradients."""
         T, N, _, H, G = self.shape
-        dot, dG, wh, dh = np.dot, self.dG, self.wh, self.dh
+        dot, dG, wh, dh, calls = np.dot, self.dG, self.wh, self.dh, self.back_calls
         for t in range(T - 1, -1, -1):
             dot(dG[t], wh, out=dh)
+            for f, args, out in calls:
+                f(*args, out=out)
         g2 = dG.reshape(T * N, G)
         dot(g2.T, self.x, out=self.dwx)
         dot(g2.T, self.hs[:T].reshape(T * N, H), out=self.dwh)
@@ -191,8 +226,9 @@ def run_case(case, mode, rounds, warmup, workers, clock="cpu"):
     for layout in ("stored", "transposed"):
         variants[f"products ({layout})"] = Products(GATES[case.cell], T, N, ni, H,
                                                     layout).call(train)
-    variants[GATE_FLOOR] = Products(GATES[case.cell], T, N, ni, H, "transposed",
-                                    transcendentals=True).call(train)
+    for name, floor in ((GATE_FLOOR, "gate"), (CALL_FLOOR, "calls")):
+        variants[name] = Products(GATES[case.cell], T, N, ni, H, "transposed",
+                                  floor=floor).call(train)
 
     def after():
         ms = {}
@@ -242,27 +278,32 @@ def table(results, rows):
 
 def goal_lines(results):
     """The issue's targets on the gluonlite rows (<= 1.10 at batch 32, <= 1.20 at batch 1),
-    each miss with what is left of it: the part above the gate floor is the layer's own
-    elementwise work and calls; the gate floor's own part is numpy's transcendentals."""
+    each miss with what is left of it, against the floors: where a floor is above the
+    target no numpy form of the layer reaches it (the gate floor: numpy's exp and tanh; the
+    call floor: its fewest calls a step); otherwise the part above the call floor is the
+    layer's own."""
     items = []
     for (cell, batch, mode), (_, _, ratios) in results.items():
         limit = 1.10 if batch >= 32 else 1.20
-        floor = ratios.get(GATE_FLOOR, (None,))[0]
+        floors = [(label, ratios[name][0]) for label, name in
+                  (("gate floor", GATE_FLOOR), ("call floor", CALL_FLOOR)) if name in ratios]
         for n, (m, _, _) in ratios.items():
             if n.startswith("gluonlite"):
-                items.append((m, limit, floor, f"{cell} b{batch} {mode} {n[10:]}"))
+                items.append((m, limit, floors, f"{cell} b{batch} {mode} {n[10:]}"))
     if not items:
         return ["- targets: not measured"]
     miss = [i for i in items if i[0] > i[1]]
     lines = [f"- targets (layer / products <= 1.10 at batch >= 32, <= 1.20 at batch 1): "
              f"{len(items) - len(miss)}/{len(items)} cases within"]
-    for m, lim, floor, name in miss:
+    for m, lim, floors, name in miss:
         line = f"  - over: {name} {m:.2f} (target {lim:.2f})"
-        if floor is not None:
-            line += (f"; gate floor {floor:.2f}"
-                     + (" (above the target: numpy's exp/tanh alone miss it)"
-                        if floor > lim else
-                        f", so {m - floor:.2f} of the products' time is the layer's own"))
+        if floors:
+            line += "; " + ", ".join(f"{label} {v:.2f}" for label, v in floors)
+            above = [label for label, v in floors if round(v, 2) > lim]  # as printed
+            if above:
+                line += f" ({above[0]} above the target: no numpy form reaches it)"
+            else:
+                line += f", so {m - floors[-1][1]:.2f} of the products' time is the layer's own"
         lines.append(line)
     return lines
 
