@@ -77,14 +77,6 @@ def test_rnn_floor_with_torch_rows_checks_and_times_them():
     assert sum(r.startswith("| pytorch eager cell loop |") for r in rows) == 3
 
 
-def _bench_module(name):
-    sys.path.insert(0, str(BENCH))
-    try:
-        return __import__(name)
-    finally:
-        sys.path.remove(str(BENCH))
-
-
 WORKER_SCRIPT = """
 import sys
 sys.path.insert(0, {bench!r})
@@ -108,8 +100,8 @@ sys.exit(serve(Worker, ("hello", "round"), "fakework"))
 
 
 @pytest.mark.parametrize("fail", [False, True])
-def test_rows_worker_protocol(tmp_path, fail):
-    common = _bench_module("_rows_client")
+def test_rows_worker_protocol(tmp_path, fail, bench_module):
+    common = bench_module("_rows_client")
     script = tmp_path / "fake_rows.py"
     script.write_text(WORKER_SCRIPT.format(bench=str(BENCH), fail=fail))
     w = common.RowsWorker(str(script), sys.executable, "FAKE_PYTHON", "Fake")
@@ -130,8 +122,8 @@ def test_rows_worker_protocol(tmp_path, fail):
     assert w.proc.returncode == 0
 
 
-def test_interleaved_rounds_start_with_each_variant_in_turn():
-    common = _bench_module("_timing")
+def test_interleaved_rounds_start_with_each_variant_in_turn(bench_module):
+    common = bench_module("_timing")
     calls = []
     variants = {name: (lambda name=name: calls.append(name)) for name in "abc"}
     times = common.interleaved(variants, rounds=4, warmup=1)
@@ -140,8 +132,8 @@ def test_interleaved_rounds_start_with_each_variant_in_turn():
     assert rounds == [list("abc"), list("bca"), list("cab"), list("abc"), list("bca")]
 
 
-def test_a_peer_workers_rounds_start_with_each_variant_in_turn():
-    worker = _bench_module("_rows_worker")
+def test_a_peer_workers_rounds_start_with_each_variant_in_turn(bench_module):
+    worker = bench_module("_rows_worker")
     calls = []
     variants = {name: {"infer": (lambda name=name: calls.append(name))} for name in "abc"}
     for _ in range(4):
@@ -151,17 +143,17 @@ def test_a_peer_workers_rounds_start_with_each_variant_in_turn():
     assert len(set(starts)) == 3 and starts[3] == starts[0]
 
 
-def test_rows_worker_that_cannot_start_names_its_variable():
-    common = _bench_module("_rows_client")
+def test_rows_worker_that_cannot_start_names_its_variable(bench_module):
+    common = bench_module("_rows_client")
     with pytest.raises(common.WorkerError, match="FAKE_PYTHON=.*cannot start"):
         common.RowsWorker("torch_rnn_rows.py", str(ROOT / "no-such-python"), "FAKE_PYTHON",
                           "Fake")
 
 
 @pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
-def test_loop_case_checks_a_worker_result_file(tmp_path, cell):
+def test_loop_case_checks_a_worker_result_file(tmp_path, cell, bench_module):
     import numpy as np
-    common = _bench_module("_loop_case")
+    common = bench_module("_loop_case")
     case = common.LoopCase(cell, 2, 3, 4, 5, [("hybrid", "foreach")])
     case.write_inputs(tmp_path / "case.npz")
     with np.load(tmp_path / "case.npz") as saved:
@@ -197,19 +189,10 @@ def test_rnn_scaling_tiny_prints_four_tables():
     assert len(bound_rows) == 4 and sum("h2h weight gradient" in r for r in bound_rows) == 2
 
 
-def _rnn_scaling():
-    sys.path.insert(0, str(BENCH))
-    try:
-        import rnn_scaling
-    finally:
-        sys.path.remove(str(BENCH))
-    return rnn_scaling
-
-
 @pytest.mark.parametrize("cell, gates", [("RNNCell", 1), ("GRUCell", 3), ("LSTMCell", 4)])
-def test_rnn_scaling_blas_products_forms_agree(cell, gates):
+def test_rnn_scaling_blas_products_forms_agree(cell, gates, bench_module):
     import numpy as np
-    rnn_scaling = _rnn_scaling()
+    rnn_scaling = bench_module("rnn_scaling")
     N, T, n_in, H = 2, 3, 4, 5
     once, each_step = rnn_scaling.blas_products(cell, N, T, n_in, H, train=True)
     G, M = gates * H, T * N
@@ -224,8 +207,8 @@ def test_rnn_scaling_blas_products_forms_agree(cell, gates):
     assert list(once) == ["projection"] and list(each_step) == ["h2h"]
 
 
-def test_rnn_scaling_blas_bound_arithmetic():
-    rnn_scaling = _rnn_scaling()
+def test_rnn_scaling_blas_bound_arithmetic(bench_module):
+    rnn_scaling = bench_module("rnn_scaling")
     assert rnn_scaling.blas_bound({"p": 1.0, "q": 2.0}, {"s": 0.5}, 10) == 0.5 + 3.0 / 10
     # (B_T + e) / (B_base + e) == 1.1 exactly at the returned e; no extra work if already flat.
     e = rnn_scaling.flat_needs(0.3, 0.25)
@@ -237,8 +220,8 @@ def test_rnn_scaling_blas_bound_arithmetic():
     assert set(each_step) == {"h2h", "h2h reverse"} and min(each_step.values()) > 0
 
 
-def test_rnn_scaling_times_short_sequences_in_repeated_calls():
-    rnn_scaling = _rnn_scaling()
+def test_rnn_scaling_times_short_sequences_in_repeated_calls(bench_module):
+    rnn_scaling = bench_module("rnn_scaling")
     assert [rnn_scaling.calls_per_unit(1000, t) for t in (10, 100, 300, 1000, 2000)] == \
         [100, 10, 4, 1, 1]
     assert rnn_scaling.calls_per_unit(0, 10) == 1
@@ -262,12 +245,8 @@ def test_rnn_alloc_tiny_prints_table_and_verdict():
     assert "goal 6" in p.stdout
 
 
-def test_loop_case_check_aborts_on_a_mismatch():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from _loop_case import LoopCase
-    finally:
-        sys.path.remove(str(BENCH))
+def test_loop_case_check_aborts_on_a_mismatch(bench_module):
+    LoopCase = bench_module("_loop_case").LoopCase
     case = LoopCase("GRUCell", 2, 3, 4, 5, [("hybrid", "foreach"), ("hybrid", "while_loop")])
     assert max(case.check().values()) < 1e-4
     case.params["i2h_weight"] = case.params["i2h_weight"] * 1.5
@@ -275,14 +254,10 @@ def test_loop_case_check_aborts_on_a_mismatch():
         case.check()
 
 
-def test_goal_lines_judge_the_reference_cell_and_all_cells_apart():
+def test_goal_lines_judge_the_reference_cell_and_all_cells_apart(bench_module):
     """Goal 3 is reported over all cells and over the LSTM reference table: an RNN case over
     1.2x floor-fused fails the first and not the second."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        from rnn_floor import goal_lines
-    finally:
-        sys.path.remove(str(BENCH))
+    goal_lines = bench_module("rnn_floor").goal_lines
     medians = {}
     for cell, hybrid in (("RNNCell", 1.3), ("LSTMCell", 1.1)):
         medians[(cell, 1, "infer")] = {"floor-step": 2.0, "floor-fused": 1.0,

@@ -14,15 +14,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks"
 
 
-def _products():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from rnn_bound import Products
-    finally:
-        sys.path.remove(str(BENCH))
-    return Products
-
-
 def _calls(calls):
     return [(f.__name__, out.shape[1]) for f, _, out in calls]
 
@@ -56,8 +47,8 @@ def test_rnn_bound_tiny_prints_the_table_and_the_targets(tmp_path):
     assert over and all("gate floor" in line and "call floor" in line for line in over)
 
 
-def test_products_alone_compute_the_layer_products():
-    Products = _products()
+def test_products_alone_compute_the_layer_products(bench_module):
+    Products = bench_module("rnn_bound").Products
     for layout in ("stored", "transposed"):
         P = Products(4, 3, 2, 6, 5, layout)
         P.call(True)()
@@ -72,8 +63,8 @@ def test_products_alone_compute_the_layer_products():
         np.testing.assert_allclose(P.dx, dG @ P.wx, rtol=1e-5, atol=1e-6)
 
 
-def test_gate_floor_makes_the_transcendental_calls_of_each_cell():
-    Products = _products()
+def test_gate_floor_makes_the_transcendental_calls_of_each_cell(bench_module):
+    Products = bench_module("rnn_bound").Products
     H = 5
     for gates, want in [(1, [("tanh", H)]), (3, [("exp", 2 * H), ("tanh", H)]),
                         (4, [("exp", 4 * H), ("tanh", H)])]:
@@ -86,8 +77,8 @@ def test_gate_floor_makes_the_transcendental_calls_of_each_cell():
         assert Products(gates, 3, 2, 6, H, "transposed").calls == []
 
 
-def test_call_floor_makes_the_fewest_calls_of_a_step_forward_and_reverse():
-    Products = _products()
+def test_call_floor_makes_the_fewest_calls_of_a_step_forward_and_reverse(bench_module):
+    Products = bench_module("rnn_bound").Products
     H = 5
     want = {  # (forward, reverse) calls of one step
         1: ([("add", H), ("tanh", H)], [("add", H), ("multiply", H)]),
@@ -115,12 +106,10 @@ def test_call_floor_makes_the_fewest_calls_of_a_step_forward_and_reverse():
         Products(4, 3, 2, 6, H, "transposed", floor="gates")
 
 
-def test_target_lines_say_which_floor_stops_a_case():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from rnn_bound import CALL_FLOOR, GATE_FLOOR, goal_lines
-    finally:
-        sys.path.remove(str(BENCH))
+def test_target_lines_say_which_floor_stops_a_case(bench_module):
+    rnn_bound = bench_module("rnn_bound")
+    CALL_FLOOR, GATE_FLOOR, goal_lines = (rnn_bound.CALL_FLOOR, rnn_bound.GATE_FLOOR,
+                                          rnn_bound.goal_lines)
 
     def case(layer, gate, calls):
         return ("products (transposed)", 1.0,
