@@ -1,5 +1,6 @@
 """MXNet 1.x's contrib recurrent cells: `LSTMPCell` (an LSTM whose output is projected to a
-smaller size) and `VariationalDropoutCell` (one dropout mask per sequence)."""
+smaller size) and `VariationalDropoutCell` (one dropout mask per sequence), and
+`dynamic_unroll`, which runs a cell over a sequence as one `foreach` loop."""
 from ...rnn.modifier_cells import ModifierCell, check_steppable
 from ...rnn.rnn_cell import (HybridRecurrentCell, _format_sequence, _get_begin_state,
                              _is_sym, _is_tensor, _lstm_update, _masked_sequence)
@@ -168,3 +169,71 @@ class LSTMPCell(HybridRecurrentCell):
         next_r = F.FullyConnected(hidden, h2r_weight, num_hidden=self._projection_size,
                                   no_bias=True, name=prefix + "out")
         return next_r, [next_r, next_c]
+
+
+def dynamic_unroll(cell, inputs, begin_state, drop_inputs=0, drop_outputs=0, layout="TNC",
+                   valid_length=None):
+    """Run `cell` over every step of `inputs` with `contrib.foreach`: one loop operator
+    (one graph node holding the cell as its body when hybridized), where `cell.unroll` makes
+    one set of nodes per step. MXNet 1.9.1's `gluon.contrib.rnn.rnn_cell.dynamic_unroll`.
+
+    Args:
+        cell: a recurrent cell (`gluon.rnn.RNNCell`, `LSTMCell`, `GRUCell`, a modifier
+            cell, ...); called as ``cell(x_t, states) -> (out_t, new_states)``.
+        inputs: one NDArray or Symbol laid out as `layout`, or a list of per-step (N, C)
+            arrays (stacked first).
+        begin_state: the list of initial states; None: the cell's zero states.
+        drop_inputs, drop_outputs: dropout rates of the inputs and of the outputs (0: none).
+            The mask is drawn once per sequence and shared by its steps, in either layout.
+        layout: 'TNC' (the loop's own layout: no transpose) or 'NTC'.
+        valid_length: None, or the (N,) lengths of the sequences (each <= the number of
+            steps). A sequence's states stop changing after its last valid step, and its
+            outputs past it are 0.
+
+    Returns:
+        (outputs laid out as `layout`, the list of final states).
+
+    Raises:
+        ValueError: a layout without 'T' and 'N', or no inputs.
+
+    Example:
+        >>> cell = gluon.rnn.LSTMCell(5); cell.initialize()            # doctest: +SKIP
+        >>> x = nd.random.normal(shape=(3, 2, 4))                      # doctest: +SKIP
+        >>> h = [nd.zeros((2, 5)), nd.zeros((2, 5))]                   # doctest: +SKIP
+        >>> out, states = dynamic_unroll(cell, x, h, valid_length=nd.array([2, 3]))
+        >>> out.shape, out[2, 0].sum().asscalar()                      # doctest: +SKIP
+        ((3, 2, 5), 0.0)
+    """
+    inputs, axis, F, batch_size = _format_sequence(None, inputs, layout, True)
+    states = list(_get_begin_state(cell, F, begin_state, inputs, batch_size))
+    swap = list(range(len(layout)))
+    swap[0], swap[axis] = axis, 0  # exchanging two axes is its own inverse
+    if axis != 0:
+        inputs = F.transpose(inputs, axes=swap)
+    # time is axis 0 from here on: a dropout mask with that axis shared is one per sequence
+    # (MXNet 1.9.1 shares it along its layout's time axis index, the batch axis for 'NTC')
+    if drop_inputs:
+        inputs = F.Dropout(inputs, p=drop_inputs, axes=(0,))
+    n = len(states)
+    if valid_length is None:
+        body = cell
+    else:
+        def body(x, loop_states):
+            old, step = loop_states[:n], loop_states[n]
+            out, new = cell(x, list(old))
+            going = F.broadcast_greater(valid_length, step)  # (N,): still inside
+            kept = [F.where(going, s_new, s_old) for s_new, s_old in zip(new, old)]
+            return out, kept + [step + 1]
+        # the step counter, (1,) in valid_length's dtype (MXNet's float32 zeros fail to
+        # compare with lengths of any other dtype)
+        states.append(F.slice_axis(F.zeros_like(valid_length), axis=0, begin=0, end=1))
+    outputs, states = F.contrib.foreach(body, inputs, states)
+    if drop_outputs:
+        outputs = F.Dropout(outputs, p=drop_outputs, axes=(0,))
+    if valid_length is not None:
+        outputs = F.SequenceMask(outputs, sequence_length=valid_length,
+                                 use_sequence_length=True, axis=0)
+        states = states[:n]
+    if axis != 0:
+        outputs = F.transpose(outputs, axes=swap)
+    return outputs, list(states)
