@@ -68,26 +68,27 @@ CALL_FLOOR = "call floor (products + fewest calls)"
 # The elementwise calls of one step that no numpy form of a cell goes below, each as
 # (ufunc, columns in units of H), for the forward step and the reverse step. Forward: a
 # product cannot add into its output, so its sum with the step's input projection is a call;
-# a sigmoid is exp, 1 + e and a divide (the tanh form costs a call more, and numpy's tanh
-# twice an exp); an LSTM takes its tanh gate from the same exp as 2 * sigmoid(2g) - 1 (one
-# subtract; a tanh call of its own instead costs the same call and more time), then
-# c = f * c + i * g, tanh(c) and o * tanh(c); a GRU (MXNet's form) n = tanh(x_n + r * h_n)
-# and h = n + z * (h_prev - n). Reverse, from factors of the forward's outputs taken for the
-# whole sequence beforehand (not counted): the state's gradient dy + dh, then the gates'
-# gradients, each gate block that shares a multiplier in one broadcast call. The per-gate
-# bias of a GRU's h_n and the factors' own passes are left out, so this is a lower bound.
+# a sigmoid is exp, 1 + e and a divide (0.5 * tanh(x / 2) + 0.5 makes as many calls, and
+# numpy's tanh costs more than its exp). An LSTM takes its tanh gate from the same exp as
+# 2 * sigmoid(2g) - 1 (one subtract; a tanh call of its own is a call too), multiplies
+# [i, f] by [g, c] in one call (the state laid out beside the g gate) and adds the halves,
+# then tanh(c) and o * tanh(c). A GRU (MXNet's form): n = tanh(x_n + r * h_n) and
+# h = n + z * (h_prev - n). Reverse, from factors of the forward's outputs taken for the
+# whole sequence beforehand: the state's gradient dy + dh; an LSTM's dc += dh * o * (1 -
+# tanh(c)^2), then one broadcast multiply of dc by [i', f', g', f] (three gate gradients
+# and the next dc) and o's gradient; a GRU's every gate gradient and its dh_prev term in
+# one broadcast multiply of dh, and the sum with the product's dh. The per-gate bias of a
+# GRU's h_n and the passes over the whole sequence are left out: a lower bound.
 STEP_CALLS = {
     1: ([(np.add, 1), (np.tanh, 1)],
         [(np.add, 1), (np.multiply, 1)]),
     3: ([(np.add, 2), (np.exp, 2), (np.add, 2), (np.divide, 2),
          (np.multiply, 1), (np.add, 1), (np.tanh, 1),
          (np.subtract, 1), (np.multiply, 1), (np.add, 1)],
-        [(np.add, 1), (np.multiply, 2), (np.multiply, 1), (np.multiply, 1), (np.add, 1)]),
+        [(np.add, 1), (np.multiply, 5), (np.add, 1)]),
     4: ([(np.add, 4), (np.exp, 4), (np.add, 4), (np.divide, 4), (np.subtract, 1),
-         (np.multiply, 1), (np.multiply, 1), (np.add, 1),
-         (np.tanh, 1), (np.multiply, 1)],
-        [(np.add, 1), (np.multiply, 1), (np.add, 1), (np.multiply, 3), (np.multiply, 1),
-         (np.multiply, 1)]),
+         (np.multiply, 2), (np.add, 1), (np.tanh, 1), (np.multiply, 1)],
+        [(np.add, 1), (np.multiply, 1), (np.add, 1), (np.multiply, 4), (np.multiply, 1)]),
 }
 TRANSCENDENTAL = (np.exp, np.tanh)
 
@@ -169,8 +170,9 @@ class Products:
             forward, reverse = [c for c in forward if c[0] in TRANSCENDENTAL], []
         # Every call writes one scratch and a binary one reads ones (a divide's denominator
         # among them): the working set of an in-place kernel, with no NaN or inf.
-        scratch, ones = np.empty((N, G), np.float32), np.ones((N, G), np.float32)
-        grads = r(N, G)  # a reverse step's gradients stand in for its operands
+        width = max([k for _, k in forward + reverse], default=0) * H
+        scratch, ones = np.empty((N, width), np.float32), np.ones((N, width), np.float32)
+        grads = r(N, width)  # a reverse step's gradients stand in for its operands
 
         def call(f, source, k):
             cols = k * H
