@@ -133,17 +133,21 @@ def check_op(op, check, rng):
             lines = op.fast.inline(p, [x.shape for x in xs], [x.dtype for x in xs]) \
                 if op.fast.inline is not None else None
             if lines:  # compiled plans emit these lines instead of calling `into`
-                raw = [x.asnumpy() for x in xs]
-                buf = np.full_like(outs[0].asnumpy(), np.nan)
+                # run on the context's arrays with its array module, as the plans run them (a
+                # GPU's GEMM need not round as numpy's does)
+                raw = [x.handle for x in xs]
+                buf = nd.zeros_like(outs[0])
+                if np.dtype(buf.dtype).kind == "f":
+                    buf.handle[...] = np.nan  # a line that writes nothing shows
                 for line in lines:  # a name assigned would be local to the generated code
                     tree = ast.parse(line.format(*[f"a{k}" for k in range(len(raw))], out="out"))
                     assert not any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign,
                                                   ast.NamedExpr)) for n in ast.walk(tree)), \
                         f"{where}: inline line {line!r} assigns a name"
                     exec(line.format(*[f"raw[{k}]" for k in range(len(raw))], out="buf"),
-                         {"xp": np, "raw": raw, "buf": buf})
+                         {"xp": xs[0].context.xp, "raw": raw, "buf": buf.handle})
                 np.testing.assert_array_equal(
-                    buf, outs[0].asnumpy(),
+                    buf.asnumpy(), outs[0].asnumpy(),
                     err_msg=f"{where}: its inline lines compute something else: {lines}")
             if op.fast.reshapes:  # compiled plans call reshape instead of the kernel
                 assert len(xs) == 1 and len(outs) == 1, f"{where}: a reshape has one in, one out"
