@@ -3,9 +3,10 @@
 A handler subclasses one or more of the mix-ins `TrainBegin`, `TrainEnd`, `EpochBegin`,
 `EpochEnd`, `BatchBegin`, `BatchEnd` and implements the matching methods; the Estimator
 calls each handler at the points its mix-ins name, in ascending `priority` (default 0).
-`epoch_end` and `batch_end` return True to stop training. Every method receives the
-estimator; `batch_end` also receives ``batch``, ``pred``, ``label`` and ``loss`` as keyword
-arguments.
+`batch_end` returns True to end the epoch early, `epoch_end` True to stop training (so a
+handler that stops at a batch returns True from both, as `StoppingHandler` does). Every
+method receives the estimator; `batch_end` also receives ``batch``, ``pred``, ``label`` and
+``loss`` as keyword arguments.
 
 Example::
 
@@ -99,10 +100,10 @@ class BatchBegin(EventHandler):
 
 class BatchEnd(EventHandler):
     """Mix-in: `batch_end(estimator, batch=, pred=, label=, loss=)` runs after each batch;
-    a True return stops training."""
+    a True return ends the current epoch."""
 
     def batch_end(self, estimator, *args, **kwargs):
-        """Called after each batch. Returns: True to stop training."""
+        """Called after each batch. Returns: True to end the epoch now."""
         return False
 
 
@@ -430,15 +431,15 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         if self.current_batch == 0:
             self._save_symbol(estimator)
         if self.batch_period and (self.current_batch + 1) % self.batch_period == 0:
-            self._save_checkpoint(estimator)
+            self._save_checkpoint(estimator, self.current_batch + 1)
         self.current_batch += 1
 
     def epoch_end(self, estimator, *args, **kwargs):
         if self.epoch_period and (self.current_epoch + 1) % self.epoch_period == 0:
-            self._save_checkpoint(estimator)
+            self._save_checkpoint(estimator, self.current_batch)
         self.current_epoch += 1
 
-    def _save_checkpoint(self, estimator):
+    def _save_checkpoint(self, estimator, trained_batches):
         epoch = self.current_epoch + self._offsets[0]
         batch = self.current_batch + self._offsets[1]
         prefix = "%s-epoch%dbatch%d" % (self.model_prefix, epoch, batch)
@@ -446,8 +447,7 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         if self.verbose > 0:
             estimator.logger.info('[Epoch %d] CheckpointHandler: trained total %d batches, '
                                   'saving model at %s with prefix: %s',
-                                  self.current_epoch, self.current_batch + 1, self.model_dir,
-                                  prefix)
+                                  self.current_epoch, trained_batches, self.model_dir, prefix)
         if self.save_best:
             self._save_best(estimator)
 
