@@ -8,8 +8,9 @@ import pytest
 
 import gluonlite as mx
 from gluonlite import gluon
-from gluonlite.gluon.contrib.estimator import (BatchEnd, BatchProcessor, EpochEnd, Estimator,
-                                               LoggingHandler, MetricHandler)
+from gluonlite.gluon.contrib.estimator import (BatchEnd, BatchProcessor, CheckpointHandler,
+                                               EpochEnd, Estimator, LoggingHandler,
+                                               MetricHandler)
 
 LR = 0.1
 RNG = np.random.RandomState(7)
@@ -24,13 +25,14 @@ def _loader(batch_size=4):
                                  batch_size=batch_size)
 
 
-def _estimator(**kwargs):
+def _estimator(ctx=None, **kwargs):
+    ctx = ctx or mx.cpu()
     net = gluon.nn.Dense(1, in_units=2)
-    net.initialize()
-    net.weight.set_data(mx.nd.array(W0))
-    net.bias.set_data(mx.nd.array(B0))
+    net.initialize(ctx=ctx)
+    net.weight.set_data(mx.nd.array(W0, ctx=ctx))
+    net.bias.set_data(mx.nd.array(B0, ctx=ctx))
     trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': LR})
-    return Estimator(net, gluon.loss.L2Loss(), trainer=trainer, **kwargs)
+    return Estimator(net, gluon.loss.L2Loss(), trainer=trainer, context=ctx, **kwargs)
 
 
 def _numpy_sgd(n_batches, batch_size=4):
@@ -60,6 +62,19 @@ def test_fit_by_epochs_matches_a_hand_written_sgd_loop():
     name, value = est.train_metrics[0].get()
     assert name == 'training l2loss'
     assert value == pytest.approx(last_epoch_loss, rel=1e-5)
+
+
+def test_fit_on_each_context_with_validation_and_checkpoints(ctx, tmp_path):
+    est = _estimator(ctx)
+    ckpt = CheckpointHandler(str(tmp_path), max_checkpoints=1)
+    est.fit(_loader(), val_data=_loader(batch_size=3), epochs=2, event_handlers=[ckpt])
+    w, b, _ = _numpy_sgd(4)
+    np.testing.assert_allclose(est.net.weight.data(ctx).asnumpy(), w, rtol=1e-5, atol=1e-6)
+    err = X @ w.T + b - Y
+    assert est.val_metrics[0].get()[1] == pytest.approx(np.mean(0.5 * err ** 2), rel=1e-5)
+    restored = gluon.nn.Dense(1, in_units=2)
+    restored.load_parameters(str(tmp_path / 'model-epoch1batch4.params'), ctx=mx.cpu())
+    np.testing.assert_allclose(restored.weight.data().asnumpy(), w, rtol=1e-5, atol=1e-6)
 
 
 def test_fit_by_batches_stops_inside_an_epoch():

@@ -41,7 +41,7 @@ def _estimator(net=None, **kwargs):
     net = net or _net()
     trainer = gluon.Trainer(net.collect_params(), 'sgd',
                             {'learning_rate': 0.05, 'momentum': 0.9})
-    return Estimator(net, gluon.loss.L2Loss(), trainer=trainer, **kwargs)
+    return Estimator(net, gluon.loss.L2Loss(), trainer=trainer, context=mx.cpu(), **kwargs)
 
 
 def _weights(est):
