@@ -257,8 +257,8 @@ def test_bad_fit_and_evaluate_arguments_name_the_argument():
         est.fit(loader)
     with pytest.raises(ValueError, match="epochs=2, batches=3"):
         est.fit(loader, epochs=2, batches=3)
-    with pytest.raises(ValueError, match="Estimator.fit: epochs must be a positive int or "
-                                         "None, got -1"):
+    with pytest.raises(ValueError, match="Estimator.fit: epochs must be a non-negative int "
+                                         "or None, got -1"):
         est.fit(loader, epochs=-1)
     with pytest.raises(ValueError, match="Estimator.fit: batches must be .* got 2.5"):
         est.fit(loader, batches=2.5)

@@ -22,7 +22,8 @@ __all__ = ['Estimator']
 def _check_count(name, value):
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                               or value < 0):
-        raise ValueError(f"Estimator.fit: {name} must be a positive int or None, got {value!r}")
+        raise ValueError(f"Estimator.fit: {name} must be a non-negative int or None, "
+                         f"got {value!r}")
 
 
 class Estimator:

@@ -325,8 +325,9 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
 
 
 def _monitor_op(owner, monitor, mode):
-    """`(compare, best_start)` for `mode`: greater for 'max', less for 'min'; 'auto' picks
-    greater for accuracy and F1 metrics and less for the others (losses, errors)."""
+    """`(compare, initial_best)` for `mode`: greater and -inf for 'max', less and +inf for
+    'min'; 'auto' picks 'max' for accuracy and F1 metrics and 'min' for the others (losses,
+    errors)."""
     if mode not in ('auto', 'min', 'max'):
         warnings.warn(f"{owner}: mode {mode!r} is unknown, falling back to 'auto' (greater "
                       f"for accuracy and f1 metrics, less otherwise)", RuntimeWarning)
@@ -407,14 +408,16 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         self.trained_batch = -1
         self._offsets = (0, 0)
         if save_best:
-            self.monitor_op, self.best = _monitor_op("CheckpointHandler", monitor, mode)
+            self.monitor_op, self._initial_best = _monitor_op("CheckpointHandler", monitor,
+                                                              mode)
+            self.best = self._initial_best
 
     def train_begin(self, estimator, *args, **kwargs):
         self.current_epoch = 0
         self.current_batch = 0
         self._offsets = (0, 0)
         if self.save_best:
-            self.best = -math.inf if self.monitor_op(1, 0) else math.inf
+            self.best = self._initial_best
         if self.resume_from_checkpoint:
             by_batch = bool(estimator.max_batch)
             if (by_batch and (not self.batch_period or self.epoch_period)) or \
@@ -580,19 +583,18 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         self.stopped_epoch = 0
         self.current_epoch = 0
         self.stop_training = False
-        self.monitor_op, self.best = _monitor_op("EarlyStoppingHandler", monitor, mode)
-        # stored with the sign that makes `value - min_delta` the value to beat best with
-        self.min_delta = min_delta if self.monitor_op(1, 0) else -min_delta
+        self.monitor_op, self._initial_best = _monitor_op("EarlyStoppingHandler", monitor,
+                                                          mode)
+        self.best = self._initial_best
+        # signed so that `value - min_delta` is what must beat `best`, in either mode
+        self.min_delta = min_delta if self._initial_best < 0 else -min_delta
 
     def train_begin(self, estimator, *args, **kwargs):
         self.wait = 0
         self.stopped_epoch = 0
         self.current_epoch = 0
         self.stop_training = False
-        if self.baseline is not None:
-            self.best = self.baseline
-        else:
-            self.best = -math.inf if self.monitor_op(1, 0) else math.inf
+        self.best = self._initial_best if self.baseline is None else self.baseline
 
     def epoch_end(self, estimator, *args, **kwargs):
         name, value = self.monitor.get()
