@@ -140,6 +140,20 @@ def test_estimator_initializes_an_uninitialized_net_and_warns_otherwise():
     assert (net.weight.data().asnumpy() == 0.5).all()
 
 
+def test_a_partly_initialized_net_keeps_its_initialized_layers():
+    # fine-tuning: a trained body and a new output layer
+    body = gluon.nn.Dense(3, in_units=2)
+    body.initialize(mx.init.Constant(0.25))
+    net = gluon.nn.Sequential()
+    net.add(body, gluon.nn.Dense(1, in_units=3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Estimator(net, gluon.loss.L2Loss(), initializer=mx.init.Constant(0.5),
+                  context=mx.cpu())
+    assert (body.weight.data().asnumpy() == 0.25).all()
+    assert (net[1].weight.data().asnumpy() == 0.5).all()
+
+
 class _Recorder(BatchEnd, EpochEnd):
     """Records the weight seen at each batch end, and the events."""
 
