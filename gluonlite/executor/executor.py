@@ -342,9 +342,10 @@ class Executor:
             **kwargs: {input name: new shape}.
 
         Returns:
-            A new Executor. Arrays that keep their shape are the same NDArrays; the others
-            are new, holding the old values' first elements where they shrink (as MXNet's
-            reused memory does) and zeros where they grow.
+            A new Executor. Arrays that keep their shape are the same NDArrays; an array
+            (argument, gradient, auxiliary state or output) that shrinks is a view of the old
+            one's first elements, sharing its memory as MXNet's reshaped executor does; one
+            that grows is new, the old values first and zeros after.
 
         Raises:
             ValueError: an unknown name, a shape that does not fit, a growing array without
@@ -378,10 +379,7 @@ class Executor:
                 raise ValueError(f"reshape: {kind} {name!r} would grow from {old.shape} to "
                                  f"{tuple(shape)}; pass allow_up_sizing=True (or bind the "
                                  "bigger shape first and reshape it smaller)")
-            flat = self._ctx.xp.zeros(size, dtype=old._data.dtype)
-            keep = min(size, old.size)
-            flat[:keep] = old._data.reshape(-1)[:keep]
-            return NDArray(flat.reshape(tuple(shape)), self._ctx)
+            return _shrunk_view(old, shape, self._ctx)
 
         args = {n: rebuilt("argument", n, self.arg_dict[n], s)
                 for n, s in zip(self._arg_names, arg_shapes)}
@@ -389,9 +387,15 @@ class Executor:
                  for n, s in zip(self._arg_names, arg_shapes)}
         aux = {n: rebuilt("auxiliary state", n, self.aux_dict[n], s)
                for n, s in zip(self._aux_names, aux_shapes)}
-        return Executor(self._symbol, self._ctx, args,
-                        {n: g for n, g in grads.items() if g is not None},
-                        dict(self._grad_req), aux)
+        exe = Executor(self._symbol, self._ctx, args,
+                       {n: g for n, g in grads.items() if g is not None},
+                       dict(self._grad_req), aux)
+        # the outputs share memory too: the new executor writes into the old one's outputs
+        if len(exe.outputs) == len(self.outputs):
+            exe.outputs = [o if o.shape == n.shape else _shrunk_view(o, n.shape, self._ctx)
+                           if o._data.dtype == n._data.dtype else n
+                           for o, n in zip(self.outputs, exe.outputs)]
+        return exe
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Call ``callback(name, array)`` after each forward for the output of every operator
@@ -476,6 +480,19 @@ def _check_device(what, name, array, ctx):
     if here != ctx and "gpu" in (here.device_type, ctx.device_type):
         raise ValueError(f"bind: {what} for {name!r} is on {here}, the executor on {ctx}; "
                          f"copy it there with as_in_context({ctx})")
+
+
+def _shrunk_view(old, shape, ctx):
+    """An array of `shape` over `old`'s memory, as MXNet's reshaped executor reuses it: a view
+    of old's first elements when it fits (writes show in both), else zeros that start with
+    old's values (a grown array)."""
+    size = int(np.prod(shape))
+    flat = old._data.reshape(-1)
+    if size <= old.size:
+        return NDArray(flat[:size].reshape(tuple(shape)), ctx)
+    grown = ctx.xp.zeros(size, dtype=old._data.dtype)
+    grown[:old.size] = flat
+    return NDArray(grown.reshape(tuple(shape)), ctx)
 
 
 def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
