@@ -470,8 +470,10 @@ class Symbol:
             grad_req: 'write', 'add', 'null', or a list or dict of them per argument.
             type_dict: {input name: dtype} (float32 for the others, unless inferred).
             stype_dict: {input name: storage type}; only 'default' (dense).
-            group2ctx: accepted for MXNet's signature; model parallelism across devices is
-                not supported (every array lives on `ctx`).
+            group2ctx: {ctx_group name: Context}: an input whose ``ctx_group`` attribute
+                (set with ``AttrScope(ctx_group=...)``) is listed gets its arrays (and
+                gradient) on that context, as MXNet places them; cpu contexts only
+                (NotImplementedError for another device).
             shared_arg_names, shared_exec: the arguments named are `shared_exec`'s arrays
                 (with their gradients) where name, shape and dtype agree; its auxiliary
                 states are shared too (a bucketing Module's parameters).
@@ -491,7 +493,8 @@ class Symbol:
             check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
         return _installed("simple_bind", "simple_bind")(
             self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
-            shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
+            shared_buffer=shared_buffer, shared_arg_names=shared_arg_names,
+            group2ctx=group2ctx)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list)."""
