@@ -718,7 +718,9 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__storage_type__"] = str(_STORAGE_TYPE_STR_TO_ID[
             check_stype(stype, f"var {name!r}", sparse_ok=True)])
     if shape is not None:
-        attrs["__shape__"] = str(tuple(shape))
+        # an int is a 1-d shape, kept as MXNet writes it ('5')
+        attrs["__shape__"] = str(int(shape)) if hasattr(shape, "__index__") else \
+            str(tuple(shape))
     if dtype is not None:
         from ..base import DTYPE_CODES
         attrs["__dtype__"] = str(DTYPE_CODES[normalize_dtype(dtype, f"var {name!r} dtype")])
