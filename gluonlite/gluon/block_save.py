@@ -105,8 +105,10 @@ def load_model(block, prefix):
     for blk, mdl in plan:
         old_prefix = blk.params._prefix
         blk._name = mdl["orig_name"]
-        if isinstance(blk, HybridBlock) and mdl.get("hybridized"):
-            blk._active = True
+        if isinstance(blk, HybridBlock):
+            blk._clear_cached_op()  # a graph traced before holds the old names
+            if mdl.get("hybridized"):
+                blk._active = True
         params = blk.params._params
         for p in list(params):
             params[blk.name + "_" + p[len(old_prefix):]] = params.pop(p)

@@ -96,3 +96,23 @@ def test_load_names_a_tree_that_does_not_match(tmp_path):
     with pytest.raises(ValueError, match="Block.load: .* has no entry 'dense1' for block"):
         other.load(str(tmp_path / "m"))
     assert other.name != net.name and list(other._children)[0].startswith("dense")  # unchanged
+
+
+def test_a_block_called_before_load_traces_again(tmp_path):
+    x, _ = _expected()
+    net = mx.gluon.nn.HybridSequential()
+    net.add(mx.gluon.nn.Dense(3, activation="relu"), mx.gluon.nn.Dense(2))
+    net.initialize(mx.init.Uniform(0.5))
+    net.hybridize()
+    want = net(mx.nd.array(x)).asnumpy()
+    net.save(str(tmp_path / "h"))
+    other = mx.gluon.nn.HybridSequential()
+    other.add(mx.gluon.nn.Dense(3, activation="relu"), mx.gluon.nn.Dense(2))
+    other.initialize()
+    other.hybridize()
+    other(mx.nd.array(x))  # traced before the load
+    before = other._cached_graph[1]
+    other.load(str(tmp_path / "h"))
+    assert other.name == net.name
+    np.testing.assert_allclose(other(mx.nd.array(x)).asnumpy(), want, rtol=1e-6)
+    assert other._cached_graph[1] is not before
