@@ -20,6 +20,7 @@ Example::
 """
 import numpy as np
 
+from .base import MXNetValueError
 from .ndarray.ndarray import NDArray
 from .optimizer import saved_states
 
@@ -192,8 +193,10 @@ class TestStore(KVStoreBase):
         for o in _as_list(out) if out is not None else values:
             _copy_into(o, total)
 
-    def is_capable(self, capability):
-        """No capability: ``is_capable('optimizer')`` is False.
+    @staticmethod
+    def is_capable(capability):
+        """No capability: ``is_capable('optimizer')`` is False (a static method, as in MXNet,
+        so ``type(kv).is_capable(...)`` works too).
 
         Raises:
             ValueError: an unknown capability.
@@ -273,7 +276,7 @@ class KVStore(KVStoreBase):
             ValueError: `key` is already initialized.
             TypeError: a key that is not an int or str, a value that is not an NDArray.
         """
-        for k, vs in _pairs("init", key, value):
+        for k, vs in self._keyed_pairs("init", key, value):
             if k in self._store:
                 raise ValueError(f"KVStore.init: key {k!r} is already initialized")
             if vs[0].stype != "default":
@@ -281,10 +284,22 @@ class KVStore(KVStoreBase):
             else:
                 self._store[k] = NDArray(_host(vs[0]).copy(), vs[0].context)
 
+    def _keyed_pairs(self, what, key, value):
+        """`_pairs`, keeping the store to one kind of key (int or str) as MXNet's does: the
+        first key used decides."""
+        pairs = _pairs(what, key, value)
+        for k, _ in pairs:
+            kind = str if isinstance(k, str) else int
+            if self.__dict__.setdefault("_key_kind", kind) is not kind:
+                raise MXNetValueError(
+                    f"KVStore.{what}: key {k!r} is a {kind.__name__} but this store's keys are "
+                    f"{self._key_kind.__name__}s; a store takes int keys or str keys, not both")
+        return pairs
+
     def _stored(self, what, k):
         hit = self._store.get(k)
         if hit is None:
-            raise ValueError(f"KVStore.{what}: key {k!r} has not been initialized (call init "
+            raise MXNetValueError(f"KVStore.{what}: key {k!r} has not been initialized (call init "
                              "first)")
         return hit
 
@@ -295,7 +310,7 @@ class KVStore(KVStoreBase):
         Raises:
             ValueError: a key not initialized, or values whose shapes differ from it.
         """
-        for k, vs in _pairs("push", key, value):
+        for k, vs in self._keyed_pairs("push", key, value):
             stored = self._stored("push", k)
             shapes = {tuple(v.shape) for v in vs}
             if shapes != {tuple(stored.shape)}:
@@ -325,7 +340,7 @@ class KVStore(KVStoreBase):
         """
         if out is None:
             raise ValueError("KVStore.pull: out must be given (an NDArray or a list of them)")
-        for k, outs in _pairs("pull", key, out):
+        for k, outs in self._keyed_pairs("pull", key, out):
             stored = self._stored("pull", k)
             src = None
             for o in outs:
@@ -370,7 +385,7 @@ class KVStore(KVStoreBase):
         """
         if out is None or row_ids is None:
             raise ValueError("KVStore.row_sparse_pull: out and row_ids must be given")
-        for k, outs in _pairs("row_sparse_pull", key, out):
+        for k, outs in self._keyed_pairs("row_sparse_pull", key, out):
             ids = _as_list(row_ids) if not isinstance(key, (list, tuple)) else None
             if ids is None:
                 ids = _as_list(row_ids[list(key).index(k)])
@@ -382,8 +397,9 @@ class KVStore(KVStoreBase):
             stored = self._stored("row_sparse_pull", k)
             for o, rid in zip(outs, ids):
                 if o.stype != "row_sparse":
-                    raise ValueError(f"KVStore.row_sparse_pull: out must be row_sparse, got "
-                                     f"stype {o.stype!r} for key {k!r}")
+                    # MXNet's engine refuses a dense out (an MXNetError)
+                    raise MXNetValueError(f"KVStore.row_sparse_pull: out must be row_sparse, "
+                                          f"got stype {o.stype!r} for key {k!r}")
                 _retain_into(o, stored, rid)
 
     def set_gradient_compression(self, compression_params):

@@ -342,9 +342,10 @@ class Executor:
             **kwargs: {input name: new shape}.
 
         Returns:
-            A new Executor. Arrays that keep their shape are the same NDArrays; the others
-            are new, holding the old values' first elements where they shrink (as MXNet's
-            reused memory does) and zeros where they grow.
+            A new Executor. Arrays that keep their shape are the same NDArrays; an array
+            (argument, gradient, auxiliary state or output) that shrinks is a view of the old
+            one's first elements, sharing its memory as MXNet's reshaped executor does; one
+            that grows is new, the old values first and zeros after.
 
         Raises:
             ValueError: an unknown name, a shape that does not fit, a growing array without
@@ -378,10 +379,7 @@ class Executor:
                 raise ValueError(f"reshape: {kind} {name!r} would grow from {old.shape} to "
                                  f"{tuple(shape)}; pass allow_up_sizing=True (or bind the "
                                  "bigger shape first and reshape it smaller)")
-            flat = self._ctx.xp.zeros(size, dtype=old._data.dtype)
-            keep = min(size, old.size)
-            flat[:keep] = old._data.reshape(-1)[:keep]
-            return NDArray(flat.reshape(tuple(shape)), self._ctx)
+            return _shrunk_view(old, shape, self._ctx)
 
         args = {n: rebuilt("argument", n, self.arg_dict[n], s)
                 for n, s in zip(self._arg_names, arg_shapes)}
@@ -389,9 +387,15 @@ class Executor:
                  for n, s in zip(self._arg_names, arg_shapes)}
         aux = {n: rebuilt("auxiliary state", n, self.aux_dict[n], s)
                for n, s in zip(self._aux_names, aux_shapes)}
-        return Executor(self._symbol, self._ctx, args,
-                        {n: g for n, g in grads.items() if g is not None},
-                        dict(self._grad_req), aux)
+        exe = Executor(self._symbol, self._ctx, args,
+                       {n: g for n, g in grads.items() if g is not None},
+                       dict(self._grad_req), aux)
+        # the outputs share memory too: the new executor writes into the old one's outputs
+        if len(exe.outputs) == len(self.outputs):
+            exe.outputs = [o if o.shape == n.shape else _shrunk_view(o, n.shape, self._ctx)
+                           if o._data.dtype == n._data.dtype else n
+                           for o, n in zip(self.outputs, exe.outputs)]
+        return exe
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Call ``callback(name, array)`` after each forward for the output of every operator
@@ -478,8 +482,45 @@ def _check_device(what, name, array, ctx):
                          f"copy it there with as_in_context({ctx})")
 
 
+def _shrunk_view(old, shape, ctx):
+    """An array of `shape` over `old`'s memory, as MXNet's reshaped executor reuses it: a view
+    of old's first elements when it fits (writes show in both), else zeros that start with
+    old's values (a grown array)."""
+    size = int(np.prod(shape))
+    flat = old._data.reshape(-1)
+    if size <= old.size:
+        return NDArray(flat[:size].reshape(tuple(shape)), ctx)
+    grown = ctx.xp.zeros(size, dtype=old._data.dtype)
+    grown[:old.size] = flat
+    return NDArray(grown.reshape(tuple(shape)), ctx)
+
+
+def _group_contexts(vars_, ctx, group2ctx):
+    """{input name: context} from the ``ctx_group`` attribute of each input and `group2ctx`
+    (MXNet's model-parallel placement). Only cpu contexts can be mixed: numpy arrays of any
+    cpu(i) are one memory, while arrays on several accelerators would need copies between
+    them inside the graph, which the executor does not make."""
+    if not group2ctx:
+        return {}
+    if not isinstance(group2ctx, dict):
+        raise TypeError(f"simple_bind: group2ctx must be a dict {{group name: Context}}, got "
+                        f"{type(group2ctx).__name__}")
+    placed = {}
+    for name, node in vars_.items():
+        where = group2ctx.get(node.attrs.get("__ctx_group__"))
+        if where is None or where == ctx:
+            continue
+        if where.device_type != "cpu" or ctx.device_type != "cpu":
+            raise NotImplementedError(
+                f"simple_bind: group2ctx puts {name!r} on {where} while the executor is on "
+                f"{ctx}; gluonlite places groups on cpu contexts only (a graph split across "
+                "accelerators would need copies between devices inside it)")
+        placed[name] = where
+    return placed
+
+
 def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
-                shared_buffer=None, shared_arg_names=None):
+                shared_buffer=None, shared_arg_names=None, group2ctx=None):
     """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind.
 
     Arrays of the same name, shape and dtype are taken rather than allocated: from
@@ -499,14 +540,17 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
         raise ValueError(f"simple_bind: cannot infer the shape of {unknown}; pass their shapes "
                          "as keyword arguments")
 
+    placed = _group_contexts(vars_, ctx, group2ctx)
+
     def alloc(n, *pools):
         key = (id(vars_[n]), 0)
+        where = placed.get(n, ctx)
         for pool in pools:
             have = pool.get(n)
             if have is not None and have.shape == tuple(eshape[key]) and \
-                    have._data.dtype == edtype[key] and have.context == ctx:
+                    have._data.dtype == edtype[key] and have.context == where:
                 return have
-        return NDArray(ctx.xp.zeros(eshape[key], dtype=edtype[key]), ctx)
+        return NDArray(where.xp.zeros(eshape[key], dtype=edtype[key]), where)
 
     # As MXNet: the arguments named in shared_arg_names (a bucketing Module's parameters) are
     # shared_exec's own arrays; the others are taken from shared_buffer when it holds a
@@ -526,7 +570,14 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     reqs = grad_reqs(symbol.list_arguments(), grad_req)
     grads = {n: alloc(n, *([shared_exec.grad_dict] if from_exec and n in shared_names else []))
              for n in args if reqs[n] != "null"}
-    return Executor(symbol, ctx, args, grads, reqs, aux)
+    exe = Executor(symbol, ctx, args, grads, reqs, aux)
+    if placed and len(exe.outputs) == len(symbol.outputs):
+        # an output lives where its node's group is placed (forward writes into these arrays)
+        homes = _group_contexts({str(i): node for i, (node, _) in enumerate(symbol.outputs)},
+                                ctx, group2ctx)
+        exe.outputs = [NDArray(o._data, homes[str(i)]) if str(i) in homes else o
+                       for i, o in enumerate(exe.outputs)]
+    return exe
 
 
 def _dense_input(x):

@@ -71,7 +71,8 @@ def var_shape_attr(node):
     if not s:
         return None
     try:
-        return _shape(ast.literal_eval(s))
+        value = ast.literal_eval(s)
+        return (int(value),) if isinstance(value, int) else _shape(value)
     except (ValueError, SyntaxError, TypeError):
         return None
 

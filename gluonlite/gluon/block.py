@@ -384,6 +384,27 @@ class Block:
         assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, cast_dtype,
                       dtype_source)
 
+    def save(self, prefix):
+        """Save the block tree and parameters as ``prefix-model.json`` and
+        ``prefix-model.params``, MXNet 1.9.1's whole-model files (see `block_save`).
+
+        Example::
+
+            net.save('MyModel'); net2 = create_net(); net2.load('MyModel')
+        """
+        from .block_save import save_model
+        save_model(self, prefix)
+
+    def load(self, prefix):
+        """Load files written by `save` into a block tree built by the same code in the same
+        order: blocks get their saved names back, then the parameters are loaded.
+
+        Raises:
+            ValueError: the saved tree does not match this block's.
+        """
+        from .block_save import load_model
+        load_model(self, prefix)
+
     # MXNet 1.x names kept for old scripts
     def save_params(self, filename):
         """Deprecated (MXNet 1.x): ``collect_params().save(filename,

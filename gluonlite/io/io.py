@@ -325,9 +325,9 @@ def _init_data(data, allow_empty, default_name):
                         f"them or a dict with them as values, got {type(data).__name__}")
     out = []
     for k, v in data.items():
-        if type(v).__name__ in ("CSRNDArray", "RowSparseNDArray"):
-            raise NotImplementedError(f"NDArrayIter: {k} is sparse; gluonlite has dense "
-                                      f"storage only")
+        if type(v).__name__ == "RowSparseNDArray":
+            raise NotImplementedError(f"NDArrayIter: {k} is row_sparse; as MXNet's, the "
+                                      "iterator takes dense and csr arrays only")
         if not isinstance(v, NDArray):
             try:
                 v = array(v)
@@ -369,6 +369,11 @@ class NDArrayIter(DataIter):
                              f"'roll_over', got {last_batch_handle!r}")
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
+        if last_batch_handle != "discard" and any(
+                v.stype == "csr" for _, v in self.data + self.label):
+            # as MXNet: a padded or rolled-over batch would join two csr slices
+            raise NotImplementedError("NDArrayIter: csr inputs need last_batch_handle="
+                                      f"'discard', got {last_batch_handle!r}")
         self.layout = layout
         axis = self._axis()
         self.num_data = self.data[0][1].shape[axis]
@@ -496,7 +501,9 @@ class NDArrayIter(DataIter):
         from ..ndarray import array
         np.random.shuffle(self.idx)
         axis = self._axis()
-        self.data = [(k, array(np.take(v.asnumpy(), self.idx, axis=axis), ctx=v.context,
-                               dtype=v.dtype)) for k, v in self.data]
-        self.label = [(k, array(np.take(v.asnumpy(), self.idx, axis=axis), ctx=v.context,
-                                dtype=v.dtype)) for k, v in self.label]
+
+        def taken(v):
+            out = array(np.take(v.asnumpy(), self.idx, axis=axis), ctx=v.context, dtype=v.dtype)
+            return out.tostype("csr") if v.stype == "csr" else out
+        self.data = [(k, taken(v)) for k, v in self.data]
+        self.label = [(k, taken(v)) for k, v in self.label]

@@ -524,6 +524,29 @@ class Module(BaseModule):
         return DataParallelExecutorGroup([self._exec], [slice(0, batch)], {}, [],
                                          self._param_names)
 
+    @property
+    def _arg_params(self):
+        """MXNet's host copies of the parameters, which its tests and scripts read: here a
+        fresh copy per read (`get_params`), each in its variable's storage type (a
+        ``stype='row_sparse'`` weight reads as a RowSparseNDArray). Writing into it does not
+        reach the module: use `set_params`."""
+        return self._stype_params(self.get_params()[0])
+
+    @property
+    def _aux_params(self):
+        """The auxiliary states as `_arg_params` gives the parameters."""
+        return self._stype_params(self.get_params()[1])
+
+    def _stype_params(self, params):
+        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+        attrs = self._symbol.attr_dict()
+        out = {}
+        for n, a in params.items():
+            code = attrs.get(n, {}).get("__storage_type__")
+            stype = _STORAGE_TYPE_ID_TO_STR.get(int(code)) if code is not None else None
+            out[n] = a.tostype(stype) if stype not in (None, "default") else a
+        return out
+
     def get_states(self, merge_multi_context=True):
         """The arrays of the `state_names` inputs: per state one NDArray (the contexts'
         parts joined along axis 0), or with ``merge_multi_context=False`` the list of each

@@ -9,7 +9,8 @@ from ..ops import registry as _registry
 from .random import uniform  # noqa: F401  (MXNet's nd.contrib has it)
 from .register import _gen_cache
 
-__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "multi_adamw_update",
+__all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
+           "multi_adamw_update",
            "multi_mp_adamw_update", "multi_lamb_update", "multi_mp_lamb_update"]
 # (+ foreach, while_loop, cond: installed by gluonlite.control_flow)
 
@@ -84,6 +85,40 @@ def _rescale_array(rescale_grad, like):
     if hasattr(rescale_grad, "asnumpy"):
         return rescale_grad
     return array([rescale_grad], ctx=like.context, dtype="float32")
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+    """One AdamW step (`_adamw_update`) on `weight`, `mean` and `var` in place.
+
+    Args:
+        weight, grad, mean, var: NDArrays of one shape.
+        rescale_grad: a number or a one-element NDArray the gradient is multiplied by (a
+            number becomes a float32 array on weight's context, as in MXNet); a NaN or
+            infinite value skips the update.
+        lr, eta, beta1, beta2, epsilon, wd, clip_gradient: the operator's attributes.
+        out: the array to write the new weight to (usually `weight`).
+
+    Returns:
+        The new weight.
+
+    Example: ``nd.contrib.adamw_update(w, g, m, v, 1.0, lr=0.01, eta=1.0, out=w)``.
+    """
+    return _gen_cache["_adamw_update"](
+        weight, grad, mean, var, _rescale_array(rescale_grad, weight), lr=lr, eta=eta,
+        beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd, clip_gradient=clip_gradient,
+        out=out, name=name, **kwargs)
+
+
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
+    """`adamw_update` with a float32 master copy `weight32` of a float16 `weight`
+    (`_mp_adamw_update`); `rescale_grad` is a number or a one-element NDArray."""
+    return _gen_cache["_mp_adamw_update"](
+        weight, grad, mean, var, weight32, _rescale_array(rescale_grad, weight), lr=lr,
+        eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+        clip_gradient=clip_gradient, out=out, name=name, **kwargs)
 
 
 def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=None,

@@ -1,5 +1,5 @@
-"""Reductions: sum, mean, max, min, prod, norm (MXNet: a full reduction has shape (1,)),
-argmax."""
+"""Reductions: sum, mean, max, min, prod, _square_sum, norm (MXNet: a full reduction has
+shape (1,)), argmax."""
 from functools import lru_cache
 from math import prod
 
@@ -75,6 +75,26 @@ _reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),
 _reduce("prod", "prod", lambda xp, x, y, g, axes: g * y / x,
         "prod(data, axis=None, keepdims=False, exclude=False): product over axes.")
 
+
+
+def _square_sum_vjp(p, rc, xs, ys, gys, need):
+    x = xs[0]
+    g = gys[0].reshape(_reduced_shape(x.shape, _axes("_square_sum", p, x.ndim), True))
+    return ((2 * x * g).astype(x.dtype, copy=False),)
+
+
+@register("_square_sum", attrs=_RED_ATTRS, vjp=_square_sum_vjp,
+          shape=lambda p, ins: (ins, [None if ins[0] is None
+                                      else _out_shape("_square_sum", p, ins[0])]))
+def _square_sum(p, rc, x):
+    """_square_sum(data, axis=None, keepdims=False, exclude=False): the sum of squares over
+    axes, ``sum(square(data))`` in one step. MXNet 1.9.1 has it for 2-D row_sparse data only
+    (a fused kernel that keeps the result row_sparse); gluonlite computes on dense values, so
+    any dense input works and gives the same numbers."""
+    y = rc.xp.sum(x * x, axis=_axes("_square_sum", p, x.ndim), keepdims=p.keepdims)
+    if y.ndim == 0 or y.dtype != x.dtype:
+        y = rc.xp.asarray(y, dtype=x.dtype).reshape(_out_shape("_square_sum", p, x.shape))
+    return y
 
 def _norm_ord(v):
     k = A._int(v)

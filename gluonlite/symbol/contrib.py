@@ -10,7 +10,8 @@ from .random import uniform
 from .register import fn as _fn, make_function as _make
 from .symbol import Symbol  # noqa: F401  (MXNet's sym.contrib has it)
 
-__all__ = ["rand_zipfian"]  # + the operators, foreach, while_loop, cond (see control_flow)
+# + the operators, foreach, while_loop, cond (see control_flow)
+__all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update"]
 
 _PREFIX = "_contrib_"
 # named by their short names, as MXNet names the nodes (box_nms0)
@@ -38,3 +39,32 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     s = cast(sampled, dtype="float64")
     count_sampled = _fn("log")((s + 2.0) / (s + 1.0)) / log_range * num_sampled
     return sampled, count_true, count_sampled
+
+
+def _rescale_symbol(rescale_grad):
+    # a number becomes a one-element constant node, as MXNet's wrapper makes it
+    if isinstance(rescale_grad, Symbol):
+        return rescale_grad
+    return _fn("_full")(shape=(1,), value=rescale_grad)
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+    """A node of one AdamW step (`_adamw_update`); `rescale_grad` is a Symbol or a number.
+
+    Example: ``sym.contrib.adamw_update(w, g, m, v, 1.0, lr=0.01, eta=1.0)``.
+    """
+    return _fn("_adamw_update")(weight, grad, mean, var, _rescale_symbol(rescale_grad),
+                                lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,
+                                wd=wd, clip_gradient=clip_gradient, name=name, **kwargs)
+
+
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
+    """A node of `_mp_adamw_update` (AdamW with a float32 master weight); `rescale_grad` is a
+    Symbol or a number."""
+    return _fn("_mp_adamw_update")(weight, grad, mean, var, weight32,
+                                   _rescale_symbol(rescale_grad), lr=lr, eta=eta, beta1=beta1,
+                                   beta2=beta2, epsilon=epsilon, wd=wd,
+                                   clip_gradient=clip_gradient, name=name, **kwargs)

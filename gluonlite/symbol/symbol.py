@@ -470,8 +470,10 @@ class Symbol:
             grad_req: 'write', 'add', 'null', or a list or dict of them per argument.
             type_dict: {input name: dtype} (float32 for the others, unless inferred).
             stype_dict: {input name: storage type}; only 'default' (dense).
-            group2ctx: accepted for MXNet's signature; model parallelism across devices is
-                not supported (every array lives on `ctx`).
+            group2ctx: {ctx_group name: Context}: an input whose ``ctx_group`` attribute
+                (set with ``AttrScope(ctx_group=...)``) is listed gets its arrays (and
+                gradient) on that context, as MXNet places them; cpu contexts only
+                (NotImplementedError for another device).
             shared_arg_names, shared_exec: the arguments named are `shared_exec`'s arrays
                 (with their gradients) where name, shape and dtype agree; its auxiliary
                 states are shared too (a bucketing Module's parameters).
@@ -491,7 +493,8 @@ class Symbol:
             check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
         return _installed("simple_bind", "simple_bind")(
             self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
-            shared_buffer=shared_buffer, shared_arg_names=shared_arg_names)
+            shared_buffer=shared_buffer, shared_arg_names=shared_arg_names,
+            group2ctx=group2ctx)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list)."""
@@ -715,7 +718,9 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__storage_type__"] = str(_STORAGE_TYPE_STR_TO_ID[
             check_stype(stype, f"var {name!r}", sparse_ok=True)])
     if shape is not None:
-        attrs["__shape__"] = str(tuple(shape))
+        # an int is a 1-d shape, kept as MXNet writes it ('5')
+        attrs["__shape__"] = str(int(shape)) if hasattr(shape, "__index__") else \
+            str(tuple(shape))
     if dtype is not None:
         from ..base import DTYPE_CODES
         attrs["__dtype__"] = str(DTYPE_CODES[normalize_dtype(dtype, f"var {name!r} dtype")])

@@ -140,6 +140,31 @@ def test_exp_plus_x_first_and_second_derivative():
     assert abs(x.grad.asscalar() - np.e) < 1e-6
 
 
+# Closed forms of the inverse hyperbolic functions' second derivatives. MXNet 1.9.1's
+# _backward_arcsinh (and _backward_arccosh) record +x * f'(x)**3, the wrong sign, and its
+# test_higher_order_grad.py::test_arcsinh expects that sign; gluonlite keeps the true one.
+@pytest.mark.parametrize("name, x, second", [
+    ("arcsinh", [-2.0, -0.5, 0.5, 2.0], lambda x: -x / (x * x + 1) ** 1.5),
+    ("arccosh", [1.5, 2.0, 4.0], lambda x: -x / (x * x - 1) ** 1.5),
+    ("arctanh", [-0.6, -0.1, 0.3, 0.8], lambda x: 2 * x / (1 - x * x) ** 2),
+])
+def test_inverse_hyperbolic_second_derivative_sign(name, x, second):
+    x = nd.array(x, dtype=np.float64)
+    x.attach_grad()
+    with autograd.record():
+        y = getattr(nd, name)(x)
+        dx, = autograd.grad(y, [x], create_graph=True)
+    dx.backward()
+    xn = x.asnumpy()
+    np.testing.assert_allclose(x.grad.asnumpy(), second(xn), rtol=1e-10)
+    eps = 1e-6  # and the first derivative's own central difference agrees
+    first = {"arcsinh": lambda v: 1 / np.sqrt(v * v + 1),
+             "arccosh": lambda v: 1 / np.sqrt(v * v - 1),
+             "arctanh": lambda v: 1 / (1 - v * v)}[name]
+    np.testing.assert_allclose(x.grad.asnumpy(),
+                               (first(xn + eps) - first(xn - eps)) / (2 * eps), rtol=1e-6)
+
+
 def test_third_derivative_through_repeated_grad():
     x = nd.array([0.3, -0.7], dtype=np.float64)
     x.attach_grad()

@@ -45,6 +45,7 @@ def test_init_push_pull_sums_over_devices():
     kv.pull(3, out=out)
     assert all((o.asnumpy() == 3).all() for o in out)  # no updater: the sum is stored
     assert [o.context for o in out] == CTXS
+    kv = mx.kv.create("local")  # a store takes int or str keys, not both (as MXNet's)
     kv.init(["a", "b"], [nd.zeros((2,)), nd.zeros((1,))])
     kv.push(["a", "b"], [[nd.ones((2,)), nd.ones((2,))], nd.full((1,), 5)])
     a, b = nd.zeros((2,)), nd.zeros((1,))

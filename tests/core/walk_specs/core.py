@@ -422,6 +422,7 @@ SPECS = {
                 C([(1, 3, 1)], ref=lambda x: x.reshape(3))],
     "stack": [C([B23, B23], ref=lambda a, b: np.stack([a, b])),
               C([B23, B23, B23], {"axis": 2}, ref=lambda *a: np.stack(a, 2))],
+    "_square_sum": _reduce(lambda x, **kw: np.sum(x * x, **kw)),
     "sum": _reduce(np.sum),
     "take": [C([(3, 2), Idx([[0, 2], [1, 1]])], ref=lambda a, i: a[i.astype(int)]),
              C([(2, 3), Idx([4, -1])], {"axis": 1, "mode": "wrap"},

@@ -1,0 +1,163 @@
+"""`mx.contrib.amp.amp`: MXNet's automatic mixed precision entry points, each refusing with
+NotImplementedError (gluonlite leaves AMP out: see api_exclusions.txt).
+
+Example::
+
+    from gluonlite.contrib.amp import amp     # loads
+    amp.init()                                # NotImplementedError: ... AMP ...
+"""
+__all__ = ["init", "init_trainer", "scale_loss", "unscale", "convert_model",
+           "convert_hybrid_block", "list_lp16_ops", "list_fp32_ops", "list_lp16_fp32_ops",
+           "list_conditional_fp32_ops", "list_widest_type_cast", "list_loss_output_functions",
+           "list_lp16_use_fp32_params", "convert_symbol", "convert_bucketing_module"]
+
+
+def _refuse(name):
+    raise NotImplementedError(
+        f"contrib.amp.{name}: automatic mixed precision (AMP) is not supported by gluonlite "
+        "(it runs float32 numpy kernels, with no float16/bfloat16 operator lists to cast "
+        "between); train in float32, or cast a block with block.cast('float16')")
+
+
+def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops=None,
+         fp32_ops=None):
+    """Turn on AMP for every later operator call. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("init")
+
+
+def init_trainer(optimizer_or_trainer):
+    """Give a Trainer AMP's dynamic loss scaling. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("init_trainer")
+
+
+def scale_loss(loss, optimizer_or_trainer):
+    """A scope that scales the loss for AMP's loss scaling. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("scale_loss")
+
+
+def unscale(optimizer_or_trainer):
+    """Undo AMP's loss scaling of the gradients. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("unscale")
+
+
+def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
+                   conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
+                   cast_optional_params=False):
+    """Insert AMP casts into a symbol. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("convert_symbol")
+
+
+def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
+                  fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
+                  cast_optional_params=False):
+    """Convert a symbol and its parameters to mixed precision. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("convert_model")
+
+
+def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
+                         fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
+                         ctx=None, cast_optional_params=False):
+    """Convert a HybridBlock to mixed precision. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("convert_hybrid_block")
+
+
+def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype_ops=None,
+                             fp32_ops=None, conditional_fp32_ops=None,
+                             excluded_sym_names=None, cast_optional_params=False):
+    """Convert a BucketingModule to mixed precision. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("convert_bucketing_module")
+
+
+def list_lp16_ops(target_dtype):
+    """The operators AMP runs in float16/bfloat16. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_lp16_ops")
+
+
+def list_fp32_ops(target_dtype):
+    """The operators AMP keeps in float32. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_fp32_ops")
+
+
+def list_lp16_fp32_ops(target_dtype):
+    """The operators AMP runs in either precision. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_lp16_fp32_ops")
+
+
+def list_conditional_fp32_ops(target_dtype):
+    """The operators AMP keeps in float32 for some attribute values. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_conditional_fp32_ops")
+
+
+def list_widest_type_cast(target_dtype):
+    """The operators whose inputs AMP casts to the widest type. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_widest_type_cast")
+
+
+def list_loss_output_functions(target_dtype):
+    """The loss output operators AMP scales. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_loss_output_functions")
+
+
+def list_lp16_use_fp32_params(target_dtype):
+    """The low-precision operators with float32 parameters. Not supported.
+
+    Raises:
+        NotImplementedError: always (AMP is not supported).
+    """
+    _refuse("list_lp16_use_fp32_params")
