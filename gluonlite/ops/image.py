@@ -236,8 +236,65 @@ def _axis_weights(n_in, n_out):
     return lo, hi, frac
 
 
+def _cubic(t):
+    """OpenCV's four cubic weights (A = -0.75) for a fraction t of the way past the 2nd tap."""
+    a = -0.75
+    w0 = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a
+    w1 = ((a + 2) * t - (a + 3)) * t * t + 1
+    w2 = ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1
+    return np.stack([w0, w1, w2, 1 - w0 - w1 - w2], axis=1)
+
+
+def _lanczos4(t):
+    """OpenCV's eight Lanczos-4 weights (normalised to sum 1) for a fraction t past tap 4."""
+    d = t[:, None] + 3 - np.arange(8)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = np.where(np.abs(d) < 1e-7, 1.0,
+                     np.sin(np.pi * d) * np.sin(np.pi * d / 4) / (np.pi * np.pi * d * d / 4))
+    return k / k.sum(axis=1, keepdims=True)
+
+
+def _axis_matrix(n_in, n_out, interp, area_shrink):
+    """(n_out, n_in) weights of one axis for OpenCV's cubic (2), area (3) and Lanczos (4)
+    modes; taps that fall outside the image repeat its edge pixel (BORDER_REPLICATE)."""
+    scale = n_in / n_out
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    if interp == 3 and area_shrink:
+        # each output pixel averages the input pixels its footprint covers, by the overlap
+        lo, hi = rows * scale, (rows + 1) * scale
+        src = np.arange(n_in)
+        m = np.clip(np.minimum(hi[:, None], src + 1) - np.maximum(lo[:, None], src), 0, None)
+        return m / m.sum(axis=1, keepdims=True)
+    if interp == 3:
+        # OpenCV's enlarging "area" mode: linear between two taps, at an area-derived fraction
+        sx = np.floor(rows * scale).astype(np.int64)
+        t = (rows + 1) - (sx + 1) / scale
+        t = np.where(t <= 0, 0.0, t - np.floor(t))
+        taps, weights = sx[:, None] + np.arange(2), np.stack([1 - t, t], axis=1)
+    else:
+        pos = (rows + 0.5) * scale - 0.5
+        sx = np.floor(pos).astype(np.int64)
+        t = pos - sx
+        if interp == 2:
+            taps, weights = sx[:, None] + np.arange(-1, 3), _cubic(t)
+        else:
+            taps, weights = sx[:, None] + np.arange(-3, 5), _lanczos4(t)
+    np.add.at(m, (np.repeat(rows, taps.shape[1]), np.clip(taps, 0, n_in - 1).ravel()),
+              weights.ravel())
+    return m
+
+
 def _resize_one(img, oh, ow, interp):
     h, w = img.shape[:2]
+    if interp in (2, 3, 4):
+        shrink = interp == 3 and h >= oh and w >= ow
+        my = _axis_matrix(h, oh, interp, shrink)
+        mx = _axis_matrix(w, ow, interp, shrink)
+        f = _work(img)
+        out = np.einsum("oh,hwc->owc", my.astype(f.dtype), f)
+        out = np.einsum("pw,owc->opc", mx.astype(f.dtype), out)
+        return _saturate(np, out, img.dtype, rounding=True)
     if interp == 0:
         rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
         cols = np.minimum((np.arange(ow) * (w / ow)).astype(np.int64), w - 1)
@@ -255,13 +312,11 @@ def _resize_one(img, oh, ow, interp):
           shape=_resize_shape, dtype=keep_dtype)
 def _resize(p, rc, x):
     """Resize an HWC (NHWC) image to `size` = (width, height), or to a square (or, with
-    `keep_ratio`, the short side) of an int `size`. `interp` 0 is nearest, 1 bilinear
-    (half-pixel centres); OpenCV's other modes (2 cubic, 3 area, 4 Lanczos) raise
-    NotImplementedError."""
-    if p.interp not in (0, 1):
-        raise NotImplementedError(f"resize: interp={p.interp} (OpenCV's cubic, area or "
-                                  f"Lanczos) is not implemented; use 0 (nearest) or 1 "
-                                  f"(bilinear)")
+    `keep_ratio`, the short side) of an int `size`. `interp` is OpenCV's code: 0 nearest,
+    1 bilinear, 2 bicubic, 3 area, 4 Lanczos-4 (half-pixel centres, edges replicated)."""
+    if p.interp not in (0, 1, 2, 3, 4):
+        raise ValueError(f"resize: interp must be one of 0-4 (OpenCV's nearest, bilinear, "
+                         f"cubic, area, Lanczos), got {p.interp}")
     oh, ow = _resize_size(p, x.shape[-3], x.shape[-2])
     xh = x if rc.xp is np else x.get()
     out = _per_image(xh, lambda img: _resize_one(img, oh, ow, p.interp))
