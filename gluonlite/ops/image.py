@@ -211,7 +211,7 @@ def _resize_size(p, h, w):
             return size[0], int(w * size[0] / h)
         return size[0], size[0]
     if len(size) != 2:
-        raise ValueError(f"resize: size must be an int or (width, height), got {size}")
+        raise ShapeError(f"resize: size must be an int or (width, height), got {size}")
     return size[1], size[0]
 
 
@@ -222,6 +222,9 @@ def _resize_shape(p, ins):
         return ins, [None]
     s = tuple(s)
     oh, ow = _resize_size(p, s[-3], s[-2])
+    if oh < 1 or ow < 1:
+        raise ShapeError(f"resize: the output size must be positive, got height {oh} and "
+                         f"width {ow} from size={p.size}")
     return ins, [s[:-3] + (oh, ow, s[-1])]
 
 
@@ -317,7 +320,7 @@ def _resize(p, rc, x):
     if p.interp not in (0, 1, 2, 3, 4):
         raise ValueError(f"resize: interp must be one of 0-4 (OpenCV's nearest, bilinear, "
                          f"cubic, area, Lanczos), got {p.interp}")
-    oh, ow = _resize_size(p, x.shape[-3], x.shape[-2])
+    oh, ow = _resize_shape(p, [x.shape])[1][0][-3:-1]
     xh = x if rc.xp is np else x.get()
     out = _per_image(xh, lambda img: _resize_one(img, oh, ow, p.interp))
     return out if rc.xp is np else rc.xp.asarray(out)
