@@ -176,7 +176,8 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
         src: the (height, width, channels) NDArray.
         top, bot, left, right: the border's width on each side.
         type: 0 constant, 1 replicate (edge), 2 reflect (``fedcba|abcdef``), 3 wrap,
-            4 reflect-101 (``edcb|abcdef``).
+            4 reflect-101 (``edcb|abcdef``); OpenCV's BORDER_ISOLATED flag (16) may be
+            added and changes nothing for a whole image.
         value: the constant fill (type 0).
         values: a fill per channel (type 0), overriding `value` when given.
         out: an NDArray of the result's shape to write into.
@@ -194,6 +195,7 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     if min(pads) < 0:
         raise ValueError(f"image.copyMakeBorder: borders must be >= 0, got top={top}, "
                          f"bot={bot}, left={left}, right={right}")
+    type = type & ~16 if isinstance(type, int) else type
     if type not in _BORDERS:
         raise ValueError(f"image.copyMakeBorder: type must be 0-4 (constant, replicate, "
                          f"reflect, wrap, reflect-101), got {type}")
@@ -1048,9 +1050,7 @@ class ImageIter(io.DataIter):
         if self._cache_data is not None:
             batch_data, batch_label, i = self._cache_data, self._cache_label, self._cache_idx
         else:
-            batch_data = nd.zeros((self.batch_size,) + self.data_shape)
-            batch_label = nd.empty(self.provide_label[0][1])
-            i = self._batchify(batch_data, batch_label)
+            batch_data, batch_label, i = self._new_batch()
         pad = self.batch_size - i
         if pad:
             if self.last_batch_handle == "discard":
@@ -1065,6 +1065,11 @@ class ImageIter(io.DataIter):
             else:
                 self._cache_data = self._cache_label = self._cache_idx = None
         return io.DataBatch([batch_data], [batch_label], pad=pad)
+
+    def _new_batch(self):
+        batch_data = nd.zeros((self.batch_size,) + self.data_shape)
+        batch_label = nd.empty(self.provide_label[0][1])
+        return batch_data, batch_label, self._batchify(batch_data, batch_label)
 
     def check_data_shape(self, data_shape):
         """Raise ValueError unless `data_shape` is (3, height, width)."""
