@@ -295,8 +295,9 @@ def _resize_one(img, oh, ow, interp):
         my = _axis_matrix(h, oh, interp, shrink)
         mx = _axis_matrix(w, ow, interp, shrink)
         f = _work(img)
-        out = np.einsum("oh,hwc->owc", my.astype(f.dtype), f)
-        out = np.einsum("pw,owc->opc", mx.astype(f.dtype), out)
+        # two matrix products (BLAS), rows then columns
+        out = (my.astype(f.dtype) @ f.reshape(h, -1)).reshape(oh, w, f.shape[2])
+        out = np.tensordot(mx.astype(f.dtype), out, axes=([1], [1])).transpose(1, 0, 2)
         return _saturate(np, out, img.dtype, rounding=True)
     if interp == 0:
         rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
