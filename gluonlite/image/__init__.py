@@ -12,7 +12,8 @@ from . import image
 from .image import *  # noqa: F401,F403
 from .image import __all__ as _image_all
 from . import detection
+from . import detection as det
 from .detection import *  # noqa: F401,F403
 from .detection import __all__ as _detection_all
 
-__all__ = ["image", "detection"] + _image_all + _detection_all
+__all__ = ["image", "detection", "det"] + _image_all + _detection_all

@@ -75,6 +75,10 @@ def imdecode(buf, flag=1, to_rgb=1, out=None):
         raise MXNetError("image.imdecode: buf is empty; expected the bytes of an image")
     try:
         pixels = _decode(buf, 1 if flag == 0 else 3)
+    except ImportError:
+        raise ImportError("image.imdecode: decoding images needs Pillow, the optional "
+                          "'image' extra (pip install gluonlite[image], or pip install "
+                          "Pillow)") from None
     except ValueError as e:
         raise MXNetError(f"image.imdecode: decoding failed, buf is not a valid image "
                          f"({e})") from None

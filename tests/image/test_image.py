@@ -357,3 +357,14 @@ def test_image_det_iter_matches_mxnet(d, tmp_path):
     with pytest.raises(TypeError, match="must be an ImageDetIter"):
         it.sync_label_shape(mx.image.ImageIter(4, (3, 6, 8), imglist=[[0, "0.png"]],
                                                path_root=str(tmp_path)))
+
+
+def test_missing_pillow_names_the_extra(d, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    with pytest.raises(ImportError, match=r"gluonlite\[image\]"):
+        mx.image.imdecode(_png(d, 0))
+
+
+def test_det_alias():
+    assert mx.image.det is mx.image.detection
