@@ -19,7 +19,7 @@ import numpy as np
 from .. import io
 from .. import ndarray as nd
 from .. import recordio
-from ..base import MXNetError
+from ..base import MXNetError, MXNetValueError
 from ..ndarray.imdecode import _decode
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "copyMakeBorder", "resize_short",
@@ -132,7 +132,8 @@ def _get_interp_method(interp, sizes=()):
     if interp == 10:
         return random.randint(0, 4)
     if interp not in (0, 1, 2, 3, 4):
-        raise ValueError(f"image: unknown interp method {interp}; expected 0-4, 9 or 10")
+        # MXNetValueError: MXNet's tests expect MXNetError (OpenCV's failure), users ValueError
+        raise MXNetValueError(f"image: unknown interp method {interp}; expected 0-4, 9 or 10")
     return interp
 
 
@@ -158,14 +159,15 @@ def imresize(src, w, h, interp=1, out=None):
         The resized NDArray of src's dtype (integers rounded and saturated).
 
     Raises:
-        ValueError: src not 3-D, a size below 1, or an unknown `interp`.
+        ValueError: src not 3-D; a size below 1 or an unknown `interp` (an MXNetValueError,
+            both ValueError and MXNetError).
 
     Example: ``small = mx.image.imresize(img, 64, 48, interp=2)``.
     """
     _check_hwc(src, "imresize")
     w, h = int(w), int(h)
     if w < 1 or h < 1:
-        raise ValueError(f"image.imresize: w and h must be positive, got w={w}, h={h}")
+        raise MXNetValueError(f"image.imresize: w and h must be positive, got w={w}, h={h}")
     code = _get_interp_method(interp, (src.shape[0], src.shape[1], h, w))
     return _write_out(nd.image.resize(src, size=(w, h), interp=code), out, "imresize")
 

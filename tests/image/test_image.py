@@ -73,6 +73,8 @@ def test_resize_short(d, size, interp):
 
 
 def test_resize_errors(d):
+    with pytest.raises(mx.base.MXNetError, match="unknown interp method -1"):
+        mx.image.imresize(_img(d), 4, 4, interp=-1)
     with pytest.raises(ValueError, match="unknown interp method 5"):
         mx.image.imresize(_img(d), 4, 4, interp=5)
     with pytest.raises(ValueError, match="w and h must be positive"):
