@@ -579,6 +579,18 @@ class ImageDetIter(ImageIter):
             data, label = aug(data, label)
         return data, label
 
+    def draw_next(self, color=None, thickness=2, mean=None, std=None, clip=True,
+                  waitKey=None, window_name="draw_next", id2labels=None):
+        """MXNet's box-drawing preview: not provided.
+
+        Raises:
+            NotImplementedError: always; it draws and shows windows with OpenCV, which
+                gluonlite does not use.
+        """
+        raise NotImplementedError("ImageDetIter.draw_next: drawing boxes needs OpenCV's "
+                                  "rectangle/putText/imshow, which gluonlite does not use; "
+                                  "draw batch.label[0] on batch.data[0] with matplotlib")
+
     def sync_label_shape(self, it, verbose=False):
         """Give this iterator and `it` (another ImageDetIter) the same label shape, the
         larger object count of the two.

@@ -370,3 +370,11 @@ def test_missing_pillow_names_the_extra(d, monkeypatch):
 
 def test_det_alias():
     assert mx.image.det is mx.image.detection
+
+
+def test_draw_next_says_why_it_is_missing(d, tmp_path):
+    _write_images(d, tmp_path)
+    it = mx.image.ImageDetIter(1, (3, 6, 8), imglist=[[2, 5, 0, 0.1, 0.1, 0.6, 0.7, "0.png"]],
+                               path_root=str(tmp_path))
+    with pytest.raises(NotImplementedError, match="draw_next: drawing boxes needs OpenCV"):
+        it.draw_next()
