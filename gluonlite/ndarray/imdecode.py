@@ -17,7 +17,9 @@ def _grey(image):
     rgb = np.asarray(image.convert("RGB")).astype(np.int64)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     if image.format == "PNG":
-        return ((9798 * r + 19235 * g + 3735 * b) >> 15).astype(np.uint8)
+        # libpng's weights for (0.299, 0.587) in 1/32768 steps, truncated; grey stays as is
+        grey = (9797 * r + 19234 * g + 3737 * b) >> 15
+        return np.where((r == g) & (g == b), r, grey).astype(np.uint8)
     return ((4899 * r + 9617 * g + 1868 * b + 8192) >> 14).astype(np.uint8)
 
 

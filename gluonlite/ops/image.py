@@ -288,8 +288,39 @@ def _axis_matrix(n_in, n_out, interp, area_shrink):
     return m
 
 
+def _linear_u8_taps(n_in, n_out, clamp_weights):
+    """Source indices and 11-bit weights of OpenCV's uint8 bilinear resize along one axis.
+    Columns past an edge take the edge pixel with weight 1 (`clamp_weights`); rows keep their
+    weights and read the edge row twice, as OpenCV's row loop does."""
+    pos = ((np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
+    lo = np.floor(pos).astype(np.int64)
+    frac = (pos - lo).astype(np.float32)
+    if clamp_weights:
+        outside = (lo < 0) | (lo >= n_in - 1)
+        frac[outside] = 0
+        lo = np.where(lo < 0, 0, np.where(lo >= n_in - 1, n_in - 1, lo))
+    w0 = np.rint((np.float32(1) - frac) * np.float32(2048)).astype(np.int64)
+    w1 = np.rint(frac * np.float32(2048)).astype(np.int64)
+    return np.clip(lo, 0, n_in - 1), np.clip(lo + 1, 0, n_in - 1), w0, w1
+
+
+def _linear_u8(img, oh, ow):
+    """OpenCV's uint8 bilinear resize, bit for bit: integer column sums with 11-bit weights,
+    then its vectorised row blend ((b * (S >> 4)) >> 16 per row, + 2, >> 2)."""
+    h, w, c = img.shape
+    c0, c1, a0, a1 = _linear_u8_taps(w, ow, True)
+    src = img.astype(np.int64)
+    cols = src[:, c0] * a0[None, :, None] + src[:, c1] * a1[None, :, None]
+    r0, r1, b0, b1 = _linear_u8_taps(h, oh, False)
+    out = (((b0[:, None, None] * (cols[r0] >> 4)) >> 16)
+           + ((b1[:, None, None] * (cols[r1] >> 4)) >> 16) + 2) >> 2
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def _resize_one(img, oh, ow, interp):
     h, w = img.shape[:2]
+    if interp == 1 and img.dtype == np.uint8:
+        return _linear_u8(img, oh, ow)
     if interp in (2, 3, 4):
         shrink = interp == 3 and h >= oh and w >= ow
         my = _axis_matrix(h, oh, interp, shrink)
