@@ -288,14 +288,21 @@ def _axis_matrix(n_in, n_out, interp, area_shrink):
     return m
 
 
-def _linear_u8_taps(n_in, n_out, clamp_weights):
-    """Source indices and 11-bit weights of OpenCV's uint8 bilinear resize along one axis.
-    Columns past an edge take the edge pixel with weight 1 (`clamp_weights`); rows keep their
-    weights and read the edge row twice, as OpenCV's row loop does."""
-    pos = ((np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
-    lo = np.floor(pos).astype(np.int64)
-    frac = (pos - lo).astype(np.float32)
-    if clamp_weights:
+def _linear_u8_taps(n_in, n_out, is_column, area=False):
+    """Source indices and 11-bit weights of OpenCV's uint8 two-tap resize along one axis
+    (bilinear, or the enlarging "area" mode's fractions). Columns past an edge take the edge
+    pixel with weight 1; rows keep their weights and read the edge row twice, as OpenCV's
+    row loop does."""
+    i = np.arange(n_out)
+    if area:
+        lo = np.floor(i * (n_in / n_out)).astype(np.int64)
+        frac = ((i + 1) - (lo + 1) * (n_out / n_in)).astype(np.float32)
+        frac = np.where(frac <= 0, np.float32(0), frac - np.floor(frac)).astype(np.float32)
+    else:
+        pos = ((i + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
+        lo = np.floor(pos).astype(np.int64)
+        frac = (pos - lo).astype(np.float32)
+    if is_column:
         outside = (lo < 0) | (lo >= n_in - 1)
         frac[outside] = 0
         lo = np.where(lo < 0, 0, np.where(lo >= n_in - 1, n_in - 1, lo))
@@ -304,23 +311,66 @@ def _linear_u8_taps(n_in, n_out, clamp_weights):
     return np.clip(lo, 0, n_in - 1), np.clip(lo + 1, 0, n_in - 1), w0, w1
 
 
-def _linear_u8(img, oh, ow):
-    """OpenCV's uint8 bilinear resize, bit for bit: integer column sums with 11-bit weights,
+def _linear_u8(img, oh, ow, area=False):
+    """OpenCV's uint8 two-tap resize, bit for bit: integer column sums with 11-bit weights,
     then its vectorised row blend ((b * (S >> 4)) >> 16 per row, + 2, >> 2)."""
     h, w, c = img.shape
-    c0, c1, a0, a1 = _linear_u8_taps(w, ow, True)
+    c0, c1, a0, a1 = _linear_u8_taps(w, ow, True, area)
     src = img.astype(np.int64)
     cols = src[:, c0] * a0[None, :, None] + src[:, c1] * a1[None, :, None]
-    r0, r1, b0, b1 = _linear_u8_taps(h, oh, False)
+    r0, r1, b0, b1 = _linear_u8_taps(h, oh, False, area)
     out = (((b0[:, None, None] * (cols[r0] >> 4)) >> 16)
            + ((b1[:, None, None] * (cols[r1] >> 4)) >> 16) + 2) >> 2
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _cubic_f32(t):
+    """`_cubic` evaluated in float32, as OpenCV's coefficient tables are."""
+    a, one, t = np.float32(-0.75), np.float32(1), t.astype(np.float32)
+    w0 = ((a * (t + one) - np.float32(5) * a) * (t + one) + np.float32(8) * a) * (t + one) \
+        - np.float32(4) * a
+    w1 = ((a + np.float32(2)) * t - (a + np.float32(3))) * t * t + one
+    w2 = ((a + np.float32(2)) * (one - t) - (a + np.float32(3))) * (one - t) * (one - t) + one
+    return np.stack([w0, w1, w2, one - w0 - w1 - w2], axis=1)
+
+
+def _wide_u8_taps(n_in, n_out, interp):
+    pos = ((np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
+    lo = np.floor(pos).astype(np.int64)
+    frac = (pos - lo).astype(np.float32)
+    if interp == 2:
+        offsets, weights = np.arange(-1, 3), _cubic_f32(frac)
+    else:
+        offsets, weights = np.arange(-3, 5), _lanczos4(frac.astype(np.float64))
+    taps = np.clip(lo[:, None] + offsets[None, :], 0, n_in - 1)
+    return taps, np.rint(weights.astype(np.float32) * np.float32(2048)).astype(np.int64)
+
+
+def _wide_u8(img, oh, ow, interp):
+    """OpenCV's uint8 bicubic (2) and Lanczos-4 (4) resize, bit for bit: integer column sums
+    with 11-bit weights, then rows blended in float32 (weights scaled by 2**-22) and rounded."""
+    h, w, c = img.shape
+    xt, xw = _wide_u8_taps(w, ow, interp)
+    src = img.astype(np.int64)
+    cols = sum(src[:, xt[:, k]] * xw[None, :, k, None] for k in range(xt.shape[1]))
+    yt, yw = _wide_u8_taps(h, oh, interp)
+    scale = np.float32(1.0 / (2048 * 2048))
+    acc = np.zeros((oh, ow, c), dtype=np.float32)
+    for k in range(yt.shape[1]):
+        acc += cols[yt[:, k]].astype(np.float32) * (yw[:, k].astype(np.float32)
+                                                     * scale)[:, None, None]
+    return np.clip(np.rint(acc), 0, 255).astype(np.uint8)
+
+
 def _resize_one(img, oh, ow, interp):
     h, w = img.shape[:2]
-    if interp == 1 and img.dtype == np.uint8:
-        return _linear_u8(img, oh, ow)
+    if img.dtype == np.uint8 and img.ndim == 3:
+        if interp == 1:
+            return _linear_u8(img, oh, ow)
+        if interp == 3 and not (h >= oh and w >= ow):
+            return _linear_u8(img, oh, ow, area=True)
+        if interp in (2, 4):
+            return _wide_u8(img, oh, ow, interp)
     if interp in (2, 3, 4):
         shrink = interp == 3 and h >= oh and w >= ow
         my = _axis_matrix(h, oh, interp, shrink)
