@@ -387,3 +387,27 @@ def test_draw_next_says_why_it_is_missing(d, tmp_path):
                                path_root=str(tmp_path))
     with pytest.raises(NotImplementedError, match="draw_next: drawing boxes needs OpenCV"):
         it.draw_next()
+
+
+def test_image_iter_label_width_and_list_over_records(d, tmp_path):
+    rec = mx.recordio.MXIndexedRecordIO(str(tmp_path / "r.idx"), str(tmp_path / "r.rec"), "w")
+    for i in range(3):
+        rec.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, [i, 10 + i], i, 0),
+                                          _png(d, i)))
+    rec.close()
+    augs = [mx.image.ForceResizeAug((4, 4)), mx.image.CastAug()]
+    it = mx.image.ImageIter(3, (3, 4, 4), label_width=2, path_imgrec=str(tmp_path / "r.rec"),
+                            path_imgidx=str(tmp_path / "r.idx"), aug_list=augs)
+    assert it.provide_label == [("softmax_label", (3, 2))]
+    np.testing.assert_array_equal(it.next().label[0].asnumpy(), [[0, 10], [1, 11], [2, 12]])
+    # labels from a list file, images from the records (keyed by the list's indices)
+    (tmp_path / "l.lst").write_text("".join(f"{i}\t{5 * i}\t{7 * i}\tignored\n"
+                                            for i in (2, 0, 1)))
+    it = mx.image.ImageIter(3, (3, 4, 4), label_width=2, path_imgrec=str(tmp_path / "r.rec"),
+                            path_imgidx=str(tmp_path / "r.idx"), path_imglist=str(
+                                tmp_path / "l.lst"), aug_list=augs)
+    batch = it.next()
+    np.testing.assert_array_equal(batch.label[0].asnumpy(), [[0, 0], [5, 7], [10, 14]])
+    want = mx.image.imresize(mx.image.imdecode(_png(d, 2)), 4, 4, interp=2)
+    np.testing.assert_array_equal(batch.data[0][2].asnumpy(),
+                                  want.asnumpy().transpose(2, 0, 1).astype(np.float32))
