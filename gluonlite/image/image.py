@@ -217,7 +217,7 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
         result[pads[0]:pads[0] + a.shape[0], pads[2]:pads[2] + a.shape[1]] = a
     else:
         result = np.pad(a, width, mode=_BORDERS[type])
-    return _write_out(nd.array(result, dtype=a.dtype), out, "copyMakeBorder")
+    return _write_out(nd.array(result, dtype=a.dtype, ctx=src.context), out, "copyMakeBorder")
 
 
 def scale_down(src_size, size):
@@ -313,10 +313,17 @@ def color_normalize(src, mean, std=None):
     Example: ``mx.image.color_normalize(img, nd.array([123, 117, 104]), nd.array([58, 57, 57]))``.
     """
     if mean is not None:
-        src -= mean
+        src -= _on(mean, src)
     if std is not None:
-        src /= std
+        src /= _on(std, src)
     return src
+
+
+def _on(value, src):
+    """`value` on src's context (augmenter constants live on the cpu; MXNet would fail)."""
+    if isinstance(value, nd.NDArray) and value.context != src.context:
+        return value.as_in_context(src.context)
+    return value
 
 
 def random_size_crop(src, size, area, ratio, interp=2, **kwargs):
@@ -626,7 +633,7 @@ class ContrastJitterAug(Augmenter):
 
     def __call__(self, src):
         alpha = 1.0 + random.uniform(-self.contrast, self.contrast)
-        gray = src * self.coef
+        gray = src * _on(self.coef, src)
         gray = (3.0 * (1.0 - alpha) / gray.size) * nd.sum(gray)
         src *= alpha
         src += gray
@@ -647,7 +654,7 @@ class SaturationJitterAug(Augmenter):
 
     def __call__(self, src):
         alpha = 1.0 + random.uniform(-self.saturation, self.saturation)
-        gray = nd.sum(src * self.coef, axis=2, keepdims=True)
+        gray = nd.sum(src * _on(self.coef, src), axis=2, keepdims=True)
         gray *= (1.0 - alpha)
         src *= alpha
         src += gray
@@ -675,7 +682,7 @@ class HueJitterAug(Augmenter):
         u, w = np.cos(alpha * np.pi), np.sin(alpha * np.pi)
         bt = np.array([[1.0, 0.0, 0.0], [0.0, u, -w], [0.0, w, u]])
         t = np.dot(np.dot(self.ityiq, bt), self.tyiq).T
-        return nd.dot(src, nd.array(t))
+        return nd.dot(src, nd.array(t, ctx=src.context))
 
 
 class ColorJitterAug(RandomOrderAug):
@@ -711,7 +718,7 @@ class LightingAug(Augmenter):
     def __call__(self, src):
         alpha = np.random.normal(0, self.alphastd, size=(3,))
         rgb = np.dot(self.eigvec * alpha, self.eigval)
-        src += nd.array(rgb)
+        src += nd.array(rgb, ctx=src.context)
         return src
 
 
@@ -743,7 +750,7 @@ class RandomGrayAug(Augmenter):
 
     def __call__(self, src):
         if random.random() < self.p:
-            src = nd.dot(src, self.mat)
+            src = nd.dot(src, _on(self.mat, src))
         return src
 
 

@@ -411,3 +411,21 @@ def test_image_iter_label_width_and_list_over_records(d, tmp_path):
     want = mx.image.imresize(mx.image.imdecode(_png(d, 2)), 4, 4, interp=2)
     np.testing.assert_array_equal(batch.data[0][2].asnumpy(),
                                   want.asnumpy().transpose(2, 0, 1).astype(np.float32))
+
+
+def test_on_a_gpu_context_results_stay_there(d, fake_gpu):
+    img = nd.array(d["src"], dtype="uint8", ctx=mx.gpu(0))
+    resized = mx.image.imresize(img, 7, 5, interp=2)
+    assert resized.context == mx.gpu(0)
+    np.testing.assert_array_equal(resized.asnumpy(), d["imresize_uint8_7_5_2"])
+    border = mx.image.copyMakeBorder(img.astype("float32"), 2, 3, 4, 1, type=2)
+    assert border.context == mx.gpu(0)
+    _close(border, d["border_2"])
+    random.seed(3)
+    np.random.seed(3)
+    out = _make_aug("color_jitter")(img.astype("float32"))
+    assert out.context == mx.gpu(0)
+    _close(out, d["aug_color_jitter"], 1e-3)
+    rot = mx.image.imrotate(nd.array(d["rot_src"], ctx=mx.gpu(0))[0], 30)
+    assert rot.context == mx.gpu(0)
+    _close(rot, d["rot_single"])
