@@ -169,10 +169,7 @@ def imresize(src, w, h, interp=1, out=None):
     if w < 1 or h < 1:
         raise MXNetValueError(f"image.imresize: w and h must be positive, got w={w}, h={h}")
     code = _get_interp_method(interp, (src.shape[0], src.shape[1], h, w))
-    return _write_out(nd.image.resize(src, size=(w, h), interp=code), out, "imresize")
-
-
-_BORDERS = {0: "constant", 1: "edge", 2: "symmetric", 3: "wrap", 4: "reflect"}
+    return _write_out(nd._internal._cvimresize(src, w=w, h=h, interp=code), out, "imresize")
 
 
 def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out=None):
@@ -197,27 +194,10 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     Example: ``padded = mx.image.copyMakeBorder(img, 2, 2, 4, 4, type=1)``.
     """
     _check_hwc(src, "copyMakeBorder")
-    pads = [int(top), int(bot), int(left), int(right)]
-    if min(pads) < 0:
-        raise ValueError(f"image.copyMakeBorder: borders must be >= 0, got top={top}, "
-                         f"bot={bot}, left={left}, right={right}")
-    type = type & ~16 if isinstance(type, int) else type
-    if type not in _BORDERS:
-        raise ValueError(f"image.copyMakeBorder: type must be 0-4 (constant, replicate, "
-                         f"reflect, wrap, reflect-101), got {type}")
-    a = src.asnumpy()
-    width = ((pads[0], pads[1]), (pads[2], pads[3]), (0, 0))
-    if type == 0:
-        fill = np.zeros(a.shape[2]) + value
-        if len(values):
-            fill[:] = np.asarray(values, dtype=np.float64)[:a.shape[2]]
-        result = np.empty((a.shape[0] + pads[0] + pads[1], a.shape[1] + pads[2] + pads[3],
-                           a.shape[2]), dtype=a.dtype)
-        result[:] = fill.astype(a.dtype)
-        result[pads[0]:pads[0] + a.shape[0], pads[2]:pads[2] + a.shape[1]] = a
-    else:
-        result = np.pad(a, width, mode=_BORDERS[type])
-    return _write_out(nd.array(result, dtype=a.dtype, ctx=src.context), out, "copyMakeBorder")
+    result = nd._internal._cvcopyMakeBorder(src, top=int(top), bot=int(bot), left=int(left),
+                                            right=int(right), type=type, value=value,
+                                            values=tuple(values))
+    return _write_out(result, out, "copyMakeBorder")
 
 
 def scale_down(src_size, size):

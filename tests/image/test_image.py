@@ -429,3 +429,19 @@ def test_on_a_gpu_context_results_stay_there(d, fake_gpu):
     rot = mx.image.imrotate(nd.array(d["rot_src"], ctx=mx.gpu(0))[0], 30)
     assert rot.context == mx.gpu(0)
     _close(rot, d["rot_single"])
+
+
+def test_cv_operators_in_nd_and_sym(d):
+    img = _img(d, "uint8")
+    got = nd._internal._cvimresize(img, w=30, h=21, interp=4)
+    np.testing.assert_array_equal(got.asnumpy(), d["imresize_uint8_30_21_4"])
+    _close(nd._internal._cvcopyMakeBorder(_img(d), top=2, bot=3, left=4, right=1, type=0,
+                                          values=(1, 2, 3)), d["border_0"])
+    s = mx.sym._internal._cvimresize(mx.sym.var("x"), w=30, h=21)
+    assert s.infer_shape(x=(13, 17, 3))[1] == [(21, 30, 3)]
+    s = mx.sym._internal._cvcopyMakeBorder(mx.sym.var("x"), top=2, bot=3, left=4, right=1)
+    assert s.infer_shape(x=(13, 17, 3))[1] == [(18, 22, 3)]
+    with pytest.raises(ValueError, match="_cvimresize: interp must be one of 0-4"):
+        nd._internal._cvimresize(img, w=3, h=3, interp=9)
+    with pytest.raises(mx.base.MXNetError, match="_cvimresize: src must be an HWC image"):
+        nd._internal._cvimresize(img[:, :, 0], w=3, h=3)
