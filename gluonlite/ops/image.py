@@ -315,12 +315,12 @@ def _linear_u8(img, oh, ow, area=False):
     """OpenCV's uint8 two-tap resize, bit for bit: integer column sums with 11-bit weights,
     then its vectorised row blend ((b * (S >> 4)) >> 16 per row, + 2, >> 2)."""
     h, w, c = img.shape
-    c0, c1, a0, a1 = _linear_u8_taps(w, ow, True, area)
-    src = img.astype(np.int64)
-    cols = src[:, c0] * a0[None, :, None] + src[:, c1] * a1[None, :, None]
-    r0, r1, b0, b1 = _linear_u8_taps(h, oh, False, area)
-    out = (((b0[:, None, None] * (cols[r0] >> 4)) >> 16)
-           + ((b1[:, None, None] * (cols[r1] >> 4)) >> 16) + 2) >> 2
+    c0, c1, a0, a1 = (t.astype(np.int32) for t in _linear_u8_taps(w, ow, True, area))
+    src = img.astype(np.int32)  # every sum and product below fits in 32 bits
+    cols = (src[:, c0] * a0[None, :, None] + src[:, c1] * a1[None, :, None]) >> 4
+    r0, r1, b0, b1 = (t.astype(np.int32) for t in _linear_u8_taps(h, oh, False, area))
+    out = (((b0[:, None, None] * cols[r0]) >> 16) + ((b1[:, None, None] * cols[r1]) >> 16)
+           + 2) >> 2
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -351,14 +351,17 @@ def _wide_u8(img, oh, ow, interp):
     with 11-bit weights, then rows blended in float32 (weights scaled by 2**-22) and rounded."""
     h, w, c = img.shape
     xt, xw = _wide_u8_taps(w, ow, interp)
-    src = img.astype(np.int64)
-    cols = sum(src[:, xt[:, k]] * xw[None, :, k, None] for k in range(xt.shape[1]))
+    src = img.astype(np.int32)
+    cols = src[:, xt[:, 0]] * xw[None, :, 0, None].astype(np.int32)
+    for k in range(1, xt.shape[1]):
+        cols += src[:, xt[:, k]] * xw[None, :, k, None].astype(np.int32)
+    # exact in float32: |cols| < 2**24
+    cols = cols.astype(np.float32)
     yt, yw = _wide_u8_taps(h, oh, interp)
     scale = np.float32(1.0 / (2048 * 2048))
     acc = np.zeros((oh, ow, c), dtype=np.float32)
     for k in range(yt.shape[1]):
-        acc += cols[yt[:, k]].astype(np.float32) * (yw[:, k].astype(np.float32)
-                                                     * scale)[:, None, None]
+        acc += cols[yt[:, k]] * (yw[:, k].astype(np.float32) * scale)[:, None, None]
     return np.clip(np.rint(acc), 0, 255).astype(np.uint8)
 
 
