@@ -1,12 +1,14 @@
 """mx.image (functions, augmenters, ImageIter, detection) against MXNet 1.9.1: the expected
 values are tests/fixtures/data/image_mx.npz, made by tests/fixtures/make_image.py (the PNG
 files and record files are written here from the same bytes)."""
+import io
 import json
 import os
 import random
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import gluonlite as mx
 from gluonlite import nd
@@ -445,3 +447,57 @@ def test_cv_operators_in_nd_and_sym(d):
         nd._internal._cvimresize(img, w=3, h=3, interp=9)
     with pytest.raises(mx.base.MXNetError, match="_cvimresize: src must be an HWC image"):
         nd._internal._cvimresize(img[:, :, 0], w=3, h=3)
+
+
+def _sixteen(tmp_path):
+    rng = np.random.RandomState(0)
+    names = []
+    for i in range(16):
+        arr = (rng.rand(5 + i % 3, 6, 3) * 255).astype(np.uint8)
+        buf = io.BytesIO()
+        Image.fromarray(arr).save(buf, format="PNG")
+        (tmp_path / f"{i}.png").write_bytes(buf.getvalue())
+        names.append(str(tmp_path / f"{i}.png"))
+    return names
+
+
+def test_image_iter_batch_counts_over_epochs(tmp_path):
+    # MXNet's test_imageiter scenario: 16 images, batches of 3
+    imglist = [[i % 5, name] for i, name in enumerate(_sixteen(tmp_path))]
+
+    def make(**kw):
+        return mx.image.ImageIter(3, (3, 4, 4), imglist=imglist, path_root="",
+                                  aug_list=[mx.image.ForceResizeAug((4, 4)),
+                                            mx.image.CastAug()], **kw)
+    assert len(list(make(last_batch_handle="discard"))) == 5
+    batches = list(make(last_batch_handle="pad"))
+    assert len(batches) == 6 and batches[-1].pad == 2
+    np.testing.assert_array_equal(batches[0].data[0][:2].asnumpy(),
+                                  batches[5].data[0][1:].asnumpy())
+    it = make(last_batch_handle="roll_over")
+    first = list(it)
+    assert len(first) == 5
+    it.reset()
+    b = it.next()  # the 16th image, then the first two of the new epoch
+    assert b.pad == 2
+    np.testing.assert_array_equal(b.data[0][1].asnumpy(), first[0].data[0][0].asnumpy())
+    assert 1 + len(list(it)) == 5
+    it.reset()
+    b = it.next()  # two images rolled over this time
+    assert b.pad == 1
+    np.testing.assert_array_equal(b.data[0][2].asnumpy(), first[0].data[0][0].asnumpy())
+    assert 1 + len(list(it)) == 6
+
+
+def test_image_det_iter_over_records(d, tmp_path):
+    rec = mx.recordio.MXIndexedRecordIO(str(tmp_path / "r.idx"), str(tmp_path / "r.rec"), "w")
+    labels = [[2, 5, 1, 0.1, 0.2, 0.5, 0.6], [2, 5, 0, 0.2, 0.1, 0.9, 0.7, 3, 0.3, 0.3, 0.4, 0.5]]
+    for i, lab in enumerate(labels):
+        rec.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, lab, i, 0), _png(d, i)))
+    rec.close()
+    it = mx.image.ImageDetIter(2, (3, 6, 8), path_imgrec=str(tmp_path / "r.rec"),
+                               path_imgidx=str(tmp_path / "r.idx"))
+    assert it.label_shape == (2, 5)
+    label = it.next().label[0].asnumpy()
+    np.testing.assert_allclose(label[0], [[1, 0.1, 0.2, 0.5, 0.6], [-1] * 5], rtol=1e-6)
+    np.testing.assert_allclose(label[1], np.reshape(labels[1][2:], (2, 5)), rtol=1e-6)
