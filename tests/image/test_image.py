@@ -501,3 +501,10 @@ def test_image_det_iter_over_records(d, tmp_path):
     label = it.next().label[0].asnumpy()
     np.testing.assert_allclose(label[0], [[1, 0.1, 0.2, 0.5, 0.6], [-1] * 5], rtol=1e-6)
     np.testing.assert_allclose(label[1], np.reshape(labels[1][2:], (2, 5)), rtol=1e-6)
+
+
+def test_recordio_grey_is_opencvs(d):
+    record = mx.recordio.pack(mx.recordio.IRHeader(0, 1.0, 0, 0), d["jpeg"].tobytes())
+    np.testing.assert_array_equal(mx.recordio.unpack_img(record, 0)[1], d["jpeg_gray"][..., 0])
+    record = mx.recordio.pack(mx.recordio.IRHeader(0, 1.0, 0, 0), _png(d, 0))
+    np.testing.assert_array_equal(mx.recordio.unpack_img(record, 0)[1], d["decode_gray"][..., 0])
