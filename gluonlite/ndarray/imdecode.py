@@ -38,6 +38,9 @@ def _decode(buf, channels):
     except OSError as e:
         raise ValueError(f"nd.imdecode: str_img is not an image Pillow can decode ({e})") \
             from None
+    if image.mode.startswith("I;16"):
+        # 16-bit grey: OpenCV (libpng's strip_16) keeps the high byte
+        image = Image.fromarray((np.asarray(image).astype(np.uint16) >> 8).astype(np.uint8))
     if channels == 1:
         return _grey(image)[:, :, None]
     if image.mode not in ("RGB", "RGBA"):

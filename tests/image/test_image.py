@@ -234,9 +234,12 @@ def test_imdecode_and_imread(d, tmp_path):
     _close(mx.image.imdecode(bytearray(buf), to_rgb=0), d["decode_bgr"], 0)
     _close(mx.image.imdecode(np.frombuffer(buf, np.uint8)), d["decode_rgb"], 0)
     _close(mx.image.imdecode(buf, 0), d["decode_gray"], 0)  # libpng's truncated weights
-    jpg = d["jpeg"].tobytes()
-    _close(mx.image.imdecode(jpg), d["jpeg_rgb"], 0)
-    _close(mx.image.imdecode(jpg, 0), d["jpeg_gray"], 0)  # libjpeg's own grey (Y)
+    # Pillow-written JPEG, palette, grey+alpha, RGBA, 16-bit grey PNGs and BMP: OpenCV's
+    # values, grey included (libjpeg's own grey for a JPEG)
+    for name in ("jpeg", "palette", "grey_alpha", "rgba", "grey16", "bmp"):
+        encoded = d[name].tobytes()
+        _close(mx.image.imdecode(encoded), d[name + "_rgb"], 0)
+        _close(mx.image.imdecode(encoded, 0), d[name + "_gray"], 0)
     path = tmp_path / "a.png"
     path.write_bytes(buf)
     _close(mx.img.image.imread(str(path)), d["decode_rgb"], 0)
