@@ -340,11 +340,20 @@ def test_det_augmenters_match_mxnet(d, dumps, name):
     assert aug.dumps() == dumps[name]
 
 
-def test_create_det_augmenter_and_errors(dumps):
+def test_create_det_augmenter_and_errors(d, dumps):
     dets = mx.image.CreateDetAugmenter((3, 6, 8), resize=10, rand_crop=0.5, rand_pad=0.5,
                                        rand_gray=0.1, rand_mirror=True, mean=True, std=True,
                                        brightness=0.1, hue=0.1, pca_noise=0.1)
     assert [a.dumps() for a in dets] == dumps["create_det_augmenter"]
+    label = np.array([[1, 0.1, 0.2, 0.5, 0.6], [2, 0.4, 0.3, 0.9, 0.95]])
+    for seed in range(4):
+        random.seed(10 + seed)
+        np.random.seed(10 + seed)
+        x, lab = nd.array(d["src"], dtype="uint8"), label.copy()
+        for a in dets:
+            x, lab = a(x, lab)
+        _close(x, d[f"det_pipeline_{seed}"], 1e-3)
+        _close(lab, d[f"det_pipeline_{seed}_label"], 1e-6)
     with pytest.raises(TypeError, match="must be an image.Augmenter"):
         mx.image.DetBorrowAug(mx.image.DetHorizontalFlipAug(0.5))
     with pytest.raises(ValueError, match="must hold DetAugmenters"):
