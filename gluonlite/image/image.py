@@ -56,7 +56,7 @@ def imdecode(buf, flag=1, to_rgb=1, out=None):
 
     Raises:
         ValueError: `buf` of another type (a str must be encoded to bytes first), or a
-            `flag` other than 0 or 1.
+            `flag` other than 0 or 1 (an MXNetValueError, as MXNet raises MXNetError).
         MXNetError: an empty buffer, or bytes Pillow cannot decode.
         ImportError: Pillow is missing (``pip install gluonlite[image]``).
 
@@ -70,7 +70,8 @@ def imdecode(buf, flag=1, to_rgb=1, out=None):
         raise ValueError(f"image.imdecode: buf must be bytes, bytearray or a numpy array, got "
                          f"{type(buf).__name__}; encode a str to bytes first")
     if flag not in (0, 1):
-        raise ValueError(f"image.imdecode: flag must be 0 (grey) or 1 (colour), got {flag!r}")
+        raise MXNetValueError(f"image.imdecode: flag must be 0 (grey) or 1 (colour), got "
+                              f"{flag!r}")
     if len(buf) == 0:
         raise MXNetError("image.imdecode: buf is empty; expected the bytes of an image")
     try:
