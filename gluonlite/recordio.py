@@ -312,7 +312,10 @@ def _decode(buf, iscolor):
     """Decode image bytes to a uint8 HWC (or HW) numpy array in RGB order."""
     image = _pil().open(_io.BytesIO(bytes(buf)))
     if iscolor == 0:
-        return np.asarray(image.convert("L"))
+        from .ndarray.imdecode import _grey
+        if image.format == "JPEG":
+            image.draft("L", image.size)  # libjpeg's own grey, as OpenCV's decoder asks
+        return _grey(image)
     if iscolor == 1 or image.mode not in ("L", "RGB", "RGBA"):
         return np.asarray(image.convert("RGB"))
     return np.asarray(image)

@@ -9,6 +9,20 @@ from .ndarray import NDArray, array
 __all__ = ["imdecode"]
 
 
+def _grey(image):
+    """The grey levels OpenCV's decoders give: a grey image as it is; from colour, libpng's
+    truncated fixed-point weights for a PNG, OpenCV's rounded ones for other formats."""
+    if image.mode == "L":
+        return np.asarray(image)
+    rgb = np.asarray(image.convert("RGB")).astype(np.int64)
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    if image.format == "PNG":
+        # libpng's weights for (0.299, 0.587) in 1/32768 steps, truncated; grey stays as is
+        grey = (9797 * r + 19234 * g + 3737 * b) >> 15
+        return np.where((r == g) & (g == b), r, grey).astype(np.uint8)
+    return ((4899 * r + 9617 * g + 1868 * b + 8192) >> 14).astype(np.uint8)
+
+
 def _decode(buf, channels):
     try:
         from PIL import Image
@@ -17,12 +31,18 @@ def _decode(buf, channels):
                           "gluonlite[image])") from None
     try:
         image = Image.open(io.BytesIO(bytes(buf)))
+        if channels == 1 and image.format == "JPEG":
+            # libjpeg's own grey output (the Y channel), which is what OpenCV asks for
+            image.draft("L", image.size)
         image.load()
     except OSError as e:
         raise ValueError(f"nd.imdecode: str_img is not an image Pillow can decode ({e})") \
             from None
+    if image.mode.startswith("I;16"):
+        # 16-bit grey: OpenCV (libpng's strip_16) keeps the high byte
+        image = Image.fromarray((np.asarray(image).astype(np.uint16) >> 8).astype(np.uint8))
     if channels == 1:
-        return np.asarray(image.convert("L"))[:, :, None]
+        return _grey(image)[:, :, None]
     if image.mode not in ("RGB", "RGBA"):
         image = image.convert("RGB")
     pixels = np.asarray(image)

@@ -46,5 +46,8 @@ _GROUPS = [
     ("MXNet's NMS output (the boxes themselves, sorted, suppressed rows set to -1, in the input's "
      "layout) is not ONNX NonMaxSuppression's list of selected indices; rebuilding it takes a "
      "sort and a scatter per batch, not written", ("_contrib_box_nms",)),
+    ("MXNet's OpenCV preprocessing operators (mx.image's imresize and copyMakeBorder), run "
+     "on data before a model, not inside one; a resize inside a graph is _image_resize",
+     ("_cvimresize", "_cvcopyMakeBorder")),
 ]
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}

@@ -211,7 +211,7 @@ def _resize_size(p, h, w):
             return size[0], int(w * size[0] / h)
         return size[0], size[0]
     if len(size) != 2:
-        raise ValueError(f"resize: size must be an int or (width, height), got {size}")
+        raise ShapeError(f"resize: size must be an int or (width, height), got {size}")
     return size[1], size[0]
 
 
@@ -222,6 +222,9 @@ def _resize_shape(p, ins):
         return ins, [None]
     s = tuple(s)
     oh, ow = _resize_size(p, s[-3], s[-2])
+    if oh < 1 or ow < 1:
+        raise ShapeError(f"resize: the output size must be positive, got height {oh} and "
+                         f"width {ow} from size={p.size}")
     return ins, [s[:-3] + (oh, ow, s[-1])]
 
 
@@ -236,8 +239,150 @@ def _axis_weights(n_in, n_out):
     return lo, hi, frac
 
 
+def _cubic(t):
+    """OpenCV's four cubic weights (A = -0.75) for a fraction t of the way past the 2nd tap."""
+    a = -0.75
+    w0 = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a
+    w1 = ((a + 2) * t - (a + 3)) * t * t + 1
+    w2 = ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1
+    return np.stack([w0, w1, w2, 1 - w0 - w1 - w2], axis=1)
+
+
+def _lanczos4(t):
+    """OpenCV's eight Lanczos-4 weights (normalised to sum 1) for a fraction t past tap 4."""
+    d = t[:, None] + 3 - np.arange(8)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = np.where(np.abs(d) < 1e-7, 1.0,
+                     np.sin(np.pi * d) * np.sin(np.pi * d / 4) / (np.pi * np.pi * d * d / 4))
+    return k / k.sum(axis=1, keepdims=True)
+
+
+def _axis_matrix(n_in, n_out, interp, area_shrink):
+    """(n_out, n_in) weights of one axis for OpenCV's cubic (2), area (3) and Lanczos (4)
+    modes; taps that fall outside the image repeat its edge pixel (BORDER_REPLICATE)."""
+    scale = n_in / n_out
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    if interp == 3 and area_shrink:
+        # each output pixel averages the input pixels its footprint covers, by the overlap
+        lo, hi = rows * scale, (rows + 1) * scale
+        src = np.arange(n_in)
+        m = np.clip(np.minimum(hi[:, None], src + 1) - np.maximum(lo[:, None], src), 0, None)
+        return m / m.sum(axis=1, keepdims=True)
+    if interp == 3:
+        # OpenCV's enlarging "area" mode: linear between two taps, at an area-derived fraction
+        sx = np.floor(rows * scale).astype(np.int64)
+        t = (rows + 1) - (sx + 1) / scale
+        t = np.where(t <= 0, 0.0, t - np.floor(t))
+        taps, weights = sx[:, None] + np.arange(2), np.stack([1 - t, t], axis=1)
+    else:
+        pos = (rows + 0.5) * scale - 0.5
+        sx = np.floor(pos).astype(np.int64)
+        t = pos - sx
+        if interp == 2:
+            taps, weights = sx[:, None] + np.arange(-1, 3), _cubic(t)
+        else:
+            taps, weights = sx[:, None] + np.arange(-3, 5), _lanczos4(t)
+    np.add.at(m, (np.repeat(rows, taps.shape[1]), np.clip(taps, 0, n_in - 1).ravel()),
+              weights.ravel())
+    return m
+
+
+def _linear_u8_taps(n_in, n_out, is_column, area=False):
+    """Source indices and 11-bit weights of OpenCV's uint8 two-tap resize along one axis
+    (bilinear, or the enlarging "area" mode's fractions). Columns past an edge take the edge
+    pixel with weight 1; rows keep their weights and read the edge row twice, as OpenCV's
+    row loop does."""
+    i = np.arange(n_out)
+    if area:
+        lo = np.floor(i * (n_in / n_out)).astype(np.int64)
+        frac = ((i + 1) - (lo + 1) * (n_out / n_in)).astype(np.float32)
+        frac = np.where(frac <= 0, np.float32(0), frac - np.floor(frac)).astype(np.float32)
+    else:
+        pos = ((i + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
+        lo = np.floor(pos).astype(np.int64)
+        frac = (pos - lo).astype(np.float32)
+    if is_column:
+        outside = (lo < 0) | (lo >= n_in - 1)
+        frac[outside] = 0
+        lo = np.where(lo < 0, 0, np.where(lo >= n_in - 1, n_in - 1, lo))
+    w0 = np.rint((np.float32(1) - frac) * np.float32(2048)).astype(np.int64)
+    w1 = np.rint(frac * np.float32(2048)).astype(np.int64)
+    return np.clip(lo, 0, n_in - 1), np.clip(lo + 1, 0, n_in - 1), w0, w1
+
+
+def _linear_u8(img, oh, ow, area=False):
+    """OpenCV's uint8 two-tap resize, bit for bit: integer column sums with 11-bit weights,
+    then its vectorised row blend ((b * (S >> 4)) >> 16 per row, + 2, >> 2)."""
+    h, w, c = img.shape
+    c0, c1, a0, a1 = (t.astype(np.int32) for t in _linear_u8_taps(w, ow, True, area))
+    src = img.astype(np.int32)  # every sum and product below fits in 32 bits
+    cols = (src[:, c0] * a0[None, :, None] + src[:, c1] * a1[None, :, None]) >> 4
+    r0, r1, b0, b1 = (t.astype(np.int32) for t in _linear_u8_taps(h, oh, False, area))
+    out = (((b0[:, None, None] * cols[r0]) >> 16) + ((b1[:, None, None] * cols[r1]) >> 16)
+           + 2) >> 2
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _cubic_f32(t):
+    """`_cubic` evaluated in float32, as OpenCV's coefficient tables are."""
+    a, one, t = np.float32(-0.75), np.float32(1), t.astype(np.float32)
+    w0 = ((a * (t + one) - np.float32(5) * a) * (t + one) + np.float32(8) * a) * (t + one) \
+        - np.float32(4) * a
+    w1 = ((a + np.float32(2)) * t - (a + np.float32(3))) * t * t + one
+    w2 = ((a + np.float32(2)) * (one - t) - (a + np.float32(3))) * (one - t) * (one - t) + one
+    return np.stack([w0, w1, w2, one - w0 - w1 - w2], axis=1)
+
+
+def _wide_u8_taps(n_in, n_out, interp):
+    pos = ((np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5).astype(np.float32)
+    lo = np.floor(pos).astype(np.int64)
+    frac = (pos - lo).astype(np.float32)
+    if interp == 2:
+        offsets, weights = np.arange(-1, 3), _cubic_f32(frac)
+    else:
+        offsets, weights = np.arange(-3, 5), _lanczos4(frac.astype(np.float64))
+    taps = np.clip(lo[:, None] + offsets[None, :], 0, n_in - 1)
+    return taps, np.rint(weights.astype(np.float32) * np.float32(2048)).astype(np.int64)
+
+
+def _wide_u8(img, oh, ow, interp):
+    """OpenCV's uint8 bicubic (2) and Lanczos-4 (4) resize, bit for bit: integer column sums
+    with 11-bit weights, then rows blended in float32 (weights scaled by 2**-22) and rounded."""
+    h, w, c = img.shape
+    xt, xw = _wide_u8_taps(w, ow, interp)
+    src = img.astype(np.int32)
+    cols = src[:, xt[:, 0]] * xw[None, :, 0, None].astype(np.int32)
+    for k in range(1, xt.shape[1]):
+        cols += src[:, xt[:, k]] * xw[None, :, k, None].astype(np.int32)
+    # exact in float32: |cols| < 2**24
+    cols = cols.astype(np.float32)
+    yt, yw = _wide_u8_taps(h, oh, interp)
+    scale = np.float32(1.0 / (2048 * 2048))
+    acc = np.zeros((oh, ow, c), dtype=np.float32)
+    for k in range(yt.shape[1]):
+        acc += cols[yt[:, k]] * (yw[:, k].astype(np.float32) * scale)[:, None, None]
+    return np.clip(np.rint(acc), 0, 255).astype(np.uint8)
+
+
 def _resize_one(img, oh, ow, interp):
     h, w = img.shape[:2]
+    if img.dtype == np.uint8 and img.ndim == 3:
+        if interp == 1:
+            return _linear_u8(img, oh, ow)
+        if interp == 3 and not (h >= oh and w >= ow):
+            return _linear_u8(img, oh, ow, area=True)
+        if interp in (2, 4):
+            return _wide_u8(img, oh, ow, interp)
+    if interp in (2, 3, 4):
+        shrink = interp == 3 and h >= oh and w >= ow
+        my = _axis_matrix(h, oh, interp, shrink)
+        mx = _axis_matrix(w, ow, interp, shrink)
+        f = _work(img)
+        # two matrix products (BLAS), rows then columns
+        out = (my.astype(f.dtype) @ f.reshape(h, -1)).reshape(oh, w, f.shape[2])
+        out = np.tensordot(mx.astype(f.dtype), out, axes=([1], [1])).transpose(1, 0, 2)
+        return _saturate(np, out, img.dtype, rounding=True)
     if interp == 0:
         rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
         cols = np.minimum((np.arange(ow) * (w / ow)).astype(np.int64), w - 1)
@@ -255,14 +400,12 @@ def _resize_one(img, oh, ow, interp):
           shape=_resize_shape, dtype=keep_dtype)
 def _resize(p, rc, x):
     """Resize an HWC (NHWC) image to `size` = (width, height), or to a square (or, with
-    `keep_ratio`, the short side) of an int `size`. `interp` 0 is nearest, 1 bilinear
-    (half-pixel centres); OpenCV's other modes (2 cubic, 3 area, 4 Lanczos) raise
-    NotImplementedError."""
-    if p.interp not in (0, 1):
-        raise NotImplementedError(f"resize: interp={p.interp} (OpenCV's cubic, area or "
-                                  f"Lanczos) is not implemented; use 0 (nearest) or 1 "
-                                  f"(bilinear)")
-    oh, ow = _resize_size(p, x.shape[-3], x.shape[-2])
+    `keep_ratio`, the short side) of an int `size`. `interp` is OpenCV's code: 0 nearest,
+    1 bilinear, 2 bicubic, 3 area, 4 Lanczos-4 (half-pixel centres, edges replicated)."""
+    if p.interp not in (0, 1, 2, 3, 4):
+        raise ValueError(f"resize: interp must be one of 0-4 (OpenCV's nearest, bilinear, "
+                         f"cubic, area, Lanczos), got {p.interp}")
+    oh, ow = _resize_shape(p, [x.shape])[1][0][-3:-1]
     xh = x if rc.xp is np else x.get()
     out = _per_image(xh, lambda img: _resize_one(img, oh, ow, p.interp))
     return out if rc.xp is np else rc.xp.asarray(out)

@@ -147,6 +147,8 @@ def _own_table():
            ("_image_random_flip_top_bottom", [img], {"p": 1.0}),
            ("_image_crop", [img], {"x": 1, "y": 0, "width": 3, "height": 2}),
            ("_image_resize", [img], {"size": (7, 6)}),
+           ("_cvimresize", [img], {"w": 7, "h": 6, "interp": 2}),
+           ("_cvcopyMakeBorder", [img], {"top": 1, "bot": 0, "left": 2, "right": 1, "type": 2}),
            ("_image_random_brightness", [img], {"min_factor": 0.5, "max_factor": 1.5}),
            ("_image_random_contrast", [img], {"min_factor": 0.5, "max_factor": 1.5}),
            ("_image_random_saturation", [img], {"min_factor": 0.5, "max_factor": 1.5}),

@@ -55,7 +55,12 @@ SPECS = {
     "_image_crop": C([HWC], {"x": 1, "y": 2, "width": 3, "height": 2},
                      ref=lambda x: x[..., 2:4, 1:4, :], more=[[NHWC]]),
     "_image_resize": [C([HWC], {"size": (5, 4)}, ref=lambda x: x),  # (w, h) as given: identity
-                      C([HWC], {"size": (8, 6)}), C([NHWC], {"size": 3, "interp": 0})],
+                      C([HWC], {"size": (8, 6)}), C([NHWC], {"size": 3, "interp": 0}),
+                      # cubic, area and Lanczos at the same size are the identity
+                      C([HWC], {"size": (5, 4), "interp": 2}, ref=lambda x: x),
+                      C([HWC], {"size": (5, 4), "interp": 4}, ref=lambda x: x),
+                      C([NHWC], {"size": (2, 3), "interp": 3}), C([HWC], {"size": (8, 6),
+                                                                          "interp": 2})],
     "_image_random_brightness": C([HWC], {"min_factor": 1.5, "max_factor": 1.5},
                                   ref=lambda x: x * 1.5),
     "_image_random_contrast": C([HWC], {"min_factor": 0.6, "max_factor": 0.6},

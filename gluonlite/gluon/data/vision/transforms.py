@@ -12,6 +12,8 @@ Example::
 import math
 import random
 
+import numpy as np
+
 from ....base import numeric_types
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
@@ -114,28 +116,62 @@ class Normalize(HybridBlock):
 
 
 class Rotate(Block):
-    """Rotation by a fixed angle: not available (MXNet's `image.imrotate` samples with
-    bilinear grids that gluonlite does not implement).
+    """Rotate CHW (NCHW) float32 images by a fixed angle (see `mx.image.imrotate`).
+
+    Args:
+        rotation_degrees: the angle, counter-clockwise.
+        zoom_in: zoom so that no empty corner shows.
+        zoom_out: zoom so that the whole rotated image fits.
 
     Raises:
-        NotImplementedError: always.
+        TypeError: an input that is not float32 (call it after `ToTensor`).
+
+    Example: ``Rotate(10)(nd.image.to_tensor(img))``.
     """
 
     def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
-        raise NotImplementedError("transforms.Rotate: image rotation (mx.image.imrotate) is "
-                                  "not implemented in gluonlite")
+        super().__init__()
+        self._args = (rotation_degrees, zoom_in, zoom_out)
+
+    def forward(self, x):
+        from .... import image
+        if x.dtype != np.float32:
+            raise TypeError(f"transforms.Rotate: only float32 input is supported, got "
+                            f"{x.dtype}; call it after ToTensor")
+        return image.imrotate(x, *self._args)
 
 
 class RandomRotation(Block):
-    """Random rotation: not available (see `Rotate`).
+    """Rotate CHW (NCHW) float32 images by an angle drawn from `angle_limits` (numpy's global
+    random state), with probability `rotate_with_proba` (see `mx.image.random_rotate`).
 
     Raises:
-        NotImplementedError: always.
+        ValueError: unordered `angle_limits` or a probability outside [0, 1].
+        TypeError: an input that is not float32.
+
+    Example: ``RandomRotation((-10, 10))(nd.image.to_tensor(img))``.
     """
 
     def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
-        raise NotImplementedError("transforms.RandomRotation: image rotation "
-                                  "(mx.image.random_rotate) is not implemented in gluonlite")
+        super().__init__()
+        lower, upper = angle_limits
+        if lower >= upper:
+            raise ValueError(f"transforms.RandomRotation: angle_limits must be ordered (low, "
+                             f"high), got {angle_limits}")
+        if not 0 <= rotate_with_proba <= 1:
+            raise ValueError(f"transforms.RandomRotation: rotate_with_proba must be in [0, 1], "
+                             f"got {rotate_with_proba}")
+        self._args = (angle_limits, zoom_in, zoom_out)
+        self._rotate_with_proba = rotate_with_proba
+
+    def forward(self, x):
+        from .... import image
+        if np.random.random() > self._rotate_with_proba:
+            return x
+        if x.dtype != np.float32:
+            raise TypeError(f"transforms.RandomRotation: only float32 input is supported, got "
+                            f"{x.dtype}; call it after ToTensor")
+        return image.random_rotate(x, *self._args)
 
 
 def _size_pair(size):
