@@ -6,7 +6,6 @@ a header ``[header_width, object_width, ...]`` followed by the objects' rows. De
 augmenters take and return ``(image, label)``; random choices use Python's `random`, as
 MXNet's do.
 """
-import json
 import logging
 import numbers
 import random
@@ -18,14 +17,14 @@ import numpy as np
 from .. import ndarray as nd
 from .image import (Augmenter, CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug,
                     HueJitterAug, ImageIter, LightingAug, RandomGrayAug, ResizeAug,
-                    _IMAGENET_EIGVAL, _IMAGENET_EIGVEC, copyMakeBorder, fixed_crop)
+                    _IMAGENET_EIGVAL, _IMAGENET_EIGVEC, _Settings, copyMakeBorder, fixed_crop)
 
 __all__ = ["DetAugmenter", "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug",
            "DetRandomCropAug", "DetRandomPadAug", "CreateMultiRandCropAugmenter",
            "CreateDetAugmenter", "ImageDetIter"]
 
 
-class DetAugmenter:
+class DetAugmenter(_Settings):
     """Base class of detection augmenters: ``aug(src, label)`` returns ``(src, label)``.
 
     Args:
@@ -33,18 +32,6 @@ class DetAugmenter:
 
     Example: ``src, label = DetHorizontalFlipAug(0.5)(img, label)``.
     """
-
-    def __init__(self, **kwargs):
-        self._kwargs = kwargs
-        for k, v in self._kwargs.items():
-            if isinstance(v, nd.NDArray):
-                v = v.asnumpy()
-            if isinstance(v, np.ndarray):
-                self._kwargs[k] = v.tolist()
-
-    def dumps(self):
-        """The augmenter as a JSON string ``[class name in lower case, settings]``."""
-        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
     def __call__(self, src, label):
         raise NotImplementedError(f"{type(self).__name__}: a DetAugmenter subclass must "
@@ -222,16 +209,7 @@ class DetRandomCropAug(DetAugmenter):
         return out[valid] if valid.any() else None
 
     def _random_crop_proposal(self, label, height, width):
-        if not self.enabled or height <= 0 or width <= 0:
-            return ()
-        min_area = self.area_range[0] * height * width
-        max_area = self.area_range[1] * height * width
-        for _ in range(self.max_attempts):
-            ratio = random.uniform(*self.aspect_ratio_range)
-            if ratio <= 0:
-                continue
-            h = int(round(sqrt(min_area / ratio)))
-            max_h = int(round(sqrt(max_area / ratio)))
+        for ratio, h, max_h, min_area, max_area in _attempts(self, height, width):
             if round(max_h * ratio) > width:
                 # the widest crop that still fits
                 max_h = int((width + 0.4999999) / ratio)
@@ -315,16 +293,7 @@ class DetRandomPadAug(DetAugmenter):
         return out
 
     def _random_pad_proposal(self, label, height, width):
-        if not self.enabled or height <= 0 or width <= 0:
-            return ()
-        min_area = self.area_range[0] * height * width
-        max_area = self.area_range[1] * height * width
-        for _ in range(self.max_attempts):
-            ratio = random.uniform(*self.aspect_ratio_range)
-            if ratio <= 0:
-                continue
-            h = int(round(sqrt(min_area / ratio)))
-            max_h = int(round(sqrt(max_area / ratio)))
+        for ratio, h, max_h, _, _ in _attempts(self, height, width):
             if round(h * ratio) < width:
                 h = int((width + 0.499999) / ratio)
             h = max(h, height)
@@ -338,6 +307,22 @@ class DetRandomPadAug(DetAugmenter):
             x = random.randint(0, max(0, w - width))
             return (x, y, w, h, self._update_labels(label, (x, y, w, h), height, width))
         return ()
+
+
+def _attempts(aug, height, width):
+    """A random crop's or pad's draws, one per attempt (at most ``aug.max_attempts``, none
+    when it is disabled or the image empty): ``(ratio, h, max_h, min_area, max_area)``, an
+    aspect ratio from ``aug.aspect_ratio_range`` and the heights at which it gives
+    ``aug.area_range``'s smallest and largest area (MXNet's order of draws)."""
+    if not aug.enabled or height <= 0 or width <= 0:
+        return
+    min_area = aug.area_range[0] * height * width
+    max_area = aug.area_range[1] * height * width
+    for _ in range(aug.max_attempts):
+        ratio = random.uniform(*aug.aspect_ratio_range)
+        if ratio > 0:
+            yield (ratio, int(round(sqrt(min_area / ratio))), int(round(sqrt(max_area / ratio))),
+                   min_area, max_area)
 
 
 def CreateMultiRandCropAugmenter(min_object_covered=0.1, aspect_ratio_range=(0.75, 1.33),

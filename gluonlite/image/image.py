@@ -437,13 +437,11 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
 
 
 # ------------------------------------------------------------------ augmenters
-class Augmenter:
-    """Base class of image augmenters: ``aug(src)`` returns the augmented HWC NDArray.
+class _Settings:
+    """What image and detection augmenters share: the settings `dumps` reports.
 
     Args:
-        **kwargs: the settings that `dumps` reports (arrays are kept as lists).
-
-    Example: ``class Invert(Augmenter): __call__ = lambda self, src: 255 - src``.
+        **kwargs: the settings (arrays are kept as lists).
     """
 
     def __init__(self, **kwargs):
@@ -457,6 +455,16 @@ class Augmenter:
     def dumps(self):
         """The augmenter as a JSON string ``[class name in lower case, settings]``."""
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+
+
+class Augmenter(_Settings):
+    """Base class of image augmenters: ``aug(src)`` returns the augmented HWC NDArray.
+
+    Args:
+        **kwargs: the settings that `dumps` reports (arrays are kept as lists).
+
+    Example: ``class Invert(Augmenter): __call__ = lambda self, src: 255 - src``.
+    """
 
     def __call__(self, src):
         raise NotImplementedError(f"{type(self).__name__}: an Augmenter subclass must "

@@ -15,6 +15,7 @@ import random
 import numpy as np
 
 from ....base import numeric_types
+from ....image.image import scale_down
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
@@ -186,20 +187,9 @@ def _crop_resize(x, x0, y0, w, h, size, interp):
     return out
 
 
-def _scale_down(src_size, size):
-    """(w, h) of `size` scaled down to fit `src_size`, keeping its aspect ratio."""
-    w, h = size
-    sw, sh = src_size
-    if sh < h:
-        w, h = float(w * sh) / h, sh
-    if sw < w:
-        w, h = sw, float(h * sw) / w
-    return int(w), int(h)
-
-
 def _center_crop(x, size, interp):
     h, w = x.shape[0], x.shape[1]
-    new_w, new_h = _scale_down((w, h), size)
+    new_w, new_h = scale_down((w, h), size)
     x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
     return _crop_resize(x, x0, y0, new_w, new_h, size, interp)
 
