@@ -803,7 +803,7 @@ def _argmax(g, n, ins, e, w):
 
 # ---- reductions and products -----------------------------------------------------------------
 _REDUCE = {"sum": "ReduceSum", "mean": "ReduceMean", "max": "ReduceMax", "min": "ReduceMin",
-           "prod": "ReduceProd", "sum_axis": "ReduceSum"}
+           "prod": "ReduceProd", "sum_axis": "ReduceSum", "_square_sum": "ReduceSumSquare"}
 
 
 def _reduce(g, n, ins, e, w):
@@ -1649,6 +1649,8 @@ def _image_resize(g, n, ins, e, w):
         cols = np.minimum((np.arange(ow) * (wd / ow)).astype(np.int64), wd - 1)
         y = g.node("Gather", [ins[0], g.const(rows)], axis=ax)
         return g.node("Gather", [y, g.const(cols)], axis=ax + 1)
+    if dt == np.uint8:
+        return _bilinear_u8(g, ins[0], (h, wd), (oh, ow), ax)
     work = np.float64 if dt == np.float64 else np.float32
     x = _work_float(g, ins[0], dt)
 
@@ -1661,6 +1663,32 @@ def _image_resize(g, n, ins, e, w):
     y = blend(blend(x, h, oh, ax, 2), wd, ow, ax + 1, 1)
     return _saturated(g, y, dt, rounding=True)
 
+
+
+def _bilinear_u8(g, x, size, out_size, ax):
+    """uint8 bilinear resize in the kernel's fixed-point arithmetic (OpenCV's: 11-bit
+    weights, integer column sums shifted by 4, rows by 16, then + 2 and >> 2), in int32
+    (every product stays below 2**27), so the export gives the kernel's bytes."""
+    from ..ops.image import _linear_u8_taps
+    i32 = np.int32
+    (h, wd), (oh, ow) = size, out_size
+
+    def taps(v, idx, wts, axis, shape):
+        picked = g.node("Gather", [v, g.const(idx.astype(np.int64))], axis=axis)
+        return g.node("Mul", [picked, g.const(wts.astype(i32).reshape(shape))])
+
+    def shift(v, bits):  # the values are never negative: a division is the shift
+        return g.node("Div", [v, g.const(np.array(1 << bits, i32))])
+    v = g.node("Cast", [x], to=onnx_dtype(i32))
+    c0, c1, a0, a1 = _linear_u8_taps(wd, ow, True)
+    cols = shift(g.node("Add", [taps(v, c0, a0, ax + 1, (ow, 1)),
+                                taps(v, c1, a1, ax + 1, (ow, 1))]), 4)
+    r0, r1, b0, b1 = _linear_u8_taps(h, oh, False)
+    y = g.node("Add", [shift(taps(cols, r0, b0, ax, (oh, 1, 1)), 16),
+                       shift(taps(cols, r1, b1, ax, (oh, 1, 1)), 16)])
+    y = shift(g.node("Add", [y, g.const(np.array(2, i32))]), 2)
+    y = g.node("Clip", [y, g.const(np.array(0, i32)), g.const(np.array(255, i32))])
+    return g.node("Cast", [y], to=onnx_dtype(np.uint8))
 
 # ---- densities (float64 inside, as gluonlite computes them) ---------------------------------
 def _pdf_params(g, n, ins):

@@ -30,7 +30,9 @@ REFUSED = {("UpSampling", 1): "only nearest UpSampling of one input",
            ("softmax", 2): "attribute use_length=True",
            ("_linalg_gemm", 2): "axis=-3",
            ("_contrib_AdaptiveAvgPooling2D", 0): "windows overlap",
-           ("_contrib_ROIAlign", 1): "position_sensitive=True"}
+           ("_contrib_ROIAlign", 1): "position_sensitive=True",
+           ("_image_resize", 3): "interp=2", ("_image_resize", 4): "interp=4",
+           ("_image_resize", 5): "interp=3", ("_image_resize", 6): "interp=2"}
 CONVERTED = sorted(n for n in _converters.CONVERTERS
                    if registry.exists(n) and n in SPECS and n not in SKIP)
 

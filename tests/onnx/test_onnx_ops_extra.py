@@ -156,7 +156,8 @@ IMPORTED_TOO = ["argmax", "argmin", "argmax_channel", "tile", "repeat", "hard_si
                 "_arange", "_eye", "_full", "_linspace", "_ones", "_zeros", "ones_like",
                 "zeros_like", "shape_array", "_contrib_arange_like", "_contrib_index_array"]
 # walk entries the exporter refuses (test_onnx_ops checks the refusal)
-REFUSED = {("UpSampling", 1), ("UpSampling", 2), ("_contrib_ROIAlign", 1)}
+REFUSED = {("UpSampling", 1), ("UpSampling", 2), ("_contrib_ROIAlign", 1),
+           ("_image_resize", 3), ("_image_resize", 4), ("_image_resize", 5), ("_image_resize", 6)}
 
 
 def _walk_cases():
