@@ -175,11 +175,21 @@ def _run_rules(nodes, values, rule, what, merge=_same):
 def _shape_rule(node, ins, known_outs):
     """The operator's shape rule on what is known of its inputs and outputs (partly known
     inputs are probed; see the module's docstring)."""
-    if known_outs and known_outs[0] is not None and \
-            getattr(node.op.shape_rule, "all_same", False):
-        # every input of an elementwise operator has its output's shape, also where that is
-        # only partly known (a Convolution's weight (64, 0, 7, 7) seen through a cast)
-        ins = [known_outs[0] if s is None else _combined(s, known_outs[0]) for s in ins]
+    rule = node.op.shape_rule
+    same = range(len(ins)) if getattr(rule, "all_same", False) else \
+        getattr(rule, "output_shape_inputs", ())
+    if same:
+        # every input of an elementwise operator has its output's shape: what each knows of it
+        # is known of all, dimension by dimension ((0, 10) + (12, 0): all are (12, 10)), also
+        # through the output (a Convolution's weight (64, 0, 7, 7) seen through a cast)
+        merged = _merged_all([ins[i] for i in same] + list(known_outs[:1]))
+        if merged is not None:
+            ins = [merged if i in same else s for i, s in enumerate(ins)]
+    # inputs the rule reads only whole (where's condition, as in MXNet) count as unknown
+    # while partly known
+    whole_only = getattr(rule, "whole_inputs", ())
+    ins = [None if i in whole_only and _partial(s) else s for i, s in enumerate(ins)]
+    part_outs = list(known_outs)
     known_outs = [_known(s) for s in known_outs]
     if not any(_partial(s) for s in ins):
         return _whole_shape_rule(node, ins, known_outs)
@@ -196,6 +206,9 @@ def _shape_rule(node, ins, known_outs):
         (ins_a, outs_a), (ins_b, outs_b) = runs
         probed = ([_agreed(a, b) for a, b in zip(ins_a, ins_b)],
                   [_agreed(a, b) for a, b in zip(outs_a, outs_b)])
+        solved = _solve_from_outputs(node, ins, part_outs, probed[1])
+        if solved is not None:
+            return [_combined(p, s) for p, s in zip(probed[0], solved)], probed[1]
         if node.op.shape_back is None or all(o is None for o in known_outs):
             return probed
     # The rule needs the unknown dimensions to match something, or the outputs' known shapes
@@ -213,6 +226,88 @@ def _shape_rule(node, ins, known_outs):
         return new_ins, whole[1]
     return ([_combined(p, w) for p, w in zip(probed[0], new_ins)],
             [_combined(p, w) for p, w in zip(probed[1], whole[1])])
+
+
+def _merged_all(shapes):
+    """What all the known `shapes` say of one shape together; None when none is known or
+    they disagree (the rule then reports it)."""
+    out = None
+    for s in shapes:
+        if s is None:
+            continue
+        out = merge_shapes(out, s)
+        if out is None:
+            return None
+    return out
+
+
+def _probe_outs(node, ins, unknowns, values):
+    """The rule's outputs with the unknown dimensions `unknowns` ((input, axis) pairs) set to
+    `values` (one each), or None when it rejects them."""
+    filled = [None if s is None else list(s) for s in ins]
+    for (i, j), v in zip(unknowns, values):
+        filled[i][j] = v
+    try:
+        _, outs = _whole_shape_rule(node, [None if f is None else tuple(f) for f in filled],
+                                    [None] * node.num_outputs())
+    except (ValueError, TypeError, IndexError, ZeroDivisionError):
+        return None
+    return outs
+
+
+def _solve_from_outputs(node, ins, known_outs, probed_outs):
+    """Unknown input dimensions that known output dimensions decide, as MXNet's rules infer
+    backwards (a FullyConnected's batch from its output's, a Concat's from its output's).
+
+    The rule is probed once with every unknown dimension at one value and once more per
+    group of unknowns at another (a group: one unknown, or all those the rule rejects
+    apart, that must be equal); an output dimension that only one group moves is taken as
+    affine in it, solved for the output's known size, and kept where the rule, run on the
+    solution, gives that size. Returns the inputs with what was solved filled in, or None
+    when nothing was.
+    """
+    targets = [(k, j, d) for k, (o, p) in enumerate(zip(known_outs, probed_outs))
+               if o is not None and p is not None and len(o) == len(p)
+               for j, (d, q) in enumerate(zip(o, p)) if d and not q]
+    unknowns = [(i, j) for i, s in enumerate(ins) if s is not None
+                for j, d in enumerate(s) if d == 0]
+    if not targets or not unknowns:
+        return None
+    lo, hi = _PROBES
+    base = _probe_outs(node, ins, unknowns, [lo] * len(unknowns))
+    if base is None:
+        return None
+    groups, tied = [], []
+    for u in unknowns:
+        alone = _probe_outs(node, ins, unknowns, [hi if v == u else lo for v in unknowns])
+        if alone is None:
+            tied.append(u)
+        else:
+            groups.append(([u], alone))
+    if tied:
+        together = _probe_outs(node, ins, unknowns, [hi if v in tied else lo for v in unknowns])
+        if together is not None:
+            groups.append((tied, together))
+    solved = [None if s is None else list(s) for s in ins]
+    for k, j, want in targets:
+        moved = [(g, outs[k][j] - base[k][j]) for g, outs in groups
+                 if outs[k] is not None and base[k] is not None and outs[k][j] != base[k][j]]
+        if len(moved) != 1:
+            continue
+        group, delta = moved[0]
+        num = (want - base[k][j]) * (hi - lo)
+        if num % delta:
+            continue
+        value = lo + num // delta
+        if value <= 0:
+            continue
+        check = _probe_outs(node, ins, unknowns, [value if v in group else lo for v in unknowns])
+        if check is None or check[k] is None or check[k][j] != want:
+            continue
+        for i, a in group:
+            solved[i][a] = value
+    solved = [None if s is None else tuple(s) for s in solved]
+    return None if solved == [None if s is None else tuple(s) for s in ins] else solved
 
 
 def _combined(a, b):

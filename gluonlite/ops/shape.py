@@ -8,7 +8,7 @@ import numpy as np
 from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, fast_paths
-from .rules import norm_axis, fmt_shapes
+from .rules import norm_axis, fmt_shapes, same_shape
 
 
 def reshape_target(shape, spec, reverse=False):
@@ -135,6 +135,20 @@ def _reshape_like(p, rc, lhs, rhs):
     ``nd.reshape_like(x_30x12, y_4x2x2x3, lhs_begin=-1, rhs_begin=1)`` has shape (30, 2, 2, 3).
     """
     return lhs.reshape(reshape_like_target(p, lhs.shape, rhs.shape))
+
+
+@register("_identity_with_attr_like_rhs", inputs=("lhs", "rhs"), nondiff=("rhs",),
+          same_dtype=("lhs", "rhs"), shape=same_shape("_identity_with_attr_like_rhs"),
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0], None))
+def _identity_with_attr_like_rhs(p, rc, lhs, rhs):
+    """_identity_with_attr_like_rhs(lhs, rhs): `lhs` unchanged, declared to have `rhs`'s shape
+    and dtype, so that shape inference can carry rhs's shape to lhs (and back). rhs gets no
+    gradient (zeros).
+
+    Example: ``sym._internal._identity_with_attr_like_rhs(sym.broadcast_add(w, b), w)`` lets
+    a FullyConnected reading it give `w` its shape.
+    """
+    return lhs.copy()
 
 
 def _expand_shape(p, ins):
