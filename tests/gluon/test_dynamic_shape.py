@@ -50,3 +50,21 @@ def test_unknown_shape_without_value_dependent_op_still_raises():
     x, y = mx.sym.var("x"), mx.sym.var("y")
     with pytest.raises(ValueError, match="cannot infer the shape"):
         compile_plan(x + y, [(0, 3), (0, 3)], ["float32"] * 2)
+
+
+def test_bound_executor_runs_a_value_dependent_shape():
+    # (MXNet 1.9.1's simple_bind refuses this graph; gluonlite runs it, values by hand)
+    d, i = mx.sym.var("d"), mx.sym.var("i")
+    y = mx.sym.relu(mx.sym.contrib.boolean_mask(d, i)) * 3
+    exe = y.simple_bind(mx.cpu(), d=(4, 2), i=(4,), grad_req={"d": "write", "i": "null"})
+    exe.arg_dict["d"][:] = mx.nd.array(np.arange(8).reshape(4, 2) - 3)
+    exe.arg_dict["i"][:] = mx.nd.array([1, 0, 1, 1])
+    assert exe.forward(is_train=True)[0].asnumpy().tolist() == [[0, 0], [3, 6], [9, 12]]
+    exe.backward()
+    assert exe.grad_dict["d"].asnumpy().tolist() == [[0, 0], [0, 0], [3, 3], [3, 3]]
+    exe.backward(mx.nd.ones((3, 2)) * 2)
+    assert exe.grad_dict["d"].asnumpy().tolist() == [[0, 0], [0, 0], [6, 6], [6, 6]]
+    with pytest.raises(ValueError, match=r"out_grad for .* has shape \(2, 2\)"):
+        exe.backward(mx.nd.ones((2, 2)))
+    exe.arg_dict["i"][:] = mx.nd.array([0, 0, 0, 1])
+    assert exe.forward()[0].shape == (1, 2)
