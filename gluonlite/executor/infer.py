@@ -206,7 +206,9 @@ def _shape_rule(node, ins, known_outs):
         (ins_a, outs_a), (ins_b, outs_b) = runs
         probed = ([_agreed(a, b) for a, b in zip(ins_a, ins_b)],
                   [_agreed(a, b) for a, b in zip(outs_a, outs_b)])
-        solved = _solve_from_outputs(node, ins, part_outs, probed[1])
+        fills = getattr(rule, "fills_back", None)
+        solved = _solve_from_outputs(node, ins, part_outs, probed[1]) \
+            if fills is not None and fills(node.params) else None
         if solved is not None:
             return [_combined(p, s) for p, s in zip(probed[0], solved)], probed[1]
         if node.op.shape_back is None or all(o is None for o in known_outs):
@@ -256,15 +258,15 @@ def _probe_outs(node, ins, unknowns, values):
 
 
 def _solve_from_outputs(node, ins, known_outs, probed_outs):
-    """Unknown input dimensions that known output dimensions decide, as MXNet's rules infer
-    backwards (a FullyConnected's batch from its output's, a Concat's from its output's).
+    """Unknown input dimensions that known output dimensions equal, for the operators whose
+    MXNet rule infers them backwards (their shape rule's ``fills_back(params)`` says so: a
+    FullyConnected's batch, a Concat's or a SliceChannel's other axes, a Convolution's batch).
 
     The rule is probed once with every unknown dimension at one value and once more per
     group of unknowns at another (a group: one unknown, or all those the rule rejects
-    apart, that must be equal); an output dimension that only one group moves is taken as
-    affine in it, solved for the output's known size, and kept where the rule, run on the
-    solution, gives that size. Returns the inputs with what was solved filled in, or None
-    when nothing was.
+    apart, that must be equal); an output dimension that only one group moves, and moves
+    by as much, passes that group through: it takes the output's known size. Returns the
+    inputs with what was solved filled in, or None when nothing was.
     """
     targets = [(k, j, d) for k, (o, p) in enumerate(zip(known_outs, probed_outs))
                if o is not None and p is not None and len(o) == len(p)
@@ -290,22 +292,14 @@ def _solve_from_outputs(node, ins, known_outs, probed_outs):
             groups.append((tied, together))
     solved = [None if s is None else list(s) for s in ins]
     for k, j, want in targets:
-        moved = [(g, outs[k][j] - base[k][j]) for g, outs in groups
-                 if outs[k] is not None and base[k] is not None and outs[k][j] != base[k][j]]
-        if len(moved) != 1:
+        if base[k] is None:
             continue
-        group, delta = moved[0]
-        num = (want - base[k][j]) * (hi - lo)
-        if num % delta:
-            continue
-        value = lo + num // delta
-        if value <= 0:
-            continue
-        check = _probe_outs(node, ins, unknowns, [value if v in group else lo for v in unknowns])
-        if check is None or check[k] is None or check[k][j] != want:
-            continue
-        for i, a in group:
-            solved[i][a] = value
+        moved = [(g, outs[k][j]) for g, outs in groups
+                 if outs[k] is not None and outs[k][j] != base[k][j]]
+        if len(moved) != 1 or base[k][j] != lo or moved[0][1] != hi:
+            continue  # not one group passed through unchanged
+        for i, a in moved[0][0]:
+            solved[i][a] = want
     solved = [None if s is None else tuple(s) for s in solved]
     return None if solved == [None if s is None else tuple(s) for s in ins] else solved
 

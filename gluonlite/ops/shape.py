@@ -204,9 +204,15 @@ def _perm(p, ndim):
     return tuple(a % ndim for a in p.axes)
 
 
-@register("transpose", attrs={"axes": A.Shape(())},
-          shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
+def _transpose_shape(p, ins):
+    return ins, [None if ins[0] is None else tuple(ins[0][a] for a in _perm(p, len(ins[0])))]
+
+
+# As MXNet's, the rule fills unknown dimensions from the output's (permuted back).
+_transpose_shape.fills_back = lambda p: True
+
+
+@register("transpose", attrs={"axes": A.Shape(())}, shape=_transpose_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
 def _transpose(p, rc, x):
@@ -241,6 +247,10 @@ def _concat_shape(p, ins):
     out = list(known[0])
     out[ax] = sum(s[ax] for s in known)
     return ins, [tuple(out)]
+
+
+# As MXNet's, the rule fills unknown dimensions off the axis from the output's.
+_concat_shape.fills_back = lambda p: True
 
 
 def _concat_vjp(p, rc, xs, ys, gys, need):
@@ -295,6 +305,10 @@ def _split_shape(p, ins):
             raise ShapeError("split: squeeze_axis=True needs parts of length 1 along the axis")
         del out[ax]
     return ins, [tuple(out) or (1,)] * p.num_outputs
+
+
+# As MXNet's, the rule fills unknown dimensions off the axis from the outputs'.
+_split_shape.fills_back = lambda p: True
 
 
 def _split_parts(p, shape):
