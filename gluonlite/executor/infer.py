@@ -10,6 +10,13 @@ partly known inputs the rule runs twice with every unknown dimension set to a pr
 known, those that follow the probe stay 0. A rule that rejects the probes (a dimension that
 must equal another one) runs once more with the partly known inputs as unknown, and what it
 infers for them is merged with their known dimensions.
+
+Backwards, as MXNet's rules do: the inputs and output of an elementwise operator (its rule
+marked ``all_same``, or ``output_shape_inputs``) merge what each knows, dimension by
+dimension; an operator whose rule is marked ``fills_back(params)`` has its unknown input
+dimensions that pass through to a known output dimension filled from it
+(`_solve_from_outputs`); the others infer nothing backwards but through their own
+``shape_back`` rule. A rule's ``whole_inputs`` are read only when fully known.
 """
 import ast
 
@@ -260,7 +267,7 @@ def _probe_outs(node, ins, unknowns, values):
 def _solve_from_outputs(node, ins, known_outs, probed_outs):
     """Unknown input dimensions that known output dimensions equal, for the operators whose
     MXNet rule infers them backwards (their shape rule's ``fills_back(params)`` says so: a
-    FullyConnected's batch, a Concat's or a SliceChannel's other axes, a Convolution's batch).
+    FullyConnected's batch, a Concat's or a SliceChannel's other axes, transpose's).
 
     The rule is probed once with every unknown dimension at one value and once more per
     group of unknowns at another (a group: one unknown, or all those the rule rejects
