@@ -206,8 +206,24 @@ def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=No
 
 def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=None,
                            dtype=None, modifier_func=None, shuffle_csr_indices=False):
-    """A sparse array. Raises NotImplementedError: gluonlite has no sparse storage."""
-    _sparse("create_sparse_array_zd")
+    """A random sparse array that may hold nothing: a row_sparse one stores exactly the rows
+    `rsp_indices` (none when None; `density` is ignored, as in MXNet), a csr one entries of
+    `density` (0 allowed).
+
+    Raises:
+        ValueError: more rsp_indices than rows, or an unknown storage type.
+
+    Example: ``create_sparse_array_zd((4, 3), 'row_sparse', 0.5, rsp_indices=[1, 3])``.
+    """
+    if stype == "row_sparse":
+        density = 0.0
+        if rsp_indices is not None and len(rsp_indices) > shape[0]:
+            raise ValueError(f"create_sparse_array_zd: {len(rsp_indices)} rsp_indices for "
+                             f"{shape[0]} rows")
+        if rsp_indices is not None:
+            rsp_indices = sorted(rsp_indices)
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
+                               rsp_indices=rsp_indices, modifier_func=modifier_func)[0]
 
 
 def shuffle_csr_column_indices(csr):

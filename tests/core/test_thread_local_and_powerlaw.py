@@ -1,6 +1,7 @@
 """`Context.default_ctx` as a per-thread setting (MXNet 1.x's class property: assigning it
 changes this thread's default only), `util._NumpyArrayScope` in its inactive state, and
-`test_utils.rand_sparse_ndarray(..., distribution='powerlaw')` laid out as MXNet 1.9.1's."""
+`test_utils.rand_sparse_ndarray(..., distribution='powerlaw')` laid out as MXNet 1.9.1's, and
+`test_utils.create_sparse_array_zd` (sparse test data that may hold nothing)."""
 import threading
 
 import pytest
@@ -66,3 +67,16 @@ def test_powerlaw_refuses_densities_mxnet_refuses():
         rand_sparse_ndarray((10, 10), "csr", density=0.1, distribution="powerlaw")
     with pytest.raises(ValueError, match="cannot hold density 1.0"):
         rand_sparse_ndarray((4, 3), "csr", density=1.0, distribution="powerlaw")
+
+
+def test_create_sparse_array_zd_stores_exactly_the_given_rows():
+    from gluonlite.test_utils import create_sparse_array_zd
+    arr = create_sparse_array_zd((4, 3), "row_sparse", 0.9, rsp_indices=[3, 1])
+    assert arr.stype == "row_sparse" and arr.indices.asnumpy().tolist() == [1, 3]
+    dense = arr.asnumpy()
+    assert (dense[[0, 2]] == 0).all()
+    empty = create_sparse_array_zd((4, 3), "row_sparse", 0.9)
+    assert empty.indices.shape == (0,) and not empty.asnumpy().any()
+    assert not create_sparse_array_zd((4, 3), "csr", 0.0).asnumpy().any()
+    with pytest.raises(ValueError, match="5 rsp_indices for 4 rows"):
+        create_sparse_array_zd((4, 3), "row_sparse", 0.5, rsp_indices=[0, 1, 2, 3, 3])
