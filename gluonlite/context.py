@@ -71,7 +71,22 @@ class _DefaultContext:
         return current_context()
 
 
-class Context:
+class _ContextType(type):
+    """Context's metaclass: ``Context.default_ctx = ctx`` sets this thread's default context
+    (MXNet 1.x's deprecated class property), instead of replacing the attribute for all."""
+
+    @property
+    def default_ctx(cls):
+        return current_context()
+
+    @default_ctx.setter
+    def default_ctx(cls, ctx):
+        if not isinstance(ctx, Context):
+            raise TypeError(f"Context.default_ctx: expected a Context, got {type(ctx).__name__}")
+        _local.ctx = ctx
+
+
+class Context(metaclass=_ContextType):
     """A device: `Context('cpu', 0)` or `Context('gpu', 1)`.
 
     Use it as a context manager to make it the default for new arrays::

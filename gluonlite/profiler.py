@@ -46,6 +46,9 @@ _BOOL_KEYS = ("profile_all", "profile_symbolic", "profile_imperative", "profile_
               "profile_api", "continuous_dump", "aggregate_stats")
 _CONFIG_KEYS = _BOOL_KEYS + ("filename", "dump_period", "profile_process")
 _SORT = ("total", "avg", "min", "max", "count")
+# what each sort_by of `dumps` orders a row [count, total, min, max] by
+_SORT_KEY = {"total": lambda r: r[1], "avg": lambda r: r[1] / r[0], "min": lambda r: r[2],
+             "max": lambda r: r[3], "count": lambda r: r[0]}
 _PID_HOST, _PID_STEPS = 0, 1
 
 
@@ -92,6 +95,11 @@ class _Recorder:
     def op(self, name, t0, t1):
         if self.imperative:
             self.complete("operator", name, t0, t1)
+
+    def custom(self, name, t0, t1):
+        """A custom operator's Python code, or an operator it calls (`_profiling.custom_code`);
+        recorded whatever profile_imperative/profile_symbolic say, as MXNet does."""
+        self.complete("Custom Operator", name, t0, t1)
 
     def step(self, name, t0, t1):
         if self.symbolic:
@@ -294,8 +302,7 @@ def dump_profile():
 
 def _fmt_table(agg, sort_by, ascending):
     lines = ["", "Profile Statistics:", "\tNote the difference in units for different entries."]
-    key = {"total": lambda r: r[1], "avg": lambda r: r[1] / r[0], "min": lambda r: r[2],
-           "max": lambda r: r[3], "count": lambda r: r[0]}[sort_by]
+    key = _SORT_KEY[sort_by]
     for domain in sorted(agg):
         lines += [domain, "=================",
                   f"{'Name':<30}{'Total Count':>11}{'Time (ms)':>17}{'Min Time (ms)':>17}"
@@ -318,7 +325,9 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):
     Args:
         reset: clear the statistics (and events) after reading them.
         format: 'table' (MXNet's text table) or 'json' ({"Time": {domain: {name:
-            {"Count", "Total", "Min", "Max", "Avg"}}}}, times in ms).
+            {"Count", "Total", "Min", "Max", "Avg"}}}, "Memory": {}, "Unit": {"Time": "ms",
+            "Memory": "kB"}}, times in ms, each domain's names in the sort order; no
+            memory is profiled).
         sort_by: 'total', 'avg', 'min', 'max' or 'count'.
         ascending: sort order.
 
@@ -340,10 +349,15 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):
     with rec.lock:
         agg = {d: {n: list(r) for n, r in rows.items()} for d, rows in rec.agg.items()}
     if format == "json":
+        # MXNet's layout; gluonlite does not profile memory, so "Memory" has no domains
+        key = _SORT_KEY[sort_by]
         text = json.dumps({"Time": {d: {n: {"Count": c, "Total": t / 1e6, "Min": lo / 1e6,
                                             "Max": hi / 1e6, "Avg": t / c / 1e6}
-                                        for n, (c, t, lo, hi) in rows.items()}
-                                    for d, rows in agg.items()}}, indent=4)
+                                        for n, (c, t, lo, hi) in sorted(
+                                            rows.items(), key=lambda kv: key(kv[1]),
+                                            reverse=not ascending)}
+                                    for d, rows in agg.items()},
+                           "Memory": {}, "Unit": {"Time": "ms", "Memory": "kB"}}, indent=4)
     else:
         text = _fmt_table(agg, sort_by, ascending)
     if reset:

@@ -187,6 +187,25 @@ class _NumpyScope:
         return False
 
 
+class _NumpyArrayScope(_NumpyScope):
+    """MXNet's per-thread record of NumPy array semantics (`_current`), which its thread-local
+    tests set: only the inactive state exists here.
+
+    Raises:
+        NotImplementedError: made with `is_np_array` true.
+
+    Example: ``_NumpyArrayScope(False)._is_np_array`` is False.
+    """
+
+    _current = None
+
+    def __init__(self, is_np_array):
+        if is_np_array:
+            raise _np_refused("_NumpyArrayScope(True)")
+        super().__init__("np_array", False)
+        self._is_np_array = False
+
+
 def np_shape(active=True):
     """A ``with`` scope of NumPy shape semantics.
 

@@ -218,6 +218,15 @@ def _emit_step(w, plan, i, st, direct, value):
     ins = ", ".join(value[s] for s in st.ins)
     where = f"  # {st.op.name} {st.node.name!r}"
     outs = st.outs
+    if st.dynamic:  # shapes decided as it runs: the kernel itself, no fast path
+        fn = w.bind(f"f{i}", st.kernel)
+        w.bind(f"p{i}", st.p)
+        args = f"p{i}, " + w.bind(f"rc{i}", st.rc) if st.rc is not None else f"p{i}, rc"
+        names = [f"v{s}" for s in outs]
+        lhs = names[0] if len(outs) == 1 else ", ".join(names) + ","
+        w.emit(f"{lhs} = {fn}({args}{', ' if ins else ''}{ins}){where}")
+        value.update(zip(outs, names))
+        return
     if st.op.fast.reshapes:  # a view with the shape inferred at compile time
         shape = w.bind(f"S{outs[0]}", plan.slot_shape[outs[0]])
         w.emit(f"v{outs[0]} = {value[st.ins[0]]}.reshape({shape}){where}")
@@ -415,7 +424,8 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     made = {}
     if wanted and len(gys) == 1 and all(j in st.op.fast.passes_grad for j in wanted):
         grads = {j: (gys[0], False) for j in wanted}  # the output's gradient itself
-    elif wanted == [0] and st.op.fast.reshapes and len(st.ins) == 1 and len(gys) == 1:
+    elif wanted == [0] and st.op.fast.reshapes and len(st.ins) == 1 and len(gys) == 1 and \
+            not st.dynamic:
         # a reshape's gradient: the output's, in the input's shape known now
         shape = w.bind(f"S{st.ins[0]}", tuple(plan.slot_shape[st.ins[0]]))
         w.emit(f"    gx0 = {gys[0]}.reshape({shape})")

@@ -247,7 +247,9 @@ class Executor:
             return
         plan, saved = self._saved
         if out_grads is None:
-            ogs = [self._ctx.xp.ones(s, dtype=d) for s, d in zip(plan.out_shapes, plan.out_dtypes)]
+            # (an output whose shape depends on values has the shape its forward gave it)
+            ogs = [self._ctx.xp.ones(o.shape if s is None else s, dtype=d)
+                   for o, s, d in zip(self.outputs, plan.out_shapes, plan.out_dtypes)]
         else:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
@@ -258,7 +260,9 @@ class Executor:
                                  f"{len(plan.out_shapes)} outputs "
                                  f"({', '.join(self._symbol.list_outputs())})")
             ogs = []
-            for name, g, shp in zip(self._symbol.list_outputs(), out_grads, plan.out_shapes):
+            for name, g, shp, o in zip(self._symbol.list_outputs(), out_grads, plan.out_shapes,
+                                       self.outputs):
+                shp = o.shape if shp is None else shp
                 if g is not None:
                     # on the executor's device: host values are uploaded once, explicitly
                     g = (g.as_in_context(self._ctx)._data if isinstance(g, NDArray)

@@ -10,6 +10,13 @@ partly known inputs the rule runs twice with every unknown dimension set to a pr
 known, those that follow the probe stay 0. A rule that rejects the probes (a dimension that
 must equal another one) runs once more with the partly known inputs as unknown, and what it
 infers for them is merged with their known dimensions.
+
+Backwards, as MXNet's rules do: the inputs and output of an elementwise operator (its rule
+marked ``all_same``, or ``output_shape_inputs``) merge what each knows, dimension by
+dimension; an operator whose rule is marked ``fills_back(params)`` has its unknown input
+dimensions that pass through to a known output dimension filled from it
+(`_solve_from_outputs`); the others infer nothing backwards but through their own
+``shape_back`` rule. A rule's ``whole_inputs`` are read only when fully known.
 """
 import ast
 
@@ -176,11 +183,21 @@ def _run_rules(nodes, values, rule, what, merge=_same):
 def _shape_rule(node, ins, known_outs):
     """The operator's shape rule on what is known of its inputs and outputs (partly known
     inputs are probed; see the module's docstring)."""
-    if known_outs and known_outs[0] is not None and \
-            getattr(node.op.shape_rule, "all_same", False):
-        # every input of an elementwise operator has its output's shape, also where that is
-        # only partly known (a Convolution's weight (64, 0, 7, 7) seen through a cast)
-        ins = [known_outs[0] if s is None else _combined(s, known_outs[0]) for s in ins]
+    rule = node.op.shape_rule
+    same = range(len(ins)) if getattr(rule, "all_same", False) else \
+        getattr(rule, "output_shape_inputs", ())
+    if same:
+        # every input of an elementwise operator has its output's shape: what each knows of it
+        # is known of all, dimension by dimension ((0, 10) + (12, 0): all are (12, 10)), also
+        # through the output (a Convolution's weight (64, 0, 7, 7) seen through a cast)
+        merged = _merged_all([ins[i] for i in same] + list(known_outs[:1]))
+        if merged is not None:
+            ins = [merged if i in same else s for i, s in enumerate(ins)]
+    # inputs the rule reads only whole (where's condition, as in MXNet) count as unknown
+    # while partly known
+    whole_only = getattr(rule, "whole_inputs", ())
+    ins = [None if i in whole_only and _partial(s) else s for i, s in enumerate(ins)]
+    part_outs = list(known_outs)
     known_outs = [_known(s) for s in known_outs]
     if not any(_partial(s) for s in ins):
         return _whole_shape_rule(node, ins, known_outs)
@@ -197,6 +214,11 @@ def _shape_rule(node, ins, known_outs):
         (ins_a, outs_a), (ins_b, outs_b) = runs
         probed = ([_agreed(a, b) for a, b in zip(ins_a, ins_b)],
                   [_agreed(a, b) for a, b in zip(outs_a, outs_b)])
+        fills = getattr(rule, "fills_back", None)
+        solved = _solve_from_outputs(node, ins, part_outs, probed[1]) \
+            if fills is not None and fills(node.params) else None
+        if solved is not None:
+            return [_combined(p, s) for p, s in zip(probed[0], solved)], probed[1]
         if node.op.shape_back is None or all(o is None for o in known_outs):
             return probed
     # The rule needs the unknown dimensions to match something, or the outputs' known shapes
@@ -214,6 +236,80 @@ def _shape_rule(node, ins, known_outs):
         return new_ins, whole[1]
     return ([_combined(p, w) for p, w in zip(probed[0], new_ins)],
             [_combined(p, w) for p, w in zip(probed[1], whole[1])])
+
+
+def _merged_all(shapes):
+    """What all the known `shapes` say of one shape together; None when none is known or
+    they disagree (the rule then reports it)."""
+    out = None
+    for s in shapes:
+        if s is None:
+            continue
+        out = merge_shapes(out, s)
+        if out is None:
+            return None
+    return out
+
+
+def _probe_outs(node, ins, unknowns, values):
+    """The rule's outputs with the unknown dimensions `unknowns` ((input, axis) pairs) set to
+    `values` (one each), or None when it rejects them."""
+    filled = [None if s is None else list(s) for s in ins]
+    for (i, j), v in zip(unknowns, values):
+        filled[i][j] = v
+    try:
+        _, outs = _whole_shape_rule(node, [None if f is None else tuple(f) for f in filled],
+                                    [None] * node.num_outputs())
+    except (ValueError, TypeError, IndexError, ZeroDivisionError):
+        return None
+    return outs
+
+
+def _solve_from_outputs(node, ins, known_outs, probed_outs):
+    """Unknown input dimensions that known output dimensions equal, for the operators whose
+    MXNet rule infers them backwards (their shape rule's ``fills_back(params)`` says so: a
+    FullyConnected's batch, a Concat's or a SliceChannel's other axes, transpose's).
+
+    The rule is probed once with every unknown dimension at one value and once more per
+    group of unknowns at another (a group: one unknown, or all those the rule rejects
+    apart, that must be equal); an output dimension that only one group moves, and moves
+    by as much, passes that group through: it takes the output's known size. Returns the
+    inputs with what was solved filled in, or None when nothing was.
+    """
+    targets = [(k, j, d) for k, (o, p) in enumerate(zip(known_outs, probed_outs))
+               if o is not None and p is not None and len(o) == len(p)
+               for j, (d, q) in enumerate(zip(o, p)) if d and not q]
+    unknowns = [(i, j) for i, s in enumerate(ins) if s is not None
+                for j, d in enumerate(s) if d == 0]
+    if not targets or not unknowns:
+        return None
+    lo, hi = _PROBES
+    base = _probe_outs(node, ins, unknowns, [lo] * len(unknowns))
+    if base is None:
+        return None
+    groups, tied = [], []
+    for u in unknowns:
+        alone = _probe_outs(node, ins, unknowns, [hi if v == u else lo for v in unknowns])
+        if alone is None:
+            tied.append(u)
+        else:
+            groups.append(([u], alone))
+    if tied:
+        together = _probe_outs(node, ins, unknowns, [hi if v in tied else lo for v in unknowns])
+        if together is not None:
+            groups.append((tied, together))
+    solved = [None if s is None else list(s) for s in ins]
+    for k, j, want in targets:
+        if base[k] is None:
+            continue
+        moved = [(g, outs[k][j]) for g, outs in groups
+                 if outs[k] is not None and outs[k][j] != base[k][j]]
+        if len(moved) != 1 or base[k][j] != lo or moved[0][1] != hi:
+            continue  # not one group passed through unchanged
+        for i, a in moved[0][0]:
+            solved[i][a] = want
+    solved = [None if s is None else tuple(s) for s in solved]
+    return None if solved == [None if s is None else tuple(s) for s in ins] else solved
 
 
 def _combined(a, b):

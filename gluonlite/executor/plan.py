@@ -27,7 +27,7 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "spec", "runtime", "kernel", "vjp")
+                 "rc", "spec", "runtime", "kernel", "vjp", "dynamic")
 
     def __init__(self, node, ins, outs, n_arrays):
         self.node, self.op, self.p = node, node.op, node.params
@@ -41,6 +41,8 @@ class _Step:
         # keeps from call to call.
         self.kernel, self.vjp = node.op.kernel, node.op.vjp
         self.spec = self.runtime = None
+        # an input or output's shape is known only when the step runs (`Plan.dynamic`)
+        self.dynamic = False
 
 
 class Plan:
@@ -53,6 +55,10 @@ class Plan:
             lowering decided for it (a loop's `LoopSpec`), else None.
         buffer_of: {slot: buffer id} of the static memory plan (empty without static_alloc).
         live: {slot: (first step, last step)} lifetimes used by the memory plan.
+        dynamic: the slots whose shapes depend on values (downstream of an operator with
+            ``shape_from_values``, boolean_mask): not in `slot_shape`, their steps run the
+            plain kernel, which decides the shape when it runs (no static buffer, no fast
+            path that needs a shape); empty for a graph of static shapes.
     """
 
     def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
@@ -80,6 +86,7 @@ class Plan:
             self.slot_shape[i], self.slot_dtype[i] = tuple(shapes[i]), np.dtype(dtypes[i])
         n_slots = n_in
         self.steps = []
+        dynamic = set()
         for n in nodes:
             if n.op is None:
                 continue
@@ -87,18 +94,30 @@ class Plan:
             total = n_arrays + (1 if n.op.stateful else 0)
             outs = list(range(n_slots, n_slots + total))
             n_slots += total
+            ins = [slot_of[(id(s), i)] for s, i in n.inputs]
+            # a shape that depends on values is decided by the kernel when it runs
+            may_vary = n.op.shape_from_values or any(s in dynamic for s in ins)
             for k in range(n_arrays):
                 slot_of[(id(n), k)] = outs[k]
                 shp, dt = eshape.get((id(n), k)), edtype.get((id(n), k))
-                if shp is None or dt is None:
+                if dt is None or (shp is None and not may_vary):
                     raise ValueError(f"compile_plan: cannot infer the shape/dtype of output {k} "
                                      f"of node {n.name!r} ({n.op.name}); known inputs: "
                                      f"{dict(zip(self.input_names, shapes))}")
-                self.slot_shape[outs[k]], self.slot_dtype[outs[k]] = shp, dt
-            ins = [slot_of[(id(s), i)] for s, i in n.inputs]
-            self.steps.append(_Step(n, ins, outs, n_arrays))
+                if shp is None:
+                    dynamic.add(outs[k])
+                else:
+                    self.slot_shape[outs[k]] = shp
+                self.slot_dtype[outs[k]] = dt
+            st = _Step(n, ins, outs, n_arrays)
+            if any(s in dynamic for s in ins + outs[:n_arrays]):
+                st.dynamic, st.use_into = True, False
+            self.steps.append(st)
         self.n_slots = n_slots
+        self.dynamic = frozenset(dynamic)
         for st in self.steps:
+            if st.dynamic:
+                continue  # a lowering decides from shapes known now
             low = lowering_of(st.op.name)  # looked up once, here
             if low is not None:
                 st.spec = low.decide(st.p, [self.slot_shape.get(s) for s in st.ins],
@@ -110,7 +129,8 @@ class Plan:
                     st.runtime = low.runtime(st.spec, store)
         self._copies = {st.outs[0]: st.ins[0] for st in self.steps if st.op.name == "_copy"}
         self.out_slots = [slot_of[(id(n), i)] for n, i in symbol.outputs]
-        self.out_shapes = [self.slot_shape[s] for s in self.out_slots]
+        # None for an output whose shape is decided when the plan runs (`dynamic`)
+        self.out_shapes = [self.slot_shape.get(s) for s in self.out_slots]
         self.out_dtypes = [self.slot_dtype[s] for s in self.out_slots]
         self.grad_inputs = list(grad_inputs) if grad_inputs is not None else [False] * n_in
         self._plan_backward()

@@ -326,8 +326,8 @@ def _init_data(data, allow_empty, default_name):
     out = []
     for k, v in data.items():
         if type(v).__name__ == "RowSparseNDArray":
-            raise NotImplementedError(f"NDArrayIter: {k} is row_sparse; as MXNet's, the "
-                                      "iterator takes dense and csr arrays only")
+            raise NotImplementedError(f"NDArrayIter: {k} is row_sparse; MXNet's NDArrayIter "
+                                      f"takes dense and csr arrays only")
         if not isinstance(v, NDArray):
             try:
                 v = array(v)
@@ -370,9 +370,10 @@ class NDArrayIter(DataIter):
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
         if last_batch_handle != "discard" and any(
-                v.stype == "csr" for _, v in self.data + self.label):
-            # as MXNet: a padded or rolled-over batch would join two csr slices
-            raise NotImplementedError("NDArrayIter: csr inputs need last_batch_handle="
+                _is_csr(v) for _, v in self.data + self.label):
+            # as MXNet: a csr batch cannot be padded or rolled over
+            raise NotImplementedError(f"NDArrayIter: csr inputs (CSRNDArray or "
+                                      f"scipy.sparse.csr_matrix) need last_batch_handle="
                                       f"'discard', got {last_batch_handle!r}")
         self.layout = layout
         axis = self._axis()
@@ -498,12 +499,19 @@ class NDArrayIter(DataIter):
         return 0
 
     def _shuffle_data(self):
-        from ..ndarray import array
         np.random.shuffle(self.idx)
-        axis = self._axis()
+        self.data = [(k, self._taken(v)) for k, v in self.data]
+        self.label = [(k, self._taken(v)) for k, v in self.label]
 
-        def taken(v):
-            out = array(np.take(v.asnumpy(), self.idx, axis=axis), ctx=v.context, dtype=v.dtype)
-            return out.tostype("csr") if v.stype == "csr" else out
-        self.data = [(k, taken(v)) for k, v in self.data]
-        self.label = [(k, taken(v)) for k, v in self.label]
+    def _taken(self, v):
+        """`v`'s samples in the order `idx` (a csr array stays csr)."""
+        from ..ndarray import array
+        if _is_csr(v):
+            from ..ndarray import sparse
+            return sparse.array(v.asscipy()[self.idx], ctx=v.context)
+        return array(np.take(v.asnumpy(), self.idx, axis=self._axis()), ctx=v.context,
+                     dtype=v.dtype)
+
+
+def _is_csr(v):
+    return getattr(v, "stype", "default") == "csr"

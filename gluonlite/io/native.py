@@ -1,13 +1,17 @@
-"""The iterators MXNet implements in C++, here in Python on numpy (`CSVIter`, `MNISTIter`,
-`ImageRecordIter` with its common augmentations); the others raise NotImplementedError
-saying why."""
+"""The iterators MXNet implements in C++, here in Python on numpy (`CSVIter`, `LibSVMIter`,
+`MNISTIter`, `ImageRecordIter` with its common augmentations); the others raise
+NotImplementedError saying why.
+
+As MXNet's C++ iterators (its `MXDataIter`), `CSVIter`, `LibSVMIter` and `ImageRecordIter`
+give one array from `getdata()` and `getlabel()`; their batches hold lists of one."""
 import gzip
 import os
 import struct
 
 import numpy as np
 
-from .io import DataIter, NDArrayIter
+from ..base import MXNetValueError
+from .io import DataBatch, DataIter, NDArrayIter
 
 __all__ = ["CSVIter", "MNISTIter", "LibSVMIter", "MXDataIter", "ImageRecordIter",
            "ImageRecordIter_v1", "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1",
@@ -21,6 +25,29 @@ class _ArrayBackedIter(NDArrayIter):
         super().__init__(data, label, batch_size=batch_size, shuffle=shuffle,
                          last_batch_handle="pad" if round_batch else "discard",
                          data_name=data_name, label_name=label_name)
+
+
+class _NativeIter(DataIter):
+    """What MXNet's C++ iterators share: `getdata` and `getlabel` give one array each."""
+
+    def next(self):
+        """The next `DataBatch` (its data and label lists of one array).
+
+        Raises:
+            StopIteration: the epoch is over.
+        """
+        if self.iter_next():
+            return DataBatch(data=[self.getdata()], label=[self.getlabel()],
+                             pad=self.getpad(), index=self.getindex())
+        raise StopIteration
+
+
+def _cyclic_batch(cursor, n, batch_size):
+    """The rows of the batch starting at row `cursor` of a cyclic stream of `n` rows, as MXNet's
+    C++ iterators with round_batch read them: (row indices, pad), the pad rows taken from the
+    start."""
+    end = cursor + batch_size
+    return np.arange(cursor, end) % n, max(0, end - n)
 
 
 def _shape(value, what, name):
@@ -43,7 +70,7 @@ def _read_csv(path, shape, dtype, name, what):
     return rows.reshape((rows.shape[0],) + shape).astype(dtype)
 
 
-class CSVIter(DataIter):
+class CSVIter(_NativeIter):
     """Batches from CSV files: each row is one sample, reshaped to `data_shape`.
 
     As MXNet's C++ iterator, the rows form a cyclic stream: with `round_batch` the last
@@ -114,7 +141,7 @@ class CSVIter(DataIter):
         end = self._cursor + self.batch_size
         pad = max(0, end - n)
         if pad and self.round_batch:
-            idx = np.arange(self._cursor, end) % n
+            idx, _ = _cyclic_batch(self._cursor, n, self.batch_size)
             self._start = pad
         elif pad:
             idx = np.arange(self._cursor, n)
@@ -133,12 +160,14 @@ class CSVIter(DataIter):
         return True
 
     def getdata(self):
+        """The current batch's data: one NDArray (as MXNet's C++ iterators)."""
         from .. import ndarray as nd
-        return [nd.array(self._current[0], dtype=self.dtype)]
+        return nd.array(self._current[0], dtype=self.dtype)
 
     def getlabel(self):
+        """The current batch's labels: one NDArray."""
         from .. import ndarray as nd
-        return [nd.array(self._current[1], dtype=self.dtype)]
+        return nd.array(self._current[1], dtype=self.dtype)
 
     def getpad(self):
         return self._current[2]
@@ -206,7 +235,7 @@ _IGNORED = {"preprocess_threads", "prefetch_buffer", "verbose", "device_id", "ct
             "max_img_size", "min_img_size", "dtype"}
 
 
-class ImageRecordIter(DataIter):
+class ImageRecordIter(_NativeIter):
     """Batches of images from an image RecordIO file (as im2rec writes it), decoded,
     resized, cropped, mirrored and normalised as MXNet's C++ iterator does, in Python
     (Pillow decodes; one thread).
@@ -351,14 +380,16 @@ class ImageRecordIter(DataIter):
         return True
 
     def getdata(self):
+        """The current batch's images: one NDArray (as MXNet's C++ iterators)."""
         from .. import ndarray as nd
         data = np.stack([b[0] for b in self._batch])
-        return [nd.array(data, dtype=self._out_dtype)]
+        return nd.array(data, dtype=self._out_dtype)
 
     def getlabel(self):
+        """The current batch's labels: one NDArray."""
         from .. import ndarray as nd
         label = np.stack([b[1] for b in self._batch])
-        return [nd.array(label[:, 0] if self.label_width == 1 else label)]
+        return nd.array(label[:, 0] if self.label_width == 1 else label)
 
     def getpad(self):
         return self._pad
@@ -385,8 +416,6 @@ def _refused(name, why):
 _IMAGE_WHY = ("this variant of MXNet's C++ image record pipeline is not part of gluonlite; "
               "use ImageRecordIter, or gluon.data.vision.ImageRecordDataset with a "
               "DataLoader (mx.contrib.io.DataLoaderIter makes it a DataIter)")
-LibSVMIter = _refused("LibSVMIter", "it yields CSR sparse batches and gluonlite has dense "
-                      "storage only")
 MXDataIter = _refused("MXDataIter", "it wraps a C++ iterator handle; gluonlite has no C++ "
                       "backend")
 # MXNet's first-generation iterators: the same reading and augmentation here
@@ -394,3 +423,187 @@ ImageRecordIter_v1 = ImageRecordIter
 ImageRecordUInt8Iter_v1 = ImageRecordUInt8Iter
 ImageRecordInt8Iter = _refused("ImageRecordInt8Iter", _IMAGE_WHY)
 ImageDetRecordIter = _refused("ImageDetRecordIter", _IMAGE_WHY)
+
+
+def _part_lines(paths, num_parts, part_index):
+    """The lines of part `part_index` of `num_parts` of the files `paths` read as one text, as
+    dmlc splits text for MXNet: the bytes are cut in equal steps and each cut moved past the
+    next newline at or after it, so a part holds the lines that start in its range."""
+    text = b"".join(open(p, "rb").read() for p in paths)
+    step = -(-len(text) // num_parts)
+
+    def cut(x):
+        if x <= 0 or x >= len(text):
+            return min(max(x, 0), len(text))
+        nl = text.find(b"\n", x)
+        return len(text) if nl < 0 else nl + 1
+    begin, end = cut(step * part_index), cut(step * (part_index + 1))
+    return text[begin:end].decode().splitlines()
+
+
+def _read_libsvm(path, width, num_parts, part_index, what):
+    """(labels, values, column indices, row pointers) of a libsvm text file (or a directory
+    of them) with zero-based column indices below `width`."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"LibSVMIter: {what} file {path!r} does not exist")
+    paths = ([os.path.join(path, f) for f in sorted(os.listdir(path))]
+             if os.path.isdir(path) else [path])
+    labels, values, cols, indptr = [], [], [], [0]
+    for number, line in enumerate(_part_lines(paths, num_parts, part_index), 1):
+        tokens = line.split("#", 1)[0].split()
+        if not tokens:
+            continue
+        labels.append(float(tokens[0].split(":", 1)[0]))  # a "label:weight" keeps the label
+        for tok in tokens[1:]:
+            if tok.startswith("qid:"):
+                continue
+            col, _, val = tok.partition(":")
+            try:
+                col, val = int(col), float(val)
+            except ValueError:
+                raise MXNetValueError(f"LibSVMIter: line {number} of {path!r}: expected "
+                                      f"'index:value', got {tok!r}") from None
+            if not 0 <= col < width:
+                raise MXNetValueError(f"LibSVMIter: line {number} of {path!r} has column index "
+                                 f"{col} but the {what}_shape allows 0..{width - 1} "
+                                 f"(indices are zero-based)")
+            cols.append(col)
+            values.append(val)
+        indptr.append(len(cols))
+    return (np.asarray(labels, np.float32), np.asarray(values, np.float32),
+            np.asarray(cols, np.int64), np.asarray(indptr, np.int64))
+
+
+class _CSRRows:
+    """Rows of a csr matrix held as numpy parts, taken in batches as CSRNDArrays."""
+
+    def __init__(self, values, cols, indptr, width):
+        self.values, self.cols, self.indptr, self.width = values, cols, indptr, width
+
+    def __len__(self):
+        return len(self.indptr) - 1
+
+    def take(self, rows):
+        from ..ndarray import sparse
+        starts, ends = self.indptr[rows], self.indptr[rows + 1]
+        pick = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)] +
+                              [np.zeros(0, np.int64)])
+        indptr = np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64)
+        return sparse.csr_matrix((self.values[pick], self.cols[pick], indptr),
+                                 shape=(len(rows), self.width), dtype=np.float32)
+
+
+class LibSVMIter(_NativeIter):
+    """Batches of csr rows read from libsvm text (``label col:value col:value ...`` per line,
+    column indices zero-based and ascending), as MXNet's C++ LibSVMIter.
+
+    The data of a batch is a CSRNDArray of shape (batch_size,) + data_shape. Labels are the
+    first column of the data file (a dense NDArray of shape (batch_size,)), or, with
+    `label_libsvm`, the rows of that libsvm file (a CSRNDArray; its first column is ignored).
+    As MXNet's, the rows form a cyclic stream: the last batch of an epoch is completed from
+    the start (``pad`` says how many) and the next epoch begins after those rows.
+
+    Args:
+        data_libsvm: the data file, or a directory whose files are read in name order.
+        data_shape: the 1-D shape of one sample (its number of columns).
+        label_libsvm: the label file (default 'NULL': labels from the data file).
+        label_shape: the 1-D shape of one label: (1,) without a label file, wider with one.
+        batch_size: rows per batch.
+        round_batch: must be True (as in MXNet 1.9.1).
+        num_parts, part_index: read only part `part_index` of `num_parts` (cut by bytes at
+            line boundaries, as MXNet: the parts need not be even).
+        data_name, label_name: the names in `provide_data` and `provide_label`.
+
+    Raises:
+        FileNotFoundError: a file is missing.
+        MXNetValueError: a shape that is not 1-D, a label_shape that does not fit the label
+            file (or its absence), round_batch=False, a bad part, a column index outside
+            the shape, a label file with fewer rows than the data.
+
+    Example::
+
+        it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+        batch = it.next()       # batch.data[0]: a 2x3 CSRNDArray, batch.label[0]: (2,)
+    """
+
+    def __init__(self, data_libsvm, data_shape, label_libsvm="NULL", label_shape=(1,),
+                 batch_size=1, round_batch=True, num_parts=1, part_index=0, data_name="data",
+                 label_name="softmax_label", **kwargs):
+        super().__init__(int(batch_size))
+        data_shape = _shape(data_shape, "data_shape", "LibSVMIter")
+        label_shape = _shape(label_shape, "label_shape", "LibSVMIter")
+        if len(data_shape) != 1:
+            raise MXNetValueError(f"LibSVMIter: data_shape must be 1-D, got {data_shape}")
+        if not round_batch:
+            raise MXNetValueError("LibSVMIter: round_batch=False is not supported (as in MXNet "
+                                  "1.9.1: the sparse batch loader always rounds batches)")
+        if not (int(num_parts) > 0 and 0 <= int(part_index) < int(num_parts)):
+            raise MXNetValueError(f"LibSVMIter: part_index must be in [0, num_parts), got "
+                                  f"part_index={part_index}, num_parts={num_parts}")
+        with_labels = label_libsvm not in (None, "NULL")
+        size = int(np.prod(label_shape))
+        if with_labels and (len(label_shape) != 1 or size <= 1):
+            raise MXNetValueError(f"LibSVMIter: with label_libsvm, label_shape must be 1-D and "
+                                  f"wider than (1,), got {label_shape}")
+        if not with_labels and size != 1:
+            raise MXNetValueError(f"LibSVMIter: without label_libsvm, label_shape must be (1,) "
+                                  f"(labels come from the data file), got {label_shape}")
+        labels, *parts = _read_libsvm(data_libsvm, data_shape[0], int(num_parts),
+                                      int(part_index), "data")
+        self._data = _CSRRows(*parts, data_shape[0])
+        if not len(self._data):
+            raise MXNetValueError(f"LibSVMIter: no rows in {data_libsvm!r}")
+        if with_labels:
+            _, *lparts = _read_libsvm(label_libsvm, label_shape[0], int(num_parts),
+                                      int(part_index), "label")
+            self._label = _CSRRows(*lparts, label_shape[0])
+            if len(self._label) < len(self._data):
+                raise MXNetValueError(f"LibSVMIter: {label_libsvm!r} has {len(self._label)} "
+                                      f"rows but {data_libsvm!r} has {len(self._data)}")
+        else:
+            self._label = labels
+        self.data_shape, self.label_shape = data_shape, label_shape
+        self.data_name, self.label_name = data_name, label_name
+        self._start = self._cursor = 0
+        self._current = None
+
+    @property
+    def provide_data(self):
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        from .io import DataDesc
+        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, np.float32)]
+
+    @property
+    def provide_label(self):
+        """``[DataDesc(label_name, (batch_size,) or (batch_size,) + label_shape)]``."""
+        from .io import DataDesc
+        shape = (self.batch_size,) + (self.label_shape if isinstance(self._label, _CSRRows)
+                                      else ())
+        return [DataDesc(self.label_name, shape, np.float32)]
+
+    def reset(self):
+        self._cursor, self._start = self._start, 0
+
+    def iter_next(self):
+        if self._cursor >= len(self._data):
+            return False
+        rows, pad = _cyclic_batch(self._cursor, len(self._data), self.batch_size)
+        self._cursor += self.batch_size
+        if pad:
+            self._start = pad % len(self._data)
+        self._current = (rows, pad)
+        return True
+
+    def getdata(self):
+        """The current batch's data: one CSRNDArray."""
+        return self._data.take(self._current[0])
+
+    def getlabel(self):
+        """The current batch's labels: a CSRNDArray with a label file, else an NDArray."""
+        from .. import ndarray as nd
+        if isinstance(self._label, _CSRRows):
+            return self._label.take(self._current[0])
+        return nd.array(self._label[self._current[0]], dtype=np.float32)
+
+    def getpad(self):
+        return self._current[1]

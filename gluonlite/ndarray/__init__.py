@@ -2,6 +2,7 @@
 registry), plus creation helpers, `random` and `contrib` (control flow)."""
 import numpy as np
 
+from .. import _profiling
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
 from ..context import current_context, synchronize
@@ -16,6 +17,13 @@ def _shape(shape):
 
 
 def _creation(shape, ctx, dtype, fill, stype=None, what="zeros", out=None):
+    if _profiling.ACTIVE:  # MXNet's profiler sees the operator _zeros, _ones or _full
+        return _profiling.timed_op(f"_{what}", _create, shape, ctx, dtype, fill, stype, what,
+                                   out)
+    return _create(shape, ctx, dtype, fill, stype, what, out)
+
+
+def _create(shape, ctx, dtype, fill, stype, what, out):
     if out is not None:  # MXNet's out=: fill the given array and return it
         if not isinstance(out, NDArray):
             raise TypeError(f"{what}: out must be an NDArray, got {type(out).__name__}")

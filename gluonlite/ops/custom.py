@@ -17,6 +17,7 @@ import contextlib
 
 import numpy as np
 
+from .. import _profiling
 from ..base import MXNetError, MXNetTypeError, MXNetValueError
 from . import attrs as A
 from .registry import Operator, Params, add
@@ -109,9 +110,12 @@ class Saved:
 @contextlib.contextmanager
 def _user_code(p, what):
     """An error raised by the user's CustomOp becomes an MXNetError naming the operator (as
-    MXNet reports it), the original chained."""
+    MXNet reports it), the original chained. The profiler times the code as MXNet's does
+    (`gluonlite._profiling.custom_code`)."""
     try:
-        yield
+        with _profiling.custom_code(p.op_type if what == "forward" else
+                                    f"_backward_{p.op_type}"):
+            yield
     except MXNetError:
         raise
     except Exception as e:

@@ -504,6 +504,9 @@ _scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)
 
 def _where_shape(p, ins):
     c, x, y = ins
+    if c is None:
+        # as in MXNet, nothing is inferred before the condition's shape is known
+        return ins, [None]
     known = [s for s in (x, y) if s is not None]
     if len(known) == 2 and tuple(x) != tuple(y):
         raise ShapeError(f"where: x and y must have the same shape, got {tuple(x)} and {tuple(y)}")
@@ -514,6 +517,10 @@ def _where_shape(p, ins):
         raise ShapeError(f"where: condition must have the shape of x {s} or be 1-D of length "
                          f"{s[0]}, got {tuple(c)}")
     return [c if c is not None else s, s, s], [s]
+
+
+_where_shape.whole_inputs = (0,)  # a partly known condition counts as unknown (MXNet)
+_where_shape.output_shape_inputs = (1, 2)  # x and y have the output's shape
 
 
 def _where_cond(c, x):

@@ -135,6 +135,10 @@ def _fc_shape(p, ins):
     return ins, [out]
 
 
+# As MXNet's, the rule fills an unknown batch from the output's (flatten only).
+_fc_shape.fills_back = lambda p: p.flatten
+
+
 def _fc_shape_back(p, ins, outs):
     """The data's shape from the output's and the weight's (2-D data when flatten)."""
     out, w = outs[0], ins[1]

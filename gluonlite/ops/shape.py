@@ -8,7 +8,7 @@ import numpy as np
 from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, fast_paths
-from .rules import norm_axis, fmt_shapes
+from .rules import norm_axis, fmt_shapes, same_shape
 
 
 def reshape_target(shape, spec, reverse=False):
@@ -137,6 +137,20 @@ def _reshape_like(p, rc, lhs, rhs):
     return lhs.reshape(reshape_like_target(p, lhs.shape, rhs.shape))
 
 
+@register("_identity_with_attr_like_rhs", inputs=("lhs", "rhs"), nondiff=("rhs",),
+          same_dtype=("lhs", "rhs"), shape=same_shape("_identity_with_attr_like_rhs"),
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0], None))
+def _identity_with_attr_like_rhs(p, rc, lhs, rhs):
+    """_identity_with_attr_like_rhs(lhs, rhs): `lhs` unchanged, declared to have `rhs`'s shape
+    and dtype, so that shape inference can carry rhs's shape to lhs (and back). rhs gets no
+    gradient (zeros).
+
+    Example: ``sym._internal._identity_with_attr_like_rhs(sym.broadcast_add(w, b), w)`` lets
+    a FullyConnected reading it give `w` its shape.
+    """
+    return lhs.copy()
+
+
 def _expand_shape(p, ins):
     if ins[0] is None:
         return ins, [None]
@@ -190,9 +204,15 @@ def _perm(p, ndim):
     return tuple(a % ndim for a in p.axes)
 
 
-@register("transpose", attrs={"axes": A.Shape(())},
-          shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      tuple(ins[0][a] for a in _perm(p, len(ins[0])))]),
+def _transpose_shape(p, ins):
+    return ins, [None if ins[0] is None else tuple(ins[0][a] for a in _perm(p, len(ins[0])))]
+
+
+# As MXNet's, the rule fills unknown dimensions from the output's (permuted back).
+_transpose_shape.fills_back = lambda p: True
+
+
+@register("transpose", attrs={"axes": A.Shape(())}, shape=_transpose_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
 def _transpose(p, rc, x):
@@ -227,6 +247,10 @@ def _concat_shape(p, ins):
     out = list(known[0])
     out[ax] = sum(s[ax] for s in known)
     return ins, [tuple(out)]
+
+
+# As MXNet's, the rule fills unknown dimensions off the axis from the output's.
+_concat_shape.fills_back = lambda p: True
 
 
 def _concat_vjp(p, rc, xs, ys, gys, need):
@@ -281,6 +305,10 @@ def _split_shape(p, ins):
             raise ShapeError("split: squeeze_axis=True needs parts of length 1 along the axis")
         del out[ax]
     return ins, [tuple(out) or (1,)] * p.num_outputs
+
+
+# As MXNet's, the rule fills unknown dimensions off the axis from the outputs'.
+_split_shape.fills_back = lambda p: True
 
 
 def _split_parts(p, shape):

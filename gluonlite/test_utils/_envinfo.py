@@ -109,14 +109,17 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         data_init: a value for every stored entry (else uniform in [0, 1)).
         rsp_indices: the stored rows of a row_sparse array (else random).
         modifier_func: applied to each stored value.
-        distribution, shuffle_csr_indices: accepted for MXNet's signature.
+        distribution: for csr, 'uniform' (default) or 'powerlaw' (MXNet's layout: row i has
+            twice the leading entries of row i - 1).
+        shuffle_csr_indices: accepted for MXNet's signature.
 
     Returns:
         ``(arr, (data, indices))`` for row_sparse, ``(arr, (data, indptr, indices))`` for csr
         (numpy parts).
 
     Raises:
-        ValueError: an unknown storage type.
+        ValueError: an unknown storage type or distribution, a powerlaw density that does
+            not fit.
 
     Example: ``arr, (vals, rows) = rand_sparse_ndarray((5, 3), 'row_sparse', density=0.4)``.
     """
@@ -140,13 +143,58 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         val = values(np.random.rand(idx.size, *shape[1:]))
         arr = sparse.row_sparse_array((val, idx), shape=tuple(shape), ctx=ctx, dtype=dt)
         return arr, (val, idx)
+    if stype == "csr" and distribution == "powerlaw":
+        arr = sparse.csr_matrix(_powerlaw_csr(shape[0], shape[1], density).astype(dt), ctx=ctx)
+        return arr, (arr._sdata, arr._sindptr, arr._sindices)
     if stype == "csr":
+        if distribution not in (None, "uniform"):
+            raise ValueError(f"rand_sparse_ndarray: distribution must be 'uniform' or "
+                             f"'powerlaw', got {distribution!r}")
         m = spsp.random(shape[0], shape[1], density=density, format="csr", dtype=np.float64)
         m.data = values(m.data)
         arr = sparse.csr_matrix(m.astype(dt), ctx=ctx)
         return arr, (arr._sdata, arr._sindptr, arr._sindices)
     raise ValueError(f"rand_sparse_ndarray: unknown storage type {stype!r}; expected "
                      "'row_sparse' or 'csr'")
+
+
+def _powerlaw_csr(num_rows, num_cols, density):
+    """MXNet's power-law csr test data (dense here): every row's first entry, then 1, 3, 7,
+    ... more leading entries per row (twice the previous row's count), whole rows once the
+    columns run out, until ``int(num_rows * num_cols * density)`` entries are used.
+
+    Raises:
+        ValueError: a density outside [0, 1], or fewer entries than twice the rows (as
+            MXNet).
+    """
+    import numpy as np
+    total = int(num_rows * num_cols * density)
+    if not 0 <= density <= 1:
+        raise ValueError(f"rand_sparse_ndarray: density must be in [0, 1], got {density}")
+    if total < 2 * num_rows:
+        raise ValueError(f"rand_sparse_ndarray: the powerlaw distribution needs num_rows * "
+                         f"num_cols * density >= 2 * num_rows, got density {density} for "
+                         f"shape ({num_rows}, {num_cols})")
+    out = np.zeros((num_rows, num_cols))
+    out[:, 0] = 1 + np.random.uniform(0.001, 2, num_rows)
+    unused = total - num_rows
+    width = 2
+    for row in range(num_rows):
+        if unused <= 0:
+            break
+        limit = min(num_cols, width)
+        if limit == num_cols and unused > limit:
+            out[row] = 1 + np.random.uniform(0.001, 2)
+            unused -= limit - 1
+            continue
+        k = min(limit - 1, unused)
+        out[row, 1:1 + k] = 1 + np.random.uniform(0.001, 2, k)
+        unused -= k
+        width *= 2
+    if unused > 0:
+        raise ValueError(f"rand_sparse_ndarray: the powerlaw distribution cannot hold density "
+                         f"{density} in shape ({num_rows}, {num_cols})")
+    return out
 
 
 def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=None,
@@ -158,8 +206,24 @@ def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=No
 
 def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=None,
                            dtype=None, modifier_func=None, shuffle_csr_indices=False):
-    """A sparse array. Raises NotImplementedError: gluonlite has no sparse storage."""
-    _sparse("create_sparse_array_zd")
+    """A random sparse array that may hold nothing: a row_sparse one stores exactly the rows
+    `rsp_indices` (none when None; `density` is ignored, as in MXNet), a csr one entries of
+    `density` (0 allowed).
+
+    Raises:
+        ValueError: more rsp_indices than rows, or an unknown storage type.
+
+    Example: ``create_sparse_array_zd((4, 3), 'row_sparse', 0.5, rsp_indices=[1, 3])``.
+    """
+    if stype == "row_sparse":
+        density = 0.0
+        if rsp_indices is not None and len(rsp_indices) > shape[0]:
+            raise ValueError(f"create_sparse_array_zd: {len(rsp_indices)} rsp_indices for "
+                             f"{shape[0]} rows")
+        if rsp_indices is not None:
+            rsp_indices = sorted(rsp_indices)
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
+                               rsp_indices=rsp_indices, modifier_func=modifier_func)[0]
 
 
 def shuffle_csr_column_indices(csr):

@@ -105,8 +105,6 @@ def test_csv_iter_streams_as_mxnet(tmp_path):
 
 
 def test_refused_iterators_say_why():
-    with pytest.raises(NotImplementedError, match="LibSVMIter: .*sparse"):
-        mx.io.LibSVMIter(data_libsvm="x", data_shape=(3,))
     with pytest.raises(NotImplementedError, match="ImageDetRecordIter: .*ImageRecordIter"):
         mx.io.ImageDetRecordIter(path_imgrec="x.rec")
 

@@ -47,7 +47,7 @@ def test_ndarrayiter_csr_batches_are_dense_rows():
                            shuffle=True)
     b = next(it)
     np.testing.assert_array_equal(b.data[0].asnumpy()[:, 0], b.label[0].asnumpy() * 4)
-    with pytest.raises(NotImplementedError, match="csr inputs need last_batch_handle='discard'"):
+    with pytest.raises(NotImplementedError, match="need last_batch_handle='discard', got 'pad'"):
         mx.io.NDArrayIter(c, batch_size=3)
 
 
