@@ -15,9 +15,8 @@ from math import sqrt
 import numpy as np
 
 from .. import ndarray as nd
-from .image import (Augmenter, CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug,
-                    HueJitterAug, ImageIter, LightingAug, RandomGrayAug, ResizeAug,
-                    _IMAGENET_EIGVAL, _IMAGENET_EIGVEC, _Settings, copyMakeBorder, fixed_crop)
+from .image import (Augmenter, CastAug, ForceResizeAug, ImageIter, ResizeAug, _Settings,
+                    _color_augs, copyMakeBorder, fixed_crop)
 
 __all__ = ["DetAugmenter", "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug",
            "DetRandomCropAug", "DetRandomPadAug", "CreateMultiRandCropAugmenter",
@@ -352,12 +351,6 @@ def CreateMultiRandCropAugmenter(min_object_covered=0.1, aspect_ratio_range=(0.7
     return DetRandomSelectAug(augs, skip_prob=skip_prob)
 
 
-def _check_stat(name, v):
-    if not isinstance(v, np.ndarray) or v.shape[0] not in (1, 3):
-        raise ValueError(f"CreateDetAugmenter: {name} must be True, None or a numpy array of "
-                         f"1 or 3 values, got {v!r}")
-
-
 def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=0,
                        rand_mirror=False, mean=None, std=None, brightness=0, contrast=0,
                        saturation=0, pca_noise=0, hue=0, inter_method=2,
@@ -404,25 +397,10 @@ def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=
         auglist.append(DetRandomSelectAug([pad_aug], 1 - rand_pad))
     auglist.append(DetBorrowAug(ForceResizeAug((data_shape[2], data_shape[1]), inter_method)))
     auglist.append(DetBorrowAug(CastAug()))
-    if brightness or contrast or saturation:
-        auglist.append(DetBorrowAug(ColorJitterAug(brightness, contrast, saturation)))
-    if hue:
-        auglist.append(DetBorrowAug(HueJitterAug(hue)))
-    if pca_noise > 0:
-        auglist.append(DetBorrowAug(LightingAug(pca_noise, _IMAGENET_EIGVAL, _IMAGENET_EIGVEC)))
-    if rand_gray > 0:
-        auglist.append(DetBorrowAug(RandomGrayAug(rand_gray)))
-    if mean is True:
-        mean = np.array([123.68, 116.28, 103.53])
-    elif mean is not None:
-        _check_stat("mean", mean)
-    if std is True:
-        std = np.array([58.395, 57.12, 57.375])
-    elif std is not None:
-        _check_stat("std", std)
-    if mean is not None or std is not None:
-        auglist.append(DetBorrowAug(ColorNormalizeAug(mean, std)))
-    return auglist
+    # MXNet's detection list takes (and makes) numpy statistics only
+    colour = _color_augs("CreateDetAugmenter", brightness, contrast, saturation, hue, pca_noise,
+                         rand_gray, mean, std, np.ndarray, "a numpy array", np.array)
+    return auglist + [DetBorrowAug(aug) for aug in colour]
 
 
 class ImageDetIter(ImageIter):

@@ -779,10 +779,35 @@ _IMAGENET_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009],
                              [-0.5836, -0.6948, 0.4203]])
 
 
-def _check_channel_stat(name, v):
-    if not isinstance(v, (np.ndarray, nd.NDArray)) or v.shape[0] not in (1, 3):
-        raise ValueError(f"CreateAugmenter: {name} must be True, None, or a numpy array or "
-                         f"NDArray of 1 or 3 values, got {v!r}")
+def _color_augs(who, brightness, contrast, saturation, hue, pca_noise, rand_gray, mean, std,
+                stat_types=(np.ndarray, nd.NDArray), stat_kinds="a numpy array or NDArray",
+                stat_array=nd.array):
+    """The colour end of `CreateAugmenter`'s and `CreateDetAugmenter`'s lists, in MXNet's
+    order: jitter, hue, PCA lighting, random grey, normalisation (`mean`/`std` True:
+    ImageNet's, made by `stat_array`, whose dtype `dumps` shows). `who` names the caller in
+    errors; `stat_types` are the types it takes for `mean` and `std` (`stat_kinds` says
+    them)."""
+    augs = []
+    if brightness or contrast or saturation:
+        augs.append(ColorJitterAug(brightness, contrast, saturation))
+    if hue:
+        augs.append(HueJitterAug(hue))
+    if pca_noise > 0:
+        augs.append(LightingAug(pca_noise, _IMAGENET_EIGVAL, _IMAGENET_EIGVEC))
+    if rand_gray > 0:
+        augs.append(RandomGrayAug(rand_gray))
+    stats = {"mean": (mean, [123.68, 116.28, 103.53]), "std": (std, [58.395, 57.12, 57.375])}
+    for name, (v, imagenet) in stats.items():
+        if v is True:
+            stats[name] = stat_array(imagenet)
+        elif v is not None and (not isinstance(v, stat_types) or v.shape[0] not in (1, 3)):
+            raise ValueError(f"{who}: {name} must be True, None, or {stat_kinds} of 1 or 3 "
+                             f"values, got {v!r}")
+        else:
+            stats[name] = v
+    if stats["mean"] is not None or stats["std"] is not None:
+        augs.append(ColorNormalizeAug(stats["mean"], stats["std"]))
+    return augs
 
 
 def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False,
@@ -827,25 +852,8 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False,
     if rand_mirror:
         auglist.append(HorizontalFlipAug(0.5))
     auglist.append(CastAug())
-    if brightness or contrast or saturation:
-        auglist.append(ColorJitterAug(brightness, contrast, saturation))
-    if hue:
-        auglist.append(HueJitterAug(hue))
-    if pca_noise > 0:
-        auglist.append(LightingAug(pca_noise, _IMAGENET_EIGVAL, _IMAGENET_EIGVEC))
-    if rand_gray > 0:
-        auglist.append(RandomGrayAug(rand_gray))
-    if mean is True:
-        mean = nd.array([123.68, 116.28, 103.53])
-    elif mean is not None:
-        _check_channel_stat("mean", mean)
-    if std is True:
-        std = nd.array([58.395, 57.12, 57.375])
-    elif std is not None:
-        _check_channel_stat("std", std)
-    if mean is not None or std is not None:
-        auglist.append(ColorNormalizeAug(mean, std))
-    return auglist
+    return auglist + _color_augs("CreateAugmenter", brightness, contrast, saturation, hue,
+                                 pca_noise, rand_gray, mean, std)
 
 
 # ------------------------------------------------------------------ ImageIter
