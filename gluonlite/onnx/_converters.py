@@ -984,7 +984,8 @@ def _div_sqrt_dim(g, n, ins, e, w):
     return g.node("Div", [ins[0], g.scalar(np.sqrt(d), _np_dtype(g, n))])
 
 
-@_reg("_contrib_gradientmultiplier", "IdentityAttachKLSparseReg", "SVMOutput")
+@_reg("_contrib_gradientmultiplier", "IdentityAttachKLSparseReg", "SVMOutput",
+      "_identity_with_attr_like_rhs")
 def _identity_forward(g, n, ins, e, w):
     return g.node("Identity", ins[:1])
 
