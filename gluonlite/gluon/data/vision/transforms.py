@@ -9,13 +9,12 @@ Example::
                             transforms.Normalize(0.5, 0.25)])
     dataset.transform_first(t)
 """
-import math
 import random
 
 import numpy as np
 
 from ....base import numeric_types
-from ....image.image import scale_down
+from ....image.image import center_crop, random_size_crop
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
@@ -179,21 +178,6 @@ def _size_pair(size):
     return (size, size) if isinstance(size, numeric_types) else tuple(size)
 
 
-def _crop_resize(x, x0, y0, w, h, size, interp):
-    from .... import ndarray as nd
-    out = nd.image.crop(x, x=x0, y=y0, width=w, height=h)
-    if size is not None and (w, h) != tuple(size):
-        out = nd.image.resize(out, size=tuple(size), interp=interp)
-    return out
-
-
-def _center_crop(x, size, interp):
-    h, w = x.shape[0], x.shape[1]
-    new_w, new_h = scale_down((w, h), size)
-    x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
-    return _crop_resize(x, x0, y0, new_w, new_h, size, interp)
-
-
 class RandomResizedCrop(Block):
     """Crop a random box (area a fraction in `scale` of the image, aspect ratio in `ratio`,
     drawn with Python's `random`) and resize it to `size`; after 10 failed draws, a center
@@ -216,20 +200,7 @@ class RandomResizedCrop(Block):
         self._interp = interpolation
 
     def forward(self, x):
-        h, w = x.shape[0], x.shape[1]
-        area = h * w
-        scale = (self._scale, 1.0) if isinstance(self._scale, numeric_types) else self._scale
-        for _ in range(10):
-            target = random.uniform(scale[0], scale[1]) * area
-            log_ratio = (math.log(self._ratio[0]), math.log(self._ratio[1]))
-            aspect = math.exp(random.uniform(*log_ratio))
-            new_w = int(round(math.sqrt(target * aspect)))
-            new_h = int(round(math.sqrt(target / aspect)))
-            if new_w <= w and new_h <= h:
-                x0 = random.randint(0, w - new_w)
-                y0 = random.randint(0, h - new_h)
-                return _crop_resize(x, x0, y0, new_w, new_h, self._size, self._interp)
-        return _center_crop(x, self._size, self._interp)
+        return random_size_crop(x, self._size, self._scale, self._ratio, self._interp)[0]
 
 
 class CropResize(HybridBlock):
@@ -263,7 +234,7 @@ class CenterCrop(Block):
         self._interp = interpolation
 
     def forward(self, x):
-        return _center_crop(x, self._size, self._interp)
+        return center_crop(x, self._size, self._interp)[0]
 
 
 class Resize(HybridBlock):
