@@ -187,7 +187,8 @@ class RandomResizedCrop(Block):
         size: (width, height) or an int for a square.
         scale: the range of the box's area fraction.
         ratio: the range of its width / height.
-        interpolation: 0 nearest, 1 bilinear.
+        interpolation: an `mx.image.imresize` code (0 nearest, 1 bilinear, 2 cubic, 3 area,
+            4 Lanczos; 9, 10 chosen by the sizes).
 
     Example: ``RandomResizedCrop(224)``.
     """
