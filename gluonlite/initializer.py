@@ -54,8 +54,10 @@ def alias(*aliases):
 
 
 def is_np_array():
-    """Whether MXNet's numpy-array mode is on: never in gluonlite (there is no mx.np)."""
-    return False
+    """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
+    re-exports)."""
+    from .util import is_np_array as _is_np_array
+    return _is_np_array()
 
 
 class InitDesc(str):

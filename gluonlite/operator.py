@@ -209,5 +209,7 @@ def get_operator_arguments(op_name):
 
 
 def is_np_array():
-    """Whether MXNet's numpy-array semantics are on: never here (there is no mx.np)."""
-    return False
+    """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
+    re-exports)."""
+    from .util import is_np_array as _is_np_array
+    return _is_np_array()

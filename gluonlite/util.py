@@ -1,39 +1,34 @@
 """`mx.util`: MXNet 1.9.1's helper module: environment variables, GPU queries, and the
 switches of the NumPy-compatible interface (`mx.np`).
 
-gluonlite speaks MXNet's legacy NDArray dialect only. The NumPy semantics switches therefore
-report "off" (`is_np_shape()` and `is_np_array()` return False) and turning them off is a no-op,
-but turning them ON raises NotImplementedError: gluonlite's operators keep the legacy shape
-rules (no 0-d arrays, 0 = unknown dimension), so silently accepting the switch would give
-answers that differ from MXNet's. The decorators `use_np`, `use_np_shape` and `use_np_array`
-may decorate functions and classes at import time; calling what they decorated raises the same
-NotImplementedError.
+The switches are per thread, as in MXNet: `set_np_shape` / `np_shape` / `use_np_shape` turn
+on NumPy shape semantics (0-d arrays, 0 as a real size, -1 for an unknown dimension), for
+`mx.nd` and `mx.sym` as well as `mx.np`; `np_array` / `use_np_array` make Gluon create
+`mx.np` arrays; `set_np` / `use_np` turn both on.
 
 Example::
 
     from gluonlite.util import is_np_array, getenv, setenv
     is_np_array()                       # False
+    with np_shape(True):
+        is_np_shape()                   # True
     setenv('MXNET_ENGINE_TYPE', 'NaiveEngine'); getenv('MXNET_ENGINE_TYPE')
 """
+import contextlib
 import ctypes
 import functools
 import inspect
 import os
+import threading
 
 from .base import MXNetError, py_str
 
 __all__ = ["c_str", "check_call", "get_cuda_compute_capability", "get_gpu_count",
-           "get_gpu_memory", "getenv", "is_np_array", "is_np_shape", "np_array", "np_shape",
+           "get_gpu_memory", "getenv", "is_np_array", "is_np_default_dtype", "is_np_shape",
+           "np_array", "np_shape", "set_np_default_dtype",
            "np_ufunc_legal_option", "py_str", "reset_np", "set_module", "set_np",
            "set_np_shape", "setenv", "use_np", "use_np_array", "use_np_shape",
            "wrap_np_binary_func", "wrap_np_unary_func"]
-
-
-def _np_refused(what):
-    return NotImplementedError(
-        f"{what}: gluonlite does not implement MXNet's NumPy-compatible interface (mx.np / "
-        "npx, NumPy shape and array semantics); it implements the legacy mx.nd / mx.sym "
-        "dialect only. Write the code with mx.nd, or run it on MXNet")
 
 
 def c_str(string):
@@ -129,150 +124,251 @@ def set_module(module):
     return decorator
 
 
-# ---- the NumPy-interface switches: always off here ---------------------------------------
+# ---- the NumPy-interface switches ---------------------------------------------------------
+# Each thread has its own state, as in MXNet 1.9.1 (its shape flag lives in the engine's
+# thread-local storage, its array flag in a threading.local scope). `set_np_shape` also takes
+# MXNet's code 2 ("global on"): on for every thread until turned off.
+_np_state = threading.local()
+_np_shape_global = [False]
+
 
 def is_np_shape():
-    """Whether NumPy shape semantics is on: always False in gluonlite."""
-    return False
+    """Whether NumPy shape semantics is on in this thread: ``()`` is the shape of a scalar
+    (0-d) array, a 0 in a shape is a real size (zero-size arrays), and -1 marks an unknown
+    dimension (the legacy semantics reads 0 as unknown and has no 0-d arrays).
+
+    Example::
+
+        with mx.np_shape(True):
+            mx.is_np_shape()        # True
+    """
+    return _np_shape_global[0] or getattr(_np_state, "shape", False)
 
 
 def is_np_array():
-    """Whether NumPy array semantics is on: always False in gluonlite."""
-    return False
+    """Whether NumPy array semantics is on in this thread: Gluon then creates `mx.np.ndarray`
+    parameters and outputs instead of `mx.nd.NDArray`.
+
+    Example: ``npx.set_np(); mx.util.is_np_array()`` is True.
+    """
+    scope = getattr(_NumpyArrayScope._current, "value", None)
+    return scope._is_np_array if scope is not None else False
+
+
+def is_np_default_dtype():
+    """Whether NumPy's float64 default dtype is on (``npx.set_np(dtype=True)``, an MXNet 2.0
+    switch gluonlite also offers): functions that create float arrays without a dtype then
+    make float64, as NumPy does; otherwise float32, MXNet's default.
+
+    Example: ``npx.set_np(dtype=True); np.ones(2).dtype`` is float64.
+    """
+    return getattr(_np_state, "dtype", False)
+
+
+def set_np_default_dtype(active=True):
+    """Turn NumPy's float64 default dtype on or off in this thread; returns the previous state.
+
+    Example: ``set_np_default_dtype(True)`` -> False.
+    """
+    old, _np_state.dtype = getattr(_np_state, "dtype", False), bool(active)
+    return old
 
 
 def set_np_shape(active):
-    """Turn NumPy shape semantics on or off; returns the previous state (False).
+    """Turn NumPy shape semantics on or off (see `is_np_shape`); returns the previous state.
+
+    Args:
+        active: True or 1 for this thread, 2 for every thread (MXNet's "global on"), False
+            or 0 for off.
 
     Raises:
-        NotImplementedError: `active` is true (gluonlite keeps the legacy shape rules).
+        ValueError: turning it off while NumPy array semantics is on (call `reset_np`).
+
+    Example: ``prev = mx.set_np_shape(True)``.
     """
-    if active:
-        raise _np_refused("set_np_shape(True)")
-    return False
+    if not active and is_np_array():
+        raise ValueError("set_np_shape(False): NumPy shape semantics cannot be turned off while "
+                         "NumPy array semantics is on; call npx.reset_np() to turn both off")
+    prev = is_np_shape()
+    if active == 2:
+        _np_shape_global[0] = True
+    else:
+        _np_shape_global[0] = False if not active else _np_shape_global[0]
+        _np_state.shape = bool(active)
+    return prev
 
 
-def set_np(shape=True, array=True):
-    """Turn NumPy shape and array semantics on or off (MXNet's `npx.set_np`).
+def _set_np_array(active):
+    """Turn NumPy array semantics on or off in this thread; returns the previous state."""
+    prev = is_np_array()
+    _NumpyArrayScope._current.value = _NumpyArrayScope(active)
+    return prev
+
+
+def set_np(shape=True, array=True, dtype=False):
+    """Turn NumPy shape and array semantics on or off together (MXNet's `npx.set_np`).
+
+    Args:
+        shape: NumPy shape semantics (see `is_np_shape`).
+        array: NumPy array semantics (see `is_np_array`); needs `shape`.
+        dtype: NumPy's float64 default dtype (see `is_np_default_dtype`; MXNet 2.0's
+            argument, which MXNet 1.9.1 lacks: code written for 1.9.1 never passes it).
 
     Raises:
-        NotImplementedError: `shape` or `array` is true.
-        ValueError: array semantics without shape semantics (as MXNet).
+        ValueError: `array` without `shape`, as MXNet refuses it.
+
+    Example: ``npx.set_np()`` before using `mx.np` arrays in Gluon.
     """
     if not shape and array:
-        raise ValueError("set_np: NumPy array semantics needs NumPy shape semantics (shape=True)")
-    if shape or array:
-        raise _np_refused(f"set_np(shape={shape}, array={array})")
+        raise ValueError("set_np: NumPy array semantics needs NumPy shape semantics "
+                         "(shape=True)")
+    _set_np_array(array)
+    set_np_shape(shape)
+    set_np_default_dtype(dtype)
 
 
 def reset_np():
-    """Turn NumPy shape and array semantics off (a no-op: they are never on)."""
+    """Turn NumPy shape and array semantics (and the float64 default dtype) off."""
     set_np(shape=False, array=False)
 
 
-class _NumpyScope:
-    """A ``with`` scope of NumPy shape or array semantics: an inactive one is a no-op, an
-    active one raises NotImplementedError on entry."""
+class _NumpyShapeScope:
+    """A ``with`` scope of NumPy shape semantics on or off (None: unchanged), restoring the
+    previous state on exit. Made by `np_shape`."""
 
-    def __init__(self, what, active):
-        self._what = what
-        self._active = bool(active)
+    def __init__(self, is_np_shape):  # pylint: disable=redefined-outer-name
+        self._enter_is_np_shape = is_np_shape
+        self._prev_is_np_shape = None
 
     def __enter__(self):
-        if self._active:
-            raise _np_refused(f"with {self._what}(True)")
+        if self._enter_is_np_shape is not None:
+            self._prev_is_np_shape = _set_shape_flag(self._enter_is_np_shape)
         return self
 
     def __exit__(self, *exc):
+        if self._enter_is_np_shape is not None:
+            _set_shape_flag(self._prev_is_np_shape)
         return False
 
 
-class _NumpyArrayScope(_NumpyScope):
-    """MXNet's per-thread record of NumPy array semantics (`_current`), which its thread-local
-    tests set: only the inactive state exists here.
+def _set_shape_flag(active):
+    # a scope sets this thread's flag without the array-semantics check (MXNet's scopes nest
+    # freely; `set_np_shape` is the user-facing switch that checks)
+    prev = getattr(_np_state, "shape", False)
+    _np_state.shape = bool(active)
+    return prev
 
-    Raises:
-        NotImplementedError: made with `is_np_array` true.
 
-    Example: ``_NumpyArrayScope(False)._is_np_array`` is False.
+class _NumpyArrayScope:
+    """A ``with`` scope of NumPy array semantics on or off, restoring the previous state on
+    exit (MXNet's per-thread record of the state: `_current.value`, the innermost scope).
+
+    Example: ``with _NumpyArrayScope(True): is_np_array()`` is True.
     """
 
-    _current = None
+    _current = threading.local()
 
-    def __init__(self, is_np_array):
-        if is_np_array:
-            raise _np_refused("_NumpyArrayScope(True)")
-        super().__init__("np_array", False)
-        self._is_np_array = False
+    def __init__(self, is_np_array):  # pylint: disable=redefined-outer-name
+        self._old_scope = None
+        self._is_np_array = bool(is_np_array)
+
+    def __enter__(self):
+        self._old_scope = getattr(_NumpyArrayScope._current, "value", None)
+        _NumpyArrayScope._current.value = self
+        return self
+
+    def __exit__(self, *exc):
+        _NumpyArrayScope._current.value = self._old_scope
+        return False
 
 
 def np_shape(active=True):
-    """A ``with`` scope of NumPy shape semantics.
+    """A ``with`` scope of NumPy shape semantics (see `is_np_shape`).
 
-    Raises:
-        NotImplementedError: on entering with `active` true.
+    Example::
+
+        with mx.np_shape(True):
+            mx.nd.ones(()).shape            # ()
     """
-    return _NumpyScope("np_shape", active)
+    return _NumpyShapeScope(active)
 
 
 def np_array(active=True):
-    """A ``with`` scope of NumPy array semantics.
+    """A ``with`` scope of NumPy array semantics (see `is_np_array`).
 
-    Raises:
-        NotImplementedError: on entering with `active` true.
+    Example::
+
+        with mx.np_shape(True), mx.np_array(True):
+            net.initialize()                # parameters are mx.np arrays
     """
-    return _NumpyScope("np_array", active)
+    return _NumpyArrayScope(active)
 
 
-def _refusing_decorator(what):
+def _scoped(what, scopes):
     def decorate(func):
         if inspect.isclass(func):
-            original_init = func.__init__
-
-            @functools.wraps(original_init)
-            def __init__(self, *args, **kwargs):
-                raise _np_refused(f"{func.__name__} (decorated with {what})")
-            func.__init__ = __init__
-            func._np_original_init = original_init
+            # every method, static method and property, inherited ones included, as MXNet's
+            # decorators wrap them
+            for name, member in inspect.getmembers(
+                    func, lambda f: inspect.isfunction(f) or inspect.ismethod(f)
+                    or isinstance(f, property)):
+                if isinstance(member, property):
+                    setattr(func, name, property(decorate(member.__get__), member.__set__,
+                                                 member.__delattr__, member.__doc__))
+                else:
+                    setattr(func, name, decorate(member))
             return func
-        if callable(func):
-            @functools.wraps(func)
-            def refused(*args, **kwargs):
-                raise _np_refused(f"{getattr(func, '__name__', func)} (decorated with {what})")
-            return refused
-        raise TypeError(f"{what} can only decorate classes and callable objects, got "
-                        f"{type(func).__name__}")
+        if not callable(func):
+            raise TypeError(f"{what} can only decorate classes and callable objects, got "
+                            f"{type(func).__name__}")
+        if getattr(func, "_np_scopes", None) == what:
+            return func
+
+        @functools.wraps(func)
+        def scoped(*args, **kwargs):
+            with contextlib.ExitStack() as stack:
+                for scope in scopes:
+                    stack.enter_context(scope())
+                return func(*args, **kwargs)
+        scoped._np_scopes = what
+        return scoped
     decorate.__name__ = what
     return decorate
 
 
-use_np_shape = _refusing_decorator("use_np_shape")
-use_np_shape.__doc__ = """Decorate a function or class to run under NumPy shape semantics.
+use_np_shape = _scoped("use_np_shape", [lambda: np_shape(True)])
+use_np_shape.__doc__ = """Decorate a function or class (every method and property) to run
+under NumPy shape semantics.
 
-Decorating succeeds (so modules that use it import); calling the function or instantiating
-the class raises NotImplementedError, since gluonlite keeps the legacy shape rules.
+Raises:
+    TypeError: `func` is neither a class nor callable.
+
+Example::
+
+    @mx.use_np_shape
+    def scalar_one():
+        return mx.nd.ones(())       # shape ()
+"""
+use_np_array = _scoped("use_np_array", [lambda: np_array(True)])
+use_np_array.__doc__ = """Decorate a function or class (every method and property) to run
+under NumPy array semantics (Gluon creates `mx.np` arrays).
 
 Raises:
     TypeError: `func` is neither a class nor callable.
 """
-use_np_array = _refusing_decorator("use_np_array")
-use_np_array.__doc__ = """Decorate a function or class to create `mx.np` arrays.
-
-Decorating succeeds; calling the function or instantiating the class raises
-NotImplementedError (gluonlite has no `mx.np` arrays).
+use_np = _scoped("use_np", [lambda: np_shape(True), lambda: np_array(True)])
+use_np.__doc__ = """Decorate a function or class (every method and property) to run under both
+NumPy shape and array semantics (`use_np_shape` and `use_np_array` together).
 
 Raises:
     TypeError: `func` is neither a class nor callable.
-"""
-use_np = _refusing_decorator("use_np")
-use_np.__doc__ = """Decorate a function or class to run with both NumPy shape and array
-semantics (`use_np_shape` and `use_np_array` together).
 
-Decorating succeeds (so test files and models that use it import); calling the function or
-instantiating the class raises NotImplementedError naming the mx.np interface.
+Example::
 
-Raises:
-    TypeError: `func` is neither a class nor callable.
+    @use_np
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.np.sum(x)
 """
 
 

@@ -3,8 +3,11 @@
 Rules may fill unknown inputs (a FullyConnected weight from the data and ``num_hidden``), so
 a few passes over the nodes settle shapes that flow backwards as well as forwards.
 
-A shape may be partly known, as in MXNet: a 0 entry is an unknown dimension, the others are
-known (``(0, 3, 32, 32)``: any batch). Operator rules see only whole shapes; for a node with
+A shape may be partly known, as in MXNet: an unknown dimension is 0 in the legacy shape
+semantics (``(0, 3, 32, 32)``: any batch) and -1 under NumPy shape semantics
+(`mx.util.is_np_shape`), where 0 is a real size; inside, an unknown dimension is always
+`UNK` (-1), shapes given in the legacy semantics are read with their 0s as `UNK`, and partial
+shapes handed back are written in the caller's semantics (`export_shape`). Operator rules see only whole shapes; for a node with
 partly known inputs the rule runs twice with every unknown dimension set to a probe value
 (a different one each run): the dimensions of its results that agree between the two runs are
 known, those that follow the probe stay 0. A rule that rejects the probes (a dimension that
@@ -26,7 +29,10 @@ from ..base import CODE_DTYPES, MXNetError, MXNetValueError, normalize_dtype
 from ..symbol.symbol import topo_nodes
 
 __all__ = ["infer_graph", "infer_symbol_shapes", "infer_symbol_types", "var_shape_attr",
-           "merge_shapes"]
+           "merge_shapes", "UNK", "import_shape", "export_shape"]
+
+# An unknown dimension inside inference (either semantics' marker is read as it).
+UNK = -1
 
 _MAX_PASSES = 8
 # Stand-ins for unknown dimensions, one per probing run: divisible by every small factor, so
@@ -35,26 +41,53 @@ _MAX_PASSES = 8
 _PROBES = (720720, 1081080)
 
 
+def _np_shape():
+    from ..util import is_np_shape
+    return is_np_shape()
+
+
+def import_shape(shape, np_shape=None):
+    """A shape given by a user or a graph, as inference reads it: its unknown dimensions
+    (0 in the legacy semantics, -1 under NumPy shape semantics) as `UNK`; None stays None.
+
+    Example: ``import_shape((0, 3), np_shape=False)`` is ``(-1, 3)``.
+    """
+    if shape is None:
+        return None
+    np_shape = _np_shape() if np_shape is None else np_shape
+    return tuple(UNK if int(d) == -1 or (int(d) == 0 and not np_shape) else int(d)
+                 for d in shape)
+
+
+def export_shape(shape, np_shape=None):
+    """A partly known shape in the caller's semantics: `UNK` dimensions as 0 (legacy) or -1
+    (NumPy shape semantics)."""
+    if shape is None:
+        return None
+    np_shape = _np_shape() if np_shape is None else np_shape
+    return shape if np_shape else tuple(0 if d == UNK else d for d in shape)
+
+
 def _known(shape):
-    """A shape, or None when unknown (None, or any 0 dimension: Gluon's deferred dims)."""
+    """A shape, or None when unknown (None, or any unknown dimension)."""
     if shape is None:
         return None
     shape = tuple(int(d) for d in shape)
-    return None if 0 in shape else shape
+    return None if UNK in shape else shape
 
 
 def _shape(shape):
-    """A shape as a tuple of ints, keeping 0 entries (unknown dimensions), or None."""
+    """A shape as a tuple of ints, keeping `UNK` entries (unknown dimensions), or None."""
     return None if shape is None else tuple(int(d) for d in shape)
 
 
 def _partial(shape):
-    """Whether `shape` is partly known: it has unknown (0) dimensions."""
-    return shape is not None and 0 in shape
+    """Whether `shape` is partly known: it has unknown (`UNK`) dimensions."""
+    return shape is not None and UNK in shape
 
 
 def merge_shapes(old, new):
-    """What two partial views of one shape say together (0 = unknown dimension).
+    """What two partial views of one shape say together (`UNK` = unknown dimension).
 
     Returns:
         The merged shape; `old` when `new` is None and the other way round; None when they
@@ -66,9 +99,9 @@ def merge_shapes(old, new):
         return None
     out = []
     for a, b in zip(old, new):
-        if a and b and a != b:
+        if a != UNK and b != UNK and a != b:
             return None
-        out.append(a or b)
+        out.append(b if a == UNK else a)
     return tuple(out)
 
 
@@ -79,13 +112,13 @@ def var_shape_attr(node):
         return None
     try:
         value = ast.literal_eval(s)
-        return (int(value),) if isinstance(value, int) else _shape(value)
+        return import_shape((int(value),) if isinstance(value, int) else value)
     except (ValueError, SyntaxError, TypeError):
         return None
 
 
 def _fill_partial_vars(nodes, shapes):
-    """Give a variable whose shape has one unknown (0) dimension after inference the size
+    """Give a variable whose shape has one unknown dimension after inference the size
     its reshape's output has: shape rules run forward, and a reshape's output does not say
     which input dimension it came from, but with one unknown it does (an RNN layer's first
     weight, flattened into the packed parameters, before its input size is known). Returns
@@ -99,10 +132,10 @@ def _fill_partial_vars(nodes, shapes):
         out = _known(shapes.get((id(n), 0)))
         if src.op is not None or not _partial(declared) or out is None:
             continue
-        known = int(np.prod([d for d in declared if d]))
+        known = int(np.prod([d for d in declared if d != UNK]))
         size = int(np.prod(out))
-        if declared.count(0) == 1 and known and size % known == 0:
-            shapes[(id(src), 0)] = tuple(d or size // known for d in declared)
+        if declared.count(UNK) == 1 and known and size % known == 0:
+            shapes[(id(src), 0)] = tuple(size // known if d == UNK else d for d in declared)
             filled = True
     return filled
 
@@ -142,6 +175,8 @@ def _merge_into(values, key, new, merge, conflict, node, what):
         return False
     merged = merge(old, new)
     if merged is None:
+        if what == "shape":  # named in the caller's semantics (0 or -1 for unknown)
+            old, new = export_shape(old), export_shape(new)
         raise ValueError(f"infer_{what}: {_where(node)}: {conflict(old, new)}")
     if old is not None and merged == old:
         return False
@@ -203,7 +238,8 @@ def _shape_rule(node, ins, known_outs):
         return _whole_shape_rule(node, ins, known_outs)
     runs = []
     for probe in _PROBES:
-        filled = [None if s is None else tuple(d or probe for d in s) for s in ins]
+        filled = [None if s is None else tuple(probe if d == UNK else d for d in s)
+                  for s in ins]
         try:
             runs.append(_whole_shape_rule(node, filled, known_outs))
         except (ValueError, TypeError, IndexError, ZeroDivisionError):
@@ -278,9 +314,9 @@ def _solve_from_outputs(node, ins, known_outs, probed_outs):
     """
     targets = [(k, j, d) for k, (o, p) in enumerate(zip(known_outs, probed_outs))
                if o is not None and p is not None and len(o) == len(p)
-               for j, (d, q) in enumerate(zip(o, p)) if d and not q]
+               for j, (d, q) in enumerate(zip(o, p)) if d != UNK and q == UNK]
     unknowns = [(i, j) for i, s in enumerate(ins) if s is not None
-                for j, d in enumerate(s) if d == 0]
+                for j, d in enumerate(s) if d == UNK]
     if not targets or not unknowns:
         return None
     lo, hi = _PROBES
@@ -319,23 +355,24 @@ def _combined(a, b):
 
 
 def _agreed(a, b):
-    """The dimensions two probing runs agree on (the others unknown: 0)."""
+    """The dimensions two probing runs agree on (the others unknown: `UNK`)."""
     if a is None or b is None or len(a) != len(b):
         return None
-    return tuple(x if x == y else 0 for x, y in zip(a, b))
+    return tuple(x if x == y else UNK for x, y in zip(a, b))
 
 
 def _whole_shape_rule(node, ins, known_outs):
     new_ins, outs = node.op.infer_shape(node.params, ins)
-    new_ins = [_shape(s) for s in new_ins]
+    # a rule's result in the semantics on (a creation operator's 0 batch is unknown, legacy)
+    new_ins = [import_shape(s) for s in new_ins]
     back = node.op.shape_back
-    if back is not None and any(s is None or 0 in s for s in new_ins) and \
+    if back is not None and any(s is None or UNK in s for s in new_ins) and \
             any(o is not None for o in known_outs):
         # Shapes flowing backwards: e.g. a zero state of batch 0 learns its batch size
         # from the FullyConnected that reads it.
         filled = back(node.params, [_known(s) for s in new_ins], known_outs)
-        new_ins = [_combined(_shape(f), s) for f, s in zip(filled, new_ins)]
-    return new_ins, [_shape(s) for s in outs]
+        new_ins = [_combined(import_shape(f), s) for f, s in zip(filled, new_ins)]
+    return new_ins, [import_shape(s) for s in outs]
 
 
 def _dtype_rule(node, ins, known_outs):
@@ -351,10 +388,11 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     Args:
         symbol: the Symbol.
         known_shapes: {variable name: shape}; variables' ``__shape__`` attributes count too.
-            A 0 entry is an unknown dimension.
+            An unknown dimension is 0 (legacy) or -1 (NumPy shape semantics).
         known_dtypes: {variable name: dtype}; unknown variable dtypes become `default_dtype`
             after inference (pass None to leave them unknown).
-        partial: return partly known shapes (0 for unknown dimensions) instead of None.
+        partial: return partly known shapes (`UNK` for unknown dimensions) instead of
+            None.
 
     Returns:
         (shapes, dtypes): dicts keyed by entry ``(id(node), index)``; None where unknown.
@@ -362,7 +400,7 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     Example::
 
         x = sym.var("x", shape=(0, 3))
-        shapes, _ = infer_graph(sym.relu(x), partial=True)   # the relu's shape: (0, 3)
+        shapes, _ = infer_graph(sym.relu(x), partial=True)   # the relu's shape: (-1, 3)
 
     Raises:
         ValueError: shapes or dtypes that do not fit, naming the node and where it was made.
@@ -372,12 +410,12 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     known_shapes, known_dtypes = known_shapes or {}, known_dtypes or {}
     for n in nodes:
         if n.op is None:
-            s = known_shapes.get(n.name)
+            s = import_shape(known_shapes.get(n.name))
             declared = var_shape_attr(n)
-            given = merge_shapes(declared, _shape(s)) if s is not None else declared
+            given = merge_shapes(declared, s) if s is not None else declared
             if given is None:
                 # as in MXNet, a shape given for an input replaces a declared one it contradicts
-                given = _shape(s)
+                given = s
             shapes[(id(n), 0)] = given
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
@@ -420,7 +458,10 @@ def infer_symbol_shapes(symbol, known, partial):
     args, outs, aux = _infer_symbol(symbol, known, "shape")
     if not partial and any(_known(s) is None for s in args + aux + outs):
         return None, None, None
-    fill = lambda lst: [() if s is None else s for s in lst]  # noqa: E731
+    np_shape = _np_shape()
+    # a shape not known at all: () in the legacy semantics, None under NumPy's (MXNet's)
+    fill = lambda lst: [(None if np_shape else ()) if s is None  # noqa: E731
+                        else export_shape(s, np_shape) for s in lst]
     return fill(args), fill(outs), fill(aux)
 
 

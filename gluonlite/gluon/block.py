@@ -20,6 +20,7 @@ from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from .np_dialect import call_hybrid_forward
 
 __all__ = ["Block", "HybridBlock"]
 
@@ -41,6 +42,11 @@ def _is_sym(x):
         from ..symbol.symbol import Symbol
         _SYMBOL_CLASS.append(Symbol)
     return isinstance(x, _SYMBOL_CLASS[0])
+
+
+def _is_np_sym(x):
+    """Whether `x` is a symbol of MXNet's NumPy dialect (`mx.sym.np._Symbol`)."""
+    return getattr(type(x), "num_outputs", None) is not None and _is_sym(x)
 
 
 def _is_leaf(x):
@@ -623,13 +629,18 @@ class HybridBlock(Block):
             if not flat:
                 raise ValueError(f"{self.name}: hybridized blocks need at least one array input")
             names = ["data"] if len(flat) == 1 else [f"data{i}" for i in range(len(flat))]
-            inputs = [sym.var(n) for n in names]
+            # an mx.np array input is traced as a numpy symbol (F.np's functions take it)
+            inputs = [sym.var(n).as_np_ndarray() if getattr(a, "_np_array", False)
+                      else sym.var(n) for n, a in zip(names, flat)]
             grouped = unflatten(inputs, fmt)
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
-                out = self.hybrid_forward(sym, *grouped, **params)
+                out = call_hybrid_forward(self, sym, grouped, params)
             outs, out_fmt = self._flatten_output(out, _is_sym, "Symbol")
-            hit = (inputs, sym.Group(outs), out_fmt)
+            group = sym.Group(outs)
+            if any(_is_np_sym(o) for o in outs):
+                group = group.as_np_ndarray()  # outputs come back as mx.np arrays
+            hit = (inputs, group, out_fmt)
             self._graphs[key] = hit
         object.__setattr__(self, "_cached_graph", hit[:2])
         return hit
@@ -665,7 +676,7 @@ class HybridBlock(Block):
                 continue
             s = shapes.get((id(node), 0))
             if s is None:
-                if p.shape is None or 0 in p.shape:
+                if p._shape is None or 0 in p._shape:
                     unknown.append(name)
                 continue
             p.shape = s
@@ -702,7 +713,7 @@ class HybridBlock(Block):
             sym = _sym()
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
-                return self.hybrid_forward(sym, x, *args, **params)
+                return call_hybrid_forward(self, sym, (x,) + args, params)
         ctx = arrays[0].context
         if self._active:
             if others:
@@ -719,7 +730,7 @@ class HybridBlock(Block):
         except DeferredInitializationError:
             self._deferred_infer_shape(x, *args)
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-        out = self.hybrid_forward(nd_mod, x, *args, **params)
+        out = call_hybrid_forward(self, nd_mod, (x,) + args, params)
         self._flatten_output(out, _is_array, "NDArray")
         return out
 
@@ -769,6 +780,11 @@ class HybridBlock(Block):
             self._deferred_infer_shape(*args)
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
         outs = op(*cargs)
+        if not isinstance(outs, (list, tuple)):
+            outs = [outs]
+        if _is_np_sym(graph[1]):  # a graph of the NumPy dialect gives mx.np arrays
+            from ..numpy.multiarray import from_nd
+            outs = [from_nd(o) for o in outs]
         if self._op_hook is not None:
             from .op_hook import report_ops
             report_ops(graph[1], op.input_names, cargs, *self._op_hook)

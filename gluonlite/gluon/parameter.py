@@ -14,6 +14,7 @@ from .. import initializer as _init
 from ..base import MXNetError, normalize_dtype
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..util import is_np_array, is_np_shape
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError",
            "UninitializedParameterError", "InvalidStorageTypeError", "GluonUsageError"]
@@ -54,6 +55,14 @@ class _PerContext(OrderedDict):
         if isinstance(key, int):
             return list(self.values())[key]
         return super().__getitem__(key)
+
+
+def _array_class():
+    """The class of new parameter arrays: `mx.np.ndarray` under NumPy array semantics."""
+    if is_np_array():
+        from ..numpy import ndarray
+        return ndarray
+    return NDArray
 
 
 def _shape_known(shape):
@@ -103,7 +112,8 @@ class Parameter:
         _check_param_stype(name, "grad_stype", grad_stype)
         self._stype, self._grad_stype = stype, grad_stype
         self._shape = None if shape is None else (
-            (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape))
+            (int(shape),) if isinstance(shape, (int, np.integer)) else
+            tuple(0 if int(d) == -1 else int(d) for d in shape))
         self._dtype = normalize_dtype(dtype, f"Parameter {name!r} dtype").type
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
@@ -142,12 +152,16 @@ class Parameter:
 
     @property
     def shape(self):
-        """The parameter's shape (0 entries: not known yet, inferred on first use)."""
+        """The parameter's shape (0 entries: not known yet, inferred on first use; shown as
+        -1 under NumPy shape semantics, where 0 is a real size, as MXNet shows them)."""
+        if self._shape is not None and is_np_shape():
+            return tuple(-1 if d == 0 else d for d in self._shape)
         return self._shape
 
     @shape.setter
     def shape(self, new_shape):
-        new_shape = tuple(int(d) for d in new_shape)
+        # -1 (NumPy shape semantics' unknown) is kept as 0: a parameter is never zero-size
+        new_shape = tuple(0 if int(d) == -1 else int(d) for d in new_shape)
         if self._shape is not None:
             if len(self._shape) != len(new_shape) or any(
                     old not in (0, new) for old, new in zip(self._shape, new_shape)):
@@ -155,7 +169,7 @@ class Parameter:
                                  f"(0 = any), got {new_shape}")
         self._shape = new_shape
         if self._var is not None:
-            self._var._outputs[0][0].attrs["__shape__"] = str(new_shape)
+            self._var._outputs[0][0].attrs["__shape__"] = str(self.shape)
 
     @property
     def grad_req(self):
@@ -258,7 +272,9 @@ class Parameter:
             self._data = _PerContext(
                 (c, sparse._from_dense(src, self._stype, c)) for c in ctx_list)
         else:
-            self._data = _PerContext((c, NDArray(c.xp.array(src), c)) for c in ctx_list)
+            # NumPy array semantics at initialization makes mx.np arrays, as in MXNet
+            cls = _array_class()
+            self._data = _PerContext((c, cls(c.xp.array(src), c)) for c in ctx_list)
         self._init_grad()
 
     def _init_grad(self):
@@ -270,7 +286,7 @@ class Parameter:
         self._grad = _PerContext()
         for c, d in self._data.items():
             if self._grad_stype == "default":
-                g = NDArray(c.xp.zeros(d.shape, d.dtype), c)
+                g = type(d)(c.xp.zeros(d.shape, d.dtype), c)
             else:
                 from ..ndarray import zeros
                 g = zeros(d.shape, ctx=c, dtype=d.dtype, stype=self._grad_stype)
@@ -510,13 +526,16 @@ class Parameter:
         return NDArray(val, Context("cpu", 0))
 
     def var(self):
-        """The symbol variable of this parameter (one per Parameter, reused)."""
+        """The symbol variable of this parameter (one per Parameter, reused); a numpy symbol
+        under NumPy array semantics (`mx.util.is_np_array`), as in MXNet."""
         if self._var is None:
             from .. import symbol
             extra = {"stype": self._stype} if self._stype != "default" else {}
-            self._var = symbol.var(self.name, shape=self._shape, dtype=self.dtype,
+            self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
                                    lr_mult=self.lr_mult, wd_mult=self.wd_mult,
                                    init=self.init, **extra)
+        if is_np_array():
+            return self._var.as_np_ndarray()
         return self._var
 
     def cast(self, dtype):
@@ -530,7 +549,7 @@ class Parameter:
         with autograd.pause():
             self._data = _PerContext(
                 (c, d.astype(self._dtype) if d.stype != "default"
-                 else NDArray(d._data.astype(self._dtype), c)) for c, d in self._data.items())
+                 else type(d)(d._data.astype(self._dtype), c)) for c, d in self._data.items())
             self._init_grad()
 
 

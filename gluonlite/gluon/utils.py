@@ -64,22 +64,26 @@ class HookHandle:
 
 
 def shape_is_known(shape):
-    """Whether every dimension of `shape` is known (None, or a 0 dim, means unknown; an
-    empty shape is unknown, as MXNet 1.x without numpy-shape mode has it).
+    """Whether every dimension of `shape` is known: in the legacy semantics a 0 dimension is
+    unknown and so is an empty shape; under NumPy shape semantics (`mx.util.is_np_shape`) -1
+    is unknown, 0 a real size and () a scalar's shape, as MXNet has it.
 
     Raises:
-        ValueError: a negative dimension.
+        ValueError: a dimension below the unknown marker.
 
-    Example: ``shape_is_known((2, 0))`` is False.
+    Example: ``shape_is_known((2, 0))`` is False (True under NumPy shape semantics).
     """
-    if shape is None or len(shape) == 0:
+    if shape is None:
         return False
+    unknown = -1 if is_np_shape() else 0
+    if len(shape) == 0:
+        return unknown == -1
     for dim in shape:
-        if dim is None or dim == 0:
+        if dim is None or dim == unknown:
             return False
-        if dim < 0:
-            raise ValueError(f"shape_is_known: shape {tuple(shape)} has a negative dimension; "
-                             "dimension sizes must be >= 0")
+        if dim < unknown:
+            raise ValueError(f"shape_is_known: shape {tuple(shape)} has a dimension below "
+                             f"{unknown}; dimension sizes must be >= {unknown}")
     return True
 
 

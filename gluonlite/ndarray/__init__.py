@@ -1,6 +1,6 @@
 """`nd`: imperative arrays. Every registered operator is a function here (generated from the
 registry), plus creation helpers, `random` and `contrib` (control flow)."""
-import numpy as np
+import numpy as _np
 
 from .. import _profiling
 from .. import ops as _ops  # noqa: F401  (registers the operators)
@@ -13,7 +13,7 @@ _register.populate(globals())
 
 
 def _shape(shape):
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(shape)
 
 
 def _creation(shape, ctx, dtype, fill, stype=None, what="zeros", out=None):
@@ -38,7 +38,7 @@ def _create(shape, ctx, dtype, fill, stype, what, out):
             out[:] = _creation(shape, ctx, dtype, fill)
         return out
     ctx = ctx or current_context()
-    return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or np.float32)),
+    return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or _np.float32)),
                    ctx)
 
 
@@ -71,17 +71,17 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dt
     """
     return _register._gen_cache["_arange"](start=start, stop=stop, step=step, repeat=repeat,
                                            infer_range=infer_range,
-                                           ctx=ctx, dtype=normalize_dtype(dtype or np.float32).name)
+                                           ctx=ctx, dtype=normalize_dtype(dtype or _np.float32).name)
 
 
 def maximum(lhs, rhs):
     """Elementwise maximum of arrays and/or scalars (broadcasting)."""
-    return _scalar_or_array(lhs, rhs, "broadcast_maximum", "_maximum_scalar", np.maximum)
+    return _scalar_or_array(lhs, rhs, "broadcast_maximum", "_maximum_scalar", _np.maximum)
 
 
 def minimum(lhs, rhs):
     """Elementwise minimum of arrays and/or scalars (broadcasting)."""
-    return _scalar_or_array(lhs, rhs, "broadcast_minimum", "_minimum_scalar", np.minimum)
+    return _scalar_or_array(lhs, rhs, "broadcast_minimum", "_minimum_scalar", _np.minimum)
 
 
 def power(base, exp):
@@ -149,3 +149,5 @@ from .indexing import (indexing_key_expand_implicit_axes, get_indexing_dispatch_
 _ufuncs.install(globals())
 
 _fluent.install(NDArray, globals(), "NDArray")
+from . import numpy as np  # noqa: E402  (mx.nd.np: the NumPy dialect, imperative)
+from . import numpy_extension as npx  # noqa: E402

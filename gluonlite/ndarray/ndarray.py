@@ -77,6 +77,7 @@ class NDArray:
 
     __slots__ = ("_data", "_ctx", "_entry", "_grad", "__weakref__")
     __array_priority__ = 1000.0
+    _np_array = False  # True for mx.np.ndarray (the NumPy dialect's array)
 
     def __init__(self, data, ctx=None):
         self._data = data
@@ -276,14 +277,12 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        """MXNet's `mx.np` array view of this array.
+        """This array as an `mx.np.ndarray` sharing its data and autograd history (no copy).
 
-        Raises:
-            NotImplementedError: the `mx.np` interface is not part of gluonlite.
+        Example: ``nd.ones((2, 3)).as_np_ndarray().sum()`` -> ``array(6.)``.
         """
-        raise NotImplementedError("NDArray.as_np_ndarray: the mx.np (numpy-compatible) "
-                                  "interface is not supported in gluonlite; use the NDArray, "
-                                  "or asnumpy() for a numpy copy")
+        from ..numpy.multiarray import from_nd
+        return from_nd(self)
 
     def to_dlpack_for_read(self):
         """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`)."""
@@ -407,6 +406,9 @@ class NDArray:
     # ---- arithmetic ---------------------------------------------------------------------
     def _binary(self, other, name, scalar_name, reverse=False):
         if isinstance(other, NDArray):
+            if other.__class__ is not NDArray and getattr(other, "_np_array", False):
+                from .register import refuse_np_arrays
+                refuse_np_arrays(name, [self, other])
             a, b = (other, self) if reverse else (self, other)
             return run_plan(_plan0(name), [a, b])[0]
         if isinstance(other, (int, float, np.number, bool, np.bool_)):
@@ -849,9 +851,14 @@ def array(source, ctx=None, dtype=None):
     else:
         dt = normalize_dtype(dtype if dtype is not None else np.float32)
         data = np.array(source, dtype=dt)
-    if data.ndim == 0:
+    if data.ndim == 0 and not _np_shape():  # a scalar is 0-d only under NumPy shape semantics
         data = data.reshape(1)
     return NDArray(ctx.xp.asarray(data), ctx)
+
+
+def _np_shape():
+    from ..util import is_np_shape
+    return is_np_shape()
 
 
 def from_numpy(ndarray, zero_copy=True, array_cls=None):
@@ -890,7 +897,7 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
                                  "zero_copy=False") from None
         data = ndarray.view()  # stays writable after its base is locked below
         ndarray.flags.writeable = False
-    return NDArray(data.reshape(1) if data.ndim == 0 else data, cpu())
+    return NDArray(data.reshape(1) if data.ndim == 0 and not _np_shape() else data, cpu())
 
 
 def empty(shape, ctx=None, dtype=None, stype=None):

@@ -38,6 +38,23 @@ def _sparse_dispatch(name, args, kwargs, out):
     return dispatch_op(name, args, kwargs, out)
 
 
+def refuse_np_arrays(fname, inputs):
+    """Raise the TypeError MXNet raises when an `mx.np.ndarray` meets a legacy operator.
+
+    Args:
+        fname: the legacy function's name (``relu``).
+        inputs: the inputs given (a list or a dict name -> value).
+    """
+    items = inputs.items() if isinstance(inputs, dict) else enumerate(inputs)
+    for k, a in items:
+        if getattr(a, "_np_array", False):
+            from ..base import MXNetTypeError
+            raise MXNetTypeError(
+                f"nd.{fname}: input {k!r} is an mxnet.numpy.ndarray, but this legacy operator "
+                "takes mxnet.ndarray.NDArray only (mixing the two dialects needs a "
+                "conversion); call as_nd_ndarray() on it, or use the mx.np / mx.npx function")
+
+
 def order_inputs(op, names, inputs):
     """The inputs given by name (a dict) as a list in `names` order.
 
@@ -63,6 +80,7 @@ def make_function(op, public_name):
     the operator has several visible outputs.
     """
     from .ndarray import NDArray
+    legacy = not public_name.startswith("_np")
 
     def f(*args, out=None, name=None, ctx=None, **kwargs):
         if op.variadic:
@@ -70,6 +88,8 @@ def make_function(op, public_name):
                 if not isinstance(a, NDArray):
                     raise TypeError(f"{op.name}: every positional argument must be an NDArray, "
                                     f"got {type(a).__name__} at position {i}")
+                if legacy and getattr(a, "_np_array", False):
+                    refuse_np_arrays(public_name, [a])
                 if a.__class__ is not NDArray and op.name in _sparse_rules:
                     return _sparse_dispatch(op.name, args, kwargs, out)
             inputs = list(args)
@@ -94,6 +114,8 @@ def make_function(op, public_name):
                 if op.name in _sparse_rules and _has_sparse(args, kwargs):
                     return _sparse_dispatch(op.name, args, kwargs, out)
                 given, attrs = bind_call(op, args, kwargs, _is_nd)
+                if legacy:
+                    refuse_np_arrays(public_name, given)
             if ctx is not None and "ctx" in op.attrs:
                 attrs["ctx"] = str(ctx)
             plan = plan_for(op, attrs)

@@ -1,21 +1,41 @@
-"""`mx.np`: MXNet's NumPy-compatible array interface, which gluonlite does not implement.
+"""`mx.np`: MXNet 1.9.1's NumPy-compatible interface.
 
-The module exists so that code which imports it (``import mxnet.numpy as np`` in MXNet's own
-test files and models) loads; using any of its names raises NotImplementedError naming the
-interface. gluonlite implements the legacy `mx.nd` / `mx.sym` dialect: write the code with
-`mx.nd` (``mx.nd.random.uniform(shape=(2, 3))`` for ``mx.np.random.uniform(size=(2, 3))``).
+`ndarray` is the array type (an `NDArray` with NumPy's meaning: 0-d and zero-size arrays,
+NumPy's indexing, broadcasting and dtype promotion with MXNet's float32 default); every
+function is the front end of one registry operator, the same registry `mx.nd` and `mx.sym`
+read, so each has its gradient and a symbolic form (`mx.sym.np`, what ``F.np`` is inside a
+hybridized block). `linalg` and `random` are NumPy's sub-modules; the functions MXNet takes
+from official NumPy (`fallback`) compute on host copies.
 
 Example::
 
-    import gluonlite.numpy as np     # imports
-    np.ones((2, 3))                  # NotImplementedError: ... mx.np ...
+    from gluonlite import np, npx
+    npx.set_np()
+    a = np.arange(6).reshape(2, 3)
+    (a * 2).sum(axis=0)              # array([ 6., 10., 14.])
 """
+import numpy as _onp
 
+from .multiarray import ndarray, array, empty  # noqa: F401
+from ._functions import *  # noqa: F401,F403
+from . import linalg  # noqa: F401
+from . import random  # noqa: F401
+from . import fallback  # noqa: F401
+from .fallback import *  # noqa: F401,F403
+from . import interop as _interop  # noqa: F401
+from ._symbol import install as _install_symbol
+from .utils import *  # noqa: F401,F403
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise NotImplementedError(
-        f"mx.np.{name}: gluonlite does not implement MXNet's NumPy-compatible interface "
-        "(mx.np / mx.npx); it implements the legacy mx.nd / mx.sym dialect only. Use the mx.nd "
-        "equivalent, or run this code on MXNet")
+_install_symbol()
+
+# NumPy's dtypes and constants, as MXNet 1.9.1's mx.np has them
+bool_ = _onp.bool_
+bool = _onp.bool_  # noqa: A001  (mx.np.bool, as MXNet's)
+int8, int32, int64, uint8 = _onp.int8, _onp.int32, _onp.int64, _onp.uint8
+float16, float32, float64 = _onp.float16, _onp.float32, _onp.float64
+e, pi, inf, nan = _onp.e, _onp.pi, _onp.inf, _onp.nan
+NAN = NaN = _onp.nan
+PINF, NINF = _onp.inf, -_onp.inf
+PZERO, NZERO = 0.0, -0.0
+newaxis = None
+finfo = _onp.finfo

@@ -75,7 +75,8 @@ class Optimizer:
         self.idx2name = dict(param_idx2name)
         self.sym_info = (sym.attr_dict(), sym.list_arguments()) if sym is not None else ()
         self.param_dict = param_dict if param_dict else {}
-        self.allow_np_array = False
+        from ..util import is_np_array
+        self.allow_np_array = is_np_array()  # MXNet records the mode the optimizer was made in
         self.set_lr_mult({})
         self.set_wd_mult({})
 
@@ -316,6 +317,11 @@ def _as_ndarray(a):
     return nd.array(a, dtype=a.dtype)
 
 
+def _classic(a):
+    """`a` as a legacy NDArray sharing its memory (an `mx.np.ndarray`'s view)."""
+    return a.as_nd_ndarray() if getattr(a, "_np_array", False) else a
+
+
 class Updater:
     """Applies an optimizer to ``(index, grad, weight)``, creating each index's state on
     first use (what a KVStore and `gluon.Trainer` call).
@@ -339,6 +345,9 @@ class Updater:
             for i, g, w in zip(index, grad, weight):
                 self(i, g, w)
             return
+        # mx.np arrays are updated through their legacy views (the same memory), which the
+        # update operators take, as MXNet's updater converts them
+        weight, grad = _classic(weight), _classic(grad)
         if index not in self.states:
             self.states[index] = self.optimizer.create_state_multi_precision(index, weight)
             self.states_synced[index] = True

@@ -1,6 +1,6 @@
 """`sym`: symbolic graphs. Every registered operator is a function here, generated from the
 same registry as `nd`, plus `var`, `Group`, `load`/`load_json` and `contrib` (control flow)."""
-import numpy as np
+import numpy as _np
 
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
@@ -15,7 +15,7 @@ _register.populate(globals())
 
 
 def _shape(shape):
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(shape)
 
 
 def zeros(shape, dtype=None, **kwargs):
@@ -102,3 +102,5 @@ from . import sparse  # noqa: E402,F401
 from ..ops import fluent as _fluent  # noqa: E402
 
 _fluent.install(Symbol, globals(), "Symbol")
+from . import numpy as np  # noqa: E402  (mx.sym.np: the NumPy dialect, symbolic)
+from . import numpy_extension as npx  # noqa: E402

@@ -1,9 +1,12 @@
 """What a test run may ask about its surroundings: environment variables (`getenv`,
 `setenv`), the kind of run (`is_cd_run`, `is_aarch64_run`), the GPU (`get_cuda_compute_
-capability`), which operators can run (`has_tvm_ops`, `is_op_runnable`), and the sparse and
-`mx.np` helpers, which gluonlite does not have (they raise, naming why)."""
+capability`), which operators can run (`has_tvm_ops`, `is_op_runnable`), the sparse
+test-data helpers, and
+`use_np` (MXNet's test_utils re-exports `mx.util.use_np`)."""
 import os
 import platform
+
+from ..util import use_np  # noqa: F401  (MXNet's test_utils re-exports it)
 
 __all__ = ["getenv", "setenv", "use_np", "is_cd_run", "is_aarch64_run", "has_tvm_ops",
            "is_op_runnable", "get_cuda_compute_capability", "rand_sparse_ndarray",
@@ -32,30 +35,6 @@ def setenv(name, value):
                         f"{type(value).__name__}")
     else:
         os.environ[name] = value
-
-
-def use_np(func):
-    """MXNet's decorator that runs a function or class under the `mx.np` semantics
-    (re-exported by MXNet's test_utils from `mx.util`).
-
-    gluonlite has no `mx.np` arrays: the decorated function or class is returned with
-    calls that raise NotImplementedError, so a module using the decorator still imports and
-    only the numpy-interface tests fail, saying why.
-    """
-    import functools
-    import inspect
-    why = (f"{getattr(func, '__name__', func)}: the mx.np (numpy-compatible) interface "
-           "(use_np) is not supported in gluonlite")
-    if inspect.isclass(func):
-        def refuse_init(self, *args, **kwargs):
-            raise NotImplementedError(why)
-        func.__init__ = refuse_init
-        return func
-
-    @functools.wraps(func)
-    def refused(*args, **kwargs):
-        raise NotImplementedError(why)
-    return refused
 
 
 def is_cd_run():

@@ -114,10 +114,13 @@ def test_attach_grad_makes_sparse_gradients():
     assert x.grad.stype == "row_sparse" and x.grad.shape == (2,)
 
 
-def test_as_np_ndarray_says_mx_np_is_not_supported():
-    assert nd.ones((1,)).as_nd_ndarray() is not None
-    with pytest.raises(NotImplementedError, match="mx.np"):
-        nd.ones((1,)).as_np_ndarray()
+def test_as_np_ndarray_is_a_view_of_the_same_memory():
+    x = nd.ones((2,))
+    assert x.as_nd_ndarray() is x
+    v = x.as_np_ndarray()
+    assert type(v).__name__ == "ndarray" and v.shape == (2,)
+    v[0] = 5
+    assert x.asnumpy().tolist() == [5.0, 1.0]
 
 
 def test_copyto_and_as_in_context():

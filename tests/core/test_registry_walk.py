@@ -108,7 +108,7 @@ def check_op(op, check, rng):
         if ci == 0:
             base = arrays
         p = _params(op, attrs, len(arrays))
-        for dtype in (np.float32, np.float64):
+        for dtype in check.get("dtypes") or (np.float32, np.float64):
             where = f"{name}{attrs} inputs {[a.shape for a in arrays]} {np.dtype(dtype).name}"
             outs, xs = _run(op, arrays, attrs, dtype)
             assert len(outs) == op.num_visible(p), f"{where}: {len(outs)} outputs"
@@ -223,6 +223,10 @@ def _check_grads(op, check, arrays, rng):
     p = _params(op, attrs, len(arrays))
     if not arrays:
         return
+    if check.get("dtypes") and np.dtype(check["dtypes"][-1]).kind != "f":
+        # integer or bool data only: no gradient exists, and none may be claimed
+        assert op.vjp is None, f"{name}: an operator of integer data has a gradient rule"
+        return
     outs, xs = _run(op, arrays, attrs, np.float64, record=True, train=train, grads=True)
     weights = [rng.normal(size=o.shape) for o in outs]
     if op.fast.passes_grad:  # compiled backwards hand the output's gradient on unchanged
@@ -326,7 +330,8 @@ def test_operator(name, ctx):
     op = mx.ops.get(name)
     checks = SPECS[name] if isinstance(SPECS[name], list) else [SPECS[name]]
     rng = np.random.RandomState(zlib.crc32(name.encode()))
-    with ctx:  # every array of the check is made on ctx
+    # the NumPy dialect's operators run under NumPy shape semantics (0-d arrays), as there
+    with ctx, mx.np_shape(name.startswith("_np")):  # every array of the check is on ctx
         for check in checks:
             check_op(op, check, rng)
 

@@ -1,5 +1,5 @@
 """`Context.default_ctx` as a per-thread setting (MXNet 1.x's class property: assigning it
-changes this thread's default only), `util._NumpyArrayScope` in its inactive state, and
+changes this thread's default only), `util._NumpyArrayScope` (per thread), and
 `test_utils.rand_sparse_ndarray(..., distribution='powerlaw')` laid out as MXNet 1.9.1's, and
 `test_utils.create_sparse_array_zd` (sparse test data that may hold nothing)."""
 import threading
@@ -39,10 +39,16 @@ def test_default_ctx_rejects_a_non_context():
         Context.default_ctx = "cpu"
 
 
-def test_numpy_array_scope_has_only_the_inactive_state():
+def test_numpy_array_scope_is_per_thread():
+    from gluonlite.util import is_np_array
     assert _NumpyArrayScope(False)._is_np_array is False
-    with pytest.raises(NotImplementedError, match="_NumpyArrayScope"):
-        _NumpyArrayScope(True)
+    seen = []
+    with _NumpyArrayScope(True):
+        assert is_np_array()
+        thread = threading.Thread(target=lambda: seen.append(is_np_array()))
+        thread.start()
+        thread.join()
+    assert seen == [False] and not is_np_array()
 
 
 # Entries per row of MXNet 1.9.1's layout (its test_utils._get_powerlaw_dataset_csr): the

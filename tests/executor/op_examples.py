@@ -281,7 +281,8 @@ def _core_on_path():
 
 def _walk_family_table(family):
     """The registry walk's entries of one operator family (tests/core/walk_specs/<family>.py)
-    as examples: every check's inputs drawn as float32, its attributes as given."""
+    as examples: every check's inputs drawn as float32 (or the check's first dtype, for an
+    operator of integer data), its attributes as given."""
     import importlib
     _core_on_path()
     specs = importlib.import_module(f"walk_specs.{family}").SPECS
@@ -290,7 +291,8 @@ def _walk_family_table(family):
     out = []
     for name, checks in sorted(specs.items()):
         for check in checks if isinstance(checks, list) else [checks]:
-            inputs = [make(s, rng).astype(np.float32) for s in check["inputs"]]
+            dtype = (check.get("dtypes") or (np.float32,))[0]
+            inputs = [make(s, rng).astype(dtype) for s in check["inputs"]]
             out.append((name, inputs, dict(check["attrs"])))
     return out
 

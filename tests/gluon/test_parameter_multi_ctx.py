@@ -113,6 +113,8 @@ def test_clip_global_norm_closed_form():
 
 def test_shape_is_known():
     assert shape_is_known((2, 3)) and not shape_is_known((2, 0)) and not shape_is_known(None)
-    with pytest.raises(ValueError, match="negative"):
+    with pytest.raises(ValueError, match="below 0"):
         shape_is_known((2, -1))
+    with mx.np_shape(True):  # -1 is the unknown size, 0 a real one, () a scalar's shape
+        assert shape_is_known((2, 0)) and shape_is_known(()) and not shape_is_known((2, -1))
 

@@ -58,6 +58,8 @@ class Sequential(Block):
 class HybridSequential(HybridBlock):
     """Run HybridBlock children in order; hybridizable as a whole."""
 
+    _np_passthrough = True  # children get what was given (mx.np arrays in NumPy mode)
+
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
@@ -320,7 +322,7 @@ class HybridLambda(HybridBlock):
             from ... import ndarray as nd
             if not hasattr(nd, function):
                 raise ValueError(f"HybridLambda: function name {function!r} is not found")
-            self._func = lambda F, *args: getattr(F, function)(*args)
+            self._func = lambda F, *args: _named_function(F, function, args)(*args)
             self._func_name = function
         elif callable(function):
             self._func = function
@@ -328,8 +330,23 @@ class HybridLambda(HybridBlock):
         else:
             raise TypeError(f"HybridLambda: unrecognized function {function!r}")
 
+    _np_passthrough = True  # a user's function sees the arrays as given
+
     def hybrid_forward(self, F, x, *args):
         return self._func(F, x, *args)
 
     def __repr__(self):
         return f"HybridLambda({self._func_name})"
+
+
+def _named_function(F, name, args):
+    """F's function `name`; for `mx.np` arrays (numpy symbols) the NumPy dialect's one
+    (``F.np.<name>``, else ``F.npx.<name>``), as MXNet resolves it in NumPy mode."""
+    if any(getattr(a, "_np_array", False) or getattr(type(a), "num_outputs", None) is not None
+           for a in args):
+        for ns in (F.np, F.npx):
+            try:
+                return getattr(ns, name)
+            except AttributeError:
+                continue
+    return getattr(F, name)

@@ -523,5 +523,7 @@ class HybridSequentialRNNCell(HybridRecurrentCell):
     __getitem__ = SequentialRNNCell.__getitem__
     __len__ = SequentialRNNCell.__len__
 
+    _np_passthrough = True  # children get what was given
+
     def hybrid_forward(self, F, inputs, states):
         return _run_stack(self._children.values(), inputs, states)

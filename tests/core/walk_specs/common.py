@@ -23,18 +23,22 @@ def make(spec, rng):
     if isinstance(spec, Idx):
         return spec.values.copy()
     if isinstance(spec, Pos):
-        return rng.uniform(0.5, 1.5, spec.shape)
+        return np.asarray(rng.uniform(0.5, 1.5, spec.shape))
     if isinstance(spec, np.ndarray):
         return spec.astype(np.float64)
-    return rng.uniform(0.5, 1.5, spec) * rng.choice([-1.0, 1.0], spec)
+    return np.asarray(rng.uniform(0.5, 1.5, spec) * rng.choice([-1.0, 1.0], spec))
 
 
-def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=(), grad=None):
+def C(inputs, attrs=None, ref=None, more=(), train=True, rtol=1e-4, guessed=(), grad=None,
+      dtypes=None):
     """One check: `inputs` (specs), `attrs`, numpy `ref(*arrays) -> output(s)`, `more` input
     lists checked for shapes/dtypes/values too, `train` the mode of the gradient pass,
     `guessed` inputs whose shape the rule fills with a default guess when unknown, `grad`
     for an operator whose gradient is defined rather than derived (a straight-through
     estimator): ``grad(arrays, head_grads) -> one gradient per input``, held against the
-    operator's instead of finite differences (and no second derivative is asked for)."""
+    operator's instead of finite differences (and no second derivative is asked for).
+    `dtypes`: the input dtypes checked (default float32 and float64); an operator of integer
+    or bool data only (lcm, the bitwise ones) names its own, and has no gradient to check."""
     return dict(inputs=list(inputs), attrs=dict(attrs or {}), ref=ref, more=list(more),
-                train=train, rtol=rtol, guessed=set(guessed), grad=grad)
+                train=train, rtol=rtol, guessed=set(guessed), grad=grad,
+                dtypes=tuple(dtypes) if dtypes else None)

@@ -37,8 +37,14 @@ class HybridConcurrent(HybridSequential):
         super().__init__(prefix=prefix, params=params)
         self.axis = axis
 
+    _np_passthrough = True  # children get what was given (mx.np arrays in NumPy mode)
+
     def hybrid_forward(self, F, x):
-        return F.concat(*[block(x) for block in self._children.values()], dim=self.axis)
+        outs = [block(x) for block in self._children.values()]
+        if any(getattr(o, "_np_array", False) or getattr(type(o), "num_outputs", None)
+               is not None for o in outs):
+            return F.np.concatenate(outs, axis=self.axis)
+        return F.concat(*outs, dim=self.axis)
 
 
 class Identity(HybridBlock):

@@ -27,8 +27,10 @@ __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate"
 
 
 def is_np_array():
-    """Whether MXNet's numpy-array mode is on: always False (gluonlite has NDArray only)."""
-    return False
+    """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
+    re-exports)."""
+    from ....util import is_np_array as _is_np_array
+    return _is_np_array()
 
 
 class Compose(Sequential):

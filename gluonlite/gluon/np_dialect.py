@@ -1,0 +1,78 @@
+"""Gluon's own layers in NumPy mode.
+
+gluonlite's layers, losses and cells write their `hybrid_forward` once, in the legacy dialect
+(``F.FullyConnected``, ``F.mean(..., exclude=True)``). Given `mx.np` arrays (or numpy symbols,
+while a block is traced) such a block runs on zero-copy legacy views of them, the same data
+and the same autograd history (`ndarray.as_nd_ndarray`, `_Symbol.as_nd_ndarray`), and its
+outputs come back as `mx.np` arrays (numpy symbols). The operators are the registry's, so an
+exported graph names them as MXNet's NumPy-mode layers do (``npx.fully_connected`` is
+``FullyConnected``), and the numbers are the legacy operators' (MXNet's np-mode layers call the
+same operators).
+
+A `hybrid_forward` defined outside gluonlite (a user's block) gets its arguments as they are:
+``F.np`` / ``F.npx`` code sees `mx.np` arrays. Containers (`HybridSequential`, ...) mark
+themselves `_np_passthrough`, so that their children get what was given.
+
+Example::
+
+    npx.set_np()
+    net = nn.Dense(3); net.initialize()
+    net(np.ones((2, 4)))        # an mx.np array, computed by FullyConnected
+"""
+from ..ndarray.ndarray import NDArray
+from ..symbol.symbol import Symbol
+
+__all__ = ["call_hybrid_forward", "legacy_dialect", "to_np", "to_legacy"]
+
+
+def legacy_dialect(block):
+    """Whether `block`'s hybrid_forward is gluonlite's own legacy-dialect code."""
+    cls = type(block)
+    if getattr(cls, "_np_passthrough", False):
+        return False
+    fn = getattr(cls, "hybrid_forward", None)
+    mod = getattr(fn, "__module__", "") or ""
+    return mod.startswith("gluonlite.")
+
+
+def _is_np(x):
+    return getattr(x, "_np_array", False) or getattr(type(x), "num_outputs", None) is not None
+
+
+def to_legacy(x):
+    """`x` (nested) with every `mx.np` array / numpy symbol as its legacy view."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(to_legacy(e) for e in x)
+    return x.as_nd_ndarray() if _is_np(x) else x
+
+
+def to_np(x):
+    """`x` (nested) with every legacy array / symbol as its `mx.np` view."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(to_np(e) for e in x)
+    if isinstance(x, (NDArray, Symbol)) and not _is_np(x):
+        return x.as_np_ndarray()
+    return x
+
+
+def call_hybrid_forward(block, F, args, params):
+    """``block.hybrid_forward(F, *args, **params)``, through legacy views when the block is
+    legacy-dialect code given `mx.np` arrays or numpy symbols (see the module docstring)."""
+    if not legacy_dialect(block):
+        return block.hybrid_forward(F, *args, **params)
+    np_in = _any_np(args)
+    if not np_in and not _any_np(list(params.values())):
+        return block.hybrid_forward(F, *args, **params)
+    out = block.hybrid_forward(F, *to_legacy(list(args)),
+                               **{k: to_legacy(v) for k, v in params.items()})
+    return to_np(out) if np_in else out
+
+
+def _any_np(xs):
+    for x in xs:
+        if isinstance(x, (list, tuple)):
+            if _any_np(x):
+                return True
+        elif _is_np(x):
+            return True
+    return False

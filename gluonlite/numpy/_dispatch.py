@@ -1,0 +1,218 @@
+"""How one `mx.np` / `mx.npx` function runs: as ONE registry operator, imperatively on
+`mx.np.ndarray`s or symbolically on numpy symbols (`mx.sym.np._Symbol`).
+
+A front-end function translates NumPy's signature into an operator name, its inputs and its
+attributes, then calls `invoke`; what happens next depends on the inputs:
+
+- an input is a Symbol: a graph node is created (a numpy symbol comes back);
+- inputs are `mx.np.ndarray`s: the operator runs (recorded by autograd as any `nd` call is) and
+  `mx.np.ndarray`s come back, written into `out=` when given;
+- no array input at all (``np.zeros``): the face the function was reached through decides
+  (`mx.sym.np` builds a node, `mx.np` and `mx.nd.np` compute), see `symbolic_face`.
+
+A legacy `mx.nd.NDArray` (or a legacy Symbol) given to a numpy function is refused, naming the
+function, the argument and both types, as MXNet refuses it.
+
+Example::
+
+    invoke("_npi_add", [a, b], {}, fname="add")        # a + b
+"""
+import threading
+
+import numpy as _onp
+
+from ..base import MXNetTypeError
+from ..ndarray.invoke import plan_for, run_plan
+from ..ndarray.ndarray import NDArray
+from ..ops import registry
+from ..symbol.symbol import Symbol, create_node
+
+__all__ = ["invoke", "symbolic_face", "is_symbolic", "wrap", "np_class", "sym_class",
+           "refuse_legacy", "default_float", "check_out"]
+
+_face = threading.local()
+_OPS = {}
+_CLASSES = {}
+
+
+def np_class():
+    """`mx.np.ndarray` (imported on first use: multiarray imports this module)."""
+    cls = _CLASSES.get("nd")
+    if cls is None:
+        from .multiarray import ndarray
+        cls = _CLASSES["nd"] = ndarray
+    return cls
+
+
+def sym_class():
+    """`mx.sym.np._Symbol`."""
+    cls = _CLASSES.get("sym")
+    if cls is None:
+        from ._symbol import _Symbol
+        cls = _CLASSES["sym"] = _Symbol
+    return cls
+
+
+class symbolic_face:
+    """A ``with`` scope in which numpy functions given no array build graph nodes (the
+    `mx.sym.np` face); scopes nest. Example::
+
+        with symbolic_face():
+            z = zeros((2, 3))      # a numpy symbol
+    """
+
+    __slots__ = ("old",)
+
+    def __enter__(self):
+        self.old = getattr(_face, "symbolic", False)
+        _face.symbolic = True
+        return self
+
+    def __exit__(self, *exc):
+        _face.symbolic = self.old
+        return False
+
+
+class imperative_face(symbolic_face):
+    """The `mx.np` face inside a symbolic one (a function that computes eagerly even when
+    reached from `mx.sym.np`, e.g. a helper that needs values)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        self.old = getattr(_face, "symbolic", False)
+        _face.symbolic = False
+        return self
+
+
+def is_symbolic(inputs=()):
+    """Whether a call with `inputs` (arrays, symbols, None or scalars) builds a graph node."""
+    for x in inputs:
+        if isinstance(x, Symbol):
+            return True
+    for x in inputs:
+        if isinstance(x, NDArray):
+            return False
+    return getattr(_face, "symbolic", False)
+
+
+def default_float():
+    """The dtype a float array gets when none is asked for: float32 (MXNet's default), or
+    float64 under ``npx.set_np(dtype=True)``."""
+    from ..util import is_np_default_dtype
+    return _onp.float64 if is_np_default_dtype() else _onp.float32
+
+
+def _op(name):
+    op = _OPS.get(name)
+    if op is None:
+        op = _OPS[name] = registry.get(name)
+    return op
+
+
+def refuse_legacy(fname, what, x):
+    """Raise the TypeError MXNet raises when a legacy array meets a numpy function.
+
+    Args:
+        fname: the numpy function's name (``sum``).
+        what: the argument (``'a'`` or ``input 1``).
+        x: the legacy NDArray or Symbol.
+    """
+    kind = "mxnet.symbol.Symbol" if isinstance(x, Symbol) else "mxnet.ndarray.NDArray"
+    want = "mxnet.symbol.numpy._Symbol" if isinstance(x, Symbol) else "mxnet.numpy.ndarray"
+    raise MXNetTypeError(
+        f"{fname}: argument {what} is a legacy {kind}, but this numpy operator takes "
+        f"{want} only (mixing the two dialects needs a conversion); call as_np_ndarray() "
+        "on it first, and activate numpy semantics with npx.set_np()")
+
+
+def wrap(nd, cls=None):
+    """The NDArray `nd` as an `mx.np.ndarray` sharing its data and its autograd entry (a
+    numpy scalar a kernel returned for a 0-d result becomes a 0-d array)."""
+    cls = cls or np_class()
+    data = nd._data
+    if data.__class__ is not _onp.ndarray and not hasattr(data, "__cuda_array_interface__"):
+        data = nd._ctx.xp.asarray(data)
+    a = cls(data, nd._ctx)
+    a._entry = nd._entry
+    return a
+
+
+def check_out(fname, out, shape, dtype=None):
+    """Validate an ``out=`` array for a result of `shape`.
+
+    Raises:
+        TypeError: `out` is not an mx.np.ndarray.
+        ValueError: its shape differs.
+    """
+    if not isinstance(out, np_class()):
+        raise MXNetTypeError(f"{fname}: out must be an mxnet.numpy.ndarray, got "
+                             f"{type(out).__name__}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"{fname}: out has shape {tuple(out.shape)} but the result has shape "
+                         f"{tuple(shape)}")
+
+
+def _write_out(fname, out, res):
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    if len(outs) != len(res):
+        raise ValueError(f"{fname}: out must hold {len(res)} array(s), got {len(outs)}")
+    for o, r in zip(outs, res):
+        check_out(fname, o, r.shape)
+        o._data[...] = r._data
+        o._entry = r._entry
+    return out
+
+
+def invoke(op_name, inputs, attrs=None, out=None, fname=None, ctx=None, name=None):
+    """Run registry operator `op_name` on `inputs` (in the operator's input order; None for an
+    optional input left out) with attributes `attrs`.
+
+    Returns one output (`mx.np.ndarray` or numpy symbol) or a list when the operator has
+    several visible outputs; with `out`, the results are written there and `out` returned.
+
+    Raises:
+        TypeError: a legacy NDArray or Symbol among the inputs, or an input that is neither
+            an array nor a symbol (naming `fname`).
+    """
+    op = _op(op_name)
+    attrs = {} if attrs is None else attrs
+    fname = fname or op_name
+    if is_symbolic(inputs):
+        return _node(op, inputs, attrs, fname, name, ctx)
+    cls = np_class()
+    for i, x in enumerate(inputs):
+        if x is not None and x.__class__ is not cls and not isinstance(x, cls):
+            if isinstance(x, (NDArray, Symbol)):
+                refuse_legacy(fname, f"{i}", x)
+            raise MXNetTypeError(f"{fname}: input {i} must be an mxnet.numpy.ndarray, got "
+                                 f"{type(x).__name__}")
+    if ctx is not None and "ctx" in op.attrs:
+        attrs = dict(attrs, ctx=str(ctx))
+    plan = plan_for(op, attrs)
+    res = run_plan(plan, inputs, ctx)
+    res = [wrap(r, cls) for r in res]
+    if out is not None:
+        return _write_out(fname, out, res)
+    return res[0] if len(res) == 1 else res
+
+
+def _node(op, inputs, attrs, fname, name, ctx):
+    sym_cls = sym_class()
+    for i, x in enumerate(inputs):
+        if x is not None and not isinstance(x, sym_cls):
+            if isinstance(x, Symbol):
+                refuse_legacy(fname, f"{i}", x)
+            raise MXNetTypeError(f"{fname}: input {i} must be a numpy symbol "
+                                 f"(mxnet.symbol.numpy._Symbol), got {type(x).__name__}")
+    if ctx is not None and "ctx" in op.attrs:
+        attrs = dict(attrs, ctx=str(ctx))
+    if op.variadic:
+        ins = [x for x in inputs]
+        attrs = dict(attrs)
+        attrs.setdefault(op.variadic, len(ins))
+    else:
+        names = op.input_names(op.parse(attrs)[0])
+        ins = {n: x for n, x in zip(names, inputs) if x is not None}
+    s = create_node(op, ins, attrs, name=name, hint=op.name)
+    return sym_cls(s._outputs)

@@ -1,0 +1,572 @@
+"""`mx.np`'s shape and arrangement functions: reshape, transpose, joining, splitting,
+tiling, flipping, diagonals, padding, inserting and deleting, sorting, take and clip. Each
+is the front end of one operator (several for split's list outputs and a few composites).
+The functions work on arrays and on numpy symbols alike; those that need values (resize,
+insert of an array of indices) compute on arrays only."""
+import numbers
+
+import numpy as _onp
+
+from ..base import MXNetTypeError, MXNetValueError
+from ..ndarray.ndarray import NDArray
+from ..symbol.symbol import Symbol
+from ._dispatch import invoke, is_symbolic, np_class
+
+__all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
+           "broadcast_to", "broadcast_arrays", "atleast_1d", "atleast_2d", "atleast_3d",
+           "concatenate", "append", "stack", "vstack", "row_stack", "hstack", "dstack",
+           "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "tile",
+           "repeat", "flip", "flipud", "fliplr", "roll", "rot90", "diag", "diagflat",
+           "diagonal", "trace", "tril", "pad", "resize", "insert", "delete", "diff", "ediff1d",
+           "clip", "sort", "argsort", "take", "copy", "shape", "ndim_of"]
+
+
+def _is_array(x):
+    return isinstance(x, (NDArray, Symbol))
+
+
+def _int_tuple(v):
+    if isinstance(v, (numbers.Integral, _onp.integer)):
+        return (int(v),)
+    return tuple(int(d) for d in v)
+
+
+def shape(a):
+    """The shape of `a` (NumPy's `shape` function)."""
+    return a.shape
+
+
+def ndim_of(a):
+    """The number of dimensions of `a`."""
+    return a.ndim
+
+
+def reshape(a, newshape, order="C", out=None):
+    """`a` with a new shape (one -1 inferred).
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        ValueError: a shape of another size.
+
+    Example: ``np.reshape(np.arange(6), (2, -1))``.
+    """
+    if order != "C":
+        raise NotImplementedError(f"reshape: only C order is supported, got order={order!r}")
+    return invoke("_np_reshape", [a], {"newshape": _int_tuple(newshape), "order": "C"},
+                  out=out, fname="reshape")
+
+
+def ravel(x, order="C"):
+    """The flattened array (a copy).
+
+    Raises:
+        NotImplementedError: order 'F'.
+    """
+    if order == "F":
+        raise NotImplementedError(f"ravel: order {order} is not supported")
+    if isinstance(x, numbers.Number):
+        return _onp.reshape(x, -1)
+    if not _is_array(x):
+        raise MXNetTypeError(f"ravel: type {type(x).__name__} not supported")
+    return reshape(x, (-1,))
+
+
+def transpose(a, axes=None):
+    """The axes permuted by `axes` (reversed by default)."""
+    if axes is not None and not isinstance(axes, (tuple, list)):
+        axes = (axes,)
+    return invoke("_np_transpose", [a], {"axes": None if axes is None else tuple(axes)},
+                  fname="transpose")
+
+
+def swapaxes(a, axis1, axis2):
+    """`a` with axes `axis1` and `axis2` interchanged."""
+    return invoke("_npi_swapaxes", [a], {"dim1": int(axis1), "dim2": int(axis2)},
+                  fname="swapaxes")
+
+
+def moveaxis(a, source, destination):
+    """`a` with the axes `source` moved to positions `destination`."""
+    return invoke("_np_moveaxis", [a], {"source": _int_tuple(source),
+                                        "destination": _int_tuple(destination)},
+                  fname="moveaxis")
+
+
+def squeeze(a, axis=None, out=None):
+    """`a` without its length-1 axes (those of `axis`)."""
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return invoke("_np_squeeze", [a], {"axis": axis}, out=out, fname="squeeze")
+
+
+def expand_dims(a, axis):
+    """`a` with a new axis of length 1 at `axis`."""
+    return invoke("_npi_expand_dims", [a], {"axis": int(axis)}, fname="expand_dims")
+
+
+def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
+    """`array` broadcast to `shape` (a number gives a filled array).
+
+    Raises:
+        ValueError: shapes that do not broadcast.
+    """
+    if isinstance(array, numbers.Number):
+        from ._creation import full
+        return full(shape, array)
+    return invoke("_npi_broadcast_to", [array], {"shape": _int_tuple(shape)},
+                  fname="broadcast_to")
+
+
+def broadcast_arrays(*args):
+    """The arrays broadcast against one another (a list)."""
+    from ..ops.rules import broadcast_shapes
+    target = ()
+    for a in args:
+        target = broadcast_shapes("broadcast_arrays", target, a.shape)
+    return [a if a.shape == target else broadcast_to(a, target) for a in args]
+
+
+def _variadic(op, arrays, attrs, fname, out=None):
+    arrays = list(arrays)
+    if not arrays:
+        raise MXNetValueError(f"{fname}: need at least one array")
+    return invoke(op, arrays, dict(attrs, num_args=len(arrays)), out=out, fname=fname)
+
+
+def _atleast(op, fname, arys):
+    res = invoke(op, list(arys), {"num_args": len(arys)}, fname=fname)
+    if len(arys) == 1:
+        return res[0] if isinstance(res, list) else res
+    return res if isinstance(res, list) else [res]
+
+
+def atleast_1d(*arys):
+    """Each array with at least 1 dimension (one array, or a list)."""
+    return _atleast("_np_atleast_1d", "atleast_1d", arys)
+
+
+def atleast_2d(*arys):
+    """Each array with at least 2 dimensions (one array, or a list)."""
+    return _atleast("_np_atleast_2d", "atleast_2d", arys)
+
+
+def atleast_3d(*arys):
+    """Each array with at least 3 dimensions (one array, or a list)."""
+    return _atleast("_np_atleast_3d", "atleast_3d", arys)
+
+
+def _seq(arrays, fname):
+    if _is_array(arrays):
+        if isinstance(arrays, Symbol) and not isinstance(arrays, NDArray) and len(arrays) > 1:
+            return [arrays[i] for i in range(len(arrays))]
+        raise MXNetTypeError(f"{fname}: expected a sequence of arrays, got one array")
+    if not hasattr(arrays, "__getitem__") and hasattr(arrays, "__iter__"):
+        raise MXNetValueError(f"{fname}: expected iterable for arrays but got "
+                              f"{type(arrays).__name__}")
+    return list(arrays)
+
+
+def concatenate(seq, axis=0, out=None):
+    """Arrays joined along `axis` (None: each flattened first).
+
+    Raises:
+        ValueError: shapes that differ off the axis.
+    """
+    seq = _seq(seq, "concatenate")
+    if axis is None:
+        seq = [reshape(a, (-1,)) for a in seq]
+        axis = 0
+    return _variadic("_npi_concatenate", seq, {"dim": int(axis)}, "concatenate", out)
+
+
+def append(arr, values, axis=None):
+    """`values` appended to `arr` along `axis` (both flattened when None)."""
+    return concatenate([arr, values], axis=axis)
+
+
+def stack(arrays, axis=0, out=None):
+    """Same-shape arrays joined along a new axis."""
+    return _variadic("_npi_stack", _seq(arrays, "stack"), {"axis": int(axis)}, "stack", out)
+
+
+def vstack(arrays, out=None):
+    """Arrays stacked row-wise (1-D arrays as rows)."""
+    return _variadic("_npi_vstack", _seq(arrays, "vstack"), {}, "vstack", out)
+
+
+def row_stack(arrays):
+    """As `vstack`."""
+    return vstack(arrays)
+
+
+def hstack(arrays):
+    """Arrays stacked column-wise (1-D arrays joined)."""
+    return _variadic("_npi_hstack", _seq(arrays, "hstack"), {}, "hstack")
+
+
+def dstack(arrays):
+    """Arrays stacked along a third axis."""
+    return _variadic("_npi_dstack", _seq(arrays, "dstack"), {}, "dstack")
+
+
+def column_stack(tup):
+    """1-D arrays as the columns of a 2-D array (2-D arrays as they are)."""
+    return _variadic("_npi_column_stack", _seq(tup, "column_stack"), {}, "column_stack")
+
+
+def _as_list(res):
+    return res if isinstance(res, list) else [res]
+
+
+def _split_spec(indices_or_sections, fname):
+    if isinstance(indices_or_sections, (numbers.Integral, _onp.integer)):
+        return [], int(indices_or_sections)
+    if isinstance(indices_or_sections, (list, set, tuple)):
+        return [0] + [int(i) for i in indices_or_sections], 0
+    raise MXNetValueError(f"{fname}: indices_or_sections must be either int, or tuple / list "
+                          "/ set of ints")
+
+
+def split(ary, indices_or_sections, axis=0):
+    """`ary` split into a list of parts along `axis`: `indices_or_sections` equal parts, or
+    at the given indices.
+
+    Raises:
+        ValueError: a number of sections that does not divide the axis.
+    """
+    indices, sections = _split_spec(indices_or_sections, "split")
+    if sections and not is_symbolic([ary]):
+        n = ary.shape[axis]
+        if n % sections:
+            raise MXNetValueError("split: array split does not result in an equal division")
+    return _as_list(invoke("_npi_split", [ary], {"indices": tuple(indices), "axis": int(axis),
+                                                 "squeeze_axis": False,
+                                                 "sections": sections}, fname="split"))
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """As `split`, with sections that may differ in size by one (the first ones larger)."""
+    indices, sections = _split_spec(indices_or_sections, "array_split")
+    if sections:
+        if is_symbolic([ary]):
+            raise NotImplementedError("array_split: a number of sections needs the axis "
+                                      "length, unknown for a symbol; pass indices")
+        n = ary.shape[axis]
+        each, extra = divmod(n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        indices = [0] + list(_onp.cumsum(sizes)[:-1])
+    return _as_list(invoke("_npi_split", [ary], {"indices": tuple(int(i) for i in indices),
+                                                 "axis": int(axis), "squeeze_axis": False,
+                                                 "sections": 0}, fname="array_split"))
+
+
+def hsplit(ary, indices_or_sections):
+    """`ary` split along axis 1 (axis 0 for 1-D arrays).
+
+    Raises:
+        ValueError: a 0-d array.
+    """
+    if not is_symbolic([ary]) and ary.ndim < 1:
+        raise MXNetValueError("hsplit only works on arrays of 1 or more dimensions")
+    indices, sections = _split_spec(indices_or_sections, "hsplit")
+    return _as_list(invoke("_npi_hsplit", [ary], {"indices": tuple(indices), "axis": 1,
+                                                  "squeeze_axis": False, "sections": sections},
+                           fname="hsplit"))
+
+
+def vsplit(ary, indices_or_sections):
+    """`ary` split along axis 0.
+
+    Raises:
+        ValueError: an array of fewer than 2 dimensions.
+    """
+    if not is_symbolic([ary]) and ary.ndim < 2:
+        raise MXNetValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """`ary` split along axis 2.
+
+    Raises:
+        ValueError: an array of fewer than 3 dimensions.
+    """
+    if not is_symbolic([ary]) and ary.ndim < 3:
+        raise MXNetValueError("dsplit only works on arrays of 3 or more dimensions")
+    indices, sections = _split_spec(indices_or_sections, "dsplit")
+    return _as_list(invoke("_npi_dsplit", [ary], {"indices": tuple(indices), "axis": 2,
+                                                  "squeeze_axis": False, "sections": sections},
+                           fname="dsplit"))
+
+
+def tile(A, reps):
+    """`A` repeated `reps` times along each axis (a number gives NumPy's result)."""
+    if isinstance(A, numbers.Number):
+        return _onp.tile(A, reps)
+    return invoke("_npi_tile", [A], {"reps": _int_tuple(reps)}, fname="tile")
+
+
+def repeat(a, repeats, axis=None):
+    """Each element repeated `repeats` times (along `axis`, or of the flattened array).
+
+    Raises:
+        NotImplementedError: an array of repeats (MXNet 1.9.1 takes an int).
+    """
+    if not isinstance(repeats, (numbers.Integral, _onp.integer)):
+        raise NotImplementedError("repeat: repeats must be an int")
+    return invoke("_np_repeat", [a], {"repeats": int(repeats), "axis": axis}, fname="repeat")
+
+
+def flip(m, axis=None, out=None):
+    """`m` with the order of elements reversed along `axis` (all axes for None)."""
+    if isinstance(m, numbers.Number):
+        return _onp.flip(m, axis)
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return invoke("_npi_flip", [m], {"axis": () if axis is None else axis}, out=out,
+                  fname="flip")
+
+
+def flipud(m):
+    """`m` reversed along axis 0."""
+    return flip(m, 0)
+
+
+def fliplr(m):
+    """`m` reversed along axis 1."""
+    return flip(m, 1)
+
+
+def roll(a, shift, axis=None):
+    """Elements shifted by `shift` along `axis` (the flattened array when None), wrapping
+    around."""
+    return invoke("_np_roll", [a], {"shift": shift if not isinstance(shift, list)
+                                    else tuple(shift),
+                                    "axis": axis if not isinstance(axis, list) else tuple(axis)},
+                  fname="roll")
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """`m` rotated by 90 degrees `k` times in the plane of `axes`."""
+    return invoke("_npi_rot90", [m], {"k": int(k), "axes": tuple(axes)}, fname="rot90")
+
+
+def diag(array, k=0):  # pylint: disable=redefined-outer-name
+    """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D one on diagonal k."""
+    return invoke("_np_diag", [array], {"k": int(k)}, fname="diag")
+
+
+def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
+    """A 2-D array with the flattened input on diagonal k."""
+    return invoke("_np_diagflat", [array], {"k": int(k)}, fname="diagflat")
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The diagonals of the (axis1, axis2) planes, in a new last axis."""
+    return invoke("_np_diagonal", [a], {"offset": int(offset), "axis1": int(axis1),
+                                        "axis2": int(axis2)}, fname="diagonal")
+
+
+def trace(a, offset=0, axis1=0, axis2=1, out=None):
+    """The sums along the diagonals of the (axis1, axis2) planes."""
+    return invoke("_np_trace", [a], {"offset": int(offset), "axis1": int(axis1),
+                                     "axis2": int(axis2)}, out=out, fname="trace")
+
+
+def tril(m, k=0):
+    """The lower triangle (below diagonal k) of each matrix."""
+    return invoke("_npi_tril", [m], {"k": int(k)}, fname="tril")
+
+
+_PAD_KWARGS = {"constant": ("constant_values",), "edge": (), "maximum": ("stat_length",),
+               "minimum": ("stat_length",), "reflect": ("reflect_type",),
+               "symmetric": ("reflect_type",)}
+
+
+def pad(x, pad_width=None, mode="constant", **kwargs):
+    """`x` padded by `pad_width` (a tuple of (before, after) per axis, or one pair for all)
+    in `mode`: 'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'maximum' or
+    'minimum' (MXNet 1.9.1's modes).
+
+    Raises:
+        TypeError: pad_width that is not a tuple of ints.
+        ValueError: another mode, or a keyword the mode does not take.
+    """
+    if not isinstance(pad_width, tuple) or _onp.asarray(pad_width).dtype.kind != "i":
+        raise MXNetTypeError("pad: `pad_width` must be a tuple of integers")
+    if callable(mode) or mode not in _PAD_KWARGS:
+        raise MXNetValueError(f"pad: mode {mode!r} is not supported; MXNet 1.9.1 pads in "
+                              f"{', '.join(_PAD_KWARGS)}")
+    extra = set(kwargs) - set(_PAD_KWARGS[mode])
+    if extra:
+        raise MXNetValueError(f"pad: unsupported keyword arguments for mode {mode!r}: "
+                              f"{sorted(extra)}")
+    attrs = {"pad_width": tuple(tuple(w) if isinstance(w, (tuple, list)) else (w, w)
+                                for w in (pad_width if isinstance(pad_width[0], (tuple, list))
+                                          else (pad_width,))),
+             "mode": mode}
+    if mode == "constant":
+        value = kwargs.get("constant_values", 0)
+        if isinstance(value, tuple):
+            raise MXNetTypeError("pad: unsupported constant_values type tuple")
+        attrs["constant_value"] = float(value)
+    elif mode in ("reflect", "symmetric"):
+        rt = kwargs.get("reflect_type", "even")
+        if rt not in ("even", None):
+            raise MXNetValueError(f"pad: unsupported reflect_type {rt!r}")
+        attrs["reflect_type"] = "even"
+    elif kwargs.get("stat_length") is not None:
+        raise MXNetValueError(f"pad: unsupported stat_length {kwargs['stat_length']!r}")
+    return invoke("_npi_pad", [x], attrs, fname="pad")
+
+
+def resize(a, new_shape):
+    """An array of `new_shape` filled with `a`'s values repeated (NumPy's resize)."""
+    from .multiarray import array
+    if is_symbolic([a]):
+        raise NotImplementedError("resize: needs values, which a symbol does not have")
+    return array(_onp.resize(a.asnumpy(), new_shape), dtype=a.dtype, ctx=a.ctx)
+
+
+def insert(arr, obj, values, axis=None):
+    """`values` inserted into `arr` before the index or indices `obj` (an int, a slice or an
+    integer array), along `axis` (the flattened array when None).
+
+    Raises:
+        TypeError: `obj` or `values` of a type MXNet 1.9.1 does not take.
+    """
+    attrs = {"axis": axis}
+    scalar = isinstance(values, numbers.Number)
+    if not scalar and not _is_array(values):
+        raise MXNetTypeError(f"insert: 'values' can not support type {type(values)}")
+    if scalar:
+        attrs["val"] = float(values)
+    ins = [arr] if scalar else [arr, values]
+    if isinstance(obj, slice):
+        attrs.update(start=obj.start, stop=obj.stop, step=1 if obj.step is None else obj.step)
+        return invoke("_npi_insert_slice", ins, attrs, fname="insert")
+    if isinstance(obj, (numbers.Integral, _onp.integer)):
+        attrs["int_ind"] = int(obj)
+        return invoke("_npi_insert_scalar", ins, attrs, fname="insert")
+    if _is_array(obj):
+        return invoke("_npi_insert_tensor", ins + [obj], attrs, fname="insert")
+    raise MXNetTypeError(f"insert: 'obj' can not support type {type(obj)}")
+
+
+def delete(arr, obj, axis=None):
+    """`arr` without the entries (slices along `axis`) at `obj`: an int, a slice or an integer
+    array.
+
+    Raises:
+        TypeError: `obj` of another type.
+    """
+    if not _is_array(arr):
+        raise MXNetTypeError(f"delete: 'arr' can not support type {type(arr)}")
+    if isinstance(obj, slice):
+        return invoke("_npi_delete", [arr], {"start": obj.start, "stop": obj.stop,
+                                             "step": 1 if obj.step is None else obj.step,
+                                             "axis": axis}, fname="delete")
+    if isinstance(obj, (numbers.Integral, _onp.integer)):
+        return invoke("_npi_delete", [arr], {"int_ind": int(obj), "axis": axis}, fname="delete")
+    if _is_array(obj):
+        return invoke("_npi_delete", [arr, obj], {"axis": axis}, fname="delete")
+    raise MXNetTypeError(f"delete: 'obj' can not support type {type(obj)}")
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefined-outer-name
+    """The n-th discrete difference along `axis`.
+
+    Raises:
+        NotImplementedError: prepend or append (as in MXNet 1.9.1).
+    """
+    if prepend is not None or append is not None:
+        raise NotImplementedError("diff: prepend and append options are not supported yet")
+    return invoke("_npi_diff", [a], {"n": int(n), "axis": int(axis)}, fname="diff")
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences between consecutive elements of the flattened array, with `to_begin`
+    and `to_end` (arrays or numbers) put around."""
+    attrs = {"to_begin_arr_given": _is_array(to_begin), "to_end_arr_given": _is_array(to_end),
+             "to_begin_scalar": None if _is_array(to_begin) or to_begin is None
+             else float(to_begin),
+             "to_end_scalar": None if _is_array(to_end) or to_end is None else float(to_end)}
+    ins = [ary] + [x for x in (to_begin, to_end) if _is_array(x)]
+    return invoke("_npi_ediff1d", ins, attrs, fname="ediff1d")
+
+
+def clip(a, a_min, a_max, out=None):
+    """Values limited to [a_min, a_max] (None: no bound on that side).
+
+    Raises:
+        ValueError: both bounds None.
+    """
+    if a_min is None and a_max is None:
+        raise MXNetValueError("clip: must set either max or min")
+    return invoke("_npi_clip", [a], {"a_min": float("-inf") if a_min is None else float(a_min),
+                                     "a_max": float("inf") if a_max is None else float(a_max)},
+                  out=out, fname="clip")
+
+
+def sort(a, axis=-1, kind=None, order=None):
+    """A sorted copy along `axis` (the flattened array when None).
+
+    Raises:
+        NotImplementedError: `order`.
+    """
+    if order is not None:
+        raise NotImplementedError("sort: order is not supported")
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    return invoke("_npi_sort", [a], {"axis": axis, "is_ascend": True}, fname="sort")
+
+
+def argsort(a, axis=-1, kind=None, order=None):
+    """The indices that sort `a` along `axis` (int64).
+
+    Raises:
+        NotImplementedError: `order`.
+    """
+    if order is not None:
+        raise NotImplementedError("argsort: order is not supported")
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    return invoke("_npi_argsort", [a], {"axis": axis, "is_ascend": True, "dtype": "int64"},
+                  fname="argsort")
+
+
+def take(a, indices, axis=None, mode="raise", out=None):
+    """Elements of `a` at `indices` along `axis` (of the flattened array when None).
+
+    Args:
+        mode: 'raise' (an index out of range is an error), 'wrap' or 'clip'.
+
+    Raises:
+        NotImplementedError: another mode.
+        IndexError: with mode 'raise', an index out of range.
+    """
+    if mode not in ("wrap", "clip", "raise"):
+        raise NotImplementedError(f"take: mode {mode!r} is not supported")
+    if isinstance(indices, numbers.Integral):
+        from .multiarray import array
+        indices = array(indices, dtype="int64", ctx=None if is_symbolic([a]) else a.ctx)
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    if mode == "raise" and not is_symbolic([a, indices]):
+        n = a.shape[axis]
+        idx = indices.asnumpy()
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise IndexError(f"take: index {int(idx.max() if idx.max() >= n else idx.min())} "
+                             f"is out of bounds for axis {axis} with size {n}")
+        mode = "wrap"
+    return invoke("_npi_take", [a, indices], {"axis": int(axis), "mode": mode}, out=out,
+                  fname="take")
+
+
+def copy(a, out=None):
+    """A copy of `a`."""
+    return invoke("_np_copy", [a], {}, out=out, fname="copy")
+
+
+def _np_cls():
+    return np_class()

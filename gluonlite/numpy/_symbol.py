@@ -1,0 +1,232 @@
+"""`mx.sym.np._Symbol`: a graph of MXNet's NumPy dialect.
+
+The same `Symbol` (nodes, JSON, inference, binding), with NumPy's operators and methods:
+``a + b`` is an ``_npi_add`` node, ``a.sum()`` an ``_np_sum`` node, ``a[1:3, 0]`` a ``slice``
+node then an ``_npx_reshape`` one, as MXNet 1.9.1 builds them. A symbol with several outputs
+(``np.split``'s) is indexed, sliced, iterated and measured like a list of its outputs.
+`as_nd_ndarray()` gives the legacy Symbol of the same graph; `Symbol.as_np_ndarray()` the
+reverse.
+
+Example::
+
+    x = mx.sym.var('x').as_np_ndarray()
+    y = (x * 2).sum(axis=0)          # _npi_multiply_scalar, then _np_sum
+"""
+import numbers
+
+from ..symbol.symbol import Symbol, Group
+
+__all__ = ["_Symbol"]
+
+
+def _f():
+    from . import _functions
+    return _functions
+
+
+class _Symbol(Symbol):
+    """A numpy symbol (see the module docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def num_outputs(self):
+        """The number of outputs."""
+        return len(self._outputs)
+
+    def as_nd_ndarray(self):
+        """The legacy Symbol of the same graph (no copy)."""
+        return Symbol(self._outputs)
+
+    def as_np_ndarray(self):
+        """Itself."""
+        return self
+
+    def __len__(self):
+        if len(self._outputs) == 1:
+            raise TypeError(f"{self} is not a list and does not support len().")
+        return len(self._outputs)
+
+    def __iter__(self):
+        if len(self._outputs) == 1:
+            raise TypeError(f"'{self}' is not iterable.")
+        return (_Symbol([e]) for e in self._outputs)
+
+    def __getitem__(self, key):
+        """An output (int) or a group of outputs (slice) of a multi-output symbol; otherwise
+        NumPy's basic indexing (ints and slices), as a ``slice`` node and a reshape."""
+        n = len(self._outputs)
+        if n > 1:
+            if isinstance(key, numbers.Integral):
+                if key < -n or key >= n:
+                    raise IndexError("list index out of range")
+                return _Symbol([self._outputs[key % n]])
+            if isinstance(key, slice):
+                return _Symbol(Group([_Symbol([self._outputs[i]])
+                                      for i in range(*key.indices(n))])._outputs)
+            raise TypeError(f"indices of symbol group must be integers or slices, not "
+                            f"{type(key).__name__}")
+        from ._dispatch import invoke
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            sliced = invoke("slice", [self], {"begin": (int(key),), "end": (int(key) + 1,),
+                                              "step": ()})
+            return invoke("_npx_reshape", [sliced], {"newshape": (-3, -4)})
+        if isinstance(key, slice):
+            if key.step == 0:
+                raise ValueError("slice step cannot be zero")
+            return invoke("slice", [self], {"begin": (key.start,), "end": (key.stop,),
+                                            "step": (key.step,)})
+        if isinstance(key, tuple):
+            if not key:
+                return self
+            begin, end, step, newshape = [], [], [], []
+            for k in key:
+                if isinstance(k, slice):
+                    if k.step == 0:
+                        raise ValueError("slice step cannot be zero")
+                    begin.append(k.start), end.append(k.stop), step.append(k.step)
+                    newshape.append(-2)
+                elif isinstance(k, numbers.Integral) and not isinstance(k, bool):
+                    k = int(k)
+                    if k >= 0:
+                        begin.append(k), end.append(k + 1), step.append(1)
+                    else:
+                        begin.append(k), end.append(k - 1), step.append(-1)
+                    newshape.append(-3)
+                else:
+                    raise IndexError(f"Only integer, slice, or tuple of these types are "
+                                     f"supported! Received key={key}")
+            sliced = invoke("slice", [self], {"begin": tuple(begin), "end": tuple(end),
+                                              "step": tuple(step)})
+            return invoke("_npx_reshape", [sliced], {"newshape": tuple(newshape) + (-4,)})
+        raise IndexError(f"Only integer, slice, or tuple of these types are supported! "
+                         f"Received key={key}")
+
+    def __setitem__(self, key, value):
+        raise NotImplementedError("a numpy symbol does not support item assignment")
+
+    def __repr__(self):
+        if len(self._outputs) == 1:
+            return f"<_Symbol {self.name}>"
+        return f"<_Symbol group [{', '.join(self.list_outputs())}]>"
+
+    # ---- NumPy's operators ------------------------------------------------------------
+    def __add__(self, o): return _f().add(self, o)
+    def __radd__(self, o): return _f().add(o, self)
+    def __sub__(self, o): return _f().subtract(self, o)
+    def __rsub__(self, o): return _f().subtract(o, self)
+    def __mul__(self, o): return _f().multiply(self, o)
+    def __rmul__(self, o): return _f().multiply(o, self)
+    def __truediv__(self, o): return _f().true_divide(self, o)
+    def __rtruediv__(self, o): return _f().true_divide(o, self)
+    def __mod__(self, o): return _f().mod(self, o)
+    def __rmod__(self, o): return _f().mod(o, self)
+    def __pow__(self, o): return _f().power(self, o)
+    def __rpow__(self, o): return _f().power(o, self)
+    def __matmul__(self, o): return _f().matmul(self, o)
+    def __rmatmul__(self, o): return _f().matmul(o, self)
+    def __eq__(self, o): return _f().equal(self, o)
+    def __ne__(self, o): return _f().not_equal(self, o)
+    def __lt__(self, o): return _f().less(self, o)
+    def __le__(self, o): return _f().less_equal(self, o)
+    def __gt__(self, o): return _f().greater(self, o)
+    def __ge__(self, o): return _f().greater_equal(self, o)
+    def __and__(self, o): return _f().bitwise_and(self, o)
+    def __or__(self, o): return _f().bitwise_or(self, o)
+    def __xor__(self, o): return _f().bitwise_xor(self, o)
+    def __neg__(self): return _f().negative(self)
+    def __abs__(self): return _f().absolute(self)
+    def __invert__(self): return _f().invert(self)
+    __hash__ = Symbol.__hash__
+
+    # ---- NumPy's methods --------------------------------------------------------------
+    @property
+    def T(self):
+        """The transpose."""
+        return self.transpose()
+
+    def reshape(self, *args, **kwargs):
+        """``reshape((2, 3))`` or ``reshape(2, 3)`` (NumPy's reshape).
+
+        Raises:
+            TypeError: no shape, or a keyword other than order.
+            NotImplementedError: an order other than 'C'.
+        """
+        order = kwargs.pop("order", "C")
+        if kwargs:
+            raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
+                            "function")
+        if order != "C":
+            raise NotImplementedError(f"only supports C-order, while received {order}")
+        if not args:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        return _f().reshape(self, shape)
+
+    def transpose(self, *axes):
+        """The axes permuted (reversed when none are given)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _f().transpose(self, axes or None)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        """A Cast node to `dtype`."""
+        from ..base import normalize_dtype
+        from ._dispatch import invoke
+        return invoke("Cast", [self], {"dtype": normalize_dtype(dtype).name}, fname="astype")
+
+    def flatten(self, order="C"):
+        """A reshape to 1-D."""
+        return _f().reshape(self, (-1,))
+
+    def squeeze(self, axis=None): return _f().squeeze(self, axis=axis)
+    def swapaxes(self, axis1, axis2): return _f().swapaxes(self, axis1, axis2)
+    def repeat(self, repeats, axis=None): return _f().repeat(self, repeats, axis=axis)
+    def take(self, indices, axis=None, mode="raise"):
+        return _f().take(self, indices, axis=axis, mode=mode)
+    def dot(self, b, out=None): return _f().dot(self, b)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _f().sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _f().prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _f().mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _f().std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _f().var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def max(self, axis=None, out=None, keepdims=False):
+        return _f().max(self, axis=axis, keepdims=keepdims)
+    def min(self, axis=None, out=None, keepdims=False):
+        return _f().min(self, axis=axis, keepdims=keepdims)
+    def all(self, axis=None, out=None, keepdims=False):
+        return _f().all(self, axis=axis, keepdims=keepdims)
+    def any(self, axis=None, out=None, keepdims=False):
+        return _f().any(self, axis=axis, keepdims=keepdims)
+    def argmax(self, axis=None, out=None): return _f().argmax(self, axis=axis)
+    def argmin(self, axis=None, out=None): return _f().argmin(self, axis=axis)
+    def argsort(self, axis=-1, kind=None, order=None): return _f().argsort(self, axis=axis)
+    def sort(self, axis=-1, kind=None, order=None): return _f().sort(self, axis=axis)
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _f().cumsum(self, axis=axis, dtype=dtype)
+    def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
+        return _f().clip(self, min, max)
+    def round(self, decimals=0, out=None, **kwargs):
+        return _f().round(self, decimals=decimals)
+    def broadcast_to(self, shape): return _f().broadcast_to(self, shape)
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return _f().diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
+
+
+def install():
+    """Give the legacy Symbol its `as_np_ndarray` (the graph as a numpy symbol) and
+    `as_nd_ndarray` (itself)."""
+    def as_np_ndarray(self):
+        """This graph as a numpy symbol (`mx.sym.np._Symbol`), no copy."""
+        return _Symbol(self._outputs)
+
+    def as_nd_ndarray(self):
+        """Itself (a legacy Symbol)."""
+        return self
+    Symbol.as_np_ndarray = as_np_ndarray
+    Symbol.as_nd_ndarray = as_nd_ndarray

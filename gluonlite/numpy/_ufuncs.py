@@ -1,0 +1,223 @@
+"""`mx.np`'s elementwise functions (NumPy's ufuncs), each a front end of one registry
+operator: an array with an array calls the binary operator (``_npi_add``), an array with a
+Python number the scalar operator (``_npi_add_scalar``, or its reverse ``_npi_rsubtract_scalar``
+with the number first), two numbers NumPy itself. NumPy's ufunc keywords (``where``,
+``casting``, ``order``, ``dtype``, ``subok``) are accepted at their defaults only, as in MXNet
+1.9.1: a legal other value raises NotImplementedError, an illegal one TypeError.
+
+Example::
+
+    np.add(x, 1)        # _npi_add_scalar(x, scalar=1, is_int=True)
+    np.subtract(1, x)   # _npi_rsubtract_scalar(x, scalar=1)
+"""
+import numbers
+
+import numpy as _onp
+
+from ..base import MXNetTypeError
+from ..util import _check_ufunc_kwargs
+from ._dispatch import invoke, is_symbolic
+from ..ndarray.ndarray import NDArray
+from ..symbol.symbol import Symbol
+
+__all__ = []  # filled below
+
+
+def _is_array(x):
+    return isinstance(x, (NDArray, Symbol))
+
+
+def _is_scalar(x):
+    return isinstance(x, (numbers.Number, _onp.bool_)) and not isinstance(x, _onp.ndarray)
+
+
+def _scalar_attrs(s):
+    if isinstance(s, (_onp.generic,)):
+        s = s.item()
+    return {"scalar": float(s), "is_int": isinstance(s, (int, _onp.integer))}
+
+
+def binary(x1, x2, out, fname, op, scalar_op, rscalar_op, pyfn):
+    """Dispatch binary function `fname` (see the module docstring).
+
+    Raises:
+        TypeError: an operand that is neither an array nor a Python number.
+    """
+    a1, a2 = _is_array(x1), _is_array(x2)
+    if a1 and a2:
+        return invoke(op, [x1, x2], {}, out=out, fname=fname)
+    if a1 and _is_scalar(x2):
+        return invoke(scalar_op, [x1], _scalar_attrs(x2), out=out, fname=fname)
+    if a2 and _is_scalar(x1):
+        return invoke(rscalar_op, [x2], _scalar_attrs(x1), out=out, fname=fname)
+    if _is_scalar(x1) and _is_scalar(x2):
+        return pyfn(x1, x2)
+    bad = x2 if a1 or _is_scalar(x1) else x1
+    raise MXNetTypeError(f"{fname}: type {type(bad).__name__} not supported (operands must be "
+                         "mxnet.numpy.ndarray or Python numbers)")
+
+
+def unary(x, out, fname, op, pyfn, attrs=None):
+    """Dispatch unary function `fname` on an array (one operator) or a number (NumPy)."""
+    if _is_array(x):
+        return invoke(op, [x], attrs or {}, out=out, fname=fname)
+    if _is_scalar(x):
+        return pyfn(x)
+    raise MXNetTypeError(f"{fname}: type {type(x).__name__} not supported (the operand must be "
+                         "an mxnet.numpy.ndarray or a Python number)")
+
+
+def _make_binary(fname, op, scalar_op, rscalar_op=None, doc=""):
+    pyfn = getattr(_onp, fname, None)
+    rscalar_op = rscalar_op or scalar_op
+
+    def f(x1, x2, out=None, **kwargs):
+        _check_ufunc_kwargs(fname, kwargs)
+        return binary(x1, x2, out, fname, op, scalar_op, rscalar_op, pyfn)
+    f.__name__ = f.__qualname__ = fname
+    f.__doc__ = (f"{fname}(x1, x2, out=None): {doc}, elementwise with NumPy's broadcasting "
+                 f"(operator {op}; {scalar_op} with a Python number).\n\n"
+                 "Raises:\n    TypeError: operands of dtypes MXNet 1.9.1 does not mix, or an "
+                 "operand that is not an array or a number.\n\n"
+                 f"Example: ``np.{fname}(np.array([1., 2.]), 2)``.")
+    __all__.append(fname)
+    return f
+
+
+def _make_unary(fname, op, doc, pyname=None):
+    pyfn = getattr(_onp, pyname or fname)
+
+    def f(x, out=None, **kwargs):
+        _check_ufunc_kwargs(fname, kwargs)
+        return unary(x, out, fname, op, pyfn)
+    f.__name__ = f.__qualname__ = fname
+    f.__doc__ = (f"{fname}(x, out=None): {doc}, elementwise (operator {op}; a Python number "
+                 f"gives NumPy's result).\n\nExample: ``np.{fname}(np.array([0.5, 1.]))``.")
+    __all__.append(fname)
+    return f
+
+
+add = _make_binary("add", "_npi_add", "_npi_add_scalar", doc="x1 + x2")
+subtract = _make_binary("subtract", "_npi_subtract", "_npi_subtract_scalar",
+                        "_npi_rsubtract_scalar", doc="x1 - x2")
+multiply = _make_binary("multiply", "_npi_multiply", "_npi_multiply_scalar", doc="x1 * x2")
+true_divide = _make_binary("true_divide", "_npi_true_divide", "_npi_true_divide_scalar",
+                           "_npi_rtrue_divide_scalar", doc="x1 / x2 (integers give float32)")
+divide = _make_binary("divide", "_npi_true_divide", "_npi_true_divide_scalar",
+                      "_npi_rtrue_divide_scalar", doc="x1 / x2 (as true_divide)")
+mod = _make_binary("mod", "_npi_mod", "_npi_mod_scalar", "_npi_rmod_scalar",
+                   doc="x1 mod x2 (the sign of x2)")
+remainder = _make_binary("remainder", "_npi_mod", "_npi_mod_scalar", "_npi_rmod_scalar",
+                         doc="x1 mod x2 (as mod)")
+power = _make_binary("power", "_npi_power", "_npi_power_scalar", "_npi_rpower_scalar",
+                     doc="x1 ** x2")
+maximum = _make_binary("maximum", "_npi_maximum", "_npi_maximum_scalar",
+                       doc="the larger of x1 and x2")
+minimum = _make_binary("minimum", "_npi_minimum", "_npi_minimum_scalar",
+                       doc="the smaller of x1 and x2")
+hypot = _make_binary("hypot", "_npi_hypot", "_npi_hypot_scalar",
+                     doc="sqrt(x1**2 + x2**2)")
+arctan2 = _make_binary("arctan2", "_npi_arctan2", "_npi_arctan2_scalar",
+                       "_npi_rarctan2_scalar", doc="the angle of point (x2, x1)")
+copysign = _make_binary("copysign", "_npi_copysign", "_npi_copysign_scalar",
+                        "_npi_rcopysign_scalar", doc="|x1| with the sign of x2")
+lcm = _make_binary("lcm", "_npi_lcm", "_npi_lcm_scalar", doc="the least common multiple")
+ldexp = _make_binary("ldexp", "_npi_ldexp", "_npi_ldexp_scalar", "_npi_rldexp_scalar",
+                     doc="x1 * 2**x2")
+bitwise_and = _make_binary("bitwise_and", "_npi_bitwise_and", "_npi_bitwise_and_scalar",
+                           doc="x1 & x2")
+bitwise_or = _make_binary("bitwise_or", "_npi_bitwise_or", "_npi_bitwise_or_scalar",
+                          doc="x1 | x2")
+bitwise_xor = _make_binary("bitwise_xor", "_npi_bitwise_xor", "_npi_bitwise_xor_scalar",
+                           doc="x1 ^ x2")
+
+
+def _compare(fname, op, flipped):
+    # a number first compares the other way round: 1 < x is x > 1
+    f = _make_binary(fname, f"_npi_{op}", f"_npi_{op}_scalar", f"_npi_{flipped}_scalar",
+                     doc=f"x1 {fname.replace('_', ' ')} x2 (a bool array)")
+    return f
+
+
+equal = _compare("equal", "equal", "equal")
+not_equal = _compare("not_equal", "not_equal", "not_equal")
+greater = _compare("greater", "greater", "less")
+greater_equal = _compare("greater_equal", "greater_equal", "less_equal")
+less = _compare("less", "less", "greater")
+less_equal = _compare("less_equal", "less_equal", "greater_equal")
+
+for _fname, _op, _doc in [
+        ("absolute", "_npi_absolute", "|x|"), ("abs", "_npi_absolute", "|x|"),
+        ("fabs", "_npi_absolute", "|x|"),
+        ("negative", "_npi_negative", "-x"), ("reciprocal", "_npi_reciprocal", "1 / x"),
+        ("sign", "_npi_sign", "the sign (-1, 0 or 1)"),
+        ("rint", "_npi_rint", "the nearest integer (halves to even)"),
+        ("ceil", "_npi_ceil", "the smallest integer >= x"),
+        ("floor", "_npi_floor", "the largest integer <= x"),
+        ("trunc", "_npi_trunc", "the integer part"), ("fix", "_npi_fix", "the integer part"),
+        ("square", "_npi_square", "x**2"), ("sqrt", "_npi_sqrt", "the square root"),
+        ("cbrt", "_npi_cbrt", "the cube root"), ("exp", "_npi_exp", "e**x"),
+        ("expm1", "_npi_expm1", "e**x - 1"), ("log", "_npi_log", "the natural logarithm"),
+        ("log10", "_npi_log10", "the base-10 logarithm"),
+        ("log2", "_npi_log2", "the base-2 logarithm"), ("log1p", "_npi_log1p", "log(1 + x)"),
+        ("sin", "_npi_sin", "the sine"), ("cos", "_npi_cos", "the cosine"),
+        ("tan", "_npi_tan", "the tangent"), ("arcsin", "_npi_arcsin", "the inverse sine"),
+        ("arccos", "_npi_arccos", "the inverse cosine"),
+        ("arctan", "_npi_arctan", "the inverse tangent"),
+        ("degrees", "_npi_degrees", "radians in degrees"),
+        ("rad2deg", "_npi_degrees", "radians in degrees"),
+        ("radians", "_npi_radians", "degrees in radians"),
+        ("deg2rad", "_npi_radians", "degrees in radians"),
+        ("sinh", "_npi_sinh", "the hyperbolic sine"), ("cosh", "_npi_cosh", "the hyperbolic cosine"),
+        ("tanh", "_npi_tanh", "the hyperbolic tangent"),
+        ("arcsinh", "_npi_arcsinh", "the inverse hyperbolic sine"),
+        ("arccosh", "_npi_arccosh", "the inverse hyperbolic cosine"),
+        ("arctanh", "_npi_arctanh", "the inverse hyperbolic tangent"),
+        ("logical_not", "_npi_logical_not", "not x (a bool array)"),
+        ("bitwise_not", "_npi_bitwise_not", "~x"), ("invert", "_npi_bitwise_not", "~x"),
+        ("isnan", "_npi_isnan", "whether x is nan"), ("isinf", "_npi_isinf", "whether x is ±inf"),
+        ("isfinite", "_npi_isfinite", "whether x is finite"),
+        ("isposinf", "_npi_isposinf", "whether x is +inf"),
+        ("isneginf", "_npi_isneginf", "whether x is -inf")]:
+    globals()[_fname] = _make_unary(_fname, _op, _doc,
+                                    pyname={"rad2deg": "degrees", "deg2rad": "radians",
+                                            "fabs": "abs"}.get(_fname, _fname))
+
+
+def around(x, decimals=0, out=None, **kwargs):
+    """Values rounded to `decimals` places, halves to even (NumPy's around; operator
+    _npi_around). A number gives NumPy's result.
+
+    Raises:
+        TypeError: float16 data (MXNet 1.9.1 refuses it), or a keyword it does not take.
+
+    Example: ``np.around(np.array([0.5, 1.5, 2.675]), 2)``.
+    """
+    if kwargs:
+        raise TypeError(f"around: unexpected keyword argument {next(iter(kwargs))!r}")
+    if _is_array(x):
+        return invoke("_npi_around", [x], {"decimals": decimals}, out=out, fname="around")
+    return _onp.around(x, decimals)
+
+
+def round(x, decimals=0, out=None, **kwargs):  # pylint: disable=redefined-builtin
+    """As `around`."""
+    return around(x, decimals, out=out, **kwargs)
+
+
+round_ = round
+__all__ += ["around", "round", "round_"]
+
+
+def _np_version_of(fname):
+    return getattr(_onp, fname)
+
+
+def is_binary_operand(x):
+    """Whether `x` can be an operand of a binary function (array, symbol or number)."""
+    return _is_array(x) or _is_scalar(x)
+
+
+def symbolic(*xs):
+    """Whether the operands build a graph node."""
+    return is_symbolic(xs)

@@ -1,0 +1,19 @@
+"""`mx.np.set_printoptions`: how `mx.np` arrays print (NumPy's options; MXNet 1.9.1 takes
+`precision` and `threshold` only)."""
+import numpy as _onp
+
+__all__ = ["set_printoptions"]
+
+
+def set_printoptions(precision=None, threshold=None, **kwarg):
+    """Set the print options `precision` and `threshold` (NumPy's).
+
+    Raises:
+        NotImplementedError: any other option (as in MXNet 1.9.1).
+
+    Example: ``np.set_printoptions(precision=3)``.
+    """
+    if kwarg:
+        raise NotImplementedError(f"set_printoptions: options {sorted(kwarg)} are not supported "
+                                  "(only precision and threshold)")
+    _onp.set_printoptions(precision=precision, threshold=threshold)

@@ -1,0 +1,67 @@
+"""The `mx.np` functions MXNet 1.9.1 takes from official NumPy itself (its ``fallback``
+module): called with `mx.np` arrays, NumPy's dispatch protocol hands them to
+`mx.np.ndarray.__array_function__`, which computes on host copies and gives `mx.np` arrays
+back (`gluonlite.numpy.interop`).
+
+NumPy 2 removed a few of these names; they are defined here with NumPy 1.x's meaning
+(``in1d``, ``msort``, ``trapz``), and the financial functions NumPy 1.20 moved out (``mirr``,
+``npv``, ``pmt``, ``ppmt``, ``pv``, ``rate``) raise what NumPy 1.23 (MXNet 1.9.1's) raises.
+
+Example: ``np.allclose(np.ones(2), np.ones(2))`` -> True.
+"""
+import numpy as _onp
+
+__all__ = ["allclose", "apply_along_axis", "apply_over_axes", "argpartition", "argwhere",
+           "array_equal", "array_equiv", "choose", "compress", "corrcoef", "correlate",
+           "count_nonzero", "cov", "digitize", "divmod", "extract", "flatnonzero",
+           "float_power", "frexp", "heaviside", "histogram2d", "histogram_bin_edges",
+           "histogramdd", "i0", "in1d", "interp", "intersect1d", "isclose", "isin", "ix_",
+           "lexsort", "min_scalar_type", "mirr", "modf", "msort", "nanargmax", "nanargmin",
+           "nancumprod", "nancumsum", "nanmax", "nanmedian", "nanmin", "nanpercentile",
+           "nanprod", "nanquantile", "ndim", "npv", "partition", "piecewise", "packbits", "pmt",
+           "poly", "polyadd", "polydiv", "polyfit", "polyint", "polymul", "polysub",
+           "positive", "ppmt", "promote_types", "ptp", "pv", "rate", "real", "result_type",
+           "rollaxis", "roots", "searchsorted", "select", "setdiff1d", "setxor1d", "signbit",
+           "size", "spacing", "take_along_axis", "trapz", "tril_indices_from", "trim_zeros",
+           "triu_indices_from", "union1d", "unpackbits", "unwrap", "vander"]
+
+_REMOVED = ("in1d", "msort", "trapz", "mirr", "npv", "pmt", "ppmt", "pv", "rate")
+for _name in __all__:
+    if _name not in _REMOVED:
+        globals()[_name] = getattr(_onp, _name)
+del _name
+
+
+def _array_function_dispatch(*args, **kwargs):
+    return tuple(a for a in args if hasattr(a, "__array_function__"))
+
+
+def in1d(ar1, ar2, assume_unique=False, invert=False):
+    """Whether each element of the flattened ar1 is in ar2 (NumPy 1.x's in1d)."""
+    return _onp.isin(_onp.ravel(ar1), ar2, assume_unique=assume_unique, invert=invert)
+
+
+def msort(a):
+    """A copy sorted along the first axis (NumPy 1.x's msort)."""
+    return _onp.sort(a, axis=0)
+
+
+def trapz(y, x=None, dx=1.0, axis=-1):
+    """The integral of y by the trapezoidal rule (NumPy 1.x's trapz)."""
+    return _onp.trapezoid(y, x=x, dx=dx, axis=axis)
+
+
+def _nep32(name):
+    def f(*args, **kwargs):
+        raise RuntimeError(f"In accordance with NEP 32, the function {name} was removed from "
+                           "NumPy version 1.20.  A replacement for this function is available "
+                           "in the numpy_financial library: "
+                           "https://pypi.org/project/numpy-financial")
+    f.__name__ = name
+    f.__doc__ = (f"Removed from NumPy in 1.20 (NEP 32): raises RuntimeError, as MXNet 1.9.1's "
+                 f"np.{name} does; use numpy_financial.{name}.")
+    return f
+
+
+mirr, npv, pmt, ppmt, pv, rate = (_nep32(n) for n in ("mirr", "npv", "pmt", "ppmt", "pv",
+                                                       "rate"))

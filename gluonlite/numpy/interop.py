@@ -1,0 +1,137 @@
+"""Official NumPy functions and ufuncs given `mx.np` arrays (NumPy's `__array_function__` and
+`__array_ufunc__` protocols), as MXNet 1.9.1 handles them: the `mx.np` function of the same
+name runs (so ``numpy.sum(mx_array)`` is an `mx.np.ndarray`, recorded by autograd); a NumPy
+function `mx.np` lacks runs on host copies and its array results come back as `mx.np`
+arrays on the input's context, except inside autograd.record(), where that is refused (the
+result could not be differentiated).
+
+Example::
+
+    import numpy
+    numpy.sum(mx.np.ones((2, 3)))      # array(6.), an mx.np.ndarray
+    numpy.median(mx.np.ones(3))        # NumPy on a copy -> array(1.)
+"""
+import numpy as _onp
+
+from .. import autograd_tape
+from ..ndarray.ndarray import NDArray
+
+__all__ = ["array_function", "array_ufunc", "ARRAY_FUNCTIONS", "ARRAY_UFUNCS"]
+
+# The NumPy functions and ufuncs MXNet 1.9.1 dispatches to its own (numpy_dispatch_protocol).
+ARRAY_FUNCTIONS = (
+    "all", "any", "sometrue", "argmin", "argmax", "around", "round", "round_", "argsort",
+    "sort", "append", "broadcast_arrays", "broadcast_to", "clip", "concatenate", "copy",
+    "cumsum", "diag", "diagonal", "diagflat", "dot", "expand_dims", "fix", "flip", "flipud",
+    "fliplr", "inner", "insert", "max", "amax", "mean", "min", "amin", "nonzero", "ones_like",
+    "atleast_1d", "atleast_2d", "atleast_3d", "prod", "product", "ravel", "repeat", "reshape",
+    "roll", "split", "array_split", "hsplit", "vsplit", "dsplit", "squeeze", "stack", "std",
+    "sum", "swapaxes", "take", "tensordot", "tile", "transpose", "unique", "unravel_index",
+    "diag_indices_from", "delete", "var", "vdot", "vstack", "column_stack", "hstack", "dstack",
+    "zeros_like", "linalg.norm", "linalg.cholesky", "linalg.inv", "linalg.solve",
+    "linalg.tensorinv", "linalg.tensorsolve", "linalg.pinv", "linalg.eigvals", "linalg.eig",
+    "linalg.eigvalsh", "linalg.eigh", "shape", "trace", "tril", "meshgrid", "outer", "einsum",
+    "polyval", "shares_memory", "may_share_memory", "quantile", "percentile", "diff",
+    "ediff1d", "resize", "where", "full_like", "bincount", "empty_like", "nan_to_num",
+    "isnan", "isfinite", "isposinf", "isneginf", "isinf", "pad")
+ARRAY_UFUNCS = (
+    "abs", "fabs", "add", "arctan2", "copysign", "degrees", "hypot", "lcm", "subtract",
+    "multiply", "true_divide", "negative", "power", "mod", "matmul", "absolute", "rint", "sign",
+    "exp", "log", "log2", "log10", "expm1", "sqrt", "square", "cbrt", "reciprocal", "invert",
+    "bitwise_not", "remainder", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin",
+    "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "maximum", "minimum", "ceil", "trunc",
+    "floor", "bitwise_and", "bitwise_xor", "bitwise_or", "logical_not", "equal", "not_equal",
+    "less", "less_equal", "greater", "greater_equal")
+
+_FUNCS = {}
+
+
+def _table():
+    if not _FUNCS:
+        from .. import numpy as mx_np
+        for name in ARRAY_FUNCTIONS:
+            mod_onp, mod_mx, leaf = _onp, mx_np, name
+            if "." in name:
+                sub, leaf = name.split(".")
+                mod_onp, mod_mx = getattr(_onp, sub), getattr(mx_np, sub)
+            f = getattr(mod_onp, leaf, None)
+            if f is not None:
+                _FUNCS[f] = getattr(mod_mx, leaf)
+    return _FUNCS
+
+
+def _host(x):
+    if isinstance(x, NDArray):
+        return x.asnumpy()
+    if isinstance(x, (list, tuple)):
+        return type(x)(_host(e) for e in x)
+    if isinstance(x, dict):
+        return {k: _host(v) for k, v in x.items()}
+    return x
+
+
+def _back(out, ctx):
+    from .multiarray import array
+    if isinstance(out, _onp.ndarray):
+        if out.dtype.kind in "biuf" and out.dtype.itemsize <= 8 and out.dtype != _onp.uint16:
+            try:
+                return array(out, dtype=out.dtype, ctx=ctx)
+            except TypeError:
+                return out
+        return out
+    if isinstance(out, tuple):
+        return tuple(_back(o, ctx) for o in out)
+    if isinstance(out, list):
+        return [_back(o, ctx) for o in out]
+    return out
+
+
+def _ctx_of(args):
+    stack = [args]
+    while stack:
+        a = stack.pop()
+        if isinstance(a, NDArray):
+            return a.ctx
+        if isinstance(a, (list, tuple)):
+            stack.extend(a)
+        elif isinstance(a, dict):
+            stack.extend(a.values())
+    return None
+
+
+def _fallback(name, fn, args, kwargs):
+    if autograd_tape.is_recording():
+        raise ValueError(f"Falling back to NumPy operator {name} with autograd active is not "
+                         "supported. Please consider moving the operator to the outside of "
+                         "the autograd scope.")
+    ctx = _ctx_of((args, kwargs))
+    return _back(fn(*_host(args), **_host(kwargs)), ctx)
+
+
+def array_function(func, types, args, kwargs):
+    """`mx.np.ndarray.__array_function__`: `func`'s `mx.np` counterpart, or `func` on host
+    copies (see the module docstring)."""
+    from .multiarray import ndarray
+    mx_func = _table().get(func)
+    if mx_func is None:
+        return _fallback(getattr(func, "__name__", str(func)), func, args, kwargs)
+    if not all(issubclass(t, ndarray) for t in types):
+        return NotImplemented
+    return mx_func(*args, **kwargs)
+
+
+def array_ufunc(self, ufunc, method, inputs, kwargs):
+    """`mx.np.ndarray.__array_ufunc__`: the `mx.np` function of the ufunc's name, or the
+    ufunc on host copies (see the module docstring)."""
+    from .. import numpy as mx_np
+    if "out" in kwargs:
+        out = kwargs["out"]
+        if len(out) != 1:
+            raise ValueError("The `out` parameter must have exactly one ndarray")
+        kwargs["out"] = out[0]
+    if method != "__call__":
+        return NotImplemented
+    name = ufunc.__name__
+    if name in ARRAY_UFUNCS:
+        return getattr(mx_np, name)(*inputs, **kwargs)
+    return _fallback(name, ufunc, inputs, kwargs)

@@ -1,0 +1,155 @@
+"""`mx.np.linalg`: NumPy's linear algebra on `mx.np` arrays, each function one operator
+(`gluonlite.ops.np_linalg`, and the legacy ``_linalg_det/inverse/slogdet``), batched over
+leading axes and differentiable where MXNet 1.9.1 is. ``cond``, ``lstsq``, ``matrix_power``,
+``matrix_rank``, ``multi_dot`` and ``qr`` are NumPy's own on host copies, as in MXNet.
+
+Example: ``np.linalg.norm(np.array([3., 4.]))`` -> ``array(5.)``.
+"""
+import numbers
+
+import numpy as _onp
+
+from ..base import MXNetTypeError
+from ._dispatch import invoke
+
+__all__ = ["norm", "svd", "cholesky", "inv", "det", "slogdet", "solve", "tensorinv",
+           "tensorsolve", "pinv", "eigvals", "eig", "eigvalsh", "eigh", "cond", "lstsq",
+           "matrix_power", "matrix_rank", "multi_dot", "qr"]
+
+cond = _onp.linalg.cond
+lstsq = _onp.linalg.lstsq
+matrix_power = _onp.linalg.matrix_power
+matrix_rank = _onp.linalg.matrix_rank
+multi_dot = _onp.linalg.multi_dot
+qr = _onp.linalg.qr
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
+    """A vector or matrix norm: ord None (2-norm / Frobenius), 'fro', 'nuc', inf, -inf
+    (written 'inf', '-inf' too), 1, -1, 2, -2 or any p for vectors; `axis` an int (vector
+    norms) or a pair (matrix norms).
+
+    Raises:
+        TypeError: an axis that is not None, an int or a tuple.
+        ValueError: an ord the chosen norm does not have.
+    """
+    if ord in ("inf", "-inf"):
+        ord = float(ord)  # noqa: A001
+    if axis is not None and not isinstance(axis, (numbers.Integral, tuple)):
+        raise MXNetTypeError("'axis' must be None, an integer or a tuple of integers.")
+    attrs = {"axis": axis, "keepdims": bool(keepdims)}
+    if axis is None and ord is None:
+        return invoke("_npi_norm", [x], dict(attrs, ord=2.0, flag=-2), fname="linalg.norm")
+    if isinstance(axis, numbers.Integral):
+        axis = (axis,)
+    if axis is not None and len(axis) == 2 or (axis is None and _ndim(x) == 2):
+        axis = axis or (0, 1)
+        attrs["axis"] = tuple(axis)
+        if ord in (_onp.inf, -_onp.inf, 1, -1):
+            from . import _functions as F
+            r, c = axis
+            if ord in (_onp.inf, -_onp.inf):
+                if not keepdims and r > c:
+                    r -= 1
+                s = F.sum(F.abs(x), axis=c, keepdims=keepdims)
+                return (F.max if ord > 0 else F.min)(s, axis=r, keepdims=keepdims)
+            if not keepdims and r < c:
+                c -= 1
+            s = F.sum(F.abs(x), axis=r, keepdims=keepdims)
+            return (F.max if ord > 0 else F.min)(s, axis=c, keepdims=keepdims)
+        if ord in (2, -2):
+            return invoke("_npi_norm", [x], dict(attrs, ord=float(ord), flag=0),
+                          fname="linalg.norm")
+        if ord == "nuc":
+            return invoke("_npi_norm", [x], dict(attrs, ord=2.0, flag=2), fname="linalg.norm")
+        if ord in (None, "fro", "f"):
+            return invoke("_npi_norm", [x], dict(attrs, ord=2.0, flag=1), fname="linalg.norm")
+        raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
+    if ord in ("fro", "f", "nuc"):
+        raise ValueError(f"linalg.norm: invalid norm order {ord!r} for vectors")
+    return invoke("_npi_norm", [x], dict(attrs, ord=2.0 if ord is None else float(ord),
+                                         flag=-1 if ord is not None else 1),
+                  fname="linalg.norm")
+
+
+def _ndim(x):
+    try:
+        return x.ndim
+    except AttributeError:
+        return None
+
+
+def svd(a):
+    """(ut, s, v) with a = ut @ diag(s) @ v (rows <= columns, s descending), as MXNet 1.9.1
+    returns it."""
+    return tuple(invoke("_npi_svd", [a], {}, fname="linalg.svd"))
+
+
+def cholesky(a):
+    """The lower-triangular L with a = L L^T (a symmetric positive-definite)."""
+    return invoke("_npi_cholesky", [a], {}, fname="linalg.cholesky")
+
+
+def inv(a):
+    """The inverse of a (batch of) square matrix."""
+    return invoke("_npi_inv", [a], {}, fname="linalg.inv")
+
+
+def det(a):
+    """The determinant of a (batch of) square matrix."""
+    return invoke("_npi_det", [a], {}, fname="linalg.det")
+
+
+def slogdet(a):
+    """(sign, log |det|) of a (batch of) square matrix."""
+    return tuple(invoke("_npi_slogdet", [a], {}, fname="linalg.slogdet"))
+
+
+def solve(a, b):
+    """x with a @ x = b."""
+    return invoke("_npi_solve", [a, b], {}, fname="linalg.solve")
+
+
+def tensorinv(a, ind=2):
+    """The inverse of a for tensordot over its first `ind` axes."""
+    return invoke("_npi_tensorinv", [a], {"ind": int(ind)}, fname="linalg.tensorinv")
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) = b (a's `axes` moved to the end first)."""
+    return invoke("_npi_tensorsolve", [a, b], {"a_axes": None if axes is None else tuple(axes)},
+                  fname="linalg.tensorsolve")
+
+
+def pinv(a, rcond=1e-15, hermitian=False):
+    """The Moore-Penrose pseudo-inverse (rcond a number or an array).
+
+    Raises:
+        NotImplementedError: hermitian=True (as in MXNet 1.9.1).
+    """
+    if hermitian:
+        raise NotImplementedError("linalg.pinv: hermitian is not supported yet...")
+    if isinstance(rcond, numbers.Number):
+        return invoke("_npi_pinv_scalar_rcond", [a], {"rcond": float(rcond),
+                                                      "hermitian": False}, fname="linalg.pinv")
+    return invoke("_npi_pinv", [a, rcond], {"hermitian": False}, fname="linalg.pinv")
+
+
+def eigvals(a):
+    """The eigenvalues of a general square matrix (real ones only, as in MXNet 1.9.1)."""
+    return invoke("_npi_eigvals", [a], {}, fname="linalg.eigvals")
+
+
+def eig(a):
+    """(eigenvalues, eigenvectors) of a general square matrix (real only)."""
+    return tuple(invoke("_npi_eig", [a], {}, fname="linalg.eig"))
+
+
+def eigvalsh(a, UPLO="L"):
+    """The ascending eigenvalues of a symmetric matrix (read from triangle UPLO)."""
+    return invoke("_npi_eigvalsh", [a], {"UPLO": UPLO}, fname="linalg.eigvalsh")
+
+
+def eigh(a, UPLO="L"):
+    """(ascending eigenvalues, eigenvectors) of a symmetric matrix."""
+    return tuple(invoke("_npi_eigh", [a], {"UPLO": UPLO}, fname="linalg.eigh"))

@@ -1,0 +1,591 @@
+"""`mx.np.ndarray`: MXNet's NumPy-compatible array.
+
+It is an `NDArray` (the same storage, context and autograd entry), with NumPy's meaning:
+0-d and zero-size arrays, NumPy's indexing (basic, integer arrays, boolean masks), NumPy's
+operators and methods (each calling an `mx.np` function, that is one registry operator), the
+dtype as a `numpy.dtype`, NumPy's printing. `as_nd_ndarray()` and `NDArray.as_np_ndarray()`
+convert between the two dialects without copying (the result shares data and gradient
+history). Official NumPy functions given an `mx.np.ndarray` dispatch to the `mx.np` function
+of the same name (`__array_function__` / `__array_ufunc__`), and fall back to NumPy on a host
+copy for the functions `mx.np` lacks, as MXNet does.
+
+Example::
+
+    from gluonlite import np, npx, autograd
+    npx.set_np()
+    x = np.array([[1., 2.], [3., 4.]])
+    x.attach_grad()
+    with autograd.record():
+        y = (x * x).sum()          # a 0-d array
+    y.backward()
+    x.grad                         # array([[2., 4.], [6., 8.]])
+"""
+import numpy as _onp
+
+from .. import autograd_tape
+from ..base import MXNetTypeError, MXNetValueError
+from ..context import Context, current_context
+from ..ndarray.ndarray import NDArray
+from . import _dispatch
+
+__all__ = ["ndarray", "array", "empty", "from_nd"]
+
+
+def _no_attribute(name):
+    def method(self, *args, **kwargs):
+        raise AttributeError(f"mxnet.numpy.ndarray object has no attribute {name}")
+    method.__name__ = name
+    method.__doc__ = (f"Not an `mx.np.ndarray` method (MXNet's legacy NDArray has it): raises "
+                      f"AttributeError; use ``as_nd_ndarray().{name}(...)`` or the `mx.np` / "
+                      "`mx.npx` function.")
+    return method
+
+
+class ndarray(NDArray):
+    """An array of MXNet's NumPy dialect (see the module docstring).
+
+    Make one with `mx.np.array`, `mx.np.zeros` and the other `mx.np` functions.
+
+    Attributes:
+        shape, ndim, size: as NumPy's.
+        dtype: a `numpy.dtype` (float32 by default).
+        ctx / context: the `Context` holding the data.
+        grad: the gradient buffer after `attach_grad` (an `mx.np.ndarray`).
+        T: the transpose.
+
+    Example: ``np.array([1, 2, 3]) * 2`` -> ``array([2., 4., 6.])``.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000.0
+    _np_array = True
+
+    # ---- attributes ---------------------------------------------------------------------
+    @property
+    def dtype(self):
+        """The `numpy.dtype` of the elements (``dtype('float32')``)."""
+        return self._data.dtype
+
+    @property
+    def ndim(self):
+        """Number of dimensions (0 for a scalar array)."""
+        return self._data.ndim
+
+    @property
+    def T(self):
+        """The transpose (axes reversed); a copy, as in MXNet."""
+        return self.transpose()
+
+    @property
+    def grad(self):
+        """The gradient buffer attached by `attach_grad`, as an `mx.np.ndarray` (None before)."""
+        g = self._grad
+        if g is None or g.__class__ is ndarray:
+            return g
+        return from_nd(g)
+
+    @property
+    def stype(self):
+        """The storage type: 'default' (`mx.np` arrays are dense)."""
+        return "default"
+
+    def attach_grad(self, grad_req="write"):
+        """Attach a zero gradient buffer (an `mx.np.ndarray`) and mark the array as a variable
+        for autograd.
+
+        Args:
+            grad_req: 'write' (backward overwrites `grad`), 'add' (accumulates) or 'null'.
+
+        Raises:
+            ValueError: an unknown grad_req.
+        """
+        from ..ndarray.ndarray import check_grad_req
+        check_grad_req(grad_req)
+        self._grad = ndarray(self._ctx.xp.zeros(self.shape, self.dtype), self._ctx)
+        self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
+
+    def detach(self):
+        """The same data, cut from the autograd graph."""
+        return ndarray(self._data, self._ctx)
+
+    # ---- conversion ---------------------------------------------------------------------
+    def as_nd_ndarray(self):
+        """This array as a legacy `mx.nd.NDArray` sharing its data and autograd history (no
+        copy), to use the legacy operators on it."""
+        a = NDArray(self._data, self._ctx)
+        a._entry, a._grad = self._entry, self._grad
+        return a
+
+    def as_np_ndarray(self):
+        """Itself (already an `mx.np.ndarray`)."""
+        return self
+
+    def asscalar(self):
+        """Not an `mx.np.ndarray` method: raises AttributeError; use `item()`."""
+        raise AttributeError("mxnet.numpy.ndarray object has no attribute asscalar; use item()")
+
+    def item(self, *args):
+        """The element as a Python scalar: ``item()`` for a one-element array, ``item(i)`` for
+        flat index i, ``item(i, j)`` for an index per axis (NumPy's `ndarray.item`).
+
+        Raises:
+            ValueError: no index and more than one element.
+        """
+        return self.asnumpy().item(*args)
+
+    def tolist(self):
+        """The values as nested Python lists (a Python scalar for a 0-d array)."""
+        return self.asnumpy().tolist()
+
+    def __bool__(self):
+        if self.size == 0:
+            import warnings
+            warnings.warn("The truth value of an empty array is ambiguous. Returning False, but "
+                          "in future this will result in an error.", DeprecationWarning,
+                          stacklevel=2)
+            return False
+        if self.size == 1:
+            return bool(self.item())
+        raise ValueError("The truth value of an ndarray with multiple elements is ambiguous.")
+
+    def __float__(self):
+        if self.size != 1:
+            raise TypeError("only size-1 arrays can be converted to Python scalars")
+        return float(self.item())
+
+    def __int__(self):
+        if self.size != 1:
+            raise TypeError("only size-1 arrays can be converted to Python scalars")
+        return int(self.item())
+
+    def __index__(self):
+        if self.ndim != 0 or self.dtype.kind not in "iu":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.item())
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __hash__(self):
+        raise NotImplementedError("mxnet.numpy.ndarray is not hashable (as in MXNet); key by "
+                                  "id(array) instead")
+
+    def __repr__(self):
+        text = repr(self.asnumpy())
+        if "dtype=" in text:
+            if self.dtype == _onp.float32:
+                text = text[:text.rindex(",")] + ")"
+        elif self.dtype not in (_onp.float32, _onp.bool_):
+            text = text[:-1] + f", dtype={self.dtype})"
+        if self._ctx.device_type != "cpu":
+            text = text[:-1] + f", ctx={self._ctx})"
+        return text
+
+    def __str__(self):
+        text = str(self.asnumpy())
+        if self._ctx.device_type == "cpu" or self.ndim == 0:
+            return text
+        return f"{text} @{self._ctx}"
+
+    def __format__(self, fmt):
+        if self.ndim == 0:
+            return self.item().__format__(fmt)
+        if not fmt:
+            return str(self)
+        raise TypeError("Cannot format mxnet.numpy.ndarray with format_spec")
+
+    def __reduce__(self):
+        return _from_state, (self.__getstate__(),)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.asnumpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """Official NumPy ufuncs on `mx.np` arrays: the `mx.np` function of the same name, or
+        NumPy itself on host copies for the ufuncs `mx.np` lacks (refused inside
+        autograd.record(), where the result could not be differentiated)."""
+        from .interop import array_ufunc
+        return array_ufunc(self, ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """Official NumPy functions on `mx.np` arrays: the `mx.np` function of the same name,
+        or NumPy itself on host copies (see `__array_ufunc__`)."""
+        from .interop import array_function
+        return array_function(func, types, args, kwargs)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        """A copy converted to `dtype` (itself when `copy` is False and the dtype already
+        matches). Recorded by autograd (the gradient is cast back).
+
+        Raises:
+            NotImplementedError: an order other than 'K' or 'C', or a casting other than
+                'unsafe' (MXNet 1.9.1 has only these).
+        """
+        if order not in ("K", "C"):
+            raise NotImplementedError(f"astype: order={order!r} is not supported")
+        if casting != "unsafe":
+            raise NotImplementedError(f"astype: casting={casting!r} is not supported")
+        from ..base import normalize_dtype
+        dt = normalize_dtype(_onp.float32 if dtype is None else dtype, "astype: dtype")
+        if not copy and dt == self.dtype:
+            return self
+        return _dispatch.invoke("Cast", [self], {"dtype": dt.name}, fname="astype")
+
+    def copy(self, order="C"):
+        """A copy (recorded by autograd).
+
+        Raises:
+            NotImplementedError: an order other than 'C'.
+        """
+        if order != "C":
+            raise NotImplementedError(f"copy: order={order!r} is not supported")
+        return _dispatch.invoke("_np_copy", [self], {}, fname="copy")
+
+    def copyto(self, other):
+        """Copy into `other` (an `mx.np.ndarray`, returned) or to a new array on `other` (a
+        Context).
+
+        Raises:
+            TypeError: `other` is neither.
+            ValueError: `other` has another shape.
+        """
+        if isinstance(other, Context):
+            return ndarray(_on(other, self), other)
+        if not isinstance(other, ndarray):
+            raise MXNetTypeError(f"copyto: expected an mxnet.numpy.ndarray or a Context, got "
+                                 f"{type(other).__name__}")
+        if other.shape != self.shape:
+            raise MXNetValueError(f"copyto: shape {self.shape} does not match the target's "
+                                  f"{other.shape}")
+        other._data[...] = _on(other._ctx, self)
+        return other
+
+    def as_in_context(self, context):
+        """This array on `context` (itself when already there)."""
+        return self if context == self._ctx else self.copyto(context)
+
+    def as_in_ctx(self, ctx):
+        """This array on `ctx` (itself when already there)."""
+        return self.as_in_context(ctx)
+
+    def tostype(self, stype):
+        """Not an `mx.np.ndarray` method (dense only): raises AttributeError."""
+        raise AttributeError("mxnet.numpy.ndarray object has no attribute tostype")
+
+    def reshape_view(self, *shape, **kwargs):
+        """A view with a new shape sharing this array's memory (MXNet's legacy reshape codes
+        0, -1, -2, ...)."""
+        return from_nd(super().reshape(*shape, **kwargs))
+
+    # ---- indexing -----------------------------------------------------------------------
+    def __getitem__(self, key):
+        """NumPy's indexing: basic (ints, slices, None, Ellipsis; a contiguous result shares
+        memory outside autograd.record()), integer arrays, boolean masks, and mixes of them.
+        Recorded by autograd."""
+        from ._indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value):
+        """NumPy's assignment: ``x[key] = value`` for any key `__getitem__` takes, `value` a
+        scalar or an array broadcast to the indexed shape."""
+        from ._indexing import setitem
+        setitem(self, key, value)
+
+    # ---- arithmetic ---------------------------------------------------------------------
+    def __add__(self, o): return _f.add(self, o)
+    def __radd__(self, o): return _f.add(o, self)
+    def __sub__(self, o): return _f.subtract(self, o)
+    def __rsub__(self, o): return _f.subtract(o, self)
+    def __mul__(self, o): return _f.multiply(self, o)
+    def __rmul__(self, o): return _f.multiply(o, self)
+    def __truediv__(self, o): return _f.true_divide(self, o)
+    def __rtruediv__(self, o): return _f.true_divide(o, self)
+    def __mod__(self, o): return _f.mod(self, o)
+    def __rmod__(self, o): return _f.mod(o, self)
+    def __pow__(self, o): return _f.power(self, o)
+    def __rpow__(self, o): return _f.power(o, self)
+    def __matmul__(self, o): return _f.matmul(self, o)
+    def __rmatmul__(self, o): return _f.matmul(o, self)
+    def __eq__(self, o): return _f.equal(self, o)
+    def __ne__(self, o): return _f.not_equal(self, o)
+    def __lt__(self, o): return _f.less(self, o)
+    def __le__(self, o): return _f.less_equal(self, o)
+    def __gt__(self, o): return _f.greater(self, o)
+    def __ge__(self, o): return _f.greater_equal(self, o)
+    def __and__(self, o): return _f.bitwise_and(self, o)
+    def __or__(self, o): return _f.bitwise_or(self, o)
+    def __xor__(self, o): return _f.bitwise_xor(self, o)
+    def __neg__(self): return _f.negative(self)
+    def __abs__(self): return _f.absolute(self)
+    def __invert__(self): return _f.invert(self)
+    def __round__(self, n=0): return _f.round(self, decimals=n)
+    def __floor__(self): return _f.floor(self)
+    def __ceil__(self): return _f.ceil(self)
+    def __trunc__(self): return _f.trunc(self)
+
+    def _inplace(self, fn, o, sym):
+        if autograd_tape.is_recording() and isinstance(self._entry, tuple) and \
+                isinstance(self._entry[0], autograd_tape.Leaf):
+            raise MXNetValueError(
+                f"ndarray {sym}: in-place update of an array with attach_grad() inside "
+                "autograd.record() would cut it from its gradient; write y = x " + sym[0] +
+                " ... instead, or update it outside record()")
+        res = fn(self, o)
+        if autograd_tape.is_recording() and res._entry is not None:
+            return res  # rebound: the recorded graph may still need the old values
+        if res.shape != self.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
+                             f"doesn't match the broadcast shape {res.shape}")
+        self._data[...] = res._data
+        return self
+
+    def __iadd__(self, o): return self._inplace(_f.add, o, "+=")
+    def __isub__(self, o): return self._inplace(_f.subtract, o, "-=")
+    def __imul__(self, o): return self._inplace(_f.multiply, o, "*=")
+    def __itruediv__(self, o): return self._inplace(_f.true_divide, o, "/=")
+    def __imod__(self, o): return self._inplace(_f.mod, o, "%=")
+    def __iand__(self, o): return self._inplace(_f.bitwise_and, o, "&=")
+    def __ior__(self, o): return self._inplace(_f.bitwise_or, o, "|=")
+    def __ixor__(self, o): return self._inplace(_f.bitwise_xor, o, "^=")
+    def __imatmul__(self, o): return self._inplace(_f.matmul, o, "@=")
+    def __ipow__(self, o): return self._inplace(_f.power, o, "**=")
+
+    # ---- NumPy's methods ----------------------------------------------------------------
+    def reshape(self, *args, **kwargs):
+        """A copy with a new shape: ``reshape((2, 3))`` or ``reshape(2, 3)``, -1 inferred.
+
+        Raises:
+            TypeError: no shape, or a keyword other than `order`.
+            NotImplementedError: an order other than 'C'.
+        """
+        order = kwargs.pop("order", "C")
+        if kwargs:
+            raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
+                            "function")
+        if order != "C":
+            raise NotImplementedError(f"reshape: only supports C-order, while received {order}")
+        if not args:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        return _f.reshape(self, shape)
+
+    def transpose(self, *axes):
+        """The axes permuted (reversed when none are given): ``transpose((1, 0))`` or
+        ``transpose(1, 0)``."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _f.transpose(self, axes or None)
+
+    def flatten(self, order="C"):
+        """A 1-D copy."""
+        return _f.reshape(self, (-1,), order=order)
+
+    def squeeze(self, axis=None):
+        """The array without its length-1 axes (those of `axis`)."""
+        return _f.squeeze(self, axis=axis)
+
+    def expand_dims(self, *args, **kwargs):
+        """Not an `mx.np.ndarray` method: raises AttributeError (use `np.expand_dims`)."""
+        raise AttributeError("mxnet.numpy.ndarray object has no attribute expand_dims")
+
+    def broadcast_to(self, shape):
+        """The array broadcast to `shape` (`np.broadcast_to`)."""
+        return _f.broadcast_to(self, shape)
+
+    def broadcast_like(self, other):
+        """Not an `mx.np.ndarray` method: raises AttributeError."""
+        raise AttributeError("mxnet.numpy.ndarray object has no attribute broadcast_like")
+
+    def swapaxes(self, axis1, axis2):
+        """Axes `axis1` and `axis2` interchanged."""
+        return _f.swapaxes(self, axis1, axis2)
+
+    def repeat(self, repeats, axis=None):
+        """Each element repeated `repeats` times (along `axis`, or of the flattened array)."""
+        return _f.repeat(self, repeats, axis=axis)
+
+    def take(self, indices, axis=None, mode="raise"):
+        """Elements at `indices` (along `axis`, or of the flattened array)."""
+        return _f.take(self, indices, axis=axis, mode=mode)
+
+    def dot(self, b, out=None):
+        """The dot product with `b` (`np.dot`)."""
+        return _f.dot(self, b, out=out)
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Sum over `axis` (`np.sum`)."""
+        return _f.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Product over `axis` (`np.prod`)."""
+        return _f.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Mean over `axis` (`np.mean`)."""
+        return _f.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """Standard deviation over `axis` (`np.std`)."""
+        return _f.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """Variance over `axis` (`np.var`)."""
+        return _f.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        """Maximum over `axis` (`np.max`)."""
+        return _f.max(self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        """Minimum over `axis` (`np.min`)."""
+        return _f.min(self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        """Whether every element is true (`np.all`)."""
+        return _f.all(self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        """Whether some element is true (`np.any`)."""
+        return _f.any(self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis=None, out=None):
+        """Index of the maximum (`np.argmax`)."""
+        return _f.argmax(self, axis=axis, out=out)
+
+    def argmin(self, axis=None, out=None):
+        """Index of the minimum (`np.argmin`)."""
+        return _f.argmin(self, axis=axis, out=out)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        """Indices that sort the array (`np.argsort`)."""
+        return _f.argsort(self, axis=axis, kind=kind, order=order)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        """A sorted copy (`np.sort`; MXNet's method returns it rather than sorting in place)."""
+        return _f.sort(self, axis=axis, kind=kind, order=order)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """Cumulative sum (`np.cumsum`)."""
+        return _f.cumsum(self, axis=axis, dtype=dtype, out=out)
+
+    def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
+        """Values limited to [min, max] (`np.clip`)."""
+        return _f.clip(self, min, max, out=out)
+
+    def round(self, decimals=0, out=None, **kwargs):
+        """Values rounded to `decimals` (`np.round`)."""
+        return _f.round(self, decimals=decimals, out=out, **kwargs)
+
+    def nonzero(self):
+        """Indices of the non-zero elements (`np.nonzero`)."""
+        return _f.nonzero(self)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """The diagonal (`np.diagonal`)."""
+        return _f.diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
+
+
+# The legacy fluent methods an mx.np array does not have (MXNet raises AttributeError).
+for _name in ("abs", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+              "argmax_channel", "broadcast_axes", "cbrt", "ceil", "cos", "cosh", "degrees",
+              "depth_to_space", "diag", "exp", "expm1", "fix", "flip", "floor", "log", "log10",
+              "log1p", "log2", "log_softmax", "nanprod", "nansum", "norm", "one_hot", "ones_like",
+              "pad", "pick", "radians", "rcbrt", "reciprocal", "relu", "reshape_like", "rint",
+              "rsqrt", "shape_array", "sigmoid", "sign", "sin", "sinh", "size_array", "slice",
+              "slice_axis", "slice_like", "softmax", "softmin", "space_to_depth", "split",
+              "split_v2", "sqrt", "square", "tan", "tanh", "tile", "topk", "trunc",
+              "zeros_like", "slice_assign", "slice_assign_scalar"):
+    setattr(ndarray, _name, _no_attribute(_name))
+del _name
+
+
+def _on(ctx, x):
+    if x._ctx == ctx:
+        return x._data.copy()
+    host = x.asnumpy()
+    return host if ctx.device_type == "cpu" else ctx.xp.asarray(host)
+
+
+def _from_state(state):
+    a = ndarray.__new__(ndarray)
+    NDArray.__setstate__(a, state)
+    return a
+
+
+def from_nd(nd):
+    """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history."""
+    a = ndarray(nd._data, nd._ctx)
+    a._entry = nd._entry
+    g = nd._grad
+    if g is not None and g.__class__ is NDArray:
+        g = ndarray(g._data, g._ctx)
+    a._grad = g
+    return a
+
+
+def empty(shape, dtype=None, order="C", ctx=None):
+    """A new array of `shape` (zeros here: results never depend on stale memory).
+
+    Args:
+        shape: an int or a tuple.
+        dtype: the dtype (default float32, float64 under ``npx.set_np(dtype=True)``).
+        order: 'C' only.
+        ctx: the context (default: the current one).
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+    """
+    if order != "C":
+        raise NotImplementedError(f"empty: only C-order is supported, got order={order!r}")
+    from ._creation import zeros
+    return zeros(shape, dtype=dtype, ctx=ctx)
+
+
+def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
+    """An array holding `object`'s values (always a copy).
+
+    Args:
+        object: an `mx.np.ndarray`, a legacy NDArray, a NumPy array, a (nested) list or a
+            number.
+        dtype: the dtype (default: `object`'s own when it has one, else float32, or float64
+            under ``npx.set_np(dtype=True)``).
+        ctx: the context (default: `object`'s for an array, else the current one).
+
+    Raises:
+        TypeError: `object` is not array-like, or a dtype MXNet does not support.
+
+    Example: ``np.array([[1, 2], [3, 4]], dtype='int32')``.
+    """
+    from ..base import normalize_dtype
+    if isinstance(object, NDArray):
+        src = object.asnumpy()
+        ctx = ctx or object._ctx
+    else:
+        if object is None or isinstance(object, (str, bytes, dict, set)):
+            raise MXNetTypeError(f"array: object must be array-like, got "
+                                 f"{type(object).__name__}")
+        if isinstance(object, (list, tuple)) and any(isinstance(e, NDArray) for e in object):
+            object = [e.asnumpy() if isinstance(e, NDArray) else e for e in object]
+        src = object
+    if dtype is None:
+        dtype = src.dtype if hasattr(src, "dtype") else _dispatch.default_float()
+    dt = normalize_dtype(dtype, "array: dtype")
+    try:
+        data = _onp.array(src, dtype=dt)
+    except (TypeError, ValueError) as e:
+        raise MXNetTypeError(f"array: cannot make an array of {type(object).__name__}: {e}") \
+            from None
+    ctx = ctx or current_context()
+    return ndarray(ctx.xp.asarray(data) if ctx.device_type != "cpu" else data, ctx)
+
+
+from . import _functions as _f  # noqa: E402  (the methods above call the mx.np functions)

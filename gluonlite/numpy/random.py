@@ -1,0 +1,241 @@
+"""`mx.np.random`: NumPy's samplers on `mx.np` arrays. Each parameter may be a number or an
+array (broadcast together and to `size`); float32 draws by default; the generator is
+gluonlite's one (``mx.random.seed`` / ``npx.random.seed``). normal, logistic, gumbel,
+lognormal, exponential, rayleigh, weibull and pareto are differentiable in their array
+parameters, as MXNet 1.9.1's are.
+
+Example: ``np.random.normal(np.zeros(3), 1, size=(2, 3))``.
+"""
+import numbers
+
+import numpy as _onp
+
+from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
+from ..context import current_context
+from ..ndarray.ndarray import NDArray
+from ..symbol.symbol import Symbol
+from ._dispatch import invoke, default_float
+
+__all__ = ["randint", "uniform", "normal", "lognormal", "logistic", "gumbel", "multinomial",
+           "multivariate_normal", "choice", "rayleigh", "rand", "shuffle", "gamma", "beta",
+           "chisquare", "exponential", "weibull", "pareto", "power", "randn"]
+
+
+def _is_array(x):
+    return isinstance(x, (NDArray, Symbol))
+
+
+def _size(size):
+    if size is None or size == ():
+        return None
+    return (int(size),) if isinstance(size, numbers.Integral) else tuple(int(d) for d in size)
+
+
+def _dt(dtype, fname):
+    return normalize_dtype(default_float() if dtype is None else dtype, f"{fname}: dtype").name
+
+
+def _sample(op, fname, params, size, ctx=None, dtype=None, out=None, dtype_attr=True):
+    """Call sampler `op` with `params` ((name, value) pairs): arrays as inputs, numbers as
+    attributes."""
+    inputs, attrs = [], {}
+    for name, v in params:
+        if _is_array(v):
+            inputs.append(v)
+            attrs[name] = None
+        else:
+            if not isinstance(v, numbers.Number):
+                raise MXNetTypeError(f"{fname}: {name} must be a number or an mxnet.numpy."
+                                     f"ndarray, got {type(v).__name__}")
+            attrs[name] = float(v)
+    if out is not None and size is None:
+        size = out.shape
+    attrs["size"] = _size(size)
+    if not inputs:
+        attrs["ctx"] = str(ctx or current_context())
+    if dtype_attr:
+        attrs["dtype"] = _dt(dtype, fname)
+    return invoke(op, inputs, attrs, out=out, fname=fname)
+
+
+def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Draws from U[low, high)."""
+    return _sample("_npi_uniform", "random.uniform", [("low", low), ("high", high)], size, ctx,
+                   dtype, out)
+
+
+def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Draws from N(loc, scale**2).
+
+    Raises:
+        ValueError: a negative scale.
+    """
+    return _sample("_npi_normal", "random.normal", [("loc", loc), ("scale", scale)], size, ctx,
+                   dtype, out)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
+    """exp of draws from N(mean, sigma**2)."""
+    from ._ufuncs import exp
+    return exp(normal(loc=mean, scale=sigma, size=size, dtype=dtype, ctx=ctx), out=out)
+
+
+def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Draws from the logistic distribution."""
+    return _sample("_npi_logistic", "random.logistic", [("loc", loc), ("scale", scale)], size,
+                   ctx, None, out, dtype_attr=False)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Draws from the Gumbel distribution."""
+    return _sample("_npi_gumbel", "random.gumbel", [("loc", loc), ("scale", scale)], size, ctx,
+                   None, out, dtype_attr=False)
+
+
+def exponential(scale=1.0, size=None, ctx=None, out=None):
+    """Draws from the exponential distribution of mean `scale`."""
+    return _sample("_npi_exponential", "random.exponential", [("scale", scale)], size, ctx,
+                   None, out, dtype_attr=False)
+
+
+def rayleigh(scale=1.0, size=None, ctx=None, out=None):
+    """Draws from the Rayleigh distribution."""
+    return _sample("_npi_rayleigh", "random.rayleigh", [("scale", scale)], size, ctx, None,
+                   out, dtype_attr=False)
+
+
+def weibull(a, size=None, ctx=None, out=None):
+    """Draws from the Weibull distribution of shape `a`."""
+    return _sample("_npi_weibull", "random.weibull", [("a", a)], size, ctx, None, out,
+                   dtype_attr=False)
+
+
+def pareto(a, size=None, ctx=None, out=None):
+    """Draws from the Pareto II (Lomax) distribution of shape `a`."""
+    return _sample("_npi_pareto", "random.pareto", [("a", a)], size, ctx, None, out,
+                   dtype_attr=False)
+
+
+def power(a, size=None):
+    """Draws in [0, 1] from the power distribution of exponent a - 1."""
+    return _sample("_npi_powerd", "random.power", [("a", a)], size, None, None, None,
+                   dtype_attr=False)
+
+
+def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # noqa: A002
+    """Draws from the Gamma distribution.
+
+    Raises:
+        ValueError: a negative shape.
+    """
+    return _sample("_npi_gamma", "random.gamma", [("shape", shape), ("scale", scale)], size,
+                   ctx, dtype, out)
+
+
+def beta(a, b, size=None, dtype=None, ctx=None):
+    """Draws from the Beta distribution (through two gamma draws)."""
+    x = gamma(a, 1, size=size, dtype="float64", ctx=ctx)
+    y = gamma(b, 1, size=size, dtype="float64", ctx=ctx)
+    return (x / (x + y)).astype(_dt(dtype, "random.beta"))
+
+
+def chisquare(df, size=None, dtype=None, ctx=None):
+    """Draws from the chi-square distribution of `df` degrees of freedom."""
+    return gamma(df / 2, 1 / 2, size=size, dtype=dtype, ctx=ctx)
+
+
+def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
+    """Integers drawn from [low, high) (int64 by default).
+
+    Raises:
+        ValueError: high <= low.
+    """
+    if high is None:
+        low, high = 0, low
+    if high <= low:
+        raise MXNetValueError(f"random.randint: low ({low}) must be smaller than high ({high})")
+    return invoke("_npi_random_randint", [], {"low": int(low), "high": int(high),
+                                              "shape": _size(size) or (),
+                                              "dtype": normalize_dtype(dtype or "int64").name,
+                                              "ctx": str(ctx or current_context())},
+                  out=out, fname="random.randint")
+
+
+def rand(*size, **kwargs):
+    """Draws from U[0, 1) of shape `size`."""
+    return uniform(0, 1, size=tuple(size), **kwargs)
+
+
+def randn(*size, **kwargs):
+    """Draws from N(0, 1) of shape `size` (keywords: loc, scale, dtype, ctx)."""
+    loc = kwargs.pop("loc", 0.0)
+    scale = kwargs.pop("scale", 1.0)
+    return normal(loc, scale, size=tuple(size), **kwargs)
+
+
+def multinomial(n, pvals, size=None, **kwargs):
+    """Counts of n draws over categories of probabilities pvals (int64).
+
+    Raises:
+        ValueError: pvals as a NumPy array or nested lists (as in MXNet 1.9.1).
+    """
+    if _is_array(pvals):
+        return invoke("_npi_multinomial", [pvals], {"n": int(n), "pvals": None,
+                                                    "size": _size(size)},
+                      fname="random.multinomial")
+    if isinstance(pvals, _onp.ndarray):
+        raise MXNetValueError("random.multinomial: numpy ndarray is not supported!")
+    if any(isinstance(i, list) for i in pvals):
+        raise MXNetValueError("random.multinomial: object too deep for desired array")
+    return invoke("_npi_multinomial", [], {"n": int(n), "pvals": tuple(pvals),
+                                           "size": _size(size)}, fname="random.multinomial")
+
+
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
+    """Draws from the multivariate normal distribution (NumPy's, on host copies).
+
+    Raises:
+        NotImplementedError: check_valid or tol (as in MXNet 1.9.1).
+    """
+    if check_valid is not None:
+        raise NotImplementedError("random.multivariate_normal: parameter `check_valid` is not "
+                                  "supported")
+    if tol is not None:
+        raise NotImplementedError("random.multivariate_normal: parameter `tol` is not "
+                                  "supported")
+    from ..ops.random import generator
+    from .multiarray import array
+    m = mean.asnumpy() if _is_array(mean) else _onp.asarray(mean)
+    c = cov.asnumpy() if _is_array(cov) else _onp.asarray(cov)
+    r = generator().multivariate_normal(m, c, size=size)
+    return array(r, dtype=mean.dtype if _is_array(mean) else None,
+                 ctx=mean.ctx if _is_array(mean) else None)
+
+
+def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
+    """Draws from range(a) (a an int) or from the elements of the 1-D array a, uniformly or
+    with probabilities p."""
+    from ._manipulation import take
+    size = _size(size)
+    weighted = p is not None
+    if _is_array(a):
+        from .multiarray import array
+        n = array(a.shape[0], dtype="int64", ctx=a.ctx) if not isinstance(a, Symbol) else None
+        if n is None:
+            raise NotImplementedError("random.choice: an array `a` needs its length, unknown "
+                                      "for a symbol")
+        ins = [n] + ([p] if weighted else [])
+        idx = invoke("_npi_choice", ins, {"a": None, "size": size, "replace": bool(replace),
+                                          "weighted": weighted}, fname="random.choice")
+        return take(a, idx)
+    ins = [p] if weighted else []
+    return invoke("_npi_choice", ins, {"a": int(a), "size": size, "replace": bool(replace),
+                                       "weighted": weighted,
+                                       "ctx": str(ctx or current_context())},
+                  out=out, fname="random.choice")
+
+
+def shuffle(x):
+    """Shuffle x in place along its first axis."""
+    res = invoke("_npi_shuffle", [x], {}, fname="random.shuffle")
+    x._data[...] = res._data

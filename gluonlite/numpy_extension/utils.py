@@ -1,0 +1,41 @@
+"""`npx.save` / `npx.load`: `mx.np` arrays in MXNet's binary NDArray file format."""
+from ..ndarray.ndarray import NDArray
+
+__all__ = ["save", "load"]
+
+
+def save(file, arr):
+    """Save an `mx.np.ndarray`, a list of them or a dict name -> array to `file` (MXNet's
+    format, written atomically).
+
+    Raises:
+        TypeError: something else.
+    """
+    from ..ndarray.serialization import save as _save
+    if isinstance(arr, NDArray):
+        arr = [arr]
+    if isinstance(arr, dict):
+        data = {k: _nd(v, f"npx.save: value of {k!r}") for k, v in arr.items()}
+    elif isinstance(arr, (list, tuple)):
+        data = [_nd(v, f"npx.save: element {i}") for i, v in enumerate(arr)]
+    else:
+        raise TypeError(f"npx.save: expected an ndarray, a list or a dict of them, got "
+                        f"{type(arr).__name__}")
+    _save(file, data)
+
+
+def _nd(v, what):
+    if not isinstance(v, NDArray):
+        raise TypeError(f"{what}: expected an mxnet.numpy.ndarray, got {type(v).__name__}")
+    return v.as_nd_ndarray() if hasattr(v, "as_nd_ndarray") else v
+
+
+def load(file):
+    """The arrays saved in `file`, as `mx.np.ndarray`s: a list, or a dict when saved with
+    names."""
+    from ..ndarray.serialization import load as _load
+    from ..numpy.multiarray import from_nd
+    data = _load(file)
+    if isinstance(data, dict):
+        return {k: from_nd(v) for k, v in data.items()}
+    return [from_nd(v) for v in data]

@@ -1,0 +1,304 @@
+"""Samplers of MXNet's NumPy dialect (`mx.np.random`): each parameter is a number (an
+attribute) or an array (an input), broadcast together and to ``size``; the draws come from
+gluonlite's one generator (`gluonlite.ops.random`, seeded by ``mx.random.seed`` and
+``npx.random.seed``). Location-scale samplers are differentiable in their array parameters
+(the reparameterization: the gradient of a draw with respect to loc is 1 and to scale the
+standardized draw), as MXNet 1.9.1's are; so are exponential, rayleigh, weibull and pareto."""
+import numpy as np
+
+from ..base import MXNetValueError
+from . import attrs as A
+from .random import generator
+from .registry import register, ShapeError
+from .rules import broadcast_shapes
+
+
+def _unbroadcast(g, shape):
+    extra = g.ndim - len(shape)
+    if extra > 0:
+        g = g.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+def _default_float():
+    from ..util import is_np_default_dtype
+    return "float64" if is_np_default_dtype() else "float32"
+
+
+def _out_shape(name, p, param_shapes):
+    b = ()
+    for s in param_shapes:
+        b = broadcast_shapes(name, b, s)
+    if p.get("size") is None:
+        return b
+    size = tuple(p.size)
+    if broadcast_shapes(name, b, size) != size:
+        raise ShapeError(f"{name}: parameters of shape {b} do not broadcast to size {size}")
+    return size
+
+
+def _host(x):
+    return x.get() if hasattr(x, "get") else x
+
+
+class _Family:
+    """One sampler: its parameter names (each an attribute or an input), how a draw is made
+    from them, and the gradient of a draw with respect to each parameter."""
+
+    def __init__(self, name, params, draw, grads=None, check=None, extra=None):
+        self.name, self.params, self.draw, self.grads = name, params, draw, grads
+        self.check, self.extra = check, extra or {}
+
+    def inputs(self, p):
+        names = ["input1", "input2"]
+        return [names[i] for i, k in enumerate(self.params) if p[k] is None]
+
+
+def _values(fam, p, xs):
+    it = iter(xs)
+    vals = []
+    for k in fam.params:
+        vals.append(np.asarray(_host(next(it)), np.float64) if p[k] is None
+                    else np.asarray(p[k], np.float64))
+    return vals
+
+
+def _register(fam):
+    name = fam.name
+
+    def shape(p, ins):
+        if any(s is None for s in ins):
+            return ins, [None]
+        it = iter(ins)
+        shapes = [tuple(next(it)) if p[k] is None else () for k in fam.params]
+        return ins, [_out_shape(name, p, shapes)]
+
+    def kernel(p, rc, *xs):
+        vals = _values(fam, p, xs)
+        if fam.check is not None:
+            fam.check(name, *vals)
+        out = _out_shape(name, p, [v.shape for v in vals])
+        vals = [np.broadcast_to(v, out) for v in vals]
+        y = fam.draw(generator(), out, *vals)
+        return rc.xp.asarray(np.asarray(y).astype(p.get("dtype") or _default_float()))
+
+    def vjp(p, rc, xs, ys, gys, need):
+        vals = _values(fam, p, xs)
+        out = ys[0].shape
+        y = np.asarray(_host(ys[0]), np.float64)
+        g = np.asarray(_host(gys[0]), np.float64)
+        grads = fam.grads(y, *[np.broadcast_to(v, out) for v in vals])
+        res, k = [], 0
+        for i, key in enumerate(fam.params):
+            if p[key] is None:
+                res.append(rc.xp.asarray(_unbroadcast(g * grads[i], xs[k].shape)
+                                         .astype(xs[k].dtype)))
+                k += 1
+        return tuple(res)
+
+    attrs = {k: A.OptionalFloat() for k in fam.params}
+    attrs.update({"size": A.Attr(_opt_shape, None, "shape"), "ctx": A.Str("")})
+    attrs.update(fam.extra)
+    kernel.__doc__ = (f"{name}({', '.join(fam.params)}, size=None, ctx): NumPy's sampler; each "
+                      "parameter a number (attribute) or an array (input).")
+    register(name, inputs=fam.inputs, signature=("input1", "input2")[:len(fam.params)],
+             attrs=attrs, shape=shape, random=True, same_dtype=(),
+             dtype=lambda p, ins: (ins, [np.dtype(p.get("dtype") or _default_float())]),
+             vjp=vjp if fam.grads is not None else None,
+             nondiff=() if fam.grads is not None else ("input1", "input2"))(kernel)
+
+
+def _opt_shape(v):
+    v = A._literal(v) if isinstance(v, str) else v
+    if v is None:
+        return None
+    return (int(v),) if isinstance(v, (int, np.integer)) else tuple(int(d) for d in v)
+
+
+def _positive(what):
+    def check(name, *vals):
+        v = vals[-1]
+        if np.any(v < 0):
+            raise MXNetValueError(f"{name}: {what} must be non-negative")
+    return check
+
+
+_DT = {"dtype": A.Dtype(None)}
+
+_register(_Family("_npi_uniform", ("low", "high"),
+                  lambda r, s, lo, hi: r.uniform(lo, hi, s),
+                  lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
+                                     (y - lo) / np.where(hi == lo, 1, hi - lo)), extra=_DT))
+_register(_Family("_npi_normal", ("loc", "scale"),
+                  lambda r, s, mu, sd: r.normal(mu, sd, s),
+                  lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
+                  check=_positive("scale"), extra=_DT))
+_register(_Family("_npi_logistic", ("loc", "scale"),
+                  lambda r, s, mu, sd: r.logistic(mu, sd, s),
+                  lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
+                  check=_positive("scale")))
+_register(_Family("_npi_gumbel", ("loc", "scale"),
+                  lambda r, s, mu, sd: r.gumbel(mu, sd, s),
+                  lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
+                  check=_positive("scale")))
+_register(_Family("_npi_exponential", ("scale",),
+                  lambda r, s, sc: r.exponential(sc, s),
+                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale")))
+_register(_Family("_npi_rayleigh", ("scale",),
+                  lambda r, s, sc: r.rayleigh(sc, s),
+                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale")))
+_register(_Family("_npi_weibull", ("a",),
+                  lambda r, s, a: r.weibull(a, s),
+                  lambda y, a: (-y * np.log(np.where(y > 0, y, 1)) / a,), check=_positive("a")))
+_register(_Family("_npi_pareto", ("a",),
+                  lambda r, s, a: r.pareto(a, s),
+                  lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_positive("a")))
+_register(_Family("_npi_powerd", ("a",), lambda r, s, a: r.power(a, s),
+                  check=_positive("a")))
+_register(_Family("_npi_gamma", ("shape", "scale"),
+                  lambda r, s, k, th: r.gamma(k, th, s), check=_positive("shape"),
+                  extra=_DT))
+
+
+def _batch_n(name, base):
+    """The ``_n`` samplers: size is a batch shape put before the parameters' shape."""
+    def draw_shape(p, param_shapes):
+        b = ()
+        for s in param_shapes:
+            b = broadcast_shapes(name, b, s)
+        return tuple(p.size or ()) + b
+    return draw_shape
+
+
+def _register_n(name, params, draw, grads):
+    fam = _Family(name, params, draw, grads, extra=_DT)
+
+    def shape(p, ins):
+        if any(s is None for s in ins):
+            return ins, [None]
+        it = iter(ins)
+        shapes = [tuple(next(it)) if p[k] is None else () for k in params]
+        return ins, [_batch_n(name, None)(p, shapes)]
+
+    def kernel(p, rc, *xs):
+        vals = _values(fam, p, xs)
+        out = _batch_n(name, None)(p, [v.shape for v in vals])
+        vals = [np.broadcast_to(v, out) for v in vals]
+        return rc.xp.asarray(np.asarray(draw(generator(), out, *vals)).astype(
+            p.dtype or _default_float()))
+
+    def vjp(p, rc, xs, ys, gys, need):
+        vals = _values(fam, p, xs)
+        out = ys[0].shape
+        y = np.asarray(_host(ys[0]), np.float64)
+        g = np.asarray(_host(gys[0]), np.float64)
+        gr = grads(y, *[np.broadcast_to(v, out) for v in vals])
+        res, k = [], 0
+        for i, key in enumerate(params):
+            if p[key] is None:
+                res.append(rc.xp.asarray(_unbroadcast(g * gr[i], xs[k].shape).astype(
+                    xs[k].dtype)))
+                k += 1
+        return tuple(res)
+
+    attrs = {k: A.OptionalFloat() for k in params}
+    attrs.update({"size": A.Attr(_opt_shape, None, "shape"), "ctx": A.Str(""), **_DT})
+    kernel.__doc__ = (f"{name}({', '.join(params)}, size, ctx, dtype): draws of shape "
+                      "size + the parameters' broadcast shape.")
+    register(name, inputs=fam.inputs, signature=("input1", "input2"), attrs=attrs,
+             shape=shape, random=True, same_dtype=(),
+             dtype=lambda p, ins: (ins, [np.dtype(p.dtype or _default_float())]),
+             vjp=vjp)(kernel)
+
+
+_register_n("_npi_uniform_n", ("low", "high"), lambda r, s, lo, hi: r.uniform(lo, hi, s),
+            lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
+                               (y - lo) / np.where(hi == lo, 1, hi - lo)))
+_register_n("_npi_normal_n", ("loc", "scale"), lambda r, s, mu, sd: r.normal(mu, sd, s),
+            lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)))
+
+
+def _bern_inputs(p):
+    return ["input1"] if p.prob is None and p.logit is None else []
+
+
+@register("_npi_bernoulli", inputs=_bern_inputs, signature=("input1",),
+          attrs={"prob": A.OptionalFloat(), "logit": A.OptionalFloat(),
+                 "size": A.Attr(_opt_shape, None, "shape"), "ctx": A.Str(""),
+                 "dtype": A.Dtype(None), "is_logit": A.Bool(False)},
+          random=True, nondiff=("input1",), same_dtype=(),
+          shape=lambda p, ins: (ins, [None if any(s is None for s in ins) else _out_shape(
+              "_npi_bernoulli", p, [tuple(s) for s in ins])]),
+          dtype=lambda p, ins: (ins, [np.dtype(p.dtype or _default_float())]))
+def _np_bernoulli(p, rc, *xs):
+    """_npi_bernoulli(input1=None, prob=None, logit=None, size, ctx, dtype, is_logit): 0/1
+    draws with probability prob (or sigmoid(logit)), a number or an array.
+
+    Raises:
+        ValueError: a probability outside [0, 1].
+    """
+    if xs:
+        v = np.asarray(_host(xs[0]), np.float64)
+        prob = 1 / (1 + np.exp(-v)) if p.is_logit else v
+    else:
+        prob = np.asarray(1 / (1 + np.exp(-p.logit)) if p.logit is not None else p.prob)
+    if np.any(prob < 0) or np.any(prob > 1):
+        raise MXNetValueError("_npi_bernoulli: prob must be in the range [0, 1]")
+    out = _out_shape("_npi_bernoulli", p, [prob.shape])
+    draws = generator().random(out) < np.broadcast_to(prob, out)
+    return rc.xp.asarray(draws.astype(p.dtype or _default_float()))
+
+
+def _multinomial_inputs(p):
+    return ["a"] if p.pvals is None else []
+
+
+@register("_npi_multinomial", inputs=_multinomial_inputs, signature=("a",),
+          attrs={"n": A.Int(), "pvals": A.Attr(lambda v: None if v is None else tuple(
+              float(e) for e in (A._literal(v) if isinstance(v, str) else v)), None),
+                 "size": A.Attr(_opt_shape, None, "shape")},
+          random=True, nondiff=("a",),
+          shape=lambda p, ins: (ins, [tuple(p.size or ()) + (
+              len(p.pvals) if p.pvals is not None else (ins[0][-1] if ins[0] is not None
+                                                        else None),)]),
+          dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
+def _np_multinomial(p, rc, *xs):
+    """_npi_multinomial(a=None, n, pvals, size=None): counts of n draws over the categories
+    of probabilities pvals (int64, shape size + (k,))."""
+    pv = np.asarray(_host(xs[0]), np.float64) if xs else np.asarray(p.pvals)
+    if np.any(pv < 0) or pv.sum() > 1 + 1e-6:
+        raise MXNetValueError("_npi_multinomial: pvals must be non-negative and sum to 1 at "
+                              "most")
+    return rc.xp.asarray(generator().multinomial(p.n, pv, size=p.size).astype(np.int64))
+
+
+def _choice_inputs(p):
+    names = []
+    if p.a is None:
+        names.append("input1")
+    if p.weighted:
+        names.append("input2")
+    return names
+
+
+@register("_npi_choice", inputs=_choice_inputs, signature=("input1", "input2"),
+          attrs={"a": A.OptionalInt(), "size": A.Attr(_opt_shape, None, "shape"),
+                 "ctx": A.Str(""), "replace": A.Bool(True), "weighted": A.Bool(False)},
+          random=True, nondiff=("input1", "input2"), same_dtype=(),
+          shape=lambda p, ins: (ins, [tuple(p.size or ())]),
+          dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
+def _np_choice(p, rc, *xs):
+    """_npi_choice(input1=None, input2=None, a, size, ctx, replace=True, weighted=False):
+    indices drawn from range(a) (a, or input1's length), with probabilities input2 when
+    weighted (the front end takes the elements)."""
+    it = iter(xs)
+    n = p.a if p.a is not None else int(_host(next(it)))
+    probs = np.asarray(_host(next(it)), np.float64) if p.weighted else None
+    if not p.replace and p.size is not None and np.prod(p.size) > n:
+        raise MXNetValueError("_npi_choice: cannot take a larger sample than population when "
+                              "replace=False")
+    r = generator().choice(n, size=p.size, replace=p.replace, p=probs)
+    return rc.xp.asarray(np.asarray(r, np.int64))

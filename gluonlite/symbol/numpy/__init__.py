@@ -1,0 +1,14 @@
+"""`mx.sym.np`: the NumPy dialect's functions in the symbolic face (see
+`gluonlite.numpy._faces`); `F.np` inside `hybrid_forward` is this module.
+
+Example: ``mx.sym.np.sum(x, axis=0)``.
+"""
+from . import linalg, random, _internal  # noqa: F401
+
+
+def __getattr__(name):
+    if name == "_Symbol":  # the numpy symbol class (defined with the dialect's front end)
+        from ...numpy._symbol import _Symbol
+        return _Symbol
+    from ...numpy._faces import sym_attr
+    return sym_attr("numpy", name)
