@@ -112,6 +112,11 @@ class CachedOp:
                 return _plan.backward(_saved, gys, dests=dests)
             autograd_tape.record_node(list(args), vjp, results, "CachedOp", dests_ok=True,
                                       call=self._history)
+        elif autograd_tape.is_recording() and any(a._entry is not None for a in args):
+            # outputs of no differentiable path (comparisons) stay in the graph with a zero
+            # gradient, so backward() from them works, as for an operator call
+            autograd_tape.record_node(list(args), autograd_tape.NoGradient(len(args)), results,
+                                      "CachedOp", call=self._history)
         return results
 
     def __repr__(self):

@@ -14,6 +14,9 @@ known, those that follow the probe stay 0. A rule that rejects the probes (a dim
 must equal another one) runs once more with the partly known inputs as unknown, and what it
 infers for them is merged with their known dimensions.
 
+A rule marked ``partial`` is given partly known shapes as they are (-1 for each unknown
+dimension) and fills what it can itself, as MXNet's shape functions do.
+
 Backwards, as MXNet's rules do: the inputs and output of an elementwise operator (its rule
 marked ``all_same``, or ``output_shape_inputs``) merge what each knows, dimension by
 dimension; an operator whose rule is marked ``fills_back(params)`` has its unknown input
@@ -219,6 +222,10 @@ def _shape_rule(node, ins, known_outs):
     """The operator's shape rule on what is known of its inputs and outputs (partly known
     inputs are probed; see the module's docstring)."""
     rule = node.op.shape_rule
+    if getattr(rule, "partial", False):
+        # a rule that reads partly known shapes itself (-1 for an unknown dimension), as
+        # MXNet's shape functions do (np.dot's: a's last dimension is b's first)
+        return _whole_shape_rule(node, ins, known_outs)
     same = range(len(ins)) if getattr(rule, "all_same", False) else \
         getattr(rule, "output_shape_inputs", ())
     if same:

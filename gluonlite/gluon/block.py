@@ -20,7 +20,8 @@ from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
-from .np_dialect import call_hybrid_forward
+from .np_dialect import call_hybrid_forward, check_np_outputs
+from ..util import is_np_array
 
 __all__ = ["Block", "HybridBlock"]
 
@@ -377,15 +378,25 @@ class Block:
                 shapes); a dtype mismatch without `cast_dtype`; a malformed file.
         """
         from ..ndarray.serialization import load
-        loaded = load(filename)
+        from ..util import np_array, np_shape
+        try:
+            loaded = load(filename)
+        except ValueError as e:
+            if not (is_np_array() and "not saved in NumPy shape semantics" in str(e)):
+                raise
+            # a legacy file read under NumPy semantics: read it outside them, as MXNet does
+            # (NumPy's arrays cover every legacy array)
+            with np_array(False), np_shape(False):
+                loaded = load(filename)
         if isinstance(loaded, list):
             raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
         if not any("." in k for k in loaded) and not any("." in k for k in params):
-            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix,
-                                       cast_dtype=cast_dtype, dtype_source=dtype_source)
+            self.collect_params().load_dict(loaded, ctx, allow_missing, ignore_extra,
+                                            self.prefix, filename, cast_dtype=cast_dtype,
+                                            dtype_source=dtype_source)
             return
         assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, cast_dtype,
                       dtype_source)
@@ -431,6 +442,8 @@ class Block:
         out = self.forward(*args)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
+        if is_np_array():
+            check_np_outputs(self, out)
         return out
 
     def forward(self, *args):
@@ -638,7 +651,12 @@ class HybridBlock(Block):
                 out = call_hybrid_forward(self, sym, grouped, params)
             outs, out_fmt = self._flatten_output(out, _is_sym, "Symbol")
             group = sym.Group(outs)
-            if any(_is_np_sym(o) for o in outs):
+            kinds = {_is_np_sym(o) for o in outs}
+            if len(kinds) > 1:
+                raise TypeError(f"{self.name}: hybrid_forward returns both numpy symbols and "
+                                "legacy symbols; they must all be of one kind (convert with "
+                                "as_np_ndarray() or as_nd_ndarray())")
+            if True in kinds:
                 group = group.as_np_ndarray()  # outputs come back as mx.np arrays
             hit = (inputs, group, out_fmt)
             self._graphs[key] = hit

@@ -22,7 +22,8 @@ Example::
 from ..ndarray.ndarray import NDArray
 from ..symbol.symbol import Symbol
 
-__all__ = ["call_hybrid_forward", "legacy_dialect", "to_np", "to_legacy"]
+__all__ = ["call_hybrid_forward", "legacy_dialect", "to_np", "to_legacy",
+           "check_np_outputs"]
 
 
 def legacy_dialect(block):
@@ -76,3 +77,22 @@ def _any_np(xs):
         elif _is_np(x):
             return True
     return False
+
+
+def check_np_outputs(block, out):
+    """Under NumPy array semantics a block gives `mx.np` arrays (or numpy symbols) only, as
+    MXNet checks.
+
+    Raises:
+        TypeError: a legacy NDArray or Symbol among the outputs, naming the block and its type.
+    """
+    stack = [out]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, (list, tuple)):
+            stack.extend(o)
+        elif isinstance(o, (NDArray, Symbol)) and not _is_np(o):
+            raise TypeError(f"{block.name}: under NumPy array semantics a block's outputs must "
+                            f"be mxnet.numpy.ndarray or mxnet.symbol.numpy._Symbol, got "
+                            f"{type(o).__module__}.{type(o).__name__}; convert it with "
+                            "as_np_ndarray()")

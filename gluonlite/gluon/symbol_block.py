@@ -6,6 +6,8 @@ from .parameter import GluonUsageError, ParameterDict
 
 _ROW_SPARSE_ID = "1"  # MXNet's id of 'row_sparse' in a variable's __storage_type__
 
+from ..util import is_np_array
+
 __all__ = ["SymbolBlock"]
 
 
@@ -112,6 +114,9 @@ class SymbolBlock(HybridBlock):
                 self.params.get(name, grad_req="null", allow_deferred_init=True, dtype=dtype)
         self._input_syms = syms
         self._input_names = input_names
+        if is_np_array() or any(getattr(type(x), "num_outputs", None) is not None
+                                for x in syms + [out]):
+            out = out.as_np_ndarray()  # a graph of the NumPy dialect gives mx.np arrays
         self._graph = out
         object.__setattr__(self, "_cached_graph", (syms, out))
         n = len(_common_prefix(list(self._params.keys())))
@@ -139,7 +144,8 @@ class SymbolBlock(HybridBlock):
         sym = symbol.load(symbol_file)
         if isinstance(input_names, str):
             input_names = [input_names]
-        inputs = [symbol.var(n) for n in input_names]
+        inputs = [symbol.var(n).as_np_ndarray() if is_np_array() else symbol.var(n)
+                  for n in input_names]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
             ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra,

@@ -13,10 +13,15 @@ Layout (little-endian)::
     the aux arrays' raw data
     uint64 name count (0 or count), then per name: uint64 length + utf-8 bytes
 
-`save` writes V2. `load` also reads the older layouts: V1 (magic 0xF993FAC8, no storage
-type), the legacy V0 of MXNet before 0.9 (no magic: uint32 ndim, then uint32 dims), and V3
-(0xF993FACA, numpy shape semantics, whose 0-d arrays load with shape (1,)). An array saved
-with no shape (ndim 0, MXNet's "none" array) loads as None.
+`save` writes V2, and V3 (0xF993FACA, the same layout) under NumPy shape semantics
+(`mx.util.is_np_shape`), where ndim 0 is a scalar (0-d) array and 0 a real size. As in MXNet,
+a V3 file loads only under NumPy shape semantics and a V2/V1/V0 file only outside them (or
+with them turned on for every thread, `set_np_shape(2)`); the error says which, and names
+``is_np_shape`` (Gluon's `load_parameters` reads a legacy file under NumPy semantics by
+switching them off for the read, as MXNet's does). `load` also reads the older layouts: V1
+(magic 0xF993FAC8, no storage type) and the legacy V0 of MXNet before 0.9 (no magic: uint32
+ndim, then uint32 dims). An array saved with no shape (ndim 0 outside V3, MXNet's "none"
+array) loads as None.
 
 Loading checks every header against the bytes really left in the file before it allocates
 anything, and never executes code from the file.
@@ -87,11 +92,12 @@ def array_bytes(a):
 
     Example: ``array_from_bytes(array_bytes(nd.ones((2,))), "x")`` is ``np.ones(2)``.
     """
-    x = np.ascontiguousarray(_to_numpy(a))
+    x = np.asarray(_to_numpy(a), order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     code = DTYPE_CODES.get(x.dtype)
     if code is None:
         raise TypeError(f"nd.save: dtype {x.dtype} cannot be stored")
-    return b"".join([struct.pack("<IiI", V2_MAGIC, 0, x.ndim),
+    magic = V3_MAGIC if _np_shape()[0] else V2_MAGIC
+    return b"".join([struct.pack("<IiI", magic, 0, x.ndim),
                      struct.pack(f"<{x.ndim}q", *x.shape),
                      struct.pack("<iii", a.context.device_typeid, a.context.device_id, code),
                      x.astype(x.dtype.newbyteorder("<"), copy=False).tobytes()])
@@ -193,11 +199,29 @@ class _Reader:
         return struct.unpack("<" + fmt, self.take(struct.calcsize("<" + fmt), what))
 
 
+def _np_shape():
+    """(NumPy shape semantics on in this thread, on for every thread)."""
+    from .. import util
+    return util.is_np_shape(), util._np_shape_global[0]
+
+
+def _check_semantics(r, what, magic):
+    on, everywhere = _np_shape()
+    if magic == V3_MAGIC and not on:
+        raise MXNetValueError(f"{r.where}: {what} was saved in NumPy shape semantics (is_np_shape), so it must be "
+                     "loaded in them: load it inside `with mx.np_shape(True)` (or a function "
+                     "decorated with use_np_shape)")
+    if magic != V3_MAGIC and on and not everywhere:
+        raise MXNetValueError(f"{r.where}: {what} was not saved in NumPy shape semantics (is_np_shape), but is "
+                     "loaded in them: load it inside `with mx.np_shape(False)`")
+
+
 def _read_array(r, k):
     """One array record: V2/V3 (magic, storage type, shape), V1 (magic, shape with int64
     dims) or the legacy V0 (no magic: the first uint32 is ndim, dims are uint32)."""
     what = f"array {k}"
     magic, = r.unpack("I", f"{what} magic")
+    _check_semantics(r, what, magic)
     if magic in (V2_MAGIC, V3_MAGIC):
         stype, = r.unpack("i", f"{what} storage type")
         if stype in (1, 2):
@@ -225,8 +249,7 @@ def _read_array(r, k):
     dtype = CODE_DTYPES.get(code)
     if dtype is None:
         raise r.fail(f"{what} has unknown dtype code {code}")
-    # MXNet 1.x has no 0-d arrays: a numpy-semantics scalar (V3, ndim 0) loads as shape (1,)
-    return _read_raw(r, dims, dtype, what).reshape(dims or (1,))
+    return _read_raw(r, dims, dtype, what).reshape(dims)
 
 
 def _read_shape(r, what):

@@ -131,7 +131,7 @@ def wrap(nd, cls=None):
     numpy scalar a kernel returned for a 0-d result becomes a 0-d array)."""
     cls = cls or np_class()
     data = nd._data
-    if data.__class__ is not _onp.ndarray and not hasattr(data, "__cuda_array_interface__"):
+    if isinstance(data, _onp.generic):  # a numpy scalar a kernel gave for a 0-d result
         data = nd._ctx.xp.asarray(data)
     a = cls(data, nd._ctx)
     a._entry = nd._entry
@@ -169,7 +169,8 @@ def invoke(op_name, inputs, attrs=None, out=None, fname=None, ctx=None, name=Non
     optional input left out) with attributes `attrs`.
 
     Returns one output (`mx.np.ndarray` or numpy symbol) or a list when the operator has
-    several visible outputs; with `out`, the results are written there and `out` returned.
+    several visible outputs (a list of single-output symbols, as MXNet 1.9.1 gives them);
+    with `out`, the results are written there and `out` returned.
 
     Raises:
         TypeError: a legacy NDArray or Symbol among the inputs, or an input that is neither
@@ -215,4 +216,6 @@ def _node(op, inputs, attrs, fname, name, ctx):
         names = op.input_names(op.parse(attrs)[0])
         ins = {n: x for n, x in zip(names, inputs) if x is not None}
     s = create_node(op, ins, attrs, name=name, hint=op.name)
+    if len(s._outputs) > 1:  # one symbol per output, in a list, as MXNet's are
+        return [sym_cls([e]) for e in s._outputs]
     return sym_cls(s._outputs)

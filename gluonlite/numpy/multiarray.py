@@ -523,7 +523,10 @@ def _from_state(state):
 
 def from_nd(nd):
     """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history."""
-    a = ndarray(nd._data, nd._ctx)
+    data = nd._data
+    if isinstance(data, _onp.generic):  # a numpy scalar a kernel gave for a 0-d result
+        data = nd._ctx.xp.asarray(data)
+    a = ndarray(data, nd._ctx)
     a._entry = nd._entry
     g = nd._grad
     if g is not None and g.__class__ is NDArray:

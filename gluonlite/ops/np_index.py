@@ -43,7 +43,8 @@ def _np_unique(p, rc, data):
                     return_counts=p.return_counts, axis=p.axis)
     res = res if isinstance(res, tuple) else (res,)
     out = [res[0]] + [r.astype(np.int64).reshape(-1) for r in res[1:]]
-    return tuple(rc.xp.asarray(r) for r in out)
+    out = tuple(rc.xp.asarray(r) for r in out)
+    return out if len(out) != 1 else out[0]  # one output: the array itself
 
 
 def _bincount_inputs(p):

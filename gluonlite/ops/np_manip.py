@@ -355,7 +355,8 @@ def _atleast(name, n, fn):
         return ins, [None if s is None else prep_shape(fn, s) for s in ins]
 
     def kernel(p, rc, *xs):
-        return tuple(fn(x).copy() for x in xs)
+        outs = tuple(fn(x).copy() for x in xs)
+        return outs if len(outs) != 1 else outs[0]  # one output: the array itself
 
     def vjp(p, rc, xs, ys, gys, need):
         return tuple(None if g is None else g.reshape(x.shape) for x, g in zip(xs, gys))
@@ -409,7 +410,8 @@ def _register_split(name, axis_rule, doc):
     def kernel(p, rc, x):
         shape(p, [x.shape])
         ax, bounds = parts(p, x.shape)
-        return tuple(x[(slice(None),) * ax + (slice(a, b),)].copy() for a, b in bounds)
+        outs = tuple(x[(slice(None),) * ax + (slice(a, b),)].copy() for a, b in bounds)
+        return outs if len(outs) != 1 else outs[0]  # one output: the array itself
 
     def vjp(p, rc, xs, ys, gys, need):
         x = xs[0]

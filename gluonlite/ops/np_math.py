@@ -98,7 +98,9 @@ def _register_tensordot(name, axes_of, attrs):
         if a is None or b is None:
             return ins, [None]
         aa, ba = axes_of(p, len(a), len(b))
-        return ins, [_tensordot_shape(name, a, b, aa, ba)]
+        a, b = _pair_dims(name, a, b, aa, ba)
+        return [a, b], [_tensordot_shape(name, a, b, aa, ba)]
+    shape.partial = True
 
     def kernel(p, rc, a, b):
         aa, ba = axes_of(p, a.ndim, b.ndim)
@@ -130,15 +132,38 @@ def _dot_axes(a_ndim, b_ndim):
     return (a_ndim - 1,), (max(b_ndim - 2, 0),)
 
 
+def _pair_dims(name, a, b, a_axes, b_axes):
+    """a and b with each summed dimension known on one side copied to the other (-1 is an
+    unknown dimension: partly known shapes, as the shape rules below take them).
+
+    Raises:
+        ShapeError: two known summed dimensions that differ.
+    """
+    a, b = list(a), list(b)
+    for i, j in zip(a_axes, b_axes):
+        if a[i] == -1:
+            a[i] = b[j]
+        elif b[j] == -1:
+            b[j] = a[i]
+        elif a[i] != b[j]:
+            raise ShapeError(f"{name}: shape-mismatch for sum: a{tuple(a)} axis {i} and "
+                             f"b{tuple(b)} axis {j}")
+    return tuple(a), tuple(b)
+
+
 def _dot_shape(p, ins):
     a, b = ins
     if a is None or b is None:
         return ins, [None]
     aa, ba = _dot_axes(len(a), len(b))
     try:
-        return ins, [_tensordot_shape("_np_dot", a, b, aa, ba)]
+        a, b = _pair_dims("_np_dot", a, b, aa, ba)
+        return [a, b], [_tensordot_shape("_np_dot", a, b, aa, ba)]
     except ShapeError:
         raise ShapeError(f"_np_dot: shapes {tuple(a)} and {tuple(b)} not aligned") from None
+
+
+_dot_shape.partial = True  # fills a summed dimension known on one side (a weight's)
 
 
 @register("_np_dot", inputs=("a", "b"), shape=_dot_shape, same_dtype=(),
@@ -168,18 +193,39 @@ def _matmul_shape(p, ins):
     a, b = tuple(a), tuple(b)
     if not a or not b:
         raise ShapeError("_npi_matmul: matmul does not take 0-d operands (use multiply)")
+    a, b = _pair_dims("_npi_matmul", a, b, (len(a) - 1,), (max(len(b) - 2, 0),))
+    ins = [a, b]
     a2 = (1,) + a if len(a) == 1 else a
     b2 = b + (1,) if len(b) == 1 else b
     if a2[-1] != b2[-2]:
         raise ShapeError(f"_npi_matmul: input operand 1 has a mismatch in its core dimension "
                          f"0 (shapes {a} and {b})")
-    batch = broadcast_shapes("_npi_matmul", a2[:-2], b2[:-2])
+    batch = _broadcast_partial("_npi_matmul", a2[:-2], b2[:-2])
     out = batch + (a2[-2], b2[-1])
     if len(a) == 1:
         out = out[:-2] + out[-1:]
     if len(b) == 1:
         out = out[:-1]
     return ins, [out]
+
+
+_matmul_shape.partial = True
+
+
+def _broadcast_partial(name, a, b):
+    """Broadcast two partly known shapes (-1 unknown: the other side's size when known)."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == -1 or y == -1:
+            out.append(-1 if (x == -1 and y in (-1, 1)) or (y == -1 and x in (-1, 1))
+                       else max(x, y))
+        elif x != y and 1 not in (x, y):
+            raise ShapeError(f"{name}: shapes {a} and {b} cannot be broadcast together")
+        else:
+            out.append(y if x == 1 else x)
+    return tuple(out)
 
 
 @register("_npi_matmul", inputs=("a", "b"), shape=_matmul_shape, same_dtype=(),

@@ -268,10 +268,15 @@ def _multinomial_inputs(p):
 def _np_multinomial(p, rc, *xs):
     """_npi_multinomial(a=None, n, pvals, size=None): counts of n draws over the categories
     of probabilities pvals (int64, shape size + (k,))."""
-    pv = np.asarray(_host(xs[0]), np.float64) if xs else np.asarray(p.pvals)
-    if np.any(pv < 0) or pv.sum() > 1 + 1e-6:
+    pv = np.asarray(_host(xs[0]), np.float64) if xs else np.asarray(p.pvals, np.float64)
+    if np.any(pv < 0) or pv.sum() > 1 + 1e-5:
         raise MXNetValueError("_npi_multinomial: pvals must be non-negative and sum to 1 at "
                               "most")
+    out = tuple(p.size or ()) + (pv.size,)
+    if pv.size == 0 or 0 in out:
+        return rc.xp.zeros(out, np.int64)
+    if pv.sum() > 1:  # float32 probabilities that round above 1
+        pv = pv / pv.sum()
     return rc.xp.asarray(generator().multinomial(p.n, pv, size=p.size).astype(np.int64))
 
 

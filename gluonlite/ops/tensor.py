@@ -357,7 +357,7 @@ def _split_v2(p, rc, x):
     parts = []
     for (a, b), s in zip(_split_bounds(p, x.shape[ax]), outs):
         parts.append(x[(slice(None),) * ax + (slice(a, b),)].reshape(s))
-    return tuple(parts)
+    return tuple(parts) if len(parts) != 1 else parts[0]  # one output: the array itself
 
 
 # ---- Crop ----
