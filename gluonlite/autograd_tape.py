@@ -320,7 +320,11 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     with Mode(False, train_mode):
         leaves = run_backward(list(heads), head_grads, retain_graph, write=True)
     for leaf, g in leaves.values():
-        if leaf.grad_req == "null" or leaf.grad is None:
+        if leaf.grad_req == "null":
+            if not retain_graph:  # MXNet frees a 'null' variable's entry with the graph:
+                leaf.grad = None  # its .grad then reads None
+            continue
+        if leaf.grad is None:
             continue
         leaf.fresh = True
         if leaf.grad.stype != "default":

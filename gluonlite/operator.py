@@ -76,10 +76,11 @@ class CustomOp:
         """
         if req == "null":
             return
+        key = () if getattr(dst, "_np_array", False) else slice(None)  # MXNet: dst[()] for np
         if req in ("write", "inplace"):
-            dst[:] = src
+            dst[key] = src
         elif req == "add":
-            dst[:] = dst + src
+            dst[key] = dst + src
         else:
             raise ValueError(f"CustomOp.assign: req must be 'write', 'inplace', 'add' or "
                              f"'null', got {req!r}")
@@ -167,6 +168,10 @@ def register(reg_name):
             raise TypeError(f"operator.register({reg_name!r}): expected a CustomOpProp "
                             f"subclass, got {prop_cls!r}")
         _custom.PROPS[reg_name] = prop_cls
+        if is_np_array():  # registered under NumPy array semantics: its arrays are mx.np's
+            _custom.NP_ARRAYS.add(reg_name)
+        else:
+            _custom.NP_ARRAYS.discard(reg_name)
         # a re-registered name must not keep properties of the old class
         for key in [k for k in _custom._PROP_CACHE if k[0] == reg_name]:
             del _custom._PROP_CACHE[key]

@@ -267,6 +267,8 @@ class Executor:
                     # on the executor's device: host values are uploaded once, explicitly
                     g = (g.as_in_context(self._ctx)._data if isinstance(g, NDArray)
                          else self._ctx.xp.asarray(g))
+                    if tuple(g.shape) != tuple(shp) and g.size == 0 and _size(shp) == 0:
+                        g = g.reshape(tuple(shp))  # both empty: MXNet copies nothing
                     if tuple(g.shape) != tuple(shp):
                         raise ValueError(f"backward: out_grad for {name!r} has shape "
                                          f"{tuple(g.shape)}, the output has {tuple(shp)}")
@@ -591,3 +593,10 @@ def _dense_input(x):
     if x.stype == "default" or x.context.device_type != "cpu":
         return x._data
     return x._dense()
+
+
+def _size(shape):
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n

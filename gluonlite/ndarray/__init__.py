@@ -38,8 +38,20 @@ def _create(shape, ctx, dtype, fill, stype, what, out):
             out[:] = _creation(shape, ctx, dtype, fill)
         return out
     ctx = ctx or current_context()
+    if what in ("zeros", "ones") and not _np_shape() and (not _shape(shape)
+                                                          or 0 in _shape(shape)):
+        from ..base import MXNetValueError
+        raise MXNetValueError(
+            f"Operator _{what} inferring shapes failed: shape {_shape(shape)}: outside NumPy "
+            "shape semantics a 0 dimension is unknown and () is not a shape (as in MXNet); "
+            "use mx.np_shape() / npx.set_np() for zero-size and 0-d arrays")
     return NDArray(ctx.xp.full(_shape(shape), fill, dtype=normalize_dtype(dtype or _np.float32)),
                    ctx)
+
+
+def _np_shape():
+    from ..util import is_np_shape
+    return is_np_shape()
 
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):

@@ -24,6 +24,14 @@ def _context(raw):
 
 _custom.ARRAYS.wrap = lambda raw: NDArray(raw, _context(raw))
 _custom.ARRAYS.unwrap = lambda x: x._data
+
+
+def _wrap_np(raw):
+    from ..numpy.multiarray import ndarray
+    return ndarray(raw, _context(raw))
+
+
+_custom.ARRAYS.wrap_np = _wrap_np
 _custom.ARRAYS.context = _context
 _custom.ARRAYS.paused = lambda is_train: autograd_tape.Mode(False, is_train)
 

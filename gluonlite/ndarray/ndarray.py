@@ -120,7 +120,12 @@ class NDArray:
 
     @property
     def grad(self):
-        """The gradient buffer set by `attach_grad` (None before)."""
+        """The gradient buffer set by `attach_grad` (None before, and, as in MXNet, after a
+        backward through this array when its grad_req is 'null')."""
+        e = self._entry
+        if e is not None and e[0].__class__ is autograd_tape.Leaf and e[0].grad is None \
+                and e[0].grad_req == "null":
+            return None
         return self._grad
 
     @property
@@ -578,6 +583,14 @@ class NDArray:
         return NDArray(data.reshape(tuple(data.shape[a] for a in kept) or (1,)), self._ctx)
 
     def __getitem__(self, key):
+        """Indexing as MXNet 1.x's NDArray (see `_getitem`); under NumPy shape semantics
+        (`mx.np_shape`) an int for every axis gives a 0-d array, as MXNet's does."""
+        out = self._getitem(key)
+        if out.shape == (1,) and _np_shape() and _all_ints(key, self.ndim):
+            out = out.reshape(())
+        return out
+
+    def _getitem(self, key):
         """Indexing as MXNet 1.x's NDArray (numpy's rules, no 0-d results):
 
         - basic: ints, slices (any step, negative too), None and Ellipsis; an int of every
@@ -861,6 +874,13 @@ def _np_shape():
     return is_np_shape()
 
 
+def _all_ints(key, ndim):
+    """Whether `key` is one int per axis of an `ndim`-dimensional array."""
+    key = key if isinstance(key, tuple) else (key,)
+    return len(key) == ndim and all(isinstance(k, (int, np.integer)) and
+                                    not isinstance(k, (bool, np.bool_)) for k in key)
+
+
 def from_numpy(ndarray, zero_copy=True, array_cls=None):
     """An NDArray on cpu holding numpy array `ndarray`'s values, in its dtype.
 
@@ -869,11 +889,12 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
         zero_copy: share `ndarray`'s memory instead of copying it. As in MXNet, the numpy
             array is then made read-only (the NDArray owns the memory from now on) and must
             be C-contiguous.
-        array_cls: accepted for MXNet's signature; only NDArray is made.
+        array_cls: the class of the result: NDArray (default) or `mx.np.ndarray`.
 
     Raises:
         TypeError: `ndarray` is not a numpy array, or its dtype is not supported.
-        ValueError: `zero_copy` with an array that is not C-contiguous.
+        ValueError: `zero_copy` with an array that is not C-contiguous, or of a dtype MXNet's
+            DLPack conversion lacks (int8: "int8 is not supported.", as MXNet says).
 
     Example: ``x = nd.from_numpy(np.arange(3.0))`` (float64, sharing memory).
     """
@@ -884,6 +905,8 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     if not zero_copy:
         data = np.array(ndarray)
     else:
+        if ndarray.dtype == np.int8:  # not in MXNet's DLPack type map
+            raise ValueError("int8 is not supported.")
         if not ndarray.flags.c_contiguous:
             raise ValueError("from_numpy: zero_copy=True needs a C-contiguous array; pass "
                              "np.ascontiguousarray(a) or zero_copy=False")
@@ -897,7 +920,8 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
                                  "zero_copy=False") from None
         data = ndarray.view()  # stays writable after its base is locked below
         ndarray.flags.writeable = False
-    return NDArray(data.reshape(1) if data.ndim == 0 and not _np_shape() else data, cpu())
+    cls = NDArray if array_cls is None else array_cls
+    return cls(data.reshape(1) if data.ndim == 0 and not _np_shape() else data, cpu())
 
 
 def empty(shape, ctx=None, dtype=None, stype=None):

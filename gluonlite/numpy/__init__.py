@@ -39,3 +39,6 @@ PINF, NINF = _onp.inf, -_onp.inf
 PZERO, NZERO = 0.0, -0.0
 newaxis = None
 finfo = _onp.finfo
+
+# mx.npx (whose end gives the np and npx functions NumPy's signatures, once both exist)
+from .. import numpy_extension as _npx  # noqa: E402,F401

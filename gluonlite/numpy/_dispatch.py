@@ -157,8 +157,12 @@ def _write_out(fname, out, res):
     outs = out if isinstance(out, (list, tuple)) else [out]
     if len(outs) != len(res):
         raise ValueError(f"{fname}: out must hold {len(res)} array(s), got {len(outs)}")
-    for o, r in zip(outs, res):
+    for i, (o, r) in enumerate(zip(outs, res)):
         check_out(fname, o, r.shape)
+        if o.dtype != r.dtype:  # MXNet's type inference refuses a mismatched out=
+            raise MXNetTypeError(f"{fname}: Incompatible attr at {i}-th output: expected "
+                                 f"{_onp.dtype(r.dtype).name}, got {_onp.dtype(o.dtype).name} "
+                                 "(the dtype of out=)")
         o._data[...] = r._data
         o._entry = r._entry
     return out

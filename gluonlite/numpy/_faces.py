@@ -56,6 +56,10 @@ def internal_attr(name, symbolic):
     numpy arrays or symbols (MXNet's generated signature)."""
     if name.startswith("__"):
         raise AttributeError(name)
+    from ..numpy_op_fallback import internal_function
+    fb = internal_function(name, symbolic)
+    if fb is not None:
+        return fb
     from ..ops import registry
     from ..numpy_extension._op import make_function
     for op in (f"_npi_{name}", f"_np_{name}", name):

@@ -159,6 +159,8 @@ def _seq(arrays, fname):
     if _is_array(arrays):
         if isinstance(arrays, Symbol) and not isinstance(arrays, NDArray) and len(arrays) > 1:
             return [arrays[i] for i in range(len(arrays))]
+        if isinstance(arrays, NDArray) and arrays.ndim > 0:
+            return [arrays[i] for i in range(arrays.shape[0])]  # its rows, as MXNet's *seq
         raise MXNetTypeError(f"{fname}: expected a sequence of arrays, got one array")
     if not hasattr(arrays, "__getitem__") and hasattr(arrays, "__iter__"):
         raise MXNetValueError(f"{fname}: expected iterable for arrays but got "
@@ -247,17 +249,9 @@ def split(ary, indices_or_sections, axis=0):
 def array_split(ary, indices_or_sections, axis=0):
     """As `split`, with sections that may differ in size by one (the first ones larger)."""
     indices, sections = _split_spec(indices_or_sections, "array_split")
-    if sections:
-        if is_symbolic([ary]):
-            raise NotImplementedError("array_split: a number of sections needs the axis "
-                                      "length, unknown for a symbol; pass indices")
-        n = ary.shape[axis]
-        each, extra = divmod(n, sections)
-        sizes = [each + 1] * extra + [each] * (sections - extra)
-        indices = [0] + list(_onp.cumsum(sizes)[:-1])
     return _as_list(invoke("_npi_split", [ary], {"indices": tuple(int(i) for i in indices),
                                                  "axis": int(axis), "squeeze_axis": False,
-                                                 "sections": 0}, fname="array_split"))
+                                                 "sections": sections}, fname="array_split"))
 
 
 def hsplit(ary, indices_or_sections):
@@ -323,8 +317,7 @@ def flip(m, axis=None, out=None):
         return _onp.flip(m, axis)
     if isinstance(axis, list):
         axis = tuple(axis)
-    return invoke("_npi_flip", [m], {"axis": () if axis is None else axis}, out=out,
-                  fname="flip")
+    return invoke("_npi_flip", [m], {"axis": axis}, out=out, fname="flip")
 
 
 def flipud(m):
@@ -421,11 +414,13 @@ def pad(x, pad_width=None, mode="constant", **kwargs):
 
 
 def resize(a, new_shape):
-    """An array of `new_shape` filled with `a`'s values repeated (NumPy's resize)."""
-    from .multiarray import array
-    if is_symbolic([a]):
-        raise NotImplementedError("resize: needs values, which a symbol does not have")
-    return array(_onp.resize(a.asnumpy(), new_shape), dtype=a.dtype, ctx=a.ctx)
+    """An array of `new_shape` filled with `a`'s values repeated (NumPy's resize), through
+    the ``resize_fallback`` Custom operator as in MXNet (no gradient).
+
+    Example: ``np.resize(np.arange(3), (2, 2))`` is ``[[0, 1], [2, 0]]``.
+    """
+    from ..numpy_op_fallback import custom
+    return custom(a, op_type="resize_fallback", new_shape=new_shape)
 
 
 def insert(arr, obj, values, axis=None):
@@ -503,6 +498,8 @@ def clip(a, a_min, a_max, out=None):
     """
     if a_min is None and a_max is None:
         raise MXNetValueError("clip: must set either max or min")
+    if isinstance(a, (int, float, bool, _onp.generic)) and not isinstance(a, _onp.ndarray):
+        return _onp.clip(a, a_min, a_max)  # a Python scalar: NumPy's result, as MXNet's
     return invoke("_npi_clip", [a], {"a_min": float("-inf") if a_min is None else float(a_min),
                                      "a_max": float("inf") if a_max is None else float(a_max)},
                   out=out, fname="clip")

@@ -256,13 +256,17 @@ def unravel_index(indices, shape, order="C"):
         raise NotImplementedError("unravel_index: only C order is supported")
     if isinstance(indices, numbers.Number):
         return _onp.unravel_index(indices, shape)
-    from .multiarray import array
-    res = _onp.unravel_index(indices.asnumpy().astype(_onp.int64), shape)
-    return tuple(array(r, dtype=indices.dtype, ctx=indices.ctx) for r in res)
+    from ..numpy_op_fallback import custom
+    ret = custom(indices, op_type="unravel_index_fallback", shape=shape)
+    if is_symbolic([indices]):
+        return ret  # one symbol of shape (len(shape),) + indices.shape, as MXNet's
+    return tuple(ret[i] for i in range(ret.shape[0]))
 
 
 def diag_indices_from(arr):
     """The indices of the main diagonal of a square array (a tuple of arrays, one per
     axis)."""
     res = invoke("_npi_diag_indices_from", [arr], {}, fname="diag_indices_from")
+    if is_symbolic([arr]):
+        return res  # one symbol of shape (ndim, n), as MXNet's
     return tuple(res[i] for i in range(res.shape[0]))

@@ -84,11 +84,22 @@ def _make_binary(fname, op, scalar_op, rscalar_op=None, doc=""):
     return f
 
 
+_BOOL_RESULT = ("isnan", "isinf", "isfinite", "isposinf", "isneginf")
+# MXNet 1.9.1 defines these but its operator is missing: arrays raise AttributeError there
+_SCALAR_ONLY = {"deg2rad": "radians", "rad2deg": "degrees"}
+
+
 def _make_unary(fname, op, doc, pyname=None):
     pyfn = getattr(_onp, pyname or fname)
 
     def f(x, out=None, **kwargs):
         _check_ufunc_kwargs(fname, kwargs)
+        if fname in _BOOL_RESULT and out is not None and getattr(out, "dtype", None) != _onp.bool_:
+            raise TypeError(f"{fname}: the `out` parameter should be a boolean array")
+        if fname in _SCALAR_ONLY and _is_array(x):
+            raise AttributeError(f"module 'mxnet.ndarray.numpy._internal' has no attribute "
+                                 f"'{fname}' (MXNet 1.9.1's np.{fname} takes Python numbers "
+                                 f"only; use np.{_SCALAR_ONLY[fname]} on arrays)")
         return unary(x, out, fname, op, pyfn)
     f.__name__ = f.__qualname__ = fname
     f.__doc__ = (f"{fname}(x, out=None): {doc}, elementwise (operator {op}; a Python number "

@@ -70,15 +70,18 @@ def _host(x):
     return x
 
 
+# the dtypes MXNet 1.9.1's DLPack conversion (from_numpy) takes back from NumPy
+_DLPACK_DTYPES = ("int32", "int64", "bool", "uint8", "float16", "float32", "float64")
+
+
 def _back(out, ctx):
+    """NumPy's result as mx.np arrays, as MXNet's ``_as_mx_np_array`` converts it (through
+    DLPack: int8 and the other dtypes it lacks are refused with ValueError)."""
     from .multiarray import array
     if isinstance(out, _onp.ndarray):
-        if out.dtype.kind in "biuf" and out.dtype.itemsize <= 8 and out.dtype != _onp.uint16:
-            try:
-                return array(out, dtype=out.dtype, ctx=ctx)
-            except TypeError:
-                return out
-        return out
+        if str(out.dtype) not in _DLPACK_DTYPES:
+            raise ValueError(f"{out.dtype} is not supported.")
+        return array(out, dtype=out.dtype, ctx=ctx)
     if isinstance(out, tuple):
         return tuple(_back(o, ctx) for o in out)
     if isinstance(out, list):
@@ -134,4 +137,7 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
     name = ufunc.__name__
     if name in ARRAY_UFUNCS:
         return getattr(mx_np, name)(*inputs, **kwargs)
-    return _fallback(name, ufunc, inputs, kwargs)
+    if autograd_tape.is_recording():
+        return _fallback(name, ufunc, inputs, kwargs)  # raises
+    ctx = inputs[0].ctx  # as MXNet's: a Python number first raises AttributeError
+    return _back(ufunc(*_host(inputs), **_host(kwargs)), ctx)

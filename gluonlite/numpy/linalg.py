@@ -10,7 +10,7 @@ import numbers
 import numpy as _onp
 
 from ..base import MXNetTypeError
-from ._dispatch import invoke
+from ._dispatch import invoke, is_symbolic
 
 __all__ = ["norm", "svd", "cholesky", "inv", "det", "slogdet", "solve", "tensorinv",
            "tensorsolve", "pinv", "eigvals", "eig", "eigvalsh", "eigh", "cond", "lstsq",
@@ -33,13 +33,20 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
         TypeError: an axis that is not None, an int or a tuple.
         ValueError: an ord the chosen norm does not have.
     """
-    if ord in ("inf", "-inf"):
-        ord = float(ord)  # noqa: A001
     if axis is not None and not isinstance(axis, (numbers.Integral, tuple)):
         raise MXNetTypeError("'axis' must be None, an integer or a tuple of integers.")
     attrs = {"axis": axis, "keepdims": bool(keepdims)}
     if axis is None and ord is None:
         return invoke("_npi_norm", [x], dict(attrs, ord=2.0, flag=-2), fname="linalg.norm")
+    if axis is None and is_symbolic([x]):  # the number of dimensions is unknown: MXNet's
+        from . import _functions as F       # symbolic choices
+        if ord in ("inf", "-inf"):
+            return (F.max if ord == "inf" else F.min)(F.abs(x), axis=None, keepdims=keepdims)
+        flag = {"nuc": 2, "fro": 1, "f": 1}.get(ord, -1)
+        return invoke("_npi_norm", [x], dict(attrs, ord=2.0 if flag != -1 else float(ord),
+                                             flag=flag), fname="linalg.norm")
+    if ord in ("inf", "-inf"):
+        ord = float(ord)  # noqa: A001
     if isinstance(axis, numbers.Integral):
         axis = (axis,)
     if axis is not None and len(axis) == 2 or (axis is None and _ndim(x) == 2):

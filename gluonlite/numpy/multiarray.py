@@ -78,8 +78,9 @@ class ndarray(NDArray):
 
     @property
     def grad(self):
-        """The gradient buffer attached by `attach_grad`, as an `mx.np.ndarray` (None before)."""
-        g = self._grad
+        """The gradient buffer attached by `attach_grad`, as an `mx.np.ndarray` (None before,
+        and after a backward through the array when its grad_req is 'null', as in MXNet)."""
+        g = NDArray.grad.fget(self)
         if g is None or g.__class__ is ndarray:
             return g
         return from_nd(g)
@@ -583,7 +584,10 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
         dtype = src.dtype if hasattr(src, "dtype") else _dispatch.default_float()
     dt = normalize_dtype(dtype, "array: dtype")
     try:
-        data = _onp.array(src, dtype=dt)
+        try:
+            data = _onp.array(src, dtype=dt)
+        except OverflowError:  # a Python int out of the dtype's range: wrapped, as the
+            data = _onp.array(src).astype(dt)  # NumPy 1.x under MXNet 1.9.1 stores it
     except (TypeError, ValueError) as e:
         raise MXNetTypeError(f"array: cannot make an array of {type(object).__name__}: {e}") \
             from None

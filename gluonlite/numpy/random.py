@@ -192,7 +192,8 @@ def multinomial(n, pvals, size=None, **kwargs):
 
 
 def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
-    """Draws from the multivariate normal distribution (NumPy's, on host copies).
+    """Draws from the multivariate normal distribution: ``mean + cholesky(cov) @ z``, through
+    the ``mvn_fallback`` Custom operator as in MXNet (no gradient).
 
     Raises:
         NotImplementedError: check_valid or tol (as in MXNet 1.9.1).
@@ -203,13 +204,8 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
     if tol is not None:
         raise NotImplementedError("random.multivariate_normal: parameter `tol` is not "
                                   "supported")
-    from ..ops.random import generator
-    from .multiarray import array
-    m = mean.asnumpy() if _is_array(mean) else _onp.asarray(mean)
-    c = cov.asnumpy() if _is_array(cov) else _onp.asarray(cov)
-    r = generator().multivariate_normal(m, c, size=size)
-    return array(r, dtype=mean.dtype if _is_array(mean) else None,
-                 ctx=mean.ctx if _is_array(mean) else None)
+    from ..numpy_op_fallback import custom
+    return custom(mean, cov, op_type="mvn_fallback", size=size)
 
 
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
@@ -219,12 +215,7 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     size = _size(size)
     weighted = p is not None
     if _is_array(a):
-        from .multiarray import array
-        n = array(a.shape[0], dtype="int64", ctx=a.ctx) if not isinstance(a, Symbol) else None
-        if n is None:
-            raise NotImplementedError("random.choice: an array `a` needs its length, unknown "
-                                      "for a symbol")
-        ins = [n] + ([p] if weighted else [])
+        ins = [a] + ([p] if weighted else [])
         idx = invoke("_npi_choice", ins, {"a": None, "size": size, "replace": bool(replace),
                                           "weighted": weighted}, fname="random.choice")
         return take(a, idx)

@@ -115,6 +115,9 @@ def _index_array(p, rc, data):
     axes by default), as int64, shape data.shape + (len(axes),)."""
     nd_ = data.ndim
     axes = range(nd_) if p.axes is None else [a % nd_ for a in p.axes]
+    axes = list(axes)
+    if not axes:  # a 0-d array (NumPy shape semantics): shape (0,)
+        return rc.xp.zeros(data.shape + (0,), np.int64)
     grids = rc.xp.indices(data.shape, dtype=np.int64)
     return rc.xp.stack([grids[a] for a in axes], axis=-1)
 

@@ -24,11 +24,15 @@ from .registry import Operator, Params, add
 
 # op_type -> CustomOpProp subclass (gluonlite.operator.register fills it)
 PROPS = {}
+# the op_types registered under NumPy array semantics (`mx.util.np_array`): their CustomOp
+# receives `mx.np.ndarray`s, as MXNet fixes the array class when the property is registered
+NP_ARRAYS = set()
 
 
 class _ArrayHooks:
     """What the Custom kernel needs from the imperative layer (installed on `nd` import)."""
     wrap = None          # raw array -> NDArray
+    wrap_np = None       # raw array -> mx.np.ndarray
     unwrap = None        # NDArray -> raw array
     context = None       # raw array -> its Context
     paused = None        # is_train -> context manager pausing autograd
@@ -137,9 +141,10 @@ def _kernel(p, rc, *xs):
     ctx = ARRAYS.context(xs[0]) if xs else None
     op = prop.create_operator(ctx, [list(s) for s in in_shapes[:n_args]],
                               [np.dtype(x.dtype).type for x in xs[:n_args]])
-    in_data = [ARRAYS.wrap(x) for x in xs[:n_args]]
-    aux = [ARRAYS.wrap(x) for x in xs[n_args:]]
-    out_data = [ARRAYS.wrap(rc.xp.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
+    wrap = ARRAYS.wrap_np if p.op_type in NP_ARRAYS else ARRAYS.wrap
+    in_data = [wrap(x) for x in xs[:n_args]]
+    aux = [wrap(x) for x in xs[n_args:]]
+    out_data = [wrap(rc.xp.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
     with ARRAYS.paused(rc.is_train), _user_code(p, "forward"):
         op.forward(is_train=rc.is_train, req=["write"] * len(out_data), in_data=in_data,
                    out_data=out_data, aux=aux)
@@ -151,9 +156,10 @@ def _vjp(p, rc, xs, ys, gys, need):
     _check_hooks()
     saved = ys[-1]
     n_args = _n_args(p)
-    out_grad = [ARRAYS.wrap(g if g is not None else rc.xp.zeros_like(y))
+    wrap = ARRAYS.wrap_np if p.op_type in NP_ARRAYS else ARRAYS.wrap
+    out_grad = [wrap(g if g is not None else rc.xp.zeros_like(y))
                 for g, y in zip(gys, ys[:-1])]
-    in_grad = [ARRAYS.wrap(rc.xp.zeros_like(x)) for x in xs[:n_args]]
+    in_grad = [wrap(rc.xp.zeros_like(x)) for x in xs[:n_args]]
     req = ["write" if need[i] else "null" for i in range(n_args)]
     with ARRAYS.paused(rc.is_train), _user_code(p, "backward"):
         saved.op.backward(req=req, out_grad=out_grad, in_data=saved.in_data,

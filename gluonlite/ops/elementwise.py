@@ -2,6 +2,7 @@
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
 import numpy as np
 
+from ..base import MXNetTypeError
 from . import attrs as A
 from .fast import Fast
 from .registry import register, ShapeError, writes_out, fast_paths
@@ -43,8 +44,23 @@ def sigmoid_into(xp, x, out):
 _UNARY = {}
 
 
+def _no_bool(name):
+    """The dtype rule of an operator whose MXNet kernel has no bool case (the math
+    functions, rounding, sign): bool data is refused, as MXNet refuses it ("Unknown type
+    enum 7"); any other dtype is kept."""
+    def rule(p, ins):
+        if ins[0] is not None and np.dtype(ins[0]) == np.bool_:
+            _refuse_bool(name)
+        return ins, [ins[0]]
+    return rule
+
+
+def _refuse_bool(name):
+    raise MXNetTypeError(f"{name}: bool data is not supported (MXNet: Unknown type enum 7)")
+
+
 def _int_safe(fwd):
-    """`fwd` that also takes integer and bool data, as MXNet's kernels do: where the array
+    """`fwd` that also takes integer data, as MXNet's kernels do: where the array
     module refuses to write a float result into an integer output (sqrt, exp, log of
     int32), it computes in float64 and truncates into the output's dtype."""
     def safe(xp, x, out):
@@ -61,11 +77,14 @@ def _int_safe(fwd):
     return safe
 
 
-def _unary(name, fwd, grad, aliases=(), doc=None):
-    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx."""
+def _unary(name, fwd, grad, aliases=(), doc=None, bool_ok=False):
+    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx.
+    Bool data is refused (as by MXNet's math kernels) unless `bool_ok`."""
     fwd = _int_safe(fwd)
 
     def kernel(p, rc, x):
+        if x.dtype == np.bool_ and not bool_ok:
+            _refuse_bool(name)
         return fwd(rc.xp, x, rc.xp.empty_like(x))
 
     def vjp(p, rc, xs, ys, gys, need):
@@ -73,7 +92,8 @@ def _unary(name, fwd, grad, aliases=(), doc=None):
 
     kernel.__doc__ = doc or f"Elementwise {name}."
     _UNARY[name] = fwd, grad
-    register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name))(kernel)
+    register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
+             dtype=None if bool_ok else _no_bool(name))(kernel)
 
 
 def _ufunc(f):
@@ -139,14 +159,28 @@ for _name, _grad, _doc in [
         ("arcsinh", lambda xp, x, y, g: g / xp.sqrt(x * x + 1), "inverse hyperbolic sine"),
         ("arccosh", lambda xp, x, y, g: g / xp.sqrt(x * x - 1), "inverse hyperbolic cosine"),
         ("arctanh", lambda xp, x, y, g: g / (1 - x * x), "inverse hyperbolic tangent"),
-        ("degrees", lambda xp, x, y, g: g * (180 / np.pi), "radians to degrees"),
-        ("radians", lambda xp, x, y, g: g * (np.pi / 180), "degrees to radians"),
         ("log2", lambda xp, x, y, g: g / (x * _LN2), "base-2 logarithm"),
         ("log10", lambda xp, x, y, g: g / (x * _LN10), "base-10 logarithm"),
         ("log1p", lambda xp, x, y, g: g / (1 + x), "log(1 + x), exact near 0"),
         ("expm1", lambda xp, x, y, g: g * (y + 1), "exp(x) - 1, exact near 0"),
         ("cbrt", lambda xp, x, y, g: g / (3 * y * y), "cube root")]:
     _unary(_name, _rounded_once(_name), _grad, doc=f"Elementwise {_doc}.")
+# MXNet's conversion factors are float32 quotients (180 / float32 pi), in every dtype
+_DEG = float(np.float32(180) / np.float32(np.pi))
+_RAD = float(np.float32(np.pi) / np.float32(180))
+
+
+def _times(c):
+    def fwd(xp, x, out):
+        out[...] = x * c
+        return out
+    return fwd
+
+
+_unary("degrees", _times(_DEG), lambda xp, x, y, g: g * _DEG,
+       doc="Elementwise radians to degrees (x * 57.29578, MXNet's float32 factor).")
+_unary("radians", _times(_RAD), lambda xp, x, y, g: g * _RAD,
+       doc="Elementwise degrees to radians (x * 0.017453292, MXNet's float32 factor).")
 _unary("rsqrt", _through_float64(lambda xp, x: 1 / xp.sqrt(x)),
        lambda xp, x, y, g: -0.5 * g * y * y * y, doc="Elementwise 1/sqrt(x).")
 _unary("rcbrt", _through_float64(lambda xp, x: 1 / xp.cbrt(x)),
@@ -156,9 +190,11 @@ _unary("rcbrt", _through_float64(lambda xp, x: 1 / xp.cbrt(x)),
 def _piecewise_constant(name, doc):
     """An operator whose gradient is zero wherever it exists (MXNet's rule: zeros)."""
     def kernel(p, rc, x):
+        if x.dtype == np.bool_:
+            _refuse_bool(name)
         return getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
-    register(name, shape=same_shape(name), nondiff=("data",))(kernel)
+    register(name, shape=same_shape(name), nondiff=("data",), dtype=_no_bool(name))(kernel)
 
 
 _piecewise_constant("sign", "Elementwise sign: -1, 0 or 1.")
@@ -168,16 +204,20 @@ _piecewise_constant("trunc", "Elementwise integer part, towards zero.")
 _piecewise_constant("fix", "Elementwise integer part, towards zero (as trunc).")
 
 
-@register("rint", shape=same_shape("rint"), nondiff=("data",))
+@register("rint", shape=same_shape("rint"), nondiff=("data",), dtype=_no_bool("rint"))
 def _rint(p, rc, x):
     """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
+    if x.dtype == np.bool_:
+        _refuse_bool("rint")
     f = rc.xp.floor(x)
     return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
 
 
-@register("round", shape=same_shape("round"), nondiff=("data",))
+@register("round", shape=same_shape("round"), nondiff=("data",), dtype=_no_bool("round"))
 def _round(p, rc, x):
     """Elementwise nearest integer, halves away from zero (MXNet's round, unlike numpy's)."""
+    if x.dtype == np.bool_:
+        _refuse_bool("round")
     xp = rc.xp
     return (xp.sign(x) * xp.floor(xp.abs(x) + 0.5)).astype(x.dtype, copy=False)
 
@@ -211,7 +251,7 @@ _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
        lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)),
        doc="log(1+exp(x)).")
 _unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
-       aliases=("identity",), doc="A copy of x (identity).")
+       aliases=("identity",), doc="A copy of x (identity).", bool_ok=True)
 
 
 def _no_grad_like(value):
@@ -360,6 +400,10 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
           (gys[0] * rc.xp.logical_and(xs[0] >= p.a_min, xs[0] <= p.a_max),))
 def _clip(p, rc, x):
     """clip(data, a_min, a_max): x limited to [a_min, a_max]."""
+    if x.dtype.kind in "iub":  # integers compared with the float bounds (which may lie
+        xp = rc.xp             # outside the dtype's range), a bound taken is truncated
+        y = xp.where(x < p.a_min, p.a_min, xp.where(x > p.a_max, p.a_max, x))
+        return y.astype(x.dtype)
     return rc.xp.clip(x, x.dtype.type(p.a_min), x.dtype.type(p.a_max))
 
 
@@ -404,6 +448,8 @@ def _binary(name, kind, shape_rule, aliases=()):
     same = shape_rule is same_binary_shape
 
     def kernel(p, rc, a, b):
+        if a.dtype == np.bool_:
+            raise MXNetTypeError(f"Operator {name} does not support boolean type")
         return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
 
     def vjp(p, rc, xs, ys, gys, need):

@@ -388,19 +388,29 @@ def _inverse_vjp(p, rc, xs, ys, gys, need):
     return (-(_t(b) @ gys[0] @ _t(b)),)
 
 
-def _scalar_shape(name):
+def _det_batch(shape):
+    """det's and slogdet's result shape for input `shape`: its batch dimensions; for a single
+    matrix (1,), or () under NumPy shape semantics or for a size-0 matrix (MXNet's DetShape)."""
+    from ..util import is_np_shape
+    if len(shape) > 2 or is_np_shape() or 0 in shape:
+        return tuple(shape[:-2])
+    return (1,)
+
+
+def _scalar_shape(name, det=True):
     def rule(p, ins):
         a = ins[0]
         if a is None:
             return ins, [None]
         _need_square(name, a)
-        return ins, [_batch(a[:-2])]
+        return ins, [_det_batch(a) if det else _batch(a[:-2])]
     return rule
 
 
 def _det(p, rc, a):
-    """det(A): the determinant of each square matrix (shape (1,) for a single matrix)."""
-    return rc.xp.linalg.det(a).reshape(_batch(a.shape[:-2]))
+    """det(A): the determinant of each square matrix (shape (1,) for a single matrix; () under
+    NumPy shape semantics)."""
+    return rc.xp.asarray(rc.xp.linalg.det(a)).reshape(_det_batch(a.shape))
 
 
 def _det_vjp(p, rc, xs, ys, gys, need):
@@ -416,7 +426,7 @@ def _det_vjp(p, rc, xs, ys, gys, need):
 def _slogdet(p, rc, a):
     """slogdet(A): (sign, log|det|) of each square matrix."""
     s, ld = rc.xp.linalg.slogdet(a)
-    shape = _batch(a.shape[:-2])
+    shape = _det_batch(a.shape)
     return s.reshape(shape).astype(a.dtype), ld.reshape(shape).astype(a.dtype)
 
 
@@ -600,7 +610,7 @@ _TABLE = {
     "det": (("A",), 1, {}, _det, _det_vjp, _scalar_shape("_linalg_det")),
     "slogdet": (("A",), 2, {}, _slogdet, _slogdet_vjp, _slogdet_shape),
     "sumlogdiag": (("A",), 1, {}, _sumlogdiag, _sumlogdiag_vjp,
-                   _scalar_shape("_linalg_sumlogdiag")),
+                   _scalar_shape("_linalg_sumlogdiag", det=False)),
     "extractdiag": (("A",), 1, _DIAG_ATTRS, _extractdiag, _extractdiag_vjp,
                     _extractdiag_shape),
     "makediag": (("A",), 1, _DIAG_ATTRS, _makediag, _makediag_vjp, _makediag_shape),

@@ -73,32 +73,33 @@ def _batch_dot_shape(p, ins):
     a, b = ins
     if a is None or b is None:
         return ins, [None]
-    if len(a) != 3 or len(b) != 3 or a[0] != b[0]:
-        raise ShapeError(f"batch_dot: expected two 3-D arrays with the same batch size, "
-                         f"got {tuple(a)} and {tuple(b)}")
-    m, ka = (a[2], a[1]) if p.transpose_a else (a[1], a[2])
-    kb, n = (b[2], b[1]) if p.transpose_b else (b[1], b[2])
+    if len(a) != len(b) or len(a) < 3 or tuple(a[:-2]) != tuple(b[:-2]):
+        raise ShapeError(f"batch_dot: expected two arrays of 3 or more dimensions with the same "
+                         f"batch dimensions, got {tuple(a)} and {tuple(b)}")
+    m, ka = (a[-1], a[-2]) if p.transpose_a else (a[-2], a[-1])
+    kb, n = (b[-1], b[-2]) if p.transpose_b else (b[-2], b[-1])
     if ka != kb:
         raise ShapeError(f"batch_dot: shapes {tuple(a)} and {tuple(b)} do not align: {ka} != {kb}")
-    return ins, [(a[0], m, n)]
+    return ins, [tuple(a[:-2]) + (m, n)]
 
 
 def _bt(x, t):
-    return x.transpose(0, 2, 1) if t else x
+    return x.swapaxes(-1, -2) if t else x
 
 
 def _batch_dot_vjp(p, rc, xs, ys, gys, need):
     a, b = xs
     A_, B_, g = _bt(a, p.transpose_a), _bt(b, p.transpose_b), gys[0]
-    ga = _bt(rc.xp.matmul(g, B_.transpose(0, 2, 1)), p.transpose_a) if need[0] else None
-    gb = _bt(rc.xp.matmul(A_.transpose(0, 2, 1), g), p.transpose_b) if need[1] else None
+    ga = _bt(rc.xp.matmul(g, B_.swapaxes(-1, -2)), p.transpose_a) if need[0] else None
+    gb = _bt(rc.xp.matmul(A_.swapaxes(-1, -2), g), p.transpose_b) if need[1] else None
     return ga, gb
 
 
 @register("batch_dot", inputs=("lhs", "rhs"), vjp=_batch_dot_vjp, shape=_batch_dot_shape,
           attrs=_DOT_ATTRS)
 def _batch_dot(p, rc, a, b):
-    """batch_dot(lhs, rhs): matmul of each pair of matrices along axis 0 (3-D inputs)."""
+    """batch_dot(lhs, rhs): matmul of each pair of matrices over the leading (batch) axes
+    (inputs of 3 or more dimensions, the same batch dimensions)."""
     return rc.xp.matmul(_bt(a, p.transpose_a), _bt(b, p.transpose_b))
 
 
@@ -369,6 +370,8 @@ def _pick(p, rc, x, idx):
 def _one_hot(p, rc, idx):
     """one_hot(indices, depth): rows of an identity-like matrix picked by integer indices."""
     out = rc.xp.full(idx.shape + (p.depth,), p.off_value, dtype=p.dtype)
+    if out.size == 0:  # depth 0 or no indices (NumPy shape semantics)
+        return out
     i = idx.astype(np.int64)
     ok = (i >= 0) & (i < p.depth)
     rc.xp.put_along_axis(out, rc.xp.expand_dims(rc.xp.where(ok, i, 0), -1),

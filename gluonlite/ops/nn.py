@@ -16,6 +16,8 @@ def _length_mask(p, xp, x, length):
 
 def _softmax_fwd(p, rc, x, log, length=None):
     xp = rc.xp
+    if x.size == 0:  # nothing to normalize (the max below has no identity)
+        return x.astype(p.dtype or x.dtype)
     z = x / x.dtype.type(p.temperature) if p.temperature not in (None, 1.0) else x
     if length is not None:
         mask = _length_mask(p, xp, x, length)

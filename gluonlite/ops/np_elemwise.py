@@ -19,8 +19,8 @@ MXNet 1.9.1's promotion rules (what `tests/fixtures/np_dtypes_mxnet.json`, made 
 - ``same`` (the comparisons, copysign, arctan2, hypot, lcm, ldexp, bitwise): both dtypes
   equal; comparisons give bool.
 
-With integer operands the computation is done in float64 where the function is a float one
-(hypot, arctan2) and truncated back, as MXNet's kernels do.
+hypot and arctan2 take float operands only. With integer operands ldexp is computed in float64
+and truncated back, as MXNet's kernel does.
 """
 from functools import lru_cache
 
@@ -103,6 +103,15 @@ def _compute(xp, fn, a, b, dt, via_float):
         return fn(xp, a.astype(dt, copy=False), b.astype(dt, copy=False))
 
 
+def _atan2(xp, a, b):
+    """arctan2 with float32 (and float16) operands computed in float64 and rounded once, as
+    MXNet's kernel gives it."""
+    dt = xp.result_type(a, b)
+    if dt in (np.float32, np.float16):
+        return xp.arctan2(xp.asarray(a, np.float64), xp.asarray(b, np.float64)).astype(dt)
+    return xp.arctan2(a, b)
+
+
 def _safe_log(xp, a):
     with np.errstate(divide="ignore", invalid="ignore"):
         return xp.log(a)
@@ -129,16 +138,17 @@ BINARY = {
     "_npi_copysign": ("same", lambda xp, a, b: xp.copysign(a, b),
                       lambda xp, a, b, y, g: g * xp.where(a * b >= 0, 1, -1).astype(g.dtype),
                       lambda xp, a, b, y, g: xp.zeros_like(g), True, False),
-    "_npi_arctan2": ("same", lambda xp, a, b: xp.arctan2(a, b),
+    "_npi_arctan2": ("same", lambda xp, a, b: _atan2(xp, a, b),
                      lambda xp, a, b, y, g: g * b / (a * a + b * b),
                      lambda xp, a, b, y, g: -g * a / (a * a + b * b), True, False),
     "_npi_hypot": ("same", lambda xp, a, b: xp.hypot(a, b),
                    lambda xp, a, b, y, g: g * a / y, lambda xp, a, b, y, g: g * b / y,
                    True, False),
-    "_npi_ldexp": ("same", lambda xp, a, b: a * xp.power(2.0, b).astype(a.dtype),
+    "_npi_ldexp": ("same", lambda xp, a, b: a * xp.power(2.0, b),
                    lambda xp, a, b, y, g: g * xp.power(2.0, b).astype(g.dtype),
-                   lambda xp, a, b, y, g: g * y * np.log(2.0), False, False),
-    "_npi_lcm": ("same", lambda xp, a, b: xp.lcm(a, b), None, None, False, False),
+                   lambda xp, a, b, y, g: g * y * np.log(2.0), True, False),
+    "_npi_lcm": ("same", lambda xp, a, b: xp.lcm(a.astype(np.int64), b.astype(np.int64))
+                 if a.dtype == _BOOL else xp.lcm(a, b), None, None, False, False),
     "_npi_bitwise_and": ("same", lambda xp, a, b: xp.bitwise_and(a, b), None, None, False, False),
     "_npi_bitwise_or": ("same", lambda xp, a, b: xp.bitwise_or(a, b), None, None, False, False),
     "_npi_bitwise_xor": ("same", lambda xp, a, b: xp.bitwise_xor(a, b), None, None, False, False),
@@ -152,18 +162,23 @@ BINARY = {
 }
 
 # Which dtypes each family takes (MXNet refuses the others).
-_INT_ONLY = ("_npi_lcm",)
+_INT_ONLY = ("_npi_lcm",)  # (and bool, as MXNet's lcm takes it)
 _INT_OR_BOOL = ("_npi_bitwise_and", "_npi_bitwise_or", "_npi_bitwise_xor")
 _FLOAT_ONLY = ("_npi_arctan2", "_npi_hypot")
+_NO_BOOL = ("_npi_copysign", "_npi_ldexp", "_npi_maximum", "_npi_minimum")
 
 
 def _check_kind(name, dt):
-    if name in _INT_ONLY and dt.kind not in "iu":
+    if name in _NO_BOOL and dt.kind == "b":
+        raise MXNetTypeError(f"{name}: bool operands are not supported (MXNet: Unknown type "
+                             "enum 7)")
+    if name in _INT_ONLY and dt.kind not in "biu":
         raise MXNetTypeError(f"{name}: integer operands only, got {dt.name}")
     if name in _INT_OR_BOOL and dt.kind not in "biu":
         raise MXNetTypeError(f"{name}: integer or bool operands only, got {dt.name}")
-    if name in _FLOAT_ONLY and dt.kind == "b":
-        raise MXNetTypeError(f"{name}: bool operands are not supported")
+    if name in _FLOAT_ONLY and dt.kind != "f":
+        raise MXNetTypeError(f"{name}: Do not support `{'bool' if dt.kind == 'b' else 'int'}` "
+                             f"as input (got {dt.name}); float operands only")
 
 
 def _binary_dtype(name, kind, out_bool):
@@ -172,6 +187,7 @@ def _binary_dtype(name, kind, out_bool):
         if a is None or b is None:
             return ins, [np.dtype(np.bool_) if out_bool else None]
         dt = promote(kind, name, a, b)
+        _check_kind(name, dt)
         return ins, [np.dtype(np.bool_) if out_bool else dt]
     return rule
 
@@ -277,8 +293,9 @@ def _scalar(name):
         dt = _scalar_out_dtype(name, rule, x.dtype)
         xp = rc.xp
         if rule == "bool":
-            comp = x.dtype if x.dtype != _BOOL else np.dtype(np.int64)
-            return fn(xp, x.astype(comp, copy=False), _scalar_value(p.scalar, comp))
+            if x.dtype == _BOOL:  # MXNet casts the scalar to bool: (bool array == 2) is x
+                return fn(xp, x, bool(p.scalar))
+            return fn(xp, x, _scalar_value(p.scalar, x.dtype))
         if rule == "float" and x.dtype.kind != "f":
             with np.errstate(divide="ignore", invalid="ignore"):
                 return fn(xp, x.astype(dt), dt.type(p.scalar)).astype(dt, copy=False)
@@ -336,6 +353,9 @@ def _unary(name):
             raise MXNetTypeError(f"{name}: integer or bool data only, got {x.dtype.name}")
         if name == "_npi_around" and x.dtype == np.float16:
             raise MXNetTypeError(f"{name}: float16 data is not supported (as in MXNet 1.9.1)")
+        if name in ("_npi_around", "_npi_rint") and x.dtype == _BOOL:
+            raise MXNetTypeError(f"{name}: bool data is not supported (MXNet: Unknown type "
+                                 "enum 7)")
         r = rc.xp.asarray(fn(rc.xp, x, p))
         return r if out_bool else r.astype(x.dtype, copy=False)
 

@@ -233,9 +233,13 @@ def _delete_inputs(p):
           shape=lambda p, ins: (ins, [None]))
 def _np_delete(p, rc, arr, obj=None):
     """_npi_delete(arr, obj, axis=None): a copy of arr without the entries (or slices along
-    axis) at obj: an int, a slice or an integer array."""
+    axis) at obj: an int, a slice or an integer array (whose entries outside [0, n) are
+    ignored, as MXNet ignores them)."""
     a = arr.get() if hasattr(arr, "get") else arr
     o = _obj(p, None if obj is None else (obj.get() if hasattr(obj, "get") else obj))
+    if obj is not None:  # MXNet ignores indices out of [0, n), negative ones included
+        n = a.size if p.axis is None else a.shape[p.axis]
+        o = o[(o >= 0) & (o < n)]
     return rc.xp.asarray(np.delete(a, o, axis=p.axis))
 
 

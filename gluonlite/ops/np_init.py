@@ -107,11 +107,10 @@ def _logspace(p, rc):
 
 def _window(name, fn):
     def kernel(p, rc):
-        if p.M < 0:
-            raise MXNetValueError(f"{name}: M must be non-negative, got {p.M}")
-        return rc.xp.asarray(fn(p.M).astype(p.dtype))
+        return rc.xp.asarray(fn(max(p.M, 0)).astype(p.dtype))  # M <= 0: empty, as NumPy
 
-    kernel.__doc__ = f"{name}(M, ctx, dtype): NumPy's {fn.__name__} window of M points."
+    kernel.__doc__ = (f"{name}(M, ctx, dtype): NumPy's {fn.__name__} window of M points "
+                      "(empty for M <= 0).")
     register(name, inputs=(), attrs={"M": A.Int(), **_CTX_DTYPE},
              shape=lambda p, ins: (ins, [(max(p.M, 0),)]), dtype=_dtype_attr)(kernel)
 

@@ -197,15 +197,38 @@ def _tsolve_prep(p, a, b_ndim):
     return a
 
 
+def _tsolve_out(p, a, b):
+    """x's shape for a of shape `a`, b of shape `b` (MXNet's TensorsolveOpShape: a 0-d side
+    gives the other's shape; otherwise a's reordered dimensions after the first
+    ``b.ndim`` (``b.ndim - a.ndim`` when a has no more dimensions than b)).
+
+    Raises:
+        ShapeError: a not square, or a and b that do not match.
+    """
+    a, b = tuple(a), tuple(b)
+    if not a and not b:
+        return b
+    if not a or not b:
+        if prod(b if not a else a) != 1:
+            raise ShapeError("_npi_tensorsolve: a's and b's dimensions don't match")
+        return a
+    axes = _tsolve_axes(p, len(a))
+    if axes:
+        a = tuple(a[i] for i in range(len(a)) if i not in axes) + tuple(a[i] for i in axes)
+    temp = len(b) if len(a) > len(b) else len(b) - len(a)
+    front, back = prod(a[:temp]), prod(a[temp:])
+    if front != back:
+        raise ShapeError(f"_npi_tensorsolve: a shape must be square, got {a} for b of shape {b}")
+    if back != prod(b):
+        raise ShapeError(f"_npi_tensorsolve: a's and b's dimensions don't match: a {a}, b {b}")
+    return a[temp:]
+
+
 def _tsolve_shape(p, ins):
     a, b = ins
     if a is None or b is None:
         return ins, [None]
-    a = tuple(a)
-    axes = _tsolve_axes(p, len(a))
-    if axes:
-        a = tuple(a[i] for i in range(len(a)) if i not in axes) + tuple(a[i] for i in axes)
-    return ins, [a[len(b):]]
+    return ins, [_tsolve_out(p, a, b)]
 
 
 def _tsolve_vjp(p, rc, xs, ys, gys, need):
@@ -230,10 +253,11 @@ def _tsolve_vjp(p, rc, xs, ys, gys, need):
 def _np_tensorsolve(p, rc, a, b):
     """_npi_tensorsolve(a, b, a_axes=None): x with tensordot(a, x, x.ndim) = b (a's axes
     `a_axes` moved to the end first)."""
+    out = _tsolve_out(p, a.shape, b.shape)
     ap = _tsolve_prep(p, _host(a), b.ndim)
     n = prod(b.shape)
     x = np.linalg.solve(ap.reshape(n, -1), _host(b).reshape(-1))
-    return rc.xp.asarray(x.reshape(ap.shape[b.ndim:]).astype(a.dtype))
+    return rc.xp.asarray(x.reshape(out).astype(a.dtype))
 
 
 # ---- pinv ------------------------------------------------------------------------------------
@@ -367,6 +391,8 @@ def _np_eigvalsh(p, rc, a):
 # ---- norm ------------------------------------------------------------------------------------
 def _norm_axes(p, ndim):
     if p.axis is None:
+        if _whole_matrix(p, ndim):
+            return (ndim - 2, ndim - 1)
         return tuple(range(ndim))
     axes = p.axis if isinstance(p.axis, tuple) else (p.axis,)
     return tuple(norm_axis("_npi_norm", a, ndim) for a in axes)
@@ -382,15 +408,43 @@ def _norm_shape(p, ins):
     return ins, [tuple(d for i, d in enumerate(s) if i not in axes)]
 
 
-def _matrix_kind(p, ndim):
-    # MXNet's flag: -2 whole array (Frobenius/2-norm of the flattened), -1 vector p-norm,
-    # 0 matrix 2/-2 norm, 1 Frobenius, 2 nuclear
-    return p.flag
+def _whole_matrix(p, ndim):
+    """flag -1 (a p-norm) with no axis on an array of 2 or more dimensions: MXNet's kernel
+    takes the matrix norm over the last two axes (ord 1, -1, 2, -2, inf, -inf; any other
+    positive ord acts as inf, any other as -inf)."""
+    return p.flag == -1 and p.axis is None and ndim >= 2
+
+
+def _matrix_ord(o):
+    if o in (1, -1, 2, -2, np.inf, -np.inf):
+        return o
+    return np.inf if o > 0 else -np.inf
+
+
+def _matrix_p_norm(x, axes, o, keepdims):
+    """Matrix norm ord 1, -1, inf, -inf over `axes` (as NumPy's) and the (value, mask of the
+    entries it sums) for the gradient."""
+    a, b = axes
+    if o in (1, -1):  # column sums (over rows a), the extreme over columns b
+        sums = np.sum(np.abs(x), axis=a, keepdims=True)
+        pick = np.max if o == 1 else np.min
+        y = pick(sums, axis=b, keepdims=True)
+    else:  # row sums (over columns b), the extreme over rows a
+        sums = np.sum(np.abs(x), axis=b, keepdims=True)
+        pick = np.max if o > 0 else np.min
+        y = pick(sums, axis=a, keepdims=True)
+    mask = np.broadcast_to(sums == y, x.shape)
+    return (y if keepdims else np.squeeze(y, axis=(a, b))), mask
 
 
 def _norm_value(p, x):
     axes = _norm_axes(p, x.ndim)
     kind = p.flag
+    if _whole_matrix(p, x.ndim):
+        o = _matrix_ord(p.ord)
+        if o in (2, -2):
+            return np.linalg.norm(x, ord=o, axis=axes, keepdims=p.keepdims)
+        return _matrix_p_norm(x, axes, o, p.keepdims)[0]
     if kind == -2 or (kind == 1 and len(axes) != 2) or (kind == -1 and p.ord == 2):
         return np.sqrt(np.sum(x * x, axis=axes, keepdims=p.keepdims))
     if kind == 1:
@@ -416,13 +470,27 @@ def _norm_value(p, x):
     return r
 
 
+class _Ord:
+    """The parameters a matrix 2/-2 norm's gradient reads."""
+
+    def __init__(self, o):
+        self.ord, self.flag = o, 0
+
+
 def _norm_vjp(p, rc, xs, ys, gys, need):
     x, y, g = _host(xs[0]), _host(ys[0]), _host(gys[0])
     axes = _norm_axes(p, x.ndim)
     kept = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
     yk, gk = y.reshape(kept), g.reshape(kept)
     kind = p.flag
+    whole = _whole_matrix(p, x.ndim)
+    if whole and _matrix_ord(p.ord) not in (2, -2):
+        _, mask = _matrix_p_norm(x, axes, _matrix_ord(p.ord), True)
+        gx = gk * np.sign(x) * mask
+        return (rc.xp.asarray(gx.astype(xs[0].dtype)),)
     with np.errstate(divide="ignore", invalid="ignore"):
+        if whole:
+            kind, p = 0, _Ord(_matrix_ord(p.ord))
         if kind in (-2, 1) or (kind == -1 and p.ord == 2):
             gx = gk * np.where(yk == 0, 0, x / yk)
         elif kind == -1:

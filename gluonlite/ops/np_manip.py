@@ -182,6 +182,8 @@ def _squeeze_axes(name, axis, shape):
     if axis is None:
         return tuple(i for i, d in enumerate(shape) if d == 1)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if not shape and all(a in (0, -1) for a in axes):  # NumPy lets a 0-d array squeeze axis 0
+        return ()
     axes = tuple(norm_axis(name, a, len(shape)) for a in axes)
     for a in axes:
         if shape[a] != 1:
@@ -375,11 +377,9 @@ _atleast("_np_atleast_3d", 3, np.atleast_3d)
 def _split_parts(name, p, shape):
     ax = norm_axis(name, p.axis, len(shape))
     n = shape[ax]
-    if p.sections > 0:
-        if n % p.sections:
-            raise ShapeError(f"{name}: array split does not result in an equal division "
-                             f"(axis of size {n} into {p.sections} sections)")
-        starts = [i * (n // p.sections) for i in range(p.sections)]
+    if p.sections > 0:  # the first n % sections parts one longer, as MXNet's split
+        small, extra = divmod(n, p.sections)
+        starts = [i * small + min(i, extra) for i in range(p.sections)]
     else:
         starts = list(p.indices)
     stops = starts[1:] + [n]
@@ -437,6 +437,9 @@ _register_split("_npi_dsplit", lambda p, s: 2,
 # ---- broadcasting ----------------------------------------------------------------------------
 def _bcast_target(name, s, shape):
     shape = tuple(shape)
+    if -2 in shape:  # MXNet's -2: the input's dimension at that (right-aligned) position
+        pad = len(shape) - len(s)
+        shape = tuple(s[i - pad] if d == -2 and i >= pad else d for i, d in enumerate(shape))
     if len(shape) < len(s):
         raise ShapeError(f"{name}: cannot broadcast an array of shape {tuple(s)} to the "
                          f"smaller rank shape {shape}")
@@ -455,9 +458,9 @@ def _bcast_target(name, s, shape):
               "_npi_broadcast_to", ins[0], p.shape)]),
           vjp=lambda p, rc, xs, ys, gys, need: (_unbroadcast(gys[0], xs[0].shape),))
 def _broadcast_to(p, rc, a):
-    """_npi_broadcast_to(array, shape): the array broadcast to `shape` (NumPy's rules)."""
-    _bcast_target("_npi_broadcast_to", a.shape, p.shape)
-    return rc.xp.broadcast_to(a, p.shape).copy()
+    """_npi_broadcast_to(array, shape): the array broadcast to `shape` (NumPy's rules; a -2
+    in `shape` keeps the input's dimension at that right-aligned position)."""
+    return rc.xp.broadcast_to(a, _bcast_target("_npi_broadcast_to", a.shape, p.shape)).copy()
 
 
 def _unbroadcast(g, shape):
@@ -497,7 +500,7 @@ def _roll(p, xp, x, sign):
 
 def _flip_axes(p, ndim):
     axes = p.axis if isinstance(p.axis, tuple) else (p.axis,)
-    if p.axis is None or p.axis == ():
+    if p.axis is None:  # every axis; () flips none
         return tuple(range(ndim))
     return tuple(norm_axis("_npi_flip", a, ndim) for a in axes)
 
@@ -506,7 +509,7 @@ def _flip_axes(p, ndim):
           vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.flip(gys[0], _flip_axes(p, xs[0].ndim)),))
 def _np_flip(p, rc, data):
     """_npi_flip(data, axis): the order of elements reversed along `axis` (every axis for
-    None)."""
+    None, none for ())."""
     return rc.xp.flip(data, _flip_axes(p, data.ndim)).copy()
 
 

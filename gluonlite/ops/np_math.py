@@ -244,11 +244,9 @@ def _matmul_vjp(xp, xs, ys, gys):
     dt = ys[0].dtype
     a2 = a.astype(dt).reshape((1,) + a.shape) if a.ndim == 1 else a.astype(dt)
     b2 = b.astype(dt).reshape(b.shape + (1,)) if b.ndim == 1 else b.astype(dt)
-    g = gys[0]
-    if a.ndim == 1:
-        g = xp.expand_dims(g, -2)
-    if b.ndim == 1:
-        g = xp.expand_dims(g, -1)
+    # the output gradient with the matrix axes a 1-D operand dropped put back
+    full = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2]) + (a2.shape[-2], b2.shape[-1])
+    g = gys[0].reshape(full)
     ga = xp.matmul(g, xp.swapaxes(b2, -1, -2))
     gb = xp.matmul(xp.swapaxes(a2, -1, -2), g)
     ga = _unbroadcast(ga, a2.shape).reshape(a.shape)
@@ -320,6 +318,10 @@ def _einsum_vjp(p, rc, xs, ys, gys, need):
     terms, out = einsum_plan(p.subscripts, [x.shape for x in xs])
     g = gys[0]
     grads = []
+    bsizes = {}  # each letter's size after broadcasting (an operand may hold it as 1)
+    for term, shape in [(t, x.shape) for t, x in zip(terms, xs)] + [(out, g.shape)]:
+        for c, n in zip(term, shape):
+            bsizes[c] = n if bsizes.get(c, 1) == 1 else bsizes[c]
     for i, (term, x) in enumerate(zip(terms, xs)):
         if not need[i]:
             grads.append(None)
@@ -331,8 +333,12 @@ def _einsum_vjp(p, rc, xs, ys, gys, need):
         gi = xp.einsum(spec, g, *[t for j, t in enumerate(xs) if j != i])
         sizes = dict(zip(term, x.shape))
         # letters summed over this operand alone: the gradient is constant along them
-        gi = gi.reshape(tuple(sizes[c] if c in target else 1 for c in uniq))
-        gi = xp.broadcast_to(gi, tuple(sizes[c] for c in uniq))
+        gi = gi.reshape(tuple(bsizes[c] if c in target else 1 for c in uniq))
+        gi = xp.broadcast_to(gi, tuple(bsizes[c] if c in target else sizes[c] for c in uniq))
+        # letters this operand holds as 1 and others broadcast: summed back
+        bcast = tuple(k for k, c in enumerate(uniq) if sizes[c] == 1 and gi.shape[k] != 1)
+        if bcast:
+            gi = gi.sum(axis=bcast, keepdims=True)
         if len(uniq) != len(term):  # repeated letters: only the diagonal gets the gradient
             full = xp.zeros(x.shape, g.dtype)
             idx = np.indices(x.shape).reshape(x.ndim, -1)

@@ -126,6 +126,15 @@ def _positive(what):
     return check
 
 
+def _strictly_positive(*whats):
+    """Each of the parameters `whats` (the last ones) must be > 0 (MXNet refuses 0 too)."""
+    def check(name, *vals):
+        for what, v in zip(whats, vals[len(vals) - len(whats):]):
+            if np.any(v <= 0):
+                raise MXNetValueError(f"{name}: {what} must be positive")
+    return check
+
+
 _DT = {"dtype": A.Dtype(None)}
 
 _register(_Family("_npi_uniform", ("low", "high"),
@@ -152,14 +161,16 @@ _register(_Family("_npi_rayleigh", ("scale",),
                   lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale")))
 _register(_Family("_npi_weibull", ("a",),
                   lambda r, s, a: r.weibull(a, s),
-                  lambda y, a: (-y * np.log(np.where(y > 0, y, 1)) / a,), check=_positive("a")))
+                  lambda y, a: (-y * np.log(np.where(y > 0, y, 1)) / a,),
+                  check=_strictly_positive("a")))
 _register(_Family("_npi_pareto", ("a",),
                   lambda r, s, a: r.pareto(a, s),
-                  lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_positive("a")))
+                  lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_strictly_positive("a")))
 _register(_Family("_npi_powerd", ("a",), lambda r, s, a: r.power(a, s),
-                  check=_positive("a")))
+                  check=_strictly_positive("a")))
 _register(_Family("_npi_gamma", ("shape", "scale"),
-                  lambda r, s, k, th: r.gamma(k, th, s), check=_positive("shape"),
+                  lambda r, s, k, th: r.gamma(k, th, s),
+                  check=_strictly_positive("shape", "scale"),
                   extra=_DT))
 
 
@@ -297,11 +308,14 @@ def _choice_inputs(p):
           dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
 def _np_choice(p, rc, *xs):
     """_npi_choice(input1=None, input2=None, a, size, ctx, replace=True, weighted=False):
-    indices drawn from range(a) (a, or input1's length), with probabilities input2 when
-    weighted (the front end takes the elements)."""
+    indices drawn from range(a) (a, or the number of elements of array input1, as MXNet's
+    kernel counts them), with probabilities input2 when weighted (the front end takes the
+    elements)."""
     it = iter(xs)
-    n = p.a if p.a is not None else int(_host(next(it)))
+    n = p.a if p.a is not None else int(next(it).size)
     probs = np.asarray(_host(next(it)), np.float64) if p.weighted else None
+    if probs is not None:  # MXNet's kernel does not ask them to sum to 1 (float16 ones don't)
+        probs = probs / probs.sum()
     if not p.replace and p.size is not None and np.prod(p.size) > n:
         raise MXNetValueError("_npi_choice: cannot take a larger sample than population when "
                               "replace=False")

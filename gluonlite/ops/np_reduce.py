@@ -103,12 +103,18 @@ def _kept(x, axes, g):
     return g.reshape(reduced_shape(x.shape, axes, True))
 
 
+# The type a sum of each dtype accumulates in (what MXNet's reduction kernels use).
+_ACC = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64,
+        np.dtype(np.float64): np.float64, np.dtype(np.int8): np.int32,
+        np.dtype(np.uint8): np.int32, np.dtype(np.int32): np.int64,
+        np.dtype(np.int64): np.int64, np.dtype(np.bool_): np.int64}
+
+
 def _sum(p, rc, x):
     _no_initial("_np_sum", p)
     axes = np_axes("_np_sum", p.axis, x.ndim)
     dt = _result_dtype("_np_sum", p, x.dtype)
-    acc = np.float32 if dt == np.float16 else dt
-    y = rc.xp.sum(x.astype(dt, copy=False), axis=axes, dtype=acc, keepdims=p.keepdims)
+    y = rc.xp.sum(x, axis=axes, dtype=_ACC[x.dtype], keepdims=p.keepdims)
     return rc.xp.asarray(y).astype(dt, copy=False)
 
 
@@ -121,7 +127,13 @@ def _sum_vjp(p, rc, xs, ys, gys, need):
 def _mean(p, rc, x):
     axes = np_axes("_npi_mean", p.axis, x.ndim)
     dt = _result_dtype("_npi_mean", p, x.dtype)
-    acc = np.float32 if dt == np.float16 else (dt if dt.kind == "f" else np.float64)
+    if dt.kind != "f":  # an integer dtype: summed in it (wrapping), then divided (truncated)
+        n = prod(x.shape[a] for a in axes)
+        with np.errstate(over="ignore"):
+            s = rc.xp.sum(x.astype(dt), axis=axes, dtype=dt, keepdims=p.keepdims)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return rc.xp.asarray(rc.xp.trunc(s / float(n)) if n else s / 0.0).astype(dt)
+    acc = np.float32 if dt == np.float16 else dt
     with np.errstate(invalid="ignore", divide="ignore"):
         y = rc.xp.mean(x, axis=axes, dtype=acc, keepdims=p.keepdims)
     return rc.xp.asarray(y).astype(dt, copy=False)
@@ -131,7 +143,7 @@ def _mean_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     axes = np_axes("_npi_mean", p.axis, x.ndim)
     n = prod(x.shape[a] for a in axes)
-    g = _kept(x, axes, gys[0]) / max(n, 1)
+    g = _kept(x, axes, gys[0]).astype(x.dtype) / float(max(n, 1))
     return (rc.xp.broadcast_to(g, x.shape).astype(x.dtype),)
 
 
@@ -186,6 +198,9 @@ def _maxmin(name, fn):
 
 def _moment(name, ddof_var):
     def kernel(p, rc, x):
+        if x.dtype == np.bool_:
+            raise MXNetValueError(f"{name}: bool data is not supported (MXNet: Unknown type "
+                                  "enum 7)")
         axes = np_axes(name, p.axis, x.ndim)
         dt = _result_dtype(name, p, x.dtype)
         f = rc.xp.var if ddof_var else rc.xp.std
@@ -249,7 +264,7 @@ def _arg_shape(name):
     def rule(p, ins):
         if ins[0] is None:
             return ins, [None]
-        if p.axis is None:
+        if p.axis is None or (not ins[0] and p.axis in (0, -1)):
             return ins, [(1,) * len(ins[0]) if p.keepdims else ()]
         ax = norm_axis(name, p.axis, len(ins[0]))
         return ins, [reduced_shape(ins[0], (ax,), p.keepdims)]
@@ -260,9 +275,10 @@ def _argext(name, fn):
     def kernel(p, rc, x):
         if x.dtype == np.bool_:
             raise MXNetValueError(f"{name}: bool data is not supported (as in MXNet 1.9.1)")
-        if x.size == 0:
+        axis = None if x.ndim == 0 else p.axis  # a 0-d array takes axis 0 / -1, as NumPy
+        if x.size == 0 and (axis is None or x.shape[axis] == 0):  # an empty reduced extent
             raise MXNetValueError(f"{name}: attempt to get {fn} of an empty sequence")
-        y = getattr(rc.xp, fn)(x, axis=p.axis, keepdims=p.keepdims) if p.axis is not None \
+        y = getattr(rc.xp, fn)(x, axis=axis, keepdims=p.keepdims) if axis is not None \
             else getattr(rc.xp, fn)(x)
         y = rc.xp.asarray(y, dtype=np.int64)
         if p.axis is None and p.keepdims:

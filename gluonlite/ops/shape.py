@@ -376,8 +376,13 @@ def _slice_shape(p, ins):
     if ins[0] is None:
         return ins, [None]
     sl = _slices(p, ins[0])
-    out = tuple(len(range(*s.indices(d))) for s, d in zip(sl, ins[0])) + tuple(ins[0][len(sl):])
+    # a dimension unknown in the input (-1) stays unknown, as MXNet's slice infers it
+    out = tuple(-1 if d == -1 else len(range(*s.indices(d))) for s, d in zip(sl, ins[0])) \
+        + tuple(ins[0][len(sl):])
     return ins, [out]
+
+
+_slice_shape.partial = True  # reads partly known shapes (-1: unknown) itself
 
 
 def _opt_tuple(v):
@@ -407,10 +412,15 @@ def _slice_axis_range(p, shape):
 def _slice_axis_shape(p, ins):
     if ins[0] is None:
         return ins, [None]
-    ax, (b, e) = _slice_axis_range(p, ins[0])
+    ax = norm_axis("slice_axis", p.axis, len(ins[0]))
     out = list(ins[0])
-    out[ax] = max(e - b, 0)
+    if out[ax] != -1:  # an unknown dimension (-1) stays unknown, as MXNet infers it
+        _, (b, e) = _slice_axis_range(p, ins[0])
+        out[ax] = max(e - b, 0)
     return ins, [tuple(out)]
+
+
+_slice_axis_shape.partial = True  # reads partly known shapes (-1: unknown) itself
 
 
 def _slice_axis_vjp(p, rc, xs, ys, gys, need):

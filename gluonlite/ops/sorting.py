@@ -223,6 +223,11 @@ def _cumsum_dtype(v):
     return name
 
 
+def _cumsum_out(d):
+    """cumsum's default result dtype: the data's, bool counted in int64 (as MXNet's)."""
+    return np.dtype(np.int64) if np.dtype(d) == np.bool_ else np.dtype(d)
+
+
 def _cumsum_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     xf, ax = _flat_or_axis("cumsum", x, p.axis)
@@ -232,7 +237,8 @@ def _cumsum_vjp(p, rc, xs, ys, gys, need):
 
 @register("_np_cumsum", aliases=("cumsum",), inputs=("a",), shape=_cumsum_shape,
           attrs={"axis": A.OptionalInt(), "dtype": A.Attr(_cumsum_dtype, None, "enum")},
-          dtype=lambda p, ins: (ins, [np.dtype(p.dtype) if p.dtype else ins[0]]),
+          dtype=lambda p, ins: (ins, [np.dtype(p.dtype) if p.dtype else
+                                      (None if ins[0] is None else _cumsum_out(ins[0]))]),
           vjp=_cumsum_vjp)
 def _cumsum(p, rc, x):
     """cumsum(a, axis=None, dtype=None): running sums along `axis` (of the flattened data
@@ -241,4 +247,4 @@ def _cumsum(p, rc, x):
     Example: ``nd.cumsum(nd.array([[1, 2], [3, 4]]), axis=1)`` -> ``[[1., 3.], [3., 7.]]``.
     """
     xf, ax = _flat_or_axis("cumsum", x, p.axis)
-    return rc.xp.cumsum(xf, axis=ax, dtype=p.dtype or x.dtype)
+    return rc.xp.cumsum(xf, axis=ax, dtype=p.dtype or _cumsum_out(x.dtype))

@@ -304,11 +304,10 @@ def _space_to_depth(p, rc, x):
 def _split_bounds(p, n):
     """[(start, stop)] of each part along an axis of size n."""
     if p.sections > 0:
-        if n % p.sections:
-            raise ShapeError(f"_split_v2: an axis of size {n} does not split into "
-                             f"sections={p.sections} equal parts")
-        step = n // p.sections
-        starts = [i * step for i in range(p.sections)]
+        # MXNet's split indices: the first n % sections parts one longer (numpy's
+        # array_split; np.split checks the division is even before it calls this)
+        small, extra = divmod(n, p.sections)
+        starts = [i * small + min(i, extra) for i in range(p.sections)]
     else:
         starts = list(p.indices)
     stops = starts[1:] + [n]

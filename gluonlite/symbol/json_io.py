@@ -4,6 +4,7 @@ Layout: ``{"nodes": [{"op", "name", "attrs", "inputs": [[node, index, version]],
 "subgraphs": [graph, ...]}], "arg_nodes": [...], "node_row_ptr": [...], "heads": [[node,
 index, version]], "attrs": {"mxnet_version": ["int", 10901]}}``.
 """
+import ast
 import json
 
 from ..base import write_atomically
@@ -47,7 +48,42 @@ def to_dict(symbol, top=True):
          "heads": [[index[id(n)], i, 0] for n, i in symbol.outputs]}
     if top:
         d["attrs"] = {"mxnet_version": ["int", MXNET_VERSION]}
+        if _np_shape():  # written under NumPy shape semantics: 0 in a shape is a size
+            d["attrs"]["is_np_shape"] = ["int", 1]
     return d
+
+
+def _np_shape():
+    from ..util import is_np_shape
+    return is_np_shape()
+
+
+def _legacy_shapes_to_np(d):
+    """MXNet's ConvertShapeAttrToNumPyCompatible: a graph read under NumPy shape semantics
+    that was not written under them (no ``is_np_shape`` attribute) has its ``__shape__``
+    attributes' 0s (unknown dimensions then) turned into -1 (unknown now)."""
+    flag = (d.get("attrs") or {}).get("is_np_shape")
+    if not _np_shape() or (isinstance(flag, list) and len(flag) == 2 and flag[1]):
+        return
+
+    def convert(nodes):
+        for nd in nodes:
+            if not isinstance(nd, dict):
+                continue
+            attrs = nd.get("attrs") or nd.get("attr") or nd.get("param")
+            shape = attrs.get("__shape__") if isinstance(attrs, dict) else None
+            if isinstance(shape, str):
+                try:
+                    dims = ast.literal_eval(shape)
+                except (ValueError, SyntaxError):
+                    dims = None
+                if isinstance(dims, (tuple, list)):
+                    dims = tuple(-1 if v == 0 else v for v in dims)
+                    attrs["__shape__"] = str(dims)
+            for sub in nd.get("subgraphs") or ():
+                if isinstance(sub, dict):
+                    convert(sub.get("nodes") or ())
+    convert(d.get("nodes") or ())
 
 
 def _mutated_inputs(node):
@@ -286,6 +322,8 @@ def load_json(text, where="<json string>"):
         d = json.loads(text)
     except (json.JSONDecodeError, TypeError) as e:
         raise ValueError(f"{where}: not valid JSON: {e}") from None
+    if isinstance(d, dict):
+        _legacy_shapes_to_np(d)
     return from_dict(d, where)
 
 

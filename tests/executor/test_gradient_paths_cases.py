@@ -206,18 +206,21 @@ def test_grad_req_mixed_and_changed_between_calls(mode):
     def step(net, x_req):
         x = nd.array(xv, dtype=F64)
         x.attach_grad(x_req)
-        x.grad[:] = 7.0  # 'null' must leave it, 'write' overwrite it
+        buf = x.grad
+        buf[:] = 7.0  # 'null' must leave it, 'write' overwrite it
         with autograd.record():
             loss = (net(x) ** 2).sum()
         loss.backward()
-        return x
+        # as MXNet's: a 'null' variable's .grad reads None after a backward through it
+        assert (x.grad is None) == (x_req == "null")
+        return buf
 
     def run(mode):
         net = _setup(_Seq(), mode)
         ps = _params(net)  # d1.weight, d1.bias, d2.weight, d2.bias
         out = {}
         ps[0].grad_req, ps[1].grad_req = "add", "null"
-        out["ax"] = step(net, "write").grad.asnumpy()
+        out["ax"] = step(net, "write").asnumpy()
         out.update(_grads(net, "a"))
         step(net, "write")
         out.update(_grads(net, "b"))
@@ -228,7 +231,7 @@ def test_grad_req_mixed_and_changed_between_calls(mode):
         out.update(_grads(net, "d"))
         ps[2].grad_req = "null"
         ps[0].grad_req = "write"
-        out["ex"] = step(net, "null").grad.asnumpy()
+        out["ex"] = step(net, "null").asnumpy()
         out.update(_grads(net, "e"))
         net.collect_params().setattr("grad_req", "write")
         step(net, "write")
@@ -782,8 +785,9 @@ def test_grad_req_of_leaves_no_gradient_reaches(mode, req):
     x, z = _arr(rng, 2, 4), _arr(rng, 2, 3)
     x.attach_grad(req)
     z.attach_grad(req)
+    x_buf = x.grad
     unreached = [z.grad] + ([p.grad() for p in ps[2:]] if req != "null" else [])
-    for b in [x.grad] + unreached:
+    for b in [x_buf] + unreached:
         b[:] = 7.0
     with autograd.record():
         a, _ = net(x, z)
@@ -794,8 +798,9 @@ def test_grad_req_of_leaves_no_gradient_reaches(mode, req):
         np.testing.assert_array_equal(b.asnumpy(), want)
     with autograd.record():
         gx, = autograd.grad((net(x, z)[0] ** 2).sum(), [x])
-    if req == "null":
-        np.testing.assert_array_equal(x.grad.asnumpy(), 7.0)
+    if req == "null":  # the buffer untouched; .grad reads None after backward, as MXNet's
+        assert x.grad is None
+        np.testing.assert_array_equal(x_buf.asnumpy(), 7.0)
     else:
         assert_almost_equal(x.grad, gx.asnumpy() + (7.0 if req == "add" else 0.0),
                             rtol=RTOL, atol=ATOL)

@@ -26,17 +26,25 @@ class DataLoaderWorkerError(RuntimeError):
 
 def default_batchify_fn(data):
     """Stack a list of samples: NDArrays with nd.stack, tuples field by field, anything else
-    through numpy (keeping its dtype).
+    through numpy (keeping its dtype); under NumPy array semantics mx.np.stack / mx.np.array,
+    giving mx.np arrays.
 
     Example: ``default_batchify_fn([(x0, 0), (x1, 1)])`` is ``[stacked_x, labels]``.
     """
     from ... import ndarray as nd
+    from ...util import is_np_array
     first = data[0]
     if isinstance(first, nd.NDArray):
+        if is_np_array():  # NumPy array semantics: mx.np arrays, as MXNet's
+            from ... import numpy as _mx_np
+            return _mx_np.stack(data)
         return nd.stack(*data)
     if isinstance(first, tuple):
         return [default_batchify_fn(list(field)) for field in zip(*data)]
     arr = np.asarray(data)
+    if is_np_array():
+        from ... import numpy as _mx_np
+        return _mx_np.array(arr, dtype=arr.dtype)
     return nd.array(arr, dtype=arr.dtype)
 
 

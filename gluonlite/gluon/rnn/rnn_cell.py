@@ -300,7 +300,7 @@ class _GatedCell(HybridRecurrentCell):
                 raise ValueError(f"{name} input 'inputs' must be 2-D (batch_size, "
                                  f"input_size), got shape {inputs.shape}; a cell runs one step "
                                  "(use unroll or foreach for a sequence)")
-            known = self._input_size or self.i2h_weight.shape[1]
+            known = self._input_size or self.i2h_weight._shape[1]  # 0: unknown
             if known and inputs.shape[1] != known:
                 raise ValueError(f"{name} input 'inputs' must have {known} features (axis 1, "
                                  f"the cell's input size), got shape {inputs.shape}")

@@ -14,6 +14,7 @@ the layer's prefix (``lstm0_l0_i2h_weight``).
 import re
 
 from ... import ndarray as nd_mod
+from ...util import is_np_array
 from ...ndarray.ndarray import NDArray
 from ...ops.rnn import num_gates
 from ..block import HybridBlock
@@ -126,7 +127,10 @@ class _RNNLayer(HybridBlock):
             info = dict(info)
             info.update(kwargs)
             info.pop("__layout__", None)
-            states.append(func(name=f"{self._prefix}h0_{i}", **info))
+            state = func(name=f"{self._prefix}h0_{i}", **info)
+            if is_np_array() and hasattr(state, "as_np_ndarray"):
+                state = state.as_np_ndarray()  # as MXNet's under NumPy array semantics
+            states.append(state)
         return states
 
     def cast(self, dtype):
@@ -219,7 +223,7 @@ class _RNNLayer(HybridBlock):
         if inputs.ndim != 3:
             raise ValueError(f"{name} input 'inputs' must be 3-D in layout {self._layout}, got "
                              f"shape {inputs.shape}")
-        known = self._input_size or self._reg_params["l0_i2h_weight"].shape[1]
+        known = self._input_size or self._reg_params["l0_i2h_weight"]._shape[1]
         if known and inputs.shape[2] != known:
             raise ValueError(f"{name} input 'inputs' must have {known} features (axis 2 of "
                              f"layout {self._layout}, the layer's input_size), got shape "

@@ -354,8 +354,9 @@ SPECS = {
     "arcsinh": _unary(np.arcsinh),
     "arccosh": _unary(np.arccosh, UNIT + 2, more=()),
     "arctanh": _unary(np.arctanh, UNIT, more=()),
-    "degrees": _unary(np.degrees),
-    "radians": _unary(np.radians),
+    # MXNet's factors are float32 quotients (180 / float32 pi), in every dtype
+    "degrees": _unary(lambda x: x * float(np.float32(180) / np.float32(np.pi))),
+    "radians": _unary(lambda x: x * float(np.float32(np.pi) / np.float32(180))),
     "log2": _unary(np.log2, Pos(*B23)),
     "log10": _unary(np.log10, Pos(*B23)),
     "log1p": _unary(np.log1p, Pos(*B23)),

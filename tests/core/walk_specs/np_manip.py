@@ -41,7 +41,8 @@ SPECS = {
                  C([(2, 3)], {"shift": (1, -1), "axis": (0, 1)},
                    ref=lambda a: np.roll(a, (1, -1), (0, 1)))],
     "_npi_flip": [C([(2, 3)], {"axis": 1}, ref=lambda a: np.flip(a, 1)),
-                  C([(2, 3)], {"axis": ()}, ref=np.flip)],
+                  C([(2, 3)], {"axis": None}, ref=np.flip),
+                  C([(2, 3)], {"axis": ()}, ref=lambda a: a)],  # () flips none, as MXNet
     "_npi_rot90": C([(2, 3)], {"k": 1, "axes": (0, 1)}, ref=lambda a: np.rot90(a)),
     "_np_diag": [C([(3, 4)], {"k": 1}, ref=lambda a: np.diag(a, 1)),
                  C([(3,)], {"k": -1}, ref=lambda a: np.diag(a, -1))],

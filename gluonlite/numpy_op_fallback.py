@@ -1,0 +1,268 @@
+"""`mx.numpy_op_fallback`: the NumPy functions MXNet 1.9.1 runs through NumPy itself, as
+Custom operators registered under NumPy array semantics (``Custom`` nodes with op_type
+``resize_fallback``, ``unravel_index_fallback``, ``mvn_fallback``, ``empty_like_fallback``),
+so that they work in hybridized blocks and graphs as well as imperatively. `register` also
+puts each one in `mx.nd.np._internal` and `mx.sym.np._internal` under its op_type
+(``_npi.resize_fallback(a, new_shape=...)``), as MXNet does.
+
+None of them has a gradient (their backward raises, as MXNet's do).
+
+Example: ``mx.nd.np._internal.resize_fallback(mx.np.arange(3), new_shape=(2, 2))``.
+"""
+import ast
+import functools
+
+import numpy as np
+
+from . import operator
+from .util import np_array, use_np
+
+__all__ = ["register"]
+
+# (op_name, symbolic) of each registered fallback: `mx.nd.np._internal` (False) and
+# `mx.sym.np._internal` (True) give ``functools.partial(Custom, op_type=op_name)`` for them
+FALLBACKS = set()
+
+
+def internal_function(name, symbolic):
+    """The ``_npi.<name>`` function of a registered fallback (None for other names)."""
+    if (name, symbolic) not in FALLBACKS:
+        return None
+    return functools.partial(custom, op_type=name)
+
+
+def custom(*data, op_type=None, name=None, out=None, **kwargs):
+    """The ``Custom`` operator `op_type` on `mx.np` arrays or numpy symbols (MXNet's
+    ``_npi.Custom``); other keywords go to the property's constructor as strings."""
+    from .numpy._dispatch import invoke
+    if op_type is None:
+        raise TypeError("Custom: missing required argument 'op_type'")
+    attrs = {k: v if isinstance(v, str) else str(v) for k, v in kwargs.items()}
+    attrs["op_type"] = op_type
+    return invoke("Custom", list(data), attrs, out=out, fname=op_type, name=name)
+
+
+def register(op_name, imperative=True, symbolic=True):
+    """Register a `CustomOpProp` subclass as op_type `op_name` under NumPy array semantics
+    and expose it as ``_npi.<op_name>`` in `mx.nd.np._internal` (`imperative`) and
+    `mx.sym.np._internal` (`symbolic`).
+
+    Raises:
+        ValueError: `op_name` is already there.
+    """
+    def _save_op(symbolic):
+        if (op_name, symbolic) in FALLBACKS:
+            mod = "mxnet.symbol.numpy._internal" if symbolic else "mxnet.ndarray.numpy._internal"
+            raise ValueError(f"Duplicate name {op_name} found in module {mod}")
+        FALLBACKS.add((op_name, symbolic))
+
+    def _register_helper(prop_cls):
+        with np_array():
+            prop_cls = operator.register(op_name)(prop_cls)
+        if imperative:
+            _save_op(False)
+        if symbolic:
+            _save_op(True)
+        return prop_cls
+    return _register_helper
+
+
+@use_np
+class EmptyLike(operator.CustomOp):
+    """NumPy's empty_like (zeros here: the contents are unspecified)."""
+
+    def __init__(self, dtype, order, subok, shape):
+        super().__init__()
+        self._dtype, self._order, self._subok, self._shape = dtype, order, subok, shape
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """Fill the output (shape and dtype from the property)."""
+        from . import numpy as _mx_np
+        out = np.zeros(out_data[0].shape, dtype=out_data[0].dtype)
+        self.assign(out_data[0], req[0], _mx_np.array(out, ctx=in_data[0].ctx))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Refused, as MXNet's."""
+        raise NotImplementedError("Operator empty_like does not support gradient computation")
+
+
+@register("empty_like_fallback")
+class EmptyLikeProp(operator.CustomOpProp):
+    """empty_like's properties: the prototype's shape, its dtype or `dtype`."""
+
+    def __init__(self, dtype, order, subok, shape):
+        super().__init__(need_top_grad=True)
+        self._dtype = None if dtype == "None" else dtype
+        self._order = order
+        self._subok = ast.literal_eval(subok)
+        self._shape = ast.literal_eval(shape)
+
+    def list_arguments(self):
+        """One input: the prototype."""
+        return ["prototype"]
+
+    def infer_shape(self, in_shape):
+        """The prototype's shape."""
+        return (in_shape[0],), (in_shape[0],), ()
+
+    def infer_type(self, in_type):
+        """The prototype's dtype, or `dtype`."""
+        out = in_type[0] if self._dtype is None else np.dtype(self._dtype).type
+        return (in_type[0],), (out,), ()
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """An `EmptyLike`."""
+        return EmptyLike(self._dtype, self._order, self._subok, self._shape)
+
+
+@use_np
+class Resize(operator.CustomOp):
+    """NumPy's resize: the data repeated (or cut) to `new_shape`."""
+
+    def __init__(self, new_shape):
+        super().__init__()
+        self._new_shape = new_shape
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """NumPy's resize of the input."""
+        from . import numpy as _mx_np
+        out = np.resize(in_data[0].asnumpy(), self._new_shape)
+        self.assign(out_data[0], req[0], _mx_np.array(out, dtype=out.dtype,
+                                                      ctx=out_data[0].ctx))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Refused, as MXNet's."""
+        raise NotImplementedError("Operator resize does not support gradient computation")
+
+
+@register("resize_fallback")
+class ResizeProp(operator.CustomOpProp):
+    """resize's properties: output shape `new_shape`."""
+
+    def __init__(self, new_shape):
+        super().__init__(need_top_grad=True)
+        self._new_shape = ast.literal_eval(new_shape)
+
+    def list_arguments(self):
+        """One input: a."""
+        return ["a"]
+
+    def infer_shape(self, in_shape):
+        """`new_shape` (an int gives a 1-D shape)."""
+        out_shape = (self._new_shape,) if np.isscalar(self._new_shape) else self._new_shape
+        return (in_shape[0],), (tuple(out_shape),), ()
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """A `Resize`."""
+        return Resize(self._new_shape)
+
+
+@use_np
+class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet's name)
+    """NumPy's unravel_index: the coordinates of flat indices in `shape`, stacked."""
+
+    def __init__(self, shape):
+        super().__init__()
+        self._shape = shape
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """The coordinates, one row per dimension of `shape`."""
+        from . import numpy as _mx_np
+        out = np.unravel_index(in_data[0].asnumpy().astype(np.int64), self._shape)
+        self.assign(out_data[0], req[0], _mx_np.array(np.asarray(out), dtype=out_data[0].dtype,
+                                                      ctx=out_data[0].ctx))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Refused, as MXNet's."""
+        raise NotImplementedError("Operator Unravel_index does not support gradient "
+                                  "computation")
+
+
+@register("unravel_index_fallback")
+class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
+    """unravel_index's properties: output shape ``(len(shape),) + indices.shape``."""
+
+    def __init__(self, shape):
+        super().__init__(need_top_grad=True)
+        self._shape = ast.literal_eval(shape)
+
+    def list_arguments(self):
+        """One input: indices."""
+        return ["indices"]
+
+    def infer_shape(self, in_shape):
+        """``(len(shape),) + indices.shape``."""
+        dim_list = (1,) if np.isscalar(self._shape) else (len(self._shape),)
+        return (in_shape[0],), (dim_list + tuple(in_shape[0]),), ()
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """An `Unravel_index`."""
+        return Unravel_index(self._shape)
+
+
+@use_np
+class MultivariateNormal(operator.CustomOp):
+    """Draws of a multivariate normal: ``mean + L @ z`` with ``L`` the Cholesky factor of the
+    covariance and ``z`` standard normal draws."""
+
+    def __init__(self, size=None):
+        super().__init__()
+        self._size = size
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """The draws (mean and cov broadcast against each other)."""
+        from . import numpy as _mx_np
+        loc, cov = in_data[0], in_data[1]
+        if cov.dtype == np.float16:
+            scale = _mx_np.linalg.cholesky(cov.astype(np.float32)).astype(np.float16)
+        else:
+            scale = _mx_np.linalg.cholesky(cov)
+        noise = _mx_np.random.normal(size=out_data[0].shape, dtype=loc.dtype, ctx=loc.ctx)
+        out = loc + _mx_np.einsum("...jk,...j->...k", scale, noise)
+        self.assign(out_data[0], req[0], out)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Refused, as MXNet's."""
+        raise NotImplementedError("Operator random.multivariate_normal does not support "
+                                  "gradient computation")
+
+
+@register("mvn_fallback")
+class MultivariateNormalProp(operator.CustomOpProp):
+    """multivariate_normal's properties: output shape ``size + broadcast(mean, cov[..., 0])``.
+
+    Raises (from infer_shape):
+        ValueError: mean not at least 1-D, cov not at least 2-D or not square, or their
+            lengths differ.
+    """
+
+    def __init__(self, size=None):
+        super().__init__(need_top_grad=True)
+        self._size = ast.literal_eval(size) if size is not None else None
+
+    def list_arguments(self):
+        """Two inputs: mean and cov."""
+        return ["mean", "cov"]
+
+    def infer_shape(self, in_shape):
+        """The draws' shape (see the class docstring)."""
+        loc_shape, cov_shape = tuple(in_shape[0]), tuple(in_shape[1])
+        if len(loc_shape) < 1:
+            raise ValueError("mean must be at least 1 dimensional")
+        if len(cov_shape) < 2:
+            raise ValueError("cov must be at least 2 dimensional")
+        if cov_shape[-1] != cov_shape[-2]:
+            raise ValueError("the last two dimentions of the parameter cov have to be the "
+                             f"same, whereas the shape of cov is {cov_shape}")
+        if cov_shape[-1] != loc_shape[-1]:
+            raise ValueError(f"mean and cov must have same length.The shape of mean is "
+                             f"{loc_shape[-1:]} but the shape of cov is {cov_shape[-2:]}")
+        out_shape = np.broadcast(np.empty(loc_shape), np.empty(cov_shape[:-1])).shape
+        if self._size is not None:
+            size = (self._size,) if np.isscalar(self._size) else tuple(self._size)
+            out_shape = size + out_shape
+        return in_shape, (out_shape,), ()
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """A `MultivariateNormal`."""
+        return MultivariateNormal(self._size)
