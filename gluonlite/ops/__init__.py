@@ -8,6 +8,7 @@ from . import (assign, compare, contrib_ops, conv, ctc, custom, cvimage, element
 from . import sparse_storage  # noqa: F401  (registers them)
 from . import (np_elemwise, np_reduce, np_init, np_manip, np_math,  # noqa: F401
                np_index, np_linalg, np_random)  # MXNet's NumPy dialect (registers them)
+from . import contrib_multibox  # noqa: F401  (MXNet's SSD operators, npx.multibox_*)
 from . import np_aliases as _np_aliases
 _np_aliases.install()  # the NumPy dialect's names of legacy operators
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register

@@ -41,6 +41,7 @@ from ..ndarray import array  # noqa: F401
 from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID  # noqa: F401
 from ..runtime import Features  # noqa: F401
 from ..symbol import Symbol  # noqa: F401
+from ..numpy._symbol import _Symbol as np_symbol  # noqa: F401  (the numpy symbol class)
 
 from .tolerances import (default_dtype, default_rtols, default_atols, default_numeric_eps,
                          effective_dtype, get_tolerance, get_tols, get_rtol, get_atol, get_etol)
