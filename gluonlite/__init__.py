@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 
 from .base import MXNetError  # noqa: E402
 from . import context  # noqa: E402
-from .context import Context, cpu, gpu, current_context  # noqa: E402
+from .context import Context, cpu, gpu, cpu_pinned, current_context  # noqa: E402
 from . import ops  # noqa: E402
 from . import ndarray  # noqa: E402
 from . import ndarray as nd  # noqa: E402

@@ -20,6 +20,7 @@ from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
 
 __all__ = ["Block", "HybridBlock"]
 

@@ -68,7 +68,8 @@ def __getattr__(name):
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)
     if f is None:
-        raise AttributeError(f"nd.contrib has no attribute {name!r}")
+        from ..missing_names import missing_attribute
+        raise missing_attribute("ndarray.contrib", name)
     return f
 
 

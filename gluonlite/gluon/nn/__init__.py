@@ -8,7 +8,7 @@ from .conv_layers import (Conv1D, Conv2D, Conv3D, Conv1DTranspose, Conv2DTranspo
                           Conv3DTranspose, MaxPool1D, MaxPool2D, MaxPool3D, AvgPool1D, AvgPool2D,
                           AvgPool3D, GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D,
                           GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D, ReflectionPad2D)
-from .activations import LeakyReLU, PReLU, ELU, SELU, GELU, Swish
+from .activations import Activation, LeakyReLU, PReLU, ELU, SELU, GELU, Swish
 from .norm_layers import InstanceNorm, GroupNorm, BatchNormReLU
 from ..block import Block, HybridBlock
 from ..symbol_block import SymbolBlock
