@@ -143,6 +143,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--imports-out", help="with --check under MXNet 1.9.1: write the imported "
+                    "modules and names that resolve there, one a line (the fixture of "
+                    "tests/mxnet_import/test_downstream_imports.py)")
     ap.add_argument("--mxnet-modules")
     ap.add_argument("dirs", nargs="*")
     args = ap.parse_args()
@@ -157,6 +160,16 @@ def main():
         if not args.check or not ok:
             where = ", ".join(f"{k}:{v}" for k, v in sorted(libs.items()))
             print(f"{kind:6s} {dotted}  [{where}]")
+    if args.imports_out:
+        with open(args.imports_out, "w") as f:
+            f.write("# `mxnet` modules and names that GluonCV 0.10.5.post0, GluonNLP 0.10.0, "
+                    "GluonTS 0.16.3 (gluonts.mx),\n# Sockeye 2.3.24, d2l 1.0.3, AutoGluon "
+                    "0.0.15/0.3.1 and InsightFace import, and that MXNet 1.9.1 has.\n"
+                    "# Made by compat/scan_imports.py --check --imports-out (see compat/README.md)."
+                    "\n")
+            for r in rows:
+                if r["kind"] in ("module", "name") and r["resolves"]:
+                    f.write(f"{r['kind']} {r['path']}  # {' '.join(sorted(r['libs']))}\n")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
