@@ -1,15 +1,15 @@
 """The AttributeError for a name an operator namespace lacks, saying whether MXNet 1.9.1 has it.
 
 A library written for MXNet that calls an operator gluonlite does not implement then reads
-``AttributeError: mx.nd.contrib.foo: MXNet 1.9.1 has this operator; gluonlite 0.1.0 does not
-implement it`` at the call, instead of a bare "has no attribute" that reads like a typo.
+``AttributeError: mx.nd.contrib.foo: MXNet 1.9.1 has it; gluonlite 0.1.0 does not implement
+it`` at the call, instead of a bare "has no attribute" that reads like a typo.
 
 Example::
 
     def __getattr__(name):               # in a namespace module
         raise missing_attribute("ndarray.contrib", name)
 """
-from .mxnet_layout import MXNET_1_9_1_NAMES
+from .mxnet_layout import MXNET_1_9_1_MODULES, MXNET_1_9_1_NAMES
 
 # How users spell the namespaces.
 _SHORT = {"ndarray": "mx.nd", "symbol": "mx.sym"}
@@ -29,14 +29,17 @@ def missing_attribute(namespace, name):
 
     Returns:
         AttributeError: naming ``mx.<ns>.<name>`` and, when MXNet 1.9.1's namespace has that
-        name, saying so (an operator gluonlite does not implement).
+        name (an operator gluonlite does not implement) or module, saying so.
 
     Example: ``raise missing_attribute("ndarray.contrib", "foo")``.
     """
     import gluonlite
     where = f"{_spelled(namespace)}.{name}"
+    if f"{namespace}.{name}" in MXNET_1_9_1_MODULES:
+        return AttributeError(f"{where}: MXNet 1.9.1 has this module; gluonlite "
+                              f"{gluonlite.__version__} does not implement it")
     if name in MXNET_1_9_1_NAMES.get(namespace, ()):
-        return AttributeError(f"{where}: MXNet 1.9.1 has this operator; gluonlite "
+        return AttributeError(f"{where}: MXNet 1.9.1 has it; gluonlite "
                               f"{gluonlite.__version__} does not implement it")
     return AttributeError(f"module 'gluonlite.{namespace}' has no attribute {name!r} "
                           f"({where} is not in MXNet 1.9.1 either)")
