@@ -28,7 +28,7 @@ from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape,  # noqa: E
 
 # MXNet's short names for its namespaces.
 _ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "viz": "visualization",
-            "mon": "monitor", "img": "image"}
+            "mon": "monitor", "img": "image", "rnd": "random"}
 
 
 def __getattr__(attr):

@@ -295,3 +295,20 @@ def test_no_warning_on_import_of_added_modules():
                      "gluon.contrib.cnn", "gluon.data.worker_iter", "gluon.block_formats"):
             importlib.import_module(f"gluonlite.{name}")
     assert os.path.basename(mx.registry.__file__) == "registry.py"
+
+
+def test_rnd_log_and_libinfo(tmp_path):
+    import logging
+    assert mx.rnd is mx.random
+    log_file = tmp_path / "train.log"
+    logger = mx.log.get_logger("compat_test_logger", filename=str(log_file), level=logging.INFO)
+    logger.info("epoch %d", 3)
+    logger.debug("not shown")
+    line = log_file.read_text().strip()
+    assert line.startswith("I") and line.endswith("] epoch 3") and "test_rnd_log_and_libinfo" in line
+    assert "not shown" not in log_file.read_text()
+    with pytest.warns(DeprecationWarning, match="getLogger is deprecated"):
+        assert mx.log.getLogger("compat_test_logger") is logger
+    assert mx.libinfo.__version__ == "1.9.1"
+    with pytest.raises(RuntimeError, match="no libmxnet library"):
+        mx.libinfo.find_lib_path()
