@@ -45,19 +45,22 @@ _MXNET_ENGINE_FILES = ("libmxnet.so", "libmxnet.dylib", "libmxnet.dll")
 
 
 class _AliasLoader(importlib.abc.Loader):
-    """Hands out an already imported gluonlite module under its `mxnet` name."""
+    """Hands out an already imported gluonlite module under its `mxnet` name.
+
+    The import system initialises a throwaway module (its attribute probing would otherwise
+    run the gluonlite module's ``__getattr__`` under a foreign ``__spec__``); executing it
+    puts the gluonlite module in ``sys.modules`` instead, which the import system then
+    returns (Python's documented replacement-in-sys.modules case), untouched.
+    """
 
     def __init__(self, module):
         self.module = module
-        self.spec = module.__spec__
 
     def create_module(self, spec):
-        return self.module
+        return None
 
     def exec_module(self, module):
-        # The import system stamped the alias spec on the shared module object; the module
-        # stays gluonlite's (its spec names its file, reload and pickling use it).
-        module.__spec__ = self.spec
+        sys.modules[module.__name__] = self.module
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

@@ -64,6 +64,8 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
 
 
 def __getattr__(name):
+    if name.startswith("__"):      # import-system probes (__path__ ...) are not operators
+        raise AttributeError(name)
     # MXNet's contrib operators are registered as ``_contrib_<name>``
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)

@@ -22,9 +22,10 @@ COMPANION = os.path.join(ROOT, "mxnet-companion")
 
 
 def _run(code, *path):
-    """Run `code` in a child python with `path` (then the repository) first on sys.path."""
+    """Run `code` in a child python with `path` (then the repository) first on sys.path;
+    any warning is an error (pytest configurations such as GluonNLP's make it one)."""
     boot = f"import sys; sys.path[:0] = {list(path) + [ROOT]!r}\n"
-    return subprocess.run([sys.executable, "-c", boot + textwrap.dedent(code)],
+    return subprocess.run([sys.executable, "-W", "error", "-c", boot + textwrap.dedent(code)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
 
 
@@ -33,6 +34,8 @@ def test_mxnet_is_gluonlite_with_mxnet_version():
         import json, mxnet, gluonlite
         import mxnet.gluon.nn as nn
         import gluonlite.gluon.nn as gnn
+        from mxnet.ndarray.contrib import adamw_update   # a module with a __getattr__
+        import mxnet.ndarray.contrib
         from mxnet.gluon.model_zoo import vision
         from mxnet.gluon.data.dataloader import DataLoader
         import gluonlite.gluon.data.dataloader as gdl
@@ -53,6 +56,7 @@ def test_mxnet_is_gluonlite_with_mxnet_version():
             "spec_kept": nn.__spec__.name,
             "in_modules": sys.modules["mxnet.gluon.nn"] is gnn,
             "dir_has_gluon": "gluon" in dir(mxnet), "errors": errors,
+            "contrib_same": mxnet.ndarray.contrib is gluonlite.ndarray.contrib,
         }))
     """, COMPANION)
     assert r.returncode == 0, r.stderr
@@ -61,6 +65,7 @@ def test_mxnet_is_gluonlite_with_mxnet_version():
     assert got["gl_version"] == gluonlite.__version__ != "1.9.1"
     assert got["nn_same"] and got["nd_same"] and got["gluon_same"] and got["loader_same"]
     assert got["isinstance"] and got["in_modules"] and got["dir_has_gluon"]
+    assert got["contrib_same"]
     assert got["vision"] == "gluonlite.gluon.model_zoo.vision"
     assert got["spec_kept"] == "gluonlite.gluon.nn"
     # a module MXNet has and gluonlite lacks, a typo, a missing attribute
