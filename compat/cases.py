@@ -6,7 +6,7 @@ parameters, so both compute on the same weights, and saves its outputs). compat/
 compares the two. No network, no pretrained files: ``pretrained=False`` and random inputs from
 ``numpy.random.RandomState``.
 
-usage: python compat/cases.py --mode ref|cmp --work DIR [--only PREFIX ...] [--list]
+usage: python compat/cases.py --mode ref|cmp|time --work DIR [--only PREFIX ...] [--list]
 
 Each line: {"case", "status": "ok"|"fail", "seconds" (the timed call, after one warm-up),
 "error" (the exception's last line)}; outputs go to DIR/<mode>/<case>.npz.
@@ -252,12 +252,22 @@ def _(ctx):
     ctx.keep(losses=out)
 
 
+def _no_dropout(block):
+    """Dropout masks come from each framework's own generator: switch them off to compare."""
+    import mxnet as mx
+    if isinstance(block, mx.gluon.nn.Dropout):
+        block._rate = 0.0
+    for child in block._children.values():
+        _no_dropout(child)
+
+
 @case("gluoncv.mobilenetv3_small.train_step")
 def _(ctx):
     import mxnet as mx
     from gluoncv import model_zoo
     mx.random.seed(0)
     net = model_zoo.get_model("mobilenetv3_small", pretrained=False, classes=10)
+    _no_dropout(net)
     net.initialize(mx.init.Xavier())
     x = mx.nd.array(_rand(4, 3, 96, 96))
     y = mx.nd.array([0, 2, 4, 6])
@@ -678,7 +688,9 @@ def _(ctx):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mode", choices=("ref", "cmp"), required=False)
+    ap.add_argument("--mode", choices=("ref", "cmp", "time"), required=False,
+                    help="ref: save parameters and outputs (MXNet); cmp: load MXNet's "
+                         "parameters, save outputs; time: load them, save nothing")
     ap.add_argument("--work")
     ap.add_argument("--only", nargs="*", default=[])
     ap.add_argument("--list", action="store_true")
@@ -690,7 +702,8 @@ def main():
     provider = "gluonlite" if hasattr(mxnet, "__getattr__") or "gluonlite" in \
         getattr(mxnet, "__doc__", "") else "mxnet"
     outdir = os.path.join(args.work, args.mode)
-    os.makedirs(outdir, exist_ok=True)
+    if args.mode != "time":
+        os.makedirs(outdir, exist_ok=True)
     for name, fn in CASES.items():
         if args.only and not any(name.startswith(p) for p in args.only):
             continue
@@ -698,7 +711,8 @@ def main():
         row = {"case": name, "provider": provider}
         try:
             fn(ctx)
-            np.savez(os.path.join(outdir, name + ".npz"), **ctx.outputs)
+            if args.mode != "time":
+                np.savez(os.path.join(outdir, name + ".npz"), **ctx.outputs)
             row.update(status="ok", seconds=ctx.seconds)
         except Exception as e:  # one line per case: the reason, the rest to stderr
             lines = traceback.format_exception_only(type(e), e)
