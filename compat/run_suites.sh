@@ -3,8 +3,9 @@
 # usage: compat/run_suites.sh MX_VENV GL_VENV WORK [SUITE ...]
 #   SUITE: gluonts (test/mx of the gluonts 0.16.3 sdist), gluonnlp (tests/unittest at tag
 #   v0.10.0 of dmlc/gluon-nlp), gluoncv (tests/unittests of dmlc/gluon-cv's last master, the
-#   source of the 0.10.5.post0 wheel). DeprecationWarnings are ignored on both sides (GluonNLP
-#   makes every warning an error; MXNet itself trips numpy 1.23's np.bool deprecation).
+#   source of the 0.10.5.post0 wheel). DeprecationWarnings are ignored and other warnings stay
+#   warnings, on both sides (GluonNLP's pytest.ini makes every warning an error, and MXNet
+#   itself trips numpy 1.23's np.bool deprecation).
 #   WORK/src/<suite> must hold those trees (compat/README.md
 #   says how to fetch them). Needs pytest-timeout in both venvs; no network (tests that
 #   download fail on both sides alike).
@@ -23,7 +24,7 @@ for S in $SUITES; do
   for P in mx gl; do
     V=$MX; [ $P = gl ] && V=$GL
     (cd "$ROOTDIR" && timeout 3000 "$V/bin/python" -m pytest "$DIR" -q -p no:cacheprovider \
-        --timeout 300 -m "$MARK" -W ignore::DeprecationWarning --junitxml="$WORK/$S-$P.xml" > "$WORK/$S-$P.log" 2>&1)
+        --timeout 300 -m "$MARK" -o "filterwarnings=ignore::DeprecationWarning" --junitxml="$WORK/$S-$P.xml" > "$WORK/$S-$P.log" 2>&1)
     echo "$S on $P: $(tail -1 "$WORK/$S-$P.log")"
   done
 done
