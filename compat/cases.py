@@ -255,6 +255,33 @@ def _(ctx):
     ctx.keep(losses=out)
 
 
+@case("gluoncv.resnet18_v1.gradients")
+def _(ctx):
+    import mxnet as mx
+    from gluoncv import model_zoo
+    mx.random.seed(0)
+    net = model_zoo.get_model("resnet18_v1", pretrained=False, classes=10)
+    net.initialize(mx.init.Xavier())
+    x = mx.nd.array(_rand(4, 3, 64, 64))
+    y = mx.nd.array([1, 3, 5, 7])
+    net(x)
+    ctx.share(net)
+    loss_fn = mx.gluon.loss.SoftmaxCrossEntropyLoss()
+
+    def grads():
+        with mx.autograd.record():
+            loss = loss_fn(net(x), y)
+        loss.backward()
+        return [loss] + [p.grad() for p in net.collect_params().values()
+                         if p.grad_req != "null"]
+
+    out = ctx.timed(grads)
+    names = [k for k, p in net.collect_params().items() if p.grad_req != "null"]
+    # the parameters' own prefixes differ between runs: key by position
+    ctx.keep(loss=out[0], **{f"g{i:02d}_{k.split('_', 1)[1]}": g
+                            for i, (k, g) in enumerate(zip(names, out[1:]))})
+
+
 def _no_dropout(block):
     """Dropout masks come from each framework's own generator: switch them off to compare."""
     import mxnet as mx
