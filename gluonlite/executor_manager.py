@@ -8,6 +8,6 @@ Example::
     from mxnet.executor_manager import _split_input_slice
     _split_input_slice(5, [1, 1])      # [slice(0, 2), slice(2, 5)]
 """
-from .module.executor_group import split_input_slice as _split_input_slice
+from .module.executor_group import split_input_slice as _split_input_slice  # noqa: F401
 
 __all__ = []

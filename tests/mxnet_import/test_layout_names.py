@@ -305,7 +305,8 @@ def test_rnd_log_and_libinfo(tmp_path):
     logger.info("epoch %d", 3)
     logger.debug("not shown")
     line = log_file.read_text().strip()
-    assert line.startswith("I") and line.endswith("] epoch 3") and "test_rnd_log_and_libinfo" in line
+    assert line.startswith("I") and line.endswith("] epoch 3")
+    assert "test_rnd_log_and_libinfo" in line
     assert "not shown" not in log_file.read_text()
     with pytest.warns(DeprecationWarning, match="getLogger is deprecated"):
         assert mx.log.getLogger("compat_test_logger") is logger
