@@ -1,4 +1,4 @@
-"""Write gluonlite/mxnet_layout.py from an installed MXNet 1.9.1: its module paths and the
+"""Write gluonlite/ops/mxnet_layout.py from an installed MXNet 1.9.1: its module paths and the
 public names of its operator namespaces.
 
 usage (with MXNet's interpreter):  /work/venvs/mx/bin/python compat/make_mxnet_layout.py
@@ -52,7 +52,7 @@ for ns, mod in namespaces.items():
     out.append(line)
     out.append("    )),")
 out.append("}")
-dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gluonlite",
+dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gluonlite", "ops",
                     "mxnet_layout.py")
 with open(dest, "w") as f:
     f.write("\n".join(out) + "\n")

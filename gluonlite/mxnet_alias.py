@@ -30,7 +30,7 @@ import os
 import sys
 
 import gluonlite
-from .mxnet_layout import MXNET_1_9_1_MODULES
+from .ops.mxnet_layout import MXNET_1_9_1_MODULES
 
 #: The MXNet release whose Python API gluonlite implements; ``mxnet.__version__``.
 MXNET_API_VERSION = "1.9.1"

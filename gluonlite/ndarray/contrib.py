@@ -70,7 +70,7 @@ def __getattr__(name):
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)
     if f is None:
-        from ..missing_names import missing_attribute
+        from ..ops.missing_names import missing_attribute
         raise missing_attribute("ndarray.contrib", name)
     return f
 

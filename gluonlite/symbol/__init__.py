@@ -108,5 +108,5 @@ def __getattr__(name):
     # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
     if name.startswith("__"):
         raise AttributeError(name)
-    from ..missing_names import missing_attribute
+    from ..ops.missing_names import missing_attribute
     raise missing_attribute("symbol", name)

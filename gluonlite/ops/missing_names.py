@@ -9,6 +9,8 @@ Example::
     def __getattr__(name):               # in a namespace module
         raise missing_attribute("ndarray.contrib", name)
 """
+import sys
+
 from .mxnet_layout import MXNET_1_9_1_MODULES, MXNET_1_9_1_NAMES
 
 # How users spell the namespaces.
@@ -33,13 +35,14 @@ def missing_attribute(namespace, name):
 
     Example: ``raise missing_attribute("ndarray.contrib", "foo")``.
     """
-    import gluonlite
+    # the package's version without importing it upward (ops is beneath every namespace)
+    version = getattr(sys.modules.get("gluonlite"), "__version__", "")
     where = f"{_spelled(namespace)}.{name}"
     if f"{namespace}.{name}" in MXNET_1_9_1_MODULES:
         return AttributeError(f"{where}: MXNet 1.9.1 has this module; gluonlite "
-                              f"{gluonlite.__version__} does not implement it")
+                              f"{version} does not implement it")
     if name in MXNET_1_9_1_NAMES.get(namespace, ()):
         return AttributeError(f"{where}: MXNet 1.9.1 has it; gluonlite "
-                              f"{gluonlite.__version__} does not implement it")
+                              f"{version} does not implement it")
     return AttributeError(f"module 'gluonlite.{namespace}' has no attribute {name!r} "
                           f"({where} is not in MXNet 1.9.1 either)")
