@@ -313,3 +313,22 @@ def test_rnd_log_and_libinfo(tmp_path):
     assert mx.libinfo.__version__ == "1.9.1"
     with pytest.raises(RuntimeError, match="no libmxnet library"):
         mx.libinfo.find_lib_path()
+
+
+def test_parameter_ctx_list_and_map_follow_the_data():
+    # GluonNLP's WeightDropParameter copies _data, _grad, _ctx_list and _ctx_map across
+    p = mx.gluon.Parameter("w", shape=(2,))
+    assert p._ctx_list is None and p._ctx_map == []
+    p.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+    assert p._ctx_list == [mx.cpu(0), mx.cpu(1)]
+    assert p._ctx_map == [[], [0, 1]]          # device_typeid 1 (cpu): ids 0 and 1
+    q = mx.gluon.Parameter("w", shape=(2,))
+    q._data, q._grad = p._data, p._grad
+    q._ctx_list, q._ctx_map = p._ctx_list, p._ctx_map
+    assert q.list_ctx() == [mx.cpu(0), mx.cpu(1)]
+    assert np.array_equal(q.data(mx.cpu(1)).asnumpy(), p.data(mx.cpu(1)).asnumpy())
+    with pytest.raises(ValueError, match="_ctx_list follows the data's contexts"):
+        q._ctx_list = [mx.cpu(3)]
+    d = mx.gluon.Parameter("d", shape=(0, 3), allow_deferred_init=True)
+    d.initialize(ctx=mx.cpu(0))
+    assert d._ctx_list == [mx.cpu(0)]
