@@ -43,7 +43,6 @@ COMPANION_VERSION = f"{MXNET_API_VERSION}+gluonlite.{gluonlite.__version__}"
 _MXNET_ENGINE_FILES = ("libmxnet.so", "libmxnet.dylib", "libmxnet.dll")
 
 
-
 class _AliasLoader(importlib.abc.Loader):
     """Hands out an already imported gluonlite module under its `mxnet` name.
 
