@@ -9,7 +9,8 @@
 #   WORK/src/<suite> must hold those trees (compat/README.md
 #   says how to fetch them). Needs pytest-timeout and pytest-xdist in both venvs: one xdist
 #   worker runs the tests, so a test that crashes the interpreter (MXNet segfaults in one of
-#   GluonNLP's) counts as failed and the run goes on. No network: tests that download fail on
+#   GluonNLP's) counts as failed and the run goes on; --tb=line, as pytest's source display
+#   itself crashes on one of GluonNLP's failures under MXNet. No network: tests that download fail on
 #   both sides alike.
 set -uo pipefail
 MX=$1; GL=$2; WORK=$3; shift 3
@@ -27,7 +28,7 @@ for S in $SUITES; do
     V=$MX; [ $P = gl ] && V=$GL
     (cd "$ROOTDIR" && timeout 3000 "$V/bin/python" -m pytest "$DIR" -q -p no:cacheprovider \
         --timeout 300 -m "$MARK" -o "filterwarnings=ignore::DeprecationWarning" \
-        -n 1 --max-worker-restart 1000 --continue-on-collection-errors --junitxml="$WORK/$S-$P.xml" > "$WORK/$S-$P.log" 2>&1)
+        -n 1 --max-worker-restart 1000 --continue-on-collection-errors --tb=line --junitxml="$WORK/$S-$P.xml" > "$WORK/$S-$P.log" 2>&1)
     echo "$S on $P: $(tail -1 "$WORK/$S-$P.log")"
   done
 done
