@@ -77,3 +77,57 @@ def _merge(args, fmt):
         res, args = _merge(args, f)
         out.append(res)
     return out, args
+
+
+def spec_to_format(spec):
+    """gluonlite's structure spec (`gluonlite.base.flatten`) as MXNet's format list.
+
+    Example: ``spec_to_format((list, (0, None)))  # [0, -1]``.
+    """
+    if spec is None:
+        return -1
+    if spec == 0:
+        return 0
+    return [spec_to_format(c) for c in spec[1]]
+
+
+def format_to_spec(fmt):
+    """MXNet's format list (ints, nested lists) as gluonlite's structure spec.
+
+    Raises:
+        ValueError: an int below -1.
+
+    Example: ``format_to_spec([0, [0, -1]])  # (list, (0, (list, (0, None))))``.
+    """
+    if isinstance(fmt, int):
+        if fmt < -1:
+            raise ValueError(f"unknown MXNet format code {fmt} (expected -1, 0 or a count)")
+        return None if fmt == -1 else 0 if fmt == 0 else (list, (0,) * fmt)
+    return (list, tuple(format_to_spec(f) for f in fmt))
+
+
+class FormatAttributes:
+    """MXNet's ``_in_format``/``_out_format`` of a HybridBlock: the structure of the inputs
+    and outputs of its last hybridized call, in MXNet's format lists.
+
+    GluonTS saves them beside an exported model and sets them on the SymbolBlock it imports;
+    gluonlite keeps the structure as `_in_spec`/`_out_spec` and converts.
+    """
+
+    @property
+    def _in_format(self):
+        spec = getattr(self, "_in_spec", None)
+        return None if spec is None else spec_to_format(spec)
+
+    @_in_format.setter
+    def _in_format(self, fmt):
+        object.__setattr__(self, "_in_spec", format_to_spec(fmt))
+
+    @property
+    def _out_format(self):
+        spec = getattr(self, "_out_spec", None)
+        return None if spec is None else spec_to_format(spec)
+
+    @_out_format.setter
+    def _out_format(self, fmt):
+        object.__setattr__(self, "_out_spec", format_to_spec(fmt))

@@ -332,3 +332,27 @@ def test_parameter_ctx_list_and_map_follow_the_data():
     d = mx.gluon.Parameter("d", shape=(0, 3), allow_deferred_init=True)
     d.initialize(ctx=mx.cpu(0))
     assert d._ctx_list == [mx.cpu(0)]
+
+
+class _TwoOut(mx.gluon.HybridBlock):
+    def hybrid_forward(self, F, x, y):
+        return x + 1, [x * y, y]
+
+
+def test_in_and_out_format_as_mxnet_writes_them(tmp_path):
+    # MXNet 1.9.1 gives [0, 0] and [0, [0, 0]] for this block (GluonTS saves them beside an
+    # exported model and sets them on the SymbolBlock it imports)
+    b = _TwoOut()
+    b.initialize()
+    b.hybridize()
+    x, y = nd.array([1.0, 2.0]), nd.array([3.0, 4.0])
+    b(x, y)
+    assert b._in_format == [0, 0] and b._out_format == [0, [0, 0]]
+    b.export(str(tmp_path / "two"))
+    # no parameters: GluonTS passes no parameter file then
+    sb = mx.gluon.SymbolBlock.imports(str(tmp_path / "two-symbol.json"), ["data0", "data1"])
+    sb._in_format, sb._out_format = [0, 0], [0, [0, 0]]
+    a, (p, q) = sb(x, y)
+    assert np.array_equal(p.asnumpy(), [3.0, 8.0]) and np.array_equal(q.asnumpy(), [3.0, 4.0])
+    sb2 = mx.gluon.SymbolBlock.imports(str(tmp_path / "two-symbol.json"), ["data0", "data1"])
+    assert len(sb2(x, y)) == 3        # flat without the saved format, as on MXNet
