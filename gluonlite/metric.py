@@ -511,6 +511,11 @@ class F1(_BinaryMetric):
 
     @property
     def metrics(self):
+        """The running binary counts (true/false positives and negatives, local and
+        global) the score is computed from, as MXNet's `F1.metrics`.
+
+        Example: ``f1.metrics.glob["tp"]`` (the true positives since the last reset).
+        """
         return self._counts
 
     def _score(self, use_global):
@@ -826,6 +831,11 @@ class PCC(EvalMetric):
 
     @property
     def sum_metric(self):
+        """The local coefficient times the local sample count, derived from the confusion
+        matrix (assigning it does nothing), so that `get()` gives the coefficient.
+
+        Example: ``pcc.sum_metric / pcc.num_inst``.
+        """
         return self._calc_mcc(self.lcm) * self.num_inst
 
     @sum_metric.setter
@@ -834,6 +844,11 @@ class PCC(EvalMetric):
 
     @property
     def global_sum_metric(self):
+        """`sum_metric` over every update since the last `reset` (the global confusion
+        matrix); assigning it does nothing.
+
+        Example: ``pcc.global_sum_metric / pcc.global_num_inst``.
+        """
         return self._calc_mcc(self.gcm) * self.global_num_inst
 
     @global_sum_metric.setter

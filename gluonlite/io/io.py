@@ -262,10 +262,20 @@ class PrefetchingIter(_HeldBatchIter):
 
     @property
     def provide_data(self):
+        """The `DataDesc` list of every wrapped iterator's data, in order, renamed by
+        `rename_data` where it was given.
+
+        Example: ``[d.name for d in PrefetchingIter([it1, it2]).provide_data]``.
+        """
         return self._renamed("provide_data", self.rename_data)
 
     @property
     def provide_label(self):
+        """The `DataDesc` list of every wrapped iterator's labels, in order, renamed by
+        `rename_label` where it was given.
+
+        Example: ``PrefetchingIter(it).provide_label``.
+        """
         return self._renamed("provide_label", self.rename_label)
 
     def reset(self):
