@@ -514,7 +514,7 @@ class F1(_BinaryMetric):
         """The running binary counts (true/false positives and negatives, local and
         global) the score is computed from, as MXNet's `F1.metrics`.
 
-        Example: ``f1.metrics.glob["tp"]`` (the true positives since the last reset).
+        Example: ``F1(average="micro")`` counts over updates: ``f1.metrics.glob["tp"]``.
         """
         return self._counts
 
