@@ -140,7 +140,8 @@ def create(metric, *args, **kwargs):
         metric: a registered name (``'acc'``, ``'f1'``, ``'rmse'``, ...), a JSON string of
             ``get_config()``, an `EvalMetric` (returned as is), a list of these (a
             `CompositeEvalMetric`) or a function ``feval(label, pred)`` (a `CustomMetric`).
-        *args, **kwargs: passed to the metric's constructor.
+        *args: passed to the metric's constructor.
+        **kwargs: passed to the metric's constructor.
 
     Returns:
         an `EvalMetric`.

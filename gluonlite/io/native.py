@@ -253,8 +253,10 @@ class ImageRecordIter(_NativeIter):
         shuffle: a new order each epoch (numpy's random state seeded with `seed`).
         round_batch: fill the last batch from the start (``pad`` says how many); else
             drop it.
-        resize, rand_crop, rand_mirror, mirror, mean_r/g/b, std_r/g/b, scale,
-        inter_method (0 nearest, 1 bilinear), num_parts, part_index: as MXNet's.
+        resize, rand_crop, rand_mirror, mirror, scale: as MXNet's.
+        mean_r, mean_g, mean_b, std_r, std_g, std_b: as MXNet's.
+        inter_method: 0 nearest, 1 bilinear.
+        num_parts, part_index: as MXNet's.
         data_name, label_name: the names in `provide_data` and `provide_label`.
 
     Raises:

@@ -283,7 +283,7 @@ def _read_sparse(r, what, stype):
 
 
 def loads(buf, where="<bytes>"):
-    """Parse MXNet NDArray-list bytes into (list of numpy arrays, or `_SparseRecord`s for
+    """Parse MXNet NDArray-list bytes into (list of numpy arrays, or a `_SparseRecord` for each of the
     sparse arrays, list of names)."""
     r = _Reader(buf, where)
     magic, _reserved = r.unpack("QQ", "header")
