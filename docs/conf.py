@@ -1,0 +1,106 @@
+"""Sphinx configuration of gluonlite's documentation site.
+
+Build it, strictly (any warning fails: a dead link, a missing reference, a docstring that does
+not parse, an example that raises), from the repository root:
+
+    python3 -m pip install -e '.[docs]'
+    python3 -m sphinx -W --keep-going -n -b html docs docs/_build/html
+
+The guides are Markdown (MyST); every page under `docs/guide/` is in the navigation without
+an edit here. The API reference (`docs/api/`) is written from the live modules when the build
+starts (`_ext/api_pages.py`).
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(HERE, "_ext"))
+
+import gluonlite  # noqa: E402
+import api_pages  # noqa: E402
+import examples  # noqa: E402
+
+project = "gluonlite"
+author = "the gluonlite authors"
+copyright = "the gluonlite authors"
+release = version = gluonlite.__version__
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "myst_parser"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "_ext", "**/README.md"]
+html_theme = "furo"
+html_title = "gluonlite %s" % release
+html_static_path = []
+
+# `name` in a docstring is code, as in Markdown, not a cross-reference to resolve.
+default_role = "literal"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = True
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"
+autodoc_inherit_docstrings = True
+autodoc_default_options = {}
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+# A type napoleon reads out of free text (``(N, C)``, ``'lstm'``) is not a name to resolve;
+# every Python name in a docstring or page must resolve.
+nitpick_ignore_regex = [(r"py:(class|exc|obj)", r".*[^\w.].*")]
+
+api_pages.write_pages(os.path.join(HERE, "api"))
+
+
+def _run_examples(app, docname, source):
+    # every guide's `python` blocks run as the page is read: a broken example fails the build
+    path = app.env.doc2path(docname)
+    if not str(path).endswith(".md") or docname.startswith("api/"):
+        return
+    if os.environ.get("GLUONLITE_DOCS_EXAMPLES", "1") == "0":
+        return
+    try:
+        examples.run_page(str(path))
+    except examples.ExampleError as e:
+        from sphinx.util import logging
+        logging.getLogger(__name__).warning("broken example: %s", e, location=docname)
+
+
+_OPERATOR_MODULES = ("gluonlite.ndarray.register", "gluonlite.symbol.register")
+_SIGNATURE = re.compile(r"^(\w+)\((.*)\):?$")
+
+
+def _operator_docstring(app, what, name, obj, options, lines):
+    # An operator's docstring is generated from its registry entry: a signature line, then
+    # plain text (`*args`, `|x|` are not markup there). Show the signature as code and escape
+    # the characters reStructuredText would read as markup outside ``literals``.
+    if getattr(obj, "__module__", None) not in _OPERATOR_MODULES or not lines:
+        return
+    if _SIGNATURE.match(lines[0].strip()):
+        lines[0] = "``%s``" % lines[0].strip().rstrip(":")
+        lines.insert(1, "")
+        body = [l for l in lines[2:] if l.strip()]
+        indent = min((len(l) - len(l.lstrip()) for l in body), default=0)
+        lines[2:] = [l[indent:] for l in lines[2:]]
+    start = 1 if lines[0].startswith("``") else 0
+    for i, line in enumerate(lines[start:], start):
+        parts = line.split("``")
+        for k in range(0, len(parts), 2):  # the parts outside ``literals``
+            parts[k] = re.sub(r"([*|])", r"\\\1", parts[k])
+        lines[i] = "``".join(parts)
+
+
+def _public_bases(app, name, obj, options, bases):
+    # `:show-inheritance:` names the first public ancestor of a private base class
+    for i, base in enumerate(bases):
+        while base.__name__.startswith("_") and base.__bases__:
+            base = base.__bases__[0]
+        bases[i] = base
+
+
+def setup(app):
+    app.connect("source-read", _run_examples)
+    app.connect("autodoc-process-docstring", _operator_docstring)
+    app.connect("autodoc-process-bases", _public_bases)
+    return {"parallel_read_safe": True}
