@@ -33,7 +33,7 @@ EXTRA_NAMESPACES = [
 # MXNet's short names for namespaces (`mx.nd` is `mx.ndarray`).
 SHORT = {"ndarray": "nd", "symbol": "sym", "initializer": "init", "module": "mod",
          "kvstore": "kv", "visualization": "viz", "numpy": "np", "numpy_extension": "npx",
-         "image": "img"}
+         }
 
 
 def mxnet_names():
