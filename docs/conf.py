@@ -40,6 +40,8 @@ html_static_path = []
 default_role = "literal"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
+# a Returns line's words before a colon are a label, not a type to cross-reference
+napoleon_use_rtype = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
 autodoc_inherit_docstrings = True
@@ -48,7 +50,9 @@ myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 # A type napoleon reads out of free text (``(N, C)``, ``'lstm'``) is not a name to resolve;
 # every Python name in a docstring or page must resolve.
-nitpick_ignore_regex = [(r"py:(class|exc|obj)", r".*[^\w.].*")]
+nitpick_ignore_regex = [(r"py:(class|exc|obj)", r".*[^\w.].*"),
+                        # the standard library's names (no inventory is fetched)
+                        (r"py:(class|exc|obj)", r"(re|collections|builtins|typing)\..*")]
 
 api_pages.write_pages(os.path.join(HERE, "api"))
 
@@ -92,9 +96,11 @@ def _operator_docstring(app, what, name, obj, options, lines):
 
 
 def _public_bases(app, name, obj, options, bases):
-    # `:show-inheritance:` names the first public ancestor of a private base class
+    # `:show-inheritance:` names the nearest ancestor the reference documents (a private
+    # base or a namedtuple's generated class gives way to its own base)
     for i, base in enumerate(bases):
-        while base.__name__.startswith("_") and base.__bases__:
+        while (base.__module__.startswith("gluonlite") and id(base) not in api_pages.DOCUMENTED
+               and base.__bases__):
             base = base.__bases__[0]
         bases[i] = base
 

@@ -27,7 +27,7 @@ EXCLUSIONS = os.path.join(ROOT, "api_exclusions.txt")
 EXTRA_NAMESPACES = [
     "engine", "monitor", "image", "contrib.autograd", "contrib.amp", "executor",
     "control_flow", "subgraph", "gluon.contrib.estimator", "gluon.data.sampler",
-    "numpy", "numpy_extension", "bench",
+    "numpy", "numpy_extension", "bench", "gluon.parameter", "gluon.data.dataloader",
 ]
 
 # MXNet's short names for namespaces (`mx.nd` is `mx.ndarray`).

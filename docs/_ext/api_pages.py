@@ -104,6 +104,12 @@ def _page(namespace, documented):
         documented[key] = "%s.%s" % (full, name)
         directive, options = _directive(obj)
         out += [".. %s:: %s.%s" % (directive, full, name)] + options + [""]
+        own = getattr(obj, "__name__", name)
+        if inspect.isclass(obj) and own != name and not hasattr(module, own):
+            # a class that names itself otherwise (a namedtuple's `HEADER`): autodoc shows
+            # it as an alias of that name, which must resolve too
+            out += [".. py:class:: %s" % own, "   :no-index-entry:", "",
+                    "   The class of :py:obj:`%s.%s`, as it names itself." % (full, name), ""]
     return "\n".join(out) + "\n"
 
 
@@ -117,10 +123,15 @@ def _write(path, text):
         f.write(text)
 
 
+# id(object) -> the dotted name it is documented under, filled by `write_pages`
+DOCUMENTED = {}
+
+
 def write_pages(folder):
     """Write `index.rst` and one page per namespace into `folder`; return the page count."""
     os.makedirs(folder, exist_ok=True)
-    documented = {}
+    documented = DOCUMENTED
+    documented.clear()
     rows = namespace_rows()
     pages = {api_names.slug(ns) + ".rst" for ns, *_ in rows} | {"index.rst"}
     for old in os.listdir(folder):

@@ -7,6 +7,7 @@ a cluster; the comment says which). Used by the docs build (`docs/conf.py`: a fa
 example is a build error) and by `tests/docs/test_docs_examples.py`.
 """
 import contextlib
+import io
 import os
 import re
 import tempfile
@@ -42,7 +43,9 @@ def run_page(path):
         return 0
     matplotlib.use("Agg")
     scope = {"__name__": "__docs_example__"}
-    with tempfile.TemporaryDirectory() as scratch, _cwd(scratch):
+    printed = io.StringIO()  # what the examples print is the reader's, not the log's
+    with tempfile.TemporaryDirectory() as scratch, _cwd(scratch), \
+            contextlib.redirect_stdout(printed):
         for line, body in todo:
             try:
                 exec(compile(body, "%s:%d" % (path, line), "exec"), scope)
