@@ -61,8 +61,8 @@ def _spans(text):
 
 
 def _is_path(span):
-    if " " in span or span.startswith(("-", "$", "http")) or "://" in span:
-        return False
+    if " " in span or span.startswith(("-", "$", "http", "~", "/")) or "://" in span:
+        return False  # an option, a variable, a URL, or a path on the user's machine
     if re.search(r"[<>*{}]|\b[A-Z][A-Z_]{2,}\b", span):
         return False  # a placeholder (`FILE.jsonl`, `OUT_STEM.profile`), not a path
     if span.startswith(OTHER_PROJECTS):
