@@ -1,6 +1,6 @@
 """Count gluonlite's public names that have no docstring.
 
-usage: PYTHONPATH=. python3 docs/docstring_coverage.py [--list] [--own] [--fail]
+usage: PYTHONPATH=. python3 docs/docstring_coverage.py [--list] [--own] [--fail] [--examples]
 
 The public names are (1) every public name of every namespace (`docs/_ext/api_names.py`:
 what the API reference documents), (2) every function and class defined in a public module
@@ -8,7 +8,9 @@ what the API reference documents), (2) every function and class defined in a pub
 property of those classes, each counted once. A name lacks a docstring when
 `inspect.getdoc` finds none: a method that overrides a documented one shares its
 docstring, as the API reference shows it; a class needs its own (`--own` also asks it of
-methods). `--list` prints the names without one; `--fail` exits 1 when there are any.
+methods). `--list` prints the names without one; `--fail` exits 1 when there are any;
+`--examples` also counts the docstrings that show no example (no ``Example`` section, no
+``>>>`` line).
 """
 import argparse
 import importlib
@@ -118,6 +120,8 @@ def main(argv=None):
     ap.add_argument("--own", action="store_true",
                     help="a method needs its own docstring, not an overridden method's")
     ap.add_argument("--fail", action="store_true", help="exit 1 if any name lacks one")
+    ap.add_argument("--examples", action="store_true",
+                    help="also count the docstrings without an example")
     args = ap.parse_args(argv)
     objects = public_objects()
     missing = sorted(name for name, (obj, owner) in objects.items()
@@ -128,7 +132,20 @@ def main(argv=None):
     share = 100.0 * len(missing) / max(len(objects), 1)
     print("public names without a docstring: %d of %d (%.1f%%)"
           % (len(missing), len(objects), share))
+    if args.examples:
+        bare = sorted(name for name, (obj, owner) in objects.items()
+                      if name not in missing and not _has_example(obj))
+        if args.list:
+            for name in bare:
+                print("no example:", name)
+        print("public names whose docstring shows no example: %d of %d"
+              % (len(bare), len(objects)))
     return 1 if args.fail and missing else 0
+
+
+def _has_example(obj):
+    doc = inspect.getdoc(obj) or ""
+    return "Example" in doc or ">>>" in doc
 
 
 if __name__ == "__main__":
