@@ -45,7 +45,7 @@ def run_page(path):
     scope = {"__name__": "__docs_example__"}
     printed = io.StringIO()  # what the examples print is the reader's, not the log's
     with tempfile.TemporaryDirectory() as scratch, _cwd(scratch), \
-            contextlib.redirect_stdout(printed):
+            contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         for line, body in todo:
             try:
                 exec(compile(body, "%s:%d" % (path, line), "exec"), scope)
