@@ -84,9 +84,9 @@ def _operator_docstring(app, what, name, obj, options, lines):
     if _SIGNATURE.match(lines[0].strip()):
         lines[0] = "``%s``" % lines[0].strip().rstrip(":")
         lines.insert(1, "")
-        body = [l for l in lines[2:] if l.strip()]
-        indent = min((len(l) - len(l.lstrip()) for l in body), default=0)
-        lines[2:] = [l[indent:] for l in lines[2:]]
+        body = [text for text in lines[2:] if text.strip()]
+        indent = min((len(text) - len(text.lstrip()) for text in body), default=0)
+        lines[2:] = [text[indent:] for text in lines[2:]]
     start = 1 if lines[0].startswith("``") else 0
     for i, line in enumerate(lines[start:], start):
         parts = line.split("``")

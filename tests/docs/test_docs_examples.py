@@ -20,8 +20,12 @@ def _pages():
     return sorted(found)
 
 
-PAGES = [p for p in _pages()
-         if any(examples.runnable(b) for _, b in examples.blocks(open(os.path.join(ROOT, p)).read()))]
+def _runs_something(page):
+    with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+        return any(examples.runnable(body) for _, body in examples.blocks(f.read()))
+
+
+PAGES = [p for p in _pages() if _runs_something(p)]
 
 
 @pytest.mark.parametrize("page", PAGES)
