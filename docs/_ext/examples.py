@@ -8,6 +8,7 @@ example is a build error) and by `tests/docs/test_docs_examples.py`.
 """
 import contextlib
 import io
+import logging
 import os
 import re
 import tempfile
@@ -46,12 +47,16 @@ def run_page(path):
     printed = io.StringIO()  # what the examples print is the reader's, not the log's
     with tempfile.TemporaryDirectory() as scratch, _cwd(scratch), \
             contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-        for line, body in todo:
-            try:
-                exec(compile(body, "%s:%d" % (path, line), "exec"), scope)
-            except Exception as e:  # noqa: BLE001 - reported with its page and line
-                raise ExampleError("%s, the example at line %d: %s: %s"
-                                   % (path, line, type(e).__name__, e)) from e
+        logging.disable(logging.INFO)  # a training example's progress lines, too
+        try:
+            for line, body in todo:
+                try:
+                    exec(compile(body, "%s:%d" % (path, line), "exec"), scope)
+                except Exception as e:  # noqa: BLE001 - reported with its page and line
+                    raise ExampleError("%s, the example at line %d: %s: %s"
+                                       % (path, line, type(e).__name__, e)) from e
+        finally:
+            logging.disable(logging.NOTSET)
     return len(todo)
 
 
