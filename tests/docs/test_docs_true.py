@@ -87,8 +87,16 @@ def _dotted(span):
     return m.group(1)
 
 
+# `nd.x`/`sym.x` may also be read as a method of an array or symbol called `nd`/`sym`
+INSTANCES = {"nd": ("gluonlite.ndarray", "NDArray"), "sym": ("gluonlite.symbol", "Symbol")}
+
+
 def _resolves(dotted):
     head, *parts = dotted.split(".")
+    if head in INSTANCES and len(parts) == 1:
+        module, cls = INSTANCES[head]
+        if hasattr(getattr(importlib.import_module(module), cls), parts[0]):
+            return True
     obj = importlib.import_module(PREFIXES[head])
     for part in parts:
         try:
@@ -136,6 +144,7 @@ def test_the_checks_catch_what_they_are_for():
     assert not _resolves("mx.optimizer.NoSuchOptimizer")
     assert _resolves("mx.optimizer.contrib.GroupAdaGrad")
     assert _resolves("mx.nd.sparse.csr_matrix")
+    assert _resolves("sym.list_inputs") and not _resolves("sym.no_such_method")
     assert not _is_path("python -m gluonlite.bench report FILE.jsonl")
     assert _dotted("mx.nd.array([1, 2])") == "mx.nd.array"
     assert _dotted("np.zeros") is None
