@@ -163,3 +163,11 @@ _ufuncs.install(globals())
 _fluent.install(NDArray, globals(), "NDArray")
 from . import numpy as np  # noqa: E402  (mx.nd.np: the NumPy dialect, imperative)
 from . import numpy_extension as npx  # noqa: E402
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ..ops.missing_names import missing_attribute
+    raise missing_attribute("ndarray", name)
