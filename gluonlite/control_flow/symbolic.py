@@ -15,6 +15,17 @@ from .tracing import make_placeholders, capture_body
 __all__ = ["foreach", "while_loop", "cond"]
 
 
+def _refuse_np(op, leaves):
+    """MXNet 1.9.1's loop operators are legacy operators: numpy symbols (a block under NumPy
+    array semantics) are refused, as MXNet refuses them."""
+    from ..numpy._symbol import _Symbol
+    if any(isinstance(x, _Symbol) for x in leaves):
+        raise TypeError(f"Operator `{op}` registered in backend is known as `{op}` in Python. "
+                        "This is a legacy operator which can only accept legacy symbols, while "
+                        "received an MXNet numpy symbol (MXNet 1.9.1 has no loop operators "
+                        "for the NumPy dialect); call as_nd_ndarray() on it first")
+
+
 def _is_sym(x):
     return isinstance(x, Symbol)
 
@@ -97,6 +108,7 @@ def foreach(body, data, init_states, name="foreach"):
                          "iterate over")
     state_leaves, state_spec = checks.flatten_result("foreach", "init_states", init_states,
                                                      _is_sym, "Symbol")
+    _refuse_np("_foreach", data_leaves + state_leaves)
     data_e = _entries("foreach", "data", data_leaves)
     state_e = _entries("foreach", "init_states", state_leaves)
     with _body_scope("foreach", name):
@@ -173,6 +185,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     checks.check_callable("while_loop", "func", func)
     max_iterations = checks.check_max_iterations("while_loop", max_iterations)
     structure = checks.LoopVars("while_loop", loop_vars, _is_sym, "Symbol")
+    _refuse_np("_while_loop", structure.leaves)
     loop_vars = structure.leaves
     var_e = _entries("while_loop", "loop_vars", loop_vars)
     phs = make_placeholders("while_loop", "loop_vars", loop_vars)
@@ -238,6 +251,7 @@ def cond(pred, then_func, else_func, name="cond"):
     checks.check_callable("cond", "else_func", else_func)
     if not isinstance(pred, Symbol):
         raise TypeError(f"cond: pred must be a Symbol, got {type(pred).__name__}")
+    _refuse_np("_cond", [pred])
     _entries("cond", "pred", [pred])
     with _body_scope("cond", name, "_pred"):
         pred_b = capture_body("cond", [pred], [], [], what="pred")
