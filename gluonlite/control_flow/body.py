@@ -126,14 +126,14 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
     params' ``_subgraphs``, counted in ``num_args``), ``num_outputs`` visible outputs and
     a hidden last one, the kernel's opaque state for its vjp (`Steps`); `writes_dests`: the
     vjp takes `dests` (`into_dests`)."""
-    op = registry.Operator(name, kernel, inputs=lambda p: [f"data{i}" for i in
-                                                         range(p.num_args - n_subgraphs)],
-                           outputs=lambda p: p.num_outputs + 1,
-                           visible=lambda p: p.num_outputs, attrs=attrs, vjp=vjp, shape=shape,
-                           dtype=dtype, doc=doc, signature=(),
-                           same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
-                           fast=Fast(writes_dests=writes_dests), stateful=True)
-    return registry.add(op)
+    return registry.register(
+        name, inputs=lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)],
+        outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs, attrs=attrs,
+        vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
+        same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
+        # the plain vjp given a caller's arrays writes into them (`into_dests`)
+        fast=Fast(vjp=vjp, writes_dests=True) if writes_dests else None,
+        stateful=True)(kernel)
 
 
 def into_dests(xp, grads, dests):

@@ -189,12 +189,13 @@ def _run_plan(plan, inputs, ctx):
                 autograd_tape.record_node(entries, vjp, outs, op.name, False, plan)
                 n = plan.n_visible
                 return outs if n == len(outs) else outs[:n]
+            rule = op.fast.vjp or op.vjp  # the faster gradient where there is one
             if op.fast.writes_dests:
                 def vjp(gys, need, dests=None, _p=p, _rc=rc, _xs=xs, _ys=ys):
-                    return op.vjp(_p, _rc, _xs, _ys, gys, need, dests=dests)
+                    return rule(_p, _rc, _xs, _ys, gys, need, dests=dests)
             else:
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
-                    return op.vjp(_p, _rc, _xs, _ys, gys, need)
+                    return rule(_p, _rc, _xs, _ys, gys, need)
             autograd_tape.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan,
                                       (rc.is_train, c, xs, ys))
         elif any(x is not None and x._entry is not None for x in inputs):

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import fast_paths, register
+from .registry import register
 from .rules import broadcast_rule, keep_dtype, same_binary_shape, same_shape
 
 # name: (array module function, what it tests, for docstrings)
@@ -81,8 +81,7 @@ def _scalar(name, fn, what, aliases=()):
                       f"(rhs: the scalar), else 0, in data's dtype.")
     register(name, attrs={"scalar": A.Float(1.0), "is_int": A.Bool(True)},
              shape=same_shape(name), dtype=_scalar_dtype, nondiff=("data",),
-             aliases=aliases)(kernel)
-    fast_paths(Fast(into=into), name)
+             aliases=aliases, fast=Fast(into=into))(kernel)
 
 
 for _name, (_fn, _what) in _TABLE.items():

@@ -62,7 +62,7 @@ from ..context import host_array
 from . import attrs as A
 from .fast import Fast
 from .random import generator
-from .registry import ShapeError, fast_paths, register
+from .registry import ShapeError, register
 from .rnn_gates import (constant, gru_grad_factors, lstm_gate_grads,
                         lstm_gates_doubled, lstm_grad_factors, lstm_numerators,
                         negate_projection, quiet, step_weight)
@@ -995,7 +995,11 @@ def _unpacked_dtype(p, ins):
 _UNPACKED = register(
     "_rnn_unpacked", variadic="num_args", outputs=lambda p: _n_visible(p) + 1,
     visible=_n_visible, output_names=_output_names, attrs=dict(_ATTRS, num_args=A.Int()),
-    shape=_unpacked_shape, dtype=_unpacked_dtype, vjp=_unpacked_vjp,
+    shape=_unpacked_shape, dtype=_unpacked_dtype,
+    vjp=lambda p, rc, xs, ys, gys, need: _unpacked_vjp(p, rc, xs, ys, gys, need),
+    # The gradients of the data, the states and each parameter part go straight into the
+    # caller's buffers (a parameter's grad, under a compiled plan or autograd).
+    fast=Fast(vjp=_unpacked_vjp, writes_dests=True),
     stateful=True)(_unpacked_kernel)  # as RNN's: the hidden last output is the run kept
 
 
@@ -1024,24 +1028,16 @@ def _param_concat(p, rc, *xs):
     return rc.xp.concatenate(xs, axis=ax, out=_empty(rc.xp, tuple(shape), xs[0].dtype))
 
 
-register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
-         attrs={"num_args": A.Int(), "dim": A.Int(1)},
-         shape=(_concat_shape, _param_concat_back),
-         doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
-             "one input of unknown length from the output's (how MXNet's RNN layers pack "
-             "their parameters).")(_param_concat)
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
 def _param_concat_into(p, rc, outs, *xs):
     # Into a static-alloc plan's buffer: the packed vector is rebuilt every call, and a
     # fresh multi-megabyte array per call costs page faults the copy itself does not.
     rc.xp.concatenate(xs, axis=p.dim % xs[0].ndim, out=outs[0])
 
 
-fast_paths(Fast(saves=(), into=_param_concat_into), "_rnn_param_concat")
-# The gradients of the data, the states and each parameter part go straight into the
-# caller's buffers (a parameter's grad, under a compiled plan or autograd).
-fast_paths(Fast(writes_dests=True), "_rnn_unpacked")
+register("_rnn_param_concat", variadic="num_args", vjp=_concat_vjp,
+         attrs={"num_args": A.Int(), "dim": A.Int(1)},
+         shape=(_concat_shape, _param_concat_back),
+         fast=Fast(saves=(), into=_param_concat_into),
+         doc="_rnn_param_concat(*data, dim=1): concat, whose shape inference also fills the "
+             "one input of unknown length from the output's (how MXNet's RNN layers pack "
+             "their parameters).")(_param_concat)

@@ -161,7 +161,7 @@ class Node:
         """Outputs of the node, hidden ones included (1 for a variable)."""
         if self.op is None:
             return 1
-        return self.op.num_outputs(self.params) - (1 if getattr(self.op, "stateful", False) else 0)
+        return self.op.num_outputs(self.params) - (1 if self.op.stateful else 0)
 
     def num_visible(self):
         """Outputs a user sees (hidden ones excluded)."""
@@ -266,7 +266,7 @@ class Symbol:
             else:
                 name = node.op.output_names(node.params)[i]
                 # Subgraph nodes name their outputs like the subgraph's own outputs.
-                out.append(name if getattr(node.op, "full_output_names", False) or not node.name
+                out.append(name if node.op.full_output_names or not node.name
                            else f"{node.name}_{name}")
         return out
 

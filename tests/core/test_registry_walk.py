@@ -17,7 +17,6 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
-from gluonlite.control_flow.lowering.sums import VJP_SUMS  # the loops' deferred sums
 from walk_specs import SPECS, make  # one module of entries per operator family
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
@@ -190,11 +189,12 @@ def _check_into(op, p, raw, where):
 
 
 def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
-    """Each `vjp_sum` rule equals the sum over steps of the vjp's gradient of that input,
-    the other inputs and the output gradient new at every step (and writes into out=)."""
+    """Each `Fast.summed_grads` rule equals the sum over steps of the vjp's gradient of that
+    input, the other inputs and the output gradient new at every step (and writes into
+    out=)."""
     names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
     steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
-    for name, (reads, fn) in VJP_SUMS[op.name].items():
+    for name, (reads, fn) in op.fast.summed_grads.items():
         if name not in names or names.index(name) >= len(steps[0]):
             continue  # an input these params leave out (no bias)
         j = names.index(name)
@@ -246,7 +246,7 @@ def _check_grads(op, check, arrays, rng):
             np.testing.assert_array_equal(
                 rule(np, *raw, y, weights[0]), plain[j],
                 err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
-            if getattr(rule, "writes_out", False):  # a reverse pass gives it the row
+            if op.fast.grads_out:  # a reverse pass gives it the row
                 out = np.full(raw[j].shape, np.nan)
                 got = rule(np, *raw, y, weights[0], out=out)
                 assert got is out, f"{name}{attrs}: input {j}'s rule takes out= but " \
@@ -275,15 +275,37 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
                                   "that `saves` leaves out")
-    if op.name in VJP_SUMS:  # a loop sums an invariant input's gradient over its steps at once
+    if op.fast.summed_grads:  # a loop sums an invariant input's gradient over its steps at once
         _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
+    if op.fast.vjp is not None:  # every caller but a recorded gradient of it runs this one
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        plain = op.vjp(p, rc, raw, ys, weights, need)
+        for j, (a, b) in enumerate(zip(plain, op.fast.vjp(p, rc, raw, ys, weights, need))):
+            assert (a is None) == (b is None), f"{name}{attrs}: input {j}'s fast gradient " \
+                "is missing where the plain vjp gives one, or the other way round"
+            if a is not None:
+                np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12,
+                                           err_msg=f"{name}{attrs}: input {j}'s fast vjp")
+    if op.rules.recorded_vjp is not None:  # a gradient of the gradient records this one
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        plain = op.vjp(p, rc, raw, ys, weights, need)
+        try:
+            recorded = op.rules.recorded_vjp(p, rc, raw, ys, weights, need)
+        except ValueError:  # attributes it has no recorded form for (the message says so)
+            recorded = None
+        for j, (a, b) in enumerate(zip(plain, recorded or ())):
+            if a is not None:
+                np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-9,
+                                           err_msg=f"{name}{attrs}: input {j}'s recorded vjp")
     if op.fast.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
         plain = op.vjp(p, rc, raw, ys, weights, need)
         dests = [np.full(a.shape, np.nan) if g is not None else None
                  for a, g in zip(raw, plain)]
-        given = op.vjp(p, rc, raw, ys, weights, need, dests=dests)
+        given = op.fast.vjp(p, rc, raw, ys, weights, need, dests=dests)
         for j, (a, b, d) in enumerate(zip(plain, given, dests)):
             if d is not None:
                 assert b is d, f"{name}{attrs}: input {j}'s gradient not written to its dest"
@@ -335,13 +357,23 @@ def test_a_fast_path_given_as_a_keyword_names_the_fast_object():
     with pytest.raises(TypeError, match=r"mine: unknown argument\(s\) \['into', 'saves'\]; "
                                         r"fast paths go in one object: "
                                         r"fast=Fast\(into=\.\.\., saves=\.\.\.\)"):
-        mx.ops.registry.Operator("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
+        mx.ops.registry.entry("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
 
 
-def test_fast_paths_attached_twice_or_to_an_unknown_operator_are_refused():
-    fast = mx.ops.registry.Fast(saves=())
-    with pytest.raises(ValueError, match=r"operator 'tanh' already has fast paths Fast\("):
-        mx.ops.registry.fast_paths(fast, "tanh")
-    with pytest.raises(ValueError, match=r"unknown operator 'no_such_op'"):
-        mx.ops.registry.fast_paths(fast, "no_such_op")
-    assert mx.ops.get("tanh").fast is not fast
+def test_an_entry_and_its_parts_are_fixed_when_it_registers():
+    op = mx.ops.get("tanh")
+    for target, field in [(op, "fast"), (op, "vjp"), (op.fast, "into"), (op.rules, "vjp"),
+                          (op.sig, "attrs"), (op.traits, "random"), (op.shape_rule, "all_same")]:
+        with pytest.raises(AttributeError, match=f"{type(target).__name__} is frozen: {field}"):
+            setattr(target, field, None)
+
+
+def test_an_operator_entry_takes_at_most_8_arguments_in_groups():
+    import inspect
+    params = inspect.signature(mx.ops.registry.Operator.__init__).parameters
+    assert len(params) - 1 <= 8  # less self
+    op = mx.ops.get("FullyConnected")
+    assert op.sig.attrs is op.attrs and op.rules.kernel is op.kernel
+    assert op.shape_rule.back is not None and op.shape_rule.fills_back(op.parse(
+        {"num_hidden": 2})[0])
+    assert set(op.fast.summed_grads) == {"weight", "bias"}
