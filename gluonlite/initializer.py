@@ -15,6 +15,8 @@ import re
 import numpy as np
 
 from .ndarray import NDArray, load  # noqa: F401  (MXNet's module exports both)
+from . import ndarray as nd
+from .ops.random import generator
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Uniform", "Normal",
            "Xavier", "MSRAPrelu", "Bilinear", "Zero", "One", "Constant", "Orthogonal",
@@ -72,7 +74,6 @@ class InitDesc(str):
 
 
 def _rng():
-    from .ops.random import generator
     return generator()
 
 
@@ -449,7 +450,6 @@ class FusedRNN(Initializer):
         return pieces
 
     def _init_weight(self, desc, arr):
-        from . import ndarray as nd
         flat = np.empty(arr.size, dtype=np.float64)
         pos = 0
         glob = getattr(desc, "global_init", None)

@@ -20,6 +20,7 @@ from collections import OrderedDict
 import numpy
 
 from .base import numeric_types, string_types
+from .ndarray import NDArray
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
            "Perplexity", "MAE", "MSE", "RMSE", "CrossEntropy", "NegativeLogLikelihood",
@@ -28,7 +29,6 @@ __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1"
 
 
 def _is_nd(x):
-    from .ndarray import NDArray
     return isinstance(x, NDArray)
 
 

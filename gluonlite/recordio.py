@@ -22,6 +22,8 @@ import threading
 from collections import namedtuple
 
 import numpy as np
+from .base import MXNetError
+from .ndarray.imdecode import _grey
 
 __all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img",
            "unpack_img", "c_str", "check_call"]
@@ -43,7 +45,6 @@ def check_call(ret):
         MXNetError: ret is not 0.
     """
     if ret != 0:
-        from .base import MXNetError
         raise MXNetError(f"check_call: a call returned {ret}")
 
 
@@ -312,7 +313,6 @@ def _decode(buf, iscolor):
     """Decode image bytes to a uint8 HWC (or HW) numpy array in RGB order."""
     image = _pil().open(_io.BytesIO(bytes(buf)))
     if iscolor == 0:
-        from .ndarray.imdecode import _grey
         if image.format == "JPEG":
             image.draft("L", image.size)  # libjpeg's own grey, as OpenCV's decoder asks
         return _grey(image)

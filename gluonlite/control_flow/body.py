@@ -16,6 +16,7 @@ from ..executor.plan import compile_plan
 from ..ops import registry
 from ..ops.fast import Fast
 from ..symbol.symbol import topo_nodes
+from ..executor.infer import infer_graph
 
 __all__ = ["body_vars", "infer_body", "wants_grad", "body_plan", "body_plans", "Steps",
            "loop_operator", "into_dests", "loop_optimizations", "loop_optimizations_enabled"]
@@ -76,7 +77,6 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
     Raises:
         ValueError: the body does not fit its inputs (the message names the body and node).
     """
-    from ..executor.infer import infer_graph
     vars_ = body_vars(body)
     if in_shapes is not None:
         known = {v.name: s for v, s in zip(vars_, in_shapes) if s is not None}

@@ -14,33 +14,29 @@ import threading
 import warnings
 from collections import OrderedDict
 
-from .. import ndarray as nd_mod
+from .. import ndarray as nd_mod, symbol
 from ..base import flatten, structure_str, unflatten
 from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from ..executor.cached_op import CachedOp
+from ..executor.infer import infer_graph
+from ..ndarray.serialization import load, save
+from ..symbol.naming import Prefix, new_name
+from ..symbol.symbol import Symbol, topo_nodes
+from .block_save import load_model, save_model
+from .op_hook import report_ops
 
 __all__ = ["Block", "HybridBlock"]
-
-
-def _sym():
-    from .. import symbol
-    return symbol
 
 
 def _is_array(x):
     return isinstance(x, NDArray)
 
 
-_SYMBOL_CLASS = []  # Symbol, imported on first use: the symbol layer imports gluon, and back
-
-
 def _is_sym(x):
-    if not _SYMBOL_CLASS:
-        from ..symbol.symbol import Symbol
-        _SYMBOL_CLASS.append(Symbol)
-    return isinstance(x, _SYMBOL_CLASS[0])
+    return isinstance(x, Symbol)
 
 
 def _is_leaf(x):
@@ -64,7 +60,6 @@ class _BlockScope:
         current = getattr(_BlockScope._current, "value", None)
         if current is None:
             if prefix is None:
-                from ..symbol.naming import new_name
                 prefix = new_name(None, hint) + "_"
             params = ParameterDict(prefix) if params is None else \
                 ParameterDict(params.prefix, params)
@@ -83,7 +78,6 @@ class _BlockScope:
     def __enter__(self):
         if self._block._empty_prefix:
             return self
-        from ..symbol.naming import Prefix
         self._old_scope = getattr(_BlockScope._current, "value", None)
         _BlockScope._current.value = self
         self._name_scope = Prefix(self._block.prefix)
@@ -346,7 +340,6 @@ class Block:
             deduplicate: save a parameter shared by several blocks once (under the last of
                 its names, as MXNet); `load_parameters` accepts such files.
         """
-        from ..ndarray.serialization import save
         params = self._collect_params_with_prefix()
         if deduplicate:
             last_name = {id(v): k for k, v in params.items()}
@@ -370,7 +363,6 @@ class Block:
             ValueError: listing every missing, extra and mis-shaped entry (each with both
                 shapes); a dtype mismatch without `cast_dtype`; a malformed file.
         """
-        from ..ndarray.serialization import load
         loaded = load(filename)
         if isinstance(loaded, list):
             raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
@@ -392,7 +384,6 @@ class Block:
 
             net.save('MyModel'); net2 = create_net(); net2.load('MyModel')
         """
-        from .block_save import save_model
         save_model(self, prefix)
 
     def load(self, prefix):
@@ -402,7 +393,6 @@ class Block:
         Raises:
             ValueError: the saved tree does not match this block's.
         """
-        from .block_save import load_model
         load_model(self, prefix)
 
     # MXNet 1.x names kept for old scripts
@@ -619,7 +609,7 @@ class HybridBlock(Block):
         key = (_format_key(fmt), self._trace_key())
         hit = self._graphs.get(key)
         if hit is None:
-            sym = _sym()
+            sym = symbol
             if not flat:
                 raise ValueError(f"{self.name}: hybridized blocks need at least one array input")
             names = ["data"] if len(flat) == 1 else [f"data{i}" for i in range(len(flat))]
@@ -650,8 +640,6 @@ class HybridBlock(Block):
         self._infer_attrs(*args)
 
     def _infer_attrs(self, *args):
-        from ..executor.infer import infer_graph
-        from ..symbol.symbol import topo_nodes
         inputs, out, _ = self._get_graph(*args)
         flat, _ = flatten(list(args), _is_leaf)
         known = {s.name: tuple(a.shape) for s, a in zip(inputs, flat)}
@@ -699,7 +687,7 @@ class HybridBlock(Block):
             raise ValueError(f"{self.name}: there must be at least one NDArray or Symbol among "
                              "the inputs (all are None or plain values)")
         if n_sym:
-            sym = _sym()
+            sym = symbol
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
                 return self.hybrid_forward(sym, x, *args, **params)
@@ -724,7 +712,6 @@ class HybridBlock(Block):
         return out
 
     def _build_cache(self, *args):
-        from ..executor.cached_op import CachedOp
         inputs, out, out_fmt = self._get_graph(*args)
         data_idx = {s.name: i for i, s in enumerate(inputs)}
         params = {p.name: p for p in self.collect_params().values()}
@@ -770,7 +757,6 @@ class HybridBlock(Block):
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
         outs = op(*cargs)
         if self._op_hook is not None:
-            from .op_hook import report_ops
             report_ops(graph[1], op.input_names, cargs, *self._op_hook)
         return unflatten(outs, out_fmt)
 
@@ -784,7 +770,6 @@ class HybridBlock(Block):
         Raises:
             ValueError: the block was not hybridized and called yet.
         """
-        from ..ndarray.serialization import save
         if not self._cached_graph:
             raise ValueError(f"{self.name}: call hybridize() and run forward at least once "
                              "before export()")

@@ -5,7 +5,7 @@ import weakref
 
 import numpy as np
 
-from ..ndarray import array as _nd_array
+from ..ndarray import array as _nd_array, array
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
@@ -130,7 +130,6 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
 
     Example: ``xs = split_and_load(batch, [mx.cpu(0), mx.cpu(1)])``.
     """
-    from ..ndarray import array
     if not hasattr(data, "as_in_context"):
         data = array(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:

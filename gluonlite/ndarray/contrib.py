@@ -8,6 +8,7 @@ from ..context import current_context  # noqa: F401  (MXNet's nd.contrib has it)
 from ..ops import registry as _registry
 from .random import uniform  # noqa: F401  (MXNet's nd.contrib has it)
 from .register import _gen_cache
+from .ndarray import array
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
            "multi_adamw_update",
@@ -81,7 +82,6 @@ def _multi_update(op_name, per_tensor, tail=(), **attrs):
 
 
 def _rescale_array(rescale_grad, like):
-    from .ndarray import array
     if hasattr(rescale_grad, "asnumpy"):
         return rescale_grad
     return array([rescale_grad], ctx=like.context, dtype="float32")

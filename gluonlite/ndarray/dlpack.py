@@ -12,6 +12,8 @@ import ctypes
 import weakref
 
 import numpy as np
+from ..context import cpu
+from .ndarray import NDArray
 
 __all__ = ["to_dlpack_for_read", "to_dlpack_for_write", "from_dlpack"]
 
@@ -53,7 +55,6 @@ _DTYPES = {(0, 8): np.int8, (0, 32): np.int32, (0, 64): np.int64, (1, 8): np.uin
 
 
 def _capsule(x, what):
-    from .ndarray import NDArray
     if not isinstance(x, NDArray):
         raise TypeError(f"{what}: expected an NDArray, got {type(x).__name__}")
     return x._data.__dlpack__()
@@ -143,8 +144,6 @@ def from_dlpack(dlpack):
         y = nd.from_dlpack(x.to_dlpack_for_write())
         y[0] = 5          # x[0] is 5 too
     """
-    from ..context import cpu
-    from .ndarray import NDArray
     if hasattr(dlpack, "__dlpack__"):
         return NDArray(np.from_dlpack(dlpack), cpu())
     if type(dlpack).__name__ != "PyCapsule":

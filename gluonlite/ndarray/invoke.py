@@ -11,6 +11,7 @@ from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
 from ..ops.sparse_grads import sparse_vjp_for
+from ..context import Context, current_context
 
 __all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan"]
 
@@ -162,7 +163,6 @@ def _run_plan(plan, inputs, ctx):
     if c is None:
         c = ctx or plan.ctx_attr
         if c is None:
-            from ..context import current_context
             c = current_context()
     xs = [None if x is None else x._data for x in inputs]
     sig = tuple(None if x is None else (x.shape, x.dtype) for x in xs)
@@ -224,7 +224,6 @@ def invoke(op, inputs, attrs, ctx=None):
 
 def context_from(p):
     """The context named by a creation operator's `ctx` attribute ('cpu(0)'), if any."""
-    from ..context import Context
     s = p.get("ctx") if isinstance(p, dict) else None
     if not s:
         return None

@@ -3,10 +3,14 @@ import numpy as np
 
 from .. import autograd_tape
 from ..base import MXNetValueError, normalize_dtype
-from ..context import Context, current_context, synchronize
+from ..context import Context, current_context, synchronize, cpu
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.shape import reshape_target
 from .invoke import plan_for, run_plan
+from ..ops import registry
+from ..ops.registry import get
+from .register import _gen_cache
+from .serialization import array_bytes, array_from_bytes
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
 
@@ -59,7 +63,6 @@ def check_stype(stype, what, sparse_ok=False):
 
 
 def _op(name):
-    from .register import _gen_cache
     return _gen_cache[name]
 
 
@@ -196,7 +199,6 @@ class NDArray:
     def __getstate__(self):
         """MXNet's pickled form: ``{'handle': bytearray}`` holding the array's record in
         MXNet's NDArray format (so pickles travel between gluonlite and MXNet)."""
-        from .serialization import array_bytes
         return {"handle": bytearray(array_bytes(self))}
 
     def __setstate__(self, state):
@@ -206,8 +208,6 @@ class NDArray:
         Raises:
             ValueError: bytes that are not one dense array record.
         """
-        from ..context import cpu
-        from .serialization import array_from_bytes
         if not (isinstance(state, dict) and "handle" in state):
             raise ValueError("NDArray.__setstate__: expected {'handle': bytes}, got "
                              f"{type(state).__name__}")
@@ -783,7 +783,6 @@ def _view_steps(shape, vk):
     that compute the view `vk` of an array of `shape` (MXNet records ``slice``, then
     ``Reshape`` when an int index drops the first axis)."""
     def step(name, **attrs):
-        from ..ops import registry
         op = registry.get(name)
         return op, op.parse(attrs)[0]
 
@@ -806,7 +805,6 @@ _PLAN0 = {}
 
 
 def _registry_get(name):
-    from ..ops.registry import get
     return get(name)
 
 
@@ -870,7 +868,6 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
 
     Example: ``x = nd.from_numpy(np.arange(3.0))`` (float64, sharing memory).
     """
-    from ..context import cpu
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
     normalize_dtype(ndarray.dtype, "from_numpy: the array's dtype")

@@ -26,6 +26,7 @@ import struct
 import numpy as np
 
 from ..base import CODE_DTYPES, DTYPE_CODES, MXNetValueError, write_atomically
+from ..context import current_context
 
 __all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
@@ -311,7 +312,6 @@ def loads(buf, where="<bytes>"):
 
 
 def _as_ndarrays(arrays, names, ctx, where):
-    from ..context import current_context
     from .ndarray import NDArray
     ctx = ctx or current_context()
     nds = [None if a is None else a.build(ctx) if isinstance(a, _SparseRecord) else

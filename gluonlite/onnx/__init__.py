@@ -22,6 +22,8 @@ from ._graph import ExportError, GraphBuilder, onnx_dtype
 from . import _converters, _loops, _rnn  # noqa: F401  (they fill the table)
 from ._support import NOT_EXPORTED
 from ._import import ONNXImportError, import_model, import_to_gluon
+from .. import symbol as _sym
+from ..ndarray.serialization import load
 
 __all__ = ["export_model", "export_block", "get_operator_support", "not_exported",
            "import_model", "import_to_gluon", "ExportError", "ONNXImportError", "DEFAULT_OPSET"]
@@ -58,8 +60,6 @@ def not_exported():
 
 
 def _load_inputs(sym, params):
-    from .. import symbol as _sym
-    from ..ndarray.serialization import load
     if isinstance(sym, str):
         sym = _sym.load(sym)
     elif not isinstance(sym, _sym.Symbol):

@@ -9,8 +9,9 @@ values, so shape/axes inputs become attributes and weights computed from initial
 """
 import numpy as np
 
-from .. import symbol as S
+from .. import symbol as S, cpu, gluon
 from ..gluon.symbol_block import SymbolBlock
+from ..symbol.symbol import apply_op
 
 __all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
 
@@ -208,7 +209,6 @@ _BINARY = {"Add": ("broadcast_add", "_plus_scalar", "_plus_scalar"),
 
 
 def _call(name, *args, **kw):
-    from ..symbol.symbol import apply_op
     return apply_op(name, *args, **kw)
 
 
@@ -1174,7 +1174,6 @@ def import_to_gluon(model_file, ctx=None):
 
     Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
     """
-    from .. import cpu, gluon
     model = _load(model_file)
     sym, arg, aux = import_model(model)
     init_names = {i.name for i in model.graph.initializer}

@@ -15,6 +15,7 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .registry import ShapeError, get, register
 from .rules import norm_axis, same_shape
+from .random import generator
 
 
 def _same(p, ins):
@@ -1000,7 +1001,6 @@ def _unique_zipfian(p, rc):
     """_sample_unique_zipfian(range_max, shape=(batch, n)): per row, n distinct classes drawn
     from the approximately Zipfian (log-uniform) distribution over [0, range_max), and how
     many draws it took."""
-    from .random import generator
     g = generator()
     rows, n = p.shape
     if n > p.range_max:

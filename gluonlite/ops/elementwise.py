@@ -8,6 +8,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
+from .random import generator
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
     from scipy.special import expit as _expit
@@ -336,7 +337,6 @@ def _leaky_fwd(p, rc, x, gamma=None):
         return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
-            from .random import generator
             u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
             slope = xp.asarray(u.astype(x.dtype))
         else:

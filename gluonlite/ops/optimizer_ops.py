@@ -16,7 +16,7 @@ multiplies the gradient first, ``clip_gradient`` (off when negative) clips it to
 import numpy as np
 
 from . import attrs as A
-from .registry import ShapeError, register
+from .registry import ShapeError, register, Params
 from .rules import fmt_shapes
 
 __all__ = []
@@ -514,7 +514,6 @@ def _group_op(name, group, attrs, step, count="num_weights", tail=(), doc=""):
 
 
 def _q(**kw):
-    from .registry import Params
     return Params(kw)
 
 

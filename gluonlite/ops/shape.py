@@ -164,7 +164,8 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", fast=_A_VIEW, vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
+@register("expand_dims", fast=_A_VIEW, vjp=_reshape_vjp, attrs={"axis": A.Int()},
+          shape=_expand_shape)
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -225,7 +226,8 @@ def _transpose(p, rc, x):
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
 
 
-@register("SwapAxis", fast=_SHAPES_ONLY, aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
+@register("SwapAxis", fast=_SHAPES_ONLY, aliases=("swapaxes",),
+          attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
           vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
 def _swapaxes(p, rc, x):
@@ -284,7 +286,8 @@ def _stack_shape(p, ins):
     return [tuple(known[0])] * len(ins), [tuple(s[:ax] + [len(ins)] + s[ax:])]
 
 
-@register("stack", fast=_SHAPES_ONLY, variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
+@register("stack", fast=_SHAPES_ONLY, variadic="num_args",
+          attrs={"num_args": A.Int(), "axis": A.Int(0)},
           shape=_stack_shape,
           vjp=lambda p, rc, xs, ys, gys, need: tuple(
               rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import attrs as A
 from .optimizer_ops import _make as _make_update
-from .registry import register
+from .registry import register, ShapeError
 from .rules import keep_dtype, same_shape
 
 _STYPES = ("default", "row_sparse", "csr")
@@ -38,7 +38,6 @@ def _retain_mask(rc, x, idx):
 def _retain_shape(p, ins):
     x, idx = ins
     if idx is not None and len(idx) != 1:
-        from .registry import ShapeError
         raise ShapeError(f"_sparse_retain: indices must be 1-D, got shape {tuple(idx)}")
     return ins, [None if x is None else tuple(x)]
 
@@ -75,7 +74,6 @@ _make_update("_sparse_adagrad_update", ("weight", "grad", "history"), ("history"
 
 
 def _nnz_shape(p, ins):
-    from .registry import ShapeError
     s = ins[0]
     if s is None:
         return ins, [None]

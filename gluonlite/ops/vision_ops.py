@@ -9,7 +9,7 @@ side by side on the array module ``xp``.
 import numpy as np
 
 from . import attrs as A
-from .registry import ShapeError, register
+from .registry import ShapeError, register, Params
 
 
 def _need(name, s, n, arg, what):
@@ -153,7 +153,6 @@ register("BilinearSampler", inputs=("data", "grid"), attrs={"cudnn_off": A.Attr(
 
 # ---- SpatialTransformer: the two above, composed -------------------------------------------------
 def _st_params(p):
-    from .registry import Params
     return Params(transform_type="affine", target_shape=tuple(p.target_shape))
 
 

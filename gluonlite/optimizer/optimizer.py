@@ -12,6 +12,8 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..ndarray.ndarray import NDArray
+from ..context import current_context
+from ..ndarray import serialization
 
 __all__ = ["Optimizer", "register", "create", "Updater", "get_updater"]
 
@@ -311,7 +313,6 @@ def _as_ndarray(a):
     """A loaded state array as an NDArray (a sparse one, a lazy optimizer's row_sparse
     state, keeps its storage type)."""
     if hasattr(a, "build"):
-        from ..context import current_context
         return a.build(current_context())
     return nd.array(a, dtype=a.dtype)
 
@@ -374,7 +375,6 @@ class Updater:
         raw = np.frombuffer(json.dumps(record).encode("utf-8"), dtype=np.uint8).copy()
         named = {f"s{i}": a for i, a in enumerate(arrays)}
         named["__updater__"] = nd.array(raw, dtype=np.uint8)
-        from ..ndarray import serialization
         return serialization.dumps(named)
 
     def set_states(self, states):
@@ -383,7 +383,6 @@ class Updater:
         Raises:
             ValueError: bytes that are not such a record.
         """
-        from ..ndarray import serialization
         arrays, names = serialization.loads(bytes(states), "Updater.set_states")
         named = dict(zip(names, arrays))
         raw = named.pop("__updater__", None)

@@ -13,6 +13,8 @@ from ..symbol.symbol import Node, topo_nodes
 from .property import SubgraphProperty
 from .registry import register_subgraph_property
 from .selector import ContainOpSelector
+from ..executor.infer import infer_graph
+from ..executor.plan import compile_plan
 
 __all__ = ["DEFAULT_SUBGRAPH_OP", "CACHED_OP", "DefaultSubgraphProperty",
            "default_subgraph_node"]
@@ -76,7 +78,6 @@ class _State:
 
 
 def _plan(p, rc, xs, is_train, grad):
-    from ..executor.plan import compile_plan
     meta = subgraph_meta(p)
     shapes = tuple(tuple(x.shape) for x in xs)
     dtypes = tuple(x.dtype for x in xs)
@@ -110,7 +111,6 @@ def _vjp(p, rc, xs, ys, gys, need):
 
 
 def _infer(p, known, what):
-    from ..executor.infer import infer_graph
     meta = subgraph_meta(p)
     given = {v.name: k for v, k in zip(meta.vars, known) if k is not None}
     if what == "shape":

@@ -9,7 +9,7 @@ import json
 from ..base import write_atomically
 from ..ops import registry
 from ..ops.registry import Params
-from .symbol import HIDDEN_KEYS, Node, Symbol, topo_nodes
+from .symbol import HIDDEN_KEYS, Node, Symbol, topo_nodes, _AUX_VAR_INIT
 
 MXNET_VERSION = 10901
 
@@ -224,7 +224,6 @@ def _node(where, k, nd, nodes, version=10901):
     if want is not None and want > len(ins) and version < _V0_9_0:
         # Before 0.9 MXNet did not store auxiliary-state variables (BatchNorm's moving
         # statistics): add them as MXNet's upgrade does, named `<node>_<input>`.
-        from .symbol import _AUX_VAR_INIT
         for name in op.input_names(params)[len(ins):]:
             va = {a: v for a, v in attrs.items() if a != "__init__"}
             if name in _AUX_VAR_INIT:

@@ -5,6 +5,7 @@ storage type each entry would have in MXNet 1.9.1, by the same storage rules the
 sparse operators follow (`gluonlite.ndarray.sparse_ops.output_stypes`).
 """
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype
+from ..ndarray.sparse_ops import output_stypes
 
 __all__ = ["infer_storage_types"]
 
@@ -27,7 +28,6 @@ def infer_storage_types(symbol, known):
         ValueError: an unknown storage type, or a node whose operator refuses its inputs'
             storage types (the message names the node).
     """
-    from ..ndarray.sparse_ops import output_stypes
     unknown = set(known) - set(symbol.list_inputs())
     if unknown:
         raise ValueError(f"infer_storage_type: unknown input(s) {sorted(unknown)}; inputs are "

@@ -4,6 +4,7 @@ capability`), which operators can run (`has_tvm_ops`, `is_op_runnable`), and the
 `mx.np` helpers, which gluonlite does not have (they raise, naming why)."""
 import os
 import platform
+from ..ndarray import sparse
 
 __all__ = ["getenv", "setenv", "use_np", "is_cd_run", "is_aarch64_run", "has_tvm_ops",
            "is_op_runnable", "get_cuda_compute_capability", "rand_sparse_ndarray",
@@ -125,7 +126,6 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
     """
     import numpy as np
     import scipy.sparse as spsp
-    from ..ndarray import sparse
     density = np.random.rand() if density is None else density
     dt = np.dtype(dtype or np.float32)
 

@@ -14,6 +14,9 @@ import traceback
 import numpy as np
 
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
+from ... import ndarray as nd
+from ...context import Context
+from ...ops import random as _random
 
 __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn",
            "DataLoaderWorkerError"]
@@ -30,7 +33,6 @@ def default_batchify_fn(data):
 
     Example: ``default_batchify_fn([(x0, 0), (x1, 1)])`` is ``[stacked_x, labels]``.
     """
-    from ... import ndarray as nd
     first = data[0]
     if isinstance(first, nd.NDArray):
         return nd.stack(*data)
@@ -75,7 +77,6 @@ def _worker_loop(dataset, batchify_fn, conn, seed):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a fork copies the random state: without a seed of its own, every worker would draw
     # the same "random" augmentations
-    from ...ops import random as _random
     _random._state["gen"] = np.random.default_rng(seed)
     np.random.seed(seed.generate_state(1)[0])
     while True:
@@ -101,7 +102,6 @@ class _ProcessPool:
     _pools_started = 0
 
     def __init__(self, num_workers, dataset, batchify_fn):
-        from ...ops import random as _random
         ctx = multiprocessing.get_context("fork")
         self._procs, self._conns = [], []
         # per-worker seeds derived from mx.random.seed's value, without drawing from (and so
@@ -260,7 +260,6 @@ class DataLoader:
 
     def _finish(self, batch):
         if self._pin_memory:
-            from ...context import Context
             batch = _as_in_context(batch, Context("cpu_pinned", self._pin_device_id))
         return batch
 

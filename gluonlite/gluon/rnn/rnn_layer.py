@@ -17,6 +17,9 @@ from ... import ndarray as nd_mod
 from ...ndarray.ndarray import NDArray
 from ...ops.rnn import num_gates
 from ..block import HybridBlock
+from .bidirectional_cell import BidirectionalCell
+from .modifier_cells import DropoutCell
+from .rnn_cell import GRUCell, HybridSequentialRNNCell, LSTMCell, RNNCell
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
@@ -148,9 +151,6 @@ class _RNNLayer(HybridBlock):
         Example: ``outs, states = layer._unfuse().unroll(T, x, layout='TNC',
         merge_outputs=True)``.
         """
-        from .bidirectional_cell import BidirectionalCell
-        from .modifier_cells import DropoutCell
-        from .rnn_cell import GRUCell, HybridSequentialRNNCell, LSTMCell, RNNCell
         if self._projection_size:
             raise ValueError(f"{self.name}: _unfuse does not support a projection layer "
                              f"(projection_size={self._projection_size})")

@@ -17,6 +17,7 @@ from ....base import numeric_types
 from ....image.image import center_crop, random_size_crop
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
+from .... import image
 
 __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate",
            "RandomRotation", "RandomResizedCrop", "CropResize", "CenterCrop", "Resize",
@@ -134,7 +135,6 @@ class Rotate(Block):
         self._args = (rotation_degrees, zoom_in, zoom_out)
 
     def forward(self, x):
-        from .... import image
         if x.dtype != np.float32:
             raise TypeError(f"transforms.Rotate: only float32 input is supported, got "
                             f"{x.dtype}; call it after ToTensor")
@@ -165,7 +165,6 @@ class RandomRotation(Block):
         self._rotate_with_proba = rotate_with_proba
 
     def forward(self, x):
-        from .... import image
         if np.random.random() > self._rotate_with_proba:
             return x
         if x.dtype != np.float32:
