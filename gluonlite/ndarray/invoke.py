@@ -13,12 +13,34 @@ from ..ops.registry import RunCtx
 from ..ops.sparse_grads import sparse_vjp_for
 from ..context import Context, current_context
 
-__all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan"]
+__all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan",
+           "register_call_rewrite"]
 
 _PLANS = {}
 _MAX_PLANS = 4096
 _MAX_SIGS = 256
 _RUNCTX = {}
+# {operator name: rewrite(plan, inputs) -> (plan, inputs) or None}: a graph pass's
+# imperative twin (`register_call_rewrite`), tried on calls autograd records.
+_CALL_REWRITES = {}
+
+
+def register_call_rewrite(op_name, rewrite):
+    """Register the imperative twin of a graph pass: for a call of `op_name` that autograd
+    records, ``rewrite(plan, inputs)`` may return the call to make instead, ``(CallPlan,
+    inputs)`` computing the same visible outputs (it reads how the inputs were recorded, as
+    the pass reads the graph), or None. The layer defining the pass registers it.
+
+    Raises:
+        ValueError: `op_name` has a rewrite already.
+
+    Example: ``register_call_rewrite("RNN", unpack_recorded)``
+    (`gluonlite.executor.rnn_params`).
+    """
+    if op_name in _CALL_REWRITES:
+        raise ValueError(f"register_call_rewrite: {op_name!r} has a rewrite already")
+    _CALL_REWRITES[op_name] = rewrite
+    return rewrite
 
 
 class CallPlan:
@@ -153,6 +175,10 @@ def run_plan(plan, inputs, ctx=None):
 
 def _run_plan(plan, inputs, ctx):
     op = plan.op
+    if op.name in _CALL_REWRITES and autograd_tape.is_recording():
+        instead = _CALL_REWRITES[op.name](plan, inputs)
+        if instead is not None:
+            return run_plan(instead[0], instead[1], ctx)
     c = None
     for x in inputs:
         if x is not None:

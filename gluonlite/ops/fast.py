@@ -28,6 +28,10 @@ class Fast:
     """The fast paths of one operator (all optional; frozen once made).
 
     Forward:
+        kernel: ``kernel(p, rc, *xs)``, the forward computed a faster way (a hand-fused loop);
+            every caller runs it in place of the plain kernel. A stateful operator's hidden
+            output is then what its `vjp` (which it must have too) reads. Checked: its
+            visible outputs equal the kernel's.
         into: ``into(p, rc, outs, *xs)``: the kernel writing into preallocated ``outs``
             (what static-alloc plans call). Checked: equals the kernel.
         ufunc: ``(name, kwargs)``: `into` is the array module's ``name(*inputs,
@@ -83,10 +87,10 @@ class Fast:
             the vjp summed over steps, and into out=.
     """
 
-    __slots__ = ("into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
+    __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
                  "grads", "grads_out", "vjp", "writes_dests", "summed_grads")
 
-    def __init__(self, *, into=None, ufunc=None, inline=None, reshapes=False, views=None,
+    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False, views=None,
                  saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
                  writes_dests=False, summed_grads=None):
         if writes_dests and vjp is None:
@@ -95,7 +99,11 @@ class Fast:
         if grads_out and grads is None:
             raise TypeError("Fast: grads_out=True says how the `grads` rules are called; "
                             "give them as grads=(...)")
+        if kernel is not None and vjp is None:
+            raise TypeError("Fast: a faster kernel comes with the vjp that reads what it keeps "
+                            "(vjp=...), even where that is the plain vjp")
         put = object.__setattr__
+        put(self, "kernel", kernel)
         put(self, "into", into)
         put(self, "ufunc", ufunc)
         put(self, "inline", inline)

@@ -434,7 +434,8 @@ class Operator(_Frozen):
 
     # ---- running ------------------------------------------------------------------------
     def forward(self, p, rc, xs, out=None):
-        """Run the forward on raw arrays; returns a tuple of all outputs.
+        """Run the forward on raw arrays (the fast kernel where there is one); returns a tuple
+        of all outputs.
 
         With `out` (a list of preallocated arrays, one per output) the results are written
         there, by the `into` kernel when the operator has one.
@@ -442,7 +443,7 @@ class Operator(_Frozen):
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
             return tuple(out)
-        res = self.kernel(p, rc, *xs)
+        res = (self.fast.kernel or self.kernel)(p, rc, *xs)
         if not isinstance(res, tuple):
             res = (res,)
         if out is not None:

@@ -114,6 +114,8 @@ def check_op(op, check, rng):
             _check_rules(op, p, xs, outs, where, check["guessed"])
             if op.fast.into is not None and not op.stateful and not op.random:
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
+            if op.fast.kernel is not None:  # every caller runs it in place of the kernel
+                _check_fast_kernel(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
@@ -174,6 +176,19 @@ def check_op(op, check, rng):
 def _outputs(op, p, rc, raw):
     res = op.kernel(p, rc, *raw)
     return list(res) if isinstance(res, tuple) else [res]
+
+
+def _check_fast_kernel(op, p, raw, where):
+    """The fast kernel's visible outputs are the plain kernel's (to rounding)."""
+    rc = mx.ops.RunCtx(False, np)
+    n = op.num_visible(p)
+    want = _outputs(op, p, rc, raw)[:n]
+    got = op.fast.kernel(p, rc, *raw)
+    got = list(got) if isinstance(got, tuple) else [got]
+    tol = 1e-5 if raw and raw[0].dtype == np.float32 else 1e-12
+    for k, (g, w) in enumerate(zip(got[:n], want)):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol,
+                                   err_msg=f"{where}: the fast kernel's output {k}")
 
 
 def _check_into(op, p, raw, where):
