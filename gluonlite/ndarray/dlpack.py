@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 from ..context import cpu
-from .ndarray import NDArray
+from .ndarray import INSTALLED, NDArray
 
 __all__ = ["to_dlpack_for_read", "to_dlpack_for_write", "from_dlpack"]
 
@@ -150,3 +150,7 @@ def from_dlpack(dlpack):
         raise TypeError(f"from_dlpack: expected a DLPack capsule or an object with "
                         f"__dlpack__, got {type(dlpack).__name__}")
     return NDArray(_open_capsule(dlpack), cpu())
+
+
+INSTALLED.update(to_dlpack_for_read=to_dlpack_for_read,
+                 to_dlpack_for_write=to_dlpack_for_write)

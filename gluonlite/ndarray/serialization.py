@@ -27,6 +27,8 @@ import numpy as np
 
 from ..base import CODE_DTYPES, DTYPE_CODES, MXNetValueError, write_atomically
 from ..context import current_context
+from . import sparse
+from .ndarray import INSTALLED, NDArray
 
 __all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
@@ -48,7 +50,6 @@ def dumps(data):
     Raises:
         TypeError: `data` is not one of those, or a dtype MXNet cannot store.
     """
-    from .ndarray import NDArray
     if isinstance(data, NDArray):
         data = [data]
     if isinstance(data, dict):
@@ -150,7 +151,6 @@ class _SparseRecord:
         self.stype, self.shape, self.data, self.aux = stype, shape, data, aux
 
     def build(self, ctx):
-        from . import sparse
         if self.stype == "csr":
             return sparse._new_csr(self.data, self.aux[1], self.aux[0], self.shape, ctx)
         return sparse._new_row_sparse(self.data, self.aux[0], self.shape, ctx)
@@ -312,7 +312,6 @@ def loads(buf, where="<bytes>"):
 
 
 def _as_ndarrays(arrays, names, ctx, where):
-    from .ndarray import NDArray
     ctx = ctx or current_context()
     nds = [None if a is None else a.build(ctx) if isinstance(a, _SparseRecord) else
            NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
@@ -362,3 +361,6 @@ def load_frombuffer(buf, ctx=None):
         raise TypeError(f"load_frombuffer: buf must be bytes, got {type(buf).__name__}")
     arrays, names = loads(bytes(buf), "load_frombuffer")
     return _as_ndarrays(arrays, names, ctx, "load_frombuffer")
+
+
+INSTALLED.update(array_bytes=array_bytes, array_from_bytes=array_from_bytes)

@@ -5,7 +5,7 @@ from . import (assign, compare, contrib_ops, conv, ctc, custom, cvimage, element
                losses_ops, matrix, nn, normalization, optimizer_ops,
                random, reduce, reverse, rnn, samplers, shape, sorting,
                spatial, special, tensor, vision_ops)  # noqa: F401  (registers them)
-from . import sparse_storage  # noqa: F401  (registers them)
+from .sparse import operators  # noqa: F401  (registers the storage operators)
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

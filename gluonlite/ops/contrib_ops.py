@@ -15,6 +15,7 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .registry import ShapeError, get, register
 from .rules import norm_axis, same_shape
+from .sparse.elementwise import QUADRATIC
 from .random import generator
 
 
@@ -36,7 +37,8 @@ def _register_unary(name, fwd, grad, attrs=None, doc=""):
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(p, rc.xp, xs[0], gys[0]),)
     kernel.__doc__ = doc
-    register(name, vjp=vjp, attrs=attrs or {}, shape=same_shape(name))(kernel)
+    register(name, vjp=vjp, attrs=attrs or {}, shape=same_shape(name),
+             storage=QUADRATIC if name == "_contrib_quadratic" else None)(kernel)
 
 
 def _round_half_away(xp, x):

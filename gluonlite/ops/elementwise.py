@@ -8,6 +8,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
+from .sparse import elementwise as sparse
 from .random import generator
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
@@ -115,7 +116,7 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
         grads_out=grad_out is not None)
     kernel.__doc__ = doc or f"Elementwise {name}."
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             fast=fast)(kernel)
+             fast=fast, storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
 # name, forward, gradient, what the gradient reads (None: no fast paths)
@@ -179,7 +180,8 @@ def _piecewise_constant(name, doc):
     def kernel(p, rc, x):
         return getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
-    register(name, shape=same_shape(name), nondiff=("data",))(kernel)
+    register(name, shape=same_shape(name), nondiff=("data",),
+             storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
 _piecewise_constant("sign", "Elementwise sign: -1, 0 or 1.")
@@ -189,14 +191,16 @@ _piecewise_constant("trunc", "Elementwise integer part, towards zero.")
 _piecewise_constant("fix", "Elementwise integer part, towards zero (as trunc).")
 
 
-@register("rint", shape=same_shape("rint"), nondiff=("data",))
+@register("rint", shape=same_shape("rint"), nondiff=("data",),
+          storage=sparse.UNARY_RULES["rint"])
 def _rint(p, rc, x):
     """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
     f = rc.xp.floor(x)
     return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
 
 
-@register("round", shape=same_shape("round"), nondiff=("data",))
+@register("round", shape=same_shape("round"), nondiff=("data",),
+          storage=sparse.UNARY_RULES["round"])
 def _round(p, rc, x):
     """Elementwise nearest integer, halves away from zero (MXNet's round, unlike numpy's)."""
     xp = rc.xp
@@ -259,7 +263,7 @@ def _fill_into(value):
 
 
 register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(0)))(_no_grad_like(0))
+         fast=Fast(into=_fill_into(0)), storage=sparse.ZEROS_LIKE)(_no_grad_like(0))
 register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
          fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
 
@@ -271,7 +275,7 @@ def _logical_not(p, rc, x):
 
 
 @register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
-          nondiff=("data",))
+          nondiff=("data",), storage=sparse.IDENTITY)
 def _block_grad(p, rc, x):
     """x itself, with no gradient flowing back."""
     return x.copy()
@@ -395,6 +399,7 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
+          storage=sparse.CLIP,
           vjp=lambda p, rc, xs, ys, gys, need:
           (gys[0] * rc.xp.logical_and(xs[0] >= p.a_min, xs[0] <= p.a_max),))
 def _clip(p, rc, x):
@@ -466,8 +471,11 @@ def _binary(name, kind, shape_rule, aliases=()):
                 passes_grad=_PASSES.get(kind, ()) if same else (),
                 grads=(grads_out or (grad_a, grad_b)) if same else None,
                 grads_out=grads_out is not None)
+    storage = None
+    if kind in ("add", "sub", "mul", "div"):
+        storage = sparse.elemwise_rule(kind) if same else sparse.broadcast_rule(kind)
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
-             aliases=aliases, fast=fast)(kernel)
+             aliases=aliases, fast=fast, storage=storage)(kernel)
 
 
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
@@ -530,9 +538,11 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_fl
     # what a compiled plan calls for float data
     fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
                 ufunc=(fn, {}, "left" if swap else "right"))
+    kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,
-             nondiff=("data",) if nondiff else (), fast=fast)(kernel)
+             nondiff=("data",) if nondiff else (), fast=fast,
+             storage=None if kind is None else sparse.scalar_rule(kind, swap))(kernel)
 
 
 # name, array function, gradient, what the gradient reads, inputs it passes unchanged
@@ -591,7 +601,7 @@ def _where(p, rc, c, x, y):
 
 
 @register("add_n", aliases=("ElementWiseSum",), variadic="num_args",
-          attrs={"num_args": A.Int()},
+          attrs={"num_args": A.Int()}, storage=sparse.ADD_N,
           shape=lambda p, ins: same_shape("add_n")(p, ins),
           vjp=lambda p, rc, xs, ys, gys, need: tuple(gys[0] for _ in xs))
 def _add_n(p, rc, *xs):

@@ -90,8 +90,8 @@ class Fast:
     __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
                  "grads", "grads_out", "vjp", "writes_dests", "summed_grads")
 
-    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False, views=None,
-                 saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
+    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False,
+                 views=None, saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
                  writes_dests=False, summed_grads=None):
         if writes_dests and vjp is None:
             raise TypeError("Fast: writes_dests=True says how `vjp` is called; give the "
