@@ -13,7 +13,8 @@ from .scatter import run_start, scatter_add
 from .sparse import matrix as sparse_matrix
 
 
-# forward_stype (MXNet's sparse output choice) is accepted and ignored: arrays are dense here.
+# forward_stype (MXNet's sparse output choice) is accepted and ignored by this dense operator;
+# dot's storage rule (ops/sparse/matrix.py) reads it.
 _DOT_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
               "forward_stype": A.Str(None)}
 
