@@ -18,7 +18,6 @@ from ..io import DataDesc
 from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
 from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
-from ..model import load_checkpoint
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
 
 __all__ = ["Module"]
