@@ -77,11 +77,11 @@ def _make_inputs(name, batch, rng):
 def _ab_switch(name):
     """A context manager switching one lever off (see the module docstring)."""
     import contextlib
-    from gluonlite.ops import conv_fast, bn_fast
-    from gluonlite.subgraph import fuse
+    import importlib
 
     @contextlib.contextmanager
-    def flag(mod, attr, value):
+    def flag(module, attr, value):
+        mod = importlib.import_module(module)
         old = getattr(mod, attr)
         setattr(mod, attr, value)
         try:
@@ -89,9 +89,9 @@ def _ab_switch(name):
         finally:
             setattr(mod, attr, old)
 
-    switches = {"nofuse": lambda: flag(fuse, "DEFAULT_ON", False),
-                "nodw": lambda: flag(conv_fast, "DIRECT_DEPTHWISE", False),
-                "nobn1": lambda: flag(bn_fast, "ENABLED", False)}
+    switches = {"nofuse": lambda: flag("gluonlite.subgraph.fuse", "DEFAULT_ON", False),
+                "nodw": lambda: flag("gluonlite.ops.conv_fast", "DIRECT_DEPTHWISE", False),
+                "nobn1": lambda: flag("gluonlite.ops.bn_fast", "ENABLED", False)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]
