@@ -150,6 +150,7 @@ def _tiles(n, per_sample, g, sp):
 # depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
 DIRECT_DEPTHWISE = True
 _DW_BLOCK = 1 << 16
+_DW_SHORT = 2048
 
 
 def _depthwise(groups, c, f, g):
@@ -230,20 +231,27 @@ def _depthwise_forward(x, w, g, y, b):
     blocks = _dw_blocks(n, c, lay.n_phase * lay.size)
     cb = blocks[0][1].stop - blocks[0][1].start
     buf = np.empty((cb, lay.n_phase, lay.size), dtype=y.dtype)
-    acc = np.empty((cb, lay.run), dtype=y.dtype)
-    tmp = np.empty((cb, lay.run), dtype=y.dtype)
+    acc = np.empty((cb, 1, lay.run), dtype=y.dtype)
+    # Short runs (small maps, many channels per block): the K runs copied side by side and
+    # one batched product per block beat 2K passes whose rows are short.
+    short = lay.run < _DW_SHORT
+    tmp = np.empty((cb, len(lay.taps) if short else 1, lay.run), dtype=y.dtype)
     for s, cs in blocks:
         m = cs.stop - cs.start
-        ph, a, t = buf[:m], acc[:m], tmp[:m]
+        ph, a, t = buf[:m], acc[:m, 0], tmp[:m]
         lay.fill(ph, x[s, cs])
-        for k, ((i, j), phase, off) in enumerate(lay.taps):
-            src = ph[:, phase, off:off + lay.run]
-            wcol = wk[cs, k:k + 1]
-            if k == 0:
-                np.multiply(src, wcol, out=a)
-            else:
-                np.multiply(src, wcol, out=t)
-                a += t
+        if short:
+            for k, (_, phase, off) in enumerate(lay.taps):
+                t[:, k] = ph[:, phase, off:off + lay.run]
+            np.matmul(wk[cs, None, :], t, out=acc[:m])
+        else:
+            for k, (_, phase, off) in enumerate(lay.taps):
+                src = ph[:, phase, off:off + lay.run]
+                if k == 0:
+                    np.multiply(src, wk[cs, k:k + 1], out=a)
+                else:
+                    np.multiply(src, wk[cs, k:k + 1], out=t[:, 0])
+                    a += t[:, 0]
         res = a.reshape(m, oh, lay.width)[:, :, :ow]
         if b is None:
             y4[s, cs] = res
