@@ -294,7 +294,9 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
-        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+        # in the data's dtype, as MXNet computes it (a float64 constant would make numpy
+        # compute a float32 erf in float64, at twice the time)
+        return (t(0.5) * x * (t(1) + _erf(xp, x / t(np.sqrt(2))))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
             from .random import generator
@@ -321,7 +323,8 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
         # records with the registered operators only.
         safe = xp.where(x == 0, 1, x)
         phi = xp.where(x == 0, 0.5, y / safe)
-        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+        t = x.dtype.type
+        return (g * (phi + x * xp.exp(t(-0.5) * x * x) / t(np.sqrt(2 * np.pi))),)
     if p.act_type == "rrelu":
         return (g * ys[1],)
     gamma = xs[1]
