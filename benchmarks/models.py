@@ -219,7 +219,7 @@ def _floor_of(net, xs, train, rng):
             if train:
                 fl.mm((a[0], m, nn_), (a[0], nn_, k))
                 fl.mm((a[0], k, m), (a[0], m, nn_))
-        elif op == "RNN":
+        elif op in ("RNN", "_rnn_unpacked"):
             t, nb, i = ins[0]
             h, layers = p.state_size, p.num_layers
             gates = {"lstm": 4, "gru": 3}.get(p.mode, 1) * h
