@@ -40,6 +40,26 @@ def usable(xp, *arrays):
     return dt in (np.float32, np.float64) and all(a is None or a.dtype == dt for a in arrays)
 
 
+def _memo(fn):
+    """`fn(g, sp, *rest)` remembered per geometry (its numbers), spatial shape and rest: the
+    plans and layouts a geometry needs are made once, not on every call (a network calls
+    each layer's geometry again and again; at batch 1 making them cost as much as small
+    layers' arithmetic). The results are only read."""
+    memo = {}
+
+    def cached(g, sp, *rest):
+        key = (g.kernel, g.stride, g.dilate, g.pad, g.pad_end, g.out, tuple(sp), rest)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 4096:  # a program running many shapes: start again
+                memo.clear()
+            hit = memo[key] = fn(g, sp, *rest)
+        return hit
+    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
+    return cached
+
+
+@_memo
 def _plan(g, sp, r0=0, r1=None):
     """Per kernel offset, for the output positions whose first-axis index is in [r0, r1):
     (index, output slices, input slices, border slabs). The output slices (relative to r0 on
@@ -123,6 +143,12 @@ def _chunks(n, per_sample):
 
 
 def _tiles(n, per_sample, g, sp):
+    # the chunk sizes are in the key: tests set them small
+    return _tiles_of(g, sp, n, per_sample, _CHUNK, _BLOCK)
+
+
+@_memo
+def _tiles_of(g, sp, n, per_sample, *sizes):
     """The pieces the columns are made in: (s, e, r0, r1, plan) for samples s:e and output
     first-axis rows r0:r1. A sample whose columns exceed `_BLOCK` entries is cut into blocks
     of rows that stay in the cache, and each block's product is written straight into its
@@ -181,6 +207,7 @@ class _Phases:
         self.run = oh * self.width  # output entries computed per channel (extra columns)
         self.size = self.rows * self.width + self.width  # slack: the last tap's tail
 
+
     def fill(self, buf, xb):
         """Lay the input block xb (cb, H, W) into buf (cb, phases, size), zeros around."""
         buf.fill(0)
@@ -214,6 +241,9 @@ class _Phases:
                 dst += view[:, t_r:t_r + dst.shape[1], t_c:t_c + dst.shape[2]]
 
 
+_phases = _memo(_Phases)
+
+
 def _dw_blocks(n, c, per_channel, block=None):
     """(sample, channel slice) blocks of about `block` (default `_DW_BLOCK`) entries."""
     step = max(1, min(c, (block or _DW_BLOCK) // max(1, per_channel)))
@@ -224,7 +254,7 @@ def _depthwise_forward(x, w, g, y, b):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
     plus b (1, C, 1) when given."""
     n, c = x.shape[:2]
-    lay = _Phases(g, x.shape[2:])
+    lay = _phases(g, x.shape[2:])
     oh, ow = lay.out
     y4 = y.reshape((n, c, oh, ow))
     wk = w.reshape(c, -1)
@@ -263,7 +293,7 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""
     n, c = gy.shape[:2]
-    lay = _Phases(g, x_shape[2:])
+    lay = _phases(g, x_shape[2:])
     oh, ow = lay.out
     gy4 = gy.reshape((n, c, oh, ow))
     dt = gy.dtype

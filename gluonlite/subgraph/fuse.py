@@ -159,11 +159,12 @@ class _Chain:
     """The chain of one ``_sg_fuse`` node: per link (operator, params, inputs), an input
     being the previous link's output (None) or the node's input at that position."""
 
-    __slots__ = ("sub", "links", "bn", "rest")
+    __slots__ = ("sub", "links", "bn", "rest", "geoms")
 
     def __init__(self, p):
         meta = subgraph_meta(p)
         self.sub = meta.sub
+        self.geoms = {}  # the product's geometry per data shape
         pos = {id(v): i for i, v in enumerate(meta.vars)}
         self.links = []
         for n in topo_nodes(meta.sub.outputs):
@@ -177,7 +178,7 @@ class _Chain:
 
 def _chain(p):
     c = p.get("_chain")
-    if c is None or c.sub is not subgraph_meta(p).sub:
+    if c is None or c.sub is not p["_subgraphs"][0]:
         c = p["_chain"] = _Chain(p)
     return c
 
@@ -221,8 +222,10 @@ def _epilogue(links, xs, rc, shape3, scale=None, shift=None):
             if op.name == "elemwise_add":
                 other = others[next(r for r in refs if r is not None)][index]
                 np.add(block, other, out=block)
+            elif op.fast.into is not None:
+                op.fast.into(q, rc, [block], block)
             else:
-                op.forward(q, rc, [block], out=[block])
+                np.copyto(block, op.kernel(q, rc, block), casting="unsafe")
     return apply
 
 
@@ -259,7 +262,9 @@ def _fused_into(p, rc, outs, *xs):
         w, b, scale, shift = _fold(w, b, s, t, out.size, x.dtype,
                                    1 if op.name == "Deconvolution" else 0)
     if op.name == "Convolution":
-        g = conv_geom("Convolution", q, x.shape[2:])
+        g = c.geoms.get(x.shape)
+        if g is None:
+            g = c.geoms[x.shape] = conv_geom("Convolution", q, x.shape[2:])
         n, f = x.shape[0], w.shape[0]
         ep = _epilogue(c.rest, xs, rc, (n, f, -1), scale, shift)
         conv_fast.forward(x, w, q.num_group, g, bias=b, out=out, epilogue=ep)
