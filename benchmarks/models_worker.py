@@ -265,10 +265,11 @@ class TorchWorker:
                 if tuple(v.shape) != a.shape:
                     raise ValueError(f"{k}: shape {tuple(v.shape)}, given {a.shape}")
                 v.copy_(torch.from_numpy(np.ascontiguousarray(a)))
-        xs = [torch.from_numpy(a.astype(np.int64) if a.dtype.kind != "f" else a)
-              for a in _inputs(z, len(specs))]
+        _, (_, classes) = bm.input_specs(msg["model"], msg["batch"])
+        xs = [torch.from_numpy(a.astype(np.int64) if kind == "tokens" else a)
+              for a, (_, kind) in zip(_inputs(z, len(specs)), specs)]
         lab = z["label"]
-        label = torch.from_numpy(lab.astype(np.int64) if lab.dtype.kind != "f" else lab)
+        label = torch.from_numpy(lab.astype(np.int64) if classes else lab)
         self.net, self.xs = net, xs
         if msg["mode"] == "infer":
             net.eval()
