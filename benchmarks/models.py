@@ -121,8 +121,8 @@ def _gluonlite_call(name, mode, batch, xs_np, label_np, params=None, switch=None
 
         def body():
             with mx.autograd.record():
-                l = loss(net(*xs), label)
-            l.backward()
+                out = loss(net(*xs), label)
+            out.backward()
             trainer.step(batch)
             mx.nd.waitall()
 

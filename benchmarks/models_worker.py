@@ -84,8 +84,8 @@ class MXNetWorker:
 
             def fn():
                 with mx.autograd.record():
-                    l = loss(net(*xs), label)
-                l.backward()
+                    out = loss(net(*xs), label)
+                out.backward()
                 trainer.step(batch)
                 mx.nd.waitall()
         self.fn = fn
