@@ -330,29 +330,31 @@ def main(argv=None):
     out = open(a.out, "a", encoding="utf-8") if a.out else None
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for name in a.models:
-                for mode in a.modes:
-                    for batch in a.batches:
-                        t, checks, prof = _run_case(a, name, mode, batch, workers, clock, tmp)
-                        ours = median(t["gluonlite"])
-                        row = [name, mode, batch, _cell(t["gluonlite"])]
-                        for label in ("MXNet", "PyTorch"):
-                            row.append(_cell(t.get(label)))
-                        for label in ("MXNet", "PyTorch"):
-                            v = t.get(label)
-                            row.append(f"{ours / median(v):.2f}" if v else "-")
-                        row += [_cell(t["floor"]), f"{ours / median(t['floor']):.2f}"]
-                        row += [f"{median(t[ab]) / ours:.2f}" for ab in a.ab]
-                        row.append(", ".join(f"{k} {v:.0e}" for k, v in checks.items()) or "-")
-                        rows.append(row)
-                        print("  " + " | ".join(map(str, row)), file=sys.stderr, flush=True)
-                        if prof:
-                            profiles.append((f"{name} {mode} {batch}", prof))
-                        if out:
-                            out.write(json.dumps({"model": name, "mode": mode, "batch": batch,
-                                                  "clock": a.clock, "ms": t, "check": checks,
-                                                  "profile": prof}) + "\n")
-                            out.flush()
+            # cheap rows first (batch, then mode, then model), so that an interrupted run
+            # has kept the most rows
+            cases = [(name, mode, batch) for batch in a.batches for mode in a.modes
+                     for name in a.models]
+            for name, mode, batch in cases:
+                t, checks, prof = _run_case(a, name, mode, batch, workers, clock, tmp)
+                ours = median(t["gluonlite"])
+                row = [name, mode, batch, _cell(t["gluonlite"])]
+                for label in ("MXNet", "PyTorch"):
+                    row.append(_cell(t.get(label)))
+                for label in ("MXNet", "PyTorch"):
+                    v = t.get(label)
+                    row.append(f"{ours / median(v):.2f}" if v else "-")
+                row += [_cell(t["floor"]), f"{ours / median(t['floor']):.2f}"]
+                row += [f"{median(t[ab]) / ours:.2f}" for ab in a.ab]
+                row.append(", ".join(f"{k} {v:.0e}" for k, v in checks.items()) or "-")
+                rows.append(row)
+                print("  " + " | ".join(map(str, row)), file=sys.stderr, flush=True)
+                if prof:
+                    profiles.append((f"{name} {mode} {batch}", prof))
+                if out:
+                    out.write(json.dumps({"model": name, "mode": mode, "batch": batch,
+                                          "clock": a.clock, "ms": t, "check": checks,
+                                          "profile": prof}) + "\n")
+                    out.flush()
     finally:
         if out:
             out.close()
