@@ -37,6 +37,7 @@ Example::
     fused = net_symbol.optimize_for('FUSE')
 """
 import os
+import warnings
 
 import numpy as np
 
@@ -322,7 +323,13 @@ def fuse_for_inference(symbol):
     """
     if not DEFAULT_ON or os.environ.get(ENV_VAR, "").strip() == "0":
         return symbol
-    return partition_graph(symbol, "FUSE")
+    try:
+        return partition_graph(symbol, "FUSE")
+    except (ValueError, TypeError, RuntimeError) as e:
+        # an optimization the user did not ask for never stops a model from running
+        warnings.warn(f"inference fusion skipped for this graph ({type(e).__name__}: {e}); "
+                      f"it runs unfused (set {ENV_VAR}=0 to silence this)", stacklevel=2)
+        return symbol
 
 
 register_inference_pass(fuse_for_inference)

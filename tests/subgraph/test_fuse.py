@@ -227,3 +227,16 @@ def test_mxnet_backend_name_and_unknown_backend():
     np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="unknown backend 'NOPE'"):
         net.optimize_for(x, backend="NOPE")
+
+
+def test_a_failing_fusion_warns_and_runs_unfused(monkeypatch):
+    net, x, _ = _make("residual")
+    ref = net(x).asnumpy()
+
+    def broken(symbol, backend, op_names=None):
+        raise RuntimeError("selector bug")
+    monkeypatch.setattr(fuse, "partition_graph", broken)
+    net.hybridize()
+    with pytest.warns(UserWarning, match="inference fusion skipped.*selector bug"):
+        got = net(x).asnumpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
