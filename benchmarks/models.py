@@ -4,6 +4,7 @@
         [--batches 1 32] [--rounds 3] [--warmup 1] [--ab nofuse|nodw|nobn1 ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
+    python benchmarks/models.py report FILE.jsonl      # the table of a results file
 
 Models (`_bench_models.py`): ResNet-18/50 v1, MobileNet v1 0.25 and v2 1.0, VGG-11 with BN
 (224 x 224), the DCGAN generator, BERT-base's encoder (sequence 128) and a 2x650 LSTM
@@ -256,6 +257,50 @@ def _check(ours, theirs):
     return float(np.abs(ours.reshape(theirs.shape) - theirs).max()) / scale
 
 
+# ---- the table --------------------------------------------------------------------------
+def _header(abs_):
+    return (["model", "mode", "batch", "gluonlite ms", "MXNet ms", "PyTorch ms", "gl/MXNet",
+             "gl/PyTorch", "floor ms", "gl/floor"] + [f"{ab}/gl" for ab in abs_] + ["check"])
+
+
+def _row(name, mode, batch, t, checks, abs_):
+    """One table row from the rounds `t` ({variant: [ms]}) of a case."""
+    ours = median(t["gluonlite"])
+    row = [name, mode, batch, _cell(t["gluonlite"])]
+    row += [_cell(t.get(label)) for label in ("MXNet", "PyTorch")]
+    row += [f"{ours / median(t[label]):.2f}" if t.get(label) else "-"
+            for label in ("MXNet", "PyTorch")]
+    row += [_cell(t["floor"]), f"{ours / median(t['floor']):.2f}"]
+    row += [f"{median(t[ab]) / ours:.2f}" if ab in t else "-" for ab in abs_]
+    row.append(", ".join(f"{k} {v:.0e}" for k, v in checks.items()) or "-")
+    return row
+
+
+def report(path):
+    """The Markdown table of a results file (JSON lines as `--out` writes them), in the
+    file's order; a line that does not parse is named with its number.
+
+    Raises:
+        ValueError: a line that is not a case's JSON object.
+    """
+    rows, abs_ = [], []
+    with open(path, encoding="utf-8") as f:
+        cases = []
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                c = json.loads(line)
+                cases.append((c["model"], c["mode"], c["batch"], c["ms"], c.get("check", {})))
+            except (ValueError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}:{i}: not a case of benchmarks/models.py ({e})") from None
+    fixed = {"gluonlite", "floor", "MXNet", "PyTorch"}
+    abs_ = sorted({k for *_, t, _ in cases for k in t} - fixed)
+    for name, mode, batch, t, checks in cases:
+        rows.append(_row(name, mode, batch, t, checks, abs_))
+    return markdown_table(_header(abs_), rows)
+
+
 # ---- driver -----------------------------------------------------------------------------
 def _run_case(a, name, mode, batch, workers, clock, tmp):
     rng = np.random.default_rng(0)
@@ -289,7 +334,19 @@ def _run_case(a, name, mode, batch, workers, clock, tmp):
 
 
 def main(argv=None):
-    """Run the cases, print the Markdown table; returns 0."""
+    """Run the cases, print the Markdown table; returns 0 (``report FILE`` prints a results
+    file's table instead)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:
+        if len(argv) != 2:
+            print("usage: models.py report FILE.jsonl", file=sys.stderr)
+            return 2
+        try:
+            print(report(argv[1]))
+        except (OSError, ValueError) as e:
+            print(f"models.py report: {e}", file=sys.stderr)
+            return 2
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", nargs="+", default=list(bm.MODELS))
     ap.add_argument("--modes", nargs="+", default=["infer", "train"])
@@ -336,16 +393,7 @@ def main(argv=None):
                      for name in a.models]
             for name, mode, batch in cases:
                 t, checks, prof = _run_case(a, name, mode, batch, workers, clock, tmp)
-                ours = median(t["gluonlite"])
-                row = [name, mode, batch, _cell(t["gluonlite"])]
-                for label in ("MXNet", "PyTorch"):
-                    row.append(_cell(t.get(label)))
-                for label in ("MXNet", "PyTorch"):
-                    v = t.get(label)
-                    row.append(f"{ours / median(v):.2f}" if v else "-")
-                row += [_cell(t["floor"]), f"{ours / median(t['floor']):.2f}"]
-                row += [f"{median(t[ab]) / ours:.2f}" for ab in a.ab]
-                row.append(", ".join(f"{k} {v:.0e}" for k, v in checks.items()) or "-")
+                row = _row(name, mode, batch, t, checks, a.ab)
                 rows.append(row)
                 print("  " + " | ".join(map(str, row)), file=sys.stderr, flush=True)
                 if prof:
@@ -360,9 +408,7 @@ def main(argv=None):
             out.close()
         for w in workers.values():
             w.close()
-    print(markdown_table(["model", "mode", "batch", "gluonlite ms", "MXNet ms", "PyTorch ms",
-                          "gl/MXNet", "gl/PyTorch", "floor ms", "gl/floor"]
-                         + [f"{ab}/gl" for ab in a.ab] + ["check"], rows))
+    print(markdown_table(_header(a.ab), rows))
     for case, prof in profiles:
         print(f"\n{case}: " + ", ".join(f"{k} {ms} ms ({c})" for k, ms, c in prof))
     return 0
