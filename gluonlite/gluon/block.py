@@ -20,6 +20,8 @@ from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
+from .block_formats import FormatAttributes
 
 __all__ = ["Block", "HybridBlock"]
 
@@ -524,7 +526,7 @@ def _shape_str(args):
     return str(out)[1:-1] if isinstance(out, list) else str(out)
 
 
-class HybridBlock(Block):
+class HybridBlock(FormatAttributes, Block):
     """A Block whose computation, `hybrid_forward(F, x, *args, **params)`, works with both
     ``F = nd`` (imperative) and ``F = sym`` (traced into a graph after `hybridize()`).
 
@@ -588,7 +590,9 @@ class HybridBlock(Block):
             clear: drop the graphs compiled so far (always done here: a graph is cheap to
                 trace again).
             static_alloc: keep every intermediate buffer between calls.
-            static_shape: also keep input and output buffers fixed.
+            static_shape: promise that the inputs keep their shapes and dtypes: the last
+                call's plan is tried first, before the lookup among the compiled plans
+                (inputs and outputs are not bound to fixed buffers, unlike MXNet's).
             inline_limit: a graph of at most this many operators (without `static_alloc`)
                 shows in `autograd.get_symbol` as its operators, a larger one as one
                 ``_CachedOp`` node holding the graph, as in MXNet (it changes nothing else).
@@ -798,6 +802,9 @@ class HybridBlock(Block):
             entry = self._cached_ops[key] = self._build_cache(*args)
         op, slots, out_fmt, graph, _ = entry
         object.__setattr__(self, "_cached_graph", graph)
+        # the structures of this call, read as MXNet's _in_format/_out_format
+        object.__setattr__(self, "_in_spec", fmt)
+        object.__setattr__(self, "_out_spec", out_fmt)
         ctx = flat[0].context
         try:
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
