@@ -1278,7 +1278,7 @@ def _folded(g, n, ins, e, w):
 
 
 # ---- partitioned graphs ----------------------------------------------------------------------
-@_reg("_default_subgraph_op")
+@_reg("_default_subgraph_op", "_sg_fuse")  # a fused chain exports as its operators
 def _default_subgraph(g, n, ins, errors, where):
     body = n.params["_subgraphs"][0]
     names = body.list_inputs()

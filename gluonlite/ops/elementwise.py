@@ -1,5 +1,7 @@
 """Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import math
+
 import numpy as np
 
 from . import attrs as A
@@ -277,6 +279,9 @@ def _erf(xp, x):
         return xp.asarray(erf(xp.asnumpy(x)))
 
 
+_SQRT2, _SQRT_2PI = math.sqrt(2.0), math.sqrt(2.0 * math.pi)  # Python floats: weak types
+
+
 def _leaky_fwd(p, rc, x, gamma=None):
     """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
     upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
@@ -294,7 +299,9 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
-        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+        # in the data's dtype, as MXNet computes it: Python floats, since a numpy float64
+        # constant would make numpy compute a float32 erf in float64, at twice the time
+        return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
             from .random import generator
@@ -321,7 +328,7 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
         # records with the registered operators only.
         safe = xp.where(x == 0, 1, x)
         phi = xp.where(x == 0, 0.5, y / safe)
-        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+        return (g * (phi + x * xp.exp(-0.5 * x * x) / _SQRT_2PI),)
     if p.act_type == "rrelu":
         return (g * ys[1],)
     gamma = xs[1]
