@@ -19,13 +19,15 @@ type), the legacy V0 of MXNet before 0.9 (no magic: uint32 ndim, then uint32 dim
 with no shape (ndim 0, MXNet's "none" array) loads as None.
 
 Loading checks every header against the bytes really left in the file before it allocates
-anything, and never executes code from the file.
+anything, checks a sparse array's indices against its shape (`sparse_check`: in range,
+`indptr` non-decreasing, sorted and unique), and never executes code from the file.
 """
 import struct
 
 import numpy as np
 
 from ..base import CODE_DTYPES, DTYPE_CODES, MXNetValueError, write_atomically
+from .sparse_check import csr_problem, row_sparse_problem
 
 __all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
@@ -147,6 +149,12 @@ class _SparseRecord:
 
     def __init__(self, stype, shape, data, aux):
         self.stype, self.shape, self.data, self.aux = stype, shape, data, aux
+
+    def problem(self):
+        """What breaks the storage rules (`sparse_check`), or None."""
+        if self.stype == "csr":
+            return csr_problem(self.shape, self.data, self.aux[1], self.aux[0])
+        return row_sparse_problem(self.shape, self.data, self.aux[0])
 
     def build(self, ctx):
         from . import sparse
@@ -307,6 +315,12 @@ def loads(buf, where="<bytes>"):
             raise r.fail(f"name {k} is not UTF-8") from None
     if r.left():
         raise r.fail(f"{r.left()} unexpected trailing bytes")
+    for k, a in enumerate(arrays):  # the parts' values, now that the array has its name
+        problem = a.problem() if isinstance(a, _SparseRecord) else None
+        if problem:
+            name = f" ({names[k]!r})" if names else ""
+            raise MXNetValueError(f"{where}: not a valid MXNet NDArray file: array {k}{name}, "
+                                  f"a {a.stype} array of shape {a.shape}: {problem}")
     return arrays, names
 
 
