@@ -204,12 +204,18 @@ class MXIndexedRecordIO(MXRecordIO):
         self.keys = []
         self.fidx = open(self.idx_path, self.flag)
         if not self.writable:
-            for line in self.fidx:
+            for number, line in enumerate(self.fidx, 1):
                 fields = line.strip().split("\t")
                 if len(fields) < 2:
                     continue
-                key = self.key_type(fields[0])
-                self.idx[key] = int(fields[1])
+                try:
+                    key, offset = self.key_type(fields[0]), int(fields[1])
+                except ValueError:
+                    self.close()
+                    raise ValueError(f"MXIndexedRecordIO: {self.idx_path}, line {number}: "
+                                     f"expected 'KEY<TAB>OFFSET' with an integer offset, got "
+                                     f"{line.strip()[:80]!r}") from None
+                self.idx[key] = offset
                 self.keys.append(key)
 
     def close(self):
