@@ -113,7 +113,8 @@ def test_floor_baseline_runs_for_real(tmp_path, capsys):
     assert "| x floor-step (<1 better) | x floor-fused (<1 better) |" in text
 
 
-def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_recipe):
+def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_recipe,
+                                                             sigint_default):
     # Floor cases come first and need only numpy, so this runs without the core.
     recipe = write_recipe("r.yaml", """
         benchmark: foreach

@@ -131,7 +131,7 @@ def test_a_case_whose_worker_died_once_is_retried(tmp_path, write_recipe):
     assert len(recs) == 8 and not any(r.get("failed") for r in recs)
 
 
-def test_ctrl_c_leaves_a_file_that_resume_completes(tmp_path, write_recipe):
+def test_ctrl_c_leaves_a_file_that_resume_completes(tmp_path, write_recipe, sigint_default):
     # timings may share the host here, so the other worker goes on past the stuck case
     recipe = write_recipe("tiny.yaml", TINY + "executor: {share_host: true}\n")
     out = tmp_path / "out.jsonl"
