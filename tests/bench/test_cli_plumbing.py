@@ -99,9 +99,10 @@ def test_floor_baseline_runs_for_real(tmp_path, capsys):
     calls = []
     from gluonlite.bench import runner
 
-    def run_case(case, warmup, test, seed, progress):
+    def run_case(case, warmup, test, seed, progress, floors=()):
         if case["impl"] != "gluonlite":
             return runner.run_case(case, warmup, test, seed, progress)
+        assert floors == ("floor-step", "floor-fused")  # timed in the case's rounds
         return _fake(calls)(case, warmup, test, seed, progress)
     recipe = _recipe(out, baseline="numpy", format="markdown")
     assert cli.run_bench(recipe, run_case=run_case, progress=False) == 0

@@ -47,7 +47,7 @@ def test_dask_run_gives_the_local_case_set_and_summary_columns(tmp_path, write_r
     assert len(recs_local) == 16 and sorted(_keys(recs_dask)) == sorted(_keys(recs_local))
     sum_local, sum_dask = _summary(p_local.stdout), _summary(p_dask.stdout)
     assert sum_dask[0] == sum_local[0] and sum_local[0].endswith(
-        "x floor-step (<1 better),x floor-fused (<1 better),noisy")
+        "x floor-step (<1 better),x floor-fused (<1 better),noisy,unreliable")
     # same rows in the same (matrix) order: the first ten columns name the case
     assert [r.split(",")[:10] for r in sum_dask] == [r.split(",")[:10] for r in sum_local]
     host = socket.gethostname()
