@@ -78,7 +78,7 @@ def check_cases(cases, available=None):
     need = case_bytes(worst)
     if need > available:
         raise MemoryEstimateError(
-            f"matrix: the case {case_label(worst)} needs at least {_gib(need)} (its "
+            f"matrix: the case {case_label(worst)}: needs at least {_gib(need)} (its "
             f"seq_len x batch_size x hidden_dim inputs and outputs) but {_gib(available)} is "
             "available here; expected a smaller seq_len, batch_size or hidden_dim")
 
