@@ -294,11 +294,20 @@ def unpack(s):
     """``(IRHeader, payload bytes)`` of a packed record (an array label comes back as a
     float32 numpy array).
 
+    Raises:
+        ValueError: `s` is shorter than its header, or than the labels the header counts.
+
     Example: ``header, img_bytes = unpack(record)``.
     """
+    if len(s) < _IR_SIZE:
+        raise ValueError(f"recordio.unpack: a packed record starts with a {_IR_SIZE}-byte "
+                         f"header, got {len(s)} bytes")
     header = IRHeader(*struct.unpack(_IR_FORMAT, s[:_IR_SIZE]))
     s = s[_IR_SIZE:]
     if header.flag > 0:
+        if header.flag * 4 > len(s):
+            raise ValueError(f"recordio.unpack: the header counts {header.flag} float32 labels "
+                             f"but only {len(s)} bytes follow it")
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag))
         s = s[header.flag * 4:]
     return header, s

@@ -172,7 +172,13 @@ def _read_yaml(path):
     except UnicodeDecodeError as e:
         raise RecipeError(f"expected UTF-8 text, got a byte 0x{e.object[e.start]:02x} "
                           f"at offset {e.start}", None, path) from None
-    loader = yaml.SafeLoader(text)
+    try:  # the reader refuses control characters as soon as it is made
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as e:
+        at = getattr(e, "position", None)
+        raise RecipeError(f"invalid YAML: {str(e).splitlines()[0]}"
+                          + (f" (character {at})" if at is not None else ""), None,
+                          path) from None
     try:
         try:
             node = loader.get_single_node()
