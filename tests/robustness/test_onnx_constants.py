@@ -58,3 +58,16 @@ def test_a_fold_that_inference_cannot_size_is_checked_once_built(tmp_path):
         mx.onnx.import_model(str(path), max_folded_bytes=1000)
     net = mx.onnx.import_to_gluon(str(path))
     assert net(mx.nd.zeros((18, 32))).asnumpy().sum() == 18 * 32
+
+
+def test_running_out_of_memory_while_folding_is_named_as_such(tmp_path, monkeypatch):
+    from gluonlite.onnx import _import
+
+    def out_of_memory(node, values):
+        raise MemoryError
+    monkeypatch.setattr(_import, "_fold", out_of_memory)  # fault injection
+    path = tmp_path / "fill.onnx"
+    onnx.save(_model(*_fill([2, 3])), str(path))
+    with pytest.raises(ONNXImportError, match=r"'ConstantOfShape', node 'fill': computing its "
+                                              r"constant output at import ran out of memory"):
+        mx.onnx.import_model(str(path))
