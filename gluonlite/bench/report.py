@@ -21,6 +21,7 @@ Example:
     python -m gluonlite.bench compare results/main.jsonl results/branch.jsonl --fail-slower 1.1
 """
 import argparse
+import json
 import math
 import os
 import sys
@@ -157,24 +158,26 @@ def _run_facts(records):
     """What a file's results were made with: settings and machine, each as a set."""
     facts = {}
 
-    def add(name, value):
-        facts.setdefault(name, set()).add(value)
+    def add(name, value):  # a value a file made by hand may hold in any JSON type
+        facts.setdefault(name, set()).add(value if isinstance(value, (str, int, float,
+                                                                      type(None)))
+                                          else json.dumps(value))
     for r in records:
         if r.get("failed") or "epoch" in r:
             continue
-        env = r.get("env") or {}
+        env = r.get("env") if isinstance(r.get("env"), dict) else {}
         if r.get("impl", "gluonlite") == "gluonlite" or "warmup" in r:
             add("rounds", f"warmup {r.get('warmup')}, test {r.get('rounds', r.get('n'))}")
         add("seed", r.get("seed"))
         add("host", env.get("host"))
         add("cpu", f"{env.get('cpu')} x{env.get('cpu_count')}")
-        add("commit", (env.get("commit") or "unknown")[:12]
-            + ("-dirty" if (env.get("commit") or "").endswith("-dirty") else ""))
+        commit = env.get("commit") if isinstance(env.get("commit"), str) else "unknown"
+        add("commit", commit[:12] + ("-dirty" if commit.endswith("-dirty") else ""))
         add("gluonlite", env.get("gluonlite"))
         add("numpy", env.get("numpy"))
         add("python", env.get("python"))
-        add("threads", ", ".join(f"{k}={v}" for k, v in sorted((env.get("threads")
-                                                                 or {}).items())) or "unset")
+        threads = env.get("threads") if isinstance(env.get("threads"), dict) else {}
+        add("threads", ", ".join(f"{k}={v}" for k, v in sorted(threads.items())) or "unset")
     return facts
 
 

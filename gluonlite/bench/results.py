@@ -317,8 +317,14 @@ def record_problem(rec):
     bad = [k for k in _SIZES if not (_is_int(rec[k]) and rec[k] >= 1)]
     bad += [k for k in ("impl", "cell", "ctx") if not isinstance(rec.get(k, impl), str)]
     bad += ["is_train"] if not isinstance(rec["is_train"], bool) else []
+    if impl == "gluonlite":
+        bad += ["benchmark"] if not isinstance(rec["benchmark"], str) else []
+        bad += [k for k in ("hybridize_cell", "hybridize_layer") if not isinstance(rec[k], bool)]
+    bad += [k for k in ("seed", "warmup") if k in rec and rec[k] is not None
+            and not _is_int(rec[k])]
+    bad += ["env"] if "env" in rec and not isinstance(rec["env"], (dict, type(None))) else []
     if bad:
-        return f"{bad[0]} is {rec[bad[0]]!r}, not a valid value"
+        return f"{bad[0]} is {rec.get(bad[0])!r}, not a valid value"
     if rec.get("failed") is True:
         return None
     time_key = "median" if "median" in rec else "mean"

@@ -868,9 +868,10 @@ def _read_image_list(path, who):
         list of (index int, labels list of float, path str).
 
     Raises:
-        ValueError: a line that is not in that layout, naming the file and line.
+        ValueError: a line that is not in that layout, or an index given twice, naming the
+            file and line.
     """
-    entries = []
+    entries, first = [], {}
     with open(path, encoding="utf-8", errors="replace") as fin:
         for number, line in enumerate(fin, 1):
             if not line.strip():
@@ -885,6 +886,11 @@ def _read_image_list(path, who):
                 raise ValueError(f"{who}: {path}, line {number}: expected 'INDEX<TAB>LABEL"
                                  f"[<TAB>LABEL...]<TAB>PATH' with an integer index and number "
                                  f"labels, got {shown!r}") from None
+            index = entries[-1][0]
+            if index in first:  # the later line would replace the earlier one's label
+                raise ValueError(f"{who}: {path}, line {number}: index {index} again (first "
+                                 f"at line {first[index]}); expected each image's index once")
+            first[index] = number
     return entries
 
 

@@ -227,8 +227,7 @@ def _read_array(r, k):
     else:
         raise r.fail(f"{what} starts with magic {magic:#x}, expected {V2_MAGIC:#x}, "
                      f"{V1_MAGIC:#x} or the ndim of the legacy V0 layout")
-    if any(d < 0 for d in dims):
-        raise r.fail(f"{what} has a negative dimension in shape {dims}")
+    _check_dims(r, dims, f"{what} shape")
     _dev_type, _dev_id, code = r.unpack("iii", f"{what} context and dtype")
     dtype = CODE_DTYPES.get(code)
     if dtype is None:
@@ -242,9 +241,20 @@ def _read_shape(r, what):
     if not 0 <= ndim <= _MAX_NDIM:
         raise r.fail(f"{what} claims {ndim} dimensions")
     dims = r.unpack(f"{ndim}q", what)
+    _check_dims(r, dims, what)
+    return dims
+
+
+def _check_dims(r, dims, what):
+    """Dimensions that no array can have: negative, or (zeros aside) more elements than
+    numpy can count (an empty array of shape (0, 2**62) is still refused by numpy)."""
     if any(d < 0 for d in dims):
         raise r.fail(f"{what} has a negative dimension in {dims}")
-    return dims
+    size = 1
+    for d in dims:
+        size *= max(d, 1)
+    if size >= 1 << 62:
+        raise r.fail(f"{what} {dims} is larger than any array")
 
 
 def _read_raw(r, shape, dtype, what):

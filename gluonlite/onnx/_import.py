@@ -172,61 +172,91 @@ _NO_FOLD = {"Scan", "Loop", "If", "RandomNormal", "RandomUniform", "RandomNormal
             "RandomUniformLike", "Multinomial", "Bernoulli"}
 
 
+_MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError)
+
+
 def convert_graph(b, graph, errors, where=""):
     """Convert `graph`'s nodes into builder `b`; returns its output Symbols (or constants)."""
     from onnx import numpy_helper
     for init in graph.initializer:
-        b.consts[init.name] = numpy_helper.to_array(init)
+        try:
+            b.consts[init.name] = numpy_helper.to_array(init)
+        except _MALFORMED as e:
+            raise ONNXImportError(f"import_model: initializer {init.name!r} is malformed: "
+                                  f"{type(e).__name__}: {e}") from None
     for node in graph.node:
-        for nm in node.output:
-            b.producers[nm] = node
-        if node.op_type == "Constant":
-            attrs = _attrs(node)
-            if "value" not in attrs:
-                errors.append((node.op_type, where + node.name, "only Constant(value=...)"))
-                continue
-            b.consts[node.output[0]] = numpy_helper.to_array(attrs["value"])
-            continue
-        consts = [b.lookup_const(nm) if nm else None for nm in node.input]
-        if (node.op_type not in _NO_FOLD and node.input
-                and all(c is not None for nm, c in zip(node.input, consts) if nm)):
-            try:
-                outs = _fold_checked(node, consts, b.opset, b.max_folded)
-            except ONNXImportError as e:
-                errors.append((node.op_type, where + (node.name or node.output[0]), str(e)))
-                for nm in node.output:
-                    b.syms[nm] = None
-                continue
-            except Exception as e:  # an op the reference evaluator lacks: convert it instead
-                outs = None
-                why = e
-            if outs is not None:
-                for nm, v in zip(node.output, outs):
-                    b.consts[nm] = np.asarray(v)
-                continue
-            if node.op_type not in IMPORTERS:
-                errors.append((node.op_type, where + node.name, f"cannot evaluate: {why}"))
-                continue
-        fn = IMPORTERS.get(node.op_type)
-        if fn is None:
-            errors.append((node.op_type, where + (node.name or node.output[0]),
-                           "no importer for this ONNX operator"))
+        try:
+            _convert_node(b, node, errors, where)
+        except ONNXImportError:
+            raise
+        except _MALFORMED as e:
+            # a node that breaks its operator's schema (too few inputs, a missing or
+            # mistyped attribute): the model is malformed there
+            errors.append((node.op_type, where + (node.name or _first(node.output)),
+                           f"malformed node ({len(node.input)} input(s), attributes "
+                           f"{sorted(a.name for a in node.attribute)}): "
+                           f"{type(e).__name__}: {e}"))
             for nm in node.output:
                 b.syms[nm] = None
-            continue
-        try:
-            ins = [_Input(b, nm) if nm else None for nm in node.input]
-            outs = fn(b, node, ins, _attrs(node))
-        except ONNXImportError as e:
-            errors.append((node.op_type, where + (node.name or node.output[0]), str(e)))
-            outs = None
-        outs = outs if isinstance(outs, (list, tuple)) else [outs]
-        for nm, o in zip(node.output, outs):
-            if isinstance(o, np.ndarray):  # an importer that could compute the value
-                b.consts[nm] = o
-            else:
-                b.syms[nm] = o
     return [b.sym(o.name) for o in graph.output]
+
+
+def _convert_node(b, node, errors, where):
+    """Convert one node into `b`: a constant, a folded value, or the importer's Symbols;
+    what cannot be converted is appended to `errors`."""
+    from onnx import numpy_helper
+    name = where + (node.name or _first(node.output))
+    for nm in node.output:
+        b.producers[nm] = node
+    if node.op_type == "Constant":
+        attrs = _attrs(node)
+        if "value" not in attrs:
+            errors.append((node.op_type, name, "only Constant(value=...)"))
+            return
+        b.consts[_first(node.output)] = numpy_helper.to_array(attrs["value"])
+        return
+    consts = [b.lookup_const(nm) if nm else None for nm in node.input]
+    if (node.op_type not in _NO_FOLD and node.input
+            and all(c is not None for nm, c in zip(node.input, consts) if nm)):
+        try:
+            outs = _fold_checked(node, consts, b.opset, b.max_folded)
+        except ONNXImportError as e:
+            errors.append((node.op_type, name, str(e)))
+            for nm in node.output:
+                b.syms[nm] = None
+            return
+        except Exception as e:  # an op the reference evaluator lacks: convert it instead
+            outs = None
+            why = e
+        if outs is not None:
+            for nm, v in zip(node.output, outs):
+                b.consts[nm] = np.asarray(v)
+            return
+        if node.op_type not in IMPORTERS:
+            errors.append((node.op_type, name, f"cannot evaluate: {why}"))
+            return
+    fn = IMPORTERS.get(node.op_type)
+    if fn is None:
+        errors.append((node.op_type, name, "no importer for this ONNX operator"))
+        for nm in node.output:
+            b.syms[nm] = None
+        return
+    try:
+        ins = [_Input(b, nm) if nm else None for nm in node.input]
+        outs = fn(b, node, ins, _attrs(node))
+    except ONNXImportError as e:
+        errors.append((node.op_type, name, str(e)))
+        outs = None
+    outs = outs if isinstance(outs, (list, tuple)) else [outs]
+    for nm, o in zip(node.output, outs):
+        if isinstance(o, np.ndarray):  # an importer that could compute the value
+            b.consts[nm] = o
+        else:
+            b.syms[nm] = o
+
+
+def _first(names):
+    return names[0] if names else "<no output>"
 
 
 class _Input:

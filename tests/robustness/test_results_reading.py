@@ -98,3 +98,24 @@ def test_resume_over_a_line_that_is_not_a_result_names_the_line(tmp_path, capsys
     recs = [json.loads(ln) for ln in out.read_text().splitlines()]
     assert [matrix.case_key(r) for r in recs] == [matrix.case_key(dict(CASE))]
     assert len((tmp_path / "out.jsonl.rejected").read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("edit, why", [
+    ({"benchmark": []}, "benchmark is [], not a valid value"),          # found by the fuzzer
+    ({"hybridize_layer": "yes"}, "hybridize_layer is 'yes', not a valid value"),
+    ({"seed": [1]}, "seed is [1], not a valid value"),
+    ({"env": "box"}, "env is 'box', not a valid value"),
+])
+def test_fields_of_the_wrong_type_are_named(tmp_path, capsys, edit, why):
+    path = _file(tmp_path / "a.jsonl", _result(), dict(_result(hybridize_layer=True), **edit))
+    status, out, err = _run(capsys, "report", path)
+    assert status == 0 and f"{path} line 2: {why}; skipped" in err
+
+
+def test_odd_environment_records_do_not_break_the_header(tmp_path, capsys):
+    a = _file(tmp_path / "a.jsonl", dict(_result(), env={"host": ["x"], "commit": 5,
+                                                         "threads": "none"}))
+    b = _file(tmp_path / "b.jsonl", _result())
+    status, out, err = _run(capsys, "compare", a, b)
+    assert status == 0, err
+    assert "differs: host" in out

@@ -62,3 +62,41 @@ def test_trainer_learning_rate_changes_are_checked_and_numbers_still_work():
     y.backward()
     trainer.step(1)
     assert net.weight.data().asscalar() == pytest.approx(0.5)
+
+
+def test_image_iter_refuses_an_index_given_twice(tmp_path):
+    # found by the fuzzer: the second line replaced the first one's label in silence
+    lst = tmp_path / "train.lst"
+    lst.write_text("0\t1.0\ta.jpg\n0\t2.0\tb.jpg\n")
+    with pytest.raises(ValueError, match=rf"ImageIter: {lst}, line 2: index 0 again \(first "
+                                         r"at line 1\)"):
+        mx.image.ImageIter(1, (3, 8, 8), path_imglist=str(lst), path_root=str(tmp_path))
+
+
+def test_a_params_file_claiming_a_shape_too_large_for_any_array_names_it(tmp_path):
+    # found by the fuzzer: an empty array of shape (0, 2**62) passed the byte count and
+    # failed in numpy's reshape without naming the file
+    import struct
+    path = tmp_path / "x.params"
+    head = struct.pack("<QQQ", 0x112, 0, 1) + struct.pack("<Ii", 0xF993FAC9, 0)
+    path.write_bytes(head + struct.pack("<i3q", 3, 0, 1 << 31, 1 << 31)
+                     + struct.pack("<iii", 1, 0, 0) + struct.pack("<Q", 0))
+    with pytest.raises(ValueError, match=rf"{path}: not a valid MXNet NDArray file: array 0 "
+                                         r"shape \(0, 2147483648, 2147483648\) is larger than "
+                                         r"any array"):
+        mx.nd.load(str(path))
+
+
+def test_an_onnx_node_missing_an_input_is_named_not_an_index_error(tmp_path):
+    # found by the fuzzer: a MatMul with one input raised IndexError inside the importer
+    import onnx
+    from onnx import TensorProto, helper
+    g = helper.make_graph([helper.make_node("MatMul", ["x"], ["y"], name="mm")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    with pytest.raises(mx.onnx.ONNXImportError, match=r"'MatMul', node 'mm': malformed node "
+                                                      r"\(1 input\(s\), attributes \[\]\): "
+                                                      r"IndexError"):
+        mx.onnx.import_model(str(path))
