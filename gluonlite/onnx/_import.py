@@ -192,9 +192,9 @@ def convert_graph(b, graph, errors, where=""):
         except _MALFORMED as e:
             # a node that breaks its operator's schema (too few inputs, a missing or
             # mistyped attribute): the model is malformed there
-            errors.append((node.op_type, where + (node.name or _first(node.output)),
+            errors.append((_text(node.op_type), where + _text(node.name or _first(node.output)),
                            f"malformed node ({len(node.input)} input(s), attributes "
-                           f"{sorted(a.name for a in node.attribute)}): "
+                           f"{sorted(_text(a.name) for a in node.attribute)}): "
                            f"{type(e).__name__}: {e}"))
             for nm in node.output:
                 b.syms[nm] = None
@@ -205,7 +205,7 @@ def _convert_node(b, node, errors, where):
     """Convert one node into `b`: a constant, a folded value, or the importer's Symbols;
     what cannot be converted is appended to `errors`."""
     from onnx import numpy_helper
-    name = where + (node.name or _first(node.output))
+    name = where + _text(node.name or _first(node.output))
     for nm in node.output:
         b.producers[nm] = node
     if node.op_type == "Constant":
@@ -256,7 +256,12 @@ def _convert_node(b, node, errors, where):
 
 
 def _first(names):
-    return names[0] if names else "<no output>"
+    return _text(names[0]) if names else "<no output>"
+
+
+def _text(value):
+    """A name from the file as str (a corrupt file may hold bytes that are not UTF-8)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 class _Input:
