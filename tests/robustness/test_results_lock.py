@@ -87,7 +87,7 @@ def test_resume_while_the_first_run_writes_is_refused(tmp_path, tiny_recipe):
                       env=env)
     try:
         holder = _wait_for_lock(out, first)
-        for extra in (["--resume"], [], ["--force"]):
+        for extra in (["--resume"], ["--force"]):  # a fresh run: the test above
             status, _, err = run_cli("--recipe", tiny_recipe, "--out", out, *extra,
                                      cwd=tmp_path, run_case=SLOW)
             assert status == 2, err
