@@ -399,8 +399,11 @@ class Block:
         """
         from ..ndarray.serialization import load
         loaded = load(filename)
-        if isinstance(loaded, list):
-            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
+            if loaded:
+                raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need "
+                                 "names")
+            loaded = {}
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
