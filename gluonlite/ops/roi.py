@@ -1,0 +1,320 @@
+"""Pooling of regions of interest, as MXNet 1.9.1's ``contrib`` has it: `ROIAlign` (Mask
+R-CNN's bilinear pooling, GluonCV's default for Faster R-CNN) and `PSROIPooling` (R-FCN's
+position-sensitive average pooling). `ROIPooling` (max pooling) is in `vision_ops`.
+
+Both take rois (num_rois, 5) rows (batch index, x1, y1, x2, y2) in input-image coordinates,
+scaled by spatial_scale onto the feature map.
+
+ROIAlign is separable: each output bin averages bilinear samples, and a sample's weight is a
+product of a weight along y and one along x. Its weights are built for every region at once
+as two small matrices per region (bins x rows, bins x columns), and a region's pooling is two
+matrix products over the rows and columns it touches. PSROIPooling sums rectangles of the
+feature map through an integral image (cumulative sums in float64), and its gradient spreads
+through a difference image, so neither runs a Python loop over bins.
+"""
+import numpy as np
+
+from . import attrs as A
+from .registry import ShapeError, register
+
+__all__ = []
+
+
+def _host(rc, a):
+    return a if rc.xp is np else rc.xp.asnumpy(a)
+
+
+def _device(rc, a):
+    return a if rc.xp is np else rc.xp.asarray(a)
+
+
+def _pooled(p, name):
+    s = tuple(p.pooled_size)
+    if len(s) == 1:
+        s = s * 2
+    if len(s) != 2 or min(s) <= 0:
+        raise ShapeError(f"{name}: pooled_size must be one or two positive integers, got "
+                         f"{tuple(p.pooled_size)}")
+    return s
+
+
+def _rois_check(name, rois):
+    if rois is not None and (len(rois) != 2 or rois[1] != 5):
+        raise ShapeError(f"{name}: rois must have shape (num_rois, 5) (batch index, x1, y1, "
+                         f"x2, y2), got {tuple(rois)}")
+
+
+def _data_check(name, d):
+    if d is not None and len(d) != 4:
+        raise ShapeError(f"{name}: data must have shape (batch, channels, height, width), got "
+                         f"{tuple(d)}")
+
+
+# ---- ROIAlign ------------------------------------------------------------------------------------
+_ALIGN = "_contrib_ROIAlign"
+
+
+def _align_shape(p, ins):
+    d, rois = ins
+    _data_check(_ALIGN, d)
+    _rois_check(_ALIGN, rois)
+    if d is None or rois is None:
+        return ins, [None]
+    ph, pw = _pooled(p, _ALIGN)
+    c = d[1]
+    if p.position_sensitive:
+        if c % (ph * pw):
+            raise ShapeError(f"{_ALIGN}: with position_sensitive the channels ({c}) must be "
+                             f"divisible by pooled height * width ({ph * pw})")
+        c //= ph * pw
+    return ins, [(rois[0], c, ph, pw)]
+
+
+def _axis_weights(start, bin_size, grid, pooled, size):
+    """(R, pooled, size) weights along one axis: bin i of region r averages its grid[r]
+    bilinear samples ``start + i * bin + (s + 0.5) * bin / grid``, each spread over its two
+    neighbouring cells (samples outside [-1, size] weigh 0; edge samples clamp), in the
+    regions' dtype and MXNet's rounding order."""
+    dt = start.dtype
+    R, G = start.shape[0], int(grid.max()) if grid.size else 1
+    i = np.arange(pooled, dtype=dt)[None, :, None]
+    s = np.arange(G, dtype=dt)[None, None, :]
+    b = bin_size[:, None, None]
+    pos = start[:, None, None] + i * b + (s + dt.type(0.5)) * b / grid[:, None, None].astype(dt)
+    used = (np.arange(G)[None, None, :] < grid[:, None, None]) & ~(pos < -1) & ~(pos > size)
+    pos = np.where(pos <= 0, dt.type(0), pos)
+    low = np.where(used, pos, 0).astype(np.int64)
+    edge = low >= size - 1
+    low = np.where(edge, size - 1, low)
+    high = np.where(edge, low, low + 1)
+    frac = np.where(edge, dt.type(0), pos - low.astype(dt))
+    w_low, w_high = (dt.type(1) - frac) * used, frac * used
+    base = (np.arange(R)[:, None, None] * pooled + np.arange(pooled)[None, :, None]) * size
+    n = R * pooled * size
+    w = np.bincount((base + low).ravel(), w_low.ravel().astype(np.float64), n) + \
+        np.bincount((base + high).ravel(), w_high.ravel().astype(np.float64), n)
+    return (w.reshape(R, pooled, size) / grid[:, None, None]).astype(dt)
+
+
+def _align_plan(p, shape, rois):
+    """Per region: (batch index, y weights (ph, H), x weights (pw, W)), with each region's
+    weights cropped to the rows and columns they touch: (b, y0, wy, x0, wx)."""
+    ph, pw = _pooled(p, _ALIGN)
+    H, W = shape[2:]
+    dt = np.dtype(rois.dtype) if rois.dtype.kind == "f" else np.dtype(np.float32)
+    r = rois.astype(dt, copy=False)
+    off = dt.type(0.5) if p.aligned else dt.type(0)
+    scale = dt.type(np.float32(p.spatial_scale))
+    x0, y0, x1, y1 = (r[:, k] * scale - off for k in range(1, 5))
+    rw, rh = x1 - x0, y1 - y0
+    if p.aligned:
+        if not ((rw > 0) & (rh > 0)).all():
+            bad = int(np.nonzero(~((rw > 0) & (rh > 0)))[0][0])
+            raise ShapeError(f"{_ALIGN}: with aligned=True every region needs a positive width "
+                             f"and height; rois[{bad}] = {rois[bad].tolist()}")
+    else:
+        rw, rh = np.maximum(rw, dt.type(1)), np.maximum(rh, dt.type(1))
+    bh, bw = rh / dt.type(ph), rw / dt.type(pw)
+    if p.sample_ratio > 0:
+        gh = gw = np.full(len(r), p.sample_ratio)
+    else:
+        gh = np.maximum(np.ceil(rh / dt.type(ph)).astype(np.int64), 1)
+        gw = np.maximum(np.ceil(rw / dt.type(pw)).astype(np.int64), 1)
+    wy = _axis_weights(y0, bh, gh, ph, H)
+    wx = _axis_weights(x0, bw, gw, pw, W)
+    plan = []
+    for k in range(len(r)):
+        b = int(r[k, 0])
+        ys = np.nonzero(wy[k].any(axis=0))[0]
+        xs = np.nonzero(wx[k].any(axis=0))[0]
+        if b < 0 or not ys.size or not xs.size:  # a negative batch index marks padding
+            plan.append(None)
+            continue
+        ya, yb, xa, xb = ys[0], ys[-1] + 1, xs[0], xs[-1] + 1
+        plan.append((b, ya, yb, wy[k, :, ya:yb], xa, xb, wx[k, :, xa:xb]))
+    return plan
+
+
+def _ps_index(c_out, ph, pw):
+    """Position-sensitive read: output channel c of bin (i, j) is input channel
+    c * ph * pw + i * pw + j."""
+    return (np.arange(c_out)[:, None, None] * ph * pw + np.arange(ph)[None, :, None] * pw
+            + np.arange(pw)[None, None, :])
+
+
+def _pool_region(data, b, ya, yb, wy, xa, xb, wx):
+    """wy @ data[b, :, ya:yb, xa:xb] @ wx.T for every channel: (C, ph, pw), as two matrix
+    products (one over rows, one over columns)."""
+    crop = data[b, :, ya:yb, xa:xb]
+    c, h, w = crop.shape
+    rows = wy.astype(data.dtype) @ crop.transpose(1, 0, 2).reshape(h, c * w)   # (ph, C * w)
+    out = rows.reshape(-1, w) @ wx.astype(data.dtype).T                       # (ph * C, pw)
+    return out.reshape(wy.shape[0], c, -1).transpose(1, 0, 2)
+
+
+@register(_ALIGN, inputs=("data", "rois"), nondiff=("rois",), same_dtype=("data",),
+          attrs={"pooled_size": A.Shape(), "spatial_scale": A.Float(),
+                 "sample_ratio": A.Int(-1), "position_sensitive": A.Bool(False),
+                 "aligned": A.Bool(False)},
+          shape=_align_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (_align_vjp(p, rc, xs, gys[0]), None))
+def _roi_align(p, rc, data, rois):
+    """ROIAlign(data, rois, pooled_size, spatial_scale, sample_ratio=-1,
+    position_sensitive=False, aligned=False): each region of interest (rois rows: batch
+    index, x1, y1, x2, y2 in input coordinates, times spatial_scale) pooled from data (N, C,
+    H, W) to pooled_size (one integer for a square) by averaging bilinear samples:
+    sample_ratio per bin side (adaptive, ceil(region size / bins), when <= 0). Regions
+    narrower than one cell count as one cell, unless aligned, which also shifts coordinates
+    by half a cell (then every region must have a positive size). position_sensitive reads
+    bin (i, j) of output channel c from input channel c * ph * pw + i * pw + j (C must divide
+    by ph * pw). A region with a negative batch index pools to zeros. Output (num_rois, C,
+    ph, pw); the gradient flows to data.
+
+    Example: GluonCV's Faster R-CNN calls ``F.contrib.ROIAlign(feat, rois, (14, 14),
+    1 / 16., sample_ratio=2)``."""
+    ph, pw = _pooled(p, _ALIGN)
+    x = _host(rc, data)
+    c_out = x.shape[1] // (ph * pw) if p.position_sensitive else x.shape[1]
+    out = np.zeros((rois.shape[0], c_out, ph, pw), x.dtype)
+    ps = _ps_index(c_out, ph, pw) if p.position_sensitive else None
+    for k, step in enumerate(_align_plan(p, x.shape, _host(rc, rois))):
+        if step is None:
+            continue
+        full = _pool_region(x, *step)
+        out[k] = full[ps, np.arange(ph)[:, None], np.arange(pw)] if ps is not None else full
+    return _device(rc, out)
+
+
+def _align_vjp(p, rc, xs, g):
+    data, rois = xs
+    ph, pw = _pooled(p, _ALIGN)
+    x, g = _host(rc, data), _host(rc, g)
+    gd = np.zeros_like(x)
+    c = x.shape[1]
+    ps = _ps_index(c // (ph * pw), ph, pw) if p.position_sensitive else None
+    for k, step in enumerate(_align_plan(p, x.shape, _host(rc, rois))):
+        if step is None:
+            continue
+        b, ya, yb, wy, xa, xb, wx = step
+        gk = g[k]
+        if ps is not None:
+            full = np.zeros((c, ph, pw), x.dtype)
+            full[ps, np.arange(ph)[:, None], np.arange(pw)] = gk
+            gk = full
+        cols = gk.reshape(-1, pw) @ wx.astype(x.dtype)                       # (C * ph, w)
+        h, w = yb - ya, xb - xa
+        rows = wy.astype(x.dtype).T @ cols.reshape(c, ph, w).transpose(1, 0, 2).reshape(ph, -1)
+        gd[b, :, ya:yb, xa:xb] += rows.reshape(h, c, w).transpose(1, 0, 2)
+    return _device(rc, gd)
+
+
+# ---- PSROIPooling --------------------------------------------------------------------------------
+_PS = "_contrib_PSROIPooling"
+
+
+def _ps_group(p):
+    return p.group_size if p.group_size > 0 else p.pooled_size
+
+
+def _ps_shape(p, ins):
+    d, rois = ins
+    _data_check(_PS, d)
+    _rois_check(_PS, rois)
+    if p.pooled_size <= 0 or p.output_dim <= 0:
+        raise ShapeError(f"{_PS}: pooled_size and output_dim must be positive, got "
+                         f"pooled_size={p.pooled_size}, output_dim={p.output_dim}")
+    g = _ps_group(p)
+    if d is not None and d[1] < p.output_dim * g * g:
+        raise ShapeError(f"{_PS}: data needs output_dim * group_size**2 = "
+                         f"{p.output_dim * g * g} channels, got {d[1]}")
+    if rois is None:
+        return ins, [None]
+    return ins, [(rois[0], p.output_dim, p.pooled_size, p.pooled_size)]
+
+
+def _ps_bins(p, shape, rois):
+    """Per region and bin: the rectangle [hs, he) x [ws, we) it averages, the input channel
+    each (output channel, bin) reads, as MXNet's kernel rounds them."""
+    H, W = shape[2:]
+    dt = rois.dtype if rois.dtype.kind == "f" else np.dtype(np.float32)
+    k = p.pooled_size
+    g = _ps_group(p)
+    r = rois.astype(dt, copy=False)
+    scale = dt.type(np.float32(p.spatial_scale))
+
+    def rnd(v):  # C's round: halves away from zero
+        return (np.sign(v) * np.floor(np.abs(v) + dt.type(0.5))).astype(dt)
+    x0, y0 = rnd(r[:, 1]) * scale, rnd(r[:, 2]) * scale
+    x1 = (rnd(r[:, 3]).astype(np.float64) + 1.0).astype(dt) * scale
+    y1 = (rnd(r[:, 4]).astype(np.float64) + 1.0).astype(dt) * scale
+    rw = np.maximum(x1 - x0, dt.type(0.1))
+    rh = np.maximum(y1 - y0, dt.type(0.1))
+    bh, bw = rh / dt.type(k), rw / dt.type(k)
+    i = np.arange(k, dtype=dt)[None, :]
+    hs = np.floor(i * bh[:, None] + y0[:, None]).astype(np.int64)
+    he = np.ceil((i + 1) * bh[:, None] + y0[:, None]).astype(np.int64)
+    ws = np.floor(i * bw[:, None] + x0[:, None]).astype(np.int64)
+    we = np.ceil((i + 1) * bw[:, None] + x0[:, None]).astype(np.int64)
+    hs, he = np.clip(hs, 0, H), np.clip(he, 0, H)
+    ws, we = np.clip(ws, 0, W), np.clip(we, 0, W)
+    gi = np.clip(np.floor(np.arange(k, dtype=dt) * dt.type(g) / dt.type(k)).astype(np.int64),
+                 0, g - 1)
+    chan = (np.arange(p.output_dim)[:, None, None] * g + gi[None, :, None]) * g + \
+        gi[None, None, :]
+    return r[:, 0].astype(np.int64), hs, he, ws, we, chan
+
+
+@register(_PS, inputs=("data", "rois"), nondiff=("rois",), same_dtype=("data",),
+          attrs={"spatial_scale": A.Float(), "output_dim": A.Int(), "pooled_size": A.Int(),
+                 "group_size": A.Int(0)},
+          shape=_ps_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (_ps_vjp(p, rc, xs, gys[0]), None))
+def _psroi_pooling(p, rc, data, rois):
+    """PSROIPooling(data, rois, spatial_scale, output_dim, pooled_size, group_size=0):
+    R-FCN's position-sensitive pooling: each region (rois rows: batch index, x1, y1, x2, y2,
+    rounded, times spatial_scale) is cut into pooled_size x pooled_size bins, and bin (i, j)
+    of output channel c averages input channel (c * g + gi) * g + gj over its cells, where
+    g = group_size (pooled_size when 0) and gi, gj are the bin's group; empty bins give 0.
+    Output (num_rois, output_dim, pooled_size, pooled_size); the gradient flows to data.
+
+    Example: ``nd.contrib.PSROIPooling(feat, rois, spatial_scale=1 / 16., output_dim=21,
+    pooled_size=7)`` reads 21 * 49 channels."""
+    x = _host(rc, data)
+    b, hs, he, ws, we, chan = _ps_bins(p, x.shape, _host(rc, rois))
+    N, C, H, W = x.shape
+    integral = np.zeros((N, C, H + 1, W + 1))
+    np.cumsum(np.cumsum(x, axis=2, dtype=np.float64), axis=3, out=integral[:, :, 1:, 1:])
+    bb = np.clip(b, 0, N - 1)[:, None, None, None]
+    cc = chan[None]
+    h0, h1 = hs[:, None, :, None], he[:, None, :, None]
+    w0, w1 = ws[:, None, None, :], we[:, None, None, :]
+    total = integral[bb, cc, h1, w1] - integral[bb, cc, h0, w1] - \
+        integral[bb, cc, h1, w0] + integral[bb, cc, h0, w0]
+    area = ((h1 - h0) * (w1 - w0)).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(area > 0, total.astype(x.dtype) / area, np.zeros((), x.dtype))
+    return _device(rc, out.astype(x.dtype, copy=False))
+
+
+def _ps_vjp(p, rc, xs, g):
+    data, rois = xs
+    x, g = _host(rc, data), _host(rc, g)
+    N, C, H, W = x.shape
+    b, hs, he, ws, we, chan = _ps_bins(p, x.shape, _host(rc, rois))
+    h0, h1 = hs[:, None, :, None], he[:, None, :, None]
+    w0, w1 = ws[:, None, None, :], we[:, None, None, :]
+    area = ((h1 - h0) * (w1 - w0)).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = np.where(area > 0, g / area, np.zeros((), x.dtype)).astype(np.float64)
+    # a difference image: +v at the rectangle's top-left and bottom-right corners, -v at the
+    # other two; its 2-D cumulative sum is v over the rectangle
+    plane = (np.clip(b, 0, N - 1)[:, None, None, None] * C + chan[None]) * (H + 1)
+    shape = np.broadcast_shapes(plane.shape, h0.shape, w0.shape)
+    idx, val = [], []
+    for hh, ww, sign in ((h0, w0, 1), (h0, w1, -1), (h1, w0, -1), (h1, w1, 1)):
+        idx.append(np.broadcast_to((plane + hh) * (W + 1) + ww, shape).ravel())
+        val.append((sign * v).ravel())
+    diff = np.bincount(np.concatenate(idx), np.concatenate(val), N * C * (H + 1) * (W + 1))
+    diff = diff.reshape(N, C, H + 1, W + 1)
+    gd = np.cumsum(np.cumsum(diff, axis=2), axis=3)[:, :, :H, :W]
+    return _device(rc, gd.astype(x.dtype))
