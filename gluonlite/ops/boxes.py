@@ -21,12 +21,14 @@ candidates in blocks, resolves a block against itself with an iteration over boo
 products (each pass settles at least one more candidate, as the greedy order prescribes),
 then removes whatever the block's kept boxes suppress from every later candidate at once.
 """
+import functools
 from collections import namedtuple
 
 import numpy as np
 
 __all__ = ["exp", "log", "corners", "to_format", "OVERLAPS", "Overlap", "intersection", "overlap",
-           "greedy_nms", "greedy_match"]
+           "greedy_nms", "greedy_match",
+           "best_first"]
 
 
 def exp(x):
@@ -123,7 +125,11 @@ def _area_box(b, fmt):
         w, h = b[..., 2], b[..., 3]
     else:
         w, h = b[..., 2] - b[..., 0], b[..., 3] - b[..., 1]
-    return np.where((w < 0) | (h < 0), np.zeros((), b.dtype), w * h)
+    area = w * h
+    empty = (w < 0) | (h < 0)
+    if empty.any():
+        area[empty] = 0
+    return area
 
 
 def _area_pixel(b, fmt=None):
@@ -146,8 +152,12 @@ def _iou_plain(inter, area_a, area_b):
 def _iou_multibox(inter, area_a, area_b):
     u = area_a[..., :, None] + area_b[..., None, :]
     u -= inter
+    bad = u <= 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(u <= 0, np.zeros((), u.dtype), inter / u)
+        iou = np.divide(inter, u, out=inter)
+    if bad.any():  # a union of 0 or less gives 0 (a select on every entry is slower)
+        iou[bad] = 0
+    return iou
 
 
 # area(boxes, fmt); plus: what a side gains (1 for pixel widths); iou(inter, area_a,
@@ -161,21 +171,23 @@ OVERLAPS = {
 }
 
 
-def intersection(rule, a, b, fmt="corner"):
+def intersection(rule, a, b, fmt="corner", exact=None):
     """The intersection area of every box of a (..., n, 4) with every box of b (..., m, 4)
-    under the convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m)."""
+    under the convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m).
+    `exact` (default: whether a box holds NaN or infinity) follows C's comparisons exactly;
+    finite boxes take a faster path with the same results."""
     ov = OVERLAPS[rule] if isinstance(rule, str) else rule
-    exact = not (np.isfinite(a).all() and np.isfinite(b).all())
+    if exact is None:
+        exact = not (np.isfinite(a).all() and np.isfinite(b).all())
     return _intersection(a, b, fmt, a.dtype.type(ov.plus) if ov.plus else 0, exact)
 
 
-def overlap(rule, a, b, fmt="corner", area_a=None, area_b=None):
+def overlap(rule, a, b, fmt="corner", area_a=None, area_b=None, exact=None):
     """The overlap of every box of a (..., n, 4) with every box of b (..., m, 4) under the
-    convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m). Boxes holding
-    NaN or infinity follow C's comparison semantics exactly; finite ones take a faster path
-    with the same results."""
+    convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m) (`exact`: see
+    `intersection`)."""
     ov = OVERLAPS[rule] if isinstance(rule, str) else rule
-    inter = intersection(ov, a, b, fmt)
+    inter = intersection(ov, a, b, fmt, exact)
     if area_a is None:
         area_a = ov.area(a, fmt)
     if area_b is None:
@@ -183,24 +195,79 @@ def overlap(rule, a, b, fmt="corner", area_a=None, area_b=None):
     return ov.iou(inter, area_a, area_b)
 
 
-def _suppression(ov, boxes, areas, cls, thresh, fmt, rows, cols):
-    """(B, len(rows), len(cols)) bool: row box suppresses column box (rows, cols: index
-    arrays (B, n) into the candidates)."""
-    take = np.take_along_axis
-    iou = overlap(ov, take(boxes, rows[..., None], axis=1), take(boxes, cols[..., None], axis=1),
-                  fmt, take(areas, rows, axis=1), take(areas, cols, axis=1))
-    s = ov.suppresses(iou, thresh)
-    if cls is not None:
-        s &= take(cls, rows, axis=1)[:, :, None] == take(cls, cols, axis=1)[:, None, :]
-    return s
+_PAIRS = 1 << 16  # overlaps evaluated at once: small enough to stay in the CPU's cache
+
+
+def _take(a, idx):
+    """a[b, idx[b]] for every batch row b (take_along_axis; one row, the common case,
+    indexes directly)."""
+    if a.shape[0] == 1:
+        return a[0, idx[0]][None]
+    return a[np.arange(a.shape[0])[:, None], idx]
+
+
+class _Candidates:
+    """What the suppression of one call reads: its sorted boxes, their areas and classes, the
+    overlap rule, the threshold and whether a box holds NaN or infinity."""
+
+    def __init__(self, ov, boxes, cls, thresh, fmt):
+        self.ov, self.boxes, self.cls, self.thresh, self.fmt = ov, boxes, cls, thresh, fmt
+        self.areas = ov.area(boxes, fmt)
+        self.exact = not np.isfinite(boxes).all()
+
+    def pairs(self, rows, cols):
+        """(B, len(rows), len(cols)) bool: row candidate suppresses column candidate (rows,
+        cols: index arrays (B, n) into the candidates)."""
+        iou = overlap(self.ov, _take(self.boxes, rows), _take(self.boxes, cols), self.fmt,
+                      _take(self.areas, rows), _take(self.areas, cols), self.exact)
+        s = self.ov.suppresses(iou, self.thresh)
+        if self.cls is not None:
+            s &= _take(self.cls, rows)[:, :, None] == _take(self.cls, cols)[:, None, :]
+        return s
+
+    def hit(self, rows, rows_ok, cols):
+        """(B, len(cols)) bool: whether some real row candidate (rows_ok) suppresses each
+        column candidate; the overlaps are taken a cache-sized slab of columns at a time."""
+        out = np.zeros(cols.shape, bool)
+        if not rows.shape[1]:
+            return out
+        step = max(1, _PAIRS // (rows.shape[0] * rows.shape[1]))
+        for c0 in range(0, cols.shape[1], step):
+            s = self.pairs(rows, cols[:, c0:c0 + step])
+            s &= rows_ok[:, :, None]
+            out[:, c0:c0 + step] = s.any(axis=1)
+        return out
 
 
 def _front(mask):
     """Index arrays (B, k) bringing each row's True entries first (in order), and the mask of
     which of those k slots are real (rows with fewer Trues are padded)."""
+    if mask.shape[0] == 1:
+        idx = np.flatnonzero(mask[0])[None]
+        return idx, np.ones(idx.shape, bool)
     k = int(mask.sum(axis=1).max()) if mask.size else 0
     order = np.argsort(~mask, axis=1, kind="stable")[:, :k]
     return order, np.take_along_axis(mask, order, axis=1)
+
+
+@functools.lru_cache(maxsize=8)
+def _upper(n):
+    """(1, n, n) bool: i < j."""
+    return np.triu(np.ones((n, n), bool), 1)[None]
+
+
+def _settle(m, live):
+    """The greedy keep mask of one block: keep_j = live_j and no kept i < j suppresses j (m:
+    (B, n, n) bool, row suppresses column, upper triangle only). Solved by Jacobi passes over
+    the triangular system: pass t fixes candidate t at the latest, and most blocks settle in
+    a few passes (a matrix-vector product each)."""
+    mf = m.astype(np.float32)
+    k = live
+    while True:
+        new = live & ~(np.matmul(k.astype(np.float32)[:, None, :], mf)[:, 0] > 0)
+        if np.array_equal(new, k):
+            return k
+        k = new
 
 
 def greedy_nms(boxes, count, thresh, rule="box", fmt="corner", cls=None, max_keep=None,
@@ -221,35 +288,38 @@ def greedy_nms(boxes, count, thresh, rule="box", fmt="corner", cls=None, max_kee
     Returns:
         (B, T) bool: which candidates are kept.
 
+    Without max_keep, the kept boxes of a block remove what they suppress from every later
+    candidate at once, so later blocks only weigh the survivors; with max_keep, a block is
+    instead held against every box kept so far, so the work stops with the last box needed.
+    With classes (and no max_keep) each class is suppressed on its own, classes of similar
+    sizes side by side as rows of one call: boxes of different classes are never compared.
+
     Example::
 
         keep = greedy_nms(sorted_boxes[None], np.array([n]), np.float32(0.5))[0]
     """
-    ov = OVERLAPS[rule]
+    if cls is not None and max_keep is None:
+        return _by_class(boxes, count, thresh, rule, fmt, cls, block)
     B, T = boxes.shape[:2]
-    areas = ov.area(boxes, fmt)
+    cand = _Candidates(OVERLAPS[rule], boxes, cls, thresh, fmt)
     alive = np.arange(T)[None, :] < np.asarray(count)[:, None]
     keep = np.zeros((B, T), bool)
     kept = np.zeros(B, np.int64)
     for s in range(0, T, block):
         e = min(s + block, T)
-        live = alive[:, s:e]
+        live = alive[:, s:e].copy()
+        if max_keep is not None and keep[:, :s].any():  # held against all kept so far
+            rows, rows_ok = _front(keep[:, :s])
+            live &= ~cand.hit(rows, rows_ok, np.broadcast_to(np.arange(s, e), live.shape))
         if not live.any():
             continue
-        idx = np.broadcast_to(np.arange(s, e), (B, e - s))
-        m = _suppression(ov, boxes, areas, cls, thresh, fmt, idx, idx)
-        m &= np.triu(np.ones((e - s, e - s), bool), 1)[None]
-        m &= live[:, :, None] & live[:, None, :]
-        # Jacobi passes over the triangular system keep_j = live_j and no kept i < j
-        # suppresses j; pass t fixes candidate t at the latest, most settle in a few passes
-        mf = m.astype(np.float32)
-        k = live.copy()
-        while True:
-            hit = np.matmul(k.astype(np.float32)[:, None, :], mf)[:, 0] > 0
-            new = live & ~hit
-            if np.array_equal(new, k):
-                break
-            k = new
+        idx, ok = _front(live)  # the block's survivors only
+        m = cand.pairs(idx + s, idx + s)
+        m &= _upper(idx.shape[1])
+        m &= ok[:, :, None] & ok[:, None, :]
+        k = np.zeros_like(live)
+        np.put_along_axis(k, idx, _settle(m, ok), axis=1)
+        k &= live  # padding slots of _front point at dead candidates
         if max_keep is not None:
             k &= (kept[:, None] + np.cumsum(k, axis=1)) <= max_keep
         keep[:, s:e] = k
@@ -258,17 +328,62 @@ def greedy_nms(boxes, count, thresh, rule="box", fmt="corner", cls=None, max_kee
             alive[kept >= max_keep] = False  # a full row keeps nothing more
             if not alive[:, e:].any():
                 break
+            continue
         later = alive[:, e:]
         if e < T and later.any() and k.any():
             rows, rows_ok = _front(k)
             cols, cols_ok = _front(later)
-            rows += s
-            cols += e
-            hit = _suppression(ov, boxes, areas, cls, thresh, fmt, rows, cols)
-            hit &= rows_ok[:, :, None]
-            dead = hit.any(axis=1) & cols_ok
-            np.put_along_axis(alive, cols, np.take_along_axis(alive, cols, axis=1) & ~dead,
-                              axis=1)
+            dead = cand.hit(rows + s, rows_ok, cols + e) & cols_ok
+            np.put_along_axis(alive, cols + e,
+                              np.take_along_axis(alive, cols + e, axis=1) & ~dead, axis=1)
+    return keep
+
+
+def best_first(score, valid, limit):
+    """Per batch row: the indices of the valid entries by descending score (ties by
+    position: a stable sort), only the first `limit`; (B, T) padded with 0, and the count per
+    row. Only rows with more than `limit` valid entries are partitioned first, so a topk of
+    400 among 500,000 boxes sorts 400 of them."""
+    rows, counts = [], []
+    for s_row, v_row in zip(score, valid):
+        idx = np.flatnonzero(v_row)
+        s = s_row[idx]
+        if idx.size > limit:
+            kth = np.partition(s, idx.size - limit)[idx.size - limit]  # the limit-th largest
+            above = s > kth
+            ties = np.flatnonzero(s == kth)[:limit - int(above.sum())]
+            sel = np.sort(np.concatenate([np.flatnonzero(above), ties]))
+            idx, s = idx[sel], s[sel]
+        rows.append(idx[np.argsort(-s, kind="stable")])
+        counts.append(idx.size)
+    order = np.zeros((len(rows), max(counts, default=0)), np.int64)
+    for b, r in enumerate(rows):
+        order[b, :r.size] = r
+    return order, np.array(counts, np.int64)
+
+
+def _by_class(boxes, count, thresh, rule, fmt, cls, block):
+    """greedy_nms with classes, one class of one batch row at a time: the classes' candidates
+    (in score order) become the rows of calls without classes, grouped by padded size (a
+    power of two), so padding at most doubles the work."""
+    B, T = boxes.shape[:2]
+    keep = np.zeros((B, T), bool)
+    bb, tt = np.nonzero(np.arange(T)[None, :] < np.asarray(count)[:, None])
+    if not bb.size:
+        return keep
+    key = bb.astype(np.int64) << 32 | (cls[bb, tt].astype(np.int64) & 0xFFFFFFFF)
+    _, group, sizes = np.unique(key, return_inverse=True, return_counts=True)
+    order = np.argsort(group, kind="stable")  # by class, score order kept inside each
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    width = 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
+    for w in np.unique(width):
+        gs = np.nonzero(width == w)[0]
+        pos = np.minimum(starts[gs, None] + np.arange(w)[None, :],
+                         (starts[gs] + sizes[gs] - 1)[:, None])  # padding repeats the last
+        member = order[pos]
+        k = greedy_nms(boxes[bb[member], tt[member]], sizes[gs], thresh, rule, fmt,
+                       block=block)
+        keep[bb[member[k]], tt[member[k]]] = True
     return keep
 
 

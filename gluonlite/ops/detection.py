@@ -10,7 +10,7 @@ with the SSD and RPN operators: `gluonlite.ops.boxes`). None of them has a gradi
 import numpy as np
 
 from . import attrs as A
-from .boxes import OVERLAPS, exp, greedy_match, greedy_nms, intersection, log
+from .boxes import OVERLAPS, best_first, exp, greedy_match, greedy_nms, intersection, log
 from .registry import ShapeError, register
 
 __all__ = []
@@ -67,9 +67,13 @@ def _box_iou(p, rc, lhs, rhs):
     b = _host(rc, rhs).reshape(-1, 4).astype(a.dtype, copy=False)
     ov = OVERLAPS["box"]
     inter = intersection(ov, a, b, p.format)
-    union = ov.area(a, p.format)[:, None] + ov.area(b, p.format)[None, :] - inter
+    union = ov.area(a, p.format)[:, None] + ov.area(b, p.format)[None, :]
+    union -= inter
+    # MXNet gives 0 where boxes do not intersect; inter / union is 0 there already, except
+    # for a union of 0 (two empty boxes), fixed rather than selected (a select is slower)
+    union += union == 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        iou = np.where(inter <= 0, np.zeros((), a.dtype), inter / union)
+        iou = np.divide(inter, union, out=inter)
     return _device(rc, iou.reshape(lhs.shape[:-1] + rhs.shape[:-1]))
 
 
@@ -113,19 +117,14 @@ def _nms_shape(p, ins):
 
 
 def _nms_order(p, flat):
-    """Per batch row: candidate indices sorted by descending score (ties by position), the
-    number of valid ones, capped at topk."""
+    """Per batch row: the candidates box_nms visits, best first (at most topk)."""
     dt = flat.dtype
     score = flat[..., p.score_index]
     valid = score > _as_dtype(p.valid_thresh, dt)
     if p.id_index >= 0:
         valid &= flat[..., p.id_index] != dt.type(p.background_id)
-    key = np.where(valid, -score, np.inf)
-    order = np.argsort(key, axis=1, kind="stable")
-    count = valid.sum(axis=1)
-    if p.topk > 0:
-        count = np.minimum(count, p.topk)
-    return order, count
+    n = flat.shape[1]
+    return best_first(score, valid, min(n, p.topk) if p.topk > 0 else n)
 
 
 def _class_ids(v):
@@ -183,8 +182,6 @@ def _box_nms(p, rc, data):
     if p.topk == 0:  # MXNet returns the input as it is
         return _device(rc, host.copy(), np.arange(b * n, dtype=np.int64).reshape(host.shape[:-1]))
     order, count = _nms_order(p, flat)
-    t = int(count.max()) if b else 0
-    order = order[:, :t]
     cand = np.take_along_axis(flat, order[..., None], axis=1)
     boxes = cand[..., p.coord_start:p.coord_start + 4]
     cls = None

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base import MXNetValueError
 from . import attrs as A
-from .boxes import exp, greedy_match, greedy_nms, intersection, log
+from .boxes import best_first, exp, greedy_match, greedy_nms, intersection, log
 from .registry import ShapeError, register
 
 __all__ = []
@@ -323,13 +323,13 @@ def _multibox_detection(p, rc, cls_prob, loc_pred, anchor):
     dt = prob.dtype
     B, C, n = prob.shape
     anchors = _host(rc, anchor).reshape(-1, 4).astype(dt, copy=False)
-    fg = np.where(np.isnan(prob[:, 1:]), -np.inf, prob[:, 1:])
-    cid = fg.argmax(axis=1) + 1 if C > 1 else np.zeros((B, n), np.int64)
-    score = np.take_along_axis(prob, cid[:, None, :], axis=1)[:, 0] if C > 1 else \
-        np.full((B, n), -1, dt)
-    cid = np.where(score > dt.type(-1), cid, 0)
-    score = np.where(score > dt.type(-1), score, dt.type(-1))
-    cid = np.where((cid > 0) & (score < np.float32(p.threshold)), 0, cid)
+    score = np.full((B, n), -1, dt)
+    cid = np.zeros((B, n), np.int64)
+    for j in range(1, C):  # MXNet's scan: the first class scoring highest (NaN never does)
+        better = prob[:, j] > score
+        cid += better * (j - cid)  # arithmetic: a select on a random mask is far slower
+        score = np.fmax(score, prob[:, j])
+    cid *= ~((cid > 0) & (score < np.float32(p.threshold)))
     rows = np.concatenate([(cid - 1).astype(dt)[..., None], score[..., None],
                            _decode(anchors, loc.reshape(B, n, 4).astype(dt), var, p.clip)], -1)
     out = np.full((B, n, 6), -1, dt)
@@ -339,10 +339,10 @@ def _multibox_detection(p, rc, cls_prob, loc_pred, anchor):
         out[b, :k] = valid
         if k < 1 or not 0 < p.nms_threshold <= 1:
             continue
-        order = np.argsort(-valid[:, 1], kind="stable")
         keep_n = p.nms_topk if 0 < p.nms_topk < k else k
+        order, _ = best_first(valid[None, :, 1], np.ones((1, k), bool), keep_n)
         out[b, keep_n:k, 0] = -1
-        ranked = valid[order[:keep_n]]
+        ranked = valid[order[0]]
         out[b, :keep_n] = ranked
         cls = None if p.force_suppress else ranked[:, 0].astype(np.int64)[None]
         keep = greedy_nms(ranked[None, :, 2:6], np.array([keep_n]), dt.type(np.float32(
