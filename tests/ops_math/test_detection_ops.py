@@ -46,6 +46,12 @@ def test_outputs_and_gradients_match_mxnet(k):
                                            err_msg=f"{case[0]}{case[2]} {tag} {i}")
 
 
+def test_deformable_layers_match_mxnets():
+    for name, out in make_detection.deformable_layers(mx).items():
+        np.testing.assert_allclose(out, _REF[f"layer_{name}"], rtol=1e-5, atol=1e-5,
+                                   err_msg=name)
+
+
 def test_amp_casts_pick_mxnets_dtypes():
     np.testing.assert_array_equal(make_detection.amp_dtypes(mx), _REF["amp_dtypes"])
 
