@@ -23,8 +23,9 @@ def _length_mask(p, xp, x, length):
 _LN_FLT_MAX = np.float32(np.log(np.finfo(np.float32).max))
 
 
-def _onednn_path(p, x, length):
-    return (x.dtype == np.float32 and 1 <= x.ndim <= 4 and p.axis % x.ndim == x.ndim - 1
+def _onednn_path(p, xp, x, length):
+    """Whether MXNet's CPU build would run this call through oneDNN (never on a GPU)."""
+    return (xp is np and x.dtype == np.float32 and 1 <= x.ndim <= 4 and p.axis % x.ndim == x.ndim - 1
             and p.temperature is None and length is None
             and (p.dtype is None or np.dtype(p.dtype) == np.float32))
 
@@ -51,7 +52,7 @@ def _softmax_fwd(p, rc, x, log, length=None):
         mask = _length_mask(p, xp, x, length)
         z = xp.where(mask, z, -np.inf)
     top = z.max(axis=p.axis, keepdims=True)
-    if _onednn_path(p, x, length) and not xp.isfinite(top).all():
+    if _onednn_path(p, xp, x, length) and not xp.isfinite(top).all():
         odd = ~xp.isfinite(top[..., 0]) & ~xp.isneginf(top[..., 0])  # rows with NaN or +inf
         if odd.any():
             y = _plain_softmax(xp, z, top, p.axis, log, None)
