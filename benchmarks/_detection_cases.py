@@ -62,6 +62,10 @@ def inputs(name):
         feat = r.normal(size=(1, 1024, 32, 32)).astype(f)
         rows = _rpn_rows(r, 300)
         return [feat, np.concatenate([np.zeros((300, 1)), rows[:, 1:]], 1).astype(f)]
+    if name == "ROIPooling faster-rcnn":
+        feat = r.normal(size=(1, 1024, 32, 32)).astype(f)
+        rows = _rpn_rows(r, 300)
+        return [feat, np.concatenate([np.zeros((300, 1)), rows[:, 1:]], 1).astype(f)]
     if name == "PSROIPooling r-fcn":
         feat = r.normal(size=(1, 21 * 49, 32, 32)).astype(f)
         rows = _rpn_rows(r, 300)
@@ -118,6 +122,10 @@ CASES = [
      dict(pooled_size=(14, 14), spatial_scale=1 / 16., sample_ratio=2), []),
     ("ROIAlign faster-rcnn", "contrib.ROIAlign",
      dict(pooled_size=(14, 14), spatial_scale=1 / 16., sample_ratio=2), [0]),
+    ("ROIPooling faster-rcnn", "ROIPooling", dict(pooled_size=(14, 14), spatial_scale=1 / 16.),
+     []),
+    ("ROIPooling faster-rcnn", "ROIPooling", dict(pooled_size=(14, 14), spatial_scale=1 / 16.),
+     [0]),
     ("PSROIPooling r-fcn", "contrib.PSROIPooling",
      dict(spatial_scale=1 / 16., output_dim=21, pooled_size=7), []),
     ("box_iou ssd-target", "contrib.box_iou", {}, []),

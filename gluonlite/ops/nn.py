@@ -25,7 +25,8 @@ _LN_FLT_MAX = np.float32(np.log(np.finfo(np.float32).max))
 
 def _onednn_path(p, xp, x, length):
     """Whether MXNet's CPU build would run this call through oneDNN (never on a GPU)."""
-    return (xp is np and x.dtype == np.float32 and 1 <= x.ndim <= 4 and p.axis % x.ndim == x.ndim - 1
+    return (xp is np and x.dtype == np.float32 and 1 <= x.ndim <= 4
+            and p.axis % x.ndim == x.ndim - 1
             and p.temperature is None and length is None
             and (p.dtype is None or np.dtype(p.dtype) == np.float32))
 

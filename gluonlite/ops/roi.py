@@ -1,9 +1,13 @@
-"""Pooling of regions of interest, as MXNet 1.9.1's ``contrib`` has it: `ROIAlign` (Mask
-R-CNN's bilinear pooling, GluonCV's default for Faster R-CNN) and `PSROIPooling` (R-FCN's
-position-sensitive average pooling). `ROIPooling` (max pooling) is in `vision_ops`.
+"""Pooling of regions of interest, as MXNet 1.9.1 has it: `ROIPooling` (Fast R-CNN's max
+pooling), `ROIAlign` (Mask R-CNN's bilinear pooling, GluonCV's default for Faster R-CNN) and
+`PSROIPooling` (R-FCN's position-sensitive average pooling).
 
 Both take rois (num_rois, 5) rows (batch index, x1, y1, x2, y2) in input-image coordinates,
 scaled by spatial_scale onto the feature map.
+
+ROIPooling takes each region's maxima a column window then a row window at a time
+(``np.maximum.reduceat`` over all channels and bins at once), and finds the first maximum of
+each bin, in MXNet's row-major scan order, for the gradient.
 
 ROIAlign is separable: each output bin averages bilinear samples, and a sample's weight is a
 product of a weight along y and one along x. Its weights are built for every region at once
@@ -48,6 +52,150 @@ def _data_check(name, d):
     if d is not None and len(d) != 4:
         raise ShapeError(f"{name}: data must have shape (batch, channels, height, width), got "
                          f"{tuple(d)}")
+
+
+# ---- ROIPooling ----------------------------------------------------------------------------------
+_POOL = "ROIPooling"
+
+
+def _pool_shape(p, ins):
+    d, rois = ins
+    _data_check(_POOL, d)
+    _rois_check(_POOL, rois)
+    if len(p.pooled_size) != 2 or min(p.pooled_size) <= 0:
+        raise ShapeError(f"{_POOL}: pooled_size must be (height, width), two positive integers, "
+                         f"got {tuple(p.pooled_size)}")
+    if d is None or rois is None:
+        return ins, [None, None]
+    out = (rois[0], d[1]) + tuple(p.pooled_size)
+    return ins, [out, out]
+
+
+def _pool_bins(p, shape, rois):
+    """Per region: its batch index (-1 when out of range) and its bins' row and column
+    windows [start, end), as MXNet's kernel computes them (bin sizes in the rois' dtype)."""
+    ph, pw = p.pooled_size
+    N, _, H, W = shape
+    dt = rois.dtype if rois.dtype.kind == "f" else np.dtype(np.float32)
+    r = rois.astype(dt, copy=False)
+    scale = dt.type(np.float32(p.spatial_scale))
+
+    def rnd(v):  # std::round: halves away from zero
+        return (np.sign(v) * np.floor(np.abs(v) + dt.type(0.5))).astype(np.int64)
+    x0, y0, x1, y1 = (rnd(r[:, k] * scale) for k in range(1, 5))
+    bh = np.maximum(y1 - y0 + 1, 1).astype(dt) / dt.type(ph)
+    bw = np.maximum(x1 - x0 + 1, 1).astype(dt) / dt.type(pw)
+
+    def windows(start, size, bins, limit):
+        i = np.arange(bins, dtype=dt)[None, :]
+        lo = np.floor(i * size[:, None]).astype(np.int64) + start[:, None]
+        hi = np.ceil((i + 1) * size[:, None]).astype(np.int64) + start[:, None]
+        return np.clip(lo, 0, limit), np.clip(hi, 0, limit)
+    b = r[:, 0].astype(np.int64)
+    b = np.where((b < 0) | (b >= N), -1, b)
+    return b, windows(y0, bh, ph, H), windows(x0, bw, pw, W)
+
+
+def _window_scan(x, lo, hi, axis, lowest, first=None, track=True):
+    """MXNet's scan of windows [lo[k], hi[k]) of `axis` (0 or 1) of x (h, w, C), all windows
+    at once: a value replaces the running maximum (from `lowest`) only when greater, so the
+    first maximum wins and NaN (cleaned to -inf beforehand) never does. Returns the maxima
+    and, with `track`, their positions (-1 where nothing beat `lowest`), len(lo) in place of
+    that axis; `first` (positions along the other axis, shaped like x) is carried along."""
+    width = int((hi - lo).max())
+    shape = list(x.shape)
+    shape[axis] = len(lo)
+    best = np.full(shape, lowest, x.dtype)
+    pos = np.full(shape, -1, np.int32) if track else None
+    other = None if first is None else np.full(shape, -1, np.int32)
+    for o in range(width):
+        at = np.minimum(lo + o, hi - 1)  # a shorter window rereads its last entry: no change
+        v = np.take(x, at, axis=axis)
+        if track:
+            better = v > best
+            where = (at[:, None, None] if axis == 0 else at[None, :, None]).astype(np.int32)
+            pos += better * (where - pos)  # arithmetic: a select on a random mask is slower
+            if first is not None:
+                other += better * (np.take(first, at, axis=axis) - other)
+        np.maximum(best, v, out=best)
+    return best, pos, other
+
+
+def _pool_regions(p, x, rois, track):
+    """Per region k with any bin: (k, batch index, bin rows, bin columns, maxima (ph', pw',
+    C)) and, with `track`, each maximum's flat position in its (H, W) plane."""
+    dt = x.dtype
+    W = x.shape[3]
+    lowest = np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min
+    clean = np.where(np.isnan(x), dt.type(-np.inf), x) if dt.kind == "f" and \
+        np.isnan(x).any() else x
+    # channels last: a window's maximum is then taken over contiguous rows of channels
+    xt = np.ascontiguousarray(clean.transpose(0, 2, 3, 1))
+    b, (hs, he), (ws, we) = _pool_bins(p, x.shape, rois)
+    for r in range(len(rois)):
+        rows_ok, cols_ok = he[r] > hs[r], we[r] > ws[r]
+        if b[r] < 0 or not rows_ok.any() or not cols_ok.any():
+            continue
+        y0, y1 = hs[r][rows_ok].min(), he[r][rows_ok].max()
+        x0, x1 = ws[r][cols_ok].min(), we[r][cols_ok].max()
+        crop = xt[b[r], y0:y1, x0:x1]  # (h, w, C)
+        cv, cp, _ = _window_scan(crop, ws[r][cols_ok] - x0, we[r][cols_ok] - x0, 1, lowest,
+                                 track=track)
+        rv, rp, col = _window_scan(cv, hs[r][rows_ok] - y0, he[r][rows_ok] - y0, 0, lowest,
+                                   first=cp, track=track)
+        flat = ((rp + y0) * W + col + x0) * (rp >= 0) - (rp < 0) if track else None
+        yield r, b[r], np.flatnonzero(rows_ok), np.flatnonzero(cols_ok), rv, flat
+
+
+@register(_POOL, inputs=("data", "rois"), nondiff=("rois",), same_dtype=("data",),
+          attrs={"pooled_size": A.Shape(), "spatial_scale": A.Float()}, shape=_pool_shape,
+          vjp=lambda p, rc, xs, ys, gys, need: (_pool_vjp(p, rc, xs, gys[0]), None))
+def _roi_pooling(p, rc, data, rois):
+    """ROIPooling(data, rois, pooled_size, spatial_scale): max pooling of each region of
+    interest (rois rows: batch index, x1, y1, x2, y2, times spatial_scale and rounded; a
+    region under one cell counts as one) into pooled_size (height, width) bins; an empty bin,
+    or a region whose batch index is out of range, gives 0. The maximum skips NaN and values
+    at or below -FLT_MAX (a bin of only those gives -FLT_MAX), as MXNet's scan does. Output
+    (num_rois, C, ph, pw); the gradient goes to each bin's first maximum (row-major scan).
+
+    Example: ``nd.ROIPooling(feat, nd.array([[0, 0, 0, 63, 63]]), pooled_size=(7, 7),
+    spatial_scale=1 / 16.)``."""
+    x = _host(rc, data)
+    ph, pw = p.pooled_size
+    out = np.zeros((rois.shape[0], x.shape[1], ph, pw), x.dtype)
+    for r, _, iy, ix, vals, _ in _pool_regions(p, x, _host(rc, rois), track=False):
+        if len(iy) == ph and len(ix) == pw:
+            out[r] = vals.transpose(2, 0, 1)
+        else:
+            out[r][:, iy[:, None], ix[None, :]] = vals.transpose(2, 0, 1)
+    return _device(rc, out)
+
+
+def _pool_vjp(p, rc, xs, g):
+    """The gradient: each bin's output gradient added at its first maximum (positions found
+    again by the same scan), summed through one bincount per group of regions."""
+    data, rois = xs
+    x, g = _host(rc, data), _host(rc, g)
+    N, C, H, W = x.shape
+    gd = np.zeros(N * C * H * W)
+    idx, val, held = [], [], 0
+    ph, pw = p.pooled_size
+    for r, b, iy, ix, _, flat in _pool_regions(p, x, _host(rc, rois), track=True):
+        full = len(iy) == ph and len(ix) == pw
+        gr = g[r] if full else g[r][:, iy[:, None], ix[None, :]]  # (C, ph', pw')
+        where = flat.transpose(2, 0, 1)
+        # a bin without a maximum (-1) adds its gradient times 0, anywhere in the plane
+        idx.append(((b * C + np.arange(C)) * (H * W))[:, None, None] + np.maximum(where, 0))
+        val.append(gr * (where >= 0))
+        held += gr.size
+        if held > 1 << 22:  # bounded temporaries
+            gd += np.bincount(np.concatenate([i.ravel() for i in idx]),
+                              np.concatenate([v.ravel() for v in val]), gd.size)
+            idx, val, held = [], [], 0
+    if idx:
+        gd += np.bincount(np.concatenate([i.ravel() for i in idx]),
+                          np.concatenate([v.ravel() for v in val]), gd.size)
+    return _device(rc, gd.reshape(x.shape).astype(x.dtype))
 
 
 # ---- ROIAlign ------------------------------------------------------------------------------------
