@@ -118,6 +118,42 @@ def test_hybridized_detection_graph_matches_imperative():
             np.testing.assert_array_equal(g, w)
 
 
+class _More(gluon.HybridBlock):
+    def hybrid_forward(self, F, anchor, label, logits, loc, feat, rois, ious, off, w):
+        loc_t, mask, cls_t = F.contrib.MultiBoxTarget(anchor, label, logits,
+                                                      negative_mining_ratio=1)
+        det = F.contrib.MultiBoxDetection(F.softmax(logits, axis=1), loc, anchor)
+        ps = F.contrib.PSROIPooling(feat, rois, spatial_scale=0.5, output_dim=2,
+                                    pooled_size=2)
+        rows, cols = F.contrib.bipartite_matching(ious, threshold=0.1)
+        a, b = F.amp_multicast(loc, F.amp_cast(loc, dtype="float16"), num_outputs=2)
+        dcn = F.contrib.DeformableConvolution(feat, off, w, kernel=(3, 3), pad=(1, 1),
+                                              num_filter=2, no_bias=True)
+        prop = F.contrib.Proposal(F.sigmoid(feat.slice_axis(axis=1, begin=0, end=6)),
+                                  F.concat(feat, feat, feat, dim=1).slice_axis(
+                                      axis=1, begin=0, end=12) * 0.1,
+                                  F.ones((1, 3)) * 70, scales=(2, 4, 8), ratios=(1,),
+                                  rpn_post_nms_top_n=5, rpn_min_size=2)
+        return loc_t, mask, cls_t, det, ps, rows, cols, a - b, dcn, prop
+
+
+def test_hybridized_ssd_and_region_operators_match_imperative():
+    r = np.random.RandomState(3)
+    a = r.uniform(0, 0.7, (1, 12, 2))
+    args = [nd.array(np.concatenate([a, a + 0.2], -1)),
+            nd.array([[[1, 0.1, 0.1, 0.4, 0.5], [-1, -1, -1, -1, -1]]]),
+            nd.array(r.normal(size=(1, 3, 12))), nd.array(r.normal(size=(1, 48))),
+            nd.array(r.normal(size=(1, 8, 5, 6))), nd.array([[0, 1, 1, 8, 9], [0, 0, 2, 5, 7]]),
+            nd.array(r.uniform(size=(4, 3))), nd.array(r.uniform(-1, 1, (1, 18, 5, 6))),
+            nd.array(r.normal(size=(2, 8, 3, 3)))]
+    net = _More()
+    want = [o.asnumpy() for o in net(*args)]
+    net.hybridize(static_alloc=True)
+    for _ in range(2):
+        for g, w in zip(net(*args), want):
+            np.testing.assert_allclose(g.asnumpy(), w, rtol=1e-6, atol=1e-6)
+
+
 def test_box_nms_gradient_flows_to_kept_rows_when_hybridized():
     data = nd.array([[[0.9, 0, 0, 2, 2], [0.8, 0, 0, 2, 1.9], [0.7, 5, 5, 6, 6]]])
     grads = []
