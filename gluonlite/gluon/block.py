@@ -20,6 +20,8 @@ from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
+from .block_formats import FormatAttributes
 
 __all__ = ["Block", "HybridBlock"]
 
@@ -499,7 +501,7 @@ def _shape_str(args):
     return str(out)[1:-1] if isinstance(out, list) else str(out)
 
 
-class HybridBlock(Block):
+class HybridBlock(FormatAttributes, Block):
     """A Block whose computation, `hybrid_forward(F, x, *args, **params)`, works with both
     ``F = nd`` (imperative) and ``F = sym`` (traced into a graph after `hybridize()`).
 
@@ -764,6 +766,9 @@ class HybridBlock(Block):
             entry = self._cached_ops[key] = self._build_cache(*args)
         op, slots, out_fmt, graph, _ = entry
         object.__setattr__(self, "_cached_graph", graph)
+        # the structures of this call, read as MXNet's _in_format/_out_format
+        object.__setattr__(self, "_in_spec", fmt)
+        object.__setattr__(self, "_out_spec", out_fmt)
         ctx = flat[0].context
         try:
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]

@@ -17,6 +17,7 @@ from .. import optimizer as opt
 from ..base import MXNetError
 from ..context import Context, current_context
 from ..io import DataDesc
+from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
 from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
 
@@ -829,7 +830,6 @@ class Module(BaseModule):
             mod = mx.mod.Module.load("net", 3, data_names=("data",))
             mod.bind(data_shapes=[("data", (1, 10))], for_training=False)
         """
-        from ..model import load_checkpoint
         symbol, args, auxs = load_checkpoint(prefix, epoch)
         mod = Module(symbol=symbol, **kwargs)
         mod._preload_params = (args, auxs)

@@ -149,3 +149,11 @@ from .indexing import (indexing_key_expand_implicit_axes, get_indexing_dispatch_
 _ufuncs.install(globals())
 
 _fluent.install(NDArray, globals(), "NDArray")
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ..ops.missing_names import missing_attribute
+    raise missing_attribute("ndarray", name)

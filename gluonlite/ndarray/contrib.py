@@ -64,11 +64,14 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
 
 
 def __getattr__(name):
+    if name.startswith("__"):      # import-system probes (__path__ ...) are not operators
+        raise AttributeError(name)
     # MXNet's contrib operators are registered as ``_contrib_<name>``
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)
     if f is None:
-        raise AttributeError(f"nd.contrib has no attribute {name!r}")
+        from ..ops.missing_names import missing_attribute
+        raise missing_attribute("ndarray.contrib", name)
     return f
 
 

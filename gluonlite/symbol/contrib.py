@@ -68,3 +68,11 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                                    _rescale_symbol(rescale_grad), lr=lr, eta=eta, beta1=beta1,
                                    beta2=beta2, epsilon=epsilon, wd=wd,
                                    clip_gradient=clip_gradient, name=name, **kwargs)
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ..ops.missing_names import missing_attribute
+    raise missing_attribute("symbol.contrib", name)

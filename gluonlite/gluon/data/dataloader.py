@@ -14,6 +14,9 @@ import traceback
 import numpy as np
 
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
+# MXNet's internal loader pieces, which GluonCV and GluonNLP import from this module.
+from .worker_iter import (ForkingPickler, _MultiWorkerIter, _worker_fn,  # noqa: F401
+                          _worker_initializer, _thread_worker_fn)
 
 __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn",
            "DataLoaderWorkerError"]

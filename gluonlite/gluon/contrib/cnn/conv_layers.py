@@ -1,19 +1,32 @@
-"""Deformable convolution layers (MXNet 1.x's ``gluon.contrib.cnn``): a convolution that
-predicts sampling offsets (and, in v2, masks) from the input, then the deformable convolution
-that reads the input at those offsets (`nd.contrib.DeformableConvolution`,
-`nd.contrib.ModulatedDeformableConvolution`)."""
+"""Deformable convolution layers: a regular convolution learns per-position sampling offsets
+(and, for the modulated v2, per-position masks) for the deformable convolution operator.
+
+Parameter names, shapes and defaults are MXNet 1.x Gluon's (``offset_weight``,
+``offset_bias``, ``deformable_conv_weight``, ``deformable_conv_bias``), so parameter files
+of either framework load in the other. The operators are ``F.contrib.DeformableConvolution``
+and ``F.contrib.ModulatedDeformableConvolution``.
+"""
 from ...block import HybridBlock
-from ...nn.conv_layers import _tuple
-from ...nn import Activation
+from ...nn.activations import Activation
 
 __all__ = ["DeformableConvolution", "ModulatedDeformableConvolution"]
 
 
-class _Deformable(HybridBlock):
-    """The shared body of the two layers: see `DeformableConvolution`."""
+def _pair(name, what, v):
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(v)
+    if len(v) != 2 or not all(isinstance(e, int) for e in v):
+        raise ValueError(f"{name}: {what} must be an int or a tuple of 2 ints, got {v!r}")
+    return v
 
-    _op_name = "DeformableConvolution"
-    _offset_parts = 2  # offset channels per tap and deformable group: (dy, dx)
+
+class _DeformableBase(HybridBlock):
+    """What both layers share: the offset convolution, the main weight and the activation."""
+
+    _offsets_per_tap = 2     # (dy, dx) per kernel tap; the modulated layer adds a mask
+    _main_first = False
+    _prefix_alias = "deformable_conv"
 
     def __init__(self, channels, kernel_size=(1, 1), strides=(1, 1), padding=(0, 0),
                  dilation=(1, 1), groups=1, num_deformable_group=1, layout="NCHW",
@@ -23,136 +36,146 @@ class _Deformable(HybridBlock):
                  prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
         name = type(self).__name__
-        if layout != "NCHW":
-            raise ValueError(f"{name}: layout={layout!r} is not supported; MXNet's deformable "
-                             "kernels compute 'NCHW' only")
+        if layout not in ("NCHW", "NHWC"):
+            raise ValueError(f"{name}: layout={layout!r} is not supported; expected 'NCHW' "
+                             "or 'NHWC'")
         if not isinstance(channels, int) or channels <= 0:
             raise ValueError(f"{name}: channels must be a positive int, got {channels!r}")
+        kernel = _pair(name, "kernel_size", kernel_size)
+        common = {"kernel": kernel, "stride": _pair(name, "strides", strides),
+                  "dilate": _pair(name, "dilation", dilation),
+                  "pad": _pair(name, "padding", padding), "num_group": groups,
+                  "layout": layout}
         if adj is not None:
-            raise ValueError(f"{name}: adj (output padding) belongs to transposed "
-                             "convolutions; a deformable convolution takes none")
-        kernel = _tuple(name, "kernel_size", kernel_size, 2)
-        geometry = {"kernel": kernel, "stride": _tuple(name, "strides", strides, 2),
-                    "dilate": _tuple(name, "dilation", dilation, 2),
-                    "pad": _tuple(name, "padding", padding, 2), "num_group": groups,
-                    "layout": layout}
+            common["adj"] = _pair(name, "adj", adj)
         taps = kernel[0] * kernel[1] * num_deformable_group
+        self._offset_split = 2 * taps
+        offset_channels = self._offsets_per_tap * taps
+        self._kwargs_offset = dict(common, num_filter=offset_channels,
+                                   no_bias=not offset_use_bias)
+        self._kwargs_deformable_conv = dict(common, num_filter=channels,
+                                            num_deformable_group=num_deformable_group,
+                                            no_bias=not use_bias)
+        self._channels, self._in_channels = channels, in_channels
+        per_group = in_channels // groups
         with self.name_scope():
-            self._channels, self._in_channels = channels, in_channels
-            self._split = 2 * taps  # offset channels; the rest (v2) are mask logits
-            self._kwargs_offset = dict(geometry, num_filter=self._offset_parts * taps,
-                                       no_bias=not offset_use_bias)
-            self._kwargs_deformable_conv = dict(geometry, num_filter=channels,
-                                                num_deformable_group=num_deformable_group,
-                                                no_bias=not use_bias)
-            wshape = (channels, in_channels // groups) + kernel
-            oshape = (self._offset_parts * taps, in_channels // groups) + kernel
-            self.offset_weight = self.params.get("offset_weight", shape=oshape,
-                                                 init=offset_weight_initializer,
-                                                 allow_deferred_init=True)
-            self.offset_bias = self.params.get(
-                "offset_bias", shape=(self._offset_parts * taps,), init=offset_bias_initializer,
-                allow_deferred_init=True) if offset_use_bias else None
+            # MXNet registers the offset parameters first for v1 and last for v2; the order
+            # is kept so that collect_params() lists them as MXNet does
+            if not self._main_first:
+                self._offset_params(offset_channels, per_group, kernel, offset_use_bias,
+                                    offset_weight_initializer, offset_bias_initializer)
             self.deformable_conv_weight = self.params.get(
-                "deformable_conv_weight", shape=wshape, init=weight_initializer,
-                allow_deferred_init=True)
+                "deformable_conv_weight", shape=(channels, per_group) + kernel,
+                init=weight_initializer, allow_deferred_init=True)
             self.deformable_conv_bias = self.params.get(
                 "deformable_conv_bias", shape=(channels,), init=bias_initializer,
                 allow_deferred_init=True) if use_bias else None
-            self.act = Activation(activation, prefix=activation + "_") if activation else None
+            if self._main_first:
+                self._offset_params(offset_channels, per_group, kernel, offset_use_bias,
+                                    offset_weight_initializer, offset_bias_initializer)
+            self.act = (Activation(activation, prefix=activation + "_")
+                        if activation is not None else None)
+
+    def _offset_params(self, channels, per_group, kernel, use_bias, weight_init, bias_init):
+        self.offset_weight = self.params.get(
+            "offset_weight", shape=(channels, per_group) + kernel, init=weight_init,
+            allow_deferred_init=True)
+        self.offset_bias = self.params.get(
+            "offset_bias", shape=(channels,), init=bias_init,
+            allow_deferred_init=True) if use_bias else None
+
+    def _alias(self):
+        return self._prefix_alias
 
     def _offsets(self, F, x, offset_weight, offset_bias):
         args = (x, offset_weight) if offset_bias is None else (x, offset_weight, offset_bias)
         return F.Convolution(*args, cudnn_off=True, **self._kwargs_offset)
 
-    def _deform(self, F, x, offsets, weight, bias):
-        op = getattr(F.contrib, self._op_name)
-        extra = {} if bias is None else {"bias": bias}
-        return op(data=x, offset=offsets, weight=weight, name="fwd", **extra,
-                  **self._kwargs_deformable_conv)
-
-    def hybrid_forward(self, F, x, offset_weight, deformable_conv_weight, offset_bias=None,
-                       deformable_conv_bias=None):
-        out = self._deform(F, x, self._offsets(F, x, offset_weight, offset_bias),
-                           deformable_conv_weight, deformable_conv_bias)
+    def _finish(self, out):
         return self.act(out) if self.act is not None else out
 
     def __repr__(self):
-        k = self._kwargs_deformable_conv
-        shape = self.deformable_conv_weight.shape
-        s = (f"{type(self).__name__}({shape[1] if shape[1] else None} -> {shape[0]}, "
-             f"kernel_size={k['kernel']}, stride={k['stride']}")
-        if k["pad"] != (0, 0):
-            s += f", padding={k['pad']}"
-        if k["dilate"] != (1, 1):
-            s += f", dilation={k['dilate']}"
-        if k["num_group"] != 1:
-            s += f", groups={k['num_group']}"
+        kw = self._kwargs_deformable_conv
+        s = f"{type(self).__name__}({{mapping}}, kernel_size={kw['kernel']}, " \
+            f"stride={kw['stride']}"
+        if kw["pad"] != (0, 0):
+            s += f", padding={kw['pad']}"
+        if kw["dilate"] != (1, 1):
+            s += f", dilation={kw['dilate']}"
+        if kw["num_group"] != 1:
+            s += f", groups={kw['num_group']}"
         if self.deformable_conv_bias is None:
             s += ", bias=False"
-        if self.act is not None:
+        if self.act:
             s += f", {self.act}"
-        return s + ")"
+        shape = self.deformable_conv_weight.shape
+        return s.format(mapping=f"{shape[1] if shape[1] else None} -> {shape[0]}") + ")"
 
 
-class DeformableConvolution(_Deformable):
-    """2-D deformable convolution v1 (Dai et al., 2017): a convolution (`offset_weight`,
-    `offset_bias`, zero-initialized so the layer starts as a plain convolution) predicts the
-    (dy, dx) offset of every kernel tap at every output cell, and
-    `nd.contrib.DeformableConvolution` reads the input there (`deformable_conv_weight`,
-    `deformable_conv_bias`).
+class DeformableConvolution(_DeformableBase):
+    """2-D deformable convolution (v1, Dai et al. 2017).
+
+    A convolution with ``2 * kh * kw * num_deformable_group`` output channels computes the
+    sampling offsets; the deformable convolution samples the input at the kernel taps moved by
+    them (bilinearly) and applies ``deformable_conv_weight``.
 
     Args:
-        channels: output channels.
-        kernel_size, strides, padding, dilation: an int or a pair (default 1, 1, 0, 1).
-        groups: convolution groups; num_deformable_group: offset groups (split the channels).
-        layout: 'NCHW' only (MXNet's kernels compute no other).
-        use_bias, in_channels (0: inferred), activation, weight_initializer,
-        bias_initializer, offset_weight_initializer, offset_bias_initializer,
-        offset_use_bias: as Conv2D's.
+        channels (int): output channels.
+        kernel_size, strides, padding, dilation: ints or pairs (defaults 1, 1, 0, 1).
+        groups (int): convolution groups.
+        num_deformable_group (int): groups of channels sharing one offset field.
+        layout (str): 'NCHW' (default) or 'NHWC'.
+        use_bias (bool): add ``deformable_conv_bias``.
+        in_channels (int): input channels (0: inferred on the first call).
+        activation (str): an activation applied after, or None.
+        weight_initializer, bias_initializer: of the main convolution.
+        offset_weight_initializer, offset_bias_initializer: of the offset convolution
+            (default zeros: it starts as a regular convolution).
+        offset_use_bias (bool): the offset convolution has a bias.
 
     Raises:
-        ValueError: another layout, a non-positive channels, or adj.
+        ValueError: a layout other than NCHW/NHWC, or a malformed size.
 
-    Shape: (N, C, H, W) -> (N, channels, H_out, W_out) as Conv2D.
-
-    Example::
-
-        layer = gluon.contrib.cnn.DeformableConvolution(16, kernel_size=3, padding=1)
-        layer.initialize()
-        y = layer(nd.ones((1, 8, 10, 10)))   # (1, 16, 10, 10)
+    Example: ``DeformableConvolution(64, kernel_size=3, padding=1)`` maps (N, C, H, W) to
+    (N, 64, H, W).
     """
 
-    def _alias(self):
-        return "deformable_conv"
+    def hybrid_forward(self, F, x, offset_weight, deformable_conv_weight, offset_bias=None,
+                       deformable_conv_bias=None):
+        offset = self._offsets(F, x, offset_weight, offset_bias)
+        extra = {} if deformable_conv_bias is None else {"bias": deformable_conv_bias}
+        out = F.contrib.DeformableConvolution(data=x, offset=offset,
+                                              weight=deformable_conv_weight, name="fwd",
+                                              **extra, **self._kwargs_deformable_conv)
+        return self._finish(out)
 
 
-class ModulatedDeformableConvolution(_Deformable):
-    """2-D modulated deformable convolution v2 (Zhu et al., 2019), as GluonCV's CenterNet
-    uses it: the offset convolution also predicts one mask logit per tap, the mask is
-    ``2 * sigmoid(logit)`` (1 at the zero-initialized start) and
-    `nd.contrib.ModulatedDeformableConvolution` weighs each sample by it.
+class ModulatedDeformableConvolution(_DeformableBase):
+    """2-D modulated deformable convolution (v2, Zhu et al. 2018).
 
-    Args, Raises and Shape: as `DeformableConvolution`.
+    As `DeformableConvolution`, with ``3 * kh * kw * num_deformable_group`` offset channels:
+    the first two thirds are the offsets, the last third ``2 * sigmoid(.)`` weighs each
+    sampled tap (a mask in (0, 2), 1 when the offset convolution outputs zero).
 
-    Example::
+    Args: as `DeformableConvolution`.
 
-        layer = gluon.contrib.cnn.ModulatedDeformableConvolution(16, 3, padding=1)
+    Raises:
+        ValueError: a layout other than NCHW/NHWC, or a malformed size.
+
+    Example: ``ModulatedDeformableConvolution(64, kernel_size=3, padding=1)``.
     """
 
-    _op_name = "ModulatedDeformableConvolution"
-    _offset_parts = 3  # (dy, dx, mask) per tap and deformable group
-
-    def _alias(self):
-        return "modulated_deformable_conv"
+    _offsets_per_tap = 3
+    _main_first = True
+    _prefix_alias = "modulated_deformable_conv"
 
     def hybrid_forward(self, F, x, offset_weight, deformable_conv_weight, offset_bias=None,
                        deformable_conv_bias=None):
         raw = self._offsets(F, x, offset_weight, offset_bias)
-        offsets = F.slice_axis(raw, axis=1, begin=0, end=self._split)
-        mask = F.sigmoid(F.slice_axis(raw, axis=1, begin=self._split, end=None)) * 2
-        op = F.contrib.ModulatedDeformableConvolution
+        offset = F.slice_axis(raw, axis=1, begin=0, end=self._offset_split)
+        mask = F.sigmoid(F.slice_axis(raw, axis=1, begin=self._offset_split, end=None)) * 2
         extra = {} if deformable_conv_bias is None else {"bias": deformable_conv_bias}
-        out = op(data=x, offset=offsets, mask=mask, weight=deformable_conv_weight, name="fwd",
-                 **extra, **self._kwargs_deformable_conv)
-        return self.act(out) if self.act is not None else out
+        out = F.contrib.ModulatedDeformableConvolution(
+            data=x, offset=offset, mask=mask, weight=deformable_conv_weight, name="fwd",
+            **extra, **self._kwargs_deformable_conv)
+        return self._finish(out)
