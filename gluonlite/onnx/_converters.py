@@ -8,6 +8,7 @@ ONNX form; they are reported before anything is converted.
 """
 import numpy as np
 
+from ..ops import amp
 from ._graph import ExportError, onnx_dtype
 
 __all__ = ["CONVERTERS", "UNSUPPORTED_ATTRS", "check_attrs"]
@@ -194,6 +195,17 @@ def _where(g, n, ins, e, w):
 @_reg("Cast", "cast")
 def _cast(g, n, ins, e, w):
     return g.node("Cast", ins[:1], to=onnx_dtype(n.params.dtype))
+
+
+@_reg("amp_cast")
+def _amp_cast(g, n, ins, e, w):
+    return g.node("Cast", ins[:1], to=onnx_dtype(amp.cast_type(_np_dtype(g, n), n.params.dtype)))
+
+
+@_reg("amp_multicast")
+def _amp_multicast(g, n, ins, e, w):
+    _, out = amp.multicast_dtypes(n.params, [_np_dtype(g, n, j) for j in range(len(ins))])
+    return [g.node("Cast", [x], to=onnx_dtype(d)) for x, d in zip(ins, out)]
 
 
 def _filled_like(g, x, value, dtype):

@@ -67,6 +67,8 @@ def forward_into(p, rc, outs, x, gamma, beta, mmean, mvar):
             np.copyto(o, r, casting="unsafe")
         return
     _, bshape, red = _bn_bshape(p, x)
+    if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
+        gamma[...] = 1
     mean, var = _bn_stats(p, rc, x, mmean, mvar, red)
     g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)

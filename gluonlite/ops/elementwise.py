@@ -206,7 +206,9 @@ _unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad,
        doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
 _unary("tanh", _ufunc("tanh"), _tanh_grad, doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), doc="Elementwise max(x, 0).")
+       lambda xp, x, y, g: g * xp.sign(y),
+       doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
+           "relu). The gradient is g * sign(y): 1 above 0, 0 below.")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
        lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), doc="Elementwise x/(1+|x|).")
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
@@ -249,11 +251,27 @@ def _act(p):
     return get(p.act_type)
 
 
+def _act_relu(xp, x, out=None):
+    """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
+    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
+
+
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
           vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need))
 def _activation(p, rc, x):
-    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
+    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
+    float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
+    if p.act_type == "relu":
+        return _act_relu(rc.xp, x)
     return _act(p).kernel(p, rc, x)
+
+
+def _activation_into(p, rc, outs, x):
+    if p.act_type == "relu":
+        _act_relu(rc.xp, x, out=outs[0])
+    else:
+        _act(p).fast.into(p, rc, outs, x)
 
 
 def _prelu_gamma(x, gamma):
@@ -593,7 +611,7 @@ def _expit_for(xp):
 
 
 for _name, _uses in [("negative", ""), ("abs", "x"), ("exp", "y"), ("log", "x"), ("sqrt", "y"),
-                     ("square", "x"), ("reciprocal", "y"), ("tanh", "y"), ("relu", "x"),
+                     ("square", "x"), ("reciprocal", "y"), ("tanh", "y"), ("relu", "y"),
                      ("softsign", "x"), ("softrelu", "x")]:
     _unary_fast(_name, _uses)
 _unary_fast("sigmoid", "y", ufunc=_expit_for)
@@ -608,8 +626,7 @@ def _fill_into(value):
 
 fast_paths(Fast(into=_fill_into(0)), "zeros_like")
 fast_paths(Fast(into=_fill_into(1)), "ones_like")
-fast_paths(Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
-                saves=lambda p: _act(p).fast.saves), "Activation")
+fast_paths(Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves), "Activation")
 
 # Inputs whose gradient is the output's gradient itself (same-shape operators only).
 _PASSES = {"add": (0, 1), "sub": (0,)}
