@@ -45,7 +45,7 @@ import warnings
 import numpy as np
 import scipy.sparse as spsp
 
-from ..base import MXNetError, NotSupportedForSparseNDArray, normalize_dtype
+from ..base import MXNetError, MXNetValueError, NotSupportedForSparseNDArray, normalize_dtype
 from ..context import Context, current_context  # noqa: F401  (MXNet's module re-exports them)
 from ..util import check_call  # noqa: F401
 from ..ops.registry import get as get_op
@@ -54,6 +54,7 @@ from ..ops.sparse import FUNCTIONS
 from .invoke import context_from, plan_for, run_plan
 from .ndarray import INSTALLED, NDArray
 from .register import _gen_cache
+from .sparse_check import csr_problem, row_sparse_problem
 
 __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray",
            "csr_matrix", "row_sparse_array", "array", "zeros", "empty", "zeros_like",
@@ -88,7 +89,7 @@ class BaseSparseNDArray(NDArray):
     keep the storage where MXNet does. `size` and `reshape` are refused, as in MXNet.
     """
 
-    __slots__ = ("_sdata", "_sindices", "_sshape")
+    __slots__ = ("_sd", "_six", "_sshape", "_unverified")
     _sparse = True
 
     def __init__(self, *args, **kwargs):
@@ -96,6 +97,39 @@ class BaseSparseNDArray(NDArray):
                  "nd.sparse.row_sparse_array"}.get(type(self).__name__, "nd.sparse.zeros")
         raise TypeError(f"{type(self).__name__}: make one with {maker}, nd.sparse.zeros or "
                         "x.tostype(stype), not with the class itself")
+
+    # ---- the parts, behind a gate -------------------------------------------------------
+    # Parts given by a user are checked once, before anything computes with them: MXNet lets
+    # a bad array be made (its own tests make some to call check_format on), but a kernel
+    # must never index with them or sum values that lie outside the shape. `_unverified`
+    # names the maker then, else it is None.
+    @property
+    def _sdata(self):
+        if self._unverified:
+            self._verify()
+        return self._sd
+
+    @_sdata.setter
+    def _sdata(self, value):
+        self._sd = value
+
+    @property
+    def _sindices(self):
+        if self._unverified:
+            self._verify()
+        return self._six
+
+    @_sindices.setter
+    def _sindices(self, value):
+        self._six = value
+
+    def _verify(self):
+        maker, self._unverified = self._unverified, None
+        problem = self._format_problem(True)
+        if problem:
+            self._unverified = maker  # stays unusable: every later use says the same
+            raise MXNetValueError(f"{maker}: invalid {self.stype} array of shape "
+                                  f"{self._sshape}: {problem}")
 
     # ---- what the dense code paths read -------------------------------------------------
     @property
@@ -111,7 +145,7 @@ class BaseSparseNDArray(NDArray):
     @property
     def dtype(self):
         """The numpy dtype type of the values."""
-        return self._sdata.dtype.type
+        return self._sd.dtype.type
 
     @property
     def ndim(self):
@@ -362,6 +396,8 @@ class BaseSparseNDArray(NDArray):
         if problem:
             raise MXNetError(f"check_format: invalid {self.stype} array of shape "
                              f"{self._sshape}: {problem}")
+        if full_check:
+            self._unverified = None
 
 
 class CSRNDArray(BaseSparseNDArray):
@@ -376,13 +412,23 @@ class CSRNDArray(BaseSparseNDArray):
         a.asnumpy()   # [[1, 0, 0], [0, 0, 2]]
     """
 
-    __slots__ = ("_sindptr",)
+    __slots__ = ("_sixptr",)
     _raw_type = _raw.CSR
 
     @property
     def stype(self):
         """'csr'."""
         return "csr"
+
+    @property
+    def _sindptr(self):
+        if self._unverified:
+            self._verify()
+        return self._sixptr
+
+    @_sindptr.setter
+    def _sindptr(self, value):
+        self._sixptr = value
 
     @property
     def indptr(self):
@@ -427,25 +473,7 @@ class CSRNDArray(BaseSparseNDArray):
         raise ValueError(f"CSRNDArray: undefined behaviour for key {key!r}")
 
     def _format_problem(self, full):
-        ip, ix, d = self._sindptr, self._sindices, self._sdata
-        rows, cols = self._sshape
-        if ip.ndim != 1 or ip.shape[0] != rows + 1:
-            return f"indptr must have {rows + 1} entries, has {ip.shape}"
-        if ix.shape[0] != d.shape[0]:
-            return f"indices ({ix.shape[0]}) and data ({d.shape[0]}) differ in length"
-        if ip[0] != 0 or ip[-1] != ix.shape[0]:
-            return f"indptr must start at 0 and end at nnz={ix.shape[0]}, got {ip[0]}..{ip[-1]}"
-        if not full:
-            return None
-        if (np.diff(ip) < 0).any():
-            return "indptr must be non-decreasing"
-        if ix.size and (ix.min() < 0 or ix.max() >= cols):
-            return f"column indices must lie in [0, {cols})"
-        for r in range(rows):
-            seg = ix[ip[r]:ip[r + 1]]
-            if seg.size > 1 and (np.diff(seg) <= 0).any():
-                return f"column indices of row {r} must be strictly increasing"
-        return None
+        return csr_problem(self._sshape, self._sd, self._six, self._sixptr, full)
 
 
 class RowSparseNDArray(BaseSparseNDArray):
@@ -490,35 +518,28 @@ class RowSparseNDArray(BaseSparseNDArray):
         return retain(self, *args, **kwargs)
 
     def _format_problem(self, full):
-        ix, d = self._sindices, self._sdata
-        if ix.ndim != 1 or ix.shape[0] != d.shape[0]:
-            return f"indices ({ix.shape}) must be 1-D with one entry per stored row ({d.shape})"
-        if d.shape[1:] != self._sshape[1:]:
-            return f"stored rows have shape {d.shape[1:]}, expected {self._sshape[1:]}"
-        if not full:
-            return None
-        if ix.size and (ix.min() < 0 or ix.max() >= self._sshape[0]):
-            return f"row indices must lie in [0, {self._sshape[0]})"
-        if ix.size > 1 and (np.diff(ix) <= 0).any():
-            return "row indices must be strictly increasing"
-        return None
+        return row_sparse_problem(self._sshape, self._sd, self._six, full)
 
 
 # ---- building blocks ------------------------------------------------------------------------
-def _new_row_sparse(data, indices, shape, ctx=None):
-    """A RowSparseNDArray holding numpy `data` (stored rows) and `indices` (no copy)."""
+def _new_row_sparse(data, indices, shape, ctx=None, check=None):
+    """A RowSparseNDArray holding numpy `data` (stored rows) and `indices` (no copy).
+
+    `check`: None for parts a kernel made (trusted); else the name of the public maker, and
+    the parts are checked (`sparse_check`) before their first use, the error naming it."""
     x = RowSparseNDArray.__new__(RowSparseNDArray)
-    x._sdata, x._sindices, x._sshape = data, np.asarray(indices, _IDX), tuple(shape)
-    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    x._sd, x._six, x._sshape = data, np.asarray(indices, _IDX), tuple(shape)
+    x._ctx, x._entry, x._grad, x._unverified = ctx or current_context(), None, None, check
     return x
 
 
-def _new_csr(data, indices, indptr, shape, ctx=None):
-    """A CSRNDArray holding numpy `data`, `indices`, `indptr` (no copy)."""
+def _new_csr(data, indices, indptr, shape, ctx=None, check=None):
+    """A CSRNDArray holding numpy `data`, `indices`, `indptr` (no copy); `check` as for
+    `_new_row_sparse`."""
     x = CSRNDArray.__new__(CSRNDArray)
-    x._sdata, x._sshape = data, tuple(shape)
-    x._sindices, x._sindptr = np.asarray(indices, _IDX), np.asarray(indptr, _IDX)
-    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    x._sd, x._sshape = data, tuple(shape)
+    x._six, x._sixptr = np.asarray(indices, _IDX), np.asarray(indptr, _IDX)
+    x._ctx, x._entry, x._grad, x._unverified = ctx or current_context(), None, None, check
     return x
 
 
@@ -541,6 +562,12 @@ def _host(x):
 
 
 def _from_scipy(m, ctx=None, dtype=None):
+    if m.format in ("csr", "csc", "bsr"):  # made from parts scipy checked only for size
+        try:
+            m.check_format(full_check=True)
+        except ValueError as e:
+            raise ValueError(f"nd.sparse: invalid scipy {m.format} matrix of shape {m.shape}: "
+                             f"{e}") from None
     return wrap(_raw.from_scipy(m, dtype), ctx or current_context())
 
 
@@ -630,7 +657,8 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
                                  f"not empty) and the shape 2-D; got data {data.shape}, "
                                  f"indices {indices.shape}, indptr {indptr.shape}, shape "
                                  f"{tuple(shape)}")
-            return _new_csr(data.copy(), indices.copy(), indptr.copy(), tuple(shape), ctx)
+            return _new_csr(data.copy(), indices.copy(), indptr.copy(), tuple(shape), ctx,
+                            check="csr_matrix")
         raise ValueError(f"csr_matrix: unexpected length of input tuple: {len(arg1)}")
     if isinstance(arg1, RowSparseNDArray):
         raise ValueError("csr_matrix: unexpected input type: RowSparseNDArray")
@@ -682,7 +710,8 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
             raise ValueError(f"row_sparse_array: data must have shape (len(indices),) + "
                              f"shape[1:]; got data {data.shape}, indices {indices.shape}, "
                              f"shape {shape}")
-        return _new_row_sparse(data.copy(), indices.copy(), shape, ctx)
+        return _new_row_sparse(data.copy(), indices.copy(), shape, ctx,
+                               check="row_sparse_array")
     if isinstance(arg1, CSRNDArray):
         raise ValueError("row_sparse_array: unexpected input type: CSRNDArray")
     if isinstance(arg1, RowSparseNDArray):

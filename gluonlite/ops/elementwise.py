@@ -1,5 +1,6 @@
 """Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -239,7 +240,9 @@ _unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_f
 _unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
        grad_out=_tanh_grad_out, doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), "x", doc="Elementwise max(x, 0).")
+       lambda xp, x, y, g: g * xp.sign(y), "y",
+       doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
+           "relu). The gradient is g * sign(y): 1 above 0, 0 below.")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
        lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), "x", doc="Elementwise x/(1+|x|).")
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
@@ -289,12 +292,27 @@ def _act(p):
     return get(p.act_type)
 
 
+def _act_relu(xp, x, out=None):
+    """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
+    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
+
+
+def _activation_into(p, rc, outs, x):
+    if p.act_type == "relu":
+        _act_relu(rc.xp, x, out=outs[0])
+    else:
+        _act(p).fast.into(p, rc, outs, x)
+
+
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
           vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
-          fast=Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
-                    saves=lambda p: _act(p).fast.saves))
+          fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves))
 def _activation(p, rc, x):
-    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
+    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
+    float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
+    if p.act_type == "relu":
+        return _act_relu(rc.xp, x)
     return _act(p).kernel(p, rc, x)
 
 
@@ -321,6 +339,9 @@ def _erf(xp, x):
         return xp.asarray(erf(xp.asnumpy(x)))
 
 
+_SQRT2, _SQRT_2PI = math.sqrt(2.0), math.sqrt(2.0 * math.pi)  # Python floats: weak types
+
+
 def _leaky_fwd(p, rc, x, gamma=None):
     """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
     upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
@@ -338,7 +359,9 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
-        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+        # in the data's dtype, as MXNet computes it: Python floats, since a numpy float64
+        # constant would make numpy compute a float32 erf in float64, at twice the time
+        return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
             u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
@@ -364,7 +387,7 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
         # records with the registered operators only.
         safe = xp.where(x == 0, 1, x)
         phi = xp.where(x == 0, 0.5, y / safe)
-        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+        return (g * (phi + x * xp.exp(-0.5 * x * x) / _SQRT_2PI),)
     if p.act_type == "rrelu":
         return (g * ys[1],)
     gamma = xs[1]

@@ -29,6 +29,8 @@ EXTERNAL = {
     "_while_loop",
     "_cond",
     "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
+    "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
+                              # (tests/subgraph/test_fuse.py)
 }
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
 
