@@ -7,21 +7,23 @@ The arithmetic is the plain rule's, arranged in fewer passes over the data:
   that difference loses the variance to cancellation (a channel whose mean is large
   against its spread: ``var < E[x^2] / 1024``), the channel's variance is taken again
   the plain way, about its mean.
-- The output in place in the plan's buffer (`forward_into`, the registered fast path,
-  equal to the plain rule bit for bit): ``y = (x - mean) * (gamma / std) + beta``, no
-  temporaries. The plain rule takes its batch statistics from `moments` too.
+- The output in place in the plan's buffer (`forward_into`; `forward` allocates the buffers
+  for an imperative call), equal to the plain rule up to the statistics' rounding:
+  ``y = (x - mean) * (gamma / std) + beta``, no temporaries.
 - The gradient: per channel ``sum(gy)`` and ``sum(gy * x)`` in one pass, then ``dx = gy * k1
   + (x - mean) * k2 + k3`` per channel (the plain rule's ``(n gy - sum(gy) - xhat sum(gy
   xhat)) * gamma / (n std)`` with ``xhat = (x - mean) / std`` multiplied out; the mean is
   subtracted first, as the plain rule does, so a large mean loses nothing).
 
 `usable` says where it applies: numpy float32/float64 arrays of one dtype, channels on
-axis 1, and more than one entry per channel. ``ENABLED = False`` sends every
+axis 1, and more than one entry per channel; elsewhere each entry point runs the plain rule.
+All three are registered as BatchNorm's fast paths (``Fast(kernel=forward,
+into=forward_into, vjp=fast_vjp)``), so the registry walk holds them against the plain rule. ``ENABLED = False`` sends every
 call to the plain rule (benchmarks/models.py --ab nobn1 times both).
 """
 import numpy as np
 
-__all__ = ["usable", "moments", "forward_into", "vjp"]
+__all__ = ["usable", "moments", "forward", "forward_into", "vjp", "fast_vjp"]
 
 ENABLED = True
 # a channel's E[x^2] - mean^2 is recomputed about the mean below this share of E[x^2]
@@ -58,6 +60,25 @@ def moments(x):
     return mean.astype(x.dtype), np.maximum(var, 0.0).astype(x.dtype)
 
 
+def forward(p, rc, x, gamma, beta, mmean, mvar):
+    """BatchNorm's forward (y, mean, 1/std) in new arrays, by `forward_into`."""
+    from .nn import _batchnorm
+    if not usable(p, rc, x, gamma, beta, mmean, mvar):
+        return _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
+    c = x.shape[1]
+    outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))
+    forward_into(p, rc, outs, x, gamma, beta, mmean, mvar)
+    return outs
+
+
+def fast_vjp(p, rc, xs, ys, gys, need):
+    """BatchNorm's gradient: `vjp`'s one pass where `usable`, else the plain rule."""
+    from .nn import _bn_vjp
+    if usable(p, rc, *xs[:3]):
+        return vjp(p, rc, xs, ys, gys)
+    return _bn_vjp(p, rc, xs, ys, gys, need)
+
+
 def forward_into(p, rc, outs, x, gamma, beta, mmean, mvar):
     """BatchNorm's forward written into `outs` (y, mean, 1/std): the plain rule's
     arithmetic, its output computed in place in y instead of through three temporaries."""
@@ -69,7 +90,7 @@ def forward_into(p, rc, outs, x, gamma, beta, mmean, mvar):
     _, bshape, red = _bn_bshape(p, x)
     if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
         gamma[...] = 1
-    mean, var = _bn_stats(p, rc, x, mmean, mvar, red)
+    mean, var = _bn_stats(p, rc, x, mmean, mvar, red, moments)
     g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)
     y = outs[0]

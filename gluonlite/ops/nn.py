@@ -184,12 +184,12 @@ def _bn_uses_batch(p, rc):
     return rc.is_train and not p.use_global_stats
 
 
-def _bn_stats(p, rc, x, mmean, mvar, red):
+def _bn_stats(p, rc, x, mmean, mvar, red, moments=None):
     """(mean, var) BatchNorm normalizes with: the batch's (and the moving ones updated in
-    place), or the moving ones."""
+    place), or the moving ones. `moments(x)`: the batch's (mean, var) computed another way
+    (the fast path's one pass); default: numpy's mean and var over `red`."""
     if _bn_uses_batch(p, rc):
-        mean, var = bn_fast.moments(x) if bn_fast.usable(p, rc, x) else (x.mean(axis=red),
-                                                                          x.var(axis=red))
+        mean, var = moments(x) if moments else (x.mean(axis=red), x.var(axis=red))
         mmean *= p.momentum
         mmean += (1 - p.momentum) * mean
         mvar *= p.momentum
@@ -215,8 +215,6 @@ def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
 
 
 def _bn_vjp(p, rc, xs, ys, gys, need):
-    if bn_fast.usable(p, rc, *xs[:3]):  # numpy float data: the same sums in fewer passes
-        return bn_fast.vjp(p, rc, xs, ys, gys)
     x, gamma = xs[0], xs[1]
     mean, inv = ys[1], ys[2]
     ax, bshape, red = _bn_bshape(p, x)
@@ -244,7 +242,7 @@ register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_va
                 "min_calib_range": A.Attr(lambda v: v, None),
                 "max_calib_range": A.Attr(lambda v: v, None), "act_type": A.Str("None")},
          shape=_bn_shape, vjp=_bn_vjp, same_dtype=(),
-         fast=Fast(into=bn_fast.forward_into),
+         fast=Fast(kernel=bn_fast.forward, into=bn_fast.forward_into, vjp=bn_fast.fast_vjp),
          dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3))(_batchnorm)
 
 

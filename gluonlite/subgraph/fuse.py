@@ -45,7 +45,7 @@ from ..executor.hooks import register_inference_pass
 from ..ops import conv_fast, registry
 from ..ops.conv import conv_geom
 from ..ops.fast import Fast
-from ..ops.registry import Operator, Params
+from ..ops.registry import Operator, Params, Rules, Signature
 from ..symbol.symbol import Node, topo_nodes
 from .default_op import _infer, _plan, subgraph_meta
 from .grouping import IndexedGraph
@@ -300,13 +300,15 @@ def _fused_vjp(p, rc, xs, ys, gys, need):
 
 
 FUSED_OP = Operator(
-    OP_NAME, _fused_plain, inputs=lambda p: subgraph_meta(p).input_names, outputs=1,
-    output_names=lambda p: subgraph_meta(p).output_names, attrs={}, vjp=_fused_vjp,
-    signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux=lambda p: subgraph_meta(p).aux_mask,
+    OP_NAME,
+    # its outputs are named as the chain's last node's (see default_op.DEFAULT_SUBGRAPH_OP)
+    Signature(inputs=lambda p: subgraph_meta(p).input_names, outputs=1,
+              output_names=lambda p: subgraph_meta(p).output_names,
+              aux=lambda p: subgraph_meta(p).aux_mask, call_order=(),
+              full_output_names=True),
+    Rules(_fused_plain, _fused_vjp, shape=lambda p, ins: _infer(p, ins, "shape"),
+          dtype=lambda p, ins: _infer(p, ins, "dtype")),
     fast=Fast(into=_fused_into), doc=_fused_plain.__doc__)
-# Its outputs are named as the chain's last node's (see default_op.DEFAULT_SUBGRAPH_OP).
-FUSED_OP.full_output_names = True
 if not registry.exists(OP_NAME):
     registry.add(FUSED_OP)
 

@@ -176,8 +176,8 @@ def check_op(op, check, rng):
     _check_grads(op, check, base, rng)
 
 
-def _outputs(op, p, rc, raw):
-    res = op.kernel(p, rc, *raw)
+def _outputs(op, p, rc, raw, kernel=None):
+    res = (kernel or op.kernel)(p, rc, *raw)
     return list(res) if isinstance(res, tuple) else [res]
 
 
@@ -195,9 +195,10 @@ def _check_fast_kernel(op, p, raw, where):
 
 
 def _check_into(op, p, raw, where):
-    """`into` (what static-alloc plans call) writes what the kernel returns."""
+    """`into` (what static-alloc plans call) writes what the kernel returns: the fast kernel
+    where there is one (the same arithmetic, into given buffers), else the plain one."""
     rc = mx.ops.RunCtx(True, np)
-    ref = _outputs(op, p, rc, raw)
+    ref = _outputs(op, p, rc, raw, op.fast.kernel)
     bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
             np.zeros(r.shape, dtype=r.dtype) for r in ref]
     op.fast.into(p, rc, bufs, *raw)
@@ -298,6 +299,9 @@ def _check_grads(op, check, arrays, rng):
     if op.fast.vjp is not None:  # every caller but a recorded gradient of it runs this one
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        if len(ys) < op.num_outputs(p) and not op.stateful:
+            # hidden outputs too: BatchNorm's gradient reads its saved mean and 1/std
+            ys = _outputs(op, p, rc, [a.copy() for a in raw], op.fast.kernel)
         plain = op.vjp(p, rc, raw, ys, weights, need)
         for j, (a, b) in enumerate(zip(plain, op.fast.vjp(p, rc, raw, ys, weights, need))):
             assert (a is None) == (b is None), f"{name}{attrs}: input {j}'s fast gradient " \
