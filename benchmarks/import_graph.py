@@ -17,6 +17,8 @@ Usage:
     python3 benchmarks/import_graph.py             # circles of both graphs, with one path each
     python3 benchmarks/import_graph.py --import-time   # only imports outside functions
     python3 benchmarks/import_graph.py --edges X Y  # the import lines from layer X to layer Y
+    python3 benchmarks/import_graph.py --deferred   # imports inside functions, and which of
+                                                    # them break an import-time circle
 
 Exit status: 0 without a circle among layers, 1 otherwise.
 """
@@ -93,9 +95,59 @@ def import_edges(files, deferred=True):
     return sorted(edges)
 
 
+def deferred_imports(files):
+    """[(importer, line, imported modules, breaks)] for every import statement inside a
+    function: `breaks` is True when, written at the top of its module, it would close an
+    import-time circle (one of the imported modules, at import time, already imports the
+    importer), the one reason to defer an import."""
+    graph = {}
+    for a, b, _ in import_edges(files, deferred=False):
+        graph.setdefault(a, set()).add(b)
+
+    def reaches(src, dst):
+        seen, todo = {src}, [src]
+        while todo:
+            for w in graph.get(todo.pop(), ()):
+                if w == dst:
+                    return True
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        return False
+
+    out = []
+    for mod, path in sorted(files.items()):
+        is_pkg = path.endswith("__init__.py")
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        top = {id(n) for n in _module_level(tree)}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in top:
+                continue
+            targets = sorted({".".join(name.split(".")[:i])
+                              for name in _resolve(mod, is_pkg, node)
+                              for i in range(2, len(name.split(".")) + 1)
+                              if ".".join(name.split(".")[:i]) in files}
+                             - {mod} - {t for t in files if mod.startswith(t + ".")})
+            if not targets:
+                continue  # outside the package (an optional dependency)
+            out.append((mod, node.lineno, targets, any(reaches(t, mod) for t in targets)))
+    return out
+
+
+# The NumPy dialect's front end is one layer under MXNet's several module names (mx.np,
+# mx.npx, and the modules giving them NumPy's signatures, fallbacks and protocols).
+_NUMPY_DIALECT = ("numpy", "numpy_extension", "numpy_op_fallback", "numpy_op_signature",
+                  "numpy_dispatch_protocol")
+
+
 def layer_of(mod):
-    """The layer of a module: ``gluonlite.X`` for anything under ``gluonlite/X``."""
-    return ".".join(mod.split(".")[:2])
+    """The layer of a module: ``gluonlite.X`` for anything under ``gluonlite/X``
+    (``gluonlite.numpy`` for every module of the NumPy dialect's front end)."""
+    parts = mod.split(".")
+    if parts[0] == "gluonlite" and len(parts) > 1 and parts[1] in _NUMPY_DIALECT:
+        return "gluonlite.numpy"
+    return ".".join(parts[:2])
 
 
 def strongly_connected(graph):
@@ -188,7 +240,18 @@ def main(argv=None):
     ap.add_argument("--import-time", action="store_true",
                     help="only the imports that run when a module is imported (not those "
                          "inside functions)")
+    ap.add_argument("--deferred", action="store_true",
+                    help="list the package's imports inside functions, marking those that "
+                         "break an import-time circle")
     a = ap.parse_args(argv)
+    if a.deferred:
+        found = deferred_imports(module_files(a.root))
+        for mod, line, targets, breaks in found:
+            print(f"{mod}:{line} -> {', '.join(targets)}"
+                  + ("  (breaks a circle)" if breaks else ""))
+        print(f"## imports inside functions: {len(found)}, of which {sum(f[3] for f in found)} "
+              "break an import-time circle")
+        return 0
     mods, layers, edges = graphs(module_files(a.root), deferred=not a.import_time)
     if a.edges:
         src, dst = (f"{PKG}.{x}" if not x.startswith(PKG) else x for x in a.edges)

@@ -11,6 +11,8 @@ Example::
 import logging
 import math
 import time
+from . import ndarray as nd
+from .context import cpu
 
 __all__ = ["module_checkpoint", "do_checkpoint", "save_checkpoint", "log_train_metric",
            "Speedometer", "ProgressBar", "LogValidationMetricsCallback"]
@@ -22,7 +24,6 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
 
     Example: ``save_checkpoint('net', 3, sym, args, auxs)`` writes net-0003.params.
     """
-    from . import ndarray as nd
     if symbol is not None:
         symbol.save(f"{prefix}-symbol.json")
     save_dict = {f"arg:{k}": v.as_in_context(_cpu()) for k, v in (arg_params or {}).items()}
@@ -34,7 +35,6 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
 
 
 def _cpu():
-    from .context import cpu
     return cpu()
 
 

@@ -9,6 +9,7 @@ import threading
 import numpy as np
 
 from .base import classproperty, with_metaclass  # noqa: F401  (MXNet's context module has them)
+from .base import MXNetError
 
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "cpu_shared", "current_context", "num_gpus",
            "gpu_memory_info", "host_scalar", "synchronize", "probe_gpu", "gpu_missing"]
@@ -205,7 +206,6 @@ def gpu_memory_info(device_id=0):
 
     Example: ``free, total = gpu_memory_info(0)``.
     """
-    from .base import MXNetError
     cp = _cupy()
     if cp is None:
         raise MXNetError(f"gpu_memory_info: no GPU backend available ({gpu_missing()})")

@@ -15,6 +15,9 @@ import re
 import numpy as np
 
 from .ndarray import NDArray, load  # noqa: F401  (MXNet's module exports both)
+from . import ndarray as nd
+from .ops.random import generator
+from .util import is_np_array as _is_np_array
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Uniform", "Normal",
            "Xavier", "MSRAPrelu", "Bilinear", "Zero", "One", "Constant", "Orthogonal",
@@ -56,7 +59,6 @@ def alias(*aliases):
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
     re-exports)."""
-    from .util import is_np_array as _is_np_array
     return _is_np_array()
 
 
@@ -74,7 +76,6 @@ class InitDesc(str):
 
 
 def _rng():
-    from .ops.random import generator
     return generator()
 
 
@@ -451,7 +452,6 @@ class FusedRNN(Initializer):
         return pieces
 
     def _init_weight(self, desc, arr):
-        from . import ndarray as nd
         flat = np.empty(arr.size, dtype=np.float64)
         pos = 0
         glob = getattr(desc, "global_init", None)

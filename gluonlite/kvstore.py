@@ -23,6 +23,9 @@ import numpy as np
 from .base import MXNetValueError
 from .ndarray.ndarray import NDArray
 from .optimizer import saved_states
+from . import optimizer as opt
+from .ndarray.sparse_grad import rows_to_ndarray
+from .ops.sparse.grads import RowSparseRows
 
 __all__ = ["KVStoreBase", "KVStore", "TestStore", "KVStoreServer", "create"]
 
@@ -138,9 +141,7 @@ def _copy_into(dst, src_np):
 def _sum_sparse(vs, dtype):
     """The sum of the values pushed for one key when some are sparse: row_sparse when all are
     (the union of their rows, no dense array made), else dense."""
-    from .ops.sparse_grads import RowSparseRows
     if all(v.stype == "row_sparse" for v in vs):
-        from .ndarray.sparse_grad import rows_to_ndarray
         total = RowSparseRows(vs[0]._sindices, vs[0]._sdata.astype(dtype), vs[0].shape)
         for v in vs[1:]:
             total = total + RowSparseRows(v._sindices, v._sdata, v.shape)
@@ -416,7 +417,6 @@ class KVStore(KVStoreBase):
     def set_optimizer(self, optimizer):
         """Apply `optimizer` to the stored values on every push (its updater keeps the
         states, per key)."""
-        from . import optimizer as opt
         self._optimizer = optimizer
         self._set_updater(opt.get_updater(optimizer))
 

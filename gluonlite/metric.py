@@ -21,6 +21,7 @@ import numpy
 
 from .base import numeric_types, string_types
 from . import ndarray  # noqa: F401  (MXNet's metric module holds it; GluonTS imports it from here)
+from .ndarray import NDArray
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
            "Perplexity", "MAE", "MSE", "RMSE", "CrossEntropy", "NegativeLogLikelihood",
@@ -29,7 +30,6 @@ __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1"
 
 
 def _is_nd(x):
-    from .ndarray import NDArray
     return isinstance(x, NDArray)
 
 

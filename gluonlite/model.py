@@ -14,6 +14,7 @@ from .context import Context, cpu
 from .initializer import Uniform
 from .io import DataDesc
 from .optimizer import get_updater
+from . import ndarray as nd, symbol as sym
 
 __all__ = ["BatchEndParam", "save_checkpoint", "load_checkpoint", "load_params", "Context",
            "cpu", "Uniform", "DataDesc", "get_updater", "LogValidationMetricsCallback"]
@@ -33,7 +34,6 @@ def load_params(prefix, epoch):
 
     Example: ``args, auxs = mx.model.load_params("net", 3)``.
     """
-    from . import ndarray as nd
     saved = nd.load("%s-%04d.params" % (prefix, epoch))
     return _split_arg_aux(saved or {}, f"of {prefix}-{epoch:04d}.params")
 
@@ -70,7 +70,6 @@ def load_checkpoint(prefix, epoch):
 
     Example: ``sym, args, auxs = mx.model.load_checkpoint("net", 3)``.
     """
-    from . import symbol as sym
     symbol = sym.load(f"{prefix}-symbol.json")
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params

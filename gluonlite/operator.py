@@ -31,6 +31,7 @@ import collections
 from .ndarray import NDArray  # noqa: F401  (MXNet's mx.operator has it)
 from .ops import custom as _custom
 from .ops import registry as _registry
+from .util import is_np_array as _is_np_array
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
            "get_operator_arguments", "OperatorArguments", "is_np_array"]
@@ -217,5 +218,4 @@ def get_operator_arguments(op_name):
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
     re-exports)."""
-    from .util import is_np_array as _is_np_array
     return _is_np_array()

@@ -35,7 +35,7 @@ import time
 import warnings
 
 from . import _profiling
-from .base import MXNetError, py_str
+from .base import MXNetError, py_str, write_atomically
 
 __all__ = ["set_config", "set_state", "state", "pause", "resume", "dump", "dumps",
            "Domain", "Task", "Frame", "Event", "Counter", "Marker", "scope",
@@ -286,7 +286,6 @@ def dump(finished=True, profile_process="worker"):
     Example:
         >>> set_config(filename='/tmp/t.json'); dump()
     """
-    from .base import write_atomically
     _check_process("dump", profile_process)
     write_atomically(_config["filename"], _state["recorder"].json())
     if finished:

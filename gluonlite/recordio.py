@@ -22,6 +22,8 @@ import threading
 from collections import namedtuple
 
 import numpy as np
+from .base import MXNetError
+from .ndarray.imdecode import _grey
 
 __all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img",
            "unpack_img", "c_str", "check_call"]
@@ -43,7 +45,6 @@ def check_call(ret):
         MXNetError: ret is not 0.
     """
     if ret != 0:
-        from .base import MXNetError
         raise MXNetError(f"check_call: a call returned {ret}")
 
 
@@ -212,12 +213,18 @@ class MXIndexedRecordIO(MXRecordIO):
         self.keys = []
         self.fidx = open(self.idx_path, self.flag)
         if not self.writable:
-            for line in self.fidx:
+            for number, line in enumerate(self.fidx, 1):
                 fields = line.strip().split("\t")
                 if len(fields) < 2:
                     continue
-                key = self.key_type(fields[0])
-                self.idx[key] = int(fields[1])
+                try:
+                    key, offset = self.key_type(fields[0]), int(fields[1])
+                except ValueError:
+                    self.close()
+                    raise ValueError(f"MXIndexedRecordIO: {self.idx_path}, line {number}: "
+                                     f"expected 'KEY<TAB>OFFSET' with an integer offset, got "
+                                     f"{line.strip()[:80]!r}") from None
+                self.idx[key] = offset
                 self.keys.append(key)
 
     def close(self):
@@ -300,11 +307,20 @@ def unpack(s):
     """``(IRHeader, payload bytes)`` of a packed record (an array label comes back as a
     float32 numpy array).
 
+    Raises:
+        ValueError: `s` is shorter than its header, or than the labels the header counts.
+
     Example: ``header, img_bytes = unpack(record)``.
     """
+    if len(s) < _IR_SIZE:
+        raise ValueError(f"recordio.unpack: a packed record starts with a {_IR_SIZE}-byte "
+                         f"header, got {len(s)} bytes")
     header = IRHeader(*struct.unpack(_IR_FORMAT, s[:_IR_SIZE]))
     s = s[_IR_SIZE:]
     if header.flag > 0:
+        if header.flag * 4 > len(s):
+            raise ValueError(f"recordio.unpack: the header counts {header.flag} float32 labels "
+                             f"but only {len(s)} bytes follow it")
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag))
         s = s[header.flag * 4:]
     return header, s
@@ -324,7 +340,6 @@ def _decode(buf, iscolor):
     """Decode image bytes to a uint8 HWC (or HW) numpy array in RGB order."""
     image = _pil().open(_io.BytesIO(bytes(buf)))
     if iscolor == 0:
-        from .ndarray.imdecode import _grey
         if image.format == "JPEG":
             image.draft("L", image.size)  # libjpeg's own grey, as OpenCV's decoder asks
         return _grey(image)

@@ -16,6 +16,7 @@ Example::
 """
 import collections
 import importlib.util
+from .context import num_gpus
 
 __all__ = ["Feature", "Features", "feature_list"]
 
@@ -47,7 +48,6 @@ class Feature:
 
 
 def _enabled():
-    from .context import num_gpus
     gpus = num_gpus() > 0
     # numpy.linalg ships LAPACK routines, which `nd.linalg` uses.
     return {"CUDA": gpus, "CUPY": gpus, "NUMPY": True, "LAPACK": True,

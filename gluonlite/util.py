@@ -22,6 +22,7 @@ import os
 import threading
 
 from .base import MXNetError, py_str
+from .context import num_gpus
 
 __all__ = ["c_str", "check_call", "get_cuda_compute_capability", "get_gpu_count",
            "get_gpu_memory", "getenv", "is_np_array", "is_np_default_dtype", "is_np_shape",
@@ -59,7 +60,6 @@ def get_gpu_count():
 
     Example: ``mx.util.get_gpu_count()``.
     """
-    from .context import num_gpus
     return num_gpus()
 
 

@@ -12,7 +12,10 @@ from gluonlite.symbol.symbol import install_symbol_methods
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 # The core, each layer importing only those before it.
 CORE = ["base", "_profiling", "context", "util", "ops", "autograd_tape", "ndarray", "autograd",
-        "symbol", "executor", "control_flow", "subgraph"]
+        "symbol", "executor", "control_flow", "subgraph",
+        # MXNet's namespaces its Gluon is written on (docs/DESIGN.md), then gluon
+        "initializer", "lr_scheduler", "optimizer", "kvstore", "metric", "recordio", "io",
+        "image", "gluon"]
 
 
 def _import_graph():

@@ -1,5 +1,6 @@
 """`mx.contrib.io`: a Gluon `DataLoader` seen as an `mx.io.DataIter` (`DataLoaderIter`)."""
 from ..io import DataBatch, DataDesc, DataIter
+from .. import ndarray as nd
 
 __all__ = ["DataLoaderIter", "DataDesc", "DataIter"]
 
@@ -69,7 +70,6 @@ class DataLoaderIter(DataIter):
         return True
 
     def _padded(self, arr):
-        from .. import ndarray as nd
         n = arr.shape[0]
         if n == self.batch_size:
             return arr

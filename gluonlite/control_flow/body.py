@@ -16,6 +16,7 @@ from ..executor.plan import compile_plan
 from ..ops import registry
 from ..ops.fast import Fast
 from ..symbol.symbol import topo_nodes
+from ..executor.infer import infer_graph
 
 __all__ = ["body_vars", "infer_body", "wants_grad", "body_plan", "body_plans", "Steps",
            "loop_operator", "into_dests", "loop_optimizations", "loop_optimizations_enabled"]
@@ -76,7 +77,6 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
     Raises:
         ValueError: the body does not fit its inputs (the message names the body and node).
     """
-    from ..executor.infer import infer_graph
     vars_ = body_vars(body)
     if in_shapes is not None:
         known = {v.name: s for v, s in zip(vars_, in_shapes) if s is not None}
@@ -126,14 +126,14 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
     params' ``_subgraphs``, counted in ``num_args``), ``num_outputs`` visible outputs and
     a hidden last one, the kernel's opaque state for its vjp (`Steps`); `writes_dests`: the
     vjp takes `dests` (`into_dests`)."""
-    op = registry.Operator(name, kernel, inputs=lambda p: [f"data{i}" for i in
-                                                         range(p.num_args - n_subgraphs)],
-                           outputs=lambda p: p.num_outputs + 1,
-                           visible=lambda p: p.num_outputs, attrs=attrs, vjp=vjp, shape=shape,
-                           dtype=dtype, doc=doc, signature=(),
-                           same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
-                           fast=Fast(writes_dests=writes_dests), stateful=True)
-    return registry.add(op)
+    return registry.register(
+        name, inputs=lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)],
+        outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs, attrs=attrs,
+        vjp=vjp, shape=shape, dtype=dtype, doc=doc, signature=(),
+        same_dtype=(),  # loop inputs mix dtypes (int counters, float states)
+        # the plain vjp given a caller's arrays writes into them (`into_dests`)
+        fast=Fast(vjp=vjp, writes_dests=True) if writes_dests else None,
+        stateful=True)(kernel)
 
 
 def into_dests(xp, grads, dests):

@@ -8,6 +8,7 @@ against these.
 from ..base import unflatten
 from ..ndarray.ndarray import NDArray
 from . import checks
+from .. import ndarray
 
 __all__ = ["foreach", "while_loop", "cond"]
 
@@ -16,18 +17,13 @@ def _is_nd(x):
     return isinstance(x, NDArray)
 
 
-def _nd():
-    from .. import ndarray
-    return ndarray
-
-
 def _signature(arrays):
     return [(a.shape, a.dtype) for a in arrays]
 
 
 def _stack_steps(per_step, n_rows=None):
     """Stack step outputs along a new axis 0; pad with zero rows up to `n_rows`."""
-    nd = _nd()
+    nd = ndarray
     stacked = []
     for j in range(len(per_step[0]) if per_step else 0):
         items = [step[j] for step in per_step]

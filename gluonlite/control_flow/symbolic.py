@@ -18,8 +18,7 @@ __all__ = ["foreach", "while_loop", "cond"]
 def _refuse_np(op, leaves):
     """MXNet 1.9.1's loop operators are legacy operators: numpy symbols (a block under NumPy
     array semantics) are refused, as MXNet refuses them."""
-    from ..numpy._symbol import _Symbol
-    if any(isinstance(x, _Symbol) for x in leaves):
+    if any(getattr(x, "_np_symbol", False) for x in leaves):
         raise TypeError(f"Operator `{op}` registered in backend is known as `{op}` in Python. "
                         "This is a legacy operator which can only accept legacy symbols, while "
                         "received an MXNet numpy symbol (MXNet 1.9.1 has no loop operators "

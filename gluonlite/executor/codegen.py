@@ -91,7 +91,7 @@ class Emission:
         """`var` now holds what the expression `expr` holds: a gradient variable's array,
         the data of gradient variable `same_as` reshaped, or an array made by `made`
         (``(maker, shape)``: maker ("rule", step, input) for a rule taking ``out=``,
-        `writes_out`; ("vjp", step, input) for a vjp taking ``dests=``)."""
+        `Fast.grads_out`; ("vjp", step, input) for a vjp taking ``dests=``)."""
 
     def released(self, variables):
         """The gradient variables `variables` are let go (set to None)."""
@@ -446,7 +446,7 @@ def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
                 rule = w.bind(f"grad{i}_{j}", st.op.fast.grads[j])
                 w.emit(f"    gx{j} = {rule}(xp, {args}{out})")
                 grads[j] = (f"gx{j}", False)
-                if getattr(st.op.fast.grads[j], "writes_out", False):
+                if st.op.fast.grads_out:
                     made[f"gx{j}"] = (("rule", i, j), plan.slot_shape.get(st.ins[j]))
     elif wanted:
         fn = w.bind(f"vjp{i}", st.vjp)

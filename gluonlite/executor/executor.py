@@ -10,6 +10,7 @@ from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_graph_passes
 from .infer import infer_graph
 from .plan import compile_plan
+from .node_values import report_grads, report_ops
 
 __all__ = ["Executor", "simple_bind"]
 
@@ -426,14 +427,12 @@ class Executor:
                 for n in self._input_names]
 
     def _run_monitor(self, is_train):
-        from .node_values import report_ops
         callback, monitor_all = self._monitor
         report_ops(self._symbol, self._input_names, self._monitor_inputs(),
                    lambda name, op_name, array: callback(name, array), monitor_all, is_train,
                    name_variables=True)
 
     def _run_monitor_backward(self, out_grads, is_train):
-        from .node_values import report_grads
         callback, _ = self._monitor
         report_grads(self._symbol, self._input_names, self._monitor_inputs(), out_grads,
                      lambda name, op_name, array: callback(name, array), is_train)

@@ -14,15 +14,15 @@ known, those that follow the probe stay 0. A rule that rejects the probes (a dim
 must equal another one) runs once more with the partly known inputs as unknown, and what it
 infers for them is merged with their known dimensions.
 
-A rule marked ``partial`` is given partly known shapes as they are (-1 for each unknown
-dimension) and fills what it can itself, as MXNet's shape functions do.
+A rule marked ``partial`` (its `ShapeRule` says so) is given partly known shapes as they are
+(-1 for each unknown dimension) and fills what it can itself, as MXNet's shape functions do.
 
-Backwards, as MXNet's rules do: the inputs and output of an elementwise operator (its rule
-marked ``all_same``, or ``output_shape_inputs``) merge what each knows, dimension by
-dimension; an operator whose rule is marked ``fills_back(params)`` has its unknown input
-dimensions that pass through to a known output dimension filled from it
-(`_solve_from_outputs`); the others infer nothing backwards but through their own
-``shape_back`` rule. A rule's ``whole_inputs`` are read only when fully known.
+Backwards, as MXNet's rules do: the inputs and output of an elementwise operator (its
+`ShapeRule` says ``all_same``, or names ``output_shape_inputs``) merge what each knows,
+dimension by dimension; an operator whose rule's ``fills_back(params)`` is true has its
+unknown input dimensions that pass through to a known output dimension filled from it
+(`_solve_from_outputs`); the others infer nothing backwards but through their rule's own
+``back``. A rule's ``whole_inputs`` are read only when fully known.
 """
 import ast
 
@@ -30,6 +30,7 @@ import numpy as np
 
 from ..base import CODE_DTYPES, MXNetError, MXNetValueError, normalize_dtype
 from ..symbol.symbol import topo_nodes
+from ..util import is_np_shape
 
 __all__ = ["infer_graph", "infer_symbol_shapes", "infer_symbol_types", "var_shape_attr",
            "merge_shapes", "UNK", "import_shape", "export_shape"]
@@ -45,7 +46,6 @@ _PROBES = (720720, 1081080)
 
 
 def _np_shape():
-    from ..util import is_np_shape
     return is_np_shape()
 
 
@@ -222,12 +222,11 @@ def _shape_rule(node, ins, known_outs):
     """The operator's shape rule on what is known of its inputs and outputs (partly known
     inputs are probed; see the module's docstring)."""
     rule = node.op.shape_rule
-    if getattr(rule, "partial", False):
+    if rule.partial:
         # a rule that reads partly known shapes itself (-1 for an unknown dimension), as
         # MXNet's shape functions do (np.dot's: a's last dimension is b's first)
         return _whole_shape_rule(node, ins, known_outs)
-    same = range(len(ins)) if getattr(rule, "all_same", False) else \
-        getattr(rule, "output_shape_inputs", ())
+    same = range(len(ins)) if rule.all_same else rule.output_shape_inputs
     if same:
         # every input of an elementwise operator has its output's shape: what each knows of it
         # is known of all, dimension by dimension ((0, 10) + (12, 0): all are (12, 10)), also
@@ -237,8 +236,7 @@ def _shape_rule(node, ins, known_outs):
             ins = [merged if i in same else s for i, s in enumerate(ins)]
     # inputs the rule reads only whole (where's condition, as in MXNet) count as unknown
     # while partly known
-    whole_only = getattr(rule, "whole_inputs", ())
-    ins = [None if i in whole_only and _partial(s) else s for i, s in enumerate(ins)]
+    ins = [None if i in rule.whole_inputs and _partial(s) else s for i, s in enumerate(ins)]
     part_outs = list(known_outs)
     known_outs = [_known(s) for s in known_outs]
     if not any(_partial(s) for s in ins):
@@ -257,7 +255,7 @@ def _shape_rule(node, ins, known_outs):
         (ins_a, outs_a), (ins_b, outs_b) = runs
         probed = ([_agreed(a, b) for a, b in zip(ins_a, ins_b)],
                   [_agreed(a, b) for a, b in zip(outs_a, outs_b)])
-        fills = getattr(rule, "fills_back", None)
+        fills = rule.fills_back
         solved = _solve_from_outputs(node, ins, part_outs, probed[1]) \
             if fills is not None and fills(node.params) else None
         if solved is not None:

@@ -8,6 +8,9 @@ evaluation of the graph node by node with the registry's kernels (autograd pause
 while a hook or monitor is installed: the compiled path itself stays untouched.
 """
 from .. import autograd
+from ..ndarray.ndarray import NDArray
+from ..ops.registry import RunCtx
+from ..symbol.symbol import topo_nodes
 
 __all__ = ["report_ops"]
 
@@ -41,9 +44,6 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
             under its own name just before (as MXNet's graph executor does; its op_name is
             ``'null'``).
     """
-    from ..ndarray.ndarray import NDArray
-    from ..ops.registry import RunCtx
-    from ..symbol.symbol import topo_nodes
     values = {}
     by_name = dict(zip(input_names, args))
     ctx = args[0].context if args else None
@@ -84,9 +84,6 @@ def report_grads(out, input_names, args, out_grads, callback, is_train=True):
         is_train: the mode the forward ran in. Arrays updated in place in training
             (BatchNorm's moving statistics) must be given as copies.
     """
-    from ..ndarray.ndarray import NDArray
-    from ..ops.registry import RunCtx
-    from ..symbol.symbol import topo_nodes
     by_name = dict(zip(input_names, args))
     ctx = args[0].context if args else None
     xp = ctx.xp

@@ -36,10 +36,11 @@ class _Step:
         self.bufs = None
         self.need = None  # per input, whether the backward computes its gradient
         self.rc = None  # a stateful step's own RunCtx (need_grad set when it runs backward)
-        # The operator's rules, or its lowering's (`gluonlite.executor.lowering`): then
-        # `spec` is what the lowering decided for this step and `runtime` what the step
-        # keeps from call to call.
-        self.kernel, self.vjp = node.op.kernel, node.op.vjp
+        # The operator's rules (its faster kernel and vjp where it has them), or its lowering's
+        # (`gluonlite.executor.lowering`): then `spec` is what the lowering decided for this
+        # step and `runtime` what the step keeps from call to call.
+        self.kernel = node.op.fast.kernel or node.op.kernel
+        self.vjp = node.op.fast.vjp or node.op.vjp
         self.spec = self.runtime = None
         # an input or output's shape is known only when the step runs (`Plan.dynamic`)
         self.dynamic = False

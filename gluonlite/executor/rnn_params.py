@@ -13,16 +13,24 @@ The rewrite applies to the compiled graph only (the symbol a block exports is un
 and only where the concatenation joins along axis 0 (as MXNet's layers do) and feeds nothing
 else, the reshapes feed nothing else, and the ``RNN`` node takes no ``sequence_length``.
 
+Its imperative twin (`unpack_recorded`) does the same on the autograd tape: an ``RNN`` called
+on NDArrays whose parameters autograd recorded as such a concatenation runs `_rnn_unpacked`
+on the parts, so that the backward writes each parameter's gradient into its buffer instead
+of splitting a packed one.
+
 Example::
 
     rewritten = unpack_rnn_params(sym)     # what compile_plan sees for a hybridized LSTM
 """
+from ..autograd_tape import TapeNode
+from ..ndarray.invoke import CallPlan, plan_for, register_call_rewrite
+from ..ndarray.ndarray import NDArray
 from ..ops.registry import get
 from ..symbol.rewrite import substitute
 from ..symbol.symbol import Node, topo_nodes
 from .hooks import register_graph_pass
 
-__all__ = ["unpack_rnn_params"]
+__all__ = ["unpack_rnn_params", "unpack_recorded"]
 
 
 def _uses(symbol):
@@ -79,3 +87,35 @@ def unpack_rnn_params(symbol):
 
 
 register_graph_pass(unpack_rnn_params)
+
+
+def _recorded_part(entry, raw, ctx):
+    """A packed part as the concatenation recorded it, looking through a reshape (a reshape
+    keeps the elements' order): an NDArray holding the raw array with its tape entry."""
+    src = entry[0] if entry is not None else None
+    call = getattr(src, "call", None) if src.__class__ is TapeNode else None
+    if call.__class__ is CallPlan and call.op.fast.reshapes and src.saved is not None:
+        raw, entry = src.saved[2][0], src.inputs[0]
+    part = NDArray(raw, ctx)
+    part._entry = entry
+    return part
+
+
+def unpack_recorded(plan, inputs):
+    """`unpack_rnn_params` on a recorded call: ``(the _rnn_unpacked call, its inputs)`` for
+    an ``RNN`` call (`plan`, NDArray `inputs`) whose parameters autograd recorded as
+    ``_rnn_param_concat`` along axis 0, or None (other parameters, or sequence lengths)."""
+    if plan.p.use_sequence_length or inputs[1]._entry is None:
+        return None
+    concat = inputs[1]._entry[0]
+    call = concat.call if concat.__class__ is TapeNode else None
+    if call.__class__ is not CallPlan or call.op.name != "_rnn_param_concat" or \
+            call.p.dim != 0 or concat.saved is None:
+        return None
+    _, ctx, raws, _ = concat.saved
+    parts = [_recorded_part(e, raw, ctx) for e, raw in zip(concat.inputs, raws)]
+    ins = [inputs[0]] + parts + list(inputs[2:])
+    return plan_for(get("_rnn_unpacked"), dict(plan.p, num_args=len(ins))), ins
+
+
+register_call_rewrite("RNN", unpack_recorded)

@@ -14,37 +14,33 @@ import threading
 import warnings
 from collections import OrderedDict
 
-from .. import ndarray as nd_mod
+from .. import ndarray as nd_mod, symbol
 from ..base import flatten, structure_str, unflatten
 from ..ndarray.ndarray import NDArray
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError,
                         GluonUsageError, assign_loaded)
 from .utils import HookHandle
+from ..executor.cached_op import CachedOp
+from ..executor.infer import infer_graph
+from ..ndarray.serialization import load, save
+from ..symbol.naming import Prefix, new_name
+from ..symbol.symbol import Symbol, topo_nodes
 from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
 from .block_formats import FormatAttributes
+from .block_save import load_model, save_model
 from .np_dialect import call_hybrid_forward, check_np_outputs
-from ..util import is_np_array
+from .op_hook import report_ops
+from ..util import is_np_array, np_array, np_shape
 
 __all__ = ["Block", "HybridBlock"]
-
-
-def _sym():
-    from .. import symbol
-    return symbol
 
 
 def _is_array(x):
     return isinstance(x, NDArray)
 
 
-_SYMBOL_CLASS = []  # Symbol, imported on first use: the symbol layer imports gluon, and back
-
-
 def _is_sym(x):
-    if not _SYMBOL_CLASS:
-        from ..symbol.symbol import Symbol
-        _SYMBOL_CLASS.append(Symbol)
-    return isinstance(x, _SYMBOL_CLASS[0])
+    return isinstance(x, Symbol)
 
 
 def _is_np_sym(x):
@@ -73,7 +69,6 @@ class _BlockScope:
         current = getattr(_BlockScope._current, "value", None)
         if current is None:
             if prefix is None:
-                from ..symbol.naming import new_name
                 prefix = new_name(None, hint) + "_"
             params = ParameterDict(prefix) if params is None else \
                 ParameterDict(params.prefix, params)
@@ -92,7 +87,6 @@ class _BlockScope:
     def __enter__(self):
         if self._block._empty_prefix:
             return self
-        from ..symbol.naming import Prefix
         self._old_scope = getattr(_BlockScope._current, "value", None)
         _BlockScope._current.value = self
         self._name_scope = Prefix(self._block.prefix)
@@ -210,6 +204,31 @@ class Block:
         handle = HookHandle()
         handle.attach(self._forward_pre_hooks, hook)
         return handle
+
+    def optimize_for(self, x, *args, backend=None, backend_opts=None, clear=True,
+                     static_alloc=False, static_shape=False, inline_limit=2, **kwargs):
+        """Hybridize with subgraph `backend` and build the partitioned graph for inputs
+        like `x`, `args` now (MXNet 1.9's ``HybridBlock.optimize_for``); later calls run it.
+
+        Args:
+            x, args: example inputs (their structure and shapes pick the graph).
+            backend: a registered subgraph backend (``'FUSE'``: the inference backend).
+            backend_opts: options for the partitioner (``{'op_names': [...]}``).
+            clear, static_alloc, static_shape, inline_limit, kwargs: as `hybridize`.
+
+        Raises:
+            ValueError: an unknown backend.
+
+        Example::
+
+            net.optimize_for(x, backend='FUSE', static_alloc=True)
+            y = net(x)
+        """
+        self.hybridize(True, backend=backend, clear=clear, static_alloc=static_alloc,
+                       static_shape=static_shape, inline_limit=inline_limit,
+                       backend_opts=backend_opts, **kwargs)
+        flat, fmt = flatten([x, *args], _is_leaf)
+        self._cached_ops[(_format_key(fmt), self._trace_key())] = self._build_cache(x, *args)
 
     def register_op_hook(self, callback, monitor_all=False):
         """Call ``callback(node_name, op_name, array)`` for every operator output of the
@@ -355,7 +374,6 @@ class Block:
             deduplicate: save a parameter shared by several blocks once (under the last of
                 its names, as MXNet); `load_parameters` accepts such files.
         """
-        from ..ndarray.serialization import save
         params = self._collect_params_with_prefix()
         if deduplicate:
             last_name = {id(v): k for k, v in params.items()}
@@ -379,8 +397,6 @@ class Block:
             ValueError: listing every missing, extra and mis-shaped entry (each with both
                 shapes); a dtype mismatch without `cast_dtype`; a malformed file.
         """
-        from ..ndarray.serialization import load
-        from ..util import np_array, np_shape
         try:
             loaded = load(filename)
         except ValueError as e:
@@ -390,8 +406,11 @@ class Block:
             # (NumPy's arrays cover every legacy array)
             with np_array(False), np_shape(False):
                 loaded = load(filename)
-        if isinstance(loaded, list):
-            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
+            if loaded:
+                raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need "
+                                 "names")
+            loaded = {}
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
@@ -411,7 +430,6 @@ class Block:
 
             net.save('MyModel'); net2 = create_net(); net2.load('MyModel')
         """
-        from .block_save import save_model
         save_model(self, prefix)
 
     def load(self, prefix):
@@ -421,7 +439,6 @@ class Block:
         Raises:
             ValueError: the saved tree does not match this block's.
         """
-        from .block_save import load_model
         load_model(self, prefix)
 
     # MXNet 1.x names kept for old scripts
@@ -575,7 +592,12 @@ class HybridBlock(FormatAttributes, Block):
 
         Args:
             active: False turns hybridization off again.
-            backend: must be None (see Raises).
+            backend: a subgraph backend (`gluonlite.subgraph`) to partition the graph with
+                for every call, training included (``'FUSE'``: the inference backend;
+                ``backend_opts`` in `kwargs` go to the partitioner, e.g. ``{'op_names':
+                [...]}`` for ``'default'``). None: the graph as traced, its inference
+                plans fused by default (`gluonlite.subgraph.fuse`). Exports write the
+                traced graph either way.
             clear: drop the graphs compiled so far (always done here: a graph is cheap to
                 trace again).
             static_alloc: keep every intermediate buffer between calls.
@@ -590,16 +612,18 @@ class HybridBlock(FormatAttributes, Block):
                 as one step.
 
         Raises:
-            NotImplementedError: a `backend` (partition with GLUONLITE_SUBGRAPH_BACKEND).
+            ValueError: an unknown `backend` (the registered ones are listed).
         """
+        backend_opts = kwargs.pop("backend_opts", None) or {}
         if backend is not None:
-            raise NotImplementedError(
-                f"{self.name}.hybridize(backend={backend!r}): partitioning at hybridize is not "
-                "implemented; set GLUONLITE_SUBGRAPH_BACKEND or use "
-                "gluonlite.subgraph.partition_graph")
+            from ..subgraph import list_subgraph_properties
+            if backend not in list_subgraph_properties():
+                raise ValueError(f"{self.name}.hybridize: unknown backend {backend!r}; "
+                                 f"registered backends: {', '.join(list_subgraph_properties())}")
         self._active = bool(active)
         self._flags = {"static_alloc": bool(static_alloc), "static_shape": bool(static_shape),
-                       "inline_limit": inline_limit}
+                       "inline_limit": inline_limit, "backend": backend,
+                       "backend_opts": dict(backend_opts)}
         self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
             warnings.warn(f'"{self.name}" is being hybridized while still having forward '
@@ -642,7 +666,7 @@ class HybridBlock(FormatAttributes, Block):
         key = (_format_key(fmt), self._trace_key())
         hit = self._graphs.get(key)
         if hit is None:
-            sym = _sym()
+            sym = symbol
             if not flat:
                 raise ValueError(f"{self.name}: hybridized blocks need at least one array input")
             names = ["data"] if len(flat) == 1 else [f"data{i}" for i in range(len(flat))]
@@ -683,8 +707,6 @@ class HybridBlock(FormatAttributes, Block):
         self._infer_attrs(*args)
 
     def _infer_attrs(self, *args):
-        from ..executor.infer import infer_graph
-        from ..symbol.symbol import topo_nodes
         inputs, out, _ = self._get_graph(*args)
         flat, _ = flatten(list(args), _is_leaf)
         known = {s.name: tuple(a.shape) for s, a in zip(inputs, flat)}
@@ -732,7 +754,7 @@ class HybridBlock(FormatAttributes, Block):
             raise ValueError(f"{self.name}: there must be at least one NDArray or Symbol among "
                              "the inputs (all are None or plain values)")
         if n_sym:
-            sym = _sym()
+            sym = symbol
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
                 return call_hybrid_forward(self, sym, (x,) + args, params)
@@ -757,7 +779,6 @@ class HybridBlock(FormatAttributes, Block):
         return out
 
     def _build_cache(self, *args):
-        from ..executor.cached_op import CachedOp
         inputs, out, out_fmt = self._get_graph(*args)
         data_idx = {s.name: i for i, s in enumerate(inputs)}
         params = {p.name: p for p in self.collect_params().values()}
@@ -775,7 +796,11 @@ class HybridBlock(FormatAttributes, Block):
             if s.name not in used:
                 warnings.warn(f"The {s.name} input to HybridBlock {self.name} is not used by "
                               "any computation. Is this intended?", stacklevel=4)
-        op = CachedOp(out, static_alloc=self._flags.get("static_alloc", False),
+        run = out
+        if self._flags.get("backend"):
+            from ..subgraph import partition_graph
+            run = partition_graph(out, self._flags["backend"], **self._flags["backend_opts"])
+        op = CachedOp(run, static_alloc=self._flags.get("static_alloc", False),
                       static_shape=self._flags.get("static_shape", False),
                       inline_limit=self._flags.get("inline_limit", 2))
         return op, slots, out_fmt, (inputs, out), flatten(list(args), _is_leaf)[1]
@@ -808,10 +833,8 @@ class HybridBlock(FormatAttributes, Block):
         if not isinstance(outs, (list, tuple)):
             outs = [outs]
         if _is_np_sym(graph[1]):  # a graph of the NumPy dialect gives mx.np arrays
-            from ..numpy.multiarray import from_nd
-            outs = [from_nd(o) for o in outs]
+            outs = [o.as_np_ndarray() for o in outs]
         if self._op_hook is not None:
-            from .op_hook import report_ops
             report_ops(graph[1], op.input_names, cargs, *self._op_hook)
         return unflatten(outs, out_fmt)
 
@@ -825,7 +848,6 @@ class HybridBlock(FormatAttributes, Block):
         Raises:
             ValueError: the block was not hybridized and called yet.
         """
-        from ..ndarray.serialization import save
         if not self._cached_graph:
             raise ValueError(f"{self.name}: call hybridize() and run forward at least once "
                              "before export()")

@@ -9,11 +9,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .. import autograd
-from .. import initializer as _init
+from .. import autograd, initializer as _init, ndarray as nd, symbol
 from ..base import MXNetError, normalize_dtype
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..ndarray import sparse, zeros
+from ..ndarray.serialization import load, save
+from ..ndarray.sparse_grad import store_gradient
 from ..util import is_np_array, is_np_shape
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationError",
@@ -60,8 +62,7 @@ class _PerContext(OrderedDict):
 def _array_class():
     """The class of new parameter arrays: `mx.np.ndarray` under NumPy array semantics."""
     if is_np_array():
-        from ..numpy import ndarray
-        return ndarray
+        return nd.np.ndarray
     return NDArray
 
 
@@ -307,7 +308,6 @@ class Parameter:
         src = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
         src = src.astype(self.dtype, copy=False)
         if self._stype != "default":
-            from ..ndarray import sparse
             self._data = _PerContext(
                 (c, sparse._from_dense(src, self._stype, c)) for c in ctx_list)
         else:
@@ -327,7 +327,6 @@ class Parameter:
             if self._grad_stype == "default":
                 g = type(d)(c.xp.zeros(d.shape, d.dtype), c)
             else:
-                from ..ndarray import zeros
                 g = zeros(d.shape, ctx=c, dtype=d.dtype, stype=self._grad_stype)
             self._grad[c] = g
             autograd.mark_variables([d], [g], self._grad_req)
@@ -501,7 +500,6 @@ class Parameter:
             return
         for g in self._grad.values():
             if g.stype != "default":
-                from ..ndarray.sparse_grad import store_gradient
                 store_gradient(g, None, "write")
             else:
                 g._data[...] = 0
@@ -549,7 +547,6 @@ class Parameter:
             RuntimeError: a row_sparse parameter without a Trainer.
         """
         if self._stype != "default":
-            from .. import ndarray as nd
             trainer = self._trainer
             if trainer is None:
                 raise RuntimeError(f"Cannot reduce row_sparse data for Parameter {self.name!r} "
@@ -568,7 +565,6 @@ class Parameter:
         """The symbol variable of this parameter (one per Parameter, reused); a numpy symbol
         under NumPy array semantics (`mx.util.is_np_array`), as in MXNet."""
         if self._var is None:
-            from .. import symbol
             extra = {"stype": self._stype} if self._stype != "default" else {}
             self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
                                    lr_mult=self.lr_mult, wd_mult=self.wd_mult,
@@ -806,7 +802,6 @@ class ParameterDict:
         Raises:
             ValueError: a name that does not start with `strip_prefix`.
         """
-        from ..ndarray.serialization import save
         arg = {}
         for p in self.values():
             if not p.name.startswith(strip_prefix):
@@ -829,10 +824,12 @@ class ParameterDict:
             ValueError: listing every missing, extra or mis-shaped entry at once; a dtype
                 mismatch without `cast_dtype`; a parameter not starting with `restore_prefix`.
         """
-        from ..ndarray.serialization import load
         loaded = load(filename)
-        if isinstance(loaded, list):
-            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
+            if loaded:
+                raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need "
+                                 "names")
+            loaded = {}
         self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
                        cast_dtype, dtype_source)
 

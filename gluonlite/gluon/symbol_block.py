@@ -3,6 +3,8 @@
 from ..base import flatten, unflatten
 from .block import HybridBlock, _is_sym, _is_leaf
 from .parameter import GluonUsageError, ParameterDict
+from .. import symbol
+from ..symbol.symbol import Group, Node, Symbol, topo_nodes
 
 _ROW_SPARSE_ID = "1"  # MXNet's id of 'row_sparse' in a variable's __storage_type__
 
@@ -25,7 +27,6 @@ def compose(symbol, replacements):
     """A copy of `symbol` whose variables named in `replacements` (name -> single-output
     Symbol) are replaced by those symbols; operator nodes are copied, other variables (the
     parameters) are shared."""
-    from ..symbol.symbol import Node, Symbol, topo_nodes
     new = {}
 
     def remap(src, i):
@@ -74,7 +75,6 @@ class SymbolBlock(HybridBlock):
         super().__init__(prefix=None, params=None)
         object.__setattr__(self, "_prefix", "")
         object.__setattr__(self, "_params", ParameterDict("", params))
-        from ..symbol.symbol import Symbol, Group
         if isinstance(inputs, Symbol) and len(inputs.outputs) == 1:
             inputs = [inputs]
         if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
@@ -140,7 +140,6 @@ class SymbolBlock(HybridBlock):
         Raises:
             ValueError: a malformed file, or parameters that do not match the graph.
         """
-        from .. import symbol
         sym = symbol.load(symbol_file)
         if isinstance(input_names, str):
             input_names = [input_names]

@@ -5,7 +5,8 @@ import weakref
 
 import numpy as np
 
-from ..ndarray import array as _nd_array
+from ..ndarray import array as _nd_array, array
+from ..ndarray import numpy as _np_face  # mx.nd.np: the NumPy dialect's functions
 from ..util import is_np_array, is_np_shape  # noqa: F401  (MXNet's gluon.utils has them)
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "HookHandle", "shape_is_known",
@@ -122,8 +123,7 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     each, extras = divmod(size, num_slice)
     bounds = np.cumsum([0] + [each + 1] * extras + [each] * (num_slice - extras)).tolist()
     if is_np_array():  # NumPy array semantics: np.split at the section bounds, as MXNet
-        from .. import numpy as _mx_np
-        return _mx_np.split(data, indices_or_sections=bounds[1:-1], axis=batch_axis)
+        return _np_face.split(data, indices_or_sections=bounds[1:-1], axis=batch_axis)
     if batch_axis == 0 and data.stype != "default":
         # a sparse batch (csr rows) splits by rows and stays sparse, as in MXNet
         return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
@@ -137,12 +137,9 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
 
     Example: ``xs = split_and_load(batch, [mx.cpu(0), mx.cpu(1)])``.
     """
-    from ..ndarray import array
-    if not hasattr(data, "as_in_context"):  # an mx.np array under NumPy array semantics
-        if is_np_array():
-            from .. import numpy as _mx_np
-            array = _mx_np.array
-        data = array(data, ctx=ctx_list[0])
+    if not hasattr(data, "as_in_context"):  # array-like: mx.np arrays under NumPy semantics
+        make = _np_face.array if is_np_array() else array
+        data = make(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)

@@ -4,6 +4,7 @@ import threading
 from collections import OrderedDict, namedtuple
 
 import numpy as np
+from ..ndarray import NDArray, array, concat, sparse
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "ResizeIter", "PrefetchingIter", "NDArrayIter"]
 
@@ -354,7 +355,6 @@ class PrefetchingIter(_HeldBatchIter):
 
 def _init_data(data, allow_empty, default_name):
     """Normalise iterator inputs to a sorted list of (name, NDArray)."""
-    from ..ndarray import NDArray, array
     if data is None:
         if not allow_empty:
             raise ValueError("NDArrayIter: data must be given")
@@ -524,7 +524,6 @@ class NDArrayIter(DataIter):
         return [v.slice_axis(axis=self._axis(), begin=start, end=end) for _, v in source]
 
     def _concat(self, first, second):
-        from ..ndarray import concat
         if not first or not second:
             return first if first else second
         return [concat(a, b, dim=self._axis()) for a, b in zip(first, second)]
@@ -594,9 +593,7 @@ class NDArrayIter(DataIter):
 
     def _taken(self, v):
         """`v`'s samples in the order `idx` (a csr array stays csr)."""
-        from ..ndarray import array
         if _is_csr(v):
-            from ..ndarray import sparse
             return sparse.array(v.asscipy()[self.idx], ctx=v.context)
         return array(np.take(v.asnumpy(), self.idx, axis=self._axis()), ctx=v.context,
                      dtype=v.dtype)

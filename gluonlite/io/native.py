@@ -11,7 +11,10 @@ import struct
 import numpy as np
 
 from ..base import MXNetValueError
-from .io import DataBatch, DataIter, NDArrayIter
+from .io import DataBatch, DataIter, NDArrayIter, DataDesc
+from .. import ndarray as nd
+from ..ndarray import sparse
+from ..recordio import MXIndexedRecordIO, MXRecordIO, _decode, unpack
 
 __all__ = ["CSVIter", "MNISTIter", "LibSVMIter", "MXDataIter", "ImageRecordIter",
            "ImageRecordIter_v1", "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1",
@@ -119,14 +122,12 @@ class CSVIter(_NativeIter):
     @property
     def provide_data(self):
         """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
-        from .io import DataDesc
         return [DataDesc(self.data_name, (self.batch_size,) + self._data.shape[1:],
                          np.dtype(self.dtype).type)]
 
     @property
     def provide_label(self):
         """``[DataDesc(label_name, (batch_size,) + label_shape)]``."""
-        from .io import DataDesc
         return [DataDesc(self.label_name, (self.batch_size,) + self._label.shape[1:],
                          np.dtype(self.dtype).type)]
 
@@ -174,12 +175,10 @@ class CSVIter(_NativeIter):
 
     def getdata(self):
         """The current batch's data: one NDArray (as MXNet's C++ iterators)."""
-        from .. import ndarray as nd
         return nd.array(self._current[0], dtype=self.dtype)
 
     def getlabel(self):
         """The current batch's labels: one NDArray."""
-        from .. import ndarray as nd
         return nd.array(self._current[1], dtype=self.dtype)
 
     def getpad(self):
@@ -304,7 +303,6 @@ class ImageRecordIter(_NativeIter):
                                               f"gluonlite; use gluon.data.vision.transforms")
             elif key not in _IGNORED:
                 raise TypeError(f"{name}: unknown argument {key!r}")
-        from ..recordio import MXIndexedRecordIO, MXRecordIO
         self.data_shape = tuple(int(d) for d in data_shape)
         if len(self.data_shape) != 3 or self.data_shape[0] not in (1, 3):
             raise ValueError(f"{name}: data_shape must be (channels, height, width) with 1 or "
@@ -339,13 +337,11 @@ class ImageRecordIter(_NativeIter):
     @property
     def provide_data(self):
         """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
-        from .io import DataDesc
         return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, self._out_dtype)]
 
     @property
     def provide_label(self):
         """``[DataDesc(label_name, (batch_size,) or (batch_size, label_width))]``."""
-        from .io import DataDesc
         shape = (self.batch_size,) if self.label_width == 1 else \
             (self.batch_size, self.label_width)
         return [DataDesc(self.label_name, shape, np.float32)]
@@ -360,8 +356,6 @@ class ImageRecordIter(_NativeIter):
         self._cursor = 0
 
     def _image(self, record):
-        from .. import ndarray as nd
-        from ..recordio import _decode, unpack
         header, payload = unpack(record)
         img = _decode(payload, 1 if self.data_shape[0] == 3 else 0)
         if img.ndim == 2:
@@ -415,13 +409,11 @@ class ImageRecordIter(_NativeIter):
 
     def getdata(self):
         """The current batch's images: one NDArray (as MXNet's C++ iterators)."""
-        from .. import ndarray as nd
         data = np.stack([b[0] for b in self._batch])
         return nd.array(data, dtype=self._out_dtype)
 
     def getlabel(self):
         """The current batch's labels: one NDArray."""
-        from .. import ndarray as nd
         label = np.stack([b[1] for b in self._batch])
         return nd.array(label[:, 0] if self.label_width == 1 else label)
 
@@ -522,7 +514,6 @@ class _CSRRows:
         return len(self.indptr) - 1
 
     def take(self, rows):
-        from ..ndarray import sparse
         starts, ends = self.indptr[rows], self.indptr[rows + 1]
         pick = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)] +
                               [np.zeros(0, np.int64)])
@@ -608,13 +599,11 @@ class LibSVMIter(_NativeIter):
     @property
     def provide_data(self):
         """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
-        from .io import DataDesc
         return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, np.float32)]
 
     @property
     def provide_label(self):
         """``[DataDesc(label_name, (batch_size,) or (batch_size,) + label_shape)]``."""
-        from .io import DataDesc
         shape = (self.batch_size,) + (self.label_shape if isinstance(self._label, _CSRRows)
                                       else ())
         return [DataDesc(self.label_name, shape, np.float32)]
@@ -649,7 +638,6 @@ class LibSVMIter(_NativeIter):
 
     def getlabel(self):
         """The current batch's labels: a CSRNDArray with a label file, else an NDArray."""
-        from .. import ndarray as nd
         if isinstance(self._label, _CSRRows):
             return self._label.take(self._current[0])
         return nd.array(self._label[self._current[0]], dtype=np.float32)

@@ -8,10 +8,11 @@ import time
 
 import numpy as np
 
-from .. import metric as metric_mod
-from .. import ndarray as nd
+from .. import metric as metric_mod, ndarray as nd
 from ..initializer import Uniform
 from ..model import BatchEndParam, _split_arg_aux
+from ..context import cpu
+from ..io import DataBatch
 
 __all__ = ["BaseModule"]
 
@@ -145,7 +146,6 @@ class BaseModule:
         """
         self._check_ready("predict")
         if isinstance(eval_data, (nd.NDArray, np.ndarray)):
-            from ..io import DataBatch
             self.forward(DataBatch([nd.array(eval_data) if isinstance(eval_data, np.ndarray)
                                     else eval_data]), is_train=False)
             return self.get_outputs()[0]
@@ -318,5 +318,4 @@ class BaseModule:
 
 
 def _cpu():
-    from ..context import cpu
     return cpu()

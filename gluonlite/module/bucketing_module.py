@@ -11,6 +11,9 @@ import warnings
 from ..initializer import Uniform
 from .base_module import BaseModule, _check_input_names
 from .module import Module
+from .. import ndarray as nd, symbol as sym
+from ..model import load_params
+from ..name import NameManager
 
 __all__ = ["BucketingModule"]
 
@@ -66,7 +69,6 @@ class BucketingModule(BaseModule):
     def _call_sym_gen(self, key):
         # a fresh NameManager per call, as MXNet: automatic names (embedding0_weight) are
         # the same in every bucket and whatever was built before
-        from ..name import NameManager
         with NameManager():
             return self._sym_gen(key)
 
@@ -292,7 +294,6 @@ class BucketingModule(BaseModule):
         Raises:
             ValueError: no bucket bound yet.
         """
-        from .. import ndarray as nd
         if not self._buckets:
             raise ValueError("BucketingModule.save_checkpoint: no bucket is bound; an empty "
                              "BucketingModule cannot be saved")
@@ -316,9 +317,6 @@ class BucketingModule(BaseModule):
 
         Example: ``mod = mx.mod.BucketingModule.load("lm", 3, sym_gen, 30)``.
         """
-        from .. import ndarray as nd
-        from .. import symbol as sym
-        from ..model import load_params
         if sym_gen is None or default_bucket_key is None:
             raise ValueError("BucketingModule.load: sym_gen and default_bucket_key are "
                              "required")

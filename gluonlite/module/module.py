@@ -11,15 +11,14 @@ import logging
 import warnings
 from collections import OrderedDict
 
-from .. import initializer as init_mod
-from .. import ndarray as nd
-from .. import optimizer as opt
+from .. import initializer as init_mod, ndarray as nd, optimizer as opt, kvstore as kvs
 from ..base import MXNetError
 from ..context import Context, current_context
 from ..io import DataDesc
 from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
 from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
+from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
 
 __all__ = ["Module"]
 
@@ -539,7 +538,6 @@ class Module(BaseModule):
         return self._stype_params(self.get_params()[1])
 
     def _stype_params(self, params):
-        from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
         attrs = self._symbol.attr_dict()
         out = {}
         for n, a in params.items():
@@ -675,7 +673,6 @@ class Module(BaseModule):
         """(store, update on it) as MXNet's `model._create_kvstore` chooses them."""
         import os
         import numpy as np
-        from .. import kvstore as kvs
         update_on_kv = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
         if kvstore is None:
             return None, False

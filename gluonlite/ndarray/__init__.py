@@ -6,8 +6,10 @@ from .. import _profiling
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
 from ..context import current_context, synchronize
-from .ndarray import NDArray, array, empty, check_stype
+from .ndarray import INSTALLED, NDArray, array, empty, check_stype
 from . import register as _register
+from ..base import MXNetValueError
+from ..util import is_np_shape
 
 _register.populate(globals())
 
@@ -32,15 +34,13 @@ def _create(shape, ctx, dtype, fill, stype, what, out):
         out[:] = fill
         return out
     if check_stype(stype, what, sparse_ok=True) != "default":
-        from .sparse import zeros as _sparse_zeros
-        out = _sparse_zeros(stype, _shape(shape), ctx=ctx, dtype=dtype)
+        out = INSTALLED["sparse_zeros"](stype, _shape(shape), ctx=ctx, dtype=dtype)
         if fill != 0:
             out[:] = _creation(shape, ctx, dtype, fill)
         return out
     ctx = ctx or current_context()
     if what in ("zeros", "ones") and not _np_shape() and (not _shape(shape)
                                                           or 0 in _shape(shape)):
-        from ..base import MXNetValueError
         raise MXNetValueError(
             f"Operator _{what} inferring shapes failed: shape {_shape(shape)}: outside NumPy "
             "shape semantics a 0 dimension is unknown and () is not a shape (as in MXNet); "
@@ -50,7 +50,6 @@ def _create(shape, ctx, dtype, fill, stype, what, out):
 
 
 def _np_shape():
-    from ..util import is_np_shape
     return is_np_shape()
 
 
@@ -139,7 +138,7 @@ def waitall():
 
 from . import sparse  # noqa: E402,F401
 from .sparse import cast_storage  # noqa: E402,F401
-from . import sparse_updates  # noqa: E402,F401  (update operators on sparse arrays)
+from . import storage  # noqa: E402,F401  (installs the storage-type dispatcher of invoke)
 from . import sparse_grad  # noqa: E402,F401  (installs the tape's sparse-gradient writer)
 from . import random  # noqa: E402
 from .serialization import save, load, load_frombuffer  # noqa: E402,F401
@@ -163,11 +162,11 @@ _ufuncs.install(globals())
 _fluent.install(NDArray, globals(), "NDArray")
 from . import numpy as np  # noqa: E402  (mx.nd.np: the NumPy dialect, imperative)
 from . import numpy_extension as npx  # noqa: E402
+from ..ops.missing_names import missing_attribute  # noqa: E402
 
 
 def __getattr__(name):
     # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
     if name.startswith("__"):
         raise AttributeError(name)
-    from ..ops.missing_names import missing_attribute
     raise missing_attribute("ndarray", name)

@@ -8,6 +8,8 @@ from ..context import current_context  # noqa: F401  (MXNet's nd.contrib has it)
 from ..ops import registry as _registry
 from .random import uniform  # noqa: F401  (MXNet's nd.contrib has it)
 from .register import _gen_cache
+from .ndarray import array
+from ..ops.missing_names import missing_attribute
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
            "multi_adamw_update",
@@ -70,7 +72,6 @@ def __getattr__(name):
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)
     if f is None:
-        from ..ops.missing_names import missing_attribute
         raise missing_attribute("ndarray.contrib", name)
     return f
 
@@ -84,7 +85,6 @@ def _multi_update(op_name, per_tensor, tail=(), **attrs):
 
 
 def _rescale_array(rescale_grad, like):
-    from .ndarray import array
     if hasattr(rescale_grad, "asnumpy"):
         return rescale_grad
     return array([rescale_grad], ctx=like.context, dtype="float32")

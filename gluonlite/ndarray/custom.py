@@ -10,7 +10,7 @@ from .. import autograd_tape
 from ..context import cpu, gpu
 from ..ops import custom as _custom
 from .invoke import plan_for, run_plan
-from .ndarray import NDArray
+from .ndarray import INSTALLED, NDArray
 
 __all__ = ["Custom"]
 
@@ -27,8 +27,7 @@ _custom.ARRAYS.unwrap = lambda x: x._data
 
 
 def _wrap_np(raw):
-    from ..numpy.multiarray import ndarray
-    return ndarray(raw, _context(raw))
+    return INSTALLED["np_ndarray"](raw, _context(raw))
 
 
 _custom.ARRAYS.wrap_np = _wrap_np

@@ -12,6 +12,8 @@ import ctypes
 import weakref
 
 import numpy as np
+from ..context import cpu
+from .ndarray import INSTALLED, NDArray
 
 __all__ = ["to_dlpack_for_read", "to_dlpack_for_write", "from_dlpack"]
 
@@ -65,7 +67,6 @@ _NUMPY_EXPORTS_BOOL = _numpy_exports_bool()
 
 
 def _capsule(x, what):
-    from .ndarray import NDArray
     if not isinstance(x, NDArray):
         raise TypeError(f"{what}: expected an NDArray, got {type(x).__name__}")
     data = x._data
@@ -164,11 +165,13 @@ def from_dlpack(dlpack):
         y = nd.from_dlpack(x.to_dlpack_for_write())
         y[0] = 5          # x[0] is 5 too
     """
-    from ..context import cpu
-    from .ndarray import NDArray
     if hasattr(dlpack, "__dlpack__"):
         return NDArray(np.from_dlpack(dlpack), cpu())
     if type(dlpack).__name__ != "PyCapsule":
         raise TypeError(f"from_dlpack: expected a DLPack capsule or an object with "
                         f"__dlpack__, got {type(dlpack).__name__}")
     return NDArray(_open_capsule(dlpack), cpu())
+
+
+INSTALLED.update(to_dlpack_for_read=to_dlpack_for_read,
+                 to_dlpack_for_write=to_dlpack_for_write)

@@ -1,10 +1,10 @@
 """`nd.image`: the image operators (registered as ``_image_<name>``), e.g.
 ``nd.image.to_tensor(img)``, ``nd.image.normalize(t, mean=(0.5,), std=(0.2,))``."""
+from . import register as _register
+from ..ops import exists, get
 
 
 def __getattr__(name):
-    from ..ops import exists, get
-    from . import register as _register
     full = f"_image_{name}"
     if name.startswith("_") or not exists(full):
         raise AttributeError(f"nd.image has no attribute {name!r}")

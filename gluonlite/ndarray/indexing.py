@@ -2,6 +2,7 @@
 `nd.get_indexing_dispatch_code`, `nd.get_oshape_of_gather_nd_op`) and its dispatch codes.
 `NDArray.__getitem__` itself follows numpy's rules directly (see there)."""
 import numpy as np
+from .ndarray import NDArray
 
 __all__ = ["indexing_key_expand_implicit_axes", "get_indexing_dispatch_code",
            "get_oshape_of_gather_nd_op"]
@@ -31,7 +32,6 @@ def indexing_key_expand_implicit_axes(key, shape):
     Example: ``indexing_key_expand_implicit_axes((0,), (3, 4))`` ->
     ``((0, slice(None, None, None)), -1)``.
     """
-    from .ndarray import NDArray
     key = key if isinstance(key, tuple) else (key,)
     ell, nones, rest = None, 0, []
     for k in key:
@@ -64,7 +64,6 @@ def get_indexing_dispatch_code(key):
 
     Example: ``get_indexing_dispatch_code((0, [1, 2]))`` -> 1.
     """
-    from .ndarray import NDArray
     if not isinstance(key, tuple):
         raise TypeError(f"get_indexing_dispatch_code: key must be a tuple, got "
                         f"{type(key).__name__}")

@@ -2,11 +2,14 @@
 import numpy as np
 
 from .. import autograd_tape
-from ..base import MXNetValueError, normalize_dtype
-from ..context import Context, current_context, synchronize
+from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
+from ..context import Context, current_context, synchronize, cpu
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.shape import reshape_target
-from .invoke import plan_for, run_plan
+from .invoke import install_array_type, plan_for, run_plan
+from ..ops import registry
+from ..ops.registry import get
+from ..util import is_np_shape
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
 
@@ -18,9 +21,32 @@ _GRAD_REQS = ("write", "add", "null")
 _INPLACE_RECORDING = ("(Inplace operations (+=, -=, x[:]=, etc) are not supported when "
                       "recording with autograd.)")
 _SPARSE_STYPES = ("row_sparse", "csr")
+# What the modules of this package built on NDArray put here when they load, for NDArray's
+# own methods: the sparse arrays' makers ("sparse_zeros", "sparse_array", "sparse_empty",
+# from `sparse`), the bytes of MXNet's array record ("array_bytes", "array_from_bytes", from
+# `serialization`), DLPack export ("to_dlpack_for_read", "to_dlpack_for_write", `dlpack`);
+# and from the NumPy dialect above (`gluonlite.numpy.multiarray`), its array class
+# ("np_ndarray") and the view of an NDArray as one ("np_from_nd").
+INSTALLED = {}
 # MXNet's storage type codes (its tests and .params files use them)
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
+
+
+def refuse_np_arrays(fname, inputs):
+    """Raise the TypeError MXNet raises when an `mx.np.ndarray` meets a legacy operator.
+
+    Args:
+        fname: the legacy function's name (``relu``).
+        inputs: the inputs given (a list or a dict name -> value).
+    """
+    items = inputs.items() if isinstance(inputs, dict) else enumerate(inputs)
+    for k, a in items:
+        if getattr(a, "_np_array", False):
+            raise MXNetTypeError(
+                f"nd.{fname}: input {k!r} is an mxnet.numpy.ndarray, but this legacy operator "
+                "takes mxnet.ndarray.NDArray only (mixing the two dialects needs a "
+                "conversion); call as_nd_ndarray() on it, or use the mx.np / mx.npx function")
 
 
 def check_grad_req(req):
@@ -58,9 +84,20 @@ def check_stype(stype, what, sparse_ok=False):
                      "'row_sparse' or 'csr'")
 
 
+_OPS = {}
+
+
 def _op(name):
-    from .register import _gen_cache
-    return _gen_cache[name]
+    """Operator `name` as a function of NDArrays (inputs by position, attributes by name)."""
+    f = _OPS.get(name)
+    if f is None:
+        op = get(name)
+
+        def f(*inputs, **attrs):
+            out = run_plan(plan_for(op, attrs), list(inputs))
+            return out[0] if len(out) == 1 else out
+        _OPS[name] = f
+    return f
 
 
 class NDArray:
@@ -77,6 +114,9 @@ class NDArray:
 
     __slots__ = ("_data", "_ctx", "_entry", "_grad", "__weakref__")
     __array_priority__ = 1000.0
+    # whether the array holds sparse storage (`gluonlite.ndarray.sparse`): what the storage
+    # dispatcher of `invoke` asks of every input
+    _sparse = False
     _np_array = False  # True for mx.np.ndarray (the NumPy dialect's array)
 
     def __init__(self, data, ctx=None):
@@ -202,8 +242,7 @@ class NDArray:
     def __getstate__(self):
         """MXNet's pickled form: ``{'handle': bytearray}`` holding the array's record in
         MXNet's NDArray format (so pickles travel between gluonlite and MXNet)."""
-        from .serialization import array_bytes
-        return {"handle": bytearray(array_bytes(self))}
+        return {"handle": bytearray(INSTALLED["array_bytes"](self))}
 
     def __setstate__(self, state):
         """Restore from `__getstate__`'s ``{'handle': bytes}`` (also one MXNet made; an array
@@ -212,12 +251,10 @@ class NDArray:
         Raises:
             ValueError: bytes that are not one dense array record.
         """
-        from ..context import cpu
-        from .serialization import array_from_bytes
         if not (isinstance(state, dict) and "handle" in state):
             raise ValueError("NDArray.__setstate__: expected {'handle': bytes}, got "
                              f"{type(state).__name__}")
-        self._data = array_from_bytes(state["handle"], "NDArray.__setstate__")
+        self._data = INSTALLED["array_from_bytes"](state["handle"], "NDArray.__setstate__")
         self._ctx, self._entry, self._grad = cpu(), None, None
 
     def __hash__(self):
@@ -257,8 +294,8 @@ class NDArray:
         Example: ``x.tostype('row_sparse')``.
         """
         if check_stype(stype, "tostype", sparse_ok=True) != "default":
-            from .sparse import cast_storage
-            return cast_storage(self, stype)
+            return run_plan(plan_for(_registry_get("cast_storage"), {"stype": stype}),
+                            [self])[0]
         return self.copy()
 
     def as_in_context(self, ctx):
@@ -286,19 +323,16 @@ class NDArray:
 
         Example: ``nd.ones((2, 3)).as_np_ndarray().sum()`` -> ``array(6.)``.
         """
-        from ..numpy.multiarray import from_nd
-        return from_nd(self)
+        return INSTALLED["np_from_nd"](self)
 
     def to_dlpack_for_read(self):
         """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`)."""
-        from .dlpack import to_dlpack_for_read
-        return to_dlpack_for_read(self)
+        return INSTALLED["to_dlpack_for_read"](self)
 
     def to_dlpack_for_write(self):
         """A DLPack capsule for writing into this array's memory (see
         `nd.to_dlpack_for_write`)."""
-        from .dlpack import to_dlpack_for_write
-        return to_dlpack_for_write(self)
+        return INSTALLED["to_dlpack_for_write"](self)
 
     def slice_assign(self, rhs, begin, end, step):
         """Write `rhs` into the region ``begin:end:step`` (one entry per axis; None for a
@@ -346,8 +380,8 @@ class NDArray:
         stype = self.stype if stype is None else check_stype(stype, "attach_grad",
                                                                sparse_ok=True)
         if stype != "default":
-            from .sparse import zeros
-            self._grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+            self._grad = INSTALLED["sparse_zeros"](stype, self.shape, ctx=self._ctx,
+                                                    dtype=self.dtype)
         elif self.__class__ is NDArray:
             self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
         else:
@@ -412,7 +446,6 @@ class NDArray:
     def _binary(self, other, name, scalar_name, reverse=False):
         if isinstance(other, NDArray):
             if other.__class__ is not NDArray and getattr(other, "_np_array", False):
-                from .register import refuse_np_arrays
                 refuse_np_arrays(name, [self, other])
             a, b = (other, self) if reverse else (self, other)
             return run_plan(_plan0(name), [a, b])[0]
@@ -798,7 +831,6 @@ def _view_steps(shape, vk):
     that compute the view `vk` of an array of `shape` (MXNet records ``slice``, then
     ``Reshape`` when an int index drops the first axis)."""
     def step(name, **attrs):
-        from ..ops import registry
         op = registry.get(name)
         return op, op.parse(attrs)[0]
 
@@ -821,7 +853,6 @@ _PLAN0 = {}
 
 
 def _registry_get(name):
-    from ..ops.registry import get
     return get(name)
 
 
@@ -852,8 +883,7 @@ def array(source, ctx=None, dtype=None):
     """
     if type(source).__module__.startswith("scipy.sparse") or (
             isinstance(source, NDArray) and source.stype != "default"):
-        from .sparse import array as sparse_array
-        return sparse_array(source, ctx=ctx, dtype=dtype)
+        return INSTALLED["sparse_array"](source, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     if source is None or isinstance(source, (str, bytes, dict, set, frozenset)):
         raise TypeError("array: source must be array-like (a list, tuple, number, numpy "
@@ -870,7 +900,6 @@ def array(source, ctx=None, dtype=None):
 
 
 def _np_shape():
-    from ..util import is_np_shape
     return is_np_shape()
 
 
@@ -898,7 +927,6 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
 
     Example: ``x = nd.from_numpy(np.arange(3.0))`` (float64, sharing memory).
     """
-    from ..context import cpu
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
     normalize_dtype(ndarray.dtype, "from_numpy: the array's dtype")
@@ -928,8 +956,10 @@ def empty(shape, ctx=None, dtype=None, stype=None):
     """An uninitialised array (here: zeros, so results never depend on stale memory); a
     sparse `stype` ('row_sparse', 'csr') gives an empty sparse array."""
     if check_stype(stype, "empty", sparse_ok=True) != "default":
-        from .sparse import empty as sparse_empty
-        return sparse_empty(stype, shape, ctx=ctx, dtype=dtype)
+        return INSTALLED["sparse_empty"](stype, shape, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     return NDArray(ctx.xp.zeros(shape, dtype=normalize_dtype(dtype or np.float32)), ctx)
+
+
+install_array_type(NDArray)

@@ -185,9 +185,9 @@ def _swapaxes(x, a, b):
 
 
 def _operator(name, *inputs, **attrs):
-    """A registered operator on recorded NDArrays: for gradient rules that are themselves
-    operators (a Convolution's data gradient is a Deconvolution); plain array modules have no
-    `operator`, so a rule asks ``getattr(xp, 'operator', None)`` first."""
+    """A registered operator on recorded NDArrays: for gradient rules written from operators
+    (`Rules.recorded_vjp`: a Convolution's data gradient is a Deconvolution), which call
+    `gluonlite.ops.registry.apply`; plain array modules have no `operator`."""
     return _call(name, list(inputs), **attrs)
 
 
@@ -296,7 +296,8 @@ def recorded_vjp(node, gys, need):
              for i, y in enumerate(ys)]
     gys = [g if g is not None else NDArray(ctx.xp.zeros_like(y), ctx) for g, y in zip(gys, ys)]
     try:
-        gxs = op.vjp(plan.p, RunCtx(is_train, RECORDING_XP), xs_nd, ys_nd, gys, need)
+        rule = op.rules.recorded_vjp or op.vjp  # the gradient's own recorded form, if any
+        gxs = rule(plan.p, RunCtx(is_train, RECORDING_XP), xs_nd, ys_nd, gys, need)
     except (AttributeError, TypeError, ValueError) as e:  # e.g. an assignment into an array
         raise NotRecordable(f"does what an NDArray cannot ({type(e).__name__}: {e})") from e
     out = []

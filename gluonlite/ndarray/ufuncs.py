@@ -12,6 +12,7 @@ import numpy as np
 
 
 from ..ops import registry
+from .ndarray import NDArray
 
 __all__ = ["UFUNCS", "install", "moveaxis", "concatenate"]
 
@@ -47,7 +48,6 @@ UFUNCS = {
 
 def _make(name, arrays, scalar, rscalar, numbers, ns):
     def f(lhs, rhs):
-        from .ndarray import NDArray
         lnd, rnd = isinstance(lhs, NDArray), isinstance(rhs, NDArray)
         if lnd and rnd:
             return ns[arrays](lhs, rhs)

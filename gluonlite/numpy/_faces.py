@@ -9,6 +9,7 @@ import functools
 import importlib
 import inspect
 
+from ..ndarray import numpy as _nd_face
 from ._dispatch import symbolic_face
 
 __all__ = ["nd_attr", "sym_attr", "internal_attr"]
@@ -71,3 +72,7 @@ def internal_attr(name, symbolic):
                 f = _INTERNAL[key] = _symbolic(f) if symbolic else f
             return f
     raise AttributeError(f"_internal has no operator {name!r} (_npi_{name} / _np_{name})")
+
+
+# the faces `mx.nd.np` / `mx.sym.np` (below this layer) look names up through
+_nd_face.FACES.update(nd=nd_attr, sym=sym_attr, internal=internal_attr)

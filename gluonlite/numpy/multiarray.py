@@ -25,7 +25,7 @@ import numpy as _onp
 from .. import autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray
+from ..ndarray.ndarray import INSTALLED, NDArray
 from . import _dispatch
 
 __all__ = ["ndarray", "array", "empty", "from_nd"]
@@ -596,3 +596,6 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
 
 
 from . import _functions as _f  # noqa: E402  (the methods above call the mx.np functions)
+
+# NDArray.as_np_ndarray and CustomOp's numpy arrays (in the layer below) make these
+INSTALLED.update(np_from_nd=from_nd, np_ndarray=ndarray)

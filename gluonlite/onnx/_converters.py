@@ -8,7 +8,14 @@ ONNX form; they are reported before anything is converted.
 """
 import numpy as np
 
+from ..ops import amp
 from ._graph import ExportError, onnx_dtype
+from ..ndarray.register import make_function
+from ..ops.conv import _im2col_geom
+from ..ops.image import _EIG, _axis_weights, _resize_size, _linear_u8_taps
+from ..ops.registry import RunCtx
+from ..ops.tensor import _crop_box
+from ..ops.vision_ops import _base_grid, _corr_windows
 
 __all__ = ["CONVERTERS", "UNSUPPORTED_ATTRS", "check_attrs"]
 
@@ -194,6 +201,17 @@ def _where(g, n, ins, e, w):
 @_reg("Cast", "cast")
 def _cast(g, n, ins, e, w):
     return g.node("Cast", ins[:1], to=onnx_dtype(n.params.dtype))
+
+
+@_reg("amp_cast")
+def _amp_cast(g, n, ins, e, w):
+    return g.node("Cast", ins[:1], to=onnx_dtype(amp.cast_type(_np_dtype(g, n), n.params.dtype)))
+
+
+@_reg("amp_multicast")
+def _amp_multicast(g, n, ins, e, w):
+    _, out = amp.multicast_dtypes(n.params, [_np_dtype(g, n, j) for j in range(len(ins))])
+    return [g.node("Cast", [x], to=onnx_dtype(d)) for x, d in zip(ins, out)]
 
 
 def _filled_like(g, x, value, dtype):
@@ -1268,7 +1286,6 @@ def _image_flip(g, n, ins, e, w):
 @_reg("_arange", "_linspace", "_eye", "_contrib_arange_like", "_contrib_index_array")
 def _folded(g, n, ins, e, w):
     from .. import nd as _nd
-    from ..ndarray.register import make_function
     args = []
     if n.op.name in ("_contrib_arange_like", "_contrib_index_array"):
         args = [_nd.zeros(g.need_shape(n, 0))]
@@ -1278,7 +1295,7 @@ def _folded(g, n, ins, e, w):
 
 
 # ---- partitioned graphs ----------------------------------------------------------------------
-@_reg("_default_subgraph_op")
+@_reg("_default_subgraph_op", "_sg_fuse")  # a fused chain exports as its operators
 def _default_subgraph(g, n, ins, errors, where):
     body = n.params["_subgraphs"][0]
     names = body.list_inputs()
@@ -1395,7 +1412,6 @@ def _sumlogdiag(g, n, ins, e, w):
 # ---- crops, windows and scatters -------------------------------------------------------------
 @_reg("Crop")
 def _crop(g, n, ins, e, w):
-    from ..ops.tensor import _crop_box
     like = g.need_shape(n, 1) if len(ins) > 1 else None
     top, left, h, wd = _crop_box(n.params, g.need_shape(n, 0), like)
     return g.node("Slice", [ins[0], g.ints([top, left]), g.ints([top + h, left + wd]),
@@ -1419,7 +1435,6 @@ def _window_weights(g, n, channels, kernel):
 
 @_reg("im2col")
 def _im2col(g, n, ins, e, w):
-    from ..ops.conv import _im2col_geom
     shape = g.need_shape(n, 0)
     geo = _im2col_geom("im2col", n.params, shape[2:])
     k = list(geo.kernel)
@@ -1433,7 +1448,6 @@ def _im2col(g, n, ins, e, w):
 def _col2im(g, n, ins, e, w):
     # the transposed convolution of im2col's weights sums each window back into place; it
     # writes the padded image's first `full` positions, padded out and cropped to output_size
-    from ..ops.conv import _im2col_geom
     p = n.params
     N, CK, _ = g.need_shape(n, 0)
     geo = _im2col_geom("col2im", p, p.output_size)
@@ -1524,7 +1538,6 @@ def _selection(g, n, x, shape, k):
     """n's operator, which copies entries of the last k axes of x (or writes zeros), as one
     Gather: the operator run on 1..size tells which input entry (1-based, 0 for a zero) each
     output entry holds."""
-    from ..ops.registry import RunCtx
     lead, tail = list(shape[:-k]), tuple(shape[-k:])
     size = int(np.prod(tail))
     probe = np.arange(1, size + 1, dtype=np.float64).reshape(tail)
@@ -1622,7 +1635,6 @@ def _work_float(g, x, dtype):
 
 @_reg("_image_adjust_lighting")
 def _adjust_lighting(g, n, ins, e, w):
-    from ..ops.image import _EIG
     shape, dt = g.need_shape(n, 0), _np_dtype(g, n)
     if len(n.params.alpha) != 3:
         raise ExportError(f"alpha must hold 3 values, got {n.params.alpha}")
@@ -1638,7 +1650,6 @@ def _adjust_lighting(g, n, ins, e, w):
 def _image_resize(g, n, ins, e, w):
     # OpenCV's separable form with gluonlite's weights (rows, then columns, in float32, then
     # rounded), as Gathers: ONNX Resize blends in another order and rounds integers apart
-    from ..ops.image import _axis_weights, _resize_size
     p, shape, dt = n.params, g.need_shape(n, 0), _np_dtype(g, n)
     if p.interp not in (0, 1):
         raise ExportError(f"interp={p.interp}: only 0 (nearest) and 1 (bilinear) are exported")
@@ -1670,7 +1681,6 @@ def _bilinear_u8(g, x, size, out_size, ax):
     """uint8 bilinear resize in the kernel's fixed-point arithmetic (OpenCV's: 11-bit
     weights, integer column sums shifted by 4, rows by 16, then + 2 and >> 2), in int32
     (every product stays below 2**27), so the export gives the kernel's bytes."""
-    from ..ops.image import _linear_u8_taps
     i32 = np.int32
     (h, wd), (oh, ow) = size, out_size
 
@@ -1827,7 +1837,6 @@ def _box_encode(g, n, ins, e, w):
 # ---- sampling grids ----------------------------------------------------------------------------
 def _affine_grid(g, theta, h, wd, dt):
     """(N, 2, h, wd): the (N, 6) affine matrices applied to the target's normalized grid."""
-    from ..ops.vision_ops import _base_grid
     theta = g.node("Reshape", [theta, g.ints([-1, 2, 3])])
     y = g.node("MatMul", [theta, g.const(np.asarray(_base_grid(np, h, wd, dt)))])
     return g.node("Reshape", [y, g.ints([-1, 2, h, wd])])
@@ -1942,7 +1951,6 @@ def _roi_align(g, n, ins, e, w):
 def _correlation(g, n, ins, e, w):
     # per displacement: the product (or |difference|) of data1 with data2 shifted, averaged
     # over channels, then over each k x k window (stride1): one output channel each
-    from ..ops.vision_ops import _corr_windows
     p = n.params
     shape = g.need_shape(n, 0)
     rows, cols, disp = _corr_windows(p, shape)

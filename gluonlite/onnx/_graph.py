@@ -9,6 +9,7 @@ become nested `GraphBuilder`s sharing one name counter, so names never collide a
 import numpy as np
 
 from ..symbol.symbol import topo_nodes
+from ._support import NOT_EXPORTED
 
 __all__ = ["GraphBuilder", "ExportError", "onnx_dtype"]
 
@@ -157,7 +158,6 @@ class GraphBuilder:
             the ONNX names of the symbol's outputs (None for outputs that failed).
         """
         from ._converters import CONVERTERS, check_attrs
-        from ._support import NOT_EXPORTED
         self.info.update(infer_entries(symbol, shapes, dtypes))
         names = {}
         for node in topo_nodes(symbol.outputs):

@@ -6,6 +6,7 @@ so both namespaces accept the same spellings as MXNet's generated functions::
     sym.FullyConnected(data=x, num_hidden=4)      # inputs by name
     nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
 """
+from . import registry
 
 __all__ = ["bind_call", "split_positional", "name_generated", "populate"]
 
@@ -104,7 +105,6 @@ def populate(namespace, cache, make_function):
     """Add ``make_function(op, name)`` for every registered operator name to `namespace` (a
     module dict), keeping names it already has; generated functions are kept in `cache`
     (name -> function) and reused."""
-    from . import registry
     for n in registry.names():
         f = cache.get(n) or make_function(registry.get(n), n)
         cache[n] = f

@@ -7,13 +7,14 @@ Deconvolution is the data gradient of a Convolution, so the two share every piec
 
 Channels-last layouts (NWC, NHWC, NDHWC) are run by moving the channel axis first and back.
 """
+import functools
 from math import prod
 
 import numpy as np
 
 from . import attrs as A
 from . import conv_fast
-from .registry import alias, register, ShapeError
+from .registry import alias, apply, register, ShapeError
 
 __all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
 
@@ -369,9 +370,11 @@ def _recorded_weight_grad(op, x, gy, g, w_shape):
     return op("transpose", full, axes=perm)
 
 
-def _recorded_conv_vjp(op, p, xs, gys, need):
+def _recorded_conv_vjp(p, rc, xs, ys, gys, need):
     """Convolution's gradient as registered operators (Deconvolution, Convolution), so that it
-    records for a second derivative; groups 1 and channels-first layouts only."""
+    records for a second derivative (`Rules.recorded_vjp`); groups 1 and channels-first
+    layouts only."""
+    op = functools.partial(apply, rc)
     x, w = xs[0], xs[1]
     gy = gys[0]
     if p.num_group != 1 or _layout_of("Convolution", p, x.ndim)[0]:
@@ -395,9 +398,6 @@ def _recorded_conv_vjp(op, p, xs, gys, need):
 
 def _conv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
-    op = getattr(xp, "operator", None)
-    if op is not None:
-        return _recorded_conv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     last, _ = _layout_of("Convolution", p, x.ndim)
     xf = _to_first(x) if last else x
@@ -440,7 +440,8 @@ def _conv_shape_back(p, ins, outs):
 
 
 register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
-         attrs=_CONV_ATTRS, shape=(_conv_shape, _conv_shape_back), vjp=_conv_vjp)(_convolution)
+         attrs=_CONV_ATTRS, shape=(_conv_shape, _conv_shape_back), vjp=_conv_vjp,
+         recorded_vjp=_recorded_conv_vjp)(_convolution)
 
 
 # ---- Deconvolution -------------------------------------------------------------------------
@@ -515,9 +516,11 @@ def _deconv_apply(xp, x, w, groups, g, out):
     return conv_data_grad(xp, x, w, groups, g, (x.shape[0], w.shape[1] * groups) + out)
 
 
-def _recorded_deconv_vjp(op, p, xs, gys, need):
+def _recorded_deconv_vjp(p, rc, xs, ys, gys, need):
     """Deconvolution's gradient as registered operators (a Convolution and the weight
-    gradient of one), so that it records for a second derivative; groups 1 only."""
+    gradient of one), so that it records for a second derivative (`Rules.recorded_vjp`);
+    groups 1 only."""
+    op = functools.partial(apply, rc)
     x, w = xs[0], xs[1]
     if p.num_group != 1:
         raise ValueError("Deconvolution: a second derivative needs num_group=1")
@@ -536,9 +539,6 @@ def _recorded_deconv_vjp(op, p, xs, gys, need):
 
 def _deconv_vjp(p, rc, xs, ys, gys, need):
     xp = rc.xp
-    op = getattr(xp, "operator", None)
-    if op is not None:
-        return _recorded_deconv_vjp(op, p, xs, gys, need)
     x, w = xs[0], xs[1]
     g, out = deconv_geom("Deconvolution", p, x.shape[2:])
     gy, g2 = gys[0], g
@@ -555,7 +555,8 @@ def _deconv_vjp(p, rc, xs, ys, gys, need):
 
 _DECONV_ATTRS["no_bias"] = A.Bool(True)
 register("Deconvolution", inputs=_conv_inputs, signature=("data", "weight", "bias"),
-         attrs=_DECONV_ATTRS, shape=_deconv_shape, vjp=_deconv_vjp)(_deconvolution)
+         attrs=_DECONV_ATTRS, shape=_deconv_shape, vjp=_deconv_vjp,
+         recorded_vjp=_recorded_deconv_vjp)(_deconvolution)
 
 
 # ---- Pooling -------------------------------------------------------------------------------

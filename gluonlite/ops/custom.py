@@ -20,7 +20,7 @@ import numpy as np
 from .. import _profiling
 from ..base import MXNetError, MXNetTypeError, MXNetValueError
 from . import attrs as A
-from .registry import Operator, Params, add
+from .registry import Operator, Params, Rules, Signature, Traits, add
 
 # op_type -> CustomOpProp subclass (gluonlite.operator.register fills it)
 PROPS = {}
@@ -197,13 +197,14 @@ class CustomOperator(Operator):
         return params, strings
 
 
-CUSTOM = CustomOperator(
-    "Custom", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
-    visible=_n_visible, output_names=lambda p: list(prop_of(p).list_outputs()),
-    attrs=_AnyAttrs(op_type=A.Str()), vjp=_vjp, shape=_shape, dtype=_dtype, signature=(),
-    same_dtype=(), aux=lambda p: [False] * _n_args(p) + [True] * len(
-        prop_of(p).list_auxiliary_states()), stateful=True,
+CUSTOM = add(CustomOperator(
+    "Custom",
+    Signature(_input_names, lambda p: _n_visible(p) + 1, visible=_n_visible,
+              output_names=lambda p: list(prop_of(p).list_outputs()),
+              attrs=_AnyAttrs(op_type=A.Str()), call_order=(),
+              aux=lambda p: [False] * _n_args(p) + [True] * len(
+                  prop_of(p).list_auxiliary_states())),
+    Rules(_kernel, _vjp, shape=_shape, dtype=_dtype),
+    Traits(same_dtype=(), stateful=True),
     doc="Custom(*data, op_type, **kwargs): the operator registered as op_type with "
-        "mx.operator.register, its other keyword arguments handed to its CustomOpProp.")
-CUSTOM.attrs = _AnyAttrs(CUSTOM.attrs)
-add(CUSTOM)
+        "mx.operator.register, its other keyword arguments handed to its CustomOpProp."))

@@ -1,12 +1,17 @@
 """Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import math
+from collections import namedtuple
+
 import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError, writes_out, fast_paths
+from .registry import ShapeError, ShapeRule, get, register
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
+from .sparse import elementwise as sparse
+from .random import generator
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
     from scipy.special import expit as _expit
@@ -40,8 +45,29 @@ def sigmoid_into(xp, x, out):
     return xp.reciprocal(out, out=out)
 
 
-# Each unary operator's forward and gradient rules, by name (its fast paths reuse them).
-_UNARY = {}
+class _Forward(namedtuple("_Forward", ["fn", "ufunc"])):
+    """A unary forward ``fn(xp, x, out)`` writing into `out`, and the array function a
+    compiled plan may call in its place (`Fast.ufunc`'s name, or ``xp -> function``)."""
+
+
+def _ufunc(f):
+    """The forward of a unary operator that is the array module's function `f`."""
+    def fn(xp, x, out):
+        return getattr(xp, f)(x, out=out)
+    return _Forward(fn, f)
+
+
+def _rounded_once(f):
+    """The forward of a unary operator that is the array module's function `f`, which numpy
+    computes in float32 up to 1 ulp from the correctly rounded value (exp and log: a third of
+    all inputs). numpy float32 goes through float64 and is rounded once, giving the numbers
+    MXNet's C library gives (exp(1) is 2.7182817, not 2.718282)."""
+    def fn(xp, x, out):
+        if xp is np and x.dtype == np.float32:
+            return getattr(np, f)(x, out=out, dtype=np.float64)
+        return getattr(xp, f)(x, out=out)
+    # plans on numpy call `fn` (through `into`); other array modules' function directly
+    return _Forward(fn, lambda xp: None if xp is np else getattr(xp, f))
 
 
 def _no_bool(name):
@@ -71,15 +97,26 @@ def _int_safe(fwd):
                 raise
             out[...] = fwd(xp, x.astype(np.float64), xp.empty(x.shape, np.float64))
             return out
-    for attr in ("ufunc_name", "ufunc_for"):
-        if hasattr(fwd, attr):
-            setattr(safe, attr, getattr(fwd, attr))
     return safe
 
 
-def _unary(name, fwd, grad, aliases=(), doc=None, bool_ok=False):
-    """Register a unary op. fwd(xp, x, out) writes into out; grad(xp, x, y, g) -> dx.
-    Bool data is refused (as by MXNet's math kernels) unless `bool_ok`."""
+# What a unary gradient reads: the input, the output, or nothing but the gradient.
+_READS = {"x": ("data",), "y": ("outputs",), "": ()}
+
+
+def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), aliases=(),
+           doc=None, bool_ok=False):
+    """Register a unary operator: ``forward(xp, x, out)`` writes the result into `out` (a
+    `_Forward` also names the array function a plan may call), ``grad(xp, x, y, g) -> dx``
+    is its gradient, the math alone. Bool data is refused (as by MXNet's math kernels)
+    unless `bool_ok`.
+
+    With `reads` ("x", "y" or "": what the gradient reads) the operator gets its fast paths:
+    the forward into a given output, the array function, what a plan keeps for the
+    gradient, the gradient rule called directly (`grad_out`: the same rule taking ``out=``,
+    for a loop's reverse pass) and `passes_grad`.
+    """
+    fwd, ufunc = forward if isinstance(forward, _Forward) else (forward, None)
     fwd = _int_safe(fwd)
 
     def kernel(p, rc, x):
@@ -90,52 +127,38 @@ def _unary(name, fwd, grad, aliases=(), doc=None, bool_ok=False):
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(rc.xp, xs[0], ys[0], gys[0]),)
 
+    def into(p, rc, outs, x):
+        fwd(rc.xp, x, outs[0])
+
+    fast = None if reads is None else Fast(
+        into=into, saves=_READS[reads], ufunc=None if ufunc is None else (ufunc, {}),
+        passes_grad=passes_grad, grads=None if grad is None else (grad_out or grad,),
+        grads_out=grad_out is not None)
     kernel.__doc__ = doc or f"Elementwise {name}."
-    _UNARY[name] = fwd, grad
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             dtype=None if bool_ok else _no_bool(name))(kernel)
+             dtype=None if bool_ok else _no_bool(name), fast=fast,
+             storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
-def _ufunc(f):
-    """fwd for a unary operator that is the array module's function `f`."""
-    def fwd(xp, x, out):
-        return getattr(xp, f)(x, out=out)
-    fwd.ufunc_name = f
-    return fwd
-
-
-def _rounded_once(f):
-    """fwd for a unary operator that is the array module's function `f`, which numpy computes
-    in float32 up to 1 ulp from the correctly rounded value (exp and log: a third of all
-    inputs). numpy float32 goes through float64 and is rounded once, giving the numbers
-    MXNet's C library gives (exp(1) is 2.7182817, not 2.718282)."""
-    def fwd(xp, x, out):
-        if xp is np and x.dtype == np.float32:
-            return getattr(np, f)(x, out=out, dtype=np.float64)
-        return getattr(xp, f)(x, out=out)
-    # Plans on numpy call `fwd` (through `into`); other array modules' function directly.
-    fwd.ufunc_for = lambda xp: None if xp is np else getattr(xp, f)
-    return fwd
-
-
-_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g,
+# name, forward, gradient, what the gradient reads (None: no fast paths)
+_unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, "",
        doc="Elementwise -x.")
-_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x),
+_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), "x",
        doc="Elementwise |x|.")
-_unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, doc="Elementwise e**x.")
-_unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x,
+_unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, "y", doc="Elementwise e**x.")
+_unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x, "x",
        doc="Elementwise natural logarithm.")
-_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y),
+_unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), "y",
        doc="Elementwise square root.")
-_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g,
+_unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, "x",
        doc="Elementwise x**2.")
-_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y,
+_unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, "y",
        doc="Elementwise 1/x.")
 
 
 def _through_float64(fn):
-    """fwd computing ``fn(xp, x)``, an expression of several functions; numpy float32 goes
-    through float64 and is rounded once, as in `_rounded_once`."""
+    """A forward computing ``fn(xp, x)``, an expression of several functions; numpy float32
+    goes through float64 and is rounded once, as in `_rounded_once`."""
     def fwd(xp, x, out):
         if xp is np and x.dtype == np.float32:
             x = x.astype(np.float64)
@@ -194,7 +217,8 @@ def _piecewise_constant(name, doc):
             _refuse_bool(name)
         return getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
-    register(name, shape=same_shape(name), nondiff=("data",), dtype=_no_bool(name))(kernel)
+    register(name, shape=same_shape(name), nondiff=("data",), dtype=_no_bool(name),
+             storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
 _piecewise_constant("sign", "Elementwise sign: -1, 0 or 1.")
@@ -204,7 +228,8 @@ _piecewise_constant("trunc", "Elementwise integer part, towards zero.")
 _piecewise_constant("fix", "Elementwise integer part, towards zero (as trunc).")
 
 
-@register("rint", shape=same_shape("rint"), nondiff=("data",), dtype=_no_bool("rint"))
+@register("rint", shape=same_shape("rint"), nondiff=("data",), dtype=_no_bool("rint"),
+          storage=sparse.UNARY_RULES["rint"])
 def _rint(p, rc, x):
     """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
     if x.dtype == np.bool_:
@@ -213,7 +238,8 @@ def _rint(p, rc, x):
     return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
 
 
-@register("round", shape=same_shape("round"), nondiff=("data",), dtype=_no_bool("round"))
+@register("round", shape=same_shape("round"), nondiff=("data",), dtype=_no_bool("round"),
+          storage=sparse.UNARY_RULES["round"])
 def _round(p, rc, x):
     """Elementwise nearest integer, halves away from zero (MXNet's round, unlike numpy's)."""
     if x.dtype == np.bool_:
@@ -222,36 +248,48 @@ def _round(p, rc, x):
     return (xp.sign(x) * xp.floor(xp.abs(x) + 0.5)).astype(x.dtype, copy=False)
 
 
-@writes_out
-def _sigmoid_grad(xp, x, y, g, out=None):
-    """g * y * (1 - y) in one array (the gradients of a loop run once per step)."""
+# The activations. sigmoid's and tanh's gradients also come written in place, for a loop's
+# reverse pass (one array per step instead of three).
+def _sigmoid_grad_out(xp, x, y, g, out=None):
     t = xp.subtract(1, y, out=out)
     t *= y
     t *= g
     return t
 
 
-@writes_out
-def _tanh_grad(xp, x, y, g, out=None):
-    """g * (1 - y * y) in one array."""
+def _tanh_grad_out(xp, x, y, g, out=None):
     t = xp.multiply(y, y, out=out)
     xp.subtract(1, t, out=t)
     t *= g
     return t
 
 
-_unary("sigmoid", lambda xp, x, out: sigmoid_into(xp, x, out), _sigmoid_grad,
+def _numpy_sigmoid(x, out):
+    return sigmoid_into(np, x, out)
+
+
+def _expit_for(xp):
+    """`sigmoid_into` for numpy arrays, called as a ufunc (expit or the exp form by size),
+    else None."""
+    return _numpy_sigmoid if xp is np and _expit is not None else None
+
+
+_unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_for),
+       lambda xp, x, y, g: g * (y * (1 - y)), "y", grad_out=_sigmoid_grad_out,
        doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
-_unary("tanh", _ufunc("tanh"), _tanh_grad, doc="Elementwise tanh.")
+_unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
+       grad_out=_tanh_grad_out, doc="Elementwise tanh.")
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), doc="Elementwise max(x, 0).")
+       lambda xp, x, y, g: g * xp.sign(y), "y",
+       doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
+           "relu). The gradient is g * sign(y): 1 above 0, 0 below.")
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
-       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), doc="Elementwise x/(1+|x|).")
+       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), "x", doc="Elementwise x/(1+|x|).")
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
-       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)),
+       lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), "x",
        doc="log(1+exp(x)).")
-_unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g,
-       aliases=("identity",), doc="A copy of x (identity).", bool_ok=True)
+_unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g, "",
+       passes_grad=(0,), aliases=("identity",), doc="A copy of x (identity).", bool_ok=True)
 
 
 def _no_grad_like(value):
@@ -261,8 +299,16 @@ def _no_grad_like(value):
     return kernel
 
 
-register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",))(_no_grad_like(0))
-register("ones_like", shape=same_shape("ones_like"), nondiff=("data",))(_no_grad_like(1))
+def _fill_into(value):
+    def into(p, rc, outs, x):
+        outs[0].fill(value)
+    return into
+
+
+register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
+         fast=Fast(into=_fill_into(0)), storage=sparse.ZEROS_LIKE)(_no_grad_like(0))
+register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
+         fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
 
 
 @register("logical_not", shape=same_shape("logical_not"), nondiff=("data",))
@@ -272,7 +318,7 @@ def _logical_not(p, rc, x):
 
 
 @register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
-          nondiff=("data",))
+          nondiff=("data",), storage=sparse.IDENTITY)
 def _block_grad(p, rc, x):
     """x itself, with no gradient flowing back."""
     return x.copy()
@@ -283,14 +329,30 @@ _ACT_TYPES = ("relu", "sigmoid", "tanh", "softrelu", "softsign")
 
 def _act(p):
     """The unary operator an Activation node applies (every rule is that operator's)."""
-    from .registry import get
     return get(p.act_type)
 
 
+def _act_relu(xp, x, out=None):
+    """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
+    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
+
+
+def _activation_into(p, rc, outs, x):
+    if p.act_type == "relu":
+        _act_relu(rc.xp, x, out=outs[0])
+    else:
+        _act(p).fast.into(p, rc, outs, x)
+
+
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
-          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need))
+          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
+          fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves))
 def _activation(p, rc, x):
-    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
+    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
+    float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
+    if p.act_type == "relu":
+        return _act_relu(rc.xp, x)
     return _act(p).kernel(p, rc, x)
 
 
@@ -317,6 +379,9 @@ def _erf(xp, x):
         return xp.asarray(erf(xp.asnumpy(x)))
 
 
+_SQRT2, _SQRT_2PI = math.sqrt(2.0), math.sqrt(2.0 * math.pi)  # Python floats: weak types
+
+
 def _leaky_fwd(p, rc, x, gamma=None):
     """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
     upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
@@ -334,10 +399,11 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
-        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+        # in the data's dtype, as MXNet computes it: Python floats, since a numpy float64
+        # constant would make numpy compute a float32 erf in float64, at twice the time
+        return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
-            from .random import generator
             u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
             slope = xp.asarray(u.astype(x.dtype))
         else:
@@ -361,7 +427,7 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
         # records with the registered operators only.
         safe = xp.where(x == 0, 1, x)
         phi = xp.where(x == 0, 0.5, y / safe)
-        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+        return (g * (phi + x * xp.exp(-0.5 * x * x) / _SQRT_2PI),)
     if p.act_type == "rrelu":
         return (g * ys[1],)
     gamma = xs[1]
@@ -396,6 +462,7 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
+          storage=sparse.CLIP,
           vjp=lambda p, rc, xs, ys, gys, need:
           (gys[0] * rc.xp.logical_and(xs[0] >= p.a_min, xs[0] <= p.a_max),))
 def _clip(p, rc, x):
@@ -416,34 +483,36 @@ def _cast(p, rc, x):
 
 
 # ---- binary ----------------------------------------------------------------------------
-# The gradient of each binary kind with respect to lhs and to rhs: f(xp, a, b, y, g), each
-# computed only when its input needs it.
-_BIN_GRADS = {
-    "add": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: g),
-    "sub": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g),
-    "mul": (writes_out(lambda xp, a, b, y, g, out=None: xp.multiply(g, b, out=out)),
-            writes_out(lambda xp, a, b, y, g, out=None: xp.multiply(g, a, out=out))),
-    "div": (lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b)),
-    "mod": (lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b)),
-    "power": (lambda xp, a, b, y, g: g * b * a ** (b - 1),
-              lambda xp, a, b, y, g: g * y * xp.log(a)),
-    "maximum": (lambda xp, a, b, y, g: g * (a >= b), lambda xp, a, b, y, g: g * (a < b)),
-    "minimum": (lambda xp, a, b, y, g: g * (a <= b), lambda xp, a, b, y, g: g * (a > b)),
-    "hypot": (lambda xp, a, b, y, g: g * a / y, lambda xp, a, b, y, g: g * b / y),
+# Per kind: the array function, the gradients with respect to lhs and to rhs
+# (f(xp, a, b, y, g), each computed only when its input needs it), and what they read.
+_BINARY = {
+    "add": ("add", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: g, ()),
+    "sub": ("subtract", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g, ()),
+    "mul": ("multiply", lambda xp, a, b, y, g: g * b, lambda xp, a, b, y, g: g * a,
+            ("lhs", "rhs")),
+    "div": ("divide", lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b),
+            ("lhs", "rhs")),
+    "mod": ("mod", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b),
+            None),
+    "power": ("power", lambda xp, a, b, y, g: g * b * a ** (b - 1),
+              lambda xp, a, b, y, g: g * y * xp.log(a), None),
+    "maximum": ("maximum", lambda xp, a, b, y, g: g * (a >= b),
+                lambda xp, a, b, y, g: g * (a < b), ("lhs", "rhs")),
+    "minimum": ("minimum", lambda xp, a, b, y, g: g * (a <= b),
+                lambda xp, a, b, y, g: g * (a > b), ("lhs", "rhs")),
+    "hypot": ("hypot", lambda xp, a, b, y, g: g * a / y, lambda xp, a, b, y, g: g * b / y,
+              None),
 }
 
-
-# Each binary operator's kind and whether it broadcasts, by name (its fast paths read them).
-_BINARY_OPS = {}
-
-_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
-           "mod": "mod", "power": "power", "maximum": "maximum", "minimum": "minimum",
-           "hypot": "hypot"}
+# Fast paths of the same-shape operators (no broadcast, so no reduction): inputs whose
+# gradient is the output's gradient itself, and gradient rules that also write into out=.
+_PASSES = {"add": (0, 1), "sub": (0,)}
+_GRADS_OUT = {"mul": (lambda xp, a, b, y, g, out=None: xp.multiply(g, b, out=out),
+                      lambda xp, a, b, y, g, out=None: xp.multiply(g, a, out=out))}
 
 
 def _binary(name, kind, shape_rule, aliases=()):
-    fn = _BINARY[kind]
-    grad_a, grad_b = _BIN_GRADS[kind]
+    fn, grad_a, grad_b, reads = _BINARY[kind]
     # Same-shape operators never broadcast: their gradients need no reduction.
     same = shape_rule is same_binary_shape
 
@@ -461,11 +530,21 @@ def _binary(name, kind, shape_rule, aliases=()):
         return (None if ga is None else unbroadcast(ga, a.shape),
                 None if gb is None else unbroadcast(gb, b.shape))
 
+    def into(p, rc, outs, a, b):
+        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
+
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
-    _BINARY_OPS[name] = kind, same
+    grads_out = _GRADS_OUT.get(kind) if same else None
+    fast = Fast(into=into, saves=reads, ufunc=(fn, {"casting": "unsafe"}),
+                passes_grad=_PASSES.get(kind, ()) if same else (),
+                grads=(grads_out or (grad_a, grad_b)) if same else None,
+                grads_out=grads_out is not None)
+    storage = None
+    if kind in ("add", "sub", "mul", "div"):
+        storage = sparse.elemwise_rule(kind) if same else sparse.broadcast_rule(kind)
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
-             aliases=aliases)(kernel)
+             aliases=aliases, fast=fast, storage=storage)(kernel)
 
 
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
@@ -479,8 +558,6 @@ for _kind in ("mod", "power", "maximum", "minimum", "hypot"):
     _binary(f"_{_kind}", _kind, same_binary_shape)
 
 # ---- with a scalar -----------------------------------------------------------------------
-# Each scalar operator's forward and kernel, by name (its fast paths reuse them).
-_SCALAR = {}
 
 
 def _int_scalar(s, dtype):
@@ -497,11 +574,18 @@ def _scalar_dtype(p, ins):
     return ins, [None if d is None else (np.dtype(np.int64) if d == np.bool_ else d)]
 
 
-def _scalar_op(name, f, grad, nondiff=False, via_float=False):
-    """x (op) scalar; f(xp, x, s, out), grad(xp, x, s, y, g) -> dx; result keeps x's dtype
-    (int64 for bool). Integer data sees the scalar cast to its type (see `_int_scalar`);
-    `via_float`: with integer data compute in float64 and truncate back (powers, where
-    numpy refuses negative integer exponents)."""
+def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_float=False):
+    """x (op) scalar, from the array function `fn` (a name; "r" in front: the scalar comes
+    first) and ``grad(xp, x, s, y, g) -> dx``; the result keeps x's dtype (int64 for bool).
+    Integer data sees the scalar cast to its type (see `_int_scalar`); `via_float`: with
+    integer data compute in float64 and truncate back (powers, where numpy refuses negative
+    integer exponents). `saves`, `passes_grad`: the gradient's fast paths (`Fast`)."""
+    swap = fn.startswith("r")
+    fn = fn[1:] if swap else fn
+
+    def f(xp, x, s, out):
+        return getattr(xp, fn)(s, x, out=out) if swap else getattr(xp, fn)(x, s, out=out)
+
     def kernel(p, rc, x):
         if x.dtype == np.bool_:
             x = x.astype(np.int64)
@@ -515,37 +599,37 @@ def _scalar_op(name, f, grad, nondiff=False, via_float=False):
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(rc.xp, xs[0], p.scalar, ys[0], gys[0]).astype(xs[0].dtype, copy=False),)
 
+    def into(p, rc, outs, x):  # float data in place
+        outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar,
+                                                                       outs[0])
+
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
+    # what a compiled plan calls for float data
+    fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
+                ufunc=(fn, {}, "left" if swap else "right"))
+    kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,
-             nondiff=("data",) if nondiff else ())(kernel)
-    _SCALAR[name] = f, kernel
+             nondiff=("data",) if nondiff else (), fast=fast,
+             storage=None if kind is None else sparse.scalar_rule(kind, swap))(kernel)
 
 
-def _uf(fn, swap=False):
-    if swap:
-        f = lambda xp, x, s, out: getattr(xp, fn)(s, x, out=out)  # noqa: E731
-    else:
-        f = lambda xp, x, s, out: getattr(xp, fn)(x, s, out=out)  # noqa: E731
-    f.ufunc = (fn, {}, "left" if swap else "right")  # what a compiled plan calls for floats
-    return f
-
-
-_scalar_op("_plus_scalar", _uf("add"), lambda xp, x, s, y, g: g)
-_scalar_op("_minus_scalar", _uf("subtract"), lambda xp, x, s, y, g: g)
-_scalar_op("_rminus_scalar", _uf("subtract", True), lambda xp, x, s, y, g: -g)
-_scalar_op("_mul_scalar", _uf("multiply"), lambda xp, x, s, y, g: g * s)
-_scalar_op("_div_scalar", _uf("divide"), lambda xp, x, s, y, g: g / s)
-_scalar_op("_rdiv_scalar", _uf("divide", True), lambda xp, x, s, y, g: -g * y / x)
-_scalar_op("_mod_scalar", _uf("mod"), lambda xp, x, s, y, g: g)
-_scalar_op("_rmod_scalar", _uf("mod", True), lambda xp, x, s, y, g: -g * xp.floor(s / x))
-_scalar_op("_power_scalar", _uf("power"), lambda xp, x, s, y, g: g * s * x ** (s - 1),
+# name, array function, gradient, what the gradient reads, inputs it passes unchanged
+_scalar_op("_plus_scalar", "add", lambda xp, x, s, y, g: g, (), (0,))
+_scalar_op("_minus_scalar", "subtract", lambda xp, x, s, y, g: g, (), (0,))
+_scalar_op("_rminus_scalar", "rsubtract", lambda xp, x, s, y, g: -g, ())
+_scalar_op("_mul_scalar", "multiply", lambda xp, x, s, y, g: g * s, ())
+_scalar_op("_div_scalar", "divide", lambda xp, x, s, y, g: g / s, ())
+_scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: -g * y / x, ("data", "outputs"))
+_scalar_op("_mod_scalar", "mod", lambda xp, x, s, y, g: g, ())
+_scalar_op("_rmod_scalar", "rmod", lambda xp, x, s, y, g: -g * xp.floor(s / x), ("data",))
+_scalar_op("_power_scalar", "power", lambda xp, x, s, y, g: g * s * x ** (s - 1), ("data",),
            via_float=True)
-_scalar_op("_rpower_scalar", _uf("power", True), lambda xp, x, s, y, g: g * y * np.log(s),
+_scalar_op("_rpower_scalar", "rpower", lambda xp, x, s, y, g: g * y * np.log(s), ("outputs",),
            via_float=True)
-_scalar_op("_maximum_scalar", _uf("maximum"), lambda xp, x, s, y, g: g * (x >= s))
-_scalar_op("_minimum_scalar", _uf("minimum"), lambda xp, x, s, y, g: g * (x <= s))
-_scalar_op("_hypot_scalar", _uf("hypot"), lambda xp, x, s, y, g: g * x / y)
+_scalar_op("_maximum_scalar", "maximum", lambda xp, x, s, y, g: g * (x >= s), ("data",))
+_scalar_op("_minimum_scalar", "minimum", lambda xp, x, s, y, g: g * (x <= s), ("data",))
+_scalar_op("_hypot_scalar", "hypot", lambda xp, x, s, y, g: g * x / y, ("data", "outputs"))
 
 
 def _where_shape(p, ins):
@@ -565,9 +649,6 @@ def _where_shape(p, ins):
     return [c if c is not None else s, s, s], [s]
 
 
-_where_shape.whole_inputs = (0,)  # a partly known condition counts as unknown (MXNet)
-_where_shape.output_shape_inputs = (1, 2)  # x and y have the output's shape
-
 
 def _where_cond(c, x):
     """The condition as a mask broadcastable to x (a 1-D condition selects rows)."""
@@ -577,7 +658,8 @@ def _where_cond(c, x):
 
 @register("where", inputs=("condition", "x", "y"), nondiff=("condition",),
           dtype=lambda p, ins: (ins, [ins[1] if ins[1] is not None else ins[2]]),
-          shape=_where_shape,
+          # a partly known condition counts as unknown (MXNet); x and y have the output's shape
+          shape=ShapeRule(_where_shape, whole_inputs=(0,), output_shape_inputs=(1, 2)),
           vjp=lambda p, rc, xs, ys, gys, need: (
               None, gys[0] * _where_cond(xs[0], xs[1]),
               gys[0] * rc.xp.logical_not(_where_cond(xs[0], xs[1]))))
@@ -588,7 +670,7 @@ def _where(p, rc, c, x, y):
 
 
 @register("add_n", aliases=("ElementWiseSum",), variadic="num_args",
-          attrs={"num_args": A.Int()},
+          attrs={"num_args": A.Int()}, storage=sparse.ADD_N,
           shape=lambda p, ins: same_shape("add_n")(p, ins),
           vjp=lambda p, rc, xs, ys, gys, need: tuple(gys[0] for _ in xs))
 def _add_n(p, rc, *xs):
@@ -597,101 +679,3 @@ def _add_n(p, rc, *xs):
     for x in xs[1:]:
         out += x
     return out
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
-
-# What a unary gradient reads: the input, the output, or nothing but the gradient.
-_USES = {"x": ("data",), "y": ("outputs",), "": ()}
-
-
-def _unary_fast(name, uses, passes_grad=(), ufunc=None):
-    """A unary operator's fast paths: its forward into a given output, what its gradient
-    reads (`uses`), its gradient rule called directly; `ufunc`: see `Fast.ufunc` (default:
-    what `_ufunc` marked the forward with)."""
-    fwd, grad = _UNARY[name]
-
-    def into(p, rc, outs, x):
-        fwd(rc.xp, x, outs[0])
-
-    ufunc = ufunc or getattr(fwd, "ufunc_name", None) or getattr(fwd, "ufunc_for", None)
-    fast_paths(Fast(into=into, saves=_USES[uses], ufunc=None if ufunc is None else (ufunc, {}),
-                    passes_grad=passes_grad, grads=(grad,) if grad else None), name)
-
-
-def _numpy_sigmoid(x, out):
-    return sigmoid_into(np, x, out)
-
-
-def _expit_for(xp):
-    """`sigmoid_into` for numpy arrays, called as a ufunc (expit or the exp form by size),
-    else None."""
-    return _numpy_sigmoid if xp is np and _expit is not None else None
-
-
-for _name, _uses in [("negative", ""), ("abs", "x"), ("exp", "y"), ("log", "x"), ("sqrt", "y"),
-                     ("square", "x"), ("reciprocal", "y"), ("tanh", "y"), ("relu", "x"),
-                     ("softsign", "x"), ("softrelu", "x")]:
-    _unary_fast(_name, _uses)
-_unary_fast("sigmoid", "y", ufunc=_expit_for)
-_unary_fast("_copy", "", passes_grad=(0,))
-
-
-def _fill_into(value):
-    def into(p, rc, outs, x):
-        outs[0].fill(value)
-    return into
-
-
-fast_paths(Fast(into=_fill_into(0)), "zeros_like")
-fast_paths(Fast(into=_fill_into(1)), "ones_like")
-fast_paths(Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
-                saves=lambda p: _act(p).fast.saves), "Activation")
-
-# Inputs whose gradient is the output's gradient itself (same-shape operators only).
-_PASSES = {"add": (0, 1), "sub": (0,)}
-
-# What each binary gradient reads (None: everything).
-_BINARY_SAVES = {"add": (), "sub": (), "mul": ("lhs", "rhs"), "div": ("lhs", "rhs"),
-                 "maximum": ("lhs", "rhs"), "minimum": ("lhs", "rhs")}
-
-
-def _binary_fast(name, kind, same):
-    """A binary operator's fast paths: the array module's function into a given output, what
-    its gradients read, and (same-shape only) its gradient rules called directly."""
-    fn = _BINARY[kind]
-
-    def into(p, rc, outs, a, b):
-        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
-
-    fast_paths(Fast(into=into, saves=_BINARY_SAVES.get(kind), ufunc=(fn, {"casting": "unsafe"}),
-                    passes_grad=_PASSES.get(kind, ()) if same else (),
-                    grads=_BIN_GRADS[kind] if same else None), name)
-
-
-for _name, (_kind, _same) in _BINARY_OPS.items():
-    _binary_fast(_name, _kind, _same)
-
-
-def _scalar_fast(name, saves=None, passes_grad=()):
-    """A scalar operator's fast paths: its forward into a given output (float data in place),
-    what its gradient reads, and whether the gradient passes through unchanged."""
-    f, kernel = _SCALAR[name]
-
-    def into(p, rc, outs, x):
-        outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar, outs[0])
-
-    fast_paths(Fast(into=into, saves=saves, passes_grad=passes_grad, ufunc=f.ufunc), name)
-
-
-for _name in ("_plus_scalar", "_minus_scalar"):
-    _scalar_fast(_name, saves=(), passes_grad=(0,))
-for _name in ("_rminus_scalar", "_mul_scalar", "_div_scalar", "_mod_scalar"):
-    _scalar_fast(_name, saves=())
-for _name in ("_rmod_scalar", "_power_scalar", "_maximum_scalar", "_minimum_scalar"):
-    _scalar_fast(_name, saves=("data",))
-_scalar_fast("_rdiv_scalar", saves=("data", "outputs"))
-_scalar_fast("_hypot_scalar", saves=("data", "outputs"))
-_scalar_fast("_rpower_scalar", saves=("outputs",))

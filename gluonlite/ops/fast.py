@@ -6,25 +6,32 @@ compiled plan, a loop or autograd, and the registry walk (tests/core/test_regist
 holds each one against the plain rule for every operator that has it. An operator without
 fast paths is complete and correct, only slower.
 
-An operator file registers the semantic rules first and attaches the fast paths in a closing
-"fast paths" section with `registry.fast_paths` (``register(..., fast=Fast(...))`` does the
-same in one call, for operators registered elsewhere).
+They are given when the operator registers (``register(..., fast=Fast(...))``) and never set
+afterwards. This is the first of the three places a speed-up may live (docs/DESIGN.md, "An
+operator's entry"): a faster kernel or gradient for one operator. A rewrite of a graph is a
+graph pass (`gluonlite.executor.hooks.register_graph_pass`), a loop's execution its
+registered lowering (`gluonlite.executor.lowering`).
 
 Example::
 
-    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"))(_tanh)
-    ...
-    # ---- fast paths ----
-    fast_paths(Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)), "tanh")
+    def _tanh_vjp(p, rc, xs, ys, gys, need):         # the math
+        return (gys[0] * (1 - ys[0] * ys[0]),)
+
+    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"),
+             fast=Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)))(_tanh)
 """
 
 __all__ = ["Fast"]
 
 
 class Fast:
-    """The fast paths of one operator (all optional).
+    """The fast paths of one operator (all optional; frozen once made).
 
     Forward:
+        kernel: ``kernel(p, rc, *xs)``, the forward computed a faster way (a hand-fused loop);
+            every caller runs it in place of the plain kernel. A stateful operator's hidden
+            output is then what its `vjp` (which it must have too) reads. Checked: its
+            visible outputs equal the kernel's.
         into: ``into(p, rc, outs, *xs)``: the kernel writing into preallocated ``outs``
             (what static-alloc plans call). Checked: equals the kernel.
         ufunc: ``(name, kwargs)``: `into` is the array module's ``name(*inputs,
@@ -60,29 +67,59 @@ class Fast:
         grads: for the first len(grads) inputs (None: no rule for that one), ``f(xp,
             *inputs, output, output_grad)`` -> that input's gradient, the vjp's own rule
             where it needs no attributes, called directly by a compiled backward when every
-            gradient it wants has one. A rule marked `registry.writes_out` also takes
-            ``out=`` and writes the gradient there (a loop's reverse pass gives it a row).
-            Checked: equal the vjp's, and what is written to out=.
-        writes_dests: the vjp takes ``dests=`` (per input: None or a C-contiguous array of
-            the input's shape and dtype that nothing else reads) and writes that input's
+            gradient it wants has one. Checked: equal the vjp's.
+        grads_out: every rule in `grads` also takes ``out=`` and writes its gradient there,
+            returning `out` (a loop's reverse pass gives it a row). Checked: what is written
+            to out= and returned.
+        vjp: ``vjp(p, rc, xs, ys, gys, need)``, the gradient rule computed a faster way;
+            every caller but the recorded rules of a gradient of a gradient runs it in
+            place of the plain vjp. Checked: equal the plain vjp's gradients.
+        writes_dests: `vjp` also takes ``dests=`` (per input: None or a C-contiguous array
+            of the input's shape and dtype that nothing else reads) and writes that input's
             gradient into it, returning that very array where it can; autograd hands a
             parameter's grad buffer down this way (grad_req='write') and a loop's reverse
             pass a gradient's row. Checked: same values, the dest returned.
-
-    (A loop-invariant input's gradient summed over a loop's steps is the loops' concern:
-    `gluonlite.control_flow.lowering.sums`.)
+        summed_grads: ``{input name: (names of the inputs it reads, fn)}``: for an input that
+            is the same at every step of a loop, ``fn(p, rc, input, stacked, g, out=None)``
+            is its gradient summed over the steps, from the (T, ...) stacks of the inputs
+            it reads (`stacked`, by name) and of the output-0 gradients (`g`): a lowered
+            loop makes one weight-gradient product in place of T small ones. Checked: equal
+            the vjp summed over steps, and into out=.
     """
 
-    __slots__ = ("into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
-                 "grads", "writes_dests")
+    __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
+                 "grads", "grads_out", "vjp", "writes_dests", "summed_grads")
 
-    def __init__(self, *, into=None, ufunc=None, inline=None, reshapes=False, views=None,
-                 saves=None, passes_grad=(), grads=None, writes_dests=False):
-        self.into, self.ufunc, self.inline = into, ufunc, inline
-        self.reshapes, self.views = bool(reshapes), views
-        self.saves, self.passes_grad = saves, tuple(passes_grad)
-        self.grads = None if grads is None else tuple(grads)
-        self.writes_dests = bool(writes_dests)
+    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False,
+                 views=None, saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
+                 writes_dests=False, summed_grads=None):
+        if writes_dests and vjp is None:
+            raise TypeError("Fast: writes_dests=True says how `vjp` is called; give the "
+                            "vjp that takes dests= as vjp=...")
+        if grads_out and grads is None:
+            raise TypeError("Fast: grads_out=True says how the `grads` rules are called; "
+                            "give them as grads=(...)")
+        if kernel is not None and vjp is None:
+            raise TypeError("Fast: a faster kernel comes with the vjp that reads what it keeps "
+                            "(vjp=...), even where that is the plain vjp")
+        put = object.__setattr__
+        put(self, "kernel", kernel)
+        put(self, "into", into)
+        put(self, "ufunc", ufunc)
+        put(self, "inline", inline)
+        put(self, "reshapes", bool(reshapes))
+        put(self, "views", views)
+        put(self, "saves", saves)
+        put(self, "passes_grad", tuple(passes_grad))
+        put(self, "grads", None if grads is None else tuple(grads))
+        put(self, "grads_out", bool(grads_out))
+        put(self, "vjp", vjp)
+        put(self, "writes_dests", bool(writes_dests))
+        put(self, "summed_grads", dict(summed_grads) if summed_grads else {})
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Fast is frozen: {name} is given when the operator registers "
+                             "(register(..., fast=Fast(...)))")
 
     def __repr__(self):
         given = [k for k in self.__slots__ if getattr(self, k) not in (None, False, (), {})]

@@ -16,6 +16,7 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .registry import register, ShapeError
 from .rules import fmt_shapes
+from ..util import is_np_shape
 
 
 def _t(x):
@@ -391,7 +392,6 @@ def _inverse_vjp(p, rc, xs, ys, gys, need):
 def _det_batch(shape):
     """det's and slogdet's result shape for input `shape`: its batch dimensions; for a single
     matrix (1,), or () under NumPy shape semantics or for a size-0 matrix (MXNet's DetShape)."""
-    from ..util import is_np_shape
     if len(shape) > 2 or is_np_shape() or 0 in shape:
         return tuple(shape[:-2])
     return (1,)

@@ -7,12 +7,14 @@ from ..base import MXNetValueError
 from ..context import host_scalar
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError, writes_out, fast_paths
+from .registry import ShapeError, ShapeRule, register
 from .rules import norm_axis, keep_dtype
+from .scatter import run_start, scatter_add
+from .sparse import matrix as sparse_matrix
 
 
 # forward_stype (MXNet's sparse output choice) is accepted and ignored by this dense operator;
-# nd.sparse.dot (ndarray/sparse_ops.py) reads it.
+# dot's storage rule (ops/sparse/matrix.py) reads it.
 _DOT_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
               "forward_stype": A.Str(None)}
 
@@ -67,7 +69,7 @@ def _dot_vjp(p, rc, xs, ys, gys, need):
 
 
 register("dot", inputs=("lhs", "rhs"), vjp=_dot_vjp, shape=_dot_shape,
-         attrs=_DOT_ATTRS)(_dot_forward)
+         attrs=_DOT_ATTRS, storage=sparse_matrix.DOT)(_dot_forward)
 
 
 def _batch_dot_shape(p, ins):
@@ -109,14 +111,10 @@ def _fc_inputs(p):
     return ["data", "weight"] if p.no_bias else ["data", "weight", "bias"]
 
 
-def _fc_in_units(p, data):
-    return prod(data[1:]) if p.flatten else data[-1]
-
-
 def _fc_shape(p, ins):
     data, w = ins[0], ins[1]
     if data is not None:
-        k = _fc_in_units(p, data)
+        k = prod(data[1:]) if p.flatten else data[-1]
         if w is None or 0 in w:
             w = (p.num_hidden, k)
         elif tuple(w) != (p.num_hidden, k):
@@ -135,10 +133,6 @@ def _fc_shape(p, ins):
         return ins, [None]
     out = (data[0], p.num_hidden) if p.flatten else tuple(data[:-1]) + (p.num_hidden,)
     return ins, [out]
-
-
-# As MXNet's, the rule fills an unknown batch from the output's (flatten only).
-_fc_shape.fills_back = lambda p: p.flatten
 
 
 def _fc_shape_back(p, ins, outs):
@@ -162,6 +156,35 @@ def _fc(p, rc, x, w, b=None):
     return y.reshape(_fc_shape(p, [x.shape, w.shape, None if b is None else b.shape])[1][0])
 
 
+def _fc_vjp(p, rc, xs, ys, gys, need):
+    x, w = xs[0], xs[1]
+    g = gys[0].reshape(-1, p.num_hidden)
+    gx = rc.xp.dot(g, w).reshape(x.shape) if need[0] else None
+    gw = rc.xp.dot(g.T, _fc_2d(p, x)) if need[1] else None
+    if p.no_bias:
+        return gx, gw
+    return gx, gw, g.sum(axis=0) if need[2] else None
+
+
+# Its fast paths: the forward into a given output and as source lines, the data gradient
+# alone (a loop's reverse pass calls it, with out=), the vjp writing into the caller's arrays,
+# and the weight and bias gradients summed over a loop's steps.
+def _fc_into(p, rc, outs, x, w, b=None):
+    out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
+    _matmul_into(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
+    if b is not None:
+        out2 += b
+
+
+def _fc_inline(p, shapes, dtypes):
+    """`_fc_into` as source lines (`Fast.inline`) for 2-D data of one dtype."""
+    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
+        return None
+    # The output goes by position: a keyword argument costs about as much as the call.
+    return ["xp.dot({0}, {1}.T, {out})"] + \
+        ([] if p.no_bias else ["xp.add({out}, {2}, {out})"])
+
+
 def _matmul_into(xp, a, b, out=None):
     """a @ b, into `out` when given. `dot` is a few µs ahead of matmul for one row (BLAS
     gemv) but writes only C-contiguous outputs of the exact result dtype."""
@@ -179,11 +202,9 @@ def _into(dests, j, shape=None):
     return d if d is None or shape is None else d.reshape(shape)
 
 
-@writes_out
 def _fc_data_grad(xp, x, w, *rest, out=None):
-    """FullyConnected's data gradient, ``g @ weight`` in x's shape (`Fast.grads`: a
-    loop's reverse pass, where the weight gradients are summed after it, calls this alone);
-    rest is (bias, output, output gradient) or (output, output gradient)."""
+    """FullyConnected's data gradient, ``g @ weight`` in x's shape; rest is (bias, output,
+    output gradient) or (output, output gradient)."""
     g = rest[-1]
     if g.ndim != 2:
         g = g.reshape(-1, w.shape[0])
@@ -194,7 +215,7 @@ def _fc_data_grad(xp, x, w, *rest, out=None):
     return gx if x.ndim == 2 else gx.reshape(x.shape)
 
 
-def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
+def _fc_vjp_into(p, rc, xs, ys, gys, need, dests=None):
     x, w = xs[0], xs[1]
     g = gys[0].reshape(-1, p.num_hidden)
     gx = gw = gb = None
@@ -214,8 +235,31 @@ def _fc_vjp(p, rc, xs, ys, gys, need, dests=None):
     return gx, gw, gb
 
 
-register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp, shape=(_fc_shape, _fc_shape_back),
-         attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)})(_fc)
+def _fc_rows(p, stacked_x):
+    """Per-step data stacked as (T, ...) -> one matrix of every step's rows (T may be 0)."""
+    shape = stacked_x.shape
+    if p.flatten:
+        return stacked_x.reshape(shape[0] * shape[1], prod(shape[2:]))
+    return stacked_x.reshape(prod(shape[:-1]), shape[-1])
+
+
+def _fc_weight_sum(p, rc, w, stacked, g, out=None):
+    return _matmul_into(rc.xp, g.reshape(-1, p.num_hidden).T, _fc_rows(p, stacked["data"]), out)
+
+
+def _fc_bias_sum(p, rc, b, stacked, g, out=None):
+    return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
+
+
+register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp,
+         # as MXNet's, the rule fills an unknown batch from the output's (flatten only)
+         shape=ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten),
+         attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)},
+         fast=Fast(into=_fc_into, inline=_fc_inline, saves=("data", "weight"),
+                   grads=(_fc_data_grad,), grads_out=True, vjp=_fc_vjp_into,
+                   writes_dests=True,
+                   summed_grads={"weight": (("data",), _fc_weight_sum),
+                                 "bias": ((), _fc_bias_sum)}))(_fc)
 
 
 # ---- gathers -------------------------------------------------------------------------------
@@ -225,44 +269,6 @@ def _emb_shape(p, ins):
         raise ShapeError(f"Embedding: weight must have shape {w}, got {tuple(ins[1])}")
     ins[1] = w
     return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
-
-
-def run_start(xp, i):
-    """The first index when 1-D `i` is consecutive (i0, i0 + 1, ...), else None (0 for no
-    index): where a gather or a scatter by `i` is a slice.
-
-    `i` holds integers (or integer-valued floats, as a loop counter may). Example:
-    ``run_start(np, np.array([3, 4, 5]))`` is 3; ``run_start(np, np.array([3, 5]))`` None.
-    """
-    n = i.size
-    if not n:
-        return 0
-    if xp is not np:  # the check reads indices on the host: a device sync costing more
-        return None   # than the general path saves
-    if i[-1] - i[0] == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
-        return int(i[0])
-    return None
-
-
-def scatter_add(xp, target, i, rows):
-    """``target[i[k]] += rows[k]`` for every k, for 1-D integer `i` that may repeat.
-
-    `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
-    T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
-    add, and a contiguous run one slice add.
-
-    Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
-    g[2] and rows[1] to g[0].
-    """
-    n, start = i.size, run_start(xp, i)
-    if start is not None:
-        target[start:start + n] += rows
-    elif xp is not np:  # one atomic scatter-add kernel; counting repeats would sync
-        xp.add.at(target, i, rows)
-    elif xp.unique(i).size == n:
-        target[i] += rows
-    else:
-        xp.add.at(target, i, rows)
 
 
 def _emb_vjp(p, rc, xs, ys, gys, need):
@@ -277,7 +283,7 @@ def _emb_vjp(p, rc, xs, ys, gys, need):
 @register("Embedding", inputs=("data", "weight"), nondiff=("data",), vjp=_emb_vjp,
           shape=_emb_shape, dtype=lambda p, ins: (ins, [ins[1] or np.dtype(p.dtype)]),
           attrs={"input_dim": A.Int(), "output_dim": A.Int(), "dtype": A.Dtype("float32"),
-                 "sparse_grad": A.Bool(False)})
+                 "sparse_grad": A.Bool(False)}, storage=sparse_matrix.EMBEDDING)
 def _embedding(p, rc, idx, w):
     """Embedding(data, weight, input_dim, output_dim): rows of weight picked by integer data."""
     return w[rc.xp.clip(idx.astype(np.int64), 0, p.input_dim - 1)]
@@ -306,9 +312,40 @@ def _take_vjp(p, rc, xs, ys, gys, need):
     return ga, None
 
 
+def _take_a_sum(p, rc, a, stacked, g, out=None):
+    """Every step's rows scattered into one gradient of `a` (instead of one dense zeros-sized
+    gradient per step)."""
+    ax = p.axis % a.ndim
+    idx = stacked["indices"]
+    i = _take_idx(p, rc, idx, a.shape[0]).ravel() if ax == 0 else None
+    if i is not None and i.size == a.shape[0] and run_start(rc.xp, i) == 0:  # each row once
+        rows = g.reshape(a.shape)
+        if out is None:
+            return rows.copy()
+        rc.xp.copyto(out, rows)
+        return out
+    if out is None:
+        ga = rc.xp.zeros_like(a)
+    else:
+        ga = out
+        ga.fill(0)
+    moved = rc.xp.moveaxis(ga, ax, 0)
+    if ax == 0:
+        scatter_add(rc.xp, moved, i, g.reshape((i.size,) + a.shape[1:]))
+        return ga
+    for t in range(idx.shape[0]):
+        i = _take_idx(p, rc, idx[t], a.shape[ax]).ravel()
+        gt = g[t].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
+        scatter_add(rc.xp, moved, i, rc.xp.moveaxis(gt, ax, 0))
+    return ga
+
+
 @register("take", inputs=("a", "indices"), nondiff=("indices",), vjp=_take_vjp,
           shape=_take_shape, dtype=keep_dtype,
-          attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")})
+          attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")},
+          # the gradient of `a` summed over a loop's steps: one scatter of every step's rows
+          fast=Fast(saves=("indices",), summed_grads={"a": (("indices",), _take_a_sum)}),
+          storage=sparse_matrix.TAKE)
 def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)
@@ -380,79 +417,3 @@ def _one_hot(p, rc, idx):
                                            -1).astype(p.dtype),
                          axis=-1)
     return out
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
-
-# FullyConnected: writing into a given output, as source lines, the data gradient alone (the
-# vjp's own rule), and the weight and bias gradients summed over a loop's steps.
-def _fc_into(p, rc, outs, x, w, b=None):
-    out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
-    _matmul_into(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
-    if b is not None:
-        out2 += b
-
-
-def _fc_inline(p, shapes, dtypes):
-    """`_fc_into` as source lines (`Fast.inline`) for 2-D data of one dtype."""
-    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
-        return None
-    # The output goes by position: a keyword argument costs about as much as the call.
-    return ["xp.dot({0}, {1}.T, {out})"] + \
-        ([] if p.no_bias else ["xp.add({out}, {2}, {out})"])
-
-
-def _fc_rows(p, stacked_x):
-    """Per-step data stacked as (T, ...) -> one matrix of every step's rows (T may be 0)."""
-    shape = stacked_x.shape
-    if p.flatten:
-        return stacked_x.reshape(shape[0] * shape[1], prod(shape[2:]))
-    return stacked_x.reshape(prod(shape[:-1]), shape[-1])
-
-
-def _fc_weight_sum(p, rc, w, stacked, g, out=None):
-    return _matmul_into(rc.xp, g.reshape(-1, p.num_hidden).T, _fc_rows(p, stacked["data"]), out)
-
-
-def _fc_bias_sum(p, rc, b, stacked, g, out=None):
-    return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
-
-
-# (_fc_weight_sum, _fc_bias_sum: the loops' deferred sums, gluonlite.control_flow.lowering)
-fast_paths(Fast(into=_fc_into, inline=_fc_inline, saves=("data", "weight"),
-                grads=(_fc_data_grad,), writes_dests=True), "FullyConnected")
-
-
-# take: the gradient of `a` summed over a loop's steps in one scatter.
-def _take_a_sum(p, rc, a, stacked, g, out=None):
-    """Every step's rows scattered into one gradient of `a` (instead of one dense zeros-sized
-    gradient per step)."""
-    ax = p.axis % a.ndim
-    idx = stacked["indices"]
-    i = _take_idx(p, rc, idx, a.shape[0]).ravel() if ax == 0 else None
-    if i is not None and i.size == a.shape[0] and run_start(rc.xp, i) == 0:  # each row once
-        rows = g.reshape(a.shape)
-        if out is None:
-            return rows.copy()
-        rc.xp.copyto(out, rows)
-        return out
-    if out is None:
-        ga = rc.xp.zeros_like(a)
-    else:
-        ga = out
-        ga.fill(0)
-    moved = rc.xp.moveaxis(ga, ax, 0)
-    if ax == 0:
-        scatter_add(rc.xp, moved, i, g.reshape((i.size,) + a.shape[1:]))
-        return ga
-    for t in range(idx.shape[0]):
-        i = _take_idx(p, rc, idx[t], a.shape[ax]).ravel()
-        gt = g[t].reshape(a.shape[:ax] + (i.size,) + a.shape[ax + 1:])
-        scatter_add(rc.xp, moved, i, rc.xp.moveaxis(gt, ax, 0))
-    return ga
-
-
-# (_take_a_sum: a loop's deferred sum, gluonlite.control_flow.lowering)
-fast_paths(Fast(saves=("indices",)), "take")

@@ -30,6 +30,7 @@ from ..base import MXNetTypeError
 from . import attrs as A
 from .registry import register
 from .rules import broadcast_rule, same_shape, unbroadcast
+from ..util import is_np_default_dtype
 
 __all__ = ["promote", "BINARY", "SCALAR", "UNARY"]
 
@@ -40,7 +41,6 @@ _BOOL = np.dtype(np.bool_)
 
 
 def _default_float():
-    from ..util import is_np_default_dtype
     return np.dtype(np.float64 if is_np_default_dtype() else np.float32)
 
 

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..base import MXNetValueError
 from . import attrs as A
-from .registry import register, ShapeError
+from .registry import ShapeError, ShapeRule, register
 from .rules import broadcast_shapes, norm_axis
 from .np_elemwise import promote
+from ..util import is_np_default_dtype
 
 __all__ = ["einsum_plan", "tensordot_axes"]
 
@@ -100,7 +101,6 @@ def _register_tensordot(name, axes_of, attrs):
         aa, ba = axes_of(p, len(a), len(b))
         a, b = _pair_dims(name, a, b, aa, ba)
         return [a, b], [_tensordot_shape(name, a, b, aa, ba)]
-    shape.partial = True
 
     def kernel(p, rc, a, b):
         aa, ba = axes_of(p, a.ndim, b.ndim)
@@ -116,8 +116,8 @@ def _register_tensordot(name, axes_of, attrs):
         return ga.astype(a.dtype), gb.astype(b.dtype)
 
     kernel.__doc__ = f"{name}(a, b, ...): NumPy's tensordot."
-    register(name, inputs=("a", "b"), attrs=attrs, shape=shape, vjp=vjp, same_dtype=(),
-             dtype=_mixed_dtype(name))(kernel)
+    register(name, inputs=("a", "b"), attrs=attrs, shape=ShapeRule(shape, partial=True),
+             vjp=vjp, same_dtype=(), dtype=_mixed_dtype(name))(kernel)
 
 
 _register_tensordot("_npi_tensordot", _axes_attrs,
@@ -163,11 +163,9 @@ def _dot_shape(p, ins):
         raise ShapeError(f"_np_dot: shapes {tuple(a)} and {tuple(b)} not aligned") from None
 
 
-_dot_shape.partial = True  # fills a summed dimension known on one side (a weight's)
-
-
-@register("_np_dot", inputs=("a", "b"), shape=_dot_shape, same_dtype=(),
-          dtype=_mixed_dtype("_np_dot"),
+# the shape rule fills a summed dimension known on one side (a weight's)
+@register("_np_dot", inputs=("a", "b"), shape=ShapeRule(_dot_shape, partial=True),
+          same_dtype=(), dtype=_mixed_dtype("_np_dot"),
           vjp=lambda p, rc, xs, ys, gys, need: _dot_vjp(rc.xp, xs, ys, gys))
 def _np_dot(p, rc, a, b):
     """_np_dot(a, b): NumPy's dot (inner product of 1-D arrays, matrix product of 2-D ones,
@@ -209,9 +207,6 @@ def _matmul_shape(p, ins):
     return ins, [out]
 
 
-_matmul_shape.partial = True
-
-
 def _broadcast_partial(name, a, b):
     """Broadcast two partly known shapes (-1 unknown: the other side's size when known)."""
     n = max(len(a), len(b))
@@ -228,8 +223,8 @@ def _broadcast_partial(name, a, b):
     return tuple(out)
 
 
-@register("_npi_matmul", inputs=("a", "b"), shape=_matmul_shape, same_dtype=(),
-          dtype=_mixed_dtype("_npi_matmul"),
+@register("_npi_matmul", inputs=("a", "b"), shape=ShapeRule(_matmul_shape, partial=True),
+          same_dtype=(), dtype=_mixed_dtype("_npi_matmul"),
           vjp=lambda p, rc, xs, ys, gys, need: _matmul_vjp(rc.xp, xs, ys, gys))
 def _np_matmul(p, rc, a, b):
     """_npi_matmul(a, b): NumPy's matmul (batched over leading axes, with broadcasting; a
@@ -419,7 +414,6 @@ def _np_where_rscalar(p, rc, c, x):
 
 
 def _default_float():
-    from ..util import is_np_default_dtype
     return np.dtype(np.float64 if is_np_default_dtype() else np.float32)
 
 

@@ -11,6 +11,7 @@ from . import attrs as A
 from .random import generator
 from .registry import register, ShapeError
 from .rules import broadcast_shapes
+from ..util import is_np_default_dtype
 
 
 def _unbroadcast(g, shape):
@@ -24,7 +25,6 @@ def _unbroadcast(g, shape):
 
 
 def _default_float():
-    from ..util import is_np_default_dtype
     return "float64" if is_np_default_dtype() else "float32"
 
 

@@ -18,6 +18,7 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .registry import register
 from .rules import norm_axis
+from ..util import is_np_default_dtype
 
 __all__ = ["np_axes", "reduced_shape"]
 
@@ -51,7 +52,6 @@ def reduced_shape(shape, axes, keepdims):
 
 
 def _default_float():
-    from ..util import is_np_default_dtype
     return np.dtype(np.float64 if is_np_default_dtype() else np.float32)
 
 
@@ -228,17 +228,17 @@ def _moment(name, ddof_var):
              dtype=_dtype_rule(name))(kernel)
 
 
-register("_np_sum", inputs=("a",), attrs=_ATTRS, shape=_shape_rule("_np_sum"), vjp=_sum_vjp,
-         dtype=_dtype_rule("_np_sum"))(_sum)
 _sum.__doc__ = ("_np_sum(a, axis=None, dtype=None, keepdims=False): NumPy's sum (bool data "
                 "counts in int64).")
-register("_npi_mean", inputs=("a",), attrs=_ATTRS, shape=_shape_rule("_npi_mean"),
-         vjp=_mean_vjp, dtype=_dtype_rule("_npi_mean"))(_mean)
 _mean.__doc__ = ("_npi_mean(a, axis=None, dtype=None, keepdims=False): NumPy's mean (integer "
                  "data gives float32).")
+_prod.__doc__ = "_np_prod(a, axis=None, dtype=None, keepdims=False): NumPy's product."
+register("_np_sum", inputs=("a",), attrs=_ATTRS, shape=_shape_rule("_np_sum"), vjp=_sum_vjp,
+         dtype=_dtype_rule("_np_sum"))(_sum)
+register("_npi_mean", inputs=("a",), attrs=_ATTRS, shape=_shape_rule("_npi_mean"),
+         vjp=_mean_vjp, dtype=_dtype_rule("_npi_mean"))(_mean)
 register("_np_prod", inputs=("a",), attrs=_ATTRS, shape=_shape_rule("_np_prod"),
          vjp=_prod_vjp, dtype=_dtype_rule("_np_prod"), aliases=("_np_product",))(_prod)
-_prod.__doc__ = "_np_prod(a, axis=None, dtype=None, keepdims=False): NumPy's product."
 _maxmin("_np_max", "max")
 _maxmin("_np_min", "min")
 _moment("_npi_std", False)

@@ -4,7 +4,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register, fast_paths
+from .registry import register
 
 _state = {"gen": np.random.default_rng(0), "seed": 0}
 
@@ -46,8 +46,11 @@ def _register_fill(name, value, attrs, doc):
     def kernel(p, rc):
         return rc.xp.full(p.shape, p.value if value is None else value, dtype=p.dtype or "float32")
 
+    def into(p, rc, outs):
+        outs[0][...] = p.value if value is None else value
+
     register(name, inputs=(), attrs=attrs, shape=_creation_shape, dtype=_creation_dtype,
-             doc=doc)(kernel)
+             doc=doc, fast=Fast(into=into))(kernel)
 
 
 _register_fill("_zeros", 0, _CREATE, "_zeros(shape, dtype): an array of zeros.")
@@ -76,18 +79,3 @@ def _arange(p, rc):
     n, start = _arange_len(p)
     vals = rc.xp.arange(n // p.repeat, dtype=np.float64) * p.step + start
     return rc.xp.repeat(vals, p.repeat).astype(p.dtype)
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
-def _fill_into(value):
-    """`Fast.into` of a creation operator filling with `value` (None: the `value` attribute)."""
-    def into(p, rc, outs):
-        outs[0][...] = p.value if value is None else value
-    return into
-
-
-fast_paths(Fast(into=_fill_into(0)), "_zeros")
-fast_paths(Fast(into=_fill_into(1)), "_ones")
-fast_paths(Fast(into=_fill_into(None)), "_full")

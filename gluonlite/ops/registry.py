@@ -1,31 +1,63 @@
 """The operator registry: every operator is defined once and read by nd, sym, autograd and
 the compiler.
 
-An `Operator` holds, side by side:
+An operator's entry (`Operator`) is one frozen object in groups, all fixed when it registers
+(nothing is set on it afterwards):
 
-- ``kernel(p, rc, *xs)``: the forward on raw arrays (numpy or cupy), returning one array or a
-  tuple;
-- ``vjp(p, rc, xs, ys, gys, need)``: the gradient rule, returning one gradient (or None) per
-  input; ``gys[i]`` is None when output i received no gradient, ``need[j]`` says whether input
-  j wants one (so rules can skip work);
-- ``shape(p, in_shapes) -> (in_shapes, out_shapes)`` and ``dtype(p, in_dtypes) -> (in_dtypes,
-  out_dtypes)``: inference rules that may fill unknown (None) input entries, e.g. a weight's
-  shape from the data and ``num_hidden``;
-- ``attrs``: how each attribute parses from a Python value or MXNet's JSON string;
-- ``fast``: the speed-only alternatives to these rules (`gluonlite.ops.fast.Fast`: writing
-  into preallocated outputs, direct gradient rules, what the vjp reads, ...), each held
-  against the plain rule by the registry walk.
+- its signature (`Signature`): the inputs, outputs, auxiliary inputs, variadic counts, the
+  attributes (``attrs``: how each parses from a Python value or MXNet's JSON string) and
+  the names MXNet gives them;
+- its rules (`Rules`), the math: ``kernel(p, rc, *xs)``, the forward on raw arrays (numpy
+  or cupy) returning one array or a tuple; ``vjp(p, rc, xs, ys, gys, need)``, the gradient
+  rule returning one gradient (or None) per input (``gys[i]`` is None when output i received
+  no gradient, ``need[j]`` says whether input j wants one, so rules can skip work); the
+  shape rule (a `ShapeRule`: ``rule(p, in_shapes) -> (in_shapes, out_shapes)``, which may
+  fill unknown (None) inputs, e.g. a weight's shape from the data and ``num_hidden``, and
+  carries its own inference options); ``dtype(p, in_dtypes) -> (in_dtypes, out_dtypes)``;
+- its traits (`Traits`): inputs without a gradient, inputs sharing a dtype, random,
+  stateful, output shapes that depend on values;
+- its fast paths (`gluonlite.ops.fast.Fast`): the speed-only alternatives to the rules, each
+  held against the plain rule by the registry walk;
+- its storage rule (`gluonlite.ops.storage.StorageRule`): which sparse storage combinations
+  it computes, and with which kernels.
 
 ``p`` is the parsed `Params`; ``rc`` the `RunCtx` (train mode and array module).
+
+`register(name, **keywords)` builds the entry from flat keywords, as an operator file
+writes it; each keyword lands in one group:
+
+==========================================================  =================================
+``register`` keyword                                         entry
+==========================================================  =================================
+inputs, outputs, visible, output_names, aux, variadic,       ``Signature(...)`` (same names;
+attrs, signature (the call order), full_output_names         ``signature`` -> ``call_order``)
+the decorated kernel, vjp, dtype                             ``Rules(kernel, vjp, dtype=...)``
+shape: a function, a (rule, back) pair or a `ShapeRule`      ``Rules(shape=ShapeRule(...))``
+nondiff, same_dtype, random, stateful, shape_from_values     ``Traits(...)`` (same names)
+fast, storage, doc                                           the entry's own parts
+==========================================================  =================================
+
+Example::
+
+    @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
+              shape=same_shape("square"))
+    def _square(p, rc, x):
+        return x * x
+
+    get("square").rules.vjp          # the gradient, as given
+    get("square").signature          # ('data',): MXNet's call order of the inputs
 """
+import difflib
 from collections import namedtuple
+
+import numpy as np
 
 from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from .attrs import REQUIRED, format_attr
 from .fast import Fast
 
-__all__ = ["Operator", "Params", "RunCtx", "register", "get", "exists", "all_ops", "ShapeError",
-           "writes_out", "Fast", "fast_paths"]
+__all__ = ["Operator", "Signature", "Rules", "Traits", "ShapeRule", "Params", "RunCtx",
+           "register", "entry", "apply", "get", "exists", "all_ops", "ShapeError", "Fast"]
 
 # need_grad: a gradient of this call will be asked for (stateful operators keep state only
 # then); spec and runtime: what the operator's lowering decided for the compiled plan step
@@ -57,18 +89,89 @@ class Params(dict):
         return (Params, (dict(self),))
 
 
-class Operator:
-    """One registered operator (see the module docstring for the meaning of each rule).
+class _Frozen:
+    """A value object whose fields are set once, by its constructor."""
 
-    Args (all but `name` and `kernel` by keyword; every one is fixed here, never set on
-    the object afterwards):
-        inputs, outputs, visible, output_names, signature: the operator's inputs and outputs
-            (names or `p -> ...` rules).
-        attrs, vjp, dtype, nondiff, same_dtype, random, doc, fast: as the module docstring
-            says.
-        shape: the shape rule, or a pair (rule, backward rule): ``back(p, in_shapes,
-            out_shapes) -> in_shapes`` infers inputs from known outputs (shape inference
-            runs both ways, as MXNet's does).
+    __slots__ = ()
+
+    def _set(self, **fields):
+        for k, v in fields.items():
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is frozen: {name} is given when the "
+                             "operator registers")
+
+    def __repr__(self):
+        given = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__
+                          if getattr(self, k) not in (None, False, (), {}))
+        return f"{type(self).__name__}({given})"
+
+
+class ShapeRule(_Frozen):
+    """An operator's shape rule with the options inference reads from it.
+
+    Args:
+        infer: ``infer(p, in_shapes) -> (in_shapes, out_shapes)``; it may fill unknown
+            (None) inputs and raises `ShapeError` when they do not fit.
+        back: ``back(p, in_shapes, out_shapes) -> in_shapes``: inputs inferred from known
+            outputs (shape inference runs both ways, as MXNet's does).
+        fills_back: ``p -> bool``: where True, an input's unknown dimensions are solved from
+            the output's (MXNet's FullyConnected fills an unknown batch so).
+        whole_inputs: input positions read only when fully known (a partly known one counts
+            as unknown: where's condition).
+        output_shape_inputs: input positions that have the output's shape, so that what each
+            knows of it is known of all, dimension by dimension.
+        all_same: every input has the output's shape (the elementwise rule).
+        partial: `infer` takes partly known shapes as they are (-1 for each unknown
+            dimension) and fills what it can itself, as MXNet's shape functions do (the
+            NumPy dialect's dot: a's last dimension is b's first).
+
+    Example: ``ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten)``.
+    """
+
+    __slots__ = ("infer", "back", "fills_back", "whole_inputs", "output_shape_inputs",
+                 "all_same", "partial")
+
+    def __init__(self, infer, *, back=None, fills_back=None, whole_inputs=(),
+                 output_shape_inputs=(), all_same=False, partial=False):
+        self._set(infer=infer, back=back, fills_back=fills_back,
+                  whole_inputs=tuple(whole_inputs), output_shape_inputs=tuple(output_shape_inputs),
+                  all_same=bool(all_same), partial=bool(partial))
+
+    def __call__(self, p, in_shapes):
+        return self.infer(p, in_shapes)
+
+    @classmethod
+    def of(cls, shape):
+        """A `ShapeRule` from what ``register(shape=...)`` takes: a rule, a (rule, back)
+        pair, a `ShapeRule`, or None."""
+        if shape is None or isinstance(shape, ShapeRule):
+            return shape
+        if isinstance(shape, tuple):
+            infer, back = shape
+            return infer.with_back(back) if isinstance(infer, ShapeRule) else cls(infer,
+                                                                                   back=back)
+        return cls(shape)
+
+    def with_back(self, back):
+        """This rule with `back` as its backward rule."""
+        return ShapeRule(self.infer, back=back, fills_back=self.fills_back,
+                         whole_inputs=self.whole_inputs,
+                         output_shape_inputs=self.output_shape_inputs, all_same=self.all_same,
+                         partial=self.partial)
+
+
+class Signature(_Frozen):
+    """What an operator takes and gives, and the names MXNet gives them.
+
+    Args:
+        inputs: the input names, or ``p -> names`` where they depend on the attributes
+            (FullyConnected drops ``bias`` with ``no_bias``).
+        outputs: how many outputs, hidden ones included (an int or ``p -> int``).
+        visible: how many of them a user sees (default: all).
+        output_names: the visible outputs' suffixes (or ``p -> names``; default ``output``,
+            or ``output0``, ``output1``, ...).
         aux: the names of the auxiliary inputs, or ``p -> one bool per input`` for an
             operator whose auxiliary inputs depend on its params (a subgraph node holding
             a BatchNorm).
@@ -76,56 +179,119 @@ class Operator:
             group, tail) for inputs that come in groups per count (multi_sgd_mom_update:
             ``("num_weights", ("weight", "grad", "mom"), ())``; inputs are then named
             ``weight_0, grad_0, mom_0, weight_1, ...``, then the tail's names).
+        attrs: {name: `gluonlite.ops.attrs.Attr`}: how each attribute parses.
+        call_order: every input name in MXNet's call order, whatever the attributes:
+            positional arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as
+            in MXNet (default: the inputs for the default attributes; none when variadic).
+        full_output_names: the output names are full names already (a subgraph node's
+            ``exp0_output``): `Symbol.list_outputs` uses them without the node's name.
+    """
+
+    __slots__ = ("inputs", "outputs", "visible", "output_names", "aux", "variadic", "attrs",
+                 "call_order", "full_output_names")
+
+    def __init__(self, inputs=("data",), outputs=1, *, visible=None, output_names=None,
+                 aux=(), variadic=None, attrs=None, call_order=None,
+                 full_output_names=False):
+        # a dict subclass (Custom's any-name attributes) keeps its class
+        attrs = type(attrs)(attrs) if attrs else {}
+        if call_order is None:
+            call_order = () if variadic else (
+                inputs(Params({k: a.default for k, a in attrs.items()}))
+                if callable(inputs) else inputs)
+        self._set(inputs=inputs if callable(inputs) else tuple(inputs), outputs=outputs,
+                  visible=visible, output_names=output_names,
+                  aux=aux if callable(aux) else tuple(aux), variadic=variadic, attrs=attrs,
+                  call_order=tuple(call_order), full_output_names=bool(full_output_names))
+
+
+class Rules(_Frozen):
+    """An operator's semantic rules: what it computes (see the module docstring).
+
+    Args:
+        kernel: ``kernel(p, rc, *xs)`` -> an array or a tuple of arrays.
+        vjp: ``vjp(p, rc, xs, ys, gys, need)`` -> one gradient (or None) per input; None
+            for an operator without a gradient. The math alone: writing into given arrays
+            is a fast path (`Fast.vjp`).
+        shape: the shape rule: a `ShapeRule` or a plain rule (wrapped in one).
+        dtype: ``dtype(p, in_dtypes) -> (in_dtypes, out_dtypes)``; None: every input and
+            output takes the first known dtype.
+        recorded_vjp: the gradient written from registered operators (`apply`), run in
+            place of `vjp` when a gradient of the gradient is recorded, for a vjp that calls
+            array functions without a recorded form (a Convolution's data gradient is a
+            Deconvolution). Checked against `vjp` by the registry walk.
+    """
+
+    __slots__ = ("kernel", "vjp", "shape", "dtype", "recorded_vjp")
+
+    def __init__(self, kernel, vjp=None, *, shape=None, dtype=None, recorded_vjp=None):
+        self._set(kernel=kernel, vjp=vjp, shape=ShapeRule.of(shape), dtype=dtype,
+                  recorded_vjp=recorded_vjp)
+
+
+class Traits(_Frozen):
+    """What callers must know about an operator beyond its rules.
+
+    Args:
+        nondiff: input names that never take a gradient (indices, conditions).
+        same_dtype: input names that must share one dtype (default: every input that takes
+            a gradient).
+        random: the kernel draws from the random generator.
         stateful: the last output is an opaque per-call object for the vjp (a loop's saved
             steps); executors never allocate or shape-infer it.
         shape_from_values: the output shape depends on input values (boolean_mask): the
             shape rule leaves that dimension unknown and no compiled plan can hold it.
     """
 
-    def __init__(self, name, kernel, *, inputs=("data",), outputs=1, visible=None, attrs=None,
-                 vjp=None, shape=None, dtype=None, aux=(), nondiff=(), variadic=None,
-                 random=False, output_names=None, doc=None, signature=None, same_dtype=None,
-                 fast=None, stateful=False, shape_from_values=False, **speed):
-        if speed:
-            names = ", ".join(f"{k}=..." for k in sorted(speed))
-            raise TypeError(f"{name}: unknown argument(s) {sorted(speed)}; fast paths go in "
-                            f"one object: fast=Fast({names}) (gluonlite.ops.fast)")
-        self.name = name
-        self.kernel = kernel
-        self.vjp = vjp
-        shape, shape_back = shape if isinstance(shape, tuple) else (shape, None)
-        self.shape_rule = shape
-        self.dtype_rule = dtype
-        self.attrs = dict(attrs or {})
-        self._inputs = inputs
-        self._outputs = outputs
-        self._visible = visible
-        # aux_mask(p) -> one bool per input, or the names in `aux`
-        self._aux_mask = aux if callable(aux) else None
-        self.aux = () if callable(aux) else tuple(aux)
-        self.nondiff = frozenset(nondiff)
-        variadic, group, tail = variadic if isinstance(variadic, tuple) else (variadic, None, ())
-        self.variadic = variadic
-        # the names in one group of inputs per count, and the inputs after the groups
-        self.variadic_group = tuple(group) if group else None
-        self.variadic_tail = tuple(tail)
-        self.random = random
-        self.stateful = bool(stateful)
-        self.shape_from_values = bool(shape_from_values)
-        self.shape_back = shape_back
-        # The speed-only alternatives to the rules above (`gluonlite.ops.fast.Fast`).
-        self.fast = fast if fast is not None else Fast()
-        self._output_names = output_names
-        # Every input name in MXNet's call order, whatever the attributes: positional
-        # arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as in MXNet.
-        if signature is None:
-            signature = () if variadic else (
-                inputs(Params({k: a.default for k, a in self.attrs.items()}))
-                if callable(inputs) else inputs)
-        self.signature = tuple(signature)
-        # Inputs that must share one dtype (default: every input that takes a gradient).
-        self.same_dtype = None if same_dtype is None else frozenset(same_dtype)
-        self.__doc__ = doc or (kernel.__doc__ if kernel is not None else None)
+    __slots__ = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values")
+
+    def __init__(self, *, nondiff=(), same_dtype=None, random=False, stateful=False,
+                 shape_from_values=False):
+        self._set(nondiff=frozenset(nondiff),
+                  same_dtype=None if same_dtype is None else frozenset(same_dtype),
+                  random=bool(random), stateful=bool(stateful),
+                  shape_from_values=bool(shape_from_values))
+
+
+class Operator(_Frozen):
+    """One registered operator: its groups (see the module docstring), fixed here.
+
+    Args:
+        name: the registered name.
+        signature: a `Signature`.
+        rules: a `Rules`.
+        traits: a `Traits` (default: none).
+        fast: a `Fast` (default: no fast paths).
+        storage: a `gluonlite.ops.storage.StorageRule` (default: dense storage only).
+        doc: the docstring (default: the kernel's).
+
+    The groups' most read fields are also plain attributes of the entry (``op.kernel``,
+    ``op.vjp``, ``op.attrs``, ``op.random``, ...), read on every call.
+
+    Example: ``Operator("neg", Signature(), Rules(lambda p, rc, x: -x))``.
+    """
+
+    def __init__(self, name, signature, rules, traits=None, fast=None, storage=None, doc=None):
+        for what, value, kind in (("signature", signature, Signature), ("rules", rules, Rules),
+                                  ("traits", traits, (Traits, type(None))),
+                                  ("fast", fast, (Fast, type(None)))):
+            if not isinstance(value, kind):
+                raise TypeError(f"{name}: {what} must be a {getattr(kind, '__name__', kind)}, "
+                                f"got {type(value).__name__}")
+        traits = traits or Traits()
+        sig = signature
+        variadic, group, tail = sig.variadic if isinstance(sig.variadic, tuple) \
+            else (sig.variadic, None, ())
+        self._set(name=name, sig=sig, rules=rules, traits=traits,
+                  fast=fast if fast is not None else Fast(), storage=storage,
+                  __doc__=doc or (rules.kernel.__doc__ if rules.kernel is not None else None),
+                  kernel=rules.kernel, vjp=rules.vjp, shape_rule=rules.shape,
+                  shape_back=None if rules.shape is None else rules.shape.back,
+                  dtype_rule=rules.dtype, attrs=sig.attrs, signature=sig.call_order,
+                  aux=() if callable(sig.aux) else sig.aux, variadic=variadic,
+                  variadic_group=tuple(group) if group else None, variadic_tail=tuple(tail),
+                  nondiff=traits.nondiff, same_dtype=traits.same_dtype, random=traits.random,
+                  stateful=traits.stateful, shape_from_values=traits.shape_from_values)
 
     def __repr__(self):
         return f"<Operator {self.name}>"
@@ -184,42 +350,49 @@ class Operator:
                 return [f"{n}_{i}" for i in range(p[self.variadic])
                         for n in self.variadic_group] + list(self.variadic_tail)
             return [f"arg{i}" for i in range(p[self.variadic])]
-        return list(self._inputs(p) if callable(self._inputs) else self._inputs)
+        inputs = self.sig.inputs
+        return list(inputs(p) if callable(inputs) else inputs)
 
     def num_outputs(self, p):
         """Total outputs, hidden ones included (e.g. Dropout's mask)."""
-        return self._outputs(p) if callable(self._outputs) else self._outputs
+        n = self.sig.outputs
+        return n(p) if callable(n) else n
 
     def num_visible(self, p):
         """Outputs a user sees (the rest are kept only for the gradient)."""
-        v = self._visible if self._visible is not None else self._outputs
+        v = self.sig.visible if self.sig.visible is not None else self.sig.outputs
         return v(p) if callable(v) else v
 
     def output_names(self, p):
         """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``)."""
-        if self._output_names:
-            return list(self._output_names(p) if callable(self._output_names)
-                        else self._output_names)
+        names = self.sig.output_names
+        if names:
+            return list(names(p) if callable(names) else names)
         n = self.num_visible(p)
         return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
 
     @property
+    def full_output_names(self):
+        """Whether the output names are full names already (see `Signature`)."""
+        return self.sig.full_output_names
+
+    @property
     def has_aux(self):
         """Whether some input can be an auxiliary state (for some params)."""
-        return bool(self.aux) or self._aux_mask is not None
+        return bool(self.aux) or callable(self.sig.aux)
 
     def aux_mask(self, p):
         """Per input (for params `p`), whether it is an auxiliary state: a value the forward
         updates in place (BatchNorm's moving statistics), listed by
         `Symbol.list_auxiliary_states` and never given a gradient.
 
-        Returns a list of bools: the operator's own `aux_mask(p)` rule when it has one, else
+        Returns a list of bools: the operator's own `aux` rule when it has one, else
         whether each input's name is in `aux`.
 
         Example: ``get('BatchNorm').aux_mask(p)`` -> [False, False, False, True, True].
         """
-        if self._aux_mask is not None:
-            return list(self._aux_mask(p))
+        if callable(self.sig.aux):
+            return list(self.sig.aux(p))
         return [n in self.aux for n in self.input_names(p)]
 
     def saved_inputs(self, p):
@@ -265,7 +438,8 @@ class Operator:
 
     # ---- running ------------------------------------------------------------------------
     def forward(self, p, rc, xs, out=None):
-        """Run the forward on raw arrays; returns a tuple of all outputs.
+        """Run the forward on raw arrays (the fast kernel where there is one); returns a tuple
+        of all outputs.
 
         With `out` (a list of preallocated arrays, one per output) the results are written
         there, by the `into` kernel when the operator has one.
@@ -273,7 +447,7 @@ class Operator:
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
             return tuple(out)
-        res = self.kernel(p, rc, *xs)
+        res = (self.fast.kernel or self.kernel)(p, rc, *xs)
         if not isinstance(res, tuple):
             res = (res,)
         if out is not None:
@@ -286,7 +460,7 @@ class Operator:
         """Apply the shape rule; returns (in_shapes, out_shapes), None where still unknown."""
         if self.shape_rule is None:
             raise NotImplementedError(f"{self.name}: no shape rule")
-        return self.shape_rule(p, list(in_shapes))
+        return self.shape_rule.infer(p, list(in_shapes))
 
     def infer_dtype(self, p, in_dtypes):
         """Apply the dtype rule (default: every input and output takes the first known dtype).
@@ -313,63 +487,58 @@ class Operator:
 
 def dtype_str(d):
     """The numpy name of a dtype given as a dtype or a type ('float32')."""
-    import numpy as np
     return np.dtype(d).name
 
 
-def writes_out(rule):
-    """Mark a gradient rule (`Fast.grads`) as taking ``out=``; returns the rule.
+_SIGNATURE_KEYS = ("inputs", "outputs", "visible", "output_names", "aux", "variadic", "attrs",
+                   "full_output_names")
+_TRAIT_KEYS = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values")
 
-    Example::
 
-        @writes_out
-        def _neg_grad(xp, x, y, g, out=None):
-            return xp.negative(g, out=out)
+def entry(name, kernel, *, vjp=None, shape=None, dtype=None, recorded_vjp=None,
+          signature=None, fast=None, storage=None, doc=None, **keywords):
+    """The frozen `Operator` that ``register(name, **keywords)`` registers (the mapping of
+    keywords to groups is in the module docstring); registers nothing.
+
+    Raises:
+        TypeError: a keyword that is no part of an entry (fast paths go in ``fast=Fast(...)``).
+
+    Example: ``entry("neg", lambda p, rc, x: -x, shape=same_shape("neg"))``.
     """
-    rule.writes_out = True
-    return rule
+    unknown = sorted(k for k in keywords if k not in _SIGNATURE_KEYS + _TRAIT_KEYS)
+    if unknown:
+        fast_keys = [k for k in unknown if k in Fast.__slots__]
+        hint = (f"; fast paths go in one object: fast=Fast("
+                f"{', '.join(f'{k}=...' for k in fast_keys)}) (gluonlite.ops.fast)"
+                if fast_keys else f"; the keywords are {', '.join(_SIGNATURE_KEYS + _TRAIT_KEYS)}"
+                ", vjp, shape, dtype, recorded_vjp, signature, fast, storage, doc")
+        raise TypeError(f"{name}: unknown argument(s) {unknown}{hint}")
+    sig = Signature(**{k: keywords[k] for k in _SIGNATURE_KEYS if k in keywords},
+                    call_order=signature)
+    traits = Traits(**{k: keywords[k] for k in _TRAIT_KEYS if k in keywords})
+    rules = Rules(kernel, vjp, shape=shape, dtype=dtype, recorded_vjp=recorded_vjp)
+    return Operator(name, sig, rules, traits, fast, storage, doc)
 
 
-def register(name, *, aliases=(), **spec):
-    """Decorator registering `kernel` as operator `name` (see `Operator` for the keywords).
+def register(name, *, aliases=(), **keywords):
+    """Decorator registering `kernel` as operator `name`, with `aliases` as further names;
+    `keywords` build its entry (see `entry` and the module docstring for where each goes).
+
+    Returns the `Operator` (the name then refers to the entry, not to the kernel).
+
+    Raises:
+        ValueError: a name registered already.
 
     Example::
 
         @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
-                  shape=same_shape)
+                  shape=same_shape("square"), fast=Fast(saves=("data",)))
         def _square(p, rc, x):
             return x * x
     """
     def deco(kernel):
-        op = Operator(name, kernel, **spec)
-        for n in (name, *aliases):
-            if n in _OPS:
-                raise ValueError(f"operator {n!r} is registered twice")
-            _OPS[n] = op
-        return op
+        return add(entry(name, kernel, **keywords), *aliases)
     return deco
-
-
-def fast_paths(fast, *names):
-    """Give the registered operators `names` their fast paths `fast` (a `Fast`).
-
-    An operator file registers each operator's semantic rules first and attaches the fast
-    paths afterwards, in its closing "fast paths" section, so a reader meets what an
-    operator computes before the ways it is sped up. Returns `fast`.
-
-    Raises:
-        ValueError: an unknown name, or an operator that already has fast paths.
-
-    Example::
-
-        fast_paths(Fast(saves=(), reshapes=True), "Reshape", "Flatten")
-    """
-    for n in names:
-        op = get(n)
-        if any(getattr(op.fast, k) not in (None, False, (), {}) for k in Fast.__slots__):
-            raise ValueError(f"operator {n!r} already has fast paths {op.fast!r}")
-        op.fast = fast
-    return fast
 
 
 def add(op, *names):
@@ -390,7 +559,6 @@ def get(name):
     try:
         return _OPS[name]
     except KeyError:
-        import difflib
         close = difflib.get_close_matches(name, _OPS, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise MXNetValueError(f"unknown operator {name!r}{hint}") from None
@@ -426,3 +594,24 @@ def alias(name, *aliases):
             raise ValueError(f"operator {n!r} is registered twice")
         _OPS[n] = op
     return op
+
+
+def apply(rc, name, *inputs, **attrs):
+    """Operator `name` applied to raw `inputs` inside another operator's rule (a gradient
+    written from operators: a Convolution's data gradient is a Deconvolution); returns its
+    output (a tuple for several).
+
+    Under the recorded rules of a gradient of a gradient the array module records the call
+    instead (`gluonlite.ndarray.recorded_rules`, whose module offers ``operator``); this is
+    the one place a rule meets that difference.
+
+    Example: ``gx = apply(rc, "Deconvolution", gy, w, kernel=(3, 3), num_filter=8,
+    no_bias=True)``.
+    """
+    record = getattr(rc.xp, "operator", None)
+    if record is not None:
+        return record(name, *inputs, **attrs)
+    op = get(name)
+    p = op.parse(attrs)[0]
+    ys = op.forward(p, rc, list(inputs))[:op.num_visible(p)]
+    return ys[0] if len(ys) == 1 else ys

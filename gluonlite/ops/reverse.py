@@ -5,7 +5,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError, fast_paths
+from .registry import register, ShapeError
 from .rules import norm_axis
 from .shape import _seq_inputs, _seq_length_ins
 
@@ -33,7 +33,8 @@ def _reverse_shape(p, ins):
 
 
 @register("reverse", aliases=("flip",), attrs={"axis": A.Axis()}, shape=_reverse_shape,
-          vjp=lambda p, rc, xs, ys, gys, need: (gys[0][_flip_index(p, gys[0].ndim)].copy(),))
+          vjp=lambda p, rc, xs, ys, gys, need: (gys[0][_flip_index(p, gys[0].ndim)].copy(),),
+          fast=Fast(saves=()))
 def _reverse(p, rc, x):
     """reverse(data, axis) (also `flip`): the entries of `data` in reverse order along each
     axis in `axis` (an int or a tuple of ints).
@@ -77,7 +78,8 @@ def _seq_reverse_vjp(p, rc, xs, ys, gys, need):
 @register("SequenceReverse", inputs=_seq_inputs, nondiff=("sequence_length",),
           signature=("data", "sequence_length"),
           attrs={"use_sequence_length": A.Bool(False), "axis": A.Int(0)},
-          shape=_seq_reverse_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_reverse_vjp)
+          shape=_seq_reverse_shape, dtype=lambda p, ins: (ins, [ins[0]]), vjp=_seq_reverse_vjp,
+          fast=Fast(saves=("sequence_length",)))
 def _sequence_reverse(p, rc, x, lengths=None):
     """SequenceReverse(data, sequence_length=None, use_sequence_length=False, axis=0): data is
     (T, N, ...); with use_sequence_length each sequence b has its first ``sequence_length[b]``
@@ -89,10 +91,3 @@ def _sequence_reverse(p, rc, x, lengths=None):
     if not p.use_sequence_length:
         return x[::-1].copy()
     return x[_seq_reverse_index(rc, x, lengths)]
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
-fast_paths(Fast(saves=()), "reverse")
-fast_paths(Fast(saves=("sequence_length",)), "SequenceReverse")

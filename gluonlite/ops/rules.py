@@ -1,5 +1,5 @@
 """Shared shape and dtype rules, and the gradient helper for broadcasting."""
-from .registry import ShapeError
+from .registry import ShapeError, ShapeRule
 
 __all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "fmt_shapes",
            "keep_dtype", "norm_axis"]
@@ -21,8 +21,8 @@ def same_shape(name):
             if tuple(k) != s:
                 raise ShapeError(f"{name}: inputs must have the same shape, got {fmt_shapes(ins)}")
         return [s] * len(ins), [s]
-    rule.all_same = True  # inference may also carry a partly known output back to the inputs
-    return rule
+    # inference may also carry a partly known output back to the inputs
+    return ShapeRule(rule, all_same=True)
 
 
 def same_binary_shape(name):
@@ -36,8 +36,7 @@ def same_binary_shape(name):
         except ShapeError:
             raise ShapeError(f"{name}: lhs and rhs must have the same shape, got "
                              f"{tuple(ins[0])} and {tuple(ins[1])}") from None
-    wrapped.all_same = True
-    return wrapped
+    return ShapeRule(wrapped, all_same=True)
 
 
 def broadcast_shapes(name, a, b):

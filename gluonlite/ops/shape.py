@@ -7,8 +7,14 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .registry import register, ShapeError, fast_paths
+from .registry import ShapeError, ShapeRule, register
 from .rules import norm_axis, fmt_shapes, same_shape
+from .sparse import reduce as sparse_shapes
+
+# Fast paths shared by many operators here: the gradient reads only the shapes; the forward
+# is its input reshaped (a compiled plan calls reshape with the shape it knows).
+_SHAPES_ONLY = Fast(saves=())
+_A_VIEW = Fast(saves=(), reshapes=True)
 
 
 def reshape_target(shape, spec, reverse=False):
@@ -75,7 +81,7 @@ def _reshape_spec(p):
     return p.shape if p.shape or not p.target_shape else p.target_shape
 
 
-@register("Reshape", aliases=("reshape",), vjp=_reshape_vjp,
+@register("Reshape", fast=_A_VIEW, aliases=("reshape",), vjp=_reshape_vjp,
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else
@@ -159,7 +165,8 @@ def _expand_shape(p, ins):
     return ins, [tuple(s[:ax] + [1] + s[ax:])]
 
 
-@register("expand_dims", vjp=_reshape_vjp, attrs={"axis": A.Int()}, shape=_expand_shape)
+@register("expand_dims", fast=_A_VIEW, vjp=_reshape_vjp, attrs={"axis": A.Int()},
+          shape=_expand_shape)
 def _expand_dims(p, rc, x):
     """expand_dims(data, axis): a new axis of length 1."""
     return x.reshape(_expand_shape(p, [x.shape])[1][0])
@@ -181,14 +188,14 @@ def _squeeze_shape(p, ins):
     return ins, [out or (1,)]
 
 
-@register("squeeze", vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
+@register("squeeze", fast=_A_VIEW, vjp=_reshape_vjp, attrs={"axis": A.Axis(None)},
           shape=_squeeze_shape)
 def _squeeze(p, rc, x):
     """squeeze(data, axis=None): remove axes of length 1 (a result never has 0 dims)."""
     return x.reshape(_squeeze_shape(p, [x.shape])[1][0])
 
 
-@register("Flatten", aliases=("flatten",), vjp=_reshape_vjp,
+@register("Flatten", fast=_A_VIEW, aliases=("flatten",), vjp=_reshape_vjp,
           shape=lambda p, ins: (ins, [None if ins[0] is None else
                                       (ins[0][0], prod(ins[0][1:]))]))
 def _flatten(p, rc, x):
@@ -204,15 +211,15 @@ def _perm(p, ndim):
     return tuple(a % ndim for a in p.axes)
 
 
-def _transpose_shape(p, ins):
+def _transpose_infer(p, ins):
     return ins, [None if ins[0] is None else tuple(ins[0][a] for a in _perm(p, len(ins[0])))]
 
 
 # As MXNet's, the rule fills unknown dimensions from the output's (permuted back).
-_transpose_shape.fills_back = lambda p: True
+_transpose_shape = ShapeRule(_transpose_infer, fills_back=lambda p: True)
 
 
-@register("transpose", attrs={"axes": A.Shape(())}, shape=_transpose_shape,
+@register("transpose", fast=_SHAPES_ONLY, attrs={"axes": A.Shape(())}, shape=_transpose_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].transpose(tuple(int(a) for a in np.argsort(_perm(p, xs[0].ndim)))),))
 def _transpose(p, rc, x):
@@ -220,7 +227,8 @@ def _transpose(p, rc, x):
     return rc.xp.ascontiguousarray(x.transpose(_perm(p, x.ndim)))
 
 
-@register("SwapAxis", aliases=("swapaxes",), attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
+@register("SwapAxis", fast=_SHAPES_ONLY, aliases=("swapaxes",),
+          attrs={"dim1": A.Int(0), "dim2": A.Int(0)},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _swap(list(ins[0]), p)]),
           vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.swapaxes(gys[0], p.dim1, p.dim2),))
 def _swapaxes(p, rc, x):
@@ -234,7 +242,7 @@ def _swap(s, p):
 
 
 # ---- joining and splitting -------------------------------------------------------------------
-def _concat_shape(p, ins):
+def _concat_infer(p, ins):
     known = [s for s in ins if s is not None]
     if len(known) < len(ins):
         return ins, [None]
@@ -250,7 +258,7 @@ def _concat_shape(p, ins):
 
 
 # As MXNet's, the rule fills unknown dimensions off the axis from the output's.
-_concat_shape.fills_back = lambda p: True
+_concat_shape = ShapeRule(_concat_infer, fills_back=lambda p: True)
 
 
 def _concat_vjp(p, rc, xs, ys, gys, need):
@@ -260,7 +268,8 @@ def _concat_vjp(p, rc, xs, ys, gys, need):
     return tuple(rc.xp.split(gys[0], cuts, axis=ax))
 
 
-@register("Concat", aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+@register("Concat", fast=_SHAPES_ONLY, aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+          storage=sparse_shapes.CONCAT,
           attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
 def _concat(p, rc, *xs):
     """concat(*data, dim=1): join arrays along an existing axis."""
@@ -279,7 +288,8 @@ def _stack_shape(p, ins):
     return [tuple(known[0])] * len(ins), [tuple(s[:ax] + [len(ins)] + s[ax:])]
 
 
-@register("stack", variadic="num_args", attrs={"num_args": A.Int(), "axis": A.Int(0)},
+@register("stack", fast=_SHAPES_ONLY, variadic="num_args",
+          attrs={"num_args": A.Int(), "axis": A.Int(0)},
           shape=_stack_shape,
           vjp=lambda p, rc, xs, ys, gys, need: tuple(
               rc.xp.moveaxis(gys[0], p.axis % (xs[0].ndim + 1), 0)))
@@ -288,7 +298,7 @@ def _stack(p, rc, *xs):
     return rc.xp.stack(xs, axis=p.axis)
 
 
-def _split_shape(p, ins):
+def _split_infer(p, ins):
     if p.num_outputs < 1:
         raise ShapeError(f"split: num_outputs must be at least 1, got {p.num_outputs}")
     s = ins[0]
@@ -308,7 +318,7 @@ def _split_shape(p, ins):
 
 
 # As MXNet's, the rule fills unknown dimensions off the axis from the outputs'.
-_split_shape.fills_back = lambda p: True
+_split_shape = ShapeRule(_split_infer, fills_back=lambda p: True)
 
 
 def _split_parts(p, shape):
@@ -331,20 +341,30 @@ def _split_index(num_outputs, axis, squeeze_axis, shape):
     return ax, n, tuple(lead + (slice(k * n, (k + 1) * n),) for k in range(num_outputs))
 
 
-def _split_vjp(p, rc, xs, ys, gys, need, dests=None):
+def _split_vjp(p, rc, xs, ys, gys, need):
     x, xp = xs[0], rc.xp
-    dest = None if dests is None else dests[0]
     ax, n, index = _split_parts(p, x.shape)
     if all(gy is not None for gy in gys):  # one pass (an LSTM's four gates, every step)
         join = xp.stack if p.squeeze_axis and x.ndim > 1 else xp.concatenate
-        if dest is not None:
-            return (join(gys, axis=ax, out=dest),)
         return (join(gys, axis=ax).astype(x.dtype, copy=False),)
-    if dest is None:
-        g = xp.zeros_like(x)
-    else:
-        g = dest
-        g.fill(0)
+    g = xp.zeros_like(x)
+    for i, gy in zip(index, gys):
+        if gy is not None:
+            g[i] = gy
+    return (g,)
+
+
+# Its fast paths: the gradient written into the caller's array (a loop's reverse pass gives
+# its gate gradient's row), the parts as views of the input in a compiled plan.
+def _split_vjp_into(p, rc, xs, ys, gys, need, dests=None):
+    g = None if dests is None else dests[0]
+    if g is None:
+        return _split_vjp(p, rc, xs, ys, gys, need)
+    ax, n, index = _split_parts(p, xs[0].shape)
+    if all(gy is not None for gy in gys):
+        join = rc.xp.stack if p.squeeze_axis and xs[0].ndim > 1 else rc.xp.concatenate
+        return (join(gys, axis=ax, out=g),)
+    g.fill(0)
     for i, gy in zip(index, gys):
         if gy is not None:
             g[i] = gy
@@ -353,7 +373,9 @@ def _split_vjp(p, rc, xs, ys, gys, need, dests=None):
 
 @register("SliceChannel", aliases=("split",), outputs=lambda p: p.num_outputs,
           attrs={"num_outputs": A.Int(), "axis": A.Int(1), "squeeze_axis": A.Bool(False)},
-          shape=_split_shape, vjp=_split_vjp)
+          shape=_split_shape, vjp=_split_vjp,
+          fast=Fast(saves=(), vjp=_split_vjp_into, writes_dests=True,
+                    views=lambda p, shape: _split_parts(p, shape)[2]))
 def _split(p, rc, x):
     """split(data, num_outputs, axis=1, squeeze_axis=False): equal parts along an axis
     (views of `data`; squeeze_axis drops the axis when the parts have length 1)."""
@@ -382,12 +404,11 @@ def _slice_shape(p, ins):
     return ins, [out]
 
 
-_slice_shape.partial = True  # reads partly known shapes (-1: unknown) itself
-
-
 def _opt_tuple(v):
-    return None if v is None else tuple(None if e in (None, "None") else int(e)
-                                        for e in (A._literal(v) if isinstance(v, str) else v))
+    v = A._literal(v) if isinstance(v, str) else v
+    if isinstance(v, (int, np.integer)):  # one bound, for axis 0 (MXNet reads "1" as (1,))
+        v = (v,)
+    return None if v is None else tuple(None if e in (None, "None") else int(e) for e in v)
 
 
 def _slice_vjp(p, rc, xs, ys, gys, need):
@@ -396,9 +417,10 @@ def _slice_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice", aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
+@register("slice", fast=_SHAPES_ONLY, aliases=("crop",), vjp=_slice_vjp,
+          shape=ShapeRule(_slice_shape, partial=True),  # reads partly known shapes itself
           attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
-                 "step": A.Attr(_opt_tuple, ())})
+                 "step": A.Attr(_opt_tuple, ())}, storage=sparse_shapes.SLICE)
 def _slice(p, rc, x):
     """slice(data, begin, end, step=()): basic slicing; None entries mean the whole axis."""
     return x[_slices(p, x.shape)].copy()
@@ -420,9 +442,6 @@ def _slice_axis_shape(p, ins):
     return ins, [tuple(out)]
 
 
-_slice_axis_shape.partial = True  # reads partly known shapes (-1: unknown) itself
-
-
 def _slice_axis_vjp(p, rc, xs, ys, gys, need):
     ax, (b, e) = _slice_axis_range(p, xs[0].shape)
     g = rc.xp.zeros_like(xs[0])
@@ -430,7 +449,8 @@ def _slice_axis_vjp(p, rc, xs, ys, gys, need):
     return (g,)
 
 
-@register("slice_axis", vjp=_slice_axis_vjp, shape=_slice_axis_shape,
+@register("slice_axis", fast=_SHAPES_ONLY, vjp=_slice_axis_vjp,
+          shape=ShapeRule(_slice_axis_shape, partial=True),  # reads partly known shapes itself
           attrs={"axis": A.Int(), "begin": A.Int(), "end": A.OptionalInt()})
 def _slice_axis(p, rc, x):
     """slice_axis(data, axis, begin, end): entries begin..end (end may be None) of one axis."""
@@ -451,7 +471,7 @@ def _bcast_shape(p, ins):
     return ins, [out]
 
 
-@register("broadcast_to", attrs={"shape": A.Shape()}, shape=_bcast_shape,
+@register("broadcast_to", fast=_SHAPES_ONLY, attrs={"shape": A.Shape()}, shape=_bcast_shape,
           vjp=lambda p, rc, xs, ys, gys, need: (
               gys[0].sum(axis=tuple(i for i, (a, b) in enumerate(zip(xs[0].shape, ys[0].shape))
                                     if a != b), keepdims=True),))
@@ -544,13 +564,3 @@ def _sequence_last(p, rc, x, lengths=None):
     last valid step. data is (T, N, ...) for axis 0 or (N, T, ...) for axis 1; the result is
     (N, ...): ``data[length[b] - 1, b]`` (the last step when use_sequence_length is False)."""
     return x[_seq_last_index(p, rc, x, lengths)]
-
-
-# ---- fast paths ----------------------------------------------------------------------------
-# The operators above, computed another way for speed only (`gluonlite.ops.fast`); the registry
-# walk holds each fast path against the operator's plain rules.
-fast_paths(Fast(saves=(), reshapes=True), "Reshape", "expand_dims", "squeeze", "Flatten")
-fast_paths(Fast(saves=()), "transpose", "SwapAxis", "Concat", "stack", "slice", "slice_axis",
-           "broadcast_to")
-fast_paths(Fast(saves=(), writes_dests=True, views=lambda p, shape: _split_parts(p, shape)[2]),
-           "SliceChannel")

@@ -5,15 +5,45 @@ state (momentum, moments) created by `create_state`; the update rules live in th
 update operators of `gluonlite.ops.optimizer_ops` (``sgd_mom_update``, ``adam_update``, ...),
 so the numbers are MXNet's. The algorithms are in `gluonlite.optimizer.algorithms`.
 """
+import inspect
 import json
+import numbers
 import warnings
 
 import numpy as np
 
 from .. import ndarray as nd
 from ..ndarray.ndarray import NDArray
+from ..context import current_context
+from ..ndarray import serialization
+from ..util import is_np_array
 
 __all__ = ["Optimizer", "register", "create", "Updater", "get_updater"]
+
+
+def _check_number(owner, name, value, optional=False):
+    """TypeError naming `name` when `value` is not a real number (None allowed when
+    `optional`): a string learning rate must fail where it is given, not at `step()`."""
+    if value is None and optional:
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"{owner}: {name} must be a number{' or None' if optional else ''}, got "
+                    f"{value!r} ({type(value).__name__})")
+
+
+def _numeric_defaults(klass):
+    """Names of `klass`'s constructor arguments (its own and its bases') whose default is a
+    number: the hyperparameters a caller must give as numbers."""
+    names = set()
+    for k in klass.__mro__:
+        init = k.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if isinstance(p.default, numbers.Real) and not isinstance(p.default, bool):
+                names.add(p.name)
+    return names
 
 
 class Optimizer:
@@ -46,6 +76,11 @@ class Optimizer:
     def __init__(self, rescale_grad=1., param_idx2name=None, wd=0., clip_gradient=None,
                  learning_rate=None, lr_scheduler=None, sym=None, begin_num_update=0,
                  multi_precision=False, param_dict=None):
+        owner = type(self).__name__
+        _check_number(owner, "learning_rate", learning_rate, optional=True)
+        for name, value in (("rescale_grad", rescale_grad), ("wd", wd)):
+            _check_number(owner, name, value)
+        _check_number(owner, "clip_gradient", clip_gradient, optional=True)
         self.rescale_grad = rescale_grad
         self.lr_scheduler = lr_scheduler
         if lr_scheduler is None and learning_rate is None:
@@ -75,7 +110,6 @@ class Optimizer:
         self.idx2name = dict(param_idx2name)
         self.sym_info = (sym.attr_dict(), sym.list_arguments()) if sym is not None else ()
         self.param_dict = param_dict if param_dict else {}
-        from ..util import is_np_array
         self.allow_np_array = is_np_array()  # MXNet records the mode the optimizer was made in
         self.set_lr_mult({})
         self.set_wd_mult({})
@@ -108,12 +142,18 @@ class Optimizer:
 
         Raises:
             ValueError: no optimizer of that name (the known names are listed).
+            TypeError: a hyperparameter whose default is a number given as something else
+                (named).
         """
         klass = Optimizer.opt_registry.get(str(name).lower())
         if klass is None:
             raise ValueError(f"optimizer.create: unknown optimizer {name!r} (Cannot find "
                              f"optimizer {name}); known optimizers: "
                              f"{', '.join(sorted(Optimizer.opt_registry))}")
+        numeric = _numeric_defaults(klass)
+        for key, value in kwargs.items():
+            if key in numeric:
+                _check_number(f"optimizer {name!r}", key, value)
         return klass(**kwargs)
 
     # ---- learning rate and multipliers ---------------------------------------------------
@@ -135,7 +175,7 @@ class Optimizer:
                               "that set_learning_rate can mutate the value of the learning "
                               "rate of the optimizer only when the LRScheduler of the "
                               "optimizer is undefined.")
-        self.lr = lr
+        self.lr = _check_number(type(self).__name__, "learning_rate", lr)
 
     def set_lr_scale(self, args_lrscale):
         """Deprecated in MXNet: use `set_lr_mult`.
@@ -312,7 +352,6 @@ def _as_ndarray(a):
     """A loaded state array as an NDArray (a sparse one, a lazy optimizer's row_sparse
     state, keeps its storage type)."""
     if hasattr(a, "build"):
-        from ..context import current_context
         return a.build(current_context())
     return nd.array(a, dtype=a.dtype)
 
@@ -383,7 +422,6 @@ class Updater:
         raw = np.frombuffer(json.dumps(record).encode("utf-8"), dtype=np.uint8).copy()
         named = {f"s{i}": a for i, a in enumerate(arrays)}
         named["__updater__"] = nd.array(raw, dtype=np.uint8)
-        from ..ndarray import serialization
         return serialization.dumps(named)
 
     def set_states(self, states):
@@ -392,7 +430,6 @@ class Updater:
         Raises:
             ValueError: bytes that are not such a record.
         """
-        from ..ndarray import serialization
         arrays, names = serialization.loads(bytes(states), "Updater.set_states")
         named = dict(zip(names, arrays))
         raw = named.pop("__updater__", None)

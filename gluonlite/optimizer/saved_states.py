@@ -19,6 +19,7 @@ import numpy as np
 from ..context import cpu, current_context
 from ..ndarray import serialization
 from ..ndarray.ndarray import NDArray
+from ..optimizer.optimizer import _flatten, _unflatten
 
 __all__ = ["save_states", "load_states", "fill_like", "RECORD_NAME"]
 
@@ -57,7 +58,6 @@ def save_states(fname, optimizer, states, params):
     Raises:
         TypeError: a state that is not None, an array or a tuple of arrays.
     """
-    from ..optimizer.optimizer import _flatten
     arrays, layout = {}, {}
     for i in sorted(states):
         st, ctx = states[i], _context_of(params[i])
@@ -177,7 +177,6 @@ def load_states(fname, optimizer, params):
         used.update(keys)
         ctx = _context_of(p)
         vals = [NDArray(ctx.xp.asarray(a), ctx) for a in vals]
-        from ..optimizer.optimizer import _unflatten
         try:
             states[i] = _unflatten(spec, vals, str(fname))
         except ValueError as e:

@@ -4,8 +4,7 @@ cells, and `unpack_weights` / `pack_weights` convert between the two weight form
 """
 import numbers
 
-from .. import initializer
-from .. import symbol as sym
+from .. import initializer, symbol as sym, ndarray as nd
 from .modifier_cell import BidirectionalCell
 from .rnn_cell import (BaseRNNCell, DropoutCell, GRUCell, LSTMCell, RNNCell,
                        SequentialRNNCell, _as_steps, _merged, _time_axis)
@@ -127,7 +126,6 @@ class FusedRNNCell(BaseRNNCell):
         Raises:
             KeyError: a piece missing from `args`.
         """
-        from .. import ndarray as nd
         args = dict(args)
         num_input = args[f"{self._prefix}l0_i2h{self._gate_names[0]}_weight"].shape[1]
         parts = [args.pop(name).reshape((-1,)) for name, _ in self._pieces(num_input)]

@@ -5,6 +5,7 @@ load, so fused and unfused cells read each other's files; and the deprecated `rn
 import warnings
 
 from ..model import load_checkpoint, save_checkpoint
+from .rnn_cell import BaseRNNCell
 
 __all__ = ["rnn_unroll", "save_rnn_checkpoint", "load_rnn_checkpoint", "do_rnn_checkpoint"]
 
@@ -17,7 +18,6 @@ def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix="", lay
 
 
 def _cells(cells):
-    from .rnn_cell import BaseRNNCell
     return [cells] if isinstance(cells, BaseRNNCell) else list(cells)
 
 

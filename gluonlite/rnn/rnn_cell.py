@@ -9,7 +9,7 @@ A cell made with ``prefix='lstm_'`` reads the variables ``lstm_i2h_weight``,
 import json
 import numbers
 
-from .. import symbol as sym
+from .. import symbol as sym, ndarray as nd
 
 __all__ = ["RNNParams", "BaseRNNCell", "RNNCell", "LSTMCell", "GRUCell", "SequentialRNNCell",
            "DropoutCell"]
@@ -215,7 +215,6 @@ class BaseRNNCell:
         Raises:
             KeyError: a gate's weight missing from `args`.
         """
-        from .. import ndarray as nd
         args = dict(args)
         gates = self._gate_names
         if not gates:

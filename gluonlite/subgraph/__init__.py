@@ -22,6 +22,7 @@ from .registry import (register_subgraph_property, list_subgraph_properties,
 from .default_op import DefaultSubgraphProperty, default_subgraph_node
 from .partition import partition_graph
 from .env import maybe_partition
+from . import fuse
 from ..executor.hooks import register_graph_pass
 from ..symbol.symbol import install_symbol_methods
 

@@ -8,11 +8,13 @@ and backward; being ``stateful``, its last (hidden) output carries the nested pl
 saved values from the forward to the vjp. Every rule of the operator is in this file.
 """
 from ..ops import registry
-from ..ops.registry import Operator, Params
+from ..ops.registry import Operator, Params, Rules, Signature, Traits
 from ..symbol.symbol import Node, topo_nodes
 from .property import SubgraphProperty
 from .registry import register_subgraph_property
 from .selector import ContainOpSelector
+from ..executor.infer import infer_graph
+from ..executor.plan import compile_plan
 
 __all__ = ["DEFAULT_SUBGRAPH_OP", "CACHED_OP", "DefaultSubgraphProperty",
            "default_subgraph_node"]
@@ -76,7 +78,6 @@ class _State:
 
 
 def _plan(p, rc, xs, is_train, grad):
-    from ..executor.plan import compile_plan
     meta = subgraph_meta(p)
     shapes = tuple(tuple(x.shape) for x in xs)
     dtypes = tuple(x.dtype for x in xs)
@@ -110,7 +111,6 @@ def _vjp(p, rc, xs, ys, gys, need):
 
 
 def _infer(p, known, what):
-    from ..executor.infer import infer_graph
     meta = subgraph_meta(p)
     given = {v.name: k for v, k in zip(meta.vars, known) if k is not None}
     if what == "shape":
@@ -122,18 +122,26 @@ def _infer(p, known, what):
     return ins, outs
 
 
+def _signature(full_output_names):
+    return Signature(_input_names, lambda p: _n_visible(p) + 1, visible=_n_visible,
+                     output_names=lambda p: subgraph_meta(p).output_names, call_order=(),
+                     aux=lambda p: subgraph_meta(p).aux_mask,
+                     full_output_names=full_output_names)
+
+
+# The rules of a node running its subgraph, and its traits: the hidden last output is the run
+# kept for the vjp.
+_RULES = Rules(_kernel, _vjp, shape=lambda p, ins: _infer(p, ins, "shape"),
+               dtype=lambda p, ins: _infer(p, ins, "dtype"))
+_TRAITS = Traits(stateful=True)
+
+# The output names are the subgraph's own full names ("exp0_output"), so that a partitioned
+# symbol lists the same outputs as the original (Symbol.list_outputs uses them as they are,
+# without the node-name prefix).
 DEFAULT_SUBGRAPH_OP = Operator(
-    OP_NAME, _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
-    visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
-    vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux=lambda p: subgraph_meta(p).aux_mask,
-    stateful=True,
+    OP_NAME, _signature(full_output_names=True), _RULES, _TRAITS,
     doc="_default_subgraph_op(*inputs): run the subgraph in params['_subgraphs'][0] on the "
         "inputs (its variables, in list_inputs() order); returns its outputs.")
-# The output names are the subgraph's own full names ("exp0_output"), so that a partitioned
-# symbol lists the same outputs as the original; Symbol.list_outputs is to use them as they
-# are, without the node-name prefix, for operators that set this flag.
-DEFAULT_SUBGRAPH_OP.full_output_names = True
 if not registry.exists(OP_NAME):
     registry.add(DEFAULT_SUBGRAPH_OP)
 
@@ -141,11 +149,7 @@ if not registry.exists(OP_NAME):
 # block's inline_limit. The same rules as the node above; as in MXNet, its outputs are named
 # after the node and the subgraph's outputs ("node_0_dense0_fwd_output").
 CACHED_OP = Operator(
-    "_CachedOp", _kernel, inputs=_input_names, outputs=lambda p: _n_visible(p) + 1,
-    visible=_n_visible, output_names=lambda p: subgraph_meta(p).output_names, attrs={},
-    vjp=_vjp, signature=(), shape=lambda p, ins: _infer(p, ins, "shape"),
-    dtype=lambda p, ins: _infer(p, ins, "dtype"), aux=lambda p: subgraph_meta(p).aux_mask,
-    stateful=True,
+    "_CachedOp", _signature(full_output_names=False), _RULES, _TRAITS,
     doc="_CachedOp(*inputs): a hybridized block's call recorded by autograd; runs the graph "
         "in params['_subgraphs'][0] on the inputs (its variables, in list_inputs() order).")
 if not registry.exists(CACHED_OP.name):

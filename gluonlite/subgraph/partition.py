@@ -65,6 +65,7 @@ def partition_graph(symbol, backend, op_names=None):
         raise TypeError(f"partition_graph: symbol must be a Symbol, got "
                         f"{type(symbol).__name__}")
     prop = create_subgraph_property(backend, op_names)
+    prop.pre_partition(symbol)
     g = IndexedGraph(symbol)
     touch = _touch_order(symbol)
     want = symbol.list_inputs()

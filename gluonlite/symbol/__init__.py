@@ -104,11 +104,11 @@ from ..ops import fluent as _fluent  # noqa: E402
 _fluent.install(Symbol, globals(), "Symbol")
 from . import numpy as np  # noqa: E402  (mx.sym.np: the NumPy dialect, symbolic)
 from . import numpy_extension as npx  # noqa: E402
+from ..ops.missing_names import missing_attribute  # noqa: E402
 
 
 def __getattr__(name):
     # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
     if name.startswith("__"):
         raise AttributeError(name)
-    from ..ops.missing_names import missing_attribute
     raise missing_attribute("symbol", name)

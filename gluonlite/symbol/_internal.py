@@ -2,6 +2,10 @@
 (``sym._internal._plus_scalar``), the same functions as ``sym._<name>``."""
 from ..ops import registry as _registry
 from .register import _gen_cache
+from ..ops.registry import Params
+from .json_io import load_json
+from .naming import new_name
+from .symbol import Node, Symbol
 
 globals().update({n: _gen_cache[n] for n in _registry.names()
                   if n.startswith("_") and not n.startswith("__") and n in _gen_cache})
@@ -19,10 +23,6 @@ def _CachedOp(*args, subgraph=None, name=None):
 
     Example: ``sym._internal._CachedOp(a, b, subgraph=(x * y).tojson())``.
     """
-    from ..ops.registry import Params
-    from .json_io import load_json
-    from .naming import new_name
-    from .symbol import Node, Symbol
     if isinstance(subgraph, str):
         sub = load_json(subgraph)
     elif isinstance(subgraph, Symbol):

@@ -9,6 +9,7 @@ from .naming import AttrScope  # noqa: F401  (MXNet's sym.contrib has it)
 from .random import uniform
 from .register import fn as _fn, make_function as _make
 from .symbol import Symbol  # noqa: F401  (MXNet's sym.contrib has it)
+from ..ops.missing_names import missing_attribute
 
 # + the operators, foreach, while_loop, cond (see control_flow)
 __all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update"]
@@ -74,5 +75,4 @@ def __getattr__(name):
     # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
     if name.startswith("__"):
         raise AttributeError(name)
-    from ..ops.missing_names import missing_attribute
     raise missing_attribute("symbol.contrib", name)

@@ -9,11 +9,14 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..base import NotImplementedForSymbol, normalize_dtype
+from ..base import (NotImplementedForSymbol, normalize_dtype, DTYPE_CODES, MXNetTypeError,
+                    MXNetValueError)
 from ..ops import registry
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.registry import Params
 from .naming import new_name, scope_attrs, user_source
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID, check_stype
+from .storage import infer_storage_types
 
 __all__ = ["Node", "Symbol", "var", "Variable", "Group", "record_new_nodes",
            "install_symbol_methods"]
@@ -161,7 +164,7 @@ class Node:
         """Outputs of the node, hidden ones included (1 for a variable)."""
         if self.op is None:
             return 1
-        return self.op.num_outputs(self.params) - (1 if getattr(self.op, "stateful", False) else 0)
+        return self.op.num_outputs(self.params) - (1 if self.op.stateful else 0)
 
     def num_visible(self):
         """Outputs a user sees (hidden ones excluded)."""
@@ -266,7 +269,7 @@ class Symbol:
             else:
                 name = node.op.output_names(node.params)[i]
                 # Subgraph nodes name their outputs like the subgraph's own outputs.
-                out.append(name if getattr(node.op, "full_output_names", False) or not node.name
+                out.append(name if node.op.full_output_names or not node.name
                            else f"{node.name}_{name}")
         return out
 
@@ -421,7 +424,6 @@ class Symbol:
         Example: ``sym.dot(x, w, transpose_a=True).infer_storage_type(x='csr')`` gives
         ``(['csr', 'default'], ['row_sparse'], [])``.
         """
-        from .storage import infer_storage_types
         return infer_storage_types(self, self._named(args, kwargs))
 
     def infer_type_partial(self, *args, **kwargs):
@@ -488,7 +490,6 @@ class Symbol:
 
         Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
         """
-        from ..ndarray.ndarray import check_stype
         for n, st in (stype_dict or {}).items():
             check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
         return _installed("simple_bind", "simple_bind")(
@@ -565,7 +566,6 @@ class Symbol:
         self._outputs = self._composed(args, kwargs, name)._outputs
 
     def _composed(self, args, kwargs, name):
-        from ..base import MXNetTypeError, MXNetValueError
         if args:
             raise MXNetTypeError("Symbol composition takes keyword arguments only "
                                  "(net(data=x)); got positional arguments")
@@ -637,7 +637,6 @@ class SymbolTruthValueError(NotImplementedForSymbol, TypeError):
 
 def _ndarray_only(name):
     def method(self, *args, **kwargs):
-        from ..base import NotImplementedForSymbol
         raise NotImplementedForSymbol(method, None, *args)
     method.__name__ = name
     method.__doc__ = (f"NDArray's ``{name}`` has no Symbol form; raises "
@@ -714,7 +713,6 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
     attrs = hide_keys(scope_attrs(attr), f"var {name!r}")
     if stype is not None:
-        from ..ndarray.ndarray import check_stype, _STORAGE_TYPE_STR_TO_ID
         attrs["__storage_type__"] = str(_STORAGE_TYPE_STR_TO_ID[
             check_stype(stype, f"var {name!r}", sparse_ok=True)])
     if shape is not None:
@@ -722,7 +720,6 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__shape__"] = str(int(shape)) if hasattr(shape, "__index__") else \
             str(tuple(shape))
     if dtype is not None:
-        from ..base import DTYPE_CODES
         attrs["__dtype__"] = str(DTYPE_CODES[normalize_dtype(dtype, f"var {name!r} dtype")])
     if lr_mult is not None:
         attrs["__lr_mult__"] = str(lr_mult)

@@ -5,6 +5,7 @@ helpers (`rand_sparse_ndarray`, `create_sparse_array`, `shuffle_csr_column_indic
 `use_np` (MXNet's test_utils re-exports `mx.util.use_np`)."""
 import os
 import platform
+from ..ndarray import sparse
 
 import numpy as np
 
@@ -101,7 +102,6 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
     """
     import numpy as np
     import scipy.sparse as spsp
-    from ..ndarray import sparse
     density = np.random.rand() if density is None else density
     dt = np.dtype(dtype or np.float32)
 

@@ -3,6 +3,9 @@
 import numpy as np
 
 from .tolerances import default_dtype
+from .. import ndarray as nd
+from ..ndarray.ndarray import check_stype
+from ._envinfo import rand_sparse_ndarray
 
 __all__ = ["random_arrays", "random_uniform_arrays", "random_sample", "rand_ndarray",
            "rand_shape_2d", "rand_shape_3d", "rand_shape_nd", "rand_coord_2d"]
@@ -52,11 +55,8 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
 
     Example: ``x = rand_ndarray((2, 3))``, ``rand_ndarray((4, 5), 'csr', density=0.5)``.
     """
-    from .. import ndarray as nd
-    from ..ndarray.ndarray import check_stype
     if check_stype(stype, "rand_ndarray", sparse_ok=True) == "default":
         return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
-    from ._envinfo import rand_sparse_ndarray
     return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, ctx=ctx,
                                modifier_func=modifier_func)[0]
 

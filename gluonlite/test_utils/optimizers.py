@@ -4,6 +4,8 @@ import copy
 
 from .comparison import assert_almost_equal, compare_ndarray_tuple
 from .runtime import default_context
+from ..ndarray.ndarray import check_stype
+from .arrays import rand_ndarray
 
 __all__ = ["compare_optimizer"]
 
@@ -12,8 +14,6 @@ def _draw(shape, dtype, stype, density=None):
     """(array for the optimizer under test, dense copy for the reference) as MXNet draws them:
     uniform [0, 1) dense, or sparse with `density` (random when None) of stored values."""
     import gluonlite as mx
-    from ..ndarray.ndarray import check_stype
-    from .arrays import rand_ndarray
     if check_stype(stype, "compare_optimizer", sparse_ok=True) == "default":
         a = mx.random.uniform(shape=shape, ctx=default_context(), dtype=dtype)
         return a, a.copyto(default_context())

@@ -4,6 +4,8 @@ import functools
 import os
 import sys
 from contextlib import contextmanager
+from .. import context
+from ..context import current_context, num_gpus
 
 __all__ = ["default_context", "set_default_context", "list_gpus", "environment", "discard_stderr",
            "retry"]
@@ -14,7 +16,6 @@ def default_context():
 
     Example: ``nd.ones((2,), ctx=default_context())``.
     """
-    from ..context import current_context
     return current_context()
 
 
@@ -24,7 +25,6 @@ def set_default_context(ctx):
     Raises:
         TypeError: `ctx` is not a Context.
     """
-    from .. import context
     if not isinstance(ctx, context.Context):
         raise TypeError(f"set_default_context: ctx must be a Context, got {type(ctx).__name__}")
     context._local.ctx = ctx
@@ -35,7 +35,6 @@ def list_gpus():
 
     Example: ``ctx = mx.gpu() if list_gpus() else mx.cpu()``.
     """
-    from ..context import num_gpus
     return range(num_gpus())
 
 

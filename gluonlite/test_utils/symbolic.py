@@ -6,6 +6,7 @@ import numpy as np
 from .comparison import as_numpy, assert_almost_equal
 from .runtime import default_context
 from .tolerances import default_dtype, default_numeric_eps, get_tolerance
+from ..ndarray.ndarray import NDArray, array, check_stype
 
 __all__ = ["simple_forward", "numeric_grad", "finite_difference", "check_numeric_gradient",
            "check_symbolic_forward", "check_symbolic_backward"]
@@ -29,7 +30,6 @@ def _check_dtype(dtype, what, allow_asnumpy=True):
 
 def _to_nd(value, ctx, dtype):
     """An NDArray of `value` (kept as is when it already is one)."""
-    from ..ndarray.ndarray import NDArray, array
     if isinstance(value, NDArray):
         return value
     value = np.asarray(value)
@@ -79,7 +79,6 @@ def simple_forward(sym, ctx=None, is_train=False, **inputs):
 
     Example: ``simple_forward(sym.var('x') * 2, x=np.ones(3))`` gives ``array([2., 2., 2.])``.
     """
-    from ..ndarray.ndarray import array
     ctx = ctx or default_context()
     exe = sym.bind(ctx, args={k: array(v, ctx=ctx) for k, v in inputs.items()})
     outputs = [o.asnumpy() for o in exe.forward(is_train=is_train)]
@@ -200,7 +199,6 @@ def _grad_requests(sym, grad_nodes):
 def _check_grad_stypes(stypes, what):
     # A graph's gradients are computed on dense values: a sparse storage type asked for a
     # gradient changes how MXNet stores it, not its values, which is what is compared.
-    from ..ndarray.ndarray import check_stype
     for k, stype in (stypes or {}).items():
         check_stype(stype, f"{what}[{k!r}]", sparse_ok=True)
 
@@ -252,7 +250,6 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
         check_numeric_gradient(sym.tanh(x), {'x': np.random.randn(3, 4)}, dtype=np.float64,
                                rtol=1e-5, atol=1e-7)
     """
-    from ..ndarray.ndarray import array
     dtype = _check_dtype(dtype, "check_numeric_gradient", allow_asnumpy=False)
     ctx = ctx or default_context()
     _check_grad_stypes(grad_stype_dict, "check_numeric_gradient: grad_stype_dict")
@@ -358,7 +355,6 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
         x = sym.var('x')
         check_symbolic_backward(x * 3, [np.ones(2)], [np.ones(2)], [3 * np.ones(2)])
     """
-    from ..ndarray.ndarray import array
     dtype = _check_dtype(dtype, "check_symbolic_backward")
     ctx = ctx or default_context()
     _check_grad_stypes(grad_stypes, "check_symbolic_backward: grad_stypes")

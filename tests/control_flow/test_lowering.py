@@ -13,7 +13,7 @@ from gluonlite.control_flow.body import loop_optimizations
 from gluonlite.executor import compile_plan
 from gluonlite.executor.lowering import lowering_of
 from gluonlite.ops.fast import Fast
-from gluonlite.ops.registry import Operator
+from gluonlite.ops.registry import Operator, Traits
 from gluonlite.symbol.symbol import topo_nodes
 from harness import check_optimized_equals_plain, loop_steps
 
@@ -115,11 +115,9 @@ def test_the_plain_gradient_runs_the_forward_again_when_it_kept_nothing():
         np.testing.assert_array_equal(a, b)
 
 
-def test_an_operator_takes_at_most_18_named_parameters_and_no_loop_concern():
-    params = [q for q in inspect.signature(Operator.__init__).parameters.values()
-              if q.kind == q.KEYWORD_ONLY]
-    assert len(params) <= 18
-    names = {q.name for q in params}
-    assert {"stateful", "shape_from_values"} <= names and "prepare" not in names
-    assert "vjp_sum" not in Fast.__slots__
+def test_an_operator_is_its_groups_and_holds_no_loop_concern():
+    names = set(inspect.signature(Operator.__init__).parameters) - {"self"}
+    assert names == {"name", "signature", "rules", "traits", "fast", "storage", "doc"}
+    assert {"stateful", "shape_from_values"} <= set(Traits.__slots__)
+    assert not {"prepare", "decide", "lowering"} & set(Fast.__slots__)
     assert all(mx.ops.get(n).stateful for n in ("_foreach", "_while_loop", "_cond", "RNN"))

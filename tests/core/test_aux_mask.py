@@ -4,7 +4,7 @@ read it."""
 
 from gluonlite import sym
 from gluonlite.ops import registry
-from gluonlite.ops.registry import Operator, Params
+from gluonlite.ops.registry import Params, entry
 from gluonlite.symbol.symbol import Node, Symbol
 
 
@@ -20,11 +20,11 @@ def test_default_mask_comes_from_aux_names():
 
 def _flagged_op():
     """An operator whose auxiliary inputs are chosen by its params."""
-    return Operator("_test_flagged", lambda p, rc, *xs: sum(xs),
-                    inputs=lambda p: [f"in{i}" for i in range(len(p["flags"]))],
-                    aux=lambda p: p["flags"], attrs={}, signature=(),
-                    vjp=lambda p, rc, xs, ys, gys, need: [gys[0]] * len(xs),
-                    shape=lambda p, ins: (ins, [ins[0]]))
+    return entry("_test_flagged", lambda p, rc, *xs: sum(xs),
+                 inputs=lambda p: [f"in{i}" for i in range(len(p["flags"]))],
+                 aux=lambda p: p["flags"], attrs={}, signature=(),
+                 vjp=lambda p, rc, xs, ys, gys, need: [gys[0]] * len(xs),
+                 shape=lambda p, ins: (ins, [ins[0]]))
 
 
 def test_an_operator_rule_decides_which_inputs_are_auxiliary():

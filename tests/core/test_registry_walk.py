@@ -17,8 +17,8 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
-from gluonlite.control_flow.lowering.sums import VJP_SUMS  # the loops' deferred sums
 from walk_specs import SPECS, make  # one module of entries per operator family
+from walk_specs.common import Idx
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
 EXTERNAL = {
@@ -29,6 +29,8 @@ EXTERNAL = {
     "_while_loop",
     "_cond",
     "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
+    "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
+                              # (tests/subgraph/test_fuse.py)
 }
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
 
@@ -115,6 +117,8 @@ def check_op(op, check, rng):
             _check_rules(op, p, xs, outs, where, check["guessed"])
             if op.fast.into is not None and not op.stateful and not op.random:
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
+            if op.fast.kernel is not None:  # every caller runs it in place of the kernel
+                _check_fast_kernel(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
@@ -172,15 +176,29 @@ def check_op(op, check, rng):
     _check_grads(op, check, base, rng)
 
 
-def _outputs(op, p, rc, raw):
-    res = op.kernel(p, rc, *raw)
+def _outputs(op, p, rc, raw, kernel=None):
+    res = (kernel or op.kernel)(p, rc, *raw)
     return list(res) if isinstance(res, tuple) else [res]
 
 
+def _check_fast_kernel(op, p, raw, where):
+    """The fast kernel's visible outputs are the plain kernel's (to rounding)."""
+    rc = mx.ops.RunCtx(False, np)
+    n = op.num_visible(p)
+    want = _outputs(op, p, rc, raw)[:n]
+    got = op.fast.kernel(p, rc, *raw)
+    got = list(got) if isinstance(got, tuple) else [got]
+    tol = 1e-5 if raw and raw[0].dtype == np.float32 else 1e-12
+    for k, (g, w) in enumerate(zip(got[:n], want)):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol,
+                                   err_msg=f"{where}: the fast kernel's output {k}")
+
+
 def _check_into(op, p, raw, where):
-    """`into` (what static-alloc plans call) writes what the kernel returns."""
+    """`into` (what static-alloc plans call) writes what the kernel returns: the fast kernel
+    where there is one (the same arithmetic, into given buffers), else the plain one."""
     rc = mx.ops.RunCtx(True, np)
-    ref = _outputs(op, p, rc, raw)
+    ref = _outputs(op, p, rc, raw, op.fast.kernel)
     bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
             np.zeros(r.shape, dtype=r.dtype) for r in ref]
     op.fast.into(p, rc, bufs, *raw)
@@ -190,11 +208,12 @@ def _check_into(op, p, raw, where):
 
 
 def _check_vjp_sum(op, p, check, rng, where, n_steps=3):
-    """Each `vjp_sum` rule equals the sum over steps of the vjp's gradient of that input,
-    the other inputs and the output gradient new at every step (and writes into out=)."""
+    """Each `Fast.summed_grads` rule equals the sum over steps of the vjp's gradient of that
+    input, the other inputs and the output gradient new at every step (and writes into
+    out=)."""
     names, rc = op.input_names(p), mx.ops.RunCtx(True, np)
     steps = [[make(s, rng) for s in check["inputs"]] for _ in range(n_steps)]
-    for name, (reads, fn) in VJP_SUMS[op.name].items():
+    for name, (reads, fn) in op.fast.summed_grads.items():
         if name not in names or names.index(name) >= len(steps[0]):
             continue  # an input these params leave out (no bias)
         j = names.index(name)
@@ -250,7 +269,7 @@ def _check_grads(op, check, arrays, rng):
             np.testing.assert_array_equal(
                 rule(np, *raw, y, weights[0]), plain[j],
                 err_msg=f"{name}{attrs}: input {j}'s flagged gradient rule is not the vjp's")
-            if getattr(rule, "writes_out", False):  # a reverse pass gives it the row
+            if op.fast.grads_out:  # a reverse pass gives it the row
                 out = np.full(raw[j].shape, np.nan)
                 got = rule(np, *raw, y, weights[0], out=out)
                 assert got is out, f"{name}{attrs}: input {j}'s rule takes out= but " \
@@ -279,15 +298,40 @@ def _check_grads(op, check, arrays, rng):
                 np.testing.assert_array_equal(
                     b, a, err_msg=f"{name}{attrs}: input {j}'s gradient reads a value "
                                   "that `saves` leaves out")
-    if op.name in VJP_SUMS:  # a loop sums an invariant input's gradient over its steps at once
+    if op.fast.summed_grads:  # a loop sums an invariant input's gradient over its steps at once
         _check_vjp_sum(op, p, check, rng, f"{name}{attrs}")
+    if op.fast.vjp is not None:  # every caller but a recorded gradient of it runs this one
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        if len(ys) < op.num_outputs(p) and not op.stateful:
+            # hidden outputs too: BatchNorm's gradient reads its saved mean and 1/std
+            ys = _outputs(op, p, rc, [a.copy() for a in raw], op.fast.kernel)
+        plain = op.vjp(p, rc, raw, ys, weights, need)
+        for j, (a, b) in enumerate(zip(plain, op.fast.vjp(p, rc, raw, ys, weights, need))):
+            assert (a is None) == (b is None), f"{name}{attrs}: input {j}'s fast gradient " \
+                "is missing where the plain vjp gives one, or the other way round"
+            if a is not None:
+                np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12,
+                                           err_msg=f"{name}{attrs}: input {j}'s fast vjp")
+    if op.rules.recorded_vjp is not None:  # a gradient of the gradient records this one
+        raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
+        ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        plain = op.vjp(p, rc, raw, ys, weights, need)
+        try:
+            recorded = op.rules.recorded_vjp(p, rc, raw, ys, weights, need)
+        except ValueError:  # attributes it has no recorded form for (the message says so)
+            recorded = None
+        for j, (a, b) in enumerate(zip(plain, recorded or ())):
+            if a is not None:
+                np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-9,
+                                           err_msg=f"{name}{attrs}: input {j}'s recorded vjp")
     if op.fast.writes_dests:  # autograd hands grad buffers to the vjp (kWriteTo)
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
         plain = op.vjp(p, rc, raw, ys, weights, need)
         dests = [np.full(a.shape, np.nan) if g is not None else None
                  for a, g in zip(raw, plain)]
-        given = op.vjp(p, rc, raw, ys, weights, need, dests=dests)
+        given = op.fast.vjp(p, rc, raw, ys, weights, need, dests=dests)
         for j, (a, b, d) in enumerate(zip(plain, given, dests)):
             if d is not None:
                 assert b is d, f"{name}{attrs}: input {j}'s gradient not written to its dest"
@@ -340,13 +384,96 @@ def test_a_fast_path_given_as_a_keyword_names_the_fast_object():
     with pytest.raises(TypeError, match=r"mine: unknown argument\(s\) \['into', 'saves'\]; "
                                         r"fast paths go in one object: "
                                         r"fast=Fast\(into=\.\.\., saves=\.\.\.\)"):
-        mx.ops.registry.Operator("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
+        mx.ops.registry.entry("mine", lambda p, rc, x: x, into=lambda *a: None, saves=())
 
 
-def test_fast_paths_attached_twice_or_to_an_unknown_operator_are_refused():
-    fast = mx.ops.registry.Fast(saves=())
-    with pytest.raises(ValueError, match=r"operator 'tanh' already has fast paths Fast\("):
-        mx.ops.registry.fast_paths(fast, "tanh")
-    with pytest.raises(ValueError, match=r"unknown operator 'no_such_op'"):
-        mx.ops.registry.fast_paths(fast, "no_such_op")
-    assert mx.ops.get("tanh").fast is not fast
+def test_an_entry_and_its_parts_are_fixed_when_it_registers():
+    op = mx.ops.get("tanh")
+    for target, field in [(op, "fast"), (op, "vjp"), (op.fast, "into"), (op.rules, "vjp"),
+                          (op.sig, "attrs"), (op.traits, "random"), (op.shape_rule, "all_same")]:
+        with pytest.raises(AttributeError, match=f"{type(target).__name__} is frozen: {field}"):
+            setattr(target, field, None)
+
+
+def test_an_operator_entry_takes_at_most_8_arguments_in_groups():
+    import inspect
+    params = inspect.signature(mx.ops.registry.Operator.__init__).parameters
+    assert len(params) - 1 <= 8  # less self
+    op = mx.ops.get("FullyConnected")
+    assert op.sig.attrs is op.attrs and op.rules.kernel is op.kernel
+    assert op.shape_rule.back is not None and op.shape_rule.fills_back(op.parse(
+        {"num_hidden": 2})[0])
+    assert set(op.fast.summed_grads) == {"weight", "bias"}
+
+
+def _sparse_variants(a, rng):
+    """`a` with a zero row and a zero entry (so a sparse form stores less), and the storage
+    types it can take: row_sparse for any rank, csr for 2-D."""
+    a = a.copy()
+    if a.ndim >= 1 and a.shape[0] > 1:
+        a[0] = 0
+    a.flat[-1] = 0
+    return a, (["row_sparse", "csr"] if a.ndim == 2 else ["row_sparse"] if a.ndim else [])
+
+
+_STORAGE_OPS = sorted(op.name for op in all_ops()
+                      if op.storage is not None and not op.storage.inplace and op.name in SPECS)
+
+
+# Storage kernels that keep the dense fallback on the walk's example attributes and inputs
+# (a nonzero scalar moves 0, c != 0, row_sparse indices, rows gathered from a dense table):
+# held against MXNet's results in tests/ndarray/test_sparse_ops.py instead.
+_FALLS_BACK_ON_WALK_INPUTS = {
+    "_contrib_getnnz", "take", "_contrib_quadratic", "_equal_scalar", "Concat", "elemwise_div",
+    "ceil", "fix", "floor", "rint", "round", "trunc",
+    "_greater_equal_scalar", "_greater_scalar", "_lesser_equal_scalar", "_lesser_scalar",
+    "_not_equal_scalar", "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_rdiv_scalar",
+    "broadcast_add", "broadcast_sub"}
+
+
+@pytest.mark.parametrize("name", _STORAGE_OPS)
+def test_storage_rules_compute_what_the_dense_kernel_does(name):
+    """An operator's storage kernel (`StorageRule`, what sparse inputs run) holds against its
+    dense kernel on the dense values: each float input in turn made sparse, then all of them,
+    in each storage type they can take; where the kernel computes (not a dense fallback nor
+    a refusal), the values agree and the inferred storage types are those it returns."""
+    from gluonlite.ops.sparse.arrays import from_dense, host
+    from gluonlite.ops.sparse.rule import output_stypes, stype_of
+    op = mx.ops.get(name)
+    check = SPECS[name][0] if isinstance(SPECS[name], list) else SPECS[name]
+    rng = np.random.RandomState(zlib.crc32(name.encode()))
+    arrays = [make(s, rng) for s in check["inputs"]]
+    p = _params(op, check["attrs"], len(arrays))
+    rc = mx.ops.RunCtx(False, np)
+    floats = [i for i, s in enumerate(check["inputs"]) if not isinstance(s, Idx)]
+    zeroed, stypes = {}, {}
+    for i in floats:
+        zeroed[i], stypes[i] = _sparse_variants(arrays[i], rng)
+    common = set.intersection(*[set(stypes[i]) for i in floats]) if floats else set()
+    trials = [({i}, st) for i in floats for st in stypes[i]] + \
+        [(set(floats), st) for st in sorted(common) if len(floats) > 1]
+    computed = 0
+    for which, stype in trials:
+        dense = [zeroed[k] if k in which else a for k, a in enumerate(arrays)]
+        want = _outputs(op, p, rc, [a.copy() for a in dense])
+        raws = [from_dense(a, stype) if k in which else a.copy() for k, a in enumerate(dense)]
+        try:
+            got = op.storage.kernel(p, rc, *raws)
+        except ValueError as e:  # a combination MXNet refuses: the message names the operator
+            assert str(e).split(":")[0] in (name, name.lstrip("_").replace("sparse_", ""),
+                                            name.replace("_contrib_", "")), str(e)
+            continue
+        if got is None:
+            continue  # MXNet's dense fallback for these storage types
+        computed += 1
+        got = list(got) if isinstance(got, tuple) else [got]
+        in_stypes = [stype_of(r) for r in raws]
+        assert output_stypes(op, p, in_stypes)[:len(got)] == [stype_of(g) for g in got], \
+            f"{name}: storage inference disagrees with the kernel for {in_stypes}"
+        for k, (g, w) in enumerate(zip(got, want)):
+            np.testing.assert_allclose(
+                host(g), w, rtol=1e-10, atol=1e-12,
+                err_msg=f"{name}: output {k} with inputs {in_stypes} vs the dense kernel")
+    assert bool(computed) != (name in _FALLS_BACK_ON_WALK_INPUTS), \
+        f"{name}: its storage kernel computed {computed} time(s) on the walk's inputs " \
+        f"({'take it off' if computed else 'list it in'} _FALLS_BACK_ON_WALK_INPUTS)"

@@ -235,7 +235,7 @@ def test_a_backward_without_the_kept_run_runs_the_forward_again(name):
 def test_rnn_backward_per_step_and_whole_sequence_agree(mode, monkeypatch):
     """Small steps take the activation's derivative for the whole sequence first, large ones
     step by step: both give the same gradients (also with rows past their length)."""
-    from gluonlite.ops import rnn as ops_rnn
+    from gluonlite.ops import rnn_fused as ops_rnn
     rng = np.random.default_rng(2)
     x = nd.array(rng.uniform(-1, 1, (4, 3, 2)), dtype="float64")
     params = nd.array(rng.uniform(-1, 1, (2 * 5 * (2 + 5 + 2),)), dtype="float64")
@@ -256,3 +256,49 @@ def test_rnn_backward_per_step_and_whole_sequence_agree(mode, monkeypatch):
     rng.bit_generator.state = rng_state
     for a, b in zip(grads(), whole):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+def test_an_imperative_layer_under_autograd_records_the_parts():
+    """The graph pass's twin on the autograd tape: an imperative layer emits RNN of the packed
+    parameters (MXNet's graph), and the call autograd records is `_rnn_unpacked` of the
+    parameters themselves, whose gradients land in each parameter's grad buffer; outputs and
+    gradients equal the hybridized layer's."""
+    from gluonlite.symbol.symbol import topo_nodes
+    layer = rnn.GRU(5, input_size=3, num_layers=2, bidirectional=True, dtype="float64")
+    layer.initialize()
+    x, states = _inputs(layer, "float64")
+    params = layer.collect_params()
+    buffers = {k: p.grad()._data for k, p in params.items()}
+
+    def run():
+        with autograd.record():
+            out, new = layer(x, states)
+            loss = out.sum() + new[0].sum()
+        loss.backward()
+        return out, new, loss, {k: p.grad().asnumpy().copy() for k, p in params.items()}
+    out, new, loss, grads = run()
+    ops = {n.op.name for n in topo_nodes(autograd.get_symbol(loss).outputs) if n.op is not None}
+    assert "_rnn_unpacked" in ops and not ops & {"RNN", "_rnn_param_concat", "Reshape"}
+    assert all(params[k].grad()._data is b for k, b in buffers.items())  # written in place
+    layer.hybridize()
+    h_out, h_new, _, h_grads = run()
+    np.testing.assert_allclose(h_out.asnumpy(), out.asnumpy(), rtol=1e-12)
+    np.testing.assert_allclose(h_new[0].asnumpy(), new[0].asnumpy(), rtol=1e-12)
+    for k in grads:
+        np.testing.assert_allclose(h_grads[k], grads[k], rtol=1e-10, atol=1e-12, err_msg=k)
+
+
+def test_a_layer_called_with_and_without_states_alternately():
+    """Whether the states come back is the call's argument, not the block's state: one
+    hybridized layer called with, without and again with states gives (output, states),
+    the output alone, and (output, states), each equal to the imperative call."""
+    layer = _layer(rnn.LSTM, None)
+    x, states = _inputs(layer)
+    want_with, want_without = layer(x, states), layer(x)
+    layer.hybridize()
+    for _ in range(2):
+        out, new = layer(x, states)
+        np.testing.assert_allclose(out.asnumpy(), want_with[0].asnumpy(), rtol=1e-6)
+        np.testing.assert_allclose(new[1].asnumpy(), want_with[1][1].asnumpy(), rtol=1e-6)
+        alone = layer(x)
+        np.testing.assert_allclose(alone.asnumpy(), want_without.asnumpy(), rtol=1e-6)

@@ -253,14 +253,16 @@ def test_deformable_convolution_parameters_match_mxnet():
     # channels) lists its main weight first.
     from gluonlite.gluon.contrib.cnn import (DeformableConvolution,
                                             ModulatedDeformableConvolution)
-    d = DeformableConvolution(8, kernel_size=3, padding=1, in_channels=4)
+    # a fresh name manager: the counters start at 0 whatever other tests made before
+    with mx.name.NameManager():
+        d = DeformableConvolution(8, kernel_size=3, padding=1, in_channels=4)
+        m = ModulatedDeformableConvolution(8, kernel_size=3, padding=1, in_channels=4,
+                                           use_bias=False)
     assert {k: v.shape for k, v in d.collect_params().items()} == {
         "deformable_conv0_offset_weight": (18, 4, 3, 3),
         "deformable_conv0_offset_bias": (18,),
         "deformable_conv0_deformable_conv_weight": (8, 4, 3, 3),
         "deformable_conv0_deformable_conv_bias": (8,)}
-    m = ModulatedDeformableConvolution(8, kernel_size=3, padding=1, in_channels=4,
-                                       use_bias=False)
     assert [(k, v.shape) for k, v in m.collect_params().items()] == [
         ("modulated_deformable_conv0_deformable_conv_weight", (8, 4, 3, 3)),
         ("modulated_deformable_conv0_offset_weight", (27, 4, 3, 3)),

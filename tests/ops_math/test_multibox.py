@@ -42,7 +42,8 @@ def test_shape_errors_name_the_operator():
     with pytest.raises(Exception, match="MultiBoxPrior"):
         mx.nd.contrib.MultiBoxPrior(mx.nd.zeros((2, 3)))
     anchors = mx.nd.zeros((1, 4, 4))
-    with pytest.raises(Exception, match="Number of anchors mismatch"):
+    with pytest.raises(Exception, match="MultiBoxDetection: cls_prob has 5 anchors but anchor "
+                                        "has 4"):
         mx.nd.contrib.MultiBoxDetection(mx.nd.zeros((1, 2, 5)), mx.nd.zeros((1, 20)), anchors)
 
 

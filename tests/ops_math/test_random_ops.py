@@ -155,3 +155,32 @@ def test_symbolic_randn_of_a_data_shape():
     y = sym.random.randn(data=sym.ones((2, 3)), loc=5, scale=0)
     np.testing.assert_array_equal(y.eval()[0].asnumpy(), np.full((2, 3), 5.0))
     assert sym.random.randn(data=sym.ones((2,)), dtype="float16").eval()[0].dtype == np.float16
+
+
+@pytest.mark.parametrize("name", ["uniform", "normal", "poisson", "exponential", "gamma",
+                                  "negative_binomial", "generalized_negative_binomial"])
+def test_nd_and_sym_random_draw_the_same_numbers_from_one_table(name):
+    """Both namespaces are made from the samplers' table: after one seed, a node of
+    sym.random.<name> draws what nd.random.<name> draws, for number and array parameters,
+    and the functions take MXNet's arguments (the imperative one also ctx and out)."""
+    import inspect
+    nd_fn, sym_fn = getattr(nd.random, name), getattr(sym.random, name)
+    params = [p for p in inspect.signature(nd_fn).parameters][:-5]
+    assert list(inspect.signature(sym_fn).parameters) == params + ["shape", "dtype", "kwargs"]
+    assert list(inspect.signature(nd_fn).parameters)[-5:] == ["shape", "dtype", "ctx", "out",
+                                                              "kwargs"]
+    values = [0.5, 2.0][:len(params)] if name != "negative_binomial" else [3, 0.4]
+    mx.random.seed(11)
+    want = nd_fn(*values, shape=(3, 2)).asnumpy()
+    mx.random.seed(11)
+    got = sym_fn(*values, shape=(3, 2)).eval()[0].asnumpy()
+    np.testing.assert_array_equal(got, want)
+    arrays = [nd.array([v, v]) for v in values]
+    mx.random.seed(12)
+    want = nd_fn(*arrays, shape=3).asnumpy()
+    mx.random.seed(12)
+    names = [f"p{i}" for i in range(len(arrays))]
+    got = sym_fn(*[sym.var(n) for n in names], shape=3).eval(
+        **dict(zip(names, arrays)))[0].asnumpy()
+    assert want.shape == (2, 3)
+    np.testing.assert_array_equal(got, want)

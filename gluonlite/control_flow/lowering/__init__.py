@@ -11,7 +11,7 @@ test_loop_optimization_cases.py`).
 - `decisions.py`: the frozen, printable decisions of a plan step (`LoopSpec`);
 - analysis: `hoisting.py` (which input projections move out of the loop, the rewritten
   body), `counting.py` (counted while loops), `deferred.py` (the invariant inputs'
-  gradients summed after the loop, with their rules in `sums.py`);
+  gradients summed after the loop, by the operators' `Fast.summed_grads`);
 - `hoisted.py`: running a hoisted loop (the projections before it, their pullback after);
 - `runtime.py`: what a step keeps (`LoopRuntime`: body plans, buffers), a call's storage,
   the weight layout;

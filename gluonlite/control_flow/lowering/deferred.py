@@ -2,14 +2,13 @@
 pass instead of at every step.
 
 A body operator whose gradient of an input is a sum over the batch of a product (a
-FullyConnected's weight and bias, take's table) has a rule in `sums.VJP_SUMS`: that
-gradient summed over the loop's steps from the (T, ...) stacks of what it reads. When such
+FullyConnected's weight and bias, take's table) has a fast path for it
+(`Fast.summed_grads`): that gradient summed over the loop's steps from the (T, ...) stacks of
+what it reads. When such
 an input is the same at every step, the reverse pass leaves it out of each step's backward
 and stashes what the rule reads (`new_stash`); one call per deferred gradient follows the
 loop (`add_deferred_sums`). `LoopBody` decides which gradients, once per body plan.
 """
-from .sums import VJP_SUMS
-
 __all__ = ["LoopBody", "Deferred", "new_stash", "add_deferred_sums", "free_dest", "add_into"]
 
 
@@ -17,7 +16,7 @@ class Deferred:
     """The gradient of invariant body input `slot` at body plan step `step`, summed over
     the loop's steps in one call after the reverse pass instead of at every step: each
     step stashes `step`'s output gradient and the inputs `names` (slots `uses`) that the
-    operator's `sums.VJP_SUMS` rule `fn` reads; then ``fn(p, rc, input, {name: stacked
+    operator's `Fast.summed_grads` rule `fn` reads; then ``fn(p, rc, input, {name: stacked
     values}, stacked gradient, out=)``."""
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
@@ -43,7 +42,7 @@ class LoopBody:
             loop's `counting.gathered_rows`), kept here so it lives as long as the plan.
 
     Example: ``LoopBody(plan, invariant=[False, False, True])`` defers input 2's gradient
-    where its step's operator has a `sums.VJP_SUMS` rule for it.
+    where its step's operator has a `Fast.summed_grads` rule for it.
     """
 
     def __init__(self, plan, invariant=None):
@@ -52,7 +51,7 @@ class LoopBody:
         self.deferred, self.need, self.deferred_at = [], [], []
         for st in plan.bwd_steps:
             need, mine = list(st.need), []
-            rules = VJP_SUMS.get(st.op.name) if invariant and not st.op.variadic else None
+            rules = st.op.fast.summed_grads if invariant and not st.op.variadic else None
             names = st.op.input_names(st.p) if rules else ()
             for j, s in enumerate(st.ins if rules else ()):
                 rule = rules.get(names[j])
@@ -115,7 +114,7 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
 
 
 def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
-    """Add the loop-summed gradients of the deferred invariant inputs (one `sums.VJP_SUMS`
+    """Add the loop-summed gradients of the deferred invariant inputs (one `Fast.summed_grads`
     call each, over the stacks of `stash`) into `acc`, the node's gradients (`add_into`).
 
     Args:
@@ -143,7 +142,7 @@ def free_dest(dests, acc, i):
     """Where node input i's gradient may be written (`Fast.writes_dests`): dests[i]
     while no gradient of that input was made yet (`acc[i]` is None), else None.
 
-    Example: ``g = fc.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``
+    Example: ``g = fc.fast.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``
     then ``add_into(acc, 1, g[1], fresh=True)``: the first gradient lands in the caller's
     array, later ones add into it."""
     return None if dests is None or acc[i] is not None else dests[i]

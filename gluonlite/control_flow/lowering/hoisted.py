@@ -88,9 +88,9 @@ def pullback(hoist, rc, xs, grads, need, dests=None):
             wanted.append(need[pr.bias])
             into.append(free_dest(dests, acc, pr.bias))
         g2 = g.reshape(-1, pr.p.num_hidden)
-        gxs = _fc().vjp(pr.p, rc, ins, [None], [g2], wanted,
-                           dests=[t if t is None or t.shape == r.shape else
-                                  t.reshape(r.shape) for t, r in zip(into, ins)])
+        gxs = _fc().fast.vjp(pr.p, rc, ins, [None], [g2], wanted,
+                                dests=[t if t is None or t.shape == r.shape else
+                                       t.reshape(r.shape) for t, r in zip(into, ins)])
         gx = gxs[0]
         if gx is not None:  # the data's own array when written there (not a view)
             gx = gx.reshape(d.shape) if into[0] is None else into[0]

@@ -14,6 +14,10 @@ import traceback
 import numpy as np
 
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
+from ... import ndarray as nd
+from ...context import Context
+from ...util import is_np_array
+from ...ops import random as _random
 # MXNet's internal loader pieces, which GluonCV and GluonNLP import from this module.
 from .worker_iter import (ForkingPickler, _MultiWorkerIter, _worker_fn,  # noqa: F401
                           _worker_initializer, _thread_worker_fn)
@@ -34,20 +38,16 @@ def default_batchify_fn(data):
 
     Example: ``default_batchify_fn([(x0, 0), (x1, 1)])`` is ``[stacked_x, labels]``.
     """
-    from ... import ndarray as nd
-    from ...util import is_np_array
     first = data[0]
     if isinstance(first, nd.NDArray):
         if is_np_array():  # NumPy array semantics: mx.np arrays, as MXNet's
-            from ... import numpy as _mx_np
-            return _mx_np.stack(data)
+            return nd.np.stack(data)
         return nd.stack(*data)
     if isinstance(first, tuple):
         return [default_batchify_fn(list(field)) for field in zip(*data)]
     arr = np.asarray(data)
     if is_np_array():
-        from ... import numpy as _mx_np
-        return _mx_np.array(arr, dtype=arr.dtype)
+        return nd.np.array(arr, dtype=arr.dtype)
     return nd.array(arr, dtype=arr.dtype)
 
 
@@ -86,7 +86,6 @@ def _worker_loop(dataset, batchify_fn, conn, seed):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a fork copies the random state: without a seed of its own, every worker would draw
     # the same "random" augmentations
-    from ...ops import random as _random
     _random._state["gen"] = np.random.default_rng(seed)
     np.random.seed(seed.generate_state(1)[0])
     while True:
@@ -112,7 +111,6 @@ class _ProcessPool:
     _pools_started = 0
 
     def __init__(self, num_workers, dataset, batchify_fn):
-        from ...ops import random as _random
         ctx = multiprocessing.get_context("fork")
         self._procs, self._conns = [], []
         # per-worker seeds derived from mx.random.seed's value, without drawing from (and so
@@ -271,7 +269,6 @@ class DataLoader:
 
     def _finish(self, batch):
         if self._pin_memory:
-            from ...context import Context
             batch = _as_in_context(batch, Context("cpu_pinned", self._pin_device_id))
         return batch
 

@@ -1,6 +1,8 @@
 """Datasets: indexable collections of samples, and the views MXNet's Dataset methods make
 (`filter`, `shard`, `take`, `sample`, `transform`, `transform_first`)."""
 import os
+from ... import recordio
+from .sampler import FilterSampler, SequentialSampler
 
 __all__ = ["Dataset", "SimpleDataset", "ArrayDataset", "RecordFileDataset"]
 
@@ -26,7 +28,6 @@ class Dataset:
 
         Example: ``SimpleDataset(range(100)).filter(lambda x: x % 10 == 0)`` has 10 samples.
         """
-        from .sampler import FilterSampler
         return _SampledDataset(self, FilterSampler(fn, self))
 
     def shard(self, num_shards, index):
@@ -42,7 +43,6 @@ class Dataset:
             raise ValueError(f"Dataset.shard: num_shards must be > 0, got {num_shards}")
         if not 0 <= index < num_shards:
             raise ValueError(f"Dataset.shard: index must be in [0, {num_shards}), got {index}")
-        from .sampler import SequentialSampler
         length = len(self)
         size, rest = divmod(length, num_shards)
         start = size * index + min(index, rest)
@@ -56,7 +56,6 @@ class Dataset:
         """
         if count is None or count > len(self):
             count = len(self)
-        from .sampler import SequentialSampler
         return _SampledDataset(self, SequentialSampler(count))
 
     def sample(self, sampler):
@@ -185,7 +184,6 @@ class RecordFileDataset(Dataset):
     """
 
     def __init__(self, filename):
-        from ... import recordio
         self.idx_file = os.path.splitext(filename)[0] + ".idx"
         self.filename = filename
         self._record = recordio.MXIndexedRecordIO(self.idx_file, self.filename, "r")

@@ -1,4 +1,5 @@
 """Samplers: the order of sample indices, and their grouping into batches."""
+from ...ops.random import generator
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "FilterSampler", "BatchSampler"]
 
 
@@ -37,7 +38,6 @@ class RandomSampler(Sampler):
         self._length = length
 
     def __iter__(self):
-        from ...ops.random import generator
         return iter(int(i) for i in generator().permutation(self._length))
 
     def __len__(self):

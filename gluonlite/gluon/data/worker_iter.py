@@ -19,6 +19,7 @@ import multiprocessing
 import multiprocessing.pool
 import pickle
 from multiprocessing.reduction import ForkingPickler
+from ...context import cpu_pinned
 
 __all__ = []
 
@@ -123,7 +124,6 @@ class _MultiWorkerIter:
         batch = pickle.loads(result) if self._dataset is None else result
         if self._pin_memory:
             from .dataloader import _as_in_context
-            from ...context import cpu_pinned
             batch = _as_in_context(batch, cpu_pinned(self._pin_device_id))
         self._rcvd_idx += 1
         return batch

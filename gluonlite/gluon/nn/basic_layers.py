@@ -1,5 +1,6 @@
 """Basic layers and containers, with MXNet 1.x Gluon's names, defaults and node names."""
 from ..block import Block, HybridBlock
+from ... import ndarray as nd
 from .activations import Activation
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Activation", "Dropout", "Embedding",
@@ -277,7 +278,6 @@ class Lambda(Block):
     def __init__(self, function, prefix=None):
         super().__init__(prefix=prefix)
         if isinstance(function, str):
-            from ... import ndarray as nd
             if not hasattr(nd, function):
                 raise ValueError(f"Lambda: function name {function!r} is not found in nd")
             self._func_impl = getattr(nd, function)
@@ -303,7 +303,6 @@ class HybridLambda(HybridBlock):
     def __init__(self, function, prefix=None):
         super().__init__(prefix=prefix)
         if isinstance(function, str):
-            from ... import ndarray as nd
             if not hasattr(nd, function):
                 raise ValueError(f"HybridLambda: function name {function!r} is not found")
             self._func = lambda F, *args: _named_function(F, function, args)(*args)

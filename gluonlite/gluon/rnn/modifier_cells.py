@@ -7,6 +7,8 @@ import numbers
 
 from .rnn_cell import (HybridRecurrentCell, _format_sequence, _is_sym, _is_tensor,
                        _masked_sequence)
+from ... import ndarray as nd_mod
+from .bidirectional_cell import BidirectionalCell
 
 __all__ = ["DropoutCell", "ModifierCell", "ZoneoutCell", "ResidualCell"]
 
@@ -94,7 +96,6 @@ class ModifierCell(HybridRecurrentCell):
 
     def begin_state(self, func=None, **kwargs):
         """The base cell's initial states (see `RecurrentCell.begin_state`)."""
-        from ... import ndarray as nd_mod
         if self._modified:
             raise ValueError(f"{self.name}: this cell is wrapped by a modifier cell; call the "
                              "modifier cell instead")
@@ -112,7 +113,6 @@ class ModifierCell(HybridRecurrentCell):
 
 
 def _bidirectional_inside(cell):
-    from .bidirectional_cell import BidirectionalCell
     if isinstance(cell, BidirectionalCell):
         return True
     return any(_bidirectional_inside(c) for c in cell._children.values())

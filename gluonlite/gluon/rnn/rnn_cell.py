@@ -4,7 +4,7 @@ A cell maps ``(x_t, [states]) -> (output, [new states])``. Parameters are ``i2h_
 (G*H, input_size), ``h2h_weight`` (G*H, H), ``i2h_bias``, ``h2h_bias`` (G*H,), with G the
 number of gates; graph nodes of step t are named ``t{t}_i2h``, ``t{t}_h2h``, ...
 """
-from ... import ndarray as nd_mod
+from ... import ndarray as nd_mod, symbol as sym_mod
 from ...ndarray.ndarray import NDArray
 from ..block import Block, HybridBlock, _is_sym
 from ..nn.activations import LeakyReLU
@@ -30,7 +30,6 @@ def _format_sequence(length, inputs, layout, merge):
     Raises:
         ValueError: no inputs, a layout without 'T' or 'N', or a length that does not match.
     """
-    from ... import symbol as sym_mod
     if inputs is None:
         raise ValueError("unroll: inputs must be given")
     axis = layout.find("T")

@@ -1,12 +1,13 @@
 """Multi-layer (optionally bidirectional) RNN, LSTM and GRU layers on the fused `RNN` operator.
 
-Hybridized, a layer's graph is MXNet 1.9.1's: its parameters packed into one vector
-(``_rnn_param_concat`` of every parameter flattened: all weights, then all biases, see
-`gluonlite.ops.rnn`) and the `RNN` operator on it, so exports load in either library. The
-compiled plan runs that ``RNN`` on the parameters themselves (`_rnn_unpacked`, the same
-kernel; `gluonlite.executor.rnn_params`), and so does an imperative call: no call copies the
-weights into a packed vector or the packed gradient back out. ``layer._unfuse()`` gives the
-same computation as a stack of cells (the form that runs under ``foreach``).
+Imperative or hybridized, a layer's computation is MXNet 1.9.1's graph: its parameters
+packed into one vector (``_rnn_param_concat`` of every parameter flattened: all weights,
+then all biases, see `gluonlite.ops.rnn`) and the `RNN` operator on it, so exports load in
+either library. A compiled plan runs that ``RNN`` on the parameters themselves
+(`_rnn_unpacked`, the same kernel; the graph pass `gluonlite.executor.rnn_params`), and under
+autograd so does an imperative call (the pass's twin on the tape): no gradient is packed
+and copied back out. ``layer._unfuse()`` gives the same computation as a stack of cells (the
+form that runs under ``foreach``).
 
 Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h|h2r}_{weight|bias}``, prefixed by
 the layer's prefix (``lstm0_l0_i2h_weight``).
@@ -18,6 +19,9 @@ from ...util import is_np_array
 from ...ndarray.ndarray import NDArray
 from ...ops.rnn import num_gates
 from ..block import HybridBlock
+from .bidirectional_cell import BidirectionalCell
+from .modifier_cells import DropoutCell
+from .rnn_cell import GRUCell, HybridSequentialRNNCell, LSTMCell, RNNCell
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
@@ -55,7 +59,6 @@ class _RNNLayer(HybridBlock):
         self._clip = (lstm_state_clip_min, lstm_state_clip_max, bool(lstm_state_clip_nan))
         self._dtype = dtype
         self._use_sequence_length = bool(use_sequence_length)
-        self._skip_states = False
         ng, ni, nh = num_gates(mode), input_size, hidden_size
         nr = self._projection_size or nh
         for i in range(self._num_layers):
@@ -152,9 +155,6 @@ class _RNNLayer(HybridBlock):
         Example: ``outs, states = layer._unfuse().unroll(T, x, layout='TNC',
         merge_outputs=True)``.
         """
-        from .bidirectional_cell import BidirectionalCell
-        from .modifier_cells import DropoutCell
-        from .rnn_cell import GRUCell, HybridSequentialRNNCell, LSTMCell, RNNCell
         if self._projection_size:
             raise ValueError(f"{self.name}: _unfuse does not support a projection layer "
                              f"(projection_size={self._projection_size})")
@@ -181,9 +181,6 @@ class _RNNLayer(HybridBlock):
                 ni = self._hidden_size * self._dir
         return stack
 
-    def _trace_key(self):
-        return (self._skip_states,)
-
     def forward(self, inputs, states=None, sequence_length=None):
         """``layer(x)`` -> output; ``layer(x, states)`` -> (output, new states); with
         ``use_sequence_length`` also ``layer(x, states, sequence_length)``.
@@ -191,11 +188,14 @@ class _RNNLayer(HybridBlock):
         Raises:
             ValueError: states of the wrong number or shape; a missing sequence_length.
         """
+        imperative = isinstance(inputs, NDArray) and not self._active
+        # Without states the layer returns the output alone: hybridized or symbolic, the
+        # graph starts from zeros whose batch size the RNN's shape rule fills (and returns
+        # no states); imperatively the zeros are made here and the states dropped after.
+        skip = states is None
         if isinstance(inputs, NDArray):
             self._check_input(inputs)
-        skip = states is None
-        object.__setattr__(self, "_skip_states", skip)
-        if skip and isinstance(inputs, NDArray) and not self._active:
+        if skip and imperative:
             batch = inputs.shape[self._layout.find("N")]
             with inputs.context:
                 states = self.begin_state(batch, dtype=inputs.dtype)
@@ -206,15 +206,17 @@ class _RNNLayer(HybridBlock):
         if states is not None and len(states) != n_states:
             raise ValueError(f"{self.name}: {self.__class__.__name__} expects {n_states} "
                              f"state(s), got {len(states)}")
+        if imperative:
+            self._check_states(inputs, states)
         if self._use_sequence_length:
             if sequence_length is None:
                 raise ValueError(f"{self.name}: use_sequence_length=True needs the "
                                  "sequence_length argument")
-            return super().forward(inputs, states if states is not None else [],
-                                   sequence_length)
-        if states is None:
-            return super().forward(inputs)
-        return super().forward(inputs, list(states))
+            args = [states if states is not None else [], sequence_length]
+        else:
+            args = [] if states is None else [list(states)]
+        out = super().forward(inputs, *args)
+        return out[0] if skip and imperative else out
 
     def _check_input(self, inputs):
         """ValueError naming the input when it is not 3-D or its feature size is not the
@@ -229,38 +231,38 @@ class _RNNLayer(HybridBlock):
                              f"layout {self._layout}, the layer's input_size), got shape "
                              f"{inputs.shape}")
 
+    def _check_states(self, inputs, states):
+        """ValueError naming the state whose shape is not the layer's for this batch."""
+        batch = inputs.shape[self._layout.find("N")]
+        for s, info in zip(states, self.state_info(batch)):
+            if tuple(s.shape) != info["shape"]:
+                raise ValueError(f"{self.name}: invalid recurrent state shape; expected "
+                                 f"{info['shape']}, got {tuple(s.shape)}")
+
     def hybrid_forward(self, F, inputs, states=None, sequence_length=None, **params):
+        """The `RNN` operator on the packed parameters; ``(output, new states)``, or the
+        output alone when called without states (`states` None or empty: zeros)."""
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
-        if not states:  # zeros whose batch size the RNN's shape rule fills
+        skip = not states
+        if skip:  # zeros whose batch size the RNN's shape rule fills
             states = [F.zeros(shape=info["shape"], dtype=info["dtype"])
                       for info in self.state_info(0)]
-        elif F is nd_mod:
-            batch = inputs.shape[1]
-            for s, info in zip(states, self.state_info(batch)):
-                if tuple(s.shape) != info["shape"]:
-                    raise ValueError(f"{self.name}: invalid recurrent state shape; expected "
-                                     f"{info['shape']}, got {tuple(s.shape)}")
         lo, hi, nan = self._clip
         attrs = dict(use_sequence_length=self._use_sequence_length,
                      state_size=self._hidden_size, projection_size=self._projection_size,
                      num_layers=self._num_layers, bidirectional=self._dir == 2,
                      p=self._dropout, state_outputs=True, mode=self._mode,
                      lstm_state_clip_min=lo, lstm_state_clip_max=hi, lstm_state_clip_nan=nan)
-        parts = [params[n] for n in self._packed_names]
-        if F is nd_mod and not self._use_sequence_length:
-            # what a compiled plan runs for the graph below (gluonlite.executor.rnn_params):
-            # the parameters read where they lie, their gradients written into their grads
-            rnn = F._rnn_unpacked(inputs, *parts, *states, **attrs)
-        else:
-            packed = F._rnn_param_concat(*[F.reshape(w, shape=(-1,)) for w in parts], dim=0)
-            args = list(states) + ([sequence_length] if self._use_sequence_length else [])
-            rnn = F.RNN(inputs, packed, *args, **attrs)
+        packed = F._rnn_param_concat(*[F.reshape(params[n], shape=(-1,))
+                                        for n in self._packed_names], dim=0)
+        args = list(states) + ([sequence_length] if self._use_sequence_length else [])
+        rnn = F.RNN(inputs, packed, *args, **attrs)
         outputs = rnn[0]
         new_states = [rnn[1], rnn[2]] if self._mode == "lstm" else [rnn[1]]
         if self._layout == "NTC":
             outputs = F.swapaxes(outputs, dim1=0, dim2=1)
-        return outputs if self._skip_states else (outputs, new_states)
+        return outputs if skip else (outputs, new_states)
 
 
 class RNN(_RNNLayer):

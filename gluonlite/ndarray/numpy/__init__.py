@@ -3,9 +3,28 @@
 
 Example: ``mx.nd.np.sum(x, axis=0)``.
 """
-from . import linalg, random, _internal  # noqa: F401
+
+# What `gluonlite.numpy` installs when it loads (it sits above this layer, DESIGN.md): the
+# lookups of the faces ("nd", "sym", "internal": `gluonlite.numpy._faces`) and the numpy
+# symbol class ("_Symbol").
+FACES = {}
+
+
+def lookup(kind, *args):
+    """The installed lookup `kind` called with `args` (the class itself for "_Symbol").
+
+    Raises:
+        AttributeError: mx.np has not loaded (or the lookup found no such name).
+    """
+    fn = FACES.get(kind)
+    if fn is None:
+        raise AttributeError(f"{args[-1] if args else kind}: the NumPy dialect "
+                             "(gluonlite.numpy) has not loaded")
+    return fn(*args) if args else fn
+
+
+from . import linalg, random, _internal  # noqa: E402,F401
 
 
 def __getattr__(name):
-    from ...numpy._faces import nd_attr
-    return nd_attr("numpy", name)
+    return lookup("nd", "numpy", name)

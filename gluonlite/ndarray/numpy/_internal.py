@@ -1,7 +1,7 @@
 """`mx.nd.np._internal`: each `_npi_` / `_np_` operator as a function by its short name
 (``_internal.boolean_mask_assign_scalar(a, mask, value=1.0)``)."""
+from . import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import internal_attr
-    return internal_attr(name, False)
+    return lookup("internal", name, False)

@@ -1,6 +1,6 @@
 """`mx.nd.np.linalg`: `mx.np.linalg` in the imperative face."""
+from . import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import nd_attr
-    return nd_attr("numpy.linalg", name)
+    return lookup("nd", "numpy.linalg", name)

@@ -1,6 +1,6 @@
 """`mx.nd.np.random`: `mx.np.random` in the imperative face."""
+from . import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import nd_attr
-    return nd_attr("numpy.random", name)
+    return lookup("nd", "numpy.random", name)

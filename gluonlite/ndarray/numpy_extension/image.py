@@ -1,6 +1,6 @@
 """`mx.nd.npx.image`: `mx.npx.image` in the imperative face."""
+from ..numpy import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import nd_attr
-    return nd_attr("numpy_extension.image", name)
+    return lookup("nd", "numpy_extension.image", name)

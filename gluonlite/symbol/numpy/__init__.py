@@ -3,12 +3,11 @@
 
 Example: ``mx.sym.np.sum(x, axis=0)``.
 """
+from ...ndarray.numpy import lookup
 from . import linalg, random, _internal  # noqa: F401
 
 
 def __getattr__(name):
     if name == "_Symbol":  # the numpy symbol class (defined with the dialect's front end)
-        from ...numpy._symbol import _Symbol
-        return _Symbol
-    from ...numpy._faces import sym_attr
-    return sym_attr("numpy", name)
+        return lookup("_Symbol")
+    return lookup("sym", "numpy", name)

@@ -1,6 +1,6 @@
 """`mx.sym.np.linalg`: `mx.np.linalg` in the symbolic face."""
+from ...ndarray.numpy import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import sym_attr
-    return sym_attr("numpy.linalg", name)
+    return lookup("sym", "numpy.linalg", name)

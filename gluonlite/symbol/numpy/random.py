@@ -1,6 +1,6 @@
 """`mx.sym.np.random`: `mx.np.random` in the symbolic face."""
+from ...ndarray.numpy import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import sym_attr
-    return sym_attr("numpy.random", name)
+    return lookup("sym", "numpy.random", name)

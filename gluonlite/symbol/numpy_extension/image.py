@@ -1,6 +1,6 @@
 """`mx.sym.npx.image`: `mx.npx.image` in the symbolic face."""
+from ...ndarray.numpy import lookup
 
 
 def __getattr__(name):
-    from ...numpy._faces import sym_attr
-    return sym_attr("numpy_extension.image", name)
+    return lookup("sym", "numpy_extension.image", name)

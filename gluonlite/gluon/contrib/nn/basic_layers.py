@@ -1,6 +1,7 @@
 """MXNet 1.x's `gluon.contrib.nn` layers."""
 from ...block import Block, HybridBlock
 from ...nn.basic_layers import BatchNorm, HybridSequential, Sequential
+from .... import ndarray as nd
 
 __all__ = ["Concurrent", "HybridConcurrent", "Identity", "SparseEmbedding", "SyncBatchNorm",
            "PixelShuffle1D", "PixelShuffle2D", "PixelShuffle3D"]
@@ -23,7 +24,6 @@ class Concurrent(Sequential):
         self.axis = axis
 
     def forward(self, x):
-        from .... import ndarray as nd
         return nd.concat(*[block(x) for block in self._children.values()], dim=self.axis)
 
 
@@ -92,7 +92,6 @@ class SparseEmbedding(Block):
 
     def forward(self, x):
         """The rows of the weight picked by the integer indices `x`."""
-        from .... import ndarray as nd
         weight = self.weight.row_sparse_data(x)
         return nd.Embedding(x, weight, name="fwd", **self._kwargs)
 

@@ -11,6 +11,7 @@ import struct
 import numpy as np
 
 from ..dataset import Dataset, RecordFileDataset
+from .... import ndarray as nd, recordio
 
 __all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset",
            "ImageFolderDataset"]
@@ -28,8 +29,6 @@ def _need(path, url, what, unpack=False):
 
 
 def _decode(buf, flag):
-    from .... import ndarray as nd
-    from .... import recordio
     img = recordio._decode(buf, 1 if flag else 0)
     if img.ndim == 2:
         img = img[:, :, None]
@@ -95,7 +94,6 @@ class MNIST(_DownloadedDataset):
         files = [f"{prefix}-images-idx3-ubyte.gz", f"{prefix}-labels-idx1-ubyte.gz"]
         paths = [_need(os.path.join(self._root, f), self._url + f, type(self).__name__)
                  for f in files]
-        from .... import ndarray as nd
         images = _read_idx(paths[0])
         self._label = _read_idx(paths[1]).astype(np.int32)
         self._data = nd.array(images.reshape(images.shape[0], 28, 28, 1), dtype=np.uint8)
@@ -148,7 +146,6 @@ class CIFAR10(_DownloadedDataset):
         return 0
 
     def _get_data(self):
-        from .... import ndarray as nd
         url = _MXNET_REPO + f"gluon/dataset/{type(self).__name__.lower()}/{self._archive}"
         rows = []
         for f in self._files():
@@ -213,7 +210,6 @@ class ImageRecordDataset(RecordFileDataset):
         self._transform = transform
 
     def __getitem__(self, idx):
-        from .... import recordio
         header, img = recordio.unpack(super().__getitem__(idx))
         label = header.label
         if self._transform is not None:

@@ -17,6 +17,8 @@ from ....base import numeric_types
 from ....image.image import center_crop, random_size_crop
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
+from .... import image
+from ....util import is_np_array as _is_np_array
 
 __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate",
            "RandomRotation", "RandomResizedCrop", "CropResize", "CenterCrop", "Resize",
@@ -29,7 +31,6 @@ __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate"
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
     re-exports)."""
-    from ....util import is_np_array as _is_np_array
     return _is_np_array()
 
 
@@ -136,7 +137,6 @@ class Rotate(Block):
         self._args = (rotation_degrees, zoom_in, zoom_out)
 
     def forward(self, x):
-        from .... import image
         if x.dtype != np.float32:
             raise TypeError(f"transforms.Rotate: only float32 input is supported, got "
                             f"{x.dtype}; call it after ToTensor")
@@ -167,7 +167,6 @@ class RandomRotation(Block):
         self._rotate_with_proba = rotate_with_proba
 
     def forward(self, x):
-        from .... import image
         if np.random.random() > self._rotate_with_proba:
             return x
         if x.dtype != np.float32:

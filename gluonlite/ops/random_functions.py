@@ -1,0 +1,220 @@
+"""The functions of MXNet's random namespaces (`nd.random`, `sym.random`), made for either
+front end from the samplers' table (`gluonlite.ops.samplers.DISTS`), as the other
+namespaces are made from the registry.
+
+A distribution's function takes its parameters as numbers or as arrays of the front end
+(all of one kind): numbers make a ``_random_<d>`` call drawing an array of `shape`, arrays a
+``_sample_<d>`` call drawing `shape` samples for each of their elements (so the output's
+shape is the parameters' shape followed by `shape`). The imperative front end also takes
+``ctx`` and ``out``, as MXNet's `nd.random` does; the symbolic one neither.
+
+Example::
+
+    functions = random_functions(FrontEnd("nd", NDArray, lambda name: _gen_cache[name],
+                                          imperative=True))
+    functions["normal"](0, 1, shape=(2, 3))
+"""
+import inspect
+import numbers
+from collections import namedtuple
+
+import numpy as np
+
+from .samplers import DISTS, dtype_attr, shape_arg
+
+__all__ = ["FrontEnd", "random_functions", "NAMES"]
+
+# What a front end gives: its name ('nd', 'sym'), its array type, ``call(op_name) -> the
+# front end's function of that operator``, whether it runs now (ctx, out) and, for the
+# ``*_like`` functions, ``like(op_name, public name) -> function``.
+FrontEnd = namedtuple("FrontEnd", "name array call imperative like current_context",
+                      defaults=(None, None))
+
+# The public name of each distribution's function, its parameters as the user passes them
+# (MXNet's names and defaults), and how they become the sampler's (exponential takes the
+# mean; the sampler its inverse, the rate).
+_PUBLIC = {
+    "uniform": ("uniform", (("low", 0), ("high", 1)), None),
+    "normal": ("normal", (("loc", 0), ("scale", 1)), None),
+    "poisson": ("poisson", (("lam", 1),), None),
+    "exponential": ("exponential", (("scale", 1),), lambda scale: [1.0 / scale]),
+    "gamma": ("gamma", (("alpha", 1), ("beta", 1)), None),
+    "negative_binomial": ("negative_binomial", (("k", 1), ("p", 1)), None),
+    "generalized_negative_binomial": ("generalized_negative_binomial",
+                                      (("mu", 1), ("alpha", 1)), None),
+}
+
+NAMES = ("uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
+         "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
+         *(f"{d}_like" for d in _PUBLIC))
+
+
+def _ctx_dtype(ctx, dtype, context_type):
+    """MXNet's order is (shape, dtype, ctx); gluonlite's API page wrote (shape, ctx, dtype):
+    a Context given where the dtype goes is taken as the ctx, so both spellings work."""
+    if isinstance(dtype, context_type) and not isinstance(ctx, context_type):
+        return dtype, ctx
+    return ctx, dtype
+
+
+def _signature(names_defaults, front):
+    kw = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [inspect.Parameter(n, kw, default=d) for n, d in names_defaults]
+    params += [inspect.Parameter("shape", kw, default=None),
+               inspect.Parameter("dtype", kw, default=None)]
+    if front.imperative:
+        params += [inspect.Parameter("ctx", kw, default=None),
+                   inspect.Parameter("out", kw, default=None)]
+    params.append(inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
+def _draw(front, dist, names, values, shape, dtype, ctx, out, kwargs):
+    """A ``_sample_<dist>`` call for array parameters, a ``_random_<dist>`` one for numbers.
+
+    Raises:
+        TypeError: parameters that mix arrays and numbers, or are neither.
+    """
+    kind = front.array.__name__
+    article = "an" if kind == "NDArray" or kind[0] in "AEIOU" else "a"
+    ops_names = [a for a, _, _ in DISTS[dist].params]
+    extra = {"out": out} if front.imperative else {}
+    if isinstance(values[0], front.array):
+        for n, v in zip(names[1:], values[1:]):
+            if not isinstance(v, front.array):
+                raise TypeError(f"random.{dist}: the parameters must all be {kind}s or all "
+                                f"numbers; {names[0]} is {article} {kind} but {n} is "
+                                f"{type(v).__name__}")
+        return front.call(f"_sample_{dist}")(*values, shape=shape_arg(shape), **extra,
+                                             **dtype_attr(dtype), **kwargs)
+    for n, v in zip(names, values):
+        if not isinstance(v, numbers.Real):
+            raise TypeError(f"random.{dist}: the parameters must all be {kind}s or all "
+                            f"numbers; {n} is {type(v).__name__}")
+    if shape is None:
+        shape = out.shape if out is not None else (1,)
+    if front.imperative:
+        extra["ctx"] = ctx or front.current_context()
+    return front.call(f"_random_{dist}")(shape=shape_arg(shape), **extra,
+                                         **dict(zip(ops_names, values)),
+                                         **dtype_attr(dtype), **kwargs)
+
+
+def _distribution(front, dist):
+    public, names_defaults, to_sampler = _PUBLIC[dist]
+    names = [n for n, _ in names_defaults]
+    sig = _signature(names_defaults, front)
+
+    def sample(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        a = bound.arguments
+        values = [a[n] for n in names]
+        if to_sampler is not None:
+            values = to_sampler(*values)
+        ctx, dtype = (_ctx_dtype(a["ctx"], a["dtype"], type(front.current_context()))
+                      if front.imperative else (None, a["dtype"]))
+        return _draw(front, dist, names, values, a["shape"], dtype, ctx, a.get("out"),
+                     a["kwargs"])
+    sample.__name__ = sample.__qualname__ = public
+    sample.__signature__ = sig
+    sample.__doc__ = (f"{public}({', '.join(names)}, shape=None, dtype=None"
+                      + (", ctx=None, out=None" if front.imperative else "")
+                      + f"): samples of the {dist.replace('_', ' ')} distribution "
+                      f"({'an array' if front.imperative else 'a node'}), numbers or "
+                      f"{front.array.__name__}s as parameters (see `gluonlite.ops."
+                      f"random_functions`).\n\nExample: ``{front.name}.random.{public}("
+                      f"{', '.join(str(d) for _, d in names_defaults)}, shape=(2,))``.")
+    return sample
+
+
+def _randn(front, normal):
+    def randn(*shape, loc=0, scale=1, dtype=None, ctx=None, out=None, **kwargs):
+        data = kwargs.pop("data", None)
+        if data is not None and not shape and not front.imperative and \
+                isinstance(data, front.array):  # MXNet's own tests pass data= to sym.randn
+            if dtype is not None:
+                data = front.call("Cast")(data, dtype=np.dtype(dtype).name)
+            return front.like("_random_normal_like", "normal_like")(data, loc=loc,
+                                                                      scale=scale, **kwargs)
+        extra = {"ctx": ctx, "out": out}
+        if not front.imperative:  # a node takes them as attributes, as given
+            kwargs.update({k: v for k, v in extra.items() if v is not None})
+            extra = {}
+        return normal(loc, scale, shape or None, dtype, **extra, **kwargs)
+    randn.__doc__ = (f"Samples of N(loc, scale**2) of shape `shape`, given as separate "
+                     f"integers.\n\nExample: ``{front.name}.random.randn(2, 3)``.")
+    return randn
+
+
+def _multinomial(front):
+    # MXNet's symbolic version returns the log-probabilities too by default
+    default_prob = not front.imperative
+
+    def multinomial(data, shape=None, get_prob=default_prob, out=None, dtype="int32",
+                    **kwargs):
+        extra = {"out": out} if front.imperative else {}
+        return front.call("_sample_multinomial")(data, shape=shape_arg(shape),
+                                                 get_prob=get_prob, dtype=dtype, **extra,
+                                                 **kwargs)
+    multinomial.__doc__ = (
+        "Category indices drawn with the probabilities on data's last axis.\n\n"
+        "Args:\n    data: probabilities, shape (..., k).\n    shape: draws per distribution "
+        "(output shape data.shape[:-1] + shape).\n    get_prob: also return the "
+        "log-probability of each draw (differentiable in data).\n    dtype: of the indices."
+        f"\n\nReturns:\n    the indices, or [indices, log-probabilities] with get_prob.\n\n"
+        f"Example: ``{front.name}.random.multinomial(probs, shape=3)``.")
+    return multinomial
+
+
+def _randint(front):
+    def randint(low, high, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+        if front.imperative:
+            ctx, dtype = _ctx_dtype(ctx, dtype, type(front.current_context()))
+            extra = {"ctx": ctx or front.current_context(), "out": out}
+        else:  # a node takes them as attributes, as given
+            extra = {k: v for k, v in (("ctx", ctx), ("out", out)) if v is not None}
+        if shape is None:
+            shape = out.shape if out is not None else (1,)
+        return front.call("_random_randint")(low=low, high=high, shape=shape_arg(shape),
+                                             **extra, **dtype_attr(dtype), **kwargs)
+    randint.__doc__ = (f"Integers drawn uniformly from [low, high) (int32 by default).\n\n"
+                       f"Example: ``{front.name}.random.randint(0, 10, shape=(2, 2))``.")
+    return randint
+
+
+def _shuffle(front):
+    def shuffle(data, **kwargs):
+        return front.call("_shuffle")(data, **kwargs)
+    shuffle.__doc__ = (f"data with its first axis randomly permuted.\n\nExample: "
+                       f"``{front.name}.random.shuffle(x)``.")
+    return shuffle
+
+
+def _like(front, dist):
+    names = [n for n, _ in _PUBLIC[dist][1]]
+    make = front.like(f"_random_{dist}_like", f"{dist}_like")
+
+    def like(data=None, *args, out=None, name=None, **kwargs):
+        if front.imperative:
+            return make(data, *args, out=out, **kwargs)
+        return make(data, *args, **({"name": name} if name is not None else {}), **kwargs)
+    like.__name__ = like.__qualname__ = f"{dist}_like"
+    like.__doc__ = (f"{dist}_like(data, {', '.join(names)}): samples of the "
+                    f"{dist.replace('_', ' ')} distribution with data's shape and dtype.\n\n"
+                    f"Example: ``{front.name}.random.{dist}_like(x)``.")
+    return like
+
+
+def random_functions(front):
+    """{public name: function} of the random namespace of front end `front` (a
+    `FrontEnd`), every name of `NAMES`."""
+    out = {d: _distribution(front, d) for d in _PUBLIC}
+    out["randn"] = _randn(front, out["normal"])
+    out["multinomial"] = _multinomial(front)
+    out["randint"] = _randint(front)
+    out["shuffle"] = _shuffle(front)
+    out.update({f"{d}_like": _like(front, d) for d in _PUBLIC})
+    for f in out.values():
+        f.__module__ = f"gluonlite.{'ndarray' if front.imperative else 'symbol'}.random"
+    return out

@@ -1,0 +1,288 @@
+"""The signature of MXNet's fused recurrent operator `RNN` (`gluonlite.ops.rnn`): its
+attributes and their checks, its inputs and outputs, the layout of its packed parameter
+vector, and its shape and dtype rules; shared by the reference kernel (`gluonlite.ops.rnn`)
+and the hand-fused one (`gluonlite.ops.rnn_fused`).
+"""
+import numpy as np
+
+from ..context import host_array
+from . import attrs as A
+from .registry import ShapeError
+
+__all__ = ["MODES", "num_gates", "ParamLayout", "layout", "check_attrs", "input_names",
+           "n_visible", "output_names", "n_states", "check_unpacked", "ATTRS", "rnn_shape",
+           "rnn_dtype", "unpacked_shape", "unpacked_dtype", "step_mask"]
+
+MODES = ("rnn_relu", "rnn_tanh", "lstm", "gru")
+_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+
+
+def num_gates(mode):
+    """Gates per step of `mode` (its weights have num_gates * state_size rows).
+
+    Example: ``num_gates('lstm')`` -> 4.
+    """
+    return _GATES[mode]
+
+
+ATTRS = {
+    "state_size": A.Int(), "num_layers": A.Int(), "bidirectional": A.Bool(False),
+    "mode": A.Enum(*MODES), "p": A.Float(0.0), "state_outputs": A.Bool(False),
+    "projection_size": A.OptionalInt(), "lstm_state_clip_min": A.OptionalFloat(),
+    "lstm_state_clip_max": A.OptionalFloat(), "lstm_state_clip_nan": A.Bool(False),
+    "use_sequence_length": A.Bool(False),
+}
+
+
+def check_attrs(p):
+    """Raise ValueError for attribute values that do not go together."""
+    for name in ("state_size", "num_layers"):
+        if p[name] < 1:
+            raise ValueError(f"RNN: attribute {name} must be >= 1, got {p[name]}")
+    if not 0 <= p.p < 1:
+        raise ValueError(f"RNN: attribute p (the dropout rate) must be in [0, 1), got {p.p}")
+    if p.projection_size is not None:
+        if p.mode != "lstm":
+            raise ValueError(f"RNN: attribute projection_size={p.projection_size} needs "
+                             f"mode='lstm', got mode={p.mode!r}")
+        if not 1 <= p.projection_size <= p.state_size:
+            raise ValueError(f"RNN: attribute projection_size must be in [1, state_size="
+                             f"{p.state_size}], got {p.projection_size}")
+    lo, hi = p.lstm_state_clip_min, p.lstm_state_clip_max
+    if lo is not None or hi is not None:
+        if p.mode != "lstm":
+            raise ValueError(f"RNN: attributes lstm_state_clip_min/max need mode='lstm', "
+                             f"got mode={p.mode!r}")
+        if lo is None or hi is None:
+            raise ValueError(f"RNN: attributes lstm_state_clip_min and lstm_state_clip_max "
+                             f"must be given together, got {lo} and {hi}")
+        if hi < lo:
+            raise ValueError(f"RNN: attribute lstm_state_clip_max ({hi}) must be >= "
+                             f"lstm_state_clip_min ({lo})")
+
+
+def input_names(p):
+    """RNN's input names for attributes `p` (checked first: `check_attrs`).
+
+    Example: ``['data', 'parameters', 'state', 'state_cell']`` for an LSTM.
+    """
+    check_attrs(p)
+    names = ["data", "parameters", "state"]
+    if p.mode == "lstm":
+        names.append("state_cell")
+    if p.use_sequence_length:
+        names.append("sequence_length")
+    return names
+
+
+def n_visible(p):
+    """How many outputs a user sees: the output, and with ``state_outputs`` the final
+    state(s) (two for an LSTM)."""
+    if not p.state_outputs:
+        return 1
+    return 3 if p.mode == "lstm" else 2
+
+
+def output_names(p):
+    """The visible outputs' names as MXNet lists them (``output``, ``state_output``, ...)."""
+    return ["output", "state_output", "statecell_output"][:n_visible(p)]
+
+
+class ParamLayout:
+    """Where each weight and bias of each layer and direction sits in the packed vector.
+
+    Args:
+        p: the parsed RNN attributes.
+        input_size: the data's feature size I.
+
+    Attributes:
+        entries: per layer and direction (layer-major), {name: (offset, shape)} with names
+            'wx' (i2h weight), 'wh' (h2h weight), 'wr' (h2r weight, with a projection),
+            'bx' (i2h bias), 'bh' (h2h bias).
+        size: the packed vector's length.
+
+    Example: ``ParamLayout(p, 6).size`` is the length ``parameters`` must have.
+    """
+
+    def __init__(self, p, input_size):
+        G, H, P = _GATES[p.mode] * p.state_size, p.state_size, p.projection_size
+        R, D = P or H, 2 if p.bidirectional else 1
+        self.entries, self.terms = [], []
+        off = 0
+        for layer in range(p.num_layers):
+            ni = input_size if layer == 0 else D * R
+            shapes = [("wx", (G, ni)), ("wh", (G, R))] + ([("wr", (P, H))] if P else [])
+            self.terms.append(f"({G}*{ni} + {G}*{R}" + (f" + {P}*{H}" if P else "") + f")*{D}")
+            for _ in range(D):
+                e = {}
+                for name, shape in shapes:
+                    e[name] = (off, shape)
+                    off += shape[0] * shape[1]
+                self.entries.append(e)
+        for e in self.entries:
+            for name in ("bx", "bh"):
+                e[name] = (off, (G,))
+                off += G
+        self.bias_term = f"2*{G}*{len(self.entries)}"
+        self.size = off
+        # (direction index, name, shape) of every entry in the packed order
+        self.order = sorted(((k, n, s) for k, e in enumerate(self.entries)
+                             for n, (_, s) in e.items()),
+                            key=lambda kns: self.entries[kns[0]][kns[1]][0])
+        self.sizes = tuple(_numel(s) for _, _, s in self.order)
+
+    def arithmetic(self):
+        """The length as a sum, for messages: weights per layer, then biases."""
+        return f"weights {' + '.join(self.terms)} + biases {self.bias_term} = {self.size}"
+
+    def views(self, flat):
+        """Per layer and direction, {name: view of `flat` with that entry's shape}."""
+        return [{k: flat[o:o + _numel(s)].reshape(s) for k, (o, s) in e.items()}
+                for e in self.entries]
+
+    def part_views(self, parts):
+        """Per layer and direction, {name: array}, from `parts` holding the entries one by
+        one in the packed order (each of the entry's size, any shape), or None when they do
+        not (then only their concatenation can be read this way)."""
+        if len(parts) != len(self.order):
+            return None
+        out = [{} for _ in self.entries]
+        for a, (k, name, shape), n in zip(parts, self.order, self.sizes):
+            if a.size != n:
+                return None
+            out[k][name] = a if a.shape == shape else a.reshape(shape)
+        return out
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+_LAYOUTS = {}
+
+
+def layout(p, input_size):
+    """The `ParamLayout` of `p` for `input_size`, made once per distinct key."""
+    key = (p.mode, p.state_size, p.num_layers, p.bidirectional, p.projection_size, input_size)
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        if len(_LAYOUTS) > 256:
+            _LAYOUTS.clear()
+        lay = _LAYOUTS[key] = ParamLayout(p, input_size)
+    return lay
+
+
+def _describe(p, input_size):
+    return (f"mode={p.mode!r}, state_size={p.state_size}, num_layers={p.num_layers}, "
+            f"bidirectional={p.bidirectional}"
+            + (f", projection_size={p.projection_size}" if p.projection_size else "")
+            + f" and input size {input_size}")
+
+
+def _fit(name, want, got, how):
+    if got is not None and tuple(got) != tuple(want):
+        raise ShapeError(f"RNN: input {name!r} must have shape {tuple(want)} ({how}), got "
+                         f"{tuple(got)}")
+    return tuple(want)
+
+
+def rnn_shape(p, ins):
+    """RNN's shape rule: the parameters', states' and sequence lengths' shapes from the
+    data's (the messages give the packed vector's length as a sum), and the outputs'.
+
+    Raises:
+        ShapeError: an input whose shape does not fit (named, with what it must be).
+    """
+    names = input_names(p)  # checks the attributes
+    ins = list(ins) + [None] * (len(names) - len(ins))
+    n_out = n_visible(p)
+    d = ins[0]
+    if d is None:
+        return ins, [None] * n_out
+    if len(d) != 3:
+        raise ShapeError(f"RNN: input 'data' must be 3-D (sequence length, batch size, input "
+                         f"size), got shape {tuple(d)}")
+    T, N, ni = d
+    H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
+    R = p.projection_size or H
+    lay = layout(p, ni)
+    ins[1] = _fit("parameters", (lay.size,), ins[1],
+                  f"{lay.arithmetic()} for {_describe(p, ni)}")
+    ins[2] = _fit("state", (L * D, N, R), ins[2],
+                  f"num_layers*directions = {L}*{D}, batch size {N}, "
+                  + (f"projection_size {R}" if p.projection_size else f"state_size {H}"))
+    if p.mode == "lstm":
+        ins[3] = _fit("state_cell", (L * D, N, H), ins[3],
+                      f"num_layers*directions = {L}*{D}, batch size {N}, state_size {H}")
+    if p.use_sequence_length:
+        ins[-1] = _fit("sequence_length", (N,), ins[-1], f"one length per sequence of the "
+                       f"batch of {N}")
+    outs = [(T, N, D * R), (L * D, N, R), (L * D, N, H)][:n_out]
+    return ins, outs
+
+
+def rnn_dtype(p, ins):
+    """RNN's dtype rule: every input but the sequence lengths, and every output, share one
+    dtype."""
+    names = input_names(p)
+    ins = list(ins) + [None] * (len(names) - len(ins))
+    d = next((t for t, n in zip(ins, names) if t is not None and n != "sequence_length"), None)
+    if d is None:
+        return ins, [None] * n_visible(p)
+    return [t if t is not None else d for t in ins], [d] * n_visible(p)
+
+
+def n_states(p):
+    """How many state inputs `p`'s mode takes (2 for an LSTM: state and cell)."""
+    return 2 if p.mode == "lstm" else 1
+
+
+def check_unpacked(p):
+    """Raise ValueError for attributes `_rnn_unpacked` does not take; returns the number of
+    state inputs (after the parameter parts)."""
+    check_attrs(p)
+    if p.use_sequence_length:
+        raise ValueError("_rnn_unpacked: attribute use_sequence_length must be False (use RNN "
+                         "for sequences of several lengths)")
+    ns = n_states(p)
+    if p.num_args < ns + 2:
+        raise ValueError(f"_rnn_unpacked: attribute num_args must count data, at least one "
+                         f"parameter part and the state(s): >= {ns + 2} for mode={p.mode!r}, "
+                         f"got {p.num_args}")
+    return ns
+
+
+def unpacked_shape(p, ins):
+    """`_rnn_unpacked`'s shape rule: RNN's on the parts' total length (the parts keep
+    their shapes)."""
+    ns = check_unpacked(p)
+    parts, states = ins[1:len(ins) - ns], ins[len(ins) - ns:]
+    packed = None if any(s is None for s in parts) else (sum(_numel(s) for s in parts),)
+    filled, outs = rnn_shape(p, [ins[0], packed] + list(states))
+    return [filled[0]] + list(parts) + filled[2:2 + ns], outs
+
+
+def unpacked_dtype(p, ins):
+    """`_rnn_unpacked`'s dtype rule: one dtype for every input and output."""
+    d = next((t for t in ins if t is not None), None)
+    return [d if t is None else t for t in ins], [d] * n_visible(p)
+
+
+def step_mask(lengths, T, N):
+    """Per step and sequence, whether the step lies inside the sequence (a (T, N) numpy bool
+    array) from `sequence_length` (read on the host: the lengths steer which steps need
+    masking).
+
+    Raises:
+        ValueError: a length outside [1, T].
+
+    Example: ``step_mask(np.array([2, 3]), 3, 2)[2]`` -> ``[False, True]``.
+    """
+    n = np.asarray(host_array(lengths)).astype(np.int64).reshape(N)
+    if ((n < 1) | (n > T)).any():
+        raise ValueError(f"RNN: input 'sequence_length' must hold lengths in [1, {T}] (the "
+                         f"sequence length), got {n.tolist()}")
+    return np.arange(T)[:, None] < n[None, :]
