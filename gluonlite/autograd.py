@@ -59,9 +59,12 @@ def predict_mode():
 
 def _recorded_head_grad(h, hg):
     """The gradient a head starts with under ``grad(create_graph=True)``: an NDArray (an
-    NDArray `hg` of the head's shape keeps its place in the graph)."""
+    NDArray `hg` of the head's shape, or of its size read in its shape as MXNet reads a head
+    gradient, keeps its place in the graph)."""
     if isinstance(hg, NDArray) and hg.shape == h.shape:
         return hg
+    if isinstance(hg, NDArray) and hg.size == h.size:
+        return hg.reshape(h.shape)
     return NDArray(raw_head_grad(h, hg), h._ctx)
 
 

@@ -20,10 +20,11 @@ import numpy as np
 from ..base import write_atomically
 from ._graph import ExportError, GraphBuilder, onnx_dtype
 from . import _converters, _loops, _rnn  # noqa: F401  (they fill the table)
-from ._support import NOT_EXPORTED
+from ._support import NOT_EXPORTED, NP_DIALECT, NP_PREFIXES
 from ._import import ONNXImportError, import_model, import_to_gluon
 from .. import symbol as _sym
 from ..ndarray.serialization import load
+from ..ops import registry
 
 __all__ = ["export_model", "export_block", "get_operator_support", "not_exported",
            "import_model", "import_to_gluon", "ExportError", "ONNXImportError", "DEFAULT_OPSET"]
@@ -56,7 +57,11 @@ def not_exported():
 
     Example: ``mx.onnx.not_exported()['sgd_update']`` -> 'a training step (...)'.
     """
-    return dict(NOT_EXPORTED)
+    why = dict(NOT_EXPORTED)
+    for op in registry.all_ops():  # the NumPy dialect's, by prefix (see _support)
+        if op.name.startswith(NP_PREFIXES) and op.name not in _converters.CONVERTERS:
+            why[op.name] = NP_DIALECT
+    return why
 
 
 def _load_inputs(sym, params):

@@ -9,7 +9,7 @@ become nested `GraphBuilder`s sharing one name counter, so names never collide a
 import numpy as np
 
 from ..symbol.symbol import topo_nodes
-from ._support import NOT_EXPORTED
+from ._support import why_not_exported
 
 __all__ = ["GraphBuilder", "ExportError", "onnx_dtype"]
 
@@ -172,7 +172,7 @@ class GraphBuilder:
             conv = CONVERTERS.get(node.op.name)
             if conv is None:
                 errors.append((node.op.name, where + node.name, None,
-                               NOT_EXPORTED.get(node.op.name, "no ONNX converter")))
+                               why_not_exported(node.op.name) or "no ONNX converter"))
                 outs = [None] * node.num_outputs()
             else:
                 bad = check_attrs(node)

@@ -1,5 +1,9 @@
 """Why each registry operator without a converter does not export (the table of the README's
-ONNX section and of `mx.onnx.not_exported`); a test keeps it complete."""
+ONNX section and of `mx.onnx.not_exported`); a test keeps it complete.
+
+The NumPy dialect's operators (``_np_*``, ``_npi_*``, ``_npx_*``) are one entry by their
+prefix, `NP_DIALECT`, rather than a list: the dialect registers them when `gluonlite.numpy`
+loads, and none has a converter, as none has in MXNet 1.9.1's exporter."""
 
 TRAINING = "a training step (optimizer update or gradient bookkeeping): an exported model infers"
 RANDOM = ("draws random numbers: ONNX's generators draw different ones, so the model would not "
@@ -62,3 +66,14 @@ _GROUPS = [
      ("_cvimresize", "_cvcopyMakeBorder")),
 ]
 NOT_EXPORTED = {name: why for why, names in _GROUPS for name in names}
+
+NP_DIALECT = ("an operator of MXNet's NumPy dialect (mx.np, mx.npx): as MXNet 1.9.1's exporter, "
+              "gluonlite's converts the legacy operators; write the model with nd/sym operators "
+              "(as_nd_ndarray) to export it")
+NP_PREFIXES = ("_np_", "_npi_", "_npx_")
+
+
+def why_not_exported(name):
+    """Why operator `name` does not export, or None where the table does not say (it may
+    have a converter)."""
+    return NOT_EXPORTED.get(name) or (NP_DIALECT if name.startswith(NP_PREFIXES) else None)

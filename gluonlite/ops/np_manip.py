@@ -10,7 +10,7 @@ import numpy as np
 from ..base import MXNetValueError
 from . import attrs as A
 from .registry import register, ShapeError
-from .rules import norm_axis, broadcast_shapes
+from .rules import norm_axis, broadcast_shapes, unbroadcast
 
 __all__ = ["np_reshape_target", "npx_reshape_target"]
 
@@ -456,21 +456,11 @@ def _bcast_target(name, s, shape):
 @register("_npi_broadcast_to", inputs=("array",), attrs={"shape": A.Shape()},
           shape=lambda p, ins: (ins, [None if ins[0] is None else _bcast_target(
               "_npi_broadcast_to", ins[0], p.shape)]),
-          vjp=lambda p, rc, xs, ys, gys, need: (_unbroadcast(gys[0], xs[0].shape),))
+          vjp=lambda p, rc, xs, ys, gys, need: (unbroadcast(gys[0], xs[0].shape),))
 def _broadcast_to(p, rc, a):
     """_npi_broadcast_to(array, shape): the array broadcast to `shape` (NumPy's rules; a -2
     in `shape` keeps the input's dimension at that right-aligned position)."""
     return rc.xp.broadcast_to(a, _bcast_target("_npi_broadcast_to", a.shape, p.shape)).copy()
-
-
-def _unbroadcast(g, shape):
-    extra = g.ndim - len(shape)
-    if extra:
-        g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape)
 
 
 # ---- roll, flip, rot90 -----------------------------------------------------------------------

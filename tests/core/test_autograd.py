@@ -66,8 +66,9 @@ def test_grad_req_null_leaves_the_gradient_alone():
     x, w = var(req="null"), var()
     with autograd.record():
         y = (x * w).sum()
+    assert not x.grad.asnumpy().any()  # zeros until a backward pass, as in MXNet 1.9.1
     y.backward()
-    assert not x.grad.asnumpy().any()
+    assert x.grad is None  # MXNet 1.9.1 reads a null-req gradient as None after backward
     np.testing.assert_allclose(w.grad.asnumpy(), X)
 
 
