@@ -218,7 +218,7 @@ class TestStore(KVStoreBase):
 
     @property
     def num_workers(self):
-        """1."""
+        """The number of workers; always 1."""
         return 1
 
 
@@ -251,12 +251,12 @@ class KVStore(KVStoreBase):
 
     @property
     def rank(self):
-        """0: a single process is the only worker."""
+        """The worker's rank; always 0, as a single process is the only worker."""
         return 0
 
     @property
     def num_workers(self):
-        """1: a single process is the only worker."""
+        """The number of workers; always 1, as a single process is the only worker."""
         return 1
 
     def is_capable(self, capability):

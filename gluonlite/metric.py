@@ -140,7 +140,8 @@ def create(metric, *args, **kwargs):
         metric: a registered name (``'acc'``, ``'f1'``, ``'rmse'``, ...), a JSON string of
             ``get_config()``, an `EvalMetric` (returned as is), a list of these (a
             `CompositeEvalMetric`) or a function ``feval(label, pred)`` (a `CustomMetric`).
-        *args, **kwargs: passed to the metric's constructor.
+        *args: passed to the metric's constructor.
+        **kwargs: passed to the metric's constructor.
 
     Returns:
         an `EvalMetric`.
@@ -281,6 +282,15 @@ class CompositeEvalMetric(EvalMetric):
                              f"0 to {len(self.metrics)}") from None
 
     def update_dict(self, labels, preds):
+        """Update every child metric from dicts of labels and predictions by name, keeping
+        only the names in `label_names`/`output_names` when those are set.
+
+        Args:
+            labels: ``{name: NDArray}`` of labels.
+            preds: ``{name: NDArray}`` of predictions.
+
+        Example: ``m.update_dict({'softmax_label': y}, {'softmax_output': p})``.
+        """
         if self.label_names is not None:
             labels = OrderedDict(i for i in labels.items() if i[0] in self.label_names)
         if self.output_names is not None:
@@ -289,15 +299,34 @@ class CompositeEvalMetric(EvalMetric):
             metric.update_dict(labels, preds)
 
     def update(self, labels, preds):
+        """Update every child metric with the same labels and predictions.
+
+        Args:
+            labels: a list of label NDArrays.
+            preds: a list of prediction NDArrays.
+
+        Raises:
+            ValueError: as each child metric raises it (mismatched counts or shapes).
+
+        Example: ``m.update([y], [p])``.
+        """
         for metric in self.metrics:
             metric.update(labels, preds)
 
     def reset(self):
+        """Reset every child metric, local and global statistics.
+
+        Example: ``m.reset()``.
+        """
         # EvalMetric.__init__ calls reset() before self.metrics exists
         for metric in getattr(self, "metrics", []):
             metric.reset()
 
     def reset_local(self):
+        """Reset every child metric's local statistics (the global ones keep counting).
+
+        Example: ``m.reset_local()``.
+        """
         for metric in getattr(self, "metrics", []):
             metric.reset_local()
 
@@ -310,12 +339,37 @@ class CompositeEvalMetric(EvalMetric):
         return names, values
 
     def get(self):
+        """The children's local values.
+
+        Returns:
+            ``(names, values)``: two lists, one entry per value (a child that gives several
+            contributes each).
+
+        Example: ``names, values = m.get()``.
+        """
         return self._collect(lambda m: m.get())
 
     def get_global(self):
+        """The children's global values, as `get` gives the local ones.
+
+        Returns:
+            ``(names, values)``.
+
+        Example: ``names, values = m.get_global()``.
+        """
         return self._collect(lambda m: m.get_global())
 
     def get_config(self):
+        """This metric's configuration with each child's under ``'metrics'``, as MXNet's.
+
+        Returns:
+            a dict that `create` (through JSON) turns back into the metric.
+
+        Raises:
+            NotImplementedError: a child is a `CustomMetric`.
+
+        Example: ``json.dumps(m.get_config())``.
+        """
         config = super().get_config()
         config["metrics"] = [m.get_config() for m in self.metrics]
         return config
@@ -339,6 +393,18 @@ class Accuracy(EvalMetric):
         self.axis = axis
 
     def update(self, labels, preds):
+        """Count the predictions equal to their labels (after argmax over `axis` where a
+        prediction's shape differs from its label's).
+
+        Args:
+            labels: a list of label NDArrays (class indices).
+            preds: a list of prediction NDArrays (scores or class indices).
+
+        Raises:
+            ValueError: different numbers of labels and predictions, or of samples.
+
+        Example: ``acc.update([nd.array([0, 1])], [nd.array([[0.9, 0.1], [0.2, 0.8]])])``.
+        """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             pred = _asnumpy(pred)
@@ -378,6 +444,17 @@ class TopKAccuracy(EvalMetric):
         self.name += f"_{self.top_k}"
 
     def update(self, labels, preds):
+        """Count the samples whose label is among their `top_k` highest scores.
+
+        Args:
+            labels: a list of label NDArrays (class indices).
+            preds: a list of score NDArrays of at most 2 dimensions.
+
+        Raises:
+            ValueError: a prediction of more than 2 dimensions, or mismatched counts.
+
+        Example: ``m.update([nd.array([2])], [nd.array([[0.1, 0.5, 0.4]])])``.
+        """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             pred = _asnumpy(pred)
@@ -511,6 +588,11 @@ class F1(_BinaryMetric):
 
     @property
     def metrics(self):
+        """The running binary counts (true/false positives and negatives, local and
+        global) the score is computed from, as MXNet's `F1.metrics`.
+
+        Example: ``F1(average="micro")`` counts over updates: ``f1.metrics.glob["tp"]``.
+        """
         return self._counts
 
     def _score(self, use_global):
@@ -557,6 +639,19 @@ class Perplexity(EvalMetric):
         self.axis = axis
 
     def update(self, labels, preds):
+        """Add the negative log-probability each prediction gives its label (labels equal to
+        `ignore_label` are left out of the sum and the count).
+
+        Args:
+            labels: a list of label NDArrays (class indices).
+            preds: a list of probability NDArrays, the classes along `axis`.
+
+        Raises:
+            ValueError: different numbers of labels and predictions, or a label count that is
+                not the predictions' size over their class count.
+
+        Example: ``ppl.update([nd.array([1])], [nd.array([[0.25, 0.75]])])``.
+        """
         if len(labels) != len(preds):
             raise ValueError(f"Perplexity.update: {len(labels)} labels for {len(preds)} "
                              f"predictions")
@@ -583,11 +678,25 @@ class Perplexity(EvalMetric):
         self.global_num_inst += num
 
     def get(self):
+        """The local perplexity, ``exp(mean negative log-probability)``.
+
+        Returns:
+            ``(name, value)``; the value is nan before any update.
+
+        Example: ``name, ppl = m.get()``.
+        """
         if self.num_inst == 0:
             return self.name, float("nan")
         return self.name, math.exp(self.sum_metric / self.num_inst)
 
     def get_global(self):
+        """The perplexity over every update since the last `reset`.
+
+        Returns:
+            ``(name, value)``; the value is nan before any update.
+
+        Example: ``name, ppl = m.get_global()``.
+        """
         if self.global_num_inst == 0:
             return self.name, float("nan")
         return self.name, math.exp(self.global_sum_metric / self.global_num_inst)
@@ -735,6 +844,11 @@ class PearsonCorrelation(EvalMetric):
         self._cov = 0
 
     def reset(self):
+        """Reset the local and global statistics (and the streaming moments of
+        ``average='micro'``).
+
+        Example: ``m.reset()``.
+        """
         super().reset()
         if self.average == "micro":
             self._reset_micro()
@@ -749,6 +863,19 @@ class PearsonCorrelation(EvalMetric):
         return count, mean, m2
 
     def update(self, labels, preds):
+        """Add the correlation of each label/prediction pair (``'macro'``: one coefficient per
+        pair, averaged) or fold the pair into streaming moments (``'micro'``: one coefficient of
+        all values seen).
+
+        Args:
+            labels: a list of label NDArrays.
+            preds: a list of prediction NDArrays of the same shapes.
+
+        Raises:
+            ValueError: mismatched counts or shapes.
+
+        Example: ``m.update([nd.array([1, 2, 3])], [nd.array([1, 2, 4])])``.
+        """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             check_label_shapes(label, pred, False, True)
@@ -769,6 +896,13 @@ class PearsonCorrelation(EvalMetric):
                     pred, self._count_p, self._mean_p, self._m2_p)
 
     def get(self):
+        """The local coefficient.
+
+        Returns:
+            ``(name, value)``; the value is nan before any update.
+
+        Example: ``name, r = m.get()``.
+        """
         if self.num_inst == 0:
             return self.name, float("nan")
         if self.average == "macro":
@@ -809,6 +943,18 @@ class PCC(EvalMetric):
         return cov_xy / (cov_xx * cov_yy) ** 0.5
 
     def update(self, labels, preds):
+        """Add each batch's confusion matrix (growing it when a new class appears) to the local
+        and global ones; predictions are class scores (argmax over axis 1) or indices.
+
+        Args:
+            labels: a list of label NDArrays (class indices).
+            preds: a list of score or index NDArrays.
+
+        Raises:
+            ValueError: different numbers of labels and predictions.
+
+        Example: ``pcc.update([nd.array([0, 1, 2])], [nd.array([0, 2, 2])])``.
+        """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             label = _asnumpy(label).astype("int32")
@@ -826,6 +972,11 @@ class PCC(EvalMetric):
 
     @property
     def sum_metric(self):
+        """The local coefficient times the local sample count, derived from the confusion
+        matrix (assigning it does nothing), so that `get()` gives the coefficient.
+
+        Example: ``pcc.sum_metric / pcc.num_inst``.
+        """
         return self._calc_mcc(self.lcm) * self.num_inst
 
     @sum_metric.setter
@@ -834,6 +985,11 @@ class PCC(EvalMetric):
 
     @property
     def global_sum_metric(self):
+        """`sum_metric` over every update since the last `reset` (the global confusion
+        matrix); assigning it does nothing.
+
+        Example: ``pcc.global_sum_metric / pcc.global_num_inst``.
+        """
         return self._calc_mcc(self.gcm) * self.global_num_inst
 
     @global_sum_metric.setter
@@ -841,11 +997,19 @@ class PCC(EvalMetric):
         pass
 
     def reset(self):
+        """Reset the local and global confusion matrices and counts.
+
+        Example: ``m.reset()``.
+        """
         self.global_num_inst = 0.0
         self.gcm = numpy.zeros((self.k, self.k))
         self.reset_local()
 
     def reset_local(self):
+        """Reset the local confusion matrix and count (the global ones keep counting).
+
+        Example: ``m.reset_local()``.
+        """
         self.num_inst = 0.0
         self.lcm = numpy.zeros((self.k, self.k))
 
@@ -862,6 +1026,14 @@ class Loss(EvalMetric):
                          has_global_stats=True)
 
     def update(self, _, preds):
+        """Add the sum and the element count of each loss array (labels are ignored).
+
+        Args:
+            _: the labels, ignored.
+            preds: a loss NDArray or a list of them.
+
+        Example: ``m.update(None, [loss])``.
+        """
         if _is_nd(preds) or isinstance(preds, numpy.ndarray):
             preds = [preds]
         for pred in preds:
@@ -915,6 +1087,19 @@ class CustomMetric(EvalMetric):
         self._allow_extra_outputs = allow_extra_outputs
 
     def update(self, labels, preds):
+        """Add what `feval` returns for each label/prediction pair: a value (counted once) or
+        ``(sum, count)``.
+
+        Args:
+            labels: a list of label NDArrays (handed to `feval` as numpy arrays).
+            preds: a list of prediction NDArrays.
+
+        Raises:
+            ValueError: different numbers of labels and predictions, unless
+                `allow_extra_outputs`.
+
+        Example: ``m.update([y], [p])``.
+        """
         if not self._allow_extra_outputs:
             labels, preds = check_label_shapes(labels, preds, True)
         for pred, label in zip(preds, labels):
@@ -929,6 +1114,13 @@ class CustomMetric(EvalMetric):
             self.global_num_inst += count
 
     def get_config(self):
+        """Refused: the metric holds a function, which a configuration cannot carry.
+
+        Raises:
+            NotImplementedError: always.
+
+        Example: ``CustomMetric(f).get_config()`` raises.
+        """
         raise NotImplementedError("CustomMetric cannot be serialized (it holds a function)")
 
 

@@ -109,15 +109,16 @@ class CustomOpProp:
             [in_type[0]] * len(self.list_auxiliary_states())
 
     def infer_storage_type(self, in_stype):
-        """Storage types: dense everywhere (sparse storage is not supported here).
+        """Storage types: dense everywhere (a custom operator computes on dense arrays).
 
         Raises:
             NotImplementedError: a sparse input storage type.
         """
         for s in in_stype:
             if s != "default":
-                raise NotImplementedError(f"CustomOpProp.infer_storage_type: sparse storage "
-                                          f"{s!r} is not supported (arrays are dense)")
+                raise NotImplementedError(f"CustomOpProp.infer_storage_type: input storage "
+                                          f"{s!r}: custom operators compute on dense arrays; "
+                                          "pass x.tostype('default')")
         return in_stype, ["default"] * len(self.list_outputs()), \
             ["default"] * len(self.list_auxiliary_states())
 

@@ -197,6 +197,14 @@ class MXIndexedRecordIO(MXRecordIO):
         super().__init__(uri, flag)
 
     def open(self):
+        """Open the record file and its index: reading loads every line (key, tab, offset) of the
+        `.idx` file into `idx` and `keys`; writing starts both files anew.
+
+        Raises:
+            FileNotFoundError: reading, and the index file does not exist.
+
+        Example: ``rec.open()`` (the constructor calls it).
+        """
         if self.flag == "r" and not os.path.exists(self.idx_path):
             raise FileNotFoundError(f"MXIndexedRecordIO: index file {self.idx_path!r} does "
                                     f"not exist")
@@ -214,6 +222,10 @@ class MXIndexedRecordIO(MXRecordIO):
                 self.keys.append(key)
 
     def close(self):
+        """Close the record file and its index (nothing happens when they are closed).
+
+        Example: ``rec.close()``.
+        """
         if getattr(self, "is_open", False):
             super().close()
             self.fidx.close()

@@ -49,8 +49,12 @@ def check_call(ret):
     """Raise MXNetError when `ret`, the return code of a C API call, is not 0.
 
     gluonlite has no C library; the function is kept for code that checks return codes of its
-    own ctypes calls. Raises:
+    own ctypes calls.
+
+    Raises:
         MXNetError: `ret` is not 0.
+
+    Example: ``check_call(0)`` returns None.
     """
     if ret != 0:
         raise MXNetError(f"check_call: a C API call returned {ret} (expected 0)")

@@ -58,7 +58,7 @@ class WhileRNN(_CellLoop):
         cell: a gluon.rnn cell.
         length: sequence length T, also `max_iterations`.
 
-    Returns (when called with inputs (T, N, C) and [counter, *states]):
+    Returns (when called with inputs (T, N, C) and ``[counter, *states]``):
         stacked outputs (T, N, H).
     """
 

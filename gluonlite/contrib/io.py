@@ -45,10 +45,21 @@ class DataLoaderIter(DataIter):
         return batch, None
 
     def reset(self):
+        """Start a new epoch: a new pass over the DataLoader.
+
+        Example: ``it.reset()``.
+        """
         self._iter = iter(self._loader)
         self._next = None
 
     def iter_next(self):
+        """Take the DataLoader's next batch.
+
+        Returns:
+            False when the loader is exhausted, else True.
+
+        Example: ``while it.iter_next(): x = it.getdata()[0]``.
+        """
         if self._next is not None:
             batch, self._next = self._next, None
         else:
@@ -66,19 +77,43 @@ class DataLoaderIter(DataIter):
         return nd.concat(arr, *([last] * (self.batch_size - n)), dim=0)
 
     def getdata(self):
+        """The current batch's data as a list of one array of `dtype`, a short batch padded by
+        repeating its last sample.
+
+        Example: ``x = it.getdata()[0]``.
+        """
         return [self._padded(self._current[0]).astype(self.dtype)]
 
     def getlabel(self):
+        """The current batch's labels, padded as `getdata`; None when the loader gives no labels.
+
+        Example: ``y = it.getlabel()[0]``.
+        """
         label = self._current[1]
         return [self._padded(label).astype(self.dtype)] if label is not None else None
 
     def getpad(self):
+        """How many samples at the end of the current batch repeat its last sample.
+
+        Example: ``it.getpad()``.
+        """
         return self.batch_size - self._current[0].shape[0]
 
     def getindex(self):
+        """None: a DataLoader does not say which samples a batch holds.
+
+        Example: ``it.getindex() is None``.
+        """
         return None
 
     def next(self):
+        """The next `DataBatch` of the DataLoader (padded as `getdata` says).
+
+        Raises:
+            StopIteration: the loader is exhausted.
+
+        Example: ``batch = it.next()``.
+        """
         if self.iter_next():
             return DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(),
                              index=None)

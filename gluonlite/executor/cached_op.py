@@ -32,8 +32,9 @@ class CachedOp:
     Args:
         symbol: the graph; inputs are taken in `symbol.list_inputs()` order.
         static_alloc: preallocate every temporary buffer once and reuse it on every call.
-        static_shape: also keep the input/output signature fixed: the plan of the first call
-            is checked first, without building a signature key.
+        static_shape: the inputs keep their shapes and dtypes: the last call's plan is
+            tried first, before the lookup among the compiled plans (inputs and outputs are
+            not bound to fixed buffers).
         inline_limit: a graph of at most this many operator nodes, without `static_alloc`,
             shows in `autograd.get_symbol` as its nodes; a larger one as one ``_CachedOp``
             node holding it (MXNet's rule; it changes nothing else here).

@@ -202,8 +202,8 @@ class Plan:
 
     @property
     def stubs(self):
-        """[(slot, zero-memory array of its shape)]: values a backward sees only as their
-        shape."""
+        """The values a backward sees only as their shape, as
+        ``(slot, zero-memory array of its shape)`` pairs."""
         return self._stubs
 
     @property

@@ -548,7 +548,9 @@ class HybridBlock(Block):
             clear: drop the graphs compiled so far (always done here: a graph is cheap to
                 trace again).
             static_alloc: keep every intermediate buffer between calls.
-            static_shape: also keep input and output buffers fixed.
+            static_shape: promise that the inputs keep their shapes and dtypes: the last
+                call's plan is tried first, before the lookup among the compiled plans
+                (inputs and outputs are not bound to fixed buffers, unlike MXNet's).
             inline_limit: a graph of at most this many operators (without `static_alloc`)
                 shows in `autograd.get_symbol` as its operators, a larger one as one
                 ``_CachedOp`` node holding the graph, as in MXNet (it changes nothing else).

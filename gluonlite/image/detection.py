@@ -370,8 +370,9 @@ def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=
         mean, std: True for ImageNet's RGB values, a numpy array of 1 or 3 values, or None.
         brightness, contrast, saturation, pca_noise, hue: jitter strengths (0: off).
         inter_method: the interpolation code (see `imresize`).
-        min_object_covered, aspect_ratio_range, area_range, min_eject_coverage,
-            max_attempts: the crop (and pad) samplers' settings (see `DetRandomCropAug`).
+        min_object_covered, aspect_ratio_range, area_range: the crop (and pad) samplers'
+            settings (see `DetRandomCropAug`).
+        min_eject_coverage, max_attempts: likewise.
         pad_val: the padding colour.
 
     Returns:
@@ -409,9 +410,9 @@ class ImageDetIter(ImageIter):
     is ``[header_width, object_width, (header extras), objects' rows...]``.
 
     Args:
-        batch_size, data_shape, path_imgrec, path_imglist, path_root, path_imgidx, shuffle,
-            part_index, num_parts, imglist, data_name, label_name, last_batch_handle:
-            as `ImageIter`.
+        batch_size, data_shape, path_imgrec, path_imglist, path_root: as `ImageIter`.
+        path_imgidx, shuffle, part_index, num_parts, imglist: as `ImageIter`.
+        data_name, label_name, last_batch_handle: as `ImageIter`.
         aug_list: the detection augmenters; None builds ``CreateDetAugmenter(data_shape,
             **kwargs)``.
 

@@ -182,11 +182,24 @@ class ResizeIter(_HeldBatchIter):
             self.default_bucket_key = data_iter.default_bucket_key
 
     def reset(self):
+        """Start a new epoch of `size` batches (rewinding the wrapped iterator when
+        `reset_internal`).
+
+        Example: ``it.reset()``.
+        """
         self.cur = 0
         if self.reset_internal:
             self.data_iter.reset()
 
     def iter_next(self):
+        """Move to the next of the epoch's `size` batches, restarting the wrapped iterator when
+        it runs out first.
+
+        Returns:
+            False once `size` batches were given this epoch, else True.
+
+        Example: ``while it.iter_next(): batch = it.current_batch``.
+        """
         if self.cur == self.size:
             return False
         try:
@@ -263,13 +276,28 @@ class PrefetchingIter(_HeldBatchIter):
 
     @property
     def provide_data(self):
+        """The `DataDesc` list of every wrapped iterator's data, in order, renamed by
+        `rename_data` where it was given.
+
+        Example: ``[d.name for d in PrefetchingIter([it1, it2]).provide_data]``.
+        """
         return self._renamed("provide_data", self.rename_data)
 
     @property
     def provide_label(self):
+        """The `DataDesc` list of every wrapped iterator's labels, in order, renamed by
+        `rename_label` where it was given.
+
+        Example: ``PrefetchingIter(it).provide_label``.
+        """
         return self._renamed("provide_label", self.rename_label)
 
     def reset(self):
+        """Wait for the batches being prefetched, rewind every wrapped iterator and start
+        prefetching the new epoch.
+
+        Example: ``it.reset()``.
+        """
         for ready in self.data_ready:
             ready.wait()
         for it in self.iters:
@@ -280,6 +308,18 @@ class PrefetchingIter(_HeldBatchIter):
             taken.set()
 
     def iter_next(self):
+        """Take the prefetched batches of every wrapped iterator as one `DataBatch` (their data,
+        then their labels, in order) and start prefetching the next.
+
+        Returns:
+            False at the end of the epoch, else True.
+
+        Raises:
+            ValueError: the iterators end at different batches, or their batches have
+                different pads.
+
+        Example: ``while it.iter_next(): batch = it.current_batch``.
+        """
         for ready in self.data_ready:
             ready.wait()
         if self.next_batch[0] is None:
@@ -300,6 +340,14 @@ class PrefetchingIter(_HeldBatchIter):
         return True
 
     def next(self):
+        """The next joined `DataBatch` (see `iter_next`).
+
+        Raises:
+            StopIteration: the epoch is over.
+            ValueError: as `iter_next`.
+
+        Example: ``batch = it.next()``.
+        """
         if self.iter_next():
             return self.current_batch
         raise StopIteration
@@ -424,6 +472,11 @@ class NDArrayIter(DataIter):
         self._cache_label = None
 
     def reset(self):
+        """Start a new epoch: reshuffle when `shuffle`; with ``last_batch_handle='roll_over'``
+        the first batch completes the short batch the last epoch left over.
+
+        Example: ``it.reset()``.
+        """
         if self.shuffle:
             self._shuffle_data()
         if (self.last_batch_handle == "roll_over"
@@ -434,10 +487,25 @@ class NDArrayIter(DataIter):
             self.cursor = -self.batch_size
 
     def iter_next(self):
+        """Move the cursor to the next batch.
+
+        Returns:
+            False at the end of the epoch, else True.
+
+        Example: ``while it.iter_next(): x = it.getdata()[0]``.
+        """
         self.cursor += self.batch_size
         return self.cursor < self.num_data
 
     def next(self):
+        """The next `DataBatch`; a short last batch is padded (``'pad'``), kept for the next
+        epoch (``'roll_over'``) or dropped (``'discard'``).
+
+        Raises:
+            StopIteration: the epoch is over.
+
+        Example: ``batch = it.next(); batch.data[0].shape``.
+        """
         if not self.iter_next():
             raise StopIteration
         data = self.getdata()
@@ -485,12 +553,33 @@ class NDArrayIter(DataIter):
         return self._getdata(source, self.cursor, end)
 
     def getdata(self):
+        """The current batch's data arrays, one per input, sliced along the batch axis (padded
+        with the first samples, or completed from the last epoch's rest, as
+        `last_batch_handle` says).
+
+        Raises:
+            ValueError: the epoch is over (call `reset`).
+
+        Example: ``x = it.getdata()[0]``.
+        """
         return self._batchify(self.data)
 
     def getlabel(self):
+        """The current batch's label arrays, as `getdata` gives the data.
+
+        Raises:
+            ValueError: the epoch is over (call `reset`).
+
+        Example: ``y = it.getlabel()[0]``.
+        """
         return self._batchify(self.label)
 
     def getpad(self):
+        """How many samples at the end of the current batch repeat earlier ones (``'pad'``) or,
+        with ``'roll_over'``, came from the previous epoch; 0 otherwise.
+
+        Example: ``it.getpad()``.
+        """
         if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
             return self.cursor + self.batch_size - self.num_data
         if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:

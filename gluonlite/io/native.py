@@ -132,10 +132,23 @@ class CSVIter(_NativeIter):
                          np.dtype(self.dtype).type)]
 
     def reset(self):
+        """Start a new epoch; after a padded (``round_batch``) last batch it starts where the
+        padding stopped, as MXNet's C++ iterator does.
+
+        Example: ``it.reset()``.
+        """
         self._cursor = self._start
         self._start = 0
 
     def iter_next(self):
+        """Read the next batch of rows; a short last batch is filled from the start
+        (``round_batch``) or keeps the previous batch's rows past the data.
+
+        Returns:
+            False at the end of the epoch, else True.
+
+        Example: ``while it.iter_next(): x = it.getdata()``.
+        """
         n = len(self._data)
         if self._cursor >= n:
             return False
@@ -169,6 +182,10 @@ class CSVIter(_NativeIter):
         return nd.array(self._current[1], dtype=self.dtype)
 
     def getpad(self):
+        """How many rows at the end of the current batch are not this epoch's data.
+
+        Example: ``it.getpad()``.
+        """
         return self._current[2]
 
 
@@ -252,8 +269,10 @@ class ImageRecordIter(_NativeIter):
         shuffle: a new order each epoch (numpy's random state seeded with `seed`).
         round_batch: fill the last batch from the start (``pad`` says how many); else
             drop it.
-        resize, rand_crop, rand_mirror, mirror, mean_r/g/b, std_r/g/b, scale,
-        inter_method (0 nearest, 1 bilinear), num_parts, part_index: as MXNet's.
+        resize, rand_crop, rand_mirror, mirror, scale: as MXNet's.
+        mean_r, mean_g, mean_b, std_r, std_g, std_b: as MXNet's.
+        inter_method: 0 nearest, 1 bilinear.
+        num_parts, part_index: as MXNet's.
         data_name, label_name: the names in `provide_data` and `provide_label`.
 
     Raises:
@@ -328,6 +347,10 @@ class ImageRecordIter(_NativeIter):
         return [DataDesc(self.label_name, shape, np.float32)]
 
     def reset(self):
+        """Start a new epoch, in a new random order when `shuffle`.
+
+        Example: ``it.reset()``.
+        """
         if self.shuffle:
             self._rng.shuffle(self._order)
         self._cursor = 0
@@ -364,6 +387,17 @@ class ImageRecordIter(_NativeIter):
         return ((chw.astype(np.float32) - self.mean) * np.float32(self.scale) / self.std)
 
     def iter_next(self):
+        """Decode and augment the next batch of records; the last batch wraps to the first
+        records with `round_batch`, and is dropped without it.
+
+        Returns:
+            False at the end of the epoch, else True.
+
+        Raises:
+            ValueError: an image smaller than the crop.
+
+        Example: ``while it.iter_next(): x = it.getdata()``.
+        """
         n = len(self._records)
         if self._cursor >= n or (not self.round_batch and self._cursor + self.batch_size > n):
             return False
@@ -384,6 +418,10 @@ class ImageRecordIter(_NativeIter):
         return nd.array(label[:, 0] if self.label_width == 1 else label)
 
     def getpad(self):
+        """How many images at the end of the current batch wrapped around to the first records.
+
+        Example: ``it.getpad()``.
+        """
         return self._pad
 
 
@@ -571,9 +609,20 @@ class LibSVMIter(_NativeIter):
         return [DataDesc(self.label_name, shape, np.float32)]
 
     def reset(self):
+        """Start a new epoch; after a padded last batch it starts where the padding stopped.
+
+        Example: ``it.reset()``.
+        """
         self._cursor, self._start = self._start, 0
 
     def iter_next(self):
+        """Take the next batch of rows, wrapping to the first rows to fill the last batch.
+
+        Returns:
+            False at the end of the epoch, else True.
+
+        Example: ``while it.iter_next(): x = it.getdata()``.
+        """
         if self._cursor >= len(self._data):
             return False
         rows, pad = _cyclic_batch(self._cursor, len(self._data), self.batch_size)
@@ -594,4 +643,8 @@ class LibSVMIter(_NativeIter):
         return nd.array(self._label[self._current[0]], dtype=np.float32)
 
     def getpad(self):
+        """How many rows at the end of the current batch wrapped around to the first rows.
+
+        Example: ``it.getpad()``.
+        """
         return self._current[1]

@@ -25,8 +25,8 @@ class BucketingModule(BaseModule):
         sym_gen: ``sym_gen(bucket_key) -> (symbol, data_names, label_names)``.
         default_bucket_key: the key bound first (the largest bucket, whose parameter arrays
             the others share).
-        logger, context, work_load_list, fixed_param_names, state_names, group2ctxs,
-            compression_params: as `Module`'s.
+        logger, context, work_load_list, fixed_param_names: as `Module`'s.
+        state_names, group2ctxs, compression_params: as `Module`'s.
 
     Raises:
         ValueError: default_bucket_key None; the default symbol lacks a data name.

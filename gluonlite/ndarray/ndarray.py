@@ -268,7 +268,7 @@ class NDArray:
 
     @property
     def writable(self):
-        """Whether the array may be written (True: gluonlite has no read-only arrays)."""
+        """Whether the array may be written; always True (gluonlite has no read-only arrays)."""
         return True
 
     def as_nd_ndarray(self):

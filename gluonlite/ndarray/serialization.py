@@ -284,8 +284,8 @@ def _read_sparse(r, what, stype):
 
 
 def loads(buf, where="<bytes>"):
-    """Parse MXNet NDArray-list bytes into (list of numpy arrays, or `_SparseRecord`s for
-    sparse arrays, list of names)."""
+    """Parse MXNet NDArray-list bytes into (list of numpy arrays, or a `_SparseRecord` for
+    each of the sparse arrays, list of names)."""
     r = _Reader(buf, where)
     magic, _reserved = r.unpack("QQ", "header")
     if magic != LIST_MAGIC:

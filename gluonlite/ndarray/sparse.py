@@ -140,8 +140,8 @@ class BaseSparseNDArray(NDArray):
 
     @property
     def indices(self):
-        """The indices (int64) as a dense NDArray (a copy): row numbers of a row_sparse
-        array, column numbers of a csr one."""
+        """The indices as a dense int64 NDArray (a copy), the row numbers of a row_sparse
+        array or the column numbers of a csr one."""
         return NDArray(self._ctx.xp.asarray(self._sindices.copy()), self._ctx)
 
     @property

@@ -11,7 +11,8 @@ from .registry import ShapeError, ShapeRule, register
 from .rules import norm_axis, keep_dtype
 
 
-# forward_stype (MXNet's sparse output choice) is accepted and ignored: arrays are dense here.
+# forward_stype (MXNet's sparse output choice) is accepted and ignored by this dense operator;
+# nd.sparse.dot (ndarray/sparse_ops.py) reads it.
 _DOT_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
               "forward_stype": A.Str(None)}
 

@@ -288,7 +288,7 @@ class LBSGD(Optimizer):
     which accumulates `batch_scale` gradients before each step.
 
     Args:
-        momentum, multi_precision, warmup_strategy, warmup_epochs, batch_scale,
+        momentum, multi_precision, warmup_strategy, warmup_epochs, batch_scale: as MXNet's.
         updates_per_epoch, begin_epoch, num_epochs: as MXNet's.
     """
 
@@ -342,7 +342,7 @@ class LBSGD(Optimizer):
         return min(max(lars, 0.01), 100)
 
     def update_multi_precision(self, index, weight, grad, state):
-        """The same as `update` (float16 handled by the fused mp_ operators)."""
+        """The same as `update` (float16 handled by the fused ``mp_`` operators)."""
         self.update(index, weight, grad, state)
 
     def update(self, index, weight, grad, state):

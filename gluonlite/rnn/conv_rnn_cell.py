@@ -123,7 +123,7 @@ class ConvRNNCell(BaseConvRNNCell):
     """Convolutional Elman cell: ``h' = activation(conv_i(x) + conv_h(h))``.
 
     Args: see `BaseConvRNNCell`; defaults: 3x3 kernels, i2h pad (1, 1), zero biases,
-    activation leaky ReLU with slope 0.2, prefix 'ConvRNN_'.
+    activation leaky ReLU with slope 0.2, prefix ``'ConvRNN_'``.
 
     Example::
 
@@ -147,7 +147,7 @@ class ConvLSTMCell(BaseConvRNNCell):
     """Convolutional LSTM cell; gates (input, forget, candidate, output) along the channel
     axis; the candidate and the output use `activation`.
 
-    Args: see `BaseConvRNNCell` (default prefix 'ConvLSTM_').
+    Args: see `BaseConvRNNCell` (default prefix ``'ConvLSTM_'``).
 
     Example: ``mx.rnn.ConvLSTMCell(input_shape=(1, 3, 16, 10), num_hidden=10)``.
     """
@@ -176,7 +176,7 @@ class ConvLSTMCell(BaseConvRNNCell):
 class ConvGRUCell(BaseConvRNNCell):
     """Convolutional GRU cell; gates (reset, update, new) along the channel axis.
 
-    Args: see `BaseConvRNNCell` (default prefix 'ConvGRU_').
+    Args: see `BaseConvRNNCell` (default prefix ``'ConvGRU_'``).
 
     Example: ``mx.rnn.ConvGRUCell(input_shape=(1, 3, 16, 10), num_hidden=10)``.
     """

@@ -206,7 +206,7 @@ def topo_nodes(entries, on_entry=None):
 
 
 class Symbol:
-    """A symbolic graph: one or more output entries of `Node`s.
+    """A symbolic graph: one or more output entries of graph nodes (`Node`).
 
     Build with `sym.var` and the operator functions in `sym`; run with `bind`/`simple_bind`/
     `eval`; save with `tojson`/`save`.

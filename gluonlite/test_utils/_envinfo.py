@@ -1,10 +1,13 @@
 """What a test run may ask about its surroundings: environment variables (`getenv`,
 `setenv`), the kind of run (`is_cd_run`, `is_aarch64_run`), the GPU (`get_cuda_compute_
-capability`), which operators can run (`has_tvm_ops`, `is_op_runnable`), and the sparse and
-`mx.np` helpers, which gluonlite does not have (they raise, naming why)."""
+capability`), which operators can run (`has_tvm_ops`, `is_op_runnable`), the sparse test-data
+helpers (`rand_sparse_ndarray`, `create_sparse_array`, `shuffle_csr_column_indices`) and
+`use_np`."""
 import os
 import platform
 from ..ndarray import sparse
+
+import numpy as np
 
 __all__ = ["getenv", "setenv", "use_np", "is_cd_run", "is_aarch64_run", "has_tvm_ops",
            "is_op_runnable", "get_cuda_compute_capability", "rand_sparse_ndarray",
@@ -90,11 +93,6 @@ def has_tvm_ops():
 def is_op_runnable():
     """Whether the current context can run every operator: always (no TVM operators)."""
     return True
-
-
-def _sparse(what):
-    raise NotImplementedError(f"{what}: sparse storage (row_sparse, csr) is not supported; "
-                              "gluonlite arrays are dense")
 
 
 def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None,
@@ -227,5 +225,21 @@ def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=No
 
 
 def shuffle_csr_column_indices(csr):
-    """Shuffle a CSR array's column indices. Raises NotImplementedError: no sparse storage."""
-    _sparse("shuffle_csr_column_indices")
+    """Shuffle a csr array's column indices within each row, in place, with numpy's global
+    random state, as MXNet's helper does: the values stay where they are, so the array's
+    entries move within their rows (tests use it to make unsorted indices).
+
+    Args:
+        csr: a `CSRNDArray`.
+
+    Raises:
+        TypeError: `csr` is not a csr array.
+
+    Example: ``shuffle_csr_column_indices(nd.array(np.eye(3)).tostype('csr'))``.
+    """
+    if getattr(csr, "stype", None) != "csr":
+        raise TypeError(f"shuffle_csr_column_indices: csr must be a CSRNDArray, got "
+                        f"{type(csr).__name__}")
+    _, indptr, indices = csr.handle
+    for row in range(len(indptr) - 1):
+        np.random.shuffle(indices[indptr[row]:indptr[row + 1]])

@@ -242,7 +242,7 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
             ``BACKWARD_<arg>`` with the worst entry.
         TypeError, ValueError: a bad location, grad_nodes, dtype, or a step too small for a
             single or half precision dtype.
-        NotImplementedError: a sparse storage type in `grad_stype_dict`.
+        ValueError: an unknown storage type in `grad_stype_dict`.
 
     Example::
 
@@ -348,7 +348,7 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     Raises:
         AssertionError: a gradient differs (named ``EXPECTED_<arg>`` vs ``BACKWARD_<arg>``).
         TypeError, ValueError: bad location, expected, out_grads or grad_req.
-        NotImplementedError: a sparse storage type in `grad_stypes`.
+        ValueError: an unknown storage type in `grad_stypes`.
 
     Example::
 

@@ -1,7 +1,7 @@
 """The rest of `mx.test_utils`: `from gluonlite.test_utils import *` brings what MXNet's
 brings, consistency checks between bindings and between imperative and hybridized runs,
-optimizer comparison, generated test matrices, environment helpers, and the sparse and
-`mx.np` helpers that refuse with a reason."""
+optimizer comparison, generated test matrices, environment helpers and the sparse test-data
+helpers."""
 import math
 import operator
 import sys
@@ -126,3 +126,27 @@ def test_location_error_and_dummy_iter():
         "Location of error: (1,), a=2.00000000, b=3.00000000"
     it = tu.DummyIter(iter([1, 2]))
     assert next(it) == 1 and it.next() == 1
+
+
+def test_shuffle_csr_column_indices_permutes_each_rows_indices_in_place():
+    from gluonlite.test_utils import shuffle_csr_column_indices
+    dense = np.arange(1, 25, dtype=np.float32).reshape(4, 6)
+    dense[1] = 0                                    # an empty row stays empty
+    csr = mx.nd.array(dense).tostype("csr")
+    indptr = csr.indptr.asnumpy()
+    before = csr.indices.asnumpy()
+    np.random.seed(3)
+    shuffle_csr_column_indices(csr)
+    after = csr.indices.asnumpy()
+    assert (csr.indptr.asnumpy() == indptr).all()
+    assert (csr.data.asnumpy() == dense[dense != 0]).all()     # the values stay in place
+    assert not (after == before).all()
+    for r in range(4):
+        row = slice(indptr[r], indptr[r + 1])
+        assert sorted(after[row]) == sorted(before[row])
+        # each value now sits at its shuffled column, as MXNet's helper leaves it
+        expected = np.zeros(6, np.float32)
+        expected[after[row]] = dense[r][before[row]]
+        assert (csr.asnumpy()[r] == expected).all()
+    with pytest.raises(TypeError, match="csr must be a CSRNDArray"):
+        shuffle_csr_column_indices(mx.nd.array(dense))

@@ -808,7 +808,7 @@ def test_grad_buffer_read_as_a_constant_by_the_graph(mode, reader_first):
     """c * w.grad in the loss reads the buffer when its gradient rule runs, as MXNet 1.9.1
     does (it also writes a gradient into its buffer in place; same results checked there):
     run before w's rule (loss a + b) c gets the old value g0, after it (b + a) w's new
-    gradient. README, Limits."""
+    gradient. docs/limits.md, "Gradient buffers"."""
     net = _setup(nn.Dense(3, in_units=4, dtype=F64), mode)
     rng = np.random.default_rng(27)
     g0 = rng.standard_normal((3, 4))

@@ -161,7 +161,7 @@ class RecurrentCell(Block):
         self.reset()
 
     def reset(self):
-        """Reset the step counter (node names start again at t0_) before a new sequence."""
+        """Reset the step counter (node names start again at ``t0_``) before a new sequence."""
         self._init_counter = -1
         self._counter = -1
         for child in self._children.values():

@@ -295,7 +295,9 @@ class RNN(_RNNLayer):
 class LSTM(_RNNLayer):
     """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
 
-    Args: as `RNN` (no activation), plus
+    It takes `RNN`'s arguments (but `activation`), and:
+
+    Args:
         projection_size: P, an LSTM with a projection (h2r weights (P, H)); the states and
             outputs are then P wide.
         h2r_weight_initializer: for the projection weights.

@@ -126,18 +126,45 @@ class StoppingHandler(TrainBegin, BatchEnd, EpochEnd):
         self.stop_training = False
 
     def train_begin(self, estimator, *args, **kwargs):
+        """Read the estimator's `max_epoch`/`max_batch` and start counting from 0.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: called by `Estimator.fit`; ``h.train_begin(est)``.
+        """
         self.max_epoch = estimator.max_epoch
         self.max_batch = estimator.max_batch
         self.current_batch = 0
         self.current_epoch = 0
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Count a batch.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Returns:
+            True once `max_batch` batches were trained (the estimator stops), else False.
+
+        Example: ``stop = h.batch_end(est)``.
+        """
         self.current_batch += 1
         if self.current_batch == self.max_batch:
             self.stop_training = True
         return self.stop_training
 
     def epoch_end(self, estimator, *args, **kwargs):
+        """Count an epoch.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Returns:
+            True once `max_epoch` epochs were trained (the estimator stops), else False.
+
+        Example: ``stop = h.epoch_end(est)``.
+        """
         self.current_epoch += 1
         if self.current_epoch == self.max_epoch:
             self.stop_training = True
@@ -164,10 +191,26 @@ class MetricHandler(EpochBegin, BatchEnd):
         self.priority = priority
 
     def epoch_begin(self, estimator, *args, **kwargs):
+        """Reset every metric.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.epoch_begin(est)``.
+        """
         for metric in self.metrics:
             metric.reset()
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Update the metrics with the batch: a `metric.Loss` with the losses, any other metric
+        with ``(label, pred)``.
+
+        Args:
+            estimator: the Estimator being fit.
+            **kwargs: ``pred``, ``label`` and ``loss`` of the batch, as the estimator passes them.
+
+        Example: ``h.batch_end(est, pred=[p], label=[y], loss=[l])``.
+        """
         pred = kwargs['pred']
         label = kwargs['label']
         loss = kwargs['loss']
@@ -218,15 +261,36 @@ class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
                      event_handlers=self.event_handlers)
 
     def train_begin(self, estimator, *args, **kwargs):
+        """Start counting batches and epochs from 0.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.train_begin(est)``.
+        """
         self.current_batch = 0
         self.current_epoch = 0
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Count a batch, and validate when `batch_period` batches have passed.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.batch_end(est)``.
+        """
         self.current_batch += 1
         if self.batch_period and self.current_batch % self.batch_period == 0:
             self._validate(estimator)
 
     def epoch_end(self, estimator, *args, **kwargs):
+        """Count an epoch, and validate when `epoch_period` epochs have passed.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.epoch_end(est)``.
+        """
         self.current_epoch += 1
         if self.epoch_period and self.current_epoch % self.epoch_period == 0:
             self._validate(estimator)
@@ -269,6 +333,14 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         self.train_start = self.epoch_start = self.batch_start = time.time()
 
     def train_begin(self, estimator, *args, **kwargs):
+        """Log the optimizer, the learning rate and how long training will run, and start the
+        clocks and counters.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.train_begin(est)``.
+        """
         self.train_start = time.time()
         trainer = estimator.trainer
         estimator.logger.info("Training begin: using optimizer %s "
@@ -284,16 +356,39 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         self.log_interval_time = 0
 
     def train_end(self, estimator, *args, **kwargs):
+        """Log the total training time, the epochs run and the metrics.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.train_end(est)``.
+        """
         train_time = time.time() - self.train_start
         msg = 'Train finished using total %ds with %d epochs. ' % (train_time,
                                                                    self.current_epoch)
         estimator.logger.info((msg + _metric_text(self.metrics)).rstrip(', '))
 
     def batch_begin(self, estimator, *args, **kwargs):
+        """Start the batch's clock (with an integer `log_interval`).
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.batch_begin(est)``.
+        """
         if isinstance(self.log_interval, int):
             self.batch_start = time.time()
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Count the batch's samples and, every `log_interval` batches, log the epoch, batch,
+        samples, time and metrics.
+
+        Args:
+            estimator: the Estimator being fit.
+            **kwargs: ``batch`` (its first element's `batch_axis` is the sample count).
+
+        Example: ``h.batch_end(est, batch=(x, y))``.
+        """
         if isinstance(self.log_interval, int):
             self.log_interval_time += time.time() - self.batch_start
             axis = getattr(estimator, 'batch_axis', 0) or 0
@@ -307,6 +402,14 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         self.batch_index += 1
 
     def epoch_begin(self, estimator, *args, **kwargs):
+        """Start the epoch's clock and log its beginning (with the learning rate for training
+        metrics, 'Validation Begin' for validation ones).
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.epoch_begin(est)``.
+        """
         self.epoch_start = time.time()
         # The estimator prefixes its metrics 'training '/'validation ': the only sign of
         # whether this handler logs a training epoch or an evaluation.
@@ -317,6 +420,13 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
             estimator.logger.info("Validation Begin")
 
     def epoch_end(self, estimator, *args, **kwargs):
+        """Log the epoch's time and metrics, and count it.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.epoch_end(est)``.
+        """
         epoch_time = time.time() - self.epoch_start
         msg = '[Epoch %d] Finished in %.3fs, ' % (self.current_epoch, epoch_time)
         estimator.logger.info((msg + _metric_text(self.metrics)).rstrip(', '))
@@ -413,6 +523,17 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             self.best = self._initial_best
 
     def train_begin(self, estimator, *args, **kwargs):
+        """Start counting, and with `resume_from_checkpoint` load the newest checkpoint found.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Raises:
+            GluonUsageError: resuming with periods that count checkpoints otherwise than `fit`
+                counts training (by epochs or by batches).
+
+        Example: ``h.train_begin(est)``.
+        """
         self.current_epoch = 0
         self.current_batch = 0
         self._offsets = (0, 0)
@@ -431,6 +552,14 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             self._resume_from_checkpoint(estimator)
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Save the symbol after the first batch (a hybridized net), and a checkpoint every
+        `batch_period` batches.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.batch_end(est)``.
+        """
         if self.current_batch == 0:
             self._save_symbol(estimator)
         if self.batch_period and (self.current_batch + 1) % self.batch_period == 0:
@@ -438,6 +567,13 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         self.current_batch += 1
 
     def epoch_end(self, estimator, *args, **kwargs):
+        """Save a checkpoint every `epoch_period` epochs (and the best one with `save_best`).
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.epoch_end(est)``.
+        """
         if self.epoch_period and (self.current_epoch + 1) % self.epoch_period == 0:
             self._save_checkpoint(estimator, self.current_batch)
         self.current_epoch += 1
@@ -590,6 +726,13 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         self.min_delta = min_delta if self._initial_best < 0 else -min_delta
 
     def train_begin(self, estimator, *args, **kwargs):
+        """Start waiting from the initial best value (`baseline` when given).
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.train_begin(est)``.
+        """
         self.wait = 0
         self.stopped_epoch = 0
         self.current_epoch = 0
@@ -597,6 +740,17 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         self.best = self._initial_best if self.baseline is None else self.baseline
 
     def epoch_end(self, estimator, *args, **kwargs):
+        """Compare the monitor with the best value so far (by `min_delta`); after `patience`
+        epochs without improvement, ask the estimator to stop.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Returns:
+            True when training should stop, else False.
+
+        Example: ``stop = h.epoch_end(est)``.
+        """
         name, value = self.monitor.get()
         if math.isnan(value):
             warnings.warn(f"EarlyStoppingHandler: the monitor {name} has no value; pass one "
@@ -614,6 +768,13 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         return self.stop_training
 
     def train_end(self, estimator, *args, **kwargs):
+        """Log the epoch training stopped at, when it stopped early.
+
+        Args:
+            estimator: the Estimator being fit.
+
+        Example: ``h.train_end(est)``.
+        """
         if self.stopped_epoch > 0:
             estimator.logger.info('[Epoch %d] EarlyStoppingHandler: '
                                   'early stopping due to %s not improving',
@@ -634,6 +795,15 @@ class GradientUpdateHandler(BatchEnd):
         self.priority = priority
 
     def batch_end(self, estimator, *args, **kwargs):
+        """Step the trainer by the batch's sample count (the sum of its losses' first
+        dimensions).
+
+        Args:
+            estimator: the Estimator being fit.
+            **kwargs: ``loss``, an NDArray or a list of them.
+
+        Example: ``h.batch_end(est, loss=[l])``.
+        """
         loss = kwargs['loss']
         if not isinstance(loss, (list, tuple)):
             loss = [loss]

@@ -101,7 +101,9 @@ class SyncBatchNorm(BatchNorm):
     Args:
         in_channels: number of channels (0: inferred).
         num_devices: accepted for MXNet's signature; one process has one batch.
-        momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
+        momentum, epsilon, center, scale, use_global_stats: as BatchNorm.
+        beta_initializer, gamma_initializer: as BatchNorm.
+        running_mean_initializer, running_variance_initializer: as BatchNorm.
 
     Example: ``SyncBatchNorm(num_devices=1)``.
     """

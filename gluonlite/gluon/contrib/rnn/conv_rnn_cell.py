@@ -302,13 +302,13 @@ _EQUATIONS = {
     "RNN": """
         h_t = activation(W * x_t + b_W + R * h_{t-1} + b_R)
 
-    (* is convolution.) States: [h]; output: h_t.""",
+    (``*`` is convolution.) States: [h]; output: h_t.""",
     "LSTM": """
         i, f, c~, o = split(W * x_t + b_W + R * h_{t-1} + b_R, 4, channel axis)
         c_t = sigmoid(f) c_{t-1} + sigmoid(i) activation(c~)
         h_t = sigmoid(o) activation(c_t)
 
-    (* is convolution; Shi et al., 2015, "Convolutional LSTM Network".) States: [h, c];
+    (``*`` is convolution; Shi et al., 2015, "Convolutional LSTM Network".) States: [h, c];
     output: h_t. Gates are stacked as (input, forget, candidate, output).""",
     "GRU": """
         r = sigmoid(W_r * x_t + b_Wr + R_r * h_{t-1} + b_Rr)
@@ -316,7 +316,7 @@ _EQUATIONS = {
         n = activation(W_n * x_t + b_Wn + r (R_n * h_{t-1} + b_Rn))
         h_t = (1 - z) n + z h_{t-1}
 
-    (* is convolution.) States: [h]; output: h_t. Gates are stacked as (reset, update,
+    (``*`` is convolution.) States: [h]; output: h_t. Gates are stacked as (reset, update,
     new).""",
 }
 
@@ -337,15 +337,15 @@ _DOC = """{dims}D convolutional {kind} cell (MXNet 1.x `gluon.contrib.rnn.{name}
         i2h_bias_initializer, h2h_bias_initializer: bias initializers (default 'zeros').
         conv_layout: {first} (default) or {last} (channels last, {last_note}).
         activation: 'tanh' (default), another activation name, or an `nn.LeakyReLU` block.
-        prefix, params: as for every Block (default prefix '{alias}N_').
+        prefix, params: as for every Block (default prefix ``'{alias}N_'``).
 
-    Parameters: ``i2h_weight`` ({gates}H, C, *i2h_kernel), ``h2h_weight`` ({gates}H, H,
-    *h2h_kernel), ``i2h_bias``, ``h2h_bias`` ({gates}H,); channels last, the weights are
-    ({gates}H, *kernel, C) and ({gates}H, *kernel, H).
+    Parameters: ``i2h_weight`` ``({gates}H, C, *i2h_kernel)``, ``h2h_weight``
+    ``({gates}H, H, *h2h_kernel)``, ``i2h_bias``, ``h2h_bias`` ``({gates}H,)``; channels last,
+    the weights are ``({gates}H, *kernel, C)`` and ``({gates}H, *kernel, H)``.
 
-    Shape: x (N, *input_shape) -> output and each state (N, *state_shape) where the state's
-    spatial size is the input convolution's output size ``x + 2 pad - dilate (kernel - 1)``
-    (see `state_info`).
+    Shape: x ``(N, *input_shape)`` -> output and each state ``(N, *state_shape)`` where the
+    state's spatial size is the input convolution's output size
+    ``x + 2 pad - dilate (kernel - 1)`` (see `state_info`).
 
     Raises:
         ValueError: a setting that is not an int or {dims} ints, an even h2h_kernel, a
