@@ -85,6 +85,11 @@ def _wrap(v):
 
 
 def _call(fn, where, args, kwargs):
+    if _Fusing.depth:
+        if not isinstance(fn, np.ufunc):
+            _fusing_refuses(f"{where} (not a ufunc)")
+    else:
+        MODULE.stats["calls"] += 1
     args = [_unwrap(a, where) for a in args]
     kwargs = {k: _unwrap(v, where) for k, v in kwargs.items()}
     return _wrap(fn(*args, **kwargs))
@@ -150,6 +155,8 @@ class DeviceArray:
     def __getattr__(self, name):
         if name not in ARRAY_NAMES:
             raise AttributeError(f"fakecupy: cupy.ndarray has no attribute {name!r}")
+        if name not in ("copy", "astype"):
+            _fusing_refuses(f"the array method {name!r}")
         attr = getattr(self._a, name)
         if name in _HOST_READS:
             MODULE.stats["host_copies"] += 1
@@ -165,9 +172,14 @@ class DeviceArray:
         return (_wrap(row) for row in self._a)
 
     def __getitem__(self, key):
+        _fusing_refuses("indexing")
         return _wrap(self._a[_key(key)])
 
     def __setitem__(self, key, value):
+        if _Fusing.depth and not (key is Ellipsis or key == slice(None)):
+            _fusing_refuses(f"an assignment to x[{key!r}] (only x[...] = value)")
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
         self._a[_key(key)] = _unwrap(value, "__setitem__")
 
     def __repr__(self):
@@ -193,6 +205,8 @@ def _key(key):
 
 def _binary(name):
     def method(self, other):
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
         return _wrap(getattr(self._a, name)(_unwrap(other, f"the operator {name}")))
     method.__name__ = name
     return method
@@ -200,6 +214,8 @@ def _binary(name):
 
 def _inplace(name):
     def method(self, other):
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
         getattr(self._a, name)(_unwrap(other, f"the operator {name}"))
         return self
     method.__name__ = name
@@ -208,6 +224,8 @@ def _inplace(name):
 
 def _unary(name):
     def method(self):
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
         return _wrap(getattr(self._a, name)())
     method.__name__ = name
     return method
@@ -282,12 +300,55 @@ def _upload(fn):
     return upload
 
 
+class _Fusing:
+    """Whether a fused function is being run (its body must be what ``cupy.fuse`` compiles)."""
+    depth = 0
+
+
+def _fusing_refuses(what):
+    if _Fusing.depth:
+        raise TypeError(f"fakecupy: cupy.fuse compiles elementwise ufuncs, operators and "
+                        f"`x[...] = value` only; {what} inside a fused function")
+
+
+class _Fused:
+    """A function made by ``fuse``: called with device arrays, it runs as ONE kernel
+    (counted in ``stats['fused']``, by kernel name in ``stats['fused_names']``) after the
+    checks CuPy's fusion makes: every argument a device array, a Python or numpy scalar or
+    None, and a body of ufuncs, operators and ``x[...] = value`` (anything else raises
+    TypeError here, where CuPy would refuse to compile it). Overflow in it does not warn, as
+    CuPy's kernels do not. Called without a device array it is the plain function, as
+    CuPy's."""
+
+    def __init__(self, fn, name):
+        self.fn, self.name = fn, name
+
+    def __call__(self, *args):
+        if not any(type(a) is DeviceArray for a in args):
+            return self.fn(*args)
+        for a in args:
+            if not (a is None or type(a) is DeviceArray or
+                    isinstance(a, (bool, int, float, complex, np.generic))):
+                raise TypeError(f"fakecupy: invalid argument type for fused {self.name!r}: "
+                                f"{type(a).__name__}")
+        MODULE.stats["fused"] += 1
+        MODULE.stats["fused_names"][self.name] = MODULE.stats["fused_names"].get(
+            self.name, 0) + 1
+        _Fusing.depth += 1
+        try:
+            with np.errstate(all="ignore"):
+                return self.fn(*args)
+        finally:
+            _Fusing.depth -= 1
+
+
 def _fuse(*args, **kwargs):
-    """cupy.fuse as a plain call: the math of the fused function, without its compilation
-    (which only a GPU run checks)."""
+    """cupy.fuse: `_Fused` (the math of the fused function, run by numpy, with CuPy's
+    restrictions on what a fused body may do; its compilation only a GPU run checks)."""
     if args and callable(args[0]) and len(args) == 1 and not kwargs:
-        return args[0]
-    return lambda fn: fn
+        return _Fused(args[0], getattr(args[0], "__name__", "fused"))
+    name = kwargs.get("kernel_name")
+    return lambda fn: _Fused(fn, name or getattr(fn, "__name__", "fused"))
 
 
 def _get_array_module(*args):
@@ -345,7 +406,8 @@ class _SubModule:
 
 MODULE = _Module("fakecupy", "CuPy's array module, faked on numpy (tests only)")
 MODULE.__version__ = "14.2.0-fake"
-MODULE.stats = {"host_copies": 0, "uploads": 0, "syncs": 0}
+MODULE.stats = {"host_copies": 0, "uploads": 0, "syncs": 0, "calls": 0, "fused": 0,
+                "fused_names": {}}
 MODULE.ndarray = DeviceArray
 MODULE.cuda = _cuda
 MODULE.asnumpy = _asnumpy
@@ -356,4 +418,4 @@ MODULE.get_array_module = _get_array_module
 def reset_stats():
     """Zero the counters in `MODULE.stats`."""
     for k in MODULE.stats:
-        MODULE.stats[k] = 0
+        MODULE.stats[k] = {} if k == "fused_names" else 0

@@ -29,7 +29,7 @@ class _Step:
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
                  "rc", "spec", "runtime", "kernel", "vjp", "dynamic")
 
-    def __init__(self, node, ins, outs, n_arrays):
+    def __init__(self, node, ins, outs, n_arrays, xp):
         self.node, self.op, self.p = node, node.op, node.params
         self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
         self.use_into = node.op.fast.into is not None and not node.op.stateful
@@ -39,8 +39,7 @@ class _Step:
         # The operator's rules (its faster kernel and vjp where it has them), or its lowering's
         # (`gluonlite.executor.lowering`): then `spec` is what the lowering decided for this
         # step and `runtime` what the step keeps from call to call.
-        self.kernel = node.op.fast.kernel or node.op.kernel
-        self.vjp = node.op.fast.vjp or node.op.vjp
+        self.kernel, self.vjp = node.op.rules_on(xp)  # `Fast.device` read when compiling
         self.spec = self.runtime = None
         # an input or output's shape is known only when the step runs (`Plan.dynamic`)
         self.dynamic = False
@@ -110,7 +109,7 @@ class Plan:
                 else:
                     self.slot_shape[outs[k]] = shp
                 self.slot_dtype[outs[k]] = dt
-            st = _Step(n, ins, outs, n_arrays)
+            st = _Step(n, ins, outs, n_arrays, xp)
             if any(s in dynamic for s in ins + outs[:n_arrays]):
                 st.dynamic, st.use_into = True, False
             self.steps.append(st)

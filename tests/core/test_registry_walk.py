@@ -17,6 +17,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
+from gluonlite.ops.fast import compiles_kernels, device_kernels
 from walk_specs import SPECS, make  # one module of entries per operator family
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
@@ -116,6 +117,8 @@ def check_op(op, check, rng):
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.kernel is not None:  # every caller runs it in place of the kernel
                 _check_fast_kernel(op, p, [x.asnumpy() for x in xs], where)
+            if op.fast.device is not None and compiles_kernels(xs[0].context.xp):
+                _check_device_paths(op, p, xs, where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
@@ -189,6 +192,38 @@ def _check_fast_kernel(op, p, raw, where):
     for k, (g, w) in enumerate(zip(got[:n], want)):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol,
                                    err_msg=f"{where}: the fast kernel's output {k}")
+
+
+def _check_device_paths(op, p, xs, where):
+    """On a context whose array module compiles kernels (CuPy, fakecupy), the device kernel's
+    visible outputs and its vjp's gradients (from the run it kept) are the plain rules' (to
+    rounding; a GPU's products need not round as numpy's)."""
+    xp = xs[0].context.xp
+    raw = [x.handle for x in xs]
+    n = op.num_visible(p)
+    kernel, vjp = op.fast.device.kernel, op.fast.device.vjp
+    with device_kernels(True):
+        assert op.rules_on(xp) == (kernel, vjp), f"{where}: the device paths are not chosen"
+    with device_kernels(False):
+        assert op.rules_on(xp)[0] is not kernel, f"{where}: device_kernels(False) ignored"
+    f64 = raw[0].dtype == np.float64
+    tol = 1e-10 if f64 else 1e-4
+    rc = mx.ops.RunCtx(True, xp, True)
+    want = _outputs(op, p, rc, raw)
+    got = kernel(p, rc, *raw)
+    got = list(got) if isinstance(got, tuple) else [got]
+    for k in range(n):
+        np.testing.assert_allclose(xp.asnumpy(got[k]), xp.asnumpy(want[k]), rtol=tol, atol=tol,
+                                   err_msg=f"{where}: the device kernel's output {k}")
+    heads = [xp.asarray(np.linspace(-1, 1, w.size).reshape(w.shape).astype(w.dtype))
+             for w in want[:n]]
+    need = [op.differentiable(j, p) for j in range(len(raw))]
+    plain = op.vjp(p, rc, raw, want, heads, need)
+    fast = vjp(p, rc, raw, got, heads, need)
+    for j, (a, b) in enumerate(zip(plain, fast)):
+        if a is not None and need[j]:
+            np.testing.assert_allclose(xp.asnumpy(b), xp.asnumpy(a), rtol=tol, atol=tol,
+                                       err_msg=f"{where}: input {j}'s device gradient")
 
 
 def _check_into(op, p, raw, where):
