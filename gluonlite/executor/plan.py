@@ -12,10 +12,12 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..ops.fast import compiles_kernels, device_kernels_enabled
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
 from .. import _profiling
 from .codegen import backward_function, forward_function
+from .hooks import apply_device_passes
 from .infer import infer_graph
 from .lowering import lowering_of
 from .memory import plan_buffers
@@ -63,6 +65,11 @@ class Plan:
 
     def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
                  shared=None):
+        if compiles_kernels(xp) and device_kernels_enabled():  # decided once, here
+            names = symbol.list_inputs()
+            if len(names) == len(shapes) == len(dtypes):
+                symbol = apply_device_passes(symbol, dict(zip(names, shapes)),
+                                             dict(zip(names, dtypes)))
         self.symbol = symbol
         self.input_names = symbol.list_inputs()
         self.is_train = bool(is_train)

@@ -138,6 +138,14 @@ class Fast:
             the vjp summed over steps, and into out=.
 
     Devices:
+        elementwise: ``p -> (value, grads)`` or None (for params without one): the
+            operator as an expression on elements, for fusing it with its neighbours into
+            one kernel (`gluonlite.ops.fused`): ``value(xp, p, *xs) -> y`` and, per input,
+            ``grad(xp, p, xs, y, gy) -> gx`` (None for an input without a gradient), written
+            with the array module's ufuncs and operators only (what ``cupy.fuse`` compiles;
+            a result may be a Python number). Only for operators whose inputs and output
+            share one shape when the fusion pass picks them. Checked: equal the kernel and
+            the vjp.
         device: a `Fast` (with `kernel` and `vjp`, and `writes_dests` as this one's) whose
             kernel and vjp replace these where the array module compiles elementwise kernels
             (`compiles_kernels`: CuPy) and `device_kernels_enabled()`: written for a device,
@@ -146,11 +154,12 @@ class Fast:
     """
 
     __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
-                 "grads", "grads_out", "vjp", "writes_dests", "summed_grads", "device")
+                 "grads", "grads_out", "vjp", "writes_dests", "summed_grads", "elementwise",
+                 "device")
 
     def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False, views=None,
                  saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
-                 writes_dests=False, summed_grads=None, device=None):
+                 writes_dests=False, summed_grads=None, elementwise=None, device=None):
         if writes_dests and vjp is None:
             raise TypeError("Fast: writes_dests=True says how `vjp` is called; give the "
                             "vjp that takes dests= as vjp=...")
@@ -179,6 +188,7 @@ class Fast:
         put(self, "vjp", vjp)
         put(self, "writes_dests", bool(writes_dests))
         put(self, "summed_grads", dict(summed_grads) if summed_grads else {})
+        put(self, "elementwise", elementwise)
         put(self, "device", device)
 
     def __setattr__(self, name, value):
