@@ -121,9 +121,9 @@ def _vjp(p, rc, xs, ys, gys, need):
             g[o] = gy if g[o] is None else g[o] + gy
     for j in range(len(prog.steps) - 1, -1, -1):
         gy = g[prog.n_in + j]
-        if gy is None:
-            continue
         op, q, args = prog.steps[j]
+        if gy is None or op.vjp is None:  # no gradient reaches it, or it passes none
+            continue
         ins = [vals[a] for a in args]
         gxs = op.vjp(q, rc, ins, [vals[prog.n_in + j]], [gy], [True] * len(args))
         for a, gx in zip(args, gxs):

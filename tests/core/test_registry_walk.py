@@ -29,6 +29,9 @@ EXTERNAL = {
     "_while_loop",
     "_cond",
     "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
+    # gluonlite.subgraph.fusion makes it on devices: its device path is held against its
+    # plain rules in tests/executor/test_fusion.py, its members' forms here
+    "_fused_elementwise",
 }
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
 
@@ -119,6 +122,8 @@ def check_op(op, check, rng):
                 _check_fast_kernel(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.device is not None and compiles_kernels(xs[0].context.xp):
                 _check_device_paths(op, p, xs, where)
+            if op.fast.elementwise is not None:
+                _check_elementwise(op, p, xs, where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
@@ -192,6 +197,49 @@ def _check_fast_kernel(op, p, raw, where):
     for k, (g, w) in enumerate(zip(got[:n], want)):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol,
                                    err_msg=f"{where}: the fast kernel's output {k}")
+
+
+def _host(xp, a):
+    return xp.asnumpy(a) if xp is not np else np.asarray(a)
+
+
+def _check_elementwise(op, p, xs, where):
+    """The elementwise form (what a fused kernel computes) equals the kernel and the vjp, on
+    the context's arrays; on a module that compiles kernels, compiled by its ``fuse``."""
+    form = op.fast.elementwise(p)
+    shapes = {x.shape for x in xs}
+    if form is None or len(shapes) != 1 or any(np.dtype(x.dtype).kind != "f" for x in xs):
+        return  # the fusion pass takes it only for float inputs of one shape
+    xp = xs[0].context.xp
+    value, grads = form
+    raw = [x.handle for x in xs]
+    rc = mx.ops.RunCtx(True, xp)
+    want = _outputs(op, p, rc, raw)[0]
+    tol = 1e-12 if raw[0].dtype == np.float64 else 1e-6
+    got = xp.empty(want.shape, dtype=want.dtype)
+    out = [got]
+
+    def body(*arrays):
+        out[0][...] = value(xp, p, *arrays)
+    (xp.fuse(kernel_name="walk")(body) if compiles_kernels(xp) else body)(*raw)
+    np.testing.assert_allclose(_host(xp, got), _host(xp, want), rtol=tol, atol=tol,
+                               err_msg=f"{where}: the elementwise form's value")
+    gy = xp.asarray(np.linspace(-1, 1, want.size).reshape(want.shape).astype(want.dtype))
+    plain = op.vjp(p, rc, raw, [want], [gy], [True] * len(raw)) if op.vjp else [None] * len(raw)
+    for j, rule in enumerate(grads):
+        if rule is None:
+            assert plain[j] is None or not _host(xp, plain[j]).any(), \
+                f"{where}: input {j} has no elementwise gradient but a vjp"
+            continue
+        g = xp.empty(raw[j].shape, dtype=raw[j].dtype)
+        res = [g]
+
+        def grad_body(*arrays, _rule=rule, _res=res, _n=len(raw)):
+            _res[0][...] = _rule(xp, p, list(arrays[:_n]), arrays[_n], arrays[_n + 1])
+        (xp.fuse(kernel_name="walk_grad")(grad_body) if compiles_kernels(xp) else grad_body)(
+            *raw, want, gy)
+        np.testing.assert_allclose(_host(xp, g), _host(xp, plain[j]), rtol=tol, atol=tol,
+                                   err_msg=f"{where}: input {j}'s elementwise gradient")
 
 
 def _check_device_paths(op, p, xs, where):
