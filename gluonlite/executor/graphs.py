@@ -210,6 +210,14 @@ class GraphedFunction:
             self.counts["misses"] += 1
         return self._capture(ins, arrays)
 
+    @property
+    def last_capture(self):
+        """(graphs, host reads) of the latest capture: (1, 0) for a plan captured whole;
+        None before any."""
+        if not self._chains:
+            return None
+        return len(self._chains[0].segments), len(self._chains[0].reads)
+
     def _inputs(self, arrays):
         """The arrays the graphs read: the caller's, or for staged ones the graph's own copy
         (refilled here, before any launch)."""

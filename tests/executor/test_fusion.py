@@ -54,25 +54,25 @@ def _program():
 
 
 @pytest.mark.parametrize("heads", [(True, True), (True, False), (False, True)])
-def test_the_fused_node_device_path_is_its_plain_rules(fake_gpu, heads):
+def test_the_fused_node_device_path_is_its_plain_rules(device, heads):
     op = get("_fused_elementwise")
     p = op.parse({"num_args": 2})[0]
     p["program"] = _program()
     rng = np.random.default_rng(0)
-    xs = [fake_gpu.asarray(rng.normal(size=(3, 4))) for _ in range(2)]
-    rc = RunCtx(True, fake_gpu)
+    xs = [device.asarray(rng.normal(size=(3, 4))) for _ in range(2)]
+    rc = RunCtx(True, device)
     plain = op.kernel(p, rc, *xs)
     fast = op.fast.device.kernel(p, rc, *xs)
     for a, b in zip(plain, fast):
-        np.testing.assert_allclose(fake_gpu.asnumpy(b), fake_gpu.asnumpy(a), rtol=1e-12)
-    gys = [fake_gpu.asarray(rng.normal(size=(3, 4))) if h else None for h in heads]
+        np.testing.assert_allclose(device.asnumpy(b), device.asnumpy(a), rtol=1e-12)
+    gys = [device.asarray(rng.normal(size=(3, 4))) if h else None for h in heads]
     want = op.vjp(p, rc, xs, list(plain), gys, [True, True])
     got = op.fast.device.vjp(p, rc, xs, list(fast), gys, [True, True])
     for a, b in zip(want, got):
         assert (a is None) == (b is None)
         if a is not None:
-            np.testing.assert_allclose(fake_gpu.asnumpy(b), fake_gpu.asnumpy(a), rtol=1e-12)
-    assert fake_gpu.stats["fused"] == 2  # one kernel each way
+            np.testing.assert_allclose(device.asnumpy(b), device.asnumpy(a), rtol=1e-12)
+    assert not hasattr(device, "stats") or device.stats["fused"] == 2  # one kernel each way
 
 
 def test_a_program_names_what_is_wrong():
@@ -83,21 +83,22 @@ def test_a_program_names_what_is_wrong():
         Program(1, [(get("sum"), get("sum").parse({})[0], (0,))], (1,))
 
 
-def test_plans_on_a_device_fuse_and_on_the_host_do_not(fake_gpu):
+def test_plans_on_a_device_fuse_and_on_the_host_do_not(device):
     x = sym.var("x")
     y = sym.tanh(sym.sigmoid(x) * 2 + x)
     host = compile_plan(y, [(2, 3)], ["float32"], static_alloc=True)
-    dev = compile_plan(y, [(2, 3)], ["float32"], static_alloc=True, xp=fake_gpu)
+    dev = compile_plan(y, [(2, 3)], ["float32"], static_alloc=True, xp=device)
     assert "_fused_elementwise" not in [st.op.name for st in host.steps]
     assert [st.op.name for st in dev.steps] == ["_fused_elementwise"]
     with device_kernels(False):
-        off = compile_plan(y, [(2, 3)], ["float32"], static_alloc=True, xp=fake_gpu)
+        off = compile_plan(y, [(2, 3)], ["float32"], static_alloc=True, xp=device)
     assert "_fused_elementwise" not in [st.op.name for st in off.steps]
 
 
 @pytest.mark.parametrize("cell", [gluon.rnn.LSTMCell, gluon.rnn.GRUCell, gluon.rnn.RNNCell])
 @pytest.mark.parametrize("loop", [ForeachRNN, WhileRNN])
-def test_hybridized_loops_fuse_their_bodies_and_match_the_host(fake_gpu, cell, loop):
+def test_hybridized_loops_fuse_their_bodies_and_match_the_host(device, cell, loop):
+    fake = hasattr(device, "stats")
     res = {}
     for ctx in (mx.cpu(), mx.gpu()):
         mx.random.seed(0)
@@ -106,7 +107,8 @@ def test_hybridized_loops_fuse_their_bodies_and_match_the_host(fake_gpu, cell, l
         layer.hybridize(static_alloc=True)
         x = nd.array(np.random.default_rng(1).normal(size=(4, 3, 5)), ctx=ctx)
         x.attach_grad()
-        fake_gpu.stats["fused"] = 0
+        if fake:
+            device.stats["fused"] = 0
         with autograd.record():
             y = layer(x, zero_states(layer, 3, 6, ctx))
         y.backward()
@@ -115,4 +117,4 @@ def test_hybridized_loops_fuse_their_bodies_and_match_the_host(fake_gpu, cell, l
     for a, b in zip(res["cpu(0)"], res["gpu(0)"]):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5)
     # the gate math of every step, forward and back, in fused kernels
-    assert fake_gpu.stats["fused"] >= 2 * 4
+    assert not fake or device.stats["fused"] >= 2 * 4
