@@ -157,8 +157,8 @@ class Fast:
                  "grads", "grads_out", "vjp", "writes_dests", "summed_grads", "elementwise",
                  "device")
 
-    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False, views=None,
-                 saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
+    def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False,
+                 views=None, saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
                  writes_dests=False, summed_grads=None, elementwise=None, device=None):
         if writes_dests and vjp is None:
             raise TypeError("Fast: writes_dests=True says how `vjp` is called; give the "

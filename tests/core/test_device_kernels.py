@@ -15,12 +15,12 @@ from gluonlite.ops.fast import Fast, compiles_kernels, device_kernels
 
 
 def _rnn(mode, ctx, bidirectional=False, **attrs):
-    T, N, I, H = 5, 3, 4, 6
+    T, N, C, H = 5, 3, 4, 6
     D = 2 if bidirectional else 1
     G = {"lstm": 4, "gru": 3}.get(mode, 1) * H
-    size = D * G * (I + H + 2)
+    size = D * G * (C + H + 2)
     rng = np.random.default_rng(3)
-    arrays = [rng.normal(size=(T, N, I)), rng.uniform(-0.4, 0.4, size), rng.normal(size=(D, N, H))]
+    arrays = [rng.normal(size=(T, N, C)), rng.uniform(-0.4, 0.4, size), rng.normal(size=(D, N, H))]
     if mode == "lstm":
         arrays.append(rng.normal(size=(D, N, H)))
     xs = [nd.array(a, ctx=ctx, dtype="float64") for a in arrays]
