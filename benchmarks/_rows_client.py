@@ -28,6 +28,8 @@ class RowsWorker:
         env_var: the environment variable that named `python` (for messages).
         label: the framework's name in messages ("MXNet", "PyTorch").
         timeout: seconds to wait for any one reply.
+        args: command-line arguments for the script (which framework a shared worker
+            serves).
 
     Raises:
         WorkerError: the worker cannot start, answers an error, or dies; the message
@@ -40,7 +42,7 @@ class RowsWorker:
         '1.9.1'
     """
 
-    def __init__(self, script, python, env_var, label, timeout=1800):
+    def __init__(self, script, python, env_var, label, timeout=1800, args=()):
         import subprocess
         import tempfile
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), script)
@@ -48,7 +50,7 @@ class RowsWorker:
         self.err = tempfile.TemporaryFile(mode="w+")
         self.timeout = timeout
         try:
-            self.proc = subprocess.Popen([python, path], stdin=subprocess.PIPE,
+            self.proc = subprocess.Popen([python, path, *args], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self.err, text=True,
                                          bufsize=1)
         except OSError as exc:

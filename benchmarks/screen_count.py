@@ -33,9 +33,15 @@ Paths (the files directly in each folder; a subfolder is a folder of its own):
 - An operator of ``gluonlite/ops``: that package less its machinery (``registry.py``,
   ``fast.py``, ``attrs.py``).
 
+With ``--meaning`` the count is of the operator's meaning alone: its fast paths are left
+out (the ``fast=``, ``storage=`` and ``grad_out=`` arguments of its registration, and the
+statements that attach fast paths after it, ``fast_paths(...)`` and the ``_*_fast(...)``
+helpers of older commits).
+
 Usage::
 
     python benchmarks/screen_count.py                    # the working tree
+    python benchmarks/screen_count.py --meaning          # without the fast paths
     python benchmarks/screen_count.py --rev adab738      # a commit (read with git show)
     python benchmarks/screen_count.py --rev adab738 --rev HEAD --list
 """
@@ -61,6 +67,8 @@ _TARGETS = {
     "tanh": (("gluonlite/ops",),) * 2 + ((),),
 }
 _MACHINERY = {"gluonlite/ops/registry.py", "gluonlite/ops/fast.py", "gluonlite/ops/attrs.py",
+              # MXNet's table of where each name lives, not a definition of any
+              "gluonlite/ops/mxnet_layout.py", "gluonlite/ops/missing_names.py",
               "gluonlite/executor/executor.py", "gluonlite/executor/cached_op.py",
               "gluonlite/executor/hooks.py"}
 
@@ -114,8 +122,23 @@ def _class_head(node):
     return node.lineno, end
 
 
-def count(rev, op):
-    """(definitions reached [(path, name, first line, last line)], files) for `op`."""
+_FAST_NAMES = re.compile(r"^(fast_paths|_\w+_fast)$")
+_FAST_KEYWORDS = ("fast", "storage", "grad_out")
+
+
+def _meaning_only(stmt):
+    """`stmt` without what attaches fast paths (None: the whole statement does)."""
+    calls = [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    if any(isinstance(c.func, ast.Name) and _FAST_NAMES.match(c.func.id) for c in calls):
+        return None
+    for c in calls:
+        c.keywords = [k for k in c.keywords if k.arg not in _FAST_KEYWORDS]
+    return stmt
+
+
+def count(rev, op, meaning=False):
+    """(definitions reached [(path, name, first line, last line)], files) for `op`; with
+    `meaning`, its fast paths left out."""
     entry, scope, machinery = _TARGETS[op]
     op = op.split(":")[0]
     sources = _sources(rev, scope, machinery)
@@ -179,6 +202,8 @@ def count(rev, op):
             if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
                 continue
             if any(isinstance(n, ast.Constant) and n.value == op for n in ast.walk(stmt)):
+                if meaning and _meaning_only(stmt) is None:
+                    continue
                 add(m.path, f"<statement line {stmt.lineno}>", (stmt.lineno, stmt.end_lineno),
                     None)
                 walk(m, stmt)
@@ -194,6 +219,8 @@ def main(argv=None):
     ap.add_argument("--op", action="append", choices=sorted(_TARGETS),
                     help="default: _foreach, _foreach:lowered, FullyConnected, tanh")
     ap.add_argument("--list", action="store_true", help="list the definitions reached")
+    ap.add_argument("--meaning", action="store_true",
+                    help="leave the operators' fast paths out (see the module docstring)")
     a = ap.parse_args(argv)
     revs = a.rev or [None]
     ops = a.op or ["_foreach", "_foreach:lowered", "FullyConnected", "tanh"]
@@ -201,7 +228,7 @@ def main(argv=None):
     print("|---|---|---:|---:|---:|---:|")
     for op in ops:
         for rev in revs:
-            defs, files = count(rev, op)
+            defs, files = count(rev, op, a.meaning)
             lines = sum(b - a + 1 for _, _, a, b in defs)
             print(f"| {op} | {rev or 'working tree'} | {len(defs)} | {lines} | "
                   f"{math.ceil(lines / SCREEN)} | {len(files)} |")

@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 
 from .base import MXNetError  # noqa: E402
 from . import context  # noqa: E402
-from .context import Context, cpu, gpu, current_context  # noqa: E402
+from .context import Context, cpu, gpu, cpu_pinned, current_context  # noqa: E402
 from . import ops  # noqa: E402
 from . import ndarray  # noqa: E402
 from . import ndarray as nd  # noqa: E402
@@ -28,7 +28,7 @@ from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape,  # noqa: E
 
 # MXNet's short names for its namespaces.
 _ALIASES = {"init": "initializer", "mod": "module", "kv": "kvstore", "viz": "visualization",
-            "mon": "monitor", "img": "image"}
+            "mon": "monitor", "img": "image", "rnd": "random"}
 
 
 def __getattr__(attr):

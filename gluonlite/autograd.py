@@ -17,7 +17,7 @@ from .autograd_tape import backward as _tape_backward
 from .autograd_tape import raw_head_grad
 from .base import MXNetValueError
 from .ndarray.sparse_grad import rows_to_ndarray
-from .ops.sparse_grads import RowSparseRows
+from .ops.sparse.grads import RowSparseRows
 from .ndarray.ndarray import NDArray, check_grad_req
 from .ndarray.recorded_rules import NotRecordable, recorded_vjp
 

@@ -21,7 +21,7 @@ import threading
 import warnings
 
 from .base import MXNetValueError, user_frame
-from .ops.sparse_grads import RowSparseRows
+from .ops.sparse.grads import RowSparseRows
 
 __all__ = ["is_recording", "is_training", "set_recording", "set_training", "Mode", "Leaf",
            "TapeNode", "NoGradient", "record_node", "toposort", "run_backward", "backward"]

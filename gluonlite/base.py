@@ -1,6 +1,7 @@
 """Small shared definitions: the error classes, MXNet's type tuples and small helpers, dtypes
 with MXNet's numeric codes, the nested-structure helper, the user's frame, and atomic file
 writes."""
+import ctypes
 import os
 import sys
 import tempfile
@@ -245,6 +246,9 @@ string_types = (str,)
 numeric_types = (float, int, np.generic)
 integer_types = (int, np.int32, np.int64)
 mx_real_t = np.float32  # MXNet's default real type (its tests import it from base)
+# The ctypes type of libmxnet's NDArray handle; libraries import it at module level (GluonNLP's
+# calibration collector). gluonlite has no C handles: it exists for those imports.
+NDArrayHandle = ctypes.c_void_p
 
 
 def py_str(x):

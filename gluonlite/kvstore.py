@@ -25,7 +25,7 @@ from .ndarray.ndarray import NDArray
 from .optimizer import saved_states
 from . import optimizer as opt
 from .ndarray.sparse_grad import rows_to_ndarray
-from .ops.sparse_grads import RowSparseRows
+from .ops.sparse.grads import RowSparseRows
 
 __all__ = ["KVStoreBase", "KVStore", "TestStore", "KVStoreServer", "create"]
 

@@ -20,6 +20,7 @@ from collections import OrderedDict
 import numpy
 
 from .base import numeric_types, string_types
+from . import ndarray  # noqa: F401  (MXNet's metric module holds it; GluonTS imports it from here)
 from .ndarray import NDArray
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",

@@ -213,12 +213,18 @@ class MXIndexedRecordIO(MXRecordIO):
         self.keys = []
         self.fidx = open(self.idx_path, self.flag)
         if not self.writable:
-            for line in self.fidx:
+            for number, line in enumerate(self.fidx, 1):
                 fields = line.strip().split("\t")
                 if len(fields) < 2:
                     continue
-                key = self.key_type(fields[0])
-                self.idx[key] = int(fields[1])
+                try:
+                    key, offset = self.key_type(fields[0]), int(fields[1])
+                except ValueError:
+                    self.close()
+                    raise ValueError(f"MXIndexedRecordIO: {self.idx_path}, line {number}: "
+                                     f"expected 'KEY<TAB>OFFSET' with an integer offset, got "
+                                     f"{line.strip()[:80]!r}") from None
+                self.idx[key] = offset
                 self.keys.append(key)
 
     def close(self):
@@ -301,11 +307,20 @@ def unpack(s):
     """``(IRHeader, payload bytes)`` of a packed record (an array label comes back as a
     float32 numpy array).
 
+    Raises:
+        ValueError: `s` is shorter than its header, or than the labels the header counts.
+
     Example: ``header, img_bytes = unpack(record)``.
     """
+    if len(s) < _IR_SIZE:
+        raise ValueError(f"recordio.unpack: a packed record starts with a {_IR_SIZE}-byte "
+                         f"header, got {len(s)} bytes")
     header = IRHeader(*struct.unpack(_IR_FORMAT, s[:_IR_SIZE]))
     s = s[_IR_SIZE:]
     if header.flag > 0:
+        if header.flag * 4 > len(s):
+            raise ValueError(f"recordio.unpack: the header counts {header.flag} float32 labels "
+                             f"but only {len(s)} bytes follow it")
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag))
         s = s[header.flag * 4:]
     return header, s

@@ -10,11 +10,16 @@ A test that takes the `ctx` fixture runs once per context:
 - ``fake_gpu``: `gluonlite.gpu(0)` backed by `fakecupy` (CuPy's names on numpy, arrays that
   refuse implicit host copies): the gpu code paths on every machine.
 
+A test that sends Ctrl-C (SIGINT) to a process it starts takes the `sigint_default` fixture:
+the suite may run from a shell that ignores SIGINT (a background job), and a child starts
+with the signals its parent ignores still ignored.
+
 ``pytest -m gpu`` selects every real-GPU case (the ``gpu`` params and tests marked
 ``@pytest.mark.gpu``); ``-m fake_gpu`` the fake ones.
 """
 import functools
 import os
+import signal
 
 import pytest
 
@@ -92,3 +97,15 @@ def on_ctx(ctx):
     without a ctx= live there. Returns the context."""
     with ctx:
         yield ctx
+
+
+@pytest.fixture
+def sigint_default():
+    """SIGINT handled by Python (KeyboardInterrupt) in this process while the test runs, so
+    that the processes it starts begin with SIGINT at its default (exec resets a handled
+    signal, but keeps an ignored one ignored), whatever the shell that started pytest did."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -21,6 +21,7 @@ Example:
 import contextlib
 import copy
 import logging
+import os
 import signal
 import threading
 import time
@@ -28,18 +29,15 @@ import warnings
 from collections import deque
 from dataclasses import dataclass
 
+from .handshake import CONNECT_TIMEOUT_S, ExecutorError, identify, read_greeting
+from . import runner
+
 __all__ = ["Task", "Outcome", "ExecutorError", "LocalExecutor", "DaskExecutor",
            "make_executor", "CONNECT_TIMEOUT_S"]
 
-CONNECT_TIMEOUT_S = 5
 START_TIMEOUT_S = 120
 POLL_S = 0.1
 EXTRA_HINT = "pip install 'gluonlite[dask]'"
-
-
-class ExecutorError(RuntimeError):
-    """The executor cannot start (missing extra, no scheduler, no suitable worker); the
-    message is one line for the user."""
 
 
 @dataclass
@@ -79,10 +77,12 @@ class _Executor:
         workers: workers that can run a task.
         records_failures: whether a failed case is also written to the results file
             (where a worker may die, so that --resume runs it again).
+        runs_here: whether tasks run on this machine (its memory bounds them).
     """
 
     workers = 1
     records_failures = False
+    runs_here = True
 
     def busy(self):
         """Workers running a task now: None (the local bar shows no count)."""
@@ -104,8 +104,7 @@ class LocalExecutor(_Executor):
 
     def gpus(self):
         """(count, reason) of GPUs usable here (reason None when count > 0)."""
-        from .runner import detect_gpus
-        return detect_gpus()
+        return runner.detect_gpus()
 
     def run(self, tasks, started=None):
         """Yield an Outcome per task, in the order given."""
@@ -120,71 +119,19 @@ class LocalExecutor(_Executor):
 
 
 def _probe(address, timeout=CONNECT_TIMEOUT_S - 1):
-    """Check that a Dask scheduler answers at a tcp address, within `timeout` seconds in all.
-
-    A scheduler greets a new connection first (its handshake: a frame header of two
-    little-endian uint64, the message length and the frame count, then msgpack). Dask's
-    own connect waits much longer than its timeout on a listener that never answers, and
-    reads an HTTP server's reply as a frame length (then tries to allocate exabytes), so
-    the address is checked here with a plain socket first.
+    """Check with a plain socket, within `timeout` seconds, that a Dask server greets at a
+    tcp address (see handshake.py); other schemes are left to Dask.
 
     Raises:
         ExecutorError: one line saying what answered (nothing, or something else).
     """
-    import socket
-    import struct
-    from urllib.parse import urlsplit
-    scheme = address.split("://", 1)[0] if "://" in address else "tcp"
-    if scheme != "tcp":
+    if "://" in address and not address.startswith("tcp://"):
         return  # tls, inproc, ucx...: left to Dask
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host, port = None, None
-    if not host or not port:
-        raise ExecutorError(f"expected a scheduler address tcp://HOST:PORT, got {address}")
-    deadline = time.monotonic() + timeout
-
-    def fail(why):
-        return ExecutorError(f"no Dask scheduler answers at {address} within "
-                             f"{CONNECT_TIMEOUT_S} s ({why})")
-    try:
-        conn = socket.create_connection((host, port), timeout=timeout)
-    except socket.timeout:
-        raise fail("connecting timed out") from None
-    except OSError as e:
-        raise fail((e.strerror or type(e).__name__).lower()) from None
-    data, closed = b"", False
-    try:
-        while len(data) < 16:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            conn.settimeout(left)
-            try:
-                chunk = conn.recv(16 - len(data))
-            except socket.timeout:
-                break
-            except OSError as e:
-                raise fail(f"the connection failed: {e.strerror or type(e).__name__}") from None
-            if not chunk:
-                closed = True
-                break
-            data += chunk
-    finally:
-        conn.close()
-    if len(data) < 16:
-        heard = f"it sent {data!r} and " if data else ""
-        raise fail(f"something listens there, but {heard}"
-                   + ("closed the connection" if closed else "sent no Dask greeting"))
-    length, frames = struct.unpack("<QQ", data)
-    if not (0 < frames < 1 << 16 and 0 < length < 1 << 26):
-        raise fail(f"something answers there, but not as a Dask scheduler: it sent {data!r}")
+    read_greeting(address, time.monotonic() + timeout)
 
 
 def _import_distributed():
-    try:
+    try:  # the dask extra: optional, so imported when a Dask executor is asked for
         import distributed
     except ImportError as e:
         raise ExecutorError(f"--executor dask needs the dask extra ({EXTRA_HINT}); "
@@ -211,6 +158,8 @@ class DaskExecutor(_Executor):
         if address:  # before importing distributed (a second or more): the 5 s are the user's
             _probe(address)
         distributed = _import_distributed()
+        if address:  # the server greeted: is it a scheduler that answers?
+            identify(address)
         self.share_host, self.cluster, self.client, self._futures = share_host, None, None, {}
         try:
             if address:
@@ -229,6 +178,11 @@ class DaskExecutor(_Executor):
             self.close()
             raise
         self.address = address or self.cluster.scheduler_address
+
+    @property
+    def runs_here(self):
+        """Whether the workers are this machine's (an embedded LocalCluster)."""
+        return self.cluster is not None
 
     @property
     def workers(self):
@@ -266,7 +220,7 @@ class DaskExecutor(_Executor):
         Raises:
             ExecutorError: there are timing tasks but no worker has the bench resource.
         """
-        from distributed import as_completed
+        from distributed import as_completed  # the dask extra, present once a client is
         timing = any(t.timing for t in tasks)
         slots = self._slots(timing)
         if not slots:
@@ -351,13 +305,9 @@ def _local_cluster(distributed, workers):
     adaptive mmap threshold, so every large numpy buffer is mapped and unmapped anew
     (training epochs ran about 1.5x slower), and timings would no longer match a local run.
     """
-    import os
-
-    import dask
-
-    from .runner import detect_gpus
+    import dask  # the dask extra: imported only where a cluster is made
     n = workers or os.cpu_count() or 1
-    gpus = detect_gpus()[0]
+    gpus = runner.detect_gpus()[0]
     environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
                if k != "MALLOC_TRIM_THRESHOLD_"}
     # both are read when the scheduler and the nannies are made, so restarts keep them

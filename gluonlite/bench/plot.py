@@ -18,7 +18,9 @@ Example:
 """
 import os
 
-from .results import OutputError, read_records, spread
+import numpy as np
+
+from .results import OutputError, _make_parent, read_records, spread
 
 __all__ = ["PlotError", "require_matplotlib", "plot_records", "plot_file", "speedup_figure",
            "floor_figure", "scaling_figure", "train_figure", "EXTRA_HINT"]
@@ -70,7 +72,6 @@ def _group(r, sizes):
 def _bars(ax, series, groups, ylabel, title):
     """Grouped bars: series is {name: {group: (value, low, high)}}; returns the bar
     containers in series order."""
-    import numpy as np
     names = list(series)
     width = 0.8 / max(1, len(names))
     x = np.arange(len(groups))
@@ -142,7 +143,8 @@ def speedup_figure(records):
 
 
 def floor_figure(records):
-    """Bars of median / floor median for every gluonlite case that has a floor.
+    """Bars of median / floor median for every gluonlite case that has a floor: the floor
+    timed in the same rounds (`interleaved`) when the record has it, else the floor case.
 
     Returns:
         (figure, series) as `speedup_figure`; the floor is floor-fused when the file has
@@ -153,12 +155,14 @@ def floor_figure(records):
     for r in recs:
         if r.get("impl", "gluonlite") != "gluonlite":
             floors.setdefault(r["impl"], {})[_size(r)] = r
+        for impl in r.get("interleaved") or {}:
+            floors.setdefault(impl, {})
     impl = "floor-fused" if "floor-fused" in floors else ("floor-step" if floors else None)
     if impl is None:
         return None, {}
     series, groups = {}, []
     for r in recs:
-        f = floors[impl].get(_size(r))
+        f = (r.get("interleaved") or {}).get(impl) or floors[impl].get(_size(r))
         if r.get("impl", "gluonlite") != "gluonlite" or f is None:
             continue
         g = _group(r, sizes)
@@ -281,7 +285,6 @@ def plot_records(records, folder, name):
     """
     require_matplotlib()
     try:
-        from .results import _make_parent
         _make_parent(os.path.join(folder, "x"))
     except OutputError as e:
         raise PlotError(str(e)) from None

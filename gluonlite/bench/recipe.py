@@ -21,10 +21,16 @@ from .schema import (Bool, Enum, Int, Key, ListOf, Nullable, Number, OrAuto, Rec
                      Str, Struct, Sweep)
 
 __all__ = ["Recipe", "RecipeError", "load_recipe", "recipe_kind", "from_data", "deep_merge",
-           "BENCH_SCHEMA", "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES"]
+           "BENCH_SCHEMA", "TRAIN_SCHEMA", "CELLS", "MAX_RECIPE_BYTES", "MAX_RECIPE_VALUES",
+           "MAX_RECIPE_DEPTH"]
 
 CELLS = ("RNNCell", "GRUCell", "LSTMCell")
 MAX_RECIPE_BYTES = 1 << 20
+# A recipe is a few dozen values a few levels deep. YAML aliases can make a few hundred bytes
+# stand for billions of values (each alias is the whole subtree again), and deep nesting
+# overflows the parser's recursion: both are refused before anything walks the tree.
+MAX_RECIPE_VALUES = 100_000
+MAX_RECIPE_DEPTH = 32
 _CTX = Regex(r"(cpu|gpu)(\(\d+\))?", "cpu, gpu, cpu(N) or gpu(N)")
 _KIND = Key(Enum("bench", "train"), default="bench", doc="bench (default) or train")
 _EXTENDS = Key(Nullable(Str()), doc="parent recipe, relative to this file")
@@ -166,11 +172,23 @@ def _read_yaml(path):
     except UnicodeDecodeError as e:
         raise RecipeError(f"expected UTF-8 text, got a byte 0x{e.object[e.start]:02x} "
                           f"at offset {e.start}", None, path) from None
-    loader = yaml.SafeLoader(text)
+    try:  # the reader refuses control characters as soon as it is made
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as e:
+        at = getattr(e, "position", None)
+        raise RecipeError(f"invalid YAML: {str(e).splitlines()[0]}"
+                          + (f" (character {at})" if at is not None else ""), None,
+                          path) from None
     try:
-        node = loader.get_single_node()
+        try:
+            node = loader.get_single_node()
+        except RecursionError:
+            raise RecipeError(f"nested too deeply for a recipe: expected at most "
+                              f"{MAX_RECIPE_DEPTH} levels of mappings and lists", None, path,
+                              loader.get_mark().line + 1) from None
         lines = {}
         if node is not None:
+            _check_size(node)
             _walk(node, (), lines, loader)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as e:
@@ -189,6 +207,40 @@ def _read_yaml(path):
         raise RecipeError(f"expected a mapping of recipe keys, got {type(data).__name__}",
                           (), path, 1)
     return data, lines
+
+
+def _check_size(root):
+    """RecipeError when the node tree, with every alias expanded, is deeper than
+    MAX_RECIPE_DEPTH or holds more than MAX_RECIPE_VALUES values. Each distinct node is
+    visited once (an alias reuses its node), so a bomb costs its size in bytes, not its
+    expansion."""
+    order, seen, stack = [], set(), [(root, 1)]
+    while stack:  # iterative: the depth is what is being checked
+        node, depth = stack.pop()
+        if depth > MAX_RECIPE_DEPTH:
+            raise RecipeError(f"nested too deeply for a recipe: expected at most "
+                              f"{MAX_RECIPE_DEPTH} levels of mappings and lists",
+                              line=node.start_mark.line + 1)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend((c, depth + 1) for c in _children(node))
+    size = {}
+    for node in reversed(order):  # children before parents
+        size[id(node)] = 1 + sum(size.get(id(c), 1) for c in _children(node))
+        if size[id(node)] > MAX_RECIPE_VALUES:
+            raise RecipeError(f"expands to more than {MAX_RECIPE_VALUES} values through YAML "
+                              "aliases (&name / *name): expected a small recipe",
+                              line=node.start_mark.line + 1)
+
+
+def _children(node):
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
 
 
 def _walk(node, path, lines, loader):

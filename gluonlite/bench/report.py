@@ -12,20 +12,25 @@ commits that differ between the files are named in the header. `--fail-slower X`
 when a case is significantly slower by a ratio of X or more (as `asv continuous` or
 pytest-benchmark's `--benchmark-compare-fail` do in CI).
 
-Lines that are not JSON records are skipped with a warning (the file is not changed).
-Exit status: 0 done; 1 compare found a case slower than --fail-slower; 2 bad flags, a
-missing or empty file, no case in common.
+Lines that are not results (not JSON, or a JSON object that is not a result: a missing case
+key, a null median) are skipped, each named on stderr with its line number and what is
+wrong (the file is not changed). Exit status: 0 done; 1 compare found a case slower than
+--fail-slower; 2 bad flags, a missing file or one with no results, no case in common.
 
 Example:
     python -m gluonlite.bench compare results/main.jsonl results/branch.jsonl --fail-slower 1.1
 """
 import argparse
+import json
 import math
 import os
 import sys
+import traceback
 
-from .plot import PlotError
-from .results import OutputError, error_line, read_records, spread
+from . import summary
+from .matrix import case_key, case_label
+from .plot import PlotError, plot_records, require_matplotlib
+from .results import OutputError, error_line, read_records, record_problem, spread
 from .summary import render_table as _render
 
 __all__ = ["main", "compare_records", "describe_runs", "COMPARE_FIELDS"]
@@ -62,23 +67,36 @@ def _parsers():
     return {"report": report, "compare": compare}
 
 
-def _load(path):
-    """Records of a results file; warns about unreadable lines; _Usage if none."""
+_SHOW_BAD = 20  # bad lines named one by one; past this, counted
+
+
+def _train_problem(rec):
+    if "epoch" in rec or rec.get("final") is True or rec.get("failed") is True:
+        return None
+    return "not a train record: no epoch, final or failed"
+
+
+def _load(path, bench_only=False):
+    """Records of a results file (bench or train); names each line that is not a result
+    on stderr; _Usage when there is none."""
     if not os.path.exists(path):
         raise _Usage(f"no results file at {path}")
     if os.path.isdir(path):
         raise _Usage(f"{path} is a folder, expected a JSON lines results file")
-    bad = []
     try:
-        records, _ = read_records(path, bad)
+        train = not bench_only and _is_train(read_records(path)[0])
+        bad = []
+        records, _ = read_records(path, bad, _train_problem if train else record_problem)
     except OutputError as e:
         raise _Usage(str(e)) from None
-    if bad:
-        nums = ", ".join(str(n) for n, _ in bad[:5]) + (", ..." if len(bad) > 5 else "")
-        print(f"{PROG}: warning: skipped {len(bad)} line(s) of {path} that are not results "
-              f"(line {nums})", file=sys.stderr)
+    for number, _, why in bad[:_SHOW_BAD]:
+        print(f"{PROG}: warning: {path} line {number}: {why}; skipped", file=sys.stderr)
+    if len(bad) > _SHOW_BAD:
+        print(f"{PROG}: warning: {len(bad) - _SHOW_BAD} more lines of {path} are not results; "
+              "skipped", file=sys.stderr)
     if not records:
-        raise _Usage(f"{path} holds no results")
+        why = f" ({len(bad)} line(s), none a result)" if bad else " (it is empty)"
+        raise _Usage(f"{path} holds no results{why}")
     return records
 
 
@@ -110,7 +128,6 @@ def _cell(v):
 def _report(args):
     records = _load(args.file)
     if args.plot:
-        from .plot import require_matplotlib
         require_matplotlib()
     err = sys.stderr if args.format in ("csv", "html") else sys.stdout
     if _is_train(records):
@@ -119,8 +136,7 @@ def _report(args):
         for line in tail:
             print(line, file=err)
     else:
-        from . import summary
-        bench = [r for r in records if "median" in r or "mean" in r or r.get("failed")]
+        bench = records
         failed = sum(1 for r in bench if r.get("failed"))
         print(f"{args.file}: {len(bench) - failed} results"
               + (f", {failed} failed" if failed else "") + describe_runs({"": records}),
@@ -129,10 +145,9 @@ def _report(args):
         err.flush()
         text = summary.summarize_by_host(bench, args.format)
         print(text, flush=True)
-        if summary.NOISY in text or args.format == "csv":
-            print(summary.LEGEND, file=err)
+        for legend in summary.legends(text, args.format):
+            print(legend, file=err)
     if args.plot:
-        from .plot import plot_records
         for path in plot_records(records, args.plot,
                                  os.path.splitext(os.path.basename(args.file))[0]):
             print(f"chart: {path}", file=sys.stderr)
@@ -143,24 +158,26 @@ def _run_facts(records):
     """What a file's results were made with: settings and machine, each as a set."""
     facts = {}
 
-    def add(name, value):
-        facts.setdefault(name, set()).add(value)
+    def add(name, value):  # a value a file made by hand may hold in any JSON type
+        facts.setdefault(name, set()).add(value if isinstance(value, (str, int, float,
+                                                                      type(None)))
+                                          else json.dumps(value))
     for r in records:
         if r.get("failed") or "epoch" in r:
             continue
-        env = r.get("env") or {}
+        env = r.get("env") if isinstance(r.get("env"), dict) else {}
         if r.get("impl", "gluonlite") == "gluonlite" or "warmup" in r:
             add("rounds", f"warmup {r.get('warmup')}, test {r.get('rounds', r.get('n'))}")
         add("seed", r.get("seed"))
         add("host", env.get("host"))
         add("cpu", f"{env.get('cpu')} x{env.get('cpu_count')}")
-        add("commit", (env.get("commit") or "unknown")[:12]
-            + ("-dirty" if (env.get("commit") or "").endswith("-dirty") else ""))
+        commit = env.get("commit") if isinstance(env.get("commit"), str) else "unknown"
+        add("commit", commit[:12] + ("-dirty" if commit.endswith("-dirty") else ""))
         add("gluonlite", env.get("gluonlite"))
         add("numpy", env.get("numpy"))
         add("python", env.get("python"))
-        add("threads", ", ".join(f"{k}={v}" for k, v in sorted((env.get("threads")
-                                                                 or {}).items())) or "unset")
+        threads = env.get("threads") if isinstance(env.get("threads"), dict) else {}
+        add("threads", ", ".join(f"{k}={v}" for k, v in sorted(threads.items())) or "unset")
     return facts
 
 
@@ -194,7 +211,6 @@ def describe_runs(files):
 
 
 def _case_name(r):
-    from .matrix import case_label
     return case_label(r)
 
 
@@ -219,9 +235,9 @@ def compare_records(a, b, alpha=0.05):
         >>> rows[0]['verdict'], round(rows[0]['ratio'], 2)
         ('slower', 2.0)
     """
+    # scipy.stats takes seconds to import and only `compare` needs it: not at the top,
+    # where every `python -m gluonlite.bench` run would pay for it
     from scipy.stats import mannwhitneyu
-
-    from .matrix import case_key
     index_b = {case_key(r): r for r in b if not r.get("failed")}
     rows, seen = [], set()
     only_a = []
@@ -278,9 +294,11 @@ def _compare(args):
         raise _Usage(f"--alpha: expected a number in (0, 1), got {args.alpha}")
     if args.fail_slower is not None and not args.fail_slower > 0:
         raise _Usage(f"--fail-slower: expected a ratio > 0, got {args.fail_slower}")
-    a, b = _load(args.a), _load(args.b)
-    if _is_train(a) or _is_train(b):
-        raise _Usage("compare: expected two bench results files, got a train file")
+    for path in (args.a, args.b):
+        if os.path.isfile(path) and _is_train(read_records(path)[0]):
+            raise _Usage(f"compare: expected two bench results files, got the train file "
+                         f"{path}")
+    a, b = _load(args.a, bench_only=True), _load(args.b, bench_only=True)
     rows, only_a, only_b = compare_records(a, b, args.alpha)
     if not rows:
         raise _Usage(f"compare: {args.a} and {args.b} have no case in common")
@@ -321,7 +339,6 @@ def _compare(args):
 
 def main(argv):
     """Run `report` or `compare` (argv[0]); returns the exit status."""
-    import traceback
     try:
         try:
             args = _parsers()[argv[0]].parse_args(argv[1:])

@@ -4,21 +4,38 @@ Each line is written with a single `os.write` on a file opened with O_APPEND, so
 interrupted run leaves only whole lines; `--resume` reads them back and skips their
 cases. A line cut short by a hard kill (no newline at the end) is dropped on resume.
 
+A results file has one writer at a time: `ResultsFile` holds an exclusive lock (flock) on
+``FILE.lock`` from before it reads or truncates the file until it is closed, and a second
+run fails at once with an error naming the run that holds it (pid, host, start time). The
+kernel drops the lock of a process that dies, so a crash leaves no stale lock.
+
 Example:
     >>> w = ResultsFile('/tmp/r.jsonl')            # doctest: +SKIP
     >>> w.write({'impl': 'gluonlite', 'mean': 1.0}); w.close()   # doctest: +SKIP
 """
+import datetime
 import json
 import os
 import platform
 import socket
+import subprocess
 import sys
 import traceback
 
+import numpy as np
+import scipy
+
+from .. import __version__
+from ..base import write_atomically
 from .matrix import case_key
 
-__all__ = ["ResultsFile", "OutputError", "check_writable", "read_records", "env_record",
-           "stats", "spread", "error_line"]
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): runs are not kept apart there
+    fcntl = None
+
+__all__ = ["ResultsFile", "OutputError", "FileLock", "check_writable", "read_records",
+           "record_problem", "env_record", "stats", "spread", "error_line"]
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                 "OPENBLAS_CORETYPE", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS",
@@ -76,7 +93,6 @@ def stats(times_ms):
         >>> s['mean'], s['median'], s['q1'], s['q3'], s['times']
         (2.0, 2.0, 1.5, 2.5, [1.0, 3.0, 2.0])
     """
-    import numpy as np
     t = np.asarray(times_ms, dtype="float64")
     if t.size == 0:
         raise ValueError("stats: expected at least one time, got an empty list")
@@ -102,18 +118,20 @@ def spread(record):
         return med, record["q1"], record["q3"]
     times = record.get("times")
     if times:
-        import numpy as np
         q1, q3 = np.percentile(np.asarray(times, dtype="float64"), [25, 75])
         return med, float(q1), float(q3)
     return med, record.get("min", med), record.get("max", med)
 
 
-def read_records(path, bad_lines=None):
+def read_records(path, bad_lines=None, check=None):
     """Read the JSON objects of a results file, skipping lines that do not parse.
 
     Args:
         path: a JSON lines file.
-        bad_lines: optional list; (line number, text) of each skipped line is appended.
+        bad_lines: optional list; (line number, text, reason) of each skipped line is
+            appended.
+        check: optional function record -> problem or None (e.g. `record_problem`); an
+            object with a problem is skipped as a bad line too.
 
     Returns:
         (records, bad): the list of dicts and the number of lines skipped.
@@ -133,17 +151,196 @@ def read_records(path, bad_lines=None):
         for number, line in enumerate(f, 1):
             if not line.strip():
                 continue
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                rec = None
-            if isinstance(rec, dict):
-                records.append(rec)
-            else:
-                bad += 1
-                if bad_lines is not None:
-                    bad_lines.append((number, line))
+            problem = _line_problem(line, check)
+            if isinstance(problem, dict):
+                records.append(problem)
+                continue
+            bad += 1
+            if bad_lines is not None:
+                bad_lines.append((number, line, problem))
     return records, bad
+
+
+def _line_problem(line, check):
+    """The record of one line, or why it is not one (a str)."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return "not JSON"
+    except RecursionError:
+        return "JSON nested too deeply"
+    if not isinstance(rec, dict):
+        return f"a JSON {type(rec).__name__}, not an object"
+    problem = check(rec) if check else None
+    return problem if problem else rec
+
+
+class FileLock:
+    """An exclusive lock on ``PATH.lock`` that says who holds it.
+
+    `acquire` never waits: when another process holds the lock it raises OutputError naming
+    that process (the pid, host and start time it wrote into the lock file). `release`
+    removes the lock file while still holding the lock, so a process that opened the old
+    file finds it gone and tries again on a new one.
+
+    Example:
+        >>> lock = FileLock('/tmp/r.jsonl').acquire()     # doctest: +SKIP
+        >>> lock.release()                                 # doctest: +SKIP
+    """
+
+    def __init__(self, path):
+        self.target, self.path, self.fd = path, path + ".lock", None
+
+    def acquire(self):
+        """Take the lock (a no-op where the system has no flock); returns self.
+
+        Raises:
+            OutputError: another process holds it, or the lock file cannot be made.
+        """
+        if fcntl is None:
+            return self
+        while self.fd is None:
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(fd)
+                os.close(fd)
+                raise self._held(holder) from None
+            except OSError:  # a file system without locks: go on unguarded
+                os.close(fd)
+                return self
+            if _same_file(fd, self.path):
+                self.fd = fd
+            else:  # its last holder removed it between our open and our lock
+                os.close(fd)
+        since = datetime.datetime.now().isoformat(timespec="seconds")
+        os.ftruncate(self.fd, 0)
+        os.write(self.fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                      "since": since}).encode())
+        return self
+
+    def _held(self, holder):
+        return OutputError(f"{self.target} is being written by another run ({holder}; lock "
+                           f"{self.path}): wait for it to finish, or give another --out")
+
+    def check_free(self):
+        """Raise, as `acquire` does, when another process holds the lock; take nothing.
+
+        Raises:
+            OutputError: naming the holder.
+        """
+        if fcntl is None:
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return  # no lock file: nobody holds it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise self._held(_holder(fd)) from None
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def _open(self):
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise OutputError(f"cannot create the lock file {self.path}: "
+                              f"{e.strerror or e}") from None
+
+    def release(self):
+        """Remove the lock file and drop the lock (idempotent)."""
+        if self.fd is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
+
+
+def _same_file(fd, path):
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except OSError:
+        return False
+
+
+def _holder(fd):
+    """'pid N on HOST since TIME' from a lock file, or what is known."""
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        return f"pid {info['pid']} on {info['host']} since {info['since']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "a process that has not yet written its pid"
+
+
+_SIZES = ("seq_len", "batch_size", "hidden_dim")
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_time(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")
+
+
+def record_problem(rec):
+    """What keeps a JSON object from being a bench result (or a failed case), or None.
+
+    A result names its case (impl, cell, ctx, the sizes as integers >= 1, is_train; and
+    for gluonlite the benchmark and hybridize flags) and its time (a median or mean >= 0,
+    quartiles and rounds numbers when present). Records without `impl` (older files) count
+    as gluonlite's.
+
+    Example:
+        >>> record_problem({'impl': 'floor-step', 'cell': 'RNNCell', 'ctx': 'cpu(0)',
+        ...                 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+        ...                 'is_train': False, 'median': None})
+        'median is None, expected a time in ms'
+    """
+    if not isinstance(rec, dict):
+        return f"expected a JSON object, got {type(rec).__name__}"
+    missing = [k for k in ("cell", "ctx") + _SIZES + ("is_train",) if k not in rec]
+    impl = rec.get("impl", "gluonlite")
+    if impl == "gluonlite":
+        missing += [k for k in ("benchmark", "hybridize_cell", "hybridize_layer")
+                    if k not in rec]
+    if missing:
+        return f"not a bench result: no {', '.join(missing)}"
+    bad = [k for k in _SIZES if not (_is_int(rec[k]) and rec[k] >= 1)]
+    bad += [k for k in ("impl", "cell", "ctx") if not isinstance(rec.get(k, impl), str)]
+    bad += ["is_train"] if not isinstance(rec["is_train"], bool) else []
+    if impl == "gluonlite":
+        bad += ["benchmark"] if not isinstance(rec["benchmark"], str) else []
+        bad += [k for k in ("hybridize_cell", "hybridize_layer") if not isinstance(rec[k], bool)]
+    bad += [k for k in ("seed", "warmup") if k in rec and rec[k] is not None
+            and not _is_int(rec[k])]
+    bad += ["env"] if "env" in rec and not isinstance(rec["env"], (dict, type(None))) else []
+    if bad:
+        return f"{bad[0]} is {rec.get(bad[0])!r}, not a valid value"
+    if rec.get("failed") is True:
+        return None
+    time_key = "median" if "median" in rec else "mean"
+    if not _is_time(rec.get(time_key)):
+        return f"{time_key} is {rec.get(time_key)!r}, expected a time in ms"
+    for k in ("q1", "q3", "min", "max"):
+        if rec.get(k) is not None and not _is_time(rec[k]):
+            return f"{k} is {rec[k]!r}, expected a time in ms"
+    times = rec.get("times")
+    if times is not None and not (isinstance(times, list) and all(map(_is_time, times))):
+        return "times is not a list of times in ms"
+    inter = rec.get("interleaved")
+    if inter is not None and not (isinstance(inter, dict) and all(
+            isinstance(v, dict) and _is_time(v.get("median")) for v in inter.values())):
+        return "interleaved is not a map of floor impls to their timings"
+    return None
 
 
 def rejected_path(path):
@@ -165,43 +362,63 @@ class ResultsFile:
             `rejected`. Otherwise the file is truncated.
         writer: the function that writes bytes to the descriptor (os.write; tests pass
             one that fails).
+        must_be_new: refuse a file that exists and holds something (checked under the
+            lock, so two runs started together cannot both pass it).
+        check: with resume, a function record -> problem or None (`record_problem`): the
+            objects it finds a problem with are moved out as the unreadable lines are.
 
     Attributes:
         records: the finished records already in the file (resume only); records of
             failed cases (`"failed": true`) are left out, so a resumed run retries them.
         done: set of `case_key`s of those records.
-        rejected: line numbers of the lines moved out on resume.
+        rejected: (line number, reason) of each line moved out on resume.
 
     Raises:
-        OutputError: the folder cannot be created or the file opened for writing.
+        OutputError: the folder cannot be created or the file opened for writing; another
+            run writes the file (see `FileLock`); with `must_be_new`, the file holds lines.
     """
 
-    def __init__(self, path, resume=False, writer=os.write):
-        self.path, self._os_write, self.rejected = path, writer, []
+    def __init__(self, path, resume=False, writer=os.write, must_be_new=False, check=None):
+        self.path, self._os_write, self.rejected, self.fd = path, writer, [], None
         _make_parent(path)
-        kept = []
+        self._lock = FileLock(path).acquire()
         try:
+            kept = self._open(resume, must_be_new, check)
+        except BaseException:
+            self._lock.release()
+            raise
+        self.records = [r for r in kept if not r.get("failed")]
+        self.done = {case_key(r) for r in self.records}
+
+    def _open(self, resume, must_be_new, check):
+        """Open the file under the lock; returns the records kept (resume)."""
+        path, kept = self.path, []
+        try:
+            size = os.path.getsize(path) if os.path.isfile(path) else 0
+            if must_be_new and size:
+                raise OutputError(f"the output file {path} exists ({size} bytes): give --resume "
+                                  "to add to it, --force to overwrite it, or another --out")
             if resume:
                 self._drop_partial_line()
                 bad = []
-                kept = read_records(path, bad)[0]
+                kept = read_records(path, bad, check)[0]
                 if bad:
                     self._move_out(bad, kept)
             flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if resume else os.O_TRUNC)
             self.fd = os.open(path, flags, 0o644)
+        except OutputError:
+            raise
         except OSError as e:
             raise OutputError(f"cannot write output file {path}: {e.strerror or e}") from None
-        self.records = [r for r in kept if not r.get("failed")]
-        self.done = {case_key(r) for r in self.records}
+        return kept
 
     def _move_out(self, bad, kept):
         """Append the unreadable lines to the .rejected file, then replace the results
         file by its records alone (atomically: a crash leaves the old or the new one)."""
-        from ..base import write_atomically
         with open(rejected_path(self.path), "a", encoding="utf-8") as f:
-            f.writelines(line if line.endswith("\n") else line + "\n" for _, line in bad)
+            f.writelines(line if line.endswith("\n") else line + "\n" for _, line, _ in bad)
         write_atomically(self.path, "".join(json.dumps(r) + "\n" for r in kept).encode())
-        self.rejected = [n for n, _ in bad]
+        self.rejected = [(n, why) for n, _, why in bad]
 
     def _drop_partial_line(self):
         try:
@@ -235,10 +452,12 @@ class ResultsFile:
         return record
 
     def close(self):
-        """Close the file (idempotent)."""
+        """Close the file and release its lock (idempotent)."""
         if getattr(self, "fd", None) is not None:
             os.close(self.fd)
             self.fd = None
+        if getattr(self, "_lock", None) is not None:
+            self._lock.release()
 
     def __enter__(self):
         return self
@@ -249,7 +468,7 @@ class ResultsFile:
 
 def _blas_info():
     """BLAS libraries in use: threadpoolctl when importable, else numpy's build config."""
-    try:
+    try:  # optional: a better account of the BLAS threads where it is installed
         from threadpoolctl import threadpool_info
         return [{k: v for k, v in d.items() if k in ("internal_api", "version", "num_threads",
                                                     "architecture", "threading_layer", "prefix")}
@@ -257,7 +476,6 @@ def _blas_info():
     except Exception:  # threadpoolctl missing or failing: fall back to numpy's config
         pass
     try:
-        import numpy as np
         cfg = np.show_config(mode="dicts")["Build Dependencies"]
         return [{"name": cfg["blas"].get("name"), "version": cfg["blas"].get("version"),
                  "config": cfg["blas"].get("openblas configuration")}]
@@ -284,7 +502,6 @@ def git_commit():
         >>> git_commit()            # doctest: +SKIP
         'f0b57d4c...-dirty'
     """
-    import subprocess
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     def git(*args):
@@ -306,20 +523,9 @@ def env_record():
         platform, blas (list), threads (the thread-related environment variables that are
         set), cpu, cpu_count.
     """
-    import numpy as np
-    try:
-        import gluonlite
-        version = getattr(gluonlite, "__version__", "unknown")
-    except Exception as e:  # the record must not fail because the core does
-        version = f"unimportable ({type(e).__name__})"
-    try:
-        import scipy
-        scipy_version = scipy.__version__
-    except ImportError:
-        scipy_version = None
-    return {"host": socket.gethostname(), "gluonlite": version, "commit": git_commit(),
+    return {"host": socket.gethostname(), "gluonlite": __version__, "commit": git_commit(),
             "numpy": np.__version__,
-            "scipy": scipy_version,
+            "scipy": scipy.__version__,
             "python": sys.version.split()[0], "platform": platform.platform(),
             "blas": _blas_info(),
             "threads": {k: os.environ[k] for k in _THREAD_VARS if k in os.environ},

@@ -7,6 +7,10 @@ a cpu ctx and in CuPy on a gpu (the timer then waits for the device). After the
 timed rounds one more round runs under tracemalloc to measure the peak of new
 allocations during a call (`peak_alloc_bytes`); it is not part of the timings.
 
+With `floors`, a case's rounds are interleaved with rounds of the floors of its size (one
+of each per round, the order rotating): a ratio to the floor then compares rounds run
+under the same load, not minutes apart (`interleaved` in the result).
+
 Example:
     >>> run_case({'impl': 'floor-step', 'cell': 'GRUCell', 'seq_len': 3, 'batch_size': 1,
     ...           'hidden_dim': 4, 'is_train': True}, warmup=1, test=2)['n']
@@ -17,11 +21,15 @@ import tracemalloc
 
 import numpy as np
 
-from . import floor
+import gluonlite as mx
+from gluonlite import autograd, nd
+from gluonlite.context import gpu_missing, num_gpus, synchronize
+
+from . import floor, models
 from .results import stats
 
-__all__ = ["run_case", "time_rounds", "detect_gpus", "AUTO_MIN_ROUNDS", "AUTO_MAX_ROUNDS",
-           "parse_rounds"]
+__all__ = ["run_case", "time_rounds", "time_interleaved", "detect_gpus", "AUTO_MIN_ROUNDS",
+           "AUTO_MAX_ROUNDS", "parse_rounds"]
 
 AUTO_MIN_ROUNDS = 5
 AUTO_MAX_ROUNDS = 10_000
@@ -61,7 +69,6 @@ def detect_gpus():
     Returns:
         (count, reason): reason is None when count > 0.
     """
-    from gluonlite.context import gpu_missing, num_gpus
     count = num_gpus()  # 0 when CuPy or a device is missing
     return (count, None) if count else (0, gpu_missing() or "no GPU visible to CuPy")
 
@@ -101,6 +108,50 @@ def time_rounds(step, warmup, test, sync=None, progress=None):
     return times[warmup:]
 
 
+def _timed(step, sync):
+    tick = time.perf_counter()
+    step()
+    if sync is not None:
+        sync()
+    return (time.perf_counter() - tick) * 1000.0
+
+
+def time_interleaved(steps, warmup, test, progress=None):
+    """Time `steps` in interleaved rounds: each round runs every step once, starting one
+    further along each round, so all see the same load in turn.
+
+    Args:
+        steps: list of (step, sync) pairs; the first is the case, whose times decide when
+            an 'auto:SECONDS' budget is spent.
+        warmup, test, progress: as for `time_rounds`.
+
+    Returns:
+        list of lists: per step, the test rounds' times in ms.
+
+    Example:
+        >>> a, b = time_interleaved([(lambda: None, None), (lambda: None, None)], 1, 3)
+        >>> len(a), len(b)
+        (3, 3)
+    """
+    count, budget = parse_rounds(test)
+    times = [[] for _ in steps]
+    r = 0
+    while True:
+        if count is not None:
+            if r >= warmup + count:
+                break
+        elif r >= warmup + AUTO_MIN_ROUNDS and (
+                sum(times[0][warmup:]) >= budget * 1000.0 or r >= warmup + AUTO_MAX_ROUNDS):
+            break
+        for k in range(len(steps)):
+            j = (r + k) % len(steps)
+            times[j].append(_timed(*steps[j]))
+        r += 1
+        if progress is not None:
+            progress(r)
+    return [t[warmup:] for t in times]
+
+
 def _peak_alloc(step, sync):
     """Peak bytes newly allocated during one call of step (numpy buffers included)."""
     was_tracing = tracemalloc.is_tracing()
@@ -119,9 +170,6 @@ def _peak_alloc(step, sync):
 
 
 def _gluonlite_step(case, seed):
-    import gluonlite as mx
-    from gluonlite import autograd, nd
-    from . import models
     mx.random.seed(seed)
     layer, inputs, states = models.build_benchmark_case(case)
     if case["is_train"]:
@@ -136,11 +184,9 @@ def _gluonlite_step(case, seed):
 
 
 def _floor_step(case, seed):
-    from gluonlite.context import synchronize
-    from .models import make_ctx
     T, N, H = case["seq_len"], case["batch_size"], case["hidden_dim"]
     train = bool(case["is_train"])
-    ctx = make_ctx(case.get("ctx") or "cpu(0)")  # numpy on a cpu, CuPy on a gpu
+    ctx = models.make_ctx(case.get("ctx") or "cpu(0)")  # numpy on a cpu, CuPy on a gpu
     xp = ctx.xp
     f = floor.FloorRNN(case["cell"], T, N, H, H, fused=case["impl"] == "floor-fused", train=train,
                        xp=xp)
@@ -160,7 +206,7 @@ def _floor_step(case, seed):
     return step, (lambda: synchronize(ctx)) if ctx.device_type == "gpu" else None
 
 
-def run_case(case, warmup, test, seed=0, progress=None):
+def run_case(case, warmup, test, seed=0, progress=None, floors=()):
     """Build and time one case.
 
     Args:
@@ -169,18 +215,29 @@ def run_case(case, warmup, test, seed=0, progress=None):
         test: timed rounds, or 'auto:SECONDS' (see `time_rounds`).
         seed: seeds gluonlite's and numpy's generators before building.
         progress: optional callable(rounds_done).
+        floors: floor impls ('floor-step', 'floor-fused') to time in the same rounds as
+            the case (`time_interleaved`), at its size.
 
     Returns:
         dict: n, mean, std, median, q1, q3, min, max, times (every timed round), all in
-        ms, and unit, warmup, rounds ('auto:SECONDS' when calibrated), peak_alloc_bytes.
+        ms, and unit, warmup, rounds ('auto:SECONDS' when calibrated), peak_alloc_bytes;
+        with floors, `interleaved`: {impl: its n, median, q1, q3, times in those rounds}.
 
     Raises:
         whatever building or running the case raises (the CLI reports it).
     """
     build = _gluonlite_step if case.get("impl", "gluonlite") == "gluonlite" else _floor_step
     step, sync = build(case, seed)
-    times = time_rounds(step, warmup, test, sync, progress)
+    if floors:
+        others = [_floor_step(dict(case, impl=impl), seed) for impl in floors]
+        times, *floor_times = time_interleaved([(step, sync)] + others, warmup, test, progress)
+    else:
+        times = time_rounds(step, warmup, test, sync, progress)
     result = stats(times)
     result.update(unit="ms", warmup=warmup, rounds=test,
                   peak_alloc_bytes=_peak_alloc(step, sync))
+    if floors:
+        keep = ("n", "median", "q1", "q3", "times")
+        result["interleaved"] = {impl: {k: v for k, v in stats(t).items() if k in keep}
+                                 for impl, t in zip(floors, floor_times)}
     return result

@@ -27,6 +27,14 @@ import json
 import os
 import sys
 
+from tqdm import tqdm
+
+from ..base import write_atomically
+from . import tasks
+from .executors import Task
+from .results import ResultsFile, check_writable, read_records
+from .train import params_path
+
 __all__ = ["expand_runs", "run_files", "run_sweep"]
 
 PROG = "gluonlite.bench"
@@ -63,7 +71,6 @@ def expand_runs(data):
 
 def run_files(data, name, tag):
     """(metrics file or None, params file) of one run of a train recipe."""
-    from .train import params_path
     if not tag:
         return data["output"], params_path(data, name)
     folder = os.path.splitext(data["output"] or os.path.join("results", name))[0]
@@ -74,15 +81,12 @@ def run_files(data, name, tag):
 
 
 def _finished(metrics, params):
-    from .results import read_records
     records = read_records(metrics)[0] if metrics else []
     return bool(records) and records[-1].get("final") is True and os.path.isfile(params)
 
 
 def _write_run(metrics, params, tag, value, emit):
     """Write one finished run's files: parameters first, the final record last."""
-    from ..base import write_atomically
-    from .results import ResultsFile
     final = dict(value["final"], run=tag, params_file=params, env=value["env"])
     os.makedirs(os.path.dirname(os.path.abspath(params)), exist_ok=True)
     write_atomically(params, value["params"])
@@ -94,6 +98,28 @@ def _write_run(metrics, params, tag, value, emit):
     for record in lines:
         emit(json.dumps(record))
     return final
+
+
+def _record_failure(outcome, files, name):
+    """One line on stderr, and a record of the failure that --resume runs again."""
+    tag = outcome.task.key
+    error = f"{type(outcome.error).__name__}: {outcome.error}"
+    print(f"{PROG}: run failed ({tag or name}): {error}", file=sys.stderr)
+    if files[0]:
+        with ResultsFile(files[0]) as writer:
+            writer.write({"failed": True, "run": tag, "error": error})
+
+
+def _print_sweep(recipe, runs, finals):
+    """The sweep's closing table: each run's judged metric, in the sweep's order."""
+    order = {tag: i for i, (tag, _) in enumerate(runs)}
+    finals = sorted(finals, key=lambda f: order[f["run"]])
+    print(f"Sweep: {len(finals)} runs ({recipe.data['task']}, judged by "
+          f"{finals[0]['metric'] if finals else 'its metric'})")
+    for final in finals:
+        passed = "" if final["passed"] is None else ("  passed" if final["passed"]
+                                                     else "  not passed")
+        print(f"  {final['run']}: {final['value']:.6g}{passed}  [{final['env']['host']}]")
 
 
 def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
@@ -112,11 +138,6 @@ def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
     Raises:
         OutputError: a run's files cannot be written (before any run starts).
     """
-    from tqdm import tqdm
-
-    from . import tasks
-    from .executors import Task
-    from .results import ResultsFile, check_writable
     runs = expand_runs(recipe.data)
     files = {tag: run_files(recipe.data, recipe.name, tag) for tag, _ in runs}
     for metrics, params in files.values():
@@ -132,16 +153,12 @@ def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
     finals, failed = [], 0
     try:
         for outcome in executor.run(task_list):
-            tag = outcome.task.key
             if outcome.error is not None:
                 failed += 1
-                error = f"{type(outcome.error).__name__}: {outcome.error}"
-                print(f"{PROG}: run failed ({tag or recipe.name}): {error}", file=sys.stderr)
-                if files[tag][0]:  # a record of the failure; --resume runs it again
-                    with ResultsFile(files[tag][0]) as writer:
-                        writer.write({"failed": True, "run": tag, "error": error})
+                _record_failure(outcome, files[outcome.task.key], recipe.name)
             else:
-                finals.append(_write_run(*files[tag], tag, outcome.value, emit))
+                finals.append(_write_run(*files[outcome.task.key], outcome.task.key,
+                                         outcome.value, emit))
             bar.update(1)
             busy = executor.busy()
             if busy is not None:
@@ -153,14 +170,7 @@ def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
         return 130
     bar.close()
     if len(runs) > 1:
-        order = {tag: i for i, (tag, _) in enumerate(runs)}
-        finals.sort(key=lambda f: order[f["run"]])
-        print(f"Sweep: {len(finals)} runs ({recipe.data['task']}, judged by "
-              f"{finals[0]['metric'] if finals else 'its metric'})")
-        for final in finals:
-            passed = "" if final["passed"] is None else ("  passed" if final["passed"]
-                                                         else "  not passed")
-            print(f"  {final['run']}: {final['value']:.6g}{passed}  [{final['env']['host']}]")
+        _print_sweep(recipe, runs, finals)
     if failed:
         print(f"{PROG}: {failed} of {len(todo)} runs failed", file=sys.stderr)
     return 1 if failed else 0

@@ -13,12 +13,16 @@ import functools
 import os
 import tempfile
 
+from gluonlite import profiler
+
+from .results import env_record
+from .train import fit
+
 __all__ = ["host_env", "measure", "train_run"]
 
 
 @functools.lru_cache(maxsize=None)
 def _env():
-    from .results import env_record
     return env_record()
 
 
@@ -27,22 +31,24 @@ def host_env():
     return dict(_env())
 
 
-def measure(run_case, case, warmup, test, seed, profile=False, progress=None):
+def measure(run_case, case, warmup, test, seed, profile=False, floors=(), progress=None):
     """Time one bench case with `run_case` (runner.run_case or a test's stand-in).
 
     Args:
         profile: run the case under `gluonlite.profiler` (operators and compiled plan
             steps) and return its Chrome trace as `trace` (a JSON str) for the driver
             to write.
+        floors: floor impls to time interleaved with the case (passed to run_case as
+            `floors=` only when there are some).
 
     Returns:
         dict: run_case's result plus `env` (this host's environment record).
     """
+    extra = {"floors": tuple(floors)} if floors else {}
     if not profile:
-        return dict(run_case(case, warmup, test, seed, progress), env=host_env())
-    from gluonlite import profiler
+        return dict(run_case(case, warmup, test, seed, progress, **extra), env=host_env())
     with profiler.capture() as trace:
-        result = run_case(case, warmup, test, seed, progress)
+        result = run_case(case, warmup, test, seed, progress, **extra)
     return dict(result, env=host_env(), trace=trace.json())
 
 
@@ -60,7 +66,6 @@ def train_run(cfg, name, progress=None):
         params_file), params (the parameters file's bytes, as save_parameters writes
         them), env.
     """
-    from .train import fit
     records = []
     net, final = fit(cfg, name, records.append, progress=False)
     with tempfile.TemporaryDirectory(prefix="gluonlite-run-") as tmp:

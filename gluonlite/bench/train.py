@@ -25,6 +25,13 @@ import sysconfig
 import time
 
 import numpy as np
+from tqdm import tqdm
+
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd
+
+from . import models
+from .results import ResultsFile, check_writable
 
 __all__ = ["adding_problem", "stdlib_text", "encode_text", "char_windows", "VOCAB", "run_train",
            "fit", "params_path"]
@@ -171,8 +178,6 @@ def run_train(recipe, out_path=None, emit=print, progress=True):
     Raises:
         OutputError: the output file cannot be written (before training starts).
     """
-    from .results import ResultsFile, check_writable
-
     cfg = recipe.data
     out_path = out_path or cfg["output"]
     params_file = params_path(cfg, recipe.name, out_path)
@@ -189,6 +194,73 @@ def run_train(recipe, out_path=None, emit=print, progress=True):
             writer.close()
 
 
+class _TaskData:
+    """A train recipe's data (training and validation splits) and its loss and metric."""
+
+    def __init__(self, cfg, rng):
+        self.xt, self.yt, self.xv, self.yv, self.shape_kw = _task_data(cfg, rng)
+        self.charlm = cfg["task"] == "charlm"
+        self.loss_fn = (gluon.loss.SoftmaxCrossEntropyLoss() if self.charlm
+                        else gluon.loss.L2Loss())
+        self.limit = cfg["charlm"]["max_batches"] if self.charlm else None
+        self.y_axis = 1 if self.charlm else 0  # charlm targets are (T, n); adding (n, 1)
+        self.metric_name = "bpc" if self.charlm else "mse"
+
+    def to_metric(self, value):
+        """L2Loss is 0.5 * squared error: report MSE. Cross-entropy is in nats: bits."""
+        return value / math.log(2) if self.charlm else 2.0 * value
+
+    def loss(self, net, idx, train, ctx):
+        """The loss of the batch `idx` (recorded, with its backward, when `train`)."""
+        x = nd.array((self.xt if train else self.xv)[:, idx], ctx=ctx)
+        y = nd.array(np.take(self.yt if train else self.yv, idx, axis=self.y_axis), ctx=ctx)
+        if not train:
+            return self._loss(net(x), y)
+        with autograd.record():
+            loss = self._loss(net(x), y)
+        loss.backward()
+        return loss
+
+    def _loss(self, pred, y):
+        if self.charlm:
+            return self.loss_fn(pred.reshape((-1, pred.shape[-1])), y.reshape((-1,)))
+        return self.loss_fn(pred, y)
+
+
+def _model(cfg, data, ctx):
+    """(net, trainer) of a train recipe, initialized on ctx."""
+    m, o = cfg["model"], cfg["optimizer"]
+    net = models.SequenceModel(m["cell"], m["loop"], m["hidden_size"], m["num_layers"],
+                               hybridize_cell=m["hybridize_cell"],
+                               hybridize_layer=m["hybridize_layer"], **data.shape_kw)
+    net.initialize(ctx=ctx)
+    net.hybridize_layers()
+    opt_params = {"learning_rate": o["lr"], "wd": o["wd"]}
+    if o["name"] == "sgd":
+        opt_params["momentum"] = o["momentum"]
+    return net, gluon.Trainer(net.collect_params(), o["name"], opt_params)
+
+
+def _epoch(cfg, net, trainer, data, ctx, bar):
+    """Train one epoch over `bar` (the batches) and validate; returns the two mean losses."""
+    total, count = 0.0, 0
+    for idx in bar:
+        loss = data.loss(net, idx, True, ctx)
+        rows = loss.shape[0]
+        if cfg["optimizer"]["clip_norm"]:
+            _clip(net.collect_params(), cfg["optimizer"]["clip_norm"], rows, ctx)
+        trainer.step(rows)
+        total += float(loss.sum().asscalar())
+        count += rows
+    bar.close()
+    vtotal, vcount = 0.0, 0
+    for idx in _batches(data.xv.shape[1], cfg["batch_size"], None, data.limit):
+        loss = data.loss(net, idx, False, ctx)
+        vtotal += float(loss.sum().asscalar())
+        vcount += loss.shape[0]
+    return total / count, vtotal / vcount
+
+
 def fit(cfg, name, emit, progress=True):
     """Train the model of a train recipe's data; no files are written.
 
@@ -201,76 +273,21 @@ def fit(cfg, name, emit, progress=True):
     Returns:
         (net, final): the trained model and the final record (without `params_file`).
     """
-    import gluonlite as mx
-    from gluonlite import autograd, gluon, nd
-    from tqdm import tqdm
-
-    from . import models
-
     rng = np.random.default_rng(cfg["seed"])
     mx.random.seed(cfg["seed"])
-    xt, yt, xv, yv, shape_kw = _task_data(cfg, rng)
+    data = _TaskData(cfg, rng)
     ctx = models.make_ctx(cfg["ctx"])
-    m = cfg["model"]
-    net = models.SequenceModel(m["cell"], m["loop"], m["hidden_size"], m["num_layers"],
-                               hybridize_cell=m["hybridize_cell"],
-                               hybridize_layer=m["hybridize_layer"], **shape_kw)
-    net.initialize(ctx=ctx)
-    net.hybridize_layers()
-    o = cfg["optimizer"]
-    opt_params = {"learning_rate": o["lr"], "wd": o["wd"]}
-    if o["name"] == "sgd":
-        opt_params["momentum"] = o["momentum"]
-    trainer = gluon.Trainer(net.collect_params(), o["name"], opt_params)
-    charlm = cfg["task"] == "charlm"
-    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss() if charlm else gluon.loss.L2Loss()
-    limit = cfg["charlm"]["max_batches"] if charlm else None
-
-    y_axis = 1 if charlm else 0  # charlm targets are (T, n); adding targets (n, 1)
-
-    def batch_loss(idx, train):
-        x = nd.array((xt if train else xv)[:, idx], ctx=ctx)
-        y = nd.array(np.take(yt if train else yv, idx, axis=y_axis), ctx=ctx)
-        if train:
-            with autograd.record():
-                loss = _loss(net(x), y)
-            loss.backward()
-        else:
-            loss = _loss(net(x), y)
-        return loss
-
-    def _loss(pred, y):
-        if charlm:
-            return loss_fn(pred.reshape((-1, pred.shape[-1])), y.reshape((-1,)))
-        return loss_fn(pred, y)
-
-    # L2Loss is 0.5 * squared error; report MSE. Cross-entropy is in nats; report bits.
-    to_metric = (lambda v: v / math.log(2)) if charlm else (lambda v: 2.0 * v)
-    metric_name = "bpc" if charlm else "mse"
-    record = None
+    net, trainer = _model(cfg, data, ctx)
+    metric, record = data.metric_name, None
     for epoch in range(1, cfg["epochs"] + 1):
         tick = time.perf_counter()
-        total, count = 0.0, 0
-        batches = _batches(xt.shape[1], cfg["batch_size"], rng, limit)
-        bar = tqdm(batches, desc=f"epoch {epoch}", unit="batch", leave=False,
-                   file=sys.stderr, disable=not progress)
-        for idx in bar:
-            loss = batch_loss(idx, True)
-            rows = loss.shape[0]
-            if o["clip_norm"]:
-                _clip(net.collect_params(), o["clip_norm"], rows, ctx)
-            trainer.step(rows)
-            total += float(loss.sum().asscalar())
-            count += rows
-        bar.close()
-        vtotal, vcount = 0.0, 0
-        for idx in _batches(xv.shape[1], cfg["batch_size"], None, limit):
-            loss = batch_loss(idx, False)
-            vtotal += float(loss.sum().asscalar())
-            vcount += loss.shape[0]
-        record = {"epoch": epoch, "train_loss": total / count,
-                  f"train_{metric_name}": to_metric(total / count),
-                  f"valid_{metric_name}": to_metric(vtotal / vcount),
+        bar = tqdm(_batches(data.xt.shape[1], cfg["batch_size"], rng, data.limit),
+                   desc=f"epoch {epoch}", unit="batch", leave=False, file=sys.stderr,
+                   disable=not progress)
+        train_loss, valid_loss = _epoch(cfg, net, trainer, data, ctx, bar)
+        record = {"epoch": epoch, "train_loss": train_loss,
+                  f"train_{metric}": data.to_metric(train_loss),
+                  f"valid_{metric}": data.to_metric(valid_loss),
                   "time_s": round(time.perf_counter() - tick, 3)}
         emit(record)
     judged = JUDGED[cfg["task"]]

@@ -4,6 +4,13 @@ from ..ndarray import contrib as ndarray  # noqa: F401
 from ..ndarray import contrib as nd  # noqa: F401
 from ..symbol import contrib as symbol  # noqa: F401
 from ..symbol import contrib as sym  # noqa: F401
+import sys as _sys
+
+# MXNet 1.9.1 has contrib/ndarray.py and contrib/symbol.py; code imports them as modules
+# (`from mxnet.contrib import symbol`, `import mxnet.contrib.ndarray`): they are the
+# operator namespaces nd.contrib and sym.contrib themselves.
+_sys.modules.setdefault(__name__ + ".ndarray", ndarray)
+_sys.modules.setdefault(__name__ + ".symbol", symbol)
 
 
 def __getattr__(attr):

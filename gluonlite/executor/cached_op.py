@@ -3,7 +3,7 @@ signature and called like a function on NDArrays, one node on the autograd tape.
 from .. import autograd_tape
 from ..ndarray.ndarray import NDArray
 from .graphs import PlanGraphs, can_capture, cuda_graphs_enabled, why_not
-from .hooks import apply_graph_passes
+from .hooks import apply_graph_passes, apply_inference_passes
 from .plan import compile_plan
 from ..symbol.symbol import topo_nodes
 
@@ -55,6 +55,7 @@ class CachedOp:
         self.static_alloc = bool(static_alloc)
         self.static_shape = bool(static_shape)
         self.input_names = self.symbol.list_inputs()
+        self._inference_symbol = None  # the graph of inference plans (inference passes)
         self._plans = {}
         self._graphs = {}  # id(plan): its PlanGraphs, or why it is not captured
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
@@ -70,8 +71,13 @@ class CachedOp:
         plan = self._plans.get(key)
         if plan is None:
             xp = self._xp_of(datas)
+            symbol = self.symbol
+            if not is_train and not any(want):
+                if self._inference_symbol is None:
+                    self._inference_symbol = apply_inference_passes(self.symbol)
+                symbol = self._inference_symbol
             plan = self._plans[key] = compile_plan(
-                self.symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
+                symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
                 list(want), self.static_alloc, xp, self._shared)
             self._graphs[id(plan)] = self._capture_decision(plan, xp)
         self._last = (key, plan)

@@ -12,8 +12,13 @@ from . import utils
 from . import contrib
 from . import model_zoo
 from .trainer import Trainer
+from ..ndarray import NDArray as _NDArray
+from ..symbol import Symbol as _Symbol
+
+#: The array types a block's inputs may be (MXNet's ``gluon.tensor_types``), for isinstance.
+tensor_types = (_Symbol, _NDArray)
 
 __all__ = ["Parameter", "ParameterDict", "Constant", "Block", "HybridBlock", "SymbolBlock",
            "nn", "rnn", "loss", "data", "utils", "contrib", "model_zoo", "Trainer",
-           "DeferredInitializationError",
+           "DeferredInitializationError", "tensor_types",
            "UninitializedParameterError"]

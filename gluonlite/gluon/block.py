@@ -25,6 +25,8 @@ from ..executor.infer import infer_graph
 from ..ndarray.serialization import load, save
 from ..symbol.naming import Prefix, new_name
 from ..symbol.symbol import Symbol, topo_nodes
+from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
+from .block_formats import FormatAttributes
 from .block_save import load_model, save_model
 from .op_hook import report_ops
 
@@ -196,6 +198,31 @@ class Block:
         handle.attach(self._forward_pre_hooks, hook)
         return handle
 
+    def optimize_for(self, x, *args, backend=None, backend_opts=None, clear=True,
+                     static_alloc=False, static_shape=False, inline_limit=2, **kwargs):
+        """Hybridize with subgraph `backend` and build the partitioned graph for inputs
+        like `x`, `args` now (MXNet 1.9's ``HybridBlock.optimize_for``); later calls run it.
+
+        Args:
+            x, args: example inputs (their structure and shapes pick the graph).
+            backend: a registered subgraph backend (``'FUSE'``: the inference backend).
+            backend_opts: options for the partitioner (``{'op_names': [...]}``).
+            clear, static_alloc, static_shape, inline_limit, kwargs: as `hybridize`.
+
+        Raises:
+            ValueError: an unknown backend.
+
+        Example::
+
+            net.optimize_for(x, backend='FUSE', static_alloc=True)
+            y = net(x)
+        """
+        self.hybridize(True, backend=backend, clear=clear, static_alloc=static_alloc,
+                       static_shape=static_shape, inline_limit=inline_limit,
+                       backend_opts=backend_opts, **kwargs)
+        flat, fmt = flatten([x, *args], _is_leaf)
+        self._cached_ops[(_format_key(fmt), self._trace_key())] = self._build_cache(x, *args)
+
     def register_op_hook(self, callback, monitor_all=False):
         """Call ``callback(node_name, op_name, array)`` for every operator output of the
         hybridized children's graphs as they run (with `monitor_all`, for the inputs too).
@@ -364,8 +391,11 @@ class Block:
                 shapes); a dtype mismatch without `cast_dtype`; a malformed file.
         """
         loaded = load(filename)
-        if isinstance(loaded, list):
-            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
+            if loaded:
+                raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need "
+                                 "names")
+            loaded = {}
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
@@ -489,7 +519,7 @@ def _shape_str(args):
     return str(out)[1:-1] if isinstance(out, list) else str(out)
 
 
-class HybridBlock(Block):
+class HybridBlock(FormatAttributes, Block):
     """A Block whose computation, `hybrid_forward(F, x, *args, **params)`, works with both
     ``F = nd`` (imperative) and ``F = sym`` (traced into a graph after `hybridize()`).
 
@@ -544,7 +574,12 @@ class HybridBlock(Block):
 
         Args:
             active: False turns hybridization off again.
-            backend: must be None (see Raises).
+            backend: a subgraph backend (`gluonlite.subgraph`) to partition the graph with
+                for every call, training included (``'FUSE'``: the inference backend;
+                ``backend_opts`` in `kwargs` go to the partitioner, e.g. ``{'op_names':
+                [...]}`` for ``'default'``). None: the graph as traced, its inference
+                plans fused by default (`gluonlite.subgraph.fuse`). Exports write the
+                traced graph either way.
             clear: drop the graphs compiled so far (always done here: a graph is cheap to
                 trace again).
             static_alloc: keep every intermediate buffer between calls.
@@ -559,16 +594,18 @@ class HybridBlock(Block):
                 as one step.
 
         Raises:
-            NotImplementedError: a `backend` (partition with GLUONLITE_SUBGRAPH_BACKEND).
+            ValueError: an unknown `backend` (the registered ones are listed).
         """
+        backend_opts = kwargs.pop("backend_opts", None) or {}
         if backend is not None:
-            raise NotImplementedError(
-                f"{self.name}.hybridize(backend={backend!r}): partitioning at hybridize is not "
-                "implemented; set GLUONLITE_SUBGRAPH_BACKEND or use "
-                "gluonlite.subgraph.partition_graph")
+            from ..subgraph import list_subgraph_properties
+            if backend not in list_subgraph_properties():
+                raise ValueError(f"{self.name}.hybridize: unknown backend {backend!r}; "
+                                 f"registered backends: {', '.join(list_subgraph_properties())}")
         self._active = bool(active)
         self._flags = {"static_alloc": bool(static_alloc), "static_shape": bool(static_shape),
-                       "inline_limit": inline_limit}
+                       "inline_limit": inline_limit, "backend": backend,
+                       "backend_opts": dict(backend_opts)}
         self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
             warnings.warn(f'"{self.name}" is being hybridized while still having forward '
@@ -731,7 +768,11 @@ class HybridBlock(Block):
             if s.name not in used:
                 warnings.warn(f"The {s.name} input to HybridBlock {self.name} is not used by "
                               "any computation. Is this intended?", stacklevel=4)
-        op = CachedOp(out, static_alloc=self._flags.get("static_alloc", False),
+        run = out
+        if self._flags.get("backend"):
+            from ..subgraph import partition_graph
+            run = partition_graph(out, self._flags["backend"], **self._flags["backend_opts"])
+        op = CachedOp(run, static_alloc=self._flags.get("static_alloc", False),
                       static_shape=self._flags.get("static_shape", False),
                       inline_limit=self._flags.get("inline_limit", 2))
         return op, slots, out_fmt, (inputs, out), flatten(list(args), _is_leaf)[1]
@@ -761,6 +802,9 @@ class HybridBlock(Block):
             entry = self._cached_ops[key] = self._build_cache(*args)
         op, slots, out_fmt, graph, _ = entry
         object.__setattr__(self, "_cached_graph", graph)
+        # the structures of this call, read as MXNet's _in_format/_out_format
+        object.__setattr__(self, "_in_spec", fmt)
+        object.__setattr__(self, "_out_spec", out_fmt)
         ctx = flat[0].context
         try:
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]

@@ -28,6 +28,28 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
     return loss
 
 
+def _reshape_like(F, x, y):
+    """`x` reshaped to `y`'s shape, in the namespace `F` (nd or sym) of a `hybrid_forward`.
+
+    MXNet's losses (and GluonCV's, which import it) use it to bring a label to the
+    prediction's shape.
+
+    Args:
+        F: ``mx.nd`` or ``mx.sym``.
+        x: the array (or symbol) to reshape.
+        y: the one whose shape `x` takes.
+
+    Returns:
+        `x` with `y`'s shape.
+
+    Raises:
+        MXNetError: the sizes of `x` and `y` differ.
+
+    Example: ``_reshape_like(mx.nd, label, pred)``.
+    """
+    return F.reshape_like(x, y)
+
+
 class Loss(HybridBlock):
     """Base class of losses.
 

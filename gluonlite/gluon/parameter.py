@@ -122,6 +122,45 @@ class Parameter:
     def __repr__(self):
         return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
 
+    # ---- MXNet's per-context bookkeeping ------------------------------------------------------
+    # Derived here from the arrays themselves; libraries that wrap a Parameter (GluonNLP's
+    # WeightDropParameter) read and copy them across, so they keep MXNet's names and forms.
+    @property
+    def _ctx_list(self):
+        """The contexts holding the values (or awaiting them, when initialization is
+        deferred), in order; None before `initialize`."""
+        if self._data is not None:
+            return list(self._data.keys())
+        if self._deferred_init:
+            return list(self._deferred_init[1])
+        return None
+
+    @_ctx_list.setter
+    def _ctx_list(self, ctx_list):
+        if ctx_list is not None and ctx_list != self._ctx_list:
+            raise ValueError(f"Parameter {self.name!r}: _ctx_list follows the data's contexts "
+                             f"{self._ctx_list}; set the data (or `_data`) instead of "
+                             f"{ctx_list}")
+
+    @property
+    def _ctx_map(self):
+        """MXNet's index of `_ctx_list`: ``[device_typeid][device_id] -> position``."""
+        ctx_map = []
+        for i, ctx in enumerate(self._ctx_list or ()):
+            while len(ctx_map) <= ctx.device_typeid:
+                ctx_map.append([])
+            row = ctx_map[ctx.device_typeid]
+            while len(row) <= ctx.device_id:
+                row.append(None)
+            row[ctx.device_id] = i
+        return ctx_map
+
+    @_ctx_map.setter
+    def _ctx_map(self, ctx_map):
+        if ctx_map != self._ctx_map:
+            raise ValueError(f"Parameter {self.name!r}: _ctx_map follows the data's contexts; "
+                             "set the data (or `_data`) instead")
+
     # ---- attributes -----------------------------------------------------------------------
     @property
     def dtype(self):
@@ -768,8 +807,11 @@ class ParameterDict:
                 mismatch without `cast_dtype`; a parameter not starting with `restore_prefix`.
         """
         loaded = load(filename)
-        if isinstance(loaded, list):
-            raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need names")
+        if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
+            if loaded:
+                raise ValueError(f"{filename}: the file holds unnamed arrays; parameters need "
+                                 "names")
+            loaded = {}
         self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
                        cast_dtype, dtype_source)
 

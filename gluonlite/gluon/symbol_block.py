@@ -77,13 +77,13 @@ class SymbolBlock(HybridBlock):
             inputs = [inputs]
         if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
             outputs = outputs[0]
-        syms, self._in_format = flatten(inputs, _is_sym)
+        syms, self._in_spec = flatten(inputs, _is_sym)
         if isinstance(outputs, Symbol):
             out = outputs
             n_out = len(outputs.outputs)
-            self._out_format = 0 if n_out == 1 else (list, [0] * n_out)
+            self._out_spec = 0 if n_out == 1 else (list, (0,) * n_out)
         else:
-            outs, self._out_format = flatten(outputs, _is_sym)
+            outs, self._out_spec = flatten(outputs, _is_sym)
             out = Group(outs)
         input_names = []
         for i, s in enumerate(syms):
@@ -185,7 +185,7 @@ class SymbolBlock(HybridBlock):
         if len(flat) != len(self._input_syms):
             raise ValueError(f"SymbolBlock: expected {len(self._input_syms)} input(s) "
                              f"({', '.join(self._input_names)}), got {len(flat)}")
-        return self._input_syms, self._graph, self._out_format
+        return self._input_syms, self._graph, self._out_spec
 
     def _trace_key(self):
         return ()
@@ -198,7 +198,7 @@ class SymbolBlock(HybridBlock):
                 raise ValueError(f"SymbolBlock: expected {len(self._input_names)} input(s), "
                                  f"got {len(flat)}")
             out = compose(self._graph, dict(zip(self._input_names, flat)))
-            return unflatten(list(out), self._out_format)
+            return unflatten(list(out), self._out_spec)
         return self._call_cached_op(x, *args)
 
     def hybrid_forward(self, F, x, *args, **kwargs):

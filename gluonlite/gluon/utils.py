@@ -232,3 +232,38 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
                          f"for {url}; replace it with the file from that URL")
     return path
 
+
+
+# The public bucket MXNet's model zoo and datasets were published in; MXNET_GLUON_REPO (read at
+# call time, as MXNet does) points the URLs at a mirror.
+_DEFAULT_REPO_URL = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
+
+
+def _get_repo_url():
+    """The base URL of Gluon's file repository, ending in '/'.
+
+    ``$MXNET_GLUON_REPO`` when set, else the bucket MXNet published to. gluonlite only builds
+    the URL (GluonNLP and GluonCV name their files with it); `download` never fetches.
+
+    Returns:
+        str: the URL with a trailing '/'.
+
+    Example: ``_get_repo_url()  # 'https://apache-mxnet.s3-...amazonaws.com/'``.
+    """
+    url = os.environ.get("MXNET_GLUON_REPO", _DEFAULT_REPO_URL)
+    return url if url.endswith("/") else url + "/"
+
+
+def _get_repo_file_url(namespace, filename):
+    """The URL of file `filename` under `namespace` in Gluon's repository.
+
+    Args:
+        namespace (str): the folder ('gluon/dataset/mnist').
+        filename (str): the file's name.
+
+    Returns:
+        str: ``<repo url><namespace>/<filename>``.
+
+    Example: ``_get_repo_file_url('gluon/dataset/mnist', 'train-images-idx3-ubyte.gz')``.
+    """
+    return f"{_get_repo_url()}{namespace}/{filename}"

@@ -860,6 +860,40 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False,
 _LAST_BATCH = ("pad", "discard", "roll_over")
 
 
+def _read_image_list(path, who):
+    """The entries of an image list file (``.lst``): one line per image, tab-separated
+    ``index``, one or more labels, and the image path (im2rec's layout).
+
+    Returns:
+        list of (index int, labels list of float, path str).
+
+    Raises:
+        ValueError: a line that is not in that layout, or an index given twice, naming the
+            file and line.
+    """
+    entries, first = [], {}
+    with open(path, encoding="utf-8", errors="replace") as fin:
+        for number, line in enumerate(fin, 1):
+            if not line.strip():
+                continue
+            fields = line.strip().split("\t")
+            try:
+                if len(fields) < 3:
+                    raise ValueError
+                entries.append((int(fields[0]), [float(v) for v in fields[1:-1]], fields[-1]))
+            except ValueError:
+                shown = line.strip() if len(line) <= 80 else line[:77] + "..."
+                raise ValueError(f"{who}: {path}, line {number}: expected 'INDEX<TAB>LABEL"
+                                 f"[<TAB>LABEL...]<TAB>PATH' with an integer index and number "
+                                 f"labels, got {shown!r}") from None
+            index = entries[-1][0]
+            if index in first:  # the later line would replace the earlier one's label
+                raise ValueError(f"{who}: {path}, line {number}: index {index} again (first "
+                                 f"at line {first[index]}); expected each image's index once")
+            first[index] = number
+    return entries
+
+
 class ImageIter(io.DataIter):
     """Batches of augmented images (NCHW float32) and labels, read from a RecordIO file
     (``path_imgrec``, with ``path_imgidx`` for random access), from an image list file
@@ -922,14 +956,9 @@ class ImageIter(io.DataIter):
         imgkeys = []
         if path_imglist:
             self.imglist = {}
-            with open(path_imglist) as fin:
-                for line in fin:
-                    if not line.strip():
-                        continue
-                    fields = line.strip().split("\t")
-                    key = int(fields[0])
-                    self.imglist[key] = (nd.array(fields[1:-1], dtype=dtype), fields[-1])
-                    imgkeys.append(key)
+            for key, label, path in _read_image_list(path_imglist, type(self).__name__):
+                self.imglist[key] = (nd.array(label, dtype=dtype), path)
+                imgkeys.append(key)
         elif isinstance(imglist, list):
             self.imglist = {}
             for index, img in enumerate(imglist, 1):

@@ -15,9 +15,9 @@ from .. import initializer as init_mod, ndarray as nd, optimizer as opt, kvstore
 from ..base import MXNetError
 from ..context import Context, current_context
 from ..io import DataDesc
+from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
 from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
-from ..model import load_checkpoint
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
 
 __all__ = ["Module"]

@@ -6,7 +6,7 @@ from .. import _profiling
 from .. import ops as _ops  # noqa: F401  (registers the operators)
 from ..base import normalize_dtype
 from ..context import current_context, synchronize
-from .ndarray import NDArray, array, empty, check_stype
+from .ndarray import INSTALLED, NDArray, array, empty, check_stype
 from . import register as _register
 
 _register.populate(globals())
@@ -32,8 +32,7 @@ def _create(shape, ctx, dtype, fill, stype, what, out):
         out[:] = fill
         return out
     if check_stype(stype, what, sparse_ok=True) != "default":
-        from .sparse import zeros as _sparse_zeros
-        out = _sparse_zeros(stype, _shape(shape), ctx=ctx, dtype=dtype)
+        out = INSTALLED["sparse_zeros"](stype, _shape(shape), ctx=ctx, dtype=dtype)
         if fill != 0:
             out[:] = _creation(shape, ctx, dtype, fill)
         return out
@@ -127,7 +126,7 @@ def waitall():
 
 from . import sparse  # noqa: E402,F401
 from .sparse import cast_storage  # noqa: E402,F401
-from . import sparse_updates  # noqa: E402,F401  (update operators on sparse arrays)
+from . import storage  # noqa: E402,F401  (installs the storage-type dispatcher of invoke)
 from . import sparse_grad  # noqa: E402,F401  (installs the tape's sparse-gradient writer)
 from . import random  # noqa: E402
 from .serialization import save, load, load_frombuffer  # noqa: E402,F401
@@ -149,3 +148,11 @@ from .indexing import (indexing_key_expand_implicit_axes, get_indexing_dispatch_
 _ufuncs.install(globals())
 
 _fluent.install(NDArray, globals(), "NDArray")
+from ..ops.missing_names import missing_attribute  # noqa: E402
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise missing_attribute("ndarray", name)

@@ -9,6 +9,7 @@ from ..ops import registry as _registry
 from .random import uniform  # noqa: F401  (MXNet's nd.contrib has it)
 from .register import _gen_cache
 from .ndarray import array
+from ..ops.missing_names import missing_attribute
 
 __all__ = ["rand_zipfian", "isinf", "isfinite", "isnan", "adamw_update", "mp_adamw_update",
            "multi_adamw_update",
@@ -65,11 +66,13 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
 
 
 def __getattr__(name):
+    if name.startswith("__"):      # import-system probes (__path__ ...) are not operators
+        raise AttributeError(name)
     # MXNet's contrib operators are registered as ``_contrib_<name>``
     from .. import ndarray
     f = getattr(ndarray, f"_contrib_{name}", None)
     if f is None:
-        raise AttributeError(f"nd.contrib has no attribute {name!r}")
+        raise missing_attribute("ndarray.contrib", name)
     return f
 
 

@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 from ..context import cpu
-from .ndarray import NDArray
+from .ndarray import INSTALLED, NDArray
 
 __all__ = ["to_dlpack_for_read", "to_dlpack_for_write", "from_dlpack"]
 
@@ -54,10 +54,31 @@ _DTYPES = {(0, 8): np.int8, (0, 32): np.int32, (0, 64): np.int64, (1, 8): np.uin
            (2, 16): np.float16, (2, 32): np.float32, (2, 64): np.float64, (6, 8): np.bool_}
 
 
+def _numpy_exports_bool():
+    try:
+        np.zeros(1, np.bool_).__dlpack__()
+    except (TypeError, BufferError):
+        return False
+    return True
+
+
+# numpy < 1.25 refuses to export bool arrays over DLPack (kDLBool came later to its exporter)
+_NUMPY_EXPORTS_BOOL = _numpy_exports_bool()
+
+
 def _capsule(x, what):
     if not isinstance(x, NDArray):
         raise TypeError(f"{what}: expected an NDArray, got {type(x).__name__}")
-    return x._data.__dlpack__()
+    data = x._data
+    if data.dtype == np.bool_ and isinstance(data, np.ndarray) and not _NUMPY_EXPORTS_BOOL:
+        # export the same bytes as uint8, then mark the tensor bool (DLPack code 6, 8 bits),
+        # what newer numpy writes itself
+        capsule = data.view(np.uint8).__dlpack__()
+        managed = ctypes.cast(_api.PyCapsule_GetPointer(capsule, b"dltensor"),
+                              ctypes.POINTER(_DLManagedTensor))
+        managed.contents.dl_tensor.dtype.code = 6
+        return capsule
+    return data.__dlpack__()
 
 
 def to_dlpack_for_read(data):
@@ -150,3 +171,7 @@ def from_dlpack(dlpack):
         raise TypeError(f"from_dlpack: expected a DLPack capsule or an object with "
                         f"__dlpack__, got {type(dlpack).__name__}")
     return NDArray(_open_capsule(dlpack), cpu())
+
+
+INSTALLED.update(to_dlpack_for_read=to_dlpack_for_read,
+                 to_dlpack_for_write=to_dlpack_for_write)

@@ -10,11 +10,10 @@ happens before an operator sees inputs it has not validated.
 from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
-from ..ops.sparse_grads import sparse_vjp_for
 from ..context import Context, current_context
 
-__all__ = ["invoke", "run_plan", "plan_for", "parse_cached", "CallPlan",
-           "register_call_rewrite"]
+__all__ = ["invoke", "run_plan", "run_dense", "plan_for", "parse_cached", "CallPlan",
+           "register_call_rewrite", "install_storage_dispatch", "install_array_type"]
 
 _PLANS = {}
 _MAX_PLANS = 4096
@@ -23,6 +22,18 @@ _RUNCTX = {}
 # {operator name: rewrite(plan, inputs) -> (plan, inputs) or None}: a graph pass's
 # imperative twin (`register_call_rewrite`), tried on calls autograd records.
 _CALL_REWRITES = {}
+
+
+# [dispatch(plan, inputs, ctx)]: the storage-type dispatcher (`gluonlite.ndarray.storage`,
+# which installs itself: it builds sparse arrays, a type above this module)
+_STORAGE = [None]
+
+
+def install_storage_dispatch(fn):
+    """Install ``fn(plan, inputs, ctx) -> outputs``, the dispatcher of calls with sparse
+    inputs (`gluonlite.ndarray.storage.dispatch`); returns it."""
+    _STORAGE[0] = fn
+    return fn
 
 
 def register_call_rewrite(op_name, rewrite):
@@ -55,11 +66,14 @@ class CallPlan:
         group: indices of the inputs that must share one dtype.
         checked: the (shape, dtype) signatures of inputs already validated.
         sparse_vjp: the operator's row_sparse gradient rule when its attributes ask for one
-            (``Embedding(sparse_grad=True)``), else None.
+            (``Embedding(sparse_grad=True)``; its storage rule's), else None.
+        storage_dense: the operator's storage rule takes dense inputs too for these
+            attributes (``cast_storage`` to a sparse type): every call goes to the storage
+            dispatcher.
     """
 
     __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr",
-                 "sparse_vjp")
+                 "sparse_vjp", "storage_dense")
 
     def __init__(self, op, p):
         self.op, self.p = op, p
@@ -69,7 +83,9 @@ class CallPlan:
         self.group = op.dtype_group(p)
         self.checked = set()
         self.ctx_attr = context_from(p)
-        self.sparse_vjp = sparse_vjp_for(op, p)
+        rule = op.storage
+        self.sparse_vjp = rule.grad(p, None) if rule is not None and rule.grad else None
+        self.storage_dense = bool(rule is not None and rule.dense_too and rule.dense_too(p))
 
 
 def _key(op, attrs):
@@ -112,15 +128,16 @@ def _validate(plan, xs, sig):
     plan.checked.add(sig)
 
 
-_NDArray = None
+# [NDArray]: the array type calls return (`gluonlite.ndarray.ndarray` puts it here: it is
+# built on this module)
+_ARRAY = [None]
 
 
-def _load_ndarray():
-    # ndarray.py imports this module, so the class is fetched on first use
-    global _NDArray
-    from .ndarray import NDArray
-    _NDArray = NDArray
-    return NDArray
+def install_array_type(cls):
+    """Make `cls` the array type a call wraps its outputs in (done by
+    `gluonlite.ndarray.ndarray` when it loads); returns it."""
+    _ARRAY[0] = cls
+    return cls
 
 
 def _runctx(is_train, xp):
@@ -179,17 +196,41 @@ def _run_plan(plan, inputs, ctx):
         instead = _CALL_REWRITES[op.name](plan, inputs)
         if instead is not None:
             return run_plan(instead[0], instead[1], ctx)
+    sparse = plan.storage_dense
     c = None
     for x in inputs:
         if x is not None:
+            if x._sparse:
+                sparse = True
             if c is None:
                 c = x._ctx
             elif x._ctx is not c and x._ctx != c:
                 raise _mixed_ctx(op, inputs)
+    if sparse:
+        return _STORAGE[0](plan, inputs, _call_ctx(plan, c, ctx))
+    return _run_dense(plan, inputs, c, ctx)
+
+
+def _call_ctx(plan, c, ctx):
+    """The context of a call: its inputs', else the one asked for, the operator's ctx
+    attribute or the current one."""
     if c is None:
         c = ctx or plan.ctx_attr
         if c is None:
             c = current_context()
+    return c
+
+
+def run_dense(plan, inputs, ctx=None):
+    """`run_plan` without the storage dispatch: the operator's dense kernel on `inputs`
+    (every one dense), recorded by autograd when it records; the dispatcher's fallback."""
+    c = next((x._ctx for x in inputs if x is not None), None)
+    return _run_dense(plan, inputs, c, ctx)
+
+
+def _run_dense(plan, inputs, c, ctx):
+    op = plan.op
+    c = _call_ctx(plan, c, ctx)
     xs = [None if x is None else x._data for x in inputs]
     sig = tuple(None if x is None else (x.shape, x.dtype) for x in xs)
     if sig not in plan.checked:
@@ -203,7 +244,7 @@ def _run_plan(plan, inputs, ctx):
             raise
         raise _kernel_error(op, e, xs) from e
     ys = _unaliased(ys, xs, c.xp)
-    wrap = _NDArray or _load_ndarray()
+    wrap = _ARRAY[0]
     outs = [wrap(y, c) for y in ys]
     if autograd_tape.is_recording():
         diff = plan.diff

@@ -6,11 +6,9 @@ from ..base import MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize, cpu
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.shape import reshape_target
-from .invoke import plan_for, run_plan
+from .invoke import install_array_type, plan_for, run_plan
 from ..ops import registry
 from ..ops.registry import get
-from .register import _gen_cache
-from .serialization import array_bytes, array_from_bytes
 
 __all__ = ["NDArray", "array", "empty", "from_numpy", "check_grad_req", "check_stype"]
 
@@ -22,6 +20,11 @@ _GRAD_REQS = ("write", "add", "null")
 _INPLACE_RECORDING = ("(Inplace operations (+=, -=, x[:]=, etc) are not supported when "
                       "recording with autograd.)")
 _SPARSE_STYPES = ("row_sparse", "csr")
+# What the modules of this package built on NDArray put here when they load, for NDArray's
+# own methods: the sparse arrays' makers ("sparse_zeros", "sparse_array", "sparse_empty",
+# from `sparse`), the bytes of MXNet's array record ("array_bytes", "array_from_bytes", from
+# `serialization`), DLPack export ("to_dlpack_for_read", "to_dlpack_for_write", `dlpack`).
+INSTALLED = {}
 # MXNet's storage type codes (its tests and .params files use them)
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
@@ -62,8 +65,20 @@ def check_stype(stype, what, sparse_ok=False):
                      "'row_sparse' or 'csr'")
 
 
+_OPS = {}
+
+
 def _op(name):
-    return _gen_cache[name]
+    """Operator `name` as a function of NDArrays (inputs by position, attributes by name)."""
+    f = _OPS.get(name)
+    if f is None:
+        op = get(name)
+
+        def f(*inputs, **attrs):
+            out = run_plan(plan_for(op, attrs), list(inputs))
+            return out[0] if len(out) == 1 else out
+        _OPS[name] = f
+    return f
 
 
 class NDArray:
@@ -80,6 +95,9 @@ class NDArray:
 
     __slots__ = ("_data", "_ctx", "_entry", "_grad", "__weakref__")
     __array_priority__ = 1000.0
+    # whether the array holds sparse storage (`gluonlite.ndarray.sparse`): what the storage
+    # dispatcher of `invoke` asks of every input
+    _sparse = False
 
     def __init__(self, data, ctx=None):
         self._data = data
@@ -199,7 +217,7 @@ class NDArray:
     def __getstate__(self):
         """MXNet's pickled form: ``{'handle': bytearray}`` holding the array's record in
         MXNet's NDArray format (so pickles travel between gluonlite and MXNet)."""
-        return {"handle": bytearray(array_bytes(self))}
+        return {"handle": bytearray(INSTALLED["array_bytes"](self))}
 
     def __setstate__(self, state):
         """Restore from `__getstate__`'s ``{'handle': bytes}`` (also one MXNet made; an array
@@ -211,7 +229,7 @@ class NDArray:
         if not (isinstance(state, dict) and "handle" in state):
             raise ValueError("NDArray.__setstate__: expected {'handle': bytes}, got "
                              f"{type(state).__name__}")
-        self._data = array_from_bytes(state["handle"], "NDArray.__setstate__")
+        self._data = INSTALLED["array_from_bytes"](state["handle"], "NDArray.__setstate__")
         self._ctx, self._entry, self._grad = cpu(), None, None
 
     def __hash__(self):
@@ -251,8 +269,8 @@ class NDArray:
         Example: ``x.tostype('row_sparse')``.
         """
         if check_stype(stype, "tostype", sparse_ok=True) != "default":
-            from .sparse import cast_storage
-            return cast_storage(self, stype)
+            return run_plan(plan_for(_registry_get("cast_storage"), {"stype": stype}),
+                            [self])[0]
         return self.copy()
 
     def as_in_context(self, ctx):
@@ -287,14 +305,12 @@ class NDArray:
 
     def to_dlpack_for_read(self):
         """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`)."""
-        from .dlpack import to_dlpack_for_read
-        return to_dlpack_for_read(self)
+        return INSTALLED["to_dlpack_for_read"](self)
 
     def to_dlpack_for_write(self):
         """A DLPack capsule for writing into this array's memory (see
         `nd.to_dlpack_for_write`)."""
-        from .dlpack import to_dlpack_for_write
-        return to_dlpack_for_write(self)
+        return INSTALLED["to_dlpack_for_write"](self)
 
     def slice_assign(self, rhs, begin, end, step):
         """Write `rhs` into the region ``begin:end:step`` (one entry per axis; None for a
@@ -342,8 +358,8 @@ class NDArray:
         stype = self.stype if stype is None else check_stype(stype, "attach_grad",
                                                                sparse_ok=True)
         if stype != "default":
-            from .sparse import zeros
-            self._grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+            self._grad = INSTALLED["sparse_zeros"](stype, self.shape, ctx=self._ctx,
+                                                    dtype=self.dtype)
         elif self.__class__ is NDArray:
             self._grad = NDArray(self._ctx.xp.zeros_like(self._data), self._ctx)
         else:
@@ -835,8 +851,7 @@ def array(source, ctx=None, dtype=None):
     """
     if type(source).__module__.startswith("scipy.sparse") or (
             isinstance(source, NDArray) and source.stype != "default"):
-        from .sparse import array as sparse_array
-        return sparse_array(source, ctx=ctx, dtype=dtype)
+        return INSTALLED["sparse_array"](source, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     if source is None or isinstance(source, (str, bytes, dict, set, frozenset)):
         raise TypeError("array: source must be array-like (a list, tuple, number, numpy "
@@ -894,8 +909,10 @@ def empty(shape, ctx=None, dtype=None, stype=None):
     """An uninitialised array (here: zeros, so results never depend on stale memory); a
     sparse `stype` ('row_sparse', 'csr') gives an empty sparse array."""
     if check_stype(stype, "empty", sparse_ok=True) != "default":
-        from .sparse import empty as sparse_empty
-        return sparse_empty(stype, shape, ctx=ctx, dtype=dtype)
+        return INSTALLED["sparse_empty"](stype, shape, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     return NDArray(ctx.xp.zeros(shape, dtype=normalize_dtype(dtype or np.float32)), ctx)
+
+
+install_array_type(NDArray)

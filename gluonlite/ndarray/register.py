@@ -1,41 +1,13 @@
 """Generating the `nd` functions from the operator registry (the same registry `sym` reads)."""
 from ..ops.call import bind_call, name_generated, populate as _populate
 from .invoke import plan_for, run_plan
+from .ndarray import NDArray
 
 _gen_cache = {}
 
 
 def _is_nd(x):
-    from .ndarray import NDArray
     return isinstance(x, NDArray)
-
-
-# The operators with storage-type rules (filled by ndarray.sparse_ops): their nd functions hand
-# calls with sparse inputs to it. Only the slow path (an input that is not a plain NDArray)
-# looks here, so dense calls pay nothing.
-_sparse_rules = set()
-
-
-_SPARSE_CLS = []
-
-
-def _has_sparse(args, kwargs):
-    if not _SPARSE_CLS:
-        from .sparse import BaseSparseNDArray
-        _SPARSE_CLS.append(BaseSparseNDArray)
-    cls = _SPARSE_CLS[0]
-    for a in args:
-        if isinstance(a, cls):
-            return True
-    for a in kwargs.values():
-        if isinstance(a, cls):
-            return True
-    return False
-
-
-def _sparse_dispatch(name, args, kwargs, out):
-    from .sparse_ops import dispatch_op
-    return dispatch_op(name, args, kwargs, out)
 
 
 def order_inputs(op, names, inputs):
@@ -62,16 +34,12 @@ def make_function(op, public_name):
     attributes in MXNet's order (``nd.clip(x, 0, 1)``). Returns one NDArray, or a list when
     the operator has several visible outputs.
     """
-    from .ndarray import NDArray
-
     def f(*args, out=None, name=None, ctx=None, **kwargs):
         if op.variadic:
             for i, a in enumerate(args):
                 if not isinstance(a, NDArray):
                     raise TypeError(f"{op.name}: every positional argument must be an NDArray, "
                                     f"got {type(a).__name__} at position {i}")
-                if a.__class__ is not NDArray and op.name in _sparse_rules:
-                    return _sparse_dispatch(op.name, args, kwargs, out)
             inputs = list(args)
             kwargs.setdefault(op.variadic, len(inputs))
             plan = plan_for(op, kwargs)
@@ -91,8 +59,6 @@ def make_function(op, public_name):
             if simple:
                 attrs, given = kwargs, args
             else:
-                if op.name in _sparse_rules and _has_sparse(args, kwargs):
-                    return _sparse_dispatch(op.name, args, kwargs, out)
                 given, attrs = bind_call(op, args, kwargs, _is_nd)
             if ctx is not None and "ctx" in op.attrs:
                 attrs["ctx"] = str(ctx)
@@ -108,7 +74,8 @@ def make_function(op, public_name):
         if out is not None:
             outs = out if isinstance(out, (list, tuple)) else [out]
             for o, r in zip(outs, res):
-                o[:] = r
+                if o is not r:  # an operator updating its input in place returns it
+                    o[:] = r
             return out
         return res[0] if len(res) == 1 else res
     return name_generated(f, op, public_name)

@@ -19,7 +19,8 @@ type), the legacy V0 of MXNet before 0.9 (no magic: uint32 ndim, then uint32 dim
 with no shape (ndim 0, MXNet's "none" array) loads as None.
 
 Loading checks every header against the bytes really left in the file before it allocates
-anything, and never executes code from the file.
+anything, checks a sparse array's indices against its shape (`sparse_check`: in range,
+`indptr` non-decreasing, sorted and unique), and never executes code from the file.
 """
 import struct
 
@@ -27,6 +28,9 @@ import numpy as np
 
 from ..base import CODE_DTYPES, DTYPE_CODES, MXNetValueError, write_atomically
 from ..context import current_context
+from . import sparse
+from .ndarray import INSTALLED, NDArray
+from .sparse_check import csr_problem, row_sparse_problem
 
 __all__ = ["save", "load", "load_frombuffer", "dumps", "loads"]
 
@@ -48,7 +52,6 @@ def dumps(data):
     Raises:
         TypeError: `data` is not one of those, or a dtype MXNet cannot store.
     """
-    from .ndarray import NDArray
     if isinstance(data, NDArray):
         data = [data]
     if isinstance(data, dict):
@@ -149,8 +152,13 @@ class _SparseRecord:
     def __init__(self, stype, shape, data, aux):
         self.stype, self.shape, self.data, self.aux = stype, shape, data, aux
 
+    def problem(self):
+        """What breaks the storage rules (`sparse_check`), or None."""
+        if self.stype == "csr":
+            return csr_problem(self.shape, self.data, self.aux[1], self.aux[0])
+        return row_sparse_problem(self.shape, self.data, self.aux[0])
+
     def build(self, ctx):
-        from . import sparse
         if self.stype == "csr":
             return sparse._new_csr(self.data, self.aux[1], self.aux[0], self.shape, ctx)
         return sparse._new_row_sparse(self.data, self.aux[0], self.shape, ctx)
@@ -220,8 +228,7 @@ def _read_array(r, k):
     else:
         raise r.fail(f"{what} starts with magic {magic:#x}, expected {V2_MAGIC:#x}, "
                      f"{V1_MAGIC:#x} or the ndim of the legacy V0 layout")
-    if any(d < 0 for d in dims):
-        raise r.fail(f"{what} has a negative dimension in shape {dims}")
+    _check_dims(r, dims, f"{what} shape")
     _dev_type, _dev_id, code = r.unpack("iii", f"{what} context and dtype")
     dtype = CODE_DTYPES.get(code)
     if dtype is None:
@@ -235,9 +242,20 @@ def _read_shape(r, what):
     if not 0 <= ndim <= _MAX_NDIM:
         raise r.fail(f"{what} claims {ndim} dimensions")
     dims = r.unpack(f"{ndim}q", what)
+    _check_dims(r, dims, what)
+    return dims
+
+
+def _check_dims(r, dims, what):
+    """Dimensions that no array can have: negative, or (zeros aside) more elements than
+    numpy can count (an empty array of shape (0, 2**62) is still refused by numpy)."""
     if any(d < 0 for d in dims):
         raise r.fail(f"{what} has a negative dimension in {dims}")
-    return dims
+    size = 1
+    for d in dims:
+        size *= max(d, 1)
+    if size >= 1 << 62:
+        raise r.fail(f"{what} {dims} is larger than any array")
 
 
 def _read_raw(r, shape, dtype, what):
@@ -308,11 +326,16 @@ def loads(buf, where="<bytes>"):
             raise r.fail(f"name {k} is not UTF-8") from None
     if r.left():
         raise r.fail(f"{r.left()} unexpected trailing bytes")
+    for k, a in enumerate(arrays):  # the parts' values, now that the array has its name
+        problem = a.problem() if isinstance(a, _SparseRecord) else None
+        if problem:
+            name = f" ({names[k]!r})" if names else ""
+            raise MXNetValueError(f"{where}: not a valid MXNet NDArray file: array {k}{name}, "
+                                  f"a {a.stype} array of shape {a.shape}: {problem}")
     return arrays, names
 
 
 def _as_ndarrays(arrays, names, ctx, where):
-    from .ndarray import NDArray
     ctx = ctx or current_context()
     nds = [None if a is None else a.build(ctx) if isinstance(a, _SparseRecord) else
            NDArray(ctx.xp.asarray(a), ctx) for a in arrays]
@@ -362,3 +385,6 @@ def load_frombuffer(buf, ctx=None):
         raise TypeError(f"load_frombuffer: buf must be bytes, got {type(buf).__name__}")
     arrays, names = loads(bytes(buf), "load_frombuffer")
     return _as_ndarrays(arrays, names, ctx, "load_frombuffer")
+
+
+INSTALLED.update(array_bytes=array_bytes, array_from_bytes=array_from_bytes)

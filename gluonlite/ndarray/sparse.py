@@ -15,16 +15,21 @@ arrays on the host (whatever its context), in these slots:
 - Both: ``_sshape`` (the logical shape, a tuple) and the `NDArray` slots ``_ctx``,
   ``_entry``, ``_grad``.
 
-``x._data`` (the raw array every dense operator reads) is, on a sparse array, a dense copy
-made at each read (on the array's device). So a dense operator given a sparse input computes
-on its dense values and returns a dense array: MXNet's "storage fallback". Writing into that
-copy changes nothing (the executor writes sparse gradient buffers and auxiliary states back
-itself): write a sparse array with `_assign`/`_assign_dense` (or ``x[:] = y``, `copyto`).
+``x.raw()`` is the array's raw form (`gluonlite.ops.sparse.arrays`: the same parts, no copy),
+what the operators' storage kernels read. These are array types only: which kernel runs for
+a call with sparse inputs is the operator's storage rule, asked by the one dispatcher of the
+invoke path (`gluonlite.ndarray.storage`). ``x._data`` (the raw array a dense kernel reads) is,
+on a sparse array, a dense copy made at each read (on the array's device): what the dispatcher
+hands a dense kernel when the operator has none for the storage types (MXNet's "storage
+fallback"). Writing into that copy changes nothing (the executor writes sparse gradient
+buffers and auxiliary states back itself): write a sparse array with `_assign`/`_assign_dense`
+(or ``x[:] = y``, `copyto`).
 
 Helpers for other modules: `_new_row_sparse(data, indices, shape, ctx)`,
-`_new_csr(data, indices, indptr, shape, ctx)` (numpy parts, no copy), `_from_dense(a, stype,
-ctx)` (a raw dense array to the storage type), ``x._assign(y)`` (overwrite x's content
-with y's values, any storage, keeping x's storage type).
+`_new_csr(data, indices, indptr, shape, ctx)` (numpy parts, no copy), `wrap(raw, ctx)` (a
+raw result as an NDArray), `_from_dense(a, stype, ctx)` (a raw dense array to the storage
+type), ``x._assign(y)`` (overwrite x's content with y's values, any storage, keeping x's
+storage type).
 
 Example::
 
@@ -40,10 +45,16 @@ import warnings
 import numpy as np
 import scipy.sparse as spsp
 
-from ..base import MXNetError, NotSupportedForSparseNDArray, normalize_dtype
+from ..base import MXNetError, MXNetValueError, NotSupportedForSparseNDArray, normalize_dtype
 from ..context import Context, current_context  # noqa: F401  (MXNet's module re-exports them)
 from ..util import check_call  # noqa: F401
-from .ndarray import NDArray
+from ..ops.registry import get as get_op
+from ..ops.sparse import arrays as _raw
+from ..ops.sparse import FUNCTIONS
+from .invoke import context_from, plan_for, run_plan
+from .ndarray import INSTALLED, NDArray
+from .register import _gen_cache
+from .sparse_check import csr_problem, row_sparse_problem
 
 __all__ = ["BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "NotSupportedForSparseNDArray",
            "csr_matrix", "row_sparse_array", "array", "zeros", "empty", "zeros_like",
@@ -78,13 +89,47 @@ class BaseSparseNDArray(NDArray):
     keep the storage where MXNet does. `size` and `reshape` are refused, as in MXNet.
     """
 
-    __slots__ = ("_sdata", "_sindices", "_sshape")
+    __slots__ = ("_sd", "_six", "_sshape", "_unverified")
+    _sparse = True
 
     def __init__(self, *args, **kwargs):
         maker = {"CSRNDArray": "nd.sparse.csr_matrix", "RowSparseNDArray":
                  "nd.sparse.row_sparse_array"}.get(type(self).__name__, "nd.sparse.zeros")
         raise TypeError(f"{type(self).__name__}: make one with {maker}, nd.sparse.zeros or "
                         "x.tostype(stype), not with the class itself")
+
+    # ---- the parts, behind a gate -------------------------------------------------------
+    # Parts given by a user are checked once, before anything computes with them: MXNet lets
+    # a bad array be made (its own tests make some to call check_format on), but a kernel
+    # must never index with them or sum values that lie outside the shape. `_unverified`
+    # names the maker then, else it is None.
+    @property
+    def _sdata(self):
+        if self._unverified:
+            self._verify()
+        return self._sd
+
+    @_sdata.setter
+    def _sdata(self, value):
+        self._sd = value
+
+    @property
+    def _sindices(self):
+        if self._unverified:
+            self._verify()
+        return self._six
+
+    @_sindices.setter
+    def _sindices(self, value):
+        self._six = value
+
+    def _verify(self):
+        maker, self._unverified = self._unverified, None
+        problem = self._format_problem(True)
+        if problem:
+            self._unverified = maker  # stays unusable: every later use says the same
+            raise MXNetValueError(f"{maker}: invalid {self.stype} array of shape "
+                                  f"{self._sshape}: {problem}")
 
     # ---- what the dense code paths read -------------------------------------------------
     @property
@@ -100,7 +145,7 @@ class BaseSparseNDArray(NDArray):
     @property
     def dtype(self):
         """The numpy dtype type of the values."""
-        return self._sdata.dtype.type
+        return self._sd.dtype.type
 
     @property
     def ndim(self):
@@ -121,6 +166,19 @@ class BaseSparseNDArray(NDArray):
     def handle(self):
         """The compressed parts (a tuple of numpy arrays: data, then aux arrays)."""
         return (self._sdata,) + self._aux()
+
+    def _dense(self):
+        return self.raw().dense()
+
+    def raw(self):
+        """The array's raw form (`gluonlite.ops.sparse.arrays`), holding these very parts: what
+        the storage kernels read."""
+        return self._raw_type(self._sdata, *self._aux()[::-1], self._sshape)
+
+    def _set_raw(self, raw):
+        """Hold the parts of raw array `raw` (of this storage type and shape)."""
+        self._sdata = raw.data
+        self._set_aux(raw.aux())
 
     # ---- conversion ----------------------------------------------------------------------
     def asnumpy(self):
@@ -235,7 +293,7 @@ class BaseSparseNDArray(NDArray):
     def wait_to_read(self):
         """Nothing to wait for: sparse arrays are computed on the host when returned."""
 
-    # ---- arithmetic (sparse rules in sparse_ops; dense fallback otherwise) ----------------
+    # ---- arithmetic: MXNet's sparse operator choice; the storage rules decide the rest --
     def __add__(self, other):
         return add(self, other)
 
@@ -255,43 +313,20 @@ class BaseSparseNDArray(NDArray):
         return self._reflected(other, "__mul__", multiply)
 
     def __truediv__(self, other):
-        from .sparse_ops import true_divide
-        return true_divide(self, other)
+        return _true_divide(self, other)
 
     def __rtruediv__(self, other):
-        from .sparse_ops import true_divide
-        return self._reflected(other, "__truediv__", lambda a, b: true_divide(a, b))
+        return self._reflected(other, "__truediv__", _true_divide)
 
     def _reflected(self, other, dense_method, fn):
         # Python asks the subclass first for `dense * sparse`; MXNet computes it as the
-        # dense array's broadcast operator, whose result is dense.
-        if isinstance(other, NDArray) and not isinstance(other, BaseSparseNDArray):
+        # dense array's broadcast operator.
+        if isinstance(other, NDArray) and not other._sparse:
             return getattr(NDArray, dense_method)(other, self)
         return fn(other, self)
 
     def __neg__(self):
         return self.__mul__(-1.0)
-
-    # Comparisons with a scalar keep the storage where 0 compares False (MXNet's rule).
-    def __eq__(self, other):
-        return _compare(self, other, "eq", "__eq__")
-
-    def __ne__(self, other):
-        return _compare(self, other, "ne", "__ne__")
-
-    def __gt__(self, other):
-        return _compare(self, other, "gt", "__gt__")
-
-    def __ge__(self, other):
-        return _compare(self, other, "ge", "__ge__")
-
-    def __lt__(self, other):
-        return _compare(self, other, "lt", "__lt__")
-
-    def __le__(self, other):
-        return _compare(self, other, "le", "__le__")
-
-    __hash__ = NDArray.__hash__
 
     def _inplace(self, o, fn, sym):
         res = fn(o)
@@ -361,6 +396,8 @@ class BaseSparseNDArray(NDArray):
         if problem:
             raise MXNetError(f"check_format: invalid {self.stype} array of shape "
                              f"{self._sshape}: {problem}")
+        if full_check:
+            self._unverified = None
 
 
 class CSRNDArray(BaseSparseNDArray):
@@ -375,12 +412,23 @@ class CSRNDArray(BaseSparseNDArray):
         a.asnumpy()   # [[1, 0, 0], [0, 0, 2]]
     """
 
-    __slots__ = ("_sindptr",)
+    __slots__ = ("_sixptr",)
+    _raw_type = _raw.CSR
 
     @property
     def stype(self):
         """'csr'."""
         return "csr"
+
+    @property
+    def _sindptr(self):
+        if self._unverified:
+            self._verify()
+        return self._sixptr
+
+    @_sindptr.setter
+    def _sindptr(self, value):
+        self._sixptr = value
 
     @property
     def indptr(self):
@@ -394,13 +442,7 @@ class CSRNDArray(BaseSparseNDArray):
         self._sindptr, self._sindices = aux
 
     def _scipy(self):
-        return spsp.csr_matrix((self._sdata, self._sindices, self._sindptr), shape=self._sshape)
-
-    def _dense(self):
-        out = np.zeros(self._sshape, self._sdata.dtype)
-        rows = np.repeat(np.arange(self._sshape[0]), np.diff(self._sindptr))
-        out[rows, self._sindices] = self._sdata
-        return out
+        return self.raw().scipy()
 
     def asscipy(self):
         """A scipy ``csr_matrix`` copy of this array."""
@@ -431,25 +473,7 @@ class CSRNDArray(BaseSparseNDArray):
         raise ValueError(f"CSRNDArray: undefined behaviour for key {key!r}")
 
     def _format_problem(self, full):
-        ip, ix, d = self._sindptr, self._sindices, self._sdata
-        rows, cols = self._sshape
-        if ip.ndim != 1 or ip.shape[0] != rows + 1:
-            return f"indptr must have {rows + 1} entries, has {ip.shape}"
-        if ix.shape[0] != d.shape[0]:
-            return f"indices ({ix.shape[0]}) and data ({d.shape[0]}) differ in length"
-        if ip[0] != 0 or ip[-1] != ix.shape[0]:
-            return f"indptr must start at 0 and end at nnz={ix.shape[0]}, got {ip[0]}..{ip[-1]}"
-        if not full:
-            return None
-        if (np.diff(ip) < 0).any():
-            return "indptr must be non-decreasing"
-        if ix.size and (ix.min() < 0 or ix.max() >= cols):
-            return f"column indices must lie in [0, {cols})"
-        for r in range(rows):
-            seg = ix[ip[r]:ip[r + 1]]
-            if seg.size > 1 and (np.diff(seg) <= 0).any():
-                return f"column indices of row {r} must be strictly increasing"
-        return None
+        return csr_problem(self._sshape, self._sd, self._six, self._sixptr, full)
 
 
 class RowSparseNDArray(BaseSparseNDArray):
@@ -466,6 +490,7 @@ class RowSparseNDArray(BaseSparseNDArray):
     """
 
     __slots__ = ()
+    _raw_type = _raw.RowSparse
 
     @property
     def stype(self):
@@ -477,11 +502,6 @@ class RowSparseNDArray(BaseSparseNDArray):
 
     def _set_aux(self, aux):
         self._sindices, = aux
-
-    def _dense(self):
-        out = np.zeros(self._sshape, self._sdata.dtype)
-        out[self._sindices] = self._sdata
-        return out
 
     def __getitem__(self, key):
         """Only ``x[:]`` (the array itself), as in MXNet.
@@ -495,39 +515,31 @@ class RowSparseNDArray(BaseSparseNDArray):
 
     def retain(self, *args, **kwargs):
         """The rows given by `indices` only (see `nd.sparse.retain`)."""
-        from .sparse_ops import retain as _retain
-        return _retain(self, *args, **kwargs)
+        return retain(self, *args, **kwargs)
 
     def _format_problem(self, full):
-        ix, d = self._sindices, self._sdata
-        if ix.ndim != 1 or ix.shape[0] != d.shape[0]:
-            return f"indices ({ix.shape}) must be 1-D with one entry per stored row ({d.shape})"
-        if d.shape[1:] != self._sshape[1:]:
-            return f"stored rows have shape {d.shape[1:]}, expected {self._sshape[1:]}"
-        if not full:
-            return None
-        if ix.size and (ix.min() < 0 or ix.max() >= self._sshape[0]):
-            return f"row indices must lie in [0, {self._sshape[0]})"
-        if ix.size > 1 and (np.diff(ix) <= 0).any():
-            return "row indices must be strictly increasing"
-        return None
+        return row_sparse_problem(self._sshape, self._sd, self._six, full)
 
 
 # ---- building blocks ------------------------------------------------------------------------
-def _new_row_sparse(data, indices, shape, ctx=None):
-    """A RowSparseNDArray holding numpy `data` (stored rows) and `indices` (no copy)."""
+def _new_row_sparse(data, indices, shape, ctx=None, check=None):
+    """A RowSparseNDArray holding numpy `data` (stored rows) and `indices` (no copy).
+
+    `check`: None for parts a kernel made (trusted); else the name of the public maker, and
+    the parts are checked (`sparse_check`) before their first use, the error naming it."""
     x = RowSparseNDArray.__new__(RowSparseNDArray)
-    x._sdata, x._sindices, x._sshape = data, np.asarray(indices, _IDX), tuple(shape)
-    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    x._sd, x._six, x._sshape = data, np.asarray(indices, _IDX), tuple(shape)
+    x._ctx, x._entry, x._grad, x._unverified = ctx or current_context(), None, None, check
     return x
 
 
-def _new_csr(data, indices, indptr, shape, ctx=None):
-    """A CSRNDArray holding numpy `data`, `indices`, `indptr` (no copy)."""
+def _new_csr(data, indices, indptr, shape, ctx=None, check=None):
+    """A CSRNDArray holding numpy `data`, `indices`, `indptr` (no copy); `check` as for
+    `_new_row_sparse`."""
     x = CSRNDArray.__new__(CSRNDArray)
-    x._sdata, x._sshape = data, tuple(shape)
-    x._sindices, x._sindptr = np.asarray(indices, _IDX), np.asarray(indptr, _IDX)
-    x._ctx, x._entry, x._grad = ctx or current_context(), None, None
+    x._sd, x._sshape = data, tuple(shape)
+    x._six, x._sixptr = np.asarray(indices, _IDX), np.asarray(indptr, _IDX)
+    x._ctx, x._entry, x._grad, x._unverified = ctx or current_context(), None, None, check
     return x
 
 
@@ -538,7 +550,6 @@ def _like(x, data, aux):
 
 
 def _rebuild(stype, shape, data, aux, ctx):
-    from .invoke import context_from
     ctx = context_from({"ctx": ctx})
     if stype == "csr":
         return _new_csr(data, aux[1], aux[0], shape, ctx)
@@ -551,29 +562,19 @@ def _host(x):
 
 
 def _from_scipy(m, ctx=None, dtype=None):
-    m = spsp.csr_matrix(m)
-    m.sum_duplicates()
-    m.sort_indices()
-    data = m.data if dtype is None else m.data.astype(dtype)
-    return _new_csr(data.copy(), m.indices.astype(_IDX), m.indptr.astype(_IDX), m.shape, ctx)
+    if m.format in ("csr", "csc", "bsr"):  # made from parts scipy checked only for size
+        try:
+            m.check_format(full_check=True)
+        except ValueError as e:
+            raise ValueError(f"nd.sparse: invalid scipy {m.format} matrix of shape {m.shape}: "
+                             f"{e}") from None
+    return wrap(_raw.from_scipy(m, dtype), ctx or current_context())
 
 
 def _from_dense(a, stype, ctx=None):
-    """Raw dense array `a` (numpy, or a device array) in storage `stype`: only the nonzero
-    entries (csr) or the rows holding a nonzero (row_sparse) are stored."""
-    a = a if isinstance(a, np.ndarray) else a.get()
-    if stype == "row_sparse":
-        if a.ndim == 0:
-            raise ValueError("cast_storage: a row_sparse array needs at least one dimension")
-        flat = a.reshape(a.shape[0], -1)
-        rows = np.flatnonzero((flat != 0).any(axis=1))
-        return _new_row_sparse(a[rows].copy(), rows, a.shape, ctx)
-    if stype == "csr":
-        if a.ndim != 2:
-            raise ValueError(f"cast_storage: a csr array must be 2-D, got shape {a.shape}")
-        return _from_scipy(spsp.csr_matrix(a), ctx, a.dtype)
-    raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
-                     f"{', '.join(_STYPES)}")
+    """Raw dense array `a` (numpy, or a device array) in storage `stype` (see
+    `gluonlite.ops.sparse.arrays.from_dense`)."""
+    return wrap(_raw.from_dense(a, stype), ctx or current_context())
 
 
 def _slice_csr(x, b, e):
@@ -656,7 +657,8 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
                                  f"not empty) and the shape 2-D; got data {data.shape}, "
                                  f"indices {indices.shape}, indptr {indptr.shape}, shape "
                                  f"{tuple(shape)}")
-            return _new_csr(data.copy(), indices.copy(), indptr.copy(), tuple(shape), ctx)
+            return _new_csr(data.copy(), indices.copy(), indptr.copy(), tuple(shape), ctx,
+                            check="csr_matrix")
         raise ValueError(f"csr_matrix: unexpected length of input tuple: {len(arg1)}")
     if isinstance(arg1, RowSparseNDArray):
         raise ValueError("csr_matrix: unexpected input type: RowSparseNDArray")
@@ -708,7 +710,8 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
             raise ValueError(f"row_sparse_array: data must have shape (len(indices),) + "
                              f"shape[1:]; got data {data.shape}, indices {indices.shape}, "
                              f"shape {shape}")
-        return _new_row_sparse(data.copy(), indices.copy(), shape, ctx)
+        return _new_row_sparse(data.copy(), indices.copy(), shape, ctx,
+                               check="row_sparse_array")
     if isinstance(arg1, CSRNDArray):
         raise ValueError("row_sparse_array: unexpected input type: CSRNDArray")
     if isinstance(arg1, RowSparseNDArray):
@@ -799,22 +802,7 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
     if stype not in _STYPES:
         raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
                          f"{', '.join(_STYPES)}")
-    src = data.stype
-    if {src, stype} == {"csr", "row_sparse"}:
-        raise ValueError(f"cast_storage from {src} to {stype} is not supported")
-    from .. import autograd_tape
-    if stype == "default":
-        res = NDArray(data._data, data._ctx) if src != "default" else data.copy()
-    elif src == stype:
-        res = data.copy()
-    else:
-        res = _from_dense(data._data, stype, data._ctx)
-    if autograd_tape.is_recording() and data._entry is not None:
-        autograd_tape.record_node([data], lambda gys, need: (gys[0],), [res], "cast_storage")
-    if out is not None:
-        out[:] = res
-        return out
-    return res
+    return _gen_cache["cast_storage"](data, stype=stype, out=out)
 
 
 def zeros_like(data, out=None, name=None, **kwargs):
@@ -830,20 +818,55 @@ def zeros_like(data, out=None, name=None, **kwargs):
     return res
 
 
-def _compare(x, other, kind, dense_method):
-    from .sparse_ops import compare
-    return compare(x, other, kind, dense_method)
+def wrap(raw, ctx):
+    """The NDArray of raw result `raw` on `ctx`: a sparse array holding a raw sparse one's
+    parts (no copy), a dense NDArray of a dense one (on ctx's device)."""
+    if raw.__class__ is _raw.CSR:
+        return _new_csr(raw.data, raw.indices, raw.indptr, raw.shape, ctx)
+    if raw.__class__ is _raw.RowSparse:
+        return _new_row_sparse(raw.data, raw.indices, raw.shape, ctx)
+    return NDArray(ctx.xp.asarray(raw), ctx)
 
 
-# ---- arithmetic helpers (MXNet's nd.sparse.add/subtract/multiply/divide) --------------------
+# ---- MXNet's nd.sparse.add/subtract/multiply/divide (and the `+ - * /` of sparse arrays) ----
+_KINDS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}
+_SCALAR_OPS = {"add": ("_plus_scalar", "_plus_scalar"), "sub": ("_minus_scalar", "_rminus_scalar"),
+               "mul": ("_mul_scalar", "_mul_scalar"), "div": ("_div_scalar", "_rdiv_scalar")}
+
+
 def _arith(name):
+    kind = _KINDS[name]
+
     def f(lhs, rhs):
-        from . import sparse_ops
-        return sparse_ops.arithmetic(name, lhs, rhs)
+        la, ra = isinstance(lhs, NDArray), isinstance(rhs, NDArray)
+        if la and ra:  # one shape: the elemwise operator, else the broadcast one
+            same = tuple(lhs.shape) == tuple(rhs.shape)
+            return _call(f"elemwise_{kind}" if same else f"broadcast_{kind}", [lhs, rhs])
+        if la or ra:
+            x, s = (lhs, rhs) if la else (rhs, lhs)
+            if not isinstance(s, (int, float, np.number, bool)):
+                return NotImplemented
+            return _call(_SCALAR_OPS[kind][0 if la else 1], [x], scalar=s)
+        return {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,
+                "mul": lambda a, b: a * b, "div": lambda a, b: a / b}[kind](lhs, rhs)
     f.__name__ = name
-    f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars; storage kept "
-                 "where MXNet keeps it (see `sparse_ops`), dense otherwise.")
+    f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars (the elemwise "
+                 "operator for one shape, else the broadcast one); the storage is kept where "
+                 "the operator's storage rule keeps it, dense otherwise.\n\nExample: "
+                 f"``nd.sparse.{name}(a, b)``.")
     return f
+
+
+def _call(name, inputs, **attrs):
+    return run_plan(plan_for(get_op(name), attrs), inputs)[0]
+
+
+def _true_divide(lhs, rhs):
+    """``lhs / rhs`` with a sparse operand, as MXNet 1.9.1 computes it under Python 3 (its
+    NDArray's ``__truediv__``: broadcast_div, or the scalar operators)."""
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
+        return _call("broadcast_div", [lhs, rhs])
+    return divide(lhs, rhs)
 
 
 add = _arith("add")
@@ -852,6 +875,32 @@ multiply = _arith("multiply")
 divide = _arith("divide")
 __all__ += ["add", "subtract", "multiply", "divide"]
 
-from .sparse_ops import install as _install  # noqa: E402
 
-_install(globals(), __all__)
+def retain(data=None, indices=None, out=None, name=None, **kwargs):
+    """The rows of row_sparse `data` whose row numbers are in `indices`; the others dropped.
+
+    Raises:
+        ValueError: `data` is not row_sparse.
+        MXNetError: an unknown argument, or a missing input.
+
+    Example: ``nd.sparse.retain(r, nd.array([0, 3]))``.
+    """
+    if kwargs or data is None or indices is None:
+        raise MXNetError(f"retain: takes data and indices (and out, name); got unknown "
+                         f"argument(s) {sorted(kwargs)}" if kwargs else
+                         "retain: data and indices are required")
+    if data.stype != "row_sparse":  # the operator computes on dense values in a graph only
+        raise ValueError(f"retain: storage types ({data.stype}) are not supported; retain "
+                         "takes a row_sparse array")
+    return _gen_cache["_sparse_retain"](data, indices, out=out)
+
+
+# MXNet 1.9.1's functions of nd.sparse (beside the constructors above): the nd functions of
+# the registered operators, whose storage rules keep the storage where MXNet does
+_OP_OF = {"concat": "Concat", "adagrad_update": "_sparse_adagrad_update"}
+for _name in FUNCTIONS:
+    globals()[_name] = _gen_cache[_OP_OF.get(_name, _name)]
+    __all__.append(_name)
+gs_retain = retain
+__all__ += ["retain", "gs_retain"]
+INSTALLED.update(sparse_zeros=zeros, sparse_array=array, sparse_empty=empty)

@@ -2,7 +2,7 @@
 ``grad_stype``, `autograd.mark_variables` with sparse buffers).
 
 `backward` hands each marked variable its gradient as the tape computed it: a dense raw array,
-or a `gluonlite.ops.sparse_grads.RowSparseRows` (``Embedding(sparse_grad=True)``). Here it
+or a `gluonlite.ops.sparse.grads.RowSparseRows` (``Embedding(sparse_grad=True)``). Here it
 goes into the variable's gradient buffer in that buffer's storage type, as MXNet does:
 
 - a `row_sparse` buffer keeps the rows given (a RowSparseRows' rows as they are, without
@@ -23,7 +23,7 @@ Example::
 import numpy as np
 
 from .. import autograd_tape
-from ..ops.sparse_grads import RowSparseRows
+from ..ops.sparse.grads import RowSparseRows
 from . import sparse as _sp
 
 __all__ = ["store_gradient", "rows_to_ndarray"]

@@ -66,7 +66,12 @@ def _load_inputs(sym, params):
         raise TypeError(f"export_model: sym must be a Symbol or the path of its JSON file, got "
                         f"{type(sym).__name__}")
     if isinstance(params, str):
-        params = load(params)
+        path, params = params, load(params)
+        if isinstance(params, list):  # no names: an empty file, or not a parameters file
+            if params:
+                raise ValueError(f"export_model: {path} holds unnamed arrays; parameters need "
+                                 "names")
+            params = {}
     elif isinstance(params, (list, tuple)) and len(params) == 2:
         merged = {}
         merged.update(params[0])
@@ -90,6 +95,42 @@ def _format_errors(errors):
     return "\n".join(lines)
 
 
+def _per_input(given, names, what, kind, default):
+    """One `kind` per data input, in `names` order, from a list in that order, a dict keyed
+    by input name, or (for dtypes) one value for all."""
+    if isinstance(given, dict):
+        missing = [nm for nm in names if nm not in given]
+        extra = sorted(set(given) - set(names))
+        if missing or extra:
+            raise ValueError(f"export_model: {what} must name each data input {names}; "
+                             f"missing {missing}, unknown {extra}")
+        return [given[nm] for nm in names]
+    if default is not None and not isinstance(given, (list, tuple)):
+        given = [given if given is not None else default] * len(names)
+    given = list(given or [])
+    if len(given) != len(names):
+        raise ValueError(f"export_model: {what} must give one {kind} per data input {names} "
+                         f"(in that order, or a dict keyed by name), got {len(given)}")
+    return given
+
+
+def _check_shapes_fit(sym, params, names, in_shapes):
+    """ExportError when the graph cannot infer its shapes from `in_shapes`: a list is matched
+    to the data inputs in list_inputs() order, as MXNet does, which for a graph with loops
+    or branches is often not data0, data1, ... (MXNet's exports list them as they meet them)."""
+    shapes = {nm: tuple(s) for nm, s in zip(names, in_shapes)}
+    known = dict(shapes, **{nm: v.shape for nm, v in params.items()})
+    used = set(sym.list_inputs())
+    try:
+        sym.infer_shape_partial(**{nm: s for nm, s in known.items() if nm in used})
+    except Exception as e:  # the node and rule at fault, named by infer_shape
+        given = ", ".join(f"{nm} {s}" for nm, s in shapes.items())
+        raise ExportError(f"export_model: in_shapes do not fit the graph: they are matched to "
+                          f"the data inputs in list_inputs() order ({given}), and then "
+                          f"{str(e).splitlines()[0]}; give the shapes in that order, or as a "
+                          "dict {input name: shape}") from None
+
+
 def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None, dynamic=False,
                 dynamic_input_shapes=None, data_names=None):
     """The ONNX ModelProto of `sym` with `params` (what `export_model` writes); `data_names`
@@ -109,15 +150,9 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
         data_names = listed
     elif sorted(data_names) != sorted(listed):
         raise ValueError(f"export_model: the data inputs are {listed}, got names {data_names}")
-    in_shapes = list(in_shapes or [])
-    if len(in_shapes) != len(data_names):
-        raise ValueError(f"export_model: in_shapes must give one shape per data input "
-                         f"{data_names}, got {len(in_shapes)} shape(s)")
-    if not isinstance(in_types, (list, tuple)):
-        in_types = [in_types] * len(data_names)
-    if len(in_types) != len(data_names):
-        raise ValueError(f"export_model: in_types must give one dtype per data input "
-                         f"{data_names}, got {len(in_types)}")
+    in_shapes = _per_input(in_shapes, data_names, "in_shapes", "shape", None)
+    in_types = _per_input(in_types, data_names, "in_types", "dtype", np.float32)
+    _check_shapes_fit(sym, params, data_names, in_shapes)
     g = GraphBuilder(opset)
     env, shapes, dtypes = {}, {}, {}
     for k, nm in enumerate(data_names):
@@ -155,7 +190,11 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="gluonlite")
     model.ir_version = min(model.ir_version, 8 if opset < 19 else model.ir_version)
-    onnx.checker.check_model(model)
+    try:  # never write a model ONNX itself refuses
+        onnx.checker.check_model(model, full_check=True)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
+        raise ExportError(f"export_model: the exported graph fails onnx's checker: "
+                          f"{str(e).splitlines()[0]}; nothing was written") from None
     return model
 
 
@@ -170,8 +209,9 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
         params: a dict name -> NDArray/array (``arg:``/``aux:`` prefixes allowed),
             ``[arg_params, aux_params]``, or the path of a ``.params`` file.
         in_shapes: one shape per data input (the graph's inputs that are not in `params`, in
-            ``list_inputs()`` order).
-        in_types: a dtype, or one per data input (default float32).
+            ``list_inputs()`` order, as MXNet matches them), or a dict {input name: shape}.
+        in_types: a dtype, one per data input, or a dict {input name: dtype} (default
+            float32).
         onnx_file_path: where to write the model.
         verbose: print the graph (onnx's printable form).
         dynamic, dynamic_input_shapes: declare input dimensions symbolic (None entries in
@@ -186,7 +226,8 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
 
     Raises:
         ExportError (a ValueError): operators or attributes with no ONNX form, all named
-            (operator, node, attribute) in one message; nothing is written then.
+            (operator, node, attribute) in one message; in_shapes that do not fit the graph
+            (the node at fault named); nothing is written then.
         ValueError, TypeError: bad arguments.
 
     Example::

@@ -8,6 +8,7 @@ ONNX form; they are reported before anything is converted.
 """
 import numpy as np
 
+from ..ops import amp
 from ._graph import ExportError, onnx_dtype
 from ..ndarray.register import make_function
 from ..ops.conv import _im2col_geom
@@ -200,6 +201,17 @@ def _where(g, n, ins, e, w):
 @_reg("Cast", "cast")
 def _cast(g, n, ins, e, w):
     return g.node("Cast", ins[:1], to=onnx_dtype(n.params.dtype))
+
+
+@_reg("amp_cast")
+def _amp_cast(g, n, ins, e, w):
+    return g.node("Cast", ins[:1], to=onnx_dtype(amp.cast_type(_np_dtype(g, n), n.params.dtype)))
+
+
+@_reg("amp_multicast")
+def _amp_multicast(g, n, ins, e, w):
+    _, out = amp.multicast_dtypes(n.params, [_np_dtype(g, n, j) for j in range(len(ins))])
+    return [g.node("Cast", [x], to=onnx_dtype(d)) for x, d in zip(ins, out)]
 
 
 def _filled_like(g, x, value, dtype):
@@ -1283,7 +1295,7 @@ def _folded(g, n, ins, e, w):
 
 
 # ---- partitioned graphs ----------------------------------------------------------------------
-@_reg("_default_subgraph_op")
+@_reg("_default_subgraph_op", "_sg_fuse")  # a fused chain exports as its operators
 def _default_subgraph(g, n, ins, errors, where):
     body = n.params["_subgraphs"][0]
     names = body.list_inputs()

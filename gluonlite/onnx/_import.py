@@ -13,10 +13,15 @@ from .. import symbol as S, cpu, gluon
 from ..gluon.symbol_block import SymbolBlock
 from ..symbol.symbol import apply_op
 
-__all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS"]
+__all__ = ["import_model", "import_to_gluon", "ONNXImportError", "IMPORTERS",
+           "MAX_FOLDED_BYTES"]
 
 IMPORTERS = {}
 _MIN_OPSET, _MAX_OPSET = 13, 21
+# A value computed at import may be at most this large, or as large as the constants it is
+# computed from (a Transpose of a big weight): a 400-byte ConstantOfShape must not build
+# gigabytes. Past it the import fails, naming the node, its shape and the size.
+MAX_FOLDED_BYTES = 256 << 20
 
 
 class ONNXImportError(ValueError):
@@ -43,6 +48,7 @@ class _Builder:
         self.shape_src = {}  # name of a Shape(x) output -> x (for ConstantOfShape)
         self.producers = {}  # tensor name -> the ONNX node writing it (shape expressions)
         self.opset = 13 if outer is None else outer.opset  # the model's, set by import_model
+        self.max_folded = MAX_FOLDED_BYTES if outer is None else outer.max_folded
 
     def lookup_const(self, name):
         b = self
@@ -101,60 +107,162 @@ def _fold(node, values):
     return ReferenceEvaluator(node).run(None, feeds)
 
 
+def _nbytes_text(nbytes):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if nbytes >= 1 << shift:
+            return f"{nbytes / (1 << shift):.1f} {unit}"
+    return f"{nbytes} bytes"
+
+
+def _folded_shapes(node, values, opset):
+    """{output name: (shape, dtype)} that ONNX's shape inference gives for `node` on the
+    constant `values`, before anything is computed; {} where it cannot tell."""
+    import onnx
+    from onnx import helper, numpy_helper, shape_inference
+    try:
+        schema = onnx.defs.get_schema(node.op_type, opset, node.domain or "")
+        types, data = {}, {}
+        for nm, v in zip(node.input, values):
+            if nm:
+                v = np.asarray(v)
+                types[nm] = helper.make_tensor_type_proto(
+                    helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+                if v.size <= 1024:  # shapes, repeats, pads: what sizes depend on
+                    data[nm] = numpy_helper.from_array(v, nm)
+        outs = shape_inference.infer_node_outputs(schema, node, types, data)
+    except Exception:  # no schema, an inference error: folding will show the real size
+        return {}
+    shapes = {}
+    for nm, t in outs.items():
+        dims = t.tensor_type.shape.dim
+        if t.tensor_type.HasField("shape") and all(d.HasField("dim_value") for d in dims):
+            shapes[nm] = (tuple(d.dim_value for d in dims),
+                          helper.tensor_dtype_to_np_dtype(t.tensor_type.elem_type))
+    return shapes
+
+
+def _fold_checked(node, values, opset, limit):
+    """`_fold`, refusing (ONNXImportError naming the output, shape and size) an output larger
+    than MAX_FOLDED_BYTES and than the constants it comes from: before computing it when
+    shape inference knows its shape, else as soon as it exists."""
+    allowed = max(limit, sum(np.asarray(v).nbytes for v in values if v is not None))
+
+    def refuse(name, shape, dtype, nbytes):
+        return ONNXImportError(
+            f"its output {name!r} would be a constant of shape {tuple(shape)} and dtype "
+            f"{np.dtype(dtype).name} ({_nbytes_text(nbytes)}), computed at import; expected at "
+            f"most {_nbytes_text(allowed)} (import_model's max_folded_bytes, or the size of "
+            "its inputs)")
+    for name, (shape, dtype) in _folded_shapes(node, values, opset).items():
+        nbytes = int(np.prod(shape, dtype=np.float64)) * np.dtype(dtype).itemsize
+        if nbytes > allowed:
+            raise refuse(name, shape, dtype, nbytes)
+    try:
+        outs = _fold(node, values)
+    except MemoryError:
+        raise ONNXImportError("computing its constant output at import ran out of "
+                              "memory") from None
+    for name, v in zip(node.output, outs):
+        v = np.asarray(v)
+        if v.nbytes > allowed:
+            raise refuse(name, v.shape, v.dtype, v.nbytes)
+    return outs
+
+
 _NO_FOLD = {"Scan", "Loop", "If", "RandomNormal", "RandomUniform", "RandomNormalLike",
             "RandomUniformLike", "Multinomial", "Bernoulli"}
+
+
+_MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def convert_graph(b, graph, errors, where=""):
     """Convert `graph`'s nodes into builder `b`; returns its output Symbols (or constants)."""
     from onnx import numpy_helper
     for init in graph.initializer:
-        b.consts[init.name] = numpy_helper.to_array(init)
+        try:
+            b.consts[init.name] = numpy_helper.to_array(init)
+        except _MALFORMED as e:
+            raise ONNXImportError(f"import_model: initializer {init.name!r} is malformed: "
+                                  f"{type(e).__name__}: {e}") from None
     for node in graph.node:
-        for nm in node.output:
-            b.producers[nm] = node
-        if node.op_type == "Constant":
-            attrs = _attrs(node)
-            if "value" not in attrs:
-                errors.append((node.op_type, where + node.name, "only Constant(value=...)"))
-                continue
-            b.consts[node.output[0]] = numpy_helper.to_array(attrs["value"])
-            continue
-        consts = [b.lookup_const(nm) if nm else None for nm in node.input]
-        if (node.op_type not in _NO_FOLD and node.input
-                and all(c is not None for nm, c in zip(node.input, consts) if nm)):
-            try:
-                outs = _fold(node, consts)
-            except Exception as e:  # an op the reference evaluator lacks: convert it instead
-                outs = None
-                why = e
-            if outs is not None:
-                for nm, v in zip(node.output, outs):
-                    b.consts[nm] = np.asarray(v)
-                continue
-            if node.op_type not in IMPORTERS:
-                errors.append((node.op_type, where + node.name, f"cannot evaluate: {why}"))
-                continue
-        fn = IMPORTERS.get(node.op_type)
-        if fn is None:
-            errors.append((node.op_type, where + (node.name or node.output[0]),
-                           "no importer for this ONNX operator"))
+        try:
+            _convert_node(b, node, errors, where)
+        except ONNXImportError:
+            raise
+        except _MALFORMED as e:
+            # a node that breaks its operator's schema (too few inputs, a missing or
+            # mistyped attribute): the model is malformed there
+            errors.append((_text(node.op_type), where + _text(node.name or _first(node.output)),
+                           f"malformed node ({len(node.input)} input(s), attributes "
+                           f"{sorted(_text(a.name) for a in node.attribute)}): "
+                           f"{type(e).__name__}: {e}"))
             for nm in node.output:
                 b.syms[nm] = None
-            continue
-        try:
-            ins = [_Input(b, nm) if nm else None for nm in node.input]
-            outs = fn(b, node, ins, _attrs(node))
-        except ONNXImportError as e:
-            errors.append((node.op_type, where + (node.name or node.output[0]), str(e)))
-            outs = None
-        outs = outs if isinstance(outs, (list, tuple)) else [outs]
-        for nm, o in zip(node.output, outs):
-            if isinstance(o, np.ndarray):  # an importer that could compute the value
-                b.consts[nm] = o
-            else:
-                b.syms[nm] = o
     return [b.sym(o.name) for o in graph.output]
+
+
+def _convert_node(b, node, errors, where):
+    """Convert one node into `b`: a constant, a folded value, or the importer's Symbols;
+    what cannot be converted is appended to `errors`."""
+    from onnx import numpy_helper
+    name = where + _text(node.name or _first(node.output))
+    for nm in node.output:
+        b.producers[nm] = node
+    if node.op_type == "Constant":
+        attrs = _attrs(node)
+        if "value" not in attrs:
+            errors.append((node.op_type, name, "only Constant(value=...)"))
+            return
+        b.consts[_first(node.output)] = numpy_helper.to_array(attrs["value"])
+        return
+    consts = [b.lookup_const(nm) if nm else None for nm in node.input]
+    if (node.op_type not in _NO_FOLD and node.input
+            and all(c is not None for nm, c in zip(node.input, consts) if nm)):
+        try:
+            outs = _fold_checked(node, consts, b.opset, b.max_folded)
+        except ONNXImportError as e:
+            errors.append((node.op_type, name, str(e)))
+            for nm in node.output:
+                b.syms[nm] = None
+            return
+        except Exception as e:  # an op the reference evaluator lacks: convert it instead
+            outs = None
+            why = e
+        if outs is not None:
+            for nm, v in zip(node.output, outs):
+                b.consts[nm] = np.asarray(v)
+            return
+        if node.op_type not in IMPORTERS:
+            errors.append((node.op_type, name, f"cannot evaluate: {why}"))
+            return
+    fn = IMPORTERS.get(node.op_type)
+    if fn is None:
+        errors.append((node.op_type, name, "no importer for this ONNX operator"))
+        for nm in node.output:
+            b.syms[nm] = None
+        return
+    try:
+        ins = [_Input(b, nm) if nm else None for nm in node.input]
+        outs = fn(b, node, ins, _attrs(node))
+    except ONNXImportError as e:
+        errors.append((node.op_type, name, str(e)))
+        outs = None
+    outs = outs if isinstance(outs, (list, tuple)) else [outs]
+    for nm, o in zip(node.output, outs):
+        if isinstance(o, np.ndarray):  # an importer that could compute the value
+            b.consts[nm] = o
+        else:
+            b.syms[nm] = o
+
+
+def _first(names):
+    return _text(names[0]) if names else "<no output>"
+
+
+def _text(value):
+    """A name from the file as str (a corrupt file may hold bytes that are not UTF-8)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 class _Input:
@@ -1116,11 +1224,13 @@ def _load(model_file):
     return model
 
 
-def import_model(model_file):
+def import_model(model_file, max_folded_bytes=MAX_FOLDED_BYTES):
     """Read an ONNX model as a gluonlite graph (MXNet's ``mx.onnx.import_model``).
 
     Args:
         model_file: path of the ``.onnx`` file (or a loaded ``onnx.ModelProto``).
+        max_folded_bytes: the largest value computed at import (a node whose inputs are all
+            constants), unless its inputs are as large (256 MiB by default).
 
     Returns:
         (sym, arg_params, aux_params): the Symbol (its data inputs named as the ONNX graph's
@@ -1129,13 +1239,15 @@ def import_model(model_file):
 
     Raises:
         ONNXImportError (a ValueError): not an ONNX file; an opset outside 13-21; operators or
-            attributes with no gluonlite form (all named, with the node, in one message).
+            attributes with no gluonlite form, or constants past max_folded_bytes (all
+            named, with the node, in one message).
 
     Example: ``sym, arg, aux = mx.onnx.import_model("net.onnx")``.
     """
     from .. import nd
     model = _load(model_file)
     b = _Builder()
+    b.max_folded = max_folded_bytes
     b.opset = max([imp.version for imp in model.opset_import
                    if imp.domain in ("", "ai.onnx")] or [13])
     init_names = {i.name for i in model.graph.initializer}
@@ -1160,12 +1272,13 @@ def import_model(model_file):
     return sym, arg, aux
 
 
-def import_to_gluon(model_file, ctx=None):
+def import_to_gluon(model_file, ctx=None, max_folded_bytes=MAX_FOLDED_BYTES):
     """An ONNX model as a `gluon.SymbolBlock` with its parameters loaded (hybridizable).
 
     Args:
         model_file: path of the ``.onnx`` file.
         ctx: the context of the parameters (default cpu).
+        max_folded_bytes: as for `import_model`.
 
     Returns:
         the SymbolBlock; call it with the ONNX graph's inputs in their order (inputs the
@@ -1175,7 +1288,7 @@ def import_to_gluon(model_file, ctx=None):
     Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
     """
     model = _load(model_file)
-    sym, arg, aux = import_model(model)
+    sym, arg, aux = import_model(model, max_folded_bytes)
     init_names = {i.name for i in model.graph.initializer}
     used = set(sym.list_inputs())
     # a graph input nothing reads (Crop's crop_like gives only its shape, fixed at export)

@@ -46,6 +46,17 @@ _GROUPS = [
     ("MXNet's NMS output (the boxes themselves, sorted, suppressed rows set to -1, in the input's "
      "layout) is not ONNX NonMaxSuppression's list of selected indices; rebuilding it takes a "
      "sort and a scatter per batch, not written", ("_contrib_box_nms",)),
+    ("a detection step whose output is a data-dependent selection in MXNet's own layout (SSD "
+     "and RPN targets and proposals, greedy matching, per-class suppression); ONNX's "
+     "NonMaxSuppression returns indices, and rebuilding MXNet's rows is not written",
+     ("_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection", "_contrib_Proposal",
+      "_contrib_MultiProposal", "_contrib_bipartite_matching")),
+    ("anchor boxes that depend only on the input's shape: export the model after them (feed the "
+     "anchors as a constant input); a converter is not written", ("_contrib_MultiBoxPrior",)),
+    ("position-sensitive and deformable sampling: ONNX has no such pooling, and DeformConv "
+     "arrives only in opset 19 (gluonlite exports opsets 13-18)",
+     ("_contrib_PSROIPooling", "_contrib_DeformableConvolution",
+      "_contrib_ModulatedDeformableConvolution")),
     ("MXNet's OpenCV preprocessing operators (mx.image's imresize and copyMakeBorder), run "
      "on data before a model, not inside one; a resize inside a graph is _image_resize",
      ("_cvimresize", "_cvcopyMakeBorder")),

@@ -11,7 +11,7 @@ import numpy as np
 from ..base import normalize_dtype
 
 __all__ = ["Attr", "REQUIRED", "Int", "Float", "Bool", "Str", "Shape", "Axis", "Dtype", "Enum",
-           "IntList", "Any", "OptionalInt", "OptionalFloat"]
+           "IntList", "Floats", "Any", "OptionalInt", "OptionalFloat"]
 
 REQUIRED = object()
 
@@ -140,6 +140,26 @@ def Shape(default=REQUIRED):
 def IntList(default=REQUIRED):
     """A list of ints (as in the loop operators' index maps)."""
     return Attr(lambda v: list(_shape(v) or ()), default, "list")
+
+
+def _floats(v):
+    v = _literal(v)
+    if isinstance(v, np.ndarray) and v.ndim <= 1:
+        v = v.tolist()
+    if isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)):
+        return (float(v),)
+    if isinstance(v, (list, tuple)):
+        return tuple(_float(e) for e in v)
+    raise ValueError(f"expected a number or a tuple of numbers, got {v!r}")
+
+
+def Floats(default=REQUIRED):
+    """A tuple of floats (MXNet's ``Tuple<float>``: MultiBoxPrior's sizes, Proposal's
+    scales); one number gives a 1-tuple.
+
+    Example: ``Floats().parse("(0.5, 1, 2)")`` is ``(0.5, 1.0, 2.0)``.
+    """
+    return Attr(_floats, default, "floats")
 
 
 def Axis(default=REQUIRED):

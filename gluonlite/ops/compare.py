@@ -15,6 +15,12 @@ from . import attrs as A
 from .fast import Fast
 from .registry import register
 from .rules import broadcast_rule, keep_dtype, same_binary_shape, same_shape
+from .sparse import elementwise as sparse
+
+# The comparisons with a scalar that keep a sparse storage where 0 compares False (their
+# rule's kind in `gluonlite.ops.sparse.elementwise`), by array function.
+_SPARSE_KIND = {"equal": "eq", "not_equal": "ne", "greater": "gt", "greater_equal": "ge",
+                "less": "lt", "less_equal": "le"}
 
 # name: (array module function, what it tests, for docstrings)
 _TABLE = {
@@ -81,7 +87,8 @@ def _scalar(name, fn, what, aliases=()):
                       f"(rhs: the scalar), else 0, in data's dtype.")
     register(name, attrs={"scalar": A.Float(1.0), "is_int": A.Bool(True)},
              shape=same_shape(name), dtype=_scalar_dtype, nondiff=("data",),
-             aliases=aliases, fast=Fast(into=into))(kernel)
+             aliases=aliases, fast=Fast(into=into),
+             storage=sparse.scalar_rule(_SPARSE_KIND[fn]) if fn in _SPARSE_KIND else None)(kernel)
 
 
 for _name, (_fn, _what) in _TABLE.items():

@@ -1,8 +1,9 @@
 """The general-purpose ``_contrib_*`` operators of MXNet 1.9.1 (`nd.contrib`, `sym.contrib`):
 resizing and adaptive pooling, masks and index helpers, the interleaved attention products
-Transformer code calls, FFTs, straight-through estimators, bounding-box utilities and
-ROIAlign. Detection-only, deformable, quantized, DGL and Hawkes operators are not here (see
-``api_exclusions.txt``).
+Transformer code calls, FFTs, straight-through estimators, SyncBatchNorm and count_sketch.
+The detection operators (boxes, SSD, RPN, regions of interest, deformable convolution) are in
+their own families (`detection`, `multibox`, `proposal`, `roi`, `deformable`); quantized, DGL
+and Hawkes operators are not in gluonlite (see ``api_exclusions.txt``).
 
 Each operator is registered once with its forward, gradient, shape rule and MXNet's attribute
 names and defaults; the table `SIMPLE` at the end lists the elementwise ones.
@@ -15,6 +16,7 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .registry import ShapeError, get, register
 from .rules import norm_axis, same_shape
+from .sparse.elementwise import QUADRATIC
 from .random import generator
 
 
@@ -36,7 +38,8 @@ def _register_unary(name, fwd, grad, attrs=None, doc=""):
     def vjp(p, rc, xs, ys, gys, need):
         return (grad(p, rc.xp, xs[0], gys[0]),)
     kernel.__doc__ = doc
-    register(name, vjp=vjp, attrs=attrs or {}, shape=same_shape(name))(kernel)
+    register(name, vjp=vjp, attrs=attrs or {}, shape=same_shape(name),
+             storage=QUADRATIC if name == "_contrib_quadratic" else None)(kernel)
 
 
 def _round_half_away(xp, x):
@@ -561,216 +564,6 @@ register("_contrib_BilinearResize2D",
          shape=_resize_shape, vjp=_resize_vjp, same_dtype=("data",))(_resize)
 
 
-# ---- bounding boxes ----------------------------------------------------------------------------
-def _corners(b, fmt):
-    """(xmin, ymin, xmax, ymax) of boxes given in `fmt` ('corner' or 'center': x, y, w, h)."""
-    if fmt == "corner":
-        return b[..., 0], b[..., 1], b[..., 2], b[..., 3]
-    x, y, w, h = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
-    return x - w / 2, y - h / 2, x + w / 2, y + h / 2
-
-
-def _iou(xp, a, b, fmt):
-    """IoU of every box of a (..., 4) with every box of b (..., 4)."""
-    ax0, ay0, ax1, ay1 = _corners(a, fmt)
-    bx0, by0, bx1, by1 = _corners(b, fmt)
-    ea = (slice(None),) * (a.ndim - 1) + (None,) * (b.ndim - 1)
-    eb = (None,) * (a.ndim - 1) + (slice(None),) * (b.ndim - 1)
-    w = xp.maximum(xp.minimum(ax1[ea], bx1[eb]) - xp.maximum(ax0[ea], bx0[eb]), 0)
-    h = xp.maximum(xp.minimum(ay1[ea], by1[eb]) - xp.maximum(ay0[ea], by0[eb]), 0)
-    inter = w * h
-    union = ((ax1 - ax0) * (ay1 - ay0))[ea] + ((bx1 - bx0) * (by1 - by0))[eb] - inter
-    return xp.where(union > 0, inter / xp.where(union > 0, union, 1), 0)
-
-
-def _box_iou_shape(p, ins):
-    a, b = ins
-    for arg, s in (("lhs", a), ("rhs", b)):
-        if s is not None and s[-1] != 4:
-            raise ShapeError(f"_contrib_box_iou: input {arg} must end with 4 box coordinates, "
-                             f"got shape {tuple(s)}")
-    if a is None or b is None:
-        return ins, [None]
-    return ins, [tuple(a[:-1]) + tuple(b[:-1])]
-
-
-@register("_contrib_box_iou", inputs=("lhs", "rhs"), nondiff=("lhs", "rhs"),
-          attrs={"format": A.Enum("center", "corner", default="corner")},
-          shape=_box_iou_shape)
-def _box_iou(p, rc, a, b):
-    """box_iou(lhs, rhs, format='corner'): the intersection over union of every box of lhs
-    (..., 4) with every box of rhs (..., 4); shape lhs.shape[:-1] + rhs.shape[:-1]. (No
-    gradient, as in MXNet.)"""
-    return _iou(rc.xp, a, b, p.format).astype(a.dtype, copy=False)
-
-
-_NMS_ATTRS = {"overlap_thresh": A.Float(0.5), "valid_thresh": A.Float(0.0), "topk": A.Int(-1),
-              "coord_start": A.Int(2), "score_index": A.Int(1), "id_index": A.Int(-1),
-              "background_id": A.Int(-1), "force_suppress": A.Bool(False),
-              "in_format": A.Enum("center", "corner", default="corner"),
-              "out_format": A.Enum("center", "corner", default="corner")}
-
-
-def _nms_shape(p, ins):
-    d = ins[0]
-    if d is None:
-        return ins, [None, None]
-    if len(d) < 2:
-        raise ShapeError(f"_contrib_box_nms: data must have at least 2 dimensions (..., "
-                         f"num_boxes, box_width), got shape {tuple(d)}")
-    k = d[-1]
-    for arg in ("coord_start", "score_index"):
-        if not 0 <= p[arg] < k or (arg == "coord_start" and p[arg] + 4 > k):
-            raise ShapeError(f"_contrib_box_nms: {arg}={p[arg]} does not fit boxes of width {k}")
-    return ins, [tuple(d), tuple(d[:-1])]
-
-
-def _nms_one(p, boxes):
-    """Indices (into boxes) of the kept boxes, by descending score."""
-    score = boxes[:, p.score_index]
-    valid = score > p.valid_thresh
-    if p.id_index >= 0:  # boxes of the background class (id -1 by default) are dropped
-        valid &= boxes[:, p.id_index] != p.background_id
-    order = [int(i) for i in np.argsort(-score, kind="stable") if valid[i]]
-    if p.topk > 0:
-        order = order[:p.topk]
-    coords = boxes[:, p.coord_start:p.coord_start + 4]
-    kept = []
-    for i in order:
-        ok = True
-        for j in kept:
-            same = p.force_suppress or p.id_index < 0 or \
-                boxes[i, p.id_index] == boxes[j, p.id_index]
-            if same and _iou(np, coords[i], coords[j], p.in_format) > p.overlap_thresh:
-                ok = False
-                break
-        if ok:
-            kept.append(i)
-    return kept
-
-
-def _to_format(c, fin, fout):
-    if fin == fout:
-        return c
-    if fout == "center":
-        return np.stack([(c[..., 0] + c[..., 2]) / 2, (c[..., 1] + c[..., 3]) / 2,
-                         c[..., 2] - c[..., 0], c[..., 3] - c[..., 1]], axis=-1)
-    return np.stack(_corners(c, "center"), axis=-1)
-
-
-@register("_contrib_box_nms", aliases=("_contrib_box_non_maximum_suppression",),
-          outputs=2, visible=1, output_names=("output0",), attrs=_NMS_ATTRS, shape=_nms_shape,
-          dtype=lambda p, ins: (ins, [ins[0], np.dtype(np.float64)]),
-          vjp=lambda p, rc, xs, ys, gys, need: (_nms_vjp(rc, xs, ys, gys),))
-def _box_nms(p, rc, data):
-    """box_nms(data, overlap_thresh=0.5, valid_thresh=0, topk=-1, coord_start=2,
-    score_index=1, id_index=-1, background_id=-1, force_suppress=False, in_format='corner',
-    out_format='corner'): non-maximum suppression of the boxes on data's second-to-last axis
-    (each a row holding a score, 4 coordinates and optionally a class id). The kept boxes come
-    first, by descending score, the rest of the rows are -1; the gradient goes back to each
-    kept box's row."""
-    host = data if rc.xp is np else rc.xp.asnumpy(data)
-    flat = host.reshape((-1,) + host.shape[-2:]).astype(np.float64)
-    out = -np.ones_like(flat)
-    where = -np.ones(flat.shape[:2])
-    for b, boxes in enumerate(flat):
-        kept = _nms_one(p, boxes)
-        out[b, :len(kept)] = boxes[kept]
-        c = slice(p.coord_start, p.coord_start + 4)
-        out[b, :len(kept), c] = _to_format(boxes[kept][:, c], p.in_format, p.out_format)
-        where[b, :len(kept)] = kept
-    res = out.reshape(host.shape).astype(host.dtype)
-    idx = where.reshape(host.shape[:-1])
-    if rc.xp is not np:
-        res, idx = rc.xp.asarray(res), rc.xp.asarray(idx)
-    return res, idx
-
-
-def _nms_vjp(rc, xs, ys, gys):
-    data, idx, g = xs[0], ys[1], gys[0]
-    host = (lambda a: a) if rc.xp is np else rc.xp.asnumpy
-    idx = host(idx).reshape(-1, data.shape[-2]).astype(np.int64)
-    g = host(g).reshape(idx.shape + (data.shape[-1],))
-    gd = np.zeros(g.shape, dtype=data.dtype)
-    for b in range(idx.shape[0]):
-        kept = idx[b] >= 0
-        gd[b, idx[b][kept]] = g[b][kept]
-    gd = gd.reshape(data.shape)
-    return gd if rc.xp is np else rc.xp.asarray(gd)
-
-
-def _box_encode_shape(p, ins):
-    samples, matches, anchors, refs, means, stds = ins
-    if anchors is None:
-        return ins, [None, None]
-    if len(anchors) != 3 or anchors[-1] != 4:
-        raise ShapeError(f"_contrib_box_encode: anchors must have shape (batch, num_anchors, "
-                         f"4), got {tuple(anchors)}")
-    b, n = anchors[:2]
-    return [(b, n), (b, n), anchors, refs, (4,), (4,)], [tuple(anchors)] * 2
-
-
-@register("_contrib_box_encode",
-          inputs=("samples", "matches", "anchors", "refs", "means", "stds"), outputs=2,
-          nondiff=("samples", "matches", "anchors", "refs", "means", "stds"),
-          shape=_box_encode_shape)
-def _box_encode(p, rc, samples, matches, anchors, refs, means, stds):
-    """box_encode(samples, matches, anchors, refs, means, stds): the regression targets of the
-    anchors (batch, N, 4, corner format) towards their matched reference boxes refs (batch, M,
-    4), normalized by means and stds (4,), for anchors whose sample is positive (> 0.5);
-    returns (targets, masks), both (batch, N, 4), zero where the sample is not positive."""
-    xp = rc.xp
-    m = xp.clip(matches.astype(np.int64), 0, refs.shape[1] - 1)
-    ref = xp.take_along_axis(refs, m[..., None], axis=1)
-
-    def center(b):
-        w, h = b[..., 2] - b[..., 0], b[..., 3] - b[..., 1]
-        return b[..., 0] + w * 0.5, b[..., 1] + h * 0.5, w, h
-    rx, ry, rw, rh = center(ref)
-    ax, ay, aw, ah = center(anchors)
-    valid = (samples > 0.5).astype(anchors.dtype)
-    t = xp.stack([(rx - ax) / aw, (ry - ay) / ah, xp.log(rw / aw), xp.log(rh / ah)], axis=-1)
-    t = (t - means) / stds
-    mask = xp.repeat(valid[..., None], 4, axis=-1)
-    return (t * mask).astype(anchors.dtype), mask
-
-
-def _box_decode_shape(p, ins):
-    d, a = ins
-    if d is not None and (len(d) != 3 or d[-1] != 4):
-        raise ShapeError(f"_contrib_box_decode: data must have shape (batch, N, 4), got "
-                         f"{tuple(d)}")
-    return ins, [d]
-
-
-@register("_contrib_box_decode", inputs=("data", "anchors"), nondiff=("data", "anchors"),
-          attrs={"std0": A.Float(1.0), "std1": A.Float(1.0), "std2": A.Float(1.0),
-                 "std3": A.Float(1.0), "clip": A.Float(-1.0),
-                 "format": A.Enum("center", "corner", default="center")},
-          shape=_box_decode_shape)
-def _box_decode(p, rc, data, anchors):
-    """box_decode(data, anchors, std0..std3=1, clip=-1, format='center'): boxes (corner
-    format) from regression offsets data (batch, N, 4) relative to anchors (1, N, 4, in
-    `format`); clip > 0 caps the log-size offsets."""
-    xp = rc.xp
-    a = anchors
-    # MXNet's float attributes are float32 values
-    std0, std1, std2, std3, clip = (float(np.float32(v)) for v in
-                                    (p.std0, p.std1, p.std2, p.std3, p.clip))
-    if p.format == "corner":
-        aw, ah = a[..., 2] - a[..., 0], a[..., 3] - a[..., 1]
-        ax, ay = a[..., 0] + aw * 0.5, a[..., 1] + ah * 0.5
-    else:
-        ax, ay, aw, ah = a[..., 0], a[..., 1], a[..., 2], a[..., 3]
-    ox = data[..., 0] * std0 * aw + ax
-    oy = data[..., 1] * std1 * ah + ay
-    dw, dh = data[..., 2] * std2, data[..., 3] * std3
-    if clip > 0:
-        dw, dh = xp.minimum(dw, clip), xp.minimum(dh, clip)
-    ow, oh = xp.exp(dw) * aw * 0.5, xp.exp(dh) * ah * 0.5
-    return xp.stack([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1).astype(data.dtype)
-
-
 # ---- SyncBatchNorm: BatchNorm on one process ---------------------------------------------------
 def _bn():
     return get("BatchNorm")
@@ -824,133 +617,6 @@ register("_contrib_SyncBatchNorm", inputs=("data", "gamma", "beta", "moving_mean
          visible=_SyncBatchNorm.n_visible, same_dtype=(),
          output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
          doc=_SyncBatchNorm.kernel.__doc__)(_SyncBatchNorm.kernel)
-
-
-# ---- ROIAlign ----------------------------------------------------------------------------------
-def _roi_align_weights(n, start, bin_size, pooled, grid, size):
-    """(pooled, size) weights: row i averages, over `grid` sample points of bin i, the linear
-    interpolation weights of each input cell (zero outside [-1, size], as Detectron's)."""
-    w = np.zeros((pooled, size))
-    for i in range(pooled):
-        for s in range(grid):
-            y = start + i * bin_size + (s + 0.5) * bin_size / grid
-            if y < -1.0 or y > size:
-                continue
-            y = max(y, 0.0)
-            lo = int(y)
-            if lo >= size - 1:
-                lo = hi = size - 1
-                y = float(lo)
-            else:
-                hi = lo + 1
-            frac = y - lo
-            w[i, lo] += 1 - frac
-            w[i, hi] += frac
-    return w / grid
-
-
-def _roi_align_plan(p, data_shape, rois):
-    """Per ROI: (batch index, weights along y (ph, H), weights along x (pw, W))."""
-    ph, pw = _pooled(p, "_contrib_ROIAlign")
-    H, W = data_shape[2:]
-    off = 0.5 if p.aligned else 0.0
-    plan = []
-    for r in rois:
-        b = int(r[0])
-        x0, y0, x1, y1 = (float(v) * p.spatial_scale - off for v in r[1:5])
-        rw, rh = x1 - x0, y1 - y0
-        if not p.aligned:
-            rw, rh = max(rw, 1.0), max(rh, 1.0)
-        bh, bw = rh / ph, rw / pw
-        gh = p.sample_ratio if p.sample_ratio > 0 else int(math.ceil(rh / ph))
-        gw = p.sample_ratio if p.sample_ratio > 0 else int(math.ceil(rw / pw))
-        plan.append((b, _roi_align_weights(None, y0, bh, ph, max(gh, 1), H) * (gh > 0),
-                     _roi_align_weights(None, x0, bw, pw, max(gw, 1), W) * (gw > 0)))
-    return plan
-
-
-def _pooled(p, name):
-    s = tuple(p.pooled_size)
-    if len(s) == 1:
-        s = s * 2
-    if len(s) != 2 or min(s) <= 0:
-        raise ShapeError(f"{name}: pooled_size must be one or two positive integers, got "
-                         f"{tuple(p.pooled_size)}")
-    return s
-
-
-def _roi_shape(name):
-    def rule(p, ins):
-        d, rois = ins
-        _need_ndim(name, d, 4, what=" (N, C, H, W)")
-        if rois is not None and (len(rois) != 2 or rois[1] != 5):
-            raise ShapeError(f"{name}: rois must have shape (num_rois, 5) (batch index, x1, "
-                             f"y1, x2, y2), got {tuple(rois)}")
-        if d is None or rois is None:
-            return ins, [None]
-        ph, pw = _pooled(p, name)
-        c = d[1]
-        if getattr(p, "position_sensitive", False):
-            if c % (ph * pw):
-                raise ShapeError(f"{name}: with position_sensitive the channels ({c}) must be "
-                                 f"divisible by pooled height * width ({ph * pw})")
-            c //= ph * pw
-        return ins, [(rois[0], c, ph, pw)]
-    return rule
-
-
-def _host_rois(rc, rois):
-    return rois if rc.xp is np else rc.xp.asnumpy(rois)
-
-
-def _ps_gather(x, ph, pw):
-    """Position-sensitive channels: (C_out * ph * pw, ...) read per bin -> index arrays."""
-    c = x.shape[0] // (ph * pw)
-    return (np.arange(c)[:, None, None] * ph * pw + np.arange(ph)[None, :, None] * pw
-            + np.arange(pw)[None, None, :])
-
-
-def _roi_align(p, rc, data, rois):
-    """ROIAlign(data, rois, pooled_size, spatial_scale, sample_ratio=-1,
-    position_sensitive=False, aligned=False): each region of interest (batch index, x1, y1,
-    x2, y2 in input coordinates, times spatial_scale) pooled to pooled_size by averaging
-    bilinearly interpolated samples (sample_ratio per bin side, adaptive when <= 0)."""
-    xp = rc.xp
-    ph, pw = _pooled(p, "_contrib_ROIAlign")
-    plan = _roi_align_plan(p, data.shape, _host_rois(rc, rois))
-    outs = []
-    for b, wy, wx in plan:
-        full = xp.asarray(wy.astype(data.dtype)) @ data[b] @ xp.asarray(wx.astype(data.dtype)).T
-        if p.position_sensitive:
-            idx = _ps_gather(full, ph, pw)
-            full = full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]]
-        outs.append(full)
-    shape = _roi_shape("_contrib_ROIAlign")(p, [data.shape, rois.shape])[1][0]
-    return xp.stack(outs).astype(data.dtype) if outs else xp.zeros(shape, data.dtype)
-
-
-def _roi_align_vjp(p, rc, xs, ys, gys, need):
-    xp = rc.xp
-    data, rois = xs
-    ph, pw = _pooled(p, "_contrib_ROIAlign")
-    gd = xp.zeros_like(data)
-    for r, (b, wy, wx) in enumerate(_roi_align_plan(p, data.shape, _host_rois(rc, rois))):
-        g = gys[0][r]
-        if p.position_sensitive:
-            full = xp.zeros((data.shape[1], ph, pw), data.dtype)
-            idx = _ps_gather(full, ph, pw)
-            full[idx, np.arange(ph)[None, :, None], np.arange(pw)[None, None, :]] = g
-            g = full
-        gd[b] += xp.asarray(wy.astype(data.dtype)).T @ g @ xp.asarray(wx.astype(data.dtype))
-    return gd, None
-
-
-register("_contrib_ROIAlign", inputs=("data", "rois"), nondiff=("rois",), same_dtype=("data",),
-         attrs={"pooled_size": A.Shape(), "spatial_scale": A.Float(),
-                "sample_ratio": A.Int(-1), "position_sensitive": A.Bool(False),
-                "aligned": A.Bool(False)},
-         shape=_roi_shape("_contrib_ROIAlign"), vjp=_roi_align_vjp,
-         doc=_roi_align.__doc__)(_roi_align)
 
 
 # ---- count_sketch -----------------------------------------------------------------------

@@ -40,6 +40,26 @@ def usable(xp, *arrays):
     return dt in (np.float32, np.float64) and all(a is None or a.dtype == dt for a in arrays)
 
 
+def _memo(fn):
+    """`fn(g, sp, *rest)` remembered per geometry (its numbers), spatial shape and rest: the
+    plans and layouts a geometry needs are made once, not on every call (a network calls
+    each layer's geometry again and again; at batch 1 making them cost as much as small
+    layers' arithmetic). The results are only read."""
+    memo = {}
+
+    def cached(g, sp, *rest):
+        key = (g.kernel, g.stride, g.dilate, g.pad, g.pad_end, g.out, tuple(sp), rest)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 4096:  # a program running many shapes: start again
+                memo.clear()
+            hit = memo[key] = fn(g, sp, *rest)
+        return hit
+    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
+    return cached
+
+
+@_memo
 def _plan(g, sp, r0=0, r1=None):
     """Per kernel offset, for the output positions whose first-axis index is in [r0, r1):
     (index, output slices, input slices, border slabs). The output slices (relative to r0 on
@@ -123,6 +143,12 @@ def _chunks(n, per_sample):
 
 
 def _tiles(n, per_sample, g, sp):
+    # the chunk sizes are in the key: tests set them small
+    return _tiles_of(g, sp, n, per_sample, _CHUNK, _BLOCK)
+
+
+@_memo
+def _tiles_of(g, sp, n, per_sample, *sizes):
     """The pieces the columns are made in: (s, e, r0, r1, plan) for samples s:e and output
     first-axis rows r0:r1. A sample whose columns exceed `_BLOCK` entries is cut into blocks
     of rows that stay in the cache, and each block's product is written straight into its
@@ -138,6 +164,167 @@ def _tiles(n, per_sample, g, sp):
                                           for s in range(n) for r0 in plans]
 
 
+# Depthwise convolutions (one filter per channel, MobileNet's 3x3 layers) run as a direct
+# kernel, one pass per kernel tap: no columns, and no tiny product per channel. A block of
+# channels of one sample is laid out padded and split into its stride phases (the input
+# positions one residue modulo the stride), each phase flat and contiguous; on such a
+# phase a tap's window positions are one contiguous run at a fixed offset, so each tap is
+# a multiply and an add over long runs (the output computed on the phase's full width, the
+# extra columns dropped at the end). The gradient is the same walk the other way (data)
+# and a sum of products per tap (weight). The work goes a few channels at a time
+# (`_DW_BLOCK` entries) so the passes over a block stay in the cache. False sends
+# depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
+DIRECT_DEPTHWISE = True
+_DW_BLOCK = 1 << 16
+_DW_SHORT = 2048
+
+
+def _depthwise(groups, c, f, g):
+    return DIRECT_DEPTHWISE and groups == c == f and groups > 1 and len(g.kernel) == 2
+
+
+class _Phases:
+    """The layout of one depthwise geometry: the padded input split into stride phases of
+    `rows` x `width` entries each (plus slack, so every tap's run fits), and per tap its
+    (weight index, phase, offset in the flat phase)."""
+
+    def __init__(self, g, sp):
+        (sh, sw), (dh, dw), (ph, pw) = g.stride, g.dilate, g.pad
+        oh, ow = g.out
+        kh, kw = g.kernel
+        # padded extent the windows reach, rounded up to whole phases
+        hp = max(sp[0] + ph, (oh - 1) * sh + (kh - 1) * dh + 1)
+        wp = max(sp[1] + pw, (ow - 1) * sw + (kw - 1) * dw + 1)
+        self.rows, self.width = -(-hp // sh), -(-wp // sw)
+        self.strides, self.pad, self.sp, self.out = (sh, sw), (ph, pw), tuple(sp), (oh, ow)
+        self.n_phase = sh * sw
+        self.taps = []
+        for i in range(kh):
+            for j in range(kw):
+                r, c = i * dh, j * dw
+                self.taps.append(((i, j), (r % sh) * sw + c % sw,
+                                  (r // sh) * self.width + c // sw))
+        self.run = oh * self.width  # output entries computed per channel (extra columns)
+        self.size = self.rows * self.width + self.width  # slack: the last tap's tail
+
+
+    def fill(self, buf, xb):
+        """Lay the input block xb (cb, H, W) into buf (cb, phases, size), zeros around."""
+        buf.fill(0)
+        (sh, sw), (ph, pw) = self.strides, self.pad
+        for a in range(sh):
+            for b in range(sw):
+                # input rows/cols landing in this phase: padded index a + sh*t = input + pad
+                r0 = (a - ph) % sh if a < ph else a - ph
+                c0 = (b - pw) % sw if b < pw else b - pw
+                if r0 >= self.sp[0] or c0 >= self.sp[1]:
+                    continue
+                t_r, t_c = (r0 + ph) // sh, (c0 + pw) // sw
+                src = xb[:, r0::sh, c0::sw]
+                view = buf[:, a * sw + b, :self.rows * self.width].reshape(
+                    (-1, self.rows, self.width))
+                view[:, t_r:t_r + src.shape[1], t_c:t_c + src.shape[2]] = src
+
+    def scatter_add(self, buf, dxb):
+        """The adjoint of `fill`: add buf's phases back into the input block dxb."""
+        (sh, sw), (ph, pw) = self.strides, self.pad
+        for a in range(sh):
+            for b in range(sw):
+                r0 = (a - ph) % sh if a < ph else a - ph
+                c0 = (b - pw) % sw if b < pw else b - pw
+                if r0 >= self.sp[0] or c0 >= self.sp[1]:
+                    continue
+                t_r, t_c = (r0 + ph) // sh, (c0 + pw) // sw
+                dst = dxb[:, r0::sh, c0::sw]
+                view = buf[:, a * sw + b, :self.rows * self.width].reshape(
+                    (-1, self.rows, self.width))
+                dst += view[:, t_r:t_r + dst.shape[1], t_c:t_c + dst.shape[2]]
+
+
+_phases = _memo(_Phases)
+
+
+def _dw_blocks(n, c, per_channel, block=None):
+    """(sample, channel slice) blocks of about `block` (default `_DW_BLOCK`) entries."""
+    step = max(1, min(c, (block or _DW_BLOCK) // max(1, per_channel)))
+    return [(s, slice(c0, min(c, c0 + step))) for s in range(n) for c0 in range(0, c, step)]
+
+
+def _depthwise_forward(x, w, g, y, b):
+    """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
+    plus b (1, C, 1) when given."""
+    n, c = x.shape[:2]
+    lay = _phases(g, x.shape[2:])
+    oh, ow = lay.out
+    y4 = y.reshape((n, c, oh, ow))
+    wk = w.reshape(c, -1)
+    blocks = _dw_blocks(n, c, lay.n_phase * lay.size)
+    cb = blocks[0][1].stop - blocks[0][1].start
+    buf = np.empty((cb, lay.n_phase, lay.size), dtype=y.dtype)
+    acc = np.empty((cb, 1, lay.run), dtype=y.dtype)
+    # Short runs (small maps, many channels per block): the K runs copied side by side and
+    # one batched product per block beat 2K passes whose rows are short.
+    short = lay.run < _DW_SHORT
+    tmp = np.empty((cb, len(lay.taps) if short else 1, lay.run), dtype=y.dtype)
+    for s, cs in blocks:
+        m = cs.stop - cs.start
+        ph, a, t = buf[:m], acc[:m, 0], tmp[:m]
+        lay.fill(ph, x[s, cs])
+        if short:
+            for k, (_, phase, off) in enumerate(lay.taps):
+                t[:, k] = ph[:, phase, off:off + lay.run]
+            np.matmul(wk[cs, None, :], t, out=acc[:m])
+        else:
+            for k, (_, phase, off) in enumerate(lay.taps):
+                src = ph[:, phase, off:off + lay.run]
+                if k == 0:
+                    np.multiply(src, wk[cs, k:k + 1], out=a)
+                else:
+                    np.multiply(src, wk[cs, k:k + 1], out=t[:, 0])
+                    a += t[:, 0]
+        res = a.reshape(m, oh, lay.width)[:, :, :ow]
+        if b is None:
+            y4[s, cs] = res
+        else:
+            np.add(res, b[0, cs, :, None], out=y4[s, cs])
+
+
+def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
+    """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
+    not wanted, `x` when dw is not)."""
+    n, c = gy.shape[:2]
+    lay = _phases(g, x_shape[2:])
+    oh, ow = lay.out
+    gy4 = gy.reshape((n, c, oh, ow))
+    dt = gy.dtype
+    dx = np.zeros(x_shape, dtype=dt) if need_x else None
+    dw = np.zeros((c, len(lay.taps)), dtype=dt) if need_w else None
+    wk = w.reshape(c, -1) if need_x else None
+    # the gradient walks three arrays per block (gy's grid, the phases, a product)
+    blocks = _dw_blocks(n, c, lay.n_phase * lay.size, _DW_BLOCK // 2)
+    cb = blocks[0][1].stop - blocks[0][1].start
+    buf = np.empty((cb, lay.n_phase, lay.size), dtype=dt)
+    grid = np.zeros((cb, oh, lay.width), dtype=dt)  # gy on the phase width, zeros beyond
+    tmp = np.empty((cb, lay.run), dtype=dt)
+    for s, cs in blocks:
+        m = cs.stop - cs.start
+        ph, gr, t = buf[:m], grid[:m], tmp[:m]
+        gr[:, :, :ow] = gy4[s, cs]
+        gflat = gr.reshape(m, lay.run)
+        if need_w:
+            lay.fill(ph, x[s, cs])
+            for k, (_, phase, off) in enumerate(lay.taps):
+                np.multiply(gflat, ph[:, phase, off:off + lay.run], out=t)
+                dw[cs, k] += t.sum(axis=1)
+        if need_x:
+            ph.fill(0)
+            for k, (_, phase, off) in enumerate(lay.taps):
+                np.multiply(gflat, wk[cs, k:k + 1], out=t)
+                ph[:, phase, off:off + lay.run] += t
+            lay.scatter_add(ph, dx[s, cs])
+    return dx, (dw.reshape(w_shape) if need_w else None)
+
+
 def _pointwise(g):
     return (all(k == 1 for k in g.kernel) and all(s == 1 for s in g.stride)
             and not any(g.pad) and not any(g.pad_end))
@@ -148,14 +335,27 @@ def _rows(a, groups, i):
     return a[i * r:(i + 1) * r]
 
 
-def forward(x, w, groups, g, bias=None):
+def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
     """y (N, F, *out) = Convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
-    `bias` (F,) when given."""
+    `bias` (F,) when given.
+
+    Args:
+        out: optional C-contiguous array of y's shape and x's dtype to write y into.
+        epilogue: optional ``f(block, index)`` applied to each block of y as soon as it is
+            written (bias included), while it is still in the cache: `block` is a view of y
+            as (N, F, P) at ``index`` (the same index into any (N, F, P) array), to be
+            modified in place (a fused residual add and activation).
+    """
     n, c = x.shape[:2]
     f, p = w.shape[0], prod(g.out)
     w2 = w.reshape(f, -1)
     b = None if bias is None else bias.astype(x.dtype, copy=False).reshape(1, -1, 1)
-    y = np.empty((n, f, p), dtype=x.dtype)
+    y = np.empty((n, f, p), dtype=x.dtype) if out is None else out.reshape(n, f, p)
+    if _depthwise(groups, c, f, g):
+        _depthwise_forward(x, w, g, y, b)
+        if epilogue is not None:
+            epilogue(y, (slice(None),))
+        return y.reshape((n, f) + tuple(g.out))
     if _pointwise(g):
         x3 = x.reshape(n, c, p)
         for i in range(groups):
@@ -163,6 +363,8 @@ def forward(x, w, groups, g, bias=None):
                       out=y[:, i * (f // groups):(i + 1) * (f // groups)])
         if b is not None:
             y += b
+        if epilogue is not None:
+            epilogue(y, (slice(None),))
         return y.reshape((n, f) + tuple(g.out))
     per = c * prod(g.kernel) * p
     size, tiles = _tiles(n, per, g, x.shape[2:])
@@ -173,8 +375,10 @@ def forward(x, w, groups, g, bias=None):
         m = e - s
         cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
         if m == 1:
-            t = y[s, :, r0 * rest:r1 * rest]
+            index = (s, slice(None), slice(r0 * rest, r1 * rest))
+            t = y[index]
         else:
+            index = (slice(s, e),)
             if tmp is None:
                 tmp = np.empty(f * size // (c * prod(g.kernel)), dtype=x.dtype)
             t = tmp[:f * m * p].reshape(f, m * p)
@@ -188,6 +392,8 @@ def forward(x, w, groups, g, bias=None):
                 np.add(src, b, out=y[s:e])
         elif b is not None:
             t += b[0]
+        if epilogue is not None:
+            epilogue(y[index], index)
     return y.reshape((n, f) + tuple(g.out))
 
 
@@ -226,6 +432,9 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     w_shape = tuple(w.shape if w is not None else w_shape)
     f, p = w_shape[0], prod(g.out)
     dt = gy.dtype
+    if _depthwise(groups, c, f, g) and (w is not None or not need_x) and (
+            x is not None or not need_w):
+        return _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w)
     dx = None
     if need_x:
         dx = _dx_as_conv(gy, w, groups, g, x_shape)

@@ -1,5 +1,6 @@
 """Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -8,6 +9,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
+from .sparse import elementwise as sparse
 from .random import generator
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
@@ -123,7 +125,7 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
             lambda xp, p, x: expr(xp, x), (lambda xp, p, xs, y, g: grad(xp, xs[0], y, g),)))
     kernel.__doc__ = doc or f"Elementwise {name}."
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
-             fast=fast)(kernel)
+             fast=fast, storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
 # name, forward, gradient, what the gradient reads (None: no fast paths)
@@ -187,7 +189,8 @@ def _piecewise_constant(name, doc):
     def kernel(p, rc, x):
         return getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
-    register(name, shape=same_shape(name), nondiff=("data",))(kernel)
+    register(name, shape=same_shape(name), nondiff=("data",),
+             storage=sparse.UNARY_RULES.get(name))(kernel)
 
 
 _piecewise_constant("sign", "Elementwise sign: -1, 0 or 1.")
@@ -197,14 +200,16 @@ _piecewise_constant("trunc", "Elementwise integer part, towards zero.")
 _piecewise_constant("fix", "Elementwise integer part, towards zero (as trunc).")
 
 
-@register("rint", shape=same_shape("rint"), nondiff=("data",))
+@register("rint", shape=same_shape("rint"), nondiff=("data",),
+          storage=sparse.UNARY_RULES["rint"])
 def _rint(p, rc, x):
     """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
     f = rc.xp.floor(x)
     return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
 
 
-@register("round", shape=same_shape("round"), nondiff=("data",))
+@register("round", shape=same_shape("round"), nondiff=("data",),
+          storage=sparse.UNARY_RULES["round"])
 def _round(p, rc, x):
     """Elementwise nearest integer, halves away from zero (MXNet's round, unlike numpy's)."""
     xp = rc.xp
@@ -244,7 +249,9 @@ _unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_f
 _unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
        grad_out=_tanh_grad_out, doc="Elementwise tanh.", expr=lambda xp, x: xp.tanh(x))
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
-       lambda xp, x, y, g: g * (x > 0), "x", doc="Elementwise max(x, 0).",
+       lambda xp, x, y, g: g * xp.sign(y), "y",
+       doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
+           "relu). The gradient is g * sign(y): 1 above 0, 0 below.",
        expr=lambda xp, x: xp.maximum(x, 0))
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
        lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), "x", doc="Elementwise x/(1+|x|).",
@@ -272,8 +279,8 @@ def _fill_into(value):
 
 # in a fused kernel the constant itself, broadcast where it meets an array
 register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(0), elementwise=_form(lambda xp, p, x: 0.0, (None,))))(
-    _no_grad_like(0))
+         fast=Fast(into=_fill_into(0), elementwise=_form(lambda xp, p, x: 0.0, (None,))),
+         storage=sparse.ZEROS_LIKE)(_no_grad_like(0))
 register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
          fast=Fast(into=_fill_into(1), elementwise=_form(lambda xp, p, x: 1.0, (None,))))(
     _no_grad_like(1))
@@ -286,7 +293,7 @@ def _logical_not(p, rc, x):
 
 
 @register("BlockGrad", aliases=("stop_gradient",), shape=same_shape("BlockGrad"),
-          nondiff=("data",))
+          nondiff=("data",), storage=sparse.IDENTITY)
 def _block_grad(p, rc, x):
     """x itself, with no gradient flowing back."""
     return x.copy()
@@ -300,13 +307,28 @@ def _act(p):
     return get(p.act_type)
 
 
+def _act_relu(xp, x, out=None):
+    """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
+    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
+
+
+def _activation_into(p, rc, outs, x):
+    if p.act_type == "relu":
+        _act_relu(rc.xp, x, out=outs[0])
+    else:
+        _act(p).fast.into(p, rc, outs, x)
+
+
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
           vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
-          fast=Fast(into=lambda p, rc, outs, x: _act(p).fast.into(p, rc, outs, x),
-                    saves=lambda p: _act(p).fast.saves,
+          fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves,
                     elementwise=lambda p: (_act(p).fast.elementwise or (lambda q: None))(p)))
 def _activation(p, rc, x):
-    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign."""
+    """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
+    float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
+    if p.act_type == "relu":
+        return _act_relu(rc.xp, x)
     return _act(p).kernel(p, rc, x)
 
 
@@ -333,6 +355,9 @@ def _erf(xp, x):
         return xp.asarray(erf(xp.asnumpy(x)))
 
 
+_SQRT2, _SQRT_2PI = math.sqrt(2.0), math.sqrt(2.0 * math.pi)  # Python floats: weak types
+
+
 def _leaky_fwd(p, rc, x, gamma=None):
     """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
     upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
@@ -350,7 +375,9 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
-        return (0.5 * x * (1 + _erf(xp, x / np.sqrt(2)))).astype(x.dtype, copy=False)
+        # in the data's dtype, as MXNet computes it: Python floats, since a numpy float64
+        # constant would make numpy compute a float32 erf in float64, at twice the time
+        return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
             u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
@@ -376,7 +403,7 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
         # records with the registered operators only.
         safe = xp.where(x == 0, 1, x)
         phi = xp.where(x == 0, 0.5, y / safe)
-        return (g * (phi + x * xp.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)),)
+        return (g * (phi + x * xp.exp(-0.5 * x * x) / _SQRT_2PI),)
     if p.act_type == "rrelu":
         return (g * ys[1],)
     gamma = xs[1]
@@ -411,6 +438,7 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},
+          storage=sparse.CLIP,
           vjp=lambda p, rc, xs, ys, gys, need:
           (gys[0] * rc.xp.logical_and(xs[0] >= p.a_min, xs[0] <= p.a_max),))
 def _clip(p, rc, x):
@@ -489,8 +517,11 @@ def _binary(name, kind, shape_rule, aliases=()):
                 passes_grad=_PASSES.get(kind, ()) if same else (),
                 grads=(grads_out or (grad_a, grad_b)) if same else None,
                 grads_out=grads_out is not None, elementwise=form)
+    storage = None
+    if kind in ("add", "sub", "mul", "div"):
+        storage = sparse.elemwise_rule(kind) if same else sparse.broadcast_rule(kind)
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
-             aliases=aliases, fast=fast)(kernel)
+             aliases=aliases, fast=fast, storage=storage)(kernel)
 
 
 for _kind, _alias in [("add", ("broadcast_plus",)), ("sub", ("broadcast_minus",)), ("mul", ()),
@@ -559,9 +590,11 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_fl
         (lambda xp, p, xs, y, g: grad(xp, xs[0], p.scalar, y, g),))
     fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
                 ufunc=(fn, {}, "left" if swap else "right"), elementwise=form)
+    kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,
-             nondiff=("data",) if nondiff else (), fast=fast)(kernel)
+             nondiff=("data",) if nondiff else (), fast=fast,
+             storage=None if kind is None else sparse.scalar_rule(kind, swap))(kernel)
 
 
 # name, array function, gradient, what the gradient reads, inputs it passes unchanged
@@ -621,7 +654,7 @@ def _where(p, rc, c, x, y):
 
 
 @register("add_n", aliases=("ElementWiseSum",), variadic="num_args",
-          attrs={"num_args": A.Int()},
+          attrs={"num_args": A.Int()}, storage=sparse.ADD_N,
           shape=lambda p, ins: same_shape("add_n")(p, ins),
           vjp=lambda p, rc, xs, ys, gys, need: tuple(gys[0] for _ in xs))
 def _add_n(p, rc, *xs):

@@ -11,6 +11,7 @@ import numpy as np
 from . import attrs as A
 from .registry import ShapeError, register
 from .rules import fmt_shapes
+from .sparse.elementwise import IDENTITY
 
 _NORMALIZATION = ("batch", "null", "valid")
 
@@ -252,7 +253,7 @@ def _make_loss(p, rc, x):
 
 
 @register("make_loss", shape=lambda p, ins: (ins, [ins[0]]),
-          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.ones_like(xs[0]),))
+          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.ones_like(xs[0]),), storage=IDENTITY)
 def _make_loss_plain(p, rc, x):
     """make_loss(data): data itself, taken as a loss (its gradient is 1 everywhere)."""
     return x.copy()

@@ -9,10 +9,12 @@ from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, register
 from .rules import norm_axis, keep_dtype
+from .scatter import run_start, scatter_add
+from .sparse import matrix as sparse_matrix
 
 
 # forward_stype (MXNet's sparse output choice) is accepted and ignored by this dense operator;
-# nd.sparse.dot (ndarray/sparse_ops.py) reads it.
+# dot's storage rule (ops/sparse/matrix.py) reads it.
 _DOT_ATTRS = {"transpose_a": A.Bool(False), "transpose_b": A.Bool(False),
               "forward_stype": A.Str(None)}
 
@@ -67,7 +69,7 @@ def _dot_vjp(p, rc, xs, ys, gys, need):
 
 
 register("dot", inputs=("lhs", "rhs"), vjp=_dot_vjp, shape=_dot_shape,
-         attrs=_DOT_ATTRS)(_dot_forward)
+         attrs=_DOT_ATTRS, storage=sparse_matrix.DOT)(_dot_forward)
 
 
 def _batch_dot_shape(p, ins):
@@ -268,44 +270,6 @@ def _emb_shape(p, ins):
     return ins, [None if ins[0] is None else tuple(ins[0]) + (p.output_dim,)]
 
 
-def run_start(xp, i):
-    """The first index when 1-D `i` is consecutive (i0, i0 + 1, ...), else None (0 for no
-    index): where a gather or a scatter by `i` is a slice.
-
-    `i` holds integers (or integer-valued floats, as a loop counter may). Example:
-    ``run_start(np, np.array([3, 4, 5]))`` is 3; ``run_start(np, np.array([3, 5]))`` None.
-    """
-    n = i.size
-    if not n:
-        return 0
-    if xp is not np:  # the check reads indices on the host: a device sync costing more
-        return None   # than the general path saves
-    if i[-1] - i[0] == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
-        return int(i[0])
-    return None
-
-
-def scatter_add(xp, target, i, rows):
-    """``target[i[k]] += rows[k]`` for every k, for 1-D integer `i` that may repeat.
-
-    `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
-    T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
-    add, and a contiguous run one slice add.
-
-    Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
-    g[2] and rows[1] to g[0].
-    """
-    n, start = i.size, run_start(xp, i)
-    if start is not None:
-        target[start:start + n] += rows
-    elif xp is not np:  # one atomic scatter-add kernel; counting repeats would sync
-        xp.add.at(target, i, rows)
-    elif xp.unique(i).size == n:
-        target[i] += rows
-    else:
-        xp.add.at(target, i, rows)
-
-
 def _emb_vjp(p, rc, xs, ys, gys, need):
     idx, w = xs
     gw = rc.xp.zeros_like(w)
@@ -318,7 +282,7 @@ def _emb_vjp(p, rc, xs, ys, gys, need):
 @register("Embedding", inputs=("data", "weight"), nondiff=("data",), vjp=_emb_vjp,
           shape=_emb_shape, dtype=lambda p, ins: (ins, [ins[1] or np.dtype(p.dtype)]),
           attrs={"input_dim": A.Int(), "output_dim": A.Int(), "dtype": A.Dtype("float32"),
-                 "sparse_grad": A.Bool(False)})
+                 "sparse_grad": A.Bool(False)}, storage=sparse_matrix.EMBEDDING)
 def _embedding(p, rc, idx, w):
     """Embedding(data, weight, input_dim, output_dim): rows of weight picked by integer data."""
     return w[rc.xp.clip(idx.astype(np.int64), 0, p.input_dim - 1)]
@@ -379,7 +343,8 @@ def _take_a_sum(p, rc, a, stacked, g, out=None):
           shape=_take_shape, dtype=keep_dtype,
           attrs={"axis": A.Int(0), "mode": A.Enum("clip", "wrap", "raise", default="clip")},
           # the gradient of `a` summed over a loop's steps: one scatter of every step's rows
-          fast=Fast(saves=("indices",), summed_grads={"a": (("indices",), _take_a_sum)}))
+          fast=Fast(saves=("indices",), summed_grads={"a": (("indices",), _take_a_sum)}),
+          storage=sparse_matrix.TAKE)
 def _take(p, rc, a, idx):
     """take(a, indices, axis=0, mode='clip'): entries of `a` at integer `indices` along axis."""
     ax = norm_axis("take", p.axis, a.ndim)

@@ -2,6 +2,8 @@
 import numpy as np
 
 from . import attrs as A
+from . import bn_fast
+from .fast import Fast
 from .random import generator
 from .registry import register, ShapeError
 from .rules import norm_axis
@@ -14,21 +16,64 @@ def _length_mask(p, xp, x, length):
     return idx < xp.expand_dims(length.astype(np.int64), ax)
 
 
+# MXNet 1.9.1's CPU build runs float32 softmax and log_softmax over the last axis (of 1 to 4
+# axes, no temperature, no length) through oneDNN, which treats a row holding NaN or +inf
+# its own way: the row maximum skips NaN (and starts at -FLT_MAX), a NaN in the sum makes
+# log(sum) log(FLT_MAX), and softmax is exp(x - max - log(sum)), so such a row gives NaN at
+# its NaN and +inf entries and 0 (log_softmax: x - max - log(FLT_MAX), or -inf) elsewhere.
+# Every other case follows MXNet's own kernel: a NaN or +inf makes the whole row NaN.
+_LN_FLT_MAX = np.float32(np.log(np.finfo(np.float32).max))
+
+
+def _onednn_path(p, xp, x, length):
+    """Whether MXNet's CPU build would run this call through oneDNN (never on a GPU)."""
+    return (xp is np and x.dtype == np.float32 and 1 <= x.ndim <= 4
+            and p.axis % x.ndim == x.ndim - 1
+            and p.temperature is None and length is None
+            and (p.dtype is None or np.dtype(p.dtype) == np.float32))
+
+
+def _onednn_rows(xp, x, log):
+    """softmax (or log_softmax) of rows (..., n) holding NaN or +inf, as oneDNN gives them."""
+    finite_max = xp.where(xp.isnan(x), -np.inf, x).max(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        d = x - xp.maximum(finite_max, np.finfo(np.float32).min)
+        total = xp.exp(d).sum(axis=-1, keepdims=True)
+        lse = xp.where(xp.isnan(total), _LN_FLT_MAX, xp.log(total))
+        y = d - lse
+    if log:
+        return y
+    out = xp.exp(y)
+    out[out < np.finfo(np.float32).tiny] = 0  # oneDNN flushes subnormal results to zero
+    return out
+
+
 def _softmax_fwd(p, rc, x, log, length=None):
     xp = rc.xp
     z = x / x.dtype.type(p.temperature) if p.temperature not in (None, 1.0) else x
     if length is not None:
         mask = _length_mask(p, xp, x, length)
         z = xp.where(mask, z, -np.inf)
-    z = z - z.max(axis=p.axis, keepdims=True)
-    if log:
-        y = z - xp.log(xp.exp(z).sum(axis=p.axis, keepdims=True))
-    else:
-        e = xp.exp(z)
-        y = e / e.sum(axis=p.axis, keepdims=True)
-        if length is not None:
-            y = xp.where(mask, y, 0)
+    top = z.max(axis=p.axis, keepdims=True)
+    if _onednn_path(p, xp, x, length) and not xp.isfinite(top).all():
+        odd = ~xp.isfinite(top[..., 0]) & ~xp.isneginf(top[..., 0])  # rows with NaN or +inf
+        if odd.any():
+            y = _plain_softmax(xp, z, top, p.axis, log, None)
+            y[odd] = _onednn_rows(xp, z[odd], log)
+            return y.astype(p.dtype or x.dtype, copy=False)
+    y = _plain_softmax(xp, z, top, p.axis, log, mask if length is not None else None)
     return y.astype(p.dtype or x.dtype, copy=False)
+
+
+def _plain_softmax(xp, z, top, axis, log, mask):
+    """MXNet's own kernel: subtract the row maximum, exponentiate, normalize."""
+    with np.errstate(invalid="ignore"):
+        z = z - top
+    if log:
+        return z - xp.log(xp.exp(z).sum(axis=axis, keepdims=True))
+    e = xp.exp(z)
+    y = e / e.sum(axis=axis, keepdims=True)
+    return y if mask is None else xp.where(mask, y, 0)
 
 
 _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.OptionalFloat(), "dtype": A.Dtype(None),
@@ -139,20 +184,30 @@ def _bn_uses_batch(p, rc):
     return rc.is_train and not p.use_global_stats
 
 
-def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
-    """BatchNorm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
-    fix_gamma=True, use_global_stats=False, axis=1): normalize over every axis but `axis`.
-    In training the batch statistics are used and the moving ones (auxiliary states, updated
-    in place) become ``momentum * old + (1 - momentum) * batch`` (biased variance)."""
-    ax, bshape, red = _bn_bshape(p, x)
+def _bn_stats(p, rc, x, mmean, mvar, red, moments=None):
+    """(mean, var) BatchNorm normalizes with: the batch's (and the moving ones updated in
+    place), or the moving ones. `moments(x)`: the batch's (mean, var) computed another way
+    (the fast path's one pass); default: numpy's mean and var over `red`."""
     if _bn_uses_batch(p, rc):
-        mean, var = x.mean(axis=red), x.var(axis=red)
+        mean, var = moments(x) if moments else (x.mean(axis=red), x.var(axis=red))
         mmean *= p.momentum
         mmean += (1 - p.momentum) * mean
         mvar *= p.momentum
         mvar += (1 - p.momentum) * var
-    else:
-        mean, var = mmean.copy(), mvar.copy()
+        return mean, var
+    return mmean.copy(), mvar.copy()
+
+
+def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
+    """BatchNorm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
+    fix_gamma=True, use_global_stats=False, axis=1): normalize over every axis but `axis`.
+    In training the batch statistics are used and the moving ones (auxiliary states, updated
+    in place) become ``momentum * old + (1 - momentum) * batch`` (biased variance). With
+    fix_gamma, gamma counts as 1, and a training call writes 1 into it, as MXNet's does."""
+    ax, bshape, red = _bn_bshape(p, x)
+    if p.fix_gamma and rc.is_train:
+        gamma[...] = 1
+    mean, var = _bn_stats(p, rc, x, mmean, mvar, red)
     g = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / rc.xp.sqrt(var + p.eps)
     y = (x - mean.reshape(bshape)) * (inv * g).reshape(bshape) + beta.reshape(bshape)
@@ -187,6 +242,7 @@ register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_va
                 "min_calib_range": A.Attr(lambda v: v, None),
                 "max_calib_range": A.Attr(lambda v: v, None), "act_type": A.Str("None")},
          shape=_bn_shape, vjp=_bn_vjp, same_dtype=(),
+         fast=Fast(kernel=bn_fast.forward, into=bn_fast.forward_into, vjp=bn_fast.fast_vjp),
          dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3))(_batchnorm)
 
 

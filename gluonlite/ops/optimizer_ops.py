@@ -18,6 +18,7 @@ import numpy as np
 from . import attrs as A
 from .registry import ShapeError, register, Params
 from .rules import fmt_shapes
+from .sparse.updates import update_rule
 
 __all__ = []
 
@@ -303,14 +304,10 @@ def _dtype_rule(name, inputs, f32):
     return rule
 
 
-# name -> (update rule, names of its states) of every update operator, for the row_sparse
-# kernels below (operators registered elsewhere with `_make` are listed too)
-UPDATE_RULES = {}
-
-
 def _make(name, inputs, states, f32, attrs, fn):
-    UPDATE_RULES[name] = (fn, states)
-
+    """Register update operator `name` from its rule ``fn(p, xp, weight, grad, *states)``:
+    the new weight, the states updated in place; with its storage rule (a row_sparse
+    gradient's kernels, `gluonlite.ops.sparse.updates`)."""
     def kernel(p, rc, *xs):
         out = fn(p, rc.xp, *xs)
         dt = xs[-1].dtype if name in _F32_OUT else xs[0].dtype
@@ -320,7 +317,8 @@ def _make(name, inputs, states, f32, attrs, fn):
                       + "See gluonlite.ops.optimizer_ops.")
     register(name, aliases=_ALIASES.get(name, ()), inputs=inputs, aux=states,
              nondiff=inputs, attrs=attrs, shape=_shape_rule(name, inputs),
-             dtype=_dtype_rule(name, inputs, f32), same_dtype=(_W, _G))(kernel)
+             dtype=_dtype_rule(name, inputs, f32), same_dtype=(_W, _G),
+             storage=update_rule(name, fn, states))(kernel)
 
 
 for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
@@ -360,91 +358,15 @@ def _group_adagrad_kernel(p, rc, w, g, history):
     return _group_adagrad(p, rc.xp, w, g, history).astype(w.dtype, copy=False)
 
 
-UPDATE_RULES["_contrib_group_adagrad_update"] = (_group_adagrad, ("history",))
 register("_contrib_group_adagrad_update", inputs=(_W, _G, "history"), aux=("history",),
          nondiff=(_W, _G, "history"),
          attrs={"lr": A.Float(), "rescale_grad": A.Float(1.0),
                 "clip_gradient": A.Float(-1.0), "epsilon": A.Float(1e-5)},
          shape=_group_adagrad_shape,
          dtype=_dtype_rule("_contrib_group_adagrad_update", (_W, _G, "history"), ()),
-         same_dtype=(_W, _G))(_group_adagrad_kernel)
-
-
-# ---- row_sparse gradients (MXNet's FComputeEx kernels) ------------------------------------
-# The update operators MXNet 1.9.1 gives a kernel for a row_sparse gradient, and how it picks
-# one: "flag": ``lazy_update`` chooses the lazy kernel (only the gradient's rows, and their
-# states, change) or the standard one (every row: the dense rule with zero gradient rows);
-# "lazy": always the lazy kernel. Every other combination of storage types runs the dense
-# rule on dense copies (MXNet's storage fallback).
-ROW_SPARSE_KERNELS = {"sgd_update": "flag", "sgd_mom_update": "flag", "adam_update": "flag",
-                      "ftrl_update": "lazy", "_sparse_adagrad_update": "lazy",
-                      "_contrib_group_adagrad_update": "lazy"}
-
-
-def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
-    """How update operator `name` runs on these storage types, as MXNet's storage-type rules
-    decide: 'lazy' (the gradient's rows only), 'std' (every row) or 'dense' (the dense rule
-    on dense copies of every input, the results written back in each array's storage).
-
-    Args:
-        p: the parsed attributes (``lazy_update``, ``wd``).
-        w_stype, g_stype: storage types of weight and gradient; s_stypes: of the states.
-
-    Raises:
-        ValueError: ``_sparse_adagrad_update`` on a combination its only kernel does not
-            take (MXNet has no dense fallback for it).
-
-    Example: ``row_sparse_path('sgd_mom_update', p, 'default', 'row_sparse', ['default'])``
-    is 'lazy' when ``p.lazy_update``.
-    """
-    kind = ROW_SPARSE_KERNELS.get(name)
-    states_match = all(s == w_stype for s in s_stypes)
-    ok = kind is not None and g_stype == "row_sparse" and w_stype in ("default", "row_sparse")
-    if name == "_contrib_group_adagrad_update" and ok and states_match:
-        return "lazy"
-    if name == "_sparse_adagrad_update":
-        if ok and states_match and p.wd == 0:
-            return "lazy"
-        raise ValueError(f"{name}: no kernel for weight {w_stype!r}, grad {g_stype!r}, history "
-                         f"{s_stypes[0]!r} with wd={p.wd}: it needs a row_sparse grad, a "
-                         "default or row_sparse weight with a history of the same storage "
-                         "type, and wd=0")
-    if name == "ftrl_update":
-        return "lazy" if ok and w_stype == "row_sparse" and states_match else "dense"
-    if not ok:
-        return "dense"
-    if states_match:
-        return "lazy" if p.lazy_update else "std"
-    if w_stype == "row_sparse" and all(s == "default" for s in s_stypes):
-        return "std"
-    return "dense"
-
-
-def row_sparse_update(name, p, xp, weight, indices, values, states, lazy):
-    """Run update operator `name` with a row_sparse gradient on dense buffers, in place.
-
-    Args:
-        weight: the whole weight (every row), updated in place.
-        indices: the gradient's row ids (unique, ascending); values: its rows.
-        states: the operator's state buffers (whole, like weight), updated in place.
-        lazy: update only the rows in `indices` (MXNet's lazy kernels: the dense rule on
-            those rows); else every row, the rows not in `indices` with a zero gradient.
-
-    Example: ``row_sparse_update('sgd_update', p, np, w, np.array([1]), g1, [], True)``
-    changes row 1 of w only.
-    """
-    rule = UPDATE_RULES[name][0]
-    if lazy:
-        if indices.size == 0:
-            return
-        rows = [s[indices] for s in states]
-        weight[indices] = rule(p, xp, weight[indices], values, *rows)
-        for s, r in zip(states, rows):
-            s[indices] = r
-        return
-    grad = xp.zeros_like(weight)
-    grad[indices] = values
-    weight[...] = rule(p, xp, weight, grad, *states)
+         same_dtype=(_W, _G),
+         storage=update_rule("_contrib_group_adagrad_update", _group_adagrad, ("history",)))(
+             _group_adagrad_kernel)
 
 
 # ---- the multi-tensor operators: one group of inputs per weight ---------------------------

@@ -9,6 +9,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import register
 from .rules import norm_axis
+from .sparse import reduce as sparse_reduce
 
 _RED_ATTRS = {"axis": A.Axis(None), "keepdims": A.Bool(False), "exclude": A.Bool(False)}
 
@@ -38,7 +39,7 @@ def _out_shape(name, p, shape):
     return _reduced_shape(shape, _axes(name, p, len(shape)), p.keepdims)
 
 
-def _reduce(name, fn, grad, doc, fast=None):
+def _reduce(name, fn, grad, doc, fast=None, storage=None):
     def kernel(p, rc, x):
         axes = _axes(name, p, x.ndim)
         y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
@@ -58,7 +59,7 @@ def _reduce(name, fn, grad, doc, fast=None):
 
     kernel.__doc__ = doc
     register(name, attrs=_RED_ATTRS, vjp=vjp, shape=shape, aliases=(f"{name}_axis",),
-             fast=fast)(kernel)
+             fast=fast, storage=storage)(kernel)
 
 
 def _count(x, axes):
@@ -68,10 +69,10 @@ def _count(x, axes):
 # name, array function, gradient, doc (sum's and mean's gradients read only the shapes)
 _reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
         "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.",
-        fast=Fast(saves=()))
+        fast=Fast(saves=()), storage=sparse_reduce.SUM)
 _reduce("mean", "mean", lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
         "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.",
-        fast=Fast(saves=()))
+        fast=Fast(saves=()), storage=sparse_reduce.MEAN)
 _reduce("max", "max", lambda xp, x, y, g, axes: g * (x == y),
         "max(data, axis=None, keepdims=False, exclude=False): maximum over axes.")
 _reduce("min", "min", lambda xp, x, y, g, axes: g * (x == y),
@@ -131,7 +132,7 @@ def _norm_vjp(p, rc, xs, ys, gys, need):
         return ((g * x / ys[0].reshape(kept)).astype(x.dtype, copy=False),)
 
 
-@register("norm", attrs=_NORM_ATTRS, shape=_norm_shape, vjp=_norm_vjp,
+@register("norm", attrs=_NORM_ATTRS, shape=_norm_shape, vjp=_norm_vjp, storage=sparse_reduce.NORM,
           dtype=lambda p, ins: (ins, [np.dtype(p.out_dtype) if p.out_dtype else ins[0]]))
 def _norm(p, rc, x):
     """norm(data, ord=2, axis=None, out_dtype=None, keepdims=False): the L2 (ord=2) or L1

@@ -9,6 +9,7 @@ from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, register
 from .rules import norm_axis, fmt_shapes, same_shape
+from .sparse import reduce as sparse_shapes
 
 # Fast paths shared by many operators here: the gradient reads only the shapes; the forward
 # is its input reshaped (a compiled plan calls reshape with the shape it knows).
@@ -268,6 +269,7 @@ def _concat_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("Concat", fast=_SHAPES_ONLY, aliases=("concat",), variadic="num_args", vjp=_concat_vjp,
+          storage=sparse_shapes.CONCAT,
           attrs={"num_args": A.Int(), "dim": A.Int(1)}, shape=_concat_shape)
 def _concat(p, rc, *xs):
     """concat(*data, dim=1): join arrays along an existing axis."""
@@ -401,8 +403,10 @@ def _slice_shape(p, ins):
 
 
 def _opt_tuple(v):
-    return None if v is None else tuple(None if e in (None, "None") else int(e)
-                                        for e in (A._literal(v) if isinstance(v, str) else v))
+    v = A._literal(v) if isinstance(v, str) else v
+    if isinstance(v, (int, np.integer)):  # one bound, for axis 0 (MXNet reads "1" as (1,))
+        v = (v,)
+    return None if v is None else tuple(None if e in (None, "None") else int(e) for e in v)
 
 
 def _slice_vjp(p, rc, xs, ys, gys, need):
@@ -413,7 +417,7 @@ def _slice_vjp(p, rc, xs, ys, gys, need):
 
 @register("slice", fast=_SHAPES_ONLY, aliases=("crop",), vjp=_slice_vjp, shape=_slice_shape,
           attrs={"begin": A.Attr(_opt_tuple), "end": A.Attr(_opt_tuple),
-                 "step": A.Attr(_opt_tuple, ())})
+                 "step": A.Attr(_opt_tuple, ())}, storage=sparse_shapes.SLICE)
 def _slice(p, rc, x):
     """slice(data, begin, end, step=()): basic slicing; None entries mean the whole axis."""
     return x[_slices(p, x.shape)].copy()

@@ -1,9 +1,13 @@
 """Ordering operators: argmin, argmax_channel, sort, argsort, topk (every ``ret_typ``), and
 cumsum.
 
-Ties keep their order (a stable sort, ascending or descending), as MXNet's CPU kernels give.
-`axis=None` works on the flattened data. Index outputs have the float dtype `dtype`
-(float32 by default), as in MXNet.
+Rows of distinct values are ordered by a stable sort. MXNet 1.9.1's CPU kernel orders each
+row with libstdc++'s std::sort (std::partial_sort when topk's k is under an eighth of the
+row), which moves tied values around and leaves NaN wherever the algorithm happens to put
+it: rows holding NaN, or ties among the places asked for, are ordered by those algorithms
+themselves (`stdsort`), so they give MXNet's indices (rows of up to 65,536 values; longer
+ones keep the stable order). `axis=None` works on the flattened data. Index outputs have the
+float dtype `dtype` (float32 by default), as in MXNet.
 """
 import numpy as np
 
@@ -11,6 +15,7 @@ from . import attrs as A
 from .reduce import arg_reduce_shape
 from .registry import ShapeError, register
 from .rules import norm_axis
+from .stdsort import needs_std, std_partial_sort, std_sort
 
 _INDEX_DTYPES = ("float16", "float32", "float64", "int32", "int64", "uint8")
 
@@ -26,12 +31,30 @@ def _flat_or_axis(name, x, axis):
     return x, norm_axis(name, axis, x.ndim)
 
 
-def _order(xp, x, axis, ascend):
-    """Stable argsort along `axis`, descending keeping equal values in their order."""
+def _order(xp, x, axis, ascend, k=None, values_only=False):
+    """The order of x along `axis` MXNet's kernel gives (its first k places when k is given):
+    a stable argsort, and libstdc++'s algorithms on the rows where they differ (NaN, or ties
+    among the first k + 1; only NaN when `values_only`)."""
     if ascend:
-        return xp.argsort(x, axis=axis, kind="stable")
-    key = -x.astype(np.float64) if x.dtype.kind in "ub" else -x
-    return xp.argsort(key, axis=axis, kind="stable")
+        idx = xp.argsort(x, axis=axis, kind="stable")
+    else:
+        key = -x.astype(np.float64) if x.dtype.kind in "ub" else -x
+        idx = xp.argsort(key, axis=axis, kind="stable")
+    n = x.shape[axis] if x.ndim else 1
+    if xp is not np or n < 2 or x.dtype.kind not in "fiu":
+        return idx
+    k = n if k is None or k <= 0 else k
+    rows = np.moveaxis(x, axis, -1).reshape(-1, n)
+    order = np.moveaxis(idx, axis, -1).reshape(-1, n)
+    odd = np.flatnonzero(needs_std(rows, order, min(k, n - 1), values_only))
+    if not odd.size:
+        return idx
+    order = order.copy()
+    for r in odd:  # MXNet: std::sort unless k is under an eighth of the row
+        vals = rows[r].tolist()
+        order[r] = (std_sort(vals, not ascend) if k * 8 > n else
+                    std_partial_sort(vals, k, not ascend))
+    return np.moveaxis(order.reshape(np.moveaxis(idx, axis, -1).shape), -1, axis)
 
 
 # ---- argmin, argmax_channel ----
@@ -87,7 +110,7 @@ def _sort_shape(p, ins):
 def _sort_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     xf, ax = _flat_or_axis("sort", x, p.axis)
-    idx = _order(rc.xp, xf, ax, p.is_ascend)
+    idx = _order(rc.xp, xf, ax, p.is_ascend, values_only=True)
     g = rc.xp.zeros(xf.shape, dtype=gys[0].dtype)
     rc.xp.put_along_axis(g, idx, gys[0].reshape(xf.shape), axis=ax)
     return (g.reshape(x.shape),)
@@ -101,7 +124,8 @@ def _sort(p, rc, x):
     Example: ``nd.sort(nd.array([3, 1, 2]))`` -> ``[1., 2., 3.]``.
     """
     xf, ax = _flat_or_axis("sort", x, p.axis)
-    return rc.xp.take_along_axis(xf, _order(rc.xp, xf, ax, p.is_ascend), axis=ax)
+    return rc.xp.take_along_axis(xf, _order(rc.xp, xf, ax, p.is_ascend, values_only=True),
+                                 axis=ax)
 
 
 @register("argsort", attrs={**_SORT_ATTRS, "dtype": _index_dtype()}, shape=_sort_shape,
@@ -159,7 +183,7 @@ def _topk_dtype(p, ins):
 def _topk_idx(p, rc, x):
     xf, ax = _flat_or_axis("topk", x, p.axis)
     k = _topk_k(p, x.shape)
-    idx = _order(rc.xp, xf, ax, p.is_ascend)
+    idx = _order(rc.xp, xf, ax, p.is_ascend, k, values_only=p.ret_typ == "value")
     return xf, ax, rc.xp.take(idx, rc.xp.arange(k), axis=ax)
 
 

@@ -1,6 +1,7 @@
 """Vision sampling operators of MXNet 1.9.1: GridGenerator, BilinearSampler and
-SpatialTransformer (spatial transformer networks), ROIPooling, Correlation (FlowNet's cost
-volume) and khatri_rao (the column-wise Kronecker product).
+SpatialTransformer (spatial transformer networks), Correlation (FlowNet's cost volume) and
+khatri_rao (the column-wise Kronecker product). ROIPooling is with the other region
+operators, in `roi`.
 
 Images are (N, C, H, W); sampling grids are (N, 2, H_out, W_out) with x then y in [-1, 1]
 (-1 the first pixel's centre, 1 the last's). Each operator's forward and gradient are written
@@ -194,97 +195,6 @@ register("SpatialTransformer", inputs=("data", "loc"),
                 "cudnn_off": A.Attr(lambda v: None if v in (None, "None")
                                     else A.Bool(False).parse(v), None)},
          shape=_st_shape, vjp=_st_vjp)(_st)
-
-
-# ---- ROIPooling ----------------------------------------------------------------------------------
-def _round(v):
-    return int(np.floor(v + 0.5)) if v >= 0 else -int(np.floor(-v + 0.5))
-
-
-def _roi_bins(p, data_shape, rois):
-    """Per ROI and bin: (batch, (hstart, hend), (wstart, wend)), as MXNet's kernel bins them."""
-    ph, pw = p.pooled_size
-    h, w = data_shape[2:]
-    out = []
-    for r in rois:
-        b = int(r[0])
-        x0, y0 = _round(r[1] * p.spatial_scale), _round(r[2] * p.spatial_scale)
-        x1, y1 = _round(r[3] * p.spatial_scale), _round(r[4] * p.spatial_scale)
-        bh, bw = max(y1 - y0 + 1, 1) / ph, max(x1 - x0 + 1, 1) / pw
-        bins = []
-        for i in range(ph):
-            hs = min(max(int(np.floor(i * bh)) + y0, 0), h)
-            he = min(max(int(np.ceil((i + 1) * bh)) + y0, 0), h)
-            for j in range(pw):
-                ws = min(max(int(np.floor(j * bw)) + x0, 0), w)
-                we = min(max(int(np.ceil((j + 1) * bw)) + x0, 0), w)
-                bins.append((i, j, hs, he, ws, we))
-        out.append((b, bins))
-    return out
-
-
-def _roipool_shape(p, ins):
-    d, rois = ins
-    name = "ROIPooling"
-    _need(name, d, 4, "data", "(batch, channels, height, width)")
-    if rois is not None and (len(rois) != 2 or rois[1] != 5):
-        raise ShapeError(f"{name}: rois must have shape (num_rois, 5) (batch index, x1, y1, "
-                         f"x2, y2), got {tuple(rois)}")
-    if len(p.pooled_size) != 2:
-        raise ShapeError(f"{name}: pooled_size must be (height, width), got "
-                         f"{tuple(p.pooled_size)}")
-    if d is None or rois is None:
-        return ins, [None, None]
-    out = (rois[0], d[1]) + tuple(p.pooled_size)
-    return ins, [out, out]
-
-
-def _host(rc, a):
-    return a if rc.xp is np else rc.xp.asnumpy(a)
-
-
-def _roipool(p, rc, data, rois):
-    """ROIPooling(data, rois, pooled_size, spatial_scale): max pooling of each region of
-    interest (batch index, x1, y1, x2, y2, times spatial_scale and rounded) into pooled_size
-    bins; empty bins give 0."""
-    x = _host(rc, data)
-    n_r = rois.shape[0]
-    c = x.shape[1]
-    ph, pw = p.pooled_size
-    out = np.zeros((n_r, c, ph, pw), x.dtype)
-    arg = -np.ones((n_r, c, ph, pw))
-    for r, (b, bins) in enumerate(_roi_bins(p, x.shape, _host(rc, rois))):
-        for i, j, hs, he, ws, we in bins:
-            if he <= hs or we <= ws:
-                continue
-            patch = x[b, :, hs:he, ws:we].reshape(c, -1)
-            k = patch.argmax(axis=1)
-            out[r, :, i, j] = patch[np.arange(c), k]
-            arg[r, :, i, j] = (hs + k // (we - ws)) * x.shape[3] + ws + k % (we - ws)
-    if rc.xp is not np:
-        return rc.xp.asarray(out), rc.xp.asarray(arg)
-    return out, arg
-
-
-def _roipool_vjp(p, rc, xs, ys, gys, need):
-    data = xs[0]
-    arg = _host(rc, ys[1]).astype(np.int64)
-    g = _host(rc, gys[0])
-    n, c, h, w = data.shape
-    gd = np.zeros((n, c, h * w), g.dtype)
-    rois = _host(rc, xs[1])
-    plane = (rois[:, 0].astype(np.int64)[:, None] * c + np.arange(c)[None, :]) * (h * w)
-    flat = (plane[:, :, None, None] + arg).ravel()
-    ok = arg.ravel() >= 0
-    np.add.at(gd.reshape(-1), flat[ok], g.ravel()[ok])
-    gd = gd.reshape(data.shape).astype(data.dtype)
-    return (gd if rc.xp is np else rc.xp.asarray(gd)), None
-
-
-register("ROIPooling", inputs=("data", "rois"), outputs=2, visible=1, nondiff=("rois",),
-         same_dtype=("data",), attrs={"pooled_size": A.Shape(), "spatial_scale": A.Float()},
-         shape=_roipool_shape, dtype=lambda p, ins: (ins, [ins[0], ins[0]]),
-         vjp=_roipool_vjp)(_roipool)
 
 
 # ---- Correlation ---------------------------------------------------------------------------------

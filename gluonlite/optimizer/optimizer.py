@@ -5,7 +5,9 @@ state (momentum, moments) created by `create_state`; the update rules live in th
 update operators of `gluonlite.ops.optimizer_ops` (``sgd_mom_update``, ``adam_update``, ...),
 so the numbers are MXNet's. The algorithms are in `gluonlite.optimizer.algorithms`.
 """
+import inspect
 import json
+import numbers
 import warnings
 
 import numpy as np
@@ -16,6 +18,31 @@ from ..context import current_context
 from ..ndarray import serialization
 
 __all__ = ["Optimizer", "register", "create", "Updater", "get_updater"]
+
+
+def _check_number(owner, name, value, optional=False):
+    """TypeError naming `name` when `value` is not a real number (None allowed when
+    `optional`): a string learning rate must fail where it is given, not at `step()`."""
+    if value is None and optional:
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"{owner}: {name} must be a number{' or None' if optional else ''}, got "
+                    f"{value!r} ({type(value).__name__})")
+
+
+def _numeric_defaults(klass):
+    """Names of `klass`'s constructor arguments (its own and its bases') whose default is a
+    number: the hyperparameters a caller must give as numbers."""
+    names = set()
+    for k in klass.__mro__:
+        init = k.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if isinstance(p.default, numbers.Real) and not isinstance(p.default, bool):
+                names.add(p.name)
+    return names
 
 
 class Optimizer:
@@ -48,6 +75,11 @@ class Optimizer:
     def __init__(self, rescale_grad=1., param_idx2name=None, wd=0., clip_gradient=None,
                  learning_rate=None, lr_scheduler=None, sym=None, begin_num_update=0,
                  multi_precision=False, param_dict=None):
+        owner = type(self).__name__
+        _check_number(owner, "learning_rate", learning_rate, optional=True)
+        for name, value in (("rescale_grad", rescale_grad), ("wd", wd)):
+            _check_number(owner, name, value)
+        _check_number(owner, "clip_gradient", clip_gradient, optional=True)
         self.rescale_grad = rescale_grad
         self.lr_scheduler = lr_scheduler
         if lr_scheduler is None and learning_rate is None:
@@ -109,12 +141,18 @@ class Optimizer:
 
         Raises:
             ValueError: no optimizer of that name (the known names are listed).
+            TypeError: a hyperparameter whose default is a number given as something else
+                (named).
         """
         klass = Optimizer.opt_registry.get(str(name).lower())
         if klass is None:
             raise ValueError(f"optimizer.create: unknown optimizer {name!r} (Cannot find "
                              f"optimizer {name}); known optimizers: "
                              f"{', '.join(sorted(Optimizer.opt_registry))}")
+        numeric = _numeric_defaults(klass)
+        for key, value in kwargs.items():
+            if key in numeric:
+                _check_number(f"optimizer {name!r}", key, value)
         return klass(**kwargs)
 
     # ---- learning rate and multipliers ---------------------------------------------------
@@ -136,7 +174,7 @@ class Optimizer:
                               "that set_learning_rate can mutate the value of the learning "
                               "rate of the optimizer only when the LRScheduler of the "
                               "optimizer is undefined.")
-        self.lr = lr
+        self.lr = _check_number(type(self).__name__, "learning_rate", lr)
 
     def set_lr_scale(self, args_lrscale):
         """Deprecated in MXNet: use `set_lr_mult`.

@@ -24,6 +24,7 @@ from .default_op import DefaultSubgraphProperty, default_subgraph_node
 from .partition import partition_graph
 from .env import maybe_partition
 from .fusion import ElementwiseFusion, fuse_elementwise
+from . import fuse
 from ..executor.hooks import register_graph_pass
 from ..symbol.symbol import install_symbol_methods
 

@@ -74,6 +74,7 @@ def partition_with(symbol, prop, backend):
 
     Example: ``partition_with(y, ElementwiseFusion(shapes), "fused_elementwise")``.
     """
+    prop.pre_partition(symbol)
     g = IndexedGraph(symbol)
     touch = _touch_order(symbol)
     want = symbol.list_inputs()

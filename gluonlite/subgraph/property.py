@@ -45,6 +45,11 @@ class SubgraphProperty:
                              f"set_attr({name!r}, ...) (known: {sorted(self._attrs)})")
         return default
 
+    def pre_partition(self, symbol):
+        """Called once with the whole graph before it is partitioned (MXNet 1.9's
+        PrePartition): a backend may look at it here (count each node's readers) for its
+        selectors to use. Default: nothing."""
+
     def create_subgraph_selector(self):
         """A new `SubgraphSelector` (called once per seed node)."""
         raise NotImplementedError(f"{type(self).__name__} must implement "

@@ -102,3 +102,11 @@ from . import sparse  # noqa: E402,F401
 from ..ops import fluent as _fluent  # noqa: E402
 
 _fluent.install(Symbol, globals(), "Symbol")
+from ..ops.missing_names import missing_attribute  # noqa: E402
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise missing_attribute("symbol", name)

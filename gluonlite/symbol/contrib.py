@@ -9,6 +9,7 @@ from .naming import AttrScope  # noqa: F401  (MXNet's sym.contrib has it)
 from .random import uniform
 from .register import fn as _fn, make_function as _make
 from .symbol import Symbol  # noqa: F401  (MXNet's sym.contrib has it)
+from ..ops.missing_names import missing_attribute
 
 # + the operators, foreach, while_loop, cond (see control_flow)
 __all__ = ["rand_zipfian", "adamw_update", "mp_adamw_update"]
@@ -68,3 +69,10 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                                    _rescale_symbol(rescale_grad), lr=lr, eta=eta, beta1=beta1,
                                    beta2=beta2, epsilon=epsilon, wd=wd,
                                    clip_gradient=clip_gradient, name=name, **kwargs)
+
+
+def __getattr__(name):
+    # A name MXNet 1.9.1 has here is reported as an operator gluonlite lacks, not as a typo.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise missing_attribute("symbol.contrib", name)

@@ -12,6 +12,9 @@ from ..ops.registry import Params
 from .symbol import HIDDEN_KEYS, Node, Symbol, topo_nodes, _AUX_VAR_INIT
 
 MXNET_VERSION = 10901
+# Subgraphs inside subgraphs (a loop in a branch in a loop...): real models nest a few;
+# the readers and the executor recurse once per level, so a file may not nest past this.
+MAX_SUBGRAPH_DEPTH = 32
 
 
 def to_dict(symbol, top=True):
@@ -173,7 +176,7 @@ def _upgrade_hidden_keys(attrs, op, ins):
     return out
 
 
-def _node(where, k, nd, nodes, version=10901):
+def _node(where, k, nd, nodes, version=10901, depth=0):
     """One node of the 'nodes' list (`nodes`: the ones before it), upgraded as MXNet does
     when the file is older (`version`, as 10901 for 1.9.1)."""
     w = f"{where}: node {k}"
@@ -235,7 +238,13 @@ def _node(where, k, nd, nodes, version=10901):
     subs = nd.get("subgraphs", [])
     if not isinstance(subs, list):
         raise _bad(w, "'subgraphs' must be a list of graphs")
-    subs = [from_dict(s, f"{w} subgraph {j}") for j, s in enumerate(subs)]
+    if subs and depth >= MAX_SUBGRAPH_DEPTH:
+        raise _bad(w, f"subgraphs nest more than {MAX_SUBGRAPH_DEPTH} levels deep; expected "
+                      "at most that many loops or branches inside each other")
+    # past two levels the full path of nodes would outgrow a line: name the file and level
+    prefix = w if depth < 2 else (f"{where.split(': ')[0]}: (subgraph level {depth}) node "
+                                  f"{k} ({nd['name']!r})")
+    subs = [from_dict(s, f"{prefix} subgraph {j}", _depth=depth + 1) for j, s in enumerate(subs)]
     if subs:
         params = Params(params)
         params["_subgraphs"] = subs
@@ -243,12 +252,13 @@ def _node(where, k, nd, nodes, version=10901):
     return Node(op, nd["name"], attrs, params, ins)
 
 
-def from_dict(d, where="<json>"):
+def from_dict(d, where="<json>", _depth=0):
     """Rebuild a Symbol from a JSON object.
 
     Raises:
-        ValueError: a missing key, a bad entry, an unknown operator (named), or attributes the
-            operator does not accept; the message starts with `where`.
+        ValueError: a missing key, a bad entry, an unknown operator (named), attributes the
+            operator does not accept, or subgraphs nested past MAX_SUBGRAPH_DEPTH; the
+            message starts with `where`.
     """
     if not isinstance(d, dict) or "nodes" not in d or "heads" not in d:
         raise _bad(where, "expected an object with 'nodes' and 'heads'")
@@ -259,7 +269,7 @@ def from_dict(d, where="<json>"):
     nodes = []
     version = _file_version(d)
     for k, nd in enumerate(d["nodes"]):
-        nodes.append(_node(where, k, nd, nodes, version))
+        nodes.append(_node(where, k, nd, nodes, version, _depth))
     arg_nodes = _int_list(where, d, "arg_nodes")
     if arg_nodes is not None:
         expect = [i for i, n in enumerate(nodes) if n.op is None]
@@ -285,6 +295,9 @@ def load_json(text, where="<json string>"):
         d = json.loads(text)
     except (json.JSONDecodeError, TypeError) as e:
         raise ValueError(f"{where}: not valid JSON: {e}") from None
+    except RecursionError:  # json's own parser recurses once per [ or {
+        raise ValueError(f"{where}: not a symbol JSON file: its arrays and objects nest too "
+                         "deeply to read (a graph nests a few levels)") from None
     return from_dict(d, where)
 
 

@@ -10,11 +10,11 @@ Example::
     w = sym.var('w', stype='row_sparse')
     y = sym.sparse.dot(sym.var('x', stype='csr'), w)
 """
-from ..ndarray.sparse_ops import _FUNCTIONS
 from ..ops.registry import get as _get
+from ..ops.sparse import FUNCTIONS
 from .register import make_function as _make
 
-_NAMES = tuple(n for n in _FUNCTIONS) + ("cast_storage", "zeros_like")
+_NAMES = tuple(FUNCTIONS) + ("cast_storage", "zeros_like")
 _OP_OF = {"concat": "Concat", "retain": "_sparse_retain",
           "adagrad_update": "_sparse_adagrad_update"}
 

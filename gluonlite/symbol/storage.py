@@ -1,11 +1,11 @@
 """Storage-type inference on a Symbol (`Symbol.infer_storage_type`).
 
 A graph computes on dense values (see `gluonlite.ndarray.sparse`); what this pass tells is the
-storage type each entry would have in MXNet 1.9.1, by the same storage rules the imperative
-sparse operators follow (`gluonlite.ndarray.sparse_ops.output_stypes`).
+storage type each entry would have in MXNet 1.9.1, by the operators' storage rules, the same
+the imperative calls follow (`gluonlite.ops.sparse.rule.output_stypes`).
 """
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype
-from ..ndarray.sparse_ops import output_stypes
+from ..ops.sparse.rule import output_stypes
 
 __all__ = ["infer_storage_types"]
 
@@ -38,10 +38,9 @@ def infer_storage_types(symbol, known):
             stypes[(id(node), 0)] = _var_stype(node, known)
             continue
         ins = [stypes[(id(src), i)] for src, i in node.inputs]
-        attrs = {k: node.params[k] for k in node.attrs if not k.startswith("__")
-                 and k in node.params}
         try:
-            outs = output_stypes(node.op.name, ins, attrs, node.num_outputs())
+            outs = output_stypes(node.op, node.params, ins)
+            outs += ["default"] * (node.num_outputs() - len(outs))
         except (ValueError, TypeError) as e:
             raise ValueError(f"infer_storage_type: node {node.name!r}: {e}") from None
         for k, st in enumerate(outs):

@@ -65,8 +65,8 @@ def test_baseline_numpy_and_csv_summary(tmp_path, write_recipe):
     # stdout is the CSV alone (`> out.csv` parses); the per-case lines go to stderr
     assert len(TIME_LINE.findall(proc.stderr)) == 8 + 4
     rows = list(csv.reader(io.StringIO(proc.stdout)))
-    assert rows[0][-4:] == ["speedup (>1 better)", "x floor-step (<1 better)",
-                            "x floor-fused (<1 better)", "noisy"]
+    assert rows[0][-5:] == ["speedup (>1 better)", "x floor-step (<1 better)",
+                            "x floor-fused (<1 better)", "noisy", "unreliable"]
     assert len(rows) == 1 + 8 + 4 and all(len(r) == len(rows[0]) for r in rows)
     assert all(float(r[10]) > 0 for r in rows[1:])  # median_ms
 

@@ -99,9 +99,10 @@ def test_floor_baseline_runs_for_real(tmp_path, capsys):
     calls = []
     from gluonlite.bench import runner
 
-    def run_case(case, warmup, test, seed, progress):
+    def run_case(case, warmup, test, seed, progress, floors=()):
         if case["impl"] != "gluonlite":
             return runner.run_case(case, warmup, test, seed, progress)
+        assert floors == ("floor-step", "floor-fused")  # timed in the case's rounds
         return _fake(calls)(case, warmup, test, seed, progress)
     recipe = _recipe(out, baseline="numpy", format="markdown")
     assert cli.run_bench(recipe, run_case=run_case, progress=False) == 0
@@ -113,7 +114,8 @@ def test_floor_baseline_runs_for_real(tmp_path, capsys):
     assert "| x floor-step (<1 better) | x floor-fused (<1 better) |" in text
 
 
-def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_recipe):
+def test_sigint_in_a_real_run_exits_130_and_keeps_whole_lines(tmp_path, write_recipe,
+                                                             sigint_default):
     # Floor cases come first and need only numpy, so this runs without the core.
     recipe = write_recipe("r.yaml", """
         benchmark: foreach

@@ -47,7 +47,7 @@ def test_dask_run_gives_the_local_case_set_and_summary_columns(tmp_path, write_r
     assert len(recs_local) == 16 and sorted(_keys(recs_dask)) == sorted(_keys(recs_local))
     sum_local, sum_dask = _summary(p_local.stdout), _summary(p_dask.stdout)
     assert sum_dask[0] == sum_local[0] and sum_local[0].endswith(
-        "x floor-step (<1 better),x floor-fused (<1 better),noisy")
+        "x floor-step (<1 better),x floor-fused (<1 better),noisy,unreliable")
     # same rows in the same (matrix) order: the first ten columns name the case
     assert [r.split(",")[:10] for r in sum_dask] == [r.split(",")[:10] for r in sum_local]
     host = socket.gethostname()
@@ -131,7 +131,7 @@ def test_a_case_whose_worker_died_once_is_retried(tmp_path, write_recipe):
     assert len(recs) == 8 and not any(r.get("failed") for r in recs)
 
 
-def test_ctrl_c_leaves_a_file_that_resume_completes(tmp_path, write_recipe):
+def test_ctrl_c_leaves_a_file_that_resume_completes(tmp_path, write_recipe, sigint_default):
     # timings may share the host here, so the other worker goes on past the stuck case
     recipe = write_recipe("tiny.yaml", TINY + "executor: {share_host: true}\n")
     out = tmp_path / "out.jsonl"

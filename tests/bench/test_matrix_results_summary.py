@@ -116,7 +116,8 @@ def test_summary_formats(fmt):
     if fmt == "markdown":
         assert lines[0].startswith("| ") and lines[1].startswith("|---")
     if fmt == "csv":
-        assert lines[2].split(",")[-2:] == ["4.000", ""]  # the ratio, then `noisy`
+        # the ratio, then `noisy` and `unreliable`
+        assert lines[2].split(",")[-3:] == ["4.000", "", ""]
     if fmt == "html":
         assert lines[0] == "<table>" and lines[-1] == "</table>" and "<th>speedup" in lines[1]
     assert len(lines) == {"csv": 3, "html": 5}.get(fmt, 4)
@@ -139,9 +140,11 @@ def test_a_ratio_whose_spreads_straddle_one_is_marked_noisy():
     wide = [_rec(None, None, 1.0, "floor-step", spread=0.2), _rec(False, False, 1.1, spread=0.2),
             _rec(False, True, 1.05, spread=0.01)]
     _, rows = summary.table_rows(wide)
-    assert rows[1][-1] == "1.100~" and rows[2][-2:] == ["1.048~", "1.050~"]
+    # timed apart, spreads of 20%: the ratios could also be 1.5x apart, so also unreliable
+    assert rows[1][-1] == "1.100~!" and rows[2][-2:] == ["1.048~!", "1.050~!"]
     tight = [_rec(None, None, 1.0, "floor-step"), _rec(False, False, 2.0), _rec(False, True, 1.5)]
     _, rows = summary.table_rows(tight)
     assert rows[2][-2:] == ["1.333", "1.500"] and summary.NOISY not in "".join(rows[1])
     header, rows = summary.table_rows(wide, marks=False)  # CSV: numbers, names in `noisy`
-    assert header[-1] == "noisy" and rows[2][-3:] == ["1.048", "1.050", "speedup;x floor-step"]
+    assert header[-2:] == ["noisy", "unreliable"]
+    assert rows[2][-4:] == ["1.048", "1.050", "speedup;x floor-step", "speedup;x floor-step"]

@@ -64,7 +64,7 @@ def test_report_renders_a_file_in_every_format(tmp_path, capsys):
     before = path.read_text()
     status, out, err = _run(capsys, "report", path)
     assert status == 0 and "speedup (>1 better)" in out and "median_ms" in out
-    assert f"skipped 1 line(s) of {path} that are not results (line 2)" in err
+    assert f"warning: {path} line 2: not JSON; skipped" in err
     assert path.read_text() == before  # report changes nothing
     status, out, err = _run(capsys, "report", path, "--format", "csv")
     rows = list(csv.reader(io.StringIO(out)))

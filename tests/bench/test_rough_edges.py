@@ -67,8 +67,10 @@ def test_lines_that_are_not_results_are_moved_out_with_a_warning(tmp_path, write
     status, _, err = _main(capsys, "--recipe", recipe, "--out", out, "--resume",
                            run_case=_fake(calls))
     assert status == 0 and calls == []
-    assert (f"gluonlite.bench: warning: 2 line(s) of {out} are not results (line 2, 3); "
-            f"moved them to {out}.rejected") in err
+    assert (f"gluonlite.bench: warning: {out} line 2: not JSON; moved it to {out}.rejected"
+            in err)
+    assert (f"gluonlite.bench: warning: {out} line 3: a JSON list, not an object; moved it "
+            f"to {out}.rejected" in err)
     assert out.read_text().splitlines() == good
     assert (tmp_path / "out.jsonl.rejected").read_text() == "not json at all\n[1, 2]\n"
 
@@ -122,7 +124,7 @@ def test_a_full_disk_leaves_whole_lines_and_says_so_in_one_line(tmp_path, write_
 
     real = results.ResultsFile
     monkeypatch.setattr(results, "ResultsFile",
-                        lambda p, resume=False: real(p, resume, writer=_FullDisk()))
+                        lambda p, resume=False, **kw: real(p, resume, writer=_FullDisk(), **kw))
     recipe, out = write_recipe("r.yaml", RECIPE), tmp_path / "out.jsonl"
     status, _, err = _main(capsys, "--recipe", recipe, "--out", out)
     assert status == 2 and "Traceback" not in err

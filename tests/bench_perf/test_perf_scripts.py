@@ -290,3 +290,15 @@ def test_screen_count_follows_foreach_to_its_forward_and_gradient():
                  " reverse_pass_function "):
         assert name in listed, name
     assert " _foreach_shape " not in listed and " infer_graph " not in listed
+
+
+def test_screen_count_meaning_leaves_the_fast_paths_out():
+    """With --meaning, FullyConnected's count reaches its forward and gradient but none of the
+    fast paths given at its registration (which the plain count reaches too)."""
+    full = _run("screen_count.py", "--op", "FullyConnected", "--list")
+    meaning = _run("screen_count.py", "--op", "FullyConnected", "--list", "--meaning")
+    assert full.returncode == 0 and meaning.returncode == 0, full.stderr + meaning.stderr
+    for name in (" _fc ", " _fc_vjp "):
+        assert name in full.stderr and name in meaning.stderr, name
+    for name in (" _fc_vjp_into ", " _fc_into ", " _fc_weight_sum "):
+        assert name in full.stderr and name not in meaning.stderr, name

@@ -19,6 +19,7 @@ from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
 from gluonlite.ops.fast import compiles_kernels, device_kernels
 from walk_specs import SPECS, make  # one module of entries per operator family
+from walk_specs.common import Idx
 
 # Operators registered by other layers, tested there (control flow, CachedOp, partitioning).
 EXTERNAL = {
@@ -32,6 +33,8 @@ EXTERNAL = {
     # gluonlite.subgraph.fusion makes it on devices: its device path is held against its
     # plain rules in tests/executor/test_fusion.py, its members' forms here
     "_fused_elementwise",
+    "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
+                              # (tests/subgraph/test_fuse.py)
 }
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
 
@@ -181,8 +184,8 @@ def check_op(op, check, rng):
     _check_grads(op, check, base, rng)
 
 
-def _outputs(op, p, rc, raw):
-    res = op.kernel(p, rc, *raw)
+def _outputs(op, p, rc, raw, kernel=None):
+    res = (kernel or op.kernel)(p, rc, *raw)
     return list(res) if isinstance(res, tuple) else [res]
 
 
@@ -275,9 +278,10 @@ def _check_device_paths(op, p, xs, where):
 
 
 def _check_into(op, p, raw, where):
-    """`into` (what static-alloc plans call) writes what the kernel returns."""
+    """`into` (what static-alloc plans call) writes what the kernel returns: the fast kernel
+    where there is one (the same arithmetic, into given buffers), else the plain one."""
     rc = mx.ops.RunCtx(True, np)
-    ref = _outputs(op, p, rc, raw)
+    ref = _outputs(op, p, rc, raw, op.fast.kernel)
     bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
             np.zeros(r.shape, dtype=r.dtype) for r in ref]
     op.fast.into(p, rc, bufs, *raw)
@@ -378,6 +382,9 @@ def _check_grads(op, check, arrays, rng):
     if op.fast.vjp is not None:  # every caller but a recorded gradient of it runs this one
         raw, rc = [x.asnumpy() for x in xs], mx.ops.RunCtx(True, np)
         ys, need = [o.asnumpy() for o in outs], [True] * len(raw)
+        if len(ys) < op.num_outputs(p) and not op.stateful:
+            # hidden outputs too: BatchNorm's gradient reads its saved mean and 1/std
+            ys = _outputs(op, p, rc, [a.copy() for a in raw], op.fast.kernel)
         plain = op.vjp(p, rc, raw, ys, weights, need)
         for j, (a, b) in enumerate(zip(plain, op.fast.vjp(p, rc, raw, ys, weights, need))):
             assert (a is None) == (b is None), f"{name}{attrs}: input {j}'s fast gradient " \
@@ -475,3 +482,76 @@ def test_an_operator_entry_takes_at_most_8_arguments_in_groups():
     assert op.shape_rule.back is not None and op.shape_rule.fills_back(op.parse(
         {"num_hidden": 2})[0])
     assert set(op.fast.summed_grads) == {"weight", "bias"}
+
+
+def _sparse_variants(a, rng):
+    """`a` with a zero row and a zero entry (so a sparse form stores less), and the storage
+    types it can take: row_sparse for any rank, csr for 2-D."""
+    a = a.copy()
+    if a.ndim >= 1 and a.shape[0] > 1:
+        a[0] = 0
+    a.flat[-1] = 0
+    return a, (["row_sparse", "csr"] if a.ndim == 2 else ["row_sparse"] if a.ndim else [])
+
+
+_STORAGE_OPS = sorted(op.name for op in all_ops()
+                      if op.storage is not None and not op.storage.inplace and op.name in SPECS)
+
+
+# Storage kernels that keep the dense fallback on the walk's example attributes and inputs
+# (a nonzero scalar moves 0, c != 0, row_sparse indices, rows gathered from a dense table):
+# held against MXNet's results in tests/ndarray/test_sparse_ops.py instead.
+_FALLS_BACK_ON_WALK_INPUTS = {
+    "_contrib_getnnz", "take", "_contrib_quadratic", "_equal_scalar", "Concat", "elemwise_div",
+    "ceil", "fix", "floor", "rint", "round", "trunc",
+    "_greater_equal_scalar", "_greater_scalar", "_lesser_equal_scalar", "_lesser_scalar",
+    "_not_equal_scalar", "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_rdiv_scalar",
+    "broadcast_add", "broadcast_sub"}
+
+
+@pytest.mark.parametrize("name", _STORAGE_OPS)
+def test_storage_rules_compute_what_the_dense_kernel_does(name):
+    """An operator's storage kernel (`StorageRule`, what sparse inputs run) holds against its
+    dense kernel on the dense values: each float input in turn made sparse, then all of them,
+    in each storage type they can take; where the kernel computes (not a dense fallback nor
+    a refusal), the values agree and the inferred storage types are those it returns."""
+    from gluonlite.ops.sparse.arrays import from_dense, host
+    from gluonlite.ops.sparse.rule import output_stypes, stype_of
+    op = mx.ops.get(name)
+    check = SPECS[name][0] if isinstance(SPECS[name], list) else SPECS[name]
+    rng = np.random.RandomState(zlib.crc32(name.encode()))
+    arrays = [make(s, rng) for s in check["inputs"]]
+    p = _params(op, check["attrs"], len(arrays))
+    rc = mx.ops.RunCtx(False, np)
+    floats = [i for i, s in enumerate(check["inputs"]) if not isinstance(s, Idx)]
+    zeroed, stypes = {}, {}
+    for i in floats:
+        zeroed[i], stypes[i] = _sparse_variants(arrays[i], rng)
+    common = set.intersection(*[set(stypes[i]) for i in floats]) if floats else set()
+    trials = [({i}, st) for i in floats for st in stypes[i]] + \
+        [(set(floats), st) for st in sorted(common) if len(floats) > 1]
+    computed = 0
+    for which, stype in trials:
+        dense = [zeroed[k] if k in which else a for k, a in enumerate(arrays)]
+        want = _outputs(op, p, rc, [a.copy() for a in dense])
+        raws = [from_dense(a, stype) if k in which else a.copy() for k, a in enumerate(dense)]
+        try:
+            got = op.storage.kernel(p, rc, *raws)
+        except ValueError as e:  # a combination MXNet refuses: the message names the operator
+            assert str(e).split(":")[0] in (name, name.lstrip("_").replace("sparse_", ""),
+                                            name.replace("_contrib_", "")), str(e)
+            continue
+        if got is None:
+            continue  # MXNet's dense fallback for these storage types
+        computed += 1
+        got = list(got) if isinstance(got, tuple) else [got]
+        in_stypes = [stype_of(r) for r in raws]
+        assert output_stypes(op, p, in_stypes)[:len(got)] == [stype_of(g) for g in got], \
+            f"{name}: storage inference disagrees with the kernel for {in_stypes}"
+        for k, (g, w) in enumerate(zip(got, want)):
+            np.testing.assert_allclose(
+                host(g), w, rtol=1e-10, atol=1e-12,
+                err_msg=f"{name}: output {k} with inputs {in_stypes} vs the dense kernel")
+    assert bool(computed) != (name in _FALLS_BACK_ON_WALK_INPUTS), \
+        f"{name}: its storage kernel computed {computed} time(s) on the walk's inputs " \
+        f"({'take it off' if computed else 'list it in'} _FALLS_BACK_ON_WALK_INPUTS)"

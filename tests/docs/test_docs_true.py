@@ -132,8 +132,17 @@ def test_every_relative_link_points_into_the_project(page):
     text = open(os.path.join(ROOT, page), encoding="utf-8").read()
     for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", _prose(text)):
         path = os.path.normpath(os.path.join(ROOT, os.path.dirname(page), target))
-        assert path.startswith(ROOT + os.sep) and os.path.exists(path), \
+        assert path.startswith(ROOT + os.sep) and (os.path.exists(path)
+                                                   or path in _generated_api_pages()), \
             f"{page} links {target}, which is not in the project"
+
+
+def _generated_api_pages():
+    """The pages the docs build writes into docs/api/ (not kept in git): a fresh clone has
+    none of them until the site is built, so a link is checked against the generator's list."""
+    folder = os.path.join(ROOT, "docs", "api")
+    names = {api_names.slug(ns) + ".rst" for ns, *_ in api_pages.namespace_rows()}
+    return {os.path.join(folder, n) for n in names | {"index.rst"}}
 
 
 def test_the_checks_catch_what_they_are_for():

@@ -174,8 +174,10 @@ def test_hybridize_options_switch_and_back():
             np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-6)
     net.hybridize(active=False)
     np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-6)
-    with pytest.raises(NotImplementedError, match="backend"):
-        net.hybridize(backend="default")
+    with pytest.raises(ValueError, match="unknown backend 'nope'"):
+        net.hybridize(backend="nope")
+    net.hybridize(backend="default", backend_opts={"op_names": ["FullyConnected"]})
+    np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-6)
 
 
 class _Either(gluon.HybridBlock):

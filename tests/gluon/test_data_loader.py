@@ -116,7 +116,7 @@ def test_dropped_loader_and_early_break_leave_no_process():
     assert set(_children(os.getpid())) <= before
 
 
-def test_ctrl_c_leaves_no_worker_behind(tmp_path):
+def test_ctrl_c_leaves_no_worker_behind(tmp_path, sigint_default):
     script = tmp_path / "slow.py"
     script.write_text(textwrap.dedent("""
         import os, sys, time

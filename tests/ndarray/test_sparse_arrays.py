@@ -157,7 +157,8 @@ def test_check_format_names_the_broken_rule():
     with pytest.raises(MXNetError, match="row 0 must be strictly increasing"):
         bad_order.check_format()
     bad_col = sparse.csr_matrix(([1.0], [5], [0, 1, 1]), shape=(2, 3))
-    with pytest.raises(MXNetError, match=r"column indices must lie in \[0, 3\)"):
+    with pytest.raises(MXNetError,
+                       match=r"column index 5 \(entry 0, row 0\) lies outside \[0, 3\)"):
         bad_col.check_format()
     bad_col.check_format(full_check=False)
     with pytest.raises(MXNetError, match="indptr must start at 0"):

@@ -103,6 +103,48 @@ def test_convolution_matches_reference(case, dtype, tiles, monkeypatch):
                                rtol=tol, atol=tol)
 
 
+_DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels = filters
+    ((3, 6, 9, 8), (3, 3), (1, 1), (1, 1), (1, 1)),      # MobileNet's stride 1
+    ((3, 4, 10, 9), (3, 3), (2, 2), (1, 1), (1, 1)),     # stride 2: four phases
+    ((2, 5, 9, 11), (3, 2), (2, 3), (2, 0), (2, 1)),     # odd strides, dilation, no pad
+    ((2, 3, 7, 6), (5, 5), (1, 1), (3, 3), (1, 1)),      # pad wider than half the kernel
+]
+
+
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "im2col"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", _DEPTHWISE, ids=str)
+def test_depthwise_matches_reference(case, dtype, direct, monkeypatch):
+    """Depthwise layers (num_group = channels = num_filter) through the direct kernel of
+    conv_fast (blocks of two channels, so a sample spans several, the last partial) and
+    through im2col, against the reference: output and data, weight and bias gradients."""
+    shape, k, s, p, d = case
+    c = shape[1]
+    monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", direct)
+    lay = conv_fast._Phases(type("G", (), dict(kernel=k, stride=s, dilate=d, pad=p,
+                                               out=(1, 1)))(), shape[2:])
+    monkeypatch.setattr(conv_fast, "_DW_BLOCK", 2 * lay.n_phase * lay.size)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(shape)
+    w = rng.standard_normal((c, 1) + k)
+    b = rng.standard_normal(c)
+    ref, grads = _ref_conv(x, w, b, s, p, d, c)
+    gy = rng.standard_normal(ref.shape)
+    X, W, B = (nd.array(a, dtype=dtype) for a in (x, w, b))
+    for a in (X, W, B):
+        a.attach_grad()
+    with autograd.record():
+        y = nd.Convolution(X, W, B, kernel=k, stride=s, pad=p, dilate=d, num_group=c,
+                           num_filter=c)
+    y.backward(nd.array(gy, dtype=dtype))
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    dx, dw = grads(gy)
+    np.testing.assert_allclose(y.asnumpy(), ref, rtol=tol, atol=tol)
+    np.testing.assert_allclose(X.grad.asnumpy(), dx, rtol=tol, atol=tol)
+    np.testing.assert_allclose(W.grad.asnumpy(), dw, rtol=tol, atol=tol)
+    np.testing.assert_allclose(B.grad.asnumpy(), gy.sum(axis=(0, 2, 3)), rtol=tol, atol=tol)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", [  # (data shape, kernel, stride, pad, adj, groups, num_filter)
     ((5, 6, 7, 6), (4, 4), (2, 2), (1, 1), (0, 0), 1, 4),    # the DCGAN layer

@@ -226,3 +226,24 @@ def test_fused_layer_with_sequence_lengths(mode, layers, bi, tmp_path):
     order = [nm for nm in sym.list_inputs() if nm != "params"]
     back = net(*[nd.array(data[nm]) for nm in order])
     assert_close([b.asnumpy() for b in back], want, 1e-5, f"{mode} imported")
+
+
+def test_fused_graph_exports_its_chain_inline(tmp_path):
+    """A graph the FUSE backend partitioned exports each fused node as its operators."""
+    from onnx_check import export_and_run
+    x = mx.sym.var("x")
+    c = mx.sym.Convolution(x, kernel=(3, 3), num_filter=4, pad=(1, 1), name="c")
+    y = mx.sym.relu(mx.sym.BatchNorm(c, fix_gamma=False, name="bn") + x)
+    part = y.optimize_for("FUSE")
+    assert "_sg_fuse" in [n.op.name for n in part._nodes() if n.op]
+    rng = np.random.default_rng(1)
+    params = {"c_weight": rng.standard_normal((4, 4, 3, 3)).astype(np.float32),
+              "c_bias": rng.standard_normal(4).astype(np.float32),
+              "bn_gamma": rng.uniform(0.5, 1.5, 4).astype(np.float32),
+              "bn_beta": rng.standard_normal(4).astype(np.float32),
+              "bn_moving_mean": rng.standard_normal(4).astype(np.float32),
+              "bn_moving_var": rng.uniform(0.5, 1.5, 4).astype(np.float32)}
+    got, want, model = export_and_run(part, params, {"x": rng.standard_normal(
+        (2, 4, 5, 5)).astype(np.float32)}, tmp_path / "fused.onnx")
+    assert_close(got, want, 1e-5, "fused")
+    assert "BatchNormalization" in [n.op_type for n in model.graph.node]

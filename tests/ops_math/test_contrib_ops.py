@@ -111,7 +111,7 @@ def test_errors_name_the_operator_and_what_was_expected():
                                          r"\(num_rois, 5\)"):
         nd.contrib.ROIAlign(nd.ones((1, 1, 4, 4)), nd.ones((2, 4)), pooled_size=(2, 2),
                             spatial_scale=1.0)
-    with pytest.raises(ValueError, match=r"_contrib_box_iou: input rhs must end with 4 box"):
+    with pytest.raises(ValueError, match=r"_contrib_box_iou: input rhs must .*end with 4 box"):
         nd.contrib.box_iou(nd.ones((2, 4)), nd.ones((2, 5)))
     with pytest.raises(ValueError, match="Correlation: the images .* are too small"):
         nd.Correlation(nd.ones((1, 1, 2, 2)), nd.ones((1, 1, 2, 2)), max_displacement=2)

@@ -11,6 +11,9 @@ __all__ = ["init", "init_trainer", "scale_loss", "unscale", "convert_model",
            "list_conditional_fp32_ops", "list_widest_type_cast", "list_loss_output_functions",
            "list_lp16_use_fp32_params", "convert_symbol", "convert_bucketing_module"]
 
+#: Whether `init` turned AMP on; always False here (GluonNLP reads it to pick float32 paths).
+_amp_initialized = False
+
 
 def _refuse(name):
     raise NotImplementedError(

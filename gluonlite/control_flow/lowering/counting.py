@@ -14,7 +14,7 @@ import numpy as np
 
 from ...context import host_scalar
 from ...ops import registry
-from ...ops.matrix import run_start
+from ...ops.scatter import run_start
 from ..body import body_vars
 
 __all__ = ["Counter", "find_counter", "gathered_rows", "gather"]

@@ -17,6 +17,9 @@ from .sampler import BatchSampler, RandomSampler, SequentialSampler
 from ... import ndarray as nd
 from ...context import Context
 from ...ops import random as _random
+# MXNet's internal loader pieces, which GluonCV and GluonNLP import from this module.
+from .worker_iter import (ForkingPickler, _MultiWorkerIter, _worker_fn,  # noqa: F401
+                          _worker_initializer, _thread_worker_fn)
 
 __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn",
            "DataLoaderWorkerError"]

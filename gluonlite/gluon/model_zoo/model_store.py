@@ -2,7 +2,29 @@
 import glob
 import os
 
-__all__ = ["get_model_file", "default_root"]
+from ..utils import check_sha1
+
+__all__ = ["get_model_file", "default_root", "purge", "short_hash"]
+
+# Model name -> SHA-1 of its parameter file, as MXNet's model store keys it. gluonlite ships no
+# pretrained files, so it starts empty; libraries register theirs (GluonNLP calls
+# `_model_sha1.update`), and `get_model_file` then looks for MXNet's download name
+# `<name>-<first 8 hex digits>.params` and checks the digest.
+_model_sha1 = {}
+
+
+def short_hash(name):
+    """The first 8 hex digits of the SHA-1 registered for model `name` in `_model_sha1`.
+
+    Raises:
+        ValueError: no SHA-1 is registered for `name`.
+
+    Example: ``short_hash('bert_12_768_12_book_corpus_wiki_en_uncased')``.
+    """
+    if name not in _model_sha1:
+        raise ValueError(f"model_store: no SHA-1 registered for model {name!r} (in "
+                         "model_store._model_sha1)")
+    return _model_sha1[name][:8]
 
 
 def default_root():
@@ -14,8 +36,9 @@ def default_root():
 def get_model_file(name, root=None):
     """The path of the pretrained parameters of model `name` under `root`.
 
-    Looks for ``<root>/<name>.params``, then for MXNet's download name
-    ``<root>/<name>-<hash>.params``. gluonlite never downloads.
+    Looks for MXNet's download name ``<root>/<name>-<hash>.params`` when a SHA-1 is
+    registered for `name` in `_model_sha1` (and checks it), then ``<root>/<name>.params``,
+    then any ``<root>/<name>-*.params``. gluonlite never downloads.
 
     Args:
         name: the model's name ('resnet18_v1').
@@ -26,10 +49,18 @@ def get_model_file(name, root=None):
 
     Raises:
         FileNotFoundError: no such file; the message names the file and where to put it.
+        ValueError: the hashed file's SHA-1 differs from the registered one.
 
     Example: ``get_model_file('resnet18_v1', root='/data/models')``.
     """
     root = os.path.expanduser(root if root is not None else default_root())
+    if name in _model_sha1:
+        hashed = os.path.join(root, f"{name}-{short_hash(name)}.params")
+        if os.path.isfile(hashed):
+            if not check_sha1(hashed, _model_sha1[name]):
+                raise ValueError(f"model_zoo: {hashed} does not match the SHA-1 "
+                                 f"{_model_sha1[name]} registered for {name!r}; replace it")
+            return hashed
     path = os.path.join(root, name + ".params")
     if os.path.isfile(path):
         return path
@@ -39,3 +70,14 @@ def get_model_file(name, root=None):
     raise FileNotFoundError(
         f"model_zoo: pretrained parameters for {name!r} not found: put the file at {path} "
         "(gluonlite does not download; MXNet's '<name>-<hash>.params' files work too)")
+
+
+def purge(root=None):
+    """Delete every ``.params`` file in the model folder `root` (default `default_root()`).
+
+    Example: ``purge('/tmp/models')``.
+    """
+    root = os.path.expanduser(root if root is not None else default_root())
+    for fname in os.listdir(root):
+        if fname.endswith(".params"):
+            os.remove(os.path.join(root, fname))

@@ -1,9 +1,33 @@
-"""Activation layers beyond `Activation`: LeakyReLU, PReLU, ELU, SELU, GELU, Swish, with MXNet
-1.x Gluon's names, parameters (``prelu0_alpha``) and ``__repr__``."""
+"""Activation layers: Activation, LeakyReLU, PReLU, ELU, SELU, GELU, Swish, with MXNet 1.x
+Gluon's names, parameters (``prelu0_alpha``) and ``__repr__`` (MXNet keeps them in
+``gluon.nn.activations``)."""
 from ... import initializer
 from ..block import HybridBlock
 
-__all__ = ["LeakyReLU", "PReLU", "ELU", "SELU", "GELU", "Swish"]
+__all__ = ["Activation", "LeakyReLU", "PReLU", "ELU", "SELU", "GELU", "Swish"]
+
+
+class Activation(HybridBlock):
+    """An elementwise activation ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign').
+
+    Args:
+        activation (str): the activation's name, as ``F.Activation``'s ``act_type``.
+
+    Example: ``nn.Activation('relu')(mx.nd.array([-1, 2]))  # [0, 2]``.
+    """
+
+    def __init__(self, activation, **kwargs):
+        self._act_type = activation
+        super().__init__(**kwargs)
+
+    def _alias(self):
+        return self._act_type
+
+    def hybrid_forward(self, F, x):
+        return F.Activation(x, act_type=self._act_type, name="fwd")
+
+    def __repr__(self):
+        return f"Activation({self._act_type})"
 
 
 class LeakyReLU(HybridBlock):

@@ -1,6 +1,7 @@
 """Basic layers and containers, with MXNet 1.x Gluon's names, defaults and node names."""
 from ..block import Block, HybridBlock
 from ... import ndarray as nd
+from .activations import Activation
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Activation", "Dropout", "Embedding",
            "Flatten", "BatchNorm", "LayerNorm", "Lambda", "HybridLambda"]
@@ -122,23 +123,6 @@ class Dense(HybridBlock):
         shape = self.weight.shape
         act = self.act._act_type if self.act is not None else "linear"
         return f"Dense({shape[1] if shape[1] else None} -> {shape[0]}, {act})"
-
-
-class Activation(HybridBlock):
-    """An elementwise activation ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign')."""
-
-    def __init__(self, activation, **kwargs):
-        self._act_type = activation
-        super().__init__(**kwargs)
-
-    def _alias(self):
-        return self._act_type
-
-    def hybrid_forward(self, F, x):
-        return F.Activation(x, act_type=self._act_type, name="fwd")
-
-    def __repr__(self):
-        return f"Activation({self._act_type})"
 
 
 class Dropout(HybridBlock):

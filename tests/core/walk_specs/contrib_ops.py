@@ -71,28 +71,6 @@ def _resize_corners(x, oh, ow):
     return np.apply_along_axis(lambda r: np.interp(xs, np.arange(w), r), 3, rows)
 
 
-def _iou(a, b):
-    out = np.zeros((len(a), len(b)))
-    for i, p in enumerate(a):
-        for j, q in enumerate(b):
-            iw = max(0, min(p[2], q[2]) - max(p[0], q[0]))
-            ih = max(0, min(p[3], q[3]) - max(p[1], q[1]))
-            u = (p[2] - p[0]) * (p[3] - p[1]) + (q[2] - q[0]) * (q[3] - q[1]) - iw * ih
-            out[i, j] = iw * ih / u
-    return out
-
-
-_BOXES = np.array([[0.1, 0.2, 0.6, 0.7], [0.3, 0.1, 0.9, 0.5], [0.0, 0.0, 1.0, 1.0]])
-_NMS_IN = np.array([[[0, 0.9, 0, 0, 2, 2], [0, 0.8, 0.1, 0.1, 2.1, 2.1], [1, 0.7, 0, 0, 2, 2],
-                     [0, 0.95, 5, 5, 6, 6], [0, 0.01, 1, 1, 2, 2]]])
-# _NMS_IN with valid_thresh=0.05 and force_suppress (class ids, discrete, left out so that
-# finite differences see a smooth function): the box of score 0.95, then that of 0.9, which
-# suppresses the boxes of 0.8 and 0.7 (IoU > 0.5); 0.01 is below valid_thresh.
-_NMS_OUT = np.array([[[0, 0.95, 5, 5, 6, 6], [0, 0.9, 0, 0, 2, 2], [-1] * 6, [-1] * 6,
-                      [-1] * 6]])
-_ROIS = Idx([[0, 0.5, 1.0, 4.0, 3.5], [0, 2.0, 0.0, 5.5, 4.5]])
-
-
 def _fft(x):
     c = np.fft.fft(x, axis=-1)
     return np.stack([c.real, c.imag], -1).reshape(x.shape[:-1] + (-1,))
@@ -156,20 +134,9 @@ SPECS = {
         C([(1, 2, 3, 4), (1, 1, 4, 6)], {"mode": "like"},
           ref=lambda x, like: _resize_corners(x, 4, 6)),
         C([(1, 1, 4, 3)], {"height": 6, "width": 5, "align_corners": False})],
-    "_contrib_box_iou": C([_BOXES, _BOXES[1:]], ref=_iou),
-    "_contrib_box_nms": C([_NMS_IN], {"valid_thresh": 0.05, "id_index": 0,
-                                      "force_suppress": True}, ref=lambda d: _NMS_OUT),
-    "_contrib_box_encode": C([Idx([[1.0, 0.0, 1.0]]), Idx([[2.0, 0.0, 1.0]]), _BOXES[None],
-                              _BOXES[None, ::-1] * 0.9 + 0.05, Idx([0, 0, 0, 0.0]),
-                              Idx([0.1, 0.1, 0.2, 0.2])]),
-    "_contrib_box_decode": C([(2, 3, 4), _BOXES[None]], {"format": "corner", "clip": 0.5}),
     "_contrib_SyncBatchNorm": [
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "key": "bn0"}),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"ndev": 2, "key": "bn1"})],
-    "_contrib_ROIAlign": [
-        C([(1, 2, 5, 6), _ROIS], {"pooled_size": (2, 2), "spatial_scale": 1.0}),
-        C([(1, 4, 5, 6), _ROIS], {"pooled_size": (2, 1), "spatial_scale": 0.5,
-                                  "position_sensitive": True, "sample_ratio": 2})],
     "_sample_unique_zipfian": C([], {"range_max": 20, "shape": (2, 3)}),
     "_contrib_count_sketch": C([(3, 4), Idx([[2, 0, 2, 1]]), Idx([[1, -1, -1, 1]])],
                                {"out_dim": 3}, ref=_count_sketch),

@@ -1,4 +1,4 @@
-"""Walk entries for gluonlite/ops/sparse_storage.py (the dense values of storage operators)."""
+"""Walk entries for gluonlite/ops/sparse/operators.py (the dense values of storage operators)."""
 import numpy as np
 
 from .common import C, Idx, Pos

@@ -1,11 +1,10 @@
-"""Row-sparse gradients: the value the autograd tape carries for a `row_sparse` gradient, and
-the operators whose gradient MXNet gives in that storage.
+"""Row-sparse gradients: the value the autograd tape carries for a `row_sparse` gradient.
 
-``Embedding(..., sparse_grad=True)`` gives its weight a gradient holding only the rows the
-batch used (MXNet's `row_sparse`): a 10^6 x 64 embedding read at 100 indices gets a gradient
-of at most 100 x 64 values, never a dense 10^6 x 64 array. `SPARSE_VJPS` lists the operators
-with such a rule, per attribute that asks for it; the imperative tape uses the rule when the
-attribute is set (the compiled path keeps the dense rule, whose values are the same).
+``Embedding(..., sparse_grad=True)`` (or of a row_sparse weight) gives its weight a gradient
+holding only the rows the batch used (MXNet's `row_sparse`): a 10^6 x 64 embedding read at
+100 indices gets a gradient of at most 100 x 64 values, never a dense 10^6 x 64 array; so
+does ``dot(csr, w)`` to `w`: the rows of the features the batch holds. Those rules are the
+operators' storage rules (`Embedding`'s and `dot`'s, in `gluonlite.ops.sparse.matrix`).
 
 `RowSparseRows` is that gradient on the tape (raw arrays, like every other tape value): it
 adds to another one (the union of their rows) or to a dense gradient (a dense result), so
@@ -19,9 +18,7 @@ Example::
 """
 import numpy as np
 
-from .matrix import scatter_add
-
-__all__ = ["RowSparseRows", "SPARSE_VJPS", "sparse_vjp_for"]
+__all__ = ["RowSparseRows"]
 
 
 class RowSparseRows:
@@ -65,27 +62,3 @@ class RowSparseRows:
         return self.add_to(other.astype(np.result_type(other, self.values), copy=True))
 
     __radd__ = __add__
-
-
-def _embedding_rows(p, rc, xs, ys, gys, need):
-    """Embedding's weight gradient as the rows its indices read (summed where an index
-    repeats), ascending."""
-    idx, w = xs
-    xp = rc.xp
-    rows, where = xp.unique(idx.astype(np.int64).ravel(), return_inverse=True)
-    vals = xp.zeros((rows.size,) + w.shape[1:], gys[0].dtype)
-    scatter_add(xp, vals, where.ravel(), gys[0].reshape((-1,) + w.shape[1:]))
-    return None, RowSparseRows(rows, vals, w.shape)
-
-
-# operator name -> (the attribute that asks for a row_sparse gradient, the rule)
-SPARSE_VJPS = {"Embedding": ("sparse_grad", _embedding_rows)}
-
-
-def sparse_vjp_for(op, p):
-    """The row_sparse gradient rule of `op` with parsed attributes `p`, or None (the
-    operator's own rule then applies)."""
-    hit = SPARSE_VJPS.get(op.name)
-    if hit is None or not p.get(hit[0]):
-        return None
-    return hit[1]

@@ -1,0 +1,60 @@
+"""Write gluonlite/ops/mxnet_layout.py from an installed MXNet 1.9.1: its module paths and the
+public names of its operator namespaces.
+
+usage (with MXNet's interpreter):  /work/venvs/mx/bin/python compat/make_mxnet_layout.py
+"""
+import os
+import sys
+
+import mxnet
+
+assert mxnet.__version__ == "1.9.1", mxnet.__version__
+root = os.path.dirname(mxnet.__file__)
+modules = set()
+for dirpath, _, files in os.walk(root):
+    for fn in files:
+        if fn.endswith(".py"):
+            rel = os.path.relpath(os.path.join(dirpath, fn), root)[:-3].replace(os.sep, ".")
+            rel = rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+            if rel != "__init__":
+                modules.add(rel)
+
+namespaces = {"ndarray": mxnet.nd, "ndarray.contrib": mxnet.nd.contrib,
+              "ndarray.linalg": mxnet.nd.linalg, "ndarray.image": mxnet.nd.image,
+              "ndarray.random": mxnet.nd.random, "ndarray.sparse": mxnet.nd.sparse,
+              "symbol": mxnet.sym, "symbol.contrib": mxnet.sym.contrib,
+              "symbol.linalg": mxnet.sym.linalg, "symbol.image": mxnet.sym.image,
+              "symbol.random": mxnet.sym.random, "symbol.sparse": mxnet.sym.sparse}
+out = [
+    '"""MXNet 1.9.1\'s layout: its module paths and the public names of its operator namespaces.',
+    "",
+    "gluonlite reads it to tell a name MXNet has and gluonlite lacks from a typo (the messages",
+    "of `gluonlite.mxnet_alias` and of the nd/sym namespaces say which). Generated from MXNet",
+    "1.9.1 itself by ``compat/make_mxnet_layout.py``; do not edit by hand.",
+    '"""',
+    "",
+    "#: Every module of MXNet 1.9.1's python/mxnet tree, relative to ``mxnet``.",
+    "MXNET_1_9_1_MODULES = frozenset((",
+]
+out += [f'    "{m}",' for m in sorted(modules)]
+out += ["))", "", "#: Public names of MXNet 1.9.1's operator namespaces, relative to ``mxnet``.",
+        "MXNET_1_9_1_NAMES = {"]
+for ns, mod in namespaces.items():
+    names = sorted(n for n in dir(mod) if not n.startswith("_"))
+    out.append(f'    "{ns}": frozenset((')
+    line = "       "
+    for n in names:
+        item = f' "{n}",'
+        if len(line) + len(item) > 99:
+            out.append(line)
+            line = "       "
+        line += item
+    out.append(line)
+    out.append("    )),")
+out.append("}")
+dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gluonlite", "ops",
+                    "mxnet_layout.py")
+with open(dest, "w") as f:
+    f.write("\n".join(out) + "\n")
+print(f"{dest}: {len(modules)} modules, "
+      f"{sum(len(dir(m)) for m in namespaces.values())} names", file=sys.stderr)

@@ -1,0 +1,43 @@
+"""Gathering and scattering rows by integer indices, the helpers of the gather operators'
+gradients (`take`, `Embedding`, their loop sums and their row_sparse forms)."""
+import numpy as np
+
+__all__ = ["run_start", "scatter_add"]
+
+
+def run_start(xp, i):
+    """The first index when 1-D `i` is consecutive (i0, i0 + 1, ...), else None (0 for no
+    index): where a gather or a scatter by `i` is a slice.
+
+    `i` holds integers (or integer-valued floats, as a loop counter may). Example:
+    ``run_start(np, np.array([3, 4, 5]))`` is 3; ``run_start(np, np.array([3, 5]))`` None.
+    """
+    n = i.size
+    if not n:
+        return 0
+    if xp is not np:  # the check reads indices on the host: a device sync costing more
+        return None   # than the general path saves
+    if i[-1] - i[0] == n - 1 and (n < 3 or bool((xp.diff(i) == 1).all())):
+        return int(i[0])
+    return None
+
+
+def scatter_add(xp, target, i, rows):
+    """``target[i[k]] += rows[k]`` for every k, for 1-D integer `i` that may repeat.
+
+    `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
+    T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
+    add, and a contiguous run one slice add.
+
+    Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
+    g[2] and rows[1] to g[0].
+    """
+    n, start = i.size, run_start(xp, i)
+    if start is not None:
+        target[start:start + n] += rows
+    elif xp is not np:  # one atomic scatter-add kernel; counting repeats would sync
+        xp.add.at(target, i, rows)
+    elif xp.unique(i).size == n:
+        target[i] += rows
+    else:
+        xp.add.at(target, i, rows)

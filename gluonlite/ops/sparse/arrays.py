@@ -1,0 +1,162 @@
+"""The raw forms of the sparse storage types, what sparse kernels read and return, as numpy
+arrays are for dense storage: `RowSparse` and `CSR` hold their compressed parts (numpy
+arrays on the host) and their logical shape.
+
+- `RowSparse` (``row_sparse``), any rank >= 1: ``data``, the stored rows, shape ``(nnz_rows,)
+  + shape[1:]``; ``indices``, int64 row numbers, strictly increasing.
+- `CSR` (``csr``), rank 2: ``data`` (the values, 1-D), ``indices`` (int64 column numbers),
+  ``indptr`` (int64, ``shape[0] + 1`` row offsets), as scipy's ``csr_matrix`` keeps them
+  (columns sorted within a row, no duplicates).
+
+The sparse NDArrays (`gluonlite.ndarray.sparse`) hold the same parts; ``x.raw()`` gives
+their raw form (no copy) and the storage dispatcher wraps a kernel's raw result back.
+
+Example::
+
+    r = from_dense(np.eye(3)[[0, 2]], "row_sparse")    # rows 0 and 1 stored
+    r.dense()
+"""
+import numpy as np
+import scipy.sparse as spsp
+
+__all__ = ["RowSparse", "CSR", "STYPES", "from_dense", "from_scipy", "zeros", "like", "host",
+           "is_sparse"]
+
+IDX = np.int64
+STYPES = ("default", "row_sparse", "csr")
+
+
+class RowSparse:
+    """A row_sparse array's parts (see the module docstring). The class's `stype` is
+    ``'row_sparse'``."""
+
+    __slots__ = ("data", "indices", "shape")
+    stype = "row_sparse"
+
+    def __init__(self, data, indices, shape):
+        self.data, self.indices, self.shape = data, np.asarray(indices, IDX), tuple(shape)
+
+    @property
+    def dtype(self):
+        """The values' dtype."""
+        return self.data.dtype
+
+    @property
+    def ndim(self):
+        """The number of dimensions of the logical shape."""
+        return len(self.shape)
+
+    def aux(self):
+        """The index arrays in MXNet's order: (indices,)."""
+        return (self.indices,)
+
+    def dense(self):
+        """The dense values (a new numpy array)."""
+        out = np.zeros(self.shape, self.data.dtype)
+        out[self.indices] = self.data
+        return out
+
+
+class CSR:
+    """A csr matrix's parts (see the module docstring). The class's `stype` is ``'csr'``."""
+
+    __slots__ = ("data", "indices", "indptr", "shape")
+    stype = "csr"
+
+    def __init__(self, data, indices, indptr, shape):
+        self.data, self.shape = data, tuple(shape)
+        self.indices, self.indptr = np.asarray(indices, IDX), np.asarray(indptr, IDX)
+
+    @property
+    def dtype(self):
+        """The values' dtype."""
+        return self.data.dtype
+
+    @property
+    def ndim(self):
+        """2."""
+        return 2
+
+    def aux(self):
+        """The index arrays in MXNet's order: (indptr, indices)."""
+        return (self.indptr, self.indices)
+
+    def scipy(self):
+        """A scipy csr_matrix over the same parts (no copy)."""
+        return spsp.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
+
+    def dense(self):
+        """The dense values (a new numpy array)."""
+        out = np.zeros(self.shape, self.data.dtype)
+        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
+        out[rows, self.indices] = self.data
+        return out
+
+
+def is_sparse(x):
+    """Whether `x` is a raw sparse array (`RowSparse` or `CSR`)."""
+    return x.__class__ is RowSparse or x.__class__ is CSR
+
+
+def host(x):
+    """The dense values of raw `x` as a numpy array: a sparse one's made dense, a device
+    array copied to the host, a numpy array itself."""
+    if is_sparse(x):
+        return x.dense()
+    return x if isinstance(x, np.ndarray) else x.get()
+
+
+def like(x, data, aux):
+    """A raw array of `x`'s storage type and shape holding `data` and index arrays `aux`
+    (in `aux()`'s order)."""
+    if x.stype == "csr":
+        return CSR(data, aux[1], aux[0], x.shape)
+    return RowSparse(data, aux[0], x.shape)
+
+
+def from_scipy(m, dtype=None):
+    """A `CSR` from scipy sparse matrix `m` (duplicates summed, columns sorted)."""
+    m = spsp.csr_matrix(m)
+    m.sum_duplicates()
+    m.sort_indices()
+    data = m.data if dtype is None else m.data.astype(dtype)
+    return CSR(data.copy(), m.indices.astype(IDX), m.indptr.astype(IDX), m.shape)
+
+
+def from_dense(a, stype):
+    """Raw dense array `a` (numpy, or a device array) in storage `stype`: only the nonzero
+    entries (csr) or the rows holding a nonzero (row_sparse) are stored.
+
+    Raises:
+        ValueError: a 0-d array to row_sparse, a non-2-D one to csr, an unknown stype.
+    """
+    a = a if isinstance(a, np.ndarray) else a.get()
+    if stype == "row_sparse":
+        if a.ndim == 0:
+            raise ValueError("cast_storage: a row_sparse array needs at least one dimension")
+        flat = a.reshape(a.shape[0], -1)
+        rows = np.flatnonzero((flat != 0).any(axis=1))
+        return RowSparse(a[rows].copy(), rows, a.shape)
+    if stype == "csr":
+        if a.ndim != 2:
+            raise ValueError(f"cast_storage: a csr array must be 2-D, got shape {a.shape}")
+        return from_scipy(spsp.csr_matrix(a), a.dtype)
+    raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
+                     f"{', '.join(STYPES)}")
+
+
+def zeros(stype, shape, dtype):
+    """An all-zero raw array of sparse storage `stype` (nothing stored).
+
+    Raises:
+        ValueError: a csr shape that is not 2-D, or a storage type that is not sparse.
+    """
+    shape = tuple(shape)
+    if stype == "row_sparse":
+        return RowSparse(np.zeros((0,) + shape[1:], dtype), np.zeros(0, IDX), shape)
+    if stype == "csr":
+        if len(shape) != 2:
+            raise ValueError(f"zeros: a csr array must be 2-D, got shape {shape}")
+        return CSR(np.zeros(0, dtype), np.zeros(0, IDX), np.zeros(shape[0] + 1, IDX), shape)
+    raise ValueError(f"zeros: unknown sparse storage type {stype!r}; expected 'csr' or "
+                     "'row_sparse'")

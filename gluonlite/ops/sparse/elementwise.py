@@ -1,0 +1,200 @@
+"""Elementwise operators on sparse storage: the storage rules of the unary, binary, scalar
+and comparison operators of `gluonlite.ops.elementwise` and `gluonlite.ops.compare`, on the
+compressed parts (`arrays`).
+
+MXNet keeps a sparse storage type where the function maps 0 to 0: zero-preserving unary
+functions (``abs``, ``sqrt``, ``tanh``, ...), ``x * s``, ``x + 0``, ``x > 0``, ``x / s``
+(always kept, MXNet's rule), sums and differences of two arrays of one sparse type, products
+of a sparse array with a dense one; everything else falls back to dense storage (the rules
+return None).
+
+Example::
+
+    UNARY_RULES["square"].kernel(p, rc, csr)     # a CSR with every value squared
+"""
+import numpy as np
+import scipy.sparse as spsp
+
+from .arrays import RowSparse, from_scipy, host, is_sparse, like, zeros
+from .rule import StorageRule, stype_of
+
+__all__ = ["UNARY_RULES", "elemwise_rule", "broadcast_rule", "scalar_rule", "IDENTITY",
+           "CLIP", "ZEROS_LIKE", "ADD_N", "QUADRATIC", "refuse"]
+
+_IDX = np.int64
+_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+_CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
+        "lt": np.less, "le": np.less_equal}
+
+
+def refuse(name, *xs, why=""):
+    """The ValueError of a storage combination operator `name` does not take."""
+    kinds = ", ".join(stype_of(x) or "none" for x in xs)
+    return ValueError(f"{name}: storage types ({kinds}) are not supported{why}")
+
+
+def map_values(x, fn):
+    """`fn` applied to the stored values of raw sparse `x` only (a zero-preserving function)."""
+    with np.errstate(all="ignore"):
+        vals = np.asarray(fn(x.data)).astype(x.data.dtype, copy=False)
+    return like(x, vals, tuple(a.copy() for a in x.aux()))
+
+
+def _rsp_union(a, b, fn):
+    """`fn` of two row_sparse arrays of one shape, on the union of their stored rows."""
+    idx = np.union1d(a.indices, b.indices).astype(_IDX)
+    rest = a.shape[1:]
+    da = np.zeros((idx.size,) + rest, a.data.dtype)
+    db = np.zeros((idx.size,) + rest, b.data.dtype)
+    da[np.searchsorted(idx, a.indices)] = a.data
+    db[np.searchsorted(idx, b.indices)] = b.data
+    with np.errstate(all="ignore"):
+        out = np.asarray(fn(da, db)).astype(a.data.dtype, copy=False)
+    return RowSparse(out, idx, a.shape)
+
+
+def _csr_pair(a, b, kind):
+    A, B = a.scipy(), b.scipy()
+    m = {"add": lambda: A + B, "sub": lambda: A - B, "mul": lambda: A.multiply(B)}[kind]()
+    return from_scipy(spsp.csr_matrix(m).astype(a.data.dtype))
+
+
+def _csr_times_dense(a, d, fn):
+    """`fn(values, dense[row, col])` at the stored entries of csr `a` (`d` broadcast to a's
+    shape): csr * dense and csr / dense keep a's pattern."""
+    rows = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
+    other = np.broadcast_to(host(d), a.shape)[rows, a.indices]
+    with np.errstate(all="ignore"):
+        vals = np.asarray(fn(a.data, other)).astype(a.data.dtype, copy=False)
+    return like(a, vals, tuple(x.copy() for x in a.aux()))
+
+
+def _rsp_times_dense(a, d, fn):
+    other = host(d)[a.indices]
+    with np.errstate(all="ignore"):
+        vals = np.asarray(fn(a.data, other)).astype(a.data.dtype, copy=False)
+    return RowSparse(vals, a.indices.copy(), a.shape)
+
+
+def elemwise_rule(kind):
+    """elemwise_<kind>: MXNet keeps csr+csr, rsp+rsp (add, sub, mul), csr*dense, rsp*dense
+    (either order, mul); everything else is dense."""
+    def kernel(p, rc, lhs, rhs):
+        if tuple(lhs.shape) != tuple(rhs.shape):
+            raise ValueError(f"elemwise_{kind}: shapes must be equal, got {tuple(lhs.shape)} "
+                             f"and {tuple(rhs.shape)}")
+        s = (stype_of(lhs), stype_of(rhs))
+        if kind != "div" and s == ("row_sparse", "row_sparse"):
+            return _rsp_union(lhs, rhs, _BIN[kind])
+        if kind != "div" and s == ("csr", "csr"):
+            return _csr_pair(lhs, rhs, kind)
+        if kind == "mul":
+            if s == ("csr", "default"):
+                return _csr_times_dense(lhs, rhs, np.multiply)
+            if s == ("default", "csr"):
+                return _csr_times_dense(rhs, lhs, np.multiply)
+            if s == ("row_sparse", "default"):
+                return _rsp_times_dense(lhs, rhs, np.multiply)
+            if s == ("default", "row_sparse"):
+                return _rsp_times_dense(rhs, lhs, np.multiply)
+        return None
+    return StorageRule(kernel)
+
+
+def broadcast_rule(kind):
+    """broadcast_<kind>: csr * dense and csr / dense (the dense one broadcast) keep csr."""
+    def kernel(p, rc, lhs, rhs):
+        if kind in ("mul", "div") and stype_of(lhs) == "csr" and stype_of(rhs) == "default":
+            try:
+                shape = np.broadcast_shapes(tuple(rhs.shape), tuple(lhs.shape))
+            except ValueError:
+                return None  # the dense operator reports the shapes
+            if kind == "div" and tuple(rhs.shape) == tuple(lhs.shape):
+                raise ValueError("broadcast_div: division of a csr array by a dense one of "
+                                 "the same shape is not supported; use elemwise_div")
+            if shape == tuple(lhs.shape):
+                return _csr_times_dense(lhs, rhs, _BIN[kind])
+        return None
+    return StorageRule(kernel)
+
+
+def scalar_rule(kind, reverse=False):
+    """A sparse array with a scalar (``p.scalar``; `reverse`: the scalar comes first): the
+    storage is kept where the function maps 0 to 0 (``x * s``, ``x + 0``, ``x == 1``, ``x >
+    0``, ...), as MXNet does; ``x / s`` always keeps it (MXNet's rule), ``s / x`` never."""
+    fn = _BIN.get(kind) or _CMP[kind]
+
+    def kernel(p, rc, x):
+        if not is_sparse(x):
+            return None
+        s = p.scalar
+        if kind == "div":
+            if reverse:
+                return None
+        else:
+            with np.errstate(all="ignore"):
+                at_zero = fn(s, 0) if reverse else fn(0, s)
+            if at_zero != 0:
+                return None
+        return map_values(x, (lambda v: fn(s, v)) if reverse else (lambda v: fn(v, s)))
+    return StorageRule(kernel)
+
+
+def _unary(fn):
+    def kernel(p, rc, x):
+        return map_values(x, fn) if is_sparse(x) else None
+    return StorageRule(kernel)
+
+
+# Zero-preserving unary functions: MXNet keeps csr/row_sparse storage (the others, such as
+# exp, cos, log or sigmoid, map 0 elsewhere and fall back to dense).
+UNARY_RULES = {name: _unary(fn) for name, fn in {
+    "abs": np.abs, "arcsin": np.arcsin, "arcsinh": np.arcsinh, "arctan": np.arctan,
+    "arctanh": np.arctanh, "cbrt": np.cbrt, "ceil": np.ceil, "degrees": np.degrees,
+    "expm1": np.expm1, "fix": np.fix, "floor": np.floor, "log1p": np.log1p,
+    "negative": np.negative, "radians": np.radians, "relu": lambda v: np.maximum(v, 0),
+    "rint": np.rint, "round": lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5),
+    "sign": np.sign, "sin": np.sin, "sinh": np.sinh, "sqrt": np.sqrt, "square": np.square,
+    "tan": np.tan, "tanh": np.tanh, "trunc": np.trunc}.items()}
+
+# stop_gradient, BlockGrad, make_loss: the values as they are, in their storage
+IDENTITY = StorageRule(lambda p, rc, x: like(x, x.data.copy(), tuple(a.copy() for a in x.aux()))
+                       if is_sparse(x) else None)
+
+
+def _clip(p, rc, x):
+    """clip of a sparse array keeps its storage when 0 lies in [a_min, a_max] (MXNet refuses
+    other bounds on sparse input)."""
+    if not is_sparse(x):
+        return None
+    if not p.a_min <= 0 <= p.a_max:
+        raise refuse("clip", x, why=f" with a_min={p.a_min}, a_max={p.a_max}: a sparse input "
+                     "needs a_min <= 0 <= a_max (zeros must stay zero)")
+    return map_values(x, lambda v: np.clip(v, p.a_min, p.a_max))
+
+
+CLIP = StorageRule(_clip)
+ZEROS_LIKE = StorageRule(lambda p, rc, x: zeros(x.stype, x.shape, x.data.dtype)
+                         if is_sparse(x) else None)
+
+
+def _add_n(p, rc, *xs):
+    if all(stype_of(a) == "row_sparse" for a in xs):
+        out = xs[0]
+        for a in xs[1:]:
+            out = _rsp_union(out, a, np.add)
+        return out if len(xs) > 1 else RowSparse(out.data.copy(), out.indices.copy(), out.shape)
+    return None
+
+
+ADD_N = StorageRule(_add_n)
+
+
+def _quadratic(p, rc, x):
+    """contrib.quadratic (a x^2 + b x + c) keeps a sparse storage when c == 0."""
+    if not is_sparse(x) or p.c != 0:
+        return None
+    return map_values(x, lambda v: p.a * v * v + p.b * v)
+
+
+QUADRATIC = StorageRule(_quadratic)

@@ -1,0 +1,67 @@
+"""BatchNorm's numpy fast path (gluonlite/ops/bn_fast.py: one-pass statistics, in-place output,
+gradient from per-channel sums) against its plain rule (ops/nn.py) with the fast path
+switched off: outputs, moving statistics and gradients, training and inference, float32 and
+float64, fix_gamma both ways, through a static-alloc plan and imperatively; and a channel
+whose mean dwarfs its spread, where the one-pass variance would cancel."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd
+from gluonlite.ops import bn_fast
+
+
+def _run(x, gamma, beta, mean, var, gy, fix_gamma, train, hybrid, dtype):
+    net = gluon.nn.HybridLambda(lambda F, a, g, b, m, v: F.BatchNorm(
+        a, g, b, m, v, fix_gamma=fix_gamma, eps=1e-3, momentum=0.8))
+    if hybrid:
+        net.hybridize(static_alloc=True)
+    arrs = [nd.array(a, dtype=dtype) for a in (x, gamma, beta, mean, var)]
+    for a in arrs[:3]:
+        a.attach_grad()
+    with autograd.record(train_mode=train):
+        y = net(*arrs)
+    y.backward(nd.array(gy, dtype=dtype))
+    return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
+        [arrs[3].asnumpy(), arrs[4].asnumpy()]
+
+
+@pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
+@pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
+@pytest.mark.parametrize("fix_gamma", [True, False])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fast_path_matches_plain_rule(dtype, fix_gamma, train, hybrid, monkeypatch):
+    rng = np.random.default_rng(2)
+    shape = (3, 4, 5, 6)
+    x = rng.standard_normal(shape) * rng.uniform(0.5, 3, (1, 4, 1, 1)) + [[[[0]], [[2]],
+                                                                            [[-1]], [[400]]]]
+    stats = [rng.uniform(0.5, 1.5, 4), rng.standard_normal(4), rng.standard_normal(4),
+             rng.uniform(0.5, 2, 4)]
+    gy = rng.standard_normal(shape)
+    got = {}
+    for on in (True, False):
+        monkeypatch.setattr(bn_fast, "ENABLED", on)
+        got[on] = _run(x, *stats, gy, fix_gamma, train, hybrid, dtype)
+    tol = 2e-5 if dtype == "float32" else 1e-11
+    names = ["y", "dx", "dgamma", "dbeta", "moving_mean", "moving_var"]
+    for name, a, b in zip(names, got[True], got[False]):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol * max(1.0, np.abs(b).max()),
+                                   err_msg=name)
+
+
+def test_large_mean_channel_keeps_its_variance():
+    """A channel with mean 1e4 and spread 1e-2 (E[x^2] - mean^2 cancels in float64 too)."""
+    rng = np.random.default_rng(3)
+    x = (1e4 + 1e-2 * rng.standard_normal((8, 2, 16))).astype(np.float64)
+    mean, var = bn_fast.moments(x)
+    np.testing.assert_allclose(var, x.var(axis=(0, 2)), rtol=1e-9)
+    np.testing.assert_allclose(mean, x.mean(axis=(0, 2)), rtol=1e-12)
+
+
+def test_other_axis_takes_the_plain_rule():
+    x = nd.array(np.random.default_rng(4).standard_normal((3, 5, 4)))
+    p = mx.ops.registry.get("BatchNorm").parse({"axis": 2})[0]
+    from gluonlite.ops.registry import RunCtx
+    assert not bn_fast.usable(p, RunCtx(True, np), x.asnumpy())
+    y = nd.BatchNorm(x, nd.ones(4), nd.zeros(4), nd.zeros(4), nd.ones(4), axis=2)
+    assert y.shape == (3, 5, 4)

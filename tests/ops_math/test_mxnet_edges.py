@@ -1,0 +1,67 @@
+"""MXNet 1.9.1's edge semantics where real programs meet them, against numbers its CPU build
+made (fixtures/make_edges.py): relu and Activation('relu') of NaN, softmax and log_softmax
+over rows holding NaN or infinity, topk/sort/argsort with NaN and ties (libstdc++'s
+algorithms), and BatchNorm(fix_gamma=True) writing 1 into gamma."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd
+
+_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+_spec = importlib.util.spec_from_file_location("make_edges", os.path.join(_FIX, "make_edges.py"))
+make_edges = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_edges)
+_REF = np.load(os.path.join(_FIX, "edges_mxnet.npz"))
+
+
+@pytest.mark.parametrize("part", ["activations", "softmaxes", "orderings", "batchnorm_gamma"])
+def test_edges_match_mxnet(part):
+    got = getattr(make_edges, part)(mx)
+    want = {k: _REF[k] for k in got}
+    for k, w in want.items():
+        assert got[k].shape == w.shape and got[k].dtype == w.dtype, k
+        if part in ("orderings", "activations"):
+            np.testing.assert_array_equal(got[k], w, err_msg=k)
+        else:
+            np.testing.assert_allclose(got[k], w, rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_activation_relu_zeroes_nan_in_float32_only_where_mxnet_does():
+    x = nd.array([np.nan, -1.0, 3.0])
+    assert np.isnan(nd.relu(x).asnumpy()[0])                        # relu keeps NaN
+    assert nd.Activation(x, act_type="relu").asnumpy()[0] == 0      # Activation zeroes it
+    assert gluon.nn.Activation("relu")(x).asnumpy()[0] == 0
+    x64 = nd.array([np.nan, -1.0, 3.0], dtype="float64")
+    assert np.isnan(nd.Activation(x64, act_type="relu").asnumpy()[0])
+    net = gluon.nn.HybridLambda(lambda F, v: F.Activation(v, act_type="relu"))
+    net.hybridize(static_alloc=True)
+    np.testing.assert_array_equal(net(x).asnumpy(), [0, 0, 3])
+
+
+def test_batchnorm_fix_gamma_writes_one_into_gamma_in_training_hybridized_too():
+    for hybrid in (False, True):
+        net = gluon.nn.HybridSequential()
+        net.add(gluon.nn.Conv2D(3, 1), gluon.nn.BatchNorm(scale=False))
+        net.initialize()
+        net(nd.ones((1, 2, 3, 3)))
+        net[1].gamma.set_data(nd.array([2.0, 3.0, 4.0]))
+        if hybrid:
+            net.hybridize(static_alloc=True)
+        x = nd.random.uniform(shape=(2, 2, 3, 3))
+        net(x)
+        np.testing.assert_array_equal(net[1].gamma.data().asnumpy(), [2, 3, 4])  # inference
+        with autograd.record():
+            y = net(x)
+        y.backward()
+        np.testing.assert_array_equal(net[1].gamma.data().asnumpy(), [1, 1, 1])
+
+
+def test_every_fixture_entry_is_checked():
+    names = set()
+    for part in ("activations", "softmaxes", "orderings", "batchnorm_gamma"):
+        names |= set(getattr(make_edges, part)(mx))
+    assert names == set(_REF.files)

@@ -1,0 +1,242 @@
+"""The 'FUSE' inference backend (gluonlite/subgraph/fuse.py): which chains it fuses, that
+fused inference equals the unfused graph to 1e-5 relative, that it is on by default for
+inference plans only, that exports keep the traced graph, and that an explicitly chosen
+backend still trains with the unfused gradients."""
+import json
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd, sym
+from gluonlite.gluon import nn
+from gluonlite.subgraph import fuse, partition_graph
+from gluonlite.symbol.symbol import topo_nodes
+
+
+def _fused_nodes(s):
+    return [n for n in topo_nodes(s.outputs) if n.op is not None and n.op.name == "_sg_fuse"]
+
+
+def _chain_ops(node):
+    return [n.op.name for n in topo_nodes(node.params["_subgraphs"][0].outputs)
+            if n.op is not None]
+
+
+class _Residual(gluon.HybridBlock):
+    """conv-BN-relu-conv-BN, plus a strided 1x1 conv-BN shortcut, added, relu (ResNet v1)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.body = nn.HybridSequential()
+            self.body.add(nn.Conv2D(6, 3, 2, 1, use_bias=False), nn.BatchNorm(),
+                          nn.Activation("relu"), nn.Conv2D(6, 3, 1, 1), nn.BatchNorm())
+            self.down = nn.HybridSequential()
+            self.down.add(nn.Conv2D(6, 1, 2, use_bias=False), nn.BatchNorm())
+
+    def hybrid_forward(self, F, x):
+        return F.Activation(self.body(x) + self.down(x), act_type="relu")
+
+
+class _Bottleneck(gluon.HybridBlock):
+    """MobileNet v2's: 1x1 relu6, depthwise 3x3 relu6, 1x1 linear, plus the input."""
+
+    def __init__(self, c, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.out = nn.HybridSequential()
+            self.out.add(nn.Conv2D(4 * c, 1, use_bias=False), nn.BatchNorm(),
+                         nn.HybridLambda(lambda F, x: F.clip(x, 0, 6)),
+                         nn.Conv2D(4 * c, 3, 1, 1, groups=4 * c, use_bias=False),
+                         nn.BatchNorm(), nn.HybridLambda(lambda F, x: F.clip(x, 0, 6)),
+                         nn.Conv2D(c, 1, use_bias=False), nn.BatchNorm())
+
+    def hybrid_forward(self, F, x):
+        return self.out(x) + x
+
+
+def _head():
+    """Dense + BN (flattened) + sigmoid, Dense with a gelu, LeakyReLU."""
+    net = nn.HybridSequential()
+    net.add(nn.Dense(7), nn.BatchNorm(), nn.Activation("sigmoid"),
+            nn.Dense(5, activation="tanh"), nn.HybridLambda(
+                lambda F, x: F.LeakyReLU(x, act_type="gelu")), nn.Dense(3))
+    return net
+
+
+def _generator():
+    """DCGAN's generator layers: Conv2DTranspose, BN, relu; a last Conv2DTranspose, tanh."""
+    net = nn.HybridSequential()
+    net.add(nn.Conv2DTranspose(8, 4, 1, 0, use_bias=False), nn.BatchNorm(),
+            nn.Activation("relu"), nn.Conv2DTranspose(3, 4, 2, 1), nn.Activation("tanh"))
+    return net
+
+
+_CASES = {  # name: (block maker, input shape, operator chains expected)
+    "residual": (_Residual, (2, 3, 9, 9),
+                 [["Convolution", "BatchNorm", "Activation"],
+                  ["Convolution", "BatchNorm"],
+                  ["Convolution", "BatchNorm", "elemwise_add", "Activation"]]),
+    "bottleneck": (lambda: _Bottleneck(3), (2, 3, 8, 8),
+                   [["Convolution", "BatchNorm", "clip"]] * 2 +
+                   [["Convolution", "BatchNorm", "elemwise_add"]]),
+    "head": (_head, (4, 6),
+             [["FullyConnected", "BatchNorm", "Activation"],
+              ["FullyConnected", "Activation", "LeakyReLU"]]),
+    "generator": (_generator, (2, 5, 1, 1),
+                  [["Deconvolution", "BatchNorm", "Activation"],
+                   ["Deconvolution", "Activation"]]),
+}
+
+
+def _make(name, dtype="float32"):
+    make, shape, chains = _CASES[name]
+    mx.random.seed(0)
+    net = make()
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    rng = np.random.default_rng(1)
+    x = nd.array(rng.standard_normal(shape))
+    net(x)
+    for pname, p in net.collect_params().items():  # statistics and scales far from 0 and 1
+        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
+            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
+            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    if dtype != "float32":
+        net.cast(dtype)
+        x = x.astype(dtype)
+    return net, x, chains
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["plain", "static_alloc"])
+@pytest.mark.parametrize("name", sorted(_CASES))
+def test_inference_fused_by_default_matches_unfused(name, static):
+    net, x, chains = _make(name)
+    ref = net(x).asnumpy()  # imperative: every operator on its own
+    net.hybridize(static_alloc=static, static_shape=static)
+    for _ in range(2):  # a static plan's second call reuses its buffers
+        got = net(x).asnumpy()
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    op = next(iter(net._cached_ops.values()))[0]
+    fused = _fused_nodes(op._inference_symbol)
+    assert sorted(map(_chain_ops, fused)) == sorted(chains)
+    # the training graph is the traced one
+    assert not _fused_nodes(op.symbol)
+
+
+def test_fusion_off_by_switch_and_environment(monkeypatch):
+    net, x, _ = _make("residual")
+    monkeypatch.setattr(fuse, "DEFAULT_ON", False)
+    net.hybridize()
+    net(x)
+    assert not _fused_nodes(next(iter(net._cached_ops.values()))[0]._inference_symbol)
+    monkeypatch.setattr(fuse, "DEFAULT_ON", True)
+    monkeypatch.setenv(fuse.ENV_VAR, "0")
+    net.hybridize()
+    net(x)
+    assert not _fused_nodes(next(iter(net._cached_ops.values()))[0]._inference_symbol)
+
+
+def test_training_and_recording_run_the_unfused_graph():
+    net, x, _ = _make("residual")
+    net.hybridize(static_alloc=True)
+    with autograd.record():
+        y = net(x)
+    y.backward()
+    op = next(iter(net._cached_ops.values()))[0]
+    assert op._inference_symbol is None  # no inference plan compiled yet
+    assert all(not _fused_nodes(p.symbol) for p in op.plans)
+
+
+def test_export_writes_the_traced_graph(tmp_path):
+    net, x, _ = _make("residual")
+    net.hybridize(static_alloc=True)
+    net(x)
+    sym_file, _ = net.export(str(tmp_path / "net"))
+    ops = {n["op"] for n in json.load(open(sym_file))["nodes"]}
+    assert "BatchNorm" in ops and "Convolution" in ops and "_sg_fuse" not in ops
+
+
+def test_read_twice_is_not_fused():
+    """A value another node also reads is not folded away (here a BatchNorm's output that
+    is both activated and returned)."""
+    x = sym.var("data")
+    c = sym.Convolution(x, kernel=(3, 3), num_filter=4, no_bias=True, name="c")
+    b = sym.BatchNorm(c, name="bn")
+    out = sym.Group([sym.Activation(b, act_type="relu"), b])
+    p = partition_graph(out, "FUSE")
+    assert [_chain_ops(n) for n in _fused_nodes(p)] == [["Convolution", "BatchNorm"]]
+    # nothing past a product read twice
+    c2 = sym.Convolution(x, kernel=(1, 1), num_filter=4, name="c2")
+    both = sym.Group([sym.relu(c2), c2 * 2])
+    assert not _fused_nodes(partition_graph(both, "FUSE"))
+
+
+def test_partitioned_symbol_keeps_inputs_and_runs():
+    net, x, _ = _make("bottleneck")
+    net.hybridize()
+    net(x)
+    traced = net._cached_graph[1]
+    fused = traced.optimize_for("FUSE")
+    assert fused.list_inputs() == traced.list_inputs()
+    assert fused.list_auxiliary_states() == traced.list_auxiliary_states()
+    assert fused.list_outputs() == traced.list_outputs()
+    args = {p.name: p.data() for p in net.collect_params().values()}
+    args["data"] = x
+    aux = {k: args.pop(k) for k in traced.list_auxiliary_states()}
+    ref = traced.bind(mx.cpu(), dict(args), aux_states=dict(aux)).forward()[0].asnumpy()
+    got = fused.bind(mx.cpu(), dict(args), aux_states=dict(aux)).forward()[0].asnumpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("how", ["hybridize", "optimize_for"])
+def test_explicit_backend_trains_like_the_unfused_graph(how):
+    """With backend='FUSE' every call runs the fused graph: a training step gives the unfused
+    gradients and moves the BatchNorm statistics once."""
+    grads, stats = {}, {}
+    for fused in (False, True):
+        net, x, _ = _make("residual", "float64")
+        if not fused:
+            net.hybridize()
+        elif how == "hybridize":
+            net.hybridize(backend="FUSE")
+        else:
+            net.optimize_for(x, backend="FUSE")
+        with autograd.record():
+            y = net(x)
+        y.backward(nd.array(np.linspace(-1, 1, y.size).reshape(y.shape), dtype="float64"))
+        # by position: each instance has its own name prefix
+        grads[fused] = [p.grad().asnumpy() for p in net.collect_params().values()
+                        if p.grad_req != "null"]
+        stats[fused] = [p.data().asnumpy() for k, p in net.collect_params().items()
+                        if "running" in k]
+        if fused:
+            op = next(iter(net._cached_ops.values()))[0]
+            assert _fused_nodes(op.symbol)
+    assert len(grads[True]) == len(grads[False]) == 10 and len(stats[False]) == 6
+    for got, want in zip(grads[True], grads[False]):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+    for got, want in zip(stats[True], stats[False]):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_mxnet_backend_name_and_unknown_backend():
+    net, x, _ = _make("head")
+    ref = net(x).asnumpy()
+    net.hybridize(backend="MKLDNN")
+    np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="unknown backend 'NOPE'"):
+        net.optimize_for(x, backend="NOPE")
+
+
+def test_a_failing_fusion_warns_and_runs_unfused(monkeypatch):
+    net, x, _ = _make("residual")
+    ref = net(x).asnumpy()
+
+    def broken(symbol, backend, op_names=None):
+        raise RuntimeError("selector bug")
+    monkeypatch.setattr(fuse, "partition_graph", broken)
+    net.hybridize()
+    with pytest.warns(UserWarning, match="inference fusion skipped.*selector bug"):
+        got = net(x).asnumpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
