@@ -12,7 +12,8 @@ from .base import classproperty, with_metaclass  # noqa: F401  (MXNet's context 
 from .base import MXNetError
 
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "cpu_shared", "current_context", "num_gpus",
-           "gpu_memory_info", "host_scalar", "synchronize", "probe_gpu", "gpu_missing"]
+           "gpu_memory_info", "host_scalar", "host_array", "read_hook", "synchronize",
+           "probe_gpu", "gpu_missing"]
 
 _local = threading.local()
 # The gpu device ids whose array module has been handed out: what `synchronize()` waits for
@@ -235,8 +236,14 @@ def host_scalar(a):
     a while_loop's condition before each step, a counted loop's trip count, cond's
     predicate. On a GPU it waits for the device to compute `a`.
 
+    While a plan is being captured into a CUDA graph the read is the graph's to make
+    (`read_hook`): it ends the graph's segment there, runs it, and reads the value.
+
     Example: ``host_scalar(np.array([[3.0]]))`` is 3.0.
     """
+    hook = getattr(_local, "read_hook", None)
+    if hook is not None:
+        return hook(a, False)
     return a.reshape(-1)[0].item()
 
 
@@ -249,7 +256,34 @@ def host_array(a):
 
     Example: ``host_array(np.arange(3))`` is the same numpy array.
     """
-    return a if isinstance(a, np.ndarray) else a.get()
+    if isinstance(a, np.ndarray):
+        return a
+    hook = getattr(_local, "read_hook", None)
+    return a.get() if hook is None else hook(a, True)
+
+
+class read_hook:
+    """Route this thread's `host_scalar` and `host_array` reads of device arrays through
+    ``hook(array, whole) -> value`` inside the block (`whole`: the whole array is read, as
+    `host_array` does, else its first element): how a CUDA graph capture
+    (`gluonlite.executor.graphs`) learns where a plan reads a value on the host.
+
+    Example::
+
+        with read_hook(lambda a, whole: record(a)):
+            plan.forward(args)
+    """
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __enter__(self):
+        self._old = getattr(_local, "read_hook", None)
+        _local.read_hook = self.hook
+        return self
+
+    def __exit__(self, *exc):
+        _local.read_hook = self._old
 
 
 def synchronize(ctx=None):

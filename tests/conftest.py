@@ -77,6 +77,20 @@ def ctx(request):
     return _context.gpu(0)
 
 
+@pytest.fixture(params=[
+    pytest.param("gpu", marks=pytest.mark.gpu),
+    pytest.param("fake_gpu", marks=pytest.mark.fake_gpu),
+])
+def device(request):
+    """The array module of gpu(0) for tests of device-only paths (fused kernels, CUDA graph
+    capture): CuPy on a GPU, or `fakecupy` (its counters zeroed) everywhere. Checks of the
+    fake's own counters (``xp.stats``) are the fake's; the rest runs on both."""
+    if request.param == "fake_gpu":
+        return request.getfixturevalue("fake_gpu")
+    _need_gpu()
+    return _context.gpu(0).xp
+
+
 @pytest.fixture
 def on_ctx(ctx):
     """`ctx` made the default context for the whole test: arrays and parameters made

@@ -85,9 +85,111 @@ def _wrap(v):
 
 
 def _call(fn, where, args, kwargs):
+    if _Fusing.depth:
+        if not isinstance(fn, np.ufunc):
+            _fusing_refuses(f"{where} (not a ufunc)")
+    else:
+        MODULE.stats["calls"] += 1
     args = [_unwrap(a, where) for a in args]
     kwargs = {k: _unwrap(v, where) for k, v in kwargs.items()}
-    return _wrap(fn(*args, **kwargs))
+    return _wrap(_run(fn, args, kwargs))
+
+
+# ---- stream capture: recorded, replayed -----------------------------------------------------
+class CaptureError(RuntimeError):
+    """What CUDA answers to a host sync (or a copy from pageable host memory) on a capturing
+    stream (cudaErrorStreamCaptureUnsupported)."""
+
+
+class _State:
+    """The current stream, the capture under way (at most one), the allocator in use."""
+    current = None
+    capture = None
+    allocator = None
+
+
+def _refuse_in_capture(what):
+    if _State.capture is not None:
+        raise CaptureError(f"fakecupy: {what} while a stream is capturing: operation not "
+                           "permitted when stream is capturing")
+
+
+def _fresh(res, ins):
+    """Whether numpy result `res` is a new array (shares memory with no input)."""
+    return isinstance(res, np.ndarray) and not any(
+        isinstance(a, np.ndarray) and np.may_share_memory(res, a) for a in ins)
+
+
+def _into(res, new):
+    """A replayed operation's result written where the captured one lies."""
+    if isinstance(res, np.ndarray) and isinstance(new, (np.ndarray, np.generic)):
+        if isinstance(new, np.generic) or not np.may_share_memory(res, new):
+            res[...] = new
+    elif isinstance(res, (tuple, list)) and isinstance(new, (tuple, list)):
+        for r, n in zip(res, new):
+            _into(r, n)
+
+
+def _run(fn, args, kwargs):
+    """`fn(*args, **kwargs)` on numpy values; under a capture (outside a fused body) it is
+    also recorded, to be run again by the graph's launches, its new arrays kept where they
+    lie (allocated from the capture's allocator, which must not be the default pool: the
+    fake's check of the memory a graph may be handed)."""
+    cap = _State.capture
+    if cap is None:
+        return fn(*args, **kwargs)
+    with np.errstate(all="ignore"):  # garbage read at a capture is garbage on a GPU too
+        res = fn(*args, **kwargs)
+    if isinstance(res, np.generic):  # a reduction's result is a 0-d device array in CuPy
+        res = np.asarray(res)
+    if not _Fusing.depth:
+        # a bound method's array is an input too (a view of it is no new array)
+        ins = list(args) + list(kwargs.values()) + [getattr(fn, "__self__", None)]
+        outs = res if isinstance(res, tuple) else (res,)
+        fresh = [r for r in outs if _fresh(r, ins)]
+        if fresh and _State.allocator is None:
+            raise CaptureError("fakecupy: an array was allocated from the default memory "
+                               "pool during a capture: memory a graph writes could be "
+                               "handed to another array (capture with a pool of its own: "
+                               "cupy.cuda.using_allocator(pool.malloc))")
+        MODULE.stats["pool_allocs"] += len(fresh)
+        cap.fresh.extend(fresh)
+        cap.ops.append(lambda: _into(res, fn(*args, **kwargs)))
+    return res
+
+
+class _Capture:
+    """What a stream captured: operations to run again, the arrays they made."""
+
+    def __init__(self, stream):
+        self.stream, self.ops, self.fresh = stream, [], []
+
+
+class _Graph:
+    """A captured graph: `launch` runs its operations again (counted in
+    ``stats['graph_launches']``), writing where the capture's arrays lie."""
+
+    def __init__(self, ops):
+        self.ops = ops
+
+    def launch(self, stream=None):
+        """Run the captured operations (on the given or current stream)."""
+        _refuse_in_capture("a graph launch")
+        MODULE.stats["graph_launches"] += 1
+        for op in self.ops:
+            op()
+
+    def upload(self, stream=None):
+        """Nothing to upload on the host."""
+
+
+def _poison(a):
+    """Fill an array a capture made with garbage: nothing runs during a capture on a GPU, so
+    a value read before the graph is launched is garbage there too."""
+    if a.dtype.kind == "f":
+        a[...] = np.nan
+    elif a.dtype.kind in "iu":
+        a[...] = np.iinfo(a.dtype).max
 
 
 class DeviceArray:
@@ -142,16 +244,25 @@ class DeviceArray:
     def base(self):
         return None if self._a.base is None else DeviceArray(self._a.base)
 
+    @property
+    def data(self):
+        """Where the array lies (``.ptr``), as cupy.ndarray.data's MemoryPointer."""
+        return types.SimpleNamespace(ptr=self._a.__array_interface__["data"][0])
+
     def get(self, stream=None, order="C", out=None):
         """The explicit copy to the host (counted), as cupy.ndarray.get."""
+        _refuse_in_capture("cupy.ndarray.get() (a copy to the host)")
         MODULE.stats["host_copies"] += 1
         return self._a.copy()
 
     def __getattr__(self, name):
         if name not in ARRAY_NAMES:
             raise AttributeError(f"fakecupy: cupy.ndarray has no attribute {name!r}")
+        if name not in ("copy", "astype"):
+            _fusing_refuses(f"the array method {name!r}")
         attr = getattr(self._a, name)
         if name in _HOST_READS:
+            _refuse_in_capture(f"cupy.ndarray.{name}() (a copy to the host)")
             MODULE.stats["host_copies"] += 1
             return attr
         if not callable(attr):
@@ -165,10 +276,15 @@ class DeviceArray:
         return (_wrap(row) for row in self._a)
 
     def __getitem__(self, key):
-        return _wrap(self._a[_key(key)])
+        _fusing_refuses("indexing")
+        return _wrap(_run(self._a.__getitem__, [_key(key)], {}))
 
     def __setitem__(self, key, value):
-        self._a[_key(key)] = _unwrap(value, "__setitem__")
+        if _Fusing.depth and not (key is Ellipsis or key == slice(None)):
+            _fusing_refuses(f"an assignment to x[{key!r}] (only x[...] = value)")
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
+        _run(self._a.__setitem__, [_key(key), _unwrap(value, "__setitem__")], {})
 
     def __repr__(self):
         return f"fakecupy.DeviceArray({self._a!r})"
@@ -193,14 +309,19 @@ def _key(key):
 
 def _binary(name):
     def method(self, other):
-        return _wrap(getattr(self._a, name)(_unwrap(other, f"the operator {name}")))
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
+        return _wrap(_run(getattr(self._a, name), [_unwrap(other, f"the operator {name}")],
+                          {}))
     method.__name__ = name
     return method
 
 
 def _inplace(name):
     def method(self, other):
-        getattr(self._a, name)(_unwrap(other, f"the operator {name}"))
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
+        _run(getattr(self._a, name), [_unwrap(other, f"the operator {name}")], {})
         return self
     method.__name__ = name
     return method
@@ -208,7 +329,9 @@ def _inplace(name):
 
 def _unary(name):
     def method(self):
-        return _wrap(getattr(self._a, name)())
+        if not _Fusing.depth:
+            MODULE.stats["calls"] += 1
+        return _wrap(_run(getattr(self._a, name), [], {}))
     method.__name__ = name
     return method
 
@@ -227,10 +350,59 @@ del _op
 
 # ---- the module -------------------------------------------------------------------------
 class _Stream:
-    """A CUDA stream: `synchronize` is counted."""
+    """A CUDA stream (``cupy.cuda.Stream``): current inside ``with`` or after `use`;
+    `synchronize` is counted; `begin_capture`/`end_capture` record the operations run on it
+    into a `_Graph` (the default stream cannot capture, as in CuPy), refusing host reads
+    meanwhile."""
+
+    null = None  # set below: the legacy default stream
+
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        self.ptr = 0 if null else id(self)
+        self._capture = None
+        self._old = []
 
     def synchronize(self):
+        _refuse_in_capture("a stream synchronize")
         MODULE.stats["syncs"] += 1
+
+    def use(self):
+        _State.current = self
+        return self
+
+    def __enter__(self):
+        self._old.append(_State.current)
+        _State.current = self
+        return self
+
+    def __exit__(self, *exc):
+        _State.current = self._old.pop()
+
+    def begin_capture(self, mode=None):
+        """Start recording what runs on this stream."""
+        if self.ptr == 0:
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if _State.capture is not None:
+            raise CaptureError("fakecupy: a capture is under way already")
+        if _State.current is not self:
+            raise CaptureError("fakecupy: capture the current stream (the fake records what "
+                               "runs on the current stream)")
+        self._capture = _State.capture = _Capture(self)
+
+    def end_capture(self):
+        """The graph of what ran since `begin_capture`; the arrays it made hold garbage
+        until it is launched (as on a GPU, where nothing ran)."""
+        cap = self._capture
+        if cap is None:
+            raise CaptureError("fakecupy: end_capture without begin_capture")
+        self._capture = _State.capture = None
+        for a in cap.fresh:
+            _poison(a)
+        MODULE.stats["captures"] += 1
+        return _Graph(cap.ops)
+
+    def is_capturing(self):
+        return self._capture is not None
 
 
 class _Device:
@@ -242,6 +414,7 @@ class _Device:
         self.id = 0
 
     def synchronize(self):
+        _refuse_in_capture("a device synchronize")
         MODULE.stats["syncs"] += 1
 
     def use(self):
@@ -254,18 +427,50 @@ class _Device:
         return None
 
 
-_NULL_STREAM = _Stream()
+class _MemoryPool:
+    """``cupy.cuda.MemoryPool``: its `malloc` is an allocator for `using_allocator`."""
+
+    def malloc(self, size):
+        return None
+
+    def used_bytes(self):
+        return 0
+
+    def free_all_blocks(self, stream=None):
+        return None
+
+
+class _using_allocator:
+    """``cupy.cuda.using_allocator``: arrays made inside come from `allocator`."""
+
+    def __init__(self, allocator=None):
+        self.allocator = allocator
+
+    def __enter__(self):
+        self._old, _State.allocator = _State.allocator, self.allocator
+        return self
+
+    def __exit__(self, *exc):
+        _State.allocator = self._old
+
+
+_NULL_STREAM = _Stream(null=True)
+_Stream.null = _NULL_STREAM
+_State.current = _NULL_STREAM
 _cuda = types.SimpleNamespace(
     runtime=types.SimpleNamespace(getDeviceCount=lambda: 1),
-    Stream=types.SimpleNamespace(null=_NULL_STREAM),
-    get_current_stream=lambda: _NULL_STREAM,
+    Stream=_Stream,
+    get_current_stream=lambda: _State.current,
     Device=_Device,
+    MemoryPool=_MemoryPool,
+    using_allocator=_using_allocator,
 )
 
 
 def _asnumpy(a, stream=None, order="C", out=None):
     """cupy.asnumpy: the explicit copy to the host (counted)."""
     if type(a) is DeviceArray:
+        _refuse_in_capture("cupy.asnumpy (a copy to the host)")
         MODULE.stats["host_copies"] += 1
         return a._a.copy()
     return np.asarray(a)
@@ -275,19 +480,68 @@ def _upload(fn):
     @functools.wraps(fn)
     def upload(obj, *args, **kwargs):
         if type(obj) is DeviceArray:
-            return _wrap(fn(obj._a, *args, **kwargs))
+            return _wrap(_run(fn, [obj._a, *args], kwargs))
+        _refuse_in_capture("a copy from host memory (cupy.asarray of host data)")
         if isinstance(obj, np.ndarray) or isinstance(obj, (list, tuple)):
             MODULE.stats["uploads"] += 1
         return DeviceArray(np.asarray(fn(obj, *args, **kwargs)))
     return upload
 
 
+class _Fusing:
+    """Whether a fused function is being run (its body must be what ``cupy.fuse`` compiles)."""
+    depth = 0
+
+
+def _fusing_refuses(what):
+    if _Fusing.depth:
+        raise TypeError(f"fakecupy: cupy.fuse compiles elementwise ufuncs, operators and "
+                        f"`x[...] = value` only; {what} inside a fused function")
+
+
+class _Fused:
+    """A function made by ``fuse``: called with device arrays, it runs as ONE kernel
+    (counted in ``stats['fused']``, by kernel name in ``stats['fused_names']``) after the
+    checks CuPy's fusion makes: every argument a device array, a Python or numpy scalar or
+    None, and a body of ufuncs, operators and ``x[...] = value`` (anything else raises
+    TypeError here, where CuPy would refuse to compile it). Overflow in it does not warn, as
+    CuPy's kernels do not. Called without a device array it is the plain function, as
+    CuPy's."""
+
+    def __init__(self, fn, name):
+        self.fn, self.name = fn, name
+
+    def __call__(self, *args):
+        if not any(type(a) is DeviceArray for a in args):
+            return self.fn(*args)
+        for a in args:
+            if not (a is None or type(a) is DeviceArray or
+                    isinstance(a, (bool, int, float, complex, np.generic))):
+                raise TypeError(f"fakecupy: invalid argument type for fused {self.name!r}: "
+                                f"{type(a).__name__}")
+        MODULE.stats["fused"] += 1
+        MODULE.stats["fused_names"][self.name] = MODULE.stats["fused_names"].get(
+            self.name, 0) + 1
+        if _State.capture is not None and not _Fusing.depth:
+            _State.capture.ops.append(lambda: self._body(args))
+        return self._body(args)
+
+    def _body(self, args):
+        _Fusing.depth += 1
+        try:
+            with np.errstate(all="ignore"):
+                return self.fn(*args)
+        finally:
+            _Fusing.depth -= 1
+
+
 def _fuse(*args, **kwargs):
-    """cupy.fuse as a plain call: the math of the fused function, without its compilation
-    (which only a GPU run checks)."""
+    """cupy.fuse: `_Fused` (the math of the fused function, run by numpy, with CuPy's
+    restrictions on what a fused body may do; its compilation only a GPU run checks)."""
     if args and callable(args[0]) and len(args) == 1 and not kwargs:
-        return args[0]
-    return lambda fn: fn
+        return _Fused(args[0], getattr(args[0], "__name__", "fused"))
+    name = kwargs.get("kernel_name")
+    return lambda fn: _Fused(fn, name or getattr(fn, "__name__", "fused"))
 
 
 def _get_array_module(*args):
@@ -345,7 +599,8 @@ class _SubModule:
 
 MODULE = _Module("fakecupy", "CuPy's array module, faked on numpy (tests only)")
 MODULE.__version__ = "14.2.0-fake"
-MODULE.stats = {"host_copies": 0, "uploads": 0, "syncs": 0}
+MODULE.stats = {"host_copies": 0, "uploads": 0, "syncs": 0, "calls": 0, "fused": 0,
+                "fused_names": {}, "captures": 0, "graph_launches": 0, "pool_allocs": 0}
 MODULE.ndarray = DeviceArray
 MODULE.cuda = _cuda
 MODULE.asnumpy = _asnumpy
@@ -356,4 +611,4 @@ MODULE.get_array_module = _get_array_module
 def reset_stats():
     """Zero the counters in `MODULE.stats`."""
     for k in MODULE.stats:
-        MODULE.stats[k] = 0
+        MODULE.stats[k] = {} if k == "fused_names" else 0

@@ -78,10 +78,12 @@ class Plan:
 
     @property
     def cfg(self):
+        """The recipe's settings (a dict, defaults filled in)."""
         return self.recipe.data
 
     @property
     def out(self):
+        """The results file (a path), or None when the run keeps no file."""
         return self.cfg["output"]
 
     @property
@@ -240,9 +242,11 @@ class Display:
         self.rounds = None
 
     def say(self, line):
+        """Print `line` where the plan's format leaves room for it (stderr for csv/html)."""
         say(line, err=self.plan.to_stderr)
 
     def header(self, case):
+        """Print the seed's header lines for `case` (those that changed since the last)."""
         for line in _header(case, self.shown["case"], self.shown["bench"]):
             self.say(line)
         self.shown.update(case=case, bench=case["benchmark"] or self.shown["bench"],
@@ -276,6 +280,7 @@ class Display:
             self.rounds = None
 
     def close(self):
+        """Close the progress bars (the run is over)."""
         self._close_rounds()
         self.bar.close()
 

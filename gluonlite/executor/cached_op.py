@@ -2,6 +2,7 @@
 signature and called like a function on NDArrays, one node on the autograd tape."""
 from .. import autograd_tape
 from ..ndarray.ndarray import NDArray
+from .graphs import PlanGraphs, can_capture, cuda_graphs_enabled, why_not
 from .hooks import apply_graph_passes, apply_inference_passes
 from .plan import compile_plan
 from ..symbol.symbol import topo_nodes
@@ -34,7 +35,9 @@ class CachedOp:
         static_alloc: preallocate every temporary buffer once and reuse it on every call.
         static_shape: the inputs keep their shapes and dtypes: the last call's plan is
             tried first, before the lookup among the compiled plans (inputs and outputs are
-            not bound to fixed buffers).
+            not bound to fixed buffers). With `static_alloc` too, on a CuPy context, each
+            plan is captured into CUDA graphs and replayed (`gluonlite.executor.graphs`;
+            ``GLUONLITE_CUDA_GRAPHS=0`` turns it off).
         inline_limit: a graph of at most this many operator nodes, without `static_alloc`,
             shows in `autograd.get_symbol` as its nodes; a larger one as one ``_CachedOp``
             node holding it (MXNet's rule; it changes nothing else here).
@@ -54,6 +57,7 @@ class CachedOp:
         self.input_names = self.symbol.list_inputs()
         self._inference_symbol = None  # the graph of inference plans (inference passes)
         self._plans = {}
+        self._graphs = {}  # id(plan): its PlanGraphs, or why it is not captured
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._last = None
         self._ctx = None
@@ -75,8 +79,28 @@ class CachedOp:
             plan = self._plans[key] = compile_plan(
                 symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
                 list(want), self.static_alloc, xp, self._shared)
+            self._graphs[id(plan)] = self._capture_decision(plan, xp)
         self._last = (key, plan)
         return plan
+
+    def _capture_decision(self, plan, xp):
+        """The plan's `PlanGraphs`, or why it is not captured (decided once, here)."""
+        if not (self.static_alloc and self.static_shape):
+            return "capture needs static_alloc=True and static_shape=True"
+        if not can_capture(xp):
+            return "the array module does not capture CUDA graphs (not CuPy)"
+        if not cuda_graphs_enabled():
+            return "switched off (GLUONLITE_CUDA_GRAPHS=0 or cuda_graphs(False))"
+        return why_not(plan) or PlanGraphs(plan)
+
+    @property
+    def graphs(self):
+        """Per compiled plan (in `plans`' order), its `gluonlite.executor.graphs.PlanGraphs`
+        (how its calls ran: ``.status()``) or the reason it is not captured: for inspection.
+
+        Example: ``op.graphs[0]`` -> 'capture needs static_alloc=True and static_shape=True'.
+        """
+        return tuple(self._graphs[id(p)] for p in self._plans.values())
 
     @property
     def plans(self):
@@ -112,6 +136,9 @@ class CachedOp:
         else:
             want = self._no_grad
         plan = self._plan_for(datas, autograd_tape.is_training(), want)
+        graphs = self._graphs[id(plan)]
+        if graphs.__class__ is PlanGraphs:
+            plan = graphs  # its forward and backward, replayed where they can be
         outs, saved = plan.forward(datas)
         results = [NDArray(o, ctx) for o in outs]
         if saved is not None:

@@ -298,11 +298,18 @@ def _emit_step(w, plan, i, st, direct, value):
     w.emit(f"{fn}({args}, {out_list}{', ' if ins else ''}{ins}){where}")
 
 
+# ufuncs whose output numpy 2 wants as a keyword (a third positional argument is deprecated
+# for them: it reads as a third operand)
+_OUT_BY_KEYWORD = frozenset(("maximum", "minimum"))
+
+
 def _out_argument(function, target):
     """How a generated call hands `function` its output: by position to a numpy ufunc or a
     Python function (numpy parses a keyword argument at about the cost of the call itself,
     which a loop's step pays for each of its operators), else as ``out=``."""
-    if isinstance(function, np.ufunc) or inspect.isfunction(function):
+    if isinstance(function, np.ufunc) and function.__name__ not in _OUT_BY_KEYWORD:
+        return target
+    if inspect.isfunction(function):
         return target
     return f"out={target}"
 

@@ -12,10 +12,12 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..ops.fast import compiles_kernels, device_kernels_enabled
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
 from .. import _profiling
 from .codegen import backward_function, forward_function
+from .hooks import apply_device_passes
 from .infer import infer_graph
 from .lowering import lowering_of
 from .memory import plan_buffers
@@ -29,7 +31,7 @@ class _Step:
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
                  "rc", "spec", "runtime", "kernel", "vjp", "dynamic")
 
-    def __init__(self, node, ins, outs, n_arrays):
+    def __init__(self, node, ins, outs, n_arrays, xp):
         self.node, self.op, self.p = node, node.op, node.params
         self.ins, self.outs, self.n_arrays = ins, outs, n_arrays
         self.use_into = node.op.fast.into is not None and not node.op.stateful
@@ -39,8 +41,7 @@ class _Step:
         # The operator's rules (its faster kernel and vjp where it has them), or its lowering's
         # (`gluonlite.executor.lowering`): then `spec` is what the lowering decided for this
         # step and `runtime` what the step keeps from call to call.
-        self.kernel = node.op.fast.kernel or node.op.kernel
-        self.vjp = node.op.fast.vjp or node.op.vjp
+        self.kernel, self.vjp = node.op.rules_on(xp)  # `Fast.device` read when compiling
         self.spec = self.runtime = None
         # an input or output's shape is known only when the step runs (`Plan.dynamic`)
         self.dynamic = False
@@ -64,6 +65,11 @@ class Plan:
 
     def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
                  shared=None):
+        if compiles_kernels(xp) and device_kernels_enabled():  # decided once, here
+            names = symbol.list_inputs()
+            if len(names) == len(shapes) == len(dtypes):
+                symbol = apply_device_passes(symbol, dict(zip(names, shapes)),
+                                             dict(zip(names, dtypes)))
         self.symbol = symbol
         self.input_names = symbol.list_inputs()
         self.is_train = bool(is_train)
@@ -110,7 +116,7 @@ class Plan:
                 else:
                     self.slot_shape[outs[k]] = shp
                 self.slot_dtype[outs[k]] = dt
-            st = _Step(n, ins, outs, n_arrays)
+            st = _Step(n, ins, outs, n_arrays, xp)
             if any(s in dynamic for s in ins + outs[:n_arrays]):
                 st.dynamic, st.use_into = True, False
             self.steps.append(st)

@@ -805,6 +805,16 @@ class HybridBlock(FormatAttributes, Block):
                       inline_limit=self._flags.get("inline_limit", 2))
         return op, slots, out_fmt, (inputs, out), flatten(list(args), _is_leaf)[1]
 
+    @property
+    def cached_ops(self):
+        """The `gluonlite.executor.CachedOp` made for each argument structure this block was
+        called with hybridized (its compiled plans and, on a GPU, their CUDA graphs:
+        ``op.graphs``), for inspection; empty before the first hybridized call.
+
+        Example: ``net.cached_ops[0].graphs[0].status()``.
+        """
+        return tuple(entry[0] for entry in self._cached_ops.values())
+
     def _call_cached_op(self, *args):
         flat, fmt = flatten(list(args), _is_leaf)
         key = (_format_key(fmt), self._trace_key())

@@ -61,6 +61,8 @@ _GROUPS = [
      "arrives only in opset 19 (gluonlite exports opsets 13-18)",
      ("_contrib_PSROIPooling", "_contrib_DeformableConvolution",
       "_contrib_ModulatedDeformableConvolution")),
+    ("a device plan's fused elementwise kernel (gluonlite.subgraph.fusion), made when a plan "
+     "compiles for CuPy and never part of a graph a block exports", ("_fused_elementwise",)),
     ("MXNet's OpenCV preprocessing operators (mx.image's imresize and copyMakeBorder), run "
      "on data before a model, not inside one; a resize inside a graph is _image_resize",
      ("_cvimresize", "_cvcopyMakeBorder")),

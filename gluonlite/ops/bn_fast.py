@@ -1,4 +1,5 @@
-"""The numpy fast path of BatchNorm; `nn.py` keeps the plain rule (its meaning).
+"""The numpy kernels of BatchNorm's fast paths; `nn.py` keeps the plain rule (its meaning)
+and registers the fast paths, which call these where `usable` says they apply.
 
 The arithmetic is the plain rule's, arranged in fewer passes over the data:
 
@@ -7,23 +8,22 @@ The arithmetic is the plain rule's, arranged in fewer passes over the data:
   that difference loses the variance to cancellation (a channel whose mean is large
   against its spread: ``var < E[x^2] / 1024``), the channel's variance is taken again
   the plain way, about its mean.
-- The output in place in the plan's buffer (`forward_into`; `forward` allocates the buffers
-  for an imperative call), equal to the plain rule up to the statistics' rounding:
-  ``y = (x - mean) * (gamma / std) + beta``, no temporaries.
+- The output in place in the plan's buffer (`normalize_into`), equal to the plain rule up
+  to the statistics' rounding: ``y = (x - mean) * (gamma / std) + beta``, no temporaries.
 - The gradient: per channel ``sum(gy)`` and ``sum(gy * x)`` in one pass, then ``dx = gy * k1
   + (x - mean) * k2 + k3`` per channel (the plain rule's ``(n gy - sum(gy) - xhat sum(gy
   xhat)) * gamma / (n std)`` with ``xhat = (x - mean) / std`` multiplied out; the mean is
   subtracted first, as the plain rule does, so a large mean loses nothing).
 
 `usable` says where it applies: numpy float32/float64 arrays of one dtype, channels on
-axis 1, and more than one entry per channel; elsewhere each entry point runs the plain rule.
-All three are registered as BatchNorm's fast paths (``Fast(kernel=forward,
-into=forward_into, vjp=fast_vjp)``), so the registry walk holds them against the plain rule. ``ENABLED = False`` sends every
+axis 1, and more than one entry per channel; elsewhere BatchNorm's fast paths run the plain
+rule. They are registered with the operator (``Fast(kernel=..., into=..., vjp=...)`` in
+`nn.py`), so the registry walk holds them against the plain rule. ``ENABLED = False`` sends every
 call to the plain rule (benchmarks/models.py --ab nobn1 times both).
 """
 import numpy as np
 
-__all__ = ["usable", "moments", "forward", "forward_into", "vjp", "fast_vjp"]
+__all__ = ["usable", "moments", "normalize_into", "vjp"]
 
 ENABLED = True
 # a channel's E[x^2] - mean^2 is recomputed about the mean below this share of E[x^2]
@@ -60,43 +60,16 @@ def moments(x):
     return mean.astype(x.dtype), np.maximum(var, 0.0).astype(x.dtype)
 
 
-def forward(p, rc, x, gamma, beta, mmean, mvar):
-    """BatchNorm's forward (y, mean, 1/std) in new arrays, by `forward_into`."""
-    from .nn import _batchnorm
-    if not usable(p, rc, x, gamma, beta, mmean, mvar):
-        return _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
-    c = x.shape[1]
-    outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))
-    forward_into(p, rc, outs, x, gamma, beta, mmean, mvar)
-    return outs
-
-
-def fast_vjp(p, rc, xs, ys, gys, need):
-    """BatchNorm's gradient: `vjp`'s one pass where `usable`, else the plain rule."""
-    from .nn import _bn_vjp
-    if usable(p, rc, *xs[:3]):
-        return vjp(p, rc, xs, ys, gys)
-    return _bn_vjp(p, rc, xs, ys, gys, need)
-
-
-def forward_into(p, rc, outs, x, gamma, beta, mmean, mvar):
-    """BatchNorm's forward written into `outs` (y, mean, 1/std): the plain rule's
-    arithmetic, its output computed in place in y instead of through three temporaries."""
-    from .nn import _batchnorm, _bn_bshape, _bn_stats
-    if not usable(p, rc, x, gamma, beta, mmean, mvar):
-        for o, r in zip(outs, _batchnorm(p, rc, x, gamma, beta, mmean, mvar)):
-            np.copyto(o, r, casting="unsafe")
-        return
-    _, bshape, red = _bn_bshape(p, x)
-    if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
-        gamma[...] = 1
-    mean, var = _bn_stats(p, rc, x, mmean, mvar, red, moments)
+def normalize_into(p, outs, x, gamma, beta, mean, var):
+    """BatchNorm's output and saved statistics written into `outs` (y, mean, 1/std), given
+    the statistics it normalizes with: ``y = (x - mean) * (gamma / std) + beta`` computed in
+    place in y instead of through three temporaries."""
     g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)
     y = outs[0]
-    np.subtract(x, mean.reshape(bshape), out=y)
-    np.multiply(y, (inv * g).reshape(bshape), out=y)
-    np.add(y, beta.reshape(bshape), out=y)
+    np.subtract(x, _channel(mean, x), out=y)
+    np.multiply(y, _channel(inv * g, x), out=y)
+    np.add(y, _channel(beta, x), out=y)
     np.copyto(outs[1], mean, casting="unsafe")
     np.copyto(outs[2], inv, casting="unsafe")
 
@@ -105,10 +78,10 @@ def _channel(v, x):
     return v.reshape((1, -1) + (1,) * (x.ndim - 2))
 
 
-def vjp(p, rc, xs, ys, gys):
+def vjp(p, xs, ys, gys, batch_stats):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
-    pass over gy and x."""
-    from .nn import _bn_uses_batch
+    pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
+    (training), so dx has their terms too."""
     x, gamma = xs[0], xs[1]
     mean, inv = ys[1].astype(np.float64), ys[2].astype(np.float64)
     g = gys[0]
@@ -124,7 +97,7 @@ def vjp(p, rc, xs, ys, gys):
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
     k1 = gam * inv
     dt = x.dtype
-    if _bn_uses_batch(p, rc):
+    if batch_stats:
         count = x.size // c
         k2 = -gam * inv * inv * dgamma / count
         dx = np.multiply(g, _channel(k1.astype(dt), x))

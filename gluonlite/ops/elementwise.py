@@ -104,8 +104,14 @@ def _int_safe(fwd):
 _READS = {"x": ("data",), "y": ("outputs",), "": ()}
 
 
+def _form(value, grads):
+    """`Fast.elementwise` of an operator whose form does not depend on its params."""
+    pair = (value, tuple(grads))
+    return lambda p: pair
+
+
 def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), aliases=(),
-           doc=None, bool_ok=False):
+           doc=None, bool_ok=False, expr=None):
     """Register a unary operator: ``forward(xp, x, out)`` writes the result into `out` (a
     `_Forward` also names the array function a plan may call), ``grad(xp, x, y, g) -> dx``
     is its gradient, the math alone. Bool data is refused (as by MXNet's math kernels)
@@ -114,7 +120,8 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
     With `reads` ("x", "y" or "": what the gradient reads) the operator gets its fast paths:
     the forward into a given output, the array function, what a plan keeps for the
     gradient, the gradient rule called directly (`grad_out`: the same rule taking ``out=``,
-    for a loop's reverse pass) and `passes_grad`.
+    for a loop's reverse pass) and `passes_grad`; with `expr` (``expr(xp, x) -> y``, ufuncs
+    and operators only) also its elementwise form (`Fast.elementwise`), `grad` being one.
     """
     fwd, ufunc = forward if isinstance(forward, _Forward) else (forward, None)
     fwd = _int_safe(fwd)
@@ -133,7 +140,8 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
     fast = None if reads is None else Fast(
         into=into, saves=_READS[reads], ufunc=None if ufunc is None else (ufunc, {}),
         passes_grad=passes_grad, grads=None if grad is None else (grad_out or grad,),
-        grads_out=grad_out is not None)
+        grads_out=grad_out is not None, elementwise=None if expr is None else _form(
+            lambda xp, p, x: expr(xp, x), (lambda xp, p, xs, y, g: grad(xp, xs[0], y, g),)))
     kernel.__doc__ = doc or f"Elementwise {name}."
     register(name, aliases=aliases, vjp=vjp if grad else None, shape=same_shape(name),
              dtype=None if bool_ok else _no_bool(name), fast=fast,
@@ -142,7 +150,7 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
 
 # name, forward, gradient, what the gradient reads (None: no fast paths)
 _unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, "",
-       doc="Elementwise -x.")
+       doc="Elementwise -x.", expr=lambda xp, x: -x)
 _unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * xp.sign(x), "x",
        doc="Elementwise |x|.")
 _unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, "y", doc="Elementwise e**x.")
@@ -151,7 +159,7 @@ _unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x, "x",
 _unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), "y",
        doc="Elementwise square root.")
 _unary("square", _ufunc("square"), lambda xp, x, y, g: 2 * x * g, "x",
-       doc="Elementwise x**2.")
+       doc="Elementwise x**2.", expr=lambda xp, x: x * x)
 _unary("reciprocal", _ufunc("reciprocal"), lambda xp, x, y, g: -g * y * y, "y",
        doc="Elementwise 1/x.")
 
@@ -276,20 +284,24 @@ def _expit_for(xp):
 
 _unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_for),
        lambda xp, x, y, g: g * (y * (1 - y)), "y", grad_out=_sigmoid_grad_out,
-       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).")
+       doc="Elementwise logistic sigmoid 1/(1+exp(-x)).",
+       expr=lambda xp, x: 1 / (1 + xp.exp(-x)))
 _unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
-       grad_out=_tanh_grad_out, doc="Elementwise tanh.")
+       grad_out=_tanh_grad_out, doc="Elementwise tanh.", expr=lambda xp, x: xp.tanh(x))
 _unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
        lambda xp, x, y, g: g * xp.sign(y), "y",
        doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
-           "relu). The gradient is g * sign(y): 1 above 0, 0 below.")
+           "relu). The gradient is g * sign(y): 1 above 0, 0 below.",
+       expr=lambda xp, x: xp.maximum(x, 0))
 _unary("softsign", lambda xp, x, out: xp.divide(x, 1 + xp.abs(x), out=out),
-       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), "x", doc="Elementwise x/(1+|x|).")
+       lambda xp, x, y, g: g / xp.square(1 + xp.abs(x)), "x", doc="Elementwise x/(1+|x|).",
+       expr=lambda xp, x: x / (1 + xp.abs(x)))
 _unary("softrelu", lambda xp, x, out: xp.logaddexp(x, 0, out=out),
        lambda xp, x, y, g: g * sigmoid_into(xp, x, xp.empty_like(x)), "x",
        doc="log(1+exp(x)).")
 _unary("_copy", lambda xp, x, out: xp.copyto(out, x) or out, lambda xp, x, y, g: g, "",
-       passes_grad=(0,), aliases=("identity",), doc="A copy of x (identity).", bool_ok=True)
+       passes_grad=(0,), aliases=("identity",), doc="A copy of x (identity).", bool_ok=True,
+       expr=lambda xp, x: x)
 
 
 def _no_grad_like(value):
@@ -305,10 +317,13 @@ def _fill_into(value):
     return into
 
 
+# in a fused kernel the constant itself, broadcast where it meets an array
 register("zeros_like", shape=same_shape("zeros_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(0)), storage=sparse.ZEROS_LIKE)(_no_grad_like(0))
+         fast=Fast(into=_fill_into(0), elementwise=_form(lambda xp, p, x: 0.0, (None,))),
+         storage=sparse.ZEROS_LIKE)(_no_grad_like(0))
 register("ones_like", shape=same_shape("ones_like"), nondiff=("data",),
-         fast=Fast(into=_fill_into(1)))(_no_grad_like(1))
+         fast=Fast(into=_fill_into(1), elementwise=_form(lambda xp, p, x: 1.0, (None,))))(
+    _no_grad_like(1))
 
 
 @register("logical_not", shape=same_shape("logical_not"), nondiff=("data",))
@@ -347,7 +362,8 @@ def _activation_into(p, rc, outs, x):
 
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
           vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
-          fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves))
+          fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves,
+                    elementwise=lambda p: (_act(p).fast.elementwise or (lambda q: None))(p)))
 def _activation(p, rc, x):
     """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
     float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
@@ -507,6 +523,8 @@ _BINARY = {
 # Fast paths of the same-shape operators (no broadcast, so no reduction): inputs whose
 # gradient is the output's gradient itself, and gradient rules that also write into out=.
 _PASSES = {"add": (0, 1), "sub": (0,)}
+# kinds whose rules are expressions of ufuncs (`Fast.elementwise`)
+_FUSABLE = ("add", "sub", "mul", "div", "maximum", "minimum")
 _GRADS_OUT = {"mul": (lambda xp, a, b, y, g, out=None: xp.multiply(g, b, out=out),
                       lambda xp, a, b, y, g, out=None: xp.multiply(g, a, out=out))}
 
@@ -536,10 +554,15 @@ def _binary(name, kind, shape_rule, aliases=()):
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
     grads_out = _GRADS_OUT.get(kind) if same else None
+    # the elementwise form (a broadcast operator's where its operands have one shape)
+    form = None if kind not in _FUSABLE else _form(
+        lambda xp, p, a, b: getattr(xp, fn)(a, b),
+        (lambda xp, p, xs, y, g: grad_a(xp, *xs, y, g),
+         lambda xp, p, xs, y, g: grad_b(xp, *xs, y, g)))
     fast = Fast(into=into, saves=reads, ufunc=(fn, {"casting": "unsafe"}),
                 passes_grad=_PASSES.get(kind, ()) if same else (),
                 grads=(grads_out or (grad_a, grad_b)) if same else None,
-                grads_out=grads_out is not None)
+                grads_out=grads_out is not None, elementwise=form)
     storage = None
     if kind in ("add", "sub", "mul", "div"):
         storage = sparse.elemwise_rule(kind) if same else sparse.broadcast_rule(kind)
@@ -574,12 +597,14 @@ def _scalar_dtype(p, ins):
     return ins, [None if d is None else (np.dtype(np.int64) if d == np.bool_ else d)]
 
 
-def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_float=False):
+def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_float=False,
+               fusable=False):
     """x (op) scalar, from the array function `fn` (a name; "r" in front: the scalar comes
     first) and ``grad(xp, x, s, y, g) -> dx``; the result keeps x's dtype (int64 for bool).
     Integer data sees the scalar cast to its type (see `_int_scalar`); `via_float`: with
     integer data compute in float64 and truncate back (powers, where numpy refuses negative
-    integer exponents). `saves`, `passes_grad`: the gradient's fast paths (`Fast`)."""
+    integer exponents). `saves`, `passes_grad`: the gradient's fast paths (`Fast`);
+    `fusable`: `fn` and `grad` are ufunc expressions (`Fast.elementwise`, float data)."""
     swap = fn.startswith("r")
     fn = fn[1:] if swap else fn
 
@@ -605,8 +630,12 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_fl
 
     kernel.__doc__ = f"{name}(data, scalar): elementwise with a Python scalar."
     # what a compiled plan calls for float data
+    form = None if not fusable else _form(
+        (lambda xp, p, x: getattr(xp, fn)(p.scalar, x)) if swap else
+        (lambda xp, p, x: getattr(xp, fn)(x, p.scalar)),
+        (lambda xp, p, xs, y, g: grad(xp, xs[0], p.scalar, y, g),))
     fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
-                ufunc=(fn, {}, "left" if swap else "right"))
+                ufunc=(fn, {}, "left" if swap else "right"), elementwise=form)
     kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,
@@ -615,12 +644,13 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_fl
 
 
 # name, array function, gradient, what the gradient reads, inputs it passes unchanged
-_scalar_op("_plus_scalar", "add", lambda xp, x, s, y, g: g, (), (0,))
-_scalar_op("_minus_scalar", "subtract", lambda xp, x, s, y, g: g, (), (0,))
-_scalar_op("_rminus_scalar", "rsubtract", lambda xp, x, s, y, g: -g, ())
-_scalar_op("_mul_scalar", "multiply", lambda xp, x, s, y, g: g * s, ())
-_scalar_op("_div_scalar", "divide", lambda xp, x, s, y, g: g / s, ())
-_scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: -g * y / x, ("data", "outputs"))
+_scalar_op("_plus_scalar", "add", lambda xp, x, s, y, g: g, (), (0,), fusable=True)
+_scalar_op("_minus_scalar", "subtract", lambda xp, x, s, y, g: g, (), (0,), fusable=True)
+_scalar_op("_rminus_scalar", "rsubtract", lambda xp, x, s, y, g: -g, (), fusable=True)
+_scalar_op("_mul_scalar", "multiply", lambda xp, x, s, y, g: g * s, (), fusable=True)
+_scalar_op("_div_scalar", "divide", lambda xp, x, s, y, g: g / s, (), fusable=True)
+_scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: -g * y / x, ("data", "outputs"),
+           fusable=True)
 _scalar_op("_mod_scalar", "mod", lambda xp, x, s, y, g: g, ())
 _scalar_op("_rmod_scalar", "rmod", lambda xp, x, s, y, g: -g * xp.floor(s / x), ("data",))
 _scalar_op("_power_scalar", "power", lambda xp, x, s, y, g: g * s * x ** (s - 1), ("data",),

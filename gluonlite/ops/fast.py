@@ -12,6 +12,12 @@ operator's entry"): a faster kernel or gradient for one operator. A rewrite of a
 graph pass (`gluonlite.executor.hooks.register_graph_pass`), a loop's execution its
 registered lowering (`gluonlite.executor.lowering`).
 
+An array module that compiles elementwise kernels (CuPy's ``fuse``; `compiles_kernels`) gets
+an operator's `device` fast paths where it has them: a kernel and a gradient written for a
+device, where one launch per array function is what a step costs (an RNN step's gate math as
+one fused kernel instead of a dozen). `device_kernels(False)` (or the environment variable
+``GLUONLITE_FUSED_KERNELS=0``) turns them off; plans read the switch when they compile.
+
 Example::
 
     def _tanh_vjp(p, rc, xs, ys, gys, need):         # the math
@@ -21,7 +27,52 @@ Example::
              fast=Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)))(_tanh)
 """
 
-__all__ = ["Fast"]
+import os
+
+__all__ = ["Fast", "compiles_kernels", "device_kernels", "device_kernels_enabled"]
+
+_DEVICE = {"on": os.environ.get("GLUONLITE_FUSED_KERNELS", "1").strip() != "0"}
+
+
+def compiles_kernels(xp):
+    """Whether array module `xp` compiles elementwise kernels (has CuPy's ``fuse``): where
+    operators' `Fast.device` paths run.
+
+    Example: ``compiles_kernels(numpy)`` is False; ``compiles_kernels(cupy)`` is True.
+    """
+    return getattr(xp, "fuse", None) is not None
+
+
+def device_kernels_enabled():
+    """Whether the operators' device fast paths are used (default on; off with
+    ``GLUONLITE_FUSED_KERNELS=0`` in the environment or inside `device_kernels(False)`).
+
+    Example: ``device_kernels_enabled()`` -> True.
+    """
+    return _DEVICE["on"]
+
+
+class device_kernels:
+    """Turn the operators' device fast paths (`Fast.device`) on or off inside a block: to
+    compare them with the plain fast paths (results agree to rounding). Plans compiled inside
+    the block keep the setting wherever they run later; imperative calls read it per call.
+
+    Example::
+
+        with device_kernels(False):
+            y = net(x)      # a net hybridized here runs one kernel per array function
+    """
+
+    def __init__(self, enabled):
+        self.enabled = bool(enabled)
+
+    def __enter__(self):
+        self._old, _DEVICE["on"] = _DEVICE["on"], self.enabled
+        return self
+
+    def __exit__(self, *exc):
+        _DEVICE["on"] = self._old
+
 
 
 class Fast:
@@ -85,14 +136,30 @@ class Fast:
             it reads (`stacked`, by name) and of the output-0 gradients (`g`): a lowered
             loop makes one weight-gradient product in place of T small ones. Checked: equal
             the vjp summed over steps, and into out=.
+
+    Devices:
+        elementwise: ``p -> (value, grads)`` or None (for params without one): the
+            operator as an expression on elements, for fusing it with its neighbours into
+            one kernel (`gluonlite.ops.fused`): ``value(xp, p, *xs) -> y`` and, per input,
+            ``grad(xp, p, xs, y, gy) -> gx`` (None for an input without a gradient), written
+            with the array module's ufuncs and operators only (what ``cupy.fuse`` compiles;
+            a result may be a Python number). Only for operators whose inputs and output
+            share one shape when the fusion pass picks them. Checked: equal the kernel and
+            the vjp.
+        device: a `Fast` (with `kernel` and `vjp`, and `writes_dests` as this one's) whose
+            kernel and vjp replace these where the array module compiles elementwise kernels
+            (`compiles_kernels`: CuPy) and `device_kernels_enabled()`: written for a device,
+            where each array function is a kernel launch (the gate math of a recurrent step
+            as one fused kernel). Checked on such a module against the plain rules.
     """
 
     __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",
-                 "grads", "grads_out", "vjp", "writes_dests", "summed_grads")
+                 "grads", "grads_out", "vjp", "writes_dests", "summed_grads", "elementwise",
+                 "device")
 
     def __init__(self, *, kernel=None, into=None, ufunc=None, inline=None, reshapes=False,
                  views=None, saves=None, passes_grad=(), grads=None, grads_out=False, vjp=None,
-                 writes_dests=False, summed_grads=None):
+                 writes_dests=False, summed_grads=None, elementwise=None, device=None):
         if writes_dests and vjp is None:
             raise TypeError("Fast: writes_dests=True says how `vjp` is called; give the "
                             "vjp that takes dests= as vjp=...")
@@ -102,6 +169,11 @@ class Fast:
         if kernel is not None and vjp is None:
             raise TypeError("Fast: a faster kernel comes with the vjp that reads what it keeps "
                             "(vjp=...), even where that is the plain vjp")
+        if device is not None:
+            if not isinstance(device, Fast) or device.kernel is None or \
+                    device.device is not None or device.writes_dests != bool(writes_dests):
+                raise TypeError("Fast: device=Fast(kernel=..., vjp=...) with no device of its "
+                                "own, taking dests= exactly where this vjp does")
         put = object.__setattr__
         put(self, "kernel", kernel)
         put(self, "into", into)
@@ -116,6 +188,8 @@ class Fast:
         put(self, "vjp", vjp)
         put(self, "writes_dests", bool(writes_dests))
         put(self, "summed_grads", dict(summed_grads) if summed_grads else {})
+        put(self, "elementwise", elementwise)
+        put(self, "device", device)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Fast is frozen: {name} is given when the operator registers "

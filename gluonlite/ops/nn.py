@@ -234,6 +234,34 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
     return dx, (rc.xp.zeros_like(gamma) if p.fix_gamma else dgamma), dbeta, None, None
 
 
+# BatchNorm's fast paths: bn_fast's one-pass kernels for numpy float data, else the plain rule
+def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar):
+    if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
+        for o, r in zip(outs, _batchnorm(p, rc, x, gamma, beta, mmean, mvar)):
+            rc.xp.copyto(o, r, casting="unsafe")
+        return
+    if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
+        gamma[...] = 1
+    _, _, red = _bn_bshape(p, x)
+    mean, var = _bn_stats(p, rc, x, mmean, mvar, red, bn_fast.moments)
+    bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
+
+
+def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar):
+    if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
+        return _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
+    c = x.shape[1]
+    outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))
+    _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar)
+    return outs
+
+
+def _bn_fast_vjp(p, rc, xs, ys, gys, need):
+    if bn_fast.usable(p, rc, *xs[:3]):
+        return bn_fast.vjp(p, xs, ys, gys, _bn_uses_batch(p, rc))
+    return _bn_vjp(p, rc, xs, ys, gys, need)
+
+
 register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
          aux=("moving_mean", "moving_var"), outputs=3,
          visible=lambda p: 3 if p.output_mean_var else 1,
@@ -244,7 +272,7 @@ register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_va
                 "min_calib_range": A.Attr(lambda v: v, None),
                 "max_calib_range": A.Attr(lambda v: v, None), "act_type": A.Str("None")},
          shape=_bn_shape, vjp=_bn_vjp, same_dtype=(),
-         fast=Fast(kernel=bn_fast.forward, into=bn_fast.forward_into, vjp=bn_fast.fast_vjp),
+         fast=Fast(kernel=_bn_fast_kernel, into=_bn_fast_into, vjp=_bn_fast_vjp),
          dtype=lambda p, ins: ([ins[0]] + [d or ins[0] for d in ins[1:]], [ins[0]] * 3))(_batchnorm)
 
 

@@ -54,7 +54,7 @@ import numpy as np
 
 from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from .attrs import REQUIRED, format_attr
-from .fast import Fast
+from .fast import Fast, compiles_kernels, device_kernels_enabled
 
 __all__ = ["Operator", "Signature", "Rules", "Traits", "ShapeRule", "Params", "RunCtx",
            "register", "entry", "apply", "get", "exists", "all_ops", "ShapeError", "Fast"]
@@ -437,6 +437,20 @@ class Operator(_Frozen):
                     "(convert one with astype())")
 
     # ---- running ------------------------------------------------------------------------
+    def rules_on(self, xp):
+        """``(kernel, vjp)`` that callers run on array module `xp`: the device fast paths
+        where `xp` compiles elementwise kernels and they are on (`Fast.device`), else the
+        fast paths, else the rules themselves. A kernel's hidden output is read by the vjp
+        of the same pair.
+
+        Example: ``get("RNN").rules_on(numpy)`` -> (rnn_kernel, rnn_vjp).
+        """
+        fast = self.fast
+        device = fast.device
+        if device is not None and device_kernels_enabled() and compiles_kernels(xp):
+            return device.kernel, device.vjp
+        return fast.kernel or self.kernel, fast.vjp or self.vjp
+
     def forward(self, p, rc, xs, out=None):
         """Run the forward on raw arrays (the fast kernel where there is one); returns a tuple
         of all outputs.
@@ -447,7 +461,8 @@ class Operator(_Frozen):
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
             return tuple(out)
-        res = (self.fast.kernel or self.kernel)(p, rc, *xs)
+        res = self.rules_on(rc.xp)[0](p, rc, *xs) if self.fast.device is not None else \
+            (self.fast.kernel or self.kernel)(p, rc, *xs)
         if not isinstance(res, tuple):
             res = (res,)
         if out is not None:

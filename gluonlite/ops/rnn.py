@@ -38,7 +38,9 @@ final states are those of its last valid step.
 This file holds the operator's meaning: a reference kernel that runs each gate's math step
 by step, as the equations above read, and its gradient, backpropagation through time written
 out step by step. The hand-fused kernel and its backward (`gluonlite.ops.rnn_fused`) are the
-operator's fast path, which every caller runs; the registry walk holds them against this.
+operator's fast path, which every caller runs; on a device (CuPy) its `Fast.device` path
+(`gluonlite.ops.rnn_device`: each step's gate math one fused kernel) runs instead. The
+registry walk holds both against this.
 
 ``_rnn_unpacked(data, *parameters, state, [state_cell])`` takes `RNN`'s attributes (but not
 ``use_sequence_length``) and, in place of the packed vector, the parts that
@@ -53,6 +55,7 @@ from . import attrs as A
 from .fast import Fast
 from .random import generator
 from .registry import register
+from .rnn_device import RNN_DEVICE, UNPACKED_DEVICE
 from .rnn_fused import WORKSPACE, Workspace, rnn_kernel, rnn_vjp, unpacked_kernel, unpacked_vjp
 from .rnn_layout import (ATTRS, MODES, ParamLayout, input_names, layout, n_states, n_visible,
                          num_gates, output_names, rnn_dtype, rnn_shape, step_mask,
@@ -290,7 +293,7 @@ RNN = register(
     vjp=_reference_vjp, nondiff=("sequence_length",),
     same_dtype=("data", "parameters", "state", "state_cell"),
     signature=("data", "parameters", "state", "state_cell", "sequence_length"),
-    fast=Fast(kernel=rnn_kernel, vjp=rnn_vjp),
+    fast=Fast(kernel=rnn_kernel, vjp=rnn_vjp, device=RNN_DEVICE),
     stateful=True)(_reference_kernel)  # the hidden last output is the run kept for the backward
 
 
@@ -314,7 +317,7 @@ def _unpacked_reference_vjp(p, rc, xs, ys, gys, need):
     flat = rc.xp.concatenate([a.reshape(-1) for a in parts])
     g = _reference_vjp(p, rc, [data, flat, *states], ys, gys,
                        [need[0], any(need[1:1 + len(parts)]), *need[1 + len(parts):]])
-    cuts = np.cumsum([a.size for a in parts])[:-1]
+    cuts = np.cumsum([a.size for a in parts])[:-1].tolist()  # host ints (a device split)
     dparts = [None] * len(parts) if g[1] is None else \
         [d.reshape(a.shape) for d, a in zip(rc.xp.split(g[1], cuts), parts)]
     return (g[0], *dparts, *g[2:2 + len(states)])
@@ -326,7 +329,8 @@ _UNPACKED = register(
     shape=unpacked_shape, dtype=unpacked_dtype, vjp=_unpacked_reference_vjp,
     # The fast path reads each part where it lies and writes the gradients of the data, the
     # states and each part straight into the caller's buffers (a parameter's grad).
-    fast=Fast(kernel=unpacked_kernel, vjp=unpacked_vjp, writes_dests=True),
+    fast=Fast(kernel=unpacked_kernel, vjp=unpacked_vjp, writes_dests=True,
+              device=UNPACKED_DEVICE),
     stateful=True)(_unpacked_reference)  # as RNN's: the hidden last output is the run kept
 
 

@@ -24,8 +24,8 @@ from .rnn_gates import (constant, gru_grad_factors, lstm_gate_grads,
                         negate_projection, quiet, step_weight)
 from .rnn_layout import layout as _layout, n_states as _n_states, n_visible as _n_visible, step_mask
 
-__all__ = ["Workspace", "WORKSPACE", "rnn_kernel", "rnn_vjp", "unpacked_kernel",
-           "unpacked_vjp"]
+__all__ = ["Workspace", "WORKSPACE", "Paths", "HOST", "rnn_kernel", "rnn_vjp",
+           "unpacked_kernel", "unpacked_vjp"]
 
 class Workspace:
     """Arrays reused between calls once nothing else refers to them.
@@ -291,9 +291,9 @@ def _act_grad(xp, mode, h, out):
         xp.sign(h, out=out)  # relu outputs are >= 0: sign is the 0/1 mask
 
 
-def _back_rnn(xp, rec, p, dy, dh):
-    """Reverse loop of an rnn direction: returns the (T, N, G) gradient of the gates' input
-    (i2h and h2h alike) and leaves the initial state's gradient in `dh`."""
+def _back_rnn(xp, rec, p, dy, dh, dc=None):
+    """Reverse loop of an rnn direction: returns (dG, dG, None), dG the (T, N, G) gradient of
+    the gates' input (i2h and h2h alike), and leaves the initial state's gradient in `dh`."""
     hs, whT = rec.hs, rec.w["wh"]
     T, N, H = hs.shape[0] - 1, hs.shape[1], hs.shape[2]
     dG = _empty(xp, (T, N, H), hs.dtype)
@@ -312,7 +312,7 @@ def _back_rnn(xp, rec, p, dy, dh):
         xp.dot(dg, whT, out=dh)
         if mask is not None:
             _skip_rows(xp, mask, t, dg, dh, d)
-    return dG, None
+    return dG, dG, None
 
 
 def _skip_rows(xp, mask, t, dg, dh, d_in):
@@ -390,10 +390,10 @@ def _back_lstm(xp, rec, p, dy, dh, dc):
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dg, dh, d)
             xp.copyto(dc, dc_in, where=~mask.rows[t][:, None])
-    return dG, dR
+    return dG, dG, dR
 
 
-def _back_gru(xp, rec, p, dy, dh):
+def _back_gru(xp, rec, p, dy, dh, dc=None):
     H = p.state_size
     acts, hns, hs, wh = rec.g, rec.gh, rec.hs, rec.w["wh"]
     T, N = acts.shape[:2]
@@ -424,7 +424,7 @@ def _back_gru(xp, rec, p, dy, dh):
                 _skip_rows(xp, mask, t, dGi[t], dh, d)
                 dgh[~mask.rows[t]] = 0
         xp.copyto(dGi[..., :H2], dGh[..., :H2])
-        return dGi, dGh
+        return dGi, dGh, None
     for t in _order(not rec.reverse, T):
         i, o = _idx(rec.reverse, t)
         xp.add(dy[t], dh, out=d)
@@ -452,7 +452,27 @@ def _back_gru(xp, rec, p, dy, dh):
         if mask is not None and not mask.full[t]:
             _skip_rows(xp, mask, t, dgi, dh, d)
             dgh[~mask.rows[t]] = 0
-    return dGi, dGh
+    return dGi, dGh, None
+
+
+# Per mode: the reverse loop of one direction, ``back(xp, rec, p, dy, dh, dc) -> (dGi, dGh,
+# dR)`` (the gates' input gradients of i2h and h2h, which may be one array, and a
+# projection's), leaving the initial state's (and cell's) gradient in `dh` (`dc`).
+_BACK = {"rnn_relu": _back_rnn, "rnn_tanh": _back_rnn, "lstm": _back_lstm, "gru": _back_gru}
+
+
+class Paths:
+    """The per-direction loops a fused kernel runs: `runs` (forward, `_RUN`'s form) and
+    `backs` (reverse, `_BACK`'s form), by mode; the host's here, a device's in
+    `gluonlite.ops.rnn_device`."""
+
+    __slots__ = ("runs", "backs")
+
+    def __init__(self, runs, backs):
+        self.runs, self.backs = runs, backs
+
+
+HOST = Paths(_RUN, _BACK)
 
 
 # ---- forward and backward over the layers -----------------------------------------------------
@@ -482,7 +502,7 @@ def _seq_mask(xp, lengths, T, N):
     return _SeqMask(xp.asarray(rows), rows.all(axis=1).tolist())
 
 
-def _forward(p, rc, data, views, state, cell, lengths, keep):
+def _forward(p, rc, data, views, state, cell, lengths, keep, paths=HOST):
     """The layers over `data`; `views` per layer and direction {name: weight or bias}
     (`ParamLayout.views`). Returns the visible outputs and the saved run (or None)."""
     xp = rc.xp
@@ -490,7 +510,7 @@ def _forward(p, rc, data, views, state, cell, lengths, keep):
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
     mask = _seq_mask(xp, lengths, T, N)
-    run = _RUN[p.mode]
+    run = paths.runs[p.mode]
     lstm = p.mode == "lstm"
     hy = _empty(xp, (L * D, N, R), data.dtype)
     cy = _empty(xp, (L * D, N, H), data.dtype) if lstm else None
@@ -522,7 +542,7 @@ def _forward(p, rc, data, views, state, cell, lengths, keep):
     return vis + (_Saved(dirs, drops, mask) if keep else None,)
 
 
-def rnn_kernel(p, rc, data, params, state, *rest):
+def rnn_kernel(p, rc, data, params, state, *rest, paths=HOST):
     """RNN(data, parameters, state, state_cell=None, sequence_length=None, state_size,
     num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
     lstm_state_clip_min=None, lstm_state_clip_max=None, lstm_state_clip_nan=False,
@@ -531,10 +551,11 @@ def rnn_kernel(p, rc, data, params, state, *rest):
     cell = rest[0] if p.mode == "lstm" else None
     lengths = rest[-1] if p.use_sequence_length else None
     views = _layout(p, data.shape[2]).views(params)
-    return _forward(p, rc, data, views, state, cell, lengths, rc.is_train or rc.need_grad)
+    return _forward(p, rc, data, views, state, cell, lengths, rc.is_train or rc.need_grad,
+                    paths)
 
 
-def rnn_vjp(p, rc, xs, ys, gys, need):
+def rnn_vjp(p, rc, xs, ys, gys, need, paths=HOST):
     """RNN's gradient, from the run `rnn_kernel` kept (or running it again): the packed
     parameters' gradient written entry by entry into one vector."""
     xp = rc.xp
@@ -542,7 +563,7 @@ def rnn_vjp(p, rc, xs, ys, gys, need):
     lay = _layout(p, data.shape[2])
     dparams = _empty(xp, params.shape, data.dtype) if need[1] else None
     dx, dstate, dcell = _backward(p, rc, data, lambda: lay.views(params), xs[2:], ys, gys,
-                                  need[0], lay.views(dparams) if need[1] else None, None)
+                                  need[0], lay.views(dparams) if need[1] else None, None, paths)
     out = [dx, dparams, dstate]
     if p.mode == "lstm":
         out.append(dcell)
@@ -559,7 +580,7 @@ def _row_sum(xp, a, ones, out):
         a.sum(axis=0, out=out)
 
 
-def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
+def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests, paths=HOST):
     """The gradients (data, state, state cell) of a run, writing the weight and bias
     gradients into `dviews` (like `views`; None: none wanted). `views()` gives the
     parameters' views (read only to run the forward again when it kept nothing); `rest`: the
@@ -573,7 +594,7 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
     if saved is None:  # the forward kept nothing: run it again, keeping what we read
         cell = rest[1] if lstm else None
         lengths = rest[-1] if p.use_sequence_length else None
-        saved = _forward(p, rc, data, views(), state, cell, lengths, True)[-1]
+        saved = _forward(p, rc, data, views(), state, cell, lengths, True, paths)[-1]
     T, N, ni = data.shape
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
@@ -604,17 +625,10 @@ def _backward(p, rc, data, views, rest, ys, gys, want_data, dviews, dests):
             rec = saved.dirs[k]
             dyd = dy if D == 1 else dy[:, :, d * R:(d + 1) * R]
             dh = dhy[k].copy()
+            dc = dcy[k].copy() if lstm else None
+            dGi, dGh, dR = paths.backs[p.mode](xp, rec, p, dyd, dh, dc)
             if lstm:
-                dc = dcy[k].copy()
-                dGi, dR = _back_lstm(xp, rec, p, dyd, dh, dc)
-                dGh = dGi
                 dcell[k] = dc
-            elif p.mode == "gru":
-                dGi, dGh = _back_gru(xp, rec, p, dyd, dh)
-                dR = None
-            else:
-                dGi, dR = _back_rnn(xp, rec, p, dyd, dh)
-                dGh = dGi
             dstate[k] = dh
             G = dGi.shape[2]
             gi2, gh2 = dGi.reshape(T * N, G), dGh.reshape(T * N, G)
@@ -655,7 +669,7 @@ def _part_views(xp, lay, parts, dtype):
     return views
 
 
-def unpacked_kernel(p, rc, data, *rest):
+def unpacked_kernel(p, rc, data, *rest, paths=HOST):
     """_rnn_unpacked(data, *parameters, state, [state_cell], RNN's attributes, num_args):
     `RNN` with its packed parameter vector given as the parts `_rnn_param_concat` would join
     (each part any shape of its size); what a compiled plan runs for ``RNN`` of
@@ -665,10 +679,10 @@ def unpacked_kernel(p, rc, data, *rest):
     parts, states = rest[:len(rest) - ns], rest[len(rest) - ns:]
     views = _part_views(rc.xp, _layout(p, data.shape[2]), parts, data.dtype)
     return _forward(p, rc, data, views, states[0], states[1] if ns == 2 else None, None,
-                    rc.is_train or rc.need_grad)
+                    rc.is_train or rc.need_grad, paths)
 
 
-def unpacked_vjp(p, rc, xs, ys, gys, need, dests=None):
+def unpacked_vjp(p, rc, xs, ys, gys, need, dests=None, paths=HOST):
     """`_rnn_unpacked`'s gradient, each part's written where `dests` (per input: None or
     the caller's array) gives it (`Fast.writes_dests`)."""
     xp = rc.xp
@@ -688,7 +702,7 @@ def unpacked_vjp(p, rc, xs, ys, gys, need, dests=None):
             dviews = lay.views(flat)
     fixed = None if dests is None else [dests[0]] + list(dests[n - ns:]) + [None] * (2 - ns)
     dx, dstate, dcell = _backward(p, rc, data, lambda: _part_views(xp, lay, parts, dt),
-                                  xs[n - ns:], ys, gys, need[0], dviews, fixed)
+                                  xs[n - ns:], ys, gys, need[0], dviews, fixed, paths)
     if flat is not None:
         off = 0
         for d in dparts:

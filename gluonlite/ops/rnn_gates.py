@@ -40,12 +40,15 @@ Example::
             lstm_gates_doubled(np, neg[t], c, c_next, tc, h_next, t1, num)
 """
 import contextlib
+import functools
 
 import numpy as np
 
 __all__ = ["quiet", "negate_projection",
            "transposed", "step_weight", "lstm_grad_factors", "lstm_gate_grads",
-           "gru_grad_factors", "constant", "lstm_numerators", "lstm_gates_doubled"]
+           "gru_grad_factors", "constant", "lstm_numerators", "lstm_gates_doubled",
+           "lstm_cell", "lstm_cell_grad", "gru_cell", "gru_cell_grad", "rnn_cell",
+           "rnn_cell_grad", "fused"]
 
 # Rows of a weight copied per call in `transposed`: a (128, in) block and its transpose stay
 # in L2, where one strided copy of the whole matrix misses the cache on every element.
@@ -332,3 +335,135 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
     if h is not None:
         xp.multiply(ao, tc, out=h)
     return c_new
+
+
+# ---- one kernel per step on a device (issue 44) --------------------------------------------
+# On a GPU each array function is a kernel launch, and a recurrent step's dozen small
+# elementwise calls cost their launches, not their arithmetic. The functions below are a
+# step's whole elementwise math written as plain expressions of the array module's ufuncs
+# with ``out[...] = value`` assignments, which ``cupy.fuse`` compiles into ONE kernel per
+# call (`fused`); numpy runs them as they read. Every argument is an (N, H) array (views of
+# wider rows are fine) or, for a GRU's ``bh_n``, an (H,) row broadcast over the batch.
+
+def lstm_cell(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h, clip=None,
+              clip_nan=False):
+    """An LSTM step from its gates' i2h parts (`i`, `f`, `g`, `o`, biases included) and
+    h2h parts (`hi`, `hf`, `hg`, `ho`): the activations are written over i, f, g, o (what the
+    backward reads), ``c_new = f * c_prev + i * g`` (clipped into `clip` = (lo, hi): NaN
+    kept, or with `clip_nan` turned into the bound), ``tc = tanh(c_new)``, ``h = o * tc``.
+
+    Example: ``lstm_cell(np, *i2h_parts, *h2h_parts, c0, c1, tc, h1)`` (each (N, H)).
+    """
+    i[...] = 1 / (1 + xp.exp(-(i + hi)))
+    f[...] = 1 / (1 + xp.exp(-(f + hf)))
+    g[...] = xp.tanh(g + hg)
+    o[...] = 1 / (1 + xp.exp(-(o + ho)))
+    c = f * c_prev + i * g
+    if clip is not None:
+        lo, up = clip
+        c = xp.fmin(xp.fmax(c, lo), up) if clip_nan else xp.minimum(xp.maximum(c, lo), up)
+    c_new[...] = c
+    tc[...] = xp.tanh(c)
+    h[...] = o * tc
+
+
+def lstm_cell_grad(xp, dy, dh, dc, i, f, g, o, tc, c_prev, c_new, di, df, dg, do, clip=None):
+    """One reverse LSTM step: with ``d = dy + dh`` (the output's gradient), the gates'
+    pre-activation gradients into `di`, `df`, `dg`, `do` from the step's activations
+    (`i`, `f`, `g`, `o`), ``tc = tanh(c_new)`` and `c_prev`; `dc` (the cell's gradient from
+    the next step) becomes the gradient of `c_prev`. With `clip`, no gradient passes where
+    `c_new` reached a bound.
+
+    Example: ``lstm_cell_grad(np, dy, dh, dc, *acts, tc, c0, c1, *dgates)``.
+    """
+    d = dy + dh
+    dct = dc + d * o * (1 - tc * tc)
+    if clip is not None:
+        dct = dct * ((c_new > clip[0]) & (c_new < clip[1]))
+    di[...] = dct * g * i * (1 - i)
+    df[...] = dct * c_prev * f * (1 - f)
+    dg[...] = dct * i * (1 - g * g)
+    do[...] = d * tc * o * (1 - o)
+    dc[...] = dct * f
+
+
+def gru_cell(xp, ir, iz, in_, hr, hz, hn_raw, bh_n, h_prev, r, z, n, hn, h):
+    """A GRU step from the i2h parts (`ir`, `iz`, `in_`; the r and z blocks of the h2h bias
+    included) and the h2h products (`hr`, `hz`, `hn_raw`, no bias) with ``bh_n`` the h2h
+    bias of n: ``r``, ``z`` (sigmoids), ``hn = hn_raw + bh_n`` (kept for the backward),
+    ``n = tanh(in_ + r * hn)``, ``h = n + z * (h_prev - n)``.
+
+    Example: ``gru_cell(np, *i2h_parts, *h2h_parts, bh_n, h0, r, z, n, hn, h1)``.
+    """
+    r[...] = 1 / (1 + xp.exp(-(ir + hr)))
+    z[...] = 1 / (1 + xp.exp(-(iz + hz)))
+    hn[...] = hn_raw + bh_n
+    n[...] = xp.tanh(in_ + r * hn)
+    h[...] = n + z * (h_prev - n)
+
+
+def gru_cell_grad(xp, dy, dh, carry, r, z, n, hn, h_prev, dir_, diz, din, dhr, dhz, dhn):
+    """One reverse GRU step: with ``d = dy + dh + carry`` (`carry`: the last step's direct
+    path ``d * z``, which it is given back), the gradients of the i2h pre-activations
+    (`dir_`, `diz`, `din`) and of the h2h ones (`dhr`, `dhz` the same as i2h's, `dhn` through
+    r). The caller adds ``dgh @ Wh`` to the next `dh`, and `carry` at the end.
+
+    Example: ``gru_cell_grad(np, dy, dh, carry, r, z, n, hn, h0, *dgi, *dgh)``.
+    """
+    d = dy + dh + carry
+    dn = d * (1 - z) * (1 - n * n)
+    dz = d * (h_prev - n) * z * (1 - z)
+    dr = dn * hn * r * (1 - r)
+    dir_[...] = dr
+    diz[...] = dz
+    din[...] = dn
+    dhr[...] = dr
+    dhz[...] = dz
+    dhn[...] = dn * r
+    carry[...] = d * z
+
+
+def rnn_cell(xp, pre, hh, h, relu=False):
+    """An rnn step: ``h = act(pre + hh)`` (tanh, or with `relu` max(., 0)).
+
+    Example: ``rnn_cell(np, i2h_t, h2h, h1)``.
+    """
+    a = pre + hh
+    h[...] = xp.maximum(a, 0) if relu else xp.tanh(a)
+
+
+def rnn_cell_grad(xp, dy, dh, h, dg, relu=False):
+    """One reverse rnn step: ``dg = (dy + dh) * act'(h)`` from the step's output `h`.
+
+    Example: ``rnn_cell_grad(np, dy, dh, h1, dg)``.
+    """
+    d = dy + dh
+    dg[...] = d * (h > 0) if relu else d * (1 - h * h)
+
+
+_FUSED = {}
+
+
+def fused(xp, fn, **config):
+    """`fn` (one of the step functions above) with `config` bound, compiled by ``xp.fuse``
+    into one kernel: made once per (array module, function, config) and kept, as CuPy
+    advises (its compiled kernels are cached per fused function). Call it with the
+    arguments after ``xp``.
+
+    Args:
+        xp: an array module with ``fuse`` (CuPy).
+        fn: the step function.
+        config: its keyword arguments (clip bounds, relu): constants of the kernel.
+
+    Returns:
+        The fused function.
+
+    Example: ``fused(cupy, lstm_cell)(*gates, *h2h, c0, c1, tc, h1)``.
+    """
+    key = (id(xp), fn, tuple(sorted(config.items())))
+    f = _FUSED.get(key)
+    if f is None:
+        name = "gluonlite_" + fn.__name__ + "".join(
+            f"_{k}" for k, v in sorted(config.items()) if v not in (None, False))
+        f = _FUSED[key] = xp.fuse(kernel_name=name)(functools.partial(fn, xp, **config))
+    return f

@@ -29,7 +29,7 @@ from .default_op import default_subgraph_node
 from .grouping import IndexedGraph, find_groups
 from .registry import create_subgraph_property
 
-__all__ = ["partition_graph"]
+__all__ = ["partition_graph", "partition_with"]
 
 
 def partition_graph(symbol, backend, op_names=None):
@@ -64,7 +64,16 @@ def partition_graph(symbol, backend, op_names=None):
     if not isinstance(symbol, Symbol):
         raise TypeError(f"partition_graph: symbol must be a Symbol, got "
                         f"{type(symbol).__name__}")
-    prop = create_subgraph_property(backend, op_names)
+    return partition_with(symbol, create_subgraph_property(backend, op_names), backend)
+
+
+def partition_with(symbol, prop, backend):
+    """`partition_graph` with a backend instance made by the caller (settings that only the
+    caller knows, such as the graph's inferred shapes, set on it); `backend` names it in
+    messages.
+
+    Example: ``partition_with(y, ElementwiseFusion(shapes), "fused_elementwise")``.
+    """
     prop.pre_partition(symbol)
     g = IndexedGraph(symbol)
     touch = _touch_order(symbol)

@@ -17,6 +17,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd
 from gluonlite.ops import all_ops
+from gluonlite.ops.fast import compiles_kernels, device_kernels
 from walk_specs import SPECS, make  # one module of entries per operator family
 from walk_specs.common import Idx
 
@@ -29,6 +30,9 @@ EXTERNAL = {
     "_while_loop",
     "_cond",
     "_default_subgraph_op",   # gluonlite.subgraph: the default backend's subgraph node
+    # gluonlite.subgraph.fusion makes it on devices: its device path is held against its
+    # plain rules in tests/executor/test_fusion.py, its members' forms here
+    "_fused_elementwise",
     "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
                               # (tests/subgraph/test_fuse.py)
 }
@@ -119,6 +123,10 @@ def check_op(op, check, rng):
                 _check_into(op, p, [x.asnumpy() for x in xs], where)
             if op.fast.kernel is not None:  # every caller runs it in place of the kernel
                 _check_fast_kernel(op, p, [x.asnumpy() for x in xs], where)
+            if op.fast.device is not None and compiles_kernels(xs[0].context.xp):
+                _check_device_paths(op, p, xs, where)
+            if op.fast.elementwise is not None:
+                _check_elementwise(op, p, xs, where)
             if op.fast.ufunc is not None:  # compiled plans call the array function directly
                 fname, kwargs = op.fast.ufunc[:2]
                 xp = xs[0].context.xp  # the one the plans on this context call
@@ -192,6 +200,81 @@ def _check_fast_kernel(op, p, raw, where):
     for k, (g, w) in enumerate(zip(got[:n], want)):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol,
                                    err_msg=f"{where}: the fast kernel's output {k}")
+
+
+def _host(xp, a):
+    return xp.asnumpy(a) if xp is not np else np.asarray(a)
+
+
+def _check_elementwise(op, p, xs, where):
+    """The elementwise form (what a fused kernel computes) equals the kernel and the vjp, on
+    the context's arrays; on a module that compiles kernels, compiled by its ``fuse``."""
+    form = op.fast.elementwise(p)
+    shapes = {x.shape for x in xs}
+    if form is None or len(shapes) != 1 or any(np.dtype(x.dtype).kind != "f" for x in xs):
+        return  # the fusion pass takes it only for float inputs of one shape
+    xp = xs[0].context.xp
+    value, grads = form
+    raw = [x.handle for x in xs]
+    rc = mx.ops.RunCtx(True, xp)
+    want = _outputs(op, p, rc, raw)[0]
+    tol = 1e-12 if raw[0].dtype == np.float64 else 1e-6
+    got = xp.empty(want.shape, dtype=want.dtype)
+    out = [got]
+
+    def body(*arrays):
+        out[0][...] = value(xp, p, *arrays)
+    (xp.fuse(kernel_name="walk")(body) if compiles_kernels(xp) else body)(*raw)
+    np.testing.assert_allclose(_host(xp, got), _host(xp, want), rtol=tol, atol=tol,
+                               err_msg=f"{where}: the elementwise form's value")
+    gy = xp.asarray(np.linspace(-1, 1, want.size).reshape(want.shape).astype(want.dtype))
+    plain = op.vjp(p, rc, raw, [want], [gy], [True] * len(raw)) if op.vjp else [None] * len(raw)
+    for j, rule in enumerate(grads):
+        if rule is None:
+            assert plain[j] is None or not _host(xp, plain[j]).any(), \
+                f"{where}: input {j} has no elementwise gradient but a vjp"
+            continue
+        g = xp.empty(raw[j].shape, dtype=raw[j].dtype)
+        res = [g]
+
+        def grad_body(*arrays, _rule=rule, _res=res, _n=len(raw)):
+            _res[0][...] = _rule(xp, p, list(arrays[:_n]), arrays[_n], arrays[_n + 1])
+        (xp.fuse(kernel_name="walk_grad")(grad_body) if compiles_kernels(xp) else grad_body)(
+            *raw, want, gy)
+        np.testing.assert_allclose(_host(xp, g), _host(xp, plain[j]), rtol=tol, atol=tol,
+                                   err_msg=f"{where}: input {j}'s elementwise gradient")
+
+
+def _check_device_paths(op, p, xs, where):
+    """On a context whose array module compiles kernels (CuPy, fakecupy), the device kernel's
+    visible outputs and its vjp's gradients (from the run it kept) are the plain rules' (to
+    rounding; a GPU's products need not round as numpy's)."""
+    xp = xs[0].context.xp
+    raw = [x.handle for x in xs]
+    n = op.num_visible(p)
+    kernel, vjp = op.fast.device.kernel, op.fast.device.vjp
+    with device_kernels(True):
+        assert op.rules_on(xp) == (kernel, vjp), f"{where}: the device paths are not chosen"
+    with device_kernels(False):
+        assert op.rules_on(xp)[0] is not kernel, f"{where}: device_kernels(False) ignored"
+    f64 = raw[0].dtype == np.float64
+    tol = 1e-10 if f64 else 1e-4
+    rc = mx.ops.RunCtx(True, xp, True)
+    want = _outputs(op, p, rc, raw)
+    got = kernel(p, rc, *raw)
+    got = list(got) if isinstance(got, tuple) else [got]
+    for k in range(n):
+        np.testing.assert_allclose(xp.asnumpy(got[k]), xp.asnumpy(want[k]), rtol=tol, atol=tol,
+                                   err_msg=f"{where}: the device kernel's output {k}")
+    heads = [xp.asarray(np.linspace(-1, 1, w.size).reshape(w.shape).astype(w.dtype))
+             for w in want[:n]]
+    need = [op.differentiable(j, p) for j in range(len(raw))]
+    plain = op.vjp(p, rc, raw, want, heads, need)
+    fast = vjp(p, rc, raw, got, heads, need)
+    for j, (a, b) in enumerate(zip(plain, fast)):
+        if a is not None and need[j]:
+            np.testing.assert_allclose(xp.asnumpy(b), xp.asnumpy(a), rtol=tol, atol=tol,
+                                       err_msg=f"{where}: input {j}'s device gradient")
 
 
 def _check_into(op, p, raw, where):

@@ -43,7 +43,8 @@ def test_every_registered_operator_has_an_example():
     missing = [op.name for op in registry.all_ops()
                if op.name not in covered and not op.name.startswith(("_foreach", "_while",
                                                                      "_cond", "_default",
-                                                                     "_sg_fuse"))
+                                                                     "_sg_fuse",
+                                                                     "_fused_elementwise"))
                and not getattr(op, "stateful", False) and not _no_outputs(op)]
     assert not missing, f"operators without a symbolic example: {missing}"
 

@@ -61,9 +61,11 @@ class Counter:
             return values, 0
         op, p = self.cond
         going = op.kernel(p, rc, values[:max_iterations]).reshape(max_iterations, -1)[:, 0]
-        stops = xp.flatnonzero(going == 0)
-        n = int(host_scalar(stops)) if stops.size else max_iterations
-        return values, n
+        stop = going == 0
+        # the first step cond refuses (or max_iterations), found on the device: one read of
+        # one number, where nonzero's data-dependent size would read on the host itself
+        first = xp.where(stop.any(), stop.argmax(), max_iterations)
+        return values, int(host_scalar(first))
 
 
 def find_counter(p):
