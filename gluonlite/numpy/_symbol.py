@@ -181,44 +181,100 @@ class _Symbol(Symbol):
         """A reshape to 1-D."""
         return _f().reshape(self, (-1,))
 
-    def squeeze(self, axis=None): return _f().squeeze(self, axis=axis)
-    def swapaxes(self, axis1, axis2): return _f().swapaxes(self, axis1, axis2)
-    def repeat(self, repeats, axis=None): return _f().repeat(self, repeats, axis=axis)
-    def take(self, indices, axis=None, mode="raise"):
-        return _f().take(self, indices, axis=axis, mode=mode)
-    def dot(self, b, out=None): return _f().dot(self, b)
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _f().sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _f().prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _f().mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _f().std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _f().var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    def max(self, axis=None, out=None, keepdims=False):
-        return _f().max(self, axis=axis, keepdims=keepdims)
-    def min(self, axis=None, out=None, keepdims=False):
-        return _f().min(self, axis=axis, keepdims=keepdims)
-    def all(self, axis=None, out=None, keepdims=False):
-        return _f().all(self, axis=axis, keepdims=keepdims)
-    def any(self, axis=None, out=None, keepdims=False):
-        return _f().any(self, axis=axis, keepdims=keepdims)
-    def argmax(self, axis=None, out=None): return _f().argmax(self, axis=axis)
-    def argmin(self, axis=None, out=None): return _f().argmin(self, axis=axis)
-    def argsort(self, axis=-1, kind=None, order=None): return _f().argsort(self, axis=axis)
-    def sort(self, axis=-1, kind=None, order=None): return _f().sort(self, axis=axis)
-    def cumsum(self, axis=None, dtype=None, out=None):
-        return _f().cumsum(self, axis=axis, dtype=dtype)
-    def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
-        return _f().clip(self, min, max)
-    def round(self, decimals=0, out=None, **kwargs):
-        return _f().round(self, decimals=decimals)
-    def broadcast_to(self, shape): return _f().broadcast_to(self, shape)
-    def diagonal(self, offset=0, axis1=0, axis2=1):
-        return _f().diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
+    # NumPy's ndarray methods, as graph nodes: each is the `mx.sym.np` function of that name
+    # on this symbol (`out=` and NumPy's memory-layout arguments are accepted and ignored,
+    # as MXNet 1.9.1's numpy symbol ignores them).
+    def squeeze(self, axis=None):
+        """`np.squeeze` of this symbol."""
+        return _f().squeeze(self, axis=axis)
 
+    def swapaxes(self, axis1, axis2):
+        """`np.swapaxes` of this symbol."""
+        return _f().swapaxes(self, axis1, axis2)
+
+    def repeat(self, repeats, axis=None):
+        """`np.repeat` of this symbol."""
+        return _f().repeat(self, repeats, axis=axis)
+
+    def take(self, indices, axis=None, mode="raise"):
+        """`np.take` of this symbol."""
+        return _f().take(self, indices, axis=axis, mode=mode)
+
+    def dot(self, b, out=None):
+        """`np.dot` of this symbol and `b`."""
+        return _f().dot(self, b)
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """`np.sum` of this symbol."""
+        return _f().sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """`np.prod` of this symbol."""
+        return _f().prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """`np.mean` of this symbol."""
+        return _f().mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """`np.std` of this symbol."""
+        return _f().std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """`np.var` of this symbol."""
+        return _f().var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        """`np.max` of this symbol."""
+        return _f().max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        """`np.min` of this symbol."""
+        return _f().min(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        """`np.all` of this symbol."""
+        return _f().all(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        """`np.any` of this symbol."""
+        return _f().any(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, out=None):
+        """`np.argmax` of this symbol."""
+        return _f().argmax(self, axis=axis)
+
+    def argmin(self, axis=None, out=None):
+        """`np.argmin` of this symbol."""
+        return _f().argmin(self, axis=axis)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        """`np.argsort` of this symbol."""
+        return _f().argsort(self, axis=axis)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        """`np.sort` of this symbol."""
+        return _f().sort(self, axis=axis)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """`np.cumsum` of this symbol."""
+        return _f().cumsum(self, axis=axis, dtype=dtype)
+
+    def clip(self, min=None, max=None, out=None):  # noqa: A002  (NumPy's argument names)
+        """`np.clip` of this symbol."""
+        return _f().clip(self, min, max)
+
+    def round(self, decimals=0, out=None, **kwargs):
+        """`np.round` of this symbol."""
+        return _f().round(self, decimals=decimals)
+
+    def broadcast_to(self, shape):
+        """`np.broadcast_to` of this symbol."""
+        return _f().broadcast_to(self, shape)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """`np.diagonal` of this symbol."""
+        return _f().diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
 
 def install():
     """Give the legacy Symbol its `as_np_ndarray` (the graph as a numpy symbol) and
