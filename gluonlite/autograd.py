@@ -34,6 +34,7 @@ def record(train_mode=True):
 
     Example::
 
+        x = nd.array([1.0, 2.0])
         x.attach_grad()
         with autograd.record():
             y = (x * x).sum()
@@ -213,6 +214,7 @@ def get_symbol(x):
 
     Example::
 
+        x = nd.array([1.0, 2.0])
         x.attach_grad()
         with autograd.record():
             y = x * x + 1
@@ -249,6 +251,7 @@ class Function:
                 y, = self.saved_tensors
                 return dy * y * (1 - y)
 
+        x = nd.array([0.0, 1.0])
         x.attach_grad()
         with autograd.record():
             y = Sigmoid()(x)

@@ -1,0 +1,133 @@
+"""The examples in the docstrings of the covered namespaces run.
+
+A docstring example is a literal block after a line ending in ``Example::`` (or
+``Examples::``), as the API reference shows it. Each block runs on its own, in a scratch
+folder, after `PREAMBLE` (the imports every example may take for granted), the way a reader
+pastes it. A block whose first line is a comment starting ``# not run`` is shown only (it
+needs a GPU, a file or a cluster; the comment says which), as in the guide pages.
+
+`COVERED` lists the modules and classes whose every such block is held to this; a namespace
+joins it once its examples are written to run.
+"""
+import contextlib
+import importlib
+import inspect
+import io
+import os
+import re
+import tempfile
+import textwrap
+
+import pytest
+
+PREAMBLE = """\
+import numpy as np
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd, sym
+from gluonlite.gluon import nn
+"""
+
+# module or class (dotted), whose own public functions, classes and methods are walked
+COVERED = [
+    "gluonlite.autograd",
+]
+
+_LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
+
+
+def example_blocks(doc):
+    """The literal blocks that follow an ``Example::`` line in docstring `doc`, dedented."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        m = _LEAD.match(line)
+        if not m:
+            continue
+        base = len(m.group("indent"))
+        body = []
+        for nxt in lines[i + 1:]:
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= base:
+                break
+            body.append(nxt)
+        text = textwrap.dedent("\n".join(body)).strip("\n")
+        if text:
+            found.append(text + "\n")
+    return found
+
+
+def _members(obj, dotted):
+    """(dotted name, object) of `obj` and of what it defines: a module's public functions
+    and classes (those it or its submodules define, not imports from elsewhere), a class's
+    own public methods and properties."""
+    out = [(dotted, obj)]
+    if inspect.ismodule(obj):
+        for name, member in sorted(vars(obj).items()):
+            home = getattr(member, "__module__", None) or ""
+            if name.startswith("_") or not (home == obj.__name__
+                                            or home.startswith(obj.__name__ + ".")):
+                continue
+            if inspect.isfunction(member) or inspect.isclass(member):
+                out += _members(member, f"{dotted}.{name}")
+    elif inspect.isclass(obj):
+        for name, member in sorted(vars(obj).items()):
+            if name.startswith("_"):
+                continue
+            if isinstance(member, property):
+                member = member.fget
+            elif isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if inspect.isfunction(member):
+                out.append((f"{dotted}.{name}", member))
+    return out
+
+
+def _resolve(dotted):
+    parts = dotted.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        for part in parts[k:]:
+            obj = getattr(obj, part)
+        return obj
+    raise ImportError(dotted)
+
+
+def _cases():
+    cases = []
+    for dotted in COVERED:
+        for name, obj in _members(_resolve(dotted), dotted):
+            for k, body in enumerate(example_blocks(getattr(obj, "__doc__", None))):
+                if not body.lstrip().startswith("# not run"):
+                    cases.append(pytest.param(body, id=f"{name}[{k}]"))
+    return cases
+
+
+def test_example_blocks_are_found():
+    doc = """What it does.
+
+    Example::
+
+        x = 1
+        y = x + 1
+
+    Returns:
+        nothing.
+    """
+    assert example_blocks(doc) == ["x = 1\ny = x + 1\n"]
+    assert example_blocks("No example: ``f(x)``.") == []
+
+
+@pytest.mark.parametrize("body", _cases())
+def test_docstring_example_runs(body):
+    printed = io.StringIO()
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            with contextlib.redirect_stdout(printed):
+                exec(compile(PREAMBLE + body, "<docstring example>", "exec"),
+                     {"__name__": "__docstring_example__"})
+        finally:
+            os.chdir(here)
