@@ -71,7 +71,8 @@ def _run_examples(app, docname, source):
         logging.getLogger(__name__).warning("broken example: %s", e, location=docname)
 
 
-_OPERATOR_MODULES = ("gluonlite.ndarray.register", "gluonlite.symbol.register")
+_OPERATOR_MODULES = ("gluonlite.ndarray.register", "gluonlite.symbol.register",
+                     "gluonlite.numpy._ufuncs", "gluonlite.numpy_extension._op")
 _SIGNATURE = re.compile(r"^(\w+)\((.*)\):?$")
 
 

@@ -108,7 +108,9 @@ def _page(namespace, documented):
         if inspect.isclass(obj) and own != name and not hasattr(module, own):
             # a class that names itself otherwise (a namedtuple's `HEADER`): autodoc shows
             # it as an alias of that name, which must resolve too
-            out += [".. py:class:: %s" % own, "   :no-index-entry:", "",
+            # under its own module: autodoc's "alias of" names it by its full path
+            out += [".. py:class:: %s" % own, "   :module: %s" % obj.__module__,
+                    "   :no-index-entry:", "",
                     "   The class of :py:obj:`%s.%s`, as it names itself." % (full, name), ""]
     return "\n".join(out) + "\n"
 

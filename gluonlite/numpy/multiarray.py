@@ -46,12 +46,10 @@ class ndarray(NDArray):
 
     Make one with `mx.np.array`, `mx.np.zeros` and the other `mx.np` functions.
 
-    Attributes:
-        shape, ndim, size: as NumPy's.
-        dtype: a `numpy.dtype` (float32 by default).
-        ctx / context: the `Context` holding the data.
-        grad: the gradient buffer after `attach_grad` (an `mx.np.ndarray`).
-        T: the transpose.
+    Its properties (each documented below): ``shape``, ``ndim`` and ``size`` as NumPy's;
+    ``dtype``, a `numpy.dtype` (float32 by default); ``ctx`` / ``context``, the `Context`
+    holding the data; ``grad``, the gradient buffer after `attach_grad`; ``T``, the
+    transpose.
 
     Example: ``np.array([1, 2, 3]) * 2`` -> ``array([2., 4., 6.])``.
     """

@@ -31,8 +31,8 @@ def _nd(v, what):
 
 
 def load(file):
-    """The arrays saved in `file`, as `mx.np.ndarray`s: a list, or a dict when saved with
-    names."""
+    """The arrays saved in `file`, as ``mx.np.ndarray`` arrays: a list, or a dict when saved
+    with names."""
     from ..ndarray.serialization import load as _load
     from ..numpy.multiarray import from_nd
     data = _load(file)
