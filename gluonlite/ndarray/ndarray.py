@@ -128,40 +128,82 @@ class NDArray:
     # ---- attributes ---------------------------------------------------------------------
     @property
     def shape(self):
-        """The shape as a tuple."""
+        """The shape as a tuple.
+
+        Example::
+
+            nd.zeros((2, 3)).shape   # (2, 3)
+        """
         return self._data.shape
 
     @property
     def dtype(self):
-        """The numpy dtype type (``numpy.float32``), as MXNet reports it."""
+        """The numpy dtype type (``numpy.float32``), as MXNet reports it.
+
+        Example::
+
+            nd.array([1, 2]).dtype                  # <class 'numpy.float32'>
+            nd.array([1, 2], dtype='int32').dtype   # <class 'numpy.int32'>
+        """
         return self._data.dtype.type
 
     @property
     def size(self):
-        """Number of elements."""
+        """Number of elements.
+
+        Example::
+
+            nd.zeros((2, 3)).size   # 6
+        """
         return self._data.size
 
     @property
     def ndim(self):
-        """Number of dimensions."""
+        """Number of dimensions.
+
+        Example::
+
+            nd.zeros((2, 3)).ndim   # 2
+        """
         return self._data.ndim
 
     @property
     def context(self):
-        """The `Context` the array lives on."""
+        """The `Context` the array lives on (``ctx`` is the same property).
+
+        Example::
+
+            nd.zeros((2, 3)).context                 # cpu(0)
+            nd.zeros(2, ctx=mx.cpu(1)).ctx.device_id   # 1
+        """
         return self._ctx
 
     ctx = context
 
     @property
     def stype(self):
-        """The storage type: always 'default' (dense)."""
+        """The storage type: always 'default' (dense).
+
+        Example::
+
+            nd.zeros((2, 3)).stype   # 'default'
+        """
         return "default"
 
     @property
     def grad(self):
         """The gradient buffer set by `attach_grad` (None before, and, as in MXNet, after a
-        backward through this array when its grad_req is 'null')."""
+        backward through this array when its grad_req is 'null').
+
+        Example::
+
+            x = nd.array([1, 2, 3])
+            x.attach_grad()
+            with autograd.record():
+                y = (x * x).sum()
+            y.backward()
+            x.grad   # [2. 4. 6.]
+        """
         e = self._entry
         if e is not None and e[0].__class__ is autograd_tape.Leaf and e[0].grad is None \
                 and e[0].grad_req == "null":
@@ -185,17 +227,33 @@ class NDArray:
 
     @property
     def T(self):
-        """The transpose (axes reversed)."""
+        """The transpose (axes reversed).
+
+        Example::
+
+            x = nd.array([[1, 2], [3, 4]])
+            x.T   # [[1. 3.] [2. 4.]]
+        """
         return self.transpose()
 
     @property
     def handle(self):
-        """The raw array (numpy or cupy) behind this NDArray."""
+        """The raw array (numpy or cupy) behind this NDArray.
+
+        Example::
+
+            type(nd.zeros((2, 3)).handle)   # <class 'numpy.ndarray'>
+        """
         return self._data
 
     # ---- conversion ---------------------------------------------------------------------
     def asnumpy(self):
-        """A numpy copy of the data."""
+        """A numpy copy of the data.
+
+        Example::
+
+            nd.array([[1, 2], [3, 4]]).asnumpy().tolist()   # [[1.0, 2.0], [3.0, 4.0]]
+        """
         d = self._data
         return d.copy() if isinstance(d, np.ndarray) else d.get()
 
@@ -204,6 +262,11 @@ class NDArray:
 
         Raises:
             ValueError: the array has more than one element.
+
+        Example::
+
+            nd.array([7]).asscalar()          # 7.0
+            nd.array([[1, 2]]).sum().asscalar()   # 3.0
         """
         if self.size != 1:
             raise ValueError(f"asscalar: the array must have exactly one element, got shape "
@@ -261,7 +324,15 @@ class NDArray:
         return id(self)
 
     def copy(self):
-        """A copy on the same context (recorded by autograd like `identity`)."""
+        """A copy on the same context (recorded by autograd like `identity`).
+
+        Example::
+
+            x = nd.array([1, 2])
+            y = x.copy()
+            y[0] = 5
+            x   # [1. 2.] (x is unchanged)
+        """
         return _op("_copy")(self)
 
     def copyto(self, other):
@@ -272,6 +343,14 @@ class NDArray:
 
         Raises:
             ValueError: `other` is an NDArray of another shape.
+
+        Example::
+
+            x = nd.array([1, 2])
+            y = nd.zeros(2)
+            x.copyto(y)
+            y                       # [1. 2.]
+            x.copyto(mx.cpu()).context   # cpu(0)
         """
         if isinstance(other, Context):
             return NDArray(_on(other, self, copy=True), other)
@@ -291,7 +370,10 @@ class NDArray:
         Raises:
             ValueError: an unknown storage type, or 'csr' for an array that is not 2-D.
 
-        Example: ``x.tostype('row_sparse')``.
+        Example::
+
+            x = nd.array([[0, 1], [0, 0]])
+            x.tostype('row_sparse').stype   # 'row_sparse'
         """
         if check_stype(stype, "tostype", sparse_ok=True) != "default":
             return run_plan(plan_for(_registry_get("cast_storage"), {"stype": stype}),
@@ -299,11 +381,25 @@ class NDArray:
         return self.copy()
 
     def as_in_context(self, ctx):
-        """This array on `ctx` (itself when already there)."""
+        """This array on `ctx` (itself when already there).
+
+        Example::
+
+            x = nd.array([1, 2])
+            x.as_in_context(mx.cpu()) is x   # True
+        """
         return self if ctx == self._ctx else self.copyto(ctx)
 
     def astype(self, dtype, copy=True):
-        """A copy converted to `dtype` (recorded as Cast)."""
+        """A copy converted to `dtype` (recorded as Cast); with ``copy=False``, itself when it
+        already has that dtype.
+
+        Example::
+
+            x = nd.array([1.7, -2.5])
+            x.astype('int32')         # [ 1 -2]
+            x.astype('int32').dtype   # <class 'numpy.int32'>
+        """
         dt = normalize_dtype(dtype)
         if not copy and dt == self._data.dtype:
             return self
@@ -311,27 +407,56 @@ class NDArray:
 
     @property
     def writable(self):
-        """Whether the array may be written; always True (gluonlite has no read-only arrays)."""
+        """Whether the array may be written; always True (gluonlite has no read-only arrays).
+
+        Example::
+
+            nd.zeros(2).writable   # True
+        """
         return True
 
     def as_nd_ndarray(self):
-        """This array as a classic NDArray: itself."""
+        """This array as a classic NDArray: itself.
+
+        Example::
+
+            x = nd.zeros(2)
+            x.as_nd_ndarray() is x   # True
+        """
         return self
 
     def as_np_ndarray(self):
         """This array as an `mx.np.ndarray` sharing its data and autograd history (no copy).
 
-        Example: ``nd.ones((2, 3)).as_np_ndarray().sum()`` -> ``array(6.)``.
+        Example::
+
+            a = nd.ones((2, 3)).as_np_ndarray()
+            a.sum()   # array(6.)
         """
         return INSTALLED["np_from_nd"](self)
 
     def to_dlpack_for_read(self):
-        """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`)."""
+        """A DLPack capsule viewing this array's memory (see `nd.to_dlpack_for_read`).
+
+        Example::
+
+            x = nd.array([1, 2])
+            y = nd.from_dlpack(x.to_dlpack_for_read())
+            y   # [1. 2.]
+        """
         return INSTALLED["to_dlpack_for_read"](self)
 
     def to_dlpack_for_write(self):
         """A DLPack capsule for writing into this array's memory (see
-        `nd.to_dlpack_for_write`)."""
+        `nd.to_dlpack_for_write`).
+
+        Example::
+
+            x = nd.array([1, 2])
+            y = nd.from_dlpack(x.to_dlpack_for_write())
+            y[0] = 5
+            x   # [5. 2.] (y shares x's memory)
+        """
         return INSTALLED["to_dlpack_for_write"](self)
 
     def slice_assign(self, rhs, begin, end, step):
@@ -341,24 +466,51 @@ class NDArray:
         Raises:
             ValueError: `rhs` does not fit the region.
 
-        Example: ``x.slice_assign(nd.ones((1, 2)), (0, 0), (1, 2), (None, None))``.
+        Example::
+
+            x = nd.zeros((2, 3))
+            x.slice_assign(nd.ones((1, 2)), (0, 0), (1, 2), (None, None))
+            x   # [[1. 1. 0.] [0. 0. 0.]]
         """
         self[_region(begin, end, step)] = rhs
         return self
 
     def slice_assign_scalar(self, value, begin, end, step):
         """Write the number `value` into the region ``begin:end:step`` (as `slice_assign`)
-        and return this array."""
+        and return this array.
+
+        Example::
+
+            x = nd.zeros((2, 3))
+            x.slice_assign_scalar(5, (0, 1), (2, 3), (None, None))
+            x   # [[0. 5. 5.] [0. 5. 5.]]
+        """
         self[_region(begin, end, step)] = value
         return self
 
     def detach(self):
-        """The same data, cut from the autograd graph."""
+        """The same data, cut from the autograd graph (no gradient flows back through it).
+
+        Example::
+
+            x = nd.array([1, 2])
+            x.attach_grad()
+            with autograd.record():
+                y = (x.detach() * x).sum()
+            y.backward()
+            x.grad   # [1. 2.] (not [2. 4.])
+        """
         return NDArray(self._data, self._ctx)
 
     def wait_to_read(self):
         """Block until the array is computed: on a gpu context, wait for its device (CuPy
-        kernels run asynchronously); cpu arrays are computed when returned."""
+        kernels run asynchronously); cpu arrays are computed when returned.
+
+        Example::
+
+            x = nd.ones((2, 3)) * 2
+            x.wait_to_read()   # returns None once x is ready
+        """
         if self._ctx.device_type == "gpu":
             synchronize(self._ctx)
 
@@ -374,7 +526,11 @@ class NDArray:
         Raises:
             ValueError: an unknown grad_req or storage type.
 
-        Example: ``w.attach_grad(stype='row_sparse')``.
+        Example::
+
+            w = nd.ones((4, 2))
+            w.attach_grad(stype='row_sparse')
+            w.grad.stype   # 'row_sparse'
         """
         check_grad_req(grad_req)
         stype = self.stype if stype is None else check_stype(stype, "attach_grad",
@@ -389,7 +545,18 @@ class NDArray:
         self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
-        """Gradients of this array with respect to the marked variables (see autograd.backward)."""
+        """Gradients of this array with respect to the marked variables (see
+        autograd.backward).
+
+        Example::
+
+            x = nd.array([1, 2])
+            x.attach_grad()
+            with autograd.record():
+                y = 3 * x
+            y.backward()
+            x.grad   # [3. 3.]
+        """
         autograd_tape.backward([self], None if out_grad is None else [out_grad],
                                retain_graph=retain_graph, train_mode=train_mode)
 
@@ -399,6 +566,13 @@ class NDArray:
 
         As in MXNet, the result shares this array's memory (outside autograd.record(), where a
         view would not be recorded, it is a recorded copy); ``nd.reshape(x, shape)`` copies.
+
+        Example::
+
+            x = nd.arange(6)
+            x.reshape((2, 3)).shape   # (2, 3)
+            x.reshape(3, -1).shape    # (3, 2)
+            x.reshape(0).shape        # (6,)
         """
         spec = reshape_shape(shape, kwargs)
         if self._entry is None and set(kwargs) <= {"reverse"}:
@@ -411,19 +585,39 @@ class NDArray:
         return self._as_view(_op("Reshape")(self, shape=spec, **kwargs))
 
     def transpose(self, *axes, **kwargs):
-        """Permute axes (reverse them when none are given)."""
+        """Permute axes (reverse them when none are given).
+
+        Example::
+
+            x = nd.ones((2, 3, 4))
+            x.transpose().shape           # (4, 3, 2)
+            x.transpose((2, 0, 1)).shape   # (4, 2, 3)
+        """
         return _op("transpose")(self, axes=transpose_axes(axes, kwargs), **kwargs)
 
     def expand_dims(self, axis, inplace=False):
         """A new axis of length 1 at `axis` (``nd.expand_dims``); with `inplace`, a view
         sharing this array's memory (outside autograd.record(), where a view would not be
-        recorded, it is the operator's result)."""
+        recorded, it is the operator's result).
+
+        Example::
+
+            x = nd.array([[1, 2], [3, 4]])
+            x.expand_dims(axis=1).shape   # (2, 1, 2)
+        """
         out = _op("expand_dims")(self, axis=axis)
         return self._as_view(out) if inplace else out
 
     def squeeze(self, axis=None, inplace=False):
         """The array without axes of length 1 (those of `axis`, or all) (``nd.squeeze``);
-        with `inplace`, a view sharing this array's memory (as `expand_dims`)."""
+        with `inplace`, a view sharing this array's memory (as `expand_dims`).
+
+        Example::
+
+            x = nd.ones((1, 2, 1))
+            x.squeeze().shape         # (2,)
+            x.squeeze(axis=0).shape   # (2, 1)
+        """
         out = _op("squeeze")(self, axis=axis)
         return self._as_view(out) if inplace else out
 
@@ -434,12 +628,23 @@ class NDArray:
 
     def flatten(self, inplace=False):
         """Reshape to (batch, -1) (``nd.flatten``); with `inplace`, a view sharing this
-        array's memory (as `expand_dims`)."""
+        array's memory (as `expand_dims`).
+
+        Example::
+
+            nd.ones((2, 3, 4)).flatten().shape   # (2, 12)
+        """
         out = _op("Flatten")(self)
         return self._as_view(out) if inplace else out
 
     def broadcast_like(self, other):
-        """Broadcast to `other`'s shape."""
+        """Broadcast to `other`'s shape.
+
+        Example::
+
+            x = nd.array([[1], [2]])
+            x.broadcast_like(nd.zeros((2, 3)))   # [[1. 1. 1.] [2. 2. 2.]]
+        """
         return self.broadcast_to(other.shape)
 
     # ---- arithmetic ---------------------------------------------------------------------

@@ -280,11 +280,23 @@ def install():
     """Give the legacy Symbol its `as_np_ndarray` (the graph as a numpy symbol) and
     `as_nd_ndarray` (itself)."""
     def as_np_ndarray(self):
-        """This graph as a numpy symbol (`mx.sym.np._Symbol`), no copy."""
+        """This graph as a numpy symbol (`mx.sym.np._Symbol`), no copy.
+
+        Example::
+
+            s = sym.relu(sym.var('x')).as_np_ndarray()
+            type(s).__name__   # '_Symbol'
+        """
         return _Symbol(self._outputs)
 
     def as_nd_ndarray(self):
-        """Itself (a legacy Symbol)."""
+        """Itself (a legacy Symbol).
+
+        Example::
+
+            x = sym.var('x')
+            x.as_nd_ndarray() is x   # True
+        """
         return self
     Symbol.as_np_ndarray = as_np_ndarray
     Symbol.as_nd_ndarray = as_nd_ndarray

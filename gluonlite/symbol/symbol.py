@@ -226,12 +226,26 @@ class Symbol:
     # ---- structure ----------------------------------------------------------------------
     @property
     def outputs(self):
-        """The output entries ``(node, index)``."""
+        """The output entries ``(node, index)``.
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            len(y.outputs)           # 1
+            y.outputs[0][0].name     # 'fc'
+        """
         return self._outputs
 
     @property
     def name(self):
-        """The name of the node of a single-output symbol (None for a group)."""
+        """The name of the node of a single-output symbol (None for a group).
+
+        Example::
+
+            x = sym.var('x')
+            sym.relu(x, name='act').name      # 'act'
+            sym.Group([x, sym.relu(x)]).name   # None
+        """
         return self._outputs[0][0].name if len(self._outputs) == 1 else None
 
     def _nodes(self):
@@ -247,21 +261,46 @@ class Symbol:
         return aux
 
     def list_inputs(self):
-        """Names of every variable (arguments and auxiliary states), in graph order."""
+        """Names of every variable (arguments and auxiliary states), in graph order.
+
+        Example::
+
+            y = sym.BatchNorm(sym.var('x'), name='bn')
+            y.list_inputs()   # ['x', 'bn_gamma', 'bn_beta', 'bn_moving_mean', 'bn_moving_var']
+        """
         return [n.name for n in self._nodes() if n.op is None]
 
     def list_arguments(self):
-        """Names of the variables that are not auxiliary states, in graph order."""
+        """Names of the variables that are not auxiliary states, in graph order.
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            y.list_arguments()   # ['x', 'fc_weight', 'fc_bias']
+        """
         aux = self._aux_ids()
         return [n.name for n in self._nodes() if n.op is None and id(n) not in aux]
 
     def list_auxiliary_states(self):
-        """Names of auxiliary-state variables (e.g. BatchNorm's moving_mean), in graph order."""
+        """Names of auxiliary-state variables (e.g. BatchNorm's moving_mean), in graph order.
+
+        Example::
+
+            y = sym.BatchNorm(sym.var('x'), name='bn')
+            y.list_auxiliary_states()   # ['bn_moving_mean', 'bn_moving_var']
+        """
         aux = self._aux_ids()
         return [n.name for n in self._nodes() if n.op is None and id(n) in aux]
 
     def list_outputs(self):
-        """Output names: ``node_output`` (``node_output0``... for several), a variable's name."""
+        """Output names: ``node_output`` (``node_output0``... for several), a variable's name.
+
+        Example::
+
+            x = sym.var('x')
+            sym.relu(x, name='act').list_outputs()   # ['act_output']
+            x.list_outputs()                         # ['x']
+        """
         out = []
         for node, i in self._outputs:
             if node.op is None:
@@ -294,14 +333,28 @@ class Symbol:
         return Symbol([(atom, i) for i in range(atom.num_visible())])
 
     def get_internals(self):
-        """A group of every output of every node (variables included), in graph order."""
+        """A group of every output of every node (variables included), in graph order.
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            y.get_internals().list_outputs()   # ['x', 'fc_weight', 'fc_bias', 'fc_output']
+            y.get_internals()['fc_weight'].name   # 'fc_weight'
+        """
         ents = []
         for n in self._nodes():
             ents.extend((n, i) for i in range(n.num_visible()))
         return Symbol(ents)
 
     def get_children(self):
-        """The inputs of this single-output symbol's node, as a group (None for a variable)."""
+        """The inputs of this single-output symbol's node, as a group (None for a variable).
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            y.get_children().list_outputs()   # ['x', 'fc_weight', 'fc_bias']
+            sym.var('x').get_children()       # None
+        """
         node = self._outputs[0][0]
         return Symbol(node.inputs) if node.inputs else None
 
@@ -327,7 +380,15 @@ class Symbol:
 
     def attr(self, key):
         """The string attribute `key` of this symbol's node, or None (``attr('lr_mult')``
-        finds the hidden ``__lr_mult__``, as in MXNet)."""
+        finds the hidden ``__lr_mult__``, as in MXNet).
+
+        Example::
+
+            w = sym.var('w', lr_mult=2.0, attr={'tag': 'a'})
+            w.attr('tag')       # 'a'
+            w.attr('lr_mult')   # '2.0'
+            w.attr('other')     # None
+        """
         attrs = self._outputs[0][0].attrs
         if key in attrs:
             return attrs[key]
@@ -339,6 +400,11 @@ class Symbol:
 
         Raises:
             DeprecationWarning: `recursive` (MXNet removed it; use `attr_dict`).
+
+        Example::
+
+            w = sym.var('w', lr_mult=2.0)
+            w.list_attr()   # {'__lr_mult__': '2.0', 'lr_mult': '2.0'}
         """
         if recursive:
             raise DeprecationWarning("Symbol.list_attr: recursive is deprecated; use "
@@ -347,7 +413,14 @@ class Symbol:
 
     def attr_dict(self):
         """{node name: attributes (as `list_attr` lists them)} for every node with
-        attributes."""
+        attributes.
+
+        Example::
+
+            x = sym.var('x', attr={'tag': 'a'})
+            y = sym.relu(x, name='act')
+            y.attr_dict()   # {'x': {'tag': 'a'}}
+        """
         return {n.name: _listed(n.attrs) for n in self._nodes() if n.attrs}
 
     def _set_attr(self, **kwargs):
@@ -385,12 +458,23 @@ class Symbol:
 
         Raises:
             ValueError: shapes that do not fit, naming the node and the shapes.
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            y.infer_shape(x=(2, 5))   # ([(2, 5), (3, 5), (3,)], [(2, 3)], [])
         """
         return _installed("infer_shapes", "infer_shape")(self, self._named(args, kwargs),
                                                           partial=False)
 
     def infer_shape_partial(self, *args, **kwargs):
-        """Like `infer_shape`, with () for what stays unknown."""
+        """Like `infer_shape`, with () for what stays unknown.
+
+        Example::
+
+            y = sym.FullyConnected(sym.var('x'), num_hidden=3, name='fc')
+            y.infer_shape_partial()   # ([(), (), (3,)], [()], [])
+        """
         return _installed("infer_shapes", "infer_shape_partial")(
             self, self._named(args, kwargs), partial=True)
 
@@ -404,7 +488,10 @@ class Symbol:
         Raises:
             ValueError: dtypes that do not fit, naming the node.
 
-        Example: ``sym.FullyConnected(x, num_hidden=2).infer_type(x='float32')``.
+        Example::
+
+            y = sym.relu(sym.var('x'))
+            y.infer_type(x='float16')   # ([<class 'numpy.float16'>], [<class 'numpy.float16'>], [])
         """
         return _installed("infer_types", "infer_type")(self, self._named(args, kwargs),
                                                        partial=False)
@@ -421,13 +508,22 @@ class Symbol:
             ValueError: an unknown storage type or input name, or storage types an operator
                 refuses (naming the node).
 
-        Example: ``sym.dot(x, w, transpose_a=True).infer_storage_type(x='csr')`` gives
-        ``(['csr', 'default'], ['row_sparse'], [])``.
+        Example::
+
+            x, w = sym.var('x'), sym.var('w')
+            y = sym.dot(x, w, transpose_a=True)
+            y.infer_storage_type(x='csr')   # (['csr', 'default'], ['row_sparse'], [])
         """
         return infer_storage_types(self, self._named(args, kwargs))
 
     def infer_type_partial(self, *args, **kwargs):
-        """Like `infer_type`, with None for what stays unknown."""
+        """Like `infer_type`, with None for what stays unknown.
+
+        Example::
+
+            y = sym.relu(sym.var('x'))
+            y.infer_type_partial()   # ([None], [None], [])
+        """
         return _installed("infer_types", "infer_type_partial")(
             self, self._named(args, kwargs), partial=True)
 
@@ -441,17 +537,37 @@ class Symbol:
 
     # ---- serialization ------------------------------------------------------------------
     def tojson(self):
-        """The graph as MXNet JSON (nodes, arg_nodes, node_row_ptr, heads, attrs)."""
+        """The graph as MXNet JSON (nodes, arg_nodes, node_row_ptr, heads, attrs).
+
+        Example::
+
+            y = sym.relu(sym.var('x'), name='act')
+            text = y.tojson()
+            sym.load_json(text).list_outputs()   # ['act_output']
+        """
         from .json_io import to_json
         return to_json(self)
 
     def save(self, fname):
-        """Write `tojson()` to `fname` (atomically: no half-written file on failure)."""
+        """Write `tojson()` to `fname` (atomically: no half-written file on failure).
+
+        Example::
+
+            y = sym.relu(sym.var('x'), name='act')
+            y.save('act-symbol.json')
+            sym.load('act-symbol.json').list_arguments()   # ['x']
+        """
         from .json_io import save
         save(self, fname)
 
     def debug_str(self):
-        """The graph as text, one node per line; loop bodies indented under their node."""
+        """The graph as text, one node per line; loop bodies indented under their node.
+
+        Example::
+
+            y = sym.relu(sym.var('x'), name='act')
+            print(y.debug_str())
+        """
         from .printing import graph_str
         return graph_str(self)
 
@@ -459,7 +575,14 @@ class Symbol:
     def bind(self, ctx=None, args=None, args_grad=None, grad_req="write", aux_states=None,
              group2ctx=None, shared_exec=None):
         """An `Executor` with the given argument arrays (list in `list_arguments` order, or
-        dict by name). See `gluonlite.executor.Executor`."""
+        dict by name). See `gluonlite.executor.Executor`.
+
+        Example::
+
+            y = sym.var('x') * 2
+            exe = y.bind(mx.cpu(), {'x': nd.array([1, 2])})
+            exe.forward()[0]   # [2. 4.]
+        """
         return _installed("bind", "bind")(self, ctx, args, args_grad, grad_req, aux_states)
 
     def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
@@ -488,7 +611,11 @@ class Symbol:
             ValueError: an unknown storage type in `stype_dict` (a sparse one is accepted:
                 the executor's arrays hold the dense values).
 
-        Example: ``exe = net.simple_bind(mx.cpu(), data=(32, 100))``.
+        Example::
+
+            net = sym.FullyConnected(sym.var('data'), num_hidden=3, name='fc')
+            exe = net.simple_bind(mx.cpu(), data=(32, 100))
+            exe.arg_dict['fc_weight'].shape   # (3, 100)
         """
         for n, st in (stype_dict or {}).items():
             check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
@@ -498,7 +625,13 @@ class Symbol:
             group2ctx=group2ctx)
 
     def eval(self, ctx=None, **kwargs):
-        """Bind to the given arrays, run forward, and return the outputs (a list)."""
+        """Bind to the given arrays, run forward, and return the outputs (a list).
+
+        Example::
+
+            x = sym.var('x')
+            (x + 1).eval(x=nd.array([1, 2]))[0]   # [2. 3.]
+        """
         return self.bind(ctx, kwargs).forward()
 
     # ---- arithmetic ---------------------------------------------------------------------
@@ -535,12 +668,24 @@ class Symbol:
         self._outputs = load_json(state["handle"], "Symbol pickle")._outputs
 
     def reshape(self, *shape, **kwargs):
-        """Same as sym.reshape(self, shape=...)."""
+        """Same as sym.reshape(self, shape=...).
+
+        Example::
+
+            y = sym.var('x').reshape((2, 3))
+            y.infer_shape(x=(3, 2))[1]   # [(2, 3)]
+        """
         from . import _fn
         return _fn("Reshape")(self, shape=reshape_shape(shape, kwargs), **kwargs)
 
     def transpose(self, *axes, **kwargs):
-        """Same as sym.transpose(self, axes=...)."""
+        """Same as sym.transpose(self, axes=...).
+
+        Example::
+
+            y = sym.var('x').transpose()
+            y.infer_shape(x=(2, 3, 4))[1]   # [(4, 3, 2)]
+        """
         from . import _fn
         return _fn("transpose")(self, axes=transpose_axes(axes, kwargs), **kwargs)
 
@@ -554,7 +699,11 @@ class Symbol:
                 that is not a Symbol.
             MXNetValueError: a name that is not a variable of the graph.
 
-        Example: ``fc(data=sym.relu(sym.var('x')))``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=3, name='fc')
+            net = fc(data=sym.relu(sym.var('x')))
+            net.list_arguments()   # ['x', 'fc_weight', 'fc_bias']
         """
         name = kwargs.pop("name", None)
         return self._composed(args, kwargs, name)
@@ -594,14 +743,26 @@ class Symbol:
         return Symbol(outs)
 
     def astype(self, dtype):
-        """A Cast node to `dtype` (``sym.Cast(self, dtype=...)``)."""
+        """A Cast node to `dtype` (``sym.Cast(self, dtype=...)``).
+
+        Example::
+
+            y = sym.var('x').astype('int32')
+            y.eval(x=nd.array([1.7, -2.5]))[0]   # [ 1 -2]
+        """
         from . import _fn
         return _fn("Cast")(self, dtype=normalize_dtype(dtype).name)
 
     @property
     def handle(self):
         """The object standing for MXNet's C handle: the Symbol itself (gluonlite has no
-        C library)."""
+        C library).
+
+        Example::
+
+            x = sym.var('x')
+            x.handle is x   # True
+        """
         return self
 
     def optimize_for(self, backend, args=None, aux=None, ctx=None, **kwargs):
@@ -615,11 +776,24 @@ class Symbol:
 
         Raises:
             ValueError: an unknown backend (the partitioner's error).
+
+        Example::
+
+            y = sym.tanh(sym.exp(sym.var('x')))
+            p = y.optimize_for('default', op_names=['exp', 'tanh'])
+            print(p.debug_str())   # one _default_subgraph_op node holding exp and tanh
         """
         return _installed("partition", "optimize_for")(self, backend, **kwargs)
 
     def get_backend_symbol(self, backend):
-        """The graph partitioned for subgraph `backend` (`optimize_for` without options)."""
+        """The graph partitioned for subgraph `backend` (`optimize_for` without options).
+
+        Example::
+
+            y = sym.tanh(sym.exp(sym.var('x')))
+            p = y.get_backend_symbol('default')
+            p.list_arguments()   # ['x']
+        """
         return self.optimize_for(backend)
 
 
@@ -640,7 +814,12 @@ def _ndarray_only(name):
         raise NotImplementedForSymbol(method, None, *args)
     method.__name__ = name
     method.__doc__ = (f"NDArray's ``{name}`` has no Symbol form; raises "
-                      "`NotImplementedForSymbol` (an MXNetError), as MXNet does.")
+                      "`NotImplementedForSymbol` (an MXNetError), as MXNet does.\n\n"
+                      "Example::\n\n"
+                      "    try:\n"
+                      f"        sym.var('x').{name}()\n"
+                      "    except mx.base.NotImplementedForSymbol as e:\n"
+                      "        print(e)   # Function ... is not implemented for Symbol ...\n")
     return method
 
 

@@ -30,6 +30,8 @@ from gluonlite.gluon import nn
 # module or class (dotted), whose own public functions, classes and methods are walked
 COVERED = [
     "gluonlite.autograd",
+    "gluonlite.ndarray.ndarray.NDArray",
+    "gluonlite.symbol.symbol.Symbol",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
