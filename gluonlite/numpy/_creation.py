@@ -10,6 +10,7 @@ from ..context import current_context
 from ..ndarray.ndarray import NDArray
 from ..symbol.symbol import Symbol
 from ._dispatch import invoke, default_float, is_symbolic
+from ._manipulation import broadcast_to, reshape
 
 __all__ = ["zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "empty_like",
            "arange", "linspace", "logspace", "eye", "identity", "indices", "hanning",
@@ -80,7 +81,6 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     """
     _check_order(order, "full")
     if isinstance(fill_value, (NDArray, Symbol)):
-        from ._manipulation import broadcast_to
         res = broadcast_to(fill_value, shape)
         return res if dtype is None else res.astype(dtype)
     if isinstance(fill_value, (bool, _onp.bool_)):
@@ -256,7 +256,6 @@ def meshgrid(*xi, **kwargs):
     Raises:
         ValueError: an unknown indexing.
     """
-    from ._manipulation import reshape, broadcast_to
     indexing = kwargs.pop("indexing", "xy")
     sparse = kwargs.pop("sparse", False)
     kwargs.pop("copy", True)

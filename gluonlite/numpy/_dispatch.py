@@ -26,6 +26,7 @@ from ..ndarray.invoke import plan_for, run_plan
 from ..ndarray.ndarray import NDArray
 from ..ops import registry
 from ..symbol.symbol import Symbol, create_node
+from ..util import is_np_default_dtype
 
 __all__ = ["invoke", "symbolic_face", "is_symbolic", "wrap", "np_class", "sym_class",
            "refuse_legacy", "default_float", "check_out"]
@@ -99,7 +100,6 @@ def is_symbolic(inputs=()):
 def default_float():
     """The dtype a float array gets when none is asked for: float32 (MXNet's default), or
     float64 under ``npx.set_np(dtype=True)``."""
-    from ..util import is_np_default_dtype
     return _onp.float64 if is_np_default_dtype() else _onp.float32
 
 

@@ -10,6 +10,8 @@ import importlib
 import inspect
 
 from ..ndarray import numpy as _nd_face
+from ..numpy_op_fallback import internal_function
+from ..ops import registry
 from ._dispatch import symbolic_face
 
 __all__ = ["nd_attr", "sym_attr", "internal_attr"]
@@ -57,11 +59,9 @@ def internal_attr(name, symbolic):
     numpy arrays or symbols (MXNet's generated signature)."""
     if name.startswith("__"):
         raise AttributeError(name)
-    from ..numpy_op_fallback import internal_function
     fb = internal_function(name, symbolic)
     if fb is not None:
         return fb
-    from ..ops import registry
     from ..numpy_extension._op import make_function
     for op in (f"_npi_{name}", f"_np_{name}", name):
         if registry.exists(op):

@@ -19,6 +19,7 @@ from .. import autograd_tape
 from ..base import MXNetValueError
 from ..ndarray.ndarray import NDArray
 from ._dispatch import invoke, np_class
+from ._manipulation import broadcast_to, reshape
 
 __all__ = ["getitem", "setitem", "normalize_key"]
 
@@ -235,7 +236,6 @@ def _assign_recorded(x, key, value):
     if not _is_basic(key):
         # positions as a mask over the flattened array: every entry written once
         pos = _onp.arange(x.size, dtype=_onp.int64).reshape(x.shape)[key]
-        from ._manipulation import broadcast_to, reshape
         vb = broadcast_to(value, pos.shape) if value.shape != pos.shape else value
         order = _onp.argsort(pos.reshape(-1), kind="stable")
         flat_pos = pos.reshape(-1)[order]
@@ -271,7 +271,6 @@ def _assign_recorded(x, key, value):
             step.append(st)
             region.append(len(range(start, stop, st)))
         ax += 1
-    from ._manipulation import broadcast_to, reshape
     sel = _probe(x.shape)[key].shape if key else x.shape
     vb = broadcast_to(value, sel) if value.shape != sel else value
     vb = reshape(vb, tuple(region)) if tuple(region) != sel else vb

@@ -9,6 +9,8 @@ import numpy as _onp
 
 from ..base import MXNetTypeError, MXNetValueError
 from ..ndarray.ndarray import NDArray
+from ..numpy_op_fallback import custom
+from ..ops.rules import broadcast_shapes
 from ..symbol.symbol import Symbol
 from ._dispatch import invoke, is_symbolic, np_class
 
@@ -119,7 +121,6 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
 
 def broadcast_arrays(*args):
     """The arrays broadcast against one another (a list)."""
-    from ..ops.rules import broadcast_shapes
     target = ()
     for a in args:
         target = broadcast_shapes("broadcast_arrays", target, a.shape)
@@ -419,7 +420,6 @@ def resize(a, new_shape):
 
     Example: ``np.resize(np.arange(3), (2, 2))`` is ``[[0, 1], [2, 0]]``.
     """
-    from ..numpy_op_fallback import custom
     return custom(a, op_type="resize_fallback", new_shape=new_shape)
 
 

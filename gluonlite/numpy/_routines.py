@@ -7,8 +7,11 @@ import numpy as _onp
 
 from ..base import MXNetTypeError, MXNetValueError
 from ..ndarray.ndarray import NDArray
+from ..numpy_op_fallback import custom
 from ..symbol.symbol import Symbol
+from ..util import _check_ufunc_kwargs
 from ._dispatch import invoke, is_symbolic
+from ._manipulation import reshape, transpose
 
 __all__ = ["dot", "vdot", "inner", "outer", "matmul", "tensordot", "einsum", "where",
            "nonzero", "unique", "bincount", "percentile", "quantile", "histogram", "polyval",
@@ -36,7 +39,6 @@ def matmul(a, b, out=None, **kwargs):
     Raises:
         ValueError: 0-d operands or mismatched core dimensions.
     """
-    from ..util import _check_ufunc_kwargs
     _check_ufunc_kwargs("matmul", kwargs)
     return invoke("_npi_matmul", [a, b], {}, out=out, fname="matmul")
 
@@ -65,13 +67,11 @@ def inner(a, b):
 
 def outer(a, b):
     """The outer product of the flattened arrays."""
-    from ._manipulation import reshape
     return tensordot(reshape(a, (-1,)), reshape(b, (-1,)), 0)
 
 
 def vdot(a, b):
     """The dot product of the flattened arrays."""
-    from ._manipulation import reshape
     return tensordot(reshape(a, (-1,)), reshape(b, (-1,)), 1)
 
 
@@ -118,7 +118,6 @@ def nonzero(a):
     if is_symbolic([a]):
         raise NotImplementedError("nonzero: the result's length depends on values; a symbol "
                                   "cannot give a tuple of them")
-    from ._manipulation import transpose
     t = transpose(idx)
     return tuple(t[i] for i in range(t.shape[0]))
 
@@ -256,7 +255,6 @@ def unravel_index(indices, shape, order="C"):
         raise NotImplementedError("unravel_index: only C order is supported")
     if isinstance(indices, numbers.Number):
         return _onp.unravel_index(indices, shape)
-    from ..numpy_op_fallback import custom
     ret = custom(indices, op_type="unravel_index_fallback", shape=shape)
     if is_symbolic([indices]):
         return ret  # one symbol of shape (len(shape),) + indices.shape, as MXNet's

@@ -14,15 +14,13 @@ Example::
 """
 import numbers
 
+from ..base import normalize_dtype
 from ..ndarray import numpy as _nd_face
 from ..symbol.symbol import Symbol, Group
+from . import _functions as _f
+from ._dispatch import invoke
 
 __all__ = ["_Symbol"]
-
-
-def _f():
-    from . import _functions
-    return _functions
 
 
 class _Symbol(Symbol):
@@ -68,7 +66,6 @@ class _Symbol(Symbol):
                                       for i in range(*key.indices(n))])._outputs)
             raise TypeError(f"indices of symbol group must be integers or slices, not "
                             f"{type(key).__name__}")
-        from ._dispatch import invoke
         if isinstance(key, numbers.Integral) and not isinstance(key, bool):
             sliced = invoke("slice", [self], {"begin": (int(key),), "end": (int(key) + 1,),
                                               "step": ()})
@@ -113,32 +110,32 @@ class _Symbol(Symbol):
         return f"<_Symbol group [{', '.join(self.list_outputs())}]>"
 
     # ---- NumPy's operators ------------------------------------------------------------
-    def __add__(self, o): return _f().add(self, o)
-    def __radd__(self, o): return _f().add(o, self)
-    def __sub__(self, o): return _f().subtract(self, o)
-    def __rsub__(self, o): return _f().subtract(o, self)
-    def __mul__(self, o): return _f().multiply(self, o)
-    def __rmul__(self, o): return _f().multiply(o, self)
-    def __truediv__(self, o): return _f().true_divide(self, o)
-    def __rtruediv__(self, o): return _f().true_divide(o, self)
-    def __mod__(self, o): return _f().mod(self, o)
-    def __rmod__(self, o): return _f().mod(o, self)
-    def __pow__(self, o): return _f().power(self, o)
-    def __rpow__(self, o): return _f().power(o, self)
-    def __matmul__(self, o): return _f().matmul(self, o)
-    def __rmatmul__(self, o): return _f().matmul(o, self)
-    def __eq__(self, o): return _f().equal(self, o)
-    def __ne__(self, o): return _f().not_equal(self, o)
-    def __lt__(self, o): return _f().less(self, o)
-    def __le__(self, o): return _f().less_equal(self, o)
-    def __gt__(self, o): return _f().greater(self, o)
-    def __ge__(self, o): return _f().greater_equal(self, o)
-    def __and__(self, o): return _f().bitwise_and(self, o)
-    def __or__(self, o): return _f().bitwise_or(self, o)
-    def __xor__(self, o): return _f().bitwise_xor(self, o)
-    def __neg__(self): return _f().negative(self)
-    def __abs__(self): return _f().absolute(self)
-    def __invert__(self): return _f().invert(self)
+    def __add__(self, o): return _f.add(self, o)
+    def __radd__(self, o): return _f.add(o, self)
+    def __sub__(self, o): return _f.subtract(self, o)
+    def __rsub__(self, o): return _f.subtract(o, self)
+    def __mul__(self, o): return _f.multiply(self, o)
+    def __rmul__(self, o): return _f.multiply(o, self)
+    def __truediv__(self, o): return _f.true_divide(self, o)
+    def __rtruediv__(self, o): return _f.true_divide(o, self)
+    def __mod__(self, o): return _f.mod(self, o)
+    def __rmod__(self, o): return _f.mod(o, self)
+    def __pow__(self, o): return _f.power(self, o)
+    def __rpow__(self, o): return _f.power(o, self)
+    def __matmul__(self, o): return _f.matmul(self, o)
+    def __rmatmul__(self, o): return _f.matmul(o, self)
+    def __eq__(self, o): return _f.equal(self, o)
+    def __ne__(self, o): return _f.not_equal(self, o)
+    def __lt__(self, o): return _f.less(self, o)
+    def __le__(self, o): return _f.less_equal(self, o)
+    def __gt__(self, o): return _f.greater(self, o)
+    def __ge__(self, o): return _f.greater_equal(self, o)
+    def __and__(self, o): return _f.bitwise_and(self, o)
+    def __or__(self, o): return _f.bitwise_or(self, o)
+    def __xor__(self, o): return _f.bitwise_xor(self, o)
+    def __neg__(self): return _f.negative(self)
+    def __abs__(self): return _f.absolute(self)
+    def __invert__(self): return _f.invert(self)
     __hash__ = Symbol.__hash__
 
     # ---- NumPy's methods --------------------------------------------------------------
@@ -163,118 +160,116 @@ class _Symbol(Symbol):
         if not args:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
         shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-        return _f().reshape(self, shape)
+        return _f.reshape(self, shape)
 
     def transpose(self, *axes):
         """The axes permuted (reversed when none are given)."""
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
-        return _f().transpose(self, axes or None)
+        return _f.transpose(self, axes or None)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         """A Cast node to `dtype`."""
-        from ..base import normalize_dtype
-        from ._dispatch import invoke
         return invoke("Cast", [self], {"dtype": normalize_dtype(dtype).name}, fname="astype")
 
     def flatten(self, order="C"):
         """A reshape to 1-D."""
-        return _f().reshape(self, (-1,))
+        return _f.reshape(self, (-1,))
 
     # NumPy's ndarray methods, as graph nodes: each is the `mx.sym.np` function of that name
     # on this symbol (`out=` and NumPy's memory-layout arguments are accepted and ignored,
     # as MXNet 1.9.1's numpy symbol ignores them).
     def squeeze(self, axis=None):
         """`np.squeeze` of this symbol."""
-        return _f().squeeze(self, axis=axis)
+        return _f.squeeze(self, axis=axis)
 
     def swapaxes(self, axis1, axis2):
         """`np.swapaxes` of this symbol."""
-        return _f().swapaxes(self, axis1, axis2)
+        return _f.swapaxes(self, axis1, axis2)
 
     def repeat(self, repeats, axis=None):
         """`np.repeat` of this symbol."""
-        return _f().repeat(self, repeats, axis=axis)
+        return _f.repeat(self, repeats, axis=axis)
 
     def take(self, indices, axis=None, mode="raise"):
         """`np.take` of this symbol."""
-        return _f().take(self, indices, axis=axis, mode=mode)
+        return _f.take(self, indices, axis=axis, mode=mode)
 
     def dot(self, b, out=None):
         """`np.dot` of this symbol and `b`."""
-        return _f().dot(self, b)
+        return _f.dot(self, b)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.sum` of this symbol."""
-        return _f().sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _f.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.prod` of this symbol."""
-        return _f().prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _f.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.mean` of this symbol."""
-        return _f().mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _f.mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """`np.std` of this symbol."""
-        return _f().std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return _f.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """`np.var` of this symbol."""
-        return _f().var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return _f.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
     def max(self, axis=None, out=None, keepdims=False):
         """`np.max` of this symbol."""
-        return _f().max(self, axis=axis, keepdims=keepdims)
+        return _f.max(self, axis=axis, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
         """`np.min` of this symbol."""
-        return _f().min(self, axis=axis, keepdims=keepdims)
+        return _f.min(self, axis=axis, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False):
         """`np.all` of this symbol."""
-        return _f().all(self, axis=axis, keepdims=keepdims)
+        return _f.all(self, axis=axis, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False):
         """`np.any` of this symbol."""
-        return _f().any(self, axis=axis, keepdims=keepdims)
+        return _f.any(self, axis=axis, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None):
         """`np.argmax` of this symbol."""
-        return _f().argmax(self, axis=axis)
+        return _f.argmax(self, axis=axis)
 
     def argmin(self, axis=None, out=None):
         """`np.argmin` of this symbol."""
-        return _f().argmin(self, axis=axis)
+        return _f.argmin(self, axis=axis)
 
     def argsort(self, axis=-1, kind=None, order=None):
         """`np.argsort` of this symbol."""
-        return _f().argsort(self, axis=axis)
+        return _f.argsort(self, axis=axis)
 
     def sort(self, axis=-1, kind=None, order=None):
         """`np.sort` of this symbol."""
-        return _f().sort(self, axis=axis)
+        return _f.sort(self, axis=axis)
 
     def cumsum(self, axis=None, dtype=None, out=None):
         """`np.cumsum` of this symbol."""
-        return _f().cumsum(self, axis=axis, dtype=dtype)
+        return _f.cumsum(self, axis=axis, dtype=dtype)
 
     def clip(self, min=None, max=None, out=None):  # noqa: A002  (NumPy's argument names)
         """`np.clip` of this symbol."""
-        return _f().clip(self, min, max)
+        return _f.clip(self, min, max)
 
     def round(self, decimals=0, out=None, **kwargs):
         """`np.round` of this symbol."""
-        return _f().round(self, decimals=decimals)
+        return _f.round(self, decimals=decimals)
 
     def broadcast_to(self, shape):
         """`np.broadcast_to` of this symbol."""
-        return _f().broadcast_to(self, shape)
+        return _f.broadcast_to(self, shape)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
         """`np.diagonal` of this symbol."""
-        return _f().diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
+        return _f.diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
 
 def install():
     """Give the legacy Symbol its `as_np_ndarray` (the graph as a numpy symbol) and

@@ -14,6 +14,7 @@ Example::
 import numpy as _onp
 
 from .. import autograd_tape
+from .. import numpy as mx_np  # the package, already started: its names are read at call time
 from ..ndarray.ndarray import NDArray
 
 __all__ = ["array_function", "array_ufunc", "ARRAY_FUNCTIONS", "ARRAY_UFUNCS"]
@@ -48,7 +49,6 @@ _FUNCS = {}
 
 def _table():
     if not _FUNCS:
-        from .. import numpy as mx_np
         for name in ARRAY_FUNCTIONS:
             mod_onp, mod_mx, leaf = _onp, mx_np, name
             if "." in name:
@@ -126,7 +126,6 @@ def array_function(func, types, args, kwargs):
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """`mx.np.ndarray.__array_ufunc__`: the `mx.np` function of the ufunc's name, or the
     ufunc on host copies (see the module docstring)."""
-    from .. import numpy as mx_np
     if "out" in kwargs:
         out = kwargs["out"]
         if len(out) != 1:

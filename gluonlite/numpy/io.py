@@ -1,6 +1,8 @@
 """`mx.np.genfromtxt`: a table of numbers from a text file, as an `mx.np` array."""
 import numpy as _onp
 
+from .multiarray import array
+
 __all__ = ["genfromtxt"]
 
 
@@ -10,5 +12,4 @@ def genfromtxt(*args, **kwargs):
 
     Example: ``np.genfromtxt('data.csv', delimiter=',')``.
     """
-    from .multiarray import array
     return array(_onp.genfromtxt(*args, **kwargs))

@@ -10,6 +10,7 @@ import numbers
 import numpy as _onp
 
 from ..base import MXNetTypeError
+from . import _functions as F  # symbolic choices
 from ._dispatch import invoke, is_symbolic
 
 __all__ = ["norm", "svd", "cholesky", "inv", "det", "slogdet", "solve", "tensorinv",
@@ -39,7 +40,6 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     if axis is None and ord is None:
         return invoke("_npi_norm", [x], dict(attrs, ord=2.0, flag=-2), fname="linalg.norm")
     if axis is None and is_symbolic([x]):  # the number of dimensions is unknown: MXNet's
-        from . import _functions as F       # symbolic choices
         if ord in ("inf", "-inf"):
             return (F.max if ord == "inf" else F.min)(F.abs(x), axis=None, keepdims=keepdims)
         flag = {"nuc": 2, "fro": 1, "f": 1}.get(ord, -1)
@@ -53,7 +53,6 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
         axis = axis or (0, 1)
         attrs["axis"] = tuple(axis)
         if ord in (_onp.inf, -_onp.inf, 1, -1):
-            from . import _functions as F
             r, c = axis
             if ord in (_onp.inf, -_onp.inf):
                 if not keepdims and r > c:

@@ -20,13 +20,19 @@ Example::
     y.backward()
     x.grad                         # array([[2., 4.], [6., 8.]])
 """
+import warnings
+
 import numpy as _onp
 
 from .. import autograd_tape
-from ..base import MXNetTypeError, MXNetValueError
+from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from ..context import Context, current_context
-from ..ndarray.ndarray import INSTALLED, NDArray
+from ..ndarray.ndarray import INSTALLED, NDArray, check_grad_req
 from . import _dispatch
+from . import _functions as _f  # the methods below call the mx.np functions
+from ._creation import zeros
+from ._indexing import getitem, setitem
+from .interop import array_function, array_ufunc
 
 __all__ = ["ndarray", "array", "empty", "from_nd"]
 
@@ -98,7 +104,6 @@ class ndarray(NDArray):
         Raises:
             ValueError: an unknown grad_req.
         """
-        from ..ndarray.ndarray import check_grad_req
         check_grad_req(grad_req)
         self._grad = ndarray(self._ctx.xp.zeros(self.shape, self.dtype), self._ctx)
         self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
@@ -138,7 +143,6 @@ class ndarray(NDArray):
 
     def __bool__(self):
         if self.size == 0:
-            import warnings
             warnings.warn("The truth value of an empty array is ambiguous. Returning False, but "
                           "in future this will result in an error.", DeprecationWarning,
                           stacklevel=2)
@@ -212,13 +216,11 @@ class ndarray(NDArray):
         """Official NumPy ufuncs on `mx.np` arrays: the `mx.np` function of the same name, or
         NumPy itself on host copies for the ufuncs `mx.np` lacks (refused inside
         autograd.record(), where the result could not be differentiated)."""
-        from .interop import array_ufunc
         return array_ufunc(self, ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """Official NumPy functions on `mx.np` arrays: the `mx.np` function of the same name,
         or NumPy itself on host copies (see `__array_ufunc__`)."""
-        from .interop import array_function
         return array_function(func, types, args, kwargs)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -233,7 +235,6 @@ class ndarray(NDArray):
             raise NotImplementedError(f"astype: order={order!r} is not supported")
         if casting != "unsafe":
             raise NotImplementedError(f"astype: casting={casting!r} is not supported")
-        from ..base import normalize_dtype
         dt = normalize_dtype(_onp.float32 if dtype is None else dtype, "astype: dtype")
         if not copy and dt == self.dtype:
             return self
@@ -290,13 +291,11 @@ class ndarray(NDArray):
         """NumPy's indexing: basic (ints, slices, None, Ellipsis; a contiguous result shares
         memory outside autograd.record()), integer arrays, boolean masks, and mixes of them.
         Recorded by autograd."""
-        from ._indexing import getitem
         return getitem(self, key)
 
     def __setitem__(self, key, value):
         """NumPy's assignment: ``x[key] = value`` for any key `__getitem__` takes, `value` a
         scalar or an array broadcast to the indexed shape."""
-        from ._indexing import setitem
         setitem(self, key, value)
 
     # ---- arithmetic ---------------------------------------------------------------------
@@ -548,7 +547,6 @@ def empty(shape, dtype=None, order="C", ctx=None):
     """
     if order != "C":
         raise NotImplementedError(f"empty: only C-order is supported, got order={order!r}")
-    from ._creation import zeros
     return zeros(shape, dtype=dtype, ctx=ctx)
 
 
@@ -567,7 +565,6 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
 
     Example: ``np.array([[1, 2], [3, 4]], dtype='int32')``.
     """
-    from ..base import normalize_dtype
     if isinstance(object, NDArray):
         src = object.asnumpy()
         ctx = ctx or object._ctx
@@ -591,9 +588,6 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
             from None
     ctx = ctx or current_context()
     return ndarray(ctx.xp.asarray(data) if ctx.device_type != "cpu" else data, ctx)
-
-
-from . import _functions as _f  # noqa: E402  (the methods above call the mx.np functions)
 
 # NDArray.as_np_ndarray and CustomOp's numpy arrays (in the layer below) make these
 INSTALLED.update(np_from_nd=from_nd, np_ndarray=ndarray)

@@ -13,8 +13,11 @@ import numpy as _onp
 from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from ..context import current_context
 from ..ndarray.ndarray import NDArray
+from ..numpy_op_fallback import custom
 from ..symbol.symbol import Symbol
 from ._dispatch import invoke, default_float
+from ._manipulation import take
+from ._ufuncs import exp
 
 __all__ = ["randint", "uniform", "normal", "lognormal", "logistic", "gumbel", "multinomial",
            "multivariate_normal", "choice", "rayleigh", "rand", "shuffle", "gamma", "beta",
@@ -76,7 +79,6 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
     """exp of draws from N(mean, sigma**2)."""
-    from ._ufuncs import exp
     return exp(normal(loc=mean, scale=sigma, size=size, dtype=dtype, ctx=ctx), out=out)
 
 
@@ -204,14 +206,12 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
     if tol is not None:
         raise NotImplementedError("random.multivariate_normal: parameter `tol` is not "
                                   "supported")
-    from ..numpy_op_fallback import custom
     return custom(mean, cov, op_type="mvn_fallback", size=size)
 
 
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     """Draws from range(a) (a an int) or from the elements of the 1-D array a, uniformly or
     with probabilities p."""
-    from ._manipulation import take
     size = _size(size)
     weighted = p is not None
     if _is_array(a):

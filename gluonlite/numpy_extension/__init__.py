@@ -16,6 +16,7 @@ from ..base import classproperty, with_metaclass  # noqa: F401
 from ..util import check_call  # noqa: F401
 from ..context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus  # noqa: F401
 from ..context import gpu_memory_info  # noqa: F401
+from ..ndarray import waitall as _waitall
 from ..util import (is_np_array, is_np_shape, reset_np, set_np, get_cuda_compute_capability,  # noqa
                     is_np_default_dtype, set_np_default_dtype)
 from ._op import *  # noqa: F401,F403
@@ -27,7 +28,6 @@ from . import image  # noqa: F401
 
 def waitall():
     """Wait until every device has finished its queued work (`mx.nd.waitall`)."""
-    from ..ndarray import waitall as _waitall
     _waitall()
 
 

@@ -2,6 +2,7 @@
 from ..base import normalize_dtype
 from ..context import current_context
 from ..ndarray.ndarray import NDArray
+from ..random import seed as _seed
 from ..symbol.symbol import Symbol
 from ..numpy._dispatch import invoke, default_float
 
@@ -10,7 +11,6 @@ __all__ = ["bernoulli", "normal_n", "uniform_n", "seed"]
 
 def seed(seed, ctx="all"):  # pylint: disable=redefined-outer-name
     """Seed every random draw of gluonlite (`mx.random.seed`)."""
-    from ..random import seed as _seed
     _seed(seed, ctx)
 
 

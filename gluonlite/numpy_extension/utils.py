@@ -1,5 +1,6 @@
 """`npx.save` / `npx.load`: `mx.np` arrays in MXNet's binary NDArray file format."""
 from ..ndarray.ndarray import NDArray
+from ..ndarray.serialization import load as _load, save as _save
 
 __all__ = ["save", "load"]
 
@@ -11,7 +12,6 @@ def save(file, arr):
     Raises:
         TypeError: something else.
     """
-    from ..ndarray.serialization import save as _save
     if isinstance(arr, NDArray):
         arr = [arr]
     if isinstance(arr, dict):
@@ -33,7 +33,6 @@ def _nd(v, what):
 def load(file):
     """The arrays saved in `file`, as ``mx.np.ndarray`` arrays: a list, or a dict when saved
     with names."""
-    from ..ndarray.serialization import load as _load
     from ..numpy.multiarray import from_nd
     data = _load(file)
     if isinstance(data, dict):

@@ -7,7 +7,7 @@ the `_npi_` operators MXNet registers apart but whose rules are the legacy opera
 here (``_npi_sin`` computes what ``sin`` computes, integers through float64 and truncated,
 gradients alike; ``_npi_add_scalar`` what ``_plus_scalar`` does, bool data in int64).
 """
-from .registry import alias
+from .registry import alias, exists
 
 # MXNet 1.9.1's own aliases: NumPy-dialect name -> the legacy operator.
 MXNET_ALIASES = {
@@ -65,7 +65,6 @@ SAME_RULES.update({
 def install():
     """Register every alias above whose legacy operator exists (called once, by
     `gluonlite.ops` after every operator family has registered)."""
-    from .registry import exists
     for table in (MXNET_ALIASES, SAME_RULES):
         for name, target in table.items():
             if exists(target) and not exists(name):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base import MXNetValueError
 from . import attrs as A
-from .registry import register, ShapeError
+from .registry import register, Params, ShapeError
 from .rules import norm_axis, broadcast_shapes, unbroadcast
 
 __all__ = ["np_reshape_target", "npx_reshape_target"]
@@ -390,7 +390,6 @@ def _register_split(name, axis_rule, doc):
     def parts(p, shape):
         q = dict(p)
         q["axis"] = axis_rule(p, shape)
-        from .registry import Params
         return _split_parts(name, Params(q), shape)
 
     def nout(p):
