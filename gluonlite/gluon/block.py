@@ -25,6 +25,7 @@ from ..executor.infer import infer_graph
 from ..ndarray.serialization import load, save
 from ..symbol.naming import Prefix, new_name
 from ..symbol.symbol import Symbol, topo_nodes
+from ..subgraph import list_subgraph_properties, partition_graph
 from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
 from .block_formats import FormatAttributes
 from .block_save import load_model, save_model
@@ -616,7 +617,6 @@ class HybridBlock(FormatAttributes, Block):
         """
         backend_opts = kwargs.pop("backend_opts", None) or {}
         if backend is not None:
-            from ..subgraph import list_subgraph_properties
             if backend not in list_subgraph_properties():
                 raise ValueError(f"{self.name}.hybridize: unknown backend {backend!r}; "
                                  f"registered backends: {', '.join(list_subgraph_properties())}")
@@ -798,7 +798,6 @@ class HybridBlock(FormatAttributes, Block):
                               "any computation. Is this intended?", stacklevel=4)
         run = out
         if self._flags.get("backend"):
-            from ..subgraph import partition_graph
             run = partition_graph(out, self._flags["backend"], **self._flags["backend_opts"])
         op = CachedOp(run, static_alloc=self._flags.get("static_alloc", False),
                       static_shape=self._flags.get("static_shape", False),
