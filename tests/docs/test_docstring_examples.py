@@ -30,6 +30,16 @@ from gluonlite.gluon import nn
 # module or class (dotted), whose own public functions, classes and methods are walked
 COVERED = [
     "gluonlite.autograd",
+    "gluonlite.gluon.block",
+    "gluonlite.gluon.symbol_block",
+    "gluonlite.gluon.parameter",
+    "gluonlite.gluon.trainer",
+    "gluonlite.gluon.nn",
+    "gluonlite.gluon.loss",
+    "gluonlite.gluon.rnn",
+    "gluonlite.gluon.data",
+    "gluonlite.gluon.data.vision",
+    "gluonlite.gluon.data.vision.transforms",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
