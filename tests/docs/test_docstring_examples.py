@@ -40,6 +40,8 @@ COVERED = [
     "gluonlite.gluon.data",
     "gluonlite.gluon.data.vision",
     "gluonlite.gluon.data.vision.transforms",
+    "gluonlite.gluon.utils",
+    "gluonlite.gluon.np_dialect",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
