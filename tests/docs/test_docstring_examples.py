@@ -42,6 +42,8 @@ COVERED = [
     "gluonlite.gluon.data.vision.transforms",
     "gluonlite.gluon.utils",
     "gluonlite.gluon.np_dialect",
+    "gluonlite.gluon.block_formats",
+    "gluonlite.gluon.block_save",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
