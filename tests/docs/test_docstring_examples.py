@@ -44,6 +44,10 @@ COVERED = [
     "gluonlite.gluon.np_dialect",
     "gluonlite.gluon.block_formats",
     "gluonlite.gluon.block_save",
+    "gluonlite.gluon.contrib.nn",
+    "gluonlite.gluon.contrib.rnn",
+    "gluonlite.gluon.contrib.cnn",
+    "gluonlite.gluon.contrib.data",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
