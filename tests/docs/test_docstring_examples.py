@@ -48,6 +48,8 @@ COVERED = [
     "gluonlite.gluon.contrib.rnn",
     "gluonlite.gluon.contrib.cnn",
     "gluonlite.gluon.contrib.data",
+    "gluonlite.gluon.contrib.estimator",
+    "gluonlite.gluon.contrib.estimator.event_handler",
     "gluonlite.gluon.model_zoo.vision",
     "gluonlite.gluon.model_zoo.model_store",
 ]
