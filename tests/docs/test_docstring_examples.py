@@ -40,6 +40,7 @@ COVERED = [
     "gluonlite.gluon.data",
     "gluonlite.gluon.data.vision",
     "gluonlite.gluon.data.vision.transforms",
+    "gluonlite.gluon.data.worker_iter",
     "gluonlite.gluon.utils",
     "gluonlite.gluon.np_dialect",
     "gluonlite.gluon.block_formats",
