@@ -58,7 +58,14 @@ def alias(*aliases):
 
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
-    re-exports)."""
+    re-exports).
+
+    Example::
+
+        mx.initializer.is_np_array()   # False
+        with mx.np_array(True):
+            print(mx.initializer.is_np_array())   # True
+    """
     return _is_np_array()
 
 

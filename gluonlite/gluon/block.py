@@ -160,25 +160,58 @@ class Block:
 
     @property
     def prefix(self):
-        """The name prefix (``dense0_``)."""
+        """The name prefix (``dense0_``).
+
+        Example::
+
+            layer = nn.Dense(3, prefix='fc_')
+            layer.prefix   # fc_
+        """
         return self._prefix
 
     @property
     def name(self):
-        """The prefix without its trailing underscore (``dense0``)."""
+        """The prefix without its trailing underscore (``dense0``).
+
+        Example::
+
+            layer = nn.Dense(3, prefix='fc_')
+            layer.name   # fc
+        """
         return self._name
 
     @property
     def params(self):
-        """This block's own ParameterDict (children's not included: see `collect_params`)."""
+        """This block's own ParameterDict (children's not included: see `collect_params`).
+
+        Example::
+
+            layer = nn.Dense(3, in_units=4, prefix='fc_')
+            sorted(layer.params.keys())   # ['fc_bias', 'fc_weight']
+        """
         return self._params
 
     def name_scope(self):
-        """A context manager: children and parameters created inside get this block's prefix."""
+        """A context manager: children and parameters created inside get this block's prefix.
+
+        Example::
+
+            net = nn.Sequential(prefix='net_')
+            with net.name_scope():
+                net.add(nn.Dense(3))
+            net[0].prefix   # net_dense0_
+        """
         return self._scope
 
     def register_child(self, block, name=None):
-        """Register `block` as a child (name defaults to its index)."""
+        """Register `block` as a child (name defaults to its index).
+
+        Example::
+
+            net = gluon.Block()
+            net.register_child(nn.Dense(3), 'head')
+            len(net._children)   # 1
+        """
         if name is None:
             name = str(len(self._children))
         self._children[name] = block
@@ -190,7 +223,12 @@ class Block:
         Returns:
             a `gluon.utils.HookHandle`; ``handle.detach()`` removes the hook.
 
-        Example: ``h = net.register_forward_hook(lambda b, x, y: print(y.shape)); h.detach()``.
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            h = net.register_forward_hook(lambda block, x, y: print(y.shape))
+            y = net(nd.ones((2, 4)))   # prints (2, 3)
+            h.detach()
         """
         handle = HookHandle()
         handle.attach(self._forward_hooks, hook)
@@ -201,6 +239,13 @@ class Block:
 
         Returns:
             a `gluon.utils.HookHandle`; ``handle.detach()`` removes the hook.
+
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            h = net.register_forward_pre_hook(lambda block, x: print(x[0].shape))
+            y = net(nd.ones((2, 4)))   # prints (2, 4)
+            h.detach()
         """
         handle = HookHandle()
         handle.attach(self._forward_pre_hooks, hook)
@@ -222,8 +267,11 @@ class Block:
 
         Example::
 
+            net = nn.HybridSequential(); net.add(nn.Dense(3), nn.Activation('relu'))
+            net.initialize()
+            x = nd.ones((2, 4))
             net.optimize_for(x, backend='FUSE', static_alloc=True)
-            y = net(x)
+            net(x).shape   # (2, 3)
         """
         self.hybridize(True, backend=backend, clear=clear, static_alloc=static_alloc,
                        static_shape=static_shape, inline_limit=inline_limit,
@@ -239,6 +287,15 @@ class Block:
         Args:
             callback: a function of (str, str, NDArray).
             monitor_all: also report every operator's inputs.
+
+        Example::
+
+            names = []
+            net = nn.Sequential(); net.add(nn.Dense(3), nn.Lambda(lambda x: x)); net.initialize()
+            net.hybridize()
+            net.register_op_hook(lambda node, op, arr: names.append(op))
+            y = net(nd.ones((2, 4)))
+            'FullyConnected' in names   # True
         """
         for child in self._children.values():
             child.register_op_hook(callback, monitor_all)
@@ -271,6 +328,12 @@ class Block:
         Args:
             select: a regex; only parameters whose names match it (from the start) are kept,
                 e.g. ``'.*weight|.*bias'``.
+
+        Example::
+
+            net = nn.Sequential(); net.add(nn.Dense(3, in_units=4), nn.Dense(2, in_units=3))
+            len(net.collect_params())   # 4
+            len(net.collect_params('.*weight'))   # 2
         """
         self._check_container_with_block()
         ret = ParameterDict(self._params.prefix)
@@ -305,7 +368,10 @@ class Block:
 
         Example::
 
+            net1 = nn.Dense(3, in_units=4); net1.initialize()
+            net2 = nn.Dense(3, in_units=4)
             net2.share_parameters(net1._collect_params_with_prefix())
+            net2.weight.data() is net1.weight.data()   # True
         """
         if not hasattr(shared, "items"):
             raise TypeError(f"{self.name}.share_parameters: shared must be a dict of "
@@ -345,23 +411,51 @@ class Block:
                 init (e.g. 'zeros' for biases) takes precedence.
             ctx: a Context or list of Contexts.
             force_reinit: re-initialize already initialized parameters.
+
+        Example::
+
+            net = nn.Dense(3)
+            net.initialize(mx.init.Xavier())
+            net(nd.ones((2, 4))).shape   # (2, 3)
         """
         self.collect_params().initialize(init, ctx, verbose, force_reinit)
 
     def hybridize(self, active=True, **kwargs):
-        """Hybridize every HybridBlock descendant (a plain Block itself stays imperative)."""
+        """Hybridize every HybridBlock descendant (a plain Block itself stays imperative).
+
+        Example::
+
+            net = nn.Sequential(); net.add(nn.Dense(3), nn.Lambda(lambda x: x)); net.initialize()
+            net.hybridize()   # the Dense child now runs as a cached graph
+            net(nd.ones((2, 4))).shape   # (2, 3)
+        """
         for child in self._children.values():
             child.hybridize(active, **kwargs)
 
     def cast(self, dtype):
-        """Cast every parameter to `dtype`."""
+        """Cast every parameter to `dtype`.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize()
+            net.cast('float16')
+            net.weight.dtype   # <class 'numpy.float16'>
+        """
         for child in self._children.values():
             child.cast(dtype)
         for p in self.params.values():
             p.cast(dtype)
 
     def apply(self, fn):
-        """Call ``fn(block)`` on every descendant and then on this block; returns self."""
+        """Call ``fn(block)`` on every descendant and then on this block; returns self.
+
+        Example::
+
+            net = nn.Sequential(); net.add(nn.Dense(3), nn.Dense(2))
+            seen = []
+            net.apply(lambda b: seen.append(b.name))
+            len(seen)   # 3
+        """
         for child in self._children.values():
             child.apply(fn)
         fn(self)
@@ -374,6 +468,12 @@ class Block:
         Args:
             deduplicate: save a parameter shared by several blocks once (under the last of
                 its names, as MXNet); `load_parameters` accepts such files.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize()
+            net.save_parameters('net.params')
+            net2 = nn.Dense(3, in_units=4); net2.load_parameters('net.params')
         """
         params = self._collect_params_with_prefix()
         if deduplicate:
@@ -397,6 +497,13 @@ class Block:
         Raises:
             ValueError: listing every missing, extra and mis-shaped entry (each with both
                 shapes); a dtype mismatch without `cast_dtype`; a malformed file.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize()
+            net.save_parameters('net.params')
+            net2 = nn.Dense(3, in_units=4); net2.load_parameters('net.params')
+            (net2.weight.data() == net.weight.data()).min().asscalar()   # 1.0
         """
         try:
             loaded = load(filename)
@@ -429,7 +536,11 @@ class Block:
 
         Example::
 
-            net.save('MyModel'); net2 = create_net(); net2.load('MyModel')
+            def create_net():
+                net = nn.Sequential(); net.add(nn.Dense(3, in_units=4)); return net
+            net = create_net(); net.initialize()
+            net.save('MyModel')
+            net2 = create_net(); net2.load('MyModel')
         """
         save_model(self, prefix)
 
@@ -439,19 +550,39 @@ class Block:
 
         Raises:
             ValueError: the saved tree does not match this block's.
+
+        Example::
+
+            def create_net():
+                net = nn.Sequential(); net.add(nn.Dense(3, in_units=4)); return net
+            net = create_net(); net.initialize(); net.save('MyModel')
+            net2 = create_net(); net2.load('MyModel')
+            net2(nd.ones((1, 4))).shape   # (1, 3)
         """
         load_model(self, prefix)
 
     # MXNet 1.x names kept for old scripts
     def save_params(self, filename):
         """Deprecated (MXNet 1.x): ``collect_params().save(filename,
-        strip_prefix=self.prefix)``, names relative to this block's prefix. Warns."""
+        strip_prefix=self.prefix)``, names relative to this block's prefix. Warns.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize()
+            net.save_params('net.params')   # warns: use save_parameters
+        """
         warnings.warn("save_params is deprecated. Please use save_parameters (or export, to "
                       "load the model as a SymbolBlock later)", DeprecationWarning, stacklevel=2)
         self.collect_params().save(filename, strip_prefix=self.prefix)
 
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
-        """Deprecated (MXNet 1.x): `load_parameters`. Warns."""
+        """Deprecated (MXNet 1.x): `load_parameters`. Warns.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize(); net.save_parameters('net.params')
+            net.load_params('net.params')   # warns: use load_parameters
+        """
         warnings.warn("load_params is deprecated. Please use load_parameters",
                       DeprecationWarning, stacklevel=2)
         self.load_parameters(filename, ctx, allow_missing, ignore_extra)
@@ -467,7 +598,15 @@ class Block:
         return out
 
     def forward(self, *args):
-        """The computation; override it."""
+        """The computation; override it.
+
+        Example::
+
+            class Twice(gluon.Block):
+                def forward(self, x):
+                    return 2 * x
+            Twice()(nd.ones((2,))).asnumpy()   # [2. 2.]
+        """
         raise NotImplementedError(f"{self.__class__.__name__} must define forward()")
 
     def summary(self, *inputs):
@@ -476,7 +615,10 @@ class Block:
         counted once in "Unique parameters"). The block must be initialized and not
         hybridized.
 
-        Example: ``net.summary(nd.zeros((2, 8)))``.
+        Example::
+
+            net = nn.HybridSequential(); net.add(nn.Dense(3)); net.initialize()
+            net.summary(nd.zeros((2, 8)))   # prints a table of layers, shapes, parameter counts
 
         Raises:
             GluonUsageError (a ValueError): a hybridized block (MXNet asserts).
@@ -578,6 +720,11 @@ class HybridBlock(FormatAttributes, Block):
 
         Raises:
             ValueError: the child is not a HybridBlock.
+
+        Example::
+
+            net = nn.HybridSequential()
+            net.register_child(nn.Dense(3))   # a plain gluon.Block raises ValueError
         """
         if not isinstance(block, HybridBlock):
             raise ValueError(f"Children of HybridBlock must also be HybridBlock, but {block!r} "
@@ -614,6 +761,12 @@ class HybridBlock(FormatAttributes, Block):
 
         Raises:
             ValueError: an unknown `backend` (the registered ones are listed).
+
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            net.hybridize(static_alloc=True)
+            net(nd.ones((2, 4))).shape   # (2, 3)
         """
         backend_opts = kwargs.pop("backend_opts", None) or {}
         if backend is not None:
@@ -641,18 +794,41 @@ class HybridBlock(FormatAttributes, Block):
         Args:
             callback: a function of (str, str, NDArray).
             monitor_all: also report the inputs of every operator.
+
+        Example::
+
+            seen = []
+            net = nn.Dense(3, prefix='fc_'); net.initialize(); net.hybridize()
+            net.register_op_hook(lambda node, op, arr: seen.append(node))
+            y = net(nd.ones((2, 4)))
+            seen   # ['fc_fwd_output']
         """
         object.__setattr__(self, "_op_hook", (callback, bool(monitor_all)))
         for child in self._children.values():
             child.register_op_hook(callback, monitor_all)
 
     def cast(self, dtype):
-        """Cast every parameter to `dtype` and drop the cached graphs."""
+        """Cast every parameter to `dtype` and drop the cached graphs.
+
+        Example::
+
+            net = nn.Dense(3, in_units=4); net.initialize()
+            net.cast('float64')
+            net(nd.ones((2, 4), dtype='float64')).dtype   # <class 'numpy.float64'>
+        """
         self._clear_cached_op()
         super().cast(dtype)
 
     def hybrid_forward(self, F, x, *args, **kwargs):
-        """The computation, written once for F = nd and F = sym; override it."""
+        """The computation, written once for F = nd and F = sym; override it.
+
+        Example::
+
+            class AddOne(gluon.HybridBlock):
+                def hybrid_forward(self, F, x):
+                    return F.relu(x) + 1
+            AddOne()(nd.array([-1, 2])).asnumpy()   # [1. 3.]
+        """
         raise NotImplementedError(f"{self.__class__.__name__} must define hybrid_forward()")
 
     def _trace_key(self):
@@ -703,7 +879,14 @@ class HybridBlock(FormatAttributes, Block):
         return leaves, fmt
 
     def infer_shape(self, *args):
-        """Infer the shapes of parameters with unknown dimensions from input NDArrays."""
+        """Infer the shapes of parameters with unknown dimensions from input NDArrays.
+
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            net.infer_shape(nd.ones((2, 4)))
+            net.weight.shape   # (3, 4)
+        """
         self._infer_attrs(*args)
 
     def _infer_attrs(self, *args):
@@ -745,6 +928,12 @@ class HybridBlock(FormatAttributes, Block):
             ValueError: Symbols mixed with NDArrays; neither among the inputs; hybridized, a
                 non-array input, inputs on several contexts, or None where the cached graph
                 had an array (or the reverse).
+
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            net.forward(nd.ones((2, 4))).shape   # (2, 3)
+            y = net(sym.var('data'))   # a Symbol when called with Symbols
         """
         arrays, n_sym, others = _gather([x, *args])
         if arrays and n_sym:
@@ -810,7 +999,11 @@ class HybridBlock(FormatAttributes, Block):
         called with hybridized (its compiled plans and, on a GPU, their CUDA graphs:
         ``op.graphs``), for inspection; empty before the first hybridized call.
 
-        Example: ``net.cached_ops[0].graphs[0].status()``.
+        Example::
+
+            net = nn.Dense(3); net.initialize(); net.hybridize()
+            y = net(nd.ones((2, 4)))
+            len(net.cached_ops)   # 1
         """
         return tuple(entry[0] for entry in self._cached_ops.values())
 
@@ -856,6 +1049,12 @@ class HybridBlock(FormatAttributes, Block):
 
         Raises:
             ValueError: the block was not hybridized and called yet.
+
+        Example::
+
+            net = nn.Dense(3); net.initialize(); net.hybridize()
+            y = net(nd.ones((2, 4)))
+            net.export('model')   # ('model-symbol.json', 'model-0000.params')
         """
         if not self._cached_graph:
             raise ValueError(f"{self.name}: call hybridize() and run forward at least once "

@@ -82,7 +82,10 @@ def _merge(args, fmt):
 def spec_to_format(spec):
     """gluonlite's structure spec (`gluonlite.base.flatten`) as MXNet's format list.
 
-    Example: ``spec_to_format((list, (0, None)))  # [0, -1]``.
+    Example::
+
+        from gluonlite.gluon.block_formats import spec_to_format
+        spec_to_format((list, (0, None)))   # [0, -1]
     """
     if spec is None:
         return -1
@@ -97,7 +100,10 @@ def format_to_spec(fmt):
     Raises:
         ValueError: an int below -1.
 
-    Example: ``format_to_spec([0, [0, -1]])  # (list, (0, (list, (0, None))))``.
+    Example::
+
+        from gluonlite.gluon.block_formats import format_to_spec
+        format_to_spec([0, [0, -1]])   # (<class 'list'>, (0, (<class 'list'>, (0, None))))
     """
     if isinstance(fmt, int):
         if fmt < -1:
@@ -112,6 +118,12 @@ class FormatAttributes:
 
     GluonTS saves them beside an exported model and sets them on the SymbolBlock it imports;
     gluonlite keeps the structure as `_in_spec`/`_out_spec` and converts.
+
+    Example::
+
+        net = nn.Dense(3); net.initialize(); net.hybridize()
+        y = net(nd.ones((2, 4)))
+        net._in_format, net._out_format   # ([0], 0)
     """
 
     @property

@@ -40,7 +40,14 @@ def _graph_entry(blk):
 
 
 def save_model(block, prefix):
-    """Write ``prefix-model.json`` and ``prefix-model.params`` for `block` (see module doc)."""
+    """Write ``prefix-model.json`` and ``prefix-model.params`` for `block` (see module doc).
+
+    Example::
+
+        from gluonlite.gluon.block_save import save_model
+        net = nn.HybridSequential(); net.add(nn.Dense(3, in_units=4)); net.initialize()
+        save_model(net, 'net')   # as net.save('net'): net-model.json, net-model.params
+    """
     from .block import HybridBlock
 
     def visit(blk, index, structure):
@@ -72,7 +79,16 @@ def save_model(block, prefix):
 
 
 def load_model(block, prefix):
-    """Rename `block`'s tree as saved in ``prefix-model.json`` and load its parameters."""
+    """Rename `block`'s tree as saved in ``prefix-model.json`` and load its parameters.
+
+    Example::
+
+        from gluonlite.gluon.block_save import load_model, save_model
+        def build():
+            net = nn.HybridSequential(); net.add(nn.Dense(3, in_units=4)); return net
+        net = build(); net.initialize(); save_model(net, 'net')
+        net2 = build(); load_model(net2, 'net')   # as net2.load('net')
+    """
     from .block import HybridBlock
     fname = prefix + "-model.json"
     with open(fname) as fp:

@@ -56,6 +56,15 @@ class Loss(HybridBlock):
     Args:
         weight: a scalar multiplying the loss (None: 1).
         batch_axis: the axis that indexes samples (kept in the output).
+
+    Example::
+
+        class AbsLoss(gluon.loss.Loss):
+            def __init__(self, weight=None, batch_axis=0, **kw):
+                super().__init__(weight, batch_axis, **kw)
+            def hybrid_forward(self, F, pred, label):
+                return F.mean(F.abs(pred - label), axis=self._batch_axis, exclude=True)
+        AbsLoss()(nd.array([[1, 2]]), nd.array([[0, 0]])).asnumpy()   # [1.5]
     """
 
     def __init__(self, weight, batch_axis, **kwargs):
@@ -70,7 +79,11 @@ class Loss(HybridBlock):
 class L2Loss(Loss):
     """``0.5 * weight * (label - pred)**2``, averaged per sample.
 
-    Example: ``loss = gluon.loss.L2Loss()(pred, label)  # shape (batch,)``.
+    Example::
+
+        loss_fn = gluon.loss.L2Loss()
+        pred, label = nd.array([[1, 2], [3, 4]]), nd.array([[1, 0], [3, 2]])
+        loss_fn(pred, label).asnumpy()   # [1. 1.]: one value per sample
     """
 
     def __init__(self, weight=1.0, batch_axis=0, **kwargs):
@@ -84,7 +97,13 @@ class L2Loss(Loss):
 
 
 class L1Loss(Loss):
-    """``weight * |label - pred|``, averaged per sample."""
+    """``weight * |label - pred|``, averaged per sample.
+
+    Example::
+
+        loss_fn = gluon.loss.L1Loss()
+        loss_fn(nd.array([[1, 2], [3, 4]]), nd.array([[0, 0], [3, 4]])).asnumpy()   # [1.5 0. ]
+    """
 
     def __init__(self, weight=None, batch_axis=0, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
@@ -103,6 +122,12 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
     Args:
         from_sigmoid: whether `pred` already went through a sigmoid.
         weight, batch_axis: see `Loss`.
+
+    Example::
+
+        loss_fn = gluon.loss.SigmoidBinaryCrossEntropyLoss()   # alias SigmoidBCELoss
+        loss = loss_fn(nd.array([[0.0], [0.0]]), nd.array([[1], [0]]))
+        loss.asnumpy().round(4)   # [0.6931 0.6931]: log(2) for a logit of 0
     """
 
     def __init__(self, from_sigmoid=False, weight=None, batch_axis=0, **kwargs):
@@ -141,6 +166,12 @@ class SoftmaxCrossEntropyLoss(Loss):
         axis: the class axis (default -1).
         sparse_label: labels are class indices (default True).
         from_logits: `pred` is already a log-softmax.
+
+    Example::
+
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()   # alias SoftmaxCELoss
+        pred = nd.array([[0.0, 0.0], [10.0, 0.0]])   # logits
+        loss_fn(pred, nd.array([0, 0])).asnumpy().round(4)   # [0.6931 0.    ]
     """
 
     def __init__(self, axis=-1, sparse_label=True, from_logits=False, weight=None,
@@ -174,6 +205,12 @@ class KLDivLoss(Loss):
             along `axis` is taken first.
         axis: the class axis for that log_softmax.
         weight, batch_axis: see `Loss`.
+
+    Example::
+
+        loss_fn = gluon.loss.KLDivLoss()   # pred is a log-probability
+        label = nd.array([[0.5, 0.5]])
+        loss_fn(nd.log(label), label).asnumpy()   # [0.]
     """
 
     def __init__(self, from_logits=True, axis=-1, weight=None, batch_axis=0, **kwargs):
@@ -204,7 +241,11 @@ class CTCLoss(Loss):
     Raises:
         ValueError: an unknown layout.
 
-    Example: ``gluon.loss.CTCLoss()(nd.ones((2, 20, 4)), nd.array([[1, 0, -1], [2, 1, 2]]))``.
+    Example::
+
+        loss_fn = gluon.loss.CTCLoss()   # pred (N, T, C), the blank is class C - 1
+        label = nd.array([[1, 0, -1], [2, 1, 2]])   # -1 pads
+        loss_fn(nd.ones((2, 20, 4)), label).shape   # (2,)
     """
 
     def __init__(self, layout="NTC", label_layout="NT", weight=None, **kwargs):
@@ -235,6 +276,11 @@ class HuberLoss(Loss):
 
     Args:
         rho: the threshold between the quadratic and linear parts (default 1).
+
+    Example::
+
+        loss_fn = gluon.loss.HuberLoss(rho=1)
+        loss_fn(nd.array([[0.5], [3.0]]), nd.zeros((2, 1))).asnumpy()   # [0.125 2.5  ]
     """
 
     def __init__(self, rho=1, weight=None, batch_axis=0, **kwargs):
@@ -251,7 +297,13 @@ class HuberLoss(Loss):
 
 
 class HingeLoss(Loss):
-    """``max(0, margin - pred * label)`` for labels in {-1, 1}, averaged per sample."""
+    """``max(0, margin - pred * label)`` for labels in {-1, 1}, averaged per sample.
+
+    Example::
+
+        loss_fn = gluon.loss.HingeLoss()
+        loss_fn(nd.array([[2.0], [0.5]]), nd.array([[1], [1]])).asnumpy()   # [0.  0.5]
+    """
 
     def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
@@ -265,7 +317,13 @@ class HingeLoss(Loss):
 
 
 class SquaredHingeLoss(Loss):
-    """``max(0, margin - pred * label) ** 2`` for labels in {-1, 1}, averaged per sample."""
+    """``max(0, margin - pred * label) ** 2`` for labels in {-1, 1}, averaged per sample.
+
+    Example::
+
+        loss_fn = gluon.loss.SquaredHingeLoss()
+        loss_fn(nd.array([[2.0], [0.5]]), nd.array([[1], [1]])).asnumpy()   # [0.   0.25]
+    """
 
     def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
@@ -284,6 +342,11 @@ class LogisticLoss(Loss):
 
     Raises:
         ValueError: an unknown label_format.
+
+    Example::
+
+        loss_fn = gluon.loss.LogisticLoss(label_format='binary')
+        loss_fn(nd.array([[0.0]]), nd.array([[1]])).asnumpy().round(4)   # [0.6931]
     """
 
     def __init__(self, weight=None, batch_axis=0, label_format="signed", **kwargs):
@@ -304,7 +367,14 @@ class LogisticLoss(Loss):
 
 class TripletLoss(Loss):
     """``max(0, |pred - positive|^2 - |pred - negative|^2 + margin)`` per sample (squared
-    distances summed over the non-batch axes)."""
+    distances summed over the non-batch axes).
+
+    Example::
+
+        loss_fn = gluon.loss.TripletLoss(margin=1)
+        anchor, pos, neg = nd.array([[0, 0]]), nd.array([[0, 1]]), nd.array([[3, 0]])
+        loss_fn(anchor, pos, neg).asnumpy()   # [0.]: max(0, 1 - 9 + 1)
+    """
 
     def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
@@ -322,7 +392,13 @@ class TripletLoss(Loss):
 class PoissonNLLLoss(Loss):
     """Poisson negative log-likelihood: ``exp(pred) - target * pred`` (``from_logits``) or
     ``pred - target * log(pred + epsilon)``, plus Stirling's term with `compute_full`; the
-    mean over every element (a (1,) array, as MXNet)."""
+    mean over every element (a (1,) array, as MXNet).
+
+    Example::
+
+        loss_fn = gluon.loss.PoissonNLLLoss()   # pred is log(rate)
+        loss_fn(nd.zeros((2, 1)), nd.ones((2, 1))).asnumpy()   # [1.]: exp(0) - 1 * 0
+    """
 
     def __init__(self, weight=None, from_logits=True, batch_axis=0, compute_full=False,
                  **kwargs):
@@ -345,7 +421,14 @@ class PoissonNLLLoss(Loss):
 
 class CosineEmbeddingLoss(Loss):
     """``1 - cos(input1, input2)`` for label 1, ``max(0, cos - margin)`` for label -1; one
-    value per sample, shape (N, 1) as MXNet."""
+    value per sample, shape (N, 1) as MXNet.
+
+    Example::
+
+        loss_fn = gluon.loss.CosineEmbeddingLoss()
+        a, b = nd.array([[1, 0], [1, 0]]), nd.array([[1, 0], [0, 1]])
+        loss_fn(a, b, nd.array([1, 1])).asnumpy().ravel()   # [0. 1.]
+    """
 
     def __init__(self, weight=None, batch_axis=0, margin=0, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
@@ -371,6 +454,12 @@ class SDMLLoss(Loss):
     Imperative only (it reads the batch size), as in MXNet.
 
     Returns: (N,) losses.
+
+    Example::
+
+        loss_fn = gluon.loss.SDMLLoss()
+        x1, x2 = nd.random.normal(shape=(4, 8)), nd.random.normal(shape=(4, 8))
+        loss_fn(x1, x2).shape   # (4,)
     """
 
     def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):

@@ -15,9 +15,10 @@ themselves `_np_passthrough`, so that their children get what was given.
 
 Example::
 
-    npx.set_np()
     net = nn.Dense(3); net.initialize()
-    net(np.ones((2, 4)))        # an mx.np array, computed by FullyConnected
+    with mx.util.np_array(True), mx.util.np_shape(True):   # as npx.set_np(), for this block
+        y = net(mx.np.ones((2, 4)))   # computed by FullyConnected
+    type(y).__name__   # ndarray (an mx.np array)
 """
 import threading
 
@@ -35,7 +36,14 @@ _VIEWS = threading.local()
 
 
 def legacy_dialect(block):
-    """Whether `block`'s hybrid_forward is gluonlite's own legacy-dialect code."""
+    """Whether `block`'s hybrid_forward is gluonlite's own legacy-dialect code.
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import legacy_dialect
+        legacy_dialect(nn.Dense(3))   # True: gluonlite's own layer
+        legacy_dialect(nn.HybridSequential())   # False: a container passes arrays through
+    """
     cls = type(block)
     if getattr(cls, "_np_passthrough", False):
         return False
@@ -49,14 +57,27 @@ def _is_np(x):
 
 
 def to_legacy(x):
-    """`x` (nested) with every `mx.np` array / numpy symbol as its legacy view."""
+    """`x` (nested) with every `mx.np` array / numpy symbol as its legacy view.
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import to_legacy
+        x = mx.np.ones((2,))
+        type(to_legacy([x])[0]).__name__   # NDArray
+    """
     if isinstance(x, (list, tuple)):
         return type(x)(to_legacy(e) for e in x)
     return x.as_nd_ndarray() if _is_np(x) else x
 
 
 def to_np(x):
-    """`x` (nested) with every legacy array / symbol as its `mx.np` view."""
+    """`x` (nested) with every legacy array / symbol as its `mx.np` view.
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import to_np
+        type(to_np(nd.ones((2,)))).__name__   # ndarray
+    """
     if isinstance(x, (list, tuple)):
         return type(x)(to_np(e) for e in x)
     if isinstance(x, (NDArray, Symbol)) and not _is_np(x):
@@ -66,7 +87,15 @@ def to_np(x):
 
 def call_hybrid_forward(block, F, args, params):
     """``block.hybrid_forward(F, *args, **params)``, through legacy views when the block is
-    legacy-dialect code given `mx.np` arrays or numpy symbols (see the module docstring)."""
+    legacy-dialect code given `mx.np` arrays or numpy symbols (see the module docstring).
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import call_hybrid_forward
+        act = nn.Activation('relu')
+        y = call_hybrid_forward(act, nd, [mx.np.array([-1.0, 2.0])], {})
+        type(y).__name__, y.asnumpy()   # ('ndarray', array([0., 2.], dtype=float32))
+    """
     if not legacy_dialect(block):
         return block.hybrid_forward(F, *args, **params)
     np_in = _any_np(args)
@@ -97,6 +126,15 @@ def check_np_outputs(block, out):
 
     Raises:
         TypeError: a legacy NDArray or Symbol among the outputs, naming the block and its type.
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import check_np_outputs
+        check_np_outputs(nn.Dense(3), [mx.np.ones((2,))])   # passes
+        try:
+            check_np_outputs(nn.Dense(3), nd.ones((2,)))
+        except TypeError as e:
+            print('legacy NDArray output')
     """
     if getattr(_VIEWS, "depth", 0):  # a child called by legacy-dialect code on its views
         return

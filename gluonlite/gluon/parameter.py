@@ -24,20 +24,58 @@ __all__ = ["Parameter", "ParameterDict", "Constant", "DeferredInitializationErro
 
 class DeferredInitializationError(MXNetError):
     """A parameter's initialization waits for its shape (known on the first forward). An
-    `MXNetError` (so a RuntimeError), as in MXNet."""
+    `MXNetError` (so a RuntimeError), as in MXNet.
+
+    Example::
+
+        net = nn.Dense(3)
+        net.initialize()   # in_units not given: the weight waits for the first input
+        try:
+            net.weight.data()
+        except gluon.DeferredInitializationError:
+            print('shape not known yet')
+    """
 
 
 class UninitializedParameterError(RuntimeError, ValueError):
-    """A parameter was used before `initialize()`."""
+    """A parameter was used before `initialize()`.
+
+    Example::
+
+        p = gluon.Parameter('w', shape=(2, 3))
+        try:
+            p.data()
+        except gluon.UninitializedParameterError:
+            print('call initialize() first')
+    """
 
 
 class GluonUsageError(ValueError, AssertionError):
     """Wrong use of a Gluon API where MXNet raises AssertionError (and its users' tests catch
-    that): a ValueError, with a message, that is also an AssertionError."""
+    that): a ValueError, with a message, that is also an AssertionError.
+
+    Example::
+
+        from gluonlite.gluon.parameter import GluonUsageError
+        net = nn.HybridSequential(); net.add(nn.Dense(3)); net.initialize(); net.hybridize()
+        try:
+            net.summary(nd.ones((2, 4)))
+        except GluonUsageError:   # also an AssertionError
+            print('summary() needs a block that is not hybridized')
+    """
 
 
 class InvalidStorageTypeError(GluonUsageError):
-    """A storage type that is not one of MXNet's ('default', 'row_sparse', 'csr')."""
+    """A storage type that is not one of MXNet's ('default', 'row_sparse', 'csr').
+
+    Example::
+
+        from gluonlite.gluon.parameter import InvalidStorageTypeError
+        try:
+            gluon.Parameter('w', shape=(2, 3), stype='dense')
+        except InvalidStorageTypeError:
+            print("stype is one of 'default', 'row_sparse', 'csr'")
+    """
 
 
 _STYPES = ("default", "row_sparse", "csr")
@@ -173,7 +211,13 @@ class Parameter:
     # ---- attributes -----------------------------------------------------------------------
     @property
     def dtype(self):
-        """The numpy type of the values (``numpy.float32``); setting it casts them (`cast`)."""
+        """The numpy type of the values (``numpy.float32``); setting it casts them (`cast`).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3), dtype='float16')
+            p.dtype   # <class 'numpy.float16'>
+        """
         return self._dtype
 
     @dtype.setter
@@ -182,18 +226,37 @@ class Parameter:
 
     @property
     def stype(self):
-        """The storage type of the data ('default', 'row_sparse' or 'csr')."""
+        """The storage type of the data ('default', 'row_sparse' or 'csr').
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(10, 4), stype='row_sparse')
+            p.stype   # row_sparse
+        """
         return self._stype
 
     @property
     def grad_stype(self):
-        """The storage type of the gradient ('default', 'row_sparse' or 'csr')."""
+        """The storage type of the gradient ('default', 'row_sparse' or 'csr').
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(10, 4), grad_stype='row_sparse')
+            p.grad_stype   # row_sparse
+        """
         return self._grad_stype
 
     @property
     def shape(self):
         """The parameter's shape (0 entries: not known yet, inferred on first use; shown as
-        -1 under NumPy shape semantics, where 0 is a real size, as MXNet shows them)."""
+        -1 under NumPy shape semantics, where 0 is a real size, as MXNet shows them).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(0, 3))   # 0: not known yet
+            p.shape = (2, 3)
+            p.shape   # (2, 3)
+        """
         if self._shape is not None and is_np_shape():
             return tuple(-1 if d == 0 else d for d in self._shape)
         return self._shape
@@ -213,7 +276,14 @@ class Parameter:
 
     @property
     def grad_req(self):
-        """'write', 'add' or 'null': how backward treats this parameter's gradient."""
+        """'write', 'add' or 'null': how backward treats this parameter's gradient.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3))
+            p.grad_req = 'null'   # frozen: no gradient, the Trainer skips it
+            p.grad_req   # null
+        """
         return self._grad_req
 
     @grad_req.setter
@@ -249,6 +319,12 @@ class Parameter:
 
         Raises:
             UninitializedParameterError: not initialized.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3))
+            p.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+            p.list_ctx()   # [cpu(0), cpu(1)]
         """
         if self._data is None:
             if self._deferred_init:
@@ -269,6 +345,12 @@ class Parameter:
 
         Raises:
             ValueError: the shape is unknown and deferred initialization is not allowed.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3))
+            p.initialize(init=mx.init.Constant(0.5))
+            p.data().asnumpy()[0]   # [0.5 0.5 0.5]
         """
         if self._data is not None and not force_reinit:
             warnings.warn(f"Parameter {self.name!r} is already initialized, ignoring. Set "
@@ -332,7 +414,14 @@ class Parameter:
             autograd.mark_variables([d], [g], self._grad_req)
 
     def reset_ctx(self, ctx):
-        """Move the parameter to other context(s)."""
+        """Move the parameter to other context(s).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3)); p.initialize()
+            p.reset_ctx(mx.cpu(1))
+            p.list_ctx()   # [cpu(1)]
+        """
         ctx = _ctx_list(ctx)
         if self._data is not None:
             self._init_impl(next(iter(self._data.values())), ctx)
@@ -373,6 +462,11 @@ class Parameter:
             UninitializedParameterError: not initialized (names the parameter).
             DeferredInitializationError: initialization waits for the first forward.
             RuntimeError: a row_sparse parameter (read it with `row_sparse_data`).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3)); p.initialize(init=mx.init.One())
+            p.data().shape   # (2, 3)
         """
         if self._stype != "default":
             raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} on ctx {ctx} "
@@ -398,9 +492,10 @@ class Parameter:
 
         Example::
 
-            w = gluon.Parameter('w', shape=(1000, 8), stype='row_sparse')
+            w = gluon.Parameter('w', shape=(1000, 8), stype='row_sparse', grad_stype='row_sparse')
             w.initialize(); trainer = gluon.Trainer([w], 'sgd')
-            w.row_sparse_data(nd.array([3, 5]))    # rows 3 and 5 of the weight
+            rows = w.row_sparse_data(nd.array([3, 5]))   # rows 3 and 5 of the weight
+            rows.indices.asnumpy()   # [3 5]
         """
         if self._stype != "row_sparse":
             raise RuntimeError(f"Cannot return a copy of Parameter {self.name!r} via "
@@ -417,6 +512,12 @@ class Parameter:
 
         Raises:
             RuntimeError: the parameter is not row_sparse, or has no Trainer.
+
+        Example::
+
+            w = gluon.Parameter('w', shape=(100, 8), stype='row_sparse', grad_stype='row_sparse')
+            w.initialize(ctx=[mx.cpu(0), mx.cpu(1)]); trainer = gluon.Trainer([w], 'sgd')
+            len(w.list_row_sparse_data(nd.array([3, 5])))   # 2
         """
         if self._stype != "row_sparse":
             raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} on all "
@@ -441,6 +542,12 @@ class Parameter:
 
         Raises:
             RuntimeError: a row_sparse parameter (use `list_row_sparse_data`).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3))
+            p.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+            [d.context for d in p.list_data()]   # [cpu(0), cpu(1)]
         """
         if self._stype != "default":
             raise RuntimeError(f"Cannot return copies of Parameter {self.name!r} on all "
@@ -459,13 +566,28 @@ class Parameter:
 
         Raises:
             ValueError: grad_req is 'null'.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(3,)); p.initialize(init=mx.init.One())
+            with autograd.record():
+                y = (p.data() * 2).sum()
+            y.backward()
+            p.grad().asnumpy()   # [2. 2. 2.]
         """
         if self._data is not None and self._grad is None:
             raise ValueError(f"Parameter {self.name!r} has no gradient because grad_req='null'")
         return self._check_and_get(self._grad, ctx)
 
     def list_grad(self):
-        """The gradient NDArrays on every context."""
+        """The gradient NDArrays on every context.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(3,))
+            p.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+            len(p.list_grad())   # 2
+        """
         if self._data is not None and self._grad is None:
             raise ValueError(f"Parameter {self.name!r} has no gradient because grad_req='null'")
         if self._grad is None:
@@ -477,6 +599,12 @@ class Parameter:
 
         Raises:
             ValueError: a shape that does not match.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2,)); p.initialize()
+            p.set_data(nd.array([1, 2]))
+            p.data().asnumpy()   # [1. 2.]
         """
         arr = data.asnumpy() if isinstance(data, NDArray) else np.asarray(data)
         self.shape = arr.shape
@@ -495,7 +623,17 @@ class Parameter:
             d[:] = arr.astype(d.dtype, copy=False)
 
     def zero_grad(self):
-        """Set the gradient buffers to zero (needed between steps with grad_req='add')."""
+        """Set the gradient buffers to zero (needed between steps with grad_req='add').
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2,), grad_req='add'); p.initialize()
+            with autograd.record():
+                y = p.data().sum()
+            y.backward()
+            p.zero_grad()
+            p.grad().asnumpy()   # [0. 0.]
+        """
         if self._grad is None:
             return
         for g in self._grad.values():
@@ -563,7 +701,13 @@ class Parameter:
 
     def var(self):
         """The symbol variable of this parameter (one per Parameter, reused); a numpy symbol
-        under NumPy array semantics (`mx.util.is_np_array`), as in MXNet."""
+        under NumPy array semantics (`mx.util.is_np_array`), as in MXNet.
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2, 3))
+            p.var().name   # w
+        """
         if self._var is None:
             extra = {"stype": self._stype} if self._stype != "default" else {}
             self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
@@ -575,7 +719,14 @@ class Parameter:
 
     def cast(self, dtype):
         """Convert the data (and gradient) on every context to `dtype`
-        (e.g. ``'float16'``, ``np.float64``)."""
+        (e.g. ``'float16'``, ``np.float64``).
+
+        Example::
+
+            p = gluon.Parameter('w', shape=(2,)); p.initialize()
+            p.cast('float64')
+            p.data().dtype   # <class 'numpy.float64'>
+        """
         self._dtype = normalize_dtype(dtype, f"Parameter {self.name!r} cast").type
         if self._var is not None:
             self._var = None
@@ -618,7 +769,13 @@ class Constant(Parameter):
 
     @property
     def grad_req(self):
-        """Always 'null': a constant has no gradient (setting another value warns)."""
+        """Always 'null': a constant has no gradient (setting another value warns).
+
+        Example::
+
+            c = gluon.Constant('c', nd.array([1, 2]))
+            c.grad_req   # null
+        """
         return "null"
 
     @grad_req.setter
@@ -663,20 +820,44 @@ class ParameterDict:
         return key in self._params
 
     def items(self):
-        """(name, Parameter) pairs."""
+        """(name, Parameter) pairs.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_'); pd.get('w', shape=(2,))
+            [(name, p.shape) for name, p in pd.items()]   # [('net_w', (2,))]
+        """
         return self._params.items()
 
     def keys(self):
-        """Parameter names."""
+        """Parameter names.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_'); pd.get('w', shape=(2,)); pd.get('b', shape=(1,))
+            list(pd.keys())   # ['net_w', 'net_b']
+        """
         return self._params.keys()
 
     def values(self):
-        """Parameters."""
+        """Parameters.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_'); pd.get('w', shape=(2,))
+            [p.name for p in pd.values()]   # ['net_w']
+        """
         return self._params.values()
 
     @property
     def prefix(self):
-        """The prefix of names created by `get`."""
+        """The prefix of names created by `get`.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_')
+            pd.prefix   # net_
+        """
         return self._prefix
 
     def _get_impl(self, name):
@@ -692,6 +873,12 @@ class ParameterDict:
 
         Raises:
             ValueError: an existing parameter whose attributes contradict `kwargs`.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_')
+            w = pd.get('weight', shape=(3, 4))   # created
+            pd.get('weight') is w   # True
         """
         name = self._prefix + name
         param = self._get_impl(name)
@@ -728,6 +915,12 @@ class ParameterDict:
             KeyError: no such constant and no `value`.
             ValueError: an existing parameter that is not a Constant, or whose value differs
                 from `value`.
+
+        Example::
+
+            pd = gluon.ParameterDict('net_')
+            c = pd.get_constant('scale', nd.array([2.0]))
+            c.name   # net_scale
         """
         name = self._prefix + name
         param = self._get_impl(name)
@@ -749,6 +942,13 @@ class ParameterDict:
 
         Raises:
             ValueError: a different Parameter with an already used name.
+
+        Example::
+
+            a = gluon.ParameterDict('a_'); a.get('w', shape=(2,))
+            b = gluon.ParameterDict('b_'); b.get('w', shape=(2,))
+            a.update(b)
+            list(a.keys())   # ['a_w', 'b_w']
         """
         for k, v in other.items():
             if k in self._params and self._params[k] is not v:
@@ -757,7 +957,14 @@ class ParameterDict:
             self._params[k] = v
 
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
-        """Initialize every parameter (`init` is the global default, Uniform() when None)."""
+        """Initialize every parameter (`init` is the global default, Uniform() when None).
+
+        Example::
+
+            pd = gluon.ParameterDict('net_'); pd.get('w', shape=(2,))
+            pd.initialize(mx.init.Zero())
+            pd['net_w'].data().asnumpy()   # [0. 0.]
+        """
         init = _init.Uniform() if init is None else init
         if verbose and hasattr(init, "set_verbosity"):
             init.set_verbosity(verbose=verbose)
@@ -765,17 +972,38 @@ class ParameterDict:
             p.initialize(None, ctx, init, force_reinit=force_reinit)
 
     def zero_grad(self):
-        """Zero every gradient."""
+        """Zero every gradient.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3); net.initialize()
+            params = net.collect_params()
+            params.zero_grad()
+            net.weight.grad().sum().asscalar()   # 0.0
+        """
         for p in self.values():
             p.zero_grad()
 
     def reset_ctx(self, ctx):
-        """Move every parameter to `ctx`."""
+        """Move every parameter to `ctx`.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3); net.initialize()
+            net.collect_params().reset_ctx(mx.cpu(1))
+            net.collect_params().list_ctx()   # [cpu(1)]
+        """
         for p in self.values():
             p.reset_ctx(ctx)
 
     def list_ctx(self):
-        """Contexts used by any parameter."""
+        """Contexts used by any parameter.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3); net.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+            net.collect_params().list_ctx()   # [cpu(0), cpu(1)]
+        """
         out = []
         for p in self.values():
             for c in p.list_ctx():
@@ -784,12 +1012,25 @@ class ParameterDict:
         return out
 
     def setattr(self, name, value):
-        """Set attribute `name` of every parameter (e.g. ``setattr('grad_req', 'add')``)."""
+        """Set attribute `name` of every parameter (e.g. ``setattr('grad_req', 'add')``).
+
+        Example::
+
+            net = nn.Dense(2, in_units=3)
+            net.collect_params().setattr('grad_req', 'null')   # freeze the layer
+            net.weight.grad_req   # null
+        """
         for p in self.values():
             setattr(p, name, value)
 
     def select(self, pattern):
-        """A ParameterDict of the parameters whose names match regex `pattern` (from the start)."""
+        """A ParameterDict of the parameters whose names match regex `pattern` (from the start).
+
+        Example::
+
+            net = nn.Dense(2, in_units=3, prefix='fc_')
+            list(net.collect_params().select('.*bias').keys())   # ['fc_bias']
+        """
         rx = re.compile(pattern)
         out = ParameterDict(self._prefix)
         out.update({k: v for k, v in self.items() if rx.match(k)})
@@ -801,6 +1042,12 @@ class ParameterDict:
 
         Raises:
             ValueError: a name that does not start with `strip_prefix`.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3, prefix='fc_'); net.initialize()
+            net.collect_params().save('fc.params', strip_prefix='fc_')
+            sorted(nd.load('fc.params'))   # ['bias', 'weight']
         """
         arg = {}
         for p in self.values():
@@ -823,6 +1070,13 @@ class ParameterDict:
         Raises:
             ValueError: listing every missing, extra or mis-shaped entry at once; a dtype
                 mismatch without `cast_dtype`; a parameter not starting with `restore_prefix`.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3, prefix='fc_'); net.initialize()
+            net.collect_params().save('fc.params')
+            net2 = nn.Dense(2, in_units=3, prefix='fc_')
+            net2.collect_params().load('fc.params')
         """
         loaded = load(filename)
         if isinstance(loaded, list):  # an empty file (a model without parameters) is no list
@@ -839,6 +1093,12 @@ class ParameterDict:
 
         Raises:
             ValueError: as `load`.
+
+        Example::
+
+            net = nn.Dense(2, in_units=3, prefix='fc_')
+            net.collect_params().load_dict({'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.zeros(2)})
+            net(nd.ones((1, 3))).asnumpy()   # [[3. 3.]]
         """
         if restore_prefix:
             bad = [k for k in self.keys() if not k.startswith(restore_prefix)]
@@ -869,7 +1129,16 @@ def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, ca
 
     A Parameter registered under several names (shared between blocks) counts as present
     when the file has any one of them, as MXNet writes such files with
-    ``save_parameters(deduplicate=True)``."""
+    ``save_parameters(deduplicate=True)``.
+
+    Example::
+
+        from gluonlite.gluon.parameter import assign_loaded
+        net = nn.Dense(2, in_units=3, prefix='fc_')
+        loaded = {'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.zeros(2)}
+        assign_loaded(net.collect_params(), loaded, 'memory', None, False, False)
+        net.bias.data().asnumpy()   # [0. 0.]
+    """
     problems = []
     names_of = {}
     for k, p in params.items():

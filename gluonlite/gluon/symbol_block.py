@@ -26,7 +26,15 @@ def _common_prefix(names):
 def compose(symbol, replacements):
     """A copy of `symbol` whose variables named in `replacements` (name -> single-output
     Symbol) are replaced by those symbols; operator nodes are copied, other variables (the
-    parameters) are shared."""
+    parameters) are shared.
+
+    Example::
+
+        from gluonlite.gluon.symbol_block import compose
+        y = sym.relu(sym.var('data'))
+        z = compose(y, {'data': sym.var('x') * 2})
+        z.list_arguments()   # ['x']
+    """
     new = {}
 
     def remap(src, i):
@@ -67,8 +75,11 @@ class SymbolBlock(HybridBlock):
 
     Example::
 
-        net = gluon.SymbolBlock.imports('mlp-symbol.json', ['data'], 'mlp-0000.params')
-        y = net(nd.ones((3, 8)))
+        data = sym.var('data')
+        out = sym.FullyConnected(data, num_hidden=3, name='fc')
+        net = gluon.SymbolBlock(out, data)
+        net.initialize()
+        net(nd.ones((2, 4))).shape   # (2, 3)
     """
 
     def __init__(self, outputs, inputs, params=None):
@@ -139,6 +150,14 @@ class SymbolBlock(HybridBlock):
 
         Raises:
             ValueError: a malformed file, or parameters that do not match the graph.
+
+        Example::
+
+            mlp = nn.HybridSequential(); mlp.add(nn.Dense(4, activation='relu'), nn.Dense(2))
+            mlp.initialize(); mlp.hybridize(); y = mlp(nd.ones((3, 8)))
+            mlp.export('mlp')   # writes mlp-symbol.json and mlp-0000.params
+            net = gluon.SymbolBlock.imports('mlp-symbol.json', ['data'], 'mlp-0000.params')
+            net(nd.ones((3, 8))).shape   # (3, 2)
         """
         sym = symbol.load(symbol_file)
         if isinstance(input_names, str):
@@ -158,7 +177,15 @@ class SymbolBlock(HybridBlock):
 
     def cast(self, dtype):
         """Cast the parameters to `dtype`; to float16, a BatchNorm's statistics, gamma and
-        beta stay float32 (as MXNet's kernels want them)."""
+        beta stay float32 (as MXNet's kernels want them).
+
+        Example::
+
+            data = sym.var('data')
+            net = gluon.SymbolBlock(sym.FullyConnected(data, num_hidden=3, name='fc'), data)
+            net.initialize(); net.cast('float64')
+            net(nd.ones((2, 4), dtype='float64')).dtype   # <class 'numpy.float64'>
+        """
         import numpy as np
         super().cast(dtype)
         if np.dtype(dtype) != np.float16:
@@ -176,7 +203,15 @@ class SymbolBlock(HybridBlock):
                                 self.params[p].cast("float32")
 
     def reset_ctx(self, ctx):
-        """Move every parameter to `ctx` (a Context or a list of them)."""
+        """Move every parameter to `ctx` (a Context or a list of them).
+
+        Example::
+
+            data = sym.var('data')
+            net = gluon.SymbolBlock(sym.FullyConnected(data, num_hidden=3, name='fc'), data)
+            net.initialize(); net.reset_ctx(mx.cpu(1))
+            net.collect_params().list_ctx()   # [cpu(1)]
+        """
         for p in self.collect_params().values():
             p.reset_ctx(ctx)
 
@@ -197,7 +232,16 @@ class SymbolBlock(HybridBlock):
         return ()
 
     def forward(self, x, *args):
-        """Run the graph on NDArrays (through a CachedOp), or compose it with Symbols."""
+        """Run the graph on NDArrays (through a CachedOp), or compose it with Symbols.
+
+        Example::
+
+            data = sym.var('data')
+            net = gluon.SymbolBlock(sym.FullyConnected(data, num_hidden=3, name='fc'), data)
+            net.initialize()
+            net(nd.ones((2, 4))).shape   # (2, 3)
+            net(sym.var('x')).list_arguments()   # ['x', 'fc_weight', 'fc_bias']
+        """
         flat, _ = flatten([x, *args], _is_leaf)
         if flat and all(_is_sym(a) for a in flat):
             if len(flat) != len(self._input_names):

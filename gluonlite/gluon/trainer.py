@@ -48,6 +48,9 @@ class Trainer:
 
     Example::
 
+        net = nn.Dense(1, in_units=2); net.initialize()
+        loss_fn = gluon.loss.L2Loss()
+        x, y = nd.ones((4, 2)), nd.zeros((4, 1))
         trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
         with autograd.record():
             loss = loss_fn(net(x), y)
@@ -226,16 +229,38 @@ class Trainer:
     # ---- properties ------------------------------------------------------------------------
     @property
     def optimizer(self):
-        """The Optimizer."""
+        """The Optimizer.
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'adam')
+            type(trainer.optimizer).__name__   # Adam
+        """
         return self._optimizer
 
     @property
     def learning_rate(self):
-        """The optimizer's current learning rate (its scheduler's, when it has one)."""
+        """The optimizer's current learning rate (its scheduler's, when it has one).
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+            trainer.learning_rate   # 0.1
+        """
         return self._optimizer.learning_rate
 
     def set_learning_rate(self, lr):
-        """Change the optimizer's learning rate."""
+        """Change the optimizer's learning rate.
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+            trainer.set_learning_rate(0.01)
+            trainer.learning_rate   # 0.01
+        """
         self._optimizer.set_learning_rate(lr)
 
     # ---- training --------------------------------------------------------------------------
@@ -253,6 +278,16 @@ class Trainer:
         Raises:
             UserWarning (an exception, as MXNet raises it): a stale gradient, without
                 `ignore_stale_grad`.
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize(mx.init.One())
+            trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+            with autograd.record():
+                loss = net(nd.ones((1, 2))).sum()   # d loss / d bias = 1
+            loss.backward()
+            trainer.step(1)
+            net.bias.data().asnumpy()   # [-0.5]: 0 - 0.5 * 1
         """
         self._optimizer.rescale_grad = self._scale / batch_size
         self._prepare()
@@ -266,6 +301,17 @@ class Trainer:
         Raises:
             GluonUsageError (a ValueError): the trainer updates on the kvstore (there the
                 reduction and update are one step; create it with update_on_kvstore=False).
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize(ctx=[mx.cpu(0), mx.cpu(1)])
+            trainer = gluon.Trainer(net.collect_params(), 'sgd', update_on_kvstore=False)
+            xs = gluon.utils.split_and_load(nd.ones((4, 2)), [mx.cpu(0), mx.cpu(1)])
+            with autograd.record():
+                losses = [net(x).sum() for x in xs]
+            autograd.backward(losses)
+            trainer.allreduce_grads()   # both contexts now hold the summed gradient
+            trainer.update(4)
         """
         self._prepare()
         if self._kvstore is not None and self._update_on_kvstore:
@@ -300,6 +346,16 @@ class Trainer:
         Raises:
             GluonUsageError (a ValueError): the trainer updates on the kvstore (use `step`, or
                 create it with update_on_kvstore=False).
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'sgd', update_on_kvstore=False)
+            with autograd.record():
+                loss = net(nd.ones((4, 2))).sum()
+            loss.backward()
+            trainer.allreduce_grads()   # a gradient clipping step could go here
+            trainer.update(4)
         """
         self._prepare()
         if self._kvstore is not None and self._update_on_kvstore:
@@ -364,9 +420,12 @@ class Trainer:
 
         Example::
 
-            net.save_parameters("net.params"); trainer.save_states("net.states")
-            ...
-            net.load_parameters("net.params"); trainer.load_states("net.states")
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'adam')
+            with autograd.record():
+                loss = net(nd.ones((4, 2))).sum()
+            loss.backward(); trainer.step(4)
+            net.save_parameters('net.params'); trainer.save_states('net.states')
         """
         self._prepare()
         if self._update_on_kvstore:
@@ -385,6 +444,15 @@ class Trainer:
                 a state whose shape does not match its parameter (the message names the
                 file); nothing is changed then.
             OSError: the file cannot be read.
+
+        Example::
+
+            net = nn.Dense(1, in_units=2); net.initialize()
+            trainer = gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.01})
+            trainer.save_states('net.states')
+            trainer.set_learning_rate(0.5)
+            trainer.load_states('net.states')
+            trainer.learning_rate   # 0.01
         """
         self._prepare()
         if self._update_on_kvstore:

@@ -19,10 +19,12 @@ class HookHandle:
 
     Example::
 
+        net = nn.Dense(3); net.initialize()
         handle = net.register_forward_hook(lambda block, x, y: print(y.shape))
-        net(x)              # prints
+        y = net(nd.ones((2, 4)))   # prints (2, 3)
         handle.detach()
-        net(x)              # silent
+        with net.register_forward_pre_hook(lambda block, x: print('called')):
+            y = net(nd.ones((2, 4)))   # prints called; detached when the with block ends
     """
 
     _next_id = 0
@@ -36,6 +38,14 @@ class HookHandle:
 
         Raises:
             ValueError: the handle is already attached.
+
+        Example::
+
+            from collections import OrderedDict
+            hooks = OrderedDict()
+            handle = gluon.utils.HookHandle()
+            handle.attach(hooks, print)
+            len(hooks)   # 1
         """
         if self._hooks_dict_ref is not None:
             raise ValueError("HookHandle.attach: the handle is already attached; make a new one")
@@ -45,7 +55,15 @@ class HookHandle:
         self._hooks_dict_ref = weakref.ref(hooks_dict)
 
     def detach(self):
-        """Remove the hook (a no-op when already detached or its block is gone)."""
+        """Remove the hook (a no-op when already detached or its block is gone).
+
+        Example::
+
+            net = nn.Dense(3); net.initialize()
+            handle = net.register_forward_hook(lambda block, x, y: print('ran'))
+            handle.detach()
+            y = net(nd.ones((2, 4)))   # prints nothing
+        """
         hooks = self._hooks_dict_ref() if self._hooks_dict_ref is not None else None
         if hooks is not None and self._id in hooks:
             del hooks[self._id]
@@ -72,7 +90,10 @@ def shape_is_known(shape):
     Raises:
         ValueError: a dimension below the unknown marker.
 
-    Example: ``shape_is_known((2, 0))`` is False (True under NumPy shape semantics).
+    Example::
+
+        gluon.utils.shape_is_known((2, 0))   # False
+        gluon.utils.shape_is_known((2, 3))   # True
     """
     if shape is None:
         return False
@@ -93,6 +114,13 @@ def replace_file(src, dst):
 
     Raises:
         OSError: the move fails (src is removed then, as MXNet does).
+
+    Example::
+
+        with open('new.txt', 'w') as f:
+            f.write('v2')
+        gluon.utils.replace_file('new.txt', 'config.txt')
+        open('config.txt').read()   # v2
     """
     try:
         os.replace(src, dst)
@@ -108,7 +136,10 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     slice). With ``even_split=False`` the first ``size % num_slice`` slices get one more
     element, as ``numpy.array_split``.
 
-    Example: ``split_data(nd.zeros((10, 3)), 3, even_split=False)`` gives 4, 3 and 3 rows.
+    Example::
+
+        parts = gluon.utils.split_data(nd.zeros((10, 3)), 3, even_split=False)
+        [p.shape[0] for p in parts]   # [4, 3, 3]
 
     Raises:
         ValueError: the batch does not split evenly when `even_split` is set.
@@ -135,7 +166,11 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """Split `data` (an NDArray or array-like) into one slice per context of `ctx_list`
     (see `split_data`) and copy each slice there.
 
-    Example: ``xs = split_and_load(batch, [mx.cpu(0), mx.cpu(1)])``.
+    Example::
+
+        batch = nd.ones((8, 3))
+        xs = gluon.utils.split_and_load(batch, [mx.cpu(0), mx.cpu(1)])
+        [x.context for x in xs]   # [cpu(0), cpu(1)]
     """
     if not hasattr(data, "as_in_context"):  # array-like: mx.np arrays under NumPy semantics
         make = _np_face.array if is_np_array() else array
@@ -166,7 +201,11 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     Raises:
         ValueError: `arrays` is empty.
 
-    Example: ``norm = clip_global_norm([p.grad() for p in params], 1.0)``.
+    Example::
+
+        grads = [nd.array([3.0]), nd.array([4.0])]   # global norm 5
+        norm = gluon.utils.clip_global_norm(grads, 1.0)   # rescaled in place to norm 1
+        norm, grads[0].asnumpy()   # (5.0, array([0.6], dtype=float32))
     """
     if len(arrays) == 0:
         raise ValueError("clip_global_norm: arrays must be a non-empty list of NDArrays")
@@ -194,7 +233,11 @@ def check_sha1(filename, sha1_hash):
     Raises:
         FileNotFoundError: the file does not exist.
 
-    Example: ``check_sha1('data/mnist.gz', 'c3a25af1f52dad7f726cce8cacb138654b760d48')``.
+    Example::
+
+        with open('data.bin', 'wb') as f:
+            f.write(b'abc')
+        gluon.utils.check_sha1('data.bin', 'a9993e364706816aba3e25717850c26c9cd0d89d')   # True
     """
     import hashlib
     sha1 = hashlib.sha1()
@@ -222,7 +265,11 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
             place it at by hand).
         ValueError: the file's SHA-1 differs from `sha1_hash`.
 
-    Example: ``gluon.utils.download('http://x/y.tar.gz', 'data/y.tar.gz')``.
+    Example::
+
+        with open('y.tar.gz', 'wb') as f:
+            f.write(b'...')   # placed by hand: gluonlite never fetches
+        gluon.utils.download('http://example.com/y.tar.gz', 'y.tar.gz')   # y.tar.gz
     """
     import os
     fname = url.split("/")[-1]

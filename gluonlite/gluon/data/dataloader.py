@@ -28,7 +28,20 @@ __all__ = ["DataLoader", "default_batchify_fn", "default_mp_batchify_fn",
 
 class DataLoaderWorkerError(RuntimeError):
     """A sample failed to load or batchify in a DataLoader worker; the message names the
-    sample index and carries the worker's traceback."""
+    sample index and carries the worker's traceback.
+
+    Example::
+
+        from gluonlite.gluon.data.dataloader import DataLoaderWorkerError
+        class Broken(gluon.data.Dataset):
+            def __len__(self): return 4
+            def __getitem__(self, i): raise IOError(f'cannot read sample {i}')
+        loader = gluon.data.DataLoader(Broken(), batch_size=2, num_workers=1, thread_pool=True)
+        try:
+            next(iter(loader))
+        except DataLoaderWorkerError as e:
+            print('failed:', e)   # the message names the sample that failed
+    """
 
 
 def default_batchify_fn(data):
@@ -36,7 +49,11 @@ def default_batchify_fn(data):
     through numpy (keeping its dtype); under NumPy array semantics mx.np.stack / mx.np.array,
     giving mx.np arrays.
 
-    Example: ``default_batchify_fn([(x0, 0), (x1, 1)])`` is ``[stacked_x, labels]``.
+    Example::
+
+        from gluonlite.gluon.data.dataloader import default_batchify_fn
+        x, y = default_batchify_fn([(nd.zeros(3), 0), (nd.ones(3), 1)])
+        x.shape, y.asnumpy()   # ((2, 3), array([0, 1]))
     """
     first = data[0]
     if isinstance(first, nd.NDArray):
@@ -219,9 +236,11 @@ class DataLoader:
 
     Example::
 
+        x, y = nd.random.uniform(shape=(10, 3)), nd.arange(10)
         loader = gluon.data.DataLoader(gluon.data.ArrayDataset(x, y), batch_size=4,
-                                       shuffle=True, last_batch='discard', num_workers=2)
-        for xb, yb in loader: ...
+                                       shuffle=True, last_batch='discard')
+        for xb, yb in loader:
+            print(xb.shape, yb.shape)   # (4, 3) (4,), twice
     """
 
     def __init__(self, dataset, batch_size=None, shuffle=False, sampler=None, last_batch=None,
@@ -318,7 +337,15 @@ class DataLoader:
             raise
 
     def close(self):
-        """Terminate the workers (a later ``iter()`` starts new ones)."""
+        """Terminate the workers (a later ``iter()`` starts new ones).
+
+        Example::
+
+            dataset = gluon.data.ArrayDataset(nd.arange(8))
+            loader = gluon.data.DataLoader(dataset, batch_size=2, num_workers=2, thread_pool=True)
+            batches = [b for b in loader]
+            loader.close()   # stop the worker threads now
+        """
         pool, self._worker_pool = self._worker_pool, None
         if pool is not None:
             pool.terminate()

@@ -26,7 +26,10 @@ class Dataset:
     def filter(self, fn):
         """A dataset of the samples for which ``fn(sample)`` is true (scanned once, now).
 
-        Example: ``SimpleDataset(range(100)).filter(lambda x: x % 10 == 0)`` has 10 samples.
+        Example::
+
+            ds = gluon.data.SimpleDataset(range(100)).filter(lambda x: x % 10 == 0)
+            len(ds), ds[1]   # (10, 10)
         """
         return _SampledDataset(self, FilterSampler(fn, self))
 
@@ -37,7 +40,10 @@ class Dataset:
         Raises:
             ValueError: num_shards < 1, or index not in [0, num_shards).
 
-        Example: ``SimpleDataset(range(9)).shard(4, 0)`` holds 0, 1, 2.
+        Example::
+
+            ds = gluon.data.SimpleDataset(range(9))
+            list(ds.shard(4, 0)), list(ds.shard(4, 3))   # ([0, 1, 2], [7, 8])
         """
         if num_shards < 1:
             raise ValueError(f"Dataset.shard: num_shards must be > 0, got {num_shards}")
@@ -52,7 +58,10 @@ class Dataset:
     def take(self, count):
         """The first `count` samples (all of them when count is None or larger).
 
-        Example: ``SimpleDataset(range(100)).take(10)``.
+        Example::
+
+            ds = gluon.data.SimpleDataset(range(100)).take(10)
+            len(ds)   # 10
         """
         if count is None or count > len(self):
             count = len(self)
@@ -61,7 +70,10 @@ class Dataset:
     def sample(self, sampler):
         """The samples at the indices `sampler` yields (a Sampler or an iterable of ints).
 
-        Example: ``ds.sample(gluon.data.RandomSampler(len(ds)))``.
+        Example::
+
+            ds = gluon.data.SimpleDataset(['a', 'b', 'c'])
+            list(ds.sample(gluon.data.SequentialSampler(2, start=1)))   # ['b', 'c']
         """
         return _SampledDataset(self, sampler)
 
@@ -72,7 +84,10 @@ class Dataset:
             fn: the function.
             lazy: apply on each access (True) or once to every sample now (False).
 
-        Example: ``ds.transform(lambda x, y: (x * 2, y))``.
+        Example::
+
+            ds = gluon.data.ArrayDataset([1, 2, 3], [0, 1, 0])
+            ds.transform(lambda x, y: (x * 2, y))[2]   # (6, 0)
         """
         trans = _LazyTransformDataset(self, fn)
         if lazy:
@@ -83,7 +98,13 @@ class Dataset:
         """Like `transform`, applied to the first element of each sample only (the data,
         leaving the label).
 
-        Example: ``ds.transform_first(transforms.ToTensor())``.
+        Example::
+
+            from gluonlite.gluon.data.vision import transforms
+            images = nd.zeros((4, 8, 8, 3), dtype='uint8')   # HWC images
+            ds = gluon.data.ArrayDataset(images, nd.arange(4))
+            ds = ds.transform_first(transforms.ToTensor())
+            ds[0][0].shape   # (3, 8, 8)
         """
         return self.transform(_TransformFirstClosure(fn), lazy)
 
@@ -91,7 +112,10 @@ class Dataset:
 class SimpleDataset(Dataset):
     """A dataset wrapping a list (or anything indexable with a length).
 
-    Example: ``SimpleDataset([1, 2, 3])[1] == 2``.
+    Example::
+
+        ds = gluon.data.SimpleDataset([1, 2, 3])
+        ds[1], len(ds)   # (2, 3)
     """
 
     def __init__(self, data):
@@ -146,7 +170,12 @@ class ArrayDataset(Dataset):
     Raises:
         ValueError: no arrays, or arrays of different lengths.
 
-    Example: ``ArrayDataset(np.zeros((10, 3)), np.arange(10))``.
+    Example::
+
+        ds = gluon.data.ArrayDataset(np.zeros((10, 3)), np.arange(10))
+        x, y = ds[4]
+        x.shape   # (3,)
+        int(y)   # 4
     """
 
     def __init__(self, *args):
@@ -180,7 +209,12 @@ class RecordFileDataset(Dataset):
     Raises:
         FileNotFoundError: either file is missing.
 
-    Example: ``RecordFileDataset('data/train.rec')[0]`` is the bytes of record 0.
+    Example::
+
+        record = mx.recordio.MXIndexedRecordIO('data.idx', 'data.rec', 'w')
+        record.write_idx(0, b'first'); record.write_idx(1, b'second'); record.close()
+        ds = gluon.data.RecordFileDataset('data.rec')
+        len(ds), ds[1]   # (2, b'second')
     """
 
     def __init__(self, filename):

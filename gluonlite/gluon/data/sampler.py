@@ -4,7 +4,16 @@ __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "FilterSampler", "Ba
 
 
 class Sampler:
-    """Base class: iterate over sample indices."""
+    """Base class: iterate over sample indices.
+
+    Example::
+
+        class EvenSampler(gluon.data.Sampler):
+            def __init__(self, length): self._length = length
+            def __iter__(self): return iter(range(0, self._length, 2))
+            def __len__(self): return (self._length + 1) // 2
+        list(EvenSampler(5))   # [0, 2, 4]
+    """
 
     def __iter__(self):
         raise NotImplementedError
@@ -16,7 +25,9 @@ class Sampler:
 class SequentialSampler(Sampler):
     """start, start+1, ..., start+length-1.
 
-    Example: ``list(SequentialSampler(3, start=2)) == [2, 3, 4]``.
+    Example::
+
+        list(gluon.data.SequentialSampler(3, start=2))   # [2, 3, 4]
     """
 
     def __init__(self, length, start=0):
@@ -32,7 +43,14 @@ class SequentialSampler(Sampler):
 
 class RandomSampler(Sampler):
     """A random permutation of 0..length-1 each epoch (gluonlite.random.seed makes it
-    reproducible)."""
+    reproducible).
+
+    Example::
+
+        mx.random.seed(0)
+        order = list(gluon.data.RandomSampler(5))   # 0..4 in a random order
+        sorted(order)   # [0, 1, 2, 3, 4]
+    """
 
     def __init__(self, length):
         self._length = length
@@ -48,7 +66,9 @@ class FilterSampler(Sampler):
     """The indices of the samples of `dataset` for which ``fn(sample)`` is true (found once,
     when the sampler is made).
 
-    Example: ``list(FilterSampler(lambda x: x > 1, [0, 5, 1, 7])) == [1, 3]``.
+    Example::
+
+        list(gluon.data.FilterSampler(lambda x: x > 1, [0, 5, 1, 7]))   # [1, 3]
     """
 
     def __init__(self, fn, dataset):
@@ -70,6 +90,12 @@ class BatchSampler(Sampler):
 
     Raises:
         ValueError: an unknown last_batch.
+
+    Example::
+
+        sampler = gluon.data.SequentialSampler(7)
+        list(gluon.data.BatchSampler(sampler, 3, 'keep'))   # [[0, 1, 2], [3, 4, 5], [6]]
+        list(gluon.data.BatchSampler(sampler, 3, 'discard'))   # [[0, 1, 2], [3, 4, 5]]
     """
 
     def __init__(self, sampler, batch_size, last_batch="keep"):

@@ -9,10 +9,16 @@ and initializer that keep the dataset in a global of each worker process, and
 
 Example::
 
+    import multiprocessing.pool
+    from gluonlite.gluon.data import BatchSampler, SequentialSampler
+    from gluonlite.gluon.data.dataloader import default_batchify_fn
+    from gluonlite.gluon.data.worker_iter import _MultiWorkerIter, _thread_worker_fn
+    data = gluon.data.ArrayDataset(nd.arange(10))
     pool = multiprocessing.pool.ThreadPool(2)
     it = _MultiWorkerIter(pool, default_batchify_fn, BatchSampler(SequentialSampler(10), 4),
                           worker_fn=_thread_worker_fn, prefetch=2, dataset=data)
-    [b.shape for b in it]          # [(4, ...), (4, ...), (2, ...)]
+    [b.shape for b in it]          # [(4,), (4,), (2,)]
+    pool.terminate()
 """
 import io
 import multiprocessing

@@ -19,7 +19,12 @@ def short_hash(name):
     Raises:
         ValueError: no SHA-1 is registered for `name`.
 
-    Example: ``short_hash('bert_12_768_12_book_corpus_wiki_en_uncased')``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import model_store
+        model_store._model_sha1['mymodel'] = 'a9993e364706816aba3e25717850c26c9cd0d89d'
+        model_store.short_hash('mymodel')   # a9993e36
+        del model_store._model_sha1['mymodel']
     """
     if name not in _model_sha1:
         raise ValueError(f"model_store: no SHA-1 registered for model {name!r} (in "
@@ -28,7 +33,13 @@ def short_hash(name):
 
 
 def default_root():
-    """``$MXNET_HOME/models`` when MXNET_HOME is set, else ``~/.mxnet/models`` (MXNet's place)."""
+    """``$MXNET_HOME/models`` when MXNET_HOME is set, else ``~/.mxnet/models`` (MXNet's place).
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import model_store
+        model_store.default_root()   # ~/.mxnet/models when MXNET_HOME is not set
+    """
     home = os.environ.get("MXNET_HOME", os.path.join("~", ".mxnet"))
     return os.path.join(home, "models")
 
@@ -51,7 +62,14 @@ def get_model_file(name, root=None):
         FileNotFoundError: no such file; the message names the file and where to put it.
         ValueError: the hashed file's SHA-1 differs from the registered one.
 
-    Example: ``get_model_file('resnet18_v1', root='/data/models')``.
+    Example::
+
+        import os
+        from gluonlite.gluon.model_zoo import model_store
+        os.makedirs('models', exist_ok=True)
+        net = nn.Dense(2, in_units=3); net.initialize()
+        net.save_parameters('models/tiny.params')
+        model_store.get_model_file('tiny', root='models')   # models/tiny.params
     """
     root = os.path.expanduser(root if root is not None else default_root())
     if name in _model_sha1:
@@ -75,7 +93,14 @@ def get_model_file(name, root=None):
 def purge(root=None):
     """Delete every ``.params`` file in the model folder `root` (default `default_root()`).
 
-    Example: ``purge('/tmp/models')``.
+    Example::
+
+        import os
+        from gluonlite.gluon.model_zoo import model_store
+        os.makedirs('models', exist_ok=True)
+        open('models/old.params', 'wb').close()
+        model_store.purge('models')
+        os.listdir('models')   # []
     """
     root = os.path.expanduser(root if root is not None else default_root())
     for fname in os.listdir(root):

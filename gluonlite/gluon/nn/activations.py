@@ -13,7 +13,10 @@ class Activation(HybridBlock):
     Args:
         activation (str): the activation's name, as ``F.Activation``'s ``act_type``.
 
-    Example: ``nn.Activation('relu')(mx.nd.array([-1, 2]))  # [0, 2]``.
+    Example::
+
+        act = nn.Activation('relu')
+        act(nd.array([-1, 2])).asnumpy()   # [0. 2.]
     """
 
     def __init__(self, activation, **kwargs):
@@ -39,7 +42,10 @@ class LeakyReLU(HybridBlock):
     Raises:
         ValueError: a negative alpha.
 
-    Example: ``nn.LeakyReLU(0.1)``.
+    Example::
+
+        act = nn.LeakyReLU(0.1)
+        act(nd.array([-1, 2])).asnumpy()   # [-0.1  2. ]
     """
 
     def __init__(self, alpha, **kwargs):
@@ -63,7 +69,10 @@ class PReLU(HybridBlock):
         alpha_initializer: default Constant(0.25).
         in_channels: number of slopes (default 1: one shared slope).
 
-    Example: ``nn.PReLU(in_channels=16)``.
+    Example::
+
+        act = nn.PReLU(in_channels=1); act.initialize()   # alpha starts at 0.25
+        act(nd.array([-1, 2])).asnumpy()   # [-0.25  2.  ]
     """
 
     def __init__(self, alpha_initializer=initializer.Constant(0.25), in_channels=1, **kwargs):
@@ -81,7 +90,10 @@ class ELU(HybridBlock):
     Args:
         alpha: default 1.0.
 
-    Example: ``nn.ELU(1.0)``.
+    Example::
+
+        act = nn.ELU(1.0)
+        act(nd.array([0, 2])).asnumpy()   # [0. 2.]
     """
 
     def __init__(self, alpha=1.0, **kwargs):
@@ -94,15 +106,26 @@ class ELU(HybridBlock):
 
 class SELU(HybridBlock):
     """Scaled ELU: ``lambda * (x if x > 0 else alpha * (exp(x) - 1))`` with the self-normalizing
-    constants (alpha ~ 1.6733, lambda ~ 1.0507). Example: ``nn.SELU()``."""
+    constants (alpha ~ 1.6733, lambda ~ 1.0507).
+
+    Example::
+
+        act = nn.SELU()
+        act(nd.array([-1, 0, 1])).shape   # (3,)
+    """
 
     def hybrid_forward(self, F, x):
         return F.LeakyReLU(x, act_type="selu", name="fwd")
 
 
 class GELU(HybridBlock):
-    """Gaussian error linear unit: ``0.5 * x * (1 + erf(x / sqrt(2)))``. Example:
-    ``nn.GELU()``."""
+    """Gaussian error linear unit: ``0.5 * x * (1 + erf(x / sqrt(2)))``.
+
+    Example::
+
+        act = nn.GELU()
+        act(nd.array([0])).asnumpy()   # [0.]
+    """
 
     def hybrid_forward(self, F, x):
         return F.LeakyReLU(x, act_type="gelu", name="fwd")
@@ -114,7 +137,10 @@ class Swish(HybridBlock):
     Args:
         beta: default 1.0.
 
-    Example: ``nn.Swish()``.
+    Example::
+
+        act = nn.Swish()   # x * sigmoid(beta * x)
+        act(nd.array([0])).asnumpy()   # [0.]
     """
 
     def __init__(self, beta=1.0, **kwargs):

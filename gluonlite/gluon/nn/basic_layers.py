@@ -21,13 +21,28 @@ def _run_in_order(blocks, x, args):
 
 
 class Sequential(Block):
-    """Run children in order. Example: ``net = nn.Sequential(); net.add(nn.Dense(4))``."""
+    """Run children in order.
+
+    Example::
+
+        net = nn.Sequential()
+        net.add(nn.Dense(4, activation='relu'), nn.Dense(2))
+        net.initialize()
+        net(nd.ones((3, 5))).shape   # (3, 2)
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
     def add(self, *blocks):
-        """Append blocks."""
+        """Append blocks.
+
+        Example::
+
+            net = nn.Sequential()
+            net.add(nn.Dense(4), nn.Dense(2))   # several blocks at once
+            len(net)   # 2
+        """
         for b in blocks:
             self.register_child(b)
 
@@ -36,7 +51,14 @@ class Sequential(Block):
 
     def hybridize(self, active=True, **kwargs):
         """Hybridize the HybridBlock children (a Sequential itself stays imperative); warns
-        when every child is a HybridBlock, since a HybridSequential would run as one graph."""
+        when every child is a HybridBlock, since a HybridSequential would run as one graph.
+
+        Example::
+
+            net = nn.Sequential(); net.add(nn.Dense(4), nn.Lambda(lambda x: x * 2))
+            net.initialize(); net.hybridize()   # Dense runs as a graph, the Lambda imperatively
+            net(nd.ones((1, 3))).shape   # (1, 4)
+        """
         if self._children and all(isinstance(c, HybridBlock) for c in self._children.values()):
             import warnings
             warnings.warn(f"All children of this Sequential layer '{self.prefix}' are "
@@ -58,7 +80,15 @@ class Sequential(Block):
 
 
 class HybridSequential(HybridBlock):
-    """Run HybridBlock children in order; hybridizable as a whole."""
+    """Run HybridBlock children in order; hybridizable as a whole.
+
+    Example::
+
+        net = nn.HybridSequential()
+        net.add(nn.Dense(4, activation='relu'), nn.Dense(2))
+        net.initialize(); net.hybridize()
+        net(nd.ones((3, 5))).shape   # (3, 2)
+    """
 
     _np_passthrough = True  # children get what was given (mx.np arrays in NumPy mode)
 
@@ -87,7 +117,12 @@ class Dense(HybridBlock):
         in_units: input size (0: inferred on the first call).
 
     Shape: (N, in_units) -> (N, units) (flatten=True: (N, ...) -> (N, units)).
-    Example: ``nn.Dense(16, activation='relu')``.
+
+    Example::
+
+        layer = nn.Dense(16, activation='relu'); layer.initialize()
+        layer(nd.ones((2, 4))).shape   # (2, 16)
+        layer.weight.shape   # (16, 4)
     """
 
     def __init__(self, units, activation=None, use_bias=True, flatten=True, dtype="float32",
@@ -134,6 +169,14 @@ class Dropout(HybridBlock):
     Args:
         rate: the drop probability.
         axes: axes along which the mask is shared.
+
+    Example::
+
+        drop = nn.Dropout(0.5)
+        x = nd.ones((2, 4))
+        drop(x).asnumpy().sum()   # 8.0: identity outside training
+        with autograd.record():
+            y = drop(x)   # about half the entries 0, the rest 2
     """
 
     def __init__(self, rate, axes=(), **kwargs):
@@ -158,6 +201,11 @@ class Embedding(HybridBlock):
     With ``sparse_grad=True`` the weight's gradient is row_sparse: it holds only the rows the
     indices read (imperatively it is never made dense), and optimizers with lazy updates
     (the default of SGD and Adam) change only those rows.
+
+    Example::
+
+        emb = nn.Embedding(10, 3); emb.initialize()
+        emb(nd.array([[1, 2], [3, 4]])).shape   # (2, 2, 3)
     """
 
     def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
@@ -180,7 +228,12 @@ class Embedding(HybridBlock):
 
 
 class Flatten(HybridBlock):
-    """Reshape (N, d1, d2, ...) to (N, d1 * d2 * ...)."""
+    """Reshape (N, d1, d2, ...) to (N, d1 * d2 * ...).
+
+    Example::
+
+        nn.Flatten()(nd.ones((2, 3, 4))).shape   # (2, 12)
+    """
 
     def hybrid_forward(self, F, x):
         return F.Flatten(x)
@@ -210,6 +263,12 @@ class BatchNorm(HybridBlock):
         center, scale: learn beta / gamma (scale=False fixes gamma at 1).
         use_global_stats: always normalize with the running statistics.
         in_channels: number of channels (0: inferred).
+
+    Example::
+
+        bn = nn.BatchNorm(); bn.initialize()
+        bn(nd.ones((2, 3, 4, 4))).shape   # (2, 3, 4, 4)
+        bn.running_mean.shape   # (3,)
     """
 
     def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
@@ -252,6 +311,11 @@ class LayerNorm(HybridBlock):
         epsilon: default 1e-5.
         center, scale: learn beta / gamma.
         in_channels: size of `axis` (0: inferred).
+
+    Example::
+
+        ln = nn.LayerNorm(); ln.initialize()
+        ln(nd.array([[1, 2, 3]])).asnumpy().round(3)   # [[-1.225  0.     1.225]]
     """
 
     def __init__(self, axis=-1, epsilon=1e-5, center=True, scale=True,
@@ -269,10 +333,14 @@ class LayerNorm(HybridBlock):
 class Lambda(Block):
     """Wrap a function (or the name of an `nd` function) as a Block.
 
-    Example: ``nn.Lambda(lambda x: x * 2)`` or ``nn.Lambda('tanh')``.
-
     Raises:
         ValueError: an unknown function name; TypeError: not callable.
+
+    Example::
+
+        double = nn.Lambda(lambda x: x * 2)
+        double(nd.array([1, 2])).asnumpy()   # [2. 4.]
+        nn.Lambda('tanh')(nd.zeros(2)).asnumpy()   # [0. 0.]
     """
 
     def __init__(self, function, prefix=None):
@@ -297,7 +365,11 @@ class Lambda(Block):
 class HybridLambda(HybridBlock):
     """Wrap ``function(F, x, *args)`` (or the name of an operator) as a HybridBlock.
 
-    Example: ``nn.HybridLambda(lambda F, x: F.relu(x))`` or ``nn.HybridLambda('tanh')``.
+    Example::
+
+        relu = nn.HybridLambda(lambda F, x: F.relu(x))
+        relu(nd.array([-1, 2])).asnumpy()   # [0. 2.]
+        nn.HybridLambda('tanh')(nd.zeros(2)).asnumpy()   # [0. 0.]
     """
 
     def __init__(self, function, prefix=None):

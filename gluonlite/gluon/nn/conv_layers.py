@@ -124,7 +124,10 @@ class Conv1D(_Conv):
     Raises:
         ValueError: a layout MXNet rejects, or groups that do not divide the channels.
 
-    Example: ``nn.Conv1D(8, 3, padding=1)`` maps (N, C, W) to (N, 8, W).
+    Example::
+
+        conv = nn.Conv1D(8, 3, padding=1); conv.initialize()
+        conv(nd.ones((2, 4, 10))).shape   # (2, 8, 10)
     """
 
     _ndim = 1
@@ -153,7 +156,11 @@ class Conv2D(_Conv):
     Raises:
         ValueError: a layout MXNet rejects, or groups that do not divide the channels.
 
-    Example: ``nn.Conv2D(16, kernel_size=3, padding=1, activation='relu')``.
+    Example::
+
+        conv = nn.Conv2D(16, kernel_size=3, padding=1, activation='relu'); conv.initialize()
+        conv(nd.ones((1, 3, 8, 8))).shape   # (1, 16, 8, 8)
+        conv.weight.shape   # (16, 3, 3, 3)
     """
 
     _ndim = 2
@@ -170,7 +177,10 @@ class Conv3D(_Conv):
     """3-D convolution over (N, C, D, H, W) data (layout 'NCDHW' or 'NDHWC'); arguments as
     Conv2D with 3-tuples.
 
-    Example: ``nn.Conv3D(4, kernel_size=(1, 3, 3))``.
+    Example::
+
+        conv = nn.Conv3D(4, kernel_size=(1, 3, 3)); conv.initialize()
+        conv(nd.ones((1, 2, 4, 6, 6))).shape   # (1, 4, 4, 4, 4)
     """
 
     _ndim = 3
@@ -204,7 +214,10 @@ class Conv1DTranspose(_ConvTranspose):
 
     Shape: W_out = (W - 1) * s - 2p + d(k - 1) + 1 + output_padding.
 
-    Example: ``nn.Conv1DTranspose(4, 3, strides=2)``.
+    Example::
+
+        deconv = nn.Conv1DTranspose(4, 3, strides=2); deconv.initialize()
+        deconv(nd.ones((1, 2, 5))).shape   # (1, 4, 11)
     """
 
     _ndim = 1
@@ -221,7 +234,10 @@ class Conv2DTranspose(_ConvTranspose):
     """2-D transposed convolution ("deconvolution"); arguments as Conv1DTranspose with
     2-tuples, layout 'NCHW'.
 
-    Example: ``nn.Conv2DTranspose(3, 4, strides=2, padding=1)`` doubles H and W.
+    Example::
+
+        deconv = nn.Conv2DTranspose(3, 4, strides=2, padding=1); deconv.initialize()
+        deconv(nd.ones((1, 2, 8, 8))).shape   # (1, 3, 16, 16): H and W doubled
     """
 
     _ndim = 2
@@ -239,7 +255,10 @@ class Conv3DTranspose(_ConvTranspose):
     """3-D transposed convolution; arguments as Conv1DTranspose with 3-tuples, layout
     'NCDHW'.
 
-    Example: ``nn.Conv3DTranspose(2, (2, 2, 2), strides=2)``.
+    Example::
+
+        deconv = nn.Conv3DTranspose(2, (2, 2, 2), strides=2); deconv.initialize()
+        deconv(nd.ones((1, 1, 3, 3, 3))).shape   # (1, 2, 6, 6, 6)
     """
 
     _ndim = 3
@@ -297,7 +316,8 @@ def _pool_class(name, n, kind, glob):
             _Pooling.__init__(self, (1,) * n, None, 0, True, True, kind, layout, **kwargs)
         doc = (f"Global {kind} pooling over every spatial axis of {dims} data: the output keeps "
                f"size-1 spatial axes.\n\n    Args:\n        layout: {_LAYOUTS[n][0]!r} (default) "
-               f"or {_LAYOUTS[n][1]!r}.\n\n    Example: ``nn.{name}()``.\n    ")
+               f"or {_LAYOUTS[n][1]!r}.\n\n    Example::\n\n        pool = nn.{name}()\n        "
+               f"pool(nd.ones({(1, 2) + (4,) * n})).shape   # {(1, 2) + (1,) * n}\n    ")
     elif kind == "max":
         def __init__(self, pool_size=(2,) * n if n > 1 else 2, strides=None, padding=0,
                      layout=layout, ceil_mode=False, **kwargs):
@@ -308,8 +328,9 @@ def _pool_class(name, n, kind, glob):
                f"        padding: padding on both sides (never a maximum).\n        layout: "
                f"{_LAYOUTS[n][0]!r} (default) or {_LAYOUTS[n][1]!r}.\n        ceil_mode: round "
                f"the output size up (MXNet's 'full' convention).\n\n    Raises:\n        "
-               f"ValueError: a pool_size of 0 or a layout MXNet rejects.\n\n    Example: "
-               f"``nn.{name}(2)``.\n    ")
+               f"ValueError: a pool_size of 0 or a layout MXNet rejects.\n\n    Example::\n\n"
+               f"        pool = nn.{name}(2)\n        pool(nd.ones({(1, 2) + (4,) * n})).shape"
+               f"   # {(1, 2) + (2,) * n}\n    ")
     else:
         def __init__(self, pool_size=(2,) * n if n > 1 else 2, strides=None, padding=0,
                      ceil_mode=False, layout=layout, count_include_pad=True, **kwargs):
@@ -318,7 +339,8 @@ def _pool_class(name, n, kind, glob):
         doc = (f"Average pooling over windows of {dims} data.\n\n    Args:\n        pool_size, "
                f"strides, padding, ceil_mode, layout: as Max pooling.\n        "
                f"count_include_pad: count the padding in each window's size (default True)."
-               f"\n\n    Example: ``nn.{name}(2)``.\n    ")
+               f"\n\n    Example::\n\n        pool = nn.{name}(2)\n        "
+               f"pool(nd.ones({(1, 2) + (4,) * n})).shape   # {(1, 2) + (2,) * n}\n    ")
     return type(name, (_Pooling,), {"__init__": __init__, "__doc__": doc, "_ndim": n,
                                     "__module__": __name__})
 
@@ -346,7 +368,10 @@ class ReflectionPad2D(HybridBlock):
     Raises:
         ValueError: a padding that is neither.
 
-    Example: ``nn.ReflectionPad2D(3)`` maps (N, C, H, W) to (N, C, H + 6, W + 6).
+    Example::
+
+        pad = nn.ReflectionPad2D(3)
+        pad(nd.ones((1, 2, 5, 5))).shape   # (1, 2, 11, 11)
     """
 
     def __init__(self, padding=0, **kwargs):

@@ -22,7 +22,10 @@ class InstanceNorm(HybridBlock):
         beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
         in_channels: number of channels (0: inferred).
 
-    Example: ``nn.InstanceNorm()`` on (N, C, H, W) data.
+    Example::
+
+        norm = nn.InstanceNorm(); norm.initialize()
+        norm(nd.ones((2, 3, 4, 4))).shape   # (2, 3, 4, 4)
     """
 
     def __init__(self, axis=1, epsilon=1e-5, center=True, scale=False,
@@ -57,7 +60,10 @@ class GroupNorm(HybridBlock):
         center, scale: learn beta / gamma (default True).
         beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
 
-    Example: ``nn.GroupNorm(num_groups=4)`` on (N, 16, H, W) data.
+    Example::
+
+        norm = nn.GroupNorm(num_groups=4); norm.initialize()
+        norm(nd.ones((2, 16, 4, 4))).shape   # (2, 16, 4, 4)
     """
 
     def __init__(self, num_groups=1, epsilon=1e-5, center=True, scale=True,
@@ -82,7 +88,10 @@ class BatchNormReLU(BatchNorm):
     """BatchNorm followed by relu (MXNet fuses the two in one operator; here they are two
     graph nodes with the same result). Arguments as BatchNorm.
 
-    Example: ``nn.BatchNormReLU()``.
+    Example::
+
+        bn = nn.BatchNormReLU(); bn.initialize()
+        bn(nd.array([[-1], [1]])).asnumpy().min()   # 0.0
     """
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):

@@ -27,7 +27,8 @@ class BidirectionalCell(HybridRecurrentCell):
         bi = gluon.rnn.BidirectionalCell(gluon.rnn.LSTMCell(8, prefix='l0_'),
                                          gluon.rnn.LSTMCell(8, prefix='r0_'))
         bi.initialize()
-        out, states = bi.unroll(5, nd.ones((2, 5, 4)), merge_outputs=True)  # out: (2, 5, 16)
+        out, states = bi.unroll(5, nd.ones((2, 5, 4)), merge_outputs=True)
+        out.shape   # (2, 5, 16)
     """
 
     def __init__(self, l_cell, r_cell, output_prefix="bi_"):
@@ -56,6 +57,13 @@ class BidirectionalCell(HybridRecurrentCell):
         Returns:
             (outputs, l_cell's final states + r_cell's final states); r_cell's final
             states are those after it has read each sequence's first step.
+
+        Example::
+
+            bi = gluon.rnn.BidirectionalCell(gluon.rnn.GRUCell(3), gluon.rnn.GRUCell(3))
+            bi.initialize()
+            outs, states = bi.unroll(4, nd.ones((2, 4, 5)), valid_length=nd.array([4, 2]))
+            outs.shape, len(states)   # ((2, 4, 6), 2)
         """
         self.reset()
         inputs, axis, F, batch_size = _format_sequence(length, inputs, layout, False)

@@ -29,6 +29,9 @@ class DropoutCell(HybridRecurrentCell):
 
         stack = gluon.rnn.SequentialRNNCell()
         stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.DropoutCell(0.5))
+        stack.initialize()
+        outs, states = stack.unroll(3, nd.ones((2, 3, 4)), merge_outputs=True)
+        outs.shape   # (2, 3, 8)
     """
 
     def __init__(self, rate, axes=(), prefix=None, params=None):
@@ -42,7 +45,12 @@ class DropoutCell(HybridRecurrentCell):
         return f"{self.__class__.__name__}(rate={self._rate}, axes={self._axes})"
 
     def state_info(self, batch_size=0):
-        """A DropoutCell has no states: ``[]``."""
+        """A DropoutCell has no states: ``[]``.
+
+        Example::
+
+            gluon.rnn.DropoutCell(0.5).state_info(batch_size=2)   # []
+        """
         return []
 
     def _alias(self):
@@ -58,7 +66,14 @@ class DropoutCell(HybridRecurrentCell):
                valid_length=None):
         """Dropout on the whole sequence at once when it comes (or is wanted) as one array,
         else step by step. As in MXNet, `valid_length` is accepted and padded steps are not
-        masked (the cells after this one mask them). See `RecurrentCell.unroll`."""
+        masked (the cells after this one mask them). See `RecurrentCell.unroll`.
+
+        Example::
+
+            drop = gluon.rnn.DropoutCell(0.5)
+            outs, states = drop.unroll(3, nd.ones((2, 3, 4)))   # identity outside training
+            outs.shape, states   # ((2, 3, 4), [])
+        """
         self.reset()
         inputs, _, F, _ = _format_sequence(length, inputs, layout, merge_outputs)
         if _is_tensor(inputs):
@@ -75,6 +90,15 @@ class ModifierCell(HybridRecurrentCell):
 
     Raises:
         ValueError: `base_cell` is already wrapped by another modifier.
+
+    Example::
+
+        class Scaled(gluon.rnn.ModifierCell):
+            def hybrid_forward(self, F, inputs, states):
+                out, states = self.base_cell(inputs, states)
+                return out * 2, states
+        cell = Scaled(gluon.rnn.RNNCell(4)); cell.initialize()
+        out, _ = cell(nd.ones((1, 3)), cell.begin_state(batch_size=1))
     """
 
     def __init__(self, base_cell):
@@ -87,15 +111,34 @@ class ModifierCell(HybridRecurrentCell):
 
     @property
     def params(self):
-        """The base cell's parameters."""
+        """The base cell's parameters.
+
+        Example::
+
+            base = gluon.rnn.GRUCell(4)
+            cell = gluon.rnn.ResidualCell(base)
+            cell.params is base.params   # True
+        """
         return self.base_cell.params
 
     def state_info(self, batch_size=0):
-        """The base cell's states."""
+        """The base cell's states.
+
+        Example::
+
+            cell = gluon.rnn.ZoneoutCell(gluon.rnn.LSTMCell(8), 0.5, 0.2)
+            len(cell.state_info(batch_size=2))   # 2: the LSTM's h and c
+        """
         return self.base_cell.state_info(batch_size)
 
     def begin_state(self, func=None, **kwargs):
-        """The base cell's initial states (see `RecurrentCell.begin_state`)."""
+        """The base cell's initial states (see `RecurrentCell.begin_state`).
+
+        Example::
+
+            cell = gluon.rnn.ResidualCell(gluon.rnn.GRUCell(4))
+            [s.shape for s in cell.begin_state(batch_size=3)]   # [(3, 4)]
+        """
         if self._modified:
             raise ValueError(f"{self.name}: this cell is wrapped by a modifier cell; call the "
                              "modifier cell instead")
@@ -120,7 +163,17 @@ def _bidirectional_inside(cell):
 
 def check_steppable(who, base_cell, why):
     """Raise ValueError when `base_cell` is or holds a BidirectionalCell, which `who` cannot
-    step (`why` says what needs the step)."""
+    step (`why` says what needs the step).
+
+    Example::
+
+        from gluonlite.gluon.rnn.modifier_cells import check_steppable
+        bi = gluon.rnn.BidirectionalCell(gluon.rnn.GRUCell(4), gluon.rnn.GRUCell(4))
+        try:
+            check_steppable('MyCell', bi, 'which steps one input at a time')
+        except ValueError as e:
+            print(e)
+    """
     if _bidirectional_inside(base_cell):
         raise ValueError(f"{who}: base_cell {base_cell.name!r} is or holds a "
                          f"BidirectionalCell, {why}; wrap the cells inside it instead")
@@ -141,7 +194,12 @@ class ZoneoutCell(ModifierCell):
     Raises:
         ValueError: the base cell is or holds a BidirectionalCell (it cannot be stepped).
 
-    Example: ``gluon.rnn.ZoneoutCell(gluon.rnn.LSTMCell(8), 0.5, 0.2)``.
+    Example::
+
+        cell = gluon.rnn.ZoneoutCell(gluon.rnn.LSTMCell(8), 0.5, 0.2)
+        cell.initialize()
+        outs, states = cell.unroll(3, nd.ones((2, 3, 4)), merge_outputs=True)
+        outs.shape   # (2, 3, 8)
     """
 
     def __init__(self, base_cell, zoneout_outputs=0., zoneout_states=0.):
@@ -159,7 +217,14 @@ class ZoneoutCell(ModifierCell):
         return "zoneout"
 
     def reset(self):
-        """Forget the previous output before a new sequence."""
+        """Forget the previous output before a new sequence.
+
+        Example::
+
+            cell = gluon.rnn.ZoneoutCell(gluon.rnn.GRUCell(4), 0.5); cell.initialize()
+            out, states = cell(nd.ones((1, 2)), cell.begin_state(batch_size=1))
+            cell.reset()   # the next step starts from a zero previous output
+        """
         super().reset()
         self._prev_output = None
 
@@ -188,7 +253,12 @@ class ResidualCell(ModifierCell):
     cell's output plus the step's input (their shapes must match); states are the base
     cell's.
 
-    Example: ``gluon.rnn.ResidualCell(gluon.rnn.GRUCell(50))`` on inputs of 50 features.
+    Example::
+
+        cell = gluon.rnn.ResidualCell(gluon.rnn.GRUCell(50))   # input size must be 50
+        cell.initialize()
+        out, states = cell(nd.ones((2, 50)), cell.begin_state(batch_size=2))
+        out.shape   # (2, 50)
     """
 
     def hybrid_forward(self, F, inputs, states):
@@ -199,7 +269,15 @@ class ResidualCell(ModifierCell):
                valid_length=None):
         """Unroll the base cell, then add the inputs to its outputs (padded steps of the
         inputs masked to zero when `valid_length` is given, so padding stays zero). See
-        `RecurrentCell.unroll`."""
+        `RecurrentCell.unroll`.
+
+        Example::
+
+            cell = gluon.rnn.ResidualCell(gluon.rnn.RNNCell(4)); cell.initialize()
+            outs, states = cell.unroll(3, nd.ones((2, 3, 4)), merge_outputs=True,
+                                       valid_length=nd.array([3, 1]))
+            outs.shape   # (2, 3, 4)
+        """
         self.reset()
         self.base_cell._modified = False
         try:

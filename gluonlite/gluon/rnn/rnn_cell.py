@@ -153,7 +153,14 @@ def _check_states(cell, states):
 
 
 class RecurrentCell(Block):
-    """Base class of recurrent cells (see the module docstring)."""
+    """Base class of recurrent cells (see the module docstring).
+
+    Example::
+
+        cell = gluon.rnn.GRUCell(8); cell.initialize()   # a RecurrentCell
+        out, states = cell(nd.ones((2, 4)), cell.begin_state(batch_size=2))   # one step
+        out.shape   # (2, 8)
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
@@ -161,7 +168,14 @@ class RecurrentCell(Block):
         self.reset()
 
     def reset(self):
-        """Reset the step counter (node names start again at ``t0_``) before a new sequence."""
+        """Reset the step counter (node names start again at ``t0_``) before a new sequence.
+
+        Example::
+
+            cell = gluon.rnn.RNNCell(4); cell.initialize()
+            outs, _ = cell.unroll(3, sym.var('x'))   # nodes named rnn0_t0_..., rnn0_t2_...
+            cell.reset()   # the next sequence starts at t0_ again
+        """
         self._init_counter = -1
         self._counter = -1
         for child in self._children.values():
@@ -169,13 +183,23 @@ class RecurrentCell(Block):
                 child.reset()
 
     def state_info(self, batch_size=0):
-        """A list of dicts ``{'shape': ..., '__layout__': ...}``, one per state."""
+        """A list of dicts ``{'shape': ..., '__layout__': ...}``, one per state.
+
+        Example::
+
+            cell = gluon.rnn.LSTMCell(8)
+            [s['shape'] for s in cell.state_info(batch_size=2)]   # [(2, 8), (2, 8)]
+        """
         raise NotImplementedError
 
     def begin_state(self, batch_size=0, func=nd_mod.zeros, **kwargs):
         """Initial states made by `func` (nd.zeros by default) from `state_info`.
 
-        Example: ``cell.begin_state(batch_size=4)`` -> list of (4, H) zeros.
+        Example::
+
+            cell = gluon.rnn.LSTMCell(8)
+            h, c = cell.begin_state(batch_size=4)   # zeros
+            h.shape   # (4, 8)
 
         Raises:
             ValueError: the cell is wrapped by a modifier cell (ZoneoutCell, ResidualCell,
@@ -213,8 +237,11 @@ class RecurrentCell(Block):
 
         Example::
 
+            cell = gluon.rnn.LSTMCell(8); cell.initialize()
+            x_ntc = nd.ones((2, 5, 4))   # batch 2, 5 steps, 4 features
             outs, states = cell.unroll(5, x_ntc, valid_length=nd.array([5, 2]),
                                        merge_outputs=True)
+            outs.shape   # (2, 5, 8)
         """
         self.reset()
         inputs, axis, F, batch_size = _format_sequence(length, inputs, layout, False)
@@ -246,6 +273,12 @@ class RecurrentCell(Block):
 
         Raises:
             ValueError: a wrong number of states (the message says how many are expected).
+
+        Example::
+
+            cell = gluon.rnn.RNNCell(3); cell.initialize()
+            out, new_states = cell(nd.ones((2, 4)), [nd.zeros((2, 3))])
+            new_states[0].shape   # (2, 3)
         """
         self._counter += 1
         states = _check_states(self, states)
@@ -253,7 +286,19 @@ class RecurrentCell(Block):
 
 
 class HybridRecurrentCell(RecurrentCell, HybridBlock):
-    """A recurrent cell whose step is a `hybrid_forward`."""
+    """A recurrent cell whose step is a `hybrid_forward`.
+
+    Example::
+
+        class Accumulate(gluon.rnn.HybridRecurrentCell):
+            def state_info(self, batch_size=0):
+                return [{'shape': (batch_size, 2), '__layout__': 'NC'}]
+            def hybrid_forward(self, F, x, states):
+                total = states[0] + x
+                return total, [total]
+        outs, states = Accumulate().unroll(3, nd.ones((1, 3, 2)), merge_outputs=True)
+        states[0].asnumpy()   # [[3. 3.]]
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
@@ -330,6 +375,12 @@ class RNNCell(_GatedCell):
         input_size: input features (0: inferred).
 
     Shape: x (N, C), states [h (N, H)] -> output (N, H), [h'].
+
+    Example::
+
+        cell = gluon.rnn.RNNCell(8, activation='relu'); cell.initialize()
+        out, [h] = cell(nd.ones((2, 4)), cell.begin_state(batch_size=2))
+        out.shape   # (2, 8)
     """
 
     def __init__(self, hidden_size, activation="tanh", i2h_weight_initializer=None,
@@ -391,6 +442,12 @@ class LSTMCell(_TwoActivationCell):
         h' = sigmoid(o) * tanh(c')
 
     Shape: x (N, C), states [h (N, H), c (N, H)] -> output h' (N, H), [h', c'].
+
+    Example::
+
+        cell = gluon.rnn.LSTMCell(8); cell.initialize()
+        out, [h, c] = cell(nd.ones((2, 4)), cell.begin_state(batch_size=2))
+        c.shape   # (2, 8)
     """
 
     _gates = 4
@@ -416,6 +473,12 @@ class GRUCell(_TwoActivationCell):
         h' = (1 - z) * n + z * h
 
     Shape: x (N, C), states [h (N, H)] -> output h' (N, H), [h'].
+
+    Example::
+
+        cell = gluon.rnn.GRUCell(8); cell.initialize()
+        outs, states = cell.unroll(5, nd.ones((2, 5, 4)), merge_outputs=True)
+        outs.shape   # (2, 5, 8)
     """
 
     _gates = 3
@@ -458,17 +521,40 @@ def _run_stack(cells, inputs, states):
 
 
 class SequentialRNNCell(RecurrentCell):
-    """Stack cells: the output of each is the input of the next; states are concatenated."""
+    """Stack cells: the output of each is the input of the next; states are concatenated.
+
+    Example::
+
+        stack = gluon.rnn.SequentialRNNCell()
+        stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.GRUCell(4))
+        stack.initialize()
+        outs, states = stack.unroll(5, nd.ones((2, 5, 3)), merge_outputs=True)
+        outs.shape, len(states)   # ((2, 5, 4), 3)
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
     def add(self, cell):
-        """Append a cell."""
+        """Append a cell.
+
+        Example::
+
+            stack = gluon.rnn.SequentialRNNCell()
+            stack.add(gluon.rnn.LSTMCell(8))
+            len(stack)   # 1
+        """
         self.register_child(cell)
 
     def state_info(self, batch_size=0):
-        """The state descriptions of every child cell, in order."""
+        """The state descriptions of every child cell, in order.
+
+        Example::
+
+            stack = gluon.rnn.SequentialRNNCell()
+            stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.GRUCell(4))
+            [s['shape'] for s in stack.state_info(2)]   # [(2, 8), (2, 8), (2, 4)]
+        """
         return [i for c in self._children.values() for i in c.state_info(batch_size)]
 
     def begin_state(self, **kwargs):
@@ -476,13 +562,28 @@ class SequentialRNNCell(RecurrentCell):
 
         Raises:
             ValueError: the cell is wrapped by a modifier cell.
+
+        Example::
+
+            stack = gluon.rnn.SequentialRNNCell()
+            stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.GRUCell(4))
+            [s.shape for s in stack.begin_state(batch_size=2)]   # [(2, 8), (2, 8), (2, 4)]
         """
         _check_unmodified(self)
         return [s for c in self._children.values() for s in c.begin_state(**kwargs)]
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):
-        """Unroll each cell in turn over the whole sequence (see RecurrentCell.unroll)."""
+        """Unroll each cell in turn over the whole sequence (see RecurrentCell.unroll).
+
+        Example::
+
+            stack = gluon.rnn.SequentialRNNCell()
+            stack.add(gluon.rnn.RNNCell(8)); stack.add(gluon.rnn.RNNCell(4))
+            stack.initialize()
+            outs, states = stack.unroll(3, nd.ones((2, 3, 5)), merge_outputs=False)
+            len(outs), outs[0].shape   # (3, (2, 4))
+        """
         self.reset()
         inputs, _, F, batch_size = _format_sequence(length, inputs, layout, None)
         begin_state = _get_begin_state(self, F, begin_state, inputs, batch_size)
@@ -510,7 +611,16 @@ class SequentialRNNCell(RecurrentCell):
 
 
 class HybridSequentialRNNCell(HybridRecurrentCell):
-    """`SequentialRNNCell` whose step can be hybridized."""
+    """`SequentialRNNCell` whose step can be hybridized.
+
+    Example::
+
+        stack = gluon.rnn.HybridSequentialRNNCell()
+        stack.add(gluon.rnn.LSTMCell(8)); stack.add(gluon.rnn.LSTMCell(8))
+        stack.initialize(); stack.hybridize()
+        out, states = stack(nd.ones((2, 4)), stack.begin_state(batch_size=2))
+        out.shape   # (2, 8)
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)

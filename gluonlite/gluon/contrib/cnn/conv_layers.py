@@ -136,8 +136,11 @@ class DeformableConvolution(_DeformableBase):
     Raises:
         ValueError: a layout other than NCHW/NHWC, or a malformed size.
 
-    Example: ``DeformableConvolution(64, kernel_size=3, padding=1)`` maps (N, C, H, W) to
-    (N, 64, H, W).
+    Example::
+
+        conv = gluon.contrib.cnn.DeformableConvolution(16, kernel_size=3, padding=1)
+        conv.initialize()
+        conv(nd.ones((1, 3, 8, 8))).shape   # (1, 16, 8, 8)
     """
 
     def hybrid_forward(self, F, x, offset_weight, deformable_conv_weight, offset_bias=None,
@@ -162,7 +165,11 @@ class ModulatedDeformableConvolution(_DeformableBase):
     Raises:
         ValueError: a layout other than NCHW/NHWC, or a malformed size.
 
-    Example: ``ModulatedDeformableConvolution(64, kernel_size=3, padding=1)``.
+    Example::
+
+        conv = gluon.contrib.cnn.ModulatedDeformableConvolution(16, kernel_size=3, padding=1)
+        conv.initialize()
+        conv(nd.ones((1, 3, 8, 8))).shape   # (1, 16, 8, 8)
     """
 
     _offsets_per_tap = 3

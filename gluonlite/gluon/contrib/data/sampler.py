@@ -16,7 +16,10 @@ class IntervalSampler(Sampler):
     Raises:
         ValueError: interval >= length.
 
-    Example: ``list(IntervalSampler(6, 3)) == [0, 3, 1, 4, 2, 5]``.
+    Example::
+
+        list(gluon.contrib.data.IntervalSampler(6, 3))   # [0, 3, 1, 4, 2, 5]
+        list(gluon.contrib.data.IntervalSampler(6, 3, rollover=False))   # [0, 3]
     """
 
     def __init__(self, length, interval, rollover=True):

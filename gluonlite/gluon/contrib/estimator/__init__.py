@@ -7,6 +7,11 @@ the loop (train begin/end, epoch begin/end, batch begin/end) is done by event ha
 Example::
 
     from gluonlite.gluon.contrib.estimator import Estimator
+    net = nn.Dense(1); net.initialize()
+    data = gluon.data.ArrayDataset(nd.random.uniform(shape=(20, 3)), nd.ones((20, 1)))
+    train_loader = gluon.data.DataLoader(data, batch_size=5, shuffle=True)
+    val_loader = gluon.data.DataLoader(data, batch_size=5)
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
     est = Estimator(net, gluon.loss.L2Loss(), train_metrics=mx.metric.MSE(), trainer=trainer)
     est.fit(train_loader, val_data=val_loader, epochs=3)
 """

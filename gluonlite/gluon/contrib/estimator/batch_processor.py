@@ -16,10 +16,20 @@ class BatchProcessor:
 
     Example::
 
-        class TwoLosses(BatchProcessor):
+        from gluonlite.gluon.contrib.estimator import BatchProcessor
+        class ScaledLoss(BatchProcessor):   # train on twice the loss
             def fit_batch(self, estimator, train_batch, batch_axis=0):
-                ...
-        est = Estimator(net, loss, batch_processor=TwoLosses())
+                data, label, pred, loss = super().fit_batch(estimator, train_batch, batch_axis)
+                return data, label, pred, [2 * l for l in loss]
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est = Estimator(net, gluon.loss.L2Loss(), batch_processor=ScaledLoss(),
+                        trainer=gluon.Trainer(net.collect_params(), 'sgd'))
+        est.fit(loader, epochs=1)
     """
 
     def _get_data_and_label(self, batch, ctx, batch_axis=0):
@@ -37,6 +47,18 @@ class BatchProcessor:
 
         Returns:
             ``(data, label, pred, loss)``, each a list with one NDArray per context.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            batch = next(iter(loader))
+            data, label, pred, loss = est.batch_processor.evaluate_batch(est, batch)
+            pred[0].shape   # (4, 1)
         """
         data, label = self._get_data_and_label(val_batch, estimator.context, batch_axis)
         pred = [estimator.val_net(x) for x in data]
@@ -55,6 +77,17 @@ class BatchProcessor:
 
         Returns:
             ``(data, label, pred, loss)``, each a list with one NDArray per context.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            data, label, pred, loss = est.batch_processor.fit_batch(est, next(iter(loader)))
+            net.weight.grad().shape   # (1, 2): gradients computed, not yet applied
         """
         data, label = self._get_data_and_label(train_batch, estimator.context, batch_axis)
         with autograd.record():

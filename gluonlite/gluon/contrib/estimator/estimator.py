@@ -63,8 +63,13 @@ class Estimator:
 
     Example::
 
-        est = Estimator(net, gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer)
-        est.fit(train_loader, val_data=val_loader, epochs=5)
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, val_data=loader, epochs=2)   # logs each epoch's metrics
     """
 
     logger = None
@@ -187,12 +192,36 @@ class Estimator:
 
     @property
     def train_metrics(self):
-        """The training metrics (a list of EvalMetric), updated by the MetricHandler."""
+        """The training metrics (a list of EvalMetric), updated by the MetricHandler.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1)
+            est.train_metrics[0].get()[0]   # training l2loss
+        """
         return self._train_metrics
 
     @property
     def val_metrics(self):
-        """The validation metrics (a list of EvalMetric), updated during `evaluate`."""
+        """The validation metrics (a list of EvalMetric), updated during `evaluate`.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.evaluate(loader)
+            est.val_metrics[0].get()[0]   # validation l2loss
+        """
         return self._val_metrics
 
     # ---- loops ------------------------------------------------------------------------------
@@ -220,7 +249,16 @@ class Estimator:
             ValueError: `val_data` is not a DataLoader; a handler is not an EventHandler
                 or refers to a metric that is not one of `val_metrics`.
 
-        Example: ``est.evaluate(val_loader); print(est.val_metrics[0].get())``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.evaluate(loader)
+            name, value = est.val_metrics[0].get()
         """
         self._check_loader("evaluate", "val_data", val_data)
         for metric in self.val_metrics:
@@ -263,7 +301,16 @@ class Estimator:
                 `epochs` and `batches`, a handler that is not an EventHandler or that refers
                 to a metric the estimator does not update, or an empty `train_data`.
 
-        Example: ``est.fit(train_loader, val_data=val_loader, epochs=3)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, val_data=loader, epochs=3)
+            est.fit(loader, batches=5)   # or a number of batches
         """
         self._check_loader("fit", "train_data", train_data)
         if val_data is not None:

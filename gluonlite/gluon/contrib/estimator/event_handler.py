@@ -10,9 +10,14 @@ method receives the estimator; `batch_end` also receives ``batch``, ``pred``, ``
 
 Example::
 
+    from gluonlite.gluon.contrib.estimator import BatchEnd, Estimator
     class PrintLoss(BatchEnd):
         def batch_end(self, estimator, *args, **kwargs):
             print(kwargs['loss'][0].mean().asscalar())
+    net = nn.Dense(1); net.initialize()
+    data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+    train_data = gluon.data.DataLoader(data, batch_size=4)
+    est = Estimator(net, gluon.loss.L2Loss(), trainer=gluon.Trainer(net.collect_params(), 'sgd'))
     est.fit(train_data, epochs=1, event_handlers=[PrintLoss()])
 """
 import math
@@ -32,7 +37,17 @@ __all__ = ['TrainBegin', 'TrainEnd', 'EpochBegin', 'EpochEnd', 'BatchBegin', 'Ba
 
 
 class EventHandler:
-    """The base of every event handler (the estimator accepts only its instances)."""
+    """The base of every event handler (the estimator accepts only its instances).
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import BatchEnd
+        from gluonlite.gluon.contrib.estimator.event_handler import EventHandler
+        class CountBatches(BatchEnd):   # every handler is an EventHandler
+            def batch_end(self, estimator, *args, **kwargs):
+                print('batch done')
+        isinstance(CountBatches(), EventHandler)   # True
+    """
 
 
 def _check_event_handlers(handlers):
@@ -62,48 +77,231 @@ def _check_period(owner, name, value):
 
 
 class TrainBegin(EventHandler):
-    """Mix-in: `train_begin(estimator)` runs once before the first epoch of `fit`."""
+    """Mix-in: `train_begin(estimator)` runs once before the first epoch of `fit`.
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import TrainBegin
+        class Hello(TrainBegin):
+            def train_begin(self, estimator, *args, **kwargs):
+                print('training starts')
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=1, event_handlers=[Hello()])   # prints training starts
+    """
 
     def train_begin(self, estimator, *args, **kwargs):
-        """Called once when `fit` starts."""
+        """Called once when `fit` starts.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import TrainBegin
+            class Hello(TrainBegin):
+                def train_begin(self, estimator, *args, **kwargs):
+                    print('training', type(estimator.net).__name__)
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[Hello()])   # prints training Dense
+        """
 
 
 class TrainEnd(EventHandler):
-    """Mix-in: `train_end(estimator)` runs once after `fit`'s last epoch."""
+    """Mix-in: `train_end(estimator)` runs once after `fit`'s last epoch.
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import TrainEnd
+        class Bye(TrainEnd):
+            def train_end(self, estimator, *args, **kwargs):
+                print('done')
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=1, event_handlers=[Bye()])   # prints done at the end
+    """
 
     def train_end(self, estimator, *args, **kwargs):
-        """Called once when `fit` ends."""
+        """Called once when `fit` ends.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import TrainEnd
+            class SaveAtEnd(TrainEnd):
+                def train_end(self, estimator, *args, **kwargs):
+                    estimator.net.save_parameters('final.params')
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[SaveAtEnd()])   # writes final.params
+        """
 
 
 class EpochBegin(EventHandler):
-    """Mix-in: `epoch_begin(estimator)` runs before each epoch (and before `evaluate`)."""
+    """Mix-in: `epoch_begin(estimator)` runs before each epoch (and before `evaluate`).
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import EpochBegin
+        class Announce(EpochBegin):
+            def epoch_begin(self, estimator, *args, **kwargs):
+                print('new epoch')
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=2, event_handlers=[Announce()])   # prints new epoch twice
+    """
 
     def epoch_begin(self, estimator, *args, **kwargs):
-        """Called at the start of each epoch."""
+        """Called at the start of each epoch.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import EpochBegin
+            class Decay(EpochBegin):   # halve the learning rate at each epoch
+                def epoch_begin(self, estimator, *args, **kwargs):
+                    estimator.trainer.set_learning_rate(estimator.trainer.learning_rate / 2)
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=2, event_handlers=[Decay()])
+            est.trainer.learning_rate   # 0.0025
+        """
 
 
 class EpochEnd(EventHandler):
     """Mix-in: `epoch_end(estimator)` runs after each epoch (and after `evaluate`); a True
-    return stops training."""
+    return stops training.
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import EpochEnd
+        class StopAfterOne(EpochEnd):
+            def epoch_end(self, estimator, *args, **kwargs):
+                return True   # stop training
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=5, event_handlers=[StopAfterOne()])   # trains one epoch
+    """
 
     def epoch_end(self, estimator, *args, **kwargs):
-        """Called at the end of each epoch. Returns: True to stop training."""
+        """Called at the end of each epoch. Returns: True to stop training.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import EpochEnd
+            class LossBelow(EpochEnd):
+                def epoch_end(self, estimator, *args, **kwargs):
+                    return estimator.train_metrics[0].get()[1] < 0.3   # True stops training
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=50, event_handlers=[LossBelow()])
+        """
         return False
 
 
 class BatchBegin(EventHandler):
-    """Mix-in: `batch_begin(estimator, batch=...)` runs before each batch."""
+    """Mix-in: `batch_begin(estimator, batch=...)` runs before each batch.
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import BatchBegin
+        class Shape(BatchBegin):
+            def batch_begin(self, estimator, *args, **kwargs):
+                print(kwargs['batch'][0].shape)
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, batches=1, event_handlers=[Shape()])   # prints (4, 2)
+    """
 
     def batch_begin(self, estimator, *args, **kwargs):
-        """Called before each batch is processed."""
+        """Called before each batch is processed.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import BatchBegin
+            class Count(BatchBegin):
+                seen = 0
+                def batch_begin(self, estimator, *args, **kwargs):
+                    Count.seen += 1
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[Count()])
+            Count.seen   # 2
+        """
 
 
 class BatchEnd(EventHandler):
     """Mix-in: `batch_end(estimator, batch=, pred=, label=, loss=)` runs after each batch;
-    a True return ends the current epoch."""
+    a True return ends the current epoch.
+
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import BatchEnd
+        class PrintLoss(BatchEnd):
+            def batch_end(self, estimator, *args, **kwargs):
+                print(kwargs['loss'][0].mean().asscalar())
+        from gluonlite.gluon.contrib.estimator import Estimator
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, batches=2, event_handlers=[PrintLoss()])   # prints two losses
+    """
 
     def batch_end(self, estimator, *args, **kwargs):
-        """Called after each batch. Returns: True to end the epoch now."""
+        """Called after each batch. Returns: True to end the epoch now.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import BatchEnd
+            class OneBatchPerEpoch(BatchEnd):
+                def batch_end(self, estimator, *args, **kwargs):
+                    return True   # end the epoch now
+            from gluonlite.gluon.contrib.estimator import Estimator
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=2, event_handlers=[OneBatchPerEpoch()])
+        """
         return False
 
 
@@ -115,7 +313,15 @@ class StoppingHandler(TrainBegin, BatchEnd, EpochEnd):
         max_epoch: epochs to train (None: no limit by epoch).
         max_batch: batches to train (None: no limit by batch).
 
-    Example: ``StoppingHandler(max_batch=100)``.
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, StoppingHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=10, event_handlers=[StoppingHandler(max_batch=3)])   # 3 batches
     """
 
     def __init__(self, max_epoch=None, max_batch=None):
@@ -131,7 +337,19 @@ class StoppingHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: called by `Estimator.fit`; ``h.train_begin(est)``.
+        Called by `Estimator.fit`.
+
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, StoppingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.max_epoch, est.max_batch = 2, None   # as fit(epochs=2) sets them
+            h = StoppingHandler(); h.train_begin(est)
+            h.max_epoch   # 2
         """
         self.max_epoch = estimator.max_epoch
         self.max_batch = estimator.max_batch
@@ -147,7 +365,17 @@ class StoppingHandler(TrainBegin, BatchEnd, EpochEnd):
         Returns:
             True once `max_batch` batches were trained (the estimator stops), else False.
 
-        Example: ``stop = h.batch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, StoppingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.max_epoch, est.max_batch = None, 2
+            h = StoppingHandler(); h.train_begin(est)
+            h.batch_end(est), h.batch_end(est)   # (False, True)
         """
         self.current_batch += 1
         if self.current_batch == self.max_batch:
@@ -163,7 +391,17 @@ class StoppingHandler(TrainBegin, BatchEnd, EpochEnd):
         Returns:
             True once `max_epoch` epochs were trained (the estimator stops), else False.
 
-        Example: ``stop = h.epoch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, StoppingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.max_epoch, est.max_batch = 1, None
+            h = StoppingHandler(); h.train_begin(est)
+            h.epoch_end(est)   # True
         """
         self.current_epoch += 1
         if self.current_epoch == self.max_epoch:
@@ -183,7 +421,16 @@ class MetricHandler(EpochBegin, BatchEnd):
     Raises:
         ValueError: `metrics` is not an EvalMetric or a list of them.
 
-    Example: ``MetricHandler(metrics=est.train_metrics)``.
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, MetricHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        h = MetricHandler(metrics=est.train_metrics)   # fit adds one like it
+        est.fit(loader, epochs=1, event_handlers=[h])
     """
 
     def __init__(self, metrics, priority=-1000):
@@ -196,7 +443,13 @@ class MetricHandler(EpochBegin, BatchEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.epoch_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import MetricHandler
+            acc = mx.metric.Accuracy(); acc.update([nd.array([1])], [nd.array([[0.2, 0.8]])])
+            h = MetricHandler(metrics=acc)
+            h.epoch_begin(None)   # resets: acc.num_inst is 0 again
+            acc.num_inst   # 0
         """
         for metric in self.metrics:
             metric.reset()
@@ -209,7 +462,13 @@ class MetricHandler(EpochBegin, BatchEnd):
             estimator: the Estimator being fit.
             **kwargs: ``pred``, ``label`` and ``loss`` of the batch, as the estimator passes them.
 
-        Example: ``h.batch_end(est, pred=[p], label=[y], loss=[l])``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import MetricHandler
+            acc = mx.metric.Accuracy(); h = MetricHandler(metrics=acc)
+            pred, label = nd.array([[0.2, 0.8]]), nd.array([1])
+            h.batch_end(None, pred=[pred], label=[label], loss=[nd.zeros(1)])
+            acc.get()   # ('accuracy', 1.0)
         """
         pred = kwargs['pred']
         label = kwargs['label']
@@ -237,7 +496,16 @@ class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
     Raises:
         ValueError: `eval_fn` is not callable, or a period is not a non-negative int.
 
-    Example: ``ValidationHandler(val_loader, est.evaluate, epoch_period=2)``.
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, ValidationHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        h = ValidationHandler(loader, est.evaluate, epoch_period=2)
+        est.fit(loader, epochs=4, event_handlers=[h])   # validates after epochs 2 and 4
     """
 
     def __init__(self, val_data, eval_fn, epoch_period=1, batch_period=None, priority=-1000,
@@ -266,7 +534,12 @@ class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.train_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import ValidationHandler
+            h = ValidationHandler(None, print); h.current_epoch = 3
+            h.train_begin(None)
+            h.current_epoch   # 0
         """
         self.current_batch = 0
         self.current_epoch = 0
@@ -277,7 +550,16 @@ class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.batch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, ValidationHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = ValidationHandler(loader, est.evaluate, epoch_period=None, batch_period=2)
+            est.fit(loader, batches=4, event_handlers=[h])   # validates after batches 2 and 4
         """
         self.current_batch += 1
         if self.batch_period and self.current_batch % self.batch_period == 0:
@@ -289,7 +571,16 @@ class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.epoch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, ValidationHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = ValidationHandler(loader, est.evaluate)
+            h.epoch_end(est)   # runs est.evaluate(loader) now
         """
         self.current_epoch += 1
         if self.epoch_period and self.current_epoch % self.epoch_period == 0:
@@ -314,7 +605,16 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         ValueError: `log_interval` is neither 'epoch' nor a positive int, or `metrics` is not
             an EvalMetric or a list of them.
 
-    Example: ``LoggingHandler(log_interval=10, metrics=est.train_metrics)``.
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        h = LoggingHandler(log_interval=1, metrics=est.train_metrics)
+        est.fit(loader, epochs=1, event_handlers=[h])   # a line per batch and per epoch
     """
 
     def __init__(self, log_interval='epoch', metrics=None, priority=math.inf):
@@ -339,7 +639,16 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.train_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.max_epoch, est.max_batch = 1, None
+            LoggingHandler().train_begin(est)   # logs the optimizer and the learning rate
         """
         self.train_start = time.time()
         trainer = estimator.trainer
@@ -361,7 +670,15 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.train_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1)   # its LoggingHandler's train_end logs the summary line
         """
         train_time = time.time() - self.train_start
         msg = 'Train finished using total %ds with %d epochs. ' % (train_time,
@@ -374,7 +691,16 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.batch_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = LoggingHandler(log_interval=1)
+            est.fit(loader, batches=2, event_handlers=[h])   # batch_begin starts each batch's timer
         """
         if isinstance(self.log_interval, int):
             self.batch_start = time.time()
@@ -387,7 +713,16 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
             estimator: the Estimator being fit.
             **kwargs: ``batch`` (its first element's `batch_axis` is the sample count).
 
-        Example: ``h.batch_end(est, batch=(x, y))``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = LoggingHandler(log_interval=1, metrics=est.train_metrics)
+            est.fit(loader, batches=2, event_handlers=[h])   # logs '[Epoch 0][Batch 0]...' lines
         """
         if isinstance(self.log_interval, int):
             self.log_interval_time += time.time() - self.batch_start
@@ -408,7 +743,15 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.epoch_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[LoggingHandler()])   # '[Epoch 0] Begin, ...'
         """
         self.epoch_start = time.time()
         # The estimator prefixes its metrics 'training '/'validation ': the only sign of
@@ -425,7 +768,16 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.epoch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, LoggingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = LoggingHandler(metrics=est.train_metrics)
+            est.fit(loader, epochs=1, event_handlers=[h])   # '[Epoch 0] Finished in ...'
         """
         epoch_time = time.time() - self.epoch_start
         msg = '[Epoch %d] Finished in %.3fs, ' % (self.current_epoch, epoch_time)
@@ -485,7 +837,19 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             not match the way `fit` counts (also an AssertionError, as in MXNet), or a
             checkpoint that already reached the requested count.
 
-    Example: ``CheckpointHandler('ckpt', monitor=acc, save_best=True, max_checkpoints=3)``.
+    Example::
+
+        import os
+        from gluonlite.gluon.contrib.estimator import Estimator, CheckpointHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        loss = est.train_metrics[0]
+        h = CheckpointHandler('ckpt', monitor=loss, mode='min', save_best=True, max_checkpoints=3)
+        est.fit(loader, epochs=2, event_handlers=[h])
+        sorted(os.listdir('ckpt'))[:2]   # ['model-best.params', 'model-best.states']
     """
 
     def __init__(self, model_dir, model_prefix='model', monitor=None, verbose=0,
@@ -532,7 +896,17 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             GluonUsageError: resuming with periods that count checkpoints otherwise than `fit`
                 counts training (by epochs or by batches).
 
-        Example: ``h.train_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, CheckpointHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[CheckpointHandler('ckpt')])
+            h = CheckpointHandler('ckpt', resume_from_checkpoint=True)
+            est.fit(loader, epochs=3, event_handlers=[h])   # loads epoch 1's files, trains 2 more
         """
         self.current_epoch = 0
         self.current_batch = 0
@@ -558,7 +932,19 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.batch_end(est)``.
+        Example::
+
+            import os
+            from gluonlite.gluon.contrib.estimator import Estimator, CheckpointHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = CheckpointHandler('ckpt', epoch_period=None, batch_period=1)
+            est.fit(loader, batches=2, event_handlers=[h])
+            [f for f in sorted(os.listdir('ckpt')) if f.endswith('.params')]
+            # ['model-epoch0batch0.params', 'model-epoch0batch1.params']: the batch index
         """
         if self.current_batch == 0:
             self._save_symbol(estimator)
@@ -572,7 +958,17 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.epoch_end(est)``.
+        Example::
+
+            import os
+            from gluonlite.gluon.contrib.estimator import Estimator, CheckpointHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            est.fit(loader, epochs=1, event_handlers=[CheckpointHandler('ckpt')])
+            sorted(os.listdir('ckpt'))[0]   # model-epoch0batch2.params
         """
         if self.epoch_period and (self.current_epoch + 1) % self.epoch_period == 0:
             self._save_checkpoint(estimator, self.current_batch)
@@ -701,7 +1097,16 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
     Raises:
         ValueError: `monitor` is not an EvalMetric, or is a CompositeEvalMetric.
 
-    Example: ``EarlyStoppingHandler(monitor=est.val_metrics[0], patience=2, mode='max')``.
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, EarlyStoppingHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        h = EarlyStoppingHandler(monitor=est.train_metrics[0], patience=2, mode='min')
+        est.fit(loader, epochs=100, event_handlers=[h])   # stops when the loss stops improving
     """
 
     def __init__(self, monitor, min_delta=0, patience=0, mode='auto', baseline=None):
@@ -731,7 +1136,16 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.train_begin(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, EarlyStoppingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = EarlyStoppingHandler(monitor=est.train_metrics[0], patience=2, mode='min')
+            h.train_begin(est)   # the best value and the wait count start over
         """
         self.wait = 0
         self.stopped_epoch = 0
@@ -749,7 +1163,13 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         Returns:
             True when training should stop, else False.
 
-        Example: ``stop = h.epoch_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import EarlyStoppingHandler
+            loss = mx.metric.Loss(); loss.update(None, [nd.array([1.0])])
+            h = EarlyStoppingHandler(monitor=loss, patience=0, mode='min')
+            h.train_begin(None)
+            h.epoch_end(None), h.epoch_end(None)   # (False, True): no improvement the second time
         """
         name, value = self.monitor.get()
         if math.isnan(value):
@@ -773,7 +1193,16 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         Args:
             estimator: the Estimator being fit.
 
-        Example: ``h.train_end(est)``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, EarlyStoppingHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            h = EarlyStoppingHandler(monitor=est.train_metrics[0], patience=0, mode='min')
+            est.fit(loader, epochs=100, event_handlers=[h])   # train_end logs the stop epoch
         """
         if self.stopped_epoch > 0:
             estimator.logger.info('[Epoch %d] EarlyStoppingHandler: '
@@ -788,7 +1217,15 @@ class GradientUpdateHandler(BatchEnd):
     Args:
         priority: call order; -2000, before the metrics are updated.
 
-    Example: ``GradientUpdateHandler()`` (the estimator adds one when none is given).
+    Example::
+
+        from gluonlite.gluon.contrib.estimator import Estimator, GradientUpdateHandler
+        net = nn.Dense(1); net.initialize()
+        data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+        loader = gluon.data.DataLoader(data, batch_size=4)
+        trainer = gluon.Trainer(net.collect_params(), 'sgd')
+        est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+        est.fit(loader, epochs=1, event_handlers=[GradientUpdateHandler()])   # the default one
     """
 
     def __init__(self, priority=-2000):
@@ -802,7 +1239,18 @@ class GradientUpdateHandler(BatchEnd):
             estimator: the Estimator being fit.
             **kwargs: ``loss``, an NDArray or a list of them.
 
-        Example: ``h.batch_end(est, loss=[l])``.
+        Example::
+
+            from gluonlite.gluon.contrib.estimator import Estimator, GradientUpdateHandler
+            net = nn.Dense(1); net.initialize()
+            data = gluon.data.ArrayDataset(nd.ones((8, 2)), nd.ones((8, 1)))
+            loader = gluon.data.DataLoader(data, batch_size=4)
+            trainer = gluon.Trainer(net.collect_params(), 'sgd')
+            est = Estimator(net, gluon.loss.L2Loss(), trainer=trainer)
+            data, label, pred, loss = est.batch_processor.fit_batch(est, next(iter(loader)))
+            before = net.weight.data().copy()
+            GradientUpdateHandler().batch_end(est, loss=loss)   # trainer.step(batch size 4)
+            (net.weight.data() != before).sum().asscalar()   # 2.0
         """
         loss = kwargs['loss']
         if not isinstance(loss, (list, tuple)):

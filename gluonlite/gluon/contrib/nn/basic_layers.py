@@ -15,8 +15,10 @@ class Concurrent(Sequential):
 
     Example::
 
+        from gluonlite.gluon.contrib.nn import Concurrent
         net = Concurrent(axis=1)
-        net.add(nn.Dense(3), nn.Dense(4))   # (N, k) -> (N, 7)
+        net.add(nn.Dense(3), nn.Dense(4)); net.initialize()
+        net(nd.ones((2, 5))).shape   # (2, 7)
     """
 
     def __init__(self, axis=-1, prefix=None, params=None):
@@ -30,7 +32,12 @@ class Concurrent(Sequential):
 class HybridConcurrent(HybridSequential):
     """`Concurrent` for HybridBlock children; hybridizable as a whole.
 
-    Example: ``net = HybridConcurrent(axis=1); net.add(nn.Dense(3), nn.Dense(4))``.
+    Example::
+
+        from gluonlite.gluon.contrib.nn import HybridConcurrent
+        net = HybridConcurrent(axis=1)
+        net.add(nn.Dense(3), nn.Dense(4)); net.initialize(); net.hybridize()
+        net(nd.ones((2, 5))).shape   # (2, 7)
     """
 
     def __init__(self, axis=-1, prefix=None, params=None):
@@ -48,8 +55,14 @@ class HybridConcurrent(HybridSequential):
 
 
 class Identity(HybridBlock):
-    """Return the input unchanged (a placeholder branch in a Concurrent). Example:
-    ``Identity()(x) is x``."""
+    """Return the input unchanged (a placeholder branch in a Concurrent).
+
+    Example::
+
+        from gluonlite.gluon.contrib.nn import HybridConcurrent, Identity
+        net = HybridConcurrent(axis=1); net.add(nn.Dense(3), Identity()); net.initialize()
+        net(nd.ones((2, 5))).shape   # (2, 8): the Dense output, then the input itself
+    """
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
@@ -73,7 +86,7 @@ class SparseEmbedding(Block):
 
     Example::
 
-        emb = gluon.contrib.nn.SparseEmbedding(10**6, 64)
+        emb = gluon.contrib.nn.SparseEmbedding(1000, 8)
         emb.initialize()
         trainer = gluon.Trainer(emb.collect_params(), 'sgd', {'learning_rate': 0.1})
         with autograd.record():
@@ -91,7 +104,14 @@ class SparseEmbedding(Block):
                                       grad_stype="row_sparse", stype="row_sparse")
 
     def forward(self, x):
-        """The rows of the weight picked by the integer indices `x`."""
+        """The rows of the weight picked by the integer indices `x`.
+
+        Example::
+
+            emb = gluon.contrib.nn.SparseEmbedding(100, 4); emb.initialize()
+            trainer = gluon.Trainer(emb.collect_params(), 'sgd')   # needed before the first forward
+            emb(nd.array([[1, 2, 3]])).shape   # (1, 3, 4)
+        """
         weight = self.weight.row_sparse_data(x)
         return nd.Embedding(x, weight, name="fwd", **self._kwargs)
 
@@ -111,7 +131,10 @@ class SyncBatchNorm(BatchNorm):
         beta_initializer, gamma_initializer: as BatchNorm.
         running_mean_initializer, running_variance_initializer: as BatchNorm.
 
-    Example: ``SyncBatchNorm(num_devices=1)``.
+    Example::
+
+        bn = gluon.contrib.nn.SyncBatchNorm(num_devices=1); bn.initialize()
+        bn(nd.ones((2, 3, 4, 4))).shape   # (2, 3, 4, 4)
     """
 
     def __init__(self, in_channels=0, num_devices=None, momentum=0.9, epsilon=1e-5,
@@ -176,7 +199,9 @@ class PixelShuffle1D(_PixelShuffle):
     Args:
         factor: the upsampling factor (an int).
 
-    Example: ``PixelShuffle1D(2)`` maps (1, 4, 3) to (1, 2, 6).
+    Example::
+
+        gluon.contrib.nn.PixelShuffle1D(2)(nd.ones((1, 4, 3))).shape   # (1, 2, 6)
     """
 
     _ndim = 1
@@ -188,7 +213,10 @@ class PixelShuffle2D(_PixelShuffle):
     Args:
         factor: an int or a pair (f1, f2).
 
-    Example: ``PixelShuffle2D((2, 3))`` maps (1, 12, 3, 5) to (1, 2, 6, 15).
+    Example::
+
+        shuffle = gluon.contrib.nn.PixelShuffle2D((2, 3))
+        shuffle(nd.ones((1, 12, 3, 5))).shape   # (1, 2, 6, 15)
     """
 
     _ndim = 2
@@ -200,7 +228,10 @@ class PixelShuffle3D(_PixelShuffle):
     Args:
         factor: an int or a triple.
 
-    Example: ``PixelShuffle3D(2)`` maps (1, 16, 2, 3, 4) to (1, 2, 4, 6, 8).
+    Example::
+
+        shuffle = gluon.contrib.nn.PixelShuffle3D(2)
+        shuffle(nd.ones((1, 16, 2, 3, 4))).shape   # (1, 2, 4, 6, 8)
     """
 
     _ndim = 3

@@ -25,7 +25,12 @@ class VariationalDropoutCell(ModifierCell):
     Raises:
         ValueError: state dropout on a cell that is or holds a BidirectionalCell.
 
-    Example: ``contrib.rnn.VariationalDropoutCell(gluon.rnn.LSTMCell(8), drop_inputs=0.2)``.
+    Example::
+
+        cell = gluon.contrib.rnn.VariationalDropoutCell(gluon.rnn.LSTMCell(8), drop_inputs=0.2)
+        cell.initialize()
+        outs, states = cell.unroll(4, nd.ones((2, 4, 3)), merge_outputs=True)
+        outs.shape   # (2, 4, 8)
     """
 
     def __init__(self, base_cell, drop_inputs=0., drop_states=0., drop_outputs=0.):
@@ -47,7 +52,16 @@ class VariationalDropoutCell(ModifierCell):
         self.drop_outputs_mask = None
 
     def reset(self):
-        """Forget the masks: the next step draws new ones."""
+        """Forget the masks: the next step draws new ones.
+
+        Example::
+
+            cell = gluon.contrib.rnn.VariationalDropoutCell(gluon.rnn.GRUCell(4), drop_states=0.5)
+            cell.initialize()
+            with autograd.train_mode():
+                out, states = cell(nd.ones((2, 3)), cell.begin_state(batch_size=2))   # draws masks
+            cell.reset()   # the next sequence draws new masks
+        """
         super().reset()
         self._clear_masks()
 
@@ -83,7 +97,16 @@ class VariationalDropoutCell(ModifierCell):
                valid_length=None):
         """See `RecurrentCell.unroll`. Without state dropout the base cell is unrolled on the
         whole sequence, between dropout on the inputs and on the outputs whose masks are
-        shared along the time axis."""
+        shared along the time axis.
+
+        Example::
+
+            cell = gluon.contrib.rnn.VariationalDropoutCell(gluon.rnn.GRUCell(4), drop_outputs=0.3)
+            cell.initialize()
+            with autograd.record():   # training: one output mask shared by every step
+                outs, states = cell.unroll(5, nd.ones((2, 5, 3)), merge_outputs=True)
+            outs.shape   # (2, 5, 4)
+        """
         if self.drop_states:
             return super().unroll(length, inputs, begin_state, layout, merge_outputs,
                                   valid_length=valid_length)
@@ -120,7 +143,11 @@ class LSTMPCell(HybridRecurrentCell):
 
     Shape: x (N, C), states [r (N, P), c (N, H)] -> output r' (N, P), [r', c'].
 
-    Example: ``contrib.rnn.LSTMPCell(512, projection_size=256)``.
+    Example::
+
+        cell = gluon.contrib.rnn.LSTMPCell(16, projection_size=8); cell.initialize()
+        out, (r, c) = cell(nd.ones((2, 4)), cell.begin_state(batch_size=2))
+        out.shape, c.shape   # ((2, 8), (2, 16))
     """
 
     def __init__(self, hidden_size, projection_size, i2h_weight_initializer=None,
@@ -145,7 +172,13 @@ class LSTMPCell(HybridRecurrentCell):
         self.h2h_bias = param("h2h_bias", (g,), h2h_bias_initializer)
 
     def state_info(self, batch_size=0):
-        """[r (N, P), c (N, H)], layout NC."""
+        """[r (N, P), c (N, H)], layout NC.
+
+        Example::
+
+            cell = gluon.contrib.rnn.LSTMPCell(16, projection_size=8)
+            [s['shape'] for s in cell.state_info(batch_size=2)]   # [(2, 8), (2, 16)]
+        """
         return [{"shape": (batch_size, self._projection_size), "__layout__": "NC"},
                 {"shape": (batch_size, self._hidden_size), "__layout__": "NC"}]
 

@@ -78,7 +78,11 @@ class MNIST(_DownloadedDataset):
     Raises:
         FileNotFoundError: a file is missing (the message names it and its URL).
 
-    Example: ``img, label = gluon.data.vision.MNIST(root='data/mnist')[0]``.
+    Example::
+
+        # not run: needs the four MNIST .gz files in root (gluonlite does not download)
+        train = gluon.data.vision.MNIST(root='data/mnist', train=True)
+        img, label = train[0]   # img: (28, 28, 1) uint8
     """
 
     _name = "mnist"
@@ -102,7 +106,11 @@ class MNIST(_DownloadedDataset):
 class FashionMNIST(MNIST):
     """Fashion-MNIST (Zalando's clothing images), in MNIST's file names and format.
 
-    Example: ``gluon.data.vision.FashionMNIST(root='data/fashion-mnist', train=False)``.
+    Example::
+
+        # not run: needs the Fashion-MNIST .gz files in root (gluonlite does not download)
+        test = gluon.data.vision.FashionMNIST(root='data/fashion-mnist', train=False)
+        len(test)   # 10000
     """
 
     _url = _MXNET_REPO + "gluon/dataset/fashion-mnist/"
@@ -125,7 +133,11 @@ class CIFAR10(_DownloadedDataset):
     Raises:
         FileNotFoundError: a file is missing.
 
-    Example: ``gluon.data.vision.CIFAR10(root='data/cifar10')``.
+    Example::
+
+        # not run: needs root/cifar-10-batches-bin (gluonlite does not download)
+        train = gluon.data.vision.CIFAR10(root='data/cifar10')
+        img, label = train[0]   # img: (32, 32, 3) uint8
     """
 
     _folder = "cifar-10-batches-bin"
@@ -168,7 +180,11 @@ class CIFAR100(CIFAR10):
         train: the training set or the test set.
         transform: ``fn(image, label) -> sample``.
 
-    Example: ``gluon.data.vision.CIFAR100(root='data/cifar100', fine_label=True)``.
+    Example::
+
+        # not run: needs root/cifar-100-binary (gluonlite does not download)
+        train = gluon.data.vision.CIFAR100(root='data/cifar100', fine_label=True)
+        img, label = train[0]   # label in 0..99
     """
 
     _folder = "cifar-100-binary"
@@ -201,7 +217,15 @@ class ImageRecordDataset(RecordFileDataset):
         FileNotFoundError: the .rec or .idx is missing.
         ImportError: Pillow (the image codec) is not installed.
 
-    Example: ``gluon.data.vision.ImageRecordDataset('data/train.rec')[0]``.
+    Example::
+
+        img = np.zeros((8, 8, 3), dtype=np.uint8)
+        rec = mx.recordio.MXIndexedRecordIO('imgs.idx', 'imgs.rec', 'w')
+        header = mx.recordio.IRHeader(0, 3.0, 0, 0)   # label 3.0
+        rec.write_idx(0, mx.recordio.pack_img(header, img, img_fmt='.png'))
+        rec.close()
+        image, label = gluon.data.vision.ImageRecordDataset('imgs.rec')[0]
+        image.shape, label   # ((8, 8, 3), 3.0)
     """
 
     def __init__(self, filename, flag=1, transform=None):
@@ -233,7 +257,15 @@ class ImageFolderDataset(Dataset):
     Raises:
         FileNotFoundError: root does not exist.
 
-    Example: ``ds = ImageFolderDataset('data/pets'); ds.synsets, ds[0]``.
+    Example::
+
+        import os
+        from PIL import Image
+        for cls in ('cat', 'dog'):
+            os.makedirs(f'pets/{cls}', exist_ok=True)
+            Image.new('RGB', (8, 6)).save(f'pets/{cls}/0.png')
+        ds = gluon.data.vision.ImageFolderDataset('pets')
+        ds.synsets, ds[1][0].shape, ds[1][1]   # (['cat', 'dog'], (6, 8, 3), 1)
     """
 
     def __init__(self, root, flag=1, transform=None):

@@ -7,7 +7,9 @@ Example::
     from gluonlite.gluon.data.vision import transforms
     t = transforms.Compose([transforms.Resize(32), transforms.ToTensor(),
                             transforms.Normalize(0.5, 0.25)])
-    dataset.transform_first(t)
+    images = nd.zeros((10, 64, 48, 3), dtype='uint8')   # HWC images
+    dataset = gluon.data.ArrayDataset(images, nd.arange(10)).transform_first(t)
+    dataset[0][0].shape   # (3, 32, 32)
 """
 import random
 
@@ -30,7 +32,13 @@ __all__ = ["Compose", "HybridCompose", "Cast", "ToTensor", "Normalize", "Rotate"
 
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
-    re-exports)."""
+    re-exports).
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        transforms.is_np_array()   # False
+    """
     return _is_np_array()
 
 
@@ -38,7 +46,11 @@ class Compose(Sequential):
     """Apply `transforms` in order; runs of consecutive HybridBlocks are grouped into one
     hybridized HybridSequential.
 
-    Example: ``Compose([Resize(32), ToTensor()])``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        t = transforms.Compose([transforms.Resize(32), transforms.ToTensor()])
+        t(nd.zeros((64, 48, 3), dtype='uint8')).shape   # (3, 32, 32)
     """
 
     def __init__(self, transforms):
@@ -67,7 +79,11 @@ class HybridCompose(HybridSequential):
     Raises:
         TypeError: a transform is not a HybridBlock.
 
-    Example: ``HybridCompose([ToTensor(), Normalize(0.5, 0.2)])``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        t = transforms.HybridCompose([transforms.ToTensor(), transforms.Normalize(0.5, 0.2)])
+        t(nd.zeros((4, 4, 3), dtype='uint8'))[0, 0, 0].asscalar()   # -2.5
     """
 
     def __init__(self, transforms):
@@ -80,7 +96,14 @@ class HybridCompose(HybridSequential):
 
 
 class Cast(HybridBlock):
-    """Cast to `dtype` (default 'float32'). Example: ``Cast('float16')``."""
+    """Cast to `dtype` (default 'float32').
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        cast = transforms.Cast('float16')
+        cast(nd.ones((2, 2), dtype='uint8')).dtype   # <class 'numpy.float16'>
+    """
 
     def __init__(self, dtype="float32"):
         super().__init__()
@@ -93,7 +116,12 @@ class Cast(HybridBlock):
 class ToTensor(HybridBlock):
     """An HWC (NHWC) image in [0, 255] to a CHW (NCHW) float32 tensor in [0, 1].
 
-    Example: ``ToTensor()(nd.ones((32, 32, 3), dtype='uint8')).shape == (3, 32, 32)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        x = transforms.ToTensor()(nd.ones((32, 32, 3), dtype='uint8') * 255)
+        x.shape   # (3, 32, 32)
+        x.max().asscalar()   # 1.0
     """
 
     def hybrid_forward(self, F, x):
@@ -106,7 +134,11 @@ class Normalize(HybridBlock):
     Args:
         mean, std: one value for all channels or one per channel.
 
-    Example: ``Normalize(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225))``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        norm = transforms.Normalize(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225))
+        norm(nd.ones((3, 8, 8))).shape   # (3, 8, 8)
     """
 
     def __init__(self, mean=0.0, std=1.0):
@@ -129,7 +161,11 @@ class Rotate(Block):
     Raises:
         TypeError: an input that is not float32 (call it after `ToTensor`).
 
-    Example: ``Rotate(10)(nd.image.to_tensor(img))``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.ones((16, 16, 3), dtype='uint8')
+        transforms.Rotate(10)(nd.image.to_tensor(img)).shape   # (3, 16, 16)
     """
 
     def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
@@ -151,7 +187,11 @@ class RandomRotation(Block):
         ValueError: unordered `angle_limits` or a probability outside [0, 1].
         TypeError: an input that is not float32.
 
-    Example: ``RandomRotation((-10, 10))(nd.image.to_tensor(img))``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.ones((16, 16, 3), dtype='uint8')
+        transforms.RandomRotation((-10, 10))(nd.image.to_tensor(img)).shape   # (3, 16, 16)
     """
 
     def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
@@ -191,7 +231,11 @@ class RandomResizedCrop(Block):
         interpolation: an `mx.image.imresize` code (0 nearest, 1 bilinear, 2 cubic, 3 area,
             4 Lanczos; 9, 10 chosen by the sizes).
 
-    Example: ``RandomResizedCrop(224)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        crop = transforms.RandomResizedCrop(24)
+        crop(nd.zeros((64, 48, 3), dtype='uint8')).shape   # (24, 24, 3)
     """
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
@@ -208,7 +252,11 @@ class RandomResizedCrop(Block):
 class CropResize(HybridBlock):
     """Crop the box (`x`, `y`, `width`, `height`) and, when `size` is given, resize it.
 
-    Example: ``CropResize(0, 0, 100, 80, size=(50, 40))``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        crop = transforms.CropResize(0, 0, 100, 80, size=(50, 40))   # x, y, width, height
+        crop(nd.zeros((120, 160, 3), dtype='uint8')).shape   # (40, 50, 3)
     """
 
     def __init__(self, x, y, width, height, size=None, interpolation=None):
@@ -227,7 +275,10 @@ class CropResize(HybridBlock):
 class CenterCrop(Block):
     """Crop the center of size `size` (scaled down to fit, then resized back to `size`).
 
-    Example: ``CenterCrop(224)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        transforms.CenterCrop(24)(nd.zeros((64, 48, 3), dtype='uint8')).shape   # (24, 24, 3)
     """
 
     def __init__(self, size, interpolation=1):
@@ -243,7 +294,12 @@ class Resize(HybridBlock):
     """Resize to `size` = (width, height), a square `size`, or with `keep_ratio` the short
     side to `size`.
 
-    Example: ``Resize(32)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.zeros((64, 48, 3), dtype='uint8')
+        transforms.Resize(32)(img).shape   # (32, 32, 3)
+        transforms.Resize(32, keep_ratio=True)(img).shape   # (42, 32, 3)
     """
 
     def __init__(self, size, keep_ratio=False, interpolation=1):
@@ -257,14 +313,28 @@ class Resize(HybridBlock):
 
 
 class RandomFlipLeftRight(HybridBlock):
-    """Mirror left to right with probability 0.5."""
+    """Mirror left to right with probability 0.5.
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.array([[[1], [2]]], dtype='uint8')   # HWC, 1 x 2 x 1
+        transforms.RandomFlipLeftRight()(img).asnumpy().ravel()   # [1 2] or [2 1]
+    """
 
     def hybrid_forward(self, F, x):
         return F.image.random_flip_left_right(x)
 
 
 class RandomFlipTopBottom(HybridBlock):
-    """Mirror top to bottom with probability 0.5."""
+    """Mirror top to bottom with probability 0.5.
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.array([[[1]], [[2]]], dtype='uint8')   # HWC, 2 x 1 x 1
+        transforms.RandomFlipTopBottom()(img).asnumpy().ravel()   # [1 2] or [2 1]
+    """
 
     def hybrid_forward(self, F, x):
         return F.image.random_flip_top_bottom(x)
@@ -283,7 +353,14 @@ class _RandomEnhance(HybridBlock):
 
 
 class RandomBrightness(_RandomEnhance):
-    """Scale by a factor from U[max(0, 1 - brightness), 1 + brightness]."""
+    """Scale by a factor from U[max(0, 1 - brightness), 1 + brightness].
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.ones((8, 8, 3)) * 100
+        transforms.RandomBrightness(0.3)(img).shape   # (8, 8, 3), every value in [70, 130]
+    """
 
     _op = "random_brightness"
 
@@ -292,7 +369,14 @@ class RandomBrightness(_RandomEnhance):
 
 
 class RandomContrast(_RandomEnhance):
-    """Blend with the mean grey by a factor from U[max(0, 1 - contrast), 1 + contrast]."""
+    """Blend with the mean grey by a factor from U[max(0, 1 - contrast), 1 + contrast].
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.random.uniform(0, 255, shape=(8, 8, 3))
+        transforms.RandomContrast(0.3)(img).shape   # (8, 8, 3)
+    """
 
     _op = "random_contrast"
 
@@ -301,7 +385,14 @@ class RandomContrast(_RandomEnhance):
 
 
 class RandomSaturation(_RandomEnhance):
-    """Blend with grey by a factor from U[max(0, 1 - saturation), 1 + saturation]."""
+    """Blend with grey by a factor from U[max(0, 1 - saturation), 1 + saturation].
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.random.uniform(0, 255, shape=(8, 8, 3))
+        transforms.RandomSaturation(0.3)(img).shape   # (8, 8, 3)
+    """
 
     _op = "random_saturation"
 
@@ -310,7 +401,14 @@ class RandomSaturation(_RandomEnhance):
 
 
 class RandomHue(_RandomEnhance):
-    """Rotate the hue by 360 * U[-hue, hue] degrees."""
+    """Rotate the hue by 360 * U[-hue, hue] degrees.
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.random.uniform(0, 255, shape=(8, 8, 3))
+        transforms.RandomHue(0.1)(img).shape   # (8, 8, 3)
+    """
 
     _op = "random_hue"
 
@@ -321,7 +419,11 @@ class RandomHue(_RandomEnhance):
 class RandomColorJitter(HybridBlock):
     """Brightness, contrast, saturation and hue jitter in a random order.
 
-    Example: ``RandomColorJitter(brightness=0.4, contrast=0.4, saturation=0.4)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        jitter = transforms.RandomColorJitter(brightness=0.4, contrast=0.4, saturation=0.4)
+        jitter(nd.random.uniform(0, 255, shape=(8, 8, 3))).shape   # (8, 8, 3)
     """
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
@@ -334,7 +436,14 @@ class RandomColorJitter(HybridBlock):
 
 
 class RandomLighting(HybridBlock):
-    """AlexNet-style PCA lighting noise with coefficients from N(0, alpha**2)."""
+    """AlexNet-style PCA lighting noise with coefficients from N(0, alpha**2).
+
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        img = nd.random.uniform(0, 255, shape=(8, 8, 3))
+        transforms.RandomLighting(0.1)(img).shape   # (8, 8, 3)
+    """
 
     def __init__(self, alpha):
         super().__init__()
@@ -347,7 +456,11 @@ class RandomLighting(HybridBlock):
 class RandomApply(Sequential):
     """Apply `transforms` with probability `p` (Python's `random`).
 
-    Example: ``RandomApply(RandomBrightness(0.3), p=0.5)``.
+    Example::
+
+        from gluonlite.gluon.data.vision import transforms
+        t = transforms.RandomApply(transforms.RandomBrightness(0.3), p=0.5)
+        t(nd.ones((8, 8, 3)) * 100).shape   # (8, 8, 3): brightened half of the time
     """
 
     def __init__(self, transforms, p=0.5):

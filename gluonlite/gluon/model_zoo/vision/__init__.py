@@ -55,7 +55,12 @@ def get_model(name, **kwargs):
     Raises:
         ValueError: an unknown name (the message lists the known ones).
 
-    Example: ``net = get_model('resnet18_v1', classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_model('resnet18_v1', classes=10)
+        net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
     key = name.lower()
     if key not in _MODELS:

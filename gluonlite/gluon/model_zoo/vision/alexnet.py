@@ -13,7 +13,11 @@ class AlexNet(HybridBlock):
     Args:
         classes: output classes (default 1000).
 
-    Example: ``AlexNet(classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.AlexNet(classes=10)   # random weights
+        net.output.weight.shape   # (10, 0): in_units inferred on the first call
     """
 
     def __init__(self, classes=1000, **kwargs):
@@ -40,5 +44,12 @@ class AlexNet(HybridBlock):
 
 def alexnet(pretrained=False, ctx=None, root=None, **kwargs):
     """AlexNet; `pretrained` loads ``alexnet.params`` from `root` (default
-    ``$MXNET_HOME/models``). Example: ``alexnet(classes=10)``."""
+    ``$MXNET_HOME/models``).
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.alexnet(classes=10)   # pretrained=True reads alexnet.params from root
+        type(net).__name__   # AlexNet
+    """
     return finish(AlexNet(**kwargs), "alexnet", pretrained, ctx, root)

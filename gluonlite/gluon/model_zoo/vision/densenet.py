@@ -52,7 +52,12 @@ class DenseNet(HybridBlock):
         dropout: dropout rate after each dense layer (default 0).
         classes: output classes (default 1000).
 
-    Example: ``DenseNet(64, 32, [6, 12, 24, 16], classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.DenseNet(8, 4, [2, 2], classes=10)   # a small one: 2 dense blocks
+        net.initialize()
+        net(nd.zeros((1, 3, 64, 64))).shape   # (1, 10)
     """
 
     def __init__(self, num_init_features, growth_rate, block_config, bn_size=4, dropout=0,
@@ -90,7 +95,12 @@ def get_densenet(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
     Raises:
         ValueError: an unknown depth.
 
-    Example: ``get_densenet(121, classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        from gluonlite.gluon.model_zoo.vision.densenet import get_densenet
+        net = get_densenet(121, classes=10)   # as vision.densenet121(classes=10)
+        type(net).__name__   # DenseNet
     """
     if num_layers not in _SPEC:
         raise ValueError(f"get_densenet: num_layers={num_layers} is not supported; options: "
@@ -103,7 +113,10 @@ def _make(n):
     def model(**kwargs):
         return get_densenet(n, **kwargs)
     model.__name__ = f"densenet{n}"
-    model.__doc__ = f"DenseNet-{n}: ``get_densenet({n}, **kwargs)``."
+    model.__doc__ = (f"DenseNet-{n}: ``get_densenet({n}, **kwargs)``.\n\n    Example::\n\n"
+                     f"        from gluonlite.gluon.model_zoo import vision\n"
+                     f"        net = vision.densenet{n}(classes=10)   # random weights\n"
+                     f"        type(net).__name__   # DenseNet\n    ")
     return model
 
 

@@ -98,7 +98,11 @@ class Inception3(HybridBlock):
     Args:
         classes: output classes (default 1000).
 
-    Example: ``Inception3(classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.Inception3(classes=10)   # for (N, 3, 299, 299) inputs
+        net.output.weight.shape   # (10, 0): in_units inferred on the first call
     """
 
     def __init__(self, classes=1000, **kwargs):
@@ -126,6 +130,12 @@ class Inception3(HybridBlock):
 
 
 def inception_v3(pretrained=False, ctx=None, root=None, **kwargs):
-    """Inception v3; `pretrained` loads ``inceptionv3.params`` from `root`. Example:
-    ``inception_v3(classes=10)``."""
+    """Inception v3; `pretrained` loads ``inceptionv3.params`` from `root`.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.inception_v3(classes=10)   # pretrained=True reads inceptionv3.params
+        type(net).__name__   # Inception3
+    """
     return finish(Inception3(**kwargs), "inceptionv3", pretrained, ctx, root)

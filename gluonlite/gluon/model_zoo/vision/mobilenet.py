@@ -11,7 +11,13 @@ __all__ = ["MobileNet", "MobileNetV2", "get_mobilenet", "get_mobilenet_v2", "mob
 
 
 class RELU6(HybridBlock):
-    """min(max(x, 0), 6)."""
+    """min(max(x, 0), 6).
+
+    Example::
+
+        from gluonlite.gluon.model_zoo.vision.mobilenet import RELU6
+        RELU6()(nd.array([-1, 3, 8])).asnumpy()   # [0. 3. 6.]
+    """
 
     def hybrid_forward(self, F, x):
         return F.clip(x, 0, 6, name="relu6")
@@ -32,7 +38,15 @@ def _conv_dw(out, dw_channels, channels, stride, relu6=False):
 
 class LinearBottleneck(HybridBlock):
     """MobileNet v2's inverted residual: 1x1 expansion by t, 3x3 depthwise (strided), 1x1
-    linear projection; the input is added when stride is 1 and the channels match."""
+    linear projection; the input is added when stride is 1 and the channels match.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo.vision.mobilenet import LinearBottleneck
+        block = LinearBottleneck(in_channels=8, channels=8, t=6, stride=1)   # with the shortcut
+        block.initialize()
+        block(nd.ones((1, 8, 5, 5))).shape   # (1, 8, 5, 5)
+    """
 
     def __init__(self, in_channels, channels, t, stride, **kwargs):
         super().__init__(**kwargs)
@@ -57,7 +71,11 @@ class MobileNet(HybridBlock):
         multiplier: the width multiplier (channels scaled by it).
         classes: output classes (default 1000).
 
-    Example: ``MobileNet(0.25, classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.MobileNet(0.25, classes=10); net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
 
     def __init__(self, multiplier=1.0, classes=1000, **kwargs):
@@ -88,7 +106,11 @@ class MobileNetV2(HybridBlock):
         multiplier: the width multiplier.
         classes: output classes (default 1000).
 
-    Example: ``MobileNetV2(0.5, classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.MobileNetV2(0.5, classes=10); net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
 
     def __init__(self, multiplier=1.0, classes=1000, **kwargs):
@@ -126,14 +148,28 @@ def _suffix(multiplier):
 
 def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
     """MobileNet v1 with width `multiplier`; `pretrained` loads ``mobilenet<m>.params``
-    ('mobilenet1.0', 'mobilenet0.75', ...) from `root`. Example: ``get_mobilenet(0.5)``."""
+    ('mobilenet1.0', 'mobilenet0.75', ...) from `root`.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_mobilenet(0.5, classes=10)   # pretrained=True: mobilenet0.5.params
+        type(net).__name__   # MobileNet
+    """
     return finish(MobileNet(multiplier, **kwargs), f"mobilenet{_suffix(multiplier)}",
                   pretrained, ctx, root)
 
 
 def get_mobilenet_v2(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
     """MobileNet v2 with width `multiplier`; `pretrained` loads ``mobilenetv2_<m>.params``
-    from `root`. Example: ``get_mobilenet_v2(0.25)``."""
+    from `root`.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_mobilenet_v2(0.25, classes=10)
+        type(net).__name__   # MobileNetV2
+    """
     return finish(MobileNetV2(multiplier, **kwargs), f"mobilenetv2_{_suffix(multiplier)}",
                   pretrained, ctx, root)
 
@@ -143,8 +179,11 @@ def _make(m, v2):
         return (get_mobilenet_v2 if v2 else get_mobilenet)(m, **kwargs)
     tag = str(m).replace(".", "_")
     model.__name__ = f"mobilenet_v2_{tag}" if v2 else f"mobilenet{tag}"
-    model.__doc__ = f"MobileNet {'v2' if v2 else 'v1'} x{m}: ``get_mobilenet" \
-                    f"{'_v2' if v2 else ''}({m}, **kwargs)``."
+    model.__doc__ = (f"MobileNet {'v2' if v2 else 'v1'} x{m}: ``get_mobilenet"
+                     f"{'_v2' if v2 else ''}({m}, **kwargs)``.\n\n    Example::\n\n"
+                     f"        from gluonlite.gluon.model_zoo import vision\n"
+                     f"        net = vision.{model.__name__}(classes=10); net.initialize()\n"
+                     f"        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)\n    ")
     return model
 
 

@@ -33,6 +33,13 @@ class BasicBlockV1(HybridBlock):
         stride: stride of the first convolution (and of the projection).
         downsample: project the shortcut with a strided 1x1 convolution + BatchNorm.
         in_channels: input channels (0: inferred).
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        block = vision.BasicBlockV1(16, stride=2, downsample=True, in_channels=8)
+        block.initialize()
+        block(nd.ones((1, 8, 8, 8))).shape   # (1, 16, 4, 4)
     """
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
@@ -50,7 +57,15 @@ class BasicBlockV1(HybridBlock):
 
 class BottleneckV1(HybridBlock):
     """1x1 (channels // 4, strided), 3x3, 1x1 (channels) convolutions with BatchNorm; relu
-    after the sum with the shortcut. Arguments as BasicBlockV1."""
+    after the sum with the shortcut. Arguments as BasicBlockV1.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        block = vision.BottleneckV1(16, stride=1, downsample=True, in_channels=8)
+        block.initialize()
+        block(nd.ones((1, 8, 8, 8))).shape   # (1, 16, 8, 8)
+    """
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
         super().__init__(**kwargs)
@@ -70,7 +85,15 @@ class BottleneckV1(HybridBlock):
 class BasicBlockV2(HybridBlock):
     """Pre-activation basic block: BatchNorm, relu, 3x3 convolution, twice; the shortcut
     (projected from the first activation when downsampling) is added at the end. Arguments as
-    BasicBlockV1."""
+    BasicBlockV1.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        block = vision.BasicBlockV2(8, stride=1)   # same channels: identity shortcut
+        block.initialize()
+        block(nd.ones((1, 8, 8, 8))).shape   # (1, 8, 8, 8)
+    """
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
         super().__init__(**kwargs)
@@ -93,7 +116,15 @@ class BasicBlockV2(HybridBlock):
 
 class BottleneckV2(HybridBlock):
     """Pre-activation bottleneck: (BatchNorm, relu, convolution) x 3 with 1x1, 3x3 (strided),
-    1x1 kernels. Arguments as BasicBlockV1."""
+    1x1 kernels. Arguments as BasicBlockV1.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        block = vision.BottleneckV2(16, stride=2, downsample=True, in_channels=8)
+        block.initialize()
+        block(nd.ones((1, 8, 8, 8))).shape   # (1, 16, 4, 4)
+    """
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
         super().__init__(**kwargs)
@@ -145,7 +176,13 @@ class ResNetV1(HybridBlock):
         classes: output classes (default 1000).
         thumbnail: a small-image stem (for 32x32 inputs).
 
-    Example: ``ResNetV1(BasicBlockV1, [2, 2, 2, 2], [64, 64, 128, 256, 512], classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.ResNetV1(vision.BasicBlockV1, [2, 2, 2, 2], [64, 64, 128, 256, 512],
+                              classes=10, thumbnail=True)   # resnet18_v1 for 32x32 images
+        net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
 
     def __init__(self, block, layers, channels, classes=1000, thumbnail=False, **kwargs):
@@ -171,7 +208,16 @@ class ResNetV1(HybridBlock):
 class ResNetV2(HybridBlock):
     """ResNet v2 (pre-activation): an input BatchNorm without scale or shift, the stem, four
     stages, BatchNorm + relu, global average pooling, Flatten and a Dense classifier.
-    Arguments as ResNetV1 (block BasicBlockV2 or BottleneckV2)."""
+    Arguments as ResNetV1 (block BasicBlockV2 or BottleneckV2).
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.ResNetV2(vision.BasicBlockV2, [1, 1, 1, 1], [16, 16, 32, 64, 128],
+                              classes=10, thumbnail=True)   # a small ResNet v2
+        net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
+    """
 
     def __init__(self, block, layers, channels, classes=1000, thumbnail=False, **kwargs):
         super().__init__(**kwargs)
@@ -220,7 +266,12 @@ def get_resnet(version, num_layers, pretrained=False, ctx=None, root=None, **kwa
     Raises:
         ValueError: an unknown version or depth; FileNotFoundError: pretrained weights absent.
 
-    Example: ``get_resnet(1, 18, classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_resnet(1, 18, classes=10)   # as vision.resnet18_v1(classes=10)
+        net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
     if num_layers not in _SPEC:
         raise ValueError(f"get_resnet: num_layers={num_layers} is not supported; options: "
@@ -238,8 +289,10 @@ def _make(n, v):
         return get_resnet(v, n, **kwargs)
     model.__name__ = f"resnet{n}_v{v}"
     model.__doc__ = (f"ResNet-{n} v{v}: ``get_resnet({v}, {n}, **kwargs)`` (pretrained, ctx, "
-                     f"root, classes, thumbnail, prefix).\n\n    Example: ``{model.__name__}"
-                     f"(classes=10)``.\n    ")
+                     f"root, classes, thumbnail, prefix).\n\n    Example::\n\n"
+                     f"        from gluonlite.gluon.model_zoo import vision\n"
+                     f"        net = vision.{model.__name__}(classes=10)   # random weights\n"
+                     f"        type(net).__name__   # ResNetV{v}\n    ")
     return model
 
 

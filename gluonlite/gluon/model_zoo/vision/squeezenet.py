@@ -36,7 +36,11 @@ class SqueezeNet(HybridBlock):
     Raises:
         ValueError: an unknown version.
 
-    Example: ``SqueezeNet('1.1', classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.SqueezeNet('1.1', classes=10); net.initialize()
+        net(nd.zeros((1, 3, 224, 224))).shape   # (1, 10)
     """
 
     def __init__(self, version, classes=1000, **kwargs):
@@ -70,15 +74,36 @@ class SqueezeNet(HybridBlock):
 
 def get_squeezenet(version, pretrained=False, ctx=None, root=None, **kwargs):
     """SqueezeNet `version` ('1.0' or '1.1'); `pretrained` loads ``squeezenet<version>.params``
-    from `root`. Example: ``get_squeezenet('1.1', classes=10)``."""
+    from `root`.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_squeezenet('1.1', classes=10)   # pretrained=True: squeezenet1.1.params
+        type(net).__name__   # SqueezeNet
+    """
     return finish(SqueezeNet(version, **kwargs), f"squeezenet{version}", pretrained, ctx, root)
 
 
 def squeezenet1_0(**kwargs):
-    """SqueezeNet 1.0: ``get_squeezenet('1.0', **kwargs)``."""
+    """SqueezeNet 1.0: ``get_squeezenet('1.0', **kwargs)``.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.squeezenet1_0(classes=10)   # random weights
+        type(net).__name__   # SqueezeNet
+    """
     return get_squeezenet("1.0", **kwargs)
 
 
 def squeezenet1_1(**kwargs):
-    """SqueezeNet 1.1: ``get_squeezenet('1.1', **kwargs)``."""
+    """SqueezeNet 1.1: ``get_squeezenet('1.1', **kwargs)``.
+
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.squeezenet1_1(classes=10)   # random weights
+        type(net).__name__   # SqueezeNet
+    """
     return get_squeezenet("1.1", **kwargs)

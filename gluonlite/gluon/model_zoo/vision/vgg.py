@@ -22,7 +22,12 @@ class VGG(HybridBlock):
     Raises:
         ValueError: layers and filters of different lengths.
 
-    Example: ``VGG([1, 1, 2, 2, 2], [64, 128, 256, 512, 512], classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.VGG([1, 1, 2, 2, 2], [8, 16, 32, 32, 32], classes=10)   # a narrow VGG-11
+        net.initialize()
+        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)
     """
 
     def __init__(self, layers, filters, classes=1000, batch_norm=False, **kwargs):
@@ -71,7 +76,11 @@ def get_vgg(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
     Raises:
         ValueError: an unknown depth.
 
-    Example: ``get_vgg(11, classes=10)``.
+    Example::
+
+        from gluonlite.gluon.model_zoo import vision
+        net = vision.get_vgg(11, classes=10, batch_norm=True)   # as vision.vgg11_bn(classes=10)
+        type(net).__name__   # VGG
     """
     if num_layers not in _SPEC:
         raise ValueError(f"get_vgg: num_layers={num_layers} is not supported; options: "
@@ -88,8 +97,10 @@ def _make(n, bn):
         return get_vgg(n, **kwargs)
     model.__name__ = f"vgg{n}" + ("_bn" if bn else "")
     model.__doc__ = (f"VGG-{n}{' with BatchNorm' if bn else ''}: ``get_vgg({n}"
-                     f"{', batch_norm=True' if bn else ''}, **kwargs)``.\n\n    Example: "
-                     f"``{model.__name__}(classes=10)``.\n    ")
+                     f"{', batch_norm=True' if bn else ''}, **kwargs)``.\n\n    Example::\n\n"
+                     f"        from gluonlite.gluon.model_zoo import vision\n"
+                     f"        net = vision.{model.__name__}(classes=10)   # random weights\n"
+                     f"        type(net).__name__   # VGG\n    ")
     return model
 
 
