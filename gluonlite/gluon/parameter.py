@@ -407,7 +407,10 @@ class Parameter:
         self._grad = _PerContext()
         for c, d in self._data.items():
             if self._grad_stype == "default":
-                g = type(d)(c.xp.zeros(d.shape, d.dtype), c)
+                # a dense gradient, of the data's array class (an mx.np parameter's is one
+                # too); a sparse parameter's dense gradient is a plain NDArray
+                cls = NDArray if d._sparse else type(d)
+                g = cls(c.xp.zeros(d.shape, d.dtype), c)
             else:
                 g = zeros(d.shape, ctx=c, dtype=d.dtype, stype=self._grad_stype)
             self._grad[c] = g

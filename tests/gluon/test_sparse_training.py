@@ -295,3 +295,16 @@ def test_dot_csr_weight_gradient_holds_the_batch_features(grad_stype):
     assert w.grad.stype == grad_stype
     if grad_stype == "row_sparse":
         np.testing.assert_array_equal(w.grad.indices.asnumpy(), [2, 7, 9])
+
+
+def test_row_sparse_parameter_with_a_dense_gradient():
+    # MXNet's default grad_stype: a row_sparse parameter whose gradient buffer is dense
+    # (initialize() used to fail building it as a RowSparseNDArray)
+    p = gluon.Parameter("w", shape=(4, 2), stype="row_sparse")
+    p.initialize(init=mx.init.Constant(1.0))
+    g = p.grad()
+    assert g.stype == "default" and g.shape == (4, 2) and not g.asnumpy().any()
+    gluon.Trainer([p], "sgd", {"learning_rate": 0.1})
+    w = p.row_sparse_data(nd.array([0, 2]))
+    assert w.stype == "row_sparse"
+    np.testing.assert_allclose(w.asnumpy(), [[1, 1], [0, 0], [1, 1], [0, 0]])
