@@ -223,6 +223,10 @@ def _piecewise_constant(name, doc):
     def kernel(p, rc, x):
         if x.dtype == np.bool_:
             _refuse_bool(name)
+        if x.dtype.kind in "iu" and name != "sign":
+            # integers are their own floor, ceil and integer part, in their dtype (numpy
+            # before 2.0 computes these in float64)
+            return x.copy()
         return getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
     register(name, shape=same_shape(name), nondiff=("data",), dtype=_no_bool(name),
