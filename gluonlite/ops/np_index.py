@@ -8,7 +8,7 @@ import numpy as np
 from ..base import MXNetValueError
 from . import attrs as A
 from .registry import register, ShapeError
-from .rules import norm_axis
+from .rules import norm_axis, unbroadcast
 
 
 def _k(ins, i=0):
@@ -128,18 +128,8 @@ def _mask_assign_vjp(p, rc, xs, ys, gys, need):
     if len(xs) == 3:
         v = xs[2]
         gv = gys[0][key]
-        out.append(_reduce_to(gv, v.shape))
+        out.append(unbroadcast(gv, v.shape))
     return tuple(out)
-
-
-def _reduce_to(g, shape):
-    extra = g.ndim - len(shape)
-    if extra > 0:
-        g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape)
 
 
 @register("_npi_boolean_mask_assign_scalar", inputs=("data", "mask"),

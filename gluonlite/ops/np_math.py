@@ -9,7 +9,7 @@ import numpy as np
 from ..base import MXNetValueError
 from . import attrs as A
 from .registry import ShapeError, ShapeRule, register
-from .rules import broadcast_shapes, norm_axis
+from .rules import broadcast_shapes, norm_axis, unbroadcast
 from .np_elemwise import promote
 from ..util import is_np_default_dtype
 
@@ -18,16 +18,6 @@ __all__ = ["einsum_plan", "tensordot_axes"]
 
 def _k(ins, i=0):
     return None if ins[i] is None else tuple(ins[i])
-
-
-def _unbroadcast(g, shape):
-    extra = g.ndim - len(shape)
-    if extra > 0:
-        g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape)
 
 
 def _mixed_dtype(name):
@@ -244,8 +234,8 @@ def _matmul_vjp(xp, xs, ys, gys):
     g = gys[0].reshape(full)
     ga = xp.matmul(g, xp.swapaxes(b2, -1, -2))
     gb = xp.matmul(xp.swapaxes(a2, -1, -2), g)
-    ga = _unbroadcast(ga, a2.shape).reshape(a.shape)
-    gb = _unbroadcast(gb, b2.shape).reshape(b.shape)
+    ga = unbroadcast(ga, a2.shape).reshape(a.shape)
+    gb = unbroadcast(gb, b2.shape).reshape(b.shape)
     return ga.astype(a.dtype), gb.astype(b.dtype)
 
 
@@ -347,7 +337,7 @@ def _einsum_vjp(p, rc, xs, ys, gys, need):
             src = tuple(sel[term.index(c)] for c in uniq)
             full[tuple(sel)] = gi[src]
             gi = full
-        grads.append(_unbroadcast(gi, x.shape).astype(x.dtype))
+        grads.append(unbroadcast(gi, x.shape).astype(x.dtype))
     return tuple(grads)
 
 
@@ -380,8 +370,8 @@ def _where3_shape(p, ins):
 @register("_npi_where", inputs=("condition", "x", "y"), nondiff=("condition",),
           same_dtype=("x", "y"), shape=_where3_shape, dtype=_where_dtype,
           vjp=lambda p, rc, xs, ys, gys, need: (
-              None, _unbroadcast(gys[0] * (xs[0] != 0), xs[1].shape),
-              _unbroadcast(gys[0] * (xs[0] == 0), xs[2].shape)))
+              None, unbroadcast(gys[0] * (xs[0] != 0), xs[1].shape),
+              unbroadcast(gys[0] * (xs[0] == 0), xs[2].shape)))
 def _np_where(p, rc, c, x, y):
     """_npi_where(condition, x, y): x where condition is true, else y, all broadcast."""
     return rc.xp.where(c != 0, x, y)
@@ -397,7 +387,7 @@ def _where2_shape(p, ins):
           nondiff=("condition",), same_dtype=(), shape=_where2_shape,
           dtype=lambda p, ins: (ins, [ins[1]]),
           vjp=lambda p, rc, xs, ys, gys, need: (
-              None, _unbroadcast(gys[0] * (xs[0] == 0), xs[1].shape)))
+              None, unbroadcast(gys[0] * (xs[0] == 0), xs[1].shape)))
 def _np_where_lscalar(p, rc, c, y):
     """_npi_where_lscalar(condition, y, scalar): `scalar` where condition is true, else y."""
     return rc.xp.where(c != 0, y.dtype.type(p.scalar), y)
@@ -407,7 +397,7 @@ def _np_where_lscalar(p, rc, c, y):
           nondiff=("condition",), same_dtype=(), shape=_where2_shape,
           dtype=lambda p, ins: (ins, [ins[1]]),
           vjp=lambda p, rc, xs, ys, gys, need: (
-              None, _unbroadcast(gys[0] * (xs[0] != 0), xs[1].shape)))
+              None, unbroadcast(gys[0] * (xs[0] != 0), xs[1].shape)))
 def _np_where_rscalar(p, rc, c, x):
     """_npi_where_rscalar(condition, x, scalar): x where condition is true, else `scalar`."""
     return rc.xp.where(c != 0, x, x.dtype.type(p.scalar))

@@ -10,18 +10,8 @@ from ..base import MXNetValueError
 from . import attrs as A
 from .random import generator
 from .registry import register, ShapeError
-from .rules import broadcast_shapes
+from .rules import broadcast_shapes, unbroadcast
 from ..util import is_np_default_dtype
-
-
-def _unbroadcast(g, shape):
-    extra = g.ndim - len(shape)
-    if extra > 0:
-        g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape)
 
 
 def _default_float():
@@ -94,7 +84,7 @@ def _register(fam):
         res, k = [], 0
         for i, key in enumerate(fam.params):
             if p[key] is None:
-                res.append(rc.xp.asarray(_unbroadcast(g * grads[i], xs[k].shape)
+                res.append(rc.xp.asarray(unbroadcast(g * grads[i], xs[k].shape)
                                          .astype(xs[k].dtype)))
                 k += 1
         return tuple(res)
@@ -210,7 +200,7 @@ def _register_n(name, params, draw, grads):
         res, k = [], 0
         for i, key in enumerate(params):
             if p[key] is None:
-                res.append(rc.xp.asarray(_unbroadcast(g * gr[i], xs[k].shape).astype(
+                res.append(rc.xp.asarray(unbroadcast(g * gr[i], xs[k].shape).astype(
                     xs[k].dtype)))
                 k += 1
         return tuple(res)
