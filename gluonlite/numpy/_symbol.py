@@ -19,11 +19,12 @@ from ..ndarray import numpy as _nd_face
 from ..symbol.symbol import Symbol, Group
 from . import _functions as _f
 from ._dispatch import invoke
+from ._operators import NumpyOperators
 
 __all__ = ["_Symbol"]
 
 
-class _Symbol(Symbol):
+class _Symbol(NumpyOperators, Symbol):
     """A numpy symbol (see the module docstring)."""
 
     __slots__ = ()
@@ -109,33 +110,8 @@ class _Symbol(Symbol):
             return f"<_Symbol {self.name}>"
         return f"<_Symbol group [{', '.join(self.list_outputs())}]>"
 
-    # ---- NumPy's operators ------------------------------------------------------------
-    def __add__(self, o): return _f.add(self, o)
-    def __radd__(self, o): return _f.add(o, self)
-    def __sub__(self, o): return _f.subtract(self, o)
-    def __rsub__(self, o): return _f.subtract(o, self)
-    def __mul__(self, o): return _f.multiply(self, o)
-    def __rmul__(self, o): return _f.multiply(o, self)
-    def __truediv__(self, o): return _f.true_divide(self, o)
-    def __rtruediv__(self, o): return _f.true_divide(o, self)
-    def __mod__(self, o): return _f.mod(self, o)
-    def __rmod__(self, o): return _f.mod(o, self)
-    def __pow__(self, o): return _f.power(self, o)
-    def __rpow__(self, o): return _f.power(o, self)
-    def __matmul__(self, o): return _f.matmul(self, o)
-    def __rmatmul__(self, o): return _f.matmul(o, self)
-    def __eq__(self, o): return _f.equal(self, o)
-    def __ne__(self, o): return _f.not_equal(self, o)
-    def __lt__(self, o): return _f.less(self, o)
-    def __le__(self, o): return _f.less_equal(self, o)
-    def __gt__(self, o): return _f.greater(self, o)
-    def __ge__(self, o): return _f.greater_equal(self, o)
-    def __and__(self, o): return _f.bitwise_and(self, o)
-    def __or__(self, o): return _f.bitwise_or(self, o)
-    def __xor__(self, o): return _f.bitwise_xor(self, o)
-    def __neg__(self): return _f.negative(self)
-    def __abs__(self): return _f.absolute(self)
-    def __invert__(self): return _f.invert(self)
+    # ---- NumPy's operators come from NumpyOperators; its __eq__ would leave a graph node
+    # unhashable, and symbols are dictionary keys
     __hash__ = Symbol.__hash__
 
     # ---- NumPy's methods --------------------------------------------------------------

@@ -32,6 +32,7 @@ from . import _dispatch
 from . import _functions as _f  # the methods below call the mx.np functions
 from ._creation import zeros
 from ._indexing import getitem, setitem
+from ._operators import NumpyOperators
 from .interop import array_function, array_ufunc
 
 __all__ = ["ndarray", "array", "empty", "from_nd"]
@@ -47,7 +48,7 @@ def _no_attribute(name):
     return method
 
 
-class ndarray(NDArray):
+class ndarray(NumpyOperators, NDArray):
     """An array of MXNet's NumPy dialect (see the module docstring).
 
     Make one with `mx.np.array`, `mx.np.zeros` and the other `mx.np` functions.
@@ -298,33 +299,7 @@ class ndarray(NDArray):
         scalar or an array broadcast to the indexed shape."""
         setitem(self, key, value)
 
-    # ---- arithmetic ---------------------------------------------------------------------
-    def __add__(self, o): return _f.add(self, o)
-    def __radd__(self, o): return _f.add(o, self)
-    def __sub__(self, o): return _f.subtract(self, o)
-    def __rsub__(self, o): return _f.subtract(o, self)
-    def __mul__(self, o): return _f.multiply(self, o)
-    def __rmul__(self, o): return _f.multiply(o, self)
-    def __truediv__(self, o): return _f.true_divide(self, o)
-    def __rtruediv__(self, o): return _f.true_divide(o, self)
-    def __mod__(self, o): return _f.mod(self, o)
-    def __rmod__(self, o): return _f.mod(o, self)
-    def __pow__(self, o): return _f.power(self, o)
-    def __rpow__(self, o): return _f.power(o, self)
-    def __matmul__(self, o): return _f.matmul(self, o)
-    def __rmatmul__(self, o): return _f.matmul(o, self)
-    def __eq__(self, o): return _f.equal(self, o)
-    def __ne__(self, o): return _f.not_equal(self, o)
-    def __lt__(self, o): return _f.less(self, o)
-    def __le__(self, o): return _f.less_equal(self, o)
-    def __gt__(self, o): return _f.greater(self, o)
-    def __ge__(self, o): return _f.greater_equal(self, o)
-    def __and__(self, o): return _f.bitwise_and(self, o)
-    def __or__(self, o): return _f.bitwise_or(self, o)
-    def __xor__(self, o): return _f.bitwise_xor(self, o)
-    def __neg__(self): return _f.negative(self)
-    def __abs__(self): return _f.absolute(self)
-    def __invert__(self): return _f.invert(self)
+    # ---- rounding (the arithmetic operators come from NumpyOperators) -------------------
     def __round__(self, n=0): return _f.round(self, decimals=n)
     def __floor__(self): return _f.floor(self)
     def __ceil__(self): return _f.ceil(self)
