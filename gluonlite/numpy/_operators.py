@@ -1,4 +1,5 @@
-"""Python's operators on the NumPy dialect's arrays and symbols: one table for both
+"""Python's operators, and the methods that only forward their arguments, on the NumPy
+dialect's arrays and symbols: one table for both
 (`mx.np.ndarray` and `mx.sym.np._Symbol`), each operator the `mx.np` function NumPy gives it
 (``a + b`` is ``np.add(a, b)``), which computes on arrays and builds a node on symbols.
 
@@ -14,8 +15,8 @@ __all__ = ["NumpyOperators"]
 
 class NumpyOperators:
     """The arithmetic, comparison and bitwise operators of the NumPy dialect, as its
-    functions (a mixin placed before `NDArray` or `Symbol`, whose own operators are the
-    legacy dialect's).
+    functions, and `reshape`/`transpose` with NumPy's argument forms (a mixin placed before
+    `NDArray` or `Symbol`, whose own are the legacy dialect's).
 
     Example::
 
@@ -51,3 +52,28 @@ class NumpyOperators:
     def __neg__(self): return _f.negative(self)
     def __abs__(self): return _f.absolute(self)
     def __invert__(self): return _f.invert(self)
+
+    def reshape(self, *args, **kwargs):
+        """`np.reshape` of this array or symbol: ``reshape((2, 3))`` or ``reshape(2, 3)``.
+
+        Raises:
+            TypeError: no shape, or a keyword other than `order`.
+            NotImplementedError: an order other than 'C'.
+        """
+        order = kwargs.pop("order", "C")
+        if kwargs:
+            raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
+                            "function")
+        if order != "C":
+            raise NotImplementedError(f"reshape: only supports C-order, while received {order}")
+        if not args:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        return _f.reshape(self, shape)
+
+    def transpose(self, *axes):
+        """The axes permuted (reversed when none are given): ``transpose((1, 0))`` or
+        ``transpose(1, 0)``."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _f.transpose(self, axes or None)

@@ -120,30 +120,6 @@ class _Symbol(NumpyOperators, Symbol):
         """The transpose."""
         return self.transpose()
 
-    def reshape(self, *args, **kwargs):
-        """``reshape((2, 3))`` or ``reshape(2, 3)`` (NumPy's reshape).
-
-        Raises:
-            TypeError: no shape, or a keyword other than order.
-            NotImplementedError: an order other than 'C'.
-        """
-        order = kwargs.pop("order", "C")
-        if kwargs:
-            raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
-                            "function")
-        if order != "C":
-            raise NotImplementedError(f"only supports C-order, while received {order}")
-        if not args:
-            raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-        return _f.reshape(self, shape)
-
-    def transpose(self, *axes):
-        """The axes permuted (reversed when none are given)."""
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return _f.transpose(self, axes or None)
-
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         """A Cast node to `dtype`."""
         return invoke("Cast", [self], {"dtype": normalize_dtype(dtype).name}, fname="astype")

@@ -333,31 +333,6 @@ class ndarray(NumpyOperators, NDArray):
     def __ipow__(self, o): return self._inplace(_f.power, o, "**=")
 
     # ---- NumPy's methods ----------------------------------------------------------------
-    def reshape(self, *args, **kwargs):
-        """A copy with a new shape: ``reshape((2, 3))`` or ``reshape(2, 3)``, -1 inferred.
-
-        Raises:
-            TypeError: no shape, or a keyword other than `order`.
-            NotImplementedError: an order other than 'C'.
-        """
-        order = kwargs.pop("order", "C")
-        if kwargs:
-            raise TypeError(f"{next(iter(kwargs))!r} is an invalid keyword argument for this "
-                            "function")
-        if order != "C":
-            raise NotImplementedError(f"reshape: only supports C-order, while received {order}")
-        if not args:
-            raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-        return _f.reshape(self, shape)
-
-    def transpose(self, *axes):
-        """The axes permuted (reversed when none are given): ``transpose((1, 0))`` or
-        ``transpose(1, 0)``."""
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return _f.transpose(self, axes or None)
-
     def flatten(self, order="C"):
         """A 1-D copy."""
         return _f.reshape(self, (-1,), order=order)
