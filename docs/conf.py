@@ -90,6 +90,8 @@ def _operator_docstring(app, what, name, obj, options, lines):
         lines[2:] = [text[indent:] for text in lines[2:]]
     start = 1 if lines[0].startswith("``") else 0
     for i, line in enumerate(lines[start:], start):
+        if line.strip() == "Example::":  # the example (gluonlite.ops.examples) is a literal
+            break                        # block, last, and is shown as written
         parts = line.split("``")
         for k in range(0, len(parts), 2):  # the parts outside ``literals``
             parts[k] = re.sub(r"([*|])", r"\\\1", parts[k])

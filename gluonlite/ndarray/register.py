@@ -84,7 +84,7 @@ def make_function(op, public_name):
                     o[:] = r
             return out
         return res[0] if len(res) == 1 else res
-    return name_generated(f, op, public_name)
+    return name_generated(f, op, public_name, "nd")
 
 
 def populate(namespace):

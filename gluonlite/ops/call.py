@@ -6,7 +6,9 @@ so both namespaces accept the same spellings as MXNet's generated functions::
     sym.FullyConnected(data=x, num_hidden=4)      # inputs by name
     nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
 """
-from . import registry
+import inspect
+
+from . import examples, registry
 
 __all__ = ["bind_call", "split_positional", "name_generated", "populate"]
 
@@ -92,12 +94,17 @@ def bind_call(op, args, kwargs, is_input):
     return inputs, attrs
 
 
-def name_generated(f, op, public_name):
-    """Give a generated nd/sym function `f` the name `public_name` and `op`'s docstring;
-    returns `f`."""
+def name_generated(f, op, public_name, front):
+    """Give a generated `front` ('nd' or 'sym') function `f` the name `public_name` and
+    `op`'s docstring, followed by the operator's ``Example::`` section when
+    `gluonlite.ops.examples` has one; returns `f`."""
     f.__name__ = public_name
     f.__qualname__ = public_name
-    f.__doc__ = op.__doc__
+    doc = op.__doc__
+    section = examples.example(public_name, front, op.name)
+    if doc and section:
+        doc = inspect.cleandoc(doc) + "\n\n" + section
+    f.__doc__ = doc
     return f
 
 

@@ -17,7 +17,7 @@ def make_function(op, public_name):
         if ctx is not None and "ctx" in op.attrs:
             attrs["ctx"] = str(ctx)
         return create_node(op, inputs, attrs, name=name, hint=public_name, attr=attr)
-    return name_generated(f, op, public_name)
+    return name_generated(f, op, public_name, "sym")
 
 
 def populate(namespace):

@@ -1,0 +1,42 @@
+"""Every entry of the operators' example table (gluonlite.ops.examples.EXAMPLES) runs, for
+both front ends, and prints the result it claims; the generated ``nd`` and ``sym`` functions
+show it in their docstrings."""
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import nd, sym
+from gluonlite.ops import examples, registry
+
+NAMES = sorted(examples.EXAMPLES)
+
+
+def _value(name, front):
+    lines, result = examples.example_lines(name, front)
+    scope = {"np": np, "mx": mx, "nd": nd, "sym": sym}
+    exec("\n".join(lines[:-1]), scope)
+    value = eval(lines[-1], scope)
+    if isinstance(value, nd.NDArray):
+        value = value.asnumpy()
+    return " ".join(str(value).split()), " ".join(result.split())
+
+
+@pytest.mark.parametrize("front", ["nd", "sym"])
+@pytest.mark.parametrize("name", NAMES)
+def test_example_prints_its_result(name, front):
+    shown, claimed = _value(name, front)
+    assert shown == claimed
+
+
+def _function(front, name):
+    namespace = nd if front == "nd" else sym
+    for part in examples.call_name(registry.get(name).name, name).split("."):
+        namespace = getattr(namespace, part)
+    return namespace
+
+
+@pytest.mark.parametrize("front", ["nd", "sym"])
+@pytest.mark.parametrize("name", [n for n in NAMES if registry.exists(n)])
+def test_generated_function_shows_the_example(name, front):
+    doc = _function(front, name).__doc__
+    assert examples.example(name, front) in doc
