@@ -38,5 +38,8 @@ def _function(front, name):
 @pytest.mark.parametrize("front", ["nd", "sym"])
 @pytest.mark.parametrize("name", [n for n in NAMES if registry.exists(n)])
 def test_generated_function_shows_the_example(name, front):
-    doc = _function(front, name).__doc__
+    f = _function(front, name)
+    if f.__module__ not in ("gluonlite.ndarray.register", "gluonlite.symbol.register"):
+        pytest.skip(f"{front}.{name} is written by hand, not generated")
+    doc = f.__doc__
     assert examples.example(name, front) in doc
