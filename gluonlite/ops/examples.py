@@ -16,7 +16,7 @@ runs every entry both ways and checks the result it claims.
 
 An entry is ``_ex(call, result, out=None, tail="", seed=False, aux=(), **inputs)``: `call`
 is the argument list (the inputs by the names of `inputs`, then the attributes), `result` what
-output prints (the numpy values on one line, or the shape when `tail` is ``".shape"``),
+the output prints (the numpy values on one line, or the shape when `tail` is ``".shape"``),
 `out` the output shown of an operator with several, `inputs` maps each input's name to the
 ``nd`` expression of its array, and `aux` names the inputs the graph holds as auxiliary
 states (bound with ``aux_states`` in the ``sym`` example). A random sampler's example seeds
