@@ -35,11 +35,25 @@ def _function(front, name):
     return namespace
 
 
-@pytest.mark.parametrize("front", ["nd", "sym"])
-@pytest.mark.parametrize("name", [n for n in NAMES if registry.exists(n)])
+def _generated():
+    """(name, front) of the table's operators whose front-end function is generated from
+    the registry (a few nd functions, such as nd.zeros, are written by hand and keep their
+    own docstrings)."""
+    pairs = []
+    for name in NAMES:
+        if not registry.exists(name):
+            continue
+        for front in ("nd", "sym"):
+            f = _function(front, name)
+            if f.__module__ in ("gluonlite.ndarray.register", "gluonlite.symbol.register"):
+                pairs.append((name, front))
+    return pairs
+
+
+@pytest.mark.parametrize("name, front", _generated())
 def test_generated_function_shows_the_example(name, front):
-    f = _function(front, name)
-    if f.__module__ not in ("gluonlite.ndarray.register", "gluonlite.symbol.register"):
-        pytest.skip(f"{front}.{name} is written by hand, not generated")
-    doc = f.__doc__
-    assert examples.example(name, front) in doc
+    assert examples.example(name, front) in _function(front, name).__doc__
+
+
+def test_most_table_entries_reach_a_generated_docstring():
+    assert len(_generated()) >= 2 * len(NAMES) - 10
