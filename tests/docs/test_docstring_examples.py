@@ -55,6 +55,9 @@ COVERED = [
     "gluonlite.gluon.contrib.estimator.event_handler",
     "gluonlite.gluon.model_zoo.vision",
     "gluonlite.gluon.model_zoo.model_store",
+    "gluonlite.lr_scheduler",
+    "gluonlite.callback",
+    "gluonlite.monitor",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
