@@ -58,6 +58,7 @@ COVERED = [
     "gluonlite.lr_scheduler",
     "gluonlite.callback",
     "gluonlite.monitor",
+    "gluonlite.util",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
