@@ -59,6 +59,7 @@ COVERED = [
     "gluonlite.callback",
     "gluonlite.monitor",
     "gluonlite.util",
+    "gluonlite.initializer",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
