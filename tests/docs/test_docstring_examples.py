@@ -60,6 +60,7 @@ COVERED = [
     "gluonlite.monitor",
     "gluonlite.util",
     "gluonlite.initializer",
+    "gluonlite.metric",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
