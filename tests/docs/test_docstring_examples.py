@@ -61,6 +61,7 @@ COVERED = [
     "gluonlite.util",
     "gluonlite.initializer",
     "gluonlite.metric",
+    "gluonlite.profiler",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
