@@ -62,6 +62,12 @@ COVERED = [
     "gluonlite.initializer",
     "gluonlite.metric",
     "gluonlite.profiler",
+    "gluonlite.contrib",
+    "gluonlite.contrib.autograd",
+    "gluonlite.contrib.io",
+    "gluonlite.contrib.amp",
+    "gluonlite.contrib.amp.amp",
+    "gluonlite.contrib.onnx",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
