@@ -68,6 +68,7 @@ COVERED = [
     "gluonlite.contrib.amp",
     "gluonlite.contrib.amp.amp",
     "gluonlite.contrib.onnx",
+    "gluonlite.kvstore",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
