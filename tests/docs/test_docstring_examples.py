@@ -69,6 +69,10 @@ COVERED = [
     "gluonlite.contrib.amp.amp",
     "gluonlite.contrib.onnx",
     "gluonlite.kvstore",
+    "gluonlite.optimizer",
+    "gluonlite.optimizer.optimizer",
+    "gluonlite.optimizer.contrib",
+    "gluonlite.optimizer.saved_states",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
