@@ -73,6 +73,9 @@ COVERED = [
     "gluonlite.optimizer.optimizer",
     "gluonlite.optimizer.contrib",
     "gluonlite.optimizer.saved_states",
+    "gluonlite.test_utils",
+    "gluonlite.test_utils.comparison",
+    "gluonlite.test_utils.rnn_floor",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
