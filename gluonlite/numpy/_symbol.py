@@ -25,7 +25,15 @@ __all__ = ["_Symbol"]
 
 
 class _Symbol(NumpyOperators, Symbol):
-    """A numpy symbol (see the module docstring)."""
+    """A numpy symbol (see the module docstring).
+
+    Example::
+
+        x = sym.var('x').as_np_ndarray()
+        y = (x * 2).sum(axis=1)   # NumPy's operators and methods build the graph
+        type(y).__name__   # '_Symbol'
+        y.eval(x=nd.ones((2, 3)))[0].asnumpy().tolist()   # [6.0, 6.0]
+    """
 
     __slots__ = ()
     _np_symbol = True  # what the legacy layers below ask (they cannot import this class)
