@@ -4,6 +4,9 @@ epoch (``epoch_end_callback(epoch, symbol, arg_params, aux_params)``).
 
 Example::
 
+    net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+    mod = mx.mod.Module(sym.SoftmaxOutput(net, name='softmax'))
+    train_iter = mx.io.NDArrayIter(np.ones((8, 3)), np.zeros(8), batch_size=4)
     mod.fit(train_iter, num_epoch=2,
             batch_end_callback=mx.callback.Speedometer(batch_size=32, frequent=10),
             epoch_end_callback=mx.callback.do_checkpoint('model'))
@@ -22,7 +25,11 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
     """Save ``prefix-symbol.json`` (when `symbol` is given) and ``prefix-%04d.params`` with the
     parameters keyed ``arg:<name>`` and ``aux:<name>``, as MXNet's `model.save_checkpoint`.
 
-    Example: ``save_checkpoint('net', 3, sym, args, auxs)`` writes net-0003.params.
+    Example::
+
+        w = {'fc_weight': nd.ones((2, 3))}
+        mx.callback.save_checkpoint('net', 3, None, w, {})   # writes net-0003.params
+        sorted(nd.load('net-0003.params'))   # ['arg:fc_weight']
     """
     if symbol is not None:
         symbol.save(f"{prefix}-symbol.json")
@@ -42,7 +49,13 @@ def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
     """An epoch-end callback calling ``mod.save_checkpoint(prefix, epoch + 1, ...)`` every
     `period` epochs.
 
-    Example: ``epoch_end_callback=mx.callback.module_checkpoint(mod, 'net', period=5)``.
+    Example::
+
+        net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+        mod = mx.mod.Module(net, label_names=None)
+        mod.bind(data_shapes=[('data', (4, 3))])
+        mod.init_params()
+        mx.callback.module_checkpoint(mod, 'net', period=2)(1)   # writes net-0002.params
     """
     period = int(max(1, period))
 
@@ -56,7 +69,11 @@ def do_checkpoint(prefix, period=1):
     """An epoch-end callback saving the symbol and parameters (`save_checkpoint`) every
     `period` epochs, numbered from 1.
 
-    Example: ``epoch_end_callback=mx.callback.do_checkpoint('net')``.
+    Example::
+
+        net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+        save = mx.callback.do_checkpoint('net')
+        save(0, net, {'fc_weight': nd.ones((2, 3))}, {})   # net-symbol.json, net-0001.params
     """
     period = int(max(1, period))
 
@@ -70,7 +87,12 @@ def log_train_metric(period, auto_reset=False):
     """A batch-end callback logging the training metric every `period` batches (and then
     resetting its local statistics when `auto_reset`).
 
-    Example: ``batch_end_callback=mx.callback.log_train_metric(50)``.
+    Example::
+
+        acc = mx.metric.Accuracy()
+        acc.update([nd.array([1, 0])], [nd.array([[0.2, 0.8], [0.6, 0.4]])])
+        log = mx.callback.log_train_metric(50)
+        log(mx.model.BatchEndParam(0, 50, acc, None))   # logs Train-accuracy=1.000000
     """
     def _callback(param):
         if param.nbatch % period == 0 and param.eval_metric is not None:
@@ -92,7 +114,11 @@ class Speedometer:
         auto_reset: reset the metric's local statistics after each log (the logged value is
             then that of the last `frequent` batches).
 
-    Example: ``Speedometer(batch_size=64, frequent=20)``.
+    Example::
+
+        speed = mx.callback.Speedometer(batch_size=64, frequent=20)
+        for nbatch in range(41):   # logs the speed at batches 20 and 40
+            speed(mx.model.BatchEndParam(epoch=0, nbatch=nbatch, eval_metric=None, locals=None))
     """
 
     def __init__(self, batch_size, frequent=50, auto_reset=True):
@@ -136,7 +162,10 @@ class Speedometer:
 class ProgressBar:
     """A batch-end callback logging a text progress bar of `total` batches.
 
-    Example: ``ProgressBar(total=100, length=40)``.
+    Example::
+
+        bar = mx.callback.ProgressBar(total=100, length=40)
+        bar(mx.model.BatchEndParam(epoch=0, nbatch=50, eval_metric=None, locals=None))   # half full
     """
 
     def __init__(self, total, length=80):
@@ -153,7 +182,12 @@ class ProgressBar:
 class LogValidationMetricsCallback:
     """An eval-end callback logging each validation metric of the epoch.
 
-    Example: ``eval_end_callback=mx.callback.LogValidationMetricsCallback()``.
+    Example::
+
+        acc = mx.metric.Accuracy()
+        acc.update([nd.array([1, 0])], [nd.array([[0.2, 0.8], [0.6, 0.4]])])
+        log = mx.callback.LogValidationMetricsCallback()
+        log(mx.model.BatchEndParam(epoch=0, nbatch=1, eval_metric=acc, locals=None))
     """
 
     def __call__(self, param):

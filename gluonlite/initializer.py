@@ -31,10 +31,11 @@ def register(klass):
 
     Example::
 
-        @register
-        class Halves(Initializer):
+        @mx.init.register
+        class Halves(mx.init.Initializer):
             def _init_weight(self, name, arr):
                 arr[:] = 0.5
+        mx.init.create('halves')   # Halves({})
     """
     _REGISTRY[klass.__name__.lower()] = klass
     return klass
@@ -51,7 +52,13 @@ def _alias(*names):
 def alias(*aliases):
     """Class decorator registering an initializer under extra lowercase names as well.
 
-    Example: ``@alias('zeros') class Zero(Initializer): ...``.
+    Example::
+
+        @mx.init.alias('quarters')
+        class Quarter(mx.init.Initializer):
+            def _init_weight(self, name, arr):
+                arr[:] = 0.25
+        mx.init.create('quarters')   # Quarter({})
     """
     return _alias(*(a.lower() for a in aliases))
 
@@ -72,7 +79,12 @@ def is_np_array():
 class InitDesc(str):
     """A parameter's name with attributes (``attrs['__init__']`` may name its initializer).
 
-    Example: ``InitDesc('dense0_weight', {'__init__': 'zeros'})``.
+    Example::
+
+        desc = mx.init.InitDesc('dense0_weight', {'__init__': 'zeros'})
+        w = nd.ones((2, 2))
+        mx.init.Uniform()(desc, w)   # the desc's own 'zeros' wins
+        w.sum().asscalar()   # 0.0
     """
 
     def __new__(cls, name, attrs=None, global_init=None):
@@ -96,6 +108,15 @@ class Initializer:
 
     Args:
         **kwargs: the constructor arguments, kept for `dumps()`.
+
+    Example::
+
+        class Twos(mx.init.Initializer):
+            def _init_weight(self, name, arr):
+                arr[:] = 2
+        w = nd.zeros((2, 2))
+        Twos()('fc_weight', w)
+        w.asnumpy().tolist()   # [[2.0, 2.0], [2.0, 2.0]]
     """
 
     def __init__(self, **kwargs):
@@ -103,7 +124,12 @@ class Initializer:
 
     def dumps(self):
         """The JSON form MXNet stores in a variable's ``__init__`` attribute:
-        ``'["uniform", {"scale": 0.07}]'``."""
+        ``'["uniform", {"scale": 0.07}]'``.
+
+        Example::
+
+            mx.init.Uniform(0.1).dumps()   # '["uniform", {"scale": 0.1}]'
+        """
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
     def __repr__(self):
@@ -175,6 +201,11 @@ def create(init):
 
     Raises:
         ValueError: an unknown name (the known ones are listed).
+
+    Example::
+
+        type(mx.init.create('xavier')).__name__   # 'Xavier'
+        mx.init.create('["normal", {"sigma": 0.1}]')   # Normal({'sigma': 0.1})
     """
     if isinstance(init, Initializer):
         return init
@@ -198,7 +229,14 @@ def create(init):
 @register
 @_alias("zeros")
 class Zero(Initializer):
-    """Fill with 0. Example: ``Dense(3, weight_initializer=init.Zero())``."""
+    """Fill with 0.
+
+    Example::
+
+        net = nn.Dense(3, in_units=2, weight_initializer=mx.init.Zero())
+        net.initialize()
+        net.weight.data().sum().asscalar()   # 0.0
+    """
 
     def _init_weight(self, name, arr):
         _fill(arr, 0.0)
@@ -207,7 +245,14 @@ class Zero(Initializer):
 @register
 @_alias("ones")
 class One(Initializer):
-    """Fill with 1."""
+    """Fill with 1.
+
+    Example::
+
+        w = nd.zeros((2, 3))
+        mx.init.One()('fc_weight', w)
+        w.sum().asscalar()   # 6.0
+    """
 
     def _init_weight(self, name, arr):
         _fill(arr, 1.0)
@@ -215,7 +260,14 @@ class One(Initializer):
 
 @register
 class Constant(Initializer):
-    """Fill with `value` (a scalar or an array broadcastable to the parameter's shape)."""
+    """Fill with `value` (a scalar or an array broadcastable to the parameter's shape).
+
+    Example::
+
+        net = nn.Dense(2, in_units=2, weight_initializer=mx.init.Constant(0.5))
+        net.initialize()
+        net.weight.data().asnumpy().tolist()   # [[0.5, 0.5], [0.5, 0.5]]
+    """
 
     def __init__(self, value):
         super().__init__(value=value)
@@ -223,7 +275,12 @@ class Constant(Initializer):
 
     def dumps(self):
         """The JSON form; an array value is written as nested lists (and kept as the list
-        afterwards, as MXNet does, so ``_kwargs`` serializes to the same string)."""
+        afterwards, as MXNet does, so ``_kwargs`` serializes to the same string).
+
+        Example::
+
+            mx.init.Constant(np.array([1.0, 2.0])).dumps()   # '["constant", {"value": [1.0, 2.0]}]'
+        """
         val = self._kwargs["value"]
         if hasattr(val, "asnumpy"):
             val = val.asnumpy()
@@ -238,7 +295,14 @@ class Constant(Initializer):
 
 @register
 class Uniform(Initializer):
-    """Draw from U(-scale, scale) (MXNet's default initializer, scale=0.07)."""
+    """Draw from U(-scale, scale) (MXNet's default initializer, scale=0.07).
+
+    Example::
+
+        w = nd.zeros((100,))
+        mx.init.Uniform(0.1)('fc_weight', w)
+        bool((w.abs() <= 0.1).min())   # True
+    """
 
     def __init__(self, scale=0.07):
         super().__init__(scale=scale)
@@ -250,7 +314,14 @@ class Uniform(Initializer):
 
 @register
 class Normal(Initializer):
-    """Draw from N(0, sigma**2) (default sigma=0.01)."""
+    """Draw from N(0, sigma**2) (default sigma=0.01).
+
+    Example::
+
+        w = nd.zeros((1000,))
+        mx.init.Normal(sigma=0.5)('fc_weight', w)
+        abs(float(w.asnumpy().std()) - 0.5) < 0.1   # True
+    """
 
     def __init__(self, sigma=0.01):
         super().__init__(sigma=sigma)
@@ -271,6 +342,12 @@ class Xavier(Initializer):
 
     Raises:
         ValueError: on a parameter of fewer than 2 dimensions, or bad options.
+
+    Example::
+
+        net = nn.Dense(4, in_units=8)
+        net.initialize(mx.init.Xavier(magnitude=3))   # U(-sqrt(3 / 6), sqrt(3 / 6))
+        bool(net.weight.data().abs().max() <= np.sqrt(0.5))   # True
     """
 
     def __init__(self, rnd_type="uniform", factor_type="avg", magnitude=3):
@@ -304,6 +381,13 @@ class Orthogonal(Initializer):
     Args:
         scale: multiplier (default 1.414).
         rand_type: 'uniform' or 'normal' draws for the random matrix.
+
+    Example::
+
+        w = nd.zeros((3, 3))
+        mx.init.Orthogonal(scale=1.0)('fc_weight', w)
+        q = w.asnumpy()
+        np.allclose(q @ q.T, np.eye(3), atol=1e-5)   # True
     """
 
     def __init__(self, scale=1.414, rand_type="uniform"):
@@ -339,8 +423,11 @@ class LSTMBias(Initializer):
     Raises:
         ValueError: an array whose first dimension is not a multiple of 4.
 
-    Example: ``gluon.rnn.LSTMCell(100, i2h_bias_initializer=init.LSTMBias(2.0))`` gives
-    ``i2h_bias[100:200] == 2`` and zeros elsewhere.
+    Example::
+
+        cell = gluon.rnn.LSTMCell(4, input_size=3, i2h_bias_initializer=mx.init.LSTMBias(2.0))
+        cell.initialize()
+        cell.i2h_bias.data().asnumpy().tolist()[:8]   # [0.0, 0.0, 0.0, 0.0, 2.0, 2.0, 2.0, 2.0]
     """
 
     def __init__(self, forget_bias=1.0):
@@ -365,6 +452,12 @@ class MSRAPrelu(Xavier):
     Args:
         factor_type: 'avg', 'in' or 'out' (default 'avg').
         slope: the PReLU slope at initialization (default 0.25).
+
+    Example::
+
+        net = nn.Dense(4, in_units=8)
+        net.initialize(mx.init.MSRAPrelu(slope=0.25))   # N(0, scale**2) draws
+        net.weight.data().shape   # (4, 8)
     """
 
     def __init__(self, factor_type="avg", slope=0.25):
@@ -377,7 +470,11 @@ class Bilinear(Initializer):
     """Bilinear upsampling weights for a deconvolution: every (kh, kw) kernel is the outer
     product of ``1 - |x / f - c|`` with ``f = ceil(kw / 2)``, ``c = (2f - 1 - f % 2) / (2f)``.
 
-    Example: a (1, 1, 4, 4) weight gets the outer product of [.25, .75, .75, .25].
+    Example::
+
+        w = nd.zeros((1, 1, 4, 4))
+        mx.init.Bilinear()('up_weight', w)
+        w[0, 0, 0].asnumpy().tolist()   # [0.0625, 0.1875, 0.1875, 0.0625]
     """
 
     def __init__(self):
@@ -414,6 +511,13 @@ class FusedRNN(Initializer):
 
     Raises:
         ValueError: an unknown mode, or an array whose size fits no input size.
+
+    Example::
+
+        init = mx.init.FusedRNN(mx.init.One(), num_hidden=2, num_layers=1, mode='lstm')
+        w = nd.zeros((56,))   # 1 lstm layer, 3 inputs, 2 hidden: 4*2*(3+2) weights, 2*4*2 biases
+        init('rnn_weight', w)
+        w.sum().asscalar()   # 44.0: 40 weights of 1, the 2 i2h and 2 h2h forget biases of 1
     """
 
     def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False,
@@ -486,6 +590,14 @@ class Load:
     Raises:
         ValueError: a loaded array whose shape differs from the parameter's, or a name
             not found with no default_init.
+
+    Example::
+
+        saved = {'arg:fc_weight': nd.ones((2, 2))}
+        init = mx.init.Load(saved, default_init=mx.init.Zero())
+        w, b = nd.zeros((2, 2)), nd.ones((2,))
+        init('fc_weight', w); init('fc_bias', b)
+        w.sum().asscalar(), b.sum().asscalar()   # (4.0, 0.0)
     """
 
     def __init__(self, param, default_init=None, verbose=False):
@@ -523,7 +635,12 @@ class Mixed:
     """Initializes each parameter with the first initializer whose regular expression
     matches its name.
 
-    Example: ``Mixed(['bias', '.*'], [init.Zero(), init.Uniform(0.1)])``.
+    Example::
+
+        init = mx.init.Mixed(['bias', '.*'], [mx.init.Zero(), mx.init.One()])
+        w, b = nd.zeros((2, 2)), nd.ones((2,))
+        init('bias', b); init('fc_weight', w)
+        w.sum().asscalar(), b.sum().asscalar()   # (4.0, 0.0)
 
     Raises:
         ValueError: different numbers of patterns and initializers; a name no pattern

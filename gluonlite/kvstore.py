@@ -39,48 +39,119 @@ class KVStoreBase:
     `KVStoreBase.register` can be made by `create(name)`.
 
     Every method here raises NotImplementedError; `KVStore` and `TestStore` implement them.
+
+    Example::
+
+        @mx.kv.KVStoreBase.register
+        class EchoStore(mx.kv.TestStore):
+            pass
+        type(mx.kv.create('echostore')).__name__   # 'EchoStore'
+        del mx.kv.KVStoreBase.kv_registry['echostore']   # unregister again
     """
 
     OPTIMIZER = "optimizer"
     kv_registry = {}
 
     def broadcast(self, key, value, out, priority=0):
-        """Initialize `key` with `value` and copy it to `out`."""
+        """Initialize `key` with `value` and copy it to `out`.
+
+        Example::
+
+            kv = mx.kv.create('teststore')
+            outs = [nd.zeros((2,)), nd.zeros((2,))]
+            kv.broadcast('w', nd.ones((2,)), out=outs)   # both outs now hold ones
+        """
         raise NotImplementedError(f"{type(self).__name__}.broadcast")
 
     def pushpull(self, key, value, out=None, priority=0):
-        """Sum `value` over devices and copy the result to `out` (or back into `value`)."""
+        """Sum `value` over devices and copy the result to `out` (or back into `value`).
+
+        Example::
+
+            kv = mx.kv.create('teststore')
+            grads = [nd.ones((2,)), nd.ones((2,)) * 2]
+            kv.pushpull('g', grads)
+            grads[0].asnumpy().tolist()   # [3.0, 3.0]: the sum, in every array
+        """
         raise NotImplementedError(f"{type(self).__name__}.pushpull")
 
     def set_optimizer(self, optimizer):
-        """Apply `optimizer` to stored values on every push."""
+        """Apply `optimizer` to stored values on every push.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.SGD(learning_rate=0.5))
+            kv.push(0, nd.ones((2,)))   # stored: 1 - 0.5 * 1
+        """
         raise NotImplementedError(f"{type(self).__name__}.set_optimizer")
 
     def is_capable(self, capability):
-        """Whether the store has `capability` (``KVStoreBase.OPTIMIZER``)."""
+        """Whether the store has `capability` (``KVStoreBase.OPTIMIZER``).
+
+        Example::
+
+            mx.kv.create('local').is_capable(mx.kv.KVStoreBase.OPTIMIZER)   # True
+            mx.kv.create('teststore').is_capable('optimizer')   # False
+        """
         raise NotImplementedError(f"{type(self).__name__}.is_capable")
 
     def save_optimizer_states(self, fname, dump_optimizer=False):
-        """Save the optimizer states to `fname`."""
+        """Save the optimizer states to `fname`.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.create('adam'))
+            kv.push(0, nd.ones((2,)))
+            kv.save_optimizer_states('kv.states')
+        """
         raise NotImplementedError(f"{type(self).__name__}.save_optimizer_states")
 
     def load_optimizer_states(self, fname):
-        """Load optimizer states saved by `save_optimizer_states`."""
+        """Load optimizer states saved by `save_optimizer_states`.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.create('adam'))
+            kv.push(0, nd.ones((2,)))
+            kv.save_optimizer_states('kv.states')
+            kv.load_optimizer_states('kv.states')
+        """
         raise NotImplementedError(f"{type(self).__name__}.load_optimizer_states")
 
     @property
     def type(self):
-        """The store's type name."""
+        """The store's type name.
+
+        Example::
+
+            mx.kv.create('device').type   # 'device'
+        """
         raise NotImplementedError(f"{type(self).__name__}.type")
 
     @property
     def rank(self):
-        """This worker's rank."""
+        """This worker's rank.
+
+        Example::
+
+            mx.kv.create('local').rank   # 0
+        """
         raise NotImplementedError(f"{type(self).__name__}.rank")
 
     @property
     def num_workers(self):
-        """The number of workers."""
+        """The number of workers.
+
+        Example::
+
+            mx.kv.create('local').num_workers   # 1
+        """
         raise NotImplementedError(f"{type(self).__name__}.num_workers")
 
     @staticmethod
@@ -89,6 +160,14 @@ class KVStoreBase:
 
         Raises:
             TypeError: `klass` is not a class.
+
+        Example::
+
+            @mx.kv.KVStoreBase.register
+            class EchoStore(mx.kv.TestStore):
+                pass
+            mx.kv.create('echostore').type   # 'teststore' (inherited)
+            del mx.kv.KVStoreBase.kv_registry['echostore']   # unregister again
         """
         if not isinstance(klass, type):
             raise TypeError(f"KVStoreBase.register: expected a class, got {klass!r}")
@@ -179,16 +258,39 @@ def _retain_into(out, stored, row_ids):
 class TestStore(KVStoreBase):
     """A store without optimizer support (MXNet's example store, 'teststore'): `pushpull`
     sums over devices, `broadcast` copies. `gluon.Trainer` updates on the workers with it.
+
+    Example::
+
+        kv = mx.kv.create('teststore')
+        grads = [nd.ones((2,)), nd.ones((2,))]
+        kv.pushpull(0, grads)
+        grads[1].asnumpy().tolist()   # [2.0, 2.0]
     """
 
     def broadcast(self, key, value, out, priority=0):
-        """Copy `value` into every array of `out`."""
+        """Copy `value` into every array of `out`.
+
+        Example::
+
+            kv = mx.kv.create('teststore')
+            out = nd.zeros((3,))
+            kv.broadcast('w', nd.ones((3,)), out=out)
+            out.asnumpy().tolist()   # [1.0, 1.0, 1.0]
+        """
         src = _host(value)
         for o in _as_list(out):
             _copy_into(o, src)
 
     def pushpull(self, key, value, out=None, priority=0):
-        """Sum the arrays of `value` and write the sum into `out` (or into `value`)."""
+        """Sum the arrays of `value` and write the sum into `out` (or into `value`).
+
+        Example::
+
+            kv = mx.kv.create('teststore')
+            out = nd.zeros((2,))
+            kv.pushpull('g', [nd.ones((2,)), nd.ones((2,))], out=out)
+            out.asnumpy().tolist()   # [2.0, 2.0]
+        """
         values = _as_list(value)
         total = sum(_host(v) for v in values)
         for o in _as_list(out) if out is not None else values:
@@ -201,6 +303,10 @@ class TestStore(KVStoreBase):
 
         Raises:
             ValueError: an unknown capability.
+
+        Example::
+
+            mx.kv.TestStore.is_capable('optimizer')   # False
         """
         if capability.lower() == KVStoreBase.OPTIMIZER:
             return False
@@ -208,17 +314,32 @@ class TestStore(KVStoreBase):
 
     @property
     def type(self):
-        """'teststore'."""
+        """'teststore'.
+
+        Example::
+
+            mx.kv.create('teststore').type   # 'teststore'
+        """
         return "teststore"
 
     @property
     def rank(self):
-        """0."""
+        """0.
+
+        Example::
+
+            mx.kv.create('teststore').rank   # 0
+        """
         return 0
 
     @property
     def num_workers(self):
-        """The number of workers; always 1."""
+        """The number of workers; always 1.
+
+        Example::
+
+            mx.kv.create('teststore').num_workers   # 1
+        """
         return 1
 
 
@@ -234,7 +355,8 @@ class KVStore(KVStoreBase):
         kv = mx.kv.create('device')
         kv.init('w', mx.nd.zeros((3,)))
         kv.set_optimizer(mx.optimizer.create('sgd', learning_rate=0.1))
-        kv.pushpull('w', [mx.nd.ones((3,)), mx.nd.ones((3,))], out=w_copies)  # w: -0.2
+        w_copies = [mx.nd.zeros((3,)), mx.nd.zeros((3,))]
+        kv.pushpull('w', [mx.nd.ones((3,)), mx.nd.ones((3,))], out=w_copies)   # w: -0.2
     """
 
     def __init__(self, name="local"):
@@ -246,17 +368,32 @@ class KVStore(KVStoreBase):
     # ---- what it is ------------------------------------------------------------------------
     @property
     def type(self):
-        """The type name it was created with ('local', 'device', ...)."""
+        """The type name it was created with ('local', 'device', ...).
+
+        Example::
+
+            mx.kv.create('local').type   # 'local'
+        """
         return self._type
 
     @property
     def rank(self):
-        """The worker's rank; always 0, as a single process is the only worker."""
+        """The worker's rank; always 0, as a single process is the only worker.
+
+        Example::
+
+            mx.kv.create('local').rank   # 0
+        """
         return 0
 
     @property
     def num_workers(self):
-        """The number of workers; always 1, as a single process is the only worker."""
+        """The number of workers; always 1, as a single process is the only worker.
+
+        Example::
+
+            mx.kv.create('local').num_workers   # 1
+        """
         return 1
 
     def is_capable(self, capability):
@@ -264,6 +401,10 @@ class KVStore(KVStoreBase):
 
         Raises:
             ValueError: an unknown capability.
+
+        Example::
+
+            mx.kv.create('local').is_capable('optimizer')   # True
         """
         if capability.lower() == KVStoreBase.OPTIMIZER:
             return True
@@ -276,6 +417,13 @@ class KVStore(KVStoreBase):
         Raises:
             ValueError: `key` is already initialized.
             TypeError: a key that is not an int or str, a value that is not an NDArray.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(['a', 'b'], [nd.ones((2,)), nd.zeros((3,))])
+            out = nd.zeros((2,)); kv.pull('a', out=out)
+            out.asnumpy().tolist()   # [1.0, 1.0]
         """
         for k, vs in self._keyed_pairs("init", key, value):
             if k in self._store:
@@ -310,6 +458,14 @@ class KVStore(KVStoreBase):
 
         Raises:
             ValueError: a key not initialized, or values whose shapes differ from it.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.zeros((2,)))
+            kv.push(0, [nd.ones((2,)), nd.ones((2,))])   # no optimizer: stores the sum
+            out = nd.zeros((2,)); kv.pull(0, out=out)
+            out.asnumpy().tolist()   # [2.0, 2.0]
         """
         for k, vs in self._keyed_pairs("push", key, value):
             stored = self._stored("push", k)
@@ -338,6 +494,14 @@ class KVStore(KVStoreBase):
 
         Raises:
             ValueError: a key not initialized, or an `out` of another shape.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2, 2)))
+            outs = [nd.zeros((2, 2)), nd.zeros((2, 2))]   # one per device
+            kv.pull(0, out=outs)
+            outs[1].sum().asscalar()   # 4.0
         """
         if out is None:
             raise ValueError("KVStore.pull: out must be given (an NDArray or a list of them)")
@@ -353,12 +517,29 @@ class KVStore(KVStoreBase):
                 _copy_into(o, src)
 
     def pushpull(self, key, value, out=None, priority=0):
-        """`push` then `pull` into `out` (into `value` when `out` is None)."""
+        """`push` then `pull` into `out` (into `value` when `out` is None).
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.zeros((2,)))
+            grads = [nd.ones((2,)), nd.ones((2,)) * 3]
+            kv.pushpull(0, grads)   # grads now both hold the sum
+            grads[0].asnumpy().tolist()   # [4.0, 4.0]
+        """
         self.push(key, value, priority)
         self.pull(key, value if out is None else out, priority)
 
     def broadcast(self, key, value, out, priority=0):
-        """`init` each key with `value`, then `pull` it into `out`."""
+        """`init` each key with `value`, then `pull` it into `out`.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            outs = [nd.zeros((2,)), nd.zeros((2,))]
+            kv.broadcast('w', nd.ones((2,)) * 5, out=outs)
+            outs[1].asnumpy().tolist()   # [5.0, 5.0]
+        """
         self.init(key, value)
         self.pull(key, out, priority)
 
@@ -380,9 +561,11 @@ class KVStore(KVStoreBase):
 
         Example::
 
+            kv = mx.kv.create('local')
             kv.init('w', nd.ones((100, 4)).tostype('row_sparse'))
             out = nd.sparse.zeros('row_sparse', (100, 4))
-            kv.row_sparse_pull('w', out=out, row_ids=nd.array([3, 7, 3]))   # rows 3 and 7
+            kv.row_sparse_pull('w', out=out, row_ids=nd.array([3, 7, 3]))
+            out.indices.asnumpy().tolist()   # [3, 7]: the rows asked for
         """
         if out is None or row_ids is None:
             raise ValueError("KVStore.row_sparse_pull: out and row_ids must be given")
@@ -408,6 +591,14 @@ class KVStore(KVStoreBase):
 
         Raises:
             NotImplementedError: always: a single process sends no gradients anywhere.
+
+        Example::
+
+            kv = mx.kv.create('local')
+            try:
+                kv.set_gradient_compression({'type': '2bit', 'threshold': 0.5})
+            except NotImplementedError:
+                print('no gradient compression in a single process')
         """
         raise NotImplementedError("KVStore.set_gradient_compression: gradient compression "
                                   "(2bit/1bit) applies to distributed training, which gluonlite "
@@ -416,7 +607,17 @@ class KVStore(KVStoreBase):
     # ---- optimizer -------------------------------------------------------------------------
     def set_optimizer(self, optimizer):
         """Apply `optimizer` to the stored values on every push (its updater keeps the
-        states, per key)."""
+        states, per key).
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.SGD(learning_rate=0.5))
+            kv.push(0, nd.ones((2,)))   # the pushed value is a gradient
+            out = nd.zeros((2,)); kv.pull(0, out=out)
+            out.asnumpy().tolist()   # [0.5, 0.5]: 1 - 0.5 * 1
+        """
         self._optimizer = optimizer
         self._set_updater(opt.get_updater(optimizer))
 
@@ -430,6 +631,14 @@ class KVStore(KVStoreBase):
 
         Raises:
             ValueError: no optimizer set (`set_optimizer`).
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.create('adam'))
+            kv.push(0, nd.ones((2,)))
+            kv.save_optimizer_states('kv.states')   # Adam's mean and variance
         """
         if self._updater is None:
             raise ValueError("KVStore.save_optimizer_states: no optimizer is set (call "
@@ -443,6 +652,15 @@ class KVStore(KVStoreBase):
 
         Raises:
             ValueError: no optimizer set, or a file that does not fit (named).
+
+        Example::
+
+            kv = mx.kv.create('local')
+            kv.init(0, nd.ones((2,)))
+            kv.set_optimizer(mx.optimizer.create('adam'))
+            kv.push(0, nd.ones((2,)))
+            kv.save_optimizer_states('kv.states')
+            kv.load_optimizer_states('kv.states')
         """
         if self._updater is None:
             raise ValueError("KVStore.load_optimizer_states: no optimizer is set (call "
@@ -497,6 +715,13 @@ class KVStoreServer:
 
     Raises:
         NotImplementedError: on construction: gluonlite has no distributed training.
+
+    Example::
+
+        try:
+            mx.kv.KVStoreServer()
+        except NotImplementedError:
+            print('no parameter servers in gluonlite')
     """
 
     def __init__(self, kvstore=None):
@@ -518,7 +743,10 @@ def create(name="local"):
             stores (gluonlite trains in one process).
         ValueError: an unknown name.
 
-    Example: ``kv = mx.kv.create('device')``.
+    Example::
+
+        kv = mx.kv.create('device')
+        kv.type, kv.num_workers   # ('device', 1)
     """
     if not isinstance(name, str):
         raise TypeError(f"kvstore.create: name must be a str, got {type(name).__name__}")

@@ -30,7 +30,12 @@ class LRScheduler:
         TypeError: warmup_steps is not an int.
         ValueError: warmup_begin_lr > base_lr, warmup_steps < 0 or an unknown warmup_mode.
 
-    Example: subclass and define ``__call__(num_update)``.
+    Example::
+
+        class Halving(mx.lr_scheduler.LRScheduler):
+            def __call__(self, num_update):
+                return self.base_lr / 2 ** (num_update // 10)
+        Halving(base_lr=1.0)(25)   # 0.25
     """
 
     def __init__(self, base_lr=0.01, warmup_steps=0, warmup_begin_lr=0, warmup_mode="linear"):
@@ -57,6 +62,11 @@ class LRScheduler:
 
         Raises:
             ValueError: num_update is past the warmup.
+
+        Example::
+
+            sched = mx.lr_scheduler.FactorScheduler(step=10, base_lr=1.0, warmup_steps=4)
+            sched.get_warmup_lr(2)   # 0.5
         """
         if num_update >= self.warmup_steps:
             raise ValueError(f"{type(self).__name__}.get_warmup_lr: num_update {num_update} "
@@ -83,7 +93,10 @@ class FactorScheduler(LRScheduler):
     Raises:
         ValueError: step < 1 or factor > 1.
 
-    Example: ``FactorScheduler(step=100, factor=0.5, base_lr=0.1)(250) == 0.025``.
+    Example::
+
+        sched = mx.lr_scheduler.FactorScheduler(step=100, factor=0.5, base_lr=0.1)
+        sched(250)   # 0.025
     """
 
     def __init__(self, step, factor=1, stop_factor_lr=1e-8, base_lr=0.01, warmup_steps=0,
@@ -127,7 +140,10 @@ class MultiFactorScheduler(LRScheduler):
     Raises:
         ValueError: step is not a non-empty increasing list of ints >= 1, or factor > 1.
 
-    Example: ``MultiFactorScheduler([10, 20], factor=0.1, base_lr=1.0)(15) == 0.1``.
+    Example::
+
+        sched = mx.lr_scheduler.MultiFactorScheduler([10, 20], factor=0.1, base_lr=1.0)
+        sched(15)   # 0.1
     """
 
     def __init__(self, step, factor=1, base_lr=0.01, warmup_steps=0, warmup_begin_lr=0,
@@ -198,7 +214,10 @@ class PolyScheduler(_DecayToFinal):
         pwr: the power (default 2).
         base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode: as above.
 
-    Example: ``PolyScheduler(max_update=10, base_lr=1.0, pwr=1)(5) == 0.5``.
+    Example::
+
+        sched = mx.lr_scheduler.PolyScheduler(max_update=10, base_lr=1.0, pwr=1)
+        sched(5)   # 0.5
     """
 
     def __init__(self, max_update, base_lr=0.01, pwr=2, final_lr=0, warmup_steps=0,
@@ -218,7 +237,10 @@ class CosineScheduler(_DecayToFinal):
         max_update: the update at which final_lr is reached (an int >= 1).
         base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode: as above.
 
-    Example: ``CosineScheduler(max_update=10, base_lr=1.0)(5) == 0.5``.
+    Example::
+
+        sched = mx.lr_scheduler.CosineScheduler(max_update=10, base_lr=1.0)
+        sched(5)   # 0.5
     """
 
     def __init__(self, max_update, base_lr=0.01, final_lr=0, warmup_steps=0,

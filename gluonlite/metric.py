@@ -51,7 +51,10 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
     Raises:
         ValueError: they differ.
 
-    Example: ``labels, preds = check_label_shapes(labels, preds, wrap=True)``.
+    Example::
+
+        labels, preds = mx.metric.check_label_shapes(nd.zeros(3), nd.ones(3), wrap=True)
+        len(labels), len(preds)   # (1, 1): each array wrapped in a list
     """
     if shape:
         label_shape, pred_shape = labels.shape, preds.shape
@@ -79,7 +82,13 @@ def register(klass, name=None):
     Raises:
         TypeError: `klass` is not an EvalMetric subclass.
 
-    Example: ``@mx.metric.register class MyMetric(mx.metric.EvalMetric): ...``.
+    Example::
+
+        class HalfMetric(mx.metric.EvalMetric):
+            def update(self, labels, preds):
+                self.sum_metric, self.num_inst = self.sum_metric + 0.5, self.num_inst + 1
+        mx.metric.register(HalfMetric)
+        mx.metric.create('halfmetric', name='half').get()   # ('half', nan)
     """
     if not (isinstance(klass, type) and issubclass(klass, EvalMetric)):
         raise TypeError(f"metric.register: expected a subclass of EvalMetric, got {klass!r}")
@@ -95,7 +104,12 @@ def register(klass, name=None):
 def alias(*aliases):
     """A class decorator registering the metric under each of `aliases` too.
 
-    Example: ``@mx.metric.alias('my_acc') class MyAcc(mx.metric.EvalMetric): ...``.
+    Example::
+
+        @mx.metric.alias('my_acc')
+        class MyAcc(mx.metric.Accuracy):
+            pass
+        type(mx.metric.create('my_acc')).__name__   # 'MyAcc'
     """
     def reg(klass):
         for name in aliases:
@@ -150,7 +164,11 @@ def create(metric, *args, **kwargs):
     Raises:
         ValueError: an unknown name.
 
-    Example: ``mx.metric.create(['acc', 'f1'])``.
+    Example::
+
+        m = mx.metric.create(['acc', 'f1'])
+        m.update([nd.array([0, 1])], [nd.array([[0.8, 0.2], [0.3, 0.7]])])
+        m.get()   # (['accuracy', 'f1'], [1.0, 1.0])
     """
     if callable(metric) and not isinstance(metric, (type, EvalMetric)):
         return CustomMetric(metric, *args, **kwargs)
@@ -173,7 +191,12 @@ class EvalMetric:
         **kwargs: constructor arguments kept for ``get_config()``; ``has_global_stats``
             says whether the global sums are kept apart from the local ones.
 
-    Example: ``name, value = metric.get()``.
+    Example::
+
+        y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+        metric = mx.metric.Accuracy()
+        metric.update([y], [p])
+        name, value = metric.get()   # 'accuracy', 0.666...
     """
 
     def __init__(self, name, output_names=None, label_names=None, **kwargs):
@@ -189,7 +212,12 @@ class EvalMetric:
 
     def get_config(self):
         """The constructor arguments, so that ``create(json.dumps(m.get_config()))`` makes
-        the same metric."""
+        the same metric.
+
+        Example::
+
+            mx.metric.Accuracy(axis=1).get_config()['axis']   # 1
+        """
         config = self._kwargs.copy()
         config.update({"metric": self.__class__.__name__, "name": self.name,
                        "output_names": self.output_names, "label_names": self.label_names})
@@ -197,7 +225,15 @@ class EvalMetric:
 
     def update_dict(self, label, pred):
         """Update from dicts name -> NDArray, reading `label_names`/`output_names` (all
-        entries in order when None)."""
+        entries in order when None).
+
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            acc = mx.metric.Accuracy(output_names=['out'], label_names=['label'])
+            acc.update_dict({'label': y}, {'out': p})
+            acc.get()   # ('accuracy', 0.6666666666666666)
+        """
         pred = ([pred[n] for n in self.output_names] if self.output_names is not None
                 else list(pred.values()))
         label = ([label[n] for n in self.label_names] if self.label_names is not None
@@ -205,29 +241,71 @@ class EvalMetric:
         self.update(label, pred)
 
     def update(self, labels, preds):
-        """Add a batch: `labels` and `preds` are lists of NDArrays (one per output)."""
+        """Add a batch: `labels` and `preds` are lists of NDArrays (one per output).
+
+        Example::
+
+            mae = mx.metric.MAE()
+            mae.update([nd.array([1, 2])], [nd.array([1.5, 2.5])])
+            mae.get()   # ('mae', 0.5)
+        """
         raise NotImplementedError(f"{type(self).__name__}.update is not defined")
 
     def reset(self):
-        """Clear the local and the global statistics."""
+        """Clear the local and the global statistics.
+
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            acc = mx.metric.Accuracy()
+            acc.update([y], [p])
+            acc.reset()
+            acc.get()   # ('accuracy', nan)
+        """
         self.num_inst = 0
         self.sum_metric = 0.0
         self.global_num_inst = 0
         self.global_sum_metric = 0.0
 
     def reset_local(self):
-        """Clear the local statistics only (``get_global()`` keeps counting)."""
+        """Clear the local statistics only (``get_global()`` keeps counting).
+
+        Example::
+
+            loss = mx.metric.Loss()
+            loss.update(None, [nd.array([2.0])])
+            loss.reset_local()
+            loss.update(None, [nd.array([4.0])])
+            loss.get(), loss.get_global()   # (('loss', 4.0), ('loss', 3.0))
+        """
         self.num_inst = 0
         self.sum_metric = 0.0
 
     def get(self):
-        """``(name, value)`` of the local statistics (nan before any update)."""
+        """``(name, value)`` of the local statistics (nan before any update).
+
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            acc = mx.metric.Accuracy()
+            acc.update([y], [p])
+            acc.get()   # ('accuracy', 0.6666666666666666)
+        """
         if self.num_inst == 0:
             return self.name, float("nan")
         return self.name, self.sum_metric / self.num_inst
 
     def get_global(self):
-        """``(name, value)`` since the last ``reset()`` (``get()`` without global stats)."""
+        """``(name, value)`` since the last ``reset()`` (``get()`` without global stats).
+
+        Example::
+
+            loss = mx.metric.Loss()
+            loss.update(None, [nd.array([2.0])])
+            loss.reset_local()
+            loss.update(None, [nd.array([4.0])])
+            loss.get_global()   # ('loss', 3.0): both updates
+        """
         if not self._has_global_stats:
             return self.get()
         if self.global_num_inst == 0:
@@ -241,11 +319,25 @@ class EvalMetric:
         return list(zip(names, values))
 
     def get_name_value(self):
-        """``[(name, value), ...]`` of ``get()``."""
+        """``[(name, value), ...]`` of ``get()``.
+
+        Example::
+
+            m = mx.metric.create(['mae', 'mse'])
+            m.update([nd.array([1, 2])], [nd.array([1, 4])])
+            m.get_name_value()   # [('mae', 1.0), ('mse', 2.0)]
+        """
         return self._pairs(*self.get())
 
     def get_global_name_value(self):
-        """``[(name, value), ...]`` of ``get_global()``."""
+        """``[(name, value), ...]`` of ``get_global()``.
+
+        Example::
+
+            loss = mx.metric.Loss()
+            loss.update(None, [nd.array([2.0])]); loss.reset_local()
+            loss.get_global_name_value()   # [('loss', 2.0)]
+        """
         if not self._has_global_stats:
             return self.get_name_value()
         return self._pairs(*self.get_global())
@@ -258,7 +350,12 @@ class CompositeEvalMetric(EvalMetric):
     Args:
         metrics: metrics or names (default: none; see ``add``).
 
-    Example: ``m = CompositeEvalMetric(['acc', 'f1']); m.update(labels, preds)``.
+    Example::
+
+        y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+        m = mx.metric.CompositeEvalMetric(['acc', 'ce'])
+        m.update([y], [p])
+        m.get()[0]   # ['accuracy', 'cross-entropy']
     """
 
     def __init__(self, metrics=None, name="composite", output_names=None, label_names=None):
@@ -267,7 +364,14 @@ class CompositeEvalMetric(EvalMetric):
         self.metrics = [create(m) for m in (metrics or [])]
 
     def add(self, metric):
-        """Append a child metric (an EvalMetric or anything ``create`` takes)."""
+        """Append a child metric (an EvalMetric or anything ``create`` takes).
+
+        Example::
+
+            m = mx.metric.CompositeEvalMetric()
+            m.add('acc'); m.add(mx.metric.MAE())
+            [c.name for c in m.metrics]   # ['accuracy', 'mae']
+        """
         self.metrics.append(create(metric))
 
     def get_metric(self, index):
@@ -275,6 +379,11 @@ class CompositeEvalMetric(EvalMetric):
 
         Raises:
             ValueError: index out of range.
+
+        Example::
+
+            m = mx.metric.CompositeEvalMetric(['acc', 'mae'])
+            m.get_metric(1).name   # 'mae'
         """
         try:
             return self.metrics[index]
@@ -290,7 +399,12 @@ class CompositeEvalMetric(EvalMetric):
             labels: ``{name: NDArray}`` of labels.
             preds: ``{name: NDArray}`` of predictions.
 
-        Example: ``m.update_dict({'softmax_label': y}, {'softmax_output': p})``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc'], label_names=['softmax_label'])
+            m.update_dict({'softmax_label': y, 'other': y}, {'softmax_output': p})
+            m.get()   # (['accuracy'], [0.6666666666666666])
         """
         if self.label_names is not None:
             labels = OrderedDict(i for i in labels.items() if i[0] in self.label_names)
@@ -309,7 +423,12 @@ class CompositeEvalMetric(EvalMetric):
         Raises:
             ValueError: as each child metric raises it (mismatched counts or shapes).
 
-        Example: ``m.update([y], [p])``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc', 'mse'])
+            m.update([nd.array([1, 0])], [nd.array([[0.2, 0.8], [0.6, 0.4]])])
+            m.get_metric(0).get()   # ('accuracy', 1.0)
         """
         for metric in self.metrics:
             metric.update(labels, preds)
@@ -317,7 +436,13 @@ class CompositeEvalMetric(EvalMetric):
     def reset(self):
         """Reset every child metric, local and global statistics.
 
-        Example: ``m.reset()``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc'])
+            m.update([y], [p])
+            m.reset()
+            m.get()   # (['accuracy'], [nan])
         """
         # EvalMetric.__init__ calls reset() before self.metrics exists
         for metric in getattr(self, "metrics", []):
@@ -326,7 +451,14 @@ class CompositeEvalMetric(EvalMetric):
     def reset_local(self):
         """Reset every child metric's local statistics (the global ones keep counting).
 
-        Example: ``m.reset_local()``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc'])
+            m.update([y], [p])
+            m.reset_local()
+            m.get()   # (['accuracy'], [nan])
+            m.get_global()   # (['accuracy'], [0.6666666666666666])
         """
         for metric in getattr(self, "metrics", []):
             metric.reset_local()
@@ -346,7 +478,12 @@ class CompositeEvalMetric(EvalMetric):
             ``(names, values)``: two lists, one entry per value (a child that gives several
             contributes each).
 
-        Example: ``names, values = m.get()``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc', 'f1'])
+            m.update([y], [p])
+            names, values = m.get()   # ['accuracy', 'f1'], [0.666..., 0.8]
         """
         return self._collect(lambda m: m.get())
 
@@ -356,7 +493,12 @@ class CompositeEvalMetric(EvalMetric):
         Returns:
             ``(names, values)``.
 
-        Example: ``names, values = m.get_global()``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            m = mx.metric.CompositeEvalMetric(['acc'])
+            m.update([y], [p]); m.reset_local()
+            m.get_global()   # (['accuracy'], [0.6666666666666666])
         """
         return self._collect(lambda m: m.get_global())
 
@@ -369,7 +511,10 @@ class CompositeEvalMetric(EvalMetric):
         Raises:
             NotImplementedError: a child is a `CustomMetric`.
 
-        Example: ``json.dumps(m.get_config())``.
+        Example::
+
+            m = mx.metric.CompositeEvalMetric(['acc', 'mae'])
+            [c['metric'] for c in m.get_config()['metrics']]   # ['Accuracy', 'MAE']
         """
         config = super().get_config()
         config["metrics"] = [m.get_config() for m in self.metrics]
@@ -385,7 +530,12 @@ class Accuracy(EvalMetric):
     Args:
         axis: the class axis of the predictions (default 1).
 
-    Example: ``mx.metric.Accuracy().update([label], [pred])``.
+    Example::
+
+        y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+        acc = mx.metric.Accuracy()
+        acc.update([y], [p])
+        acc.get()   # ('accuracy', 0.6666666666666666)
     """
 
     def __init__(self, axis=1, name="accuracy", output_names=None, label_names=None):
@@ -404,7 +554,11 @@ class Accuracy(EvalMetric):
         Raises:
             ValueError: different numbers of labels and predictions, or of samples.
 
-        Example: ``acc.update([nd.array([0, 1])], [nd.array([[0.9, 0.1], [0.2, 0.8]])])``.
+        Example::
+
+            acc = mx.metric.Accuracy()
+            acc.update([nd.array([0, 1])], [nd.array([[0.9, 0.1], [0.2, 0.8]])])
+            acc.get()   # ('accuracy', 1.0)
         """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
@@ -432,7 +586,11 @@ class TopKAccuracy(EvalMetric):
     Raises:
         ValueError: top_k <= 1.
 
-    Example: ``mx.metric.TopKAccuracy(top_k=3)``; its name is ``'top_k_accuracy_3'``.
+    Example::
+
+        m = mx.metric.TopKAccuracy(top_k=2)
+        m.update([nd.array([2, 0])], [nd.array([[0.1, 0.5, 0.4], [0.1, 0.5, 0.4]])])
+        m.get()   # ('top_k_accuracy_2', 0.5)
     """
 
     def __init__(self, top_k=1, name="top_k_accuracy", output_names=None, label_names=None):
@@ -454,7 +612,11 @@ class TopKAccuracy(EvalMetric):
         Raises:
             ValueError: a prediction of more than 2 dimensions, or mismatched counts.
 
-        Example: ``m.update([nd.array([2])], [nd.array([[0.1, 0.5, 0.4]])])``.
+        Example::
+
+            m = mx.metric.TopKAccuracy(top_k=2)
+            m.update([nd.array([2])], [nd.array([[0.1, 0.5, 0.4]])])
+            m.get()   # ('top_k_accuracy_2', 1.0)
         """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
@@ -581,7 +743,12 @@ class F1(_BinaryMetric):
     Raises:
         ValueError: more than 2 label values.
 
-    Example: ``mx.metric.F1(average='micro')``.
+    Example::
+
+        y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+        f1 = mx.metric.F1(average='micro')
+        f1.update([y], [p])
+        f1.get()   # ('f1', 0.8000000000000002)
     """
 
     def __init__(self, name="f1", output_names=None, label_names=None, average="macro"):
@@ -592,7 +759,12 @@ class F1(_BinaryMetric):
         """The running binary counts (true/false positives and negatives, local and
         global) the score is computed from, as MXNet's `F1.metrics`.
 
-        Example: ``F1(average="micro")`` counts over updates: ``f1.metrics.glob["tp"]``.
+        Example::
+
+            y, p = nd.array([0, 1, 1]), nd.array([[0.3, 0.7], [0, 1.], [0.4, 0.6]])
+            f1 = mx.metric.F1(average='micro')
+            f1.update([y], [p])
+            f1.metrics.glob['tp'], f1.metrics.glob['fp']   # (2, 1)
         """
         return self._counts
 
@@ -609,7 +781,12 @@ class MCC(_BinaryMetric):
     Raises:
         ValueError: more than 2 label values.
 
-    Example: ``mx.metric.MCC()``.
+    Example::
+
+        mcc = mx.metric.MCC()
+        label = nd.array([0, 1, 0, 1])
+        mcc.update([label], [nd.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]])])
+        mcc.get()   # ('mcc', 0.5773502691896258)
     """
 
     def __init__(self, name="mcc", output_names=None, label_names=None, average="macro"):
@@ -629,7 +806,11 @@ class Perplexity(EvalMetric):
     Raises:
         ValueError: the label count does not match the predictions.
 
-    Example: ``mx.metric.Perplexity(ignore_label=None)``.
+    Example::
+
+        ppl = mx.metric.Perplexity(ignore_label=None)
+        ppl.update([nd.array([1, 0])], [nd.array([[0.5, 0.5], [0.5, 0.5]])])
+        ppl.get()   # ('perplexity', 2.0000000038093084)
     """
 
     def __init__(self, ignore_label, axis=-1, name="perplexity", output_names=None,
@@ -651,7 +832,11 @@ class Perplexity(EvalMetric):
             ValueError: different numbers of labels and predictions, or a label count that is
                 not the predictions' size over their class count.
 
-        Example: ``ppl.update([nd.array([1])], [nd.array([[0.25, 0.75]])])``.
+        Example::
+
+            ppl = mx.metric.Perplexity(ignore_label=None)
+            ppl.update([nd.array([1])], [nd.array([[0.75, 0.25]])])
+            ppl.get()   # ('perplexity', 4.000000015237235)
         """
         if len(labels) != len(preds):
             raise ValueError(f"Perplexity.update: {len(labels)} labels for {len(preds)} "
@@ -684,7 +869,11 @@ class Perplexity(EvalMetric):
         Returns:
             ``(name, value)``; the value is nan before any update.
 
-        Example: ``name, ppl = m.get()``.
+        Example::
+
+            ppl = mx.metric.Perplexity(ignore_label=None)
+            ppl.update([nd.array([1])], [nd.array([[0.5, 0.5]])])
+            name, value = ppl.get()   # 'perplexity', 2.0000000038093084
         """
         if self.num_inst == 0:
             return self.name, float("nan")
@@ -696,7 +885,11 @@ class Perplexity(EvalMetric):
         Returns:
             ``(name, value)``; the value is nan before any update.
 
-        Example: ``name, ppl = m.get_global()``.
+        Example::
+
+            ppl = mx.metric.Perplexity(ignore_label=None)
+            ppl.update([nd.array([1])], [nd.array([[0.5, 0.5]])]); ppl.reset_local()
+            ppl.get_global()   # ('perplexity', 2.0000000038093084)
         """
         if self.global_num_inst == 0:
             return self.name, float("nan")
@@ -729,7 +922,11 @@ class _PerBatchRegression(EvalMetric):
 class MAE(_PerBatchRegression):
     """Mean absolute error (the mean over updates of each batch's mean).
 
-    Example: ``mx.metric.MAE()``.
+    Example::
+
+        mae = mx.metric.MAE()
+        mae.update([nd.array([1, 2, 3])], [nd.array([1, 2, 5])])
+        mae.get()   # ('mae', 0.6666667)
     """
 
     def __init__(self, name="mae", output_names=None, label_names=None):
@@ -744,7 +941,11 @@ class MAE(_PerBatchRegression):
 class MSE(_PerBatchRegression):
     """Mean squared error (the mean over updates of each batch's mean).
 
-    Example: ``mx.metric.MSE()``.
+    Example::
+
+        mse = mx.metric.MSE()
+        mse.update([nd.array([1, 2, 3])], [nd.array([1, 2, 5])])
+        mse.get()   # ('mse', 1.3333334)
     """
 
     def __init__(self, name="mse", output_names=None, label_names=None):
@@ -759,7 +960,11 @@ class MSE(_PerBatchRegression):
 class RMSE(_PerBatchRegression):
     """Root mean squared error (the mean over updates of each batch's RMSE).
 
-    Example: ``mx.metric.RMSE()``.
+    Example::
+
+        rmse = mx.metric.RMSE()
+        rmse.update([nd.array([0, 0])], [nd.array([3, 4])])
+        rmse.get()   # ('rmse', 3.535534)
     """
 
     def __init__(self, name="rmse", output_names=None, label_names=None):
@@ -802,7 +1007,11 @@ class CrossEntropy(_PickedLogLoss):
     Args:
         eps: added to each probability before the log (default 1e-12).
 
-    Example: ``mx.metric.create('ce')``.
+    Example::
+
+        ce = mx.metric.create('ce')
+        ce.update([nd.array([1])], [nd.array([[0.5, 0.5]])])
+        ce.get()   # ('cross-entropy', 0.6931...): -log(0.5)
     """
 
     def __init__(self, eps=1e-12, name="cross-entropy", output_names=None, label_names=None):
@@ -816,7 +1025,11 @@ class NegativeLogLikelihood(_PickedLogLoss):
     Args:
         eps: added to each probability before the log (default 1e-12).
 
-    Example: ``mx.metric.create('nll_loss')``.
+    Example::
+
+        nll = mx.metric.create('nll_loss')
+        nll.update([nd.array([0])], [nd.array([[0.25, 0.75]])])
+        nll.get()   # ('nll-loss', 1.3862...): -log(0.25)
     """
 
     def __init__(self, eps=1e-12, name="nll-loss", output_names=None, label_names=None):
@@ -831,7 +1044,11 @@ class PearsonCorrelation(EvalMetric):
         average: 'macro' (default: the mean of each update's correlation) or 'micro' (the
             correlation of everything seen, kept with running sums).
 
-    Example: ``mx.metric.PearsonCorrelation(average='micro')``.
+    Example::
+
+        r = mx.metric.PearsonCorrelation(average='micro')
+        r.update([nd.array([1, 2, 3])], [nd.array([2, 4, 6])])
+        r.get()   # ('pearsonr', 1.0)
     """
 
     def __init__(self, name="pearsonr", output_names=None, label_names=None, average="macro"):
@@ -848,7 +1065,12 @@ class PearsonCorrelation(EvalMetric):
         """Reset the local and global statistics (and the streaming moments of
         ``average='micro'``).
 
-        Example: ``m.reset()``.
+        Example::
+
+            r = mx.metric.PearsonCorrelation()
+            r.update([nd.array([1, 2, 3])], [nd.array([2, 4, 6])])
+            r.reset()
+            r.get()   # ('pearsonr', nan)
         """
         super().reset()
         if self.average == "micro":
@@ -875,7 +1097,11 @@ class PearsonCorrelation(EvalMetric):
         Raises:
             ValueError: mismatched counts or shapes.
 
-        Example: ``m.update([nd.array([1, 2, 3])], [nd.array([1, 2, 4])])``.
+        Example::
+
+            r = mx.metric.PearsonCorrelation()
+            r.update([nd.array([1, 2, 3])], [nd.array([3, 2, 1])])
+            r.get()   # ('pearsonr', -1.0)
         """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
@@ -902,7 +1128,11 @@ class PearsonCorrelation(EvalMetric):
         Returns:
             ``(name, value)``; the value is nan before any update.
 
-        Example: ``name, r = m.get()``.
+        Example::
+
+            r = mx.metric.PearsonCorrelation()
+            r.update([nd.array([1, 2, 3])], [nd.array([1, 2, 4])])
+            name, value = r.get()   # 'pearsonr', 0.98...
         """
         if self.num_inst == 0:
             return self.name, float("nan")
@@ -917,7 +1147,11 @@ class PCC(EvalMetric):
     """The multiclass Pearson correlation coefficient (MCC generalised to K classes) of a
     confusion matrix grown as new classes appear; predictions are class scores or indices.
 
-    Example: ``mx.metric.PCC()``.
+    Example::
+
+        pcc = mx.metric.PCC()
+        pcc.update([nd.array([0, 1, 2])], [nd.array([0, 1, 2])])
+        pcc.get()   # ('pcc', 1.0)
     """
 
     def __init__(self, name="pcc", output_names=None, label_names=None, has_global_stats=True):
@@ -954,7 +1188,11 @@ class PCC(EvalMetric):
         Raises:
             ValueError: different numbers of labels and predictions.
 
-        Example: ``pcc.update([nd.array([0, 1, 2])], [nd.array([0, 2, 2])])``.
+        Example::
+
+            pcc = mx.metric.PCC()
+            pcc.update([nd.array([0, 1, 2])], [nd.array([0, 2, 2])])
+            pcc.k   # 3: the confusion matrix grew to 3 classes
         """
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
@@ -976,7 +1214,11 @@ class PCC(EvalMetric):
         """The local coefficient times the local sample count, derived from the confusion
         matrix (assigning it does nothing), so that `get()` gives the coefficient.
 
-        Example: ``pcc.sum_metric / pcc.num_inst``.
+        Example::
+
+            pcc = mx.metric.PCC()
+            pcc.update([nd.array([0, 1, 0, 1])], [nd.array([0, 1, 1, 1])])
+            pcc.sum_metric / pcc.num_inst   # 0.5773502691896258
         """
         return self._calc_mcc(self.lcm) * self.num_inst
 
@@ -989,7 +1231,11 @@ class PCC(EvalMetric):
         """`sum_metric` over every update since the last `reset` (the global confusion
         matrix); assigning it does nothing.
 
-        Example: ``pcc.global_sum_metric / pcc.global_num_inst``.
+        Example::
+
+            pcc = mx.metric.PCC()
+            pcc.update([nd.array([0, 1])], [nd.array([0, 1])]); pcc.reset_local()
+            pcc.global_sum_metric / pcc.global_num_inst   # 1.0
         """
         return self._calc_mcc(self.gcm) * self.global_num_inst
 
@@ -1000,7 +1246,12 @@ class PCC(EvalMetric):
     def reset(self):
         """Reset the local and global confusion matrices and counts.
 
-        Example: ``m.reset()``.
+        Example::
+
+            pcc = mx.metric.PCC()
+            pcc.update([nd.array([0, 1])], [nd.array([0, 1])])
+            pcc.reset()
+            pcc.get_global()   # ('pcc', nan)
         """
         self.global_num_inst = 0.0
         self.gcm = numpy.zeros((self.k, self.k))
@@ -1009,7 +1260,12 @@ class PCC(EvalMetric):
     def reset_local(self):
         """Reset the local confusion matrix and count (the global ones keep counting).
 
-        Example: ``m.reset_local()``.
+        Example::
+
+            pcc = mx.metric.PCC()
+            pcc.update([nd.array([0, 1])], [nd.array([0, 1])])
+            pcc.reset_local()
+            pcc.get(), pcc.get_global()   # (('pcc', nan), ('pcc', 1.0))
         """
         self.num_inst = 0.0
         self.lcm = numpy.zeros((self.k, self.k))
@@ -1019,7 +1275,11 @@ class PCC(EvalMetric):
 class Loss(EvalMetric):
     """The mean of the given loss values (labels are ignored).
 
-    Example: ``mx.metric.Loss().update(None, [loss])``.
+    Example::
+
+        m = mx.metric.Loss()
+        m.update(None, [nd.array([1.0, 2.0, 3.0])])
+        m.get()   # ('loss', 2.0)
     """
 
     def __init__(self, name="loss", output_names=None, label_names=None):
@@ -1033,7 +1293,11 @@ class Loss(EvalMetric):
             _: the labels, ignored.
             preds: a loss NDArray or a list of them.
 
-        Example: ``m.update(None, [loss])``.
+        Example::
+
+            m = mx.metric.Loss()
+            m.update(None, nd.array([2.0, 4.0]))
+            m.get()   # ('loss', 3.0)
         """
         if _is_nd(preds) or isinstance(preds, numpy.ndarray):
             preds = [preds]
@@ -1047,14 +1311,28 @@ class Loss(EvalMetric):
 
 
 class Torch(Loss):
-    """`Loss` under the name 'torch' (MXNet's alias for Torch-module outputs)."""
+    """`Loss` under the name 'torch' (MXNet's alias for Torch-module outputs).
+
+    Example::
+
+        m = mx.metric.Torch()
+        m.update(None, [nd.array([1.0, 3.0])])
+        m.get()   # ('torch', 2.0)
+    """
 
     def __init__(self, name="torch", output_names=None, label_names=None):
         super().__init__(name, output_names=output_names, label_names=label_names)
 
 
 class Caffe(Loss):
-    """`Loss` under the name 'caffe' (MXNet's alias for Caffe-module outputs)."""
+    """`Loss` under the name 'caffe' (MXNet's alias for Caffe-module outputs).
+
+    Example::
+
+        m = mx.metric.Caffe()
+        m.update(None, [nd.array([1.0, 3.0])])
+        m.get()   # ('caffe', 2.0)
+    """
 
     def __init__(self, name="caffe", output_names=None, label_names=None):
         super().__init__(name, output_names=output_names, label_names=label_names)
@@ -1072,7 +1350,11 @@ class CustomMetric(EvalMetric):
     Raises:
         NotImplementedError: from ``get_config`` (a function cannot be serialized).
 
-    Example: ``mx.metric.CustomMetric(lambda l, p: np.abs(l - p).mean())``.
+    Example::
+
+        m = mx.metric.CustomMetric(lambda l, p: np.abs(l - p).mean(), name='l1')
+        m.update([nd.array([1, 2])], [nd.array([2, 2])])
+        m.get()   # ('l1', 0.5)
     """
 
     def __init__(self, feval, name=None, allow_extra_outputs=False, output_names=None,
@@ -1099,7 +1381,11 @@ class CustomMetric(EvalMetric):
             ValueError: different numbers of labels and predictions, unless
                 `allow_extra_outputs`.
 
-        Example: ``m.update([y], [p])``.
+        Example::
+
+            m = mx.metric.CustomMetric(lambda l, p: ((l == p).sum(), l.size), name='hits')
+            m.update([nd.array([1, 2])], [nd.array([1, 3])])
+            m.get()   # ('hits', 0.5): (sum, count) returned
         """
         if not self._allow_extra_outputs:
             labels, preds = check_label_shapes(labels, preds, True)
@@ -1120,7 +1406,13 @@ class CustomMetric(EvalMetric):
         Raises:
             NotImplementedError: always.
 
-        Example: ``CustomMetric(f).get_config()`` raises.
+        Example::
+
+            m = mx.metric.CustomMetric(lambda l, p: 0.0)
+            try:
+                m.get_config()
+            except NotImplementedError:
+                print('cannot be serialized')
         """
         raise NotImplementedError("CustomMetric cannot be serialized (it holds a function)")
 
@@ -1128,7 +1420,11 @@ class CustomMetric(EvalMetric):
 def np(numpy_feval, name=None, allow_extra_outputs=False):
     """A `CustomMetric` from a numpy function ``feval(label, pred)``.
 
-    Example: ``mx.metric.np(lambda l, p: ((l - p) ** 2).mean(), name='my_mse')``.
+    Example::
+
+        m = mx.metric.np(lambda l, p: ((l - p) ** 2).mean(), name='my_mse')
+        m.update([nd.array([1, 2])], [nd.array([1, 4])])
+        m.get()   # ('my_mse', 2.0)
     """
     def feval(label, pred):
         return numpy_feval(label, pred)

@@ -38,6 +38,9 @@ class Monitor:
 
     Example::
 
+        net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+        mod = mx.mod.Module(sym.SoftmaxOutput(net, name='softmax'))
+        train_iter = mx.io.NDArrayIter(np.ones((40, 3)), np.zeros(40), batch_size=2)
         mon = mx.mon.Monitor(10, pattern=".*weight")
         mod.fit(train_iter, num_epoch=2, monitor=mon)   # logs every 10th batch's statistics
     """
@@ -60,7 +63,15 @@ class Monitor:
 
     def stat_helper(self, name, array):
         """The executor callback: keep ``(step, name, stat_func(array))`` while collecting
-        and when `name` matches the pattern."""
+        and when `name` matches the pattern.
+
+        Example::
+
+            mon = mx.mon.Monitor(1)
+            mon.tic()
+            mon.stat_helper('fc_output', nd.ones((2, 2)))
+            mon.toc()   # [(1, 'fc_output', '1.0\\t')]
+        """
         name = name.decode() if isinstance(name, bytes) else str(name)
         if not self.activated or not self.re_prog.match(name):
             return
@@ -70,14 +81,29 @@ class Monitor:
         """Watch executor `exe` (several may be installed; `Module.install_monitor` installs
         each of its executors).
 
-        Example: ``mon.install(sym.simple_bind(mx.cpu(), data=(2, 3)))``.
+        Example::
+
+            exe = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc').simple_bind(
+                mx.cpu(), data=(2, 3))
+            mon = mx.mon.Monitor(1, pattern='fc_weight')
+            mon.install(exe)
         """
         exe.set_monitor_callback(self.stat_helper, self.monitor_all)
         self.exes.append(exe)
 
     def tic(self):
         """Start a batch: collecting begins when the batch count is a multiple of
-        `interval`. Call before `forward`."""
+        `interval`. Call before `forward`.
+
+        Example::
+
+            exe = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc').simple_bind(
+                mx.cpu(), data=(2, 3))
+            mon = mx.mon.Monitor(1, pattern='fc_bias')
+            mon.install(exe)
+            mon.tic()
+            exe.forward()
+        """
         if self.step % self.interval == 0:
             self.queue = []
             self.activated = True
@@ -90,6 +116,16 @@ class Monitor:
         Returns:
             ``[(step, name, text)]`` where `text` is each statistic's value followed by a tab
             (a one-element statistic as a scalar); [] when this batch was not collected.
+
+        Example::
+
+            exe = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc').simple_bind(
+                mx.cpu(), data=(2, 3))
+            mon = mx.mon.Monitor(1, pattern='fc_bias')
+            mon.install(exe)
+            mon.tic()
+            exe.forward()
+            mon.toc()   # [(1, 'fc_bias', '0.0\\t')]
         """
         if not self.activated:
             return []
@@ -108,7 +144,18 @@ class Monitor:
         return res
 
     def toc_print(self):
-        """`toc`, each result logged (``logging.info``) as ``Batch: <step> <name> <value>``."""
+        """`toc`, each result logged (``logging.info``) as ``Batch: <step> <name> <value>``.
+
+        Example::
+
+            exe = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc').simple_bind(
+                mx.cpu(), data=(2, 3))
+            mon = mx.mon.Monitor(1, pattern='fc_bias')
+            mon.install(exe)
+            mon.tic()
+            exe.forward()
+            mon.toc_print()   # logs the fc_bias statistic of batch 1
+        """
         for step, name, text in self.toc():
             logging.info("Batch: {:7d} {:30s} {:s}".format(step, name, text))
 

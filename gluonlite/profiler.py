@@ -17,15 +17,16 @@ NotImplementedError); times are host times after each call (numpy runs synchrono
 GPU kernel's time shows where the host waits for it). When off, the cost is one flag read
 per operator call and per plan call.
 
-Example:
-    >>> from gluonlite import profiler, nd
-    >>> profiler.set_config(profile_all=True, aggregate_stats=True, filename='prof.json')
-    >>> profiler.set_state('run')
-    >>> y = nd.dot(nd.ones((4, 4)), nd.ones((4, 4)))
-    >>> profiler.set_state('stop')
-    >>> 'dot' in profiler.dumps()
-    True
-    >>> profiler.dump()                  # doctest: +SKIP
+Example::
+
+    from gluonlite import profiler
+    profiler.set_config(profile_all=True, aggregate_stats=True, filename='prof.json')
+    profiler.set_state('run')
+    y = nd.dot(nd.ones((4, 4)), nd.ones((4, 4)))
+    profiler.set_state('stop')
+    'dot' in profiler.dumps()   # True
+    profiler.dump()   # writes prof.json and starts afresh
+    profiler.set_config(profile_all=False, aggregate_stats=False, filename='profile.json')
 """
 import contextlib
 import json
@@ -192,8 +193,10 @@ def set_config(**kwargs):
     Raises:
         ValueError: an unknown key or a value of the wrong kind.
 
-    Example:
-        >>> set_config(profile_all=True, filename='/tmp/trace.json')
+    Example::
+
+        mx.profiler.set_config(profile_all=True, filename='trace.json')
+        mx.profiler.set_config(profile_all=False, filename='profile.json')   # the defaults
     """
     for key, value in kwargs.items():
         if key not in _CONFIG_KEYS:
@@ -224,8 +227,12 @@ def set_state(state="stop", profile_process="worker"):
     Raises:
         ValueError: a state other than 'run' or 'stop'.
 
-    Example:
-        >>> set_state('run'); set_state('stop')
+    Example::
+
+        mx.profiler.set_state('run')
+        nd.ones((2, 2)).sum()
+        mx.profiler.set_state('stop')
+        'sum' in mx.profiler.dumps(reset=True)   # True
     """
     _check_process("set_state", profile_process)
     if state not in ("run", "stop"):
@@ -238,9 +245,9 @@ def set_state(state="stop", profile_process="worker"):
 def state():
     """'run' while recording (paused or not), else 'stop'.
 
-    Example:
-        >>> state()
-        'stop'
+    Example::
+
+        mx.profiler.state()   # 'stop'
     """
     return "run" if _state["running"] else "stop"
 
@@ -248,8 +255,14 @@ def state():
 def pause(profile_process="worker"):
     """Stop recording for a while, keeping the session (`resume` goes on).
 
-    Example:
-        >>> pause(); resume()
+    Example::
+
+        mx.profiler.set_state('run')
+        mx.profiler.pause()
+        nd.ones((2, 2)).sum()   # not recorded
+        mx.profiler.resume()
+        mx.profiler.set_state('stop')
+        'sum' in mx.profiler.dumps(reset=True)   # False
     """
     _check_process("pause", profile_process)
     _state["paused"] = True
@@ -259,8 +272,14 @@ def pause(profile_process="worker"):
 def resume(profile_process="worker"):
     """Go on recording after `pause`.
 
-    Example:
-        >>> resume()
+    Example::
+
+        mx.profiler.set_state('run')
+        mx.profiler.pause()
+        mx.profiler.resume()
+        nd.ones((2, 2)).sum()   # recorded
+        mx.profiler.set_state('stop')
+        'sum' in mx.profiler.dumps(reset=True)   # True
     """
     _check_process("resume", profile_process)
     _state["paused"] = False
@@ -283,8 +302,11 @@ def dump(finished=True, profile_process="worker"):
     Raises:
         OSError: the file cannot be written (a half-written trace is never left).
 
-    Example:
-        >>> set_config(filename='/tmp/t.json'); dump()
+    Example::
+
+        mx.profiler.set_config(filename='trace.json')
+        mx.profiler.dump()   # writes trace.json (an empty trace here)
+        mx.profiler.set_config(profile_all=False, filename='profile.json')   # the defaults
     """
     _check_process("dump", profile_process)
     write_atomically(_config["filename"], _state["recorder"].json())
@@ -293,7 +315,15 @@ def dump(finished=True, profile_process="worker"):
 
 
 def dump_profile():
-    """Deprecated alias of `dump` (MXNet's name before 1.0)."""
+    """Deprecated alias of `dump` (MXNet's name before 1.0).
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)
+            mx.profiler.dump_profile()   # as dump(): writes profile.json
+    """
     warnings.warn("profiler.dump_profile() is deprecated. Please use profiler.dump() instead",
                   DeprecationWarning, stacklevel=2)
     dump(True)
@@ -333,8 +363,14 @@ def dumps(reset=False, format="table", sort_by="total", ascending=False):
     Raises:
         ValueError: an unknown format, sort_by, or a non-bool reset/ascending.
 
-    Example:
-        >>> print(dumps(sort_by='count'))      # doctest: +SKIP
+    Example::
+
+        mx.profiler.set_state('run')
+        nd.ones((2, 2)).sum()
+        mx.profiler.set_state('stop')
+        import json
+        stats = json.loads(mx.profiler.dumps(format='json', reset=True))
+        stats['Time']['operator']['sum']['Count']   # 1
     """
     if format not in ("table", "json"):
         raise ValueError(f"profiler.dumps: format must be 'table' or 'json', got {format!r}")
@@ -368,8 +404,12 @@ class Domain:
     """A named group of user events (`Task`, `Frame`, `Counter`, `Marker`); its name is the
     category of their events and a table of `dumps`.
 
-    Example:
-        >>> d = Domain('data'); t = d.new_task('load'); t.start(); t.stop()
+    Example::
+
+        d = mx.profiler.Domain('data')
+        t = d.new_task('load')
+        t.start(); t.stop()
+        str(d)   # 'data'
     """
 
     def __init__(self, name):
@@ -381,19 +421,43 @@ class Domain:
         return self.name
 
     def new_task(self, name):
-        """A `Task` in this domain."""
+        """A `Task` in this domain.
+
+        Example::
+
+            task = mx.profiler.Domain('data').new_task('load')
+            task.start(); task.stop()
+        """
         return Task(self, name)
 
     def new_frame(self, name):
-        """A `Frame` in this domain."""
+        """A `Frame` in this domain.
+
+        Example::
+
+            frame = mx.profiler.Domain('train').new_frame('batch')
+            with frame:
+                pass
+        """
         return Frame(self, name)
 
     def new_counter(self, name, value=None):
-        """A `Counter` in this domain, set to `value` if given."""
+        """A `Counter` in this domain, set to `value` if given.
+
+        Example::
+
+            c = mx.profiler.Domain('data').new_counter('queued', 5)
+            c.value   # 5
+        """
         return Counter(self, name, value)
 
     def new_marker(self, name):
-        """A `Marker` in this domain."""
+        """A `Marker` in this domain.
+
+        Example::
+
+            mx.profiler.Domain('train').new_marker('epoch end').mark()
+        """
         return Marker(self, name)
 
 
@@ -454,8 +518,10 @@ class Task(_Span):
         domain: a `Domain`.
         name: the task's name.
 
-    Example:
-        >>> t = Task(Domain('train'), 'epoch'); t.start(); t.stop()
+    Example::
+
+        t = mx.profiler.Task(mx.profiler.Domain('train'), 'epoch')
+        t.start(); t.stop()
     """
 
     def __init__(self, domain, name):
@@ -469,17 +535,20 @@ class Task(_Span):
 class Frame(Task):
     """A span that repeats (an iteration, a batch); recorded as a Task is.
 
-    Example:
-        >>> with Frame(Domain('train'), 'batch'):
-        ...     pass
+    Example::
+
+        with mx.profiler.Frame(mx.profiler.Domain('train'), 'batch'):
+            pass
     """
 
 
 class Event(_Span):
     """A span outside any domain (category 'event').
 
-    Example:
-        >>> e = Event('sync'); e.start(); e.stop()
+    Example::
+
+        e = mx.profiler.Event('sync')
+        e.start(); e.stop()
     """
 
     _cat = "event"
@@ -493,8 +562,12 @@ class Counter:
         name: the counter's name.
         value: its first value (int), recorded now if given.
 
-    Example:
-        >>> c = Counter(Domain('data'), 'queued', 0); c += 3; c.decrement()
+    Example::
+
+        c = mx.profiler.Counter(mx.profiler.Domain('data'), 'queued', 0)
+        c += 3
+        c.decrement()
+        c.value   # 2
     """
 
     def __init__(self, domain, name, value=None):
@@ -503,7 +576,14 @@ class Counter:
             self.set_value(value)
 
     def set_value(self, value):
-        """Set the counter to an integer value and record it."""
+        """Set the counter to an integer value and record it.
+
+        Example::
+
+            c = mx.profiler.Counter(mx.profiler.Domain('data'), 'queued')
+            c.set_value(7)
+            c.value   # 7
+        """
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"profiler.Counter {self.name!r}: value must be an int, got "
                             f"{type(value).__name__}")
@@ -512,11 +592,25 @@ class Counter:
             _state["recorder"].counter(self.domain.name, self.name, value)
 
     def increment(self, delta=1):
-        """Add `delta` and record the new value."""
+        """Add `delta` and record the new value.
+
+        Example::
+
+            c = mx.profiler.Counter(mx.profiler.Domain('data'), 'queued', 1)
+            c.increment(4)
+            c.value   # 5
+        """
         self.set_value(self.value + delta)
 
     def decrement(self, delta=1):
-        """Subtract `delta` and record the new value."""
+        """Subtract `delta` and record the new value.
+
+        Example::
+
+            c = mx.profiler.Counter(mx.profiler.Domain('data'), 'queued', 5)
+            c.decrement()
+            c.value   # 4
+        """
         self.set_value(self.value - delta)
 
     def __iadd__(self, delta):
@@ -537,8 +631,9 @@ _MARK_SCOPES = {"global": "g", "process": "p", "thread": "t", "task": "t", "mark
 class Marker:
     """An instant in time (a vertical line in the trace viewer).
 
-    Example:
-        >>> Marker(Domain('train'), 'epoch end').mark()
+    Example::
+
+        mx.profiler.Marker(mx.profiler.Domain('train'), 'epoch end').mark()
     """
 
     def __init__(self, domain, name):
@@ -549,6 +644,11 @@ class Marker:
 
         Raises:
             ValueError: another scope.
+
+        Example::
+
+            marker = mx.profiler.Marker(mx.profiler.Domain('train'), 'epoch end')
+            marker.mark('thread')
         """
         if scope not in _MARK_SCOPES:
             raise ValueError(f"profiler.Marker.mark: scope must be one of "
@@ -563,9 +663,10 @@ def scope(name="<unk>:", append_mode=False):
     """Time a block as one event named `name` (category 'scope'), as MXNet 2's
     ``profiler.scope``; with append_mode the name is appended to the enclosing scope's.
 
-    Example:
-        >>> with scope('forward:'):
-        ...     pass
+    Example::
+
+        with mx.profiler.scope('forward:'):
+            y = nd.ones((2, 2)) * 2
     """
     outer = getattr(_scope_names, "name", "")
     full = outer + name if append_mode else name
@@ -588,11 +689,11 @@ def capture():
     `json()` is the Chrome trace, its `agg` the statistics. The previous session and state
     come back afterwards (the bench CLI's --profile runs each case in one).
 
-    Example:
-        >>> with capture() as session:
-        ...     pass
-        >>> session.json()[:15]
-        '{"traceEvents":'
+    Example::
+
+        with mx.profiler.capture() as session:
+            nd.ones((2, 2)).sum()
+        session.json()[:15]   # '{"traceEvents":'
     """
     saved = (_state["recorder"], _state["running"], _state["paused"], dict(_config))
     session = _Recorder()
@@ -609,7 +710,16 @@ def capture():
 
 
 def profiler_set_config(mode="symbolic", filename="profile.json"):
-    """Deprecated form of `set_config`: mode 'symbolic' or 'all'."""
+    """Deprecated form of `set_config`: mode 'symbolic' or 'all'.
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)
+            mx.profiler.profiler_set_config(mode='all', filename='trace.json')
+        mx.profiler.set_config(profile_all=False, filename='profile.json')   # the defaults
+    """
     warnings.warn("profiler.profiler_set_config() is deprecated. Please use "
                   "profiler.set_config() instead", DeprecationWarning, stacklevel=2)
     if mode not in ("symbolic", "all"):
@@ -620,7 +730,17 @@ def profiler_set_config(mode="symbolic", filename="profile.json"):
 
 
 def profiler_set_state(state="stop"):
-    """Deprecated form of `set_state`."""
+    """Deprecated form of `set_state`.
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)
+            mx.profiler.profiler_set_state('run')
+            mx.profiler.profiler_set_state('stop')
+        mx.profiler.state()   # 'stop'
+    """
     warnings.warn("profiler.profiler_set_state() is deprecated. Please use "
                   "profiler.set_state() instead", DeprecationWarning, stacklevel=2)
     set_state(state)
@@ -628,7 +748,12 @@ def profiler_set_state(state="stop"):
 
 def set_kvstore_handle(handle):
     """Accepted for MXNet programs: gluonlite has no distributed kvstore server to
-    profile, so the handle is kept and not used."""
+    profile, so the handle is kept and not used.
+
+    Example::
+
+        mx.profiler.set_kvstore_handle(None)   # accepted and not used
+    """
     global _kvstore_handle
     _kvstore_handle = handle
 
@@ -638,16 +763,31 @@ _kvstore_handle = None
 
 def c_str(string):
     """MXNet's C-string helper, kept for programs that import it from here: `string`
-    encoded as UTF-8 bytes."""
+    encoded as UTF-8 bytes.
+
+    Example::
+
+        mx.profiler.c_str('relu')   # b'relu'
+    """
     return string.encode("utf-8")
 
 
 def c_str_array(strings):
-    """MXNet's C-string-array helper: a list of UTF-8 bytes."""
+    """MXNet's C-string-array helper: a list of UTF-8 bytes.
+
+    Example::
+
+        mx.profiler.c_str_array(['a', 'b'])   # [b'a', b'b']
+    """
     return [c_str(s) for s in strings]
 
 
 def check_call(ret):
-    """MXNet's C-call checker: raise MXNetError when `ret` is not 0."""
+    """MXNet's C-call checker: raise MXNetError when `ret` is not 0.
+
+    Example::
+
+        mx.profiler.check_call(0)   # None; a non-zero code raises MXNetError
+    """
     if ret != 0:
         raise MXNetError(f"profiler.check_call: a call returned {ret}")

@@ -73,7 +73,7 @@ class Features(collections.OrderedDict):
 
     Example::
 
-        features = Features()
+        features = mx.runtime.Features()
         features.is_enabled("cuda")      # names are case-insensitive
         features["NUMPY"].enabled        # True
     """
@@ -99,6 +99,10 @@ class Features(collections.OrderedDict):
 
         Raises:
             RuntimeError: an unknown feature name (as MXNet), listing the known ones.
+
+        Example::
+
+            mx.runtime.Features().is_enabled('numpy')   # True: names are case-insensitive
         """
         name = str(feature_name).upper()
         if name not in self:

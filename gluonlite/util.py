@@ -8,11 +8,10 @@ on NumPy shape semantics (0-d arrays, 0 as a real size, -1 for an unknown dimens
 
 Example::
 
-    from gluonlite.util import is_np_array, getenv, setenv
+    from gluonlite.util import is_np_array, is_np_shape, np_shape
     is_np_array()                       # False
     with np_shape(True):
         is_np_shape()                   # True
-    setenv('MXNET_ENGINE_TYPE', 'NaiveEngine'); getenv('MXNET_ENGINE_TYPE')
 """
 import contextlib
 import ctypes
@@ -35,7 +34,9 @@ __all__ = ["c_str", "check_call", "get_cuda_compute_capability", "get_gpu_count"
 def c_str(string):
     """`string` as a ctypes char pointer (UTF-8), as MXNet passes strings to its C library.
 
-    Example: ``c_str('relu').value == b'relu'``.
+    Example::
+
+        mx.util.c_str('relu').value   # b'relu'
     """
     return ctypes.c_char_p(string.encode("utf-8"))
 
@@ -49,7 +50,9 @@ def check_call(ret):
     Raises:
         MXNetError: `ret` is not 0.
 
-    Example: ``check_call(0)`` returns None.
+    Example::
+
+        mx.util.check_call(0)   # None; a non-zero code raises MXNetError
     """
     if ret != 0:
         raise MXNetError(f"check_call: a C API call returned {ret} (expected 0)")
@@ -58,7 +61,9 @@ def check_call(ret):
 def get_gpu_count():
     """The number of GPUs gluonlite can use (CuPy devices; 0 without CuPy).
 
-    Example: ``mx.util.get_gpu_count()``.
+    Example::
+
+        mx.util.get_gpu_count()   # 0 on a machine without a GPU
     """
     return num_gpus()
 
@@ -76,6 +81,11 @@ def get_gpu_memory(gpu_dev_id):
 
     Raises:
         ValueError: there is no such GPU (or CuPy is missing).
+
+    Example::
+
+        if mx.util.get_gpu_count() > 0:
+            free, total = mx.util.get_gpu_memory(0)   # bytes of GPU 0
     """
     with _cupy_device(gpu_dev_id, "get_gpu_memory"):
         import cupy
@@ -88,6 +98,11 @@ def get_cuda_compute_capability(ctx):
 
     Raises:
         ValueError: `ctx` is not a GPU context, or there is no such GPU.
+
+    Example::
+
+        if mx.util.get_gpu_count() > 0:
+            mx.util.get_cuda_compute_capability(mx.gpu(0))   # e.g. 80 for an A100
     """
     if getattr(ctx, "device_type", None) != "gpu":
         raise ValueError(f"get_cuda_compute_capability: expected a GPU context, got {ctx}")
@@ -97,7 +112,11 @@ def get_cuda_compute_capability(ctx):
 def getenv(name):
     """The value of environment variable `name`, or None when it is not set.
 
-    Example: ``getenv('MXNET_ENGINE_TYPE')``.
+    Example::
+
+        mx.util.setenv('MY_FLAG', '1')
+        mx.util.getenv('MY_FLAG')   # '1'
+        mx.util.setenv('MY_FLAG', None)
     """
     return os.environ.get(name)
 
@@ -105,7 +124,11 @@ def getenv(name):
 def setenv(name, value):
     """Set environment variable `name` to `value` (None unsets it).
 
-    Example: ``setenv('MXNET_ENGINE_TYPE', 'NaiveEngine')``.
+    Example::
+
+        mx.util.setenv('MY_FLAG', 2)
+        mx.util.getenv('MY_FLAG')   # '2'
+        mx.util.setenv('MY_FLAG', None)   # unset again
     """
     if value is None:
         os.environ.pop(name, None)
@@ -118,8 +141,10 @@ def set_module(module):
 
     Example::
 
-        @set_module('gluonlite.util')
-        def f(): ...
+        @mx.util.set_module('mypackage')
+        def f():
+            pass
+        f.__module__   # 'mypackage'
     """
     def decorator(func):
         if module is not None:
@@ -153,7 +178,11 @@ def is_np_array():
     """Whether NumPy array semantics is on in this thread: Gluon then creates `mx.np.ndarray`
     parameters and outputs instead of `mx.nd.NDArray`.
 
-    Example: ``npx.set_np(); mx.util.is_np_array()`` is True.
+    Example::
+
+        mx.util.is_np_array()   # False
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            mx.util.is_np_array()   # True
     """
     scope = getattr(_NumpyArrayScope._current, "value", None)
     return scope._is_np_array if scope is not None else False
@@ -164,7 +193,11 @@ def is_np_default_dtype():
     switch gluonlite also offers): functions that create float arrays without a dtype then
     make float64, as NumPy does; otherwise float32, MXNet's default.
 
-    Example: ``npx.set_np(dtype=True); np.ones(2).dtype`` is float64.
+    Example::
+
+        prev = mx.util.set_np_default_dtype(True)
+        mx.util.is_np_default_dtype()   # True
+        mx.util.set_np_default_dtype(prev)
     """
     return getattr(_np_state, "dtype", False)
 
@@ -172,7 +205,10 @@ def is_np_default_dtype():
 def set_np_default_dtype(active=True):
     """Turn NumPy's float64 default dtype on or off in this thread; returns the previous state.
 
-    Example: ``set_np_default_dtype(True)`` -> False.
+    Example::
+
+        prev = mx.util.set_np_default_dtype(True)   # False before
+        mx.util.set_np_default_dtype(prev)   # restore
     """
     old, _np_state.dtype = getattr(_np_state, "dtype", False), bool(active)
     return old
@@ -188,7 +224,11 @@ def set_np_shape(active):
     Raises:
         ValueError: turning it off while NumPy array semantics is on (call `reset_np`).
 
-    Example: ``prev = mx.set_np_shape(True)``.
+    Example::
+
+        prev = mx.set_np_shape(True)
+        nd.ones(()).shape   # ()
+        mx.set_np_shape(prev)
     """
     if not active and is_np_array():
         raise ValueError("set_np_shape(False): NumPy shape semantics cannot be turned off while "
@@ -221,7 +261,11 @@ def set_np(shape=True, array=True, dtype=False):
     Raises:
         ValueError: `array` without `shape`, as MXNet refuses it.
 
-    Example: ``npx.set_np()`` before using `mx.np` arrays in Gluon.
+    Example::
+
+        mx.util.set_np()
+        mx.np.ones((2, 3)).sum()   # array(6.)
+        mx.util.reset_np()
     """
     if not shape and array:
         raise ValueError("set_np: NumPy array semantics needs NumPy shape semantics "
@@ -232,7 +276,14 @@ def set_np(shape=True, array=True, dtype=False):
 
 
 def reset_np():
-    """Turn NumPy shape and array semantics (and the float64 default dtype) off."""
+    """Turn NumPy shape and array semantics (and the float64 default dtype) off.
+
+    Example::
+
+        mx.util.set_np()
+        mx.util.reset_np()
+        mx.util.is_np_shape(), mx.util.is_np_array()   # (False, False)
+    """
     set_np(shape=False, array=False)
 
 
@@ -303,7 +354,9 @@ def np_array(active=True):
     Example::
 
         with mx.np_shape(True), mx.np_array(True):
-            net.initialize()                # parameters are mx.np arrays
+            net = nn.Dense(2, in_units=3)
+            net.initialize()
+            type(net.weight.data())         # <class 'gluonlite.numpy.multiarray.ndarray'>
     """
     return _NumpyArrayScope(active)
 
@@ -359,6 +412,14 @@ under NumPy array semantics (Gluon creates `mx.np` arrays).
 
 Raises:
     TypeError: `func` is neither a class nor callable.
+
+Example::
+
+    @mx.util.use_np_shape
+    @mx.util.use_np_array
+    def both_on():
+        return mx.util.is_np_array()
+    both_on()   # True
 """
 use_np = _scoped("use_np", [lambda: np_shape(True), lambda: np_array(True)])
 use_np.__doc__ = """Decorate a function or class (every method and property) to run under both
@@ -369,10 +430,11 @@ Raises:
 
 Example::
 
-    @use_np
+    @mx.util.use_np
     class Net(gluon.HybridBlock):
         def hybrid_forward(self, F, x):
             return F.np.sum(x)
+    Net()(mx.np.ones((2, 3)))   # array(6.)
 """
 
 
@@ -386,7 +448,10 @@ def np_ufunc_legal_option(key, value):
     """Whether `value` is a legal value of NumPy ufunc keyword `key` (``where``, ``casting``,
     ``order``, ``dtype``, ``subok``); False for any other key.
 
-    Example: ``np_ufunc_legal_option('casting', 'safe')`` is True.
+    Example::
+
+        mx.util.np_ufunc_legal_option('casting', 'safe')   # True
+        mx.util.np_ufunc_legal_option('casting', 'bogus')   # False
     """
     if key == "where":
         return True
@@ -421,6 +486,13 @@ def wrap_np_unary_func(func):
     Raises (from the wrapped function):
         TypeError: an unknown keyword or an illegal value.
         NotImplementedError: a legal value other than the default.
+
+    Example::
+
+        def negate(x, out=None):
+            return -x
+        neg = mx.util.wrap_np_unary_func(negate)
+        neg(2.0, casting='same_kind')   # -2.0 (a default value is accepted)
     """
     @functools.wraps(func)
     def wrapped(x, out=None, **kwargs):
@@ -436,6 +508,13 @@ def wrap_np_binary_func(func):
     Raises (from the wrapped function):
         TypeError: an unknown keyword or an illegal value.
         NotImplementedError: a legal value other than the default.
+
+    Example::
+
+        def add(x1, x2, out=None):
+            return x1 + x2
+        plus = mx.util.wrap_np_binary_func(add)
+        plus(1, 2, where=True)   # 3
     """
     @functools.wraps(func)
     def wrapped(x1, x2, out=None, **kwargs):

@@ -1,5 +1,13 @@
 """`gluonlite.contrib`: MXNet's contrib namespace; ``contrib.nd`` and ``contrib.sym`` hold the
-control-flow operators (same as ``nd.contrib`` and ``sym.contrib``)."""
+control-flow operators (same as ``nd.contrib`` and ``sym.contrib``).
+
+Example::
+
+    data = nd.array([[1.0], [2.0], [3.0]])
+    body = lambda x, states: (x + states[0], [x + states[0]])
+    outs, states = mx.contrib.nd.foreach(body, data, [nd.zeros((1,))])
+    outs.asnumpy().ravel().tolist()   # [1.0, 3.0, 6.0]: running sums
+"""
 from ..ndarray import contrib as ndarray  # noqa: F401
 from ..ndarray import contrib as nd  # noqa: F401
 from ..symbol import contrib as symbol  # noqa: F401

@@ -12,7 +12,8 @@ Example::
     cag.mark_variables([x], [dx])
     with cag.train_section():
         y = x * x
-    cag.backward([y])            # dx == [2, 4]
+    cag.backward([y])
+    dx.asnumpy().tolist()   # [2.0, 4.0]
 """
 import functools
 
@@ -35,9 +36,10 @@ def set_is_training(is_train):
 
     Example::
 
-        prev = set_is_training(True)
-        ...
-        set_is_training(prev)
+        from gluonlite.contrib import autograd as cag
+        prev = cag.set_is_training(True)
+        autograd.is_training(), autograd.is_recording()   # (True, True)
+        cag.set_is_training(prev)
     """
     prev = _ag.set_training(is_train)
     _ag.set_recording(is_train)
@@ -52,9 +54,13 @@ class TrainingStateScope:
 
     Example::
 
-        with TrainingStateScope(True):
-            y = model(x)
-        compute_gradient([y])
+        from gluonlite.contrib import autograd as cag
+        x = nd.array([1.0, 2.0]); dx = nd.zeros_like(x)
+        cag.mark_variables([x], [dx])
+        with cag.TrainingStateScope(True):
+            y = (x * 3).sum()
+        cag.backward([y])
+        dx.asnumpy().tolist()   # [3.0, 3.0]
     """
 
     def __init__(self, enter_state):
@@ -74,9 +80,12 @@ def train_section():
 
     Example::
 
-        with train_section():
-            y = nd.Dropout(x, p=0.5)     # dropped, and recorded
-        backward([y])
+        from gluonlite.contrib import autograd as cag
+        x = nd.ones((2, 4)); dx = nd.zeros_like(x)
+        cag.mark_variables([x], [dx])
+        with cag.train_section():
+            y = nd.Dropout(x, p=0.5)     # dropped (kept ones scaled by 2), and recorded
+        cag.backward([y])   # dx is 2 where y kept x, else 0
     """
     return TrainingStateScope(True)
 
@@ -87,9 +96,12 @@ def test_section():
 
     Example::
 
-        with train_section():
-            with test_section():
-                y = nd.Dropout(x, p=0.5)   # y == x
+        from gluonlite.contrib import autograd as cag
+        x = nd.ones((2, 4))
+        with cag.train_section():
+            with cag.test_section():
+                y = nd.Dropout(x, p=0.5)
+        (y == x).min().asscalar()   # 1.0: nothing dropped
     """
     return TrainingStateScope(False)
 
@@ -107,7 +119,13 @@ def mark_variables(variables, gradients, grad_reqs="write"):
 
     Example::
 
-        mark_variables([x], [nd.zeros_like(x)], grad_reqs='add')
+        from gluonlite.contrib import autograd as cag
+        x = nd.array([1.0, 2.0]); dx = nd.ones_like(x)
+        cag.mark_variables([x], [dx], grad_reqs='add')
+        with cag.train_section():
+            y = x * 2
+        cag.backward([y])
+        dx.asnumpy().tolist()   # [3.0, 3.0]: added to the ones
     """
     _ag.mark_variables(variables, gradients, grad_reqs)
 
@@ -127,9 +145,13 @@ def backward(outputs, out_grads=None, retain_graph=False):
 
     Example::
 
-        with train_section():
+        from gluonlite.contrib import autograd as cag
+        x = nd.array([1.0, 2.0]); dx = nd.zeros_like(x)
+        cag.mark_variables([x], [dx])
+        with cag.train_section():
             a, b = nd.split(x, axis=0, num_outputs=2)
-        backward([a, b], [None, nd.ones_like(b) * 2])
+        cag.backward([a, b], [None, nd.ones_like(b) * 2])
+        dx.asnumpy().tolist()   # [1.0, 2.0]
     """
     if not isinstance(outputs, (list, tuple)):
         raise TypeError("contrib.autograd.backward: outputs must be a list or tuple of "
@@ -142,7 +164,18 @@ def backward(outputs, out_grads=None, retain_graph=False):
 
 
 def compute_gradient(outputs):
-    """Deprecated: `backward(outputs)`."""
+    """Deprecated: `backward(outputs)`.
+
+    Example::
+
+        from gluonlite.contrib import autograd as cag
+        x = nd.array([3.0]); dx = nd.zeros_like(x)
+        cag.mark_variables([x], [dx])
+        with cag.train_section():
+            y = x * x
+        cag.compute_gradient([y])
+        dx.asnumpy().tolist()   # [6.0]
+    """
     backward(outputs)
 
 
@@ -164,7 +197,9 @@ def grad_and_loss(func, argnum=None):
 
     Example::
 
-        grads, y = grad_and_loss(lambda x: x * x)(nd.array([3.0]))   # grads == [[6]]
+        from gluonlite.contrib import autograd as cag
+        grads, y = cag.grad_and_loss(lambda x: x * x)(nd.array([3.0]))
+        grads[0].asnumpy().tolist(), y.asnumpy().tolist()   # ([6.0], [9.0])
     """
     @functools.wraps(func)
     def wrapped(*args):
@@ -197,7 +232,9 @@ def grad(func, argnum=None):
 
     Example::
 
-        grad(lambda x: x * x)(nd.array([3.0]))   # [[6]]
+        from gluonlite.contrib import autograd as cag
+        grads = cag.grad(lambda x, w: x * w, argnum=1)(nd.array([3.0]), nd.array([2.0]))
+        grads[0].asnumpy().tolist()   # [3.0]: d(x * w)/dw
     """
     grad_with_loss_func = grad_and_loss(func, argnum)
 

@@ -1,4 +1,11 @@
-"""`mx.contrib.io`: a Gluon `DataLoader` seen as an `mx.io.DataIter` (`DataLoaderIter`)."""
+"""`mx.contrib.io`: a Gluon `DataLoader` seen as an `mx.io.DataIter` (`DataLoaderIter`).
+
+Example::
+
+    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5)), 2)
+    it = mx.contrib.io.DataLoaderIter(loader)
+    [batch.pad for batch in it]   # [0, 0, 1]: the last batch repeats its final sample
+"""
 from ..io import DataBatch, DataDesc, DataIter
 from .. import ndarray as nd
 
@@ -19,7 +26,13 @@ class DataLoaderIter(DataIter):
     Raises:
         ValueError: the loader is empty.
 
-    Example: ``mod.fit(mx.contrib.io.DataLoaderIter(loader), num_epoch=2)``.
+    Example::
+
+        data = gluon.data.ArrayDataset(np.ones((8, 3), 'float32'), np.zeros(8, 'float32'))
+        it = mx.contrib.io.DataLoaderIter(gluon.data.DataLoader(data, batch_size=4))
+        net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+        mod = mx.mod.Module(sym.SoftmaxOutput(net, name='softmax'))
+        mod.fit(it, num_epoch=2)
     """
 
     def __init__(self, loader, data_name="data", label_name="softmax_label", dtype="float32"):
@@ -47,7 +60,13 @@ class DataLoaderIter(DataIter):
     def reset(self):
         """Start a new epoch: a new pass over the DataLoader.
 
-        Example: ``it.reset()``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            it.reset()   # a new pass over the loader
+            len(list(it))   # 3
         """
         self._iter = iter(self._loader)
         self._next = None
@@ -58,7 +77,14 @@ class DataLoaderIter(DataIter):
         Returns:
             False when the loader is exhausted, else True.
 
-        Example: ``while it.iter_next(): x = it.getdata()[0]``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            while it.iter_next():
+                x = it.getdata()[0]
+            x.shape   # (2, 2)
         """
         if self._next is not None:
             batch, self._next = self._next, None
@@ -80,14 +106,26 @@ class DataLoaderIter(DataIter):
         """The current batch's data as a list of one array of `dtype`, a short batch padded by
         repeating its last sample.
 
-        Example: ``x = it.getdata()[0]``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            it.iter_next()
+            it.getdata()[0].shape   # (2, 2)
         """
         return [self._padded(self._current[0]).astype(self.dtype)]
 
     def getlabel(self):
         """The current batch's labels, padded as `getdata`; None when the loader gives no labels.
 
-        Example: ``y = it.getlabel()[0]``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            it.iter_next()
+            it.getlabel()[0].asnumpy().tolist()   # [0.0, 1.0]
         """
         label = self._current[1]
         return [self._padded(label).astype(self.dtype)] if label is not None else None
@@ -95,14 +133,25 @@ class DataLoaderIter(DataIter):
     def getpad(self):
         """How many samples at the end of the current batch repeat its last sample.
 
-        Example: ``it.getpad()``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            batches = [it.next() for _ in range(3)]
+            it.getpad()   # 1: the last batch had one sample
         """
         return self.batch_size - self._current[0].shape[0]
 
     def getindex(self):
         """None: a DataLoader does not say which samples a batch holds.
 
-        Example: ``it.getindex() is None``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            it.getindex() is None   # True
         """
         return None
 
@@ -112,7 +161,13 @@ class DataLoaderIter(DataIter):
         Raises:
             StopIteration: the loader is exhausted.
 
-        Example: ``batch = it.next()``.
+        Example::
+
+            dataset = gluon.data.ArrayDataset(np.ones((5, 2)), np.arange(5))
+            loader = gluon.data.DataLoader(dataset, batch_size=2)
+            it = mx.contrib.io.DataLoaderIter(loader)
+            batch = it.next()
+            batch.data[0].shape, batch.pad   # ((2, 2), 0)
         """
         if self.iter_next():
             return DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(),

@@ -6,8 +6,10 @@ gluonlite.onnx's functions themselves; gluonlite prints no deprecation banner.
 
 Example::
 
-    from mxnet.contrib import onnx as onnx_mxnet
-    onnx_mxnet.export_model(sym, params, [(1, 3, 112, 112)], onnx_file_path="r100.onnx")
+    from gluonlite.contrib import onnx as onnx_mxnet
+    net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+    params = {'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.zeros((2,))}
+    onnx_mxnet.export_model(net, params, [(1, 3)], onnx_file_path='fc.onnx')   # 'fc.onnx'
 """
 from ..onnx import export_model, import_model, import_to_gluon
 

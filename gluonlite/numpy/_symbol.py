@@ -25,22 +25,48 @@ __all__ = ["_Symbol"]
 
 
 class _Symbol(NumpyOperators, Symbol):
-    """A numpy symbol (see the module docstring)."""
+    """A numpy symbol (see the module docstring).
+
+    Example::
+
+        x = sym.var('x').as_np_ndarray()
+        y = (x * 2).sum(axis=1)   # NumPy's operators and methods build the graph
+        type(y).__name__   # '_Symbol'
+        y.eval(x=nd.ones((2, 3)))[0].asnumpy().tolist()   # [6.0, 6.0]
+    """
 
     __slots__ = ()
     _np_symbol = True  # what the legacy layers below ask (they cannot import this class)
 
     @property
     def num_outputs(self):
-        """The number of outputs."""
+        """The number of outputs.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            x.num_outputs   # 1
+        """
         return len(self._outputs)
 
     def as_nd_ndarray(self):
-        """The legacy Symbol of the same graph (no copy)."""
+        """The legacy Symbol of the same graph (no copy).
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            type(x.as_nd_ndarray()).__name__   # 'Symbol'
+        """
         return Symbol(self._outputs)
 
     def as_np_ndarray(self):
-        """Itself."""
+        """Itself.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            x.as_np_ndarray() is x   # True
+        """
         return self
 
     def __len__(self):
@@ -117,110 +143,319 @@ class _Symbol(NumpyOperators, Symbol):
     # ---- NumPy's methods --------------------------------------------------------------
     @property
     def T(self):
-        """The transpose."""
+        """The transpose.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.T
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 2.0], [1.0, 4.0]]
+        """
         return self.transpose()
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        """A Cast node to `dtype`."""
+        """A Cast node to `dtype`.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.astype('int32')
+            y.eval(x=a)[0].dtype   # <class 'numpy.int32'>
+        """
         return invoke("Cast", [self], {"dtype": normalize_dtype(dtype).name}, fname="astype")
 
     def flatten(self, order="C"):
-        """A reshape to 1-D."""
+        """A reshape to 1-D.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.flatten()
+            y.eval(x=a)[0].asnumpy().tolist()   # [3.0, 1.0, 2.0, 4.0]
+        """
         return _f.reshape(self, (-1,))
 
     # NumPy's ndarray methods, as graph nodes: each is the `mx.sym.np` function of that name
     # on this symbol (`out=` and NumPy's memory-layout arguments are accepted and ignored,
     # as MXNet 1.9.1's numpy symbol ignores them).
     def squeeze(self, axis=None):
-        """`np.squeeze` of this symbol."""
+        """`np.squeeze` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.reshape((1, 2, 2)).squeeze(axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 1.0], [2.0, 4.0]]
+        """
         return _f.squeeze(self, axis=axis)
 
     def swapaxes(self, axis1, axis2):
-        """`np.swapaxes` of this symbol."""
+        """`np.swapaxes` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.swapaxes(0, 1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 2.0], [1.0, 4.0]]
+        """
         return _f.swapaxes(self, axis1, axis2)
 
     def repeat(self, repeats, axis=None):
-        """`np.repeat` of this symbol."""
+        """`np.repeat` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.repeat(2, axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 1.0], [3.0, 1.0], [2.0, 4.0], [2.0, 4.0]]
+        """
         return _f.repeat(self, repeats, axis=axis)
 
     def take(self, indices, axis=None, mode="raise"):
-        """`np.take` of this symbol."""
+        """`np.take` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            i = sym.var('i').as_np_ndarray()
+            y = x.take(i, axis=0)
+            y.eval(x=a, i=nd.array([1]))[0].asnumpy().tolist()   # [[2.0, 4.0]]
+        """
         return _f.take(self, indices, axis=axis, mode=mode)
 
     def dot(self, b, out=None):
-        """`np.dot` of this symbol and `b`."""
+        """`np.dot` of this symbol and `b`.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.dot(x)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[11.0, 7.0], [14.0, 18.0]]
+        """
         return _f.dot(self, b)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        """`np.sum` of this symbol."""
+        """`np.sum` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.sum(axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [5.0, 5.0]
+        """
         return _f.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        """`np.prod` of this symbol."""
+        """`np.prod` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.prod(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [3.0, 8.0]
+        """
         return _f.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        """`np.mean` of this symbol."""
+        """`np.mean` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.mean(axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [2.5, 2.5]
+        """
         return _f.mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """`np.std` of this symbol."""
+        """`np.std` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.std(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [1.0, 1.0]
+        """
         return _f.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """`np.var` of this symbol."""
+        """`np.var` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.var(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [1.0, 1.0]
+        """
         return _f.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
     def max(self, axis=None, out=None, keepdims=False):
-        """`np.max` of this symbol."""
+        """`np.max` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.max(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [3.0, 4.0]
+        """
         return _f.max(self, axis=axis, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
-        """`np.min` of this symbol."""
+        """`np.min` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.min(axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [2.0, 1.0]
+        """
         return _f.min(self, axis=axis, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False):
-        """`np.all` of this symbol."""
+        """`np.all` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.all(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [True, True]
+        """
         return _f.all(self, axis=axis, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False):
-        """`np.any` of this symbol."""
+        """`np.any` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = (x > 3).any(axis=0)
+            y.eval(x=a)[0].asnumpy().tolist()   # [False, True]
+        """
         return _f.any(self, axis=axis, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None):
-        """`np.argmax` of this symbol."""
+        """`np.argmax` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.argmax(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [0, 1]
+        """
         return _f.argmax(self, axis=axis)
 
     def argmin(self, axis=None, out=None):
-        """`np.argmin` of this symbol."""
+        """`np.argmin` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.argmin(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [1, 0]
+        """
         return _f.argmin(self, axis=axis)
 
     def argsort(self, axis=-1, kind=None, order=None):
-        """`np.argsort` of this symbol."""
+        """`np.argsort` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.argsort(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[1, 0], [0, 1]]
+        """
         return _f.argsort(self, axis=axis)
 
     def sort(self, axis=-1, kind=None, order=None):
-        """`np.sort` of this symbol."""
+        """`np.sort` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.sort(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[1.0, 3.0], [2.0, 4.0]]
+        """
         return _f.sort(self, axis=axis)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        """`np.cumsum` of this symbol."""
+        """`np.cumsum` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.cumsum(axis=1)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 4.0], [2.0, 6.0]]
+        """
         return _f.cumsum(self, axis=axis, dtype=dtype)
 
     def clip(self, min=None, max=None, out=None):  # noqa: A002  (NumPy's argument names)
-        """`np.clip` of this symbol."""
+        """`np.clip` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.clip(2, 3)
+            y.eval(x=a)[0].asnumpy().tolist()   # [[3.0, 2.0], [2.0, 3.0]]
+        """
         return _f.clip(self, min, max)
 
     def round(self, decimals=0, out=None, **kwargs):
-        """`np.round` of this symbol."""
+        """`np.round` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = (x / 2).round()
+            y.eval(x=a)[0].asnumpy().tolist()   # [[2.0, 0.0], [1.0, 2.0]]
+        """
         return _f.round(self, decimals=decimals)
 
     def broadcast_to(self, shape):
-        """`np.broadcast_to` of this symbol."""
+        """`np.broadcast_to` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.sum(axis=0).broadcast_to((2, 2))
+            y.eval(x=a)[0].asnumpy().tolist()   # [[5.0, 5.0], [5.0, 5.0]]
+        """
         return _f.broadcast_to(self, shape)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        """`np.diagonal` of this symbol."""
+        """`np.diagonal` of this symbol.
+
+        Example::
+
+            x = sym.var('x').as_np_ndarray()
+            a = nd.array([[3., 1.], [2., 4.]])
+            y = x.diagonal()
+            y.eval(x=a)[0].asnumpy().tolist()   # [3.0, 4.0]
+        """
         return _f.diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
 
 def install():

@@ -10,7 +10,9 @@ Example::
 
     opt = mx.optimizer.create('sgd', learning_rate=0.1, momentum=0.9, multi_precision=True)
     upd = mx.optimizer.get_updater(opt)
+    weight, grad = nd.ones((2,), dtype='float16'), nd.ones((2,), dtype='float16')
     upd(0, grad, weight)            # weight (float16 here) changes in place
+    weight.asnumpy()   # array([0.9, 0.9], dtype=float16)
 """
 from .optimizer import Optimizer, Updater, create, get_updater, register
 from .algorithms import (SGD, NAG, Signum, FTML, LARS, LBSGD, LAMB, DCASGD, SGLD, ccSGD, Adam,

@@ -64,7 +64,12 @@ class SGD(_MasterCopyFirst):
         lazy_update: with a row_sparse gradient, update only its rows (weight and momentum);
             False: every row, as with the dense gradient (weight decay reaches every row).
 
-    Example: ``mx.optimizer.SGD(learning_rate=0.1, momentum=0.9, multi_precision=True)``.
+    Example::
+
+        opt = mx.optimizer.SGD(learning_rate=0.1, momentum=0.9)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
@@ -74,7 +79,14 @@ class SGD(_MasterCopyFirst):
 
     def create_state(self, index, weight):
         """The momentum buffer (None without momentum), row_sparse for a row_sparse weight
-        with lazy updates."""
+        with lazy updates.
+
+        Example::
+
+            opt = mx.optimizer.SGD(learning_rate=0.1, momentum=0.9)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return _zeros(weight, stype=_lazy_stype(self, weight)) if self.momentum != 0.0 \
             else None
 
@@ -105,7 +117,15 @@ class SGD(_MasterCopyFirst):
 
 @register
 class ccSGD(SGD):  # noqa: N801  (MXNet's name)
-    """A deprecated alias of `SGD` kept by MXNet."""
+    """A deprecated alias of `SGD` kept by MXNet.
+
+    Example::
+
+        opt = mx.optimizer.ccSGD(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+    """
 
 
 @register
@@ -117,6 +137,13 @@ class NAG(_MasterCopyFirst):
 
     Args:
         momentum: the momentum (0: plain SGD).
+
+    Example::
+
+        opt = mx.optimizer.NAG(learning_rate=0.1, momentum=0.9)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.81, 0.81], dtype=float32)
     """
 
     def __init__(self, momentum=0.0, **kwargs):
@@ -124,7 +151,14 @@ class NAG(_MasterCopyFirst):
         self.momentum = momentum
 
     def create_state(self, index, weight):
-        """The momentum buffer (None without momentum)."""
+        """The momentum buffer (None without momentum).
+
+        Example::
+
+            opt = mx.optimizer.NAG(learning_rate=0.1, momentum=0.9)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return _zeros(weight) if self.momentum != 0.0 else None
 
     def _update_impl(self, index, weight, grad, state, mp):
@@ -157,6 +191,13 @@ class Signum(Optimizer):
     Args:
         momentum: the momentum (0: signSGD).
         wd_lh: decoupled weight decay.
+
+    Example::
+
+        opt = mx.optimizer.Signum(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.01, momentum=0.9, wd_lh=0.0, **kwargs):
@@ -165,11 +206,26 @@ class Signum(Optimizer):
         self.wd_lh = wd_lh
 
     def create_state(self, index, weight):
-        """The momentum buffer (None without momentum)."""
+        """The momentum buffer (None without momentum).
+
+        Example::
+
+            opt = mx.optimizer.Signum(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return _zeros(weight) if self.momentum != 0.0 else None
 
     def update(self, index, weight, grad, state):
-        """One Signum step on `weight` in place."""
+        """One Signum step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.Signum(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         kw = self._op_kwargs()
@@ -190,6 +246,13 @@ class FTML(Optimizer):
 
     Args:
         beta1, beta2: decay rates; epsilon: added to the denominator.
+
+    Example::
+
+        opt = mx.optimizer.FTML(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, beta1=0.6, beta2=0.999, epsilon=1e-8, **kwargs):
@@ -197,11 +260,26 @@ class FTML(Optimizer):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
 
     def create_state(self, index, weight):
-        """(d, v, z)."""
+        """(d, v, z).
+
+        Example::
+
+            opt = mx.optimizer.FTML(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 3: a tuple of 3 arrays shaped like the weight
+        """
         return (_zeros(weight), _zeros(weight), _zeros(weight))
 
     def update(self, index, weight, grad, state):
-        """One FTML step on `weight` in place."""
+        """One FTML step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.FTML(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         kw = self._op_kwargs("clip_grad")
@@ -223,6 +301,13 @@ class LARS(_MasterCopyFirst):
     Args:
         momentum: the momentum; eta: the trust coefficient; eps: added to the denominator;
         momentum_correction: scale the momentum by lr / last lr when the lr changes.
+
+    Example::
+
+        opt = mx.optimizer.LARS(learning_rate=0.1, momentum=0.9)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9999, 0.9999], dtype=float32)
     """
 
     def __init__(self, momentum=0.0, lazy_update=True, eta=0.001, eps=0,
@@ -237,7 +322,14 @@ class LARS(_MasterCopyFirst):
         self.cur_lr = None
 
     def create_state(self, index, weight):
-        """The momentum buffer (None without momentum)."""
+        """The momentum buffer (None without momentum).
+
+        Example::
+
+            opt = mx.optimizer.LARS(learning_rate=0.1, momentum=0.9)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return _zeros(weight) if self.momentum != 0.0 else None
 
     def _get_lrs(self, indices):
@@ -251,7 +343,14 @@ class LARS(_MasterCopyFirst):
 
     def set_wd_mult(self, args_wd_mult):
         """As `Optimizer.set_wd_mult`, but every named parameter keeps its weight decay
-        unless `sym` or `args_wd_mult` say otherwise (MXNet's LARS)."""
+        unless `sym` or `args_wd_mult` say otherwise (MXNet's LARS).
+
+        Example::
+
+            opt = mx.optimizer.LARS(wd=0.1, param_idx2name={0: 'fc_bias'})
+            opt.set_wd_mult({'fc_bias': 0.0})
+            opt.wd_mult   # {'fc_bias': 0.0}: the bias now has no weight decay
+        """
         self.wd_mult = self._sym_mults("__wd_mult__")
         self.wd_mult.update(args_wd_mult)
 
@@ -290,6 +389,13 @@ class LBSGD(Optimizer):
     Args:
         momentum, multi_precision, warmup_strategy, warmup_epochs, batch_scale: as MXNet's.
         updates_per_epoch, begin_epoch, num_epochs: as MXNet's.
+
+    Example::
+
+        opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, momentum=0.0, multi_precision=False, warmup_strategy="linear",
@@ -310,14 +416,29 @@ class LBSGD(Optimizer):
         self.admult = 1
 
     def create_state(self, index, weight):
-        """The momentum (and float32 master copy for float16 with multi_precision)."""
+        """The momentum (and float32 master copy for float16 with multi_precision).
+
+        Example::
+
+            opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         if self.multi_precision and weight.dtype == np.float16:
             mom = _zeros(weight, np.float32) if self.momentum != 0.0 else None
             return (mom, weight.astype(np.float32))
         return _zeros(weight) if self.momentum != 0.0 else None
 
     def create_state_multi_precision(self, index, weight):
-        """The same as `create_state` (it handles float16 itself)."""
+        """The same as `create_state` (it handles float16 itself).
+
+        Example::
+
+            opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9, multi_precision=True)
+            w16 = nd.ones((2,), dtype='float16')
+            state = opt.create_state_multi_precision(0, w16)
+            state[0].dtype   # <class 'numpy.float32'> (the float32 master copy)
+        """
         return self.create_state(index, weight)
 
     def _get_lbmult(self, nup):
@@ -342,11 +463,28 @@ class LBSGD(Optimizer):
         return min(max(lars, 0.01), 100)
 
     def update_multi_precision(self, index, weight, grad, state):
-        """The same as `update` (float16 handled by the fused ``mp_`` operators)."""
+        """The same as `update` (float16 handled by the fused ``mp_`` operators).
+
+        Example::
+
+            opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9, multi_precision=True)
+            w = nd.ones((2,), dtype='float16')
+            state = opt.create_state_multi_precision(0, w)
+            opt.update_multi_precision(0, w, nd.ones((2,), dtype='float16'), state)
+            w.asnumpy()   # array([0.9, 0.9], dtype=float16)
+        """
         self.update(index, weight, grad, state)
 
     def update(self, index, weight, grad, state):
-        """Accumulate `grad`; every `batch_scale` calls, one SGD step on `weight` in place."""
+        """Accumulate `grad`; every `batch_scale` calls, one SGD step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         lr, wd = self._get_lr(index), self._get_wd(index)
         self._update_count(index)
         c = self.cumgrads.get(index)
@@ -382,6 +520,13 @@ class LAMB(Optimizer):
     Args:
         beta1, beta2, epsilon: Adam's; lower_bound, upper_bound: clamp ``|w|``;
         bias_correction: Adam's bias correction of the moments.
+
+    Example::
+
+        opt = mx.optimizer.LAMB(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
@@ -392,7 +537,14 @@ class LAMB(Optimizer):
         self.bias_correction = bias_correction
 
     def create_state(self, index, weight):
-        """(mean, var)."""
+        """(mean, var).
+
+        Example::
+
+            opt = mx.optimizer.LAMB(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (_zeros(weight), _zeros(weight))
 
     def _bounds(self):
@@ -424,11 +576,28 @@ class LAMB(Optimizer):
                                   **self._bounds())
 
     def update(self, index, weight, grad, state):
-        """One LAMB step on `weight` in place."""
+        """One LAMB step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.LAMB(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_impl(index, weight, grad, state, False)
 
     def update_multi_precision(self, index, weight, grad, state):
-        """One step, with the float32 master copy for float16 weights (multi_precision)."""
+        """One step, with the float32 master copy for float16 weights (multi_precision).
+
+        Example::
+
+            opt = mx.optimizer.LAMB(learning_rate=0.1, multi_precision=True)
+            w = nd.ones((2,), dtype='float16')
+            state = opt.create_state_multi_precision(0, w)
+            opt.update_multi_precision(0, w, nd.ones((2,), dtype='float16'), state)
+            w.asnumpy()   # array([0.9, 0.9], dtype=float16)
+        """
         w0 = weight[0] if isinstance(index, (list, tuple)) else weight
         self._update_impl(index, weight, grad, state,
                           self.multi_precision and w0.dtype == np.float16)
@@ -441,6 +610,13 @@ class DCASGD(Optimizer):
 
     Args:
         momentum: the momentum; lamda: the compensation scale.
+
+    Example::
+
+        opt = mx.optimizer.DCASGD(learning_rate=0.1, momentum=0.9)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, momentum=0.0, lamda=0.04, **kwargs):
@@ -450,11 +626,26 @@ class DCASGD(Optimizer):
         self.lamda = lamda
 
     def create_state(self, index, weight):
-        """(momentum or None, previous weight)."""
+        """(momentum or None, previous weight).
+
+        Example::
+
+            opt = mx.optimizer.DCASGD(learning_rate=0.1, momentum=0.9)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (_zeros(weight) if self.momentum != 0.0 else None, weight.copy())
 
     def update(self, index, weight, grad, state):
-        """One DCASGD step on `weight` in place."""
+        """One DCASGD step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.DCASGD(learning_rate=0.1, momentum=0.9)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         grad = _clip(self, grad * self.rescale_grad)
@@ -471,10 +662,25 @@ class DCASGD(Optimizer):
 @register
 class SGLD(Optimizer):
     """Stochastic gradient Langevin dynamics: a half SGD step plus Gaussian noise of
-    variance lr."""
+    variance lr.
+
+    Example::
+
+        opt = mx.optimizer.SGLD(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))   # a step plus noise
+        w.shape   # (2,)
+    """
 
     def update(self, index, weight, grad, state):
-        """One SGLD step on `weight` in place (draws from gluonlite's random state)."""
+        """One SGLD step on `weight` in place (draws from gluonlite's random state).
+
+        Example::
+
+            opt = mx.optimizer.SGLD(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, None)   # half an SGD step plus Gaussian noise
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         grad = _clip(self, grad * self.rescale_grad)
@@ -492,6 +698,13 @@ class Adam(Optimizer):
         beta1, beta2: moment decay rates; epsilon: added to the denominator;
         lazy_update: with a row_sparse gradient, update only its rows (weight, mean and
             variance); False: every row, as with the dense gradient.
+
+    Example::
+
+        opt = mx.optimizer.Adam(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.90000004, 0.90000004], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
@@ -501,12 +714,27 @@ class Adam(Optimizer):
         self.lazy_update = lazy_update
 
     def create_state(self, index, weight):
-        """(mean, variance), row_sparse for a row_sparse weight with lazy updates."""
+        """(mean, variance), row_sparse for a row_sparse weight with lazy updates.
+
+        Example::
+
+            opt = mx.optimizer.Adam(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         stype = _lazy_stype(self, weight)
         return (_zeros(weight, stype=stype), _zeros(weight, stype=stype))
 
     def update(self, index, weight, grad, state):
-        """One Adam step on `weight` in place."""
+        """One Adam step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.Adam(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.90000004, 0.90000004], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         t = self._index_update_count[index]
@@ -523,6 +751,13 @@ class AdaGrad(Optimizer):
 
     Args:
         eps: added inside the square root.
+
+    Example::
+
+        opt = mx.optimizer.AdaGrad(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, eps=1e-7, **kwargs):
@@ -530,12 +765,27 @@ class AdaGrad(Optimizer):
         self.float_stable_eps = eps
 
     def create_state(self, index, weight):
-        """The history of squared gradients (float32, as MXNet; the weight's storage type)."""
+        """The history of squared gradients (float32, as MXNet; the weight's storage type).
+
+        Example::
+
+            opt = mx.optimizer.AdaGrad(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return nd.zeros(weight.shape, weight.context, stype=weight.stype)
 
     def update(self, index, weight, grad, state):
         """One AdaGrad step on `weight` in place; a row_sparse gradient updates only its rows
-        (``nd.sparse.adagrad_update``, which takes no weight decay)."""
+        (``nd.sparse.adagrad_update``, which takes no weight decay).
+
+        Example::
+
+            opt = mx.optimizer.AdaGrad(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         if grad.stype == "row_sparse":
@@ -559,6 +809,13 @@ class RMSProp(Optimizer):
         gamma1: decay of the moving averages; gamma2: the momentum (centered only);
         epsilon: added to the denominator; centered: Graves' version;
         clip_weights: clip weights to [-c, c] after each step.
+
+    Example::
+
+        opt = mx.optimizer.RMSProp(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.6837722, 0.6837722], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8,
@@ -570,13 +827,28 @@ class RMSProp(Optimizer):
         self.clip_weights = clip_weights
 
     def create_state(self, index, weight):
-        """(n,) or, centered, (n, g, delta) (float32, as MXNet)."""
+        """(n,) or, centered, (n, g, delta) (float32, as MXNet).
+
+        Example::
+
+            opt = mx.optimizer.RMSProp(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 1: a tuple of 1 array shaped like the weight
+        """
         if self.centered:
             return tuple(nd.zeros(weight.shape, weight.context) for _ in range(3))
         return (nd.zeros(weight.shape, weight.context),)
 
     def update(self, index, weight, grad, state):
-        """One RMSProp step on `weight` in place."""
+        """One RMSProp step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.RMSProp(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.6837722, 0.6837722], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         kw = dict(self._op_kwargs(), gamma1=self.gamma1, epsilon=self.epsilon)
@@ -597,6 +869,13 @@ class AdaDelta(Optimizer):
 
     Args:
         rho: decay rate; epsilon: added inside the square roots.
+
+    Example::
+
+        opt = mx.optimizer.AdaDelta()
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9900005, 0.9900005], dtype=float32)
     """
 
     def __init__(self, rho=0.90, epsilon=1e-5, **kwargs):
@@ -605,11 +884,26 @@ class AdaDelta(Optimizer):
         self.epsilon = epsilon
 
     def create_state(self, index, weight):
-        """(accumulated squared gradients, accumulated squared deltas) (float32)."""
+        """(accumulated squared gradients, accumulated squared deltas) (float32).
+
+        Example::
+
+            opt = mx.optimizer.AdaDelta()
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (nd.zeros(weight.shape, weight.context), nd.zeros(weight.shape, weight.context))
 
     def update(self, index, weight, grad, state):
-        """One AdaDelta step on `weight` in place."""
+        """One AdaDelta step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.AdaDelta()
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9900005, 0.9900005], dtype=float32)
+        """
         wd = self._get_wd(index)
         self._update_count(index)
         grad = _clip(self, grad * self.rescale_grad)
@@ -629,6 +923,13 @@ class Ftrl(Optimizer):
     Args:
         lamda1: L1 regularization; learning_rate: the step size (0.1); beta: the
         per-coordinate learning-rate parameter.
+
+    Example::
+
+        opt = mx.optimizer.Ftrl(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.4495, 0.4495], dtype=float32)
     """
 
     def __init__(self, lamda1=0.01, learning_rate=0.1, beta=1, **kwargs):
@@ -638,12 +939,27 @@ class Ftrl(Optimizer):
         self.lr = learning_rate
 
     def create_state(self, index, weight):
-        """(z, n) (float32, as MXNet; the weight's storage type)."""
+        """(z, n) (float32, as MXNet; the weight's storage type).
+
+        Example::
+
+            opt = mx.optimizer.Ftrl(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (nd.zeros(weight.shape, weight.context, stype=weight.stype),
                 nd.zeros(weight.shape, weight.context, stype=weight.stype))
 
     def update(self, index, weight, grad, state):
-        """One FTRL step on `weight` in place."""
+        """One FTRL step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.Ftrl(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.4495, 0.4495], dtype=float32)
+        """
         self._update_count(index)
         wd, lr = self._get_wd(index), self._get_lr(index)
         z, n = state
@@ -658,6 +974,13 @@ class Adamax(Optimizer):
 
     Args:
         beta1, beta2: decay rates.
+
+    Example::
+
+        opt = mx.optimizer.Adamax(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, **kwargs):
@@ -665,11 +988,26 @@ class Adamax(Optimizer):
         self.beta1, self.beta2 = beta1, beta2
 
     def create_state(self, index, weight):
-        """(m, u)."""
+        """(m, u).
+
+        Example::
+
+            opt = mx.optimizer.Adamax(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (_zeros(weight), _zeros(weight))
 
     def update(self, index, weight, grad, state):
-        """One AdaMax step on `weight` in place."""
+        """One AdaMax step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.Adamax(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.9, 0.9], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         t = self._index_update_count[index]
@@ -689,6 +1027,13 @@ class Nadam(Optimizer):
 
     Args:
         beta1, beta2, epsilon: Adam's; schedule_decay: the schedule's decay.
+
+    Example::
+
+        opt = mx.optimizer.Nadam(learning_rate=0.1)
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([0.8943548, 0.8943548], dtype=float32)
     """
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
@@ -699,11 +1044,26 @@ class Nadam(Optimizer):
         self.m_schedule = 1.
 
     def create_state(self, index, weight):
-        """(m, v)."""
+        """(m, v).
+
+        Example::
+
+            opt = mx.optimizer.Nadam(learning_rate=0.1)
+            state = opt.create_state(0, nd.ones((2,)))
+            len(state)   # 2: a tuple of 2 arrays shaped like the weight
+        """
         return (_zeros(weight), _zeros(weight))
 
     def update(self, index, weight, grad, state):
-        """One Nadam step on `weight` in place."""
+        """One Nadam step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.Nadam(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.8943548, 0.8943548], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         t = self._index_update_count[index]
@@ -727,13 +1087,36 @@ class Nadam(Optimizer):
 @register
 class Test(Optimizer):
     """MXNet's test optimizer: ``weight += rescale_grad * grad``; the state copies the
-    weight."""
+    weight.
+
+    Example::
+
+        opt = mx.optimizer.Test()
+        w, g = nd.ones((2,)), nd.ones((2,))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w.asnumpy()   # array([2., 2.], dtype=float32)
+    """
 
     def create_state(self, index, weight):
-        """A float32 buffer of the weight's shape."""
+        """A float32 buffer of the weight's shape.
+
+        Example::
+
+            opt = mx.optimizer.Test()
+            state = opt.create_state(0, nd.ones((2,)))
+            state.shape   # (2,): zeros shaped like the weight
+        """
         return nd.zeros(weight.shape, weight.context)
 
     def update(self, index, weight, grad, state):
-        """``weight += grad * rescale_grad``; ``state[:] = weight``."""
+        """``weight += grad * rescale_grad``; ``state[:] = weight``.
+
+        Example::
+
+            opt = mx.optimizer.Test()
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([2., 2.], dtype=float32)
+        """
         weight[:] += grad * self.rescale_grad
         state[:] = weight

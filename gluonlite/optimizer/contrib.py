@@ -25,7 +25,12 @@ class GroupAdaGrad(Optimizer):
     Raises:
         ValueError: a weight decay (not supported, as in MXNet), or a weight that is not 2-D.
 
-    Example: ``mx.optimizer.create('groupadagrad', learning_rate=0.1)``.
+    Example::
+
+        opt = mx.optimizer.create('groupadagrad', learning_rate=0.1)
+        w, g = nd.ones((2, 3)), nd.ones((2, 3))
+        opt.update(0, w, g, opt.create_state(0, w))
+        w[0].asnumpy()   # array([0.9000005, 0.9000005, 0.9000005], dtype=float32)
     """
 
     def __init__(self, eps=1e-5, **kwargs):
@@ -33,13 +38,27 @@ class GroupAdaGrad(Optimizer):
         self.float_stable_eps = eps
 
     def create_state(self, index, weight):
-        """The history, shape (rows, 1), in the weight's storage type."""
+        """The history, shape (rows, 1), in the weight's storage type.
+
+        Example::
+
+            opt = mx.optimizer.contrib.GroupAdaGrad()
+            opt.create_state(0, nd.ones((4, 3))).shape   # (4, 1): one history value per row
+        """
         if len(weight.shape) != 2:
             raise ValueError(f"GroupAdaGrad: the weight must be 2-D, got shape {weight.shape}")
         return nd.zeros((weight.shape[0], 1), weight.context, stype=weight.stype)
 
     def update(self, index, weight, grad, state):
-        """One step on `weight` in place."""
+        """One step on `weight` in place.
+
+        Example::
+
+            opt = mx.optimizer.contrib.GroupAdaGrad(learning_rate=0.1)
+            w, g = nd.ones((2, 2)), nd.array([[1.0, 1.0], [2.0, 2.0]])
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()[:, 0]   # array([0.9000005, 0.9000001], dtype=float32)
+        """
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         if wd != 0:

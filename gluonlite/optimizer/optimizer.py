@@ -4,6 +4,11 @@ An optimizer updates a weight NDArray in place from its gradient, keeping per-pa
 state (momentum, moments) created by `create_state`; the update rules live in the fused
 update operators of `gluonlite.ops.optimizer_ops` (``sgd_mom_update``, ``adam_update``, ...),
 so the numbers are MXNet's. The algorithms are in `gluonlite.optimizer.algorithms`.
+
+Example::
+
+    opt = mx.optimizer.Optimizer.create_optimizer('adam', learning_rate=0.01)
+    type(opt).__name__   # 'Adam'
 """
 import inspect
 import json
@@ -68,7 +73,9 @@ class Optimizer:
 
         opt = mx.optimizer.create('sgd', learning_rate=0.1, momentum=0.9)
         updater = mx.optimizer.get_updater(opt)
+        weight, grad = nd.ones((2,)), nd.ones((2,))
         updater(0, grad, weight)       # weight changes in place
+        weight.asnumpy()   # array([0.9, 0.9], dtype=float32)
     """
 
     opt_registry = {}
@@ -123,8 +130,11 @@ class Optimizer:
         Example::
 
             @mx.optimizer.Optimizer.register
-            class MyOptimizer(mx.optimizer.Optimizer): ...
-            mx.optimizer.create('myoptimizer')
+            class MyOptimizer(mx.optimizer.Optimizer):
+                def update(self, index, weight, grad, state):
+                    weight[:] -= self.learning_rate * grad
+            type(mx.optimizer.create('myoptimizer')).__name__   # 'MyOptimizer'
+            del mx.optimizer.Optimizer.opt_registry['myoptimizer']   # unregister again
         """
         if not isinstance(klass, type):
             raise TypeError(f"Optimizer.register: expected a class, got {type(klass).__name__}")
@@ -144,6 +154,11 @@ class Optimizer:
             ValueError: no optimizer of that name (the known names are listed).
             TypeError: a hyperparameter whose default is a number given as something else
                 (named).
+
+        Example::
+
+            opt = mx.optimizer.Optimizer.create_optimizer('SGD', learning_rate=0.5)
+            opt.learning_rate   # 0.5
         """
         klass = Optimizer.opt_registry.get(str(name).lower())
         if klass is None:
@@ -159,7 +174,16 @@ class Optimizer:
     # ---- learning rate and multipliers ---------------------------------------------------
     @property
     def learning_rate(self):
-        """The current learning rate (the scheduler's at `num_update` when there is one)."""
+        """The current learning rate (the scheduler's at `num_update` when there is one).
+
+        Example::
+
+            sched = mx.lr_scheduler.FactorScheduler(step=1, factor=0.5, base_lr=1.0)
+            opt = mx.optimizer.SGD(lr_scheduler=sched)
+            opt.learning_rate   # 1.0
+            opt.num_update = 2
+            opt.learning_rate   # 0.5: the scheduler's rate at update 2
+        """
         if self.lr_scheduler is not None:
             return self.lr_scheduler(self.num_update)
         return self.lr
@@ -169,6 +193,12 @@ class Optimizer:
 
         Raises:
             UserWarning: an lr_scheduler is set (it owns the learning rate), as MXNet.
+
+        Example::
+
+            opt = mx.optimizer.SGD(learning_rate=0.1)
+            opt.set_learning_rate(0.05)
+            opt.learning_rate   # 0.05
         """
         if self.lr_scheduler is not None:
             raise UserWarning("LRScheduler of the optimizer has already been defined. Note "
@@ -182,6 +212,14 @@ class Optimizer:
 
         Raises:
             DeprecationWarning: always.
+
+        Example::
+
+            opt = mx.optimizer.SGD()
+            try:
+                opt.set_lr_scale({0: 0.5})
+            except DeprecationWarning:
+                opt.set_lr_mult({0: 0.5})   # what to call instead
         """
         raise DeprecationWarning("set_lr_scale is deprecated; use set_lr_mult")
 
@@ -196,14 +234,32 @@ class Optimizer:
 
     def set_lr_mult(self, args_lr_mult):
         """Set per-parameter learning-rate multipliers (name or index -> float); `sym`'s
-        ``__lr_mult__`` attributes come first, `args_lr_mult` overrides them."""
+        ``__lr_mult__`` attributes come first, `args_lr_mult` overrides them.
+
+        Example::
+
+            opt = mx.optimizer.SGD(learning_rate=0.1)
+            opt.set_lr_mult({'fc_weight': 0.5})
+            w = nd.ones((2,))
+            opt.idx2name[0] = 'fc_weight'
+            opt.update(0, w, nd.ones((2,)), None)
+            w.asnumpy()   # array([0.95, 0.95], dtype=float32): a step of lr 0.1 * 0.5
+        """
         self.lr_mult = self._sym_mults("__lr_mult__")
         self.lr_mult.update(args_lr_mult)
 
     def set_wd_mult(self, args_wd_mult):
         """Set per-parameter weight-decay multipliers: 0 for the names of `param_idx2name`
         that end neither in ``_weight`` nor ``_gamma``, then `sym`'s ``__wd_mult__``
-        attributes, then `args_wd_mult`."""
+        attributes, then `args_wd_mult`.
+
+        Example::
+
+            opt = mx.optimizer.SGD(wd=0.01, param_idx2name={0: 'fc_weight', 1: 'fc_bias'})
+            opt.wd_mult   # {'fc_bias': 0.0}: biases get no weight decay
+            opt.set_wd_mult({'fc_weight': 2.0})
+            opt.wd_mult   # {'fc_bias': 0.0, 'fc_weight': 2.0}
+        """
         self.wd_mult = {n: 0.0 for n in self.idx2name.values()
                         if not (n.endswith("_weight") or n.endswith("_gamma"))}
         self.wd_mult.update(self._sym_mults("__wd_mult__"))
@@ -255,12 +311,25 @@ class Optimizer:
 
     # ---- states and updates ----------------------------------------------------------------
     def create_state(self, index, weight):
-        """The state kept for `weight` (None by default)."""
+        """The state kept for `weight` (None by default).
+
+        Example::
+
+            mx.optimizer.SGD().create_state(0, nd.ones((2,)))   # None: plain SGD keeps no state
+            mx.optimizer.SGD(momentum=0.9).create_state(0, nd.ones((2,))).shape   # (2,)
+        """
         return None
 
     def create_state_multi_precision(self, index, weight):
         """`create_state`, plus a float32 master copy for a float16 weight with
-        multi_precision: ``(weight32, state)``."""
+        multi_precision: ``(weight32, state)``.
+
+        Example::
+
+            opt = mx.optimizer.Adam(multi_precision=True)
+            w32, (mean, var) = opt.create_state_multi_precision(0, nd.ones((2,), dtype='float16'))
+            w32.dtype   # <class 'numpy.float32'>: the master copy of the float16 weight
+        """
         if self.multi_precision and weight.dtype == np.float16:
             w32 = weight.astype(np.float32)
             return (w32, self.create_state(index, w32))
@@ -271,12 +340,29 @@ class Optimizer:
         return self.create_state(index, weight)
 
     def update(self, index, weight, grad, state):
-        """Update NDArray `weight` in place from `grad` and `state`."""
+        """Update NDArray `weight` in place from `grad` and `state`.
+
+        Example::
+
+            opt = mx.optimizer.Adam(learning_rate=0.1)
+            w, g = nd.ones((2,)), nd.ones((2,))
+            opt.update(0, w, g, opt.create_state(0, w))
+            w.asnumpy()   # array([0.90000004, 0.90000004], dtype=float32)
+        """
         raise NotImplementedError(f"{type(self).__name__}.update is not implemented")
 
     def update_multi_precision(self, index, weight, grad, state):
         """`update`, through the float32 master copy for float16 weights with
-        multi_precision."""
+        multi_precision.
+
+        Example::
+
+            opt = mx.optimizer.Adam(learning_rate=0.1, multi_precision=True)
+            w = nd.ones((2,), dtype='float16')
+            state = opt.create_state_multi_precision(0, w)
+            opt.update_multi_precision(0, w, nd.ones((2,), dtype='float16'), state)
+            w.asnumpy()   # array([0.9, 0.9], dtype=float16)
+        """
         if isinstance(index, (list, tuple)):
             for i, w, g, s in zip(index, weight, grad, state):
                 self.update_multi_precision(i, w, g, s)
@@ -368,8 +454,10 @@ class Updater:
     Example::
 
         updater = mx.optimizer.get_updater(mx.optimizer.Adam())
+        weight, grad = nd.ones((2,)), nd.ones((2,))
         updater(0, grad, weight)
         blob = updater.get_states(); updater.set_states(blob)
+        sorted(updater.states)   # [0]
     """
 
     def __init__(self, optimizer):
@@ -396,7 +484,14 @@ class Updater:
         self.optimizer.update_multi_precision(index, weight, grad, self.states[index])
 
     def sync_state_context(self, state, context):
-        """`state` (a tree of NDArrays) on `context`."""
+        """`state` (a tree of NDArrays) on `context`.
+
+        Example::
+
+            updater = mx.optimizer.get_updater(mx.optimizer.Adam())
+            mean, var = updater.sync_state_context((nd.zeros((2,)), nd.zeros((2,))), mx.cpu())
+            mean.context   # cpu(0)
+        """
         if isinstance(state, NDArray):
             return state.as_in_context(context)
         if isinstance(state, (tuple, list)):
@@ -407,7 +502,15 @@ class Updater:
     def get_states(self, dump_optimizer=False):
         """The states (and, with `dump_optimizer`, the optimizer's settings and update
         counts) as bytes: MXNet's NDArray-list format with a JSON record, no pickle, so
-        `set_states` never runs code from them."""
+        `set_states` never runs code from them.
+
+        Example::
+
+            updater = mx.optimizer.get_updater(mx.optimizer.Adam())
+            updater(0, nd.ones((2,)), nd.ones((2,)))
+            blob = updater.get_states(dump_optimizer=True)
+            type(blob).__name__   # 'bytes'
+        """
         arrays, entries = [], []
         for k, st in self.states.items():
             entries.append([k, _flatten(st, arrays)])
@@ -429,6 +532,14 @@ class Updater:
 
         Raises:
             ValueError: bytes that are not such a record.
+
+        Example::
+
+            updater = mx.optimizer.get_updater(mx.optimizer.Adam())
+            updater(0, nd.ones((2,)), nd.ones((2,)))
+            fresh = mx.optimizer.get_updater(mx.optimizer.Adam())
+            fresh.set_states(updater.get_states(dump_optimizer=True))
+            fresh.states[0][0].asnumpy()   # array([0.1, 0.1], dtype=float32): Adam's mean
         """
         arrays, names = serialization.loads(bytes(states), "Updater.set_states")
         named = dict(zip(names, arrays))
@@ -467,7 +578,15 @@ class Updater:
 
 
 def get_updater(optimizer):
-    """An `Updater` applying `optimizer` (what a KVStore calls)."""
+    """An `Updater` applying `optimizer` (what a KVStore calls).
+
+    Example::
+
+        updater = mx.optimizer.get_updater(mx.optimizer.SGD(learning_rate=0.5))
+        weight = nd.ones((2,))
+        updater(0, nd.ones((2,)), weight)
+        weight.asnumpy()   # array([0.5, 0.5], dtype=float32)
+    """
     return Updater(optimizer)
 
 

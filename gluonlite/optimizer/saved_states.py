@@ -11,6 +11,13 @@ One file holds everything, so one atomic rename writes it:
 
 No pickle: loading parses the file with the checks of `nd.load` and validates the record
 and every array against the trainer's optimizer and parameters before changing anything.
+
+Example::
+
+    from gluonlite.optimizer import saved_states
+    net = nn.Dense(2, in_units=3); net.initialize()
+    trainer = gluon.Trainer(net.collect_params(), 'adam')
+    trainer.save_states('trainer.states')   # writes the file this module describes
 """
 import json
 
@@ -57,6 +64,13 @@ def save_states(fname, optimizer, states, params):
 
     Raises:
         TypeError: a state that is not None, an array or a tuple of arrays.
+
+    Example::
+
+        from gluonlite.optimizer import saved_states
+        w = gluon.Parameter('w', shape=(2,)); w.initialize()
+        opt = mx.optimizer.Adam()
+        saved_states.save_states('adam.states', opt, {0: opt.create_state(0, w.data())}, [w])
     """
     arrays, layout = {}, {}
     for i in sorted(states):
@@ -134,6 +148,15 @@ def load_states(fname, optimizer, params):
     Raises:
         ValueError: a malformed or truncated file, a record for another optimizer, or a state
             whose shape does not match its parameter (the message names the file).
+
+    Example::
+
+        from gluonlite.optimizer import saved_states
+        w = gluon.Parameter('w', shape=(2,)); w.initialize()
+        opt = mx.optimizer.Adam()
+        saved_states.save_states('adam.states', opt, {0: opt.create_state(0, w.data())}, [w])
+        states, counts, scalars = saved_states.load_states('adam.states', opt, [w])
+        len(states[0])   # 2: Adam's mean and variance
     """
     arrays, names = serialization.loads(_read_bytes(fname), str(fname))
     if not names:
@@ -208,7 +231,13 @@ def fill_like(template, state, ctx):
     array in the kind the optimizer keeps: NDArrays stay NDArrays; a raw array takes the kind
     of the matching part of `template` (what the optimizer's create_state makes).
 
-    Example: ``fill_like(opt.create_state(0, w), loaded_state, mx.cpu())``.
+    Example::
+
+        from gluonlite.optimizer import saved_states
+        opt, w = mx.optimizer.Adam(), nd.ones((2,))
+        loaded = (np.zeros(2), np.ones(2))   # raw arrays, as load_states returns them
+        mean, var = saved_states.fill_like(opt.create_state(0, w), loaded, mx.cpu())
+        type(var).__name__, var.asnumpy().tolist()   # ('NDArray', [1.0, 1.0])
     """
     if state is None:
         return None

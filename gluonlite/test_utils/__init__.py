@@ -11,6 +11,10 @@ MXNet's own test files rely on.
 Example::
 
     from gluonlite.test_utils import assert_almost_equal
+    x = nd.array([1.0, 2.0]); x.attach_grad()
+    with autograd.record():
+        y = (x * x).sum()
+    y.backward()
     assert_almost_equal(x.grad, 2 * x, names=("x.grad", "2x"))
 """
 # MXNet's test_utils imports these at module level, and its test files use them through

@@ -17,7 +17,11 @@ def locationError(a, b, index, names, maxError=False):
     """The sentence MXNet prints for a mismatch at `index`:
     ``Location of error: (1, 2), a=1.00000000, b=2.00000000``.
 
-    Example: ``locationError(x, y, (0,), ('x', 'y'))``.
+    Example::
+
+        a, b = np.array([1.0, 2.0]), np.array([1.0, 2.5])
+        mx.test_utils.locationError(a, b, (1,), ('a', 'b'))
+        # 'Location of error: (1,), a=2.00000000, b=2.50000000'
     """
     kind = "maximum " if maxError else ""
     return (f"Location of {kind}error: {index}, {names[0]}={a[index]:.8f}, "
@@ -41,7 +45,10 @@ def check_speed(sym, location=None, ctx=None, N=20, grad_req=None, typ="whole", 
         ValueError: another `typ`.
         TypeError: `location` is not a dict.
 
-    Example: ``check_speed(net, data=(32, 100), typ="forward")``.
+    Example::
+
+        net = sym.FullyConnected(sym.var('data'), num_hidden=10)
+        seconds = mx.test_utils.check_speed(net, data=(32, 100), typ='forward', N=3)   # per forward
     """
     import gluonlite as mx
     if typ not in ("whole", "forward"):
@@ -113,9 +120,10 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
 
     Example::
 
-        check_consistency(sym.relu(sym.var("x")),
-                          [{"ctx": mx.cpu(), "x": (2, 3), "type_dict": {"x": np.float64}},
-                           {"ctx": mx.cpu(), "x": (2, 3), "type_dict": {"x": np.float32}}])
+        x = sym.var("x")
+        mx.test_utils.check_consistency(sym.relu(x),
+            [{"ctx": mx.cpu(), "x": (2, 3), "type_dict": {"x": np.float64}},
+             {"ctx": mx.cpu(), "x": (2, 3), "type_dict": {"x": np.float32}}])   # passes
     """
     import gluonlite as mx
     if len(ctx_list) < 2:
@@ -215,8 +223,10 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
     Raises:
         AssertionError: a mismatch.
 
-    Example: ``check_gluon_hybridize_consistency(lambda prefix: nn.Dense(3, prefix=prefix),
-    [nd.ones((2, 4))])``.
+    Example::
+
+        build = lambda prefix: nn.Dense(3, in_units=4, prefix=prefix)
+        mx.test_utils.check_gluon_hybridize_consistency(build, [nd.ones((2, 4))])   # passes
     """
     import gluonlite as mx
     saved_out = saved_grads = params = None
@@ -260,7 +270,11 @@ class DummyIter:
     """A data iterator that returns the first batch of `real_iter` forever (for timing
     without the cost of reading data).
 
-    Example: ``for batch in DummyIter(train_iter): ...`` (stop it yourself).
+    Example::
+
+        it = mx.test_utils.DummyIter(mx.io.NDArrayIter(np.arange(8).reshape(4, 2), batch_size=2))
+        first, again = next(it), next(it)   # never ends: stop it yourself
+        first is again   # True
     """
 
     def __init__(self, real_iter):
@@ -277,8 +291,23 @@ class DummyIter:
         return self.the_batch
 
     def next(self):
-        """The first batch of the real iterator (never StopIteration)."""
+        """The first batch of the real iterator (never StopIteration).
+
+        Example::
+
+            real = mx.io.NDArrayIter(np.arange(8).reshape(4, 2), batch_size=2)
+            it = mx.test_utils.DummyIter(real)
+            it.next().data[0].asnumpy().tolist()   # [[0.0, 1.0], [2.0, 3.0]]
+        """
         return self.the_batch
 
     def reset(self):
-        """Nothing to reset: the same batch is returned forever."""
+        """Nothing to reset: the same batch is returned forever.
+
+        Example::
+
+            real = mx.io.NDArrayIter(np.arange(8).reshape(4, 2), batch_size=2)
+            it = mx.test_utils.DummyIter(real)
+            it.reset()
+            it.next() is it.next()   # True: the same batch
+        """

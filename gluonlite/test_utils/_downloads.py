@@ -32,7 +32,13 @@ def download(url, fname=None, dirname=None, overwrite=False, retries=5):
         ValueError: a negative `retries`.
         OSError: the last attempt's error (no network, HTTP error, ...).
 
-    Example: ``download("http://example.com/a.txt", dirname="data")``.
+    Example::
+
+        import os
+        open('a.txt', 'w').write('hello')
+        url = 'file://' + os.path.abspath('a.txt')
+        path = mx.test_utils.download(url, fname='b.txt', dirname='data')
+        path, open(path).read()   # ('data/b.txt', 'hello')
     """
     import urllib.request
     if retries < 0:
@@ -78,6 +84,13 @@ def download_model(model_name, dst_dir="./", meta_info=None):
 
     Raises:
         ValueError: no entry for `model_name`.
+
+    Example::
+
+        # not run: downloads from the internet
+        urls = {'my_net': {'symbol': 'http://.../my_net-symbol.json',
+                            'params': 'http://.../my_net-0000.params'}}
+        sym_file, params_file = mx.test_utils.download_model('my_net', 'models', meta_info=urls)
     """
     info = (meta_info or {}).get(model_name)
     if info is None:
@@ -101,7 +114,14 @@ def _read_idx(label_url, image_url):
 
 def get_mnist():
     """MNIST as numpy arrays: {'train_data', 'train_label', 'test_data', 'test_label'}
-    (images (n, 1, 28, 28) float32 in [0, 1], labels int8), downloaded on first use."""
+    (images (n, 1, 28, 28) float32 in [0, 1], labels int8), downloaded on first use.
+
+    Example::
+
+        # not run: downloads MNIST from the internet
+        mnist = mx.test_utils.get_mnist()
+        mnist['train_data'].shape   # (60000, 1, 28, 28)
+    """
     train_lbl, train_img = _read_idx(_MNIST + "train-labels-idx1-ubyte.gz",
                                      _MNIST + "train-images-idx3-ubyte.gz")
     test_lbl, test_img = _read_idx(_MNIST + "t10k-labels-idx1-ubyte.gz",
@@ -112,7 +132,13 @@ def get_mnist():
 
 def get_mnist_pkl():
     """Download MNIST's pickle (mnist.pkl.gz) into ./data (it is not loaded here: reading a
-    pickle can run code)."""
+    pickle can run code).
+
+    Example::
+
+        # not run: downloads from the internet
+        mx.test_utils.get_mnist_pkl()   # data/mnist.pkl.gz
+    """
     if not os.path.exists("data/mnist.pkl.gz"):
         download("http://deeplearning.net/data/mnist/mnist.pkl.gz", dirname="data")
 
@@ -125,14 +151,26 @@ def _zip_into_data(url, wanted):
 
 
 def get_mnist_ubyte():
-    """Download and unpack MNIST's ubyte files into ./data."""
+    """Download and unpack MNIST's ubyte files into ./data.
+
+    Example::
+
+        # not run: downloads from the internet
+        mx.test_utils.get_mnist_ubyte()   # data/train-images-idx3-ubyte, ...
+    """
     _zip_into_data("http://data.mxnet.io/mxnet/data/mnist.zip",
                    ["train-images-idx3-ubyte", "train-labels-idx1-ubyte",
                     "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"])
 
 
 def get_cifar10():
-    """Download and unpack CIFAR-10's RecordIO files into ./data/cifar."""
+    """Download and unpack CIFAR-10's RecordIO files into ./data/cifar.
+
+    Example::
+
+        # not run: downloads from the internet
+        mx.test_utils.get_cifar10()   # data/cifar/train.rec, ...
+    """
     _zip_into_data("http://data.mxnet.io/mxnet/data/cifar10.zip",
                    ["cifar/train.rec", "cifar/test.rec", "cifar/train.lst", "cifar/test.lst"])
 
@@ -143,6 +181,13 @@ def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
     Raises:
         NotImplementedError: gluonlite has no `mx.io.MNISTIter` (a C++ iterator); use
             `get_mnist()` with `gluon.data.ArrayDataset` and `DataLoader`.
+
+    Example::
+
+        try:
+            mx.test_utils.get_mnist_iterator(32, (1, 28, 28))
+        except NotImplementedError:
+            print('use get_mnist() with gluon.data.DataLoader')
     """
     raise NotImplementedError("get_mnist_iterator: mx.io.MNISTIter (MXNet's C++ record "
                               "iterator) is not part of gluonlite; use get_mnist() with "
@@ -151,7 +196,17 @@ def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
 
 def get_zip_data(data_dir, url, data_origin_name):
     """Download the zip file at `url` into `data_dir` (as `data_origin_name`) and unpack it
-    there, unless that file is already present."""
+    there, unless that file is already present.
+
+    Example::
+
+        import os, zipfile
+        with zipfile.ZipFile('pack.zip', 'w') as zf:
+            zf.writestr('inside.txt', 'hello')
+        url = 'file://' + os.path.abspath('pack.zip')
+        mx.test_utils.get_zip_data('data', url, 'pack.zip')
+        open('data/inside.txt').read()   # 'hello'
+    """
     path = os.path.join(data_dir, data_origin_name)
     if not os.path.exists(path):
         download(url, dirname=data_dir, overwrite=False)
@@ -161,7 +216,16 @@ def get_zip_data(data_dir, url, data_origin_name):
 
 def get_bz2_data(data_dir, data_name, url, data_origin_name):
     """Download the bz2 file at `url` into `data_dir` and decompress it to `data_name`
-    (the compressed file is removed), unless `data_name` is already there."""
+    (the compressed file is removed), unless `data_name` is already there.
+
+    Example::
+
+        import bz2, os
+        open('text.bz2', 'wb').write(bz2.compress(b'hello'))
+        url = 'file://' + os.path.abspath('text.bz2')
+        mx.test_utils.get_bz2_data(os.path.abspath('data'), 'text.txt', url, 'text.bz2')
+        open('data/text.txt').read()   # 'hello'
+    """
     target = os.path.join(data_dir, data_name)
     origin = os.path.join(data_dir, data_origin_name)
     if not os.path.exists(target):
@@ -178,6 +242,13 @@ def get_im2rec_path(home_env="MXNET_HOME"):
     Raises:
         OSError: it is not found (gluonlite does not ship it; set `home_env` to an MXNet
             source tree).
+
+    Example::
+
+        try:
+            mx.test_utils.get_im2rec_path()
+        except OSError:
+            print('point MXNET_HOME at an MXNet source tree')
     """
     roots = [os.environ[home_env]] if home_env in os.environ else []
     roots.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -20,7 +20,11 @@ def getenv(name):
     """The value of environment variable `name`, or None (MXNet reads it through its C
     library; here it is the process environment).
 
-    Example: ``getenv("MXNET_HOME")``.
+    Example::
+
+        mx.test_utils.setenv('MY_TEST_FLAG', '1')
+        mx.test_utils.getenv('MY_TEST_FLAG')   # '1'
+        mx.test_utils.setenv('MY_TEST_FLAG', None)
     """
     return os.environ.get(name)
 
@@ -30,6 +34,12 @@ def setenv(name, value):
 
     Raises:
         TypeError: `value` is neither a str nor None.
+
+    Example::
+
+        mx.test_utils.setenv('MY_TEST_FLAG', 'on')
+        mx.test_utils.getenv('MY_TEST_FLAG')   # 'on'
+        mx.test_utils.setenv('MY_TEST_FLAG', None)   # unset again
     """
     if value is None:
         os.environ.pop(name, None)
@@ -41,12 +51,24 @@ def setenv(name, value):
 
 
 def is_cd_run():
-    """Whether the run is part of a continuous-delivery job (CD_JOB=1)."""
+    """Whether the run is part of a continuous-delivery job (CD_JOB=1).
+
+    Example::
+
+        with mx.test_utils.environment('CD_JOB', '1'):
+            mx.test_utils.is_cd_run()   # True
+    """
     return os.environ.get("CD_JOB", "0") == "1"
 
 
 def is_aarch64_run():
-    """Whether the machine is an aarch64 one."""
+    """Whether the machine is an aarch64 one.
+
+    Example::
+
+        import platform
+        mx.test_utils.is_aarch64_run() == (platform.machine() == 'aarch64')   # True
+    """
     return platform.machine() == "aarch64"
 
 
@@ -56,6 +78,11 @@ def get_cuda_compute_capability(ctx):
     Raises:
         ValueError: `ctx` is not a gpu context.
         RuntimeError: no GPU backend (CuPy and a device) is available.
+
+    Example::
+
+        if mx.test_utils.list_gpus():
+            mx.test_utils.get_cuda_compute_capability(mx.gpu(0))   # e.g. 80 on an A100
     """
     if ctx.device_type != "gpu":
         raise ValueError(f"get_cuda_compute_capability: expected a gpu context, got {ctx}")
@@ -64,12 +91,22 @@ def get_cuda_compute_capability(ctx):
 
 
 def has_tvm_ops():
-    """Whether TVM-generated operators are built in: never in gluonlite."""
+    """Whether TVM-generated operators are built in: never in gluonlite.
+
+    Example::
+
+        mx.test_utils.has_tvm_ops()   # False
+    """
     return False
 
 
 def is_op_runnable():
-    """Whether the current context can run every operator: always (no TVM operators)."""
+    """Whether the current context can run every operator: always (no TVM operators).
+
+    Example::
+
+        mx.test_utils.is_op_runnable()   # True
+    """
     return True
 
 
@@ -98,7 +135,11 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         ValueError: an unknown storage type or distribution, a powerlaw density that does
             not fit.
 
-    Example: ``arr, (vals, rows) = rand_sparse_ndarray((5, 3), 'row_sparse', density=0.4)``.
+    Example::
+
+        made = mx.test_utils.rand_sparse_ndarray((5, 3), 'row_sparse', rsp_indices=[0, 3])
+        arr, (vals, rows) = made
+        arr.stype, rows.tolist(), vals.shape   # ('row_sparse', [0, 3], (2, 3))
     """
     import numpy as np
     import scipy.sparse as spsp
@@ -175,7 +216,13 @@ def _powerlaw_csr(num_rows, num_cols, density):
 
 def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=None,
                         modifier_func=None, density=0.5, shuffle_csr_indices=False):
-    """A random sparse array (`rand_sparse_ndarray`'s array, density 0.5 by default)."""
+    """A random sparse array (`rand_sparse_ndarray`'s array, density 0.5 by default).
+
+    Example::
+
+        arr = mx.test_utils.create_sparse_array((4, 3), 'csr', data_init=1.0)
+        arr.stype, arr.shape   # ('csr', (4, 3))
+    """
     return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
                                rsp_indices=rsp_indices, modifier_func=modifier_func)[0]
 
@@ -189,7 +236,10 @@ def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=No
     Raises:
         ValueError: more rsp_indices than rows, or an unknown storage type.
 
-    Example: ``create_sparse_array_zd((4, 3), 'row_sparse', 0.5, rsp_indices=[1, 3])``.
+    Example::
+
+        arr = mx.test_utils.create_sparse_array_zd((4, 3), 'row_sparse', 0.5, rsp_indices=[1, 3])
+        arr.indices.asnumpy().tolist()   # [1, 3]
     """
     if stype == "row_sparse":
         density = 0.0
@@ -213,7 +263,11 @@ def shuffle_csr_column_indices(csr):
     Raises:
         TypeError: `csr` is not a csr array.
 
-    Example: ``shuffle_csr_column_indices(nd.array(np.eye(3)).tostype('csr'))``.
+    Example::
+
+        csr = nd.array(np.ones((2, 3))).tostype('csr')
+        mx.test_utils.shuffle_csr_column_indices(csr)   # column order within each row is shuffled
+        sorted(csr.indices.asnumpy()[:3].tolist())   # [0, 1, 2]
     """
     if getattr(csr, "stype", None) != "csr":
         raise TypeError(f"shuffle_csr_column_indices: csr must be a CSRNDArray, got "

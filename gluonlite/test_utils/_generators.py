@@ -12,7 +12,10 @@ def assign_each(the_input, function):
     """`function` applied to every element of numpy array `the_input` (float64 result), or a
     copy of it when `function` is None.
 
-    Example: ``assign_each(np.array([1., 4.]), math.sqrt)`` -> array([1., 2.]).
+    Example::
+
+        import math
+        mx.test_utils.assign_each(np.array([1., 4.]), math.sqrt)   # array([1., 2.])
     """
     if function is None:
         return np.array(the_input)
@@ -27,7 +30,10 @@ def assign_each2(input1, input2, function):
     Raises:
         ValueError: the shapes differ.
 
-    Example: ``assign_each2(np.ones(2), np.ones(2), operator.add)`` -> array([2., 2.]).
+    Example::
+
+        import operator
+        mx.test_utils.assign_each2(np.ones(2), np.ones(2), operator.add)   # array([2., 2.])
     """
     if function is None:
         return np.array(input1)
@@ -42,7 +48,9 @@ def assign_each2(input1, input2, function):
 def create_2d_tensor(rows, columns, dtype=np.int64):
     """An NDArray of shape (rows, columns) whose row i holds i (MXNet's large-tensor helper).
 
-    Example: ``create_2d_tensor(2, 3)`` -> [[0, 0, 0], [1, 1, 1]].
+    Example::
+
+        mx.test_utils.create_2d_tensor(2, 3).asnumpy().tolist()   # [[0, 0, 0], [1, 1, 1]]
     """
     import gluonlite as mx
     col = mx.nd.arange(0, rows, dtype=dtype).reshape(rows, 1)
@@ -50,33 +58,61 @@ def create_2d_tensor(rows, columns, dtype=np.int64):
 
 
 def create_vector(size, dtype=np.int64):
-    """``nd.arange(0, size)`` of `dtype` (MXNet's large-vector helper)."""
+    """``nd.arange(0, size)`` of `dtype` (MXNet's large-vector helper).
+
+    Example::
+
+        mx.test_utils.create_vector(4).asnumpy().tolist()   # [0, 1, 2, 3]
+    """
     import gluonlite as mx
     return mx.nd.arange(0, size, dtype=dtype)
 
 
 def get_identity_mat(size):
-    """The float32 identity matrix of `size` x `size` as an NDArray."""
+    """The float32 identity matrix of `size` x `size` as an NDArray.
+
+    Example::
+
+        mx.test_utils.get_identity_mat(2).asnumpy().tolist()   # [[1.0, 0.0], [0.0, 1.0]]
+    """
     import gluonlite as mx
     return mx.nd.array(np.eye(size, dtype=np.float32))
 
 
 def get_identity_mat_batch(size):
-    """A batch of two identity matrices, shape (2, size, size)."""
+    """A batch of two identity matrices, shape (2, size, size).
+
+    Example::
+
+        mx.test_utils.get_identity_mat_batch(3).shape   # (2, 3, 3)
+    """
     import gluonlite as mx
     eye = np.eye(size, dtype=np.float32)
     return mx.nd.array(np.stack([eye, eye]))
 
 
 def new_orthonormal_matrix_2d(n):
-    """A random `n` x `n` orthonormal matrix (the Q of a random symmetric matrix's QR)."""
+    """A random `n` x `n` orthonormal matrix (the Q of a random symmetric matrix's QR).
+
+    Example::
+
+        q = mx.test_utils.new_orthonormal_matrix_2d(3)
+        np.allclose(q @ q.T, np.eye(3))   # True
+    """
     x = np.random.randn(n, n)
     return np.linalg.qr(x.T @ x)[0]
 
 
 def new_matrix_with_real_eigvals_2d(n):
     """A random `n` x `n` matrix with real eigenvalues in [-10, 10], similar to a diagonal
-    matrix through a well-conditioned (condition number < 3) change of basis."""
+    matrix through a well-conditioned (condition number < 3) change of basis.
+
+    Example::
+
+        a = mx.test_utils.new_matrix_with_real_eigvals_2d(3)
+        eig = np.linalg.eigvals(a)
+        bool(np.allclose(eig.imag, 0) and (abs(eig.real) <= 10).all())   # True
+    """
     while True:
         d = np.diag(np.random.uniform(-1.0, 1.0, n))
         v = np.random.uniform(-1.0, 1.0, (n, 1))
@@ -88,7 +124,13 @@ def new_matrix_with_real_eigvals_2d(n):
 
 
 def new_sym_matrix_with_real_eigvals_2d(n):
-    """A random symmetric `n` x `n` matrix with eigenvalues in [-10, 10]."""
+    """A random symmetric `n` x `n` matrix with eigenvalues in [-10, 10].
+
+    Example::
+
+        a = mx.test_utils.new_sym_matrix_with_real_eigvals_2d(3)
+        np.allclose(a, a.T)   # True
+    """
     q = new_orthonormal_matrix_2d(n)
     return q.T @ np.diag(np.random.uniform(-10.0, 10.0, n)) @ q
 
@@ -99,10 +141,21 @@ def _batched(make, shape):
 
 
 def new_matrix_with_real_eigvals_nd(shape):
-    """A batch of `new_matrix_with_real_eigvals_2d` matrices of `shape` (..., n, n)."""
+    """A batch of `new_matrix_with_real_eigvals_2d` matrices of `shape` (..., n, n).
+
+    Example::
+
+        mx.test_utils.new_matrix_with_real_eigvals_nd((2, 4, 3, 3)).shape   # (2, 4, 3, 3)
+    """
     return _batched(new_matrix_with_real_eigvals_2d, shape)
 
 
 def new_sym_matrix_with_real_eigvals_nd(shape):
-    """A batch of `new_sym_matrix_with_real_eigvals_2d` matrices of `shape` (..., n, n)."""
+    """A batch of `new_sym_matrix_with_real_eigvals_2d` matrices of `shape` (..., n, n).
+
+    Example::
+
+        a = mx.test_utils.new_sym_matrix_with_real_eigvals_nd((2, 3, 3))
+        a.shape, np.allclose(a, a.transpose(0, 2, 1))   # ((2, 3, 3), True)
+    """
     return _batched(new_sym_matrix_with_real_eigvals_2d, shape)

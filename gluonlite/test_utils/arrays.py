@@ -14,7 +14,10 @@ __all__ = ["random_arrays", "random_uniform_arrays", "random_sample", "rand_ndar
 def random_arrays(*shapes):
     """Standard normal float32 numpy arrays, one per shape (one array for one shape).
 
-    Example: ``a, b = random_arrays((2, 3), (3,))``.
+    Example::
+
+        a, b = mx.test_utils.random_arrays((2, 3), (3,))
+        a.shape, b.dtype   # ((2, 3), dtype('float32'))
     """
     arrays = [np.array(np.random.randn(), dtype=default_dtype()) if len(s) == 0
               else np.random.randn(*s).astype(default_dtype()) for s in shapes]
@@ -22,7 +25,13 @@ def random_arrays(*shapes):
 
 
 def random_uniform_arrays(*shapes, low=0.0, high=1.0, dtype=None):
-    """Uniform [low, high) numpy arrays, one per shape (one array for one shape)."""
+    """Uniform [low, high) numpy arrays, one per shape (one array for one shape).
+
+    Example::
+
+        a = mx.test_utils.random_uniform_arrays((2, 3), low=-1.0, high=1.0)
+        a.shape, bool((a >= -1).all() and (a < 1).all())   # ((2, 3), True)
+    """
     dtype = default_dtype() if dtype is None else dtype
     arrays = [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
     return arrays[0] if len(arrays) == 1 else arrays
@@ -33,6 +42,11 @@ def random_sample(population, k):
 
     Raises:
         ValueError: `k` is larger than the population.
+
+    Example::
+
+        picked = mx.test_utils.random_sample([1, 2, 3, 4, 5], 3)
+        len(set(picked))   # 3: distinct elements
     """
     if not 0 <= k <= len(population):
         raise ValueError(f"random_sample: k must be in [0, {len(population)}], got {k}")
@@ -53,7 +67,11 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
         modifier_func: applied to the stored values (sparse only).
         shuffle_csr_indices, distribution: accepted for MXNet's signature.
 
-    Example: ``x = rand_ndarray((2, 3))``, ``rand_ndarray((4, 5), 'csr', density=0.5)``.
+    Example::
+
+        x = mx.test_utils.rand_ndarray((2, 3))
+        s = mx.test_utils.rand_ndarray((4, 5), 'csr', density=0.5)
+        x.shape, s.stype   # ((2, 3), 'csr')
     """
     if check_stype(stype, "rand_ndarray", sparse_ok=True) == "default":
         return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
@@ -62,13 +80,25 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
 
 
 def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
-    """A random 2-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`)."""
+    """A random 2-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`).
+
+    Example::
+
+        shape = mx.test_utils.rand_shape_2d(4, 5)
+        len(shape), 1 <= shape[0] <= 4   # (2, True)
+    """
     low = 0 if allow_zero_size else 1
     return np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1)
 
 
 def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
-    """A random 3-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`)."""
+    """A random 3-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`).
+
+    Example::
+
+        shape = mx.test_utils.rand_shape_3d(2, 3, 4)
+        len(shape), 1 <= shape[2] <= 4   # (3, True)
+    """
     low = 0 if allow_zero_size else 1
     return (np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1),
             np.random.randint(low, dim2 + 1))
@@ -76,12 +106,24 @@ def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
 
 def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
     """A random `num_dim`-d shape (a tuple) with sizes in [1, dim] ([0, dim] with
-    `allow_zero_size`)."""
+    `allow_zero_size`).
+
+    Example::
+
+        shape = mx.test_utils.rand_shape_nd(4, dim=3)
+        len(shape), max(shape) <= 3   # (4, True)
+    """
     low = 0 if allow_zero_size else 1
     return tuple(np.random.randint(low, dim + 1, size=num_dim))
 
 
 def rand_coord_2d(x_low, x_high, y_low, y_high):
-    """A random integer point (x, y) with x in [x_low, x_high) and y in [y_low, y_high)."""
+    """A random integer point (x, y) with x in [x_low, x_high) and y in [y_low, y_high).
+
+    Example::
+
+        x, y = mx.test_utils.rand_coord_2d(0, 10, 5, 6)
+        0 <= x < 10, y   # (True, 5)
+    """
     return (np.random.randint(x_low, x_high, dtype=np.int64),
             np.random.randint(y_low, y_high, dtype=np.int64))

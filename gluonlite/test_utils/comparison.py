@@ -12,7 +12,12 @@ __all__ = ["same", "same_array", "almost_equal", "assert_almost_equal", "assert_
 
 
 def as_numpy(x):
-    """`x` as a numpy array: NDArrays are copied out, numbers and lists converted."""
+    """`x` as a numpy array: NDArrays are copied out, numbers and lists converted.
+
+    Example::
+
+        mx.test_utils.comparison.as_numpy(nd.ones((2,)))   # array([1., 1.], dtype=float32)
+    """
     if hasattr(x, "asnumpy"):
         return x.asnumpy()
     return np.asarray(x)
@@ -28,14 +33,24 @@ def _with_dtype(x):
 def same(a, b):
     """Whether `a` and `b` have the same shape and exactly equal entries.
 
-    Example: ``same(np.ones(2), np.ones(2))`` is True; ``same(np.ones(2), np.ones(3))`` is False.
+    Example::
+
+        mx.test_utils.same(np.ones(2), nd.ones((2,)))   # True
+        mx.test_utils.same(np.ones(2), np.ones(3))   # False
     """
     return np.array_equal(as_numpy(a), as_numpy(b))
 
 
 def same_array(array1, array2):
     """Whether two NDArrays share memory: a write through `array1` shows in `array2`.
-    `array1` is changed and restored."""
+    `array1` is changed and restored.
+
+    Example::
+
+        x = nd.zeros((2, 2))
+        mx.test_utils.same_array(x, x[0:2])   # True: a slice of whole rows shares x's memory
+        mx.test_utils.same_array(x, x.copy())   # False
+    """
     array1[:] += 1
     shared = same(array1, array2)
     array1[:] -= 1
@@ -43,7 +58,16 @@ def same_array(array1, array2):
 
 
 def checkShapes(a, b):
-    """Raise AssertionError when `a` and `b` have different shapes (MXNet's name)."""
+    """Raise AssertionError when `a` and `b` have different shapes (MXNet's name).
+
+    Example::
+
+        mx.test_utils.checkShapes(np.ones((2, 3)), nd.ones((2, 3)))   # None: same shapes
+        try:
+            mx.test_utils.checkShapes(np.ones((2, 3)), np.ones((3, 2)))
+        except AssertionError as err:
+            print(err)   # shapes differ: a.shape = (2, 3), b.shape = (3, 2)
+    """
     if np.shape(a) != np.shape(b):
         raise AssertionError(f"shapes differ: a.shape = {np.shape(a)}, b.shape = {np.shape(b)}")
 
@@ -59,7 +83,10 @@ def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True
             `use_broadcast` is False, when different shapes are not almost equal.
         equal_nan: NaN in the same place on both sides counts as equal.
 
-    Example: ``almost_equal(np.array([1.0]), np.array([1.0 + 1e-9]))`` is True.
+    Example::
+
+        mx.test_utils.almost_equal(np.array([1.0]), np.array([1.0 + 1e-9]))   # True
+        mx.test_utils.almost_equal(nd.array([1.0]), nd.array([1.1]))   # False
     """
     a, b = as_numpy(a), as_numpy(b)
     if not use_broadcast and a.shape != b.shape:
@@ -139,7 +166,13 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
             tolerance; the message names both arrays, gives the number of failing entries,
             the worst one's index and both its values, and a summary of each array.
 
-    Example: ``assert_almost_equal(x.grad, 2 * x, names=('grad', 'expected'))``.
+    Example::
+
+        x = nd.array([1.0, 2.0]); x.attach_grad()
+        with autograd.record():
+            y = (x * x).sum()
+        y.backward()
+        mx.test_utils.assert_almost_equal(x.grad, 2 * x, names=('grad', 'expected'))
     """
     rtol, atol = get_tols(_with_dtype(a), _with_dtype(b), rtol, atol)
     a, b = as_numpy(a), as_numpy(b)
@@ -161,7 +194,13 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
 
 
 def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
-    """`assert_almost_equal` with numpy's `assert_allclose` defaults (NaNs equal)."""
+    """`assert_almost_equal` with numpy's `assert_allclose` defaults (NaNs equal).
+
+    Example::
+
+        a = np.array([1.0, np.nan])
+        mx.test_utils.assert_allclose(a, a.copy())   # passes: NaNs count as equal
+    """
     assert_almost_equal(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
@@ -172,6 +211,12 @@ def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("
     Raises:
         AssertionError: more than `etol` of the entries fail (the message as
             `assert_almost_equal`'s).
+
+    Example::
+
+        a, b = np.zeros(100), np.zeros(100)
+        b[0] = 1.0   # 1% of the entries differ
+        mx.test_utils.assert_almost_equal_with_err(a, b, etol=0.05)   # passes: up to 5% may differ
     """
     etol = get_etol(etol)
     if etol <= 0:
@@ -187,7 +232,13 @@ def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("
 
 
 def assert_almost_equal_ignore_nan(a, b, rtol=None, atol=None, names=("a", "b")):
-    """`assert_almost_equal` over the entries where neither array is NaN."""
+    """`assert_almost_equal` over the entries where neither array is NaN.
+
+    Example::
+
+        a, b = np.array([1.0, np.nan]), np.array([1.0, 5.0])
+        mx.test_utils.assert_almost_equal_ignore_nan(a, b)   # passes: the NaN entry is skipped
+    """
     a, b = np.broadcast_arrays(as_numpy(a).copy(), as_numpy(b).copy())
     a, b = a.copy(), b.copy()
     nan = np.isnan(a) | np.isnan(b)
@@ -202,7 +253,10 @@ def assert_exception(f, exception_type, *args, **kwargs):
     Raises:
         AssertionError: `f` returned without raising.
 
-    Example: ``assert_exception(nd.ones((2,)).reshape, ValueError, (3,))``.
+    Example::
+
+        x = nd.ones((2,))
+        mx.test_utils.assert_exception(x.reshape, ValueError, (3,))   # passes: reshape raises
     """
     try:
         f(*args, **kwargs)
@@ -218,6 +272,12 @@ def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
 
     Raises:
         AssertionError: a pair differs.
+
+    Example::
+
+        t1 = (nd.ones((2,)), (nd.zeros((3,)),))
+        t2 = (np.ones(2), (np.zeros(3),))
+        mx.test_utils.compare_ndarray_tuple(t1, t2)   # passes: pairwise equal
     """
     if t1 is None or t2 is None:
         return
@@ -232,7 +292,11 @@ def same_symbol_structure(sym1, sym2):
     """Whether two Symbols apply the same operators in the same node order (names and
     attributes aside).
 
-    Example: ``same_symbol_structure(sym.relu(a), sym.relu(b))`` is True.
+    Example::
+
+        a, b = sym.var('a'), sym.var('b')
+        mx.test_utils.same_symbol_structure(sym.relu(a), sym.relu(b))   # True
+        mx.test_utils.same_symbol_structure(sym.relu(a), sym.sigmoid(a))   # False
     """
     import json
     ops1 = [n["op"] for n in json.loads(sym1.tojson())["nodes"]]

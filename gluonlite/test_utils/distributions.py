@@ -20,7 +20,11 @@ def gen_buckets_probs_with_ppf(ppf, nbuckets):
     Raises:
         ValueError: `nbuckets` is not positive.
 
-    Example: ``gen_buckets_probs_with_ppf(lambda q: scipy.stats.norm.ppf(q), 5)``.
+    Example::
+
+        uniform_ppf = lambda q: q   # the quantile function of U(0, 1)
+        buckets, probs = mx.test_utils.gen_buckets_probs_with_ppf(uniform_ppf, 4)
+        buckets[1], probs   # ((0.25, 0.5), [0.25, 0.25, 0.25, 0.25])
     """
     if nbuckets <= 0:
         raise ValueError(f"gen_buckets_probs_with_ppf: nbuckets must be positive, got {nbuckets}")
@@ -32,7 +36,10 @@ def mean_check(generator, mu, sigma, nsamples=1000000):
     """Whether the mean of ``generator(nsamples)`` lies within three standard errors
     (``3 * sigma / sqrt(nsamples)``) of `mu`.
 
-    Example: ``mean_check(lambda n: np.random.normal(0, 1, size=n), 0, 1)``.
+    Example::
+
+        rng = np.random.RandomState(0)
+        mx.test_utils.mean_check(lambda n: rng.normal(0, 1, size=n), 0, 1, nsamples=10000)   # True
     """
     mean = np.asarray(generator(nsamples)).mean()
     half = 3 * sigma / np.sqrt(nsamples)
@@ -41,7 +48,13 @@ def mean_check(generator, mu, sigma, nsamples=1000000):
 
 def var_check(generator, sigma, nsamples=1000000):
     """Whether the sample variance of ``generator(nsamples)`` lies within three standard
-    errors (``3 * sqrt(2 * sigma**4 / (nsamples - 1))``) of ``sigma ** 2``."""
+    errors (``3 * sqrt(2 * sigma**4 / (nsamples - 1))``) of ``sigma ** 2``.
+
+    Example::
+
+        rng = np.random.RandomState(0)
+        mx.test_utils.var_check(lambda n: rng.normal(0, 2, size=n), 2, nsamples=10000)   # True
+    """
     var = np.asarray(generator(nsamples)).var(ddof=1)
     half = 3 * np.sqrt(2 * sigma ** 4 / (nsamples - 1))
     return bool(sigma ** 2 - half < var < sigma ** 2 + half)
@@ -77,8 +90,12 @@ def chi_square_check(generator, buckets, probs, nsamples=1000000):
 
     Example::
 
-        buckets, probs = gen_buckets_probs_with_ppf(scipy.stats.norm.ppf, 5)
-        p, _, _ = chi_square_check(lambda n: np.random.normal(size=n), buckets, probs)
+        import scipy.stats
+        buckets, probs = mx.test_utils.gen_buckets_probs_with_ppf(scipy.stats.norm.ppf, 5)
+        rng = np.random.RandomState(0)
+        gen = lambda n: rng.normal(size=n)
+        p, observed, expected = mx.test_utils.chi_square_check(gen, buckets, probs)
+        bool(p > 0.05)   # True: the samples fit N(0, 1)
     """
     from scipy import stats
     buckets, probs = list(buckets), np.asarray(probs, dtype=np.float64)
@@ -104,6 +121,14 @@ def verify_generator(generator, buckets, probs, nsamples=1000000, nrepeat=5, suc
 
     Raises:
         AssertionError: too few runs pass; the message gives every run's p value and counts.
+
+    Example::
+
+        rng = np.random.RandomState(0)
+        buckets, probs = [0, 1, 2], [0.25, 0.5, 0.25]   # a discrete distribution's values
+        gen = lambda n: rng.binomial(2, 0.5, size=n)
+        ps = mx.test_utils.verify_generator(gen, buckets, probs, nsamples=10000)   # passes
+        len(ps)   # 5: one p value per run
     """
     runs = [chi_square_check(generator, buckets, probs, nsamples) for _ in range(nrepeat)]
     ps = [r[0] for r in runs]

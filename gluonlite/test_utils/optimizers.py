@@ -33,6 +33,12 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
 
     Raises:
         AssertionError: the optimizers disagree (the message lists where).
+
+    Example::
+
+        opt1 = mx.optimizer.SGD(learning_rate=0.1, momentum=0.9)
+        opt2 = mx.optimizer.create('sgd', learning_rate=0.1, momentum=0.9)
+        mx.test_utils.compare_optimizer(opt1, opt2, (3, 4), np.float32)   # passes: same update
     """
     if not isinstance(shape, list):
         w2, w1 = _draw(shape, dtype, w_stype, density=1)

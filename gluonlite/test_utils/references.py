@@ -8,7 +8,9 @@ def np_reduce(dat, axis, keepdims, numpy_reduce_func):
     """Reduce the numpy array `dat` over `axis` (an int, a list of ints, or None for all)
     with `numpy_reduce_func` (such as ``np.sum``), one axis at a time.
 
-    Example: ``np_reduce(np.ones((2, 3)), 1, True, np.sum)`` has shape (2, 1).
+    Example::
+
+        mx.test_utils.np_reduce(np.ones((2, 3)), 1, True, np.sum).shape   # (2, 1)
     """
     if axis is None:
         axes = list(range(dat.ndim))
@@ -30,7 +32,9 @@ def collapse_sum_like(a, shape):
     Raises:
         ValueError: `shape` does not broadcast to ``a.shape``.
 
-    Example: ``collapse_sum_like(np.ones((2, 3)), (1, 3))`` is ``[[2., 2., 2.]]``.
+    Example::
+
+        mx.test_utils.collapse_sum_like(np.ones((2, 3)), (1, 3))   # array([[2., 2., 2.]])
     """
     shape = tuple(shape)
     lead = a.ndim - len(shape)

@@ -73,9 +73,10 @@ def cell_kind(cell, activation="tanh"):
     Raises:
         ValueError: an unknown cell or activation.
 
-    Example:
-        >>> cell_kind('RNNCell', 'relu')
-        'rnn_relu'
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        rnn_floor.cell_kind('RNNCell', 'relu')   # 'rnn_relu'
     """
     name = str(cell).lower()
     if name in _GATES:
@@ -91,7 +92,13 @@ def cell_kind(cell, activation="tanh"):
 
 
 def num_states(cell):
-    """Number of recurrent states of a cell: 2 for LSTM ([h, c]), else 1 ([h])."""
+    """Number of recurrent states of a cell: 2 for LSTM ([h, c]), else 1 ([h]).
+
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        rnn_floor.num_states('LSTMCell'), rnn_floor.num_states('gru')   # (2, 1)
+    """
     return 2 if cell_kind(cell) == "lstm" else 1
 
 
@@ -99,9 +106,10 @@ def num_gates(cell):
     """Number of gates of a cell (its weights have num_gates * H rows): 4 for LSTM, 3 for
     GRU, 1 for RNN.
 
-    Example:
-        >>> num_gates('GRUCell')
-        3
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        rnn_floor.num_gates('GRUCell')   # 3
     """
     return _GATES[cell_kind(cell)]
 
@@ -119,9 +127,10 @@ def init_params(cell, input_size, hidden_size, *, dtype="float32", seed=0, scale
     Returns:
         dict: i2h_weight (G*H, I), i2h_bias (G*H,), h2h_weight (G*H, H), h2h_bias (G*H,).
 
-    Example:
-        >>> init_params('LSTMCell', 3, 2)['i2h_weight'].shape
-        (8, 3)
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        rnn_floor.init_params('LSTMCell', 3, 2)['i2h_weight'].shape   # (8, 3)
     """
     g = num_gates(cell) * hidden_size
     rng = np.random.default_rng(seed)
@@ -146,10 +155,12 @@ def params_from_named(named):
     Raises:
         ValueError: a parameter is missing or matched twice.
 
-    Example:
-        >>> p = params_from_named({'c_' + k: v for k, v in init_params('gru', 2, 3).items()})
-        >>> sorted(p) == sorted(PARAM_NAMES)
-        True
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        named = {'c_' + k: v for k, v in rnn_floor.init_params('gru', 2, 3).items()}
+        sorted(rnn_floor.params_from_named(named))
+        # ['h2h_bias', 'h2h_weight', 'i2h_bias', 'i2h_weight']
     """
     found = {}
     for name, value in named.items():
@@ -191,12 +202,14 @@ class FloorRNN:
         ValueError: a bad cell name or a size < 1, or `fused_gates` with an array module
             that has no ``fuse``.
 
-    Example:
-        >>> f = FloorRNN('LSTMCell', 5, 2, 3, 4, train=True)
-        >>> p = init_params('LSTMCell', 3, 4)
-        >>> out = f.forward(np.ones((5, 2, 3), 'float32'), [np.zeros((2, 4), 'float32')] * 2, p)
-        >>> out.shape, f.backward()['i2h_weight'].shape
-        ((5, 2, 4), (16, 3))
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        f = rnn_floor.FloorRNN('LSTMCell', 5, 2, 3, 4, train=True)
+        p = rnn_floor.init_params('LSTMCell', 3, 4)
+        x, h0 = np.ones((5, 2, 3), 'float32'), np.zeros((2, 4), 'float32')
+        out = f.forward(x, [h0, h0], p)
+        out.shape, f.backward()['i2h_weight'].shape   # ((5, 2, 4), (16, 3))
     """
 
     def __init__(self, cell, seq_len, batch_size, input_size, hidden_size, *, fused=False,
@@ -275,6 +288,15 @@ class FloorRNN:
 
         Raises:
             ValueError: wrong shapes or a missing parameter or state.
+
+        Example::
+
+            from gluonlite.test_utils import rnn_floor
+            f = rnn_floor.FloorRNN('LSTMCell', 5, 2, 3, 4, train=True)
+            p = rnn_floor.init_params('LSTMCell', 3, 4)
+            x, h0 = np.ones((5, 2, 3), 'float32'), np.zeros((2, 4), 'float32')
+            out = f.forward(x, [h0, h0], p).copy()   # copy: the buffer is reused
+            out.shape   # (5, 2, 4): (T, N, H)
         """
         xp = self.xp
         T, N, I, H = self.shape
@@ -395,6 +417,16 @@ class FloorRNN:
 
         Raises:
             RuntimeError: the object was built with train=False or no forward ran.
+
+        Example::
+
+            from gluonlite.test_utils import rnn_floor
+            f = rnn_floor.FloorRNN('LSTMCell', 5, 2, 3, 4, train=True)
+            p = rnn_floor.init_params('LSTMCell', 3, 4)
+            x, h0 = np.ones((5, 2, 3), 'float32'), np.zeros((2, 4), 'float32')
+            f.forward(x, [h0, h0], p)
+            grads = f.backward()   # of the sum of the outputs
+            grads['data'].shape, len(grads['states'])   # ((5, 2, 3), 2)
         """
         xp = self.xp
         if not self.train or not getattr(self, "ran_train", False):
@@ -513,7 +545,14 @@ def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):
     for the backward), ``c_new = f * c_prev + i * g``, ``tc = tanh(c_new)`` and
     ``h = o * tc``. Plain `xp` code, so ``cupy.fuse`` compiles it into one kernel.
 
-    Example: ``lstm_gates(np, *gate_parts, c0, c1, tc, h1)`` (every argument (N, H)).
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        N, H = 2, 3
+        parts = [np.zeros((N, H)) for _ in range(8)]   # i2h and h2h parts of i, f, g, o
+        c0, c1, tc, h1 = (np.zeros((N, H)) for _ in range(4))
+        rnn_floor.lstm_gates(np, *parts, c0, c1, tc, h1)
+        h1[0, 0]   # 0.0: the candidate tanh(0) is 0
     """
     i[...] = 1 / (1 + xp.exp(-(i + hi)))
     f[...] = 1 / (1 + xp.exp(-(f + hf)))
@@ -530,7 +569,15 @@ def gru_gates(xp, ir, iz, in_, hr, hz, hn, h_prev, r, z, n, h):
     ``n = tanh(in_ + r * hn)`` and ``h = n + z * (h_prev - n)``. Plain `xp` code, so
     ``cupy.fuse`` compiles it into one kernel.
 
-    Example: ``gru_gates(np, *gate_parts, h0, r, z, n, h1)`` (every argument (N, H)).
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        N, H = 2, 3
+        parts = [np.zeros((N, H)) for _ in range(6)]   # i2h and h2h parts of r, z, n
+        h0 = np.ones((N, H))
+        r, z, n, h1 = (np.zeros((N, H)) for _ in range(4))
+        rnn_floor.gru_gates(np, *parts, h0, r, z, n, h1)
+        h1[0, 0]   # 0.5: z = 0.5 keeps half of h0, n = 0
     """
     r[...] = 1 / (1 + xp.exp(-(ir + hr)))
     z[...] = 1 / (1 + xp.exp(-(iz + hz)))
@@ -548,6 +595,14 @@ def reference_loss(cell, data, states, params, out_grad=None, activation="tanh")
 
     Returns:
         float.
+
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        p = rnn_floor.init_params('GRUCell', 3, 4)
+        x, h0 = np.ones((2, 1, 3)), np.zeros((1, 4))
+        loss = rnn_floor.reference_loss('GRUCell', x, [h0], p)
+        type(loss).__name__   # 'float'
     """
     T, N, I = data.shape
     H = states[0].shape[1]
@@ -580,12 +635,13 @@ def check_against_reference(cell, data, states, params, ref_outputs, ref_grads=N
         AssertionError: any array differs; the message lists every mismatch with its
             max absolute error and shape.
 
-    Example:
-        >>> p = init_params('GRUCell', 3, 4); x = np.ones((2, 1, 3), 'float32')
-        >>> s = [np.zeros((1, 4), 'float32')]
-        >>> out = FloorRNN('GRUCell', 2, 1, 3, 4).forward(x, s, p).copy()
-        >>> check_against_reference('GRUCell', x, s, p, out)['outputs']
-        0.0
+    Example::
+
+        from gluonlite.test_utils import rnn_floor
+        p = rnn_floor.init_params('GRUCell', 3, 4)
+        x, s = np.ones((2, 1, 3), 'float32'), [np.zeros((1, 4), 'float32')]
+        out = rnn_floor.FloorRNN('GRUCell', 2, 1, 3, 4).forward(x, s, p).copy()
+        rnn_floor.check_against_reference('GRUCell', x, s, p, out)['outputs']   # 0.0
     """
     data = np.asarray(data)
     states = [np.asarray(s) for s in states]

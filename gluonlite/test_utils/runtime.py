@@ -14,7 +14,9 @@ __all__ = ["default_context", "set_default_context", "list_gpus", "environment",
 def default_context():
     """The context tests run on: the current default context.
 
-    Example: ``nd.ones((2,), ctx=default_context())``.
+    Example::
+
+        nd.ones((2,), ctx=mx.test_utils.default_context()).context   # cpu(0)
     """
     return current_context()
 
@@ -24,6 +26,13 @@ def set_default_context(ctx):
 
     Raises:
         TypeError: `ctx` is not a Context.
+
+    Example::
+
+        prev = mx.test_utils.default_context()
+        mx.test_utils.set_default_context(mx.cpu(0))
+        nd.ones((2,)).context   # cpu(0)
+        mx.test_utils.set_default_context(prev)   # restore
     """
     if not isinstance(ctx, context.Context):
         raise TypeError(f"set_default_context: ctx must be a Context, got {type(ctx).__name__}")
@@ -33,7 +42,10 @@ def set_default_context(ctx):
 def list_gpus():
     """The ids of the usable GPUs, ``range(n)`` (empty without CuPy or a CUDA device).
 
-    Example: ``ctx = mx.gpu() if list_gpus() else mx.cpu()``.
+    Example::
+
+        ctx = mx.gpu() if mx.test_utils.list_gpus() else mx.cpu()
+        nd.ones((2,), ctx=ctx).shape   # (2,)
     """
     return range(num_gpus())
 
@@ -59,8 +71,10 @@ def environment(*args):
 
     Example::
 
-        with environment('MXNET_ENGINE_TYPE', 'NaiveEngine'):
-            ...
+        import os
+        with mx.test_utils.environment('MY_TEST_FLAG', '1'):
+            os.environ['MY_TEST_FLAG']   # '1'
+        'MY_TEST_FLAG' in os.environ   # False: restored after the block
     """
     if len(args) == 1 and isinstance(args[0], dict):
         values = dict(args[0])
@@ -95,8 +109,9 @@ def discard_stderr():
 
     Example::
 
-        with discard_stderr():
-            noisy_call()
+        import sys
+        with mx.test_utils.discard_stderr():
+            print('not shown', file=sys.stderr)
     """
     _flush_stderr()
     saved = os.dup(2)
@@ -118,6 +133,16 @@ def retry(n):
 
     Raises:
         ValueError: `n` is not a positive integer.
+
+    Example::
+
+        tries = []
+        @mx.test_utils.retry(3)
+        def flaky():
+            tries.append(1)
+            assert len(tries) >= 2   # fails the first time
+        flaky()
+        len(tries)   # 2
     """
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"retry: n must be a positive integer, got {n!r}")

@@ -77,7 +77,10 @@ def simple_forward(sym, ctx=None, is_train=False, **inputs):
     """Run `sym` once on numpy inputs given by name; returns the output as a numpy array (a
     list of them for several outputs).
 
-    Example: ``simple_forward(sym.var('x') * 2, x=np.ones(3))`` gives ``array([2., 2., 2.])``.
+    Example::
+
+        out = mx.test_utils.simple_forward(sym.var('x') * 2, x=np.ones(3))
+        out   # array([2., 2., 2.], dtype=float32)
     """
     ctx = ctx or default_context()
     exe = sym.bind(ctx, args={k: array(v, ctx=ctx) for k, v in inputs.items()})
@@ -135,7 +138,12 @@ def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_trai
     Returns:
         {name: numpy gradient array}.
 
-    Example: ``numeric_grad(exe, {'x': np.ones(3)})['x']``.
+    Example::
+
+        x = sym.var('x')
+        exe = (x * x).bind(mx.cpu(), args={'x': nd.ones((3,))})
+        grads = mx.test_utils.numeric_grad(exe, {'x': np.ones(3)})
+        np.allclose(grads['x'], 2, atol=1e-2)   # True: d(x * x)/dx at 1
     """
     dtype = _check_dtype(dtype, "numeric_grad", allow_asnumpy=False)
     return _central_differences(executor, {k: np.asarray(v) for k, v in location.items()},
@@ -155,8 +163,10 @@ def finite_difference(f, xs, eps=1e-4):
     Returns:
         A list of numpy arrays, one gradient per array of `xs`.
 
-    Example: ``finite_difference(lambda x: float((x ** 2).sum()), [np.ones(3)])[0]`` is
-    close to ``2 * np.ones(3)``.
+    Example::
+
+        grads = mx.test_utils.finite_difference(lambda x: float((x ** 2).sum()), [np.ones(3)])
+        np.allclose(grads[0], 2 * np.ones(3))   # True
     """
     grads = []
     for x in xs:
@@ -247,8 +257,9 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     Example::
 
         x = sym.var('x')
-        check_numeric_gradient(sym.tanh(x), {'x': np.random.randn(3, 4)}, dtype=np.float64,
-                               rtol=1e-5, atol=1e-7)
+        location = {'x': np.linspace(-1, 1, 12).reshape(3, 4)}
+        mx.test_utils.check_numeric_gradient(sym.tanh(x), location, dtype=np.float64,
+                                             rtol=1e-5, atol=1e-7)   # passes
     """
     dtype = _check_dtype(dtype, "check_numeric_gradient", allow_asnumpy=False)
     ctx = ctx or default_context()
@@ -306,7 +317,11 @@ def check_symbolic_forward(sym, location, expected, rtol=None, atol=None, aux_st
         TypeError, ValueError: a bad location or a count of expected outputs that does not
             match.
 
-    Example: ``check_symbolic_forward(sym.var('x') * 2, [np.ones(3)], [2 * np.ones(3)])``.
+    Example::
+
+        x = sym.var('x')
+        outs = mx.test_utils.check_symbolic_forward(x * 2, [np.ones(3)], [2 * np.ones(3)])
+        outs[0].asnumpy().tolist()   # [2.0, 2.0, 2.0]
     """
     dtype = _check_dtype(dtype, "check_symbolic_forward")
     ctx = ctx or default_context()
@@ -353,7 +368,7 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     Example::
 
         x = sym.var('x')
-        check_symbolic_backward(x * 3, [np.ones(2)], [np.ones(2)], [3 * np.ones(2)])
+        mx.test_utils.check_symbolic_backward(x * 3, [np.ones(2)], [np.ones(2)], [3 * np.ones(2)])
     """
     dtype = _check_dtype(dtype, "check_symbolic_backward")
     ctx = ctx or default_context()

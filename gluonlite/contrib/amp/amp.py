@@ -4,7 +4,10 @@ NotImplementedError (gluonlite leaves AMP out: see api_exclusions.txt).
 Example::
 
     from gluonlite.contrib.amp import amp     # loads
-    amp.init()                                # NotImplementedError: ... AMP ...
+    try:
+        amp.init()
+    except NotImplementedError as err:
+        print(err)   # contrib.amp.init: automatic mixed precision (AMP) is not supported ...
 """
 __all__ = ["init", "init_trainer", "scale_loss", "unscale", "convert_model",
            "convert_hybrid_block", "list_lp16_ops", "list_fp32_ops", "list_lp16_fp32_ops",
@@ -28,6 +31,14 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.init()
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("init")
 
@@ -37,6 +48,14 @@ def init_trainer(optimizer_or_trainer):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.init_trainer(None)
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("init_trainer")
 
@@ -46,6 +65,14 @@ def scale_loss(loss, optimizer_or_trainer):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.scale_loss(None, None)
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("scale_loss")
 
@@ -55,6 +82,14 @@ def unscale(optimizer_or_trainer):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.unscale(None)
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("unscale")
 
@@ -66,6 +101,14 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.convert_symbol(sym.var('x'))
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("convert_symbol")
 
@@ -77,6 +120,14 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.convert_model(sym.var('x'), {}, {})
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("convert_model")
 
@@ -88,6 +139,14 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.convert_hybrid_block(nn.Dense(2))
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("convert_hybrid_block")
 
@@ -99,6 +158,14 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.convert_bucketing_module(None)
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("convert_bucketing_module")
 
@@ -108,6 +175,14 @@ def list_lp16_ops(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_lp16_ops('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_lp16_ops")
 
@@ -117,6 +192,14 @@ def list_fp32_ops(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_fp32_ops('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_fp32_ops")
 
@@ -126,6 +209,14 @@ def list_lp16_fp32_ops(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_lp16_fp32_ops('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_lp16_fp32_ops")
 
@@ -135,6 +226,14 @@ def list_conditional_fp32_ops(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_conditional_fp32_ops('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_conditional_fp32_ops")
 
@@ -144,6 +243,14 @@ def list_widest_type_cast(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_widest_type_cast('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_widest_type_cast")
 
@@ -153,6 +260,14 @@ def list_loss_output_functions(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_loss_output_functions('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_loss_output_functions")
 
@@ -162,5 +277,13 @@ def list_lp16_use_fp32_params(target_dtype):
 
     Raises:
         NotImplementedError: always (AMP is not supported).
+
+    Example::
+
+        from gluonlite.contrib.amp import amp
+        try:
+            amp.list_lp16_use_fp32_params('float16')
+        except NotImplementedError:
+            print('AMP is not supported')
     """
     _refuse("list_lp16_use_fp32_params")
