@@ -20,6 +20,8 @@ import textwrap
 
 import pytest
 
+import gluonlite as mx
+
 PREAMBLE = """\
 import numpy as np
 import gluonlite as mx
@@ -174,7 +176,9 @@ def test_docstring_example_runs(body):
     with tempfile.TemporaryDirectory() as scratch:
         os.chdir(scratch)
         try:
-            with contextlib.redirect_stdout(printed):
+            # a fresh name manager: an example's layers and symbols leave the name counters
+            # of the rest of the suite as they were
+            with contextlib.redirect_stdout(printed), mx.name.NameManager():
                 exec(compile(PREAMBLE + body, "<docstring example>", "exec"),
                      {"__name__": "__docstring_example__"})
         finally:

@@ -14,8 +14,9 @@ NAMES = sorted(examples.EXAMPLES)
 def _value(name, front):
     lines, result = examples.example_lines(name, front)
     scope = {"np": np, "mx": mx, "nd": nd, "sym": sym}
-    exec("\n".join(lines[:-1]), scope)
-    value = eval(lines[-1], scope)
+    with mx.name.NameManager():  # the suite's name counters stay as they were
+        exec("\n".join(lines[:-1]), scope)
+        value = eval(lines[-1], scope)
     if isinstance(value, nd.NDArray):
         value = value.asnumpy()
     return " ".join(str(value).split()), " ".join(result.split())
