@@ -55,6 +55,7 @@ COVERED = [
     "gluonlite.gluon.contrib.estimator.event_handler",
     "gluonlite.gluon.model_zoo.vision",
     "gluonlite.gluon.model_zoo.model_store",
+    "gluonlite.onnx",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
