@@ -56,6 +56,7 @@ COVERED = [
     "gluonlite.gluon.model_zoo.vision",
     "gluonlite.gluon.model_zoo.model_store",
     "gluonlite.onnx",
+    "gluonlite.recordio",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
