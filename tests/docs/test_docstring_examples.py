@@ -57,6 +57,7 @@ COVERED = [
     "gluonlite.gluon.model_zoo.model_store",
     "gluonlite.onnx",
     "gluonlite.recordio",
+    "gluonlite.operator",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
