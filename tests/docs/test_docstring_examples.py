@@ -58,6 +58,7 @@ COVERED = [
     "gluonlite.onnx",
     "gluonlite.recordio",
     "gluonlite.operator",
+    "gluonlite.io",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
