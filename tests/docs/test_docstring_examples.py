@@ -59,6 +59,7 @@ COVERED = [
     "gluonlite.recordio",
     "gluonlite.operator",
     "gluonlite.io",
+    "gluonlite.rnn",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
