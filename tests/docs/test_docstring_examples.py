@@ -60,6 +60,7 @@ COVERED = [
     "gluonlite.operator",
     "gluonlite.io",
     "gluonlite.rnn",
+    "gluonlite.image",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
