@@ -61,6 +61,7 @@ COVERED = [
     "gluonlite.io",
     "gluonlite.rnn",
     "gluonlite.image",
+    "gluonlite.subgraph",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
