@@ -62,6 +62,8 @@ COVERED = [
     "gluonlite.rnn",
     "gluonlite.image",
     "gluonlite.subgraph",
+    "gluonlite.module",
+    "gluonlite.module.executor_group",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
