@@ -14,14 +14,28 @@ __all__ = ["register_graph_pass", "apply_graph_passes", "register_device_pass",
 
 
 def register_graph_pass(fn):
-    """Register `fn(symbol) -> symbol`, run on every graph at bind and first hybridized call."""
+    """Register `fn(symbol) -> symbol`, run on every graph at bind and first hybridized call.
+
+    Example::
+
+        def keep(symbol):   # a pass that leaves every graph as it is
+            return symbol
+        mx.executor.register_graph_pass(keep)
+        exe = sym.tanh(sym.var('x')).simple_bind(mx.cpu(), x=(2, 3))   # keep ran
+    """
     if fn not in _passes:
         _passes.append(fn)
     return fn
 
 
 def apply_graph_passes(symbol):
-    """`symbol` after every registered pass."""
+    """`symbol` after every registered pass.
+
+    Example::
+
+        y = sym.tanh(sym.var('x'))
+        y2 = mx.executor.apply_graph_passes(y)   # y itself, unless a pass rewrites it
+    """
     for fn in _passes:
         symbol = fn(symbol)
     return symbol

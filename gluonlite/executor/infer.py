@@ -404,6 +404,7 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
 
     Example::
 
+        from gluonlite.executor import infer_graph
         x = sym.var("x", shape=(0, 3))
         shapes, _ = infer_graph(sym.relu(x), partial=True)   # the relu's shape: (-1, 3)
 
@@ -459,7 +460,14 @@ def _infer_symbol(symbol, known, what):
 
 
 def infer_symbol_shapes(symbol, known, partial):
-    """Symbol.infer_shape / infer_shape_partial (see there)."""
+    """Symbol.infer_shape / infer_shape_partial (see there).
+
+    Example::
+
+        from gluonlite.executor import infer_symbol_shapes
+        infer_symbol_shapes(sym.tanh(sym.var('x')), {'x': (2, 3)}, False)
+        # ([(2, 3)], [(2, 3)], [])
+    """
     args, outs, aux = _infer_symbol(symbol, known, "shape")
     if not partial and any(_known(s) is None for s in args + aux + outs):
         return None, None, None
@@ -471,7 +479,14 @@ def infer_symbol_shapes(symbol, known, partial):
 
 
 def infer_symbol_types(symbol, known, partial=True):
-    """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown."""
+    """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown.
+
+    Example::
+
+        from gluonlite.executor import infer_symbol_types
+        infer_symbol_types(sym.tanh(sym.var('x')), {'x': np.float32})
+        # ([numpy.float32], [numpy.float32], [])
+    """
     args, outs, aux = _infer_symbol(symbol, known, "type")
     if not partial and any(d is None for d in args + aux + outs):
         return None, None, None

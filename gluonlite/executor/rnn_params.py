@@ -60,6 +60,12 @@ def unpack_rnn_params(symbol):
 
     Returns:
         A Symbol computing the same outputs (nodes not depending on a rewritten one shared).
+
+    Example::
+
+        net = gluon.rnn.LSTM(4, input_size=3); net.initialize()
+        out = net(sym.var('data'))   # RNN(data, _rnn_param_concat(...), ...)
+        '_rnn_unpacked' in mx.executor.unpack_rnn_params(out).tojson()   # True
     """
     nodes = topo_nodes(symbol.outputs)
     rnn = get("RNN")

@@ -64,6 +64,7 @@ COVERED = [
     "gluonlite.subgraph",
     "gluonlite.module",
     "gluonlite.module.executor_group",
+    "gluonlite.executor",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
