@@ -65,6 +65,11 @@ COVERED = [
     "gluonlite.module",
     "gluonlite.module.executor_group",
     "gluonlite.executor",
+    "gluonlite.control_flow.imperative",
+    "gluonlite.control_flow.symbolic",
+    "gluonlite.control_flow.cond",
+    "gluonlite.control_flow.foreach",
+    "gluonlite.control_flow.while_loop",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
