@@ -70,6 +70,9 @@ COVERED = [
     "gluonlite.control_flow.cond",
     "gluonlite.control_flow.foreach",
     "gluonlite.control_flow.while_loop",
+    "gluonlite.control_flow.body",
+    "gluonlite.control_flow.checks",
+    "gluonlite.control_flow.tracing",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
