@@ -18,6 +18,12 @@ class GraphCall:
             node's inputs, its outputs the node's outputs).
         inline: whether `get_symbol` writes the subgraph's nodes into the history (MXNet's
             inlining of a small graph) or one ``_CachedOp`` node holding the subgraph.
+
+    Example::
+
+        from gluonlite.executor.cached_op import GraphCall
+        call = GraphCall(sym.tanh(sym.var('x')), inline=True)
+        call.subgraph.list_outputs()   # ['tanh0_output']
     """
 
     __slots__ = ("subgraph", "inline")
