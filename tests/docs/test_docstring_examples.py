@@ -86,6 +86,8 @@ COVERED = [
     "gluonlite.control_flow.body",
     "gluonlite.control_flow.checks",
     "gluonlite.control_flow.tracing",
+    "gluonlite.control_flow.lowering.decisions",
+    "gluonlite.control_flow.lowering.counting",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")

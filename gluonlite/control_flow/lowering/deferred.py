@@ -151,7 +151,15 @@ def free_dest(dests, acc, i):
 def add_into(acc, i, g, fresh=False):
     """acc[i] += g in place, so accumulating over many steps allocates once. The first
     contribution is copied (g may be a buffer reused later) unless `fresh` says that g was
-    just computed for this call and nothing else holds it."""
+    just computed for this call and nothing else holds it.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.deferred import add_into
+        acc = [None]
+        add_into(acc, 0, np.ones(2)); add_into(acc, 0, np.ones(2))
+        acc   # [array([2., 2.])]
+    """
     if g is None:
         return
     if acc[i] is None:

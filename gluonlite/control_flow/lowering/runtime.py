@@ -105,12 +105,24 @@ class LoopBuffers:
 
 
 def data_row(x, t):
-    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it)."""
+    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it).
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import data_row
+        data_row(np.arange(3.), 1)   # array([1.]): a 1-D row keeps one axis
+    """
     return x[t] if x.ndim > 1 else x[t:t + 1]
 
 
 def data_column(x):
-    """Scanned data indexable by step: row t is `data_row(x, t)`."""
+    """Scanned data indexable by step: row t is `data_row(x, t)`.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import data_column
+        data_column(np.arange(3.)).shape   # (3, 1)
+    """
     return x if x.ndim > 1 else x.reshape(-1, 1)
 
 
