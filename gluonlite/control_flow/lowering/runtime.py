@@ -51,6 +51,22 @@ class LoopRuntime:
             invariant: per body input, whether it is the same at every step (free
                 variables): their gradients are deferred to one sum after the loop
                 (`LoopBody.deferred`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            def step(x, h):
+                new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True,
+                                                  num_hidden=4) + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], ['float32'] * 3,
+                                static_alloc=True)
+            loop_step = [st for st in plan.steps if st.spec is not None][0]
+            runtime = loop_step.runtime   # the step's LoopRuntime
+            body = runtime.body(loop_step.spec, 0, [(2, 3), (4, 3), (2, 4)],   # data-0, w, h0-0
+                                ['float32'] * 3, False, False, np)
+            body.plan.input_names   # ['data-0', 'w', 'h0-0']
         """
         invariant = tuple(invariant) if invariant is not None else None
         # Looked up on every loop call: the key is made of what the caller has at hand.
@@ -87,6 +103,12 @@ class LoopBuffers:
         bodies: the `shared` dict the loop's body plans are compiled with: the loops
             nested in them share theirs likewise.
         stubs: the zero-memory arrays `shape_stub` made.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        buffers = LoopBuffers()   # one per loop node, shared by its plans of one graph
+        buffers.projections, buffers.stubs   # ({}, {}): filled by the calls
     """
 
     def __init__(self):
@@ -95,7 +117,14 @@ class LoopBuffers:
 
     def shape_stub(self, xp, x):
         """A read-only array with x's shape and dtype and no data (a zero broadcast), made
-        once per shape: what a saved state keeps in place of a hoisted projection."""
+        once per shape: what a saved state keeps in place of a hoisted projection.
+
+        Example::
+
+            from gluonlite.control_flow.lowering.runtime import LoopBuffers
+            stub = LoopBuffers().shape_stub(np, np.ones((3, 4)))
+            stub.shape, stub.strides   # ((3, 4), (0, 0)): no memory of its own
+        """
         key = (x.shape, x.dtype, xp.__name__)
         stub = self.stubs.get(key)
         if stub is None:
