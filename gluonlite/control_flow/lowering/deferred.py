@@ -17,7 +17,18 @@ class Deferred:
     the loop's steps in one call after the reverse pass instead of at every step: each
     step stashes `step`'s output gradient and the inputs `names` (slots `uses`) that the
     operator's `Fast.summed_grads` rule `fn` reads; then ``fn(p, rc, input, {name: stacked
-    values}, stacked gradient, out=)``."""
+    values}, stacked gradient, out=)``.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.deferred import LoopBody
+        step = sym.FullyConnected(sym.var('x'), sym.var('w'), no_bias=True, num_hidden=4)
+        plan = compile_plan(step, [(2, 3), (4, 3)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        deferred = LoopBody(plan, invariant=[False, True]).deferred[0]   # w's gradient
+        deferred.slot, deferred.names   # (1, ('data',)): summed from the stacked x
+    """
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
 

@@ -321,7 +321,18 @@ class LoopStorage:
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
     the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
-    caller already holds (a loop's stacked step output that is the same value)."""
+    caller already holds (a loop's stacked step output that is the same value).
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.runtime import saved_stacks
+        body = sym.tanh(sym.var('x')) * sym.var('y')
+        plan = compile_plan(body, [(2,), (2,)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        {slot: a.shape for slot, a in saved_stacks(plan, 4).items()}
+        # {2: (4, 2)}: tanh's output, for 4 steps
+    """
     provided = provided or {}
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
@@ -340,6 +351,13 @@ def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
             stacked): those would hold the copy, which the next run refills, so none is
             made. (Stacked steps keep the original weights for the backward.)
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import fast_weight_layout
+        W = np.ones((4, 3), np.float32)
+        copy = fast_weight_layout(np, {2: W}, {})[2]
+        copy.shape, copy.T.flags['C_CONTIGUOUS']   # ((4, 3), True)
     """
     if steps_as_lists or not weights:
         return {}
