@@ -21,7 +21,9 @@ Example::
         def create_operator(self, ctx, in_shapes, in_dtypes):
             return Sigmoid()
 
-    y = mx.nd.Custom(x, op_type="sigmoid")
+    x = mx.nd.array([0.0, 1.0])
+    y = mx.nd.Custom(x, op_type="sigmoid")   # [0.5 0.7310586]
+
 
 MXNet's deprecated `PythonOp`/`NumpyOp`/`NDArrayOp` and its C-API helpers are not provided
 (see ``api_exclusions.txt``).
@@ -38,7 +40,19 @@ __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators
 
 
 class CustomOp:
-    """Base class of an operator written in Python: override `forward` and `backward`."""
+    """Base class of an operator written in Python: override `forward` and `backward`.
+
+    Example::
+
+        class Double(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], in_data[0] * 2)
+        @mx.operator.register("double_fwd")
+        class DoubleProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, in_shapes, in_dtypes):
+                return Double()
+        nd.Custom(nd.array([1, 2]), op_type="double_fwd")   # [2. 4.]
+    """
 
     def __init__(self):
         pass
@@ -52,6 +66,14 @@ class CustomOp:
             req: per output, how to write it ('write', 'inplace', 'add' or 'null').
             in_data, out_data, aux: lists of NDArrays (inputs, outputs to fill, auxiliary
                 states).
+
+        Example::
+
+            class Square(mx.operator.CustomOp):
+                def forward(self, is_train, req, in_data, out_data, aux):
+                    self.assign(out_data[0], req[0], in_data[0] ** 2)
+            out = nd.zeros(2)
+            Square().forward(False, ['write'], [nd.array([2, 3])], [out], [])   # out: [4. 9.]
         """
         raise NotImplementedError(f"{type(self).__name__}.forward: a CustomOp must define "
                                   "forward(is_train, req, in_data, out_data, aux)")
@@ -63,6 +85,22 @@ class CustomOp:
         Args:
             req: per input, how to write its gradient.
             out_grad, in_data, out_data, in_grad, aux: lists of NDArrays.
+
+        Example::
+
+            class Double(mx.operator.CustomOp):
+                def forward(self, is_train, req, in_data, out_data, aux):
+                    self.assign(out_data[0], req[0], in_data[0] * 2)
+                def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+                    self.assign(in_grad[0], req[0], out_grad[0] * 2)
+            @mx.operator.register("double_bwd")
+            class DoubleProp(mx.operator.CustomOpProp):
+                def create_operator(self, ctx, in_shapes, in_dtypes):
+                    return Double()
+            x = nd.array([1, 2]); x.attach_grad()
+            with autograd.record():
+                y = nd.Custom(x, op_type="double_bwd")
+            y.backward(); x.grad   # [2. 2.]
         """
         raise NotImplementedError(f"{type(self).__name__}.backward: a CustomOp must define "
                                   "backward(req, out_grad, in_data, out_data, in_grad, aux) "
@@ -74,6 +112,11 @@ class CustomOp:
 
         Raises:
             ValueError: an unknown req.
+
+        Example::
+
+            out = nd.ones(2)
+            mx.operator.CustomOp().assign(out, 'add', nd.array([1, 2]))   # out: [2. 3.]
         """
         if req == "null":
             return
@@ -95,6 +138,17 @@ class CustomOpProp:
     Args:
         need_top_grad: whether the backward reads the outputs' gradients (kept for MXNet's
             signature; gradients are always handed over here).
+
+    Example::
+
+        class AddOne(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], in_data[0] + 1)
+        @mx.operator.register("add_one")
+        class AddOneProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, in_shapes, in_dtypes):
+                return AddOne()
+        nd.Custom(nd.array([1, 2]), op_type="add_one")   # [2. 3.]
     """
 
     def __init__(self, need_top_grad=True):
@@ -102,11 +156,22 @@ class CustomOpProp:
 
     def infer_shape(self, in_shape):
         """(input shapes, output shapes, auxiliary shapes) from the input shapes (lists, in
-        `list_arguments` order); the default gives every output the first input's shape."""
+        `list_arguments` order); the default gives every output the first input's shape.
+
+        Example::
+
+            mx.operator.CustomOpProp().infer_shape([[2, 3]])   # ([[2, 3]], ([2, 3],), ())
+        """
         return in_shape, (in_shape[0],) * len(self.list_outputs()), ()
 
     def infer_type(self, in_type):
-        """(input dtypes, output dtypes, auxiliary dtypes); the default: the first input's."""
+        """(input dtypes, output dtypes, auxiliary dtypes); the default: the first input's.
+
+        Example::
+
+            mx.operator.CustomOpProp().infer_type([np.float32])
+            # ([np.float32], [np.float32], [])
+        """
         return in_type, [in_type[0]] * len(self.list_outputs()), \
             [in_type[0]] * len(self.list_auxiliary_states())
 
@@ -115,6 +180,11 @@ class CustomOpProp:
 
         Raises:
             NotImplementedError: a sparse input storage type.
+
+        Example::
+
+            mx.operator.CustomOpProp().infer_storage_type(['default'])
+            # (['default'], ['default'], [])
         """
         for s in in_stype:
             if s != "default":
@@ -126,23 +196,51 @@ class CustomOpProp:
 
     def infer_storage_type_backward(self, ograd_stype, in_stype, out_stype, igrad_stype,
                                     aux_stype):
-        """Storage types of the backward: dense everywhere."""
+        """Storage types of the backward: dense everywhere.
+
+        Example::
+
+            d = ['default']
+            mx.operator.CustomOpProp().infer_storage_type_backward(d, d, d, d, [])
+            # (['default'], ['default'], ['default'], ['default'], [])
+        """
         return (ograd_stype, in_stype, out_stype, ["default"] * len(igrad_stype), aux_stype)
 
     def list_outputs(self):
-        """Names of the outputs (default ``['output']``)."""
+        """Names of the outputs (default ``['output']``).
+
+        Example::
+
+            mx.operator.CustomOpProp().list_outputs()   # ['output']
+        """
         return ["output"]
 
     def list_arguments(self):
-        """Names of the inputs (default ``['data']``)."""
+        """Names of the inputs (default ``['data']``).
+
+        Example::
+
+            mx.operator.CustomOpProp().list_arguments()   # ['data']
+        """
         return ["data"]
 
     def list_auxiliary_states(self):
-        """Names of the auxiliary states (default none)."""
+        """Names of the auxiliary states (default none).
+
+        Example::
+
+            mx.operator.CustomOpProp().list_auxiliary_states()   # []
+        """
         return []
 
     def declare_backward_dependency(self, out_grad, in_data, out_data):
-        """What the backward reads (MXNet frees the rest early; everything is kept here)."""
+        """What the backward reads (MXNet frees the rest early; everything is kept here).
+
+        Example::
+
+            prop = mx.operator.CustomOpProp(need_top_grad=False)
+            prop.declare_backward_dependency([0], [1], [2])   # [1, 2]: no output gradient
+        """
         deps = []
         if self.need_top_grad_:
             deps.extend(out_grad)
@@ -151,7 +249,18 @@ class CustomOpProp:
         return deps
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
-        """The `CustomOp` instance for these input shapes and dtypes (override this)."""
+        """The `CustomOp` instance for these input shapes and dtypes (override this).
+
+        Example::
+
+            class Identity(mx.operator.CustomOp):
+                def forward(self, is_train, req, in_data, out_data, aux):
+                    self.assign(out_data[0], req[0], in_data[0])
+            class IdentityProp(mx.operator.CustomOpProp):
+                def create_operator(self, ctx, in_shapes, in_dtypes):
+                    return Identity()
+            IdentityProp().create_operator(mx.cpu(), [[2]], [np.float32])   # an Identity
+        """
         raise NotImplementedError(f"{type(self).__name__}.create_operator: a CustomOpProp "
                                   "must return its CustomOp from create_operator(ctx, "
                                   "in_shapes, in_dtypes)")
@@ -163,7 +272,16 @@ def register(reg_name):
     Raises:
         TypeError: the class is not a CustomOpProp subclass.
 
-    Example: ``@mx.operator.register("sigmoid") class SigmoidProp(mx.operator.CustomOpProp)``.
+    Example::
+
+        class Neg(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], -in_data[0])
+        @mx.operator.register("neg_example")
+        class NegProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, in_shapes, in_dtypes):
+                return Neg()
+        nd.Custom(nd.array([1, -2]), op_type="neg_example")   # [-1. 2.]
     """
     def do_register(prop_cls):
         if not (isinstance(prop_cls, type) and issubclass(prop_cls, CustomOpProp)):
@@ -184,12 +302,22 @@ def register(reg_name):
 def get_all_registered_operators():
     """Names of every registered operator (aliases included).
 
-    Example: ``'FullyConnected' in mx.operator.get_all_registered_operators()``.
+    Example::
+
+        'FullyConnected' in mx.operator.get_all_registered_operators()   # True
     """
     return _registry.names()
 
 
 OperatorArguments = collections.namedtuple("OperatorArguments", ["narg", "names", "types"])
+OperatorArguments.__doc__ = """What `get_operator_arguments` returns: `narg` (how many
+arguments), `names` (inputs then attributes) and `types` (one description per name).
+
+Example::
+
+    args = mx.operator.get_operator_arguments('relu')
+    args.names, args.types   # (['data'], ['NDArray-or-Symbol'])
+"""
 
 
 def get_operator_arguments(op_name):
@@ -201,7 +329,10 @@ def get_operator_arguments(op_name):
     Raises:
         ValueError: an unknown operator.
 
-    Example: ``mx.operator.get_operator_arguments('Dropout').names``.
+    Example::
+
+        mx.operator.get_operator_arguments('Dropout').names
+        # ['data', 'p', 'mode', 'axes', 'cudnn_off']
     """
     op = _registry.get(op_name)
     names, types = [], []
@@ -217,5 +348,10 @@ def get_operator_arguments(op_name):
 
 def is_np_array():
     """Whether NumPy array semantics is on (`mx.util.is_np_array`, which MXNet's module
-    re-exports)."""
+    re-exports).
+
+    Example::
+
+        mx.operator.is_np_array()   # False, unless mx.npx.set_np() was called
+    """
     return _is_np_array()

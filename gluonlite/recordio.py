@@ -34,7 +34,12 @@ _LEN_MASK = (1 << 29) - 1
 
 
 def c_str(string):
-    """MXNet's C-string helper: the utf-8 bytes of `string` (no C library is involved)."""
+    """MXNet's C-string helper: the utf-8 bytes of `string` (no C library is involved).
+
+    Example::
+
+        mx.recordio.c_str("abc")   # b'abc'
+    """
     return string.encode("utf-8") if isinstance(string, str) else bytes(string)
 
 
@@ -43,6 +48,10 @@ def check_call(ret):
 
     Raises:
         MXNetError: ret is not 0.
+
+    Example::
+
+        mx.recordio.check_call(0)   # returns None; any other value raises MXNetError
     """
     if ret != 0:
         raise MXNetError(f"check_call: a call returned {ret}")
@@ -73,7 +82,14 @@ class MXRecordIO:
         self.open()
 
     def open(self):
-        """Open (or reopen, from the start) the file."""
+        """Open (or reopen, from the start) the file.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('d.rec', 'w'); w.write(b'abc'); w.close()
+            r = mx.recordio.MXRecordIO('d.rec', 'r'); r.close()
+            r.open(); r.read()   # b'abc'
+        """
         if self.flag == "w":
             self._file = open(self.uri, "wb")
             self.writable = True
@@ -103,13 +119,26 @@ class MXRecordIO:
             self.open()
 
     def close(self):
-        """Close the file (a writer flushes it)."""
+        """Close the file (a writer flushes it).
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('d.rec', 'w'); w.write(b'abc')
+            w.close(); w.is_open   # False
+        """
         if getattr(self, "is_open", False):
             self._file.close()
             self.is_open = False
 
     def reset(self):
-        """Reopen at the first record."""
+        """Reopen at the first record.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('d.rec', 'w'); w.write(b'a'); w.write(b'b'); w.close()
+            r = mx.recordio.MXRecordIO('d.rec', 'r'); r.read(); r.read()
+            r.reset(); r.read()   # b'a'
+        """
         self.close()
         self.open()
 
@@ -128,7 +157,13 @@ class MXRecordIO:
             self.reset()
 
     def write(self, buf):
-        """Append one record (bytes)."""
+        """Append one record (bytes).
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('d.rec', 'w')
+            w.write(b'first'); w.write(b'second'); w.close()
+        """
         self._need(True, "write")
         buf = bytes(buf)
         if len(buf) >= 1 << 29:
@@ -151,6 +186,12 @@ class MXRecordIO:
 
         Raises:
             ValueError: the file is not in RecordIO format at this position.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('d.rec', 'w'); w.write(b'abc'); w.close()
+            r = mx.recordio.MXRecordIO('d.rec', 'r')
+            r.read(), r.read()   # (b'abc', None)
         """
         self._need(False, "read")
         parts = []
@@ -184,7 +225,12 @@ class MXIndexedRecordIO(MXRecordIO):
     Raises:
         FileNotFoundError: reading a missing file.
 
-    Example: ``rec = MXIndexedRecordIO('d.idx', 'd.rec', 'r'); rec.read_idx(rec.keys[0])``.
+    Example::
+
+        w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w'); w.write_idx(0, b'abc')
+        w.close()
+        rec = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'r')
+        rec.read_idx(rec.keys[0])   # b'abc'
     """
 
     def __init__(self, idx_path, uri, flag, key_type=int):
@@ -203,7 +249,12 @@ class MXIndexedRecordIO(MXRecordIO):
         Raises:
             FileNotFoundError: reading, and the index file does not exist.
 
-        Example: ``rec.open()`` (the constructor calls it).
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w'); w.write_idx(4, b'x')
+            w.close()
+            rec = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'r')   # calls open()
+            rec.close(); rec.open(); rec.keys   # [4]
         """
         if self.flag == "r" and not os.path.exists(self.idx_path):
             raise FileNotFoundError(f"MXIndexedRecordIO: index file {self.idx_path!r} does "
@@ -230,7 +281,10 @@ class MXIndexedRecordIO(MXRecordIO):
     def close(self):
         """Close the record file and its index (nothing happens when they are closed).
 
-        Example: ``rec.close()``.
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w'); w.write_idx(0, b'x')
+            w.close(); w.close()   # the second call does nothing
         """
         if getattr(self, "is_open", False):
             super().close()
@@ -251,6 +305,13 @@ class MXIndexedRecordIO(MXRecordIO):
 
         Raises:
             KeyError: an unknown key.
+
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w')
+            w.write_idx(3, b'abc'); w.write_idx(5, b'xy'); w.close()
+            rec = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'r')
+            rec.seek(5); rec.read()   # b'xy'
         """
         self._need(False, "seek")
         if idx not in self.idx:
@@ -258,18 +319,38 @@ class MXIndexedRecordIO(MXRecordIO):
         self._file.seek(self.idx[idx])
 
     def tell(self):
-        """The writer's current byte offset."""
+        """The writer's current byte offset.
+
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w')
+            w.write_idx(0, b'abc'); w.tell()   # 12: 8 bytes of head, 3 of data, 1 of padding
+        """
         self._need(True, "tell")
         return self._file.tell()
 
     def read_idx(self, idx):
-        """The record of key `idx` (safe to call from several threads)."""
+        """The record of key `idx` (safe to call from several threads).
+
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w')
+            w.write_idx(3, b'abc'); w.write_idx(5, b'xy'); w.close()
+            mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'r').read_idx(3)   # b'abc'
+        """
         with self._lock:
             self.seek(idx)
             return self.read()
 
     def write_idx(self, idx, buf):
-        """Append a record under key `idx`."""
+        """Append a record under key `idx`.
+
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w')
+            w.write_idx(7, b'abc'); w.close()
+            w.keys   # [7]
+        """
         key = self.key_type(idx)
         pos = self.tell()
         self.write(buf)
@@ -281,7 +362,13 @@ class MXIndexedRecordIO(MXRecordIO):
 IRHeader = namedtuple("HEADER", ["flag", "label", "id", "id2"])
 IRHeader.__doc__ = """The header of a packed record: `flag` (the label count when the label is
 an array), `label` (a float or an array of floats), `id` and `id2` (the record's id, high
-bits in id2)."""
+bits in id2).
+
+Example::
+
+    h = mx.recordio.IRHeader(flag=0, label=2.0, id=7, id2=0)
+    h.label   # 2.0
+"""
 
 _IR_FORMAT = "IfQQ"
 _IR_SIZE = struct.calcsize(_IR_FORMAT)
@@ -291,7 +378,10 @@ def pack(header, s):
     """A record of `header` (an IRHeader or a 4-tuple) followed by the bytes `s`; an array
     label is stored as float32 values after the header.
 
-    Example: ``pack(IRHeader(0, [1, 2], 7, 0), b'img')``.
+    Example::
+
+        rec = mx.recordio.pack(mx.recordio.IRHeader(0, [1, 2], 7, 0), b'img')
+        mx.recordio.unpack(rec)[0].flag   # 2: the label holds two values
     """
     header = IRHeader(*header)
     if isinstance(header.label, numbers.Number):
@@ -310,7 +400,10 @@ def unpack(s):
     Raises:
         ValueError: `s` is shorter than its header, or than the labels the header counts.
 
-    Example: ``header, img_bytes = unpack(record)``.
+    Example::
+
+        record = mx.recordio.pack(mx.recordio.IRHeader(0, 3.0, 1, 0), b'img')
+        header, img_bytes = mx.recordio.unpack(record)   # header.label 3.0, b'img'
     """
     if len(s) < _IR_SIZE:
         raise ValueError(f"recordio.unpack: a packed record starts with a {_IR_SIZE}-byte "
@@ -355,7 +448,11 @@ def unpack_img(s, iscolor=-1):
     Args:
         iscolor: 1 color, 0 grayscale, -1 as stored.
 
-    Example: ``header, img = unpack_img(record)``.
+    Example::
+
+        img = np.zeros((4, 4, 3), np.uint8)
+        record = mx.recordio.pack_img(mx.recordio.IRHeader(0, 1.0, 0, 0), img, img_fmt='.png')
+        header, img = mx.recordio.unpack_img(record)   # img.shape (4, 4, 3)
     """
     header, s = unpack(s)
     img = _decode(s, iscolor)
@@ -371,8 +468,12 @@ def pack_img(header, img, quality=95, img_fmt=".jpg"):
     Raises:
         ValueError: an unsupported img_fmt.
 
-    Example: ``pack_img(IRHeader(0, 3.0, 1, 0), img, img_fmt='.png')``.
+    Example::
+
+        img = np.zeros((4, 4, 3), np.uint8); img[..., 0] = 255   # blue, in BGR order
+        record = mx.recordio.pack_img(mx.recordio.IRHeader(0, 3.0, 1, 0), img, img_fmt='.png')
     """
+
     fmt = img_fmt.upper()
     if fmt not in (".JPG", ".JPEG", ".PNG"):
         raise ValueError(f"pack_img: img_fmt must be '.jpg' or '.png', got {img_fmt!r}")

@@ -36,8 +36,12 @@ def body_plan(body, shapes, dtypes, is_train, keep, xp):
     gradient when `keep`. Loops nested in it run their plain kernels too (the reference is
     plain all the way down); nothing in it is shared between calls but the plan itself.
 
-    Example: ``plan = body_plan(p["_subgraphs"][0], [(2, 3)], ["float32"], False, False,
-    np)``, then ``outs, saved = plan.forward([x])``.
+    Example::
+
+        from gluonlite.control_flow import body as cf_body
+        b = sym.tanh(sym.var('x')) + sym.var('h')   # a loop body
+        plan = cf_body.body_plan(b, [(2, 3), (2, 3)], ['float32'] * 2, False, False, np)
+        outs, saved = plan.forward([np.ones((2, 3), np.float32)] * 2)   # tanh(1) + 1
     """
     key = (tuple(map(tuple, shapes)), tuple(np.dtype(d) for d in dtypes), bool(is_train),
            bool(keep), xp.__name__)
@@ -60,7 +64,14 @@ def body_plan(body, shapes, dtypes, is_train, keep, xp):
 
 
 def body_vars(body):
-    """The variable nodes of `body`, in `list_inputs()` order."""
+    """The variable nodes of `body`, in `list_inputs()` order.
+
+    Example::
+
+        from gluonlite.control_flow import body as cf_body
+        b = sym.tanh(sym.var('x')) + sym.var('h')   # a loop body
+        [v.name for v in cf_body.body_vars(b)]   # ['x', 'h']
+    """
     return [n for n in topo_nodes(body.outputs) if n.op is None]
 
 
@@ -76,6 +87,13 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
 
     Raises:
         ValueError: the body does not fit its inputs (the message names the body and node).
+
+    Example::
+
+        from gluonlite.control_flow import body as cf_body
+        b = sym.tanh(sym.var('x')) + sym.var('h')   # a loop body
+        cf_body.infer_body('foreach', 'body', b, [(2, 3), None])
+        # ([(2, 3), (2, 3)], [(2, 3)]): h's shape follows from x's
     """
     vars_ = body_vars(body)
     if in_shapes is not None:
@@ -96,12 +114,26 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
 
 
 def wants_grad(dtype):
-    """Whether a body input of this dtype can take a gradient (floating point only)."""
+    """Whether a body input of this dtype can take a gradient (floating point only).
+
+    Example::
+
+        from gluonlite.control_flow.body import wants_grad
+        wants_grad('float32'), wants_grad('int32')   # (True, False)
+    """
     return np.dtype(dtype).kind == "f"
 
 
 def body_plans(body):
-    """The plans `body_plan` compiled for `body` so far (to inspect them)."""
+    """The plans `body_plan` compiled for `body` so far (to inspect them).
+
+    Example::
+
+        from gluonlite.control_flow import body as cf_body
+        b = sym.tanh(sym.var('x')) + sym.var('h')   # a loop body
+        cf_body.body_plan(b, [(2, 3), (2, 3)], ['float32'] * 2, False, False, np)
+        len(cf_body.body_plans(b))   # 1
+    """
     return list(_PLANS.get(id(body), (None, {}))[1].values())
 
 
@@ -113,6 +145,11 @@ class Steps:
         saved: per executed step, what `Plan.forward` saved (None when the kernel was told
             no gradient would be asked for: the gradient then runs the loop again).
         n: how many steps ran (for `_cond`: 1 when the then branch ran, else 0).
+
+    Example::
+
+        from gluonlite.control_flow.body import Steps
+        steps = Steps(plans=[], saved=[], n=0)   # what a loop that ran no step keeps
     """
 
     __slots__ = ("plans", "saved", "n")
@@ -125,7 +162,13 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
     """Register a loop or branch operator: node inputs ``data0...`` (the bodies are in the
     params' ``_subgraphs``, counted in ``num_args``), ``num_outputs`` visible outputs and
     a hidden last one, the kernel's opaque state for its vjp (`Steps`); `writes_dests`: the
-    vjp takes `dests` (`into_dests`)."""
+    vjp takes `dests` (`into_dests`).
+
+    Example::
+
+        from gluonlite.ops import registry
+        registry.get('_foreach').name   # '_foreach', registered by loop_operator
+    """
     return registry.register(
         name, inputs=lambda p: [f"data{i}" for i in range(p.num_args - n_subgraphs)],
         outputs=lambda p: p.num_outputs + 1, visible=lambda p: p.num_outputs, attrs=attrs,
@@ -138,7 +181,15 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
 
 def into_dests(xp, grads, dests):
     """`grads` with each one that has a caller's array in `dests` copied there (the vjp's
-    `dests`, `Fast.writes_dests`): that array is then the gradient."""
+    `dests`, `Fast.writes_dests`): that array is then the gradient.
+
+    Example::
+
+        from gluonlite.control_flow.body import into_dests
+        dest = np.zeros(2)
+        grads = into_dests(np, [np.ones(2), None], [dest, None])
+        grads[0] is dest   # True: the gradient was copied into the caller's array
+    """
     if dests is None:
         return grads
     for i, (g, d) in enumerate(zip(grads, dests)):

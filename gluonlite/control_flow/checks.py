@@ -18,16 +18,40 @@ class UnusedLoopInputError(ValueError, AssertionError):
 
     A ValueError, as every bad input here; also an AssertionError because MXNet 1.9.1
     raises one for this fault, so MXNet scripts that catch it keep working.
+
+    Example::
+
+        from gluonlite.control_flow.checks import UnusedLoopInputError
+        try:   # the body reads the state only, never the data
+            sym.contrib.foreach(lambda d, s: (s[0] * 2, [s[0]]), sym.var('data'),
+                                [sym.var('s')])
+        except UnusedLoopInputError as err:
+            print(err)   # foreach: data[0] is never used by body; ...
     """
 
 
 def dtype_str(dtype):
-    """'float32' for any dtype spelling."""
+    """'float32' for any dtype spelling.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        checks.dtype_str(np.float32)   # 'float32'
+    """
     return np.dtype(dtype).name
 
 
 def check_callable(fname, argname, f):
-    """Raise TypeError unless `f` is callable."""
+    """Raise TypeError unless `f` is callable.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_callable('foreach', 'body', 3)
+        except TypeError as err:
+            print(err)   # foreach: body must be callable ...
+    """
     if not callable(f):
         raise TypeError(f"{fname}: {argname} must be callable (a Python function), got "
                         f"{type(f).__name__}")
@@ -38,6 +62,11 @@ def check_max_iterations(fname, max_iterations):
 
     Raises:
         ValueError: it is missing, not an integer, or smaller than 1.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        checks.check_max_iterations('while_loop', 5)   # 5; None or 0 raise
     """
     if max_iterations is None:
         raise ValueError(f"{fname}: max_iterations must be given (an int >= 1); the stacked "
@@ -54,7 +83,16 @@ def check_max_iterations(fname, max_iterations):
 
 
 def check_same_count(fname, what, expected, got, step=None):
-    """Raise ValueError when `func` returned `got` loop vars instead of `expected`."""
+    """Raise ValueError when `func` returned `got` loop vars instead of `expected`.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_same_count('while_loop', 'loop_vars', 2, 1)
+        except ValueError as err:
+            print(err)   # ... loop_vars has 2 element(s) but func returned 1 ...
+    """
     if expected != got:
         at = "" if step is None else f" at step {step}"
         raise ValueError(f"{fname}: {what} has {expected} element(s) but func returned {got}"
@@ -69,6 +107,15 @@ def check_carried(fname, argname, index, before, after, step, returned_by, noun,
         before, after: (shape, dtype) entering and returned; None parts are not checked.
         returned_by, noun: how to name the body and the value ('func', 'loop var').
         fix: appended to the dtype message.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_carried('while_loop', 'loop_vars', 0, ((2,), 'float32'),
+                         ((3,), None), 1, 'func', 'loop var')
+        except ValueError as err:
+            print(err)   # ... entered with shape (2,) but func returned shape (3,) ...
     """
     (s0, d0), (s1, d1) = before, after
     if s0 is not None and s1 is not None and tuple(s0) != tuple(s1):
@@ -82,13 +129,31 @@ def check_carried(fname, argname, index, before, after, step, returned_by, noun,
 
 
 def check_loop_var(fname, index, before, after, step, returned_by="func"):
-    """`check_carried` for while_loop's loop vars: (shape, dtype) before and after."""
+    """`check_carried` for while_loop's loop vars: (shape, dtype) before and after.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_loop_var('while_loop', 0, ((2,), 'float32'), ((3,), 'float32'), 1)
+        except ValueError as err:
+            print(err)   # a loop var must keep its shape
+    """
     check_carried(fname, "loop_vars", index, before, after, step, returned_by, "loop var",
                   " (cast it with astype)")
 
 
 def check_state(index, before, after, step):
-    """`check_carried` for foreach's states: (shape, dtype) before and after."""
+    """`check_carried` for foreach's states: (shape, dtype) before and after.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_state(0, ((2,), 'float32'), ((2,), 'int32'), 0)
+        except ValueError as err:
+            print(err)   # a state must keep its dtype
+    """
     check_carried("foreach", "init_states", index, before, after, step, "body", "state")
 
 
@@ -97,6 +162,14 @@ def check_step_outputs(fname, first, now, step):
 
     Args:
         first, now: lists of (shape, dtype) of the step outputs at step 0 and at `step`.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        try:
+            checks.check_step_outputs('foreach', [((2,), 'float32')], [((3,), 'float32')], 2)
+        except ValueError as err:
+            print(err)   # step outputs are stacked ...
     """
     if len(first) != len(now):
         raise ValueError(f"{fname}: func returned {len(first)} step output(s) at step 0 but "
@@ -113,7 +186,15 @@ def check_step_outputs(fname, first, now, step):
 
 
 def flatten_result(fname, what, value, is_leaf, kind):
-    """flatten() with a message naming `what` (e.g. 'body output')."""
+    """flatten() with a message naming `what` (e.g. 'body output').
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        is_nd = lambda v: isinstance(v, nd.NDArray)
+        leaves, spec = checks.flatten_result('foreach', 'data', [nd.ones(2), [nd.zeros(1)]],
+                                             is_nd, 'NDArray')   # two leaves
+    """
     try:
         return flatten(value, is_leaf)
     except TypeError:
@@ -124,7 +205,14 @@ def flatten_result(fname, what, value, is_leaf, kind):
 def step_output_spec(spec):
     """The structure while_loop returns its stacked outputs in, from the spec of func's step
     output (`flatten`): as MXNet 1.9.1 regroups them, one array stays one array, every list
-    or tuple becomes a list, and None becomes an empty list."""
+    or tuple becomes a list, and None becomes an empty list.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        checks.step_output_spec(None)   # (list, ()): no output, an empty list
+        checks.step_output_spec(0)      # 0: one array stays one array
+    """
     if spec is None:
         return (list, ())
     if spec == 0:
@@ -146,6 +234,14 @@ class LoopVars:
     Raises:
         TypeError: an element that is not an array or a list.
         ValueError: no array at all.
+
+    Example::
+
+        from gluonlite.control_flow import checks
+        is_nd = lambda v: isinstance(v, nd.NDArray)
+        lv = checks.LoopVars('while_loop', [nd.ones(1), (nd.zeros(1), nd.zeros(1))], is_nd,
+                             'NDArray')   # three leaves in two top-level elements
+        len(lv.leaves)   # 3
     """
 
     def __init__(self, fname, loop_vars, is_leaf, kind):
@@ -156,16 +252,43 @@ class LoopVars:
         self.spec = step_output_spec(spec)
 
     def args(self, leaves):
-        """The positional arguments of cond/func for these leaves."""
+        """The positional arguments of cond/func for these leaves.
+
+        Example::
+
+            from gluonlite.control_flow import checks
+            is_nd = lambda v: isinstance(v, nd.NDArray)
+            lv = checks.LoopVars('while_loop', [nd.ones(1), (nd.zeros(1), nd.zeros(1))], is_nd,
+                                 'NDArray')   # three leaves in two top-level elements
+            len(lv.args(lv.leaves))   # 2: func(ones, [zeros, zeros])
+        """
         rebuilt = unflatten(leaves, self.spec)
         return [rebuilt] if self.spec == 0 else rebuilt
 
     def result(self, leaves):
-        """The final loop vars in the structure of `loop_vars`."""
+        """The final loop vars in the structure of `loop_vars`.
+
+        Example::
+
+            from gluonlite.control_flow import checks
+            is_nd = lambda v: isinstance(v, nd.NDArray)
+            lv = checks.LoopVars('while_loop', [nd.ones(1), (nd.zeros(1), nd.zeros(1))], is_nd,
+                                 'NDArray')   # three leaves in two top-level elements
+            lv.result(lv.leaves)   # [ones, [zeros, zeros]]: the tuple becomes a list
+        """
         return unflatten(leaves, self.spec)
 
     def new_leaves(self, value, step):
-        """The leaves of func's new loop vars, checked to be as many as the loop vars."""
+        """The leaves of func's new loop vars, checked to be as many as the loop vars.
+
+        Example::
+
+            from gluonlite.control_flow import checks
+            is_nd = lambda v: isinstance(v, nd.NDArray)
+            lv = checks.LoopVars('while_loop', [nd.ones(1), (nd.zeros(1), nd.zeros(1))], is_nd,
+                                 'NDArray')   # three leaves in two top-level elements
+            len(lv.new_leaves([nd.ones(1), [nd.ones(1), nd.ones(1)]], 0))   # 3
+        """
         new, _ = flatten_result(self.fname, "func's new_loop_vars", value, self.is_leaf,
                                 self.kind)
         check_same_count(self.fname, "loop_vars", len(self.leaves), len(new), step)

@@ -59,7 +59,13 @@ def _cond_dtype(p, ins):
 
 
 def pred_value(c):
-    """The branch pred's output `c` as a Python bool (it must have one element)."""
+    """The branch pred's output `c` as a Python bool (it must have one element).
+
+    Example::
+
+        from gluonlite.control_flow.cond import pred_value
+        pred_value(np.array([0.5]))   # True; an array of two elements raises ValueError
+    """
     if c.size != 1:
         raise ValueError(f"cond: pred must be a scalar (one element), got shape {c.shape}")
     return bool(host_scalar(c))

@@ -12,8 +12,11 @@ the registered lowering instead (`gluonlite.control_flow.lowering`), checked aga
 
 Example::
 
-    body = sym.tanh(sym.var("x") + sym.var("h"))          # step output and new state
-    y = sym.contrib.foreach(lambda x, h: (body..., ...), data, [h0])   # builds the node
+    def step(x, h):   # step output and new state
+        new = sym.tanh(x + h[0])
+        return new, [new]
+    outs, states = sym.contrib.foreach(step, sym.var("data"), [sym.var("h0")])   # the node
+    outs.eval(data=nd.ones((3, 2)), h0=nd.zeros(2))[0].shape   # (3, 2)
 """
 
 from ..ops import attrs as A

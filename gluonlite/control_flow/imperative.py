@@ -64,7 +64,9 @@ def foreach(body, data, init_states):
 
     Example::
 
-        outs, s = nd.contrib.foreach(lambda x, s: (x + s[0], [s[0] * 2]), data, [nd.ones(3)])
+        data = nd.array([[1, 2], [3, 4], [5, 6]])   # three steps of two values
+        outs, s = nd.contrib.foreach(lambda x, s: (x + s[0], [s[0] * 2]), data, [nd.ones(2)])
+        # outs: [[2, 3], [5, 6], [9, 10]]; s: [[8, 8]]
     """
     checks.check_callable("foreach", "body", body)
     data_leaves, data_spec = checks.flatten_result("foreach", "data", data, _is_nd, "NDArray")
@@ -221,7 +223,8 @@ def cond(pred, then_func, else_func):
 
     Example::
 
-        y = nd.contrib.cond(x.sum() > 0, lambda: x * 2, lambda: x - 1)
+        x = nd.array([1, -2, 3])
+        y = nd.contrib.cond(x.sum() > 0, lambda: x * 2, lambda: x - 1)   # [2, -4, 6]
     """
     checks.check_callable("cond", "then_func", then_func)
     checks.check_callable("cond", "else_func", else_func)

@@ -244,7 +244,9 @@ def cond(pred, then_func, else_func, name="cond"):
 
     Example::
 
+        x = sym.var('x')
         y = sym.contrib.cond(x.sum() > 0, lambda: x * 2, lambda: x - 1)
+        y.eval(x=nd.array([-1, -2]))[0]   # [-2, -3]: the else branch
     """
     checks.check_callable("cond", "then_func", then_func)
     checks.check_callable("cond", "else_func", else_func)

@@ -17,7 +17,14 @@ __all__ = ["make_placeholders", "capture_body", "Body"]
 
 def make_placeholders(fname, argname, symbols):
     """Fresh variables standing for loop inputs inside a body, named ``{name}-{index}`` as
-    MXNet names them (made unique when the same symbol is passed twice)."""
+    MXNet names them (made unique when the same symbol is passed twice).
+
+    Example::
+
+        from gluonlite.control_flow.tracing import make_placeholders
+        ph = make_placeholders('foreach', 'data', [sym.var('d'), sym.var('d')])
+        [p.name for p in ph]   # ['d-0', 'd-0_1']
+    """
     out, used = [], set()
     for k, s in enumerate(symbols):
         node, idx = s.outputs[0]
@@ -37,6 +44,16 @@ class Body:
         symbol: the body Symbol (its own variables only).
         keys: per body input (``symbol.list_inputs()`` order), ``('ph', k)`` for placeholder
             k or ``('outer', (node, index))`` for an outer entry fed through the loop node.
+
+    Example::
+
+        from gluonlite.control_flow import tracing
+        from gluonlite.symbol.symbol import record_new_nodes
+        ph = tracing.make_placeholders('foreach', 'data', [sym.var('d')])
+        with record_new_nodes() as created:
+            y = sym.tanh(ph[0]) * sym.var('w')   # what the user's body function builds
+        body = tracing.capture_body('foreach', [y], ph, created)   # a Body
+        body.keys   # [('ph', 0), ('outer', (<Node w (var)>, 0))]
     """
 
     def __init__(self, symbol, keys):
@@ -59,6 +76,16 @@ def capture_body(fname, heads, placeholders, created, what="body"):
     Raises:
         TypeError: a head is not a single-output Symbol.
         ValueError: two different variables of the same name reach the body.
+
+    Example::
+
+        from gluonlite.control_flow import tracing
+        from gluonlite.symbol.symbol import record_new_nodes
+        ph = tracing.make_placeholders('foreach', 'data', [sym.var('d')])
+        with record_new_nodes() as created:
+            y = sym.tanh(ph[0]) * sym.var('w')   # what the user's body function builds
+        body = tracing.capture_body('foreach', [y], ph, created)
+        body.symbol.list_inputs()   # ['d-0', 'w']: w is read from outside
     """
     ph_index = {id(p.outputs[0][0]): k for k, p in enumerate(placeholders)}
     inside = {id(n) for n in created}

@@ -33,7 +33,15 @@ class WhileRoles:
             a loop var (what a step refreshes from the current loop vars).
         func_fixed: per func input, whether it is a node input rather than a loop var.
 
-    Example: ``WhileRoles(p).func`` -> ``[('var', 0), ('in', 2)]``.
+    Example::
+
+        from gluonlite.control_flow.while_loop import WhileRoles
+        from gluonlite.symbol.symbol import topo_nodes
+        i, s, w = sym.var('i'), sym.var('s'), sym.var('w')   # w: read by func, not a loop var
+        outs, _ = sym.contrib.while_loop(lambda i, s: i < 3, lambda i, s: (s * w, [i + 1, s + w]),
+                                         [i, s], max_iterations=3)
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_while_loop'][0]
+        WhileRoles(node.params).func   # [('var', 1), ('in', 2), ('var', 0)]
     """
 
     def __init__(self, p):
@@ -51,14 +59,34 @@ class WhileRoles:
         self.func_fixed = [kind == "in" for kind, _ in self.func]
 
     def node_input(self, role):
-        """The node input index a role reads."""
+        """The node input index a role reads.
+
+        Example::
+
+            from gluonlite.control_flow.while_loop import WhileRoles
+            from gluonlite.symbol.symbol import topo_nodes
+            i, s, w = sym.var('i'), sym.var('s'), sym.var('w')   # w: read by func, not a loop var
+            outs, _ = sym.contrib.while_loop(lambda i, s: i < 3,
+                                             lambda i, s: (s * w, [i + 1, s + w]),
+                                             [i, s], max_iterations=3)
+            node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_while_loop'][0]
+            roles = WhileRoles(node.params)
+            roles.node_input(('in', 2)), roles.node_input(('var', 1))   # (2, 1)
+        """
         kind, i = role
         return self.var_nodes[i] if kind == "var" else i
 
 
 def by_role(roles, var_values, node_values):
     """Per body input, its value: loop var k's from `var_values`, a node input's from
-    `node_values` (roles as `WhileRoles.cond` and `.func` give them)."""
+    `node_values` (roles as `WhileRoles.cond` and `.func` give them).
+
+    Example::
+
+        from gluonlite.control_flow.while_loop import by_role
+        by_role([('var', 1), ('in', 2), ('var', 0)], ['i', 's'], ['n0', 'n1', 'n2'])
+        # ['s', 'n2', 'i']
+    """
     return [var_values[r[1]] if r[0] == "var" else node_values[r[1]] for r in roles]
 
 

@@ -18,6 +18,12 @@ class GraphCall:
             node's inputs, its outputs the node's outputs).
         inline: whether `get_symbol` writes the subgraph's nodes into the history (MXNet's
             inlining of a small graph) or one ``_CachedOp`` node holding the subgraph.
+
+    Example::
+
+        from gluonlite.executor.cached_op import GraphCall
+        call = GraphCall(sym.tanh(sym.var('x')), inline=True)
+        call.subgraph.list_outputs()   # ['tanh0_output']
     """
 
     __slots__ = ("subgraph", "inline")
@@ -44,8 +50,10 @@ class CachedOp:
 
     Example::
 
-        op = CachedOp(y, static_alloc=True)
-        out, = op(x, w, b)
+        x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+        y = sym.FullyConnected(x, w, b, num_hidden=2)
+        op = mx.executor.CachedOp(y, static_alloc=True)
+        out, = op(nd.ones((4, 3)), nd.ones((2, 3)), nd.zeros(2))   # (4, 2), all 3
     """
 
     def __init__(self, symbol, static_alloc=False, static_shape=False, inline_limit=2):
@@ -98,7 +106,11 @@ class CachedOp:
         """Per compiled plan (in `plans`' order), its `gluonlite.executor.graphs.PlanGraphs`
         (how its calls ran: ``.status()``) or the reason it is not captured: for inspection.
 
-        Example: ``op.graphs[0]`` -> 'capture needs static_alloc=True and static_shape=True'.
+        Example::
+
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True)
+            op(nd.ones((2, 3)))
+            op.graphs[0]   # 'capture needs static_alloc=True and static_shape=True'
         """
         return tuple(self._graphs[id(p)] for p in self._plans.values())
 
@@ -106,7 +118,14 @@ class CachedOp:
     def plans(self):
         """The compiled plans (`gluonlite.executor.plan.Plan`) this CachedOp has run so far,
         in the order they were compiled: for inspection, never to be modified (see
-        `Executor.plans`)."""
+        `Executor.plans`).
+
+        Example::
+
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')))
+            op(nd.ones((2, 3))); op(nd.ones((4, 3)))
+            len(op.plans)   # 2: one per input shape
+        """
         return tuple(self._plans.values())
 
     def _xp_of(self, datas):

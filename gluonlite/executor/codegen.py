@@ -44,6 +44,12 @@ class WriteTargets:
         rule_out: {(step, input): expression}: the gradient rule writes there (``out=``).
         vjp_dests: {step: (input, expression)}: the vjp is given that destination for that
             input (``dests=``); the name ``kept{step}`` holds it.
+
+    Example::
+
+        from gluonlite.executor.codegen import WriteTargets
+        targets = WriteTargets()
+        targets.rule_out, targets.vjp_dests   # ({}, {}): nothing decided yet
     """
 
     def __init__(self):
@@ -62,43 +68,128 @@ class Emission:
 
     def forward_start(self, w, plan, direct):
         """Before the steps: add {slot: expression} entries to `direct` for values to be
-        written into arrays the caller gives."""
+        written into arrays the caller gives.
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            direct = {}; e.forward_start(w, plan, direct)
+            direct   # {}: the plain forward writes nothing to a caller
+        """
 
     def forward_end(self, w, plan, value):
         """After the steps ({slot: expression} in `value`); returns whether the forward
-        hands back its saved values (the `saved` of `Plan.forward`)."""
+        hands back its saved values (the `saved` of `Plan.forward`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.forward_end(w, plan, {})   # True: the saved values are handed back
+        """
         return True
 
     def read_values(self, w, plan):
-        """Emit ``v{slot} = ...`` for every slot the backward refers to (`read_slots`)."""
+        """Emit ``v{slot} = ...`` for every slot the backward refers to (`read_slots`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.read_values(w, plan)
+            w.lines   # ['    v0 = saved[0]', '    v1 = saved[1]', '    v2 = saved[2]']
+        """
         for s in sorted(read_slots(plan)[0]):
             w.emit(f"v{s} = saved[{s}]")
 
     def need(self, i, st):
-        """The inputs of backward step i (`st`) whose gradients its block computes."""
+        """The inputs of backward step i (`st`) whose gradients its block computes.
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.need(0, plan.bwd_steps[0])   # [True]: the step's input wants a gradient
+        """
         return st.need
 
     def before_gradient(self, w, plan, i, st, gys):
         """At the top of backward step i's block (entered when one of the output gradient
-        variables `gys` is not None)."""
+        variables `gys` is not None).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.before_gradient(w, plan, 0, plan.bwd_steps[0], ['g2'])
+            w.lines   # []: the plain backward emits nothing here
+        """
 
     # What each gradient variable holds, as the backward is emitted (a caller choosing
     # where gradients are written follows it; `WriteTargets`).
     def new_array(self, var):
-        """Gradient variable `var` now holds an array of its own (a head, a sum)."""
+        """Gradient variable `var` now holds an array of its own (a head, a sum).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.new_array('g2')   # the plain backward does not track it
+        """
 
     def assigned(self, var, expr, same_as=None, made=None):
         """`var` now holds what the expression `expr` holds: a gradient variable's array,
         the data of gradient variable `same_as` reshaped, or an array made by `made`
         (``(maker, shape)``: maker ("rule", step, input) for a rule taking ``out=``,
-        `Fast.grads_out`; ("vjp", step, input) for a vjp taking ``dests=``)."""
+        `Fast.grads_out`; ("vjp", step, input) for a vjp taking ``dests=``).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.assigned('g1', 'g2')   # g1 holds what g2 holds: nothing to do here
+        """
 
     def released(self, variables):
-        """The gradient variables `variables` are let go (set to None)."""
+        """The gradient variables `variables` are let go (set to None).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); e = codegen.Emission()
+            e.released(['g1', 'g2'])   # nothing to do for the plain backward
+        """
 
 
 class Writer:
-    """Source lines plus the namespace of the names they refer to."""
+    """Source lines plus the namespace of the names they refer to.
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        w = codegen.Writer(plan)
+        w.emit('return ' + w.bind('answer', 42))
+        fn, source = codegen.compile_function(w, plan, 'f()'); fn()   # 42
+    """
 
     def __init__(self, plan):
         self.lines = []
@@ -115,12 +206,30 @@ class Writer:
 
     def bind(self, name, value):
         """Make `value` visible to the generated code as `name`; returns `name` (for use
-        in an emitted line)."""
+        in an emitted line).
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan)
+            w.bind('two', 2)   # 'two': the generated code can read it
+        """
         self.ns[name] = value
         return name
 
     def emit(self, line):
-        """Append source `line`, indented to the current `depth`."""
+        """Append source `line`, indented to the current `depth`.
+
+        Example::
+
+            from gluonlite.executor import compile_plan, codegen
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            w = codegen.Writer(plan); w.emit('return 1')
+            w.lines   # ['    return 1']: indented to the function body
+        """
         self.lines.append("    " * self.depth + line)
 
 
@@ -154,6 +263,14 @@ def forward_function(plan, with_outs, skip=()):
     Returns:
         (function, source): ``function(args, outs) -> (results, saved)`` with the meaning
         of `Plan.forward`, and its source text.
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        forward, source = codegen.forward_function(plan, with_outs=False)
+        outs, saved = forward([np.ones(2, np.float32)], None)   # [1.52 1.52]
     """
     w = Writer(plan)
     if plan.n_inputs:
@@ -167,7 +284,17 @@ def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
     """Emit a forward's steps once its inputs (and `given` slots) are in ``v{slot}``;
     `outs` is the expression of the caller's list of arrays, or a list of expressions, one
     per array; `emission` the caller's hooks (`Emission`). Returns the expressions of (the
-    results, the saved values)."""
+    results, the saved values).
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        w = codegen.Writer(plan); w.emit('v0, = args')
+        results, saved = codegen.forward_body(w, plan, False, (), (), 'outs')
+        results   # '[v2]': the expression of the outputs
+    """
     emission = emission or _PLAIN
     n_in = plan.n_inputs
     value = {s: f"v{s}" for s in list(range(n_in)) + list(given)}
@@ -205,7 +332,16 @@ def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
 
 def unpack(w, prefix, n, source):
     """``{prefix}0, ... = source`` for an expression, one line each for a list of them
-    (None: a name not needed)."""
+    (None: a name not needed).
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        w = codegen.Writer(plan); codegen.unpack(w, 'o', 2, 'outs')
+        w.lines   # ['    o0, o1, = outs']
+    """
     if isinstance(source, str):
         w.emit(", ".join(f"{prefix}{k}" for k in range(n)) + f", = {source}")
     else:
@@ -324,7 +460,17 @@ def _ufunc_of(op, xp):
 
 def compile_function(w, plan, signature):
     """Compile the lines `w` holds as ``def {signature}:`` with `w`'s namespace; returns
-    (function, source). The source is registered with `linecache` for tracebacks."""
+    (function, source). The source is registered with `linecache` for tracebacks.
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        w = codegen.Writer(plan); w.emit('return 7')
+        fn, source = codegen.compile_function(w, plan, 'seven()')
+        fn(), source   # (7, 'def seven():\n    return 7\n')
+    """
     source = f"def {signature}:\n" + "\n".join(w.lines) + "\n"
     filename = f"<gluonlite plan {next(_COUNTER)}>"
     # Keep the source where tracebacks look for it.
@@ -350,6 +496,15 @@ def backward_function(plan, with_dests=False):
 
     Each step's gradient code runs only when a gradient reaches one of its outputs; a
     value's gradient is the sum of its uses' contributions.
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        backward, source = codegen.backward_function(plan)
+        outs, saved = plan.forward([np.ones(2, np.float32)])
+        backward(saved, [np.ones(2, np.float32)])   # [array([0.84, 0.84])]
     """
     w = Writer(plan)
     into = _destinations(plan) if with_dests else {}
@@ -384,7 +539,17 @@ def backward_body(w, plan, heads, into=None, emission=None):
     """Emit a backward from the saved values in `saved` (or where `emission`, the caller's
     `Emission`, reads them) and the output gradients (the expressions `heads`, one per
     output) to ``g{slot}`` of every input; `into` is `_destinations` when the caller's
-    arrays are in ``into{slot}``."""
+    arrays are in ``into{slot}``.
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        w = codegen.Writer(plan)
+        codegen.backward_body(w, plan, ['heads[0]'])
+        w.lines[0]   # '    v0 = saved[0]'
+    """
     emission = emission or _PLAIN
     emission.read_values(w, plan)
     grads = sorted({s for st in plan.bwd_steps for s in st.ins + st.outs} |
@@ -410,7 +575,15 @@ def backward_body(w, plan, heads, into=None, emission=None):
 
 def read_slots(plan):
     """(the slots a backward refers to, those of them whose values it reads): the others
-    it sees as shape stubs (`Plan.saved_slots`)."""
+    it sees as shape stubs (`Plan.saved_slots`).
+
+    Example::
+
+        from gluonlite.executor import compile_plan, codegen
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        codegen.read_slots(plan)   # ({0, 1, 2}, {1})
+    """
     read = set()
     for st in plan.bwd_steps:
         read.update(st.ins)

@@ -18,7 +18,13 @@ __all__ = ["eliminate_common_expr", "cse_enabled"]
 
 def cse_enabled():
     """Whether bind eliminates common subexpressions (the environment variable
-    ``MXNET_ELIMINATE_COMMON_EXPR``, read at bind; on unless it is ``0``, as in MXNet)."""
+    ``MXNET_ELIMINATE_COMMON_EXPR``, read at bind; on unless it is ``0``, as in MXNet).
+
+    Example::
+
+        from gluonlite.executor.cse import cse_enabled
+        cse_enabled()   # True unless MXNET_ELIMINATE_COMMON_EXPR=0
+    """
     return os.environ.get("MXNET_ELIMINATE_COMMON_EXPR", "1").strip() != "0"
 
 

@@ -36,6 +36,11 @@ def grad_reqs(arg_names, grad_req):
 
     Raises:
         ValueError: a list of the wrong length, an unknown name, or a bad value.
+
+    Example::
+
+        from gluonlite.executor.executor import grad_reqs
+        grad_reqs(['x', 'w'], {'x': 'add'})   # {'x': 'add', 'w': 'null'}
     """
     if isinstance(grad_req, str):
         reqs = {n: grad_req for n in arg_names}
@@ -66,8 +71,10 @@ class Executor:
 
     Example::
 
-        exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3)), ...}, args_grad={...})
-        exe.forward(is_train=True); exe.backward()
+        x, w = sym.var('x'), sym.var('w'); y = sym.sum(x * w)
+        exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3)), 'w': nd.ones((2, 3))},
+                     args_grad={'w': nd.zeros((2, 3))})
+        exe.forward(is_train=True); exe.backward()   # grad_dict['w']: x, all ones
     """
 
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None):
@@ -130,6 +137,12 @@ class Executor:
 
         Raises:
             ValueError: two outputs share a name.
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.output_dict   # {'_mulscalar0_output': zeros (2, 3) until forward}
         """
         names = self._symbol.list_outputs()
         if len(set(names)) != len(names):
@@ -138,17 +151,38 @@ class Executor:
 
     @property
     def arg_arrays(self):
-        """Argument arrays in `list_arguments()` order."""
+        """Argument arrays in `list_arguments()` order.
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.arg_arrays[0].shape   # (2, 3): x
+        """
         return [self.arg_dict[n] for n in self._arg_names]
 
     @property
     def grad_arrays(self):
-        """Gradient arrays in `list_arguments()` order (None where there is none)."""
+        """Gradient arrays in `list_arguments()` order (None where there is none).
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.grad_arrays[0].shape   # (2, 3): x's gradient
+        """
         return [self.grad_dict.get(n) for n in self._arg_names]
 
     @property
     def aux_arrays(self):
-        """Auxiliary-state arrays in `list_auxiliary_states()` order."""
+        """Auxiliary-state arrays in `list_auxiliary_states()` order.
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.aux_arrays   # []: tanh has no auxiliary states
+        """
         return [self.aux_dict[n] for n in self._aux_names]
 
     @property
@@ -159,8 +193,9 @@ class Executor:
 
         Example::
 
+            exe = sym.tanh(sym.var('x')).simple_bind(mx.cpu(), x=(2, 3))
             exe.forward(is_train=True)
-            print(exe.plans[0].steps[-1].spec)   # a loop node's LoopSpec
+            print(exe.plans[0].steps[-1].spec)   # None here; a loop node's LoopSpec
         """
         return tuple(self._plans.values())
 
@@ -186,6 +221,13 @@ class Executor:
 
         Returns:
             The list of output NDArrays (also in `outputs`).
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            outs = exe.forward(is_train=False, x=nd.zeros((2, 3)))
+            outs[0]   # zeros: 2 * tanh(0)
         """
         for k, v in kwargs.items():
             if k not in self.arg_dict:
@@ -234,6 +276,13 @@ class Executor:
         Raises:
             ValueError: no forward ran before;
                 fewer out_grads than outputs, or one of the wrong shape.
+
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.forward(is_train=True); exe.backward(nd.ones((2, 3)))
+            exe.grad_dict['x']   # 2 * (1 - tanh(1)**2): about 0.84
         """
         if self._saved is None and self._inference_ran:
             self._save_inference()
@@ -318,7 +367,12 @@ class Executor:
             ValueError: a name that is neither an argument nor an auxiliary state (unless
                 `allow_extra_params`), or a value of another shape.
 
-        Example: ``exe.copy_params_from({'fc_weight': w, 'fc_bias': b})``.
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.copy_params_from({'x': nd.zeros((2, 3))})
+            exe.forward()[0]   # zeros
         """
         for what, params, targets in (("argument", arg_params, self.arg_dict),
                                       ("auxiliary state", aux_params or {}, self.aux_dict)):
@@ -358,7 +412,12 @@ class Executor:
             ValueError: an unknown name, a shape that does not fit, a growing array without
                 `allow_up_sizing`, or an argument changed without `partial_shaping`.
 
-        Example: ``exe2 = exe.reshape(data=(64, 3, 32, 32), allow_up_sizing=True)``.
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe2 = exe.reshape(x=(4, 3), allow_up_sizing=True)
+            exe2.arg_dict['x'].shape   # (4, 3)
         """
         names = set(self._input_names)
         unknown = sorted(set(kwargs) - names)
@@ -417,7 +476,12 @@ class Executor:
         operator passes to each input is reported too, named ``<node>_backward_output``
         (``<node>_backward_output<i>`` for several inputs), from the same evaluation.
 
-        Example: ``exe.set_monitor_callback(lambda n, a: print(n, a.shape))``.
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.set_monitor_callback(lambda n, a: print(n, a.shape))
+            exe.forward()   # prints tanh0_output (2, 3) ...
         """
         self._monitor = (callback, bool(monitor_all))
 
@@ -441,7 +505,11 @@ class Executor:
         """The graph this executor runs: the bound Symbol after the graph passes and common
         subexpression elimination (see `gluonlite.executor.cse`).
 
-        Example: ``len(exe.get_optimized_symbol().get_internals())``.
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.get_optimized_symbol().list_outputs()   # ['_mulscalar0_output']
         """
         return self._symbol
 
@@ -450,7 +518,11 @@ class Executor:
         line ``Total N MB allocated``: the memory a training forward and backward needs for
         the graph's values, as MXNet reports it (bound arrays not counted).
 
-        Example: ``exe.debug_str().splitlines()[-1]`` is ``'Total 15 MB allocated'``.
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.debug_str().splitlines()[-1]   # 'Total 0 MB allocated'
         """
         mb = self.memory_bytes() / 2 ** 20
         return f"{self._symbol.debug_str().rstrip()}\nTotal {int(round(mb))} MB allocated\n"
@@ -461,7 +533,11 @@ class Executor:
         gradient needs them, plus the outputs and the values the backward reads. Plans a
         static-memory copy of the training plan to count them.
 
-        Example: ``exe.memory_bytes() / 2 ** 20`` (MB).
+        Example::
+
+            x = sym.var('x'); y = sym.tanh(x) * 2
+            exe = y.bind(mx.cpu(), {'x': nd.ones((2, 3))}, args_grad={'x': nd.zeros((2, 3))})
+            exe.memory_bytes()   # 48: a (2, 3) float32 value kept, and the output
         """
         ins = self._inputs()
         want = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
@@ -532,6 +608,12 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     `shared_exec` (an Executor) for the arguments named in `shared_arg_names` (their
     gradients too) and for every auxiliary state; from `shared_buffer` (a dict, which
     receives the arrays it lacked) for the other arguments.
+
+    Example::
+
+        from gluonlite.executor.executor import simple_bind
+        exe = simple_bind(sym.tanh(sym.var('x')), mx.cpu(), 'write', None, {'x': (2, 3)})
+        exe.arg_dict['x'].shape   # (2, 3), zeros: as y.simple_bind(mx.cpu(), x=(2, 3))
     """
     ctx = ctx or current_context()
     names = symbol.list_inputs()

@@ -44,6 +44,9 @@ the calls that compile the plans) turns capture off; it is read when a plan is c
 
 Example::
 
+    # not run: CUDA graphs need a GPU (CuPy)
+    net = gluon.nn.Dense(4); net.initialize(ctx=mx.gpu())
+    x = nd.ones((2, 3), ctx=mx.gpu())
     net.hybridize(static_alloc=True, static_shape=True)
     y = net(x)      # runs the plan
     y = net(x)      # captured, launched
@@ -81,7 +84,10 @@ class cuda_graphs:
 
     Example::
 
+        from gluonlite.executor.graphs import cuda_graphs
+        net = gluon.nn.Dense(4); net.initialize(); x = nd.ones((2, 3))
         with cuda_graphs(False):
+            net.hybridize(static_alloc=True, static_shape=True)
             y = net(x)      # a net hybridized inside the block launches kernel by kernel
     """
 
@@ -170,6 +176,16 @@ class GraphedFunction:
     Attributes:
         disabled: why this function runs plainly for good (a capture failed), or None.
         counts: {"plain", "captures", "replays", "misses"}: how its calls ran.
+
+    Example::
+
+        # not run: CUDA graphs need a GPU (CuPy)
+        import cupy
+        op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True, static_shape=True)
+        x = nd.ones((2, 3), ctx=mx.gpu())
+        for _ in range(3):
+            op(x)   # run plainly, captured, then replayed
+        op.graphs[0].forward_graphs.counts   # plain 1, captures 1, replays 1
     """
 
     def __init__(self, xp, fn, name):
@@ -213,7 +229,18 @@ class GraphedFunction:
     @property
     def last_capture(self):
         """(graphs, host reads) of the latest capture: (1, 0) for a plan captured whole;
-        None before any."""
+        None before any.
+
+        Example::
+
+            # not run: CUDA graphs need a GPU (CuPy)
+            import cupy
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True, static_shape=True)
+            x = nd.ones((2, 3), ctx=mx.gpu())
+            for _ in range(3):
+                op(x)   # run plainly, captured, then replayed
+            op.graphs[0].forward_graphs.last_capture   # (1, 0)
+        """
         if not self._chains:
             return None
         return len(self._chains[0].segments), len(self._chains[0].reads)
@@ -311,7 +338,14 @@ class PlanGraphs:
 
     Example::
 
+        # not run: CUDA graphs need a GPU (CuPy)
+        import cupy
+        from gluonlite.executor.graphs import PlanGraphs
+        from gluonlite.executor import compile_plan
+        plan = compile_plan(sym.tanh(sym.var('x')), [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True], static_alloc=True, xp=cupy)
         graphs = PlanGraphs(plan)
+        args, heads = [cupy.ones(2, 'float32')], [cupy.ones(2, 'float32')]
         outs, saved = graphs.forward(args)
         grads = graphs.backward(saved, heads)
     """
@@ -325,7 +359,18 @@ class PlanGraphs:
         self._lease = None
 
     def forward(self, args):
-        """`Plan.forward` (without caller outputs), replayed where it can be."""
+        """`Plan.forward` (without caller outputs), replayed where it can be.
+
+        Example::
+
+            # not run: CUDA graphs need a GPU (CuPy)
+            import cupy
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True, static_shape=True)
+            x = nd.ones((2, 3), ctx=mx.gpu())
+            for _ in range(3):
+                op(x)   # run plainly, captured, then replayed
+            outs, saved = op.graphs[0].forward([x._data])   # replayed
+        """
         lease = self._lease() if self._lease is not None else None
         if lease is not None:  # a recorded call's backward is still to come: keep its values
             self.forward_graphs.counts["plain"] += 1
@@ -341,7 +386,19 @@ class PlanGraphs:
         return outs, saved
 
     def backward(self, saved, heads, dests=None):
-        """`Plan.backward`, replayed where `saved` came from a replayed forward."""
+        """`Plan.backward`, replayed where `saved` came from a replayed forward.
+
+        Example::
+
+            # not run: CUDA graphs need a GPU (CuPy)
+            import cupy
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True, static_shape=True)
+            x = nd.ones((2, 3), ctx=mx.gpu()); x.attach_grad()
+            for _ in range(3):
+                with autograd.record():
+                    y = op(x)
+                y.backward()   # the backward is replayed too
+        """
         if not isinstance(saved, _Lease):
             return self.plan.backward(saved, heads, dests=dests)
         dests = list(dests) if dests is not None and any(d is not None for d in dests) else None
@@ -373,7 +430,18 @@ class PlanGraphs:
         return out
 
     def status(self):
-        """{function: its counts and why it runs plainly, if it does}: how the calls ran."""
+        """{function: its counts and why it runs plainly, if it does}: how the calls ran.
+
+        Example::
+
+            # not run: CUDA graphs need a GPU (CuPy)
+            import cupy
+            op = mx.executor.CachedOp(sym.tanh(sym.var('x')), static_alloc=True, static_shape=True)
+            x = nd.ones((2, 3), ctx=mx.gpu())
+            for _ in range(3):
+                op(x)   # run plainly, captured, then replayed
+            op.graphs[0].status()['forward']   # counts, disabled=None
+        """
         out = {"forward": dict(self.forward_graphs.counts,
                                disabled=self.forward_graphs.disabled)}
         for k, (_, gf) in enumerate(self.backward_graphs.values()):

@@ -14,14 +14,28 @@ __all__ = ["register_graph_pass", "apply_graph_passes", "register_device_pass",
 
 
 def register_graph_pass(fn):
-    """Register `fn(symbol) -> symbol`, run on every graph at bind and first hybridized call."""
+    """Register `fn(symbol) -> symbol`, run on every graph at bind and first hybridized call.
+
+    Example::
+
+        def keep(symbol):   # a pass that leaves every graph as it is
+            return symbol
+        mx.executor.register_graph_pass(keep)
+        exe = sym.tanh(sym.var('x')).simple_bind(mx.cpu(), x=(2, 3))   # keep ran
+    """
     if fn not in _passes:
         _passes.append(fn)
     return fn
 
 
 def apply_graph_passes(symbol):
-    """`symbol` after every registered pass."""
+    """`symbol` after every registered pass.
+
+    Example::
+
+        y = sym.tanh(sym.var('x'))
+        y2 = mx.executor.apply_graph_passes(y)   # y itself, unless a pass rewrites it
+    """
     for fn in _passes:
         symbol = fn(symbol)
     return symbol
@@ -33,7 +47,12 @@ def register_device_pass(fn):
     kernels (CuPy) with device kernels on (`gluonlite.ops.fast.device_kernels`): a rewrite
     that pays on a device only, such as elementwise fusion.
 
-    Example: ``register_device_pass(fuse_elementwise)``.
+    Example::
+
+        from gluonlite.executor.hooks import register_device_pass
+        def keep(symbol, shapes, dtypes):   # leaves every graph as it is
+            return symbol
+        register_device_pass(keep)   # runs when a plan is compiled for CuPy
     """
     if fn not in _device_passes:
         _device_passes.append(fn)
@@ -41,7 +60,15 @@ def register_device_pass(fn):
 
 
 def apply_device_passes(symbol, shapes, dtypes):
-    """`symbol` after every registered device pass, for inputs of these shapes and dtypes."""
+    """`symbol` after every registered device pass, for inputs of these shapes and dtypes.
+
+    Example::
+
+        from gluonlite.executor.hooks import apply_device_passes
+        x = sym.var('x'); y = sym.tanh(sym.exp(x)) + x
+        fused = apply_device_passes(y, {'x': (2,)}, {'x': 'float32'})
+        'fused_elementwise' in fused.tojson()   # True: elementwise fusion ran
+    """
     for fn in _device_passes:
         symbol = fn(symbol, shapes, dtypes)
     return symbol
@@ -52,7 +79,12 @@ def register_inference_pass(fn):
     an inference plan (not recording, no gradient wanted): a rewrite that is exact for
     inference only, such as folding a BatchNorm into the convolution before it.
 
-    Example: ``register_inference_pass(fuse_for_inference)``.
+    Example::
+
+        from gluonlite.executor.hooks import register_inference_pass
+        def keep(symbol):   # leaves every graph as it is
+            return symbol
+        register_inference_pass(keep)   # runs on inference plans' graphs
     """
     if fn not in _inference_passes:
         _inference_passes.append(fn)
@@ -60,7 +92,15 @@ def register_inference_pass(fn):
 
 
 def apply_inference_passes(symbol):
-    """`symbol` after every registered inference pass."""
+    """`symbol` after every registered inference pass.
+
+    Example::
+
+        from gluonlite.executor.hooks import apply_inference_passes
+        x, w = sym.var('x'), sym.var('w')
+        y = sym.relu(sym.FullyConnected(x, w, no_bias=True, num_hidden=2))
+        '_sg_fuse' in apply_inference_passes(y).tojson()   # True: FUSE ran
+    """
     for fn in _inference_passes:
         symbol = fn(symbol)
     return symbol

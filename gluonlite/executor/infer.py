@@ -53,7 +53,10 @@ def import_shape(shape, np_shape=None):
     """A shape given by a user or a graph, as inference reads it: its unknown dimensions
     (0 in the legacy semantics, -1 under NumPy shape semantics) as `UNK`; None stays None.
 
-    Example: ``import_shape((0, 3), np_shape=False)`` is ``(-1, 3)``.
+    Example::
+
+        from gluonlite.executor.infer import import_shape
+        import_shape((0, 3), np_shape=False)   # (-1, 3): -1 is UNK
     """
     if shape is None:
         return None
@@ -64,7 +67,13 @@ def import_shape(shape, np_shape=None):
 
 def export_shape(shape, np_shape=None):
     """A partly known shape in the caller's semantics: `UNK` dimensions as 0 (legacy) or -1
-    (NumPy shape semantics)."""
+    (NumPy shape semantics).
+
+    Example::
+
+        from gluonlite.executor.infer import export_shape, UNK
+        export_shape((UNK, 3), np_shape=False)   # (0, 3)
+    """
     if shape is None:
         return None
     np_shape = _np_shape() if np_shape is None else np_shape
@@ -95,6 +104,12 @@ def merge_shapes(old, new):
     Returns:
         The merged shape; `old` when `new` is None and the other way round; None when they
         disagree (another number of dimensions, or two different known sizes).
+
+    Example::
+
+        from gluonlite.executor.infer import merge_shapes, UNK
+        merge_shapes((UNK, 3), (2, UNK))   # (2, 3)
+        merge_shapes((2, 3), (4, 3))       # None: they disagree
     """
     if old is None or new is None:
         return new if old is None else old
@@ -109,7 +124,14 @@ def merge_shapes(old, new):
 
 
 def var_shape_attr(node):
-    """The shape a variable declares in its ``__shape__`` attribute, or None."""
+    """The shape a variable declares in its ``__shape__`` attribute, or None.
+
+    Example::
+
+        from gluonlite.executor.infer import var_shape_attr
+        x = sym.var('x', shape=(0, 3))
+        var_shape_attr(x.outputs[0][0])   # (-1, 3)
+    """
     s = node.attrs.get("__shape__")
     if not s:
         return None
@@ -404,6 +426,7 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
 
     Example::
 
+        from gluonlite.executor import infer_graph
         x = sym.var("x", shape=(0, 3))
         shapes, _ = infer_graph(sym.relu(x), partial=True)   # the relu's shape: (-1, 3)
 
@@ -459,7 +482,14 @@ def _infer_symbol(symbol, known, what):
 
 
 def infer_symbol_shapes(symbol, known, partial):
-    """Symbol.infer_shape / infer_shape_partial (see there)."""
+    """Symbol.infer_shape / infer_shape_partial (see there).
+
+    Example::
+
+        from gluonlite.executor import infer_symbol_shapes
+        infer_symbol_shapes(sym.tanh(sym.var('x')), {'x': (2, 3)}, False)
+        # ([(2, 3)], [(2, 3)], [])
+    """
     args, outs, aux = _infer_symbol(symbol, known, "shape")
     if not partial and any(_known(s) is None for s in args + aux + outs):
         return None, None, None
@@ -471,7 +501,14 @@ def infer_symbol_shapes(symbol, known, partial):
 
 
 def infer_symbol_types(symbol, known, partial=True):
-    """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown."""
+    """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown.
+
+    Example::
+
+        from gluonlite.executor import infer_symbol_types
+        infer_symbol_types(sym.tanh(sym.var('x')), {'x': np.float32})
+        # ([numpy.float32], [numpy.float32], [])
+    """
     args, outs, aux = _infer_symbol(symbol, known, "type")
     if not partial and any(d is None for d in args + aux + outs):
         return None, None, None

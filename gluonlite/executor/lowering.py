@@ -23,8 +23,10 @@ kernels; the switch is read when a plan is compiled, never when it runs.
 
 Example::
 
-    register_lowering("_foreach", decide=plan_foreach, kernel=lowered_kernel,
-                      vjp=lowered_vjp, runtime=LoopRuntime)
+    # gluonlite.control_flow.lowering registers the loops' lowerings when it is imported:
+    #     register_lowering("_foreach", decide=plan_foreach, kernel=lowered_kernel,
+    #                       vjp=lowered_vjp, runtime=LoopRuntime)
+    from gluonlite.executor.lowering import lowering_of
     lowering_of("_foreach").decide          # what compile_plan calls
 """
 from collections import namedtuple
@@ -32,6 +34,15 @@ from collections import namedtuple
 __all__ = ["Lowering", "register_lowering", "lowering_of", "lowerings", "lowerings_enabled"]
 
 Lowering = namedtuple("Lowering", ["decide", "kernel", "vjp", "runtime"])
+Lowering.__doc__ = """An operator's lowering: its `decide`, `kernel`, `vjp` and `runtime` rules (see
+the module docstring).
+
+Example::
+
+    from gluonlite.executor.lowering import lowering_of
+    low = lowering_of('_foreach')   # a Lowering
+    low.runtime is not None         # True: a loop keeps buffers from call to call
+"""
 
 _LOWERINGS = {}
 _ENABLED = {"on": True}
@@ -42,6 +53,16 @@ def register_lowering(op_name, *, decide, kernel, vjp, runtime=None):
 
     Raises:
         ValueError: `op_name` has a lowering already.
+
+    Example::
+
+        from gluonlite.executor.lowering import register_lowering, lowering_of
+        low = lowering_of('_foreach')   # what control_flow registered
+        try:
+            register_lowering('_foreach', decide=low.decide, kernel=low.kernel,
+                              vjp=low.vjp)
+        except ValueError as err:
+            print(err)   # '_foreach' has a lowering already
     """
     if op_name in _LOWERINGS:
         raise ValueError(f"register_lowering: {op_name!r} has a lowering already")
@@ -51,12 +72,28 @@ def register_lowering(op_name, *, decide, kernel, vjp, runtime=None):
 
 def lowering_of(op_name):
     """The `Lowering` a plan compiled now uses for `op_name`: None when it has none or the
-    lowerings are off (`lowerings(False)`)."""
+    lowerings are off (`lowerings(False)`).
+
+    Example::
+
+        from gluonlite.executor.lowering import lowering_of, lowerings
+        lowering_of('_foreach').decide   # what compile_plan calls
+        with lowerings(False):
+            print(lowering_of('_foreach'))   # None: plain kernels
+    """
     return _LOWERINGS.get(op_name) if _ENABLED["on"] else None
 
 
 def lowerings_enabled():
-    """Whether plans compiled now use the registered lowerings (default on)."""
+    """Whether plans compiled now use the registered lowerings (default on).
+
+    Example::
+
+        from gluonlite.executor.lowering import lowerings_enabled, lowerings
+        with lowerings(False):
+            print(lowerings_enabled())   # False
+        lowerings_enabled()   # True again
+    """
     return _ENABLED["on"]
 
 
@@ -67,7 +104,11 @@ class lowerings:
 
     Example::
 
+        from gluonlite.executor.lowering import lowerings
+        net = gluon.rnn.LSTM(4); net.initialize()
+        x = nd.ones((5, 2, 3))
         with lowerings(False):
+            net.hybridize()
             plain = net(x)      # a net hybridized inside the block runs its plain kernels
     """
 

@@ -18,6 +18,13 @@ def plan_buffers(n_steps, defs, uses, candidates, shape_of, dtype_of):
 
     A buffer is handed out at its slot's defining step and returned after the slot's last use,
     so a step never writes a buffer that one of its own inputs still occupies.
+
+    Example::
+
+        from gluonlite.executor.memory import plan_buffers
+        plan_buffers(3, {1: 0, 2: 1, 3: 2}, {1: 1, 2: 2, 3: 3}, [1, 2, 3],
+                     lambda s: (2,), lambda s: 'float32')
+        # ({1: 0, 2: 1, 3: 0}, [((2,), 'float32'), ((2,), 'float32')]): slot 3 reuses 1's
     """
     born, dies = {}, {}
     for s in candidates:

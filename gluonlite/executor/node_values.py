@@ -43,6 +43,13 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
         name_variables: with `monitor_all`, an input that is a variable is also reported
             under its own name just before (as MXNet's graph executor does; its op_name is
             ``'null'``).
+
+    Example::
+
+        from gluonlite.executor.node_values import report_ops
+        y = sym.tanh(sym.var('x')) * 2
+        report_ops(y, ['x'], [nd.ones(2)], lambda name, op, a: print(name, op), False)
+        # tanh0_output tanh, then _mulscalar0_output _mul_scalar
     """
     values = {}
     by_name = dict(zip(input_names, args))
@@ -83,6 +90,14 @@ def report_grads(out, input_names, args, out_grads, callback, is_train=True):
     Args:
         is_train: the mode the forward ran in. Arrays updated in place in training
             (BatchNorm's moving statistics) must be given as copies.
+
+    Example::
+
+        from gluonlite.executor.node_values import report_grads
+        y = sym.tanh(sym.var('x')) * 2
+        report_grads(y, ['x'], [nd.ones(2)], [np.ones(2, np.float32)],
+                     lambda name, op, a: print(name))
+        # _mulscalar0_backward_output, then tanh0_backward_output
     """
     by_name = dict(zip(input_names, args))
     ctx = args[0].context if args else None

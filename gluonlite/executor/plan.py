@@ -61,6 +61,13 @@ class Plan:
             ``shape_from_values``, boolean_mask): not in `slot_shape`, their steps run the
             plain kernel, which decides the shape when it runs (no static buffer, no fast
             path that needs a shape); empty for a graph of static shapes.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        outs, saved = plan.forward([np.ones(2, np.float32)])   # [2 * tanh(1)] = [1.52 1.52]
     """
 
     def __init__(self, symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp,
@@ -194,7 +201,15 @@ class Plan:
 
     def value_of(self, slot):
         """The slot whose value `slot` holds: followed back through `_copy` steps (a loop
-        body copies a value it returns both as a step output and as a new state)."""
+        body copies a value it returns both as a step output and as a new state).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            plan.value_of(1)   # 1: no copy step in this plan
+        """
         while slot in self._copies:
             slot = self._copies[slot]
         return slot
@@ -203,24 +218,56 @@ class Plan:
     @property
     def saved_ops(self):
         """The operator outputs a backward reads (`Fast.saves`), in slot order: what a
-        loop keeps of each step."""
+        loop keeps of each step.
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            plan.saved_ops   # (1,): the tanh output, which its gradient reads
+        """
         return self._saved_ops
 
     @property
     def stubs(self):
         """The values a backward sees only as their shape, as
-        ``(slot, zero-memory array of its shape)`` pairs."""
+        ``(slot, zero-memory array of its shape)`` pairs.
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            [slot for slot, _ in plan.stubs]   # [0, 2]: only their shapes are kept
+        """
         return self._stubs
 
     @property
     def dropped(self):
-        """Slots no backward step sees: dropped after the forward."""
+        """Slots no backward step sees: dropped after the forward.
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            plan.dropped   # (): the backward sees every value
+        """
         return self._dropped
 
     @property
     def caller_direct(self):
         """Output slots a forward may write straight into a caller's array (not kept for
-        the backward: a caller's buffer may be reused)."""
+        the backward: a caller's buffer may be reused).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            plan.caller_direct   # frozenset({2}): the output slot
+        """
         return self._caller_direct
 
     # ---- memory ---------------------------------------------------------------------------
@@ -284,7 +331,16 @@ class Plan:
     def generated(self, key, make):
         """The function generated for this plan under `key`, made by `make() -> (function,
         source)` the first time (the plan's own forward and backward, and the step loops a
-        loop running it as its body generates, `gluonlite.control_flow.lowering.codegen`)."""
+        loop running it as its body generates, `gluonlite.control_flow.lowering.codegen`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            fn = plan.generated(('mine',), lambda: ((lambda: 42), 'def f(): return 42'))
+            fn()   # 42; a second call with the key ('mine',) returns the same fn
+        """
         if _profiling.ACTIVE:  # a timed variant of the function, cached apart
             return self._profiled(key, make)
         fn = self._fns.get(key)
@@ -306,13 +362,31 @@ class Plan:
     def forward_fn(self, with_outs, skip=()):
         """The generated forward ``f(args, outs) -> (results, saved)`` (see `forward`); with
         `with_outs` the caller passes `outs` to write into, and outputs at positions `skip`
-        are not written (see `gluonlite.executor.codegen.forward_function`)."""
+        are not written (see `gluonlite.executor.codegen.forward_function`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            forward = plan.forward_fn(False)
+            outs, saved = forward([np.ones(2, np.float32)], None)
+        """
         key = ("forward", bool(with_outs), frozenset(skip))
         return self.generated(key, lambda: forward_function(self, *key[1:]))
 
     def backward_fn(self, with_dests=False):
         """The generated backward ``f(saved, heads, dests=None) -> grads`` (see `backward`),
-        with or without the caller's gradient arrays (`with_dests`)."""
+        with or without the caller's gradient arrays (`with_dests`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            outs, saved = plan.forward([np.ones(2, np.float32)])
+            plan.backward_fn()(saved, [np.ones(2, np.float32)], None)   # [array([0.84, 0.84])]
+        """
         key = ("backward", bool(with_dests))
         return self.generated(key, lambda: backward_function(self, *key[1:]))
 
@@ -322,6 +396,7 @@ class Plan:
 
         Example::
 
+            from gluonlite.executor import compile_plan
             print(compile_plan(sym.tanh(sym.var("x")), [(2,)], ["float32"]).source)
             # def forward(args, outs):
             #     v0, = args
@@ -341,8 +416,13 @@ class Plan:
         as its body (keys starting with "loop" and "reverse"); those made while
         gluonlite.profiler records have the same keys with "profiled" in front.
 
-        Example: ``plan.forward_fn(True, skip=[1]); print(plan.sources[("forward", True,
-        frozenset({1}))])``.
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            plan.forward([np.ones(2, np.float32)])
+            list(plan.sources)   # [('forward', False, frozenset())]
         """
         return MappingProxyType(self._sources)
 
@@ -356,6 +436,14 @@ class Plan:
         Returns:
             (outputs, saved): raw output arrays, and what `backward` needs (None when no input
             wants a gradient).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            outs, saved = plan.forward([np.ones(2, np.float32)])
+            outs   # [array([1.5231884, 1.5231884], dtype=float32)]
         """
         return self.forward_fn(outs is not None)(args, outs)
 
@@ -373,6 +461,14 @@ class Plan:
         Returns:
             A list aligned with `input_names`: the gradient, or None where the input wants
             none or receives none (zero).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                                grad_inputs=[True])
+            outs, saved = plan.forward([np.ones(2, np.float32)])
+            plan.backward(saved, [np.ones(2, np.float32)])   # [array([0.83994865, 0.83994865])]
         """
         if saved is None:
             raise ValueError("backward: this plan was compiled without any input that needs a "
@@ -403,5 +499,12 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
     Raises:
         ValueError: shapes that do not fit (naming the node), or an output whose shape cannot
             be inferred.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
+                            grad_inputs=[True])
+        plan.out_shapes   # [(2,)]
     """
     return Plan(symbol, shapes, dtypes, is_train, grad_inputs, static_alloc, xp, shared)

@@ -20,7 +20,10 @@ of splitting a packed one.
 
 Example::
 
-    rewritten = unpack_rnn_params(sym)     # what compile_plan sees for a hybridized LSTM
+    from gluonlite.executor import unpack_rnn_params
+    net = gluon.rnn.LSTM(4, input_size=3); net.initialize()
+    lstm = net(sym.var('data'))
+    rewritten = unpack_rnn_params(lstm)     # what compile_plan sees for a hybridized LSTM
 """
 from ..autograd_tape import TapeNode
 from ..ndarray.invoke import CallPlan, plan_for, register_call_rewrite
@@ -60,6 +63,12 @@ def unpack_rnn_params(symbol):
 
     Returns:
         A Symbol computing the same outputs (nodes not depending on a rewritten one shared).
+
+    Example::
+
+        net = gluon.rnn.LSTM(4, input_size=3); net.initialize()
+        out = net(sym.var('data'))   # RNN(data, _rnn_param_concat(...), ...)
+        '_rnn_unpacked' in mx.executor.unpack_rnn_params(out).tojson()   # True
     """
     nodes = topo_nodes(symbol.outputs)
     rnn = get("RNN")
@@ -104,7 +113,18 @@ def _recorded_part(entry, raw, ctx):
 def unpack_recorded(plan, inputs):
     """`unpack_rnn_params` on a recorded call: ``(the _rnn_unpacked call, its inputs)`` for
     an ``RNN`` call (`plan`, NDArray `inputs`) whose parameters autograd recorded as
-    ``_rnn_param_concat`` along axis 0, or None (other parameters, or sequence lengths)."""
+    ``_rnn_param_concat`` along axis 0, or None (other parameters, or sequence lengths).
+
+    Example::
+
+        from gluonlite.executor.rnn_params import unpack_recorded
+        from gluonlite.ndarray.invoke import plan_for
+        from gluonlite.ops import registry
+        call = plan_for(registry.get('RNN'), {'state_size': '2', 'num_layers': '1',
+                                              'mode': 'rnn_tanh'})
+        unpack_recorded(call, [nd.ones((4, 1, 3)), nd.zeros(14), nd.zeros((1, 1, 2))])
+        # None: these parameters were not recorded as _rnn_param_concat
+    """
     if plan.p.use_sequence_length or inputs[1]._entry is None:
         return None
     concat = inputs[1]._entry[0]

@@ -4,9 +4,11 @@ NDArrays. `image` holds the functions, classification augmenters and `ImageIter`
 
 Example::
 
+    from PIL import Image   # a JPEG file to read
+    Image.fromarray(np.zeros((300, 400, 3), np.uint8)).save('cat.jpg')
     img = mx.image.imread('cat.jpg')                 # (h, w, 3) uint8, RGB
-    img = mx.image.resize_short(img, 256)
-    img, _ = mx.image.center_crop(img, (224, 224))
+    img = mx.image.resize_short(img, 256)            # (256, 341, 3)
+    img, _ = mx.image.center_crop(img, (224, 224))   # (224, 224, 3)
 """
 from . import image
 from .image import *  # noqa: F401,F403

@@ -29,7 +29,12 @@ class DetAugmenter(_Settings):
     Args:
         **kwargs: the settings that `dumps` reports (arrays are kept as lists).
 
-    Example: ``src, label = DetHorizontalFlipAug(0.5)(img, label)``.
+    Example::
+
+        class Identity(mx.image.DetAugmenter):
+            def __call__(self, src, label):
+                return src, label
+        src, label = Identity()(nd.zeros((4, 4, 3)), np.array([[0, 0.1, 0.1, 0.5, 0.5]]))
     """
 
     def __call__(self, src, label):
@@ -44,7 +49,11 @@ class DetBorrowAug(DetAugmenter):
     Raises:
         TypeError: `augmenter` is not an `Augmenter`.
 
-    Example: ``DetBorrowAug(CastAug())``.
+    Example::
+
+        img = nd.zeros((16, 16, 3))
+        label = np.array([[0, 0.1, 0.1, 0.6, 0.6]])   # class 0, corners (0.1, 0.1)-(0.6, 0.6)
+        src, label = mx.image.DetBorrowAug(mx.image.CastAug('float16'))(img, label)   # label kept
     """
 
     def __init__(self, augmenter):
@@ -55,7 +64,13 @@ class DetBorrowAug(DetAugmenter):
         self.augmenter = augmenter
 
     def dumps(self):
-        """``[name, the borrowed augmenter's dumps()]``."""
+        """``[name, the borrowed augmenter's dumps()]``.
+
+        Example::
+
+            mx.image.DetBorrowAug(mx.image.CastAug()).dumps()
+            # ['detborrowaug', '["castaug", {"type": "float32"}]']
+        """
         return [self.__class__.__name__.lower(), self.augmenter.dumps()]
 
     def __call__(self, src, label):
@@ -69,7 +84,13 @@ class DetRandomSelectAug(DetAugmenter):
     Raises:
         ValueError: an element that is not a `DetAugmenter`.
 
-    Example: ``DetRandomSelectAug([DetRandomCropAug(), DetRandomPadAug()], skip_prob=0.5)``.
+    Example::
+
+        img = nd.zeros((16, 16, 3))
+        label = np.array([[0, 0.1, 0.1, 0.6, 0.6]])   # class 0, corners (0.1, 0.1)-(0.6, 0.6)
+        aug = mx.image.DetRandomSelectAug([mx.image.DetRandomCropAug(), mx.image.DetRandomPadAug()],
+                                          skip_prob=0.5)
+        src, label = aug(img, label)
     """
 
     def __init__(self, aug_list, skip_prob=0):
@@ -84,7 +105,13 @@ class DetRandomSelectAug(DetAugmenter):
         self.skip_prob = skip_prob if aug_list else 1
 
     def dumps(self):
-        """``[name, [each augmenter's dumps()]]``."""
+        """``[name, [each augmenter's dumps()]]``.
+
+        Example::
+
+            mx.image.DetRandomSelectAug([mx.image.DetHorizontalFlipAug(1.0)]).dumps()
+            # ['detrandomselectaug', ['["dethorizontalflipaug", {"p": 1.0}]']]
+        """
         return [self.__class__.__name__.lower(), [x.dumps() for x in self.aug_list]]
 
     def __call__(self, src, label):
@@ -97,7 +124,12 @@ class DetRandomSelectAug(DetAugmenter):
 class DetHorizontalFlipAug(DetAugmenter):
     """With probability `p`, mirror the image and its boxes left to right.
 
-    Example: ``DetHorizontalFlipAug(0.5)(img, label)``.
+    Example::
+
+        img = nd.zeros((16, 16, 3))
+        label = np.array([[0, 0.1, 0.1, 0.6, 0.6]])   # class 0, corners (0.1, 0.1)-(0.6, 0.6)
+        src, label = mx.image.DetHorizontalFlipAug(1.0)(img, label)
+        label   # [[0. 0.4 0.1 0.9 0.6]]: the box mirrored
     """
 
     def __init__(self, p):
@@ -140,7 +172,11 @@ class DetRandomCropAug(DetAugmenter):
         min_eject_coverage: objects keeping less of their area are removed.
         max_attempts: draws before giving up (the image is then left as it is).
 
-    Example: ``DetRandomCropAug(min_object_covered=0.5)(img, label)``.
+    Example::
+
+        img = nd.zeros((16, 16, 3))
+        label = np.array([[0, 0.1, 0.1, 0.6, 0.6]])   # class 0, corners (0.1, 0.1)-(0.6, 0.6)
+        src, label = mx.image.DetRandomCropAug(min_object_covered=0.5)(img, label)
     """
 
     def __init__(self, min_object_covered=0.1, aspect_ratio_range=(0.75, 1.33),
@@ -247,7 +283,11 @@ class DetRandomPadAug(DetAugmenter):
         max_attempts: draws before giving up.
         pad_val: the canvas colour, per channel.
 
-    Example: ``DetRandomPadAug(area_range=(1, 3))(img, label)``.
+    Example::
+
+        img = nd.zeros((16, 16, 3))
+        label = np.array([[0, 0.1, 0.1, 0.6, 0.6]])   # class 0, corners (0.1, 0.1)-(0.6, 0.6)
+        src, label = mx.image.DetRandomPadAug(area_range=(1, 3))(img, label)   # a larger canvas
     """
 
     def __init__(self, aspect_ratio_range=(0.75, 1.33), area_range=(1.0, 3.0),
@@ -333,7 +373,10 @@ def CreateMultiRandCropAugmenter(min_object_covered=0.1, aspect_ratio_range=(0.7
     Raises:
         ValueError: lists of different lengths.
 
-    Example: ``CreateMultiRandCropAugmenter(min_object_covered=[0.1, 0.3, 0.5])``.
+    Example::
+
+        aug = mx.image.CreateMultiRandCropAugmenter(min_object_covered=[0.1, 0.3, 0.5])
+        type(aug).__name__   # 'DetRandomSelectAug': one of three crops, picked at random
     """
     params = [p if isinstance(p, list) else [p] for p in
               (min_object_covered, aspect_ratio_range, area_range, min_eject_coverage,
@@ -381,7 +424,11 @@ def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=
     Raises:
         ValueError: a mean/std of the wrong kind.
 
-    Example: ``augs = CreateDetAugmenter((3, 300, 300), rand_crop=0.5, rand_mirror=True)``.
+    Example::
+
+        augs = mx.image.CreateDetAugmenter((3, 300, 300), rand_crop=0.5, rand_mirror=True)
+        [type(a).__name__ for a in augs]
+        # ['DetRandomSelectAug', 'DetHorizontalFlipAug', 'DetBorrowAug', 'DetBorrowAug']
     """
     auglist = []
     if resize > 0:
@@ -421,9 +468,12 @@ class ImageDetIter(ImageIter):
 
     Example::
 
-        it = mx.image.ImageDetIter(8, (3, 300, 300), path_imgrec='voc.rec', rand_crop=0.5)
+        from PIL import Image
+        Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+        box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+        it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']], rand_crop=0.5)
         for batch in it:
-            boxes = batch.label[0]          # (8, max_objects, 5)
+            boxes = batch.label[0]          # (1, 1, 5): (batch, max_objects, 5)
     """
 
     def __init__(self, batch_size, data_shape, path_imgrec=None, path_imglist=None,
@@ -484,7 +534,16 @@ class ImageDetIter(ImageIter):
         return out[valid]
 
     def reshape(self, data_shape=None, label_shape=None):
-        """Change the data shape (C, H, W) and/or the label shape (max_objects, width)."""
+        """Change the data shape (C, H, W) and/or the label shape (max_objects, width).
+
+        Example::
+
+            from PIL import Image
+            Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+            box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+            it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']])
+            it.reshape(label_shape=(3, 5)); it.provide_label   # [('label', (1, 3, 5))]
+        """
         if data_shape is not None:
             self.check_data_shape(data_shape)
             self.provide_data = [(self.provide_data[0][0], (self.batch_size,)
@@ -497,7 +556,16 @@ class ImageDetIter(ImageIter):
             self.label_shape = tuple(label_shape)
 
     def check_label_shape(self, label_shape):
-        """Raise ValueError for a label shape that drops objects or changes their width."""
+        """Raise ValueError for a label shape that drops objects or changes their width.
+
+        Example::
+
+            from PIL import Image
+            Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+            box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+            it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']])
+            it.check_label_shape((4, 5))   # fine: room for more objects of width 5
+        """
         if len(label_shape) != 2:
             raise ValueError(f"ImageDetIter: label_shape must be (max_objects, width), got "
                              f"{label_shape}")
@@ -538,7 +606,17 @@ class ImageDetIter(ImageIter):
         return batch_data, batch_label, self._batchify(batch_data, batch_label)
 
     def augmentation_transform(self, data, label):
-        """``(data, label)`` through every augmenter of `auglist`."""
+        """``(data, label)`` through every augmenter of `auglist`.
+
+        Example::
+
+            from PIL import Image
+            Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+            box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+            it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']])
+            data, label = it.augmentation_transform(nd.zeros((16, 16, 3)),
+                                                     np.array([[0, 0.1, 0.1, 0.6, 0.6]]))
+        """
         for aug in self.auglist:
             data, label = aug(data, label)
         return data, label
@@ -550,6 +628,17 @@ class ImageDetIter(ImageIter):
         Raises:
             NotImplementedError: always; it draws and shows windows with OpenCV, which
                 gluonlite does not use.
+
+        Example::
+
+            from PIL import Image
+            Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+            box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+            it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']])
+            try:
+                it.draw_next()
+            except NotImplementedError as err:
+                print(err)   # suggests drawing batch.label[0] with matplotlib
         """
         raise NotImplementedError("ImageDetIter.draw_next: drawing boxes needs OpenCV's "
                                   "rectangle/putText/imshow, which gluonlite does not use; "
@@ -565,6 +654,16 @@ class ImageDetIter(ImageIter):
         Raises:
             TypeError: `it` is not an ImageDetIter.
             ValueError: the object widths differ.
+
+        Example::
+
+            from PIL import Image
+            Image.fromarray(np.zeros((16, 16, 3), np.uint8)).save('a.png')
+            box = [2, 5, 0, 0.1, 0.1, 0.6, 0.6]   # header (2, 5) and one object
+            it = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[box + ['a.png']])
+            two = [2, 5, 0, .1, .1, .5, .5, 1, .5, .5, .9, .9, 'a.png']   # two objects
+            other = mx.image.ImageDetIter(1, (3, 16, 16), imglist=[two])
+            it.sync_label_shape(other); it.label_shape   # (2, 5)
         """
         if not isinstance(it, ImageDetIter):
             raise TypeError(f"ImageDetIter.sync_label_shape: it must be an ImageDetIter, got "

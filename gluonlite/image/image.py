@@ -60,7 +60,11 @@ def imdecode(buf, flag=1, to_rgb=1, out=None):
         MXNetError: an empty buffer, or bytes Pillow cannot decode.
         ImportError: Pillow is missing (``pip install gluonlite[image]``).
 
-    Example: ``img = mx.image.imdecode(open('cat.jpg', 'rb').read())``.
+    Example::
+
+        from PIL import Image   # a small JPEG to decode
+        Image.fromarray(np.zeros((32, 48, 3), np.uint8)).save('cat.jpg')
+        img = mx.image.imdecode(open('cat.jpg', 'rb').read())   # (32, 48, 3) uint8, RGB
     """
     if isinstance(buf, nd.NDArray):
         buf = buf.asnumpy().astype(np.uint8).tobytes()
@@ -106,7 +110,11 @@ def imread(filename, flag=1, to_rgb=1, out=None):
     Raises:
         MXNetError: the file cannot be opened, or is not an image.
 
-    Example: ``img = mx.image.imread('cat.jpg')``.
+    Example::
+
+        from PIL import Image
+        Image.fromarray(np.zeros((32, 48, 3), np.uint8)).save('cat.jpg')
+        img = mx.image.imread('cat.jpg')   # (32, 48, 3) uint8, RGB
     """
     try:
         with open(filename, "rb") as f:
@@ -163,7 +171,10 @@ def imresize(src, w, h, interp=1, out=None):
         ValueError: src not 3-D; a size below 1 or an unknown `interp` (an MXNetValueError,
             both ValueError and MXNetError).
 
-    Example: ``small = mx.image.imresize(img, 64, 48, interp=2)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        small = mx.image.imresize(img, 24, 16, interp=2)   # (16, 24, 3): width 24, height 16
     """
     _check_hwc(src, "imresize")
     w, h = int(w), int(h)
@@ -192,7 +203,10 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
     Raises:
         ValueError: a negative border or an unknown `type`.
 
-    Example: ``padded = mx.image.copyMakeBorder(img, 2, 2, 4, 4, type=1)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        padded = mx.image.copyMakeBorder(img, 2, 2, 4, 4, type=1)   # (36, 56, 3)
     """
     _check_hwc(src, "copyMakeBorder")
     result = nd._internal._cvcopyMakeBorder(src, top=int(top), bot=int(bot), left=int(left),
@@ -207,7 +221,9 @@ def scale_down(src_size, size):
     Returns:
         The (w, h) that fits, as ints.
 
-    Example: ``mx.image.scale_down((640, 480), (720, 120))`` is ``(640, 106)``.
+    Example::
+
+        mx.image.scale_down((640, 480), (720, 120))   # (640, 106)
     """
     w, h = size
     sw, sh = src_size
@@ -229,7 +245,10 @@ def resize_short(src, size, interp=2):
     Returns:
         The resized NDArray.
 
-    Example: ``mx.image.resize_short(img, 256)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.resize_short(img, 16).shape   # (16, 24, 3)
     """
     _check_hwc(src, "resize_short")
     h, w, _ = src.shape
@@ -246,7 +265,10 @@ def fixed_crop(src, x0, y0, w, h, size=None, interp=2):
     Returns:
         The cropped NDArray.
 
-    Example: ``mx.image.fixed_crop(img, 10, 20, 64, 64, size=(32, 32))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.fixed_crop(img, 10, 5, 20, 20, size=(8, 8)).shape   # (8, 8, 3)
     """
     out = src[y0:y0 + h, x0:x0 + w]
     if size is not None and (w, h) != tuple(size):
@@ -261,7 +283,10 @@ def random_crop(src, size, interp=2):
     Returns:
         ``(cropped NDArray, (x0, y0, w, h))``, the box taken from src.
 
-    Example: ``out, box = mx.image.random_crop(img, (224, 224))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        out, box = mx.image.random_crop(img, (16, 16))   # box: (x0, y0, 16, 16)
     """
     h, w, _ = src.shape
     new_w, new_h = scale_down((w, h), size)
@@ -276,7 +301,10 @@ def center_crop(src, size, interp=2):
     Returns:
         ``(cropped NDArray, (x0, y0, w, h))``, the box taken from src.
 
-    Example: ``out, box = mx.image.center_crop(img, (224, 224))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        out, box = mx.image.center_crop(img, (16, 16))   # box: (16, 8, 16, 16)
     """
     h, w, _ = src.shape
     new_w, new_h = scale_down((w, h), size)
@@ -291,7 +319,10 @@ def color_normalize(src, mean, std=None):
     Returns:
         `src`, normalised.
 
-    Example: ``mx.image.color_normalize(img, nd.array([123, 117, 104]), nd.array([58, 57, 57]))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        mx.image.color_normalize(img, nd.array([123, 117, 104]), nd.array([58, 57, 57]))
     """
     if mean is not None:
         src -= _on(mean, src)
@@ -325,7 +356,10 @@ def random_size_crop(src, size, area, ratio, interp=2, **kwargs):
     Raises:
         TypeError: an unknown keyword argument.
 
-    Example: ``out, box = mx.image.random_size_crop(img, (224, 224), 0.08, (3/4, 4/3))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        out, box = mx.image.random_size_crop(img, (16, 16), 0.08, (3/4, 4/3))   # out (16, 16, 3)
     """
     h, w, _ = src.shape
     src_area = h * w
@@ -370,7 +404,9 @@ def imrotate(src, rotation_degrees, zoom_in=False, zoom_out=False):
         ValueError: both zooms, src neither 3-D nor 4-D, or angles not one per image.
         TypeError: a non-float32 src, or an array of angles for a single image.
 
-    Example: ``mx.image.imrotate(nd.random.uniform(shape=(3, 30, 60)), 6)``.
+    Example::
+
+        mx.image.imrotate(nd.random.uniform(shape=(3, 30, 60)), 6).shape   # (3, 30, 60)
     """
     if zoom_in and zoom_out:
         raise ValueError("image.imrotate: zoom_in and zoom_out cannot both be True")
@@ -427,7 +463,10 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
     Returns:
         The rotated NDArray.
 
-    Example: ``mx.image.random_rotate(img_chw, (-10, 10))``.
+    Example::
+
+        img_chw = nd.random.uniform(shape=(3, 30, 60))
+        mx.image.random_rotate(img_chw, (-10, 10)).shape   # (3, 30, 60)
     """
     if src.ndim == 3:
         degrees = np.random.uniform(*angle_limits)
@@ -453,7 +492,12 @@ class _Settings:
                 self._kwargs[k] = v.tolist()
 
     def dumps(self):
-        """The augmenter as a JSON string ``[class name in lower case, settings]``."""
+        """The augmenter as a JSON string ``[class name in lower case, settings]``.
+
+        Example::
+
+            mx.image.CastAug('float32').dumps()   # '["castaug", {"type": "float32"}]'
+        """
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
 
@@ -463,7 +507,12 @@ class Augmenter(_Settings):
     Args:
         **kwargs: the settings that `dumps` reports (arrays are kept as lists).
 
-    Example: ``class Invert(Augmenter): __call__ = lambda self, src: 255 - src``.
+    Example::
+
+        class Invert(mx.image.Augmenter):
+            def __call__(self, src):
+                return 255 - src
+        Invert()(nd.zeros((2, 2, 3)))   # all 255
     """
 
     def __call__(self, src):
@@ -474,7 +523,11 @@ class Augmenter(_Settings):
 class SequentialAug(Augmenter):
     """Apply the augmenters `ts` one after another.
 
-    Example: ``SequentialAug([ResizeAug(256), CenterCropAug((224, 224))])``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        aug = mx.image.SequentialAug([mx.image.ResizeAug(16), mx.image.CenterCropAug((16, 16))])
+        aug(img).shape   # (16, 16, 3)
     """
 
     def __init__(self, ts):
@@ -482,7 +535,13 @@ class SequentialAug(Augmenter):
         self.ts = ts
 
     def dumps(self):
-        """``[name, [each augmenter's dumps()]]`` (a list, as MXNet's, not a string)."""
+        """``[name, [each augmenter's dumps()]]`` (a list, as MXNet's, not a string).
+
+        Example::
+
+            mx.image.SequentialAug([mx.image.CastAug()]).dumps()
+            # ['sequentialaug', ['["castaug", {"type": "float32"}]']]
+        """
         return [self.__class__.__name__.lower(), [x.dumps() for x in self.ts]]
 
     def __call__(self, src):
@@ -494,7 +553,12 @@ class SequentialAug(Augmenter):
 class RandomOrderAug(SequentialAug):
     """Apply the augmenters `ts` in a random order (``random.shuffle``, in place on `ts`).
 
-    Example: ``RandomOrderAug([BrightnessJitterAug(0.1), ContrastJitterAug(0.1)])``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        aug = mx.image.RandomOrderAug([mx.image.BrightnessJitterAug(0.1),
+                                       mx.image.ContrastJitterAug(0.1)])
+        aug(img).shape   # (32, 48, 3)
     """
 
     def __call__(self, src):
@@ -505,7 +569,10 @@ class RandomOrderAug(SequentialAug):
 class ResizeAug(Augmenter):
     """Resize the shorter side to `size` (see `resize_short`).
 
-    Example: ``ResizeAug(256)(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.ResizeAug(16)(img).shape   # (16, 24, 3)
     """
 
     def __init__(self, size, interp=2):
@@ -520,7 +587,10 @@ class ResizeAug(Augmenter):
 class ForceResizeAug(Augmenter):
     """Resize to `size` = (w, h), ignoring the aspect ratio.
 
-    Example: ``ForceResizeAug((224, 224))(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.ForceResizeAug((20, 10))(img).shape   # (10, 20, 3): size is (w, h)
     """
 
     def __init__(self, size, interp=2):
@@ -536,7 +606,10 @@ class ForceResizeAug(Augmenter):
 class RandomCropAug(Augmenter):
     """A random crop of `size` = (w, h) (see `random_crop`).
 
-    Example: ``RandomCropAug((224, 224))(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.RandomCropAug((16, 16))(img).shape   # (16, 16, 3)
     """
 
     def __init__(self, size, interp=2):
@@ -554,7 +627,10 @@ class RandomSizedCropAug(Augmenter):
     Raises:
         TypeError: an unknown keyword argument.
 
-    Example: ``RandomSizedCropAug((224, 224), 0.08, (3/4, 4/3))(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.RandomSizedCropAug((16, 16), 0.08, (3/4, 4/3))(img).shape   # (16, 16, 3)
     """
 
     def __init__(self, size, area, ratio, interp=2, **kwargs):
@@ -577,7 +653,10 @@ class RandomSizedCropAug(Augmenter):
 class CenterCropAug(Augmenter):
     """The centred crop of `size` = (w, h) (see `center_crop`).
 
-    Example: ``CenterCropAug((224, 224))(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.CenterCropAug((16, 16))(img).shape   # (16, 16, 3)
     """
 
     def __init__(self, size, interp=2):
@@ -595,7 +674,10 @@ _GRAY_COEF = [[[0.299, 0.587, 0.114]]]
 class BrightnessJitterAug(Augmenter):
     """Scale a float image by ``1 + U(-brightness, brightness)`` (in place).
 
-    Example: ``BrightnessJitterAug(0.2)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.BrightnessJitterAug(0.2)(img)
     """
 
     def __init__(self, brightness):
@@ -612,7 +694,10 @@ class ContrastJitterAug(Augmenter):
     """Blend a float RGB image with its mean grey level: ``alpha * src + (1 - alpha) *
     mean_grey`` with ``alpha = 1 + U(-contrast, contrast)`` (in place).
 
-    Example: ``ContrastJitterAug(0.2)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.ContrastJitterAug(0.2)(img)
     """
 
     def __init__(self, contrast):
@@ -633,7 +718,10 @@ class SaturationJitterAug(Augmenter):
     """Blend a float RGB image with its per-pixel grey: ``alpha * src + (1 - alpha) * grey``
     with ``alpha = 1 + U(-saturation, saturation)`` (in place).
 
-    Example: ``SaturationJitterAug(0.2)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.SaturationJitterAug(0.2)(img)
     """
 
     def __init__(self, saturation):
@@ -653,7 +741,10 @@ class SaturationJitterAug(Augmenter):
 class HueJitterAug(Augmenter):
     """Rotate a float RGB image's hue by ``U(-hue, hue) * 180`` degrees in YIQ space.
 
-    Example: ``HueJitterAug(0.1)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.HueJitterAug(0.1)(img)
     """
 
     def __init__(self, hue):
@@ -677,7 +768,10 @@ class HueJitterAug(Augmenter):
 class ColorJitterAug(RandomOrderAug):
     """Brightness, contrast and saturation jitter (those > 0) in a random order.
 
-    Example: ``ColorJitterAug(0.1, 0.1, 0.1)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.ColorJitterAug(0.1, 0.1, 0.1)(img)
     """
 
     def __init__(self, brightness, contrast, saturation):
@@ -695,7 +789,11 @@ class LightingAug(Augmenter):
     """AlexNet's PCA lighting noise: add ``eigvec @ (alpha * eigval)`` with ``alpha ~
     N(0, alphastd)`` per component (numpy's global random state), in place.
 
-    Example: ``LightingAug(0.1, eigval, eigvec)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        eigval, eigvec = np.array([55.46, 4.794, 1.148]), np.eye(3)
+        out = mx.image.LightingAug(0.1, eigval, eigvec)(img)
     """
 
     def __init__(self, alphastd, eigval, eigvec):
@@ -714,7 +812,10 @@ class LightingAug(Augmenter):
 class ColorNormalizeAug(Augmenter):
     """Subtract `mean` and divide by `std` (see `color_normalize`); either may be None.
 
-    Example: ``ColorNormalizeAug(nd.array([123.68, 116.28, 103.53]), None)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.ColorNormalizeAug(nd.array([123.68, 116.28, 103.53]), None)(img)
     """
 
     def __init__(self, mean, std):
@@ -729,7 +830,10 @@ class ColorNormalizeAug(Augmenter):
 class RandomGrayAug(Augmenter):
     """With probability `p`, replace a float RGB image by its grey level in all channels.
 
-    Example: ``RandomGrayAug(0.2)(img.astype('float32'))``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100.0)   # an HWC float image
+        out = mx.image.RandomGrayAug(0.2)(img)
     """
 
     def __init__(self, p):
@@ -746,7 +850,10 @@ class RandomGrayAug(Augmenter):
 class HorizontalFlipAug(Augmenter):
     """With probability `p`, mirror the image left to right.
 
-    Example: ``HorizontalFlipAug(0.5)(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        out = mx.image.HorizontalFlipAug(0.5)(img)   # mirrored half the time
     """
 
     def __init__(self, p):
@@ -762,7 +869,10 @@ class HorizontalFlipAug(Augmenter):
 class CastAug(Augmenter):
     """Cast the image to `typ`.
 
-    Example: ``CastAug('float32')(img)``.
+    Example::
+
+        img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
+        mx.image.CastAug('float32')(img).dtype   # numpy.float32
     """
 
     def __init__(self, typ="float32"):
@@ -834,7 +944,11 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False,
     Raises:
         ValueError: `rand_resize` without `rand_crop`, or a mean/std of the wrong kind.
 
-    Example: ``augs = mx.image.CreateAugmenter((3, 224, 224), resize=256, rand_mirror=True)``.
+    Example::
+
+        augs = mx.image.CreateAugmenter((3, 16, 16), resize=20, rand_mirror=True)
+        [type(a).__name__ for a in augs]
+        # ['ResizeAug', 'CenterCropAug', 'HorizontalFlipAug', 'CastAug']
     """
     auglist = []
     if resize > 0:
@@ -922,10 +1036,13 @@ class ImageIter(io.DataIter):
 
     Example::
 
-        it = mx.image.ImageIter(32, (3, 224, 224), path_imgrec='train.rec',
-                                path_imgidx='train.idx', shuffle=True, rand_mirror=True)
+        from PIL import Image   # three 8x8 PNG files
+        for i in range(3):
+            Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+        it = mx.image.ImageIter(2, (3, 8, 8), imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']],
+                                rand_mirror=True)
         for batch in it:
-            x, y = batch.data[0], batch.label[0]
+            x, y = batch.data[0], batch.label[0]   # x (2, 3, 8, 8); pad 1 on the last
     """
 
     def __init__(self, batch_size, data_shape, label_width=1, path_imgrec=None,
@@ -1010,7 +1127,17 @@ class ImageIter(io.DataIter):
 
     def reset(self):
         """Start the next epoch (reshuffled when `shuffle`); with 'roll_over', a held
-        partial batch is completed first."""
+        partial batch is completed first.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            len(list(it)); it.reset(); len(list(it))   # 2 batches each time
+        """
         if self.seq is not None and self.shuffle:
             random.shuffle(self.seq)
         if self.last_batch_handle != "roll_over" or self._cache_data is None:
@@ -1020,7 +1147,18 @@ class ImageIter(io.DataIter):
             self._allow_read = True
 
     def hard_reset(self):
-        """Start again from the first image, dropping any rolled-over partial batch."""
+        """Start again from the first image, dropping any rolled-over partial batch.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.next(); it.hard_reset()
+            it.next().label[0]   # [0. 1.]
+        """
         if self.seq is not None and self.shuffle:
             random.shuffle(self.seq)
         if self.imgrec is not None:
@@ -1036,6 +1174,15 @@ class ImageIter(io.DataIter):
 
         Raises:
             StopIteration: the epoch is over.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            label, png_bytes = it.next_sample()   # label [0.]
         """
         if not self._allow_read:
             raise StopIteration
@@ -1085,6 +1232,15 @@ class ImageIter(io.DataIter):
 
         Raises:
             StopIteration: the epoch is over.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            batch = it.next(); batch.data[0].shape   # (2, 3, 8, 8)
         """
         if self._cache_data is not None:
             batch_data, batch_label, i = self._cache_data, self._cache_label, self._cache_idx
@@ -1111,7 +1267,17 @@ class ImageIter(io.DataIter):
         return batch_data, batch_label, self._batchify(batch_data, batch_label)
 
     def check_data_shape(self, data_shape):
-        """Raise ValueError unless `data_shape` is (3, height, width)."""
+        """Raise ValueError unless `data_shape` is (3, height, width).
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.check_data_shape((3, 16, 16))   # fine; (1, 16, 16) raises ValueError
+        """
         if len(data_shape) != 3:
             raise ValueError(f"{type(self).__name__}: data_shape must be (C, H, W), got "
                              f"{data_shape}")
@@ -1120,12 +1286,32 @@ class ImageIter(io.DataIter):
                              f"{data_shape}")
 
     def check_valid_image(self, data):
-        """Raise RuntimeError for an empty decoded image (it is then skipped)."""
+        """Raise RuntimeError for an empty decoded image (it is then skipped).
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.check_valid_image(nd.zeros((8, 8, 3)))   # fine: not empty
+        """
         if len(data[0].shape) == 0:
             raise RuntimeError("Data shape is wrong")
 
     def imdecode(self, s):
-        """Decode image bytes `s`; a broken image raises RuntimeError naming it."""
+        """Decode image bytes `s`; a broken image raises RuntimeError naming it.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.imdecode(open('1.png', 'rb').read()).shape   # (8, 8, 3)
+        """
         try:
             return imdecode(s)
         except Exception as e:
@@ -1142,16 +1328,46 @@ class ImageIter(io.DataIter):
         return f"index: {idx}"
 
     def read_image(self, fname):
-        """The bytes of image file `fname` under `path_root`."""
+        """The bytes of image file `fname` under `path_root`.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            png_bytes = it.read_image('1.png')
+        """
         with open(os.path.join(self.path_root or "", fname), "rb") as fin:
             return fin.read()
 
     def augmentation_transform(self, data):
-        """`data` through every augmenter of `auglist`."""
+        """`data` through every augmenter of `auglist`.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.augmentation_transform(nd.zeros((8, 8, 3))).shape   # (8, 8, 3)
+        """
         for aug in self.auglist:
             data = aug(data)
         return data
 
     def postprocess_data(self, datum):
-        """HWC -> CHW."""
+        """HWC -> CHW.
+
+        Example::
+
+            from PIL import Image   # three 8x8 PNG files
+            for i in range(3):
+                Image.fromarray(np.full((8, 8, 3), 50 * i, np.uint8)).save(f'{i}.png')
+            it = mx.image.ImageIter(2, (3, 8, 8),
+                                    imglist=[[0, '0.png'], [1, '1.png'], [2, '2.png']])
+            it.postprocess_data(nd.zeros((8, 8, 3))).shape   # (3, 8, 8)
+        """
         return nd.transpose(datum, axes=(2, 0, 1))

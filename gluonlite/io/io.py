@@ -18,7 +18,10 @@ class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
         dtype: its dtype (default float32).
         layout: what each axis means (default 'NCHW'; 'N' marks the batch axis).
 
-    Example: ``DataDesc('data', (32, 10, 2), layout='NTC')``.
+    Example::
+
+        desc = mx.io.DataDesc('data', (32, 10, 2), layout='NTC')
+        desc.name, desc.shape, desc.layout   # ('data', (32, 10, 2), 'NTC')
     """
 
     def __new__(cls, name, shape, dtype=np.float32, layout="NCHW"):
@@ -32,12 +35,23 @@ class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
 
     @staticmethod
     def get_batch_axis(layout):
-        """The batch axis of `layout` (0 when None, -1 when it has no 'N')."""
+        """The batch axis of `layout` (0 when None, -1 when it has no 'N').
+
+        Example::
+
+            mx.io.DataDesc.get_batch_axis('TNC')   # 1
+        """
         return 0 if layout is None else layout.find("N")
 
     @staticmethod
     def get_list(shapes, types):
-        """DataDescs from ``[(name, shape)]`` and, optionally, ``[(name, dtype)]``."""
+        """DataDescs from ``[(name, shape)]`` and, optionally, ``[(name, dtype)]``.
+
+        Example::
+
+            mx.io.DataDesc.get_list([('x', (2, 3))], [('x', np.int32)])
+            # [DataDesc[x,(2, 3),<class 'numpy.int32'>,NCHW]]
+        """
         if types is not None:
             type_dict = dict(types)
             return [DataDesc(x[0], x[1], type_dict[x[0]]) for x in shapes]
@@ -57,7 +71,10 @@ class DataBatch:
     Raises:
         TypeError: `data` or `label` is not a list or tuple.
 
-    Example: ``mod.forward(io.DataBatch([nd.ones((4, 10, 2))]))``.
+    Example::
+
+        batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros((4,))])
+        print(batch)   # DataBatch: data shapes: [(4, 3)] label shapes: [(4,)]
     """
 
     def __init__(self, data, label=None, pad=None, index=None, bucket_key=None,
@@ -90,8 +107,9 @@ class DataIter:
 
     Example::
 
+        it = mx.io.NDArrayIter(np.ones((4, 3)), np.arange(4), batch_size=2)
         for batch in it:
-            mod.forward(batch)
+            print(batch.data[0].shape)   # (2, 3), twice
         it.reset()
     """
 
@@ -102,13 +120,24 @@ class DataIter:
         return self
 
     def reset(self):
-        """Rewind to the start of the next epoch."""
+        """Rewind to the start of the next epoch.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            len(list(it)); it.reset(); len(list(it))   # 2 batches each time
+        """
 
     def next(self):
         """The next `DataBatch`.
 
         Raises:
             StopIteration: the epoch is over.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            it.next().data[0]   # [0. 1.]
         """
         if self.iter_next():
             return DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(),
@@ -119,23 +148,53 @@ class DataIter:
         return self.next()
 
     def iter_next(self):
-        """Move to the next batch; False at the end of the epoch."""
+        """Move to the next batch; False at the end of the epoch.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            it.iter_next(), it.iter_next(), it.iter_next()   # (True, True, False)
+        """
         return False
 
     def getdata(self):
-        """The data arrays of the current batch."""
+        """The data arrays of the current batch.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            it.iter_next(); it.getdata()   # [[0. 1.]]: one array per input
+        """
         return None
 
     def getlabel(self):
-        """The label arrays of the current batch."""
+        """The label arrays of the current batch.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.zeros((4, 2)), np.arange(4), batch_size=2)
+            it.iter_next(); it.getlabel()   # [[0. 1.]]
+        """
         return None
 
     def getindex(self):
-        """The sample indices of the current batch (None when unknown)."""
+        """The sample indices of the current batch (None when unknown).
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            it.iter_next(); it.getindex()   # None: NDArrayIter does not give them
+        """
         return None
 
     def getpad(self):
-        """How many samples at the end of the current batch are padding."""
+        """How many samples at the end of the current batch are padding.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(3), batch_size=2)
+            [batch.pad for batch in it]   # [0, 1]
+        """
         return None
 
 
@@ -165,7 +224,10 @@ class ResizeIter(_HeldBatchIter):
         size: batches per epoch.
         reset_internal: reset `data_iter` on each ``reset()``.
 
-    Example: ``ResizeIter(NDArrayIter(x, y, 10), size=50)``.
+    Example::
+
+        it = mx.io.ResizeIter(mx.io.NDArrayIter(np.arange(4), batch_size=2), size=3)
+        [b.data[0].asnumpy().tolist() for b in it]   # [[0, 1], [2, 3], [0, 1]]
     """
 
     def __init__(self, data_iter, size, reset_internal=True):
@@ -185,7 +247,10 @@ class ResizeIter(_HeldBatchIter):
         """Start a new epoch of `size` batches (rewinding the wrapped iterator when
         `reset_internal`).
 
-        Example: ``it.reset()``.
+        Example::
+
+            it = mx.io.ResizeIter(mx.io.NDArrayIter(np.arange(4), batch_size=2), size=3)
+            len(list(it)); it.reset(); len(list(it))   # 3 batches each time
         """
         self.cur = 0
         if self.reset_internal:
@@ -198,7 +263,11 @@ class ResizeIter(_HeldBatchIter):
         Returns:
             False once `size` batches were given this epoch, else True.
 
-        Example: ``while it.iter_next(): batch = it.current_batch``.
+        Example::
+
+            it = mx.io.ResizeIter(mx.io.NDArrayIter(np.arange(4), batch_size=2), size=3)
+            while it.iter_next():
+                print(it.current_batch.data[0])   # [0. 1.], [2. 3.], [0. 1.]
         """
         if self.cur == self.size:
             return False
@@ -222,7 +291,11 @@ class PrefetchingIter(_HeldBatchIter):
     Raises:
         ValueError: no iterators, or iterators of different lengths or pads.
 
-    Example: ``PrefetchingIter([it1, it2])``.
+    Example::
+
+        it1 = mx.io.NDArrayIter({'a': np.ones((4, 2))}, batch_size=2)
+        it2 = mx.io.NDArrayIter({'b': np.zeros((4, 3))}, batch_size=2)
+        batch = mx.io.PrefetchingIter([it1, it2]).next()   # batch.data: shapes (2, 2), (2, 3)
     """
 
     def __init__(self, iters, rename_data=None, rename_label=None):
@@ -279,7 +352,11 @@ class PrefetchingIter(_HeldBatchIter):
         """The `DataDesc` list of every wrapped iterator's data, in order, renamed by
         `rename_data` where it was given.
 
-        Example: ``[d.name for d in PrefetchingIter([it1, it2]).provide_data]``.
+        Example::
+
+            it1 = mx.io.NDArrayIter({'a': np.ones((4, 2))}, batch_size=2)
+            it2 = mx.io.NDArrayIter({'b': np.zeros((4, 3))}, batch_size=2)
+            [d.name for d in mx.io.PrefetchingIter([it1, it2]).provide_data]   # ['a', 'b']
         """
         return self._renamed("provide_data", self.rename_data)
 
@@ -288,7 +365,11 @@ class PrefetchingIter(_HeldBatchIter):
         """The `DataDesc` list of every wrapped iterator's labels, in order, renamed by
         `rename_label` where it was given.
 
-        Example: ``PrefetchingIter(it).provide_label``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.ones((4, 2)), np.arange(4), batch_size=2)
+            mx.io.PrefetchingIter(it).provide_label
+            # [DataDesc[softmax_label,(2,),<class 'numpy.float32'>,NCHW]]
         """
         return self._renamed("provide_label", self.rename_label)
 
@@ -296,7 +377,10 @@ class PrefetchingIter(_HeldBatchIter):
         """Wait for the batches being prefetched, rewind every wrapped iterator and start
         prefetching the new epoch.
 
-        Example: ``it.reset()``.
+        Example::
+
+            it = mx.io.PrefetchingIter(mx.io.NDArrayIter(np.arange(4), batch_size=2))
+            len(list(it)); it.reset(); len(list(it))   # 2 batches each time
         """
         for ready in self.data_ready:
             ready.wait()
@@ -318,7 +402,13 @@ class PrefetchingIter(_HeldBatchIter):
             ValueError: the iterators end at different batches, or their batches have
                 different pads.
 
-        Example: ``while it.iter_next(): batch = it.current_batch``.
+        Example::
+
+            it1 = mx.io.NDArrayIter({'a': np.ones((4, 2))}, batch_size=2)
+            it2 = mx.io.NDArrayIter({'b': np.zeros((4, 3))}, batch_size=2)
+            it = mx.io.PrefetchingIter([it1, it2])
+            while it.iter_next():
+                batch = it.current_batch   # twice: data of shapes (2, 2) and (2, 3)
         """
         for ready in self.data_ready:
             ready.wait()
@@ -346,7 +436,10 @@ class PrefetchingIter(_HeldBatchIter):
             StopIteration: the epoch is over.
             ValueError: as `iter_next`.
 
-        Example: ``batch = it.next()``.
+        Example::
+
+            it = mx.io.PrefetchingIter(mx.io.NDArrayIter(np.arange(4), batch_size=2))
+            batch = it.next(); batch.data[0]   # [0. 1.]
         """
         if self.iter_next():
             return self.current_batch
@@ -455,16 +548,35 @@ class NDArrayIter(DataIter):
 
     @property
     def provide_data(self):
-        """``[DataDesc]`` of the data inputs, with the batch size on the batch axis."""
+        """``[DataDesc]`` of the data inputs, with the batch size on the batch axis.
+
+        Example::
+
+            mx.io.NDArrayIter(np.ones((10, 3)), batch_size=4).provide_data
+            # [DataDesc[data,(4, 3),<class 'numpy.float32'>,NCHW]]
+        """
         return self._descs(self.data)
 
     @property
     def provide_label(self):
-        """``[DataDesc]`` of the label inputs."""
+        """``[DataDesc]`` of the label inputs.
+
+        Example::
+
+            mx.io.NDArrayIter(np.ones((10, 3)), np.arange(10), batch_size=4).provide_label
+            # [DataDesc[softmax_label,(4,),<class 'numpy.float32'>,NCHW]]
+        """
         return self._descs(self.label)
 
     def hard_reset(self):
-        """Rewind to the very start, dropping any rolled-over samples."""
+        """Rewind to the very start, dropping any rolled-over samples.
+
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(5), batch_size=2, last_batch_handle='roll_over')
+            list(it); it.hard_reset()
+            [b.data[0].asnumpy().tolist() for b in it]   # [[0, 1], [2, 3]]: sample 4 dropped
+        """
         if self.shuffle:
             self._shuffle_data()
         self.cursor = -self.batch_size
@@ -475,7 +587,10 @@ class NDArrayIter(DataIter):
         """Start a new epoch: reshuffle when `shuffle`; with ``last_batch_handle='roll_over'``
         the first batch completes the short batch the last epoch left over.
 
-        Example: ``it.reset()``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2, shuffle=True)
+            list(it); it.reset()   # a new epoch, in a new order
         """
         if self.shuffle:
             self._shuffle_data()
@@ -492,7 +607,11 @@ class NDArrayIter(DataIter):
         Returns:
             False at the end of the epoch, else True.
 
-        Example: ``while it.iter_next(): x = it.getdata()[0]``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(4), batch_size=2)
+            while it.iter_next():
+                x = it.getdata()[0]   # [0. 1.], then [2. 3.]
         """
         self.cursor += self.batch_size
         return self.cursor < self.num_data
@@ -504,7 +623,10 @@ class NDArrayIter(DataIter):
         Raises:
             StopIteration: the epoch is over.
 
-        Example: ``batch = it.next(); batch.data[0].shape``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.ones((5, 3)), batch_size=2)
+            batch = it.next(); batch.data[0].shape   # (2, 3)
         """
         if not self.iter_next():
             raise StopIteration
@@ -560,7 +682,10 @@ class NDArrayIter(DataIter):
         Raises:
             ValueError: the epoch is over (call `reset`).
 
-        Example: ``x = it.getdata()[0]``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(10).reshape(5, 2), batch_size=2)
+            it.iter_next(); x = it.getdata()[0]   # [[0. 1.] [2. 3.]]
         """
         return self._batchify(self.data)
 
@@ -570,7 +695,11 @@ class NDArrayIter(DataIter):
         Raises:
             ValueError: the epoch is over (call `reset`).
 
-        Example: ``y = it.getlabel()[0]``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.zeros((5, 2)), np.arange(5), batch_size=2)
+            it.iter_next(); y = it.getlabel()[0]   # [0. 1.]
+
         """
         return self._batchify(self.label)
 
@@ -578,7 +707,10 @@ class NDArrayIter(DataIter):
         """How many samples at the end of the current batch repeat earlier ones (``'pad'``) or,
         with ``'roll_over'``, came from the previous epoch; 0 otherwise.
 
-        Example: ``it.getpad()``.
+        Example::
+
+            it = mx.io.NDArrayIter(np.arange(3), batch_size=2, last_batch_handle='pad')
+            it.next(); it.next(); it.getpad()   # 1: the last batch repeats sample 0
         """
         if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
             return self.cursor + self.batch_size - self.num_data

@@ -95,7 +95,11 @@ class CSVIter(_NativeIter):
         FileNotFoundError: a file is missing.
         ValueError: a row's length does not match the shape.
 
-    Example: ``mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=4)``.
+    Example::
+
+        open('x.csv', 'w').write('1,2,3\\n4,5,6\\n7,8,9\\n')
+        it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2)
+        [batch.pad for batch in it]   # [0, 1]: the last batch ends with row 0 again
     """
 
     def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
@@ -121,13 +125,27 @@ class CSVIter(_NativeIter):
 
     @property
     def provide_data(self):
-        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``.
+
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n')
+            mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2).provide_data
+            # [DataDesc[data,(2, 3),<class 'numpy.float32'>,NCHW]]
+        """
         return [DataDesc(self.data_name, (self.batch_size,) + self._data.shape[1:],
                          np.dtype(self.dtype).type)]
 
     @property
     def provide_label(self):
-        """``[DataDesc(label_name, (batch_size,) + label_shape)]``."""
+        """``[DataDesc(label_name, (batch_size,) + label_shape)]``.
+
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n')
+            mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2).provide_label
+            # [DataDesc[softmax_label,(2,),<class 'numpy.float32'>,NCHW]]
+        """
         return [DataDesc(self.label_name, (self.batch_size,) + self._label.shape[1:],
                          np.dtype(self.dtype).type)]
 
@@ -135,7 +153,12 @@ class CSVIter(_NativeIter):
         """Start a new epoch; after a padded (``round_batch``) last batch it starts where the
         padding stopped, as MXNet's C++ iterator does.
 
-        Example: ``it.reset()``.
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n7,8,9\\n')
+            it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2)
+            list(it); it.reset()
+            it.next().data[0]   # [[4. 5. 6.] [7. 8. 9.]]: row 0 ended the last epoch
         """
         self._cursor = self._start
         self._start = 0
@@ -147,7 +170,12 @@ class CSVIter(_NativeIter):
         Returns:
             False at the end of the epoch, else True.
 
-        Example: ``while it.iter_next(): x = it.getdata()``.
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n7,8,9\\n')
+            it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2)
+            while it.iter_next():
+                x = it.getdata()   # rows 0-1, then rows 2 and 0
         """
         n = len(self._data)
         if self._cursor >= n:
@@ -174,17 +202,36 @@ class CSVIter(_NativeIter):
         return True
 
     def getdata(self):
-        """The current batch's data: one NDArray (as MXNet's C++ iterators)."""
+        """The current batch's data: one NDArray (as MXNet's C++ iterators).
+
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n')
+            it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2)
+            it.iter_next(); it.getdata()   # [[1. 2. 3.] [4. 5. 6.]]
+        """
         return nd.array(self._current[0], dtype=self.dtype)
 
     def getlabel(self):
-        """The current batch's labels: one NDArray."""
+        """The current batch's labels: one NDArray.
+
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n'); open('y.csv', 'w').write('0\\n1\\n')
+            it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), label_csv='y.csv',
+                               batch_size=2)
+            it.iter_next(); it.getlabel()   # [0. 1.]
+        """
         return nd.array(self._current[1], dtype=self.dtype)
 
     def getpad(self):
         """How many rows at the end of the current batch are not this epoch's data.
 
-        Example: ``it.getpad()``.
+        Example::
+
+            open('x.csv', 'w').write('1,2,3\\n4,5,6\\n7,8,9\\n')
+            it = mx.io.CSVIter(data_csv='x.csv', data_shape=(3,), batch_size=2)
+            it.iter_next(); it.iter_next(); it.getpad()   # 1
         """
         return self._current[2]
 
@@ -218,8 +265,15 @@ class MNISTIter(_ArrayBackedIter):
     Raises:
         FileNotFoundError: a file is missing.
 
-    Example: ``mx.io.MNISTIter(image='train-images-idx3-ubyte',
-    label='train-labels-idx1-ubyte', batch_size=32)``.
+    Example::
+
+        import struct   # two tiny idx files: 4 black images, labels 0..3
+        open('img-idx3-ubyte', 'wb').write(bytes([0, 0, 8, 3]) + struct.pack('>3I', 4, 28, 28)
+                                           + bytes(4 * 784))
+        open('lbl-idx1-ubyte', 'wb').write(bytes([0, 0, 8, 1]) + struct.pack('>I', 4)
+                                           + bytes([0, 1, 2, 3]))
+        it = mx.io.MNISTIter(image='img-idx3-ubyte', label='lbl-idx1-ubyte', batch_size=2)
+        it.next().data[0].shape   # (2, 1, 28, 28)
     """
 
     def __init__(self, image="./train-images-idx3-ubyte", label="./train-labels-idx1-ubyte",
@@ -282,9 +336,18 @@ class ImageRecordIter(_NativeIter):
         FileNotFoundError: the record file is missing.
         ValueError: an image smaller than the crop.
 
-    Example: ``mx.io.ImageRecordIter(path_imgrec='train.rec', data_shape=(3, 224, 224),
-    batch_size=32, resize=256, rand_crop=True, rand_mirror=True)``.
+    Example::
+
+        w = mx.recordio.MXRecordIO('img.rec', 'w')
+        for i in range(3):
+            img = np.full((12, 12, 3), 60 * i, np.uint8)
+            w.write(mx.recordio.pack_img((0, float(i), i, 0), img, img_fmt='.png'))
+        w.close()
+        it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=2,
+                                   rand_crop=True, rand_mirror=True)
+        it.next().data[0].shape   # (2, 3, 8, 8)
     """
+
 
     _out_dtype = np.float32
 
@@ -336,12 +399,30 @@ class ImageRecordIter(_NativeIter):
 
     @property
     def provide_data(self):
-        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            w.write(mx.recordio.pack_img((0, 1.0, 0, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=2)
+            it.provide_data   # [DataDesc[data,(2, 3, 8, 8),<class 'numpy.float32'>,NCHW]]
+        """
         return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, self._out_dtype)]
 
     @property
     def provide_label(self):
-        """``[DataDesc(label_name, (batch_size,) or (batch_size, label_width))]``."""
+        """``[DataDesc(label_name, (batch_size,) or (batch_size, label_width))]``.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            w.write(mx.recordio.pack_img((0, 1.0, 0, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=2)
+            it.provide_label   # [DataDesc[softmax_label,(2,),<class 'numpy.float32'>,NCHW]]
+        """
         shape = (self.batch_size,) if self.label_width == 1 else \
             (self.batch_size, self.label_width)
         return [DataDesc(self.label_name, shape, np.float32)]
@@ -349,7 +430,17 @@ class ImageRecordIter(_NativeIter):
     def reset(self):
         """Start a new epoch, in a new random order when `shuffle`.
 
-        Example: ``it.reset()``.
+        Example::
+
+            w = mx.recordio.MXIndexedRecordIO('img.idx', 'img.rec', 'w')
+            for i in range(4):
+                img = np.zeros((8, 8, 3), np.uint8)
+                w.write_idx(i, mx.recordio.pack_img((0, float(i), i, 0), img))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', path_imgidx='img.idx',
+                                       data_shape=(3, 8, 8), batch_size=2, shuffle=True)
+
+            list(it); it.reset()   # the next epoch, in a new order
         """
         if self.shuffle:
             self._rng.shuffle(self._order)
@@ -396,7 +487,15 @@ class ImageRecordIter(_NativeIter):
         Raises:
             ValueError: an image smaller than the crop.
 
-        Example: ``while it.iter_next(): x = it.getdata()``.
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            for i in range(3):
+                w.write(mx.recordio.pack_img((0, float(i), i, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=2)
+            while it.iter_next():
+                x = it.getdata()   # twice, (2, 3, 8, 8); the second wraps to record 0
         """
         n = len(self._records)
         if self._cursor >= n or (not self.round_batch and self._cursor + self.batch_size > n):
@@ -408,25 +507,60 @@ class ImageRecordIter(_NativeIter):
         return True
 
     def getdata(self):
-        """The current batch's images: one NDArray (as MXNet's C++ iterators)."""
+        """The current batch's images: one NDArray (as MXNet's C++ iterators).
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            w.write(mx.recordio.pack_img((0, 1.0, 0, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=1)
+            it.iter_next(); it.getdata().shape   # (1, 3, 8, 8)
+        """
         data = np.stack([b[0] for b in self._batch])
         return nd.array(data, dtype=self._out_dtype)
 
     def getlabel(self):
-        """The current batch's labels: one NDArray."""
+        """The current batch's labels: one NDArray.
+
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            w.write(mx.recordio.pack_img((0, 7.0, 0, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=1)
+            it.iter_next(); it.getlabel()   # [7.]
+        """
         label = np.stack([b[1] for b in self._batch])
         return nd.array(label[:, 0] if self.label_width == 1 else label)
 
     def getpad(self):
         """How many images at the end of the current batch wrapped around to the first records.
 
-        Example: ``it.getpad()``.
+        Example::
+
+            w = mx.recordio.MXRecordIO('img.rec', 'w')
+            for i in range(3):
+                w.write(mx.recordio.pack_img((0, float(i), i, 0), np.zeros((8, 8, 3), np.uint8)))
+            w.close()
+            it = mx.io.ImageRecordIter(path_imgrec='img.rec', data_shape=(3, 8, 8), batch_size=2)
+            [batch.pad for batch in it]   # [0, 1]
         """
         return self._pad
 
 
 class ImageRecordUInt8Iter(ImageRecordIter):
-    """`ImageRecordIter` giving uint8 batches without mean/std/scale normalisation."""
+    """`ImageRecordIter` giving uint8 batches without mean/std/scale normalisation.
+
+    Example::
+
+        w = mx.recordio.MXRecordIO('img.rec', 'w')
+        w.write(mx.recordio.pack_img((0, 1.0, 0, 0), np.full((8, 8, 3), 9, np.uint8)))
+        w.close()
+        it = mx.io.ImageRecordUInt8Iter(path_imgrec='img.rec', data_shape=(3, 8, 8),
+                                        batch_size=1)
+        it.next().data[0].dtype   # numpy.uint8
+    """
 
     _out_dtype = np.uint8
 
@@ -439,7 +573,12 @@ def _refused(name, why):
         def __init__(self, *args, **kwargs):
             raise NotImplementedError(f"mx.io.{name}: {why}")
     _Refused.__name__ = _Refused.__qualname__ = name
-    _Refused.__doc__ = f"Not available in gluonlite: {why}"
+    _Refused.__doc__ = (f"Not available in gluonlite: {why}\n\n"
+                        f"Example::\n\n"
+                        f"    try:\n"
+                        f"        mx.io.{name}()\n"
+                        f"    except NotImplementedError as err:\n"
+                        f"        print(err)   # says why, and what to use instead\n")
     return _Refused
 
 
@@ -551,6 +690,7 @@ class LibSVMIter(_NativeIter):
 
     Example::
 
+        open('data.t', 'w').write('1 0:1.5 2:2\\n0 1:3\\n')
         it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
         batch = it.next()       # batch.data[0]: a 2x3 CSRNDArray, batch.label[0]: (2,)
     """
@@ -598,12 +738,26 @@ class LibSVMIter(_NativeIter):
 
     @property
     def provide_data(self):
-        """``[DataDesc(data_name, (batch_size,) + data_shape)]``."""
+        """``[DataDesc(data_name, (batch_size,) + data_shape)]``.
+
+        Example::
+
+            open('data.t', 'w').write('1 0:1.5 2:2\\n0 1:3\\n')
+            mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2).provide_data
+            # [DataDesc[data,(2, 3),<class 'numpy.float32'>,NCHW]]
+        """
         return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, np.float32)]
 
     @property
     def provide_label(self):
-        """``[DataDesc(label_name, (batch_size,) or (batch_size,) + label_shape)]``."""
+        """``[DataDesc(label_name, (batch_size,) or (batch_size,) + label_shape)]``.
+
+        Example::
+
+            open('data.t', 'w').write('1 0:1.5 2:2\\n0 1:3\\n')
+            mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2).provide_label
+            # [DataDesc[softmax_label,(2,),<class 'numpy.float32'>,NCHW]]
+        """
         shape = (self.batch_size,) + (self.label_shape if isinstance(self._label, _CSRRows)
                                       else ())
         return [DataDesc(self.label_name, shape, np.float32)]
@@ -611,7 +765,12 @@ class LibSVMIter(_NativeIter):
     def reset(self):
         """Start a new epoch; after a padded last batch it starts where the padding stopped.
 
-        Example: ``it.reset()``.
+        Example::
+
+            open('data.t', 'w').write('1 0:1\\n0 1:2\\n1 2:3\\n')
+            it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+            list(it); it.reset()
+            it.next().label[0]   # [0. 1.]: rows 1 and 2, as row 0 ended the last epoch
         """
         self._cursor, self._start = self._start, 0
 
@@ -621,7 +780,12 @@ class LibSVMIter(_NativeIter):
         Returns:
             False at the end of the epoch, else True.
 
-        Example: ``while it.iter_next(): x = it.getdata()``.
+        Example::
+
+            open('data.t', 'w').write('1 0:1\\n0 1:2\\n1 2:3\\n')
+            it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+            while it.iter_next():
+                x = it.getdata()   # rows 0-1, then rows 2 and 0
         """
         if self._cursor >= len(self._data):
             return False
@@ -633,11 +797,25 @@ class LibSVMIter(_NativeIter):
         return True
 
     def getdata(self):
-        """The current batch's data: one CSRNDArray."""
+        """The current batch's data: one CSRNDArray.
+
+        Example::
+
+            open('data.t', 'w').write('1 0:1.5 2:2\\n0 1:3\\n')
+            it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+            it.iter_next(); it.getdata().asnumpy()   # [[1.5 0. 2.] [0. 3. 0.]]
+        """
         return self._data.take(self._current[0])
 
     def getlabel(self):
-        """The current batch's labels: a CSRNDArray with a label file, else an NDArray."""
+        """The current batch's labels: a CSRNDArray with a label file, else an NDArray.
+
+        Example::
+
+            open('data.t', 'w').write('1 0:1.5 2:2\\n0 1:3\\n')
+            it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+            it.iter_next(); it.getlabel()   # [1. 0.]
+        """
         if isinstance(self._label, _CSRRows):
             return self._label.take(self._current[0])
         return nd.array(self._label[self._current[0]], dtype=np.float32)
@@ -645,6 +823,11 @@ class LibSVMIter(_NativeIter):
     def getpad(self):
         """How many rows at the end of the current batch wrapped around to the first rows.
 
-        Example: ``it.getpad()``.
+        Example::
+
+            open('data.t', 'w').write('1 0:1\\n0 1:2\\n1 2:3\\n')
+            it = mx.io.LibSVMIter(data_libsvm='data.t', data_shape=(3,), batch_size=2)
+            [batch.pad for batch in it]   # [0, 1]
         """
+
         return self._current[1]

@@ -49,6 +49,10 @@ class BaseModule:
 
     Example::
 
+        fc = sym.FullyConnected(sym.var('data'), num_hidden=2)
+        net = sym.SoftmaxOutput(fc, name='softmax')
+        train_iter = mx.io.NDArrayIter(np.random.rand(8, 3), np.array([0, 1] * 4), batch_size=4)
+        val_iter = mx.io.NDArrayIter(np.random.rand(4, 3), np.array([0, 1] * 2), batch_size=4)
         mod = mx.mod.Module(net)
         mod.fit(train_iter, eval_data=val_iter, num_epoch=3, optimizer="sgd",
                 optimizer_params={"learning_rate": 0.1}, eval_metric="acc")
@@ -66,7 +70,16 @@ class BaseModule:
 
     # ---- the loops ---------------------------------------------------------------------------
     def forward_backward(self, data_batch):
-        """`forward` in training mode, then `backward`."""
+        """`forward` in training mode, then `backward`.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward_backward(batch)   # forward(is_train=True), backward()
+        """
         self.forward(data_batch, is_train=True)
         self.backward()
 
@@ -86,7 +99,13 @@ class BaseModule:
         Raises:
             ValueError: not bound or not initialized.
 
-        Example: ``mod.score(val_iter, mx.metric.Perplexity(-1))``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            it = mx.io.NDArrayIter(np.ones((8, 3)), np.zeros(8), batch_size=4)
+            mod.score(it, 'acc')   # [('accuracy', ...)]
         """
         self._check_ready("score")
         if reset:
@@ -114,7 +133,14 @@ class BaseModule:
         """Yield ``(outputs, nbatch, batch)`` per batch of `eval_data` (inference mode), the
         outputs without the batch's padding.
 
-        Example: ``for outs, i, batch in mod.iter_predict(it): ...``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            it = mx.io.NDArrayIter(np.ones((8, 3)), np.zeros(8), batch_size=4)
+            for outs, i, batch in mod.iter_predict(it):
+                print(i, outs[0].shape)   # 0 (4, 2), then 1 (4, 2)
         """
         self._check_ready("iter_predict")
         if reset:
@@ -142,7 +168,13 @@ class BaseModule:
         Raises:
             ValueError: batches with different numbers of outputs when merging.
 
-        Example: ``probs = mod.predict(test_iter)``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            it = mx.io.NDArrayIter(np.ones((8, 3)), np.zeros(8), batch_size=4)
+            mod.predict(it).shape   # (8, 2)
         """
         self._check_ready("predict")
         if isinstance(eval_data, (nd.NDArray, np.ndarray)):
@@ -190,6 +222,9 @@ class BaseModule:
 
         Example::
 
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2)
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            it = mx.io.NDArrayIter(np.random.rand(8, 3), np.array([0, 1] * 4), batch_size=4)
             mod.fit(it, num_epoch=2, optimizer_params={"learning_rate": 0.1},
                     batch_end_callback=mx.callback.Speedometer(32, 10))
         """
@@ -261,7 +296,16 @@ class BaseModule:
                              "set_params()) first")
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Get ready for `data_batch` (nothing to do for dense storage)."""
+        """Get ready for `data_batch` (nothing to do for dense storage).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.prepare(batch)   # nothing to do for dense arrays
+        """
         if sparse_row_id_fn is not None:
             raise NotImplementedError("Module.prepare: sparse_row_id_fn (row-sparse "
                                       "parameters) is not supported")
@@ -271,17 +315,41 @@ class BaseModule:
 
         Raises:
             NotImplementedError: this module kind cannot be monitored.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.install_monitor(mx.monitor.Monitor(interval=1))   # Module does it
         """
         raise NotImplementedError(f"{type(self).__name__}.install_monitor is not supported")
 
     @property
     def symbol(self):
-        """The module's Symbol."""
+        """The module's Symbol.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.symbol.list_arguments()   # ['data', 'fc_weight', 'fc_bias', 'softmax_label']
+        """
         return self._symbol
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
-        """Set the parameters: `init_params` with these values and no initializer."""
+        """Set the parameters: `init_params` with these values and no initializer.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            args, auxs = mod.get_params()
+            mod.set_params(args, auxs)   # e.g. from another module
+        """
         self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
                          allow_missing=allow_missing, force_init=force_init,
                          allow_extra=allow_extra)
@@ -289,7 +357,12 @@ class BaseModule:
     def save_params(self, fname):
         """Save the parameters to `fname` (keys ``arg:NAME`` / ``aux:NAME``).
 
-        Example: ``mod.save_params("net-0001.params")``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.save_params('net-0001.params')
         """
         arg_params, aux_params = self.get_params()
         save = {f"arg:{k}": v.as_in_context(_cpu()) for k, v in arg_params.items()}
@@ -301,19 +374,53 @@ class BaseModule:
 
         Raises:
             ValueError: a key without the ``arg:`` or ``aux:`` prefix.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.save_params('net-0001.params')
+            mod.load_params('net-0001.params')
         """
         arg_params, aux_params = _split_arg_aux(nd.load(fname), f"in {fname}")
         self.set_params(arg_params, aux_params)
 
     def get_states(self, merge_multi_context=True):
-        """The states (none for this module kind)."""
+        """The states (none for this module kind).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.get_states()   # []: the symbol has no state inputs
+        """
         return []
 
     def set_states(self, states=None, value=None):
-        """Set the states (none for this module kind)."""
+        """Set the states (none for this module kind).
+
+        Example::
+
+            out = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc') + sym.var('h')
+            mod = mx.mod.Module(out, label_names=None, state_names=['h'])
+            mod.bind([('data', (4, 3))]); mod.init_params()
+            mod.set_states(value=0.0)
+        """
 
     def get_input_grads(self, merge_multi_context=True):
-        """The data inputs' gradients (see the subclass)."""
+        """The data inputs' gradients (see the subclass).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))], inputs_need_grad=True)
+            mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward_backward(batch); mod.get_input_grads()[0].shape   # (4, 3)
+        """
         raise NotImplementedError(f"{type(self).__name__}.get_input_grads")
 
 

@@ -33,9 +33,12 @@ class BucketingModule(BaseModule):
 
     Example::
 
-        def sym_gen(seq_len):
-            ...
-            return net, ("data",), ("softmax_label",)
+        def sym_gen(seq_len):   # the network for sentences of seq_len words
+            embed = sym.Embedding(sym.var('data'), input_dim=10, output_dim=4, name='embed')
+            pred = sym.FullyConnected(embed, num_hidden=10, flatten=False, name='pred')
+            return sym.SoftmaxOutput(pred, name='softmax', preserve_shape=True), \
+                ("data",), ("softmax_label",)
+        it = mx.rnn.BucketSentenceIter([[1, 2, 3], [4, 5, 6], [7, 8], [9, 1]], batch_size=2)
         mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=it.default_bucket_key)
         mod.fit(it, num_epoch=2, eval_metric=mx.metric.Perplexity(0))
     """
@@ -90,39 +93,103 @@ class BucketingModule(BaseModule):
     # ---- description ------------------------------------------------------------------------
     @property
     def data_names(self):
-        """The current (else the default) bucket's data names."""
+        """The current (else the default) bucket's data names.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.data_names   # ['data']
+        """
         if self.binded:
             return self._curr_module.data_names
         return list(self._call_sym_gen(self._default_bucket_key)[1])
 
     @property
     def output_names(self):
-        """The current (else the default) bucket's output names."""
+        """The current (else the default) bucket's output names.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.output_names   # ['softmax_output']
+        """
         if self.binded:
             return self._curr_module.output_names
         return self._call_sym_gen(self._default_bucket_key)[0].list_outputs()
 
     @property
     def data_shapes(self):
-        """The current bucket's data shapes."""
+        """The current bucket's data shapes.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.data_shapes[0].shape   # (4, 5): the current bucket's
+        """
         self._check_bound("data_shapes")
         return self._curr_module.data_shapes
 
     @property
     def label_shapes(self):
-        """The current bucket's label shapes."""
+        """The current bucket's label shapes.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.label_shapes[0].shape   # (4,)
+        """
         self._check_bound("label_shapes")
         return self._curr_module.label_shapes
 
     @property
     def output_shapes(self):
-        """The current bucket's output shapes."""
+        """The current bucket's output shapes.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.output_shapes   # [('softmax_output', (4, 2))]
+        """
         self._check_bound("output_shapes")
         return self._curr_module.output_shapes
 
     @property
     def symbol(self):
-        """The current bucket's symbol."""
+        """The current bucket's symbol.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.symbol.list_outputs()   # ['softmax_output']
+        """
         self._check_bound("symbol")
         return self._curr_module.symbol
 
@@ -132,7 +199,18 @@ class BucketingModule(BaseModule):
 
     # ---- parameters -------------------------------------------------------------------------
     def get_params(self):
-        """``(arg_params, aux_params)`` (copies; every bucket shares them)."""
+        """``(arg_params, aux_params)`` (copies; every bucket shares them).
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            sorted(mod.get_params()[0])   # ['fc_bias', 'fc_weight']
+        """
         if not self.binded and self._preload_params is not None:
             return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
@@ -141,7 +219,18 @@ class BucketingModule(BaseModule):
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
                     allow_missing=False, force_init=False, allow_extra=False):
-        """Initialize the shared parameters (see `Module.init_params`)."""
+        """Initialize the shared parameters (see `Module.init_params`).
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))])
+            mod.init_params(mx.init.Xavier())
+        """
         if self.params_initialized and not force_init:
             return
         self._check_bound("init_params")
@@ -154,7 +243,18 @@ class BucketingModule(BaseModule):
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
-        """Copy `arg_params` / `aux_params` into the shared parameters."""
+        """Copy `arg_params` / `aux_params` into the shared parameters.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.set_params(*mod.get_params())   # e.g. from another module
+        """
         self._check_bound("set_params")
         self._curr_module.set_params(arg_params, aux_params, allow_missing=allow_missing,
                                      force_init=force_init, allow_extra=allow_extra)
@@ -162,11 +262,33 @@ class BucketingModule(BaseModule):
         self.params_initialized = True
 
     def get_states(self, merge_multi_context=True):
-        """The current bucket's states."""
+        """The current bucket's states.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.get_states()   # []: the symbols take no states
+        """
         return self._curr_module.get_states(merge_multi_context)
 
     def set_states(self, states=None, value=None):
-        """Set the current bucket's states."""
+        """Set the current bucket's states.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.set_states(value=0)   # no states to fill here
+        """
         self._curr_module.set_states(states, value)
 
     # ---- binding ----------------------------------------------------------------------------
@@ -176,6 +298,16 @@ class BucketingModule(BaseModule):
 
         Raises:
             ValueError: a shared_module (not supported here).
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))])
+            mod.binded   # True: bucket 5 is bound
         """
         params = self.get_params() if self.params_initialized and self.binded else None
         if force_rebind:
@@ -206,6 +338,17 @@ class BucketingModule(BaseModule):
 
         Raises:
             ValueError: not bound.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.switch_bucket(3, [('data', (4, 3))], [('softmax_label', (4,))])
+            mod.data_shapes[0].shape   # (4, 3)
         """
         self._check_bound("switch_bucket")
         if bucket_key not in self._buckets:
@@ -222,7 +365,18 @@ class BucketingModule(BaseModule):
 
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
-        """Make the optimizer (see `Module.init_optimizer`), shared by every bucket."""
+        """Make the optimizer (see `Module.init_optimizer`), shared by every bucket.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+        """
         self._check_ready("init_optimizer")
         if self.optimizer_initialized and not force_init:
             warnings.warn("BucketingModule.init_optimizer: optimizer already initialized, "
@@ -237,7 +391,21 @@ class BucketingModule(BaseModule):
 
     # ---- computing --------------------------------------------------------------------------
     def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Bind the batch's bucket ahead of its `forward` (the current bucket is kept)."""
+        """Bind the batch's bucket ahead of its `forward` (the current bucket is kept).
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.prepare(b3)   # binds bucket 3 now
+        """
         self._check_ready("prepare")
         original = self._curr_bucket_key
         self.switch_bucket(data_batch.bucket_key, data_batch.provide_data,
@@ -246,7 +414,21 @@ class BucketingModule(BaseModule):
         self.switch_bucket(original, None, None)
 
     def forward(self, data_batch, is_train=None):
-        """Switch to the batch's bucket (`bucket_key`) and run it forward."""
+        """Switch to the batch's bucket (`bucket_key`) and run it forward.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.forward(b3); mod.get_outputs()[0].shape   # (4, 2)
+        """
         self._check_ready("forward")
         key = data_batch.bucket_key
         if key is None:
@@ -255,33 +437,114 @@ class BucketingModule(BaseModule):
         self._curr_module.forward(data_batch, is_train=is_train)
 
     def backward(self, out_grads=None):
-        """The current bucket's `backward`."""
+        """The current bucket's `backward`.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.forward(b3, is_train=True); mod.backward()
+        """
         self._check_ready("backward")
         self._curr_module.backward(out_grads=out_grads)
 
     def update(self):
-        """One optimizer step on the shared parameters."""
+        """One optimizer step on the shared parameters.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+            mod.forward(b3, is_train=True); mod.backward(); mod.update()
+        """
         self._check_ready("update")
         self._params_dirty = True
         self._curr_module.update()
 
     def get_outputs(self, merge_multi_context=True):
-        """The current bucket's outputs."""
+        """The current bucket's outputs.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.forward(b3); mod.get_outputs()[0].shape   # (4, 2)
+        """
         self._check_ready("get_outputs")
         return self._curr_module.get_outputs(merge_multi_context)
 
     def get_input_grads(self, merge_multi_context=True):
-        """The current bucket's input gradients."""
+        """The current bucket's input gradients.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))], inputs_need_grad=True)
+            mod.init_params(); mod.forward(mx.io.DataBatch([nd.ones((4, 5))], [nd.zeros(4)]))
+            mod.backward(); mod.get_input_grads()[0].shape   # (4, 5)
+        """
         self._check_ready("get_input_grads")
         return self._curr_module.get_input_grads(merge_multi_context)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
-        """The current bucket's `update_metric`."""
+        """The current bucket's `update_metric`.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            b3 = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)], bucket_key=3,   # bucket 3
+                                 provide_data=[('data', (4, 3))],
+                                 provide_label=[('softmax_label', (4,))])
+            mod.forward(b3, is_train=False)
+            metric = mx.metric.Accuracy(); mod.update_metric(metric, b3.label)
+        """
         self._check_ready("update_metric")
         self._curr_module.update_metric(eval_metric, labels, pre_sliced)
 
     def install_monitor(self, mon):
-        """Install `mon` on every bucket's module (and those bound later)."""
+        """Install `mon` on every bucket's module (and those bound later).
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.install_monitor(mx.monitor.Monitor(interval=1))
+        """
         self._check_bound("install_monitor")
         self._monitor = mon
         for mod in self._buckets.values():
@@ -293,6 +556,17 @@ class BucketingModule(BaseModule):
 
         Raises:
             ValueError: no bucket bound yet.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.save_checkpoint('lm', 1)
+            # lm-0001.params, lm-5-symbol.json and lm.buckets
         """
         if not self._buckets:
             raise ValueError("BucketingModule.save_checkpoint: no bucket is bound; an empty "
@@ -315,7 +589,16 @@ class BucketingModule(BaseModule):
         Raises:
             ValueError: sym_gen or default_bucket_key missing.
 
-        Example: ``mod = mx.mod.BucketingModule.load("lm", 3, sym_gen, 30)``.
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            mod.save_checkpoint('lm', 1)
+            mod = mx.mod.BucketingModule.load('lm', 1, gen, 5)
         """
         if sym_gen is None or default_bucket_key is None:
             raise ValueError("BucketingModule.load: sym_gen and default_bucket_key are "
@@ -334,6 +617,17 @@ class BucketingModule(BaseModule):
 
         Raises:
             ValueError: a required argument missing.
+
+        Example::
+
+            def gen(key):   # the network for sequences of length `key`; its weights are shared
+                x = sym.mean(sym.var('data'), axis=1, keepdims=True)
+                fc = sym.FullyConnected(x, num_hidden=2, name='fc')
+                return sym.SoftmaxOutput(fc, name='softmax'), ('data',), ('softmax_label',)
+            mod = mx.mod.BucketingModule(gen, default_bucket_key=5)
+            mod.bind([('data', (4, 5))], [('softmax_label', (4,))]); mod.init_params()
+            args, auxs = mod.get_params()
+            mod = mx.mod.BucketingModule.load_dict({5: gen(5)[0]}, gen, 5, args, auxs)
         """
         for what, value in (("sym_dict", sym_dict), ("arg_params", arg_params),
                             ("aux_params", aux_params),

@@ -26,7 +26,10 @@ def split_input_slice(batch_size, work_load_list):
     Raises:
         ValueError: a part would be empty (more contexts than samples, or a tiny work load).
 
-    Example: ``split_input_slice(5, [1, 1])`` is ``[slice(0, 2), slice(2, 5)]``.
+    Example::
+
+        from gluonlite.module.executor_group import split_input_slice
+        split_input_slice(5, [1, 1])   # [slice(0, 2, None), slice(2, 5, None)]
     """
     total = float(sum(work_load_list))
     counts = [round(w * batch_size / total) for w in work_load_list]
@@ -45,7 +48,14 @@ def split_input_slice(batch_size, work_load_list):
 
 
 def sliced_descs(descs, part):
-    """`descs` (DataDescs of the whole batch) with the batch axis cut to slice `part`."""
+    """`descs` (DataDescs of the whole batch) with the batch axis cut to slice `part`.
+
+    Example::
+
+        from gluonlite.module.executor_group import sliced_descs
+        sliced_descs([mx.io.DataDesc('data', (4, 3))], slice(0, 2))
+        # [DataDesc[data,(2, 3),<class 'numpy.float32'>,NCHW]]
+    """
     out = []
     for d in descs:
         axis = DataDesc.get_batch_axis(d.layout)
@@ -89,7 +99,12 @@ class DataParallelExecutorGroup:
 
     Example::
 
+        fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+        module = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                               context=[mx.cpu(0), mx.cpu(1)])
+        module.bind([('data', (4, 3))], [('softmax_label', (4,))]); module.init_params()
         group = module._exec        # a Module bound on [mx.cpu(0), mx.cpu(1)]
+        x, y = nd.ones((4, 3)), nd.zeros(4)
         group.forward(is_train=True, data=x, softmax_label=y)
         y = group.outputs[0]        # the whole batch's output
     """
@@ -105,17 +120,47 @@ class DataParallelExecutorGroup:
     # ---- the first context's arrays, as an Executor's ---------------------------------------
     @property
     def arg_dict(self):
-        """{argument name: the first context's array}."""
+        """{argument name: the first context's array}.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.arg_dict['fc_weight'].shape   # (2, 3)
+        """
         return self.execs[0].arg_dict
 
     @property
     def grad_dict(self):
-        """{argument name: the first context's gradient array}."""
+        """{argument name: the first context's gradient array}.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            sorted(group.grad_dict)   # ['fc_bias', 'fc_weight']
+        """
         return self.execs[0].grad_dict
 
     @property
     def aux_dict(self):
-        """{auxiliary state name: the first context's array}."""
+        """{auxiliary state name: the first context's array}.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.aux_dict   # {}: no auxiliary states
+        """
         return self.execs[0].aux_dict
 
     @property
@@ -123,16 +168,47 @@ class DataParallelExecutorGroup:
         return self.execs[0]._grad_req
 
     def arrays_of(self, name):
-        """The copies of argument or auxiliary state `name`, one per context."""
+        """The copies of argument or auxiliary state `name`, one per context.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            [a.shape for a in group.arrays_of('fc_weight')]   # [(2, 3), (2, 3)]
+        """
         return [e.arg_dict[name] if name in e.arg_dict else e.aux_dict[name]
                 for e in self.execs]
 
     def grads_of(self, name):
-        """The gradient arrays of argument `name`, one per context (None where unbound)."""
+        """The gradient arrays of argument `name`, one per context (None where unbound).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            len(group.grads_of('fc_weight'))   # 2: one per context
+        """
         return [e.grad_dict.get(name) for e in self.execs]
 
     def broadcast(self, names):
-        """Copy the first context's values of `names` into every other context's arrays."""
+        """Copy the first context's values of `names` into every other context's arrays.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.arg_dict['fc_weight'][:] = 1
+            group.broadcast(['fc_weight'])   # both contexts hold ones
+        """
         for name in names:
             first, *others = self.arrays_of(name)
             for dst in others:
@@ -141,7 +217,17 @@ class DataParallelExecutorGroup:
     def averaged(self, name):
         """The mean over contexts of argument or auxiliary state `name` (MXNet's
         `get_params`: copies that moved apart, such as BatchNorm's statistics, are
-        averaged), on the first context."""
+        averaged), on the first context.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.averaged('fc_weight').shape   # (2, 3)
+        """
         copies = self.arrays_of(name)
         if len(copies) == 1:
             return copies[0].copy()
@@ -157,6 +243,16 @@ class DataParallelExecutorGroup:
 
         Returns:
             The joined outputs.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            outs = group.forward(is_train=True, data=nd.ones((4, 3)), softmax_label=nd.zeros(4))
+            outs[0].shape   # (4, 2): both halves joined
         """
         for exe, part in zip(self.execs, self.slices):
             mine = {n: _cut(a, self.input_axes.get(n, 0), part, exe._ctx)
@@ -166,7 +262,19 @@ class DataParallelExecutorGroup:
 
     def backward(self, out_grads=None):
         """Run every executor's backward on its slice of `out_grads` (whole-batch NDArrays,
-        one per output; default ones)."""
+        one per output; default ones).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.forward(is_train=True, data=nd.ones((4, 3)), softmax_label=nd.zeros(4))
+            group.backward()
+            group.grads_of('fc_weight')[1].shape   # (2, 3)
+        """
         if isinstance(out_grads, nd.NDArray):
             out_grads = [out_grads]
         for exe, part in zip(self.execs, self.slices):
@@ -178,17 +286,51 @@ class DataParallelExecutorGroup:
 
     @property
     def outputs(self):
-        """The outputs of the last forward, joined over the contexts."""
+        """The outputs of the last forward, joined over the contexts.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.forward(is_train=True, data=nd.ones((4, 3)), softmax_label=nd.zeros(4))
+            group.outputs[0].shape   # (4, 2)
+        """
         return [_join(arrays, axis)
                 for arrays, axis in zip(self.outputs_per_context(), self.output_axes)]
 
     def outputs_per_context(self):
-        """``[[output i of context 0, output i of context 1, ...] for each output i]``."""
+        """``[[output i of context 0, output i of context 1, ...] for each output i]``.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.forward(is_train=True, data=nd.ones((4, 3)), softmax_label=nd.zeros(4))
+            [a.shape for a in group.outputs_per_context()[0]]   # [(2, 2), (2, 2)]
+        """
         return [list(group) for group in zip(*[e.outputs for e in self.execs])]
 
     def input_grads(self, names, merge=True):
         """The gradients of inputs `names`, joined over the contexts (`merge`) or as
-        ``[[per context] for each name]``."""
+        ``[[per context] for each name]``.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.forward(is_train=True, data=nd.ones((4, 3)), softmax_label=nd.zeros(4))
+            group.backward()
+            group.input_grads(['fc_weight'])[0].shape   # (2, 3)
+        """
         per = [self.grads_of(n) for n in names]
         if not merge:
             return per
@@ -196,7 +338,17 @@ class DataParallelExecutorGroup:
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Install ``callback(name, array)`` on every executor (see
-        `Executor.set_monitor_callback`)."""
+        `Executor.set_monitor_callback`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'),
+                                context=[mx.cpu(0), mx.cpu(1)])
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec   # a DataParallelExecutorGroup of two executors
+            group.set_monitor_callback(lambda name, array: print(name))
+        """
         for e in self.execs:
             e.set_monitor_callback(callback, monitor_all)
 

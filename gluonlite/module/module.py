@@ -113,6 +113,7 @@ class Module(BaseModule):
 
     Example::
 
+        out = sym.FullyConnected(sym.var('data'), num_hidden=3, flatten=False)
         mod = mx.mod.Module(out, data_names=('data',), label_names=None)
         mod.bind(data_shapes=[('data', (4, 10, 2))])
         mod.init_params()
@@ -167,37 +168,90 @@ class Module(BaseModule):
     # ---- description ----------------------------------------------------------------------
     @property
     def symbol(self):
-        """The bound Symbol."""
+        """The bound Symbol.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.symbol.list_outputs()   # ['softmax_output']
+        """
         return self._symbol
 
     @property
     def data_names(self):
-        """The data input names."""
+        """The data input names.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.data_names   # ['data']
+        """
         return list(self._data_names)
 
     @property
     def label_names(self):
-        """The label input names."""
+        """The label input names.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.label_names   # ['softmax_label']
+        """
         return list(self._label_names)
 
     @property
     def output_names(self):
-        """The symbol's output names."""
+        """The symbol's output names.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.output_names   # ['softmax_output']
+        """
         return self._symbol.list_outputs()
 
     @property
     def data_shapes(self):
-        """[DataDesc] of the data inputs (after `bind`)."""
+        """[DataDesc] of the data inputs (after `bind`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.data_shapes   # [DataDesc[data,(4, 3),<class 'numpy.float32'>,NCHW]]
+        """
         return list(self._data_shapes or [])
 
     @property
     def label_shapes(self):
-        """[DataDesc] of the label inputs (after `bind`)."""
+        """[DataDesc] of the label inputs (after `bind`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.label_shapes[0].shape   # (4,)
+        """
         return list(self._label_shapes or [])
 
     @property
     def output_shapes(self):
-        """[(name, shape)] of the outputs (after `bind`)."""
+        """[(name, shape)] of the outputs (after `bind`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.output_shapes   # [('softmax_output', (4, 2))]
+        """
         self._check_bound("output_shapes")
         shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
         _, outs, _ = self._symbol.infer_shape(**shapes)
@@ -235,6 +289,13 @@ class Module(BaseModule):
         Raises:
             ValueError: shapes named differently from the module's inputs; inputs_need_grad
                 without for_training; a shared_module that is not bound.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))])
+            mod.binded   # True
         """
         if self.binded and not force_rebind:
             warnings.warn("Module.bind: already bound, ignoring bind()", stacklevel=2)
@@ -380,6 +441,14 @@ class Module(BaseModule):
             ValueError: not bound; an extra parameter in `arg_params` (unless allow_extra); a
                 shape mismatch.
             MXNetError: a parameter missing from `arg_params` (unless allow_missing).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))])
+            mod.init_params(mx.init.Xavier())
+            sorted(mod.get_params()[0])   # ['fc_bias', 'fc_weight']
         """
         if self.params_initialized and not force_init:
             warnings.warn("Module.init_params: parameters already initialized and "
@@ -411,6 +480,14 @@ class Module(BaseModule):
             ValueError: as `init_params`; with allow_missing, an unused name (unless
                 allow_extra).
             MXNetError: a parameter missing (unless allow_missing).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.set_params({'fc_weight': nd.zeros((2, 3)), 'fc_bias': nd.zeros(2)}, {})
+            mod.get_params()[0]['fc_weight'].sum()   # [0.]
         """
         if not allow_missing:
             self.init_params(None, arg_params or {}, aux_params or {}, allow_missing,
@@ -425,7 +502,15 @@ class Module(BaseModule):
         self.params_initialized = True
 
     def get_params(self):
-        """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray."""
+        """``(arg_params, aux_params)``: copies of the parameters, name -> NDArray.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            args, auxs = mod.get_params()   # {'fc_bias': ..., 'fc_weight': ...}, {}
+        """
         if not self.binded and self._preload_params is not None:
             return tuple(dict(p) for p in self._preload_params)
         self._check_ready("get_params")
@@ -446,6 +531,15 @@ class Module(BaseModule):
 
         Raises:
             ValueError: not bound or initialized; a batch with the wrong number of arrays.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward(batch, is_train=False)
+            mod.get_outputs()[0].shape   # (4, 2)
         """
         self._check_ready("forward")
         data = list(data_batch.data or [])
@@ -477,7 +571,17 @@ class Module(BaseModule):
 
     def backward(self, out_grads=None):
         """Gradients of the outputs (`out_grads`, default ones) into the parameters' (and,
-        with inputs_need_grad, the data's) gradient arrays."""
+        with inputs_need_grad, the data's) gradient arrays.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward(batch, is_train=True); mod.backward()
+            mod.get_param_grads()['fc_weight'].shape   # (2, 3)
+        """
         self._check_ready("backward")
         if all(r == "null" for r in self._exec._grad_req.values()):
             return  # nothing bound for gradients (no parameters, no input grads): as MXNet
@@ -489,6 +593,15 @@ class Module(BaseModule):
         Args:
             merge_multi_context: True: one NDArray per output (the contexts' parts joined
                 along the batch axis); False: per output, the list of each context's part.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward(batch)
+            mod.get_outputs()[0].shape   # (4, 2): softmax probabilities
         """
         self._check_ready("get_outputs")
         if isinstance(self._exec, DataParallelExecutorGroup):
@@ -500,7 +613,18 @@ class Module(BaseModule):
 
     def get_input_grads(self, merge_multi_context=True):
         """The gradients of the data inputs after `backward` (needs inputs_need_grad), in
-        `data_names` order; `merge_multi_context` as in `get_outputs`."""
+        `data_names` order; `merge_multi_context` as in `get_outputs`.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))], inputs_need_grad=True)
+            mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward_backward(batch)
+            mod.get_input_grads()[0].shape   # (4, 3)
+        """
         self._check_ready("get_input_grads")
         if not self.inputs_need_grad:
             raise ValueError("Module.get_input_grads: bind with inputs_need_grad=True")
@@ -549,7 +673,16 @@ class Module(BaseModule):
     def get_states(self, merge_multi_context=True):
         """The arrays of the `state_names` inputs: per state one NDArray (the contexts'
         parts joined along axis 0), or with ``merge_multi_context=False`` the list of each
-        context's array (MXNet 1.9.1 only has the latter)."""
+        context's array (MXNet 1.9.1 only has the latter).
+
+        Example::
+
+            out = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc') + sym.var('h')
+            mod = mx.mod.Module(out, label_names=None, state_names=['h'])
+            mod.bind([('data', (4, 3))]); mod.init_params()
+            mod.set_states(value=1.0)
+            mod.get_states()[0].shape   # (4, 2), all ones
+        """
         self._check_ready("get_states")
         per = [[e.arg_dict[n] for e in self._executors()] for n in self._state_names]
         if not merge_multi_context:
@@ -564,6 +697,14 @@ class Module(BaseModule):
 
         Raises:
             ValueError: neither or both of `states` and `value`; a wrong number of states.
+
+        Example::
+
+            out = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc') + sym.var('h')
+            mod = mx.mod.Module(out, label_names=None, state_names=['h'])
+            mod.bind([('data', (4, 3))]); mod.init_params()
+            mod.set_states(value=0.5)   # every state filled with 0.5
+            mod.set_states(states=[[nd.zeros((4, 2))]])   # or given arrays
         """
         self._check_ready("set_states")
         if (states is None) == (value is None):
@@ -590,7 +731,17 @@ class Module(BaseModule):
                 e.arg_dict[n][:] = value_k.as_in_context(e.arg_dict[n].context)
 
     def get_param_grads(self):
-        """{parameter name: its gradient array} after `backward`."""
+        """{parameter name: its gradient array} after `backward`.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward_backward(batch)
+            sorted(mod.get_param_grads())   # ['fc_bias', 'fc_weight']
+        """
         self._check_ready("get_param_grads")
         return {n: self._exec.grad_dict[n] for n in self._param_names
                 if n in self._exec.grad_dict}
@@ -616,7 +767,12 @@ class Module(BaseModule):
             ValueError: not bound or not initialized.
             NotImplementedError: a distributed kvstore.
 
-        Example: ``mod.init_optimizer(optimizer="adam", optimizer_params={"learning_rate": 1e-3})``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.init_optimizer(optimizer='adam', optimizer_params={'learning_rate': 1e-3})
         """
         self._check_ready("init_optimizer")
         if self.optimizer_initialized and not force_init:
@@ -702,7 +858,18 @@ class Module(BaseModule):
         return [self._exec.grad_dict.get(name)]
 
     def borrow_optimizer(self, shared_module):
-        """Use `shared_module`'s optimizer and its states (as bucket modules do)."""
+        """Use `shared_module`'s optimizer and its states (as bucket modules do).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.init_optimizer(optimizer='sgd')
+            other = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            other.bind([('data', (2, 3))], [('softmax_label', (2,))])
+            other.init_params(); other.borrow_optimizer(mod)   # one optimizer
+        """
         if not shared_module.optimizer_initialized:
             raise ValueError("Module.borrow_optimizer: the shared module has no optimizer")
         self._optimizer = shared_module._optimizer
@@ -717,6 +884,15 @@ class Module(BaseModule):
 
         Raises:
             ValueError: no optimizer (call `init_optimizer`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+            mod.forward_backward(batch); mod.update()   # one SGD step
         """
         self._check_ready("update")
         if not self.optimizer_initialized:
@@ -751,7 +927,15 @@ class Module(BaseModule):
         """Update `eval_metric` with `labels` and the last outputs (matched by name, as
         ``eval_metric.update_dict``).
 
-        Example: ``mod.update_metric(metric, batch.label)``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.forward(batch, is_train=False)
+            metric = mx.metric.Accuracy()
+            mod.update_metric(metric, batch.label); metric.get()   # ('accuracy', ...)
         """
         self._check_ready("update_metric")
         names = [d.name for d in self._label_shapes or []] or self._label_names
@@ -778,6 +962,14 @@ class Module(BaseModule):
 
         Raises:
             ValueError: no optimizer.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.init_optimizer()
+            mod.save_optimizer_states('net.states')
         """
         if not self.optimizer_initialized:
             raise ValueError("Module.save_optimizer_states: call init_optimizer() first")
@@ -789,6 +981,14 @@ class Module(BaseModule):
 
         Raises:
             ValueError: no optimizer.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.init_optimizer(); mod.save_optimizer_states('net.states')
+            mod.load_optimizer_states('net.states')
         """
         if not self.optimizer_initialized:
             raise ValueError("Module.load_optimizer_states: call init_optimizer() first")
@@ -801,7 +1001,12 @@ class Module(BaseModule):
         """Write ``prefix-symbol.json``, ``prefix-EPOCH.params`` (and, when asked,
         ``prefix-EPOCH.states``).
 
-        Example: ``mod.save_checkpoint("net", 3)``.
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.save_checkpoint('net', 3)   # net-symbol.json, net-0003.params
         """
         self._symbol.save(f"{prefix}-symbol.json")
         param_name = "%s-%04d.params" % (prefix, epoch)
@@ -824,7 +1029,10 @@ class Module(BaseModule):
 
         Example::
 
-            mod = mx.mod.Module.load("net", 3, data_names=("data",))
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            saved = mx.mod.Module(fc, label_names=None)
+            saved.bind([('data', (1, 10))]); saved.init_params(); saved.save_checkpoint('net', 3)
+            mod = mx.mod.Module.load("net", 3, data_names=("data",), label_names=None)
             mod.bind(data_shapes=[("data", (1, 10))], for_training=False)
         """
         symbol, args, auxs = load_checkpoint(prefix, epoch)
@@ -840,6 +1048,14 @@ class Module(BaseModule):
 
         Raises:
             ValueError: not bound, or shapes named differently from the inputs.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.reshape([('data', (2, 3))], [('softmax_label', (2,))])
+            mod.data_shapes[0].shape   # (2, 3)
         """
         self._check_bound("reshape")
         self.bind(data_shapes, label_shapes, self.for_training, self.inputs_need_grad,
@@ -847,7 +1063,15 @@ class Module(BaseModule):
 
     def install_monitor(self, mon):
         """Install a `mx.monitor.Monitor` on the executor (``mon.install(executor)``; on
-        each context's executor with several contexts)."""
+        each context's executor with several contexts).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            mod.install_monitor(mx.monitor.Monitor(interval=1))
+        """
         self._check_bound("install_monitor")
         execs = (self._exec.execs if isinstance(self._exec, DataParallelExecutorGroup)
                  else [self._exec])

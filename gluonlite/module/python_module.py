@@ -25,7 +25,18 @@ class PythonModule(BaseModule):
         data_names, label_names, output_names: the module's input and output names.
         logger: where progress is logged.
 
-    Example: see `PythonLossModule`.
+    Example::
+
+        class Double(mx.mod.PythonModule):   # outputs twice its data
+            def _compute_output_shapes(self):
+                return [('double_output', self._data_shapes[0][1])]
+            def forward(self, data_batch, is_train=None):
+                self._out = data_batch.data[0] * 2
+            def get_outputs(self, merge_multi_context=True):
+                return [self._out]
+        mod = Double(['data'], None, ['double_output'])
+        mod.bind([('data', (2, 3))]); mod.forward(mx.io.DataBatch([nd.ones((2, 3))]))
+        mod.get_outputs()[0]   # all 2
     """
 
     def __init__(self, data_names, label_names, output_names, logger=logging):
@@ -37,46 +48,109 @@ class PythonModule(BaseModule):
 
     @property
     def data_names(self):
-        """The data input names."""
+        """The data input names.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.data_names   # ['data']
+        """
         return self._data_names
 
     @property
     def output_names(self):
-        """The output names."""
+        """The output names.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.output_names   # ['pyloss_output']
+        """
         return self._output_names
 
     @property
     def data_shapes(self):
-        """The data shapes given to `bind`."""
+        """The data shapes given to `bind`.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.data_shapes   # [('data', (4, 1))]
+        """
         return self._data_shapes
 
     @property
     def label_shapes(self):
-        """The label shapes given to `bind`."""
+        """The label shapes given to `bind`.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.label_shapes   # [('softmax_label', (4,))]
+        """
         return self._label_shapes
 
     @property
     def output_shapes(self):
-        """``[(name, shape)]`` of the outputs (from `_compute_output_shapes`)."""
+        """``[(name, shape)]`` of the outputs (from `_compute_output_shapes`).
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.output_shapes   # [('pyloss_output', (4, 1))]
+        """
         return self._output_shapes
 
     def get_params(self):
-        """No parameters: ``({}, {})``."""
+        """No parameters: ``({}, {})``.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.get_params()   # ({}, {})
+        """
         return {}, {}
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
                     allow_missing=False, force_init=False, allow_extra=False):
-        """No parameters to initialize (marks the module initialized)."""
+        """No parameters to initialize (marks the module initialized).
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))])
+            loss.init_params(); loss.params_initialized   # True
+        """
         self.params_initialized = True
 
     def update(self):
-        """No parameters to update."""
+        """No parameters to update.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.init_optimizer(); loss.update()   # nothing to update
+        """
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         """``eval_metric.update(labels, outputs)`` when the module has labels.
 
         Raises:
             NotImplementedError: pre_sliced labels (several devices).
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 1))], [nd.zeros(4)])
+            loss.forward(batch, is_train=False)
+            metric = mx.metric.MSE(); loss.update_metric(metric, batch.label)
+            metric.get()   # ('mse', 1.0)
         """
         if self._label_shapes is None:
             return
@@ -92,6 +166,12 @@ class PythonModule(BaseModule):
         Raises:
             ValueError: grad_req other than 'write'; shapes named differently from the
                 module's inputs.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))])
+            loss.output_shapes   # [('pyloss_output', (4, 1))]
         """
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
@@ -119,7 +199,14 @@ class PythonModule(BaseModule):
 
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
-        """No parameters, no optimizer (marks the module ready)."""
+        """No parameters, no optimizer (marks the module ready).
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            loss.init_optimizer(); loss.optimizer_initialized   # True
+        """
         self.optimizer_initialized = True
 
 
@@ -139,6 +226,8 @@ class PythonLossModule(PythonModule):
 
     Example::
 
+        net_mod = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=1),
+                                label_names=None)
         loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
         seq = mx.mod.SequentialModule().add(net_mod).add(loss, take_labels=True,
                                                           auto_wiring=True)
@@ -161,7 +250,16 @@ class PythonLossModule(PythonModule):
         return [(self._name + "_output", tuple(self._data_shapes[0][1]))]
 
     def forward(self, data_batch, is_train=None):
-        """Keep the scores (and, in training, the labels) for `backward`."""
+        """Keep the scores (and, in training, the labels) for `backward`.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 1))], [nd.zeros(4)])
+            loss.forward(batch, is_train=True)
+            loss.get_outputs()[0].shape   # (4, 1): the scores
+        """
         self._scores = data_batch.data[0]
         if is_train is None:
             is_train = self.for_training
@@ -169,7 +267,15 @@ class PythonLossModule(PythonModule):
             self._labels = data_batch.label[0]
 
     def get_outputs(self, merge_multi_context=True):
-        """``[scores]``."""
+        """``[scores]``.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 1))], [nd.zeros(4)])
+            loss.forward(batch); loss.get_outputs()[0].shape   # (4, 1)
+        """
         return [self._scores]
 
     def backward(self, out_grads=None):
@@ -178,6 +284,14 @@ class PythonLossModule(PythonModule):
         Raises:
             ValueError: out_grads given, or not bound for training.
             NotImplementedError: no grad_func and `_backward_impl` not overridden.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 1))], [nd.zeros(4)])
+            loss.forward(batch, is_train=True); loss.backward()
+            loss.get_input_grads()[0]   # scores - labels: all 1
         """
         if out_grads is not None:
             raise ValueError("PythonLossModule.backward: a loss module takes no out_grads")
@@ -195,9 +309,28 @@ class PythonLossModule(PythonModule):
         self._scores_grad = grad if isinstance(grad, nd.NDArray) else nd.array(grad)
 
     def get_input_grads(self, merge_multi_context=True):
-        """``[gradient of the scores]`` after `backward`."""
+        """``[gradient of the scores]`` after `backward`.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 1))], [nd.zeros(4)])
+            loss.forward(batch, is_train=True); loss.backward()
+            loss.get_input_grads()[0].shape   # (4, 1)
+        """
         return [self._scores_grad]
 
     def install_monitor(self, mon):
-        """Not supported: there is no executor to watch."""
+        """Not supported: there is no executor to watch.
+
+        Example::
+
+            loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
+            loss.bind([('data', (4, 1))], [('softmax_label', (4,))]); loss.init_params()
+            try:
+                loss.install_monitor(mx.monitor.Monitor(1))
+            except NotImplementedError as err:
+                print(err)   # no executor to monitor
+        """
         raise NotImplementedError("PythonLossModule.install_monitor: no executor to monitor")

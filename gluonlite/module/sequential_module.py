@@ -18,6 +18,10 @@ class SequentialModule(BaseModule):
 
     Example::
 
+        features = sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1')
+        head = sym.SoftmaxOutput(sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2'),
+                                 name='softmax')
+        train_iter = mx.io.NDArrayIter(np.random.rand(8, 3), np.array([0, 1] * 4), batch_size=4)
         seq = mx.mod.SequentialModule()
         seq.add(mx.mod.Module(features, label_names=None))
         seq.add(mx.mod.Module(head), take_labels=True, auto_wiring=True)
@@ -39,6 +43,15 @@ class SequentialModule(BaseModule):
 
         Raises:
             ValueError: an unknown keyword.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            len(seq._modules)   # 2; add returns the SequentialModule
         """
         unknown = set(kwargs) - self._meta_keys
         if unknown:
@@ -51,29 +64,82 @@ class SequentialModule(BaseModule):
 
     @property
     def data_names(self):
-        """The first module's data names."""
+        """The first module's data names.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.data_names   # ['data']: the first module's
+        """
         return self._modules[0].data_names if self._modules else []
 
     @property
     def output_names(self):
-        """The last module's output names."""
+        """The last module's output names.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.output_names   # ['softmax_output']: the last module's
+        """
         return self._modules[-1].output_names if self._modules else []
 
     @property
     def data_shapes(self):
-        """The first module's data shapes."""
+        """The first module's data shapes.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.data_shapes[0].shape   # (4, 3)
+        """
         self._check_bound("data_shapes")
         return self._modules[0].data_shapes
 
     @property
     def label_shapes(self):
-        """The label shapes (None when no module takes labels)."""
+        """The label shapes (None when no module takes labels).
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.label_shapes   # [('softmax_label', (4,))]
+        """
         self._check_bound("label_shapes")
         return self._label_shapes
 
     @property
     def output_shapes(self):
-        """The last module's output shapes."""
+        """The last module's output shapes.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.output_shapes   # [('softmax_output', (4, 2))]
+        """
         self._check_bound("output_shapes")
         return self._modules[-1].output_shapes
 
@@ -82,7 +148,19 @@ class SequentialModule(BaseModule):
             raise ValueError(f"SequentialModule.{what}: call bind() first")
 
     def get_params(self):
-        """All modules' parameters, merged."""
+        """All modules' parameters, merged.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            sorted(seq.get_params()[0])
+            # ['fc1_bias', 'fc1_weight', 'fc2_bias', 'fc2_weight']
+        """
         self._check_ready("get_params")
         arg_params, aux_params = {}, {}
         for module in self._modules:
@@ -97,6 +175,16 @@ class SequentialModule(BaseModule):
 
         Raises:
             ValueError: not bound; a parameter name used by two modules.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))])
+            seq.init_params(mx.init.Xavier())
         """
         if self.params_initialized and not force_init:
             return
@@ -117,7 +205,18 @@ class SequentialModule(BaseModule):
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
-        """Each module takes the parameters it has (the others are ignored)."""
+        """Each module takes the parameters it has (the others are ignored).
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.set_params(*seq.get_params())   # each module takes its own
+        """
         self._check_bound("set_params")
         for module in self._modules:
             module.set_params(arg_params, aux_params, allow_missing=allow_missing,
@@ -131,6 +230,16 @@ class SequentialModule(BaseModule):
         Raises:
             ValueError: no module; a shared_module; inputs_need_grad without for_training;
                 auto_wiring with a different number of names.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))])
+            seq.output_shapes   # [('softmax_output', (4, 2))]
         """
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
@@ -166,7 +275,18 @@ class SequentialModule(BaseModule):
 
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
-        """Each module's `init_optimizer`."""
+        """Each module's `init_optimizer`.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.init_optimizer(optimizer_params={'learning_rate': 0.1})
+        """
         self._check_ready("init_optimizer")
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring.")
@@ -177,7 +297,19 @@ class SequentialModule(BaseModule):
         self.optimizer_initialized = True
 
     def forward(self, data_batch, is_train=None):
-        """Run the modules in turn, each on the previous one's outputs."""
+        """Run the modules in turn, each on the previous one's outputs.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.forward(batch); seq.get_outputs()[0].shape   # (4, 2)
+        """
         self._check_ready("forward")
         batch = copy.copy(data_batch)
         for i, module in enumerate(self._modules):
@@ -190,7 +322,19 @@ class SequentialModule(BaseModule):
                 batch.provide_data = [(n, x.shape) for n, x in zip(names, batch.data)]
 
     def backward(self, out_grads=None):
-        """Run the modules' backward in reverse, passing input gradients down."""
+        """Run the modules' backward in reverse, passing input gradients down.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.forward(batch, is_train=True); seq.backward()
+        """
         self._check_ready("backward")
         for i in range(len(self._modules) - 1, -1, -1):
             module = self._modules[i]
@@ -200,35 +344,108 @@ class SequentialModule(BaseModule):
             out_grads = module.get_input_grads()
 
     def update(self):
-        """Each module's `update`."""
+        """Each module's `update`.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.init_optimizer()
+            seq.forward(batch, is_train=True); seq.backward(); seq.update()
+        """
         self._check_ready("update")
         for module in self._modules:
             module.update()
 
     def get_outputs(self, merge_multi_context=True):
-        """The last module's outputs."""
+        """The last module's outputs.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.forward(batch); seq.get_outputs()[0].shape   # (4, 2)
+        """
         self._check_ready("get_outputs")
         return self._modules[-1].get_outputs(merge_multi_context)
 
     def get_input_grads(self, merge_multi_context=True):
-        """The first module's input gradients (bind with inputs_need_grad)."""
+        """The first module's input gradients (bind with inputs_need_grad).
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))], inputs_need_grad=True)
+            seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.forward(batch, is_train=True); seq.backward()
+            seq.get_input_grads()[0].shape   # (4, 3)
+        """
         self._check_ready("get_input_grads")
         return self._modules[0].get_input_grads(merge_multi_context)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
-        """`update_metric` of each module that takes labels."""
+        """`update_metric` of each module that takes labels.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            seq.forward(batch, is_train=False)
+            metric = mx.metric.Accuracy(); seq.update_metric(metric, batch.label)
+        """
         self._check_ready("update_metric")
         for meta, module in zip(self._metas, self._modules):
             if meta.get(self.META_TAKE_LABELS, False):
                 module.update_metric(eval_metric, labels, pre_sliced)
 
     def install_monitor(self, mon):
-        """Install `mon` on every module."""
+        """Install `mon` on every module.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.bind([('data', (4, 3))], [('softmax_label', (4,))]); seq.init_params()
+            seq.install_monitor(mx.monitor.Monitor(interval=1))
+        """
         self._check_bound("install_monitor")
         for module in self._modules:
             module.install_monitor(mon)
 
     @property
     def symbol(self):
-        """Not one symbol: None."""
+        """Not one symbol: None.
+
+        Example::
+
+            feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
+                                 label_names=None)
+            fc2 = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc2')
+            head = mx.mod.Module(sym.SoftmaxOutput(fc2, name='softmax'))
+            seq = mx.mod.SequentialModule().add(feat).add(head, take_labels=True, auto_wiring=True)
+            seq.symbol   # None
+        """
         return None

@@ -143,6 +143,12 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
 
     Raises:
         ExportError: operators or attributes with no ONNX form (all of them, one per line).
+
+    Example::
+
+        x = sym.var("x")
+        model = mx.onnx.build_model(sym.sum(x * 2), {}, [(2, 3)])
+        [i.name for i in model.graph.input]   # ['x']
     """
     onnx = _need_onnx()
     from onnx import helper
@@ -237,7 +243,9 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
 
     Example::
 
-        mx.onnx.export_model("net-symbol.json", "net-0000.params", [(1, 3, 32, 32)],
+        net = nn.Dense(4); net.initialize(); net.hybridize(); net(nd.ones((2, 3)))
+        net.export("net")   # writes net-symbol.json and net-0000.params
+        mx.onnx.export_model("net-symbol.json", "net-0000.params", [(2, 3)],
                              np.float32, "net.onnx")
     """
     unknown = sorted(k for k in kwargs if k != "_data_names")

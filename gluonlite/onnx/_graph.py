@@ -15,7 +15,17 @@ __all__ = ["GraphBuilder", "ExportError", "onnx_dtype"]
 
 
 class ExportError(ValueError):
-    """An operator or attribute that has no ONNX form (the message names them all)."""
+    """An operator or attribute that has no ONNX form (the message names them all).
+
+    Example::
+
+        w, g, m, v = (sym.var(n) for n in "wgmv")
+        step = sym.adam_update(w, g, m, v, lr=0.1)   # a training step: nothing to export
+        try:
+            mx.onnx.build_model(step, {}, [(2,)] * 4)
+        except mx.onnx.ExportError as err:
+            print(err)   # names operator 'adam_update'
+    """
 
 
 def onnx_dtype(dtype):

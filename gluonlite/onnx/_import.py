@@ -25,7 +25,15 @@ MAX_FOLDED_BYTES = 256 << 20
 
 
 class ONNXImportError(ValueError):
-    """An ONNX model this importer cannot take (unsupported operators named all at once)."""
+    """An ONNX model this importer cannot take (unsupported operators named all at once).
+
+    Example::
+
+        try:
+            mx.onnx.import_model("missing.onnx")
+        except mx.onnx.ONNXImportError as err:
+            print(err)   # import_model: 'missing.onnx' is not an ONNX model (...)
+    """
 
 
 def _reg(*names):

@@ -39,6 +39,13 @@ class BaseConvRNNCell(BaseRNNCell):
 
     Raises:
         ValueError: an even h2h kernel, or a kernel/stride/pad that is not two ints.
+
+    Example::
+
+        cell = mx.rnn.ConvGRUCell(input_shape=(1, 3, 16, 10), num_hidden=10)
+        isinstance(cell, mx.rnn.BaseConvRNNCell)   # True
+        outs, _ = cell.unroll(3, sym.var("x"), merge_outputs=True)
+        outs.infer_shape(x=(1, 3, 3, 16, 10))[1]   # [(1, 3, 10, 16, 10)]
     """
 
     def __init__(self, input_shape, num_hidden, h2h_kernel, h2h_dilate, i2h_kernel,
@@ -80,7 +87,13 @@ class BaseConvRNNCell(BaseRNNCell):
 
     @property
     def state_info(self):
-        """The states, each of the input-to-state convolution's output shape."""
+        """The states, each of the input-to-state convolution's output shape.
+
+        Example::
+
+            mx.rnn.ConvGRUCell(input_shape=(1, 3, 16, 10), num_hidden=10).state_info
+            # [{'shape': (0, 10, 16, 10), '__layout__': 'NCHW'}]
+        """
         return [{"shape": self._state_shape, "__layout__": self._conv_layout}
                 for _ in range(self._N_STATES)]
 
@@ -128,7 +141,8 @@ class ConvRNNCell(BaseConvRNNCell):
     Example::
 
         cell = mx.rnn.ConvRNNCell(input_shape=(1, 3, 16, 10), num_hidden=10)
-        outs, _ = cell.unroll(3, mx.sym.var("x"))
+        outs, _ = cell.unroll(3, mx.sym.var("x"))   # a list of 3 step outputs
+
     """
 
     @property
@@ -149,7 +163,11 @@ class ConvLSTMCell(BaseConvRNNCell):
 
     Args: see `BaseConvRNNCell` (default prefix ``'ConvLSTM_'``).
 
-    Example: ``mx.rnn.ConvLSTMCell(input_shape=(1, 3, 16, 10), num_hidden=10)``.
+    Example::
+
+        cell = mx.rnn.ConvLSTMCell(input_shape=(1, 3, 16, 10), num_hidden=10)
+        out, [h, c] = cell(sym.var("x"), cell.begin_state())
+        out.infer_shape(x=(1, 3, 16, 10))[1]   # [(1, 10, 16, 10)]
     """
 
     _N_STATES = 2
@@ -178,7 +196,10 @@ class ConvGRUCell(BaseConvRNNCell):
 
     Args: see `BaseConvRNNCell` (default prefix ``'ConvGRU_'``).
 
-    Example: ``mx.rnn.ConvGRUCell(input_shape=(1, 3, 16, 10), num_hidden=10)``.
+    Example::
+
+        cell = mx.rnn.ConvGRUCell(input_shape=(1, 3, 16, 10), num_hidden=10)
+        out, [h] = cell(sym.var("x"), cell.begin_state())
     """
 
     @property

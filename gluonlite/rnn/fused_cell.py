@@ -36,6 +36,7 @@ class FusedRNNCell(BaseRNNCell):
 
         cell = mx.rnn.FusedRNNCell(16, num_layers=2, mode="lstm", prefix="lstm_")
         outs, _ = cell.unroll(10, mx.sym.var("data"), layout="NTC", merge_outputs=True)
+        outs.infer_shape(data=(2, 10, 3))[1]   # [(2, 10, 16)]
     """
 
     def __init__(self, num_hidden, num_layers=1, mode="lstm", bidirectional=False,
@@ -62,7 +63,13 @@ class FusedRNNCell(BaseRNNCell):
 
     @property
     def state_info(self):
-        """h (and, for an LSTM, c), each (layers * directions, N, num_hidden)."""
+        """h (and, for an LSTM, c), each (layers * directions, N, num_hidden).
+
+        Example::
+
+            mx.rnn.FusedRNNCell(4, num_layers=2, mode="gru").state_info
+            # [{'shape': (2, 0, 4), '__layout__': 'LNC'}]
+        """
         n = 2 if self._mode == "lstm" else 1
         shape = (len(self._directions) * self._num_layers, 0, self._num_hidden)
         return [{"shape": shape, "__layout__": "LNC"} for _ in range(n)]
@@ -109,6 +116,12 @@ class FusedRNNCell(BaseRNNCell):
         Raises:
             KeyError: the parameter vector is missing from `args`.
             ValueError: its size fits no input size.
+
+        Example::
+
+            cell = mx.rnn.FusedRNNCell(4, mode="lstm", prefix="l_")   # 176 values for 5 inputs
+            per_gate = cell.unpack_weights({"l_parameters": nd.zeros(176)})
+            per_gate["l_l0_i2h_i_weight"].shape   # (4, 5)
         """
         args = dict(args)
         flat = args.pop(self._parameter.name).reshape((-1,))
@@ -125,6 +138,12 @@ class FusedRNNCell(BaseRNNCell):
 
         Raises:
             KeyError: a piece missing from `args`.
+
+        Example::
+
+            cell = mx.rnn.FusedRNNCell(4, mode="lstm", prefix="l_")
+            per_gate = cell.unpack_weights({"l_parameters": nd.zeros(176)})
+            cell.pack_weights(per_gate)["l_parameters"].shape   # (176,)
         """
         args = dict(args)
         num_input = args[f"{self._prefix}l0_i2h{self._gate_names[0]}_weight"].shape[1]
@@ -135,7 +154,14 @@ class FusedRNNCell(BaseRNNCell):
     # ---- graphs -------------------------------------------------------------------------------
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """One `RNN` node over the sequence (see `BaseRNNCell.unroll`); the states returned
-        are the final ones only with get_next_state=True."""
+        are the final ones only with get_next_state=True.
+
+        Example::
+
+            cell = mx.rnn.FusedRNNCell(4, mode="lstm", get_next_state=True)
+            outs, (h, c) = cell.unroll(3, sym.var("x"), merge_outputs=True)
+            outs.infer_shape(x=(2, 3, 5))[1]   # [(2, 3, 4)]
+        """
         self.reset()
         axis = _time_axis(layout)
         if not isinstance(inputs, sym.Symbol):
@@ -167,7 +193,11 @@ class FusedRNNCell(BaseRNNCell):
         bidirectional, `DropoutCell`s between layers), named ``prefix + 'l0_'`` ... so that
         `unpack_weights`' arrays (after the cells' `pack_weights`) fit it.
 
-        Example: ``stack = mx.rnn.FusedRNNCell(8, num_layers=2).unfuse()``.
+        Example::
+
+            stack = mx.rnn.FusedRNNCell(8, num_layers=2).unfuse()   # two LSTMCells
+            outs, states = stack.unroll(3, sym.var("x"), merge_outputs=True)
+
         """
         make = {"rnn_relu": lambda p: RNNCell(self._num_hidden, activation="relu", prefix=p),
                 "rnn_tanh": lambda p: RNNCell(self._num_hidden, activation="tanh", prefix=p),

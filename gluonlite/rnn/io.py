@@ -83,9 +83,10 @@ class BucketSentenceIter(DataIter):
 
     Example::
 
-        it = mx.rnn.BucketSentenceIter(coded, batch_size=32, buckets=[10, 20, 30])
+        coded = [[1, 2, 3], [4, 5], [6, 7, 8, 9], [1, 2]]
+        it = mx.rnn.BucketSentenceIter(coded, batch_size=2, buckets=[2, 4])
         for batch in it:
-            batch.bucket_key, batch.data[0].shape     # 10, (32, 10) ...
+            batch.bucket_key, batch.data[0].shape     # (2, (2, 2)) and (4, (2, 4))
     """
 
     def __init__(self, sentences, batch_size, buckets=None, invalid_label=-1,
@@ -135,7 +136,13 @@ class BucketSentenceIter(DataIter):
         self.reset()
 
     def reset(self):
-        """Start a new epoch: shuffle the batch order and each bucket's sentences."""
+        """Start a new epoch: shuffle the batch order and each bucket's sentences.
+
+        Example::
+
+            it = mx.rnn.BucketSentenceIter([[1, 2], [3, 4]], batch_size=2)
+            len(list(it)); it.reset(); len(list(it))   # 1 batch each time
+        """
         self.curr_idx = 0
         random.shuffle(self.idx)
         for buck in self.data:
@@ -153,7 +160,14 @@ class BucketSentenceIter(DataIter):
 
         Raises:
             StopIteration: the epoch is over.
+
+        Example::
+
+            it = mx.rnn.BucketSentenceIter([[1, 2, 3], [4, 5, 6]], batch_size=2)
+            batch = it.next()
+            batch.bucket_key, batch.label[0].shape   # (3, (2, 3))
         """
+
         if self.curr_idx == len(self.idx):
             raise StopIteration
         i, j = self.idx[self.curr_idx]

@@ -28,7 +28,14 @@ class ModifierCell(BaseRNNCell):
     Raises:
         TypeError: `base_cell` is not an mx.rnn cell.
 
-    Example: ``class Scaled(mx.rnn.ModifierCell): ...`` overriding ``__call__``.
+    Example::
+
+        class Scaled(mx.rnn.ModifierCell):   # doubles the wrapped cell's output
+            def __call__(self, inputs, states):
+                out, states = self.base_cell(inputs, states)
+                return out * 2, states
+        outs, states = Scaled(mx.rnn.GRUCell(4)).unroll(3, sym.var("x"), merge_outputs=True)
+        outs.infer_shape(x=(2, 3, 5))[1]   # [(2, 3, 4)]
     """
 
     def __init__(self, base_cell):
@@ -37,31 +44,73 @@ class ModifierCell(BaseRNNCell):
         self._own_params = False
 
     def reset(self):
-        """Reset this cell's counters and the wrapped cell's."""
+        """Reset this cell's counters and the wrapped cell's.
+
+        Example::
+
+            cell = mx.rnn.ResidualCell(mx.rnn.GRUCell(4, prefix="g_"))
+            cell.begin_state(); cell.reset()
+            cell.begin_state()[0].name   # 'g_begin_state_0'
+        """
         super().reset()
         if hasattr(self, "base_cell"):
             self.base_cell.reset()
 
     @property
     def params(self):
-        """The wrapped cell's `RNNParams`."""
+        """The wrapped cell's `RNNParams`.
+
+        Example::
+
+            cell = mx.rnn.ResidualCell(mx.rnn.GRUCell(4, prefix="g_"))
+            sorted(cell.params._params)   # ['g_h2h_bias', 'g_h2h_weight', 'g_i2h_bias', ...]
+        """
         return self.base_cell.params
 
     @property
     def state_info(self):
-        """The wrapped cell's states."""
+        """The wrapped cell's states.
+
+        Example::
+
+            mx.rnn.ResidualCell(mx.rnn.GRUCell(4)).state_info
+            # [{'shape': (0, 4), '__layout__': 'NC'}]
+        """
         return self.base_cell.state_info
 
     def begin_state(self, func=sym.zeros, **kwargs):
-        """The wrapped cell's first states (see `BaseRNNCell.begin_state`)."""
+        """The wrapped cell's first states (see `BaseRNNCell.begin_state`).
+
+        Example::
+
+            cell = mx.rnn.ZoneoutCell(mx.rnn.LSTMCell(4), zoneout_states=0.2)
+            [s.name for s in cell.begin_state(func=sym.var)]
+            # ['lstm_begin_state_0', 'lstm_begin_state_1']
+        """
         return self.base_cell.begin_state(func=func, **kwargs)
 
     def unpack_weights(self, args):
-        """The wrapped cell's `unpack_weights`."""
+        """The wrapped cell's `unpack_weights`.
+
+        Example::
+
+            cell = mx.rnn.ResidualCell(mx.rnn.LSTMCell(2, prefix="l_"))
+            args = {"l_i2h_weight": nd.ones((8, 2)), "l_i2h_bias": nd.zeros(8),
+                    "l_h2h_weight": nd.ones((8, 2)), "l_h2h_bias": nd.zeros(8)}
+            len(cell.unpack_weights(args))   # 16: 4 gates x (i2h, h2h) x (weight, bias)
+        """
         return self.base_cell.unpack_weights(args)
 
     def pack_weights(self, args):
-        """The wrapped cell's `pack_weights`."""
+        """The wrapped cell's `pack_weights`.
+
+        Example::
+
+            cell = mx.rnn.ResidualCell(mx.rnn.LSTMCell(2, prefix="l_"))
+            args = {"l_i2h_weight": nd.ones((8, 2)), "l_i2h_bias": nd.zeros(8),
+                    "l_h2h_weight": nd.ones((8, 2)), "l_h2h_bias": nd.zeros(8)}
+            cell.pack_weights(cell.unpack_weights(args))["l_i2h_weight"].shape   # (8, 2)
+        """
         return self.base_cell.pack_weights(args)
 
     def __call__(self, inputs, states):
@@ -74,7 +123,10 @@ class ResidualCell(ModifierCell):
     Args:
         base_cell: the cell wrapped.
 
-    Example: ``mx.rnn.ResidualCell(mx.rnn.GRUCell(50))`` on 50-wide inputs.
+    Example::
+
+        cell = mx.rnn.ResidualCell(mx.rnn.GRUCell(50))   # for 50-wide inputs
+        out, [h] = cell(sym.var("x"), [sym.var("h")])
     """
 
     def __call__(self, inputs, states):
@@ -83,7 +135,14 @@ class ResidualCell(ModifierCell):
         return sym.elemwise_add(out, inputs, name=f"{out.name}_plus_residual"), states
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
-        """The wrapped cell unrolled (see `BaseRNNCell.unroll`), each output plus its input."""
+        """The wrapped cell unrolled (see `BaseRNNCell.unroll`), each output plus its input.
+
+        Example::
+
+            cell = mx.rnn.ResidualCell(mx.rnn.GRUCell(4))
+            outs, states = cell.unroll(3, sym.var("x"), merge_outputs=True)
+            outs.infer_shape(x=(2, 3, 4))[1]   # [(2, 3, 4)]
+        """
         self.reset()
         outputs, states = self.base_cell.unroll(length, inputs, begin_state=begin_state,
                                                 layout=layout, merge_outputs=merge_outputs)
@@ -113,7 +172,10 @@ class ZoneoutCell(ModifierCell):
         ValueError: a probability outside [0, 1).
         TypeError: `base_cell` is not an mx.rnn cell.
 
-    Example: ``mx.rnn.ZoneoutCell(mx.rnn.RNNCell(100), zoneout_outputs=0.5)``.
+    Example::
+
+        cell = mx.rnn.ZoneoutCell(mx.rnn.RNNCell(100), zoneout_outputs=0.5)
+        outs, states = cell.unroll(3, sym.var("x"), merge_outputs=True)
     """
 
     def __init__(self, base_cell, zoneout_outputs=0., zoneout_states=0.):
@@ -127,7 +189,14 @@ class ZoneoutCell(ModifierCell):
         self.prev_output = None
 
     def reset(self):
-        """Reset the counters and forget the previous output."""
+        """Reset the counters and forget the previous output.
+
+        Example::
+
+            cell = mx.rnn.ZoneoutCell(mx.rnn.RNNCell(4), zoneout_outputs=0.5)
+            cell.unroll(2, sym.var("x"))
+            cell.reset(); cell.prev_output   # None
+        """
         super().reset()
         self.prev_output = None
 
@@ -165,7 +234,8 @@ class BidirectionalCell(_CellGroup):
 
         bi = mx.rnn.BidirectionalCell(mx.rnn.LSTMCell(8, prefix="l_"),
                                       mx.rnn.LSTMCell(8, prefix="r_"))
-        outs, states = bi.unroll(5, mx.sym.var("x"), merge_outputs=True)   # (N, 5, 16)
+        outs, states = bi.unroll(5, mx.sym.var("x"), merge_outputs=True)
+        outs.infer_shape(x=(2, 5, 3))[1]   # [(2, 5, 16)]
     """
 
     def __init__(self, l_cell, r_cell, params=None, output_prefix="bi_"):
@@ -182,7 +252,16 @@ class BidirectionalCell(_CellGroup):
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """Run both cells (see `BaseRNNCell.unroll`); outputs concatenated per step; the
-        final states as ``[left_states, right_states]``."""
+        final states as ``[left_states, right_states]``.
+
+        Example::
+
+            bi = mx.rnn.BidirectionalCell(mx.rnn.GRUCell(3, prefix="l_"),
+                                          mx.rnn.GRUCell(3, prefix="r_"))
+            outs, (l_states, r_states) = bi.unroll(5, sym.var("x"), merge_outputs=True)
+            outs.infer_shape(x=(2, 5, 4))[1]   # [(2, 5, 6)]
+        """
+
         self.reset()
         axis = _time_axis(layout)
         steps = _as_steps(length, inputs, axis)

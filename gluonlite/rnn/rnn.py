@@ -11,7 +11,16 @@ __all__ = ["rnn_unroll", "save_rnn_checkpoint", "load_rnn_checkpoint", "do_rnn_c
 
 
 def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix="", layout="NTC"):
-    """Deprecated: ``cell.unroll(length, inputs, begin_state, layout=layout)``."""
+    """Deprecated: ``cell.unroll(length, inputs, begin_state, layout=layout)``.
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            outs, states = mx.rnn.rnn_unroll(mx.rnn.GRUCell(4), 3, sym.var("x"))
+        len(outs)   # 3 step outputs
+    """
     warnings.warn("rnn_unroll is deprecated. Please call cell.unroll directly.",
                   DeprecationWarning, stacklevel=2)
     return cell.unroll(length=length, inputs=inputs, begin_state=begin_state, layout=layout)
@@ -28,7 +37,13 @@ def save_rnn_checkpoint(cells, prefix, epoch, symbol, arg_params, aux_params):
         cells: an mx.rnn cell or a list of them.
         prefix, epoch, symbol, arg_params, aux_params: as `mx.model.save_checkpoint`.
 
-    Example: ``mx.rnn.save_rnn_checkpoint(stack, "lm", 3, net, args, auxs)``.
+    Example::
+
+        cell = mx.rnn.RNNCell(2, prefix="r_")
+        net, _ = cell.unroll(3, sym.var("data"), merge_outputs=True)
+        args = {"r_i2h_weight": nd.ones((2, 3)), "r_i2h_bias": nd.zeros(2),
+                "r_h2h_weight": nd.ones((2, 2)), "r_h2h_bias": nd.zeros(2)}
+        mx.rnn.save_rnn_checkpoint(cell, "lm", 3, net, args, {})   # lm-0003.params ...
     """
     for cell in _cells(cells):
         arg_params = cell.unpack_weights(arg_params)
@@ -41,7 +56,14 @@ def load_rnn_checkpoint(cells, prefix, epoch):
     Returns:
         ``(symbol, arg_params, aux_params)``.
 
-    Example: ``net, args, auxs = mx.rnn.load_rnn_checkpoint(stack, "lm", 3)``.
+    Example::
+
+        cell = mx.rnn.LSTMCell(2, prefix="l_")
+        net, _ = cell.unroll(3, sym.var("data"), merge_outputs=True)
+        args = {"l_i2h_weight": nd.ones((8, 3)), "l_i2h_bias": nd.zeros(8),
+                "l_h2h_weight": nd.ones((8, 2)), "l_h2h_bias": nd.zeros(8)}
+        mx.rnn.save_rnn_checkpoint(cell, "lm", 3, net, args, {})   # stored per gate
+        net, args, auxs = mx.rnn.load_rnn_checkpoint(cell, "lm", 3)   # args: stacked again
     """
     sym, arg, aux = load_checkpoint(prefix, epoch)
     for cell in _cells(cells):
@@ -53,7 +75,15 @@ def do_rnn_checkpoint(cells, prefix, period=1):
     """An epoch-end callback calling `save_rnn_checkpoint` every `period` epochs (numbered
     from 1).
 
-    Example: ``epoch_end_callback=mx.rnn.do_rnn_checkpoint(stack, "lm")``.
+    Example::
+
+        cell = mx.rnn.RNNCell(2, prefix="r_")
+        net, _ = cell.unroll(3, sym.var("data"), merge_outputs=True)
+        args = {"r_i2h_weight": nd.ones((2, 3)), "r_i2h_bias": nd.zeros(2),
+                "r_h2h_weight": nd.ones((2, 2)), "r_h2h_bias": nd.zeros(2)}
+        callback = mx.rnn.do_rnn_checkpoint(cell, "lm", period=2)
+        callback(1, net, args, {})   # the end of epoch 2: writes lm-0002.params
+
     """
     period = int(max(1, period))
 

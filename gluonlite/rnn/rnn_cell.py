@@ -33,7 +33,14 @@ class RNNParams:
         self._params = {}
 
     def get(self, name, **kwargs):
-        """The variable ``prefix + name``, made with `sym.var(**kwargs)` the first time."""
+        """The variable ``prefix + name``, made with `sym.var(**kwargs)` the first time.
+
+        Example::
+
+            params = mx.rnn.RNNParams("enc_")
+            w = params.get("i2h_weight"); w.name   # 'enc_i2h_weight'
+            params.get("i2h_weight") is w          # True: made once, shared after
+        """
         full = self._prefix + name
         v = self._params.get(full)
         if v is None:
@@ -90,6 +97,12 @@ class BaseRNNCell:
         prefix: put before the names of the cell's nodes and, when `params` is None, its
             weights.
         params: an `RNNParams` to take the weights from (shared); a new one when None.
+
+    Example::
+
+        cell = mx.rnn.GRUCell(4)   # a BaseRNNCell subclass
+        outs, states = cell.unroll(3, sym.var("x"), merge_outputs=True)
+        outs.infer_shape(x=(2, 3, 5))[1]   # [(2, 3, 4)]
     """
 
     def __init__(self, prefix="", params=None):
@@ -99,7 +112,14 @@ class BaseRNNCell:
         self.reset()
 
     def reset(self):
-        """Restart the step and begin-state counters (before building another graph)."""
+        """Restart the step and begin-state counters (before building another graph).
+
+        Example::
+
+            cell = mx.rnn.RNNCell(4)
+            cell.begin_state()[0].name   # 'rnn_begin_state_0'
+            cell.reset(); cell.begin_state()[0].name   # 'rnn_begin_state_0' again
+        """
         self._init_counter = -1
         self._counter = -1
         for cell in getattr(self, "_cells", ()):
@@ -111,25 +131,44 @@ class BaseRNNCell:
 
     @property
     def params(self):
-        """The cell's `RNNParams` (it counts as shared from then on)."""
+        """The cell's `RNNParams` (it counts as shared from then on).
+
+        Example::
+
+            params = mx.rnn.LSTMCell(4, prefix="l_").params
+            sorted(params._params)   # ['l_h2h_bias', 'l_h2h_weight', 'l_i2h_bias', ...]
+        """
         self._own_params = False
         return self._params
 
     @property
     def state_info(self):
-        """Per state, a dict of `begin_state`'s keyword arguments (``shape``, ``__layout__``)."""
+        """Per state, a dict of `begin_state`'s keyword arguments (``shape``, ``__layout__``).
+
+        Example::
+
+            mx.rnn.GRUCell(4).state_info   # [{'shape': (0, 4), '__layout__': 'NC'}]
+        """
         raise NotImplementedError(f"{type(self).__name__} does not define state_info")
 
     @property
     def state_shape(self):
-        """Per state, its shape (0 for the batch size, not known before the graph is)."""
+        """Per state, its shape (0 for the batch size, not known before the graph is).
+
+        Example::
+
+            mx.rnn.LSTMCell(4).state_shape   # [(0, 4), (0, 4)]: h and c
+        """
         return [info["shape"] for info in self.state_info]
 
     def begin_state(self, func=sym.zeros, **kwargs):
         """The first states: ``func(name=prefix + 'begin_state_K', **state_info, **kwargs)``
         per state (`sym.zeros` by default; `sym.var` makes them graph inputs).
 
-        Example: ``h0, c0 = mx.rnn.LSTMCell(8).begin_state(func=mx.sym.var)``.
+        Example::
+
+            h0, c0 = mx.rnn.LSTMCell(8).begin_state(func=mx.sym.var)
+            h0.name, c0.name   # ('lstm_begin_state_0', 'lstm_begin_state_1')
         """
         states = []
         for info in self.state_info:
@@ -159,7 +198,9 @@ class BaseRNNCell:
 
         Example::
 
+            cell = mx.rnn.LSTMCell(4)
             outs, states = cell.unroll(3, mx.sym.var("x"), layout="TNC", merge_outputs=True)
+            outs.infer_shape(x=(3, 2, 5))[1]   # [(3, 2, 4)]
         """
         self.reset()
         axis = _time_axis(layout)
@@ -194,7 +235,14 @@ class BaseRNNCell:
         Raises:
             KeyError: a weight of the cell missing from `args`.
 
-        Example: ``per_gate = cell.unpack_weights(mod.get_params()[0])``.
+        Example::
+
+            cell = mx.rnn.LSTMCell(2, prefix="l_")
+            args = {"l_i2h_weight": nd.ones((8, 3)), "l_i2h_bias": nd.zeros(8),
+                    "l_h2h_weight": nd.ones((8, 2)), "l_h2h_bias": nd.zeros(8)}
+            per_gate = cell.unpack_weights(args)
+            per_gate["l_i2h_f_weight"].shape   # (2, 3): the forget gate's rows
+
         """
         args = dict(args)
         gates = self._gate_names
@@ -214,6 +262,14 @@ class BaseRNNCell:
 
         Raises:
             KeyError: a gate's weight missing from `args`.
+
+        Example::
+
+            cell = mx.rnn.LSTMCell(2, prefix="l_")
+            args = {"l_i2h_weight": nd.ones((8, 3)), "l_i2h_bias": nd.zeros(8),
+                    "l_h2h_weight": nd.ones((8, 2)), "l_h2h_bias": nd.zeros(8)}
+            per_gate = cell.unpack_weights(args)   # 'l_i2h_f_weight' ... of 2 rows each
+            cell.pack_weights(per_gate)["l_i2h_weight"].shape   # (8, 3)
         """
         args = dict(args)
         gates = self._gate_names
@@ -241,7 +297,12 @@ class _ProjectedCell(BaseRNNCell):
 
     @property
     def state_info(self):
-        """The states, each (N, num_hidden) with N known once the graph is."""
+        """The states, each (N, num_hidden) with N known once the graph is.
+
+        Example::
+
+            mx.rnn.RNNCell(4).state_info   # [{'shape': (0, 4), '__layout__': 'NC'}]
+        """
         return [{"shape": (0, self._num_hidden), "__layout__": "NC"}
                 for _ in range(self._N_STATES)]
 
@@ -266,7 +327,11 @@ class RNNCell(_ProjectedCell):
     Raises:
         ValueError: num_hidden not an int >= 1.
 
-    Example: ``out, [h] = mx.rnn.RNNCell(4)(x, [h0])``.
+    Example::
+
+        x, h0 = sym.var("x"), sym.var("h0")
+        out, [h] = mx.rnn.RNNCell(4)(x, [h0])
+        out.infer_shape(x=(2, 3), h0=(2, 4))[1]   # [(2, 4)]
     """
 
     def __init__(self, num_hidden, activation="tanh", prefix="rnn_", params=None):
@@ -300,7 +365,11 @@ class LSTMCell(_ProjectedCell):
     Raises:
         ValueError: num_hidden not an int >= 1.
 
-    Example: ``out, [h, c] = mx.rnn.LSTMCell(4)(x, [h0, c0])``.
+    Example::
+
+        x, h0, c0 = sym.var("x"), sym.var("h0"), sym.var("c0")
+        out, [h, c] = mx.rnn.LSTMCell(4)(x, [h0, c0])
+        out.infer_shape(x=(2, 3), h0=(2, 4), c0=(2, 4))[1]   # [(2, 4)]
     """
 
     _N_STATES = 2   # h and c
@@ -339,7 +408,11 @@ class GRUCell(_ProjectedCell):
     Raises:
         ValueError: num_hidden not an int >= 1.
 
-    Example: ``out, [h] = mx.rnn.GRUCell(4)(x, [h0])``.
+    Example::
+
+        x, h0 = sym.var("x"), sym.var("h0")
+        out, [h] = mx.rnn.GRUCell(4)(x, [h0])
+        out.infer_shape(x=(2, 3), h0=(2, 4))[1]   # [(2, 4)]
     """
 
     def __init__(self, num_hidden, prefix="gru_", params=None):
@@ -415,6 +488,12 @@ class SequentialRNNCell(_CellGroup):
         Raises:
             TypeError: `cell` is not a `BaseRNNCell`.
             ValueError: this stack has params and `cell` was given params of its own.
+
+        Example::
+
+            stack = mx.rnn.SequentialRNNCell()
+            stack.add(mx.rnn.GRUCell(4, prefix="a_")); stack.add(mx.rnn.GRUCell(4, prefix="b_"))
+            len(stack.state_info)   # 2: one state per GRU cell
         """
         if not isinstance(cell, BaseRNNCell):
             raise TypeError(f"SequentialRNNCell.add: cell must be an mx.rnn cell, got "
@@ -444,7 +523,15 @@ class SequentialRNNCell(_CellGroup):
         return inputs, new_states
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
-        """Unroll each cell in turn over the whole sequence (see `BaseRNNCell.unroll`)."""
+        """Unroll each cell in turn over the whole sequence (see `BaseRNNCell.unroll`).
+
+        Example::
+
+            stack = mx.rnn.SequentialRNNCell()
+            stack.add(mx.rnn.GRUCell(4, prefix="a_")); stack.add(mx.rnn.GRUCell(6, prefix="b_"))
+            outs, states = stack.unroll(3, sym.var("x"), merge_outputs=True)
+            outs.infer_shape(x=(2, 3, 5))[1]   # [(2, 3, 6)]
+        """
         self.reset()
         states = self.begin_state() if begin_state is None else begin_state
         new_states = []
@@ -466,7 +553,10 @@ class DropoutCell(BaseRNNCell):
     Raises:
         ValueError: dropout outside [0, 1).
 
-    Example: ``stack.add(mx.rnn.DropoutCell(0.5))``.
+    Example::
+
+        stack = mx.rnn.SequentialRNNCell()
+        stack.add(mx.rnn.GRUCell(4)); stack.add(mx.rnn.DropoutCell(0.5))
     """
 
     def __init__(self, dropout, prefix="dropout_", params=None):
@@ -478,7 +568,13 @@ class DropoutCell(BaseRNNCell):
 
     @property
     def state_info(self):
-        """No states."""
+        """No states.
+
+        Example::
+
+            mx.rnn.DropoutCell(0.5).state_info   # []
+        """
+
         return []
 
     def __call__(self, inputs, states):

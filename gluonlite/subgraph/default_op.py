@@ -49,6 +49,12 @@ def subgraph_meta(p):
 
     Raises:
         ValueError: `p` holds no subgraph.
+
+    Example::
+
+        from gluonlite.subgraph.default_op import subgraph_meta
+        node = mx.subgraph.default_subgraph_node(sym.exp(sym.var('a')), 0)
+        subgraph_meta(node.params).input_names   # ['a']
     """
     subs = p.get("_subgraphs") or []
     if not subs:
@@ -160,7 +166,10 @@ def default_subgraph_node(symbol, subgraph_id, prefix=OP_NAME):
     """A `_default_subgraph_op` node running `symbol`, named ``{prefix}{subgraph_id}``, with
     no inputs yet (the partition pass connects them).
 
-    Example: ``node = default_subgraph_node(sub, 0)`` (named ``_default_subgraph_op0``).
+    Example::
+
+        node = mx.subgraph.default_subgraph_node(sym.exp(sym.var('a')), 0)
+        node.name   # '_default_subgraph_op0'
     """
     return Node(registry.get(OP_NAME), f"{prefix}{subgraph_id}", {},
                 Params({"_subgraphs": [symbol]}), [], "")
@@ -168,14 +177,32 @@ def default_subgraph_node(symbol, subgraph_id, prefix=OP_NAME):
 
 class DefaultSubgraphProperty(SubgraphProperty):
     """The ``'default'`` backend: groups connected nodes whose operator is in the
-    ``op_names`` attribute (none when unset) into `_default_subgraph_op` nodes."""
+    ``op_names`` attribute (none when unset) into `_default_subgraph_op` nodes.
+
+    Example::
+
+        prop = mx.subgraph.DefaultSubgraphProperty().set_attr('op_names', ['exp'])
+        type(prop.create_subgraph_selector()).__name__   # 'ContainOpSelector'
+    """
 
     def create_subgraph_selector(self):
-        """A `ContainOpSelector` over ``op_names``."""
+        """A `ContainOpSelector` over ``op_names``.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty().set_attr('op_names', ['exp'])
+            sel = prop.create_subgraph_selector()   # selects exp nodes
+        """
         return ContainOpSelector(self.get_attr("op_names", []))
 
     def create_subgraph_node(self, symbol, subgraph_id):
-        """`default_subgraph_node(symbol, subgraph_id)`."""
+        """`default_subgraph_node(symbol, subgraph_id)`.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty()
+            prop.create_subgraph_node(sym.exp(sym.var('a')), 1).name   # '_default_subgraph_op1'
+        """
         return default_subgraph_node(symbol, subgraph_id)
 
 

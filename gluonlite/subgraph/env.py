@@ -20,9 +20,13 @@ def maybe_partition(symbol):
 
     Example::
 
+        import os
+        x = sym.var('x'); y = sym.tanh(sym.exp(x))
         os.environ['GLUONLITE_SUBGRAPH_BACKEND'] = 'default'
-        set_subgraph_property_op_names('default', ['exp'])
-        exe = y.simple_bind(x=(2, 3))      # runs the partitioned graph
+        mx.subgraph.set_subgraph_property_op_names('default', ['exp'])
+        p = mx.subgraph.maybe_partition(y)   # exp is now a _default_subgraph_op node
+        del os.environ['GLUONLITE_SUBGRAPH_BACKEND']
+        mx.subgraph.remove_subgraph_property_op_names('default')
     """
     backend = os.environ.get(ENV_VAR, "").strip()
     if not backend:

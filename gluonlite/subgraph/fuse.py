@@ -32,9 +32,10 @@ code selecting it runs unchanged.
 
 Example::
 
+    net = nn.HybridSequential(); net.add(nn.Dense(4, activation='relu')); net.initialize()
     net.hybridize(static_alloc=True)       # inference plans fused by default
-    y = net(x)
-    fused = net_symbol.optimize_for('FUSE')
+    y = net(nd.ones((2, 3)))
+    fused = sym.relu(sym.FullyConnected(sym.var('x'), num_hidden=4)).optimize_for('FUSE')
 """
 import os
 import warnings
@@ -97,6 +98,16 @@ class FuseSelector(SubgraphSelector):
     Args:
         consumers: {id(node): how many entries read it, graph outputs included}: a chain
             goes on only through a node read once (its value is not needed elsewhere).
+
+    Example::
+
+        from gluonlite.subgraph.fuse import FuseProperty
+        x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+        y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+        from gluonlite.subgraph.grouping import IndexedGraph
+        prop = FuseProperty(); prop.pre_partition(y); sel = prop.create_subgraph_selector()
+        fc, relu = IndexedGraph(y).nodes[3:]
+        sel.select(fc), sel.select_output(fc, relu)   # (True, True): one chain
     """
 
     def __init__(self, consumers):
@@ -105,7 +116,19 @@ class FuseSelector(SubgraphSelector):
 
     def select(self, node):
         """Seed at a product with channels-first data (Convolution, Deconvolution) or any
-        FullyConnected."""
+        FullyConnected.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            from gluonlite.subgraph.grouping import IndexedGraph
+            prop = FuseProperty(); prop.pre_partition(y); sel = prop.create_subgraph_selector()
+            fc, relu = IndexedGraph(y).nodes[3:]
+            sel.select(fc)   # True
+            sel.select(relu)   # False: chains start at a product
+        """
         if node.op is None or node.op.name not in _PRODUCTS:
             return False
         ok = node.op.name == "FullyConnected" or node.params.layout in _CHANNELS_FIRST
@@ -114,11 +137,33 @@ class FuseSelector(SubgraphSelector):
         return ok
 
     def select_input(self, node, input_node):
-        """Never: a chain starts at its product."""
+        """Never: a chain starts at its product.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            from gluonlite.subgraph.grouping import IndexedGraph
+            prop = FuseProperty(); prop.pre_partition(y); sel = prop.create_subgraph_selector()
+            fc, relu = IndexedGraph(y).nodes[3:]
+            sel.select_input(fc, IndexedGraph(y).nodes[0])   # False
+        """
         return False
 
     def select_output(self, node, output_node):
-        """The next link of the chain, from its last node only."""
+        """The next link of the chain, from its last node only.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            from gluonlite.subgraph.grouping import IndexedGraph
+            prop = FuseProperty(); prop.pre_partition(y); sel = prop.create_subgraph_selector()
+            fc, relu = IndexedGraph(y).nodes[3:]
+            sel.select(fc); sel.select_output(fc, relu)   # True: relu follows the product
+        """
         if node is not self.tail or self.consumers.get(id(node), 0) != 1:
             return False
         if _stage(output_node, node) is None:
@@ -127,15 +172,44 @@ class FuseSelector(SubgraphSelector):
         return True
 
     def filter(self, candidates):
-        """A product alone is left as it is."""
+        """A product alone is left as it is.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            from gluonlite.subgraph.grouping import IndexedGraph
+            prop = FuseProperty(); prop.pre_partition(y); sel = prop.create_subgraph_selector()
+            fc, relu = IndexedGraph(y).nodes[3:]
+            sel.filter([fc])   # []
+            len(sel.filter([fc, relu]))   # 2
+        """
         return list(candidates) if len(candidates) > 1 else []
 
 
 class FuseProperty(SubgraphProperty):
-    """The ``'FUSE'`` backend (see the module docstring)."""
+    """The ``'FUSE'`` backend (see the module docstring).
+
+    Example::
+
+        from gluonlite.subgraph.fuse import FuseProperty
+        x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+        y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+        fused = mx.subgraph.partition_graph(y, 'FUSE')
+        '_sg_fuse' in fused.tojson()   # True: FullyConnected and relu are one node
+    """
 
     def pre_partition(self, symbol):
-        """Count each node's readers in `symbol` (a chain goes on through nodes read once)."""
+        """Count each node's readers in `symbol` (a chain goes on through nodes read once).
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            prop = FuseProperty(); prop.pre_partition(y)   # every node is read once
+        """
         g = IndexedGraph(symbol)
         counts = {}
         for n in g.nodes:
@@ -146,11 +220,28 @@ class FuseProperty(SubgraphProperty):
         self._consumers = counts
 
     def create_subgraph_selector(self):
-        """A `FuseSelector` over the counts of `pre_partition`."""
+        """A `FuseSelector` over the counts of `pre_partition`.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            prop = FuseProperty(); prop.pre_partition(y)
+            sel = prop.create_subgraph_selector()   # a FuseSelector
+        """
         return FuseSelector(getattr(self, "_consumers", {}))
 
     def create_subgraph_node(self, symbol, subgraph_id):
-        """A ``_sg_fuse`` node running the chain `symbol`."""
+        """A ``_sg_fuse`` node running the chain `symbol`.
+
+        Example::
+
+            from gluonlite.subgraph.fuse import FuseProperty
+            x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+            y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+            FuseProperty().create_subgraph_node(y, 0).name   # '_sg_fuse0'
+        """
         return Node(registry.get(OP_NAME), f"{OP_NAME}{subgraph_id}", {},
                     Params({"_subgraphs": [symbol]}), [], "")
 
@@ -321,7 +412,12 @@ def fuse_for_inference(symbol):
     (`DEFAULT_ON`, and ``GLUONLITE_INFERENCE_FUSION`` is not ``0``); else `symbol`. The
     compiler calls it for the graphs of inference plans (`register_inference_pass`).
 
-    Example: ``fused = fuse_for_inference(net_symbol)``.
+    Example::
+
+        from gluonlite.subgraph.fuse import FuseProperty
+        x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
+        y = sym.relu(sym.FullyConnected(x, w, b, num_hidden=4))
+        fused = mx.subgraph.fuse.fuse_for_inference(y)   # one _sg_fuse node
     """
     if not DEFAULT_ON or os.environ.get(ENV_VAR, "").strip() == "0":
         return symbol

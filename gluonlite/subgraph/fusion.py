@@ -17,8 +17,10 @@ exports is unchanged.
 
 Example::
 
-    fused = fuse_elementwise(sym, {"x": (2, 3)}, {"x": "float32"})
-    [n.op.name for n in topo_nodes(fused.outputs) if n.op]   # ['_fused_elementwise']
+    from gluonlite.subgraph import fuse_elementwise
+    x = sym.var("x"); y = sym.tanh(sym.exp(x)) * x
+    fused = fuse_elementwise(y, {"x": (2, 3)}, {"x": "float32"})
+    'fused_elementwise0' in fused.tojson()   # True: exp, tanh and * are one node
 """
 import numpy as np
 
@@ -69,6 +71,12 @@ class ElementwiseFusion(SubgraphProperty):
 
     Args:
         info: {(id(node), output index): (shape, dtype)} of the graph to partition.
+
+    Example::
+
+        from gluonlite.subgraph import ElementwiseFusion
+        prop = ElementwiseFusion()   # no shapes known: selects nothing
+        prop.get_attr('info')   # {}
     """
 
     def __init__(self, info=None):
@@ -105,6 +113,12 @@ def fuse_elementwise(symbol, shapes, dtypes):
 
     Returns:
         A Symbol with the same inputs and outputs, computing the same values.
+
+    Example::
+
+        x = sym.var('x'); y = sym.tanh(sym.exp(x)) + x
+        fused = mx.subgraph.fuse_elementwise(y, {'x': (2, 3)}, {'x': 'float32'})
+        fused.list_inputs()   # ['x']: exp, tanh and + are one node
     """
     eshape, edtype = infer_graph(symbol, shapes, dtypes)
     info = {key: (None if s is None else tuple(s), edtype.get(key))

@@ -20,6 +20,12 @@ class IndexedGraph:
         index: {id(node): position}.
         preds: per node, the positions of its input nodes (distinct, in input order).
         succs: per node, the positions of its consumers (distinct, ascending).
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph
+        x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+        g.preds, g.succs   # ([[], [0], [1], [2, 0]], [[1, 3], [2], [3], []])
     """
 
     def __init__(self, symbol):
@@ -49,6 +55,14 @@ def ask(backend, selector, method, node, other=None, relation=None):
     Raises:
         RuntimeError: the selector raised; the message names the backend, the method, the
             node it was looking at (and the neighbour) and the original error.
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph
+        x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+        from gluonlite.subgraph.grouping import ask
+        sel = mx.subgraph.ContainOpSelector(['exp'])
+        ask('default', sel, 'select', g.nodes[1])   # True
     """
     args = (node,) if other is None else (node, other)
     try:
@@ -69,6 +83,13 @@ class Units:
         g: the `IndexedGraph`.
         group_of: per node position, its group (-1 for none); shared, updated by the caller.
         groups: the accepted groups (lists of positions); shared, appended to by the caller.
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph, Units
+        x = sym.var('x'); a = sym.exp(x); y = a + sym.sin(a)   # x, exp, sin, +
+        g = IndexedGraph(y); units = Units(g, [-1] * len(g), [])
+        units.cycle({1, 3})   # ({3}, {1}): exp -> sin -> + leaves {exp, +} and returns
     """
 
     def __init__(self, g, group_of, groups):
@@ -76,7 +97,15 @@ class Units:
         self.n = len(g)
 
     def unit(self, i):
-        """Node `i`'s unit: `i` itself, or ``len(graph) + group`` for a grouped node."""
+        """Node `i`'s unit: `i` itself, or ``len(graph) + group`` for a grouped node.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph, Units
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)))   # x, exp, tanh
+            units = Units(g, [-1, 0, 0], [[1, 2]])   # exp and tanh form group 0
+            units.unit(0), units.unit(1)   # (0, 3)
+        """
         grp = self.group_of[i]
         return i if grp < 0 else self.n + grp
 
@@ -99,7 +128,16 @@ class Units:
 
     def cycle(self, cand):
         """The nodes of `cand` (a set of plain node positions) on a path that leaves `cand`
-        and re-enters it, as (re-entry nodes, exit nodes); None when there is none."""
+        and re-enters it, as (re-entry nodes, exit nodes); None when there is none.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph, Units
+            x = sym.var('x'); a = sym.exp(x); y = a + sym.sin(a)   # x, exp, sin, +
+            g = IndexedGraph(y); units = Units(g, [-1] * len(g), [])
+            units.cycle({1, 3})   # ({3}, {1})
+            units.cycle({1, 2})   # None
+        """
         g = self.g
         exits_to = {s: [c for c in g.succs[s] if c not in cand] for s in cand}
         enters_from = {s: [p for p in g.preds[s] if p not in cand] for s in cand}
@@ -117,7 +155,15 @@ class Units:
 
 def components(g, members):
     """`members` (positions) split into weakly connected parts, each sorted, ordered by their
-    first node."""
+    first node.
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph
+        x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+        from gluonlite.subgraph.grouping import components
+        components(g, [1, 3])   # [[1], [3]]: exp and + are not neighbours
+    """
     left, parts = set(members), []
     for start in sorted(members):
         if start not in left:
@@ -140,7 +186,17 @@ def break_cycles(units, part, accept, acceptable=None):
     `acceptable(piece)` (when given) agrees. The latest node on a cycle (or, for a piece
     `acceptable` refuses, the piece's latest node) is dropped and the rest re-split. Each
     good piece (a sorted list) goes to `accept(piece)` at once, so that later pieces see it
-    contracted. Dropped nodes stay free to join later subgraphs."""
+    contracted. Dropped nodes stay free to join later subgraphs.
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph, Units
+        x = sym.var('x'); a = sym.exp(x); y = a + sym.sin(a)   # x, exp, sin, +
+        g = IndexedGraph(y); units = Units(g, [-1] * len(g), [])
+        from gluonlite.subgraph.grouping import break_cycles
+        kept = []; break_cycles(units, [1, 3], kept.append)
+        kept   # [[1]]: + was dropped to break the cycle through sin
+    """
     todo = [part]
     while todo:
         cur = todo.pop(0)
@@ -199,6 +255,14 @@ def find_groups(g, prop, backend, acceptable=None):
     Raises:
         RuntimeError: a selector raised (see `ask`).
         ValueError: `filter` returned a node that was not among its candidates.
+
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph
+        x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+        from gluonlite.subgraph.grouping import find_groups
+        prop = mx.subgraph.create_subgraph_property('default', ['exp', 'tanh'])
+        find_groups(g, prop, 'default')   # [[1, 2]]: exp and tanh
     """
     group_of = [-1] * len(g)
     groups = []

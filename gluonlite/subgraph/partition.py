@@ -58,7 +58,7 @@ def partition_graph(symbol, backend, op_names=None):
 
         x = sym.var('x')
         y = sym.tanh(sym.exp(x)) + x
-        p = partition_graph(y, 'default', ['exp', 'tanh'])
+        p = mx.subgraph.partition_graph(y, 'default', ['exp', 'tanh'])
         # p: _default_subgraph_op0(x) -> elemwise_add(., x)
     """
     if not isinstance(symbol, Symbol):
@@ -72,7 +72,12 @@ def partition_with(symbol, prop, backend):
     caller knows, such as the graph's inferred shapes, set on it); `backend` names it in
     messages.
 
-    Example: ``partition_with(y, ElementwiseFusion(shapes), "fused_elementwise")``.
+    Example::
+
+        from gluonlite.subgraph.partition import partition_with
+        x = sym.var('x'); y = sym.tanh(sym.exp(x)) + x
+        prop = mx.subgraph.DefaultSubgraphProperty().set_attr('op_names', ['exp', 'tanh'])
+        p = partition_with(y, prop, 'default')   # as partition_graph(y, 'default', [...])
     """
     prop.pre_partition(symbol)
     g = IndexedGraph(symbol)

@@ -16,19 +16,29 @@ class SubgraphProperty:
 
     Example::
 
+        from gluonlite.subgraph import (SubgraphProperty, ContainOpSelector,
+                                        default_subgraph_node, register_subgraph_property)
         class MyBackend(SubgraphProperty):
             def create_subgraph_selector(self):
                 return ContainOpSelector(["exp", "tanh"])
             def create_subgraph_node(self, symbol, subgraph_id):
                 return default_subgraph_node(symbol, subgraph_id, prefix="my_op")
         register_subgraph_property("my_backend", MyBackend)
+        x = sym.var("x")
+        y = mx.subgraph.partition_graph(sym.tanh(sym.exp(x)) + x, "my_backend")
     """
 
     def __init__(self):
         self._attrs = {}
 
     def set_attr(self, name, value):
-        """Store setting `name`; returns self."""
+        """Store setting `name`; returns self.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty()
+            prop.set_attr('op_names', ['exp']).get_attr('op_names')   # ['exp']
+        """
         self._attrs[name] = value
         return self
 
@@ -37,6 +47,11 @@ class SubgraphProperty:
 
         Raises:
             ValueError: no such setting and no default.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty()
+            prop.get_attr('op_names', [])   # []: not set, so the default
         """
         if name in self._attrs:
             return self._attrs[name]
@@ -48,10 +63,22 @@ class SubgraphProperty:
     def pre_partition(self, symbol):
         """Called once with the whole graph before it is partitioned (MXNet 1.9's
         PrePartition): a backend may look at it here (count each node's readers) for its
-        selectors to use. Default: nothing."""
+        selectors to use. Default: nothing.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty()
+            prop.pre_partition(sym.exp(sym.var('x')))   # nothing to prepare
+        """
 
     def create_subgraph_selector(self):
-        """A new `SubgraphSelector` (called once per seed node)."""
+        """A new `SubgraphSelector` (called once per seed node).
+
+        Example::
+
+            prop = mx.subgraph.create_subgraph_property('default', ['exp'])
+            prop.create_subgraph_selector()   # a ContainOpSelector of exp
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement "
                                   "create_subgraph_selector()")
 
@@ -67,6 +94,12 @@ class SubgraphProperty:
         Returns:
             A `Node` with an operator and no inputs (the pass connects them, aligned with
             ``symbol.list_inputs()``); its visible outputs must match ``symbol``'s outputs.
+
+        Example::
+
+            prop = mx.subgraph.DefaultSubgraphProperty()
+            node = prop.create_subgraph_node(sym.exp(sym.var('a')), 0)
+            node.name   # '_default_subgraph_op0'
         """
         raise NotImplementedError(f"{type(self).__name__} must implement "
                                   "create_subgraph_node(symbol, subgraph_id)")

@@ -19,7 +19,13 @@ def register_subgraph_property(name, cls):
         TypeError: `name` is not a string or `cls` is not a SubgraphProperty subclass.
         ValueError: `name` is already taken by another class.
 
-    Example: ``register_subgraph_property('my_backend', MyBackend)``.
+    Example::
+
+        from gluonlite.subgraph import DefaultSubgraphProperty
+        class MyBackend(DefaultSubgraphProperty):   # the default rules under a new name
+            pass
+        mx.subgraph.register_subgraph_property('my_backend2', MyBackend)
+        'my_backend2' in mx.subgraph.list_subgraph_properties()   # True
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"register_subgraph_property: name must be a non-empty string, got "
@@ -36,7 +42,12 @@ def register_subgraph_property(name, cls):
 
 
 def list_subgraph_properties():
-    """The registered backend names, sorted."""
+    """The registered backend names, sorted.
+
+    Example::
+
+        mx.subgraph.list_subgraph_properties()   # ['FUSE', 'MKLDNN', 'default', ...]
+    """
     return sorted(_PROPERTIES)
 
 
@@ -46,6 +57,11 @@ def create_subgraph_property(name, op_names=None):
 
     Raises:
         ValueError: an unknown backend (the message lists the registered ones).
+
+    Example::
+
+        prop = mx.subgraph.create_subgraph_property('default', ['exp', 'tanh'])
+        prop.get_attr('op_names')   # ['exp', 'tanh']
     """
     if not isinstance(name, str):
         raise TypeError(f"subgraph backend name must be a string, got {type(name).__name__}")
@@ -69,7 +85,11 @@ def set_subgraph_property_op_names(name, op_names):
     Raises:
         ValueError: an unknown backend or operator name; TypeError: a bare string.
 
-    Example: ``set_subgraph_property_op_names('default', ['exp', 'tanh'])``.
+    Example::
+
+        mx.subgraph.set_subgraph_property_op_names('default', ['exp', 'tanh'])
+        mx.subgraph.create_subgraph_property('default').get_attr('op_names')   # ['exp', 'tanh']
+        mx.subgraph.remove_subgraph_property_op_names('default')
     """
     if name not in _PROPERTIES:
         raise ValueError(f"unknown subgraph backend {name!r}; registered backends: "
@@ -79,5 +99,12 @@ def set_subgraph_property_op_names(name, op_names):
 
 
 def remove_subgraph_property_op_names(name):
-    """Forget the operator names given to backend `name` (no-op when none were given)."""
+    """Forget the operator names given to backend `name` (no-op when none were given).
+
+    Example::
+
+        mx.subgraph.set_subgraph_property_op_names('default', ['exp'])
+        mx.subgraph.remove_subgraph_property_op_names('default')
+        mx.subgraph.create_subgraph_property('default').get_attr('op_names', None)   # None
+    """
     _OP_NAMES.pop(name, None)

@@ -19,6 +19,7 @@ class SubgraphSelector:
 
     Example::
 
+        from gluonlite.subgraph import SubgraphSelector
         class ExpTanh(SubgraphSelector):
             def select(self, node):
                 return node.op.name == "exp"
@@ -29,15 +30,36 @@ class SubgraphSelector:
     """
 
     def select(self, node):
-        """Whether `node` may seed a new subgraph. Returns a bool (default False)."""
+        """Whether `node` may seed a new subgraph. Returns a bool (default False).
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            mx.subgraph.SubgraphSelector().select(g.nodes[1])   # False: selects nothing
+        """
         return False
 
     def select_input(self, node, input_node):
-        """Whether `input_node`, an input of the subgraph node `node`, joins the subgraph."""
+        """Whether `input_node`, an input of the subgraph node `node`, joins the subgraph.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            mx.subgraph.SubgraphSelector().select_input(g.nodes[2], g.nodes[1])   # False
+        """
         return False
 
     def select_output(self, node, output_node):
-        """Whether `output_node`, a consumer of the subgraph node `node`, joins the subgraph."""
+        """Whether `output_node`, a consumer of the subgraph node `node`, joins the subgraph.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            mx.subgraph.SubgraphSelector().select_output(g.nodes[1], g.nodes[2])   # False
+        """
         return False
 
     def filter(self, candidates):
@@ -45,6 +67,12 @@ class SubgraphSelector:
 
         Returns a subset of `candidates`; a subset that falls apart becomes one subgraph per
         connected part. Default: keep them all.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            mx.subgraph.SubgraphSelector().filter(g.nodes[1:3])   # both nodes, kept
         """
         return list(candidates)
 
@@ -81,7 +109,12 @@ class ContainOpSelector(SubgraphSelector):
     Raises:
         TypeError, ValueError: see `_resolve_op_names`.
 
-    Example: ``ContainOpSelector(['exp', 'tanh'])``.
+    Example::
+
+        from gluonlite.subgraph.grouping import IndexedGraph
+        sel = mx.subgraph.ContainOpSelector(['exp', 'tanh'])
+        x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)))
+        sel.select(g.nodes[1])   # True: an exp node
     """
 
     def __init__(self, op_names):
@@ -91,13 +124,36 @@ class ContainOpSelector(SubgraphSelector):
         return node.op is not None and node.op in self.ops
 
     def select(self, node):
-        """Seed at operator nodes of the listed operators."""
+        """Seed at operator nodes of the listed operators.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            mx.subgraph.ContainOpSelector(['exp']).select(g.nodes[1])   # True: exp
+        """
         return self._ok(node)
 
     def select_input(self, node, input_node):
-        """Grow into inputs of the listed operators."""
+        """Grow into inputs of the listed operators.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            sel = mx.subgraph.ContainOpSelector(['exp', 'tanh'])
+            sel.select_input(g.nodes[2], g.nodes[1])   # True: tanh's input is an exp
+        """
         return self._ok(input_node)
 
     def select_output(self, node, output_node):
-        """Grow into consumers of the listed operators."""
+        """Grow into consumers of the listed operators.
+
+        Example::
+
+            from gluonlite.subgraph.grouping import IndexedGraph
+            x = sym.var('x'); g = IndexedGraph(sym.tanh(sym.exp(x)) + x)   # x, exp, tanh, +
+            sel = mx.subgraph.ContainOpSelector(['exp', 'tanh'])
+            sel.select_output(g.nodes[2], g.nodes[3])   # False: '+' is not listed
+        """
         return self._ok(output_node)

@@ -32,6 +32,17 @@ class Counter:
         k: the loop var index of the counter.
         cond: (operator, params) of the comparison that is cond's output.
         step: (sign, scalar): the counter's new value is ``i + sign * scalar``.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering.counting import find_counter
+        i, s = sym.var('i'), sym.var('s')
+        out, _ = sym.contrib.while_loop(lambda i, s: i < 3, lambda i, s: (s * 2, [i + 1, s + 1]),
+                                        [i, s], max_iterations=5)
+        node = [n for n in topo_nodes(out.outputs) if n.op and n.op.name == '_while_loop'][0]
+        counter = find_counter(node.params)
+        counter.k, counter.step   # (0, (1, 1.0)): loop var 0, stepped by +1
     """
 
     def __init__(self, k, cond, step):
@@ -48,6 +59,20 @@ class Counter:
         Returns:
             (values, n): values has max_iterations + 1 rows of i0's shape (row t is the
             counter before step t; row n after the last step), and n the number of steps.
+
+        Example::
+
+            from gluonlite.symbol.symbol import topo_nodes
+            from gluonlite.control_flow.lowering.counting import find_counter
+            i, s = sym.var('i'), sym.var('s')
+            out, _ = sym.contrib.while_loop(lambda i, s: i < 3,
+                                            lambda i, s: (s * 2, [i + 1, s + 1]),
+                                            [i, s], max_iterations=5)
+            node = [n for n in topo_nodes(out.outputs) if n.op and n.op.name == '_while_loop'][0]
+            from gluonlite.ops.registry import RunCtx
+            values, n = find_counter(node.params).values(RunCtx(False, np),
+                                                         np.zeros(1, 'float32'), 5)
+            n   # 3 steps: i = 0, 1, 2 pass i < 3
         """
         xp, dtype = rc.xp, i0.dtype
         sign, scalar = self.step
@@ -75,8 +100,14 @@ def find_counter(p):
 
     Example::
 
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering.counting import find_counter
+        i0, h0 = sym.var('i0'), sym.var('h0')
         outs, _ = sym.contrib.while_loop(lambda i, h: i < 10, lambda i, h: (h, [i + 1, h * 2]),
                                          [i0, h0], max_iterations=20)
+        loop_node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_while_loop'][0]
+        rc = RunCtx(False, np)
         find_counter(loop_node.params).values(rc, np.zeros(1, "float32"), 20)[1]   # 10
     """
     cond, func = p["_subgraphs"]
@@ -105,7 +136,24 @@ def gathered_rows(p, body, counter):
     `i` is the counter and `D` is not a loop var, (the squeeze's slot, func input position
     of D, take params). With the counter's values known at entry, the loop gathers these
     rows for every step at once and gives them to the steps (`codegen.step_loop`'s
-    `given`). Found once per body (kept in `LoopBody.gathered`)."""
+    `given`). Found once per body (kept in `LoopBody.gathered`).
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.counting import find_counter, gathered_rows
+        from gluonlite.control_flow.lowering.deferred import LoopBody
+        i, s, D = sym.var('i'), sym.var('s'), sym.var('D')
+        row = lambda i: sym.squeeze(sym.take(D, i, axis=0), axis=0)   # row i of D
+        out, _ = sym.contrib.while_loop(lambda i, s: i < 3, lambda i, s: (s, [i + 1, s + row(i)]),
+                                        [i, s], max_iterations=5)
+        node = [n for n in topo_nodes(out.outputs) if n.op and n.op.name == '_while_loop'][0]
+        func = node.params['_subgraphs'][1]   # inputs s, i, D
+        plan = compile_plan(func, [(2,), (1,), (5, 2)], ['float32'] * 3, static_alloc=True)
+        found = gathered_rows(node.params, LoopBody(plan), find_counter(node.params))
+        [(slot, d) for slot, d, _ in found]   # [(6, 2)]: func input 2 (D) is read by row
+    """
     found, plan = body.gathered, body.plan
     if found is None:
         counter_pos = p.func_var_locs[counter.k]
@@ -129,7 +177,16 @@ def gather(rc, data, params, counts):
     """take(data, counts, axis=0) over every step's counter at once: row t is what step t's
     ``squeeze(take(data, i_t))`` reads (the same kernel, so the same clipping or wrapping).
     Counters that step by one through rows of `data` (the usual case) give a view, not a
-    copy."""
+    copy.
+
+    Example::
+
+        from gluonlite.ops.registry import RunCtx, get
+        from gluonlite.control_flow.lowering.counting import gather
+        take = get('take').parse({'axis': '0'})[0]
+        gather(RunCtx(False, np), np.arange(10.).reshape(5, 2), take, np.array([1., 2.]))
+        # [[2. 3.] [4. 5.]]: rows 1 and 2, a view
+    """
     idx = counts.reshape(-1)
     n = idx.size
     # on a device, reading the first counter on the host would sync: gather instead

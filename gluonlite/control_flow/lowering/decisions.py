@@ -22,10 +22,15 @@ What is decided, in the order a loop runs:
 
 Example::
 
-    plan = compile_plan(rnn_loop, shapes, dtypes, is_train=True, grad_inputs=...)
+    from gluonlite.executor import compile_plan
+    def step(x, h):   # an RNN step
+        new = sym.tanh(sym.FullyConnected(x, num_hidden=4, name='i2h') + h[0])
+        return new, [new]
+    rnn_loop = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+    shapes, dtypes = [(5, 2, 3), (2, 4), (4, 3), (4,)], ['float32'] * 4   # data, h0, w, b
+    plan = compile_plan(rnn_loop, shapes, dtypes, is_train=True, grad_inputs=[True] * 4)
     print(next(st.spec for st in plan.steps if st.spec is not None))
-    # LoopSpec(_foreach: hoist 1 projection (1 bias folded), defer_sums; rewritten loop:
-    #          defer_sums)
+    # LoopSpec(_foreach: hoist 1 projection, defer_sums; rewritten loop: defer_sums)
 """
 import numpy as np
 
@@ -58,6 +63,20 @@ class LoopSpec:
             (`_foreach`: body input positions; `_while_loop`: node input indices).
         roles: a `_while_loop`'s `WhileRoles` (None for the others).
         defer_sums: body plans leave invariant inputs' gradients to the loop (always).
+
+    Example::
+
+        from gluonlite.control_flow.lowering import decisions
+        from gluonlite.symbol.symbol import topo_nodes
+        def step(x, h):   # an RNN step: its input projection can move out of the loop
+            proj = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+            new = sym.tanh(proj + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        spec = decisions.plan_foreach(node.params, [(5, 2, 3), (2, 4), (4, 3)], ['float32'] * 3,
+                                      True, np)
+        spec   # LoopSpec(_foreach: hoist 1 projection, defer_sums; rewritten loop: ...)
     """
 
     __slots__ = ("op_name", "params", "hoist", "counter", "weight_layout", "roles")
@@ -75,7 +94,23 @@ class LoopSpec:
                              "compiled")
 
     def describe(self):
-        """The decisions as one line of text (what `repr` shows)."""
+        """The decisions as one line of text (what `repr` shows).
+
+        Example::
+
+            from gluonlite.control_flow.lowering import decisions
+            from gluonlite.symbol.symbol import topo_nodes
+            def step(x, h):   # an RNN step: its input projection can move out of the loop
+                proj = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+                new = sym.tanh(proj + h[0])
+                return new, [new]
+            outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+            node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+            spec = decisions.plan_foreach(node.params, [(5, 2, 3), (2, 4), (4, 3)], ['float32'] * 3,
+                                          True, np)
+            spec.describe()
+            # 'hoist 1 projection, defer_sums; rewritten loop: defer_sums'
+        """
         parts = []
         if self.hoist is not None:
             n = len(self.hoist.projections)
@@ -114,7 +149,22 @@ def _first_dim(shape):
 
 def plan_foreach(p, shapes, dtypes, is_train, xp):
     """The decisions for a `_foreach` node with input shapes `shapes` (see the module
-    docstring)."""
+    docstring).
+
+    Example::
+
+        from gluonlite.control_flow.lowering import decisions
+        from gluonlite.symbol.symbol import topo_nodes
+        def step(x, h):   # an RNN step: its input projection can move out of the loop
+            proj = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+            new = sym.tanh(proj + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        spec = decisions.plan_foreach(node.params, [(5, 2, 3), (2, 4), (4, 3)], ['float32'] * 3,
+                                      True, np)
+        spec.hoist is not None   # True: x's projection is hoisted
+    """
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
     large = _large(_first_dim(shapes[n_d]) if n_s else 0, _first_dim(shapes[0]) if n_d else 0)
     # the rewritten loop has the node's steps and state rows
@@ -129,7 +179,20 @@ def _foreach_spec(p, large, hoist=None):
 
 
 def plan_while(p, shapes, dtypes, is_train, xp):
-    """The decisions for a `_while_loop` node with input shapes `shapes`."""
+    """The decisions for a `_while_loop` node with input shapes `shapes`.
+
+    Example::
+
+        from gluonlite.control_flow.lowering import decisions
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering.counting import find_counter
+        i, s = sym.var('i'), sym.var('s')
+        out, _ = sym.contrib.while_loop(lambda i, s: i < 3, lambda i, s: (s * 2, [i + 1, s + 1]),
+                                        [i, s], max_iterations=5)
+        node = [n for n in topo_nodes(out.outputs) if n.op and n.op.name == '_while_loop'][0]
+        decisions.plan_while(node.params, [(1,), (2,)], ['float32'] * 2, False, np)
+        # LoopSpec(_while_loop: counted (loop var 0), defer_sums)
+    """
     var_shapes = [shapes[p.func_input_locs[j]] for j in p.func_var_locs]
     rows = max((s[0] for s in var_shapes if s is not None and len(s) > 1), default=0)
     large = _large(rows, p.max_iterations)
@@ -153,5 +216,15 @@ def _while_spec(p, var_shapes, large, hoist=None):
 
 def plan_cond(p, shapes, dtypes, is_train, xp):
     """The decisions for a `_cond` node: nothing beyond its branches' plans compiled with
-    static alloc and kept on the step (`runtime.LoopRuntime`)."""
+    static alloc and kept on the step (`runtime.LoopRuntime`).
+
+    Example::
+
+        from gluonlite.control_flow.lowering import decisions
+        from gluonlite.symbol.symbol import topo_nodes
+        x = sym.var('x'); y = sym.contrib.cond(x.sum() > 0, lambda: x * 2, lambda: x - 1)
+        node = [n for n in topo_nodes(y.outputs) if n.op and n.op.name == '_cond'][0]
+        decisions.plan_cond(node.params, [(2,)], ['float32'], False, np)
+        # LoopSpec(_cond: defer_sums)
+    """
     return LoopSpec("_cond", p)

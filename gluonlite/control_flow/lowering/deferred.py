@@ -17,7 +17,18 @@ class Deferred:
     the loop's steps in one call after the reverse pass instead of at every step: each
     step stashes `step`'s output gradient and the inputs `names` (slots `uses`) that the
     operator's `Fast.summed_grads` rule `fn` reads; then ``fn(p, rc, input, {name: stacked
-    values}, stacked gradient, out=)``."""
+    values}, stacked gradient, out=)``.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.deferred import LoopBody
+        step = sym.FullyConnected(sym.var('x'), sym.var('w'), no_bias=True, num_hidden=4)
+        plan = compile_plan(step, [(2, 3), (4, 3)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        deferred = LoopBody(plan, invariant=[False, True]).deferred[0]   # w's gradient
+        deferred.slot, deferred.names   # (1, ('data',)): summed from the stacked x
+    """
 
     __slots__ = ("step", "slot", "fn", "names", "uses")
 
@@ -151,7 +162,15 @@ def free_dest(dests, acc, i):
 def add_into(acc, i, g, fresh=False):
     """acc[i] += g in place, so accumulating over many steps allocates once. The first
     contribution is copied (g may be a buffer reused later) unless `fresh` says that g was
-    just computed for this call and nothing else holds it."""
+    just computed for this call and nothing else holds it.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.deferred import add_into
+        acc = [None]
+        add_into(acc, 0, np.ones(2)); add_into(acc, 0, np.ones(2))
+        acc   # [array([2., 2.])]
+    """
     if g is None:
         return
     if acc[i] is None:

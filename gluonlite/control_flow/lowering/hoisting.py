@@ -55,6 +55,18 @@ class Hoist:
             node's inputs.
         layout: how to build the rewritten loop's inputs from the node's inputs and the
             projections: a list of ('in', node input index) or ('proj', projection index).
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering import decisions, hoisting
+        def step(x, h):   # x's projection by w does not depend on the state: hoistable
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        hoist.layout   # [('proj', 0), ('in', 1)]: the projection replaces data
     """
 
     def __init__(self, params, projections, layout, loop):
@@ -146,7 +158,20 @@ def _rewritten_params(p, subgraphs, **locs):
 
 def foreach_hoist(p, decide_loop):
     """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies;
-    `decide_loop(params)` gives the rewritten loop's spec."""
+    `decide_loop(params)` gives the rewritten loop's spec.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering import decisions, hoisting
+        def step(x, h):   # x's projection by w does not depend on the state: hoistable
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        len(hoist.projections)   # 1
+    """
     body = p["_subgraphs"][0]
     vars_ = body_vars(body)
     n_d, n_s = len(p.in_data_locs), len(p.in_state_locs)
@@ -200,7 +225,22 @@ def _take_squeeze_source(entry):
 
 
 def while_hoist(p, decide_loop):
-    """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None."""
+    """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.control_flow.lowering import decisions, hoisting
+        i, s, D = sym.var('i'), sym.var('s'), sym.var('D')
+        def func(i, s):   # projects row i of D, which the counter i picks
+            x = sym.squeeze(sym.take(D, i, axis=0), axis=0)
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), num_hidden=2, no_bias=True) + s)
+            return s, [i + 1, new]
+        out, _ = sym.contrib.while_loop(lambda i, s: i < 3, func, [i, s], max_iterations=5)
+        node = [n for n in topo_nodes(out.outputs) if n.op and n.op.name == '_while_loop'][0]
+        hoist = hoisting.while_hoist(node.params, lambda q: decisions.LoopSpec('_while_loop', q))
+        len(hoist.projections)   # 1: all rows of D projected at once, before the loop
+    """
     func = p["_subgraphs"][1]
     vars_ = body_vars(func)
     var_positions = set(p.func_var_locs)

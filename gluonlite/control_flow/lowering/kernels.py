@@ -43,6 +43,12 @@ class Saved:
             gradients when `steps` is not None).
         steps: the `saved` object of each executed step, or None when nothing was kept.
         n_steps: how many steps ran (for `_cond`: 0 = else, 1 = then).
+
+    Example::
+
+        from gluonlite.control_flow.lowering.kernels import Saved
+        saved = Saved(body=None, steps=None, n_steps=0)   # a loop that ran no step
+        saved.n_steps   # 0
     """
 
     __slots__ = ("body", "steps", "n_steps")
@@ -57,7 +63,14 @@ def _float(d):
 
 def lowered_kernel(run):
     """A lowered loop kernel from `run(spec, rc, xs, keep) -> (outs, Saved)`: the steps are
-    kept when a gradient will be asked for, and a hoisted loop runs its rewritten loop."""
+    kept when a gradient will be asked for, and a hoisted loop runs its rewritten loop.
+
+    Example::
+
+        from gluonlite.executor.lowering import lowering_of
+        lowering_of('_foreach').kernel.__qualname__
+        # 'lowered_kernel.<locals>.kernel': made by lowered_kernel(_foreach_run)
+    """
     def kernel(p, rc, *xs):
         spec = rc.spec
         if spec.hoist is not None:
@@ -68,7 +81,14 @@ def lowered_kernel(run):
 
 
 def lowered_vjp(vjp):
-    """A lowered loop vjp from `vjp(spec, rc, xs, ys, gys, need, dests)`."""
+    """A lowered loop vjp from `vjp(spec, rc, xs, ys, gys, need, dests)`.
+
+    Example::
+
+        from gluonlite.executor.lowering import lowering_of
+        lowering_of('_foreach').vjp.__qualname__
+        # 'lowered_vjp.<locals>.loop_vjp': made by lowered_vjp(_foreach_vjp)
+    """
     def loop_vjp(p, rc, xs, ys, gys, need, dests=None):
         if isinstance(ys[-1], HoistedSaved):
             return hoisted_vjp(vjp, rc, xs, ys, gys, need, dests)

@@ -51,6 +51,22 @@ class LoopRuntime:
             invariant: per body input, whether it is the same at every step (free
                 variables): their gradients are deferred to one sum after the loop
                 (`LoopBody.deferred`).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            def step(x, h):
+                new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True,
+                                                  num_hidden=4) + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], ['float32'] * 3,
+                                static_alloc=True)
+            loop_step = [st for st in plan.steps if st.spec is not None][0]
+            runtime = loop_step.runtime   # the step's LoopRuntime
+            body = runtime.body(loop_step.spec, 0, [(2, 3), (4, 3), (2, 4)],   # data-0, w, h0-0
+                                ['float32'] * 3, False, False, np)
+            body.plan.input_names   # ['data-0', 'w', 'h0-0']
         """
         invariant = tuple(invariant) if invariant is not None else None
         # Looked up on every loop call: the key is made of what the caller has at hand.
@@ -87,6 +103,12 @@ class LoopBuffers:
         bodies: the `shared` dict the loop's body plans are compiled with: the loops
             nested in them share theirs likewise.
         stubs: the zero-memory arrays `shape_stub` made.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        buffers = LoopBuffers()   # one per loop node, shared by its plans of one graph
+        buffers.projections, buffers.stubs   # ({}, {}): filled by the calls
     """
 
     def __init__(self):
@@ -95,7 +117,14 @@ class LoopBuffers:
 
     def shape_stub(self, xp, x):
         """A read-only array with x's shape and dtype and no data (a zero broadcast), made
-        once per shape: what a saved state keeps in place of a hoisted projection."""
+        once per shape: what a saved state keeps in place of a hoisted projection.
+
+        Example::
+
+            from gluonlite.control_flow.lowering.runtime import LoopBuffers
+            stub = LoopBuffers().shape_stub(np, np.ones((3, 4)))
+            stub.shape, stub.strides   # ((3, 4), (0, 0)): no memory of its own
+        """
         key = (x.shape, x.dtype, xp.__name__)
         stub = self.stubs.get(key)
         if stub is None:
@@ -105,12 +134,24 @@ class LoopBuffers:
 
 
 def data_row(x, t):
-    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it)."""
+    """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it).
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import data_row
+        data_row(np.arange(3.), 1)   # array([1.]): a 1-D row keeps one axis
+    """
     return x[t] if x.ndim > 1 else x[t:t + 1]
 
 
 def data_column(x):
-    """Scanned data indexable by step: row t is `data_row(x, t)`."""
+    """Scanned data indexable by step: row t is `data_row(x, t)`.
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import data_column
+        data_column(np.arange(3.)).shape   # (3, 1)
+    """
     return x if x.ndim > 1 else x.reshape(-1, 1)
 
 
@@ -280,7 +321,18 @@ class LoopStorage:
 def saved_stacks(plan, n_steps, provided=None):
     """{slot: (n_steps, ...) array}: a loop's stacks of its steps' saved values (`plan`:
     the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
-    caller already holds (a loop's stacked step output that is the same value)."""
+    caller already holds (a loop's stacked step output that is the same value).
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.runtime import saved_stacks
+        body = sym.tanh(sym.var('x')) * sym.var('y')
+        plan = compile_plan(body, [(2,), (2,)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        {slot: a.shape for slot, a in saved_stacks(plan, 4).items()}
+        # {2: (4, 2)}: tanh's output, for 4 steps
+    """
     provided = provided or {}
     return {s: provided[s] if s in provided else
             plan.xp.empty((n_steps,) + tuple(plan.slot_shape[s]), dtype=plan.slot_dtype[s])
@@ -299,6 +351,13 @@ def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
             stacked): those would hold the copy, which the next run refills, so none is
             made. (Stacked steps keep the original weights for the backward.)
+
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import fast_weight_layout
+        W = np.ones((4, 3), np.float32)
+        copy = fast_weight_layout(np, {2: W}, {})[2]
+        copy.shape, copy.T.flags['C_CONTIGUOUS']   # ((4, 3), True)
     """
     if steps_as_lists or not weights:
         return {}
