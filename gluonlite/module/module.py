@@ -545,7 +545,11 @@ class Module(BaseModule):
         data = list(data_batch.data or [])
         # bound without label shapes (inference), a batch's labels are not read (as MXNet)
         label = list(data_batch.label or []) if self._label_shapes else []
-        if len(data) != len(self._data_names) or len(label) != len(self._label_shapes):
+        # a batch without labels (a test set given to predict) leaves the label arrays as
+        # they are, as MXNet's executor group does
+        keep_labels = not label and bool(self._label_shapes)
+        if len(data) != len(self._data_names) or (
+                not keep_labels and len(label) != len(self._label_shapes)):
             raise ValueError(f"Module.forward: the batch has {len(data)} data and "
                              f"{len(label)} label arrays; the module takes data "
                              f"{self._data_names} and labels {self._label_names}")
@@ -555,6 +559,9 @@ class Module(BaseModule):
         descs = [DataDesc(n, a.shape, self._data_shapes[i].dtype, self._data_shapes[i].layout)
                  for i, (n, a) in enumerate(zip(data_names, data))]
         ldescs = [DataDesc(n, a.shape) for n, a in zip(label_names, label)]
+        if keep_labels:  # the bound label shapes, at this batch's size
+            ldescs = [DataDesc(d.name, (data[0].shape[0],) + tuple(d.shape[1:]))
+                      for d in self._label_shapes]
         if ([d.shape for d in descs] != [d.shape for d in self._data_shapes]
                 or [d.shape for d in ldescs] != [d.shape for d in self._label_shapes]):
             # an executor made for these shapes before shares the parameter and gradient
@@ -565,7 +572,7 @@ class Module(BaseModule):
             else:
                 self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
                           force_rebind=True, grad_req=self._grad_req, _keep_cache=True)
-        feed = dict(zip(data_names + label_names, data + label))
+        feed = dict(zip(data_names + (label_names if label else []), data + label))
         train = self.for_training if is_train is None else bool(is_train)
         self._exec.forward(is_train=train, **feed)
 

@@ -227,3 +227,19 @@ def test_module_takes_back_the_executor_of_shapes_seen_before():
     # the update made through the small batch's executor is seen by the big one
     w = mod.get_params()[0]["fc_weight"].asnumpy()
     np.testing.assert_array_equal(first.arg_dict["fc_weight"].asnumpy(), w)
+
+
+def test_predict_on_a_test_set_without_labels():
+    # a module bound with labels (by fit) predicts on an iterator without labels, as MXNet's
+    # does; the outputs are those of the labelled iterator, at any batch size
+    rng = np.random.RandomState(3)
+    x = rng.uniform(-1, 1, (10, 3)).astype("float32")
+    y = (np.arange(10) % 2).astype("float32")
+    fc = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc")
+    mod = mx.mod.Module(mx.sym.SoftmaxOutput(fc, name="softmax"))
+    mod.fit(mx.io.NDArrayIter(x, y, batch_size=4), num_epoch=1)
+    want = mod.predict(mx.io.NDArrayIter(x, y, batch_size=4)).asnumpy()
+    got = mod.predict(mx.io.NDArrayIter(x, batch_size=4)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    got3 = mod.predict(mx.io.NDArrayIter(x[:3], batch_size=3)).asnumpy()
+    np.testing.assert_allclose(got3, want[:3], rtol=1e-6)
