@@ -105,12 +105,24 @@ def full_like(a, fill_value, dtype=None, order="C", ctx=None, out=None):
 
 
 def zeros_like(a, dtype=None, order="C", ctx=None, out=None):
-    """An array of zeros with `a`'s shape (and dtype unless `dtype` is given)."""
+    """An array of zeros with `a`'s shape (and dtype unless `dtype` is given).
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.zeros_like(a)  # array([[0., 0.], [0., 0.]])
+    """
     return full_like(a, 0, dtype=dtype, order=order, ctx=ctx, out=out)
 
 
 def ones_like(a, dtype=None, order="C", ctx=None, out=None):
-    """An array of ones with `a`'s shape (and dtype unless `dtype` is given)."""
+    """An array of ones with `a`'s shape (and dtype unless `dtype` is given).
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.ones_like(a)  # array([[1., 1.], [1., 1.]])
+    """
     return full_like(a, 1, dtype=dtype, order=order, ctx=ctx, out=out)
 
 
@@ -119,6 +131,11 @@ def empty_like(prototype, dtype=None, order="C", subok=False, shape=None):
 
     Raises:
         NotImplementedError: order other than 'C', subok=True or a new shape (as in MXNet).
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.empty_like(a).shape  # (2, 2)
     """
     _check_order(order, "empty_like")
     if subok:
@@ -156,6 +173,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
     Raises:
         NotImplementedError: array start/stop, or an axis other than 0 (as in MXNet 1.9.1).
+
+    Example::
+
+        mx.np.linspace(0, 1, 5)  # array([0. , 0.25, 0.5 , 0.75, 1. ])
     """
     if isinstance(start, (list, tuple, _onp.ndarray, NDArray)) or \
             isinstance(stop, (list, tuple, _onp.ndarray, NDArray)):
@@ -177,6 +198,10 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 
     Raises:
         NotImplementedError: array start/stop, or an axis other than 0.
+
+    Example::
+
+        mx.np.logspace(0, 2, 3)  # array([1., 10., 100.])
     """
     if isinstance(start, (list, tuple, _onp.ndarray, NDArray)) or \
             isinstance(stop, (list, tuple, _onp.ndarray, NDArray)):
@@ -195,6 +220,10 @@ def eye(N, M=None, k=0, dtype=None, **kwargs):
     Raises:
         TypeError: a keyword other than ctx.
         NotImplementedError: `order` (MXNet 1.9.1 refuses it).
+
+    Example::
+
+        mx.np.eye(2)  # array([[1., 0.], [0., 1.]])
     """
     if "order" in kwargs:
         raise NotImplementedError("eye: order is not supported")
@@ -211,6 +240,10 @@ def identity(n, dtype=None, ctx=None):
 
     Raises:
         TypeError: n is not an int. ValueError: n is negative.
+
+    Example::
+
+        mx.np.identity(2)  # array([[1., 0.], [0., 1.]])
     """
     if not isinstance(n, (numbers.Integral, _onp.integer)) or isinstance(n, bool):
         raise MXNetTypeError("identity: input 'n' should be an integer")
@@ -226,6 +259,10 @@ def indices(dimensions, dtype=None, ctx=None):
 
     Raises:
         ValueError: dimensions is not a sequence of ints.
+
+    Example::
+
+        mx.np.indices((2, 2)).shape  # (2, 2, 2)
     """
     if not isinstance(dimensions, (tuple, list)):
         raise MXNetValueError("indices: the dimensions must be a sequence of ints")
@@ -255,6 +292,11 @@ def meshgrid(*xi, **kwargs):
 
     Raises:
         ValueError: an unknown indexing.
+
+    Example::
+
+        xx, yy = mx.np.meshgrid(mx.np.arange(3), mx.np.arange(2))
+        xx.shape  # (2, 3)
     """
     indexing = kwargs.pop("indexing", "xy")
     sparse = kwargs.pop("sparse", False)
@@ -278,7 +320,12 @@ def meshgrid(*xi, **kwargs):
 
 
 def tri_dtype(dtype):
-    """`dtype` normalized, or the default float."""
+    """`dtype` normalized, or the default float.
+
+    Example::
+
+        mx.np.tri_dtype(None)  # 'float32'
+    """
     return _dtype(dtype, "tri")
 
 

@@ -34,12 +34,22 @@ def _int_tuple(v):
 
 
 def shape(a):
-    """The shape of `a` (NumPy's `shape` function)."""
+    """The shape of `a` (NumPy's `shape` function).
+
+    Example::
+
+        mx.np.shape(mx.np.ones((2, 3)))  # (2, 3)
+    """
     return a.shape
 
 
 def ndim_of(a):
-    """The number of dimensions of `a`."""
+    """The number of dimensions of `a`.
+
+    Example::
+
+        mx.np.ndim_of(mx.np.ones((2, 3)))  # 2
+    """
     return a.ndim
 
 
@@ -63,6 +73,11 @@ def ravel(x, order="C"):
 
     Raises:
         NotImplementedError: order 'F'.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.ravel(a)  # array([1., 2., 3., 4.])
     """
     if order == "F":
         raise NotImplementedError(f"ravel: order {order} is not supported")
@@ -74,7 +89,12 @@ def ravel(x, order="C"):
 
 
 def transpose(a, axes=None):
-    """The axes permuted by `axes` (reversed by default)."""
+    """The axes permuted by `axes` (reversed by default).
+
+    Example::
+
+        mx.np.transpose(mx.np.ones((2, 3))).shape  # (3, 2)
+    """
     if axes is not None and not isinstance(axes, (tuple, list)):
         axes = (axes,)
     return invoke("_np_transpose", [a], {"axes": None if axes is None else tuple(axes)},
@@ -82,27 +102,47 @@ def transpose(a, axes=None):
 
 
 def swapaxes(a, axis1, axis2):
-    """`a` with axes `axis1` and `axis2` interchanged."""
+    """`a` with axes `axis1` and `axis2` interchanged.
+
+    Example::
+
+        mx.np.swapaxes(mx.np.ones((2, 3)), 0, 1).shape  # (3, 2)
+    """
     return invoke("_npi_swapaxes", [a], {"dim1": int(axis1), "dim2": int(axis2)},
                   fname="swapaxes")
 
 
 def moveaxis(a, source, destination):
-    """`a` with the axes `source` moved to positions `destination`."""
+    """`a` with the axes `source` moved to positions `destination`.
+
+    Example::
+
+        mx.np.moveaxis(mx.np.ones((2, 3, 4)), 0, -1).shape  # (3, 4, 2)
+    """
     return invoke("_np_moveaxis", [a], {"source": _int_tuple(source),
                                         "destination": _int_tuple(destination)},
                   fname="moveaxis")
 
 
 def squeeze(a, axis=None, out=None):
-    """`a` without its length-1 axes (those of `axis`)."""
+    """`a` without its length-1 axes (those of `axis`).
+
+    Example::
+
+        mx.np.squeeze(mx.np.ones((1, 3, 1))).shape  # (3,)
+    """
     if isinstance(axis, list):
         axis = tuple(axis)
     return invoke("_np_squeeze", [a], {"axis": axis}, out=out, fname="squeeze")
 
 
 def expand_dims(a, axis):
-    """`a` with a new axis of length 1 at `axis`."""
+    """`a` with a new axis of length 1 at `axis`.
+
+    Example::
+
+        mx.np.expand_dims(mx.np.ones(3), axis=0).shape  # (1, 3)
+    """
     return invoke("_npi_expand_dims", [a], {"axis": int(axis)}, fname="expand_dims")
 
 
@@ -111,6 +151,10 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
 
     Raises:
         ValueError: shapes that do not broadcast.
+
+    Example::
+
+        mx.np.broadcast_to(mx.np.array([1., 2.]), (2, 2))  # array([[1., 2.], [1., 2.]])
     """
     if isinstance(array, numbers.Number):
         from ._creation import full
@@ -120,7 +164,13 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
 
 
 def broadcast_arrays(*args):
-    """The arrays broadcast against one another (a list)."""
+    """The arrays broadcast against one another (a list).
+
+    Example::
+
+        x, y = mx.np.broadcast_arrays(mx.np.ones((2, 1)), mx.np.ones(3))
+        x.shape, y.shape  # ((2, 3), (2, 3))
+    """
     target = ()
     for a in args:
         target = broadcast_shapes("broadcast_arrays", target, a.shape)
@@ -142,17 +192,32 @@ def _atleast(op, fname, arys):
 
 
 def atleast_1d(*arys):
-    """Each array with at least 1 dimension (one array, or a list)."""
+    """Each array with at least 1 dimension (one array, or a list).
+
+    Example::
+
+        mx.np.atleast_1d(mx.np.array(5.)).shape  # (1,)
+    """
     return _atleast("_np_atleast_1d", "atleast_1d", arys)
 
 
 def atleast_2d(*arys):
-    """Each array with at least 2 dimensions (one array, or a list)."""
+    """Each array with at least 2 dimensions (one array, or a list).
+
+    Example::
+
+        mx.np.atleast_2d(mx.np.arange(3)).shape  # (1, 3)
+    """
     return _atleast("_np_atleast_2d", "atleast_2d", arys)
 
 
 def atleast_3d(*arys):
-    """Each array with at least 3 dimensions (one array, or a list)."""
+    """Each array with at least 3 dimensions (one array, or a list).
+
+    Example::
+
+        mx.np.atleast_3d(mx.np.arange(3)).shape  # (1, 3, 1)
+    """
     return _atleast("_np_atleast_3d", "atleast_3d", arys)
 
 
@@ -174,6 +239,11 @@ def concatenate(seq, axis=0, out=None):
 
     Raises:
         ValueError: shapes that differ off the axis.
+
+    Example::
+
+        x, y = mx.np.ones((1, 2)), mx.np.zeros((1, 2))
+        mx.np.concatenate([x, y], axis=0)  # array([[1., 1.], [0., 0.]])
     """
     seq = _seq(seq, "concatenate")
     if axis is None:
@@ -183,37 +253,73 @@ def concatenate(seq, axis=0, out=None):
 
 
 def append(arr, values, axis=None):
-    """`values` appended to `arr` along `axis` (both flattened when None)."""
+    """`values` appended to `arr` along `axis` (both flattened when None).
+
+    Example::
+
+        mx.np.append(mx.np.array([1., 2.]), mx.np.array([3.]))  # array([1., 2., 3.])
+    """
     return concatenate([arr, values], axis=axis)
 
 
 def stack(arrays, axis=0, out=None):
-    """Same-shape arrays joined along a new axis."""
+    """Same-shape arrays joined along a new axis.
+
+    Example::
+
+        mx.np.stack([mx.np.ones(2), mx.np.zeros(2)], axis=1)  # array([[1., 0.], [1., 0.]])
+    """
     return _variadic("_npi_stack", _seq(arrays, "stack"), {"axis": int(axis)}, "stack", out)
 
 
 def vstack(arrays, out=None):
-    """Arrays stacked row-wise (1-D arrays as rows)."""
+    """Arrays stacked row-wise (1-D arrays as rows).
+
+    Example::
+
+        mx.np.vstack((mx.np.ones(2), mx.np.zeros(2)))  # array([[1., 1.], [0., 0.]])
+    """
     return _variadic("_npi_vstack", _seq(arrays, "vstack"), {}, "vstack", out)
 
 
 def row_stack(arrays):
-    """As `vstack`."""
+    """As `vstack`.
+
+    Example::
+
+        mx.np.row_stack((mx.np.ones(2), mx.np.zeros(2)))  # array([[1., 1.], [0., 0.]])
+    """
     return vstack(arrays)
 
 
 def hstack(arrays):
-    """Arrays stacked column-wise (1-D arrays joined)."""
+    """Arrays stacked column-wise (1-D arrays joined).
+
+    Example::
+
+        mx.np.hstack((mx.np.array([1., 2.]), mx.np.array([3.])))  # array([1., 2., 3.])
+    """
     return _variadic("_npi_hstack", _seq(arrays, "hstack"), {}, "hstack")
 
 
 def dstack(arrays):
-    """Arrays stacked along a third axis."""
+    """Arrays stacked along a third axis.
+
+    Example::
+
+        mx.np.dstack((mx.np.ones(2), mx.np.zeros(2))).shape  # (1, 2, 2)
+    """
     return _variadic("_npi_dstack", _seq(arrays, "dstack"), {}, "dstack")
 
 
 def column_stack(tup):
-    """1-D arrays as the columns of a 2-D array (2-D arrays as they are)."""
+    """1-D arrays as the columns of a 2-D array (2-D arrays as they are).
+
+    Example::
+
+        x, y = mx.np.array([1., 2.]), mx.np.array([3., 4.])
+        mx.np.column_stack((x, y))  # array([[1., 3.], [2., 4.]])
+    """
     return _variadic("_npi_column_stack", _seq(tup, "column_stack"), {}, "column_stack")
 
 
@@ -236,6 +342,10 @@ def split(ary, indices_or_sections, axis=0):
 
     Raises:
         ValueError: a number of sections that does not divide the axis.
+
+    Example::
+
+        [p.shape for p in mx.np.split(mx.np.arange(6), 3)]  # [(2,), (2,), (2,)]
     """
     indices, sections = _split_spec(indices_or_sections, "split")
     if sections and not is_symbolic([ary]):
@@ -248,7 +358,13 @@ def split(ary, indices_or_sections, axis=0):
 
 
 def array_split(ary, indices_or_sections, axis=0):
-    """As `split`, with sections that may differ in size by one (the first ones larger)."""
+    """As `split`, with sections that may differ in size by one (the first ones larger).
+
+    Example::
+
+        parts = mx.np.array_split(mx.np.arange(5), 2)
+        [p.shape for p in parts]  # [(3,), (2,)]
+    """
     indices, sections = _split_spec(indices_or_sections, "array_split")
     return _as_list(invoke("_npi_split", [ary], {"indices": tuple(int(i) for i in indices),
                                                  "axis": int(axis), "squeeze_axis": False,
@@ -260,6 +376,10 @@ def hsplit(ary, indices_or_sections):
 
     Raises:
         ValueError: a 0-d array.
+
+    Example::
+
+        [p.shape for p in mx.np.hsplit(mx.np.ones((2, 4)), 2)]  # [(2, 2), (2, 2)]
     """
     if not is_symbolic([ary]) and ary.ndim < 1:
         raise MXNetValueError("hsplit only works on arrays of 1 or more dimensions")
@@ -274,6 +394,10 @@ def vsplit(ary, indices_or_sections):
 
     Raises:
         ValueError: an array of fewer than 2 dimensions.
+
+    Example::
+
+        [p.shape for p in mx.np.vsplit(mx.np.ones((4, 2)), 2)]  # [(2, 2), (2, 2)]
     """
     if not is_symbolic([ary]) and ary.ndim < 2:
         raise MXNetValueError("vsplit only works on arrays of 2 or more dimensions")
@@ -285,6 +409,10 @@ def dsplit(ary, indices_or_sections):
 
     Raises:
         ValueError: an array of fewer than 3 dimensions.
+
+    Example::
+
+        [p.shape for p in mx.np.dsplit(mx.np.ones((1, 1, 4)), 2)]  # [(1, 1, 2), (1, 1, 2)]
     """
     if not is_symbolic([ary]) and ary.ndim < 3:
         raise MXNetValueError("dsplit only works on arrays of 3 or more dimensions")
@@ -295,7 +423,12 @@ def dsplit(ary, indices_or_sections):
 
 
 def tile(A, reps):
-    """`A` repeated `reps` times along each axis (a number gives NumPy's result)."""
+    """`A` repeated `reps` times along each axis (a number gives NumPy's result).
+
+    Example::
+
+        mx.np.tile(mx.np.array([1., 2.]), 2)  # array([1., 2., 1., 2.])
+    """
     if isinstance(A, numbers.Number):
         return _onp.tile(A, reps)
     return invoke("_npi_tile", [A], {"reps": _int_tuple(reps)}, fname="tile")
@@ -306,6 +439,10 @@ def repeat(a, repeats, axis=None):
 
     Raises:
         NotImplementedError: an array of repeats (MXNet 1.9.1 takes an int).
+
+    Example::
+
+        mx.np.repeat(mx.np.array([1., 2.]), 2)  # array([1., 1., 2., 2.])
     """
     if not isinstance(repeats, (numbers.Integral, _onp.integer)):
         raise NotImplementedError("repeat: repeats must be an int")
@@ -313,7 +450,13 @@ def repeat(a, repeats, axis=None):
 
 
 def flip(m, axis=None, out=None):
-    """`m` with the order of elements reversed along `axis` (all axes for None)."""
+    """`m` with the order of elements reversed along `axis` (all axes for None).
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.flip(v)  # array([4., 3., 2., 1.])
+    """
     if isinstance(m, numbers.Number):
         return _onp.flip(m, axis)
     if isinstance(axis, list):
@@ -322,18 +465,36 @@ def flip(m, axis=None, out=None):
 
 
 def flipud(m):
-    """`m` reversed along axis 0."""
+    """`m` reversed along axis 0.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.flipud(a)  # array([[3., 4.], [1., 2.]])
+    """
     return flip(m, 0)
 
 
 def fliplr(m):
-    """`m` reversed along axis 1."""
+    """`m` reversed along axis 1.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.fliplr(a)  # array([[2., 1.], [4., 3.]])
+    """
     return flip(m, 1)
 
 
 def roll(a, shift, axis=None):
     """Elements shifted by `shift` along `axis` (the flattened array when None), wrapping
-    around."""
+    around.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.roll(v, 1)  # array([4., 1., 2., 3.])
+    """
     return invoke("_np_roll", [a], {"shift": shift if not isinstance(shift, list)
                                     else tuple(shift),
                                     "axis": axis if not isinstance(axis, list) else tuple(axis)},
@@ -341,34 +502,68 @@ def roll(a, shift, axis=None):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    """`m` rotated by 90 degrees `k` times in the plane of `axes`."""
+    """`m` rotated by 90 degrees `k` times in the plane of `axes`.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.rot90(a)  # array([[2., 4.], [1., 3.]])
+    """
     return invoke("_npi_rot90", [m], {"k": int(k), "axes": tuple(axes)}, fname="rot90")
 
 
 def diag(array, k=0):  # pylint: disable=redefined-outer-name
-    """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D one on diagonal k."""
+    """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D one on diagonal k.
+
+    Example::
+
+        mx.np.diag(mx.np.array([1., 2.]))  # array([[1., 0.], [0., 2.]])
+    """
     return invoke("_np_diag", [array], {"k": int(k)}, fname="diag")
 
 
 def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
-    """A 2-D array with the flattened input on diagonal k."""
+    """A 2-D array with the flattened input on diagonal k.
+
+    Example::
+
+        mx.np.diagflat(mx.np.array([[1., 2.]]))  # array([[1., 0.], [0., 2.]])
+    """
     return invoke("_np_diagflat", [array], {"k": int(k)}, fname="diagflat")
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """The diagonals of the (axis1, axis2) planes, in a new last axis."""
+    """The diagonals of the (axis1, axis2) planes, in a new last axis.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.diagonal(a)  # array([1., 4.])
+    """
     return invoke("_np_diagonal", [a], {"offset": int(offset), "axis1": int(axis1),
                                         "axis2": int(axis2)}, fname="diagonal")
 
 
 def trace(a, offset=0, axis1=0, axis2=1, out=None):
-    """The sums along the diagonals of the (axis1, axis2) planes."""
+    """The sums along the diagonals of the (axis1, axis2) planes.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.trace(a)  # array(5.)
+    """
     return invoke("_np_trace", [a], {"offset": int(offset), "axis1": int(axis1),
                                      "axis2": int(axis2)}, out=out, fname="trace")
 
 
 def tril(m, k=0):
-    """The lower triangle (below diagonal k) of each matrix."""
+    """The lower triangle (below diagonal k) of each matrix.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.tril(a)  # array([[1., 0.], [3., 4.]])
+    """
     return invoke("_npi_tril", [m], {"k": int(k)}, fname="tril")
 
 
@@ -385,6 +580,10 @@ def pad(x, pad_width=None, mode="constant", **kwargs):
     Raises:
         TypeError: pad_width that is not a tuple of ints.
         ValueError: another mode, or a keyword the mode does not take.
+
+    Example::
+
+        mx.np.pad(mx.np.array([1., 2.]), (1, 1))  # array([0., 1., 2., 0.])
     """
     if not isinstance(pad_width, tuple) or _onp.asarray(pad_width).dtype.kind != "i":
         raise MXNetTypeError("pad: `pad_width` must be a tuple of integers")
@@ -429,6 +628,10 @@ def insert(arr, obj, values, axis=None):
 
     Raises:
         TypeError: `obj` or `values` of a type MXNet 1.9.1 does not take.
+
+    Example::
+
+        mx.np.insert(mx.np.array([1., 3.]), 1, 2.)  # array([1., 2., 3.])
     """
     attrs = {"axis": axis}
     scalar = isinstance(values, numbers.Number)
@@ -454,6 +657,11 @@ def delete(arr, obj, axis=None):
 
     Raises:
         TypeError: `obj` of another type.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.delete(v, 1)  # array([1., 3., 4.])
     """
     if not _is_array(arr):
         raise MXNetTypeError(f"delete: 'arr' can not support type {type(arr)}")
@@ -473,6 +681,10 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefin
 
     Raises:
         NotImplementedError: prepend or append (as in MXNet 1.9.1).
+
+    Example::
+
+        mx.np.diff(mx.np.array([1., 4., 9.]))  # array([3., 5.])
     """
     if prepend is not None or append is not None:
         raise NotImplementedError("diff: prepend and append options are not supported yet")
@@ -481,7 +693,12 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefin
 
 def ediff1d(ary, to_end=None, to_begin=None):
     """The differences between consecutive elements of the flattened array, with `to_begin`
-    and `to_end` (arrays or numbers) put around."""
+    and `to_end` (arrays or numbers) put around.
+
+    Example::
+
+        mx.np.ediff1d(mx.np.array([1., 3., 6.]))  # array([2., 3.])
+    """
     attrs = {"to_begin_arr_given": _is_array(to_begin), "to_end_arr_given": _is_array(to_end),
              "to_begin_scalar": None if _is_array(to_begin) or to_begin is None
              else float(to_begin),
@@ -495,6 +712,11 @@ def clip(a, a_min, a_max, out=None):
 
     Raises:
         ValueError: both bounds None.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.clip(v, 2, 3)  # array([2., 2., 3., 3.])
     """
     if a_min is None and a_max is None:
         raise MXNetValueError("clip: must set either max or min")
@@ -510,6 +732,10 @@ def sort(a, axis=-1, kind=None, order=None):
 
     Raises:
         NotImplementedError: `order`.
+
+    Example::
+
+        mx.np.sort(mx.np.array([3., 1., 2.]))  # array([1., 2., 3.])
     """
     if order is not None:
         raise NotImplementedError("sort: order is not supported")
@@ -523,6 +749,10 @@ def argsort(a, axis=-1, kind=None, order=None):
 
     Raises:
         NotImplementedError: `order`.
+
+    Example::
+
+        mx.np.argsort(mx.np.array([3., 1., 2.]))  # array([1, 2, 0], dtype=int64)
     """
     if order is not None:
         raise NotImplementedError("argsort: order is not supported")
@@ -541,6 +771,11 @@ def take(a, indices, axis=None, mode="raise", out=None):
     Raises:
         NotImplementedError: another mode.
         IndexError: with mode 'raise', an index out of range.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.take(v, mx.np.array([0, 3], dtype='int64'))  # array([1., 4.])
     """
     if mode not in ("wrap", "clip", "raise"):
         raise NotImplementedError(f"take: mode {mode!r} is not supported")
@@ -561,7 +796,13 @@ def take(a, indices, axis=None, mode="raise", out=None):
 
 
 def copy(a, out=None):
-    """A copy of `a`."""
+    """A copy of `a`.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.copy(v)  # array([1., 2., 3., 4.])
+    """
     return invoke("_np_copy", [a], {}, out=out, fname="copy")
 
 

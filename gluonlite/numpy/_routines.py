@@ -29,6 +29,11 @@ def dot(a, b, out=None):
 
     Raises:
         ValueError: shapes that are not aligned.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.dot(a, mx.np.array([1., 1.]))  # array([3., 7.])
     """
     return invoke("_np_dot", [a, b], {}, out=out, fname="dot")
 
@@ -38,6 +43,11 @@ def matmul(a, b, out=None, **kwargs):
 
     Raises:
         ValueError: 0-d operands or mismatched core dimensions.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.matmul(a, a)  # array([[7., 10.], [15., 22.]])
     """
     _check_ufunc_kwargs("matmul", kwargs)
     return invoke("_npi_matmul", [a, b], {}, out=out, fname="matmul")
@@ -45,7 +55,13 @@ def matmul(a, b, out=None, **kwargs):
 
 def tensordot(a, b, axes=2):
     """Sum products over the axes `axes` of a and b: an int (a's last and b's first that
-    many) or a pair of axis sequences."""
+    many) or a pair of axis sequences.
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.tensordot(a, a, axes=2)  # array(30.)
+    """
     if isinstance(axes, (numbers.Integral, _onp.integer)):
         return invoke("_npi_tensordot_int_axes", [a, b], {"axes": int(axes)},
                       fname="tensordot")
@@ -61,23 +77,44 @@ def tensordot(a, b, axes=2):
 
 
 def inner(a, b):
-    """The sum product over the last axes of a and b."""
+    """The sum product over the last axes of a and b.
+
+    Example::
+
+        mx.np.inner(mx.np.array([1., 2.]), mx.np.array([3., 4.]))  # array(11.)
+    """
     return tensordot(a, b, ([-1], [-1]))
 
 
 def outer(a, b):
-    """The outer product of the flattened arrays."""
+    """The outer product of the flattened arrays.
+
+    Example::
+
+        mx.np.outer(mx.np.array([1., 2.]), mx.np.array([1., 10.]))  # array([[1., 10.], [2., 20.]])
+    """
     return tensordot(reshape(a, (-1,)), reshape(b, (-1,)), 0)
 
 
 def vdot(a, b):
-    """The dot product of the flattened arrays."""
+    """The dot product of the flattened arrays.
+
+    Example::
+
+        mx.np.vdot(mx.np.array([1., 2.]), mx.np.array([3., 4.]))  # array(11.)
+    """
     return tensordot(reshape(a, (-1,)), reshape(b, (-1,)), 1)
 
 
 def einsum(*operands, **kwargs):
     """Einstein summation: ``einsum('ij,jk->ik', a, b)`` ('...' and the implicit output form
-    included; ``optimize`` is accepted, ``out`` writes the result there)."""
+    included; ``optimize`` is accepted, ``out`` writes the result there).
+
+    Example::
+
+        a = mx.np.array([[1., 2.], [3., 4.]])
+        mx.np.einsum('ij->j', a)  # array([4., 6.])
+    """
     optimize = kwargs.pop("optimize", False)
     out = kwargs.pop("out", None)
     if kwargs:
@@ -92,7 +129,13 @@ def einsum(*operands, **kwargs):
 
 def where(condition, x=None, y=None):
     """Elements of x where `condition` is true, else of y (each an array or a number,
-    broadcast together); with only `condition`, its non-zero indices (`nonzero`)."""
+    broadcast together); with only `condition`, its non-zero indices (`nonzero`).
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.where(v > 2, v, 0.)  # array([0., 0., 3., 4.])
+    """
     if x is None and y is None:
         return nonzero(condition)
     if isinstance(condition, numbers.Number):
@@ -113,7 +156,12 @@ def where(condition, x=None, y=None):
 
 
 def nonzero(a):
-    """The indices of the non-zero elements: a tuple of int64 arrays, one per axis."""
+    """The indices of the non-zero elements: a tuple of int64 arrays, one per axis.
+
+    Example::
+
+        mx.np.nonzero(mx.np.array([0., 2., 0., 3.]))  # (array([1, 3], dtype=int64),)
+    """
     idx = invoke("_npx_nonzero", [a], {}, fname="nonzero")
     if is_symbolic([a]):
         raise NotImplementedError("nonzero: the result's length depends on values; a symbol "
@@ -124,7 +172,12 @@ def nonzero(a):
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
     """The sorted unique elements (slices along `axis`), with the first indices, the inverse
-    map and the counts as asked."""
+    map and the counts as asked.
+
+    Example::
+
+        mx.np.unique(mx.np.array([2., 1., 2.]))  # array([1., 2.])
+    """
     res = invoke("_npi_unique", [ar], {"return_index": bool(return_index),
                                        "return_inverse": bool(return_inverse),
                                        "return_counts": bool(return_counts), "axis": axis},
@@ -138,6 +191,10 @@ def bincount(x, weights=None, minlength=0):
 
     Raises:
         TypeError: x is not an array. ValueError: a negative minlength.
+
+    Example::
+
+        mx.np.bincount(mx.np.array([0, 1, 1, 3], dtype='int64'))  # array([1, 2, 0, 1], dtype=int64)
     """
     if not _is_array(x):
         raise MXNetTypeError("bincount: input data should be an ndarray")
@@ -156,6 +213,11 @@ def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="l
 
     Raises:
         NotImplementedError: overwrite_input.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.percentile(v, 50)  # array(2.5)
     """
     if overwrite_input is not None:
         raise NotImplementedError("percentile: overwrite_input is not supported yet")
@@ -170,7 +232,13 @@ def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="l
 
 def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",
              keepdims=False):
-    """The q-th quantiles (q in [0, 1]) along `axis` (see `percentile`)."""
+    """The q-th quantiles (q in [0, 1]) along `axis` (see `percentile`).
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.quantile(v, 0.5)  # array(2.5)
+    """
     q = q * 100
     return percentile(a, q, axis=axis, out=out, overwrite_input=overwrite_input,
                       interpolation=interpolation, keepdims=keepdims)
@@ -184,6 +252,13 @@ def histogram(a, bins=10, range=None, normed=None, weights=None,  # noqa: A002
     Raises:
         NotImplementedError: what MXNet 1.9.1 lacks: normed, weights, density, automatic
             range, bins as a list or a string.
+
+    Example::
+
+        x = mx.np.array([0., 1., 1., 2.])
+        hist, edges = mx.np.histogram(x, bins=2, range=(0, 2))
+        hist  # array([1, 3], dtype=int64)
+        edges  # array([0., 1., 2.])
     """
     if normed is True:
         raise NotImplementedError("histogram: normed is not supported yet...")
@@ -212,6 +287,10 @@ def polyval(p, x):
 
     Raises:
         TypeError: one array and one not.
+
+    Example::
+
+        mx.np.polyval(mx.np.array([1., 0., 2.]), mx.np.array([0., 1., 2.]))  # array([2., 3., 6.])
     """
     if _is_array(p) and _is_array(x):
         return invoke("_npi_polyval", [p, x], {}, fname="polyval")
@@ -221,7 +300,12 @@ def polyval(p, x):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
-    """nan and infinities replaced by finite numbers (in place when copy is False)."""
+    """nan and infinities replaced by finite numbers (in place when copy is False).
+
+    Example::
+
+        mx.np.nan_to_num(mx.np.array([1., mx.np.nan]))  # array([1., 0.])
+    """
     if isinstance(x, numbers.Number):
         return _onp.nan_to_num(x, copy, nan, posinf, neginf)
     if not _is_array(x):
@@ -236,12 +320,24 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
 
 
 def shares_memory(a, b, max_work=None):
-    """Whether a and b share memory (a Python bool)."""
+    """Whether a and b share memory (a Python bool).
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.shares_memory(v, v.copy())  # False
+    """
     return bool(invoke("_npi_share_memory", [a, b], {}, fname="shares_memory").item())
 
 
 def may_share_memory(a, b, max_work=None):
-    """As `shares_memory`."""
+    """As `shares_memory`.
+
+    Example::
+
+        v = mx.np.array([1., 2., 3., 4.])
+        mx.np.may_share_memory(v, v.copy())  # False
+    """
     return shares_memory(a, b)
 
 
@@ -250,6 +346,11 @@ def unravel_index(indices, shape, order="C"):
 
     Raises:
         NotImplementedError: order other than 'C'.
+
+    Example::
+
+        flat = mx.np.array([5], dtype='int64')
+        mx.np.unravel_index(flat, (2, 3))  # (array([1], dtype=int64), array([2], dtype=int64))
     """
     if order != "C":
         raise NotImplementedError("unravel_index: only C order is supported")
@@ -263,7 +364,13 @@ def unravel_index(indices, shape, order="C"):
 
 def diag_indices_from(arr):
     """The indices of the main diagonal of a square array (a tuple of arrays, one per
-    axis)."""
+    axis).
+
+    Example::
+
+        rows, cols = mx.np.diag_indices_from(mx.np.ones((2, 2)))
+        rows  # array([0, 1], dtype=int64)
+    """
     res = invoke("_npi_diag_indices_from", [arr], {}, fname="diag_indices_from")
     if is_symbolic([arr]):
         return res  # one symbol of shape (ndim, n), as MXNet's

@@ -7,8 +7,9 @@ with the number first), two numbers NumPy itself. NumPy's ufunc keywords (``wher
 
 Example::
 
-    np.add(x, 1)        # _npi_add_scalar(x, scalar=1, is_int=True)
-    np.subtract(1, x)   # _npi_rsubtract_scalar(x, scalar=1)
+    x = mx.np.array([1., 2.])
+    mx.np.add(x, 1)        # array([2., 3.]): _npi_add_scalar(x, scalar=1, is_int=True)
+    mx.np.subtract(1, x)   # array([ 0., -1.]): _npi_rsubtract_scalar(x, scalar=1)
 """
 import numbers
 
@@ -212,7 +213,12 @@ def around(x, decimals=0, out=None, **kwargs):
 
 
 def round(x, decimals=0, out=None, **kwargs):  # pylint: disable=redefined-builtin
-    """As `around`."""
+    """As `around`.
+
+    Example::
+
+        mx.np.round(mx.np.array([1.26, 2.5]), decimals=1)  # array([1.3, 2.5])
+    """
     return around(x, decimals, out=out, **kwargs)
 
 

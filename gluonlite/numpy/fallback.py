@@ -37,17 +37,32 @@ def _array_function_dispatch(*args, **kwargs):
 
 
 def in1d(ar1, ar2, assume_unique=False, invert=False):
-    """Whether each element of the flattened ar1 is in ar2 (NumPy 1.x's in1d)."""
+    """Whether each element of the flattened ar1 is in ar2 (NumPy 1.x's in1d).
+
+    Example::
+
+        mx.np.in1d(mx.np.array([1., 2., 3.]), mx.np.array([2.]))  # array([False, True, False])
+    """
     return _onp.isin(_onp.ravel(ar1), ar2, assume_unique=assume_unique, invert=invert)
 
 
 def msort(a):
-    """A copy sorted along the first axis (NumPy 1.x's msort)."""
+    """A copy sorted along the first axis (NumPy 1.x's msort).
+
+    Example::
+
+        mx.np.msort(mx.np.array([[3., 1.], [1., 2.]]))  # array([[1., 1.], [3., 2.]])
+    """
     return _onp.sort(a, axis=0)
 
 
 def trapz(y, x=None, dx=1.0, axis=-1):
-    """The integral of y by the trapezoidal rule (NumPy 1.x's trapz)."""
+    """The integral of y by the trapezoidal rule (NumPy 1.x's trapz).
+
+    Example::
+
+        float(mx.np.trapz(mx.np.array([1., 2., 3.])))  # 4.0
+    """
     return _onp.trapezoid(y, x=x, dx=dx, axis=axis)
 
 
@@ -59,7 +74,12 @@ def _nep32(name):
                            "https://pypi.org/project/numpy-financial")
     f.__name__ = name
     f.__doc__ = (f"Removed from NumPy in 1.20 (NEP 32): raises RuntimeError, as MXNet 1.9.1's "
-                 f"np.{name} does; use numpy_financial.{name}.")
+                 f"np.{name} does; use numpy_financial.{name}.\n\n"
+                 "Example::\n\n"
+                 "    try:\n"
+                 f"        mx.np.{name}()\n"
+                 "    except RuntimeError as e:\n"
+                 "        print(e)  # In accordance with NEP 32, the function ... was removed\n")
     return f
 
 

@@ -113,7 +113,14 @@ def _fallback(name, fn, args, kwargs):
 
 def array_function(func, types, args, kwargs):
     """`mx.np.ndarray.__array_function__`: `func`'s `mx.np` counterpart, or `func` on host
-    copies (see the module docstring)."""
+    copies (see the module docstring).
+
+    Example::
+
+        from gluonlite.numpy.interop import array_function
+        x = mx.np.array([3., 4.])
+        array_function(np.mean, (type(x),), (x,), {})  # array(3.5), as np.mean(x) gives
+    """
     from .multiarray import ndarray
     mx_func = _table().get(func)
     if mx_func is None:
@@ -125,7 +132,12 @@ def array_function(func, types, args, kwargs):
 
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """`mx.np.ndarray.__array_ufunc__`: the `mx.np` function of the ufunc's name, or the
-    ufunc on host copies (see the module docstring)."""
+    ufunc on host copies (see the module docstring).
+
+    Example::
+
+        np.add(mx.np.array([1., 2.]), 1)  # array([2., 3.])
+    """
     if "out" in kwargs:
         out = kwargs["out"]
         if len(out) != 1:

@@ -44,7 +44,13 @@ def _no_attribute(name):
     method.__name__ = name
     method.__doc__ = (f"Not an `mx.np.ndarray` method (MXNet's legacy NDArray has it): raises "
                       f"AttributeError; use ``as_nd_ndarray().{name}(...)`` or the `mx.np` / "
-                      "`mx.npx` function.")
+                      "`mx.npx` function.\n\n"
+                      "Example::\n\n"
+                      "    x = mx.np.ones((2, 2))\n"
+                      "    try:\n"
+                      f"        x.{name}()\n"
+                      "    except AttributeError as e:\n"
+                      f"        print(e)  # mxnet.numpy.ndarray object has no attribute {name}\n")
     return method
 
 
@@ -68,23 +74,49 @@ class ndarray(NumpyOperators, NDArray):
     # ---- attributes ---------------------------------------------------------------------
     @property
     def dtype(self):
-        """The `numpy.dtype` of the elements (``dtype('float32')``)."""
+        """The `numpy.dtype` of the elements (``dtype('float32')``).
+
+        Example::
+
+            mx.np.ones(2, dtype='int32').dtype  # dtype('int32')
+        """
         return self._data.dtype
 
     @property
     def ndim(self):
-        """Number of dimensions (0 for a scalar array)."""
+        """Number of dimensions (0 for a scalar array).
+
+        Example::
+
+            mx.np.ones((2, 3)).ndim  # 2
+        """
         return self._data.ndim
 
     @property
     def T(self):
-        """The transpose (axes reversed); a copy, as in MXNet."""
+        """The transpose (axes reversed); a copy, as in MXNet.
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.T  # array([[1., 3.], [2., 4.]])
+        """
         return self.transpose()
 
     @property
     def grad(self):
         """The gradient buffer attached by `attach_grad`, as an `mx.np.ndarray` (None before,
-        and after a backward through the array when its grad_req is 'null', as in MXNet)."""
+        and after a backward through the array when its grad_req is 'null', as in MXNet).
+
+        Example::
+
+            x = mx.np.array([1., 2.])
+            x.attach_grad()
+            with autograd.record():
+                y = (3 * x).sum()
+            y.backward()
+            x.grad  # array([3., 3.])
+        """
         g = NDArray.grad.fget(self)
         if g is None or g.__class__ is ndarray:
             return g
@@ -92,7 +124,12 @@ class ndarray(NumpyOperators, NDArray):
 
     @property
     def stype(self):
-        """The storage type: 'default' (`mx.np` arrays are dense)."""
+        """The storage type: 'default' (`mx.np` arrays are dense).
+
+        Example::
+
+            mx.np.ones(2).stype  # 'default'
+        """
         return "default"
 
     def attach_grad(self, grad_req="write"):
@@ -104,29 +141,67 @@ class ndarray(NumpyOperators, NDArray):
 
         Raises:
             ValueError: an unknown grad_req.
+
+        Example::
+
+            x = mx.np.array([1., 2.])
+            x.attach_grad()
+            with autograd.record():
+                y = (x * x).sum()
+            y.backward()
+            x.grad  # array([2., 4.])
         """
         check_grad_req(grad_req)
         self._grad = ndarray(self._ctx.xp.zeros(self.shape, self.dtype), self._ctx)
         self._entry = (autograd_tape.Leaf(self._grad, grad_req), 0)
 
     def detach(self):
-        """The same data, cut from the autograd graph."""
+        """The same data, cut from the autograd graph.
+
+        Example::
+
+            x = mx.np.ones(2)
+            x.attach_grad()
+            with autograd.record():
+                y = (x * 2).detach()
+            y  # array([2., 2.])
+        """
         return ndarray(self._data, self._ctx)
 
     # ---- conversion ---------------------------------------------------------------------
     def as_nd_ndarray(self):
         """This array as a legacy `mx.nd.NDArray` sharing its data and autograd history (no
-        copy), to use the legacy operators on it."""
+        copy), to use the legacy operators on it.
+
+        Example::
+
+            type(mx.np.ones(2).as_nd_ndarray()).__name__  # 'NDArray'
+        """
         a = NDArray(self._data, self._ctx)
         a._entry, a._grad = self._entry, self._grad
         return a
 
     def as_np_ndarray(self):
-        """Itself (already an `mx.np.ndarray`)."""
+        """Itself (already an `mx.np.ndarray`).
+
+        Example::
+
+            type(mx.np.ones(2).as_np_ndarray()).__name__  # 'ndarray'
+        """
         return self
 
     def asscalar(self):
-        """Not an `mx.np.ndarray` method: raises AttributeError; use `item()`."""
+        """Not an `mx.np.ndarray` method: raises AttributeError; use `item()`.
+
+        Example::
+
+            x = mx.np.ones(2)
+            try:
+                x.asscalar()
+            except AttributeError as e:
+                print(e)  # mxnet.numpy.ndarray object has no attribute asscalar; use item()
+            mx.np.array([5.]).item()  # 5.0
+        """
         raise AttributeError("mxnet.numpy.ndarray object has no attribute asscalar; use item()")
 
     def item(self, *args):
@@ -135,11 +210,22 @@ class ndarray(NumpyOperators, NDArray):
 
         Raises:
             ValueError: no index and more than one element.
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.item(1, 0)  # 3.0
         """
         return self.asnumpy().item(*args)
 
     def tolist(self):
-        """The values as nested Python lists (a Python scalar for a 0-d array)."""
+        """The values as nested Python lists (a Python scalar for a 0-d array).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.tolist()  # [[1.0, 2.0], [3.0, 4.0]]
+        """
         return self.asnumpy().tolist()
 
     def __bool__(self):
@@ -231,6 +317,10 @@ class ndarray(NumpyOperators, NDArray):
         Raises:
             NotImplementedError: an order other than 'K' or 'C', or a casting other than
                 'unsafe' (MXNet 1.9.1 has only these).
+
+        Example::
+
+            mx.np.array([1.7, 2.2]).astype('int32')  # array([1, 2], dtype=int32)
         """
         if order not in ("K", "C"):
             raise NotImplementedError(f"astype: order={order!r} is not supported")
@@ -246,6 +336,13 @@ class ndarray(NumpyOperators, NDArray):
 
         Raises:
             NotImplementedError: an order other than 'C'.
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            b = a.copy()
+            b[0, 0] = 9.
+            a[0, 0]  # array(1.)
         """
         if order != "C":
             raise NotImplementedError(f"copy: order={order!r} is not supported")
@@ -258,6 +355,12 @@ class ndarray(NumpyOperators, NDArray):
         Raises:
             TypeError: `other` is neither.
             ValueError: `other` has another shape.
+
+        Example::
+
+            x, y = mx.np.ones(2), mx.np.zeros(2)
+            x.copyto(y)
+            y  # array([1., 1.])
         """
         if isinstance(other, Context):
             return ndarray(_on(other, self), other)
@@ -271,20 +374,46 @@ class ndarray(NumpyOperators, NDArray):
         return other
 
     def as_in_context(self, context):
-        """This array on `context` (itself when already there)."""
+        """This array on `context` (itself when already there).
+
+        Example::
+
+            x = mx.np.ones(2).as_in_context(mx.cpu())
+            x.ctx  # cpu(0)
+        """
         return self if context == self._ctx else self.copyto(context)
 
     def as_in_ctx(self, ctx):
-        """This array on `ctx` (itself when already there)."""
+        """This array on `ctx` (itself when already there).
+
+        Example::
+
+            x = mx.np.ones(2).as_in_ctx(mx.cpu())
+            x.ctx  # cpu(0)
+        """
         return self.as_in_context(ctx)
 
     def tostype(self, stype):
-        """Not an `mx.np.ndarray` method (dense only): raises AttributeError."""
+        """Not an `mx.np.ndarray` method (dense only): raises AttributeError.
+
+        Example::
+
+            x = mx.np.ones(2)
+            try:
+                x.tostype('csr')
+            except AttributeError as e:
+                print(e)  # mxnet.numpy.ndarray object has no attribute tostype
+        """
         raise AttributeError("mxnet.numpy.ndarray object has no attribute tostype")
 
     def reshape_view(self, *shape, **kwargs):
         """A view with a new shape sharing this array's memory (MXNet's legacy reshape codes
-        0, -1, -2, ...)."""
+        0, -1, -2, ...).
+
+        Example::
+
+            mx.np.arange(6).reshape_view(2, 3).shape  # (2, 3)
+        """
         return from_nd(super().reshape(*shape, **kwargs))
 
     # ---- indexing -----------------------------------------------------------------------
@@ -334,111 +463,269 @@ class ndarray(NumpyOperators, NDArray):
 
     # ---- NumPy's methods ----------------------------------------------------------------
     def flatten(self, order="C"):
-        """A 1-D copy."""
+        """A 1-D copy.
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.flatten()  # array([1., 2., 3., 4.])
+        """
         return _f.reshape(self, (-1,), order=order)
 
     def squeeze(self, axis=None):
-        """The array without its length-1 axes (those of `axis`)."""
+        """The array without its length-1 axes (those of `axis`).
+
+        Example::
+
+            mx.np.ones((1, 3)).squeeze().shape  # (3,)
+        """
         return _f.squeeze(self, axis=axis)
 
     def expand_dims(self, *args, **kwargs):
-        """Not an `mx.np.ndarray` method: raises AttributeError (use `np.expand_dims`)."""
+        """Not an `mx.np.ndarray` method: raises AttributeError (use `np.expand_dims`).
+
+        Example::
+
+            x = mx.np.ones(2)
+            try:
+                x.expand_dims(0)
+            except AttributeError as e:
+                print(e)  # mxnet.numpy.ndarray object has no attribute expand_dims
+            mx.np.expand_dims(x, 0).shape  # (1, 2)
+        """
         raise AttributeError("mxnet.numpy.ndarray object has no attribute expand_dims")
 
     def broadcast_to(self, shape):
-        """The array broadcast to `shape` (`np.broadcast_to`)."""
+        """The array broadcast to `shape` (`np.broadcast_to`).
+
+        Example::
+
+            mx.np.array([1., 2.]).broadcast_to((2, 2))  # array([[1., 2.], [1., 2.]])
+        """
         return _f.broadcast_to(self, shape)
 
     def broadcast_like(self, other):
-        """Not an `mx.np.ndarray` method: raises AttributeError."""
+        """Not an `mx.np.ndarray` method: raises AttributeError.
+
+        Example::
+
+            x = mx.np.ones(2)
+            try:
+                x.broadcast_like(mx.np.ones((2, 2)))
+            except AttributeError as e:
+                print(e)  # mxnet.numpy.ndarray object has no attribute broadcast_like
+        """
         raise AttributeError("mxnet.numpy.ndarray object has no attribute broadcast_like")
 
     def swapaxes(self, axis1, axis2):
-        """Axes `axis1` and `axis2` interchanged."""
+        """Axes `axis1` and `axis2` interchanged.
+
+        Example::
+
+            mx.np.ones((2, 3)).swapaxes(0, 1).shape  # (3, 2)
+        """
         return _f.swapaxes(self, axis1, axis2)
 
     def repeat(self, repeats, axis=None):
-        """Each element repeated `repeats` times (along `axis`, or of the flattened array)."""
+        """Each element repeated `repeats` times (along `axis`, or of the flattened array).
+
+        Example::
+
+            mx.np.array([1., 2.]).repeat(2)  # array([1., 1., 2., 2.])
+        """
         return _f.repeat(self, repeats, axis=axis)
 
     def take(self, indices, axis=None, mode="raise"):
-        """Elements at `indices` (along `axis`, or of the flattened array)."""
+        """Elements at `indices` (along `axis`, or of the flattened array).
+
+        Example::
+
+            mx.np.array([5., 6., 7.]).take(mx.np.array([2, 0], dtype='int64'))  # array([7., 5.])
+        """
         return _f.take(self, indices, axis=axis, mode=mode)
 
     def dot(self, b, out=None):
-        """The dot product with `b` (`np.dot`)."""
+        """The dot product with `b` (`np.dot`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.dot(mx.np.array([1., 0.]))  # array([1., 3.])
+        """
         return _f.dot(self, b, out=out)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Sum over `axis` (`np.sum`)."""
+        """Sum over `axis` (`np.sum`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.sum(axis=0)  # array([4., 6.])
+        """
         return _f.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Product over `axis` (`np.prod`)."""
+        """Product over `axis` (`np.prod`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.prod()  # array(24.)
+        """
         return _f.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Mean over `axis` (`np.mean`)."""
+        """Mean over `axis` (`np.mean`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.mean()  # array(2.5)
+        """
         return _f.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """Standard deviation over `axis` (`np.std`)."""
+        """Standard deviation over `axis` (`np.std`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.std()  # array(1.118034)
+        """
         return _f.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """Variance over `axis` (`np.var`)."""
+        """Variance over `axis` (`np.var`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.var()  # array(1.25)
+        """
         return _f.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
 
     def max(self, axis=None, out=None, keepdims=False):
-        """Maximum over `axis` (`np.max`)."""
+        """Maximum over `axis` (`np.max`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.max(axis=1)  # array([2., 4.])
+        """
         return _f.max(self, axis=axis, out=out, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
-        """Minimum over `axis` (`np.min`)."""
+        """Minimum over `axis` (`np.min`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.min()  # array(1.)
+        """
         return _f.min(self, axis=axis, out=out, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False):
-        """Whether every element is true (`np.all`)."""
+        """Whether every element is true (`np.all`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.all()  # array(True)
+        """
         return _f.all(self, axis=axis, out=out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False):
-        """Whether some element is true (`np.any`)."""
+        """Whether some element is true (`np.any`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            (a > 3).any(axis=0)  # array([False, True])
+        """
         return _f.any(self, axis=axis, out=out, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None):
-        """Index of the maximum (`np.argmax`)."""
+        """Index of the maximum (`np.argmax`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.argmax(axis=0)  # array([1, 1], dtype=int64)
+        """
         return _f.argmax(self, axis=axis, out=out)
 
     def argmin(self, axis=None, out=None):
-        """Index of the minimum (`np.argmin`)."""
+        """Index of the minimum (`np.argmin`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.argmin()  # array(0, dtype=int64)
+        """
         return _f.argmin(self, axis=axis, out=out)
 
     def argsort(self, axis=-1, kind=None, order=None):
-        """Indices that sort the array (`np.argsort`)."""
+        """Indices that sort the array (`np.argsort`).
+
+        Example::
+
+            mx.np.array([3., 1., 2.]).argsort()  # array([1, 2, 0], dtype=int64)
+        """
         return _f.argsort(self, axis=axis, kind=kind, order=order)
 
     def sort(self, axis=-1, kind=None, order=None):
-        """A sorted copy (`np.sort`; MXNet's method returns it rather than sorting in place)."""
+        """A sorted copy (`np.sort`; MXNet's method returns it rather than sorting in place).
+
+        Example::
+
+            mx.np.array([3., 1., 2.]).sort()  # array([1., 2., 3.])
+        """
         return _f.sort(self, axis=axis, kind=kind, order=order)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        """Cumulative sum (`np.cumsum`)."""
+        """Cumulative sum (`np.cumsum`).
+
+        Example::
+
+            mx.np.array([1., 2., 3.]).cumsum()  # array([1., 3., 6.])
+        """
         return _f.cumsum(self, axis=axis, dtype=dtype, out=out)
 
     def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
-        """Values limited to [min, max] (`np.clip`)."""
+        """Values limited to [min, max] (`np.clip`).
+
+        Example::
+
+            mx.np.array([0., 5., 10.]).clip(1, 6)  # array([1., 5., 6.])
+        """
         return _f.clip(self, min, max, out=out)
 
     def round(self, decimals=0, out=None, **kwargs):
-        """Values rounded to `decimals` (`np.round`)."""
+        """Values rounded to `decimals` (`np.round`).
+
+        Example::
+
+            mx.np.array([1.26, 3.5]).round(1)  # array([1.3, 3.5])
+        """
         return _f.round(self, decimals=decimals, out=out, **kwargs)
 
     def nonzero(self):
-        """Indices of the non-zero elements (`np.nonzero`)."""
+        """Indices of the non-zero elements (`np.nonzero`).
+
+        Example::
+
+            mx.np.array([0., 5., 7.]).nonzero()  # (array([1, 2], dtype=int64),)
+        """
         return _f.nonzero(self)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        """The diagonal (`np.diagonal`)."""
+        """The diagonal (`np.diagonal`).
+
+        Example::
+
+            a = mx.np.array([[1., 2.], [3., 4.]])
+            a.diagonal()  # array([1., 4.])
+        """
         return _f.diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
 
 
@@ -494,6 +781,10 @@ def empty(shape, dtype=None, order="C", ctx=None):
 
     Raises:
         NotImplementedError: an order other than 'C'.
+
+    Example::
+
+        mx.np.empty((2, 3)).shape  # (2, 3)
     """
     if order != "C":
         raise NotImplementedError(f"empty: only C-order is supported, got order={order!r}")

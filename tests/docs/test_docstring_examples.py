@@ -113,6 +113,15 @@ COVERED = [
     "gluonlite.control_flow.tracing",
     "gluonlite.control_flow.lowering.decisions",
     "gluonlite.control_flow.lowering.counting",
+    "gluonlite.numpy.ndarray",
+    "gluonlite.numpy.multiarray",
+    "gluonlite.numpy.interop",
+    "gluonlite.numpy.fallback",
+    "gluonlite.numpy._creation",
+    "gluonlite.numpy._ufuncs",
+    "gluonlite.numpy._reductions",
+    "gluonlite.numpy._manipulation",
+    "gluonlite.numpy._routines",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
