@@ -33,6 +33,10 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     Raises:
         TypeError: an axis that is not None, an int or a tuple.
         ValueError: an ord the chosen norm does not have.
+
+    Example::
+
+        mx.np.linalg.norm(mx.np.array([3., 4.]))  # array(5.)
     """
     if axis is not None and not isinstance(axis, (numbers.Integral, tuple)):
         raise MXNetTypeError("'axis' must be None, an integer or a tuple of integers.")
@@ -87,42 +91,88 @@ def _ndim(x):
 
 def svd(a):
     """(ut, s, v) with a = ut @ diag(s) @ v (rows <= columns, s descending), as MXNet 1.9.1
-    returns it."""
+    returns it.
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        u, s, vt = mx.np.linalg.svd(a)
+        s  # array([3., 1.])
+    """
     return tuple(invoke("_npi_svd", [a], {}, fname="linalg.svd"))
 
 
 def cholesky(a):
-    """The lower-triangular L with a = L L^T (a symmetric positive-definite)."""
+    """The lower-triangular L with a = L L^T (a symmetric positive-definite).
+
+    Example::
+
+        mx.np.linalg.cholesky(mx.np.array([[4., 0.], [0., 9.]]))  # array([[2., 0.], [0., 3.]])
+    """
     return invoke("_npi_cholesky", [a], {}, fname="linalg.cholesky")
 
 
 def inv(a):
-    """The inverse of a (batch of) square matrix."""
+    """The inverse of a (batch of) square matrix.
+
+    Example::
+
+        mx.np.linalg.inv(mx.np.array([[2., 0.], [0., 4.]]))  # array([[0.5 , 0. ], [0. , 0.25]])
+    """
     return invoke("_npi_inv", [a], {}, fname="linalg.inv")
 
 
 def det(a):
-    """The determinant of a (batch of) square matrix."""
+    """The determinant of a (batch of) square matrix.
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        mx.np.linalg.det(a)  # array([3.])
+    """
     return invoke("_npi_det", [a], {}, fname="linalg.det")
 
 
 def slogdet(a):
-    """(sign, log |det|) of a (batch of) square matrix."""
+    """(sign, log |det|) of a (batch of) square matrix.
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        sign, logdet = mx.np.linalg.slogdet(a)
+        sign  # array([1.])
+    """
     return tuple(invoke("_npi_slogdet", [a], {}, fname="linalg.slogdet"))
 
 
 def solve(a, b):
-    """x with a @ x = b."""
+    """x with a @ x = b.
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        mx.np.linalg.solve(a, mx.np.array([3., 3.]))  # array([1., 1.])
+    """
     return invoke("_npi_solve", [a, b], {}, fname="linalg.solve")
 
 
 def tensorinv(a, ind=2):
-    """The inverse of a for tensordot over its first `ind` axes."""
+    """The inverse of a for tensordot over its first `ind` axes.
+
+    Example::
+
+        mx.np.linalg.tensorinv(mx.np.eye(4).reshape(4, 2, 2), ind=1).shape  # (2, 2, 4)
+    """
     return invoke("_npi_tensorinv", [a], {"ind": int(ind)}, fname="linalg.tensorinv")
 
 
 def tensorsolve(a, b, axes=None):
-    """x with tensordot(a, x, x.ndim) = b (a's `axes` moved to the end first)."""
+    """x with tensordot(a, x, x.ndim) = b (a's `axes` moved to the end first).
+
+    Example::
+
+        mx.np.linalg.tensorsolve(mx.np.eye(2) * 2, mx.np.array([2., 4.]))  # array([1., 2.])
+    """
     return invoke("_npi_tensorsolve", [a, b], {"a_axes": None if axes is None else tuple(axes)},
                   fname="linalg.tensorsolve")
 
@@ -132,6 +182,10 @@ def pinv(a, rcond=1e-15, hermitian=False):
 
     Raises:
         NotImplementedError: hermitian=True (as in MXNet 1.9.1).
+
+    Example::
+
+        mx.np.linalg.pinv(mx.np.array([[2., 0.], [0., 4.]]))  # array([[0.5 , 0. ], [0. , 0.25]])
     """
     if hermitian:
         raise NotImplementedError("linalg.pinv: hermitian is not supported yet...")
@@ -142,20 +196,44 @@ def pinv(a, rcond=1e-15, hermitian=False):
 
 
 def eigvals(a):
-    """The eigenvalues of a general square matrix (real ones only, as in MXNet 1.9.1)."""
+    """The eigenvalues of a general square matrix (real ones only, as in MXNet 1.9.1).
+
+    Example::
+
+        mx.np.linalg.eigvals(mx.np.array([[2., 0.], [0., 3.]]))  # array([2., 3.])
+    """
     return invoke("_npi_eigvals", [a], {}, fname="linalg.eigvals")
 
 
 def eig(a):
-    """(eigenvalues, eigenvectors) of a general square matrix (real only)."""
+    """(eigenvalues, eigenvectors) of a general square matrix (real only).
+
+    Example::
+
+        w, v = mx.np.linalg.eig(mx.np.array([[2., 0.], [0., 3.]]))
+        w  # array([2., 3.])
+    """
     return tuple(invoke("_npi_eig", [a], {}, fname="linalg.eig"))
 
 
 def eigvalsh(a, UPLO="L"):
-    """The ascending eigenvalues of a symmetric matrix (read from triangle UPLO)."""
+    """The ascending eigenvalues of a symmetric matrix (read from triangle UPLO).
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        mx.np.linalg.eigvalsh(a)  # array([1., 3.])
+    """
     return invoke("_npi_eigvalsh", [a], {"UPLO": UPLO}, fname="linalg.eigvalsh")
 
 
 def eigh(a, UPLO="L"):
-    """(ascending eigenvalues, eigenvectors) of a symmetric matrix."""
+    """(ascending eigenvalues, eigenvectors) of a symmetric matrix.
+
+    Example::
+
+        a = mx.np.array([[2., 1.], [1., 2.]])
+        w, v = mx.np.linalg.eigh(a)
+        w  # array([1., 3.])
+    """
     return tuple(invoke("_npi_eigh", [a], {"UPLO": UPLO}, fname="linalg.eigh"))

@@ -757,7 +757,14 @@ def _from_state(state):
 
 
 def from_nd(nd):
-    """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history."""
+    """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history.
+
+    Example::
+
+        from gluonlite.numpy.multiarray import from_nd
+        x = from_nd(mx.nd.ones((2,)))
+        type(x).__name__  # 'ndarray'
+    """
     data = nd._data
     if isinstance(data, _onp.generic):  # a numpy scalar a kernel gave for a 0-d result
         data = nd._ctx.xp.asarray(data)

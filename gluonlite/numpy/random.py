@@ -62,7 +62,14 @@ def _sample(op, fname, params, size, ctx=None, dtype=None, out=None, dtype_attr=
 
 
 def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
-    """Draws from U[low, high)."""
+    """Draws from U[low, high).
+
+    Example::
+
+        x = mx.np.random.uniform(0, 1, size=(2, 3))
+        x.shape  # (2, 3)
+        bool(((x >= 0) & (x < 1)).all())  # True
+    """
     return _sample("_npi_uniform", "random.uniform", [("low", low), ("high", high)], size, ctx,
                    dtype, out)
 
@@ -72,54 +79,102 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
 
     Raises:
         ValueError: a negative scale.
+
+    Example::
+
+        mx.np.random.normal(0, 1, size=(2, 3)).shape  # (2, 3)
     """
     return _sample("_npi_normal", "random.normal", [("loc", loc), ("scale", scale)], size, ctx,
                    dtype, out)
 
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
-    """exp of draws from N(mean, sigma**2)."""
+    """exp of draws from N(mean, sigma**2).
+
+    Example::
+
+        x = mx.np.random.lognormal(0, 1, size=4)
+        bool((x > 0).all())  # True
+    """
     return exp(normal(loc=mean, scale=sigma, size=size, dtype=dtype, ctx=ctx), out=out)
 
 
 def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
-    """Draws from the logistic distribution."""
+    """Draws from the logistic distribution.
+
+    Example::
+
+        mx.np.random.logistic(0, 1, size=(3,)).shape  # (3,)
+    """
     return _sample("_npi_logistic", "random.logistic", [("loc", loc), ("scale", scale)], size,
                    ctx, None, out, dtype_attr=False)
 
 
 def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
-    """Draws from the Gumbel distribution."""
+    """Draws from the Gumbel distribution.
+
+    Example::
+
+        mx.np.random.gumbel(0, 1, size=(3,)).shape  # (3,)
+    """
     return _sample("_npi_gumbel", "random.gumbel", [("loc", loc), ("scale", scale)], size, ctx,
                    None, out, dtype_attr=False)
 
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
-    """Draws from the exponential distribution of mean `scale`."""
+    """Draws from the exponential distribution of mean `scale`.
+
+    Example::
+
+        x = mx.np.random.exponential(2.0, size=5)
+        bool((x >= 0).all())  # True
+    """
     return _sample("_npi_exponential", "random.exponential", [("scale", scale)], size, ctx,
                    None, out, dtype_attr=False)
 
 
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
-    """Draws from the Rayleigh distribution."""
+    """Draws from the Rayleigh distribution.
+
+    Example::
+
+        x = mx.np.random.rayleigh(1.0, size=5)
+        bool((x >= 0).all())  # True
+    """
     return _sample("_npi_rayleigh", "random.rayleigh", [("scale", scale)], size, ctx, None,
                    out, dtype_attr=False)
 
 
 def weibull(a, size=None, ctx=None, out=None):
-    """Draws from the Weibull distribution of shape `a`."""
+    """Draws from the Weibull distribution of shape `a`.
+
+    Example::
+
+        mx.np.random.weibull(2.0, size=(2, 2)).shape  # (2, 2)
+    """
     return _sample("_npi_weibull", "random.weibull", [("a", a)], size, ctx, None, out,
                    dtype_attr=False)
 
 
 def pareto(a, size=None, ctx=None, out=None):
-    """Draws from the Pareto II (Lomax) distribution of shape `a`."""
+    """Draws from the Pareto II (Lomax) distribution of shape `a`.
+
+    Example::
+
+        mx.np.random.pareto(3.0, size=4).shape  # (4,)
+    """
     return _sample("_npi_pareto", "random.pareto", [("a", a)], size, ctx, None, out,
                    dtype_attr=False)
 
 
 def power(a, size=None):
-    """Draws in [0, 1] from the power distribution of exponent a - 1."""
+    """Draws in [0, 1] from the power distribution of exponent a - 1.
+
+    Example::
+
+        x = mx.np.random.power(2.0, size=4)
+        bool(((x >= 0) & (x <= 1)).all())  # True
+    """
     return _sample("_npi_powerd", "random.power", [("a", a)], size, None, None, None,
                    dtype_attr=False)
 
@@ -129,20 +184,35 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # noqa:
 
     Raises:
         ValueError: a negative shape.
+
+    Example::
+
+        mx.np.random.gamma(2.0, 1.0, size=(2, 3)).shape  # (2, 3)
     """
     return _sample("_npi_gamma", "random.gamma", [("shape", shape), ("scale", scale)], size,
                    ctx, dtype, out)
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):
-    """Draws from the Beta distribution (through two gamma draws)."""
+    """Draws from the Beta distribution (through two gamma draws).
+
+    Example::
+
+        x = mx.np.random.beta(2.0, 3.0, size=4)
+        bool(((x >= 0) & (x <= 1)).all())  # True
+    """
     x = gamma(a, 1, size=size, dtype="float64", ctx=ctx)
     y = gamma(b, 1, size=size, dtype="float64", ctx=ctx)
     return (x / (x + y)).astype(_dt(dtype, "random.beta"))
 
 
 def chisquare(df, size=None, dtype=None, ctx=None):
-    """Draws from the chi-square distribution of `df` degrees of freedom."""
+    """Draws from the chi-square distribution of `df` degrees of freedom.
+
+    Example::
+
+        mx.np.random.chisquare(3, size=(2,)).shape  # (2,)
+    """
     return gamma(df / 2, 1 / 2, size=size, dtype=dtype, ctx=ctx)
 
 
@@ -151,6 +221,12 @@ def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
 
     Raises:
         ValueError: high <= low.
+
+    Example::
+
+        x = mx.np.random.randint(0, 10, size=(5,))
+        x.dtype  # dtype('int64')
+        bool(((x >= 0) & (x < 10)).all())  # True
     """
     if high is None:
         low, high = 0, low
@@ -164,12 +240,22 @@ def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
 
 
 def rand(*size, **kwargs):
-    """Draws from U[0, 1) of shape `size`."""
+    """Draws from U[0, 1) of shape `size`.
+
+    Example::
+
+        mx.np.random.rand(2, 3).shape  # (2, 3)
+    """
     return uniform(0, 1, size=tuple(size), **kwargs)
 
 
 def randn(*size, **kwargs):
-    """Draws from N(0, 1) of shape `size` (keywords: loc, scale, dtype, ctx)."""
+    """Draws from N(0, 1) of shape `size` (keywords: loc, scale, dtype, ctx).
+
+    Example::
+
+        mx.np.random.randn(2, 3).shape  # (2, 3)
+    """
     loc = kwargs.pop("loc", 0.0)
     scale = kwargs.pop("scale", 1.0)
     return normal(loc, scale, size=tuple(size), **kwargs)
@@ -180,6 +266,11 @@ def multinomial(n, pvals, size=None, **kwargs):
 
     Raises:
         ValueError: pvals as a NumPy array or nested lists (as in MXNet 1.9.1).
+
+    Example::
+
+        counts = mx.np.random.multinomial(10, [0.2, 0.8])
+        int(counts.sum())  # 10
     """
     if _is_array(pvals):
         return invoke("_npi_multinomial", [pvals], {"n": int(n), "pvals": None,
@@ -199,6 +290,11 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
 
     Raises:
         NotImplementedError: check_valid or tol (as in MXNet 1.9.1).
+
+    Example::
+
+        x = mx.np.random.multivariate_normal(mx.np.zeros(2), mx.np.eye(2), size=5)
+        x.shape  # (5, 2)
     """
     if check_valid is not None:
         raise NotImplementedError("random.multivariate_normal: parameter `check_valid` is not "
@@ -211,7 +307,14 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
 
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     """Draws from range(a) (a an int) or from the elements of the 1-D array a, uniformly or
-    with probabilities p."""
+    with probabilities p.
+
+    Example::
+
+        x = mx.np.random.choice(5, size=3)
+        x.shape  # (3,)
+        bool((x < 5).all())  # True
+    """
     size = _size(size)
     weighted = p is not None
     if _is_array(a):
@@ -227,6 +330,13 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
 
 
 def shuffle(x):
-    """Shuffle x in place along its first axis."""
+    """Shuffle x in place along its first axis.
+
+    Example::
+
+        x = mx.np.arange(5)
+        mx.np.random.shuffle(x)
+        mx.np.sort(x)  # array([0., 1., 2., 3., 4.])
+    """
     res = invoke("_npi_shuffle", [x], {}, fname="random.shuffle")
     x._data[...] = res._data
