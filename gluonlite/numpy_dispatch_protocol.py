@@ -44,11 +44,27 @@ def _protocol(func, what):
 
 def with_array_function_protocol(func):
     """Run `func` (NumPy >= 1.17 always has the array function protocol); an exception
-    inside becomes a RuntimeError naming `func`, as MXNet's decorator reports it."""
+    inside becomes a RuntimeError naming `func`, as MXNet's decorator reports it.
+
+    Example::
+
+        from gluonlite.numpy_dispatch_protocol import with_array_function_protocol
+        def check():
+            assert np.sum(mx.np.ones(3)) == 3
+        with_array_function_protocol(check)()  # passes; a failure would raise RuntimeError
+    """
     return _protocol(func, "function")
 
 
 def with_array_ufunc_protocol(func):
     """Run `func` (NumPy >= 1.15 always has the ufunc protocol); an exception inside becomes
-    a RuntimeError naming `func`."""
+    a RuntimeError naming `func`.
+
+    Example::
+
+        from gluonlite.numpy_dispatch_protocol import with_array_ufunc_protocol
+        def check():
+            assert (np.add(mx.np.ones(2), 1) == 2).all()
+        with_array_ufunc_protocol(check)()  # passes; a failure would raise RuntimeError
+    """
     return _protocol(func, "ufunc")

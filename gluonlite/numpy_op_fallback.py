@@ -25,7 +25,14 @@ FALLBACKS = set()
 
 
 def internal_function(name, symbolic):
-    """The ``_npi.<name>`` function of a registered fallback (None for other names)."""
+    """The ``_npi.<name>`` function of a registered fallback (None for other names).
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import internal_function
+        f = internal_function('resize_fallback', False)
+        f(mx.np.arange(3), new_shape=(2, 2))  # array([[0., 1.], [2., 0.]])
+    """
     if (name, symbolic) not in FALLBACKS:
         return None
     return functools.partial(custom, op_type=name)
@@ -33,7 +40,13 @@ def internal_function(name, symbolic):
 
 def custom(*data, op_type=None, name=None, out=None, **kwargs):
     """The ``Custom`` operator `op_type` on `mx.np` arrays or numpy symbols (MXNet's
-    ``_npi.Custom``); other keywords go to the property's constructor as strings."""
+    ``_npi.Custom``); other keywords go to the property's constructor as strings.
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import custom
+        custom(mx.np.arange(3), op_type='resize_fallback', new_shape=(1, 2))  # array([[0., 1.]])
+    """
     from .numpy._dispatch import invoke
     if op_type is None:
         raise TypeError("Custom: missing required argument 'op_type'")
@@ -49,6 +62,17 @@ def register(op_name, imperative=True, symbolic=True):
 
     Raises:
         ValueError: `op_name` is already there.
+
+    Example::
+
+        import uuid
+        from gluonlite import operator
+        from gluonlite.numpy_op_fallback import register, internal_function
+        class IdentityProp(operator.CustomOpProp):
+            pass
+        name = 'doc_identity_' + uuid.uuid4().hex[:8]  # a fresh op_type
+        register(name, symbolic=False)(IdentityProp)
+        internal_function(name, False) is not None  # True
     """
     def _save_op(symbolic):
         if (op_name, symbolic) in FALLBACKS:
@@ -69,26 +93,63 @@ def register(op_name, imperative=True, symbolic=True):
 
 @use_np
 class EmptyLike(operator.CustomOp):
-    """NumPy's empty_like (zeros here: the contents are unspecified)."""
+    """NumPy's empty_like (zeros here: the contents are unspecified).
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import custom
+        kw = dict(dtype='int32', order='C', subok=False, shape=None)
+        y = custom(mx.np.ones((2, 2)), op_type='empty_like_fallback', **kw)
+        y  # array([[0, 0], [0, 0]], dtype=int32)
+    """
 
     def __init__(self, dtype, order, subok, shape):
         super().__init__()
         self._dtype, self._order, self._subok, self._shape = dtype, order, subok, shape
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """Fill the output (shape and dtype from the property)."""
+        """Fill the output (shape and dtype from the property).
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            kw = dict(dtype='int32', order='C', subok=False, shape=None)
+            y = custom(mx.np.ones(3), op_type='empty_like_fallback', **kw)  # runs forward
+            y  # array([0, 0, 0], dtype=int32)
+        """
         from . import numpy as _mx_np
         out = np.zeros(out_data[0].shape, dtype=out_data[0].dtype)
         self.assign(out_data[0], req[0], _mx_np.array(out, ctx=in_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """Refused, as MXNet's."""
+        """Refused, as MXNet's.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            x = mx.np.arange(3)
+            x.attach_grad()
+            with autograd.record():
+                y = custom(x, op_type='empty_like_fallback', dtype=None, order='C',
+                           subok=False, shape=None)
+            try:
+                y.backward()
+            except mx.MXNetError as e:
+                print(e)  # ... does not support gradient computation
+        """
         raise NotImplementedError("Operator empty_like does not support gradient computation")
 
 
 @register("empty_like_fallback")
 class EmptyLikeProp(operator.CustomOpProp):
-    """empty_like's properties: the prototype's shape, its dtype or `dtype`."""
+    """empty_like's properties: the prototype's shape, its dtype or `dtype`.
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import EmptyLikeProp
+        p = EmptyLikeProp(dtype='int32', order='C', subok='False', shape='None')
+        p.infer_type([np.float32])  # float32 in, int32 (`dtype`) out
+    """
 
     def __init__(self, dtype, order, subok, shape):
         super().__init__(need_top_grad=True)
@@ -98,119 +159,263 @@ class EmptyLikeProp(operator.CustomOpProp):
         self._shape = ast.literal_eval(shape)
 
     def list_arguments(self):
-        """One input: the prototype."""
+        """One input: the prototype.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import EmptyLikeProp
+            p = EmptyLikeProp(dtype='None', order='C', subok='False', shape='None')
+            p.list_arguments()  # ['prototype']
+        """
         return ["prototype"]
 
     def infer_shape(self, in_shape):
-        """The prototype's shape."""
+        """The prototype's shape.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import EmptyLikeProp
+            p = EmptyLikeProp(dtype='None', order='C', subok='False', shape='None')
+            p.infer_shape([(2, 3)])  # (((2, 3),), ((2, 3),), ())
+        """
         return (in_shape[0],), (in_shape[0],), ()
 
     def infer_type(self, in_type):
-        """The prototype's dtype, or `dtype`."""
+        """The prototype's dtype, or `dtype`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import EmptyLikeProp
+            p = EmptyLikeProp(dtype='None', order='C', subok='False', shape='None')
+            p.infer_type([np.float32])  # the prototype's: float32 in, float32 out
+        """
         out = in_type[0] if self._dtype is None else np.dtype(self._dtype).type
         return (in_type[0],), (out,), ()
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
-        """An `EmptyLike`."""
+        """An `EmptyLike`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import EmptyLikeProp
+            p = EmptyLikeProp(dtype='None', order='C', subok='False', shape='None')
+            type(p.create_operator(mx.cpu(), [(2,)], [np.float32])).__name__  # 'EmptyLike'
+        """
         return EmptyLike(self._dtype, self._order, self._subok, self._shape)
 
 
 @use_np
 class Resize(operator.CustomOp):
-    """NumPy's resize: the data repeated (or cut) to `new_shape`."""
+    """NumPy's resize: the data repeated (or cut) to `new_shape`.
+
+    Example::
+
+        mx.np.resize(mx.np.arange(3), (2, 2))  # array([[0., 1.], [2., 0.]])
+    """
 
     def __init__(self, new_shape):
         super().__init__()
         self._new_shape = new_shape
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """NumPy's resize of the input."""
+        """NumPy's resize of the input.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            y = custom(mx.np.arange(4), op_type='resize_fallback', new_shape=(3,))
+            y  # array([0., 1., 2.])
+        """
         from . import numpy as _mx_np
         out = np.resize(in_data[0].asnumpy(), self._new_shape)
         self.assign(out_data[0], req[0], _mx_np.array(out, dtype=out.dtype,
                                                       ctx=out_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """Refused, as MXNet's."""
+        """Refused, as MXNet's.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            x = mx.np.arange(3)
+            x.attach_grad()
+            with autograd.record():
+                y = custom(x, op_type='resize_fallback', new_shape=(2, 2))
+            try:
+                y.backward()
+            except mx.MXNetError as e:
+                print(e)  # ... does not support gradient computation
+        """
         raise NotImplementedError("Operator resize does not support gradient computation")
 
 
 @register("resize_fallback")
 class ResizeProp(operator.CustomOpProp):
-    """resize's properties: output shape `new_shape`."""
+    """resize's properties: output shape `new_shape`.
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import ResizeProp
+        p = ResizeProp(new_shape='(2, 2)')
+        p.infer_shape([(3,)])  # (((3,),), ((2, 2),), ())
+    """
 
     def __init__(self, new_shape):
         super().__init__(need_top_grad=True)
         self._new_shape = ast.literal_eval(new_shape)
 
     def list_arguments(self):
-        """One input: a."""
+        """One input: a.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import ResizeProp
+            ResizeProp(new_shape='4').list_arguments()  # ['a']
+        """
         return ["a"]
 
     def infer_shape(self, in_shape):
-        """`new_shape` (an int gives a 1-D shape)."""
+        """`new_shape` (an int gives a 1-D shape).
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import ResizeProp
+            ResizeProp(new_shape='4').infer_shape([(3,)])  # (((3,),), ((4,),), ())
+        """
         out_shape = (self._new_shape,) if np.isscalar(self._new_shape) else self._new_shape
         return (in_shape[0],), (tuple(out_shape),), ()
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
-        """A `Resize`."""
+        """A `Resize`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import ResizeProp
+            p = ResizeProp(new_shape='(2, 2)')
+            type(p.create_operator(mx.cpu(), [(3,)], [np.float32])).__name__  # 'Resize'
+        """
         return Resize(self._new_shape)
 
 
 @use_np
 class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet's name)
-    """NumPy's unravel_index: the coordinates of flat indices in `shape`, stacked."""
+    """NumPy's unravel_index: the coordinates of flat indices in `shape`, stacked.
+
+    Example::
+
+        idx = mx.np.array([1, 5], dtype='int64')
+        mx.np.unravel_index(idx, (2, 3))  # (array([0, 1], dtype=int64), array([1, 2], dtype=int64))
+    """
 
     def __init__(self, shape):
         super().__init__()
         self._shape = shape
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """The coordinates, one row per dimension of `shape`."""
+        """The coordinates, one row per dimension of `shape`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            idx = mx.np.array([4])
+            custom(idx, op_type='unravel_index_fallback', shape=(2, 3))  # array([[1.], [1.]])
+        """
         from . import numpy as _mx_np
         out = np.unravel_index(in_data[0].asnumpy().astype(np.int64), self._shape)
         self.assign(out_data[0], req[0], _mx_np.array(np.asarray(out), dtype=out_data[0].dtype,
                                                       ctx=out_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """Refused, as MXNet's."""
+        """Refused, as MXNet's.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            x = mx.np.arange(3)
+            x.attach_grad()
+            with autograd.record():
+                y = custom(x, op_type='unravel_index_fallback', shape=(2, 3))
+            try:
+                y.backward()
+            except mx.MXNetError as e:
+                print(e)  # ... does not support gradient computation
+        """
         raise NotImplementedError("Operator Unravel_index does not support gradient "
                                   "computation")
 
 
 @register("unravel_index_fallback")
 class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
-    """unravel_index's properties: output shape ``(len(shape),) + indices.shape``."""
+    """unravel_index's properties: output shape ``(len(shape),) + indices.shape``.
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import Unravel_indexProp
+        p = Unravel_indexProp(shape='(2, 3)')
+        p.infer_shape([(5,)])  # (((5,),), ((2, 5),), ())
+    """
 
     def __init__(self, shape):
         super().__init__(need_top_grad=True)
         self._shape = ast.literal_eval(shape)
 
     def list_arguments(self):
-        """One input: indices."""
+        """One input: indices.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import Unravel_indexProp
+            Unravel_indexProp(shape='(2, 3)').list_arguments()  # ['indices']
+        """
         return ["indices"]
 
     def infer_shape(self, in_shape):
-        """``(len(shape),) + indices.shape``."""
+        """``(len(shape),) + indices.shape``.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import Unravel_indexProp
+            Unravel_indexProp(shape='(2, 3)').infer_shape([(4,)])  # (((4,),), ((2, 4),), ())
+        """
         dim_list = (1,) if np.isscalar(self._shape) else (len(self._shape),)
         return (in_shape[0],), (dim_list + tuple(in_shape[0]),), ()
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
-        """An `Unravel_index`."""
+        """An `Unravel_index`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import Unravel_indexProp
+            p = Unravel_indexProp(shape='(2, 3)')
+            type(p.create_operator(mx.cpu(), [(4,)], [np.int64])).__name__  # 'Unravel_index'
+        """
         return Unravel_index(self._shape)
 
 
 @use_np
 class MultivariateNormal(operator.CustomOp):
     """Draws of a multivariate normal: ``mean + L @ z`` with ``L`` the Cholesky factor of the
-    covariance and ``z`` standard normal draws."""
+    covariance and ``z`` standard normal draws.
+
+    Example::
+
+        mean, cov = mx.np.zeros(2), mx.np.eye(2)
+        mx.np.random.multivariate_normal(mean, cov, size=3).shape  # (3, 2)
+    """
 
     def __init__(self, size=None):
         super().__init__()
         self._size = size
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """The draws (mean and cov broadcast against each other)."""
+        """The draws (mean and cov broadcast against each other).
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            mean, cov = mx.np.zeros(2), mx.np.eye(2)
+            custom(mean, cov, op_type='mvn_fallback', size=(4,)).shape  # (4, 2)
+        """
         from . import numpy as _mx_np
         loc, cov = in_data[0], in_data[1]
         if cov.dtype == np.float16:
@@ -222,7 +427,20 @@ class MultivariateNormal(operator.CustomOp):
         self.assign(out_data[0], req[0], out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """Refused, as MXNet's."""
+        """Refused, as MXNet's.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import custom
+            mean, cov = mx.np.zeros(2), mx.np.eye(2)
+            mean.attach_grad()
+            with autograd.record():
+                y = custom(mean, cov, op_type='mvn_fallback', size=(4,))
+            try:
+                y.backward()
+            except mx.MXNetError as e:
+                print(e)  # ... does not support gradient computation
+        """
         raise NotImplementedError("Operator random.multivariate_normal does not support "
                                   "gradient computation")
 
@@ -234,6 +452,12 @@ class MultivariateNormalProp(operator.CustomOpProp):
     Raises (from infer_shape):
         ValueError: mean not at least 1-D, cov not at least 2-D or not square, or their
             lengths differ.
+
+    Example::
+
+        from gluonlite.numpy_op_fallback import MultivariateNormalProp
+        p = MultivariateNormalProp(size='(3,)')
+        p.infer_shape([(2,), (2, 2)])  # ([(2,), (2, 2)], ((3, 2),), ())
     """
 
     def __init__(self, size=None):
@@ -241,11 +465,23 @@ class MultivariateNormalProp(operator.CustomOpProp):
         self._size = ast.literal_eval(size) if size is not None else None
 
     def list_arguments(self):
-        """Two inputs: mean and cov."""
+        """Two inputs: mean and cov.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import MultivariateNormalProp
+            MultivariateNormalProp().list_arguments()  # ['mean', 'cov']
+        """
         return ["mean", "cov"]
 
     def infer_shape(self, in_shape):
-        """The draws' shape (see the class docstring)."""
+        """The draws' shape (see the class docstring).
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import MultivariateNormalProp
+            MultivariateNormalProp().infer_shape([(2,), (2, 2)])  # ([(2,), (2, 2)], ((2,),), ())
+        """
         loc_shape, cov_shape = tuple(in_shape[0]), tuple(in_shape[1])
         if len(loc_shape) < 1:
             raise ValueError("mean must be at least 1 dimensional")
@@ -264,5 +500,13 @@ class MultivariateNormalProp(operator.CustomOpProp):
         return in_shape, (out_shape,), ()
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
-        """A `MultivariateNormal`."""
+        """A `MultivariateNormal`.
+
+        Example::
+
+            from gluonlite.numpy_op_fallback import MultivariateNormalProp
+            p = MultivariateNormalProp()
+            op = p.create_operator(mx.cpu(), [(2,), (2, 2)], [np.float32] * 2)
+            type(op).__name__  # 'MultivariateNormal'
+        """
         return MultivariateNormal(self._size)

@@ -13,6 +13,7 @@ Example::
     npx.set_np()
     a = np.arange(6).reshape(2, 3)
     (a * 2).sum(axis=0)              # array([ 6., 10., 14.])
+    npx.reset_np()                   # leave NumPy semantics
 """
 import numpy as _onp
 

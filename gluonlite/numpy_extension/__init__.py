@@ -11,6 +11,7 @@ Example::
     npx.set_np()
     y = npx.relu(np.array([-1., 2.]))      # array([0., 2.])
     npx.num_gpus()
+    npx.reset_np()                         # leave NumPy semantics
 """
 from ..base import classproperty, with_metaclass  # noqa: F401
 from ..util import check_call  # noqa: F401
@@ -27,7 +28,14 @@ from . import image  # noqa: F401
 
 
 def waitall():
-    """Wait until every device has finished its queued work (`mx.nd.waitall`)."""
+    """Wait until every device has finished its queued work (`mx.nd.waitall`).
+
+    Example::
+
+        y = mx.np.ones(3) * 2
+        mx.npx.waitall()  # every pending computation has finished
+        y  # array([2., 2., 2.])
+    """
     _waitall()
 
 

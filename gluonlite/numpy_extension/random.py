@@ -10,7 +10,16 @@ __all__ = ["bernoulli", "normal_n", "uniform_n", "seed"]
 
 
 def seed(seed, ctx="all"):  # pylint: disable=redefined-outer-name
-    """Seed every random draw of gluonlite (`mx.random.seed`)."""
+    """Seed every random draw of gluonlite (`mx.random.seed`).
+
+    Example::
+
+        mx.npx.random.seed(42)
+        a = mx.np.random.uniform(size=3)
+        mx.npx.random.seed(42)
+        b = mx.np.random.uniform(size=3)
+        bool((a == b).all())  # True
+    """
     _seed(seed, ctx)
 
 
@@ -24,6 +33,12 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
 
     Raises:
         ValueError: both or neither of prob and logit.
+
+    Example::
+
+        x = mx.npx.random.bernoulli(prob=0.5, size=(2, 3))
+        x.shape  # (2, 3)
+        bool(((x == 0) | (x == 1)).all())  # True
     """
     if (prob is None) == (logit is None):
         raise ValueError("npx.random.bernoulli: either `prob` or `logit` must be specified, but "
@@ -60,12 +75,24 @@ def _n(op, fname, a, b, names, batch_shape, dtype, ctx):
 
 
 def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
-    """Draws from U[low, high) of shape batch_shape + the parameters' broadcast shape."""
+    """Draws from U[low, high) of shape batch_shape + the parameters' broadcast shape.
+
+    Example::
+
+        x = mx.npx.random.uniform_n(0., 1., batch_shape=(4,))
+        x.shape  # (4,)
+    """
     return _n("_npi_uniform_n", "npx.random.uniform_n", low, high, ("low", "high"),
               batch_shape, dtype, ctx)
 
 
 def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
-    """Draws from N(loc, scale**2) of shape batch_shape + the parameters' broadcast shape."""
+    """Draws from N(loc, scale**2) of shape batch_shape + the parameters' broadcast shape.
+
+    Example::
+
+        x = mx.npx.random.normal_n(mx.np.zeros(2), mx.np.ones(2), batch_shape=(3,))
+        x.shape  # (3, 2)
+    """
     return _n("_npi_normal_n", "npx.random.normal_n", loc, scale, ("loc", "scale"),
               batch_shape, dtype, ctx)

@@ -11,6 +11,11 @@ def save(file, arr):
 
     Raises:
         TypeError: something else.
+
+    Example::
+
+        mx.npx.save('arrays.params', {'w': mx.np.ones(2)})
+        mx.npx.load('arrays.params')['w']  # array([1., 1.])
     """
     if isinstance(arr, NDArray):
         arr = [arr]
@@ -32,7 +37,13 @@ def _nd(v, what):
 
 def load(file):
     """The arrays saved in `file`, as ``mx.np.ndarray`` arrays: a list, or a dict when saved
-    with names."""
+    with names.
+
+    Example::
+
+        mx.npx.save('arrays.params', [mx.np.zeros(3)])
+        mx.npx.load('arrays.params')  # [array([0., 0., 0.])]
+    """
     from ..numpy.multiarray import from_nd
     data = _load(file)
     if isinstance(data, dict):

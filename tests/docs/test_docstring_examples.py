@@ -113,6 +113,7 @@ COVERED = [
     "gluonlite.control_flow.tracing",
     "gluonlite.control_flow.lowering.decisions",
     "gluonlite.control_flow.lowering.counting",
+    "gluonlite.numpy",
     "gluonlite.numpy.ndarray",
     "gluonlite.numpy.multiarray",
     "gluonlite.numpy.interop",
@@ -124,6 +125,9 @@ COVERED = [
     "gluonlite.numpy._routines",
     "gluonlite.numpy.linalg",
     "gluonlite.numpy.random",
+    "gluonlite.numpy_extension",
+    "gluonlite.numpy_op_fallback",
+    "gluonlite.numpy_dispatch_protocol",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
