@@ -86,7 +86,7 @@ def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
-        mx.np.amax(a, axis=0)  # array([3., 4.])
+        mx.np.max(a, axis=0)  # array([3., 4.])
     """
     return invoke("_np_max", [a], {"axis": _axis(axis), "keepdims": bool(keepdims)},
                   out=out, fname="max")
@@ -98,7 +98,7 @@ def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
-        mx.np.amin(a, axis=1)  # array([1., 3.])
+        mx.np.min(a, axis=1)  # array([1., 3.])
     """
     return invoke("_np_min", [a], {"axis": _axis(axis), "keepdims": bool(keepdims)},
                   out=out, fname="min")
