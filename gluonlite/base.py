@@ -40,7 +40,15 @@ class MXNetValueError(MXNetError, ValueError):
 
 class MXNetTypeError(MXNetError, TypeError):
     """An `MXNetError` about a type: a missing or unknown operator attribute, inputs whose
-    dtypes must match but do not."""
+    dtypes must match but do not.
+
+    Example::
+
+        try:
+            nd.Activation(nd.ones((2,)))        # act_type is required
+        except mx.base.MXNetTypeError as e:
+            print(isinstance(e, TypeError))     # True
+    """
 
 
 # Error classes by name, as MXNet's `register_error` keeps them (its C API maps error names in
@@ -179,7 +187,12 @@ def data_dir_default():
 
 
 def data_dir():
-    """The folder for downloaded data: ``$MXNET_HOME`` when set, else `data_dir_default()`."""
+    """The folder for downloaded data: ``$MXNET_HOME`` when set, else `data_dir_default()`.
+
+    Example::
+
+        path = mx.base.data_dir()      # $MXNET_HOME when set, else e.g. '/home/me/.mxnet'
+    """
     return os.getenv("MXNET_HOME", data_dir_default())
 
 
@@ -293,7 +306,13 @@ def normalize_dtype(dtype, what="dtype"):
 
 
 def dtype_name(dtype):
-    """The numpy name of a dtype ('float32')."""
+    """The numpy name of a dtype ('float32').
+
+    Example::
+
+        mx.base.dtype_name(np.float32)      # 'float32'
+        mx.base.dtype_name("int8")          # 'int8'
+    """
     return np.dtype(dtype).name
 
 
@@ -328,7 +347,14 @@ def _walk(o, is_leaf, leaves):
 
 
 def unflatten(leaves, spec):
-    """Inverse of `flatten`: put `leaves` back in the structure `spec`."""
+    """Inverse of `flatten`: put `leaves` back in the structure `spec`.
+
+    Example::
+
+        from gluonlite.base import flatten, unflatten
+        leaves, spec = flatten([1, (2, 3)], lambda o: isinstance(o, int))
+        unflatten([x * 10 for x in leaves], spec)       # [10, (20, 30)]
+    """
     return _build(spec, iter(leaves))
 
 
@@ -342,7 +368,14 @@ def _build(s, it):
 
 
 def structure_str(spec):
-    """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array."""
+    """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array.
+
+    Example::
+
+        from gluonlite.base import flatten, structure_str
+        leaves, spec = flatten([1, (2, 3)], lambda o: isinstance(o, int))
+        structure_str(spec)                 # '[*, (*, *)]'
+    """
     if spec is None:
         return "None"
     if spec == 0:

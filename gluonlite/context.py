@@ -175,7 +175,13 @@ def cpu(device_id=0):
 
 
 def gpu(device_id=0):
-    """The gpu context number `device_id` (CuPy backed; see `Context.xp`)."""
+    """The gpu context number `device_id` (CuPy backed; see `Context.xp`).
+
+    Example::
+
+        ctx = mx.gpu(1)             # naming a GPU needs no device; using it does
+        ctx.device_type, ctx.device_id      # ('gpu', 1)
+    """
     return Context("gpu", device_id)
 
 
@@ -224,7 +230,12 @@ def current_context():
 
 
 def num_gpus():
-    """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing)."""
+    """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing).
+
+    Example::
+
+        n = mx.context.num_gpus()   # 0 on a machine without CuPy or a GPU
+    """
     cp = _cupy()
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
 

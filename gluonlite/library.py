@@ -26,6 +26,13 @@ def load(path, verbose=True):
     Raises:
         MXNetError: `path` does not exist (as MXNet raises).
         NotImplementedError: always otherwise: gluonlite has no C++ operator interface.
+
+    Example::
+
+        try:
+            mx.library.load("no_such_lib.so")
+        except mx.base.MXNetError as e:
+            print(e)            # library.load: load path no_such_lib.so does not exist
     """
     if not os.path.exists(path):
         raise MXNetError(f"library.load: load path {path} does not exist")

@@ -64,7 +64,16 @@ def get_logger(name=None, filename=None, filemode=None, level=WARNING):
 
 
 def getLogger(name=None, filename=None, filemode=None, level=WARNING):  # noqa: N802
-    """Deprecated spelling of `get_logger` (warns DeprecationWarning), as in MXNet."""
+    """Deprecated spelling of `get_logger` (warns DeprecationWarning), as in MXNet.
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            logger = mx.log.getLogger("demo")   # prefer mx.log.get_logger("demo")
+        logger.name             # 'demo'
+    """
     warnings.warn("getLogger is deprecated, Use get_logger instead.", DeprecationWarning,
                   stacklevel=2)
     return get_logger(name, filename, filemode, level)

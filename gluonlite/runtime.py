@@ -35,6 +35,12 @@ class Feature:
     """One feature: its `name` and whether this build has it (`enabled`).
 
     Its repr is MXNet's: ``✔ NUMPY`` or ``✖ CUDA``.
+
+    Example::
+
+        f = mx.runtime.Features()["NUMPY"]
+        f.name, f.enabled       # ('NUMPY', True)
+        f                       # ✔ NUMPY
     """
 
     __slots__ = ("name", "enabled")

@@ -73,6 +73,13 @@ class NameManager(metaclass=_CurrentProperty):
 
         Returns:
             `name` when given, else ``hint`` followed by this manager's count of `hint`.
+
+        Example::
+
+            with mx.name.NameManager() as nm:
+                nm.get(None, "fc")      # 'fc0'
+                nm.get(None, "fc")      # 'fc1'
+                nm.get("mine", "fc")    # 'mine'
         """
         if name:
             return name
