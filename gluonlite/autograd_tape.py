@@ -188,7 +188,11 @@ def install_sparse_store(store):
     """Install ``store(buf, g, grad_req)``, which `backward` calls for a marked variable whose
     gradient buffer is sparse (g: a raw dense array, a RowSparseRows, or None).
 
-    Example: ``install_sparse_store(gluonlite.ndarray.sparse_grad.store_gradient)``.
+    Example::
+
+        from gluonlite import autograd_tape
+        from gluonlite.ndarray import sparse_grad
+        autograd_tape.install_sparse_store(sparse_grad.store_gradient)  # what loading nd does
     """
     global _sparse_store
     _sparse_store = store

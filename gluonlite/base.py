@@ -123,7 +123,11 @@ class NotImplementedForSymbol(_OnlyForNDArray):
         alias: the operator name behind it, or None.
         *args: the arguments given (their types are reported).
 
-    Example: ``raise NotImplementedForSymbol(Symbol.asnumpy, None)``.
+    Example::
+
+        from gluonlite.base import NotImplementedForSymbol
+        err = NotImplementedForSymbol(mx.sym.Symbol.asnumpy, None)
+        print(err)          # names asnumpy as not implemented for Symbol
     """
 
     _unavailable = "is not implemented for Symbol"
@@ -166,7 +170,13 @@ def with_metaclass(meta, *bases):
     """A base class whose metaclass is `meta` (the Python 2/3 idiom MXNet keeps), so that
     ``class A(with_metaclass(Meta, Base))`` makes A with metaclass Meta and bases `bases`.
 
-    Example: ``class A(with_metaclass(abc.ABCMeta, object)): ...``.
+    Example::
+
+        import abc
+        from gluonlite.base import with_metaclass
+        class Base(with_metaclass(abc.ABCMeta, object)):
+            pass
+        type(Base) is abc.ABCMeta       # True
     """
     class _Shim(meta):
         def __new__(cls, name, this_bases, d):
@@ -178,7 +188,9 @@ def data_dir_default():
     """The default folder for downloaded data and models: ``%APPDATA%/mxnet`` on Windows,
     ``~/.mxnet`` elsewhere (MXNet's, so its caches are shared).
 
-    Example: ``data_dir_default()`` -> '/home/me/.mxnet'.
+    Example::
+
+        path = mx.base.data_dir_default()   # e.g. '/home/me/.mxnet'
     """
     import platform
     if platform.system() == "Windows":
@@ -207,7 +219,10 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
     Returns:
         The section as a string.
 
-    Example: ``build_param_doc(['x'], ['NDArray'], ['the input'])``.
+    Example::
+
+        doc = mx.base.build_param_doc(["x"], ["NDArray"], ["the input"])
+        print(doc)          # a "Parameters" section listing x : NDArray
     """
     seen, lines = set(), []
     for name, typ, desc in zip(arg_names, arg_types, arg_descs):
@@ -223,11 +238,18 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
 
 
 def add_fileline_to_docstring(module, incursive=True):
-    """Append "From:file:line" to the docstrings of the functions and classes of `module`
+    r"""Append "From:file:line" to the docstrings of the functions and classes of `module`
     (a module or its name), as MXNet does for its generated code; classes' methods too when
     `incursive`.
 
-    Example: ``add_fileline_to_docstring(__name__)``.
+    Example::
+
+        import types
+        m = types.ModuleType("demo")
+        m.f = types.FunctionType(mx.base.py_str.__code__, {})     # a copy of py_str
+        m.f.__doc__ = "Doc."
+        mx.base.add_fileline_to_docstring(m)
+        m.f.__doc__         # 'Doc.\n\nFrom:/.../gluonlite/base.py:<line>'
     """
     import inspect
 
@@ -265,14 +287,17 @@ NDArrayHandle = ctypes.c_void_p
 
 
 def py_str(x):
-    """`x` as a str: bytes are decoded as UTF-8. Example: ``py_str(b"relu") == "relu"``."""
+    """`x` as a str: bytes are decoded as UTF-8.
+
+    Example::
+
+        mx.base.py_str(b"relu")         # 'relu'
+    """
     return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
 
 
 def _as_list(obj):
     """`obj` itself when it is a list or a tuple, else ``[obj]`` (MXNet's helper).
-
-    Example: ``_as_list(x) == [x]``; ``_as_list((a, b)) == (a, b)``.
     """
     return obj if isinstance(obj, (list, tuple)) else [obj]
 
@@ -293,7 +318,9 @@ def normalize_dtype(dtype, what="dtype"):
     Raises:
         TypeError: the dtype is unknown or unsupported.
 
-    Example: ``normalize_dtype('float16') == np.dtype('float16')``.
+    Example::
+
+        mx.base.normalize_dtype("float16")      # dtype('float16')
     """
     try:
         dt = np.dtype(dtype)
@@ -323,8 +350,10 @@ def flatten(obj, is_leaf):
 
     Example::
 
-        leaves, spec = flatten([a, (b, c)], is_leaf)   # leaves == [a, b, c]
-        unflatten(leaves, spec)                        # [a, (b, c)]
+        from gluonlite.base import flatten, unflatten
+        is_leaf = lambda o: isinstance(o, str)
+        leaves, spec = flatten(["a", ("b", "c")], is_leaf)  # leaves == ['a', 'b', 'c']
+        unflatten(leaves, spec)                             # ['a', ('b', 'c')]
 
     Raises:
         TypeError: an element that is neither a leaf, None, a list nor a tuple.
@@ -390,7 +419,10 @@ def user_frame():
     `stacklevel` that makes the calling function's ``warnings.warn`` name that frame's line
     (however many gluonlite calls lie between). The frame is None when there is none.
 
-    Example: ``warnings.warn("...", stacklevel=user_frame()[1])``.
+    Example::
+
+        from gluonlite.base import user_frame
+        frame, level = user_frame()     # the frame outside gluonlite, and its stacklevel
     """
     f, level = sys._getframe(2), 2
     while f is not None and f.f_globals.get("__name__", "").startswith("gluonlite"):
@@ -405,7 +437,10 @@ def write_atomically(fname, data):
     Raises:
         OSError: the folder cannot be written (the temporary file is removed).
 
-    Example: ``write_atomically("net-symbol.json", text)``.
+    Example::
+
+        mx.base.write_atomically("note.txt", "hello")
+        open("note.txt").read()         # 'hello'
     """
     if isinstance(data, str):
         data = data.encode("utf-8")

@@ -47,7 +47,11 @@ def get_logger(name=None, filename=None, filemode=None, level=WARNING):
         logging.Logger: configured once; later calls with the same name return it as is,
         with `level` applied.
 
-    Example: ``get_logger("train", "train.log", level=logging.INFO)``.
+    Example::
+
+        import logging
+        logger = mx.log.get_logger("train", level=logging.INFO)
+        logger.level == logging.INFO        # True
     """
     logger = logging.getLogger(name)
     if name is not None and not getattr(logger, "_init_done", False):
