@@ -90,8 +90,12 @@ class Mode:
 
     Example::
 
-        with Mode(False, None):     # not recorded, training mode unchanged
-            y = f(x)
+        from gluonlite.autograd_tape import Mode
+        x = nd.ones((2,)); x.attach_grad()
+        with autograd.record():
+            with Mode(False, None):     # not recorded, training mode unchanged
+                y = x * 2
+        y._entry is None                # True: nothing recorded
     """
 
     __slots__ = ("recording", "training", "old")

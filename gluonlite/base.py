@@ -68,10 +68,11 @@ def register_error(func_name=None, cls=None):
 
     Example::
 
-        @register_error
+        @mx.base.register_error
         class MyError(mx.MXNetError):
             pass
         mx.base.error_types["MyError"] is MyError    # True
+        del mx.base.error_types["MyError"]           # restore the table
     """
     if callable(func_name):
         cls, func_name = func_name, func_name.__name__
@@ -153,7 +154,7 @@ class classproperty:
     Example::
 
         class A:
-            @classproperty
+            @mx.base.classproperty
             def kind(cls):
                 return cls.__name__.lower()
         A.kind    # 'a'

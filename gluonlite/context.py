@@ -304,8 +304,9 @@ class read_hook:
 
     Example::
 
-        with read_hook(lambda a, whole: record(a)):
-            plan.forward(args)
+        from gluonlite.context import read_hook, host_scalar
+        with read_hook(lambda a, whole: 7.0):
+            host_scalar(np.array([3.0]))        # 7.0: the hook answers the read
     """
 
     def __init__(self, hook):

@@ -5,7 +5,7 @@ holds its release. The path finders raise: there is no libmxnet (nor C headers) 
 
 Example::
 
-    from mxnet.libinfo import __version__      # '1.9.1'
+    mx.libinfo.__version__      # '1.9.1', the MXNet version whose API this follows
 """
 from .mxnet_alias import MXNET_API_VERSION as __version__  # noqa: F401
 

@@ -6,8 +6,11 @@ intgemm plugin is one). gluonlite's operators are Python on numpy, with no C ABI
 
 Example::
 
-    import gluonlite as mx
-    mx.library.load("libintgemm.so")   # NotImplementedError: ... libintgemm.so ...
+    open("libintgemm.so", "wb").close()
+    try:
+        mx.library.load("libintgemm.so")
+    except NotImplementedError as e:
+        print(e)        # library.load('libintgemm.so'): gluonlite cannot load ...
 """
 import os
 

@@ -2,7 +2,8 @@
 
 Example::
 
-    from mxnet.log import get_logger
+    import logging
+    from gluonlite.log import get_logger
     logger = get_logger("train", level=logging.INFO)
     logger.info("epoch %d", 3)        # I1128 04:50:01 4242 train.py:main:9] epoch 3
 """

@@ -113,6 +113,16 @@ COVERED = [
     "gluonlite.control_flow.tracing",
     "gluonlite.control_flow.lowering.decisions",
     "gluonlite.control_flow.lowering.counting",
+    "gluonlite.autograd_tape",
+    "gluonlite.base",
+    "gluonlite.context",
+    "gluonlite.libinfo",
+    "gluonlite.library",
+    "gluonlite.log",
+    "gluonlite.name",
+    "gluonlite.name.NameManager",
+    "gluonlite.name.Prefix",
+    "gluonlite.runtime",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
