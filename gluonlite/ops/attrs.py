@@ -205,7 +205,10 @@ def Floats(default=REQUIRED):
     """A tuple of floats (MXNet's ``Tuple<float>``: MultiBoxPrior's sizes, Proposal's
     scales); one number gives a 1-tuple.
 
-    Example: ``Floats().parse("(0.5, 1, 2)")`` is ``(0.5, 1.0, 2.0)``.
+    Example::
+
+        from gluonlite.ops.attrs import Floats
+        Floats().parse("(0.5, 1, 2)"), Floats().parse(3)    # ((0.5, 1.0, 2.0), (3.0,))
     """
     return Attr(_floats, default, "floats")
 
@@ -253,7 +256,10 @@ def _optional(parse):
 def OptionalInt():
     """An integer attribute that may be None (its default; MXNet writes ``"None"``).
 
-    Example: ``OptionalInt().parse("None")`` is None, ``OptionalInt().parse("3")`` is 3.
+    Example::
+
+        from gluonlite.ops.attrs import OptionalInt
+        OptionalInt().parse("None"), OptionalInt().parse("3")   # (None, 3)
     """
     return Attr(_optional(_int), None)
 
@@ -261,7 +267,10 @@ def OptionalInt():
 def OptionalFloat():
     """A float attribute that may be None (its default; MXNet writes ``"None"``).
 
-    Example: ``OptionalFloat().parse("0.5")`` is 0.5.
+    Example::
+
+        from gluonlite.ops.attrs import OptionalFloat
+        OptionalFloat().parse("0.5"), OptionalFloat().default   # (0.5, None)
     """
     return Attr(_optional(_float), None)
 

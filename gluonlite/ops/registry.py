@@ -39,13 +39,12 @@ fast, storage, doc                                           the entry's own par
 
 Example::
 
-    @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
-              shape=same_shape("square"))
-    def _square(p, rc, x):
-        return x * x
-
-    get("square").rules.vjp          # the gradient, as given
-    get("square").signature          # ('data',): MXNet's call order of the inputs
+    from gluonlite.ops.registry import entry
+    from gluonlite.ops.rules import same_shape
+    op = entry("_my_square", lambda p, rc, x: x * x, shape=same_shape("_my_square"),
+               vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],))
+    op.rules.vjp is op.vjp      # True: the gradient, as given
+    op.signature                # ('data',): MXNet's call order of the inputs
 """
 import difflib
 from collections import namedtuple
@@ -65,6 +64,16 @@ __all__ = ["Operator", "Signature", "Rules", "Traits", "ShapeRule", "Params", "R
 # None outside a plan, or where the plain kernel runs).
 RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec", "runtime"],
                     defaults=(False, None, None))
+RunCtx.__doc__ = """How one operator call runs: train mode, the array module (numpy or cupy),
+whether a gradient will be asked for, and the compiled plan's step spec and runtime (None
+outside a plan).
+
+Example::
+
+    from gluonlite.ops.registry import RunCtx
+    rc = RunCtx(is_train=True, xp=np)
+    rc.need_grad, rc.spec           # (False, None)
+"""
 
 _OPS = {}
 
@@ -141,7 +150,11 @@ class ShapeRule(_Frozen):
             dimension) and fills what it can itself, as MXNet's shape functions do (the
             NumPy dialect's dot: a's last dimension is b's first).
 
-    Example: ``ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten)``.
+    Example::
+
+        from gluonlite.ops.registry import ShapeRule
+        rule = ShapeRule(lambda p, ins: (ins, [ins[0][::-1]]), whole_inputs=(0,))
+        rule(None, [(2, 3)])            # ([(2, 3)], [(3, 2)])
     """
 
     __slots__ = ("infer", "back", "fills_back", "whole_inputs", "output_shape_inputs",
@@ -317,7 +330,12 @@ class Operator(_Frozen):
     The groups' most read fields are also plain attributes of the entry (``op.kernel``,
     ``op.vjp``, ``op.attrs``, ``op.random``, ...), read on every call.
 
-    Example: ``Operator("neg", Signature(), Rules(lambda p, rc, x: -x))``.
+    Example::
+
+        from gluonlite.ops.registry import Operator, Signature, Rules
+        op = Operator("_my_neg", Signature(), Rules(lambda p, rc, x: -x))
+        op, op.signature, op.kernel(None, None, np.ones(2))
+        # (<Operator _my_neg>, ('data',), array([-1., -1.]))
     """
 
     def __init__(self, name, signature, rules, traits=None, fast=None, storage=None, doc=None):
@@ -478,7 +496,10 @@ class Operator(_Frozen):
         Returns a list of bools: the operator's own `aux` rule when it has one, else
         whether each input's name is in `aux`.
 
-        Example: ``get('BatchNorm').aux_mask(p)`` -> [False, False, False, True, True].
+        Example::
+
+            op = mx.ops.get("BatchNorm")
+            op.aux_mask(op.parse({})[0])    # [False, False, False, True, True]
         """
         if callable(self.sig.aux):
             return list(self.sig.aux(p))
@@ -490,7 +511,7 @@ class Operator(_Frozen):
         Example::
 
             op = mx.ops.get("exp")
-            op.saved_inputs(op.parse({})[0])    # (frozenset(), True): exp's gradient reads its output
+            op.saved_inputs(op.parse({})[0])    # (frozenset(), True): its vjp reads the output
         """
         saves = self.fast.saves
         spec = saves(p) if callable(saves) else saves
@@ -559,7 +580,10 @@ class Operator(_Frozen):
         fast paths, else the rules themselves. A kernel's hidden output is read by the vjp
         of the same pair.
 
-        Example: ``get("RNN").rules_on(numpy)`` -> (rnn_kernel, rnn_vjp).
+        Example::
+
+            kernel, vjp = mx.ops.get("BatchNorm").rules_on(np)
+            kernel.__name__             # '_bn_fast_kernel': the fast path, where there is one
         """
         fast = self.fast
         device = fast.device
@@ -661,7 +685,12 @@ def entry(name, kernel, *, vjp=None, shape=None, dtype=None, recorded_vjp=None,
     Raises:
         TypeError: a keyword that is no part of an entry (fast paths go in ``fast=Fast(...)``).
 
-    Example: ``entry("neg", lambda p, rc, x: -x, shape=same_shape("neg"))``.
+    Example::
+
+        from gluonlite.ops.registry import entry
+        from gluonlite.ops.rules import same_shape
+        op = entry("_my_neg", lambda p, rc, x: -x, shape=same_shape("_my_neg"))
+        op.infer_shape({}, [(2, 3)])    # ([(2, 3)], [(2, 3)]); nothing is registered
     """
     unknown = sorted(k for k in keywords if k not in _SIGNATURE_KEYS + _TRAIT_KEYS)
     if unknown:
@@ -689,10 +718,15 @@ def register(name, *, aliases=(), **keywords):
 
     Example::
 
-        @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
-                  shape=same_shape("square"), fast=Fast(saves=("data",)))
+        from gluonlite.ops.registry import register, Fast, _OPS
+        from gluonlite.ops.rules import same_shape
+        @register("_my_square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
+                  shape=same_shape("_my_square"), fast=Fast(saves=("data",)))
         def _square(p, rc, x):
             return x * x
+        _square                             # <Operator _my_square>: the name is the entry
+        mx.ops.get("_my_square") is _square # True
+        del _OPS["_my_square"]              # restore the registry
     """
     def deco(kernel):
         return add(entry(name, kernel, **keywords), *aliases)
@@ -722,6 +756,10 @@ def get(name):
 
     Raises:
         ValueError: no such operator (the message suggests close names).
+
+    Example::
+
+        op = mx.ops.get("exp")      # <Operator exp>; an unknown name suggests close ones
     """
     try:
         return _OPS[name]
@@ -732,7 +770,12 @@ def get(name):
 
 
 def exists(name):
-    """Whether an operator of that name is registered."""
+    """Whether an operator of that name is registered.
+
+    Example::
+
+        mx.ops.registry.exists("exp"), mx.ops.registry.exists("nope")     # (True, False)
+    """
     return name in _OPS
 
 
@@ -764,7 +807,11 @@ def alias(name, *aliases):
     Raises:
         ValueError: an alias already taken, or an unknown `name`.
 
-    Example: ``alias("_power_scalar", "_PowerScalar")``.
+    Example::
+
+        from gluonlite.ops import registry
+        registry.alias("exp", "_my_exp") is registry.get("exp")     # True
+        del registry._OPS["_my_exp"]                                # restore the registry
     """
     op = get(name)
     for n in aliases:
@@ -783,8 +830,10 @@ def apply(rc, name, *inputs, **attrs):
     instead (`gluonlite.ndarray.recorded_rules`, whose module offers ``operator``); this is
     the one place a rule meets that difference.
 
-    Example: ``gx = apply(rc, "Deconvolution", gy, w, kernel=(3, 3), num_filter=8,
-    no_bias=True)``.
+    Example::
+
+        from gluonlite.ops.registry import RunCtx, apply
+        apply(RunCtx(False, np), "exp", np.zeros(2))        # array([1., 1.])
     """
     record = getattr(rc.xp, "operator", None)
     if record is not None:

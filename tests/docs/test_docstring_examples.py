@@ -123,6 +123,12 @@ COVERED = [
     "gluonlite.name.NameManager",
     "gluonlite.name.Prefix",
     "gluonlite.runtime",
+    "gluonlite.ops.registry",
+    "gluonlite.ops.attrs",
+    "gluonlite.ops.rules",
+    "gluonlite.ops.fast",
+    "gluonlite.ops.call",
+    "gluonlite.ops.samplers",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
