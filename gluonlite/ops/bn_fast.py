@@ -40,7 +40,14 @@ def usable(p, rc, x, *others):
 
 def moments(x):
     """(mean, biased variance) per channel (axis 1) of x, in x's dtype: the sums of one pass
-    (see the module docstring)."""
+    (see the module docstring).
+
+    Example::
+
+        from gluonlite.ops.bn_fast import moments
+        x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+        moments(x)      # (array([2.5, 4.5], dtype=float32), array([4.25, 4.25], dtype=float32))
+    """
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     s = np.zeros(c)

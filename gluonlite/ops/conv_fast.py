@@ -33,7 +33,14 @@ ENABLED = True
 
 
 def usable(xp, *arrays):
-    """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype."""
+    """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype.
+
+    Example::
+
+        from gluonlite.ops import conv_fast
+        x, w = np.ones((1, 1, 3, 3), np.float32), np.ones((1, 1, 2, 2), np.float32)
+        conv_fast.usable(np, x, w)      # True where the fast path is enabled
+    """
     if not ENABLED or xp is not np:
         return False
     dt = arrays[0].dtype

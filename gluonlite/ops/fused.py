@@ -28,7 +28,14 @@ __all__ = ["Program", "elementwise_form"]
 
 def elementwise_form(op, p):
     """``(value, grads)``, the elementwise form of operator `op` with params `p`
-    (`Fast.elementwise`), or None when it has none (for these params)."""
+    (`Fast.elementwise`), or None when it has none (for these params).
+
+    Example::
+
+        from gluonlite.ops.fused import elementwise_form
+        op = mx.ops.get("relu")
+        value, grads = elementwise_form(op, op.parse({})[0])    # exp has none: None
+    """
     rule = op.fast.elementwise
     return None if rule is None else rule(p)
 

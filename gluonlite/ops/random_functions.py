@@ -208,7 +208,17 @@ def _like(front, dist):
 
 def random_functions(front):
     """{public name: function} of the random namespace of front end `front` (a
-    `FrontEnd`), every name of `NAMES`."""
+    `FrontEnd`), every name of `NAMES`.
+
+    Example::
+
+        from gluonlite.ops.random_functions import FrontEnd, random_functions
+        from gluonlite.ndarray.register import _gen_cache
+        fs = random_functions(FrontEnd(
+            "nd", nd.NDArray, _gen_cache.__getitem__, imperative=True,
+            like=lambda op_name, public: _gen_cache[op_name], current_context=mx.current_context))
+        fs["normal"](0, 1, shape=(2, 3)).shape          # (2, 3)
+    """
     out = {d: _distribution(front, d) for d in _PUBLIC}
     out["randn"] = _randn(front, out["normal"])
     out["multinomial"] = _multinomial(front)
