@@ -116,7 +116,14 @@ def _dtype(p, ins):
 
 
 class Saved:
-    """The hidden output of a Custom node: the operator instance and its forward's arrays."""
+    """The hidden output of a Custom node: the operator instance and its forward's arrays.
+
+    Example::
+
+        from gluonlite.ops.custom import Saved
+        s = Saved(None, [np.ones(2)], [np.zeros(2)], [])
+        len(s.in_data), s.aux       # (1, [])
+    """
 
     __slots__ = ("op", "in_data", "out_data", "aux")
 
@@ -189,7 +196,14 @@ class _AnyAttrs(dict):
 
 
 class CustomOperator(Operator):
-    """The ``Custom`` registry entry: attributes other than op_type are free-form strings."""
+    """The ``Custom`` registry entry: attributes other than op_type are free-form strings.
+
+    Example::
+
+        op = mx.ops.get("Custom")
+        type(op).__name__, op.parse({"op_type": "my_op", "k": 1})[0]
+        # ('CustomOperator', {'op_type': 'my_op', 'k': '1'})
+    """
 
     def parse(self, given):
         """Parse `given`: op_type (required) and any other attribute, kept as a string.

@@ -300,7 +300,13 @@ def _register_join(name, axis_of, prep, doc, attrs):
 
 
 def prep_shape(prep, s):
-    """The shape `prep` (an array adapter of a joining operator) gives an array of shape s."""
+    """The shape `prep` (an array adapter of a joining operator) gives an array of shape s.
+
+    Example::
+
+        from gluonlite.ops.np_manip import prep_shape
+        prep_shape(lambda a: a[None], (2, 3))      # (1, 2, 3)
+    """
     return prep(np.broadcast_to(np.zeros((), np.bool_), s)).shape
 
 
