@@ -148,6 +148,14 @@ COVERED = [
     "gluonlite.ops.reduce",
     "gluonlite.ops.shape",
     "gluonlite.ops.stdsort",
+    "gluonlite.ops.sparse.arrays",
+    "gluonlite.ops.sparse.elementwise",
+    "gluonlite.ops.sparse.grads",
+    "gluonlite.ops.sparse.matrix",
+    "gluonlite.ops.sparse.operators",
+    "gluonlite.ops.sparse.reduce",
+    "gluonlite.ops.sparse.rule",
+    "gluonlite.ops.sparse.updates",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
