@@ -156,6 +156,7 @@ COVERED = [
     "gluonlite.ops.sparse.reduce",
     "gluonlite.ops.sparse.rule",
     "gluonlite.ops.sparse.updates",
+    "gluonlite.ops.boxes",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
