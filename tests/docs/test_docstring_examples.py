@@ -157,6 +157,9 @@ COVERED = [
     "gluonlite.ops.sparse.rule",
     "gluonlite.ops.sparse.updates",
     "gluonlite.ops.boxes",
+    "gluonlite.ops.bn_fast",
+    "gluonlite.ops.conv",
+    "gluonlite.ops.conv_fast",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
