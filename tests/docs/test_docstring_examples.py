@@ -160,6 +160,7 @@ COVERED = [
     "gluonlite.ops.bn_fast",
     "gluonlite.ops.conv",
     "gluonlite.ops.conv_fast",
+    "gluonlite.ops.rnn_layout",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
