@@ -161,6 +161,7 @@ COVERED = [
     "gluonlite.ops.conv",
     "gluonlite.ops.conv_fast",
     "gluonlite.ops.rnn_layout",
+    "gluonlite.ops.rnn_fused",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
