@@ -29,15 +29,25 @@ Kernels (``xp``: the array module; the (N, G) buffers may be row slices of large
 
 Example::
 
-    pre = x @ wx.T                                        # before the loop, (T, N, 4H)
-    pre[..., 2 * H:3 * H] *= 2                            # the doubled tanh gate
-    neg = negate_projection(np, pre, -(bx + bh) * [1, 1, 2, 1] per gate block)
-    num = lstm_numerators(np, H, pre.dtype)
+    from gluonlite.ops.rnn_gates import (lstm_gates_doubled, lstm_numerators,
+                                         negate_projection, quiet)
+    T, N, I, H = 3, 2, 4, 5
+    x, wx, wh = np.ones((T, N, I)), np.full((4 * H, I), 0.1), np.full((4 * H, H), 0.1)
+    b = np.zeros(4 * H)
+    num = lstm_numerators(np, H, x.dtype)                 # 1, 1, 2, 1 per gate block
+    pre = (x @ wx.T) * num                                # before the loop, (T, N, 4H)
+    neg = negate_projection(np, pre, -b * num)
+    whT2 = (wh * num[:, None]).T                          # wh.T, g columns doubled
+    h, c = np.zeros((N, H)), np.zeros((N, H))
+    c_next, tc, h_next, t1 = (np.empty((N, H)) for _ in range(4))
+    tmp = np.empty((N, 4 * H))
     with quiet(np):
         for t in range(T):
-            np.dot(h, whT2, out=tmp)                      # whT2: wh.T, g columns doubled
+            np.dot(h, whT2, out=tmp)
             np.subtract(neg[t], tmp, out=neg[t])          # -(i2h + h2h)
             lstm_gates_doubled(np, neg[t], c, c_next, tc, h_next, t1, num)
+            h, c, h_next, c_next = h_next, c_next, h, c
+    h.shape                 # (2, 5): the hidden state after T steps
 """
 import contextlib
 import functools
@@ -308,8 +318,13 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
 
     Example::
 
-        a = -(pre * [1, 1, 2, 1] per gate block)
+        from gluonlite.ops.rnn_gates import lstm_gates_doubled, lstm_numerators
+        N, H = 2, 3
+        pre = np.zeros((N, 4 * H))                       # i2h + h2h of one step
+        a = -(pre * lstm_numerators(np, H, pre.dtype))   # negated, g columns doubled
+        c0, c1, tc, h, t1 = (np.zeros((N, H)) for _ in range(5))
         lstm_gates_doubled(np, a, c0, c1, tc, h, t1, lstm_numerators(np, H, a.dtype))
+        a[0, :H]            # array([0.5, 0.5, 0.5]): sigmoid(0) of the input gate
     """
     if gates is None:
         H = c_new.shape[-1]

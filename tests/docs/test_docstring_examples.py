@@ -196,6 +196,7 @@ COVERED = [
     "gluonlite.ops.special",
     "gluonlite.ops.tensor",
     "gluonlite.ops.vision_ops",
+    "gluonlite.ops.rnn_gates",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
