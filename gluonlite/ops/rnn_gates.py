@@ -74,7 +74,12 @@ def quiet(xp):
     Returns:
         A context manager.
 
-    Example: ``with quiet(np): np.exp(a, out=a)``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        a = np.array([1000.0])
+        with rnn_gates.quiet(np):
+            np.exp(a, out=a)        # inf, without an overflow warning
     """
     if xp is np:
         return np.errstate(over="ignore")
@@ -93,7 +98,11 @@ def negate_projection(xp, proj, neg_bias):
     Returns:
         `proj`.
 
-    Example: ``negate_projection(np, g, -(bx + bh))``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        g = np.array([1.0, 2.0])
+        rnn_gates.negate_projection(np, g, np.array([-0.5, -0.5]))  # array([-1.5, -2.5])
     """
     return xp.subtract(neg_bias, proj, out=proj)
 
@@ -110,7 +119,10 @@ def transposed(xp, w, out=None):
     Returns:
         The (K, G) array.
 
-    Example: ``transposed(np, np.ones((4, 3))).shape`` -> ``(3, 4)``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        rnn_gates.transposed(np, np.ones((4, 3))).shape    # (3, 4)
     """
     G, K = w.shape
     if out is None:
@@ -142,7 +154,12 @@ def step_weight(xp, w, steps, batch, empty=None):
     Returns:
         A (K, G) array equal to ``w.T``.
 
-    Example: ``step_weight(np, wh, 100, 32)`` is a contiguous copy; ``(..., 100, 1)`` a view.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        wh = np.ones((8, 2))
+        rnn_gates.step_weight(np, wh, 100, 32).flags.c_contiguous   # True: a copy pays here
+        rnn_gates.step_weight(np, wh, 100, 1).base is wh            # True: the view wh.T
     """
     if steps * batch < 256 or w.ndim != 2:
         return w.T
@@ -257,7 +274,11 @@ def constant(xp, value, dtype):
     Returns:
         A 0-d array (numpy) or `value`.
 
-    Example: ``a += constant(np, 1, a.dtype)`` adds 1 as ``a += 1`` does, only cheaper.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        a = np.zeros(3, np.float32)
+        a += rnn_gates.constant(np, 1, a.dtype)     # as a += 1, without a conversion per call
     """
     if xp is not np:
         return value
@@ -282,7 +303,10 @@ def lstm_numerators(xp, H, dtype):
     Returns:
         A (4H,) array.
 
-    Example: ``lstm_numerators(np, 1, 'float32')`` -> ``array([1., 1., 2., 1.])``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        rnn_gates.lstm_numerators(np, 1, "float32")    # array([1., 1., 2., 1.], dtype=float32)
     """
     num = xp.ones((4 * H,), dtype=dtype)
     num[2 * H:3 * H] = 2
