@@ -44,17 +44,39 @@ def record(train_mode=True):
 
 
 def pause(train_mode=False):
-    """Stop recording inside a `record()` block (and switch to predict mode by default)."""
+    """Stop recording inside a `record()` block (and switch to predict mode by default).
+
+    Example::
+
+        x = nd.array([1.0]); x.attach_grad()
+        with autograd.record():
+            y = x * 2
+            with autograd.pause():
+                autograd.is_recording()     # False
+    """
     return Mode(False, train_mode)
 
 
 def train_mode():
-    """Training mode without changing whether calls are recorded."""
+    """Training mode without changing whether calls are recorded.
+
+    Example::
+
+        with autograd.train_mode():
+            y = nd.Dropout(nd.ones((1000,)), p=0.5)     # about half the values are zero
+    """
     return Mode(None, True)
 
 
 def predict_mode():
-    """Predict (inference) mode without changing whether calls are recorded."""
+    """Predict (inference) mode without changing whether calls are recorded.
+
+    Example::
+
+        with autograd.record():
+            with autograd.predict_mode():
+                y = nd.Dropout(nd.ones((4,)), p=0.5)    # no dropout: all ones
+    """
     return Mode(None, False)
 
 
@@ -103,6 +125,14 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 
     Raises:
         ValueError: a head was not recorded, or the graph was already freed.
+
+    Example::
+
+        x = nd.array([1.0, 2.0]); x.attach_grad()
+        with autograd.record():
+            y = x * x
+        autograd.backward(y, head_grads=nd.array([1.0, 0.5]))
+        x.grad.asnumpy()        # array([2., 2.], dtype=float32)
     """
     if isinstance(heads, NDArray):
         heads = [heads]
@@ -172,6 +202,16 @@ def mark_variables(variables, gradients, grad_reqs="write"):
         variables: NDArray or list of NDArrays.
         gradients: the gradient buffers, same structure.
         grad_reqs: 'write', 'add' or 'null', one for all or one per variable.
+
+    Example::
+
+        x = nd.array([1.0, 2.0])
+        buf = nd.zeros((2,))
+        autograd.mark_variables(x, buf)
+        with autograd.record():
+            y = (x * x).sum()
+        y.backward()
+        buf.asnumpy()           # array([2., 4.], dtype=float32)
     """
     if isinstance(variables, NDArray):
         variables, gradients = [variables], [gradients]
@@ -263,16 +303,49 @@ class Function:
         self.saved_tensors = ()
 
     def save_for_backward(self, *args):
-        """Keep `args` for `backward` (in `saved_tensors`)."""
+        """Keep `args` for `backward` (in `saved_tensors`).
+
+        Example::
+
+            f = autograd.Function()
+            f.save_for_backward(nd.ones((2,)), nd.zeros((2,)))
+            len(f.saved_tensors)        # 2
+        """
         self.saved_tensors = args
 
     def forward(self, *inputs):
-        """The computation: NDArrays in, an NDArray or a tuple/list of NDArrays out."""
+        """The computation: NDArrays in, an NDArray or a tuple/list of NDArrays out.
+
+        Example::
+
+            class Square(autograd.Function):
+                def forward(self, x):
+                    self.save_for_backward(x)
+                    return x * x
+                def backward(self, dy):
+                    x, = self.saved_tensors
+                    return 2 * x * dy
+            Square()(nd.array([3.0])).asnumpy()     # array([9.], dtype=float32)
+        """
         raise NotImplementedError(f"{type(self).__name__}.forward is not written")
 
     def backward(self, *output_grads):
         """The gradients of the inputs (one NDArray each, a tuple for several) from the
-        gradients of the outputs (one NDArray each; zeros for an output not used)."""
+        gradients of the outputs (one NDArray each; zeros for an output not used).
+
+        Example::
+
+            class Double(autograd.Function):
+                def forward(self, x):
+                    return x * 2
+                def backward(self, dy):
+                    return dy * 2
+            x = nd.array([1.0, 2.0]); x.attach_grad()
+            with autograd.record():
+                y = Double()(x)
+            y.backward()
+            x.grad.asnumpy()        # array([2., 2.], dtype=float32)
+        """
         raise NotImplementedError(f"{type(self).__name__}.backward is not written")
 
     def __call__(self, *inputs):

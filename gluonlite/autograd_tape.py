@@ -30,23 +30,51 @@ _st = threading.local()
 
 
 def is_recording():
-    """Whether operator calls are being recorded for a later `backward`."""
+    """Whether operator calls are being recorded for a later `backward`.
+
+    Example::
+
+        autograd.is_recording()         # False
+        with autograd.record():
+            inside = autograd.is_recording()    # True
+    """
     return getattr(_st, "recording", False)
 
 
 def is_training():
-    """Whether operators run in training mode (Dropout active, BatchNorm batch statistics)."""
+    """Whether operators run in training mode (Dropout active, BatchNorm batch statistics).
+
+    Example::
+
+        autograd.is_training()          # False
+        with autograd.train_mode():
+            inside = autograd.is_training()     # True
+    """
     return getattr(_st, "training", False)
 
 
 def set_recording(flag):
-    """Set recording on or off; returns the previous state."""
+    """Set recording on or off; returns the previous state.
+
+    Example::
+
+        prev = autograd.set_recording(True)     # the previous state, False
+        autograd.is_recording()                 # True
+        autograd.set_recording(prev)            # restore it
+    """
     old, _st.recording = is_recording(), bool(flag)
     return old
 
 
 def set_training(flag):
-    """Set training mode on or off; returns the previous state."""
+    """Set training mode on or off; returns the previous state.
+
+    Example::
+
+        prev = autograd.set_training(True)      # the previous state, False
+        autograd.is_training()                  # True
+        autograd.set_training(prev)             # restore
+    """
     old, _st.training = is_training(), bool(flag)
     return old
 
@@ -62,8 +90,12 @@ class Mode:
 
     Example::
 
-        with Mode(False, None):     # not recorded, training mode unchanged
-            y = f(x)
+        from gluonlite.autograd_tape import Mode
+        x = nd.ones((2,)); x.attach_grad()
+        with autograd.record():
+            with Mode(False, None):     # not recorded, training mode unchanged
+                y = x * 2
+        y._entry is None                # True: nothing recorded
     """
 
     __slots__ = ("recording", "training", "old")
@@ -88,7 +120,14 @@ class Mode:
 class Leaf:
     """The tape entry of an array marked for gradients (`attach_grad`, `mark_variables`).
     `fresh`: a backward has written its gradient since the flag was last cleared (MXNet's
-    ``_fresh_grad``)."""
+    ``_fresh_grad``).
+
+    Example::
+
+        x = nd.array([1.0]); x.attach_grad()
+        leaf = x._entry[0]
+        type(leaf).__name__, leaf.grad_req     # ('Leaf', 'write')
+    """
 
     __slots__ = ("grad", "grad_req", "fresh", "__weakref__")
     nout = 1
@@ -106,7 +145,16 @@ class TapeNode:
     ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
     when it has no operator form. `saved`, for ``grad(create_graph=True)``: ``(is_train,
     context, raw inputs, raw outputs)`` of an operator call, whose rule can then run again on
-    recorded arrays (None for other nodes)."""
+    recorded arrays (None for other nodes).
+
+    Example::
+
+        x = nd.array([1.0, 2.0]); x.attach_grad()
+        with autograd.record():
+            y = x * 3
+        node = y._entry[0]
+        type(node).__name__, node.nout          # ('TapeNode', 1)
+    """
 
     __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call", "saved")
 
@@ -118,7 +166,13 @@ class TapeNode:
 class NoGradient:
     """The vjp of a recorded call none of whose inputs takes a gradient (comparisons, indices,
     `BlockGrad`): it stays in the graph so that backward from its outputs works, giving None
-    for each of its `n` inputs."""
+    for each of its `n` inputs.
+
+    Example::
+
+        from gluonlite.autograd_tape import NoGradient
+        NoGradient(2)([None], [True, True])     # (None, None)
+    """
 
     __slots__ = ("n",)
 
@@ -138,7 +192,11 @@ def install_sparse_store(store):
     """Install ``store(buf, g, grad_req)``, which `backward` calls for a marked variable whose
     gradient buffer is sparse (g: a raw dense array, a RowSparseRows, or None).
 
-    Example: ``install_sparse_store(gluonlite.ndarray.sparse_grad.store_gradient)``.
+    Example::
+
+        from gluonlite import autograd_tape
+        from gluonlite.ndarray import sparse_grad
+        autograd_tape.install_sparse_store(sparse_grad.store_gradient)  # what loading nd does
     """
     global _sparse_store
     _sparse_store = store
@@ -150,7 +208,18 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
     read here; `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`: see `TapeNode`. Nothing
     is recorded when no input is part of a recorded graph. An array made by a node that a
     backward without retain_graph has freed counts as a constant, as in MXNet (which clears
-    such arrays' graph information)."""
+    such arrays' graph information).
+
+    Example::
+
+        from gluonlite.autograd_tape import record_node
+        x = nd.array([2.0]); x.attach_grad()
+        y = nd.array([6.0])                             # computed outside recording: 3 * x
+        with autograd.record():
+            record_node([x], lambda gys, need: [3 * gys[0]], [y], "times3")
+        y.backward()
+        x.grad.asnumpy()                                # array([3.], dtype=float32)
+    """
     entries = []
     for x in inputs:
         e = None if x is None else x._entry
@@ -166,7 +235,18 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
 
 def toposort(heads):
     """(nodes reachable from `heads`, inputs before the nodes reading them; {id(leaf): how
-    many node inputs read it})."""
+    many node inputs read it}).
+
+    Example::
+
+        from gluonlite.autograd_tape import toposort
+        x = nd.array([1.0]); x.attach_grad()
+        with autograd.record():
+            y = (x + 1) * x
+        order, leaf_uses = toposort([y._entry[0]])
+        [type(n).__name__ for n in order]       # ['Leaf', 'TapeNode', 'TapeNode']
+        list(leaf_uses.values())                # [2]: x is read twice
+    """
     order, seen, leaf_uses = [], set(), {}
     for h in heads:
         stack = [(h, False)]
@@ -235,7 +315,15 @@ def _head_grad_prefix(g, shape):
 
 def raw_head_grad(h, hg):
     """The raw gradient head `h` starts with: ones, or `hg` (an array, a list or a raw
-    array; an oversized one is cut, see `_head_grad_prefix`)."""
+    array; an oversized one is cut, see `_head_grad_prefix`).
+
+    Example::
+
+        from gluonlite.autograd_tape import raw_head_grad
+        y = nd.zeros((2,))
+        raw_head_grad(y, None)                  # array([1., 1.], dtype=float32)
+        raw_head_grad(y, [3.0, 4.0])            # array([3., 4.], dtype=float32)
+    """
     if hg is None:
         return h._ctx.xp.ones_like(h._data)
     g = hg._data if hasattr(hg, "_data") else h._ctx.xp.asarray(hg, dtype=h.dtype)
@@ -258,6 +346,15 @@ def run_backward(heads, head_grads, retain_graph, write=False, step=None, head_g
 
     Raises:
         ValueError (MXNetError): a head was not recorded, or the graph was freed.
+
+    Example::
+
+        from gluonlite.autograd_tape import run_backward
+        x = nd.array([1.0, 2.0]); x.attach_grad()
+        with autograd.record():
+            y = x * x
+        totals = run_backward([y], None, retain_graph=False)
+        [g for leaf, g in totals.values()]      # [array([2., 4.], dtype=float32)]
     """
     entries = [_entry_of(h, "backward") for h in heads]
     if head_grads is None:
@@ -316,6 +413,15 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 
     Raises:
         ValueError: a head was not recorded, or the graph was already freed.
+
+    Example::
+
+        from gluonlite import autograd_tape
+        x = nd.array([1.0, 2.0]); x.attach_grad()
+        with autograd.record():
+            y = x * x
+        autograd_tape.backward([y])
+        x.grad.asnumpy()        # array([2., 4.], dtype=float32)
     """
     with Mode(False, train_mode):
         leaves = run_backward(list(heads), head_grads, retain_graph, write=True)

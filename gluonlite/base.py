@@ -40,7 +40,15 @@ class MXNetValueError(MXNetError, ValueError):
 
 class MXNetTypeError(MXNetError, TypeError):
     """An `MXNetError` about a type: a missing or unknown operator attribute, inputs whose
-    dtypes must match but do not."""
+    dtypes must match but do not.
+
+    Example::
+
+        try:
+            nd.Activation(nd.ones((2,)))        # act_type is required
+        except mx.base.MXNetTypeError as e:
+            print(isinstance(e, TypeError))     # True
+    """
 
 
 # Error classes by name, as MXNet's `register_error` keeps them (its C API maps error names in
@@ -60,10 +68,11 @@ def register_error(func_name=None, cls=None):
 
     Example::
 
-        @register_error
+        @mx.base.register_error
         class MyError(mx.MXNetError):
             pass
         mx.base.error_types["MyError"] is MyError    # True
+        del mx.base.error_types["MyError"]           # restore the table
     """
     if callable(func_name):
         cls, func_name = func_name, func_name.__name__
@@ -115,7 +124,11 @@ class NotImplementedForSymbol(_OnlyForNDArray):
         alias: the operator name behind it, or None.
         *args: the arguments given (their types are reported).
 
-    Example: ``raise NotImplementedForSymbol(Symbol.asnumpy, None)``.
+    Example::
+
+        from gluonlite.base import NotImplementedForSymbol
+        err = NotImplementedForSymbol(mx.sym.Symbol.asnumpy, None)
+        print(err)          # names asnumpy as not implemented for Symbol
     """
 
     _unavailable = "is not implemented for Symbol"
@@ -141,7 +154,7 @@ class classproperty:
     Example::
 
         class A:
-            @classproperty
+            @mx.base.classproperty
             def kind(cls):
                 return cls.__name__.lower()
         A.kind    # 'a'
@@ -158,7 +171,13 @@ def with_metaclass(meta, *bases):
     """A base class whose metaclass is `meta` (the Python 2/3 idiom MXNet keeps), so that
     ``class A(with_metaclass(Meta, Base))`` makes A with metaclass Meta and bases `bases`.
 
-    Example: ``class A(with_metaclass(abc.ABCMeta, object)): ...``.
+    Example::
+
+        import abc
+        from gluonlite.base import with_metaclass
+        class Base(with_metaclass(abc.ABCMeta, object)):
+            pass
+        type(Base) is abc.ABCMeta       # True
     """
     class _Shim(meta):
         def __new__(cls, name, this_bases, d):
@@ -170,7 +189,9 @@ def data_dir_default():
     """The default folder for downloaded data and models: ``%APPDATA%/mxnet`` on Windows,
     ``~/.mxnet`` elsewhere (MXNet's, so its caches are shared).
 
-    Example: ``data_dir_default()`` -> '/home/me/.mxnet'.
+    Example::
+
+        path = mx.base.data_dir_default()   # e.g. '/home/me/.mxnet'
     """
     import platform
     if platform.system() == "Windows":
@@ -179,7 +200,12 @@ def data_dir_default():
 
 
 def data_dir():
-    """The folder for downloaded data: ``$MXNET_HOME`` when set, else `data_dir_default()`."""
+    """The folder for downloaded data: ``$MXNET_HOME`` when set, else `data_dir_default()`.
+
+    Example::
+
+        path = mx.base.data_dir()      # $MXNET_HOME when set, else e.g. '/home/me/.mxnet'
+    """
     return os.getenv("MXNET_HOME", data_dir_default())
 
 
@@ -194,7 +220,10 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
     Returns:
         The section as a string.
 
-    Example: ``build_param_doc(['x'], ['NDArray'], ['the input'])``.
+    Example::
+
+        doc = mx.base.build_param_doc(["x"], ["NDArray"], ["the input"])
+        print(doc)          # a "Parameters" section listing x : NDArray
     """
     seen, lines = set(), []
     for name, typ, desc in zip(arg_names, arg_types, arg_descs):
@@ -210,11 +239,18 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
 
 
 def add_fileline_to_docstring(module, incursive=True):
-    """Append "From:file:line" to the docstrings of the functions and classes of `module`
+    r"""Append "From:file:line" to the docstrings of the functions and classes of `module`
     (a module or its name), as MXNet does for its generated code; classes' methods too when
     `incursive`.
 
-    Example: ``add_fileline_to_docstring(__name__)``.
+    Example::
+
+        import types
+        m = types.ModuleType("demo")
+        m.f = types.FunctionType(mx.base.py_str.__code__, {})     # a copy of py_str
+        m.f.__doc__ = "Doc."
+        mx.base.add_fileline_to_docstring(m)
+        m.f.__doc__         # 'Doc.\n\nFrom:/.../gluonlite/base.py:<line>'
     """
     import inspect
 
@@ -252,14 +288,17 @@ NDArrayHandle = ctypes.c_void_p
 
 
 def py_str(x):
-    """`x` as a str: bytes are decoded as UTF-8. Example: ``py_str(b"relu") == "relu"``."""
+    """`x` as a str: bytes are decoded as UTF-8.
+
+    Example::
+
+        mx.base.py_str(b"relu")         # 'relu'
+    """
     return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
 
 
 def _as_list(obj):
     """`obj` itself when it is a list or a tuple, else ``[obj]`` (MXNet's helper).
-
-    Example: ``_as_list(x) == [x]``; ``_as_list((a, b)) == (a, b)``.
     """
     return obj if isinstance(obj, (list, tuple)) else [obj]
 
@@ -280,7 +319,9 @@ def normalize_dtype(dtype, what="dtype"):
     Raises:
         TypeError: the dtype is unknown or unsupported.
 
-    Example: ``normalize_dtype('float16') == np.dtype('float16')``.
+    Example::
+
+        mx.base.normalize_dtype("float16")      # dtype('float16')
     """
     try:
         dt = np.dtype(dtype)
@@ -293,7 +334,13 @@ def normalize_dtype(dtype, what="dtype"):
 
 
 def dtype_name(dtype):
-    """The numpy name of a dtype ('float32')."""
+    """The numpy name of a dtype ('float32').
+
+    Example::
+
+        mx.base.dtype_name(np.float32)      # 'float32'
+        mx.base.dtype_name("int8")          # 'int8'
+    """
     return np.dtype(dtype).name
 
 
@@ -304,8 +351,10 @@ def flatten(obj, is_leaf):
 
     Example::
 
-        leaves, spec = flatten([a, (b, c)], is_leaf)   # leaves == [a, b, c]
-        unflatten(leaves, spec)                        # [a, (b, c)]
+        from gluonlite.base import flatten, unflatten
+        is_leaf = lambda o: isinstance(o, str)
+        leaves, spec = flatten(["a", ("b", "c")], is_leaf)  # leaves == ['a', 'b', 'c']
+        unflatten(leaves, spec)                             # ['a', ('b', 'c')]
 
     Raises:
         TypeError: an element that is neither a leaf, None, a list nor a tuple.
@@ -328,7 +377,14 @@ def _walk(o, is_leaf, leaves):
 
 
 def unflatten(leaves, spec):
-    """Inverse of `flatten`: put `leaves` back in the structure `spec`."""
+    """Inverse of `flatten`: put `leaves` back in the structure `spec`.
+
+    Example::
+
+        from gluonlite.base import flatten, unflatten
+        leaves, spec = flatten([1, (2, 3)], lambda o: isinstance(o, int))
+        unflatten([x * 10 for x in leaves], spec)       # [10, (20, 30)]
+    """
     return _build(spec, iter(leaves))
 
 
@@ -342,7 +398,14 @@ def _build(s, it):
 
 
 def structure_str(spec):
-    """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array."""
+    """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array.
+
+    Example::
+
+        from gluonlite.base import flatten, structure_str
+        leaves, spec = flatten([1, (2, 3)], lambda o: isinstance(o, int))
+        structure_str(spec)                 # '[*, (*, *)]'
+    """
     if spec is None:
         return "None"
     if spec == 0:
@@ -357,7 +420,10 @@ def user_frame():
     `stacklevel` that makes the calling function's ``warnings.warn`` name that frame's line
     (however many gluonlite calls lie between). The frame is None when there is none.
 
-    Example: ``warnings.warn("...", stacklevel=user_frame()[1])``.
+    Example::
+
+        from gluonlite.base import user_frame
+        frame, level = user_frame()     # the frame outside gluonlite, and its stacklevel
     """
     f, level = sys._getframe(2), 2
     while f is not None and f.f_globals.get("__name__", "").startswith("gluonlite"):
@@ -372,7 +438,10 @@ def write_atomically(fname, data):
     Raises:
         OSError: the folder cannot be written (the temporary file is removed).
 
-    Example: ``write_atomically("net-symbol.json", text)``.
+    Example::
+
+        mx.base.write_atomically("note.txt", "hello")
+        open("note.txt").read()         # 'hello'
     """
     if isinstance(data, str):
         data = data.encode("utf-8")

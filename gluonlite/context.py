@@ -28,8 +28,9 @@ def probe_gpu():
     Asked afresh on every call (an import attempt, slow where CuPy is missing); gluonlite
     itself asks once per process.
 
-    Example: ``probe_gpu()`` is ``(None, "CuPy is not installed (pip install
-    gluonlite[gpu])")`` on a machine without CuPy.
+    Example::
+
+        cupy, why = mx.context.probe_gpu()  # (None, 'CuPy is not installed ...') without CuPy
     """
     try:
         import cupy  # noqa: PLC0415 - optional backend, imported on demand
@@ -61,7 +62,12 @@ def _cupy():
 
 def gpu_missing():
     """Why gpu contexts cannot compute in this process (see `probe_gpu`), or None when they
-    can. Example: ``gpu_missing()`` -> 'CuPy is not installed (pip install gluonlite[gpu])'."""
+    can.
+
+    Example::
+
+        why = mx.context.gpu_missing()      # None where GPUs compute, else the reason
+    """
     return None if _cupy() is not None else _backend()[1]
 
 
@@ -170,12 +176,23 @@ class Context(metaclass=_ContextType):
 
 
 def cpu(device_id=0):
-    """The cpu context. Example: ``nd.zeros((2,), ctx=cpu())``."""
+    """The cpu context.
+
+    Example::
+
+        nd.zeros((2,), ctx=mx.cpu()).context    # cpu(0)
+    """
     return Context("cpu", device_id)
 
 
 def gpu(device_id=0):
-    """The gpu context number `device_id` (CuPy backed; see `Context.xp`)."""
+    """The gpu context number `device_id` (CuPy backed; see `Context.xp`).
+
+    Example::
+
+        ctx = mx.gpu(1)             # naming a GPU needs no device; using it does
+        ctx.device_type, ctx.device_id      # ('gpu', 1)
+    """
     return Context("gpu", device_id)
 
 
@@ -183,7 +200,9 @@ def cpu_pinned(device_id=0):
     """MXNet's page-locked host memory context; here the plain cpu context (numpy memory is
     what the GPU backend copies from either way).
 
-    Example: ``nd.zeros((2,), ctx=cpu_pinned())`` lives on cpu(0).
+    Example::
+
+        nd.zeros((2,), ctx=mx.cpu_pinned()).context     # cpu(0)
     """
     return Context("cpu_pinned", device_id)
 
@@ -191,7 +210,9 @@ def cpu_pinned(device_id=0):
 def cpu_shared(device_id=0):
     """MXNet's shared host memory context; the same memory as `cpu` here.
 
-    Example: ``nd.zeros((2,), ctx=cpu_shared())``.
+    Example::
+
+        nd.zeros((2,), ctx=mx.context.cpu_shared()).context     # cpu(0)
     """
     return Context("cpu_shared", device_id)
 
@@ -205,7 +226,10 @@ def gpu_memory_info(device_id=0):
     Raises:
         MXNetError: no usable GPU (CuPy missing or no device), or `device_id` out of range.
 
-    Example: ``free, total = gpu_memory_info(0)``.
+    Example::
+
+        # not run: needs a GPU
+        free, total = mx.context.gpu_memory_info(0)
     """
     cp = _cupy()
     if cp is None:
@@ -224,7 +248,12 @@ def current_context():
 
 
 def num_gpus():
-    """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing)."""
+    """How many GPUs the CuPy backend can use (0 when CuPy or a device is missing).
+
+    Example::
+
+        n = mx.context.num_gpus()   # 0 on a machine without CuPy or a GPU
+    """
     cp = _cupy()
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
 
@@ -239,7 +268,9 @@ def host_scalar(a):
     While a plan is being captured into a CUDA graph the read is the graph's to make
     (`read_hook`): it ends the graph's segment there, runs it, and reads the value.
 
-    Example: ``host_scalar(np.array([[3.0]]))`` is 3.0.
+    Example::
+
+        mx.context.host_scalar(np.array([[3.0]]))       # 3.0
     """
     hook = getattr(_local, "read_hook", None)
     if hook is not None:
@@ -254,7 +285,10 @@ def host_array(a):
     For the values that steer work on the host once per call, such as an RNN's sequence
     lengths; every other read of device data goes through `NDArray.asnumpy()`.
 
-    Example: ``host_array(np.arange(3))`` is the same numpy array.
+    Example::
+
+        a = np.arange(3)
+        mx.context.host_array(a) is a       # True: a numpy array is already on the host
     """
     if isinstance(a, np.ndarray):
         return a
@@ -270,8 +304,9 @@ class read_hook:
 
     Example::
 
-        with read_hook(lambda a, whole: record(a)):
-            plan.forward(args)
+        from gluonlite.context import read_hook, host_scalar
+        with read_hook(lambda a, whole: 7.0):
+            host_scalar(np.array([3.0]))        # 7.0: the hook answers the read
     """
 
     def __init__(self, hook):
@@ -294,7 +329,10 @@ def synchronize(ctx=None):
         ctx: the context to wait for; None waits for every GPU used so far. cpu contexts
             compute synchronously: nothing to wait for.
 
-    Example: ``synchronize(gpu(0))`` after a forward, before ``time.perf_counter()``.
+    Example::
+
+        y = nd.ones((2, 2)) * 2
+        mx.context.synchronize(mx.cpu())    # nothing to wait for on cpu
     """
     if ctx is not None:
         ids = [ctx.device_id] if ctx.device_type == "gpu" else []

@@ -5,7 +5,7 @@ holds its release. The path finders raise: there is no libmxnet (nor C headers) 
 
 Example::
 
-    from mxnet.libinfo import __version__      # '1.9.1'
+    mx.libinfo.__version__      # '1.9.1', the MXNet version whose API this follows
 """
 from .mxnet_alias import MXNET_API_VERSION as __version__  # noqa: F401
 
@@ -23,6 +23,13 @@ def find_lib_path(prefix="libmxnet"):
 
     Raises:
         RuntimeError: always (no libmxnet: gluonlite is pure Python).
+
+    Example::
+
+        try:
+            mx.libinfo.find_lib_path()
+        except RuntimeError as e:
+            print(e)            # gluonlite ... is pure Python and has no libmxnet library
     """
     raise _none("find_lib_path")
 
@@ -32,5 +39,12 @@ def find_include_path():
 
     Raises:
         RuntimeError: always (no headers: gluonlite is pure Python).
+
+    Example::
+
+        try:
+            mx.libinfo.find_include_path()
+        except RuntimeError as e:
+            print(e)            # gluonlite ... is pure Python and has no ... C headers
     """
     raise _none("find_include_path")

@@ -6,8 +6,11 @@ intgemm plugin is one). gluonlite's operators are Python on numpy, with no C ABI
 
 Example::
 
-    import gluonlite as mx
-    mx.library.load("libintgemm.so")   # NotImplementedError: ... libintgemm.so ...
+    open("libintgemm.so", "wb").close()
+    try:
+        mx.library.load("libintgemm.so")
+    except NotImplementedError as e:
+        print(e)        # library.load('libintgemm.so'): gluonlite cannot load ...
 """
 import os
 
@@ -26,6 +29,13 @@ def load(path, verbose=True):
     Raises:
         MXNetError: `path` does not exist (as MXNet raises).
         NotImplementedError: always otherwise: gluonlite has no C++ operator interface.
+
+    Example::
+
+        try:
+            mx.library.load("no_such_lib.so")
+        except mx.base.MXNetError as e:
+            print(e)            # library.load: load path no_such_lib.so does not exist
     """
     if not os.path.exists(path):
         raise MXNetError(f"library.load: load path {path} does not exist")

@@ -2,7 +2,8 @@
 
 Example::
 
-    from mxnet.log import get_logger
+    import logging
+    from gluonlite.log import get_logger
     logger = get_logger("train", level=logging.INFO)
     logger.info("epoch %d", 3)        # I1128 04:50:01 4242 train.py:main:9] epoch 3
 """
@@ -47,7 +48,11 @@ def get_logger(name=None, filename=None, filemode=None, level=WARNING):
         logging.Logger: configured once; later calls with the same name return it as is,
         with `level` applied.
 
-    Example: ``get_logger("train", "train.log", level=logging.INFO)``.
+    Example::
+
+        import logging
+        logger = mx.log.get_logger("train", level=logging.INFO)
+        logger.level == logging.INFO        # True
     """
     logger = logging.getLogger(name)
     if name is not None and not getattr(logger, "_init_done", False):
@@ -64,7 +69,16 @@ def get_logger(name=None, filename=None, filemode=None, level=WARNING):
 
 
 def getLogger(name=None, filename=None, filemode=None, level=WARNING):  # noqa: N802
-    """Deprecated spelling of `get_logger` (warns DeprecationWarning), as in MXNet."""
+    """Deprecated spelling of `get_logger` (warns DeprecationWarning), as in MXNet.
+
+    Example::
+
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            logger = mx.log.getLogger("demo")   # prefer mx.log.get_logger("demo")
+        logger.name             # 'demo'
+    """
     warnings.warn("getLogger is deprecated, Use get_logger instead.", DeprecationWarning,
                   stacklevel=2)
     return get_logger(name, filename, filemode, level)

@@ -35,6 +35,12 @@ class Feature:
     """One feature: its `name` and whether this build has it (`enabled`).
 
     Its repr is MXNet's: ``✔ NUMPY`` or ``✖ CUDA``.
+
+    Example::
+
+        f = mx.runtime.Features()["NUMPY"]
+        f.name, f.enabled       # ('NUMPY', True)
+        f                       # ✔ NUMPY
     """
 
     __slots__ = ("name", "enabled")
@@ -60,7 +66,10 @@ def feature_list():
     Returns:
         A list of `Feature`, MXNet's names first (in MXNet's order), then gluonlite's own.
 
-    Example: ``[f.name for f in feature_list() if f.enabled]`` -> ['LAPACK', 'NUMPY', ...].
+    Example::
+
+        names = [f.name for f in mx.runtime.feature_list() if f.enabled]
+        "NUMPY" in names        # True
     """
     on = _enabled()
     return [Feature(n, on.get(n, False)) for n in _MXNET_FEATURES + _OWN_FEATURES]

@@ -17,7 +17,14 @@ _AMP = (np.dtype(np.float16), np.dtype(np.float32))
 
 
 def cast_type(src, dst):
-    """The dtype amp casts `src` to when asked for `dst`: dst for float16/float32, else src."""
+    """The dtype amp casts `src` to when asked for `dst`: dst for float16/float32, else src.
+
+    Example::
+
+        from gluonlite.ops.amp import cast_type
+        cast_type(np.dtype("float32"), np.float16), cast_type(np.dtype("int32"), np.float16)
+        # (dtype('float16'), dtype('int32')): only floats are cast
+    """
     return np.dtype(dst) if src is not None and np.dtype(src) in _AMP else src
 
 
@@ -47,7 +54,16 @@ def _widest(p, dtypes):
 
 
 def multicast_dtypes(p, ins):
-    """(input dtypes, output dtypes) of amp_multicast with params p (None where unknown)."""
+    """(input dtypes, output dtypes) of amp_multicast with params p (None where unknown).
+
+    Example::
+
+        from gluonlite.ops.amp import multicast_dtypes
+        op = mx.ops.get("amp_multicast")
+        p, _ = op.parse({"num_outputs": 2})
+        multicast_dtypes(p, [np.dtype("float16"), np.dtype("float32")])
+        # ([dtype('float16'), dtype('float32')], [dtype('float32'), dtype('float32')])
+    """
     target = _widest(p, ins)
     if target is None:
         return ins, [None] * len(ins)

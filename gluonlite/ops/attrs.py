@@ -23,6 +23,12 @@ class Attr:
         parse: callable turning a Python value or a string into the typed value (raises
             ValueError/TypeError on bad input).
         default: the value when the attribute is not given; `REQUIRED` if it must be given.
+
+    Example::
+
+        from gluonlite.ops.attrs import Attr
+        a = Attr(int, default=1)
+        a.parse("3"), a.default         # (3, 1)
     """
 
     __slots__ = ("parse", "default", "kind")
@@ -32,7 +38,13 @@ class Attr:
 
     @property
     def required(self):
-        """Whether the attribute must be given (it has no default)."""
+        """Whether the attribute must be given (it has no default).
+
+        Example::
+
+            from gluonlite.ops.attrs import Int
+            Int().required, Int(0).required     # (True, False)
+        """
         return self.default is REQUIRED
 
 
@@ -113,32 +125,68 @@ def _any(v):
 
 
 def Int(default=REQUIRED):
-    """An integer attribute."""
+    """An integer attribute.
+
+    Example::
+
+        from gluonlite.ops.attrs import Int
+        Int().parse("32"), Int().parse(4.0)         # (32, 4); Int().parse(2.5) raises ValueError
+    """
     return Attr(_int, default, "int")
 
 
 def Float(default=REQUIRED):
-    """A float attribute."""
+    """A float attribute.
+
+    Example::
+
+        from gluonlite.ops.attrs import Float
+        Float().parse("0.5"), Float().parse(2)      # (0.5, 2.0)
+    """
     return Attr(_float, default, "float")
 
 
 def Bool(default=REQUIRED):
-    """A boolean attribute (strings 'True'/'False'/'1'/'0' accepted)."""
+    """A boolean attribute (strings 'True'/'False'/'1'/'0' accepted).
+
+    Example::
+
+        from gluonlite.ops.attrs import Bool
+        Bool().parse("True"), Bool().parse("0"), Bool().parse(1)    # (True, False, True)
+    """
     return Attr(_bool, default, "bool")
 
 
 def Str(default=REQUIRED):
-    """A string attribute."""
+    """A string attribute.
+
+    Example::
+
+        from gluonlite.ops.attrs import Str
+        Str("NCHW").default, Str().parse("NHWC")    # ('NCHW', 'NHWC')
+    """
     return Attr(_str, default, "str")
 
 
 def Shape(default=REQUIRED):
-    """A shape attribute: a tuple of ints, or None."""
+    """A shape attribute: a tuple of ints, or None.
+
+    Example::
+
+        from gluonlite.ops.attrs import Shape
+        Shape().parse("(2, 3)"), Shape().parse([4]), Shape().parse("None")  # ((2, 3), (4,), None)
+    """
     return Attr(_shape, default, "shape")
 
 
 def IntList(default=REQUIRED):
-    """A list of ints (as in the loop operators' index maps)."""
+    """A list of ints (as in the loop operators' index maps).
+
+    Example::
+
+        from gluonlite.ops.attrs import IntList
+        IntList().parse("(1, 2)"), IntList().parse("[]")    # ([1, 2], [])
+    """
     return Attr(lambda v: list(_shape(v) or ()), default, "list")
 
 
@@ -157,23 +205,45 @@ def Floats(default=REQUIRED):
     """A tuple of floats (MXNet's ``Tuple<float>``: MultiBoxPrior's sizes, Proposal's
     scales); one number gives a 1-tuple.
 
-    Example: ``Floats().parse("(0.5, 1, 2)")`` is ``(0.5, 1.0, 2.0)``.
+    Example::
+
+        from gluonlite.ops.attrs import Floats
+        Floats().parse("(0.5, 1, 2)"), Floats().parse(3)    # ((0.5, 1.0, 2.0), (3.0,))
     """
     return Attr(_floats, default, "floats")
 
 
 def Axis(default=REQUIRED):
-    """An axis attribute: None, an int or a tuple of ints."""
+    """An axis attribute: None, an int or a tuple of ints.
+
+    Example::
+
+        from gluonlite.ops.attrs import Axis
+        Axis().parse("(0, 2)"), Axis().parse("-1"), Axis().parse("None")    # ((0, 2), -1, None)
+    """
     return Attr(_axis, default, "axis")
 
 
 def Dtype(default=REQUIRED):
-    """A dtype attribute, kept as its numpy name ('float32')."""
+    """A dtype attribute, kept as its numpy name ('float32').
+
+    Example::
+
+        from gluonlite.ops.attrs import Dtype
+        Dtype().parse(np.float16), Dtype().parse("int32")    # ('float16', 'int32')
+    """
     return Attr(_dtype, default, "dtype")
 
 
 def Any(default=REQUIRED):
-    """An attribute kept as given (internal operators only; not written to JSON)."""
+    """An attribute kept as given (internal operators only; not written to JSON).
+
+    Example::
+
+        from gluonlite.ops.attrs import Any
+        obj = object()
+        Any().parse(obj) is obj         # True: kept as given
+    """
     return Attr(_any, default, "any")
 
 
@@ -186,7 +256,10 @@ def _optional(parse):
 def OptionalInt():
     """An integer attribute that may be None (its default; MXNet writes ``"None"``).
 
-    Example: ``OptionalInt().parse("None")`` is None, ``OptionalInt().parse("3")`` is 3.
+    Example::
+
+        from gluonlite.ops.attrs import OptionalInt
+        OptionalInt().parse("None"), OptionalInt().parse("3")   # (None, 3)
     """
     return Attr(_optional(_int), None)
 
@@ -194,13 +267,23 @@ def OptionalInt():
 def OptionalFloat():
     """A float attribute that may be None (its default; MXNet writes ``"None"``).
 
-    Example: ``OptionalFloat().parse("0.5")`` is 0.5.
+    Example::
+
+        from gluonlite.ops.attrs import OptionalFloat
+        OptionalFloat().parse("0.5"), OptionalFloat().default   # (0.5, None)
     """
     return Attr(_optional(_float), None)
 
 
 def Enum(*choices, default=REQUIRED):
-    """A string attribute restricted to `choices`."""
+    """A string attribute restricted to `choices`.
+
+    Example::
+
+        from gluonlite.ops.attrs import Enum
+        act = Enum("relu", "tanh", default="relu")
+        act.parse("tanh"), act.default      # ('tanh', 'relu'); act.parse("elu") raises ValueError
+    """
     def parse(v):
         if isinstance(v, np.dtype) or isinstance(v, type) and issubclass(v, np.generic):
             v = np.dtype(v).name  # a dtype choice given as np.float64 or np.dtype('int32')
@@ -212,7 +295,14 @@ def Enum(*choices, default=REQUIRED):
 
 
 def format_attr(value):
-    """MXNet's string form of an attribute value: ``True``, ``(2, 3)``, ``0.001``, ``float32``."""
+    """MXNet's string form of an attribute value: ``True``, ``(2, 3)``, ``0.001``, ``float32``.
+
+    Example::
+
+        from gluonlite.ops.attrs import format_attr
+        format_attr(True), format_attr((2, 3)), format_attr(np.dtype("float32"))
+        # ('True', '(2, 3)', 'float32')
+    """
     if isinstance(value, np.dtype):
         return value.name
     if isinstance(value, list):

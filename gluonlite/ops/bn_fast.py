@@ -32,7 +32,17 @@ _CANCEL = 1.0 / 1024
 
 def usable(p, rc, x, *others):
     """Whether the fast path applies to BatchNorm params `p` on data `x` (and `others`, the
-    per-channel inputs, of x's dtype)."""
+    per-channel inputs, of x's dtype).
+
+    Example::
+
+        from gluonlite.ops import bn_fast
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
+        x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+        gamma, beta = np.ones(2, np.float32), np.zeros(2, np.float32)
+        bn_fast.usable(p, RunCtx(True, np), x, gamma, beta)  # True where the fast path is on
+    """
     return (ENABLED and rc.xp is np and x.dtype in (np.float32, np.float64) and x.ndim >= 2
             and p.axis % x.ndim == 1 and x.size > x.shape[1] and x.flags.c_contiguous
             and all(o.dtype == x.dtype for o in others))
@@ -40,7 +50,14 @@ def usable(p, rc, x, *others):
 
 def moments(x):
     """(mean, biased variance) per channel (axis 1) of x, in x's dtype: the sums of one pass
-    (see the module docstring)."""
+    (see the module docstring).
+
+    Example::
+
+        from gluonlite.ops.bn_fast import moments
+        x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+        moments(x)      # (array([2.5, 4.5], dtype=float32), array([4.25, 4.25], dtype=float32))
+    """
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     s = np.zeros(c)
@@ -63,7 +80,19 @@ def moments(x):
 def normalize_into(p, outs, x, gamma, beta, mean, var):
     """BatchNorm's output and saved statistics written into `outs` (y, mean, 1/std), given
     the statistics it normalizes with: ``y = (x - mean) * (gamma / std) + beta`` computed in
-    place in y instead of through three temporaries."""
+    place in y instead of through three temporaries.
+
+    Example::
+
+        from gluonlite.ops import bn_fast
+        p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
+        x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+        gamma, beta = np.ones(2, np.float32), np.zeros(2, np.float32)
+        mean, var = bn_fast.moments(x)
+        outs = [np.empty_like(x), np.empty(2, np.float32), np.empty(2, np.float32)]
+        bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
+        outs[0].mean(axis=(0, 2))           # about [0, 0]: each channel centred
+    """
     g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)
     y = outs[0]
@@ -81,7 +110,20 @@ def _channel(v, x):
 def vjp(p, xs, ys, gys, batch_stats):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
     pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
-    (training), so dx has their terms too."""
+    (training), so dx has their terms too.
+
+    Example::
+
+        from gluonlite.ops import bn_fast
+        p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
+        x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+        gamma, beta = np.ones(2, np.float32), np.zeros(2, np.float32)
+        mean, var = bn_fast.moments(x)
+        outs = [np.empty_like(x), np.empty(2, np.float32), np.empty(2, np.float32)]
+        bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
+        dx, dgamma, dbeta, _, _ = bn_fast.vjp(p, [x, gamma, beta], outs, [np.ones_like(x)], True)
+        dbeta                               # array([4., 4.], dtype=float32): gy summed per channel
+    """
     x, gamma = xs[0], xs[1]
     mean, inv = ys[1].astype(np.float64), ys[2].astype(np.float64)
     g = gys[0]

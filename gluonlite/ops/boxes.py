@@ -33,7 +33,13 @@ __all__ = ["exp", "log", "corners", "to_format", "OVERLAPS", "Overlap", "interse
 
 def exp(x):
     """e**x rounded once to x's dtype, as C's expf (correctly rounded in glibc) gives it for
-    float32; numpy's own float32 exp may differ in the last bit."""
+    float32; numpy's own float32 exp may differ in the last bit.
+
+    Example::
+
+        from gluonlite.ops import boxes
+        boxes.exp(np.array([0.0, 1.0], np.float32))     # array([1., 2.7182817], dtype=float32)
+    """
     if x.dtype == np.float32:
         with np.errstate(over="ignore"):
             return np.exp(x.astype(np.float64)).astype(np.float32)
@@ -41,7 +47,13 @@ def exp(x):
 
 
 def log(x):
-    """log(x) rounded once to x's dtype (C's logf for float32; see `exp`)."""
+    """log(x) rounded once to x's dtype (C's logf for float32; see `exp`).
+
+    Example::
+
+        from gluonlite.ops import boxes
+        boxes.log(np.array([1.0, 0.0], np.float32))     # array([0., -inf], dtype=float32)
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
         if x.dtype == np.float32:
             return np.log(x.astype(np.float64)).astype(np.float32)
@@ -50,7 +62,14 @@ def log(x):
 
 def corners(b, fmt):
     """(xmin, ymin, xmax, ymax) of boxes b (..., 4) in `fmt`: 'corner' (xmin, ymin, xmax,
-    ymax) or 'center' (x, y, width, height)."""
+    ymax) or 'center' (x, y, width, height).
+
+    Example::
+
+        from gluonlite.ops import boxes
+        xmin, ymin, xmax, ymax = boxes.corners(np.array([5.0, 5.0, 2.0, 4.0]), "center")
+        (xmin, ymin, xmax, ymax)        # (4.0, 3.0, 6.0, 7.0)
+    """
     if fmt == "corner":
         return b[..., 0], b[..., 1], b[..., 2], b[..., 3]
     x, y, w, h = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
@@ -59,7 +78,14 @@ def corners(b, fmt):
 
 def to_format(b, fin, fout):
     """Boxes b (..., 4) converted from format `fin` to `fout` ('corner' or 'center'), in b's
-    dtype."""
+    dtype.
+
+    Example::
+
+        from gluonlite.ops import boxes
+        boxes.to_format(np.array([4.0, 3.0, 6.0, 7.0]), "corner", "center")
+        # array([5., 5., 2., 4.])
+    """
     if fin == fout:
         return b
     if fout == "center":
@@ -163,6 +189,14 @@ def _iou_multibox(inter, area_a, area_b):
 # area(boxes, fmt); plus: what a side gains (1 for pixel widths); iou(inter, area_a,
 # area_b); suppresses(iou, thresh) -> bool
 Overlap = namedtuple("Overlap", ["area", "plus", "iou", "suppresses"])
+Overlap.__doc__ = """One overlap convention of `OVERLAPS` (see the comment above).
+
+Example::
+
+    from gluonlite.ops.boxes import OVERLAPS
+    ov = OVERLAPS["pixel"]
+    ov.plus, ov.suppresses(0.5, 0.5)        # (1, False): pixel sides gain 1; iou > t suppresses
+"""
 
 OVERLAPS = {
     "box": Overlap(_area_box, 0, _iou_plain, lambda iou, t: iou > t),
@@ -175,7 +209,14 @@ def intersection(rule, a, b, fmt="corner", exact=None):
     """The intersection area of every box of a (..., n, 4) with every box of b (..., m, 4)
     under the convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m).
     `exact` (default: whether a box holds NaN or infinity) follows C's comparisons exactly;
-    finite boxes take a faster path with the same results."""
+    finite boxes take a faster path with the same results.
+
+    Example::
+
+        from gluonlite.ops import boxes
+        a = np.array([[0.0, 0.0, 2.0, 2.0]])
+        boxes.intersection("box", a, a + 1)     # array([[1.]])
+    """
     ov = OVERLAPS[rule] if isinstance(rule, str) else rule
     if exact is None:
         exact = not (np.isfinite(a).all() and np.isfinite(b).all())
@@ -185,7 +226,14 @@ def intersection(rule, a, b, fmt="corner", exact=None):
 def overlap(rule, a, b, fmt="corner", area_a=None, area_b=None, exact=None):
     """The overlap of every box of a (..., n, 4) with every box of b (..., m, 4) under the
     convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m) (`exact`: see
-    `intersection`)."""
+    `intersection`).
+
+    Example::
+
+        from gluonlite.ops import boxes
+        a = np.array([[0.0, 0.0, 2.0, 2.0]])
+        boxes.overlap("box", a, a + 1)          # array([[0.14285714]]): 1 / 7
+    """
     ov = OVERLAPS[rule] if isinstance(rule, str) else rule
     inter = intersection(ov, a, b, fmt, exact)
     if area_a is None:
@@ -296,7 +344,10 @@ def greedy_nms(boxes, count, thresh, rule="box", fmt="corner", cls=None, max_kee
 
     Example::
 
-        keep = greedy_nms(sorted_boxes[None], np.array([n]), np.float32(0.5))[0]
+        from gluonlite.ops.boxes import greedy_nms
+        b = np.array([[0, 0, 2, 2], [0, 0, 2, 1.9], [3, 3, 4, 4]], np.float32)  # best first
+        greedy_nms(b[None], np.array([3]), np.float32(0.5))[0]
+        # array([ True, False,  True]): the second overlaps the first too much
     """
     if cls is not None and max_keep is None:
         return _by_class(boxes, count, thresh, rule, fmt, cls, block)
@@ -343,7 +394,15 @@ def best_first(score, valid, limit):
     """Per batch row: the indices of the valid entries by descending score (ties by
     position: a stable sort), only the first `limit`; (B, T) padded with 0, and the count per
     row. Only rows with more than `limit` valid entries are partitioned first, so a topk of
-    400 among 500,000 boxes sorts 400 of them."""
+    400 among 500,000 boxes sorts 400 of them.
+
+    Example::
+
+        from gluonlite.ops import boxes
+        score = np.array([[0.5, 0.9, 0.1]])
+        order, count = boxes.best_first(score, score > 0.2, limit=10)
+        order, count            # (array([[1, 0]]), array([2]))
+    """
     rows, counts = [], []
     for s_row, v_row in zip(score, valid):
         idx = np.flatnonzero(v_row)
@@ -403,7 +462,10 @@ def greedy_match(s, thresh, topk=-1):
 
     Example::
 
+        from gluonlite.ops.boxes import greedy_match
+        ious = np.array([[0.9, 0.2], [0.8, 0.3]])
         row, col = greedy_match(ious[None], 1e-6)
+        row, col        # (array([[0, 1]]), array([[0, 1]]))
     """
     B, R, C = s.shape
     row = np.full((B, R), -1, np.int64)

@@ -23,6 +23,13 @@ def split_positional(op, args, is_input):
     Raises:
         TypeError: an array where an attribute is expected, a non-array in an input slot, or
             more positional arguments than the signature has.
+
+    Example::
+
+        from gluonlite.ops.call import split_positional
+        x = nd.ones((2,))
+        split_positional(mx.ops.get("clip"), (x, 0, 1), lambda a: isinstance(a, nd.NDArray))
+        # ({'data': x}, {'a_min': 0, 'a_max': 1})
     """
     sig = op.signature
     inputs, attrs = {}, {}
@@ -68,7 +75,11 @@ def bind_call(op, args, kwargs, is_input):
 
     Example::
 
-        bind_call(get("clip"), (x, 0, 1), {}, is_nd)   # ({'data': x}, {'a_min': 0, 'a_max': 1})
+        from gluonlite.ops.call import bind_call
+        x = nd.ones((2,))
+        is_nd = lambda a: isinstance(a, nd.NDArray)
+        bind_call(mx.ops.get("clip"), (x, 0, 1), {}, is_nd)
+        # ({'data': x}, {'a_min': 0, 'a_max': 1})
     """
     if op.variadic:
         for i, a in enumerate(args):
@@ -111,7 +122,15 @@ def name_generated(f, op, public_name, front):
 def populate(namespace, cache, make_function):
     """Add ``make_function(op, name)`` for every registered operator name to `namespace` (a
     module dict), keeping names it already has; generated functions are kept in `cache`
-    (name -> function) and reused."""
+    (name -> function) and reused.
+
+    Example::
+
+        from gluonlite.ops.call import populate
+        ns, cache = {}, {}
+        populate(ns, cache, lambda op, name: f"function for {op.name}")
+        ns["exp"]           # 'function for exp'
+    """
     for n in registry.names():
         f = cache.get(n) or make_function(registry.get(n), n)
         cache[n] = f

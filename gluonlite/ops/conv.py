@@ -37,7 +37,14 @@ _LAYOUT = A.Attr(_opt_str, None, "str")
 # ---- geometry ----------------------------------------------------------------------------------
 class Geom:
     """The per-axis numbers of one convolution: kernel, stride, dilate, pad (left), pad_end
-    (right, which Pooling's 'full' convention makes larger) and the output sizes."""
+    (right, which Pooling's 'full' convention makes larger) and the output sizes.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        g.kernel, g.out             # ((2, 2), (2, 2))
+    """
 
     __slots__ = ("kernel", "stride", "dilate", "pad", "pad_end", "out")
 
@@ -136,7 +143,15 @@ def _im2col_padded(xp, xpad, g, buf=None):
 def im2col(xp, x, g, value=0):
     """The columns of input `x` (N, C, *spatial) for geometry `g`: an array (C * K, N * P)
     whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
-    kernel's size, P the output's). One strided-slice copy per kernel offset."""
+    kernel's size, P the output's). One strided-slice copy per kernel offset.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x = np.arange(9.0).reshape(1, 1, 3, 3)
+        conv.im2col(np, x, g).shape         # (4, 4): C*K rows, N*P columns
+    """
     return _im2col_padded(xp, _pad_input(xp, x, g, value), g)
 
 
@@ -161,7 +176,16 @@ def _crop(a, x_shape, g):
 
 def col2im(xp, cols, x_shape, g):
     """The adjoint of `im2col`: columns (C * K, N * P) summed back into an input (N, C,
-    *spatial). One strided add per kernel offset."""
+    *spatial). One strided add per kernel offset.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        cols = np.ones((4, 4))
+        conv.col2im(np, cols, (1, 1, 3, 3), g)[0, 0]    # how many windows read each input
+        # array([[1., 2., 1.], [2., 4., 2.], [1., 2., 1.]])
+    """
     out = xp.zeros(_padded_shape(x_shape, g), dtype=cols.dtype)
     _col2im_into(xp, cols, out, g)
     return _crop(out, x_shape, g)
@@ -176,7 +200,15 @@ def conv_forward(xp, x, w, groups, g, bias=None):
     """y (N, F, *out) = the convolution of x (N, C, *sp) with w (F, C/groups, *kernel), plus
     `bias` (F,) when given: one matrix product per group on the im2col columns of each chunk
     of samples. numpy float arrays take `conv_fast.forward`, the same arithmetic arranged
-    for speed."""
+    for speed.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x, w = np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2))
+        conv.conv_forward(np, x, w, 1, g)   # array([[[[4., 4.], [4., 4.]]]])
+    """
     if conv_fast.usable(xp, x, w, bias):
         return conv_fast.forward(x, w, groups, g, bias)
     n, c = x.shape[:2]
@@ -211,7 +243,16 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
     samples, dw += gy_g @ cols_g.T (cols from `x`) and dcols_g = w_g.T @ gy_g summed back
     into dx by col2im. Also Deconvolution's forward (dx) and weight gradient. `w` may be
     None when only dw is wanted (its shape then given as `w_shape`). numpy float arrays take
-    `conv_fast.backward`."""
+    `conv_fast.backward`.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x, w, gy = np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2)), np.ones((1, 1, 2, 2))
+        dx, dw = conv.conv_backward(np, gy, w, 1, g, x.shape, x=x)
+        dw                                  # array([[[[4., 4.], [4., 4.]]]])
+    """
     if conv_fast.usable(xp, gy, w, x):
         return conv_fast.backward(gy, w, groups, g, x_shape, x=x, need_x=need_x,
                                   need_w=need_w, w_shape=w_shape)
@@ -248,12 +289,28 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
 
 
 def conv_data_grad(xp, gy, w, groups, g, x_shape):
-    """The gradient of `conv_forward` with respect to x (Deconvolution's forward)."""
+    """The gradient of `conv_forward` with respect to x (Deconvolution's forward).
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        w, gy = np.ones((1, 1, 2, 2)), np.ones((1, 1, 2, 2))
+        conv.conv_data_grad(np, gy, w, 1, g, (1, 1, 3, 3))[0, 0, 1]     # array([2., 4., 2.])
+    """
     return conv_backward(xp, gy, w, groups, g, x_shape, need_w=False)[0]
 
 
 def conv_weight_grad(xp, x, gy, groups, g, w_shape):
-    """The gradient of `conv_forward` with respect to w, of shape `w_shape`."""
+    """The gradient of `conv_forward` with respect to w, of shape `w_shape`.
+
+    Example::
+
+        from gluonlite.ops import conv
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x, gy = np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2))
+        conv.conv_weight_grad(np, x, gy, 1, g, (1, 1, 2, 2)).sum()      # 16.0
+    """
     return conv_backward(xp, gy, None, groups, g, x.shape, x=x, need_x=False,
                          w_shape=w_shape)[1]
 
@@ -289,7 +346,14 @@ def _check_common(name, p, nd):
 
 
 def conv_geom(name, p, sp):
-    """The `Geom` of a Convolution with attributes `p` on spatial sizes `sp`."""
+    """The `Geom` of a Convolution with attributes `p` on spatial sizes `sp`.
+
+    Example::
+
+        from gluonlite.ops import conv
+        p = mx.ops.get("Convolution").parse({"kernel": (3, 3), "num_filter": 4, "pad": (1, 1)})[0]
+        conv.conv_geom("Convolution", p, (8, 8)).out    # (8, 8): padding keeps the size
+    """
     nd = len(sp)
     k = p.kernel
     s = _axis_tuple(name, "stride", p.stride, nd, 1)
@@ -447,7 +511,16 @@ register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"
 # ---- Deconvolution -------------------------------------------------------------------------
 def deconv_geom(name, p, sp):
     """(Geom of the Convolution this Deconvolution transposes, output spatial sizes) for input
-    spatial sizes `sp`."""
+    spatial sizes `sp`.
+
+    Example::
+
+        from gluonlite.ops import conv
+        p = mx.ops.get("Deconvolution").parse({"kernel": (2, 2), "num_filter": 4,
+                                               "stride": (2, 2)})[0]
+        g, out = conv.deconv_geom("Deconvolution", p, (4, 4))
+        out                                 # (8, 8): stride 2 doubles the size
+    """
     nd = len(sp)
     k = p.kernel
     s = _axis_tuple(name, "stride", p.stride, nd, 1)
@@ -571,7 +644,14 @@ _POOL_ATTRS = {
 
 def pool_geom(p, sp):
     """The `Geom` of a Pooling with attributes `p` on spatial sizes `sp` (pad_end may exceed
-    pad: the 'full' and 'same' conventions let the last window run past the input)."""
+    pad: the 'full' and 'same' conventions let the last window run past the input).
+
+    Example::
+
+        from gluonlite.ops import conv
+        p = mx.ops.get("Pooling").parse({"kernel": (2, 2), "stride": (2, 2)})[0]
+        conv.pool_geom(p, (6, 6)).out       # (3, 3)
+    """
     name = "Pooling"
     nd = len(sp)
     if p.global_pool:

@@ -33,7 +33,14 @@ ENABLED = True
 
 
 def usable(xp, *arrays):
-    """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype."""
+    """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype.
+
+    Example::
+
+        from gluonlite.ops import conv_fast
+        x, w = np.ones((1, 1, 3, 3), np.float32), np.ones((1, 1, 2, 2), np.float32)
+        conv_fast.usable(np, x, w)      # True where the fast path is enabled
+    """
     if not ENABLED or xp is not np:
         return False
     dt = arrays[0].dtype
@@ -345,6 +352,14 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
             written (bias included), while it is still in the cache: `block` is a view of y
             as (N, F, P) at ``index`` (the same index into any (N, F, P) array), to be
             modified in place (a fused residual add and activation).
+
+    Example::
+
+        from gluonlite.ops import conv, conv_fast
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x, w = np.ones((1, 1, 3, 3), np.float32), np.ones((1, 1, 2, 2), np.float32)
+        conv_fast.forward(x, w, 1, g, bias=np.array([1.0], np.float32))[0, 0]
+        # array([[5., 5.], [5., 5.]], dtype=float32)
     """
     n, c = x.shape[:2]
     f, p = w.shape[0], prod(g.out)
@@ -427,7 +442,16 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
 
 def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shape=None):
     """(dx, dw) of `forward` (None where not needed); `w` may be None when only dw is wanted
-    (its shape then given as `w_shape`). Also Deconvolution's forward (dx alone)."""
+    (its shape then given as `w_shape`). Also Deconvolution's forward (dx alone).
+
+    Example::
+
+        from gluonlite.ops import conv, conv_fast
+        g = conv.Geom((2, 2), (1, 1), (1, 1), (0, 0), (0, 0), (2, 2))    # 2x2 kernel on 3x3
+        x, w = np.ones((1, 1, 3, 3), np.float32), np.ones((1, 1, 2, 2), np.float32)
+        dx, dw = conv_fast.backward(np.ones((1, 1, 2, 2), np.float32), w, 1, g, x.shape, x=x)
+        dx[0, 0, 1], dw.sum()               # (array([2., 4., 2.], dtype=float32), 16.0)
+    """
     n, c = x_shape[:2]
     w_shape = tuple(w.shape if w is not None else w_shape)
     f, p = w_shape[0], prod(g.out)

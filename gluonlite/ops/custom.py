@@ -48,6 +48,19 @@ def prop_of(p):
 
     Raises:
         ValueError: no property is registered under op_type.
+
+    Example::
+
+        class Ident(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], in_data[0])
+        @mx.operator.register("_doc_ident")
+        class IdentProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, shapes, dtypes):
+                return Ident()
+        from gluonlite.ops.custom import prop_of
+        op = mx.ops.get("Custom")
+        type(prop_of(op.parse({"op_type": "_doc_ident"})[0])).__name__     # 'IdentProp'
     """
     kwargs = {k: v for k, v in p.items() if k != "op_type"}
     key = (p.op_type, tuple(sorted(kwargs.items())))
@@ -103,7 +116,14 @@ def _dtype(p, ins):
 
 
 class Saved:
-    """The hidden output of a Custom node: the operator instance and its forward's arrays."""
+    """The hidden output of a Custom node: the operator instance and its forward's arrays.
+
+    Example::
+
+        from gluonlite.ops.custom import Saved
+        s = Saved(None, [np.ones(2)], [np.zeros(2)], [])
+        len(s.in_data), s.aux       # (1, [])
+    """
 
     __slots__ = ("op", "in_data", "out_data", "aux")
 
@@ -176,13 +196,26 @@ class _AnyAttrs(dict):
 
 
 class CustomOperator(Operator):
-    """The ``Custom`` registry entry: attributes other than op_type are free-form strings."""
+    """The ``Custom`` registry entry: attributes other than op_type are free-form strings.
+
+    Example::
+
+        op = mx.ops.get("Custom")
+        type(op).__name__, op.parse({"op_type": "my_op", "k": 1})[0]
+        # ('CustomOperator', {'op_type': 'my_op', 'k': '1'})
+    """
 
     def parse(self, given):
         """Parse `given`: op_type (required) and any other attribute, kept as a string.
 
         Raises:
             TypeError: op_type missing.
+
+        Example::
+
+            op = mx.ops.get("Custom")
+            op.parse({"op_type": "my_op", "scale": 2})
+            # ({'op_type': 'my_op', 'scale': '2'}, {'op_type': 'my_op', 'scale': '2'})
         """
         params, strings = Params(), {}
         for k, v in given.items():

@@ -65,6 +65,14 @@ _SAMPLING = {"v1": _corners_v1, "v2": _corners_v2}
 # idx: 4 flat indices (top-left, top-right, bottom-left, bottom-right); w: their bilinear
 # weights (0 where not read); dh, dw: each corner's coefficient in the slope along y and x
 Taps = namedtuple("Taps", ["idx", "w", "dh", "dw"])
+Taps.__doc__ = """The four corners a deformable sampling point reads, with their weights.
+
+Example::
+
+    from gluonlite.ops.deformable import Taps
+    t = Taps(idx=np.arange(4), w=np.full(4, 0.25), dh=None, dw=None)
+    t.w.sum()           # 1.0: bilinear weights sum to one inside the image
+"""
 
 
 def _taps(version, h, w, H, W):

@@ -29,7 +29,15 @@ _SIGMOID_EXP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def sigmoid_into(xp, x, out):
-    """Logistic sigmoid of x written into out (stable for large |x|)."""
+    """Logistic sigmoid of x written into out (stable for large |x|).
+
+    Example::
+
+        from gluonlite.ops.elementwise import sigmoid_into
+        out = np.empty(2)
+        sigmoid_into(np, np.array([0.0, 1000.0]), out)
+        out                 # array([0.5, 1. ])
+    """
     if xp is np and _expit is not None:
         if x.size < _SIGMOID_EXP_MIN or x.dtype != out.dtype \
                 or out.dtype not in _SIGMOID_EXP_DTYPES:

@@ -355,7 +355,14 @@ _by_op = {}
 
 def call_name(op_name, public_name):
     """The name an example calls: `public_name`, or for a ``_contrib_``/``_linalg_``/``_image_``
-    operator its name in that namespace (``contrib.box_nms``), which is where MXNet puts it."""
+    operator its name in that namespace (``contrib.box_nms``), which is where MXNet puts it.
+
+    Example::
+
+        from gluonlite.ops.examples import call_name
+        call_name("_contrib_box_nms", "_contrib_box_nms"), call_name("exp", "exp")
+        # ('contrib.box_nms', 'exp')
+    """
     if public_name.startswith("_") or op_name.startswith("_"):
         for prefix, namespace in _PREFIXES:
             if op_name.startswith(prefix):
@@ -370,7 +377,13 @@ def _names_op(name, op_name):
 
 def entry(op_name, public_name=None):
     """The `EXAMPLES` entry of the operator registered as `op_name` (any of its names: an
-    entry keyed by an alias serves them all), or None."""
+    entry keyed by an alias serves them all), or None.
+
+    Example::
+
+        from gluonlite.ops.examples import entry
+        e = entry("exp")            # exp's row of EXAMPLES (None for an operator without one)
+    """
     if public_name in EXAMPLES and _names_op(public_name, op_name):
         return EXAMPLES[public_name]
     if op_name in EXAMPLES:
@@ -388,7 +401,14 @@ def entry(op_name, public_name=None):
 def example_lines(name, front, op_name=None):
     """(code lines, result) of operator `name`'s example for `front` ('nd' or 'sym'); the
     last line is the expression whose value prints as `result`. `op_name` is the registry
-    name when `name` is another name of it (the example then calls `name`)."""
+    name when `name` is another name of it (the example then calls `name`).
+
+    Example::
+
+        from gluonlite.ops.examples import example_lines
+        lines, result = example_lines("exp", "nd")
+        lines[-1], result           # ('nd.exp(x)', '[1. 2.7182817]')
+    """
     ex = entry(op_name or name, name)
     called = call_name(op_name or name, name)
     inputs = ex["inputs"]

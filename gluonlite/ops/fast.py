@@ -20,11 +20,13 @@ one fused kernel instead of a dozen). `device_kernels(False)` (or the environmen
 
 Example::
 
+    from gluonlite.ops.registry import entry, Fast
+    from gluonlite.ops.rules import same_shape
     def _tanh_vjp(p, rc, xs, ys, gys, need):         # the math
         return (gys[0] * (1 - ys[0] * ys[0]),)
-
-    register("tanh", vjp=_tanh_vjp, shape=same_shape("tanh"),
-             fast=Fast(into=_tanh_into, ufunc=("tanh", {}), saves=("outputs",)))(_tanh)
+    op = entry("_my_tanh", lambda p, rc, x: np.tanh(x), vjp=_tanh_vjp,
+               shape=same_shape("_my_tanh"), fast=Fast(ufunc=("tanh", {}), saves=("outputs",)))
+    op.fast                 # Fast(ufunc, saves)
 """
 
 import os
@@ -38,7 +40,10 @@ def compiles_kernels(xp):
     """Whether array module `xp` compiles elementwise kernels (has CuPy's ``fuse``): where
     operators' `Fast.device` paths run.
 
-    Example: ``compiles_kernels(numpy)`` is False; ``compiles_kernels(cupy)`` is True.
+    Example::
+
+        from gluonlite.ops.fast import compiles_kernels
+        compiles_kernels(np)        # False; True for cupy, which has fuse
     """
     return getattr(xp, "fuse", None) is not None
 
@@ -47,7 +52,10 @@ def device_kernels_enabled():
     """Whether the operators' device fast paths are used (default on; off with
     ``GLUONLITE_FUSED_KERNELS=0`` in the environment or inside `device_kernels(False)`).
 
-    Example: ``device_kernels_enabled()`` -> True.
+    Example::
+
+        from gluonlite.ops.fast import device_kernels_enabled
+        device_kernels_enabled()    # True unless GLUONLITE_FUSED_KERNELS=0
     """
     return _DEVICE["on"]
 
@@ -59,8 +67,9 @@ class device_kernels:
 
     Example::
 
+        from gluonlite.ops.fast import device_kernels, device_kernels_enabled
         with device_kernels(False):
-            y = net(x)      # a net hybridized here runs one kernel per array function
+            device_kernels_enabled()    # False: plans compiled here run one kernel per function
     """
 
     def __init__(self, enabled):
@@ -151,6 +160,12 @@ class Fast:
             (`compiles_kernels`: CuPy) and `device_kernels_enabled()`: written for a device,
             where each array function is a kernel launch (the gate math of a recurrent step
             as one fused kernel). Checked on such a module against the plain rules.
+
+    Example::
+
+        from gluonlite.ops.fast import Fast
+        mx.ops.get("exp").fast      # Fast(into, ufunc, saves, grads)
+        Fast(saves=("outputs",)).saves      # ('outputs',)
     """
 
     __slots__ = ("kernel", "into", "ufunc", "inline", "reshapes", "views", "saves", "passes_grad",

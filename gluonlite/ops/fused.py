@@ -13,9 +13,12 @@ them: on a device that is cheaper than a launch per kept value).
 
 Example::
 
-    prog = Program(2, [(get("elemwise_mul"), p_mul, (0, 1)), (get("tanh"), p_tanh, (2,))],
+    from gluonlite.ops.fused import Program
+    mul, tanh = mx.ops.get("elemwise_mul"), mx.ops.get("tanh")
+    prog = Program(2, [(mul, mul.parse({})[0], (0, 1)), (tanh, tanh.parse({})[0], (2,))],
                    outs=(3,))
-    _fused_elementwise(x, y, num_args=2, program=prog)     # tanh(x * y)
+    x, y = nd.array([1.0, 2.0]), nd.array([0.5, 0.5])
+    nd._fused_elementwise(x, y, num_args=2, program=prog)     # tanh(x * y)
 """
 import functools
 
@@ -28,7 +31,14 @@ __all__ = ["Program", "elementwise_form"]
 
 def elementwise_form(op, p):
     """``(value, grads)``, the elementwise form of operator `op` with params `p`
-    (`Fast.elementwise`), or None when it has none (for these params)."""
+    (`Fast.elementwise`), or None when it has none (for these params).
+
+    Example::
+
+        from gluonlite.ops.fused import elementwise_form
+        op = mx.ops.get("relu")
+        value, grads = elementwise_form(op, op.parse({})[0])    # exp has none: None
+    """
     rule = op.fast.elementwise
     return None if rule is None else rule(p)
 
@@ -46,6 +56,13 @@ class Program:
     Raises:
         ValueError: a step reading a value not yet computed, an operator without an
             elementwise form for its params, or an output that is not a value.
+
+    Example::
+
+        from gluonlite.ops.fused import Program
+        neg = mx.ops.get("negative")
+        prog = Program(1, [(neg, neg.parse({})[0], (0,))], outs=(1,))
+        prog                    # Program(1 in -> 1 out: negative)
     """
 
     __slots__ = ("n_in", "steps", "outs", "name", "_kernels")
@@ -73,14 +90,32 @@ class Program:
         return f"Program({self.n_in} in -> {len(self.outs)} out: {ops})"
 
     def describe(self):
-        """One line per step, ``v3 = tanh(v2)``, then the outputs."""
+        """One line per step, ``v3 = tanh(v2)``, then the outputs.
+
+        Example::
+
+            from gluonlite.ops.fused import Program
+            mul, tanh = mx.ops.get("elemwise_mul"), mx.ops.get("tanh")
+            prog = Program(2, [(mul, mul.parse({})[0], (0, 1)), (tanh, tanh.parse({})[0], (2,))],
+                           outs=(3,))
+            print(prog.describe())  # v2 = elemwise_mul(v0, v1), v3 = tanh(v2), -> v3 (one a line)
+        """
         lines = [f"v{self.n_in + j} = {op.name}({', '.join(f'v{a}' for a in args)})"
                  for j, (op, _, args) in enumerate(self.steps)]
         return "\n".join(lines + ["-> " + ", ".join(f"v{o}" for o in self.outs)])
 
     # ---- what the gradient reaches, known from the structure ------------------------------
     def reached(self, heads):
-        """Per value, whether a gradient reaches it from the outputs at positions `heads`."""
+        """Per value, whether a gradient reaches it from the outputs at positions `heads`.
+
+        Example::
+
+            from gluonlite.ops.fused import Program
+            mul, tanh = mx.ops.get("elemwise_mul"), mx.ops.get("tanh")
+            prog = Program(2, [(mul, mul.parse({})[0], (0, 1)), (tanh, tanh.parse({})[0], (2,))],
+                           outs=(3,))
+            prog.reached([0])       # [True, True, True, True]
+        """
         got = [False] * (self.n_in + len(self.steps))
         for k in heads:
             got[self.outs[k]] = True

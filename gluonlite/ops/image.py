@@ -35,7 +35,13 @@ def _floats(v):
 
 
 def Floats(default=A.REQUIRED):
-    """A tuple of floats (a single number is a 1-tuple)."""
+    """A tuple of floats (a single number is a 1-tuple).
+
+    Example::
+
+        from gluonlite.ops.image import Floats
+        Floats().parse("(0.5, 0.25)"), Floats().parse(2)      # ((0.5, 0.25), (2.0,))
+    """
     return A.Attr(_floats, default, "tuple")
 
 
@@ -421,13 +427,26 @@ def _back(rc, a):
 
 
 def adjust_brightness(img, alpha):
-    """``img * alpha`` (saturated)."""
+    """``img * alpha`` (saturated).
+
+    Example::
+
+        from gluonlite.ops.image import adjust_brightness
+        adjust_brightness(np.array([[[100, 200, 50]]], np.uint8), 1.5)     # [[[150, 255, 75]]]
+    """
     f = _work(img)
     return _saturate(np, f * f.dtype.type(alpha), img.dtype)
 
 
 def adjust_contrast(img, alpha):
-    """Blend with the image's mean grey level: ``img * alpha + (1 - alpha) * mean_grey``."""
+    """Blend with the image's mean grey level: ``img * alpha + (1 - alpha) * mean_grey``.
+
+    Example::
+
+        from gluonlite.ops.image import adjust_contrast
+        img = np.full((2, 2, 3), 100, np.uint8)
+        adjust_contrast(img, 0.5)[0, 0]     # array([100, 100, 100], dtype=uint8): grey stays grey
+    """
     f = _work(img)
     t = f.dtype.type
     gray = (f[..., :3] * _GRAY.astype(f.dtype)).sum() if img.shape[-1] > 1 else f.sum()
@@ -437,7 +456,14 @@ def adjust_contrast(img, alpha):
 
 
 def adjust_saturation(img, alpha):
-    """Blend with a grey value per pixel (MXNet's: 0.114 * blue, see the module notes)."""
+    """Blend with a grey value per pixel (MXNet's: 0.114 * blue, see the module notes).
+
+    Example::
+
+        from gluonlite.ops.image import adjust_saturation
+        img = np.array([[[200, 100, 50]]], np.uint8)
+        adjust_saturation(img, 0.0)         # [[[5, 5, 5]]]: MXNet's grey, 0.114 * blue
+    """
     if img.shape[-1] == 1:
         return img.copy()
     f = _work(img)
@@ -479,7 +505,14 @@ def _hls_to_rgb(h, light, s):
 
 
 def adjust_hue(img, alpha):
-    """Rotate the hue by ``alpha * 360`` degrees (in HLS space)."""
+    """Rotate the hue by ``alpha * 360`` degrees (in HLS space).
+
+    Example::
+
+        from gluonlite.ops.image import adjust_hue
+        red = np.array([[[255, 0, 0]]], np.uint8)
+        adjust_hue(red, 1 / 3)              # array([[[  0, 255,   0]]], dtype=uint8): green
+    """
     if img.shape[-1] == 1:
         return img.copy()
     f = _work(img)
@@ -491,7 +524,14 @@ def adjust_hue(img, alpha):
 
 
 def adjust_lighting(img, alpha):
-    """AlexNet-style PCA lighting noise: add ``eig @ alpha`` to the RGB channels."""
+    """AlexNet-style PCA lighting noise: add ``eig @ alpha`` to the RGB channels.
+
+    Example::
+
+        from gluonlite.ops.image import adjust_lighting
+        img = np.full((1, 1, 3), 100.0, np.float32)
+        adjust_lighting(img, np.zeros(3))   # unchanged: no noise
+    """
     if img.shape[-1] == 1:
         return img.copy()
     f = _work(img)

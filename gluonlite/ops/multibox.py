@@ -69,7 +69,14 @@ def prior_boxes(sizes, ratios, height, width, steps=(-1.0, -1.0), offsets=(0.5, 
                 clip=False):
     """The anchors MultiBoxPrior gives for a height x width feature map, (H * W * (len(sizes)
     + len(ratios) - 1), 4) in float32: at each location (row-major), one box per size at the
-    first ratio, then one per further ratio at the first size."""
+    first ratio, then one per further ratio at the first size.
+
+    Example::
+
+        from gluonlite.ops.multibox import prior_boxes
+        boxes = prior_boxes((0.5,), (1.0,), 2, 2)
+        boxes.shape, boxes[0]       # ((4, 4), array([0. , 0. , 0.5, 0.5], dtype=float32))
+    """
     f = np.float32
     step_y, step_x = f(steps[0]), f(steps[1])
     if step_y <= 0 or step_x <= 0:

@@ -64,7 +64,14 @@ SAME_RULES.update({
 
 def install():
     """Register every alias above whose legacy operator exists (called once, by
-    `gluonlite.ops` after every operator family has registered)."""
+    `gluonlite.ops` after every operator family has registered).
+
+    Example::
+
+        from gluonlite.ops import np_aliases
+        np_aliases.install()        # done when gluonlite.ops loads: registers nothing new now
+        mx.ops.get("_np_repeat") is mx.ops.get("repeat")    # True: one of its aliases
+    """
     for table in (MXNET_ALIASES, SAME_RULES):
         for name, target in table.items():
             if exists(target) and not exists(name):

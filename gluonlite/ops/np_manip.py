@@ -25,6 +25,11 @@ def np_reshape_target(name, shape, newshape):
 
     Raises:
         ShapeError: more than one -1, or sizes that differ (naming operator `name`).
+
+    Example::
+
+        from gluonlite.ops.np_manip import np_reshape_target
+        np_reshape_target("reshape", (2, 3, 4), (4, -1))    # (4, 6)
     """
     newshape = tuple(int(d) for d in newshape)
     size = prod(shape)
@@ -52,6 +57,11 @@ def npx_reshape_target(name, shape, newshape, reverse=False):
 
     Raises:
         ShapeError: codes that do not fit the input shape.
+
+    Example::
+
+        from gluonlite.ops.np_manip import npx_reshape_target
+        npx_reshape_target("reshape", (2, 3, 4), (-2, -5))  # (2, 12)
     """
     src = list(shape)[::-1] if reverse else list(shape)
     spec = list(newshape)[::-1] if reverse else list(newshape)
@@ -290,7 +300,13 @@ def _register_join(name, axis_of, prep, doc, attrs):
 
 
 def prep_shape(prep, s):
-    """The shape `prep` (an array adapter of a joining operator) gives an array of shape s."""
+    """The shape `prep` (an array adapter of a joining operator) gives an array of shape s.
+
+    Example::
+
+        from gluonlite.ops.np_manip import prep_shape
+        prep_shape(lambda a: a[None], (2, 3))      # (1, 2, 3)
+    """
     return prep(np.broadcast_to(np.zeros((), np.bool_), s)).shape
 
 

@@ -35,7 +35,13 @@ def _cast2(name, a, b):
 
 # ---- tensordot -------------------------------------------------------------------------------
 def tensordot_axes(name, a_ndim, b_ndim, a_axes, b_axes):
-    """The summed axes of both operands, normalized, and checked to pair up."""
+    """The summed axes of both operands, normalized, and checked to pair up.
+
+    Example::
+
+        from gluonlite.ops.np_math import tensordot_axes
+        tensordot_axes("tensordot", 3, 2, (-1,), (0,))     # ((2,), (0,))
+    """
     a_axes = tuple(norm_axis(name, x, a_ndim) for x in a_axes)
     b_axes = tuple(norm_axis(name, x, b_ndim) for x in b_axes)
     if len(a_axes) != len(b_axes):
@@ -246,6 +252,11 @@ def einsum_plan(subscripts, shapes):
 
     Raises:
         ValueError: operands that do not match the subscripts.
+
+    Example::
+
+        from gluonlite.ops.np_math import einsum_plan
+        einsum_plan("ij,jk", [(2, 3), (3, 4)])      # (['ij', 'jk'], 'ik')
     """
     s = subscripts.replace(" ", "")
     if "->" in s:

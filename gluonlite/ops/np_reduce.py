@@ -40,12 +40,24 @@ def np_axes(name, axis, ndim):
 
     Raises:
         ValueError: an axis out of range or repeated (naming operator `name`).
+
+    Example::
+
+        from gluonlite.ops.np_reduce import np_axes
+        np_axes("sum", (-1, 0), 3), np_axes("sum", None, 2)     # ((0, 2), (0, 1))
     """
     return _axes_of(name, axis, ndim)
 
 
 def reduced_shape(shape, axes, keepdims):
-    """NumPy's shape of a reduction of `shape` over `axes` (0-d when nothing is left)."""
+    """NumPy's shape of a reduction of `shape` over `axes` (0-d when nothing is left).
+
+    Example::
+
+        from gluonlite.ops.np_reduce import reduced_shape
+        reduced_shape((2, 3, 4), (1,), False), reduced_shape((2, 3, 4), (1,), True)
+        # ((2, 4), (2, 1, 4))
+    """
     if keepdims:
         return tuple(1 if i in axes else s for i, s in enumerate(shape))
     return tuple(s for i, s in enumerate(shape) if i not in axes)

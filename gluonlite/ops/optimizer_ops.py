@@ -34,7 +34,13 @@ def _float_tuple(v):
 
 
 def FloatTuple(default=A.REQUIRED):
-    """A tuple of floats (MXNet's ``Tuple<float>``: ``lrs``, ``wds``)."""
+    """A tuple of floats (MXNet's ``Tuple<float>``: ``lrs``, ``wds``).
+
+    Example::
+
+        from gluonlite.ops.optimizer_ops import FloatTuple
+        FloatTuple().parse("(0.1, 0.01)")      # (0.1, 0.01)
+    """
     return A.Attr(_float_tuple, default, "tuple")
 
 

@@ -27,7 +27,13 @@ _ATTRS = {"rpn_pre_nms_top_n": A.Int(6000), "rpn_post_nms_top_n": A.Int(300),
 
 def base_anchors(feature_stride, ratios, scales):
     """The (len(ratios) * len(scales), 4) anchors of one cell, ratio-major, as MXNet's
-    GenerateAnchors rounds them (float32, with its floor-based sizes)."""
+    GenerateAnchors rounds them (float32, with its floor-based sizes).
+
+    Example::
+
+        from gluonlite.ops.proposal import base_anchors
+        base_anchors(16, (1.0,), (8.0,))       # array([[-56., -56.,  71.,  71.]], dtype=float32)
+    """
     side = _F(feature_stride - 1.0)
     w = h = side - _F(0) + _F(1)
     cx = _F(0.0 + 0.5 * (float(w) - 1.0))  # computed in double, stored as float

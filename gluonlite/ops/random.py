@@ -10,7 +10,17 @@ _state = {"gen": np.random.default_rng(0), "seed": 0}
 
 
 def seed(n):
-    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling)."""
+    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling).
+
+    Example::
+
+        from gluonlite.ops.random import generator, seed
+        state = generator().bit_generator.state
+        seed(1); a = generator().random()
+        seed(1); b = generator().random()
+        a == b                      # True
+        generator().bit_generator.state = state     # restore the draws
+    """
     _state["gen"] = np.random.default_rng(int(n))
     _state["seed"] = int(n)
     try:
@@ -21,7 +31,13 @@ def seed(n):
 
 
 def generator():
-    """The numpy Generator behind every draw (draws for gpu arrays are made here and copied)."""
+    """The numpy Generator behind every draw (draws for gpu arrays are made here and copied).
+
+    Example::
+
+        from gluonlite.ops.random import generator
+        x = generator().random(3)   # three floats in [0, 1)
+    """
     return _state["gen"]
 
 

@@ -10,9 +10,12 @@ shape is the parameters' shape followed by `shape`). The imperative front end al
 
 Example::
 
-    functions = random_functions(FrontEnd("nd", NDArray, lambda name: _gen_cache[name],
-                                          imperative=True))
-    functions["normal"](0, 1, shape=(2, 3))
+    from gluonlite.ops.random_functions import FrontEnd, random_functions
+    from gluonlite.ndarray.register import _gen_cache
+    functions = random_functions(FrontEnd(
+        "nd", nd.NDArray, _gen_cache.__getitem__, imperative=True,
+        like=lambda op_name, public: _gen_cache[op_name], current_context=mx.current_context))
+    functions["normal"](0, 1, shape=(2, 3))     # a (2, 3) NDArray of normal draws
 """
 import inspect
 import numbers
@@ -29,6 +32,14 @@ __all__ = ["FrontEnd", "random_functions", "NAMES"]
 # ``*_like`` functions, ``like(op_name, public name) -> function``.
 FrontEnd = namedtuple("FrontEnd", "name array call imperative like current_context",
                       defaults=(None, None))
+FrontEnd.__doc__ = """What `random_functions` needs of a front end (see the comment above).
+
+Example::
+
+    from gluonlite.ops.random_functions import FrontEnd
+    front = FrontEnd("sym", sym.Symbol, lambda name: None, imperative=False)
+    front.like, front.current_context       # (None, None)
+"""
 
 # The public name of each distribution's function, its parameters as the user passes them
 # (MXNet's names and defaults), and how they become the sampler's (exponential takes the
@@ -208,7 +219,17 @@ def _like(front, dist):
 
 def random_functions(front):
     """{public name: function} of the random namespace of front end `front` (a
-    `FrontEnd`), every name of `NAMES`."""
+    `FrontEnd`), every name of `NAMES`.
+
+    Example::
+
+        from gluonlite.ops.random_functions import FrontEnd, random_functions
+        from gluonlite.ndarray.register import _gen_cache
+        fs = random_functions(FrontEnd(
+            "nd", nd.NDArray, _gen_cache.__getitem__, imperative=True,
+            like=lambda op_name, public: _gen_cache[op_name], current_context=mx.current_context))
+        fs["normal"](0, 1, shape=(2, 3)).shape          # (2, 3)
+    """
     out = {d: _distribution(front, d) for d in _PUBLIC}
     out["randn"] = _randn(front, out["normal"])
     out["multinomial"] = _multinomial(front)

@@ -149,7 +149,14 @@ def _norm(p, rc, x):
 
 def arg_reduce_shape(name):
     """The shape rule of an index reduction `name` (argmax, argmin): the data's shape less
-    `axis` (kept as 1 with `keepdims`), or (1,) when `axis` is None or nothing is left."""
+    `axis` (kept as 1 with `keepdims`), or (1,) when `axis` is None or nothing is left.
+
+    Example::
+
+        from gluonlite.ops.reduce import arg_reduce_shape
+        op = mx.ops.get("argmax")
+        arg_reduce_shape("argmax")(op.parse({"axis": 1})[0], [(2, 3)])     # ([(2, 3)], [(2,)])
+    """
     def shape(p, ins):
         if ins[0] is None:
             return ins, [None]

@@ -39,13 +39,12 @@ fast, storage, doc                                           the entry's own par
 
 Example::
 
-    @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
-              shape=same_shape("square"))
-    def _square(p, rc, x):
-        return x * x
-
-    get("square").rules.vjp          # the gradient, as given
-    get("square").signature          # ('data',): MXNet's call order of the inputs
+    from gluonlite.ops.registry import entry
+    from gluonlite.ops.rules import same_shape
+    op = entry("_my_square", lambda p, rc, x: x * x, shape=same_shape("_my_square"),
+               vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],))
+    op.rules.vjp is op.vjp      # True: the gradient, as given
+    op.signature                # ('data',): MXNet's call order of the inputs
 """
 import difflib
 from collections import namedtuple
@@ -65,13 +64,31 @@ __all__ = ["Operator", "Signature", "Rules", "Traits", "ShapeRule", "Params", "R
 # None outside a plan, or where the plain kernel runs).
 RunCtx = namedtuple("RunCtx", ["is_train", "xp", "need_grad", "spec", "runtime"],
                     defaults=(False, None, None))
+RunCtx.__doc__ = """How one operator call runs: train mode, the array module (numpy or cupy),
+whether a gradient will be asked for, and the compiled plan's step spec and runtime (None
+outside a plan).
+
+Example::
+
+    from gluonlite.ops.registry import RunCtx
+    rc = RunCtx(is_train=True, xp=np)
+    rc.need_grad, rc.spec           # (False, None)
+"""
 
 _OPS = {}
 
 
 class ShapeError(MXNetValueError):
     """Raised by shape rules when inputs do not fit; the message names the operator. A
-    ValueError, and an `MXNetError` as MXNet reports the same fault."""
+    ValueError, and an `MXNetError` as MXNet reports the same fault.
+
+    Example::
+
+        try:
+            mx.ops.get("elemwise_add").infer_shape({}, [(2,), (3,)])
+        except mx.ops.ShapeError as e:
+            print(e)        # elemwise_add: lhs and rhs must have the same shape, got (2,) and (3,)
+    """
 
 
 class Params(dict):
@@ -79,6 +96,12 @@ class Params(dict):
 
     Params are read on every kernel call, so attribute reads are plain instance-dict reads:
     the dict is its own ``__dict__`` (keys set later show up as attributes too).
+
+    Example::
+
+        from gluonlite.ops.registry import Params
+        p = Params(num_hidden=4)
+        p.num_hidden, p["num_hidden"]       # (4, 4)
     """
 
     def __init__(self, *args, **kwargs):
@@ -127,7 +150,11 @@ class ShapeRule(_Frozen):
             dimension) and fills what it can itself, as MXNet's shape functions do (the
             NumPy dialect's dot: a's last dimension is b's first).
 
-    Example: ``ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten)``.
+    Example::
+
+        from gluonlite.ops.registry import ShapeRule
+        rule = ShapeRule(lambda p, ins: (ins, [ins[0][::-1]]), whole_inputs=(0,))
+        rule(None, [(2, 3)])            # ([(2, 3)], [(3, 2)])
     """
 
     __slots__ = ("infer", "back", "fills_back", "whole_inputs", "output_shape_inputs",
@@ -145,7 +172,14 @@ class ShapeRule(_Frozen):
     @classmethod
     def of(cls, shape):
         """A `ShapeRule` from what ``register(shape=...)`` takes: a rule, a (rule, back)
-        pair, a `ShapeRule`, or None."""
+        pair, a `ShapeRule`, or None.
+
+        Example::
+
+            from gluonlite.ops.registry import ShapeRule
+            rule = ShapeRule.of(lambda p, ins: (ins, [ins[0]]))
+            rule.back is None, rule(None, [(3,)])       # (True, ([(3,)], [(3,)]))
+        """
         if shape is None or isinstance(shape, ShapeRule):
             return shape
         if isinstance(shape, tuple):
@@ -155,7 +189,14 @@ class ShapeRule(_Frozen):
         return cls(shape)
 
     def with_back(self, back):
-        """This rule with `back` as its backward rule."""
+        """This rule with `back` as its backward rule.
+
+        Example::
+
+            from gluonlite.ops.rules import same_shape
+            rule = same_shape("neg").with_back(lambda p, ins, outs: [outs[0]])
+            rule.back(None, [None], [(2,)]), rule.all_same      # ([(2,)], True)
+        """
         return ShapeRule(self.infer, back=back, fills_back=self.fills_back,
                          whole_inputs=self.whole_inputs,
                          output_shape_inputs=self.output_shape_inputs, all_same=self.all_same,
@@ -185,6 +226,13 @@ class Signature(_Frozen):
             in MXNet (default: the inputs for the default attributes; none when variadic).
         full_output_names: the output names are full names already (a subgraph node's
             ``exp0_output``): `Symbol.list_outputs` uses them without the node's name.
+
+    Example::
+
+        from gluonlite.ops.registry import Signature
+        from gluonlite.ops.attrs import Int
+        sig = Signature(("data", "weight"), attrs={"k": Int(1)})
+        sig.call_order, list(sig.attrs)     # (('data', 'weight'), ['k'])
     """
 
     __slots__ = ("inputs", "outputs", "visible", "output_names", "aux", "variadic", "attrs",
@@ -220,6 +268,14 @@ class Rules(_Frozen):
             place of `vjp` when a gradient of the gradient is recorded, for a vjp that calls
             array functions without a recorded form (a Convolution's data gradient is a
             Deconvolution). Checked against `vjp` by the registry walk.
+
+    Example::
+
+        from gluonlite.ops.registry import Rules
+        from gluonlite.ops.rules import same_shape
+        r = Rules(lambda p, rc, x: -x, lambda p, rc, xs, ys, gys, need: (-gys[0],),
+                  shape=same_shape("neg"))
+        r.shape(None, [(2,)])           # ([(2,)], [(2,)])
     """
 
     __slots__ = ("kernel", "vjp", "shape", "dtype", "recorded_vjp")
@@ -241,6 +297,12 @@ class Traits(_Frozen):
             steps); executors never allocate or shape-infer it.
         shape_from_values: the output shape depends on input values (boolean_mask): the
             shape rule leaves that dimension unknown and no compiled plan can hold it.
+
+    Example::
+
+        from gluonlite.ops.registry import Traits
+        t = Traits(nondiff=("index",), random=True)
+        t.nondiff, t.random, t.stateful     # (frozenset({'index'}), True, False)
     """
 
     __slots__ = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values")
@@ -268,7 +330,12 @@ class Operator(_Frozen):
     The groups' most read fields are also plain attributes of the entry (``op.kernel``,
     ``op.vjp``, ``op.attrs``, ``op.random``, ...), read on every call.
 
-    Example: ``Operator("neg", Signature(), Rules(lambda p, rc, x: -x))``.
+    Example::
+
+        from gluonlite.ops.registry import Operator, Signature, Rules
+        op = Operator("_my_neg", Signature(), Rules(lambda p, rc, x: -x))
+        op, op.signature, op.kernel(None, None, np.ones(2))
+        # (<Operator _my_neg>, ('data',), array([-1., -1.]))
     """
 
     def __init__(self, name, signature, rules, traits=None, fast=None, storage=None, doc=None):
@@ -310,6 +377,12 @@ class Operator(_Frozen):
                 operator that has no attributes keeps unknown ones as strings and ignores
                 them, as MXNet does.
             ValueError: an attribute value that does not parse.
+
+        Example::
+
+            op = mx.ops.get("FullyConnected")
+            p, strings = op.parse({"num_hidden": "4"})
+            p.num_hidden, p.no_bias, strings        # (4, False, {'num_hidden': '4'})
         """
         params, strings = Params(), {}
         for k, v in given.items():
@@ -344,7 +417,13 @@ class Operator(_Frozen):
 
     # ---- structure ----------------------------------------------------------------------
     def input_names(self, p):
-        """Names of this operator's inputs for params `p` (``['data', 'weight', 'bias']``)."""
+        """Names of this operator's inputs for params `p` (``['data', 'weight', 'bias']``).
+
+        Example::
+
+            op = mx.ops.get("FullyConnected")
+            op.input_names(op.parse({"num_hidden": 4, "no_bias": True})[0])   # ['data', 'weight']
+        """
         if self.variadic:
             if self.variadic_group:
                 return [f"{n}_{i}" for i in range(p[self.variadic])
@@ -354,17 +433,35 @@ class Operator(_Frozen):
         return list(inputs(p) if callable(inputs) else inputs)
 
     def num_outputs(self, p):
-        """Total outputs, hidden ones included (e.g. Dropout's mask)."""
+        """Total outputs, hidden ones included (e.g. Dropout's mask).
+
+        Example::
+
+            op = mx.ops.get("Dropout")
+            op.num_outputs(op.parse({})[0])     # 2: the output and its hidden mask
+        """
         n = self.sig.outputs
         return n(p) if callable(n) else n
 
     def num_visible(self, p):
-        """Outputs a user sees (the rest are kept only for the gradient)."""
+        """Outputs a user sees (the rest are kept only for the gradient).
+
+        Example::
+
+            op = mx.ops.get("Dropout")
+            op.num_visible(op.parse({})[0])     # 1
+        """
         v = self.sig.visible if self.sig.visible is not None else self.sig.outputs
         return v(p) if callable(v) else v
 
     def output_names(self, p):
-        """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``)."""
+        """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``).
+
+        Example::
+
+            op = mx.ops.get("split")
+            op.output_names(op.parse({"num_outputs": 2})[0])    # ['output0', 'output1']
+        """
         names = self.sig.output_names
         if names:
             return list(names(p) if callable(names) else names)
@@ -373,12 +470,22 @@ class Operator(_Frozen):
 
     @property
     def full_output_names(self):
-        """Whether the output names are full names already (see `Signature`)."""
+        """Whether the output names are full names already (see `Signature`).
+
+        Example::
+
+            mx.ops.get("exp").full_output_names     # False: outputs are named after their node
+        """
         return self.sig.full_output_names
 
     @property
     def has_aux(self):
-        """Whether some input can be an auxiliary state (for some params)."""
+        """Whether some input can be an auxiliary state (for some params).
+
+        Example::
+
+            mx.ops.get("BatchNorm").has_aux, mx.ops.get("exp").has_aux      # (True, False)
+        """
         return bool(self.aux) or callable(self.sig.aux)
 
     def aux_mask(self, p):
@@ -389,14 +496,23 @@ class Operator(_Frozen):
         Returns a list of bools: the operator's own `aux` rule when it has one, else
         whether each input's name is in `aux`.
 
-        Example: ``get('BatchNorm').aux_mask(p)`` -> [False, False, False, True, True].
+        Example::
+
+            op = mx.ops.get("BatchNorm")
+            op.aux_mask(op.parse({})[0])    # [False, False, False, True, True]
         """
         if callable(self.sig.aux):
             return list(self.sig.aux(p))
         return [n in self.aux for n in self.input_names(p)]
 
     def saved_inputs(self, p):
-        """(input indices the vjp reads, whether it reads the outputs)."""
+        """(input indices the vjp reads, whether it reads the outputs).
+
+        Example::
+
+            op = mx.ops.get("exp")
+            op.saved_inputs(op.parse({})[0])    # (frozenset(), True): its vjp reads the output
+        """
         saves = self.fast.saves
         spec = saves(p) if callable(saves) else saves
         n_in = len(self.input_names(p))
@@ -406,13 +522,27 @@ class Operator(_Frozen):
         return frozenset(j for j, n in enumerate(names) if n in spec), "outputs" in spec
 
     def differentiable(self, i, p):
-        """Whether input i can receive a gradient (not for nondiff or auxiliary inputs)."""
+        """Whether input i can receive a gradient (not for nondiff or auxiliary inputs).
+
+        Example::
+
+            op = mx.ops.get("BatchNorm")
+            p, _ = op.parse({})
+            [op.differentiable(i, p) for i in range(5)]     # [True, True, True, False, False]
+        """
         if self.vjp is None or self.input_names(p)[i] in self.nondiff:
             return False
         return not (self.has_aux and self.aux_mask(p)[i])
 
     def dtype_group(self, p):
-        """Indices of the inputs that must share one dtype (for params `p`)."""
+        """Indices of the inputs that must share one dtype (for params `p`).
+
+        Example::
+
+            op = mx.ops.get("FullyConnected")
+            p, _ = op.parse({"num_hidden": 4})
+            op.dtype_group(p)               # [0, 1, 2]: data, weight and bias share a dtype
+        """
         names = self.input_names(p)
         if self.same_dtype is not None:
             return [i for i, n in enumerate(names) if n in self.same_dtype]
@@ -422,7 +552,14 @@ class Operator(_Frozen):
         return [i for i, n in enumerate(names) if n not in self.nondiff and not aux[i]]
 
     def check_dtypes(self, p, in_dtypes):
-        """Raise TypeError when inputs that must share a dtype do not (None entries skipped)."""
+        """Raise TypeError when inputs that must share a dtype do not (None entries skipped).
+
+        Example::
+
+            op = mx.ops.get("elemwise_add")
+            p, _ = op.parse({})
+            op.check_dtypes(p, [np.float32, np.float32])    # fine; float32 with float16 raises
+        """
         names, first = self.input_names(p), None
         for i in self.dtype_group(p):
             d = in_dtypes[i] if i < len(in_dtypes) else None
@@ -443,7 +580,10 @@ class Operator(_Frozen):
         fast paths, else the rules themselves. A kernel's hidden output is read by the vjp
         of the same pair.
 
-        Example: ``get("RNN").rules_on(numpy)`` -> (rnn_kernel, rnn_vjp).
+        Example::
+
+            kernel, vjp = mx.ops.get("BatchNorm").rules_on(np)
+            kernel.__name__             # '_bn_fast_kernel': the fast path, where there is one
         """
         fast = self.fast
         device = fast.device
@@ -457,6 +597,14 @@ class Operator(_Frozen):
 
         With `out` (a list of preallocated arrays, one per output) the results are written
         there, by the `into` kernel when the operator has one.
+
+        Example::
+
+            from gluonlite.ops.registry import RunCtx
+            op = mx.ops.get("exp")
+            p, _ = op.parse({})
+            op.forward(p, RunCtx(False, np), [np.zeros(2, np.float32)])
+            # (array([1., 1.], dtype=float32),)
         """
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
@@ -472,7 +620,14 @@ class Operator(_Frozen):
         return res
 
     def infer_shape(self, p, in_shapes):
-        """Apply the shape rule; returns (in_shapes, out_shapes), None where still unknown."""
+        """Apply the shape rule; returns (in_shapes, out_shapes), None where still unknown.
+
+        Example::
+
+            op = mx.ops.get("FullyConnected")
+            p, _ = op.parse({"num_hidden": 4})
+            op.infer_shape(p, [(2, 3), None, None])     # ([(2, 3), (4, 3), (4,)], [(2, 4)])
+        """
         if self.shape_rule is None:
             raise NotImplementedError(f"{self.name}: no shape rule")
         return self.shape_rule.infer(p, list(in_shapes))
@@ -482,6 +637,12 @@ class Operator(_Frozen):
 
         Raises:
             TypeError: inputs that must share a dtype (see `dtype_group`) do not.
+
+        Example::
+
+            op = mx.ops.get("exp")
+            p, _ = op.parse({})
+            op.infer_dtype(p, [np.dtype("float16")])    # ([dtype('float16')], [dtype('float16')])
         """
         self.check_dtypes(p, in_dtypes)
         in_dtypes = list(in_dtypes)
@@ -501,7 +662,13 @@ class Operator(_Frozen):
 
 
 def dtype_str(d):
-    """The numpy name of a dtype given as a dtype or a type ('float32')."""
+    """The numpy name of a dtype given as a dtype or a type ('float32').
+
+    Example::
+
+        from gluonlite.ops.registry import dtype_str
+        dtype_str(np.float32), dtype_str(np.dtype("int8"))      # ('float32', 'int8')
+    """
     return np.dtype(d).name
 
 
@@ -518,7 +685,12 @@ def entry(name, kernel, *, vjp=None, shape=None, dtype=None, recorded_vjp=None,
     Raises:
         TypeError: a keyword that is no part of an entry (fast paths go in ``fast=Fast(...)``).
 
-    Example: ``entry("neg", lambda p, rc, x: -x, shape=same_shape("neg"))``.
+    Example::
+
+        from gluonlite.ops.registry import entry
+        from gluonlite.ops.rules import same_shape
+        op = entry("_my_neg", lambda p, rc, x: -x, shape=same_shape("_my_neg"))
+        op.infer_shape({}, [(2, 3)])    # ([(2, 3)], [(2, 3)]); nothing is registered
     """
     unknown = sorted(k for k in keywords if k not in _SIGNATURE_KEYS + _TRAIT_KEYS)
     if unknown:
@@ -546,10 +718,15 @@ def register(name, *, aliases=(), **keywords):
 
     Example::
 
-        @register("square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
-                  shape=same_shape("square"), fast=Fast(saves=("data",)))
+        from gluonlite.ops.registry import register, Fast, _OPS
+        from gluonlite.ops.rules import same_shape
+        @register("_my_square", vjp=lambda p, rc, xs, ys, gys, need: (2 * xs[0] * gys[0],),
+                  shape=same_shape("_my_square"), fast=Fast(saves=("data",)))
         def _square(p, rc, x):
             return x * x
+        _square                             # <Operator _my_square>: the name is the entry
+        mx.ops.get("_my_square") is _square # True
+        del _OPS["_my_square"]              # restore the registry
     """
     def deco(kernel):
         return add(entry(name, kernel, **keywords), *aliases)
@@ -557,7 +734,16 @@ def register(name, *, aliases=(), **keywords):
 
 
 def add(op, *names):
-    """Register an already built `Operator` under its name (and `names`)."""
+    """Register an already built `Operator` under its name (and `names`).
+
+    Example::
+
+        from gluonlite.ops import registry
+        op = registry.entry("_doc_neg", lambda p, rc, x: -x)
+        registry.add(op, "_doc_negative")
+        registry.get("_doc_negative") is op     # True
+        del registry._OPS["_doc_neg"], registry._OPS["_doc_negative"]   # restore the registry
+    """
     for n in (op.name, *names):
         if n in _OPS:
             raise ValueError(f"operator {n!r} is registered twice")
@@ -570,6 +756,10 @@ def get(name):
 
     Raises:
         ValueError: no such operator (the message suggests close names).
+
+    Example::
+
+        op = mx.ops.get("exp")      # <Operator exp>; an unknown name suggests close ones
     """
     try:
         return _OPS[name]
@@ -580,17 +770,33 @@ def get(name):
 
 
 def exists(name):
-    """Whether an operator of that name is registered."""
+    """Whether an operator of that name is registered.
+
+    Example::
+
+        mx.ops.registry.exists("exp"), mx.ops.registry.exists("nope")     # (True, False)
+    """
     return name in _OPS
 
 
 def all_ops():
-    """Every registered operator once (aliases folded), sorted by name."""
+    """Every registered operator once (aliases folded), sorted by name.
+
+    Example::
+
+        ops = mx.ops.registry.all_ops()
+        len(ops) > 100, "exp" in [op.name for op in ops]    # (True, True)
+    """
     return sorted({id(o): o for o in _OPS.values()}.values(), key=lambda o: o.name)
 
 
 def names():
-    """Every registered name, aliases included."""
+    """Every registered name, aliases included.
+
+    Example::
+
+        "FullyConnected" in mx.ops.registry.names()     # True
+    """
     return sorted(_OPS)
 
 
@@ -601,7 +807,11 @@ def alias(name, *aliases):
     Raises:
         ValueError: an alias already taken, or an unknown `name`.
 
-    Example: ``alias("_power_scalar", "_PowerScalar")``.
+    Example::
+
+        from gluonlite.ops import registry
+        registry.alias("exp", "_my_exp") is registry.get("exp")     # True
+        del registry._OPS["_my_exp"]                                # restore the registry
     """
     op = get(name)
     for n in aliases:
@@ -620,8 +830,10 @@ def apply(rc, name, *inputs, **attrs):
     instead (`gluonlite.ndarray.recorded_rules`, whose module offers ``operator``); this is
     the one place a rule meets that difference.
 
-    Example: ``gx = apply(rc, "Deconvolution", gy, w, kernel=(3, 3), num_filter=8,
-    no_bias=True)``.
+    Example::
+
+        from gluonlite.ops.registry import RunCtx, apply
+        apply(RunCtx(False, np), "exp", np.zeros(2))        # array([1., 1.])
     """
     record = getattr(rc.xp, "operator", None)
     if record is not None:

@@ -36,7 +36,12 @@ class Workspace:
     kept per (shape, dtype) of numpy arrays, for up to `max_keys` keys (all dropped when a
     new key would exceed it).
 
-    Example: ``a = WORKSPACE.empty(np, (100, 32, 2048), np.float32)``.
+    Example::
+
+        from gluonlite.ops.rnn_fused import Workspace
+        ws = Workspace()
+        a = ws.empty(np, (2, 3), np.float32)
+        ws.empty(np, (2, 3), np.float32) is a   # False: `a` is still held
     """
 
     def __init__(self, per_key=3, max_keys=48):
@@ -44,7 +49,16 @@ class Workspace:
         self._arrays = {}
 
     def empty(self, xp, shape, dtype):
-        """An uninitialized array of `shape` and `dtype` (one nobody else holds)."""
+        """An uninitialized array of `shape` and `dtype` (one nobody else holds).
+
+        Example::
+
+            from gluonlite.ops.rnn_fused import Workspace
+            ws = Workspace()
+            a = ws.empty(np, (2, 3), np.float32)
+            key = id(a); del a                      # nobody holds it now
+            id(ws.empty(np, (2, 3), np.float32)) == key     # True: handed out again
+        """
         if xp is not np:
             # the reference count says who holds a numpy array (a view holds its base); other
             # array modules keep their own pools (CuPy's), so they allocate as usual
@@ -64,7 +78,15 @@ class Workspace:
         return a
 
     def clear(self):
-        """Drop every kept array."""
+        """Drop every kept array.
+
+        Example::
+
+            from gluonlite.ops.rnn_fused import Workspace
+            ws = Workspace()
+            ws.empty(np, (2, 3), np.float32)
+            ws.clear()                              # the next empty() allocates afresh
+        """
         self._arrays.clear()
 
 
@@ -464,7 +486,13 @@ _BACK = {"rnn_relu": _back_rnn, "rnn_tanh": _back_rnn, "lstm": _back_lstm, "gru"
 class Paths:
     """The per-direction loops a fused kernel runs: `runs` (forward, `_RUN`'s form) and
     `backs` (reverse, `_BACK`'s form), by mode; the host's here, a device's in
-    `gluonlite.ops.rnn_device`."""
+    `gluonlite.ops.rnn_device`.
+
+    Example::
+
+        from gluonlite.ops.rnn_fused import HOST
+        sorted(HOST.runs)       # ['gru', 'lstm', 'rnn_relu', 'rnn_tanh']: the host's loops
+    """
 
     __slots__ = ("runs", "backs")
 
@@ -547,7 +575,18 @@ def rnn_kernel(p, rc, data, params, state, *rest, paths=HOST):
     num_layers, mode, bidirectional=False, p=0, state_outputs=False, projection_size=None,
     lstm_state_clip_min=None, lstm_state_clip_max=None, lstm_state_clip_nan=False,
     use_sequence_length=False): MXNet's fused multi-layer recurrent operator (see
-    `gluonlite.ops.rnn` for the equations and the packed parameter layout)."""
+    `gluonlite.ops.rnn` for the equations and the packed parameter layout).
+
+    Example::
+
+        from gluonlite.ops import rnn_fused
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "gru"})[0]
+        x, h0 = np.ones((5, 2, 3), np.float32), np.zeros((1, 2, 4), np.float32)
+        w = np.full(rnn_fused._layout(p, 3).size, 0.1, np.float32)
+        ys = rnn_fused.rnn_kernel(p, RunCtx(False, np), x, w, h0)
+        ys[0].shape             # (5, 2, 4): the output of every step
+    """
     cell = rest[0] if p.mode == "lstm" else None
     lengths = rest[-1] if p.use_sequence_length else None
     views = _layout(p, data.shape[2]).views(params)
@@ -557,7 +596,21 @@ def rnn_kernel(p, rc, data, params, state, *rest, paths=HOST):
 
 def rnn_vjp(p, rc, xs, ys, gys, need, paths=HOST):
     """RNN's gradient, from the run `rnn_kernel` kept (or running it again): the packed
-    parameters' gradient written entry by entry into one vector."""
+    parameters' gradient written entry by entry into one vector.
+
+    Example::
+
+        from gluonlite.ops import rnn_fused
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "gru"})[0]
+        x, h0 = np.ones((5, 2, 3), np.float32), np.zeros((1, 2, 4), np.float32)
+        w = np.full(rnn_fused._layout(p, 3).size, 0.1, np.float32)
+        rc = RunCtx(True, np)
+        ys = rnn_fused.rnn_kernel(p, rc, x, w, h0)
+        gys = [np.ones_like(ys[0])] + [None] * (len(ys) - 1)
+        dx, dw, dh0 = rnn_fused.rnn_vjp(p, rc, [x, w, h0], ys, gys, [True, True, True])
+        dx.shape, dw.shape      # ((5, 2, 3), (108,))
+    """
     xp = rc.xp
     data, params = xs[0], xs[1]
     lay = _layout(p, data.shape[2])
@@ -674,7 +727,19 @@ def unpacked_kernel(p, rc, data, *rest, paths=HOST):
     `RNN` with its packed parameter vector given as the parts `_rnn_param_concat` would join
     (each part any shape of its size); what a compiled plan runs for ``RNN`` of
     ``_rnn_param_concat`` (`gluonlite.executor.rnn_params`), so that the parameters are read
-    where they lie and their gradients written into the caller's buffers."""
+    where they lie and their gradients written into the caller's buffers.
+
+    Example::
+
+        from gluonlite.ops import rnn_fused
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("_rnn_unpacked").parse({"state_size": 4, "num_layers": 1, "mode": "gru",
+                                               "num_args": 4})[0]
+        x, h0 = np.ones((5, 2, 3), np.float32), np.zeros((1, 2, 4), np.float32)
+        w1, w2 = np.full(54, 0.1, np.float32), np.full(54, 0.1, np.float32)   # 108 in two parts
+        ys = rnn_fused.unpacked_kernel(p, RunCtx(False, np), x, w1, w2, h0)
+        ys[0].shape             # (5, 2, 4)
+    """
     ns = _n_states(p)  # the shape rule checked the attributes (`_check_unpacked`)
     parts, states = rest[:len(rest) - ns], rest[len(rest) - ns:]
     views = _part_views(rc.xp, _layout(p, data.shape[2]), parts, data.dtype)
@@ -684,7 +749,22 @@ def unpacked_kernel(p, rc, data, *rest, paths=HOST):
 
 def unpacked_vjp(p, rc, xs, ys, gys, need, dests=None, paths=HOST):
     """`_rnn_unpacked`'s gradient, each part's written where `dests` (per input: None or
-    the caller's array) gives it (`Fast.writes_dests`)."""
+    the caller's array) gives it (`Fast.writes_dests`).
+
+    Example::
+
+        from gluonlite.ops import rnn_fused
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("_rnn_unpacked").parse({"state_size": 4, "num_layers": 1, "mode": "gru",
+                                               "num_args": 4})[0]
+        x, h0 = np.ones((5, 2, 3), np.float32), np.zeros((1, 2, 4), np.float32)
+        w1, w2 = np.full(54, 0.1, np.float32), np.full(54, 0.1, np.float32)   # 108 in two parts
+        rc = RunCtx(True, np)
+        ys = rnn_fused.unpacked_kernel(p, rc, x, w1, w2, h0)
+        gys = [np.ones_like(ys[0])] + [None] * (len(ys) - 1)
+        grads = rnn_fused.unpacked_vjp(p, rc, [x, w1, w2, h0], ys, gys, [True] * 4)
+        [g.shape for g in grads]        # [(5, 2, 3), (54,), (54,), (1, 2, 4)]
+    """
     xp = rc.xp
     ns = _n_states(p)
     n = len(xs)

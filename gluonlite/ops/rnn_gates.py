@@ -29,15 +29,25 @@ Kernels (``xp``: the array module; the (N, G) buffers may be row slices of large
 
 Example::
 
-    pre = x @ wx.T                                        # before the loop, (T, N, 4H)
-    pre[..., 2 * H:3 * H] *= 2                            # the doubled tanh gate
-    neg = negate_projection(np, pre, -(bx + bh) * [1, 1, 2, 1] per gate block)
-    num = lstm_numerators(np, H, pre.dtype)
+    from gluonlite.ops.rnn_gates import (lstm_gates_doubled, lstm_numerators,
+                                         negate_projection, quiet)
+    T, N, I, H = 3, 2, 4, 5
+    x, wx, wh = np.ones((T, N, I)), np.full((4 * H, I), 0.1), np.full((4 * H, H), 0.1)
+    b = np.zeros(4 * H)
+    num = lstm_numerators(np, H, x.dtype)                 # 1, 1, 2, 1 per gate block
+    pre = (x @ wx.T) * num                                # before the loop, (T, N, 4H)
+    neg = negate_projection(np, pre, -b * num)
+    whT2 = (wh * num[:, None]).T                          # wh.T, g columns doubled
+    h, c = np.zeros((N, H)), np.zeros((N, H))
+    c_next, tc, h_next, t1 = (np.empty((N, H)) for _ in range(4))
+    tmp = np.empty((N, 4 * H))
     with quiet(np):
         for t in range(T):
-            np.dot(h, whT2, out=tmp)                      # whT2: wh.T, g columns doubled
+            np.dot(h, whT2, out=tmp)
             np.subtract(neg[t], tmp, out=neg[t])          # -(i2h + h2h)
             lstm_gates_doubled(np, neg[t], c, c_next, tc, h_next, t1, num)
+            h, c, h_next, c_next = h_next, c_next, h, c
+    h.shape                 # (2, 5): the hidden state after T steps
 """
 import contextlib
 import functools
@@ -64,7 +74,12 @@ def quiet(xp):
     Returns:
         A context manager.
 
-    Example: ``with quiet(np): np.exp(a, out=a)``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        a = np.array([1000.0])
+        with rnn_gates.quiet(np):
+            np.exp(a, out=a)        # inf, without an overflow warning
     """
     if xp is np:
         return np.errstate(over="ignore")
@@ -83,7 +98,11 @@ def negate_projection(xp, proj, neg_bias):
     Returns:
         `proj`.
 
-    Example: ``negate_projection(np, g, -(bx + bh))``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        g = np.array([1.0, 2.0])
+        rnn_gates.negate_projection(np, g, np.array([-0.5, -0.5]))  # array([-1.5, -2.5])
     """
     return xp.subtract(neg_bias, proj, out=proj)
 
@@ -100,7 +119,10 @@ def transposed(xp, w, out=None):
     Returns:
         The (K, G) array.
 
-    Example: ``transposed(np, np.ones((4, 3))).shape`` -> ``(3, 4)``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        rnn_gates.transposed(np, np.ones((4, 3))).shape    # (3, 4)
     """
     G, K = w.shape
     if out is None:
@@ -132,7 +154,12 @@ def step_weight(xp, w, steps, batch, empty=None):
     Returns:
         A (K, G) array equal to ``w.T``.
 
-    Example: ``step_weight(np, wh, 100, 32)`` is a contiguous copy; ``(..., 100, 1)`` a view.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        wh = np.ones((8, 2))
+        rnn_gates.step_weight(np, wh, 100, 32).flags.c_contiguous   # True: a copy pays here
+        rnn_gates.step_weight(np, wh, 100, 1).base is wh            # True: the view wh.T
     """
     if steps * batch < 256 or w.ndim != 2:
         return w.T
@@ -247,7 +274,11 @@ def constant(xp, value, dtype):
     Returns:
         A 0-d array (numpy) or `value`.
 
-    Example: ``a += constant(np, 1, a.dtype)`` adds 1 as ``a += 1`` does, only cheaper.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        a = np.zeros(3, np.float32)
+        a += rnn_gates.constant(np, 1, a.dtype)     # as a += 1, without a conversion per call
     """
     if xp is not np:
         return value
@@ -272,7 +303,10 @@ def lstm_numerators(xp, H, dtype):
     Returns:
         A (4H,) array.
 
-    Example: ``lstm_numerators(np, 1, 'float32')`` -> ``array([1., 1., 2., 1.])``.
+    Example::
+
+        from gluonlite.ops import rnn_gates
+        rnn_gates.lstm_numerators(np, 1, "float32")    # array([1., 1., 2., 1.], dtype=float32)
     """
     num = xp.ones((4 * H,), dtype=dtype)
     num[2 * H:3 * H] = 2
@@ -308,8 +342,13 @@ def lstm_gates_doubled(xp, a, c_prev, c_new, tc, h, t1, num, clip=None, clip_nan
 
     Example::
 
-        a = -(pre * [1, 1, 2, 1] per gate block)
+        from gluonlite.ops.rnn_gates import lstm_gates_doubled, lstm_numerators
+        N, H = 2, 3
+        pre = np.zeros((N, 4 * H))                       # i2h + h2h of one step
+        a = -(pre * lstm_numerators(np, H, pre.dtype))   # negated, g columns doubled
+        c0, c1, tc, h, t1 = (np.zeros((N, H)) for _ in range(5))
         lstm_gates_doubled(np, a, c0, c1, tc, h, t1, lstm_numerators(np, H, a.dtype))
+        a[0, :H]            # array([0.5, 0.5, 0.5]): sigmoid(0) of the input gate
     """
     if gates is None:
         H = c_new.shape[-1]

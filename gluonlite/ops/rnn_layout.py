@@ -20,7 +20,10 @@ _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
 def num_gates(mode):
     """Gates per step of `mode` (its weights have num_gates * state_size rows).
 
-    Example: ``num_gates('lstm')`` -> 4.
+    Example::
+
+        from gluonlite.ops.rnn_layout import num_gates
+        num_gates("lstm"), num_gates("gru")     # (4, 3)
     """
     return _GATES[mode]
 
@@ -35,7 +38,14 @@ ATTRS = {
 
 
 def check_attrs(p):
-    """Raise ValueError for attribute values that do not go together."""
+    """Raise ValueError for attribute values that do not go together.
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.check_attrs(p)       # fine; p=1.5 or state_size=0 raise ValueError
+    """
     for name in ("state_size", "num_layers"):
         if p[name] < 1:
             raise ValueError(f"RNN: attribute {name} must be >= 1, got {p[name]}")
@@ -64,7 +74,11 @@ def check_attrs(p):
 def input_names(p):
     """RNN's input names for attributes `p` (checked first: `check_attrs`).
 
-    Example: ``['data', 'parameters', 'state', 'state_cell']`` for an LSTM.
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.input_names(p)       # ['data', 'parameters', 'state', 'state_cell']
     """
     check_attrs(p)
     names = ["data", "parameters", "state"]
@@ -77,14 +91,29 @@ def input_names(p):
 
 def n_visible(p):
     """How many outputs a user sees: the output, and with ``state_outputs`` the final
-    state(s) (two for an LSTM)."""
+    state(s) (two for an LSTM).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.n_visible(p)         # 1; 3 with state_outputs=True (output, h, c)
+    """
     if not p.state_outputs:
         return 1
     return 3 if p.mode == "lstm" else 2
 
 
 def output_names(p):
-    """The visible outputs' names as MXNet lists them (``output``, ``state_output``, ...)."""
+    """The visible outputs' names as MXNet lists them (``output``, ``state_output``, ...).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm",
+                                     "state_outputs": True})[0]
+        rnn_layout.output_names(p)      # ['output', 'state_output', 'statecell_output']
+    """
     return ["output", "state_output", "statecell_output"][:n_visible(p)]
 
 
@@ -101,7 +130,13 @@ class ParamLayout:
             'bx' (i2h bias), 'bh' (h2h bias).
         size: the packed vector's length.
 
-    Example: ``ParamLayout(p, 6).size`` is the length ``parameters`` must have.
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        lay = rnn_layout.ParamLayout(p, 6)
+        lay.size                # 192: the length `parameters` must have
+        lay.entries[0]["wx"]    # (0, (16, 6)): offset and shape of the i2h weight
     """
 
     def __init__(self, p, input_size):
@@ -132,18 +167,44 @@ class ParamLayout:
         self.sizes = tuple(_numel(s) for _, _, s in self.order)
 
     def arithmetic(self):
-        """The length as a sum, for messages: weights per layer, then biases."""
+        """The length as a sum, for messages: weights per layer, then biases.
+
+        Example::
+
+            from gluonlite.ops import rnn_layout
+            p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+            rnn_layout.layout(p, 6).arithmetic()
+            # 'weights (16*6 + 16*4)*1 + biases 2*16*1 = 192'
+        """
         return f"weights {' + '.join(self.terms)} + biases {self.bias_term} = {self.size}"
 
     def views(self, flat):
-        """Per layer and direction, {name: view of `flat` with that entry's shape}."""
+        """Per layer and direction, {name: view of `flat` with that entry's shape}.
+
+        Example::
+
+            from gluonlite.ops import rnn_layout
+            p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+            lay = rnn_layout.layout(p, 6)
+            views = lay.views(np.zeros(lay.size))
+            views[0]["wh"].shape, views[0]["bx"].shape     # ((16, 4), (16,))
+        """
         return [{k: flat[o:o + _numel(s)].reshape(s) for k, (o, s) in e.items()}
                 for e in self.entries]
 
     def part_views(self, parts):
         """Per layer and direction, {name: array}, from `parts` holding the entries one by
         one in the packed order (each of the entry's size, any shape), or None when they do
-        not (then only their concatenation can be read this way)."""
+        not (then only their concatenation can be read this way).
+
+        Example::
+
+            from gluonlite.ops import rnn_layout
+            p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+            lay = rnn_layout.layout(p, 6)
+            parts = [np.zeros(n) for n in lay.sizes]       # one array per entry, in packed order
+            lay.part_views(parts)[0]["wx"].shape           # (16, 6)
+        """
         if len(parts) != len(self.order):
             return None
         out = [{} for _ in self.entries]
@@ -165,7 +226,14 @@ _LAYOUTS = {}
 
 
 def layout(p, input_size):
-    """The `ParamLayout` of `p` for `input_size`, made once per distinct key."""
+    """The `ParamLayout` of `p` for `input_size`, made once per distinct key.
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.layout(p, 6) is rnn_layout.layout(p, 6)     # True: made once per key
+    """
     key = (p.mode, p.state_size, p.num_layers, p.bidirectional, p.projection_size, input_size)
     lay = _LAYOUTS.get(key)
     if lay is None:
@@ -195,6 +263,14 @@ def rnn_shape(p, ins):
 
     Raises:
         ShapeError: an input whose shape does not fit (named, with what it must be).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        ins = [(5, 2, 6), None, None, None]     # data (T, N, I); the rest inferred
+        rnn_layout.rnn_shape(p, ins)
+        # ([(5, 2, 6), (192,), (1, 2, 4), (1, 2, 4)], [(5, 2, 4)])
     """
     names = input_names(p)  # checks the attributes
     ins = list(ins) + [None] * (len(names) - len(ins))
@@ -226,7 +302,15 @@ def rnn_shape(p, ins):
 
 def rnn_dtype(p, ins):
     """RNN's dtype rule: every input but the sequence lengths, and every output, share one
-    dtype."""
+    dtype.
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.rnn_dtype(p, [np.dtype("float32"), None, None, None])[1]
+        # [dtype('float32')]
+    """
     names = input_names(p)
     ins = list(ins) + [None] * (len(names) - len(ins))
     d = next((t for t, n in zip(ins, names) if t is not None and n != "sequence_length"), None)
@@ -236,13 +320,28 @@ def rnn_dtype(p, ins):
 
 
 def n_states(p):
-    """How many state inputs `p`'s mode takes (2 for an LSTM: state and cell)."""
+    """How many state inputs `p`'s mode takes (2 for an LSTM: state and cell).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("RNN").parse({"state_size": 4, "num_layers": 1, "mode": "lstm"})[0]
+        rnn_layout.n_states(p)          # 2: an LSTM's state and cell
+    """
     return 2 if p.mode == "lstm" else 1
 
 
 def check_unpacked(p):
     """Raise ValueError for attributes `_rnn_unpacked` does not take; returns the number of
-    state inputs (after the parameter parts)."""
+    state inputs (after the parameter parts).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("_rnn_unpacked").parse({"state_size": 4, "num_layers": 1, "mode": "gru",
+                                               "num_args": 4})[0]
+        rnn_layout.check_unpacked(p)    # 1: a GRU has one state input
+    """
     check_attrs(p)
     if p.use_sequence_length:
         raise ValueError("_rnn_unpacked: attribute use_sequence_length must be False (use RNN "
@@ -257,7 +356,17 @@ def check_unpacked(p):
 
 def unpacked_shape(p, ins):
     """`_rnn_unpacked`'s shape rule: RNN's on the parts' total length (the parts keep
-    their shapes)."""
+    their shapes).
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("_rnn_unpacked").parse({"state_size": 4, "num_layers": 1, "mode": "gru",
+                                               "num_args": 4})[0]
+        ins = [(5, 2, 6), (96,), (48,), None]      # data, two parameter parts, state
+        rnn_layout.unpacked_shape(p, ins)
+        # ([(5, 2, 6), (96,), (48,), (1, 2, 4)], [(5, 2, 4)])
+    """
     ns = check_unpacked(p)
     parts, states = ins[1:len(ins) - ns], ins[len(ins) - ns:]
     packed = None if any(s is None for s in parts) else (sum(_numel(s) for s in parts),)
@@ -266,7 +375,16 @@ def unpacked_shape(p, ins):
 
 
 def unpacked_dtype(p, ins):
-    """`_rnn_unpacked`'s dtype rule: one dtype for every input and output."""
+    """`_rnn_unpacked`'s dtype rule: one dtype for every input and output.
+
+    Example::
+
+        from gluonlite.ops import rnn_layout
+        p = mx.ops.get("_rnn_unpacked").parse({"state_size": 4, "num_layers": 1, "mode": "gru",
+                                               "num_args": 4})[0]
+        rnn_layout.unpacked_dtype(p, [None, np.dtype("float16"), None, None])
+        # ([dtype('float16')] * 4, [dtype('float16')])
+    """
     d = next((t for t in ins if t is not None), None)
     return [d if t is None else t for t in ins], [d] * n_visible(p)
 
@@ -279,7 +397,10 @@ def step_mask(lengths, T, N):
     Raises:
         ValueError: a length outside [1, T].
 
-    Example: ``step_mask(np.array([2, 3]), 3, 2)[2]`` -> ``[False, True]``.
+    Example::
+
+        from gluonlite.ops.rnn_layout import step_mask
+        step_mask(np.array([2, 3]), 3, 2)[2]    # array([False,  True]): step 2 is past length 2
     """
     n = np.asarray(host_array(lengths)).astype(np.int64).reshape(N)
     if ((n < 1) | (n > T)).any():

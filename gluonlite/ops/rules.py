@@ -6,12 +6,25 @@ __all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "f
 
 
 def fmt_shapes(shapes):
-    """Shapes as text for messages, '?' where unknown."""
+    """Shapes as text for messages, '?' where unknown.
+
+    Example::
+
+        from gluonlite.ops.rules import fmt_shapes
+        fmt_shapes([(2, 3), None])      # '(2, 3), ?'
+    """
     return ", ".join("?" if s is None else str(tuple(s)) for s in shapes)
 
 
 def same_shape(name):
-    """Rule for operators whose inputs and outputs all share one shape."""
+    """Rule for operators whose inputs and outputs all share one shape.
+
+    Example::
+
+        from gluonlite.ops.rules import same_shape
+        rule = same_shape("relu")
+        rule(None, [(4, 5)])            # ([(4, 5)], [(4, 5)])
+    """
     def rule(p, ins):
         known = [s for s in ins if s is not None]
         if not known:
@@ -27,7 +40,14 @@ def same_shape(name):
 
 def same_binary_shape(name):
     """Rule for a binary operator whose lhs and rhs must share one shape (no broadcasting);
-    the error names lhs and rhs."""
+    the error names lhs and rhs.
+
+    Example::
+
+        from gluonlite.ops.rules import same_binary_shape
+        rule = same_binary_shape("elemwise_add")
+        rule(None, [(2, 3), None])      # ([(2, 3), (2, 3)], [(2, 3)])
+    """
     rule = same_shape(name)
 
     def wrapped(p, ins):
@@ -40,7 +60,13 @@ def same_binary_shape(name):
 
 
 def broadcast_shapes(name, a, b):
-    """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front)."""
+    """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front).
+
+    Example::
+
+        from gluonlite.ops.rules import broadcast_shapes
+        broadcast_shapes("add", (4, 1, 3), (5, 1))  # (4, 5, 3)
+    """
     n = max(len(a), len(b))
     a0, b0 = tuple(a), tuple(b)
     a, b = (1,) * (n - len(a)) + a0, (1,) * (n - len(b)) + b0
@@ -53,7 +79,14 @@ def broadcast_shapes(name, a, b):
 
 
 def broadcast_rule(name):
-    """Rule for binary broadcasting operators."""
+    """Rule for binary broadcasting operators.
+
+    Example::
+
+        from gluonlite.ops.rules import broadcast_rule
+        rule = broadcast_rule("broadcast_add")
+        rule(None, [(2, 1), (3,)])      # ([(2, 1), (3,)], [(2, 3)])
+    """
     def rule(p, ins):
         a, b = ins
         if a is None or b is None:
@@ -63,7 +96,14 @@ def broadcast_rule(name):
 
 
 def unbroadcast(g, shape):
-    """Sum gradient `g` over the axes along which an input of `shape` was broadcast."""
+    """Sum gradient `g` over the axes along which an input of `shape` was broadcast.
+
+    Example::
+
+        from gluonlite.ops.rules import unbroadcast
+        g = np.ones((2, 3))
+        unbroadcast(g, (1, 3))          # array([[2., 2., 2.]])
+    """
     if g.shape == tuple(shape):
         return g
     extra = g.ndim - len(shape)
@@ -73,13 +113,26 @@ def unbroadcast(g, shape):
 
 
 def keep_dtype(p, ins):
-    """dtype rule: outputs take the first input's dtype; other inputs are left free."""
+    """dtype rule: outputs take the first input's dtype; other inputs are left free.
+
+    Example::
+
+        from gluonlite.ops.rules import keep_dtype
+        keep_dtype(None, [np.dtype("float16"), None])
+        # ([dtype('float16'), None], [dtype('float16')])
+    """
     d = ins[0]
     return ins, [d]
 
 
 def norm_axis(name, axis, ndim, arg="axis"):
-    """Normalize a possibly negative axis; raise ValueError naming `name` when out of range."""
+    """Normalize a possibly negative axis; raise ValueError naming `name` when out of range.
+
+    Example::
+
+        from gluonlite.ops.rules import norm_axis
+        norm_axis("sum", -1, 3)         # 2; norm_axis("sum", 3, 3) raises ShapeError
+    """
     if not -ndim <= axis < max(ndim, 1):
         raise ShapeError(f"{name}: {arg}={axis} is out of range for an array of {ndim} dimensions")
     return axis % max(ndim, 1)

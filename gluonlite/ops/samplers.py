@@ -33,13 +33,26 @@ from .rules import fmt_shapes
 # logpdf(x, *params) -> (log-density, d/dx or None, (d/dparam, ...)); discrete: samples are
 # counts (the sample of the density gets no gradient); aliases of _random_<d>.
 Dist = namedtuple("Dist", "params draw logpdf discrete aliases")
+Dist.__doc__ = """One distribution of `DISTS`: its parameters ((attribute, input, default), ...),
+its draw ``draw(g, *params, size)``, its log-density ``logpdf(x, *params)`` with the
+derivatives, whether it is discrete, and the aliases of its ``_random_<d>``.
+
+Example::
+
+    from gluonlite.ops.samplers import DISTS
+    d = DISTS["normal"]
+    [name for name, _, _ in d.params], d.discrete   # (['loc', 'scale'], False)
+"""
 
 
 def shape_arg(shape):
     """The ``shape`` attribute of a sampler from a front-end's `shape` argument (None, an int
     or a sequence), as `nd.random` and `sym.random` pass it.
 
-    Example: ``shape_arg(3) == (3,)``; ``shape_arg(None) == ()``.
+    Example::
+
+        from gluonlite.ops.samplers import shape_arg
+        shape_arg(3), shape_arg(None), shape_arg([2, 3])    # ((3,), (), (2, 3))
     """
     if shape is None:
         return ()
@@ -50,7 +63,10 @@ def dtype_attr(dtype):
     """The ``dtype`` keyword of a sampler from a front-end's `dtype` argument: none for None
     (the operator's default), else the dtype's name.
 
-    Example: ``dtype_attr(np.float64) == {"dtype": "float64"}``.
+    Example::
+
+        from gluonlite.ops.samplers import dtype_attr
+        dtype_attr(np.float64), dtype_attr(None)    # ({'dtype': 'float64'}, {})
     """
     return {} if dtype is None else {"dtype": np.dtype(dtype).name}
 

@@ -23,6 +23,12 @@ def reshape_target(shape, spec, reverse=False):
 
     Raises:
         ShapeError: the target does not hold the same number of elements.
+
+    Example::
+
+        from gluonlite.ops.shape import reshape_target
+        reshape_target((2, 3, 4), (0, -1)), reshape_target((2, 3, 4), (-3, -2))
+        # ((2, 12), (6, 4))
     """
     src, spec = list(shape), list(spec)
     if reverse:
@@ -109,6 +115,12 @@ def reshape_like_target(p, lhs, rhs):
     Raises:
         ShapeError: an empty or out-of-range axis range, or a target whose size differs from
             lhs's.
+
+    Example::
+
+        from gluonlite.ops.shape import reshape_like_target
+        op = mx.ops.get("reshape_like")
+        reshape_like_target(op.parse({})[0], (2, 3), (3, 2))   # (3, 2)
     """
     lb, le = _like_range("lhs", p.lhs_begin, p.lhs_end, len(lhs))
     rb, re = _like_range("rhs", p.rhs_begin, p.rhs_end, len(rhs))

@@ -155,7 +155,13 @@ def std_sort(values, descending):
 
 def std_partial_sort(values, k, descending):
     """The index order std::partial_sort(first, first + k, last) gives indices 0..n-1
-    compared by `values`: its first k entries are the ones topk reports."""
+    compared by `values`: its first k entries are the ones topk reports.
+
+    Example::
+
+        from gluonlite.ops.stdsort import std_partial_sort
+        std_partial_sort(np.array([3.0, 1.0, 2.0]), 1, False)  # [1, 0, 2]: index 1 first
+    """
     key = [float(v) for v in values]
     comp = _comp(key, descending)
     a = list(range(len(key)))
@@ -167,7 +173,15 @@ def std_partial_sort(values, k, descending):
 def needs_std(rows, order, k, values_only):
     """Which rows (R, n) a stable `order` (R, n) may not give as MXNet does: rows holding
     NaN, and, unless only the sorted values are wanted, rows with equal values among their
-    first k + 1 (which tie for a place MXNet's algorithm decides)."""
+    first k + 1 (which tie for a place MXNet's algorithm decides).
+
+    Example::
+
+        from gluonlite.ops.stdsort import needs_std
+        rows = np.array([[1.0, 1.0, 2.0], [3.0, 2.0, 1.0]])
+        needs_std(rows, np.argsort(rows, kind="stable"), 1, False)
+        # array([ True, False]): row 0 has a tie among its first two
+    """
     odd = np.isnan(rows).any(axis=1) if rows.dtype.kind == "f" else np.zeros(len(rows), bool)
     if not values_only:
         head = np.take_along_axis(rows, order[:, :k + 1], axis=1)

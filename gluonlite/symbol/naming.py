@@ -50,8 +50,10 @@ class NameManager(metaclass=_CurrentProperty):
 
     Example::
 
-        with NameManager():
+        x = sym.var("x")
+        with mx.name.NameManager():
             a = sym.relu(x)        # relu0, whatever was named before
+        a.name                     # 'relu0'
     """
 
     _current = threading.local()
@@ -73,6 +75,13 @@ class NameManager(metaclass=_CurrentProperty):
 
         Returns:
             `name` when given, else ``hint`` followed by this manager's count of `hint`.
+
+        Example::
+
+            with mx.name.NameManager() as nm:
+                nm.get(None, "fc")      # 'fc0'
+                nm.get(None, "fc")      # 'fc1'
+                nm.get("mine", "fc")    # 'mine'
         """
         if name:
             return name
@@ -98,7 +107,8 @@ class Prefix(NameManager):
 
     Example::
 
-        with Prefix("net_"):
+        x = sym.var("x")
+        with mx.name.Prefix("net_"):
             y = sym.relu(x)                               # net_relu0
             z = sym.FullyConnected(y, num_hidden=2, name="fc")   # net_fc, net_fc_weight
     """
@@ -123,7 +133,8 @@ class AttrScope(metaclass=_CurrentProperty):
 
     Example::
 
-        with AttrScope(ctx_group="dev1"):
+        x = sym.var("x")
+        with mx.AttrScope(ctx_group="dev1"):
             y = sym.relu(x)
         y.attr("ctx_group")      # 'dev1'
     """

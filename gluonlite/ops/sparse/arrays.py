@@ -13,8 +13,9 @@ their raw form (no copy) and the storage dispatcher wraps a kernel's raw result 
 
 Example::
 
+    from gluonlite.ops.sparse.arrays import from_dense
     r = from_dense(np.eye(3)[[0, 2]], "row_sparse")    # rows 0 and 1 stored
-    r.dense()
+    r.dense()                                          # the 2 x 3 array again
 """
 import numpy as np
 import scipy.sparse as spsp
@@ -28,7 +29,14 @@ STYPES = ("default", "row_sparse", "csr")
 
 class RowSparse:
     """A row_sparse array's parts (see the module docstring). The class's `stype` is
-    ``'row_sparse'``."""
+    ``'row_sparse'``.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import RowSparse
+        r = RowSparse(np.ones((1, 2)), [1], (3, 2))     # row 1 stored of a 3 x 2 array
+        r.stype, r.dense()[1]       # ('row_sparse', array([1., 1.]))
+    """
 
     __slots__ = ("data", "indices", "shape")
     stype = "row_sparse"
@@ -38,27 +46,59 @@ class RowSparse:
 
     @property
     def dtype(self):
-        """The values' dtype."""
+        """The values' dtype.
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import RowSparse
+            RowSparse(np.ones((1, 2), np.float32), [1], (3, 2)).dtype    # dtype('float32')
+        """
         return self.data.dtype
 
     @property
     def ndim(self):
-        """The number of dimensions of the logical shape."""
+        """The number of dimensions of the logical shape.
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import RowSparse
+            RowSparse(np.ones((1, 2)), [1], (3, 2)).ndim    # 2
+        """
         return len(self.shape)
 
     def aux(self):
-        """The index arrays in MXNet's order: (indices,)."""
+        """The index arrays in MXNet's order: (indices,).
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import RowSparse
+            RowSparse(np.ones((1, 2)), [1], (3, 2)).aux()   # (array([1]),)
+        """
         return (self.indices,)
 
     def dense(self):
-        """The dense values (a new numpy array)."""
+        """The dense values (a new numpy array).
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import RowSparse
+            RowSparse(np.ones((1, 2)), [1], (3, 2)).dense()
+            # array([[0., 0.], [1., 1.], [0., 0.]])
+        """
         out = np.zeros(self.shape, self.data.dtype)
         out[self.indices] = self.data
         return out
 
 
 class CSR:
-    """A csr matrix's parts (see the module docstring). The class's `stype` is ``'csr'``."""
+    """A csr matrix's parts (see the module docstring). The class's `stype` is ``'csr'``.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import CSR
+        m = CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3))    # one value, at row 0, column 2
+        m.stype, m.dense()[0]       # ('csr', array([0., 0., 5.]))
+    """
 
     __slots__ = ("data", "indices", "indptr", "shape")
     stype = "csr"
@@ -69,24 +109,56 @@ class CSR:
 
     @property
     def dtype(self):
-        """The values' dtype."""
+        """The values' dtype.
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import CSR
+            CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3)).dtype  # dtype('float64')
+        """
         return self.data.dtype
 
     @property
     def ndim(self):
-        """2."""
+        """2.
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import CSR
+            CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3)).ndim   # 2
+        """
         return 2
 
     def aux(self):
-        """The index arrays in MXNet's order: (indptr, indices)."""
+        """The index arrays in MXNet's order: (indptr, indices).
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import CSR
+            CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3)).aux()  # (array([0, 1, 1]), array([2]))
+        """
         return (self.indptr, self.indices)
 
     def scipy(self):
-        """A scipy csr_matrix over the same parts (no copy)."""
+        """A scipy csr_matrix over the same parts (no copy).
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import CSR
+            m = CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3)).scipy()
+            m.nnz, m.shape              # (1, (2, 3))
+        """
         return spsp.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
 
     def dense(self):
-        """The dense values (a new numpy array)."""
+        """The dense values (a new numpy array).
+
+        Example::
+
+            from gluonlite.ops.sparse.arrays import CSR
+            CSR(np.array([5.0]), [2], [0, 1, 1], (2, 3)).dense()
+            # array([[0., 0., 5.], [0., 0., 0.]])
+        """
         out = np.zeros(self.shape, self.data.dtype)
         rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
         out[rows, self.indices] = self.data
@@ -94,13 +166,25 @@ class CSR:
 
 
 def is_sparse(x):
-    """Whether `x` is a raw sparse array (`RowSparse` or `CSR`)."""
+    """Whether `x` is a raw sparse array (`RowSparse` or `CSR`).
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import is_sparse, zeros
+        is_sparse(zeros("row_sparse", (3,), np.float32)), is_sparse(np.zeros(3))  # (True, False)
+    """
     return x.__class__ is RowSparse or x.__class__ is CSR
 
 
 def host(x):
     """The dense values of raw `x` as a numpy array: a sparse one's made dense, a device
-    array copied to the host, a numpy array itself."""
+    array copied to the host, a numpy array itself.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import host, zeros
+        host(zeros("csr", (2, 2), np.float32))      # a dense (2, 2) array of zeros
+    """
     if is_sparse(x):
         return x.dense()
     return x if isinstance(x, np.ndarray) else x.get()
@@ -108,14 +192,29 @@ def host(x):
 
 def like(x, data, aux):
     """A raw array of `x`'s storage type and shape holding `data` and index arrays `aux`
-    (in `aux()`'s order)."""
+    (in `aux()`'s order).
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense, like
+        r = from_dense(np.eye(2), "row_sparse")
+        like(r, r.data * 2, r.aux()).dense()        # 2 * eye(2)
+    """
     if x.stype == "csr":
         return CSR(data, aux[1], aux[0], x.shape)
     return RowSparse(data, aux[0], x.shape)
 
 
 def from_scipy(m, dtype=None):
-    """A `CSR` from scipy sparse matrix `m` (duplicates summed, columns sorted)."""
+    """A `CSR` from scipy sparse matrix `m` (duplicates summed, columns sorted).
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_scipy
+        import scipy.sparse
+        m = from_scipy(scipy.sparse.eye(2), dtype=np.float32)
+        m.indptr, m.data            # (array([0, 1, 2]), array([1., 1.], dtype=float32))
+    """
     m = spsp.csr_matrix(m)
     m.sum_duplicates()
     m.sort_indices()
@@ -129,6 +228,12 @@ def from_dense(a, stype):
 
     Raises:
         ValueError: a 0-d array to row_sparse, a non-2-D one to csr, an unknown stype.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense
+        r = from_dense(np.array([[0.0, 0.0], [3.0, 0.0]]), "row_sparse")
+        r.indices, r.data           # (array([1]), array([[3., 0.]]))
     """
     a = a if isinstance(a, np.ndarray) else a.get()
     if stype == "row_sparse":
@@ -150,6 +255,12 @@ def zeros(stype, shape, dtype):
 
     Raises:
         ValueError: a csr shape that is not 2-D, or a storage type that is not sparse.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import zeros
+        z = zeros("row_sparse", (4, 2), np.float32)
+        z.data.shape, z.shape       # ((0, 2), (4, 2)): nothing stored
     """
     shape = tuple(shape)
     if stype == "row_sparse":

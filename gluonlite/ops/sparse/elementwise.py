@@ -10,7 +10,10 @@ return None).
 
 Example::
 
-    UNARY_RULES["square"].kernel(p, rc, csr)     # a CSR with every value squared
+    from gluonlite.ops.sparse.elementwise import UNARY_RULES
+    from gluonlite.ops.sparse.arrays import from_dense
+    csr = from_dense(np.array([[0.0, 3.0], [2.0, 0.0]]), "csr")
+    UNARY_RULES["square"].kernel(None, None, csr).data  # array([9., 4.]): still a CSR
 """
 import numpy as np
 import scipy.sparse as spsp
@@ -28,13 +31,29 @@ _CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_e
 
 
 def refuse(name, *xs, why=""):
-    """The ValueError of a storage combination operator `name` does not take."""
+    """The ValueError of a storage combination operator `name` does not take.
+
+    Example::
+
+        from gluonlite.ops.sparse.elementwise import refuse
+        from gluonlite.ops.sparse.arrays import zeros
+        print(refuse("dot", zeros("csr", (2, 2), np.float32), np.zeros(2)))
+        # dot: storage types (csr, default) are not supported
+    """
     kinds = ", ".join(stype_of(x) or "none" for x in xs)
     return ValueError(f"{name}: storage types ({kinds}) are not supported{why}")
 
 
 def map_values(x, fn):
-    """`fn` applied to the stored values of raw sparse `x` only (a zero-preserving function)."""
+    """`fn` applied to the stored values of raw sparse `x` only (a zero-preserving function).
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense
+        from gluonlite.ops.sparse.elementwise import map_values
+        m = from_dense(np.array([[0.0, 3.0], [0.0, 0.0]]), "csr")
+        map_values(m, np.square).data       # array([9.]): only stored values are touched
+    """
     with np.errstate(all="ignore"):
         vals = np.asarray(fn(x.data)).astype(x.data.dtype, copy=False)
     return like(x, vals, tuple(a.copy() for a in x.aux()))
@@ -78,7 +97,15 @@ def _rsp_times_dense(a, d, fn):
 
 def elemwise_rule(kind):
     """elemwise_<kind>: MXNet keeps csr+csr, rsp+rsp (add, sub, mul), csr*dense, rsp*dense
-    (either order, mul); everything else is dense."""
+    (either order, mul); everything else is dense.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense
+        from gluonlite.ops.sparse.elementwise import elemwise_rule
+        a = from_dense(np.eye(2), "csr")
+        elemwise_rule("add").kernel(None, None, a, a).stype   # 'csr': csr + csr stays csr
+    """
     def kernel(p, rc, lhs, rhs):
         if tuple(lhs.shape) != tuple(rhs.shape):
             raise ValueError(f"elemwise_{kind}: shapes must be equal, got {tuple(lhs.shape)} "
@@ -102,7 +129,16 @@ def elemwise_rule(kind):
 
 
 def broadcast_rule(kind):
-    """broadcast_<kind>: csr * dense and csr / dense (the dense one broadcast) keep csr."""
+    """broadcast_<kind>: csr * dense and csr / dense (the dense one broadcast) keep csr.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense
+        from gluonlite.ops.sparse.elementwise import broadcast_rule
+        a = from_dense(np.eye(2), "csr")
+        broadcast_rule("mul").kernel(None, None, a, np.array([2.0, 3.0])).dense()
+        # array([[2., 0.], [0., 3.]]): a csr result
+    """
     def kernel(p, rc, lhs, rhs):
         if kind in ("mul", "div") and stype_of(lhs) == "csr" and stype_of(rhs) == "default":
             try:
@@ -121,7 +157,17 @@ def broadcast_rule(kind):
 def scalar_rule(kind, reverse=False):
     """A sparse array with a scalar (``p.scalar``; `reverse`: the scalar comes first): the
     storage is kept where the function maps 0 to 0 (``x * s``, ``x + 0``, ``x == 1``, ``x >
-    0``, ...), as MXNet does; ``x / s`` always keeps it (MXNet's rule), ``s / x`` never."""
+    0``, ...), as MXNet does; ``x / s`` always keeps it (MXNet's rule), ``s / x`` never.
+
+    Example::
+
+        from gluonlite.ops.sparse.arrays import from_dense
+        from gluonlite.ops.sparse.elementwise import scalar_rule
+        from gluonlite.ops.registry import Params
+        a = from_dense(np.eye(2), "row_sparse")
+        scalar_rule("mul").kernel(Params(scalar=5.0), None, a).data     # rows times 5, row_sparse
+        scalar_rule("add").kernel(Params(scalar=1.0), None, a)          # None: x + 1 is dense
+    """
     fn = _BIN.get(kind) or _CMP[kind]
 
     def kernel(p, rc, x):

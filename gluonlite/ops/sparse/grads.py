@@ -12,6 +12,7 @@ fan-out sums work unchanged; the tape densifies it before any operator's rule re
 
 Example::
 
+    from gluonlite.ops.sparse.grads import RowSparseRows
     g = RowSparseRows(np.array([1, 4]), np.ones((2, 3)), (6, 3))
     (g + g).values           # rows 1 and 4, twos
     (np.zeros((6, 3)) + g)   # dense, ones in rows 1 and 4
@@ -23,7 +24,14 @@ __all__ = ["RowSparseRows"]
 
 class RowSparseRows:
     """A row_sparse raw gradient: `indices` (int64, unique, ascending), `values` (one row per
-    index, shape ``(len(indices),) + shape[1:]``), `shape` (the dense shape)."""
+    index, shape ``(len(indices),) + shape[1:]``), `shape` (the dense shape).
+
+    Example::
+
+        from gluonlite.ops.sparse.grads import RowSparseRows
+        g = RowSparseRows(np.array([1, 4]), np.ones((2, 3)), (6, 3))
+        (g + g).values.sum(), (np.zeros((6, 3)) + g).shape      # (12.0, (6, 3))
+    """
 
     __slots__ = ("indices", "values", "shape")
     # numpy must hand ``dense + rows`` to __radd__ instead of broadcasting over the object
@@ -34,17 +42,38 @@ class RowSparseRows:
 
     @property
     def dtype(self):
-        """The values' dtype."""
+        """The values' dtype.
+
+        Example::
+
+            from gluonlite.ops.sparse.grads import RowSparseRows
+            g = RowSparseRows(np.array([0]), np.ones((1, 2), np.float32), (2, 2))
+        g.dtype         # dtype('float32')
+        """
         return self.values.dtype
 
     def dense(self, xp=np):
-        """The dense gradient (zeros outside the rows)."""
+        """The dense gradient (zeros outside the rows).
+
+        Example::
+
+            from gluonlite.ops.sparse.grads import RowSparseRows
+            g = RowSparseRows(np.array([0]), np.ones((1, 2)), (2, 2))
+        g.dense()       # array([[1., 1.], [0., 0.]])
+        """
         out = xp.zeros(self.shape, self.values.dtype)
         out[self.indices] = self.values
         return out
 
     def add_to(self, dense):
-        """Add these rows into the dense raw array `dense`, in place; returns it."""
+        """Add these rows into the dense raw array `dense`, in place; returns it.
+
+        Example::
+
+            from gluonlite.ops.sparse.grads import RowSparseRows
+            g = RowSparseRows(np.array([1]), np.ones((1, 2)), (3, 2))
+            g.add_to(np.zeros((3, 2)))      # array([[0., 0.], [1., 1.], [0., 0.]])
+        """
         dense[self.indices] += self.values.astype(dense.dtype, copy=False)
         return dense
 

@@ -13,7 +13,12 @@
 
 Example::
 
-    DOT.kernel(p, rc, csr, dense)      # dense, or the storage forward_stype names
+    from gluonlite.ops.sparse.matrix import DOT
+    from gluonlite.ops.sparse.arrays import from_dense
+    from gluonlite.ops.registry import RunCtx
+    p = mx.ops.get("dot").parse({})[0]
+    csr = from_dense(np.eye(2), "csr")
+    DOT.kernel(p, RunCtx(False, np), csr, np.ones((2, 3)))    # dense (forward_stype's)
 """
 import numpy as np
 import scipy.sparse as spsp

@@ -7,7 +7,12 @@ by rows and columns, or csr arrays joined along axis 0, stay csr.
 
 Example::
 
-    SUM.kernel(p, rc, rsp)     # dense
+    from gluonlite.ops.sparse.reduce import SUM
+    from gluonlite.ops.sparse.arrays import from_dense
+    from gluonlite.ops.registry import RunCtx
+    p = mx.ops.get("sum").parse({"axis": 0})[0]
+    rsp = from_dense(np.eye(2), "row_sparse")
+    SUM.kernel(p, RunCtx(False, np), rsp)      # array([1., 1.]): dense
 """
 import numpy as np
 import scipy.sparse as spsp

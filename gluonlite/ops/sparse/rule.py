@@ -9,7 +9,10 @@ the rule only for the storage types it infers (`output_stypes`).
 
 Example::
 
-    register("square", ..., storage=StorageRule(map_values(np.square)))
+    from gluonlite.ops.sparse.rule import StorageRule
+    from gluonlite.ops.sparse.elementwise import map_values
+    rule = StorageRule(lambda p, rc, x: map_values(x, np.square))
+    # given as register("square", ..., storage=rule)
 """
 import numpy as np
 
@@ -38,6 +41,13 @@ class StorageRule(_Frozen):
             the dense values.
         inplace: the kernel updates its inputs' parts in place (an optimizer's weight and
             states) and may return an input itself: the arrays are kept.
+
+    Example::
+
+        from gluonlite.ops.sparse.rule import StorageRule
+        from gluonlite.ops.sparse.elementwise import map_values
+        rule = StorageRule(lambda p, rc, x: map_values(x, np.square))
+        rule.kernel, rule.inplace           # (<function <lambda> ...>, False)
     """
 
     __slots__ = ("kernel", "dense_too", "grad", "inplace")
@@ -47,7 +57,15 @@ class StorageRule(_Frozen):
 
 
 def stype_of(x):
-    """The storage type of raw array `x` ('default' for a dense one, None for None)."""
+    """The storage type of raw array `x` ('default' for a dense one, None for None).
+
+    Example::
+
+        from gluonlite.ops.sparse.rule import stype_of
+        from gluonlite.ops.sparse.arrays import zeros
+        stype_of(np.ones(2)), stype_of(zeros("csr", (2, 2), np.float32)), stype_of(None)
+        # ('default', 'csr', None)
+    """
     if x is None:
         return None
     return getattr(x.__class__, "stype", "default")

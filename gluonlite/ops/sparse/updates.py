@@ -143,6 +143,12 @@ def update_rule(name, rule, state_names):
         TypeError: a number of arrays other than weight, grad and the states.
         ValueError: a storage combination the operator does not take
             (``_sparse_adagrad_update``).
+
+    Example::
+
+        from gluonlite.ops.sparse.updates import update_rule
+        rule = update_rule("my_sgd", lambda p, xp, w, g: w - p.lr * g, ())
+        type(rule).__name__         # 'StorageRule'
     """
     def kernel(p, rc, weight, grad, *states):
         if len(states) != len(state_names):
