@@ -35,7 +35,7 @@ Example::
 
     from gluonlite import nd
     a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
-    a.indptr.asnumpy()                 # array([0, 1, 2])
+    a.indptr.asnumpy()                 # [0 1 2]
     nd.sparse.dot(a, nd.ones((3, 4)))  # dense (2, 4)
     r = nd.ones((4, 2)).tostype('row_sparse')
 """
@@ -87,6 +87,11 @@ class BaseSparseNDArray(NDArray):
     Dense operators accept them (computing on their dense values, a dense result); the
     operators of `nd.sparse` (and `nd.dot`, `nd.elemwise_add`, ... given sparse inputs)
     keep the storage where MXNet does. `size` and `reshape` are refused, as in MXNet.
+
+    Example::
+
+        x = nd.ones((2, 2)).tostype('row_sparse')
+        isinstance(x, nd.sparse.BaseSparseNDArray)   # True
     """
 
     __slots__ = ("_sd", "_six", "_sshape", "_unverified")
@@ -139,17 +144,35 @@ class BaseSparseNDArray(NDArray):
 
     @property
     def shape(self):
-        """The (logical) shape as a tuple."""
+        """The (logical) shape as a tuple.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.shape   # (2, 3)
+        """
         return self._sshape
 
     @property
     def dtype(self):
-        """The numpy dtype type of the values."""
+        """The numpy dtype type of the values.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.dtype   # <class 'numpy.float32'>
+        """
         return self._sd.dtype.type
 
     @property
     def ndim(self):
-        """Number of dimensions."""
+        """Number of dimensions.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.ndim   # 2
+        """
         return len(self._sshape)
 
     @property
@@ -158,13 +181,27 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             NotImplementedError: always.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            try:
+                x.size
+            except NotImplementedError:
+                print('use np.prod(x.shape) or x.data.size')
         """
         raise NotImplementedError(f"{type(self).__name__}.size: the size of a sparse array is "
                                   "ambiguous; use np.prod(x.shape) or x.data.size")
 
     @property
     def handle(self):
-        """The compressed parts (a tuple of numpy arrays: data, then aux arrays)."""
+        """The compressed parts (a tuple of numpy arrays: data, then aux arrays).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            len(r.handle)   # 2
+        """
         return (self._sdata,) + self._aux()
 
     def _dense(self):
@@ -172,7 +209,13 @@ class BaseSparseNDArray(NDArray):
 
     def raw(self):
         """The array's raw form (`gluonlite.ops.sparse.arrays`), holding these very parts: what
-        the storage kernels read."""
+        the storage kernels read.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            type(r.raw()).__name__   # 'RowSparse'
+        """
         return self._raw_type(self._sdata, *self._aux()[::-1], self._sshape)
 
     def _set_raw(self, raw):
@@ -182,7 +225,13 @@ class BaseSparseNDArray(NDArray):
 
     # ---- conversion ----------------------------------------------------------------------
     def asnumpy(self):
-        """A dense numpy copy of the values."""
+        """A dense numpy copy of the values.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
+        """
         return self._dense()
 
     def __repr__(self):
@@ -193,13 +242,25 @@ class BaseSparseNDArray(NDArray):
 
     @property
     def data(self):
-        """The stored values as a dense NDArray (a copy)."""
+        """The stored values as a dense NDArray (a copy).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.data.asnumpy()   # [1. 2.]
+        """
         return NDArray(self._ctx.xp.asarray(self._sdata.copy()), self._ctx)
 
     @property
     def indices(self):
         """The indices as a dense int64 NDArray (a copy), the row numbers of a row_sparse
-        array or the column numbers of a csr one."""
+        array or the column numbers of a csr one.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.indices.asnumpy()   # [1]
+        """
         return NDArray(self._ctx.xp.asarray(self._sindices.copy()), self._ctx)
 
     @property
@@ -214,7 +275,13 @@ class BaseSparseNDArray(NDArray):
         return self._aux()[i].dtype.type
 
     def copy(self):
-        """A copy with the same storage type and context."""
+        """A copy with the same storage type and context.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.copy().stype   # 'row_sparse'
+        """
         return _like(self, self._sdata.copy(), tuple(a.copy() for a in self._aux()))
 
     def copyto(self, other):
@@ -225,6 +292,12 @@ class BaseSparseNDArray(NDArray):
             TypeError: `other` is an array of the other sparse storage type, or not an
                 NDArray or Context.
             ValueError: shapes differ.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            out = nd.zeros((3, 2))
+            r.copyto(out).asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
         """
         if isinstance(other, Context):
             out = self.copy()
@@ -249,11 +322,24 @@ class BaseSparseNDArray(NDArray):
         return other
 
     def as_in_context(self, ctx):
-        """This array on `ctx` (itself when already there)."""
+        """This array on `ctx` (itself when already there).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.as_in_context(mx.cpu()) is r   # True
+        """
         return self if ctx == self._ctx else self.copyto(ctx)
 
     def astype(self, dtype, copy=True):
-        """A copy with values of `dtype`, same storage type."""
+        """A copy with values of `dtype`, same storage type.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            y = r.astype('float64')
+            y.stype, y.dtype   # ('row_sparse', <class 'numpy.float64'>)
+        """
         dt = normalize_dtype(dtype)
         if not copy and dt == self._sdata.dtype:
             return self
@@ -264,16 +350,33 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             ValueError: csr to row_sparse or back (MXNet has no such cast), or an unknown type.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.tostype('default').asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
         """
         return cast_storage(self, stype)
 
     def detach(self):
-        """The same storage, cut from the autograd graph."""
+        """The same storage, cut from the autograd graph.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.detach().stype   # 'row_sparse'
+        """
         return _like(self, self._sdata, self._aux())
 
     def asscipy(self):
         """The array as a scipy sparse matrix (csr_matrix; a row_sparse matrix gives a
-        csr_matrix of its dense values, 2-D only)."""
+        csr_matrix of its dense values, 2-D only).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.asscipy().nnz   # 2
+        """
         return spsp.csr_matrix(self._dense())
 
     def reshape(self, *shape, **kwargs):
@@ -281,6 +384,14 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             NotSupportedForSparseNDArray: always.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            try:
+                r.reshape((2, 3))
+            except mx.base.NotSupportedForSparseNDArray:
+                print('densify first: r.tostype("default").reshape((2, 3))')
         """
         raise NotSupportedForSparseNDArray(self.reshape, None, shape)
 
@@ -291,7 +402,13 @@ class BaseSparseNDArray(NDArray):
         raise NotSupportedForSparseNDArray(self._slice, None, start, stop)
 
     def wait_to_read(self):
-        """Nothing to wait for: sparse arrays are computed on the host when returned."""
+        """Nothing to wait for: sparse arrays are computed on the host when returned.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.wait_to_read()   # returns at once
+        """
 
     # ---- arithmetic: MXNet's sparse operator choice; the storage rules decide the rest --
     def __add__(self, other):
@@ -391,6 +508,11 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             MXNetError: the parts are inconsistent (the message says which rule fails).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.check_format()   # valid: returns None
         """
         problem = self._format_problem(full_check)
         if problem:
@@ -409,7 +531,7 @@ class CSRNDArray(BaseSparseNDArray):
     Example::
 
         a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
-        a.asnumpy()   # [[1, 0, 0], [0, 0, 2]]
+        a.asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
     """
 
     __slots__ = ("_sixptr",)
@@ -417,7 +539,13 @@ class CSRNDArray(BaseSparseNDArray):
 
     @property
     def stype(self):
-        """'csr'."""
+        """'csr'.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.stype   # 'csr'
+        """
         return "csr"
 
     @property
@@ -432,7 +560,13 @@ class CSRNDArray(BaseSparseNDArray):
 
     @property
     def indptr(self):
-        """The row offsets (int64) as a dense NDArray (a copy)."""
+        """The row offsets (int64) as a dense NDArray (a copy).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.indptr.asnumpy()   # [0 1 2]
+        """
         return NDArray(self._ctx.xp.asarray(self._sindptr.copy()), self._ctx)
 
     def _aux(self):
@@ -445,7 +579,13 @@ class CSRNDArray(BaseSparseNDArray):
         return self.raw().scipy()
 
     def asscipy(self):
-        """A scipy ``csr_matrix`` copy of this array."""
+        """A scipy ``csr_matrix`` copy of this array.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.asscipy().toarray()   # [[1. 0. 0.] [0. 0. 2.]]
+        """
         return spsp.csr_matrix((self._sdata.copy(), self._sindices.copy(),
                                 self._sindptr.copy()), shape=self._sshape)
 
@@ -486,7 +626,7 @@ class RowSparseNDArray(BaseSparseNDArray):
     Example::
 
         r = nd.sparse.row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))
-        r.asnumpy()[3]   # [1, 2]
+        r.asnumpy()[3]   # [1. 2.]
     """
 
     __slots__ = ()
@@ -494,7 +634,13 @@ class RowSparseNDArray(BaseSparseNDArray):
 
     @property
     def stype(self):
-        """'row_sparse'."""
+        """'row_sparse'.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.stype   # 'row_sparse'
+        """
         return "row_sparse"
 
     def _aux(self):
@@ -514,7 +660,13 @@ class RowSparseNDArray(BaseSparseNDArray):
         raise ValueError(f"RowSparseNDArray only supports [:] for __getitem__, got {key!r}")
 
     def retain(self, *args, **kwargs):
-        """The rows given by `indices` only (see `nd.sparse.retain`)."""
+        """The rows given by `indices` only (see `nd.sparse.retain`).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.], [3., 4.]], [0, 2]), shape=(3, 2))
+            r.retain(nd.array([2], dtype='int64')).indices.asnumpy()   # [2]
+        """
         return retain(self, *args, **kwargs)
 
     def _format_problem(self, full):
@@ -778,7 +930,12 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
 
 
 def empty(stype, shape, ctx=None, dtype=None):
-    """A new array of storage type `stype` (all zero here, as `zeros`)."""
+    """A new array of storage type `stype` (all zero here, as `zeros`).
+
+    Example::
+
+        nd.sparse.empty('csr', (2, 3)).asnumpy()   # [[0. 0. 0.] [0. 0. 0.]]
+    """
     if stype not in ("csr", "row_sparse"):
         raise ValueError(f"empty: unknown sparse storage type {stype!r}; expected 'csr' or "
                          "'row_sparse'")
@@ -806,7 +963,13 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
 
 
 def zeros_like(data, out=None, name=None, **kwargs):
-    """An all-zero array with `data`'s shape, dtype and storage type."""
+    """An all-zero array with `data`'s shape, dtype and storage type.
+
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+        nd.sparse.zeros_like(r).stype   # 'row_sparse'
+    """
     if isinstance(data, BaseSparseNDArray):
         res = zeros(data.stype, data.shape, ctx=data.context, dtype=data.dtype)
     else:
@@ -820,7 +983,14 @@ def zeros_like(data, out=None, name=None, **kwargs):
 
 def wrap(raw, ctx):
     """The NDArray of raw result `raw` on `ctx`: a sparse array holding a raw sparse one's
-    parts (no copy), a dense NDArray of a dense one (on ctx's device)."""
+    parts (no copy), a dense NDArray of a dense one (on ctx's device).
+
+    Example::
+
+        from gluonlite.ndarray.sparse import wrap
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+        wrap(r.raw(), mx.cpu()).asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
+    """
     if raw.__class__ is _raw.CSR:
         return _new_csr(raw.data, raw.indices, raw.indptr, raw.shape, ctx)
     if raw.__class__ is _raw.RowSparse:
