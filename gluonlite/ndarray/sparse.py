@@ -71,7 +71,11 @@ def c_array_buf(ctype, buf):
     """A ctypes array of `ctype` sharing the memory of writable buffer `buf` (MXNet's helper,
     which its sparse module re-exports).
 
-    Example: ``c_array_buf(ctypes.c_float, array.array('f', [1, 2]))``.
+    Example::
+
+        import array, ctypes
+        from gluonlite.ndarray.sparse import c_array_buf
+        list(c_array_buf(ctypes.c_float, array.array('f', [1, 2])))   # [1.0, 2.0]
     """
     import ctypes  # noqa: F401  (ctype is a ctypes type)
     return (ctype * len(buf)).from_buffer(buf)
@@ -783,7 +787,10 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     Raises:
         ValueError: inconsistent parts or shape, a row_sparse source, a tuple of bad length.
 
-    Example: ``csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))``.
+    Example::
+
+        x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+        x.asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
     """
     if isinstance(arg1, tuple):
         if len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 2:
@@ -839,7 +846,10 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     Raises:
         ValueError: inconsistent parts or shape, a csr source.
 
-    Example: ``row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))``.
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))
+        r.indices.asnumpy(), r.data.asnumpy()   # (array([3]), array([[1., 2.]], dtype=float32))
     """
     if isinstance(arg1, tuple):
         if len(arg1) < 2:
@@ -886,7 +896,11 @@ def array(source_array, ctx=None, dtype=None):
     Raises:
         ValueError: a dense source (use ``nd.array(...).tostype(stype)``).
 
-    Example: ``nd.sparse.array(scipy.sparse.random(3, 4, 0.5).tocsr())``.
+    Example::
+
+        import scipy.sparse
+        x = nd.sparse.array(scipy.sparse.eye(3, format='csr'))
+        x.stype, x.indptr.asnumpy()   # ('csr', array([0, 1, 2, 3]))
     """
     if isinstance(source_array, BaseSparseNDArray):
         out = source_array.copy() if dtype is None else source_array.astype(dtype)
@@ -911,7 +925,10 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     Raises:
         ValueError: an unknown storage type, or a csr shape that is not 2-D.
 
-    Example: ``nd.sparse.zeros('row_sparse', (1000, 8))``.
+    Example::
+
+        z = nd.sparse.zeros('row_sparse', (1000, 8))
+        z.stype, z.indices.shape   # ('row_sparse', (0,))
     """
     shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
     dt = normalize_dtype(dtype or np.float32)
@@ -954,7 +971,10 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
         ValueError: csr <-> row_sparse (MXNet has no such cast), a non-2-D array to csr, an
             unknown storage type.
 
-    Example: ``nd.cast_storage(nd.ones((2, 2)), stype='csr')``.
+    Example::
+
+        x = nd.cast_storage(nd.array([[0, 1], [0, 0]]), stype='csr')
+        x.stype, x.data.asnumpy()   # ('csr', array([1.], dtype=float32))
     """
     if stype not in _STYPES:
         raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
@@ -1022,8 +1042,10 @@ def _arith(name):
     f.__name__ = name
     f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars (the elemwise "
                  "operator for one shape, else the broadcast one); the storage is kept where "
-                 "the operator's storage rule keeps it, dense otherwise.\n\nExample: "
-                 f"``nd.sparse.{name}(a, b)``.")
+                 "the operator's storage rule keeps it, dense otherwise.\n\nExample::\n\n"
+                 "    r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))\n"
+                 f"    nd.sparse.{name}(r, {'2' if kind in ('mul', 'div') else 'r'}).stype"
+                 "   # 'row_sparse'\n")
     return f
 
 
@@ -1053,7 +1075,10 @@ def retain(data=None, indices=None, out=None, name=None, **kwargs):
         ValueError: `data` is not row_sparse.
         MXNetError: an unknown argument, or a missing input.
 
-    Example: ``nd.sparse.retain(r, nd.array([0, 3]))``.
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.], [3., 4.]], [0, 2]), shape=(3, 2))
+        nd.sparse.retain(r, nd.array([0, 1])).asnumpy()   # [[1. 2.] [0. 0.] [0. 0.]]
     """
     if kwargs or data is None or indices is None:
         raise MXNetError(f"retain: takes data and indices (and out, name); got unknown "
