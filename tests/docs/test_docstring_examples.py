@@ -113,6 +113,18 @@ COVERED = [
     "gluonlite.control_flow.tracing",
     "gluonlite.control_flow.lowering.decisions",
     "gluonlite.control_flow.lowering.counting",
+    "gluonlite.ndarray.sparse",
+    "gluonlite.ndarray.register",
+    "gluonlite.ndarray.contrib",
+    "gluonlite.symbol.symbol",
+    "gluonlite.symbol.functions",
+    "gluonlite.symbol.json_io",
+    "gluonlite.symbol.naming",
+    "gluonlite.symbol.printing",
+    "gluonlite.symbol.history",
+    "gluonlite.symbol.storage",
+    "gluonlite.symbol.register",
+    "gluonlite.symbol.contrib",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
