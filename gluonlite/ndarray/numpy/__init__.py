@@ -15,6 +15,13 @@ def lookup(kind, *args):
 
     Raises:
         AttributeError: mx.np has not loaded (or the lookup found no such name).
+
+    Example::
+
+        from gluonlite.ndarray.numpy import lookup
+        total = lookup('nd', 'numpy', 'sum')   # gluonlite.numpy's sum, the imperative face
+        total(mx.np.array([1, 2]))             # 3.0
+        lookup('_Symbol').__name__             # '_Symbol'
     """
     fn = FACES.get(kind)
     if fn is None:
