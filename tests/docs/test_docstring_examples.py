@@ -125,6 +125,21 @@ COVERED = [
     "gluonlite.symbol.storage",
     "gluonlite.symbol.register",
     "gluonlite.symbol.contrib",
+    "gluonlite.ndarray",
+    "gluonlite.ndarray.invoke",
+    "gluonlite.ndarray.serialization",
+    "gluonlite.ndarray.sparse_check",
+    "gluonlite.ndarray.sparse_grad",
+    "gluonlite.ndarray.storage",
+    "gluonlite.ndarray.ufuncs",
+    "gluonlite.ndarray.recorded_rules",
+    "gluonlite.ndarray.functions",
+    "gluonlite.ndarray.dlpack",
+    "gluonlite.ndarray.ndarray",
+    "gluonlite.ndarray.numpy",
+    "gluonlite.ndarray.custom",
+    "gluonlite.symbol",
+    "gluonlite.symbol.custom",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
