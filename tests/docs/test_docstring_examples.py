@@ -140,6 +140,9 @@ COVERED = [
     "gluonlite.ndarray.custom",
     "gluonlite.symbol",
     "gluonlite.symbol.custom",
+    "gluonlite.ndarray.imdecode",
+    "gluonlite.ndarray.indexing",
+    "gluonlite.symbol.numpy",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
