@@ -103,7 +103,7 @@ def row_sparse_problem(shape, data, indices, full=True):
 
         from gluonlite.ndarray.sparse_check import row_sparse_problem
         row_sparse_problem((4, 2), np.ones((2, 2)), np.array([1, 3]))   # None
-        row_sparse_problem((4, 2), np.ones((2, 2)), np.array([1, 1]))   # '... strictly increasing ...'
+        row_sparse_problem((4, 2), np.ones((2, 2)), np.array([1, 1]))   # 'row indices must ...'
     """
     if indices.ndim != 1 or data.ndim < 1 or indices.shape[0] != data.shape[0]:
         return (f"indices ({indices.shape}) must be 1-D with one entry per stored row "
