@@ -55,7 +55,12 @@ def _np_shape():
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
     """An array of zeros; `stype` 'row_sparse' or 'csr' gives a sparse one (nothing
-    stored). Example: ``nd.zeros((2, 3), dtype='int32')``.
+    stored).
+
+    Example::
+
+        nd.zeros((2, 3), dtype='int32').asnumpy()   # [[0 0 0] [0 0 0]]
+        nd.zeros((2, 3), stype='csr').stype         # 'csr'
 
     Raises:
         ValueError: an unknown `stype`.
@@ -64,18 +69,33 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
-    """An array of ones (`stype` as in `zeros`)."""
+    """An array of ones (`stype` as in `zeros`).
+
+    Example::
+
+        nd.ones((2, 2)).asnumpy()   # [[1. 1.] [1. 1.]]
+    """
     return _creation(shape, ctx, dtype, 1, stype, "ones", kwargs.get("out"))
 
 
 def full(shape, val, ctx=None, dtype=None, stype=None, **kwargs):
-    """An array filled with `val` (`stype` as in `zeros`)."""
+    """An array filled with `val` (`stype` as in `zeros`).
+
+    Example::
+
+        nd.full((2,), 7, dtype='int32').asnumpy()   # [7 7]
+    """
     return _creation(shape, ctx, dtype, val, stype, "full", kwargs.get("out"))
 
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dtype=None,
            **kwargs):
     """Evenly spaced values in [start, stop) (float32 by default), each repeated `repeat` times.
+
+    Example::
+
+        nd.arange(3).asnumpy()                   # [0. 1. 2.]
+        nd.arange(1, 3, repeat=2).asnumpy()      # [1. 1. 2. 2.]
 
     Raises:
         NotImplementedError: infer_range=True.
@@ -86,18 +106,34 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dt
 
 
 def maximum(lhs, rhs):
-    """Elementwise maximum of arrays and/or scalars (broadcasting)."""
+    """Elementwise maximum of arrays and/or scalars (broadcasting).
+
+    Example::
+
+        nd.maximum(nd.array([1, 5]), 3).asnumpy()   # [3. 5.]
+    """
     return _scalar_or_array(lhs, rhs, "broadcast_maximum", "_maximum_scalar", _np.maximum)
 
 
 def minimum(lhs, rhs):
-    """Elementwise minimum of arrays and/or scalars (broadcasting)."""
+    """Elementwise minimum of arrays and/or scalars (broadcasting).
+
+    Example::
+
+        nd.minimum(nd.array([1, 5]), nd.array([[2], [4]])).asnumpy()   # [[1. 2.] [1. 4.]]
+    """
     return _scalar_or_array(lhs, rhs, "broadcast_minimum", "_minimum_scalar", _np.minimum)
 
 
 def power(base, exp):
     """``base ** exp`` elementwise for arrays and/or scalars (broadcasting); two scalars give
-    a Python number, as in MXNet."""
+    a Python number, as in MXNet.
+
+    Example::
+
+        nd.power(nd.array([1, 2, 3]), 2).asnumpy()   # [1. 4. 9.]
+        nd.power(2, nd.array([1, 3])).asnumpy()      # [2. 8.]
+    """
     f = _register._gen_cache
     if isinstance(base, NDArray) and isinstance(exp, NDArray):
         return f["broadcast_power"](base, exp)
@@ -120,19 +156,35 @@ def _scalar_or_array(lhs, rhs, name, scalar_name, fn):
 
 
 def concat(*data, dim=1, **kwargs):
-    """Join arrays along axis `dim`."""
+    """Join arrays along axis `dim`.
+
+    Example::
+
+        nd.concat(nd.ones((2, 1)), nd.zeros((2, 2)), dim=1).shape   # (2, 3)
+    """
     return _register._gen_cache["Concat"](*data, dim=dim, **kwargs)
 
 
 def stack(*data, axis=0, **kwargs):
-    """Join same-shape arrays along a new axis."""
+    """Join same-shape arrays along a new axis.
+
+    Example::
+
+        nd.stack(nd.array([1, 2]), nd.array([3, 4]), axis=1).asnumpy()   # [[1. 3.] [2. 4.]]
+    """
     return _register._gen_cache["stack"](*data, axis=axis, **kwargs)
 
 
 def waitall():
     """Wait until every device has finished its queued work: numpy computes synchronously,
     CuPy does not, so on a GPU this is the device sync a timer needs before it reads the
-    clock (`gluonlite.context.synchronize`)."""
+    clock (`gluonlite.context.synchronize`).
+
+    Example::
+
+        y = nd.ones((2, 2)) * 3
+        nd.waitall()   # y is computed once this returns
+    """
     synchronize()
 
 

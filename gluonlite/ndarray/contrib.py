@@ -24,18 +24,30 @@ globals().update({n[len(_PREFIX):]: _gen_cache[n] for n in _registry.names()
 def isinf(data):
     """1 where data is +inf or -inf, else 0 (data's dtype).
 
-    Example: ``nd.contrib.isinf(nd.array([1, np.inf]))`` -> [0, 1].
+    Example::
+
+        nd.contrib.isinf(nd.array([1, np.inf, np.nan])).asnumpy()   # [0. 1. 0.]
     """
     return data.abs() == math.inf
 
 
 def isfinite(data):
-    """1 where data is neither infinite nor NaN, else 0 (data's dtype)."""
+    """1 where data is neither infinite nor NaN, else 0 (data's dtype).
+
+    Example::
+
+        nd.contrib.isfinite(nd.array([1, np.inf, np.nan])).asnumpy()   # [1. 0. 0.]
+    """
     return (data.abs() != math.inf) * (data == data)
 
 
 def isnan(data):
-    """1 where data is NaN, else 0 (data's dtype)."""
+    """1 where data is NaN, else 0 (data's dtype).
+
+    Example::
+
+        nd.contrib.isnan(nd.array([1, np.inf, np.nan])).asnumpy()   # [0. 0. 1.]
+    """
     return data != data
 
 
@@ -52,7 +64,11 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
     Returns:
         (sampled_classes int64, expected_count_true float64, expected_count_sampled float64).
 
-    Example: ``s, et, es = nd.contrib.rand_zipfian(nd.array([3]), 4, 5)``.
+    Example::
+
+        s, et, es = nd.contrib.rand_zipfian(nd.array([3]), 4, 5)
+        s.shape          # (4,)
+        et.asnumpy()     # [0.49815515]
     """
     ctx = ctx or current_context()
     log_range = math.log(range_max + 1)
@@ -105,7 +121,12 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
     Returns:
         The new weight.
 
-    Example: ``nd.contrib.adamw_update(w, g, m, v, 1.0, lr=0.01, eta=1.0, out=w)``.
+    Example::
+
+        w, g, m, v = nd.array([1, 2]), nd.array([1, 1]), nd.zeros(2), nd.zeros(2)
+        nd.contrib.adamw_update(w, g, m, v, 1.0, lr=0.1, eta=1.0, out=w)
+        w.asnumpy()   # [0.6837723 1.6837723]
+        m.asnumpy()   # [0.1 0.1]
     """
     return _gen_cache["_adamw_update"](
         weight, grad, mean, var, _rescale_array(rescale_grad, weight), lr=lr, eta=eta,
@@ -117,7 +138,16 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                     beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
                     **kwargs):
     """`adamw_update` with a float32 master copy `weight32` of a float16 `weight`
-    (`_mp_adamw_update`); `rescale_grad` is a number or a one-element NDArray."""
+    (`_mp_adamw_update`); `rescale_grad` is a number or a one-element NDArray.
+
+    Example::
+
+        w, g = nd.array([1, 2], dtype='float16'), nd.array([1, 1], dtype='float16')
+        m, v, w32 = nd.zeros(2), nd.zeros(2), nd.array([1, 2])
+        nd.contrib.mp_adamw_update(w, g, m, v, w32, 1.0, lr=0.1, eta=1.0, out=w)
+        w.asnumpy()     # [0.6836 1.684 ] (float16)
+        w32.asnumpy()   # [0.6837723 1.6837723]
+    """
     return _gen_cache["_mp_adamw_update"](
         weight, grad, mean, var, weight32, _rescale_array(rescale_grad, weight), lr=lr,
         eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
@@ -138,8 +168,12 @@ def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, 
     Returns:
         The updated weights.
 
-    Example: ``nd.contrib.multi_adamw_update([w], [g], [m], [v], 1.0, lrs=[.01], wds=[0],
-    etas=[1], out=[w])``.
+    Example::
+
+        w, g, m, v = nd.array([1, 2]), nd.array([1, 1]), nd.zeros(2), nd.zeros(2)
+        nd.contrib.multi_adamw_update([w], [g], [m], [v], 1.0, lrs=[0.1], wds=[0], etas=[1],
+                                      out=[w])
+        w.asnumpy()   # [0.6837723 1.6837723]
     """
     size = size or len(weights)
     return _multi_update("_multi_adamw_update", (weights, grads, mean, var),
@@ -149,7 +183,16 @@ def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, 
 
 def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas,
                           out=None, name=None, size=0, **kwargs):
-    """`multi_adamw_update` with float32 master copies `weights32` of float16 weights."""
+    """`multi_adamw_update` with float32 master copies `weights32` of float16 weights.
+
+    Example::
+
+        w, g = nd.array([1, 2], dtype='float16'), nd.array([1, 1], dtype='float16')
+        m, v, w32 = nd.zeros(2), nd.zeros(2), nd.array([1, 2])
+        nd.contrib.multi_mp_adamw_update([w], [g], [m], [v], [w32], 1.0, lrs=[0.1], wds=[0],
+                                         etas=[1], out=[w])
+        w32.asnumpy()   # [0.6837723 1.6837723]
+    """
     size = size or len(weights)
     return _multi_update("_multi_mp_adamw_update", (weights, grads, mean, var, weights32),
                          [_rescale_array(rescale_grad, weights[0])], out=out,
@@ -169,8 +212,12 @@ def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
     Returns:
         The updated weights.
 
-    Example: ``nd.contrib.multi_lamb_update([w], [g], [m], [v], step_count=[1], lrs=[.01],
-    wds=[0], out=[w])``.
+    Example::
+
+        w, g, m, v = nd.array([1, 2]), nd.array([1, 1]), nd.zeros(2), nd.zeros(2)
+        nd.contrib.multi_lamb_update([w], [g], [m], [v], step_count=[1], lrs=[0.1], wds=[0],
+                                     out=[w])
+        w.asnumpy()   # [0.8418861 1.841886 ]
     """
     num_tensors = num_tensors or len(weights)
     return _multi_update("_multi_lamb_update", (weights, grads, mean, var), out=out,
@@ -180,7 +227,16 @@ def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
 
 def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
                          num_tensors=0, **kwargs):
-    """`multi_lamb_update` with float32 master copies `weights32` of float16 weights."""
+    """`multi_lamb_update` with float32 master copies `weights32` of float16 weights.
+
+    Example::
+
+        w, g = nd.array([1, 2], dtype='float16'), nd.array([1, 1], dtype='float16')
+        m, v, w32 = nd.zeros(2), nd.zeros(2), nd.array([1, 2])
+        nd.contrib.multi_mp_lamb_update([w], [g], [m], [v], [w32], step_count=[1], lrs=[0.1],
+                                        wds=[0], out=[w])
+        w32.asnumpy()   # [0.8418861 1.841886 ]
+    """
     num_tensors = num_tensors or len(weights)
     return _multi_update("_multi_mp_lamb_update", (weights, grads, mean, var, weights32),
                          out=out, num_tensors=num_tensors, step_count=step_count,

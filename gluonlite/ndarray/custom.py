@@ -54,7 +54,14 @@ def Custom(*data, op_type=None, name=None, out=None, **kwargs):
 
     Example::
 
-        y = nd.Custom(x, op_type="sigmoid")
+        class Double(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], in_data[0] * 2)
+        @mx.operator.register("double_nd_custom")
+        class DoubleProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, in_shapes, in_dtypes):
+                return Double()
+        nd.Custom(nd.array([1, 2]), op_type="double_nd_custom").asnumpy()   # [2. 4.]
     """
     if op_type is None:
         raise TypeError("Custom: missing required argument 'op_type' (the name a "

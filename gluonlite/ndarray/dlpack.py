@@ -91,7 +91,10 @@ def to_dlpack_for_read(data):
     Raises:
         TypeError: `data` is not an NDArray.
 
-    Example: ``nd.from_dlpack(nd.to_dlpack_for_read(x))`` views x's memory.
+    Example::
+
+        x = nd.array([1, 2])
+        nd.from_dlpack(nd.to_dlpack_for_read(x)).asnumpy()   # [1. 2.] (x's memory, no copy)
     """
     return _capsule(data, "to_dlpack_for_read")
 
@@ -102,6 +105,13 @@ def to_dlpack_for_write(data):
 
     Raises:
         TypeError: `data` is not an NDArray.
+
+    Example::
+
+        x = nd.array([1, 2])
+        y = nd.from_dlpack(nd.to_dlpack_for_write(x))
+        y[0] = 5
+        x.asnumpy()   # [5. 2.]
     """
     return _capsule(data, "to_dlpack_for_write")
 
@@ -162,6 +172,7 @@ def from_dlpack(dlpack):
 
     Example::
 
+        x = nd.array([1, 2])
         y = nd.from_dlpack(x.to_dlpack_for_write())
         y[0] = 5          # x[0] is 5 too
     """

@@ -22,7 +22,9 @@ def _op(name):
 def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
     """An N x M matrix (M=0: N x N) with ones on the k-th diagonal.
 
-    Example: ``nd.eye(2, 3, 1)`` -> ``[[0, 1, 0], [0, 0, 1]]``.
+    Example::
+
+        nd.eye(2, 3, 1).asnumpy()   # [[0. 1. 0.] [0. 0. 1.]]
     """
     return _op("_eye")(N=N, M=M, k=k, ctx=ctx or current_context(),
                        dtype=normalize_dtype(dtype or np.float32).name, **kwargs)
@@ -31,7 +33,9 @@ def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
 def linspace(start, stop, num, endpoint=True, ctx=None, dtype=np.float32):
     """`num` evenly spaced numbers from start to stop (stop left out when not `endpoint`).
 
-    Example: ``nd.linspace(0, 1, 5)`` -> ``[0., 0.25, 0.5, 0.75, 1.]``.
+    Example::
+
+        nd.linspace(0, 1, 5).asnumpy()   # [0. 0.25 0.5 0.75 1. ]
     """
     return _op("_linspace")(start=start, stop=stop, num=num, endpoint=endpoint,
                             ctx=ctx or current_context(),
@@ -50,8 +54,10 @@ def histogram(a, bins=10, range=None):  # noqa: A002 - MXNet's argument name
     Raises:
         ValueError: bins neither an int nor an NDArray.
 
-    Example: ``nd.histogram(nd.array([0, 1, 2, 3]), bins=2, range=(0, 4))`` -> counts
-    ``[2, 2]``, edges ``[0., 2., 4.]``.
+    Example::
+
+        counts, edges = nd.histogram(nd.array([0, 1, 2, 3]), bins=2, range=(0, 4))
+        counts.asnumpy(), edges.asnumpy()   # (array([2, 2]), array([0., 2., 4.], dtype=float32))
     """
     if isinstance(bins, NDArray):
         return _op("_histogram")(a, bins)
@@ -72,7 +78,9 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     Raises:
         ValueError: an int that does not divide the axis, or neither an int nor a tuple.
 
-    Example: ``nd.split_v2(nd.zeros((4, 2)), (1, 3))`` gives parts of 1, 2 and 1 rows.
+    Example::
+
+        [p.shape for p in nd.split_v2(nd.zeros((4, 2)), (1, 3))]   # [(1, 2), (2, 2), (1, 2)]
     """
     n = ary.shape[axis]
     if isinstance(indices_or_sections, (int, np.integer)):
@@ -92,5 +100,12 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
 
 def onehot_encode(indices, out):
     """Write the one-hot rows of `indices` into `out` (N, depth) and return it (deprecated in
-    MXNet: use `one_hot`)."""
+    MXNet: use `one_hot`).
+
+    Example::
+
+        out = nd.zeros((2, 3))
+        nd.onehot_encode(nd.array([0, 2]), out)
+        out.asnumpy()   # [[1. 0. 0.] [0. 0. 1.]]
+    """
     return _op("_onehot_encode")(indices, out, out=out)

@@ -69,7 +69,13 @@ def imdecode(str_img, clip_rect=(0, 0, 0, 0), out=None, index=0, channels=3, mea
         ValueError: bytes that are not an image, more channels than the image has, a
             rectangle outside the image, or an `out`/`mean` whose shape does not fit.
 
-    Example: ``img = nd.imdecode(open('cat.png', 'rb').read())``.
+    Example::
+
+        from PIL import Image   # a small PNG to decode
+        Image.fromarray(np.zeros((4, 6, 3), np.uint8)).save('cat.png')
+        with open('cat.png', 'rb') as f:
+            img = nd.imdecode(f.read())
+        img.shape   # (3, 4, 6): channels first
     """
     pixels = _decode(str_img, channels)
     if channels > pixels.shape[2]:

@@ -29,8 +29,10 @@ def indexing_key_expand_implicit_axes(key, shape):
         ValueError: a bool NDArray index (MXNet 1.x refuses boolean indexing outside its
             numpy mode).
 
-    Example: ``indexing_key_expand_implicit_axes((0,), (3, 4))`` ->
-    ``((0, slice(None, None, None)), -1)``.
+    Example::
+
+        from gluonlite.ndarray.indexing import indexing_key_expand_implicit_axes
+        indexing_key_expand_implicit_axes((0,), (3, 4))   # ((0, slice(None, None, None)), -1)
     """
     key = key if isinstance(key, tuple) else (key,)
     ell, nones, rest = None, 0, []
@@ -62,7 +64,10 @@ def get_indexing_dispatch_code(key):
         TypeError: `key` is not a tuple.
         ValueError: an element of another type.
 
-    Example: ``get_indexing_dispatch_code((0, [1, 2]))`` -> 1.
+    Example::
+
+        from gluonlite.ndarray.indexing import get_indexing_dispatch_code
+        get_indexing_dispatch_code((0, [1, 2]))   # 1
     """
     if not isinstance(key, tuple):
         raise TypeError(f"get_indexing_dispatch_code: key must be a tuple, got "
@@ -85,7 +90,10 @@ def get_oshape_of_gather_nd_op(dshape, ishape):
     Raises:
         ValueError: an empty shape.
 
-    Example: ``get_oshape_of_gather_nd_op((3, 4, 5), (2, 6))`` -> ``(6, 5)``.
+    Example::
+
+        from gluonlite.ndarray.indexing import get_oshape_of_gather_nd_op
+        get_oshape_of_gather_nd_op((3, 4, 5), (2, 6))   # (6, 5)
     """
     if not dshape or not ishape:
         raise ValueError(f"get_oshape_of_gather_nd_op: shapes must not be empty, got data "

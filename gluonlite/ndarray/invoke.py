@@ -31,7 +31,14 @@ _STORAGE = [None]
 
 def install_storage_dispatch(fn):
     """Install ``fn(plan, inputs, ctx) -> outputs``, the dispatcher of calls with sparse
-    inputs (`gluonlite.ndarray.storage.dispatch`); returns it."""
+    inputs (`gluonlite.ndarray.storage.dispatch`); returns it.
+
+    Example::
+
+        from gluonlite.ndarray import storage
+        from gluonlite.ndarray.invoke import install_storage_dispatch
+        install_storage_dispatch(storage.dispatch)   # what gluonlite.ndarray.storage does
+    """
     _STORAGE[0] = fn
     return fn
 
@@ -45,8 +52,11 @@ def register_call_rewrite(op_name, rewrite):
     Raises:
         ValueError: `op_name` has a rewrite already.
 
-    Example: ``register_call_rewrite("RNN", unpack_recorded)``
-    (`gluonlite.executor.rnn_params`).
+    Example::
+
+        from gluonlite.ndarray import invoke
+        invoke.register_call_rewrite('softsign', lambda plan, inputs: None)   # keep each call
+        del invoke._CALL_REWRITES['softsign']   # as it was
     """
     if op_name in _CALL_REWRITES:
         raise ValueError(f"register_call_rewrite: {op_name!r} has a rewrite already")
@@ -70,6 +80,13 @@ class CallPlan:
         storage_dense: the operator's storage rule takes dense inputs too for these
             attributes (``cast_storage`` to a sparse type): every call goes to the storage
             dispatcher.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for
+        from gluonlite.ops import registry
+        plan = plan_for(registry.get('clip'), {'a_min': 0, 'a_max': 1})
+        plan.names, plan.n_visible   # (['data'], 1)
     """
 
     __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr",
@@ -98,6 +115,13 @@ def plan_for(op, attrs):
 
     Raises:
         TypeError, ValueError: unknown, missing or malformed attributes (see Operator.parse).
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for
+        from gluonlite.ops import registry
+        op = registry.get('clip')
+        plan_for(op, {'a_min': 0, 'a_max': 1}) is plan_for(op, {'a_min': 0, 'a_max': 1})   # True
     """
     try:
         key = _key(op, attrs)
@@ -113,7 +137,14 @@ def plan_for(op, attrs):
 
 
 def parse_cached(op, attrs):
-    """op.parse(attrs)[0], memoized on the attribute values (most calls repeat them)."""
+    """op.parse(attrs)[0], memoized on the attribute values (most calls repeat them).
+
+    Example::
+
+        from gluonlite.ndarray.invoke import parse_cached
+        from gluonlite.ops import registry
+        parse_cached(registry.get('clip'), {'a_min': 0, 'a_max': 1})['a_max']   # 1.0
+    """
     return plan_for(op, attrs).p
 
 
@@ -135,7 +166,13 @@ _ARRAY = [None]
 
 def install_array_type(cls):
     """Make `cls` the array type a call wraps its outputs in (done by
-    `gluonlite.ndarray.ndarray` when it loads); returns it."""
+    `gluonlite.ndarray.ndarray` when it loads); returns it.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import install_array_type
+        install_array_type(nd.NDArray)   # what gluonlite.ndarray.ndarray does
+    """
     _ARRAY[0] = cls
     return cls
 
@@ -184,6 +221,13 @@ def run_plan(plan, inputs, ctx=None):
         ValueError: inputs on different contexts; shapes that do not fit (the message names
             the operator and the shapes).
         TypeError: inputs whose dtypes must match but do not.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for, run_plan
+        from gluonlite.ops import registry
+        plan = plan_for(registry.get('relu'), {})
+        run_plan(plan, [nd.array([-1, 2])])[0].asnumpy()   # [0. 2.]
     """
     if _profiling.ACTIVE:
         return _profiling.timed_op(plan.op.name, _run_plan, plan, inputs, ctx)
@@ -223,7 +267,15 @@ def _call_ctx(plan, c, ctx):
 
 def run_dense(plan, inputs, ctx=None):
     """`run_plan` without the storage dispatch: the operator's dense kernel on `inputs`
-    (every one dense), recorded by autograd when it records; the dispatcher's fallback."""
+    (every one dense), recorded by autograd when it records; the dispatcher's fallback.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for, run_dense
+        from gluonlite.ops import registry
+        plan = plan_for(registry.get('relu'), {})
+        run_dense(plan, [nd.array([-1, 2])])[0].asnumpy()   # [0. 2.]
+    """
     c = next((x._ctx for x in inputs if x is not None), None)
     return _run_dense(plan, inputs, c, ctx)
 
@@ -284,13 +336,23 @@ def invoke(op, inputs, attrs, ctx=None):
         ValueError: shapes that do not fit (naming the operator and the shapes), mixed contexts.
         TypeError: bad attributes or mismatched dtypes.
 
-    Example: ``invoke(ops.get('relu'), [x], {})[0]``.
+    Example::
+
+        from gluonlite.ndarray.invoke import invoke
+        from gluonlite.ops import registry
+        invoke(registry.get('relu'), [nd.array([-1, 2])], {})[0].asnumpy()   # [0. 2.]
     """
     return run_plan(plan_for(op, attrs), inputs, ctx)
 
 
 def context_from(p):
-    """The context named by a creation operator's `ctx` attribute ('cpu(0)'), if any."""
+    """The context named by a creation operator's `ctx` attribute ('cpu(0)'), if any.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import context_from
+        context_from({'ctx': 'cpu(0)'}), context_from({})   # (cpu(0), None)
+    """
     s = p.get("ctx") if isinstance(p, dict) else None
     if not s:
         return None

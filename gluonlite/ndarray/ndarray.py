@@ -39,6 +39,15 @@ def refuse_np_arrays(fname, inputs):
     Args:
         fname: the legacy function's name (``relu``).
         inputs: the inputs given (a list or a dict name -> value).
+
+    Example::
+
+        from gluonlite.ndarray.ndarray import refuse_np_arrays
+        refuse_np_arrays('relu', [nd.ones(2)])   # NDArrays pass
+        try:
+            refuse_np_arrays('relu', [mx.np.ones(2)])
+        except TypeError as e:
+            print(e)   # nd.relu: input 0 is an mxnet.numpy.ndarray, but this legacy operator ...
     """
     items = inputs.items() if isinstance(inputs, dict) else enumerate(inputs)
     for k, a in items:
@@ -50,7 +59,13 @@ def refuse_np_arrays(fname, inputs):
 
 
 def check_grad_req(req):
-    """Validate a grad_req value ('write', 'add' or 'null')."""
+    """Validate a grad_req value ('write', 'add' or 'null').
+
+    Example::
+
+        from gluonlite.ndarray.ndarray import check_grad_req
+        check_grad_req('add')   # 'add'
+    """
     if req not in _GRAD_REQS:
         raise ValueError(f"grad_req must be one of 'write', 'add', 'null', got {req!r}")
     return req
@@ -71,7 +86,11 @@ def check_stype(stype, what, sparse_ok=False):
         NotImplementedError: a sparse storage type where the caller has no sparse form.
         ValueError: an unknown storage type.
 
-    Example: ``check_stype(None, "zeros") == "default"``.
+    Example::
+
+        from gluonlite.ndarray.ndarray import check_stype
+        check_stype(None, "zeros")                      # 'default'
+        check_stype('csr', "zeros", sparse_ok=True)     # 'csr'
     """
     if stype is None or stype == "default":
         return "default"
@@ -1084,7 +1103,9 @@ def array(source, ctx=None, dtype=None):
         TypeError: source is not array-like (None, a str, a dict, a set); MXNet 1.9.1
             turns None into [nan], which hides the bug that produced it.
 
-    Example: ``nd.array([[1, 2], [3, 4]], dtype='int64')``.
+    Example::
+
+        nd.array([[1, 2], [3, 4]], dtype='int64').asnumpy()   # [[1 2] [3 4]]
     """
     if type(source).__module__.startswith("scipy.sparse") or (
             isinstance(source, NDArray) and source.stype != "default"):
@@ -1130,7 +1151,11 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
         ValueError: `zero_copy` with an array that is not C-contiguous, or of a dtype MXNet's
             DLPack conversion lacks (int8: "int8 is not supported.", as MXNet says).
 
-    Example: ``x = nd.from_numpy(np.arange(3.0))`` (float64, sharing memory).
+    Example::
+
+        a = np.arange(3.0)
+        x = nd.from_numpy(a)   # shares a's memory; a is read-only from now on
+        x.dtype, a.flags.writeable   # (<class 'numpy.float64'>, False)
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
@@ -1159,7 +1184,12 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
 
 def empty(shape, ctx=None, dtype=None, stype=None):
     """An uninitialised array (here: zeros, so results never depend on stale memory); a
-    sparse `stype` ('row_sparse', 'csr') gives an empty sparse array."""
+    sparse `stype` ('row_sparse', 'csr') gives an empty sparse array.
+
+    Example::
+
+        nd.empty((2, 2)).shape, nd.empty((2, 2), stype='csr').stype   # ((2, 2), 'csr')
+    """
     if check_stype(stype, "empty", sparse_ok=True) != "default":
         return INSTALLED["sparse_empty"](stype, shape, ctx=ctx, dtype=dtype)
     ctx = ctx or current_context()

@@ -36,7 +36,16 @@ __all__ = ["NotRecordable", "RECORDING_XP", "recorded_vjp"]
 
 
 class NotRecordable(Exception):
-    """A gradient rule does something that has no recorded form (the message says what)."""
+    """A gradient rule does something that has no recorded form (the message says what).
+
+    Example::
+
+        from gluonlite.ndarray.recorded_rules import RECORDING_XP, NotRecordable
+        try:
+            RECORDING_XP.unique
+        except NotRecordable as e:
+            print(e)   # calls xp.unique, which has no recorded form
+    """
 
 
 def _call(name, inputs, **attrs):
@@ -283,6 +292,16 @@ def recorded_vjp(node, gys, need):
 
     Raises:
         NotRecordable: the rule cannot be run on recorded NDArrays; the message says why.
+
+    Example::
+
+        from gluonlite.ndarray.recorded_rules import recorded_vjp
+        x = nd.array([1.0, 2.0])
+        x.attach_grad()
+        with autograd.record():
+            y = nd.exp(x)
+        dx, = recorded_vjp(y._entry[0], [nd.ones(2)], [True])
+        dx.asnumpy()   # [2.7182817 7.389056 ]
     """
     plan, (is_train, ctx, xs, ys), entries = node.call, node.saved, node.inputs
     op = plan.op

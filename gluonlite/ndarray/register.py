@@ -13,6 +13,12 @@ def _is_nd(x):
 def order_inputs(op, names, inputs):
     """The inputs given by name (a dict) as a list in `names` order.
 
+    Example::
+
+        from gluonlite.ndarray.register import order_inputs
+        from gluonlite.ops import registry
+        order_inputs(registry.get('dot'), ['lhs', 'rhs'], {'rhs': 'b', 'lhs': 'a'})   # ['a', 'b']
+
     Raises:
         TypeError: an unknown input name or a missing input.
     """
@@ -33,6 +39,13 @@ def make_function(op, public_name):
     Inputs come first by position or by name; positional arguments past the inputs bind the
     attributes in MXNet's order (``nd.clip(x, 0, 1)``). Returns one NDArray, or a list when
     the operator has several visible outputs.
+
+    Example::
+
+        from gluonlite.ndarray.register import make_function
+        from gluonlite.ops import registry
+        clip = make_function(registry.get('clip'), 'clip')
+        clip(nd.array([-2, 0.5, 3]), 0, 1).asnumpy()   # [0. 0.5 1. ]
     """
     legacy = not public_name.startswith("_np")
 
@@ -88,5 +101,13 @@ def make_function(op, public_name):
 
 
 def populate(namespace):
-    """Add a function for every registered operator name to `namespace` (a module dict)."""
+    """Add a function for every registered operator name to `namespace` (a module dict).
+
+    Example::
+
+        from gluonlite.ndarray.register import populate
+        ns = {}
+        populate(ns)
+        ns['relu'](nd.array([-1, 2])).asnumpy()   # [0. 2.]
+    """
     _populate(namespace, _gen_cache, make_function)

@@ -57,6 +57,12 @@ def dumps(data):
 
     Raises:
         TypeError: `data` is not one of those, or a dtype MXNet cannot store.
+
+    Example::
+
+        from gluonlite.ndarray.serialization import dumps, loads
+        arrays, names = loads(dumps({'w': nd.array([1, 2])}))
+        names, arrays[0]   # (['w'], array([1., 2.], dtype=float32))
     """
     if isinstance(data, NDArray):
         data = [data]
@@ -95,7 +101,10 @@ def array_bytes(a):
     Raises:
         TypeError: a dtype MXNet cannot store.
 
-    Example: ``array_from_bytes(array_bytes(nd.ones((2,))), "x")`` is ``np.ones(2)``.
+    Example::
+
+        from gluonlite.ndarray.serialization import array_bytes
+        len(array_bytes(nd.ones((2,))))   # 40: header 12, shape 8, device and dtype 12, values 8
     """
     x = np.asarray(_to_numpy(a), order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     code = DTYPE_CODES.get(x.dtype)
@@ -115,6 +124,11 @@ def array_from_bytes(buf, where):
 
     Raises:
         ValueError: bytes that are not one whole dense array record (naming `where`).
+
+    Example::
+
+        from gluonlite.ndarray.serialization import array_bytes, array_from_bytes
+        array_from_bytes(array_bytes(nd.ones((2,))), 'x')   # [1. 1.]
     """
     r = _Reader(bytes(buf), where)
     x = _read_array(r, 0)
@@ -179,7 +193,10 @@ def save(fname, data):
         fname: the path.
         data: an NDArray, a list of NDArrays, or a dict str -> NDArray.
 
-    Example: ``nd.save('x.params', {'w': nd.ones((2, 3))})``.
+    Example::
+
+        nd.save('x.params', {'w': nd.ones((2, 3))})
+        nd.load('x.params')['w'].shape   # (2, 3)
     """
     write_atomically(fname, dumps(data))
 
@@ -326,7 +343,13 @@ def _read_sparse(r, what, stype):
 
 def loads(buf, where="<bytes>"):
     """Parse MXNet NDArray-list bytes into (list of numpy arrays, or a `_SparseRecord` for
-    each of the sparse arrays, list of names)."""
+    each of the sparse arrays, list of names).
+
+    Example::
+
+        from gluonlite.ndarray.serialization import dumps, loads
+        loads(dumps([nd.zeros((1,))]))   # ([array([0.], dtype=float32)], [])
+    """
     r = _Reader(buf, where)
     magic, _reserved = r.unpack("QQ", "header")
     if magic != LIST_MAGIC:
@@ -384,7 +407,11 @@ def load(fname, ctx=None):
         ValueError: the file is truncated or malformed (the message names the file and the
             problem); OSError: it cannot be read.
 
-    Example: ``params = nd.load('model-0000.params')``.
+    Example::
+
+        nd.save('model-0000.params', [nd.array([1, 2])])
+        params = nd.load('model-0000.params')
+        params[0].asnumpy()   # [1. 2.]
     """
     with open(fname, "rb") as f:
         buf = f.read()
@@ -400,7 +427,11 @@ def load_frombuffer(buf, ctx=None):
         TypeError: `buf` is not bytes-like.
         ValueError: the bytes are not a valid NDArray file.
 
-    Example: ``nd.load_frombuffer(open('x.params', 'rb').read())``.
+    Example::
+
+        nd.save('x.params', {'w': nd.ones((2,))})
+        with open('x.params', 'rb') as f:
+            nd.load_frombuffer(f.read())['w'].asnumpy()   # [1. 1.]
     """
     if isinstance(buf, str):
         buf = buf.encode("latin-1")

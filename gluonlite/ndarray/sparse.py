@@ -35,7 +35,7 @@ Example::
 
     from gluonlite import nd
     a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
-    a.indptr.asnumpy()                 # array([0, 1, 2])
+    a.indptr.asnumpy()                 # [0 1 2]
     nd.sparse.dot(a, nd.ones((3, 4)))  # dense (2, 4)
     r = nd.ones((4, 2)).tostype('row_sparse')
 """
@@ -71,7 +71,11 @@ def c_array_buf(ctype, buf):
     """A ctypes array of `ctype` sharing the memory of writable buffer `buf` (MXNet's helper,
     which its sparse module re-exports).
 
-    Example: ``c_array_buf(ctypes.c_float, array.array('f', [1, 2]))``.
+    Example::
+
+        import array, ctypes
+        from gluonlite.ndarray.sparse import c_array_buf
+        list(c_array_buf(ctypes.c_float, array.array('f', [1, 2])))   # [1.0, 2.0]
     """
     import ctypes  # noqa: F401  (ctype is a ctypes type)
     return (ctype * len(buf)).from_buffer(buf)
@@ -87,6 +91,11 @@ class BaseSparseNDArray(NDArray):
     Dense operators accept them (computing on their dense values, a dense result); the
     operators of `nd.sparse` (and `nd.dot`, `nd.elemwise_add`, ... given sparse inputs)
     keep the storage where MXNet does. `size` and `reshape` are refused, as in MXNet.
+
+    Example::
+
+        x = nd.ones((2, 2)).tostype('row_sparse')
+        isinstance(x, nd.sparse.BaseSparseNDArray)   # True
     """
 
     __slots__ = ("_sd", "_six", "_sshape", "_unverified")
@@ -139,17 +148,35 @@ class BaseSparseNDArray(NDArray):
 
     @property
     def shape(self):
-        """The (logical) shape as a tuple."""
+        """The (logical) shape as a tuple.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.shape   # (2, 3)
+        """
         return self._sshape
 
     @property
     def dtype(self):
-        """The numpy dtype type of the values."""
+        """The numpy dtype type of the values.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.dtype   # <class 'numpy.float32'>
+        """
         return self._sd.dtype.type
 
     @property
     def ndim(self):
-        """Number of dimensions."""
+        """Number of dimensions.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.ndim   # 2
+        """
         return len(self._sshape)
 
     @property
@@ -158,13 +185,27 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             NotImplementedError: always.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            try:
+                x.size
+            except NotImplementedError:
+                print('use np.prod(x.shape) or x.data.size')
         """
         raise NotImplementedError(f"{type(self).__name__}.size: the size of a sparse array is "
                                   "ambiguous; use np.prod(x.shape) or x.data.size")
 
     @property
     def handle(self):
-        """The compressed parts (a tuple of numpy arrays: data, then aux arrays)."""
+        """The compressed parts (a tuple of numpy arrays: data, then aux arrays).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            len(r.handle)   # 2
+        """
         return (self._sdata,) + self._aux()
 
     def _dense(self):
@@ -172,7 +213,13 @@ class BaseSparseNDArray(NDArray):
 
     def raw(self):
         """The array's raw form (`gluonlite.ops.sparse.arrays`), holding these very parts: what
-        the storage kernels read."""
+        the storage kernels read.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            type(r.raw()).__name__   # 'RowSparse'
+        """
         return self._raw_type(self._sdata, *self._aux()[::-1], self._sshape)
 
     def _set_raw(self, raw):
@@ -182,7 +229,13 @@ class BaseSparseNDArray(NDArray):
 
     # ---- conversion ----------------------------------------------------------------------
     def asnumpy(self):
-        """A dense numpy copy of the values."""
+        """A dense numpy copy of the values.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
+        """
         return self._dense()
 
     def __repr__(self):
@@ -193,13 +246,25 @@ class BaseSparseNDArray(NDArray):
 
     @property
     def data(self):
-        """The stored values as a dense NDArray (a copy)."""
+        """The stored values as a dense NDArray (a copy).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.data.asnumpy()   # [1. 2.]
+        """
         return NDArray(self._ctx.xp.asarray(self._sdata.copy()), self._ctx)
 
     @property
     def indices(self):
         """The indices as a dense int64 NDArray (a copy), the row numbers of a row_sparse
-        array or the column numbers of a csr one."""
+        array or the column numbers of a csr one.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.indices.asnumpy()   # [1]
+        """
         return NDArray(self._ctx.xp.asarray(self._sindices.copy()), self._ctx)
 
     @property
@@ -214,7 +279,13 @@ class BaseSparseNDArray(NDArray):
         return self._aux()[i].dtype.type
 
     def copy(self):
-        """A copy with the same storage type and context."""
+        """A copy with the same storage type and context.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.copy().stype   # 'row_sparse'
+        """
         return _like(self, self._sdata.copy(), tuple(a.copy() for a in self._aux()))
 
     def copyto(self, other):
@@ -225,6 +296,12 @@ class BaseSparseNDArray(NDArray):
             TypeError: `other` is an array of the other sparse storage type, or not an
                 NDArray or Context.
             ValueError: shapes differ.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            out = nd.zeros((3, 2))
+            r.copyto(out).asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
         """
         if isinstance(other, Context):
             out = self.copy()
@@ -249,11 +326,24 @@ class BaseSparseNDArray(NDArray):
         return other
 
     def as_in_context(self, ctx):
-        """This array on `ctx` (itself when already there)."""
+        """This array on `ctx` (itself when already there).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.as_in_context(mx.cpu()) is r   # True
+        """
         return self if ctx == self._ctx else self.copyto(ctx)
 
     def astype(self, dtype, copy=True):
-        """A copy with values of `dtype`, same storage type."""
+        """A copy with values of `dtype`, same storage type.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            y = r.astype('float64')
+            y.stype, y.dtype   # ('row_sparse', <class 'numpy.float64'>)
+        """
         dt = normalize_dtype(dtype)
         if not copy and dt == self._sdata.dtype:
             return self
@@ -264,16 +354,33 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             ValueError: csr to row_sparse or back (MXNet has no such cast), or an unknown type.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.tostype('default').asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
         """
         return cast_storage(self, stype)
 
     def detach(self):
-        """The same storage, cut from the autograd graph."""
+        """The same storage, cut from the autograd graph.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.detach().stype   # 'row_sparse'
+        """
         return _like(self, self._sdata, self._aux())
 
     def asscipy(self):
         """The array as a scipy sparse matrix (csr_matrix; a row_sparse matrix gives a
-        csr_matrix of its dense values, 2-D only)."""
+        csr_matrix of its dense values, 2-D only).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.asscipy().nnz   # 2
+        """
         return spsp.csr_matrix(self._dense())
 
     def reshape(self, *shape, **kwargs):
@@ -281,6 +388,14 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             NotSupportedForSparseNDArray: always.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            try:
+                r.reshape((2, 3))
+            except mx.base.NotSupportedForSparseNDArray:
+                print('densify first: r.tostype("default").reshape((2, 3))')
         """
         raise NotSupportedForSparseNDArray(self.reshape, None, shape)
 
@@ -291,7 +406,13 @@ class BaseSparseNDArray(NDArray):
         raise NotSupportedForSparseNDArray(self._slice, None, start, stop)
 
     def wait_to_read(self):
-        """Nothing to wait for: sparse arrays are computed on the host when returned."""
+        """Nothing to wait for: sparse arrays are computed on the host when returned.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.wait_to_read()   # returns at once
+        """
 
     # ---- arithmetic: MXNet's sparse operator choice; the storage rules decide the rest --
     def __add__(self, other):
@@ -391,6 +512,11 @@ class BaseSparseNDArray(NDArray):
 
         Raises:
             MXNetError: the parts are inconsistent (the message says which rule fails).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.check_format()   # valid: returns None
         """
         problem = self._format_problem(full_check)
         if problem:
@@ -409,7 +535,7 @@ class CSRNDArray(BaseSparseNDArray):
     Example::
 
         a = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
-        a.asnumpy()   # [[1, 0, 0], [0, 0, 2]]
+        a.asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
     """
 
     __slots__ = ("_sixptr",)
@@ -417,7 +543,13 @@ class CSRNDArray(BaseSparseNDArray):
 
     @property
     def stype(self):
-        """'csr'."""
+        """'csr'.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.stype   # 'csr'
+        """
         return "csr"
 
     @property
@@ -432,7 +564,13 @@ class CSRNDArray(BaseSparseNDArray):
 
     @property
     def indptr(self):
-        """The row offsets (int64) as a dense NDArray (a copy)."""
+        """The row offsets (int64) as a dense NDArray (a copy).
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.indptr.asnumpy()   # [0 1 2]
+        """
         return NDArray(self._ctx.xp.asarray(self._sindptr.copy()), self._ctx)
 
     def _aux(self):
@@ -445,7 +583,13 @@ class CSRNDArray(BaseSparseNDArray):
         return self.raw().scipy()
 
     def asscipy(self):
-        """A scipy ``csr_matrix`` copy of this array."""
+        """A scipy ``csr_matrix`` copy of this array.
+
+        Example::
+
+            x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+            x.asscipy().toarray()   # [[1. 0. 0.] [0. 0. 2.]]
+        """
         return spsp.csr_matrix((self._sdata.copy(), self._sindices.copy(),
                                 self._sindptr.copy()), shape=self._sshape)
 
@@ -486,7 +630,7 @@ class RowSparseNDArray(BaseSparseNDArray):
     Example::
 
         r = nd.sparse.row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))
-        r.asnumpy()[3]   # [1, 2]
+        r.asnumpy()[3]   # [1. 2.]
     """
 
     __slots__ = ()
@@ -494,7 +638,13 @@ class RowSparseNDArray(BaseSparseNDArray):
 
     @property
     def stype(self):
-        """'row_sparse'."""
+        """'row_sparse'.
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+            r.stype   # 'row_sparse'
+        """
         return "row_sparse"
 
     def _aux(self):
@@ -514,7 +664,13 @@ class RowSparseNDArray(BaseSparseNDArray):
         raise ValueError(f"RowSparseNDArray only supports [:] for __getitem__, got {key!r}")
 
     def retain(self, *args, **kwargs):
-        """The rows given by `indices` only (see `nd.sparse.retain`)."""
+        """The rows given by `indices` only (see `nd.sparse.retain`).
+
+        Example::
+
+            r = nd.sparse.row_sparse_array(([[1., 2.], [3., 4.]], [0, 2]), shape=(3, 2))
+            r.retain(nd.array([2], dtype='int64')).indices.asnumpy()   # [2]
+        """
         return retain(self, *args, **kwargs)
 
     def _format_problem(self, full):
@@ -631,7 +787,10 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     Raises:
         ValueError: inconsistent parts or shape, a row_sparse source, a tuple of bad length.
 
-    Example: ``csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))``.
+    Example::
+
+        x = nd.sparse.csr_matrix(([1., 2.], [0, 2], [0, 1, 2]), shape=(2, 3))
+        x.asnumpy()   # [[1. 0. 0.] [0. 0. 2.]]
     """
     if isinstance(arg1, tuple):
         if len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 2:
@@ -687,7 +846,10 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     Raises:
         ValueError: inconsistent parts or shape, a csr source.
 
-    Example: ``row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))``.
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [3]), shape=(5, 2))
+        r.indices.asnumpy(), r.data.asnumpy()   # (array([3]), array([[1., 2.]], dtype=float32))
     """
     if isinstance(arg1, tuple):
         if len(arg1) < 2:
@@ -734,7 +896,11 @@ def array(source_array, ctx=None, dtype=None):
     Raises:
         ValueError: a dense source (use ``nd.array(...).tostype(stype)``).
 
-    Example: ``nd.sparse.array(scipy.sparse.random(3, 4, 0.5).tocsr())``.
+    Example::
+
+        import scipy.sparse
+        x = nd.sparse.array(scipy.sparse.eye(3, format='csr'))
+        x.stype, x.indptr.asnumpy()   # ('csr', array([0, 1, 2, 3]))
     """
     if isinstance(source_array, BaseSparseNDArray):
         out = source_array.copy() if dtype is None else source_array.astype(dtype)
@@ -759,7 +925,10 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     Raises:
         ValueError: an unknown storage type, or a csr shape that is not 2-D.
 
-    Example: ``nd.sparse.zeros('row_sparse', (1000, 8))``.
+    Example::
+
+        z = nd.sparse.zeros('row_sparse', (1000, 8))
+        z.stype, z.indices.shape   # ('row_sparse', (0,))
     """
     shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
     dt = normalize_dtype(dtype or np.float32)
@@ -778,7 +947,12 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
 
 
 def empty(stype, shape, ctx=None, dtype=None):
-    """A new array of storage type `stype` (all zero here, as `zeros`)."""
+    """A new array of storage type `stype` (all zero here, as `zeros`).
+
+    Example::
+
+        nd.sparse.empty('csr', (2, 3)).asnumpy()   # [[0. 0. 0.] [0. 0. 0.]]
+    """
     if stype not in ("csr", "row_sparse"):
         raise ValueError(f"empty: unknown sparse storage type {stype!r}; expected 'csr' or "
                          "'row_sparse'")
@@ -797,7 +971,10 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
         ValueError: csr <-> row_sparse (MXNet has no such cast), a non-2-D array to csr, an
             unknown storage type.
 
-    Example: ``nd.cast_storage(nd.ones((2, 2)), stype='csr')``.
+    Example::
+
+        x = nd.cast_storage(nd.array([[0, 1], [0, 0]]), stype='csr')
+        x.stype, x.data.asnumpy()   # ('csr', array([1.], dtype=float32))
     """
     if stype not in _STYPES:
         raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
@@ -806,7 +983,13 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
 
 
 def zeros_like(data, out=None, name=None, **kwargs):
-    """An all-zero array with `data`'s shape, dtype and storage type."""
+    """An all-zero array with `data`'s shape, dtype and storage type.
+
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+        nd.sparse.zeros_like(r).stype   # 'row_sparse'
+    """
     if isinstance(data, BaseSparseNDArray):
         res = zeros(data.stype, data.shape, ctx=data.context, dtype=data.dtype)
     else:
@@ -820,7 +1003,14 @@ def zeros_like(data, out=None, name=None, **kwargs):
 
 def wrap(raw, ctx):
     """The NDArray of raw result `raw` on `ctx`: a sparse array holding a raw sparse one's
-    parts (no copy), a dense NDArray of a dense one (on ctx's device)."""
+    parts (no copy), a dense NDArray of a dense one (on ctx's device).
+
+    Example::
+
+        from gluonlite.ndarray.sparse import wrap
+        r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+        wrap(r.raw(), mx.cpu()).asnumpy()   # [[0. 0.] [1. 2.] [0. 0.]]
+    """
     if raw.__class__ is _raw.CSR:
         return _new_csr(raw.data, raw.indices, raw.indptr, raw.shape, ctx)
     if raw.__class__ is _raw.RowSparse:
@@ -852,8 +1042,10 @@ def _arith(name):
     f.__name__ = name
     f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars (the elemwise "
                  "operator for one shape, else the broadcast one); the storage is kept where "
-                 "the operator's storage rule keeps it, dense otherwise.\n\nExample: "
-                 f"``nd.sparse.{name}(a, b)``.")
+                 "the operator's storage rule keeps it, dense otherwise.\n\nExample::\n\n"
+                 "    r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))\n"
+                 f"    nd.sparse.{name}(r, {'2' if kind in ('mul', 'div') else 'r'}).stype"
+                 "   # 'row_sparse'\n")
     return f
 
 
@@ -883,7 +1075,10 @@ def retain(data=None, indices=None, out=None, name=None, **kwargs):
         ValueError: `data` is not row_sparse.
         MXNetError: an unknown argument, or a missing input.
 
-    Example: ``nd.sparse.retain(r, nd.array([0, 3]))``.
+    Example::
+
+        r = nd.sparse.row_sparse_array(([[1., 2.], [3., 4.]], [0, 2]), shape=(3, 2))
+        nd.sparse.retain(r, nd.array([0, 1])).asnumpy()   # [[1. 2.] [0. 0.] [0. 0.]]
     """
     if kwargs or data is None or indices is None:
         raise MXNetError(f"retain: takes data and indices (and out, name); got unknown "

@@ -53,6 +53,13 @@ def csr_problem(shape, data, indices, indptr, full=True):
 
     Returns:
         str naming the first broken rule and where, or None.
+
+    Example::
+
+        from gluonlite.ndarray.sparse_check import csr_problem
+        csr_problem((2, 3), np.ones(2), np.array([0, 5]), np.array([0, 1, 2]))
+        # 'column index 5 (entry 1, row 1) lies outside [0, 3)'
+        csr_problem((2, 3), np.ones(2), np.array([0, 2]), np.array([0, 1, 2]))   # None
     """
     problem = _sizes_of_csr(shape, data, indices, indptr)
     if problem or not full:
@@ -91,6 +98,12 @@ def row_sparse_problem(shape, data, indices, full=True):
 
     Returns:
         str naming the first broken rule and where, or None.
+
+    Example::
+
+        from gluonlite.ndarray.sparse_check import row_sparse_problem
+        row_sparse_problem((4, 2), np.ones((2, 2)), np.array([1, 3]))   # None
+        row_sparse_problem((4, 2), np.ones((2, 2)), np.array([1, 1]))   # 'row indices must ...'
     """
     if indices.ndim != 1 or data.ndim < 1 or indices.shape[0] != data.shape[0]:
         return (f"indices ({indices.shape}) must be 1-D with one entry per stored row "

@@ -18,7 +18,7 @@ Example::
     with autograd.record():
         y = nd.Embedding(nd.array([3, 7]), w, input_dim=1000, output_dim=4, sparse_grad=True)
     y.backward()
-    w.grad.indices      # [3, 7]: two rows stored
+    w.grad.indices.asnumpy()   # [3 7]: two rows stored
 """
 import numpy as np
 
@@ -31,7 +31,15 @@ __all__ = ["store_gradient", "rows_to_ndarray"]
 
 def rows_to_ndarray(rows, ctx):
     """A `RowSparseNDArray` holding RowSparseRows `rows` (on the host, as every sparse
-    array)."""
+    array).
+
+    Example::
+
+        from gluonlite.ndarray.sparse_grad import rows_to_ndarray
+        from gluonlite.ops.sparse.grads import RowSparseRows
+        rows = RowSparseRows(np.array([2]), np.ones((1, 3), dtype='float32'), (4, 3))
+        rows_to_ndarray(rows, mx.cpu()).indices.asnumpy()   # [2]
+    """
     return _sp._new_row_sparse(_host(rows.values), _host(rows.indices), rows.shape, ctx)
 
 
@@ -42,7 +50,17 @@ def _host(a):
 def store_gradient(buf, g, req):
     """Put gradient `g` (a raw dense array, a RowSparseRows, or None: no gradient reached the
     variable) into gradient buffer NDArray `buf` of any storage type, by `req` ('write' or
-    'add')."""
+    'add').
+
+    Example::
+
+        from gluonlite.ndarray.sparse_grad import store_gradient
+        from gluonlite.ops.sparse.grads import RowSparseRows
+        buf = nd.sparse.zeros('row_sparse', (4, 3))
+        store_gradient(buf, RowSparseRows(np.array([2]), np.ones((1, 3), dtype='float32'), (4, 3)),
+                       'write')
+        buf.indices.asnumpy(), buf.asnumpy()[2]   # (array([2]), array([1., 1., 1.], dtype=float32))
+    """
     if g is None:
         if req == "write":
             _clear(buf)

@@ -34,7 +34,17 @@ __all__ = ["StorageFallbackWarning", "dispatch"]
 
 class StorageFallbackWarning(UserWarning):
     """An operator ran on the dense values of sparse inputs (it has no kernel for their
-    storage types): correct, but the sparse arrays were made dense for it."""
+    storage types): correct, but the sparse arrays were made dense for it.
+
+    Example::
+
+        import warnings
+        from gluonlite.ndarray.storage import StorageFallbackWarning
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', StorageFallbackWarning)
+            y = nd.exp(nd.ones((2, 2)).tostype('csr'))   # computed on the dense values
+        y.stype   # 'default'
+    """
 
 
 _WARNED = set()
@@ -74,6 +84,14 @@ def dispatch(plan, inputs, ctx):
 
     Raises:
         ValueError: a storage combination the operator refuses (its message names them).
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for
+        from gluonlite.ndarray.storage import dispatch
+        from gluonlite.ops import registry
+        x = nd.ones((2, 2)).tostype('csr')
+        dispatch(plan_for(registry.get('square'), {}), [x], mx.cpu())[0].stype   # 'csr'
     """
     op, p = plan.op, plan.p
     rule = op.storage

@@ -57,16 +57,27 @@ def _make(name, arrays, scalar, rscalar, numbers, ns):
             return ns[rscalar](rhs, scalar=lhs)
         return numbers(lhs, rhs)
     f.__name__ = name
+    # the example's result, as the float32 array it prints
+    shown = " ".join(str(np.array([numbers(1, 2), numbers(2, 2)], dtype=np.float32)).split())
     f.__doc__ = (f"``{name}(lhs, rhs)``: elementwise, each operand an NDArray or a number; "
                  f"two arrays broadcast ({arrays}), an array and a number use {scalar} "
                  f"({rscalar} with the number first); two numbers give a number.\n\n"
-                 f"Example: ``nd.{name}(nd.array([1, 2]), 2)``.")
+                 f"Example::\n\n    nd.{name}(nd.array([1, 2]), 2).asnumpy()   # {shown}\n")
     return f
 
 
 def install(namespace):
     """Add every `UFUNCS` function whose operators are registered to `namespace` (the
-    ``gluonlite.ndarray`` module dict), keeping names it already has."""
+    ``gluonlite.ndarray`` module dict), keeping names it already has.
+
+    Example::
+
+        from gluonlite.ndarray.ufuncs import install
+        ns = dict(vars(nd))   # the operator functions the new ones call
+        del ns['add']
+        install(ns)
+        ns['add'](nd.array([1, 2]), 2).asnumpy()   # [3. 4.]
+    """
     for name, (arrays, scalar, rscalar, numbers) in UFUNCS.items():
         if name in namespace or not all(registry.exists(n) for n in (arrays, scalar, rscalar)):
             continue
@@ -81,8 +92,10 @@ def moveaxis(tensor, source, destination):
     Raises:
         ValueError: an axis out of range, a repeated axis, or sequences of different lengths.
 
-    Example: ``nd.moveaxis(nd.zeros((2, 3, 4)), 0, -1).shape == (3, 4, 2)``;
-    ``nd.moveaxis(nd.zeros((4, 1, 2, 3)), [0, 1], [2, 3]).shape == (2, 3, 4, 1)``.
+    Example::
+
+        nd.moveaxis(nd.zeros((2, 3, 4)), 0, -1).shape                # (3, 4, 2)
+        nd.moveaxis(nd.zeros((4, 1, 2, 3)), [0, 1], [2, 3]).shape    # (2, 3, 4, 1)
     """
     ndim = tensor.ndim
 
@@ -114,7 +127,9 @@ def concatenate(arrays, axis=0, always_copy=True):
     Raises:
         ValueError: an empty list.
 
-    Example: ``nd.concatenate([nd.ones((1, 2)), nd.zeros((1, 2))]).shape == (2, 2)``.
+    Example::
+
+        nd.concatenate([nd.ones((1, 2)), nd.zeros((1, 2))]).shape   # (2, 2)
     """
     from . import concat
     arrays = list(arrays)

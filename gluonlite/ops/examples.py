@@ -1,9 +1,9 @@
 """The runnable examples of the operators' docstrings, one table for both front ends.
 
 `EXAMPLES` has one entry per operator (keyed by the name it is called by: the registry name,
-or for ``_contrib_``/``_linalg_``/``_image_`` operators the registry name with its prefix):
-the arrays it takes, the call and the result it prints. From that one entry `example` writes
-the ``Example::`` section of both generated functions, so the two cannot drift apart:
+or for ``_contrib_``/``_linalg_``/``_image_``/``_sparse_`` operators the registry name with its
+prefix): the arrays it takes, the call and the result it prints. From that one entry `example`
+writes the ``Example::`` section of both generated functions, so the two cannot drift apart:
 
 * ``nd``: the inputs as arrays, then ``nd.Op(x, ..., attrs)   # result``;
 * ``sym``: the inputs as variables, ``z = sym.Op(x, ..., attrs)`` and
@@ -347,15 +347,157 @@ EXAMPLES = {
     "adam_update": _ex("w, g, m, v, lr=0.1", "[0.6837723 1.6837723]", aux=("m", "v"),
             w="nd.array([1, 2])", g="nd.array([1, 1])",
             m="nd.zeros(2)", v="nd.zeros(2)"),
+    "nag_mom_update": _ex("w, g, m, lr=0.1, momentum=0.9", "[0.81 1.81]", aux=("m",),
+            w="nd.array([1, 2])", g="nd.array([1, 1])", m="nd.zeros(2)"),
+    "ftml_update": _ex("w, g, d, v, z, lr=0.1, t=1", "[0.9 1.9]", aux=("d", "v", "z"),
+            w="nd.array([1, 2])", g="nd.array([1, 1])", d="nd.zeros(2)", v="nd.zeros(2)",
+            z="nd.zeros(2)"),
+    "ftrl_update": _ex("w, g, z, n, lr=0.1", "[0.4495 0.94949996]", aux=("z", "n"),
+            w="nd.array([1, 2])", g="nd.array([1, 1])", z="nd.zeros(2)", n="nd.zeros(2)"),
+    "rmsprop_update": _ex("w, g, n, lr=0.1", "[0.55278647 1.5527865 ]", aux=("n",),
+            w="nd.array([1, 2])", g="nd.array([1, 1])", n="nd.zeros(2)"),
+    "rmspropalex_update": _ex("w, g, n, gm, d, lr=0.1", "[0.5411686 1.5411686]",
+            aux=("n", "gm", "d"), w="nd.array([1, 2])", g="nd.array([1, 1])", n="nd.zeros(2)",
+            gm="nd.zeros(2)", d="nd.zeros(2)"),
+    "signum_update": _ex("w, g, m, lr=0.1", "[1.1 1.9]", aux=("m",), w="nd.array([1, 2])",
+            g="nd.array([-1, 1])", m="nd.zeros(2)"),
+    "lamb_update_phase1": _ex("w, g, m, v, t=1, wd=0", "[0.99999905 0.99999905]",
+            aux=("m", "v"), w="nd.array([1, 2])", g="nd.array([1, 1])", m="nd.zeros(2)",
+            v="nd.zeros(2)"),
+    "lamb_update_phase2": _ex("w, g, r1, r2, lr=0.1", "[0.8 1.8]", w="nd.array([1, 2])",
+            g="nd.array([1, 1])", r1="nd.array([2.])", r2="nd.array([1.])"),
+    "mp_lamb_update_phase1": _ex("w, g, m, v, w32, t=1, wd=0", "[0.99999905 0.99999905]",
+            aux=("m", "v"), w="nd.array([1, 2], dtype='float16')",
+            g="nd.array([1, 1], dtype='float16')", m="nd.zeros(2)", v="nd.zeros(2)",
+            w32="nd.array([1, 2])"),
+    "mp_lamb_update_phase2": _ex("w, g, r1, r2, w32, lr=0.1", "[0.8 1.8]", aux=("w32",),
+            w="nd.array([1, 2], dtype='float16')", g="nd.array([1, 1])", r1="nd.array([2.])",
+            r2="nd.array([1.])", w32="nd.array([1, 2])"),
+    "mp_sgd_update": _ex("w, g, w32, lr=0.1", "[0.9 1.9]", aux=("w32",),
+            w="nd.array([1, 2], dtype='float16')", g="nd.array([1, 1], dtype='float16')",
+            w32="nd.array([1, 2])"),
+    "mp_sgd_mom_update": _ex("w, g, m, w32, lr=0.1, momentum=0.9", "[0.9 1.9]",
+            aux=("m", "w32"), w="nd.array([1, 2], dtype='float16')",
+            g="nd.array([1, 1], dtype='float16')", m="nd.zeros(2)", w32="nd.array([1, 2])"),
+    "mp_nag_mom_update": _ex("w, g, m, w32, lr=0.1, momentum=0.9", "[0.81 1.81]",
+            aux=("m", "w32"), w="nd.array([1, 2], dtype='float16')",
+            g="nd.array([1, 1], dtype='float16')", m="nd.zeros(2)", w32="nd.array([1, 2])"),
+    "multi_sgd_update": _ex("w1, g1, w2, g2, lrs=(0.1, 0.5), wds=(0, 0), num_weights=2", "[2.]",
+            out=1, w1="nd.array([1, 2])", g1="nd.array([1, 1])", w2="nd.array([3])",
+            g2="nd.array([2])"),
+    "multi_sgd_mom_update": _ex("w1, g1, m1, w2, g2, m2, lrs=(0.1, 0.5), wds=(0, 0), "
+            "momentum=0.9, num_weights=2", "[2.]", out=1, aux=("m1", "m2"),
+            w1="nd.array([1, 2])", g1="nd.array([1, 1])", m1="nd.zeros(2)",
+            w2="nd.array([3])", g2="nd.array([2])", m2="nd.zeros(1)"),
+    "multi_mp_sgd_update": _ex("w, g, w32, lrs=(0.1,), wds=(0,), num_weights=1", "[0.9 1.9]",
+            aux=("w32",), w="nd.array([1, 2], dtype='float16')",
+            g="nd.array([1, 1], dtype='float16')", w32="nd.array([1, 2])"),
+    "multi_mp_sgd_mom_update": _ex("w, g, m, w32, lrs=(0.1,), wds=(0,), momentum=0.9, "
+            "num_weights=1", "[0.9 1.9]", aux=("m", "w32"),
+            w="nd.array([1, 2], dtype='float16')", g="nd.array([1, 1], dtype='float16')",
+            m="nd.zeros(2)", w32="nd.array([1, 2])"),
+    "preloaded_multi_sgd_update": _ex("w, g, lrs, wds, num_weights=1", "[0.9 1.9]",
+            w="nd.array([1, 2])", g="nd.array([1, 1])", lrs="nd.array([0.1])",
+            wds="nd.array([0])"),
+    "preloaded_multi_sgd_mom_update": _ex("w, g, m, lrs, wds, momentum=0.9, num_weights=1",
+            "[0.9 1.9]", aux=("m",), w="nd.array([1, 2])", g="nd.array([1, 1])",
+            m="nd.zeros(2)", lrs="nd.array([0.1])", wds="nd.array([0])"),
+    "preloaded_multi_mp_sgd_update": _ex("w, g, w32, lrs, wds, num_weights=1", "[0.9 1.9]",
+            aux=("w32",), w="nd.array([1, 2], dtype='float16')",
+            g="nd.array([1, 1], dtype='float16')", w32="nd.array([1, 2])",
+            lrs="nd.array([0.1])", wds="nd.array([0])"),
+    "preloaded_multi_mp_sgd_mom_update": _ex("w, g, m, w32, lrs, wds, momentum=0.9, "
+            "num_weights=1", "[0.9 1.9]", aux=("m", "w32"),
+            w="nd.array([1, 2], dtype='float16')", g="nd.array([1, 1], dtype='float16')",
+            m="nd.zeros(2)", w32="nd.array([1, 2])", lrs="nd.array([0.1])",
+            wds="nd.array([0])"),
+    "multi_lars": _ex("lrs, wss, gss, wds, eta=1, eps=0", "[0.2]", lrs="nd.array([0.1])",
+            wss="nd.array([4.])", gss="nd.array([1.])", wds="nd.array([0])"),
+    "_contrib_group_adagrad_update": _ex("w, g, h, lr=0.1", "[[0.9000005 1.9000005]]",
+            aux=("h",), w="nd.array([[1, 2]])", g="nd.array([[1, 1]])", h="nd.zeros((1, 1))"),
+    "_sparse_adagrad_update": _ex("w, g, h, lr=0.1", "[0.9 1.9]", aux=("h",),
+            w="nd.array([1, 2])", g="nd.array([1, 1])", h="nd.zeros(2)"),
+    "make_loss": _ex("x", "[1. 2.]", x="nd.array([1, 2])"),
+    "random_pdf_dirichlet": _ex("x, a", "[[1.]]", x="nd.array([[[0.5, 0.5]]])",
+            a="nd.array([[1, 1]])"),
+    "random_pdf_negative_binomial": _ex("x, k, p", "[[0.5 0.25]]", x="nd.array([[0, 1]])",
+            k="nd.array([1])", p="nd.array([0.5])"),
+    "random_pdf_generalized_negative_binomial": _ex("x, mu, a", "[[0.5 0.25]]",
+            x="nd.array([[0, 1]])", mu="nd.array([1])", a="nd.array([1])"),
+    "BatchNorm_v1": _ex("x, g, b, m, v, fix_gamma=False", "[[0. 0. ] [0.99987507 0.99987507]]",
+            aux=("m", "v"), x="nd.array([[1, 2], [3, 4]])", g="nd.ones(2)", b="nd.zeros(2)",
+            m="nd.array([1, 2])", v="nd.array([4, 4])"),
+    "_contrib_SyncBatchNorm": _ex("x, g, b, m, v, fix_gamma=False",
+            "[[0. 0. ] [0.99987507 0.99987507]]", aux=("m", "v"),
+            x="nd.array([[1, 2], [3, 4]])", g="nd.ones(2)", b="nd.zeros(2)",
+            m="nd.array([1, 2])", v="nd.array([4, 4])"),
+    "IdentityAttachKLSparseReg": _ex("x, m", "[[0.5 0.2]]", aux=("m",),
+            x="nd.array([[0.5, 0.2]])", m="nd.array([0.1, 0.1])"),
+    "GridGenerator": _ex("x, transform_type='affine', target_shape=(2, 2)",
+            "[[[[-1. 1.] [-1. 1.]] [[-1. -1.] [ 1. 1.]]]]", x="nd.array([[1, 0, 0, 0, 1, 0]])"),
+    "BilinearSampler": _ex("x, grid", "[[[[0. 1.] [2. 3.]]]]",
+            x="nd.arange(4).reshape((1, 1, 2, 2))",
+            grid="nd.array([[[[-1, 1], [-1, 1]], [[-1, -1], [1, 1]]]])"),
+    "SpatialTransformer": _ex("x, loc, target_shape=(2, 2), transform_type='affine', "
+            "sampler_type='bilinear'", "[[[[0. 1.] [2. 3.]]]]",
+            x="nd.arange(4).reshape((1, 1, 2, 2))", loc="nd.array([[1, 0, 0, 0, 1, 0]])"),
+    "Correlation": _ex("a, b, kernel_size=1, max_displacement=0", "[[[[3. 3.] [3. 3.]]]]",
+            a="nd.ones((1, 2, 2, 2))", b="nd.ones((1, 2, 2, 2)) * 3"),
+    "_contrib_count_sketch": _ex("x, h, s, out_dim=2", "[[-2. 2.]]", x="nd.array([[1, 2, 3]])",
+            h="nd.array([[0, 1, 0]])", s="nd.array([[1, 1, -1]])"),
+    "_contrib_fft": _ex("x", "[[1. 0. 1. 0.]]", x="nd.array([[1, 0]])"),
+    "_contrib_ifft": _ex("x", "[[2. 0.]]", x="nd.array([[1, 0, 1, 0]])"),
+    "_contrib_interleaved_matmul_selfatt_qk": _ex("x, heads=1", "(1, 2, 2)", tail=".shape",
+            x="nd.ones((2, 1, 3))"),
+    "_contrib_interleaved_matmul_selfatt_valatt": _ex("x, att, heads=1", "(2, 1, 1)",
+            tail=".shape", x="nd.ones((2, 1, 3))", att="nd.ones((1, 2, 2))"),
+    "_contrib_interleaved_matmul_encdec_qk": _ex("q, kv, heads=1", "(1, 2, 3)", tail=".shape",
+            q="nd.ones((2, 1, 1))", kv="nd.ones((3, 1, 2))"),
+    "_contrib_interleaved_matmul_encdec_valatt": _ex("kv, att, heads=1", "(2, 1, 1)",
+            tail=".shape", kv="nd.ones((3, 1, 2))", att="nd.ones((1, 2, 3))"),
+    "_contrib_MultiBoxTarget": _ex("anchor, label, cls", "[[1. 0.]]", out=2,
+            anchor="nd.array([[[0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1]]])",
+            label="nd.array([[[0, 0, 0, 0.5, 0.5]]])", cls="nd.zeros((1, 2, 2))"),
+    "_contrib_MultiBoxDetection": _ex("cls, loc, anchor",
+            "[[[0. 0.9 0. 0. 0.5 0.5] [0. 0.1 0.5 0.5 1. 1. ]]]",
+            cls="nd.array([[[0.1, 0.9], [0.9, 0.1]]])", loc="nd.zeros((1, 8))",
+            anchor="nd.array([[[0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1]]])"),
+    "_contrib_Proposal": _ex("cls, bbox, info, rpn_pre_nms_top_n=4, rpn_post_nms_top_n=2, "
+            "scales=(1,), ratios=(1,), feature_stride=4", "(2, 5)", tail=".shape",
+            cls="nd.ones((1, 2, 2, 2))", bbox="nd.zeros((1, 4, 2, 2))",
+            info="nd.array([[8, 8, 1]])"),
+    "_contrib_MultiProposal": _ex("cls, bbox, info, rpn_pre_nms_top_n=4, rpn_post_nms_top_n=2, "
+            "scales=(1,), ratios=(1,), feature_stride=4", "(2, 5)", tail=".shape",
+            cls="nd.ones((1, 2, 2, 2))", bbox="nd.zeros((1, 4, 2, 2))",
+            info="nd.array([[8, 8, 1]])"),
+    "_image_random_brightness": _ex("x, min_factor=2, max_factor=2", "[[[2. 2. 2.]]]",
+            x="nd.ones((1, 1, 3))"),
+    "_image_random_contrast": _ex("x, min_factor=1, max_factor=1", "[[[1. 2. 3.]]]",
+            x="nd.array([[[1, 2, 3]]])"),
+    "_image_random_saturation": _ex("x, min_factor=1, max_factor=1", "[[[1. 2. 3.]]]",
+            x="nd.array([[[1, 2, 3]]])"),
+    "_image_random_hue": _ex("x, min_factor=0, max_factor=0", "[[[0.99999994 2. 3.0000002 ]]]",
+            x="nd.array([[[1, 2, 3]]])"),
+    "_image_random_color_jitter": _ex("x, brightness=0, contrast=0, saturation=0, hue=0",
+            "[[[1. 2. 3.]]]", x="nd.array([[[1, 2, 3]]])"),
+    "_image_adjust_lighting": _ex("x, alpha=(0, 0, 0)", "[[[1. 2. 3.]]]",
+            x="nd.array([[[1, 2, 3]]])"),
+    "_image_random_lighting": _ex("x, alpha_std=0", "[[[1. 2. 3.]]]", x="nd.array([[[1, 2, 3]]])"),
+    "_image_random_flip_left_right": _ex("x", "(1, 2, 1)", seed=True, tail=".shape",
+            x="nd.array([[[1], [2]]])"),
+    "_image_random_flip_top_bottom": _ex("x", "(2, 1, 1)", seed=True, tail=".shape",
+            x="nd.array([[[1]], [[2]]])"),
 }
 
-_PREFIXES = (("_contrib_", "contrib."), ("_linalg_", "linalg."), ("_image_", "image."))
+_PREFIXES = (("_contrib_", "contrib."), ("_linalg_", "linalg."), ("_image_", "image."),
+             ("_sparse_", "sparse."))
 _by_op = {}
 
 
 def call_name(op_name, public_name):
-    """The name an example calls: `public_name`, or for a ``_contrib_``/``_linalg_``/``_image_``
-    operator its name in that namespace (``contrib.box_nms``), which is where MXNet puts it.
+    """The name an example calls: `public_name`, or for a ``_contrib_``/``_linalg_``/
+    ``_image_``/``_sparse_`` operator its name in that namespace (``contrib.box_nms``), which
+    is where MXNet puts it.
 
     Example::
 

@@ -19,36 +19,68 @@ def _shape(shape):
 
 
 def zeros(shape, dtype=None, **kwargs):
-    """A node producing zeros of `shape`."""
+    """A node producing zeros of `shape`.
+
+    Example::
+
+        sym.zeros((2, 2)).eval()[0].asnumpy()   # [[0. 0.] [0. 0.]]
+    """
     return _fn("_zeros")(shape=_shape(shape), dtype=normalize_dtype(dtype or "float32").name,
                          **kwargs)
 
 
 def ones(shape, dtype=None, **kwargs):
-    """A node producing ones of `shape`."""
+    """A node producing ones of `shape`.
+
+    Example::
+
+        (sym.var('x') + sym.ones(2)).eval(x=nd.array([1, 2]))[0].asnumpy()   # [2. 3.]
+    """
     return _fn("_ones")(shape=_shape(shape), dtype=normalize_dtype(dtype or "float32").name,
                         **kwargs)
 
 
 def full(shape, val, dtype=None, **kwargs):
-    """A node producing `val` everywhere in `shape`."""
+    """A node producing `val` everywhere in `shape`.
+
+    Example::
+
+        sym.full((1, 3), 5).eval()[0].asnumpy()   # [[5. 5. 5.]]
+    """
     return _fn("_full")(shape=_shape(shape), value=val,
                         dtype=normalize_dtype(dtype or "float32").name, **kwargs)
 
 
 def arange(start, stop=None, step=1.0, repeat=1, dtype=None, **kwargs):
-    """A node producing evenly spaced values."""
+    """A node producing evenly spaced values.
+
+    Example::
+
+        sym.arange(0, 6, step=2).eval()[0].asnumpy()   # [0. 2. 4.]
+    """
     return _fn("_arange")(start=start, stop=stop, step=step, repeat=repeat,
                           dtype=normalize_dtype(dtype or "float32").name, **kwargs)
 
 
 def concat(*data, dim=1, **kwargs):
-    """Join along axis `dim`."""
+    """Join along axis `dim`.
+
+    Example::
+
+        z = sym.concat(sym.var('a'), sym.var('b'), dim=0)
+        z.eval(a=nd.array([1]), b=nd.array([2, 3]))[0].asnumpy()   # [1. 2. 3.]
+    """
     return _fn("Concat")(*data, dim=dim, **kwargs)
 
 
 def stack(*data, axis=0, **kwargs):
-    """Join along a new axis."""
+    """Join along a new axis.
+
+    Example::
+
+        z = sym.stack(sym.var('a'), sym.var('b'))
+        z.eval(a=nd.array([1, 2]), b=nd.array([3, 4]))[0].shape   # (2, 2)
+    """
     return _fn("stack")(*data, axis=axis, **kwargs)
 
 
@@ -64,12 +96,25 @@ def _scalar_or_sym(lhs, rhs, name, scalar_name):
 
 
 def maximum(lhs, rhs):
-    """Elementwise maximum of symbols and/or scalars (nodes named _maximum0, _maximumscalar0)."""
+    """Elementwise maximum of symbols and/or scalars (nodes named _maximum0, _maximumscalar0).
+
+    Example::
+
+        z = sym.maximum(sym.var('x'), 0)
+        z.name                                           # '_maximumscalar0'
+        z.eval(x=nd.array([-1, 2]))[0].asnumpy()         # [0. 2.]
+    """
     return _scalar_or_sym(lhs, rhs, "_maximum", "_maximum_scalar")
 
 
 def minimum(lhs, rhs):
-    """Elementwise minimum of symbols and/or scalars (nodes named _minimum0, _minimumscalar0)."""
+    """Elementwise minimum of symbols and/or scalars (nodes named _minimum0, _minimumscalar0).
+
+    Example::
+
+        z = sym.minimum(sym.var('x'), sym.var('y'))
+        z.eval(x=nd.array([1, 5]), y=nd.array([3, 3]))[0].asnumpy()   # [1. 3.]
+    """
     return _scalar_or_sym(lhs, rhs, "_minimum", "_minimum_scalar")
 
 
@@ -77,7 +122,11 @@ def power(base, exp):
     """`base` ** `exp`, each a Symbol or a number (nodes named _power0, _powerscalar0,
     _rpowerscalar0 as MXNet names them); two numbers give a number.
 
-    Example: ``sym.pow(sym.var('x'), 2)``.
+    Example::
+
+        z = sym.pow(sym.var('x'), 2)
+        z.eval(x=nd.array([1, 2, 3]))[0].asnumpy()   # [1. 4. 9.]
+        sym.power(2, 3)                              # 8
     """
     if isinstance(base, Symbol) and isinstance(exp, Symbol):
         return apply_op("_power", base, exp, hint="_power")

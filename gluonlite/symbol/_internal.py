@@ -21,7 +21,11 @@ def _CachedOp(*args, subgraph=None, name=None):
             single-output Symbol.
         ValueError: another number of arguments than the subgraph has inputs.
 
-    Example: ``sym._internal._CachedOp(a, b, subgraph=(x * y).tojson())``.
+    Example::
+
+        a, b, x, y = sym.var('a'), sym.var('b'), sym.var('x'), sym.var('y')
+        z = sym._internal._CachedOp(a, b, subgraph=(x * y).tojson())
+        z.eval(a=nd.array([2]), b=nd.array([3]))[0].asnumpy()   # [6.]
     """
     if isinstance(subgraph, str):
         sub = load_json(subgraph)

@@ -28,7 +28,10 @@ def rand_zipfian(true_classes, num_sampled, range_max):
         (sampled_classes int64, expected_count_true float64, expected_count_sampled float64)
         Symbols.
 
-    Example: ``s, ct, cs = sym.contrib.rand_zipfian(sym.var("label"), 4, 5)``.
+    Example::
+
+        s, ct, cs = sym.contrib.rand_zipfian(sym.var("label"), 4, 5)
+        ct.eval(label=nd.array([3]))[0].asnumpy()   # [0.49815515]
     """
     log_range = math.log(range_max + 1)
     rand = uniform(0, log_range, shape=(num_sampled,), dtype="float64")
@@ -53,7 +56,11 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
                  epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
     """A node of one AdamW step (`_adamw_update`); `rescale_grad` is a Symbol or a number.
 
-    Example: ``sym.contrib.adamw_update(w, g, m, v, 1.0, lr=0.01, eta=1.0)``.
+    Example::
+
+        w, g, m, v = sym.var('w'), sym.var('g'), sym.var('m'), sym.var('v')
+        z = sym.contrib.adamw_update(w, g, m, v, 1.0, lr=0.1, eta=1.0)
+        z.list_arguments(), z.list_auxiliary_states()   # (['w', 'g'], ['m', 'v'])
     """
     return _fn("_adamw_update")(weight, grad, mean, var, _rescale_symbol(rescale_grad),
                                 lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,
@@ -64,7 +71,14 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                     beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
                     **kwargs):
     """A node of `_mp_adamw_update` (AdamW with a float32 master weight); `rescale_grad` is a
-    Symbol or a number."""
+    Symbol or a number.
+
+    Example::
+
+        w, g, m, v, w32 = (sym.var(n) for n in ('w', 'g', 'm', 'v', 'w32'))
+        z = sym.contrib.mp_adamw_update(w, g, m, v, w32, 1.0, lr=0.1, eta=1.0)
+        z.list_auxiliary_states()   # ['m', 'v', 'w32']
+    """
     return _fn("_mp_adamw_update")(weight, grad, mean, var, weight32,
                                    _rescale_symbol(rescale_grad), lr=lr, eta=eta, beta1=beta1,
                                    beta2=beta2, epsilon=epsilon, wd=wd,

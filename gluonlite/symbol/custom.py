@@ -21,7 +21,15 @@ def Custom(*data, op_type=None, name=None, attr=None, **kwargs):
 
     Example::
 
-        y = sym.Custom(sym.var("x"), op_type="sigmoid", name="sig")
+        class Double(mx.operator.CustomOp):
+            def forward(self, is_train, req, in_data, out_data, aux):
+                self.assign(out_data[0], req[0], in_data[0] * 2)
+        @mx.operator.register("double_sym_custom")
+        class DoubleProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, in_shapes, in_dtypes):
+                return Double()
+        y = sym.Custom(sym.var("x"), op_type="double_sym_custom", name="dbl")
+        y.eval(x=nd.array([1, 2]))[0].asnumpy()   # [2. 4.]
     """
     if op_type is None:
         raise TypeError("Custom: missing required argument 'op_type' (the name a "

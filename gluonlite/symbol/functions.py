@@ -26,18 +26,31 @@ def _pair(lhs, rhs, name, scalar, rscalar, numpy_fn):
 def hypot(left, right):
     """sqrt(left**2 + right**2) for Symbols (same shapes) and/or numbers.
 
-    Example: ``sym.hypot(sym.var('x'), 4)`` is a `_hypot_scalar` node.
+    Example::
+
+        z = sym.hypot(sym.var('x'), 4)   # a _hypot_scalar node
+        z.eval(x=nd.array([3, 0]))[0].asnumpy()   # [5. 4.]
     """
     return _pair(left, right, "_hypot", "_hypot_scalar", "_hypot_scalar", np.hypot)
 
 
 def eye(N, M=0, k=0, dtype=None, **kwargs):
-    """A node producing an N x M (M=0: N x N) matrix with ones on the k-th diagonal."""
+    """A node producing an N x M (M=0: N x N) matrix with ones on the k-th diagonal.
+
+    Example::
+
+        sym.eye(2, 3, k=1).eval()[0].asnumpy()   # [[0. 1. 0.] [0. 0. 1.]]
+    """
     return _fn("_eye")(N=N, M=M, k=k, dtype=normalize_dtype(dtype or "float32").name, **kwargs)
 
 
 def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
-    """A node producing `num` evenly spaced numbers from start to stop."""
+    """A node producing `num` evenly spaced numbers from start to stop.
+
+    Example::
+
+        sym.linspace(0, 1, 5).eval()[0].asnumpy()   # [0. 0.25 0.5 0.75 1. ]
+    """
     return _fn("_linspace")(start=start, stop=stop, num=num, endpoint=endpoint, name=name,
                             dtype=normalize_dtype(dtype or "float32").name)
 
@@ -45,6 +58,11 @@ def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
 def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002 - MXNet's argument name
     """A node of the histogram of `a`: (counts, edges) over `bins` equal bins of `range`, or
     over the edges Symbol `bins`.
+
+    Example::
+
+        counts, edges = sym.histogram(sym.var('a'), bins=2, range=(0, 4))
+        counts.eval(a=nd.array([0, 1, 3]))[0].asnumpy()   # [2 1]
 
     Raises:
         ValueError: an integer bins without range, or bins neither an int nor a Symbol.
@@ -61,6 +79,11 @@ def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002 - MXNet's argumen
 def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     """Split along `axis` into `indices_or_sections` equal parts (an int) or at the given
     indices (a tuple); a node with one output per part.
+
+    Example::
+
+        parts = sym.split_v2(sym.var('x'), (1, 3))
+        [p.shape for p in parts.eval(x=nd.arange(5))]   # [(1,), (2,), (2,)]
 
     Raises:
         ValueError: neither an int nor a tuple.

@@ -60,6 +60,14 @@ def history_to_symbol(entry):
     hybridized call appears as its operators when its graph is within the block's
     ``inline_limit``, otherwise as one ``_CachedOp`` node holding the graph (as in MXNet).
 
+    Example::
+
+        x = nd.array([1, 2])
+        x.attach_grad()
+        with autograd.record():
+            y = nd.relu(x * 2)
+        autograd.get_symbol(y).list_arguments()   # ['var0'] (get_symbol calls this)
+
     Raises:
         NotImplementedError: a recorded step with no operator form.
     """

@@ -25,6 +25,12 @@ def to_dict(symbol, top=True):
     Attribute keys are sorted (MXNet keeps them in a std::map); an input that an operator
     mutates (an auxiliary state such as BatchNorm's moving_mean) carries the variable's
     version count, as NNVM numbers it; subgraphs (``top=False``) have no ``attrs``.
+
+    Example::
+
+        from gluonlite.symbol.json_io import to_dict
+        d = to_dict(sym.relu(sym.var('x'), name='r'))
+        [n['name'] for n in d['nodes']], d['heads']   # (['x', 'r'], [[1, 0, 0]])
     """
     nodes = topo_nodes(symbol.outputs)
     index = {id(n): i for i, n in enumerate(nodes)}
@@ -126,7 +132,14 @@ def _write(v, indent):
 
 
 def save(symbol, fname):
-    """Write the JSON of `symbol` to `fname` atomically (a temp file renamed into place)."""
+    """Write the JSON of `symbol` to `fname` atomically (a temp file renamed into place).
+
+    Example::
+
+        from gluonlite.symbol.json_io import save
+        save(sym.var('x') * 2, 'net-symbol.json')
+        sym.load('net-symbol.json').list_arguments()   # ['x']
+    """
     write_atomically(fname, to_json(symbol))
 
 
@@ -291,6 +304,11 @@ def _node(where, k, nd, nodes, version=10901, depth=0):
 def from_dict(d, where="<json>", _depth=0):
     """Rebuild a Symbol from a JSON object.
 
+    Example::
+
+        from gluonlite.symbol.json_io import from_dict, to_dict
+        from_dict(to_dict(sym.relu(sym.var('x')))).list_arguments()   # ['x']
+
     Raises:
         ValueError: a missing key, a bad entry, an unknown operator (named), attributes the
             operator does not accept, or subgraphs nested past MAX_SUBGRAPH_DEPTH; the
@@ -324,6 +342,11 @@ def from_dict(d, where="<json>", _depth=0):
 def load_json(text, where="<json string>"):
     """A Symbol from an MXNet JSON string.
 
+    Example::
+
+        z = sym.load_json((sym.var('a') + sym.var('b')).tojson())
+        z.list_arguments()   # ['a', 'b']
+
     Raises:
         ValueError: text that is not JSON or not a graph (the message says what is wrong).
     """
@@ -341,6 +364,11 @@ def load_json(text, where="<json string>"):
 
 def load(fname):
     """A Symbol from an MXNet JSON file (e.g. ``model-symbol.json``).
+
+    Example::
+
+        sym.var('x').exp().save('model-symbol.json')
+        sym.load('model-symbol.json').list_arguments()   # ['x']
 
     Raises:
         ValueError: the file is malformed (named in the message); OSError: it cannot be read.

@@ -111,6 +111,7 @@ class Prefix(NameManager):
         with mx.name.Prefix("net_"):
             y = sym.relu(x)                               # net_relu0
             z = sym.FullyConnected(y, num_hidden=2, name="fc")   # net_fc, net_fc_weight
+        z.list_arguments()   # ['x', 'net_fc_weight', 'net_fc_bias']
     """
 
     def __init__(self, prefix):
@@ -118,7 +119,13 @@ class Prefix(NameManager):
         self._prefix = prefix
 
     def get(self, name, hint):
-        """`NameManager.get` with the prefix put first."""
+        """`NameManager.get` with the prefix put first.
+
+        Example::
+
+            from gluonlite.symbol.naming import Prefix
+            Prefix('net_').get(None, 'conv')   # 'net_conv0'
+        """
         return self._prefix + super().get(name, hint)
 
 
@@ -158,7 +165,13 @@ class AttrScope(metaclass=_CurrentProperty):
 
     def get(self, attr):
         """The attributes of a new node: this scope's, updated with `attr` (the node's own
-        attributes, a dict or None; they win)."""
+        attributes, a dict or None; they win).
+
+        Example::
+
+            from gluonlite.symbol.naming import AttrScope
+            AttrScope(group='a', lr_mult='2').get({'group': 'b'})   # {'group': 'b', 'lr_mult': '2'}
+        """
         if not self._attr:
             return dict(attr) if attr else {}
         out = dict(self._attr)
@@ -181,17 +194,38 @@ class AttrScope(metaclass=_CurrentProperty):
 
 def new_name(name, hint):
     """The name of a new node from the active `NameManager`: `name` (prefixed inside a
-    `Prefix`) or a fresh ``hint`` (lower-cased) + counter."""
+    `Prefix`) or a fresh ``hint`` (lower-cased) + counter.
+
+    Example::
+
+        from gluonlite.symbol.naming import Prefix, new_name
+        with Prefix('net_'):
+            new_name(None, 'Dense'), new_name('out', 'Dense')   # ('net_dense0', 'net_out')
+    """
     return NameManager._active().get(name, hint.lower())
 
 
 def current_prefix():
-    """The active name prefix ('' outside any `Prefix`)."""
+    """The active name prefix ('' outside any `Prefix`).
+
+    Example::
+
+        from gluonlite.symbol.naming import Prefix, current_prefix
+        with Prefix('net_'):
+            current_prefix()   # 'net_'
+    """
     return getattr(NameManager._active(), "_prefix", "")
 
 
 def scope_attrs(attr=None):
-    """`attr` (a dict of strings, or None) merged over the active `AttrScope`'s attributes."""
+    """`attr` (a dict of strings, or None) merged over the active `AttrScope`'s attributes.
+
+    Example::
+
+        from gluonlite.symbol.naming import AttrScope, scope_attrs
+        with AttrScope(ctx_group='dev1'):
+            scope_attrs({'lr_mult': '2'})   # {'ctx_group': 'dev1', 'lr_mult': '2'}
+    """
     return AttrScope._active().get(attr)
 
 
@@ -199,7 +233,14 @@ def subgraph_name(name):
     """A new unique name for a loop's or branch's body: `name` (``'foreach'``,
     ``'cond_then'``), qualified by the enclosing body's name when inside one
     (``'foreach0$cond_then'``), then numbered by how often that name was used
-    (``'foreach0$cond_then0'``). Counted in ``AttrScope._subgraph_names``."""
+    (``'foreach0$cond_then0'``). Counted in ``AttrScope._subgraph_names``.
+
+    Example::
+
+        from gluonlite.symbol.naming import AttrScope, subgraph_name
+        subgraph_name('docbody'), subgraph_name('docbody')   # ('docbody0', 'docbody1')
+        del AttrScope._subgraph_names['docbody']             # the count as it was
+    """
     outer = AttrScope._active()._attr.get("__subgraph_name__", "")
     if outer:
         name = f"{outer}${name}"
@@ -209,6 +250,12 @@ def subgraph_name(name):
 
 
 def user_source():
-    """'file:line' of the innermost caller outside gluonlite (where a node was created)."""
+    """'file:line' of the innermost caller outside gluonlite (where a node was created).
+
+    Example::
+
+        from gluonlite.symbol.naming import user_source
+        where = user_source()   # this file and line, as 'file:line'
+    """
     f = user_frame()[0]
     return "" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"

@@ -3,7 +3,16 @@ from .symbol import topo_nodes
 
 
 def graph_str(symbol, shapes=None, indent=""):
-    """Lines ``name = op(inputs) attrs`` for every node; `shapes` maps entry name -> shape."""
+    """Lines ``name = op(inputs) attrs`` for every node; `shapes` maps entry name -> shape.
+
+    Example::
+
+        from gluonlite.symbol.printing import graph_str
+        print(graph_str(sym.relu(sym.var('x'), name='r')))
+        # x = var
+        # r = relu(x)
+        # outputs: r_output
+    """
     lines = []
     for n in topo_nodes(symbol.outputs):
         if n.op is None:

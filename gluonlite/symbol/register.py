@@ -11,7 +11,15 @@ def _is_sym(x):
 
 
 def make_function(op, public_name):
-    """The sym function for `op`: ``f(*inputs, name=None, attr=None, **attrs)``."""
+    """The sym function for `op`: ``f(*inputs, name=None, attr=None, **attrs)``.
+
+    Example::
+
+        from gluonlite.ops import registry
+        from gluonlite.symbol.register import make_function
+        relu = make_function(registry.get('relu'), 'relu')
+        relu(sym.var('x'), name='r').list_outputs()   # ['r_output']
+    """
     def f(*args, name=None, attr=None, ctx=None, out=None, **kwargs):
         inputs, attrs = bind_call(op, args, kwargs, _is_sym)
         if ctx is not None and "ctx" in op.attrs:
@@ -21,12 +29,26 @@ def make_function(op, public_name):
 
 
 def populate(namespace):
-    """Add a function for every registered operator name to `namespace` (a module dict)."""
+    """Add a function for every registered operator name to `namespace` (a module dict).
+
+    Example::
+
+        from gluonlite.symbol.register import populate
+        ns = {}
+        populate(ns)
+        ns['relu'](sym.var('x')).list_arguments()   # ['x']
+    """
     _populate(namespace, _gen_cache, make_function)
 
 
 def fn(name):
-    """The generated sym function of operator `name` (registered after import included)."""
+    """The generated sym function of operator `name` (registered after import included).
+
+    Example::
+
+        from gluonlite.symbol.register import fn
+        fn('exp')(sym.var('x')).eval(x=nd.array([0]))[0].asnumpy()   # [1.]
+    """
     f = _gen_cache.get(name)
     if f is None:
         f = _gen_cache[name] = make_function(registry.get(name), name)

@@ -24,6 +24,12 @@ def infer_storage_types(symbol, known):
     """(arg_stypes, out_stypes, aux_stypes) of `symbol` given `known` (name -> storage type);
     other variables take their ``__storage_type__`` attribute, else 'default'.
 
+    Example::
+
+        from gluonlite.symbol.storage import infer_storage_types
+        y = sym.var('x') * 2
+        infer_storage_types(y, {'x': 'row_sparse'})   # (['row_sparse'], ['row_sparse'], [])
+
     Raises:
         ValueError: an unknown storage type, or a node whose operator refuses its inputs'
             storage types (the message names the node).

@@ -42,7 +42,9 @@ def install_symbol_methods(**functions):
 
     Example::
 
-        install_symbol_methods(partition=partition_graph)
+        from gluonlite.subgraph import partition_graph
+        from gluonlite.symbol.symbol import install_symbol_methods
+        install_symbol_methods(partition=partition_graph)   # what gluonlite.subgraph does
     """
     unknown = set(functions) - {"infer_shapes", "infer_types", "bind", "simple_bind",
                                 "partition"}
@@ -72,6 +74,7 @@ def record_new_nodes():
 
     Example::
 
+        from gluonlite.symbol.symbol import record_new_nodes
         with record_new_nodes() as created:
             y = sym.relu(sym.var("x"))
         [n.name for n in created]   # ['x', 'relu0']
@@ -96,6 +99,12 @@ HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_sta
 def hide_keys(attrs, owner):
     """`attrs` with each plain hidden key (``lr_mult``) renamed ``__lr_mult__``, as MXNet
     stores them.
+
+    Example::
+
+        from gluonlite.symbol.symbol import hide_keys
+        hide_keys({'lr_mult': '2', 'act_type': 'relu'}, 'fc')
+        # {'__lr_mult__': '2', 'act_type': 'relu'}
 
     Raises:
         ValueError: a key ``<input>_<hidden key>`` (``weight_lr_mult``), which MXNet refuses
@@ -135,6 +144,12 @@ class Node:
         params: the parsed attributes (`Params`); for loop nodes ``params['_subgraphs']``.
         inputs: list of entries ``(node, output_index)``.
         source: 'file:line' of the user code that created the node.
+
+    Example::
+
+        y = sym.relu(sym.var('x'), name='r')
+        node = y.outputs[0][0]
+        node.name, node.op.name, node.inputs[0][0].name   # ('r', 'relu', 'x')
     """
 
     __slots__ = ("op", "name", "attrs", "params", "inputs", "source", "__weakref__")
@@ -152,22 +167,46 @@ class Node:
 
     @property
     def is_variable(self):
-        """Whether the node is a variable (a graph input)."""
+        """Whether the node is a variable (a graph input).
+
+        Example::
+
+            y = sym.relu(sym.var('x'))
+            y.outputs[0][0].is_variable, y.outputs[0][0].inputs[0][0].is_variable   # (False, True)
+        """
         return self.op is None
 
     @property
     def subgraphs(self):
-        """Bodies held by a loop or branch node (a list of Symbols)."""
+        """Bodies held by a loop or branch node (a list of Symbols).
+
+        Example::
+
+            out, _ = sym.contrib.foreach(lambda x, s: (x * 2, s), sym.var('d'), [sym.var('s')])
+            len(out.outputs[0][0].subgraphs)   # 1
+        """
         return self.params.get("_subgraphs", [])
 
     def num_outputs(self):
-        """Outputs of the node, hidden ones included (1 for a variable)."""
+        """Outputs of the node, hidden ones included (1 for a variable).
+
+        Example::
+
+            y = sym.BatchNorm(sym.var('x'), name='bn')
+            y.outputs[0][0].num_outputs()   # 3
+        """
         if self.op is None:
             return 1
         return self.op.num_outputs(self.params) - (1 if self.op.stateful else 0)
 
     def num_visible(self):
-        """Outputs a user sees (hidden ones excluded)."""
+        """Outputs a user sees (hidden ones excluded).
+
+        Example::
+
+            y = sym.BatchNorm(sym.var('x'), name='bn')
+            y.outputs[0][0].num_visible()   # 1
+        """
         return 1 if self.op is None else self.op.num_visible(self.params)
 
     def __repr__(self):
@@ -176,6 +215,12 @@ class Node:
 
 def topo_nodes(entries, on_entry=None):
     """Nodes reachable from `entries` in MXNet's DFS post-order (inputs before users).
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        y = sym.relu(sym.var('a') + sym.var('b'), name='r')
+        [n.name for n in topo_nodes(y.outputs)]   # ['a', 'b', '_plus0', 'r']
 
     Args:
         on_entry: optional callback ``on_entry(node, index)``, called for each head entry and
@@ -801,7 +846,13 @@ class SymbolTruthValueError(NotImplementedForSymbol, TypeError):
     """Raised by ``bool(symbol)``: MXNet raises `NotImplementedForSymbol` (an MXNetError);
     it is a TypeError too, as Python raises for a value without a truth value.
 
-    Example: ``bool(sym.var('x'))`` raises it.
+    Example::
+
+        from gluonlite.symbol.symbol import SymbolTruthValueError
+        try:
+            bool(sym.var('x'))
+        except SymbolTruthValueError as e:
+            print('no truth value')
     """
 
     def __str__(self):
@@ -886,7 +937,10 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         TypeError: a name that is not a string.
         ValueError: an unknown `stype`.
 
-    Example: ``x = sym.var('x', shape=(2, 3))``.
+    Example::
+
+        x = sym.var('x', shape=(2, 3), lr_mult=2)
+        x.attr('__shape__'), x.attr('__lr_mult__')   # ('(2, 3)', '2')
     """
     if not isinstance(name, str):
         raise TypeError(f"var: name must be a string, got {type(name).__name__}")
@@ -916,6 +970,12 @@ Variable = var
 
 def Group(symbols):
     """One symbol whose outputs are those of `symbols`, in order.
+
+    Example::
+
+        x = sym.var('x')
+        g = sym.Group([x * 2, x + 1])
+        [a.asnumpy().tolist() for a in g.eval(x=nd.array([1, 2]))]   # [[2.0, 4.0], [2.0, 3.0]]
 
     Raises:
         TypeError: an element is not a Symbol.
@@ -968,6 +1028,14 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
         attr: extra string attributes for the node (``{'__lr_mult__': '2'}``), merged over
             those of the active `AttrScope`.
 
+    Example::
+
+        from gluonlite.ops import registry
+        from gluonlite.symbol.symbol import create_node
+        fc = create_node(registry.get('FullyConnected'), {'data': sym.var('x')},
+                         {'num_hidden': 2}, name='fc1')
+        fc.list_arguments()   # ['x', 'fc1_weight', 'fc1_bias']
+
     Raises:
         TypeError: an input is not a single-output Symbol; bad attributes.
     """
@@ -1006,7 +1074,15 @@ def create_node(op, inputs, attrs, name=None, hint=None, attr=None):
 
 def apply_op(op_name, *inputs, hint=None, **attrs):
     """Apply registered operator `op_name` to Symbols `inputs` (positional, in the operator's
-    input order) with the automatic name stem `hint` (as ``x + y`` names its node ``_plus0``)."""
+    input order) with the automatic name stem `hint` (as ``x + y`` names its node ``_plus0``).
+
+    Example::
+
+        from gluonlite.symbol.symbol import apply_op
+        z = apply_op('_plus_scalar', sym.var('x'), scalar=1, hint='_plusscalar')
+        z.name                                 # '_plusscalar0'
+        z.eval(x=nd.array([1, 2]))[0].asnumpy()   # [2. 3.]
+    """
     op = registry.get(op_name)
     ins = list(inputs) if op.variadic else dict(zip(op.input_names(op.parse(attrs)[0]), inputs))
     if op.variadic:
@@ -1016,6 +1092,12 @@ def apply_op(op_name, *inputs, hint=None, **attrs):
 
 def single_entry(owner, what, s):
     """The one output entry of Symbol `s`.
+
+    Example::
+
+        from gluonlite.symbol.symbol import single_entry
+        node, index = single_entry('myop', 'data', sym.var('x'))
+        node.name, index   # ('x', 0)
 
     Raises:
         TypeError: `s` is not a Symbol or is a group; the message starts with `owner` (an

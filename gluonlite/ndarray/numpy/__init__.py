@@ -1,7 +1,9 @@
 """`mx.nd.np`: the NumPy dialect's functions in the imperative face (see
 `gluonlite.numpy._faces`); `F.np` inside `hybrid_forward` is this module.
 
-Example: ``mx.nd.np.sum(x, axis=0)``.
+Example::
+
+    mx.nd.np.sum(mx.np.array([[1, 2], [3, 4]]), axis=0)   # [4. 6.]
 """
 
 # What `gluonlite.numpy` installs when it loads (it sits above this layer, DESIGN.md): the
@@ -15,6 +17,13 @@ def lookup(kind, *args):
 
     Raises:
         AttributeError: mx.np has not loaded (or the lookup found no such name).
+
+    Example::
+
+        from gluonlite.ndarray.numpy import lookup
+        total = lookup('nd', 'numpy', 'sum')   # gluonlite.numpy's sum, the imperative face
+        total(mx.np.array([1, 2]))             # 3.0
+        lookup('_Symbol').__name__             # '_Symbol'
     """
     fn = FACES.get(kind)
     if fn is None:

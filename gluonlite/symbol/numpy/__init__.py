@@ -1,7 +1,10 @@
 """`mx.sym.np`: the NumPy dialect's functions in the symbolic face (see
 `gluonlite.numpy._faces`); `F.np` inside `hybrid_forward` is this module.
 
-Example: ``mx.sym.np.sum(x, axis=0)``.
+Example::
+
+    x = mx.sym.var('x').as_np_ndarray()
+    mx.sym.np.sum(x, axis=0)   # a numpy-dialect Symbol
 """
 from ...ndarray.numpy import lookup
 from . import linalg, random, _internal  # noqa: F401
