@@ -35,7 +35,15 @@ class MXNetError(RuntimeError):
 
 class MXNetValueError(MXNetError, ValueError):
     """An `MXNetError` about a value: shapes that do not fit, an attribute value that does not
-    parse, a recorded graph that cannot be differentiated."""
+    parse, a recorded graph that cannot be differentiated.
+
+    Example::
+
+        try:
+            nd.dot(nd.ones((2, 3)), nd.ones((2, 3)))
+        except mx.base.MXNetValueError as e:
+            print(type(e).__name__)     # ShapeError, an MXNetValueError
+    """
 
 
 class MXNetTypeError(MXNetError, TypeError):
@@ -143,6 +151,11 @@ class NotSupportedForSparseNDArray(_OnlyForNDArray):
         function: the function (its ``__name__`` is reported).
         alias: the operator name behind it, or None.
         *args: the arguments given (their types are reported).
+
+    Example::
+
+        e = mx.base.NotSupportedForSparseNDArray(nd.dot, None, nd.ones((2,)))
+        isinstance(e, mx.MXNetError)    # True
     """
 
     _unavailable = "is not supported for SparseNDArray"

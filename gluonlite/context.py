@@ -97,10 +97,13 @@ class _ContextType(type):
 class Context(metaclass=_ContextType):
     """A device: `Context('cpu', 0)` or `Context('gpu', 1)`.
 
-    Use it as a context manager to make it the default for new arrays::
+    Use it as a context manager to make it the default for new arrays.
 
-        with gluonlite.cpu(0):
-            x = nd.zeros((2, 3))      # x.context == cpu(0)
+    Example::
+
+        with mx.Context('cpu', 0):
+            x = nd.zeros((2, 3))
+        x.context                     # cpu(0)
 
     Args:
         device_type: 'cpu' or 'gpu' (or another Context to copy).
@@ -129,7 +132,12 @@ class Context(metaclass=_ContextType):
 
     @property
     def device_typeid(self):
-        """MXNet's numeric device type (1 cpu, 2 gpu)."""
+        """MXNet's numeric device type (1 cpu, 2 gpu).
+
+        Example::
+
+            mx.cpu().device_typeid      # 1
+        """
         return self.devstr2type[self.device_type]
 
     @property
@@ -138,6 +146,10 @@ class Context(metaclass=_ContextType):
 
         Raises:
             RuntimeError: a gpu context without CuPy or without a CUDA device.
+
+        Example::
+
+            mx.cpu().xp.__name__        # 'numpy'
         """
         if self.device_type == "cpu":
             return np
@@ -243,7 +255,14 @@ def gpu_memory_info(device_id=0):
 
 
 def current_context():
-    """The default context: the innermost `with ctx:` block, else cpu(0)."""
+    """The default context: the innermost `with ctx:` block, else cpu(0).
+
+    Example::
+
+        with mx.cpu(1):
+            mx.context.current_context()    # cpu(1)
+        mx.context.current_context()        # cpu(0)
+    """
     return getattr(_local, "ctx", None) or Context("cpu", 0)
 
 
