@@ -575,7 +575,14 @@ register("multi_sum_sq", variadic="num_arrays", same_dtype=(),
 
 
 def _reset_arrays(p, rc, *xs):
-    """reset_arrays(*arrays, num_arrays): sets every array to zero in place (no output)."""
+    """reset_arrays(*arrays, num_arrays): sets every array to zero in place (no output).
+
+    Example::
+
+        a, b = nd.ones((2,)), nd.ones((3,))
+        nd.reset_arrays(a, b, num_arrays=2)
+        print(a.asnumpy(), b.asnumpy())   # [0. 0.] [0. 0. 0.]
+    """
     for x in xs:
         x[...] = 0
     return ()
