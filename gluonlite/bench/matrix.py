@@ -94,7 +94,8 @@ def expand(data, num_gpus=0, gpu_reason="no GPU found"):
 
         from gluonlite.bench.matrix import expand
         from gluonlite.bench.recipe import from_data
-        r = from_data({'benchmark': 'foreach', 'matrix': {'ctx': ['cpu', 'gpu'], 'cell': 'RNNCell'}})
+        m = {'ctx': ['cpu', 'gpu'], 'cell': 'RNNCell'}
+        r = from_data({'benchmark': 'foreach', 'matrix': m})
         cases, skipped = expand(r.data, num_gpus=0)
         print(len(cases), cases[0]['ctx'])  # 16 cpu(0)
         print(skipped)  # ['skipping ctx gpu: no GPU found']

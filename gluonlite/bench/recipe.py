@@ -327,7 +327,7 @@ def _kind_of(chain):
 
 
 def recipe_kind(path):
-    """The kind ('bench' or 'train') of a recipe file, following `extends`.
+    r"""The kind ('bench' or 'train') of a recipe file, following `extends`.
 
     Raises:
         RecipeError: as `load_recipe`, for problems found on the way.
@@ -345,7 +345,7 @@ def recipe_kind(path):
 
 
 def load_recipe(path, overrides=None):
-    """Load, merge and validate a recipe file.
+    r"""Load, merge and validate a recipe file.
 
     Args:
         path: the recipe file.
@@ -366,7 +366,8 @@ def load_recipe(path, overrides=None):
         with open('tiny.yaml', 'w') as f:
             f.write('benchmark: foreach\nmatrix: {cell: RNNCell, seq_len: 2}\n')
         r = load_recipe('tiny.yaml', overrides={'matrix': {'batch_size': 1}})
-        print(r.name, r.data['matrix']['cell'], r.data['matrix']['batch_size'])  # tiny ['RNNCell'] [1]
+        m = r.data['matrix']
+        print(r.name, m['cell'], m['batch_size'])  # tiny ['RNNCell'] [1]
     """
     chain = _load_chain(path)
     kind = _kind_of(chain)

@@ -254,7 +254,7 @@ class Enum(Checker):
 
 
 class Regex(Checker):
-    """A string matching a regular expression in full; `expected` says it in words.
+    r"""A string matching a regular expression in full; `expected` says it in words.
 
     Example::
 
@@ -267,7 +267,7 @@ class Regex(Checker):
         self.pattern, self.expected = re.compile(pattern), expected
 
     def accepts(self, value):
-        """Whether `value` is valid (see `Checker.accepts`).
+        r"""Whether `value` is valid (see `Checker.accepts`).
 
         Example::
 

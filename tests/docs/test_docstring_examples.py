@@ -113,6 +113,13 @@ COVERED = [
     "gluonlite.control_flow.tracing",
     "gluonlite.control_flow.lowering.decisions",
     "gluonlite.control_flow.lowering.counting",
+    "gluonlite.bench.schema",
+    "gluonlite.bench.recipe",
+    "gluonlite.bench.matrix",
+    "gluonlite.bench.summary",
+    "gluonlite.bench.results",
+    "gluonlite.bench.memory",
+    "gluonlite.bench.handshake",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
