@@ -120,6 +120,7 @@ COVERED = [
     "gluonlite.bench.results",
     "gluonlite.bench.memory",
     "gluonlite.bench.handshake",
+    "gluonlite.bench.executors",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
