@@ -121,6 +121,7 @@ COVERED = [
     "gluonlite.bench.memory",
     "gluonlite.bench.handshake",
     "gluonlite.bench.executors",
+    "gluonlite.control_flow.lowering.hoisted",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
