@@ -122,6 +122,9 @@ COVERED = [
     "gluonlite.bench.handshake",
     "gluonlite.bench.executors",
     "gluonlite.control_flow.lowering.hoisted",
+    "gluonlite.control_flow.lowering.runtime",
+    "gluonlite.control_flow.lowering.kernels",
+    "gluonlite.control_flow.lowering.deferred",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")

@@ -168,7 +168,8 @@ class HoistedSaved:
         rc = RunCtx(is_train=False, xp=np, runtime=type('R', (), {'buffers': LoopBuffers()})())
         run = lambda spec, rc, inputs, keep: ([inputs[0].sum(0)], None)   # a stand-in loop run
         state = hoisted.run_hoisted(run, hoist, rc, xs)[-1]
-        print(type(state).__name__, [x.shape for x in state.xs])   # HoistedSaved [(5, 2, 4), (2, 4)]
+        print(type(state).__name__, [x.shape for x in state.xs])
+        # HoistedSaved [(5, 2, 4), (2, 4)]
     """
 
     __slots__ = ("hoist", "xs", "inner", "__weakref__")
