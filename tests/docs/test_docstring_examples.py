@@ -121,6 +121,7 @@ COVERED = [
     "gluonlite.bench.memory",
     "gluonlite.bench.handshake",
     "gluonlite.bench.executors",
+    "gluonlite.bench.driver",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
