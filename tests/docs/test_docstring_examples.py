@@ -122,6 +122,8 @@ COVERED = [
     "gluonlite.bench.handshake",
     "gluonlite.bench.executors",
     "gluonlite.bench.driver",
+    "gluonlite.bench.runner",
+    "gluonlite.bench.models",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
