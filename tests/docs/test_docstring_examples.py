@@ -124,6 +124,8 @@ COVERED = [
     "gluonlite.bench.driver",
     "gluonlite.bench.runner",
     "gluonlite.bench.models",
+    "gluonlite.bench.report",
+    "gluonlite.bench.cli",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
