@@ -50,6 +50,15 @@ def expand_runs(data):
     Returns:
         list of (tag, run_data): one per combination of the sweep in the order of its keys
         (the last key varies fastest); without a sweep, one run tagged ''.
+
+    Example::
+
+        from gluonlite.bench.sweep import expand_runs
+        from gluonlite.bench.recipe import from_data
+        sweep = {'optimizer.lr': [0.1, 0.01], 'model.hidden_size': [8]}
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'sweep': sweep})
+        print([tag for tag, run in expand_runs(recipe.data)])
+        # ['lr=0.1-hidden_size=8', 'lr=0.01-hidden_size=8']
     """
     sweep = data.get("sweep") or {}
     names = list(sweep)
@@ -70,7 +79,17 @@ def expand_runs(data):
 
 
 def run_files(data, name, tag):
-    """(metrics file or None, params file) of one run of a train recipe."""
+    """(metrics file or None, params file) of one run of a train recipe.
+
+    Example::
+
+        from gluonlite.bench.sweep import run_files
+        from gluonlite.bench.recipe import from_data
+        sweep = {'optimizer.lr': [0.1, 0.01], 'model.hidden_size': [8]}
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'sweep': sweep})
+        print(run_files(dict(recipe.data, output='out/a.jsonl'), 'a', 'lr=0.1'))
+        # ('out/a/lr=0.1.jsonl', 'out/a/lr=0.1.params'): one metrics and params file per run
+    """
     if not tag:
         return data["output"], params_path(data, name)
     folder = os.path.splitext(data["output"] or os.path.join("results", name))[0]
