@@ -126,6 +126,7 @@ COVERED = [
     "gluonlite.bench.models",
     "gluonlite.bench.report",
     "gluonlite.bench.cli",
+    "gluonlite.bench.tasks",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
