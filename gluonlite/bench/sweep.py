@@ -156,6 +156,20 @@ def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
 
     Raises:
         OutputError: a run's files cannot be written (before any run starts).
+
+    Example::
+
+        # not run: trains a model per run (seconds) and asks git for the commit, in a subprocess
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        from gluonlite.bench.sweep import run_sweep
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'epochs': 1, 'output': 'out/s.jsonl',
+                            'adding': {'seq_len': 2, 'train_size': 4, 'valid_size': 2},
+                            'sweep': {'optimizer.lr': [0.1, 0.01]}})
+        status = run_sweep(recipe, LocalExecutor(), progress=False, emit=lambda line: None)
+        # prints "Sweep: 2 runs (adding, judged by valid_mse)" and a line per run; writes
+        # out/s/lr=0.1.jsonl, out/s/lr=0.1.params, out/s/lr=0.01.jsonl and out/s/lr=0.01.params
+        print(status)   # 0
     """
     runs = expand_runs(recipe.data)
     files = {tag: run_files(recipe.data, recipe.name, tag) for tag, _ in runs}

@@ -127,6 +127,7 @@ COVERED = [
     "gluonlite.bench.report",
     "gluonlite.bench.cli",
     "gluonlite.bench.tasks",
+    "gluonlite.bench.sweep",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
