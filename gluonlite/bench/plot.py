@@ -338,6 +338,13 @@ def plot_records(records, folder, name):
 
     Raises:
         PlotError: matplotlib is missing, the folder cannot be written, or no chart fits.
+
+    Example::
+
+        from gluonlite.bench import plot
+        epochs = [{'epoch': 1, 'train_loss': 0.5}, {'epoch': 2, 'train_loss': 0.3}]
+        print(plot.plot_records(epochs, 'charts', 'tiny'))
+        # ['charts/tiny-train.png', 'charts/tiny-train.svg']
     """
     require_matplotlib()
     try:
@@ -358,7 +365,17 @@ def plot_records(records, folder, name):
 
 
 def plot_file(path, folder=None):
-    """`plot_records` of a results file, into `folder` (default: beside the file)."""
+    r"""`plot_records` of a results file, into `folder` (default: beside the file).
+
+    Example::
+
+        import json
+        from gluonlite.bench import plot
+        with open('tiny.jsonl', 'w') as f:
+            f.writelines(json.dumps({'epoch': e, 'train_loss': 1 / e}) + '\n' for e in (1, 2))
+        print(plot.plot_file('tiny.jsonl', 'charts'))
+        # ['charts/tiny-train.png', 'charts/tiny-train.svg']
+    """
     records, _ = read_records(path)
     folder = folder or os.path.dirname(os.path.abspath(path))
     return plot_records(records, folder, os.path.splitext(os.path.basename(path))[0])

@@ -128,6 +128,7 @@ COVERED = [
     "gluonlite.bench.cli",
     "gluonlite.bench.tasks",
     "gluonlite.bench.sweep",
+    "gluonlite.bench.plot",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
