@@ -61,7 +61,14 @@ def _rounds(text):
 
 
 def build_parser():
-    """The argument parser of the CLI (flags of docs/BENCH.md)."""
+    """The argument parser of the CLI (flags of docs/BENCH.md).
+
+    Example::
+
+        from gluonlite.bench.cli import build_parser
+        args = build_parser().parse_args(['--benchmark', 'foreach', '--test_rounds', '1'])
+        print(args.benchmark, args.test_rounds)   # foreach 1
+    """
     p = _Parser(prog="python -m gluonlite.bench",
                 description="Benchmark foreach and while_loop on RNN tasks, or run a YAML "
                             "recipe (kind: bench or train). Flags override the recipe.")
@@ -202,11 +209,24 @@ def _run(recipe, args, run_case):
 
 
 def main(argv=None, run_case=None):
-    """Entry point; returns the exit status (see the module docstring).
+    r"""Entry point; returns the exit status (see the module docstring).
 
     Args:
         argv: the arguments (default: sys.argv[1:]).
         run_case: a stand-in for runner.run_case, for tests only.
+
+    Example::
+
+        from gluonlite.bench.cli import main
+        import json
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2, mean=2.0, std=0.1, rounds=3,
+                   seed=0, env={'host': 'box', 'cpu': 'x86'})
+        with open('r.jsonl', 'w') as f:
+            f.write(json.dumps(rec) + '\n')
+        print(main(['report', 'r.jsonl']))   # 0, after the summary table of r.jsonl
+        print(main(['--benchmark', 'scan']))   # 2: a bad flag, named on stderr
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("report", "compare"):

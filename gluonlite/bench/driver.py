@@ -40,11 +40,33 @@ RULE = "--------------------------------------"
 
 
 class UsageError(Exception):
-    """A bad combination of flags; the message is the one line shown to the user."""
+    """A bad combination of flags; the message is the one line shown to the user.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        try:
+            driver.plan_bench(recipe, LocalExecutor(), profile=True)
+        except driver.UsageError as err:
+            print(str(err)[:32])   # --profile needs --out FILE.jsonl
+    """
 
 
 def say(line, err=False):
-    """Print one line without breaking the tqdm bar on stderr."""
+    """Print one line without breaking the tqdm bar on stderr.
+
+    Example::
+
+        from gluonlite.bench import driver
+        driver.say('resuming: 3 of 8 cases already in r.jsonl')   # printed on stdout
+    """
     if err or (sys.stdout.isatty() and sys.stderr.isatty()):
         tqdm.write(line, file=sys.stderr if err else sys.stdout)  # clears the bar first
     else:  # stdout goes elsewhere: clearing and redrawing the bar would only add noise
@@ -65,6 +87,19 @@ class Plan:
         floors: the floor impls timed interleaved with each gluonlite case (a numpy
             baseline), else ().
         profile: write a Chrome trace per case; plot: a folder for charts, or None.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        print(type(plan).__name__, len(plan.cases), plan.warmup, plan.test, plan.floors)
+        # Plan 1 0 1 ()
     """
 
     recipe: object
@@ -78,25 +113,92 @@ class Plan:
 
     @property
     def cfg(self):
-        """The recipe's settings (a dict, defaults filled in)."""
+        """The recipe's settings (a dict, defaults filled in).
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            print(plan.cfg['seed'], plan.cfg['format'])   # 0 text
+        """
         return self.recipe.data
 
     @property
     def out(self):
-        """The results file (a path), or None when the run keeps no file."""
+        """The results file (a path), or None when the run keeps no file.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            print(plan.out)   # None: the recipe names no output file
+        """
         return self.cfg["output"]
 
     @property
     def to_stderr(self):
-        """stdout must parse as CSV (or be one HTML table): everything else goes to stderr."""
+        """stdout must parse as CSV (or be one HTML table): everything else goes to stderr.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            print(plan.to_stderr)   # False: the text format leaves stdout for everything
+        """
         return self.cfg["format"] in ("csv", "html")
 
     def settings(self):
-        """The rounds and seed, as `--resume` compares them with a file's."""
+        """The rounds and seed, as `--resume` compares them with a file's.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            print(plan.settings())   # {'warmup': 0, 'test': 1, 'seed': 0}
+        """
         return {"warmup": self.warmup, "test": self.test, "seed": self.cfg["seed"]}
 
     def task(self, case, run_case):
-        """The executor task timing one case."""
+        """The executor task timing one case.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            from gluonlite.bench import runner
+            task = plan.task(plan.cases[0], runner.run_case)
+            print(task.fn.__name__, task.timing, task.gpu)   # measure True 0
+        """
         floors = self.floors if case["impl"] == "gluonlite" else ()
         args = (run_case, case, self.warmup, self.test, self.cfg["seed"], self.profile, floors)
         return Task(matrix.case_key(case), tasks.measure, args, timing=True,
@@ -115,6 +217,18 @@ def plan_bench(recipe, executor, profile=False, plot=None):
         UsageError: --profile without an output file; a case needs more memory than this
             machine has (when the cases run here).
         PlotError: --plot without matplotlib.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        print(plan.cases[0]['ctx'], plan.skipped)   # cpu(0) []
     """
     cfg = recipe.data
     if profile and not cfg["output"]:
@@ -147,6 +261,22 @@ def open_results(plan, resume=False, force=True):
         OutputError: as `results.ResultsFile` (another run holds the file; it exists and
             neither resume nor force says what to do with it).
         UsageError: --resume on a file made with other rounds or seed.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        import dataclasses
+        plan = dataclasses.replace(plan, recipe=from_data(dict(recipe.data, output='r.jsonl')))
+        writer = driver.open_results(plan)   # a locked results.ResultsFile
+        print(writer.path, writer.records)   # r.jsonl []
+        writer.close()
     """
     if not plan.out:
         return None
@@ -184,6 +314,20 @@ class Recorder:
 
     Attributes:
         new: the result records of this run; failed: how many cases failed.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        display = driver.Display(plan, 1, progress=False)
+        recorder = driver.Recorder(plan, None, False, display)   # no results file
+        print(recorder.new, recorder.failed)   # [] 0
     """
 
     def __init__(self, plan, writer, records_failures, display):
@@ -193,7 +337,22 @@ class Recorder:
         self.trace_dir = os.path.splitext(plan.out)[0] + ".profile" if plan.profile else None
 
     def failure(self, case, error):
-        """Report a case that raised (one line) and keep a trace of it in the file."""
+        """Report a case that raised (one line) and keep a trace of it in the file.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            recorder = driver.Recorder(plan, None, False, driver.Display(plan, 1, progress=False))
+            recorder.failure(plan.cases[0], ValueError('no memory'))   # one line on stderr
+            print(recorder.failed)   # 1
+        """
         if os.environ.get("GLUONLITE_BENCH_TRACEBACK"):
             traceback.print_exception(error)
         say(f"{PROG}: case failed ({matrix.case_label(case)}): {error_line(error)}", err=True)
@@ -203,7 +362,23 @@ class Recorder:
         self.failed += 1
 
     def result(self, case, value):
-        """Write a finished case's record (before telling the user it is done)."""
+        """Write a finished case's record (before telling the user it is done).
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            recorder = driver.Recorder(plan, None, False, driver.Display(plan, 1, progress=False))
+            recorder.result(plan.cases[0], {'mean': 1.5, 'std': 0.1, 'env': {}})
+            # Time used: mean = 1.500 ms, std = 0.100 ms
+            print(recorder.new[0]['mean'], recorder.new[0]['recipe'])   # 1.5 cli
+        """
         res = dict(value)
         trace = res.pop("trace", None)
         record = dict(case, **res, seed=self.plan.cfg["seed"], recipe=self.plan.recipe.name)
@@ -232,7 +407,22 @@ def _write_trace(folder, case, trace):
 class Display:
     """What the user sees while cases run: the seed's header lines before each case, its
     `Time used` line after, a bar over the cases (and over the rounds of a long local case
-    when a terminal shows it)."""
+    when a terminal shows it).
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        display = driver.Display(plan, total=1, progress=False)   # no bar
+        display.header(plan.cases[0])   # the seed's lines: the benchmark, the sizes, the variant
+        display.close()
+    """
 
     def __init__(self, plan, total, progress):
         self.plan, self.progress = plan, progress
@@ -242,18 +432,65 @@ class Display:
         self.rounds = None
 
     def say(self, line):
-        """Print `line` where the plan's format leaves room for it (stderr for csv/html)."""
+        """Print `line` where the plan's format leaves room for it (stderr for csv/html).
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            display = driver.Display(plan, total=1, progress=False)
+            display.say('Time used: mean = 1.000 ms')   # stdout: the plan's format is text
+            display.close()
+        """
         say(line, err=self.plan.to_stderr)
 
     def header(self, case):
-        """Print the seed's header lines for `case` (those that changed since the last)."""
+        """Print the seed's header lines for `case` (those that changed since the last).
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            display = driver.Display(plan, total=1, progress=False)
+            display.header(plan.cases[0])   # prints Benchmarking foreach, the sizes, the variant
+            display.header(plan.cases[0])   # prints only the variant line: the rest is unchanged
+            display.close()
+        """
         for line in _header(case, self.shown["case"], self.shown["bench"]):
             self.say(line)
         self.shown.update(case=case, bench=case["benchmark"] or self.shown["bench"],
                           key=matrix.case_key(case))
 
     def started(self, task):
-        """A local case starts: its header, and a progress callable over its rounds."""
+        """A local case starts: its header, and a progress callable over its rounds.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            display = driver.Display(plan, total=1, progress=False)
+            progress = display.started(plan.task(plan.cases[0], None))   # prints the header
+            progress(1)   # one round done
+            display.close()
+        """
         self.bar.set_description(matrix.case_label(task.args[1]), refresh=False)
         self.header(task.args[1])
         test = self.plan.test
@@ -263,7 +500,24 @@ class Display:
         return lambda k: self.rounds.update(k - self.rounds.n)
 
     def arrived(self, outcome, executor):
-        """An outcome came back: a remote case's header comes now; returns its case."""
+        """An outcome came back: a remote case's header comes now; returns its case.
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            from gluonlite.bench.executors import Outcome
+            display = driver.Display(plan, total=1, progress=False)
+            outcome = Outcome(plan.task(plan.cases[0], None), {'mean': 1.0})
+            print(display.arrived(outcome, LocalExecutor())['cell'])   # RNNCell (after its header)
+            display.close()
+        """
         self._close_rounds()
         case = outcome.task.args[1]
         if self.shown["key"] != outcome.task.key:
@@ -280,7 +534,21 @@ class Display:
             self.rounds = None
 
     def close(self):
-        """Close the progress bars (the run is over)."""
+        """Close the progress bars (the run is over).
+
+        Example::
+
+            from gluonlite.bench import driver
+            from gluonlite.bench.executors import LocalExecutor
+            from gluonlite.bench.recipe import from_data
+            m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+                 'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+            rounds = {'warmup': 0, 'test': 1}
+            recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+            plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+            display = driver.Display(plan, total=1, progress=False)
+            display.close()   # the run is over: closes the bars
+        """
         self._close_rounds()
         self.bar.close()
 
@@ -305,7 +573,30 @@ def _header(case, last, last_bench):
 
 def run_cases(plan, todo, executor, run_case, display, recorder):
     """Run `todo` on `executor`, handing each outcome to `recorder` as it arrives (one case
-    failing does not stop the others). KeyboardInterrupt passes through."""
+    failing does not stop the others). KeyboardInterrupt passes through.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        from gluonlite.bench.executors import Outcome
+        class Canned(LocalExecutor):   # a stand-in executor: answers each case, timing nothing
+            def run(self, tasks, started=None):
+                for t in tasks:
+                    yield Outcome(t, {'mean': 1.0, 'std': 0.0, 'median': 1.0, 'q1': 1.0, 'q3': 1.0,
+                                      'env': {}})
+        display = driver.Display(plan, total=1, progress=False)
+        recorder = driver.Recorder(plan, None, False, display)
+        driver.run_cases(plan, plan.cases, Canned(), None, display, recorder)
+        display.close()
+        print(len(recorder.new), recorder.failed)   # 1 0
+    """
     task_list = [plan.task(case, run_case) for case in todo]
     for outcome in executor.run(task_list, display.started):
         case = display.arrived(outcome, executor)
@@ -319,7 +610,23 @@ def run_cases(plan, todo, executor, run_case, display, recorder):
 # ---- report -----------------------------------------------------------------------------
 def report_bench(plan, writer, recorder, ran):
     """The summary of every result of the run's matrix (kept and new), charts, and the
-    exit status: 0, or 1 when a case failed."""
+    exit status: 0, or 1 when a case failed.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        recorder = driver.Recorder(plan, None, False, driver.Display(plan, 1, progress=False))
+        recorder.result(plan.cases[0], {'mean': 1.0, 'std': 0.0, 'median': 1.0, 'env': {}})
+        status = driver.report_bench(plan, None, recorder, ran=1)   # prints the summary table
+        print(status)   # 0: no case failed
+    """
     by_key = {matrix.case_key(r): r for r in (writer.records if writer else []) + recorder.new}
     table = [by_key[k] for k in map(matrix.case_key, plan.cases) if k in by_key]
     print_summary(table, plan.cfg["format"])
@@ -333,7 +640,16 @@ def report_bench(plan, writer, recorder, ran):
 
 
 def print_summary(records, fmt):
-    """The summary table on stdout; its title and legend on stderr for CSV and HTML."""
+    """The summary table on stdout; its title and legend on stderr for CSV and HTML.
+
+    Example::
+
+        from gluonlite.bench import driver
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2)
+        driver.print_summary([rec], 'csv')   # the CSV on stdout, its title on stderr
+    """
     text = summary.summarize_by_host(records, fmt)
     if not text:
         return
@@ -376,6 +692,25 @@ def run_bench(recipe, resume=False, run_case=None, progress=True, executor=None,
             another run is writing it.
         UsageError: --resume on a file made with other rounds or seed; a case too large
             for this machine's memory.
+
+    Example::
+
+        from gluonlite.bench import driver
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': 'cpu', 'cell': 'RNNCell', 'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4,
+             'is_train': False, 'hybridize_cell': False, 'hybridize_layer': False}
+        rounds = {'warmup': 0, 'test': 1}
+        recipe = from_data({'benchmark': 'foreach', 'matrix': m, 'rounds': rounds})
+        plan = driver.plan_bench(recipe, LocalExecutor())   # one case
+        from gluonlite.bench.executors import Outcome
+        class Canned(LocalExecutor):   # a stand-in executor: answers each case, timing nothing
+            def run(self, tasks, started=None):
+                for t in tasks:
+                    yield Outcome(t, {'mean': 1.0, 'std': 0.0, 'median': 1.0, 'q1': 1.0, 'q3': 1.0,
+                                      'env': {}})
+        status = driver.run_bench(recipe, progress=False, executor=Canned())
+        print(status)   # 0: the header, Time used and the summary are printed before it
     """
     executor = executor or LocalExecutor()
     plan = plan_bench(recipe, executor, profile, plot)

@@ -51,6 +51,14 @@ class Task:
         timing: a timing case, which must have its host to itself.
         gpu: GPUs the worker must have (0: none; gpu(i) needs i + 1).
         label: a short name for messages and Dask's task key.
+
+    Example::
+
+        from gluonlite.bench.executors import Task
+        def double(x, progress=None):
+            return 2 * x
+        task = Task(key='a', fn=double, args=(4,), label='double 4')
+        print(task.fn(*task.args), task.timing, task.gpu)  # 8 False 0
     """
 
     key: object
@@ -63,7 +71,16 @@ class Task:
 
 @dataclass
 class Outcome:
-    """A finished task: its value, or the exception it ended with (error is None if fine)."""
+    """A finished task: its value, or the exception it ended with (error is None if fine).
+
+    Example::
+
+        from gluonlite.bench.executors import LocalExecutor, Task
+        def fail(progress=None):
+            raise ValueError('no')
+        outcome = next(LocalExecutor().run([Task('f', fail, ())]))
+        print(outcome.value, repr(outcome.error))  # None ValueError('no')
+    """
 
     task: Task
     value: object = None
@@ -100,14 +117,40 @@ class _Executor:
 
 class LocalExecutor(_Executor):
     """Runs tasks in this process, in order. `started(task)` is called before each one and
-    may return a progress callable, passed to the task as `progress=`."""
+    may return a progress callable, passed to the task as `progress=`.
+
+    Example::
+
+        from gluonlite.bench.executors import LocalExecutor, Task
+        def square(x, progress=None):
+            return x * x
+        with LocalExecutor() as ex:
+            print([o.value for o in ex.run([Task(i, square, (i,)) for i in range(3)])])  # [0, 1, 4]
+    """
 
     def gpus(self):
-        """(count, reason) of GPUs usable here (reason None when count > 0)."""
+        """(count, reason) of GPUs usable here (reason None when count > 0).
+
+        Example::
+
+            from gluonlite.bench.executors import LocalExecutor
+            count, reason = LocalExecutor().gpus()
+            print(count >= 0, (reason is None) == (count > 0))  # True True
+        """
         return runner.detect_gpus()
 
     def run(self, tasks, started=None):
-        """Yield an Outcome per task, in the order given."""
+        """Yield an Outcome per task, in the order given.
+
+        Example::
+
+            from gluonlite.bench.executors import LocalExecutor, Task
+            def add(a, b, progress=None):
+                return a + b
+            started = lambda task: print('start', task.key)
+            for o in LocalExecutor().run([Task('x', add, (1, 2))], started):  # start x
+                print(o.task.key, o.value)  # x 3
+        """
         for task in tasks:
             progress = started(task) if started else None
             try:
@@ -150,6 +193,16 @@ class DaskExecutor(_Executor):
     Raises:
         ExecutorError: distributed is not installed; no scheduler answers at `address`
             within CONNECT_TIMEOUT_S seconds.
+
+    Example::
+
+        import socket
+        from gluonlite.bench.executors import DaskExecutor, ExecutorError
+        s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+        try:
+            DaskExecutor(f'tcp://127.0.0.1:{port}')  # nothing listens there
+        except ExecutorError as err:
+            print(str(err).startswith('no Dask scheduler answers'))  # True
     """
 
     records_failures = True  # a lost worker leaves a trace in the file; --resume retries
@@ -181,12 +234,28 @@ class DaskExecutor(_Executor):
 
     @property
     def runs_here(self):
-        """Whether the workers are this machine's (an embedded LocalCluster)."""
+        """Whether the workers are this machine's (an embedded LocalCluster).
+
+        Example::
+
+            # not run: starts a Dask LocalCluster (worker processes)
+            from gluonlite.bench.executors import DaskExecutor
+            with DaskExecutor(workers=2) as ex:
+                print(ex.runs_here)  # True: an embedded LocalCluster
+        """
         return self.cluster is not None
 
     @property
     def workers(self):
-        """Number of workers connected now."""
+        """Number of workers connected now.
+
+        Example::
+
+            # not run: starts a Dask LocalCluster (worker processes)
+            from gluonlite.bench.executors import DaskExecutor
+            with DaskExecutor(workers=2) as ex:
+                print(ex.workers)  # 2
+        """
         return len(self._resources())
 
     def _resources(self):
@@ -194,7 +263,15 @@ class DaskExecutor(_Executor):
                 for w, info in self.client.scheduler_info()["workers"].items()}
 
     def gpus(self):
-        """(count, reason): the most GPUs one worker advertises (its `gpu` resource)."""
+        """(count, reason): the most GPUs one worker advertises (its `gpu` resource).
+
+        Example::
+
+            # not run: needs a Dask scheduler
+            from gluonlite.bench.executors import DaskExecutor
+            with DaskExecutor('tcp://scheduler:8786') as ex:
+                print(ex.gpus())  # (2, None) when one worker advertises gpu=2
+        """
         count = max((int(r.get("gpu", 0)) for r in self._resources().values()), default=0)
         if count or self.cluster is None:
             return (count, None) if count else (
@@ -219,6 +296,15 @@ class DaskExecutor(_Executor):
 
         Raises:
             ExecutorError: there are timing tasks but no worker has the bench resource.
+
+        Example::
+
+            # not run: starts a Dask LocalCluster (worker processes)
+            from gluonlite.bench.executors import DaskExecutor, Task
+            from mytasks import square  # square(x, progress=None), module-level: Dask pickles
+            with DaskExecutor(workers=2) as ex:  # fn by reference
+                tasks = [Task(i, square, (i,)) for i in range(3)]
+                print(sorted(o.value for o in ex.run(tasks)))  # [0, 1, 4]
         """
         from distributed import as_completed  # the dask extra, present once a client is
         timing = any(t.timing for t in tasks)
@@ -265,11 +351,27 @@ class DaskExecutor(_Executor):
                 yield outcome
 
     def busy(self):
-        """Tasks of ours submitted and not yet back (at most one per free slot)."""
+        """Tasks of ours submitted and not yet back (at most one per free slot).
+
+        Example::
+
+            # not run: starts a Dask LocalCluster (worker processes)
+            from gluonlite.bench.executors import DaskExecutor
+            with DaskExecutor(workers=2) as ex:
+                print(ex.busy())  # 0: no task running
+        """
         return len(self._futures)
 
     def close(self):
-        """Cancel what is pending, disconnect, and close the LocalCluster if we started it."""
+        """Cancel what is pending, disconnect, and close the LocalCluster if we started it.
+
+        Example::
+
+            # not run: starts a Dask LocalCluster (worker processes)
+            from gluonlite.bench.executors import DaskExecutor
+            ex = DaskExecutor(workers=1)
+            ex.close()  # the client, then the cluster it started
+        """
         if self.client is not None:
             if self._futures:
                 self.client.cancel(list(self._futures))
@@ -349,6 +451,12 @@ def make_executor(cfg):
 
     Raises:
         ExecutorError: as DaskExecutor.
+
+    Example::
+
+        from gluonlite.bench.executors import LocalExecutor, make_executor
+        ex = make_executor({'kind': 'local', 'address': None, 'workers': None, 'share_host': False})
+        print(isinstance(ex, LocalExecutor))  # True
     """
     if cfg["kind"] == "local":
         return LocalExecutor()

@@ -31,7 +31,13 @@ _HEADER = 16
 
 class ExecutorError(RuntimeError):
     """The executor cannot start (missing extra, no scheduler, no suitable worker); the
-    message is one line for the user."""
+    message is one line for the user.
+
+    Example::
+
+        from gluonlite.bench.handshake import ExecutorError
+        print(issubclass(ExecutorError, RuntimeError))  # True
+    """
 
 
 def _fail(address, why):
@@ -77,6 +83,16 @@ def read_greeting(address, deadline):
 
     Raises:
         ExecutorError: one line saying what answered (nothing, or something else).
+
+    Example::
+
+        import socket, time
+        from gluonlite.bench.handshake import ExecutorError, read_greeting
+        s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+        try:
+            read_greeting(f'tcp://127.0.0.1:{port}', time.monotonic() + 1)
+        except ExecutorError as err:
+            print(str(err).split(' within')[0])  # no Dask scheduler answers at tcp://127.0.0.1:PORT
     """
     host, port = _host_port(address)
     try:
@@ -144,6 +160,11 @@ def identify(address, timeout=CONNECT_TIMEOUT_S):
 
     Raises:
         ExecutorError: it does not answer, answers garbage, or is not a scheduler (a worker).
+
+    Example::
+
+        from gluonlite.bench.handshake import identify
+        print(identify('tls://scheduler:8786'))  # None: schemes other than tcp are left to Dask
     """
     if "://" in address and not address.startswith("tcp://"):
         return

@@ -32,6 +32,12 @@ def case_key(record):
     """The identity of a case or result record: a tuple over KEY_FIELDS.
 
     Records written before `impl` existed count as 'gluonlite'.
+
+    Example::
+
+        from gluonlite.bench.matrix import case_key
+        key = case_key({'benchmark': 'foreach', 'cell': 'RNNCell', 'seq_len': 2})
+        print(key[:4])  # ('gluonlite', 'foreach', 'RNNCell', None): impl defaults to gluonlite
     """
     return tuple(record.get(k, "gluonlite" if k == "impl" else None) for k in KEY_FIELDS)
 
@@ -83,6 +89,16 @@ def expand(data, num_gpus=0, gpu_reason="no GPU found"):
     Returns:
         (cases, skipped): cases is a list of dicts over KEY_FIELDS; skipped is a list of
         one-line messages, one per ctx entry that cannot run here.
+
+    Example::
+
+        from gluonlite.bench.matrix import expand
+        from gluonlite.bench.recipe import from_data
+        m = {'ctx': ['cpu', 'gpu'], 'cell': 'RNNCell'}
+        r = from_data({'benchmark': 'foreach', 'matrix': m})
+        cases, skipped = expand(r.data, num_gpus=0)
+        print(len(cases), cases[0]['ctx'])  # 16 cpu(0)
+        print(skipped)  # ['skipping ctx gpu: no GPU found']
     """
     m = data["matrix"]
     ctxs, skipped = _expand_ctx(m["ctx"], num_gpus, gpu_reason)

@@ -25,13 +25,31 @@ _F32, _F64 = 4, 8
 
 class MemoryEstimateError(ValueError):
     """A case or run needs more memory than the machine has; the message names it, the
-    recipe keys that size it, the estimate and what is available."""
+    recipe keys that size it, the estimate and what is available.
+
+    Example::
+
+        from gluonlite.bench.memory import MemoryEstimateError, check_cases
+        case = {'impl': 'gluonlite', 'benchmark': 'foreach', 'cell': 'RNNCell', 'ctx': 'cpu(0)',
+                'seq_len': 1000, 'batch_size': 1, 'hidden_dim': 8, 'is_train': False}
+        try:
+            check_cases([case], available=1000)
+        except MemoryEstimateError as err:
+            print(str(err)[:40])  # matrix: the case foreach RNNCell cpu(0)
+    """
 
 
 def case_bytes(case):
     """The least memory (bytes) one bench case needs: T x N x H values for its inputs (drawn
     in float64, kept in float32) and outputs, and in training the outputs' gradient and
-    the inputs' gradient as well. Floor cases draw their inputs in float32 directly."""
+    the inputs' gradient as well. Floor cases draw their inputs in float32 directly.
+
+    Example::
+
+        from gluonlite.bench.memory import case_bytes
+        case = {'seq_len': 10, 'batch_size': 2, 'hidden_dim': 4, 'is_train': True}
+        print(case_bytes(case))  # 1920: 80 values x (8 + 4 + 4 + 2 x 4) bytes
+    """
     n = case["seq_len"] * case["batch_size"] * case["hidden_dim"]
     draw = _F64 + _F32 if case.get("impl", "gluonlite") == "gluonlite" else _F32
     per_value = draw + _F32 + (2 * _F32 if case.get("is_train") else 0)
@@ -41,7 +59,15 @@ def case_bytes(case):
 def train_bytes(cfg):
     """The least memory (bytes) a train recipe's data needs: for the adding task, its
     training and validation sequences (values and marks in float64, then the (T, N, 2)
-    float32 inputs); the character task is bounded by its `max_bytes`."""
+    float32 inputs); the character task is bounded by its `max_bytes`.
+
+    Example::
+
+        from gluonlite.bench.memory import train_bytes
+        cfg = {'task': 'adding', 'adding': {'train_size': 10, 'valid_size': 2, 'seq_len': 5}}
+        print(train_bytes(cfg))  # 1440: 60 steps x (2 x 8 + 2 x 4) bytes
+        print(train_bytes({'task': 'chars'}))  # 0
+    """
     if cfg["task"] != "adding":
         return 0
     a = cfg["adding"]
@@ -50,7 +76,14 @@ def train_bytes(cfg):
 
 def available_bytes():
     """Memory this machine can give a new allocation now (MemAvailable), or None when the
-    system does not say."""
+    system does not say.
+
+    Example::
+
+        from gluonlite.bench.memory import available_bytes
+        free = available_bytes()
+        print(free is None or free > 0)  # True
+    """
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             for line in f:
@@ -70,7 +103,14 @@ def _gib(n):
 
 def check_cases(cases, available=None):
     """MemoryEstimateError for the first case that needs more than `available` bytes
-    (default: `available_bytes()`; nothing is checked when unknown)."""
+    (default: `available_bytes()`; nothing is checked when unknown).
+
+    Example::
+
+        from gluonlite.bench.memory import check_cases
+        case = {'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4, 'is_train': False}
+        check_cases([case], available=2**20)  # fits: nothing raised
+    """
     available = available_bytes() if available is None else available
     if available is None or not cases:
         return
@@ -84,7 +124,18 @@ def check_cases(cases, available=None):
 
 
 def check_train(cfg, available=None):
-    """MemoryEstimateError when a train recipe's data alone needs more than `available`."""
+    """MemoryEstimateError when a train recipe's data alone needs more than `available`.
+
+    Example::
+
+        from gluonlite.bench.memory import MemoryEstimateError, check_train
+        cfg = {'task': 'adding', 'adding': {'train_size': 10, 'valid_size': 2, 'seq_len': 5}}
+        check_train(cfg, available=4096)  # fits
+        try:
+            check_train(cfg, available=1024)
+        except MemoryEstimateError as err:
+            print(str(err).split(' need')[0])  # adding: 12 sequences of seq_len 5
+    """
     available = available_bytes() if available is None else available
     need = train_bytes(cfg)
     if available is not None and need > available:

@@ -41,6 +41,13 @@ class ForeachRNN(_CellLoop):
 
     Returns (when called with inputs (T, N, C) and a list of states):
         stacked outputs (T, N, H).
+
+    Example::
+
+        from gluonlite.bench.models import ForeachRNN, zero_states
+        layer = ForeachRNN(gluon.rnn.GRUCell(4), 3)
+        layer.initialize()
+        print(layer(nd.ones((3, 2, 4)), zero_states(layer, 2, 4)).shape)   # (3, 2, 4)
     """
 
     def hybrid_forward(self, F, inputs, states):
@@ -60,6 +67,14 @@ class WhileRNN(_CellLoop):
 
     Returns (when called with inputs (T, N, C) and ``[counter, *states]``):
         stacked outputs (T, N, H).
+
+    Example::
+
+        from gluonlite.bench.models import WhileRNN, zero_states
+        layer = WhileRNN(gluon.rnn.RNNCell(4), 3)
+        layer.initialize()
+        states = zero_states(layer, 2, 4)   # [counter (1,), h (2, 4)]
+        print(layer(nd.ones((3, 2, 4)), states).shape)   # (3, 2, 4)
     """
 
     def hybrid_forward(self, F, inputs, states):
@@ -83,6 +98,13 @@ class UnrolledRNN(_CellLoop):
     Args:
         cell: a gluon.rnn cell.
         length: sequence length T.
+
+    Example::
+
+        from gluonlite.bench.models import UnrolledRNN, zero_states
+        layer = UnrolledRNN(gluon.rnn.LSTMCell(4), 3)
+        layer.initialize()
+        print(layer(nd.ones((3, 2, 4)), zero_states(layer, 2, 4)).shape)   # (3, 2, 4)
     """
 
     def hybrid_forward(self, F, inputs, states):
@@ -95,14 +117,27 @@ LOOPS = {"foreach": ForeachRNN, "while_loop": WhileRNN, "unrolled": UnrolledRNN}
 
 
 def make_ctx(name):
-    """'cpu(0)' / 'gpu(1)' / 'cpu' -> a gluonlite Context."""
+    """'cpu(0)' / 'gpu(1)' / 'cpu' -> a gluonlite Context.
+
+    Example::
+
+        from gluonlite.bench.models import make_ctx
+        print(make_ctx('cpu(0)'), make_ctx('gpu(1)'))   # cpu(0) gpu(1)
+    """
     dev, _, rest = name.partition("(")
     idx = int(rest.rstrip(")") or 0) if rest else 0
     return mx.gpu(idx) if dev == "gpu" else mx.cpu(idx)
 
 
 def make_cell(cell, hidden_size, input_size=0, hybridize=False):
-    """A gluon.rnn cell by class name, hybridized with static_alloc when asked."""
+    """A gluon.rnn cell by class name, hybridized with static_alloc when asked.
+
+    Example::
+
+        from gluonlite.bench.models import make_cell
+        cell = make_cell('GRUCell', 8, input_size=4)
+        print(type(cell).__name__, cell.i2h_weight.shape)   # GRUCell (24, 4)
+    """
     c = CELLS[cell](hidden_size, input_size=input_size)
     if hybridize:
         c.hybridize(static_alloc=True)
@@ -120,6 +155,14 @@ def zero_states(layer, batch_size, hidden_size, ctx=None, func=None):
 
     Returns:
         list of NDArrays.
+
+    Example::
+
+        from gluonlite.bench.models import ForeachRNN, WhileRNN, zero_states
+        print([s.shape for s in zero_states(ForeachRNN(gluon.rnn.LSTMCell(4), 2), 3, 4)])
+        # [(3, 4), (3, 4)]: h and c
+        print([s.shape for s in zero_states(WhileRNN(gluon.rnn.RNNCell(4), 2), 3, 4)])
+        # [(1,), (3, 4)]: the counter first
     """
     make = func or (lambda shape, ctx: nd.zeros(shape, ctx=ctx))
     states = [make((batch_size, hidden_size), ctx) for _ in layer.cell.state_info()]
@@ -137,6 +180,14 @@ def build_benchmark_case(case):
 
     Returns:
         (layer, inputs, states): call `layer(inputs, states)`.
+
+    Example::
+
+        from gluonlite.bench.models import build_benchmark_case
+        case = {'benchmark': 'foreach', 'cell': 'RNNCell', 'ctx': 'cpu(0)', 'seq_len': 2,
+                'batch_size': 1, 'hidden_dim': 4, 'hybridize_cell': False, 'hybridize_layer': True}
+        layer, inputs, states = build_benchmark_case(case)
+        print(layer(inputs, states).shape)   # (2, 1, 4)
     """
     ctx = make_ctx(case["ctx"])
     T, N, H = case["seq_len"], case["batch_size"], case["hidden_dim"]
@@ -165,6 +216,14 @@ class SequenceModel(gluon.Block):
             otherwise to every step -> (T, N, out_units).
         hybridize_cell, hybridize_layer: hybridize(static_alloc=True) the cells /
             the loop layers.
+
+    Example::
+
+        from gluonlite.bench.models import SequenceModel
+        net = SequenceModel('GRUCell', 'foreach', 4, 2, seq_len=3, out_units=1, input_size=2,
+                            last_only=True)
+        net.initialize()
+        print(net(nd.ones((3, 5, 2))).shape)   # (5, 1): the head on the last step
     """
 
     def __init__(self, cell, loop, hidden_size, num_layers, seq_len, out_units, *,
@@ -184,13 +243,32 @@ class SequenceModel(gluon.Block):
             self.head = gluon.nn.Dense(out_units, flatten=False, in_units=hidden_size)
 
     def hybridize_layers(self):
-        """Hybridize the loop layers if asked at construction (call after initialize)."""
+        """Hybridize the loop layers if asked at construction (call after initialize).
+
+        Example::
+
+            from gluonlite.bench.models import SequenceModel
+            net = SequenceModel('RNNCell', 'foreach', 4, 1, seq_len=2, out_units=1, input_size=2,
+                                hybridize_layer=True)
+            net.initialize()
+            net.hybridize_layers()   # the loop layers (not the model) run as compiled graphs
+            print(net(nd.ones((2, 3, 2))).shape)   # (2, 3, 1)
+        """
         if self.hybridize_layer:
             for name in self.layer_names:
                 getattr(self, name).hybridize(static_alloc=True)
 
     def forward(self, x):
-        """x: (T, N, C) floats or (T, N) token ids -> head outputs."""
+        """x: (T, N, C) floats or (T, N) token ids -> head outputs.
+
+        Example::
+
+            from gluonlite.bench.models import SequenceModel
+            net = SequenceModel('LSTMCell', 'while_loop', 4, 1, seq_len=3, out_units=5,
+                                vocab_size=10, embed_size=2)
+            net.initialize()
+            print(net(nd.array([[1, 2], [3, 4], [5, 6]])).shape)   # (3, 2, 5): token ids in
+        """
         batch = x.shape[1]
         h = self.embed(x) if self.embed is not None else x
         for name in self.layer_names:

@@ -30,11 +30,26 @@ EXTRA_HINT = "pip install 'gluonlite[plot]'"
 
 class PlotError(RuntimeError):
     """Charts cannot be drawn or written (matplotlib missing, nothing to plot, a folder
-    that cannot be written); the message is one line for the user."""
+    that cannot be written); the message is one line for the user.
+
+    Example::
+
+        from gluonlite.bench import plot
+        try:
+            plot.plot_records([], 'charts', 'empty')
+        except plot.PlotError as err:
+            print(str(err)[:30])   # nothing to chart in empty: no
+    """
 
 
 def require_matplotlib():
-    """Raise PlotError naming the extra to install when matplotlib does not import."""
+    """Raise PlotError naming the extra to install when matplotlib does not import.
+
+    Example::
+
+        from gluonlite.bench.plot import require_matplotlib
+        require_matplotlib()   # nothing raised where matplotlib imports
+    """
     try:
         import matplotlib  # noqa: F401
     except ImportError as e:
@@ -118,6 +133,17 @@ def speedup_figure(records):
     Returns:
         (figure, series): series is {'foreach hyb=L': {group: (value, low, high)}, ...}
         as drawn; None, {} when there is no hybridized case with its imperative one.
+
+    Example::
+
+        from gluonlite.bench import plot
+        base = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                    batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                    hybridize_layer=False, median=2.0, q1=1.9, q3=2.1)
+        records = [base, dict(base, hybridize_layer=True, median=1.0, q1=0.9, q3=1.1),
+                   dict(base, impl='floor-step', benchmark=None, median=0.5, q1=0.4, q3=0.6)]
+        fig, bars = plot.speedup_figure(records)
+        print(list(bars))   # ['foreach hyb=L']: the hybridized variant, 2x the imperative one
     """
     recs, sizes = _bench_index(records)
     base = {(r["benchmark"],) + _size(r): r for r in recs
@@ -149,6 +175,17 @@ def floor_figure(records):
     Returns:
         (figure, series) as `speedup_figure`; the floor is floor-fused when the file has
         it, else floor-step.
+
+    Example::
+
+        from gluonlite.bench import plot
+        base = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                    batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                    hybridize_layer=False, median=2.0, q1=1.9, q3=2.1)
+        records = [base, dict(base, hybridize_layer=True, median=1.0, q1=0.9, q3=1.1),
+                   dict(base, impl='floor-step', benchmark=None, median=0.5, q1=0.4, q3=0.6)]
+        fig, bars = plot.floor_figure(records)
+        print(sorted(bars))   # ['foreach hyb=-', 'foreach hyb=L']: each case over the floor
     """
     recs, sizes = _bench_index(records)
     floors = {}
@@ -182,6 +219,17 @@ def scaling_figure(records):
     Returns:
         (figure, lines): lines is {(mode, name): [(seq_len, ms per step), ...]}; None, {}
         with fewer than two seq_len values.
+
+    Example::
+
+        from gluonlite.bench import plot
+        base = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                    batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                    hybridize_layer=False, median=2.0, q1=1.9, q3=2.1)
+        records = [base, dict(base, hybridize_layer=True, median=1.0, q1=0.9, q3=1.1),
+                   dict(base, impl='floor-step', benchmark=None, median=0.5, q1=0.4, q3=0.6)]
+        fig, lines = plot.scaling_figure(records)
+        print(fig)   # None: one seq_len only, nothing to scale
     """
     recs, sizes = _bench_index(records)
     if len(sizes["seq_len"]) < 2:
@@ -218,6 +266,14 @@ def train_figure(records):
     Returns:
         (figure, curves): curves is {(run, key): [(epoch, value), ...]}; None, {} when
         there is no epoch record.
+
+    Example::
+
+        from gluonlite.bench import plot
+        epochs = [{'epoch': 1, 'train_loss': 0.5, 'valid_mse': 0.6},
+                  {'epoch': 2, 'train_loss': 0.3, 'valid_mse': 0.4}]
+        fig, lines = plot.train_figure(epochs)
+        print(sorted(lines))   # [('', 'train_loss'), ('', 'valid_mse')]: one line per metric
     """
     epochs = [r for r in records if "epoch" in r]
     if not epochs:
@@ -282,6 +338,13 @@ def plot_records(records, folder, name):
 
     Raises:
         PlotError: matplotlib is missing, the folder cannot be written, or no chart fits.
+
+    Example::
+
+        from gluonlite.bench import plot
+        epochs = [{'epoch': 1, 'train_loss': 0.5}, {'epoch': 2, 'train_loss': 0.3}]
+        print(plot.plot_records(epochs, 'charts', 'tiny'))
+        # ['charts/tiny-train.png', 'charts/tiny-train.svg']
     """
     require_matplotlib()
     try:
@@ -302,7 +365,17 @@ def plot_records(records, folder, name):
 
 
 def plot_file(path, folder=None):
-    """`plot_records` of a results file, into `folder` (default: beside the file)."""
+    r"""`plot_records` of a results file, into `folder` (default: beside the file).
+
+    Example::
+
+        import json
+        from gluonlite.bench import plot
+        with open('tiny.jsonl', 'w') as f:
+            f.writelines(json.dumps({'epoch': e, 'train_loss': 1 / e}) + '\n' for e in (1, 2))
+        print(plot.plot_file('tiny.jsonl', 'charts'))
+        # ['charts/tiny-train.png', 'charts/tiny-train.svg']
+    """
     records, _ = read_records(path)
     folder = folder or os.path.dirname(os.path.abspath(path))
     return plot_records(records, folder, os.path.splitext(os.path.basename(path))[0])

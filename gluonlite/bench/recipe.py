@@ -134,6 +134,12 @@ class Recipe:
         kind: 'bench' or 'train'.
         data: the merged, validated dict with every default filled in.
         chain: the files read, child first.
+
+    Example::
+
+        from gluonlite.bench.recipe import from_data
+        r = from_data({'benchmark': 'foreach', 'matrix': {'seq_len': 2}})
+        print(r.kind, r.name, r.data['matrix']['seq_len'])  # bench cli [2]
     """
 
     file: str
@@ -321,16 +327,25 @@ def _kind_of(chain):
 
 
 def recipe_kind(path):
-    """The kind ('bench' or 'train') of a recipe file, following `extends`.
+    r"""The kind ('bench' or 'train') of a recipe file, following `extends`.
 
     Raises:
         RecipeError: as `load_recipe`, for problems found on the way.
+
+    Example::
+
+        from gluonlite.bench.recipe import recipe_kind
+        with open('base.yaml', 'w') as f:
+            f.write('kind: train\n')
+        with open('child.yaml', 'w') as f:
+            f.write('extends: base.yaml\n')
+        print(recipe_kind('child.yaml'))  # train
     """
     return _kind_of(_load_chain(path))
 
 
 def load_recipe(path, overrides=None):
-    """Load, merge and validate a recipe file.
+    r"""Load, merge and validate a recipe file.
 
     Args:
         path: the recipe file.
@@ -344,6 +359,15 @@ def load_recipe(path, overrides=None):
         RecipeError: unreadable file, YAML syntax error, unknown key, wrong type or
             value, missing or cyclic `extends`; its str() is one line naming the
             file, line, key path and what was expected.
+
+    Example::
+
+        from gluonlite.bench import load_recipe
+        with open('tiny.yaml', 'w') as f:
+            f.write('benchmark: foreach\nmatrix: {cell: RNNCell, seq_len: 2}\n')
+        r = load_recipe('tiny.yaml', overrides={'matrix': {'batch_size': 1}})
+        m = r.data['matrix']
+        print(r.name, m['cell'], m['batch_size'])  # tiny ['RNNCell'] [1]
     """
     chain = _load_chain(path)
     kind = _kind_of(chain)

@@ -191,6 +191,16 @@ def describe_runs(files):
     Args:
         files: {label: records}; one label -> a one-line summary; two -> lines naming
             each fact that differs between them.
+
+    Example::
+
+        from gluonlite.bench.report import describe_runs
+        env = {'host': 'box', 'cpu': 'x86', 'cpu_count': 4, 'commit': 'abc'}
+        a = [{'seed': 0, 'warmup': 1, 'rounds': 5, 'env': env}]
+        b = [dict(a[0], env=dict(env, commit='def'))]
+        print(describe_runs({'A': a}))
+        # ; host box; cpu x86 x4; commit abc; rounds warmup 1, test 5
+        print(describe_runs({'A': a, 'B': b}))   #   differs: commit: A abc; B def
     """
     facts = {label: _run_facts(recs) for label, recs in files.items()}
     if len(files) == 1:
@@ -338,7 +348,21 @@ def _compare(args):
 
 
 def main(argv):
-    """Run `report` or `compare` (argv[0]); returns the exit status."""
+    r"""Run `report` or `compare` (argv[0]); returns the exit status.
+
+    Example::
+
+        from gluonlite.bench.report import main
+        import json
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2, mean=2.0, std=0.1, rounds=3,
+                   seed=0, env={'host': 'box', 'cpu': 'x86'})
+        with open('r.jsonl', 'w') as f:
+            f.write(json.dumps(rec) + '\n')
+        status = main(['report', 'r.jsonl', '--format', 'csv'])   # the summary of the file
+        print(status)   # 0
+    """
     try:
         try:
             args = _parsers()[argv[0]].parse_args(argv[1:])

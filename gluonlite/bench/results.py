@@ -43,7 +43,18 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 
 
 class OutputError(OSError):
-    """The output file cannot be created or written; the message names the path."""
+    """The output file cannot be created or written; the message names the path.
+
+    Example::
+
+        from gluonlite.bench.results import OutputError, check_writable
+        import os
+        os.mkdir('folder')
+        try:
+            check_writable('folder')
+        except OutputError as err:
+            print(err)  # cannot write folder: it is a folder
+    """
 
 
 def _make_parent(path):
@@ -71,6 +82,13 @@ def check_writable(path):
 
     Raises:
         OutputError: naming the path and the reason.
+
+    Example::
+
+        from gluonlite.bench.results import check_writable
+        import os
+        check_writable('out/r.jsonl')  # creates out/, not the file
+        print(os.path.isdir('out'), os.path.exists('out/r.jsonl'))  # True False
     """
     parent = _make_parent(path)
     if os.path.isdir(path):
@@ -124,7 +142,7 @@ def spread(record):
 
 
 def read_records(path, bad_lines=None, check=None):
-    """Read the JSON objects of a results file, skipping lines that do not parse.
+    r"""Read the JSON objects of a results file, skipping lines that do not parse.
 
     Args:
         path: a JSON lines file.
@@ -139,6 +157,15 @@ def read_records(path, bad_lines=None, check=None):
 
     Raises:
         OutputError: the file exists but cannot be read (a folder, no permission).
+
+    Example::
+
+        from gluonlite.bench.results import read_records
+        with open('r.jsonl', 'w') as f:
+            f.write('{"seq_len": 2, "median": 1.5}\nnot json\n')
+        bad = []
+        print(read_records('r.jsonl', bad))  # ([{'seq_len': 2, 'median': 1.5}], 1)
+        print(bad[0][0], bad[0][2])  # 2 not JSON
     """
     records, bad = [], 0
     try:
@@ -196,6 +223,14 @@ class FileLock:
 
         Raises:
             OutputError: another process holds it, or the lock file cannot be made.
+
+        Example::
+
+            from gluonlite.bench.results import FileLock
+            import os
+            lock = FileLock('r.jsonl').acquire()
+            print(os.path.exists('r.jsonl.lock'))  # True
+            lock.release()
         """
         if fcntl is None:
             return self
@@ -229,6 +264,11 @@ class FileLock:
 
         Raises:
             OutputError: naming the holder.
+
+        Example::
+
+            from gluonlite.bench.results import FileLock
+            FileLock('r.jsonl').check_free()  # no lock file: nothing raised
         """
         if fcntl is None:
             return
@@ -253,7 +293,17 @@ class FileLock:
                               f"{e.strerror or e}") from None
 
     def release(self):
-        """Remove the lock file and drop the lock (idempotent)."""
+        """Remove the lock file and drop the lock (idempotent).
+
+        Example::
+
+            from gluonlite.bench.results import FileLock
+            import os
+            lock = FileLock('r.jsonl').acquire()
+            lock.release()
+            lock.release()  # idempotent
+            print(os.path.exists('r.jsonl.lock'))  # False
+        """
         if self.fd is None:
             return
         try:
@@ -344,7 +394,13 @@ def record_problem(rec):
 
 
 def rejected_path(path):
-    """Where `ResultsFile(resume=True)` moves the lines of `path` that are not records."""
+    """Where `ResultsFile(resume=True)` moves the lines of `path` that are not records.
+
+    Example::
+
+        from gluonlite.bench.results import rejected_path
+        print(rejected_path('out/r.jsonl'))  # out/r.jsonl.rejected
+    """
     return path + ".rejected"
 
 
@@ -376,6 +432,14 @@ class ResultsFile:
     Raises:
         OutputError: the folder cannot be created or the file opened for writing; another
             run writes the file (see `FileLock`); with `must_be_new`, the file holds lines.
+
+    Example::
+
+        from gluonlite.bench.results import ResultsFile
+        with ResultsFile('r.jsonl') as out:
+            out.write({'impl': 'gluonlite', 'seq_len': 2, 'median': 1.5})
+        with ResultsFile('r.jsonl', resume=True) as out:
+            print(len(out.records), len(out.done))  # 1 1
     """
 
     def __init__(self, path, resume=False, writer=os.write, must_be_new=False, check=None):
@@ -435,6 +499,13 @@ class ResultsFile:
         Raises:
             OutputError: the write failed (e.g. no space left); the file keeps only its
                 whole lines.
+
+        Example::
+
+            from gluonlite.bench.results import ResultsFile
+            with ResultsFile('r.jsonl') as out:
+                out.write({'seq_len': 2, 'median': 1.5})
+            print(open('r.jsonl').read())  # {"seq_len": 2, "median": 1.5}
         """
         data = (json.dumps(record, sort_keys=False) + "\n").encode("utf-8")
         view = memoryview(data)
@@ -452,7 +523,16 @@ class ResultsFile:
         return record
 
     def close(self):
-        """Close the file and release its lock (idempotent)."""
+        """Close the file and release its lock (idempotent).
+
+        Example::
+
+            from gluonlite.bench.results import ResultsFile
+            import os
+            out = ResultsFile('r.jsonl')
+            out.close()
+            print(out.fd, os.path.exists('r.jsonl.lock'))  # None False
+        """
         if getattr(self, "fd", None) is not None:
             os.close(self.fd)
             self.fd = None
@@ -522,6 +602,13 @@ def env_record():
         dict with host (name), gluonlite, commit (see `git_commit`), numpy, scipy, python,
         platform, blas (list), threads (the thread-related environment variables that are
         set), cpu, cpu_count.
+
+    Example::
+
+        # not run: it asks git for the source's commit, in a subprocess
+        from gluonlite.bench.results import env_record
+        env = env_record()
+        print(sorted(env)[:4])  # ['blas', 'commit', 'cpu', 'cpu_count']
     """
     return {"host": socket.gethostname(), "gluonlite": __version__, "commit": git_commit(),
             "numpy": np.__version__,
@@ -540,10 +627,13 @@ def _short(filename):
 
 
 def error_line(exc):
-    """`Type: message [file:line]` on one line, for a case that raised (the ``error`` of its
+    r"""`Type: message [file:line]` on one line, for a case that raised (the ``error`` of its
     results record, and what the CLI prints).
 
-    Example: ``error_line(ValueError("bad"))`` is ``'ValueError: bad'`` (no traceback yet).
+    Example::
+
+        from gluonlite.bench.results import error_line
+        print(error_line(ValueError("bad\nvalue")))  # ValueError: bad | value
     """
     text = " | ".join(s.strip() for s in str(exc).splitlines() if s.strip())
     tb = traceback.extract_tb(exc.__traceback__)

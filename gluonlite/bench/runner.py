@@ -68,6 +68,12 @@ def detect_gpus():
 
     Returns:
         (count, reason): reason is None when count > 0.
+
+    Example::
+
+        from gluonlite.bench.runner import detect_gpus
+        count, reason = detect_gpus()   # (0, 'CuPy is not installed ...') on a machine without one
+        print(count >= 0, (reason is None) == (count > 0))   # True True
     """
     count = num_gpus()  # 0 when CuPy or a device is missing
     return (count, None) if count else (0, gpu_missing() or "no GPU visible to CuPy")
@@ -86,6 +92,13 @@ def time_rounds(step, warmup, test, sync=None, progress=None):
             rounds keep their spread).
         sync: called after each step, inside the timer (e.g. nd.waitall).
         progress: optional callable(rounds_done) for a progress bar.
+
+    Example::
+
+        from gluonlite.bench.runner import time_rounds
+        calls = []
+        times = time_rounds(lambda: calls.append(1), warmup=1, test=3)
+        print(len(calls), len(times))   # 4 3: the warmup round is not timed
     """
     count, budget = parse_rounds(test)
     times = []
@@ -225,6 +238,15 @@ def run_case(case, warmup, test, seed=0, progress=None, floors=()):
 
     Raises:
         whatever building or running the case raises (the CLI reports it).
+
+    Example::
+
+        from gluonlite.bench.runner import run_case
+        case = {'impl': 'gluonlite', 'benchmark': 'foreach', 'cell': 'RNNCell', 'ctx': 'cpu(0)',
+                'seq_len': 2, 'batch_size': 1, 'hidden_dim': 4, 'is_train': False,
+                'hybridize_cell': False, 'hybridize_layer': False}
+        result = run_case(case, warmup=0, test=1)
+        print(result['n'], result['unit'], len(result['times']))   # 1 ms 1
     """
     build = _gluonlite_step if case.get("impl", "gluonlite") == "gluonlite" else _floor_step
     step, sync = build(case, seed)

@@ -28,6 +28,12 @@ def format_path(path):
 
     Returns:
         str ('<top level>' for the empty path).
+
+    Example::
+
+        from gluonlite.bench.schema import format_path
+        print(format_path(('matrix', 'batch_size', 1)))  # matrix.batch_size[1]
+        print(format_path(()))  # <top level>
     """
     out = ""
     for part in path:
@@ -67,29 +73,66 @@ def _got(value):
 
 
 class Checker:
-    """Base class: `expected` describes valid values; `check` validates one value."""
+    """Base class: `expected` describes valid values; `check` validates one value.
+
+    Example::
+
+        from gluonlite.bench.schema import Checker
+        Checker().check(42, ('x',))  # 42: the base class accepts anything
+    """
 
     expected = "a value"
 
     def check(self, value, path, partial=False):
-        """Return the normalised value or raise RecipeError at `path`."""
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Int, RecipeError
+            print(Int(min=1).check(3, ('n',)))  # 3
+            try:
+                Int(min=1).check(0, ('n',))
+            except RecipeError as err:
+                print(err)  # <recipe>: n: expected an integer >= 1, got 0 (int)
+        """
         if not self.accepts(value):
             raise RecipeError(f"expected {self.expected}, got {_got(value)}", path)
         return value
 
     def accepts(self, value):
-        """Whether `value` is valid (scalar checkers override this)."""
+        """Whether `value` is valid (scalar checkers override this).
+
+        Example::
+
+            from gluonlite.bench.schema import Checker
+            print(Checker().accepts(None))  # True
+        """
         return True
 
 
 class Int(Checker):
-    """An integer (not a bool), optionally bounded below: `Int(min=1)`."""
+    """An integer (not a bool), optionally bounded below: `Int(min=1)`.
+
+    Example::
+
+        from gluonlite.bench.schema import Int
+        print(Int(min=1).expected)  # an integer >= 1
+        print(Int().check(-2, ('n',)))  # -2
+    """
 
     def __init__(self, min=None):
         self.min = min
         self.expected = "an integer" + (f" >= {min}" if min is not None else "")
 
     def accepts(self, value):
+        """Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Int
+            print(Int(min=1).accepts(2), Int().accepts(True))  # True False
+            print(Int().accepts(2.0))  # False
+        """
         return (isinstance(value, int) and not isinstance(value, bool)
                 and (self.min is None or value >= self.min))
 
@@ -98,6 +141,12 @@ class Number(Checker):
     """A finite real number (int or float, not bool), optionally bounded.
 
     `Number(min=0, strict=True)` means > 0; `max` is exclusive: `Number(0, max=1)` is [0, 1).
+
+    Example::
+
+        from gluonlite.bench.schema import Number
+        print(Number(0, max=1).expected)  # a number >= 0 and < 1
+        print(Number(min=0, strict=True).check(2, ('lr',)))  # 2.0
     """
 
     def __init__(self, min=None, strict=False, max=None):
@@ -107,6 +156,14 @@ class Number(Checker):
         self.expected = "a number" + (" " + " and ".join(bounds) if bounds else "")
 
     def accepts(self, value):
+        """Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Number
+            n = Number(0, max=1)
+            print(n.accepts(0), n.accepts(1), n.accepts(float('nan')))  # True False False
+        """
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return False
         if not math.isfinite(value):
@@ -116,56 +173,134 @@ class Number(Checker):
         return self.max is None or value < self.max
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Number
+            print(Number().check(3, ('lr',)))  # 3.0: ints come back as floats
+        """
         return float(super().check(value, path, partial))
 
 
 class Bool(Checker):
-    """true or false."""
+    """true or false.
+
+    Example::
+
+        from gluonlite.bench.schema import Bool
+        print(Bool().check(True, ('is_train',)))  # True
+    """
 
     expected = "true or false"
 
     def accepts(self, value):
+        """Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Bool
+            print(Bool().accepts(False), Bool().accepts(0))  # True False
+        """
         return isinstance(value, bool)
 
 
 class Str(Checker):
-    """A non-empty string."""
+    """A non-empty string.
+
+    Example::
+
+        from gluonlite.bench.schema import Str
+        print(Str().check('lstm', ('name',)))  # lstm
+    """
 
     expected = "a non-empty string"
 
     def accepts(self, value):
+        """Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Str
+            print(Str().accepts('a'), Str().accepts(''))  # True False
+        """
         return isinstance(value, str) and value != ""
 
 
 class Enum(Checker):
-    """One of a fixed set of values: `Enum('foreach', 'while_loop')`."""
+    """One of a fixed set of values: `Enum('foreach', 'while_loop')`.
+
+    Example::
+
+        from gluonlite.bench.schema import Enum
+        e = Enum('foreach', 'while_loop')
+        print(e.expected)  # one of foreach, while_loop
+        print(e.check('foreach', ('benchmark',)))  # foreach
+    """
 
     def __init__(self, *choices):
         self.choices = choices
         self.expected = "one of " + ", ".join(map(str, choices))
 
     def accepts(self, value):
+        """Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Enum
+            print(Enum(1, 2).accepts(2), Enum(1, 2).accepts(True))  # True False: same type only
+        """
         return any(type(value) is type(c) and value == c for c in self.choices)
 
 
 class Regex(Checker):
-    """A string matching a regular expression in full; `expected` says it in words."""
+    r"""A string matching a regular expression in full; `expected` says it in words.
+
+    Example::
+
+        from gluonlite.bench.schema import Regex
+        ctx = Regex(r'(cpu|gpu)(\(\d+\))?', 'cpu, gpu or gpu(N)')
+        print(ctx.check('gpu(1)', ('ctx',)))  # gpu(1)
+    """
 
     def __init__(self, pattern, expected):
         self.pattern, self.expected = re.compile(pattern), expected
 
     def accepts(self, value):
+        r"""Whether `value` is valid (see `Checker.accepts`).
+
+        Example::
+
+            from gluonlite.bench.schema import Regex
+            ctx = Regex(r'(cpu|gpu)(\(\d+\))?', 'cpu, gpu or gpu(N)')
+            print(ctx.accepts('cpu'), ctx.accepts('cpu0'))  # True False: it must match in full
+        """
         return isinstance(value, str) and self.pattern.fullmatch(value) is not None
 
 
 class OrAuto(Checker):
-    """The word `auto` or what `inner` accepts: `OrAuto(Int(min=1))`."""
+    """The word `auto` or what `inner` accepts: `OrAuto(Int(min=1))`.
+
+    Example::
+
+        from gluonlite.bench.schema import Int, OrAuto
+        workers = OrAuto(Int(min=1))
+        print(workers.expected)  # an integer >= 1 or auto
+    """
 
     def __init__(self, inner):
         self.inner = inner
         self.expected = f"{inner.expected} or auto"
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Int, OrAuto
+            workers = OrAuto(Int(min=1))
+            print(workers.check('auto', ('w',)), workers.check(4, ('w',)))  # auto 4
+        """
         if value == "auto":
             return value
         if not self.inner.accepts(value):
@@ -174,24 +309,53 @@ class OrAuto(Checker):
 
 
 class Nullable(Checker):
-    """`inner` or null (YAML `null`/`~`)."""
+    """`inner` or null (YAML `null`/`~`).
+
+    Example::
+
+        from gluonlite.bench.schema import Nullable, Str
+        print(Nullable(Str()).expected)  # a non-empty string or null
+    """
 
     def __init__(self, inner):
         self.inner = inner
         self.expected = f"{inner.expected} or null"
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Nullable, Str
+            out = Nullable(Str())
+            print(out.check(None, ('out',)), out.check('a', ('out',)))  # None a
+        """
         return None if value is None else self.inner.check(value, path, partial)
 
 
 class ListOf(Checker):
-    """A non-empty list of `item`; a single value is accepted as a one-item list."""
+    """A non-empty list of `item`; a single value is accepted as a one-item list.
+
+    Example::
+
+        from gluonlite.bench.schema import Int, ListOf
+        print(ListOf(Int(min=1)).expected)  # a non-empty list, each item an integer >= 1
+    """
 
     def __init__(self, item, scalar_ok=True):
         self.item, self.scalar_ok = item, scalar_ok
         self.expected = f"a non-empty list, each item {item.expected}"
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Int, ListOf
+            sizes = ListOf(Int(min=1))
+            print(sizes.check([1, 8], ('seq_len',)))  # [1, 8]
+            print(sizes.check(4, ('seq_len',)))  # [4]: one value is a one-item list
+        """
         if not isinstance(value, list):
             if self.scalar_ok and not isinstance(value, (dict, type(None))):
                 return [self.item.check(value, path, partial)]
@@ -205,6 +369,12 @@ class Key:
     """One key of a `Struct`: its checker, default, whether required, and a doc line.
 
     A `Struct` checker with no explicit default defaults to its own defaults ({}).
+
+    Example::
+
+        from gluonlite.bench.schema import Int, Key, Struct
+        s = Struct({'rounds': Key(Int(min=1), default=5, doc='timed rounds')})
+        print(s.check({}, ()))  # {'rounds': 5}
     """
 
     def __init__(self, checker, default=_NO_DEFAULT, required=False, doc=""):
@@ -230,6 +400,15 @@ class Struct(Checker):
         self.keys = keys
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Int, Key, Struct
+            s = Struct({'n': Key(Int(min=1), required=True), 'k': Key(Int(), default=2)})
+            print(s.check({'n': 1}, ()))  # {'n': 1, 'k': 2}
+            print(s.check({}, (), partial=True))  # {}: types only, no defaults or required keys
+        """
         if value is None:
             value = {}
         if not isinstance(value, dict):
@@ -292,6 +471,14 @@ class Sweep(Checker):
         return node
 
     def check(self, value, path, partial=False):
+        """Return the normalised value or raise RecipeError at `path`.
+
+        Example::
+
+            from gluonlite.bench.schema import Key, Number, Struct, Sweep
+            s = Struct({'opt': Key(Struct({'lr': Key(Number(0, strict=True))}))})
+            print(Sweep(s).check({'opt.lr': [1, 0.5]}, ('sweep',)))  # {'opt.lr': [1.0, 0.5]}
+        """
         if not isinstance(value, dict) or not value:
             raise RecipeError(f"expected {self.expected}, got {_got(value)}", path)
         out = {}

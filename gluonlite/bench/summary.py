@@ -103,6 +103,15 @@ def ratio_rows(records):
 
     Args:
         records: result dicts (from a run and/or a results file); failed ones are skipped.
+
+    Example::
+
+        from gluonlite.bench.summary import ratio_rows
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2)
+        rows, impls = ratio_rows([rec, dict(rec, hybridize_cell=True, median=1.0, q1=0.9, q3=1.1)])
+        print(rows[1]['speedup']['value'], impls)  # 2.0 []
     """
     records = [r for r in records if not r.get("failed")]
     floors, imperative = {}, {}
@@ -143,6 +152,15 @@ def table_rows(records, marks=True):
         records: result dicts (from the run and/or a results file).
         marks: append NOISY / UNRELIABLE to the ratios they apply to (False: the `noisy`
             and `unreliable` columns name them).
+
+    Example::
+
+        from gluonlite.bench.summary import table_rows
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=True, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2)
+        header, rows = table_rows([rec])
+        print(header[10], rows[0][7], rows[0][10])  # median_ms train 2.0000
     """
     rows_in, impls = ratio_rows(records)
     ratio_cols = ["speedup"] + [f"x {i}" for i in impls]
@@ -169,7 +187,14 @@ def table_rows(records, marks=True):
 
 def legends(text, fmt):
     """The legend lines a rendered summary needs: NOISY's and UNRELIABLE's, when it uses
-    them (CSV: when their columns name something)."""
+    them (CSV: when their columns name something).
+
+    Example::
+
+        from gluonlite.bench.summary import legends
+        print(legends('1.000~', 'text')[0][:20])  # ~ = within noise: ov
+        print(legends('1.000', 'text'))  # []
+    """
     if fmt == "csv":
         rows = list(csv.reader(io.StringIO(text)))
         cols = {name: k for k, name in enumerate(rows[0])} if rows else {}
@@ -190,7 +215,13 @@ def render_table(header, rows, fmt):
     Returns:
         str without a trailing newline.
 
-    Example: ``render_table(["a", "b"], [["1", "2"]], "markdown")``.
+    Example::
+
+        from gluonlite.bench.summary import render_table
+        print(render_table(["a", "b"], [["1", "2"]], "markdown"))
+        # | a | b |
+        # |---|---|
+        # | 1 | 2 |
     """
     if fmt == "csv":
         buf = io.StringIO()
@@ -225,6 +256,16 @@ def summarize(records, fmt="text"):
 
     Raises:
         ValueError: an unknown format.
+
+    Example::
+
+        from gluonlite.bench.summary import summarize
+        rec = dict(impl='gluonlite', benchmark='foreach', cell='RNNCell', ctx='cpu(0)', seq_len=2,
+                   batch_size=1, hidden_dim=4, is_train=False, hybridize_cell=False,
+                   hybridize_layer=False, median=2.0, q1=1.9, q3=2.2)
+        print(summarize([rec], 'markdown').splitlines()[2])
+        # | gluonlite | foreach | RNNCell | cpu(0) | 2 | 1 | 4 | infer | False | False | 2.0000 |
+        # 1.9000 | 2.2000 | 1.000 |
     """
     if fmt not in FORMATS:
         raise ValueError(f"summarize: fmt must be one of {', '.join(FORMATS)}, got {fmt!r}")

@@ -50,6 +50,15 @@ def expand_runs(data):
     Returns:
         list of (tag, run_data): one per combination of the sweep in the order of its keys
         (the last key varies fastest); without a sweep, one run tagged ''.
+
+    Example::
+
+        from gluonlite.bench.sweep import expand_runs
+        from gluonlite.bench.recipe import from_data
+        sweep = {'optimizer.lr': [0.1, 0.01], 'model.hidden_size': [8]}
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'sweep': sweep})
+        print([tag for tag, run in expand_runs(recipe.data)])
+        # ['lr=0.1-hidden_size=8', 'lr=0.01-hidden_size=8']
     """
     sweep = data.get("sweep") or {}
     names = list(sweep)
@@ -70,7 +79,17 @@ def expand_runs(data):
 
 
 def run_files(data, name, tag):
-    """(metrics file or None, params file) of one run of a train recipe."""
+    """(metrics file or None, params file) of one run of a train recipe.
+
+    Example::
+
+        from gluonlite.bench.sweep import run_files
+        from gluonlite.bench.recipe import from_data
+        sweep = {'optimizer.lr': [0.1, 0.01], 'model.hidden_size': [8]}
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'sweep': sweep})
+        print(run_files(dict(recipe.data, output='out/a.jsonl'), 'a', 'lr=0.1'))
+        # ('out/a/lr=0.1.jsonl', 'out/a/lr=0.1.params'): one metrics and params file per run
+    """
     if not tag:
         return data["output"], params_path(data, name)
     folder = os.path.splitext(data["output"] or os.path.join("results", name))[0]
@@ -137,6 +156,20 @@ def run_sweep(recipe, executor, resume=False, progress=True, emit=print):
 
     Raises:
         OutputError: a run's files cannot be written (before any run starts).
+
+    Example::
+
+        # not run: trains a model per run (seconds) and asks git for the commit, in a subprocess
+        from gluonlite.bench.executors import LocalExecutor
+        from gluonlite.bench.recipe import from_data
+        from gluonlite.bench.sweep import run_sweep
+        recipe = from_data({'kind': 'train', 'task': 'adding', 'epochs': 1, 'output': 'out/s.jsonl',
+                            'adding': {'seq_len': 2, 'train_size': 4, 'valid_size': 2},
+                            'sweep': {'optimizer.lr': [0.1, 0.01]}})
+        status = run_sweep(recipe, LocalExecutor(), progress=False, emit=lambda line: None)
+        # prints "Sweep: 2 runs (adding, judged by valid_mse)" and a line per run; writes
+        # out/s/lr=0.1.jsonl, out/s/lr=0.1.params, out/s/lr=0.01.jsonl and out/s/lr=0.01.params
+        print(status)   # 0
     """
     runs = expand_runs(recipe.data)
     files = {tag: run_files(recipe.data, recipe.name, tag) for tag, _ in runs}

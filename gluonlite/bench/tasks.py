@@ -27,7 +27,15 @@ def _env():
 
 
 def host_env():
-    """The environment record of this process (computed once per process)."""
+    """The environment record of this process (computed once per process).
+
+    Example::
+
+        # not run: the first call asks git for the source's commit, in a subprocess
+        from gluonlite.bench.tasks import host_env
+        env = host_env()   # computed once per process, a fresh copy each call
+        print(env['host'] == host_env()['host'], env is host_env())   # True False
+    """
     return dict(_env())
 
 
@@ -43,6 +51,13 @@ def measure(run_case, case, warmup, test, seed, profile=False, floors=(), progre
 
     Returns:
         dict: run_case's result plus `env` (this host's environment record).
+
+    Example::
+
+        # not run: its environment record asks git for the commit, in a subprocess
+        from gluonlite.bench.tasks import measure
+        fake = lambda case, warmup, test, seed, progress: {'mean': 1.0, 'n': test}
+        print(sorted(measure(fake, {}, 0, 1, seed=0)))   # ['env', 'mean', 'n']
     """
     extra = {"floors": tuple(floors)} if floors else {}
     if not profile:
@@ -65,6 +80,15 @@ def train_run(cfg, name, progress=None):
         dict: records (the per-epoch dicts), final (the final record without
         params_file), params (the parameters file's bytes, as save_parameters writes
         them), env.
+
+    Example::
+
+        # not run: trains a model (seconds) and asks git for the commit, in a subprocess
+        from gluonlite.bench.recipe import from_data
+        from gluonlite.bench.tasks import train_run
+        cfg = from_data({'kind': 'train', 'task': 'adding', 'epochs': 1,
+                         'adding': {'seq_len': 2, 'train_size': 4, 'valid_size': 2}}).data
+        print(sorted(train_run(cfg, 'tiny')))   # ['env', 'final', 'params', 'records']
     """
     records = []
     net, final = fit(cfg, name, records.append, progress=False)

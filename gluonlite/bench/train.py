@@ -54,6 +54,12 @@ def adding_problem(n, seq_len, rng):
 
     Returns:
         (x, y): x float32 (T, n, 2) (value, marker), y float32 (n, 1).
+
+    Example::
+
+        from gluonlite.bench.train import adding_problem
+        x, y = adding_problem(4, 5, np.random.default_rng(0))
+        print(x.shape, y.shape, x[:, 0, 1].sum())   # (5, 4, 2) (4, 1) 2.0: two marked steps
     """
     values = rng.uniform(0.0, 1.0, (n, seq_len))
     first = rng.integers(0, seq_len // 2, n)
@@ -78,6 +84,11 @@ def stdlib_text(max_bytes):
 
     Raises:
         RuntimeError: the standard library's source files cannot be found.
+
+    Example::
+
+        from gluonlite.bench.train import stdlib_text
+        print(len(stdlib_text(100)))   # 100
     """
     root = sysconfig.get_paths()["stdlib"]
     try:
@@ -101,7 +112,14 @@ def stdlib_text(max_bytes):
 
 
 def encode_text(text):
-    """Map characters to ids in VOCAB (unknown characters to len(VOCAB)); int32 array."""
+    """Map characters to ids in VOCAB (unknown characters to len(VOCAB)); int32 array.
+
+    Example::
+
+        from gluonlite.bench.train import VOCAB, encode_text
+        ids = encode_text('ab')
+        print(ids.dtype, VOCAB[ids[0]] + VOCAB[ids[1]])   # int32 ab
+    """
     return np.fromiter((_CHAR_ID.get(c, _UNK) for c in text), dtype=np.int32, count=len(text))
 
 
@@ -110,6 +128,12 @@ def char_windows(ids, seq_len):
 
     Returns:
         (x, y): int32 arrays (T, n) each, y shifted by one character.
+
+    Example::
+
+        from gluonlite.bench.train import char_windows
+        x, y = char_windows(np.arange(7, dtype=np.int32), 3)
+        print(x[:, 0], y[:, 0])   # [0 1 2] [1 2 3]: y is x one character on
     """
     n = (len(ids) - 1) // seq_len
     x = ids[:n * seq_len].reshape(n, seq_len).T
@@ -156,7 +180,15 @@ def _clip(params, max_norm, scale, ctx):
 
 def params_path(cfg, name, out_path=None):
     """Where a train recipe's final parameters go: `params_file`, else the metrics file
-    with `.params`, else results/NAME.params."""
+    with `.params`, else results/NAME.params.
+
+    Example::
+
+        from gluonlite.bench.train import params_path
+        cfg = {'params_file': None, 'output': 'out/adding.jsonl'}
+        print(params_path(cfg, 'adding'))   # out/adding.params
+        print(params_path(dict(cfg, output=None), 'adding'))   # results/adding.params
+    """
     out_path = out_path or cfg["output"]
     return cfg["params_file"] or (
         os.path.splitext(out_path)[0] + ".params" if out_path

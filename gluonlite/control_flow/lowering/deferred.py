@@ -133,6 +133,30 @@ def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
         node_index_of: the node input index of a body input slot.
         dests: per node input, None or its caller's array (`Fast.writes_dests`): a node
             input's first gradient is written there.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.executor.lowering import lowering_of
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering.kernels import reverse_pass
+        from gluonlite.control_flow.lowering.deferred import add_deferred_sums
+        def step(x, h):   # w is the same at every step: its gradient is summed after the loop
+            new = sym.tanh(x + sym.FullyConnected(h[0], sym.var('w'), no_bias=True, num_hidden=3))
+            return new, [new]
+        outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+        plan = compile_plan(outs, [(5, 2, 3), (2, 3), (3, 3)], ['float32'] * 3, is_train=True,
+                            grad_inputs=[True] * 3, static_alloc=True)
+        loop = [st for st in plan.steps if st.spec is not None][0]
+        rc = RunCtx(True, np, True, loop.spec, loop.runtime)
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 3), np.float32),   # data, h0,
+              np.full((3, 3), 0.1, np.float32)]                                 # w
+        state = lowering_of('_foreach').kernel(loop.spec.params, rc, *xs)[-1]
+        gys = [np.ones((5, 2, 3), np.float32)]
+        _, sums, stash = reverse_pass(state, gys, 1, [None], [1], sums={2: 0})   # sums: [None]
+        acc = [None] * 3   # the node's gradients: data, h0, w
+        add_deferred_sums(state.body, stash, [None, None, xs[2]], acc, {2: 2}.get, None)
+        print(acc[2].shape)   # (3, 3): w's gradient, one sum over the 5 steps
     """
     if stash is None:
         return

@@ -32,7 +32,26 @@ def prologue(hoist, rc, xs, buffers, used=None):
     computed once over all steps, into the node's buffers (`buffers`, its
     `runtime.LoopBuffers`) unless a live saved state holds them. `used` (a list) receives
     the keys of the buffers written (a training call marks them held by its saved state,
-    `run_hoisted`)."""
+    `run_hoisted`).
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering import decisions, hoisting, hoisted
+        def step(x, h):   # x's projection by w does not depend on the state: hoisted
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 4), np.float32),   # data, h0,
+              np.ones((4, 3), np.float32)]                                      # w
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        rc = RunCtx(is_train=False, xp=np)
+        proj, h0 = hoisted.prologue(hoist, rc, xs, LoopBuffers())   # hoist.layout's order
+        print(proj.shape, proj[0, 0])   # (5, 2, 4) [3. 3. 3. 3.]: every step's x @ w.T at once
+    """
     # One buffer per projection and shape, reused by the node's runs. A body may save
     # its projection rows for the backward (a product of the projection, a cond in the
     # step), so a buffer is held by the saved state of the training run that filled it
@@ -68,7 +87,26 @@ def pullback(hoist, rc, xs, grads, need, dests=None):
     hoisted by `hoist`): the
     projections' gradients go through one FullyConnected backward each (computing only
     what `need`, per node input, asks for). A node input's first gradient is written
-    into its array in `dests` when there is one (`Fast.writes_dests`)."""
+    into its array in `dests` when there is one (`Fast.writes_dests`).
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering import decisions, hoisting, hoisted
+        def step(x, h):   # x's projection by w does not depend on the state: hoisted
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 4), np.float32),   # data, h0,
+              np.ones((4, 3), np.float32)]                                      # w
+        rc = RunCtx(is_train=False, xp=np)
+        gproj = np.ones((5, 2, 4), np.float32)   # the rewritten loop's gradient of the projection
+        g_data, g_h0, g_w = hoisted.pullback(hoist, rc, xs, [gproj, None], [True, True, True])
+        print(g_data.shape, g_h0, g_w.shape)   # (5, 2, 3) None (4, 3)
+    """
     acc = [None] * len(xs)
     proj_g = [None] * len(hoist.projections)
     for (kind, i), g in zip(hoist.layout, grads):
@@ -111,7 +149,28 @@ def pullback(hoist, rc, xs, grads, need, dests=None):
 
 
 class HoistedSaved:
-    """The saved state of a hoisted loop: the rewritten loop's inputs and its own state."""
+    """The saved state of a hoisted loop: the rewritten loop's inputs and its own state.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering import decisions, hoisting, hoisted
+        def step(x, h):   # x's projection by w does not depend on the state: hoisted
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 4), np.float32),   # data, h0,
+              np.ones((4, 3), np.float32)]                                      # w
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        rc = RunCtx(is_train=False, xp=np, runtime=type('R', (), {'buffers': LoopBuffers()})())
+        run = lambda spec, rc, inputs, keep: ([inputs[0].sum(0)], None)   # a stand-in loop run
+        state = hoisted.run_hoisted(run, hoist, rc, xs)[-1]
+        print(type(state).__name__, [x.shape for x in state.xs])
+        # HoistedSaved [(5, 2, 4), (2, 4)]
+    """
 
     __slots__ = ("hoist", "xs", "inner", "__weakref__")
 
@@ -122,7 +181,27 @@ class HoistedSaved:
 def run_hoisted(run, hoist, rc, xs):
     """Run a loop hoisted by `hoist`: the prologue on the node's inputs `xs`, then
     `run(spec, rc, inputs, keep)` (a lowered loop's run) on the rewritten loop. Returns the
-    loop's outputs, its last one a `HoistedSaved`."""
+    loop's outputs, its last one a `HoistedSaved`.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering import decisions, hoisting, hoisted
+        def step(x, h):   # x's projection by w does not depend on the state: hoisted
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 4), np.float32),   # data, h0,
+              np.ones((4, 3), np.float32)]                                      # w
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        rc = RunCtx(is_train=False, xp=np, runtime=type('R', (), {'buffers': LoopBuffers()})())
+        run = lambda spec, rc, inputs, keep: ([inputs[0].sum(0)], None)   # a stand-in loop run
+        out, state = hoisted.run_hoisted(run, hoist, rc, xs)
+        print(out[0], state.inner)   # [15. 15. 15. 15.] None: the projections summed over 5 steps
+    """
     inner_rc = rc._replace(spec=hoist.loop)
     used = [] if rc.need_grad else None
     buffers = rc.runtime.buffers
@@ -145,7 +224,29 @@ def run_hoisted(run, hoist, rc, xs):
 def hoisted_vjp(vjp, rc, xs, ys, gys, need, dests=None):
     """The gradient of a loop run by `run_hoisted` (its state is ``ys[-1]``): `vjp(spec, rc,
     xs, ys, gys, need, dests)` (a loop's gradient) on the rewritten loop, then the
-    projections' pullback."""
+    projections' pullback.
+
+    Example::
+
+        from gluonlite.symbol.symbol import topo_nodes
+        from gluonlite.ops.registry import RunCtx
+        from gluonlite.control_flow.lowering import decisions, hoisting, hoisted
+        def step(x, h):   # x's projection by w does not depend on the state: hoisted
+            new = sym.tanh(sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4) + h[0])
+            return new, [new]
+        outs, _ = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])
+        node = [n for n in topo_nodes(outs.outputs) if n.op and n.op.name == '_foreach'][0]
+        hoist = hoisting.foreach_hoist(node.params, lambda q: decisions.LoopSpec('_foreach', q))
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 4), np.float32),   # data, h0,
+              np.ones((4, 3), np.float32)]                                      # w
+        from gluonlite.control_flow.lowering.runtime import LoopBuffers
+        rc = RunCtx(is_train=False, xp=np, runtime=type('R', (), {'buffers': LoopBuffers()})())
+        run = lambda spec, rc, inputs, keep: ([inputs[0].sum(0)], None)   # a stand-in loop run
+        ys = hoisted.run_hoisted(run, hoist, rc, xs)
+        vjp = lambda spec, rc, xs2, ys, gys, need, dests: [np.ones_like(xs2[0]), None]
+        g_data, g_h0, g_w = hoisted.hoisted_vjp(vjp, rc, xs, ys, [None], [True, True, True])
+        print(g_data.shape, g_w[0])   # (5, 2, 3) [10. 10. 10.]: w's gradient sums 5 x 2 rows
+    """
     state = ys[-1]
     h, xs2 = state.hoist, state.xs
     if state.inner is not None and state.inner.steps is None:

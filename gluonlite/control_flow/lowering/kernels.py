@@ -356,6 +356,27 @@ def reverse_pass(state, gys, n_out, carry, carry_locs, rows=None, sums=None):
         (carry, sums, stash): the carried gradients at the loop's entry, the sums (None
         where nothing reached), and the stacks of the deferred invariant-input gradients
         (None when the plan defers none).
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.executor.lowering import lowering_of
+        from gluonlite.ops.registry import RunCtx
+        def step(x, h):
+            new = sym.tanh(x + h[0])
+            return new, [new]
+        outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+        plan = compile_plan(outs, [(5, 2, 3), (2, 3)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        loop = [st for st in plan.steps if st.spec is not None][0]
+        rc = RunCtx(True, np, True, loop.spec, loop.runtime)   # a training call
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 3), np.float32)]   # data, h0
+        state = lowering_of('_foreach').kernel(loop.spec.params, rc, *xs)[-1]   # a kernels.Saved
+        from gluonlite.control_flow.lowering.kernels import reverse_pass
+        g_data = np.zeros((5, 2, 3), np.float32)   # row t receives data's gradient at step t
+        gys = [np.ones((5, 2, 3), np.float32)]   # the gradient of the stacked output
+        carry, sums, stash = reverse_pass(state, gys, 1, [None], [1], rows={0: g_data})
+        print(carry[0][0, 0] == g_data[0, 0, 0], sums, stash)   # True [] None: x, h0 alike
     """
     rows, sums = rows or {}, sums or {}
     body, steps, n = state.body, state.steps, state.n_steps

@@ -165,7 +165,28 @@ class StackedSteps:
     generated reverse pass reads (`reverse_pass_function` with `from_rows`), row by row.
     `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
     inputs the loop holds that way anyway (scanned data, carried values): a backward that
-    sums over steps reads them there."""
+    sums over steps reads them there.
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.executor.lowering import lowering_of
+        from gluonlite.ops.registry import RunCtx
+        def step(x, h):
+            new = sym.tanh(x + h[0])
+            return new, [new]
+        outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+        plan = compile_plan(outs, [(5, 2, 3), (2, 3)], ['float32'] * 2, is_train=True,
+                            grad_inputs=[True, True], static_alloc=True)
+        loop = [st for st in plan.steps if st.spec is not None][0]
+        rc = RunCtx(True, np, True, loop.spec, loop.runtime)   # a training call
+        xs = [np.ones((5, 2, 3), np.float32), np.zeros((2, 3), np.float32)]   # data, h0
+        state = lowering_of('_foreach').kernel(loop.spec.params, rc, *xs)[-1]   # a kernels.Saved
+        steps = state.steps
+        print(type(steps).__name__, steps.fixed)   # StackedSteps (False, False): both vary
+        stacks = steps.input_stacks(5)
+        print({k: v.shape for k, v in stacks.items()})   # {0: (5, 2, 3), 1: (5, 2, 3)}
+    """
 
     __slots__ = ("saved_rows", "columns", "input_stacks", "fixed")
 
@@ -238,6 +259,25 @@ class LoopStorage:
             a counted loop's counter), the values in `shared` not written twice, and each
             step's saved values appended to a list when they cannot be stacked (`keep`
             with the attribute `saved` None).
+
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.control_flow.lowering.runtime import LoopStorage
+        def step(x, h):
+            fc = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+            new = sym.tanh(fc + h[0])
+            return new, [new]
+        outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+        f32 = ['float32'] * 3
+        plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], f32, static_alloc=True)
+        loop = [st for st in plan.steps if st.spec is not None][0]
+        # the body's plan for a training call: inputs data-0, w, h0-0, with w the same each step
+        body = loop.runtime.body(loop.spec, 0, [(2, 3), (4, 3), (2, 4)], f32, True, True, np,
+                                 invariant=[False, True, False])
+        store = LoopStorage(np, body, 1, 5, keep=True, zero_rows=False, scanned=[0], carried=[2])
+        print(store.stacked[0].shape, list(store.shared))   # (5, 2, 4) [0]: h equals the output
+        print(sorted(store.saved) == sorted(body.plan.saved_ops))   # True: steps saved in stacks
     """
 
     def __init__(self, xp, body, n_out, n_rows, keep, zero_rows, scanned, carried,
@@ -285,13 +325,59 @@ class LoopStorage:
     def columns(self, n):
         """What steps 0..n-1 write, row t by step t: the columns of the step outputs (the
         stacked outputs, then the carried values' buffers: stacks, or lists made here) and
-        the saved-step stacks (None when steps are not stacked)."""
+        the saved-step stacks (None when steps are not stacked).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            from gluonlite.control_flow.lowering.runtime import LoopStorage
+            def step(x, h):
+                fc = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+                new = sym.tanh(fc + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            f32 = ['float32'] * 3
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], f32, static_alloc=True)
+            loop = [st for st in plan.steps if st.spec is not None][0]
+            # the body's plan for a training call: inputs data-0, w, h0-0, with w the same each step
+            body = loop.runtime.body(loop.spec, 0, [(2, 3), (4, 3), (2, 4)], f32, True, True, np,
+                                     invariant=[False, True, False])
+            store = LoopStorage(np, body, 1, 5, keep=True, zero_rows=False, scanned=[0],
+                                carried=[2])
+            cols, rows = store.columns(5)   # output stack, carried stack; the saved stacks
+            x, w = np.ones((5, 2, 3), np.float32), np.full((4, 3), 0.1, np.float32)
+            h0 = np.zeros((2, 4), np.float32)
+            store.run([x[0], w, h0], [x], cols, rows, None, 0, 5)
+            print(cols[0][0, 0])   # [0.29131263 0.29131263 0.29131263 0.29131263]
+        """
         return self.stacked + self._columns(n), self.saved_rows
 
     def entering_column(self, k, first, n):
         """Carried value k entering each of steps 0..n-1, indexable by step: the view
         `entering` gives when it is one, else a list of views (`first`, then its stack's
-        rows; no copy)."""
+        rows; no copy).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            from gluonlite.control_flow.lowering.runtime import LoopStorage
+            def step(x, h):
+                fc = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+                new = sym.tanh(fc + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            f32 = ['float32'] * 3
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], f32, static_alloc=True)
+            loop = [st for st in plan.steps if st.spec is not None][0]
+            # the body's plan for a training call: inputs data-0, w, h0-0, with w the same each step
+            body = loop.runtime.body(loop.spec, 0, [(2, 3), (4, 3), (2, 4)], f32, True, True, np,
+                                     invariant=[False, True, False])
+            store = LoopStorage(np, body, 1, 5, keep=True, zero_rows=False, scanned=[0],
+                                carried=[2])
+            h0 = np.zeros((2, 4), np.float32)
+            col = store.entering_column(0, h0, 5)   # h entering steps 0..4
+            print(col.shape, np.shares_memory(col, store.stacked[0]))   # (5, 2, 4) True: no copy
+        """
         if k in self._entering:
             return self.entering(k, first, n)
         return [first] + list(self.carried[k][:n - 1]) if n else []
@@ -299,7 +385,32 @@ class LoopStorage:
     def entering(self, k, first, n):
         """(n, ...) values of carried value k entering each of steps 0..n-1 (`first`, then
         its stack's rows): a view of the buffer in front of its stacked output when it has
-        one (`first` is written to that buffer's row 0), else a new array."""
+        one (`first` is written to that buffer's row 0), else a new array.
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            from gluonlite.control_flow.lowering.runtime import LoopStorage
+            def step(x, h):
+                fc = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+                new = sym.tanh(fc + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            f32 = ['float32'] * 3
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], f32, static_alloc=True)
+            loop = [st for st in plan.steps if st.spec is not None][0]
+            # the body's plan for a training call: inputs data-0, w, h0-0, with w the same each step
+            body = loop.runtime.body(loop.spec, 0, [(2, 3), (4, 3), (2, 4)], f32, True, True, np,
+                                     invariant=[False, True, False])
+            store = LoopStorage(np, body, 1, 5, keep=True, zero_rows=False, scanned=[0],
+                                carried=[2])
+            cols, rows = store.columns(5)
+            x, w = np.ones((5, 2, 3), np.float32), np.full((4, 3), 0.1, np.float32)
+            h0 = np.zeros((2, 4), np.float32)
+            store.run([x[0], w, h0], [x], cols, rows, None, 0, 5)
+            h_in = store.entering(0, h0, 5)   # h0, then the outputs of steps 0..3
+            print(h_in[0, 0, 0], np.array_equal(h_in[1:], cols[0][:4]))   # 0.0 True
+        """
         buf = self._entering.get(k)
         if buf is None:
             out = self.xp.empty((n,) + first.shape, dtype=first.dtype)
@@ -312,7 +423,29 @@ class LoopStorage:
 
     def final(self, cur, first):
         """The loop's final carried values: never a view of a stacked output (nor, after no
-        step, the caller's own arrays)."""
+        step, the caller's own arrays).
+
+        Example::
+
+            from gluonlite.executor import compile_plan
+            from gluonlite.control_flow.lowering.runtime import LoopStorage
+            def step(x, h):
+                fc = sym.FullyConnected(x, sym.var('w'), no_bias=True, num_hidden=4)
+                new = sym.tanh(fc + h[0])
+                return new, [new]
+            outs = sym.contrib.foreach(step, sym.var('data'), [sym.var('h0')])[0]
+            f32 = ['float32'] * 3
+            plan = compile_plan(outs, [(5, 2, 3), (2, 4), (4, 3)], f32, static_alloc=True)
+            loop = [st for st in plan.steps if st.spec is not None][0]
+            # the body's plan for a training call: inputs data-0, w, h0-0, with w the same each step
+            body = loop.runtime.body(loop.spec, 0, [(2, 3), (4, 3), (2, 4)], f32, True, True, np,
+                                     invariant=[False, True, False])
+            store = LoopStorage(np, body, 1, 5, keep=True, zero_rows=False, scanned=[0],
+                                carried=[2])
+            h0 = np.zeros((2, 4), np.float32)
+            last = store.final([store.stacked[0][4]], [h0])[0]
+            print(np.shares_memory(last, store.stacked[0]))   # False: a copy, not a view
+        """
         if cur is first:
             return [x.copy() for x in cur]
         return [c.copy() if k in self.shared else c for k, c in enumerate(cur)]
