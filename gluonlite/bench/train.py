@@ -196,7 +196,7 @@ def params_path(cfg, name, out_path=None):
 
 
 def run_train(recipe, out_path=None, emit=print, progress=True):
-    """Train the recipe's model; write metrics per epoch and save the parameters.
+    r"""Train the recipe's model; write metrics per epoch and save the parameters.
 
     Args:
         recipe: a validated `Recipe` of kind 'train'.
@@ -209,6 +209,16 @@ def run_train(recipe, out_path=None, emit=print, progress=True):
 
     Raises:
         OutputError: the output file cannot be written (before training starts).
+
+    Example::
+
+        from gluonlite.bench import recipe, train
+        open('tiny.yaml', 'w').write(
+            "kind: train\ntask: adding\nmodel: {cell: RNNCell, hidden_size: 4}\n"
+            "adding: {seq_len: 3, train_size: 16, valid_size: 8}\nepochs: 1\nbatch_size: 8\n")
+        final = train.run_train(recipe.load_recipe('tiny.yaml'), out_path='tiny.jsonl',
+                                emit=lambda line: None, progress=False)
+        final['params_file']     # 'tiny.params', beside the metrics file
     """
     cfg = recipe.data
     out_path = out_path or cfg["output"]
@@ -294,7 +304,7 @@ def _epoch(cfg, net, trainer, data, ctx, bar):
 
 
 def fit(cfg, name, emit, progress=True):
-    """Train the model of a train recipe's data; no files are written.
+    r"""Train the model of a train recipe's data; no files are written.
 
     Args:
         cfg: `Recipe.data` of a train recipe.
@@ -304,6 +314,18 @@ def fit(cfg, name, emit, progress=True):
 
     Returns:
         (net, final): the trained model and the final record (without `params_file`).
+
+    The recipe's seed seeds gluonlite's random generator too (the run is reproducible).
+
+    Example::
+
+        from gluonlite.bench import recipe, train
+        open('tiny.yaml', 'w').write(
+            "kind: train\ntask: adding\nmodel: {cell: RNNCell, hidden_size: 4}\n"
+            "adding: {seq_len: 3, train_size: 16, valid_size: 8}\nepochs: 1\nbatch_size: 8\n")
+        r = recipe.load_recipe('tiny.yaml')
+        net, final = train.fit(r.data, r.name, emit=lambda record: None, progress=False)
+        final['epochs'], final['metric']    # (1, 'valid_mse')
     """
     rng = np.random.default_rng(cfg["seed"])
     mx.random.seed(cfg["seed"])

@@ -183,3 +183,11 @@ def test_every_public_name_has_a_docstring():
     missing = sorted(name for name, (obj, owner) in docstring_coverage.public_objects().items()
                      if not docstring_coverage.has_docstring(obj, owner))
     assert not missing, f"public names without a docstring: {missing}"
+
+
+def test_every_public_name_shows_an_example():
+    sys.path.insert(0, os.path.join(ROOT, "docs"))
+    import docstring_coverage
+    bare = sorted(name for name, (obj, owner) in docstring_coverage.public_objects().items()
+                  if not docstring_coverage._has_example(obj))
+    assert not bare, f"public names whose docstring shows no example: {bare}"

@@ -258,6 +258,7 @@ COVERED = [
     "gluonlite.bench.tasks",
     "gluonlite.bench.sweep",
     "gluonlite.bench.plot",
+    "gluonlite.bench.train",
     "gluonlite.control_flow.lowering.hoisted",
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
