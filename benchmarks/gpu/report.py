@@ -90,7 +90,8 @@ def matrix_section(glite, torch):
                            f"{min(sp):.2f} - {max(sp):.2f}" if sp else "-", len(sp)])
     errs = [r.get("max_rel_err", 0) for r in glite if "median" in r]
     return "\n\n".join([
-        f"Seed matrix on {device}: median ms per call (sequence {glite[0]['seq_len'] if glite else '-'}, "
+        f"Seed matrix on {device}: median ms per call "
+        f"(sequence {glite[0]['seq_len'] if glite else '-'}, "
         f"hidden {glite[0]['hidden'] if glite else '-'}); gluonlite layers hybridized with "
         "static_alloc and static_shape; f+g = device kernels and CUDA graphs on.",
         _table(header, rows),

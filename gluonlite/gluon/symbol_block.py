@@ -5,10 +5,9 @@ from .block import HybridBlock, _is_sym, _is_leaf
 from .parameter import GluonUsageError, ParameterDict
 from .. import symbol
 from ..symbol.symbol import Group, Node, Symbol, topo_nodes
+from ..util import is_np_array
 
 _ROW_SPARSE_ID = "1"  # MXNet's id of 'row_sparse' in a variable's __storage_type__
-
-from ..util import is_np_array
 
 __all__ = ["SymbolBlock"]
 

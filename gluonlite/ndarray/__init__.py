@@ -102,7 +102,8 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dt
     """
     return _register._gen_cache["_arange"](start=start, stop=stop, step=step, repeat=repeat,
                                            infer_range=infer_range,
-                                           ctx=ctx, dtype=normalize_dtype(dtype or _np.float32).name)
+                                           ctx=ctx,
+                                           dtype=normalize_dtype(dtype or _np.float32).name)
 
 
 def maximum(lhs, rhs):

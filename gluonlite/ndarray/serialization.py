@@ -234,12 +234,14 @@ def _np_shape():
 def _check_semantics(r, what, magic):
     on, everywhere = _np_shape()
     if magic == V3_MAGIC and not on:
-        raise MXNetValueError(f"{r.where}: {what} was saved in NumPy shape semantics (is_np_shape), so it must be "
-                     "loaded in them: load it inside `with mx.np_shape(True)` (or a function "
-                     "decorated with use_np_shape)")
+        raise MXNetValueError(f"{r.where}: {what} was saved in NumPy shape semantics "
+                              "(is_np_shape), so it must be loaded in them: load it inside "
+                              "`with mx.np_shape(True)` (or a function decorated with "
+                              "use_np_shape)")
     if magic != V3_MAGIC and on and not everywhere:
-        raise MXNetValueError(f"{r.where}: {what} was not saved in NumPy shape semantics (is_np_shape), but is "
-                     "loaded in them: load it inside `with mx.np_shape(False)`")
+        raise MXNetValueError(f"{r.where}: {what} was not saved in NumPy shape semantics "
+                              "(is_np_shape), but is loaded in them: load it inside "
+                              "`with mx.np_shape(False)`")
 
 
 def _read_array(r, k):

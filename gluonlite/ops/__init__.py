@@ -9,7 +9,8 @@ from .sparse import operators  # noqa: F401  (registers the storage operators)
 from . import (np_elemwise, np_reduce, np_init, np_manip, np_math,  # noqa: F401
                np_index, np_linalg, np_random)  # MXNet's NumPy dialect (registers them)
 from . import np_aliases as _np_aliases
-_np_aliases.install()  # the NumPy dialect's names of legacy operators
 from .registry import Operator, Params, RunCtx, ShapeError, all_ops, exists, get, register
+
+_np_aliases.install()  # the NumPy dialect's names of legacy operators
 
 __all__ = ["Operator", "Params", "RunCtx", "ShapeError", "all_ops", "exists", "get", "register"]

@@ -104,7 +104,8 @@ def _np_percentile(p, rc, a, q=None):
     qv = p.q_scalar if q is None else (q.get() if hasattr(q, "get") else q)
     if np.any(np.asarray(qv) < 0) or np.any(np.asarray(qv) > 100):
         raise MXNetValueError("_npi_percentile: percentiles must be in the range [0, 100]")
-    host = (lambda v: v.get() if hasattr(v, "get") else np.asarray(v))
+    def host(v):
+        return v.get() if hasattr(v, "get") else np.asarray(v)
     r = np.percentile(host(a), host(qv), axis=p.axis, method=p.interpolation,
                       keepdims=p.keepdims)
     return rc.xp.asarray(np.asarray(r).astype(a.dtype if a.dtype.kind == "f" else np.float64))

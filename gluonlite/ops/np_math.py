@@ -338,7 +338,6 @@ def _einsum_vjp(p, rc, xs, ys, gys, need):
         if len(uniq) != len(term):  # repeated letters: only the diagonal gets the gradient
             full = xp.zeros(x.shape, g.dtype)
             idx = np.indices(x.shape).reshape(x.ndim, -1)
-            pos = {c: k for k, c in enumerate(uniq)}
             keep = np.ones(idx.shape[1], bool)
             for c in set(term):
                 axes = [k for k, t in enumerate(term) if t == c]

@@ -1,5 +1,6 @@
-"""Reductions of MXNet's NumPy dialect (``_np_cumsum`` is the legacy ``cumsum``, `sorting`): NumPy's shapes (a full reduction is 0-d, ``axis``
-may be a tuple, ``keepdims``), NumPy's gradients, and MXNet 1.9.1's result dtypes:
+"""Reductions of MXNet's NumPy dialect (``_np_cumsum`` is the legacy ``cumsum``, `sorting`):
+NumPy's shapes (a full reduction is 0-d, ``axis`` may be a tuple, ``keepdims``), NumPy's
+gradients, and MXNet 1.9.1's result dtypes:
 
 - sum, prod: the data's dtype (bool counts in int64), or ``dtype``;
 - mean: integers give float32 (float64 under ``npx.set_np(dtype=True)``), floats keep theirs;

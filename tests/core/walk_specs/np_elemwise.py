@@ -32,9 +32,11 @@ SPECS = {
     "_npi_hypot": _binary(np.hypot),
     "_npi_ldexp": C([(2, 3), (3,)], ref=lambda a, b: a * 2.0 ** b, more=_BCAST),
     "_npi_lcm": C([Idx([[4, 6], [3, 9]]), Idx([6, 4])], ref=_ints(np.lcm), dtypes=_I),
-    "_npi_bitwise_and": C([Idx([[4, 6], [3, 9]]), Idx([6, 5])], ref=_ints(np.bitwise_and), dtypes=_I),
+    "_npi_bitwise_and": C([Idx([[4, 6], [3, 9]]), Idx([6, 5])], ref=_ints(np.bitwise_and),
+                        dtypes=_I),
     "_npi_bitwise_or": C([Idx([[4, 6], [3, 9]]), Idx([6, 5])], ref=_ints(np.bitwise_or), dtypes=_I),
-    "_npi_bitwise_xor": C([Idx([[4, 6], [3, 9]]), Idx([6, 5])], ref=_ints(np.bitwise_xor), dtypes=_I),
+    "_npi_bitwise_xor": C([Idx([[4, 6], [3, 9]]), Idx([6, 5])], ref=_ints(np.bitwise_xor),
+                        dtypes=_I),
 }
 _A, _B = Idx([[1, 2, 3], [4, 5, 6]]), Idx([[1, 0, 3], [5, 5, 2]])
 for _name, _fn in [("equal", np.equal), ("not_equal", np.not_equal), ("greater", np.greater),

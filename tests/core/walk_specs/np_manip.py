@@ -2,7 +2,7 @@
 (`gluonlite.ops.np_manip`), against NumPy."""
 import numpy as np
 
-from .common import C, Idx
+from .common import C
 
 SPECS = {
     "_np_reshape": [C([(2, 3)], {"newshape": (3, -1)}, ref=lambda a: a.reshape(3, 2)),

@@ -1,7 +1,7 @@
 """Walk entries of the NumPy dialect's products and other math (`gluonlite.ops.np_math`)."""
 import numpy as np
 
-from .common import C, Idx, Pos
+from .common import C, Idx
 
 SPECS = {
     "_np_dot": [C([(2, 3), (3, 4)], ref=np.dot), C([(3,), (3,)], ref=np.dot),
