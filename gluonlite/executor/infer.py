@@ -6,13 +6,14 @@ a few passes over the nodes settle shapes that flow backwards as well as forward
 A shape may be partly known, as in MXNet: an unknown dimension is 0 in the legacy shape
 semantics (``(0, 3, 32, 32)``: any batch) and -1 under NumPy shape semantics
 (`mx.util.is_np_shape`), where 0 is a real size; inside, an unknown dimension is always
-`UNK` (-1), shapes given in the legacy semantics are read with their 0s as `UNK`, and partial
-shapes handed back are written in the caller's semantics (`export_shape`). Operator rules
-see only whole shapes; for a node with partly known inputs the rule runs twice with every
-unknown dimension set to a probe value (a different one each run): the dimensions of its
-results that agree between the two runs are known, those that follow the probe stay 0. A rule that rejects the probes (a dimension that
-must equal another one) runs once more with the partly known inputs as unknown, and what it
-infers for them is merged with their known dimensions.
+`UNK` (-1), shapes given in the legacy semantics are read with their 0s as `UNK`, and
+partial shapes handed back are written in the caller's semantics (`export_shape`). Operator
+rules see only whole shapes; for a node with partly known inputs the rule runs twice with
+every unknown dimension set to a probe value (a different one each run): the dimensions of
+its results that agree between the two runs are known, those that follow the probe stay 0. A
+rule that rejects the probes (a dimension that must equal another one) runs once more with
+the partly known inputs as unknown, and what it infers for them is merged with their known
+dimensions.
 
 A rule marked ``partial`` (its `ShapeRule` says so) is given partly known shapes as they are
 (-1 for each unknown dimension) and fills what it can itself, as MXNet's shape functions do.
