@@ -63,7 +63,9 @@ def trapz(y, x=None, dx=1.0, axis=-1):
 
         float(mx.np.trapz(mx.np.array([1., 2., 3.])))  # 4.0
     """
-    return _onp.trapezoid(y, x=x, dx=dx, axis=axis)
+    # numpy 2 names it trapezoid; numpy 1.x has only trapz
+    integrate = getattr(_onp, "trapezoid", None) or getattr(_onp, "trapz")
+    return integrate(y, x=x, dx=dx, axis=axis)
 
 
 def _nep32(name):
