@@ -1,6 +1,7 @@
 """Count gluonlite's public names that have no docstring.
 
 usage: PYTHONPATH=. python3 docs/docstring_coverage.py [--list] [--own] [--fail] [--examples]
+                                                         [--args] [--under PATH]
 
 The public names are (1) every public name of every namespace (`docs/_ext/api_names.py`:
 what the API reference documents), (2) every function and class defined in a public module
@@ -10,13 +11,16 @@ property of those classes, each counted once. A name lacks a docstring when
 docstring, as the API reference shows it; a class needs its own (`--own` also asks it of
 methods). `--list` prints the names without one; `--fail` exits 1 when there are any;
 `--examples` also counts the docstrings that show no example (no ``Example`` section, no
-``>>>`` line).
+``>>>`` line); `--args` also counts the callables with a parameter their docstring does not
+describe (`undescribed_parameters`), and `--under` limits the listing to names defined in files
+under a path (``gluonlite/gluon``).
 """
 import argparse
 import importlib
 import inspect
 import os
 import pkgutil
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -114,6 +118,79 @@ def has_docstring(obj, owner=None, own=False):
     return bool((doc or "").strip())
 
 
+def _parameters(obj):
+    """The parameter names a caller passes to `obj` (a class: its constructor), without
+    ``self``/``cls`` and ``*args``/``**kwargs``."""
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    if target is object.__init__:
+        return []
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):  # a builtin without a signature
+        return []
+    names = [p.name for p in sig.parameters.values()
+             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if names and names[0] in ("self", "cls") and (inspect.isclass(obj) or "." in
+                                                  getattr(obj, "__qualname__", "")):
+        names = names[1:]
+    return names
+
+
+def _prose(doc):
+    """`doc` without its example blocks (an ``Example::`` section, ``>>>`` lines): a
+    parameter used by an example is not thereby described."""
+    kept, in_example = [], False
+    for line in doc.splitlines():
+        if re.match(r"\s*Examples?:{1,2}\s*$", line):
+            in_example = True
+            continue
+        if in_example and (not line.strip() or line[:1].isspace()):
+            continue
+        in_example = False
+        if not line.lstrip().startswith(">>>"):
+            kept.append(line)
+    return "\n".join(kept)
+
+
+# a block's forward methods are described by its class's ``Inputs:`` list, as Gluon's are;
+# ``F`` (the nd or sym namespace) by `HybridBlock.hybrid_forward`
+_FORWARDS = ("forward", "hybrid_forward")
+
+
+def undescribed_parameters(obj, owner=None):
+    """The parameters of callable `obj` (a method of class `owner`) its docstring does not
+    describe: one is described by an entry of an ``Args:`` list (``name:`` or
+    ``name (type):`` starting a line), or by its name in backticks or in bold (an ``Inputs:``
+    list) in the prose. A class's constructor is described by the class's docstring or its
+    ``__init__``'s, a block's ``forward``/``hybrid_forward`` by either or by its class's."""
+    names = _parameters(obj)
+    if not names:
+        return []
+    doc = inspect.getdoc(obj) or ""
+    if inspect.isclass(obj) and obj.__init__ is not object.__init__:
+        doc += "\n" + (inspect.getdoc(obj.__init__) or "")
+    if owner is not None and getattr(obj, "__name__", "") in _FORWARDS:
+        doc += "\n" + (inspect.getdoc(owner) or "")
+        names = [n for n in names if n != "F"]
+    text = _prose(doc)
+    missing = []
+    for name in names:
+        n = re.escape(name)
+        if not (re.search(r"`+\**%s\b[^`\n]*`+|\*\*%s\*\*" % (n, n), text)
+                or re.search(r"^\s*\**%s\s*(\([^)\n]*\))?\s*:" % n, text, re.M)):
+            missing.append(name)
+    return missing
+
+
+def _defined_under(obj, path):
+    try:
+        source = inspect.getsourcefile(obj.fget if isinstance(obj, property) else obj)
+    except TypeError:
+        return False
+    root = os.path.dirname(HERE)
+    return bool(source) and os.path.relpath(source, root).startswith(path.rstrip("/"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="print the names without a docstring")
@@ -122,8 +199,14 @@ def main(argv=None):
     ap.add_argument("--fail", action="store_true", help="exit 1 if any name lacks one")
     ap.add_argument("--examples", action="store_true",
                     help="also count the docstrings without an example")
+    ap.add_argument("--args", action="store_true",
+                    help="also count the callables with a parameter their docstring omits")
+    ap.add_argument("--under", default="",
+                    help="only the names defined in files under this path (gluonlite/gluon)")
     args = ap.parse_args(argv)
     objects = public_objects()
+    if args.under:
+        objects = {k: v for k, v in objects.items() if _defined_under(v[0], args.under)}
     missing = sorted(name for name, (obj, owner) in objects.items()
                      if not has_docstring(obj, owner, own=args.own))
     if args.list:
@@ -140,7 +223,17 @@ def main(argv=None):
                 print("no example:", name)
         print("public names whose docstring shows no example: %d of %d"
               % (len(bare), len(objects)))
-    return 1 if args.fail and missing else 0
+    undescribed = {}
+    if args.args:
+        undescribed = {name: undescribed_parameters(obj, owner) for name, (obj, owner) in objects.items()
+                       if name not in missing and callable(obj)}
+        undescribed = {k: v for k, v in undescribed.items() if v}
+        if args.list:
+            for name, params in sorted(undescribed.items()):
+                print("parameters not described: %s (%s)" % (name, ", ".join(params)))
+        print("public callables with a parameter not described: %d of %d"
+              % (len(undescribed), len(objects)))
+    return 1 if args.fail and (missing or undescribed) else 0
 
 
 def _has_example(obj):
