@@ -177,7 +177,8 @@ def undescribed_parameters(obj, owner=None):
     for name in names:
         n = re.escape(name)
         if not (re.search(r"`+\**%s\b[^`\n]*`+|\*\*%s\*\*" % (n, n), text)
-                or re.search(r"^\s*\**%s\s*(\([^)\n]*\))?\s*:" % n, text, re.M)):
+                or re.search(r"^\s*\**%s\s*(\((?:[^()\n]|\([^()\n]*\))*\))?\s*:" % n, text,
+                             re.M)):
             missing.append(name)
     return missing
 
@@ -225,7 +226,8 @@ def main(argv=None):
               % (len(bare), len(objects)))
     undescribed = {}
     if args.args:
-        undescribed = {name: undescribed_parameters(obj, owner) for name, (obj, owner) in objects.items()
+        undescribed = {name: undescribed_parameters(obj, owner)
+                       for name, (obj, owner) in objects.items()
                        if name not in missing and callable(obj)}
         undescribed = {k: v for k, v in undescribed.items() if v}
         if args.list:

@@ -13,14 +13,22 @@ def _is_nd(x):
 def order_inputs(op, names, inputs):
     """The inputs given by name (a dict) as a list in `names` order.
 
+    Args:
+        op: the registry entry called (named in the errors).
+        names: the input names this call's attributes give the operator, in order.
+        inputs: {input name: array}.
+
+    Returns:
+        The arrays as a list, in `names` order.
+
+    Raises:
+        TypeError: an unknown input name or a missing input.
+
     Example::
 
         from gluonlite.ndarray.register import order_inputs
         from gluonlite.ops import registry
         order_inputs(registry.get('dot'), ['lhs', 'rhs'], {'rhs': 'b', 'lhs': 'a'})   # ['a', 'b']
-
-    Raises:
-        TypeError: an unknown input name or a missing input.
     """
     unknown = [n for n in inputs if n not in names]
     if unknown:
@@ -37,8 +45,16 @@ def make_function(op, public_name):
     """The nd function for `op`: ``f(*inputs, *attrs, out=None, name=None, **attrs)``.
 
     Inputs come first by position or by name; positional arguments past the inputs bind the
-    attributes in MXNet's order (``nd.clip(x, 0, 1)``). Returns one NDArray, or a list when
-    the operator has several visible outputs.
+    attributes in MXNet's order (``nd.clip(x, 0, 1)``).
+
+    Args:
+        op: the registry entry (a `gluonlite.ops.registry.Operator`).
+        public_name: the name the function is called by (``clip``, ``box_nms``); a name
+            starting with ``_np`` accepts ``mx.np`` arrays.
+
+    Returns:
+        The function, named and documented (`gluonlite.ops.call.name_generated`). It
+        returns one NDArray, or a list when the operator has several visible outputs.
 
     Example::
 

@@ -7,8 +7,9 @@ so both namespaces accept the same spellings as MXNet's generated functions::
     nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
 """
 import inspect
+import re
 
-from . import examples, registry
+from . import arg_docs, examples, registry
 
 __all__ = ["bind_call", "split_positional", "name_generated", "populate"]
 
@@ -106,16 +107,44 @@ def bind_call(op, args, kwargs, is_input):
 
 
 def name_generated(f, op, public_name, front):
-    """Give a generated `front` ('nd' or 'sym') function `f` the name `public_name` and
-    `op`'s docstring, followed by the operator's ``Example::`` section when
-    `gluonlite.ops.examples` has one; returns `f`."""
+    """Give a generated `front` ('nd' or 'sym') function `f` the name `public_name`, the
+    signature of `op`'s arguments (`gluonlite.ops.arg_docs.signature`) and `op`'s
+    docstring with its ``Args:``/``Returns:``/``Raises:`` sections
+    (`gluonlite.ops.arg_docs.sections`), followed by the operator's ``Example::`` section
+    when `gluonlite.ops.examples` has one; returns `f`.
+
+    Args:
+        f: the generated function.
+        op: its registry entry (a `gluonlite.ops.registry.Operator`).
+        public_name: the name it is called by (``Convolution``, ``box_nms``).
+        front: 'nd' or 'sym'.
+
+    Returns:
+        `f`, named and documented.
+
+    Example::
+
+        from gluonlite.ops import registry
+        from gluonlite.ops.call import name_generated
+        f = name_generated(lambda *a, **k: None, registry.get("clip"), "clip", "nd")
+        f.__name__, "Args:" in f.__doc__         # ('clip', True)
+    """
     f.__name__ = public_name
     f.__qualname__ = public_name
-    doc = op.__doc__
+    doc = inspect.cleandoc(op.__doc__ or "")
+    args = arg_docs.sections(op, front, public_name)
+    raises = doc.find("\nRaises:")
+    if raises >= 0:  # the operator's own Raises section goes after Args and Returns
+        doc = doc[:raises].rstrip() + "\n\n" + args + "\n" + doc[raises:]
+    else:
+        doc = doc + "\n\n" + args
     section = examples.example(public_name, front, op.name)
-    if doc and section:
-        doc = inspect.cleandoc(doc) + "\n\n" + section
+    if section:
+        # a kernel's one-line ``Example: ``...``.`` gives way to the runnable example
+        doc = re.sub(r"\n\nExample: ``.*?(?=\n\n|$)", "", doc, flags=re.S)
+        doc += "\n\n" + section
     f.__doc__ = doc
+    f.__signature__ = arg_docs.signature(op, front)
     return f
 
 

@@ -13,6 +13,15 @@ def _is_sym(x):
 def make_function(op, public_name):
     """The sym function for `op`: ``f(*inputs, name=None, attr=None, **attrs)``.
 
+    Args:
+        op: the registry entry (a `gluonlite.ops.registry.Operator`).
+        public_name: the name the function is called by; it also names the nodes the
+            function makes (``clip0``, ``clip1``, ...) when no `name` is given.
+
+    Returns:
+        The function, named and documented (`gluonlite.ops.call.name_generated`); it
+        returns the new node as a Symbol.
+
     Example::
 
         from gluonlite.ops import registry

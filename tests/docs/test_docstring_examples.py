@@ -143,6 +143,7 @@ COVERED = [
     "gluonlite.ops.rules",
     "gluonlite.ops.fast",
     "gluonlite.ops.call",
+    "gluonlite.ops.arg_docs",
     "gluonlite.ops.samplers",
     "gluonlite.ops.amp",
     "gluonlite.ops.custom",
