@@ -1,4 +1,7 @@
-"""Helpers for the bench tests: run the CLI in a subprocess, read JSON lines."""
+"""Helpers for the bench tests: run the CLI in a subprocess or in this process, read JSON
+lines."""
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -40,6 +43,34 @@ def run_cli(*args, cwd=None, timeout=CLI_TIMEOUT_S, path_first=None):
     return subprocess.run([sys.executable, "-m", "gluonlite.bench", *map(str, args)],
                           cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
+
+
+def run_cli_here(*args, cwd=None):
+    """Run the CLI's `main` in this process as `python -m gluonlite.bench ARGS` would run it
+    (its working folder `cwd`, its stdout and stderr captured, argparse's exit caught);
+    return a CompletedProcess (text) as `run_cli` does.
+
+    For the checks of what `main` answers (an exit status, one line naming a mistake), where a
+    subprocess would cost an interpreter start and gluonlite's import per case;
+    `python -m gluonlite.bench` itself only adds ``sys.exit(main())``, which the tests that run
+    it in a subprocess cover."""
+    from gluonlite.bench.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    traceback = os.environ.pop("GLUONLITE_BENCH_TRACEBACK", None)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:  # argparse's --help and its usage errors
+                code = e.code if isinstance(e.code, int) else int(e.code is not None)
+    finally:
+        os.chdir(here)
+        if traceback is not None:
+            os.environ["GLUONLITE_BENCH_TRACEBACK"] = traceback
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def read_jsonl(path):

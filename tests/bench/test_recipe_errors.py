@@ -1,8 +1,11 @@
 """Every kind of recipe mistake: exit 2, one line on stderr naming file, key path,
-line and what was expected, no traceback, nothing run (subprocess, as a user sees it)."""
+line and what was expected, no traceback, nothing run.
+
+The CLI's `main` answers each case in this process (`run_cli_here`); the tests at the end run
+`python -m gluonlite.bench` in a subprocess, as a user sees it."""
 import pytest
 
-from benchutil import run_cli
+from benchutil import run_cli, run_cli_here
 
 GOOD = "benchmark: [foreach]\nrounds: {warmup: 0, test: 1}\n"
 
@@ -86,7 +89,7 @@ def test_recipe_mistake(tmp_path, name, text, must):
     path = tmp_path / "recipes" / "unknown.yaml"
     path.write_text(text, encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    proc = run_cli("--recipe", path, "--out", out, cwd=tmp_path)
+    proc = run_cli_here("--recipe", path, "--out", out, cwd=tmp_path)
     check_one_line(proc, must)
     assert not out.exists(), "a bad recipe must fail before any output is written"
 
@@ -94,7 +97,7 @@ def test_recipe_mistake(tmp_path, name, text, must):
 def test_error_in_parent_names_parent_file(tmp_path, write_recipe):
     write_recipe("configs/base.yaml", "matrix:\n  hidden_dim: [8, -2]\n")
     child = write_recipe("recipes/child.yaml", "extends: ../configs/base.yaml\n" + GOOD)
-    line = check_one_line(run_cli("--recipe", child, cwd=tmp_path),
+    line = check_one_line(run_cli_here("--recipe", child, cwd=tmp_path),
                           ["base.yaml:2:", "matrix.hidden_dim[1]", "integer >= 1"])
     assert "child.yaml" not in line
 
@@ -102,11 +105,11 @@ def test_error_in_parent_names_parent_file(tmp_path, write_recipe):
 def test_extends_cycle(tmp_path, write_recipe):
     write_recipe("a.yaml", "extends: b.yaml\n" + GOOD)
     b = write_recipe("b.yaml", "extends: a.yaml\n")
-    check_one_line(run_cli("--recipe", b, cwd=tmp_path), ["extends", "cycle"])
+    check_one_line(run_cli_here("--recipe", b, cwd=tmp_path), ["extends", "cycle"])
 
 
 def test_missing_recipe_file(tmp_path):
-    check_one_line(run_cli("--recipe", tmp_path / "none.yaml", cwd=tmp_path),
+    check_one_line(run_cli_here("--recipe", tmp_path / "none.yaml", cwd=tmp_path),
                    ["none.yaml", "cannot read recipe"])
 
 
@@ -124,21 +127,29 @@ def test_missing_recipe_file(tmp_path):
      ["--scheduler needs --executor dask"]),
 ])
 def test_bad_flags(tmp_path, args, must):
-    check_one_line(run_cli(*args, cwd=tmp_path), must)
+    check_one_line(run_cli_here(*args, cwd=tmp_path), must)
 
 
 def test_bench_flags_rejected_for_train_recipe(tmp_path, write_recipe):
     path = write_recipe("t.yaml", "kind: train\ntask: adding\n")
-    check_one_line(run_cli("--recipe", path, "--test_rounds", "3", cwd=tmp_path),
+    check_one_line(run_cli_here("--recipe", path, "--test_rounds", "3", cwd=tmp_path),
                    ["--test_rounds", "train recipe", "t.yaml"])
 
 
 def test_unwritable_output_fails_before_first_case(tmp_path, write_recipe):
     (tmp_path / "file").write_text("not a folder")
     path = write_recipe("r.yaml", GOOD)
-    proc = run_cli("--recipe", path, "--out", tmp_path / "file" / "out.jsonl", cwd=tmp_path)
+    proc = run_cli_here("--recipe", path, "--out", tmp_path / "file" / "out.jsonl", cwd=tmp_path)
     check_one_line(proc, ["out.jsonl", "cannot"])
     assert "Time used" not in proc.stdout and "Benchmarking" not in proc.stdout
+
+
+def test_a_mistake_in_a_real_process_exits_2_with_one_line(tmp_path):
+    path = tmp_path / "unknown.yaml"
+    path.write_text(CASES[0][1], encoding="utf-8")
+    check_one_line(run_cli("--recipe", path, "--out", tmp_path / "out.jsonl", cwd=tmp_path),
+                   CASES[0][2])
+    check_one_line(run_cli("--benchmark", "scan", cwd=tmp_path), ["--benchmark", "invalid choice"])
 
 
 def test_help_works():
