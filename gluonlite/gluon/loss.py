@@ -526,8 +526,8 @@ class PoissonNLLLoss(Loss):
     Args:
         weight: a scalar multiplying the loss (default None: no scaling).
         from_logits: `pred` is the log of the rate (default True); False: the rate itself.
-        batch_axis: the axis that indexes samples (default 0); the loss is a mean over
-            everything.
+        batch_axis: accepted and stored (default 0); the loss is a mean over every axis,
+            so it has no effect.
         compute_full: add Stirling's approximation of ``log(target!)`` (default False).
 
     Inputs:
@@ -572,7 +572,8 @@ class CosineEmbeddingLoss(Loss):
 
     Args:
         weight: a scalar multiplying the loss (default None: no scaling).
-        batch_axis: the axis that indexes samples (default 0).
+        batch_axis: stored (default 0); the vectors are always on the last axis, one
+            result per row.
         margin: the cosine a dissimilar pair (label -1) may reach unpenalized (default 0).
 
     Inputs:
@@ -618,8 +619,9 @@ class SDMLLoss(Loss):
     Args:
         smoothing_parameter: the probability mass spread over the non-matching pairs
             (default 0.3).
-        weight: a scalar multiplying the loss (default 1.0).
-        batch_axis: the axis that indexes samples (default 0), kept in the output.
+        weight: stored as `Loss` stores it (default 1.); as in MXNet, the result is not
+            multiplied by it.
+        batch_axis: stored (default 0); samples are always on axis 0 of `x1` and `x2`.
 
     Inputs:
         - **x1**: (N, D) embeddings.
