@@ -68,7 +68,7 @@ class BottleneckV1(HybridBlock):
 
     Args:
         channels: output channels (the bottleneck has channels // 4).
-        stride: the stride of the first 1x1 convolution V1 (and of the projection).
+        stride: the stride of the first 1x1 convolution (and of the projection).
         downsample: project the shortcut with a strided 1x1 convolution + BatchNorm
             (default False: the identity; then in_channels must equal channels and stride
             be 1).
