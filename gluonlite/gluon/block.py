@@ -206,6 +206,12 @@ class Block:
     def register_child(self, block, name=None):
         """Register `block` as a child (name defaults to its index).
 
+        Args:
+            block: the child Block.
+            name: the key it is kept under among the children (default None: the number of
+                children registered so far, as a string); a second child under the same
+                name replaces the first.
+
         Example::
 
             net = gluon.Block()
@@ -257,10 +263,17 @@ class Block:
         like `x`, `args` now (MXNet 1.9's ``HybridBlock.optimize_for``); later calls run it.
 
         Args:
-            x, args: example inputs (their structure and shapes pick the graph).
+            x: the first example input (the inputs' structure and shapes pick the graph).
+            *args: further example inputs.
             backend: a registered subgraph backend (``'FUSE'``: the inference backend).
             backend_opts: options for the partitioner (``{'op_names': [...]}``).
-            clear, static_alloc, static_shape, inline_limit, kwargs: as `hybridize`.
+            clear: drop the graphs compiled so far (default True), as `hybridize`'s.
+            static_alloc: keep intermediate buffers between calls (default False), as
+                `hybridize`'s.
+            static_shape: promise fixed input shapes (default False), as `hybridize`'s.
+            inline_limit: the largest graph shown inlined by `autograd.get_symbol`
+                (default 2), as `hybridize`'s.
+            **kwargs: further `hybridize` options.
 
         Raises:
             ValueError: an unknown backend.
@@ -409,8 +422,11 @@ class Block:
         Args:
             init: the global initializer (default ``init.Uniform()``); a parameter's own
                 init (e.g. 'zeros' for biases) takes precedence.
-            ctx: a Context or list of Contexts.
-            force_reinit: re-initialize already initialized parameters.
+            ctx: a Context or list of Contexts (default None: the current context).
+            verbose: turn on the initializer's logging of what it initializes (its
+                ``set_verbosity``; default False).
+            force_reinit: re-initialize already initialized parameters (default False: they
+                are left as they are, with a warning).
 
         Example::
 
@@ -422,6 +438,12 @@ class Block:
 
     def hybridize(self, active=True, **kwargs):
         """Hybridize every HybridBlock descendant (a plain Block itself stays imperative).
+
+        Args:
+            active: True to hybridize, False to return the descendants to imperative
+                execution.
+            **kwargs: the `HybridBlock.hybridize` options (``static_alloc``,
+                ``static_shape``, ``backend``, ...), passed to every child.
 
         Example::
 
@@ -487,6 +509,7 @@ class Block:
         '.', by `ParameterDict.save`, relative to this block's prefix).
 
         Args:
+            filename: the path of the parameter file.
             ctx: the context(s) for parameters not initialized yet (default cpu).
             allow_missing: leave parameters the file lacks as they are.
             ignore_extra: ignore entries of the file the block lacks.
@@ -548,6 +571,10 @@ class Block:
         """Load files written by `save` into a block tree built by the same code in the same
         order: blocks get their saved names back, then the parameters are loaded.
 
+        Args:
+            prefix: the path prefix `save` was given (reads ``prefix-model.json`` and
+                ``prefix-model.params``).
+
         Raises:
             ValueError: the saved tree does not match this block's.
 
@@ -566,6 +593,9 @@ class Block:
         """Deprecated (MXNet 1.x): ``collect_params().save(filename,
         strip_prefix=self.prefix)``, names relative to this block's prefix. Warns.
 
+        Args:
+            filename: the path of the file to write.
+
         Example::
 
             net = nn.Dense(3, in_units=4); net.initialize()
@@ -576,7 +606,17 @@ class Block:
         self.collect_params().save(filename, strip_prefix=self.prefix)
 
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
-        """Deprecated (MXNet 1.x): `load_parameters`. Warns.
+        """Deprecated (MXNet 1.x): `load_parameters`. Warns (DeprecationWarning).
+
+        Args:
+            filename: the path of the parameter file.
+            ctx: the context(s) for parameters not initialized yet (default None: cpu).
+            allow_missing: leave parameters the file lacks as they are (default False:
+                raise).
+            ignore_extra: ignore entries of the file the block lacks (default False: raise).
+
+        Raises:
+            ValueError: as `load_parameters`.
 
         Example::
 
@@ -687,6 +727,17 @@ class HybridBlock(FormatAttributes, Block):
     Parameters registered as attributes are passed to `hybrid_forward` as keyword arguments
     named like the attributes (``weight``, ``bias``).
 
+    Args:
+        prefix: the name prefix (default None: class name lowercased + counter + '_').
+        params: a ParameterDict to share parameters with (default None: a new one).
+
+    Inputs:
+        - **x**: the first input (an NDArray, or a Symbol when traced); further positional
+          arguments are passed on to `hybrid_forward` after it.
+
+    Outputs:
+        - **out**: what `hybrid_forward` returns (an array or a nested list of arrays).
+
     Example::
 
         class Scale(gluon.HybridBlock):
@@ -716,7 +767,11 @@ class HybridBlock(FormatAttributes, Block):
             self._clear_cached_op()
 
     def register_child(self, block, name=None):
-        """Register a child; it must be a HybridBlock.
+        """Register a child; it must be a HybridBlock. Drops the compiled graphs.
+
+        Args:
+            block: the child HybridBlock.
+            name: the key it is kept under (default None: its index, as a string).
 
         Raises:
             ValueError: the child is not a HybridBlock.
@@ -755,9 +810,10 @@ class HybridBlock(FormatAttributes, Block):
             inline_limit: a graph of at most this many operators (without `static_alloc`)
                 shows in `autograd.get_symbol` as its operators, a larger one as one
                 ``_CachedOp`` node holding the graph, as in MXNet (it changes nothing else).
-            forward_bulk_size, backward_bulk_size: accepted for MXNet compatibility; a
-                child's graph is always part of its parent's here, and the compiled plan runs
-                as one step.
+            forward_bulk_size: accepted for MXNet compatibility and ignored: a child's graph
+                is always part of its parent's here, and the compiled plan runs as one step.
+            backward_bulk_size: accepted for MXNet compatibility and ignored, as
+                `forward_bulk_size`.
 
         Raises:
             ValueError: an unknown `backend` (the registered ones are listed).
@@ -1043,6 +1099,11 @@ class HybridBlock(FormatAttributes, Block):
     def export(self, path, epoch=0, remove_amp_cast=True):
         """Write ``path-symbol.json`` (the graph of the last hybridized call) and
         ``path-%04d.params`` (``arg:``/``aux:`` prefixed parameters), as MXNet does.
+
+        Args:
+            path: the path prefix of both files.
+            epoch: the number in the params file's name (default 0: ``path-0000.params``).
+            remove_amp_cast: accepted for MXNet compatibility; the graph is written as traced.
 
         Returns:
             (symbol file name, params file name).

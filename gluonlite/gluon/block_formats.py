@@ -82,6 +82,12 @@ def _merge(args, fmt):
 def spec_to_format(spec):
     """gluonlite's structure spec (`gluonlite.base.flatten`) as MXNet's format list.
 
+    Args:
+        spec: a structure spec: 0 (one array), None (a None leaf) or ``(list, children)``.
+
+    Returns:
+        MXNet's format: 0 for an array, -1 for None, a list of formats for a list.
+
     Example::
 
         from gluonlite.gluon.block_formats import spec_to_format
@@ -96,6 +102,13 @@ def spec_to_format(spec):
 
 def format_to_spec(fmt):
     """MXNet's format list (ints, nested lists) as gluonlite's structure spec.
+
+    Args:
+        fmt: an int (-1: None, 0: one array, n > 0: a list of n arrays) or a nested list
+            of such.
+
+    Returns:
+        the structure spec (`gluonlite.base.flatten`'s form).
 
     Raises:
         ValueError: an int below -1.

@@ -79,6 +79,19 @@ class Loss(HybridBlock):
 class L2Loss(Loss):
     """``0.5 * weight * (label - pred)**2``, averaged per sample.
 
+    Args:
+        weight: a scalar multiplying the loss (default 1.0).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the targets, the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
+
     Example::
 
         loss_fn = gluon.loss.L2Loss()
@@ -98,6 +111,19 @@ class L2Loss(Loss):
 
 class L1Loss(Loss):
     """``weight * |label - pred|``, averaged per sample.
+
+    Args:
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the targets, the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Example::
 
@@ -120,8 +146,21 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
     ``relu(x) - x*z + softrelu(-|x|)``) or on probabilities.
 
     Args:
-        from_sigmoid: whether `pred` already went through a sigmoid.
-        weight, batch_axis: see `Loss`.
+        from_sigmoid: whether `pred` already went through a sigmoid (default False: `pred`
+            holds logits).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: logits (or probabilities with from_sigmoid), (N, ...).
+        - **label**: targets in [0, 1], the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+        - **pos_weight**: optional weight of the positive class, broadcast against
+          `label` (default None: 1).
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Example::
 
@@ -164,8 +203,21 @@ class SoftmaxCrossEntropyLoss(Loss):
 
     Args:
         axis: the class axis (default -1).
-        sparse_label: labels are class indices (default True).
-        from_logits: `pred` is already a log-softmax.
+        sparse_label: labels are class indices (default True); False: labels are
+            distributions of `pred`'s shape.
+        from_logits: `pred` is already a log-softmax (default False).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the scores, e.g. (N, C) with the classes on `axis`.
+        - **label**: class indices, e.g. (N,), or with sparse_label=False a distribution
+          of `pred`'s shape.
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Example::
 
@@ -203,8 +255,18 @@ class KLDivLoss(Loss):
     Args:
         from_logits: `pred` is already a log-softmax (default True); else a log_softmax
             along `axis` is taken first.
-        axis: the class axis for that log_softmax.
-        weight, batch_axis: see `Loss`.
+        axis: the class axis for that log_softmax (default -1).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: log-probabilities (or scores without from_logits), (N, ...).
+        - **label**: the target probabilities, the same shape as `pred`.
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample (summed), shape (N,).
 
     Example::
 
@@ -276,6 +338,17 @@ class HuberLoss(Loss):
 
     Args:
         rho: the threshold between the quadratic and linear parts (default 1).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the targets, the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Example::
 
@@ -299,6 +372,20 @@ class HuberLoss(Loss):
 class HingeLoss(Loss):
     """``max(0, margin - pred * label)`` for labels in {-1, 1}, averaged per sample.
 
+    Args:
+        margin: the margin a correct prediction must exceed (default 1).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the targets in {-1, 1}, the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
+
     Example::
 
         loss_fn = gluon.loss.HingeLoss()
@@ -318,6 +405,20 @@ class HingeLoss(Loss):
 
 class SquaredHingeLoss(Loss):
     """``max(0, margin - pred * label) ** 2`` for labels in {-1, 1}, averaged per sample.
+
+    Args:
+        margin: the margin a correct prediction must exceed (default 1).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the targets in {-1, 1}, the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Example::
 
@@ -339,6 +440,21 @@ class SquaredHingeLoss(Loss):
 class LogisticLoss(Loss):
     """``log(1 + exp(-pred * label))`` (computed stably) for labels in {-1, 1}
     (``label_format='signed'``) or {0, 1} (``'binary'``), averaged per sample.
+
+    Args:
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+        label_format: 'signed' (labels in {-1, 1}; default) or 'binary' (labels in
+            {0, 1}).
+
+    Inputs:
+        - **pred**: the predictions, (N, ...) with samples on `batch_axis`.
+        - **label**: the labels (see label_format), the same shape as `pred` (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
 
     Raises:
         ValueError: an unknown label_format.
@@ -369,6 +485,19 @@ class TripletLoss(Loss):
     """``max(0, |pred - positive|^2 - |pred - negative|^2 + margin)`` per sample (squared
     distances summed over the non-batch axes).
 
+    Args:
+        margin: the gap the negative must be farther than the positive (default 1).
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: the axis that indexes samples (default 0), kept in the output.
+
+    Inputs:
+        - **pred**: the anchors, (N, ...).
+        - **positive**: the positive samples, the same shape.
+        - **negative**: the negative samples, the same shape.
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
+
     Example::
 
         loss_fn = gluon.loss.TripletLoss(margin=1)
@@ -393,6 +522,24 @@ class PoissonNLLLoss(Loss):
     """Poisson negative log-likelihood: ``exp(pred) - target * pred`` (``from_logits``) or
     ``pred - target * log(pred + epsilon)``, plus Stirling's term with `compute_full`; the
     mean over every element (a (1,) array, as MXNet).
+
+    Args:
+        weight: a scalar multiplying the loss (default None: no scaling).
+        from_logits: `pred` is the log of the rate (default True); False: the rate itself.
+        batch_axis: accepted and stored (default 0); the loss is a mean over every axis,
+            so it has no effect.
+        compute_full: add Stirling's approximation of ``log(target!)`` (default False).
+
+    Inputs:
+        - **pred**: the predicted (log) rates.
+        - **target**: the observed counts, the same shape (or a reshape of it).
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+        - **epsilon**: added to `pred` before its log when not from_logits
+          (default 1e-08).
+
+    Outputs:
+        - **loss**: the mean, shape (1,).
 
     Example::
 
@@ -422,6 +569,22 @@ class PoissonNLLLoss(Loss):
 class CosineEmbeddingLoss(Loss):
     """``1 - cos(input1, input2)`` for label 1, ``max(0, cos - margin)`` for label -1; one
     value per sample, shape (N, 1) as MXNet.
+
+    Args:
+        weight: a scalar multiplying the loss (default None: no scaling).
+        batch_axis: stored (default 0); the vectors are always on the last axis, one
+            result per row.
+        margin: the cosine a dissimilar pair (label -1) may reach unpenalized (default 0).
+
+    Inputs:
+        - **input1**: (N, D) vectors.
+        - **input2**: (N, D) vectors.
+        - **label**: (N,) 1 for similar pairs, -1 for dissimilar ones.
+        - **sample_weight**: optional per-sample weights, broadcast against the loss
+          (e.g. (N, 1)); default None.
+
+    Outputs:
+        - **loss**: shape (N, 1).
 
     Example::
 
@@ -453,7 +616,23 @@ class SDMLLoss(Loss):
     the identity smoothed by `smoothing_parameter`; x1[i] and x2[i] are the positive pairs.
     Imperative only (it reads the batch size), as in MXNet.
 
-    Returns: (N,) losses.
+    Args:
+        smoothing_parameter: the probability mass spread over the non-matching pairs
+            (default 0.3).
+        weight: stored as `Loss` stores it (default 1.); as in MXNet, the result is not
+            multiplied by it.
+        batch_axis: stored (default 0); samples are always on axis 0 of `x1` and `x2`.
+
+    Inputs:
+        - **x1**: (N, D) embeddings.
+        - **x2**: (N, D) embeddings, x2[i] the positive of x1[i].
+
+    Outputs:
+        - **loss**: one value per sample, shape (N,).
+
+    Raises:
+        NotImplementedError: hybridized (called with symbols).
+        ValueError: x1 and x2 not of one (N, D) shape.
 
     Example::
 

@@ -89,6 +89,15 @@ def call_hybrid_forward(block, F, args, params):
     """``block.hybrid_forward(F, *args, **params)``, through legacy views when the block is
     legacy-dialect code given `mx.np` arrays or numpy symbols (see the module docstring).
 
+    Args:
+        block: the HybridBlock.
+        F: the namespace the computation uses (`nd` or `sym`).
+        args: the list of positional inputs.
+        params: a dict parameter name -> array (or symbol) passed as keyword arguments.
+
+    Returns:
+        what `hybrid_forward` returns (as `mx.np` arrays when the inputs were).
+
     Example::
 
         from gluonlite.gluon.np_dialect import call_hybrid_forward
@@ -123,6 +132,10 @@ def _any_np(xs):
 def check_np_outputs(block, out):
     """Under NumPy array semantics a block gives `mx.np` arrays (or numpy symbols) only, as
     MXNet checks.
+
+    Args:
+        block: the block that produced the outputs (named in the error).
+        out: its output: an array, a symbol or a nested list/tuple of them.
 
     Raises:
         TypeError: a legacy NDArray or Symbol among the outputs, naming the block and its type.

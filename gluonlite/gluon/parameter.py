@@ -124,9 +124,12 @@ class Parameter:
         grad_req: 'write', 'add' or 'null'.
         shape: a tuple; 0 entries are inferred on the first forward.
         dtype: default float32.
-        lr_mult, wd_mult: per-parameter multipliers of the learning rate and weight decay.
+        lr_mult: this parameter's multiplier of the optimizer's learning rate (default 1.0).
+        wd_mult: this parameter's multiplier of the optimizer's weight decay (default 1.0).
         init: an Initializer (or name) used instead of the global one.
         allow_deferred_init: allow `initialize` before the shape is fully known.
+        differentiable: whether the parameter gets a gradient (default True; False forces
+            grad_req to 'null', as for BatchNorm's running statistics).
         stype: the storage type of the data: 'default', or 'row_sparse' (read with
             `row_sparse_data` through a Trainer, which keeps the whole weight in its kvstore).
         grad_stype: the storage type of the gradient ('row_sparse': only the rows a batch
@@ -417,7 +420,14 @@ class Parameter:
             autograd.mark_variables([d], [g], self._grad_req)
 
     def reset_ctx(self, ctx):
-        """Move the parameter to other context(s).
+        """Move the parameter to other context(s), keeping its values (a deferred parameter
+        records the contexts for its initialization).
+
+        Args:
+            ctx: a Context or a list of Contexts.
+
+        Raises:
+            UninitializedParameterError: the parameter was neither initialized nor deferred.
 
         Example::
 
@@ -600,7 +610,12 @@ class Parameter:
     def set_data(self, data):
         """Overwrite the values on every context (or the pending values of a deferred one).
 
+        Args:
+            data: an NDArray or array-like with the new values (cast to the parameter's
+                dtype).
+
         Raises:
+            UninitializedParameterError: the parameter was neither initialized nor deferred.
             ValueError: a shape that does not match.
 
         Example::
@@ -874,6 +889,15 @@ class ParameterDict:
     def get(self, name, **kwargs):
         """The Parameter ``prefix + name``, created with `kwargs` if missing.
 
+        Args:
+            name: the parameter's name without this dict's prefix.
+            **kwargs: the `Parameter` constructor's arguments (shape, init, dtype, ...); for
+                an existing parameter, unset attributes are filled in and a shape with 0
+                entries may be completed.
+
+        Returns:
+            the Parameter.
+
         Raises:
             ValueError: an existing parameter whose attributes contradict `kwargs`.
 
@@ -913,6 +937,14 @@ class ParameterDict:
     def get_constant(self, name, value=None):
         """The Constant ``prefix + name`` (from this dict or the shared one), created from
         `value` when missing.
+
+        Args:
+            name: the constant's name without this dict's prefix.
+            value: an NDArray or array-like with its value (default None: the constant must
+                already exist).
+
+        Returns:
+            the Constant.
 
         Raises:
             KeyError: no such constant and no `value`.
@@ -961,6 +993,13 @@ class ParameterDict:
 
     def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
         """Initialize every parameter (`init` is the global default, Uniform() when None).
+
+        Args:
+            init: the default initializer; a parameter's own ``init`` takes precedence.
+            ctx: a Context or list of Contexts (default None: the current context).
+            verbose: turn on the initializer's logging (its ``set_verbosity``; default False).
+            force_reinit: re-initialize already initialized parameters (default False: they
+                keep their values, with a warning).
 
         Example::
 
@@ -1017,6 +1056,10 @@ class ParameterDict:
     def setattr(self, name, value):
         """Set attribute `name` of every parameter (e.g. ``setattr('grad_req', 'add')``).
 
+        Args:
+            name: the attribute's name ('grad_req', 'lr_mult', 'wd_mult', ...).
+            value: the value every parameter gets.
+
         Example::
 
             net = nn.Dense(2, in_units=3)
@@ -1066,6 +1109,12 @@ class ParameterDict:
         names prefixed with `restore_prefix`.
 
         Args:
+            filename: the path of the parameter file.
+            ctx: the context(s) for parameters not initialized yet (default None: cpu).
+            allow_missing: leave parameters the file lacks as they are (default False:
+                raise).
+            ignore_extra: ignore entries of the file no parameter has (default False: raise).
+            restore_prefix: prepended to every name read (default '').
             cast_dtype: cast a saved array whose dtype differs from the parameter's.
             dtype_source: with `cast_dtype`, 'current' keeps each parameter's dtype, 'saved'
                 gives the parameter the file's dtype.
@@ -1093,6 +1142,19 @@ class ParameterDict:
     def load_dict(self, param_dict, ctx=None, allow_missing=False, ignore_extra=False,
                   restore_prefix="", filename=None, cast_dtype=False, dtype_source="current"):
         """Load values from a dict name -> NDArray (names as `load` reads them from a file).
+
+        Args:
+            param_dict: a dict name -> NDArray (``arg:``/``aux:`` prefixes are dropped).
+            ctx: the context(s) for parameters not initialized yet (default None: cpu).
+            allow_missing: leave parameters the dict lacks as they are (default False: raise).
+            ignore_extra: ignore entries no parameter has (default False: raise).
+            restore_prefix: prepended to every name (default ''); each parameter's name must
+                start with it.
+            filename: the name error messages give the source (default None:
+                'param_dict').
+            cast_dtype: cast an array whose dtype differs from the parameter's.
+            dtype_source: with `cast_dtype`, 'current' keeps each parameter's dtype, 'saved'
+                gives the parameter the array's dtype.
 
         Raises:
             ValueError: as `load`.
@@ -1133,6 +1195,21 @@ def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, ca
     A Parameter registered under several names (shared between blocks) counts as present
     when the file has any one of them, as MXNet writes such files with
     ``save_parameters(deduplicate=True)``.
+
+    Args:
+        params: a dict name -> Parameter.
+        loaded: a dict name -> NDArray.
+        filename: the source's name for error messages.
+        ctx: the context(s) for parameters not initialized yet (None: cpu).
+        allow_missing: accept parameters `loaded` lacks (they keep their values).
+        ignore_extra: accept entries of `loaded` no parameter has.
+        cast_dtype: cast an array whose dtype differs from its parameter's (default False).
+        dtype_source: with `cast_dtype`, 'current' keeps each parameter's dtype, 'saved'
+            gives the parameter the array's dtype (default 'current').
+
+    Raises:
+        ValueError: listing every missing, extra and mis-shaped entry; a dtype mismatch
+            without `cast_dtype`.
 
     Example::
 

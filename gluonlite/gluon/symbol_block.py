@@ -72,6 +72,16 @@ class SymbolBlock(HybridBlock):
             parameter (auxiliary states with grad_req='null').
         params: a ParameterDict to share parameters from.
 
+    Inputs:
+        - **x**: the first input, for the first input variable (an NDArray, or a Symbol to
+          compose the graph with); further positional arguments feed the next inputs.
+
+    Outputs:
+        - **out**: the graph's output(s): an array, or a list of arrays for several.
+
+    Raises:
+        ValueError: an input that is not a variable Symbol.
+
     Example::
 
         data = sym.var('data')
@@ -232,6 +242,13 @@ class SymbolBlock(HybridBlock):
 
     def forward(self, x, *args):
         """Run the graph on NDArrays (through a CachedOp), or compose it with Symbols.
+
+        Args:
+            x: the first input (NDArray or Symbol).
+            *args: the further inputs, in the order of the block's input variables.
+
+        Returns:
+            the graph's output(s): NDArrays, or a composed Symbol for Symbol inputs.
 
         Example::
 

@@ -254,6 +254,13 @@ class Trainer:
     def set_learning_rate(self, lr):
         """Change the optimizer's learning rate.
 
+        Args:
+            lr (float): the new learning rate.
+
+        Raises:
+            UserWarning (an exception, as MXNet raises it): the optimizer has an
+                lr_scheduler, which owns the learning rate.
+
         Example::
 
             net = nn.Dense(1, in_units=2); net.initialize()
@@ -343,9 +350,18 @@ class Trainer:
         """Apply the optimizer to gradients already reduced by `allreduce_grads`, rescaled by
         ``1 / batch_size``.
 
+        Args:
+            batch_size: the number of samples the gradients were summed over (1 if the loss
+                was already averaged).
+            ignore_stale_grad: skip parameters whose gradient no backward has written since
+                the last update (and parameters not initialized yet) instead of raising
+                (default False).
+
         Raises:
             GluonUsageError (a ValueError): the trainer updates on the kvstore (use `step`, or
                 create it with update_on_kvstore=False).
+            UserWarning (an exception, as MXNet raises it): a stale gradient, without
+                `ignore_stale_grad`.
 
         Example::
 
@@ -438,6 +454,9 @@ class Trainer:
         """Restore what `save_states` wrote: training then continues exactly as if it had
         not stopped. The learning rate and other hyperparameters saved are restored too (as
         MXNet restores its pickled optimizer); `lr_mult`/`wd_mult` stay the parameters' own.
+
+        Args:
+            fname: the path of the file `save_states` wrote.
 
         Raises:
             ValueError: a malformed or truncated file, states saved for another optimizer, or

@@ -136,13 +136,23 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     slice). With ``even_split=False`` the first ``size % num_slice`` slices get one more
     element, as ``numpy.array_split``.
 
+    Args:
+        data: the NDArray (or mx.np array) to split.
+        num_slice (int): the number of slices.
+        batch_axis (int): the axis to split along (default 0).
+        even_split (bool): require the axis's size to be a multiple of `num_slice`
+            (default True).
+
+    Returns:
+        a list of `num_slice` arrays (a sparse batch split on axis 0 stays sparse).
+
+    Raises:
+        ValueError: the batch does not split evenly when `even_split` is set.
+
     Example::
 
         parts = gluon.utils.split_data(nd.zeros((10, 3)), 3, even_split=False)
         [p.shape[0] for p in parts]   # [4, 3, 3]
-
-    Raises:
-        ValueError: the batch does not split evenly when `even_split` is set.
     """
     size = data.shape[batch_axis]
     if even_split and size % num_slice != 0:
@@ -165,6 +175,19 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
 def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """Split `data` (an NDArray or array-like) into one slice per context of `ctx_list`
     (see `split_data`) and copy each slice there.
+
+    Args:
+        data: an NDArray, or array-like (made an array on the first context).
+        ctx_list: a list of Contexts, one per slice.
+        batch_axis (int): the axis to split along (default 0).
+        even_split (bool): require the axis's size to be a multiple of ``len(ctx_list)``
+            (default True).
+
+    Returns:
+        a list of arrays, the i-th on ``ctx_list[i]``.
+
+    Raises:
+        ValueError: as `split_data`.
 
     Example::
 
@@ -256,6 +279,9 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
         path: the destination file, or a folder (default: the URL's file name here).
         overwrite: MXNet re-downloads then; here it is an error unless the file exists.
         sha1_hash: the expected SHA-1 of the file.
+        retries: accepted for MXNet compatibility (its number of download attempts); unused.
+        verify_ssl: accepted for MXNet compatibility (check the server's certificate);
+            unused.
 
     Returns:
         the file path.

@@ -49,6 +49,14 @@ def default_batchify_fn(data):
     through numpy (keeping its dtype); under NumPy array semantics mx.np.stack / mx.np.array,
     giving mx.np arrays.
 
+    Args:
+        data: a list of samples (all of one kind: arrays, tuples of fields, or numbers /
+            numpy arrays).
+
+    Returns:
+        one batch: an array whose first axis indexes the samples, or for tuple samples a
+        list with one such array per field.
+
     Example::
 
         from gluonlite.gluon.data.dataloader import default_batchify_fn
@@ -222,12 +230,15 @@ class DataLoader:
         batchify_fn: how to merge samples (default: `default_batchify_fn`).
         num_workers: 0 loads in this process; more uses that many worker processes (or
             threads with `thread_pool`).
-        pin_memory, pin_device_id: batches are placed on ``cpu_pinned(pin_device_id)``
-            (the same memory as cpu here).
+        pin_memory: place each batch on ``cpu_pinned(pin_device_id)`` (the same memory as
+            cpu here; default False).
+        pin_device_id: the device number of the pinned context (default 0).
         prefetch: batches requested ahead (default 2 * num_workers).
         thread_pool: use threads instead of processes.
         timeout: seconds to wait for one batch from a worker.
         auto_reload: accepted for compatibility (each ``iter()`` starts a new epoch).
+        try_nopython: accepted for compatibility (MXNet 2's option to batchify without the
+            Python interpreter); unused.
 
     Raises:
         ValueError: conflicting or missing arguments, or timeout <= 0.

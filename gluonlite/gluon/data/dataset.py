@@ -98,6 +98,13 @@ class Dataset:
         """Like `transform`, applied to the first element of each sample only (the data,
         leaving the label).
 
+        Args:
+            fn: the function applied to each sample's first element.
+            lazy: apply on each access (True, default) or once to every sample now (False).
+
+        Returns:
+            the transformed Dataset.
+
         Example::
 
             from gluonlite.gluon.data.vision import transforms
@@ -111,6 +118,10 @@ class Dataset:
 
 class SimpleDataset(Dataset):
     """A dataset wrapping a list (or anything indexable with a length).
+
+    Args:
+        data: the samples: a list, an array, or anything with ``__getitem__`` and
+            ``__len__``.
 
     Example::
 

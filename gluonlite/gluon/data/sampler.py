@@ -25,6 +25,10 @@ class Sampler:
 class SequentialSampler(Sampler):
     """start, start+1, ..., start+length-1.
 
+    Args:
+        length: the number of indices.
+        start: the first index (default 0).
+
     Example::
 
         list(gluon.data.SequentialSampler(3, start=2))   # [2, 3, 4]
@@ -44,6 +48,9 @@ class SequentialSampler(Sampler):
 class RandomSampler(Sampler):
     """A random permutation of 0..length-1 each epoch (gluonlite.random.seed makes it
     reproducible).
+
+    Args:
+        length: the number of indices (the dataset's length).
 
     Example::
 

@@ -13,6 +13,12 @@ class Activation(HybridBlock):
     Args:
         activation (str): the activation's name, as ``F.Activation``'s ``act_type``.
 
+    Inputs:
+        - **x**: the input array, any shape.
+
+    Outputs:
+        - **out**: the activation applied elementwise, the same shape.
+
     Example::
 
         act = nn.Activation('relu')
@@ -69,6 +75,13 @@ class PReLU(HybridBlock):
         alpha_initializer: default Constant(0.25).
         in_channels: number of slopes (default 1: one shared slope).
 
+    Inputs:
+        - **x**: the input array, channels on axis 1 when in_channels > 1.
+        - **alpha**: the (in_channels,) slopes, passed in by ``forward``.
+
+    Outputs:
+        - **out**: an array of the same shape as `x`.
+
     Example::
 
         act = nn.PReLU(in_channels=1); act.initialize()   # alpha starts at 0.25
@@ -108,6 +121,16 @@ class SELU(HybridBlock):
     """Scaled ELU: ``lambda * (x if x > 0 else alpha * (exp(x) - 1))`` with the self-normalizing
     constants (alpha ~ 1.6733, lambda ~ 1.0507).
 
+    Args:
+        prefix: the prefix of the block's name (default None: ``selu0_`` style).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: the input array, any shape.
+
+    Outputs:
+        - **out**: an array of the same shape.
+
     Example::
 
         act = nn.SELU()
@@ -120,6 +143,16 @@ class SELU(HybridBlock):
 
 class GELU(HybridBlock):
     """Gaussian error linear unit: ``0.5 * x * (1 + erf(x / sqrt(2)))``.
+
+    Args:
+        prefix: the prefix of the block's name (default None: ``gelu0_`` style).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: the input array, any shape.
+
+    Outputs:
+        - **out**: an array of the same shape.
 
     Example::
 

@@ -21,7 +21,20 @@ def _run_in_order(blocks, x, args):
 
 
 class Sequential(Block):
-    """Run children in order.
+    """Run children in order: each child's output is the next child's input (a child that
+    returns a tuple passes its first element on as the data, the rest as extra arguments).
+
+    Args:
+        prefix: the prefix of the block's name and parameter names (default None: made from
+            the class name, e.g. ``sequential0_``).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **x**: the first child's input; further positional arguments go to the first child
+          too.
+
+    Outputs:
+        - **out**: the last child's output.
 
     Example::
 
@@ -53,6 +66,12 @@ class Sequential(Block):
         """Hybridize the HybridBlock children (a Sequential itself stays imperative); warns
         when every child is a HybridBlock, since a HybridSequential would run as one graph.
 
+        Args:
+            active: True to hybridize the children, False to return them to imperative
+                execution.
+            **kwargs: passed on to each child's ``hybridize`` (``static_alloc``,
+                ``static_shape``, ...).
+
         Example::
 
             net = nn.Sequential(); net.add(nn.Dense(4), nn.Lambda(lambda x: x * 2))
@@ -81,6 +100,18 @@ class Sequential(Block):
 
 class HybridSequential(HybridBlock):
     """Run HybridBlock children in order; hybridizable as a whole.
+
+    Args:
+        prefix: the prefix of the block's name and parameter names (default None: made from
+            the class name, e.g. ``hybridsequential0_``).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **x**: the first child's input; further positional arguments go to the first child
+          too.
+
+    Outputs:
+        - **out**: the last child's output.
 
     Example::
 
@@ -112,11 +143,20 @@ class Dense(HybridBlock):
         activation: an activation name ('relu', 'tanh', ...) or None.
         use_bias: whether to add a bias.
         flatten: flatten inputs to 2-D first (else apply to the last axis).
+        dtype: the data type of the weight and bias (default 'float32').
         weight_initializer: default the global initializer (Uniform(0.07)).
         bias_initializer: default 'zeros'.
         in_units: input size (0: inferred on the first call).
 
     Shape: (N, in_units) -> (N, units) (flatten=True: (N, ...) -> (N, units)).
+
+    Inputs:
+        - **x**: the input array, (N, in_units) or (N, ...) when flatten.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, units), or (..., units) when not flatten.
 
     Example::
 
@@ -170,6 +210,12 @@ class Dropout(HybridBlock):
         rate: the drop probability.
         axes: axes along which the mask is shared.
 
+    Inputs:
+        - **x**: the input array, any shape.
+
+    Outputs:
+        - **out**: an array of the same shape.
+
     Example::
 
         drop = nn.Dropout(0.5)
@@ -196,7 +242,21 @@ class Dropout(HybridBlock):
 class Embedding(HybridBlock):
     """Map integer indices to rows of a (input_dim, output_dim) weight.
 
+    Args:
+        input_dim: the number of rows (the vocabulary size: indices run 0 .. input_dim-1).
+        output_dim: the length of each row (the embedding size).
+        dtype: the data type of the weight (default 'float32').
+        weight_initializer: default None: the global initializer.
+        sparse_grad: make the weight's gradient row_sparse (default False).
+
     Shape: (d0, ..., dk) -> (d0, ..., dk, output_dim).
+
+    Inputs:
+        - **x**: the indices, any shape (float or integer values).
+        - **weight**: the (input_dim, output_dim) table, passed in by ``forward``.
+
+    Outputs:
+        - **out**: (d0, ..., dk, output_dim).
 
     With ``sparse_grad=True`` the weight's gradient is row_sparse: it holds only the rows the
     indices read (imperatively it is never made dense), and optimizers with lazy updates
@@ -230,6 +290,16 @@ class Embedding(HybridBlock):
 class Flatten(HybridBlock):
     """Reshape (N, d1, d2, ...) to (N, d1 * d2 * ...).
 
+    Args:
+        prefix: the prefix of the block's name (default None: ``flatten0_`` style).
+        params: a ParameterDict to share (the block has no parameters of its own).
+
+    Inputs:
+        - **x**: an array of shape (N, d1, d2, ...).
+
+    Outputs:
+        - **out**: (N, d1 * d2 * ...).
+
     Example::
 
         nn.Flatten()(nd.ones((2, 3, 4))).shape   # (2, 12)
@@ -260,9 +330,22 @@ class BatchNorm(HybridBlock):
         axis: the channel axis (default 1).
         momentum: default 0.9.
         epsilon: default 1e-5.
-        center, scale: learn beta / gamma (scale=False fixes gamma at 1).
+        center: learn the shift beta (default True; False keeps beta at its initial value).
+        scale: learn the scale gamma (default True; False fixes gamma at 1).
         use_global_stats: always normalize with the running statistics.
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
+        running_mean_initializer: default 'zeros'.
+        running_variance_initializer: default 'ones'.
         in_channels: number of channels (0: inferred).
+
+    Inputs:
+        - **x**: the input array, with the channels on `axis`.
+        - **gamma**, **beta**, **running_mean**, **running_var**: the layer's parameters,
+          each of shape (in_channels,), passed in by ``forward``.
+
+    Outputs:
+        - **out**: an array of the same shape as `x`.
 
     Example::
 
@@ -309,8 +392,19 @@ class LayerNorm(HybridBlock):
     Args:
         axis: default -1.
         epsilon: default 1e-5.
-        center, scale: learn beta / gamma.
+        center: learn the shift beta (default True).
+        scale: learn the scale gamma (default True).
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
         in_channels: size of `axis` (0: inferred).
+
+    Inputs:
+        - **data**: the input array.
+        - **gamma**, **beta**: the layer's parameters, of shape (in_channels,), passed in by
+          ``forward``.
+
+    Outputs:
+        - **out**: an array of the same shape as `data`.
 
     Example::
 
@@ -332,6 +426,16 @@ class LayerNorm(HybridBlock):
 
 class Lambda(Block):
     """Wrap a function (or the name of an `nd` function) as a Block.
+
+    Args:
+        function: a callable applied to the block's inputs, or the name of an `nd` function.
+        prefix: the prefix of the block's name (default None: ``lambda0_`` style).
+
+    Inputs:
+        - **args**: the positional arguments passed on to `function`.
+
+    Outputs:
+        - **out**: what `function` returns.
 
     Raises:
         ValueError: an unknown function name; TypeError: not callable.
@@ -364,6 +468,21 @@ class Lambda(Block):
 
 class HybridLambda(HybridBlock):
     """Wrap ``function(F, x, *args)`` (or the name of an operator) as a HybridBlock.
+
+    Args:
+        function: a callable ``function(F, x, *args)``, or the name of an `nd` operator
+            (applied as ``F.<name>(x, *args)``).
+        prefix: the prefix of the block's name (default None: ``hybridlambda0_`` style).
+
+    Inputs:
+        - **x**: the first input; further positional arguments are passed on too.
+
+    Outputs:
+        - **out**: what `function` returns.
+
+    Raises:
+        ValueError: a name that is not an `nd` function.
+        TypeError: `function` neither callable nor a string.
 
     Example::
 

@@ -111,18 +111,33 @@ class Conv1D(_Conv):
     """1-D convolution over (N, C, W) data (layout 'NCW'; 'NWC' for channels last).
 
     Args:
-        channels: output channels.
-        kernel_size: an int or a 1-tuple.
-        strides, padding, dilation: ints or 1-tuples (defaults 1, 0, 1).
-        groups: split input and output channels into this many groups.
-        layout: 'NCW' (default) or 'NWC'.
-        activation: an activation name applied after, or None.
-        use_bias: add a bias (default True).
-        weight_initializer, bias_initializer: initializers (bias default 'zeros').
-        in_channels: input channels (0: inferred on the first call).
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 1-tuple.
+        strides: the step between windows, an int or a 1-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 1-tuple (default 0).
+        dilation: the spacing between kernel entries, an int or a 1-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCW' (default) or 'NWC' (channels last; the weight then has its input
+            channels last).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
+
+    Inputs:
+        - **x**: the input array, (N, C, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
 
     Raises:
-        ValueError: a layout MXNet rejects, or groups that do not divide the channels.
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
 
     Example::
 
@@ -144,17 +159,35 @@ class Conv2D(_Conv):
     """2-D convolution over (N, C, H, W) data: ``out = activation(conv(x, weight) + bias)``.
 
     Args:
-        channels: output channels.
-        kernel_size: an int or a 2-tuple.
-        strides, padding, dilation: ints or 2-tuples (defaults 1, 0, 1).
-        groups: split input and output channels into this many groups.
-        layout: 'NCHW' (default) or 'NHWC' (weight then (channels, kh, kw, in_channels)).
-        activation, use_bias, weight_initializer, bias_initializer, in_channels: as Conv1D.
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 2-tuple.
+        strides: the step between windows, an int or a 2-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 2-tuple (default 0).
+        dilation: the spacing between kernel entries, an int or a 2-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCHW' (default) or 'NHWC' (channels last; the weight then has its input
+            channels last).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
 
-    Shape: (N, C, H, W) -> (N, channels, (H + 2p - d(k - 1) - 1) // s + 1, ...).
+    Inputs:
+        - **x**: the input array, (N, C, H, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
 
     Raises:
-        ValueError: a layout MXNet rejects, or groups that do not divide the channels.
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
+
+    Shape: (N, C, H, W) -> (N, channels, (H + 2p - d(k - 1) - 1) // s + 1, ...).
 
     Example::
 
@@ -174,8 +207,36 @@ class Conv2D(_Conv):
 
 
 class Conv3D(_Conv):
-    """3-D convolution over (N, C, D, H, W) data (layout 'NCDHW' or 'NDHWC'); arguments as
-    Conv2D with 3-tuples.
+    """3-D convolution over (N, C, D, H, W) data (layout 'NCDHW' or 'NDHWC').
+
+    Args:
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 3-tuple.
+        strides: the step between windows, an int or a 3-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 3-tuple (default 0).
+        dilation: the spacing between kernel entries, an int or a 3-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCDHW' (default) or 'NDHWC' (channels last; the weight then has its input
+            channels last).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
+
+    Inputs:
+        - **x**: the input array, (N, C, D, H, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
+
+    Raises:
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
 
     Example::
 
@@ -208,9 +269,37 @@ class _ConvTranspose(_Conv):
 class Conv1DTranspose(_ConvTranspose):
     """1-D transposed convolution (the gradient of Conv1D with respect to its input).
 
-    Args: as Conv1D, plus output_padding (added to the output's size, below the stride);
-    layout 'NCW' only (MXNet's CPU kernel has no channels-last form). The weight is
-    (in_channels, channels // groups, k).
+    Args:
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 1-tuple.
+        strides: the step between windows, an int or a 1-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 1-tuple (default 0).
+        output_padding: extra size added to one side of the output, an int or a 1-tuple (default 0;
+            below the stride), to pick among the output sizes one input size maps to.
+        dilation: the spacing between kernel entries, an int or a 1-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCW' only (MXNet's CPU kernel has no channels-last form).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
+
+    Inputs:
+        - **x**: the input array, (N, C, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
+
+    Raises:
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
+
+    The weight is (in_channels, channels // groups, k).
 
     Shape: W_out = (W - 1) * s - 2p + d(k - 1) + 1 + output_padding.
 
@@ -231,8 +320,37 @@ class Conv1DTranspose(_ConvTranspose):
 
 
 class Conv2DTranspose(_ConvTranspose):
-    """2-D transposed convolution ("deconvolution"); arguments as Conv1DTranspose with
-    2-tuples, layout 'NCHW'.
+    """2-D transposed convolution ("deconvolution").
+
+    Args:
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 2-tuple.
+        strides: the step between windows, an int or a 2-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 2-tuple (default 0).
+        output_padding: extra size added to one side of the output, an int or a 2-tuple (default 0;
+            below the stride), to pick among the output sizes one input size maps to.
+        dilation: the spacing between kernel entries, an int or a 2-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCHW' only (MXNet's CPU kernel has no channels-last form).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
+
+    Inputs:
+        - **x**: the input array, (N, C, H, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
+
+    Raises:
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
 
     Example::
 
@@ -252,8 +370,37 @@ class Conv2DTranspose(_ConvTranspose):
 
 
 class Conv3DTranspose(_ConvTranspose):
-    """3-D transposed convolution; arguments as Conv1DTranspose with 3-tuples, layout
-    'NCDHW'.
+    """3-D transposed convolution.
+
+    Args:
+        channels: the number of output channels (a positive int).
+        kernel_size: the window size, an int or a 3-tuple.
+        strides: the step between windows, an int or a 3-tuple (default 1).
+        padding: zeros added on both sides of each spatial axis, an int or a 3-tuple (default 0).
+        output_padding: extra size added to one side of the output, an int or a 3-tuple (default 0;
+            below the stride), to pick among the output sizes one input size maps to.
+        dilation: the spacing between kernel entries, an int or a 3-tuple (default 1).
+        groups: split input and output channels into this many groups (default 1; must
+            divide channels and in_channels).
+        layout: 'NCDHW' only (MXNet's CPU kernel has no channels-last form).
+        activation: an activation name ('relu', ...) applied to the output, or None (default).
+        use_bias: add a learned bias per output channel (default True).
+        weight_initializer: default None: the global initializer.
+        bias_initializer: default 'zeros'.
+        in_channels: the number of input channels (default 0: inferred on the first call).
+
+    Inputs:
+        - **x**: the input array, (N, C, D, H, W) in the default layout.
+        - **weight**, **bias**: the layer's parameters, passed in by ``forward`` (`bias` is
+          None without use_bias).
+
+    Outputs:
+        - **out**: (N, channels, ...) with the output's spatial sizes.
+
+    Raises:
+        ValueError: channels not a positive int, groups that do not divide the channels, a
+            kernel_size that is not positive, a tuple of the wrong length, or a layout MXNet
+            rejects.
 
     Example::
 
@@ -336,10 +483,17 @@ def _pool_class(name, n, kind, glob):
                      ceil_mode=False, layout=layout, count_include_pad=True, **kwargs):
             _Pooling.__init__(self, pool_size, strides, padding, ceil_mode, False, "avg",
                               layout, count_include_pad, **kwargs)
-        doc = (f"Average pooling over windows of {dims} data.\n\n    Args:\n        pool_size, "
-               f"strides, padding, ceil_mode, layout: as Max pooling.\n        "
+        doc = (f"Average pooling over windows of {dims} data.\n\n    Args:\n        pool_size: "
+               f"window size (an int or a {n}-tuple).\n        strides: the step between "
+               f"windows (default None: pool_size).\n        padding: zeros added on both sides "
+               f"of each spatial axis (default 0).\n        ceil_mode: round the output size up "
+               f"(MXNet's 'full' convention; default False).\n        layout: "
+               f"{_LAYOUTS[n][0]!r} (default) or {_LAYOUTS[n][1]!r}.\n        "
                f"count_include_pad: count the padding in each window's size (default True)."
-               f"\n\n    Example::\n\n        pool = nn.{name}(2)\n        "
+               f"\n\n    Inputs:\n        - **x**: the input array, {dims} in the default "
+               f"layout.\n\n    Outputs:\n        - **out**: the window averages, the spatial "
+               f"axes shrunk.\n\n    Raises:\n        ValueError: a pool_size of 0 or a layout "
+               f"MXNet rejects.\n\n    Example::\n\n        pool = nn.{name}(2)\n        "
                f"pool(nd.ones({(1, 2) + (4,) * n})).shape   # {(1, 2) + (2,) * n}\n    ")
     return type(name, (_Pooling,), {"__init__": __init__, "__doc__": doc, "_ndim": n,
                                     "__module__": __name__})
@@ -364,6 +518,12 @@ class ReflectionPad2D(HybridBlock):
 
     Args:
         padding: an int (every side) or MXNet's 8-tuple pad_width.
+
+    Inputs:
+        - **x**: a (N, C, H, W) array.
+
+    Outputs:
+        - **out**: (N, C, H + top + bottom, W + left + right).
 
     Raises:
         ValueError: a padding that is neither.

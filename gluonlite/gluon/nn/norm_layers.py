@@ -19,8 +19,16 @@ class InstanceNorm(HybridBlock):
         epsilon: default 1e-5.
         center: learn beta (default True).
         scale: learn gamma (default False: gamma stays 1).
-        beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
         in_channels: number of channels (0: inferred).
+
+    Inputs:
+        - **x**: the input array, (N, C, ...) with the channels on `axis`.
+        - **gamma**, **beta**: the (in_channels,) parameters, passed in by ``forward``.
+
+    Outputs:
+        - **out**: an array of the same shape as `x`.
 
     Example::
 
@@ -57,8 +65,20 @@ class GroupNorm(HybridBlock):
     Args:
         num_groups: default 1 (must divide the channels).
         epsilon: default 1e-5.
-        center, scale: learn beta / gamma (default True).
-        beta_initializer, gamma_initializer: defaults 'zeros', 'ones'.
+        center: learn the shift beta (default True).
+        scale: learn the scale gamma (default True).
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
+        prefix: the prefix of the block's name and parameter names (default None:
+            ``groupnorm0_`` style).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **data**: the input array, (N, C, ...).
+        - **gamma**, **beta**: the (num_groups,) parameters, passed in by ``forward``.
+
+    Outputs:
+        - **out**: an array of the same shape as `data`.
 
     Example::
 
@@ -86,7 +106,28 @@ class GroupNorm(HybridBlock):
 
 class BatchNormReLU(BatchNorm):
     """BatchNorm followed by relu (MXNet fuses the two in one operator; here they are two
-    graph nodes with the same result). Arguments as BatchNorm.
+    graph nodes with the same result).
+
+    Args:
+        axis: the channel axis (default 1).
+        momentum: the running statistics' momentum (default 0.9).
+        epsilon: added to the variance (default 1e-5).
+        center: learn the shift beta (default True).
+        scale: learn the scale gamma (default True; False fixes gamma at 1).
+        use_global_stats: always normalize with the running statistics (default False).
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
+        running_mean_initializer: default 'zeros'.
+        running_variance_initializer: default 'ones'.
+        in_channels: number of channels (0: inferred).
+
+    Inputs:
+        - **x**: the input array, with the channels on `axis`.
+        - **gamma**, **beta**, **running_mean**, **running_var**: the layer's parameters,
+          passed in by ``forward``.
+
+    Outputs:
+        - **out**: ``relu(batchnorm(x))``, the same shape as `x`.
 
     Example::
 

@@ -54,6 +54,19 @@ class BidirectionalCell(HybridRecurrentCell):
                valid_length=None):
         """Unroll both directions over `length` steps (see `RecurrentCell.unroll`).
 
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout`, or a list of per-step arrays.
+            begin_state: l_cell's initial states followed by r_cell's (default: zeros).
+            layout: 'NTC' (default) or 'TNC'.
+            merge_outputs: True -> one stacked output; False -> a list per step; None ->
+                the form of `inputs`.
+            valid_length: optional (batch,) array of sequence lengths; r_cell then reads
+                each sequence reversed within its length, and outputs past it are zeros.
+
+        Raises:
+            ValueError: as `RecurrentCell.unroll`.
+
         Returns:
             (outputs, l_cell's final states + r_cell's final states); r_cell's final
             states are those after it has read each sequence's first step.

@@ -19,8 +19,18 @@ class DropoutCell(HybridRecurrentCell):
     Args:
         rate: the probability of zeroing an entry (in training).
         axes: axes along which one mask is shared (``()``: an independent mask per entry).
+        prefix: the prefix of the cell's name (default None: ``dropout0_`` style).
+        params: a ParameterDict to share (the cell has no parameters).
 
     Shape: x (N, C) -> output (N, C); states [] -> [].
+
+    Inputs:
+        - **inputs**: one step's input (or the whole sequence in `unroll`).
+        - **states**: the (empty) list of states, passed through.
+
+    Outputs:
+        - **output**: `inputs` with dropout applied, the same shape.
+        - **states**: `states`, unchanged.
 
     Raises:
         TypeError: `rate` is not a number.
@@ -47,6 +57,12 @@ class DropoutCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         """A DropoutCell has no states: ``[]``.
 
+        Args:
+            batch_size: ignored (default 0).
+
+        Returns:
+            an empty list.
+
         Example::
 
             gluon.rnn.DropoutCell(0.5).state_info(batch_size=2)   # []
@@ -68,6 +84,21 @@ class DropoutCell(HybridRecurrentCell):
         else step by step. As in MXNet, `valid_length` is accepted and padded steps are not
         masked (the cells after this one mask them). See `RecurrentCell.unroll`.
 
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout`, or a list of per-step arrays.
+            begin_state: the (empty) states (default None: ``[]``).
+            layout: 'NTC' (default) or 'TNC'.
+            merge_outputs: True -> one array; False -> a list per step; None -> the form of
+                `inputs`.
+            valid_length: accepted and not used for masking (see above).
+
+        Returns:
+            (outputs, states).
+
+        Raises:
+            ValueError: as `RecurrentCell.unroll`.
+
         Example::
 
             drop = gluon.rnn.DropoutCell(0.5)
@@ -87,6 +118,17 @@ class ModifierCell(HybridRecurrentCell):
 
     The modifier's prefix is the base cell's prefix plus the modifier's alias, its parameters
     are the base cell's, and the base cell can no longer be used on its own.
+
+    Args:
+        base_cell: the RecurrentCell to wrap.
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: the base cell's states.
+
+    Outputs:
+        - **output**: the modified step output.
+        - **new_states**: the (possibly modified) new states.
 
     Raises:
         ValueError: `base_cell` is already wrapped by another modifier.
@@ -124,6 +166,12 @@ class ModifierCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         """The base cell's states.
 
+        Args:
+            batch_size: the batch size the shapes start with (default 0: unknown).
+
+        Returns:
+            the base cell's `state_info` list.
+
         Example::
 
             cell = gluon.rnn.ZoneoutCell(gluon.rnn.LSTMCell(8), 0.5, 0.2)
@@ -133,6 +181,16 @@ class ModifierCell(HybridRecurrentCell):
 
     def begin_state(self, func=None, **kwargs):
         """The base cell's initial states (see `RecurrentCell.begin_state`).
+
+        Args:
+            func: makes each state (default None: nd.zeros).
+            **kwargs: passed to the base cell's `begin_state` (batch_size, ...).
+
+        Returns:
+            a list of the states.
+
+        Raises:
+            ValueError: this modifier is itself wrapped by another modifier.
 
         Example::
 
@@ -190,6 +248,21 @@ class ZoneoutCell(ModifierCell):
 
     Outside training the masks keep everything: ZoneoutCell steps as its base cell.
     A hybridized ZoneoutCell traces step 0, whose previous output is zeros (as MXNet's).
+
+    Args:
+        base_cell: the RecurrentCell to wrap (not a BidirectionalCell).
+        zoneout_outputs: the probability an output entry keeps its previous value
+            (default 0.: no zoneout).
+        zoneout_states: the probability a state entry keeps its previous value (default
+            0.: no zoneout).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: the base cell's states.
+
+    Outputs:
+        - **output**: the zoned-out output, (N, H).
+        - **new_states**: the zoned-out states.
 
     Raises:
         ValueError: the base cell is or holds a BidirectionalCell (it cannot be stepped).
@@ -253,6 +326,17 @@ class ResidualCell(ModifierCell):
     cell's output plus the step's input (their shapes must match); states are the base
     cell's.
 
+    Args:
+        base_cell: the RecurrentCell to wrap; its output size must equal its input size.
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: the base cell's states.
+
+    Outputs:
+        - **output**: base output + `inputs`, (N, C).
+        - **new_states**: the base cell's new states.
+
     Example::
 
         cell = gluon.rnn.ResidualCell(gluon.rnn.GRUCell(50))   # input size must be 50
@@ -270,6 +354,21 @@ class ResidualCell(ModifierCell):
         """Unroll the base cell, then add the inputs to its outputs (padded steps of the
         inputs masked to zero when `valid_length` is given, so padding stays zero). See
         `RecurrentCell.unroll`.
+
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout`, or a list of per-step arrays.
+            begin_state: the base cell's initial states (default: zeros).
+            layout: 'NTC' (default) or 'TNC'.
+            merge_outputs: True -> one stacked output; False -> a list per step; None ->
+                the form the base cell's unroll returns.
+            valid_length: optional (batch,) array of sequence lengths.
+
+        Returns:
+            (outputs, the base cell's final states).
+
+        Raises:
+            ValueError: as `RecurrentCell.unroll`.
 
         Example::
 

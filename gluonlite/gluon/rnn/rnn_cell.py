@@ -155,6 +155,19 @@ def _check_states(cell, states):
 class RecurrentCell(Block):
     """Base class of recurrent cells (see the module docstring).
 
+    Args:
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: the list of state arrays `state_info` describes.
+
+    Outputs:
+        - **output**: the step's output, (N, H).
+        - **new_states**: the list of new states, shaped as `states`.
+
     Example::
 
         cell = gluon.rnn.GRUCell(8); cell.initialize()   # a RecurrentCell
@@ -185,6 +198,15 @@ class RecurrentCell(Block):
     def state_info(self, batch_size=0):
         """A list of dicts ``{'shape': ..., '__layout__': ...}``, one per state.
 
+        Args:
+            batch_size: the batch size the shapes start with (default 0: unknown).
+
+        Returns:
+            a list of dicts, one per state.
+
+        Raises:
+            NotImplementedError: in the base class (a cell defines it).
+
         Example::
 
             cell = gluon.rnn.LSTMCell(8)
@@ -195,15 +217,25 @@ class RecurrentCell(Block):
     def begin_state(self, batch_size=0, func=nd_mod.zeros, **kwargs):
         """Initial states made by `func` (nd.zeros by default) from `state_info`.
 
+        Args:
+            batch_size: the batch size (default 0: unknown, as for symbolic states).
+            func: makes each state from ``name=``, ``shape=`` and the other keys of its
+                `state_info` entry (default nd.zeros; e.g. sym.zeros, nd.random.uniform).
+            **kwargs: more keyword arguments for `func` (they override the state_info
+                entry's).
+
+        Returns:
+            a list of the states.
+
+        Raises:
+            ValueError: the cell is wrapped by a modifier cell (ZoneoutCell, ResidualCell,
+                ...): ask the modifier for its states.
+
         Example::
 
             cell = gluon.rnn.LSTMCell(8)
             h, c = cell.begin_state(batch_size=4)   # zeros
             h.shape   # (4, 8)
-
-        Raises:
-            ValueError: the cell is wrapped by a modifier cell (ZoneoutCell, ResidualCell,
-                ...): ask the modifier for its states.
         """
         _check_unmodified(self)
         states = []
@@ -226,6 +258,8 @@ class RecurrentCell(Block):
             inputs: one array/Symbol laid out as `layout` ('NTC' or 'TNC') or a list of
                 per-step arrays.
             begin_state: initial states (default: zeros).
+            layout: 'NTC' (default) or 'TNC', the layout of `inputs` and of stacked
+                outputs.
             merge_outputs: True -> one stacked output; False -> a list per step; None ->
                 the form of `inputs` (one stacked output when `valid_length` is given).
             valid_length: optional (batch,) array of sequence lengths (1..length). Outputs
@@ -234,6 +268,10 @@ class RecurrentCell(Block):
 
         Returns:
             (outputs, final states).
+
+        Raises:
+            ValueError: a layout without 'T' and 'N', a length that does not match the
+                inputs, or (symbolic inputs) no length.
 
         Example::
 
@@ -271,8 +309,16 @@ class RecurrentCell(Block):
     def forward(self, inputs, states):
         """One step: ``(output, new_states)``.
 
+        Args:
+            inputs: the step's input, (N, C).
+            states: the list of states (one array is taken as a list of one).
+
+        Returns:
+            (output, list of new states).
+
         Raises:
             ValueError: a wrong number of states (the message says how many are expected).
+            TypeError: states that are neither an array nor a list.
 
         Example::
 
@@ -287,6 +333,18 @@ class RecurrentCell(Block):
 
 class HybridRecurrentCell(RecurrentCell, HybridBlock):
     """A recurrent cell whose step is a `hybrid_forward`.
+
+    Args:
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **x**: one step's input, (N, C); further positional arguments (the states)
+          follow it.
+
+    Outputs:
+        - **out**: ``(output, new_states)``, as `RecurrentCell.forward`.
 
     Example::
 
@@ -370,9 +428,28 @@ class RNNCell(_GatedCell):
     """Elman cell: ``h' = activation(W_ih x + b_ih + W_hh h + b_hh)``.
 
     Args:
-        hidden_size: H.
+        hidden_size: H, the number of hidden units.
         activation: 'tanh' (default), 'relu', ... or a callable.
-        input_size: input features (0: inferred).
+        i2h_weight_initializer: the initializer of ``i2h_weight`` (default None: the
+            global initializer).
+        h2h_weight_initializer: the initializer of ``h2h_weight`` (default None: the
+            global initializer).
+        i2h_bias_initializer: the initializer of ``i2h_bias`` (default 'zeros').
+        h2h_bias_initializer: the initializer of ``h2h_bias`` (default 'zeros').
+        input_size: input features (0: inferred on the first call).
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: [h], h (N, H).
+        - **i2h_weight**, **h2h_weight**, **i2h_bias**, **h2h_bias**: the cell's
+          parameters, passed in by ``forward``.
+
+    Outputs:
+        - **output**: (N, H).
+        - **new_states**: [h'], h' the output.
 
     Shape: x (N, C), states [h (N, H)] -> output (N, H), [h'].
 
@@ -441,6 +518,32 @@ class LSTMCell(_TwoActivationCell):
         c' = sigmoid(f) * c + sigmoid(i) * tanh(c~)
         h' = sigmoid(o) * tanh(c')
 
+    Args:
+        hidden_size: H, the number of hidden units.
+        i2h_weight_initializer: the initializer of ``i2h_weight`` (default None: the
+            global initializer).
+        h2h_weight_initializer: the initializer of ``h2h_weight`` (default None: the
+            global initializer).
+        i2h_bias_initializer: the initializer of ``i2h_bias`` (default 'zeros').
+        h2h_bias_initializer: the initializer of ``h2h_bias`` (default 'zeros').
+        input_size: input features (0: inferred on the first call).
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+        activation: the activation of the candidate and the output (default 'tanh'; a
+            name or a callable).
+        recurrent_activation: the activation of the gates (default 'sigmoid').
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: [h, c], each (N, H).
+        - **i2h_weight**, **h2h_weight**, **i2h_bias**, **h2h_bias**: the cell's
+          parameters, passed in by ``forward``.
+
+    Outputs:
+        - **output**: (N, H).
+        - **new_states**: [h', c'].
+
     Shape: x (N, C), states [h (N, H), c (N, H)] -> output h' (N, H), [h', c'].
 
     Example::
@@ -471,6 +574,32 @@ class GRUCell(_TwoActivationCell):
         r = sigmoid(i2h_r + h2h_r);  z = sigmoid(i2h_z + h2h_z)
         n = tanh(i2h_n + r * h2h_n)
         h' = (1 - z) * n + z * h
+
+    Args:
+        hidden_size: H, the number of hidden units.
+        i2h_weight_initializer: the initializer of ``i2h_weight`` (default None: the
+            global initializer).
+        h2h_weight_initializer: the initializer of ``h2h_weight`` (default None: the
+            global initializer).
+        i2h_bias_initializer: the initializer of ``i2h_bias`` (default 'zeros').
+        h2h_bias_initializer: the initializer of ``h2h_bias`` (default 'zeros').
+        input_size: input features (0: inferred on the first call).
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+        activation: the activation of the new state n (default 'tanh'; a name or a
+            callable).
+        recurrent_activation: the activation of the gates r and z (default 'sigmoid').
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: [h], h (N, H).
+        - **i2h_weight**, **h2h_weight**, **i2h_bias**, **h2h_bias**: the cell's
+          parameters, passed in by ``forward``.
+
+    Outputs:
+        - **output**: (N, H).
+        - **new_states**: [h'], h' the output.
 
     Shape: x (N, C), states [h (N, H)] -> output h' (N, H), [h'].
 
@@ -523,6 +652,19 @@ def _run_stack(cells, inputs, states):
 class SequentialRNNCell(RecurrentCell):
     """Stack cells: the output of each is the input of the next; states are concatenated.
 
+    Args:
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: every child's states, concatenated in order.
+
+    Outputs:
+        - **output**: the last child's output.
+        - **new_states**: every child's new states, concatenated.
+
     Example::
 
         stack = gluon.rnn.SequentialRNNCell()
@@ -538,6 +680,10 @@ class SequentialRNNCell(RecurrentCell):
     def add(self, cell):
         """Append a cell.
 
+        Args:
+            cell: the RecurrentCell to add (a HybridRecurrentCell for a
+                HybridSequentialRNNCell).
+
         Example::
 
             stack = gluon.rnn.SequentialRNNCell()
@@ -549,6 +695,12 @@ class SequentialRNNCell(RecurrentCell):
     def state_info(self, batch_size=0):
         """The state descriptions of every child cell, in order.
 
+        Args:
+            batch_size: the batch size the shapes start with (default 0: unknown).
+
+        Returns:
+            a list of dicts ``{'shape': ..., '__layout__': ...}``.
+
         Example::
 
             stack = gluon.rnn.SequentialRNNCell()
@@ -559,6 +711,12 @@ class SequentialRNNCell(RecurrentCell):
 
     def begin_state(self, **kwargs):
         """Initial states of every child cell, concatenated.
+
+        Args:
+            **kwargs: passed to each child's `begin_state` (batch_size, func, ...).
+
+        Returns:
+            a list of the states.
 
         Raises:
             ValueError: the cell is wrapped by a modifier cell.
@@ -575,6 +733,22 @@ class SequentialRNNCell(RecurrentCell):
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):
         """Unroll each cell in turn over the whole sequence (see RecurrentCell.unroll).
+
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout`, or a list of per-step arrays.
+            begin_state: every child's initial states, concatenated (default: zeros).
+            layout: 'NTC' (default) or 'TNC'.
+            merge_outputs: the last cell's output form: True one stacked array, False a
+                list per step, None the form of `inputs`.
+            valid_length: optional (batch,) array of sequence lengths, given to every
+                child's unroll.
+
+        Returns:
+            (outputs, final states of every child, concatenated).
+
+        Raises:
+            ValueError: as `RecurrentCell.unroll`.
 
         Example::
 
@@ -612,6 +786,19 @@ class SequentialRNNCell(RecurrentCell):
 
 class HybridSequentialRNNCell(HybridRecurrentCell):
     """`SequentialRNNCell` whose step can be hybridized.
+
+    Args:
+        prefix: the prefix of the cell's name and parameter names (default None: made from
+            the class name, e.g. ``lstm0_``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: every child's states, concatenated in order.
+
+    Outputs:
+        - **output**: the last child's output.
+        - **new_states**: every child's new states, concatenated.
 
     Example::
 

@@ -303,10 +303,32 @@ class RNN(_RNNLayer):
         dropout: dropout on every layer's output but the last one's, in training.
         bidirectional: add a reverse direction (outputs concatenated: 2H features).
         input_size: input features (0: inferred on first use).
+        i2h_weight_initializer: the initializer of the input-to-hidden weights (default
+            None: the global initializer).
+        h2h_weight_initializer: the initializer of the hidden-to-hidden weights (default
+            None: the global initializer).
+        i2h_bias_initializer: the initializer of the input-to-hidden biases (default
+            'zeros').
+        h2h_bias_initializer: the initializer of the hidden-to-hidden biases (default
+            'zeros').
         dtype: of the parameters and the default states.
 
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H)].
-    Raises: ValueError for an unknown activation or layout.
+
+    Inputs:
+        - **inputs**: the sequence, (T, N, C) with layout 'TNC' or (N, T, C) with 'NTC'.
+        - **states**: optional initial states (a list, see `begin_state`); without them
+          zeros are used and only the output is returned.
+        - **sequence_length**: optional (N,) valid lengths, for a layer made with
+          ``use_sequence_length=True``.
+
+    Outputs:
+        - **out**: (T, N, D*H) (or (N, T, D*H)), D = 2 when bidirectional.
+        - **out_states**: the final states, shaped as `states`; returned only when states
+          were given.
+
+    Raises:
+        ValueError: an unknown activation or layout, or num_layers below 1.
 
     Example::
 
@@ -331,14 +353,47 @@ class RNN(_RNNLayer):
 class LSTM(_RNNLayer):
     """Multi-layer LSTM (LSTMCell equations; gates input, forget, candidate, output).
 
-    It takes `RNN`'s arguments (but `activation`), and:
-
     Args:
+        hidden_size: H, the number of hidden units per layer and direction.
+        num_layers: stacked layers (default 1).
+        layout: 'TNC' (default) or 'NTC'.
+        dropout: dropout on every layer's output but the last one's, in training
+            (default 0).
+        bidirectional: add a reverse direction (outputs concatenated: 2H features;
+            default False).
+        input_size: input features (0: inferred on first use).
+        i2h_weight_initializer: the initializer of the input-to-hidden weights (default
+            None: the global initializer).
+        h2h_weight_initializer: the initializer of the hidden-to-hidden weights (default
+            None: the global initializer).
+        i2h_bias_initializer: the initializer of the input-to-hidden biases (default
+            'zeros').
+        h2h_bias_initializer: the initializer of the hidden-to-hidden biases (default
+            'zeros').
         projection_size: P, an LSTM with a projection (h2r weights (P, H)); the states and
-            outputs are then P wide.
-        h2r_weight_initializer: for the projection weights.
-        state_clip_min, state_clip_max: clip the cell states into [min, max] (together).
+            outputs are then P wide (default None: no projection).
+        h2r_weight_initializer: for the projection weights (default None: the global
+            initializer).
+        state_clip_min: the lower bound the cell states are clipped to (default None: no
+            clipping; give both bounds together).
+        state_clip_max: the upper bound the cell states are clipped to (default None).
         state_clip_nan: a NaN cell state becomes the bound.
+        dtype: of the parameters and the default states (default 'float32').
+
+    Inputs:
+        - **inputs**: the sequence, (T, N, C) with layout 'TNC' or (N, T, C) with 'NTC'.
+        - **states**: optional initial states (a list, see `begin_state`); without them
+          zeros are used and only the output is returned.
+        - **sequence_length**: optional (N,) valid lengths, for a layer made with
+          ``use_sequence_length=True``.
+
+    Outputs:
+        - **out**: (T, N, D*H) (or (N, T, D*H)), D = 2 when bidirectional.
+        - **out_states**: the final states, shaped as `states`; returned only when states
+          were given.
+
+    Raises:
+        ValueError: an unknown layout, or num_layers below 1.
 
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H or P), c (L*D, N, H)].
 
@@ -366,8 +421,41 @@ class LSTM(_RNNLayer):
 class GRU(_RNNLayer):
     """Multi-layer GRU (GRUCell equations; gates reset, update, new).
 
-    Args: as `RNN` (no activation).
+    Args:
+        hidden_size: H, the number of hidden units per layer and direction.
+        num_layers: stacked layers (default 1).
+        layout: 'TNC' (default) or 'NTC'.
+        dropout: dropout on every layer's output but the last one's, in training
+            (default 0).
+        bidirectional: add a reverse direction (outputs concatenated: 2H features;
+            default False).
+        input_size: input features (0: inferred on first use).
+        i2h_weight_initializer: the initializer of the input-to-hidden weights (default
+            None: the global initializer).
+        h2h_weight_initializer: the initializer of the hidden-to-hidden weights (default
+            None: the global initializer).
+        i2h_bias_initializer: the initializer of the input-to-hidden biases (default
+            'zeros').
+        h2h_bias_initializer: the initializer of the hidden-to-hidden biases (default
+            'zeros').
+        dtype: of the parameters and the default states (default 'float32').
+
     Shape: x (T, N, C) -> (T, N, D*H); states [h (L*D, N, H)].
+
+    Inputs:
+        - **inputs**: the sequence, (T, N, C) with layout 'TNC' or (N, T, C) with 'NTC'.
+        - **states**: optional initial states (a list, see `begin_state`); without them
+          zeros are used and only the output is returned.
+        - **sequence_length**: optional (N,) valid lengths, for a layer made with
+          ``use_sequence_length=True``.
+
+    Outputs:
+        - **out**: (T, N, D*H) (or (N, T, D*H)), D = 2 when bidirectional.
+        - **out_states**: the final states, shaped as `states`; returned only when states
+          were given.
+
+    Raises:
+        ValueError: an unknown layout, or num_layers below 1.
 
     Example::
 

@@ -120,21 +120,44 @@ class DeformableConvolution(_DeformableBase):
     them (bilinearly) and applies ``deformable_conv_weight``.
 
     Args:
-        channels (int): output channels.
-        kernel_size, strides, padding, dilation: ints or pairs (defaults 1, 1, 0, 1).
-        groups (int): convolution groups.
-        num_deformable_group (int): groups of channels sharing one offset field.
+        channels (int): output channels (a positive int).
+        kernel_size: the window size, an int or a pair (default (1, 1)).
+        strides: the step between windows, an int or a pair (default (1, 1)).
+        padding: zeros added on both sides, an int or a pair (default (0, 0)).
+        dilation: the spacing between kernel taps, an int or a pair (default (1, 1)).
+        groups (int): convolution groups (default 1).
+        num_deformable_group (int): groups of channels sharing one offset field (default 1).
         layout (str): 'NCHW' (default) or 'NHWC'.
-        use_bias (bool): add ``deformable_conv_bias``.
+        use_bias (bool): add ``deformable_conv_bias`` (default True).
         in_channels (int): input channels (0: inferred on the first call).
-        activation (str): an activation applied after, or None.
-        weight_initializer, bias_initializer: of the main convolution.
-        offset_weight_initializer, offset_bias_initializer: of the offset convolution
-            (default zeros: it starts as a regular convolution).
-        offset_use_bias (bool): the offset convolution has a bias.
+        activation (str): an activation applied after, or None (default).
+        weight_initializer: the initializer of ``deformable_conv_weight`` (default None:
+            the global initializer).
+        bias_initializer: the initializer of ``deformable_conv_bias`` (default 'zeros').
+        offset_weight_initializer: the initializer of the offset convolution's weight
+            (default 'zeros': the layer starts as a regular convolution).
+        offset_bias_initializer: the initializer of the offset convolution's bias (default
+            'zeros').
+        offset_use_bias (bool): the offset convolution has a bias (default True).
+        op_name: accepted for MXNet compatibility (its operator name); unused.
+        adj: an int or a pair passed to both operators as ``adj`` (default None: not
+            passed); MXNet accepts it, a convolution does not use it.
+        prefix: the prefix of the layer's name and parameter names (default None:
+            ``deformable_conv0_`` style).
+        params: a ParameterDict whose parameters the layer shares (default None: its own).
+
+    Inputs:
+        - **x**: the input, (N, C, H, W) (or NHWC).
+        - **offset_weight**, **deformable_conv_weight**, **offset_bias**,
+          **deformable_conv_bias**: the layer's parameters, passed in by ``forward`` (a
+          bias is None when its use_bias is off).
+
+    Outputs:
+        - **out**: (N, channels, H_out, W_out), sized as a regular convolution's.
 
     Raises:
-        ValueError: a layout other than NCHW/NHWC, or a malformed size.
+        ValueError: a layout other than NCHW/NHWC, channels not a positive int, or a
+            size that is neither an int nor a pair.
 
     Example::
 
@@ -160,10 +183,45 @@ class ModulatedDeformableConvolution(_DeformableBase):
     the first two thirds are the offsets, the last third ``2 * sigmoid(.)`` weighs each
     sampled tap (a mask in (0, 2), 1 when the offset convolution outputs zero).
 
-    Args: as `DeformableConvolution`.
+    Args:
+        channels (int): output channels (a positive int).
+        kernel_size: the window size, an int or a pair (default (1, 1)).
+        strides: the step between windows, an int or a pair (default (1, 1)).
+        padding: zeros added on both sides, an int or a pair (default (0, 0)).
+        dilation: the spacing between kernel taps, an int or a pair (default (1, 1)).
+        groups (int): convolution groups (default 1).
+        num_deformable_group (int): groups of channels sharing one offset field (default 1).
+        layout (str): 'NCHW' (default) or 'NHWC'.
+        use_bias (bool): add ``deformable_conv_bias`` (default True).
+        in_channels (int): input channels (0: inferred on the first call).
+        activation (str): an activation applied after, or None (default).
+        weight_initializer: the initializer of ``deformable_conv_weight`` (default None:
+            the global initializer).
+        bias_initializer: the initializer of ``deformable_conv_bias`` (default 'zeros').
+        offset_weight_initializer: the initializer of the offset convolution's weight
+            (default 'zeros': the layer starts as a regular convolution).
+        offset_bias_initializer: the initializer of the offset convolution's bias (default
+            'zeros').
+        offset_use_bias (bool): the offset convolution has a bias (default True).
+        op_name: accepted for MXNet compatibility (its operator name); unused.
+        adj: an int or a pair passed to both operators as ``adj`` (default None: not
+            passed); MXNet accepts it, a convolution does not use it.
+        prefix: the prefix of the layer's name and parameter names (default None:
+            ``modulated_deformable_conv0_`` style).
+        params: a ParameterDict whose parameters the layer shares (default None: its own).
+
+    Inputs:
+        - **x**: the input, (N, C, H, W) (or NHWC).
+        - **offset_weight**, **deformable_conv_weight**, **offset_bias**,
+          **deformable_conv_bias**: the layer's parameters, passed in by ``forward`` (a
+          bias is None when its use_bias is off).
+
+    Outputs:
+        - **out**: (N, channels, H_out, W_out), sized as a regular convolution's.
 
     Raises:
-        ValueError: a layout other than NCHW/NHWC, or a malformed size.
+        ValueError: a layout other than NCHW/NHWC, channels not a positive int, or a
+            size that is neither an int nor a pair.
 
     Example::
 

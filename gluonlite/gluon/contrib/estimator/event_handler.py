@@ -97,6 +97,11 @@ class TrainBegin(EventHandler):
     def train_begin(self, estimator, *args, **kwargs):
         """Called once when `fit` starts.
 
+        Args:
+            estimator: the Estimator running `fit`.
+            *args: unused (MXNet's signature).
+            **kwargs: unused; none are passed.
+
         Example::
 
             from gluonlite.gluon.contrib.estimator import TrainBegin
@@ -133,6 +138,11 @@ class TrainEnd(EventHandler):
 
     def train_end(self, estimator, *args, **kwargs):
         """Called once when `fit` ends.
+
+        Args:
+            estimator: the Estimator running `fit`.
+            *args: unused (MXNet's signature).
+            **kwargs: unused; none are passed.
 
         Example::
 
@@ -171,6 +181,12 @@ class EpochBegin(EventHandler):
     def epoch_begin(self, estimator, *args, **kwargs):
         """Called at the start of each epoch.
 
+        Args:
+            estimator: the Estimator running `fit` (or `evaluate`); its net, trainer,
+                metrics and loss can be read.
+            *args: unused (MXNet's signature).
+            **kwargs: unused; none are passed.
+
         Example::
 
             from gluonlite.gluon.contrib.estimator import EpochBegin
@@ -208,7 +224,16 @@ class EpochEnd(EventHandler):
     """
 
     def epoch_end(self, estimator, *args, **kwargs):
-        """Called at the end of each epoch. Returns: True to stop training.
+        """Called at the end of each epoch.
+
+        Args:
+            estimator: the Estimator running `fit` (or `evaluate`); its net, trainer,
+                metrics and loss can be read.
+            *args: unused (MXNet's signature).
+            **kwargs: unused; none are passed.
+
+        Returns:
+            True to stop training (default False).
 
         Example::
 
@@ -248,6 +273,12 @@ class BatchBegin(EventHandler):
     def batch_begin(self, estimator, *args, **kwargs):
         """Called before each batch is processed.
 
+        Args:
+            estimator: the Estimator running `fit` (or `evaluate`); its net, trainer,
+                metrics and loss can be read.
+            *args: unused (MXNet's signature).
+            **kwargs: ``batch``, the batch as the data loader gave it.
+
         Example::
 
             from gluonlite.gluon.contrib.estimator import BatchBegin
@@ -286,7 +317,17 @@ class BatchEnd(EventHandler):
     """
 
     def batch_end(self, estimator, *args, **kwargs):
-        """Called after each batch. Returns: True to end the epoch now.
+        """Called after each batch.
+
+        Args:
+            estimator: the Estimator running `fit` (or `evaluate`); its net, trainer,
+                metrics and loss can be read.
+            *args: unused (MXNet's signature).
+            **kwargs: ``batch``, ``pred`` (the network's outputs), ``label`` and ``loss``
+                (lists, one entry per context).
+
+        Returns:
+            True to end the epoch now (default False).
 
         Example::
 

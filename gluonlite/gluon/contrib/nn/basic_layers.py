@@ -12,6 +12,15 @@ class Concurrent(Sequential):
 
     Args:
         axis: the concatenation axis (default -1).
+        prefix: the prefix of the block's name and its children's (default None: ``concurrent0_``
+            style).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **x**: the input every child receives.
+
+    Outputs:
+        - **out**: the children's outputs concatenated along `axis`.
 
     Example::
 
@@ -31,6 +40,18 @@ class Concurrent(Sequential):
 
 class HybridConcurrent(HybridSequential):
     """`Concurrent` for HybridBlock children; hybridizable as a whole.
+
+    Args:
+        axis: the concatenation axis (default -1).
+        prefix: the prefix of the block's name and its children's (default None:
+            ``hybridconcurrent0_`` style).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **x**: the input every child receives.
+
+    Outputs:
+        - **out**: the children's outputs concatenated along `axis`.
 
     Example::
 
@@ -57,6 +78,17 @@ class HybridConcurrent(HybridSequential):
 class Identity(HybridBlock):
     """Return the input unchanged (a placeholder branch in a Concurrent).
 
+    Args:
+        prefix: the prefix of the block's name and its children's (default None: ``identity0_``
+            style).
+        params: a ParameterDict whose parameters the block shares (default None: its own).
+
+    Inputs:
+        - **x**: any array.
+
+    Outputs:
+        - **out**: `x` itself.
+
     Example::
 
         from gluonlite.gluon.contrib.nn import HybridConcurrent, Identity
@@ -79,8 +111,11 @@ class SparseEmbedding(Block):
     with its parameters before the first forward.
 
     Args:
-        input_dim: the vocabulary size; output_dim: the embedding size.
-        dtype: of the weight (float32); weight_initializer: its initializer.
+        input_dim: the vocabulary size (rows of the weight).
+        output_dim: the embedding size (columns of the weight).
+        dtype: the data type of the weight (default 'float32').
+        weight_initializer: the weight's initializer (default None: the global one).
+        **kwargs: prefix, params, as Block's.
 
     Shape: (d0, ..., dk) -> (d0, ..., dk, output_dim).
 
@@ -106,6 +141,12 @@ class SparseEmbedding(Block):
     def forward(self, x):
         """The rows of the weight picked by the integer indices `x`.
 
+        Args:
+            x: an array of indices, shape (d0, ..., dk).
+
+        Returns:
+            an array of shape (d0, ..., dk, output_dim).
+
         Example::
 
             emb = gluon.contrib.nn.SparseEmbedding(100, 4); emb.initialize()
@@ -127,9 +168,22 @@ class SyncBatchNorm(BatchNorm):
     Args:
         in_channels: number of channels (0: inferred).
         num_devices: accepted for MXNet's signature; one process has one batch.
-        momentum, epsilon, center, scale, use_global_stats: as BatchNorm.
-        beta_initializer, gamma_initializer: as BatchNorm.
-        running_mean_initializer, running_variance_initializer: as BatchNorm.
+        momentum: the running statistics' momentum (default 0.9).
+        epsilon: added to the variance (default 1e-5).
+        center: learn the shift beta (default True).
+        scale: learn the scale gamma (default True; False fixes gamma at 1).
+        use_global_stats: always normalize with the running statistics (default False).
+        beta_initializer: default 'zeros'.
+        gamma_initializer: default 'ones'.
+        running_mean_initializer: default 'zeros'.
+        running_variance_initializer: default 'ones'.
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, C, ...) with the channels on axis 1.
+
+    Outputs:
+        - **out**: the normalized array, the same shape.
 
     Example::
 

@@ -136,7 +136,14 @@ class _ConvCell(HybridRecurrentCell):
     # ---- the cell API -----------------------------------------------------------------------
     def state_info(self, batch_size=0):
         """One ``{'shape': (batch_size,) + state shape, '__layout__': conv_layout}`` per state
-        (h for RNN and GRU cells; h and c for LSTM cells)."""
+        (h for RNN and GRU cells; h and c for LSTM cells).
+
+        Args:
+            batch_size: the batch size the shapes start with (default 0: unknown).
+
+        Returns:
+            a list of dicts, one per state.
+        """
         return [{"shape": (batch_size,) + self._state_shape, "__layout__": self._conv_layout}
                 for _ in range(self._n_states)]
 
@@ -328,16 +335,34 @@ _DOC = """{dims}D convolutional {kind} cell (MXNet 1.x `gluon.contrib.rnn.{name}
             `conv_layout` (e.g. {example_shape} for {first}); its channel count may be 0
             (inferred from the first input).
         hidden_channels: H, the state's channel count.
-        i2h_kernel, h2h_kernel: kernel sizes of the input and recurrent convolutions (an int
-            or {dims} ints); h2h_kernel must be odd (the state keeps its shape).
+        i2h_kernel: the kernel size of the input convolution (an int or {dims} ints).
+        h2h_kernel: the kernel size of the recurrent convolution (an int or {dims} ints),
+            odd along every axis (the state keeps its shape).
         i2h_pad: zero padding of the input convolution (default {zeros}).
-        i2h_dilate, h2h_dilate: dilations of the two convolutions (default {ones}).
-        i2h_weight_initializer, h2h_weight_initializer: weight initializers (None: the one
+        i2h_dilate: the dilation of the input convolution (default {ones}).
+        h2h_dilate: the dilation of the recurrent convolution (default {ones}).
+        i2h_weight_initializer: the initializer of ``i2h_weight`` (default None: the one
             given to `initialize`).
-        i2h_bias_initializer, h2h_bias_initializer: bias initializers (default 'zeros').
-        conv_layout: {first} (default) or {last} (channels last, {last_note}).
+        h2h_weight_initializer: the initializer of ``h2h_weight`` (default None: the one
+            given to `initialize`).
+        i2h_bias_initializer: the initializer of ``i2h_bias`` (default 'zeros').
+        h2h_bias_initializer: the initializer of ``h2h_bias`` (default 'zeros').
+        conv_layout: {first} (default) or {last} (channels last,
+            {last_note}).
         activation: 'tanh' (default), another activation name, or an `nn.LeakyReLU` block.
-        prefix, params: as for every Block (default prefix ``'{alias}N_'``).
+        prefix: the prefix of the cell's name and parameter names (default None:
+            ``'{alias}N_'``).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step, ``(N, *input_shape)``.
+        - **states**: {states_desc}, each ``(N, *state_shape)``.
+        - **i2h_weight**, **h2h_weight**, **i2h_bias**, **h2h_bias**: the cell's
+          parameters, passed in by ``forward``.
+
+    Outputs:
+        - **output**: h_t, ``(N, *state_shape)``.
+        - **new_states**: the new {states_desc}.
 
     Parameters: ``i2h_weight`` ``({gates}H, C, *i2h_kernel)``, ``h2h_weight``
     ``({gates}H, H, *h2h_kernel)``, ``i2h_bias``, ``h2h_bias`` ``({gates}H,)``; channels last,
@@ -371,7 +396,8 @@ def _document(cls, kind, dims):
         dims=dims, kind=kind, name=cls.__name__, equations=_EQUATIONS[kind],
         example_shape=_EXAMPLES[dims], first=_CHANNELS_FIRST[dims], last=_CHANNELS_LAST[dims],
         zeros=(0,) * dims, ones=(1,) * dims, last_note=_LAST_NOTE[dims],
-        alias=_FAMILIES[kind][1], gates=_FAMILIES[kind][2])
+        alias=_FAMILIES[kind][1], gates=_FAMILIES[kind][2],
+        states_desc="[h, c]" if kind == "LSTM" else "[h]")
     return cls
 
 

@@ -20,7 +20,17 @@ class VariationalDropoutCell(ModifierCell):
 
     Args:
         base_cell: the cell to wrap.
-        drop_inputs, drop_states, drop_outputs: dropout rates (0: none).
+        drop_inputs: the dropout rate of the inputs (default 0.: none).
+        drop_states: the dropout rate of the first state, h (default 0.: none).
+        drop_outputs: the dropout rate of the outputs (default 0.: none).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: the base cell's states.
+
+    Outputs:
+        - **output**: the base cell's output, with output dropout.
+        - **new_states**: the base cell's new states.
 
     Raises:
         ValueError: state dropout on a cell that is or holds a BidirectionalCell.
@@ -99,6 +109,22 @@ class VariationalDropoutCell(ModifierCell):
         whole sequence, between dropout on the inputs and on the outputs whose masks are
         shared along the time axis.
 
+        Args:
+            length: the number of steps.
+            inputs: one array/Symbol laid out as `layout`, or a list of per-step arrays.
+            begin_state: the base cell's initial states (default None: zeros).
+            layout: 'NTC' (default) or 'TNC'.
+            merge_outputs: True -> one stacked output; False -> a list per step; None ->
+                the form of `inputs`.
+            valid_length: optional (batch,) array of sequence lengths; outputs past a
+                sequence's length are zeros.
+
+        Returns:
+            (outputs, the base cell's final states).
+
+        Raises:
+            ValueError: as `RecurrentCell.unroll`.
+
         Example::
 
             cell = gluon.contrib.rnn.VariationalDropoutCell(gluon.rnn.GRUCell(4), drop_outputs=0.3)
@@ -139,7 +165,28 @@ class LSTMPCell(HybridRecurrentCell):
     Args:
         hidden_size: H, the cell state's size.
         projection_size: P, the output's size.
+        i2h_weight_initializer: the initializer of ``i2h_weight`` (default None: the
+            global initializer).
+        h2h_weight_initializer: the initializer of ``h2h_weight`` (default None: the
+            global initializer).
+        h2r_weight_initializer: the initializer of ``h2r_weight`` (default None: the
+            global initializer).
+        i2h_bias_initializer: the initializer of ``i2h_bias`` (default 'zeros').
+        h2h_bias_initializer: the initializer of ``h2h_bias`` (default 'zeros').
         input_size: C (0: inferred).
+        prefix: the prefix of the cell's name and parameter names (default None:
+            ``lstmp0_`` style).
+        params: a ParameterDict whose parameters the cell shares (default None: its own).
+
+    Inputs:
+        - **inputs**: one step's input, (N, C).
+        - **states**: [r (N, P), c (N, H)].
+        - **i2h_weight**, **h2h_weight**, **h2r_weight**, **i2h_bias**, **h2h_bias**: the
+          cell's parameters, passed in by ``forward``.
+
+    Outputs:
+        - **output**: r', (N, P).
+        - **new_states**: [r', c'].
 
     Shape: x (N, C), states [r (N, P), c (N, H)] -> output r' (N, P), [r', c'].
 
@@ -173,6 +220,12 @@ class LSTMPCell(HybridRecurrentCell):
 
     def state_info(self, batch_size=0):
         """[r (N, P), c (N, H)], layout NC.
+
+        Args:
+            batch_size: N (default 0: unknown).
+
+        Returns:
+            a list of two dicts ``{'shape': ..., '__layout__': 'NC'}``.
 
         Example::
 
@@ -216,8 +269,10 @@ def dynamic_unroll(cell, inputs, begin_state, drop_inputs=0, drop_outputs=0, lay
         inputs: one NDArray or Symbol laid out as `layout`, or a list of per-step (N, C)
             arrays (stacked first).
         begin_state: the list of initial states; None: the cell's zero states.
-        drop_inputs, drop_outputs: dropout rates of the inputs and of the outputs (0: none).
-            The mask is drawn once per sequence and shared by its steps, in either layout.
+        drop_inputs: the dropout rate of the inputs (default 0: none); the mask is drawn
+            once per sequence and shared by its steps, in either layout.
+        drop_outputs: the dropout rate of the outputs (default 0: none), with a mask shared
+            by the steps as for `drop_inputs`.
         layout: 'TNC' (the loop's own layout: no transpose) or 'NTC'.
         valid_length: None, or the (N,) lengths of the sequences (each <= the number of
             steps). A sequence's states stop changing after its last valid step, and its

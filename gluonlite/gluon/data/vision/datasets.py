@@ -106,6 +106,15 @@ class MNIST(_DownloadedDataset):
 class FashionMNIST(MNIST):
     """Fashion-MNIST (Zalando's clothing images), in MNIST's file names and format.
 
+    Args:
+        root: the folder of the four gzipped idx files (default
+            ``~/.mxnet/datasets/fashion-mnist``).
+        train: the training set (60000, default True) or the test set (10000).
+        transform: ``fn(image, label) -> sample`` (default None: samples as read).
+
+    Raises:
+        FileNotFoundError: a file is missing (the message names it and its URL).
+
     Example::
 
         # not run: needs the Fashion-MNIST .gz files in root (gluonlite does not download)

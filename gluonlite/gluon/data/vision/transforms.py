@@ -98,6 +98,15 @@ class HybridCompose(HybridSequential):
 class Cast(HybridBlock):
     """Cast to `dtype` (default 'float32').
 
+    Args:
+        dtype: the data type of the result (default 'float32').
+
+    Inputs:
+        - **x**: an array of any shape and type.
+
+    Outputs:
+        - **out**: `x` cast to `dtype`, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -116,6 +125,16 @@ class Cast(HybridBlock):
 class ToTensor(HybridBlock):
     """An HWC (NHWC) image in [0, 255] to a CHW (NCHW) float32 tensor in [0, 1].
 
+    Args:
+        prefix: the prefix of the block's name (default None: made from the class name).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: an HWC (or NHWC) image, uint8 or float, values in [0, 255].
+
+    Outputs:
+        - **out**: a CHW (or NCHW) float32 tensor, `x` / 255.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -132,7 +151,16 @@ class Normalize(HybridBlock):
     """``(x - mean[c]) / std[c]`` per channel of a CHW (NCHW) tensor.
 
     Args:
-        mean, std: one value for all channels or one per channel.
+        mean: the value subtracted, one for all channels or a tuple with one per channel
+            (default 0.0).
+        std: the divisor, one for all channels or a tuple with one per channel (default
+            1.0).
+
+    Inputs:
+        - **x**: a CHW tensor (or an NCHW batch), float.
+
+    Outputs:
+        - **out**: the normalized tensor, the same shape.
 
     Example::
 
@@ -158,6 +186,12 @@ class Rotate(Block):
         zoom_in: zoom so that no empty corner shows.
         zoom_out: zoom so that the whole rotated image fits.
 
+    Inputs:
+        - **x**: a CHW (or NCHW) float32 tensor.
+
+    Outputs:
+        - **out**: the rotated tensor, the same shape.
+
     Raises:
         TypeError: an input that is not float32 (call it after `ToTensor`).
 
@@ -182,6 +216,18 @@ class Rotate(Block):
 class RandomRotation(Block):
     """Rotate CHW (NCHW) float32 images by an angle drawn from `angle_limits` (numpy's global
     random state), with probability `rotate_with_proba` (see `mx.image.random_rotate`).
+
+    Args:
+        angle_limits: (low, high), the range of the angle in degrees, counter-clockwise.
+        zoom_in: zoom so that no empty corner shows (default False).
+        zoom_out: zoom so that the whole rotated image fits (default False).
+        rotate_with_proba: the probability of rotating at all (default 1.0).
+
+    Inputs:
+        - **x**: a CHW (or NCHW) float32 tensor.
+
+    Outputs:
+        - **out**: the (maybe) rotated tensor, the same shape.
 
     Raises:
         ValueError: unordered `angle_limits` or a probability outside [0, 1].
@@ -231,6 +277,12 @@ class RandomResizedCrop(Block):
         interpolation: an `mx.image.imresize` code (0 nearest, 1 bilinear, 2 cubic, 3 area,
             4 Lanczos; 9, 10 chosen by the sizes).
 
+    Inputs:
+        - **x**: an HWC image.
+
+    Outputs:
+        - **out**: the crop resized to (height, width, C).
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -251,6 +303,22 @@ class RandomResizedCrop(Block):
 
 class CropResize(HybridBlock):
     """Crop the box (`x`, `y`, `width`, `height`) and, when `size` is given, resize it.
+
+    Args:
+        x: the left column of the box.
+        y: the top row of the box.
+        width: the box's width.
+        height: the box's height.
+        size: (width, height) or an int for a square to resize the crop to (default None:
+            no resize).
+        interpolation: an `mx.image.imresize` code for the resize (default None: 1,
+            bilinear).
+
+    Inputs:
+        - **x**: an HWC image (or an NHWC batch); the box must lie inside it.
+
+    Outputs:
+        - **out**: the crop, (height, width, C) or the `size` given.
 
     Example::
 
@@ -275,6 +343,16 @@ class CropResize(HybridBlock):
 class CenterCrop(Block):
     """Crop the center of size `size` (scaled down to fit, then resized back to `size`).
 
+    Args:
+        size: (width, height) or an int for a square.
+        interpolation: an `mx.image.imresize` code for the resize (default 1, bilinear).
+
+    Inputs:
+        - **x**: an HWC image.
+
+    Outputs:
+        - **out**: the center crop, (height, width, C).
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -293,6 +371,18 @@ class CenterCrop(Block):
 class Resize(HybridBlock):
     """Resize to `size` = (width, height), a square `size`, or with `keep_ratio` the short
     side to `size`.
+
+    Args:
+        size: (width, height) or an int.
+        keep_ratio: with an int `size`, resize the short side to it and keep the aspect
+            ratio (default False: a square).
+        interpolation: an `mx.image.imresize` code (default 1, bilinear).
+
+    Inputs:
+        - **x**: an HWC image (or an NHWC batch).
+
+    Outputs:
+        - **out**: the resized image(s), the channels unchanged.
 
     Example::
 
@@ -315,6 +405,16 @@ class Resize(HybridBlock):
 class RandomFlipLeftRight(HybridBlock):
     """Mirror left to right with probability 0.5.
 
+    Args:
+        prefix: the prefix of the block's name (default None: made from the class name).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: an HWC image (or an NHWC batch).
+
+    Outputs:
+        - **out**: `x` or its mirror image, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -328,6 +428,16 @@ class RandomFlipLeftRight(HybridBlock):
 
 class RandomFlipTopBottom(HybridBlock):
     """Mirror top to bottom with probability 0.5.
+
+    Args:
+        prefix: the prefix of the block's name (default None: made from the class name).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: an HWC image (or an NHWC batch).
+
+    Outputs:
+        - **out**: `x` or its mirror image, the same shape.
 
     Example::
 
@@ -355,6 +465,15 @@ class _RandomEnhance(HybridBlock):
 class RandomBrightness(_RandomEnhance):
     """Scale by a factor from U[max(0, 1 - brightness), 1 + brightness].
 
+    Args:
+        brightness: how far the factor may move from 1 (>= 0).
+
+    Inputs:
+        - **x**: an HWC image (float or uint8).
+
+    Outputs:
+        - **out**: the jittered image, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -370,6 +489,15 @@ class RandomBrightness(_RandomEnhance):
 
 class RandomContrast(_RandomEnhance):
     """Blend with the mean grey by a factor from U[max(0, 1 - contrast), 1 + contrast].
+
+    Args:
+        contrast: how far the factor may move from 1 (>= 0).
+
+    Inputs:
+        - **x**: an HWC image (float or uint8).
+
+    Outputs:
+        - **out**: the jittered image, the same shape.
 
     Example::
 
@@ -387,6 +515,15 @@ class RandomContrast(_RandomEnhance):
 class RandomSaturation(_RandomEnhance):
     """Blend with grey by a factor from U[max(0, 1 - saturation), 1 + saturation].
 
+    Args:
+        saturation: how far the factor may move from 1 (>= 0).
+
+    Inputs:
+        - **x**: an HWC image (float or uint8).
+
+    Outputs:
+        - **out**: the jittered image, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -403,6 +540,15 @@ class RandomSaturation(_RandomEnhance):
 class RandomHue(_RandomEnhance):
     """Rotate the hue by 360 * U[-hue, hue] degrees.
 
+    Args:
+        hue: the largest hue change, as a fraction of the full circle (>= 0).
+
+    Inputs:
+        - **x**: an HWC RGB image.
+
+    Outputs:
+        - **out**: the jittered image, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -418,6 +564,18 @@ class RandomHue(_RandomEnhance):
 
 class RandomColorJitter(HybridBlock):
     """Brightness, contrast, saturation and hue jitter in a random order.
+
+    Args:
+        brightness: as `RandomBrightness`'s (default 0: none).
+        contrast: as `RandomContrast`'s (default 0: none).
+        saturation: as `RandomSaturation`'s (default 0: none).
+        hue: as `RandomHue`'s (default 0: none).
+
+    Inputs:
+        - **x**: an HWC RGB image.
+
+    Outputs:
+        - **out**: the jittered image, the same shape.
 
     Example::
 
@@ -438,6 +596,15 @@ class RandomColorJitter(HybridBlock):
 class RandomLighting(HybridBlock):
     """AlexNet-style PCA lighting noise with coefficients from N(0, alpha**2).
 
+    Args:
+        alpha: the standard deviation of the noise coefficients.
+
+    Inputs:
+        - **x**: an HWC RGB image.
+
+    Outputs:
+        - **out**: the image with the noise added, the same shape.
+
     Example::
 
         from gluonlite.gluon.data.vision import transforms
@@ -455,6 +622,16 @@ class RandomLighting(HybridBlock):
 
 class RandomApply(Sequential):
     """Apply `transforms` with probability `p` (Python's `random`).
+
+    Args:
+        transforms: the transform (a Block or a callable) to apply.
+        p: the probability of applying it (default 0.5).
+
+    Inputs:
+        - **x**: the input of `transforms`.
+
+    Outputs:
+        - **out**: ``transforms(x)``, or `x` unchanged.
 
     Example::
 

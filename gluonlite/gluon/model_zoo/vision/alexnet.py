@@ -12,6 +12,13 @@ class AlexNet(HybridBlock):
 
     Args:
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) with H = W = 224.
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Example::
 
@@ -45,6 +52,19 @@ class AlexNet(HybridBlock):
 def alexnet(pretrained=False, ctx=None, root=None, **kwargs):
     """AlexNet; `pretrained` loads ``alexnet.params`` from `root` (default
     ``$MXNET_HOME/models``).
+
+    Args:
+        pretrained: load the parameters from ``alexnet.params`` in `root` (default False: they
+            are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `AlexNet` constructor: classes, prefix, params.
+
+    Returns:
+        the `AlexNet` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 

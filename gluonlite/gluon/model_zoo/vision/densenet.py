@@ -3,7 +3,7 @@
 from ...block import HybridBlock
 from ... import nn
 from ...contrib.nn import HybridConcurrent, Identity
-from ._common import finish
+from ._common import finish, pretrained_doc
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201"]
 
@@ -51,6 +51,13 @@ class DenseNet(HybridBlock):
         bn_size: bottleneck width factor (default 4).
         dropout: dropout rate after each dense layer (default 0).
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) with H = W = 224.
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Example::
 
@@ -92,8 +99,20 @@ def get_densenet(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
     """DenseNet-`num_layers` (121, 161, 169, 201); `pretrained` loads
     ``densenet<n>.params`` from `root`.
 
+    Args:
+        num_layers: 121, 161, 169 or 201.
+        pretrained: load the parameters from ``densenet<num_layers>.params`` in `root`
+            (default False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `DenseNet` constructor: classes, bn_size, dropout, prefix, params.
+
+    Returns:
+        the `DenseNet` network.
+
     Raises:
         ValueError: an unknown depth.
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 
@@ -113,7 +132,10 @@ def _make(n):
     def model(**kwargs):
         return get_densenet(n, **kwargs)
     model.__name__ = f"densenet{n}"
-    model.__doc__ = (f"DenseNet-{n}: ``get_densenet({n}, **kwargs)``.\n\n    Example::\n\n"
+    model.__doc__ = (f"DenseNet-{n}: ``get_densenet({n}, **kwargs)``.\n\n"
+                     + pretrained_doc(f"``densenet{n}.params``", "DenseNet",
+                                      "classes, bn_size, dropout")
+                     + "    Example::\n\n"
                      f"        from gluonlite.gluon.model_zoo import vision\n"
                      f"        net = vision.densenet{n}(classes=10)   # random weights\n"
                      f"        type(net).__name__   # DenseNet\n    ")

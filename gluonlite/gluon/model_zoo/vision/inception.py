@@ -97,6 +97,13 @@ class Inception3(HybridBlock):
 
     Args:
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) with H = W = 299.
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Example::
 
@@ -131,6 +138,19 @@ class Inception3(HybridBlock):
 
 def inception_v3(pretrained=False, ctx=None, root=None, **kwargs):
     """Inception v3; `pretrained` loads ``inceptionv3.params`` from `root`.
+
+    Args:
+        pretrained: load the parameters from ``inceptionv3.params`` in `root` (default False: they
+            are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `Inception3` constructor: classes, prefix, params.
+
+    Returns:
+        the `Inception3` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 

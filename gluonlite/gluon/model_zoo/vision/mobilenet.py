@@ -3,7 +3,7 @@ with MXNet 1.9.1's parameter names (``mobilenet0_conv0_weight``,
 ``mobilenetv20_features_linearbottleneck0_conv0_weight``)."""
 from ...block import HybridBlock
 from ... import nn
-from ._common import finish
+from ._common import finish, pretrained_doc
 
 __all__ = ["MobileNet", "MobileNetV2", "get_mobilenet", "get_mobilenet_v2", "mobilenet1_0",
            "mobilenet0_75", "mobilenet0_5", "mobilenet0_25", "mobilenet_v2_1_0",
@@ -12,6 +12,16 @@ __all__ = ["MobileNet", "MobileNetV2", "get_mobilenet", "get_mobilenet_v2", "mob
 
 class RELU6(HybridBlock):
     """min(max(x, 0), 6).
+
+    Args:
+        prefix: the prefix of the block's name (default None: ``relu60_`` style).
+        params: a ParameterDict to share (the block has no parameters).
+
+    Inputs:
+        - **x**: an array of any shape.
+
+    Outputs:
+        - **out**: `x` clipped to [0, 6], the same shape.
 
     Example::
 
@@ -39,6 +49,19 @@ def _conv_dw(out, dw_channels, channels, stride, relu6=False):
 class LinearBottleneck(HybridBlock):
     """MobileNet v2's inverted residual: 1x1 expansion by t, 3x3 depthwise (strided), 1x1
     linear projection; the input is added when stride is 1 and the channels match.
+
+    Args:
+        in_channels: the input's channels.
+        channels: the output's channels.
+        t: the expansion factor (the inner layers have in_channels * t channels).
+        stride: the stride of the depthwise convolution.
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, in_channels, H, W).
+
+    Outputs:
+        - **out**: (N, channels, H / stride, W / stride).
 
     Example::
 
@@ -68,8 +91,15 @@ class MobileNet(HybridBlock):
     classifier.
 
     Args:
-        multiplier: the width multiplier (channels scaled by it).
+        multiplier: the width multiplier (channels scaled by it; default 1.0).
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) (224x224 for the pretrained ones).
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Example::
 
@@ -103,8 +133,15 @@ class MobileNetV2(HybridBlock):
     channels, global average pooling and a 1x1 convolution classifier.
 
     Args:
-        multiplier: the width multiplier.
+        multiplier: the width multiplier (default 1.0).
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) (224x224 for the pretrained ones).
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Example::
 
@@ -150,6 +187,21 @@ def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
     """MobileNet v1 with width `multiplier`; `pretrained` loads ``mobilenet<m>.params``
     ('mobilenet1.0', 'mobilenet0.75', ...) from `root`.
 
+    Args:
+        multiplier: the width multiplier (1.0, 0.75, 0.5, 0.25 for the pretrained
+            files).
+        pretrained: load the parameters from ``mobilenet<multiplier>.params`` in `root`
+            (default False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `MobileNet` constructor: classes, prefix, params.
+
+    Returns:
+        the `MobileNet` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
+
     Example::
 
         from gluonlite.gluon.model_zoo import vision
@@ -163,6 +215,21 @@ def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
 def get_mobilenet_v2(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
     """MobileNet v2 with width `multiplier`; `pretrained` loads ``mobilenetv2_<m>.params``
     from `root`.
+
+    Args:
+        multiplier: the width multiplier (1.0, 0.75, 0.5, 0.25 for the pretrained
+            files).
+        pretrained: load the parameters from ``mobilenetv2_<multiplier>.params`` in `root`
+            (default False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `MobileNetV2` constructor: classes, prefix, params.
+
+    Returns:
+        the `MobileNetV2` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 
@@ -180,7 +247,11 @@ def _make(m, v2):
     tag = str(m).replace(".", "_")
     model.__name__ = f"mobilenet_v2_{tag}" if v2 else f"mobilenet{tag}"
     model.__doc__ = (f"MobileNet {'v2' if v2 else 'v1'} x{m}: ``get_mobilenet"
-                     f"{'_v2' if v2 else ''}({m}, **kwargs)``.\n\n    Example::\n\n"
+                     f"{'_v2' if v2 else ''}({m}, **kwargs)``.\n\n"
+                     + pretrained_doc(f"``mobilenet{'v2_' if v2 else ''}{_suffix(m)}.params``",
+                                      "MobileNetV2" if v2 else "MobileNet", "classes",
+                                      "the multiplier")
+                     + "    Example::\n\n"
                      f"        from gluonlite.gluon.model_zoo import vision\n"
                      f"        net = vision.{model.__name__}(classes=10); net.initialize()\n"
                      f"        net(nd.zeros((1, 3, 32, 32))).shape   # (1, 10)\n    ")

@@ -2,7 +2,7 @@
 MXNet 1.9.1's block structure and parameter names (``resnetv10_stage1_conv0_weight``)."""
 from ...block import HybridBlock
 from ... import nn
-from ._common import finish
+from ._common import finish, pretrained_doc
 
 __all__ = ["ResNetV1", "ResNetV2", "BasicBlockV1", "BasicBlockV2", "BottleneckV1",
            "BottleneckV2", "get_resnet"] + [f"resnet{n}_v{v}" for n in (18, 34, 50, 101, 152)
@@ -33,6 +33,13 @@ class BasicBlockV1(HybridBlock):
         stride: stride of the first convolution (and of the projection).
         downsample: project the shortcut with a strided 1x1 convolution + BatchNorm.
         in_channels: input channels (0: inferred).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, in_channels, H, W).
+
+    Outputs:
+        - **out**: (N, channels, H / stride, W / stride).
 
     Example::
 
@@ -57,7 +64,22 @@ class BasicBlockV1(HybridBlock):
 
 class BottleneckV1(HybridBlock):
     """1x1 (channels // 4, strided), 3x3, 1x1 (channels) convolutions with BatchNorm; relu
-    after the sum with the shortcut. Arguments as BasicBlockV1.
+    after the sum with the shortcut.
+
+    Args:
+        channels: output channels (the bottleneck has channels // 4).
+        stride: the stride of the first 1x1 convolution (and of the projection).
+        downsample: project the shortcut with a strided 1x1 convolution + BatchNorm
+            (default False: the identity; then in_channels must equal channels and stride
+            be 1).
+        in_channels: input channels (default 0: inferred).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, in_channels, H, W).
+
+    Outputs:
+        - **out**: (N, channels, H / stride, W / stride).
 
     Example::
 
@@ -84,8 +106,22 @@ class BottleneckV1(HybridBlock):
 
 class BasicBlockV2(HybridBlock):
     """Pre-activation basic block: BatchNorm, relu, 3x3 convolution, twice; the shortcut
-    (projected from the first activation when downsampling) is added at the end. Arguments as
-    BasicBlockV1.
+    (projected from the first activation when downsampling) is added at the end.
+
+    Args:
+        channels: output channels.
+        stride: the stride of the first 3x3 convolution (and of the projection).
+        downsample: project the shortcut with a strided 1x1 convolution
+            (default False: the identity; then in_channels must equal channels and stride
+            be 1).
+        in_channels: input channels (default 0: inferred).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, in_channels, H, W).
+
+    Outputs:
+        - **out**: (N, channels, H / stride, W / stride).
 
     Example::
 
@@ -116,7 +152,22 @@ class BasicBlockV2(HybridBlock):
 
 class BottleneckV2(HybridBlock):
     """Pre-activation bottleneck: (BatchNorm, relu, convolution) x 3 with 1x1, 3x3 (strided),
-    1x1 kernels. Arguments as BasicBlockV1.
+    1x1 kernels.
+
+    Args:
+        channels: output channels (the bottleneck has channels // 4).
+        stride: the stride of the 3x3 convolution (and of the projection).
+        downsample: project the shortcut with a strided 1x1 convolution
+            (default False: the identity; then in_channels must equal channels and stride
+            be 1).
+        in_channels: input channels (default 0: inferred).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: (N, in_channels, H, W).
+
+    Outputs:
+        - **out**: (N, channels, H / stride, W / stride).
 
     Example::
 
@@ -175,6 +226,16 @@ class ResNetV1(HybridBlock):
         channels: the stem's channels, then each stage's.
         classes: output classes (default 1000).
         thumbnail: a small-image stem (for 32x32 inputs).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) (224x224, or 32x32 with thumbnail).
+
+    Outputs:
+        - **out**: (N, classes) class scores.
+
+    Raises:
+        ValueError: channels without exactly one more entry than layers.
 
     Example::
 
@@ -208,7 +269,24 @@ class ResNetV1(HybridBlock):
 class ResNetV2(HybridBlock):
     """ResNet v2 (pre-activation): an input BatchNorm without scale or shift, the stem, four
     stages, BatchNorm + relu, global average pooling, Flatten and a Dense classifier.
-    Arguments as ResNetV1 (block BasicBlockV2 or BottleneckV2).
+
+    Args:
+        block: BasicBlockV2 or BottleneckV2.
+        layers: blocks per stage (a list of 4 ints).
+        channels: the stem's channels, then each stage's (one more entry than layers).
+        classes: output classes (default 1000).
+        thumbnail: a small-image stem, a 3x3/1 convolution (for 32x32 inputs; default
+            False).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) (224x224, or 32x32 with thumbnail).
+
+    Outputs:
+        - **out**: (N, classes) class scores.
+
+    Raises:
+        ValueError: channels without exactly one more entry than layers.
 
     Example::
 
@@ -258,13 +336,19 @@ def get_resnet(version, num_layers, pretrained=False, ctx=None, root=None, **kwa
     Args:
         version: 1 or 2.
         num_layers: 18, 34, 50, 101 or 152.
-        pretrained: load ``resnet<num_layers>_v<version>.params`` from `root`.
-        ctx: where to load the parameters (default cpu).
-        root: the pretrained folder (default ``$MXNET_HOME/models``).
-        **kwargs: classes, thumbnail, prefix, params.
+        pretrained: load ``resnet<num_layers>_v<version>.params`` from `root` (default
+            False: the parameters are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the pretrained folder (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the ResNetV1/ResNetV2 constructor: classes, thumbnail, prefix,
+            params.
+
+    Returns:
+        the `ResNetV1` or `ResNetV2` network.
 
     Raises:
-        ValueError: an unknown version or depth; FileNotFoundError: pretrained weights absent.
+        ValueError: an unknown version or depth.
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 
@@ -288,8 +372,10 @@ def _make(n, v):
     def model(**kwargs):
         return get_resnet(v, n, **kwargs)
     model.__name__ = f"resnet{n}_v{v}"
-    model.__doc__ = (f"ResNet-{n} v{v}: ``get_resnet({v}, {n}, **kwargs)`` (pretrained, ctx, "
-                     f"root, classes, thumbnail, prefix).\n\n    Example::\n\n"
+    model.__doc__ = (f"ResNet-{n} v{v}: ``get_resnet({v}, {n}, **kwargs)``.\n\n"
+                     + pretrained_doc(f"``resnet{n}_v{v}.params``", f"ResNetV{v}",
+                                      "classes, thumbnail")
+                     + "    Example::\n\n"
                      f"        from gluonlite.gluon.model_zoo import vision\n"
                      f"        net = vision.{model.__name__}(classes=10)   # random weights\n"
                      f"        type(net).__name__   # ResNetV{v}\n    ")

@@ -32,6 +32,13 @@ class SqueezeNet(HybridBlock):
     Args:
         version: '1.0' or '1.1'.
         classes: output classes (default 1000).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) with H = W = 224.
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Raises:
         ValueError: an unknown version.
@@ -76,6 +83,21 @@ def get_squeezenet(version, pretrained=False, ctx=None, root=None, **kwargs):
     """SqueezeNet `version` ('1.0' or '1.1'); `pretrained` loads ``squeezenet<version>.params``
     from `root`.
 
+    Args:
+        version: '1.0' or '1.1'.
+        pretrained: load the parameters from ``squeezenet<version>.params`` in `root`
+            (default False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `SqueezeNet` constructor: classes, prefix, params.
+
+    Returns:
+        the `SqueezeNet` network.
+
+    Raises:
+        ValueError: a version other than '1.0' and '1.1'.
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
+
     Example::
 
         from gluonlite.gluon.model_zoo import vision
@@ -88,6 +110,20 @@ def get_squeezenet(version, pretrained=False, ctx=None, root=None, **kwargs):
 def squeezenet1_0(**kwargs):
     """SqueezeNet 1.0: ``get_squeezenet('1.0', **kwargs)``.
 
+    Args:
+        pretrained: load the parameters from ``squeezenet1.0.params`` in `root` (default
+            False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `SqueezeNet` constructor: classes, prefix, params (the
+            version is set here).
+
+    Returns:
+        the `SqueezeNet` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
+
     Example::
 
         from gluonlite.gluon.model_zoo import vision
@@ -99,6 +135,20 @@ def squeezenet1_0(**kwargs):
 
 def squeezenet1_1(**kwargs):
     """SqueezeNet 1.1: ``get_squeezenet('1.1', **kwargs)``.
+
+    Args:
+        pretrained: load the parameters from ``squeezenet1.1.params`` in `root` (default
+            False: they are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `SqueezeNet` constructor: classes, prefix, params (the
+            version is set here).
+
+    Returns:
+        the `SqueezeNet` network.
+
+    Raises:
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 

@@ -3,7 +3,7 @@
 from ....initializer import Xavier
 from ...block import HybridBlock
 from ... import nn
-from ._common import finish
+from ._common import finish, pretrained_doc
 
 __all__ = ["VGG", "get_vgg", "vgg11", "vgg13", "vgg16", "vgg19", "vgg11_bn", "vgg13_bn",
            "vgg16_bn", "vgg19_bn"]
@@ -17,7 +17,15 @@ class VGG(HybridBlock):
         layers: convolutions per stage.
         filters: channels per stage.
         classes: output classes (default 1000).
-        batch_norm: BatchNorm after each convolution.
+        batch_norm: BatchNorm after each convolution (default False).
+        **kwargs: prefix, params, as HybridBlock's.
+
+    Inputs:
+        - **x**: an image batch, (N, 3, H, W) with H = W = 224 (the Dense layers infer
+          their input size from the first batch).
+
+    Outputs:
+        - **out**: (N, classes) class scores.
 
     Raises:
         ValueError: layers and filters of different lengths.
@@ -69,12 +77,18 @@ def get_vgg(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
 
     Args:
         num_layers: 11, 13, 16 or 19.
-        pretrained: load ``vgg<n>[_bn].params`` from `root`.
-        ctx, root: where to load (default cpu, ``$MXNET_HOME/models``).
-        **kwargs: classes, batch_norm, prefix, params.
+        pretrained: load ``vgg<n>[_bn].params`` from `root` (default False: the parameters
+            are left uninitialized; call ``initialize()``).
+        ctx: the context the pretrained parameters are loaded on (default None: cpu).
+        root: the folder of the pretrained files (default None: ``$MXNET_HOME/models``).
+        **kwargs: passed to the `VGG` constructor: classes, batch_norm, prefix, params.
+
+    Returns:
+        the `VGG` network.
 
     Raises:
         ValueError: an unknown depth.
+        FileNotFoundError: `pretrained` and the parameter file is not in `root`.
 
     Example::
 
@@ -97,7 +111,11 @@ def _make(n, bn):
         return get_vgg(n, **kwargs)
     model.__name__ = f"vgg{n}" + ("_bn" if bn else "")
     model.__doc__ = (f"VGG-{n}{' with BatchNorm' if bn else ''}: ``get_vgg({n}"
-                     f"{', batch_norm=True' if bn else ''}, **kwargs)``.\n\n    Example::\n\n"
+                     f"{', batch_norm=True' if bn else ''}, **kwargs)``.\n\n"
+                     + pretrained_doc(f"``{model.__name__}.params``", "VGG",
+                                      "classes" + ("" if bn else ", batch_norm"),
+                                      "batch_norm=True" if bn else "")
+                     + f"    Example::\n\n"
                      f"        from gluonlite.gluon.model_zoo import vision\n"
                      f"        net = vision.{model.__name__}(classes=10)   # random weights\n"
                      f"        type(net).__name__   # VGG\n    ")
