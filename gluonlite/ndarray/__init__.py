@@ -57,19 +57,47 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
     """An array of zeros; `stype` 'row_sparse' or 'csr' gives a sparse one (nothing
     stored).
 
+    Args:
+        shape: the array's shape, an int or a tuple of ints. Outside NumPy shape semantics
+            (`mx.np_shape`) neither () nor a 0 dimension is allowed, as in MXNet.
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        stype: the storage type: None or 'default' for dense, 'row_sparse' or 'csr'.
+        **kwargs: ``out``: an NDArray of `shape` to fill with zeros and return instead.
+
+    Returns:
+        NDArray: the new array (`out` when given).
+
+    Raises:
+        ValueError: an unknown `stype`, or an `out` whose shape is not `shape`
+            (MXNetValueError, a ValueError, for a () or 0-size shape outside NumPy shape
+            semantics).
+        TypeError: an `out` that is not an NDArray.
+
     Example::
 
         nd.zeros((2, 3), dtype='int32').asnumpy()   # [[0 0 0] [0 0 0]]
         nd.zeros((2, 3), stype='csr').stype         # 'csr'
-
-    Raises:
-        ValueError: an unknown `stype`.
     """
     return _creation(shape, ctx, dtype, 0, stype, "zeros", kwargs.get("out"))
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
     """An array of ones (`stype` as in `zeros`).
+
+    Args:
+        shape: the array's shape, an int or a tuple of ints (as in `zeros`).
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        stype: the storage type: None or 'default' for dense, 'row_sparse' or 'csr'.
+        **kwargs: ``out``: an NDArray of `shape` to fill with ones and return instead.
+
+    Returns:
+        NDArray: the new array (`out` when given).
+
+    Raises:
+        ValueError: as `zeros` does.
+        TypeError: an `out` that is not an NDArray.
 
     Example::
 
@@ -80,6 +108,21 @@ def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
 
 def full(shape, val, ctx=None, dtype=None, stype=None, **kwargs):
     """An array filled with `val` (`stype` as in `zeros`).
+
+    Args:
+        shape: the array's shape, an int or a tuple of ints.
+        val: the fill value, a number.
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        stype: the storage type: None or 'default' for dense, 'row_sparse' or 'csr'.
+        **kwargs: ``out``: an NDArray of `shape` to fill with `val` and return instead.
+
+    Returns:
+        NDArray: the new array (`out` when given).
+
+    Raises:
+        ValueError: an unknown `stype`, or an `out` whose shape is not `shape`.
+        TypeError: an `out` that is not an NDArray.
 
     Example::
 
@@ -92,13 +135,26 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dt
            **kwargs):
     """Evenly spaced values in [start, stop) (float32 by default), each repeated `repeat` times.
 
+    Args:
+        start: the first value; with `stop` None, the stop, and the values start at 0.
+        stop: the end of the interval, not included (default None: see `start`).
+        step: the spacing of the values (default 1.0).
+        repeat: how many times each value is repeated in a row (default 1).
+        infer_range: MXNet's flag to take the range from the graph; only False works.
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes for the ``_arange`` operator (``out``, ``name``).
+
+    Returns:
+        NDArray: the 1-D array of values.
+
+    Raises:
+        NotImplementedError: infer_range=True.
+
     Example::
 
         nd.arange(3).asnumpy()                   # [0. 1. 2.]
         nd.arange(1, 3, repeat=2).asnumpy()      # [1. 1. 2. 2.]
-
-    Raises:
-        NotImplementedError: infer_range=True.
     """
     return _register._gen_cache["_arange"](start=start, stop=stop, step=step, repeat=repeat,
                                            infer_range=infer_range,
@@ -108,6 +164,14 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, ctx=None, dt
 
 def maximum(lhs, rhs):
     """Elementwise maximum of arrays and/or scalars (broadcasting).
+
+    Args:
+        lhs: an NDArray or a number.
+        rhs: an NDArray or a number; two arrays broadcast against each other.
+
+    Returns:
+        NDArray: the elementwise maximum (with an array), or a number (two numbers, numpy's
+        ``maximum`` of them).
 
     Example::
 
@@ -119,6 +183,14 @@ def maximum(lhs, rhs):
 def minimum(lhs, rhs):
     """Elementwise minimum of arrays and/or scalars (broadcasting).
 
+    Args:
+        lhs: an NDArray or a number.
+        rhs: an NDArray or a number; two arrays broadcast against each other.
+
+    Returns:
+        NDArray: the elementwise minimum (with an array), or a number (two numbers, numpy's
+        ``minimum`` of them).
+
     Example::
 
         nd.minimum(nd.array([1, 5]), nd.array([[2], [4]])).asnumpy()   # [[1. 2.] [1. 4.]]
@@ -129,6 +201,13 @@ def minimum(lhs, rhs):
 def power(base, exp):
     """``base ** exp`` elementwise for arrays and/or scalars (broadcasting); two scalars give
     a Python number, as in MXNet.
+
+    Args:
+        base: an NDArray or a number.
+        exp: the exponent, an NDArray or a number; two arrays broadcast against each other.
+
+    Returns:
+        NDArray: the powers (with an array), or ``base ** exp`` for two numbers.
 
     Example::
 
@@ -168,6 +247,17 @@ def concat(*data, dim=1, **kwargs):
 
 def stack(*data, axis=0, **kwargs):
     """Join same-shape arrays along a new axis.
+
+    Args:
+        *data: the NDArrays to stack, all of one shape.
+        axis: the position of the new axis in the output (default 0).
+        **kwargs: more attributes for the ``stack`` operator (``out``, ``name``).
+
+    Returns:
+        NDArray: the stacked array, with one more axis of length len(data).
+
+    Raises:
+        ShapeError: if the arrays' shapes differ (`gluonlite.ops.registry.ShapeError`).
 
     Example::
 

@@ -24,6 +24,12 @@ globals().update({n[len(_PREFIX):]: _gen_cache[n] for n in _registry.names()
 def isinf(data):
     """1 where data is +inf or -inf, else 0 (data's dtype).
 
+    Args:
+        data: an NDArray.
+
+    Returns:
+        NDArray: of data's shape and dtype, 1 where the test holds, else 0.
+
     Example::
 
         nd.contrib.isinf(nd.array([1, np.inf, np.nan])).asnumpy()   # [0. 1. 0.]
@@ -34,6 +40,12 @@ def isinf(data):
 def isfinite(data):
     """1 where data is neither infinite nor NaN, else 0 (data's dtype).
 
+    Args:
+        data: an NDArray.
+
+    Returns:
+        NDArray: of data's shape and dtype, 1 where the test holds, else 0.
+
     Example::
 
         nd.contrib.isfinite(nd.array([1, np.inf, np.nan])).asnumpy()   # [1. 0. 0.]
@@ -43,6 +55,12 @@ def isfinite(data):
 
 def isnan(data):
     """1 where data is NaN, else 0 (data's dtype).
+
+    Args:
+        data: an NDArray.
+
+    Returns:
+        NDArray: of data's shape and dtype, 1 where the test holds, else 0.
 
     Example::
 
@@ -111,15 +129,28 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
     """One AdamW step (`_adamw_update`) on `weight`, `mean` and `var` in place.
 
     Args:
-        weight, grad, mean, var: NDArrays of one shape.
+        weight: the weights, an NDArray.
+        grad: the gradient, of weight's shape.
+        mean: the first-moment state, of weight's shape, updated in place.
+        var: the second-moment state, of weight's shape, updated in place.
         rescale_grad: a number or a one-element NDArray the gradient is multiplied by (a
-            number becomes a float32 array on weight's context, as in MXNet); a NaN or
+            number becomes a float32 array on weight's context, as in MXNet); a zero, NaN or
             infinite value skips the update.
-        lr, eta, beta1, beta2, epsilon, wd, clip_gradient: the operator's attributes.
-        out: the array to write the new weight to (usually `weight`).
+        lr: the learning rate.
+        eta: the schedule multiplier of the whole step: the weight moves by
+            eta * (lr * mean / (sqrt(var) + epsilon) + wd * weight).
+        beta1: the decay rate of the first moment `mean` (default 0.9).
+        beta2: the decay rate of the second moment `var` (default 0.999).
+        epsilon: added to sqrt(var) against division by zero (default 1e-8).
+        wd: the decoupled weight decay (default 0).
+        clip_gradient: clip the rescaled gradient to [-clip_gradient, clip_gradient]
+            (default -1: no clipping).
+        out: the array to write the new weight to (usually `weight`; default None: a new one).
+        name: the operator's name (for the profiler; default None).
+        **kwargs: more attributes for the operator.
 
     Returns:
-        The new weight.
+        NDArray: the new weight (`out` when given).
 
     Example::
 
@@ -139,6 +170,31 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                     **kwargs):
     """`adamw_update` with a float32 master copy `weight32` of a float16 `weight`
     (`_mp_adamw_update`); `rescale_grad` is a number or a one-element NDArray.
+
+    Args:
+        weight: the float16 weights, an NDArray.
+        grad: the float16 gradient, of weight's shape.
+        mean: the float32 first-moment state, updated in place.
+        var: the float32 second-moment state, updated in place.
+        weight32: the float32 master copy of weight; the step runs on it, in place.
+        rescale_grad: a number or a one-element NDArray the gradient is multiplied by; a
+            zero, NaN or infinite value skips the update.
+        lr: the learning rate.
+        eta: the schedule multiplier of the whole step: the weight moves by
+            eta * (lr * mean / (sqrt(var) + epsilon) + wd * weight).
+        beta1: the decay rate of the first moment `mean` (default 0.9).
+        beta2: the decay rate of the second moment `var` (default 0.999).
+        epsilon: added to sqrt(var) against division by zero (default 1e-8).
+        wd: the decoupled weight decay (default 0).
+        clip_gradient: clip the rescaled gradient to [-clip_gradient, clip_gradient]
+            (default -1: no clipping).
+        out: the array to write the new weight (cast to weight's dtype) to (usually
+            `weight`; default None: a new one).
+        name: the operator's name (for the profiler; default None).
+        **kwargs: more attributes for the operator.
+
+    Returns:
+        NDArray: the new weight (`out` when given).
 
     Example::
 
@@ -160,13 +216,23 @@ def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, 
     var list entry is updated in place.
 
     Args:
-        weights, grads, mean, var: lists of NDArrays, one entry per tensor.
-        rescale_grad: a number or a one-element NDArray the gradients are multiplied by.
-        lrs, wds, etas: per-tensor learning rates, weight decays and schedule multipliers.
-        size: how many tensors (default: all of `weights`).
+        weights: the weights, a list of NDArrays.
+        grads: their gradients, a list of NDArrays of the weights' shapes.
+        mean: the first-moment states, a list of NDArrays, updated in place.
+        var: the second-moment states, a list of NDArrays, updated in place.
+        rescale_grad: a number or a one-element NDArray the gradients are multiplied by; a
+            zero, NaN or infinite value skips every update.
+        lrs: the learning rate of each tensor, a sequence of floats.
+        wds: the weight decay of each tensor.
+        etas: the schedule multiplier of each tensor.
+        out: the arrays to write the new weights to, a list (usually `weights`; default None:
+            new ones).
+        name: not used (MXNet's signature).
+        size: how many tensors (default 0: all of `weights`).
+        **kwargs: more attributes for the operator (beta1, beta2, epsilon, clip_gradient).
 
     Returns:
-        The updated weights.
+        list of NDArray: the updated weights.
 
     Example::
 
@@ -184,6 +250,26 @@ def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, 
 def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas,
                           out=None, name=None, size=0, **kwargs):
     """`multi_adamw_update` with float32 master copies `weights32` of float16 weights.
+
+    Args:
+        weights: the weights, a list of NDArrays.
+        grads: their gradients, a list of NDArrays of the weights' shapes.
+        mean: the first-moment states, a list of NDArrays, updated in place.
+        var: the second-moment states, a list of NDArrays, updated in place.
+        weights32: the float32 master copies of the weights, updated in place.
+        rescale_grad: a number or a one-element NDArray the gradients are multiplied by; a
+            zero, NaN or infinite value skips every update.
+        lrs: the learning rate of each tensor, a sequence of floats.
+        wds: the weight decay of each tensor.
+        etas: the schedule multiplier of each tensor.
+        out: the arrays to write the new weights to, a list (usually `weights`; default None:
+            new ones).
+        name: not used (MXNet's signature).
+        size: how many tensors (default 0: all of `weights`).
+        **kwargs: more attributes for the operator (beta1, beta2, epsilon, clip_gradient).
+
+    Returns:
+        list of NDArray: the updated weights.
 
     Example::
 
@@ -204,13 +290,21 @@ def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
     """LAMB over several tensors in one call (`_multi_lamb_update`).
 
     Args:
-        weights, grads, mean, var: lists of NDArrays, one entry per tensor.
-        step_count: per-tensor update counts.
-        lrs, wds: per-tensor learning rates and weight decays.
-        num_tensors: how many tensors (default: all of `weights`).
+        weights: the weights, a list of NDArrays.
+        grads: their gradients, a list of NDArrays of the weights' shapes.
+        mean: the first-moment states, a list of NDArrays, updated in place.
+        var: the second-moment states, a list of NDArrays, updated in place.
+        step_count: the update count of each tensor (for the bias correction).
+        lrs: the learning rate of each tensor, a sequence of floats.
+        wds: the weight decay of each tensor.
+        out: the arrays to write the new weights to, a list (usually `weights`; default None:
+            new ones).
+        num_tensors: how many tensors (default 0: all of `weights`).
+        **kwargs: more attributes for the operator (beta1, beta2, epsilon, bias_correction,
+            clip_gradient, lower_bound, upper_bound, rescale_grad).
 
     Returns:
-        The updated weights.
+        list of NDArray: the updated weights.
 
     Example::
 
@@ -228,6 +322,23 @@ def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None,
 def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
                          num_tensors=0, **kwargs):
     """`multi_lamb_update` with float32 master copies `weights32` of float16 weights.
+
+    Args:
+        weights: the weights, a list of NDArrays.
+        grads: their gradients, a list of NDArrays of the weights' shapes.
+        mean: the first-moment states, a list of NDArrays, updated in place.
+        var: the second-moment states, a list of NDArrays, updated in place.
+        weights32: the float32 master copies of the weights, updated in place.
+        step_count: the update count of each tensor (for the bias correction).
+        lrs: the learning rate of each tensor, a sequence of floats.
+        wds: the weight decay of each tensor.
+        out: the arrays to write the new weights to, a list (usually `weights`; default None:
+            new ones).
+        num_tensors: how many tensors (default 0: all of `weights`).
+        **kwargs: more attributes for the operator (as `multi_lamb_update`).
+
+    Returns:
+        list of NDArray: the updated weights.
 
     Example::
 

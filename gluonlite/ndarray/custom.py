@@ -42,11 +42,14 @@ def Custom(*data, op_type=None, name=None, out=None, **kwargs):
         *data: the inputs in the order of the property's `list_arguments()` (then its
             auxiliary states); inputs may also be given by those names as keywords.
         op_type: the name given to `mx.operator.register`.
+        name: not used by the imperative call (MXNet's signature; a node's name in `sym.Custom`).
+        out: an NDArray, or a list of them, to copy the outputs into and return instead
+            (default None: new arrays).
         **kwargs: other keywords: inputs by name, the rest handed (as strings) to the
             property's constructor.
 
     Returns:
-        One NDArray, or a list when the property lists several outputs.
+        One NDArray, or a list when the property lists several outputs (`out` when given).
 
     Raises:
         TypeError: no op_type, an unknown input name, or an input given twice.

@@ -165,6 +165,13 @@ def from_dlpack(dlpack):
     `to_dlpack_for_write`, or another framework) or of an object with ``__dlpack__`` (a
     numpy array...), without copying.
 
+    Args:
+        dlpack: a DLPack ``PyCapsule`` (consumed: it cannot be opened twice) or an object
+            with a ``__dlpack__`` method.
+
+    Returns:
+        NDArray: on the cpu context, sharing the memory (writes show in the producer).
+
     Raises:
         TypeError: neither a capsule nor an object with ``__dlpack__``.
         ValueError: a capsule already consumed, on a device other than the host, or of a

@@ -22,6 +22,17 @@ def _op(name):
 def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
     """An N x M matrix (M=0: N x N) with ones on the k-th diagonal.
 
+    Args:
+        N: the number of rows.
+        M: the number of columns (default 0: N).
+        k: the diagonal: 0 the main one, positive above it, negative below (default 0).
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes for the ``_eye`` operator.
+
+    Returns:
+        NDArray: of shape (N, M).
+
     Example::
 
         nd.eye(2, 3, 1).asnumpy()   # [[0. 1. 0.] [0. 0. 1.]]
@@ -32,6 +43,17 @@ def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
 
 def linspace(start, stop, num, endpoint=True, ctx=None, dtype=np.float32):
     """`num` evenly spaced numbers from start to stop (stop left out when not `endpoint`).
+
+    Args:
+        start: the first value.
+        stop: the last value (with `endpoint`), else the end the values stop short of.
+        num: how many values.
+        endpoint: whether `stop` is the last value (default True).
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default float32; None: float32).
+
+    Returns:
+        NDArray: of shape (num,).
 
     Example::
 
@@ -50,6 +72,9 @@ def histogram(a, bins=10, range=None):  # noqa: A002 - MXNet's argument name
         bins: the number of equal bins of `range`, or an NDArray of bin edges.
         range: (low, high) for an integer `bins`; without it numpy's histogram of the data
             is returned (with a warning, as in MXNet).
+
+    Returns:
+        (NDArray, NDArray): the counts per bin and the bins' edges (one more than the bins).
 
     Raises:
         ValueError: bins neither an int nor an NDArray.
@@ -74,6 +99,17 @@ def histogram(a, bins=10, range=None):  # noqa: A002 - MXNet's argument name
 
 def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     """Split `ary` along `axis` into equal parts (an int) or at the given indices (a tuple).
+
+    Args:
+        ary: the NDArray to split.
+        indices_or_sections: an int: the number of equal parts; a tuple of ints: the
+            indices along `axis` where a part starts (the first part starts at 0).
+        axis: the axis to split along (default 0).
+        squeeze_axis: drop `axis` from each part (parts must then have length 1 along it;
+            default False).
+
+    Returns:
+        list of NDArray: the parts, in order (a single NDArray when there is one part).
 
     Raises:
         ValueError: an int that does not divide the axis, or neither an int nor a tuple.

@@ -139,6 +139,16 @@ def plan_for(op, attrs):
 def parse_cached(op, attrs):
     """op.parse(attrs)[0], memoized on the attribute values (most calls repeat them).
 
+    Args:
+        op: the registered `Operator`.
+        attrs: {attribute name: value} as a caller passes them.
+
+    Returns:
+        the operator's parsed attributes (a mapping of every attribute, defaults filled in).
+
+    Raises:
+        TypeError, ValueError: attributes the operator's parser rejects.
+
     Example::
 
         from gluonlite.ndarray.invoke import parse_cached
@@ -217,6 +227,17 @@ def run_plan(plan, inputs, ctx=None):
     """Run a planned call on NDArray `inputs` (a list aligned with `plan.names`, None where an
     optional input is absent). Returns the list of visible output NDArrays.
 
+    Args:
+        plan: the `CallPlan` of `plan_for` (the operator with its parsed attributes).
+        inputs: the input NDArrays, aligned with the operator's input names (None for an
+            absent optional one).
+        ctx: the Context of a call with no input array (creation operators; default None:
+            the operator's ctx attribute, else the current context). A call with inputs
+            runs on their context.
+
+    Returns:
+        list of NDArray: the visible outputs.
+
     Raises:
         ValueError: inputs on different contexts; shapes that do not fit (the message names
             the operator and the shapes).
@@ -268,6 +289,20 @@ def _call_ctx(plan, c, ctx):
 def run_dense(plan, inputs, ctx=None):
     """`run_plan` without the storage dispatch: the operator's dense kernel on `inputs`
     (every one dense), recorded by autograd when it records; the dispatcher's fallback.
+
+    Args:
+        plan: the `CallPlan` of `plan_for`.
+        inputs: the dense input NDArrays, aligned with the operator's input names (None for
+            an absent optional one).
+        ctx: the Context of a call with no input array (creation operators; default None:
+            the operator's ctx attribute, else the current context). A call with inputs
+            runs on their context.
+
+    Returns:
+        list of NDArray: the visible outputs.
+
+    Raises:
+        ValueError, TypeError: as `run_plan`.
 
     Example::
 
@@ -329,6 +364,14 @@ def _run_dense(plan, inputs, c, ctx):
 def invoke(op, inputs, attrs, ctx=None):
     """Run `op` on NDArray `inputs` (a list aligned with its input names) with `attrs`.
 
+    Args:
+        op: the registered `Operator`.
+        inputs: the input NDArrays, aligned with the operator's input names.
+        attrs: {attribute name: value}, as a caller passes them.
+        ctx: the Context of a call with no input array (creation operators; default None:
+            the operator's ctx attribute, else the current context). A call with inputs
+            runs on their context.
+
     Returns the list of visible output NDArrays. Records a tape node when autograd is
     recording and some input is part of the graph.
 
@@ -347,6 +390,13 @@ def invoke(op, inputs, attrs, ctx=None):
 
 def context_from(p):
     """The context named by a creation operator's `ctx` attribute ('cpu(0)'), if any.
+
+    Args:
+        p: the operator's attributes, a dict (anything else names no context).
+
+    Returns:
+        Context or None: the Context given (as a Context or its string 'gpu(1)'), None
+        when the attribute is absent or empty.
 
     Example::
 

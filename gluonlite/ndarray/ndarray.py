@@ -61,6 +61,15 @@ def refuse_np_arrays(fname, inputs):
 def check_grad_req(req):
     """Validate a grad_req value ('write', 'add' or 'null').
 
+    Args:
+        req: the gradient request to check.
+
+    Returns:
+        str: `req` itself.
+
+    Raises:
+        ValueError: `req` is not one of 'write', 'add', 'null'.
+
     Example::
 
         from gluonlite.ndarray.ndarray import check_grad_req
@@ -124,6 +133,11 @@ class NDArray:
 
     Create one with `nd.array`, `nd.zeros` and friends. Arithmetic broadcasts like MXNet's
     NDArray; a full reduction or an index of every axis has shape (1,) (no 0-d arrays).
+
+    Args:
+        data: the raw array the NDArray wraps (a numpy array on the cpu, a device array of
+            the context's array module on a gpu), used as is, not copied.
+        ctx: the Context `data` lives on (default None: the current context).
 
     Example::
 
@@ -482,6 +496,16 @@ class NDArray:
         """Write `rhs` into the region ``begin:end:step`` (one entry per axis; None for a
         default) and return this array (MXNet's ``_slice_assign`` with ``out=self``).
 
+        Args:
+            rhs: an NDArray (or a number, an array-like) that fits the region by
+                broadcasting.
+            begin: the region's start on each axis, a tuple (None: the axis's start).
+            end: the region's end on each axis, not included (None: the axis's end).
+            step: the region's step on each axis (None or an empty tuple: step 1 everywhere).
+
+        Returns:
+            NDArray: this array, changed in place.
+
         Raises:
             ValueError: `rhs` does not fit the region.
 
@@ -497,6 +521,15 @@ class NDArray:
     def slice_assign_scalar(self, value, begin, end, step):
         """Write the number `value` into the region ``begin:end:step`` (as `slice_assign`)
         and return this array.
+
+        Args:
+            value: the number to write.
+            begin: the region's start on each axis, a tuple (None: the axis's start).
+            end: the region's end on each axis, not included (None: the axis's end).
+            step: the region's step on each axis (None or an empty tuple: step 1 everywhere).
+
+        Returns:
+            NDArray: this array, changed in place.
 
         Example::
 
@@ -566,6 +599,17 @@ class NDArray:
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Gradients of this array with respect to the marked variables (see
         autograd.backward).
+
+        Args:
+            out_grad: the gradient of the final result with respect to this array, of its
+                shape (default None: ones, as for a scalar loss).
+            retain_graph: keep the recorded graph so backward can run on it again (default
+                False: it is freed).
+            train_mode: run the backward pass in training mode (default True; dropout and
+                batch norm's behaviour).
+
+        Raises:
+            ValueError: this array was not recorded, or its graph was already freed.
 
         Example::
 
@@ -1185,6 +1229,18 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
 def empty(shape, ctx=None, dtype=None, stype=None):
     """An uninitialised array (here: zeros, so results never depend on stale memory); a
     sparse `stype` ('row_sparse', 'csr') gives an empty sparse array.
+
+    Args:
+        shape: the array's shape, an int or a tuple of ints.
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        stype: the storage type: None or 'default' for dense, 'row_sparse' or 'csr'.
+
+    Returns:
+        NDArray: the new array (zeros).
+
+    Raises:
+        ValueError: an unknown `stype`.
 
     Example::
 

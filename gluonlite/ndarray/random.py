@@ -28,6 +28,10 @@ def seed(seed_state, ctx="all"):
     """Reseed every random draw of gluonlite (same as `gluonlite.random.seed`; one generator
     serves every context, so `ctx` is accepted for MXNet's signature).
 
+    Args:
+        seed_state: the seed, an int.
+        ctx: not used (default 'all'; MXNet reseeds one device's generators with a Context).
+
     Example::
 
         nd.random.seed(42)

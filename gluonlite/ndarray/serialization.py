@@ -98,6 +98,12 @@ def array_bytes(a):
     """One dense NDArray's record in MXNet's format (V2), as MXNet's ``NDArray.__getstate__``
     pickles it and ``nd.save`` writes it.
 
+    Args:
+        a: a dense NDArray (its context's device type and id go into the record).
+
+    Returns:
+        bytes: the record (V3 under NumPy shape semantics, else V2), little-endian values.
+
     Raises:
         TypeError: a dtype MXNet cannot store.
 
@@ -121,6 +127,13 @@ def array_from_bytes(buf, where):
     """The numpy values of one dense array record (`array_bytes`, or MXNet's pickled
     ``{'handle': ...}`` bytes; any layout `load` reads). The device it was saved from is
     not kept: the caller places the values.
+
+    Args:
+        buf: the record's bytes (any bytes-like object).
+        where: what the bytes are, named in an error (a file name, 'pickle').
+
+    Returns:
+        numpy.ndarray: the values, with the record's shape and dtype.
 
     Raises:
         ValueError: bytes that are not one whole dense array record (naming `where`).
@@ -347,6 +360,17 @@ def loads(buf, where="<bytes>"):
     """Parse MXNet NDArray-list bytes into (list of numpy arrays, or a `_SparseRecord` for
     each of the sparse arrays, list of names).
 
+    Args:
+        buf: the bytes of an NDArray file (what `nd.save` writes).
+        where: what the bytes are, named in an error (default '<bytes>').
+
+    Returns:
+        (list, list of str): the arrays, and their names (empty for a saved list).
+
+    Raises:
+        ValueError: bytes that are not a valid NDArray file (bad magic, truncated records,
+            parts that do not fit), naming `where`.
+
     Example::
 
         from gluonlite.ndarray.serialization import dumps, loads
@@ -424,6 +448,14 @@ def load(fname, ctx=None):
 def load_frombuffer(buf, ctx=None):
     """Like `load`, from the bytes of such a file (``bytes``, ``bytearray``, or a str of
     latin-1 characters, as MXNet's Python 2 era code passes).
+
+    Args:
+        buf: the file's contents.
+        ctx: the Context to put the arrays on (default None: the current context).
+
+    Returns:
+        list of NDArray, or dict of str to NDArray: as the file was saved (a list, or
+        names to arrays).
 
     Raises:
         TypeError: `buf` is not bytes-like.

@@ -338,6 +338,14 @@ class BaseSparseNDArray(NDArray):
     def astype(self, dtype, copy=True):
         """A copy with values of `dtype`, same storage type.
 
+        Args:
+            dtype: the new element type (a name or a numpy dtype).
+            copy: always copy (default True); False returns this array itself when it
+                already has `dtype`.
+
+        Returns:
+            BaseSparseNDArray: of this array's storage type and shape.
+
         Example::
 
             r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
@@ -920,7 +928,12 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     Args:
         stype: 'csr', 'row_sparse' or 'default'.
         shape: an int or tuple.
-        ctx, dtype: as for `nd.zeros` (float32 by default).
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+        **kwargs: not used (MXNet's signature).
+
+    Returns:
+        CSRNDArray, RowSparseNDArray or NDArray: by `stype`.
 
     Raises:
         ValueError: an unknown storage type, or a csr shape that is not 2-D.
@@ -949,6 +962,19 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
 def empty(stype, shape, ctx=None, dtype=None):
     """A new array of storage type `stype` (all zero here, as `zeros`).
 
+    Args:
+        stype: 'csr' or 'row_sparse'.
+        shape: an int or tuple (2-D for csr).
+        ctx: the Context of the array (default None: the current context).
+        dtype: the element type (default None: float32).
+
+    Returns:
+        CSRNDArray or RowSparseNDArray: with nothing stored.
+
+    Raises:
+        ValueError: a storage type other than 'csr' and 'row_sparse', or a csr shape that
+            is not 2-D.
+
     Example::
 
         nd.sparse.empty('csr', (2, 3)).asnumpy()   # [[0. 0. 0.] [0. 0. 0.]]
@@ -966,6 +992,11 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
         data: an NDArray of any storage type.
         stype: 'default', 'row_sparse' or 'csr'.
         out: an optional array to write into.
+        name: not used by the imperative call (MXNet's signature).
+        **kwargs: not used.
+
+    Returns:
+        NDArray: of storage type `stype` (`out` when given).
 
     Raises:
         ValueError: csr <-> row_sparse (MXNet has no such cast), a non-2-D array to csr, an
@@ -984,6 +1015,15 @@ def cast_storage(data, stype, out=None, name=None, **kwargs):
 
 def zeros_like(data, out=None, name=None, **kwargs):
     """An all-zero array with `data`'s shape, dtype and storage type.
+
+    Args:
+        data: an NDArray of any storage type.
+        out: an array to write the zeros into and return (default None: a new one).
+        name: not used by the imperative call (MXNet's signature).
+        **kwargs: not used.
+
+    Returns:
+        NDArray: the zeros, on data's context (`out` when given).
 
     Example::
 
@@ -1042,7 +1082,14 @@ def _arith(name):
     f.__name__ = name
     f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars (the elemwise "
                  "operator for one shape, else the broadcast one); the storage is kept where "
-                 "the operator's storage rule keeps it, dense otherwise.\n\nExample::\n\n"
+                 "the operator's storage rule keeps it, dense otherwise.\n\n"
+                 "Args:\n    lhs: an NDArray (dense or sparse) or a number.\n"
+                 "    rhs: an NDArray (dense or sparse) or a number; two arrays of different "
+                 "shapes broadcast.\n\n"
+                 "Returns:\n    NDArray: the result (a number for two numbers; "
+                 "NotImplemented when the one non-array operand is not a number).\n\n"
+                 "Raises:\n    ShapeError: two arrays whose shapes do not broadcast.\n\n"
+                 "Example::\n\n"
                  "    r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))\n"
                  f"    nd.sparse.{name}(r, {'2' if kind in ('mul', 'div') else 'r'}).stype"
                  "   # 'row_sparse'\n")
@@ -1070,6 +1117,16 @@ __all__ += ["add", "subtract", "multiply", "divide"]
 
 def retain(data=None, indices=None, out=None, name=None, **kwargs):
     """The rows of row_sparse `data` whose row numbers are in `indices`; the others dropped.
+
+    Args:
+        data: a RowSparseNDArray.
+        indices: the row numbers to keep, a 1-D NDArray.
+        out: an array to write the result into (default None: a new one).
+        name: not used by the imperative call (MXNet's signature).
+        **kwargs: refused: any other keyword raises.
+
+    Returns:
+        RowSparseNDArray: data's shape, holding only the kept rows.
 
     Raises:
         ValueError: `data` is not row_sparse.

@@ -47,7 +47,9 @@ def csr_problem(shape, data, indices, indptr, full=True):
 
     Args:
         shape: (rows, cols).
-        data, indices, indptr: numpy arrays (values, column numbers, row offsets).
+        data: the stored values, a 1-D numpy array.
+        indices: the column number of each stored value, a 1-D numpy array.
+        indptr: the row offsets into data (rows + 1 of them), a 1-D numpy array.
         full: also check every index (O(nnz)); else the sizes only (MXNet's
             ``check_format(full_check=False)``).
 

@@ -33,6 +33,14 @@ def rows_to_ndarray(rows, ctx):
     """A `RowSparseNDArray` holding RowSparseRows `rows` (on the host, as every sparse
     array).
 
+    Args:
+        rows: the `RowSparseRows` (row numbers, their values, the full shape), on the host
+            or a device.
+        ctx: the Context the array reports.
+
+    Returns:
+        RowSparseNDArray: holding copies of rows' values and indices on the host.
+
     Example::
 
         from gluonlite.ndarray.sparse_grad import rows_to_ndarray

@@ -62,6 +62,14 @@ def _make(name, arrays, scalar, rscalar, numbers, ns):
     f.__doc__ = (f"``{name}(lhs, rhs)``: elementwise, each operand an NDArray or a number; "
                  f"two arrays broadcast ({arrays}), an array and a number use {scalar} "
                  f"({rscalar} with the number first); two numbers give a number.\n\n"
+                 "Args:\n    lhs: the left operand, an NDArray or a number.\n"
+                 "    rhs: the right operand, an NDArray or a number.\n\n"
+                 "Returns:\n    NDArray: the elementwise result (a number for two numbers"
+                 + ("; comparisons give 1 or 0 in the arrays' dtype" if name in (
+                     "equal", "not_equal", "greater", "greater_equal", "lesser",
+                     "lesser_equal", "logical_and", "logical_or", "logical_xor") else "")
+                 + ").\n\nRaises:\n    ShapeError: two arrays whose shapes do not "
+                 "broadcast.\n\n"
                  f"Example::\n\n    nd.{name}(nd.array([1, 2]), 2).asnumpy()   # {shown}\n")
     return f
 
@@ -123,6 +131,15 @@ def moveaxis(tensor, source, destination):
 def concatenate(arrays, axis=0, always_copy=True):
     """Join a list of arrays along `axis` (a copy, also of a single array when
     `always_copy`).
+
+    Args:
+        arrays: the NDArrays to join (a list or any iterable), of one shape except along
+            `axis`.
+        axis: the axis to join along (default 0).
+        always_copy: copy a single array too (default True); False returns it itself.
+
+    Returns:
+        NDArray: the joined array.
 
     Raises:
         ValueError: an empty list.

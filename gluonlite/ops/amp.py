@@ -56,6 +56,16 @@ def _widest(p, dtypes):
 def multicast_dtypes(p, ins):
     """(input dtypes, output dtypes) of amp_multicast with params p (None where unknown).
 
+    Args:
+        p: amp_multicast's parsed attributes (``cast_narrow``: float16 when an input is
+            float16, else float32; without it float32 when an input is float32, else the
+            first input's dtype).
+        ins: the input dtypes, None for an unknown one.
+
+    Returns:
+        (list, list): `ins` unchanged, and every input's dtype cast to the common one
+        (all None while it is unknown).
+
     Example::
 
         from gluonlite.ops.amp import multicast_dtypes

@@ -23,6 +23,8 @@ class Attr:
         parse: callable turning a Python value or a string into the typed value (raises
             ValueError/TypeError on bad input).
         default: the value when the attribute is not given; `REQUIRED` if it must be given.
+        kind: the attribute's kind, a name the docs and signatures show ('int', 'shape';
+            default '': unnamed).
 
     Example::
 
@@ -127,6 +129,14 @@ def _any(v):
 def Int(default=REQUIRED):
     """An integer attribute.
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` takes an int, a whole float or their string,
+        and raises ValueError otherwise (a bool too).
+
     Example::
 
         from gluonlite.ops.attrs import Int
@@ -137,6 +147,14 @@ def Int(default=REQUIRED):
 
 def Float(default=REQUIRED):
     """A float attribute.
+
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` takes a number or its string,
+        and raises ValueError otherwise (a bool too).
 
     Example::
 
@@ -149,6 +167,14 @@ def Float(default=REQUIRED):
 def Bool(default=REQUIRED):
     """A boolean attribute (strings 'True'/'False'/'1'/'0' accepted).
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` takes a bool, 0, 1 or those strings (any case),
+        and raises ValueError otherwise.
+
     Example::
 
         from gluonlite.ops.attrs import Bool
@@ -159,6 +185,13 @@ def Bool(default=REQUIRED):
 
 def Str(default=REQUIRED):
     """A string attribute.
+
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives ``str`` of the value.
 
     Example::
 
@@ -171,6 +204,14 @@ def Str(default=REQUIRED):
 def Shape(default=REQUIRED):
     """A shape attribute: a tuple of ints, or None.
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives a tuple of ints (an int: a 1-tuple) or None,
+        and raises ValueError otherwise.
+
     Example::
 
         from gluonlite.ops.attrs import Shape
@@ -181,6 +222,13 @@ def Shape(default=REQUIRED):
 
 def IntList(default=REQUIRED):
     """A list of ints (as in the loop operators' index maps).
+
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives a list of ints, and raises ValueError otherwise.
 
     Example::
 
@@ -205,6 +253,13 @@ def Floats(default=REQUIRED):
     """A tuple of floats (MXNet's ``Tuple<float>``: MultiBoxPrior's sizes, Proposal's
     scales); one number gives a 1-tuple.
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives a tuple of floats, and raises ValueError otherwise.
+
     Example::
 
         from gluonlite.ops.attrs import Floats
@@ -215,6 +270,14 @@ def Floats(default=REQUIRED):
 
 def Axis(default=REQUIRED):
     """An axis attribute: None, an int or a tuple of ints.
+
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives None, an int or a tuple of ints,
+        and raises ValueError otherwise.
 
     Example::
 
@@ -227,6 +290,14 @@ def Axis(default=REQUIRED):
 def Dtype(default=REQUIRED):
     """A dtype attribute, kept as its numpy name ('float32').
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives the dtype's numpy name or None,
+        and raises TypeError for an unknown dtype.
+
     Example::
 
         from gluonlite.ops.attrs import Dtype
@@ -237,6 +308,13 @@ def Dtype(default=REQUIRED):
 
 def Any(default=REQUIRED):
     """An attribute kept as given (internal operators only; not written to JSON).
+
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` returns the value itself.
 
     Example::
 
@@ -278,6 +356,15 @@ def OptionalFloat():
 def Enum(*choices, default=REQUIRED):
     """A string attribute restricted to `choices`.
 
+    Args:
+        *choices: the accepted strings.
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives the value's string (a numpy dtype: its name) and raises
+        ValueError when it is not one of `choices`.
+
     Example::
 
         from gluonlite.ops.attrs import Enum
@@ -296,6 +383,12 @@ def Enum(*choices, default=REQUIRED):
 
 def format_attr(value):
     """MXNet's string form of an attribute value: ``True``, ``(2, 3)``, ``0.001``, ``float32``.
+
+    Args:
+        value: a parsed attribute value.
+
+    Returns:
+        str: a dtype's name, a list as ``[a, b]``, else ``str(value)``.
 
     Example::
 

@@ -34,6 +34,15 @@ def usable(p, rc, x, *others):
     """Whether the fast path applies to BatchNorm params `p` on data `x` (and `others`, the
     per-channel inputs, of x's dtype).
 
+    Args:
+        p: BatchNorm's parsed attributes (its ``axis`` must be the channel axis 1).
+        rc: the `RunCtx` (the fast path is numpy only).
+        x: the data, C-contiguous float32 or float64 with at least 2 axes.
+        *others: the per-channel arrays that must share x's dtype.
+
+    Returns:
+        bool
+
     Example::
 
         from gluonlite.ops import bn_fast
@@ -51,6 +60,12 @@ def usable(p, rc, x, *others):
 def moments(x):
     """(mean, biased variance) per channel (axis 1) of x, in x's dtype: the sums of one pass
     (see the module docstring).
+
+    Args:
+        x: the data, (N, C, ...), float32 or float64.
+
+    Returns:
+        (numpy.ndarray, numpy.ndarray): the mean and the variance, each (C,).
 
     Example::
 
@@ -82,6 +97,15 @@ def normalize_into(p, outs, x, gamma, beta, mean, var):
     the statistics it normalizes with: ``y = (x - mean) * (gamma / std) + beta`` computed in
     place in y instead of through three temporaries.
 
+    Args:
+        p: BatchNorm's parsed attributes (``fix_gamma``: gamma taken as ones; ``eps``).
+        outs: [y of x's shape, mean (C,), 1/std (C,)], written in place.
+        x: the data, (N, C, ...).
+        gamma: the scale, (C,).
+        beta: the shift, (C,).
+        mean: the mean to normalize with, (C,).
+        var: the variance to normalize with, (C,).
+
     Example::
 
         from gluonlite.ops import bn_fast
@@ -111,6 +135,15 @@ def vjp(p, xs, ys, gys, batch_stats):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
     pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
     (training), so dx has their terms too.
+
+    Args:
+        p: BatchNorm's parsed attributes.
+        xs: the forward's inputs [x, gamma, beta, ...].
+        ys: the forward's outputs [y, mean, 1/std] (`normalize_into`'s `outs`).
+        gys: the output gradients; gys[0] is the gradient of y.
+
+    Returns:
+        tuple: (dx, dgamma, dbeta, None, None); dgamma is zeros with ``fix_gamma``.
 
     Example::
 

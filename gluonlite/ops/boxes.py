@@ -35,6 +35,12 @@ def exp(x):
     """e**x rounded once to x's dtype, as C's expf (correctly rounded in glibc) gives it for
     float32; numpy's own float32 exp may differ in the last bit.
 
+    Args:
+        x: a numpy float array.
+
+    Returns:
+        numpy.ndarray: e**x in x's dtype (overflow gives inf without a warning).
+
     Example::
 
         from gluonlite.ops import boxes
@@ -48,6 +54,12 @@ def exp(x):
 
 def log(x):
     """log(x) rounded once to x's dtype (C's logf for float32; see `exp`).
+
+    Args:
+        x: a numpy float array.
+
+    Returns:
+        numpy.ndarray: log(x) in x's dtype (-inf for 0, NaN for negatives, no warning).
 
     Example::
 
@@ -64,6 +76,13 @@ def corners(b, fmt):
     """(xmin, ymin, xmax, ymax) of boxes b (..., 4) in `fmt`: 'corner' (xmin, ymin, xmax,
     ymax) or 'center' (x, y, width, height).
 
+    Args:
+        b: the boxes, an array (..., 4).
+        fmt: 'corner' or 'center' (any other value is read as 'center').
+
+    Returns:
+        tuple of 4 arrays: xmin, ymin, xmax, ymax, each of shape b.shape[:-1].
+
     Example::
 
         from gluonlite.ops import boxes
@@ -79,6 +98,14 @@ def corners(b, fmt):
 def to_format(b, fin, fout):
     """Boxes b (..., 4) converted from format `fin` to `fout` ('corner' or 'center'), in b's
     dtype.
+
+    Args:
+        b: the boxes, an array (..., 4).
+        fin: their format, 'corner' or 'center'.
+        fout: the format wanted, 'corner' or 'center'.
+
+    Returns:
+        numpy.ndarray: the boxes in `fout` (b itself when the formats agree).
 
     Example::
 
@@ -211,6 +238,16 @@ def intersection(rule, a, b, fmt="corner", exact=None):
     `exact` (default: whether a box holds NaN or infinity) follows C's comparisons exactly;
     finite boxes take a faster path with the same results.
 
+    Args:
+        rule: a key of OVERLAPS ('box', 'pixel', 'multibox') or an `Overlap`.
+        a: the first boxes, (..., n, 4).
+        b: the second boxes, (..., m, 4).
+        fmt: the boxes' format, 'corner' (default) or 'center'.
+        exact: use C's comparisons exactly (default None: when a box is not finite).
+
+    Returns:
+        numpy.ndarray: (..., n, m) areas, in a's dtype.
+
     Example::
 
         from gluonlite.ops import boxes
@@ -227,6 +264,20 @@ def overlap(rule, a, b, fmt="corner", area_a=None, area_b=None, exact=None):
     """The overlap of every box of a (..., n, 4) with every box of b (..., m, 4) under the
     convention `rule` (a key of OVERLAPS), in a's dtype: shape (..., n, m) (`exact`: see
     `intersection`).
+
+    Args:
+        rule: a key of OVERLAPS ('box', 'pixel', 'multibox') or an `Overlap`.
+        a: the first boxes, (..., n, 4).
+        b: the second boxes, (..., m, 4).
+        fmt: the boxes' format, 'corner' (default) or 'center'.
+        area_a: the areas of a's boxes, (..., n), when already known (default None:
+            computed).
+        area_b: the areas of b's boxes, (..., m) (default None: computed).
+        exact: use C's comparisons exactly (default None: when a box is not finite).
+
+    Returns:
+        numpy.ndarray: (..., n, m) overlaps (intersection over union by the rule's
+        convention), in a's dtype.
 
     Example::
 
@@ -396,6 +447,15 @@ def best_first(score, valid, limit):
     row. Only rows with more than `limit` valid entries are partitioned first, so a topk of
     400 among 500,000 boxes sorts 400 of them.
 
+    Args:
+        score: the scores, (B, N).
+        valid: which entries count, a boolean array (B, N).
+        limit: the most indices kept per row.
+
+    Returns:
+        (numpy.ndarray, numpy.ndarray): the int64 indices (B, T), T the largest count, and
+        the int64 count per row (B,).
+
     Example::
 
         from gluonlite.ops import boxes
@@ -455,6 +515,11 @@ def greedy_match(s, thresh, topk=-1):
     matching ends after topk + 1 matches (bipartite_matching's count, as in MXNet). Each step
     takes, per column, its best free row (kept up to date as rows are taken), so the work is
     about R * C per matrix, not a visit of every entry.
+
+    Args:
+        s: the score matrices, (B, R, C).
+        thresh: the score an entry must exceed to be matched.
+        topk: with topk > 0, stop after topk + 1 matches (default -1: no limit).
 
     Returns:
         (row (B, R), col (B, C)) int64: the column matched to each row, the row matched to

@@ -39,6 +39,14 @@ class Geom:
     """The per-axis numbers of one convolution: kernel, stride, dilate, pad (left), pad_end
     (right, which Pooling's 'full' convention makes larger) and the output sizes.
 
+    Args:
+        kernel: the kernel's size on each spatial axis (a sequence of ints; kept as a tuple).
+        stride: the step on each axis.
+        dilate: the dilation on each axis (1: a dense kernel).
+        pad: the padding before each axis.
+        pad_end: the padding after each axis.
+        out: the output's size on each axis.
+
     Example::
 
         from gluonlite.ops import conv
@@ -145,6 +153,15 @@ def im2col(xp, x, g, value=0):
     whose column (n, p) holds the C*K inputs output position p of sample n reads (K the
     kernel's size, P the output's). One strided-slice copy per kernel offset.
 
+    Args:
+        xp: the array module (numpy or cupy).
+        x: the input, (N, C, *spatial).
+        g: the `Geom` of the convolution.
+        value: the value of the padding (default 0; Pooling's max pads with -inf).
+
+    Returns:
+        array: the columns, (C * K, N * P), of x's dtype.
+
     Example::
 
         from gluonlite.ops import conv
@@ -178,6 +195,15 @@ def col2im(xp, cols, x_shape, g):
     """The adjoint of `im2col`: columns (C * K, N * P) summed back into an input (N, C,
     *spatial). One strided add per kernel offset.
 
+    Args:
+        xp: the array module (numpy or cupy).
+        cols: the columns, (C * K, N * P).
+        x_shape: the input's shape (N, C, *spatial).
+        g: the `Geom` of the convolution.
+
+    Returns:
+        array: of `x_shape`, each input the sum of the columns that read it.
+
     Example::
 
         from gluonlite.ops import conv
@@ -201,6 +227,17 @@ def conv_forward(xp, x, w, groups, g, bias=None):
     `bias` (F,) when given: one matrix product per group on the im2col columns of each chunk
     of samples. numpy float arrays take `conv_fast.forward`, the same arithmetic arranged
     for speed.
+
+    Args:
+        xp: the array module (numpy or cupy).
+        x: the data, (N, C, *sp).
+        w: the weights, (F, C/groups, *kernel).
+        groups: the number of groups (channels and filters split into that many).
+        g: the `Geom` of the convolution.
+        bias: the bias, (F,) (default None: none).
+
+    Returns:
+        array: y, (N, F, *g.out), of the result dtype of x and w.
 
     Example::
 
@@ -244,6 +281,21 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
     into dx by col2im. Also Deconvolution's forward (dx) and weight gradient. `w` may be
     None when only dw is wanted (its shape then given as `w_shape`). numpy float arrays take
     `conv_fast.backward`.
+
+    Args:
+        xp: the array module (numpy or cupy).
+        gy: the gradient of the output, (N, F, *g.out).
+        w: the weights, (F, C/groups, *kernel), or None (see above).
+        groups: the number of groups.
+        g: the `Geom` of the convolution.
+        x_shape: the input's shape (N, C, *sp).
+        x: the forward's input (needed for dw; default None).
+        need_x: compute dx (default True).
+        need_w: compute dw (default True).
+        w_shape: the weights' shape when `w` is None (default None).
+
+    Returns:
+        (array or None, array or None): dx of `x_shape` and dw of the weights' shape.
 
     Example::
 
@@ -291,6 +343,17 @@ def conv_backward(xp, gy, w, groups, g, x_shape, x=None, need_x=True, need_w=Tru
 def conv_data_grad(xp, gy, w, groups, g, x_shape):
     """The gradient of `conv_forward` with respect to x (Deconvolution's forward).
 
+    Args:
+        xp: the array module (numpy or cupy).
+        gy: the gradient of the output, (N, F, *g.out).
+        w: the weights, (F, C/groups, *kernel).
+        groups: the number of groups.
+        g: the `Geom` of the convolution.
+        x_shape: the input's shape (N, C, *sp).
+
+    Returns:
+        array: dx, of `x_shape`.
+
     Example::
 
         from gluonlite.ops import conv
@@ -303,6 +366,16 @@ def conv_data_grad(xp, gy, w, groups, g, x_shape):
 
 def conv_weight_grad(xp, x, gy, groups, g, w_shape):
     """The gradient of `conv_forward` with respect to w, of shape `w_shape`.
+
+    Args:
+        xp: the array module (numpy or cupy).
+        x: the forward's input, (N, C, *sp).
+        gy: the gradient of the output, (N, F, *g.out).
+        groups: the number of groups.
+        g: the `Geom` of the convolution.
+
+    Returns:
+        array: dw, of `w_shape`.
 
     Example::
 
@@ -347,6 +420,18 @@ def _check_common(name, p, nd):
 
 def conv_geom(name, p, sp):
     """The `Geom` of a Convolution with attributes `p` on spatial sizes `sp`.
+
+    Args:
+        name: the operator's name, starting the error messages.
+        p: the Convolution's parsed attributes (kernel, stride, dilate, pad).
+        sp: the input's spatial sizes, a tuple.
+
+    Returns:
+        Geom: with pad_end equal to pad.
+
+    Raises:
+        ShapeError: a stride, dilate or pad with the wrong number of entries, or a dilated
+            kernel larger than the padded input.
 
     Example::
 
@@ -512,6 +597,18 @@ register("Convolution", inputs=_conv_inputs, signature=("data", "weight", "bias"
 def deconv_geom(name, p, sp):
     """(Geom of the Convolution this Deconvolution transposes, output spatial sizes) for input
     spatial sizes `sp`.
+
+    Args:
+        name: the operator's name, starting the error messages.
+        p: the Deconvolution's parsed attributes (kernel, stride, dilate, pad, adj,
+            target_shape).
+        sp: the input's spatial sizes, a tuple.
+
+    Returns:
+        (Geom, tuple): the geometry and the output's spatial sizes.
+
+    Raises:
+        ShapeError: attributes with the wrong number of entries, or sizes that do not fit.
 
     Example::
 

@@ -35,6 +35,13 @@ ENABLED = True
 def usable(xp, *arrays):
     """Whether the fast path applies: enabled, and numpy arrays of one BLAS floating dtype.
 
+    Args:
+        xp: the array module of the arrays (the fast path is numpy only).
+        *arrays: the arrays of the call (None entries are skipped, not the first).
+
+    Returns:
+        bool
+
     Example::
 
         from gluonlite.ops import conv_fast
@@ -347,6 +354,11 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
     `bias` (F,) when given.
 
     Args:
+        x: the data, (N, C, *sp), float32 or float64.
+        w: the weights, (F, C/groups, *kernel), of x's dtype.
+        groups: the number of groups.
+        g: the `conv.Geom` of the convolution.
+        bias: the bias, (F,) (default None: none).
         out: optional C-contiguous array of y's shape and x's dtype to write y into.
         epilogue: optional ``f(block, index)`` applied to each block of y as soon as it is
             written (bias included), while it is still in the cache: `block` is a view of y
@@ -443,6 +455,20 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
 def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shape=None):
     """(dx, dw) of `forward` (None where not needed); `w` may be None when only dw is wanted
     (its shape then given as `w_shape`). Also Deconvolution's forward (dx alone).
+
+    Args:
+        gy: the gradient of the output, (N, F, *g.out).
+        w: the weights, (F, C/groups, *kernel), or None (see above).
+        groups: the number of groups.
+        g: the `conv.Geom` of the convolution.
+        x_shape: the input's shape (N, C, *sp).
+        x: the forward's input (needed for dw; default None).
+        need_x: compute dx (default True).
+        need_w: compute dw (default True).
+        w_shape: the weights' shape when `w` is None (default None).
+
+    Returns:
+        (array or None, array or None): dx and dw.
 
     Example::
 

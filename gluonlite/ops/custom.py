@@ -46,6 +46,13 @@ _PROP_CACHE = {}
 def prop_of(p):
     """The property instance of a Custom node's params (one per distinct attribute set).
 
+    Args:
+        p: the Custom node's parsed attributes (op_type and the property's keywords).
+
+    Returns:
+        CustomOpProp: the registered property class built with the other attributes
+        (cached: the same attributes give the same instance).
+
     Raises:
         ValueError: no property is registered under op_type.
 
@@ -117,6 +124,12 @@ def _dtype(p, ins):
 
 class Saved:
     """The hidden output of a Custom node: the operator instance and its forward's arrays.
+
+    Args:
+        op: the `CustomOp` instance that ran the forward (its backward runs on it).
+        in_data: the forward's input arrays, a list.
+        out_data: the forward's output arrays, a list.
+        aux: the auxiliary state arrays, a list.
 
     Example::
 
@@ -197,6 +210,18 @@ class _AnyAttrs(dict):
 
 class CustomOperator(Operator):
     """The ``Custom`` registry entry: attributes other than op_type are free-form strings.
+
+    Args:
+        name: the registered name ('Custom').
+        signature: a `Signature` (its inputs come from the property).
+        rules: a `Rules`.
+        traits: a `Traits` (default None: none).
+        fast: a `Fast` (default None: no fast paths).
+        storage: a `StorageRule` (default None: dense storage only).
+        doc: the docstring (default None: the kernel's).
+
+    Raises:
+        TypeError: a group of the wrong type (as `Operator`).
 
     Example::
 

@@ -31,6 +31,14 @@ _SIGMOID_EXP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 def sigmoid_into(xp, x, out):
     """Logistic sigmoid of x written into out (stable for large |x|).
 
+    Args:
+        xp: the array module of the arrays (numpy or cupy).
+        x: the input array.
+        out: the array of x's shape to write into.
+
+    Returns:
+        array: `out`.
+
     Example::
 
         from gluonlite.ops.elementwise import sigmoid_into

@@ -65,6 +65,10 @@ class device_kernels:
     compare them with the plain fast paths (results agree to rounding). Plans compiled inside
     the block keep the setting wherever they run later; imperative calls read it per call.
 
+    Args:
+        enabled: whether the device fast paths run inside the block (the previous setting
+            comes back on exit).
+
     Example::
 
         from gluonlite.ops.fast import device_kernels, device_kernels_enabled

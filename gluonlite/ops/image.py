@@ -37,6 +37,13 @@ def _floats(v):
 def Floats(default=A.REQUIRED):
     """A tuple of floats (a single number is a 1-tuple).
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives a tuple of floats.
+
     Example::
 
         from gluonlite.ops.image import Floats
@@ -429,6 +436,14 @@ def _back(rc, a):
 def adjust_brightness(img, alpha):
     """``img * alpha`` (saturated).
 
+    Args:
+        img: an (H, W, C) numpy image (uint8 or float); its dtype is kept.
+        alpha: the brightness factor, a number (1: unchanged).
+
+    Returns:
+        numpy.ndarray: a new image of img's shape and dtype (integers saturated to the
+        dtype's range).
+
     Example::
 
         from gluonlite.ops.image import adjust_brightness
@@ -440,6 +455,14 @@ def adjust_brightness(img, alpha):
 
 def adjust_contrast(img, alpha):
     """Blend with the image's mean grey level: ``img * alpha + (1 - alpha) * mean_grey``.
+
+    Args:
+        img: an (H, W, C) numpy image (uint8 or float); its dtype is kept.
+        alpha: the contrast factor, a number (1: unchanged, 0: the mean grey).
+
+    Returns:
+        numpy.ndarray: a new image of img's shape and dtype (integers saturated to the
+        dtype's range).
 
     Example::
 
@@ -457,6 +480,15 @@ def adjust_contrast(img, alpha):
 
 def adjust_saturation(img, alpha):
     """Blend with a grey value per pixel (MXNet's: 0.114 * blue, see the module notes).
+
+    Args:
+        img: an (H, W, C) numpy image (uint8 or float); its dtype is kept.
+        alpha: the saturation factor, a number (1: unchanged, 0: grey); a 1-channel
+            image is returned as a copy.
+
+    Returns:
+        numpy.ndarray: a new image of img's shape and dtype (integers saturated to the
+        dtype's range).
 
     Example::
 
@@ -507,6 +539,15 @@ def _hls_to_rgb(h, light, s):
 def adjust_hue(img, alpha):
     """Rotate the hue by ``alpha * 360`` degrees (in HLS space).
 
+    Args:
+        img: an (H, W, 3) RGB numpy image (uint8 or float, 0-255 scale); a 1-channel image
+            is returned as a copy.
+        alpha: the rotation as a fraction of a full turn, a number.
+
+    Returns:
+        numpy.ndarray: a new image of img's shape and dtype (integers saturated to the
+        dtype's range).
+
     Example::
 
         from gluonlite.ops.image import adjust_hue
@@ -525,6 +566,14 @@ def adjust_hue(img, alpha):
 
 def adjust_lighting(img, alpha):
     """AlexNet-style PCA lighting noise: add ``eig @ alpha`` to the RGB channels.
+
+    Args:
+        img: an (H, W, 3) RGB numpy image (uint8 or float); its dtype is kept.
+        alpha: the weights of the 3 principal components, a length-3 array.
+
+    Returns:
+        numpy.ndarray: a new image of img's shape and dtype (integers saturated to the
+        dtype's range).
 
     Example::
 

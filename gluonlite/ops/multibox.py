@@ -71,6 +71,20 @@ def prior_boxes(sizes, ratios, height, width, steps=(-1.0, -1.0), offsets=(0.5, 
     + len(ratios) - 1), 4) in float32: at each location (row-major), one box per size at the
     first ratio, then one per further ratio at the first size.
 
+    Args:
+        sizes: the box sizes, fractions of the image (a sequence of floats).
+        ratios: the width/height aspect ratios (a sequence of floats).
+        height: the feature map's height.
+        width: the feature map's width.
+        steps: the (y, x) distance between cell centres, as fractions of the image
+            (default (-1, -1): 1/height and 1/width).
+        offsets: the (y, x) position of a box centre within its cell, in steps (default
+            (0.5, 0.5): the middle).
+        clip: clip the corners to [0, 1] (default False).
+
+    Returns:
+        numpy.ndarray: the float32 (xmin, ymin, xmax, ymax) boxes, as fractions of the image.
+
     Example::
 
         from gluonlite.ops.multibox import prior_boxes

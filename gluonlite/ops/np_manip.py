@@ -55,6 +55,15 @@ def npx_reshape_target(name, shape, newshape, reverse=False):
     -3 (skip a dimension of size 1), -4 (copy all the remaining), -5 (merge two dimensions),
     -6 (split one dimension into the next two values, one of which may be -1).
 
+    Args:
+        name: the operator's name, starting the error messages.
+        shape: the input's shape.
+        newshape: the requested shape, with the codes above.
+        reverse: read both shapes from the right (default False).
+
+    Returns:
+        tuple: the output shape.
+
     Raises:
         ShapeError: codes that do not fit the input shape.
 
@@ -301,6 +310,13 @@ def _register_join(name, axis_of, prep, doc, attrs):
 
 def prep_shape(prep, s):
     """The shape `prep` (an array adapter of a joining operator) gives an array of shape s.
+
+    Args:
+        prep: the adapter, a function of one array.
+        s: the input shape.
+
+    Returns:
+        tuple: the shape of prep's result (computed on a broadcast zero, nothing allocated).
 
     Example::
 

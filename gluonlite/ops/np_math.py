@@ -37,6 +37,19 @@ def _cast2(name, a, b):
 def tensordot_axes(name, a_ndim, b_ndim, a_axes, b_axes):
     """The summed axes of both operands, normalized, and checked to pair up.
 
+    Args:
+        name: the operator's name, starting the error messages.
+        a_ndim: the first operand's number of dimensions.
+        b_ndim: the second operand's number of dimensions.
+        a_axes: the first operand's summed axes (negative count from the end).
+        b_axes: the second operand's summed axes, paired with a_axes in order.
+
+    Returns:
+        (tuple, tuple): both axis tuples, non-negative.
+
+    Raises:
+        ShapeError: an axis out of range, or tuples of different lengths.
+
     Example::
 
         from gluonlite.ops.np_math import tensordot_axes

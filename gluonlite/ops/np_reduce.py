@@ -53,6 +53,14 @@ def np_axes(name, axis, ndim):
 def reduced_shape(shape, axes, keepdims):
     """NumPy's shape of a reduction of `shape` over `axes` (0-d when nothing is left).
 
+    Args:
+        shape: the input's shape.
+        axes: the reduced axes, non-negative ints.
+        keepdims: keep each reduced axis with size 1 instead of dropping it.
+
+    Returns:
+        tuple: the output shape.
+
     Example::
 
         from gluonlite.ops.np_reduce import reduced_shape

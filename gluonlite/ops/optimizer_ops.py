@@ -36,6 +36,13 @@ def _float_tuple(v):
 def FloatTuple(default=A.REQUIRED):
     """A tuple of floats (MXNet's ``Tuple<float>``: ``lrs``, ``wds``).
 
+    Args:
+        default: the value when the attribute is not given (default `REQUIRED`: it must be
+            given).
+
+    Returns:
+        Attr: whose ``parse`` gives a tuple of floats.
+
     Example::
 
         from gluonlite.ops.optimizer_ops import FloatTuple

@@ -29,6 +29,15 @@ def base_anchors(feature_stride, ratios, scales):
     """The (len(ratios) * len(scales), 4) anchors of one cell, ratio-major, as MXNet's
     GenerateAnchors rounds them (float32, with its floor-based sizes).
 
+    Args:
+        feature_stride: the cell's size in input pixels, an int (the base box is
+            feature_stride x feature_stride).
+        ratios: the aspect ratios (height/width), a sequence of floats.
+        scales: the scales of the base box, a sequence of floats.
+
+    Returns:
+        numpy.ndarray: float32 (x1, y1, x2, y2) anchors, centred on the base box's centre.
+
     Example::
 
         from gluonlite.ops.proposal import base_anchors

@@ -12,6 +12,9 @@ _state = {"gen": np.random.default_rng(0), "seed": 0}
 def seed(n):
     """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling).
 
+    Args:
+        n: the seed, an int (numpy's ``default_rng`` accepts any non-negative int).
+
     Example::
 
         from gluonlite.ops.random import generator, seed

@@ -18,6 +18,7 @@ Example::
     functions["normal"](0, 1, shape=(2, 3))     # a (2, 3) NDArray of normal draws
 """
 import inspect
+import textwrap
 import numbers
 from collections import namedtuple
 
@@ -54,6 +55,79 @@ _PUBLIC = {
     "generalized_negative_binomial": ("generalized_negative_binomial",
                                       (("mu", 1), ("alpha", 1)), None),
 }
+
+# What each parameter of `_PUBLIC` means, for the generated docstrings' ``Args:``.
+_PARAM_DOCS = {
+    "uniform": {"low": "the lower bound of the interval (inclusive)",
+                "high": "the upper bound of the interval (exclusive)"},
+    "normal": {"loc": "the mean", "scale": "the standard deviation (non-negative)"},
+    "poisson": {"lam": "the rate, the mean number of events (non-negative)"},
+    "exponential": {"scale": "the mean, the inverse of the rate (positive)"},
+    "gamma": {"alpha": "the shape (positive)", "beta": "the scale (positive)"},
+    "negative_binomial": {"k": "the number of successes the trials run to (positive)",
+                          "p": "the success probability of each trial, in (0, 1]"},
+    "generalized_negative_binomial": {
+        "mu": "the mean (non-negative)",
+        "alpha": "the dispersion: the variance is mu + alpha * mu**2 (non-negative; "
+                 "0 gives Poisson(mu))"},
+}
+
+# The ``*_like`` functions pass their parameters to ``_random_<d>_like``, under the sampler's
+# attribute names (exponential's is the rate ``lam``, not the mean).
+_LIKE_PARAM_DOCS = {**_PARAM_DOCS,
+                    "exponential": {"lam": "the rate, the inverse of the mean (positive)"}}
+
+
+def _wrapped(doc):
+    """`doc` with its lines longer than 96 characters wrapped (an entry's continuation lines
+    indented 4 more)."""
+    lines = []
+    for line in doc.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip()))
+        lines += textwrap.wrap(line, 96, subsequent_indent=indent + "    " * bool(indent),
+                               break_on_hyphens=False) if len(line) > 96 else [line]
+    return "\n".join(lines)
+
+
+def _dist_doc(front, dist, public, names_defaults):
+    """The docstring of a distribution's function of front end `front`."""
+    kind = front.array.__name__
+    docs = _PARAM_DOCS[dist]
+    article = "an" if kind == "NDArray" else "a"
+    args = [f"    {n}: {docs[n]}; a number, or {article} {kind} of one value per distribution "
+            f"(then every parameter must be {article} {kind}, all of one shape). Default {d}."
+            for n, d in names_defaults]
+    args += ["    shape: with number parameters, the output's shape (an int or a tuple; "
+             "default None: " + ("out's shape when out is given, else (1,)" if front.imperative
+                                 else "(1,)") + "); with array parameters, the shape of the "
+             "draws made for each parameter element, appended to the parameters' shape "
+             "(default None: one draw each).",
+             "    dtype: the output's dtype (a name or a numpy dtype; default None: "
+             "float32)."]
+    if front.imperative:
+        args += ["    ctx: the Context of the output with number parameters (default None: "
+                 "the current context); a Context given as dtype is taken as the ctx, so the "
+                 "order (shape, ctx, dtype) works too. Array parameters keep their own.",
+                 "    out: an NDArray to write the samples into (default None: a new one)."]
+    args.append("    **kwargs: more attributes for the operator"
+                + (" (``name``: the node's name)." if not front.imperative else "."))
+    ret = ("NDArray: the samples, float32 unless dtype says otherwise." if front.imperative
+           else "Symbol: a node drawing the samples when the graph runs.")
+    raises = ("    TypeError: if the parameters mix arrays and numbers, or one is neither.\n"
+              "    MXNetValueError: if a parameter is out of its domain "
+              + ("(as listed above)." if front.imperative
+                 else "(as listed above), when the graph runs."))
+    params = ", ".join(n for n, _ in names_defaults)
+    example = ", ".join(str(d) for _, d in names_defaults)
+    return (f"{public}({params}, shape=None, dtype=None"
+            + (", ctx=None, out=None" if front.imperative else "")
+            + f"): samples of the {dist.replace('_', ' ')} distribution "
+            f"({'an array' if front.imperative else 'a node'}), numbers or "
+            f"{kind}s as parameters (see `gluonlite.ops.random_functions`).\n\n"
+            "Args:\n" + "\n".join(args) + "\n\nReturns:\n    " + ret
+            + "\n\nRaises:\n" + raises
+            + f"\n\nExample: ``{front.name}.random.{public}({example}, shape=(2,))``.")
+
 
 NAMES = ("uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
          "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
@@ -129,13 +203,7 @@ def _distribution(front, dist):
                      a["kwargs"])
     sample.__name__ = sample.__qualname__ = public
     sample.__signature__ = sig
-    sample.__doc__ = (f"{public}({', '.join(names)}, shape=None, dtype=None"
-                      + (", ctx=None, out=None" if front.imperative else "")
-                      + f"): samples of the {dist.replace('_', ' ')} distribution "
-                      f"({'an array' if front.imperative else 'a node'}), numbers or "
-                      f"{front.array.__name__}s as parameters (see `gluonlite.ops."
-                      f"random_functions`).\n\nExample: ``{front.name}.random.{public}("
-                      f"{', '.join(str(d) for _, d in names_defaults)}, shape=(2,))``.")
+    sample.__doc__ = _wrapped(_dist_doc(front, dist, public, names_defaults))
     return sample
 
 
@@ -153,8 +221,27 @@ def _randn(front, normal):
             kwargs.update({k: v for k, v in extra.items() if v is not None})
             extra = {}
         return normal(loc, scale, shape or None, dtype, **extra, **kwargs)
-    randn.__doc__ = (f"Samples of N(loc, scale**2) of shape `shape`, given as separate "
-                     f"integers.\n\nExample: ``{front.name}.random.randn(2, 3)``.")
+    kind = front.array.__name__
+    randn.__doc__ = _wrapped(
+        "Samples of N(loc, scale**2) of shape `shape`, given as separate integers.\n\n"
+        "Args:\n"
+        "    *shape: the output's dimensions, as separate ints (none: shape (1,)).\n"
+        "    loc: the mean, a number or " + kind + " (default 0).\n"
+        "    scale: the standard deviation, a number or " + kind + " (default 1).\n"
+        "    dtype: the output's dtype (default None: float32).\n"
+        + ("    ctx: the Context of the output (default None: the current context).\n"
+           "    out: an NDArray to write the samples into (default None: a new one).\n"
+           "    **kwargs: more attributes for the operator.\n\n"
+           "Returns:\n    NDArray: the samples.\n\n" if front.imperative else
+           "    ctx: set as the node's ``ctx`` attribute when given (default None).\n"
+           "    out: set as the node's ``out`` attribute when given (default None).\n"
+           "    **kwargs: more attributes for the operator (``name``: the node's name); "
+           "``data=`` a Symbol with no shape given draws with data's shape (as "
+           "`normal_like`, after a cast to dtype).\n\n"
+           "Returns:\n    Symbol: a node drawing the samples when the graph runs.\n\n")
+        + "Raises:\n    TypeError: if loc and scale mix arrays and numbers.\n"
+        "    MXNetValueError: if scale is negative.\n\n"
+        f"Example: ``{front.name}.random.randn(2, 3)``.")
     return randn
 
 
@@ -168,12 +255,18 @@ def _multinomial(front):
         return front.call("_sample_multinomial")(data, shape=shape_arg(shape),
                                                  get_prob=get_prob, dtype=dtype, **extra,
                                                  **kwargs)
-    multinomial.__doc__ = (
+    multinomial.__doc__ = _wrapped(
         "Category indices drawn with the probabilities on data's last axis.\n\n"
         "Args:\n    data: probabilities, shape (..., k).\n    shape: draws per distribution "
-        "(output shape data.shape[:-1] + shape).\n    get_prob: also return the "
-        "log-probability of each draw (differentiable in data).\n    dtype: of the indices."
-        f"\n\nReturns:\n    the indices, or [indices, log-probabilities] with get_prob.\n\n"
+        "(output shape data.shape[:-1] + shape; default None: one draw each).\n"
+        "    get_prob: also return the log-probability of each draw (differentiable in data; "
+        f"default {default_prob}).\n"
+        + ("    out: an NDArray to write the indices into (default None: a new one).\n"
+           if front.imperative else
+           "    out: not used by the symbolic front end (kept for MXNet's signature).\n")
+        + "    dtype: of the indices (default 'int32').\n"
+        "    **kwargs: more attributes for the operator.\n\n"
+        "Returns:\n    the indices, or [indices, log-probabilities] with get_prob.\n\n"
         f"Example: ``{front.name}.random.multinomial(probs, shape=3)``.")
     return multinomial
 
@@ -189,21 +282,44 @@ def _randint(front):
             shape = out.shape if out is not None else (1,)
         return front.call("_random_randint")(low=low, high=high, shape=shape_arg(shape),
                                              **extra, **dtype_attr(dtype), **kwargs)
-    randint.__doc__ = (f"Integers drawn uniformly from [low, high) (int32 by default).\n\n"
-                       f"Example: ``{front.name}.random.randint(0, 10, shape=(2, 2))``.")
+    randint.__doc__ = _wrapped(
+        "Integers drawn uniformly from [low, high) (int32 by default).\n\n"
+        "Args:\n    low: the smallest value (inclusive), an int.\n"
+        "    high: the bound (exclusive), an int greater than low.\n"
+        "    shape: the output's shape, an int or a tuple (default None: "
+        + ("out's shape when out is given, else (1,)).\n" if front.imperative else "(1,)).\n")
+        + "    dtype: the output's integer dtype (default None: int32).\n"
+        + ("    ctx: the Context of the output (default None: the current context); a "
+           "Context given as dtype is taken as the ctx.\n"
+           "    out: an NDArray to write the integers into (default None: a new one).\n"
+           "    **kwargs: more attributes for the operator.\n\n"
+           "Returns:\n    NDArray: the integers.\n\n" if front.imperative else
+           "    ctx: set as the node's ``ctx`` attribute when given (default None).\n"
+           "    out: set as the node's ``out`` attribute when given (default None).\n"
+           "    **kwargs: more attributes for the operator (``name``: the node's name).\n\n"
+           "Returns:\n    Symbol: a node drawing the integers when the graph runs.\n\n")
+        + "Raises:\n    MXNetValueError: if high is not greater than low"
+        + ("." if front.imperative else ", when the graph runs.")
+        + f"\n\nExample: ``{front.name}.random.randint(0, 10, shape=(2, 2))``.")
     return randint
 
 
 def _shuffle(front):
     def shuffle(data, **kwargs):
         return front.call("_shuffle")(data, **kwargs)
-    shuffle.__doc__ = (f"data with its first axis randomly permuted.\n\nExample: "
-                       f"``{front.name}.random.shuffle(x)``.")
+    kind = front.array.__name__
+    shuffle.__doc__ = _wrapped(
+        "data with its first axis randomly permuted.\n\n"
+        f"Args:\n    data: the {kind} to shuffle (its rows move together).\n"
+        "    **kwargs: more attributes for the operator"
+        + (" (``out``: an NDArray to write into).\n\n" if front.imperative
+           else " (``name``: the node's name).\n\n")
+        + f"Returns:\n    {kind}: data's elements with the first axis permuted, same shape."
+        f"\n\nExample: ``{front.name}.random.shuffle(x)``.")
     return shuffle
 
 
 def _like(front, dist):
-    names = [n for n, _ in _PUBLIC[dist][1]]
     make = front.like(f"_random_{dist}_like", f"{dist}_like")
 
     def like(data=None, *args, out=None, name=None, **kwargs):
@@ -211,9 +327,26 @@ def _like(front, dist):
             return make(data, *args, out=out, **kwargs)
         return make(data, *args, **({"name": name} if name is not None else {}), **kwargs)
     like.__name__ = like.__qualname__ = f"{dist}_like"
-    like.__doc__ = (f"{dist}_like(data, {', '.join(names)}): samples of the "
-                    f"{dist.replace('_', ' ')} distribution with data's shape and dtype.\n\n"
-                    f"Example: ``{front.name}.random.{dist}_like(x)``.")
+    kind = front.array.__name__
+    params = [n for n, _, _ in DISTS[dist].params]
+    docs = _LIKE_PARAM_DOCS[dist]
+    like.__doc__ = _wrapped(
+        f"{dist}_like(data, {', '.join(params)}): samples of the "
+        f"{dist.replace('_', ' ')} distribution with data's shape and dtype.\n\n"
+        f"Args:\n    data: the {kind} whose shape and dtype the samples take (its values "
+        "are not used).\n"
+        + "".join(f"    {n}: {docs[n]}, a number (keyword; default {d}).\n"
+                  for n, _, d in DISTS[dist].params)
+        + ("    out: an NDArray to write the samples into (default None: a new one).\n"
+           "    name: not used by the imperative front end.\n" if front.imperative else
+           "    out: not used by the symbolic front end.\n"
+           "    name: the node's name (default None: an automatic one).\n")
+        + "    *args, **kwargs: more arguments for the operator.\n\n"
+        + ("Returns:\n    NDArray: the samples.\n\n" if front.imperative
+           else "Returns:\n    Symbol: a node drawing the samples when the graph runs.\n\n")
+        + "Raises:\n    MXNetValueError: if a parameter is out of its domain"
+        + ("." if front.imperative else ", when the graph runs.")
+        + f"\n\nExample: ``{front.name}.random.{dist}_like(x)``.")
     return like
 
 

@@ -174,6 +174,13 @@ class ShapeRule(_Frozen):
         """A `ShapeRule` from what ``register(shape=...)`` takes: a rule, a (rule, back)
         pair, a `ShapeRule`, or None.
 
+        Args:
+            shape: the rule given: None, a `ShapeRule` (returned as is), a function
+                ``rule(p, in_shapes)``, or a ``(rule, back)`` pair.
+
+        Returns:
+            ShapeRule or None.
+
         Example::
 
             from gluonlite.ops.registry import ShapeRule
@@ -367,6 +374,10 @@ class Operator(_Frozen):
     def parse(self, given):
         """Parse a dict of attributes (Python values or strings) into `Params`.
 
+        Args:
+            given: {attribute name: Python value or string}, as a caller or a JSON file
+                gives them.
+
         Returns:
             (params, strings): the typed values (defaults filled in) and the string form of the
             attributes that were given, in MXNet's JSON spelling. Keys starting with ``__``
@@ -435,6 +446,12 @@ class Operator(_Frozen):
     def num_outputs(self, p):
         """Total outputs, hidden ones included (e.g. Dropout's mask).
 
+        Args:
+            p: the operator's parsed attributes (`Params`).
+
+        Returns:
+            int: the number of outputs.
+
         Example::
 
             op = mx.ops.get("Dropout")
@@ -446,6 +463,12 @@ class Operator(_Frozen):
     def num_visible(self, p):
         """Outputs a user sees (the rest are kept only for the gradient).
 
+        Args:
+            p: the operator's parsed attributes (`Params`).
+
+        Returns:
+            int: the number of visible outputs.
+
         Example::
 
             op = mx.ops.get("Dropout")
@@ -456,6 +479,12 @@ class Operator(_Frozen):
 
     def output_names(self, p):
         """Suffixes of the visible outputs as MXNet lists them (``output`` or ``output0..``).
+
+        Args:
+            p: the operator's parsed attributes (`Params`).
+
+        Returns:
+            list of str: one suffix per visible output.
 
         Example::
 
@@ -508,6 +537,13 @@ class Operator(_Frozen):
     def saved_inputs(self, p):
         """(input indices the vjp reads, whether it reads the outputs).
 
+        Args:
+            p: the operator's parsed attributes (`Params`).
+
+        Returns:
+            (frozenset of int, bool): every input and True when the fast paths declare
+            nothing saved.
+
         Example::
 
             op = mx.ops.get("exp")
@@ -523,6 +559,13 @@ class Operator(_Frozen):
 
     def differentiable(self, i, p):
         """Whether input i can receive a gradient (not for nondiff or auxiliary inputs).
+
+        Args:
+            i: the input's index.
+            p: the operator's parsed attributes (`Params`).
+
+        Returns:
+            bool: False also for an operator without a vjp.
 
         Example::
 
@@ -553,6 +596,13 @@ class Operator(_Frozen):
 
     def check_dtypes(self, p, in_dtypes):
         """Raise TypeError when inputs that must share a dtype do not (None entries skipped).
+
+        Args:
+            p: the operator's parsed attributes (`Params`).
+            in_dtypes: the input dtypes, in input order, None for an unknown one.
+
+        Raises:
+            MXNetTypeError: (a TypeError) two inputs of `dtype_group` with different dtypes.
 
         Example::
 
@@ -598,6 +648,15 @@ class Operator(_Frozen):
         With `out` (a list of preallocated arrays, one per output) the results are written
         there, by the `into` kernel when the operator has one.
 
+        Args:
+            p: the operator's parsed attributes (`Params`).
+            rc: the `RunCtx` (train mode and array module).
+            xs: the raw input arrays, in input order (None for an absent optional one).
+            out: preallocated output arrays, one per output (default None: new ones).
+
+        Returns:
+            tuple: every output array, hidden ones included (`out`'s arrays when given).
+
         Example::
 
             from gluonlite.ops.registry import RunCtx
@@ -622,6 +681,18 @@ class Operator(_Frozen):
     def infer_shape(self, p, in_shapes):
         """Apply the shape rule; returns (in_shapes, out_shapes), None where still unknown.
 
+        Args:
+            p: the operator's parsed attributes (`Params`).
+            in_shapes: the input shapes, in input order, None for an unknown one.
+
+        Returns:
+            (list, list): the input shapes (the rule may fill unknown ones) and the output
+            shapes.
+
+        Raises:
+            NotImplementedError: the operator has no shape rule.
+            ShapeError: shapes that do not fit (the rule's message).
+
         Example::
 
             op = mx.ops.get("FullyConnected")
@@ -634,6 +705,14 @@ class Operator(_Frozen):
 
     def infer_dtype(self, p, in_dtypes):
         """Apply the dtype rule (default: every input and output takes the first known dtype).
+
+        Args:
+            p: the operator's parsed attributes (`Params`).
+            in_dtypes: the input dtypes, in input order, None for an unknown one.
+
+        Returns:
+            (list, list): the input dtypes (unknown ones filled where the rule can) and the
+            output dtypes.
 
         Raises:
             TypeError: inputs that must share a dtype (see `dtype_group`) do not.
@@ -664,6 +743,12 @@ class Operator(_Frozen):
 def dtype_str(d):
     """The numpy name of a dtype given as a dtype or a type ('float32').
 
+    Args:
+        d: a numpy dtype, a scalar type (np.float32) or a dtype name.
+
+    Returns:
+        str: the dtype's name.
+
     Example::
 
         from gluonlite.ops.registry import dtype_str
@@ -681,6 +766,27 @@ def entry(name, kernel, *, vjp=None, shape=None, dtype=None, recorded_vjp=None,
           signature=None, fast=None, storage=None, doc=None, **keywords):
     """The frozen `Operator` that ``register(name, **keywords)`` registers (the mapping of
     keywords to groups is in the module docstring); registers nothing.
+
+    Args:
+        name: the operator's name.
+        kernel: the forward, ``kernel(p, rc, *xs)`` returning one array or a tuple.
+        vjp: the gradient rule ``vjp(p, rc, xs, ys, gys, need)`` (default None: not
+            differentiable).
+        shape: the shape rule: a function, a (rule, back) pair or a `ShapeRule` (default None:
+            none).
+        dtype: the dtype rule ``dtype(p, in_dtypes)`` (default None: the first known dtype
+            everywhere).
+        recorded_vjp: a gradient rule written with operators, which autograd records for a
+            gradient of a gradient (default None).
+        signature: the call order of the inputs (`Signature`'s ``call_order``; default None:
+            the input order).
+        fast: the speed-only paths, a `Fast` (default None: none).
+        storage: the sparse storage rule, a `StorageRule` (default None: dense only).
+        doc: the operator's documentation text (default None: the kernel's docstring).
+        **keywords: the `Signature` and `Traits` fields (inputs, attrs, nondiff, ...).
+
+    Returns:
+        Operator: the entry.
 
     Raises:
         TypeError: a keyword that is no part of an entry (fast paths go in ``fast=Fast(...)``).
@@ -736,6 +842,16 @@ def register(name, *, aliases=(), **keywords):
 def add(op, *names):
     """Register an already built `Operator` under its name (and `names`).
 
+    Args:
+        op: the `Operator` to register.
+        *names: further names it is registered under.
+
+    Returns:
+        Operator: `op`.
+
+    Raises:
+        ValueError: a name registered already.
+
     Example::
 
         from gluonlite.ops import registry
@@ -771,6 +887,12 @@ def get(name):
 
 def exists(name):
     """Whether an operator of that name is registered.
+
+    Args:
+        name: the operator name (aliases count).
+
+    Returns:
+        bool
 
     Example::
 
@@ -829,6 +951,18 @@ def apply(rc, name, *inputs, **attrs):
     Under the recorded rules of a gradient of a gradient the array module records the call
     instead (`gluonlite.ndarray.recorded_rules`, whose module offers ``operator``); this is
     the one place a rule meets that difference.
+
+    Args:
+        rc: the calling rule's `RunCtx` (its array module decides how the call runs).
+        name: the operator's registered name.
+        *inputs: its raw input arrays.
+        **attrs: its attributes, as a caller passes them.
+
+    Returns:
+        array or tuple: its visible output(s).
+
+    Raises:
+        MXNetValueError: an unknown operator name.
 
     Example::
 

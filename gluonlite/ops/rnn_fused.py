@@ -51,6 +51,15 @@ class Workspace:
     def empty(self, xp, shape, dtype):
         """An uninitialized array of `shape` and `dtype` (one nobody else holds).
 
+        Args:
+            xp: the array module (a non-numpy one allocates a new array every time).
+            shape: the array's shape, a tuple.
+            dtype: its dtype.
+
+        Returns:
+            array: reused from this workspace when a numpy array of that shape and dtype is
+            held by nobody else.
+
         Example::
 
             from gluonlite.ops.rnn_fused import Workspace
@@ -577,6 +586,24 @@ def rnn_kernel(p, rc, data, params, state, *rest, paths=HOST):
     use_sequence_length=False): MXNet's fused multi-layer recurrent operator (see
     `gluonlite.ops.rnn` for the equations and the packed parameter layout).
 
+    Args:
+        p: the operator's parsed attributes.
+        rc: the `RunCtx` (train mode: the run is kept for the gradient; array module).
+        data: the sequence (T, N, I) (layout TNC).
+        params: the packed parameter vector.
+        state: the initial hidden state (L * D, N, H).
+        *rest: the initial cell state (LSTM), then the sequence lengths (N,) with
+            use_sequence_length.
+        paths: the step implementations to use (default HOST: the host paths; the device
+            module passes its own).
+
+    Returns:
+        tuple: the output (T, N, D * H), the final state(s) with state_outputs, then any
+        hidden outputs.
+
+    Raises:
+        ValueError: a sequence length outside [1, T] (`rnn_layout.step_mask`).
+
     Example::
 
         from gluonlite.ops import rnn_fused
@@ -597,6 +624,20 @@ def rnn_kernel(p, rc, data, params, state, *rest, paths=HOST):
 def rnn_vjp(p, rc, xs, ys, gys, need, paths=HOST):
     """RNN's gradient, from the run `rnn_kernel` kept (or running it again): the packed
     parameters' gradient written entry by entry into one vector.
+
+    Args:
+        p: the operator's parsed attributes.
+        rc: the `RunCtx` (train mode: the run is kept for the gradient; array module).
+        xs: the forward's inputs.
+        ys: the forward's outputs, hidden ones included.
+        gys: the outputs' gradients (None where an output received none).
+        need: per input, whether its gradient is wanted.
+        paths: the step implementations to use (default HOST: the host paths; the device
+            module passes its own).
+
+    Returns:
+        list: one gradient per input (None where not wanted; none for the sequence
+        lengths).
 
     Example::
 
@@ -729,6 +770,17 @@ def unpacked_kernel(p, rc, data, *rest, paths=HOST):
     ``_rnn_param_concat`` (`gluonlite.executor.rnn_params`), so that the parameters are read
     where they lie and their gradients written into the caller's buffers.
 
+    Args:
+        p: the ``_rnn_unpacked`` operator's parsed attributes.
+        rc: the `RunCtx`.
+        data: the sequence (T, N, I).
+        *rest: the parameter parts, then the state(s).
+        paths: the step implementations to use (default HOST: the host paths; the device
+            module passes its own).
+
+    Returns:
+        tuple: as `rnn_kernel`'s.
+
     Example::
 
         from gluonlite.ops import rnn_fused
@@ -750,6 +802,20 @@ def unpacked_kernel(p, rc, data, *rest, paths=HOST):
 def unpacked_vjp(p, rc, xs, ys, gys, need, dests=None, paths=HOST):
     """`_rnn_unpacked`'s gradient, each part's written where `dests` (per input: None or
     the caller's array) gives it (`Fast.writes_dests`).
+
+    Args:
+        p: the ``_rnn_unpacked`` operator's parsed attributes.
+        rc: the `RunCtx`.
+        xs: the forward's inputs.
+        ys: the forward's outputs, hidden ones included.
+        gys: the outputs' gradients (None where an output received none).
+        need: per input, whether its gradient is wanted.
+        dests: per input, None or the array to write its gradient into (default None).
+        paths: the step implementations to use (default HOST: the host paths; the device
+            module passes its own).
+
+    Returns:
+        list: one gradient per input (the dests' arrays where given).
 
     Example::
 

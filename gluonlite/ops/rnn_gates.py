@@ -148,7 +148,8 @@ def step_weight(xp, w, steps, batch, empty=None):
     Args:
         xp: the array module.
         w: (G, K) weight as stored.
-        steps, batch: the number of products that will read it and their batch size.
+        steps: the number of products that will read it.
+        batch: their batch size.
         empty: None or ``empty(shape, dtype)`` giving the copy's buffer.
 
     Returns:
@@ -203,7 +204,9 @@ def lstm_gate_grads(xp, d, dc, a, tc, c_prev, v, dg):
         xp: the array module.
         d: (N, H) the gradient of h.
         dc: (N, H) the gradient of c (all of it: from the next step and through h).
-        a, tc, c_prev: the step's activations (N, 4H), ``tanh(c)`` and previous cell state.
+        a: the step's gate activations, (N, 4H).
+        tc: ``tanh(c)`` of the step's cell state, (N, H).
+        c_prev: the previous cell state, (N, H).
         v: (N, 4H) `lstm_grad_factors`'s gate derivatives of the step.
         dg: (N, 4H) receives the gradient of the gates' pre-activations (i, f, g, o).
 
@@ -391,6 +394,18 @@ def lstm_cell(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h, clip=None,
     backward reads), ``c_new = f * c_prev + i * g`` (clipped into `clip` = (lo, hi): NaN
     kept, or with `clip_nan` turned into the bound), ``tc = tanh(c_new)``, ``h = o * tc``.
 
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        i: the input gate's i2h part (N, H), overwritten by its activation; `f`, `g`, `o`
+            likewise for the forget gate, the cell candidate and the output gate.
+        hi: the input gate's h2h part (N, H); `hf`, `hg`, `ho` likewise.
+        c_prev: the previous cell state (N, H).
+        c_new: receives the new cell state (N, H).
+        tc: receives tanh(c_new) (N, H).
+        h: receives the step's output (N, H).
+        clip: (lo, hi) bounds of the cell state (default None: no clipping).
+        clip_nan: with `clip`, turn a NaN cell state into a bound (default False: kept).
+
     Example: ``lstm_cell(np, *i2h_parts, *h2h_parts, c0, c1, tc, h1)`` (each (N, H)).
     """
     i[...] = 1 / (1 + xp.exp(-(i + hi)))
@@ -413,6 +428,19 @@ def lstm_cell_grad(xp, dy, dh, dc, i, f, g, o, tc, c_prev, c_new, di, df, dg, do
     the next step) becomes the gradient of `c_prev`. With `clip`, no gradient passes where
     `c_new` reached a bound.
 
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        dy: the gradient of the step's output from above (N, H).
+        dh: the gradient of the step's h from the next step (N, H).
+        dc: the cell's gradient from the next step (N, H), overwritten in place by the
+            gradient of c_prev.
+        i: the input gate's activation (N, H); `f`, `g`, `o` likewise.
+        tc: tanh(c_new) (N, H).
+        c_prev: the previous cell state (N, H).
+        c_new: the step's cell state (N, H), read with `clip`.
+        di: receives the input gate's pre-activation gradient; `df`, `dg`, `do` likewise.
+        clip: the forward's (lo, hi) cell bounds (default None).
+
     Example: ``lstm_cell_grad(np, dy, dh, dc, *acts, tc, c0, c1, *dgates)``.
     """
     d = dy + dh
@@ -432,6 +460,16 @@ def gru_cell(xp, ir, iz, in_, hr, hz, hn_raw, bh_n, h_prev, r, z, n, hn, h):
     bias of n: ``r``, ``z`` (sigmoids), ``hn = hn_raw + bh_n`` (kept for the backward),
     ``n = tanh(in_ + r * hn)``, ``h = n + z * (h_prev - n)``.
 
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        ir: the reset gate's i2h part (N, H); `iz`, `in_` the update gate's and the new
+            gate's.
+        hr: the reset gate's h2h product (N, H); `hz`, `hn_raw` likewise.
+        bh_n: the h2h bias of the new gate (H,).
+        h_prev: the previous state (N, H).
+        r: receives the reset gate (N, H); `z`, `n`, `hn`, `h` likewise receive the update
+            gate, the new gate, hn and the step's output.
+
     Example: ``gru_cell(np, *i2h_parts, *h2h_parts, bh_n, h0, r, z, n, hn, h1)``.
     """
     r[...] = 1 / (1 + xp.exp(-(ir + hr)))
@@ -446,6 +484,19 @@ def gru_cell_grad(xp, dy, dh, carry, r, z, n, hn, h_prev, dir_, diz, din, dhr, d
     path ``d * z``, which it is given back), the gradients of the i2h pre-activations
     (`dir_`, `diz`, `din`) and of the h2h ones (`dhr`, `dhz` the same as i2h's, `dhn` through
     r). The caller adds ``dgh @ Wh`` to the next `dh`, and `carry` at the end.
+
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        dy: the gradient of the step's output from above (N, H).
+        dh: the gradient of the step's h from the next step's h2h product (N, H).
+        carry: see above (N, H).
+        r: the forward's reset gate (N, H).
+        z: the forward's update gate (N, H).
+        n: the forward's new gate (N, H).
+        hn: the forward's hn, the h2h part of n with its bias (N, H).
+        h_prev: the previous state (N, H).
+        dir_: receives the gradient of the reset gate's i2h pre-activation; `diz`, `din`,
+            `dhr`, `dhz`, `dhn` likewise (all (N, H)).
 
     Example: ``gru_cell_grad(np, dy, dh, carry, r, z, n, hn, h0, *dgi, *dgh)``.
     """
@@ -465,6 +516,13 @@ def gru_cell_grad(xp, dy, dh, carry, r, z, n, hn, h_prev, dir_, diz, din, dhr, d
 def rnn_cell(xp, pre, hh, h, relu=False):
     """An rnn step: ``h = act(pre + hh)`` (tanh, or with `relu` max(., 0)).
 
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        pre: the step's i2h part, biases included (N, H).
+        hh: the step's h2h product (N, H).
+        h: receives the step's output (N, H).
+        relu: use relu instead of tanh (default False).
+
     Example: ``rnn_cell(np, i2h_t, h2h, h1)``.
     """
     a = pre + hh
@@ -473,6 +531,14 @@ def rnn_cell(xp, pre, hh, h, relu=False):
 
 def rnn_cell_grad(xp, dy, dh, h, dg, relu=False):
     """One reverse rnn step: ``dg = (dy + dh) * act'(h)`` from the step's output `h`.
+
+    Args:
+        xp: the array module (numpy, or cupy for the fused device kernels).
+        dy: the gradient of the step's output from above (N, H).
+        dh: the gradient of the step's h from the next step (N, H).
+        h: the step's output (N, H).
+        dg: receives the gradient of the pre-activation (N, H).
+        relu: the forward used relu instead of tanh (default False).
 
     Example: ``rnn_cell_grad(np, dy, dh, h1, dg)``.
     """

@@ -40,6 +40,13 @@ ATTRS = {
 def check_attrs(p):
     """Raise ValueError for attribute values that do not go together.
 
+    Args:
+        p: the RNN operator's parsed attributes.
+
+    Raises:
+        ValueError: state_size or num_layers below 1, a dropout rate p outside [0, 1), or a
+            projection_size that does not fit the mode and state_size.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -93,6 +100,12 @@ def n_visible(p):
     """How many outputs a user sees: the output, and with ``state_outputs`` the final
     state(s) (two for an LSTM).
 
+    Args:
+        p: the RNN operator's parsed attributes.
+
+    Returns:
+        int: 1, 2 or 3.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -106,6 +119,12 @@ def n_visible(p):
 
 def output_names(p):
     """The visible outputs' names as MXNet lists them (``output``, ``state_output``, ...).
+
+    Args:
+        p: the RNN operator's parsed attributes.
+
+    Returns:
+        list of str: one name per visible output (`n_visible`).
 
     Example::
 
@@ -261,6 +280,15 @@ def rnn_shape(p, ins):
     """RNN's shape rule: the parameters', states' and sequence lengths' shapes from the
     data's (the messages give the packed vector's length as a sum), and the outputs'.
 
+    Args:
+        p: the RNN operator's parsed attributes.
+        ins: the input shapes (data (T, N, I), parameters, states, sequence lengths), None
+            for an unknown one.
+
+    Returns:
+        (list, list): the input shapes, filled in, and the visible outputs' shapes (all
+        None while the data's shape is unknown).
+
     Raises:
         ShapeError: an input whose shape does not fit (named, with what it must be).
 
@@ -304,6 +332,14 @@ def rnn_dtype(p, ins):
     """RNN's dtype rule: every input but the sequence lengths, and every output, share one
     dtype.
 
+    Args:
+        p: the RNN operator's parsed attributes.
+        ins: the input dtypes, None for an unknown one.
+
+    Returns:
+        (list, list): the input dtypes, filled in from the first known one (the sequence
+        lengths' kept as given), and the visible outputs' dtypes.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -335,6 +371,15 @@ def check_unpacked(p):
     """Raise ValueError for attributes `_rnn_unpacked` does not take; returns the number of
     state inputs (after the parameter parts).
 
+    Args:
+        p: the ``_rnn_unpacked`` operator's parsed attributes.
+
+    Returns:
+        int: 2 for an LSTM, else 1.
+
+    Raises:
+        ValueError: what `check_attrs` refuses, or use_sequence_length=True.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -358,6 +403,18 @@ def unpacked_shape(p, ins):
     """`_rnn_unpacked`'s shape rule: RNN's on the parts' total length (the parts keep
     their shapes).
 
+    Args:
+        p: the ``_rnn_unpacked`` operator's parsed attributes.
+        ins: the input shapes (data, the parameter parts, the states), None for an unknown
+            one.
+
+    Returns:
+        (list, list): the input shapes, filled in, and the visible outputs' shapes.
+
+    Raises:
+        ValueError: attributes `check_unpacked` refuses.
+        ShapeError: shapes that do not fit.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -377,6 +434,14 @@ def unpacked_shape(p, ins):
 def unpacked_dtype(p, ins):
     """`_rnn_unpacked`'s dtype rule: one dtype for every input and output.
 
+    Args:
+        p: the ``_rnn_unpacked`` operator's parsed attributes.
+        ins: the input dtypes, None for an unknown one.
+
+    Returns:
+        (list, list): the input dtypes, unknown ones set to the first known, and the visible
+        outputs' dtypes.
+
     Example::
 
         from gluonlite.ops import rnn_layout
@@ -393,6 +458,14 @@ def step_mask(lengths, T, N):
     """Per step and sequence, whether the step lies inside the sequence (a (T, N) numpy bool
     array) from `sequence_length` (read on the host: the lengths steer which steps need
     masking).
+
+    Args:
+        lengths: the sequence lengths, an array of N numbers (host or device).
+        T: the number of steps.
+        N: the number of sequences.
+
+    Returns:
+        numpy.ndarray: bool (T, N), True where step t < lengths[n].
 
     Raises:
         ValueError: a length outside [1, T].

@@ -8,6 +8,12 @@ __all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "f
 def fmt_shapes(shapes):
     """Shapes as text for messages, '?' where unknown.
 
+    Args:
+        shapes: a sequence of shapes (tuples or lists), None for an unknown one.
+
+    Returns:
+        str: the shapes joined by ', '.
+
     Example::
 
         from gluonlite.ops.rules import fmt_shapes
@@ -18,6 +24,13 @@ def fmt_shapes(shapes):
 
 def same_shape(name):
     """Rule for operators whose inputs and outputs all share one shape.
+
+    Args:
+        name: the operator's name, starting the error messages.
+
+    Returns:
+        ShapeRule: ``rule(p, ins) -> (input shapes, [output shape])``, filling the unknown
+        shapes from a known one; it raises ShapeError when two known shapes differ.
 
     Example::
 
@@ -42,6 +55,12 @@ def same_binary_shape(name):
     """Rule for a binary operator whose lhs and rhs must share one shape (no broadcasting);
     the error names lhs and rhs.
 
+    Args:
+        name: the operator's name, starting the error messages.
+
+    Returns:
+        ShapeRule: as `same_shape`'s, raising ShapeError naming lhs and rhs.
+
     Example::
 
         from gluonlite.ops.rules import same_binary_shape
@@ -62,6 +81,17 @@ def same_binary_shape(name):
 def broadcast_shapes(name, a, b):
     """numpy/MXNet broadcasting of two shapes (the shorter is padded with 1s in front).
 
+    Args:
+        name: the operator's name, starting the error message.
+        a: the first shape, a sequence of ints.
+        b: the second shape.
+
+    Returns:
+        tuple: the broadcast shape.
+
+    Raises:
+        ShapeError: if the shapes differ on an axis where neither is 1.
+
     Example::
 
         from gluonlite.ops.rules import broadcast_shapes
@@ -80,6 +110,13 @@ def broadcast_shapes(name, a, b):
 
 def broadcast_rule(name):
     """Rule for binary broadcasting operators.
+
+    Args:
+        name: the operator's name, starting the error messages.
+
+    Returns:
+        function: ``rule(p, ins) -> (ins, [output shape])``, the output None while an input
+        is unknown; it raises ShapeError for shapes that do not broadcast.
 
     Example::
 
@@ -115,6 +152,13 @@ def unbroadcast(g, shape):
 def keep_dtype(p, ins):
     """dtype rule: outputs take the first input's dtype; other inputs are left free.
 
+    Args:
+        p: the operator's attributes (not used).
+        ins: the input dtypes, None for an unknown one.
+
+    Returns:
+        (list, list): `ins` unchanged, and [the first input's dtype].
+
     Example::
 
         from gluonlite.ops.rules import keep_dtype
@@ -127,6 +171,18 @@ def keep_dtype(p, ins):
 
 def norm_axis(name, axis, ndim, arg="axis"):
     """Normalize a possibly negative axis; raise ValueError naming `name` when out of range.
+
+    Args:
+        name: the operator's name, starting the error message.
+        axis: the axis, an int (negative counts from the end).
+        ndim: the number of dimensions (0 is treated as 1).
+        arg: the argument's name in the message (default 'axis').
+
+    Returns:
+        int: the axis in [0, ndim).
+
+    Raises:
+        ShapeError: (a ValueError) if axis is out of range.
 
     Example::
 

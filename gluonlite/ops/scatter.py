@@ -9,7 +9,16 @@ def run_start(xp, i):
     """The first index when 1-D `i` is consecutive (i0, i0 + 1, ...), else None (0 for no
     index): where a gather or a scatter by `i` is a slice.
 
-    `i` holds integers (or integer-valued floats, as a loop counter may). Example:
+    Args:
+        xp: the array module (numpy, or cupy: a device array always gives None, as the check
+            would read the indices on the host).
+        i: the 1-D index array; it holds integers (or integer-valued floats, as a loop
+            counter may).
+
+    Returns:
+        int or None: the first index of a consecutive run, 0 for no index, else None.
+
+    Example:
     ``run_start(np, np.array([3, 4, 5]))`` is 3; ``run_start(np, np.array([3, 5]))`` None.
     """
     n = i.size
@@ -28,6 +37,12 @@ def scatter_add(xp, target, i, rows):
     `add.at` handles repeats but is slow on rows (a loop's gradient of a gathered array is
     T rows of N*G values); indices that do not repeat, the usual case, take one fancy-index
     add, and a contiguous run one slice add.
+
+    Args:
+        xp: the array module of the arrays (numpy or cupy).
+        target: the array to add into, in place (rows along its first axis).
+        i: the 1-D integer row numbers, one per row of `rows`.
+        rows: the values to add, of shape (len(i),) + target.shape[1:].
 
     Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
     g[2] and rows[1] to g[0].

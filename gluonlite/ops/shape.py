@@ -21,6 +21,14 @@ def reshape_target(shape, spec, reverse=False):
     """MXNet's reshape codes: 0 copy a dim, -1 infer one, -2 copy the rest, -3 merge two,
     -4 split one into the next two values (one may be -1).
 
+    Args:
+        shape: the input's shape.
+        spec: the target, with the codes above.
+        reverse: read both from the right (default False).
+
+    Returns:
+        tuple: the output shape.
+
     Raises:
         ShapeError: the target does not hold the same number of elements.
 
@@ -111,6 +119,15 @@ def _like_range(side, begin, end, ndim):
 def reshape_like_target(p, lhs, rhs):
     """The shape reshape_like gives: ``lhs[:lhs_begin] + rhs[rhs_begin:rhs_end] +
     lhs[lhs_end:]``.
+
+    Args:
+        p: reshape_like's parsed attributes (lhs_begin, lhs_end, rhs_begin, rhs_end; None:
+            the whole shape's start or end; negative counts from the end).
+        lhs: the shape of the array reshaped.
+        rhs: the shape whose range is taken.
+
+    Returns:
+        tuple: the output shape.
 
     Raises:
         ShapeError: an empty or out-of-range axis range, or a target whose size differs from

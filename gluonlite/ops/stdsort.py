@@ -135,6 +135,14 @@ def std_sort(values, descending):
     """The index order std::sort gives indices 0..n-1 compared by `values` (a sequence of
     numbers; ``>`` when descending, else ``<``).
 
+    Args:
+        values: the sort keys, a sequence of numbers.
+        descending: sort by ``>`` instead of ``<``.
+
+    Returns:
+        list of int: the indices in std::sort's order (ties and NaN placed as it places
+        them).
+
     Example: ``std_sort([1.0, nan, 3.0, 2.0], True)`` is ``[2, 0, 1, 3]``, where a stable
     sort that put NaN last would give ``[2, 3, 0, 1]``.
     """
@@ -157,6 +165,14 @@ def std_partial_sort(values, k, descending):
     """The index order std::partial_sort(first, first + k, last) gives indices 0..n-1
     compared by `values`: its first k entries are the ones topk reports.
 
+    Args:
+        values: the sort keys, a sequence of numbers.
+        k: how many leading entries are sorted (the rest stay in the heap's order).
+        descending: compare by ``>`` instead of ``<``.
+
+    Returns:
+        list of int: all n indices, the first k in std::partial_sort's order.
+
     Example::
 
         from gluonlite.ops.stdsort import std_partial_sort
@@ -174,6 +190,16 @@ def needs_std(rows, order, k, values_only):
     """Which rows (R, n) a stable `order` (R, n) may not give as MXNet does: rows holding
     NaN, and, unless only the sorted values are wanted, rows with equal values among their
     first k + 1 (which tie for a place MXNet's algorithm decides).
+
+    Args:
+        rows: the values, a numpy array (R, n).
+        order: a stable sort's order of each row, (R, n).
+        k: how many leading entries are reported.
+        values_only: only the sorted values are wanted (ties then do not matter).
+
+    Returns:
+        numpy.ndarray: bool (R,), True for the rows to sort as std::sort does (never for
+        rows longer than STD_MAX).
 
     Example::
 

@@ -21,6 +21,14 @@ def _shape(shape):
 def zeros(shape, dtype=None, **kwargs):
     """A node producing zeros of `shape`.
 
+    Args:
+        shape: the output's shape, an int or a tuple of ints.
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes of the ``_zeros`` node (``name``, ``ctx``, ``attr``).
+
+    Returns:
+        Symbol: a node with no inputs producing the zeros.
+
     Example::
 
         sym.zeros((2, 2)).eval()[0].asnumpy()   # [[0. 0.] [0. 0.]]
@@ -31,6 +39,14 @@ def zeros(shape, dtype=None, **kwargs):
 
 def ones(shape, dtype=None, **kwargs):
     """A node producing ones of `shape`.
+
+    Args:
+        shape: the output's shape, an int or a tuple of ints.
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes of the ``_ones`` node (``name``, ``ctx``, ``attr``).
+
+    Returns:
+        Symbol: a node with no inputs producing the ones.
 
     Example::
 
@@ -43,6 +59,15 @@ def ones(shape, dtype=None, **kwargs):
 def full(shape, val, dtype=None, **kwargs):
     """A node producing `val` everywhere in `shape`.
 
+    Args:
+        shape: the output's shape, an int or a tuple of ints.
+        val: the fill value, a number.
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes of the ``_full`` node (``name``, ``ctx``, ``attr``).
+
+    Returns:
+        Symbol: a node with no inputs producing the filled array.
+
     Example::
 
         sym.full((1, 3), 5).eval()[0].asnumpy()   # [[5. 5. 5.]]
@@ -53,6 +78,17 @@ def full(shape, val, dtype=None, **kwargs):
 
 def arange(start, stop=None, step=1.0, repeat=1, dtype=None, **kwargs):
     """A node producing evenly spaced values.
+
+    Args:
+        start: the first value; with `stop` None, the stop, and the values start at 0.
+        stop: the end of the interval, not included (default None: see `start`).
+        step: the spacing of the values (default 1.0).
+        repeat: how many times each value is repeated in a row (default 1).
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes of the ``_arange`` node (``name``, ``infer_range``).
+
+    Returns:
+        Symbol: a node with no inputs producing the 1-D array of values.
 
     Example::
 
@@ -76,6 +112,14 @@ def concat(*data, dim=1, **kwargs):
 def stack(*data, axis=0, **kwargs):
     """Join along a new axis.
 
+    Args:
+        *data: the Symbols to stack (their outputs must have one shape).
+        axis: the position of the new axis in the output (default 0).
+        **kwargs: more attributes of the ``stack`` node (``name``).
+
+    Returns:
+        Symbol: the node, whose output has one more axis of length len(data).
+
     Example::
 
         z = sym.stack(sym.var('a'), sym.var('b'))
@@ -98,6 +142,16 @@ def _scalar_or_sym(lhs, rhs, name, scalar_name):
 def maximum(lhs, rhs):
     """Elementwise maximum of symbols and/or scalars (nodes named _maximum0, _maximumscalar0).
 
+    Args:
+        lhs: a Symbol or a number.
+        rhs: a Symbol or a number (two Symbols' outputs must have one shape).
+
+    Returns:
+        Symbol: the ``_maximum`` node (two Symbols) or ``_maximum_scalar`` node.
+
+    Raises:
+        TypeError: if neither operand is a Symbol.
+
     Example::
 
         z = sym.maximum(sym.var('x'), 0)
@@ -109,6 +163,16 @@ def maximum(lhs, rhs):
 
 def minimum(lhs, rhs):
     """Elementwise minimum of symbols and/or scalars (nodes named _minimum0, _minimumscalar0).
+
+    Args:
+        lhs: a Symbol or a number.
+        rhs: a Symbol or a number (two Symbols' outputs must have one shape).
+
+    Returns:
+        Symbol: the ``_minimum`` node (two Symbols) or ``_minimum_scalar`` node.
+
+    Raises:
+        TypeError: if neither operand is a Symbol.
 
     Example::
 

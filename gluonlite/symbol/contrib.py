@@ -24,6 +24,11 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     """Nodes sampling `num_sampled` classes (with replacement) from the approximately Zipfian
     (log-uniform) distribution over [0, range_max), as `nd.contrib.rand_zipfian` does.
 
+    Args:
+        true_classes: a Symbol of the target classes (1-D).
+        num_sampled: how many classes to draw, an int.
+        range_max: the number of classes, an int.
+
     Returns:
         (sampled_classes int64, expected_count_true float64, expected_count_sampled float64)
         Symbols.
@@ -56,6 +61,29 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
                  epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
     """A node of one AdamW step (`_adamw_update`); `rescale_grad` is a Symbol or a number.
 
+    Args:
+        weight: the weights, a Symbol.
+        grad: the gradient, a Symbol.
+        mean: the first-moment state, a Symbol (an auxiliary state of the node).
+        var: the second-moment state, a Symbol (an auxiliary state of the node).
+        rescale_grad: a Symbol or a number (made a one-element constant node) the gradient
+            is multiplied by; zero, NaN or infinite skips the step.
+        lr: the learning rate.
+        eta: the schedule multiplier of the whole step.
+        beta1: the decay rate of the first moment (default 0.9).
+        beta2: the decay rate of the second moment (default 0.999).
+        epsilon: added to sqrt(var) against division by zero (default 1e-8).
+        wd: the decoupled weight decay (default 0).
+        clip_gradient: clip the rescaled gradient to [-clip_gradient, clip_gradient]
+            (default -1: no clipping).
+        out: not used by the symbolic front end (MXNet's signature).
+        name: the node's name (default None: an automatic one).
+        **kwargs: more attributes of the node.
+
+    Returns:
+        Symbol: the node, whose output is the new weight (the states are its auxiliary
+        states, updated when it runs).
+
     Example::
 
         w, g, m, v = sym.var('w'), sym.var('g'), sym.var('m'), sym.var('v')
@@ -72,6 +100,30 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
                     **kwargs):
     """A node of `_mp_adamw_update` (AdamW with a float32 master weight); `rescale_grad` is a
     Symbol or a number.
+
+    Args:
+        weight: the float16 weights, a Symbol.
+        grad: the float16 gradient, a Symbol.
+        mean: the float32 first-moment state, a Symbol (an auxiliary state).
+        var: the float32 second-moment state, a Symbol (an auxiliary state).
+        weight32: the float32 master weights, a Symbol (an auxiliary state).
+        rescale_grad: a Symbol or a number (made a one-element constant node) the gradient
+            is multiplied by; zero, NaN or infinite skips the step.
+        lr: the learning rate.
+        eta: the schedule multiplier of the whole step.
+        beta1: the decay rate of the first moment (default 0.9).
+        beta2: the decay rate of the second moment (default 0.999).
+        epsilon: added to sqrt(var) against division by zero (default 1e-8).
+        wd: the decoupled weight decay (default 0).
+        clip_gradient: clip the rescaled gradient to [-clip_gradient, clip_gradient]
+            (default -1: no clipping).
+        out: not used by the symbolic front end (MXNet's signature).
+        name: the node's name (default None: an automatic one).
+        **kwargs: more attributes of the node.
+
+    Returns:
+        Symbol: the node, whose output is the new weight (the states are its auxiliary
+        states, updated when it runs).
 
     Example::
 

@@ -14,7 +14,11 @@ def Custom(*data, op_type=None, name=None, attr=None, **kwargs):
             keywords); missing ones become variables named ``{name}_{input}``.
         op_type: the name given to `mx.operator.register`.
         name: the node's name (default ``custom`` + a counter).
+        attr: extra attributes of the node, a dict of str (as `sym.var`'s; default None).
         **kwargs: the other keywords, handed (as strings) to the property's constructor.
+
+    Returns:
+        Symbol: the node (with one output per name of the property's `list_outputs()`).
 
     Raises:
         TypeError: no op_type, or an unknown input name.

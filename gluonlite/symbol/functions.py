@@ -26,6 +26,17 @@ def _pair(lhs, rhs, name, scalar, rscalar, numpy_fn):
 def hypot(left, right):
     """sqrt(left**2 + right**2) for Symbols (same shapes) and/or numbers.
 
+    Args:
+        left: a Symbol or a number.
+        right: a Symbol or a number.
+
+    Returns:
+        Symbol: a ``_hypot`` node (two Symbols) or ``_hypot_scalar`` node; a number for two
+        numbers.
+
+    Raises:
+        TypeError: an operand that is neither a Symbol nor a number.
+
     Example::
 
         z = sym.hypot(sym.var('x'), 4)   # a _hypot_scalar node
@@ -37,6 +48,16 @@ def hypot(left, right):
 def eye(N, M=0, k=0, dtype=None, **kwargs):
     """A node producing an N x M (M=0: N x N) matrix with ones on the k-th diagonal.
 
+    Args:
+        N: the number of rows.
+        M: the number of columns (default 0: N).
+        k: the diagonal: 0 the main one, positive above it, negative below (default 0).
+        dtype: the element type (default None: float32).
+        **kwargs: more attributes of the ``_eye`` node (``name``).
+
+    Returns:
+        Symbol: a node with no inputs producing the (N, M) matrix.
+
     Example::
 
         sym.eye(2, 3, k=1).eval()[0].asnumpy()   # [[0. 1. 0.] [0. 0. 1.]]
@@ -46,6 +67,17 @@ def eye(N, M=0, k=0, dtype=None, **kwargs):
 
 def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
     """A node producing `num` evenly spaced numbers from start to stop.
+
+    Args:
+        start: the first value.
+        stop: the last value (with `endpoint`), else the end the values stop short of.
+        num: how many values.
+        endpoint: whether `stop` is the last value (default True).
+        name: the node's name (default None: an automatic one).
+        dtype: the element type (default None: float32).
+
+    Returns:
+        Symbol: a node with no inputs producing the (num,) array.
 
     Example::
 
@@ -79,6 +111,17 @@ def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002 - MXNet's argumen
 def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     """Split along `axis` into `indices_or_sections` equal parts (an int) or at the given
     indices (a tuple); a node with one output per part.
+
+    Args:
+        ary: the Symbol to split.
+        indices_or_sections: an int: the number of equal parts; a tuple of ints: the
+            indices along `axis` where a part starts (the first part starts at 0).
+        axis: the axis to split along (default 0).
+        squeeze_axis: drop `axis` from each part (parts must then have length 1 along it;
+            default False).
+
+    Returns:
+        Symbol: the ``_split_v2`` node, one output per part.
 
     Example::
 

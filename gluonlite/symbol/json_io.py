@@ -304,15 +304,24 @@ def _node(where, k, nd, nodes, version=10901, depth=0):
 def from_dict(d, where="<json>", _depth=0):
     """Rebuild a Symbol from a JSON object.
 
-    Example::
+    Args:
+        d: the parsed JSON object of a graph (a dict with 'nodes' and 'heads', as `to_dict`
+            or MXNet's ``tojson`` writes).
+        where: what the object is, starting every error message (default '<json>').
+        _depth: how deep in subgraphs `d` is (0 for the top graph; the recursion counts it).
 
-        from gluonlite.symbol.json_io import from_dict, to_dict
-        from_dict(to_dict(sym.relu(sym.var('x')))).list_arguments()   # ['x']
+    Returns:
+        Symbol: the graph's heads.
 
     Raises:
         ValueError: a missing key, a bad entry, an unknown operator (named), attributes the
             operator does not accept, or subgraphs nested past MAX_SUBGRAPH_DEPTH; the
             message starts with `where`.
+
+    Example::
+
+        from gluonlite.symbol.json_io import from_dict, to_dict
+        from_dict(to_dict(sym.relu(sym.var('x')))).list_arguments()   # ['x']
     """
     if not isinstance(d, dict) or "nodes" not in d or "heads" not in d:
         raise _bad(where, "expected an object with 'nodes' and 'heads'")
@@ -342,13 +351,20 @@ def from_dict(d, where="<json>", _depth=0):
 def load_json(text, where="<json string>"):
     """A Symbol from an MXNet JSON string.
 
+    Args:
+        text: the JSON text (a str or bytes), of any MXNet version's layout.
+        where: what the text is, starting every error message (default '<json string>').
+
+    Returns:
+        Symbol: the graph's heads.
+
+    Raises:
+        ValueError: text that is not JSON or not a graph (the message says what is wrong).
+
     Example::
 
         z = sym.load_json((sym.var('a') + sym.var('b')).tojson())
         z.list_arguments()   # ['a', 'b']
-
-    Raises:
-        ValueError: text that is not JSON or not a graph (the message says what is wrong).
     """
     try:
         d = json.loads(text)
@@ -365,13 +381,20 @@ def load_json(text, where="<json string>"):
 def load(fname):
     """A Symbol from an MXNet JSON file (e.g. ``model-symbol.json``).
 
+    Args:
+        fname: the file's path (a str or path-like).
+
+    Returns:
+        Symbol: the graph's heads.
+
+    Raises:
+        ValueError: the file is malformed or not UTF-8 (named in the message).
+        OSError: it cannot be read.
+
     Example::
 
         sym.var('x').exp().save('model-symbol.json')
         sym.load('model-symbol.json').list_arguments()   # ['x']
-
-    Raises:
-        ValueError: the file is malformed (named in the message); OSError: it cannot be read.
     """
     with open(fname, "rb") as f:
         raw = f.read()

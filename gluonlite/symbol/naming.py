@@ -121,6 +121,13 @@ class Prefix(NameManager):
     def get(self, name, hint):
         """`NameManager.get` with the prefix put first.
 
+        Args:
+            name: the name the user gave, or None (or '') for an automatic one.
+            hint: the stem of the automatic name.
+
+        Returns:
+            str: the prefix followed by `name` when given, else by ``hint`` and its count.
+
         Example::
 
             from gluonlite.symbol.naming import Prefix

@@ -5,6 +5,15 @@ from .symbol import topo_nodes
 def graph_str(symbol, shapes=None, indent=""):
     """Lines ``name = op(inputs) attrs`` for every node; `shapes` maps entry name -> shape.
 
+    Args:
+        symbol: the Symbol whose graph to print.
+        shapes: {entry name: shape}; passed down to the subgraphs but not printed by this
+            version (default None).
+        indent: the text put before every line (default ''; subgraphs add 4 spaces).
+
+    Returns:
+        str: the lines, the last one ``outputs: ...`` naming the outputs.
+
     Example::
 
         from gluonlite.symbol.printing import graph_str

@@ -100,15 +100,22 @@ def hide_keys(attrs, owner):
     """`attrs` with each plain hidden key (``lr_mult``) renamed ``__lr_mult__``, as MXNet
     stores them.
 
+    Args:
+        attrs: {attribute name: string value} as the user gave them.
+        owner: what the attributes belong to, named in an error (``"var 'x'"``).
+
+    Returns:
+        dict: a new dict, the hidden keys renamed, the others as given.
+
+    Raises:
+        ValueError: a key ``<input>_<hidden key>`` (``weight_lr_mult``), which MXNet refuses
+            as deprecated: the message says to set it on the input's variable.
+
     Example::
 
         from gluonlite.symbol.symbol import hide_keys
         hide_keys({'lr_mult': '2', 'act_type': 'relu'}, 'fc')
         # {'__lr_mult__': '2', 'act_type': 'relu'}
-
-    Raises:
-        ValueError: a key ``<input>_<hidden key>`` (``weight_lr_mult``), which MXNet refuses
-            as deprecated: the message says to set it on the input's variable.
     """
     out = {}
     for k, v in attrs.items():
@@ -255,6 +262,10 @@ class Symbol:
 
     Build with `sym.var` and the operator functions in `sym`; run with `bind`/`simple_bind`/
     `eval`; save with `tojson`/`save`.
+
+    Args:
+        outputs: the output entries, an iterable of ``(Node, output index)`` pairs (a list is
+            kept); users build Symbols with the functions above, not this constructor.
 
     Example::
 
@@ -622,6 +633,26 @@ class Symbol:
         """An `Executor` with the given argument arrays (list in `list_arguments` order, or
         dict by name). See `gluonlite.executor.Executor`.
 
+        Args:
+            ctx: the Context to run on (default None: the current context).
+            args: the argument arrays: a list in `list_arguments` order or a dict by name;
+                every argument needs one.
+            args_grad: the gradient arrays, a list or dict like `args` (None entries, or
+                names left out: no gradient; default None: none at all).
+            grad_req: 'write', 'add' or 'null', or a list or dict of them per argument
+                (default 'write'; an argument without a gradient array gets 'null').
+            aux_states: the auxiliary state arrays, a list in `list_auxiliary_states` order
+                or a dict by name (default None: for a graph without auxiliary states).
+            group2ctx: not used by bind (MXNet's signature; `simple_bind` uses it).
+            shared_exec: not used by bind (MXNet's signature).
+
+        Returns:
+            Executor: the bound executor (its outputs are zeros until `forward`).
+
+        Raises:
+            ValueError: a missing argument or auxiliary state, or an unknown name.
+            TypeError: an array that is not an NDArray.
+
         Example::
 
             y = sym.var('x') * 2
@@ -644,9 +675,10 @@ class Symbol:
                 (set with ``AttrScope(ctx_group=...)``) is listed gets its arrays (and
                 gradient) on that context, as MXNet places them; cpu contexts only
                 (NotImplementedError for another device).
-            shared_arg_names, shared_exec: the arguments named are `shared_exec`'s arrays
-                (with their gradients) where name, shape and dtype agree; its auxiliary
-                states are shared too (a bucketing Module's parameters).
+            shared_arg_names: the names of the arguments whose arrays (and gradients) are
+                taken from `shared_exec` where name, shape and dtype agree.
+            shared_exec: the Executor to share with; its auxiliary states are shared too (a
+                bucketing Module's parameters).
             shared_buffer: a dict; the other arguments take its array of the same name when
                 it fits, and it receives the arrays allocated for them.
             **shapes: {input name: shape}.
@@ -671,6 +703,16 @@ class Symbol:
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list).
+
+        Args:
+            ctx: the Context to run on (default None: the current context).
+            **kwargs: {argument name: NDArray}, one for every argument.
+
+        Returns:
+            list of NDArray: the outputs.
+
+        Raises:
+            ValueError: a missing argument (see `bind`).
 
         Example::
 
@@ -815,8 +857,10 @@ class Symbol:
 
         Args:
             backend: a backend registered with `gluonlite.subgraph`.
-            args, aux, ctx: accepted for MXNet's signature (partitioning here does not look
-                at bound arrays).
+            args: not used (MXNet's signature: partitioning here does not look at bound
+                arrays).
+            aux: not used (as `args`).
+            ctx: not used (as `args`).
             **kwargs: passed to the partitioner (``op_names`` for the 'default' backend).
 
         Raises:
@@ -845,6 +889,11 @@ class Symbol:
 class SymbolTruthValueError(NotImplementedForSymbol, TypeError):
     """Raised by ``bool(symbol)``: MXNet raises `NotImplementedForSymbol` (an MXNetError);
     it is a TypeError too, as Python raises for a value without a truth value.
+
+    Args:
+        function: the function refused (its ``__name__`` is reported).
+        alias: the operator name behind it, or None.
+        *args: the arguments given (their types are reported).
 
     Example::
 
@@ -927,11 +976,19 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         name: the variable's name (not prefixed).
         attr: extra string attributes, merged over those of the active `AttrScope`.
         shape: its shape if known (0 entries are unknown dims).
+        lr_mult: the learning-rate multiplier of the variable, stored as ``__lr_mult__``
+            (default None: none stored, 1 for optimizers).
+        wd_mult: the weight-decay multiplier, stored as ``__wd_mult__`` (default None).
         dtype: its dtype if known.
         init: an initializer (its string form is stored as ``__init__``).
         stype: the storage type ('default', 'row_sparse' or 'csr'), kept as MXNet keeps it,
             the attribute ``__storage_type__`` (its code: 0, 1, 2). Graphs compute on dense
             values whatever the storage type.
+        **kwargs: more attributes, stored as ``__key__`` (a key already in that form as
+            is).
+
+    Returns:
+        Symbol: the variable, with one output.
 
     Raises:
         TypeError: a name that is not a string.

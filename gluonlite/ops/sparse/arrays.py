@@ -31,6 +31,11 @@ class RowSparse:
     """A row_sparse array's parts (see the module docstring). The class's `stype` is
     ``'row_sparse'``.
 
+    Args:
+        data: the stored rows, (k,) + shape[1:] (numpy, or a device array).
+        indices: the row number of each stored row, ascending (made an int64 numpy array).
+        shape: the full array's shape (made a tuple).
+
     Example::
 
         from gluonlite.ops.sparse.arrays import RowSparse
@@ -92,6 +97,12 @@ class RowSparse:
 
 class CSR:
     """A csr matrix's parts (see the module docstring). The class's `stype` is ``'csr'``.
+
+    Args:
+        data: the stored values, (nnz,).
+        indices: the column of each value (made an int64 numpy array).
+        indptr: the row offsets into data, rows + 1 of them (made an int64 numpy array).
+        shape: the matrix's (rows, columns) (made a tuple).
 
     Example::
 
@@ -208,6 +219,13 @@ def like(x, data, aux):
 def from_scipy(m, dtype=None):
     """A `CSR` from scipy sparse matrix `m` (duplicates summed, columns sorted).
 
+    Args:
+        m: a scipy sparse matrix of any format (converted to csr).
+        dtype: the values' dtype (default None: m's).
+
+    Returns:
+        CSR: holding copies of the values.
+
     Example::
 
         from gluonlite.ops.sparse.arrays import from_scipy
@@ -252,6 +270,14 @@ def from_dense(a, stype):
 
 def zeros(stype, shape, dtype):
     """An all-zero raw array of sparse storage `stype` (nothing stored).
+
+    Args:
+        stype: 'row_sparse' or 'csr'.
+        shape: the array's shape (2-D for csr).
+        dtype: the values' dtype.
+
+    Returns:
+        RowSparse or CSR.
 
     Raises:
         ValueError: a csr shape that is not 2-D, or a storage type that is not sparse.

@@ -33,6 +33,14 @@ _CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_e
 def refuse(name, *xs, why=""):
     """The ValueError of a storage combination operator `name` does not take.
 
+    Args:
+        name: the operator's name, starting the message.
+        *xs: the raw inputs, whose storage types the message lists (None: 'none').
+        why: text appended to the message (default '').
+
+    Returns:
+        ValueError: for the caller to raise.
+
     Example::
 
         from gluonlite.ops.sparse.elementwise import refuse
@@ -99,6 +107,13 @@ def elemwise_rule(kind):
     """elemwise_<kind>: MXNet keeps csr+csr, rsp+rsp (add, sub, mul), csr*dense, rsp*dense
     (either order, mul); everything else is dense.
 
+    Args:
+        kind: 'add', 'sub', 'mul' or 'div'.
+
+    Returns:
+        StorageRule: whose kernel ``kernel(p, rc, lhs, rhs)`` gives the sparse result, or None
+        for the dense operator to compute; it raises ValueError for shapes that differ.
+
     Example::
 
         from gluonlite.ops.sparse.arrays import from_dense
@@ -131,6 +146,14 @@ def elemwise_rule(kind):
 def broadcast_rule(kind):
     """broadcast_<kind>: csr * dense and csr / dense (the dense one broadcast) keep csr.
 
+    Args:
+        kind: 'add', 'sub', 'mul' or 'div' (only 'mul' and 'div' keep csr).
+
+    Returns:
+        StorageRule: whose kernel ``kernel(p, rc, lhs, rhs)`` gives the sparse result, or None
+        for the dense operator to compute; it raises ValueError for a csr divided by a dense
+        array of its shape.
+
     Example::
 
         from gluonlite.ops.sparse.arrays import from_dense
@@ -158,6 +181,15 @@ def scalar_rule(kind, reverse=False):
     """A sparse array with a scalar (``p.scalar``; `reverse`: the scalar comes first): the
     storage is kept where the function maps 0 to 0 (``x * s``, ``x + 0``, ``x == 1``, ``x >
     0``, ...), as MXNet does; ``x / s`` always keeps it (MXNet's rule), ``s / x`` never.
+
+    Args:
+        kind: 'add', 'sub', 'mul', 'div', or a comparison ('eq', 'ne', 'gt', 'ge', 'lt',
+            'le').
+        reverse: the scalar is the left operand (default False).
+
+    Returns:
+        StorageRule: whose kernel ``kernel(p, rc, x)`` gives the sparse result, or None for
+        the dense operator to compute.
 
     Example::
 

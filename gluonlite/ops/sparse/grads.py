@@ -55,6 +55,12 @@ class RowSparseRows:
     def dense(self, xp=np):
         """The dense gradient (zeros outside the rows).
 
+        Args:
+            xp: the array module to allocate with (default numpy).
+
+        Returns:
+            array: of `shape`, in the values' dtype.
+
         Example::
 
             from gluonlite.ops.sparse.grads import RowSparseRows

@@ -49,7 +49,12 @@ def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
 
     Args:
         p: the parsed attributes (``lazy_update``, ``wd``).
-        w_stype, g_stype: storage types of weight and gradient; s_stypes: of the states.
+        w_stype: the weight's storage type.
+        g_stype: the gradient's storage type.
+        s_stypes: the states' storage types, a list.
+
+    Returns:
+        str: 'lazy', 'std' or 'dense'.
 
     Raises:
         ValueError: ``_sparse_adagrad_update`` on a combination its only kernel does not
@@ -86,8 +91,12 @@ def row_sparse_update(rule, p, xp, weight, indices, values, states, lazy):
     weight`` with a row_sparse gradient on dense buffers, in place.
 
     Args:
+        rule: the dense rule (see above).
+        p: the operator's parsed attributes.
+        xp: the array module of the buffers.
         weight: the whole weight (every row), updated in place.
-        indices: the gradient's row ids (unique, ascending); values: its rows.
+        indices: the gradient's row ids (unique, ascending).
+        values: the gradient's rows, one per index.
         states: the operator's state buffers (whole, like weight), updated in place.
         lazy: update only the rows in `indices` (MXNet's lazy kernels: the dense rule on
             those rows); else every row, the rows not in `indices` with a zero gradient.
@@ -138,6 +147,14 @@ def update_rule(name, rule, state_names):
     """The storage rule of update operator `name`, whose dense rule is ``rule(p, xp, weight,
     grad, *states) -> new weight`` with states `state_names`: updates the weight (and the
     states) in place, in their own storage, and returns the weight.
+
+    Args:
+        name: the operator's name (picks the kernels: see `row_sparse_path`).
+        rule: the dense rule (see above).
+        state_names: the names of the state inputs, in order.
+
+    Returns:
+        StorageRule: whose kernel updates the inputs in place.
 
     Raises (from the kernel):
         TypeError: a number of arrays other than weight, grad and the states.
