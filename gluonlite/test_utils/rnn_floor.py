@@ -601,7 +601,7 @@ def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):
 
 
 def gru_gates(xp, ir, iz, in_, hr, hz, hn, h_prev, r, z, n, h):
-    """A GRU step's elementwise math, in place, from the i2h parts (ir, iz, in_, bias
+    """A GRU step's elementwise math, in place, from the i2h parts (ir, iz, ``in_``, bias
     included) and the h2h parts (hr, hz, hn, bias included): ``r``, ``z`` (sigmoids),
     ``n = tanh(in_ + r * hn)`` and ``h = n + z * (h_prev - n)``. Plain `xp` code, so
     ``cupy.fuse`` compiles it into one kernel.
