@@ -62,6 +62,11 @@ class UsageError(Exception):
 def say(line, err=False):
     """Print one line without breaking the tqdm bar on stderr.
 
+    Args:
+        line: the text to print.
+        err: default False: print on stderr; otherwise on stdout (through tqdm when both are a
+            terminal).
+
     Example::
 
         from gluonlite.bench import driver
@@ -83,10 +88,13 @@ class Plan:
         recipe: the validated Recipe.
         cases: every case of the matrix that can run here (`matrix.expand`).
         skipped: one line per ctx that cannot run here.
-        warmup, test: the rounds (test an int or 'auto:SECONDS').
+        warmup: the untimed rounds per case (an int).
+        test: the timed rounds per case: an int, or 'auto:SECONDS' (rounds until their
+            total reaches SECONDS).
         floors: the floor impls timed interleaved with each gluonlite case (a numpy
             baseline), else ().
-        profile: write a Chrome trace per case; plot: a folder for charts, or None.
+        profile: write a Chrome trace per case.
+        plot: a folder for charts, or None for no charts.
 
     Example::
 
@@ -185,6 +193,14 @@ class Plan:
     def task(self, case, run_case):
         """The executor task timing one case.
 
+        Args:
+            case: the case dict (a row of the matrix: impl, benchmark, cell, ctx, sizes, flags).
+            run_case: the function timing a case (`runner.run_case`, or a stand-in), handed to
+                `tasks.measure`.
+
+        Returns:
+            A `executors.Task`.
+
         Example::
 
             from gluonlite.bench import driver
@@ -212,6 +228,15 @@ def _gpus_needed(ctx):
 
 def plan_bench(recipe, executor, profile=False, plot=None):
     """The cases of a bench recipe on `executor`, checked before any work starts.
+
+    Args:
+        recipe: the validated bench `Recipe`.
+        executor: the executor the cases will run on (it says which gpus there are).
+        profile: default False: write a Chrome trace per case.
+        plot: default None: a folder for charts.
+
+    Returns:
+        A `Plan`.
 
     Raises:
         UsageError: --profile without an output file; a case needs more memory than this
@@ -256,6 +281,15 @@ def plan_bench(recipe, executor, profile=False, plot=None):
 def open_results(plan, resume=False, force=True):
     """The locked results file of a run (None without an output file); lines of a resumed
     file that are not results are moved out, each named on stderr.
+
+    Args:
+        plan: the run's `Plan` (`plan_bench`).
+        resume: default False: keep the results already in the file (their cases are not run again).
+        force: default True: start an existing file anew; with both False an existing file is an
+            error.
+
+    Returns:
+        A locked `results.ResultsFile`, or None.
 
     Raises:
         OutputError: as `results.ResultsFile` (another run holds the file; it exists and
@@ -315,6 +349,12 @@ class Recorder:
     Attributes:
         new: the result records of this run; failed: how many cases failed.
 
+    Args:
+        plan: the run's `Plan` (`plan_bench`).
+        writer: the open `results.ResultsFile`, or None (nothing written).
+        records_failures: also write a record for each failed case.
+        display: the run's `Display`.
+
     Example::
 
         from gluonlite.bench import driver
@@ -338,6 +378,13 @@ class Recorder:
 
     def failure(self, case, error):
         """Report a case that raised (one line) and keep a trace of it in the file.
+
+        Args:
+            case: the case dict (a row of the matrix: impl, benchmark, cell, ctx, sizes, flags).
+            error: the exception the case raised.
+
+        Raises:
+            OutputError: the failure record cannot be written.
 
         Example::
 
@@ -363,6 +410,13 @@ class Recorder:
 
     def result(self, case, value):
         """Write a finished case's record (before telling the user it is done).
+
+        Args:
+            case: the case dict (a row of the matrix: impl, benchmark, cell, ctx, sizes, flags).
+            value: what `tasks.measure` returned (times, ``env``, maybe ``trace``).
+
+        Raises:
+            OutputError: the record or the trace file cannot be written.
 
         Example::
 
@@ -408,6 +462,11 @@ class Display:
     """What the user sees while cases run: the seed's header lines before each case, its
     `Time used` line after, a bar over the cases (and over the rounds of a long local case
     when a terminal shows it).
+
+    Args:
+        plan: the run's `Plan` (`plan_bench`).
+        total: the number of cases the bar counts.
+        progress: show progress bars on stderr (False: none).
 
     Example::
 
@@ -476,6 +535,12 @@ class Display:
     def started(self, task):
         """A local case starts: its header, and a progress callable over its rounds.
 
+        Args:
+            task: the `Task` starting (its second argument is the case).
+
+        Returns:
+            A callable ``progress(rounds_done)`` updating the rounds bar.
+
         Example::
 
             from gluonlite.bench import driver
@@ -501,6 +566,13 @@ class Display:
 
     def arrived(self, outcome, executor):
         """An outcome came back: a remote case's header comes now; returns its case.
+
+        Args:
+            outcome: the `Outcome` that came back.
+            executor: the executor it came from (its busy workers are shown on the bar).
+
+        Returns:
+            The outcome's case dict.
 
         Example::
 
@@ -575,6 +647,14 @@ def run_cases(plan, todo, executor, run_case, display, recorder):
     """Run `todo` on `executor`, handing each outcome to `recorder` as it arrives (one case
     failing does not stop the others). KeyboardInterrupt passes through.
 
+    Args:
+        plan: the run's `Plan` (`plan_bench`).
+        todo: the case dicts to run.
+        executor: a `LocalExecutor` or `DaskExecutor`.
+        run_case: the function timing a case (`runner.run_case`).
+        display: the run's `Display`.
+        recorder: the run's `Recorder`.
+
     Example::
 
         from gluonlite.bench import driver
@@ -612,6 +692,15 @@ def report_bench(plan, writer, recorder, ran):
     """The summary of every result of the run's matrix (kept and new), charts, and the
     exit status: 0, or 1 when a case failed.
 
+    Args:
+        plan: the run's `Plan` (`plan_bench`).
+        writer: the run's `results.ResultsFile` (its kept records count), or None.
+        recorder: the run's `Recorder` (its new records and failures).
+        ran: how many cases this run ran, for the failure message.
+
+    Returns:
+        The exit status, 0 or 1.
+
     Example::
 
         from gluonlite.bench import driver
@@ -641,6 +730,10 @@ def report_bench(plan, writer, recorder, ran):
 
 def print_summary(records, fmt):
     """The summary table on stdout; its title and legend on stderr for CSV and HTML.
+
+    Args:
+        records: the result records (dicts, as read from a results file).
+        fmt: 'text', 'markdown', 'csv' or 'html'.
 
     Example::
 

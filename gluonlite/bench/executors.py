@@ -73,6 +73,11 @@ class Task:
 class Outcome:
     """A finished task: its value, or the exception it ended with (error is None if fine).
 
+    Args:
+        task: the `Task` that ran.
+        value: default None: what the task returned.
+        error: default None: the exception it raised, or None.
+
     Example::
 
         from gluonlite.bench.executors import LocalExecutor, Task
@@ -141,6 +146,14 @@ class LocalExecutor(_Executor):
 
     def run(self, tasks, started=None):
         """Yield an Outcome per task, in the order given.
+
+        Args:
+            tasks: the `Task` list to run, one after the other in this process.
+            started: default None: ``started(task)`` called as each task starts; what it returns is
+                passed to the task as its `progress`.
+
+        Returns:
+            A generator of `Outcome`; a task that raised gives an Outcome with its error.
 
         Example::
 
@@ -293,6 +306,10 @@ class DaskExecutor(_Executor):
         No more tasks are submitted than can run at once (see `_slots`): a task waiting
         on a worker counts, for Dask, as running there, so a worker that died would take
         the waiting tasks' one retry with it.
+
+        Args:
+            tasks: the `Task` list to run.
+            started: default None: accepted for the executor interface, never called.
 
         Raises:
             ExecutorError: there are timing tasks but no worker has the bench resource.

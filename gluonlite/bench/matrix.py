@@ -33,6 +33,12 @@ def case_key(record):
 
     Records written before `impl` existed count as 'gluonlite'.
 
+    Args:
+        record: a case dict or a result record.
+
+    Returns:
+        A tuple of the record's KEY_FIELDS values.
+
     Example::
 
         from gluonlite.bench.matrix import case_key
@@ -44,6 +50,12 @@ def case_key(record):
 
 def case_label(case):
     """One short human line for a case, for progress bars and error messages.
+
+    Args:
+        case: the case dict (a row of the matrix: impl, benchmark, cell, ctx, sizes, flags).
+
+    Returns:
+        A str.
 
     Example:
         >>> case_label({'impl': 'floor-step', 'cell': 'GRUCell', 'seq_len': 5,

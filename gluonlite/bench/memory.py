@@ -44,6 +44,12 @@ def case_bytes(case):
     in float64, kept in float32) and outputs, and in training the outputs' gradient and
     the inputs' gradient as well. Floor cases draw their inputs in float32 directly.
 
+    Args:
+        case: a case dict (seq_len, batch_size, hidden_dim, is_train, impl).
+
+    Returns:
+        An int, bytes.
+
     Example::
 
         from gluonlite.bench.memory import case_bytes
@@ -60,6 +66,12 @@ def train_bytes(cfg):
     """The least memory (bytes) a train recipe's data needs: for the adding task, its
     training and validation sequences (values and marks in float64, then the (T, N, 2)
     float32 inputs); the character task is bounded by its `max_bytes`.
+
+    Args:
+        cfg: the validated train recipe data (its task and sizes).
+
+    Returns:
+        An int, bytes.
 
     Example::
 
@@ -105,6 +117,13 @@ def check_cases(cases, available=None):
     """MemoryEstimateError for the first case that needs more than `available` bytes
     (default: `available_bytes()`; nothing is checked when unknown).
 
+    Args:
+        cases: the case dicts.
+        available: default None: the bytes available; None asks `available_bytes()`.
+
+    Raises:
+        MemoryEstimateError: the largest case needs more than is available.
+
     Example::
 
         from gluonlite.bench.memory import check_cases
@@ -125,6 +144,13 @@ def check_cases(cases, available=None):
 
 def check_train(cfg, available=None):
     """MemoryEstimateError when a train recipe's data alone needs more than `available`.
+
+    Args:
+        cfg: the validated train recipe data.
+        available: default None: the bytes available; None asks `available_bytes()`.
+
+    Raises:
+        MemoryEstimateError: the data needs more than is available.
 
     Example::
 

@@ -39,8 +39,12 @@ class ForeachRNN(_CellLoop):
         cell: a gluon.rnn cell.
         length: sequence length T (kept for symmetry with WhileRNN).
 
-    Returns (when called with inputs (T, N, C) and a list of states):
-        stacked outputs (T, N, H).
+    Inputs:
+        - **inputs**: (T, N, C) the sequence, time first.
+        - **states**: the list of the cell's begin states, each (N, H) (`zero_states`).
+
+    Outputs:
+        - **out**: (T, N, H) the stacked step outputs.
 
     Example::
 
@@ -65,8 +69,13 @@ class WhileRNN(_CellLoop):
         cell: a gluon.rnn cell.
         length: sequence length T, also `max_iterations`.
 
-    Returns (when called with inputs (T, N, C) and ``[counter, *states]``):
-        stacked outputs (T, N, H).
+    Inputs:
+        - **inputs**: (T, N, C) the sequence, time first.
+        - **states**: ``[counter, *cell_states]``: the (1,) step counter holding 0, then the
+          cell's begin states, each (N, H) (`zero_states`).
+
+    Outputs:
+        - **out**: (T, N, H) the stacked step outputs.
 
     Example::
 
@@ -99,6 +108,13 @@ class UnrolledRNN(_CellLoop):
         cell: a gluon.rnn cell.
         length: sequence length T.
 
+    Inputs:
+        - **inputs**: (T, N, C) the sequence, time first.
+        - **states**: the list of the cell's begin states, each (N, H) (`zero_states`).
+
+    Outputs:
+        - **out**: (T, N, H) the merged step outputs.
+
     Example::
 
         from gluonlite.bench.models import UnrolledRNN, zero_states
@@ -119,6 +135,15 @@ LOOPS = {"foreach": ForeachRNN, "while_loop": WhileRNN, "unrolled": UnrolledRNN}
 def make_ctx(name):
     """'cpu(0)' / 'gpu(1)' / 'cpu' -> a gluonlite Context.
 
+    Args:
+        name: 'cpu', 'gpu', or with a device id 'cpu(0)', 'gpu(1)'.
+
+    Returns:
+        A `Context`: a gpu one for a name starting 'gpu', else a cpu one.
+
+    Raises:
+        ValueError: the id in parentheses is not an integer.
+
     Example::
 
         from gluonlite.bench.models import make_ctx
@@ -131,6 +156,18 @@ def make_ctx(name):
 
 def make_cell(cell, hidden_size, input_size=0, hybridize=False):
     """A gluon.rnn cell by class name, hybridized with static_alloc when asked.
+
+    Args:
+        cell: the class name: 'RNNCell', 'GRUCell' or 'LSTMCell'.
+        hidden_size: the state size H.
+        input_size: default 0: C, the input size (0: inferred at the first call).
+        hybridize: default False: hybridize(static_alloc=True) the cell.
+
+    Returns:
+        The new cell (not initialized).
+
+    Raises:
+        KeyError: `cell` is not one of the three names.
 
     Example::
 
@@ -149,7 +186,8 @@ def zero_states(layer, batch_size, hidden_size, ctx=None, func=None):
 
     Args:
         layer: ForeachRNN, WhileRNN or UnrolledRNN.
-        batch_size, hidden_size: N and H.
+        batch_size: N, the batch size.
+        hidden_size: H, the size of each cell state.
         ctx: context of the arrays.
         func: `func(shape, ctx)` making each cell state; zeros by default.
 
@@ -207,15 +245,19 @@ class SequenceModel(gluon.Block):
     Args:
         cell: 'RNNCell', 'GRUCell' or 'LSTMCell'.
         loop: 'foreach', 'while_loop' or 'unrolled'.
-        hidden_size, num_layers: size of every layer and how many.
+        hidden_size: the state size of every layer.
+        num_layers: how many loop layers are stacked.
         seq_len: T (fixed: the loop layers are built for it).
         input_size: C of float inputs (T, N, C); ignored when vocab_size is set.
         out_units: width of the head.
-        vocab_size, embed_size: integer inputs (T, N) go through an Embedding.
+        vocab_size: default None: float inputs (T, N, C). Given, integer inputs (T, N)
+            (ids below vocab_size) go through an Embedding.
+        embed_size: the Embedding's output size (read when `vocab_size` is given).
         last_only: apply the head to the last step only -> (N, out_units);
             otherwise to every step -> (T, N, out_units).
-        hybridize_cell, hybridize_layer: hybridize(static_alloc=True) the cells /
-            the loop layers.
+        hybridize_cell: default False: hybridize(static_alloc=True) each cell.
+        hybridize_layer: default False: hybridize(static_alloc=True) each loop layer.
+        kwargs: passed to `gluon.Block` (prefix, params).
 
     Example::
 

@@ -130,6 +130,9 @@ def _size(r):
 def speedup_figure(records):
     """Bars of speedup = imperative median / hybridized median, per group and variant.
 
+    Args:
+        records: the result records (dicts, as read from a results file).
+
     Returns:
         (figure, series): series is {'foreach hyb=L': {group: (value, low, high)}, ...}
         as drawn; None, {} when there is no hybridized case with its imperative one.
@@ -171,6 +174,9 @@ def speedup_figure(records):
 def floor_figure(records):
     """Bars of median / floor median for every gluonlite case that has a floor: the floor
     timed in the same rounds (`interleaved`) when the record has it, else the floor case.
+
+    Args:
+        records: the result records (dicts, as read from a results file).
 
     Returns:
         (figure, series) as `speedup_figure`; the floor is floor-fused when the file has
@@ -215,6 +221,9 @@ def floor_figure(records):
 
 def scaling_figure(records):
     """Median time per step (ms / seq_len) against seq_len, one panel per mode.
+
+    Args:
+        records: the result records (dicts, as read from a results file).
 
     Returns:
         (figure, lines): lines is {(mode, name): [(seq_len, ms per step), ...]}; None, {}
@@ -262,6 +271,9 @@ def scaling_figure(records):
 
 def train_figure(records):
     """Training loss and metrics per epoch (one line per run of a sweep).
+
+    Args:
+        records: the training records (dicts with ``epoch``, losses and metrics).
 
     Returns:
         (figure, curves): curves is {(run, key): [(epoch, value), ...]}; None, {} when
@@ -366,6 +378,13 @@ def plot_records(records, folder, name):
 
 def plot_file(path, folder=None):
     r"""`plot_records` of a results file, into `folder` (default: beside the file).
+
+    Args:
+        path: the results (.jsonl) file.
+        folder: default None: the folder for the charts; None: the file's folder.
+
+    Returns:
+        The list of chart paths written.
 
     Example::
 

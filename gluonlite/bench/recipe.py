@@ -329,6 +329,12 @@ def _kind_of(chain):
 def recipe_kind(path):
     r"""The kind ('bench' or 'train') of a recipe file, following `extends`.
 
+    Args:
+        path: the recipe file (YAML).
+
+    Returns:
+        'bench' or 'train'.
+
     Raises:
         RecipeError: as `load_recipe`, for problems found on the way.
 
@@ -394,7 +400,9 @@ def from_data(data, overrides=None, *, file=None, name="cli", lines=None):
     Args:
         data: recipe dict (without `extends`).
         overrides: dict deep-merged over `data` first.
-        file, name: reported in errors and kept on the Recipe.
+        file: default None: the file name reported in errors and kept on the Recipe.
+        name: default 'cli': the recipe's name, kept on the Recipe (it names the default
+            output files).
         lines: optional {key path: line} for error messages.
 
     Returns:

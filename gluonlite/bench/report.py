@@ -228,7 +228,8 @@ def compare_records(a, b, alpha=0.05):
     """Match the cases of two runs and compare their medians and rounds.
 
     Args:
-        a, b: lists of result records (failed ones are ignored).
+        a: the first run's result records (failed ones are ignored): the baseline.
+        b: the second run's result records (failed ones are ignored).
         alpha: significance level of the two-sided Mann-Whitney U test.
 
     Returns:
@@ -349,6 +350,14 @@ def _compare(args):
 
 def main(argv):
     r"""Run `report` or `compare` (argv[0]); returns the exit status.
+
+    Args:
+        argv: the command line after the program name: ``['report', FILE, ...]`` or ``['compare', A,
+            B, ...]``.
+
+    Returns:
+        The exit status: 0, 1 for an internal error (or a broken pipe), 2 for a usage, plot or
+        output error, 130 when interrupted.
 
     Example::
 

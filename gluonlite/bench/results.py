@@ -80,6 +80,9 @@ def check_writable(path):
     """Create path's folder if missing and check that path can be written, without
     creating or changing the file itself.
 
+    Args:
+        path: the file to be written.
+
     Raises:
         OutputError: naming the path and the reason.
 
@@ -101,10 +104,16 @@ def check_writable(path):
 def stats(times_ms):
     """Summary statistics of a list of times in ms, with the rounds themselves.
 
+    Args:
+        times_ms: the round times, in ms (a non-empty list of floats).
+
     Returns:
         dict with n, mean, std (population, as the seed's np.std), median, q1, q3 (the
         quartiles, numpy's linear interpolation), min, max, and times (every round, in
         the order run, rounded to 1 ns).
+
+    Raises:
+        ValueError: `times_ms` is empty.
 
     Example:
         >>> s = stats([1.0, 3.0, 2.0])
@@ -126,6 +135,12 @@ def spread(record):
 
     Records without quartiles (written before they existed) use their rounds when kept,
     else min and max, so an old file still renders (with a wider, safer spread).
+
+    Args:
+        record: a result record.
+
+    Returns:
+        A tuple of three floats, ms.
 
     Example:
         >>> spread({'median': 2.0, 'min': 1.0, 'max': 4.0})
@@ -209,6 +224,9 @@ class FileLock:
     that process (the pid, host and start time it wrote into the lock file). `release`
     removes the lock file while still holding the lock, so a process that opened the old
     file finds it gone and tries again on a new one.
+
+    Args:
+        path: the file to lock; the lock file is ``PATH.lock``.
 
     Example:
         >>> lock = FileLock('/tmp/r.jsonl').acquire()     # doctest: +SKIP
@@ -348,6 +366,12 @@ def record_problem(rec):
     for gluonlite the benchmark and hybridize flags) and its time (a median or mean >= 0,
     quartiles and rounds numbers when present). Records without `impl` (older files) count
     as gluonlite's.
+
+    Args:
+        rec: the parsed JSON value of one line.
+
+    Returns:
+        A str saying what is wrong, or None for a valid record.
 
     Example:
         >>> record_problem({'impl': 'floor-step', 'cell': 'RNNCell', 'ctx': 'cpu(0)',
@@ -496,6 +520,12 @@ class ResultsFile:
     def write(self, record):
         """Append one record as one line, in a single write, and return it.
 
+        Args:
+            record: the record (a JSON-serialisable dict).
+
+        Returns:
+            `record`.
+
         Raises:
             OutputError: the write failed (e.g. no space left); the file keeps only its
                 whole lines.
@@ -629,6 +659,12 @@ def _short(filename):
 def error_line(exc):
     r"""`Type: message [file:line]` on one line, for a case that raised (the ``error`` of its
     results record, and what the CLI prints).
+
+    Args:
+        exc: the exception.
+
+    Returns:
+        A str.
 
     Example::
 

@@ -136,7 +136,9 @@ def time_interleaved(steps, warmup, test, progress=None):
     Args:
         steps: list of (step, sync) pairs; the first is the case, whose times decide when
             an 'auto:SECONDS' budget is spent.
-        warmup, test, progress: as for `time_rounds`.
+        warmup: untimed rounds, as for `time_rounds`.
+        test: timed rounds (an int or 'auto:SECONDS'), as for `time_rounds`.
+        progress: default None: optional callable(rounds_done) for a progress bar.
 
     Returns:
         list of lists: per step, the test rounds' times in ms.

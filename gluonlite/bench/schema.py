@@ -86,6 +86,18 @@ class Checker:
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
 
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            The normalised value.
+
+        Raises:
+            RecipeError: the value (or an item of it) is not what the checker expects.
+
         Example::
 
             from gluonlite.bench.schema import Int, RecipeError
@@ -112,6 +124,9 @@ class Checker:
 
 class Int(Checker):
     """An integer (not a bool), optionally bounded below: `Int(min=1)`.
+
+    Args:
+        min: default None: the least value allowed (inclusive); None: no bound.
 
     Example::
 
@@ -141,6 +156,11 @@ class Number(Checker):
     """A finite real number (int or float, not bool), optionally bounded.
 
     `Number(min=0, strict=True)` means > 0; `max` is exclusive: `Number(0, max=1)` is [0, 1).
+
+    Args:
+        min: default None: the lower bound; None: none.
+        strict: default False: the lower bound is exclusive (> min) rather than >= min.
+        max: default None: the exclusive upper bound; None: none.
 
     Example::
 
@@ -174,6 +194,18 @@ class Number(Checker):
 
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
+
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            The value as a float.
+
+        Raises:
+            RecipeError: the value (or an item of it) is not what the checker expects.
 
         Example::
 
@@ -256,6 +288,10 @@ class Enum(Checker):
 class Regex(Checker):
     r"""A string matching a regular expression in full; `expected` says it in words.
 
+    Args:
+        pattern: the regular expression the whole string must match.
+        expected: what a valid value is, in words, for the error message.
+
     Example::
 
         from gluonlite.bench.schema import Regex
@@ -295,6 +331,18 @@ class OrAuto(Checker):
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
 
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            'auto', or the inner checker's value.
+
+        Raises:
+            RecipeError: the value (or an item of it) is not what the checker expects.
+
         Example::
 
             from gluonlite.bench.schema import Int, OrAuto
@@ -324,6 +372,18 @@ class Nullable(Checker):
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
 
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            None, or the inner checker's value.
+
+        Raises:
+            RecipeError: the value (or an item of it) is not what the checker expects.
+
         Example::
 
             from gluonlite.bench.schema import Nullable, Str
@@ -335,6 +395,10 @@ class Nullable(Checker):
 
 class ListOf(Checker):
     """A non-empty list of `item`; a single value is accepted as a one-item list.
+
+    Args:
+        item: the `Checker` of each item.
+        scalar_ok: default True: accept a single value (not a mapping or null) as a one-item list.
 
     Example::
 
@@ -348,6 +412,18 @@ class ListOf(Checker):
 
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
+
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            A list of normalised items.
+
+        Raises:
+            RecipeError: the value (or an item of it) is not what the checker expects.
 
         Example::
 
@@ -369,6 +445,13 @@ class Key:
     """One key of a `Struct`: its checker, default, whether required, and a doc line.
 
     A `Struct` checker with no explicit default defaults to its own defaults ({}).
+
+    Args:
+        checker: the `Checker` of the key's value.
+        default: the value filled in when the key is absent; without one, a `Struct` checker
+            defaults to its own defaults and other keys stay absent.
+        required: default False: the key must be given.
+        doc: default '': one line describing the key.
 
     Example::
 
@@ -401,6 +484,18 @@ class Struct(Checker):
 
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
+
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            A dict with every key checked and, unless `partial`, defaults filled.
+
+        Raises:
+            RecipeError: not a mapping, an unknown key, a required key missing, or a bad value.
 
         Example::
 
@@ -472,6 +567,19 @@ class Sweep(Checker):
 
     def check(self, value, path, partial=False):
         """Return the normalised value or raise RecipeError at `path`.
+
+        Args:
+            value: the value to check (as read from YAML).
+            path: the key path of the value (a tuple), named in the error.
+            partial: default False: check types only, without filling defaults or requiring keys
+                (for one file of an `extends` chain).
+
+        Returns:
+            {key path: list of normalised values}.
+
+        Raises:
+            RecipeError: not a non-empty mapping, a path that is not a setting (or a fixed key), or
+                a bad value.
 
         Example::
 

@@ -189,6 +189,13 @@ def legends(text, fmt):
     """The legend lines a rendered summary needs: NOISY's and UNRELIABLE's, when it uses
     them (CSV: when their columns name something).
 
+    Args:
+        text: the rendered summary.
+        fmt: its format: 'text', 'markdown', 'csv' or 'html'.
+
+    Returns:
+        A list of str (empty when no marker is used).
+
     Example::
 
         from gluonlite.bench.summary import legends
@@ -278,6 +285,10 @@ def summarize(records, fmt="text"):
 def summarize_by_host(records, fmt="text"):
     """`summarize`, one table per host (the `env.host` of the records) when the records
     come from more than one; speedups and floor ratios are then within a host.
+
+    Args:
+        records: the result records (dicts, as read from a results file).
+        fmt: default 'text': 'text', 'markdown', 'csv' or 'html'.
 
     Returns:
         str: one table, or per host a line `host NAME (CPU):` then its table

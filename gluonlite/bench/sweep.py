@@ -47,6 +47,9 @@ def _text(value):
 def expand_runs(data):
     """The runs of a validated train recipe's data.
 
+    Args:
+        data: the validated train recipe data (its ``sweep``, if any).
+
     Returns:
         list of (tag, run_data): one per combination of the sweep in the order of its keys
         (the last key varies fastest); without a sweep, one run tagged ''.
@@ -80,6 +83,14 @@ def expand_runs(data):
 
 def run_files(data, name, tag):
     """(metrics file or None, params file) of one run of a train recipe.
+
+    Args:
+        data: the run's validated train recipe data (its ``output`` and ``params_file``).
+        name: the recipe's name.
+        tag: the run's tag from `expand_runs` ('' without a sweep).
+
+    Returns:
+        A tuple (str or None, str).
 
     Example::
 

@@ -48,6 +48,12 @@ def measure(run_case, case, warmup, test, seed, profile=False, floors=(), progre
             to write.
         floors: floor impls to time interleaved with the case (passed to run_case as
             `floors=` only when there are some).
+        run_case: ``run_case(case, warmup, test, seed, progress[, floors=])`` -> dict.
+        case: the case dict (a row of the matrix: impl, benchmark, cell, ctx, sizes, flags).
+        warmup: untimed rounds.
+        test: timed rounds: an int or 'auto:SECONDS'.
+        seed: the random seed of the case's inputs.
+        progress: default None: callable(rounds_done) for a progress bar.
 
     Returns:
         dict: run_case's result plus `env` (this host's environment record).

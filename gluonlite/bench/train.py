@@ -114,6 +114,12 @@ def stdlib_text(max_bytes):
 def encode_text(text):
     """Map characters to ids in VOCAB (unknown characters to len(VOCAB)); int32 array.
 
+    Args:
+        text: the str to encode.
+
+    Returns:
+        A 1-D int32 array, one id per character.
+
     Example::
 
         from gluonlite.bench.train import VOCAB, encode_text
@@ -125,6 +131,10 @@ def encode_text(text):
 
 def char_windows(ids, seq_len):
     """Cut ids into non-overlapping windows: inputs and next-character targets.
+
+    Args:
+        ids: the 1-D int array of character ids.
+        seq_len: T, the window length.
 
     Returns:
         (x, y): int32 arrays (T, n) each, y shifted by one character.
@@ -181,6 +191,14 @@ def _clip(params, max_norm, scale, ctx):
 def params_path(cfg, name, out_path=None):
     """Where a train recipe's final parameters go: `params_file`, else the metrics file
     with `.params`, else results/NAME.params.
+
+    Args:
+        cfg: the validated train recipe data (its ``params_file`` and ``output``).
+        name: the recipe's name.
+        out_path: default None: the metrics file, overriding ``cfg['output']``.
+
+    Returns:
+        The path, a str.
 
     Example::
 

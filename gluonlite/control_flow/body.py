@@ -36,6 +36,17 @@ def body_plan(body, shapes, dtypes, is_train, keep, xp):
     gradient when `keep`. Loops nested in it run their plain kernels too (the reference is
     plain all the way down); nothing in it is shared between calls but the plan itself.
 
+    Args:
+        body: the body's `Symbol`.
+        shapes: the input shapes, aligned with the body's `list_inputs()`.
+        dtypes: the input dtypes, aligned likewise.
+        is_train: compile for training mode.
+        keep: whether the floating inputs want gradients.
+        xp: the array module (numpy or cupy).
+
+    Returns:
+        The cached `gluonlite.executor.plan.Plan`.
+
     Example::
 
         from gluonlite.control_flow import body as cf_body
@@ -79,8 +90,13 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
     """Infer a body's shapes (or dtypes) from what is known of its inputs.
 
     Args:
-        fname, which: operator and body names for messages ('while_loop', 'func').
-        in_shapes / in_dtypes: per body input (position), None where unknown; give one.
+        fname: the operator's name, for messages ('while_loop').
+        which: the body's name, for messages ('func').
+        body: the body's `Symbol`.
+        in_shapes: default None: per body input (position) its shape, None where unknown.
+            Give this or `in_dtypes`.
+        in_dtypes: default None: per body input its dtype, None where unknown (read when
+            `in_shapes` is None).
 
     Returns:
         (inputs, outputs): the inferred value per body input and per body output.
@@ -115,6 +131,12 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
 
 def wants_grad(dtype):
     """Whether a body input of this dtype can take a gradient (floating point only).
+
+    Args:
+        dtype: any dtype spelling numpy accepts.
+
+    Returns:
+        True for a floating dtype, else False.
 
     Example::
 
@@ -164,6 +186,20 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
     a hidden last one, the kernel's opaque state for its vjp (`Steps`); `writes_dests`: the
     vjp takes `dests` (`into_dests`).
 
+    Args:
+        name: the operator's registered name ('_foreach', '_while_loop', '_cond').
+        kernel: the forward kernel ``kernel(p, rc, *xs)``.
+        vjp: the backward ``vjp(p, rc, xs, ys, gys, need, dests=None)``.
+        shape: the shape inference rule.
+        dtype: the dtype inference rule.
+        attrs: the operator's attribute declarations (parsed into its params).
+        n_subgraphs: how many of ``num_args`` are bodies rather than node inputs.
+        doc: the operator's docstring.
+        writes_dests: default True: the vjp accepts `dests` (`into_dests`).
+
+    Returns:
+        The registered operator.
+
     Example::
 
         from gluonlite.ops import registry
@@ -182,6 +218,14 @@ def loop_operator(name, kernel, vjp, shape, dtype, attrs, n_subgraphs, doc, writ
 def into_dests(xp, grads, dests):
     """`grads` with each one that has a caller's array in `dests` copied there (the vjp's
     `dests`, `Fast.writes_dests`): that array is then the gradient.
+
+    Args:
+        xp: the array module (numpy or cupy).
+        grads: the list of gradients (None where none); updated in place.
+        dests: None, or per gradient None or the caller's array to copy it into.
+
+    Returns:
+        `grads`, with the copied entries replaced by their `dests` arrays.
 
     Example::
 

@@ -33,6 +33,12 @@ class UnusedLoopInputError(ValueError, AssertionError):
 def dtype_str(dtype):
     """'float32' for any dtype spelling.
 
+    Args:
+        dtype: a dtype in any spelling numpy accepts (a string, a type, a numpy dtype).
+
+    Returns:
+        The dtype's name, a str.
+
     Example::
 
         from gluonlite.control_flow import checks
@@ -43,6 +49,14 @@ def dtype_str(dtype):
 
 def check_callable(fname, argname, f):
     """Raise TypeError unless `f` is callable.
+
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        argname: the argument's name, for the message ('body', 'func').
+        f: the value to check.
+
+    Raises:
+        TypeError: `f` is not callable.
 
     Example::
 
@@ -59,6 +73,14 @@ def check_callable(fname, argname, f):
 
 def check_max_iterations(fname, max_iterations):
     """The positive Python int `max_iterations` names.
+
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        max_iterations: the value given: an int, a numpy integer or a one-element array (its
+            `asscalar`).
+
+    Returns:
+        `max_iterations` as a Python int.
 
     Raises:
         ValueError: it is missing, not an integer, or smaller than 1.
@@ -85,6 +107,16 @@ def check_max_iterations(fname, max_iterations):
 def check_same_count(fname, what, expected, got, step=None):
     """Raise ValueError when `func` returned `got` loop vars instead of `expected`.
 
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        what: the argument's name, for the message ('loop_vars').
+        expected: how many loop vars there are.
+        got: how many func returned.
+        step: default None: the step number, named in the message when given.
+
+    Raises:
+        ValueError: `got` differs from `expected`.
+
     Example::
 
         from gluonlite.control_flow import checks
@@ -103,9 +135,14 @@ def check_carried(fname, argname, index, before, after, step, returned_by, noun,
     """Raise ValueError when a value carried from step to step changed shape or dtype.
 
     Args:
-        argname, index: the argument that entered the loop (``loop_vars``, 1).
-        before, after: (shape, dtype) entering and returned; None parts are not checked.
-        returned_by, noun: how to name the body and the value ('func', 'loop var').
+        fname: the operator's name, for messages ('while_loop').
+        argname: the argument that entered the loop (``loop_vars``).
+        index: the value's position in that argument.
+        before: (shape, dtype) the value entered with; None parts are not checked.
+        after: (shape, dtype) the body returned for it; None parts are not checked.
+        step: the step number, for the message.
+        returned_by: how to name the body in the message ('func').
+        noun: how to name the value in the message ('loop var').
         fix: appended to the dtype message.
 
     Example::
@@ -131,6 +168,17 @@ def check_carried(fname, argname, index, before, after, step, returned_by, noun,
 def check_loop_var(fname, index, before, after, step, returned_by="func"):
     """`check_carried` for while_loop's loop vars: (shape, dtype) before and after.
 
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        index: the loop var's position in ``loop_vars``.
+        before: (shape, dtype) it entered with; None parts are not checked.
+        after: (shape, dtype) returned for it.
+        step: the step number, for the message.
+        returned_by: default 'func': how the message names the body.
+
+    Raises:
+        ValueError: the shape or dtype changed.
+
     Example::
 
         from gluonlite.control_flow import checks
@@ -145,6 +193,15 @@ def check_loop_var(fname, index, before, after, step, returned_by="func"):
 
 def check_state(index, before, after, step):
     """`check_carried` for foreach's states: (shape, dtype) before and after.
+
+    Args:
+        index: the state's position in ``init_states``.
+        before: (shape, dtype) it entered with; None parts are not checked.
+        after: (shape, dtype) the body returned for it.
+        step: the step number, for the message.
+
+    Raises:
+        ValueError: the shape or dtype changed.
 
     Example::
 
@@ -161,7 +218,10 @@ def check_step_outputs(fname, first, now, step):
     """Raise ValueError when step outputs changed count/shape/dtype since step 0.
 
     Args:
-        first, now: lists of (shape, dtype) of the step outputs at step 0 and at `step`.
+        fname: the operator's name, for messages ('foreach').
+        first: list of (shape, dtype) of the step outputs at step 0.
+        now: list of (shape, dtype) of the step outputs at `step`.
+        step: the step number `now` comes from.
 
     Example::
 
@@ -188,6 +248,19 @@ def check_step_outputs(fname, first, now, step):
 def flatten_result(fname, what, value, is_leaf, kind):
     """flatten() with a message naming `what` (e.g. 'body output').
 
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        what: the value's name in the message ('body output').
+        value: an array, None, or a (nested) list or tuple of arrays.
+        is_leaf: ``is_leaf(v) -> bool``: whether v is an array.
+        kind: the array type's name, for the message ('NDArray', 'Symbol').
+
+    Returns:
+        (leaves, spec) as `flatten` gives them.
+
+    Raises:
+        TypeError: `value` holds something that is neither an array, None nor a list.
+
     Example::
 
         from gluonlite.control_flow import checks
@@ -206,6 +279,13 @@ def step_output_spec(spec):
     """The structure while_loop returns its stacked outputs in, from the spec of func's step
     output (`flatten`): as MXNet 1.9.1 regroups them, one array stays one array, every list
     or tuple becomes a list, and None becomes an empty list.
+
+    Args:
+        spec: the structure `flatten` gave for func's step output: None, 0 for one array, or (type,
+            children).
+
+    Returns:
+        The structure for `unflatten`: 0, or (list, children).
 
     Example::
 
@@ -228,7 +308,9 @@ class LoopVars:
     loop vars come back in the same structure, with lists for tuples.
 
     Args:
-        fname, kind, is_leaf: for messages ('while_loop', 'NDArray') and to tell arrays.
+        fname: the operator's name, for messages ('while_loop').
+        is_leaf: ``is_leaf(value) -> bool``: whether a value is an array (a leaf).
+        kind: the name of the array type, for messages ('NDArray', 'Symbol').
         loop_vars: what the user passed.
 
     Raises:
@@ -254,6 +336,12 @@ class LoopVars:
     def args(self, leaves):
         """The positional arguments of cond/func for these leaves.
 
+        Args:
+            leaves: the arrays, one per leaf of `loop_vars`, in flattened order.
+
+        Returns:
+            A list of the top-level elements (one element for a single array).
+
         Example::
 
             from gluonlite.control_flow import checks
@@ -268,6 +356,12 @@ class LoopVars:
     def result(self, leaves):
         """The final loop vars in the structure of `loop_vars`.
 
+        Args:
+            leaves: the final arrays, one per leaf, in flattened order.
+
+        Returns:
+            One array, or a (nested) list of arrays.
+
         Example::
 
             from gluonlite.control_flow import checks
@@ -280,6 +374,17 @@ class LoopVars:
 
     def new_leaves(self, value, step):
         """The leaves of func's new loop vars, checked to be as many as the loop vars.
+
+        Args:
+            value: what func returned as its new loop vars (an array or a nested list).
+            step: the step number, for messages.
+
+        Returns:
+            The list of leaves of `value`.
+
+        Raises:
+            TypeError: `value` holds something that is not an array or a list.
+            ValueError: it has another number of leaves than `loop_vars`.
 
         Example::
 

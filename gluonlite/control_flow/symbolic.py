@@ -228,8 +228,9 @@ def cond(pred, then_func, else_func, name="cond"):
 
     Args:
         pred: a Symbol with one element (non-zero = then).
-        then_func, else_func: functions of no arguments returning the same structure of
-            Symbols.
+        then_func: a function of no arguments, run when `pred` is non-zero.
+        else_func: a function of no arguments, run when `pred` is zero; it returns the
+            same structure of Symbols as `then_func`.
         name: the stem of the bodies' subgraph names (``cond_pred0``, ``cond_then0``,
             ``cond_else0``); the node is named ``_cond0`` ...
 

@@ -19,6 +19,14 @@ def make_placeholders(fname, argname, symbols):
     """Fresh variables standing for loop inputs inside a body, named ``{name}-{index}`` as
     MXNet names them (made unique when the same symbol is passed twice).
 
+    Args:
+        fname: the operator's name, for messages ('foreach', 'while_loop').
+        argname: the argument the symbols came from ('data', 'init_states'); not used in the names.
+        symbols: the Symbols passed as loop inputs (one output each).
+
+    Returns:
+        A list of variable Symbols, one per input.
+
     Example::
 
         from gluonlite.control_flow.tracing import make_placeholders
@@ -69,6 +77,7 @@ def capture_body(fname, heads, placeholders, created, what="body"):
         placeholders: the placeholder Symbols (from `make_placeholders`).
         created: nodes created while the function ran (from
             `gluonlite.symbol.symbol.record_new_nodes`).
+        what: default 'body': the function's name, for messages ('func', 'then_func').
 
     Returns:
         A `Body`.

@@ -33,6 +33,10 @@ class WhileRoles:
             a loop var (what a step refreshes from the current loop vars).
         func_fixed: per func input, whether it is a node input rather than a loop var.
 
+    Args:
+        p: the `_while_loop` node's params (its ``cond_input_locs``, ``func_input_locs``,
+            ``func_var_locs``).
+
     Example::
 
         from gluonlite.control_flow.while_loop import WhileRoles
@@ -61,6 +65,12 @@ class WhileRoles:
     def node_input(self, role):
         """The node input index a role reads.
 
+        Args:
+            role: ('var', k) or ('in', node input index).
+
+        Returns:
+            The node input index (an int).
+
         Example::
 
             from gluonlite.control_flow.while_loop import WhileRoles
@@ -80,6 +90,14 @@ class WhileRoles:
 def by_role(roles, var_values, node_values):
     """Per body input, its value: loop var k's from `var_values`, a node input's from
     `node_values` (roles as `WhileRoles.cond` and `.func` give them).
+
+    Args:
+        roles: per body input, ('var', k) or ('in', node input index).
+        var_values: the current loop vars' values.
+        node_values: the node's inputs.
+
+    Returns:
+        A list of values, one per body input.
 
     Example::
 

@@ -70,6 +70,12 @@ class Emission:
         """Before the steps: add {slot: expression} entries to `direct` for values to be
         written into arrays the caller gives.
 
+        Args:
+            w: the `Writer` the lines are emitted into.
+            plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+            direct: {slot: expression} of the caller's arrays the values are written to; updated in
+                place (the plain forward adds nothing).
+
         Example::
 
             from gluonlite.executor import compile_plan, codegen
@@ -84,6 +90,15 @@ class Emission:
         """After the steps ({slot: expression} in `value`); returns whether the forward
         hands back its saved values (the `saved` of `Plan.forward`).
 
+        Args:
+            w: the `Writer` the lines are emitted into.
+            plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+            value: {slot: expression} of the values the steps computed.
+
+        Returns:
+            True when the forward hands back its saved values (the plain forward's choice), False
+            when it does not.
+
         Example::
 
             from gluonlite.executor import compile_plan, codegen
@@ -96,6 +111,10 @@ class Emission:
 
     def read_values(self, w, plan):
         """Emit ``v{slot} = ...`` for every slot the backward refers to (`read_slots`).
+
+        Args:
+            w: the `Writer` the lines are emitted into.
+            plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
 
         Example::
 
@@ -112,6 +131,13 @@ class Emission:
     def need(self, i, st):
         """The inputs of backward step i (`st`) whose gradients its block computes.
 
+        Args:
+            i: the index of the backward step in the plan's `bwd_steps`.
+            st: that backward step.
+
+        Returns:
+            A list of bools, one per input of the step (the plain backward: `st.need`).
+
         Example::
 
             from gluonlite.executor import compile_plan, codegen
@@ -125,6 +151,13 @@ class Emission:
     def before_gradient(self, w, plan, i, st, gys):
         """At the top of backward step i's block (entered when one of the output gradient
         variables `gys` is not None).
+
+        Args:
+            w: the `Writer` the lines are emitted into.
+            plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+            i: the index of the backward step in `plan.bwd_steps`.
+            st: that backward step.
+            gys: the names of the step's output gradient variables.
 
         Example::
 
@@ -180,6 +213,10 @@ class Emission:
 
 class Writer:
     """Source lines plus the namespace of the names they refer to.
+
+    Args:
+        plan: the `Plan` the code is generated for: its run context and array module are bound in
+            the namespace (``rc``, ``xp``, ``empty``, ``copyto``).
 
     Example::
 
@@ -286,6 +323,20 @@ def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
     per array; `emission` the caller's hooks (`Emission`). Returns the expressions of (the
     results, the saved values).
 
+    Args:
+        w: the `Writer` the lines are emitted into.
+        plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+        with_outs: whether the caller passes arrays to write the outputs into.
+        skip: the output positions not computed or written (a collection of ints).
+        given: the slots (beyond the inputs) already in ``v{slot}``.
+        outs: the expression of the caller's list of output arrays, or a list of expressions, one
+            per output.
+        emission: default None: the plain `Emission`; else the caller's hooks.
+
+    Returns:
+        (results, saved): the expressions of the outputs and of the saved values (``'None'`` when
+        nothing is handed back).
+
     Example::
 
         from gluonlite.executor import compile_plan, codegen
@@ -333,6 +384,13 @@ def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
 def unpack(w, prefix, n, source):
     """``{prefix}0, ... = source`` for an expression, one line each for a list of them
     (None: a name not needed).
+
+    Args:
+        w: the `Writer` the lines are emitted into.
+        prefix: the prefix of the variable names (``o`` gives ``o0``, ``o1``...).
+        n: the number of names, for an expression `source`.
+        source: an expression string for a sequence of `n` values, or a list of expressions (None
+            entries are skipped).
 
     Example::
 
@@ -462,6 +520,14 @@ def compile_function(w, plan, signature):
     """Compile the lines `w` holds as ``def {signature}:`` with `w`'s namespace; returns
     (function, source). The source is registered with `linecache` for tracebacks.
 
+    Args:
+        w: the `Writer` holding the body lines and the namespace.
+        plan: the `Plan` the function belongs to: the source stays in `linecache` while it lives.
+        signature: the function's name and parameters, e.g. ``'forward(args, outs)'``.
+
+    Returns:
+        (function, source): the compiled function and its Python source text.
+
     Example::
 
         from gluonlite.executor import compile_plan, codegen
@@ -541,6 +607,15 @@ def backward_body(w, plan, heads, into=None, emission=None):
     output) to ``g{slot}`` of every input; `into` is `_destinations` when the caller's
     arrays are in ``into{slot}``.
 
+    Args:
+        w: the `Writer` the lines are emitted into.
+        plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+        heads: the expressions of the output gradients, one per output of the plan (each may
+            evaluate to None).
+        into: default None: {backward step index: destinations} (`_destinations`) when the caller's
+            arrays are in ``into{slot}``.
+        emission: default None: the plain `Emission`; else the caller's hooks.
+
     Example::
 
         from gluonlite.executor import compile_plan, codegen
@@ -576,6 +651,13 @@ def backward_body(w, plan, heads, into=None, emission=None):
 def read_slots(plan):
     """(the slots a backward refers to, those of them whose values it reads): the others
     it sees as shape stubs (`Plan.saved_slots`).
+
+    Args:
+        plan: the compiled `gluonlite.executor.plan.Plan` whose steps are emitted.
+
+    Returns:
+        (set, set): the slots a backward step reads or writes, and the saved slots whose values it
+        reads.
 
     Example::
 

@@ -34,6 +34,14 @@ def grad_reqs(arg_names, grad_req):
     """{argument: grad_req} from one string, a list in `arg_names` order, or a dict (missing
     names get 'null').
 
+    Args:
+        arg_names: the symbol's argument names, in order.
+        grad_req: 'write', 'add' or 'null' for all; a list of them in `arg_names` order; or a dict
+            {name: req}.
+
+    Returns:
+        A dict {argument name: 'write' | 'add' | 'null'}.
+
     Raises:
         ValueError: a list of the wrong length, an unknown name, or a bad value.
 
@@ -68,6 +76,25 @@ class Executor:
             `list_auxiliary_states` order (None where there is no gradient array).
         outputs: the output NDArrays: zeros of the inferred shapes after bind, then written
             by each forward.
+
+    Args:
+        symbol: the `Symbol` to run; graph passes (and common subexpression elimination when
+            enabled) are applied to it first.
+        ctx: the `Context` the executor runs on; None: the current context.
+        args: the argument arrays: a list of NDArrays in `list_arguments()` order, or a dict {name:
+            NDArray} (names the symbol lacks are ignored). Every argument needs one.
+        args_grad: default None: no gradients. The gradient arrays, as a list in `list_arguments()`
+            order or a dict; a None entry or a missing name means no gradient for that argument.
+        grad_req: default 'write': how gradients are stored, 'write', 'add' or 'null'; one string
+            for all, a list in argument order, or a dict (missing names get 'null'). An argument
+            without a gradient array gets 'null'.
+        aux_states: default None: the auxiliary state arrays (a list in `list_auxiliary_states()`
+            order, or a dict); every auxiliary state needs one.
+
+    Raises:
+        ValueError: an argument or auxiliary state has no array, a list has the wrong length, an
+            array is on another device (a gpu) than `ctx`, or `grad_req` is bad.
+        TypeError: an argument or auxiliary array is not an NDArray.
 
     Example::
 
@@ -219,8 +246,16 @@ class Executor:
     def forward(self, is_train=False, **kwargs):
         """Run the graph; keyword arrays are copied into the bound arguments first.
 
+        Args:
+            is_train: default False: run in training mode (Dropout active, BatchNorm batch
+                statistics) and keep what `backward` needs.
+            kwargs: {argument name: array}: values copied into the bound arguments first.
+
         Returns:
             The list of output NDArrays (also in `outputs`).
+
+        Raises:
+            ValueError: a keyword names no argument of the symbol.
 
         Example::
 
@@ -272,6 +307,8 @@ class Executor:
         Args:
             out_grads: gradients of the outputs (NDArray or list, one per output; extra ones
                 are ignored, as in MXNet); default ones.
+            is_train: default True: accepted as in MXNet; the gradients follow the mode of the last
+                forward. It is only handed to an installed monitor's callback pass.
 
         Raises:
             ValueError: no forward ran before;
@@ -608,6 +645,31 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     `shared_exec` (an Executor) for the arguments named in `shared_arg_names` (their
     gradients too) and for every auxiliary state; from `shared_buffer` (a dict, which
     receives the arrays it lacked) for the other arguments.
+
+    Args:
+        symbol: the `Symbol` to bind.
+        ctx: the `Context` to allocate on and run on; None: the current context.
+        grad_req: 'write', 'add' or 'null' (one string, a list in argument order or a dict);
+            arguments whose request is 'null' get no gradient array.
+        type_dict: {input name: dtype} for the inputs whose dtype is not the default, or None.
+        shapes: {input name: shape}: the known input shapes; the others are inferred.
+        shared_exec: default None: an `Executor` whose arrays of matching name, shape and dtype are
+            reused.
+        shared_buffer: default None: a dict {name: NDArray} reused for the arguments not shared from
+            `shared_exec`; it receives the arrays newly allocated.
+        shared_arg_names: default None: the argument names taken from `shared_exec`.
+        group2ctx: default None: {ctx_group name: Context} placing the inputs whose ``ctx_group``
+            attribute names a group (cpu contexts only).
+
+    Returns:
+        A new bound `Executor`.
+
+    Raises:
+        ValueError: a name in `shapes` or `type_dict` is not an input, or some input's shape cannot
+            be inferred.
+        TypeError: `group2ctx` is not a dict.
+        NotImplementedError: `group2ctx` places an input on a non-cpu context, or the executor is
+            not on cpu while groups are placed elsewhere.
 
     Example::
 

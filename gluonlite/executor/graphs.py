@@ -82,6 +82,10 @@ class cuda_graphs:
     captured call with the plain one; results are the same). Plans keep the setting they
     were compiled with.
 
+    Args:
+        enabled: True to capture CUDA graphs for the plans compiled inside the block, False to
+            launch them kernel by kernel.
+
     Example::
 
         from gluonlite.executor.graphs import cuda_graphs
@@ -176,6 +180,11 @@ class GraphedFunction:
     Attributes:
         disabled: why this function runs plainly for good (a capture failed), or None.
         counts: {"plain", "captures", "replays", "misses"}: how its calls ran.
+
+    Args:
+        xp: the array module (cupy).
+        fn: the function to run, ``fn(arrays) -> result``.
+        name: a label ('forward', 'backward') used in messages.
 
     Example::
 
@@ -361,6 +370,12 @@ class PlanGraphs:
     def forward(self, args):
         """`Plan.forward` (without caller outputs), replayed where it can be.
 
+        Args:
+            args: the raw input arrays, aligned with the plan's `input_names`.
+
+        Returns:
+            (outputs, saved) as `Plan.forward` (copies of a replayed graph's outputs).
+
         Example::
 
             # not run: CUDA graphs need a GPU (CuPy)
@@ -387,6 +402,15 @@ class PlanGraphs:
 
     def backward(self, saved, heads, dests=None):
         """`Plan.backward`, replayed where `saved` came from a replayed forward.
+
+        Args:
+            saved: the `saved` of a forward of these graphs.
+            heads: one raw array (or None) per output: the output gradients.
+            dests: default None: per input None or an array the gradient may be written to, as in
+                `Plan.backward`.
+
+        Returns:
+            A list of input gradients (or None), as `Plan.backward`.
 
         Example::
 

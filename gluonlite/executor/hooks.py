@@ -62,6 +62,14 @@ def register_device_pass(fn):
 def apply_device_passes(symbol, shapes, dtypes):
     """`symbol` after every registered device pass, for inputs of these shapes and dtypes.
 
+    Args:
+        symbol: the `Symbol` to transform.
+        shapes: {input name: shape}.
+        dtypes: {input name: dtype}.
+
+    Returns:
+        The transformed `Symbol` (`symbol` itself when no pass is registered).
+
     Example::
 
         from gluonlite.executor.hooks import apply_device_passes

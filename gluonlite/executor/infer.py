@@ -54,6 +54,14 @@ def import_shape(shape, np_shape=None):
     """A shape given by a user or a graph, as inference reads it: its unknown dimensions
     (0 in the legacy semantics, -1 under NumPy shape semantics) as `UNK`; None stays None.
 
+    Args:
+        shape: a sequence of ints, or None.
+        np_shape: default None: the current NumPy-shape setting; False also reads 0 as unknown, True
+            reads only -1 so.
+
+    Returns:
+        A tuple of ints with `UNK` for unknown dimensions, or None.
+
     Example::
 
         from gluonlite.executor.infer import import_shape
@@ -69,6 +77,14 @@ def import_shape(shape, np_shape=None):
 def export_shape(shape, np_shape=None):
     """A partly known shape in the caller's semantics: `UNK` dimensions as 0 (legacy) or -1
     (NumPy shape semantics).
+
+    Args:
+        shape: a shape with `UNK` for unknown dimensions, or None.
+        np_shape: default None: the current NumPy-shape setting; True: keep -1, False: write 0 for
+            unknown.
+
+    Returns:
+        A tuple, or None for None.
 
     Example::
 
@@ -126,6 +142,13 @@ def merge_shapes(old, new):
 
 def var_shape_attr(node):
     """The shape a variable declares in its ``__shape__`` attribute, or None.
+
+    Args:
+        node: a variable node of a graph.
+
+    Returns:
+        The shape as a tuple (unknown dimensions as `UNK`), or None when the attribute is absent or
+        not a literal shape.
 
     Example::
 
@@ -485,6 +508,15 @@ def _infer_symbol(symbol, known, what):
 def infer_symbol_shapes(symbol, known, partial):
     """Symbol.infer_shape / infer_shape_partial (see there).
 
+    Args:
+        symbol: the `Symbol` to infer.
+        known: {input name: shape} of the known inputs.
+        partial: True: return what is known (unknown shapes as () or None); False: (None, None,
+            None) unless every shape is known.
+
+    Returns:
+        (argument shapes, output shapes, auxiliary shapes), lists of tuples.
+
     Example::
 
         from gluonlite.executor import infer_symbol_shapes
@@ -503,6 +535,15 @@ def infer_symbol_shapes(symbol, known, partial):
 
 def infer_symbol_types(symbol, known, partial=True):
     """Symbol.infer_type / infer_type_partial (see there): numpy types, None where unknown.
+
+    Args:
+        symbol: the `Symbol` to infer.
+        known: {input name: dtype} of the known inputs.
+        partial: default True: return what is known (None where unknown); False: (None, None, None)
+            unless every type is known.
+
+    Returns:
+        (argument types, output types, auxiliary types), lists of numpy types.
 
     Example::
 

@@ -51,6 +51,18 @@ _ENABLED = {"on": True}
 def register_lowering(op_name, *, decide, kernel, vjp, runtime=None):
     """Register the lowering of operator `op_name` (see the module docstring); returns it.
 
+    Args:
+        op_name: the operator's registered name, e.g. '_foreach'.
+        decide: ``decide(p, in_shapes, in_dtypes, is_train, xp) -> spec``: what a step does, decided
+            when the plan is compiled.
+        kernel: ``kernel(p, rc, *xs)``: the lowered forward.
+        vjp: ``vjp(p, rc, xs, ys, gys, need, dests=None)``: the lowered backward.
+        runtime: default None: ``runtime(spec, store) -> object``, what a step keeps from call to
+            call.
+
+    Returns:
+        The new `Lowering`.
+
     Raises:
         ValueError: `op_name` has a lowering already.
 
@@ -101,6 +113,10 @@ class lowerings:
     """Turn the registered lowerings on or off for the plans compiled inside a block (to
     compare them with the plain kernels; results are the same either way). Plans compiled
     inside the block keep the setting wherever they run later.
+
+    Args:
+        enabled: True to use the registered lowerings in the plans compiled inside the block, False
+            for the plain kernels.
 
     Example::
 

@@ -11,7 +11,8 @@ def plan_buffers(n_steps, defs, uses, candidates, shape_of, dtype_of):
         defs: {slot: step that writes it}.
         uses: {slot: last step that reads it} (a slot never read dies at its own step).
         candidates: slots that may live in a shared buffer, in any order.
-        shape_of, dtype_of: slot -> shape / dtype; only equal (shape, dtype) buffers are shared.
+        shape_of: slot -> shape.
+        dtype_of: slot -> dtype; only buffers of equal (shape, dtype) are shared.
 
     Returns:
         (assignment, buffers): {slot: buffer id} and [(shape, dtype)] per buffer id.

@@ -90,6 +90,12 @@ def report_grads(out, input_names, args, out_grads, callback, is_train=True):
     Args:
         is_train: the mode the forward ran in. Arrays updated in place in training
             (BatchNorm's moving statistics) must be given as copies.
+        out: the `Symbol` whose graph is evaluated.
+        input_names: the names of `out`'s inputs, aligned with `args`.
+        args: the input NDArrays.
+        out_grads: one raw array or None per output of `out`.
+        callback: ``callback(name, op_name, array)``, called per gradient passed to an input of a
+            node (array an NDArray).
 
     Example::
 

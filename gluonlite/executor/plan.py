@@ -62,6 +62,23 @@ class Plan:
             plain kernel, which decides the shape when it runs (no static buffer, no fast
             path that needs a shape); empty for a graph of static shapes.
 
+    Args:
+        symbol: the `Symbol` to compile (device passes are applied first when kernels are compiled
+            for the array module).
+        shapes: the input shapes, aligned with `list_inputs()`.
+        dtypes: the input dtypes, aligned with `list_inputs()`.
+        is_train: run operators in training mode.
+        grad_inputs: bools aligned with `list_inputs()`: the inputs that want gradients (None:
+            none).
+        static_alloc: preallocate the temporaries once (a static memory plan).
+        xp: the array module (numpy, or cupy).
+        shared: default None: the dict the caller keeps for all plans of one graph (see
+            `compile_plan`).
+
+    Raises:
+        ValueError: shapes or dtypes that do not fit the graph, or an output whose shape cannot be
+            inferred.
+
     Example::
 
         from gluonlite.executor import compile_plan
@@ -333,6 +350,14 @@ class Plan:
         source)` the first time (the plan's own forward and backward, and the step loops a
         loop running it as its body generates, `gluonlite.control_flow.lowering.codegen`).
 
+        Args:
+            key: a hashable naming the function in this plan's cache.
+            make: a callable without arguments returning (function, source), called only when `key`
+                is not cached yet.
+
+        Returns:
+            The cached function (a timed variant while gluonlite.profiler records).
+
         Example::
 
             from gluonlite.executor import compile_plan
@@ -492,6 +517,9 @@ def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, stati
             gets the same dict of its own in each of them (``shared[node]``, its
             `runtime` rule's `store`), for what those plans can share (a loop's large
             per-call buffers); without it, a fresh dict per plan.
+        symbol: the `Symbol` to compile.
+        shapes: the input shapes (tuples), aligned with `list_inputs()`.
+        dtypes: the input dtypes, aligned with `list_inputs()`.
 
     Returns:
         A `Plan`.

@@ -166,6 +166,14 @@ def default_subgraph_node(symbol, subgraph_id, prefix=OP_NAME):
     """A `_default_subgraph_op` node running `symbol`, named ``{prefix}{subgraph_id}``, with
     no inputs yet (the partition pass connects them).
 
+    Args:
+        symbol: the `Symbol` of the subgraph the node runs.
+        subgraph_id: the subgraph's number (an int), appended to the name.
+        prefix: default '_default_subgraph_op': the start of the node name.
+
+    Returns:
+        A Node of operator `_default_subgraph_op` without inputs.
+
     Example::
 
         node = mx.subgraph.default_subgraph_node(sym.exp(sym.var('a')), 0)
@@ -197,6 +205,13 @@ class DefaultSubgraphProperty(SubgraphProperty):
 
     def create_subgraph_node(self, symbol, subgraph_id):
         """`default_subgraph_node(symbol, subgraph_id)`.
+
+        Args:
+            symbol: the `Symbol` of the subgraph the node runs.
+            subgraph_id: the subgraph's number, appended to the node name.
+
+        Returns:
+            A `_default_subgraph_op` Node without inputs.
 
         Example::
 

@@ -118,6 +118,13 @@ class FuseSelector(SubgraphSelector):
         """Seed at a product with channels-first data (Convolution, Deconvolution) or any
         FullyConnected.
 
+        Args:
+            node: the graph node to consider as a seed; a selected node becomes the chain's tail.
+
+        Returns:
+            True when `node` is a FullyConnected, or a Convolution or Deconvolution with a
+            channels-first layout.
+
         Example::
 
             from gluonlite.subgraph.fuse import FuseProperty
@@ -139,6 +146,13 @@ class FuseSelector(SubgraphSelector):
     def select_input(self, node, input_node):
         """Never: a chain starts at its product.
 
+        Args:
+            node: a graph node (a `gluonlite.symbol` Node) already in the subgraph.
+            input_node: a node that feeds `node`.
+
+        Returns:
+            False, always.
+
         Example::
 
             from gluonlite.subgraph.fuse import FuseProperty
@@ -153,6 +167,14 @@ class FuseSelector(SubgraphSelector):
 
     def select_output(self, node, output_node):
         """The next link of the chain, from its last node only.
+
+        Args:
+            node: a graph node (a `gluonlite.symbol` Node) already in the subgraph.
+            output_node: a node that reads `node`; when accepted it becomes the chain's tail.
+
+        Returns:
+            True when `node` is the chain's tail with exactly one consumer and `output_node` is a
+            stage that can follow it.
 
         Example::
 
@@ -173,6 +195,12 @@ class FuseSelector(SubgraphSelector):
 
     def filter(self, candidates):
         """A product alone is left as it is.
+
+        Args:
+            candidates: the list of nodes the selector grew from its seed.
+
+        Returns:
+            The candidates as a list when there are at least two, else [].
 
         Example::
 
@@ -234,6 +262,13 @@ class FuseProperty(SubgraphProperty):
 
     def create_subgraph_node(self, symbol, subgraph_id):
         """A ``_sg_fuse`` node running the chain `symbol`.
+
+        Args:
+            symbol: the `Symbol` of the chain (a product and its following elementwise stages).
+            subgraph_id: the subgraph's number, appended to the node name.
+
+        Returns:
+            A ``_sg_fuse`` Node without inputs.
 
         Example::
 

@@ -109,7 +109,8 @@ def fuse_elementwise(symbol, shapes, dtypes):
 
     Args:
         symbol: the graph.
-        shapes, dtypes: {input name: shape}, {input name: dtype} of its inputs.
+        shapes: {input name: shape} of the inputs.
+        dtypes: {input name: dtype} of the inputs.
 
     Returns:
         A Symbol with the same inputs and outputs, computing the same values.

@@ -21,6 +21,9 @@ class IndexedGraph:
         preds: per node, the positions of its input nodes (distinct, in input order).
         succs: per node, the positions of its consumers (distinct, ascending).
 
+    Args:
+        symbol: the `Symbol` whose nodes are indexed.
+
     Example::
 
         from gluonlite.subgraph.grouping import IndexedGraph
@@ -51,6 +54,17 @@ def _describe(node):
 
 def ask(backend, selector, method, node, other=None, relation=None):
     """Call ``selector.method(node[, other])`` and return its answer as a bool.
+
+    Args:
+        backend: the backend's name, for the message.
+        selector: the backend's selector.
+        method: the name of the selector method to call ('select', 'select_input', 'select_output').
+        node: the node the selector looks at.
+        other: default None: the neighbour node, passed as the second argument when given.
+        relation: default None: what `other` is to `node` ('input', 'output'), for the message.
+
+    Returns:
+        The selector's answer, as a bool.
 
     Raises:
         RuntimeError: the selector raised; the message names the backend, the method, the
@@ -157,6 +171,13 @@ def components(g, members):
     """`members` (positions) split into weakly connected parts, each sorted, ordered by their
     first node.
 
+    Args:
+        g: the `IndexedGraph`.
+        members: node positions in `g`.
+
+    Returns:
+        A list of sorted lists of positions.
+
     Example::
 
         from gluonlite.subgraph.grouping import IndexedGraph
@@ -187,6 +208,13 @@ def break_cycles(units, part, accept, acceptable=None):
     `acceptable` refuses, the piece's latest node) is dropped and the rest re-split. Each
     good piece (a sorted list) goes to `accept(piece)` at once, so that later pieces see it
     contracted. Dropped nodes stay free to join later subgraphs.
+
+    Args:
+        units: the `Units` of the graph (its accepted groups contracted).
+        part: the sorted list of node positions to split.
+        accept: ``accept(piece)``: called with each good piece at once.
+        acceptable: default None: ``acceptable(piece) -> bool`` refusing pieces; None accepts every
+            piece without a cycle.
 
     Example::
 
@@ -251,6 +279,15 @@ def find_groups(g, prop, backend, acceptable=None):
     """The subgraphs of `g` for the backend `prop`: lists of node positions (sorted), in the
     order they are found. `acceptable(groups, piece)`, when given, may refuse a piece given
     the groups accepted so far (see `break_cycles`).
+
+    Args:
+        g: the `IndexedGraph` to partition.
+        prop: the backend's `SubgraphProperty`, making a selector per seed.
+        backend: the backend's name, for messages.
+        acceptable: default None: ``acceptable(groups, piece) -> bool``.
+
+    Returns:
+        A list of groups, each a sorted list of node positions.
 
     Raises:
         RuntimeError: a selector raised (see `ask`).

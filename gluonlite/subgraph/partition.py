@@ -72,6 +72,19 @@ def partition_with(symbol, prop, backend):
     caller knows, such as the graph's inferred shapes, set on it); `backend` names it in
     messages.
 
+    Args:
+        symbol: the `Symbol` to partition.
+        prop: the backend's `SubgraphProperty` instance.
+        backend: the backend's name, used in messages.
+
+    Returns:
+        A `Symbol` with each subgraph found replaced by the node `prop.create_subgraph_node` makes;
+        `symbol` itself when none is found.
+
+    Raises:
+        RuntimeError: a selector raised (see `ask`).
+        ValueError: a selector's `filter` returned a node not among its candidates.
+
     Example::
 
         from gluonlite.subgraph.partition import partition_with

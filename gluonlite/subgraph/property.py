@@ -34,6 +34,13 @@ class SubgraphProperty:
     def set_attr(self, name, value):
         """Store setting `name`; returns self.
 
+        Args:
+            name: the setting's name (a str), e.g. 'op_names'.
+            value: its value, returned by `get_attr(name)`.
+
+        Returns:
+            This property, so that calls can be chained.
+
         Example::
 
             prop = mx.subgraph.DefaultSubgraphProperty()
@@ -64,6 +71,9 @@ class SubgraphProperty:
         """Called once with the whole graph before it is partitioned (MXNet 1.9's
         PrePartition): a backend may look at it here (count each node's readers) for its
         selectors to use. Default: nothing.
+
+        Args:
+            symbol: the whole `Symbol` about to be partitioned.
 
         Example::
 

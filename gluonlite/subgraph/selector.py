@@ -126,6 +126,12 @@ class ContainOpSelector(SubgraphSelector):
     def select(self, node):
         """Seed at operator nodes of the listed operators.
 
+        Args:
+            node: the graph node to consider as a seed.
+
+        Returns:
+            True when `node` is an operator node of one of the listed operators.
+
         Example::
 
             from gluonlite.subgraph.grouping import IndexedGraph
@@ -136,6 +142,13 @@ class ContainOpSelector(SubgraphSelector):
 
     def select_input(self, node, input_node):
         """Grow into inputs of the listed operators.
+
+        Args:
+            node: a graph node (a `gluonlite.symbol` Node) already in the subgraph.
+            input_node: a node that feeds `node`.
+
+        Returns:
+            True when `input_node` is an operator node of one of the listed operators.
 
         Example::
 
@@ -148,6 +161,13 @@ class ContainOpSelector(SubgraphSelector):
 
     def select_output(self, node, output_node):
         """Grow into consumers of the listed operators.
+
+        Args:
+            node: a graph node (a `gluonlite.symbol` Node) already in the subgraph.
+            output_node: a node that reads `node`.
+
+        Returns:
+            True when `output_node` is an operator node of one of the listed operators.
 
         Example::
 

@@ -17,6 +17,16 @@ def locationError(a, b, index, names, maxError=False):
     """The sentence MXNet prints for a mismatch at `index`:
     ``Location of error: (1, 2), a=1.00000000, b=2.00000000``.
 
+    Args:
+        a: the first numpy array.
+        b: the second numpy array.
+        index: the index of the entry (a tuple).
+        names: the two arrays' names.
+        maxError: default False: say 'maximum error' instead of 'error'.
+
+    Returns:
+        The sentence, a str.
+
     Example::
 
         a, b = np.array([1.0, 2.0]), np.array([1.0, 2.5])
@@ -103,9 +113,13 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
         scale: the standard deviation (or, with `use_uniform`, 0.92 x the half-width) of
             the random inputs.
         grad_req: the gradient requirement of every binding.
-        arg_params, aux_params: {name: numpy array} to use instead of random values
-            (auxiliary states default to 0).
-        rtol, atol: tolerances (default: by dtype).
+        arg_params: default None: {argument name: numpy array} to use instead of random
+            values.
+        aux_params: default None: {auxiliary state name: numpy array}; the states not
+            given are 0.
+        rtol: default None: the relative tolerance (a number or {dtype: number}); None: by
+            the dtypes compared (`get_tols`).
+        atol: default None: the absolute tolerance, likewise.
         raise_on_err: raise the first mismatch (else print it and go on).
         ground_truth: {output or argument name: array} to compare with instead.
         equal_nan: NaNs compare equal.
@@ -218,7 +232,8 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
         data_l: the input NDArrays.
         numpy_func: optional reference ``numpy_func(*numpy inputs)`` for the output.
         test_grad: also compare the gradients of the inputs (of ``out.backward(out)``).
-        rtol, atol: tolerances.
+        rtol: default 1e-4: the relative tolerance of every comparison.
+        atol: default 1e-4: the absolute tolerance.
 
     Raises:
         AssertionError: a mismatch.

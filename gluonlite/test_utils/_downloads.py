@@ -178,6 +178,12 @@ def get_cifar10():
 def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
     """MXNet's (train, val) `MNISTIter` pair.
 
+    Args:
+        batch_size: MXNet's batch size (not used).
+        input_shape: MXNet's image shape, (784,) or (1, 28, 28) (not used).
+        num_parts: default 1: MXNet's number of parts (not used).
+        part_index: default 0: MXNet's part to read (not used).
+
     Raises:
         NotImplementedError: gluonlite has no `mx.io.MNISTIter` (a C++ iterator); use
             `get_mnist()` with `gluon.data.ArrayDataset` and `DataLoader`.
@@ -217,6 +223,13 @@ def get_zip_data(data_dir, url, data_origin_name):
 def get_bz2_data(data_dir, data_name, url, data_origin_name):
     """Download the bz2 file at `url` into `data_dir` and decompress it to `data_name`
     (the compressed file is removed), unless `data_name` is already there.
+
+    Args:
+        data_dir: the folder to put the file in.
+        data_name: the name of the decompressed file.
+        url: where the bz2 file is downloaded from.
+        data_origin_name: the name the compressed file is downloaded as (removed after
+            decompressing).
 
     Example::
 

@@ -119,7 +119,8 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         shape: the shape (2-D for csr).
         stype: 'row_sparse' or 'csr'.
         density: the fraction of rows (row_sparse) or entries (csr) stored (random when None).
-        dtype, ctx: of the result (float32, the current context by default).
+        dtype: default None: the result's dtype (None: float32).
+        ctx: default None: the result's context (None: the current context).
         data_init: a value for every stored entry (else uniform in [0, 1)).
         rsp_indices: the stored rows of a row_sparse array (else random).
         modifier_func: applied to each stored value.
@@ -218,6 +219,22 @@ def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=No
                         modifier_func=None, density=0.5, shuffle_csr_indices=False):
     """A random sparse array (`rand_sparse_ndarray`'s array, density 0.5 by default).
 
+    Args:
+        shape: the array's shape (2-D for csr).
+        stype: the storage type: 'row_sparse' or 'csr'.
+        data_init: default None: a value for every stored entry (else uniform in [0, 1)).
+        rsp_indices: default None: the stored rows of a row_sparse array (else random).
+        dtype: default None: the dtype (None: float32).
+        modifier_func: default None: a function applied to each stored value.
+        density: default 0.5: the fraction of rows (row_sparse) or entries (csr) stored.
+        shuffle_csr_indices: accepted for MXNet's signature; not used.
+
+    Returns:
+        A sparse NDArray.
+
+    Raises:
+        ValueError: an unknown storage type (as `rand_sparse_ndarray`).
+
     Example::
 
         arr = mx.test_utils.create_sparse_array((4, 3), 'csr', data_init=1.0)
@@ -232,6 +249,19 @@ def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=No
     """A random sparse array that may hold nothing: a row_sparse one stores exactly the rows
     `rsp_indices` (none when None; `density` is ignored, as in MXNet), a csr one entries of
     `density` (0 allowed).
+
+    Args:
+        shape: the array's shape (2-D for csr).
+        stype: the storage type: 'row_sparse' or 'csr'.
+        density: the fraction of entries a csr array stores (0 allowed); ignored for row_sparse.
+        data_init: default None: a value for every stored entry (else uniform in [0, 1)).
+        rsp_indices: default None: the rows a row_sparse array stores (none when None).
+        dtype: default None: the dtype (None: float32).
+        modifier_func: default None: a function applied to each stored value.
+        shuffle_csr_indices: accepted for MXNet's signature; not used.
+
+    Returns:
+        A sparse NDArray.
 
     Raises:
         ValueError: more rsp_indices than rows, or an unknown storage type.

@@ -27,6 +27,14 @@ def assign_each2(input1, input2, function):
     """`function(a, b)` for every pair of elements of two same-shape numpy arrays (float64
     result), or a copy of `input1` when `function` is None.
 
+    Args:
+        input1: a numpy array (or array-like).
+        input2: an array of `input1`'s shape.
+        function: ``function(a, b) -> number``, or None.
+
+    Returns:
+        A float64 numpy array of `input1`'s shape.
+
     Raises:
         ValueError: the shapes differ.
 
@@ -48,6 +56,14 @@ def assign_each2(input1, input2, function):
 def create_2d_tensor(rows, columns, dtype=np.int64):
     """An NDArray of shape (rows, columns) whose row i holds i (MXNet's large-tensor helper).
 
+    Args:
+        rows: the number of rows.
+        columns: the number of columns.
+        dtype: default int64: the dtype.
+
+    Returns:
+        An NDArray (rows, columns).
+
     Example::
 
         mx.test_utils.create_2d_tensor(2, 3).asnumpy().tolist()   # [[0, 0, 0], [1, 1, 1]]
@@ -59,6 +75,13 @@ def create_2d_tensor(rows, columns, dtype=np.int64):
 
 def create_vector(size, dtype=np.int64):
     """``nd.arange(0, size)`` of `dtype` (MXNet's large-vector helper).
+
+    Args:
+        size: the number of entries.
+        dtype: default int64: the dtype.
+
+    Returns:
+        A 1-D NDArray.
 
     Example::
 
@@ -81,6 +104,12 @@ def get_identity_mat(size):
 
 def get_identity_mat_batch(size):
     """A batch of two identity matrices, shape (2, size, size).
+
+    Args:
+        size: the size of each identity matrix.
+
+    Returns:
+        A float32 NDArray (2, size, size).
 
     Example::
 

@@ -27,6 +27,15 @@ def random_arrays(*shapes):
 def random_uniform_arrays(*shapes, low=0.0, high=1.0, dtype=None):
     """Uniform [low, high) numpy arrays, one per shape (one array for one shape).
 
+    Args:
+        shapes: one shape per array.
+        low: default 0.0: the lower bound (included).
+        high: default 1.0: the upper bound (excluded).
+        dtype: default None: the dtype (None: the default dtype, float32).
+
+    Returns:
+        A numpy array for one shape, else a list of them.
+
     Example::
 
         a = mx.test_utils.random_uniform_arrays((2, 3), low=-1.0, high=1.0)
@@ -62,10 +71,13 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
         shape: the shape.
         stype: 'default', or 'row_sparse' / 'csr' for a sparse array whose stored values
             are uniform in [0, 1) (as MXNet's rand_sparse_ndarray makes them).
-        dtype, ctx: of the result (ctx: the default context when None).
+        dtype: default None: the result's dtype (None: float32).
+        ctx: default None: the result's context (None: the default context).
         density: the fraction of rows (row_sparse) or entries (csr) stored (random when None).
         modifier_func: applied to the stored values (sparse only).
-        shuffle_csr_indices, distribution: accepted for MXNet's signature.
+        shuffle_csr_indices: accepted for MXNet's signature; not used.
+        distribution: accepted for MXNet's signature; not used (a csr array's stored
+            entries are spread uniformly).
 
     Example::
 
@@ -82,6 +94,14 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
 def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
     """A random 2-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`).
 
+    Args:
+        dim0: default 10: the largest first size.
+        dim1: default 10: the largest second size.
+        allow_zero_size: default False: sizes may be 0.
+
+    Returns:
+        A tuple of two ints.
+
     Example::
 
         shape = mx.test_utils.rand_shape_2d(4, 5)
@@ -93,6 +113,15 @@ def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
 
 def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
     """A random 3-d shape with sizes in [1, dim] ([0, dim] with `allow_zero_size`).
+
+    Args:
+        dim0: default 10: the largest first size.
+        dim1: default 10: the largest second size.
+        dim2: default 10: the largest third size.
+        allow_zero_size: default False: sizes may be 0.
+
+    Returns:
+        A tuple of three ints.
 
     Example::
 
@@ -108,6 +137,11 @@ def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
     """A random `num_dim`-d shape (a tuple) with sizes in [1, dim] ([0, dim] with
     `allow_zero_size`).
 
+    Args:
+        num_dim: the number of dimensions.
+        dim: default 10: the largest size.
+        allow_zero_size: default False: sizes may be 0.
+
     Example::
 
         shape = mx.test_utils.rand_shape_nd(4, dim=3)
@@ -119,6 +153,15 @@ def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
 
 def rand_coord_2d(x_low, x_high, y_low, y_high):
     """A random integer point (x, y) with x in [x_low, x_high) and y in [y_low, y_high).
+
+    Args:
+        x_low: the least x.
+        x_high: the bound x stays below.
+        y_low: the least y.
+        y_high: the bound y stays below.
+
+    Returns:
+        A tuple of two numpy int64.
 
     Example::
 

@@ -79,8 +79,13 @@ def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True
     atol 1e-20) whatever the dtypes, as in MXNet.
 
     Args:
-        a, b: NDArrays, numpy arrays or numbers; broadcast against each other unless
-            `use_broadcast` is False, when different shapes are not almost equal.
+        a: an NDArray, numpy array or number.
+        b: the same kinds, compared with `a` (the tolerance scales with `b`); the two
+            broadcast against each other unless `use_broadcast` is False, when
+            different shapes are not almost equal.
+        rtol: default None: the relative tolerance; None: 1e-5.
+        atol: default None: the absolute tolerance; None: 1e-20.
+        use_broadcast: default True: compare arrays of shapes that broadcast.
         equal_nan: NaN in the same place on both sides counts as equal.
 
     Example::
@@ -152,11 +157,15 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
     """Assert that every entry of `a` is within ``atol + rtol * |b|`` of `b`.
 
     Args:
-        a, b: NDArrays, numpy arrays or numbers (broadcast against each other unless
-            `use_broadcast` is False).
-        rtol, atol: numbers, {dtype: number} dicts, or None: the larger default of the two
-            arrays' dtypes (float16 1e-2/1e-1, float32 1e-4/1e-3, float64 1e-5/1e-20,
-            integers and bool exact).
+        a: an NDArray, numpy array or number (the value checked).
+        b: the same kinds (the reference); broadcast against `a` unless `use_broadcast`
+            is False.
+        rtol: the relative tolerance: a number, a {dtype: number} dict, or None: the
+            larger default of the two arrays' dtypes (float16 1e-2, float32 1e-4,
+            float64 1e-5, integers and bool exact).
+        atol: the absolute tolerance, likewise (float16 1e-1, float32 1e-3, float64
+            1e-20, integers and bool exact).
+        use_broadcast: default True: compare arrays of shapes that broadcast.
         names: how the message names `a` and `b`.
         equal_nan: NaN in the same place on both sides counts as equal.
         mismatches: the message lists the worst ``mismatches[0]`` entries.
@@ -196,6 +205,16 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
 def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
     """`assert_almost_equal` with numpy's `assert_allclose` defaults (NaNs equal).
 
+    Args:
+        a: an NDArray, numpy array or number (the value checked).
+        b: the same kinds (the reference), broadcast against `a`.
+        rtol: default 1e-7: the relative tolerance.
+        atol: default 0: the absolute tolerance.
+        equal_nan: default True: NaNs in the same place count as equal.
+
+    Raises:
+        AssertionError: as `assert_almost_equal`.
+
     Example::
 
         a = np.array([1.0, np.nan])
@@ -207,6 +226,18 @@ def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
 def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("a", "b"),
                                  equal_nan=False, mismatches=(10, 10)):
     """`assert_almost_equal` that lets a fraction `etol` of the entries be out of tolerance.
+
+    Args:
+        a: an NDArray, numpy array or number (the value checked).
+        b: the same kinds (the reference), broadcast against `a`.
+        rtol: default None: the relative tolerance (a number or {dtype: number}); None: by the
+            dtypes compared (`get_tols`).
+        atol: default None: the absolute tolerance, likewise.
+        etol: default None: the fraction of entries allowed out of tolerance (None: 0); 0 or less
+            checks every entry as `assert_almost_equal`.
+        names: default ('a', 'b'): how the message names `a` and `b`.
+        equal_nan: default False: NaNs in the same place count as equal.
+        mismatches: default (10, 10): the message lists the worst ``mismatches[0]`` entries.
 
     Raises:
         AssertionError: more than `etol` of the entries fail (the message as
@@ -233,6 +264,17 @@ def assert_almost_equal_with_err(a, b, rtol=None, atol=None, etol=None, names=("
 
 def assert_almost_equal_ignore_nan(a, b, rtol=None, atol=None, names=("a", "b")):
     """`assert_almost_equal` over the entries where neither array is NaN.
+
+    Args:
+        a: an NDArray, numpy array or number (the value checked).
+        b: the same kinds (the reference), broadcast against `a`.
+        rtol: default None: the relative tolerance (a number or {dtype: number}); None: by the
+            dtypes compared (`get_tols`).
+        atol: default None: the absolute tolerance, likewise.
+        names: default ('a', 'b'): how the message names `a` and `b`.
+
+    Raises:
+        AssertionError: an entry that is not NaN on either side is out of tolerance.
 
     Example::
 
@@ -270,6 +312,13 @@ def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
     """`assert_almost_equal` over two nested tuples of arrays, pairwise; nothing when either is
     None.
 
+    Args:
+        t1: an array, or a (nested) tuple of arrays, or None.
+        t2: the same structure as `t1`, or None.
+        rtol: default None: the relative tolerance (a number or {dtype: number}); None: by the
+            dtypes compared (`get_tols`).
+        atol: default None: the absolute tolerance, likewise.
+
     Raises:
         AssertionError: a pair differs.
 
@@ -291,6 +340,13 @@ def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
 def same_symbol_structure(sym1, sym2):
     """Whether two Symbols apply the same operators in the same node order (names and
     attributes aside).
+
+    Args:
+        sym1: a Symbol.
+        sym2: the Symbol compared with `sym1`.
+
+    Returns:
+        True when both graphs have the same operators in the same order.
 
     Example::
 

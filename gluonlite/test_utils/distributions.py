@@ -36,6 +36,15 @@ def mean_check(generator, mu, sigma, nsamples=1000000):
     """Whether the mean of ``generator(nsamples)`` lies within three standard errors
     (``3 * sigma / sqrt(nsamples)``) of `mu`.
 
+    Args:
+        generator: ``generator(n)`` -> n samples.
+        mu: the expected mean.
+        sigma: the expected standard deviation.
+        nsamples: default 1000000: the number of samples drawn.
+
+    Returns:
+        A bool.
+
     Example::
 
         rng = np.random.RandomState(0)
@@ -49,6 +58,14 @@ def mean_check(generator, mu, sigma, nsamples=1000000):
 def var_check(generator, sigma, nsamples=1000000):
     """Whether the sample variance of ``generator(nsamples)`` lies within three standard
     errors (``3 * sqrt(2 * sigma**4 / (nsamples - 1))``) of ``sigma ** 2``.
+
+    Args:
+        generator: ``generator(n)`` -> n samples.
+        sigma: the expected standard deviation.
+        nsamples: default 1000000: the number of samples drawn.
+
+    Returns:
+        A bool.
 
     Example::
 
@@ -115,6 +132,15 @@ def verify_generator(generator, buckets, probs, nsamples=1000000, nrepeat=5, suc
                      alpha=0.05):
     """Run `chi_square_check` `nrepeat` times and require that at least a fraction
     `success_rate` of them have p above `alpha`.
+
+    Args:
+        generator: ``generator(n)`` -> n samples.
+        buckets: the buckets of `chi_square_check`: (low, high) ranges, or discrete values.
+        probs: the expected probability of each bucket.
+        nsamples: default 1000000: the samples per run.
+        nrepeat: default 5: the number of runs.
+        success_rate: default 0.2: the fraction of runs that must pass.
+        alpha: default 0.05: a run passes when its p value is above it.
 
     Returns:
         The list of p values.

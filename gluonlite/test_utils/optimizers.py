@@ -31,6 +31,18 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
     (a weight with every entry stored, a gradient of random density) and `opt1` its dense
     copy, as MXNet's helper does.
 
+    Args:
+        opt1: the reference optimizer.
+        opt2: the optimizer checked.
+        shape: a shape, or a list of shapes for a multi-tensor update.
+        dtype: the dtype of the weights and gradients.
+        w_stype: default 'default': the weight's storage type.
+        g_stype: default 'default': the gradient's storage type.
+        rtol: default 1e-4: the relative tolerance.
+        atol: default 1e-5: the absolute tolerance.
+        compare_states: default True: also compare the optimizer states.
+        ntensors: default 1: how many of the shapes' tensors are updated (multi-tensor only).
+
     Raises:
         AssertionError: the optimizers disagree (the message lists where).
 

@@ -8,6 +8,15 @@ def np_reduce(dat, axis, keepdims, numpy_reduce_func):
     """Reduce the numpy array `dat` over `axis` (an int, a list of ints, or None for all)
     with `numpy_reduce_func` (such as ``np.sum``), one axis at a time.
 
+    Args:
+        dat: the numpy array.
+        axis: an int, a list of ints, or None (all axes).
+        keepdims: keep the reduced axes as size 1.
+        numpy_reduce_func: a numpy reduction taking `axis`, such as ``np.sum``.
+
+    Returns:
+        The reduced numpy array.
+
     Example::
 
         mx.test_utils.np_reduce(np.ones((2, 3)), 1, True, np.sum).shape   # (2, 1)

@@ -94,6 +94,15 @@ def cell_kind(cell, activation="tanh"):
 def num_states(cell):
     """Number of recurrent states of a cell: 2 for LSTM ([h, c]), else 1 ([h]).
 
+    Args:
+        cell: a cell name accepted by `cell_kind`.
+
+    Returns:
+        An int.
+
+    Raises:
+        ValueError: an unknown cell name.
+
     Example::
 
         from gluonlite.test_utils import rnn_floor
@@ -105,6 +114,15 @@ def num_states(cell):
 def num_gates(cell):
     """Number of gates of a cell (its weights have num_gates * H rows): 4 for LSTM, 3 for
     GRU, 1 for RNN.
+
+    Args:
+        cell: a cell name accepted by `cell_kind`.
+
+    Returns:
+        An int.
+
+    Raises:
+        ValueError: an unknown cell name.
 
     Example::
 
@@ -119,7 +137,8 @@ def init_params(cell, input_size, hidden_size, *, dtype="float32", seed=0, scale
 
     Args:
         cell: a cell name accepted by `cell_kind`.
-        input_size, hidden_size: I and H.
+        input_size: I, the input size.
+        hidden_size: H, the state size.
         dtype: numpy dtype of the arrays.
         seed: seed of the numpy generator.
         scale: values are uniform in [-scale, scale].
@@ -187,7 +206,10 @@ class FloorRNN:
 
     Args:
         cell: 'RNNCell', 'GRUCell', 'LSTMCell' (see `cell_kind`).
-        seq_len, batch_size, input_size, hidden_size: T, N, I, H.
+        seq_len: T, the number of steps.
+        batch_size: N.
+        input_size: I, the size of each input vector.
+        hidden_size: H, the size of each state.
         fused: False for "floor-step", True for "floor-fused" (see module doc).
         train: keep what the backward needs; required for `backward`.
         activation: 'tanh' or 'relu' for RNN cells.
@@ -545,6 +567,21 @@ def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):
     for the backward), ``c_new = f * c_prev + i * g``, ``tc = tanh(c_new)`` and
     ``h = o * tc``. Plain `xp` code, so ``cupy.fuse`` compiles it into one kernel.
 
+    Args:
+        xp: the array module (numpy or cupy).
+        i: (N, H) i2h part of the input gate; receives its activation.
+        f: (N, H) i2h part of the forget gate; receives its activation.
+        g: (N, H) i2h part of the candidate; receives its activation.
+        o: (N, H) i2h part of the output gate; receives its activation.
+        hi: (N, H) h2h part of the input gate.
+        hf: (N, H) h2h part of the forget gate.
+        hg: (N, H) h2h part of the candidate.
+        ho: (N, H) h2h part of the output gate.
+        c_prev: (N, H) the previous cell state.
+        c_new: (N, H) output: the new cell state.
+        tc: (N, H) output: tanh of the new cell state.
+        h: (N, H) output: the new hidden state.
+
     Example::
 
         from gluonlite.test_utils import rnn_floor
@@ -564,10 +601,24 @@ def lstm_gates(xp, i, f, g, o, hi, hf, hg, ho, c_prev, c_new, tc, h):
 
 
 def gru_gates(xp, ir, iz, in_, hr, hz, hn, h_prev, r, z, n, h):
-    """A GRU step's elementwise math, in place, from the i2h parts (ir, iz, in_, bias
+    """A GRU step's elementwise math, in place, from the i2h parts (ir, iz, ``in_``, bias
     included) and the h2h parts (hr, hz, hn, bias included): ``r``, ``z`` (sigmoids),
     ``n = tanh(in_ + r * hn)`` and ``h = n + z * (h_prev - n)``. Plain `xp` code, so
     ``cupy.fuse`` compiles it into one kernel.
+
+    Args:
+        xp: the array module (numpy or cupy).
+        ir: (N, H) i2h part of the reset gate.
+        iz: (N, H) i2h part of the update gate.
+        in_: (N, H) i2h part of the candidate.
+        hr: (N, H) h2h part of the reset gate.
+        hz: (N, H) h2h part of the update gate.
+        hn: (N, H) h2h part of the candidate.
+        h_prev: (N, H) the previous state.
+        r: (N, H) output: the reset gate.
+        z: (N, H) output: the update gate.
+        n: (N, H) output: the candidate.
+        h: (N, H) output: the new state.
 
     Example::
 
@@ -589,8 +640,11 @@ def reference_loss(cell, data, states, params, out_grad=None, activation="tanh")
     """sum(out_grad * outputs) of one float64 floor-step forward; used for finite differences.
 
     Args:
-        cell, activation: as for `FloorRNN`.
-        data, states, params: as for `FloorRNN.forward`.
+        cell: 'RNNCell', 'GRUCell' or 'LSTMCell' (as for `FloorRNN`).
+        data: (T, N, I) numpy array.
+        states: [h0] or, for LSTM, [h0, c0], each (N, H).
+        params: dict with the four PARAM_NAMES arrays.
+        activation: default 'tanh': 'tanh' or 'relu' for an RNN cell.
         out_grad: (T, N, H) weights; None means all ones.
 
     Returns:
@@ -621,12 +675,17 @@ def check_against_reference(cell, data, states, params, ref_outputs, ref_grads=N
     'h2h_bias', 'data', 'states'), the gradients of the sum of the outputs.
 
     Args:
-        cell, activation, fused: as for `FloorRNN`.
-        data, states, params: numpy arrays as for `FloorRNN.forward` (params may use
+        cell: 'RNNCell', 'GRUCell' or 'LSTMCell' (as for `FloorRNN`).
+        activation: default 'tanh': 'tanh' or 'relu' for an RNN cell.
+        fused: default False: check the floor-fused loop instead of floor-step.
+        data: (T, N, I) numpy array.
+        states: [h0] or, for LSTM, [h0, c0], each (N, H).
+        params: dict of the four parameters (it may use
             any names accepted by `params_from_named`).
         ref_outputs: reference stacked outputs.
         ref_grads: reference gradients or None.
-        rtol, atol: tolerances as in `numpy.allclose`.
+        rtol: default 1e-4: the relative tolerance, as in `numpy.allclose`.
+        atol: default 1e-4: the absolute tolerance.
 
     Returns:
         dict name -> max absolute error, for every compared array.

@@ -77,6 +77,12 @@ def simple_forward(sym, ctx=None, is_train=False, **inputs):
     """Run `sym` once on numpy inputs given by name; returns the output as a numpy array (a
     list of them for several outputs).
 
+    Args:
+        sym: the Symbol.
+        ctx: default None: the context (None: `default_context()`).
+        is_train: default False: run the forward in training mode.
+        inputs: {argument name: numpy array or array-like}: every argument.
+
     Example::
 
         out = mx.test_utils.simple_forward(sym.var('x') * 2, x=np.ones(3))
@@ -239,7 +245,9 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
             in `sym.list_arguments()` order (numpy arrays are converted to `dtype`).
         aux_states: the auxiliary states, as a dict or a list, or None.
         numeric_eps: the step; default by dtype (float64 2**-14, float32 2**-9).
-        rtol, atol: the tolerances (default: by dtype, see `assert_almost_equal`).
+        rtol: default None: the relative tolerance (None: by dtype, see
+            `assert_almost_equal`).
+        atol: default None: the absolute tolerance (None: by dtype).
         grad_nodes: the arguments to check: None (all), a list of names, or a
             {name: grad_req} dict ('add' checks accumulation, 'null' that the buffer stays).
         use_forward_train: run the finite-difference forwards in training mode.
@@ -304,7 +312,10 @@ def check_symbolic_forward(sym, location, expected, rtol=None, atol=None, aux_st
         sym: the Symbol.
         location: the arguments, a {name: array} dict or a list in `list_arguments()` order.
         expected: the outputs, a list in output order or a {output name: array} dict.
-        rtol, atol, equal_nan: as in `assert_almost_equal`.
+        rtol: default None: the relative tolerance (None: by dtype, as in
+            `assert_almost_equal`).
+        atol: default None: the absolute tolerance (None: by dtype).
+        equal_nan: default False: NaNs in the same place count as equal.
         aux_states: the auxiliary states (dict or list) or None.
         ctx: the context (default: `default_context()`).
         dtype: the dtype numpy inputs are converted to, or 'asnumpy' to keep theirs.
@@ -355,7 +366,14 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
             list in `list_arguments()` order.
         grad_req: 'write', 'add' or 'null', one for all or a list/dict per argument.
         grad_stypes: gradient storage types; only 'default' exists in gluonlite.
-        rtol, atol, equal_nan, aux_states, ctx, dtype: as in `check_symbolic_forward`.
+        rtol: default None: the relative tolerance (None: by dtype, as in
+            `assert_almost_equal`).
+        atol: default None: the absolute tolerance (None: by dtype).
+        aux_states: default None: the auxiliary states (a dict or a list).
+        ctx: default None: the context (None: `default_context()`).
+        equal_nan: default False: NaNs in the same place count as equal.
+        dtype: default float32: the dtype numpy inputs are converted to, or 'asnumpy' to
+            keep theirs.
 
     Returns:
         {argument name: gradient NDArray} for the checked arguments.

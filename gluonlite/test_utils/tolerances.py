@@ -104,6 +104,15 @@ def get_tols(x, y, rtol, atol):
     """(rtol, atol) for comparing `x` with `y`: given numbers are kept, otherwise the larger
     of the two arrays' defaults for their dtypes.
 
+    Args:
+        x: the first array (its dtype picks a default).
+        y: the second array.
+        rtol: a number, a {dtype: number} dict, or None for the defaults.
+        atol: a number, a {dtype: number} dict, or None for the defaults.
+
+    Returns:
+        (rtol, atol), floats.
+
     Example::
 
         mx.test_utils.get_tols(np.ones(2, np.float16), np.ones(2), None, None)   # (0.01, 0.1)

@@ -153,8 +153,12 @@ def reverse_pass_function(body, provided, from_rows, n_out, carry_locs, rows, su
         from_rows: None, or per body input whether it is the same at every step: then the
             steps' saved values are columns and stacks (`steps` below) instead of, per
             step, the list of slot values a forward with `keep` appended.
-        n_out, carry_locs, sums: as `kernels.reverse_pass` takes them (the plan's
+        n_out: how many of the plan's outputs are stacked step outputs (the plan's
             outputs past n_out are the carried values).
+        carry_locs: the body input of each carried value; its gradient flows from step t
+            to step t - 1 (as `kernels.reverse_pass` takes it).
+        sums: {body input: index}: gradients summed over the steps into accumulator
+            `index` (as `kernels.reverse_pass` takes it).
         rows: input slots whose gradient at step t is written to row t of an array.
 
     Returns:

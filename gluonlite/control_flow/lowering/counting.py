@@ -98,6 +98,12 @@ def find_counter(p):
     comparison of one counter loop var with a constant that func steps by a constant (the
     decisions, `decisions`, ask once per compiled plan).
 
+    Args:
+        p: the loop node's params (its `Params`, with the bodies in ``_subgraphs``).
+
+    Returns:
+        A `Counter`, or None.
+
     Example::
 
         from gluonlite.ops.registry import RunCtx
@@ -137,6 +143,14 @@ def gathered_rows(p, body, counter):
     of D, take params). With the counter's values known at entry, the loop gathers these
     rows for every step at once and gives them to the steps (`codegen.step_loop`'s
     `given`). Found once per body (kept in `LoopBody.gathered`).
+
+    Args:
+        p: the loop node's params (its `Params`, with the bodies in ``_subgraphs``).
+        body: func's `LoopBody`; the result is kept in its `gathered`.
+        counter: the loop's `Counter` (`find_counter`).
+
+    Returns:
+        A list of (slot, func input position, take params).
 
     Example::
 
@@ -178,6 +192,16 @@ def gather(rc, data, params, counts):
     ``squeeze(take(data, i_t))`` reads (the same kernel, so the same clipping or wrapping).
     Counters that step by one through rows of `data` (the usual case) give a view, not a
     copy.
+
+    Args:
+        rc: the step's `RunCtx` (its array module, mode, spec and runtime).
+        data: the array rows are taken from (axis 0).
+        params: the params of the body's `take` node (its mode).
+        counts: the counter's value at each step, an array.
+
+    Returns:
+        A (steps, ...) array: a view of `data` for a run of consecutive counters, else the `take`
+        kernel's result.
 
     Example::
 

@@ -151,6 +151,16 @@ def plan_foreach(p, shapes, dtypes, is_train, xp):
     """The decisions for a `_foreach` node with input shapes `shapes` (see the module
     docstring).
 
+    Args:
+        p: the loop node's params (its `Params`, with the bodies in ``_subgraphs``).
+        shapes: the node's input shapes (data, then states, then free variables).
+        dtypes: the node's input dtypes (not read).
+        is_train: whether the plan is compiled for training (not read).
+        xp: the array module (numpy or cupy).
+
+    Returns:
+        A `LoopSpec` for '_foreach' (with its `Hoist` when a projection can be hoisted).
+
     Example::
 
         from gluonlite.control_flow.lowering import decisions
@@ -180,6 +190,16 @@ def _foreach_spec(p, large, hoist=None):
 
 def plan_while(p, shapes, dtypes, is_train, xp):
     """The decisions for a `_while_loop` node with input shapes `shapes`.
+
+    Args:
+        p: the loop node's params (its `Params`, with the bodies in ``_subgraphs``).
+        shapes: the node's input shapes.
+        dtypes: the node's input dtypes (not read).
+        is_train: whether the plan is compiled for training (not read).
+        xp: the array module (numpy or cupy).
+
+    Returns:
+        A `LoopSpec` for '_while_loop'.
 
     Example::
 
@@ -217,6 +237,16 @@ def _while_spec(p, var_shapes, large, hoist=None):
 def plan_cond(p, shapes, dtypes, is_train, xp):
     """The decisions for a `_cond` node: nothing beyond its branches' plans compiled with
     static alloc and kept on the step (`runtime.LoopRuntime`).
+
+    Args:
+        p: the loop node's params (its `Params`, with the bodies in ``_subgraphs``).
+        shapes: the node's input shapes.
+        dtypes: the node's input dtypes.
+        is_train: whether the plan is compiled for training.
+        xp: the array module (numpy or cupy).
+
+    Returns:
+        A `LoopSpec` for '_cond'.
 
     Example::
 

@@ -94,6 +94,8 @@ def new_stash(body, n_steps, provided=None, grads=None, shared=None):
             slot's shape.
         shared: {output slot: other output slot}: slot's gradient stack is other's, viewed
             in slot's shape (the reverse pass's `grads_shared`).
+        body: the loop's `LoopBody`.
+        n_steps: the number of rows of each stack (the loop's steps).
 
     Returns:
         A list with, per deferred gradient, (its output-gradient stack, [the stack of
@@ -133,6 +135,9 @@ def add_deferred_sums(body, stash, body_args, acc, node_index_of, dests):
         node_index_of: the node input index of a body input slot.
         dests: per node input, None or its caller's array (`Fast.writes_dests`): a node
             input's first gradient is written there.
+        body: the loop's `LoopBody` (its `deferred` gradients and plan).
+        stash: what `new_stash` made and the reverse pass filled, or None (nothing to do).
+        acc: the node's gradients, one per node input (None where none yet); updated in place.
 
     Example::
 
@@ -177,6 +182,14 @@ def free_dest(dests, acc, i):
     """Where node input i's gradient may be written (`Fast.writes_dests`): dests[i]
     while no gradient of that input was made yet (`acc[i]` is None), else None.
 
+    Args:
+        dests: None, or per node input None or the caller's array.
+        acc: the gradients accumulated so far, per node input.
+        i: the node input's index.
+
+    Returns:
+        An array or None.
+
     Example: ``g = fc.fast.vjp(p, rc, xs, ys, gys, need, dests=[free_dest(dests, acc, 1)])``
     then ``add_into(acc, 1, g[1], fresh=True)``: the first gradient lands in the caller's
     array, later ones add into it."""
@@ -187,6 +200,12 @@ def add_into(acc, i, g, fresh=False):
     """acc[i] += g in place, so accumulating over many steps allocates once. The first
     contribution is copied (g may be a buffer reused later) unless `fresh` says that g was
     just computed for this call and nothing else holds it.
+
+    Args:
+        acc: the list of accumulated gradients (None where none yet).
+        i: the index in `acc`.
+        g: the gradient to add; None adds nothing.
+        fresh: default False: `g` may be kept as is for a first contribution.
 
     Example::
 

@@ -34,6 +34,16 @@ def prologue(hoist, rc, xs, buffers, used=None):
     the keys of the buffers written (a training call marks them held by its saved state,
     `run_hoisted`).
 
+    Args:
+        hoist: the `Hoist` that rewrote the loop.
+        rc: the step's `RunCtx` (its array module, mode, spec and runtime).
+        xs: the node's inputs.
+        buffers: the node's `LoopBuffers`.
+        used: default None: a list receiving the keys of the buffers written.
+
+    Returns:
+        The rewritten loop's inputs, in `hoist.layout` order.
+
     Example::
 
         from gluonlite.symbol.symbol import topo_nodes
@@ -88,6 +98,17 @@ def pullback(hoist, rc, xs, grads, need, dests=None):
     projections' gradients go through one FullyConnected backward each (computing only
     what `need`, per node input, asks for). A node input's first gradient is written
     into its array in `dests` when there is one (`Fast.writes_dests`).
+
+    Args:
+        hoist: the `Hoist` that rewrote the loop.
+        rc: the step's `RunCtx` (its array module, mode, spec and runtime).
+        xs: the node's inputs.
+        grads: the gradients of the rewritten loop's inputs (None where none).
+        need: per node input, whether its gradient is wanted.
+        dests: default None: per node input None or the caller's array.
+
+    Returns:
+        A list of gradients, one per node input (None where none).
 
     Example::
 
@@ -151,6 +172,11 @@ def pullback(hoist, rc, xs, grads, need, dests=None):
 class HoistedSaved:
     """The saved state of a hoisted loop: the rewritten loop's inputs and its own state.
 
+    Args:
+        hoist: the `Hoist` that rewrote the loop.
+        xs: the rewritten loop's inputs (the node's, then the projections).
+        inner: the rewritten loop's own saved state (None when it keeps none).
+
     Example::
 
         from gluonlite.symbol.symbol import topo_nodes
@@ -182,6 +208,12 @@ def run_hoisted(run, hoist, rc, xs):
     """Run a loop hoisted by `hoist`: the prologue on the node's inputs `xs`, then
     `run(spec, rc, inputs, keep)` (a lowered loop's run) on the rewritten loop. Returns the
     loop's outputs, its last one a `HoistedSaved`.
+
+    Args:
+        run: the lowered loop's run, ``run(spec, rc, inputs, keep) -> (outputs, state)``.
+        hoist: the `Hoist` that rewrote the loop.
+        rc: the step's `RunCtx` (its array module, mode, spec and runtime).
+        xs: the node's inputs.
 
     Example::
 
@@ -225,6 +257,18 @@ def hoisted_vjp(vjp, rc, xs, ys, gys, need, dests=None):
     """The gradient of a loop run by `run_hoisted` (its state is ``ys[-1]``): `vjp(spec, rc,
     xs, ys, gys, need, dests)` (a loop's gradient) on the rewritten loop, then the
     projections' pullback.
+
+    Args:
+        vjp: the lowered loop's gradient function.
+        rc: the step's `RunCtx` (its array module, mode, spec and runtime).
+        xs: the node's inputs.
+        ys: the node's outputs, the last a `HoistedSaved`.
+        gys: the gradients of the visible outputs (None where none).
+        need: per node input, whether its gradient is wanted.
+        dests: default None: per node input None or the caller's array for its gradient.
+
+    Returns:
+        The gradients of the node's inputs (None where none).
 
     Example::
 

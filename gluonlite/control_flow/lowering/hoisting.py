@@ -160,6 +160,10 @@ def foreach_hoist(p, decide_loop):
     """The `Hoist` of a `_foreach` node's params, or None when nothing qualifies;
     `decide_loop(params)` gives the rewritten loop's spec.
 
+    Args:
+        p: the `_foreach` node's params.
+        decide_loop: ``decide_loop(params) -> LoopSpec`` for the rewritten loop.
+
     Example::
 
         from gluonlite.symbol.symbol import topo_nodes
@@ -226,6 +230,10 @@ def _take_squeeze_source(entry):
 
 def while_hoist(p, decide_loop):
     """The `Hoist` of a `_while_loop` node's params (as `foreach_hoist`), or None.
+
+    Args:
+        p: the `_while_loop` node's params.
+        decide_loop: ``decide_loop(params) -> LoopSpec`` for the rewritten loop.
 
     Example::
 

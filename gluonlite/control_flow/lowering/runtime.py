@@ -32,6 +32,11 @@ class LoopRuntime:
         plans: {key: `deferred.LoopBody`} compiled on first use (see `body`).
         buffers: the node's `LoopBuffers`, shared by its plans of one graph.
 
+    Args:
+        spec: the step's `LoopSpec` (not read here: the plans are compiled per call, `body`).
+        store: the dict the graph's plans share for this node (`compile_plan`'s ``shared[node]``);
+            its ``'loop_buffers'`` entry is created on first use.
+
     Example: ``LoopRuntime(spec, {})`` (what the compiler makes for a loop step).
     """
 
@@ -51,6 +56,13 @@ class LoopRuntime:
             invariant: per body input, whether it is the same at every step (free
                 variables): their gradients are deferred to one sum after the loop
                 (`LoopBody.deferred`).
+            spec: the loop's `LoopSpec`.
+            index: which of its subgraphs (0 for foreach's body; while_loop: 0 cond, 1 func).
+            shapes: the body input shapes.
+            dtypes: the body input dtypes.
+
+        Returns:
+            A `deferred.LoopBody`.
 
         Example::
 
@@ -119,6 +131,13 @@ class LoopBuffers:
         """A read-only array with x's shape and dtype and no data (a zero broadcast), made
         once per shape: what a saved state keeps in place of a hoisted projection.
 
+        Args:
+            xp: the array module (numpy or cupy).
+            x: the array whose shape and dtype the stub takes.
+
+        Returns:
+            A read-only broadcast array of zeros.
+
         Example::
 
             from gluonlite.control_flow.lowering.runtime import LoopBuffers
@@ -136,6 +155,13 @@ class LoopBuffers:
 def data_row(x, t):
     """Row t of scanned data (a 1-D array gives shape (1,), as MXNet slices it).
 
+    Args:
+        x: the scanned data, steps along axis 0.
+        t: the step.
+
+    Returns:
+        A view of row t.
+
     Example::
 
         from gluonlite.control_flow.lowering.runtime import data_row
@@ -146,6 +172,12 @@ def data_row(x, t):
 
 def data_column(x):
     """Scanned data indexable by step: row t is `data_row(x, t)`.
+
+    Args:
+        x: the scanned data, steps along axis 0.
+
+    Returns:
+        `x` itself, or a 1-D `x` reshaped to (steps, 1).
 
     Example::
 
@@ -166,6 +198,12 @@ class StackedSteps:
     `input_stacks(n)` gives {body input: (n, ...) stack of its value at each step} for the
     inputs the loop holds that way anyway (scanned data, carried values): a backward that
     sums over steps reads them there.
+
+    Args:
+        saved_rows: {slot: (steps, ...) stack} of the saved operator outputs.
+        columns: ``columns(n)``: per body input its value or its column (see above).
+        input_stacks: ``input_stacks(n)``: {body input: stack} (see above).
+        fixed: per body input, whether it is the same at every step.
 
     Example::
 
@@ -260,6 +298,18 @@ class LoopStorage:
             step's saved values appended to a list when they cannot be stacked (`keep`
             with the attribute `saved` None).
 
+    Args:
+        xp: the array module (numpy or cupy).
+        body: the loop's `LoopBody`.
+        n_out: how many of the body's outputs are stacked step outputs (the rest are carried).
+        n_rows: the most steps the loop runs.
+        keep: whether the steps' saved values are kept for a backward.
+        zero_rows: zero the stacked outputs first (else they are left uninitialised).
+        scanned: the body input slots fed a row of the data at each step.
+        carried: per carried value, the body input it is fed back into.
+        fed_vars: default (): the carried values the loop feeds itself.
+        given: default (): slots the loop gives each step (gathered rows, `counting.gathered_rows`).
+
     Example::
 
         from gluonlite.executor import compile_plan
@@ -327,6 +377,12 @@ class LoopStorage:
         stacked outputs, then the carried values' buffers: stacks, or lists made here) and
         the saved-step stacks (None when steps are not stacked).
 
+        Args:
+            n: the number of steps that will run.
+
+        Returns:
+            (outputs, saved): the output columns and the saved stacks (or None).
+
         Example::
 
             from gluonlite.executor import compile_plan
@@ -357,6 +413,14 @@ class LoopStorage:
         `entering` gives when it is one, else a list of views (`first`, then its stack's
         rows; no copy).
 
+        Args:
+            k: the carried value's index.
+            first: its value entering step 0.
+            n: the number of steps.
+
+        Returns:
+            An (n, ...) array or a list of n arrays.
+
         Example::
 
             from gluonlite.executor import compile_plan
@@ -386,6 +450,14 @@ class LoopStorage:
         """(n, ...) values of carried value k entering each of steps 0..n-1 (`first`, then
         its stack's rows): a view of the buffer in front of its stacked output when it has
         one (`first` is written to that buffer's row 0), else a new array.
+
+        Args:
+            k: the carried value's index.
+            first: its value entering step 0.
+            n: the number of steps.
+
+        Returns:
+            An (n, ...) array.
 
         Example::
 
@@ -425,6 +497,13 @@ class LoopStorage:
         """The loop's final carried values: never a view of a stacked output (nor, after no
         step, the caller's own arrays).
 
+        Args:
+            cur: the carried values after the last step.
+            first: the carried values the loop started from (the caller's arrays).
+
+        Returns:
+            A list of arrays, copies where `cur` could alias a buffer or the caller's arrays.
+
         Example::
 
             from gluonlite.executor import compile_plan
@@ -456,6 +535,11 @@ def saved_stacks(plan, n_steps, provided=None):
     the body's plan; needs `LoopBody.stackable`); `provided` {slot: stack} gives stacks the
     caller already holds (a loop's stacked step output that is the same value).
 
+    Args:
+        plan: the body's plan.
+        n_steps: the number of rows of each stack.
+        provided: default None: {slot: stack} reused instead of allocated.
+
     Example::
 
         from gluonlite.executor import compile_plan
@@ -484,6 +568,11 @@ def fast_weight_layout(xp, weights, buffers, steps_as_lists=False):
         steps_as_lists: the loop keeps its steps as lists of their values (they cannot be
             stacked): those would hold the copy, which the next run refills, so none is
             made. (Stacked steps keep the original weights for the backward.)
+        xp: the array module (numpy or cupy).
+        weights: {node input index: weight array}.
+
+    Returns:
+        {index: array}; empty with `steps_as_lists` or no weights.
 
     Example::
 
