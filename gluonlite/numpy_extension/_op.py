@@ -165,6 +165,45 @@ def _is_input(x):
     return isinstance(x, (NDArray, Symbol))
 
 
+_KINDS = {"int": "int", "float": "float", "bool": "bool", "shape": "tuple of int",
+          "floats": "tuple of float", "enum": "str", "str": "str", "dtype": "str or dtype"}
+
+
+def _args_doc(op):
+    """The Args/Returns/Raises sections of a generated function's docstring, from the
+    registry entry `op`'s inputs and attributes."""
+    from ..ops.attrs import REQUIRED
+    lines = ["Args:"]
+    for n in op.signature:
+        lines.append(f"    {n}: the input array `{n}` (an `mx.np.ndarray`, or a numpy "
+                     "symbol),\n        given positionally in this order or by name.")
+    for n, spec in op.attrs.items():
+        kind = _KINDS.get(spec.kind)
+        head = f"    {n} ({kind}):" if kind else f"    {n}:"
+        if spec.default is REQUIRED:
+            what = "required operator attribute (see above)."
+        else:
+            what = f"operator attribute (see above); default {spec.default!r}."
+        lines.append(f"{head} {what}")
+    lines += ["    out: default None: new arrays hold the result; else an `mx.np.ndarray` (a "
+              "list of them\n        for several outputs) of the result's shape and dtype that "
+              "receives it and is returned.",
+              "    name: default None: the name of the graph node when called on numpy "
+              "symbols (an\n        automatic name when None); unused on arrays.",
+              "",
+              "Returns:",
+              "    An `mx.np.ndarray` (a numpy symbol on symbols), or a list of them when the "
+              "operator\n    has several visible outputs.",
+              "",
+              "Raises:",
+              "    TypeError: a legacy NDArray or Symbol among the inputs (convert with "
+              "as_np_ndarray), an\n        unknown, missing or repeated argument, or an `out` "
+              "of another dtype.",
+              "    ValueError: an attribute value that does not parse, or an `out` of another "
+              "shape."]
+    return "\n".join(lines)
+
+
 def make_function(public_name, op_name):
     """The npx function `public_name` running registry operator `op_name`:
     ``f(*inputs, *attrs, out=None, name=None, **attrs)`` as MXNet generates it.
@@ -191,7 +230,8 @@ def make_function(public_name, op_name):
         return invoke(op_name, inputs, attrs, out=out, fname=f"npx.{public_name}", name=name)
     f.__name__ = f.__qualname__ = public_name
     f.__doc__ = (f"npx.{public_name}: the {op_name} operator on mx.np arrays (numpy symbols "
-                 "when hybridized).\n\n" + (registry.get(op_name).__doc__ or "")
+                 "when hybridized).\n\n" + (registry.get(op_name).__doc__ or "").rstrip()
+                 + "\n\n" + _args_doc(registry.get(op_name))
                  if registry.exists(op_name) else f"npx.{public_name}: not available.")
     if public_name in EXAMPLES:
         f.__doc__ = (f.__doc__.rstrip() + "\n\nExample::\n\n"
