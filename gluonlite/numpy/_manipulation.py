@@ -56,6 +56,16 @@ def ndim_of(a):
 def reshape(a, newshape, order="C", out=None):
     """`a` with a new shape (one -1 inferred).
 
+    Args:
+        a: the `mx.np.ndarray` to reshape.
+        newshape: an int or a tuple of ints of the same total size; one entry may be -1 (inferred).
+        order (str): default 'C', the only order supported.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of shape `newshape`, holding `a`'s values in row-major order.
+
     Raises:
         NotImplementedError: an order other than 'C'.
         ValueError: a shape of another size.
@@ -70,6 +80,13 @@ def reshape(a, newshape, order="C", out=None):
 
 def ravel(x, order="C"):
     """The flattened array (a copy).
+
+    Args:
+        x: an `mx.np.ndarray` (a Python number gives NumPy's 1-element array).
+        order (str): default 'C': row-major; 'F' is not supported.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of `x.size` elements.
 
     Raises:
         NotImplementedError: order 'F'.
@@ -90,6 +107,17 @@ def ravel(x, order="C"):
 
 def transpose(a, axes=None):
     """The axes permuted by `axes` (reversed by default).
+
+    Args:
+        a: the `mx.np.ndarray` to permute.
+        axes: default None: reverse the axes; else a tuple of ints, a permutation of
+            ``range(a.ndim)``.
+
+    Returns:
+        An `mx.np.ndarray` whose axis i is `a`'s axis ``axes[i]``.
+
+    Raises:
+        ValueError: `axes` that is not a permutation of `a`'s axes.
 
     Example::
 
@@ -126,6 +154,19 @@ def moveaxis(a, source, destination):
 
 def squeeze(a, axis=None, out=None):
     """`a` without its length-1 axes (those of `axis`).
+
+    Args:
+        a: the `mx.np.ndarray` to squeeze.
+        axis: default None: drop every axis of length 1; else an int or a tuple of ints (each of
+            length 1).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` with those axes removed.
+
+    Raises:
+        ValueError: an axis in `axis` whose length is not 1.
 
     Example::
 
@@ -237,6 +278,16 @@ def _seq(arrays, fname):
 def concatenate(seq, axis=0, out=None):
     """Arrays joined along `axis` (None: each flattened first).
 
+    Args:
+        seq: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the sequence
+            of its rows.
+        axis: default 0: the axis to join along; None flattens each array first.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` whose `axis` length is the sum of the inputs'.
+
     Raises:
         ValueError: shapes that differ off the axis.
 
@@ -265,6 +316,20 @@ def append(arr, values, axis=None):
 def stack(arrays, axis=0, out=None):
     """Same-shape arrays joined along a new axis.
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+        axis (int): default 0: the position of the new axis in the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` with one more axis, of length ``len(arrays)``.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.stack([mx.np.ones(2), mx.np.zeros(2)], axis=1)  # array([[1., 0.], [1., 0.]])
@@ -274,6 +339,19 @@ def stack(arrays, axis=0, out=None):
 
 def vstack(arrays, out=None):
     """Arrays stacked row-wise (1-D arrays as rows).
+
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray`, at least 2-D.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -285,6 +363,17 @@ def vstack(arrays, out=None):
 def row_stack(arrays):
     """As `vstack`.
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray`, at least 2-D.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.row_stack((mx.np.ones(2), mx.np.zeros(2)))  # array([[1., 1.], [0., 0.]])
@@ -294,6 +383,17 @@ def row_stack(arrays):
 
 def hstack(arrays):
     """Arrays stacked column-wise (1-D arrays joined).
+
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray` joined along axis 1 (axis 0 for 1-D inputs).
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -305,6 +405,17 @@ def hstack(arrays):
 def dstack(arrays):
     """Arrays stacked along a third axis.
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray`, at least 3-D, joined along axis 2.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.dstack((mx.np.ones(2), mx.np.zeros(2))).shape  # (1, 2, 2)
@@ -314,6 +425,17 @@ def dstack(arrays):
 
 def column_stack(tup):
     """1-D arrays as the columns of a 2-D array (2-D arrays as they are).
+
+    Args:
+        tup: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the sequence
+            of its rows.
+
+    Returns:
+        A 2-D `mx.np.ndarray`.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -360,6 +482,15 @@ def split(ary, indices_or_sections, axis=0):
 def array_split(ary, indices_or_sections, axis=0):
     """As `split`, with sections that may differ in size by one (the first ones larger).
 
+    Args:
+        ary: the `mx.np.ndarray` to split.
+        indices_or_sections: an int N: N parts of sizes that differ by at most one; a list of ints:
+            the split points.
+        axis (int): default 0: the axis to split along.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Example::
 
         parts = mx.np.array_split(mx.np.arange(5), 2)
@@ -373,6 +504,14 @@ def array_split(ary, indices_or_sections, axis=0):
 
 def hsplit(ary, indices_or_sections):
     """`ary` split along axis 1 (axis 0 for 1-D arrays).
+
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 1-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
 
     Raises:
         ValueError: a 0-d array.
@@ -392,6 +531,14 @@ def hsplit(ary, indices_or_sections):
 def vsplit(ary, indices_or_sections):
     """`ary` split along axis 0.
 
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 2-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Raises:
         ValueError: an array of fewer than 2 dimensions.
 
@@ -406,6 +553,14 @@ def vsplit(ary, indices_or_sections):
 
 def dsplit(ary, indices_or_sections):
     """`ary` split along axis 2.
+
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 3-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
 
     Raises:
         ValueError: an array of fewer than 3 dimensions.
@@ -437,6 +592,15 @@ def tile(A, reps):
 def repeat(a, repeats, axis=None):
     """Each element repeated `repeats` times (along `axis`, or of the flattened array).
 
+    Args:
+        a: the `mx.np.ndarray` whose elements are repeated.
+        repeats (int): how many times each element appears.
+        axis: default None: repeat the elements of the flattened array; else the int axis to repeat
+            along.
+
+    Returns:
+        An `mx.np.ndarray` (1-D for None) whose `axis` is `repeats` times longer.
+
     Raises:
         NotImplementedError: an array of repeats (MXNet 1.9.1 takes an int).
 
@@ -451,6 +615,15 @@ def repeat(a, repeats, axis=None):
 
 def flip(m, axis=None, out=None):
     """`m` with the order of elements reversed along `axis` (all axes for None).
+
+    Args:
+        m: an `mx.np.ndarray` (a Python number gives NumPy's result).
+        axis: default None: reverse every axis; else an int or a tuple of ints.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
 
     Example::
 
@@ -490,6 +663,16 @@ def roll(a, shift, axis=None):
     """Elements shifted by `shift` along `axis` (the flattened array when None), wrapping
     around.
 
+    Args:
+        a: the `mx.np.ndarray` to roll.
+        shift: an int, or a tuple of ints (one per axis of `axis`): how many places the elements
+            move (negative: backwards).
+        axis: default None: roll the flattened array and restore the shape; else an int or a tuple
+            of ints.
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -515,6 +698,14 @@ def rot90(m, k=1, axes=(0, 1)):
 def diag(array, k=0):  # pylint: disable=redefined-outer-name
     """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D one on diagonal k.
 
+    Args:
+        array: a 1-D or 2-D `mx.np.ndarray`.
+        k (int): default 0: the main diagonal; positive above it, negative below.
+
+    Returns:
+        For a 2-D input, the 1-D diagonal; for a 1-D input, a square 2-D array with it on diagonal
+            `k`.
+
     Example::
 
         mx.np.diag(mx.np.array([1., 2.]))  # array([[1., 0.], [0., 2.]])
@@ -525,6 +716,13 @@ def diag(array, k=0):  # pylint: disable=redefined-outer-name
 def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
     """A 2-D array with the flattened input on diagonal k.
 
+    Args:
+        array: an `mx.np.ndarray` of any shape (flattened).
+        k (int): default 0: the main diagonal; positive above it, negative below.
+
+    Returns:
+        A square 2-D `mx.np.ndarray` of side ``array.size + abs(k)``.
+
     Example::
 
         mx.np.diagflat(mx.np.array([[1., 2.]]))  # array([[1., 0.], [0., 2.]])
@@ -534,6 +732,15 @@ def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonals of the (axis1, axis2) planes, in a new last axis.
+
+    Args:
+        a: an `mx.np.ndarray` of at least 2 dimensions.
+        offset (int): default 0: the main diagonal; positive above it, negative below.
+        axis1 (int): default 0: the first axis of the planes.
+        axis2 (int): default 1: the second axis of the planes.
+
+    Returns:
+        An `mx.np.ndarray`: `a`'s other axes, then the diagonal.
 
     Example::
 
@@ -547,6 +754,17 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, out=None):
     """The sums along the diagonals of the (axis1, axis2) planes.
 
+    Args:
+        a: an `mx.np.ndarray` of at least 2 dimensions.
+        offset (int): default 0: the main diagonal; positive above it, negative below.
+        axis1 (int): default 0: the first axis of the planes.
+        axis2 (int): default 1: the second axis of the planes.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s other axes (0-d for a matrix).
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -558,6 +776,14 @@ def trace(a, offset=0, axis1=0, axis2=1, out=None):
 
 def tril(m, k=0):
     """The lower triangle (below diagonal k) of each matrix.
+
+    Args:
+        m: an `mx.np.ndarray` (1-D input counts as a row repeated, as NumPy's).
+        k (int): default 0: keep the main diagonal and below; positive keeps k more diagonals above
+            it, negative drops some below.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape with the entries above diagonal `k` zeroed.
 
     Example::
 
@@ -679,6 +905,16 @@ def delete(arr, obj, axis=None):
 def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefined-outer-name
     """The n-th discrete difference along `axis`.
 
+    Args:
+        a: the `mx.np.ndarray` to difference.
+        n (int): default 1: how many times to take differences.
+        axis (int): default -1: the axis along which to take them.
+        prepend: must stay None (not supported).
+        append: must stay None (not supported).
+
+    Returns:
+        An `mx.np.ndarray` whose `axis` is `n` shorter.
+
     Raises:
         NotImplementedError: prepend or append (as in MXNet 1.9.1).
 
@@ -695,6 +931,15 @@ def ediff1d(ary, to_end=None, to_begin=None):
     """The differences between consecutive elements of the flattened array, with `to_begin`
     and `to_end` (arrays or numbers) put around.
 
+    Args:
+        ary: the `mx.np.ndarray` (flattened first).
+        to_end: default None: nothing after; else a number or an array appended to the differences.
+        to_begin: default None: nothing before; else a number or an array put before the
+            differences.
+
+    Returns:
+        A 1-D `mx.np.ndarray`.
+
     Example::
 
         mx.np.ediff1d(mx.np.array([1., 3., 6.]))  # array([2., 3.])
@@ -709,6 +954,16 @@ def ediff1d(ary, to_end=None, to_begin=None):
 
 def clip(a, a_min, a_max, out=None):
     """Values limited to [a_min, a_max] (None: no bound on that side).
+
+    Args:
+        a: an `mx.np.ndarray` (a Python number gives NumPy's result).
+        a_min: the lower bound (a number), or None for none.
+        a_max: the upper bound (a number), or None for none.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape and dtype.
 
     Raises:
         ValueError: both bounds None.
@@ -730,6 +985,15 @@ def clip(a, a_min, a_max, out=None):
 def sort(a, axis=-1, kind=None, order=None):
     """A sorted copy along `axis` (the flattened array when None).
 
+    Args:
+        a: the `mx.np.ndarray` to sort.
+        axis: default -1: the last axis; else an int, or None to sort the flattened array.
+        kind: ignored (accepted for NumPy's signature); the sort is ascending.
+        order: must stay None (not supported).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape (1-D for None), sorted ascending.
+
     Raises:
         NotImplementedError: `order`.
 
@@ -746,6 +1010,15 @@ def sort(a, axis=-1, kind=None, order=None):
 
 def argsort(a, axis=-1, kind=None, order=None):
     """The indices that sort `a` along `axis` (int64).
+
+    Args:
+        a: the `mx.np.ndarray` to sort.
+        axis: default -1: the last axis; else an int, or None for the flattened array.
+        kind: ignored (accepted for NumPy's signature).
+        order: must stay None (not supported).
+
+    Returns:
+        An int64 `mx.np.ndarray` of `a`'s shape (1-D for None).
 
     Raises:
         NotImplementedError: `order`.
@@ -766,7 +1039,16 @@ def take(a, indices, axis=None, mode="raise", out=None):
     """Elements of `a` at `indices` along `axis` (of the flattened array when None).
 
     Args:
+        a: the `mx.np.ndarray` to take from.
+        indices: an integer `mx.np.ndarray` (or an int) of positions; the result has its shape
+            in place of `axis`.
+        axis: default None: index the flattened array; else the int axis to index along.
         mode: 'raise' (an index out of range is an error), 'wrap' or 'clip'.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and
+            dtype that receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s dtype.
 
     Raises:
         NotImplementedError: another mode.
@@ -797,6 +1079,14 @@ def take(a, indices, axis=None, mode="raise", out=None):
 
 def copy(a, out=None):
     """A copy of `a`.
+
+    Args:
+        a: the `mx.np.ndarray` to copy.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        A new `mx.np.ndarray` with `a`'s values, shape and dtype (or `out`).
 
     Example::
 
