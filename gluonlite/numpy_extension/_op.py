@@ -250,6 +250,19 @@ def reshape(a, newshape, reverse=False, order="C"):
     dimension of size 1, -4 copies all remaining ones, -5 merges two, -6 splits one into the
     next two values (`reverse` reads the codes from the right).
 
+    Args:
+        a: the `mx.np.ndarray` (or numpy symbol) to reshape.
+        newshape: an int or a tuple of ints with the codes above (and one -1).
+        reverse (bool): default False: read the codes from the left; True from the right.
+        order (str): default 'C', the only order supported.
+
+    Returns:
+        An `mx.np.ndarray` of the new shape.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        ValueError: a shape that does not fit `a`'s size.
+
     Example: ``npx.reshape(np.ones((2, 3, 4)), (-2, -5))`` has shape (2, 12).
     """
     if order != "C":
@@ -263,6 +276,16 @@ def constraint_check(x, msg):
     """True when every entry of the bool array `x` is true; raises ValueError with `msg`
     otherwise (MXNet's check for distribution parameters).
 
+    Args:
+        x: a bool `mx.np.ndarray`, the conditions.
+        msg (str): the message of the ValueError.
+
+    Returns:
+        A 0-d bool `mx.np.ndarray`, True.
+
+    Raises:
+        ValueError: some entry of `x` is false.
+
     Example::
 
         ok = mx.np.array([1., 2.]) > 0
@@ -273,6 +296,12 @@ def constraint_check(x, msg):
 
 def nonzero(a):
     """The indices of the non-zero entries, one row per entry (shape (count, a.ndim)).
+
+    Args:
+        a: an `mx.np.ndarray`.
+
+    Returns:
+        An int64 `mx.np.ndarray` of shape (count, a.ndim).
 
     Example::
 
