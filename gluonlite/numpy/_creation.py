@@ -413,7 +413,7 @@ def indices(dimensions, dtype=None, ctx=None):
 
     Returns:
         An `mx.np.ndarray` of shape ``(len(dimensions),) + tuple(dimensions)``; entry i holds the
-            i-th index of each position.
+        i-th index of each position.
 
     Raises:
         ValueError: dimensions is not a sequence of ints.

@@ -704,7 +704,7 @@ def diag(array, k=0):  # pylint: disable=redefined-outer-name
 
     Returns:
         For a 2-D input, the 1-D diagonal; for a 1-D input, a square 2-D array with it on diagonal
-            `k`.
+        `k`.
 
     Example::
 

@@ -36,7 +36,7 @@ def dot(a, b, out=None):
 
     Returns:
         An `mx.np.ndarray` of shape ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]`` (0-d for two 1-D
-            arrays).
+        arrays).
 
     Raises:
         ValueError: shapes that are not aligned.
@@ -273,7 +273,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
     Returns:
         The sorted unique values (an `mx.np.ndarray`), or a tuple of them followed by the arrays
-            asked for, in the order above.
+        asked for, in the order above.
 
     Example::
 
@@ -298,7 +298,7 @@ def bincount(x, weights=None, minlength=0):
 
     Returns:
         A 1-D `mx.np.ndarray` of length ``max(x.max() + 1, minlength)`` (int64 counts, or the
-            weights' dtype).
+        weights' dtype).
 
     Raises:
         TypeError: x is not an array. ValueError: a negative minlength.
@@ -477,7 +477,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
 
     Returns:
         An `mx.np.ndarray` of `x`'s shape and dtype (`x` itself when `copy` is False or it is not
-            float).
+        float).
 
     Raises:
         TypeError: `x` that is neither an array nor a number.
@@ -553,7 +553,7 @@ def unravel_index(indices, shape, order="C"):
 
     Returns:
         A tuple of ``len(shape)`` `mx.np.ndarray` of `indices`'s shape (one numpy symbol of shape
-            ``(len(shape),) + indices.shape`` when symbolic).
+        ``(len(shape),) + indices.shape`` when symbolic).
 
     Raises:
         NotImplementedError: order other than 'C'.
@@ -582,7 +582,7 @@ def diag_indices_from(arr):
 
     Returns:
         A tuple of ``arr.ndim`` int64 arrays ``arange(n)`` (one numpy symbol of shape (ndim, n) when
-            symbolic).
+        symbolic).
 
     Raises:
         ValueError: an array of fewer than 2 dimensions or of unequal ones.

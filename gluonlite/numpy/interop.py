@@ -123,7 +123,7 @@ def array_function(func, types, args, kwargs):
 
     Returns:
         The result (`mx.np` arrays in place of NumPy ones), or NotImplemented when a type in `types`
-            is not an `mx.np.ndarray`.
+        is not an `mx.np.ndarray`.
 
     Raises:
         ValueError: a host fallback while autograd records.

@@ -192,7 +192,7 @@ def slogdet(a):
 
     Returns:
         The pair (sign, logabsdet) of `mx.np.ndarray`, of the batch shape; det = sign *
-            exp(logabsdet).
+        exp(logabsdet).
 
     Raises:
         ValueError: an input that is not a (batch of) square matrix.
@@ -371,7 +371,7 @@ def eigh(a, UPLO="L"):
 
     Returns:
         The pair (w, v): ascending eigenvalues (..., M) and eigenvectors as the columns of v (...,
-            M, M).
+        M, M).
 
     Raises:
         ValueError: an input that is not a (batch of) square matrix.
