@@ -84,6 +84,14 @@ def register(op_name, imperative=True, symbolic=True):
     and expose it as ``_npi.<op_name>`` in `mx.nd.np._internal` (`imperative`) and
     `mx.sym.np._internal` (`symbolic`).
 
+    Args:
+        op_name (str): the op_type to register under.
+        imperative (bool): default True: also add ``_npi.<op_name>`` to `mx.nd.np._internal`.
+        symbolic (bool): default True: also add it to `mx.sym.np._internal`.
+
+    Returns:
+        A class decorator that registers the `CustomOpProp` subclass and returns it.
+
     Raises:
         ValueError: `op_name` is already there.
 
@@ -266,6 +274,9 @@ class EmptyLikeProp(operator.CustomOpProp):
 class Resize(operator.CustomOp):
     """NumPy's resize: the data repeated (or cut) to `new_shape`.
 
+    Args:
+        new_shape: an int or a tuple of ints, the output shape.
+
     Example::
 
         mx.np.resize(mx.np.arange(3), (2, 2))  # array([[0., 1.], [2., 0.]])
@@ -310,6 +321,9 @@ class Resize(operator.CustomOp):
 @register("resize_fallback")
 class ResizeProp(operator.CustomOpProp):
     """resize's properties: output shape `new_shape`.
+
+    Args:
+        new_shape (str): a Python literal of the output shape (``'(2, 2)'`` or ``'4'``).
 
     Example::
 
@@ -373,6 +387,9 @@ class ResizeProp(operator.CustomOpProp):
 @use_np
 class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet's name)
     """NumPy's unravel_index: the coordinates of flat indices in `shape`, stacked.
+
+    Args:
+        shape: the tuple of ints the flat indices point into.
 
     Example::
 
@@ -543,6 +560,10 @@ class MultivariateNormal(operator.CustomOp):
 @register("mvn_fallback")
 class MultivariateNormalProp(operator.CustomOpProp):
     """multivariate_normal's properties: output shape ``size + broadcast(mean, cov[..., 0])``.
+
+    Args:
+        size: default None: no leading sample axes; else a Python literal (str) of an int or a tuple
+            of ints put before the draws' shape.
 
     Raises (from infer_shape):
         ValueError: mean not at least 1-D, cov not at least 2-D or not square, or their

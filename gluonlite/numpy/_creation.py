@@ -486,6 +486,13 @@ def meshgrid(*xi, **kwargs):
 def tri_dtype(dtype):
     """`dtype` normalized, or the default float.
 
+    Args:
+        dtype: a dtype name, a NumPy dtype, or None for the default float (float32; float64 under
+            ``npx.set_np(dtype=True)``).
+
+    Returns:
+        str: the dtype's name.
+
     Example::
 
         mx.np.tri_dtype(None)  # 'float32'

@@ -36,6 +36,12 @@ def _int_tuple(v):
 def shape(a):
     """The shape of `a` (NumPy's `shape` function).
 
+    Args:
+        a: an `mx.np.ndarray` (or anything with a ``shape``).
+
+    Returns:
+        tuple: the shape.
+
     Example::
 
         mx.np.shape(mx.np.ones((2, 3)))  # (2, 3)
@@ -45,6 +51,12 @@ def shape(a):
 
 def ndim_of(a):
     """The number of dimensions of `a`.
+
+    Args:
+        a: an `mx.np.ndarray` (or anything with an ``ndim``).
+
+    Returns:
+        int: the number of dimensions.
 
     Example::
 
@@ -132,6 +144,14 @@ def transpose(a, axes=None):
 def swapaxes(a, axis1, axis2):
     """`a` with axes `axis1` and `axis2` interchanged.
 
+    Args:
+        a: the `mx.np.ndarray`.
+        axis1 (int): the first axis.
+        axis2 (int): the second axis.
+
+    Returns:
+        An `mx.np.ndarray` with the two axes exchanged.
+
     Example::
 
         mx.np.swapaxes(mx.np.ones((2, 3)), 0, 1).shape  # (3, 2)
@@ -142,6 +162,17 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     """`a` with the axes `source` moved to positions `destination`.
+
+    Args:
+        a: the `mx.np.ndarray`.
+        source: an int or a tuple of ints, the axes to move.
+        destination: an int or a tuple of ints (as many), their new positions.
+
+    Returns:
+        An `mx.np.ndarray` with the axes reordered.
+
+    Raises:
+        ValueError: `source` and `destination` of different lengths, or repeated axes.
 
     Example::
 
@@ -180,6 +211,13 @@ def squeeze(a, axis=None, out=None):
 def expand_dims(a, axis):
     """`a` with a new axis of length 1 at `axis`.
 
+    Args:
+        a: the `mx.np.ndarray`.
+        axis (int): the position of the new axis in the result (negative counts from the end).
+
+    Returns:
+        An `mx.np.ndarray` with one more axis.
+
     Example::
 
         mx.np.expand_dims(mx.np.ones(3), axis=0).shape  # (1, 3)
@@ -189,6 +227,13 @@ def expand_dims(a, axis):
 
 def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
     """`array` broadcast to `shape` (a number gives a filled array).
+
+    Args:
+        array: an `mx.np.ndarray`, or a number (then an array of `shape` filled with it).
+        shape: an int or a tuple of ints, the target shape.
+
+    Returns:
+        An `mx.np.ndarray` of `shape`.
 
     Raises:
         ValueError: shapes that do not broadcast.
@@ -305,6 +350,17 @@ def concatenate(seq, axis=0, out=None):
 
 def append(arr, values, axis=None):
     """`values` appended to `arr` along `axis` (both flattened when None).
+
+    Args:
+        arr: the `mx.np.ndarray` to extend.
+        values: the `mx.np.ndarray` to put after it; off `axis` its shape must match `arr`'s.
+        axis: default None: flatten both first; else the int axis to join along.
+
+    Returns:
+        A new `mx.np.ndarray`.
+
+    Raises:
+        ValueError: shapes that differ off `axis`.
 
     Example::
 
@@ -462,6 +518,14 @@ def split(ary, indices_or_sections, axis=0):
     """`ary` split into a list of parts along `axis`: `indices_or_sections` equal parts, or
     at the given indices.
 
+    Args:
+        ary: the `mx.np.ndarray` to split.
+        indices_or_sections: an int N: N equal parts; a list of ints: the split points.
+        axis (int): default 0: the axis to split along.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Raises:
         ValueError: a number of sections that does not divide the axis.
 
@@ -580,6 +644,13 @@ def dsplit(ary, indices_or_sections):
 def tile(A, reps):
     """`A` repeated `reps` times along each axis (a number gives NumPy's result).
 
+    Args:
+        A: an `mx.np.ndarray` (a number gives NumPy's result).
+        reps: an int or a tuple of ints, the repetitions per axis.
+
+    Returns:
+        An `mx.np.ndarray` of ``A.shape * reps`` (axes aligned on the right).
+
     Example::
 
         mx.np.tile(mx.np.array([1., 2.]), 2)  # array([1., 2., 1., 2.])
@@ -640,6 +711,12 @@ def flip(m, axis=None, out=None):
 def flipud(m):
     """`m` reversed along axis 0.
 
+    Args:
+        m: an `mx.np.ndarray` of at least 1 dimension.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -650,6 +727,12 @@ def flipud(m):
 
 def fliplr(m):
     """`m` reversed along axis 1.
+
+    Args:
+        m: an `mx.np.ndarray` of at least 2 dimensions.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
 
     Example::
 
@@ -686,6 +769,15 @@ def roll(a, shift, axis=None):
 
 def rot90(m, k=1, axes=(0, 1)):
     """`m` rotated by 90 degrees `k` times in the plane of `axes`.
+
+    Args:
+        m: an `mx.np.ndarray` of at least 2 dimensions.
+        k (int): default 1: the number of quarter turns (counter-clockwise; negative turns
+            clockwise).
+        axes: default (0, 1): the two axes of the plane of rotation.
+
+    Returns:
+        An `mx.np.ndarray`.
 
     Example::
 
@@ -803,6 +895,17 @@ def pad(x, pad_width=None, mode="constant", **kwargs):
     in `mode`: 'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'maximum' or
     'minimum' (MXNet 1.9.1's modes).
 
+    Args:
+        x: the `mx.np.ndarray` to pad.
+        pad_width: a tuple: one (before, after) pair of ints per axis, or one pair for every axis.
+        mode (str): default 'constant': how the new entries are filled (see above).
+        **kwargs: ``constant_values`` (a number, default 0) for 'constant'; ``reflect_type`` ('even'
+            only) for 'reflect' and 'symmetric'; ``stat_length`` (None only) for 'maximum' and
+            'minimum'.
+
+    Returns:
+        A padded `mx.np.ndarray`.
+
     Raises:
         TypeError: pad_width that is not a tuple of ints.
         ValueError: another mode, or a keyword the mode does not take.
@@ -843,6 +946,13 @@ def resize(a, new_shape):
     """An array of `new_shape` filled with `a`'s values repeated (NumPy's resize), through
     the ``resize_fallback`` Custom operator as in MXNet (no gradient).
 
+    Args:
+        a: the `mx.np.ndarray` whose values fill the result (cycled).
+        new_shape: an int or a tuple of ints.
+
+    Returns:
+        An `mx.np.ndarray` of `new_shape`.
+
     Example: ``np.resize(np.arange(3), (2, 2))`` is ``[[0, 1], [2, 0]]``.
     """
     return custom(a, op_type="resize_fallback", new_shape=new_shape)
@@ -851,6 +961,15 @@ def resize(a, new_shape):
 def insert(arr, obj, values, axis=None):
     """`values` inserted into `arr` before the index or indices `obj` (an int, a slice or an
     integer array), along `axis` (the flattened array when None).
+
+    Args:
+        arr: the `mx.np.ndarray`.
+        obj: the insertion point: an int index, a slice, or an integer `mx.np.ndarray` of indices.
+        values: a number or an `mx.np.ndarray` broadcast to the inserted slots.
+        axis: default None: insert into the flattened array; else the int axis.
+
+    Returns:
+        A new `mx.np.ndarray` with the values inserted.
 
     Raises:
         TypeError: `obj` or `values` of a type MXNet 1.9.1 does not take.
@@ -880,6 +999,14 @@ def insert(arr, obj, values, axis=None):
 def delete(arr, obj, axis=None):
     """`arr` without the entries (slices along `axis`) at `obj`: an int, a slice or an integer
     array.
+
+    Args:
+        arr: the `mx.np.ndarray`.
+        obj: what to delete: an int index, a slice, or an integer `mx.np.ndarray` of indices.
+        axis: default None: delete from the flattened array; else the int axis.
+
+    Returns:
+        A new `mx.np.ndarray` without those entries.
 
     Raises:
         TypeError: `obj` of another type.

@@ -374,6 +374,12 @@ class ndarray(NumpyOperators, NDArray):
         """Copy into `other` (an `mx.np.ndarray`, returned) or to a new array on `other` (a
         Context).
 
+        Args:
+            other: an `mx.np.ndarray` of this shape to write into, or a `Context` to copy to.
+
+        Returns:
+            `other` when it is an array, else the new array on the context.
+
         Raises:
             TypeError: `other` is neither.
             ValueError: `other` has another shape.
@@ -398,6 +404,12 @@ class ndarray(NumpyOperators, NDArray):
     def as_in_context(self, context):
         """This array on `context` (itself when already there).
 
+        Args:
+            context: the target `Context`.
+
+        Returns:
+            An `mx.np.ndarray` on `context` (a copy unless already there).
+
         Example::
 
             x = mx.np.ones(2).as_in_context(mx.cpu())
@@ -407,6 +419,12 @@ class ndarray(NumpyOperators, NDArray):
 
     def as_in_ctx(self, ctx):
         """This array on `ctx` (itself when already there).
+
+        Args:
+            ctx: the target `Context`.
+
+        Returns:
+            An `mx.np.ndarray` on `ctx` (a copy unless already there).
 
         Example::
 
@@ -512,6 +530,13 @@ class ndarray(NumpyOperators, NDArray):
     def squeeze(self, axis=None):
         """The array without its length-1 axes (those of `axis`).
 
+        Args:
+            axis: default None: drop every axis of length 1; else an int or a tuple of ints (each of
+                length 1).
+
+        Returns:
+            An `mx.np.ndarray`.
+
         Example::
 
             mx.np.ones((1, 3)).squeeze().shape  # (3,)
@@ -534,6 +559,15 @@ class ndarray(NumpyOperators, NDArray):
 
     def broadcast_to(self, shape):
         """The array broadcast to `shape` (`np.broadcast_to`).
+
+        Args:
+            shape: an int or a tuple of ints, the target shape.
+
+        Returns:
+            An `mx.np.ndarray` of `shape`.
+
+        Raises:
+            ValueError: shapes that do not broadcast.
 
         Example::
 
@@ -563,6 +597,13 @@ class ndarray(NumpyOperators, NDArray):
     def swapaxes(self, axis1, axis2):
         """Axes `axis1` and `axis2` interchanged.
 
+        Args:
+            axis1 (int): the first axis.
+            axis2 (int): the second axis.
+
+        Returns:
+            An `mx.np.ndarray` with the two axes exchanged.
+
         Example::
 
             mx.np.ones((2, 3)).swapaxes(0, 1).shape  # (3, 2)
@@ -571,6 +612,13 @@ class ndarray(NumpyOperators, NDArray):
 
     def repeat(self, repeats, axis=None):
         """Each element repeated `repeats` times (along `axis`, or of the flattened array).
+
+        Args:
+            repeats (int): how many times each element appears.
+            axis: default None: repeat the elements of the flattened array; else the int axis.
+
+        Returns:
+            An `mx.np.ndarray`.
 
         Example::
 
@@ -989,6 +1037,12 @@ def _from_state(state):
 
 def from_nd(nd):
     """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history.
+
+    Args:
+        nd: a legacy `mx.nd.NDArray`.
+
+    Returns:
+        An `mx.np.ndarray` sharing `nd`'s data, context, gradient buffer and autograd entry.
 
     Example::
 
