@@ -169,7 +169,8 @@ hypot = _make_binary("hypot", "_npi_hypot", "_npi_hypot_scalar",
 arctan2 = _make_binary("arctan2", "_npi_arctan2", "_npi_arctan2_scalar",
                        "_npi_rarctan2_scalar", doc="the angle of point (x2, x1)")
 copysign = _make_binary("copysign", "_npi_copysign", "_npi_copysign_scalar",
-                        "_npi_rcopysign_scalar", doc="|x1| with the sign of x2")
+                        "_npi_rcopysign_scalar",
+                        doc="the absolute value of x1 with the sign of x2")
 lcm = _make_binary("lcm", "_npi_lcm", "_npi_lcm_scalar", doc="the least common multiple")
 ldexp = _make_binary("ldexp", "_npi_ldexp", "_npi_ldexp_scalar", "_npi_rldexp_scalar",
                      doc="x1 * 2**x2")
@@ -196,8 +197,9 @@ less = _compare("less", "less", "greater")
 less_equal = _compare("less_equal", "less_equal", "greater_equal")
 
 for _fname, _op, _doc in [
-        ("absolute", "_npi_absolute", "|x|"), ("abs", "_npi_absolute", "|x|"),
-        ("fabs", "_npi_absolute", "|x|"),
+        ("absolute", "_npi_absolute", "the absolute value"),
+        ("abs", "_npi_absolute", "the absolute value"),
+        ("fabs", "_npi_absolute", "the absolute value"),
         ("negative", "_npi_negative", "-x"), ("reciprocal", "_npi_reciprocal", "1 / x"),
         ("sign", "_npi_sign", "the sign (-1, 0 or 1)"),
         ("rint", "_npi_rint", "the nearest integer (halves to even)"),

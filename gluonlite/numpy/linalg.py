@@ -184,7 +184,7 @@ def det(a):
 
 
 def slogdet(a):
-    """(sign, log |det|) of a (batch of) square matrix.
+    """(sign, log ``|det|``) of a (batch of) square matrix.
 
     Args:
         a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
