@@ -46,6 +46,15 @@ def with_array_function_protocol(func):
     """Run `func` (NumPy >= 1.17 always has the array function protocol); an exception
     inside becomes a RuntimeError naming `func`, as MXNet's decorator reports it.
 
+    Args:
+        func: the function to wrap (a test, typically).
+
+    Returns:
+        A function of `func`'s arguments that returns its result.
+
+    Raises:
+        RuntimeError: (from the returned function) any exception `func` raises, chained.
+
     Example::
 
         from gluonlite.numpy_dispatch_protocol import with_array_function_protocol
@@ -59,6 +68,15 @@ def with_array_function_protocol(func):
 def with_array_ufunc_protocol(func):
     """Run `func` (NumPy >= 1.15 always has the ufunc protocol); an exception inside becomes
     a RuntimeError naming `func`.
+
+    Args:
+        func: the function to wrap (a test, typically).
+
+    Returns:
+        A function of `func`'s arguments that returns its result.
+
+    Raises:
+        RuntimeError: (from the returned function) any exception `func` raises, chained.
 
     Example::
 

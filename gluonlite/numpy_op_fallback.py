@@ -27,6 +27,15 @@ FALLBACKS = set()
 def internal_function(name, symbolic):
     """The ``_npi.<name>`` function of a registered fallback (None for other names).
 
+    Args:
+        name (str): the op_type of the fallback (``'resize_fallback'``).
+        symbolic (bool): True asks for the `mx.sym.np._internal` function, False for the
+            `mx.nd.np._internal` one.
+
+    Returns:
+        A callable ``f(*data, **attrs)`` running `custom` with that op_type, or None when `name` is
+        not registered that way.
+
     Example::
 
         from gluonlite.numpy_op_fallback import internal_function
@@ -41,6 +50,21 @@ def internal_function(name, symbolic):
 def custom(*data, op_type=None, name=None, out=None, **kwargs):
     """The ``Custom`` operator `op_type` on `mx.np` arrays or numpy symbols (MXNet's
     ``_npi.Custom``); other keywords go to the property's constructor as strings.
+
+    Args:
+        *data: the input `mx.np.ndarray` arrays (or numpy symbols), in the property's
+            `list_arguments` order.
+        op_type (str): the registered op_type (required).
+        name: default None: the node's name when building a symbol (an automatic name for None).
+        out: default None: a new array; else the `mx.np.ndarray` that receives the result (and is
+            returned).
+        **kwargs: the property's constructor arguments; non-strings are passed as their str().
+
+    Returns:
+        An `mx.np.ndarray` (a numpy symbol on symbols), or a list for several outputs.
+
+    Raises:
+        TypeError: no `op_type`, or inputs that are not `mx.np` arrays or numpy symbols.
 
     Example::
 
@@ -59,6 +83,14 @@ def register(op_name, imperative=True, symbolic=True):
     """Register a `CustomOpProp` subclass as op_type `op_name` under NumPy array semantics
     and expose it as ``_npi.<op_name>`` in `mx.nd.np._internal` (`imperative`) and
     `mx.sym.np._internal` (`symbolic`).
+
+    Args:
+        op_name (str): the op_type to register under.
+        imperative (bool): default True: also add ``_npi.<op_name>`` to `mx.nd.np._internal`.
+        symbolic (bool): default True: also add it to `mx.sym.np._internal`.
+
+    Returns:
+        A class decorator that registers the `CustomOpProp` subclass and returns it.
 
     Raises:
         ValueError: `op_name` is already there.
@@ -94,6 +126,12 @@ def register(op_name, imperative=True, symbolic=True):
 @use_np
 class EmptyLike(operator.CustomOp):
     """NumPy's empty_like (zeros here: the contents are unspecified).
+
+    Args:
+        dtype: the result's dtype, or None for the prototype's (the property applies it).
+        order: NumPy's memory layout argument, kept and unused.
+        subok: NumPy's subclass argument, kept and unused.
+        shape: NumPy's new-shape argument, kept and unused (the output has the prototype's shape).
 
     Example::
 
@@ -144,6 +182,13 @@ class EmptyLike(operator.CustomOp):
 class EmptyLikeProp(operator.CustomOpProp):
     """empty_like's properties: the prototype's shape, its dtype or `dtype`.
 
+    Args:
+        dtype (str): the dtype name of the result, or 'None' for the prototype's.
+        order (str): NumPy's memory layout argument, kept as given.
+        subok (str): a Python literal ('False'), parsed and kept.
+        shape (str): a Python literal ('None' or a tuple), parsed and kept; the output has the
+            prototype's shape.
+
     Example::
 
         from gluonlite.numpy_op_fallback import EmptyLikeProp
@@ -172,6 +217,13 @@ class EmptyLikeProp(operator.CustomOpProp):
     def infer_shape(self, in_shape):
         """The prototype's shape.
 
+        Args:
+            in_shape: a list of the inputs' shapes (tuples).
+
+        Returns:
+            The triple (input shapes, output shapes, auxiliary shapes): the prototype's shape in and
+            out, no auxiliary states.
+
         Example::
 
             from gluonlite.numpy_op_fallback import EmptyLikeProp
@@ -182,6 +234,12 @@ class EmptyLikeProp(operator.CustomOpProp):
 
     def infer_type(self, in_type):
         """The prototype's dtype, or `dtype`.
+
+        Args:
+            in_type: a list with the prototype's dtype.
+
+        Returns:
+            The triple (input types, output types, auxiliary types).
 
         Example::
 
@@ -195,6 +253,14 @@ class EmptyLikeProp(operator.CustomOpProp):
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """An `EmptyLike`.
 
+        Args:
+            ctx: the `Context` the operator runs on (unused).
+            in_shapes: the inputs' shapes (unused).
+            in_dtypes: the inputs' dtypes (unused).
+
+        Returns:
+            An `EmptyLike` with this property's arguments.
+
         Example::
 
             from gluonlite.numpy_op_fallback import EmptyLikeProp
@@ -207,6 +273,9 @@ class EmptyLikeProp(operator.CustomOpProp):
 @use_np
 class Resize(operator.CustomOp):
     """NumPy's resize: the data repeated (or cut) to `new_shape`.
+
+    Args:
+        new_shape: an int or a tuple of ints, the output shape.
 
     Example::
 
@@ -253,6 +322,9 @@ class Resize(operator.CustomOp):
 class ResizeProp(operator.CustomOpProp):
     """resize's properties: output shape `new_shape`.
 
+    Args:
+        new_shape (str): a Python literal of the output shape (``'(2, 2)'`` or ``'4'``).
+
     Example::
 
         from gluonlite.numpy_op_fallback import ResizeProp
@@ -277,6 +349,13 @@ class ResizeProp(operator.CustomOpProp):
     def infer_shape(self, in_shape):
         """`new_shape` (an int gives a 1-D shape).
 
+        Args:
+            in_shape: a list of the inputs' shapes (tuples).
+
+        Returns:
+            The triple (input shapes, output shapes, auxiliary shapes): the input's shape, then
+            `new_shape`.
+
         Example::
 
             from gluonlite.numpy_op_fallback import ResizeProp
@@ -287,6 +366,14 @@ class ResizeProp(operator.CustomOpProp):
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """A `Resize`.
+
+        Args:
+            ctx: the `Context` the operator runs on (unused).
+            in_shapes: the inputs' shapes (unused).
+            in_dtypes: the inputs' dtypes (unused).
+
+        Returns:
+            A `Resize` to `new_shape`.
 
         Example::
 
@@ -300,6 +387,9 @@ class ResizeProp(operator.CustomOpProp):
 @use_np
 class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet's name)
     """NumPy's unravel_index: the coordinates of flat indices in `shape`, stacked.
+
+    Args:
+        shape: the tuple of ints the flat indices point into.
 
     Example::
 
@@ -348,6 +438,9 @@ class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet'
 class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
     """unravel_index's properties: output shape ``(len(shape),) + indices.shape``.
 
+    Args:
+        shape (str): a Python literal of the shape the flat indices point into (``'(2, 3)'``).
+
     Example::
 
         from gluonlite.numpy_op_fallback import Unravel_indexProp
@@ -372,6 +465,13 @@ class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
     def infer_shape(self, in_shape):
         """``(len(shape),) + indices.shape``.
 
+        Args:
+            in_shape: a list of the inputs' shapes (tuples).
+
+        Returns:
+            The triple (input shapes, output shapes, auxiliary shapes): the indices' shape, then
+            ``(len(shape),) + indices.shape``.
+
         Example::
 
             from gluonlite.numpy_op_fallback import Unravel_indexProp
@@ -382,6 +482,14 @@ class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """An `Unravel_index`.
+
+        Args:
+            ctx: the `Context` the operator runs on (unused).
+            in_shapes: the inputs' shapes (unused).
+            in_dtypes: the inputs' dtypes (unused).
+
+        Returns:
+            An `Unravel_index` for this `shape`.
 
         Example::
 
@@ -396,6 +504,10 @@ class Unravel_indexProp(operator.CustomOpProp):  # pylint: disable=invalid-name
 class MultivariateNormal(operator.CustomOp):
     """Draws of a multivariate normal: ``mean + L @ z`` with ``L`` the Cholesky factor of the
     covariance and ``z`` standard normal draws.
+
+    Args:
+        size: default None: no leading sample axes; else an int or a tuple of ints (the output shape
+            comes from the property).
 
     Example::
 
@@ -449,6 +561,10 @@ class MultivariateNormal(operator.CustomOp):
 class MultivariateNormalProp(operator.CustomOpProp):
     """multivariate_normal's properties: output shape ``size + broadcast(mean, cov[..., 0])``.
 
+    Args:
+        size: default None: no leading sample axes; else a Python literal (str) of an int or a tuple
+            of ints put before the draws' shape.
+
     Raises (from infer_shape):
         ValueError: mean not at least 1-D, cov not at least 2-D or not square, or their
             lengths differ.
@@ -477,6 +593,12 @@ class MultivariateNormalProp(operator.CustomOpProp):
     def infer_shape(self, in_shape):
         """The draws' shape (see the class docstring).
 
+        Args:
+            in_shape: a list of the shapes of mean and cov.
+
+        Returns:
+            The triple (input shapes, output shapes, auxiliary shapes).
+
         Example::
 
             from gluonlite.numpy_op_fallback import MultivariateNormalProp
@@ -501,6 +623,14 @@ class MultivariateNormalProp(operator.CustomOpProp):
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """A `MultivariateNormal`.
+
+        Args:
+            ctx: the `Context` the operator runs on (unused).
+            in_shapes: the inputs' shapes (unused).
+            in_dtypes: the inputs' dtypes (unused).
+
+        Returns:
+            A `MultivariateNormal` with this `size`.
 
         Example::
 

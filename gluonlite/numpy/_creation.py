@@ -65,6 +65,20 @@ def zeros(shape, dtype=None, order="C", ctx=None):
 def ones(shape, dtype=None, order="C", ctx=None):
     """An array of ones of `shape` (as `zeros`).
 
+    Args:
+        shape: an int or a tuple of ints (() gives a 0-d array).
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        order (str): default 'C', the only layout supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        An `mx.np.ndarray` of ones.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        TypeError: a shape that is not an int or a tuple of ints.
+
     Example: ``np.ones(3, dtype='int32')``.
     """
     _check_order(order, "ones")
@@ -76,6 +90,25 @@ def ones(shape, dtype=None, order="C", ctx=None):
 def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     """An array of `shape` filled with `fill_value` (a number, or an array broadcast to
     `shape`); a bool value gives a bool array unless `dtype` says otherwise.
+
+    Args:
+        shape: an int or a tuple of ints.
+        fill_value: a number (a bool gives a bool array unless `dtype` is given), or an array
+            broadcast to `shape` (then `out` is not used).
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``), bool for a bool
+            `fill_value`, the array's dtype for an array `fill_value`; else a dtype name or NumPy
+            dtype.
+        order (str): default 'C', the only layout supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the values (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `shape`.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        TypeError: a shape that is not an int or a tuple of ints.
 
     Example: ``np.full((2, 2), 7)``.
     """
@@ -94,6 +127,22 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
 def full_like(a, fill_value, dtype=None, order="C", ctx=None, out=None):
     """An array of `a`'s shape filled with `fill_value`, in `dtype` (default `a`'s).
 
+    Args:
+        a: the `mx.np.ndarray` whose shape (and dtype) the result takes.
+        fill_value: the number to fill with (a bool counts as 0 or 1).
+        dtype: default None: `a`'s dtype; else a dtype name or NumPy dtype.
+        order (str): default 'C', the only layout supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the values (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        TypeError: `a` is not an `mx.np.ndarray`.
+
     Example: ``np.full_like(x, 0.5)``.
     """
     _check_order(order, "full_like")
@@ -107,6 +156,21 @@ def full_like(a, fill_value, dtype=None, order="C", ctx=None, out=None):
 def zeros_like(a, dtype=None, order="C", ctx=None, out=None):
     """An array of zeros with `a`'s shape (and dtype unless `dtype` is given).
 
+    Args:
+        a: the `mx.np.ndarray` whose shape (and dtype) the result takes.
+        dtype: default None: `a`'s dtype; else a dtype name or NumPy dtype.
+        order (str): default 'C', the only layout supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the values (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of zeros of `a`'s shape.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        TypeError: `a` is not an `mx.np.ndarray`.
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -118,6 +182,21 @@ def zeros_like(a, dtype=None, order="C", ctx=None, out=None):
 def ones_like(a, dtype=None, order="C", ctx=None, out=None):
     """An array of ones with `a`'s shape (and dtype unless `dtype` is given).
 
+    Args:
+        a: the `mx.np.ndarray` whose shape (and dtype) the result takes.
+        dtype: default None: `a`'s dtype; else a dtype name or NumPy dtype.
+        order (str): default 'C', the only layout supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the values (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of ones of `a`'s shape.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        TypeError: `a` is not an `mx.np.ndarray`.
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -128,6 +207,16 @@ def ones_like(a, dtype=None, order="C", ctx=None, out=None):
 
 def empty_like(prototype, dtype=None, order="C", subok=False, shape=None):
     """A new array with `prototype`'s shape and dtype (zeros here: never stale memory).
+
+    Args:
+        prototype: the `mx.np.ndarray` whose shape and dtype the result takes.
+        dtype: default None: `prototype`'s dtype; else a dtype name or NumPy dtype.
+        order (str): default 'C', the only layout supported.
+        subok (bool): default False, the only value supported.
+        shape: default None, the only value supported (the prototype's shape).
+
+    Returns:
+        An `mx.np.ndarray` of zeros of `prototype`'s shape.
 
     Raises:
         NotImplementedError: order other than 'C', subok=True or a new shape (as in MXNet).
@@ -148,6 +237,17 @@ def empty_like(prototype, dtype=None, order="C", subok=False, shape=None):
 
 def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) with `step` (float32 by default).
+
+    Args:
+        start: the first value; alone (``stop`` None) it is the end and the start is 0.
+        stop: default None: see `start`; else the end, not included.
+        step: default 1: the spacing (None counts as 1).
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of ceil((stop - start) / step) values.
 
     Raises:
         ZeroDivisionError: step is 0.
@@ -170,6 +270,21 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, ctx=None):
     """`num` evenly spaced numbers over [start, stop] (or [start, stop) without the end
     point); with `retstep`, also the step.
+
+    Args:
+        start: the first value (a number).
+        stop: the last value (a number), included unless `endpoint` is False.
+        num (int): default 50: how many values.
+        endpoint (bool): default True: `stop` is the last value; False leaves it out (the step is
+            then (stop - start) / num).
+        retstep (bool): default False: return the values only; True returns (values, step).
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        axis (int): default 0, the only value supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of `num` values, or the pair (values, step) with `retstep`.
 
     Raises:
         NotImplementedError: array start/stop, or an axis other than 0 (as in MXNet 1.9.1).
@@ -196,6 +311,20 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None):
     """`num` numbers spaced evenly on a log scale from base**start to base**stop.
 
+    Args:
+        start: the exponent of the first value, base**start (a number).
+        stop: the exponent of the last value, base**stop (a number).
+        num (int): default 50: how many values.
+        endpoint (bool): default True: base**stop is the last value; False leaves it out.
+        base (float): default 10.0: the base of the powers.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        axis (int): default 0, the only value supported.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of `num` values.
+
     Raises:
         NotImplementedError: array start/stop, or an axis other than 0.
 
@@ -216,6 +345,17 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 
 def eye(N, M=None, k=0, dtype=None, **kwargs):
     """An N x M array with ones on diagonal `k` (``ctx=`` is taken as a keyword).
+
+    Args:
+        N (int): the number of rows.
+        M (int): default None: N columns; else the number of columns.
+        k (int): default 0: the main diagonal; positive above it, negative below.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        **kwargs: ``ctx`` only: the `Context` of the result (default the current one).
+
+    Returns:
+        An (N, M) `mx.np.ndarray`.
 
     Raises:
         TypeError: a keyword other than ctx.
@@ -238,6 +378,15 @@ def eye(N, M=None, k=0, dtype=None, **kwargs):
 def identity(n, dtype=None, ctx=None):
     """The n x n identity matrix.
 
+    Args:
+        n (int): the number of rows and columns.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
+            or NumPy dtype.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        An (n, n) `mx.np.ndarray`.
+
     Raises:
         TypeError: n is not an int. ValueError: n is negative.
 
@@ -256,6 +405,15 @@ def identity(n, dtype=None, ctx=None):
 
 def indices(dimensions, dtype=None, ctx=None):
     """The grid of indices of an array of shape `dimensions` (int32 by default).
+
+    Args:
+        dimensions: a tuple or list of ints: the shape of the grid.
+        dtype: default None: int32; else a dtype name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` (device) of the result.
+
+    Returns:
+        An `mx.np.ndarray` of shape ``(len(dimensions),) + tuple(dimensions)``; entry i holds the
+        i-th index of each position.
 
     Raises:
         ValueError: dimensions is not a sequence of ints.
@@ -277,6 +435,12 @@ def _window(fname):
                                              "ctx": _ctx(ctx)}, fname=fname)
     f.__name__ = f.__qualname__ = fname
     f.__doc__ = (f"The {fname.capitalize()} window of M points (float32 by default).\n\n"
+                 "Args:\n    M (int): the number of points (0 or less gives an empty array).\n"
+                 "    dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); "
+                 "else a\n        dtype name or NumPy dtype.\n"
+                 "    ctx: default None: the current context; else the `Context` of the "
+                 "result.\n\n"
+                 "Returns:\n    A 1-D `mx.np.ndarray` of M values.\n\n"
                  f"Example: ``np.{fname}(5)``.")
     return f
 
@@ -321,6 +485,13 @@ def meshgrid(*xi, **kwargs):
 
 def tri_dtype(dtype):
     """`dtype` normalized, or the default float.
+
+    Args:
+        dtype: a dtype name, a NumPy dtype, or None for the default float (float32; float64 under
+            ``npx.set_np(dtype=True)``).
+
+    Returns:
+        str: the dtype's name.
 
     Example::
 

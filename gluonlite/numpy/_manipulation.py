@@ -36,6 +36,12 @@ def _int_tuple(v):
 def shape(a):
     """The shape of `a` (NumPy's `shape` function).
 
+    Args:
+        a: an `mx.np.ndarray` (or anything with a ``shape``).
+
+    Returns:
+        tuple: the shape.
+
     Example::
 
         mx.np.shape(mx.np.ones((2, 3)))  # (2, 3)
@@ -46,6 +52,12 @@ def shape(a):
 def ndim_of(a):
     """The number of dimensions of `a`.
 
+    Args:
+        a: an `mx.np.ndarray` (or anything with an ``ndim``).
+
+    Returns:
+        int: the number of dimensions.
+
     Example::
 
         mx.np.ndim_of(mx.np.ones((2, 3)))  # 2
@@ -55,6 +67,16 @@ def ndim_of(a):
 
 def reshape(a, newshape, order="C", out=None):
     """`a` with a new shape (one -1 inferred).
+
+    Args:
+        a: the `mx.np.ndarray` to reshape.
+        newshape: an int or a tuple of ints of the same total size; one entry may be -1 (inferred).
+        order (str): default 'C', the only order supported.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of shape `newshape`, holding `a`'s values in row-major order.
 
     Raises:
         NotImplementedError: an order other than 'C'.
@@ -70,6 +92,13 @@ def reshape(a, newshape, order="C", out=None):
 
 def ravel(x, order="C"):
     """The flattened array (a copy).
+
+    Args:
+        x: an `mx.np.ndarray` (a Python number gives NumPy's 1-element array).
+        order (str): default 'C': row-major; 'F' is not supported.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of `x.size` elements.
 
     Raises:
         NotImplementedError: order 'F'.
@@ -91,6 +120,17 @@ def ravel(x, order="C"):
 def transpose(a, axes=None):
     """The axes permuted by `axes` (reversed by default).
 
+    Args:
+        a: the `mx.np.ndarray` to permute.
+        axes: default None: reverse the axes; else a tuple of ints, a permutation of
+            ``range(a.ndim)``.
+
+    Returns:
+        An `mx.np.ndarray` whose axis i is `a`'s axis ``axes[i]``.
+
+    Raises:
+        ValueError: `axes` that is not a permutation of `a`'s axes.
+
     Example::
 
         mx.np.transpose(mx.np.ones((2, 3))).shape  # (3, 2)
@@ -104,6 +144,14 @@ def transpose(a, axes=None):
 def swapaxes(a, axis1, axis2):
     """`a` with axes `axis1` and `axis2` interchanged.
 
+    Args:
+        a: the `mx.np.ndarray`.
+        axis1 (int): the first axis.
+        axis2 (int): the second axis.
+
+    Returns:
+        An `mx.np.ndarray` with the two axes exchanged.
+
     Example::
 
         mx.np.swapaxes(mx.np.ones((2, 3)), 0, 1).shape  # (3, 2)
@@ -114,6 +162,17 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     """`a` with the axes `source` moved to positions `destination`.
+
+    Args:
+        a: the `mx.np.ndarray`.
+        source: an int or a tuple of ints, the axes to move.
+        destination: an int or a tuple of ints (as many), their new positions.
+
+    Returns:
+        An `mx.np.ndarray` with the axes reordered.
+
+    Raises:
+        ValueError: `source` and `destination` of different lengths, or repeated axes.
 
     Example::
 
@@ -127,6 +186,19 @@ def moveaxis(a, source, destination):
 def squeeze(a, axis=None, out=None):
     """`a` without its length-1 axes (those of `axis`).
 
+    Args:
+        a: the `mx.np.ndarray` to squeeze.
+        axis: default None: drop every axis of length 1; else an int or a tuple of ints (each of
+            length 1).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` with those axes removed.
+
+    Raises:
+        ValueError: an axis in `axis` whose length is not 1.
+
     Example::
 
         mx.np.squeeze(mx.np.ones((1, 3, 1))).shape  # (3,)
@@ -139,6 +211,13 @@ def squeeze(a, axis=None, out=None):
 def expand_dims(a, axis):
     """`a` with a new axis of length 1 at `axis`.
 
+    Args:
+        a: the `mx.np.ndarray`.
+        axis (int): the position of the new axis in the result (negative counts from the end).
+
+    Returns:
+        An `mx.np.ndarray` with one more axis.
+
     Example::
 
         mx.np.expand_dims(mx.np.ones(3), axis=0).shape  # (1, 3)
@@ -148,6 +227,13 @@ def expand_dims(a, axis):
 
 def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
     """`array` broadcast to `shape` (a number gives a filled array).
+
+    Args:
+        array: an `mx.np.ndarray`, or a number (then an array of `shape` filled with it).
+        shape: an int or a tuple of ints, the target shape.
+
+    Returns:
+        An `mx.np.ndarray` of `shape`.
 
     Raises:
         ValueError: shapes that do not broadcast.
@@ -237,6 +323,16 @@ def _seq(arrays, fname):
 def concatenate(seq, axis=0, out=None):
     """Arrays joined along `axis` (None: each flattened first).
 
+    Args:
+        seq: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the sequence
+            of its rows.
+        axis: default 0: the axis to join along; None flattens each array first.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` whose `axis` length is the sum of the inputs'.
+
     Raises:
         ValueError: shapes that differ off the axis.
 
@@ -255,6 +351,17 @@ def concatenate(seq, axis=0, out=None):
 def append(arr, values, axis=None):
     """`values` appended to `arr` along `axis` (both flattened when None).
 
+    Args:
+        arr: the `mx.np.ndarray` to extend.
+        values: the `mx.np.ndarray` to put after it; off `axis` its shape must match `arr`'s.
+        axis: default None: flatten both first; else the int axis to join along.
+
+    Returns:
+        A new `mx.np.ndarray`.
+
+    Raises:
+        ValueError: shapes that differ off `axis`.
+
     Example::
 
         mx.np.append(mx.np.array([1., 2.]), mx.np.array([3.]))  # array([1., 2., 3.])
@@ -264,6 +371,20 @@ def append(arr, values, axis=None):
 
 def stack(arrays, axis=0, out=None):
     """Same-shape arrays joined along a new axis.
+
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+        axis (int): default 0: the position of the new axis in the result.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` with one more axis, of length ``len(arrays)``.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -275,6 +396,19 @@ def stack(arrays, axis=0, out=None):
 def vstack(arrays, out=None):
     """Arrays stacked row-wise (1-D arrays as rows).
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray`, at least 2-D.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.vstack((mx.np.ones(2), mx.np.zeros(2)))  # array([[1., 1.], [0., 0.]])
@@ -284,6 +418,17 @@ def vstack(arrays, out=None):
 
 def row_stack(arrays):
     """As `vstack`.
+
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray`, at least 2-D.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -295,6 +440,17 @@ def row_stack(arrays):
 def hstack(arrays):
     """Arrays stacked column-wise (1-D arrays joined).
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray` joined along axis 1 (axis 0 for 1-D inputs).
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.hstack((mx.np.array([1., 2.]), mx.np.array([3.])))  # array([1., 2., 3.])
@@ -305,6 +461,17 @@ def hstack(arrays):
 def dstack(arrays):
     """Arrays stacked along a third axis.
 
+    Args:
+        arrays: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the
+            sequence of its rows.
+
+    Returns:
+        An `mx.np.ndarray`, at least 3-D, joined along axis 2.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.dstack((mx.np.ones(2), mx.np.zeros(2))).shape  # (1, 2, 2)
@@ -314,6 +481,17 @@ def dstack(arrays):
 
 def column_stack(tup):
     """1-D arrays as the columns of a 2-D array (2-D arrays as they are).
+
+    Args:
+        tup: a list or tuple of `mx.np.ndarray` (or numpy symbols); an array counts as the sequence
+            of its rows.
+
+    Returns:
+        A 2-D `mx.np.ndarray`.
+
+    Raises:
+        TypeError: a sequence of anything but arrays.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -340,6 +518,14 @@ def split(ary, indices_or_sections, axis=0):
     """`ary` split into a list of parts along `axis`: `indices_or_sections` equal parts, or
     at the given indices.
 
+    Args:
+        ary: the `mx.np.ndarray` to split.
+        indices_or_sections: an int N: N equal parts; a list of ints: the split points.
+        axis (int): default 0: the axis to split along.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Raises:
         ValueError: a number of sections that does not divide the axis.
 
@@ -360,6 +546,15 @@ def split(ary, indices_or_sections, axis=0):
 def array_split(ary, indices_or_sections, axis=0):
     """As `split`, with sections that may differ in size by one (the first ones larger).
 
+    Args:
+        ary: the `mx.np.ndarray` to split.
+        indices_or_sections: an int N: N parts of sizes that differ by at most one; a list of ints:
+            the split points.
+        axis (int): default 0: the axis to split along.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Example::
 
         parts = mx.np.array_split(mx.np.arange(5), 2)
@@ -373,6 +568,14 @@ def array_split(ary, indices_or_sections, axis=0):
 
 def hsplit(ary, indices_or_sections):
     """`ary` split along axis 1 (axis 0 for 1-D arrays).
+
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 1-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
 
     Raises:
         ValueError: a 0-d array.
@@ -392,6 +595,14 @@ def hsplit(ary, indices_or_sections):
 def vsplit(ary, indices_or_sections):
     """`ary` split along axis 0.
 
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 2-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
+
     Raises:
         ValueError: an array of fewer than 2 dimensions.
 
@@ -406,6 +617,14 @@ def vsplit(ary, indices_or_sections):
 
 def dsplit(ary, indices_or_sections):
     """`ary` split along axis 2.
+
+    Args:
+        ary: the `mx.np.ndarray` to split, at least 3-D.
+        indices_or_sections: an int N: N equal parts (an error when the length does not divide); a
+            list of ints: the split points.
+
+    Returns:
+        A list of `mx.np.ndarray`, the parts.
 
     Raises:
         ValueError: an array of fewer than 3 dimensions.
@@ -425,6 +644,13 @@ def dsplit(ary, indices_or_sections):
 def tile(A, reps):
     """`A` repeated `reps` times along each axis (a number gives NumPy's result).
 
+    Args:
+        A: an `mx.np.ndarray` (a number gives NumPy's result).
+        reps: an int or a tuple of ints, the repetitions per axis.
+
+    Returns:
+        An `mx.np.ndarray` of ``A.shape * reps`` (axes aligned on the right).
+
     Example::
 
         mx.np.tile(mx.np.array([1., 2.]), 2)  # array([1., 2., 1., 2.])
@@ -436,6 +662,15 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     """Each element repeated `repeats` times (along `axis`, or of the flattened array).
+
+    Args:
+        a: the `mx.np.ndarray` whose elements are repeated.
+        repeats (int): how many times each element appears.
+        axis: default None: repeat the elements of the flattened array; else the int axis to repeat
+            along.
+
+    Returns:
+        An `mx.np.ndarray` (1-D for None) whose `axis` is `repeats` times longer.
 
     Raises:
         NotImplementedError: an array of repeats (MXNet 1.9.1 takes an int).
@@ -452,6 +687,15 @@ def repeat(a, repeats, axis=None):
 def flip(m, axis=None, out=None):
     """`m` with the order of elements reversed along `axis` (all axes for None).
 
+    Args:
+        m: an `mx.np.ndarray` (a Python number gives NumPy's result).
+        axis: default None: reverse every axis; else an int or a tuple of ints.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -467,6 +711,12 @@ def flip(m, axis=None, out=None):
 def flipud(m):
     """`m` reversed along axis 0.
 
+    Args:
+        m: an `mx.np.ndarray` of at least 1 dimension.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -477,6 +727,12 @@ def flipud(m):
 
 def fliplr(m):
     """`m` reversed along axis 1.
+
+    Args:
+        m: an `mx.np.ndarray` of at least 2 dimensions.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape.
 
     Example::
 
@@ -489,6 +745,16 @@ def fliplr(m):
 def roll(a, shift, axis=None):
     """Elements shifted by `shift` along `axis` (the flattened array when None), wrapping
     around.
+
+    Args:
+        a: the `mx.np.ndarray` to roll.
+        shift: an int, or a tuple of ints (one per axis of `axis`): how many places the elements
+            move (negative: backwards).
+        axis: default None: roll the flattened array and restore the shape; else an int or a tuple
+            of ints.
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape.
 
     Example::
 
@@ -504,6 +770,15 @@ def roll(a, shift, axis=None):
 def rot90(m, k=1, axes=(0, 1)):
     """`m` rotated by 90 degrees `k` times in the plane of `axes`.
 
+    Args:
+        m: an `mx.np.ndarray` of at least 2 dimensions.
+        k (int): default 1: the number of quarter turns (counter-clockwise; negative turns
+            clockwise).
+        axes: default (0, 1): the two axes of the plane of rotation.
+
+    Returns:
+        An `mx.np.ndarray`.
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -515,6 +790,14 @@ def rot90(m, k=1, axes=(0, 1)):
 def diag(array, k=0):  # pylint: disable=redefined-outer-name
     """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D one on diagonal k.
 
+    Args:
+        array: a 1-D or 2-D `mx.np.ndarray`.
+        k (int): default 0: the main diagonal; positive above it, negative below.
+
+    Returns:
+        For a 2-D input, the 1-D diagonal; for a 1-D input, a square 2-D array with it on diagonal
+        `k`.
+
     Example::
 
         mx.np.diag(mx.np.array([1., 2.]))  # array([[1., 0.], [0., 2.]])
@@ -525,6 +808,13 @@ def diag(array, k=0):  # pylint: disable=redefined-outer-name
 def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
     """A 2-D array with the flattened input on diagonal k.
 
+    Args:
+        array: an `mx.np.ndarray` of any shape (flattened).
+        k (int): default 0: the main diagonal; positive above it, negative below.
+
+    Returns:
+        A square 2-D `mx.np.ndarray` of side ``array.size + abs(k)``.
+
     Example::
 
         mx.np.diagflat(mx.np.array([[1., 2.]]))  # array([[1., 0.], [0., 2.]])
@@ -534,6 +824,15 @@ def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonals of the (axis1, axis2) planes, in a new last axis.
+
+    Args:
+        a: an `mx.np.ndarray` of at least 2 dimensions.
+        offset (int): default 0: the main diagonal; positive above it, negative below.
+        axis1 (int): default 0: the first axis of the planes.
+        axis2 (int): default 1: the second axis of the planes.
+
+    Returns:
+        An `mx.np.ndarray`: `a`'s other axes, then the diagonal.
 
     Example::
 
@@ -547,6 +846,17 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, out=None):
     """The sums along the diagonals of the (axis1, axis2) planes.
 
+    Args:
+        a: an `mx.np.ndarray` of at least 2 dimensions.
+        offset (int): default 0: the main diagonal; positive above it, negative below.
+        axis1 (int): default 0: the first axis of the planes.
+        axis2 (int): default 1: the second axis of the planes.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s other axes (0-d for a matrix).
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -558,6 +868,14 @@ def trace(a, offset=0, axis1=0, axis2=1, out=None):
 
 def tril(m, k=0):
     """The lower triangle (below diagonal k) of each matrix.
+
+    Args:
+        m: an `mx.np.ndarray` (1-D input counts as a row repeated, as NumPy's).
+        k (int): default 0: keep the main diagonal and below; positive keeps k more diagonals above
+            it, negative drops some below.
+
+    Returns:
+        An `mx.np.ndarray` of `m`'s shape with the entries above diagonal `k` zeroed.
 
     Example::
 
@@ -576,6 +894,17 @@ def pad(x, pad_width=None, mode="constant", **kwargs):
     """`x` padded by `pad_width` (a tuple of (before, after) per axis, or one pair for all)
     in `mode`: 'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'maximum' or
     'minimum' (MXNet 1.9.1's modes).
+
+    Args:
+        x: the `mx.np.ndarray` to pad.
+        pad_width: a tuple: one (before, after) pair of ints per axis, or one pair for every axis.
+        mode (str): default 'constant': how the new entries are filled (see above).
+        **kwargs: ``constant_values`` (a number, default 0) for 'constant'; ``reflect_type`` ('even'
+            only) for 'reflect' and 'symmetric'; ``stat_length`` (None only) for 'maximum' and
+            'minimum'.
+
+    Returns:
+        A padded `mx.np.ndarray`.
 
     Raises:
         TypeError: pad_width that is not a tuple of ints.
@@ -617,6 +946,13 @@ def resize(a, new_shape):
     """An array of `new_shape` filled with `a`'s values repeated (NumPy's resize), through
     the ``resize_fallback`` Custom operator as in MXNet (no gradient).
 
+    Args:
+        a: the `mx.np.ndarray` whose values fill the result (cycled).
+        new_shape: an int or a tuple of ints.
+
+    Returns:
+        An `mx.np.ndarray` of `new_shape`.
+
     Example: ``np.resize(np.arange(3), (2, 2))`` is ``[[0, 1], [2, 0]]``.
     """
     return custom(a, op_type="resize_fallback", new_shape=new_shape)
@@ -625,6 +961,15 @@ def resize(a, new_shape):
 def insert(arr, obj, values, axis=None):
     """`values` inserted into `arr` before the index or indices `obj` (an int, a slice or an
     integer array), along `axis` (the flattened array when None).
+
+    Args:
+        arr: the `mx.np.ndarray`.
+        obj: the insertion point: an int index, a slice, or an integer `mx.np.ndarray` of indices.
+        values: a number or an `mx.np.ndarray` broadcast to the inserted slots.
+        axis: default None: insert into the flattened array; else the int axis.
+
+    Returns:
+        A new `mx.np.ndarray` with the values inserted.
 
     Raises:
         TypeError: `obj` or `values` of a type MXNet 1.9.1 does not take.
@@ -655,6 +1000,14 @@ def delete(arr, obj, axis=None):
     """`arr` without the entries (slices along `axis`) at `obj`: an int, a slice or an integer
     array.
 
+    Args:
+        arr: the `mx.np.ndarray`.
+        obj: what to delete: an int index, a slice, or an integer `mx.np.ndarray` of indices.
+        axis: default None: delete from the flattened array; else the int axis.
+
+    Returns:
+        A new `mx.np.ndarray` without those entries.
+
     Raises:
         TypeError: `obj` of another type.
 
@@ -679,6 +1032,16 @@ def delete(arr, obj, axis=None):
 def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefined-outer-name
     """The n-th discrete difference along `axis`.
 
+    Args:
+        a: the `mx.np.ndarray` to difference.
+        n (int): default 1: how many times to take differences.
+        axis (int): default -1: the axis along which to take them.
+        prepend: must stay None (not supported).
+        append: must stay None (not supported).
+
+    Returns:
+        An `mx.np.ndarray` whose `axis` is `n` shorter.
+
     Raises:
         NotImplementedError: prepend or append (as in MXNet 1.9.1).
 
@@ -695,6 +1058,15 @@ def ediff1d(ary, to_end=None, to_begin=None):
     """The differences between consecutive elements of the flattened array, with `to_begin`
     and `to_end` (arrays or numbers) put around.
 
+    Args:
+        ary: the `mx.np.ndarray` (flattened first).
+        to_end: default None: nothing after; else a number or an array appended to the differences.
+        to_begin: default None: nothing before; else a number or an array put before the
+            differences.
+
+    Returns:
+        A 1-D `mx.np.ndarray`.
+
     Example::
 
         mx.np.ediff1d(mx.np.array([1., 3., 6.]))  # array([2., 3.])
@@ -709,6 +1081,16 @@ def ediff1d(ary, to_end=None, to_begin=None):
 
 def clip(a, a_min, a_max, out=None):
     """Values limited to [a_min, a_max] (None: no bound on that side).
+
+    Args:
+        a: an `mx.np.ndarray` (a Python number gives NumPy's result).
+        a_min: the lower bound (a number), or None for none.
+        a_max: the upper bound (a number), or None for none.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape and dtype.
 
     Raises:
         ValueError: both bounds None.
@@ -730,6 +1112,15 @@ def clip(a, a_min, a_max, out=None):
 def sort(a, axis=-1, kind=None, order=None):
     """A sorted copy along `axis` (the flattened array when None).
 
+    Args:
+        a: the `mx.np.ndarray` to sort.
+        axis: default -1: the last axis; else an int, or None to sort the flattened array.
+        kind: ignored (accepted for NumPy's signature); the sort is ascending.
+        order: must stay None (not supported).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape (1-D for None), sorted ascending.
+
     Raises:
         NotImplementedError: `order`.
 
@@ -746,6 +1137,15 @@ def sort(a, axis=-1, kind=None, order=None):
 
 def argsort(a, axis=-1, kind=None, order=None):
     """The indices that sort `a` along `axis` (int64).
+
+    Args:
+        a: the `mx.np.ndarray` to sort.
+        axis: default -1: the last axis; else an int, or None for the flattened array.
+        kind: ignored (accepted for NumPy's signature).
+        order: must stay None (not supported).
+
+    Returns:
+        An int64 `mx.np.ndarray` of `a`'s shape (1-D for None).
 
     Raises:
         NotImplementedError: `order`.
@@ -766,7 +1166,16 @@ def take(a, indices, axis=None, mode="raise", out=None):
     """Elements of `a` at `indices` along `axis` (of the flattened array when None).
 
     Args:
+        a: the `mx.np.ndarray` to take from.
+        indices: an integer `mx.np.ndarray` (or an int) of positions; the result has its shape
+            in place of `axis`.
+        axis: default None: index the flattened array; else the int axis to index along.
         mode: 'raise' (an index out of range is an error), 'wrap' or 'clip'.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and
+            dtype that receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s dtype.
 
     Raises:
         NotImplementedError: another mode.
@@ -797,6 +1206,14 @@ def take(a, indices, axis=None, mode="raise", out=None):
 
 def copy(a, out=None):
     """A copy of `a`.
+
+    Args:
+        a: the `mx.np.ndarray` to copy.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        A new `mx.np.ndarray` with `a`'s values, shape and dtype (or `out`).
 
     Example::
 

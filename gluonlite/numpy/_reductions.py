@@ -20,6 +20,21 @@ def _dt(dtype, fname):
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None):  # noqa: A001
     """Sum over `axis` (all axes by default; a 0-d result then). Bool data counts in int64.
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        dtype: default None: the result's dtype (see above for the default); else a dtype name or
+            NumPy dtype the operator accumulates in.
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+        initial: must stay None (MXNet 1.9.1 has no start value).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+
+    Returns:
+        The sums, an `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
     Raises:
         ValueError: `initial` (MXNet 1.9.1 refuses it), or an axis out of range.
 
@@ -33,6 +48,23 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None):  # no
 def prod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Product over `axis` (see `sum`).
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        dtype: default None: the result's dtype (see above for the default); else a dtype name or
+            NumPy dtype the operator accumulates in.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The products, an `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example: ``np.prod(np.array([1., 2., 3.]))`` -> ``array(6.)``.
     """
     return invoke("_np_prod", [a], {"axis": _axis(axis), "dtype": _dt(dtype, "prod"),
@@ -45,6 +77,23 @@ product = prod
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean over `axis` (integer data gives float32).
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        dtype: default None: the result's dtype (see above for the default); else a dtype name or
+            NumPy dtype the operator accumulates in.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The means, an `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example: ``np.mean(np.array([1, 2], dtype='int32'))`` -> ``array(1.5)``.
     """
     return invoke("_npi_mean", [a], {"axis": _axis(axis), "dtype": _dt(dtype, "mean"),
@@ -53,6 +102,24 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Standard deviation over `axis` with `ddof` delta degrees of freedom.
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        dtype: default None: the result's dtype (see above for the default); else a dtype name or
+            NumPy dtype the operator accumulates in.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        ddof (int): default 0: the divisor is N - ddof (1 gives the sample estimate).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The standard deviations, an `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
     Example::
 
@@ -67,6 +134,24 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Variance over `axis` with `ddof` delta degrees of freedom.
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        dtype: default None: the result's dtype (see above for the default); else a dtype name or
+            NumPy dtype the operator accumulates in.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        ddof (int): default 0: the divisor is N - ddof (1 gives the sample estimate).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The variances, an `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -79,6 +164,18 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Maximum over `axis`.
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The maxima, of `a`'s dtype and shape less the reduced axes.
 
     Raises:
         ValueError: a reduction over an empty axis.
@@ -94,6 +191,21 @@ def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
 
 def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Minimum over `axis` (see `max`).
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        The minima, of `a`'s dtype and shape less the reduced axes.
+
+    Raises:
+        ValueError: a reduction over an empty axis.
 
     Example::
 
@@ -111,6 +223,21 @@ amin = min
 def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Whether every element along `axis` is true (a bool array).
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        A bool `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example::
 
         mx.np.all(mx.np.array([[1, 0], [1, 1]]), axis=1)  # array([False, True])
@@ -121,6 +248,21 @@ def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
 
 def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
     """Whether some element along `axis` is true (a bool array).
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        A bool `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
     Example::
 
@@ -133,6 +275,21 @@ def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
 def sometrue(a, axis=None, out=None, keepdims=False):
     """As `any`.
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        A bool `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example::
 
         mx.np.sometrue(mx.np.array([0., 1.]))  # array(True)
@@ -143,6 +300,21 @@ def sometrue(a, axis=None, out=None, keepdims=False):
 def alltrue(a, axis=None, out=None, keepdims=False):
     """As `all` (NumPy's alias, which NumPy 2 removed).
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+        keepdims (bool): default False: drop the reduced axes; True keeps them with size 1, so the
+            result broadcasts against `a`.
+
+    Returns:
+        A bool `mx.np.ndarray` of `a`'s shape less the reduced axes.
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example::
 
         mx.np.alltrue(mx.np.array([1., 2.]))  # array(True)
@@ -152,6 +324,18 @@ def alltrue(a, axis=None, out=None, keepdims=False):
 
 def argmax(a, axis=None, out=None):
     """Index of the maximum (of the flattened array when `axis` is None), int64.
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: the index into the flattened array; an int: along that axis.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+
+    Returns:
+        An int64 `mx.np.ndarray` of indices (`a`'s shape without `axis`; 0-d for None).
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
     Example::
 
@@ -165,6 +349,18 @@ def argmax(a, axis=None, out=None):
 def argmin(a, axis=None, out=None):
     """Index of the minimum (of the flattened array when `axis` is None), int64.
 
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: the index into the flattened array; an int: along that axis.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+
+    Returns:
+        An int64 `mx.np.ndarray` of indices (`a`'s shape without `axis`; 0-d for None).
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
+
     Example::
 
         a = mx.np.array([[1., 2.], [3., 4.]])
@@ -176,6 +372,19 @@ def argmin(a, axis=None, out=None):
 
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum along `axis` (of the flattened array when None).
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: the running sum of the flattened array; an int: along that axis.
+        dtype: default None: `a`'s dtype; else the dtype of the sums.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape (1-D of `a.size` for None).
+
+    Raises:
+        TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
     Example::
 
@@ -189,6 +398,21 @@ def cumsum(a, axis=None, dtype=None, out=None):
 def average(a, axis=None, weights=None, returned=False, out=None):
     """The weighted average along `axis` (the plain mean without weights); with `returned`,
     also the sum of the weights.
+
+    Args:
+        a: the input `mx.np.ndarray` (or numpy symbol).
+        axis: default None: reduce over all axes (a 0-d result); an int or a tuple of ints: those
+            axes (negative ones count from the end).
+        weights: default None: every element weighs the same; else an `mx.np.ndarray` of `a`'s
+            shape, or 1-D of the length of `axis`.
+        returned (bool): default False: return the average only; True also returns the sum of
+            the weights.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of the result's
+            shape and dtype that receives it (and is returned).
+
+    Returns:
+        The averages (`a`'s shape less the reduced axes), or the pair (average, sum of
+        weights) with `returned`.
 
     Raises:
         ValueError: weights whose shape does not fit `a` (same shape, or 1-D along `axis`).

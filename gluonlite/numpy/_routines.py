@@ -27,6 +27,17 @@ def dot(a, b, out=None):
     """NumPy's dot: the inner product of 1-D arrays, the matrix product of 2-D ones, the sum
     over a's last and b's second-to-last axis in general (a 0-d operand scales).
 
+    Args:
+        a: the first `mx.np.ndarray` (or numpy symbol).
+        b: the second `mx.np.ndarray`; its second-to-last axis (its only one when 1-D) must match
+            `a`'s last.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of shape ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]`` (0-d for two 1-D
+        arrays).
+
     Raises:
         ValueError: shapes that are not aligned.
 
@@ -40,6 +51,16 @@ def dot(a, b, out=None):
 
 def matmul(a, b, out=None, **kwargs):
     """NumPy's matmul: matrix products batched over leading axes (broadcast).
+
+    Args:
+        a: the first `mx.np.ndarray` (a 1-D one is a row vector).
+        b: the second `mx.np.ndarray` (a 1-D one is a column vector).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+        **kwargs: NumPy's ufunc keywords, accepted at their default values only.
+
+    Returns:
+        An `mx.np.ndarray` of the broadcast leading shape plus (n, p).
 
     Raises:
         ValueError: 0-d operands or mismatched core dimensions.
@@ -56,6 +77,18 @@ def matmul(a, b, out=None, **kwargs):
 def tensordot(a, b, axes=2):
     """Sum products over the axes `axes` of a and b: an int (a's last and b's first that
     many) or a pair of axis sequences.
+
+    Args:
+        a: the first `mx.np.ndarray`.
+        b: the second `mx.np.ndarray`.
+        axes: default 2: an int N sums over `a`'s last N and `b`'s first N axes; a pair (a_axes,
+            b_axes) of ints or int sequences of equal length names them.
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s free axes followed by `b`'s.
+
+    Raises:
+        ValueError: `axes` that is not an int or a pair, or a pair of different lengths.
 
     Example::
 
@@ -79,6 +112,17 @@ def tensordot(a, b, axes=2):
 def inner(a, b):
     """The sum product over the last axes of a and b.
 
+    Args:
+        a: the first `mx.np.ndarray`.
+        b: the second `mx.np.ndarray`, whose last axis matches `a`'s.
+
+    Returns:
+        An `mx.np.ndarray` of shape ``a.shape[:-1] + b.shape[:-1]``.
+
+    Raises:
+        TypeError: an operand that is not an `mx.np.ndarray`.
+        ValueError: shapes that do not fit together.
+
     Example::
 
         mx.np.inner(mx.np.array([1., 2.]), mx.np.array([3., 4.]))  # array(11.)
@@ -89,6 +133,16 @@ def inner(a, b):
 def outer(a, b):
     """The outer product of the flattened arrays.
 
+    Args:
+        a: the first `mx.np.ndarray` (flattened).
+        b: the second `mx.np.ndarray` (flattened).
+
+    Returns:
+        A 2-D `mx.np.ndarray` of shape (a.size, b.size): ``out[i, j] = a[i] * b[j]``.
+
+    Raises:
+        TypeError: an operand that is not an `mx.np.ndarray`.
+
     Example::
 
         mx.np.outer(mx.np.array([1., 2.]), mx.np.array([1., 10.]))  # array([[1., 10.], [2., 20.]])
@@ -98,6 +152,17 @@ def outer(a, b):
 
 def vdot(a, b):
     """The dot product of the flattened arrays.
+
+    Args:
+        a: the first `mx.np.ndarray` (flattened).
+        b: the second `mx.np.ndarray` (flattened), of `a`'s size.
+
+    Returns:
+        A 0-d `mx.np.ndarray`.
+
+    Raises:
+        TypeError: an operand that is not an `mx.np.ndarray`.
+        ValueError: shapes that do not fit together.
 
     Example::
 
@@ -131,6 +196,19 @@ def where(condition, x=None, y=None):
     """Elements of x where `condition` is true, else of y (each an array or a number,
     broadcast together); with only `condition`, its non-zero indices (`nonzero`).
 
+    Args:
+        condition: an `mx.np.ndarray` (non-zero counts as true) or a Python number (then `x` or `y`
+            is returned whole).
+        x: default None: see above; else an `mx.np.ndarray` or a number taken where `condition`
+            holds.
+        y: default None: see above; else an `mx.np.ndarray` or a number taken elsewhere.
+
+    Returns:
+        An `mx.np.ndarray` of the broadcast shape, or the tuple of `nonzero` with `condition` alone.
+
+    Raises:
+        TypeError: `x` or `y` that is neither an array nor a number.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -158,6 +236,15 @@ def where(condition, x=None, y=None):
 def nonzero(a):
     """The indices of the non-zero elements: a tuple of int64 arrays, one per axis.
 
+    Args:
+        a: an `mx.np.ndarray`.
+
+    Returns:
+        A tuple of ``a.ndim`` 1-D int64 `mx.np.ndarray`, the indices along each axis.
+
+    Raises:
+        NotImplementedError: a numpy symbol (the number of results depends on the values).
+
     Example::
 
         mx.np.nonzero(mx.np.array([0., 2., 0., 3.]))  # (array([1, 3], dtype=int64),)
@@ -174,6 +261,20 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """The sorted unique elements (slices along `axis`), with the first indices, the inverse
     map and the counts as asked.
 
+    Args:
+        ar: an `mx.np.ndarray`.
+        return_index (bool): default False: True also returns the index of each unique value's first
+            occurrence.
+        return_inverse (bool): default False: True also returns the indices that rebuild `ar` from
+            the unique values.
+        return_counts (bool): default False: True also returns how often each unique value occurs.
+        axis: default None: unique elements of the flattened array; an int: unique slices along that
+            axis.
+
+    Returns:
+        The sorted unique values (an `mx.np.ndarray`), or a tuple of them followed by the arrays
+        asked for, in the order above.
+
     Example::
 
         mx.np.unique(mx.np.array([2., 1., 2.]))  # array([1., 2.])
@@ -188,6 +289,16 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 def bincount(x, weights=None, minlength=0):
     """Occurrences of each non-negative integer in the 1-D array x (weighted sums with
     weights).
+
+    Args:
+        x: a 1-D `mx.np.ndarray` of non-negative integers.
+        weights: default None: count 1 per occurrence; else an `mx.np.ndarray` of `x`'s shape whose
+            entries are summed instead.
+        minlength (int): default 0: the least length of the result.
+
+    Returns:
+        A 1-D `mx.np.ndarray` of length ``max(x.max() + 1, minlength)`` (int64 counts, or the
+        weights' dtype).
 
     Raises:
         TypeError: x is not an array. ValueError: a negative minlength.
@@ -210,6 +321,20 @@ def bincount(x, weights=None, minlength=0):
 def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",
                keepdims=False):
     """The q-th percentiles (q a number or an array in [0, 100]) along `axis`.
+
+    Args:
+        a: an `mx.np.ndarray`.
+        q: a number or an `mx.np.ndarray` of percentiles in [0, 100].
+        axis: default None: over the flattened array; else an int or a tuple of ints.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+        overwrite_input: must stay None (not supported).
+        interpolation (str): default 'linear': how to pick between two data points: 'linear',
+            'lower', 'higher', 'midpoint' or 'nearest'.
+        keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+    Returns:
+        An `mx.np.ndarray`: `q`'s shape followed by `a`'s axes that remain.
 
     Raises:
         NotImplementedError: overwrite_input.
@@ -234,6 +359,22 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="lin
              keepdims=False):
     """The q-th quantiles (q in [0, 1]) along `axis` (see `percentile`).
 
+    Args:
+        a: an `mx.np.ndarray`.
+        q: a number or an `mx.np.ndarray` of quantiles in [0, 1].
+        axis: default None: over the flattened array; else an int or a tuple of ints.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives it (and is returned).
+        overwrite_input: must stay None (not supported).
+        interpolation (str): default 'linear': 'linear', 'lower', 'higher', 'midpoint' or 'nearest'.
+        keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+    Returns:
+        An `mx.np.ndarray`: `q`'s shape followed by `a`'s axes that remain.
+
+    Raises:
+        NotImplementedError: `overwrite_input`.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -248,6 +389,19 @@ def histogram(a, bins=10, range=None, normed=None, weights=None,  # noqa: A002
               density=None):
     """(counts, bin edges) of `a`: `bins` equal bins over `range`, or the edges given as an
     array.
+
+    Args:
+        a: an `mx.np.ndarray` of data (flattened).
+        bins: default 10: an int number of equal bins (then `range` is needed), or an
+            `mx.np.ndarray` of monotonic bin edges.
+        range: default None (not supported with an int `bins`); else the pair (lower, upper) the
+            bins cover.
+        normed: must stay None or False (not supported).
+        weights: must stay None (not supported).
+        density: must stay None or False (not supported).
+
+    Returns:
+        The pair (counts, bin edges) of `mx.np.ndarray`.
 
     Raises:
         NotImplementedError: what MXNet 1.9.1 lacks: normed, weights, density, automatic
@@ -285,6 +439,15 @@ def polyval(p, x):
     """The polynomial with coefficients p (highest power first) at x (both arrays, or both
     not: NumPy then).
 
+    Args:
+        p: the 1-D coefficients, highest power first: an `mx.np.ndarray`, or (with a non-array `x`)
+            anything NumPy takes.
+        x: the points at which to evaluate: an `mx.np.ndarray`, or (with a non-array `p`) a number
+            or NumPy array.
+
+    Returns:
+        An `mx.np.ndarray` of `x`'s shape, or NumPy's result.
+
     Raises:
         TypeError: one array and one not.
 
@@ -301,6 +464,23 @@ def polyval(p, x):
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
     """nan and infinities replaced by finite numbers (in place when copy is False).
+
+    Args:
+        x: an `mx.np.ndarray` (a Python number gives NumPy's result); a non-float array is returned
+            as it is.
+        copy (bool): default True: return a new array; False writes the result into `x`.
+        nan (float): default 0.0: the value that replaces nan.
+        posinf: default None: the largest finite value of the dtype replaces +inf; else that number.
+        neginf: default None: the most negative finite value of the dtype replaces -inf; else that
+            number.
+        **kwargs: ignored.
+
+    Returns:
+        An `mx.np.ndarray` of `x`'s shape and dtype (`x` itself when `copy` is False or it is not
+        float).
+
+    Raises:
+        TypeError: `x` that is neither an array nor a number.
 
     Example::
 
@@ -322,6 +502,17 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
 def shares_memory(a, b, max_work=None):
     """Whether a and b share memory (a Python bool).
 
+    Args:
+        a: an `mx.np.ndarray`.
+        b: another `mx.np.ndarray`.
+        max_work: ignored (accepted for NumPy's signature).
+
+    Returns:
+        bool: True when the two arrays overlap in memory.
+
+    Raises:
+        TypeError: an operand that is not an `mx.np.ndarray`.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -333,6 +524,17 @@ def shares_memory(a, b, max_work=None):
 def may_share_memory(a, b, max_work=None):
     """As `shares_memory`.
 
+    Args:
+        a: an `mx.np.ndarray`.
+        b: another `mx.np.ndarray`.
+        max_work: ignored (accepted for NumPy's signature).
+
+    Returns:
+        bool: True when the two arrays overlap in memory.
+
+    Raises:
+        TypeError: an operand that is not an `mx.np.ndarray`.
+
     Example::
 
         v = mx.np.array([1., 2., 3., 4.])
@@ -343,6 +545,15 @@ def may_share_memory(a, b, max_work=None):
 
 def unravel_index(indices, shape, order="C"):
     """The tuple of index arrays of flat `indices` into an array of `shape`.
+
+    Args:
+        indices: an integer `mx.np.ndarray` of flat indices (a Python int gives NumPy's result).
+        shape: a tuple of ints, the shape the indices point into.
+        order (str): default 'C', the only order supported.
+
+    Returns:
+        A tuple of ``len(shape)`` `mx.np.ndarray` of `indices`'s shape (one numpy symbol of shape
+        ``(len(shape),) + indices.shape`` when symbolic).
 
     Raises:
         NotImplementedError: order other than 'C'.
@@ -365,6 +576,16 @@ def unravel_index(indices, shape, order="C"):
 def diag_indices_from(arr):
     """The indices of the main diagonal of a square array (a tuple of arrays, one per
     axis).
+
+    Args:
+        arr: an `mx.np.ndarray` of at least 2 dimensions, all of the same length n.
+
+    Returns:
+        A tuple of ``arr.ndim`` int64 arrays ``arange(n)`` (one numpy symbol of shape (ndim, n) when
+        symbolic).
+
+    Raises:
+        ValueError: an array of fewer than 2 dimensions or of unequal ones.
 
     Example::
 

@@ -27,6 +27,11 @@ __all__ = ["_Symbol"]
 class _Symbol(NumpyOperators, Symbol):
     """A numpy symbol (see the module docstring).
 
+    Args:
+        outputs: the list of the graph's output entries (what a legacy `Symbol` holds); made by
+            ``sym.var(...).as_np_ndarray()`` and the `mx.sym.np` functions rather than called
+            directly.
+
     Example::
 
         x = sym.var('x').as_np_ndarray()
@@ -157,6 +162,16 @@ class _Symbol(NumpyOperators, Symbol):
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         """A Cast node to `dtype`.
 
+        Args:
+            dtype: the target dtype (a name or NumPy dtype).
+            order: accepted and ignored.
+            casting: accepted and ignored.
+            subok: accepted and ignored.
+            copy: accepted and ignored (a node is always new).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -168,6 +183,12 @@ class _Symbol(NumpyOperators, Symbol):
 
     def flatten(self, order="C"):
         """A reshape to 1-D.
+
+        Args:
+            order: accepted and ignored (row-major).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -184,6 +205,12 @@ class _Symbol(NumpyOperators, Symbol):
     def squeeze(self, axis=None):
         """`np.squeeze` of this symbol.
 
+        Args:
+            axis: default None: drop every axis of length 1; else an int or a tuple of ints.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -195,6 +222,13 @@ class _Symbol(NumpyOperators, Symbol):
 
     def swapaxes(self, axis1, axis2):
         """`np.swapaxes` of this symbol.
+
+        Args:
+            axis1 (int): the first axis.
+            axis2 (int): the second axis.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -208,6 +242,13 @@ class _Symbol(NumpyOperators, Symbol):
     def repeat(self, repeats, axis=None):
         """`np.repeat` of this symbol.
 
+        Args:
+            repeats (int): how many times each element appears.
+            axis: default None: repeat the elements of the flattened array; else the int axis.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -219,6 +260,15 @@ class _Symbol(NumpyOperators, Symbol):
 
     def take(self, indices, axis=None, mode="raise"):
         """`np.take` of this symbol.
+
+        Args:
+            indices: an integer numpy symbol of positions.
+            axis: default None: index the flattened array; else the int axis to index along.
+            mode (str): default 'raise'; 'wrap' or 'clip' say what an index out of range does (a
+                symbol cannot check for 'raise').
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -233,6 +283,13 @@ class _Symbol(NumpyOperators, Symbol):
     def dot(self, b, out=None):
         """`np.dot` of this symbol and `b`.
 
+        Args:
+            b: the other numpy symbol.
+            out: accepted and ignored (a graph node has no buffer to write into).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -244,6 +301,15 @@ class _Symbol(NumpyOperators, Symbol):
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.sum` of this symbol.
+
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -257,6 +323,15 @@ class _Symbol(NumpyOperators, Symbol):
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.prod` of this symbol.
 
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -268,6 +343,15 @@ class _Symbol(NumpyOperators, Symbol):
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """`np.mean` of this symbol.
+
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -281,6 +365,16 @@ class _Symbol(NumpyOperators, Symbol):
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """`np.std` of this symbol.
 
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            ddof (int): default 0: the divisor is N - ddof.
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -292,6 +386,16 @@ class _Symbol(NumpyOperators, Symbol):
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """`np.var` of this symbol.
+
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            ddof (int): default 0: the divisor is N - ddof.
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -305,6 +409,14 @@ class _Symbol(NumpyOperators, Symbol):
     def max(self, axis=None, out=None, keepdims=False):
         """`np.max` of this symbol.
 
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -316,6 +428,14 @@ class _Symbol(NumpyOperators, Symbol):
 
     def min(self, axis=None, out=None, keepdims=False):
         """`np.min` of this symbol.
+
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -329,6 +449,14 @@ class _Symbol(NumpyOperators, Symbol):
     def all(self, axis=None, out=None, keepdims=False):
         """`np.all` of this symbol.
 
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -340,6 +468,14 @@ class _Symbol(NumpyOperators, Symbol):
 
     def any(self, axis=None, out=None, keepdims=False):
         """`np.any` of this symbol.
+
+        Args:
+            axis: default None: reduce over all axes; else an int or a tuple of ints.
+            out: accepted and ignored (a graph node has no buffer to write into).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -353,6 +489,13 @@ class _Symbol(NumpyOperators, Symbol):
     def argmax(self, axis=None, out=None):
         """`np.argmax` of this symbol.
 
+        Args:
+            axis: default None: the index into the flattened array; else an int axis.
+            out: accepted and ignored (a graph node has no buffer to write into).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -364,6 +507,13 @@ class _Symbol(NumpyOperators, Symbol):
 
     def argmin(self, axis=None, out=None):
         """`np.argmin` of this symbol.
+
+        Args:
+            axis: default None: the index into the flattened array; else an int axis.
+            out: accepted and ignored (a graph node has no buffer to write into).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -377,6 +527,14 @@ class _Symbol(NumpyOperators, Symbol):
     def argsort(self, axis=-1, kind=None, order=None):
         """`np.argsort` of this symbol.
 
+        Args:
+            axis: default -1: the last axis; else an int, or None for the flattened array.
+            kind: accepted and ignored.
+            order: accepted and ignored.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -388,6 +546,14 @@ class _Symbol(NumpyOperators, Symbol):
 
     def sort(self, axis=-1, kind=None, order=None):
         """`np.sort` of this symbol.
+
+        Args:
+            axis: default -1: the last axis; else an int, or None for the flattened array.
+            kind: accepted and ignored.
+            order: accepted and ignored.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 
@@ -401,6 +567,14 @@ class _Symbol(NumpyOperators, Symbol):
     def cumsum(self, axis=None, dtype=None, out=None):
         """`np.cumsum` of this symbol.
 
+        Args:
+            axis: default None: the running sum of the flattened array; else an int axis.
+            dtype: default None: the input's dtype; else the dtype of the sums.
+            out: accepted and ignored (a graph node has no buffer to write into).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -412,6 +586,17 @@ class _Symbol(NumpyOperators, Symbol):
 
     def clip(self, min=None, max=None, out=None):  # noqa: A002  (NumPy's argument names)
         """`np.clip` of this symbol.
+
+        Args:
+            min: default None: no lower bound; else a number.
+            max: default None: no upper bound; else a number.
+            out: accepted and ignored (a graph node has no buffer to write into).
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
+        Raises:
+            ValueError: both bounds None.
 
         Example::
 
@@ -425,6 +610,14 @@ class _Symbol(NumpyOperators, Symbol):
     def round(self, decimals=0, out=None, **kwargs):
         """`np.round` of this symbol.
 
+        Args:
+            decimals (int): default 0: the number of decimal places kept (halves to even).
+            out: accepted and ignored (a graph node has no buffer to write into).
+            **kwargs: accepted and ignored.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -437,6 +630,12 @@ class _Symbol(NumpyOperators, Symbol):
     def broadcast_to(self, shape):
         """`np.broadcast_to` of this symbol.
 
+        Args:
+            shape: a tuple of ints the symbol's shape broadcasts to.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
+
         Example::
 
             x = sym.var('x').as_np_ndarray()
@@ -448,6 +647,14 @@ class _Symbol(NumpyOperators, Symbol):
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
         """`np.diagonal` of this symbol.
+
+        Args:
+            offset (int): default 0: the main diagonal; positive above it, negative below.
+            axis1 (int): default 0: the first axis of the planes.
+            axis2 (int): default 1: the second axis of the planes.
+
+        Returns:
+            A numpy symbol (`_Symbol`), the new graph node.
 
         Example::
 

@@ -78,8 +78,24 @@ def _make_binary(fname, op, scalar_op, rscalar_op=None, doc=""):
     f.__name__ = f.__qualname__ = fname
     f.__doc__ = (f"{fname}(x1, x2, out=None): {doc}, elementwise with NumPy's broadcasting "
                  f"(operator {op}; {scalar_op} with a Python number).\n\n"
-                 "Raises:\n    TypeError: operands of dtypes MXNet 1.9.1 does not mix, or an "
-                 "operand that is not an array or a number.\n\n"
+                 "Args:\n"
+                 "    x1: the first operand: an `mx.np.ndarray`, a numpy symbol or a Python "
+                 "number.\n"
+                 "    x2: the second operand, as `x1`; the two shapes must broadcast "
+                 "together.\n"
+                 "    out: default None: a new array holds the result; else an `mx.np.ndarray` "
+                 "of the\n        result's shape and dtype that receives it (and is "
+                 "returned).\n"
+                 "    **kwargs: NumPy's ufunc keywords (`where`, `casting`, `order`, `dtype`, "
+                 "`subok`),\n        accepted at their default values only.\n\n"
+                 "Returns:\n    An `mx.np.ndarray` (a numpy symbol for symbolic operands) of the "
+                 "broadcast shape,\n    or NumPy's result when both operands are numbers.\n\n"
+                 "Raises:\n    TypeError: operands of dtypes MXNet 1.9.1 does not mix, an "
+                 "operand that is not an array\n        or a number, an `out` of another dtype, "
+                 "or an unknown ufunc keyword.\n"
+                 "    ValueError: an `out` of another shape.\n"
+                 "    NotImplementedError: a ufunc keyword at a legal value other than its "
+                 "default.\n\n"
                  f"Example: ``np.{fname}(np.array([1., 2.]), 2)``.")
     __all__.append(fname)
     return f
@@ -103,8 +119,29 @@ def _make_unary(fname, op, doc, pyname=None):
                                  f"only; use np.{_SCALAR_ONLY[fname]} on arrays)")
         return unary(x, out, fname, op, pyfn)
     f.__name__ = f.__qualname__ = fname
+    extra, out_dtype = "", "of another dtype"
+    if fname in _BOOL_RESULT:
+        out_dtype = "that is not bool"
+    if fname in _SCALAR_ONLY:
+        extra = (f"\n    AttributeError: an array operand (MXNet 1.9.1 has no operator for "
+                 f"it; use\n        np.{_SCALAR_ONLY[fname]} on arrays).")
     f.__doc__ = (f"{fname}(x, out=None): {doc}, elementwise (operator {op}; a Python number "
-                 f"gives NumPy's result).\n\nExample: ``np.{fname}(np.array([0.5, 1.]))``.")
+                 f"gives NumPy's result).\n\n"
+                 "Args:\n"
+                 "    x: the operand: an `mx.np.ndarray`, a numpy symbol or a Python number.\n"
+                 "    out: default None: a new array holds the result; else an `mx.np.ndarray` "
+                 "of the\n        result's shape and dtype that receives it (and is "
+                 "returned).\n"
+                 "    **kwargs: NumPy's ufunc keywords (`where`, `casting`, `order`, `dtype`, "
+                 "`subok`),\n        accepted at their default values only.\n\n"
+                 "Returns:\n    An `mx.np.ndarray` (a numpy symbol for a symbolic operand) of "
+                 "`x`'s shape, or NumPy's\n    result when `x` is a number.\n\n"
+                 "Raises:\n    TypeError: an operand that is not an array or a number, an `out` "
+                 f"{out_dtype},\n        or an unknown ufunc keyword.\n"
+                 "    ValueError: an `out` of another shape.\n"
+                 "    NotImplementedError: a ufunc keyword at a legal value other than its "
+                 f"default.{extra}\n\n"
+                 f"Example: ``np.{fname}(np.array([0.5, 1.]))``.")
     __all__.append(fname)
     return f
 
@@ -132,7 +169,8 @@ hypot = _make_binary("hypot", "_npi_hypot", "_npi_hypot_scalar",
 arctan2 = _make_binary("arctan2", "_npi_arctan2", "_npi_arctan2_scalar",
                        "_npi_rarctan2_scalar", doc="the angle of point (x2, x1)")
 copysign = _make_binary("copysign", "_npi_copysign", "_npi_copysign_scalar",
-                        "_npi_rcopysign_scalar", doc="|x1| with the sign of x2")
+                        "_npi_rcopysign_scalar",
+                        doc="the absolute value of x1 with the sign of x2")
 lcm = _make_binary("lcm", "_npi_lcm", "_npi_lcm_scalar", doc="the least common multiple")
 ldexp = _make_binary("ldexp", "_npi_ldexp", "_npi_ldexp_scalar", "_npi_rldexp_scalar",
                      doc="x1 * 2**x2")
@@ -159,8 +197,9 @@ less = _compare("less", "less", "greater")
 less_equal = _compare("less_equal", "less_equal", "greater_equal")
 
 for _fname, _op, _doc in [
-        ("absolute", "_npi_absolute", "|x|"), ("abs", "_npi_absolute", "|x|"),
-        ("fabs", "_npi_absolute", "|x|"),
+        ("absolute", "_npi_absolute", "the absolute value"),
+        ("abs", "_npi_absolute", "the absolute value"),
+        ("fabs", "_npi_absolute", "the absolute value"),
         ("negative", "_npi_negative", "-x"), ("reciprocal", "_npi_reciprocal", "1 / x"),
         ("sign", "_npi_sign", "the sign (-1, 0 or 1)"),
         ("rint", "_npi_rint", "the nearest integer (halves to even)"),
@@ -201,6 +240,17 @@ def around(x, decimals=0, out=None, **kwargs):
     """Values rounded to `decimals` places, halves to even (NumPy's around; operator
     _npi_around). A number gives NumPy's result.
 
+    Args:
+        x: an `mx.np.ndarray`, a numpy symbol or a Python number.
+        decimals (int): default 0: the number of decimal places to keep; a negative value
+            rounds to tens, hundreds, ...
+        out: default None: a new array holds the result; else an `mx.np.ndarray` of `x`'s
+            shape and dtype that receives it (and is returned).
+        **kwargs: none is accepted (any raises TypeError).
+
+    Returns:
+        An array of `x`'s shape and dtype, or NumPy's result for a number.
+
     Raises:
         TypeError: float16 data (MXNet 1.9.1 refuses it), or a keyword it does not take.
 
@@ -214,7 +264,20 @@ def around(x, decimals=0, out=None, **kwargs):
 
 
 def round(x, decimals=0, out=None, **kwargs):  # pylint: disable=redefined-builtin
-    """As `around`.
+    """As `around`: values rounded to `decimals` places, halves to even.
+
+    Args:
+        x: an `mx.np.ndarray`, a numpy symbol or a Python number.
+        decimals (int): default 0: the number of decimal places to keep.
+        out: default None: a new array holds the result; else an `mx.np.ndarray` that
+            receives it (and is returned).
+        **kwargs: none is accepted (any raises TypeError).
+
+    Returns:
+        An array of `x`'s shape and dtype, or NumPy's result for a number.
+
+    Raises:
+        TypeError: float16 data, or a keyword it does not take.
 
     Example::
 

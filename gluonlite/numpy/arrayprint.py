@@ -8,6 +8,12 @@ __all__ = ["set_printoptions"]
 def set_printoptions(precision=None, threshold=None, **kwarg):
     """Set the print options `precision` and `threshold` (NumPy's).
 
+    Args:
+        precision: default None: leave it; else the int number of digits printed after the point.
+        threshold: default None: leave it; else the int number of elements above which an array
+            prints summarized.
+        **kwarg: NumPy's other options, not supported (any raises).
+
     Raises:
         NotImplementedError: any other option (as in MXNet 1.9.1).
 

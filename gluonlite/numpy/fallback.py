@@ -39,6 +39,16 @@ def _array_function_dispatch(*args, **kwargs):
 def in1d(ar1, ar2, assume_unique=False, invert=False):
     """Whether each element of the flattened ar1 is in ar2 (NumPy 1.x's in1d).
 
+    Args:
+        ar1: an array (flattened first).
+        ar2: the values to test against.
+        assume_unique (bool): default False: True lets NumPy assume both inputs hold unique values
+            (faster).
+        invert (bool): default False: True gives whether each element is NOT in `ar2`.
+
+    Returns:
+        A 1-D bool array of ``ar1.size`` entries (an `mx.np.ndarray` for `mx.np` inputs).
+
     Example::
 
         mx.np.in1d(mx.np.array([1., 2., 3.]), mx.np.array([2.]))  # array([False, True, False])
@@ -49,6 +59,12 @@ def in1d(ar1, ar2, assume_unique=False, invert=False):
 def msort(a):
     """A copy sorted along the first axis (NumPy 1.x's msort).
 
+    Args:
+        a: the array to sort.
+
+    Returns:
+        An array of `a`'s shape, sorted along axis 0.
+
     Example::
 
         mx.np.msort(mx.np.array([[3., 1.], [1., 2.]]))  # array([[1., 1.], [3., 2.]])
@@ -58,6 +74,15 @@ def msort(a):
 
 def trapz(y, x=None, dx=1.0, axis=-1):
     """The integral of y by the trapezoidal rule (NumPy 1.x's trapz).
+
+    Args:
+        y: the array of values to integrate.
+        x: default None: the sample points are `dx` apart; else the array of sample points.
+        dx (float): default 1.0: the spacing of the samples when `x` is None.
+        axis (int): default -1: the axis to integrate along.
+
+    Returns:
+        The integral: a number, or an array of `y`'s shape without `axis`.
 
     Example::
 

@@ -115,6 +115,19 @@ def array_function(func, types, args, kwargs):
     """`mx.np.ndarray.__array_function__`: `func`'s `mx.np` counterpart, or `func` on host
     copies (see the module docstring).
 
+    Args:
+        func: the NumPy function called (``np.mean``).
+        types: the types of the arguments that define ``__array_function__``.
+        args: the positional arguments of the call.
+        kwargs: the keyword arguments of the call.
+
+    Returns:
+        The result (`mx.np` arrays in place of NumPy ones), or NotImplemented when a type in `types`
+        is not an `mx.np.ndarray`.
+
+    Raises:
+        ValueError: a host fallback while autograd records.
+
     Example::
 
         from gluonlite.numpy.interop import array_function
@@ -133,6 +146,19 @@ def array_function(func, types, args, kwargs):
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """`mx.np.ndarray.__array_ufunc__`: the `mx.np` function of the ufunc's name, or the
     ufunc on host copies (see the module docstring).
+
+    Args:
+        self: the `mx.np.ndarray` whose ``__array_ufunc__`` NumPy called.
+        ufunc: the NumPy ufunc (``np.add``).
+        method: how it was called; only '__call__' is handled.
+        inputs: the ufunc's operands.
+        kwargs: its keywords; ``out`` must be a 1-tuple.
+
+    Returns:
+        The result as `mx.np.ndarray`, or NotImplemented for another `method`.
+
+    Raises:
+        ValueError: an ``out`` tuple of another length, or a host fallback while autograd records.
 
     Example::
 

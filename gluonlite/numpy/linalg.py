@@ -30,6 +30,17 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     (written 'inf', '-inf' too), 1, -1, 2, -2 or any p for vectors; `axis` an int (vector
     norms) or a pair (matrix norms).
 
+    Args:
+        x: an `mx.np.ndarray`.
+        ord: default None: the 2-norm of vectors or the Frobenius norm of matrices; else one of the
+            orders above.
+        axis: default None: a vector norm of a 1-D input, a matrix norm of a 2-D one; an int: vector
+            norms along it; a pair of ints: matrix norms over those axes.
+        keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+    Returns:
+        An `mx.np.ndarray` of `x`'s shape without the reduced axes.
+
     Raises:
         TypeError: an axis that is not None, an int or a tuple.
         ValueError: an ord the chosen norm does not have.
@@ -93,6 +104,15 @@ def svd(a):
     """(ut, s, v) with a = ut @ diag(s) @ v (rows <= columns, s descending), as MXNet 1.9.1
     returns it.
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, N) with M <= N.
+
+    Returns:
+        The tuple (ut, s, v) of `mx.np.ndarray`: shapes (..., M, M), (..., M) and (..., M, N).
+
+    Raises:
+        ValueError: fewer than 2 dimensions, or more rows than columns.
+
     Example::
 
         a = mx.np.array([[2., 1.], [1., 2.]])
@@ -105,6 +125,16 @@ def svd(a):
 def cholesky(a):
     """The lower-triangular L with a = L L^T (a symmetric positive-definite).
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape, lower-triangular.
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix, or not positive-definite.
+
     Example::
 
         mx.np.linalg.cholesky(mx.np.array([[4., 0.], [0., 9.]]))  # array([[2., 0.], [0., 3.]])
@@ -114,6 +144,16 @@ def cholesky(a):
 
 def inv(a):
     """The inverse of a (batch of) square matrix.
+
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        An `mx.np.ndarray` of `a`'s shape.
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix.
 
     Example::
 
@@ -125,6 +165,16 @@ def inv(a):
 def det(a):
     """The determinant of a (batch of) square matrix.
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        An `mx.np.ndarray` of the determinants.
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix.
+
     Example::
 
         a = mx.np.array([[2., 1.], [1., 2.]])
@@ -134,7 +184,18 @@ def det(a):
 
 
 def slogdet(a):
-    """(sign, log |det|) of a (batch of) square matrix.
+    """(sign, log ``|det|``) of a (batch of) square matrix.
+
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        The pair (sign, logabsdet) of `mx.np.ndarray`, of the batch shape; det = sign *
+        exp(logabsdet).
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix.
 
     Example::
 
@@ -148,6 +209,17 @@ def slogdet(a):
 def solve(a, b):
     """x with a @ x = b.
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+        b: an `mx.np.ndarray` of shape (..., M) or (..., M, K): the right-hand sides.
+
+    Returns:
+        An `mx.np.ndarray` of `b`'s shape.
+
+    Raises:
+        ValueError: an `a` that is not square, or a singular one.
+
     Example::
 
         a = mx.np.array([[2., 1.], [1., 2.]])
@@ -159,6 +231,16 @@ def solve(a, b):
 def tensorinv(a, ind=2):
     """The inverse of a for tensordot over its first `ind` axes.
 
+    Args:
+        a: an `mx.np.ndarray` whose first `ind` axes have the same total size as the rest.
+        ind (int): default 2: how many leading axes count as the result's trailing ones.
+
+    Returns:
+        An `mx.np.ndarray` of shape ``a.shape[ind:] + a.shape[:ind]``.
+
+    Raises:
+        ValueError: `ind` <= 0, or sizes that do not make a square matrix.
+
     Example::
 
         mx.np.linalg.tensorinv(mx.np.eye(4).reshape(4, 2, 2), ind=1).shape  # (2, 2, 4)
@@ -168,6 +250,18 @@ def tensorinv(a, ind=2):
 
 def tensorsolve(a, b, axes=None):
     """x with tensordot(a, x, x.ndim) = b (a's `axes` moved to the end first).
+
+    Args:
+        a: the coefficient `mx.np.ndarray`; its axes beyond ``b.ndim`` are those of the unknown.
+        b: the right-hand side `mx.np.ndarray`.
+        axes: default None: keep `a`'s axes in place; else a tuple of `a`'s axes moved to the end
+            first.
+
+    Returns:
+        An `mx.np.ndarray` of shape ``a.shape[b.ndim:]`` (after the move).
+
+    Raises:
+        ValueError: shapes that do not match or do not make a square system.
 
     Example::
 
@@ -179,6 +273,15 @@ def tensorsolve(a, b, axes=None):
 
 def pinv(a, rcond=1e-15, hermitian=False):
     """The Moore-Penrose pseudo-inverse (rcond a number or an array).
+
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, N).
+        rcond: default 1e-15: singular values below rcond times the largest count as zero; a number
+            or an `mx.np.ndarray` broadcast over the batch.
+        hermitian (bool): default False, the only value supported.
+
+    Returns:
+        An `mx.np.ndarray` of shape (..., N, M).
 
     Raises:
         NotImplementedError: hermitian=True (as in MXNet 1.9.1).
@@ -198,6 +301,16 @@ def pinv(a, rcond=1e-15, hermitian=False):
 def eigvals(a):
     """The eigenvalues of a general square matrix (real ones only, as in MXNet 1.9.1).
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        An `mx.np.ndarray` of shape (..., M), the eigenvalues.
+
+    Raises:
+        ValueError: a non-square input, or complex eigenvalues.
+
     Example::
 
         mx.np.linalg.eigvals(mx.np.array([[2., 0.], [0., 3.]]))  # array([2., 3.])
@@ -207,6 +320,16 @@ def eigvals(a):
 
 def eig(a):
     """(eigenvalues, eigenvectors) of a general square matrix (real only).
+
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+
+    Returns:
+        The pair (w, v): eigenvalues (..., M) and eigenvectors as the columns of v (..., M, M).
+
+    Raises:
+        ValueError: a non-square input, or complex eigenvalues.
 
     Example::
 
@@ -219,6 +342,17 @@ def eig(a):
 def eigvalsh(a, UPLO="L"):
     """The ascending eigenvalues of a symmetric matrix (read from triangle UPLO).
 
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+        UPLO (str): default 'L': read the lower triangle; 'U': the upper one.
+
+    Returns:
+        An `mx.np.ndarray` of shape (..., M), ascending.
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix.
+
     Example::
 
         a = mx.np.array([[2., 1.], [1., 2.]])
@@ -229,6 +363,18 @@ def eigvalsh(a, UPLO="L"):
 
 def eigh(a, UPLO="L"):
     """(ascending eigenvalues, eigenvectors) of a symmetric matrix.
+
+    Args:
+        a: an `mx.np.ndarray` of shape (..., M, M), a batch of square matrices over the leading
+            axes.
+        UPLO (str): default 'L': read the lower triangle; 'U': the upper one.
+
+    Returns:
+        The pair (w, v): ascending eigenvalues (..., M) and eigenvectors as the columns of v (...,
+        M, M).
+
+    Raises:
+        ValueError: an input that is not a (batch of) square matrix.
 
     Example::
 

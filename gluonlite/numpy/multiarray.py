@@ -64,6 +64,11 @@ class ndarray(NumpyOperators, NDArray):
     holding the data; ``grad``, the gradient buffer after `attach_grad`; ``T``, the
     transpose.
 
+    Args:
+        data: the array's storage: a NumPy (or device) array of its values, held without a copy;
+            user code makes arrays with `mx.np.array` rather than this constructor.
+        ctx: default None: the current context; else the `Context` the data lives on.
+
     Example: ``np.array([1, 2, 3]) * 2`` -> ``array([2., 4., 6.])``.
     """
 
@@ -314,6 +319,17 @@ class ndarray(NumpyOperators, NDArray):
         """A copy converted to `dtype` (itself when `copy` is False and the dtype already
         matches). Recorded by autograd (the gradient is cast back).
 
+        Args:
+            dtype: the target dtype (a name or NumPy dtype; None means float32).
+            order (str): default 'K'; 'C' is accepted too.
+            casting (str): default 'unsafe', the only value supported.
+            subok (bool): default True; ignored (no subclasses).
+            copy (bool): default True: always a new array; False returns the array itself when the
+                dtype already matches.
+
+        Returns:
+            An `mx.np.ndarray` of the array's shape and `dtype`.
+
         Raises:
             NotImplementedError: an order other than 'K' or 'C', or a casting other than
                 'unsafe' (MXNet 1.9.1 has only these).
@@ -334,6 +350,12 @@ class ndarray(NumpyOperators, NDArray):
     def copy(self, order="C"):
         """A copy (recorded by autograd).
 
+        Args:
+            order (str): default 'C', the only order supported.
+
+        Returns:
+            A new `mx.np.ndarray` with the same values, shape, dtype and context.
+
         Raises:
             NotImplementedError: an order other than 'C'.
 
@@ -351,6 +373,12 @@ class ndarray(NumpyOperators, NDArray):
     def copyto(self, other):
         """Copy into `other` (an `mx.np.ndarray`, returned) or to a new array on `other` (a
         Context).
+
+        Args:
+            other: an `mx.np.ndarray` of this shape to write into, or a `Context` to copy to.
+
+        Returns:
+            `other` when it is an array, else the new array on the context.
 
         Raises:
             TypeError: `other` is neither.
@@ -376,6 +404,12 @@ class ndarray(NumpyOperators, NDArray):
     def as_in_context(self, context):
         """This array on `context` (itself when already there).
 
+        Args:
+            context: the target `Context`.
+
+        Returns:
+            An `mx.np.ndarray` on `context` (a copy unless already there).
+
         Example::
 
             x = mx.np.ones(2).as_in_context(mx.cpu())
@@ -386,6 +420,12 @@ class ndarray(NumpyOperators, NDArray):
     def as_in_ctx(self, ctx):
         """This array on `ctx` (itself when already there).
 
+        Args:
+            ctx: the target `Context`.
+
+        Returns:
+            An `mx.np.ndarray` on `ctx` (a copy unless already there).
+
         Example::
 
             x = mx.np.ones(2).as_in_ctx(mx.cpu())
@@ -395,6 +435,12 @@ class ndarray(NumpyOperators, NDArray):
 
     def tostype(self, stype):
         """Not an `mx.np.ndarray` method (dense only): raises AttributeError.
+
+        Args:
+            stype: the storage type asked for (any value raises).
+
+        Raises:
+            AttributeError: always.
 
         Example::
 
@@ -465,6 +511,15 @@ class ndarray(NumpyOperators, NDArray):
     def flatten(self, order="C"):
         """A 1-D copy.
 
+        Args:
+            order (str): default 'C', the only order supported.
+
+        Returns:
+            A 1-D `mx.np.ndarray` of ``self.size`` elements.
+
+        Raises:
+            NotImplementedError: an order other than 'C'.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -474,6 +529,13 @@ class ndarray(NumpyOperators, NDArray):
 
     def squeeze(self, axis=None):
         """The array without its length-1 axes (those of `axis`).
+
+        Args:
+            axis: default None: drop every axis of length 1; else an int or a tuple of ints (each of
+                length 1).
+
+        Returns:
+            An `mx.np.ndarray`.
 
         Example::
 
@@ -498,6 +560,15 @@ class ndarray(NumpyOperators, NDArray):
     def broadcast_to(self, shape):
         """The array broadcast to `shape` (`np.broadcast_to`).
 
+        Args:
+            shape: an int or a tuple of ints, the target shape.
+
+        Returns:
+            An `mx.np.ndarray` of `shape`.
+
+        Raises:
+            ValueError: shapes that do not broadcast.
+
         Example::
 
             mx.np.array([1., 2.]).broadcast_to((2, 2))  # array([[1., 2.], [1., 2.]])
@@ -506,6 +577,12 @@ class ndarray(NumpyOperators, NDArray):
 
     def broadcast_like(self, other):
         """Not an `mx.np.ndarray` method: raises AttributeError.
+
+        Args:
+            other: the array whose shape would be taken (any value raises).
+
+        Raises:
+            AttributeError: always.
 
         Example::
 
@@ -520,6 +597,13 @@ class ndarray(NumpyOperators, NDArray):
     def swapaxes(self, axis1, axis2):
         """Axes `axis1` and `axis2` interchanged.
 
+        Args:
+            axis1 (int): the first axis.
+            axis2 (int): the second axis.
+
+        Returns:
+            An `mx.np.ndarray` with the two axes exchanged.
+
         Example::
 
             mx.np.ones((2, 3)).swapaxes(0, 1).shape  # (3, 2)
@@ -528,6 +612,13 @@ class ndarray(NumpyOperators, NDArray):
 
     def repeat(self, repeats, axis=None):
         """Each element repeated `repeats` times (along `axis`, or of the flattened array).
+
+        Args:
+            repeats (int): how many times each element appears.
+            axis: default None: repeat the elements of the flattened array; else the int axis.
+
+        Returns:
+            An `mx.np.ndarray`.
 
         Example::
 
@@ -538,6 +629,19 @@ class ndarray(NumpyOperators, NDArray):
     def take(self, indices, axis=None, mode="raise"):
         """Elements at `indices` (along `axis`, or of the flattened array).
 
+        Args:
+            indices: an integer `mx.np.ndarray` (or an int) of positions.
+            axis: default None: index the flattened array; else the int axis to index along.
+            mode (str): default 'raise': an index out of range is an error; 'wrap' wraps around,
+                'clip' clips to the ends.
+
+        Returns:
+            An `mx.np.ndarray`: `indices`'s shape in place of `axis`.
+
+        Raises:
+            IndexError: with mode 'raise', an index out of range.
+            NotImplementedError: another mode.
+
         Example::
 
             mx.np.array([5., 6., 7.]).take(mx.np.array([2, 0], dtype='int64'))  # array([7., 5.])
@@ -546,6 +650,17 @@ class ndarray(NumpyOperators, NDArray):
 
     def dot(self, b, out=None):
         """The dot product with `b` (`np.dot`).
+
+        Args:
+            b: the other `mx.np.ndarray`.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+
+        Returns:
+            An `mx.np.ndarray`, as `np.dot` gives it.
+
+        Raises:
+            ValueError: shapes that are not aligned.
 
         Example::
 
@@ -557,6 +672,16 @@ class ndarray(NumpyOperators, NDArray):
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """Sum over `axis` (`np.sum`).
 
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The sums, an `mx.np.ndarray`.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -566,6 +691,16 @@ class ndarray(NumpyOperators, NDArray):
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """Product over `axis` (`np.prod`).
+
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The products, an `mx.np.ndarray`.
 
         Example::
 
@@ -577,6 +712,16 @@ class ndarray(NumpyOperators, NDArray):
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """Mean over `axis` (`np.mean`).
 
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The means, an `mx.np.ndarray` (float for integer data).
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -586,6 +731,17 @@ class ndarray(NumpyOperators, NDArray):
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """Standard deviation over `axis` (`np.std`).
+
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            ddof (int): default 0: the divisor is N - ddof.
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The standard deviations, an `mx.np.ndarray`.
 
         Example::
 
@@ -597,6 +753,17 @@ class ndarray(NumpyOperators, NDArray):
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """Variance over `axis` (`np.var`).
 
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            dtype: default None: the function's default result dtype; else the dtype to compute in.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            ddof (int): default 0: the divisor is N - ddof.
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The variances, an `mx.np.ndarray`.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -606,6 +773,15 @@ class ndarray(NumpyOperators, NDArray):
 
     def max(self, axis=None, out=None, keepdims=False):
         """Maximum over `axis` (`np.max`).
+
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The maxima, an `mx.np.ndarray` of the array's dtype.
 
         Example::
 
@@ -617,6 +793,15 @@ class ndarray(NumpyOperators, NDArray):
     def min(self, axis=None, out=None, keepdims=False):
         """Minimum over `axis` (`np.min`).
 
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            The minima, an `mx.np.ndarray` of the array's dtype.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -626,6 +811,15 @@ class ndarray(NumpyOperators, NDArray):
 
     def all(self, axis=None, out=None, keepdims=False):
         """Whether every element is true (`np.all`).
+
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A bool `mx.np.ndarray`.
 
         Example::
 
@@ -637,6 +831,15 @@ class ndarray(NumpyOperators, NDArray):
     def any(self, axis=None, out=None, keepdims=False):
         """Whether some element is true (`np.any`).
 
+        Args:
+            axis: default None: reduce over all axes (a 0-d result); else an int or a tuple of ints.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            keepdims (bool): default False: True keeps the reduced axes with length 1.
+
+        Returns:
+            A bool `mx.np.ndarray`.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -646,6 +849,14 @@ class ndarray(NumpyOperators, NDArray):
 
     def argmax(self, axis=None, out=None):
         """Index of the maximum (`np.argmax`).
+
+        Args:
+            axis: default None: the index into the flattened array; else an int axis.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+
+        Returns:
+            An int64 `mx.np.ndarray` of indices.
 
         Example::
 
@@ -657,6 +868,14 @@ class ndarray(NumpyOperators, NDArray):
     def argmin(self, axis=None, out=None):
         """Index of the minimum (`np.argmin`).
 
+        Args:
+            axis: default None: the index into the flattened array; else an int axis.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+
+        Returns:
+            An int64 `mx.np.ndarray` of indices.
+
         Example::
 
             a = mx.np.array([[1., 2.], [3., 4.]])
@@ -667,6 +886,17 @@ class ndarray(NumpyOperators, NDArray):
     def argsort(self, axis=-1, kind=None, order=None):
         """Indices that sort the array (`np.argsort`).
 
+        Args:
+            axis: default -1: the last axis; else an int, or None for the flattened array.
+            kind: ignored (accepted for NumPy's signature).
+            order: must stay None (not supported).
+
+        Returns:
+            An int64 `mx.np.ndarray` of the array's shape (1-D for None).
+
+        Raises:
+            NotImplementedError: `order`.
+
         Example::
 
             mx.np.array([3., 1., 2.]).argsort()  # array([1, 2, 0], dtype=int64)
@@ -675,6 +905,17 @@ class ndarray(NumpyOperators, NDArray):
 
     def sort(self, axis=-1, kind=None, order=None):
         """A sorted copy (`np.sort`; MXNet's method returns it rather than sorting in place).
+
+        Args:
+            axis: default -1: the last axis; else an int, or None for the flattened array.
+            kind: ignored (accepted for NumPy's signature).
+            order: must stay None (not supported).
+
+        Returns:
+            A sorted `mx.np.ndarray` (the array itself is unchanged).
+
+        Raises:
+            NotImplementedError: `order`.
 
         Example::
 
@@ -685,6 +926,15 @@ class ndarray(NumpyOperators, NDArray):
     def cumsum(self, axis=None, dtype=None, out=None):
         """Cumulative sum (`np.cumsum`).
 
+        Args:
+            axis: default None: the running sum of the flattened array; else an int axis.
+            dtype: default None: the array's dtype; else the dtype of the sums.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+
+        Returns:
+            An `mx.np.ndarray`.
+
         Example::
 
             mx.np.array([1., 2., 3.]).cumsum()  # array([1., 3., 6.])
@@ -694,6 +944,18 @@ class ndarray(NumpyOperators, NDArray):
     def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
         """Values limited to [min, max] (`np.clip`).
 
+        Args:
+            min: default None: no lower bound; else a number.
+            max: default None: no upper bound; else a number.
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+
+        Returns:
+            An `mx.np.ndarray` of the array's shape and dtype.
+
+        Raises:
+            ValueError: both bounds None.
+
         Example::
 
             mx.np.array([0., 5., 10.]).clip(1, 6)  # array([1., 5., 6.])
@@ -702,6 +964,15 @@ class ndarray(NumpyOperators, NDArray):
 
     def round(self, decimals=0, out=None, **kwargs):
         """Values rounded to `decimals` (`np.round`).
+
+        Args:
+            decimals (int): default 0: the number of decimal places kept (halves to even).
+            out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype
+                that receives it (and is returned).
+            **kwargs: none accepted (any raises TypeError).
+
+        Returns:
+            An `mx.np.ndarray` of the array's shape and dtype.
 
         Example::
 
@@ -720,6 +991,14 @@ class ndarray(NumpyOperators, NDArray):
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
         """The diagonal (`np.diagonal`).
+
+        Args:
+            offset (int): default 0: the main diagonal; positive above it, negative below.
+            axis1 (int): default 0: the first axis of the planes.
+            axis2 (int): default 1: the second axis of the planes.
+
+        Returns:
+            An `mx.np.ndarray`: the other axes, then the diagonal.
 
         Example::
 
@@ -758,6 +1037,12 @@ def _from_state(state):
 
 def from_nd(nd):
     """The legacy NDArray `nd` as an `mx.np.ndarray` sharing its data and autograd history.
+
+    Args:
+        nd: a legacy `mx.nd.NDArray`.
+
+    Returns:
+        An `mx.np.ndarray` sharing `nd`'s data, context, gradient buffer and autograd entry.
 
     Example::
 

@@ -64,6 +64,26 @@ def _sample(op, fname, params, size, ctx=None, dtype=None, out=None, dtype_attr=
 def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     """Draws from U[low, high).
 
+    Args:
+        low: default 0.0: the lower bound, included; a number or an `mx.np.ndarray` broadcast
+            against the other parameters.
+        high: default 1.0: the upper bound, excluded; a number or an `mx.np.ndarray` broadcast
+            against the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         x = mx.np.random.uniform(0, 1, size=(2, 3))
@@ -76,6 +96,23 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Draws from N(loc, scale**2).
+
+    Args:
+        loc: default 0.0: the mean; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        scale: default 1.0: the standard deviation, >= 0; a number or an `mx.np.ndarray` broadcast
+            against the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
 
     Raises:
         ValueError: a negative scale.
@@ -91,6 +128,26 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
     """exp of draws from N(mean, sigma**2).
 
+    Args:
+        mean: default 0.0: the mean of the underlying normal; a number or an `mx.np.ndarray`
+            broadcast against the other parameters.
+        sigma: default 1.0: the standard deviation of the underlying normal; a number or an
+            `mx.np.ndarray` broadcast against the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         x = mx.np.random.lognormal(0, 1, size=4)
@@ -101,6 +158,24 @@ def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
 
 def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draws from the logistic distribution.
+
+    Args:
+        loc: default 0.0: the location (mean); a number or an `mx.np.ndarray` broadcast against the
+            other parameters.
+        scale: default 1.0: the scale, > 0; a number or an `mx.np.ndarray` broadcast against the
+            other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
 
     Example::
 
@@ -113,6 +188,24 @@ def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
 def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draws from the Gumbel distribution.
 
+    Args:
+        loc: default 0.0: the location (mode); a number or an `mx.np.ndarray` broadcast against the
+            other parameters.
+        scale: default 1.0: the scale, > 0; a number or an `mx.np.ndarray` broadcast against the
+            other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         mx.np.random.gumbel(0, 1, size=(3,)).shape  # (3,)
@@ -123,6 +216,22 @@ def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
     """Draws from the exponential distribution of mean `scale`.
+
+    Args:
+        scale: default 1.0: the mean, 1 / rate; a number or an `mx.np.ndarray` broadcast against the
+            other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
 
     Example::
 
@@ -136,6 +245,22 @@ def exponential(scale=1.0, size=None, ctx=None, out=None):
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
     """Draws from the Rayleigh distribution.
 
+    Args:
+        scale: default 1.0: the mode; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         x = mx.np.random.rayleigh(1.0, size=5)
@@ -148,6 +273,21 @@ def rayleigh(scale=1.0, size=None, ctx=None, out=None):
 def weibull(a, size=None, ctx=None, out=None):
     """Draws from the Weibull distribution of shape `a`.
 
+    Args:
+        a: the shape, > 0; a number or an `mx.np.ndarray` broadcast against the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         mx.np.random.weibull(2.0, size=(2, 2)).shape  # (2, 2)
@@ -158,6 +298,21 @@ def weibull(a, size=None, ctx=None, out=None):
 
 def pareto(a, size=None, ctx=None, out=None):
     """Draws from the Pareto II (Lomax) distribution of shape `a`.
+
+    Args:
+        a: the shape, > 0; a number or an `mx.np.ndarray` broadcast against the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
 
     Example::
 
@@ -170,6 +325,18 @@ def pareto(a, size=None, ctx=None, out=None):
 def power(a, size=None):
     """Draws in [0, 1] from the power distribution of exponent a - 1.
 
+    Args:
+        a: the exponent plus one, > 0; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         x = mx.np.random.power(2.0, size=4)
@@ -181,6 +348,23 @@ def power(a, size=None):
 
 def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # noqa: A002
     """Draws from the Gamma distribution.
+
+    Args:
+        shape: the shape k, > 0; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        scale: default 1.0: the scale theta, > 0; a number or an `mx.np.ndarray` broadcast against
+            the other parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
 
     Raises:
         ValueError: a negative shape.
@@ -196,6 +380,24 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # noqa:
 def beta(a, b, size=None, dtype=None, ctx=None):
     """Draws from the Beta distribution (through two gamma draws).
 
+    Args:
+        a: the alpha shape, > 0; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        b: the beta shape, > 0; a number or an `mx.np.ndarray` broadcast against the other
+            parameters.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         x = mx.np.random.beta(2.0, 3.0, size=4)
@@ -209,6 +411,21 @@ def beta(a, b, size=None, dtype=None, ctx=None):
 def chisquare(df, size=None, dtype=None, ctx=None):
     """Draws from the chi-square distribution of `df` degrees of freedom.
 
+    Args:
+        df: the degrees of freedom, > 0: a number or an `mx.np.ndarray`.
+        size: default None: the broadcast shape of the parameters (a single draw for numbers;
+            `out`'s shape when given); else an int or a tuple of ints, the output shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype
+            name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws (used when every
+            parameter is a number).
+
+    Returns:
+        An `mx.np.ndarray` of draws (a numpy symbol when a parameter is one).
+
+    Raises:
+        TypeError: a parameter that is neither a number nor an `mx.np.ndarray`.
+
     Example::
 
         mx.np.random.chisquare(3, size=(2,)).shape  # (2,)
@@ -218,6 +435,20 @@ def chisquare(df, size=None, dtype=None, ctx=None):
 
 def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
     """Integers drawn from [low, high) (int64 by default).
+
+    Args:
+        low (int): the lower bound, included; alone (`high` None) it is the upper bound and the
+            lower one is 0.
+        high: default None: see `low`; else the upper bound (an int), excluded.
+        size: default None: a single draw (an array of shape (1,)); else an int or a tuple of
+            ints.
+        dtype: default None: int64; else an integer dtype name or NumPy dtype.
+        ctx: default None: the current context; else the `Context` of the draws.
+        out: default None: a new array; else an `mx.np.ndarray` of the result's shape and dtype that
+            receives the draws (and is returned).
+
+    Returns:
+        An `mx.np.ndarray` of integers.
 
     Raises:
         ValueError: high <= low.
@@ -264,6 +495,17 @@ def randn(*size, **kwargs):
 def multinomial(n, pvals, size=None, **kwargs):
     """Counts of n draws over categories of probabilities pvals (int64).
 
+    Args:
+        n (int): the number of draws.
+        pvals: the probabilities of the categories (summing to 1): a list or tuple of numbers, or an
+            `mx.np.ndarray` (then a batch over its leading axes).
+        size: default None: one experiment; else an int or a tuple of ints, the number of
+            experiments.
+        **kwargs: ignored.
+
+    Returns:
+        An int64 `mx.np.ndarray` of counts: ``size + (len(pvals),)``.
+
     Raises:
         ValueError: pvals as a NumPy array or nested lists (as in MXNet 1.9.1).
 
@@ -288,6 +530,18 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
     """Draws from the multivariate normal distribution: ``mean + cholesky(cov) @ z``, through
     the ``mvn_fallback`` Custom operator as in MXNet (no gradient).
 
+    Args:
+        mean: an `mx.np.ndarray` of shape (..., N), the means.
+        cov: an `mx.np.ndarray` of shape (..., N, N), the covariance matrices (symmetric
+            positive-definite).
+        size: default None: one draw per batch entry; else an int or a tuple of ints prepended to
+            the shape.
+        check_valid: must stay None (not supported).
+        tol: must stay None (not supported).
+
+    Returns:
+        An `mx.np.ndarray` of shape ``size + broadcast batch shape + (N,)``.
+
     Raises:
         NotImplementedError: check_valid or tol (as in MXNet 1.9.1).
 
@@ -308,6 +562,18 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     """Draws from range(a) (a an int) or from the elements of the 1-D array a, uniformly or
     with probabilities p.
+
+    Args:
+        a: an int (draw from ``range(a)``) or a 1-D `mx.np.ndarray` (draw its elements).
+        size: default None: a single draw; else an int or a tuple of ints.
+        replace (bool): default True: with replacement; False draws each element at most once.
+        p: default None: uniform; else a 1-D `mx.np.ndarray` of probabilities, one per element.
+        ctx: default None: the current context; else the `Context` of the draws (an int `a` only).
+        out: default None: a new array; else an `mx.np.ndarray` that receives the draws (an int `a`
+            only).
+
+    Returns:
+        An `mx.np.ndarray` of `size`: int64 indices for an int `a`, else elements of `a`.
 
     Example::
 
@@ -331,6 +597,15 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
 
 def shuffle(x):
     """Shuffle x in place along its first axis.
+
+    Args:
+        x: the `mx.np.ndarray` to shuffle; it is changed in place.
+
+    Returns:
+        None.
+
+    Raises:
+        TypeError: `x` is not an `mx.np.ndarray`.
 
     Example::
 

@@ -165,6 +165,45 @@ def _is_input(x):
     return isinstance(x, (NDArray, Symbol))
 
 
+_KINDS = {"int": "int", "float": "float", "bool": "bool", "shape": "tuple of int",
+          "floats": "tuple of float", "enum": "str", "str": "str", "dtype": "str or dtype"}
+
+
+def _args_doc(op):
+    """The Args/Returns/Raises sections of a generated function's docstring, from the
+    registry entry `op`'s inputs and attributes."""
+    from ..ops.attrs import REQUIRED
+    lines = ["Args:"]
+    for n in op.signature:
+        lines.append(f"    {n}: the input array `{n}` (an `mx.np.ndarray`, or a numpy "
+                     "symbol),\n        given positionally in this order or by name.")
+    for n, spec in op.attrs.items():
+        kind = _KINDS.get(spec.kind)
+        head = f"    {n} ({kind}):" if kind else f"    {n}:"
+        if spec.default is REQUIRED:
+            what = "required operator attribute (see above)."
+        else:
+            what = f"operator attribute (see above); default {spec.default!r}."
+        lines.append(f"{head} {what}")
+    lines += ["    out: default None: new arrays hold the result; else an `mx.np.ndarray` (a "
+              "list of them\n        for several outputs) of the result's shape and dtype that "
+              "receives it and is returned.",
+              "    name: default None: the name of the graph node when called on numpy "
+              "symbols (an\n        automatic name when None); unused on arrays.",
+              "",
+              "Returns:",
+              "    An `mx.np.ndarray` (a numpy symbol on symbols), or a list of them when the "
+              "operator\n    has several visible outputs.",
+              "",
+              "Raises:",
+              "    TypeError: a legacy NDArray or Symbol among the inputs (convert with "
+              "as_np_ndarray), an\n        unknown, missing or repeated argument, or an `out` "
+              "of another dtype.",
+              "    ValueError: an attribute value that does not parse, or an `out` of another "
+              "shape."]
+    return "\n".join(lines)
+
+
 def make_function(public_name, op_name):
     """The npx function `public_name` running registry operator `op_name`:
     ``f(*inputs, *attrs, out=None, name=None, **attrs)`` as MXNet generates it.
@@ -191,7 +230,8 @@ def make_function(public_name, op_name):
         return invoke(op_name, inputs, attrs, out=out, fname=f"npx.{public_name}", name=name)
     f.__name__ = f.__qualname__ = public_name
     f.__doc__ = (f"npx.{public_name}: the {op_name} operator on mx.np arrays (numpy symbols "
-                 "when hybridized).\n\n" + (registry.get(op_name).__doc__ or "")
+                 "when hybridized).\n\n" + (registry.get(op_name).__doc__ or "").rstrip()
+                 + "\n\n" + _args_doc(registry.get(op_name))
                  if registry.exists(op_name) else f"npx.{public_name}: not available.")
     if public_name in EXAMPLES:
         f.__doc__ = (f.__doc__.rstrip() + "\n\nExample::\n\n"
@@ -210,6 +250,19 @@ def reshape(a, newshape, reverse=False, order="C"):
     dimension of size 1, -4 copies all remaining ones, -5 merges two, -6 splits one into the
     next two values (`reverse` reads the codes from the right).
 
+    Args:
+        a: the `mx.np.ndarray` (or numpy symbol) to reshape.
+        newshape: an int or a tuple of ints with the codes above (and one -1).
+        reverse (bool): default False: read the codes from the left; True from the right.
+        order (str): default 'C', the only order supported.
+
+    Returns:
+        An `mx.np.ndarray` of the new shape.
+
+    Raises:
+        NotImplementedError: an order other than 'C'.
+        ValueError: a shape that does not fit `a`'s size.
+
     Example: ``npx.reshape(np.ones((2, 3, 4)), (-2, -5))`` has shape (2, 12).
     """
     if order != "C":
@@ -223,6 +276,16 @@ def constraint_check(x, msg):
     """True when every entry of the bool array `x` is true; raises ValueError with `msg`
     otherwise (MXNet's check for distribution parameters).
 
+    Args:
+        x: a bool `mx.np.ndarray`, the conditions.
+        msg (str): the message of the ValueError.
+
+    Returns:
+        A 0-d bool `mx.np.ndarray`, True.
+
+    Raises:
+        ValueError: some entry of `x` is false.
+
     Example::
 
         ok = mx.np.array([1., 2.]) > 0
@@ -233,6 +296,12 @@ def constraint_check(x, msg):
 
 def nonzero(a):
     """The indices of the non-zero entries, one row per entry (shape (count, a.ndim)).
+
+    Args:
+        a: an `mx.np.ndarray`.
+
+    Returns:
+        An int64 `mx.np.ndarray` of shape (count, a.ndim).
 
     Example::
 

@@ -12,6 +12,11 @@ __all__ = ["bernoulli", "normal_n", "uniform_n", "seed"]
 def seed(seed, ctx="all"):  # pylint: disable=redefined-outer-name
     """Seed every random draw of gluonlite (`mx.random.seed`).
 
+    Args:
+        seed (int): the seed.
+        ctx: default 'all'; accepted for MXNet's signature: one generator serves every context, so
+            every context is reseeded.
+
     Example::
 
         mx.npx.random.seed(42)
@@ -30,6 +35,21 @@ def _is_array(x):
 def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
     """0/1 draws with probability `prob` or sigmoid(`logit`) (exactly one of them; a number or
     an array).
+
+    Args:
+        prob: default None: the probability of a 1: a number or an `mx.np.ndarray`.
+        logit: default None: the log-odds of a 1 (the probability is sigmoid(logit)): a number or an
+            `mx.np.ndarray`.
+        size: default None: the shape of the array parameter (a single draw for a number); else an
+            int or a tuple of ints.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype of the
+            0/1 values.
+        ctx: default None: the current context; else the `Context` of the draws (number parameters).
+        out: default None: a new array; else an `mx.np.ndarray` that receives the draws (and is
+            returned).
+
+    Returns:
+        An `mx.np.ndarray` of 0s and 1s.
 
     Raises:
         ValueError: both or neither of prob and logit.
@@ -77,6 +97,18 @@ def _n(op, fname, a, b, names, batch_shape, dtype, ctx):
 def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
     """Draws from U[low, high) of shape batch_shape + the parameters' broadcast shape.
 
+    Args:
+        low: default 0.0: the lower bound, included: a number or an `mx.np.ndarray`.
+        high: default 1.0: the upper bound, excluded: a number or an `mx.np.ndarray`.
+        batch_shape: default None: no leading axes; else an int or a tuple of ints put before the
+            parameters' shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype.
+        ctx: default None: the current context; else the `Context` of the draws (when both
+            parameters are numbers).
+
+    Returns:
+        An `mx.np.ndarray` of draws.
+
     Example::
 
         x = mx.npx.random.uniform_n(0., 1., batch_shape=(4,))
@@ -88,6 +120,18 @@ def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
 
 def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
     """Draws from N(loc, scale**2) of shape batch_shape + the parameters' broadcast shape.
+
+    Args:
+        loc: default 0.0: the mean: a number or an `mx.np.ndarray`.
+        scale: default 1.0: the standard deviation: a number or an `mx.np.ndarray`.
+        batch_shape: default None: no leading axes; else an int or a tuple of ints put before the
+            parameters' shape.
+        dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a float dtype.
+        ctx: default None: the current context; else the `Context` of the draws (when both
+            parameters are numbers).
+
+    Returns:
+        An `mx.np.ndarray` of draws.
 
     Example::
 

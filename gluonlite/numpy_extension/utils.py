@@ -9,6 +9,13 @@ def save(file, arr):
     """Save an `mx.np.ndarray`, a list of them or a dict name -> array to `file` (MXNet's
     format, written atomically).
 
+    Args:
+        file (str): the path to write.
+        arr: an `mx.np.ndarray`, a list or tuple of them, or a dict of name -> `mx.np.ndarray`.
+
+    Returns:
+        None.
+
     Raises:
         TypeError: something else.
 
@@ -38,6 +45,12 @@ def _nd(v, what):
 def load(file):
     """The arrays saved in `file`, as ``mx.np.ndarray`` arrays: a list, or a dict when saved
     with names.
+
+    Args:
+        file (str): the path of a file written by `save` (or MXNet's ``nd.save``).
+
+    Returns:
+        A list of `mx.np.ndarray`, or a dict name -> `mx.np.ndarray`.
 
     Example::
 
