@@ -4,7 +4,7 @@ from the registry with MXNet's signature (inputs, then attributes, ``out=`` and 
 taking and giving `mx.np` arrays (numpy symbols when called on them); `reshape`,
 `constraint_check` and `nonzero` are written out."""
 from ..ndarray.ndarray import NDArray
-from ..ops import registry
+from ..ops import arg_docs, registry
 from ..ops.call import bind_call
 from ..symbol.symbol import Symbol
 from ..numpy._dispatch import invoke
@@ -175,16 +175,18 @@ def _args_doc(op):
     from ..ops.attrs import REQUIRED
     lines = ["Args:"]
     for n in op.signature:
-        lines.append(f"    {n}: the input array `{n}` (an `mx.np.ndarray`, or a numpy "
-                     "symbol),\n        given positionally in this order or by name.")
+        meaning = arg_docs.describe(op, n, True) or f"the input array `{n}`."
+        lines.append(arg_docs.wrap(f"    {n} (an `mx.np.ndarray` or a numpy symbol): "
+                                   f"{meaning}"))
     for n, spec in op.attrs.items():
         kind = _KINDS.get(spec.kind)
         head = f"    {n} ({kind}):" if kind else f"    {n}:"
+        meaning = arg_docs.describe(op, n, False) or "an attribute of the operator (see above)."
         if spec.default is REQUIRED:
-            what = "required operator attribute (see above)."
+            what = f"{meaning} Required."
         else:
-            what = f"operator attribute (see above); default {spec.default!r}."
-        lines.append(f"{head} {what}")
+            what = f"{meaning} Default {spec.default!r}."
+        lines.append(arg_docs.wrap(f"{head} {what}"))
     lines += ["    out: default None: new arrays hold the result; else an `mx.np.ndarray` (a "
               "list of them\n        for several outputs) of the result's shape and dtype that "
               "receives it and is returned.",

@@ -21,7 +21,8 @@ import textwrap
 
 from .attrs import REQUIRED
 
-__all__ = ["INPUTS", "ATTRS", "FAMILIES", "SPECIFIC", "describe", "sections", "signature"]
+__all__ = ["INPUTS", "ATTRS", "FAMILIES", "SPECIFIC", "describe", "sections", "signature",
+           "wrap"]
 
 INPUTS = {
     "data": "the input array.",
@@ -606,11 +607,18 @@ def sections(op, front, public_name):
                   "attribute goes (an MXNetError too).",
                   "    ValueError: an attribute value that does not parse, or inputs whose "
                   "shapes or types the operator does not accept (an MXNetError too)."]
-    return "\n".join(_wrap(line) for line in lines)
+    return "\n".join(wrap(line) for line in lines)
 
 
-def _wrap(line, width=92):
-    """An entry folded to `width`, its continuation lines indented under its text."""
+def wrap(line, width=92):
+    """An ``Args:`` entry `line` folded to `width` characters, its continuation lines
+    indented 4 more than it.
+
+    Example::
+
+        from gluonlite.ops.arg_docs import wrap
+        print(wrap("    axis (int): " + "the axis it works along; " * 4, width=60))
+    """
     if len(line) <= width:
         return line
     indent = " " * (len(line) - len(line.lstrip()) + 4)
