@@ -424,22 +424,22 @@ class BaseSparseNDArray(NDArray):
 
     # ---- arithmetic: MXNet's sparse operator choice; the storage rules decide the rest --
     def __add__(self, other):
-        return add(self, other)
+        return _add(self, other)
 
     def __radd__(self, other):
-        return self._reflected(other, "__add__", add)
+        return self._reflected(other, "__add__", _add)
 
     def __sub__(self, other):
-        return subtract(self, other)
+        return _subtract(self, other)
 
     def __rsub__(self, other):
-        return self._reflected(other, "__sub__", subtract)
+        return self._reflected(other, "__sub__", _subtract)
 
     def __mul__(self, other):
-        return multiply(self, other)
+        return _multiply(self, other)
 
     def __rmul__(self, other):
-        return self._reflected(other, "__mul__", multiply)
+        return self._reflected(other, "__mul__", _multiply)
 
     def __truediv__(self, other):
         return _true_divide(self, other)
@@ -1064,10 +1064,12 @@ _SCALAR_OPS = {"add": ("_plus_scalar", "_plus_scalar"), "sub": ("_minus_scalar",
                "mul": ("_mul_scalar", "_mul_scalar"), "div": ("_div_scalar", "_rdiv_scalar")}
 
 
-def _arith(name):
+def _operator(name):
+    """The arithmetic of the dunders: NotImplemented for an operand that is neither an array
+    nor a number, so that Python tries the other operand's method."""
     kind = _KINDS[name]
 
-    def f(lhs, rhs):
+    def operate(lhs, rhs):
         la, ra = isinstance(lhs, NDArray), isinstance(rhs, NDArray)
         if la and ra:  # one shape: the elemwise operator, else the broadcast one
             same = tuple(lhs.shape) == tuple(rhs.shape)
@@ -1079,6 +1081,18 @@ def _arith(name):
             return _call(_SCALAR_OPS[kind][0 if la else 1], [x], scalar=s)
         return {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,
                 "mul": lambda a, b: a * b, "div": lambda a, b: a / b}[kind](lhs, rhs)
+    return operate
+
+
+def _public(name, operate):
+    """MXNet's ``nd.sparse.<name>``: `operate`, refusing an operand it cannot take."""
+    def f(lhs, rhs):
+        res = operate(lhs, rhs)
+        if res is NotImplemented:
+            bad = rhs if isinstance(lhs, NDArray) else lhs
+            raise TypeError(f"nd.sparse.{name}: operands must be NDArrays or numbers, got "
+                            f"{type(bad).__name__}")
+        return res
     f.__name__ = name
     f.__doc__ = (f"MXNet's sparse `{name}`: elementwise of arrays and/or scalars (the elemwise "
                  "operator for one shape, else the broadcast one); the storage is kept where "
@@ -1086,12 +1100,12 @@ def _arith(name):
                  "Args:\n    lhs: an NDArray (dense or sparse) or a number.\n"
                  "    rhs: an NDArray (dense or sparse) or a number; two arrays of different "
                  "shapes broadcast.\n\n"
-                 "Returns:\n    NDArray: the result (a number for two numbers; "
-                 "NotImplemented when the one non-array operand is not a number).\n\n"
-                 "Raises:\n    ShapeError: two arrays whose shapes do not broadcast.\n\n"
+                 "Returns:\n    NDArray: the result (a number for two numbers).\n\n"
+                 "Raises:\n    ShapeError: two arrays whose shapes do not broadcast.\n"
+                 "    TypeError: an operand that is neither an NDArray nor a number.\n\n"
                  "Example::\n\n"
                  "    r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))\n"
-                 f"    nd.sparse.{name}(r, {'2' if kind in ('mul', 'div') else 'r'}).stype"
+                 f"    nd.sparse.{name}(r, {'2' if name in ('multiply', 'divide') else 'r'}).stype"
                  "   # 'row_sparse'\n")
     return f
 
@@ -1105,13 +1119,13 @@ def _true_divide(lhs, rhs):
     NDArray's ``__truediv__``: broadcast_div, or the scalar operators)."""
     if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
         return _call("broadcast_div", [lhs, rhs])
-    return divide(lhs, rhs)
+    return _divide(lhs, rhs)
 
 
-add = _arith("add")
-subtract = _arith("subtract")
-multiply = _arith("multiply")
-divide = _arith("divide")
+_add, _subtract = _operator("add"), _operator("subtract")
+_multiply, _divide = _operator("multiply"), _operator("divide")
+add, subtract = _public("add", _add), _public("subtract", _subtract)
+multiply, divide = _public("multiply", _multiply), _public("divide", _divide)
 __all__ += ["add", "subtract", "multiply", "divide"]
 
 

@@ -165,28 +165,18 @@ def _is_input(x):
     return isinstance(x, (NDArray, Symbol))
 
 
-_KINDS = {"int": "int", "float": "float", "bool": "bool", "shape": "tuple of int",
-          "floats": "tuple of float", "enum": "str", "str": "str", "dtype": "str or dtype"}
-
-
 def _args_doc(op):
     """The Args/Returns/Raises sections of a generated function's docstring, from the
-    registry entry `op`'s inputs and attributes."""
-    from ..ops.attrs import REQUIRED
+    registry entry `op`'s inputs and attributes and the argument meanings of
+    `gluonlite.ops.arg_docs`."""
     lines = ["Args:"]
     for n in op.signature:
         meaning = arg_docs.describe(op, n, True) or f"the input array `{n}`."
-        lines.append(arg_docs.wrap(f"    {n} (an `mx.np.ndarray` or a numpy symbol): "
-                                   f"{meaning}"))
+        lines.append(arg_docs.wrap(f"    {n}: {meaning} An `mx.np.ndarray` or a numpy "
+                                   "symbol."))
     for n, spec in op.attrs.items():
-        kind = _KINDS.get(spec.kind)
-        head = f"    {n} ({kind}):" if kind else f"    {n}:"
         meaning = arg_docs.describe(op, n, False) or "an attribute of the operator (see above)."
-        if spec.default is REQUIRED:
-            what = f"{meaning} Required."
-        else:
-            what = f"{meaning} Default {spec.default!r}."
-        lines.append(arg_docs.wrap(f"{head} {what}"))
+        lines.append(arg_docs.wrap(f"    {n}: {meaning} {arg_docs.kind_text(spec)}"))
     lines += ["    out: default None: new arrays hold the result; else an `mx.np.ndarray` (a "
               "list of them\n        for several outputs) of the result's shape and dtype that "
               "receives it and is returned.",

@@ -21,8 +21,8 @@ import textwrap
 
 from .attrs import REQUIRED
 
-__all__ = ["INPUTS", "ATTRS", "FAMILIES", "SPECIFIC", "describe", "sections", "signature",
-           "wrap"]
+__all__ = ["INPUTS", "ATTRS", "FAMILIES", "SPECIFIC", "describe", "kind_text", "sections",
+           "signature", "wrap"]
 
 INPUTS = {
     "data": "the input array.",
@@ -541,9 +541,28 @@ def describe(op, name, is_input):
     return text
 
 
-def _kind(attr):
+# how `gluonlite.ops.attrs` kinds read in a sentence
+_KINDS = {"int": "An int", "float": "A float", "bool": "A bool", "str": "A string",
+          "shape": "A tuple of ints", "axis": "An int or a tuple of ints", "dtype": "A dtype",
+          "enum": "A string", "list": "A list of ints", "floats": "A tuple of floats",
+          "tuple": "A tuple of numbers", "any": "Any value"}
+
+
+def kind_text(attr):
+    """The kind and default of `gluonlite.ops.attrs.Attr` `attr` as a sentence, written after
+    an argument's meaning (napoleon would read a parenthesized type as names to
+    cross-reference).
+
+    Example::
+
+        from gluonlite.ops.attrs import Int, Shape
+        from gluonlite.ops.arg_docs import kind_text
+        kind_text(Shape())      # 'A tuple of ints; required.'
+        kind_text(Int(1))       # 'An int; default 1.'
+    """
     default = "required" if attr.default is REQUIRED else "default %r" % (attr.default,)
-    return "%s, %s" % (attr.kind, default) if attr.kind else default
+    kind = _KINDS.get(attr.kind)
+    return "%s; %s." % (kind, default) if kind else default[0].upper() + default[1:] + "."
 
 
 def _inputs(op):
@@ -579,7 +598,7 @@ def sections(op, front, public_name):
             continue
         taken.add(name)
         text = describe(op, name, False) or "see the summary line."
-        lines.append("    %s (%s): %s" % (name, _kind(attr), text))
+        lines.append("    %s: %s %s" % (name, text, kind_text(attr)))
     own = []
     if front == "nd":
         own += ["    out (NDArray): the array to write the result into (a list with several "

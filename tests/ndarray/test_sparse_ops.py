@@ -93,3 +93,15 @@ def test_quadratic_and_crop_keep_csr_as_mxnet():
     rows = nd.crop(x, begin=1, end=3)
     assert rows.stype == "csr"
     np.testing.assert_array_equal(rows.asnumpy(), [[1, 0], [0, 0]])
+
+
+@pytest.mark.parametrize("fn", ["add", "subtract", "multiply", "divide"])
+def test_sparse_arithmetic_refuses_an_operand_that_is_no_array_or_number(fn):
+    # MXNet: TypeError; the operator form leaves the choice to Python (NotImplemented)
+    r = mx.nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))
+    with pytest.raises(TypeError, match=f"nd.sparse.{fn}: .*got str"):
+        getattr(mx.nd.sparse, fn)(r, "a")
+    with pytest.raises(TypeError):  # Python's own message, after both sides declined
+        r * "a"
+    np.testing.assert_allclose(getattr(mx.nd.sparse, fn)(r, 2).asnumpy(),
+                               getattr(np, fn)(r.asnumpy(), 2))
