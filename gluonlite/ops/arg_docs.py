@@ -17,7 +17,6 @@ line, which describes every operator's own attributes. `sections` writes the tex
 """
 import inspect
 import keyword
-import textwrap
 
 from .attrs import REQUIRED
 
@@ -571,6 +570,64 @@ def _inputs(op):
     return list(op.signature)
 
 
+# The generated functions of every operator are made at import: each part below is built
+# once per operator (or once) and shared by the front ends.
+_OPERATOR_LINES = {}
+
+
+def _operator_lines(op):
+    """The wrapped entries of `op`'s inputs (``{array}`` standing for the front end's array
+    type) and attributes, and the names they take."""
+    cached = _OPERATOR_LINES.get(op.name)
+    if cached is not None and cached[0] is op:
+        return cached[1], cached[2]
+    lines = []
+    if op.variadic:
+        group = op.variadic_group
+        what = ("the arrays, %s, ..." % ", ".join(n + "_0" for n in group)) if group \
+            else "the input arrays"
+        lines.append("    *data ({array}): %s, by position." % what)
+    taken = set(_inputs(op))
+    for name in _inputs(op):
+        text = describe(op, name, True) or "an input of the operator (see the summary line)."
+        lines.append("    %s ({array}): %s" % (name, text))
+    for name, attr in op.attrs.items():
+        if name.startswith("__") or name in taken:
+            continue
+        taken.add(name)
+        text = describe(op, name, False) or "see the summary line."
+        lines.append("    %s: %s %s" % (name, text, kind_text(attr)))
+    lines = [wrap(line) for line in lines]
+    _OPERATOR_LINES[op.name] = (op, lines, taken)
+    return lines, taken
+
+
+_OWN = {
+    "nd": [("out", "    out (NDArray): the array to write the result into (a list with several "
+                   "outputs); default None: new arrays."),
+           ("name", "    name (str): accepted for MXNet's signature; nd keeps no names."),
+           ("ctx", "    ctx (Context): the device of an array-making operator's result "
+                   "(default: the inputs', or the current context).")],
+    "sym": [("name", "    name (str): the node's name (default: the name manager's next, such "
+                     "as ``{node}0``)."),
+            ("attr", "    attr (dict): string attributes kept on the node (``__lr_mult__``, "
+                     "``ctx_group``, ...)."),
+            ("ctx", "    ctx (Context): the device of an array-making operator's result."),
+            ("out", "    out: accepted so that nd calls run unchanged; a graph has no output "
+                    "arrays.")],
+}
+_RETURNS = {
+    "nd": ("NDArray: the result, or a list of NDArrays for an operator with several outputs "
+           "(`out` itself when given)."),
+    "sym": "Symbol: the operator's node; a grouped Symbol for an operator with several outputs.",
+}
+_RAISES = ("Raises:",
+           "    TypeError: an unknown or missing argument, or an array where an attribute goes "
+           "(an MXNetError too).",
+           "    ValueError: an attribute value that does not parse, or inputs whose shapes or "
+           "types the operator does not accept (an MXNetError too).")
+
+
 def sections(op, front, public_name):
     """The ``Args:``, ``Returns:`` and ``Raises:`` sections of generated function
     `public_name` of `front` ('nd' or 'sym') for operator `op`, as one string.
@@ -583,66 +640,43 @@ def sections(op, front, public_name):
         #     data (NDArray): the input array.
     """
     array = "NDArray" if front == "nd" else "Symbol"
-    lines = ["Args:"]
-    if op.variadic:
-        group = op.variadic_group
-        what = ("the arrays, %s, ..." % ", ".join(n + "_0" for n in group)) if group \
-            else "the input arrays"
-        lines.append("    *data (%s): %s, by position." % (array, what))
-    taken = set(_inputs(op))
-    for name in _inputs(op):
-        text = describe(op, name, True) or "an input of the operator (see the summary line)."
-        lines.append("    %s (%s): %s" % (name, array, text))
-    for name, attr in op.attrs.items():
-        if name.startswith("__") or name in taken:
-            continue
-        taken.add(name)
-        text = describe(op, name, False) or "see the summary line."
-        lines.append("    %s: %s %s" % (name, text, kind_text(attr)))
-    own = []
-    if front == "nd":
-        own += ["    out (NDArray): the array to write the result into (a list with several "
-                  "outputs); default None: new arrays.",
-                  "    name (str): accepted for MXNet's signature; nd keeps no names.",
-                  "    ctx (Context): the device of an array-making operator's result "
-                  "(default: the inputs', or the current context)."]
-        returns = ("NDArray: the result, or a list of NDArrays for an operator with several "
-                   "outputs (`out` itself when given).")
-    else:
-        own += ["    name (str): the node's name (default: the name manager's next, such as "
-                  "``%s0``)." % public_name.lower().lstrip("_"),
-                  "    attr (dict): string attributes kept on the node (``__lr_mult__``, "
-                  "``ctx_group``, ...).",
-                  "    ctx (Context): the device of an array-making operator's result.",
-                  "    out: accepted so that nd calls run unchanged; a graph has no output "
-                  "arrays."]
-        returns = ("Symbol: the operator's node; a grouped Symbol for an operator with several "
-                   "outputs.")
-    lines += [line for line in own if line.split()[0] not in taken]
-    lines += ["", "Returns:", "    " + returns]
+    entries, taken = _operator_lines(op)
+    lines = ["Args:"] + [line.replace("{array}", array) for line in entries]
+    node = public_name.lower().lstrip("_")
+    lines += [line.replace("{node}", node) for name, line in _OWN_WRAPPED[front]
+              if name not in taken]
+    lines += ["", "Returns:", _RETURNS_WRAPPED[front]]
     if "Raises:" not in (op.__doc__ or ""):
-        lines += ["", "Raises:",
-                  "    TypeError: an unknown or missing argument, or an array where an "
-                  "attribute goes (an MXNetError too).",
-                  "    ValueError: an attribute value that does not parse, or inputs whose "
-                  "shapes or types the operator does not accept (an MXNetError too)."]
-    return "\n".join(wrap(line) for line in lines)
+        lines += ["", _RAISES_WRAPPED]
+    return "\n".join(lines)
 
 
 def wrap(line, width=92):
-    """An ``Args:`` entry `line` folded to `width` characters, its continuation lines
-    indented 4 more than it.
+    """An ``Args:`` entry `line` folded to `width` characters at spaces, its continuation
+    lines indented 4 more than it. (`textwrap` does the same a dozen times slower, and a
+    few thousand entries are folded at import.)
 
     Example::
 
         from gluonlite.ops.arg_docs import wrap
-        print(wrap("    axis (int): " + "the axis it works along; " * 4, width=60))
+        print(wrap("    axis: " + "the axis it works along; " * 3, width=40))
+        #     axis: the axis it works along; the
+        #         axis it works along; the axis it
+        #         works along;
     """
     if len(line) <= width:
         return line
-    indent = " " * (len(line) - len(line.lstrip()) + 4)
-    return textwrap.fill(line.strip(), width, initial_indent=indent[4:],
-                         subsequent_indent=indent, break_on_hyphens=False)
+    words = line.split()
+    margin = len(line) - len(line.lstrip())
+    out, current = [], " " * margin + words[0]
+    for word in words[1:]:
+        if len(current) + 1 + len(word) > width:
+            out.append(current)
+            current = " " * (margin + 4) + word
+        else:
+            current += " " + word
+    out.append(current)
+    return "\n".join(out)
 
 
 class _Required:
@@ -663,8 +697,11 @@ def signature(op, front):
         from gluonlite.ops import registry
         from gluonlite.ops.arg_docs import signature
         str(signature(registry.get("clip"), "nd"))
-        # '(data=None, a_min=<required>, a_max=<required>, out=None, name=None, ctx=None)'
+        # '(data=None, a_min=<required>, a_max=<required>, *, out=None, name=None, ctx=None)'
     """
+    cached = _SIGNATURES.get((op.name, front))
+    if cached is not None and cached[0] is op:
+        return cached[1]
     P = inspect.Parameter
     params = []
     if op.variadic:
@@ -673,12 +710,24 @@ def signature(op, front):
     else:
         params += [P(n, P.POSITIONAL_OR_KEYWORD, default=None) for n in op.signature]
         kind = P.POSITIONAL_OR_KEYWORD
+    taken = {p.name for p in params}
     for name, attr in op.attrs.items():
         if not name.startswith("__") and name.isidentifier() and not keyword.iskeyword(name) \
-                and name not in {p.name for p in params}:
+                and name not in taken:
             default = _REQUIRED if attr.default is REQUIRED else attr.default
             params.append(P(name, kind, default=default))
-    tail = ("out", "name", "ctx") if front == "nd" else ("name", "attr", "ctx", "out")
-    taken = {p.name for p in params}
-    params += [P(n, P.KEYWORD_ONLY, default=None) for n in tail if n not in taken]
-    return inspect.Signature(params)
+            taken.add(name)
+    params += [p for p in _OWN_PARAMETERS[front] if p.name not in taken]
+    sig = inspect.Signature(params, __validate_parameters__=False)
+    _SIGNATURES[(op.name, front)] = (op, sig)
+    return sig
+
+
+_SIGNATURES = {}
+# ({node} is one word: wrapping before filling it in keeps the lines near the width)
+_OWN_WRAPPED = {front: [(name, wrap(line)) for name, line in lines]
+                for front, lines in _OWN.items()}
+_RETURNS_WRAPPED = {front: wrap("    " + text) for front, text in _RETURNS.items()}
+_RAISES_WRAPPED = "\n".join(wrap(line) for line in _RAISES)
+_OWN_PARAMETERS = {front: [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+                           for name, _ in lines] for front, lines in _OWN.items()}
