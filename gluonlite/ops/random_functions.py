@@ -341,7 +341,8 @@ def _like(front, dist):
            "    name: not used by the imperative front end.\n" if front.imperative else
            "    out: not used by the symbolic front end.\n"
            "    name: the node's name (default None: an automatic one).\n")
-        + "    *args, **kwargs: more arguments for the operator.\n\n"
+        + "    *args: the distribution's parameters by position, after `data`.\n"
+        + "    **kwargs: more attributes for the operator.\n\n"
         + ("Returns:\n    NDArray: the samples.\n\n" if front.imperative
            else "Returns:\n    Symbol: a node drawing the samples when the graph runs.\n\n")
         + "Raises:\n    MXNetValueError: if a parameter is out of its domain"
