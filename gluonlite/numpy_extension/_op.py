@@ -286,7 +286,9 @@ def reshape(a, newshape, reverse=False, order="C"):
         NotImplementedError: an order other than 'C'.
         ValueError: a shape that does not fit `a`'s size.
 
-    Example: ``npx.reshape(np.ones((2, 3, 4)), (-2, -5))`` has shape (2, 12).
+    Example::
+
+        mx.npx.reshape(mx.np.ones((2, 3, 4)), (-2, -5)).shape   # (2, 12)
     """
     if order != "C":
         raise NotImplementedError(f"npx.reshape: only C order is supported, got {order!r}")
