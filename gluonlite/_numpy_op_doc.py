@@ -3,8 +3,12 @@
 `mx.np` / `mx.npx` function that fronts one of them this signature, so ``inspect`` shows
 NumPy's arguments. The bodies are empty; the functions are documentation only.
 
-Example: ``inspect.signature(_np_sum)`` is
-``(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)``.
+Example::
+
+    import inspect
+    from gluonlite._numpy_op_doc import _np_sum
+    params = list(inspect.signature(_np_sum).parameters)
+    params   # ['a', 'axis', 'dtype', 'keepdims', 'initial', 'out']
 """
 # pylint: disable=unused-argument,too-many-arguments
 

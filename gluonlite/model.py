@@ -23,7 +23,12 @@ BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", 
 BatchEndParam.__doc__ = """What `Module.fit` passes to a batch-end callback: the epoch, the
 batch number in it, the training metric and the caller's locals.
 
-Example: ``def cb(param): print(param.epoch, param.nbatch, param.eval_metric.get())``."""
+Example::
+
+    def cb(param):
+        print(param.epoch, param.nbatch)
+    cb(mx.model.BatchEndParam(epoch=0, nbatch=5, eval_metric=None, locals=None))  # prints 0 5
+"""
 
 
 def load_params(prefix, epoch):
@@ -32,7 +37,11 @@ def load_params(prefix, epoch):
     Raises:
         ValueError: a key without the ``arg:`` or ``aux:`` prefix.
 
-    Example: ``args, auxs = mx.model.load_params("net", 3)``.
+    Example::
+
+        nd.save('net-0003.params', {'arg:w': nd.ones(2), 'aux:m': nd.zeros(2)})
+        args, auxs = mx.model.load_params('net', 3)
+        sorted(args), sorted(auxs)   # (['w'], ['m'])
     """
     saved = nd.load("%s-%04d.params" % (prefix, epoch))
     return _split_arg_aux(saved or {}, f"of {prefix}-{epoch:04d}.params")
@@ -49,7 +58,11 @@ def _split_arg_aux(saved, source):
     Raises:
         ValueError: a key without the ``arg:`` or ``aux:`` prefix.
 
-    Example: ``_split_arg_aux({"arg:w": w}, "in f") == ({"w": w}, {})``.
+    Example::
+
+        from gluonlite.model import _split_arg_aux
+        w = nd.ones(2)
+        _split_arg_aux({'arg:w': w}, 'in f') == ({'w': w}, {})   # True
     """
     arg_params, aux_params = {}, {}
     for key, value in saved.items():
@@ -68,7 +81,14 @@ def load_checkpoint(prefix, epoch):
     """``(symbol, arg_params, aux_params)`` from ``prefix-symbol.json`` and
     ``prefix-%04d.params`` (as `save_checkpoint` writes them).
 
-    Example: ``sym, args, auxs = mx.model.load_checkpoint("net", 3)``.
+    Example::
+
+        x = sym.var('data')
+        net = sym.FullyConnected(x, num_hidden=2, name='fc')
+        params = {'fc_weight': nd.ones((2, 4)), 'fc_bias': nd.zeros(2)}
+        mx.model.save_checkpoint('net', 3, net, params, {})
+        s, args, auxs = mx.model.load_checkpoint('net', 3)
+        s.list_arguments()   # ['data', 'fc_weight', 'fc_bias']
     """
     symbol = sym.load(f"{prefix}-symbol.json")
     arg_params, aux_params = load_params(prefix, epoch)

@@ -3,7 +3,10 @@
 `gluonlite.numpy.interop` does the dispatching), and the decorators MXNet's tests use to
 run a check only where NumPy has the protocols.
 
-Example: ``'sum' in _NUMPY_ARRAY_FUNCTION_LIST``.
+Example::
+
+    from gluonlite.numpy_dispatch_protocol import _NUMPY_ARRAY_FUNCTION_LIST
+    'sum' in _NUMPY_ARRAY_FUNCTION_LIST   # True
 """
 import functools
 

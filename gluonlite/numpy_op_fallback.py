@@ -7,7 +7,10 @@ puts each one in `mx.nd.np._internal` and `mx.sym.np._internal` under its op_typ
 
 None of them has a gradient (their backward raises, as MXNet's do).
 
-Example: ``mx.nd.np._internal.resize_fallback(mx.np.arange(3), new_shape=(2, 2))``.
+Example::
+
+    x = mx.np.arange(3)
+    mx.nd.np._internal.resize_fallback(x, new_shape=(2, 2))   # array([[0., 1.], [2., 0.]])
 """
 import ast
 import functools

@@ -2,7 +2,10 @@
 registry operator (`_get_builtin_op`), and NumPy's signatures given to those functions from
 `_numpy_op_doc`, as MXNet 1.9.1 does when it loads.
 
-Example: ``_get_builtin_op('_np_sum') is mx.np.sum``.
+Example::
+
+    from gluonlite.numpy_op_signature import _get_builtin_op
+    _get_builtin_op('_np_sum') is mx.np.sum   # True
 """
 import inspect
 

@@ -39,7 +39,15 @@ def get_registry(base_class):
     Returns:
         dict: lower-case registered names to classes (empty when nothing was registered).
 
-    Example: ``get_registry(Optimizer)['sgd']``.
+    Example::
+
+        class Base:
+            pass
+        register = mx.registry.get_register_func(Base, 'base')
+        @register
+        class Foo(Base):
+            pass
+        list(mx.registry.get_registry(Base))   # ['foo']
     """
     return dict(_table(base_class))
 

@@ -318,7 +318,12 @@ class _NumpyArrayScope:
     """A ``with`` scope of NumPy array semantics on or off, restoring the previous state on
     exit (MXNet's per-thread record of the state: `_current.value`, the innermost scope).
 
-    Example: ``with _NumpyArrayScope(True): is_np_array()`` is True.
+    Example::
+
+        from gluonlite.util import _NumpyArrayScope, is_np_array
+        with _NumpyArrayScope(True):
+            inside = is_np_array()
+        inside   # True
     """
 
     _current = threading.local()

@@ -136,7 +136,11 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
         ImportError: the ``graphviz`` Python package is not installed (``pip install
             graphviz``; rendering also needs Graphviz's ``dot`` program).
 
-    Example: ``mx.viz.plot_network(net, shape={"data": (1, 8)}).render()``.
+    Example::
+
+        # not run: needs the graphviz package (and Graphviz's dot to render)
+        net = sym.FullyConnected(sym.var("data"), num_hidden=2)
+        mx.viz.plot_network(net, shape={"data": (1, 8)}).render()
     """
     _check_symbol("plot_network", symbol)
     try:

@@ -41,7 +41,12 @@ def eliminate_common_expr(symbol):
     Symbol when there is nothing to merge. Arguments, auxiliary states and outputs keep
     their names and order.
 
-    Example: ``eliminate_common_expr((a + b) + (a + b))`` has one ``a + b`` node.
+    Example::
+
+        from gluonlite.executor.cse import eliminate_common_expr
+        a, b = sym.var('a'), sym.var('b')
+        z = eliminate_common_expr((a + b) + (a + b))
+        len(z.get_internals().list_outputs())   # 4
     """
     kept, seen, merged = {}, {}, False
     for node in topo_nodes(symbol.outputs):

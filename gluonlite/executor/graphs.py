@@ -72,7 +72,10 @@ def cuda_graphs_enabled():
     """Whether static plans compiled now on a CuPy context are captured (default on; off
     with ``GLUONLITE_CUDA_GRAPHS=0`` or inside `cuda_graphs(False)`).
 
-    Example: ``cuda_graphs_enabled()`` -> True.
+    Example::
+
+        from gluonlite.executor.graphs import cuda_graphs_enabled
+        cuda_graphs_enabled()   # True
     """
     return _STATE["on"]
 
@@ -109,7 +112,10 @@ class cuda_graphs:
 def can_capture(xp):
     """Whether array module `xp` captures CUDA graphs (CuPy's ``cuda.Stream.begin_capture``).
 
-    Example: ``can_capture(numpy)`` is False.
+    Example::
+
+        from gluonlite.executor.graphs import can_capture
+        can_capture(np)   # False
     """
     stream = getattr(getattr(xp, "cuda", None), "Stream", None)
     return getattr(stream, "begin_capture", None) is not None
@@ -131,7 +137,13 @@ def why_not(plan):
     """Why `plan` may not be captured (a replay would not compute what it computes), or
     None when it may.
 
-    Example: ``why_not(plan)`` -> 'random operator Dropout: its draws are made on the host'.
+    Example::
+
+        from gluonlite.executor import compile_plan
+        from gluonlite.executor.graphs import why_not
+        drop = sym.Dropout(sym.var('x'), p=0.5, name='drop')
+        plan = compile_plan(drop, [(2,)], ['float32'], is_train=True, grad_inputs=[True])
+        why_not(plan).split(':')[0]   # "random operator Dropout ('drop')"
     """
     if plan.dynamic:
         return "shapes decided by values when the plan runs"

@@ -22,7 +22,12 @@ def _flatten(args, inout_str):
     Raises:
         ValueError: an element is neither an NDArray, a Symbol, None nor a list/tuple.
 
-    Example: ``_flatten([x, (y, None)], "input")  # ([x, y, None], [0, [0, -1]])``.
+    Example::
+
+        from gluonlite.gluon.block_formats import _flatten
+        x, y = nd.ones(1), nd.zeros(1)
+        flat, fmt = _flatten([x, (y, None)], 'input')
+        fmt   # [0, [0, -1]]
     """
     if isinstance(args, NDArray):
         return [args], 0
@@ -56,7 +61,11 @@ def _regroup(args, fmt):
         ValueError: `args` has too few entries for `fmt`, a non-None entry where `fmt` holds
             None, or an unknown format code.
 
-    Example: ``_regroup([x, y, None], [0, [0, -1]])  # [x, [y, None]]``.
+    Example::
+
+        from gluonlite.gluon.block_formats import _regroup
+        x, y = nd.ones(1), nd.zeros(1)
+        _regroup([x, y, None], [0, [0, -1]])[1][1] is None   # True
     """
     return _merge(list(args), fmt)[0]
 

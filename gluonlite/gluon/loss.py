@@ -45,7 +45,11 @@ def _reshape_like(F, x, y):
     Raises:
         MXNetError: the sizes of `x` and `y` differ.
 
-    Example: ``_reshape_like(mx.nd, label, pred)``.
+    Example::
+
+        from gluonlite.gluon.loss import _reshape_like
+        label, pred = nd.array([1, 2]), nd.zeros((2, 1))
+        _reshape_like(mx.nd, label, pred).shape   # (2, 1)
     """
     return F.reshape_like(x, y)
 

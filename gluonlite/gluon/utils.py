@@ -329,7 +329,10 @@ def _get_repo_url():
     Returns:
         str: the URL with a trailing '/'.
 
-    Example: ``_get_repo_url()  # 'https://apache-mxnet.s3-...amazonaws.com/'``.
+    Example::
+
+        from gluonlite.gluon.utils import _get_repo_url
+        _get_repo_url().endswith('/')   # True
     """
     url = os.environ.get("MXNET_GLUON_REPO", _DEFAULT_REPO_URL)
     return url if url.endswith("/") else url + "/"
@@ -345,6 +348,10 @@ def _get_repo_file_url(namespace, filename):
     Returns:
         str: ``<repo url><namespace>/<filename>``.
 
-    Example: ``_get_repo_file_url('gluon/dataset/mnist', 'train-images-idx3-ubyte.gz')``.
+    Example::
+
+        from gluonlite.gluon.utils import _get_repo_file_url, _get_repo_url
+        url = _get_repo_file_url('gluon/dataset/mnist', 'train.gz')
+        url == _get_repo_url() + 'gluon/dataset/mnist/train.gz'   # True
     """
     return f"{_get_repo_url()}{namespace}/{filename}"

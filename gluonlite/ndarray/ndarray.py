@@ -837,8 +837,12 @@ class NDArray:
         Raises:
             ValueError: `slc_key` and `shape` have different lengths.
 
-        Example: ``NDArray._basic_indexing_slice_is_contiguous((slice(1, 2), slice(0, 2)),
-        (3, 4))`` is True; with ``(slice(0, 2), slice(0, 2))`` it is False.
+        Example::
+
+            contiguous = nd.NDArray._basic_indexing_slice_is_contiguous
+            a = contiguous((slice(1, 2), slice(0, 2)), (3, 4))
+            b = contiguous((slice(0, 2), slice(0, 2)), (3, 4))
+            a, b   # (True, False)
         """
         if len(slc_key) != len(shape):
             raise ValueError(f"_basic_indexing_slice_is_contiguous: {len(slc_key)} slices for "

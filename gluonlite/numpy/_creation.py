@@ -54,7 +54,9 @@ def zeros(shape, dtype=None, order="C", ctx=None):
     Raises:
         NotImplementedError: an order other than 'C'.
 
-    Example: ``np.zeros((2, 3))``.
+    Example::
+
+        mx.np.zeros((2, 3)).shape   # (2, 3)
     """
     _check_order(order, "zeros")
     return invoke("_npi_zeros", [], {"shape": _shape(shape, "zeros"),
@@ -79,7 +81,9 @@ def ones(shape, dtype=None, order="C", ctx=None):
         NotImplementedError: an order other than 'C'.
         TypeError: a shape that is not an int or a tuple of ints.
 
-    Example: ``np.ones(3, dtype='int32')``.
+    Example::
+
+        mx.np.ones(3, dtype='int32')   # array([1, 1, 1], dtype=int32)
     """
     _check_order(order, "ones")
     return invoke("_npi_ones", [], {"shape": _shape(shape, "ones"),
@@ -110,7 +114,9 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
         NotImplementedError: an order other than 'C'.
         TypeError: a shape that is not an int or a tuple of ints.
 
-    Example: ``np.full((2, 2), 7)``.
+    Example::
+
+        mx.np.full((2, 2), 7)   # array([[7., 7.], [7., 7.]])
     """
     _check_order(order, "full")
     if isinstance(fill_value, (NDArray, Symbol)):
@@ -143,7 +149,10 @@ def full_like(a, fill_value, dtype=None, order="C", ctx=None, out=None):
         NotImplementedError: an order other than 'C'.
         TypeError: `a` is not an `mx.np.ndarray`.
 
-    Example: ``np.full_like(x, 0.5)``.
+    Example::
+
+        x = mx.np.zeros((2,))
+        mx.np.full_like(x, 0.5)   # array([0.5, 0.5])
     """
     _check_order(order, "full_like")
     if isinstance(fill_value, (bool, _onp.bool_)):
@@ -252,7 +261,9 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     Raises:
         ZeroDivisionError: step is 0.
 
-    Example: ``np.arange(5)``; ``np.arange(1, 2, 0.25)``.
+    Example::
+
+        mx.np.arange(1, 2, 0.25)   # array([1. , 1.25, 1.5 , 1.75])
     """
     if stop is None:
         start, stop = 0, start
@@ -441,7 +452,7 @@ def _window(fname):
                  "    ctx: default None: the current context; else the `Context` of the "
                  "result.\n\n"
                  "Returns:\n    A 1-D `mx.np.ndarray` of M values.\n\n"
-                 f"Example: ``np.{fname}(5)``.")
+                 f"Example::\n\n    mx.np.{fname}(5).shape   # (5,)\n")
     return f
 
 

@@ -82,7 +82,9 @@ def reshape(a, newshape, order="C", out=None):
         NotImplementedError: an order other than 'C'.
         ValueError: a shape of another size.
 
-    Example: ``np.reshape(np.arange(6), (2, -1))``.
+    Example::
+
+        mx.np.reshape(mx.np.arange(6), (2, -1))   # array([[0., 1., 2.], [3., 4., 5.]])
     """
     if order != "C":
         raise NotImplementedError(f"reshape: only C order is supported, got order={order!r}")
@@ -953,7 +955,9 @@ def resize(a, new_shape):
     Returns:
         An `mx.np.ndarray` of `new_shape`.
 
-    Example: ``np.resize(np.arange(3), (2, 2))`` is ``[[0, 1], [2, 0]]``.
+    Example::
+
+        mx.np.resize(mx.np.arange(3), (2, 2))   # array([[0., 1.], [2., 0.]])
     """
     return custom(a, op_type="resize_fallback", new_shape=new_shape)
 

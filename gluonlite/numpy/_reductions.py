@@ -38,7 +38,9 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None):  # no
     Raises:
         ValueError: `initial` (MXNet 1.9.1 refuses it), or an axis out of range.
 
-    Example: ``np.sum(np.ones((2, 3)), axis=1)`` -> ``array([3., 3.])``.
+    Example::
+
+        mx.np.sum(mx.np.ones((2, 3)), axis=1)   # array([3., 3.])
     """
     return invoke("_np_sum", [a], {"axis": _axis(axis), "dtype": _dt(dtype, "sum"),
                                    "keepdims": bool(keepdims), "initial": initial},
@@ -65,7 +67,9 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False):
     Raises:
         TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
-    Example: ``np.prod(np.array([1., 2., 3.]))`` -> ``array(6.)``.
+    Example::
+
+        mx.np.prod(mx.np.array([1., 2., 3.]))   # array(6.)
     """
     return invoke("_np_prod", [a], {"axis": _axis(axis), "dtype": _dt(dtype, "prod"),
                                     "keepdims": bool(keepdims)}, out=out, fname="prod")
@@ -94,7 +98,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     Raises:
         TypeError: `a` is not an `mx.np.ndarray` (a legacy NDArray or a NumPy array).
 
-    Example: ``np.mean(np.array([1, 2], dtype='int32'))`` -> ``array(1.5)``.
+    Example::
+
+        mx.np.mean(mx.np.array([1, 2], dtype='int32'))   # array(1.5)
     """
     return invoke("_npi_mean", [a], {"axis": _axis(axis), "dtype": _dt(dtype, "mean"),
                                      "keepdims": bool(keepdims)}, out=out, fname="mean")

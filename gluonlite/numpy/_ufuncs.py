@@ -68,6 +68,99 @@ def unary(x, out, fname, op, pyfn, attrs=None):
                          "an mxnet.numpy.ndarray or a Python number)")
 
 
+# The docstring examples of the functions made below: the result each prints, and the
+# operand where the default (np.array([1., 2.]) for x1 with x2 = 2; np.array([0.5, 1.])
+# for a unary function) does not fit
+_EXAMPLE_OPERAND = {
+    **{name: "mx.np.array([1, 2], dtype='int32')" for name in
+       ("lcm", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert")},
+    "arccosh": "mx.np.array([1., 2.])", "arctanh": "mx.np.array([0., 0.5])",
+}
+_EXAMPLE_RESULT = {
+    'add': 'array([3., 4.])',
+    'subtract': 'array([-1., 0.])',
+    'multiply': 'array([2., 4.])',
+    'true_divide': 'array([0.5, 1. ])',
+    'divide': 'array([0.5, 1. ])',
+    'mod': 'array([1., 0.])',
+    'remainder': 'array([1., 0.])',
+    'power': 'array([1., 4.])',
+    'maximum': 'array([2., 2.])',
+    'minimum': 'array([1., 2.])',
+    'hypot': 'array([2.236068, 2.828427])',
+    'arctan2': 'array([0.46364763, 0.7853981 ])',
+    'copysign': 'array([1., 2.])',
+    'lcm': 'array([2, 2], dtype=int32)',
+    'ldexp': 'array([4., 8.])',
+    'bitwise_and': 'array([0, 2], dtype=int32)',
+    'bitwise_or': 'array([3, 2], dtype=int32)',
+    'bitwise_xor': 'array([3, 0], dtype=int32)',
+    'equal': 'array([False, True])',
+    'not_equal': 'array([ True, False])',
+    'greater': 'array([False, False])',
+    'greater_equal': 'array([False, True])',
+    'less': 'array([ True, False])',
+    'less_equal': 'array([ True, True])',
+    'absolute': 'array([0.5, 1. ])',
+    'abs': 'array([0.5, 1. ])',
+    'fabs': 'array([0.5, 1. ])',
+    'negative': 'array([-0.5, -1. ])',
+    'reciprocal': 'array([2., 1.])',
+    'sign': 'array([1., 1.])',
+    'rint': 'array([0., 1.])',
+    'ceil': 'array([1., 1.])',
+    'floor': 'array([0., 1.])',
+    'trunc': 'array([0., 1.])',
+    'fix': 'array([0., 1.])',
+    'square': 'array([0.25, 1. ])',
+    'sqrt': 'array([0.70710677, 1. ])',
+    'cbrt': 'array([0.7937005, 1. ])',
+    'exp': 'array([1.6487212, 2.7182817])',
+    'expm1': 'array([0.6487213, 1.7182819])',
+    'log': 'array([-0.6931472, 0. ])',
+    'log10': 'array([-0.30103, 0. ])',
+    'log2': 'array([-1., 0.])',
+    'log1p': 'array([0.4054651, 0.6931472])',
+    'sin': 'array([0.47942555, 0.84147096])',
+    'cos': 'array([0.87758255, 0.5403023 ])',
+    'tan': 'array([0.5463025, 1.5574077])',
+    'arcsin': 'array([0.5235988, 1.5707964])',
+    'arccos': 'array([1.0471976, 0. ])',
+    'arctan': 'array([0.4636476, 0.7853982])',
+    'degrees': 'array([28.647888, 57.295776])',
+    'rad2deg': '180.0',
+    'radians': 'array([0.00872665, 0.01745329])',
+    'deg2rad': '3.141592653589793',
+    'sinh': 'array([0.5210953, 1.1752012])',
+    'cosh': 'array([1.127626 , 1.5430807])',
+    'tanh': 'array([0.4621172, 0.7615942])',
+    'arcsinh': 'array([0.4812118, 0.8813736])',
+    'arccosh': 'array([0. , 1.316958])',
+    'arctanh': 'array([0. , 0.54930615])',
+    'logical_not': 'array([False, False])',
+    'bitwise_not': 'array([-2, -3], dtype=int32)',
+    'invert': 'array([-2, -3], dtype=int32)',
+    'isnan': 'array([False, False])',
+    'isinf': 'array([False, False])',
+    'isfinite': 'array([ True, True])',
+    'isposinf': 'array([False, False])',
+    'isneginf': 'array([False, False])',
+}
+
+
+def _example(fname, binary):
+    """The ``Example::`` section of ufunc `fname` (binary: with a second operand 2)."""
+    if fname in ("deg2rad", "rad2deg"):  # Python numbers only (see _SCALAR_ONLY)
+        call = ("float(mx.np.deg2rad(180.0))" if fname == "deg2rad"
+                else "float(mx.np.rad2deg(np.pi))")
+    else:
+        x = _EXAMPLE_OPERAND.get(fname, "mx.np.array([1., 2.])" if binary
+                                 else "mx.np.array([0.5, 1.])")
+        call = f"mx.np.{fname}(x, 2)" if binary else f"mx.np.{fname}(x)"
+        call = f"x = {x}\n    {call}"
+    return f"Example::\n\n    {call}   # {_EXAMPLE_RESULT[fname]}\n"
+
+
 def _make_binary(fname, op, scalar_op, rscalar_op=None, doc=""):
     pyfn = getattr(_onp, fname, None)
     rscalar_op = rscalar_op or scalar_op
@@ -96,7 +189,7 @@ def _make_binary(fname, op, scalar_op, rscalar_op=None, doc=""):
                  "    ValueError: an `out` of another shape.\n"
                  "    NotImplementedError: a ufunc keyword at a legal value other than its "
                  "default.\n\n"
-                 f"Example: ``np.{fname}(np.array([1., 2.]), 2)``.")
+                 + _example(fname, True))
     __all__.append(fname)
     return f
 
@@ -141,7 +234,7 @@ def _make_unary(fname, op, doc, pyname=None):
                  "    ValueError: an `out` of another shape.\n"
                  "    NotImplementedError: a ufunc keyword at a legal value other than its "
                  f"default.{extra}\n\n"
-                 f"Example: ``np.{fname}(np.array([0.5, 1.]))``.")
+                 + _example(fname, False))
     __all__.append(fname)
     return f
 
@@ -254,7 +347,9 @@ def around(x, decimals=0, out=None, **kwargs):
     Raises:
         TypeError: float16 data (MXNet 1.9.1 refuses it), or a keyword it does not take.
 
-    Example: ``np.around(np.array([0.5, 1.5, 2.675]), 2)``.
+    Example::
+
+        mx.np.around(mx.np.array([0.5, 1.5, 2.675]), 2)   # array([0.5 , 1.5 , 2.68])
     """
     if kwargs:
         raise TypeError(f"around: unexpected keyword argument {next(iter(kwargs))!r}")

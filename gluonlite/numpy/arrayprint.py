@@ -17,7 +17,12 @@ def set_printoptions(precision=None, threshold=None, **kwarg):
     Raises:
         NotImplementedError: any other option (as in MXNet 1.9.1).
 
-    Example: ``np.set_printoptions(precision=3)``.
+    Example::
+
+        old = np.get_printoptions()["precision"]
+        mx.np.set_printoptions(precision=3)
+        repr(mx.np.array([1 / 3]))   # 'array([0.333])'
+        mx.np.set_printoptions(precision=old)
     """
     if kwarg:
         raise NotImplementedError(f"set_printoptions: options {sorted(kwarg)} are not supported "

@@ -7,7 +7,9 @@ NumPy 2 removed a few of these names; they are defined here with NumPy 1.x's mea
 (``in1d``, ``msort``, ``trapz``), and the financial functions NumPy 1.20 moved out (``mirr``,
 ``npv``, ``pmt``, ``ppmt``, ``pv``, ``rate``) raise what NumPy 1.23 (MXNet 1.9.1's) raises.
 
-Example: ``np.allclose(np.ones(2), np.ones(2))`` -> True.
+Example::
+
+    mx.np.allclose(mx.np.ones(2), mx.np.ones(2))   # True
 """
 import numpy as _onp
 

@@ -3,7 +3,9 @@
 leading axes and differentiable where MXNet 1.9.1 is. ``cond``, ``lstsq``, ``matrix_power``,
 ``matrix_rank``, ``multi_dot`` and ``qr`` are NumPy's own on host copies, as in MXNet.
 
-Example: ``np.linalg.norm(np.array([3., 4.]))`` -> ``array(5.)``.
+Example::
+
+    mx.np.linalg.norm(mx.np.array([3., 4.]))   # array(5.)
 """
 import numbers
 

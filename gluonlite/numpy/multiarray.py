@@ -69,7 +69,9 @@ class ndarray(NumpyOperators, NDArray):
             user code makes arrays with `mx.np.array` rather than this constructor.
         ctx: default None: the current context; else the `Context` the data lives on.
 
-    Example: ``np.array([1, 2, 3]) * 2`` -> ``array([2., 4., 6.])``.
+    Example::
+
+        mx.np.array([1, 2, 3]) * 2   # array([2., 4., 6.])
     """
 
     __slots__ = ()
@@ -1096,7 +1098,9 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
     Raises:
         TypeError: `object` is not array-like, or a dtype MXNet does not support.
 
-    Example: ``np.array([[1, 2], [3, 4]], dtype='int32')``.
+    Example::
+
+        mx.np.array([[1, 2], [3, 4]], dtype='int32')   # array([[1, 2], [3, 4]], dtype=int32)
     """
     if isinstance(object, NDArray):
         src = object.asnumpy()

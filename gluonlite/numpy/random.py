@@ -4,7 +4,10 @@ gluonlite's one (``mx.random.seed`` / ``npx.random.seed``). normal, logistic, gu
 lognormal, exponential, rayleigh, weibull and pareto are differentiable in their array
 parameters, as MXNet 1.9.1's are.
 
-Example: ``np.random.normal(np.zeros(3), 1, size=(2, 3))``.
+Example::
+
+    mx.random.seed(0)
+    mx.np.random.normal(mx.np.zeros(3), 1, size=(2, 3)).shape   # (2, 3)
 """
 import numbers
 

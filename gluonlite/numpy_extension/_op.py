@@ -155,6 +155,27 @@ EXAMPLES = {
     'softmax': (
         'mx.npx.softmax(mx.np.array([1., 1.]))  # array([0.5, 0.5])'
     ),
+    'gather_nd': (
+        'x = mx.np.array([[1., 2.], [3., 4.]])\n'
+        'mx.npx.gather_nd(x, mx.np.array([[0, 1], [1, 0]]))  # array([2., 3.])'
+    ),
+    'multibox_prior': (
+        'mx.npx.multibox_prior(mx.np.zeros((1, 3, 2, 2)), sizes=(0.5,)).shape  # (1, 4, 4)'
+    ),
+    'reshape_like': (
+        'mx.npx.reshape_like(mx.np.arange(6), mx.np.zeros((2, 3))).shape  # (2, 3)'
+    ),
+    'roi_pooling': (
+        'x = mx.np.arange(16).reshape((1, 1, 4, 4))\n'
+        'rois = mx.np.array([[0, 0, 0, 1, 1]])\n'
+        'mx.npx.roi_pooling(x, rois, pooled_size=(1, 1), spatial_scale=1)  # array([[[[5.]]]])'
+    ),
+    'shape_array': (
+        'mx.npx.shape_array(mx.np.ones((2, 3)))  # array([2, 3], dtype=int64)'
+    ),
+    'topk': (
+        "mx.npx.topk(mx.np.array([3., 1., 2.]), k=2, ret_typ='value')  # array([3., 2.])"
+    ),
 }
 
 __all__ = sorted(n for n, o in GENERATED.items() if registry.exists(o)) + [
@@ -255,7 +276,9 @@ def reshape(a, newshape, reverse=False, order="C"):
         NotImplementedError: an order other than 'C'.
         ValueError: a shape that does not fit `a`'s size.
 
-    Example: ``npx.reshape(np.ones((2, 3, 4)), (-2, -5))`` has shape (2, 12).
+    Example::
+
+        mx.npx.reshape(mx.np.ones((2, 3, 4)), (-2, -5)).shape   # (2, 12)
     """
     if order != "C":
         raise NotImplementedError(f"npx.reshape: only C order is supported, got {order!r}")

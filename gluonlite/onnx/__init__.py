@@ -47,7 +47,9 @@ def get_operator_support(opset_version=None):
     Args:
         opset_version: accepted for MXNet's signature; every converter here works from 13 up.
 
-    Example: ``'FullyConnected' in mx.onnx.get_operator_support()`` -> True.
+    Example::
+
+        'FullyConnected' in mx.onnx.get_operator_support()   # True
     """
     return sorted(_converters.CONVERTERS)
 
@@ -55,7 +57,9 @@ def get_operator_support(opset_version=None):
 def not_exported():
     """{operator name: why it does not export} for the registry operators with no converter.
 
-    Example: ``mx.onnx.not_exported()['sgd_update']`` -> 'a training step (...)'.
+    Example::
+
+        'sgd_update' in mx.onnx.not_exported()   # True
     """
     why = dict(NOT_EXPORTED)
     for op in registry.all_ops():  # the NumPy dialect's, by prefix (see _support)
@@ -284,7 +288,13 @@ def export_block(block, onnx_file_path, in_shapes, in_types=np.float32, opset_ve
     Raises:
         ValueError: the block was not hybridized and called yet.
 
-    Example: ``mx.onnx.export_block(net, "net.onnx", [(2, 8)])``.
+    Example::
+
+        net = nn.Dense(2, in_units=8)
+        net.initialize()
+        net.hybridize()
+        y = net(nd.ones((2, 8)))
+        mx.onnx.export_block(net, 'net.onnx', [(2, 8)])   # 'net.onnx'
     """
     graph = getattr(block, "_cached_graph", None)
     if not graph:

@@ -1250,7 +1250,15 @@ def import_model(model_file, max_folded_bytes=MAX_FOLDED_BYTES):
             attributes with no gluonlite form, or constants past max_folded_bytes (all
             named, with the node, in one message).
 
-    Example: ``sym, arg, aux = mx.onnx.import_model("net.onnx")``.
+    Example::
+
+        net = nn.Dense(2, in_units=8)
+        net.initialize()
+        net.hybridize()
+        y = net(nd.ones((2, 8)))
+        path = mx.onnx.export_block(net, 'net.onnx', [(2, 8)])
+        s, arg, aux = mx.onnx.import_model(path)
+        len(arg), aux   # (2, {})
     """
     from .. import nd
     model = _load(model_file)
@@ -1293,7 +1301,15 @@ def import_to_gluon(model_file, ctx=None, max_folded_bytes=MAX_FOLDED_BYTES):
         graph never reads, such as Crop's crop_like whose shape was fixed at export, are
         taken and ignored).
 
-    Example: ``net = mx.onnx.import_to_gluon("net.onnx"); y = net(x)``.
+    Example::
+
+        net = nn.Dense(2, in_units=8)
+        net.initialize()
+        net.hybridize()
+        y = net(nd.ones((2, 8)))
+        path = mx.onnx.export_block(net, 'net.onnx', [(2, 8)])
+        net2 = mx.onnx.import_to_gluon(path)
+        net2(nd.ones((2, 8))).shape   # (2, 2)
     """
     model = _load(model_file)
     sym, arg, aux = import_model(model, max_folded_bytes)

@@ -36,9 +36,7 @@ def _amp_cast(p, rc, data):
     """amp_cast(data, dtype): data cast to dtype if it is float16 or float32; any other
     dtype (float64, integers) passes through unchanged. The gradient is cast back to data's
     dtype.
-
-    Example: ``nd.amp_cast(nd.ones(2), dtype='float16').dtype`` is float16, and
-    ``nd.amp_cast(nd.ones(2, dtype='float64'), dtype='float16').dtype`` stays float64."""
+    """
     return data.astype(cast_type(data.dtype, p.dtype), copy=False)
 
 
@@ -90,8 +88,6 @@ def _amp_multicast(p, rc, *data):
     inputs to one dtype: float32 when some input is float32 (else the first input's dtype),
     or with cast_narrow float16 when some input is float16 (else float32). Other dtypes pass
     through. Returns num_outputs arrays; gradients are cast back to each input's dtype.
-
-    Example: ``nd.amp_multicast(nd.ones(2, dtype='float16'), nd.ones(2), num_outputs=2)``
-    gives two float32 arrays."""
+    """
     _, out = multicast_dtypes(p, [x.dtype for x in data])
     return tuple(x.astype(d, copy=False) for x, d in zip(data, out))

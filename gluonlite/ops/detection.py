@@ -60,9 +60,7 @@ def _box_iou(p, rc, lhs, rhs):
     (..., 4) with every box of rhs (..., 4); shape lhs.shape[:-1] + rhs.shape[:-1]. Boxes
     are (xmin, ymin, xmax, ymax) ('corner') or (x, y, width, height) ('center'); boxes that do
     not intersect give 0. No gradient, as in MXNet.
-
-    Example: ``nd.contrib.box_iou(nd.array([[0, 0, 2, 2]]), nd.array([[1, 1, 3, 3]]))`` is
-    ``[[1/7]]``."""
+    """
     a = _host(rc, lhs).reshape(-1, 4)
     b = _host(rc, rhs).reshape(-1, 4).astype(a.dtype, copy=False)
     ov = OVERLAPS["box"]
@@ -282,9 +280,7 @@ def _box_decode(p, rc, data, anchors):
     format) from regression offsets data (batch, N, 4) relative to anchors (1, N, 4, in
     `format`); clip > 0 caps the log-size offsets (a NaN offset becomes clip, as in MXNet).
     No gradient, as in MXNet.
-
-    Example: ``box_decode(box_encode(...)[0], anchors, std0=0.1, std1=0.1, std2=0.2,
-    std3=0.2, format='corner')`` gives back the matched boxes."""
+    """
     xp = rc.xp
     dt = data.dtype
     a = anchors.reshape(1, data.shape[1], 4)  # MXNet reads anchors as (1, N, 4)

@@ -83,7 +83,13 @@ def install(cls, namespace, kind):
         namespace: the dict of ``gluonlite.ndarray`` or ``gluonlite.symbol``.
         kind: the class name for the methods' qualified names ('NDArray', 'Symbol').
 
-    Example: ``install(NDArray, globals(), "NDArray")`` at the end of ``ndarray/__init__``.
+    Example::
+
+        from gluonlite.ops.fluent import install
+        class Arr(nd.NDArray):
+            pass
+        install(Arr, vars(mx.ndarray), 'Arr')
+        'exp' in vars(Arr)   # True
     """
     for name in FLUENT:
         if name in namespace and name not in cls.__dict__:
@@ -94,7 +100,10 @@ def reshape_shape(shape, kwargs):
     """The shape of ``x.reshape(...)`` in any of its forms: ``reshape((2, 3))``,
     ``reshape(2, 3)`` or ``reshape(shape=(2, 3))`` (``shape`` is taken out of `kwargs`).
 
-    Example: ``reshape_shape(((2, 3),), {})`` is ``(2, 3)``.
+    Example::
+
+        from gluonlite.ops.fluent import reshape_shape
+        reshape_shape(((2, 3),), {})   # (2, 3)
     """
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
         shape = tuple(shape[0])
@@ -107,7 +116,10 @@ def transpose_axes(axes, kwargs):
     """The axes of ``x.transpose(...)``: ``transpose((1, 0))``, ``transpose(1, 0)`` or
     ``transpose(axes=(1, 0))`` (``axes`` is taken out of `kwargs`); () reverses them all.
 
-    Example: ``transpose_axes((1, 0), {})`` is ``(1, 0)``.
+    Example::
+
+        from gluonlite.ops.fluent import transpose_axes
+        transpose_axes((1, 0), {})   # (1, 0)
     """
     if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
         axes = tuple(axes[0])

@@ -43,9 +43,6 @@ def _gather_nd_vjp(p, rc, xs, ys, gys, need):
 def _gather_nd(p, rc, d, idx):
     """gather_nd(data, indices): ``out[y] = data[indices[0, y], ..., indices[M-1, y]]``;
     output shape ``indices.shape[1:] + data.shape[M:]``.
-
-    Example: ``nd.gather_nd(nd.array([[1, 2], [3, 4]]), nd.array([[0, 1], [1, 0]]))`` ->
-    ``[2., 3.]``.
     """
     out = d[_nd_index(rc.xp, idx, d.shape)]
     return out.reshape(_gather_nd_shape(p, [d.shape, idx.shape])[1][0])
@@ -74,9 +71,6 @@ def _scatter_nd(p, rc, d, idx):
     """scatter_nd(data, indices, shape): zeros of `shape` with
     ``out[indices[0, y], ..., indices[M-1, y]] = data[y]`` (the inverse of gather_nd; where
     an index repeats, the last write wins).
-
-    Example: ``nd.scatter_nd(nd.array([1, 2]), nd.array([[0, 1], [1, 0]]), shape=(2, 2))``
-    -> ``[[0., 1.], [2., 0.]]``.
     """
     out = rc.xp.zeros(p.shape, dtype=d.dtype)
     out[_nd_index(rc.xp, idx, p.shape)] = d.reshape(idx.shape[1:] + tuple(p.shape)[idx.shape[0]:])
@@ -127,9 +121,6 @@ def _ravel_shape(p, ins):
 def _ravel(p, rc, d):
     """ravel_multi_index(data, shape): flat indices into an array of `shape` of the
     multi-indices in data's columns (data: (len(shape), ...)), in data's dtype.
-
-    Example: ``nd.ravel_multi_index(nd.array([[1, 2], [0, 3]]), shape=(3, 4))`` ->
-    ``[4., 11.]``.
     """
     i = d.astype(np.int64)
     flat = rc.xp.zeros(i.shape[1:], dtype=np.int64)
@@ -145,8 +136,6 @@ def _ravel(p, rc, d):
 def _unravel(p, rc, d):
     """unravel_index(data, shape): the multi-indices, one row per axis of `shape`, of the
     flat indices in data (the inverse of ravel_multi_index), in data's dtype.
-
-    Example: ``nd.unravel_index(nd.array([4, 11]), shape=(3, 4))`` -> ``[[1., 2.], [0., 3.]]``.
     """
     i = d.astype(np.int64)
     rows = []
@@ -174,8 +163,6 @@ def _batch_take_shape(p, ins):
 def _batch_take(p, rc, a, idx):
     """batch_take(a, indices): ``out[i] = a[i, indices[i]]`` for a matrix a, indices
     clipped to the row (no gradient, as in MXNet; `pick` is the differentiable form).
-
-    Example: ``nd.batch_take(nd.array([[1, 2], [3, 4]]), nd.array([1, 0]))`` -> ``[2., 3.]``.
     """
     i = rc.xp.clip(idx.astype(np.int64), 0, a.shape[1] - 1)
     return a[rc.xp.arange(a.shape[0]), i]
@@ -201,9 +188,6 @@ def _fill_vjp(p, rc, xs, ys, gys, need):
 def _fill_element(p, rc, lhs, mhs, rhs):
     """fill_element_0index(lhs, mhs, rhs): a copy of the matrix lhs with
     ``out[i, rhs[i]] = mhs[i]`` for every row i.
-
-    Example: ``nd.fill_element_0index(nd.zeros((2, 2)), nd.array([5, 6]), nd.array([1, 0]))``
-    -> ``[[0., 5.], [6., 0.]]``.
     """
     out = lhs.copy()
     out[rc.xp.arange(lhs.shape[0]), rhs.astype(np.int64)] = mhs

@@ -34,8 +34,6 @@ def _l2_normalization(p, rc, x):
     """L2Normalization(data, eps=1e-10, mode='instance'): data divided by
     ``sqrt(sum(data**2) + eps)``, the sum over each sample ('instance'), over axis 1 at each
     position ('channel'), or over the spatial axes of each channel ('spatial').
-
-    Example: ``nd.L2Normalization(nd.array([[3., 4.]]))`` -> ``[[0.6, 0.8]]``.
     """
     axes = _l2_axes("L2Normalization", p, x.ndim)
     return x / rc.xp.sqrt((x * x).sum(axis=axes, keepdims=True) + p.eps)

@@ -286,9 +286,6 @@ def _sce_vjp(p, rc, xs, ys, gys, need):
 def _softmax_cross_entropy(p, rc, x, label):
     """softmax_cross_entropy(data, label): the cross-entropy of softmax(data) (batch,
     classes) with the class indices label, summed over the batch, shape (1,).
-
-    Example: ``nd.softmax_cross_entropy(nd.array([[0., 0.]]), nd.array([1.]))`` ->
-    ``[0.6931]``.
     """
     xp = rc.xp
     m = x.max(axis=1, keepdims=True)

@@ -33,7 +33,10 @@ def missing_attribute(namespace, name):
         AttributeError: naming ``mx.<ns>.<name>`` and, when MXNet 1.9.1's namespace has that
         name (an operator gluonlite does not implement) or module, saying so.
 
-    Example: ``raise missing_attribute("ndarray.contrib", "foo")``.
+    Example::
+
+        from gluonlite.ops.missing_names import missing_attribute
+        isinstance(missing_attribute('ndarray.contrib', 'foo'), AttributeError)   # True
     """
     # the package's version without importing it upward (ops is beneath every namespace)
     version = getattr(sys.modules.get("gluonlite"), "__version__", "")

@@ -117,9 +117,7 @@ def _multibox_prior(p, rc, data):
     aspect ratio and one per further ratio at the first size; a box of size s and ratio r is
     s * H / W * sqrt(r) wide and s / sqrt(r) high. clip keeps them inside [0, 1]. Only
     data's shape is read.
-
-    Example: ``nd.contrib.MultiBoxPrior(nd.zeros((1, 3, 2, 2)), sizes=(0.5,))[0, 0]`` is
-    ``[0, 0, 0.5, 0.5]``."""
+    """
     _prior_check(p)
     out = prior_boxes(p.sizes, p.ratios, data.shape[2], data.shape[3], p.steps, p.offsets,
                       p.clip)

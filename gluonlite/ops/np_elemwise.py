@@ -87,7 +87,10 @@ def promote(kind, name, a, b):
     Raises:
         TypeError (MXNetError): a mix MXNet refuses, naming the operator and both dtypes.
 
-    Example: ``promote('mixed', '_npi_add', dtype('int32'), dtype('float16'))`` is float16.
+    Example::
+
+        from gluonlite.ops.np_elemwise import promote
+        promote('mixed', '_npi_add', np.dtype('int32'), np.dtype('float16'))   # dtype('float16')
     """
     return _promote(kind, name, np.dtype(a), np.dtype(b), _default_float())
 

@@ -89,6 +89,23 @@ def _wrapped(doc):
     return "\n".join(lines)
 
 
+def _example(front, call, shape, **inputs):
+    """The ``Example::`` section of a random function of front end `front`: the generator
+    seeded, `inputs` ({name: nd expression}; variables fed to the graph for ``sym``), then
+    ``<front>.random.<call>`` with only the shape of its output shown."""
+    lines = ["mx.random.seed(0)"]
+    if front.imperative:
+        lines += [f"{k} = {v}" for k, v in inputs.items()]
+        run = f"nd.random.{call}"
+    else:
+        lines += [f"{k} = sym.var({k!r})" for k in inputs]
+        feed = ", ".join(f"{k}={v}" for k, v in inputs.items())
+        lines.append(f"z = sym.random.{call}")
+        run = f"z.eval({feed})[0]"
+    lines.append(f"{run}.shape   # {shape}")
+    return "\n\nExample::\n\n" + "".join(f"    {line}\n" for line in lines)
+
+
 def _dist_doc(front, dist, public, names_defaults):
     """The docstring of a distribution's function of front end `front`."""
     kind = front.array.__name__
@@ -126,7 +143,7 @@ def _dist_doc(front, dist, public, names_defaults):
             f"{kind}s as parameters (see `gluonlite.ops.random_functions`).\n\n"
             "Args:\n" + "\n".join(args) + "\n\nReturns:\n    " + ret
             + "\n\nRaises:\n" + raises
-            + f"\n\nExample: ``{front.name}.random.{public}({example}, shape=(2,))``.")
+            + _example(front, f"{public}({example}, shape=(2,))", "(2,)"))
 
 
 NAMES = ("uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
@@ -241,7 +258,7 @@ def _randn(front, normal):
            "Returns:\n    Symbol: a node drawing the samples when the graph runs.\n\n")
         + "Raises:\n    TypeError: if loc and scale mix arrays and numbers.\n"
         "    MXNetValueError: if scale is negative.\n\n"
-        f"Example: ``{front.name}.random.randn(2, 3)``.")
+        + _example(front, "randn(2, 3)", "(2, 3)").lstrip("\n"))
     return randn
 
 
@@ -267,7 +284,8 @@ def _multinomial(front):
         + "    dtype: of the indices (default 'int32').\n"
         "    **kwargs: more attributes for the operator.\n\n"
         "Returns:\n    the indices, or [indices, log-probabilities] with get_prob.\n\n"
-        f"Example: ``{front.name}.random.multinomial(probs, shape=3)``.")
+        + _example(front, "multinomial(probs, shape=3)", "(1, 3)",
+                   probs="nd.array([[0.2, 0.8]])").lstrip("\n"))
     return multinomial
 
 
@@ -300,7 +318,7 @@ def _randint(front):
            "Returns:\n    Symbol: a node drawing the integers when the graph runs.\n\n")
         + "Raises:\n    MXNetValueError: if high is not greater than low"
         + ("." if front.imperative else ", when the graph runs.")
-        + f"\n\nExample: ``{front.name}.random.randint(0, 10, shape=(2, 2))``.")
+        + _example(front, "randint(0, 10, shape=(2, 2))", "(2, 2)"))
     return randint
 
 
@@ -315,7 +333,7 @@ def _shuffle(front):
         + (" (``out``: an NDArray to write into).\n\n" if front.imperative
            else " (``name``: the node's name).\n\n")
         + f"Returns:\n    {kind}: data's elements with the first axis permuted, same shape."
-        f"\n\nExample: ``{front.name}.random.shuffle(x)``.")
+        + _example(front, "shuffle(x)", "(3, 2)", x="nd.arange(6).reshape((3, 2))"))
     return shuffle
 
 
@@ -347,7 +365,7 @@ def _like(front, dist):
            else "Returns:\n    Symbol: a node drawing the samples when the graph runs.\n\n")
         + "Raises:\n    MXNetValueError: if a parameter is out of its domain"
         + ("." if front.imperative else ", when the graph runs.")
-        + f"\n\nExample: ``{front.name}.random.{dist}_like(x)``.")
+        + _example(front, f"{dist}_like(x)", "(2, 3)", x="nd.zeros((2, 3))"))
     return like
 
 

@@ -38,8 +38,6 @@ def _reverse_shape(p, ins):
 def _reverse(p, rc, x):
     """reverse(data, axis) (also `flip`): the entries of `data` in reverse order along each
     axis in `axis` (an int or a tuple of ints).
-
-    Example: ``nd.flip(nd.array([[1, 2], [3, 4]]), axis=1)`` is ``[[2, 1], [4, 3]]``.
     """
     return x[_flip_index(p, x.ndim)].copy()
 

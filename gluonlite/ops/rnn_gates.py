@@ -523,7 +523,12 @@ def rnn_cell(xp, pre, hh, h, relu=False):
         h: receives the step's output (N, H).
         relu: use relu instead of tanh (default False).
 
-    Example: ``rnn_cell(np, i2h_t, h2h, h1)``.
+    Example::
+
+        from gluonlite.ops.rnn_gates import rnn_cell
+        h1 = np.empty((1, 2))
+        rnn_cell(np, np.array([[0., 1.]]), np.array([[0., -1.]]), h1)
+        h1.tolist()   # [[0.0, 0.0]]
     """
     a = pre + hh
     h[...] = xp.maximum(a, 0) if relu else xp.tanh(a)
@@ -540,7 +545,12 @@ def rnn_cell_grad(xp, dy, dh, h, dg, relu=False):
         dg: receives the gradient of the pre-activation (N, H).
         relu: the forward used relu instead of tanh (default False).
 
-    Example: ``rnn_cell_grad(np, dy, dh, h1, dg)``.
+    Example::
+
+        from gluonlite.ops.rnn_gates import rnn_cell_grad
+        dg = np.empty((1, 2))
+        rnn_cell_grad(np, np.ones((1, 2)), np.ones((1, 2)), np.array([[0., 0.5]]), dg)
+        dg.tolist()   # [[2.0, 1.5]]
     """
     d = dy + dh
     dg[...] = d * (h > 0) if relu else d * (1 - h * h)

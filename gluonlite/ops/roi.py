@@ -157,9 +157,7 @@ def _roi_pooling(p, rc, data, rois):
     or a region whose batch index is out of range, gives 0. The maximum skips NaN and values
     at or below -FLT_MAX (a bin of only those gives -FLT_MAX), as MXNet's scan does. Output
     (num_rois, C, ph, pw); the gradient goes to each bin's first maximum (row-major scan).
-
-    Example: ``nd.ROIPooling(feat, nd.array([[0, 0, 0, 63, 63]]), pooled_size=(7, 7),
-    spatial_scale=1 / 16.)``."""
+    """
     x = _host(rc, data)
     ph, pw = p.pooled_size
     out = np.zeros((rois.shape[0], x.shape[1], ph, pw), x.dtype)
@@ -424,9 +422,7 @@ def _psroi_pooling(p, rc, data, rois):
     of output channel c averages input channel (c * g + gi) * g + gj over its cells, where
     g = group_size (pooled_size when 0) and gi, gj are the bin's group; empty bins give 0.
     Output (num_rois, output_dim, pooled_size, pooled_size); the gradient flows to data.
-
-    Example: ``nd.contrib.PSROIPooling(feat, rois, spatial_scale=1 / 16., output_dim=21,
-    pooled_size=7)`` reads 21 * 49 channels."""
+    """
     x = _host(rc, data)
     b, hs, he, ws, we, chan = _ps_bins(p, x.shape, _host(rc, rois))
     N, C, H, W = x.shape

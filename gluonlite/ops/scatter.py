@@ -44,8 +44,12 @@ def scatter_add(xp, target, i, rows):
         i: the 1-D integer row numbers, one per row of `rows`.
         rows: the values to add, of shape (len(i),) + target.shape[1:].
 
-    Example: ``scatter_add(np, g, np.array([2, 0, 2]), rows)`` adds rows[0] and rows[2] to
-    g[2] and rows[1] to g[0].
+    Example::
+
+        from gluonlite.ops.scatter import scatter_add
+        g = np.zeros((3, 2))
+        scatter_add(np, g, np.array([2, 0, 2]), np.ones((3, 2)))
+        g.tolist()   # [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     """
     n, start = i.size, run_start(xp, i)
     if start is not None:

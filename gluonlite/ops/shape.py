@@ -165,9 +165,6 @@ def _reshape_like(p, rc, lhs, rhs):
     """reshape_like(lhs, rhs, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None):
     `lhs` with axes lhs_begin..lhs_end replaced by rhs's axes rhs_begin..rhs_end (by default
     all of them: lhs in rhs's shape). Only `lhs` gets a gradient; rhs's dtype is free.
-
-    Example: ``nd.reshape_like(nd.zeros((2, 3)), nd.zeros((6,)))`` has shape (6,);
-    ``nd.reshape_like(x_30x12, y_4x2x2x3, lhs_begin=-1, rhs_begin=1)`` has shape (30, 2, 2, 3).
     """
     return lhs.reshape(reshape_like_target(p, lhs.shape, rhs.shape))
 
@@ -179,9 +176,6 @@ def _identity_with_attr_like_rhs(p, rc, lhs, rhs):
     """_identity_with_attr_like_rhs(lhs, rhs): `lhs` unchanged, declared to have `rhs`'s shape
     and dtype, so that shape inference can carry rhs's shape to lhs (and back). rhs gets no
     gradient (zeros).
-
-    Example: ``sym._internal._identity_with_attr_like_rhs(sym.broadcast_add(w, b), w)`` lets
-    a FullyConnected reading it give `w` its shape.
     """
     return lhs.copy()
 

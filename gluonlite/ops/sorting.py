@@ -66,8 +66,6 @@ _argmin_shape = arg_reduce_shape("argmin")
 def _argmin(p, rc, x):
     """argmin(data, axis=None, keepdims=False): index of the (first) minimum along `axis`
     (of the flattened data when None), in data's dtype.
-
-    Example: ``nd.argmin(nd.array([[3, 1], [0, 5]]), axis=1)`` -> ``[1., 0.]``.
     """
     if p.axis is None:
         return x.argmin().reshape(1).astype(x.dtype)
@@ -87,8 +85,6 @@ def _argmax_channel_shape(p, ins):
 @register("argmax_channel", shape=_argmax_channel_shape, nondiff=("data",))
 def _argmax_channel(p, rc, x):
     """argmax_channel(data): index of the maximum along axis 1, in data's dtype.
-
-    Example: ``nd.argmax_channel(nd.array([[3, 1], [0, 5]]))`` -> ``[0., 1.]``.
     """
     return x.argmax(axis=1).astype(x.dtype)
 
@@ -120,8 +116,6 @@ def _sort_vjp(p, rc, xs, ys, gys, need):
 def _sort(p, rc, x):
     """sort(data, axis=-1, is_ascend=True): data sorted along `axis` (the flattened data when
     None).
-
-    Example: ``nd.sort(nd.array([3, 1, 2]))`` -> ``[1., 2., 3.]``.
     """
     xf, ax = _flat_or_axis("sort", x, p.axis)
     return rc.xp.take_along_axis(xf, _order(rc.xp, xf, ax, p.is_ascend, values_only=True),
@@ -133,8 +127,6 @@ def _sort(p, rc, x):
 def _argsort(p, rc, x):
     """argsort(data, axis=-1, is_ascend=True, dtype='float32'): the indices that sort data
     along `axis` (stable: equal values keep their order), as `dtype`.
-
-    Example: ``nd.argsort(nd.array([3, 1, 2]))`` -> ``[1., 2., 0.]``.
     """
     xf, ax = _flat_or_axis("argsort", x, p.axis)
     return _order(rc.xp, xf, ax, p.is_ascend).astype(p.dtype)
@@ -210,8 +202,6 @@ def _topk(p, rc, x):
 
     Raises:
         ValueError: k larger than the axis.
-
-    Example: ``nd.topk(nd.array([[3, 1, 2]]), k=2, ret_typ='value')`` -> ``[[3., 2.]]``.
     """
     xf, ax, idx = _topk_idx(p, rc, x)
     if p.ret_typ == "mask":
@@ -267,8 +257,6 @@ def _cumsum_vjp(p, rc, xs, ys, gys, need):
 def _cumsum(p, rc, x):
     """cumsum(a, axis=None, dtype=None): running sums along `axis` (of the flattened data
     when None), in `dtype` (default: a's dtype).
-
-    Example: ``nd.cumsum(nd.array([[1, 2], [3, 4]]), axis=1)`` -> ``[[1., 3.], [3., 7.]]``.
     """
     xf, ax = _flat_or_axis("cumsum", x, p.axis)
     return rc.xp.cumsum(xf, axis=ax, dtype=p.dtype or _cumsum_out(x.dtype))

@@ -143,8 +143,10 @@ def std_sort(values, descending):
         list of int: the indices in std::sort's order (ties and NaN placed as it places
         them).
 
-    Example: ``std_sort([1.0, nan, 3.0, 2.0], True)`` is ``[2, 0, 1, 3]``, where a stable
-    sort that put NaN last would give ``[2, 3, 0, 1]``.
+    Example::
+
+        from gluonlite.ops.stdsort import std_sort
+        std_sort([1.0, float('nan'), 3.0, 2.0], True)   # [2, 0, 1, 3]
     """
     key = [float(v) for v in values]
     comp = _comp(key, descending)

@@ -46,8 +46,6 @@ def _tile_vjp(p, rc, xs, ys, gys, need):
 def _tile(p, rc, x):
     """tile(data, reps): data repeated `reps[i]` times along axis i (numpy's tile; the shorter
     of data's shape and reps is padded with leading 1s).
-
-    Example: ``nd.tile(nd.array([[1, 2]]), reps=(2, 2))`` -> ``[[1, 2, 1, 2], [1, 2, 1, 2]]``.
     """
     return rc.xp.tile(x, p.reps)
 
@@ -78,8 +76,6 @@ def _repeat_vjp(p, rc, xs, ys, gys, need):
 def _repeat(p, rc, x):
     """repeat(data, repeats, axis=None): each element repeated `repeats` times along `axis`
     (of the flattened data when None).
-
-    Example: ``nd.repeat(nd.array([1, 2]), repeats=2)`` -> ``[1., 1., 2., 2.]``.
     """
     return rc.xp.repeat(x, p.repeats, axis=p.axis)
 
@@ -118,8 +114,6 @@ def _diag_vjp(p, rc, xs, ys, gys, need):
 def _diag(p, rc, x):
     """diag(data, k=0, axis1=0, axis2=1): for 1-D data a square matrix with data on its k-th
     diagonal; otherwise the k-th diagonal of the planes (axis1, axis2), as the last axis.
-
-    Example: ``nd.diag(nd.array([[1, 2], [3, 4]]))`` -> ``[1., 4.]``.
     """
     if x.ndim == 1:
         return rc.xp.diag(x, p.k)
@@ -164,8 +158,6 @@ def _slice_like_vjp(p, rc, xs, ys, gys, need):
 def _slice_like(p, rc, x, like):
     """slice_like(data, shape_like, axes=()): the leading part of data whose size along
     `axes` (every axis shape_like has, when empty) is that of shape_like.
-
-    Example: ``nd.slice_like(nd.zeros((3, 4)), nd.zeros((2, 3)))`` has shape (2, 3).
     """
     return x[_slice_like_index(p, x.shape, like.shape)]
 
@@ -213,8 +205,6 @@ def _bcast_like_shape(p, ins):
 def _broadcast_like(p, rc, lhs, rhs):
     """broadcast_like(lhs, rhs, lhs_axes=None, rhs_axes=None): lhs broadcast to rhs's shape
     (or only its `lhs_axes` to the sizes of rhs's `rhs_axes`).
-
-    Example: ``nd.broadcast_like(nd.ones((1, 3)), nd.zeros((2, 3)))`` has shape (2, 3).
     """
     return rc.xp.broadcast_to(lhs, _bcast_like_target(p, lhs.shape, rhs.shape)).copy()
 
@@ -241,8 +231,6 @@ def _bcast_axis_target(p, s):
           vjp=lambda p, rc, xs, ys, gys, need: (unbroadcast(gys[0], xs[0].shape),))
 def _broadcast_axis(p, rc, x):
     """broadcast_axis(data, axis=(), size=()): data's size-1 axes `axis` broadcast to `size`.
-
-    Example: ``nd.broadcast_axis(nd.ones((1, 3)), axis=0, size=2)`` has shape (2, 3).
     """
     return rc.xp.broadcast_to(x, _bcast_axis_target(p, x.shape)).copy()
 
@@ -402,9 +390,6 @@ def _crop(p, rc, x, like=None):
     """Crop(data, [crop_like], num_args, offset=(0, 0), h_w=(0, 0), center_crop=False): the
     (H, W) window of 4-D data of size `h_w` (or crop_like's H and W when given), at `offset`
     or centred. Only data takes a gradient.
-
-    Example: ``nd.Crop(nd.zeros((1, 1, 5, 6)), num_args=1, h_w=(2, 3))`` has shape
-    (1, 1, 2, 3).
     """
     top, left, h, w = _crop_box(p, x.shape, None if like is None else like.shape)
     return x[:, :, top:top + h, left:left + w].copy()
@@ -444,8 +429,6 @@ def _moments_vjp(p, rc, xs, ys, gys, need):
           shape=_moments_shape, vjp=_moments_vjp)
 def _moments(p, rc, x):
     """moments(data, axes, keepdims=False): [mean, var] over `axes` (the biased variance).
-
-    Example: ``nd.moments(nd.array([[1, 3]]), axes=(1,))`` -> ``[[2.], [1.]]``.
     """
     axes = _moments_axes(p, x.ndim)
     shape = _reduced_shape(x.shape, axes, p.keepdims)
@@ -496,8 +479,6 @@ _nan_reduce("nanprod", "nanprod",
           dtype=lambda p, ins: (ins, [np.dtype(np.int64)]), nondiff=("data",))
 def _shape_array(p, rc, x):
     """shape_array(data): data's shape as a 1-D int64 array.
-
-    Example: ``nd.shape_array(nd.zeros((2, 3)))`` -> ``[2, 3]``.
     """
     return rc.xp.asarray(x.shape, dtype=np.int64)
 

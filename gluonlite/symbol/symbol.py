@@ -376,8 +376,11 @@ class Symbol:
         Raises:
             ValueError: the head node is a variable (no operator).
 
-        Example: ``sym.FullyConnected(x, num_hidden=3)._gen_atomic_symbol().list_attr()`` is
-        ``{'num_hidden': '3'}``.
+        Example::
+
+            x = sym.var('x')
+            fc = sym.FullyConnected(x, num_hidden=3)
+            fc._gen_atomic_symbol().list_attr()   # {'num_hidden': '3'}
         """
         node = self._outputs[0][0]
         if node.op is None:

@@ -264,6 +264,10 @@ COVERED = [
     "gluonlite.control_flow.lowering.runtime",
     "gluonlite.control_flow.lowering.kernels",
     "gluonlite.control_flow.lowering.deferred",
+    "gluonlite._numpy_op_doc",
+    "gluonlite.numpy_op_signature",
+    "gluonlite.numpy.arrayprint",
+    "gluonlite.numpy.io",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")

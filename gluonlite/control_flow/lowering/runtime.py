@@ -37,7 +37,12 @@ class LoopRuntime:
         store: the dict the graph's plans share for this node (`compile_plan`'s ``shared[node]``);
             its ``'loop_buffers'`` entry is created on first use.
 
-    Example: ``LoopRuntime(spec, {})`` (what the compiler makes for a loop step).
+    Example::
+
+        from gluonlite.control_flow.lowering.runtime import LoopRuntime
+        store = {}
+        rt = LoopRuntime(None, store)   # spec is not read here
+        rt.plans, store['loop_buffers'] is rt.buffers   # ({}, True)
     """
 
     def __init__(self, spec, store):

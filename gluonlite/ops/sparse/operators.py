@@ -37,8 +37,6 @@ def _cast(p, rc, x):
 def _cast_storage(p, rc, x):
     """cast_storage(data, stype): `data` with storage type `stype` ('default', 'row_sparse',
     'csr'); in a graph the values pass unchanged (the gradient too).
-
-    Example: ``sym.cast_storage(sym.var('x'), stype='csr')``.
     """
     return x.copy()
 
@@ -72,8 +70,6 @@ def _retain(p, rc, data, indices):
 def _sparse_retain(p, rc, x, idx):
     """_sparse_retain(data, indices) (`sparse.retain`): the rows of `data` whose numbers are in
     `indices`; the other rows are zero.
-
-    Example: ``sym.sparse.retain(sym.var('w'), sym.var('rows'))``.
     """
     return x * _retain_mask(rc, x, idx)
 
@@ -127,9 +123,6 @@ def _getnnz(p, rc, x):
     """contrib.getnnz(data, axis=None): the number of stored values of a csr matrix (int64):
     in all (shape (1,)), per column (axis 0) or per row (axis 1). On dense values (a graph),
     the nonzero entries count as stored.
-
-    Example: ``nd.contrib.getnnz(nd.array([[1, 0], [2, 3]]).tostype('csr'), axis=1)`` is
-    ``[1, 2]``.
     """
     n = rc.xp.count_nonzero(x, axis=p.axis)
     return rc.xp.asarray(n, dtype=np.int64).reshape(-1)

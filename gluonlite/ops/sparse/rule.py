@@ -86,8 +86,13 @@ def output_stypes(op, p, in_stypes):
     Raises:
         ValueError: the rule refuses the storage types (the message names the operator).
 
-    Example: ``output_stypes(get('dot'), p, ['csr', 'default'])`` is ``['row_sparse']`` for
-    ``transpose_a=True``.
+    Example::
+
+        from gluonlite.ops import registry
+        from gluonlite.ops.sparse.rule import output_stypes
+        op = registry.get('dot')
+        p = op.parse({'transpose_a': 'True'})[0]
+        output_stypes(op, p, ['csr', 'default'])   # ['row_sparse']
     """
     n_out = op.num_visible(p)
     rule = op.storage

@@ -60,8 +60,12 @@ def row_sparse_path(name, p, w_stype, g_stype, s_stypes):
         ValueError: ``_sparse_adagrad_update`` on a combination its only kernel does not
             take (MXNet has no dense fallback for it).
 
-    Example: ``row_sparse_path('sgd_mom_update', p, 'default', 'row_sparse', ['default'])``
-    is 'lazy' when ``p.lazy_update``.
+    Example::
+
+        from gluonlite.ops import registry
+        from gluonlite.ops.sparse.updates import row_sparse_path
+        p = registry.get('sgd_mom_update').parse({'lr': '0.1', 'lazy_update': 'True'})[0]
+        row_sparse_path('sgd_mom_update', p, 'default', 'row_sparse', ['default'])   # 'lazy'
     """
     kind = ROW_SPARSE_KERNELS.get(name)
     states_match = all(s == w_stype for s in s_stypes)
