@@ -257,7 +257,7 @@ def stack(*data, axis=0, **kwargs):
         NDArray: the stacked array, with one more axis of length len(data).
 
     Raises:
-        ShapeError: if the arrays' shapes differ (`gluonlite.ops.registry.ShapeError`).
+        ValueError: if the arrays' shapes differ (a `gluonlite.ops.registry.ShapeError`).
 
     Example::
 

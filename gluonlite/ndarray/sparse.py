@@ -1101,7 +1101,7 @@ def _public(name, operate):
                  "    rhs: an NDArray (dense or sparse) or a number; two arrays of different "
                  "shapes broadcast.\n\n"
                  "Returns:\n    NDArray: the result (a number for two numbers).\n\n"
-                 "Raises:\n    ShapeError: two arrays whose shapes do not broadcast.\n"
+                 "Raises:\n    ValueError: (a ShapeError) two arrays whose shapes do not broadcast.\n"
                  "    TypeError: an operand that is neither an NDArray nor a number.\n\n"
                  "Example::\n\n"
                  "    r = nd.sparse.row_sparse_array(([[1., 2.]], [1]), shape=(3, 2))\n"

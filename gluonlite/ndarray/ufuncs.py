@@ -68,7 +68,7 @@ def _make(name, arrays, scalar, rscalar, numbers, ns):
                  + ("; comparisons give 1 or 0 in the arrays' dtype" if name in (
                      "equal", "not_equal", "greater", "greater_equal", "lesser",
                      "lesser_equal", "logical_and", "logical_or", "logical_xor") else "")
-                 + ").\n\nRaises:\n    ShapeError: two arrays whose shapes do not "
+                 + ").\n\nRaises:\n    ValueError: (a ShapeError) two arrays whose shapes do not "
                  "broadcast.\n\n"
                  f"Example::\n\n    nd.{name}(nd.array([1, 2]), 2).asnumpy()   # {shown}\n")
     return f

@@ -19,6 +19,7 @@ Example::
         y = (x * x).sum()          # a 0-d array
     y.backward()
     x.grad                         # array([[2., 4.], [6., 8.]])
+    npx.reset_np()
 """
 import warnings
 

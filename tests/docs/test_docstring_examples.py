@@ -371,3 +371,8 @@ def test_docstring_example_runs(body):
                      {"__name__": "__docstring_example__"})
         finally:
             os.chdir(here)
+            modes = (mx.util.is_np_array(), mx.util.is_np_shape())
+            mx.util.set_np(shape=False, array=False)
+    # an example that switches NumPy semantics on switches them off again, or the examples
+    # after it would run in another dialect
+    assert modes == (False, False), "the example leaves NumPy semantics on"
