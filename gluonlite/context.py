@@ -99,18 +99,18 @@ class Context(metaclass=_ContextType):
 
     Use it as a context manager to make it the default for new arrays.
 
-    Example::
-
-        with mx.Context('cpu', 0):
-            x = nd.zeros((2, 3))
-        x.context                     # cpu(0)
-
     Args:
         device_type: 'cpu' or 'gpu' (or another Context to copy).
         device_id: the device number.
 
     Raises:
         ValueError: an unknown device type or a negative id.
+
+    Example::
+
+        with mx.Context('cpu', 0):
+            x = nd.zeros((2, 3))
+        x.context                     # cpu(0)
     """
 
     default_ctx = _DefaultContext()
@@ -191,8 +191,8 @@ def cpu(device_id=0):
     """The cpu context.
 
     Args:
-        device_id (int): the context's number (default 0); it names the context, all
-            CPU contexts share the host's memory.
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
 
     Example::
 
@@ -217,8 +217,8 @@ def cpu_pinned(device_id=0):
     what the GPU backend copies from either way).
 
     Args:
-        device_id (int): the context's number (default 0); it names the context, all
-            CPU contexts share the host's memory.
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
 
     Example::
 
@@ -231,8 +231,8 @@ def cpu_shared(device_id=0):
     """MXNet's shared host memory context; the same memory as `cpu` here.
 
     Args:
-        device_id (int): the context's number (default 0); it names the context, all
-            CPU contexts share the host's memory.
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
 
     Example::
 

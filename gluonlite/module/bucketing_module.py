@@ -244,8 +244,8 @@ class BucketingModule(BaseModule):
                 by the initializer (default False: a missing one raises).
             force_init (bool): initialize again when already initialized (default False: the
                 call is ignored with a warning).
-            allow_extra (bool): tolerate names in `arg_params` / `aux_params` that the symbol
-                does not use (default False).
+            allow_extra (bool): passed on to the bucket module's `init_params` (a `Module` ignores
+                unused names either way; default False).
 
         Example::
 

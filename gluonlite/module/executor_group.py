@@ -242,8 +242,9 @@ class DataParallelExecutorGroup:
         """Run every executor on its slice of the fed arrays (name -> whole-batch NDArray).
 
         Args:
-            is_train (bool): run in training mode (keep what `backward` needs, labels read);
-                default None: the `for_training` given to `bind`.
+            is_train (bool): run the executors in training mode, keeping what `backward`
+                needs (default False).
+            **feed: the whole-batch arrays by input name, cut into each executor's slice.
 
         Returns:
             The joined outputs.

@@ -183,8 +183,8 @@ class SequentialModule(BaseModule):
                 by the initializer (default False: a missing one raises).
             force_init (bool): initialize again when already initialized (default False: the
                 call is ignored with a warning).
-            allow_extra (bool): tolerate names in `arg_params` / `aux_params` that the symbol
-                does not use (default False).
+            allow_extra (bool): passed on to each module's `init_params` (a `Module` ignores
+                unused names either way; default False).
 
         Raises:
             ValueError: not bound; a parameter name used by two modules.
@@ -227,8 +227,8 @@ class SequentialModule(BaseModule):
             allow_missing (bool): tolerate parameters absent from `arg_params` / `aux_params`
                 (default False: a missing one raises).
             force_init (bool): copy even when already initialized (default True).
-            allow_extra (bool): tolerate names in `arg_params` / `aux_params` that the symbol
-                does not use (default False).
+            allow_extra (bool): accepted; each module ignores the names it does not have
+                either way.
 
         Example::
 

@@ -88,6 +88,8 @@ class SGD(_MasterCopyFirst):
         momentum: the momentum (0: plain ``sgd_update``, no state).
         lazy_update: with a row_sparse gradient, update only its rows (weight and momentum);
             False: every row, as with the dense gradient (weight decay reaches every row).
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `wd`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...).
 
     Example::
 
@@ -154,7 +156,7 @@ class ccSGD(SGD):  # noqa: N801  (MXNet's name)
     Args:
         momentum (float): the momentum, as `SGD`'s (default 0: no state).
         lazy_update (bool): with a row_sparse gradient, update only its rows, as `SGD`'s.
-        Other keyword arguments are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments.
 
     Example::
 
@@ -174,6 +176,8 @@ class NAG(_MasterCopyFirst):
 
     Args:
         momentum: the momentum (0: plain SGD).
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `wd`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...).
 
     Example::
 
@@ -236,8 +240,8 @@ class Signum(Optimizer):
         learning_rate (float): the step size (default 0.01).
         momentum: the momentum (0: signSGD).
         wd_lh: decoupled weight decay.
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -310,8 +314,8 @@ class FTML(Optimizer):
         beta1 (float): the decay rate of the first moment (default 0.6).
         beta2 (float): the decay rate of the second moment (default 0.999).
         epsilon (float): added to the denominator (default 1e-8).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -386,8 +390,8 @@ class LARS(_MasterCopyFirst):
         eta (float): the trust coefficient (default 0.001).
         eps (float): added to the denominator of the trust ratio (default 0).
         momentum_correction: scale the momentum by lr / last lr when the lr changes.
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -495,8 +499,8 @@ class LBSGD(Optimizer):
         begin_epoch (int): the epoch training starts from, so the warmup resumes there
             (default 0).
         num_epochs (int): the total number of epochs (kept; default 60).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -664,8 +668,8 @@ class LAMB(Optimizer):
         upper_bound (float): the largest ``|w|`` used in the trust ratio (default None:
             no upper clamp).
         bias_correction: Adam's bias correction of the moments.
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -778,8 +782,8 @@ class DCASGD(Optimizer):
     Args:
         momentum (float): the momentum (default 0: no momentum buffer).
         lamda (float): the scale of the delay compensation term (default 0.04).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -908,8 +912,8 @@ class Adam(Optimizer):
             (default 1e-8).
         lazy_update: with a row_sparse gradient, update only its rows (weight, mean and
             variance); False: every row, as with the dense gradient.
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -978,8 +982,8 @@ class AdaGrad(Optimizer):
 
     Args:
         eps (float): added inside the square root of the history (default 1e-7).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1060,8 +1064,8 @@ class RMSProp(Optimizer):
             version, which also tracks the mean gradient.
         clip_weights (float): when given, clip the weights to ``[-clip_weights,
             clip_weights]`` after each step (default None: no clipping).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1138,8 +1142,8 @@ class AdaDelta(Optimizer):
     Args:
         rho (float): the decay rate of both running averages (default 0.9).
         epsilon (float): added inside the square roots (default 1e-5).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1211,8 +1215,8 @@ class Ftrl(Optimizer):
         learning_rate (float): the step size, MXNet's alpha (default 0.1).
         beta (float): the per-coordinate learning-rate parameter added to
             ``sqrt(n)`` (default 1).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1282,8 +1286,8 @@ class Adamax(Optimizer):
         beta1 (float): the decay rate of the first moment (default 0.9).
         beta2 (float): the decay of the exponentially weighted infinity norm
             (default 0.999).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1357,8 +1361,8 @@ class Nadam(Optimizer):
         beta2 (float): the decay rate of the second moment (default 0.999).
         epsilon (float): added to the denominator (default 1e-8).
         schedule_decay (float): how fast the momentum schedule warms up (default 0.004).
-        Other keyword arguments (`wd`, `rescale_grad`, `clip_gradient`, `lr_scheduler`,
-            ...) are the base `Optimizer`'s.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 

@@ -21,6 +21,8 @@ class GroupAdaGrad(Optimizer):
 
     Args:
         eps: added inside the square root.
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...); `wd` must stay 0.
 
     Raises:
         ValueError: a weight decay (not supported, as in MXNet), or a weight that is not 2-D.
