@@ -32,6 +32,10 @@ __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_
 def record(train_mode=True):
     """Record operator calls in this block so that `backward` can differentiate them.
 
+    Args:
+        train_mode (bool): the training mode inside the block (default True: e.g.
+            Dropout active).
+
     Example::
 
         x = nd.array([1.0, 2.0])
@@ -45,6 +49,10 @@ def record(train_mode=True):
 
 def pause(train_mode=False):
     """Stop recording inside a `record()` block (and switch to predict mode by default).
+
+    Args:
+        train_mode (bool): the training mode inside the block (default False: predict
+            mode).
 
     Example::
 
@@ -122,6 +130,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         heads: an NDArray or a list of them.
         head_grads: gradients of the heads (default: ones), same structure.
         retain_graph: keep the recorded graph so `backward` can run again.
+        train_mode (bool): run the backward pass in training mode (default True), as
+            Dropout and BatchNorm's backward expect.
 
     Raises:
         ValueError: a head was not recorded, or the graph was already freed.

@@ -56,6 +56,9 @@ def is_training():
 def set_recording(flag):
     """Set recording on or off; returns the previous state.
 
+    Args:
+        flag (bool): True to record operator calls from now on, False to stop.
+
     Example::
 
         prev = autograd.set_recording(True)     # the previous state, False
@@ -68,6 +71,10 @@ def set_recording(flag):
 
 def set_training(flag):
     """Set training mode on or off; returns the previous state.
+
+    Args:
+        flag (bool): True for training mode (e.g. Dropout active), False for
+            predict mode.
 
     Example::
 
@@ -122,6 +129,10 @@ class Leaf:
     `fresh`: a backward has written its gradient since the flag was last cleared (MXNet's
     ``_fresh_grad``).
 
+    Args:
+        grad (NDArray): the buffer the gradient is written to (or added to).
+        grad_req (str): 'write', 'add' or 'null': how a backward stores the gradient.
+
     Example::
 
         x = nd.array([1.0]); x.attach_grad()
@@ -146,6 +157,10 @@ class TapeNode:
     when it has no operator form. `saved`, for ``grad(create_graph=True)``: ``(is_train,
     context, raw inputs, raw outputs)`` of an operator call, whose rule can then run again on
     recorded arrays (None for other nodes).
+
+    Args:
+        nout (int): how many outputs the call made.
+        label (str): the call's name, shown in error messages and graphs.
 
     Example::
 
@@ -209,6 +224,9 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
     is recorded when no input is part of a recorded graph. An array made by a node that a
     backward without retain_graph has freed counts as a constant, as in MXNet (which clears
     such arrays' graph information).
+
+    Args:
+        label (str): the node's name (the operator's), for messages and graphs.
 
     Example::
 
@@ -336,7 +354,8 @@ def run_backward(heads, head_grads, retain_graph, write=False, step=None, head_g
     """Propagate gradients from `heads`; returns {id(leaf): (leaf, total grad or None)}.
 
     Args:
-        heads, head_grads: lists of arrays (head_grads None for ones).
+        heads (list of NDArray): the arrays to differentiate.
+        head_grads (list of NDArray): their gradients, aligned with `heads` (None: ones).
         retain_graph: keep each node's vjp, so that the walk can run again.
         write: hand the nodes that can the grad buffers of the leaves that will receive their
             gradient (`_write_targets`); such a leaf's total is then that buffer itself.
@@ -410,6 +429,13 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     """Differentiate the recorded graph from the list `heads` and write each marked
     variable's gradient into its buffer by its grad_req ('write', 'add'; 'null' untouched).
     `gluonlite.autograd.backward` is the user's entry (it also takes one array).
+
+    Args:
+        head_grads (list of NDArray): the gradients of the heads, aligned with them
+            (default None: ones).
+        retain_graph (bool): keep the graph so that a later backward can walk it again
+            (default False: it is freed).
+        train_mode (bool): run the vjps in training mode (default True).
 
     Raises:
         ValueError: a head was not recorded, or the graph was already freed.

@@ -164,6 +164,9 @@ class NotSupportedForSparseNDArray(_OnlyForNDArray):
 class classproperty:
     """A read-only property of the class itself (read from the class or an instance).
 
+    Args:
+        func (callable): ``func(cls) -> value``, called with the class on each read.
+
     Example::
 
         class A:
@@ -227,7 +230,9 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
     descriptions (MXNet builds operator docstrings with it).
 
     Args:
-        arg_names, arg_types, arg_descs: one entry per parameter.
+        arg_names (list of str): the parameters' names.
+        arg_types (list of str): their type strings, aligned with `arg_names`.
+        arg_descs (list of str): their descriptions, aligned with `arg_names`.
         remove_dup: keep only the first of parameters with the same name.
 
     Returns:
@@ -349,6 +354,9 @@ def normalize_dtype(dtype, what="dtype"):
 def dtype_name(dtype):
     """The numpy name of a dtype ('float32').
 
+    Args:
+        dtype: anything `numpy.dtype` takes (a type, a name, a dtype).
+
     Example::
 
         mx.base.dtype_name(np.float32)      # 'float32'
@@ -362,15 +370,22 @@ def flatten(obj, is_leaf):
 
     A leaf is anything `is_leaf` accepts; None is kept as an empty structure.
 
+    Args:
+        obj: the nested lists/tuples (or a single leaf, or None).
+        is_leaf (callable): ``is_leaf(o) -> bool``: whether `o` is one leaf.
+
+    Returns:
+        ``(leaves, spec)``: the leaves in order and the structure `unflatten` rebuilds.
+
+    Raises:
+        TypeError: an element that is neither a leaf, None, a list nor a tuple.
+
     Example::
 
         from gluonlite.base import flatten, unflatten
         is_leaf = lambda o: isinstance(o, str)
         leaves, spec = flatten(["a", ("b", "c")], is_leaf)  # leaves == ['a', 'b', 'c']
         unflatten(leaves, spec)                             # ['a', ('b', 'c')]
-
-    Raises:
-        TypeError: an element that is neither a leaf, None, a list nor a tuple.
     """
     leaves = []
     return leaves, _walk(obj, is_leaf, leaves)
@@ -412,6 +427,10 @@ def _build(s, it):
 
 def structure_str(spec):
     """A readable form of a structure spec: ``[*, (*, *)]`` where * is one array.
+
+    Args:
+        spec: the structure spec `flatten` returned (None, 0 for a leaf, or
+            ``(kind, children)``).
 
     Example::
 

@@ -25,6 +25,15 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
     """Save ``prefix-symbol.json`` (when `symbol` is given) and ``prefix-%04d.params`` with the
     parameters keyed ``arg:<name>`` and ``aux:<name>``, as MXNet's `model.save_checkpoint`.
 
+    Args:
+        prefix (str): the path prefix of the files.
+        epoch (int): the number in the parameters' file name.
+        symbol (Symbol): the network, or None to write the parameters only.
+        arg_params (dict of str to NDArray): the parameters.
+        aux_params (dict of str to NDArray): the auxiliary states.
+        remove_amp_cast (bool): accepted for MXNet's signature; the symbol is saved
+            as it is.
+
     Example::
 
         w = {'fc_weight': nd.ones((2, 3))}
@@ -49,6 +58,13 @@ def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
     """An epoch-end callback calling ``mod.save_checkpoint(prefix, epoch + 1, ...)`` every
     `period` epochs.
 
+    Args:
+        mod (BaseModule): the module to save.
+        prefix (str): the path prefix of the files.
+        period (int): save every this many epochs (default 1).
+        save_optimizer_states (bool): also write ``prefix-EPOCH.states`` (default
+            False).
+
     Example::
 
         net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -68,6 +84,11 @@ def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
 def do_checkpoint(prefix, period=1):
     """An epoch-end callback saving the symbol and parameters (`save_checkpoint`) every
     `period` epochs, numbered from 1.
+
+    Args:
+        prefix (str): the path prefix of the files.
+        period (int): save every this many epochs (default 1; values below 1 count
+            as 1).
 
     Example::
 
@@ -161,6 +182,10 @@ class Speedometer:
 
 class ProgressBar:
     """A batch-end callback logging a text progress bar of `total` batches.
+
+    Args:
+        total (int): the number of batches that fill the bar.
+        length (int): the bar's width in characters (default 80).
 
     Example::
 

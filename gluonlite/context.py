@@ -99,18 +99,18 @@ class Context(metaclass=_ContextType):
 
     Use it as a context manager to make it the default for new arrays.
 
-    Example::
-
-        with mx.Context('cpu', 0):
-            x = nd.zeros((2, 3))
-        x.context                     # cpu(0)
-
     Args:
         device_type: 'cpu' or 'gpu' (or another Context to copy).
         device_id: the device number.
 
     Raises:
         ValueError: an unknown device type or a negative id.
+
+    Example::
+
+        with mx.Context('cpu', 0):
+            x = nd.zeros((2, 3))
+        x.context                     # cpu(0)
     """
 
     default_ctx = _DefaultContext()
@@ -190,6 +190,10 @@ class Context(metaclass=_ContextType):
 def cpu(device_id=0):
     """The cpu context.
 
+    Args:
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
+
     Example::
 
         nd.zeros((2,), ctx=mx.cpu()).context    # cpu(0)
@@ -212,6 +216,10 @@ def cpu_pinned(device_id=0):
     """MXNet's page-locked host memory context; here the plain cpu context (numpy memory is
     what the GPU backend copies from either way).
 
+    Args:
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
+
     Example::
 
         nd.zeros((2,), ctx=mx.cpu_pinned()).context     # cpu(0)
@@ -221,6 +229,10 @@ def cpu_pinned(device_id=0):
 
 def cpu_shared(device_id=0):
     """MXNet's shared host memory context; the same memory as `cpu` here.
+
+    Args:
+        device_id (int): the context's number (default 0); every CPU context uses the
+            same host memory.
 
     Example::
 

@@ -29,6 +29,12 @@ _REGISTRY = {}
 def register(klass):
     """Class decorator registering an initializer under its lowercased class name.
 
+    Args:
+        klass (type): the `Initializer` subclass; `create` then finds it by name.
+
+    Returns:
+        type: `klass` itself.
+
     Example::
 
         @mx.init.register
@@ -199,7 +205,15 @@ def create(init):
     """An Initializer from an instance, a registered name ('uniform', 'zeros', 'xavier'),
     or MXNet's JSON form ``'["normal", {"sigma": 0.1}]'``.
 
+    Args:
+        init (Initializer, type or str): an instance (returned as it is), an Initializer
+            class (instantiated with its defaults), a registered name or the JSON form.
+
+    Returns:
+        Initializer: the initializer.
+
     Raises:
+        TypeError: `init` neither an Initializer nor a str.
         ValueError: an unknown name (the known ones are listed).
 
     Example::
@@ -297,6 +311,9 @@ class Constant(Initializer):
 class Uniform(Initializer):
     """Draw from U(-scale, scale) (MXNet's default initializer, scale=0.07).
 
+    Args:
+        scale (float): the bound of the interval (default 0.07).
+
     Example::
 
         w = nd.zeros((100,))
@@ -315,6 +332,9 @@ class Uniform(Initializer):
 @register
 class Normal(Initializer):
     """Draw from N(0, sigma**2) (default sigma=0.01).
+
+    Args:
+        sigma (float): the standard deviation (default 0.01).
 
     Example::
 
@@ -506,8 +526,11 @@ class FusedRNN(Initializer):
 
     Args:
         init: an Initializer (or its JSON) for the weights.
-        num_hidden, num_layers, mode ('rnn_relu', 'rnn_tanh', 'lstm', 'gru'),
-        bidirectional, forget_bias: as the fused RNN's.
+        num_hidden (int): the hidden state size of each layer.
+        num_layers (int): the number of stacked layers.
+        mode (str): 'rnn_relu', 'rnn_tanh', 'lstm' or 'gru': fixes the gates per layer.
+        bidirectional (bool): the packed vector holds both directions (default False).
+        forget_bias (float): the LSTM forget gates' bias (default 1.0).
 
     Raises:
         ValueError: an unknown mode, or an array whose size fits no input size.
@@ -587,7 +610,14 @@ class Load:
     """Initializes parameters from saved arrays (a file name or a dict name -> NDArray;
     ``arg:``/``aux:`` prefixes are dropped), falling back to `default_init`.
 
+    Args:
+        param (str or dict): a ``.params`` file name, or a dict name -> NDArray.
+        default_init (Initializer): for the names not loaded (default None: such a name
+            raises).
+        verbose (bool): log how each parameter was initialized (default False).
+
     Raises:
+        TypeError: `param` neither a file name nor a dict.
         ValueError: a loaded array whose shape differs from the parameter's, or a name
             not found with no default_init.
 
@@ -635,16 +665,21 @@ class Mixed:
     """Initializes each parameter with the first initializer whose regular expression
     matches its name.
 
+    Args:
+        patterns (list of str): regular expressions, tried in order with ``re.match``
+            against the parameter's name.
+        initializers (list of Initializer): one per pattern.
+
+    Raises:
+        ValueError: different numbers of patterns and initializers; a name no pattern
+            matches.
+
     Example::
 
         init = mx.init.Mixed(['bias', '.*'], [mx.init.Zero(), mx.init.One()])
         w, b = nd.zeros((2, 2)), nd.ones((2,))
         init('bias', b); init('fc_weight', w)
         w.sum().asscalar(), b.sum().asscalar()   # (4.0, 0.0)
-
-    Raises:
-        ValueError: different numbers of patterns and initializers; a name no pattern
-            matches.
     """
 
     def __init__(self, patterns, initializers):

@@ -55,6 +55,9 @@ class KVStoreBase:
     def broadcast(self, key, value, out, priority=0):
         """Initialize `key` with `value` and copy it to `out`.
 
+        Args:
+            priority (int): the operation's scheduling priority (default 0).
+
         Example::
 
             kv = mx.kv.create('teststore')
@@ -65,6 +68,10 @@ class KVStoreBase:
 
     def pushpull(self, key, value, out=None, priority=0):
         """Sum `value` over devices and copy the result to `out` (or back into `value`).
+
+        Args:
+            key (int, str or list): the key, or a list of keys.
+            priority (int): the operation's scheduling priority (default 0).
 
         Example::
 
@@ -100,6 +107,9 @@ class KVStoreBase:
     def save_optimizer_states(self, fname, dump_optimizer=False):
         """Save the optimizer states to `fname`.
 
+        Args:
+            dump_optimizer (bool): also save the optimizer's settings (default False).
+
         Example::
 
             kv = mx.kv.create('local')
@@ -112,6 +122,9 @@ class KVStoreBase:
 
     def load_optimizer_states(self, fname):
         """Load optimizer states saved by `save_optimizer_states`.
+
+        Args:
+            fname (str): the path of the states file.
 
         Example::
 
@@ -270,6 +283,11 @@ class TestStore(KVStoreBase):
     def broadcast(self, key, value, out, priority=0):
         """Copy `value` into every array of `out`.
 
+        Args:
+            key (int or str): the key (unused: nothing is stored).
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
+
         Example::
 
             kv = mx.kv.create('teststore')
@@ -283,6 +301,11 @@ class TestStore(KVStoreBase):
 
     def pushpull(self, key, value, out=None, priority=0):
         """Sum the arrays of `value` and write the sum into `out` (or into `value`).
+
+        Args:
+            key (int or str): the key (unused: nothing is stored).
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
 
         Example::
 
@@ -300,6 +323,10 @@ class TestStore(KVStoreBase):
     def is_capable(capability):
         """No capability: ``is_capable('optimizer')`` is False (a static method, as in MXNet,
         so ``type(kv).is_capable(...)`` works too).
+
+        Args:
+            capability (str): the capability's name, e.g. ``KVStoreBase.OPTIMIZER``
+                (case-insensitive).
 
         Raises:
             ValueError: an unknown capability.
@@ -349,6 +376,10 @@ class KVStore(KVStoreBase):
     Keys are ints or strs. A push of several arrays for one key (one per device) sums them;
     with an optimizer set (`set_optimizer`) the sum is applied to the stored value as a
     gradient, otherwise it replaces the stored value.
+
+    Args:
+        name (str): the store's type, ``'local'`` (default) or ``'device'`` (the same store
+            here), as `type` reports it.
 
     Example::
 
@@ -456,6 +487,13 @@ class KVStore(KVStoreBase):
         """Sum the arrays given for each key (one per device) and apply the updater to the
         stored value (the sum is the gradient), or store the sum when there is no updater.
 
+        Args:
+            key (int, str or list): the key, or a list of keys paired with a list of
+                entries.
+            value (NDArray or list): per key, an NDArray or a list of them (one per device).
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
+
         Raises:
             ValueError: a key not initialized, or values whose shapes differ from it.
 
@@ -492,6 +530,12 @@ class KVStore(KVStoreBase):
         per device; lists of keys with lists of outs too). Sparse outs are skipped with
         `ignore_sparse` (read them with `row_sparse_pull`), else filled whole.
 
+        Args:
+            key (int, str or list): the key, or a list of keys paired with a list of
+                entries.
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
+
         Raises:
             ValueError: a key not initialized, or an `out` of another shape.
 
@@ -519,6 +563,12 @@ class KVStore(KVStoreBase):
     def pushpull(self, key, value, out=None, priority=0):
         """`push` then `pull` into `out` (into `value` when `out` is None).
 
+        Args:
+            key (int, str or list): the key, or a list of keys paired with a list of
+                entries.
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
+
         Example::
 
             kv = mx.kv.create('local')
@@ -532,6 +582,12 @@ class KVStore(KVStoreBase):
 
     def broadcast(self, key, value, out, priority=0):
         """`init` each key with `value`, then `pull` it into `out`.
+
+        Args:
+            key (int, str or list): the key, or a list of keys paired with a list of
+                entries.
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
 
         Example::
 
@@ -554,6 +610,8 @@ class KVStore(KVStoreBase):
             out: a RowSparseNDArray or a list (one per device; per key for several keys).
             row_ids: an NDArray of row numbers (repeats allowed), or a list of them, one per
                 `out`.
+            priority (int): MXNet's scheduling priority of the operation; accepted, no effect
+                here (operations run in order) (default 0).
 
         Raises:
             ValueError: a key not initialized, `out` not row_sparse, a row_ids list whose
@@ -588,6 +646,9 @@ class KVStore(KVStoreBase):
 
     def set_gradient_compression(self, compression_params):
         """Compress gradients between workers.
+
+        Args:
+            compression_params (dict): e.g. ``{'type': '2bit', 'threshold': 0.5}`` (refused).
 
         Raises:
             NotImplementedError: always: a single process sends no gradients anywhere.
@@ -629,6 +690,10 @@ class KVStore(KVStoreBase):
         """Save the optimizer's states (and scalar hyperparameters and step counts) to
         `fname`, in the file format of `gluon.Trainer.save_states`. Keys must be ints.
 
+        Args:
+            dump_optimizer (bool): accepted for MXNet's signature; the file always holds the
+                optimizer's scalar settings and update counts (default False).
+
         Raises:
             ValueError: no optimizer set (`set_optimizer`).
 
@@ -649,6 +714,9 @@ class KVStore(KVStoreBase):
 
     def load_optimizer_states(self, fname):
         """Load states saved by `save_optimizer_states` into the optimizer's updater.
+
+        Args:
+            fname (str): the path of the states file.
 
         Raises:
             ValueError: no optimizer set, or a file that does not fit (named).
@@ -712,6 +780,9 @@ class _Slot:
 
 class KVStoreServer:
     """A parameter server process of distributed training (MXNet's `KVStoreServer`).
+
+    Args:
+        kvstore (KVStore): the store the server would serve (refused).
 
     Raises:
         NotImplementedError: on construction: gluonlite has no distributed training.

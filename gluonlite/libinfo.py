@@ -21,6 +21,10 @@ def _none(what):
 def find_lib_path(prefix="libmxnet"):
     """The paths of MXNet's shared library. Not available here.
 
+    Args:
+        prefix (str): the library's file name prefix in MXNet (default ``'libmxnet'``);
+            unused: the call raises.
+
     Raises:
         RuntimeError: always (no libmxnet: gluonlite is pure Python).
 

@@ -71,6 +71,13 @@ def get_logger(name=None, filename=None, filemode=None, level=WARNING):
 def getLogger(name=None, filename=None, filemode=None, level=WARNING):  # noqa: N802
     """Deprecated spelling of `get_logger` (warns DeprecationWarning), as in MXNet.
 
+    Args:
+        name (str): the logger's name, as `get_logger`'s (default None: the root
+            logger).
+        filename (str): a file to log to, as `get_logger`'s (default None: stderr).
+        filemode (str): the file's open mode, as `get_logger`'s (default None: append).
+        level (int): the logging level (default WARNING).
+
     Example::
 
         import warnings

@@ -88,7 +88,11 @@ class FactorScheduler(LRScheduler):
         step: updates between reductions (>= 1).
         factor: the multiplier (<= 1).
         stop_factor_lr: the lowest rate.
-        base_lr, warmup_steps, warmup_begin_lr, warmup_mode: as `LRScheduler`.
+        base_lr (float): the learning rate after warmup (default 0.01).
+        warmup_steps (int): the number of warmup updates (default 0: none).
+        warmup_begin_lr (float): the rate at update 0 of the warmup (default 0).
+        warmup_mode (str): 'linear' (default: from warmup_begin_lr up to base_lr) or
+            'constant' (warmup_begin_lr throughout the warmup).
 
     Raises:
         ValueError: step < 1 or factor > 1.
@@ -135,7 +139,11 @@ class MultiFactorScheduler(LRScheduler):
     Args:
         step: an increasing list of update counts (each >= 1).
         factor: the multiplier (<= 1).
-        base_lr, warmup_steps, warmup_begin_lr, warmup_mode: as `LRScheduler`.
+        base_lr (float): the learning rate after warmup (default 0.01).
+        warmup_steps (int): the number of warmup updates (default 0: none).
+        warmup_begin_lr (float): the rate at update 0 of the warmup (default 0).
+        warmup_mode (str): 'linear' (default: from warmup_begin_lr up to base_lr) or
+            'constant' (warmup_begin_lr throughout the warmup).
 
     Raises:
         ValueError: step is not a non-empty increasing list of ints >= 1, or factor > 1.
@@ -212,7 +220,12 @@ class PolyScheduler(_DecayToFinal):
     Args:
         max_update: the update at which final_lr is reached (an int >= 1).
         pwr: the power (default 2).
-        base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode: as above.
+        base_lr (float): the learning rate after warmup (default 0.01).
+        warmup_steps (int): the number of warmup updates (default 0: none).
+        warmup_begin_lr (float): the rate at update 0 of the warmup (default 0).
+        warmup_mode (str): 'linear' (default: from warmup_begin_lr up to base_lr) or
+            'constant' (warmup_begin_lr throughout the warmup).
+        final_lr (float): the rate reached at `max_update` and kept after (default 0).
 
     Example::
 
@@ -235,7 +248,12 @@ class CosineScheduler(_DecayToFinal):
 
     Args:
         max_update: the update at which final_lr is reached (an int >= 1).
-        base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode: as above.
+        base_lr (float): the learning rate after warmup (default 0.01).
+        warmup_steps (int): the number of warmup updates (default 0: none).
+        warmup_begin_lr (float): the rate at update 0 of the warmup (default 0).
+        warmup_mode (str): 'linear' (default: from warmup_begin_lr up to base_lr) or
+            'constant' (warmup_begin_lr throughout the warmup).
+        final_lr (float): the rate reached at `max_update` and kept after (default 0).
 
     Example::
 

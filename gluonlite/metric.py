@@ -187,7 +187,10 @@ class EvalMetric:
 
     Args:
         name: the name shown by ``get()``.
-        output_names, label_names: which entries ``update_dict`` reads (default: all).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
         **kwargs: constructor arguments kept for ``get_config()``; ``has_global_stats``
             says whether the global sums are kept apart from the local ones.
 
@@ -226,6 +229,10 @@ class EvalMetric:
     def update_dict(self, label, pred):
         """Update from dicts name -> NDArray, reading `label_names`/`output_names` (all
         entries in order when None).
+
+        Args:
+            label (dict of str to NDArray): the batch's labels by name.
+            pred (dict of str to NDArray): the batch's predictions by name.
 
         Example::
 
@@ -349,6 +356,11 @@ class CompositeEvalMetric(EvalMetric):
 
     Args:
         metrics: metrics or names (default: none; see ``add``).
+        name (str): the name ``get()`` reports (default ``'composite'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -365,6 +377,10 @@ class CompositeEvalMetric(EvalMetric):
 
     def add(self, metric):
         """Append a child metric (an EvalMetric or anything ``create`` takes).
+
+        Args:
+            metric (EvalMetric, str or callable): the child metric, or a name, class
+                or function `create` turns into one.
 
         Example::
 
@@ -529,6 +545,11 @@ class Accuracy(EvalMetric):
 
     Args:
         axis: the class axis of the predictions (default 1).
+        name (str): the name ``get()`` reports (default ``'accuracy'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -582,6 +603,11 @@ class TopKAccuracy(EvalMetric):
 
     Args:
         top_k: how many predictions count (must be > 1; use Accuracy for 1).
+        name (str): the name ``get()`` reports (default ``'top_k_accuracy'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Raises:
         ValueError: top_k <= 1.
@@ -739,6 +765,11 @@ class F1(_BinaryMetric):
     Args:
         average: 'macro' (default: the mean of each update's F1) or 'micro' (F1 of all
             counts together).
+        name (str): the name ``get()`` reports (default ``'f1'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Raises:
         ValueError: more than 2 label values.
@@ -777,6 +808,11 @@ class MCC(_BinaryMetric):
 
     Args:
         average: 'macro' (default) or 'micro', as for `F1`.
+        name (str): the name ``get()`` reports (default ``'mcc'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Raises:
         ValueError: more than 2 label values.
@@ -802,6 +838,11 @@ class Perplexity(EvalMetric):
     Args:
         ignore_label: a label value that does not count (or None).
         axis: the class axis of the predictions (default -1).
+        name (str): the name ``get()`` reports (default ``'perplexity'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Raises:
         ValueError: the label count does not match the predictions.
@@ -922,6 +963,13 @@ class _PerBatchRegression(EvalMetric):
 class MAE(_PerBatchRegression):
     """Mean absolute error (the mean over updates of each batch's mean).
 
+    Args:
+        name (str): the name ``get()`` reports (default ``'mae'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
+
     Example::
 
         mae = mx.metric.MAE()
@@ -941,6 +989,13 @@ class MAE(_PerBatchRegression):
 class MSE(_PerBatchRegression):
     """Mean squared error (the mean over updates of each batch's mean).
 
+    Args:
+        name (str): the name ``get()`` reports (default ``'mse'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
+
     Example::
 
         mse = mx.metric.MSE()
@@ -959,6 +1014,13 @@ class MSE(_PerBatchRegression):
 
 class RMSE(_PerBatchRegression):
     """Root mean squared error (the mean over updates of each batch's RMSE).
+
+    Args:
+        name (str): the name ``get()`` reports (default ``'rmse'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -1006,6 +1068,11 @@ class CrossEntropy(_PickedLogLoss):
 
     Args:
         eps: added to each probability before the log (default 1e-12).
+        name (str): the name ``get()`` reports (default ``'cross-entropy'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -1024,6 +1091,11 @@ class NegativeLogLikelihood(_PickedLogLoss):
 
     Args:
         eps: added to each probability before the log (default 1e-12).
+        name (str): the name ``get()`` reports (default ``'nll-loss'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -1043,6 +1115,11 @@ class PearsonCorrelation(EvalMetric):
     Args:
         average: 'macro' (default: the mean of each update's correlation) or 'micro' (the
             correlation of everything seen, kept with running sums).
+        name (str): the name ``get()`` reports (default ``'pearsonr'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -1146,6 +1223,15 @@ class PearsonCorrelation(EvalMetric):
 class PCC(EvalMetric):
     """The multiclass Pearson correlation coefficient (MCC generalised to K classes) of a
     confusion matrix grown as new classes appear; predictions are class scores or indices.
+
+    Args:
+        name (str): the name ``get()`` reports (default ``'pcc'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
+        has_global_stats (bool): keep the global confusion matrix apart from the local
+            one, so `reset_local` clears only the local (default True).
 
     Example::
 
@@ -1275,6 +1361,13 @@ class PCC(EvalMetric):
 class Loss(EvalMetric):
     """The mean of the given loss values (labels are ignored).
 
+    Args:
+        name (str): the name ``get()`` reports (default ``'loss'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
+
     Example::
 
         m = mx.metric.Loss()
@@ -1313,6 +1406,13 @@ class Loss(EvalMetric):
 class Torch(Loss):
     """`Loss` under the name 'torch' (MXNet's alias for Torch-module outputs).
 
+    Args:
+        name (str): the name ``get()`` reports (default ``'torch'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
+
     Example::
 
         m = mx.metric.Torch()
@@ -1326,6 +1426,13 @@ class Torch(Loss):
 
 class Caffe(Loss):
     """`Loss` under the name 'caffe' (MXNet's alias for Caffe-module outputs).
+
+    Args:
+        name (str): the name ``get()`` reports (default ``'caffe'``).
+        output_names (list of str): the keys of the predictions `update_dict` reads, in
+            order (default None: every prediction).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: every label).
 
     Example::
 
@@ -1346,6 +1453,10 @@ class CustomMetric(EvalMetric):
         feval: the function.
         name: the name (default: the function's, ``custom(<lambda>)`` for a lambda).
         allow_extra_outputs: allow more predictions than labels.
+        output_names (list of str): the keys of the predictions `update_dict` reads
+            (default None: all).
+        label_names (list of str): the keys of the labels `update_dict` reads (default
+            None: all).
 
     Raises:
         NotImplementedError: from ``get_config`` (a function cannot be serialized).
@@ -1419,6 +1530,16 @@ class CustomMetric(EvalMetric):
 
 def np(numpy_feval, name=None, allow_extra_outputs=False):
     """A `CustomMetric` from a numpy function ``feval(label, pred)``.
+
+    Args:
+        numpy_feval (callable): ``feval(label, pred) -> float`` on one output's numpy
+            label and prediction arrays; or a ``(sum, count)`` pair.
+        name (str): the metric's name (default None: `numpy_feval`'s ``__name__``).
+        allow_extra_outputs (bool): allow more predictions than labels (default False:
+            the counts must match).
+
+    Returns:
+        CustomMetric: the metric wrapping `numpy_feval`.
 
     Example::
 

@@ -34,6 +34,10 @@ Example::
 def load_params(prefix, epoch):
     """``(arg_params, aux_params)`` read from ``prefix-%04d.params``.
 
+    Args:
+        prefix (str): the checkpoint's path prefix.
+        epoch (int): the epoch number in the file name.
+
     Raises:
         ValueError: a key without the ``arg:`` or ``aux:`` prefix.
 
@@ -80,6 +84,10 @@ def _split_arg_aux(saved, source):
 def load_checkpoint(prefix, epoch):
     """``(symbol, arg_params, aux_params)`` from ``prefix-symbol.json`` and
     ``prefix-%04d.params`` (as `save_checkpoint` writes them).
+
+    Args:
+        prefix (str): the checkpoint's path prefix.
+        epoch (int): the epoch number in the parameters' file name.
 
     Example::
 

@@ -65,6 +65,10 @@ class Monitor:
         """The executor callback: keep ``(step, name, stat_func(array))`` while collecting
         and when `name` matches the pattern.
 
+        Args:
+            name (str or bytes): the array's name (an operator output or input).
+            array (NDArray): the array; `stat_func` turns it into the kept statistic.
+
         Example::
 
             mon = mx.mon.Monitor(1)

@@ -64,8 +64,13 @@ class CustomOp:
         Args:
             is_train: whether this is a training pass.
             req: per output, how to write it ('write', 'inplace', 'add' or 'null').
-            in_data, out_data, aux: lists of NDArrays (inputs, outputs to fill, auxiliary
-                states).
+            in_data (list of NDArray): the inputs, in `CustomOpProp.list_arguments` order.
+            out_data (list of NDArray): the outputs to fill, allocated with the inferred
+                shapes and dtypes.
+            aux (list of NDArray): the auxiliary states (`list_auxiliary_states`).
+
+        Raises:
+            NotImplementedError: on the base class: a CustomOp must define it.
 
         Example::
 
@@ -84,7 +89,14 @@ class CustomOp:
 
         Args:
             req: per input, how to write its gradient.
-            out_grad, in_data, out_data, in_grad, aux: lists of NDArrays.
+            out_grad (list of NDArray): the gradients of the outputs.
+            in_data (list of NDArray): the forward's inputs.
+            out_data (list of NDArray): the forward's outputs.
+            in_grad (list of NDArray): the inputs' gradient buffers to fill.
+            aux (list of NDArray): the auxiliary states.
+
+        Raises:
+            NotImplementedError: on the base class: the operator cannot be differentiated.
 
         Example::
 
@@ -158,6 +170,12 @@ class CustomOpProp:
         """(input shapes, output shapes, auxiliary shapes) from the input shapes (lists, in
         `list_arguments` order); the default gives every output the first input's shape.
 
+        Args:
+            in_shape (list of list of int): the inputs' shapes.
+
+        Returns:
+            ``(in_shapes, out_shapes, aux_shapes)``.
+
         Example::
 
             mx.operator.CustomOpProp().infer_shape([[2, 3]])   # ([[2, 3]], ([2, 3],), ())
@@ -166,6 +184,12 @@ class CustomOpProp:
 
     def infer_type(self, in_type):
         """(input dtypes, output dtypes, auxiliary dtypes); the default: the first input's.
+
+        Args:
+            in_type (list): the inputs' dtypes (numpy types).
+
+        Returns:
+            ``(in_types, out_types, aux_types)``.
 
         Example::
 
@@ -177,6 +201,12 @@ class CustomOpProp:
 
     def infer_storage_type(self, in_stype):
         """Storage types: dense everywhere (a custom operator computes on dense arrays).
+
+        Args:
+            in_stype (list of str): the inputs' storage types.
+
+        Returns:
+            ``(in_stypes, out_stypes, aux_stypes)``.
 
         Raises:
             NotImplementedError: a sparse input storage type.
@@ -197,6 +227,16 @@ class CustomOpProp:
     def infer_storage_type_backward(self, ograd_stype, in_stype, out_stype, igrad_stype,
                                     aux_stype):
         """Storage types of the backward: dense everywhere.
+
+        Args:
+            ograd_stype (list of str): the output gradients' storage types.
+            in_stype (list of str): the inputs' storage types.
+            out_stype (list of str): the outputs' storage types.
+            igrad_stype (list of str): the input gradients' storage types (set to dense).
+            aux_stype (list of str): the auxiliary states' storage types.
+
+        Returns:
+            The five lists, in the same order, the input gradients' made dense.
 
         Example::
 
@@ -236,6 +276,15 @@ class CustomOpProp:
     def declare_backward_dependency(self, out_grad, in_data, out_data):
         """What the backward reads (MXNet frees the rest early; everything is kept here).
 
+        Args:
+            out_grad (list of int): the ids of the output gradients.
+            in_data (list of int): the ids of the inputs.
+            out_data (list of int): the ids of the outputs.
+
+        Returns:
+            list of int: the ids the backward depends on (the output gradients only with
+            `need_top_grad`).
+
         Example::
 
             prop = mx.operator.CustomOpProp(need_top_grad=False)
@@ -250,6 +299,17 @@ class CustomOpProp:
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """The `CustomOp` instance for these input shapes and dtypes (override this).
+
+        Args:
+            ctx (Context): the context the operator runs on.
+            in_shapes (list of list of int): the inputs' shapes.
+            in_dtypes (list): the inputs' dtypes.
+
+        Returns:
+            CustomOp: the operator.
+
+        Raises:
+            NotImplementedError: on the base class: a CustomOpProp must override it.
 
         Example::
 

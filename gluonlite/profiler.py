@@ -224,6 +224,11 @@ def set_state(state="stop", profile_process="worker"):
     """Start ('run') or stop ('stop') recording. Starting anew after a `dump` or a
     ``dumps(reset=True)`` begins a fresh session; a stop keeps what was recorded.
 
+    Args:
+        state (str): ``'run'`` to start recording, ``'stop'`` (default) to stop.
+        profile_process (str): ``'worker'`` (default), the process whose profiling is changed;
+            ``'server'`` (a kvstore server) raises NotImplementedError: there are none.
+
     Raises:
         ValueError: a state other than 'run' or 'stop'.
 
@@ -255,6 +260,10 @@ def state():
 def pause(profile_process="worker"):
     """Stop recording for a while, keeping the session (`resume` goes on).
 
+    Args:
+        profile_process (str): ``'worker'`` (default), the process whose profiling is changed;
+            ``'server'`` (a kvstore server) raises NotImplementedError: there are none.
+
     Example::
 
         mx.profiler.set_state('run')
@@ -271,6 +280,10 @@ def pause(profile_process="worker"):
 
 def resume(profile_process="worker"):
     """Go on recording after `pause`.
+
+    Args:
+        profile_process (str): ``'worker'`` (default), the process whose profiling is changed;
+            ``'server'`` (a kvstore server) raises NotImplementedError: there are none.
 
     Example::
 
@@ -404,6 +417,9 @@ class Domain:
     """A named group of user events (`Task`, `Frame`, `Counter`, `Marker`); its name is the
     category of their events and a table of `dumps`.
 
+    Args:
+        name (str): the domain's name, non-empty (else ValueError).
+
     Example::
 
         d = mx.profiler.Domain('data')
@@ -423,6 +439,9 @@ class Domain:
     def new_task(self, name):
         """A `Task` in this domain.
 
+        Args:
+            name (str): the task's name.
+
         Example::
 
             task = mx.profiler.Domain('data').new_task('load')
@@ -432,6 +451,9 @@ class Domain:
 
     def new_frame(self, name):
         """A `Frame` in this domain.
+
+        Args:
+            name (str): the frame's name.
 
         Example::
 
@@ -444,6 +466,9 @@ class Domain:
     def new_counter(self, name, value=None):
         """A `Counter` in this domain, set to `value` if given.
 
+        Args:
+            name (str): the counter's name.
+
         Example::
 
             c = mx.profiler.Domain('data').new_counter('queued', 5)
@@ -453,6 +478,9 @@ class Domain:
 
     def new_marker(self, name):
         """A `Marker` in this domain.
+
+        Args:
+            name (str): the marker's name.
 
         Example::
 
@@ -535,6 +563,11 @@ class Task(_Span):
 class Frame(Task):
     """A span that repeats (an iteration, a batch); recorded as a Task is.
 
+    Args:
+        domain (Domain): the domain the object belongs to (its name is the category;
+            anything else raises TypeError).
+        name (str): the frame's name (a non-str raises TypeError).
+
     Example::
 
         with mx.profiler.Frame(mx.profiler.Domain('train'), 'batch'):
@@ -544,6 +577,9 @@ class Frame(Task):
 
 class Event(_Span):
     """A span outside any domain (category 'event').
+
+    Args:
+        name (str): the event's name (a non-str raises TypeError).
 
     Example::
 
@@ -577,6 +613,9 @@ class Counter:
 
     def set_value(self, value):
         """Set the counter to an integer value and record it.
+
+        Args:
+            value (int): the new value (a bool or a non-int raises TypeError).
 
         Example::
 
@@ -631,6 +670,11 @@ _MARK_SCOPES = {"global": "g", "process": "p", "thread": "t", "task": "t", "mark
 class Marker:
     """An instant in time (a vertical line in the trace viewer).
 
+    Args:
+        domain (Domain): the domain the object belongs to (its name is the category;
+            anything else raises TypeError).
+        name (str): the marker's name.
+
     Example::
 
         mx.profiler.Marker(mx.profiler.Domain('train'), 'epoch end').mark()
@@ -641,6 +685,10 @@ class Marker:
 
     def mark(self, scope="process"):
         """Record the instant; scope: 'global', 'process', 'thread', 'task' or 'marker'.
+
+        Args:
+            scope (str): the marker's reach in the trace, one of ``'global'``, ``'process'``
+                (default), ``'thread'``, ``'task'``, ``'marker'``.
 
         Raises:
             ValueError: another scope.
@@ -712,6 +760,11 @@ def capture():
 def profiler_set_config(mode="symbolic", filename="profile.json"):
     """Deprecated form of `set_config`: mode 'symbolic' or 'all'.
 
+    Args:
+        mode (str): ``'symbolic'`` (default): profile symbolic executors only; ``'all'``:
+            imperative operators too (any other mode raises ValueError).
+        filename (str): the trace file `dump` writes (default ``'profile.json'``).
+
     Example::
 
         import warnings
@@ -732,6 +785,10 @@ def profiler_set_config(mode="symbolic", filename="profile.json"):
 def profiler_set_state(state="stop"):
     """Deprecated form of `set_state`.
 
+    Args:
+        state (str): ``'run'`` or ``'stop'`` (default), as
+            `set_state`'s.
+
     Example::
 
         import warnings
@@ -749,6 +806,9 @@ def profiler_set_state(state="stop"):
 def set_kvstore_handle(handle):
     """Accepted for MXNet programs: gluonlite has no distributed kvstore server to
     profile, so the handle is kept and not used.
+
+    Args:
+        handle: the kvstore handle (kept, never used).
 
     Example::
 
@@ -774,6 +834,9 @@ def c_str(string):
 
 def c_str_array(strings):
     """MXNet's C-string-array helper: a list of UTF-8 bytes.
+
+    Args:
+        strings (list of str): the strings to encode.
 
     Example::
 

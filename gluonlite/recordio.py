@@ -46,6 +46,9 @@ def c_str(string):
 def check_call(ret):
     """MXNet's C-call checker; nothing calls C here, so it only accepts 0.
 
+    Args:
+        ret (int): the return code of a C call.
+
     Raises:
         MXNetError: ret is not 0.
 
@@ -158,6 +161,9 @@ class MXRecordIO:
 
     def write(self, buf):
         """Append one record (bytes).
+
+        Args:
+            buf (bytes): the record's content (less than 2**29 bytes).
 
         Example::
 
@@ -345,6 +351,10 @@ class MXIndexedRecordIO(MXRecordIO):
     def write_idx(self, idx, buf):
         """Append a record under key `idx`.
 
+        Args:
+            idx (int): the record's key, written to the index file with its offset.
+            buf (bytes): the record's content.
+
         Example::
 
             w = mx.recordio.MXIndexedRecordIO('d.idx', 'd.rec', 'w')
@@ -447,6 +457,7 @@ def unpack_img(s, iscolor=-1):
 
     Args:
         iscolor: 1 color, 0 grayscale, -1 as stored.
+        s (bytes): the packed record (as `pack_img` makes it).
 
     Example::
 
@@ -464,6 +475,13 @@ def unpack_img(s, iscolor=-1):
 def pack_img(header, img, quality=95, img_fmt=".jpg"):
     """A record of `header` and `img` (a uint8 HWC array in BGR order, or HW) encoded as
     '.jpg' (with `quality`) or '.png'.
+
+    Args:
+        header (IRHeader): the record's header.
+        img (numpy.ndarray): the uint8 image, (H, W, 3) in BGR order or (H, W).
+        quality (int): the JPEG quality, 1-100 (default 95; unused for PNG).
+        img_fmt (str): ``'.jpg'`` (default) or ``'.png'`` (case-insensitive; ``'.jpeg'``
+            too).
 
     Raises:
         ValueError: an unsupported img_fmt.

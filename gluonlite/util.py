@@ -205,6 +205,10 @@ def is_np_default_dtype():
 def set_np_default_dtype(active=True):
     """Turn NumPy's float64 default dtype on or off in this thread; returns the previous state.
 
+    Args:
+        active (bool): True (default): the default dtype of `mx.np` arrays is
+            float64, as NumPy's; False: float32.
+
     Example::
 
         prev = mx.util.set_np_default_dtype(True)   # False before
@@ -345,6 +349,10 @@ class _NumpyArrayScope:
 def np_shape(active=True):
     """A ``with`` scope of NumPy shape semantics (see `is_np_shape`).
 
+    Args:
+        active (bool): True (default) turns NumPy shape semantics on inside the block,
+            False off; the previous state comes back after it.
+
     Example::
 
         with mx.np_shape(True):
@@ -355,6 +363,10 @@ def np_shape(active=True):
 
 def np_array(active=True):
     """A ``with`` scope of NumPy array semantics (see `is_np_array`).
+
+    Args:
+        active (bool): True (default) turns NumPy array semantics on inside the block,
+            False off; the previous state comes back after it.
 
     Example::
 

@@ -166,6 +166,10 @@ def backward(outputs, out_grads=None, retain_graph=False):
 def compute_gradient(outputs):
     """Deprecated: `backward(outputs)`.
 
+    Args:
+        outputs (list of NDArray): the recorded outputs to differentiate; each head's
+            gradient is ones, accumulated into the gradient buffers `mark_variables` set.
+
     Example::
 
         from gluonlite.contrib import autograd as cag

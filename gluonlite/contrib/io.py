@@ -20,7 +20,9 @@ class DataLoaderIter(DataIter):
 
     Args:
         loader: the DataLoader.
-        data_name, label_name: the names in `provide_data`/`provide_label`.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
         dtype: the dtype of the descriptions.
 
     Raises:

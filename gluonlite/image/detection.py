@@ -370,6 +370,18 @@ def CreateMultiRandCropAugmenter(min_object_covered=0.1, aspect_ratio_range=(0.7
     """A `DetRandomSelectAug` over several `DetRandomCropAug` s: each argument given as a
     list makes one sampler per element (single values are shared).
 
+    Args:
+        min_object_covered (float or list): the least fraction of each touched object's
+            area a crop keeps (default 0.1).
+        aspect_ratio_range (tuple or list): (min, max) width/height of the crop, or one
+            number (default (0.75, 1.33)).
+        area_range (tuple or list): (min, max) fraction of the
+            image's area a crop covers (default (0.05, 1.0)).
+        min_eject_coverage (float or list): objects keeping less of their area are removed
+            from the label (default 0.3).
+        max_attempts (int or list): draws per crop before giving up (default 50).
+        skip_prob (float): the probability of applying no crop at all (default 0).
+
     Raises:
         ValueError: lists of different lengths.
 
@@ -407,16 +419,34 @@ def CreateDetAugmenter(data_shape, resize=0, rand_crop=0, rand_pad=0, rand_gray=
     Args:
         data_shape: (channels, height, width) of the output.
         resize: resize the shorter side to this first (0: no).
-        rand_crop, rand_pad: the probability of a random crop / pad.
         rand_gray: the probability of turning an image grey.
         rand_mirror: mirror with probability 0.5.
-        mean, std: True for ImageNet's RGB values, a numpy array of 1 or 3 values, or None.
-        brightness, contrast, saturation, pca_noise, hue: jitter strengths (0: off).
         inter_method: the interpolation code (see `imresize`).
-        min_object_covered, aspect_ratio_range, area_range: the crop (and pad) samplers'
-            settings (see `DetRandomCropAug`).
-        min_eject_coverage, max_attempts: likewise.
         pad_val: the padding colour.
+        rand_crop (float): the probability of a random crop (default 0: never).
+        rand_pad (float): the probability of a random pad (default 0: never).
+        mean: True for ImageNet's RGB means, a numpy array of 1 or 3 values,
+            or None (default: no centring).
+        std: True for ImageNet's RGB standard deviations, a numpy array of 1 or 3
+            values, or None (default: no scaling).
+        brightness (float): the brightness jitter strength: the image is scaled by ``1 +
+            U(-brightness, brightness)`` (0: off).
+        contrast (float): the contrast jitter strength: ``alpha = 1 + U(-contrast,
+            contrast)`` (0: off).
+        saturation (float): the saturation jitter strength: ``alpha = 1 +
+            U(-saturation, saturation)`` (0: off).
+        pca_noise (float): the standard deviation of the PCA lighting noise (0: off).
+        hue (float): the hue jitter strength: a rotation by ``U(-hue, hue) * 180`` degrees
+            (0: off).
+        min_object_covered (float or list): the least fraction of each touched object's
+            area a crop keeps (default 0.1).
+        aspect_ratio_range (tuple or list): (min, max) width/height of the crop, or one
+            number (default (0.75, 1.33)).
+        area_range (tuple): (min, max) fraction of the image's area for the crops; the
+            pad samplers use ``(1.0, max)`` (default (0.05, 3.0)).
+        min_eject_coverage (float or list): objects keeping less of their area are removed
+            from the label (default 0.3).
+        max_attempts (int or list): draws per crop before giving up (default 50).
 
     Returns:
         The list of `DetAugmenter` s.
@@ -457,11 +487,25 @@ class ImageDetIter(ImageIter):
     is ``[header_width, object_width, (header extras), objects' rows...]``.
 
     Args:
-        batch_size, data_shape, path_imgrec, path_imglist, path_root: as `ImageIter`.
-        path_imgidx, shuffle, part_index, num_parts, imglist: as `ImageIter`.
-        data_name, label_name, last_batch_handle: as `ImageIter`.
         aug_list: the detection augmenters; None builds ``CreateDetAugmenter(data_shape,
             **kwargs)``.
+        batch_size (int): images per batch.
+        data_shape (tuple of int): (3, height, width) of each image after augmentation.
+        path_imgrec (str): a RecordIO file of packed images (default None).
+        path_imglist (str): an image list file, ``index<TAB>label(s)<TAB>path`` per line
+            (default None).
+        path_root (str): the folder the list's paths are relative to (default None).
+        path_imgidx (str): the index file of `path_imgrec`, for shuffling and parts
+            (default None).
+        shuffle (bool): shuffle at each reset (default False).
+        part_index (int): which part of `num_parts` to read (default 0).
+        num_parts (int): the number of equal parts the source is split into (default 1).
+        imglist (list): ``[label(s)..., path]`` entries, instead of a file (default None).
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
+        last_batch_handle (str): 'pad' (default), 'discard' or 'roll_over', as
+            `ImageIter`'s.
 
     Raises:
         RuntimeError: a label that cannot be parsed (while estimating the label shape).
@@ -536,6 +580,11 @@ class ImageDetIter(ImageIter):
     def reshape(self, data_shape=None, label_shape=None):
         """Change the data shape (C, H, W) and/or the label shape (max_objects, width).
 
+        Args:
+            data_shape (tuple of int): the new (C, H, W) (default None: keep).
+            label_shape (tuple of int): the new (max_objects, object_width), checked by
+                `check_label_shape` (default None: keep).
+
         Example::
 
             from PIL import Image
@@ -557,6 +606,10 @@ class ImageDetIter(ImageIter):
 
     def check_label_shape(self, label_shape):
         """Raise ValueError for a label shape that drops objects or changes their width.
+
+        Args:
+            label_shape (tuple of int): the proposed
+                (max_objects, object_width).
 
         Example::
 
@@ -608,6 +661,11 @@ class ImageDetIter(ImageIter):
     def augmentation_transform(self, data, label):
         """``(data, label)`` through every augmenter of `auglist`.
 
+        Args:
+            data (NDArray): the decoded HWC image.
+            label (numpy.ndarray): its objects, one ``[class, xmin, ymin, xmax, ymax, ...]`` row
+                each (normalised corners).
+
         Example::
 
             from PIL import Image
@@ -624,6 +682,16 @@ class ImageDetIter(ImageIter):
     def draw_next(self, color=None, thickness=2, mean=None, std=None, clip=True,
                   waitKey=None, window_name="draw_next", id2labels=None):
         """MXNet's box-drawing preview: not provided.
+
+        Args:
+            color: the boxes' colour in MXNet (unused: the call raises).
+            thickness (int): the boxes' line width in MXNet (unused).
+            mean: the mean added back before display in MXNet (unused).
+            std: the standard deviation multiplied back in MXNet (unused).
+            clip (bool): clip the pixel values to [0, 255] in MXNet (unused).
+            waitKey: OpenCV's wait between images in MXNet (unused).
+            window_name (str): OpenCV's window title in MXNet (unused).
+            id2labels (dict): class index -> name for the captions in MXNet (unused).
 
         Raises:
             NotImplementedError: always; it draws and shows windows with OpenCV, which
@@ -647,6 +715,9 @@ class ImageDetIter(ImageIter):
     def sync_label_shape(self, it, verbose=False):
         """Give this iterator and `it` (another ImageDetIter) the same label shape, the
         larger object count of the two.
+
+        Args:
+            verbose (bool): log the new label shape when it grows (default False).
 
         Returns:
             `it`.

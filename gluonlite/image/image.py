@@ -189,7 +189,10 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
 
     Args:
         src: the (height, width, channels) NDArray.
-        top, bot, left, right: the border's width on each side.
+        top (int): the border's height above the image, in pixels.
+        bot (int): the border's height below the image.
+        left (int): the border's width left of the image.
+        right (int): the border's width right of the image.
         type: 0 constant, 1 replicate (edge), 2 reflect (``fedcba|abcdef``), 3 wrap,
             4 reflect-101 (``edcb|abcdef``); OpenCV's BORDER_ISOLATED flag (16) may be
             added and changes nothing for a whole image.
@@ -262,6 +265,11 @@ def resize_short(src, size, interp=2):
 def fixed_crop(src, x0, y0, w, h, size=None, interp=2):
     """The `w` x `h` box at column `x0`, row `y0`, resized to `size` = (w, h) when given.
 
+    Args:
+        src (NDArray): the (height, width, channels) image.
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
+
     Returns:
         The cropped NDArray.
 
@@ -279,6 +287,11 @@ def fixed_crop(src, x0, y0, w, h, size=None, interp=2):
 
 def random_crop(src, size, interp=2):
     """A crop of `size` = (w, h) at a random place (scaled down to fit, then resized).
+
+    Args:
+        src (NDArray): the (height, width, channels) image.
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
 
     Returns:
         ``(cropped NDArray, (x0, y0, w, h))``, the box taken from src.
@@ -298,6 +311,11 @@ def random_crop(src, size, interp=2):
 def center_crop(src, size, interp=2):
     """The centred crop of `size` = (w, h) (scaled down to fit, then resized).
 
+    Args:
+        src (NDArray): the (height, width, channels) image.
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
+
     Returns:
         ``(cropped NDArray, (x0, y0, w, h))``, the box taken from src.
 
@@ -315,6 +333,10 @@ def center_crop(src, size, interp=2):
 
 def color_normalize(src, mean, std=None):
     """``(src - mean) / std``, in place on `src` (as MXNet's); None skips a step.
+
+    Args:
+        mean (NDArray): subtracted from `src` (broadcast over the channels), or None.
+        std (NDArray): `src` is divided by it afterwards (default None: no division).
 
     Returns:
         `src`, normalised.
@@ -344,7 +366,7 @@ def random_size_crop(src, size, area, ratio, interp=2, **kwargs):
 
     Args:
         src: the HWC NDArray.
-        size: the output (w, h).
+        size (tuple of int): the output (w, h).
         area: (min, max) fraction of the area, or a number meaning (area, 1.0);
             ``min_area`` is its deprecated name.
         ratio: (min, max) width/height ratio.
@@ -460,6 +482,11 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
     """`imrotate` by angles drawn uniformly from `angle_limits` = (low, high) degrees with
     numpy's global random state (one per image of a batch).
 
+    Args:
+        src (NDArray): a float32 (C, H, W) image or (N, C, H, W) batch.
+        zoom_in (bool): zoom so that no empty corner shows (default False).
+        zoom_out (bool): zoom so that the whole rotated image fits (default False).
+
     Returns:
         The rotated NDArray.
 
@@ -569,6 +596,10 @@ class RandomOrderAug(SequentialAug):
 class ResizeAug(Augmenter):
     """Resize the shorter side to `size` (see `resize_short`).
 
+    Args:
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
+
     Example::
 
         img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
@@ -586,6 +617,10 @@ class ResizeAug(Augmenter):
 
 class ForceResizeAug(Augmenter):
     """Resize to `size` = (w, h), ignoring the aspect ratio.
+
+    Args:
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
 
     Example::
 
@@ -606,6 +641,10 @@ class ForceResizeAug(Augmenter):
 class RandomCropAug(Augmenter):
     """A random crop of `size` = (w, h) (see `random_crop`).
 
+    Args:
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
+
     Example::
 
         img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
@@ -623,6 +662,13 @@ class RandomCropAug(Augmenter):
 
 class RandomSizedCropAug(Augmenter):
     """A crop of random area and aspect ratio resized to `size` (see `random_size_crop`).
+
+    Args:
+        area (float or tuple): (min, max) fraction of the source's area, or one number
+            meaning (area, 1.0).
+        ratio (tuple of float): (min, max) width/height ratio, drawn log-uniformly.
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
 
     Raises:
         TypeError: an unknown keyword argument.
@@ -653,6 +699,10 @@ class RandomSizedCropAug(Augmenter):
 class CenterCropAug(Augmenter):
     """The centred crop of `size` = (w, h) (see `center_crop`).
 
+    Args:
+        interp (int): the interpolation code of the resize (see `imresize`; default 2,
+            bicubic).
+
     Example::
 
         img = nd.full((32, 48, 3), 100, dtype='uint8')   # an HWC image
@@ -674,6 +724,10 @@ _GRAY_COEF = [[[0.299, 0.587, 0.114]]]
 class BrightnessJitterAug(Augmenter):
     """Scale a float image by ``1 + U(-brightness, brightness)`` (in place).
 
+    Args:
+        brightness (float): the brightness jitter strength: the image is scaled by ``1 +
+            U(-brightness, brightness)`` (0: off).
+
     Example::
 
         img = nd.full((32, 48, 3), 100.0)   # an HWC float image
@@ -693,6 +747,10 @@ class BrightnessJitterAug(Augmenter):
 class ContrastJitterAug(Augmenter):
     """Blend a float RGB image with its mean grey level: ``alpha * src + (1 - alpha) *
     mean_grey`` with ``alpha = 1 + U(-contrast, contrast)`` (in place).
+
+    Args:
+        contrast (float): the contrast jitter strength: ``alpha = 1 + U(-contrast,
+            contrast)`` (0: off).
 
     Example::
 
@@ -718,6 +776,10 @@ class SaturationJitterAug(Augmenter):
     """Blend a float RGB image with its per-pixel grey: ``alpha * src + (1 - alpha) * grey``
     with ``alpha = 1 + U(-saturation, saturation)`` (in place).
 
+    Args:
+        saturation (float): the saturation jitter strength: ``alpha = 1 +
+            U(-saturation, saturation)`` (0: off).
+
     Example::
 
         img = nd.full((32, 48, 3), 100.0)   # an HWC float image
@@ -740,6 +802,10 @@ class SaturationJitterAug(Augmenter):
 
 class HueJitterAug(Augmenter):
     """Rotate a float RGB image's hue by ``U(-hue, hue) * 180`` degrees in YIQ space.
+
+    Args:
+        hue (float): the hue jitter strength: a rotation by ``U(-hue, hue) * 180`` degrees
+            (0: off).
 
     Example::
 
@@ -768,6 +834,14 @@ class HueJitterAug(Augmenter):
 class ColorJitterAug(RandomOrderAug):
     """Brightness, contrast and saturation jitter (those > 0) in a random order.
 
+    Args:
+        brightness (float): the brightness jitter strength: the image is scaled by ``1 +
+            U(-brightness, brightness)`` (0: off).
+        contrast (float): the contrast jitter strength: ``alpha = 1 + U(-contrast,
+            contrast)`` (0: off).
+        saturation (float): the saturation jitter strength: ``alpha = 1 +
+            U(-saturation, saturation)`` (0: off).
+
     Example::
 
         img = nd.full((32, 48, 3), 100.0)   # an HWC float image
@@ -788,6 +862,10 @@ class ColorJitterAug(RandomOrderAug):
 class LightingAug(Augmenter):
     """AlexNet's PCA lighting noise: add ``eigvec @ (alpha * eigval)`` with ``alpha ~
     N(0, alphastd)`` per component (numpy's global random state), in place.
+
+    Args:
+        alphastd (float): the standard deviation of each component's noise weight.
+        eigval (numpy.ndarray): the 3 eigenvalues of the RGB covariance.
 
     Example::
 
@@ -933,8 +1011,17 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False,
         rand_crop: a random crop (else the centre crop).
         rand_resize: a random-sized crop (area 8%-100%, ratio 3/4-4/3); needs `rand_crop`.
         rand_mirror: mirror with probability 0.5.
-        mean, std: True for ImageNet's RGB values, or arrays of 1 or 3 values, or None.
-        brightness, contrast, saturation, hue, pca_noise: jitter strengths (0: off).
+        mean: True for ImageNet's RGB means, or an array (numpy or NDArray) of 1 or 3
+            values to subtract, or None (default: no centring).
+        std: True for ImageNet's RGB standard deviations, or an array of 1 or 3 values to
+            divide by, or None (default: no scaling).
+        brightness (float): the brightness jitter strength (see `BrightnessJitterAug`;
+            default 0: off).
+        contrast (float): the contrast jitter strength (`ContrastJitterAug`; 0: off).
+        saturation (float): the saturation jitter strength (`SaturationJitterAug`; 0: off).
+        hue (float): the hue jitter strength (`HueJitterAug`; 0: off).
+        pca_noise (float): the standard deviation of AlexNet's PCA lighting noise with
+            ImageNet's eigenvalues (`LightingAug`; 0: off).
         rand_gray: the probability of turning an image grey.
         inter_method: the interpolation code (see `imresize`).
 
@@ -1024,11 +1111,13 @@ class ImageIter(io.DataIter):
         part_index, num_parts: read only part `part_index` of `num_parts` equal parts.
         aug_list: the augmenters; None builds ``CreateAugmenter(data_shape, **kwargs)``.
         imglist: a list of ``[label(s)..., path]``.
-        data_name, label_name: the names in `provide_data` / `provide_label`.
         dtype: the labels' dtype: 'int32', 'float32', 'int64' or 'float64'.
         last_batch_handle: 'pad' (fill the last batch from the start, `pad` says how many),
             'discard' (drop it) or 'roll_over' (carry it into the next epoch).
         **kwargs: `CreateAugmenter`'s settings.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
 
     Raises:
         ValueError: no source, an unknown dtype or last_batch_handle, a data_shape that is
@@ -1288,6 +1377,10 @@ class ImageIter(io.DataIter):
     def check_valid_image(self, data):
         """Raise RuntimeError for an empty decoded image (it is then skipped).
 
+        Args:
+            data (list of NDArray): the decoded image(s); the first
+                must not be empty.
+
         Example::
 
             from PIL import Image   # three 8x8 PNG files
@@ -1360,6 +1453,9 @@ class ImageIter(io.DataIter):
 
     def postprocess_data(self, datum):
         """HWC -> CHW.
+
+        Args:
+            datum (NDArray): an augmented (H, W, C) image.
 
         Example::
 

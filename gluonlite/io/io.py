@@ -47,6 +47,13 @@ class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
     def get_list(shapes, types):
         """DataDescs from ``[(name, shape)]`` and, optionally, ``[(name, dtype)]``.
 
+        Args:
+            shapes (list of tuple): ``(name, shape)`` per input.
+            types (list of tuple): ``(name, dtype)`` per input, or None (default dtypes).
+
+        Returns:
+            list of DataDesc: one per entry of `shapes`, in order.
+
         Example::
 
             mx.io.DataDesc.get_list([('x', (2, 3))], [('x', np.int32)])
@@ -66,7 +73,12 @@ class DataBatch:
         data: a list of NDArrays.
         label: a list of NDArrays, or None.
         pad: examples padded at the end of the batch.
-        index, bucket_key, provide_data, provide_label: kept as given.
+        index (NDArray or list): the samples' indices in the source, kept as given
+            (default None).
+        bucket_key: the bucket the batch belongs to, which `BucketingModule` switches to
+            (default None: the default bucket).
+        provide_data (list of DataDesc): the data's names and shapes (default None).
+        provide_label (list of DataDesc): the labels' names and shapes (default None).
 
     Raises:
         TypeError: `data` or `label` is not a list or tuple.
@@ -286,7 +298,9 @@ class PrefetchingIter(_HeldBatchIter):
 
     Args:
         iters: a DataIter or a list of them (of equal lengths).
-        rename_data, rename_label: one dict per iterator, old name -> new name.
+        rename_data (list of dict): one dict per iterator, old data name -> new name
+            (default None: the names are kept).
+        rename_label (list of dict): the same for the label names (default None).
 
     Raises:
         ValueError: no iterators, or iterators of different lengths or pads.
@@ -490,7 +504,9 @@ class NDArrayIter(DataIter):
         shuffle: shuffle the samples (numpy's global random state) at each reset.
         last_batch_handle: 'pad' (fill the last batch from the start; ``batch.pad`` says
             how many), 'discard' (drop it) or 'roll_over' (carry it into the next epoch).
-        data_name, label_name: names of single inputs.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
         layout: the axes, 'N' marking the batch axis.
 
     Raises:

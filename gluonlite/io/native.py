@@ -89,7 +89,9 @@ class CSVIter(_NativeIter):
         batch_size: samples per batch.
         round_batch: see above (default True).
         dtype: 'float32' (default), 'int32', 'int64' or 'uint8'.
-        data_name, label_name: the names in `provide_data` and `provide_label`.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
 
     Raises:
         FileNotFoundError: a file is missing.
@@ -255,12 +257,20 @@ class MNISTIter(_ArrayBackedIter):
     scaled by 1/256 as MXNet's iterator does; a last partial batch is dropped.
 
     Args:
-        image, label: the idx files.
+        image (str): the images' idx file (default ``'./train-images-idx3-ubyte'``).
+        label (str): the labels' idx file (default ``'./train-labels-idx1-ubyte'``).
         batch_size: samples per batch.
         shuffle: shuffle once, when loading, with numpy's RandomState(seed) (MXNet's
             order comes from its own C++ generator, so shuffled orders differ).
         flat: samples of shape (784,) instead of (1, 28, 28).
-        num_parts, part_index: read only part `part_index` of `num_parts` equal parts.
+        seed (int): the seed of the shuffle (default 0).
+        silent (bool): MXNet's switch for its loading messages; accepted, nothing is
+            printed either way.
+        num_parts (int): split the samples into this many equal parts (default 1).
+        part_index (int): read only this part (default 0).
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
 
     Raises:
         FileNotFoundError: a file is missing.
@@ -316,18 +326,35 @@ class ImageRecordIter(_NativeIter):
     ``(x - mean) * scale / std``, laid out CHW.
 
     Args:
-        path_imgrec: the .rec file; path_imgidx: its .idx (needed for `shuffle`).
+        path_imgrec (str): the .rec file.
+        path_imgidx (str): its .idx file, needed for `shuffle` and parts (default ``''``:
+            none, the records are read in order).
         data_shape: (channels, height, width); channels 3 (RGB) or 1 (grey).
         batch_size: images per batch.
         label_width: labels per image.
         shuffle: a new order each epoch (numpy's random state seeded with `seed`).
         round_batch: fill the last batch from the start (``pad`` says how many); else
             drop it.
-        resize, rand_crop, rand_mirror, mirror, scale: as MXNet's.
-        mean_r, mean_g, mean_b, std_r, std_g, std_b: as MXNet's.
-        inter_method: 0 nearest, 1 bilinear.
-        num_parts, part_index: as MXNet's.
-        data_name, label_name: the names in `provide_data` and `provide_label`.
+        seed (int): the seed of the shuffling's random state (default 0).
+        resize (int): resize the shorter side to this first (default -1: no resize).
+        rand_crop (bool): crop at a random place (default False: the centre).
+        rand_mirror (bool): mirror each image with probability 0.5 (default False).
+        mirror (bool): mirror every image (default False).
+        mean_r (float): subtracted from the red channel (default 0).
+        mean_g (float): subtracted from the green channel (default 0).
+        mean_b (float): subtracted from the blue channel (default 0).
+        mean_a (float): subtracted from a fourth (alpha) channel (default 0).
+        std_r (float): the red channel's divisor after the scale (default 1).
+        std_g (float): the green channel's divisor (default 1).
+        std_b (float): the blue channel's divisor (default 1).
+        std_a (float): a fourth channel's divisor (default 1).
+        scale (float): multiplies each centred value (default 1).
+        inter_method (int): the resize's interpolation: 0 nearest, 1 bilinear (default).
+        num_parts (int): split the records into this many equal parts (default 1).
+        part_index (int): read only this part (default 0).
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
 
     Raises:
         NotImplementedError: an augmentation option gluonlite lacks (rotation, shear,
@@ -552,6 +579,36 @@ class ImageRecordIter(_NativeIter):
 class ImageRecordUInt8Iter(ImageRecordIter):
     """`ImageRecordIter` giving uint8 batches without mean/std/scale normalisation.
 
+    Args:
+        path_imgrec (str): the .rec file.
+        data_shape (tuple of int): (channels, height, width); channels 3 or 1.
+        batch_size (int): images per batch.
+        path_imgidx (str): the .idx file, needed for `shuffle` (default ``''``: none).
+        label_width (int): labels per image (default 1).
+        shuffle (bool): a new order each epoch (default False).
+        seed (int): the seed of the shuffling (default 0).
+        round_batch (bool): fill the last batch from the start (default True); else drop
+            it.
+        resize (int): resize the shorter side to this first (default -1: no resize).
+        rand_crop (bool): crop at a random place (default False: the centre).
+        rand_mirror (bool): mirror with probability 0.5 (default False).
+        mirror (bool): mirror every image (default False).
+        mean_r: ignored: no normalisation here (as for every `mean_*`).
+        mean_g: ignored.
+        mean_b: ignored.
+        mean_a: ignored.
+        std_r: ignored: no normalisation here (as for every `std_*`).
+        std_g: ignored.
+        std_b: ignored.
+        std_a: ignored.
+        scale: ignored.
+        inter_method (int): the resize's interpolation: 0 nearest, 1 bilinear (default).
+        num_parts (int): split the records into this many equal parts (default 1).
+        part_index (int): read only this part (default 0).
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
+
     Example::
 
         w = mx.recordio.MXRecordIO('img.rec', 'w')
@@ -680,7 +737,9 @@ class LibSVMIter(_NativeIter):
         round_batch: must be True (as in MXNet 1.9.1).
         num_parts, part_index: read only part `part_index` of `num_parts` (cut by bytes at
             line boundaries, as MXNet: the parts need not be even).
-        data_name, label_name: the names in `provide_data` and `provide_label`.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
 
     Raises:
         FileNotFoundError: a file is missing.

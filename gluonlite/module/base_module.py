@@ -72,6 +72,10 @@ class BaseModule:
     def forward_backward(self, data_batch):
         """`forward` in training mode, then `backward`.
 
+        Args:
+            data_batch (DataBatch): the batch; its `data` (and, in training, `label`) feed the
+                inputs.
+
         Example::
 
             fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -92,9 +96,14 @@ class BaseModule:
             eval_data: a DataIter.
             eval_metric: an EvalMetric or a name `metric.create` takes.
             num_batch: stop after this many batches (None: the whole epoch).
-            batch_end_callback, score_end_callback: called with a `BatchEndParam`.
             reset: reset `eval_data` first.
             epoch: passed to the callbacks.
+            batch_end_callback (callable or list): called with a `BatchEndParam` after each
+                batch (default None).
+            score_end_callback (callable or list): called with a `BatchEndParam` once at the
+                end (default None).
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
 
         Raises:
             ValueError: not bound or not initialized.
@@ -133,6 +142,12 @@ class BaseModule:
         """Yield ``(outputs, nbatch, batch)`` per batch of `eval_data` (inference mode), the
         outputs without the batch's padding.
 
+        Args:
+            num_batch (int): stop after this many batches (default None: the whole epoch).
+            reset (bool): reset `eval_data` first (default True).
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
+
         Example::
 
             fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -157,6 +172,13 @@ class BaseModule:
     def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
                 always_output_list=False, sparse_row_id_fn=None):
         """The outputs over `eval_data` (inference mode, padding dropped).
+
+        Args:
+            num_batch (int): stop after this many batches (default None: the whole epoch).
+            reset (bool): reset `eval_data` first (default True).
+            always_output_list (bool): return a list even for one output (default False).
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
 
         Returns:
             merge_batches: per output the batches concatenated (one NDArray when there is
@@ -210,12 +232,28 @@ class BaseModule:
             eval_metric: an EvalMetric or a name (default 'acc').
             epoch_end_callback: ``f(epoch, symbol, arg_params, aux_params)`` (or a list).
             batch_end_callback: ``f(BatchEndParam)`` (or a list).
-            kvstore, optimizer, optimizer_params: see `init_optimizer`.
             initializer: for parameters not given (default ``Uniform(0.01)``).
-            arg_params, aux_params, allow_missing, force_init: see `init_params`.
             force_rebind: bind again even when bound.
             num_epoch: required.
             monitor: a Monitor installed before training.
+            kvstore (str or KVStore): where gradients are aggregated (default 'local'), as
+                `Module.init_optimizer`.
+            optimizer (str or Optimizer): see `init_optimizer` (default 'sgd').
+            optimizer_params (dict or tuple of pairs): the named optimizer's arguments (default
+                learning rate 0.01).
+            eval_end_callback (callable or list): the `score_end_callback` of the validation
+                after each epoch (default None).
+            eval_batch_end_callback (callable or list): the `batch_end_callback` of the
+                validation after each epoch (default None).
+            arg_params (dict of str to NDArray): parameter values to copy in (default None).
+            aux_params (dict of str to NDArray): auxiliary state values (e.g. BatchNorm
+                statistics) to copy in (default None).
+            allow_missing (bool): parameters absent from `arg_params` / `aux_params` are drawn
+                by the initializer (default False: a missing one raises).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
 
         Raises:
             ValueError: num_epoch not given.
@@ -298,6 +336,10 @@ class BaseModule:
     def prepare(self, data_batch, sparse_row_id_fn=None):
         """Get ready for `data_batch` (nothing to do for dense storage).
 
+        Args:
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
+
         Example::
 
             fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -312,6 +354,9 @@ class BaseModule:
 
     def install_monitor(self, mon):
         """Install a `Monitor` on the bound executors.
+
+        Args:
+            mon (Monitor): the monitor (unused here: the base class raises).
 
         Raises:
             NotImplementedError: this module kind cannot be monitored.
@@ -341,6 +386,16 @@ class BaseModule:
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
         """Set the parameters: `init_params` with these values and no initializer.
+
+        Args:
+            arg_params (dict of str to NDArray): the parameter values to copy in.
+            aux_params (dict of str to NDArray): auxiliary state values (e.g. BatchNorm
+                statistics) to copy in (default None).
+            allow_missing (bool): tolerate parameters absent from `arg_params` / `aux_params`
+                (default False: a missing one raises).
+            force_init (bool): copy even when already initialized (default True).
+            allow_extra (bool): tolerate names in `arg_params` / `aux_params` that the symbol
+                does not use (default False).
 
         Example::
 
@@ -372,6 +427,9 @@ class BaseModule:
     def load_params(self, fname):
         """Load parameters saved by `save_params` and `set_params` them.
 
+        Args:
+            fname (str): the file's path.
+
         Raises:
             ValueError: a key without the ``arg:`` or ``aux:`` prefix.
 
@@ -389,6 +447,10 @@ class BaseModule:
     def get_states(self, merge_multi_context=True):
         """The states (none for this module kind).
 
+        Args:
+            merge_multi_context (bool): as `get_outputs`'s (the base module has no states
+                either way).
+
         Example::
 
             fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -401,6 +463,10 @@ class BaseModule:
     def set_states(self, states=None, value=None):
         """Set the states (none for this module kind).
 
+        Args:
+            states (list of NDArray): the state values (ignored: no states).
+            value (float): a scalar fill (ignored: no states).
+
         Example::
 
             out = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc') + sym.var('h')
@@ -411,6 +477,9 @@ class BaseModule:
 
     def get_input_grads(self, merge_multi_context=True):
         """The data inputs' gradients (see the subclass).
+
+        Args:
+            merge_multi_context (bool): as `get_outputs`'s.
 
         Example::
 

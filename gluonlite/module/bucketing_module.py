@@ -27,6 +27,19 @@ class BucketingModule(BaseModule):
             the others share).
         logger, context, work_load_list, fixed_param_names: as `Module`'s.
         state_names, group2ctxs, compression_params: as `Module`'s.
+        logger (logging.Logger): where progress is logged (default the `logging` module).
+        context (Context or list of Context): the device(s) to run on (default None: the
+            current context).
+        work_load_list (list of float): each context's share of the batch (default None:
+            equal shares).
+        fixed_param_names (list of str): parameters not updated in training (default
+            None).
+        state_names (list of str): inputs fed like parameters but never initialized (default
+            None).
+        group2ctxs (dict or list of dict): model parallelism: ctx_group name -> Context(s),
+            as `Module`'s (default None).
+        compression_params (dict): MXNet's gradient compression settings; accepted and
+            unused (gradient compression belongs to the distributed stores, not provided).
 
     Raises:
         ValueError: default_bucket_key None; the default symbol lacks a data name.
@@ -221,6 +234,19 @@ class BucketingModule(BaseModule):
                     allow_missing=False, force_init=False, allow_extra=False):
         """Initialize the shared parameters (see `Module.init_params`).
 
+        Args:
+            initializer (Initializer): draws the parameters not copied from `arg_params` /
+                `aux_params` (default None: ``init.Uniform(0.01)``).
+            arg_params (dict of str to NDArray): parameter values to copy in (default None).
+            aux_params (dict of str to NDArray): auxiliary state values (e.g. BatchNorm
+                statistics) to copy in (default None).
+            allow_missing (bool): parameters absent from `arg_params` / `aux_params` are drawn
+                by the initializer (default False: a missing one raises).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+            allow_extra (bool): passed on to the bucket module's `init_params` (a `Module` ignores
+                unused names either way; default False).
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -245,6 +271,13 @@ class BucketingModule(BaseModule):
                    allow_extra=False):
         """Copy `arg_params` / `aux_params` into the shared parameters.
 
+        Args:
+            allow_missing (bool): tolerate parameters absent from `arg_params` / `aux_params`
+                (default False: a missing one raises).
+            force_init (bool): copy even when already initialized (default True).
+            allow_extra (bool): tolerate names in `arg_params` / `aux_params` that the symbol
+                does not use (default False).
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -264,6 +297,11 @@ class BucketingModule(BaseModule):
     def get_states(self, merge_multi_context=True):
         """The current bucket's states.
 
+        Args:
+            merge_multi_context (bool): True (default): one NDArray per entry, the contexts'
+                parts joined along the batch axis; False: per entry, the list of each context's
+                array.
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -278,6 +316,11 @@ class BucketingModule(BaseModule):
 
     def set_states(self, states=None, value=None):
         """Set the current bucket's states.
+
+        Args:
+            states (list of NDArray): the new state values, one per state name (default None:
+                use `value`).
+            value (float): fill every state with this scalar (default None: use `states`).
 
         Example::
 
@@ -295,6 +338,21 @@ class BucketingModule(BaseModule):
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
         """Bind the default bucket (see `Module.bind`); other buckets bind on first use.
+
+        Args:
+            data_shapes (list of DataDesc or pairs): the data inputs' ``(name, shape)``, in
+                `data_names` order.
+            label_shapes (list of DataDesc or pairs): the labels' shapes (default None:
+                no labels, e.g. for prediction).
+            for_training (bool): bind for training, so gradients are allocated (default True).
+            inputs_need_grad (bool): also compute the gradients of the data inputs (default
+                False).
+            force_rebind (bool): bind again when already bound (default False: the call is
+                ignored with a warning).
+            shared_module: must be None (default): sharing is refused with
+                ValueError.
+            grad_req (str): 'write', 'add' or 'null': how the parameters' gradients are stored
+                (default 'write').
 
         Raises:
             ValueError: a shared_module (not supported here).
@@ -336,6 +394,11 @@ class BucketingModule(BaseModule):
         """Make `bucket_key` current, binding its module (sharing the default bucket's
         parameters) the first time.
 
+        Args:
+            data_shapes (list of DataDesc or pairs): the
+                bucket's data shapes, used when it is bound the first time.
+            label_shapes (list of DataDesc or pairs): its label shapes (default None).
+
         Raises:
             ValueError: not bound.
 
@@ -367,6 +430,16 @@ class BucketingModule(BaseModule):
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         """Make the optimizer (see `Module.init_optimizer`), shared by every bucket.
 
+        Args:
+            kvstore (str or KVStore): where gradients are aggregated (default 'local'), as
+                `Module.init_optimizer`.
+            optimizer (str or Optimizer): the optimizer, or a name `optimizer.create` takes
+                (default 'sgd').
+            optimizer_params (dict or tuple of pairs): the named optimizer's arguments (default
+                learning rate 0.01).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -393,6 +466,12 @@ class BucketingModule(BaseModule):
     def prepare(self, data_batch, sparse_row_id_fn=None):
         """Bind the batch's bucket ahead of its `forward` (the current bucket is kept).
 
+        Args:
+            data_batch (DataBatch): the next batch; its `bucket_key` and
+                `provide_data` select and bind its bucket.
+            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
+                raises NotImplementedError: row_sparse parameters are not supported).
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -416,6 +495,12 @@ class BucketingModule(BaseModule):
     def forward(self, data_batch, is_train=None):
         """Switch to the batch's bucket (`bucket_key`) and run it forward.
 
+        Args:
+            data_batch (DataBatch): the batch; its `bucket_key` selects
+                the bucket (default bucket when None), `provide_data` its shapes.
+            is_train (bool): run in training mode (keep what `backward` needs, labels read);
+                default None: the `for_training` given to `bind`.
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -438,6 +523,10 @@ class BucketingModule(BaseModule):
 
     def backward(self, out_grads=None):
         """The current bucket's `backward`.
+
+        Args:
+            out_grads (NDArray or list of NDArray): the gradients of the outputs, one per output;
+                default None: none needed, as for loss outputs.
 
         Example::
 
@@ -479,6 +568,11 @@ class BucketingModule(BaseModule):
     def get_outputs(self, merge_multi_context=True):
         """The current bucket's outputs.
 
+        Args:
+            merge_multi_context (bool): True (default): one NDArray per entry, the contexts'
+                parts joined along the batch axis; False: per entry, the list of each context's
+                array.
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -498,6 +592,11 @@ class BucketingModule(BaseModule):
     def get_input_grads(self, merge_multi_context=True):
         """The current bucket's input gradients.
 
+        Args:
+            merge_multi_context (bool): True (default): one NDArray per entry, the contexts'
+                parts joined along the batch axis; False: per entry, the list of each context's
+                array.
+
         Example::
 
             def gen(key):   # the network for sequences of length `key`; its weights are shared
@@ -514,6 +613,12 @@ class BucketingModule(BaseModule):
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         """The current bucket's `update_metric`.
+
+        Args:
+            eval_metric (EvalMetric): the metric updated with the labels and the outputs.
+            labels (list of NDArray): the batch's labels, in `label_names` order.
+            pre_sliced (bool): `labels` is already one list per context (default False: the
+                labels are cut along the batch axis per context).
 
         Example::
 
@@ -554,6 +659,11 @@ class BucketingModule(BaseModule):
         """Write ``prefix-EPOCH.params``, each bound bucket's symbol as
         ``prefix-KEY-symbol.json`` and the keys as ``prefix.buckets`` (what `load` reads).
 
+        Args:
+            epoch (int): the epoch number in the file names (``prefix-EPOCH.params``).
+            remove_amp_cast (bool): accepted for MXNet's signature; the symbols are saved as
+                they are.
+
         Raises:
             ValueError: no bucket bound yet.
 
@@ -582,9 +692,12 @@ class BucketingModule(BaseModule):
         the parameters (copied in at `bind`).
 
         Args:
-            prefix, epoch: as saved.
-            sym_gen, default_bucket_key: as the saved module's (required).
             kwargs: for `BucketingModule` (context, fixed_param_names ...).
+            prefix (str): the path prefix of the checkpoint's files.
+            epoch (int): the epoch number in the file names (``prefix-EPOCH.params``).
+            sym_gen (callable): the `sym_gen` the module was made with;
+                required.
+            default_bucket_key: the default bucket's key; required.
 
         Raises:
             ValueError: sym_gen or default_bucket_key missing.
@@ -614,6 +727,11 @@ class BucketingModule(BaseModule):
                   aux_params=None, **kwargs):
         """A BucketingModule using the symbols of `sym_dict` (bucket key -> Symbol) for
         those keys and holding `arg_params` / `aux_params` (copied in at `bind`).
+
+        Args:
+            sym_gen (callable): makes the symbols of keys not in
+                `sym_dict`; required.
+            default_bucket_key: the default bucket's key; required.
 
         Raises:
             ValueError: a required argument missing.

@@ -241,6 +241,11 @@ class DataParallelExecutorGroup:
     def forward(self, is_train=False, **feed):
         """Run every executor on its slice of the fed arrays (name -> whole-batch NDArray).
 
+        Args:
+            is_train (bool): run the executors in training mode, keeping what `backward`
+                needs (default False).
+            **feed: the whole-batch arrays by input name, cut into each executor's slice.
+
         Returns:
             The joined outputs.
 
@@ -339,6 +344,10 @@ class DataParallelExecutorGroup:
     def set_monitor_callback(self, callback, monitor_all=False):
         """Install ``callback(name, array)`` on every executor (see
         `Executor.set_monitor_callback`).
+
+        Args:
+            monitor_all (bool): also monitor the inputs of each operator, not only its outputs
+                (default False).
 
         Example::
 

@@ -104,6 +104,8 @@ class Module(BaseModule):
             their gradients) live on that group's Context; the executor still computes
             every operator on its own context (CPU contexts share the host; a GPU group
             beside a CPU module is refused by bind).
+        compression_params (dict): MXNet's gradient compression settings; accepted and
+            unused (gradient compression belongs to the distributed stores, not provided).
 
     Raises:
         ValueError: a data, label or state name that is not an argument of `symbol`
@@ -285,6 +287,8 @@ class Module(BaseModule):
                 optimizer once it has one) this one uses where names and shapes agree,
                 as `BucketingModule` binds its buckets.
             grad_req: 'write', 'add' or 'null' for the parameters.
+            _keep_cache (bool): internal: keep the executors bound for other
+                shapes (what `reshape` and `forward` pass; default False).
 
         Raises:
             ValueError: shapes named differently from the module's inputs; inputs_need_grad
@@ -437,9 +441,22 @@ class Module(BaseModule):
         ``init.Uniform(0.01)``), which honours each variable's own ``__init__`` attribute
         (e.g. an `init.LSTMBias` given to a cell's bias).
 
+        Args:
+            initializer (Initializer): draws the parameters not copied in (default None:
+                ``init.Uniform(0.01)``).
+            arg_params (dict of str to NDArray): parameter values to copy in (default None).
+            aux_params (dict of str to NDArray): auxiliary state values to copy in (default
+                None).
+            allow_missing (bool): parameters absent from `arg_params` / `aux_params` are drawn
+                by the initializer (default False: a missing one raises when any values are
+                given).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+            allow_extra (bool): accepted for MXNet's signature: names the symbol does not use
+                are ignored either way.
+
         Raises:
-            ValueError: not bound; an extra parameter in `arg_params` (unless allow_extra); a
-                shape mismatch.
+            ValueError: not bound; a shape mismatch.
             MXNetError: a parameter missing from `arg_params` (unless allow_missing).
 
         Example::
@@ -475,6 +492,10 @@ class Module(BaseModule):
         the symbol does not use are ignored); with it, only the given parameters are copied
         (the others keep their values) and names the symbol does not use are refused unless
         `allow_extra`.
+
+        Args:
+            force_init (bool): copy even when already initialized (default
+                True; False ignores the call with a warning).
 
         Raises:
             ValueError: as `init_params`; with allow_missing, an unused name (unless
@@ -934,6 +955,10 @@ class Module(BaseModule):
         """Update `eval_metric` with `labels` and the last outputs (matched by name, as
         ``eval_metric.update_dict``).
 
+        Args:
+            pre_sliced (bool): `labels` is already one list per context (default False: the
+                labels are cut along the batch axis per context).
+
         Example::
 
             fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
@@ -986,6 +1011,9 @@ class Module(BaseModule):
     def load_optimizer_states(self, fname):
         """Read optimizer states written by `save_optimizer_states`.
 
+        Args:
+            fname (str): the file's path.
+
         Raises:
             ValueError: no optimizer.
 
@@ -1007,6 +1035,12 @@ class Module(BaseModule):
                         remove_amp_cast=True):
         """Write ``prefix-symbol.json``, ``prefix-EPOCH.params`` (and, when asked,
         ``prefix-EPOCH.states``).
+
+        Args:
+            epoch (int): the epoch number in the file names (``prefix-EPOCH.params``).
+            save_optimizer_states (bool): also write ``prefix-EPOCH.states`` (default False).
+            remove_amp_cast (bool): accepted for MXNet's signature; the symbols are saved as
+                they are.
 
         Example::
 
@@ -1030,7 +1064,8 @@ class Module(BaseModule):
         optimizer states at `init_optimizer` when asked).
 
         Args:
-            prefix, epoch: as given to `save_checkpoint`.
+            prefix (str): the path prefix given to `save_checkpoint`.
+            epoch (int): the epoch number in the file names (``prefix-EPOCH.params``).
             load_optimizer_states: also read ``prefix-EPOCH.states``.
             kwargs: for `Module` (data_names, label_names, context ...).
 
@@ -1052,6 +1087,12 @@ class Module(BaseModule):
 
     def reshape(self, data_shapes, label_shapes=None):
         """Bind again for other input shapes, keeping the parameters.
+
+        Args:
+            data_shapes (list of DataDesc or pairs): the data inputs' ``(name, shape)``, in
+                `data_names` order.
+            label_shapes (list of DataDesc or pairs): the new label shapes
+                (default None: no labels).
 
         Raises:
             ValueError: not bound, or shapes named differently from the inputs.

@@ -24,6 +24,9 @@ class PythonModule(BaseModule):
     Args:
         data_names, label_names, output_names: the module's input and output names.
         logger: where progress is logged.
+        data_names (list of str): the names of the data inputs.
+        label_names (list of str): the names of the labels (None: no labels).
+        output_names (list of str): the names of the outputs.
 
     Example::
 
@@ -119,6 +122,14 @@ class PythonModule(BaseModule):
                     allow_missing=False, force_init=False, allow_extra=False):
         """No parameters to initialize (marks the module initialized).
 
+        Args:
+            initializer: accepted for the interface; a PythonModule has no parameters.
+            arg_params: accepted for the interface; a PythonModule has no parameters.
+            aux_params: accepted for the interface; a PythonModule has no parameters.
+            allow_missing: accepted for the interface; a PythonModule has no parameters.
+            force_init: accepted for the interface; a PythonModule has no parameters.
+            allow_extra: accepted for the interface; a PythonModule has no parameters.
+
         Example::
 
             loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
@@ -139,6 +150,11 @@ class PythonModule(BaseModule):
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         """``eval_metric.update(labels, outputs)`` when the module has labels.
+
+        Args:
+            labels (list of NDArray): the batch's labels, in `label_names` order.
+            pre_sliced (bool): must be False (default): pre-sliced labels
+                raise NotImplementedError.
 
         Raises:
             NotImplementedError: pre_sliced labels (several devices).
@@ -162,6 +178,20 @@ class PythonModule(BaseModule):
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
         """Record the input shapes and compute the output shapes.
+
+        Args:
+            data_shapes (list of DataDesc or pairs): the data inputs' ``(name, shape)``, in
+                `data_names` order.
+            label_shapes (list of DataDesc or pairs): the labels' shapes (default None:
+                no labels, e.g. for prediction).
+            for_training (bool): bind for training, so gradients are allocated (default True).
+            inputs_need_grad (bool): also compute the gradients of the data inputs (default
+                False).
+            force_rebind (bool): bind again when already bound (default False: the call is
+                ignored with a warning).
+            shared_module: accepted for the interface; ignored.
+            grad_req (str): must be 'write' (default); anything else raises
+                ValueError.
 
         Raises:
             ValueError: grad_req other than 'write'; shapes named differently from the
@@ -201,6 +231,12 @@ class PythonModule(BaseModule):
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         """No parameters, no optimizer (marks the module ready).
 
+        Args:
+            kvstore: accepted for the interface; there is nothing to optimize.
+            optimizer: accepted for the interface; there is nothing to optimize.
+            optimizer_params: accepted for the interface; there is nothing to optimize.
+            force_init: accepted for the interface; there is nothing to optimize.
+
         Example::
 
             loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
@@ -219,6 +255,10 @@ class PythonLossModule(PythonModule):
         data_names, label_names: one name each.
         logger: where progress is logged.
         grad_func: ``f(scores, labels) -> gradient`` (NDArray or NumPy array).
+        data_names (list of str): exactly one name: the scores' input
+            (default ``('data',)``).
+        label_names (list of str): exactly one name: the labels' input (default
+            ``('softmax_label',)``).
 
     Raises:
         ValueError: not exactly one data and one label name.
@@ -252,6 +292,12 @@ class PythonLossModule(PythonModule):
     def forward(self, data_batch, is_train=None):
         """Keep the scores (and, in training, the labels) for `backward`.
 
+        Args:
+            data_batch (DataBatch): the batch; its `data` (and, in training, `label`) feed the
+                inputs.
+            is_train (bool): run in training mode (keep what `backward` needs, labels read);
+                default None: the `for_training` given to `bind`.
+
         Example::
 
             loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
@@ -269,6 +315,10 @@ class PythonLossModule(PythonModule):
     def get_outputs(self, merge_multi_context=True):
         """``[scores]``.
 
+        Args:
+            merge_multi_context: accepted for the interface (one
+                context: the list is the same either way).
+
         Example::
 
             loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
@@ -280,6 +330,10 @@ class PythonLossModule(PythonModule):
 
     def backward(self, out_grads=None):
         """The scores' gradient from `grad_func` (head gradients are not taken).
+
+        Args:
+            out_grads: must be None (default): a loss module is a head;
+                giving gradients raises ValueError.
 
         Raises:
             ValueError: out_grads given, or not bound for training.
@@ -311,6 +365,10 @@ class PythonLossModule(PythonModule):
     def get_input_grads(self, merge_multi_context=True):
         """``[gradient of the scores]`` after `backward`.
 
+        Args:
+            merge_multi_context: accepted for the interface (one
+                context).
+
         Example::
 
             loss = mx.mod.PythonLossModule(grad_func=lambda s, y: s - y.reshape(s.shape))
@@ -323,6 +381,9 @@ class PythonLossModule(PythonModule):
 
     def install_monitor(self, mon):
         """Not supported: there is no executor to watch.
+
+        Args:
+            mon (Monitor): unused: a loss module has no executor to monitor.
 
         Example::
 

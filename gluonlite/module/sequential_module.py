@@ -173,6 +173,19 @@ class SequentialModule(BaseModule):
                     allow_missing=False, force_init=False, allow_extra=False):
         """Each module's `init_params` (parameters named alike in two modules are an error).
 
+        Args:
+            initializer (Initializer): draws the parameters not copied from `arg_params` /
+                `aux_params` (default None: ``init.Uniform(0.01)``).
+            arg_params (dict of str to NDArray): parameter values to copy in (default None).
+            aux_params (dict of str to NDArray): auxiliary state values (e.g. BatchNorm
+                statistics) to copy in (default None).
+            allow_missing (bool): parameters absent from `arg_params` / `aux_params` are drawn
+                by the initializer (default False: a missing one raises).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+            allow_extra (bool): passed on to each module's `init_params` (a `Module` ignores
+                unused names either way; default False).
+
         Raises:
             ValueError: not bound; a parameter name used by two modules.
 
@@ -207,6 +220,16 @@ class SequentialModule(BaseModule):
                    allow_extra=False):
         """Each module takes the parameters it has (the others are ignored).
 
+        Args:
+            arg_params (dict of str to NDArray): the parameter values to copy in.
+            aux_params (dict of str to NDArray): auxiliary state values (e.g. BatchNorm
+                statistics) to copy in (default None).
+            allow_missing (bool): tolerate parameters absent from `arg_params` / `aux_params`
+                (default False: a missing one raises).
+            force_init (bool): copy even when already initialized (default True).
+            allow_extra (bool): accepted; each module ignores the names it does not have
+                either way.
+
         Example::
 
             feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
@@ -226,6 +249,21 @@ class SequentialModule(BaseModule):
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
         """Bind each module to the previous one's output shapes.
+
+        Args:
+            data_shapes (list of DataDesc or pairs): the data inputs' ``(name, shape)``, in
+                `data_names` order.
+            label_shapes (list of DataDesc or pairs): the labels' shapes (default None:
+                no labels, e.g. for prediction).
+            for_training (bool): bind for training, so gradients are allocated (default True).
+            inputs_need_grad (bool): also compute the gradients of the data inputs (default
+                False).
+            force_rebind (bool): bind again when already bound (default False: the call is
+                ignored with a warning).
+            shared_module: must be None (default): sharing is refused with
+                ValueError.
+            grad_req (str): 'write', 'add' or 'null': how the parameters' gradients are stored
+                (default 'write').
 
         Raises:
             ValueError: no module; a shared_module; inputs_need_grad without for_training;
@@ -277,6 +315,16 @@ class SequentialModule(BaseModule):
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         """Each module's `init_optimizer`.
 
+        Args:
+            kvstore (str or KVStore): where gradients are aggregated (default 'local'), as
+                `Module.init_optimizer`.
+            optimizer (str or Optimizer): the optimizer, or a name `optimizer.create` takes
+                (default 'sgd').
+            optimizer_params (dict or tuple of pairs): the named optimizer's arguments (default
+                learning rate 0.01).
+            force_init (bool): initialize again when already initialized (default False: the
+                call is ignored with a warning).
+
         Example::
 
             feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
@@ -298,6 +346,12 @@ class SequentialModule(BaseModule):
 
     def forward(self, data_batch, is_train=None):
         """Run the modules in turn, each on the previous one's outputs.
+
+        Args:
+            data_batch (DataBatch): the batch; its `data` (and, in training, `label`) feed the
+                inputs.
+            is_train (bool): run in training mode (keep what `backward` needs, labels read);
+                default None: the `for_training` given to `bind`.
 
         Example::
 
@@ -323,6 +377,10 @@ class SequentialModule(BaseModule):
 
     def backward(self, out_grads=None):
         """Run the modules' backward in reverse, passing input gradients down.
+
+        Args:
+            out_grads (NDArray or list of NDArray): the gradients of the outputs, one per output;
+                default None: none needed, as for loss outputs.
 
         Example::
 
@@ -365,6 +423,11 @@ class SequentialModule(BaseModule):
     def get_outputs(self, merge_multi_context=True):
         """The last module's outputs.
 
+        Args:
+            merge_multi_context (bool): True (default): one NDArray per entry, the contexts'
+                parts joined along the batch axis; False: per entry, the list of each context's
+                array.
+
         Example::
 
             feat = mx.mod.Module(sym.FullyConnected(sym.var('data'), num_hidden=4, name='fc1'),
@@ -381,6 +444,11 @@ class SequentialModule(BaseModule):
 
     def get_input_grads(self, merge_multi_context=True):
         """The first module's input gradients (bind with inputs_need_grad).
+
+        Args:
+            merge_multi_context (bool): True (default): one NDArray per entry, the contexts'
+                parts joined along the batch axis; False: per entry, the list of each context's
+                array.
 
         Example::
 
@@ -400,6 +468,12 @@ class SequentialModule(BaseModule):
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         """`update_metric` of each module that takes labels.
+
+        Args:
+            eval_metric (EvalMetric): the metric updated with the labels and the outputs.
+            labels (list of NDArray): the batch's labels, in `label_names` order.
+            pre_sliced (bool): `labels` is already one list per context (default False: the
+                labels are cut along the batch axis per context).
 
         Example::
 

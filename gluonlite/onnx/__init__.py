@@ -145,6 +145,18 @@ def build_model(sym, params, in_shapes, in_types=np.float32, opset_version=None,
     """The ONNX ModelProto of `sym` with `params` (what `export_model` writes); `data_names`
     orders the data inputs (default: as ``sym.list_inputs()``).
 
+    Args:
+        in_shapes (list or dict): one shape per data input, or {input name: shape}, as
+            `export_model`'s.
+        in_types: a dtype, one per data input, or {input name: dtype} (default float32).
+        opset_version (int): the ONNX opset (13 or newer; default None: 13).
+        dynamic (bool): declare input dimensions symbolic (default False).
+        dynamic_input_shapes (list of tuple): with `dynamic`, the shapes whose None entries
+            are symbolic (default None: every dimension).
+
+    Returns:
+        onnx.ModelProto: the model, not yet checked or written.
+
     Raises:
         ExportError: operators or attributes with no ONNX form (all of them, one per line).
 
@@ -229,10 +241,13 @@ def export_model(sym, params, in_shapes=None, in_types=np.float32, onnx_file_pat
             float32).
         onnx_file_path: where to write the model.
         verbose: print the graph (onnx's printable form).
-        dynamic, dynamic_input_shapes: declare input dimensions symbolic (None entries in
-            `dynamic_input_shapes` are symbolic; default all).
+        dynamic (bool): declare input dimensions symbolic (default False: every input
+            dimension is fixed).
+        dynamic_input_shapes (list of tuple): with `dynamic`, one shape per data input
+            whose None entries are the symbolic dimensions (default None: all of them).
         run_shape_inference: run ONNX shape inference on the result before writing.
-        input_type, input_shape: MXNet's old names of `in_types`, `in_shapes`.
+        input_type: MXNet's old name of `in_types` (used when given).
+        input_shape: MXNet's old name of `in_shapes` (used when given).
         opset_version: the ONNX opset (13 or newer; default 13).
         kwargs: nothing else is accepted (a TypeError names it).
 
@@ -280,7 +295,9 @@ def export_block(block, onnx_file_path, in_shapes, in_types=np.float32, opset_ve
         block: the block; its last hybridized graph and current parameters are exported.
         onnx_file_path: where to write.
         in_shapes: one shape per block input, in call order.
-        in_types, opset_version, kwargs: as `export_model`.
+        in_types: a dtype, or one per block input (default float32), as `export_model`'s.
+        opset_version (int): the ONNX opset (13 or newer; default None: 13).
+        kwargs: `export_model`'s other options (dynamic, verbose, ...).
 
     Returns:
         onnx_file_path.

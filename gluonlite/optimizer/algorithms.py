@@ -33,18 +33,43 @@ class _MasterCopyFirst(Optimizer):
     ``mp_`` operators update the master copy themselves (SGD, NAG, LARS)."""
 
     def create_state_multi_precision(self, index, weight):
-        """``(state, weight32)`` for a float16 weight with multi_precision, else the state."""
+        """``(state, weight32)`` for a float16 weight with multi_precision, else the state.
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter (float16 gets a float32 master copy with
+                multi_precision).
+
+        Returns:
+            The state described above, which `update_multi_precision` then receives.
+        """
         if self.multi_precision and weight.dtype == np.float16:
             w32 = weight.astype(np.float32)
             return (self.create_state(index, w32), w32)
         return super().create_state_multi_precision(index, weight)
 
     def update(self, index, weight, grad, state):
-        """One step on `weight` in place."""
+        """One step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
+        """
         self._update_impl(index, weight, grad, state, False)
 
     def update_multi_precision(self, index, weight, grad, state):
-        """One step, through the float32 master copy for float16 weights."""
+        """One step, through the float32 master copy for float16 weights.
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient.
+            state: what `create_state_multi_precision` returned for this parameter.
+        """
         if isinstance(index, (list, tuple)):
             mp = self.multi_precision and weight[0].dtype == np.float16
         else:
@@ -63,6 +88,8 @@ class SGD(_MasterCopyFirst):
         momentum: the momentum (0: plain ``sgd_update``, no state).
         lazy_update: with a row_sparse gradient, update only its rows (weight and momentum);
             False: every row, as with the dense gradient (weight decay reaches every row).
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `wd`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...).
 
     Example::
 
@@ -80,6 +107,13 @@ class SGD(_MasterCopyFirst):
     def create_state(self, index, weight):
         """The momentum buffer (None without momentum), row_sparse for a row_sparse weight
         with lazy updates.
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
 
         Example::
 
@@ -119,6 +153,11 @@ class SGD(_MasterCopyFirst):
 class ccSGD(SGD):  # noqa: N801  (MXNet's name)
     """A deprecated alias of `SGD` kept by MXNet.
 
+    Args:
+        momentum (float): the momentum, as `SGD`'s (default 0: no state).
+        lazy_update (bool): with a row_sparse gradient, update only its rows, as `SGD`'s.
+        **kwargs: the base `Optimizer`'s arguments.
+
     Example::
 
         opt = mx.optimizer.ccSGD(learning_rate=0.1)
@@ -137,6 +176,8 @@ class NAG(_MasterCopyFirst):
 
     Args:
         momentum: the momentum (0: plain SGD).
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `wd`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...).
 
     Example::
 
@@ -152,6 +193,13 @@ class NAG(_MasterCopyFirst):
 
     def create_state(self, index, weight):
         """The momentum buffer (None without momentum).
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
 
         Example::
 
@@ -189,8 +237,11 @@ class Signum(Optimizer):
     (``signsgd_update``, ``signum_update``).
 
     Args:
+        learning_rate (float): the step size (default 0.01).
         momentum: the momentum (0: signSGD).
         wd_lh: decoupled weight decay.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -208,6 +259,13 @@ class Signum(Optimizer):
     def create_state(self, index, weight):
         """The momentum buffer (None without momentum).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Signum(learning_rate=0.1)
@@ -218,6 +276,14 @@ class Signum(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One Signum step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -245,7 +311,11 @@ class FTML(Optimizer):
     """Follow The Moving Leader (``ftml_update``).
 
     Args:
-        beta1, beta2: decay rates; epsilon: added to the denominator.
+        beta1 (float): the decay rate of the first moment (default 0.6).
+        beta2 (float): the decay rate of the second moment (default 0.999).
+        epsilon (float): added to the denominator (default 1e-8).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -262,6 +332,13 @@ class FTML(Optimizer):
     def create_state(self, index, weight):
         """(d, v, z).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.FTML(learning_rate=0.1)
@@ -272,6 +349,14 @@ class FTML(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One FTML step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -299,8 +384,14 @@ class LARS(_MasterCopyFirst):
     ``eta * |w| / (|g| + wd * |w| + eps)``; biases, gammas and betas are not scaled).
 
     Args:
-        momentum: the momentum; eta: the trust coefficient; eps: added to the denominator;
+        momentum (float): the momentum (default 0: plain SGD steps).
+        lazy_update (bool): with a row_sparse gradient, update only its rows (default
+            True).
+        eta (float): the trust coefficient (default 0.001).
+        eps (float): added to the denominator of the trust ratio (default 0).
         momentum_correction: scale the momentum by lr / last lr when the lr changes.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -323,6 +414,13 @@ class LARS(_MasterCopyFirst):
 
     def create_state(self, index, weight):
         """The momentum buffer (None without momentum).
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
 
         Example::
 
@@ -387,8 +485,22 @@ class LBSGD(Optimizer):
     which accumulates `batch_scale` gradients before each step.
 
     Args:
-        momentum, multi_precision, warmup_strategy, warmup_epochs, batch_scale: as MXNet's.
-        updates_per_epoch, begin_epoch, num_epochs: as MXNet's.
+        momentum (float): the momentum of the SGD step (default 0: none).
+        multi_precision (bool): keep float32 master copies of float16 weights.
+        warmup_strategy (str): ``'linear'``, ``'power2'`` or ``'sqrt'``: how the
+            learning-rate multiplier grows from 1 to `batch_scale` over the warmup;
+            ``'lars'``: a per-layer ``sqrt(|w|^2 / (|g|^2 + wd |w|^2))`` multiplier clamped
+            to [0.01, 100]; any other name keeps the multiplier 1.
+        warmup_epochs: the number of epochs of the warmup (default 5).
+        batch_scale: how many gradients are accumulated (and averaged) per step; also
+            the multiplier reached at the end of the warmup (default 1).
+        updates_per_epoch (int): updates per epoch, to convert epochs to update counts
+            (default 32).
+        begin_epoch (int): the epoch training starts from, so the warmup resumes there
+            (default 0).
+        num_epochs (int): the total number of epochs (kept; default 60).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -418,6 +530,13 @@ class LBSGD(Optimizer):
     def create_state(self, index, weight):
         """The momentum (and float32 master copy for float16 with multi_precision).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9)
@@ -431,6 +550,14 @@ class LBSGD(Optimizer):
 
     def create_state_multi_precision(self, index, weight):
         """The same as `create_state` (it handles float16 itself).
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter (float16 gets a float32 master copy with
+                multi_precision).
+
+        Returns:
+            The state described above, which `update_multi_precision` then receives.
 
         Example::
 
@@ -465,6 +592,12 @@ class LBSGD(Optimizer):
     def update_multi_precision(self, index, weight, grad, state):
         """The same as `update` (float16 handled by the fused ``mp_`` operators).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient.
+            state: what `create_state_multi_precision` returned for this parameter.
+
         Example::
 
             opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9, multi_precision=True)
@@ -477,6 +610,14 @@ class LBSGD(Optimizer):
 
     def update(self, index, weight, grad, state):
         """Accumulate `grad`; every `batch_scale` calls, one SGD step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -518,8 +659,17 @@ class LAMB(Optimizer):
     (``lamb_update_phase1`` / ``phase2``, ``mp_`` for float16 with multi_precision).
 
     Args:
-        beta1, beta2, epsilon: Adam's; lower_bound, upper_bound: clamp ``|w|``;
+        learning_rate (float): the step size (default 0.001).
+        beta1 (float): the decay rate of the mean estimate (default 0.9).
+        beta2 (float): the decay rate of the variance estimate (default 0.999).
+        epsilon (float): added to the denominator of the Adam direction (default 1e-6).
+        lower_bound (float): the smallest ``|w|`` used in the trust ratio (default None:
+            no lower clamp).
+        upper_bound (float): the largest ``|w|`` used in the trust ratio (default None:
+            no upper clamp).
         bias_correction: Adam's bias correction of the moments.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -538,6 +688,13 @@ class LAMB(Optimizer):
 
     def create_state(self, index, weight):
         """(mean, var).
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
 
         Example::
 
@@ -578,6 +735,14 @@ class LAMB(Optimizer):
     def update(self, index, weight, grad, state):
         """One LAMB step on `weight` in place.
 
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
+
         Example::
 
             opt = mx.optimizer.LAMB(learning_rate=0.1)
@@ -589,6 +754,12 @@ class LAMB(Optimizer):
 
     def update_multi_precision(self, index, weight, grad, state):
         """One step, with the float32 master copy for float16 weights (multi_precision).
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient.
+            state: what `create_state_multi_precision` returned for this parameter.
 
         Example::
 
@@ -609,7 +780,10 @@ class DCASGD(Optimizer):
     ``lamda * grad * grad * (weight - previous_weight)``.
 
     Args:
-        momentum: the momentum; lamda: the compensation scale.
+        momentum (float): the momentum (default 0: no momentum buffer).
+        lamda (float): the scale of the delay compensation term (default 0.04).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -628,6 +802,13 @@ class DCASGD(Optimizer):
     def create_state(self, index, weight):
         """(momentum or None, previous weight).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.DCASGD(learning_rate=0.1, momentum=0.9)
@@ -638,6 +819,14 @@ class DCASGD(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One DCASGD step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -664,6 +853,18 @@ class SGLD(Optimizer):
     """Stochastic gradient Langevin dynamics: a half SGD step plus Gaussian noise of
     variance lr.
 
+    Args:
+        rescale_grad: every gradient is multiplied by this first.
+        param_idx2name: index -> parameter name (see `Optimizer`).
+        wd: the L2 weight decay.
+        clip_gradient: clip the rescaled gradient to ``[-c, c]`` when given.
+        learning_rate: the step size, also the noise variance (0.01 by default).
+        lr_scheduler: a callable ``num_update -> lr`` replacing `learning_rate`.
+        sym: a Symbol whose variables' multiplier attributes apply (see `Optimizer`).
+        begin_num_update: the update count to start from.
+        multi_precision: keep a float32 master copy of float16 weights.
+        param_dict: index -> `gluon.Parameter`, whose multipliers win.
+
     Example::
 
         opt = mx.optimizer.SGLD(learning_rate=0.1)
@@ -674,6 +875,14 @@ class SGLD(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One SGLD step on `weight` in place (draws from gluonlite's random state).
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -695,9 +904,16 @@ class Adam(Optimizer):
     ``lr_t = lr * sqrt(1 - beta2**t) / (1 - beta1**t)``.
 
     Args:
-        beta1, beta2: moment decay rates; epsilon: added to the denominator;
+        learning_rate (float): the step size before the bias correction (default 0.001).
+        beta1 (float): the decay rate of the first-moment (mean) estimate (default 0.9).
+        beta2 (float): the decay rate of the second-moment (variance) estimate
+            (default 0.999).
+        epsilon (float): added to the square root of the variance in the denominator
+            (default 1e-8).
         lazy_update: with a row_sparse gradient, update only its rows (weight, mean and
             variance); False: every row, as with the dense gradient.
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -716,6 +932,13 @@ class Adam(Optimizer):
     def create_state(self, index, weight):
         """(mean, variance), row_sparse for a row_sparse weight with lazy updates.
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Adam(learning_rate=0.1)
@@ -727,6 +950,14 @@ class Adam(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One Adam step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -750,7 +981,9 @@ class AdaGrad(Optimizer):
     """AdaGrad: ``history += g**2; weight -= lr * (g / sqrt(history + eps) + wd * weight)``.
 
     Args:
-        eps: added inside the square root.
+        eps (float): added inside the square root of the history (default 1e-7).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -767,6 +1000,13 @@ class AdaGrad(Optimizer):
     def create_state(self, index, weight):
         """The history of squared gradients (float32, as MXNet; the weight's storage type).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.AdaGrad(learning_rate=0.1)
@@ -778,6 +1018,14 @@ class AdaGrad(Optimizer):
     def update(self, index, weight, grad, state):
         """One AdaGrad step on `weight` in place; a row_sparse gradient updates only its rows
         (``nd.sparse.adagrad_update``, which takes no weight decay).
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -806,9 +1054,18 @@ class RMSProp(Optimizer):
     version (``rmspropalex_update``).
 
     Args:
-        gamma1: decay of the moving averages; gamma2: the momentum (centered only);
-        epsilon: added to the denominator; centered: Graves' version;
-        clip_weights: clip weights to [-c, c] after each step.
+        learning_rate (float): the step size (default 0.001).
+        gamma1 (float): the decay rate of the moving averages of the squared gradient
+            (and, centered, of the gradient) (default 0.9).
+        gamma2 (float): the momentum of the step, used by the centered version only
+            (default 0.9).
+        epsilon (float): added to the denominator (default 1e-8).
+        centered (bool): False: Tieleman & Hinton's RMSProp; True: Graves' centered
+            version, which also tracks the mean gradient.
+        clip_weights (float): when given, clip the weights to ``[-clip_weights,
+            clip_weights]`` after each step (default None: no clipping).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -829,6 +1086,13 @@ class RMSProp(Optimizer):
     def create_state(self, index, weight):
         """(n,) or, centered, (n, g, delta) (float32, as MXNet).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.RMSProp(learning_rate=0.1)
@@ -841,6 +1105,14 @@ class RMSProp(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One RMSProp step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -868,7 +1140,10 @@ class AdaDelta(Optimizer):
     """AdaDelta (Zeiler): step ``sqrt(acc_delta + eps) / sqrt(acc_grad + eps) * grad``.
 
     Args:
-        rho: decay rate; epsilon: added inside the square roots.
+        rho (float): the decay rate of both running averages (default 0.9).
+        epsilon (float): added inside the square roots (default 1e-5).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -886,6 +1161,13 @@ class AdaDelta(Optimizer):
     def create_state(self, index, weight):
         """(accumulated squared gradients, accumulated squared deltas) (float32).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.AdaDelta()
@@ -896,6 +1178,14 @@ class AdaDelta(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One AdaDelta step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -921,8 +1211,12 @@ class Ftrl(Optimizer):
     """FTRL-proximal (``ftrl_update``).
 
     Args:
-        lamda1: L1 regularization; learning_rate: the step size (0.1); beta: the
-        per-coordinate learning-rate parameter.
+        lamda1 (float): the L1 regularization strength (default 0.01).
+        learning_rate (float): the step size, MXNet's alpha (default 0.1).
+        beta (float): the per-coordinate learning-rate parameter added to
+            ``sqrt(n)`` (default 1).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -941,6 +1235,13 @@ class Ftrl(Optimizer):
     def create_state(self, index, weight):
         """(z, n) (float32, as MXNet; the weight's storage type).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Ftrl(learning_rate=0.1)
@@ -952,6 +1253,14 @@ class Ftrl(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One FTRL step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -973,7 +1282,12 @@ class Adamax(Optimizer):
     ``weight -= lr / (1 - beta1**t) * m / u``.
 
     Args:
-        beta1, beta2: decay rates.
+        learning_rate (float): the step size before the bias correction (default 0.002).
+        beta1 (float): the decay rate of the first moment (default 0.9).
+        beta2 (float): the decay of the exponentially weighted infinity norm
+            (default 0.999).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -990,6 +1304,13 @@ class Adamax(Optimizer):
     def create_state(self, index, weight):
         """(m, u).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Adamax(learning_rate=0.1)
@@ -1000,6 +1321,14 @@ class Adamax(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One AdaMax step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -1026,7 +1355,14 @@ class Nadam(Optimizer):
     0.96**(t * schedule_decay))``.
 
     Args:
-        beta1, beta2, epsilon: Adam's; schedule_decay: the schedule's decay.
+        learning_rate (float): the step size (default 0.001).
+        beta1 (float): the base decay rate of the first moment, scheduled as above
+            (default 0.9).
+        beta2 (float): the decay rate of the second moment (default 0.999).
+        epsilon (float): added to the denominator (default 1e-8).
+        schedule_decay (float): how fast the momentum schedule warms up (default 0.004).
+        **kwargs: the base `Optimizer`'s arguments (`wd`, `rescale_grad`, `clip_gradient`,
+            `lr_scheduler`, ...).
 
     Example::
 
@@ -1046,6 +1382,13 @@ class Nadam(Optimizer):
     def create_state(self, index, weight):
         """(m, v).
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Nadam(learning_rate=0.1)
@@ -1056,6 +1399,14 @@ class Nadam(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One Nadam step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 
@@ -1089,6 +1440,18 @@ class Test(Optimizer):
     """MXNet's test optimizer: ``weight += rescale_grad * grad``; the state copies the
     weight.
 
+    Args:
+        rescale_grad: the gradient's scale in the step.
+        param_idx2name: index -> parameter name (kept, unused by the step).
+        wd: weight decay (accepted; the step ignores it).
+        clip_gradient: accepted; the step ignores it.
+        learning_rate: accepted; the step ignores it.
+        lr_scheduler: accepted; the step ignores it.
+        sym: a Symbol for per-name multipliers (unused by the step).
+        begin_num_update: the update count to start from.
+        multi_precision: keep a float32 master copy of float16 weights.
+        param_dict: index -> `gluon.Parameter` (unused by the step).
+
     Example::
 
         opt = mx.optimizer.Test()
@@ -1100,6 +1463,13 @@ class Test(Optimizer):
     def create_state(self, index, weight):
         """A float32 buffer of the weight's shape.
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.Test()
@@ -1110,6 +1480,12 @@ class Test(Optimizer):
 
     def update(self, index, weight, grad, state):
         """``weight += grad * rescale_grad``; ``state[:] = weight``.
+
+        Args:
+            index (int or str): the parameter's key (not used: no learning rate, no count).
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient, multiplied by `rescale_grad` (not clipped).
+            state (NDArray): the buffer from `create_state`; receives the new weight.
 
         Example::
 

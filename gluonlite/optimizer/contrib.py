@@ -21,6 +21,8 @@ class GroupAdaGrad(Optimizer):
 
     Args:
         eps: added inside the square root.
+        **kwargs: the base `Optimizer`'s arguments (`learning_rate`, `rescale_grad`,
+            `clip_gradient`, `lr_scheduler`, ...); `wd` must stay 0.
 
     Raises:
         ValueError: a weight decay (not supported, as in MXNet), or a weight that is not 2-D.
@@ -40,6 +42,13 @@ class GroupAdaGrad(Optimizer):
     def create_state(self, index, weight):
         """The history, shape (rows, 1), in the weight's storage type.
 
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter; the state arrays take its shape and context.
+
+        Returns:
+            The state described above, which `update` then receives as `state`.
+
         Example::
 
             opt = mx.optimizer.contrib.GroupAdaGrad()
@@ -51,6 +60,14 @@ class GroupAdaGrad(Optimizer):
 
     def update(self, index, weight, grad, state):
         """One step on `weight` in place.
+
+        Args:
+            index (int or str): the parameter's key, selecting its learning rate, weight decay
+                and update count.
+            weight (NDArray): the parameter, updated in place.
+            grad (NDArray): its gradient (multiplied by `rescale_grad`, then clipped to
+                ``[-clip_gradient, clip_gradient]`` when that is set).
+            state: what `create_state` returned for this parameter; updated in place.
 
         Example::
 

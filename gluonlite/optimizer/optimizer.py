@@ -127,6 +127,16 @@ class Optimizer:
         """Class decorator registering an optimizer under its lowercased class name (a
         later class of the same name replaces the earlier one, with a warning).
 
+        Args:
+            klass (type): the `Optimizer` subclass to register; `create` then finds it by
+                ``klass.__name__.lower()``.
+
+        Returns:
+            type: `klass` itself, so the decorator leaves the class unchanged.
+
+        Raises:
+            TypeError: if `klass` is not a class.
+
         Example::
 
             @mx.optimizer.Optimizer.register
@@ -191,7 +201,11 @@ class Optimizer:
     def set_learning_rate(self, lr):
         """Set the learning rate.
 
+        Args:
+            lr (float): the new learning rate, used from the next update on.
+
         Raises:
+            TypeError: if `lr` is not a real number.
             UserWarning: an lr_scheduler is set (it owns the learning rate), as MXNet.
 
         Example::
@@ -209,6 +223,9 @@ class Optimizer:
 
     def set_lr_scale(self, args_lrscale):
         """Deprecated in MXNet: use `set_lr_mult`.
+
+        Args:
+            args_lrscale (dict): ignored; the call always raises.
 
         Raises:
             DeprecationWarning: always.
@@ -313,6 +330,16 @@ class Optimizer:
     def create_state(self, index, weight):
         """The state kept for `weight` (None by default).
 
+        Subclasses return their auxiliary arrays (momentum, moment estimates), shaped and
+        placed like `weight`, or a tuple of them.
+
+        Args:
+            index (int or str): the parameter's key (its index, or name for a KVStore).
+            weight (NDArray): the parameter the state is made for.
+
+        Returns:
+            None, an NDArray or a tuple of NDArrays: the state `update` receives.
+
         Example::
 
             mx.optimizer.SGD().create_state(0, nd.ones((2,)))   # None: plain SGD keeps no state
@@ -323,6 +350,17 @@ class Optimizer:
     def create_state_multi_precision(self, index, weight):
         """`create_state`, plus a float32 master copy for a float16 weight with
         multi_precision: ``(weight32, state)``.
+
+        A float16 weight without multi_precision gets a plain state and a warning about
+        float16 accumulation.
+
+        Args:
+            index (int or str): the parameter's key.
+            weight (NDArray): the parameter the state is made for.
+
+        Returns:
+            ``(weight32, state)`` for a float16 weight with multi_precision, else what
+            `create_state` returns.
 
         Example::
 
@@ -342,6 +380,20 @@ class Optimizer:
     def update(self, index, weight, grad, state):
         """Update NDArray `weight` in place from `grad` and `state`.
 
+        Every optimizer applies its own rule here, with the rescaled and clipped gradient,
+        the learning rate and weight decay of `index` (multipliers included), and counts
+        the update (which drives `learning_rate`'s scheduler).
+
+        Args:
+            index (int or str): the parameter's key, selecting its multipliers and update
+                count.
+            weight (NDArray): the parameter, changed in place.
+            grad (NDArray): its gradient, of the same shape.
+            state: what `create_state` returned for this parameter, updated in place.
+
+        Raises:
+            NotImplementedError: on the base class, which has no update rule.
+
         Example::
 
             opt = mx.optimizer.Adam(learning_rate=0.1)
@@ -354,6 +406,15 @@ class Optimizer:
     def update_multi_precision(self, index, weight, grad, state):
         """`update`, through the float32 master copy for float16 weights with
         multi_precision.
+
+        Args:
+            index (int, str or list): the parameter's key; a list updates each of the
+                aligned `weight`, `grad` and `state` lists in turn.
+            weight (NDArray or list): the parameter, changed in place (cast back from the
+                float32 copy when there is one).
+            grad (NDArray or list): its gradient.
+            state: what `create_state_multi_precision` returned (``(weight32, state)``
+                for a float16 weight with multi_precision).
 
         Example::
 
@@ -451,6 +512,10 @@ class Updater:
     """Applies an optimizer to ``(index, grad, weight)``, creating each index's state on
     first use (what a KVStore and `gluon.Trainer` call).
 
+    Args:
+        optimizer (Optimizer): the optimizer whose `update_multi_precision` each call
+            applies.
+
     Example::
 
         updater = mx.optimizer.get_updater(mx.optimizer.Adam())
@@ -530,8 +595,13 @@ class Updater:
     def set_states(self, states):
         """Restore what `get_states` returned (states, and the optimizer when dumped).
 
+        Args:
+            states (bytes): a blob written by `get_states`; the states are moved to each
+                weight's context on its next update.
+
         Raises:
-            ValueError: bytes that are not such a record.
+            ValueError: bytes that are not such a record, or a dumped optimizer whose name
+                is not registered.
 
         Example::
 

@@ -141,6 +141,13 @@ def load_states(fname, optimizer, params):
     (the trainer's Parameters by index: a list, or a dict index -> anything with `name`,
     `shape` and `list_ctx()`, as a KVStore passes its stored values).
 
+    Args:
+        fname (str): the file `save_states` wrote.
+        optimizer (Optimizer): the optimizer the states are for; its name must match the
+            record's.
+        params (list or dict): the parameters by index, to check each state's shape and
+            place it on the parameter's context.
+
     Returns:
         (states, index_update_count, scalars): states as raw arrays on each parameter's
         context, ready for the updater; nothing is changed here.

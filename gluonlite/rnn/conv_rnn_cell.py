@@ -29,12 +29,22 @@ class BaseConvRNNCell(BaseRNNCell):
     Args:
         input_shape: the shape of one step's input, batch first (e.g. (N, C, H, W)).
         num_hidden: the state's channels.
-        h2h_kernel, h2h_dilate: the state-to-state convolution (kernel odd; padded to keep
-            the state's size).
-        i2h_kernel, i2h_stride, i2h_pad, i2h_dilate: the input-to-state convolution.
-        i2h_weight_initializer ... h2h_bias_initializer: initializers of the four variables.
+        h2h_kernel (tuple of int): the state-to-state convolution's kernel (odd sizes; it
+            is padded so the state keeps its size).
+        h2h_dilate (tuple of int): the state-to-state convolution's dilation.
+        i2h_kernel (tuple of int): the input-to-state convolution's kernel.
+        i2h_stride (tuple of int): its stride.
+        i2h_pad (tuple of int): its padding.
+        i2h_dilate (tuple of int): its dilation.
+        i2h_weight_initializer: the initializer of the input-to-state weight (None: the
+            module's initializer).
+        h2h_weight_initializer: the initializer of the state-to-state weight (None: the
+            module's).
+        i2h_bias_initializer: the initializer of the input-to-state bias.
+        h2h_bias_initializer: the initializer of the state-to-state bias.
         activation: an `Activation` act_type or a function of a Symbol.
-        prefix, params: see `BaseRNNCell`.
+        prefix (str): put before the names of the cell's nodes and weights (default ``''``).
+        params (RNNParams): the weights to share (default None: the cell's own).
         conv_layout: 'NCHW' (or another layout `Convolution` takes).
 
     Raises:
@@ -135,8 +145,15 @@ def _conv_init(cls, default_prefix):
 class ConvRNNCell(BaseConvRNNCell):
     """Convolutional Elman cell: ``h' = activation(conv_i(x) + conv_h(h))``.
 
-    Args: see `BaseConvRNNCell`; defaults: 3x3 kernels, i2h pad (1, 1), zero biases,
-    activation leaky ReLU with slope 0.2, prefix ``'ConvRNN_'``.
+    Args:
+        input_shape (tuple of int): the shape of one step's input, batch first (e.g.
+            (N, C, H, W)).
+        num_hidden (int): the state's channels.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'ConvRNN_'``).
+        **kwargs: the other settings of `BaseConvRNNCell` (h2h_kernel, i2h_kernel, ...);
+            defaults: 3x3 kernels, i2h pad (1, 1), zero biases, activation leaky ReLU with
+            slope 0.2.
 
     Example::
 
@@ -161,7 +178,13 @@ class ConvLSTMCell(BaseConvRNNCell):
     """Convolutional LSTM cell; gates (input, forget, candidate, output) along the channel
     axis; the candidate and the output use `activation`.
 
-    Args: see `BaseConvRNNCell` (default prefix ``'ConvLSTM_'``).
+    Args:
+        input_shape (tuple of int): the shape of one step's input, batch first (e.g.
+            (N, C, H, W)).
+        num_hidden (int): the channels of the hidden and the cell states.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'ConvLSTM_'``).
+        **kwargs: the other settings of `BaseConvRNNCell`, with `ConvRNNCell`'s defaults.
 
     Example::
 
@@ -194,7 +217,13 @@ class ConvLSTMCell(BaseConvRNNCell):
 class ConvGRUCell(BaseConvRNNCell):
     """Convolutional GRU cell; gates (reset, update, new) along the channel axis.
 
-    Args: see `BaseConvRNNCell` (default prefix ``'ConvGRU_'``).
+    Args:
+        input_shape (tuple of int): the shape of one step's input, batch first (e.g.
+            (N, C, H, W)).
+        num_hidden (int): the state's channels.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'ConvGRU_'``).
+        **kwargs: the other settings of `BaseConvRNNCell`, with `ConvRNNCell`'s defaults.
 
     Example::
 

@@ -156,6 +156,15 @@ class FusedRNNCell(BaseRNNCell):
         """One `RNN` node over the sequence (see `BaseRNNCell.unroll`); the states returned
         are the final ones only with get_next_state=True.
 
+        Args:
+            length (int): the number of time steps.
+            inputs (Symbol or list of Symbol): the whole sequence (split along the 'T' of
+                `layout`) or a list of `length` step Symbols.
+            begin_state (list of Symbol): the first states (default None: `begin_state()`).
+            layout (str): 'NTC' (default) or 'TNC': where the time axis is.
+            merge_outputs (bool): True: one Symbol stacked along the time axis; False or None
+                (default): a list of step outputs.
+
         Example::
 
             cell = mx.rnn.FusedRNNCell(4, mode="lstm", get_next_state=True)

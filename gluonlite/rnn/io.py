@@ -74,7 +74,9 @@ class BucketSentenceIter(DataIter):
         buckets: the bucket lengths; None: every length that has at least `batch_size`
             sentences.
         invalid_label: the padding code.
-        data_name, label_name: the names in `provide_data` / `provide_label`.
+        data_name (str): the data's name in `provide_data` (default ``'data'``).
+        label_name (str): the label's name in `provide_label` (default
+            ``'softmax_label'``).
         dtype: the arrays' dtype.
         layout: 'NT' (batch major) or 'TN' (time major).
 

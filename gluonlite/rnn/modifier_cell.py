@@ -81,6 +81,10 @@ class ModifierCell(BaseRNNCell):
     def begin_state(self, func=sym.zeros, **kwargs):
         """The wrapped cell's first states (see `BaseRNNCell.begin_state`).
 
+        Args:
+            func (callable): makes each state Symbol from its name and `state_info` (default
+                `sym.zeros`; `sym.var` makes them graph inputs).
+
         Example::
 
             cell = mx.rnn.ZoneoutCell(mx.rnn.LSTMCell(4), zoneout_states=0.2)
@@ -91,6 +95,10 @@ class ModifierCell(BaseRNNCell):
 
     def unpack_weights(self, args):
         """The wrapped cell's `unpack_weights`.
+
+        Args:
+            args (dict of str to NDArray): the parameters by name (the cell's entries are
+                replaced; the others are kept).
 
         Example::
 
@@ -103,6 +111,10 @@ class ModifierCell(BaseRNNCell):
 
     def pack_weights(self, args):
         """The wrapped cell's `pack_weights`.
+
+        Args:
+            args (dict of str to NDArray): the parameters by name (the cell's entries are
+                replaced; the others are kept).
 
         Example::
 
@@ -136,6 +148,15 @@ class ResidualCell(ModifierCell):
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """The wrapped cell unrolled (see `BaseRNNCell.unroll`), each output plus its input.
+
+        Args:
+            length (int): the number of time steps.
+            inputs (Symbol or list of Symbol): the whole sequence (split along the 'T' of
+                `layout`) or a list of `length` step Symbols.
+            begin_state (list of Symbol): the first states (default None: `begin_state()`).
+            layout (str): 'NTC' (default) or 'TNC': where the time axis is.
+            merge_outputs (bool): True: one Symbol stacked along the time axis; False or None
+                (default): a list of step outputs.
 
         Example::
 
@@ -253,6 +274,15 @@ class BidirectionalCell(_CellGroup):
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """Run both cells (see `BaseRNNCell.unroll`); outputs concatenated per step; the
         final states as ``[left_states, right_states]``.
+
+        Args:
+            length (int): the number of time steps.
+            inputs (Symbol or list of Symbol): the whole sequence (split along the 'T' of
+                `layout`) or a list of `length` step Symbols.
+            begin_state (list of Symbol): the first states (default None: `begin_state()`).
+            layout (str): 'NTC' (default) or 'TNC': where the time axis is.
+            merge_outputs (bool): True: one Symbol stacked along the time axis; False or None
+                (default): a list of step outputs.
 
         Example::
 

@@ -13,6 +13,15 @@ __all__ = ["rnn_unroll", "save_rnn_checkpoint", "load_rnn_checkpoint", "do_rnn_c
 def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix="", layout="NTC"):
     """Deprecated: ``cell.unroll(length, inputs, begin_state, layout=layout)``.
 
+    Args:
+        cell (BaseRNNCell): the cell to unroll.
+        length (int): the number of time steps.
+        inputs (Symbol or list of Symbol): the sequence, as `BaseRNNCell.unroll`'s
+            (default None).
+        begin_state (list of Symbol): the first states (default None: `begin_state()`).
+        input_prefix (str): MXNet's prefix for the inputs' names; accepted, unused.
+        layout (str): 'NTC' (default) or 'TNC': where the time axis is.
+
     Example::
 
         import warnings
@@ -35,7 +44,11 @@ def save_rnn_checkpoint(cells, prefix, epoch, symbol, arg_params, aux_params):
 
     Args:
         cells: an mx.rnn cell or a list of them.
-        prefix, epoch, symbol, arg_params, aux_params: as `mx.model.save_checkpoint`.
+        prefix (str): the checkpoint's path prefix.
+        epoch (int): the epoch number in the file name (``prefix-EPOCH.params``).
+        symbol (Symbol): the network, saved as ``prefix-symbol.json``.
+        arg_params (dict of str to NDArray): the parameters.
+        aux_params (dict of str to NDArray): the auxiliary states.
 
     Example::
 
@@ -53,8 +66,14 @@ def save_rnn_checkpoint(cells, prefix, epoch, symbol, arg_params, aux_params):
 def load_rnn_checkpoint(cells, prefix, epoch):
     """`model.load_checkpoint` with each cell's weights packed after.
 
+    Args:
+        cells (BaseRNNCell or list): the cell(s) whose weights are unpacked before saving
+            (packed after loading).
+        prefix (str): the checkpoint's path prefix.
+        epoch (int): the epoch number in the file name (``prefix-EPOCH.params``).
+
     Returns:
-        ``(symbol, arg_params, aux_params)``.
+        ``(symbol, arg_params, aux_params)``, the cells' weights stacked again.
 
     Example::
 
@@ -74,6 +93,15 @@ def load_rnn_checkpoint(cells, prefix, epoch):
 def do_rnn_checkpoint(cells, prefix, period=1):
     """An epoch-end callback calling `save_rnn_checkpoint` every `period` epochs (numbered
     from 1).
+
+    Args:
+        cells (BaseRNNCell or list): the cell(s) whose weights are unpacked before each
+            save.
+        prefix (str): the checkpoints' path prefix.
+
+    Returns:
+        callable: ``f(epoch, symbol, arg_params, aux_params)``, for `Module.fit`'s
+        `epoch_end_callback`.
 
     Example::
 

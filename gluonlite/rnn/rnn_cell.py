@@ -35,6 +35,13 @@ class RNNParams:
     def get(self, name, **kwargs):
         """The variable ``prefix + name``, made with `sym.var(**kwargs)` the first time.
 
+        Args:
+            name (str): the variable's name without the prefix.
+            **kwargs: `sym.var`'s arguments (shape, init, ...), used only the first time.
+
+        Returns:
+            Symbol: the shared variable.
+
         Example::
 
             params = mx.rnn.RNNParams("enc_")
@@ -322,7 +329,10 @@ class RNNCell(_ProjectedCell):
     Args:
         num_hidden: the state size.
         activation: an `Activation` act_type ('tanh', 'relu' ...) or a function of a Symbol.
-        prefix, params: see `BaseRNNCell`.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'rnn_'``).
+        params (RNNParams): the weights to share with other cells (default None: the
+            cell's own, made with `prefix`).
 
     Raises:
         ValueError: num_hidden not an int >= 1.
@@ -358,7 +368,10 @@ class LSTMCell(_ProjectedCell):
 
     Args:
         num_hidden: the state size.
-        prefix, params: see `BaseRNNCell`.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'lstm_'``).
+        params (RNNParams): the weights to share with other cells (default None: the
+            cell's own, made with `prefix`).
         forget_bias: recorded in the ``i2h_bias`` variable's ``__init__`` attribute, as
             MXNet's ``LSTMBias`` initializer; the step itself adds nothing.
 
@@ -403,7 +416,10 @@ class GRUCell(_ProjectedCell):
 
     Args:
         num_hidden: the state size.
-        prefix, params: see `BaseRNNCell`.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'gru_'``).
+        params (RNNParams): the weights to share with other cells (default None: the
+            cell's own, made with `prefix`).
 
     Raises:
         ValueError: num_hidden not an int >= 1.
@@ -525,6 +541,15 @@ class SequentialRNNCell(_CellGroup):
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         """Unroll each cell in turn over the whole sequence (see `BaseRNNCell.unroll`).
 
+        Args:
+            length (int): the number of time steps.
+            inputs (Symbol or list of Symbol): the whole sequence (split along the 'T' of
+                `layout`) or a list of `length` step Symbols.
+            begin_state (list of Symbol): the first states (default None: `begin_state()`).
+            layout (str): 'NTC' (default) or 'TNC': where the time axis is.
+            merge_outputs (bool): True: one Symbol stacked along the time axis; False or None
+                (default): a list of step outputs.
+
         Example::
 
             stack = mx.rnn.SequentialRNNCell()
@@ -548,7 +573,10 @@ class DropoutCell(BaseRNNCell):
 
     Args:
         dropout: the drop probability in [0, 1).
-        prefix, params: see `BaseRNNCell`.
+        prefix (str): put before the names of the cell's nodes and weights (default
+            ``'dropout_'``).
+        params (RNNParams): the weights to share with other cells (default None: the
+            cell's own, made with `prefix`).
 
     Raises:
         ValueError: dropout outside [0, 1).

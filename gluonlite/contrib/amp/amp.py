@@ -29,6 +29,15 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
          fp32_ops=None):
     """Turn on AMP for every later operator call. Not supported.
 
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+        target_precision_ops (list of str): operators to run in `target_dtype`, replacing
+            MXNet's list. Unused: the call raises.
+        conditional_fp32_ops (list of tuple): ``(op, attribute, values)`` triples kept in
+            float32 when the attribute takes one of the values. Unused: the call raises.
+        fp32_ops (list of str): operators kept in float32. Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -45,6 +54,10 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
 
 def init_trainer(optimizer_or_trainer):
     """Give a Trainer AMP's dynamic loss scaling. Not supported.
+
+    Args:
+        optimizer_or_trainer (Optimizer or gluon.Trainer): what AMP's loss scaling would
+            be attached to. Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -63,6 +76,11 @@ def init_trainer(optimizer_or_trainer):
 def scale_loss(loss, optimizer_or_trainer):
     """A scope that scales the loss for AMP's loss scaling. Not supported.
 
+    Args:
+        loss (NDArray or list of NDArray): the loss(es) to scale. Unused: the call raises.
+        optimizer_or_trainer (Optimizer or gluon.Trainer): what AMP's loss scaling would
+            be attached to. Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -79,6 +97,10 @@ def scale_loss(loss, optimizer_or_trainer):
 
 def unscale(optimizer_or_trainer):
     """Undo AMP's loss scaling of the gradients. Not supported.
+
+    Args:
+        optimizer_or_trainer (Optimizer or gluon.Trainer): what AMP's loss scaling would
+            be attached to. Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -99,6 +121,20 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
                    cast_optional_params=False):
     """Insert AMP casts into a symbol. Not supported.
 
+    Args:
+        sym (Symbol): the network to convert. Unused: the call raises.
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+        target_dtype_ops (list of str): operators to run in `target_dtype`, replacing
+            MXNet's list. Unused: the call raises.
+        fp32_ops (list of str): operators kept in float32. Unused: the call raises.
+        conditional_fp32_ops (list of tuple): ``(op, attribute, values)`` triples kept in
+            float32 when the attribute takes one of the values. Unused: the call raises.
+        excluded_sym_names (list of str): nodes left in float32. Unused: the call raises.
+        data_names (list of str): the network's data inputs. Unused: the call raises.
+        cast_optional_params (bool): also cast the parameters that may stay float32 in
+            MXNet. Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -117,6 +153,21 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   cast_optional_params=False):
     """Convert a symbol and its parameters to mixed precision. Not supported.
+
+    Args:
+        sym (Symbol): the network to convert. Unused: the call raises.
+        arg_params (dict of str to NDArray): its parameters. Unused: the call raises.
+        aux_params (dict of str to NDArray): its auxiliary states. Unused: the call raises.
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+        target_dtype_ops (list of str): operators to run in `target_dtype`, replacing
+            MXNet's list. Unused: the call raises.
+        fp32_ops (list of str): operators kept in float32. Unused: the call raises.
+        conditional_fp32_ops (list of tuple): ``(op, attribute, values)`` triples kept in
+            float32 when the attribute takes one of the values. Unused: the call raises.
+        excluded_sym_names (list of str): nodes left in float32. Unused: the call raises.
+        cast_optional_params (bool): also cast the parameters that may stay float32 in
+            MXNet. Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -137,6 +188,20 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
                          ctx=None, cast_optional_params=False):
     """Convert a HybridBlock to mixed precision. Not supported.
 
+    Args:
+        block (gluon.HybridBlock): the block to convert. Unused: the call raises.
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+        target_dtype_ops (list of str): operators to run in `target_dtype`, replacing
+            MXNet's list. Unused: the call raises.
+        fp32_ops (list of str): operators kept in float32. Unused: the call raises.
+        conditional_fp32_ops (list of tuple): ``(op, attribute, values)`` triples kept in
+            float32 when the attribute takes one of the values. Unused: the call raises.
+        excluded_sym_names (list of str): nodes left in float32. Unused: the call raises.
+        ctx (Context): where the converted block's parameters would live. Unused: the call raises.
+        cast_optional_params (bool): also cast the parameters that may stay float32 in
+            MXNet. Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -156,6 +221,19 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
                              excluded_sym_names=None, cast_optional_params=False):
     """Convert a BucketingModule to mixed precision. Not supported.
 
+    Args:
+        bucketing_mod (BucketingModule): the module to convert. Unused: the call raises.
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+        target_dtype_ops (list of str): operators to run in `target_dtype`, replacing
+            MXNet's list. Unused: the call raises.
+        fp32_ops (list of str): operators kept in float32. Unused: the call raises.
+        conditional_fp32_ops (list of tuple): ``(op, attribute, values)`` triples kept in
+            float32 when the attribute takes one of the values. Unused: the call raises.
+        excluded_sym_names (list of str): nodes left in float32. Unused: the call raises.
+        cast_optional_params (bool): also cast the parameters that may stay float32 in
+            MXNet. Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -172,6 +250,10 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
 
 def list_lp16_ops(target_dtype):
     """The operators AMP runs in float16/bfloat16. Not supported.
+
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -190,6 +272,10 @@ def list_lp16_ops(target_dtype):
 def list_fp32_ops(target_dtype):
     """The operators AMP keeps in float32. Not supported.
 
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -206,6 +292,10 @@ def list_fp32_ops(target_dtype):
 
 def list_lp16_fp32_ops(target_dtype):
     """The operators AMP runs in either precision. Not supported.
+
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -224,6 +314,10 @@ def list_lp16_fp32_ops(target_dtype):
 def list_conditional_fp32_ops(target_dtype):
     """The operators AMP keeps in float32 for some attribute values. Not supported.
 
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -240,6 +334,10 @@ def list_conditional_fp32_ops(target_dtype):
 
 def list_widest_type_cast(target_dtype):
     """The operators whose inputs AMP casts to the widest type. Not supported.
+
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
@@ -258,6 +356,10 @@ def list_widest_type_cast(target_dtype):
 def list_loss_output_functions(target_dtype):
     """The loss output operators AMP scales. Not supported.
 
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
+
     Raises:
         NotImplementedError: always (AMP is not supported).
 
@@ -274,6 +376,10 @@ def list_loss_output_functions(target_dtype):
 
 def list_lp16_use_fp32_params(target_dtype):
     """The low-precision operators with float32 parameters. Not supported.
+
+    Args:
+        target_dtype (str): the low precision, ``'float16'`` or ``'bfloat16'`` in MXNet.
+            Unused: the call raises.
 
     Raises:
         NotImplementedError: always (AMP is not supported).
