@@ -151,6 +151,13 @@ class EmptyLike(operator.CustomOp):
     def forward(self, is_train, req, in_data, out_data, aux):
         """Fill the output (shape and dtype from the property).
 
+        Args:
+            is_train: whether the call records for training (not read: no state).
+            req: the write request of the output ('write', 'add' or 'null').
+            in_data: the input arrays.
+            out_data: the output array, written here.
+            aux: the auxiliary states (none).
+
         Example::
 
             from gluonlite.numpy_op_fallback import custom
@@ -164,6 +171,17 @@ class EmptyLike(operator.CustomOp):
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Refused, as MXNet's.
+
+        Args:
+            req: the write request of each input gradient (not read).
+            out_grad: the gradient of the output (not read).
+            in_data: the input arrays (not read).
+            out_data: the output array (not read).
+            in_grad: the input gradients (not written).
+            aux: the auxiliary states (none).
+
+        Raises:
+            NotImplementedError: always (MXNet has no gradient here).
 
         Example::
 
@@ -292,6 +310,13 @@ class Resize(operator.CustomOp):
     def forward(self, is_train, req, in_data, out_data, aux):
         """NumPy's resize of the input.
 
+        Args:
+            is_train: whether the call records for training (not read: no state).
+            req: the write request of the output ('write', 'add' or 'null').
+            in_data: the input arrays.
+            out_data: the output array, written here.
+            aux: the auxiliary states (none).
+
         Example::
 
             from gluonlite.numpy_op_fallback import custom
@@ -305,6 +330,17 @@ class Resize(operator.CustomOp):
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Refused, as MXNet's.
+
+        Args:
+            req: the write request of each input gradient (not read).
+            out_grad: the gradient of the output (not read).
+            in_data: the input arrays (not read).
+            out_data: the output array (not read).
+            in_grad: the input gradients (not written).
+            aux: the auxiliary states (none).
+
+        Raises:
+            NotImplementedError: always (MXNet has no gradient here).
 
         Example::
 
@@ -407,6 +443,13 @@ class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet'
     def forward(self, is_train, req, in_data, out_data, aux):
         """The coordinates, one row per dimension of `shape`.
 
+        Args:
+            is_train: whether the call records for training (not read: no state).
+            req: the write request of the output ('write', 'add' or 'null').
+            in_data: the input arrays.
+            out_data: the output array, written here.
+            aux: the auxiliary states (none).
+
         Example::
 
             from gluonlite.numpy_op_fallback import custom
@@ -420,6 +463,17 @@ class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet'
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Refused, as MXNet's.
+
+        Args:
+            req: the write request of each input gradient (not read).
+            out_grad: the gradient of the output (not read).
+            in_data: the input arrays (not read).
+            out_data: the output array (not read).
+            in_grad: the input gradients (not written).
+            aux: the auxiliary states (none).
+
+        Raises:
+            NotImplementedError: always (MXNet has no gradient here).
 
         Example::
 
@@ -525,6 +579,13 @@ class MultivariateNormal(operator.CustomOp):
     def forward(self, is_train, req, in_data, out_data, aux):
         """The draws (mean and cov broadcast against each other).
 
+        Args:
+            is_train: whether the call records for training (not read: no state).
+            req: the write request of the output ('write', 'add' or 'null').
+            in_data: the input arrays.
+            out_data: the output array, written here.
+            aux: the auxiliary states (none).
+
         Example::
 
             from gluonlite.numpy_op_fallback import custom
@@ -543,6 +604,17 @@ class MultivariateNormal(operator.CustomOp):
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Refused, as MXNet's.
+
+        Args:
+            req: the write request of each input gradient (not read).
+            out_grad: the gradient of the output (not read).
+            in_data: the input arrays (not read).
+            out_data: the output array (not read).
+            in_grad: the input gradients (not written).
+            aux: the auxiliary states (none).
+
+        Raises:
+            NotImplementedError: always (MXNet has no gradient here).
 
         Example::
 

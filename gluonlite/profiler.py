@@ -711,6 +711,13 @@ def scope(name="<unk>:", append_mode=False):
     """Time a block as one event named `name` (category 'scope'), as MXNet 2's
     ``profiler.scope``; with append_mode the name is appended to the enclosing scope's.
 
+    Args:
+        name: the event's name (default ``'<unk>:'``).
+        append_mode: append `name` to the enclosing scope's name (else it replaces it).
+
+    Yields:
+        Nothing; the block's time is recorded when profiling is on.
+
     Example::
 
         with mx.profiler.scope('forward:'):

@@ -523,6 +523,15 @@ SPECIFIC = {
 def describe(op, name, is_input):
     """What argument `name` of operator `op` means, from the tables (None if none says).
 
+    Args:
+        op: the registry entry (a `gluonlite.ops.registry.Operator`).
+        name: the input or attribute name.
+        is_input: whether `name` is an input (read from `INPUTS`) or an attribute (`ATTRS`);
+            `SPECIFIC` and `FAMILIES` come first either way.
+
+    Returns:
+        The meaning as a sentence, or None.
+
     Example::
 
         from gluonlite.ops import registry

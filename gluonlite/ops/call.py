@@ -21,6 +21,15 @@ def split_positional(op, args, is_input):
     declaration order, so ``args[:len(signature)]`` are inputs (None meaning "not given") and
     the rest bind attributes in order.
 
+    Args:
+        op: the registry entry called.
+        args: the positional arguments.
+        is_input: ``is_input(value)`` -> whether a value is an array of the front end (an
+            NDArray for nd, a Symbol for sym).
+
+    Returns:
+        ``(inputs, attrs)``: {input name: array} and {attribute name: value}.
+
     Raises:
         TypeError: an array where an attribute is expected, a non-array in an input slot, or
             more positional arguments than the signature has.

@@ -533,6 +533,13 @@ def call_name(op_name, public_name):
     ``_image_``/``_sparse_`` operator its name in that namespace (``contrib.box_nms``), which
     is where MXNet puts it.
 
+    Args:
+        op_name: the registry name of the operator.
+        public_name: the name of the generated function.
+
+    Returns:
+        The dotted name after ``nd.``/``sym.``.
+
     Example::
 
         from gluonlite.ops.examples import call_name
@@ -554,6 +561,11 @@ def _names_op(name, op_name):
 def entry(op_name, public_name=None):
     """The `EXAMPLES` entry of the operator registered as `op_name` (any of its names: an
     entry keyed by an alias serves them all), or None.
+
+    Args:
+        op_name: the registry name of the operator.
+        public_name: the name the example calls, when it has its own entry (default None:
+            the entries of `op_name` and its aliases).
 
     Example::
 

@@ -191,3 +191,34 @@ def test_every_public_name_shows_an_example():
     bare = sorted(name for name, (obj, owner) in docstring_coverage.public_objects().items()
                   if not docstring_coverage._has_example(obj))
     assert not bare, f"public names whose docstring shows no example: {bare}"
+
+
+def test_every_public_callable_describes_its_parameters():
+    # an Args entry (or the name in backticks) for each parameter: the API reference shows
+    # the docstring, and a parameter it does not name is one a reader must guess
+    sys.path.insert(0, os.path.join(ROOT, "docs"))
+    import docstring_coverage
+    bare = {name: params for name, (obj, owner) in docstring_coverage.public_objects().items()
+            if callable(obj)
+            for params in [docstring_coverage.undescribed_parameters(obj, owner)] if params}
+    assert not bare, f"public callables with parameters their docstring omits: {bare}"
+
+
+def test_the_parameter_check_reads_args_entries_backticks_and_inputs():
+    sys.path.insert(0, os.path.join(ROOT, "docs"))
+    import docstring_coverage
+
+    def f(a, b, c=(1, 2), *args, **kwargs):
+        """What.
+
+        Args:
+            a (tuple (int, int)): one.
+            c: three.
+
+        Example::
+
+            f(b=1)
+        """
+    assert docstring_coverage.undescribed_parameters(f) == ["b"]
+    f.__doc__ = "Takes `a`, ``b`` and c.\n\nInputs:\n    - **c**: three."
+    assert docstring_coverage.undescribed_parameters(f) == []
