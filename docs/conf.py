@@ -52,7 +52,10 @@ myst_enable_extensions = ["colon_fence"]
 # every Python name in a docstring or page must resolve.
 nitpick_ignore_regex = [(r"py:(class|exc|obj)", r".*[^\w.].*"),
                         # the standard library's names (no inventory is fetched)
-                        (r"py:(class|exc|obj)", r"(re|collections|builtins|typing)\..*")]
+                        (r"py:(class|exc|obj)",
+                         r"(re|collections|builtins|typing|logging)\..*"),
+                        # plain words of a type, as ``(callable)`` or ``(list of pairs)``
+                        (r"py:class", r"callable|pairs")]
 
 api_pages.write_pages(os.path.join(HERE, "api"))
 

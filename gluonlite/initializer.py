@@ -30,10 +30,10 @@ def register(klass):
     """Class decorator registering an initializer under its lowercased class name.
 
     Args:
-        klass (type): the `Initializer` subclass; `create` then finds it by name.
+        klass: the `Initializer` subclass (a class); `create` then finds it by name.
 
     Returns:
-        type: `klass` itself.
+        `klass` itself.
 
     Example::
 
@@ -206,7 +206,7 @@ def create(init):
     or MXNet's JSON form ``'["normal", {"sigma": 0.1}]'``.
 
     Args:
-        init (Initializer, type or str): an instance (returned as it is), an Initializer
+        init: an Initializer, an Initializer class or a str: an instance (returned as it is), an Initializer
             class (instantiated with its defaults), a registered name or the JSON form.
 
     Returns:

@@ -128,11 +128,11 @@ class Optimizer:
         later class of the same name replaces the earlier one, with a warning).
 
         Args:
-            klass (type): the `Optimizer` subclass to register; `create` then finds it by
+            klass: the `Optimizer` subclass (a class) to register; `create` then finds it by
                 ``klass.__name__.lower()``.
 
         Returns:
-            type: `klass` itself, so the decorator leaves the class unchanged.
+            `klass` itself, so the decorator leaves the class unchanged.
 
         Raises:
             TypeError: if `klass` is not a class.
