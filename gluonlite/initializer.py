@@ -206,8 +206,8 @@ def create(init):
     or MXNet's JSON form ``'["normal", {"sigma": 0.1}]'``.
 
     Args:
-        init: an Initializer, an Initializer class or a str: an instance (returned as it is), an Initializer
-            class (instantiated with its defaults), a registered name or the JSON form.
+        init: an Initializer instance (returned as it is), an Initializer class
+            (instantiated with its defaults), a registered name or the JSON form.
 
     Returns:
         Initializer: the initializer.
