@@ -208,7 +208,10 @@ SPECS = {
         C([(2, 3, 2), (4, 6)], {"num_hidden": 4, "no_bias": True},
           ref=lambda x, w: x.reshape(2, -1) @ w.T),
         C([(2, 3, 2), (4, 2), (4,)], {"num_hidden": 4, "flatten": False},
-          ref=lambda x, w, b: x @ w.T + b)],
+          ref=lambda x, w, b: x @ w.T + b),
+        # MXNet takes a (num_hidden, 1) bias too
+        C([B23, (4, 3), (4, 1)], {"num_hidden": 4}, ref=lambda x, w, b: x @ w.T + b.ravel(),
+          guessed=(2,))],
     "LayerNorm": C([(3, 4), (4,), (4,)], ref=_ln_ref, more=[[(2, 3, 4), (4,), (4,)]]),
     "LeakyReLU": [C([B23], {"slope": 0.1}, ref=lambda x: np.where(x > 0, x, 0.1 * x)),
                   C([B23], {"act_type": "elu", "slope": 1.0},
