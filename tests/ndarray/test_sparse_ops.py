@@ -93,3 +93,15 @@ def test_quadratic_and_crop_keep_csr_as_mxnet():
     rows = nd.crop(x, begin=1, end=3)
     assert rows.stype == "csr"
     np.testing.assert_array_equal(rows.asnumpy(), [[1, 0], [0, 0]])
+
+
+def test_square_sum_of_row_sparse_keeps_rows_for_axis_1_keepdims():
+    # MXNet 1.9.1's fused kernel: row_sparse for axis=1 with keepdims, dense otherwise
+    x = nd.array([[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]).tostype("row_sparse")
+    r = nd._internal._square_sum(x, axis=1, keepdims=True)
+    assert r.stype == "row_sparse" and r.shape == (3, 1)
+    np.testing.assert_allclose(r.asnumpy().ravel(), [5, 0, 9])
+    for axis, keep in ((1, False), (0, True), (0, False)):
+        r = nd._internal._square_sum(x, axis=axis, keepdims=keep)
+        assert r.stype == "default"
+        np.testing.assert_allclose(r.asnumpy(), (x.asnumpy() ** 2).sum(axis=axis, keepdims=keep))
