@@ -426,7 +426,12 @@ SPECS = {
                 C([(1, 3, 1)], ref=lambda x: x.reshape(3))],
     "stack": [C([B23, B23], ref=lambda a, b: np.stack([a, b])),
               C([B23, B23, B23], {"axis": 2}, ref=lambda *a: np.stack(a, 2))],
-    "_square_sum": _reduce(lambda x, **kw: np.sum(x * x, **kw)),
+    "_square_sum": [
+        # 2-D first (the storage walk takes the first case): MXNet's row_sparse kernel,
+        # row_sparse out for axis=1 with keepdims
+        C([B23], {"axis": 1, "keepdims": True}, ref=lambda x: np.sum(x * x, 1, keepdims=True)),
+        C([B23], {"axis": 0}, ref=lambda x: np.sum(x * x, 0))] + _reduce(
+            lambda x, **kw: np.sum(x * x, **kw)),
     "sum": _reduce(np.sum),
     "take": [C([(3, 2), Idx([[0, 2], [1, 1]])], ref=lambda a, i: a[i.astype(int)]),
              C([(2, 3), Idx([4, -1])], {"axis": 1, "mode": "wrap"},
