@@ -42,6 +42,12 @@ class SVRGModule(Module):
 
     Example::
 
+        from gluonlite.contrib.svrg_optimization import SVRGModule
+        x = np.random.uniform(0, 1, (40, 2))
+        train_iter = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10,
+                                       label_name='lin_reg_label')
+        fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+        net = sym.LinearRegressionOutput(fc, sym.var('lin_reg_label'), name='lro')
         mod = SVRGModule(net, data_names=['data'], label_names=['lin_reg_label'],
                          update_freq=2)
         mod.fit(train_iter, optimizer='sgd', optimizer_params={'learning_rate': 0.025},

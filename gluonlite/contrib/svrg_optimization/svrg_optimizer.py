@@ -16,6 +16,7 @@ class _AssignmentOptimizer(_opt.Optimizer):
 
     Example::
 
+        from gluonlite.contrib.svrg_optimization.svrg_optimizer import _AssignmentOptimizer
         o = _AssignmentOptimizer()
         w = nd.zeros((2,)); o.update(0, w, nd.array([3, 4]), None)   # w is now [3, 4]
     """
@@ -39,6 +40,7 @@ class _SVRGOptimizer(_opt.Optimizer):
 
     Example::
 
+        from gluonlite.contrib.svrg_optimization.svrg_optimizer import _SVRGOptimizer
         o = _SVRGOptimizer('sgd', param_idx2name={0: 'w', 1: 'w_full'}, learning_rate=1.0)
         kv = mx.kv.create('local'); kv.set_optimizer(o)
         kv.init(1, nd.zeros((2,))); kv.push(1, nd.ones((2,)))   # key 1 is assigned [1, 1]

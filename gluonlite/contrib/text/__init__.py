@@ -5,7 +5,7 @@ gluonlite does not download: the pretrained GloVe and fastText files are not reg
 
 Example::
 
-    from collections import Counter
+    from gluonlite.contrib import text
     counter = text.utils.count_tokens_from_str('a b b\\nc c c')
     vocab = text.vocab.Vocabulary(counter)
     vocab.to_indices(['c', 'zzz'])     # [1, 0]: the unknown token has index 0

@@ -28,6 +28,7 @@ def register(embedding_cls):
 
     Example::
 
+        from gluonlite.contrib import text
         @text.embedding.register
         class MyEmbed(text.embedding._TokenEmbedding):
             pretrained_file_name_sha1 = {'my.vec': None}
@@ -235,6 +236,10 @@ class CustomEmbedding(_TokenEmbedding):
 
     Example::
 
+        from gluonlite.contrib import text
+        with open('vecs.txt', 'w') as f:
+            print('hello 0.1 0.2', file=f)
+            print('world 0.3 0.4', file=f)
         emb = text.embedding.CustomEmbedding('vecs.txt', ' ')
         emb.get_vecs_by_tokens(['hello', 'world'])   # NDArray (2, vec_len)
     """

@@ -22,6 +22,7 @@ def count_tokens_from_str(source_str, token_delim=" ", seq_delim="\n", to_lower=
 
     Example::
 
+        from gluonlite.contrib.text.utils import count_tokens_from_str
         count_tokens_from_str('Life is\\nlife', to_lower=True)   # Counter({'life': 2, 'is': 1})
     """
     pattern = "|".join(re.escape(d) for d in (token_delim, seq_delim) if d)

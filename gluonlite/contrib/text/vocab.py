@@ -20,6 +20,7 @@ class Vocabulary:
     Example::
 
         from collections import Counter
+        from gluonlite.contrib.text.vocab import Vocabulary
         v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
         v.idx_to_token      # ['<unk>', '<pad>', 'b', 'a']
         v.to_indices('x')   # 0
