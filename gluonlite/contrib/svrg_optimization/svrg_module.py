@@ -76,7 +76,19 @@ class SVRGModule(Module):
 
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
-        """Bind this module and the auxiliary one (as `Module.bind`)."""
+        """Bind this module and the auxiliary one (as `Module.bind`).
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod._mod_aux.binded            # True: the auxiliary module too
+        """
         super().bind(data_shapes, label_shapes, for_training, inputs_need_grad, force_rebind,
                      shared_module, grad_req)
         if for_training:
@@ -86,7 +98,19 @@ class SVRGModule(Module):
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
                     allow_missing=False, force_init=False, allow_extra=False):
         """Initialize the parameters (as `Module.init_params`); the auxiliary module starts
-        from the same values (later calls, as `set_params` makes, leave its snapshot)."""
+        from the same values (later calls, as `set_params` makes, leave its snapshot).
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod._mod_aux.get_params()[0]['fc_weight']   # the same values
+        """
         super().init_params(initializer=initializer, arg_params=arg_params,
                             aux_params=aux_params, allow_missing=allow_missing,
                             force_init=force_init, allow_extra=allow_extra)
@@ -98,7 +122,20 @@ class SVRGModule(Module):
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         """Make the `_SVRGOptimizer` that runs `optimizer` (a name, or an Optimizer) and
-        install it as `Module.init_optimizer` does."""
+        install it as `Module.init_optimizer` does.
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+            type(mod._optimizer).__name__  # '_SVRGOptimizer'
+        """
         if self.optimizer_initialized and not force_init:
             return super().init_optimizer(kvstore, optimizer, optimizer_params, force_init)
         params = dict(optimizer_params)
@@ -122,14 +159,38 @@ class SVRGModule(Module):
         super().init_optimizer(kvstore=kvstore, optimizer=svrg, force_init=force_init)
 
     def forward(self, data_batch, is_train=None):
-        """Forward this module and, in training, the auxiliary one on the same batch."""
+        """Forward this module and, in training, the auxiliary one on the same batch.
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod.forward(next(iter(it)))    # both modules, in training
+        """
         super().forward(data_batch, is_train)
         train = self.for_training if is_train is None else is_train
         if train and self._mod_aux.binded:
             self._mod_aux.forward(data_batch, is_train=True)
 
     def backward(self, out_grads=None):
-        """Backward this module and the auxiliary one."""
+        """Backward this module and the auxiliary one.
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod.forward(next(iter(it))); mod.backward()
+        """
         super().backward(out_grads)
         if self._mod_aux.binded:
             self._mod_aux.backward(out_grads)
@@ -140,6 +201,19 @@ class SVRGModule(Module):
 
         Args:
             train_data: the training DataIter.
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+            mod.update_full_grads(it)
+            mod._param_dict[0]['fc_weight'].shape   # (1, 2)
         """
         args, auxs = self.get_params()
         self._mod_aux.set_params(args, auxs)
@@ -164,7 +238,21 @@ class SVRGModule(Module):
 
     def update(self):
         """One optimizer step with the variance-reduced gradients (the plain ones until
-        `update_full_grads` has run)."""
+        `update_full_grads` has run).
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.bind(it.provide_data, it.provide_label); mod.init_params()
+            mod.init_optimizer(optimizer_params={'learning_rate': 0.1})
+            mod.update_full_grads(it)
+            mod.forward_backward(next(iter(it))); mod.update()
+        """
         if self._param_dict is not None:
             for name in self._param_names:
                 grads = self._grad_copies(name)
@@ -184,7 +272,19 @@ class SVRGModule(Module):
             begin_epoch=0, num_epoch=None, validation_metric=None, monitor=None,
             sparse_row_id_fn=None):
         """`Module.fit`, with the full gradients computed at the start of every
-        `update_freq`-th epoch."""
+        `update_freq`-th epoch.
+
+        Example::
+
+            from gluonlite.contrib.svrg_optimization import SVRGModule
+            x = np.random.uniform(0, 1, (20, 2))
+            it = mx.io.NDArrayIter(x, x.sum(axis=1), batch_size=10, label_name='y')
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=1, name='fc')
+            mod = SVRGModule(sym.LinearRegressionOutput(fc, sym.var('y')),
+                             data_names=['data'], label_names=['y'], update_freq=1)
+            mod.fit(it, optimizer_params={'learning_rate': 0.1}, num_epoch=2,
+                    eval_metric='mse')
+        """
         def at_epoch(epoch):
             if epoch % self.update_freq == 0:
                 self.update_full_grads(train_data)

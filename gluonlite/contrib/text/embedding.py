@@ -43,6 +43,14 @@ def create(embedding_name, **kwargs):
 
     Raises:
         KeyError: no embedding of that name is registered.
+
+    Example::
+
+        from gluonlite.contrib import text
+        @text.embedding.register
+        class Empty(text.embedding._TokenEmbedding):
+            pass
+        len(text.embedding.create('empty'))   # 1: the unknown token
     """
     name = embedding_name.lower()
     if name not in _REGISTRY:
@@ -57,6 +65,11 @@ def get_pretrained_file_names(embedding_name=None):
 
     Raises:
         KeyError: no embedding of that name is registered.
+
+    Example::
+
+        from gluonlite.contrib import text
+        sorted(text.embedding.get_pretrained_file_names())   # registered names, no downloads
     """
     if embedding_name is None:
         return {name: list(cls.pretrained_file_name_sha1) for name, cls in _REGISTRY.items()}
@@ -261,6 +274,16 @@ class CompositeEmbedding(_TokenEmbedding):
     Args:
         vocabulary: the `Vocabulary`.
         token_embeddings: one embedding or a list of them.
+
+    Example::
+
+        from collections import Counter
+        from gluonlite.contrib import text
+        with open('vecs.txt', 'w') as f:
+            print('a 1 2', file=f)
+        emb = text.embedding.CustomEmbedding('vecs.txt', ' ')
+        vocab = text.vocab.Vocabulary(Counter(['a', 'b']))
+        text.embedding.CompositeEmbedding(vocab, [emb, emb]).idx_to_vec.shape   # (3, 4)
     """
 
     def __init__(self, vocabulary, token_embeddings):

@@ -61,27 +61,67 @@ class Vocabulary:
 
     @property
     def token_to_idx(self):
-        """dict: token -> index."""
+        """dict: token -> index.
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.token_to_idx      # {'<unk>': 0, '<pad>': 1, 'b': 2, 'a': 3}
+        """
         return self._token_to_idx
 
     @property
     def idx_to_token(self):
-        """list: index -> token."""
+        """list: index -> token.
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.idx_to_token      # ['<unk>', '<pad>', 'b', 'a']
+        """
         return self._idx_to_token
 
     @property
     def unknown_token(self):
-        """The token of index 0."""
+        """The token of index 0.
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.unknown_token     # '<unk>'
+        """
         return self._unknown_token
 
     @property
     def reserved_tokens(self):
-        """The reserved tokens (a list) or None."""
+        """The reserved tokens (a list) or None.
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.reserved_tokens   # ['<pad>']
+        """
         return self._reserved_tokens
 
     def to_indices(self, tokens):
         """The index of a token, or the list of indices of a list of tokens (0 for a token not
-        indexed)."""
+        indexed).
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.to_indices(['b', 'zz'])   # [2, 0]
+        """
         if isinstance(tokens, list):
             return [self._token_to_idx.get(t, 0) for t in tokens]
         return self._token_to_idx.get(tokens, 0)
@@ -91,6 +131,13 @@ class Vocabulary:
 
         Raises:
             ValueError: an index outside [0, len(self)).
+
+        Example::
+
+            from collections import Counter
+            from gluonlite.contrib.text.vocab import Vocabulary
+            v = Vocabulary(Counter(['a', 'b', 'b']), reserved_tokens=['<pad>'])
+            v.to_tokens([2, 0])         # ['b', '<unk>']
         """
         many = isinstance(indices, list)
         out = []
