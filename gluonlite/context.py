@@ -145,7 +145,8 @@ class Context(metaclass=_ContextType):
         """The array module (numpy or cupy) that computes on this device.
 
         Raises:
-            RuntimeError: a gpu context without CuPy or without a CUDA device.
+            MXNetError: a gpu context without CuPy or without a CUDA device (as MXNet, whose
+                CPU build raises MXNetError for a GPU array).
 
         Example::
 
@@ -155,13 +156,13 @@ class Context(metaclass=_ContextType):
             return np
         cp = _cupy()
         if cp is None:
-            raise RuntimeError(
+            raise MXNetError(
                 f"{self}: no GPU backend available; gpu contexts need CuPy installed "
                 "(pip install gluonlite[gpu]) and a visible CUDA device. "
                 f"Use gluonlite.cpu() instead. ({gpu_missing()})")
         if self.device_id not in _USED_GPUS:
             if self.device_id >= cp.cuda.runtime.getDeviceCount():
-                raise RuntimeError(
+                raise MXNetError(
                     f"{self}: only {cp.cuda.runtime.getDeviceCount()} GPU(s) visible")
             _USED_GPUS.add(self.device_id)
         return cp

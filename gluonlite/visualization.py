@@ -7,6 +7,8 @@ Example::
     net = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=4, name="fc1")
     mx.viz.print_summary(net, shape={"data": (2, 3)})
 """
+import warnings
+
 import numpy as np
 
 from .symbol import Symbol
@@ -150,6 +152,13 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
                           "graph and is not installed; install it with `pip install "
                           "graphviz` (rendering also needs Graphviz's `dot` program), or use "
                           "mx.viz.print_summary for a text table") from e
+    names = [n.name for n in symbol._nodes() if n.op is None]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        # graphviz keys nodes by name: same-named variables become one node
+        warnings.warn("plot_network: There are multiple variables with the same name in your "
+                      f"graph ({', '.join(repeated)}); graphviz draws each name as one node, "
+                      "so the drawing may show a cycle", stacklevel=2)
     shapes = _shapes(symbol, dict(shape)) if shape is not None else {}
     types = {}
     if dtype is not None:

@@ -125,10 +125,11 @@ def _fc_shape(p, ins):
         raise ShapeError(f"FullyConnected: weight shape {tuple(w)} does not match "
                          f"num_hidden={p.num_hidden}")
     if not p.no_bias:
-        if ins[2] is not None and tuple(ins[2]) != (p.num_hidden,):
-            raise ShapeError(f"FullyConnected: bias must have shape {(p.num_hidden,)}, "
-                             f"got {tuple(ins[2])}")
-        ins[2] = (p.num_hidden,)
+        # as MXNet's, a (num_hidden, 1) bias is taken too
+        if ins[2] is not None and tuple(ins[2]) not in ((p.num_hidden,), (p.num_hidden, 1)):
+            raise ShapeError(f"FullyConnected: bias must have shape {(p.num_hidden,)} (or "
+                             f"{(p.num_hidden, 1)}), got {tuple(ins[2])}")
+        ins[2] = (p.num_hidden,) if ins[2] is None else tuple(ins[2])
     if data is None:
         return ins, [None]
     out = (data[0], p.num_hidden) if p.flatten else tuple(data[:-1]) + (p.num_hidden,)
@@ -152,7 +153,7 @@ def _fc(p, rc, x, w, b=None):
     ``data @ weight.T + bias``; with flatten, data is first reshaped to (batch, -1)."""
     y = rc.xp.dot(_fc_2d(p, x), w.T)
     if b is not None:
-        y += b
+        y += b.reshape(-1)
     return y.reshape(_fc_shape(p, [x.shape, w.shape, None if b is None else b.shape])[1][0])
 
 
@@ -163,7 +164,7 @@ def _fc_vjp(p, rc, xs, ys, gys, need):
     gw = rc.xp.dot(g.T, _fc_2d(p, x)) if need[1] else None
     if p.no_bias:
         return gx, gw
-    return gx, gw, g.sum(axis=0) if need[2] else None
+    return gx, gw, g.sum(axis=0).reshape(xs[2].shape) if need[2] else None
 
 
 # Its fast paths: the forward into a given output and as source lines, the data gradient
@@ -173,12 +174,12 @@ def _fc_into(p, rc, outs, x, w, b=None):
     out2 = outs[0] if outs[0].ndim == 2 else outs[0].reshape(-1, p.num_hidden)
     _matmul_into(rc.xp, x if x.ndim == 2 else _fc_2d(p, x), w.T, out2)
     if b is not None:
-        out2 += b
+        out2 += b.reshape(-1)
 
 
 def _fc_inline(p, shapes, dtypes):
     """`_fc_into` as source lines (`Fast.inline`) for 2-D data of one dtype."""
-    if len(shapes[0]) != 2 or len(set(dtypes)) != 1:
+    if len(shapes[0]) != 2 or len(set(dtypes)) != 1 or (not p.no_bias and len(shapes[2]) != 1):
         return None
     # The output goes by position: a keyword argument costs about as much as the call.
     return ["xp.dot({0}, {1}.T, {out})"] + \
@@ -231,7 +232,8 @@ def _fc_vjp_into(p, rc, xs, ys, gys, need, dests=None):
     if p.no_bias:
         return gx, gw
     if need[2]:
-        gb = g.sum(axis=0, out=_into(dests, 2))
+        gb = g.sum(axis=0, out=_into(dests, 2, (p.num_hidden,)))
+        gb = gb.reshape(xs[2].shape) if dests is None or dests[2] is None else dests[2]
     return gx, gw, gb
 
 
@@ -248,7 +250,8 @@ def _fc_weight_sum(p, rc, w, stacked, g, out=None):
 
 
 def _fc_bias_sum(p, rc, b, stacked, g, out=None):
-    return g.reshape(-1, p.num_hidden).sum(axis=0, out=out)
+    total = g.reshape(-1, p.num_hidden).sum(axis=0, out=None if out is None else out.reshape(-1))
+    return total.reshape(b.shape) if out is None else out
 
 
 register("FullyConnected", inputs=_fc_inputs, vjp=_fc_vjp,

@@ -88,14 +88,14 @@ def _square_sum_vjp(p, rc, xs, ys, gys, need):
     return ((2 * x * g).astype(x.dtype, copy=False),)
 
 
-@register("_square_sum", attrs=_RED_ATTRS, vjp=_square_sum_vjp,
+@register("_square_sum", attrs=_RED_ATTRS, vjp=_square_sum_vjp, storage=sparse_reduce.SQUARE_SUM,
           shape=lambda p, ins: (ins, [None if ins[0] is None
                                       else _out_shape("_square_sum", p, ins[0])]))
 def _square_sum(p, rc, x):
     """_square_sum(data, axis=None, keepdims=False, exclude=False): the sum of squares over
     axes, ``sum(square(data))`` in one step. MXNet 1.9.1 has it for 2-D row_sparse data only
-    (a fused kernel that keeps the result row_sparse); gluonlite computes on dense values, so
-    any dense input works and gives the same numbers."""
+    (a fused kernel that keeps the result row_sparse for axis=1 with keepdims, as gluonlite's
+    storage rule does); any dense input works here too and gives the same numbers."""
     y = rc.xp.sum(x * x, axis=_axes("_square_sum", p, x.ndim), keepdims=p.keepdims)
     if y.ndim == 0 or y.dtype != x.dtype:
         y = rc.xp.asarray(y, dtype=x.dtype).reshape(_out_shape("_square_sum", p, x.shape))

@@ -36,7 +36,11 @@ def _scipy(name):
 
 
 def _digamma(xp, x):
-    return _scipy("digamma")(xp, x)
+    """digamma, +inf at its poles 0, -1, -2, ... as MXNet's (Cephes' psi; scipy gives -inf
+    at 0 and nan below), so the gradients of gamma and gammaln there match MXNet's."""
+    y = _scipy("digamma")(xp, x)
+    pole = (x <= 0) & (x == xp.floor(x))
+    return xp.where(pole, xp.asarray(np.inf, dtype=y.dtype), y)
 
 
 def _hard_sigmoid(xp, p, x):

@@ -126,3 +126,34 @@ def test_plot_network_without_graphviz_says_what_to_install():
         return
     with pytest.raises(ImportError, match="pip install graphviz"):
         mx.viz.plot_network(cases.summary_net(mx))
+
+
+def test_plot_network_warns_once_about_variables_sharing_a_name(monkeypatch):
+    import sys
+    import types
+    import warnings
+
+    class Digraph:   # a stand-in for graphviz's, recording what is drawn
+        def __init__(self, name=None, format=None):
+            self.nodes, self.edges = [], []
+
+        def node(self, name, label, **attrs):
+            self.nodes.append(name)
+
+        def edge(self, tail_name, head_name, **attrs):
+            self.edges.append((tail_name, head_name))
+
+    monkeypatch.setitem(sys.modules, "graphviz", types.SimpleNamespace(Digraph=Digraph))
+    net = mx.sym.FullyConnected(mx.sym.var("data"), name="fc", num_hidden=4)
+    net = mx.sym.FullyConnected(net, name="fc", num_hidden=2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        dot = mx.viz.plot_network(net, shape={"data": (3, 5)})
+    assert len(w) == 1
+    assert "multiple variables with the same name" in str(w[0].message)
+    assert "fc_weight" in str(w[0].message) and "data" not in str(w[0].message)
+    assert "data" in dot.nodes
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        mx.viz.plot_network(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2))
+    assert not w

@@ -105,3 +105,15 @@ def test_sparse_arithmetic_refuses_an_operand_that_is_no_array_or_number(fn):
         r * "a"
     np.testing.assert_allclose(getattr(mx.nd.sparse, fn)(r, 2).asnumpy(),
                                getattr(np, fn)(r.asnumpy(), 2))
+
+
+def test_square_sum_of_row_sparse_keeps_rows_for_axis_1_keepdims():
+    # MXNet 1.9.1's fused kernel: row_sparse for axis=1 with keepdims, dense otherwise
+    x = nd.array([[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]).tostype("row_sparse")
+    r = nd._internal._square_sum(x, axis=1, keepdims=True)
+    assert r.stype == "row_sparse" and r.shape == (3, 1)
+    np.testing.assert_allclose(r.asnumpy().ravel(), [5, 0, 9])
+    for axis, keep in ((1, False), (0, True), (0, False)):
+        r = nd._internal._square_sum(x, axis=axis, keepdims=keep)
+        assert r.stype == "default"
+        np.testing.assert_allclose(r.asnumpy(), (x.asnumpy() ** 2).sum(axis=axis, keepdims=keep))

@@ -65,3 +65,15 @@ def test_every_fixture_entry_is_checked():
     for part in ("activations", "softmaxes", "orderings", "batchnorm_gamma"):
         names |= set(getattr(make_edges, part)(mx))
     assert names == set(_REF.files)
+
+
+def test_gamma_and_gammaln_gradients_are_plus_inf_at_the_poles():
+    # MXNet's digamma (Cephes' psi) is +inf at 0, -1, -2, ...; scipy's is -inf at 0
+    for fn in (mx.nd.gamma, mx.nd.gammaln):
+        x = mx.nd.array([0.0, -1.0, 0.5])
+        x.attach_grad()
+        with autograd.record():
+            y = fn(x)
+        y.backward()
+        g = x.grad.asnumpy()
+        assert g[0] == np.inf and (np.isnan(g[1]) or g[1] == np.inf) and np.isfinite(g[2])

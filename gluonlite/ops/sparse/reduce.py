@@ -17,10 +17,10 @@ Example::
 import numpy as np
 import scipy.sparse as spsp
 
-from .arrays import from_scipy, is_sparse
+from .arrays import RowSparse, from_scipy, is_sparse
 from .rule import StorageRule, stype_of
 
-__all__ = ["SUM", "MEAN", "NORM", "SLICE", "CONCAT"]
+__all__ = ["SUM", "MEAN", "SQUARE_SUM", "NORM", "SLICE", "CONCAT"]
 
 
 def _axes(axis, ndim):
@@ -67,6 +67,25 @@ def _sum_mean(mean):
 
 
 SUM, MEAN = _sum_mean(False), _sum_mean(True)
+
+
+def _square_sum(p, rc, data):
+    """_square_sum of a 2-D row_sparse array from the stored rows: row_sparse (the same rows)
+    for axis=1 with keepdims, as MXNet's fused kernel; dense otherwise. Other storage: the
+    dense kernel."""
+    if stype_of(data) != "row_sparse" or p.exclude or data.ndim != 2:
+        return None
+    axes = _axes(p.axis, data.ndim)
+    if axes == (1,) and p.keepdims:
+        rows = np.sum(np.square(data.data), axis=1, keepdims=True).astype(data.data.dtype)
+        return RowSparse(rows, data.indices.copy(), (data.shape[0], 1))
+    v = _reduce_parts(data, axes, np.square)
+    if p.keepdims:
+        v = np.reshape(v, tuple(1 if i in axes else d for i, d in enumerate(data.shape)))
+    return _dense_out(v, data)
+
+
+SQUARE_SUM = StorageRule(_square_sum)
 
 
 def _norm(p, rc, data):

@@ -208,7 +208,10 @@ SPECS = {
         C([(2, 3, 2), (4, 6)], {"num_hidden": 4, "no_bias": True},
           ref=lambda x, w: x.reshape(2, -1) @ w.T),
         C([(2, 3, 2), (4, 2), (4,)], {"num_hidden": 4, "flatten": False},
-          ref=lambda x, w, b: x @ w.T + b)],
+          ref=lambda x, w, b: x @ w.T + b),
+        # MXNet takes a (num_hidden, 1) bias too
+        C([B23, (4, 3), (4, 1)], {"num_hidden": 4}, ref=lambda x, w, b: x @ w.T + b.ravel(),
+          guessed=(2,))],
     "LayerNorm": C([(3, 4), (4,), (4,)], ref=_ln_ref, more=[[(2, 3, 4), (4,), (4,)]]),
     "LeakyReLU": [C([B23], {"slope": 0.1}, ref=lambda x: np.where(x > 0, x, 0.1 * x)),
                   C([B23], {"act_type": "elu", "slope": 1.0},
@@ -423,7 +426,12 @@ SPECS = {
                 C([(1, 3, 1)], ref=lambda x: x.reshape(3))],
     "stack": [C([B23, B23], ref=lambda a, b: np.stack([a, b])),
               C([B23, B23, B23], {"axis": 2}, ref=lambda *a: np.stack(a, 2))],
-    "_square_sum": _reduce(lambda x, **kw: np.sum(x * x, **kw)),
+    "_square_sum": [
+        # 2-D first (the storage walk takes the first case): MXNet's row_sparse kernel,
+        # row_sparse out for axis=1 with keepdims
+        C([B23], {"axis": 1, "keepdims": True}, ref=lambda x: np.sum(x * x, 1, keepdims=True)),
+        C([B23], {"axis": 0}, ref=lambda x: np.sum(x * x, 0))] + _reduce(
+            lambda x, **kw: np.sum(x * x, **kw)),
     "sum": _reduce(np.sum),
     "take": [C([(3, 2), Idx([[0, 2], [1, 1]])], ref=lambda a, i: a[i.astype(int)]),
              C([(2, 3), Idx([4, -1])], {"axis": 1, "mode": "wrap"},
