@@ -33,8 +33,16 @@ class SVRGModule(Module):
     ``g(w) - g_aux(snapshot) + full_gradient`` computed on the same batch.
 
     Args:
-        symbol, data_names, label_names, logger, context, work_load_list, fixed_param_names,
-        state_names, group2ctxs, compression_params: as `Module`.
+        symbol: the network's output Symbol (its loss), as for `Module`.
+        data_names: the data inputs' names (default ``("data",)``).
+        label_names: the label inputs' names (default ``("softmax_label",)``).
+        logger: where progress is logged (default the `logging` module).
+        context: the device, or a list of devices (default cpu()).
+        work_load_list: the share of each device in a batch (default even).
+        fixed_param_names: the parameters not updated (default None: all are).
+        state_names: the inputs kept as states across batches (default None).
+        group2ctxs: MXNet's model-parallel groups, as for `Module`.
+        compression_params: MXNet's gradient compression, as for `Module` (not used).
         update_freq: the epochs between full-gradient computations (a positive int).
 
     Raises:
@@ -78,6 +86,15 @@ class SVRGModule(Module):
              force_rebind=False, shared_module=None, grad_req="write"):
         """Bind this module and the auxiliary one (as `Module.bind`).
 
+        Args:
+            data_shapes: the data inputs' `DataDesc` (or ``(name, shape)`` pairs).
+            label_shapes: the labels' (default None: no labels).
+            for_training: bind for training (the auxiliary module is bound only then).
+            inputs_need_grad: also compute the gradients of the data.
+            force_rebind: bind again when already bound.
+            shared_module: a bound module whose memory this one shares (not the auxiliary's).
+            grad_req: 'write', 'add' or 'null' (default 'write').
+
         Example::
 
             from gluonlite.contrib.svrg_optimization import SVRGModule
@@ -99,6 +116,14 @@ class SVRGModule(Module):
                     allow_missing=False, force_init=False, allow_extra=False):
         """Initialize the parameters (as `Module.init_params`); the auxiliary module starts
         from the same values (later calls, as `set_params` makes, leave its snapshot).
+
+        Args:
+            initializer: the Initializer of parameters not given (default None: Uniform(0.01)).
+            arg_params: {name: NDArray} of parameter values to start from (default None).
+            aux_params: {name: NDArray} of auxiliary states to start from (default None).
+            allow_missing: initialize the names `arg_params` lacks (else an error).
+            force_init: initialize again when already initialized.
+            allow_extra: accepted as `Module.init_params` accepts it.
 
         Example::
 
@@ -123,6 +148,13 @@ class SVRGModule(Module):
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         """Make the `_SVRGOptimizer` that runs `optimizer` (a name, or an Optimizer) and
         install it as `Module.init_optimizer` does.
+
+        Args:
+            kvstore: the KVStore or its type name (default 'local').
+            optimizer: the optimizer's registered name or an `Optimizer` (default 'sgd').
+            optimizer_params: the named optimizer's arguments (dict or pairs); a name's
+                `rescale_grad` defaults to 1 / batch size.
+            force_init: make it again when one is installed (else the call keeps it).
 
         Example::
 
@@ -161,6 +193,10 @@ class SVRGModule(Module):
     def forward(self, data_batch, is_train=None):
         """Forward this module and, in training, the auxiliary one on the same batch.
 
+        Args:
+            data_batch: a `DataBatch`.
+            is_train: training mode (default None: as bound).
+
         Example::
 
             from gluonlite.contrib.svrg_optimization import SVRGModule
@@ -179,6 +215,9 @@ class SVRGModule(Module):
 
     def backward(self, out_grads=None):
         """Backward this module and the auxiliary one.
+
+        Args:
+            out_grads: the head gradients (default None: the loss's own).
 
         Example::
 
@@ -273,6 +312,29 @@ class SVRGModule(Module):
             sparse_row_id_fn=None):
         """`Module.fit`, with the full gradients computed at the start of every
         `update_freq`-th epoch.
+
+        Args:
+            train_data: the training `DataIter` (its full gradient is taken over it too).
+            eval_data: a `DataIter` scored after each epoch (default None).
+            eval_metric: the training metric (default 'acc').
+            epoch_end_callback: called after each epoch (or a list of them).
+            batch_end_callback: called after each batch (or a list of them).
+            kvstore: the KVStore or its type (default 'local').
+            optimizer: the optimizer's name or an `Optimizer` (default 'sgd').
+            optimizer_params: its arguments (default learning rate 0.01).
+            eval_end_callback: called after scoring `eval_data`.
+            eval_batch_end_callback: called after each batch of `eval_data`.
+            initializer: the Initializer of the parameters (default Uniform(0.01)).
+            arg_params: parameter values to start from (default None).
+            aux_params: auxiliary states to start from (default None).
+            allow_missing: initialize the names `arg_params` lacks.
+            force_rebind: bind again when already bound.
+            force_init: initialize again when already initialized.
+            begin_epoch: the first epoch's number (default 0).
+            num_epoch: the number of epochs (required, as for `Module.fit`).
+            validation_metric: the metric of `eval_data` (default `eval_metric`).
+            monitor: a `Monitor` installed on the executors (default None).
+            sparse_row_id_fn: MXNet's row-sparse pulls, passed on as `Module.fit` takes it.
 
         Example::
 

@@ -26,6 +26,13 @@ _REGISTRY = {}
 def register(embedding_cls):
     """Register a `_TokenEmbedding` subclass under its lower-cased class name (a decorator).
 
+    Args:
+        embedding_cls: the subclass; `create` and `get_pretrained_file_names` then find it
+            by ``embedding_cls.__name__.lower()``.
+
+    Returns:
+        `embedding_cls` itself.
+
     Example::
 
         from gluonlite.contrib import text

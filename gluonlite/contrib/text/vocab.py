@@ -115,6 +115,9 @@ class Vocabulary:
         """The index of a token, or the list of indices of a list of tokens (0 for a token not
         indexed).
 
+        Args:
+            tokens: a token (str) or a list of tokens.
+
         Example::
 
             from collections import Counter
@@ -128,6 +131,9 @@ class Vocabulary:
 
     def to_tokens(self, indices):
         """The token of an index, or the list of tokens of a list of indices.
+
+        Args:
+            indices: an int or a list of ints.
 
         Raises:
             ValueError: an index outside [0, len(self)).
