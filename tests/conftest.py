@@ -31,6 +31,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped elsewhere, "
                                        "with the reason)")
     config.addinivalue_line("markers", "fake_gpu: runs the gpu context on tests/fakecupy.py")
+    config.addinivalue_line("markers", "numpy_agnostic: checks processes, files or text, "
+                                       "nothing numpy computes (.ci/run runs it on numpy 2 only)")
 
 
 @functools.cache

@@ -7,6 +7,9 @@ import pytest
 
 from benchutil import run_cli, run_cli_here
 
+# processes, files and text only: .ci/run's numpy 1.23 suite leaves it to the numpy 2 one
+pytestmark = pytest.mark.numpy_agnostic
+
 GOOD = "benchmark: [foreach]\nrounds: {warmup: 0, test: 1}\n"
 
 CASES = [
