@@ -322,13 +322,19 @@ def _logistic(g, n, ins, e, w):
 def _fully_connected(g, n, ins, e, w):
     p = n.params
     x, wt = ins[0], ins[1]
+    bias = None
+    if not p.no_bias:
+        bias = ins[2]
+        bshape = g.in_shape(n, 2)
+        if bshape is None or len(bshape) != 1:  # MXNet also takes a (num_hidden, 1) bias
+            bias = g.node("Reshape", [bias, g.ints([-1])])
     if p.flatten:
         shape = g.in_shape(n, 0)
         if shape is None or len(shape) != 2:
             x = g.node("Flatten", [x], axis=1)
-        return g.node("Gemm", [x, wt] + ([] if p.no_bias else [ins[2]]), transB=1)
+        return g.node("Gemm", [x, wt] + ([] if bias is None else [bias]), transB=1)
     y = g.node("MatMul", [x, g.node("Transpose", [wt], perm=[1, 0])])
-    return y if p.no_bias else g.node("Add", [y, ins[2]])
+    return y if bias is None else g.node("Add", [y, bias])
 
 
 def _spatial(n, key, nd, default):
