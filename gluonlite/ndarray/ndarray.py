@@ -638,7 +638,9 @@ class NDArray:
             x.reshape(0).shape        # (6,)
         """
         spec = reshape_shape(shape, kwargs)
-        if self._entry is None and set(kwargs) <= {"reverse"}:
+        # a view, without the operator, unless autograd must record the reshape
+        if (self._entry is None or not autograd_tape.is_recording()) \
+                and set(kwargs) <= {"reverse"}:
             try:
                 target = reshape_target(self.shape, spec, kwargs.get("reverse", False))
             except ValueError:  # the operator below raises its own message
