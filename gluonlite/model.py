@@ -4,8 +4,11 @@ callbacks receive.
 
 Example::
 
-    mx.model.save_checkpoint("net", 1, sym, arg_params, aux_params)
-    sym, arg_params, aux_params = mx.model.load_checkpoint("net", 1)
+    net = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+    arg_params = {'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.zeros(2)}
+    mx.model.save_checkpoint("net", 1, net, arg_params, {})
+    net, arg_params, aux_params = mx.model.load_checkpoint("net", 1)
+    sorted(arg_params)                     # ['fc_bias', 'fc_weight']
 """
 from collections import namedtuple
 

@@ -69,8 +69,14 @@ def get_register_func(base_class, nickname):
 
     Example::
 
-        register = get_register_func(Optimizer, "optimizer")
-        register(MySGD)            # or @register above the class
+        from gluonlite.registry import get_register_func, get_registry
+        class Shape:
+            pass
+        register = get_register_func(Shape, "shape")
+        class Square(Shape):
+            pass
+        register(Square)                  # or @register above the class
+        sorted(get_registry(Shape))       # ['square']
     """
     table = _table(base_class)
 
@@ -103,10 +109,15 @@ def get_alias_func(base_class, nickname):
 
     Example::
 
-        alias = get_alias_func(Initializer, "initializer")
-
-        @alias("zeros", "zero")
-        class Zero(Initializer): ...
+        from gluonlite.registry import get_alias_func, get_register_func, get_registry
+        class Fill:
+            pass
+        alias = get_alias_func(Fill, "fill")
+        @alias("nothing")
+        class Zero(Fill):
+            pass
+        get_register_func(Fill, "fill")(Zero)
+        sorted(get_registry(Fill))        # ['nothing', 'zero']
     """
     register = get_register_func(base_class, nickname)
 
@@ -141,8 +152,15 @@ def get_create_func(base_class, nickname):
 
     Example::
 
-        create = get_create_func(Optimizer, "optimizer")
-        create("sgd", learning_rate=0.1)
+        from gluonlite.registry import get_create_func, get_register_func
+        class Step:
+            def __init__(self, size=1.0):
+                self.size = size
+        @get_register_func(Step, "step")
+        class Half(Step):
+            pass
+        create = get_create_func(Step, "step")
+        create("half", size=0.5).size      # 0.5
     """
     table = _table(base_class)
 

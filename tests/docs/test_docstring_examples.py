@@ -274,6 +274,8 @@ COVERED = [
     "gluonlite.numpy_op_signature",
     "gluonlite.numpy.arrayprint",
     "gluonlite.numpy.io",
+    "gluonlite.registry",
+    "gluonlite.model",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
