@@ -7,7 +7,6 @@ so both namespaces accept the same spellings as MXNet's generated functions::
     nd.clip(x, 0, 1); x.sum(0)                    # clip(data, a_min, a_max); sum(data, axis)
 """
 import inspect
-import re
 
 from . import arg_docs, examples, registry
 
@@ -149,8 +148,6 @@ def name_generated(f, op, public_name, front):
         doc = doc + "\n\n" + args
     section = examples.example(public_name, front, op.name)
     if section:
-        # a kernel's one-line ``Example: ``...``.`` gives way to the runnable example
-        doc = re.sub(r"\n\nExample: ``.*?(?=\n\n|$)", "", doc, flags=re.S)
         doc += "\n\n" + section
     f.__doc__ = doc
     f.__signature__ = arg_docs.signature(op, front)

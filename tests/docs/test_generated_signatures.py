@@ -75,3 +75,10 @@ def test_a_required_attribute_shows_as_required_and_a_default_as_itself():
     doc = " ".join(mx.nd.Convolution.__doc__.split())
     assert "spatial axis. A tuple of ints; required." in doc
     assert "its own kernel. An int; default 1." in doc
+
+
+@pytest.mark.parametrize("front", sorted(FRONTS))
+def test_a_generated_docstring_shows_one_example_and_it_runs_as_a_block(front):
+    # an operator's example lives in gluonlite/ops/examples.py, not as a line in its kernel
+    inline = [name for name, f in _public_functions(front) if "Example: ``" in f.__doc__]
+    assert not inline

@@ -48,6 +48,14 @@ def test_views_share_memory(make):
     assert (y.asnumpy() == -1).all()
 
 
+def test_reshape_of_an_array_with_a_gradient_is_a_view_outside_record():
+    x = _base()
+    x.attach_grad()
+    y = x.reshape((2, 3))
+    x[:] = -1
+    assert (y.asnumpy() == -1).all()
+
+
 def test_reshape_shapes_and_errors():
     x = nd.zeros((2, 3, 4))
     assert x.reshape((0, -1)).shape == (2, 12)
