@@ -43,7 +43,7 @@ def grad_reqs(arg_names, grad_req):
         A dict {argument name: 'write' | 'add' | 'null'}.
 
     Raises:
-        ValueError: a list of the wrong length, an unknown name, or a bad value.
+        ValueError: a list of the wrong length, or a bad value.
 
     Example::
 
@@ -53,10 +53,8 @@ def grad_reqs(arg_names, grad_req):
     if isinstance(grad_req, str):
         reqs = {n: grad_req for n in arg_names}
     elif isinstance(grad_req, dict):
-        unknown = set(grad_req) - set(arg_names)
-        if unknown:
-            raise ValueError(f"bind: grad_req has unknown name(s) {sorted(unknown)}; "
-                             f"arguments are {arg_names}")
+        # names that are not arguments are ignored, as MXNet ignores them (code written for
+        # several symbols passes one dict to each)
         reqs = {n: grad_req.get(n, "null") for n in arg_names}
     else:
         grad_req = list(grad_req)
@@ -311,8 +309,7 @@ class Executor:
                 forward. It is only handed to an installed monitor's callback pass.
 
         Raises:
-            ValueError: no forward ran before;
-                fewer out_grads than outputs, or one of the wrong shape.
+            ValueError: fewer out_grads than outputs, or one of the wrong shape.
 
         Example::
 
@@ -321,11 +318,12 @@ class Executor:
             exe.forward(is_train=True); exe.backward(nd.ones((2, 3)))
             exe.grad_dict['x']   # 2 * (1 - tanh(1)**2): about 0.84
         """
-        if self._saved is None and self._inference_ran:
+        if self._saved is None and (self._inference_ran or not self._forward_ran):
+            # MXNet also runs backward with no forward before it, on the bound values
+            # (gradients that do not read the forward, as repeat's or tile's, come out right):
+            # here those values come from an inference-mode forward, which changes no state
             self._save_inference()
         if self._saved is None:
-            if not self._forward_ran:
-                raise ValueError("backward: call forward() first")
             # no gradient reaches any argument (stop_gradient, or every grad_req 'null'):
             # as in MXNet, 'write' gradients are zeros and 'add' ones keep their values
             for name, req in self._grad_req.items():
@@ -359,6 +357,10 @@ class Executor:
                     if tuple(g.shape) != tuple(shp):
                         raise ValueError(f"backward: out_grad for {name!r} has shape "
                                          f"{tuple(g.shape)}, the output has {tuple(shp)}")
+                    if g.dtype != o.dtype:
+                        # as MXNet copies it into a head-gradient buffer of the output's
+                        # dtype: 0.7 reaching an int32 output is 0
+                        g = g.astype(o.dtype)
                 ogs.append(g)
         # 'write' buffers are handed down: an operator that can writes its gradient there.
         dests = []

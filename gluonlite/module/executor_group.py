@@ -76,7 +76,7 @@ def _cut(array, axis, part, ctx):
 def _join(arrays, axis):
     """Arrays from every context as one, on the first one's context (`axis` < 0: the
     first)."""
-    if axis < 0 or len(arrays) == 1:
+    if axis < 0 or len(arrays) == 1 or arrays[0] is None:
         return arrays[0]
     ctx = arrays[0].context
     return nd.concat(*[a.as_in_context(ctx) for a in arrays], dim=axis)

@@ -286,7 +286,9 @@ class Module(BaseModule):
             shared_module: a bound Module whose parameter arrays (and gradients, and
                 optimizer once it has one) this one uses where names and shapes agree,
                 as `BucketingModule` binds its buckets.
-            grad_req: 'write', 'add' or 'null' for the parameters.
+            grad_req: 'write', 'add' or 'null' for the parameters (and the data inputs
+                when inputs_need_grad), a list of one per argument, or a dict by name
+                (arguments it does not name: 'write' as above).
             _keep_cache (bool): internal: keep the executors bound for other
                 shapes (what `reshape` and `forward` pass; default False).
 
@@ -363,16 +365,37 @@ class Module(BaseModule):
                     for i in range(len(self.output_names))]
         return DataParallelExecutorGroup(execs, slices, axes, out_axes, self._param_names)
 
-    def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None,
-                       group2ctx=None):
+    def _argument_grad_reqs(self):
+        """``{argument: req}`` from bind's grad_req: a str applies to the trainable
+        parameters and (with inputs_need_grad) the data inputs; a list gives one req per
+        argument in `list_arguments` order; a dict overrides the defaults ('write' for those
+        same arguments) by name. Not training: every req is 'null'."""
+        args = self._symbol.list_arguments()
+        req = self._grad_req if self.for_training else "null"
+        if isinstance(req, (list, tuple)):
+            if len(req) != len(args):
+                raise ValueError(f"Module.bind: grad_req has {len(req)} entries; the symbol "
+                                 f"has {len(args)} arguments {args}")
+            return dict(zip(args, req))
+        if not isinstance(req, (str, dict)):
+            raise ValueError(f"Module.bind: grad_req must be a str, list or dict, got "
+                             f"{type(req).__name__}")
+        default = "write" if isinstance(req, dict) else req
         reqs = {}
-        for n in self._symbol.list_arguments():
+        for n in args:
             if n in self._param_names and n not in self._fixed_param_names:
-                reqs[n] = self._grad_req if self.for_training else "null"
+                reqs[n] = default
             elif n in self._data_names and self.inputs_need_grad:
-                reqs[n] = "write"
+                reqs[n] = default
             else:
                 reqs[n] = "null"
+        if isinstance(req, dict):
+            reqs.update(req)
+        return reqs
+
+    def _bind_executor(self, context, data_shapes, label_shapes, shared_exec=None,
+                       group2ctx=None):
+        reqs = self._argument_grad_reqs()
         shapes = {d.name: d.shape for d in data_shapes + label_shapes}
         types = {d.name: d.dtype for d in data_shapes + label_shapes}
         exe = self._symbol.simple_bind(context, grad_req=reqs, type_dict=types, **shapes)
@@ -658,7 +681,7 @@ class Module(BaseModule):
             raise ValueError("Module.get_input_grads: bind with inputs_need_grad=True")
         if isinstance(self._exec, DataParallelExecutorGroup):
             return self._exec.input_grads(self._data_names, merge_multi_context)
-        grads = [self._exec.grad_dict[n] for n in self._data_names]
+        grads = [self._exec.grad_dict.get(n) for n in self._data_names]
         return grads if merge_multi_context else [[g] for g in grads]
 
     def _executors(self):

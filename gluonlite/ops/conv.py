@@ -1005,7 +1005,8 @@ def _im2col_vjp(p, rc, xs, ys, gys, need):
 
 register("im2col", attrs=_IM2COL_ATTRS, shape=_im2col_shape, vjp=_im2col_vjp)(_im2col)
 
-_COL2IM_ATTRS = dict(_IM2COL_ATTRS, output_size=_tuple_attr(A.REQUIRED))
+# output_size comes first (after data), as in MXNet's signature: col2im(col, (4, 4), (2, 2))
+_COL2IM_ATTRS = dict(output_size=_tuple_attr(A.REQUIRED), **_IM2COL_ATTRS)
 
 
 def _col2im_shape(p, ins):

@@ -519,6 +519,15 @@ def _cast(p, rc, x):
 
 
 # ---- binary ----------------------------------------------------------------------------
+def _floor_quotient(xp, a, b):
+    """floor(a / b), in integers for integer arrays (a zero divisor gives 0 there, not an
+    infinity that turns a zero head gradient into NaN)."""
+    if a.dtype.kind in "iub" and getattr(b, "dtype", a.dtype).kind in "iub":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return xp.floor_divide(a, b)
+    return xp.floor(a / b)
+
+
 # Per kind: the array function, the gradients with respect to lhs and to rhs
 # (f(xp, a, b, y, g), each computed only when its input needs it), and what they read.
 _BINARY = {
@@ -528,7 +537,7 @@ _BINARY = {
             ("lhs", "rhs")),
     "div": ("divide", lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b),
             ("lhs", "rhs")),
-    "mod": ("mod", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b),
+    "mod": ("mod", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * _floor_quotient(xp, a, b),
             None),
     "power": ("power", lambda xp, a, b, y, g: g * b * a ** (b - 1),
               lambda xp, a, b, y, g: g * y * xp.log(a), None),

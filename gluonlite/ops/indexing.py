@@ -44,6 +44,14 @@ def _gather_nd(p, rc, d, idx):
     """gather_nd(data, indices): ``out[y] = data[indices[0, y], ..., indices[M-1, y]]``;
     output shape ``indices.shape[1:] + data.shape[M:]``.
     """
+    i = idx.astype(np.int64)
+    for m in range(i.shape[0]):
+        bad = (i[m] < -d.shape[m]) | (i[m] >= d.shape[m])
+        if bad.any():
+            # an IndexError as MXNet's (and numpy's) is, not a wrapped index
+            v = int(i[m][bad].ravel()[0])
+            raise IndexError(f"gather_nd: index {v} is out of bounds for axis {m} with "
+                             f"size {d.shape[m]}")
     out = d[_nd_index(rc.xp, idx, d.shape)]
     return out.reshape(_gather_nd_shape(p, [d.shape, idx.shape])[1][0])
 

@@ -12,6 +12,7 @@ from . import attrs as A
 from .registry import ShapeError, register
 from .rules import fmt_shapes, norm_axis, unbroadcast
 from .reduce import _axes_of, _reduced_shape
+from ..util import is_np_shape
 
 
 def _known(ins, i=0):
@@ -31,6 +32,11 @@ def _tile_shape(p, ins):
         return ins, [None]
     if any(r < 0 for r in p.reps):
         raise ShapeError(f"tile: reps must be non-negative, got {tuple(p.reps)}")
+    if 0 in p.reps and not is_np_shape():
+        # the legacy shape semantics reads a 0 size as unknown: a 0 rep is valid only with
+        # NumPy shape semantics on (mx.np_shape), as in MXNet
+        raise ShapeError(f"tile: reps {tuple(p.reps)} has a 0, which needs NumPy shape "
+                         "semantics (mx.np_shape(True))")
     s, r = _tile_shapes(s, p.reps)
     return ins, [tuple(a * b for a, b in zip(s, r))]
 
@@ -92,7 +98,11 @@ def _diag_shape(p, ins):
                                                                      "axis2")
     if a1 == a2:
         raise ShapeError(f"diag: axis1 and axis2 must differ, got {p.axis1} and {p.axis2}")
-    n = max(0, min(s[a1], s[a2] - p.k) if p.k >= 0 else min(s[a1] + p.k, s[a2]))
+    n = min(s[a1], s[a2] - p.k) if p.k >= 0 else min(s[a1] + p.k, s[a2])
+    if n < 0:
+        # k may reach just past the last diagonal (an empty result), not further (MXNet)
+        raise ShapeError(f"diag: diagonal k={p.k} does not exist in planes of shape "
+                         f"{(s[a1], s[a2])} (axis1={p.axis1}, axis2={p.axis2})")
     rest = tuple(d for i, d in enumerate(s) if i not in (a1, a2))
     return ins, [rest + (n,)]
 

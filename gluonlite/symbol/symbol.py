@@ -684,7 +684,8 @@ class Symbol:
                 bucketing Module's parameters).
             shared_buffer: a dict; the other arguments take its array of the same name when
                 it fits, and it receives the arrays allocated for them.
-            **shapes: {input name: shape}.
+            **shapes: {input name: shape}; only tuple (or list) values are shapes, others
+                (an int, str or bool) are ignored, as in MXNet.
 
         Raises:
             ValueError: unknown input names, or shapes that leave some array unknown.
@@ -699,6 +700,9 @@ class Symbol:
         """
         for n, st in (stype_dict or {}).items():
             check_stype(st, f"simple_bind: stype_dict[{n!r}]", sparse_ok=True)
+        # as MXNet, only tuple (or list) values are shapes; other keywords (force_rebind=True,
+        # axis=1, ...) are not shapes and are ignored
+        shapes = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
         return _installed("simple_bind", "simple_bind")(
             self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
             shared_buffer=shared_buffer, shared_arg_names=shared_arg_names,
@@ -944,6 +948,8 @@ _ARITHMETIC = {
     "__rmul__": ("elemwise_mul", "_mul", "_mul_scalar", "_mulscalar", True),
     "__truediv__": ("elemwise_div", "_div", "_div_scalar", "_divscalar", False),
     "__rtruediv__": ("elemwise_div", "_div", "_rdiv_scalar", "_rdivscalar", True),
+    "__mod__": ("_mod", "_mod", "_mod_scalar", "_modscalar", False),
+    "__rmod__": ("_mod", "_mod", "_rmod_scalar", "_rmodscalar", True),
     "__pow__": ("_power", "_power", "_power_scalar", "_powerscalar", False),
     "__rpow__": ("_power", "_power", "_rpower_scalar", "_rpower_scalar", True),
     "__lt__": ("_lesser", "_lesser", "_lesser_scalar", "_lesser_scalar", False),
