@@ -765,7 +765,15 @@ def pool_geom(p, sp):
     s = _axis_tuple(name, "stride", p.stride, nd, 1)
     if any(e <= 0 for e in s):
         raise ShapeError(f"{name}: stride={s} must be positive on every axis")
-    pad = _axis_tuple(name, "pad", p.pad, nd, 0)
+    if p.pooling_convention == "same":
+        if nd != 1:
+            raise ShapeError(f"{name}: pooling_convention='same' supports 1-D pooling only "
+                             f"(data (batch, channel, x)), got {nd} spatial axes")
+        if any(p.pad):
+            raise ShapeError(f"{name}: pooling_convention='same' pads by itself; pad="
+                             f"{tuple(p.pad)} must be zeros")
+    # as MXNet, a pad with more entries than spatial axes uses its first ones
+    pad = _axis_tuple(name, "pad", tuple(p.pad)[:nd], nd, 0)
     out, pad_end = [], []
     for i in range(nd):
         if k[i] > sp[i] + 2 * pad[i]:

@@ -143,13 +143,16 @@ def _ravel(p, rc, d):
           nondiff=("data",))
 def _unravel(p, rc, d):
     """unravel_index(data, shape): the multi-indices, one row per axis of `shape`, of the
-    flat indices in data (the inverse of ravel_multi_index), in data's dtype.
+    flat indices in data (the inverse of ravel_multi_index), in data's dtype; the first row
+    is not wrapped by shape[0] (which may be -1).
     """
     i = d.astype(np.int64)
     rows = []
-    for n in reversed(p.shape):
+    for n in reversed(p.shape[1:]):
         rows.append(rc.xp.fmod(i, n))  # C's remainder and quotient, as MXNet's kernel
         i = (i - rows[-1]) // n
+    # the leading axis takes the whole quotient, unbounded (shape[0] may be -1), as MXNet
+    rows.append(i)
     return rc.xp.stack(rows[::-1]).astype(d.dtype)
 
 

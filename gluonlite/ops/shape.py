@@ -90,19 +90,37 @@ def _reshape_vjp(p, rc, xs, ys, gys, need):
     return (gys[0].reshape(xs[0].shape),)
 
 
-def _reshape_spec(p):
-    # target_shape is MXNet's deprecated spelling of shape (no special codes but 0)
-    return p.shape if p.shape or not p.target_shape else p.target_shape
+def _legacy_target(shape, target, keep_highest):
+    """MXNet's deprecated Reshape(target_shape=...): one 0 in `target` is inferred from the
+    size (no other codes); keep_highest keeps the first axis of `shape`."""
+    out = list(target)
+    start = 1 if keep_highest else 0
+    if keep_highest and out:
+        out[0] = shape[0]
+    zeros = [i for i in range(start, len(out)) if out[i] == 0]
+    if len(zeros) == 1:
+        rest = prod(out[:zeros[0]] + out[zeros[0] + 1:])
+        out[zeros[0]] = prod(shape) // rest if rest else 0
+    if prod(out) != prod(shape):
+        raise ShapeError(f"reshape: cannot reshape {tuple(shape)} into target_shape="
+                         f"{tuple(target)}: sizes {prod(shape)} and {prod(out)} differ")
+    return tuple(out)
+
+
+def _reshaped(p, shape):
+    if p.shape or not p.target_shape:
+        return reshape_target(shape, p.shape, p.reverse)
+    # target_shape is MXNet's deprecated spelling, with its own rule for 0
+    return _legacy_target(shape, p.target_shape, p.keep_highest)
 
 
 @register("Reshape", fast=_A_VIEW, aliases=("reshape",), vjp=_reshape_vjp,
           attrs={"shape": A.Shape(()), "reverse": A.Bool(False), "target_shape": A.Shape(()),
                  "keep_highest": A.Bool(False)},
-          shape=lambda p, ins: (ins, [None if ins[0] is None else
-                                      reshape_target(ins[0], _reshape_spec(p), p.reverse)]))
+          shape=lambda p, ins: (ins, [None if ins[0] is None else _reshaped(p, ins[0])]))
 def _reshape(p, rc, x):
     """reshape(data, shape, reverse=False): a new shape, with MXNet's special codes."""
-    return x.reshape(reshape_target(x.shape, _reshape_spec(p), p.reverse))
+    return x.reshape(_reshaped(p, x.shape))
 
 
 def _like_range(side, begin, end, ndim):
