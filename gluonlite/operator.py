@@ -401,9 +401,28 @@ def get_operator_arguments(op_name):
         types.append("NDArray-or-Symbol")
     for n, a in op.attrs.items():
         names.append(n)
-        kind = a.kind or "any"
-        types.append(kind if a.required else f"{kind}, optional, default={a.default!r}")
+        types.append(_type_string(a))
     return OperatorArguments(len(names), names, types)
+
+
+# attribute kinds as MXNet's type strings name them
+_MXNET_KINDS = {"bool": "boolean", "str": "string", "shape": "Shape(tuple)", "axis": "int",
+                "floats": "tuple of <float>", "list": "Shape(tuple)", "": "any"}
+
+
+def _type_string(attr):
+    """An attribute's type as MXNet writes it: ``"int, required"``, ``"boolean, optional,
+    default=0"``, ``"{'relu', 'tanh'}, required"``."""
+    if attr.kind == "enum" and attr.choices:
+        kind = "{" + ", ".join(repr(c) for c in sorted(attr.choices)) + "}"
+    else:
+        kind = _MXNET_KINDS.get(attr.kind, attr.kind)
+    if attr.required:
+        return f"{kind}, required"
+    d = attr.default
+    shown = (int(d) if isinstance(d, bool) else repr(d) if isinstance(d, str)
+             else list(d) if isinstance(d, tuple) else d)
+    return f"{kind}, optional, default={shown}"
 
 
 def is_np_array():

@@ -65,6 +65,16 @@ def grad_reqs(arg_names, grad_req):
     return {n: check_grad_req(r) for n, r in reqs.items()}
 
 
+def _rng_state():
+    from ..ops.random import generator
+    return generator().bit_generator.state
+
+
+def _set_rng_state(state):
+    from ..ops.random import generator
+    generator().bit_generator.state = state
+
+
 class Executor:
     """Runs a bound Symbol: `forward`, then `backward` for gradients.
 
@@ -136,6 +146,11 @@ class Executor:
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
         self._saved = None
         self._inference_ran = self._forward_ran = False
+        # a graph that draws random numbers remembers the generator's state before an
+        # inference forward, so that a backward after it replays the same draws
+        self._draws = any(n.op is not None and n.op.random
+                          for n in topo_nodes(symbol.outputs))
+        self._rng_before = None
         self._monitor = None
         self.outputs = self._blank_outputs()
 
@@ -268,6 +283,7 @@ class Executor:
                                  f"{self._arg_names}")
             self.arg_dict[k][:] = v
         plan = self._plan(bool(is_train))
+        self._rng_before = (_rng_state() if self._draws and not is_train else None)
         # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
         # as long as their shapes and dtypes do not change.
         prev = self.outputs
@@ -296,7 +312,16 @@ class Executor:
         plan = self._plan(False, grads=True)
         ins = self._inputs()
         raw = [x._data if x.__class__ is NDArray else _dense_input(x) for x in ins]
-        _, saved = plan.forward(raw, None)
+        if self._rng_before is None:
+            _, saved = plan.forward(raw, None)
+        else:
+            # the draws of that forward again (Dropout mode='always' drops the same units)
+            now = _rng_state()
+            _set_rng_state(self._rng_before)
+            try:
+                _, saved = plan.forward(raw, None)
+            finally:
+                _set_rng_state(now)
         self._saved = (plan, saved) if saved is not None else None
 
     def backward(self, out_grads=None, is_train=True):
@@ -500,6 +525,7 @@ class Executor:
             exe.outputs = [o if o.shape == n.shape else _shrunk_view(o, n.shape, self._ctx)
                            if o._data.dtype == n._data.dtype else n
                            for o, n in zip(self.outputs, exe.outputs)]
+        exe._monitor = self._monitor  # as MXNet's reshape installs the callback again
         return exe
 
     def set_monitor_callback(self, callback, monitor_all=False):

@@ -18,13 +18,17 @@ __all__ = ["report_ops"]
 # Operators MXNet registers without input names (no FListInputNames): its monitor calls
 # their inputs ``input0, input1, ...`` instead of ``data``.
 _UNNAMED_INPUTS = frozenset((
-    "Activation", "Cast", "Flatten", "Reshape", "SliceChannel", "SwapAxis", "clip",
+    "Activation", "Cast", "Flatten", "Reshape", "SliceChannel", "SoftmaxActivation",
+    "SwapAxis", "clip",
     "expand_dims", "norm", "slice", "slice_axis", "transpose"))
 
 
 def _input_names(node):
-    if node.op.variadic or node.op.name in _UNNAMED_INPUTS:
+    if node.op.name in _UNNAMED_INPUTS:
         return None
+    if node.op.variadic:
+        # MXNet names the inputs of its operators taking any number of them arg0, arg1, ...
+        return [f"arg{i}" for i in range(len(node.inputs))]
     return node.op.input_names(node.params)
 
 
@@ -34,7 +38,7 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
     calling ``callback(name, op_name, array)`` for each operator output named
     ``<node>_output`` (``<node>_output<i>`` for several) and, with `monitor_all`, each input
     named ``<node>_<argument name>`` (``<node>_input<i>`` when the operator does not name its
-    arguments).
+    arguments, ``<node>_arg<i>`` for one taking any number of inputs, as concat).
 
     Args:
         is_train: the mode the operators run in (as the watched forward ran). Arrays an

@@ -611,11 +611,16 @@ class Module(BaseModule):
             # an executor made for these shapes before shares the parameter and gradient
             # arrays, so it can be taken back as it is (no compile)
             key = self._exec_key(descs, ldescs)
+            monitors = [e._monitor for e in self._executors()]
             if key in self._exec_cache:
                 self._exec, self._data_shapes, self._label_shapes = self._exec_cache[key]
             else:
                 self.bind(descs, ldescs or None, self.for_training, self.inputs_need_grad,
                           force_rebind=True, grad_req=self._grad_req, _keep_cache=True)
+            # a monitor callback installed on the executors stays on, as MXNet's reshaped
+            # executors keep theirs
+            for e, m in zip(self._executors(), monitors):
+                e._monitor = m
         feed = dict(zip(data_names + (label_names if label else []), data + label))
         train = self.for_training if is_train is None else bool(is_train)
         self._exec.forward(is_train=train, **feed)

@@ -25,6 +25,7 @@ class Attr:
         default: the value when the attribute is not given; `REQUIRED` if it must be given.
         kind: the attribute's kind, a name the docs and signatures show ('int', 'shape';
             default '': unnamed).
+        choices: the accepted values of an 'enum' (default (): any).
 
     Example::
 
@@ -33,10 +34,11 @@ class Attr:
         a.parse("3"), a.default         # (3, 1)
     """
 
-    __slots__ = ("parse", "default", "kind")
+    __slots__ = ("parse", "default", "kind", "choices")
 
-    def __init__(self, parse, default=REQUIRED, kind=""):
+    def __init__(self, parse, default=REQUIRED, kind="", choices=()):
         self.parse, self.default, self.kind = parse, default, kind
+        self.choices = tuple(choices)
 
     @property
     def required(self):
@@ -339,7 +341,7 @@ def OptionalInt():
         from gluonlite.ops.attrs import OptionalInt
         OptionalInt().parse("None"), OptionalInt().parse("3")   # (None, 3)
     """
-    return Attr(_optional(_int), None)
+    return Attr(_optional(_int), None, "int or None")
 
 
 def OptionalFloat():
@@ -350,7 +352,7 @@ def OptionalFloat():
         from gluonlite.ops.attrs import OptionalFloat
         OptionalFloat().parse("0.5"), OptionalFloat().default   # (0.5, None)
     """
-    return Attr(_optional(_float), None)
+    return Attr(_optional(_float), None, "float or None")
 
 
 def Enum(*choices, default=REQUIRED):
@@ -378,7 +380,7 @@ def Enum(*choices, default=REQUIRED):
         if s not in choices:
             raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {s!r}")
         return s
-    return Attr(parse, default, "enum")
+    return Attr(parse, default, "enum", choices)
 
 
 def format_attr(value):

@@ -593,12 +593,17 @@ class _SyncBatchNorm:
         """SyncBatchNorm(data, gamma, beta, moving_mean, moving_var, eps=1e-3, momentum=0.9,
         fix_gamma=True, use_global_stats=False, output_mean_var=False, ndev=1, key):
         batch normalization with statistics over every device's batch; on one process it is
-        BatchNorm (ndev and key are accepted and have nothing to synchronize)."""
-        return _bn().kernel(_bn_params(p), rc, *xs)
+        BatchNorm (ndev and key are accepted and have nothing to synchronize), except that
+        its third output is the variance, not BatchNorm's 1/sqrt(var + eps), as MXNet's."""
+        y, mean, inv = _bn().kernel(_bn_params(p), rc, *xs)
+        inv64 = inv.astype(np.float64)
+        return y, mean, (1.0 / (inv64 * inv64) - p.eps).astype(inv.dtype)
 
     @staticmethod
     def vjp(p, rc, xs, ys, gys, need):
-        return _bn().vjp(_bn_params(p), rc, xs, ys, gys, need)
+        var = ys[2].astype(np.float64)
+        inv = (1.0 / rc.xp.sqrt(var + p.eps)).astype(ys[2].dtype)
+        return _bn().vjp(_bn_params(p), rc, xs, [ys[0], ys[1], inv], gys, need)
 
     @staticmethod
     def shape(p, ins):

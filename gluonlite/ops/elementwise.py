@@ -392,11 +392,29 @@ def _activation(p, rc, x):
     return _act(p).kernel(p, rc, x)
 
 
+def _prelu_gamma_shape(gshape, dshape):
+    """Where PReLU's gamma lies along data of `dshape`: its axes, right-aligned, fill data
+    axes 0 and 1 (each equal to the data's or 1), 1 everywhere else; so (C,) is one slope per
+    channel, (1,) one for all, (N, C) one per sample and channel (MXNet's rule).
+
+    Raises:
+        ShapeError: gamma does not fit that way.
+    """
+    out, s = [1] * len(dshape), len(gshape) - 1
+    for i in range(len(dshape) - 1, -1, -1):
+        if s >= 0 and i <= 1 and gshape[s] in (dshape[i], 1):
+            out[i] = gshape[s]
+            s -= 1
+    if s != -1:
+        raise ShapeError(f"LeakyReLU: gamma of shape {tuple(gshape)} does not broadcast to "
+                         f"data {tuple(dshape)} along its axes 0 and 1 (per channel: "
+                         f"{(dshape[1],) if len(dshape) > 1 else tuple(dshape)}, or (1,))")
+    return tuple(out)
+
+
 def _prelu_gamma(x, gamma):
-    """PReLU's slope broadcast along axis 1 (one per channel, or one for all)."""
-    if gamma.size == 1 or x.ndim < 2:
-        return gamma.reshape((1,) * x.ndim) if gamma.size == 1 else gamma
-    return gamma.reshape((1, -1) + (1,) * (x.ndim - 2))
+    """PReLU's slope shaped to broadcast against x (see `_prelu_gamma_shape`)."""
+    return gamma.reshape(_prelu_gamma_shape(gamma.shape, x.shape))
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -480,9 +498,8 @@ def _leaky_shape(p, ins):
     if d is None:
         return ins, [None]
     c = (d[1],) if len(d) > 1 else (d[0],)
-    if ins[1] is not None and tuple(ins[1]) not in (c, (1,)):
-        raise ShapeError(f"LeakyReLU: gamma must have shape {c} or (1,) for data {tuple(d)}, "
-                         f"got {tuple(ins[1])}")
+    if ins[1] is not None:
+        _prelu_gamma_shape(tuple(ins[1]), tuple(d))
     ins[1] = tuple(ins[1]) if ins[1] is not None else c
     return ins, [tuple(d)]
 
