@@ -80,9 +80,9 @@ _register_fill("_full", None, {**_CREATE, "value": A.Float()},
 
 def _arange_len(p):
     if p.infer_range:
-        raise NotImplementedError(
-            "_arange: infer_range=True (the stop taken from the size inference gives the "
-            "output) is not supported; give stop (MXNet 1.9.1's own inference of it fails too)")
+        raise ValueError(
+            "_arange: infer_range=True takes its length from the graph's shape inference "
+            "(a consumer of known shape); called alone, give stop")
     stop = p.stop
     start, stop = (0.0, p.start) if stop is None else (p.start, stop)
     return int(np.ceil((stop - start) / p.step)) * p.repeat, start
@@ -92,9 +92,32 @@ def _arange_len(p):
           attrs={"start": A.Float(0.0), "stop": A.OptionalFloat(),
                  "step": A.Float(1.0), "repeat": A.Int(1), "infer_range": A.Bool(False),
                  "ctx": A.Str(""), "dtype": A.Dtype("float32")},
-          shape=lambda p, ins: (ins, [(max(_arange_len(p)[0], 0),)]), dtype=_creation_dtype)
+          shape=lambda p, ins: (ins, [None if p.infer_range else (max(_arange_len(p)[0], 0),)]),
+          dtype=_creation_dtype, fast=Fast(into=lambda p, rc, outs: _arange_into(p, rc, outs)))
 def _arange(p, rc):
-    """_arange(start, stop=None, step=1, repeat=1): evenly spaced values."""
+    """_arange(start, stop=None, step=1, repeat=1, infer_range=False): evenly spaced values;
+    with infer_range (in a graph) as many as the inferred output shape holds, from start."""
     n, start = _arange_len(p)
-    vals = rc.xp.arange(n // p.repeat, dtype=np.float64) * p.step + start
-    return rc.xp.repeat(vals, p.repeat).astype(p.dtype)
+    return _arange_values(p, rc, n, start)
+
+
+def _arange_into(p, rc, outs):
+    if p.infer_range:
+        # the length is the inferred shape's; stop is not read (as MXNet)
+        n = outs[0].size
+        outs[0][...] = _arange_values(p, rc, n - n % p.repeat, p.start).reshape(outs[0].shape)
+    else:
+        outs[0][...] = _arange(p, rc)
+
+
+def _arange_values(p, rc, n, start):
+    dt = np.dtype(p.dtype)
+    if dt.kind == "f":
+        # start + i * step in the output's precision, as MXNet's kernel computes it
+        vals = rc.xp.arange(n // p.repeat, dtype=dt) * dt.type(p.step) + dt.type(start)
+    else:
+        # start and step cast to the integer dtype first (1.3 counts as 1), then wrapping
+        # integer arithmetic, as MXNet's kernel
+        s, st = (np.array(v).astype(np.int64).astype(dt) for v in (start, p.step))
+        vals = rc.xp.arange(n // p.repeat, dtype=np.int64).astype(dt) * st + s
+    return rc.xp.repeat(vals, p.repeat).astype(dt, copy=False)
