@@ -1170,8 +1170,8 @@ def array(source, ctx=None, dtype=None):
     else:
         dt = normalize_dtype(dtype if dtype is not None else np.float32)
         data = np.array(source, dtype=dt)
-    if data.ndim == 0 and not _np_shape():  # a scalar is 0-d only under NumPy shape semantics
-        data = data.reshape(1)
+    # a scalar (or 0-d numpy array) gives a 0-d array, as MXNet's nd.array does in either
+    # shape semantics (legacy MXNet operators then refuse it; these accept it)
     return NDArray(ctx.xp.asarray(data), ctx)
 
 

@@ -191,9 +191,14 @@ def test_simple_bind_errors():
 
 
 def test_backward_before_forward_and_bad_out_grads():
-    exe = _net().simple_bind(mx.cpu(), x=(3, 5))
-    with pytest.raises(ValueError, match="call forward\\(\\) first"):
-        exe.backward()
+    # as MXNet, backward runs with no forward before it, on the bound values
+    vals = {k: nd.array(v) for k, v in _values().items()}
+    exe = _net().bind(mx.cpu(), vals, args_grad={k: nd.zeros(v.shape) for k, v in vals.items()})
+    exe.backward()
+    first = exe.grad_dict["fc_weight"].asnumpy().copy()
+    exe.forward(is_train=True)
+    exe.backward()
+    np.testing.assert_allclose(first, exe.grad_dict["fc_weight"].asnumpy(), rtol=1e-6)
     exe.forward(is_train=True)
     with pytest.raises(ValueError, match=r"got 0 out_grads for 1 outputs \(loss_output\)"):
         exe.backward([])
@@ -213,3 +218,64 @@ def test_outputs_exist_after_bind_and_forward_writes_into_them():
     assert after is before
     ref = vals["x"].asnumpy() @ vals["fc_weight"].asnumpy().T + vals["fc_bias"].asnumpy()
     np.testing.assert_allclose(before.asnumpy(), ref, rtol=1e-5)
+
+
+def test_bind_ignores_grad_req_names_that_are_not_arguments():
+    # MXNet ignores them: code written for several symbols passes one dict to each
+    x, w = sym.var("x"), sym.var("w")
+    exe = (x * w).simple_bind(mx.cpu(), x=(2, 3), w=(2, 3),
+                              grad_req={"x": "write", "b": "add"})
+    assert exe.grad_dict.get("x") is not None and exe.grad_dict.get("w") is None
+    exe.forward(is_train=True, x=nd.ones((2, 3)), w=nd.full((2, 3), 3))
+    exe.backward(nd.ones((2, 3)))
+    assert (exe.grad_dict["x"].asnumpy() == 3).all()
+
+
+def test_simple_bind_takes_only_tuples_as_shapes():
+    # as MXNet: force_rebind=True, axis=1, mode='clip' are not shapes and are ignored
+    y = sym.take(sym.var("a"), sym.var("indices"), axis=0, mode="clip")
+    exe = y.simple_bind(mx.cpu(), a=(4, 2), indices=(3,), axis=0, mode="clip",
+                        force_rebind=True)
+    assert exe.arg_dict["a"].shape == (4, 2)
+    with pytest.raises(ValueError, match="unknown input name"):
+        y.simple_bind(mx.cpu(), a=(4, 2), indices=(3,), b=(2,))
+
+
+def test_backward_after_inference_forward_replays_its_random_draws():
+    # Dropout(mode='always') drops in inference too: the gradient uses the same mask
+    y = sym.Dropout(sym.var("data"), p=0.5, mode="always")
+    exe = y.simple_bind(mx.cpu(), data=(20, 20))
+    exe.arg_arrays[0][:] = 1
+    exe.forward(is_train=False)
+    exe.backward([nd.ones((20, 20))], is_train=False)
+    out = exe.outputs[0].asnumpy()
+    assert 0 < (out == 0).sum() < out.size
+    np.testing.assert_array_equal(exe.grad_arrays[0].asnumpy(), out)
+
+
+def test_head_gradient_is_cast_to_the_output_dtype():
+    x = sym.var("x")
+    y = sym.cast(x, dtype="int32") * 3
+    g = nd.zeros((3,))
+    exe = y.bind(mx.cpu(), {"x": nd.array([1, 2, 3])}, args_grad={"x": g})
+    exe.forward(is_train=True)
+    exe.backward(nd.array([0.7, 1.2, 2.9]))  # reaches the int32 output as 0, 1, 2
+    np.testing.assert_array_equal(g.asnumpy(), [0, 3, 6])
+
+
+def test_monitor_names_inputs_of_variadic_operators_arg_i():
+    d, e = sym.var("d", shape=(2, 3)), sym.var("e", shape=(2, 3))
+    names = []
+    exe = sym.concat(d, e, dim=0, name="c").simple_bind(mx.cpu(), grad_req="null")
+    exe.set_monitor_callback(lambda n, a: names.append(n), monitor_all=True)
+    exe.forward()
+    assert names == ["d", "c_arg0", "e", "c_arg1", "c_output"]
+
+
+def test_reshaped_executor_keeps_the_monitor_callback():
+    names = []
+    y = sym.tanh(sym.var("x"), name="t")
+    exe = y.simple_bind(mx.cpu(), x=(2, 3))
+    exe.set_monitor_callback(lambda n, a: names.append((n, a.shape)))
+    exe.reshape(x=(4, 3), allow_up_sizing=True).forward()
+    assert names == [("t_output", (4, 3))]

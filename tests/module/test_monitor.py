@@ -166,3 +166,17 @@ def test_the_monitor_moves_no_statistic_twice_and_watches_loop_graphs():
     np.testing.assert_allclose(seen["fc_output"], ex.outputs[0].asnumpy(), rtol=1e-6)
     # d(sum of fc)/d(fc weight): the sum over rows of the loop's outputs 2, 4, 6
     np.testing.assert_allclose(seen["fc_backward_output1"], np.full((2, 4), 24.0))
+
+
+def test_a_callback_on_the_executor_survives_a_batch_of_a_new_shape():
+    # as MXNet's Module, whose reshaped executors keep the callback
+    data = mx.sym.var("data")
+    net = mx.sym.Convolution(data, kernel=(1, 1), num_filter=1, name="conv")
+    mod = mx.mod.Module(net, label_names=None)
+    mod.bind(data_shapes=[("data", (1, 3, 4, 4))], for_training=False)
+    mod.init_params()
+    seen = []
+    mod._exec_group.execs[0].set_monitor_callback(lambda n, a: seen.append(n), monitor_all=True)
+    mod.forward(mx.io.DataBatch([nd.ones((1, 3, 4, 6))]), is_train=False)
+    assert seen == ["data", "conv_data", "conv_weight", "conv_weight", "conv_bias", "conv_bias",
+                    "conv_output"]
