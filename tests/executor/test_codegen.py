@@ -47,7 +47,7 @@ def test_a_failing_step_shows_its_line_in_the_traceback():
 
 def test_plans_at_new_shapes_share_code_and_keep_their_tracebacks():
     rng = np.random.RandomState(1)
-    plans, outs = [], []
+    plans = []
     for batch in (2, 3, 5):  # a decoder's growing length: one plan per shape, one source
         args = [rng.randn(batch, 3), rng.randn(4, 3), rng.randn(4)]
         plan = compile_plan(_mlp(), [a.shape for a in args], ["float64"] * 3)
