@@ -102,6 +102,8 @@ def test_a_tuple_inside_the_key_is_an_index_array():
     as_lists = ([1, 0], slice(3, 5), [2, 3], [3, 4])
     onp.testing.assert_array_equal(a[key].asnumpy(), base[as_lists])
     onp.testing.assert_array_equal(a[1, (2, 0)].asnumpy(), base[1, [2, 0]])
+    onp.testing.assert_array_equal(a[range(1, 2), :, range(0, 3)].asnumpy(),
+                                   base[[1], :, [0, 1, 2]])
     a[key] = -1
     base[as_lists] = -1
     onp.testing.assert_array_equal(a.asnumpy(), base)
