@@ -7,6 +7,8 @@ distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every ch
 happens before an operator sees inputs it has not validated.
 """
 
+import numpy as np
+
 from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
@@ -213,8 +215,14 @@ def _kernel_error(op, e, xs):
 def _unaliased(ys, xs, xp):
     """`ys` with every output that shares memory with an input copied: an imperative call
     returns new arrays, as MXNet's do, so writing to one never changes the other (a kernel
-    may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those)."""
+    may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those).
+    A numpy scalar (what numpy gives for 0-d operands) becomes a 0-d array."""
     for i, y in enumerate(ys):
+        if isinstance(y, np.generic):
+            # numpy gives a scalar for an operation on 0-d arrays: keep an array
+            ys = list(ys)
+            ys[i] = xp.asarray(y)
+            continue
         if y is None or (getattr(y, "base", None) is None and not any(y is x for x in xs)):
             continue  # an array of its own: no input can share its memory
         if any(x is not None and xp.may_share_memory(y, x) for x in xs):

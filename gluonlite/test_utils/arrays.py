@@ -34,16 +34,16 @@ def random_uniform_arrays(*shapes, low=0.0, high=1.0, dtype=None):
         dtype: default None: the dtype (None: the default dtype, float32).
 
     Returns:
-        A numpy array for one shape, else a list of them.
+        A list of numpy arrays, one per shape (a list for one shape too, as MXNet's; unlike
+        `random_arrays`).
 
     Example::
 
-        a = mx.test_utils.random_uniform_arrays((2, 3), low=-1.0, high=1.0)
+        (a,) = mx.test_utils.random_uniform_arrays((2, 3), low=-1.0, high=1.0)
         a.shape, bool((a >= -1).all() and (a < 1).all())   # ((2, 3), True)
     """
     dtype = default_dtype() if dtype is None else dtype
-    arrays = [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
-    return arrays[0] if len(arrays) == 1 else arrays
+    return [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
 
 
 def random_sample(population, k):

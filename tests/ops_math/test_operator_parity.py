@@ -88,6 +88,14 @@ def test_nd_array_of_a_scalar_is_zero_dimensional():
     for src in (np.ones([]), np.float32(3), 2.5):
         a = nd.array(src)
         assert a.shape == () and a.asscalar() == float(np.asarray(src))
+    # arithmetic on such an array (numpy gives scalars for 0-d operands) keeps arrays
+    x = nd.array(0.5)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = (1 - x ** 2) * x
+    y.backward()
+    assert y.shape == () and x.grad.shape == ()
+    np.testing.assert_allclose([y.asnumpy(), x.grad.asnumpy()], [0.375, 0.25])
 
 
 def test_symbol_mod_names_nodes_as_mxnet():
