@@ -47,9 +47,11 @@ def _gather_nd(p, rc, d, idx):
     i = idx.astype(np.int64)
     for m in range(i.shape[0]):
         bad = (i[m] < -d.shape[m]) | (i[m] >= d.shape[m])
-        if bad.any():
+        # (an explicit copy of the one flag to the host on a device)
+        if bool(bad.any() if rc.xp is np else rc.xp.asnumpy(bad.any())):
             # an IndexError as MXNet's (and numpy's) is, not a wrapped index
-            v = int(i[m][bad].ravel()[0])
+            row = i[m][bad].ravel()[:1]
+            v = int((row if rc.xp is np else rc.xp.asnumpy(row))[0])
             raise IndexError(f"gather_nd: index {v} is out of bounds for axis {m} with "
                              f"size {d.shape[m]}")
     out = d[_nd_index(rc.xp, idx, d.shape)]

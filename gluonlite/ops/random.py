@@ -107,7 +107,8 @@ def _arange_into(p, rc, outs):
         n = outs[0].size
         outs[0][...] = _arange_values(p, rc, n - n % p.repeat, p.start).reshape(outs[0].shape)
     else:
-        outs[0][...] = _arange(p, rc)
+        n, start = _arange_len(p)
+        outs[0][...] = _arange_values(p, rc, n, start)
 
 
 def _arange_values(p, rc, n, start):
