@@ -24,7 +24,8 @@ def test_array_defaults_to_float32_and_keeps_an_ndarray_dtype():
     same(nd.array(np.arange(3)), [0, 1, 2], np.float32)      # numpy int64 source -> float32
     same(nd.array([1, 2], dtype="int64"), [1, 2], np.int64)
     same(nd.array(nd.array([1, 2], dtype="int32")), [1, 2], np.int32)
-    same(nd.array(3.5), [3.5], np.float32)                    # no 0-d arrays
+    same(nd.array(3.5), 3.5, np.float32)                      # 0-d, as MXNet's nd.array
+    assert nd.array(3.5).shape == ()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32", "int64"])
