@@ -21,7 +21,7 @@ from .multiarray import ndarray, array, empty  # noqa: F401
 from ._functions import *  # noqa: F401,F403
 from . import linalg  # noqa: F401
 from . import random  # noqa: F401
-from . import fallback  # noqa: F401
+from . import fallback, fallback_linalg  # noqa: F401
 from .fallback import *  # noqa: F401,F403
 from . import interop as _interop  # noqa: F401
 from ._symbol import install as _install_symbol
@@ -43,7 +43,7 @@ newaxis = None
 finfo = _onp.finfo
 
 # NumPy's signatures for the functions above (mx.npx, which sits above this package, gives
-# its own theirs when it loads)
+# its functions theirs when it loads)
 from ..numpy_op_signature import register_op_signatures as _signatures  # noqa: E402
 
 _signatures("_np_")
