@@ -636,7 +636,11 @@ def _(ctx):
 @case("sockeye.translate")
 def _(ctx):
     d = _sockeye_files(ctx.work)
-    model = os.path.join(d, f"model-{ctx.mode}")
+    # MXNet's trained model where the reference run left one: both sides then decode the
+    # same model (each side's own model decodes to other lengths, which times other work)
+    model = os.path.join(d, "model-ref")
+    if ctx.mode == "ref" or not os.path.exists(os.path.join(model, "params.best")):
+        model = os.path.join(d, f"model-{ctx.mode}")
     if not os.path.exists(os.path.join(model, "params.best")):
         raise RuntimeError("no trained model: sockeye.train failed")
     out = os.path.join(d, f"out-{ctx.mode}.txt")
