@@ -264,10 +264,103 @@ def _dw_blocks(n, c, per_channel, block=None):
     return [(s, slice(c0, min(c, c0 + step))) for s in range(n) for c0 in range(0, c, step)]
 
 
+# Depthwise layers on narrow maps (MobileNet's 28 x 28 and smaller, at every batch size)
+# go as products instead: per kernel row i, every output row of a channel is an input row
+# times a banded (W, OW) matrix holding that channel's kernel row on its diagonals, so a
+# layer is kh batched products (one small GEMM per sample and channel, in C) and no
+# padded copy (the horizontal padding is the band's missing rows, the vertical one a
+# range of output rows). The band does W / kw times the arithmetic, which on narrow maps
+# costs less than the passes of the per-tap kernel; on wide ones more (measured:
+# benchmarks/models.md). `_DW_BANDED_WIDTH` is the widest input the band is used for
+# (0: never).
+_DW_BANDED_WIDTH = 32
+
+
+def _banded(g, sp):
+    return sp[1] <= _DW_BANDED_WIDTH
+
+
+@_memo
+def _band_plan(g, sp):
+    """(spans, (j, col, ox)): per kernel row i, (i, o0, o1, r0, r1) = the output rows
+    o0:o1 whose input row at i lies inside the input and those input rows r0:r1 (step the
+    stride), widest first; and the band's entries: kernel column j at input column col of
+    output column ox."""
+    (sh, sw), (dh, dw), (ph, pw) = g.stride, g.dilate, g.pad
+    oh, ow = g.out
+    kh, kw = g.kernel
+    spans = []
+    for i in range(kh):
+        off = i * dh - ph
+        o0 = min(oh, max(0, -(off // sh)))
+        o1 = max(o0, min(oh, (sp[0] - 1 - off) // sh + 1))
+        if o1 > o0:
+            spans.append((i, o0, o1, o0 * sh + off, (o1 - 1) * sh + off + 1))
+    spans.sort(key=lambda t: t[1] - t[2])
+    js, oxs = np.meshgrid(np.arange(kw), np.arange(ow), indexing="ij")
+    cols = oxs * sw + js * dw - pw
+    ok = (cols >= 0) & (cols < sp[1])
+    return spans, (js[ok], cols[ok], oxs[ok])
+
+
+def _bands(w, g, sp, dtype):
+    """The banded matrices (kh, C, W, OW) of depthwise weights w (C, 1, kh, kw)."""
+    js, cols, oxs = _band_plan(g, sp)[1]
+    t = np.zeros((g.kernel[0], w.shape[0], sp[1], g.out[1]), dtype=dtype)
+    t[:, :, cols, oxs] = w[:, 0][:, :, js].swapaxes(0, 1)
+    return t
+
+
+def _banded_forward(x, w, g, y4):
+    """y4 (N, C, OH, OW) = the depthwise convolution of x (N, C, H, W), as `_banded`."""
+    spans = _band_plan(g, x.shape[2:])[0]
+    band = _bands(w, g, x.shape[2:], y4.dtype)
+    sh = g.stride[0]
+    whole = spans and spans[0][1] == 0 and spans[0][2] == g.out[0]
+    if not whole:
+        y4.fill(0)
+    for k, (i, o0, o1, r0, r1) in enumerate(spans):
+        rows = x[:, :, r0:r1:sh]
+        if k == 0 and whole:
+            np.matmul(rows, band[i], out=y4)
+        else:
+            y4[:, :, o0:o1] += np.matmul(rows, band[i])
+
+
+def _banded_backward(gy4, w, g, x, x_shape, need_x, need_w):
+    """(dx, dw) of `_banded_forward` (None where not needed)."""
+    spans, (js, cols, oxs) = _band_plan(g, x_shape[2:])
+    sh = g.stride[0]
+    kh, kw = g.kernel
+    c = x_shape[1]
+    dx = np.zeros(x_shape, dtype=gy4.dtype) if need_x else None
+    dw = np.zeros((c, kh, kw), dtype=gy4.dtype) if need_w else None
+    if need_x:
+        band_t = _bands(w, g, x_shape[2:], gy4.dtype).swapaxes(2, 3)
+    if need_w:
+        # d(band)[c, col, ox] summed into the kernel column j each entry came from
+        onehot = np.zeros((len(js), kw), dtype=gy4.dtype)
+        onehot[np.arange(len(js)), js] = 1
+    for i, o0, o1, r0, r1 in spans:
+        gsl = gy4[:, :, o0:o1]
+        if need_x:
+            dx[:, :, r0:r1:sh] += np.matmul(gsl, band_t[i])
+        if need_w:
+            dband = np.matmul(x[:, :, r0:r1:sh].swapaxes(2, 3), gsl).sum(axis=0)
+            dw[:, i] = dband[:, cols, oxs] @ onehot
+    return dx, dw
+
+
 def _depthwise_forward(x, w, g, y, b):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
     plus b (1, C, 1) when given."""
     n, c = x.shape[:2]
+    if _banded(g, x.shape[2:]):
+        y4 = y.reshape((n, c) + tuple(g.out))
+        _banded_forward(x, w, g, y4)
+        if b is not None:
+            y4 += b[..., None]
+        return
     lay = _phases(g, x.shape[2:])
     oh, ow = lay.out
     y4 = y.reshape((n, c, oh, ow))
@@ -307,6 +400,10 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""
     n, c = gy.shape[:2]
+    if _banded(g, x_shape[2:]):
+        dx, dw = _banded_backward(gy.reshape((n, c) + tuple(g.out)), w, g, x, x_shape,
+                                  need_x, need_w)
+        return dx, (dw.reshape(w_shape) if need_w else None)
     lay = _phases(g, x_shape[2:])
     oh, ow = lay.out
     gy4 = gy.reshape((n, c, oh, ow))
