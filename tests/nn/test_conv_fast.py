@@ -111,7 +111,7 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
 ]
 
 
-@pytest.mark.parametrize("kernel", ["phases", "banded", "im2col"])
+@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded", "im2col"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", _DEPTHWISE + [
     ((1, 3, 5, 12), (3, 3), (1, 2), (0, 1), (1, 1)),     # batch 1, non-square, no top pad
@@ -119,12 +119,15 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
 def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
     """Depthwise layers (num_group = channels = num_filter) through each kernel of
     conv_fast: the per-tap one (blocks of two channels, so a sample spans several, the last
-    partial), the banded products of narrow maps, and im2col; against the reference:
-    output and data, weight and bias gradients."""
+    partial) with numpy passes or BLAS axpy and dot per tap, the banded products of narrow
+    maps, and im2col; against the reference: output and data, weight and bias gradients."""
     shape, k, s, p, d = case
     c = shape[1]
     monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", kernel != "im2col")
     monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
+    if kernel == "axpy":  # the runs of small maps are short: send them to axpy too
+        monkeypatch.setattr(conv_fast, "_DW_SHORT", 0)
     lay = conv_fast._Phases(type("G", (), dict(kernel=k, stride=s, dilate=d, pad=p,
                                                out=(1, 1)))(), shape[2:])
     monkeypatch.setattr(conv_fast, "_DW_BLOCK", 2 * lay.n_phase * lay.size)
@@ -189,13 +192,14 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("kernel", ["phases", "banded"])
+@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded"])
 def test_depthwise_gradients_match_finite_differences(kernel, monkeypatch):
     """The depthwise kernels' data, weight and bias gradients against central finite
     differences (float64), stride 2, padding, dilation, a non-square map."""
     from gluonlite import sym
     from gluonlite.test_utils import check_numeric_gradient
     monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
     y = sym.Convolution(sym.var("x"), sym.var("w"), sym.var("b"), kernel=(3, 2),
                         stride=(2, 1), pad=(1, 1), dilate=(1, 2), num_group=3, num_filter=3)
     rng = np.random.default_rng(8)
