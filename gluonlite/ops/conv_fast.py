@@ -336,7 +336,8 @@ def _banded_backward(gy4, w, g, x, x_shape, need_x, need_w):
     dx = np.zeros(x_shape, dtype=gy4.dtype) if need_x else None
     dw = np.zeros((c, kh, kw), dtype=gy4.dtype) if need_w else None
     if need_x:
-        band_t = _bands(w, g, x_shape[2:], gy4.dtype).swapaxes(2, 3)
+        # contiguous: numpy's matmul takes a transposed view's products off BLAS
+        band_t = np.ascontiguousarray(_bands(w, g, x_shape[2:], gy4.dtype).swapaxes(2, 3))
     if need_w:
         # d(band)[c, col, ox] summed into the kernel column j each entry came from
         onehot = np.zeros((len(js), kw), dtype=gy4.dtype)
