@@ -14,6 +14,9 @@ per group, col2im), arranged for numpy and OpenBLAS on one core:
   path: columns copied, not K strided adds. Otherwise the column gradients W.T @ gy are
   added back into the input gradient, one strided add per kernel offset.
 - The weight gradient is gy (F, m*P) @ cols.T, one product per chunk and group.
+- Depthwise layers (groups = channels = filters, 2-D) skip im2col: maps up to
+  `_DW_BANDED_WIDTH` wide as banded products per kernel row, wider ones tap by tap over the
+  padded input's stride phases (BLAS axpy/dot for long runs); see the comments below.
 
 Columns are made a few samples at a time (`_CHUNK` entries): a whole batch's columns would be
 K times the input (925 MB for 32 samples of 64 x 56 x 56, 3 x 3), and paging that in costs
