@@ -14,6 +14,9 @@ per group, col2im), arranged for numpy and OpenBLAS on one core:
   path: columns copied, not K strided adds. Otherwise the column gradients W.T @ gy are
   added back into the input gradient, one strided add per kernel offset.
 - The weight gradient is gy (F, m*P) @ cols.T, one product per chunk and group.
+- Depthwise layers (groups = channels = filters, 2-D) skip im2col: maps up to
+  `_DW_BANDED_WIDTH` wide as banded products per kernel row, wider ones tap by tap over the
+  padded input's stride phases (BLAS axpy/dot for long runs); see the comments below.
 
 Columns are made a few samples at a time (`_CHUNK` entries): a whole batch's columns would be
 K times the input (925 MB for 32 samples of 64 x 56 x 56, 3 x 3), and paging that in costs
@@ -264,10 +267,119 @@ def _dw_blocks(n, c, per_channel, block=None):
     return [(s, slice(c0, min(c, c0 + step))) for s in range(n) for c0 in range(0, c, step)]
 
 
+# Depthwise layers on narrow maps (MobileNet's 28 x 28 and smaller, at every batch size)
+# go as products instead: per kernel row i, every output row of a channel is an input row
+# times a banded (W, OW) matrix holding that channel's kernel row on its diagonals, so a
+# layer is kh batched products (one small GEMM per sample and channel, in C) and no
+# padded copy (the horizontal padding is the band's missing rows, the vertical one a
+# range of output rows). The band does W / kw times the arithmetic, which on narrow maps
+# costs less than the passes of the per-tap kernel; on wide ones more (measured:
+# benchmarks/models.md). `_DW_BANDED_WIDTH` is the widest input the band is used for
+# (0: never).
+_DW_BANDED_WIDTH = 32
+
+
+def _banded(g, sp):
+    return sp[1] <= _DW_BANDED_WIDTH
+
+
+@_memo
+def _band_plan(g, sp):
+    """(spans, (j, col, ox)): per kernel row i, (i, o0, o1, r0, r1) = the output rows
+    o0:o1 whose input row at i lies inside the input and those input rows r0:r1 (step the
+    stride), widest first; and the band's entries: kernel column j at input column col of
+    output column ox."""
+    (sh, sw), (dh, dw), (ph, pw) = g.stride, g.dilate, g.pad
+    oh, ow = g.out
+    kh, kw = g.kernel
+    spans = []
+    for i in range(kh):
+        off = i * dh - ph
+        o0 = min(oh, max(0, -(off // sh)))
+        o1 = max(o0, min(oh, (sp[0] - 1 - off) // sh + 1))
+        if o1 > o0:
+            spans.append((i, o0, o1, o0 * sh + off, (o1 - 1) * sh + off + 1))
+    spans.sort(key=lambda t: t[1] - t[2])
+    js, oxs = np.meshgrid(np.arange(kw), np.arange(ow), indexing="ij")
+    cols = oxs * sw + js * dw - pw
+    ok = (cols >= 0) & (cols < sp[1])
+    return spans, (js[ok], cols[ok], oxs[ok])
+
+
+def _bands(w, g, sp, dtype):
+    """The banded matrices (kh, C, W, OW) of depthwise weights w (C, 1, kh, kw)."""
+    js, cols, oxs = _band_plan(g, sp)[1]
+    t = np.zeros((g.kernel[0], w.shape[0], sp[1], g.out[1]), dtype=dtype)
+    t[:, :, cols, oxs] = w[:, 0][:, :, js].swapaxes(0, 1)
+    return t
+
+
+def _banded_forward(x, w, g, y4):
+    """y4 (N, C, OH, OW) = the depthwise convolution of x (N, C, H, W), as `_banded`."""
+    spans = _band_plan(g, x.shape[2:])[0]
+    band = _bands(w, g, x.shape[2:], y4.dtype)
+    sh = g.stride[0]
+    whole = spans and spans[0][1] == 0 and spans[0][2] == g.out[0]
+    if not whole:
+        y4.fill(0)
+    for k, (i, o0, o1, r0, r1) in enumerate(spans):
+        rows = x[:, :, r0:r1:sh]
+        if k == 0 and whole:
+            np.matmul(rows, band[i], out=y4)
+        else:
+            y4[:, :, o0:o1] += np.matmul(rows, band[i])
+
+
+def _banded_backward(gy4, w, g, x, x_shape, need_x, need_w):
+    """(dx, dw) of `_banded_forward` (None where not needed)."""
+    spans, (js, cols, oxs) = _band_plan(g, x_shape[2:])
+    sh = g.stride[0]
+    kh, kw = g.kernel
+    c = x_shape[1]
+    dx = np.zeros(x_shape, dtype=gy4.dtype) if need_x else None
+    dw = np.zeros((c, kh, kw), dtype=gy4.dtype) if need_w else None
+    if need_x:
+        # contiguous: numpy's matmul takes a transposed view's products off BLAS
+        band_t = np.ascontiguousarray(_bands(w, g, x_shape[2:], gy4.dtype).swapaxes(2, 3))
+    if need_w:
+        # d(band)[c, col, ox] summed into the kernel column j each entry came from
+        onehot = np.zeros((len(js), kw), dtype=gy4.dtype)
+        onehot[np.arange(len(js)), js] = 1
+    for i, o0, o1, r0, r1 in spans:
+        gsl = gy4[:, :, o0:o1]
+        if need_x:
+            dx[:, :, r0:r1:sh] += np.matmul(gsl, band_t[i])
+        if need_w:
+            dband = np.matmul(x[:, :, r0:r1:sh].swapaxes(2, 3), gsl).sum(axis=0)
+            dw[:, i] = dband[:, cols, oxs] @ onehot
+    return dx, dw
+
+
+# Runs at least this long go tap by tap through BLAS's axpy and dot, one call per channel
+# and tap: one fused multiply-add pass where numpy needs a multiply and an add (about 2x
+# on MobileNet's 112- and 56-wide maps); shorter runs pay more in calls than they save.
+_DW_AXPY = 1024
+
+
+def _blas1(dtype, run):
+    """(axpy, dot) of BLAS for `dtype` when runs of `run` entries are long enough, else
+    (None, None)."""
+    if run < _DW_AXPY or dtype not in (np.float32, np.float64):
+        return None, None
+    from scipy.linalg import blas
+    return (blas.saxpy, blas.sdot) if dtype == np.float32 else (blas.daxpy, blas.ddot)
+
+
 def _depthwise_forward(x, w, g, y, b):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
     plus b (1, C, 1) when given."""
     n, c = x.shape[:2]
+    if _banded(g, x.shape[2:]):
+        y4 = y.reshape((n, c) + tuple(g.out))
+        _banded_forward(x, w, g, y4)
+        if b is not None:
+            y4 += b[..., None]
+        return
     lay = _phases(g, x.shape[2:])
     oh, ow = lay.out
     y4 = y.reshape((n, c, oh, ow))
@@ -280,6 +392,10 @@ def _depthwise_forward(x, w, g, y, b):
     # one batched product per block beat 2K passes whose rows are short.
     short = lay.run < _DW_SHORT
     tmp = np.empty((cb, len(lay.taps) if short else 1, lay.run), dtype=y.dtype)
+    axpy, _ = _blas1(y.dtype, lay.run)
+    if axpy is not None:
+        wl = wk.tolist()
+        starts = [phase * lay.size + off for _, phase, off in lay.taps]
     for s, cs in blocks:
         m = cs.stop - cs.start
         ph, a, t = buf[:m], acc[:m, 0], tmp[:m]
@@ -288,6 +404,13 @@ def _depthwise_forward(x, w, g, y, b):
             for k, (_, phase, off) in enumerate(lay.taps):
                 t[:, k] = ph[:, phase, off:off + lay.run]
             np.matmul(wk[cs, None, :], t, out=acc[:m])
+        elif axpy is not None:
+            _, phase, off = lay.taps[0]
+            np.multiply(ph[:, phase, off:off + lay.run], wk[cs, :1], out=a)
+            flat = ph.reshape(m, -1)
+            for ch, wc in enumerate(wl[cs]):
+                for k in range(1, len(lay.taps)):
+                    axpy(flat[ch], a[ch], lay.run, wc[k], starts[k])
         else:
             for k, (_, phase, off) in enumerate(lay.taps):
                 src = ph[:, phase, off:off + lay.run]
@@ -307,6 +430,10 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""
     n, c = gy.shape[:2]
+    if _banded(g, x_shape[2:]):
+        dx, dw = _banded_backward(gy.reshape((n, c) + tuple(g.out)), w, g, x, x_shape,
+                                  need_x, need_w)
+        return dx, (dw.reshape(w_shape) if need_w else None)
     lay = _phases(g, x_shape[2:])
     oh, ow = lay.out
     gy4 = gy.reshape((n, c, oh, ow))
@@ -320,21 +447,37 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     buf = np.empty((cb, lay.n_phase, lay.size), dtype=dt)
     grid = np.zeros((cb, oh, lay.width), dtype=dt)  # gy on the phase width, zeros beyond
     tmp = np.empty((cb, lay.run), dtype=dt)
+    axpy, dot = _blas1(dt, lay.run)
+    if axpy is not None:
+        wl = wk.tolist() if need_x else None
+        starts = [phase * lay.size + off for _, phase, off in lay.taps]
     for s, cs in blocks:
         m = cs.stop - cs.start
         ph, gr, t = buf[:m], grid[:m], tmp[:m]
         gr[:, :, :ow] = gy4[s, cs]
         gflat = gr.reshape(m, lay.run)
+        flat = ph.reshape(m, -1)
         if need_w:
             lay.fill(ph, x[s, cs])
-            for k, (_, phase, off) in enumerate(lay.taps):
-                np.multiply(gflat, ph[:, phase, off:off + lay.run], out=t)
-                dw[cs, k] += t.sum(axis=1)
+            if dot is not None:
+                for ch in range(m):
+                    row = dw[cs.start + ch]
+                    for k, start in enumerate(starts):
+                        row[k] += dot(gflat[ch], flat[ch], lay.run, 0, 1, start)
+            else:
+                for k, (_, phase, off) in enumerate(lay.taps):
+                    np.multiply(gflat, ph[:, phase, off:off + lay.run], out=t)
+                    dw[cs, k] += t.sum(axis=1)
         if need_x:
             ph.fill(0)
-            for k, (_, phase, off) in enumerate(lay.taps):
-                np.multiply(gflat, wk[cs, k:k + 1], out=t)
-                ph[:, phase, off:off + lay.run] += t
+            if axpy is not None:
+                for ch, wc in enumerate(wl[cs]):
+                    for k, start in enumerate(starts):
+                        axpy(gflat[ch], flat[ch], lay.run, wc[k], 0, 1, start)
+            else:
+                for k, (_, phase, off) in enumerate(lay.taps):
+                    np.multiply(gflat, wk[cs, k:k + 1], out=t)
+                    ph[:, phase, off:off + lay.run] += t
             lay.scatter_add(ph, dx[s, cs])
     return dx, (dw.reshape(w_shape) if need_w else None)
 

@@ -26,11 +26,14 @@ def _run(x, gamma, beta, mean, var, gy, fix_gamma, train, hybrid, dtype):
         [arrs[3].asnumpy(), arrs[4].asnumpy()]
 
 
+@pytest.mark.parametrize("block", [None, 240], ids=["one_block", "blocks_of_2_samples"])
 @pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
 @pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
 @pytest.mark.parametrize("fix_gamma", [True, False])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_fast_path_matches_plain_rule(dtype, fix_gamma, train, hybrid, monkeypatch):
+def test_fast_path_matches_plain_rule(dtype, fix_gamma, train, hybrid, block, monkeypatch):
+    if block:  # the gradient written two samples at a time, the last block partial
+        monkeypatch.setattr(bn_fast, "_BLOCK", block)
     rng = np.random.default_rng(2)
     shape = (3, 4, 5, 6)
     x = rng.standard_normal(shape) * rng.uniform(0.5, 3, (1, 4, 1, 1)) + [[[[0]], [[2]],

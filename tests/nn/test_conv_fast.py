@@ -111,16 +111,23 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
 ]
 
 
-@pytest.mark.parametrize("direct", [True, False], ids=["direct", "im2col"])
+@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded", "im2col"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("case", _DEPTHWISE, ids=str)
-def test_depthwise_matches_reference(case, dtype, direct, monkeypatch):
-    """Depthwise layers (num_group = channels = num_filter) through the direct kernel of
-    conv_fast (blocks of two channels, so a sample spans several, the last partial) and
-    through im2col, against the reference: output and data, weight and bias gradients."""
+@pytest.mark.parametrize("case", _DEPTHWISE + [
+    ((1, 3, 5, 12), (3, 3), (1, 2), (0, 1), (1, 1)),     # batch 1, non-square, no top pad
+], ids=str)
+def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
+    """Depthwise layers (num_group = channels = num_filter) through each kernel of
+    conv_fast: the per-tap one (blocks of two channels, so a sample spans several, the last
+    partial) with numpy passes or BLAS axpy and dot per tap, the banded products of narrow
+    maps, and im2col; against the reference: output and data, weight and bias gradients."""
     shape, k, s, p, d = case
     c = shape[1]
-    monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", direct)
+    monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", kernel != "im2col")
+    monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
+    if kernel == "axpy":  # the runs of small maps are short: send them to axpy too
+        monkeypatch.setattr(conv_fast, "_DW_SHORT", 0)
     lay = conv_fast._Phases(type("G", (), dict(kernel=k, stride=s, dilate=d, pad=p,
                                                out=(1, 1)))(), shape[2:])
     monkeypatch.setattr(conv_fast, "_DW_BLOCK", 2 * lay.n_phase * lay.size)
@@ -183,3 +190,52 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     # <deconv(x, w), gy> = <x, conv(gy, w)>, so dw is the Convolution's weight gradient at
     # (data gy, output gradient x).
     np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded"])
+def test_depthwise_gradients_match_finite_differences(kernel, monkeypatch):
+    """The depthwise kernels' data, weight and bias gradients against central finite
+    differences (float64), stride 2, padding, dilation, a non-square map."""
+    from gluonlite import sym
+    from gluonlite.test_utils import check_numeric_gradient
+    monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
+    y = sym.Convolution(sym.var("x"), sym.var("w"), sym.var("b"), kernel=(3, 2),
+                        stride=(2, 1), pad=(1, 1), dilate=(1, 2), num_group=3, num_filter=3)
+    rng = np.random.default_rng(8)
+    check_numeric_gradient(y, {"x": rng.standard_normal((2, 3, 6, 5)),
+                               "w": rng.standard_normal((3, 1, 3, 2)),
+                               "b": rng.standard_normal(3)}, dtype=np.float64)
+
+
+@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded"])
+def test_depthwise_block_hybridized_matches_imperative(kernel, monkeypatch):
+    """A MobileNet depthwise block (3x3 depthwise, BatchNorm, relu; then stride 2) on a
+    map wider than the banded kernel's limit: the fused static-alloc inference and a
+    hybridized training step against the imperative block."""
+    from gluonlite import gluon
+    monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
+    nn = gluon.nn
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(4, 3, 1, 1, groups=4, use_bias=False), nn.BatchNorm(),
+            nn.Activation("relu"), nn.Conv2D(4, 3, 2, 1, groups=4))
+    net.initialize()
+    x = nd.array(np.random.default_rng(9).standard_normal((2, 4, 9, 40)))
+    net(x)
+    with autograd.record():
+        loss = net(x).sum()
+    loss.backward()
+    ref_grads = [p.grad().asnumpy() for p in net.collect_params().values()
+                 if p.grad_req != "null"]
+    ref = net(x).asnumpy()  # with the moving statistics the training step updated
+    net.hybridize(static_alloc=True, static_shape=True)
+    for _ in range(2):
+        np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-5, atol=1e-5)
+    with autograd.record():
+        loss = net(x).sum()
+    loss.backward()
+    grads = [p.grad().asnumpy() for p in net.collect_params().values()
+             if p.grad_req != "null"]
+    for a, b in zip(grads, ref_grads):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
