@@ -384,6 +384,10 @@ class Parameter:
                 data = NDArray(np.zeros(self._shape, dtype=self.dtype), Context("cpu", 0))
                 if self._stype != "default":
                     data = data.tostype(self._stype)
+                elif is_np_array():
+                    # MXNet hands an initializer an mx.np array under NumPy array semantics,
+                    # so a custom _init_weight may use mx.np functions on it
+                    data = data.as_np_ndarray()
                 _init.create(default_init)(
                     _init.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx)
@@ -1237,7 +1241,10 @@ def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, ca
         p = params.get(k)
         if p is None or p.shape is None:
             continue
-        if len(p.shape) != len(v.shape) or any(a not in (0, b) for a, b in zip(p.shape, v.shape)):
+        # p._shape keeps 0 for a dimension not known yet (p.shape shows it as -1 under
+        # NumPy shape semantics)
+        if len(p._shape) != len(v.shape) or any(
+                a not in (0, b) for a, b in zip(p._shape, v.shape)):
             bad.append(f"{k} (expected {p.shape}, file has {tuple(v.shape)})")
     if bad:
         problems.append(f"shape mismatch: {', '.join(bad)}")
