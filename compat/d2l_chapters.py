@@ -33,6 +33,8 @@ comparable and fast:
 - every random draw of ``np.random`` (mx.np), ``nd.random`` and the Uniform/Normal/Xavier
   initializers comes from one ``numpy.random.RandomState(0)``, so both libraries start from the
   same parameters (dropout masks and other in-operator randomness still differ);
+- ``nn.Dropout`` layers and the dropout between RNN layers drop nothing (their masks come
+  from each library's own generator; ``D2L_DROPOUT=keep`` leaves them);
 - plots are drawn on matplotlib's Agg backend and nothing is displayed.
 """
 import argparse
@@ -64,6 +66,12 @@ DEFAULT_CHAPTERS = [
     "chapter_computer-vision/object-detection-dataset",
     "chapter_computer-vision/ssd",
 ]
+
+# Smaller data where a chapter's networks are large (224x224 inputs through AlexNet, VGG, ...):
+# one small batch is enough to compare a training step.
+CHAPTER_ENV = {
+    "chapter_convolutional-modern": {"D2L_N_TRAIN": "32", "D2L_BATCH_CAP": "16"},
+}
 
 _FENCE = re.compile(r"^```\{\.python \.input[^}]*\}\s*$")
 _TAB = re.compile(r"^\s*(?:%%tab|#@tab)\s+(.*)$")
@@ -374,6 +382,24 @@ def _prelude(record):
     mx.init.Normal._init_weight = _normal_init
     mx.init.Xavier._init_weight = _xavier_init
 
+    # ---- dropout: its masks come from each library's own generator, so layers drop nothing
+    # here (D2L_DROPOUT=keep leaves them alone); the from-scratch dropout draws through the
+    # patched np.random.uniform and keeps its rate
+    if os.environ.get("D2L_DROPOUT") != "keep":
+        orig_do = mx.gluon.nn.Dropout.__init__
+
+        def dropout_init(self, rate, *a, **k):
+            orig_do(self, 0.0, *a, **k)
+        mx.gluon.nn.Dropout.__init__ = dropout_init
+        for cls, pos in ((mx.gluon.rnn.RNN, 4), (mx.gluon.rnn.LSTM, 3), (mx.gluon.rnn.GRU, 3)):
+            def rnn_init(self, *a, _orig=cls.__init__, _pos=pos, **k):
+                if len(a) > _pos:   # dropout given by position
+                    a = a[:_pos] + (0,) + a[_pos + 1:]
+                else:
+                    k["dropout"] = 0
+                _orig(self, *a, **k)
+            cls.__init__ = rnn_init
+
     # ---- data: synthetic Fashion-MNIST, local files for everything downloaded
     def _fashion_get_data(self):
         r = onp.random.RandomState(1 if self._train else 2)
@@ -415,7 +441,13 @@ def _prelude(record):
     d2l.download_extract = download_extract
     d2l.extract = lambda filename, folder=None: None
 
-    # ---- sizes and epochs
+    # ---- sizes and epochs; loaders read in-process (worker processes only cost time here)
+    orig_dm = d2l.DataModule.__init__
+
+    def dm_init(self, root="../data", num_workers=4):
+        orig_dm(self, root, 0)
+    d2l.DataModule.__init__ = dm_init
+    d2l.get_dataloader_workers = lambda: 0
     orig_fm = d2l.FashionMNIST.__init__
 
     def fm_init(self, batch_size=64, resize=(28, 28)):
@@ -605,7 +637,8 @@ def run(work, tag, python, only, timeout, jobs=1):
             os.remove(out)
         p = subprocess.Popen([python, os.path.abspath(__file__), "_child",
                               os.path.abspath(os.path.join(work, "cells", key + ".json")),
-                              os.path.abspath(out)], cwd=cwd, env=env,
+                              os.path.abspath(out)], cwd=cwd,
+                             env=dict(CHAPTER_ENV.get(chapter, {}), **env),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         return p, key, out, time.time()
 
