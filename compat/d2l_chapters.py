@@ -87,7 +87,8 @@ def mxnet_cells(markdown):
     Returns:
         A list of cell sources with the tab marker and IPython magics removed. A cell belongs
         to MXNet when its first line is ``%%tab``/``#@tab`` naming ``mxnet`` or ``all``;
-        unmarked cells belong to the book's default tab (PyTorch) and are left out.
+        unmarked cells belong to the book's default tab (PyTorch) and are left out, and so
+        is every cell of a section whose ``tab.interact_select`` does not name ``mxnet``.
     """
     cells, cur, inside = [], None, False
     for line in markdown.splitlines():
@@ -98,6 +99,9 @@ def mxnet_cells(markdown):
             cells.append(cur)
         elif inside:
             cur.append(line)
+    sel = re.search(r"tab\.interact_select\(\[([^\]]*)\]", markdown)
+    if sel and "mxnet" not in sel.group(1):
+        return []   # the section has no MXNet edition (e.g. the vision transformer)
     out = []
     for cell in cells:
         if not cell:
@@ -726,7 +730,10 @@ def compare(work, only, rtol=1e-3, atol=1e-4, ref="mx", here="gl"):
         match = ("-" if not n else
                  "yes" if worst <= 1.0 and len(rv) == len(hv) else "no")
         reason = ""
-        if r["status"] != "ok":
+        code = bool(r.get("ncells", 1) or h.get("ncells", 1))
+        if not code:
+            match, reason = "-", "no MXNet code in this section"
+        elif r["status"] != "ok":
             reason = f"MXNet fails too: cell {r.get('cell')}: {r.get('error')}"
         elif h["status"] != "ok":
             reason = f"cell {h.get('cell')}: {h.get('error')}"
@@ -735,7 +742,8 @@ def compare(work, only, rtol=1e-3, atol=1e-4, ref="mx", here="gl"):
                       else f"{len(rv)} values on MXNet, {len(hv)} here")
         if texts and not reason:
             reason = f"{texts} printed value(s) differ in text"
-        rows.append({"section": key, "mx": r["status"], "here": h["status"], "values": n,
+        rows.append({"section": key, "code": code, "mx": r["status"], "here": h["status"],
+                     "values": n,
                      "max_rel_diff": worst, "match": match, "reason": reason,
                      "mx_s": r.get("seconds"), "here_s": h.get("seconds")})
     return rows
@@ -751,6 +759,28 @@ def table(rows, rtol, atol):
         lines.append(f"| {r['section'].replace('chapter_', '')} | {r['mx']} | {r['here']} | "
                      f"{r['values']} | {d} | {r['match']} | {r['mx_s']} / {r['here_s']} | "
                      f"{r['reason'].replace('|', '/')} |")
+    return "\n".join(lines)
+
+
+def summary(rows):
+    """Counts per chapter: sections with MXNet code, run on MXNet, run here, matching."""
+    chapters = {}
+    for r in rows:
+        c = chapters.setdefault(r["section"].split("__")[0].replace("chapter_", ""),
+                                [0, 0, 0, 0, 0])
+        c[0] += 1
+        if r["code"]:
+            c[1] += 1
+            c[2] += r["mx"] == "ok"
+            c[3] += r["here"] == "ok"
+            c[4] += r["match"] == "yes" or (r["match"] == "-" and r["mx"] == r["here"] == "ok")
+    lines = ["| chapter | sections | with MXNet code | run on MXNet | run here | numbers match |",
+             "|---|---|---|---|---|---|"]
+    tot = [0] * 5
+    for name, c in chapters.items():
+        lines.append(f"| {name} | " + " | ".join(map(str, c)) + " |")
+        tot = [a + b for a, b in zip(tot, c)]
+    lines.append("| **all** | " + " | ".join(f"**{t}**" for t in tot) + " |")
     return "\n".join(lines)
 
 
@@ -792,7 +822,7 @@ def main(argv=None):
         run(a.work, a.tag, a.python, a.only, a.timeout, a.jobs)
     else:
         rows = compare(a.work, a.only, a.rtol, a.atol)
-        text = table(rows, a.rtol, a.atol)
+        text = summary(rows) + "\n\n" + table(rows, a.rtol, a.atol)
         print(text)
         if a.markdown:
             tmp = a.markdown + ".tmp"
