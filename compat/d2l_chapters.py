@@ -19,17 +19,19 @@ first error line and the values the section computed. ``compare`` prints the tab
 
 What a section computes: the value of each cell's last expression (as a notebook shows it),
 every point sent to d2l's ``ProgressBoard``/``Animator`` (the training curves) and the arrays
-given to ``d2l.plot``/``show_images``/``show_heatmaps``. Cells that time something are left out of
-the comparison.
+given to ``d2l.plot``/``show_images``/``show_heatmaps``. ``d2l.Timer`` runs on a fake clock
+(1 ms per interval); cells that read the real clock are left out of the comparison.
 
 The prelude (``_prelude`` below, run before a section's first cell) makes the two runs
 comparable and fast:
 - datasets come from small synthetic files of the real formats (Time Machine text, the
-  English-French pairs, the airfoil table, banana-detection images and labels) or synthetic
+  English-French pairs, the airfoil table, the Kaggle house CSVs, banana-detection images and
+  labels) or synthetic
   Fashion-MNIST arrays; ``d2l.download``/``download_extract``/``extract`` return the local copies;
-- epochs are capped (``D2L_MAX_EPOCHS``, default 1) by rewriting ``max_epochs=``/``num_epochs=``
-  literals, batch sizes of Fashion-MNIST are capped (``D2L_BATCH_CAP``) and the Time Machine
-  split is shortened;
+- epochs are capped (``D2L_MAX_EPOCHS``, default 1): every literal given to ``max_epochs`` or
+  ``num_epochs`` (assigned, passed or a default) is rewritten to ``_d2l_cap(n)``; batch sizes
+  of Fashion-MNIST are capped (``D2L_BATCH_CAP``), its size set by ``D2L_N_TRAIN``, and the
+  Time Machine split is shortened;
 - every random draw of ``np.random`` (mx.np), ``nd.random`` and the Uniform/Normal/Xavier
   initializers comes from one ``numpy.random.RandomState(0)``, so both libraries start from the
   same parameters (dropout masks and other in-operator randomness still differ);
@@ -116,14 +118,8 @@ def mxnet_cells(markdown):
                 if not ln.lstrip().startswith(("%", "!")) and "tab.interact_select" not in ln]
         src = "\n".join(body).strip("\n")
         if src.strip():
-            out.append(_cap_literals(src))
+            out.append(src)
     return out
-
-
-def _cap_literals(src):
-    """Route literal epoch counts through the prelude's cap."""
-    src = re.sub(r"\b(max_epochs|num_epochs)(\s*=\s*)(\d+)\b", r"\1\2_d2l_cap(\3)", src)
-    return src
 
 
 def _git(gitdir, *args):
@@ -468,6 +464,15 @@ def _prelude(record):
                 min(num_val, batch_size, 512))
     d2l.TimeMachine.__init__ = tm_init
 
+    # ---- d2l.Timer on a fake clock: each interval lasts 1 ms, so printed and returned times
+    # are the same in both runs
+    d2l.Timer.start = lambda self: None
+
+    def timer_stop(self):
+        self.times.append(1e-3)
+        return self.times[-1]
+    d2l.Timer.stop = timer_stop
+
     # ---- what a section computes
     orig_draw = d2l.ProgressBoard.draw
 
@@ -519,17 +524,59 @@ def _plain(v, depth=0):
     return {"s": repr(v)[:2000], "type": type(v).__name__}
 
 
+_EPOCHS = {"num_epochs", "max_epochs"}
+
+
+def _capped(value):
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        return ast.copy_location(ast.Call(func=ast.Name("_d2l_cap", ast.Load()), args=[value],
+                                          keywords=[]), value)
+    return value
+
+
 class _LastExpr(ast.NodeTransformer):
+    """Keeps the value of a cell's last expression, and routes every literal epoch count
+    (``num_epochs = 10``, ``lr, num_epochs = 0.3, 30``, ``Trainer(max_epochs=10)``,
+    ``def train(..., num_epochs=10)``) through the prelude's cap."""
+
     def __init__(self, cell):
         self.cell = cell
 
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        for t in node.targets:
+            if isinstance(t, ast.Name) and t.id in _EPOCHS:
+                node.value = _capped(node.value)
+            elif (isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                  and len(t.elts) == len(node.value.elts)):
+                node.value.elts = [_capped(v) if isinstance(n, ast.Name) and n.id in _EPOCHS
+                                   else v for n, v in zip(t.elts, node.value.elts)]
+        return node
+
+    def visit_keyword(self, node):
+        self.generic_visit(node)
+        if node.arg in _EPOCHS:
+            node.value = _capped(node.value)
+        return node
+
+    def visit_arguments(self, node):
+        self.generic_visit(node)
+        pos = node.posonlyargs + node.args
+        first = len(pos) - len(node.defaults)
+        node.defaults = [_capped(d) if pos[first + i].arg in _EPOCHS else d
+                         for i, d in enumerate(node.defaults)]
+        node.kw_defaults = [_capped(d) if d is not None and a.arg in _EPOCHS else d
+                            for a, d in zip(node.kwonlyargs, node.kw_defaults)]
+        return node
+
     def visit_Module(self, node):
+        self.generic_visit(node)
         if node.body and isinstance(node.body[-1], ast.Expr):
             last = node.body[-1]
             call = ast.Call(func=ast.Name("_d2l_keep", ast.Load()),
                             args=[ast.Constant(self.cell), last.value], keywords=[])
             node.body[-1] = ast.copy_location(ast.Expr(call), last)
-            ast.fix_missing_locations(node)
+        ast.fix_missing_locations(node)
         return node
 
 
@@ -575,7 +622,7 @@ def run_section(cells_file, out_file):
     g["tab"] = _Tab()
     for i, src in enumerate(cells):
         cur["cell"] = i
-        if re.search(r"\bTimer\(|\btimer\.|\btime\.time\(|\bsec/epoch|benchmark", src):
+        if re.search(r"\btime\.time\(|perf_counter|Benchmark", src):
             result["timed_cells"].append(i)
         try:
             tree = _LastExpr(i).visit(ast.parse(src))
