@@ -26,8 +26,8 @@ The prelude (``_prelude`` below, run before a section's first cell) makes the tw
 comparable and fast:
 - datasets come from small synthetic files of the real formats (Time Machine text, the
   English-French pairs, the airfoil table, the Kaggle house CSVs, banana-detection images and
-  labels) or synthetic
-  Fashion-MNIST arrays; ``d2l.download``/``download_extract``/``extract`` return the local copies;
+  labels) or synthetic Fashion-MNIST arrays; ``d2l.download``/``download_extract``/``extract``
+  return the local copies;
 - epochs are capped (``D2L_MAX_EPOCHS``, default 1): every literal given to ``max_epochs`` or
   ``num_epochs`` (assigned, passed or a default) is rewritten to ``_d2l_cap(n)``; batch sizes
   of Fashion-MNIST are capped (``D2L_BATCH_CAP``), its size set by ``D2L_N_TRAIN``, and the
