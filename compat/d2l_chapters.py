@@ -515,13 +515,28 @@ def _plain(v, depth=0):
             return {"a": a.astype("float64").ravel().tolist(), "shape": list(a.shape),
                     "dtype": str(a.dtype)}
         return {"s": repr(v)[:2000]}
-    if isinstance(v, (list, tuple)) and depth < 3 and len(v) <= 200:
+    if isinstance(v, (list, tuple)) and v and all(_scalar(x) for x in v):
+        return _plain(onp.array([float(x.asnumpy() if hasattr(x, "asnumpy") else x)
+                                 for x in v]), depth)
+    if isinstance(v, (list, tuple)) and depth < 4 and len(v) <= 2000:
         return {"l": [_plain(x, depth + 1) for x in v]}
     if isinstance(v, str):
         return {"s": v[:2000]}
     if v is None:
         return {"s": "None"}
-    return {"s": repr(v)[:2000], "type": type(v).__name__}
+    # an object's address differs from run to run
+    return {"s": re.sub(r" at 0x[0-9a-f]+", "", repr(v))[:2000], "type": type(v).__name__}
+
+
+def _scalar(x):
+    """A number, or an array of one element."""
+    if isinstance(x, bool) or x is None:
+        return False
+    if isinstance(x, (int, float)):
+        return True
+    shape = getattr(x, "shape", None)
+    return shape is not None and all(d == 1 for d in shape) and hasattr(x, "dtype") and \
+        getattr(x.dtype, "kind", "f") in "biuf"
 
 
 _EPOCHS = {"num_epochs", "max_epochs"}
