@@ -23,10 +23,10 @@ where its function differs from a plan's own (where saved values go and come fro
 each gradient block does first, following what each gradient variable holds), and a
 `WriteTargets` it decided, where gradients are written. This module knows no loop forms.
 """
+import collections
 import inspect
 import itertools
 import linecache
-import weakref
 
 import numpy as np
 from .. import _profiling
@@ -35,6 +35,8 @@ __all__ = ["forward_function", "backward_function", "Writer", "Emission", "Write
            "forward_body", "backward_body", "compile_function", "read_slots", "unpack"]
 
 _COUNTER = itertools.count()
+_CODE_CACHE = collections.OrderedDict()  # source text -> (code object, its linecache name)
+_CODE_CACHE_SIZE = 512
 
 
 class WriteTargets:
@@ -225,7 +227,7 @@ class Writer:
                             grad_inputs=[True])
         w = codegen.Writer(plan)
         w.emit('return ' + w.bind('answer', 42))
-        fn, source = codegen.compile_function(w, plan, 'f()'); fn()   # 42
+        fn, source = codegen.compile_function(w, 'f()'); fn()   # 42
     """
 
     def __init__(self, plan):
@@ -314,7 +316,7 @@ def forward_function(plan, with_outs, skip=()):
         w.emit(", ".join(f"v{s}" for s in range(plan.n_inputs)) + ", = args")
     results, saved = forward_body(w, plan, with_outs, skip, (), "outs")
     w.emit(f"return {results}, {saved}")
-    return compile_function(w, plan, "forward(args, outs)")
+    return compile_function(w, "forward(args, outs)")
 
 
 def forward_body(w, plan, with_outs, skip, given, outs, emission=None):
@@ -516,13 +518,12 @@ def _ufunc_of(op, xp):
     return name(xp) if callable(name) else getattr(xp, name)
 
 
-def compile_function(w, plan, signature):
+def compile_function(w, signature):
     """Compile the lines `w` holds as ``def {signature}:`` with `w`'s namespace; returns
     (function, source). The source is registered with `linecache` for tracebacks.
 
     Args:
         w: the `Writer` holding the body lines and the namespace.
-        plan: the `Plan` the function belongs to: the source stays in `linecache` while it lives.
         signature: the function's name and parameters, e.g. ``'forward(args, outs)'``.
 
     Returns:
@@ -534,17 +535,32 @@ def compile_function(w, plan, signature):
         plan = compile_plan(sym.tanh(sym.var('x')) * 2, [(2,)], ['float32'], is_train=True,
                             grad_inputs=[True])
         w = codegen.Writer(plan); w.emit('return 7')
-        fn, source = codegen.compile_function(w, plan, 'seven()')
+        fn, source = codegen.compile_function(w, 'seven()')
         fn(), source   # (7, 'def seven():\n    return 7\n')
     """
     source = f"def {signature}:\n" + "\n".join(w.lines) + "\n"
-    filename = f"<gluonlite plan {next(_COUNTER)}>"
-    # Keep the source where tracebacks look for it.
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    weakref.finalize(plan, linecache.cache.pop, filename, None)
     ns = dict(w.ns)
-    exec(compile(source, filename, "exec"), ns)
+    exec(_code_of(source), ns)
     return ns[signature.split("(")[0]], source
+
+
+def _code_of(source):
+    """The code object of `source`, compiled once: a graph run at a new input shape gets a
+    new plan whose source is usually the same text (a decoder growing one step at a time
+    makes one plan per step). Each cached source stays in `linecache`, where tracebacks
+    look for it, until it leaves the cache."""
+    hit = _CODE_CACHE.get(source)
+    if hit is not None:
+        _CODE_CACHE.move_to_end(source)
+        return hit[0]
+    filename = f"<gluonlite plan {next(_COUNTER)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    code = compile(source, filename, "exec")
+    _CODE_CACHE[source] = (code, filename)
+    if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
+        _, (_, old) = _CODE_CACHE.popitem(last=False)
+        linecache.cache.pop(old, None)
+    return code
 
 
 def backward_function(plan, with_dests=False):
@@ -579,7 +595,7 @@ def backward_function(plan, with_dests=False):
     backward_body(w, plan, [f"heads[{k}]" for k in range(len(plan.out_slots))], into)
     w.emit("return [" + ", ".join(f"g{s}" if plan.grad_inputs[s] else "None"
                                   for s in range(plan.n_inputs)) + "]")
-    return compile_function(w, plan, "backward(saved, heads, dests=None)")
+    return compile_function(w, "backward(saved, heads, dests=None)")
 
 
 def _destinations(plan):

@@ -26,6 +26,7 @@ unknown input dimensions that pass through to a known output dimension filled fr
 ``back``. A rule's ``whole_inputs`` are read only when fully known.
 """
 import ast
+import functools
 
 import numpy as np
 
@@ -159,9 +160,18 @@ def var_shape_attr(node):
     s = node.attrs.get("__shape__")
     if not s:
         return None
+    value = _literal_shape(s)
+    return None if value is None else import_shape(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal_shape(text):
+    """The tuple of ints a ``__shape__`` attribute spells, or None. Cached: a graph is
+    inferred again for every new input shape, and parsing dominated that for decoders
+    that grow one step at a time."""
     try:
-        value = ast.literal_eval(s)
-        return import_shape((int(value),) if isinstance(value, int) else value)
+        value = ast.literal_eval(text)
+        return (int(value),) if isinstance(value, int) else tuple(int(d) for d in value)
     except (ValueError, SyntaxError, TypeError):
         return None
 
@@ -239,10 +249,15 @@ def _run_rules(nodes, values, rule, what, merge=_same):
     already known is combined with a new one by `merge` (None: they disagree)."""
     for _ in range(_MAX_PASSES):
         changed = False
+        # A pass in which every rule saw its inputs whole is final: another would give each
+        # rule the same inputs again (a known value never changes; it conflicts instead).
+        all_whole = True
         for node in nodes:
             if node.op is None:
                 continue
             ins = [values.get((id(s), i)) for s, i in node.inputs]
+            if all_whole and any(v is None or (what == "shape" and UNK in v) for v in ins):
+                all_whole = False
             known_outs = [values.get((id(node), i)) for i in range(node.num_outputs())]
             try:
                 new_ins, outs = rule(node, list(ins), known_outs)
@@ -260,7 +275,7 @@ def _run_rules(nodes, values, rule, what, merge=_same):
                     values, (id(node), i), new, merge,
                     lambda old, new, i=i: f"output {i} was inferred as {old} and as {new}",
                     node, what)
-        if not changed:
+        if not changed or all_whole:
             return
 
 

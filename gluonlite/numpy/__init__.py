@@ -21,7 +21,7 @@ from .multiarray import ndarray, array, empty  # noqa: F401
 from ._functions import *  # noqa: F401,F403
 from . import linalg  # noqa: F401
 from . import random  # noqa: F401
-from . import fallback  # noqa: F401
+from . import fallback, fallback_linalg  # noqa: F401
 from .fallback import *  # noqa: F401,F403
 from . import interop as _interop  # noqa: F401
 from ._symbol import install as _install_symbol

@@ -29,12 +29,15 @@ def _is_int(k):
 
 
 def _raw_index(k):
-    """An index entry as NumPy takes it: arrays as host numpy arrays, the rest unchanged."""
+    """An index entry as NumPy takes it: arrays as host numpy arrays, the rest unchanged.
+
+    A list, tuple or range inside the key is an integer (or boolean) array, as in NumPy.
+    """
     if isinstance(k, NDArray):
         if k.ndim == 0 and _onp.dtype(k.dtype).kind in "iu":
             return int(k.item())
         return k.asnumpy()
-    if isinstance(k, list):
+    if isinstance(k, (list, tuple, range)):
         a = _onp.asarray(k)
         if a.dtype == object:
             raise IndexError(f"only integers, slices, ellipsis, None, and integer or boolean "

@@ -1,7 +1,8 @@
 """`mx.np.linalg`: NumPy's linear algebra on `mx.np` arrays, each function one operator
 (`gluonlite.ops.np_linalg`, and the legacy ``_linalg_det/inverse/slogdet``), batched over
 leading axes and differentiable where MXNet 1.9.1 is. ``cond``, ``lstsq``, ``matrix_power``,
-``matrix_rank``, ``multi_dot`` and ``qr`` are NumPy's own on host copies, as in MXNet.
+``matrix_rank``, ``multi_dot`` and ``qr`` are NumPy's own on host copies, as in MXNet
+(`gluonlite.numpy.fallback_linalg`).
 
 Example::
 
@@ -14,17 +15,11 @@ import numpy as _onp
 from ..base import MXNetTypeError
 from . import _functions as F  # symbolic choices
 from ._dispatch import invoke, is_symbolic
+from .fallback_linalg import cond, lstsq, matrix_power, matrix_rank, multi_dot, qr  # noqa: F401
 
 __all__ = ["norm", "svd", "cholesky", "inv", "det", "slogdet", "solve", "tensorinv",
            "tensorsolve", "pinv", "eigvals", "eig", "eigvalsh", "eigh", "cond", "lstsq",
            "matrix_power", "matrix_rank", "multi_dot", "qr"]
-
-cond = _onp.linalg.cond
-lstsq = _onp.linalg.lstsq
-matrix_power = _onp.linalg.matrix_power
-matrix_rank = _onp.linalg.matrix_rank
-multi_dot = _onp.linalg.multi_dot
-qr = _onp.linalg.qr
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002

@@ -155,6 +155,9 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         return v.astype(dt)
 
     if stype == "row_sparse":
+        if distribution not in (None, "uniform"):
+            raise ValueError(f"rand_sparse_ndarray: distribution {distribution!r} is for csr "
+                             "arrays; a row_sparse array's rows are drawn 'uniform'")
         idx = np.asarray(rsp_indices, np.int64) if rsp_indices is not None else \
             np.flatnonzero(np.random.rand(shape[0]) < density)
         idx = np.unique(idx)

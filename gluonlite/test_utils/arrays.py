@@ -75,9 +75,9 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
         ctx: default None: the result's context (None: the default context).
         density: the fraction of rows (row_sparse) or entries (csr) stored (random when None).
         modifier_func: applied to the stored values (sparse only).
-        shuffle_csr_indices: accepted for MXNet's signature; not used.
-        distribution: accepted for MXNet's signature; not used (a csr array's stored
-            entries are spread uniformly).
+        shuffle_csr_indices: accepted for MXNet's signature (sparse only).
+        distribution: 'uniform' (default) or 'powerlaw' for a csr array's stored entries
+            (see `rand_sparse_ndarray`).
 
     Example::
 
@@ -88,7 +88,8 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
     if check_stype(stype, "rand_ndarray", sparse_ok=True) == "default":
         return nd.array(random_arrays(tuple(shape)), ctx=ctx, dtype=dtype)
     return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, ctx=ctx,
-                               modifier_func=modifier_func)[0]
+                               modifier_func=modifier_func, distribution=distribution,
+                               shuffle_csr_indices=shuffle_csr_indices)[0]
 
 
 def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):

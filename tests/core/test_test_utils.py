@@ -162,6 +162,14 @@ def test_rand_ndarray_with_sparse_storage():
     assert r.stype == "row_sparse" and list(r.indices.asnumpy()) == list(range(6))
 
 
+def test_rand_ndarray_passes_the_distribution_on():
+    # powerlaw: row i holds twice row i-1's entries, from 2 in row 0, until density is met
+    p = tu.rand_ndarray((8, 16), "csr", density=0.5, distribution="powerlaw")
+    assert np.diff(p.indptr.asnumpy())[:4].tolist() == [2, 4, 8, 16]
+    with pytest.raises(ValueError, match="distribution"):
+        tu.rand_ndarray((4, 4), "row_sparse", density=0.5, distribution="powerlaw")
+
+
 # ---- run helpers ------------------------------------------------------------------------------
 def test_environment_sets_and_restores():
     os.environ.pop("GLUONLITE_T1", None)

@@ -45,6 +45,30 @@ def test_a_failing_step_shows_its_line_in_the_traceback():
     assert "'pick'" in line and "take" in line
 
 
+def test_plans_at_new_shapes_share_code_and_keep_their_tracebacks():
+    rng = np.random.RandomState(1)
+    plans = []
+    for batch in (2, 3, 5):  # a decoder's growing length: one plan per shape, one source
+        args = [rng.randn(batch, 3), rng.randn(4, 3), rng.randn(4)]
+        plan = compile_plan(_mlp(), [a.shape for a in args], ["float64"] * 3)
+        out, _ = plan.forward(args)
+        h = args[0] @ args[1].T + args[2]
+        np.testing.assert_allclose(out[0], np.tanh(h))
+        np.testing.assert_allclose(out[1], h.sum(keepdims=True).reshape(out[1].shape))
+        plans.append(plan)
+    assert plans[0].source == plans[2].source
+    del plans[:2]  # the shared code's source outlives the plans that made it
+    x = sym.var("x")
+    bad = sym.take(sym.exp(x, name="grow"), sym.var("i"), mode="raise", name="pick")
+    for n in (6, 7):
+        plan = compile_plan(bad, [(n,), (1,)], ["float64", "float64"])
+        with pytest.raises(ValueError) as info:
+            plan.forward([np.ones(n), np.array([9.0])])
+        frame = [f for f in traceback.extract_tb(info.tb)
+                 if f.filename.startswith("<gluonlite plan")][-1]
+        assert "'pick'" in linecache.getline(frame.filename, frame.lineno)
+
+
 @pytest.mark.parametrize("static", [False, True])
 def test_a_skipped_output_is_not_written_and_the_others_are(static):
     rng = np.random.RandomState(0)

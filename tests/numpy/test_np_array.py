@@ -95,6 +95,20 @@ def test_advanced_and_boolean_indexing():
     onp.testing.assert_array_equal(a.asnumpy(), b)
 
 
+def test_a_tuple_inside_the_key_is_an_index_array():
+    base = onp.arange(2 * 5 * 4 * 6).reshape(2, 5, 4, 6)
+    a = np.array(base)
+    key = ([1, 0], slice(3, 5), (2, 3), [3, 4])
+    as_lists = ([1, 0], slice(3, 5), [2, 3], [3, 4])
+    onp.testing.assert_array_equal(a[key].asnumpy(), base[as_lists])
+    onp.testing.assert_array_equal(a[1, (2, 0)].asnumpy(), base[1, [2, 0]])
+    onp.testing.assert_array_equal(a[range(1, 2), :, range(0, 3)].asnumpy(),
+                                   base[[1], :, [0, 1, 2]])
+    a[key] = -1
+    base[as_lists] = -1
+    onp.testing.assert_array_equal(a.asnumpy(), base)
+
+
 def test_indexing_is_recorded():
     x = np.array([[1., 2., 3.], [4., 5., 6.]])
     x.attach_grad()
@@ -143,6 +157,19 @@ def test_numpy_dispatch_protocols():
 def test_fallback_dtypes_mxnet_refuses():
     with pytest.raises(ValueError, match="int8 is not supported"):
         np.positive(np.array([1, 2], dtype="int8"))
+
+
+def test_fallback_linalg_is_numpys_own_on_mx_arrays():
+    a = np.array([[2., 1.], [1., 3.]])
+    assert sorted(np.fallback_linalg.__all__) == ["cond", "lstsq", "matrix_power",
+                                                  "matrix_rank", "multi_dot", "qr"]
+    for name in np.fallback_linalg.__all__:
+        assert getattr(np.linalg, name) is getattr(np.fallback_linalg, name)
+    p = np.linalg.matrix_power(a, 3)
+    assert isinstance(p, np.ndarray)
+    onp.testing.assert_allclose(p.asnumpy(), onp.linalg.matrix_power(a.asnumpy(), 3))
+    onp.testing.assert_allclose(float(np.linalg.cond(a)), onp.linalg.cond(a.asnumpy()),
+                                rtol=1e-6)
 
 
 def test_missing_functions_raise_as_mxnet():

@@ -113,7 +113,7 @@ def _step_loop(plan, with_rows, keep, skip, given, scanned, carried):
     if carried:
         w.emit(", ".join(f"v{s}" for s, _ in carried) + ", = " +
                ", ".join(f"o{k}" for _, k in carried) + ",")
-    return compile_function(w, plan, "loop(args, fed, outs, rows, saved, start, stop)")
+    return compile_function(w, "loop(args, fed, outs, rows, saved, start, stop)")
 
 
 class _StepRows(Emission):
@@ -217,7 +217,7 @@ def _reverse_pass(body, with_stash, from_rows, provided, n_out, carry_locs, rows
     carry = "".join(f"carry{k}, " for k in range(len(carry_locs)))
     n_sums = len(set(sums.values()))
     w.emit(f"return [{carry}], [{', '.join(f'acc{i}' for i in range(n_sums))}]")
-    fn, source = compile_function(w, plan, "reverse(steps, heads, carry, dests, stash, start)")
+    fn, source = compile_function(w, "reverse(steps, heads, carry, dests, stash, start)")
     fn.grads_in_rows, fn.grads_shared = grads_in_rows, grads_shared
     return fn, source
 
