@@ -530,12 +530,12 @@ def _plain(v, depth=0):
 
 def _scalar(x):
     """A number, or an array of one element."""
-    if isinstance(x, bool) or x is None:
+    if isinstance(x, (bool, type)) or x is None:
         return False
     if isinstance(x, (int, float)):
         return True
     shape = getattr(x, "shape", None)
-    return shape is not None and all(d == 1 for d in shape) and hasattr(x, "dtype") and \
+    return isinstance(shape, tuple) and all(d == 1 for d in shape) and hasattr(x, "dtype") and \
         getattr(x.dtype, "kind", "f") in "biuf"
 
 
@@ -614,7 +614,11 @@ def run_section(cells_file, out_file):
     cur = {"cell": -1}
 
     def record(kind, v):
-        result["values"].append({"cell": cur["cell"], "kind": kind, "v": _plain(v)})
+        try:
+            plain = _plain(v)
+        except Exception as e:  # noqa: BLE001  (the tool's failure is not the section's)
+            plain = {"s": f"<not recorded: {type(e).__name__}: {e}>"}
+        result["values"].append({"cell": cur["cell"], "kind": kind, "v": plain})
 
     t0 = time.time()
     import io
