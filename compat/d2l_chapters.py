@@ -801,6 +801,8 @@ def compare(work, only, rtol=1e-3, atol=1e-4, ref="mx", here="gl"):
         code = bool(r.get("ncells", 1) or h.get("ncells", 1))
         if not code:
             match, reason = "-", "no MXNet code in this section"
+        elif "not run" in (r["status"], h["status"]):
+            reason = "not run on " + ("MXNet" if r["status"] == "not run" else "gluonlite")
         elif r["status"] != "ok":
             reason = f"MXNet fails too: cell {r.get('cell')}: {r.get('error')}"
         elif h["status"] != "ok":
