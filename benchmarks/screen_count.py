@@ -3,11 +3,18 @@
 Issues 18 and 27 ask that finding `_foreach`'s forward and gradient take fewer screens. This
 counts it the same way at any commit, from the source alone (`ast`, no import):
 
-- Entry: the module-level statements of the entry folders that name the operator in a
-  string (its registration, its `fast_paths` section, its `register_lowering` call), and
-  every function or class they name, except shape and dtype inference (names ending in
-  ``_shape``, ``_dtype`` or ``_shape_back``, or starting with ``infer_``): the forward
-  and the gradient only.
+- Entry: an operator's own definition, found through its registry entry (the tree is
+  imported in a subprocess; a commit's from ``git archive``): the functions that are its
+  kernel and its gradient (with their fast paths and storage rules unless ``--meaning``),
+  and every function they hold in their closures (a kernel made by a helper, the lambda
+  given to it), located with ``inspect.getsourcefile``/``getsourcelines``; and its
+  registration, the module-level statement of the kernel's file whose call takes the
+  operator's name as its first argument. A lowered path (``_foreach:lowered``) enters at
+  the module-level statements of its folder that name the operator in a string (its
+  ``register_lowering`` call), as does an operator at a commit whose registry cannot be
+  read so (said on stderr). Shape and dtype inference is left out (names ending in
+  ``_shape``, ``_dtype`` or ``_shape_back``, or starting with ``infer_``): the forward and
+  the gradient only.
 - Walk: from each function reached, every name it refers to (calls, callbacks) that is a
   function or class of the scope (resolved through the module's own definitions and its
   imports), and every attribute it calls or reads that is a method or property of a
@@ -15,8 +22,8 @@ counts it the same way at any commit, from the source alone (`ast`, no import):
   dict, list and set methods, ``d.values()``), transitively. A class reached counts its
   head (class line to its first method) and ``__init__``.
 - Count: the lines of every definition reached (docstring and comments included: what a
-  reader reads), in screens of 50 lines (total lines / 50, rounded up), and the files
-  they are in.
+  reader reads; a line inside two definitions, a function nested in one reached, once),
+  in screens of 50 lines (total lines / 50, rounded up), and the files they are in.
 
 Paths (the files directly in each folder; a subfolder is a folder of its own):
 
@@ -34,9 +41,9 @@ Paths (the files directly in each folder; a subfolder is a folder of its own):
   ``fast.py``, ``attrs.py``).
 
 With ``--meaning`` the count is of the operator's meaning alone: its fast paths are left
-out (the ``fast=``, ``storage=`` and ``grad_out=`` arguments of its registration, and the
-statements that attach fast paths after it, ``fast_paths(...)`` and the ``_*_fast(...)``
-helpers of older commits).
+out (the entry's fast paths and storage rule; the ``fast=``, ``storage=`` and ``grad_out=``
+arguments of its registration, and the statements that attach fast paths after it,
+``fast_paths(...)`` and the ``_*_fast(...)`` helpers of older commits).
 
 Usage::
 
@@ -47,14 +54,21 @@ Usage::
 """
 import argparse
 import ast
+import json
 import math
 import os
 import re
 import subprocess
 import sys
+import tempfile
+
+import numpy as np
 
 SCREEN = 50
 _BUILTIN_METHODS = frozenset(n for t in (dict, list, set) for n in dir(t))
+# the array module's functions and an array's attributes (``xp.empty``, ``x.shape``): what a
+# kernel means by those names, never a method of the scope that happens to share one
+_ARRAY_NAMES = frozenset(dir(np)) | frozenset(dir(np.ndarray))
 _SKIP = re.compile(r"(_shape|_dtype|_shape_back)$|^infer_")
 _CF, _LOWERING = "gluonlite/control_flow", "gluonlite/control_flow/lowering"
 _LOWERED = ((_LOWERING,), (_LOWERING, _CF, "gluonlite/executor"), ())
@@ -115,6 +129,141 @@ class _Module:
                     self.imports[alias.asname or alias.name] = (mod + ".py", alias.name)
 
 
+
+# Run in a subprocess on the tree (argv: tree root, operators joined by commas, "1" for
+# --meaning): prints {operator: [[path, first line, last line, qualified name, code's first
+# line, argument names]] of the functions its registry entry holds, and of those in their
+# closures, in the tree's files; or the error that stopped it}.
+_RESOLVER = r"""
+import functools, inspect, json, os, sys
+root, names, meaning = os.path.realpath(sys.argv[1]), sys.argv[2].split(","), sys.argv[3] == "1"
+sys.path.insert(0, root)
+from gluonlite.ops import registry
+import gluonlite  # every operator registered (the loops' too)
+def functions(op):
+    seen, found = set(), []
+    def visit(obj, depth=0):
+        if obj is None or id(obj) in seen or depth > 12 or isinstance(obj, (str, bytes, int,
+                                                                          float)):
+            return
+        seen.add(id(obj))
+        if isinstance(obj, functools.partial):
+            visit(obj.func, depth + 1)
+            return
+        if inspect.isfunction(obj):
+            try:
+                path = os.path.realpath(inspect.getsourcefile(obj))
+                lines, first = inspect.getsourcelines(obj)
+            except (OSError, TypeError):
+                return
+            if path.startswith(root + os.sep):
+                code = obj.__code__
+                found.append([os.path.relpath(path, root), first, first + len(lines) - 1,
+                              obj.__qualname__, code.co_firstlineno,
+                              list(code.co_varnames[:code.co_argcount])])
+            for cell in obj.__closure__ or ():
+                try:
+                    visit(cell.cell_contents, depth + 1)
+                except ValueError:  # an empty cell
+                    pass
+        elif isinstance(obj, (tuple, list)):
+            for x in obj:
+                visit(x, depth + 1)
+        elif isinstance(obj, dict):
+            for x in obj.values():
+                visit(x, depth + 1)
+        elif type(obj).__module__.startswith("gluonlite."):  # a rule object: Fast, storage
+            for k in getattr(type(obj), "__slots__", ()) or vars(obj):
+                visit(getattr(obj, k, None), depth + 1)
+    visit(op.kernel)
+    visit(op.vjp)
+    if not meaning:
+        visit(op.fast)
+        visit(getattr(op, "storage", None))
+    return found
+out = {}
+for name in names:
+    try:
+        out[name] = functions(registry.get(name))
+    except Exception as e:  # an older registry: the caller falls back to the names
+        out[name] = f"{type(e).__name__}: {e}"
+print(json.dumps(out))
+"""
+
+# {(commit or None, meaning): {operator: the resolver's list, or why there is none}}
+_RESOLVED = {}
+
+
+def resolve_entries(rev, ops, meaning):
+    """Read the registry entries of `ops` at `rev` (None: the working tree) in one
+    subprocess, for `count` to start from (see the module docstring).
+
+    Args:
+        rev: a commit, or None for the working tree (the current directory's).
+        ops: operator names (targets with ``:lowered`` are left out: they enter by name).
+        meaning: leave the fast paths and storage rules out.
+    """
+    ops = [op for op in ops if ":" not in op]
+    if not ops:
+        return
+    key = (rev, meaning)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.getcwd()
+        if rev is not None:
+            archive = subprocess.run(["git", "archive", rev, "gluonlite"], capture_output=True)
+            if archive.returncode != 0:
+                why = f"git archive failed: {archive.stderr.decode().strip()[-300:]}"
+                _RESOLVED.setdefault(key, {}).update({op: why for op in ops})
+                return
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+            root = tmp
+        done = subprocess.run([sys.executable, "-c", _RESOLVER, root, ",".join(ops),
+                               "1" if meaning else "0"], capture_output=True, text=True,
+                              cwd=root, env=dict(os.environ, PYTHONPATH=root))
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        _RESOLVED.setdefault(key, {}).update({op: why for op in ops})
+    else:
+        _RESOLVED.setdefault(key, {}).update(json.loads(done.stdout))
+
+
+def _entry_functions(rev, op, meaning):
+    """The resolver's list for `op` at `rev`, or None with the reason on stderr when the
+    tree's registry cannot be read so."""
+    if op not in _RESOLVED.get((rev, meaning), {}):
+        resolve_entries(rev, [op], meaning)
+    found = _RESOLVED[(rev, meaning)][op]
+    if isinstance(found, str):
+        print(f"{op} at {rev or 'the working tree'}: entry by name (its registry entry could "
+              f"not be read: {found})", file=sys.stderr)
+        return None
+    return found
+
+
+def _function_node(mod, first_code_line, args):
+    """The function or lambda nodes of `mod` whose code starts at `first_code_line` and takes
+    `args` (a decorated function's code starts at its first decorator)."""
+    found = []
+    for n in ast.walk(mod.tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([n.lineno] + [d.lineno for d in n.decorator_list])
+        elif isinstance(n, ast.Lambda):
+            start = n.lineno
+        else:
+            continue
+        a = n.args
+        if start == first_code_line and [x.arg for x in a.posonlyargs + a.args] == args:
+            found.append(n)
+    return found
+
+
+def _registration(mod, op):
+    """The module-level statements of `mod` with a call whose first argument is `op`."""
+    return [stmt for stmt in mod.tree.body
+            if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+            and any(isinstance(c, ast.Call) and c.args and isinstance(c.args[0], ast.Constant)
+                    and c.args[0].value == op for c in ast.walk(stmt))]
+
 def _class_head(node):
     """Lines of a class from its `class` line to its first method (docstring, slots)."""
     first = next((n for n in node.body if isinstance(n, (ast.FunctionDef,))), None)
@@ -140,6 +289,7 @@ def count(rev, op, meaning=False):
     """(definitions reached [(path, name, first line, last line)], files) for `op`; with
     `meaning`, its fast paths left out."""
     entry, scope, machinery = _TARGETS[op]
+    lowered = op.endswith(":lowered")
     op = op.split(":")[0]
     sources = _sources(rev, scope, machinery)
     mods = {p: _Module(p, s) for p, s in sources.items()}
@@ -191,26 +341,49 @@ def count(rev, op, meaning=False):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 reach_name(mod, n.id)
             elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and \
-                    n.attr not in _BUILTIN_METHODS:
+                    n.attr not in _BUILTIN_METHODS and n.attr not in _ARRAY_NAMES:
                 for path, qual, f in methods.get(n.attr, ()):
                     add(path, qual, (f.lineno, f.end_lineno), f)
 
-    for m in mods.values():
-        if m.package not in entry:
-            continue
-        for stmt in m.tree.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+    def add_statement(m, stmt):
+        if meaning and _meaning_only(stmt) is None:
+            return
+        add(m.path, f"<statement line {stmt.lineno}>", (stmt.lineno, stmt.end_lineno), None)
+        walk(m, stmt)
+
+    functions = None if lowered else _entry_functions(rev, op, meaning)
+    if functions is not None:
+        for path, first, last, qual, code_line, args in functions:
+            if path not in mods:  # machinery, or outside the scope
                 continue
-            if any(isinstance(n, ast.Constant) and n.value == op for n in ast.walk(stmt)):
-                if meaning and _meaning_only(stmt) is None:
+            for node in _function_node(mods[path], code_line, args):
+                if isinstance(node, ast.Lambda):
+                    qual = f"<lambda line {node.lineno}>"
+                add(path, qual, (first, last), node)
+        kernel_file = next((f[0] for f in functions if f[0] in mods), None)
+        for stmt in _registration(mods[kernel_file], op) if kernel_file else ():
+            add_statement(mods[kernel_file], stmt)
+    else:
+        for m in mods.values():
+            if m.package not in entry:
+                continue
+            for stmt in m.tree.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
                     continue
-                add(m.path, f"<statement line {stmt.lineno}>", (stmt.lineno, stmt.end_lineno),
-                    None)
-                walk(m, stmt)
+                if any(isinstance(n, ast.Constant) and n.value == op for n in ast.walk(stmt)):
+                    add_statement(m, stmt)
     while todo:
         walk(*todo.pop())
     defs = sorted((p, q, a, b) for (p, q), (a, b) in reached.items())
     return defs, sorted({p for p, *_ in defs})
+
+
+def line_count(defs):
+    """Lines of `defs` ([(path, name, first, last)]), a line inside several counted once."""
+    lines = set()
+    for p, _, a, b in defs:
+        lines.update((p, k) for k in range(a, b + 1))
+    return len(lines)
 
 
 def main(argv=None):
@@ -224,12 +397,14 @@ def main(argv=None):
     a = ap.parse_args(argv)
     revs = a.rev or [None]
     ops = a.op or ["_foreach", "_foreach:lowered", "FullyConnected", "tanh"]
+    for rev in revs:
+        resolve_entries(rev, ops, a.meaning)
     print("| operator | commit | definitions | lines | screens of 50 | files |")
     print("|---|---|---:|---:|---:|---:|")
     for op in ops:
         for rev in revs:
             defs, files = count(rev, op, a.meaning)
-            lines = sum(b - a + 1 for _, _, a, b in defs)
+            lines = line_count(defs)
             print(f"| {op} | {rev or 'working tree'} | {len(defs)} | {lines} | "
                   f"{math.ceil(lines / SCREEN)} | {len(files)} |")
             if a.list:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Time ratios gluonlite / MXNet 1.9.1 of the cases, from interleaved rounds: each round runs
 # every case on MXNet, then on gluonlite (both on MXNet's saved parameters; run_cases.sh first).
-# Prints each case's median ratio and its spread (min-max over the rounds).
+# Prints each case's median ratio and its spread (min-max over the rounds), of CPU time (one
+# thread each: steady on a shared machine) and of wall time.
 # usage: compat/time_cases.sh MX_VENV GL_VENV WORK ROUNDS [PREFIX ...]
 set -euo pipefail
 MX=$1; GL=$2; WORK=$3; ROUNDS=$4; shift 4
@@ -23,9 +24,18 @@ ratios = {}
 for i in range(1, rounds + 1):
     mx, gl = load(f"{work}/time-mx-{i}.jsonl"), load(f"{work}/time-gl-{i}.jsonl")
     for c in mx:
-        if mx[c]["status"] == "ok" and gl.get(c, {}).get("status") == "ok" and mx[c]["seconds"]:
-            ratios.setdefault(c, []).append(gl[c]["seconds"] / mx[c]["seconds"])
-print(f"{'case':46s} {'median':>7s}  spread ({rounds} interleaved rounds, gluonlite / MXNet)")
-for c, rs in ratios.items():
-    print(f"{c:46s} {statistics.median(rs):6.2f}x  {min(rs):.2f}-{max(rs):.2f}")
+        if mx[c]["status"] != "ok" or gl.get(c, {}).get("status") != "ok":
+            continue
+        for key in ("cpu_seconds", "seconds"):
+            if mx[c].get(key) and gl[c].get(key) is not None:
+                ratios.setdefault(c, {}).setdefault(key, []).append(gl[c][key] / mx[c][key])
+print(f"{'case':46s} {'CPU':>7s} {'spread':>10s} {'wall':>7s} {'spread':>10s}   "
+      f"({rounds} interleaved rounds, gluonlite / MXNet)")
+for c, by in ratios.items():
+    cols = []
+    for key in ("cpu_seconds", "seconds"):
+        rs = by.get(key)
+        cols.append(f"{statistics.median(rs):6.2f}x {min(rs):4.2f}-{max(rs):4.2f}" if rs
+                    else f"{'-':>7s} {'':>10s}")
+    print(f"{c:46s} {cols[0]} {cols[1]}")
 PY

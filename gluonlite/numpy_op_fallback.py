@@ -18,6 +18,9 @@ import functools
 import numpy as np
 
 from . import operator
+# mx.np's functions and its dispatcher, reached through the face the dialect installs in the
+# ndarray layer when it loads (gluonlite.numpy imports this module: it sits above it)
+from .ndarray import numpy as _np_face
 from .util import np_array, use_np
 
 __all__ = ["register"]
@@ -74,12 +77,12 @@ def custom(*data, op_type=None, name=None, out=None, **kwargs):
         from gluonlite.numpy_op_fallback import custom
         custom(mx.np.arange(3), op_type='resize_fallback', new_shape=(1, 2))  # array([[0., 1.]])
     """
-    from .numpy._dispatch import invoke
     if op_type is None:
         raise TypeError("Custom: missing required argument 'op_type'")
     attrs = {k: v if isinstance(v, str) else str(v) for k, v in kwargs.items()}
     attrs["op_type"] = op_type
-    return invoke("Custom", list(data), attrs, out=out, fname=op_type, name=name)
+    return _np_face.lookup("invoke")("Custom", list(data), attrs, out=out, fname=op_type,
+                                     name=name)
 
 
 def register(op_name, imperative=True, symbolic=True):
@@ -165,9 +168,8 @@ class EmptyLike(operator.CustomOp):
             y = custom(mx.np.ones(3), op_type='empty_like_fallback', **kw)  # runs forward
             y  # array([0, 0, 0], dtype=int32)
         """
-        from . import numpy as _mx_np
         out = np.zeros(out_data[0].shape, dtype=out_data[0].dtype)
-        self.assign(out_data[0], req[0], _mx_np.array(out, ctx=in_data[0].ctx))
+        self.assign(out_data[0], req[0], _np_face.array(out, ctx=in_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Refused, as MXNet's.
@@ -323,9 +325,8 @@ class Resize(operator.CustomOp):
             y = custom(mx.np.arange(4), op_type='resize_fallback', new_shape=(3,))
             y  # array([0., 1., 2.])
         """
-        from . import numpy as _mx_np
         out = np.resize(in_data[0].asnumpy(), self._new_shape)
-        self.assign(out_data[0], req[0], _mx_np.array(out, dtype=out.dtype,
+        self.assign(out_data[0], req[0], _np_face.array(out, dtype=out.dtype,
                                                       ctx=out_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
@@ -456,9 +457,8 @@ class Unravel_index(operator.CustomOp):  # pylint: disable=invalid-name  (MXNet'
             idx = mx.np.array([4])
             custom(idx, op_type='unravel_index_fallback', shape=(2, 3))  # array([[1.], [1.]])
         """
-        from . import numpy as _mx_np
         out = np.unravel_index(in_data[0].asnumpy().astype(np.int64), self._shape)
-        self.assign(out_data[0], req[0], _mx_np.array(np.asarray(out), dtype=out_data[0].dtype,
+        self.assign(out_data[0], req[0], _np_face.array(np.asarray(out), dtype=out_data[0].dtype,
                                                       ctx=out_data[0].ctx))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
@@ -592,14 +592,13 @@ class MultivariateNormal(operator.CustomOp):
             mean, cov = mx.np.zeros(2), mx.np.eye(2)
             custom(mean, cov, op_type='mvn_fallback', size=(4,)).shape  # (4, 2)
         """
-        from . import numpy as _mx_np
         loc, cov = in_data[0], in_data[1]
         if cov.dtype == np.float16:
-            scale = _mx_np.linalg.cholesky(cov.astype(np.float32)).astype(np.float16)
+            scale = _np_face.linalg.cholesky(cov.astype(np.float32)).astype(np.float16)
         else:
-            scale = _mx_np.linalg.cholesky(cov)
-        noise = _mx_np.random.normal(size=out_data[0].shape, dtype=loc.dtype, ctx=loc.ctx)
-        out = loc + _mx_np.einsum("...jk,...j->...k", scale, noise)
+            scale = _np_face.linalg.cholesky(cov)
+        noise = _np_face.random.normal(size=out_data[0].shape, dtype=loc.dtype, ctx=loc.ctx)
+        out = loc + _np_face.einsum("...jk,...j->...k", scale, noise)
         self.assign(out_data[0], req[0], out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):

@@ -11,7 +11,7 @@ import inspect
 
 from . import _numpy_op_doc
 
-__all__ = ["_get_builtin_op"]
+__all__ = ["_get_builtin_op", "register_op_signatures"]
 
 _SUBMODULES = {"_np_": ("numpy", ("_random_", "_linalg_")),
                "_npx_": ("numpy_extension", ("_image_", "_random_"))}
@@ -45,13 +45,26 @@ def _get_builtin_op(op_name):
     return op
 
 
-def _register_op_signatures():
+def register_op_signatures(prefix):
+    """Give the functions of `prefix`'s module NumPy's signatures from `_numpy_op_doc`:
+    ``'_np_'`` for `mx.np` (which calls this when it loads), ``'_npx_'`` for `mx.npx` (the
+    same); each dialect module signs its own, so neither imports the other.
+
+    Args:
+        prefix: ``'_np_'`` or ``'_npx_'``.
+
+    Raises:
+        ValueError: a documented function the module does not have.
+
+    Example::
+
+        import inspect
+        from gluonlite.numpy_op_signature import register_op_signatures
+        register_op_signatures('_np_')   # done by mx.np itself; again changes nothing
+        str(inspect.signature(mx.np.sum)).startswith('(a, axis=None')   # True
+    """
     for name in dir(_numpy_op_doc):
-        if not name.startswith(("_np_", "_npx_")):
-            continue
-        op = _get_builtin_op(name)
-        if op is not None:
-            op.__signature__ = inspect.signature(getattr(_numpy_op_doc, name))
-
-
-_register_op_signatures()
+        if name.startswith(prefix):
+            op = _get_builtin_op(name)
+            if op is not None:
+                op.__signature__ = inspect.signature(getattr(_numpy_op_doc, name))

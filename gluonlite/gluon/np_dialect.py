@@ -53,6 +53,8 @@ def legacy_dialect(block):
 
 
 def _is_np(x):
+    if x.__class__ is NDArray:  # the common case, answered without a missing-attribute lookup
+        return False
     return getattr(x, "_np_array", False) or getattr(type(x), "num_outputs", None) is not None
 
 
@@ -105,10 +107,8 @@ def call_hybrid_forward(block, F, args, params):
         y = call_hybrid_forward(act, nd, [mx.np.array([-1.0, 2.0])], {})
         type(y).__name__, y.asnumpy()   # ('ndarray', array([0., 2.], dtype=float32))
     """
-    if not legacy_dialect(block):
-        return block.hybrid_forward(F, *args, **params)
     np_in = _any_np(args)
-    if not np_in and not _any_np(list(params.values())):
+    if not np_in and not _any_np(params.values()) or not legacy_dialect(block):
         return block.hybrid_forward(F, *args, **params)
     _VIEWS.depth = getattr(_VIEWS, "depth", 0) + 1
     try:

@@ -20,7 +20,7 @@ _MAX_PLANS = 4096
 _MAX_SIGS = 256
 _RUNCTX = {}
 # {operator name: rewrite(plan, inputs) -> (plan, inputs) or None}: a graph pass's
-# imperative twin (`register_call_rewrite`), tried on calls autograd records.
+# imperative twin (`register_call_rewrite`), tried on every call of the operator.
 _CALL_REWRITES = {}
 
 
@@ -44,10 +44,19 @@ def install_storage_dispatch(fn):
 
 
 def register_call_rewrite(op_name, rewrite):
-    """Register the imperative twin of a graph pass: for a call of `op_name` that autograd
-    records, ``rewrite(plan, inputs)`` may return the call to make instead, ``(CallPlan,
-    inputs)`` computing the same visible outputs (it reads how the inputs were recorded, as
-    the pass reads the graph), or None. The layer defining the pass registers it.
+    """Register the imperative twin of a graph pass: for every call of `op_name`,
+    ``rewrite(plan, inputs)`` may return the call to make instead, ``(CallPlan, inputs)``
+    computing the same visible outputs (it reads what the inputs are, or how autograd
+    recorded them, as the pass reads the graph), or None. It runs on every call, so it
+    returns None quickly when the inputs give it nothing to do. The layer defining the pass
+    registers it.
+
+    Args:
+        op_name: the operator's registered name.
+        rewrite: ``rewrite(plan, inputs) -> (CallPlan, inputs) or None``.
+
+    Returns:
+        `rewrite`.
 
     Raises:
         ValueError: `op_name` has a rewrite already.
@@ -257,7 +266,7 @@ def run_plan(plan, inputs, ctx=None):
 
 def _run_plan(plan, inputs, ctx):
     op = plan.op
-    if op.name in _CALL_REWRITES and autograd_tape.is_recording():
+    if op.name in _CALL_REWRITES:
         instead = _CALL_REWRITES[op.name](plan, inputs)
         if instead is not None:
             return run_plan(instead[0], instead[1], ctx)

@@ -81,7 +81,9 @@ def make_function(op, public_name):
             simple = len(args) <= len(sig)
             if simple:  # the common call: every input by position, attributes by name
                 for a in args:
-                    if type(a) is not NDArray:
+                    # an NDArray subclass of the legacy dialect (sparse, a lazily packed
+                    # vector) is an input as well; an mx.np array goes the long way round
+                    if type(a) is not NDArray and (not isinstance(a, NDArray) or a._np_array):
                         simple = False
                         break
                 if kwargs and simple:

@@ -42,5 +42,8 @@ PZERO, NZERO = 0.0, -0.0
 newaxis = None
 finfo = _onp.finfo
 
-# mx.npx (whose end gives the np and npx functions NumPy's signatures, once both exist)
-from .. import numpy_extension as _npx  # noqa: E402,F401
+# NumPy's signatures for the functions above (mx.npx, which sits above this package, gives
+# its functions theirs when it loads)
+from ..numpy_op_signature import register_op_signatures as _signatures  # noqa: E402
+
+_signatures("_np_")

@@ -12,7 +12,8 @@ import inspect
 from ..ndarray import numpy as _nd_face
 from ..numpy_op_fallback import internal_function
 from ..ops import registry
-from ._dispatch import symbolic_face
+from ._dispatch import invoke, symbolic_face
+from ._generated import make_function
 
 __all__ = ["nd_attr", "sym_attr", "internal_attr"]
 
@@ -62,7 +63,6 @@ def internal_attr(name, symbolic):
     fb = internal_function(name, symbolic)
     if fb is not None:
         return fb
-    from ..numpy_extension._op import make_function
     for op in (f"_npi_{name}", f"_np_{name}", name):
         if registry.exists(op):
             key = (op, symbolic)
@@ -74,5 +74,6 @@ def internal_attr(name, symbolic):
     raise AttributeError(f"_internal has no operator {name!r} (_npi_{name} / _np_{name})")
 
 
-# the faces `mx.nd.np` / `mx.sym.np` (below this layer) look names up through
-_nd_face.FACES.update(nd=nd_attr, sym=sym_attr, internal=internal_attr)
+# the faces `mx.nd.np` / `mx.sym.np` (below this layer) look names up through, and the
+# dispatcher `mx.numpy_op_fallback` (below this package too) runs its Custom calls with
+_nd_face.FACES.update(nd=nd_attr, sym=sym_attr, internal=internal_attr, invoke=invoke)

@@ -45,6 +45,8 @@ __all__ = sorted(set(_OP_ALL) | {
     "load", "num_gpus", "reset_np", "save", "set_np", "waitall", "with_metaclass",
     "is_np_default_dtype", "set_np_default_dtype"})
 
-from .. import numpy as _np_module  # noqa: E402,F401  (mx.np, complete before the signatures)
-from .. import numpy_op_signature as _signatures  # noqa: E402,F401  (NumPy's signatures)
+from .. import numpy as _np_module  # noqa: E402,F401  (mx.np, below: its functions signed)
 from .. import numpy_op_fallback as _fallback  # noqa: E402,F401  (the NumPy fallback ops)
+from ..numpy_op_signature import register_op_signatures as _signatures  # noqa: E402
+
+_signatures("_npx_")  # NumPy's signatures for the functions above

@@ -5,7 +5,7 @@ MXNet's NumPy dialect as ``_npx__image_<name>``); they replace `mx.image`'s func
 same names here, as in MXNet."""
 from ..image import *  # noqa: F401,F403
 from ..ops import registry as _registry
-from ._op import make_function as _make
+from ..numpy._generated import make_function as _make
 
 _OPS = ("adjust_lighting", "crop", "flip_left_right", "flip_top_bottom", "normalize",
         "random_brightness", "random_color_jitter", "random_contrast", "random_flip_left_right",

@@ -1,6 +1,7 @@
 """`npx.save` / `npx.load`: `mx.np` arrays in MXNet's binary NDArray file format."""
 from ..ndarray.ndarray import NDArray
 from ..ndarray.serialization import load as _load, save as _save
+from ..numpy.multiarray import from_nd
 
 __all__ = ["save", "load"]
 
@@ -57,7 +58,6 @@ def load(file):
         mx.npx.save('arrays.params', [mx.np.zeros(3)])
         mx.npx.load('arrays.params')  # [array([0., 0., 0.])]
     """
-    from ..numpy.multiarray import from_nd
     data = _load(file)
     if isinstance(data, dict):
         return {k: from_nd(v) for k, v in data.items()}

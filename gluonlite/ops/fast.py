@@ -45,7 +45,15 @@ def compiles_kernels(xp):
         from gluonlite.ops.fast import compiles_kernels
         compiles_kernels(np)        # False; True for cupy, which has fuse
     """
-    return getattr(xp, "fuse", None) is not None
+    found = _COMPILES.get(xp)
+    if found is None:
+        # asked on every call of an operator with a device path; numpy answers a missing
+        # attribute through its module __getattr__, which costs microseconds each time
+        found = _COMPILES[xp] = getattr(xp, "fuse", None) is not None
+    return found
+
+
+_COMPILES = {}  # {array module: whether it has fuse}
 
 
 def device_kernels_enabled():

@@ -295,6 +295,26 @@ def test_screen_count_follows_foreach_to_its_forward_and_gradient():
     assert " _foreach_shape " not in listed and " infer_graph " not in listed
 
 
+def test_screen_count_finds_tanh_through_its_registry_entry():
+    """tanh's count starts at the functions its registry entry holds (the kernel and the
+    gradient `_unary` makes, the gradient lambda of its registration): what a reader of its
+    definition reads, in one file, and no statement that merely names 'tanh' (the table of
+    examples, the fluent methods, the np aliases) nor a method that shares a name with the
+    array API (``x.shape``, ``xp.empty``)."""
+    p = _run("screen_count.py", "--op", "tanh", "--list")
+    assert p.returncode == 0, p.stderr
+    row = _table_rows(p.stdout)[-1].split("|")
+    defs, lines, screens, files = (int(v) for v in row[3:7])
+    assert files == 1 and screens == -(-lines // 50) and lines < 150
+    listed = p.stderr
+    for name in (" _unary.<locals>.kernel ", " _unary.<locals>.vjp ", " <statement line ",
+                 " <lambda line "):
+        assert name in listed, name
+    for path in ("examples.py", "fluent.py", "np_aliases.py", "arg_docs.py", "rnn_fused.py"):
+        assert path not in listed, path
+    assert len(listed.strip().splitlines()) == defs
+
+
 def test_screen_count_meaning_leaves_the_fast_paths_out():
     """With --meaning, FullyConnected's count reaches its forward and gradient but none of the
     fast paths given at its registration (which the plain count reaches too)."""

@@ -4,10 +4,11 @@ Imperative or hybridized, a layer's computation is MXNet 1.9.1's graph: its para
 packed into one vector (``_rnn_param_concat`` of every parameter flattened: all weights,
 then all biases, see `gluonlite.ops.rnn`) and the `RNN` operator on it, so exports load in
 either library. A compiled plan runs that ``RNN`` on the parameters themselves
-(`_rnn_unpacked`, the same kernel; the graph pass `gluonlite.executor.rnn_params`), and under
-autograd so does an imperative call (the pass's twin on the tape): no gradient is packed
-and copied back out. ``layer._unfuse()`` gives the same computation as a stack of cells (the
-form that runs under ``foreach``).
+(`_rnn_unpacked`, the same kernel; the graph pass `gluonlite.executor.rnn_params`), and so
+does an imperative call, recorded or not (the pass's twin in the invoke path, given a vector
+packed only if read, `pack_rnn_params`): no weight is copied into a vector and no gradient
+is packed and copied back out. ``layer._unfuse()`` gives the same computation as a stack of
+cells (the form that runs under ``foreach``).
 
 Parameters are named as in MXNet: ``{l|r}{layer}_{i2h|h2h|h2r}_{weight|bias}``, prefixed by
 the layer's prefix (``lstm0_l0_i2h_weight``).
@@ -16,6 +17,7 @@ import re
 
 from ... import ndarray as nd_mod
 from ...util import is_np_array
+from ...executor.rnn_params import pack_rnn_params
 from ...ndarray.ndarray import NDArray
 from ...ops.rnn import num_gates
 from ..block import HybridBlock
@@ -281,10 +283,7 @@ class _RNNLayer(HybridBlock):
                      num_layers=self._num_layers, bidirectional=self._dir == 2,
                      p=self._dropout, state_outputs=True, mode=self._mode,
                      lstm_state_clip_min=lo, lstm_state_clip_max=hi, lstm_state_clip_nan=nan)
-        # the fluent reshape is the same Reshape node in a graph, and imperatively a view
-        # without an operator call (a fifth of a batch-1 call's time went to these)
-        packed = F._rnn_param_concat(*[params[n].reshape((-1,)) for n in self._packed_names],
-                                     dim=0)
+        packed = pack_rnn_params(F, [params[n] for n in self._packed_names])
         args = list(states) + ([sequence_length] if self._use_sequence_length else [])
         rnn = F.RNN(inputs, packed, *args, **attrs)
         outputs = rnn[0]
