@@ -157,6 +157,7 @@ class Parameter:
             (int(shape),) if isinstance(shape, (int, np.integer)) else
             tuple(0 if int(d) == -1 else int(d) for d in shape))
         self._dtype = normalize_dtype(dtype, f"Parameter {name!r} dtype").type
+        self._dtype_as_given = dtype   # what repr shows, as MXNet does ('float32' or a class)
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -170,7 +171,11 @@ class Parameter:
         self._trainer = None   # the Trainer that updates this parameter
 
     def __repr__(self):
-        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
+
+    def _shown_dtype(self):
+        given = getattr(self, "_dtype_as_given", self._dtype)
+        return given if normalize_dtype(given, "dtype").type is self._dtype else self._dtype
 
     # ---- MXNet's per-context bookkeeping ------------------------------------------------------
     # Derived here from the arrays themselves; libraries that wrap a Parameter (GluonNLP's
@@ -384,6 +389,10 @@ class Parameter:
                 data = NDArray(np.zeros(self._shape, dtype=self.dtype), Context("cpu", 0))
                 if self._stype != "default":
                     data = data.tostype(self._stype)
+                elif is_np_array():
+                    # MXNet hands an initializer an mx.np array under NumPy array semantics,
+                    # so a custom _init_weight may use mx.np functions on it
+                    data = data.as_np_ndarray()
                 _init.create(default_init)(
                     _init.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx)
@@ -746,6 +755,7 @@ class Parameter:
             p.data().dtype   # <class 'numpy.float64'>
         """
         self._dtype = normalize_dtype(dtype, f"Parameter {self.name!r} cast").type
+        self._dtype_as_given = dtype
         if self._var is not None:
             self._var = None
         if self._data is None:
@@ -778,12 +788,12 @@ class Constant(Parameter):
         else:
             value = np.asarray(value, dtype=np.float32)
         # the initializer holds a list: a graph's JSON records it (`var().attr('__init__')`)
-        super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
+        super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype.type,
                          init=_init.Constant(value.tolist()))
         self.value = NDArray(value, Context("cpu", 0))
 
     def __repr__(self):
-        return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"
+        return f"Constant {self.name} (shape={self.shape}, dtype={self._shown_dtype()})"
 
     @property
     def grad_req(self):
@@ -1237,7 +1247,10 @@ def assign_loaded(params, loaded, filename, ctx, allow_missing, ignore_extra, ca
         p = params.get(k)
         if p is None or p.shape is None:
             continue
-        if len(p.shape) != len(v.shape) or any(a not in (0, b) for a, b in zip(p.shape, v.shape)):
+        # p._shape keeps 0 for a dimension not known yet (p.shape shows it as -1 under
+        # NumPy shape semantics)
+        if len(p._shape) != len(v.shape) or any(
+                a not in (0, b) for a, b in zip(p._shape, v.shape)):
             bad.append(f"{k} (expected {p.shape}, file has {tuple(v.shape)})")
     if bad:
         problems.append(f"shape mismatch: {', '.join(bad)}")

@@ -21,6 +21,7 @@ from .. import ndarray as nd
 from .. import recordio
 from ..base import MXNetError, MXNetValueError
 from ..ndarray.imdecode import _decode
+from ..util import is_np_array
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "copyMakeBorder", "resize_short",
            "fixed_crop", "random_crop", "center_crop", "color_normalize", "random_size_crop",
@@ -32,6 +33,11 @@ __all__ = ["imread", "imdecode", "imresize", "scale_down", "copyMakeBorder", "re
 
 
 # ------------------------------------------------------------------ decoding
+def _np_mode(result):
+    # under NumPy array semantics MXNet's imread/imdecode/imresize give mx.np arrays
+    return result.as_np_ndarray() if is_np_array() else result
+
+
 def _write_out(result, out, name):
     if out is None:
         return result
@@ -91,7 +97,7 @@ def imdecode(buf, flag=1, to_rgb=1, out=None):
         pixels = pixels[:, :, :3]
         if to_rgb:
             pixels = pixels[:, :, ::-1]
-    return _write_out(nd.array(np.ascontiguousarray(pixels), dtype=np.uint8), out,
+    return _write_out(_np_mode(nd.array(np.ascontiguousarray(pixels), dtype=np.uint8)), out,
                       "imdecode")
 
 
@@ -181,7 +187,10 @@ def imresize(src, w, h, interp=1, out=None):
     if w < 1 or h < 1:
         raise MXNetValueError(f"image.imresize: w and h must be positive, got w={w}, h={h}")
     code = _get_interp_method(interp, (src.shape[0], src.shape[1], h, w))
-    return _write_out(nd._internal._cvimresize(src, w=w, h=h, interp=code), out, "imresize")
+    if isinstance(src, nd.NDArray) and hasattr(src, "as_nd_ndarray"):
+        src = src.as_nd_ndarray()   # an mx.np image (NumPy array semantics), as MXNet takes
+    return _write_out(_np_mode(nd._internal._cvimresize(src, w=w, h=h, interp=code)), out,
+                      "imresize")
 
 
 def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out=None):

@@ -615,3 +615,20 @@ def test_shared_parameter_with_its_own_initializer():
     assert a.param is b.param and a.param is not c.param
     assert a.param.init == c.param.init and a.param.init != mx.init.Constant(-9.0)
     assert mx.init.Constant(1.0) != mx.init.Uniform(1.0)
+
+
+def test_parameter_repr_shows_dtype_as_given_like_mxnet():
+    # made by real MXNet 1.9.1: tests/fixtures/make_d2l_gaps.py (Dense says dtype=float32,
+    # Conv2D <class 'numpy.float32'>, as their constructors' defaults are written)
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                           "d2l_gaps_mxnet.json")) as f:
+        ref = json.load(f)["param_reprs"]
+    p = gluon.Parameter("w", shape=(2,), dtype="float16")
+    got = [repr(p)]
+    p.initialize()
+    p.cast("float64")
+    got.append(repr(p))
+    got.append(repr(gluon.Constant("c", [[1, 2]])))
+    got.append(repr(nn.Dense(3, in_units=2, prefix="d_").collect_params()))
+    got.append(repr(nn.Conv2D(2, 3, in_channels=1, prefix="c_").collect_params()))
+    assert got == ref

@@ -202,3 +202,22 @@ def test_worker_processes_draw_different_random_numbers():
     loader = gluon.data.DataLoader(_Draws(), batch_size=1, num_workers=4)
     draws = [float(b.asnumpy()[0]) for b in loader]
     assert len(set(draws)) == 8
+
+
+def _mxnet_d2l_gaps():
+    # made by real MXNet 1.9.1: tests/fixtures/make_d2l_gaps.py
+    import json
+    path = os.path.join(os.path.dirname(__file__), "..", "fixtures", "d2l_gaps_mxnet.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+def test_random_sampler_order_follows_numpy_seed_as_mxnet():
+    ref = _mxnet_d2l_gaps()
+    np.random.seed(0)
+    mx.random.seed(3)   # MXNet's own seed does not choose the order
+    assert list(gluon.data.RandomSampler(10)) == ref["sampler_seed0_len10"]
+    np.random.seed(1)
+    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(np.arange(7)), batch_size=3,
+                                   shuffle=True)
+    assert [b.asnumpy().tolist() for b in loader] == ref["loader_seed1_len7_bs3"]

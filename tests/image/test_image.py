@@ -520,3 +520,24 @@ def test_recordio_grey_is_opencvs(d):
     np.testing.assert_array_equal(mx.recordio.unpack_img(record, 0)[1], d["jpeg_gray"][..., 0])
     record = mx.recordio.pack(mx.recordio.IRHeader(0, 1.0, 0, 0), _png(d, 0))
     np.testing.assert_array_equal(mx.recordio.unpack_img(record, 0)[1], d["decode_gray"][..., 0])
+
+
+def test_imdecode_imresize_give_np_arrays_under_np_semantics():
+    # made by real MXNet 1.9.1: tests/fixtures/make_d2l_gaps.py
+    with open(os.path.join(os.path.dirname(__file__), "..", "fixtures",
+                           "d2l_gaps_mxnet.json")) as f:
+        ref = json.load(f)
+    pix = (np.arange(6 * 5 * 3).reshape(6, 5, 3) * 5 % 256).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(pix).save(buf, "PNG")
+    mx.npx.set_np()
+    try:
+        dec = mx.image.imdecode(buf.getvalue())
+        small = mx.image.imresize(dec, 3, 4)
+    finally:
+        mx.npx.reset_np()
+    assert [f"mxnet.numpy.{type(a).__name__}" for a in (dec, small)] == ref["np_image_types"]
+    assert all(type(a) is mx.np.ndarray for a in (dec, small))
+    assert dec.asnumpy().tolist() == ref["np_image_decoded"]
+    assert small.asnumpy().tolist() == ref["np_image_resized"]
+    assert type(mx.image.imdecode(buf.getvalue())) is nd.NDArray   # legacy mode unchanged

@@ -97,3 +97,41 @@ def test_a_user_block_returning_a_legacy_array_is_still_refused():
 
     with pytest.raises(TypeError, match="must be mxnet.numpy.ndarray"):
         Bad()(mx.np.ones((2,)))
+
+
+def _mxnet_d2l_gaps():
+    # made by real MXNet 1.9.1: tests/fixtures/make_d2l_gaps.py
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "fixtures", "d2l_gaps_mxnet.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+class _Record(init.Initializer):
+    """Writes i % 3 and remembers the class of the array it was given."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def _init_weight(self, name, data):
+        self.seen.append(type(data))
+        data[:] = mx.np.arange(data.size).reshape(data.shape) % 3
+
+
+def test_custom_initializer_gets_np_array_and_deferred_load_fills_shape(tmp_path):
+    ref = _mxnet_d2l_gaps()
+    rec = _Record()
+    net = nn.Dense(4)
+    net.initialize(rec)
+    net(mx.np.ones((2, 3)))
+    # MXNet: mxnet.numpy.ndarray, so mx.np functions work on it inside _init_weight
+    assert [f"mxnet.numpy.{t.__name__}" for t in rec.seen] == ref["np_init_arg_type"]
+    assert all(t is mx.np.ndarray for t in rec.seen)
+    path = str(tmp_path / "dense.params")
+    net.save_parameters(path)
+    clone = nn.Dense(4)   # input size unknown (-1 under NumPy shape semantics) until loaded
+    clone.load_parameters(path)
+    assert list(clone.weight.shape) == ref["np_load_deferred_shape"]
+    assert clone.weight.data().asnumpy().tolist() == ref["np_load_deferred_weight"]

@@ -1,5 +1,5 @@
 """Samplers: the order of sample indices, and their grouping into batches."""
-from ...ops.random import generator
+import numpy as np
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "FilterSampler", "BatchSampler"]
 
 
@@ -46,15 +46,16 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation of 0..length-1 each epoch (gluonlite.random.seed makes it
-    reproducible).
+    """A random permutation of 0..length-1 each epoch, drawn as MXNet draws it: from
+    NumPy's global generator (``numpy.random.seed`` makes it reproducible, and one seed gives
+    MXNet's order).
 
     Args:
         length: the number of indices (the dataset's length).
 
     Example::
 
-        mx.random.seed(0)
+        np.random.seed(0)
         order = list(gluon.data.RandomSampler(5))   # 0..4 in a random order
         sorted(order)   # [0, 1, 2, 3, 4]
     """
@@ -63,7 +64,11 @@ class RandomSampler(Sampler):
         self._length = length
 
     def __iter__(self):
-        return iter(int(i) for i in generator().permutation(self._length))
+        # numpy's global state, not gluonlite's generator: MXNet's loaders shuffle with
+        # numpy.random.shuffle, so code that seeds numpy expects that order.
+        indices = np.arange(self._length)
+        np.random.shuffle(indices)
+        return iter(int(i) for i in indices)
 
     def __len__(self):
         return self._length
