@@ -75,7 +75,8 @@ def _run_examples(app, docname, source):
 
 
 _OPERATOR_MODULES = ("gluonlite.ndarray.register", "gluonlite.symbol.register",
-                     "gluonlite.numpy._ufuncs", "gluonlite.numpy_extension._op")
+                     "gluonlite.numpy._ufuncs", "gluonlite.numpy._generated",
+                     "gluonlite.numpy_extension._op")
 _SIGNATURE = re.compile(r"^(\w+)\((.*)\):?$")
 
 
