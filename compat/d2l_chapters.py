@@ -301,19 +301,18 @@ def _prelude(record):
     def _size(size):
         return () if size is None else size
 
-    def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
-        loc = loc.asnumpy() if hasattr(loc, "asnumpy") else loc
-        scale = scale.asnumpy() if hasattr(scale, "asnumpy") else scale
+    def _two_parameter(draw, a, b, size, dtype, ctx, out):
+        a = a.asnumpy() if hasattr(a, "asnumpy") else a
+        b = b.asnumpy() if hasattr(b, "asnumpy") else b
         if size is None and out is not None:
             size = out.shape
-        return _out(rs.normal(loc, scale, _size(size)), dtype, out, ctx)
+        return _out(draw(a, b, _size(size)), dtype, out, ctx)
+
+    def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
+        return _two_parameter(rs.normal, loc, scale, size, dtype, ctx, out)
 
     def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
-        low = low.asnumpy() if hasattr(low, "asnumpy") else low
-        high = high.asnumpy() if hasattr(high, "asnumpy") else high
-        if size is None and out is not None:
-            size = out.shape
-        return _out(rs.uniform(low, high, _size(size)), dtype, out, ctx)
+        return _two_parameter(rs.uniform, low, high, size, dtype, ctx, out)
 
     def randint(low, high=None, size=None, dtype=None, ctx=None, out=None, **kw):
         return _out(rs.randint(low, high, _size(size)), dtype or "int32", out, ctx)
