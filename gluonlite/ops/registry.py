@@ -668,8 +668,11 @@ class Operator(_Frozen):
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
             return tuple(out)
-        res = self.rules_on(rc.xp)[0](p, rc, *xs) if self.fast.device is not None else \
-            (self.fast.kernel or self.kernel)(p, rc, *xs)
+        fast = self.fast
+        if fast.device is not None and compiles_kernels(rc.xp) and device_kernels_enabled():
+            res = fast.device.kernel(p, rc, *xs)  # what rules_on picks, asked in its cheap order
+        else:
+            res = (fast.kernel or self.kernel)(p, rc, *xs)
         if not isinstance(res, tuple):
             res = (res,)
         if out is not None:
