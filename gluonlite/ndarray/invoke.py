@@ -122,8 +122,7 @@ class CallPlan:
 
 def _key(op, attrs):
     # The value's type is part of the key: 1, 1.0 and True hash alike but parse differently.
-    vals = attrs.values()
-    return (op, tuple(zip(attrs, map(type, vals), vals)))
+    return (op, tuple(zip(attrs, map(type, attrs.values()), attrs.values())))
 
 
 def plan_for(op, attrs):
@@ -232,13 +231,18 @@ def _unaliased(ys, xs, xp):
     may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those).
     A numpy scalar (what numpy gives for 0-d operands) becomes a 0-d array."""
     for i, y in enumerate(ys):
-        if isinstance(y, np.generic):
-            # numpy gives a scalar for an operation on 0-d arrays: keep an array
-            ys = list(ys)
-            ys[i] = xp.asarray(y)
-            continue
-        if y is None or (getattr(y, "base", None) is None and not any(map(is_, repeat(y), xs))):
-            continue  # an array of its own: no input can share its memory
+        if y.__class__ is np.ndarray and y.base is None and not any(map(is_, repeat(y), xs)):
+            continue  # the usual output, an array of its own: no input can share its memory
+        if y.__class__ is not np.ndarray:
+            if y is None:
+                continue
+            if isinstance(y, np.generic):
+                # numpy gives a scalar for an operation on 0-d arrays: keep an array
+                ys = list(ys)
+                ys[i] = xp.asarray(y)
+                continue
+            if getattr(y, "base", None) is None and not any(map(is_, repeat(y), xs)):
+                continue  # an array of its own (of another array module)
         if any(x is not None and xp.may_share_memory(y, x) for x in xs):
             ys = list(ys)
             ys[i] = y.copy()
@@ -364,7 +368,7 @@ def _run_dense(plan, inputs, c, ctx):
         if str(e).startswith(op.name + ":"):
             raise
         raise _kernel_error(op, e, xs) from e
-    ys = _unaliased(ys, xs, c.xp)
+    ys = _unaliased(ys, xs, rc.xp)
     wrap = _ARRAY[0]
     outs = [wrap(y, c) for y in ys]
     if autograd_tape.is_recording():
@@ -377,7 +381,8 @@ def _run_dense(plan, inputs, c, ctx):
                 autograd_tape.record_node(entries, vjp, outs, op.name, False, plan)
                 n = plan.n_visible
                 return outs if n == len(outs) else outs[:n]
-            rule = op.rules_on(c.xp)[1]  # the faster gradient where there is one
+            # the faster gradient where there is one (rules_on, asked only of a device path)
+            rule = (op.fast.vjp or op.vjp) if op.fast.device is None else op.rules_on(rc.xp)[1]
             if op.fast.writes_dests:
                 def vjp(gys, need, dests=None, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return rule(_p, _rc, _xs, _ys, gys, need, dests=dests)
