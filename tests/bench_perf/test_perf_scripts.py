@@ -295,6 +295,17 @@ def test_screen_count_follows_foreach_to_its_forward_and_gradient():
     assert " _foreach_shape " not in listed and " infer_graph " not in listed
 
 
+def test_screen_count_finds_a_lowering_through_its_registry_entry():
+    """A ``:lowered`` row starts at what the lowering registry holds for the loop (the
+    kernel closure `lowered_kernel` returns, found only that way), not at the names."""
+    p = _run("screen_count.py", "--op", "_while_loop:lowered", "--list")
+    assert p.returncode == 0, p.stderr
+    assert "entry by name" not in p.stderr
+    for name in (" lowered_kernel.<locals>.kernel ", " lowered_vjp.<locals>.loop_vjp ",
+                 " LoopRuntime ", " plan_while "):
+        assert name in p.stderr, name
+
+
 def test_screen_count_finds_tanh_through_its_registry_entry():
     """tanh's count starts at the functions its registry entry holds (the kernel and the
     gradient `_unary` makes, the gradient lambda of its registration): what a reader of its
