@@ -336,3 +336,13 @@ def test_screen_count_meaning_leaves_the_fast_paths_out():
         assert name in full.stderr and name in meaning.stderr, name
     for name in (" _fc_vjp_into ", " _fc_into ", " _fc_weight_sum "):
         assert name in full.stderr and name not in meaning.stderr, name
+
+
+def test_call_opcodes_counts_one_call_per_function():
+    """call_opcodes.py --list counts the bytecodes of one RNNCell call by function: the
+    block's forward and the invoke path are among them, each with a positive count."""
+    p = _run("call_opcodes.py", "--list", "RNNCell infer")
+    assert p.returncode == 0, p.stderr
+    counts = {r.split("|")[1].strip(): int(r.split("|")[2]) for r in _table_rows(p.stdout)[1:]}
+    assert counts["gluon/block.py:forward"] > 0 and counts["ndarray/invoke.py:_run_dense"] > 0
+    assert all(v > 0 for v in counts.values())
