@@ -6,6 +6,8 @@ import math
 import numpy as np
 
 from .. import ndarray as nd
+from ..ndarray.invoke import plan_for, run_update
+from ..ops.registry import get as _op
 from .optimizer import Optimizer, register
 
 __all__ = ["SGD", "NAG", "Signum", "FTML", "LARS", "LBSGD", "LAMB", "DCASGD", "SGLD", "ccSGD",
@@ -139,10 +141,13 @@ class SGD(_MasterCopyFirst):
         if w.stype != "default" or g.stype != "default":
             kw = dict(kw, lazy_update=self.lazy_update)
         if not mp:
+            # the new weight written over the weight itself (`run_update`): the same
+            # operator as nd.sgd_mom_update(w, g, s, out=w), without a weight-sized copy
             if s is not None:
-                nd.sgd_mom_update(w, g, s, out=w, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_mom_update"), dict(kw, lr=lr, wd=wd)),
+                           [w, g, s], w)
             else:
-                nd.sgd_update(w, g, out=w, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_update"), dict(kw, lr=lr, wd=wd)), [w, g], w)
         elif s[0] is not None:
             nd.mp_sgd_mom_update(w, g, s[0], s[1], out=w, lr=lr, wd=wd, **kw)
         else:
