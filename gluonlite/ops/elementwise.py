@@ -9,6 +9,7 @@ from ..base import MXNetTypeError
 from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
+from .relu_fast import max_zero
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
 from .sparse import elementwise as sparse
 from .random import generator
@@ -308,7 +309,8 @@ _unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_f
        expr=lambda xp, x: 1 / (1 + xp.exp(-x)))
 _unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
        grad_out=_tanh_grad_out, doc="Elementwise tanh.", expr=lambda xp, x: xp.tanh(x))
-_unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
+_unary("relu", lambda xp, x, out: max_zero(np.maximum, x, out) if xp is np else
+       xp.maximum(x, 0, out=out),
        lambda xp, x, y, g: g * xp.sign(y), "y",
        doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
            "relu). The gradient is g * sign(y): 1 above 0, 0 below.",
@@ -370,6 +372,8 @@ def _act(p):
 def _act_relu(xp, x, out=None):
     """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
     (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    if xp is np:  # numpy's vectorised loop wants an array operand, not the scalar 0
+        return max_zero(np.fmax if x.dtype == np.float32 else np.maximum, x, out)
     return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
 
 
