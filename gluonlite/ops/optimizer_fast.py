@@ -1,4 +1,4 @@
-"""SGD's update operators on numpy arrays, a cache-sized block at a time.
+"""SGD's and NAG's update operators on numpy arrays, a cache-sized block at a time.
 
 The rules in `gluonlite.ops.optimizer_ops` write each step of ``sgd_mom_update`` as a whole
 array expression: every step makes a temporary the size of the weight, so a ResNet-18 step
@@ -22,7 +22,7 @@ Example::
 """
 import numpy as np
 
-__all__ = ["usable", "sgd_into", "sgd_mom_into", "BLOCK_BYTES"]
+__all__ = ["usable", "sgd_into", "sgd_mom_into", "nag_mom_into", "BLOCK_BYTES"]
 
 # One block of each array (weight, gradient, momentum, output, scratch) fits in L2 together.
 BLOCK_BYTES = 1 << 16
@@ -136,4 +136,49 @@ def sgd_mom_into(p, out, w, g, mom):
         np.multiply(tb, lr, out=tb)
         np.subtract(mb, tb, out=mb)
         np.add(wb, mb, out=of[s:e])
+    return out
+
+
+def nag_mom_into(p, out, w, g, mom):
+    """Nesterov's step of the rules' ``_nag_mom``, blockwise: ``mom *= momentum``;
+    ``out = w - mom + (momentum+1) * (mom - lr*(g' + wd*w))``; then
+    ``mom -= lr*(g' + wd*out)`` (g' the rescaled, clipped gradient); `out` may be `w`.
+
+    Args:
+        p: the operator's attributes (lr, wd, rescale_grad, clip_gradient, momentum).
+        out: the array to write the new weight into (`w` itself allowed).
+        w: the weight.
+        g: its gradient.
+        mom: the momentum, updated in place.
+
+    Returns:
+        `out`.
+
+    Example::
+
+        from gluonlite.ops import optimizer_fast
+        from gluonlite.ops.registry import Params
+        w, m = np.ones(2, np.float32), np.zeros(2, np.float32)
+        p = Params(dict(lr=0.5, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0, momentum=0.9))
+        optimizer_fast.nag_mom_into(p, w, w, np.ones(2, np.float32), m)   # [0.05, 0.05]
+    """
+    wf, gf, mf, of = w.reshape(-1), g.reshape(-1), mom.reshape(-1), out.reshape(-1)
+    lr, wd, momentum, ahead = p.lr, p.wd, p.momentum, p.momentum + 1
+    size = min(wf.size, max(1, BLOCK_BYTES // wf.itemsize))
+    t, u = np.empty(size, wf.dtype), np.empty(size, wf.dtype)
+    for s, e in _blocks(wf.size, wf.itemsize):
+        tb, ub, mb, ob = t[:e - s], u[:e - s], mf[s:e], of[s:e]
+        _scaled_into(p, gf[s:e], tb)
+        np.multiply(mb, momentum, out=mb)
+        np.multiply(wf[s:e], wd, out=ub)
+        np.add(tb, ub, out=ub)
+        np.multiply(ub, lr, out=ub)
+        np.subtract(mb, ub, out=ub)
+        np.multiply(ub, ahead, out=ub)
+        np.subtract(wf[s:e], mb, out=ob)
+        np.add(ob, ub, out=ob)
+        np.multiply(ob, wd, out=ub)
+        np.add(tb, ub, out=ub)
+        np.multiply(ub, lr, out=ub)
+        np.subtract(mb, ub, out=mb)
     return out

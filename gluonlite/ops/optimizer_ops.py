@@ -350,7 +350,8 @@ def _make(name, inputs, states, f32, attrs, fn):
 
 # The rules above run a cache-sized block at a time (`optimizer_fast`) on numpy float arrays:
 # the same arithmetic per element, without weight-sized temporaries.
-_BLOCKED = {"sgd_update": optimizer_fast.sgd_into, "sgd_mom_update": optimizer_fast.sgd_mom_into}
+_BLOCKED = {"sgd_update": optimizer_fast.sgd_into, "sgd_mom_update": optimizer_fast.sgd_mom_into,
+            "nag_mom_update": optimizer_fast.nag_mom_into}
 
 for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
     _make(_name, _inputs, _states, _f32s, _attrs, _fn)

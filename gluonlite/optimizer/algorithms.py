@@ -224,11 +224,13 @@ class NAG(_MasterCopyFirst):
         kw = self._op_kwargs()
         if self.momentum > 0:
             kw["momentum"] = self.momentum
-        if not mp:
+        if not mp:  # in place, as SGD's (`run_update`)
             if state is not None:
-                nd.nag_mom_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("nag_mom_update"), dict(kw, lr=lr, wd=wd)),
+                           [weight, grad, state], weight)
             else:
-                nd.sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_update"), dict(kw, lr=lr, wd=wd)),
+                           [weight, grad], weight)
         elif state[0] is not None:
             nd.mp_nag_mom_update(weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd,
                                  **kw)

@@ -29,6 +29,18 @@ def _plain_sgd_mom(w, g, mom, lr, wd, momentum, rescale, clip):
     return w + mom
 
 
+def _plain_nag(w, g, mom, lr, wd, momentum, rescale, clip):
+    """Nesterov's step as gluonlite defines it (MXNet's through out=weight): the momentum
+    decays with the new weight."""
+    sg = rescale * g
+    if clip >= 0:
+        sg = np.clip(sg, -clip, clip)
+    mom *= momentum
+    new = w - mom + (momentum + 1) * (mom - lr * (sg + wd * w))
+    mom -= lr * (sg + wd * new)
+    return new
+
+
 def _plain_sgd(w, g, lr, wd, rescale, clip):
     sg = rescale * g
     if clip >= 0:
@@ -65,6 +77,26 @@ def test_sgd_update_equals_the_plain_definition(clip):
                         dict(lr=0.2, wd=1e-2, rescale_grad=0.5, clip_gradient=clip)),
                [W, nd.array(g)], W)
     assert np.array_equal(W.asnumpy(), want)
+
+
+@pytest.mark.parametrize("clip", [-1.0, 0.5])
+def test_nag_mom_update_and_optimizer_equal_the_plain_definition(clip):
+    w, g, m = _arrays("float32", seed=7)
+    m_want = m.copy()
+    want = _plain_nag(w, g, m_want, 0.1, 1e-3, 0.9, 0.7, clip)
+    kw = dict(lr=0.1, wd=1e-3, momentum=0.9, rescale_grad=0.7, clip_gradient=clip)
+    W, M = nd.array(w), nd.array(m)
+    nd.nag_mom_update(W, nd.array(g), M, out=W, **kw)
+    assert np.array_equal(W.asnumpy(), want) and np.array_equal(M.asnumpy(), m_want)
+    opt = mx.optimizer.NAG(learning_rate=0.1, momentum=0.9, wd=1e-3, rescale_grad=0.7,
+                           clip_gradient=None if clip < 0 else clip)
+    W2 = nd.array(w)
+    buf = W2._data
+    state = opt.create_state(0, W2)
+    state[:] = m
+    opt.update(0, W2, nd.array(g), state)
+    assert W2._data is buf
+    assert np.array_equal(W2.asnumpy(), want) and np.array_equal(state.asnumpy(), m_want)
 
 
 def test_non_contiguous_and_float16_arrays_take_the_rules():
