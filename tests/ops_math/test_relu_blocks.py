@@ -1,6 +1,7 @@
 """relu and Activation('relu') run numpy's ``maximum``/``fmax`` against a block of zeros
 (`gluonlite.ops.relu_fast`): over arrays of many blocks, strided views and every length of
-a vector loop's tail, the results are the plain definitions', bit for bit (NaN, -0, inf)."""
+a vector loop's tail, the results are the plain definitions', bit for bit (NaN, -0, inf);
+and so are LeakyReLU's, computed as ``max(slope*x, x)``."""
 import numpy as np
 import pytest
 
@@ -67,3 +68,16 @@ def test_a_hybridized_conv_relu_chain_matches_the_imperative_one():
     got = net(x).asnumpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     assert (got >= 0).all() and not np.signbit(got).any()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("slope", [0.0, 1e-30, 0.1, 1.0, 1.5])
+def test_leaky_relu_equals_its_definition(dtype, slope):
+    """LeakyReLU's leaky form (``max(slope*x, x)`` for a slope in (0, 1]) picks the element
+    ``where(x > 0, x, slope*x)`` picks, at 0, -0, inf and NaN included."""
+    x = _data((3, 41), dtype, seed=3)
+    s = np.dtype(dtype).type(slope)
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = np.where(x > 0, x, x * s)
+        got = nd.LeakyReLU(nd.array(x, dtype=dtype), act_type="leaky", slope=slope).asnumpy()
+    assert _bits(got) == _bits(want)
