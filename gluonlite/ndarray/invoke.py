@@ -17,8 +17,8 @@ from ..base import MXNetTypeError, MXNetValueError
 from ..ops.registry import RunCtx
 from ..context import Context, current_context
 
-__all__ = ["invoke", "run_plan", "run_dense", "plan_for", "parse_cached", "CallPlan",
-           "register_call_rewrite", "install_storage_dispatch", "install_array_type"]
+__all__ = ["invoke", "run_plan", "run_dense", "run_update", "plan_for", "parse_cached",
+           "CallPlan", "register_call_rewrite", "install_storage_dispatch", "install_array_type"]
 
 _PLANS = {}
 _MAX_PLANS = 4096
@@ -398,6 +398,64 @@ def _run_dense(plan, inputs, c, ctx):
                                       op.name, call=plan)
     n = plan.n_visible
     return outs if n == len(outs) else outs[:n]
+
+
+def run_update(plan, inputs, out):
+    """`run_plan` of an update operator (``sgd_mom_update``, ...) whose new weight is written
+    straight into `out`, usually the weight itself (``out=weight``, what every optimizer
+    step does), by the operator's `into` kernel: no new weight-sized array, no copy back.
+    Where that does not apply (an operator without `into`, autograd recording, the profiler
+    on, sparse or mixed-context arrays, an `out` of another shape or dtype) it is
+    ``out[:] = run_plan(plan, inputs)[0]``.
+
+    Args:
+        plan: the `CallPlan` of `plan_for` (an operator with one visible output whose `into`
+            kernel may write over its first input).
+        inputs: the input NDArrays, aligned with the operator's input names.
+        out: the NDArray to write the output into.
+
+    Returns:
+        NDArray: `out`.
+
+    Raises:
+        ValueError, TypeError: as `run_plan`.
+
+    Example::
+
+        from gluonlite.ndarray.invoke import plan_for, run_update
+        from gluonlite.ops import registry
+        w, g = nd.ones((2,)), nd.ones((2,))
+        run_update(plan_for(registry.get('sgd_update'), {'lr': 0.5}), [w, g], w)
+        w.asnumpy()     # [0.5 0.5]
+    """
+    op = plan.op
+    c = out._ctx
+    fits = op.fast.into is not None and not _profiling.ACTIVE and not out._sparse and \
+        not autograd_tape.is_recording()
+    if fits:
+        for x in inputs:
+            if x is None or x._sparse or (x._ctx is not c and x._ctx != c):
+                fits = False
+                break
+    if fits:
+        xs = [x._data for x in inputs]
+        o = out._data
+        fits = o.shape == xs[0].shape and o.dtype == xs[0].dtype
+    if not fits:
+        res = run_plan(plan, inputs)[0]
+        if res is not out:  # a sparse update may return its weight, updated in place
+            out[:] = res
+        return out
+    sig = tuple((x.shape, x.dtype) for x in xs)
+    if sig not in plan.checked:
+        _validate(plan, xs, sig)
+    try:
+        op.forward(plan.p, _runctx(autograd_tape.is_training(), c.xp), xs, out=[o])
+    except (ValueError, IndexError, TypeError) as e:
+        if str(e).startswith(op.name + ":"):
+            raise
+        raise _kernel_error(op, e, xs) from e
+    return out
 
 
 def invoke(op, inputs, attrs, ctx=None):

@@ -9,6 +9,7 @@ from ..base import MXNetTypeError
 from . import attrs as A
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
+from .relu_fast import max_zero
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
 from .sparse import elementwise as sparse
 from .random import generator
@@ -308,7 +309,8 @@ _unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_f
        expr=lambda xp, x: 1 / (1 + xp.exp(-x)))
 _unary("tanh", _ufunc("tanh"), lambda xp, x, y, g: g * (1 - y * y), "y",
        grad_out=_tanh_grad_out, doc="Elementwise tanh.", expr=lambda xp, x: xp.tanh(x))
-_unary("relu", lambda xp, x, out: xp.maximum(x, 0, out=out),
+_unary("relu", lambda xp, x, out: max_zero(np.maximum, x, out) if xp is np else
+       xp.maximum(x, 0, out=out),
        lambda xp, x, y, g: g * xp.sign(y), "y",
        doc="Elementwise max(x, 0); NaN stays NaN, and so does its gradient (MXNet 1.9.1's "
            "relu). The gradient is g * sign(y): 1 above 0, 0 below.",
@@ -370,6 +372,8 @@ def _act(p):
 def _act_relu(xp, x, out=None):
     """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
     (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    if xp is np:  # numpy's vectorised loop wants an array operand, not the scalar 0
+        return max_zero(np.fmax if x.dtype == np.float32 else np.maximum, x, out)
     return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
 
 
@@ -504,6 +508,18 @@ def _leaky_shape(p, ins):
     return ins, [tuple(d)]
 
 
+def _leaky_fast(p, rc, x, gamma=None):
+    """The leaky form with a slope in (0, 1] on a numpy float array as ``max(slope*x, x)``:
+    the same element chosen as ``where(x > 0, x, slope*x)`` (at 0, -0, inf and NaN too), in
+    two vectorised passes instead of a mask, a product and a select (about 10x faster)."""
+    if p.act_type == "leaky" and rc.xp is np and x.dtype.kind == "f":
+        slope = x.dtype.type(p.slope)
+        if 0 < slope <= 1:  # in the data's dtype: a slope that rounds to 0 makes inf*0 NaN
+            y = x * slope
+            return np.maximum(y, x, out=y)
+    return _leaky_fwd(p, rc, x, gamma)
+
+
 register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "gamma"),
          inputs=lambda p: ["data", "gamma"] if p.act_type == "prelu" else ["data"],
          outputs=lambda p: 2 if p.act_type == "rrelu" else 1, visible=1,
@@ -511,7 +527,8 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
          attrs={"act_type": A.Enum("leaky", "elu", "prelu", "selu", "gelu", "rrelu",
                                    default="leaky"),
                 "slope": A.Float(0.25), "lower_bound": A.Float(0.125),
-                "upper_bound": A.Float(0.334)})(_leaky_fwd)
+                "upper_bound": A.Float(0.334)},
+         fast=Fast(kernel=_leaky_fast, vjp=_leaky_vjp))(_leaky_fwd)
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},

@@ -16,6 +16,8 @@ multiplies the gradient first, ``clip_gradient`` (off when negative) clips it to
 import numpy as np
 
 from . import attrs as A
+from . import optimizer_fast
+from .fast import Fast
 from .registry import ShapeError, register, Params
 from .rules import fmt_shapes
 from .sparse.updates import update_rule
@@ -321,18 +323,35 @@ def _make(name, inputs, states, f32, attrs, fn):
     """Register update operator `name` from its rule ``fn(p, xp, weight, grad, *states)``:
     the new weight, the states updated in place; with its storage rule (a row_sparse
     gradient's kernels, `gluonlite.ops.sparse.updates`)."""
+    blocked = _BLOCKED.get(name)
+
     def kernel(p, rc, *xs):
+        if blocked is not None and optimizer_fast.usable(rc.xp, *xs):
+            return blocked(p, np.empty_like(xs[0]), *xs)
         out = fn(p, rc.xp, *xs)
         dt = xs[-1].dtype if name in _F32_OUT else xs[0].dtype
         return out.astype(dt, copy=False) if out is not xs[0] else out.copy()
+
+    def into(p, rc, outs, *xs):
+        # the new weight written straight into `outs[0]`, which may be the weight itself
+        if optimizer_fast.usable(rc.xp, outs[0], *xs):
+            blocked(p, outs[0], *xs)
+        else:
+            rc.xp.copyto(outs[0], kernel(p, rc, *xs), casting="unsafe")
     kernel.__doc__ = (f"{name}({', '.join(inputs)}, {', '.join(attrs)}): the new weight; "
                       + (f"updates {', '.join(states)} in place. " if states else "")
                       + "See gluonlite.ops.optimizer_ops.")
     register(name, aliases=_ALIASES.get(name, ()), inputs=inputs, aux=states,
              nondiff=inputs, attrs=attrs, shape=_shape_rule(name, inputs),
              dtype=_dtype_rule(name, inputs, f32), same_dtype=(_W, _G),
-             storage=update_rule(name, fn, states))(kernel)
+             storage=update_rule(name, fn, states),
+             fast=Fast(into=into) if blocked is not None else None)(kernel)
 
+
+# The rules above run a cache-sized block at a time (`optimizer_fast`) on numpy float arrays:
+# the same arithmetic per element, without weight-sized temporaries.
+_BLOCKED = {"sgd_update": optimizer_fast.sgd_into, "sgd_mom_update": optimizer_fast.sgd_mom_into,
+            "nag_mom_update": optimizer_fast.nag_mom_into}
 
 for _name, (_inputs, _states, _f32s, _attrs, _fn) in TABLE.items():
     _make(_name, _inputs, _states, _f32s, _attrs, _fn)

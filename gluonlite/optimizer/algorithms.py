@@ -6,6 +6,8 @@ import math
 import numpy as np
 
 from .. import ndarray as nd
+from ..ndarray.invoke import plan_for, run_update
+from ..ops.registry import get as _op
 from .optimizer import Optimizer, register
 
 __all__ = ["SGD", "NAG", "Signum", "FTML", "LARS", "LBSGD", "LAMB", "DCASGD", "SGLD", "ccSGD",
@@ -139,10 +141,13 @@ class SGD(_MasterCopyFirst):
         if w.stype != "default" or g.stype != "default":
             kw = dict(kw, lazy_update=self.lazy_update)
         if not mp:
+            # the new weight written over the weight itself (`run_update`): the same
+            # operator as nd.sgd_mom_update(w, g, s, out=w), without a weight-sized copy
             if s is not None:
-                nd.sgd_mom_update(w, g, s, out=w, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_mom_update"), dict(kw, lr=lr, wd=wd)),
+                           [w, g, s], w)
             else:
-                nd.sgd_update(w, g, out=w, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_update"), dict(kw, lr=lr, wd=wd)), [w, g], w)
         elif s[0] is not None:
             nd.mp_sgd_mom_update(w, g, s[0], s[1], out=w, lr=lr, wd=wd, **kw)
         else:
@@ -219,11 +224,13 @@ class NAG(_MasterCopyFirst):
         kw = self._op_kwargs()
         if self.momentum > 0:
             kw["momentum"] = self.momentum
-        if not mp:
+        if not mp:  # in place, as SGD's (`run_update`)
             if state is not None:
-                nd.nag_mom_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("nag_mom_update"), dict(kw, lr=lr, wd=wd)),
+                           [weight, grad, state], weight)
             else:
-                nd.sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kw)
+                run_update(plan_for(_op("sgd_update"), dict(kw, lr=lr, wd=wd)),
+                           [weight, grad], weight)
         elif state[0] is not None:
             nd.mp_nag_mom_update(weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd,
                                  **kw)

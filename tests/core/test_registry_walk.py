@@ -279,12 +279,17 @@ def _check_device_paths(op, p, xs, where):
 
 def _check_into(op, p, raw, where):
     """`into` (what static-alloc plans call) writes what the kernel returns: the fast kernel
-    where there is one (the same arithmetic, into given buffers), else the plain one."""
+    where there is one (the same arithmetic, into given buffers), else the plain one. Each
+    run gets its own copies of the inputs: an update operator changes its states in place."""
     rc = mx.ops.RunCtx(True, np)
-    ref = _outputs(op, p, rc, raw, op.fast.kernel)
+    ins_kernel, ins_into = [x.copy() for x in raw], [x.copy() for x in raw]
+    ref = _outputs(op, p, rc, ins_kernel, op.fast.kernel)
     bufs = [np.full(r.shape, np.nan, dtype=r.dtype) if r.dtype.kind == "f" else
             np.zeros(r.shape, dtype=r.dtype) for r in ref]
-    op.fast.into(p, rc, bufs, *raw)
+    op.fast.into(p, rc, bufs, *ins_into)
+    for j, (a, b) in enumerate(zip(ins_kernel, ins_into)):  # states changed alike
+        np.testing.assert_array_equal(b, a, err_msg=f"{where}: into leaves input {j} other "
+                                                    "than the kernel does")
     for k, (r, got) in enumerate(zip(ref, bufs)):
         np.testing.assert_array_equal(got, r, err_msg=f"{where}: into's output {k} is not "
                                                       "the kernel's")
