@@ -34,9 +34,11 @@ ENABLED = True
 # transforms cost passes over the input and the output in proportion to C + F per tile;
 # the products save 20 C F multiply-adds per tile; the kernel's transform and U's 16 F C
 # entries are paid once per call. So:
-# - `min_channels` / `min_filters` (C, F): at 64 channels the passes cost more than the
-#   products save (ResNet's 64 x 56 x 56 layer: 1.1-1.2x slower at batch 1 and 32);
-#   from 128 on it pays (0.75-0.88x at batch 32);
+# - `min_channels` / `min_filters` (C, F): the input's transform costs more than the
+#   output's, so C matters more: C = F = 64 (ResNet's 56 x 56 layer) is 1.1-1.2x slower at
+#   batch 1 and 32, C = 64 -> F = 128 (VGG's 112 x 112) 1.2x slower, while its data
+#   gradient (C = 128 -> F = 64) is 0.85x; from C = F = 128 on it pays (0.65-0.88x at
+#   batch 32);
 # - `min_side`: the output map's smaller side; each channel's tiles carry one row and
 #   column of garbage tiles (see `_input_tiles`), 56% more products on a 7 x 7 map
 #   (ResNet's 512 x 7 x 7 layer: 1.2x slower), 31% on 14 x 14;
@@ -49,7 +51,7 @@ RULES = {
     "dilate": (1, 1),
     "groups": 1,
     "min_channels": 128,
-    "min_filters": 128,
+    "min_filters": 64,
     "min_side": 8,
     "min_work": 1 << 15,
 }
