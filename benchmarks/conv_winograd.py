@@ -10,10 +10,13 @@ interleaved rounds of, in one process on one thread (CPU ms):
 - wino: `conv_winograd.forward` (for each `--chunks` size when several are given);
 - dx-im2col / dx-wino: the data gradient of the same layer (`conv_fast.backward`, need_w
   False), which at stride 1 is a 3x3 convolution of the output gradient;
+- dw-im2col / dw-wino: the weight gradient (need_x False): gy @ columns.T against
+  `conv_winograd.weight_grad`;
 
 medians, spreads (max - min over the rounds, % of the median) and the ratio wino / im2col
 per round (median and range: below 1, Winograd is faster), and each path's largest error
-against a float64 reference over the largest output.
+against a float64 reference over the largest output. The Winograd variants run with the
+rule table opened (every layer takes it), so each layer's own ratio decides its rule.
 """
 import argparse
 import os
@@ -41,6 +44,10 @@ LAYERS = {
 
 def _geom(h):
     return conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (h, h))
+
+
+OPEN = dict(conv_winograd.RULES, min_channels=1, min_filters=1, min_side=1, min_work=1,
+            grad_min_side=1)
 
 
 def _spread(v):
@@ -76,11 +83,21 @@ def main(argv=None):
                         conv_winograd.ENABLED = True
 
                 def dx(wino, gy=gy, w=w, g=g, shape=x.shape):
+                    rules, conv_winograd.RULES = conv_winograd.RULES, OPEN
                     conv_winograd.ENABLED = wino
                     try:
                         return conv_fast.backward(gy, w, 1, g, shape, need_w=False)[0]
                     finally:
-                        conv_winograd.ENABLED = True
+                        conv_winograd.ENABLED, conv_winograd.RULES = True, rules
+
+                def dw(wino, gy=gy, x=x, w=w, g=g):
+                    rules, conv_winograd.RULES = conv_winograd.RULES, OPEN
+                    conv_winograd.ENABLED = wino
+                    try:
+                        return conv_fast.backward(gy, None, 1, g, x.shape, x=x, need_x=False,
+                                                  w_shape=w.shape)[1]
+                    finally:
+                        conv_winograd.ENABLED, conv_winograd.RULES = True, rules
 
                 variants = {"im2col": plain}
                 for ch in a.chunks:
@@ -94,6 +111,8 @@ def main(argv=None):
                 if not a.no_dx:
                     variants["dx-im2col"] = lambda: dx(False)
                     variants["dx-wino"] = lambda: dx(True)
+                    variants["dw-im2col"] = lambda: dw(False)
+                    variants["dw-wino"] = lambda: dw(True)
                 if batch == 1:
                     ref = conv.conv_forward(np, x[:1].astype(np.float64), w.astype(np.float64),
                                             1, g)
@@ -105,7 +124,7 @@ def main(argv=None):
                 t = interleaved(variants, a.rounds, a.warmup, clock=time.process_time)
                 pairs = [("fwd", "im2col", k) for k in variants if k.startswith("wino")]
                 if not a.no_dx:
-                    pairs.append(("dx", "dx-im2col", "dx-wino"))
+                    pairs += [("dx", "dx-im2col", "dx-wino"), ("dw", "dw-im2col", "dw-wino")]
                 for kind, base, new in pairs:
                     r = [n_ / b_ for n_, b_ in zip(t[new], t[base])]
                     print(f"| {name} | {batch} | {kind} {new} | {median(t[base]):.2f} "

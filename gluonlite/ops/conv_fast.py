@@ -635,12 +635,16 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     if _depthwise(groups, c, f, g) and (w is not None or not need_x) and (
             x is not None or not need_w):
         return _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w)
-    dx = None
+    dx = dw_wino = None
     if need_x:
         dx = _dx_as_conv(gy, w, groups, g, x_shape)
         need_x = dx is None
+    if need_w and x is not None and conv_winograd.applies_to_weight_grad(x_shape, w_shape,
+                                                                         groups, g):
+        dw_wino = conv_winograd.weight_grad(gy, x, g, w_shape)
+        need_w = False
     if not need_x and not need_w:
-        return dx, None
+        return dx, dw_wino
     if need_x:
         dx = np.zeros(x_shape, dtype=dt)
     w2 = w.reshape(f, -1) if need_x else None
@@ -692,4 +696,4 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
                 np.matmul(_rows(w2, groups, i).T, _rows(g2, groups, i),
                           out=_rows(dcols, groups, i))
             _col2im_add(dcols, dx, s, e, g, plan)
-    return dx, (dw.reshape(w_shape) if need_w else None)
+    return dx, (dw.reshape(w_shape) if need_w else dw_wino)

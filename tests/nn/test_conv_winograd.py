@@ -15,7 +15,8 @@ from gluonlite.ops import conv, conv_winograd
 def everywhere(monkeypatch):
     """Winograd on every 3x3 stride-1 layer, however narrow or small."""
     monkeypatch.setattr(conv_winograd, "RULES", dict(conv_winograd.RULES, min_channels=1,
-                                                     min_filters=1, min_side=1, min_work=1))
+                                                     min_filters=1, min_side=1, min_work=1,
+                                                     grad_min_side=1))
 
 
 def _conv_and_grads(x, w, b, pad, gy, dtype, winograd, monkeypatch):
@@ -36,6 +37,7 @@ def _conv_and_grads(x, w, b, pad, gy, dtype, winograd, monkeypatch):
     ((2, 5, 5, 4), 6, (2, 1)),      # padding 2 on one axis
     ((5, 2, 2, 3), 3, (1, 0)),      # a map smaller than a tile
     ((4, 6, 8, 8), 7, (1, 1)),      # even sides: tiles written straight into the output
+    ((2, 3, 4, 5), 2, (3, 1)),      # pad 3: dx by col2im, dw still by Winograd
 ], ids=str)
 def test_winograd_matches_plain_kernel(shape, f, pad, dtype, everywhere, monkeypatch):
     # two samples' tiles per chunk: a batch of 3-5 spans several chunks, the last partial
@@ -96,6 +98,9 @@ def test_winograd_rules():
     assert not conv_winograd.applies(*wide, 2, g)                       # grouped
     narrow = (32, r["min_channels"] - 1, 28, 28), (r["min_filters"], 8, 3, 3)
     assert not conv_winograd.applies(*narrow, 1, g)
+    assert not conv_winograd.applies_to_weight_grad(*wide, 1, g)        # 28 x 28 < 48
+    big = conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (56, 56))
+    assert conv_winograd.applies_to_weight_grad((1, 256, 56, 56), (256, 256, 3, 3), 1, big)
     for other in (conv.Geom((3, 3), (2, 2), (1, 1), (1, 1), (1, 1), (14, 14)),   # stride
                   conv.Geom((3, 3), (1, 1), (2, 2), (2, 2), (2, 2), (28, 28)),   # dilation
                   conv.Geom((5, 5), (1, 1), (1, 1), (2, 2), (2, 2), (28, 28))):  # kernel
