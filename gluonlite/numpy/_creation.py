@@ -248,7 +248,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) with `step` (float32 by default).
 
     Args:
-        start: the first value; alone (``stop`` None) it is the end and the start is 0.
+        start: the first value; alone (``stop`` None) it is the end and the start is 0 (a lone
+            None gives an empty range, as in MXNet).
         stop: default None: see `start`; else the end, not included.
         step: default 1: the spacing (None counts as 1).
         dtype: default None: float32 (float64 under ``npx.set_np(dtype=True)``); else a dtype name
@@ -259,6 +260,7 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
         A 1-D `mx.np.ndarray` of ceil((stop - start) / step) values.
 
     Raises:
+        MXNetTypeError: `start` is None while `stop` is given (MXNet refuses it too).
         ZeroDivisionError: step is 0.
 
     Example::
@@ -266,11 +268,12 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
         mx.np.arange(1, 2, 0.25)   # array([1. , 1.25, 1.5 , 1.75])
     """
     if stop is None:
-        start, stop = 0, start
+        # MXNet reads a lone None as an empty range, as if the end were 0
+        start, stop = 0, (0 if start is None else start)
+    elif start is None:
+        raise MXNetTypeError("arange: start is None while stop is given; expected a number")
     if step is None:
         step = 1
-    if start is None and stop is None:
-        raise ValueError("arange: start and stop cannot be both None")
     if step == 0:
         raise ZeroDivisionError("arange: step cannot be 0")
     return invoke("_npi_arange", [], {"start": float(start), "stop": float(stop),

@@ -185,3 +185,9 @@ def test_missing_functions_raise_as_mxnet():
 def test_legacy_mode_refuses_np_arrays_in_nd_ops(legacy):
     with pytest.raises(TypeError):
         mx.nd.ones((2,)) + np.ones((2,))
+
+
+def test_arange_refuses_a_missing_start_before_a_stop():
+    # MXNet 1.9.1 raises MXNetError ("Invalid Parameter format for start") for arange(None, 5)
+    with pytest.raises(MXNetError, match="start"):
+        np.arange(None, 5)
