@@ -135,18 +135,21 @@ def _kernel(w):
 
 
 _LOCAL = threading.local()
+_KEEP_BYTES = 1 << 26  # the largest workspace kept between calls
 
 
 def _workspace(sizes, dtype):
     """Flat buffers of `sizes` entries carved from one per-thread block of `dtype` that is
     kept between calls (fresh large arrays are paged in on every call: at batch 1 that cost
-    as much as the transforms) and grows to the largest request (bounded by `_CHUNK`)."""
+    as much as the transforms) and grows to the largest request up to `_KEEP_BYTES`."""
     total = sum(sizes)
     key = np.dtype(dtype).str
     blk = getattr(_LOCAL, key, None)
     if blk is None or blk.size < total:
         blk = np.empty(total, dtype=dtype)
-        setattr(_LOCAL, key, blk)
+        # one sample of a wide layer on a large map can need hundreds of MB: used, not kept
+        if blk.nbytes <= _KEEP_BYTES:
+            setattr(_LOCAL, key, blk)
     out, at = [], 0
     for n in sizes:
         out.append(blk[at:at + n])
