@@ -14,6 +14,8 @@ from gluonlite.ops import conv, conv_winograd
 @pytest.fixture
 def everywhere(monkeypatch):
     """Winograd on every 3x3 stride-1 layer, however narrow or small."""
+    monkeypatch.setattr(conv_winograd, "ENABLED", True)
+    monkeypatch.setattr(conv_winograd, "WEIGHT_GRAD", True)
     monkeypatch.setattr(conv_winograd, "RULES", dict(conv_winograd.RULES, min_channels=1,
                                                      min_filters=1, min_side=1, min_work=1,
                                                      grad_min_side=1))
@@ -69,7 +71,7 @@ def test_winograd_data_gradient_matches_finite_differences(everywhere):
 
 
 @pytest.mark.parametrize("n, c, f, h", [(1, 64, 32, 9), (2, 128, 128, 14)])
-def test_winograd_float32_error_is_im2col_scale(n, c, f, h):
+def test_winograd_float32_error_is_im2col_scale(n, c, f, h, monkeypatch):
     """Against a float64 reference, Winograd's float32 error stays within a small multiple
     of the im2col product's own (both ~1e-7 of the largest output; the transforms are
     additions and halvings only)."""
@@ -80,15 +82,14 @@ def test_winograd_float32_error_is_im2col_scale(n, c, f, h):
     ref = conv.conv_forward(np, x.astype(np.float64), w.astype(np.float64), 1, g)
     scale = np.abs(ref).max()
     err_w = np.abs(conv_winograd.forward(x, w, g) - ref).max() / scale
-    conv_winograd.ENABLED = False
-    try:
-        err_i = np.abs(conv.conv_forward(np, x, w, 1, g) - ref).max() / scale
-    finally:
-        conv_winograd.ENABLED = True
+    monkeypatch.setattr(conv_winograd, "ENABLED", False)
+    err_i = np.abs(conv.conv_forward(np, x, w, 1, g) - ref).max() / scale
     assert err_w < 3 * err_i + 1e-7 and err_w < 1e-5, (err_w, err_i)
 
 
-def test_winograd_rules():
+def test_winograd_rules(monkeypatch):
+    monkeypatch.setattr(conv_winograd, "ENABLED", True)
+    monkeypatch.setattr(conv_winograd, "WEIGHT_GRAD", True)
     g = conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (28, 28))
     r = conv_winograd.RULES
     wide = (32, r["min_channels"], 28, 28), (r["min_filters"], r["min_channels"], 3, 3)
