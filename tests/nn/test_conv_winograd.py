@@ -141,3 +141,24 @@ def test_winograd_fused_inference_matches_unfused(everywhere, monkeypatch):
     for _ in range(2):
         np.testing.assert_allclose(net(x).asnumpy(), ref, rtol=1e-5, atol=1e-5 * np.abs(
             ref).max())
+
+
+def test_winograd_deconvolution_matches_plain_kernel(everywhere, monkeypatch):
+    """A 3x3 stride-1 Deconvolution is a convolution's data gradient (its output) and
+    takes Winograd for its output, data and weight gradients: against the plain kernel."""
+    rng = np.random.default_rng(15)
+    x, w = rng.standard_normal((2, 5, 7, 6)), rng.standard_normal((5, 4, 3, 3))
+    gy = rng.standard_normal((2, 4, 7, 6))
+
+    def run(winograd):
+        monkeypatch.setattr(conv_winograd, "ENABLED", winograd)
+        X, W = nd.array(x, dtype="float64"), nd.array(w, dtype="float64")
+        X.attach_grad()
+        W.attach_grad()
+        with autograd.record():
+            y = nd.Deconvolution(X, W, kernel=(3, 3), pad=(1, 1), num_filter=4, no_bias=True)
+        y.backward(nd.array(gy, dtype="float64"))
+        return y.asnumpy(), X.grad.asnumpy(), W.grad.asnumpy()
+    for name, a, r in zip(("y", "dx", "dw"), run(True), run(False)):
+        np.testing.assert_allclose(a, r, rtol=1e-12, atol=1e-12 * np.abs(r).max(),
+                                   err_msg=name)
