@@ -10,14 +10,17 @@ with U = G w G^T (the kernel, 4 x 4 per filter and channel) and V = B^T d B (the
 tiles), and the output tiles are A^T M A. That is 16 F C T = 4 F C P multiply-adds against
 im2col's 9 F C P (P output positions): 2.25x fewer, on products of the same shape family.
 The transforms are additions and halvings only, so float32 rounding stays at im2col's own
-scale (tests/ops_math/test_conv_winograd.py holds it against float64).
+scale (tests/nn/test_conv_winograd.py holds it against float64; F(4x4, 3x3) was 10-25x
+im2col's error, benchmarks/winograd_f43_accuracy.py, so it is not used).
 
-The transforms run as a few numpy passes over strided views of the padded input and of the
-products (rows first, then columns), a few samples at a time (`_CHUNK` entries of V) so the
-passes stay near the cache. `RULES` says which layers take it: what was measured faster
-(benchmarks/conv_winograd.py; benchmarks/models.md has the numbers). The data gradient of a
-stride-1 convolution is itself a 3x3 stride-1 convolution (`conv_fast._dx_as_conv`), so it
-takes this path under the same rules.
+The transforms run as a few long contiguous numpy passes (rows first, then columns) over
+the padded input split by row and column parity and over the products, a few samples at a
+time (`_CHUNK` entries of V) so the passes stay near the cache. `RULES` says which layers
+take it: what was measured faster (benchmarks/conv_winograd.py; benchmarks/models.md has
+the numbers). The data gradient of a stride-1 convolution is itself a 3x3 stride-1
+convolution (`conv_fast._dx_as_conv`), so it takes this path under the same rules; the
+weight gradient (`weight_grad`) uses the same input tiles and the adjoint of the output
+transform, under a stricter rule.
 """
 import threading
 from math import prod
@@ -44,7 +47,7 @@ WEIGHT_GRAD = True
 #   batch 32);
 # - `min_side`: the output map's smaller side; each channel's tiles carry one row and
 #   column of garbage tiles (see `_input_tiles`), 56% more products on a 7 x 7 map
-#   (ResNet's 512 x 7 x 7 layer: 1.2x slower), 31% on 14 x 14;
+#   (ResNet's 512 x 7 x 7 layer: 1.37x slower at batch 32), 31% on 14 x 14;
 # - `min_work`: tiles of the call (batch x output 2 x 2 blocks) times min(C, F): batch 1
 #   on a 28 x 28 map with 128 channels (196 x 128) is 1.1x slower, with 256 (196 x 256)
 #   0.8x faster;
