@@ -9,10 +9,12 @@ counts it the same way at any commit, from the source alone (`ast`, no import):
   and every function they hold in their closures (a kernel made by a helper, the lambda
   given to it), located with ``inspect.getsourcefile``/``getsourcelines``; and its
   registration, the module-level statement of the kernel's file whose call takes the
-  operator's name as its first argument. A lowered path (``_foreach:lowered``) enters at
-  the module-level statements of its folder that name the operator in a string (its
-  ``register_lowering`` call), as does an operator at a commit whose registry cannot be
-  read so (said on stderr). Shape and dtype inference is left out (names ending in
+  operator's name as its first argument. A lowered path (``_foreach:lowered``) enters the
+  same way through its entry in the lowering registry (``lowering_of``: the ``decide``,
+  ``kernel``, ``vjp`` and ``runtime`` it holds; a class, as ``runtime``, counts as a class
+  reached) and its ``register_lowering`` statement. At a commit whose registry cannot be
+  read so (said on stderr), an operator enters at the module-level statements of its
+  folder that name it in a string. Shape and dtype inference is left out (names ending in
   ``_shape``, ``_dtype`` or ``_shape_back``, or starting with ``infer_``): the forward and
   the gradient only.
 - Walk: from each function reached, every name it refers to (calls, callbacks) that is a
@@ -132,15 +134,16 @@ class _Module:
 
 # Run in a subprocess on the tree (argv: tree root, operators joined by commas, "1" for
 # --meaning): prints {operator: [[path, first line, last line, qualified name, code's first
-# line, argument names]] of the functions its registry entry holds, and of those in their
-# closures, in the tree's files; or the error that stopped it}.
+# line, argument names]] of the functions its registry entry holds (an ``op:lowered``'s: its
+# lowering's), and of those in their closures, in the tree's files (a class: code's first
+# line and argument names None); or the error that stopped it}.
 _RESOLVER = r"""
 import functools, inspect, json, os, sys
 root, names, meaning = os.path.realpath(sys.argv[1]), sys.argv[2].split(","), sys.argv[3] == "1"
 sys.path.insert(0, root)
 from gluonlite.ops import registry
 import gluonlite  # every operator registered (the loops' too)
-def functions(op):
+def functions(*roots):
     seen, found = set(), []
     def visit(obj, depth=0):
         if obj is None or id(obj) in seen or depth > 12 or isinstance(obj, (str, bytes, int,
@@ -166,6 +169,15 @@ def functions(op):
                     visit(cell.cell_contents, depth + 1)
                 except ValueError:  # an empty cell
                     pass
+        elif inspect.isclass(obj):  # a lowering's runtime: counted as a class reached
+            try:
+                path = os.path.realpath(inspect.getsourcefile(obj))
+                lines, first = inspect.getsourcelines(obj)
+            except (OSError, TypeError):
+                return
+            if path.startswith(root + os.sep):
+                found.append([os.path.relpath(path, root), first, first + len(lines) - 1,
+                              obj.__qualname__, None, None])
         elif isinstance(obj, (tuple, list)):
             for x in obj:
                 visit(x, depth + 1)
@@ -175,16 +187,24 @@ def functions(op):
         elif type(obj).__module__.startswith("gluonlite."):  # a rule object: Fast, storage
             for k in getattr(type(obj), "__slots__", ()) or vars(obj):
                 visit(getattr(obj, k, None), depth + 1)
-    visit(op.kernel)
-    visit(op.vjp)
-    if not meaning:
-        visit(op.fast)
-        visit(getattr(op, "storage", None))
+    for obj in roots:
+        visit(obj)
     return found
+def entry(op):
+    if meaning:
+        return functions(op.kernel, op.vjp)
+    return functions(op.kernel, op.vjp, op.fast, getattr(op, "storage", None))
+def lowered(name):
+    from gluonlite.executor.lowering import lowering_of
+    low = lowering_of(name)
+    if low is None:
+        raise LookupError(f"{name} has no registered lowering")
+    return functions(low.kernel, low.vjp, low.decide, low.runtime)  # the kernel's file first
 out = {}
 for name in names:
     try:
-        out[name] = functions(registry.get(name))
+        base, _, kind = name.partition(":")
+        out[name] = lowered(base) if kind == "lowered" else entry(registry.get(name))
     except Exception as e:  # an older registry: the caller falls back to the names
         out[name] = f"{type(e).__name__}: {e}"
 print(json.dumps(out))
@@ -200,10 +220,9 @@ def resolve_entries(rev, ops, meaning):
 
     Args:
         rev: a commit, or None for the working tree (the current directory's).
-        ops: operator names (targets with ``:lowered`` are left out: they enter by name).
+        ops: operator names, ``op:lowered`` for a loop's lowering.
         meaning: leave the fast paths and storage rules out.
     """
-    ops = [op for op in ops if ":" not in op]
     if not ops:
         return
     key = (rev, meaning)
@@ -289,8 +308,7 @@ def count(rev, op, meaning=False):
     """(definitions reached [(path, name, first line, last line)], files) for `op`; with
     `meaning`, its fast paths left out."""
     entry, scope, machinery = _TARGETS[op]
-    lowered = op.endswith(":lowered")
-    op = op.split(":")[0]
+    target, op = op, op.split(":")[0]
     sources = _sources(rev, scope, machinery)
     mods = {p: _Module(p, s) for p, s in sources.items()}
     methods = {}  # attribute name -> [(path, qualified name, node)]
@@ -351,10 +369,13 @@ def count(rev, op, meaning=False):
         add(m.path, f"<statement line {stmt.lineno}>", (stmt.lineno, stmt.end_lineno), None)
         walk(m, stmt)
 
-    functions = None if lowered else _entry_functions(rev, op, meaning)
+    functions = _entry_functions(rev, target, meaning)
     if functions is not None:
         for path, first, last, qual, code_line, args in functions:
             if path not in mods:  # machinery, or outside the scope
+                continue
+            if code_line is None:  # a class
+                reach_name(mods[path], qual)
                 continue
             for node in _function_node(mods[path], code_line, args):
                 if isinstance(node, ast.Lambda):

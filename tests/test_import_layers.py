@@ -82,3 +82,21 @@ def test_autograd_tape_records_without_the_user_api():
     autograd_tape.backward([y])
     assert x.grad.asnumpy().tolist() == [2.0, 4.0]
     assert not autograd_tape.is_recording()
+
+
+def test_no_import_circle_inside_the_numpy_package():
+    # the modules beneath multiarray and _symbol reach the classes they register with
+    # numpy._dispatch, never by importing them (not even inside a function)
+    circles = _import_graph().circles()["modules"]
+    assert [c for c in circles if any(m.startswith("gluonlite.numpy.") for m in c)] == []
+
+
+def test_the_numpy_dispatch_gets_its_classes_from_the_modules_above():
+    from gluonlite.numpy import _dispatch
+    assert _dispatch.np_class() is mx.np.ndarray
+    assert _dispatch.sym_class() is mx.sym.np._Symbol
+    x = _dispatch.from_nd(mx.nd.array([1.0, 2.0]))
+    assert type(x) is mx.np.ndarray and x.asnumpy().tolist() == [1.0, 2.0]
+    assert _dispatch.np_array([3, 4], dtype="int64").dtype == "int64"
+    with pytest.raises(ValueError, match="ndarry"):
+        _dispatch.register_upper(ndarry=mx.np.ndarray)

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..ops.random import generator
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_graph_passes
@@ -66,12 +67,10 @@ def grad_reqs(arg_names, grad_req):
 
 
 def _rng_state():
-    from ..ops.random import generator
     return generator().bit_generator.state
 
 
 def _set_rng_state(state):
-    from ..ops.random import generator
     generator().bit_generator.state = state
 
 

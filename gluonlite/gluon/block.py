@@ -29,7 +29,7 @@ from ..subgraph import list_subgraph_properties, partition_graph
 from .block_formats import _flatten, _regroup  # noqa: F401  (MXNet's gluon.block has them)
 from .block_formats import FormatAttributes
 from .block_save import load_model, save_model
-from .np_dialect import call_hybrid_forward, check_np_outputs
+from .np_dialect import call_hybrid_forward, call_imperative, check_np_outputs
 from .op_hook import report_ops
 from ..util import is_np_array, np_array, np_shape
 
@@ -1019,7 +1019,7 @@ class HybridBlock(FormatAttributes, Block):
         except DeferredInitializationError:
             self._deferred_infer_shape(x, *args)
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-        out = call_hybrid_forward(self, nd_mod, (x,) + args, params)
+        out = call_imperative(self, nd_mod, (x,) + args, arrays, params)
         self._flatten_output(out, _is_array, "NDArray")
         return out
 

@@ -21,11 +21,12 @@ Example::
     type(y).__name__   # ndarray (an mx.np array)
 """
 import threading
+from operator import attrgetter
 
 from ..ndarray.ndarray import NDArray
 from ..symbol.symbol import Symbol
 
-__all__ = ["call_hybrid_forward", "legacy_dialect", "to_np", "to_legacy",
+__all__ = ["call_hybrid_forward", "call_imperative", "legacy_dialect", "to_np", "to_legacy",
            "check_np_outputs"]
 
 
@@ -117,6 +118,36 @@ def call_hybrid_forward(block, F, args, params):
     finally:
         _VIEWS.depth -= 1
     return to_np(out) if np_in else out
+
+
+# NDArray._np_array: True for mx.np arrays; read at C speed over a flat list of arrays
+_NP_ARRAY = attrgetter("_np_array")
+
+
+def call_imperative(block, F, args, arrays, params):
+    """`call_hybrid_forward` for an imperative call whose arrays the caller has gathered:
+    the test for `mx.np` arrays runs over `arrays` and the parameters without walking `args`
+    again (it runs on every imperative block call).
+
+    Args:
+        block: the HybridBlock.
+        F: the NDArray namespace (`nd`).
+        args: the list of positional inputs.
+        arrays: every NDArray inside `args` (nested lists flattened).
+        params: a dict parameter name -> NDArray passed as keyword arguments.
+
+    Returns:
+        what `hybrid_forward` returns (as `mx.np` arrays when the inputs were).
+
+    Example::
+
+        from gluonlite.gluon.np_dialect import call_imperative
+        act, x = nn.Activation('relu'), nd.array([-1.0, 2.0])
+        call_imperative(act, nd, [x], [x], {}).asnumpy()   # [0. 2.]
+    """
+    if any(map(_NP_ARRAY, arrays)) or any(map(_NP_ARRAY, params.values())):
+        return call_hybrid_forward(block, F, args, params)
+    return block.hybrid_forward(F, *args, **params)
 
 
 def _any_np(xs):

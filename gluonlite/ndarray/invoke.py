@@ -7,6 +7,9 @@ distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every ch
 happens before an operator sees inputs it has not validated.
 """
 
+from itertools import repeat
+from operator import attrgetter, is_
+
 import numpy as np
 
 from .. import _profiling, autograd_tape
@@ -50,8 +53,9 @@ def register_call_rewrite(op_name, rewrite):
     ``rewrite(plan, inputs)`` may return the call to make instead, ``(CallPlan, inputs)``
     computing the same visible outputs (it reads what the inputs are, or how autograd
     recorded them, as the pass reads the graph), or None. It runs on every call, so it
-    returns None quickly when the inputs give it nothing to do. The layer defining the pass
-    registers it.
+    returns None quickly when the inputs give it nothing to do. The call it returns runs
+    as it is, no rewrite tried on it.
+    The layer defining the pass registers it.
 
     Args:
         op_name: the operator's registered name.
@@ -118,7 +122,7 @@ class CallPlan:
 
 def _key(op, attrs):
     # The value's type is part of the key: 1, 1.0 and True hash alike but parse differently.
-    return (op, tuple((k, type(v), v) for k, v in attrs.items()))
+    return (op, tuple(zip(attrs, map(type, attrs.values()), attrs.values())))
 
 
 def plan_for(op, attrs):
@@ -227,13 +231,18 @@ def _unaliased(ys, xs, xp):
     may return a view of its input, e.g. reshape or squeeze; the compiled path keeps those).
     A numpy scalar (what numpy gives for 0-d operands) becomes a 0-d array."""
     for i, y in enumerate(ys):
-        if isinstance(y, np.generic):
-            # numpy gives a scalar for an operation on 0-d arrays: keep an array
-            ys = list(ys)
-            ys[i] = xp.asarray(y)
-            continue
-        if y is None or (getattr(y, "base", None) is None and not any(y is x for x in xs)):
-            continue  # an array of its own: no input can share its memory
+        if y.__class__ is np.ndarray and y.base is None and not any(map(is_, repeat(y), xs)):
+            continue  # the usual output, an array of its own: no input can share its memory
+        if y.__class__ is not np.ndarray:
+            if y is None:
+                continue
+            if isinstance(y, np.generic):
+                # numpy gives a scalar for an operation on 0-d arrays: keep an array
+                ys = list(ys)
+                ys[i] = xp.asarray(y)
+                continue
+            if getattr(y, "base", None) is None and not any(map(is_, repeat(y), xs)):
+                continue  # an array of its own (of another array module)
         if any(x is not None and xp.may_share_memory(y, x) for x in xs):
             ys = list(ys)
             ys[i] = y.copy()
@@ -277,11 +286,15 @@ def _run_plan(plan, inputs, ctx):
     if op.name in _CALL_REWRITES:
         instead = _CALL_REWRITES[op.name](plan, inputs)
         if instead is not None:
-            return run_plan(instead[0], instead[1], ctx)
+            if _profiling.ACTIVE:  # the profile names the operator that ran as well
+                return run_plan(instead[0], instead[1], ctx)
+            plan, inputs = instead
+            op = plan.op
     sparse = plan.storage_dense
     c = None
     for x in inputs:
-        if x is not None:
+        # one test per input in the usual call: dense, on the context of the first
+        if x is not None and (x._ctx is not c or x._sparse):
             if x._sparse:
                 sparse = True
             if c is None:
@@ -332,11 +345,19 @@ def run_dense(plan, inputs, ctx=None):
     return _run_dense(plan, inputs, c, ctx)
 
 
+_DATA, _SHAPE, _DTYPE = attrgetter("_data"), attrgetter("shape"), attrgetter("dtype")
+
+
 def _run_dense(plan, inputs, c, ctx):
     op = plan.op
-    c = _call_ctx(plan, c, ctx)
-    xs = [None if x is None else x._data for x in inputs]
-    sig = tuple(None if x is None else (x.shape, x.dtype) for x in xs)
+    if c is None:
+        c = _call_ctx(plan, c, ctx)
+    if any(map(is_, inputs, repeat(None))):
+        xs = [None if x is None else x._data for x in inputs]
+        sig = tuple(None if x is None else (x.shape, x.dtype) for x in xs)
+    else:  # the same, at C speed
+        xs = list(map(_DATA, inputs))
+        sig = tuple(zip(map(_SHAPE, xs), map(_DTYPE, xs)))
     if sig not in plan.checked:
         _validate(plan, xs, sig)
     p = plan.p
@@ -347,7 +368,7 @@ def _run_dense(plan, inputs, c, ctx):
         if str(e).startswith(op.name + ":"):
             raise
         raise _kernel_error(op, e, xs) from e
-    ys = _unaliased(ys, xs, c.xp)
+    ys = _unaliased(ys, xs, rc.xp)
     wrap = _ARRAY[0]
     outs = [wrap(y, c) for y in ys]
     if autograd_tape.is_recording():
@@ -360,7 +381,8 @@ def _run_dense(plan, inputs, c, ctx):
                 autograd_tape.record_node(entries, vjp, outs, op.name, False, plan)
                 n = plan.n_visible
                 return outs if n == len(outs) else outs[:n]
-            rule = op.rules_on(c.xp)[1]  # the faster gradient where there is one
+            # the faster gradient where there is one (rules_on, asked only of a device path)
+            rule = (op.fast.vjp or op.vjp) if op.fast.device is None else op.rules_on(rc.xp)[1]
             if op.fast.writes_dests:
                 def vjp(gys, need, dests=None, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return rule(_p, _rc, _xs, _ys, gys, need, dests=dests)

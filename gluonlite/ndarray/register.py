@@ -1,4 +1,6 @@
 """Generating the `nd` functions from the operator registry (the same registry `sym` reads)."""
+from itertools import repeat
+
 from ..ops.call import bind_call, name_generated, populate as _populate
 from .invoke import plan_for, run_plan
 from .ndarray import NDArray, refuse_np_arrays
@@ -64,6 +66,7 @@ def make_function(op, public_name):
         clip(nd.array([-2, 0.5, 3]), 0, 1).asnumpy()   # [0. 0.5 1. ]
     """
     legacy = not public_name.startswith("_np")
+    sig_names = frozenset(op.signature)
 
     def f(*args, out=None, name=None, ctx=None, **kwargs):
         if op.variadic:
@@ -86,11 +89,11 @@ def make_function(op, public_name):
                     if type(a) is not NDArray and (not isinstance(a, NDArray) or a._np_array):
                         simple = False
                         break
-                if kwargs and simple:
-                    for k, v in kwargs.items():
-                        if k in sig or isinstance(v, NDArray):
-                            simple = False
-                            break
+                # no input named, no array among the attributes: tested at C speed, as
+                # a layer's call passes a dozen attributes every time
+                if kwargs and simple and (not sig_names.isdisjoint(kwargs) or any(
+                        map(isinstance, kwargs.values(), repeat(NDArray)))):
+                    simple = False
             if simple:
                 attrs, given = kwargs, args
             else:

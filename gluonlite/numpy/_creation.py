@@ -10,7 +10,6 @@ from ..context import current_context
 from ..ndarray.ndarray import NDArray
 from ..symbol.symbol import Symbol
 from ._dispatch import invoke, default_float, is_symbolic
-from ._manipulation import broadcast_to, reshape
 
 __all__ = ["zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "empty_like",
            "arange", "linspace", "logspace", "eye", "identity", "indices", "hanning",
@@ -120,7 +119,8 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     """
     _check_order(order, "full")
     if isinstance(fill_value, (NDArray, Symbol)):
-        res = broadcast_to(fill_value, shape)
+        res = invoke("_npi_broadcast_to", [fill_value], {"shape": _shape(shape, "full")},
+                     fname="full")
         return res if dtype is None else res.astype(dtype)
     if isinstance(fill_value, (bool, _onp.bool_)):
         fill_value = int(fill_value)
@@ -485,6 +485,9 @@ def meshgrid(*xi, **kwargs):
         raise ValueError("meshgrid: valid values for `indexing` are 'xy' and 'ij'.")
     ndim = len(xi)
     shape1 = (1,) * ndim
+    def reshape(x, shape):
+        return invoke("_np_reshape", [x], {"newshape": shape, "order": "C"}, fname="meshgrid")
+
     out = [reshape(x, shape1[:i] + (-1,) + shape1[i + 1:]) for i, x in enumerate(xi)]
     if indexing == "xy" and ndim > 1:
         out[0] = reshape(xi[0], (1, -1) + shape1[2:])
@@ -493,7 +496,8 @@ def meshgrid(*xi, **kwargs):
         sizes = [x.size for x in xi]
         if indexing == "xy" and ndim > 1:
             sizes[0], sizes[1] = sizes[1], sizes[0]
-        out = [broadcast_to(x, tuple(sizes)) for x in out]
+        out = [invoke("_npi_broadcast_to", [x], {"shape": tuple(sizes)}, fname="meshgrid")
+               for x in out]
     return out
 
 

@@ -29,29 +29,113 @@ from ..symbol.symbol import Symbol, create_node
 from ..util import is_np_default_dtype
 
 __all__ = ["invoke", "symbolic_face", "is_symbolic", "wrap", "np_class", "sym_class",
-           "refuse_legacy", "default_float", "check_out"]
+           "from_nd", "np_array", "register_upper", "refuse_legacy", "default_float",
+           "check_out"]
 
 _face = threading.local()
 _OPS = {}
-_CLASSES = {}
+# What the modules built on this one register when they load (`register_upper`): the array
+# and symbol classes and the two array makers, which this module and the modules beside it
+# call without importing upward. gluonlite.numpy's __init__ loads both registrants before
+# any function can run.
+_UPPER = {}
+_UPPER_NAMES = {"ndarray": "gluonlite.numpy.multiarray", "from_nd": "gluonlite.numpy.multiarray",
+                "array": "gluonlite.numpy.multiarray", "symbol": "gluonlite.numpy._symbol"}
+
+
+def register_upper(**entries):
+    """Register what a module above this one defines, for the functions here to use.
+
+    `gluonlite.numpy.multiarray` registers ``ndarray`` (the class), ``from_nd`` and
+    ``array``; `gluonlite.numpy._symbol` registers ``symbol`` (the numpy symbol class).
+
+    Args:
+        **entries: name -> class or function, each name one of ``ndarray``, ``from_nd``,
+            ``array``, ``symbol``.
+
+    Raises:
+        ValueError: an unknown name.
+
+    Example::
+
+        from gluonlite.numpy import _dispatch
+        _dispatch.register_upper(ndarray=mx.np.ndarray)   # what multiarray does on load
+    """
+    unknown = sorted(set(entries) - set(_UPPER_NAMES))
+    if unknown:
+        raise ValueError(f"register_upper: unknown name(s) {', '.join(unknown)}; expected "
+                         f"some of {', '.join(sorted(_UPPER_NAMES))}")
+    _UPPER.update(entries)
+
+
+def _upper(name):
+    try:
+        return _UPPER[name]
+    except KeyError:
+        raise RuntimeError(f"gluonlite.numpy._dispatch: {name!r} is not registered; "
+                           f"{_UPPER_NAMES[name]} registers it when it loads (import "
+                           "gluonlite.numpy first)") from None
 
 
 def np_class():
-    """`mx.np.ndarray` (imported on first use: multiarray imports this module)."""
-    cls = _CLASSES.get("nd")
-    if cls is None:
-        from .multiarray import ndarray
-        cls = _CLASSES["nd"] = ndarray
-    return cls
+    """`mx.np.ndarray` (registered by `gluonlite.numpy.multiarray`, which imports this
+    module).
+
+    Example::
+
+        from gluonlite.numpy._dispatch import np_class
+        np_class() is mx.np.ndarray   # True
+    """
+    try:
+        return _UPPER["ndarray"]
+    except KeyError:
+        return _upper("ndarray")
 
 
 def sym_class():
-    """`mx.sym.np._Symbol`."""
-    cls = _CLASSES.get("sym")
-    if cls is None:
-        from ._symbol import _Symbol
-        cls = _CLASSES["sym"] = _Symbol
-    return cls
+    """`mx.sym.np._Symbol` (registered by `gluonlite.numpy._symbol`).
+
+    Example::
+
+        from gluonlite.numpy._dispatch import sym_class
+        sym_class().__name__   # '_Symbol'
+    """
+    try:
+        return _UPPER["symbol"]
+    except KeyError:
+        return _upper("symbol")
+
+
+def from_nd(nd):
+    """`gluonlite.numpy.multiarray.from_nd`: the legacy NDArray `nd` as an `mx.np.ndarray`
+    sharing its data, gradient and autograd history.
+
+    Args:
+        nd: a legacy `mx.nd.NDArray`.
+
+    Example::
+
+        from gluonlite.numpy._dispatch import from_nd
+        type(from_nd(mx.nd.ones((2,)))).__name__   # 'ndarray'
+    """
+    return _upper("from_nd")(nd)
+
+
+def np_array(obj, dtype=None, ctx=None):
+    """`mx.np.array` (`gluonlite.numpy.multiarray.array`): a new array holding `obj`'s
+    values.
+
+    Args:
+        obj: array-like (an array, a nested list, a number).
+        dtype: the dtype (default: `obj`'s own, else the default float).
+        ctx: the context (default: `obj`'s for an array, else the current one).
+
+    Example::
+
+        from gluonlite.numpy._dispatch import np_array
+        np_array([1, 2], dtype='int64')   # array([1, 2], dtype=int64)
+    """
+    return _upper("array")(obj, dtype=dtype, ctx=ctx)
 
 
 class symbolic_face:

@@ -18,7 +18,7 @@ import numpy as _onp
 from .. import autograd_tape
 from ..base import MXNetValueError
 from ..ndarray.ndarray import NDArray
-from ._dispatch import invoke, np_class
+from ._dispatch import from_nd, invoke, np_class
 from ._manipulation import broadcast_to, reshape
 
 __all__ = ["getitem", "setitem", "normalize_key"]
@@ -227,7 +227,6 @@ def _assign_recorded(x, key, value):
     if not isinstance(value, NDArray):
         value = cls(_value_raw(x, value).astype(x.dtype, copy=False), x._ctx)
     elif value.__class__ is not cls:
-        from .multiarray import from_nd
         value = from_nd(value)
     if value.dtype != x.dtype:
         value = value.astype(x.dtype)

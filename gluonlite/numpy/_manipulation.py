@@ -12,7 +12,8 @@ from ..ndarray.ndarray import NDArray
 from ..numpy_op_fallback import custom
 from ..ops.rules import broadcast_shapes
 from ..symbol.symbol import Symbol
-from ._dispatch import invoke, is_symbolic, np_class
+from ._creation import full
+from ._dispatch import invoke, is_symbolic, np_array, np_class
 
 __all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
            "broadcast_to", "broadcast_arrays", "atleast_1d", "atleast_2d", "atleast_3d",
@@ -245,7 +246,6 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
         mx.np.broadcast_to(mx.np.array([1., 2.]), (2, 2))  # array([[1., 2.], [1., 2.]])
     """
     if isinstance(array, numbers.Number):
-        from ._creation import full
         return full(shape, array)
     return invoke("_npi_broadcast_to", [array], {"shape": _int_tuple(shape)},
                   fname="broadcast_to")
@@ -1193,8 +1193,7 @@ def take(a, indices, axis=None, mode="raise", out=None):
     if mode not in ("wrap", "clip", "raise"):
         raise NotImplementedError(f"take: mode {mode!r} is not supported")
     if isinstance(indices, numbers.Integral):
-        from .multiarray import array
-        indices = array(indices, dtype="int64", ctx=None if is_symbolic([a]) else a.ctx)
+        indices = np_array(indices, dtype="int64", ctx=None if is_symbolic([a]) else a.ctx)
     if axis is None:
         a, axis = reshape(a, (-1,)), 0
     if mode == "raise" and not is_symbolic([a, indices]):

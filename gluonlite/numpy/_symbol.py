@@ -18,7 +18,7 @@ from ..base import normalize_dtype
 from ..ndarray import numpy as _nd_face
 from ..symbol.symbol import Symbol, Group
 from . import _functions as _f
-from ._dispatch import invoke
+from ._dispatch import invoke, register_upper
 from ._operators import NumpyOperators
 
 __all__ = ["_Symbol"]
@@ -690,3 +690,6 @@ def install():
     Symbol.as_np_ndarray = as_np_ndarray
     Symbol.as_nd_ndarray = as_nd_ndarray
     _nd_face.FACES["_Symbol"] = _Symbol  # mx.sym.np._Symbol
+
+
+register_upper(symbol=_Symbol)  # the numpy functions below this module build it via _dispatch

@@ -16,6 +16,7 @@ import numpy as _onp
 from .. import autograd_tape
 from .. import numpy as mx_np  # the package, already started: its names are read at call time
 from ..ndarray.ndarray import NDArray
+from ._dispatch import np_array, np_class
 
 __all__ = ["array_function", "array_ufunc", "ARRAY_FUNCTIONS", "ARRAY_UFUNCS"]
 
@@ -77,11 +78,10 @@ _DLPACK_DTYPES = ("int32", "int64", "bool", "uint8", "float16", "float32", "floa
 def _back(out, ctx):
     """NumPy's result as mx.np arrays, as MXNet's ``_as_mx_np_array`` converts it (through
     DLPack: int8 and the other dtypes it lacks are refused with ValueError)."""
-    from .multiarray import array
     if isinstance(out, _onp.ndarray):
         if str(out.dtype) not in _DLPACK_DTYPES:
             raise ValueError(f"{out.dtype} is not supported.")
-        return array(out, dtype=out.dtype, ctx=ctx)
+        return np_array(out, dtype=out.dtype, ctx=ctx)
     if isinstance(out, tuple):
         return tuple(_back(o, ctx) for o in out)
     if isinstance(out, list):
@@ -134,7 +134,7 @@ def array_function(func, types, args, kwargs):
         x = mx.np.array([3., 4.])
         array_function(np.mean, (type(x),), (x,), {})  # array(3.5), as np.mean(x) gives
     """
-    from .multiarray import ndarray
+    ndarray = np_class()
     mx_func = _table().get(func)
     if mx_func is None:
         return _fallback(getattr(func, "__name__", str(func)), func, args, kwargs)

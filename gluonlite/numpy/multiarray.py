@@ -1129,3 +1129,5 @@ def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
 
 # NDArray.as_np_ndarray and CustomOp's numpy arrays (in the layer below) make these
 INSTALLED.update(np_from_nd=from_nd, np_ndarray=ndarray)
+# the numpy functions below this module make them through _dispatch
+_dispatch.register_upper(ndarray=ndarray, from_nd=from_nd, array=array)

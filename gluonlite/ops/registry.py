@@ -636,9 +636,8 @@ class Operator(_Frozen):
             kernel.__name__             # '_bn_fast_kernel': the fast path, where there is one
         """
         fast = self.fast
-        device = fast.device
-        if device is not None and device_kernels_enabled() and compiles_kernels(xp):
-            return device.kernel, device.vjp
+        if fast.device is not None and compiles_kernels(xp) and device_kernels_enabled():
+            return fast.device.kernel, fast.device.vjp
         return fast.kernel or self.kernel, fast.vjp or self.vjp
 
     def forward(self, p, rc, xs, out=None):
@@ -668,8 +667,10 @@ class Operator(_Frozen):
         if out is not None and self.fast.into is not None:
             self.fast.into(p, rc, out, *xs)
             return tuple(out)
-        res = self.rules_on(rc.xp)[0](p, rc, *xs) if self.fast.device is not None else \
-            (self.fast.kernel or self.kernel)(p, rc, *xs)
+        if self.fast.device is None:
+            res = (self.fast.kernel or self.kernel)(p, rc, *xs)
+        else:
+            res = self.rules_on(rc.xp)[0](p, rc, *xs)
         if not isinstance(res, tuple):
             res = (res,)
         if out is not None:

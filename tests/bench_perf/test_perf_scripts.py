@@ -295,6 +295,17 @@ def test_screen_count_follows_foreach_to_its_forward_and_gradient():
     assert " _foreach_shape " not in listed and " infer_graph " not in listed
 
 
+def test_screen_count_finds_a_lowering_through_its_registry_entry():
+    """A ``:lowered`` row starts at what the lowering registry holds for the loop (the
+    kernel closure `lowered_kernel` returns, found only that way), not at the names."""
+    p = _run("screen_count.py", "--op", "_while_loop:lowered", "--list")
+    assert p.returncode == 0, p.stderr
+    assert "entry by name" not in p.stderr
+    for name in (" lowered_kernel.<locals>.kernel ", " lowered_vjp.<locals>.loop_vjp ",
+                 " LoopRuntime ", " plan_while "):
+        assert name in p.stderr, name
+
+
 def test_screen_count_finds_tanh_through_its_registry_entry():
     """tanh's count starts at the functions its registry entry holds (the kernel and the
     gradient `_unary` makes, the gradient lambda of its registration): what a reader of its
@@ -325,3 +336,13 @@ def test_screen_count_meaning_leaves_the_fast_paths_out():
         assert name in full.stderr and name in meaning.stderr, name
     for name in (" _fc_vjp_into ", " _fc_into ", " _fc_weight_sum "):
         assert name in full.stderr and name not in meaning.stderr, name
+
+
+def test_call_opcodes_counts_one_call_per_function():
+    """call_opcodes.py --list counts the bytecodes of one RNNCell call by function: the
+    block's forward and the invoke path are among them, each with a positive count."""
+    p = _run("call_opcodes.py", "--list", "RNNCell infer")
+    assert p.returncode == 0, p.stderr
+    counts = {r.split("|")[1].strip(): int(r.split("|")[2]) for r in _table_rows(p.stdout)[1:]}
+    assert counts["gluon/block.py:forward"] > 0 and counts["ndarray/invoke.py:_run_dense"] > 0
+    assert all(v > 0 for v in counts.values())
