@@ -1,7 +1,7 @@
 """Real models, one thread: gluonlite against MXNet 1.9.1 and PyTorch, with the BLAS floor.
 
     PYTHONPATH=. python benchmarks/models.py [--models resnet18_v1 ...] [--modes infer train]
-        [--batches 1 32] [--rounds 3] [--warmup 1] [--ab nofuse|nodw|nobn1|noband|noaxpy ...]
+        [--batches 1 32] [--rounds 3] [--warmup 1] [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
     python benchmarks/models.py report FILE.jsonl      # the table of a results file
@@ -18,7 +18,8 @@ Per case, interleaved rounds of:
   decide that lever by the ratio in the same rounds): ``nofuse`` (no inference backend),
   ``nodw`` (depthwise convolution through im2col), ``nobn1`` (BatchNorm training statistics
   in MXNet's two passes), ``noband`` (no banded products for narrow depthwise maps),
-  ``noaxpy`` (the per-tap depthwise kernel in numpy passes instead of BLAS axpy/dot);
+  ``noaxpy`` (the per-tap depthwise kernel in numpy passes instead of BLAS axpy/dot),
+  ``nowino`` (3x3 stride-1 layers through im2col instead of Winograd);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized
   column chunks, Dense layers, batch_dot, the LSTM's input and per-step products; in
   training also each product's two gradient products) on preallocated buffers: the BLAS
@@ -95,7 +96,8 @@ def _ab_switch(name):
                 "nodw": lambda: flag("gluonlite.ops.conv_fast", "DIRECT_DEPTHWISE", False),
                 "nobn1": lambda: flag("gluonlite.ops.bn_fast", "ENABLED", False),
                 "noband": lambda: flag("gluonlite.ops.conv_fast", "_DW_BANDED_WIDTH", 0),
-                "noaxpy": lambda: flag("gluonlite.ops.conv_fast", "_DW_AXPY", 1 << 62)}
+                "noaxpy": lambda: flag("gluonlite.ops.conv_fast", "_DW_AXPY", 1 << 62),
+                "nowino": lambda: flag("gluonlite.ops.conv_winograd", "ENABLED", False)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]

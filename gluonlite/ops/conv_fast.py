@@ -14,6 +14,9 @@ per group, col2im), arranged for numpy and OpenBLAS on one core:
   path: columns copied, not K strided adds. Otherwise the column gradients W.T @ gy are
   added back into the input gradient, one strided add per kernel offset.
 - The weight gradient is gy (F, m*P) @ cols.T, one product per chunk and group.
+- 3x3 stride-1 layers wide enough (`conv_winograd.RULES`) go through Winograd F(2x2, 3x3)
+  (`conv_winograd.py`): 16 batched products doing 4/9 of the multiply-adds, their data
+  gradient too (it is such a convolution).
 - Depthwise layers (groups = channels = filters, 2-D) skip im2col: maps up to
   `_DW_BANDED_WIDTH` wide as banded products per kernel row, wider ones tap by tap over the
   padded input's stride phases (BLAS axpy/dot for long runs); see the comments below.
@@ -25,6 +28,8 @@ as much as the product; chunks that stay in the cache make the copies cheap.
 from math import prod
 
 import numpy as np
+
+from . import conv_winograd
 
 __all__ = ["usable", "forward", "backward"]
 
@@ -526,6 +531,8 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
         if epilogue is not None:
             epilogue(y, (slice(None),))
         return y.reshape((n, f) + tuple(g.out))
+    if conv_winograd.applies(x.shape, w.shape, groups, g):
+        return conv_winograd.forward(x, w, g, bias=bias, out=y, epilogue=epilogue)
     if _pointwise(g):
         x3 = x.reshape(n, c, p)
         for i in range(groups):
@@ -628,12 +635,16 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     if _depthwise(groups, c, f, g) and (w is not None or not need_x) and (
             x is not None or not need_w):
         return _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w)
-    dx = None
+    dx = dw_wino = None
     if need_x:
         dx = _dx_as_conv(gy, w, groups, g, x_shape)
         need_x = dx is None
+    if need_w and x is not None and conv_winograd.applies_to_weight_grad(x_shape, w_shape,
+                                                                         groups, g):
+        dw_wino = conv_winograd.weight_grad(gy, x, g, w_shape)
+        need_w = False
     if not need_x and not need_w:
-        return dx, None
+        return dx, dw_wino
     if need_x:
         dx = np.zeros(x_shape, dtype=dt)
     w2 = w.reshape(f, -1) if need_x else None
@@ -685,4 +696,4 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
                 np.matmul(_rows(w2, groups, i).T, _rows(g2, groups, i),
                           out=_rows(dcols, groups, i))
             _col2im_add(dcols, dx, s, e, g, plan)
-    return dx, (dw.reshape(w_shape) if need_w else None)
+    return dx, (dw.reshape(w_shape) if need_w else dw_wino)

@@ -182,6 +182,7 @@ COVERED = [
     "gluonlite.ops.bn_fast",
     "gluonlite.ops.conv",
     "gluonlite.ops.conv_fast",
+    "gluonlite.ops.conv_winograd",
     "gluonlite.ops.rnn_layout",
     "gluonlite.ops.rnn_fused",
     "gluonlite.ops",
