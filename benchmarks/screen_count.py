@@ -143,6 +143,17 @@ root, names, meaning = os.path.realpath(sys.argv[1]), sys.argv[2].split(","), sy
 sys.path.insert(0, root)
 from gluonlite.ops import registry
 import gluonlite  # every operator registered (the loops' too)
+def place(obj):
+    # [file relative to root, first line, last line] of a function or class defined under
+    # root; None for a builtin or code outside the project
+    try:
+        path = os.path.realpath(inspect.getsourcefile(obj))
+        lines, first = inspect.getsourcelines(obj)
+    except (OSError, TypeError):
+        return None
+    if not path.startswith(root + os.sep):
+        return None
+    return [os.path.relpath(path, root), first, first + len(lines) - 1]
 def functions(*roots):
     seen, found = set(), []
     def visit(obj, depth=0):
@@ -154,30 +165,20 @@ def functions(*roots):
             visit(obj.func, depth + 1)
             return
         if inspect.isfunction(obj):
-            try:
-                path = os.path.realpath(inspect.getsourcefile(obj))
-                lines, first = inspect.getsourcelines(obj)
-            except (OSError, TypeError):
-                return
-            if path.startswith(root + os.sep):
+            where = place(obj)
+            if where:
                 code = obj.__code__
-                found.append([os.path.relpath(path, root), first, first + len(lines) - 1,
-                              obj.__qualname__, code.co_firstlineno,
-                              list(code.co_varnames[:code.co_argcount])])
+                found.append(where + [obj.__qualname__, code.co_firstlineno,
+                                      list(code.co_varnames[:code.co_argcount])])
             for cell in obj.__closure__ or ():
                 try:
                     visit(cell.cell_contents, depth + 1)
                 except ValueError:  # an empty cell
                     pass
         elif inspect.isclass(obj):  # a lowering's runtime: counted as a class reached
-            try:
-                path = os.path.realpath(inspect.getsourcefile(obj))
-                lines, first = inspect.getsourcelines(obj)
-            except (OSError, TypeError):
-                return
-            if path.startswith(root + os.sep):
-                found.append([os.path.relpath(path, root), first, first + len(lines) - 1,
-                              obj.__qualname__, None, None])
+            where = place(obj)
+            if where:
+                found.append(where + [obj.__qualname__, None, None])
         elif isinstance(obj, (tuple, list)):
             for x in obj:
                 visit(x, depth + 1)
