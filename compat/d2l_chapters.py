@@ -343,19 +343,19 @@ def _prelude(record):
         setattr(mnp.random, name, fn)
     d2l.normal, d2l.randn, d2l.rand = normal, randn, rand   # d2l's own aliases
 
-    def nd_normal(loc=0, scale=1, shape=(), dtype=None, ctx=None, out=None, **kw):
-        v = rs.normal(loc, scale, shape if out is None else out.shape)
+    def nd_draw(draw, a, b, shape, dtype, ctx, out):
+        # `draw(a, b, size)` from the shared stream, into `out` or a new NDArray
+        v = draw(a, b, shape if out is None else out.shape)
         if out is not None:
             out[:] = v
             return out
         return mx.nd.array(v, dtype=_dt(dtype), ctx=ctx)
 
+    def nd_normal(loc=0, scale=1, shape=(), dtype=None, ctx=None, out=None, **kw):
+        return nd_draw(rs.normal, loc, scale, shape, dtype, ctx, out)
+
     def nd_uniform(low=0, high=1, shape=(), dtype=None, ctx=None, out=None, **kw):
-        v = rs.uniform(low, high, shape if out is None else out.shape)
-        if out is not None:
-            out[:] = v
-            return out
-        return mx.nd.array(v, dtype=_dt(dtype), ctx=ctx)
+        return nd_draw(rs.uniform, low, high, shape, dtype, ctx, out)
 
     mx.nd.random.normal = mx.random.normal = nd_normal
     mx.nd.random.uniform = mx.random.uniform = nd_uniform
