@@ -576,12 +576,22 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
 
 def _flipped(w, groups):
     """The kernel of the data gradient as a convolution: w (F, C/groups, *k) -> (C,
-    F/groups, *k), spatially reversed."""
+    F/groups, *k), spatially reversed.
+
+    With one group the result is a view of one (F, *k, C) copy of w: that copy reads w in
+    runs of C, where the (C, F, *k) one reads it in reversed runs of the kernel's few taps
+    (5x slower on a 512 x 512 x 3 x 3 kernel); its (C, F * k) matrix is then a transposed
+    operand, which the BLAS reads as fast (within 1.1x, 1.4x on 7 x 7 maps at batch 1)."""
     f, cg = w.shape[:2]
     k = w.shape[2:]
-    wt = w.reshape((groups, f // groups, cg) + k).swapaxes(1, 2).reshape((groups * cg,
-                                                                         f // groups) + k)
-    return np.ascontiguousarray(wt[(slice(None), slice(None)) + (slice(None, None, -1),) * len(k)])
+    taps = prod(k)
+    flip = (slice(None), slice(None), slice(None, None, -1))
+    if groups == 1:
+        fkc = np.ascontiguousarray(w.reshape(f, cg, taps)[flip].transpose(0, 2, 1))
+        return fkc.reshape(f * taps, cg).T.reshape((cg, f) + k)
+    wt = w.reshape((groups, f // groups, cg, taps)).swapaxes(1, 2)
+    return np.ascontiguousarray(wt[(slice(None),) + flip]).reshape(
+        (groups * cg, f // groups) + k)
 
 
 def _dx_as_conv(gy, w, groups, g, x_shape):
@@ -599,6 +609,9 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
         return None
     # the same kind of geometry as `g` (conv.Geom: conv imports this module, not the reverse)
     gd = type(g)(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
+    wd_shape = (x_shape[1], w.shape[0] // groups) + tuple(w.shape[2:])
+    if conv_winograd.applies(gy.shape, wd_shape, groups, gd):
+        return conv_winograd.forward(gy, None, gd, u=conv_winograd.flipped_kernel(w))
     return forward(gy, _flipped(w, groups), groups, gd)
 
 

@@ -137,6 +137,33 @@ def _kernel(w):
     return (_GG[w.dtype] @ w.reshape(f * c, 9).T).reshape(16, f, c)
 
 
+def flipped_kernel(w):
+    """The kernel transform of the data gradient's convolution, made from the forward's
+    weights w (F, C, 3, 3) as they are: U (16, C, F), a view.
+
+    The data gradient of a 3x3 stride-1 layer is the convolution of the output gradient with
+    w's channels swapped and its taps reversed (`conv_fast._flipped`). Reversing the nine
+    taps is reversing the columns of G (x) G, and swapping the channels is swapping U's
+    last two axes, so this needs no reordered copy of w; `np.matmul` takes the swapped
+    axes as a transposed operand.
+
+    Args:
+        w: the forward's weights, (F, C, 3, 3), float32 or float64.
+
+    Returns:
+        array: U, (16, C, F), for `forward`'s `u`.
+
+    Example::
+
+        from gluonlite.ops import conv_fast, conv_winograd
+        w = np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3)
+        u = conv_winograd.flipped_kernel(w)
+        np.allclose(u, conv_winograd._kernel(conv_fast._flipped(w, 1)))    # True
+    """
+    f, c = w.shape[:2]
+    return (_GG[w.dtype][:, ::-1] @ w.reshape(f * c, 9).T).reshape(16, f, c).swapaxes(1, 2)
+
+
 _LOCAL = threading.local()
 _KEEP_BYTES = 1 << 26  # the largest workspace kept between calls
 
@@ -236,7 +263,7 @@ def _output_tiles(mm, f, m, th, tw, half, dst):
         dst[:, :, :, i, :, 1] = t4
 
 
-def forward(x, w, g, bias=None, out=None, epilogue=None):
+def forward(x, w, g, bias=None, out=None, epilogue=None, u=None):
     """y (N, F, OH, OW) = the 3x3, stride-1 convolution of x (N, C, H, W) with w (F, C, 3, 3)
     by Winograd F(2x2, 3x3), plus `bias` (F,) when given: what `conv_fast.forward` computes
     for the layers `applies` accepts, with 2.25x fewer multiply-adds.
@@ -250,6 +277,8 @@ def forward(x, w, g, bias=None, out=None, epilogue=None):
         epilogue: optional ``f(block, index)`` applied to each chunk of samples of y as soon
             as it is written (bias included): `block` is y seen as (N, F, P) at ``index``,
             modified in place (as `conv_fast.forward`'s).
+        u: w's kernel transform (16, F, C) when the caller has it (`flipped_kernel`); w is
+            then not read and may be None (default None: made from w).
 
     Returns:
         array: y, (N, F, OH, OW).
@@ -262,11 +291,12 @@ def forward(x, w, g, bias=None, out=None, epilogue=None):
         conv_winograd.forward(x, w, g)[0, 0, 0]     # array([4., 6., 6., 4.], dtype=float32)
     """
     n, c = x.shape[:2]
-    f = w.shape[0]
+    if u is None:
+        u = _kernel(w)
+    f = u.shape[1]
     oh, ow = g.out
     th, tw = -(-oh // 2), -(-ow // 2)
     dt = x.dtype
-    u = _kernel(w)
     y = np.empty((n, f, oh * ow), dtype=dt) if out is None else out.reshape(n, f, oh * ow)
     per = (th + 1) * (tw + 1)  # tiles per sample and channel, garbage ones included
     step = max(1, min(n, _CHUNK // (16 * c * per)))

@@ -64,6 +64,7 @@ _CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
     ((5, 4, 10, 9), (3, 3), (1, 1), (2, 1), (2, 1), 1, 3),    # dilation at stride 1
     ((5, 4, 7, 7), (2, 2), (1, 1), (3, 2), (1, 1), 1, 3),     # pad > dilated kernel - 1
     ((5, 6, 11), (3,), (2,), (1,), (2,), 3, 6),               # 1-D, groups
+    ((3, 6, 7, 8), (3, 2), (1, 1), (1, 1), (1, 2), 3, 9),     # groups at stride 1: dx conv
     ((5, 2, 5, 6, 4), (2, 3, 2), (1, 2, 1), (1, 1, 0), (1, 1, 2), 1, 3),  # 3-D
 ]
 
