@@ -69,12 +69,17 @@ _CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
 ]
 
 
+@pytest.mark.parametrize("product", ["plain", "swapped"])
 @pytest.mark.parametrize("tiles", ["samples", "rows"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", _CONV, ids=lambda c: f"{c[0]}-k{c[1]}-s{c[2]}-p{c[3]}-"
                                                        f"d{c[4]}-g{c[5]}")
-def test_convolution_matches_reference(case, dtype, tiles, monkeypatch):
+def test_convolution_matches_reference(case, dtype, tiles, product, monkeypatch):
     shape, k, s, p, d, groups, f = case
+    # plain: every product as a @ b; swapped: those with a transposed left operand as
+    # (b^T a^T)^T, as layers with few output columns take them
+    monkeypatch.setattr(conv_fast, "_FEW_COLUMNS", 0 if product == "plain" else 1 << 30)
+    monkeypatch.setattr(conv_fast, "_LONG_INNER", 1)
     # samples: chunks of two samples' columns (the batch of 5 spans 3 chunks, the last
     # partial); rows: each sample's columns in blocks of about a third of its output rows.
     cols_per_sample = shape[1] * int(np.prod(k)) * int(np.prod(shape[2:]))
