@@ -346,3 +346,24 @@ def test_call_opcodes_counts_one_call_per_function():
     counts = {r.split("|")[1].strip(): int(r.split("|")[2]) for r in _table_rows(p.stdout)[1:]}
     assert counts["gluon/block.py:forward"] > 0 and counts["ndarray/invoke.py:_run_dense"] > 0
     assert all(v > 0 for v in counts.values())
+
+
+def test_conv_dx_kernel_compares_two_equal_data_gradients(bench_module):
+    """benchmarks/conv_dx_kernel.py's baseline (the old reversed-copy path) computes the
+    same data gradient as today's `_dx_as_conv`, through both the im2col and 1x1 paths,
+    and its table has one row per layer."""
+    import numpy as np
+    from gluonlite.ops import conv, conv_fast
+    mod = bench_module("conv_dx_kernel")
+    rng = np.random.default_rng(0)
+    for c, f, h, k in [(6, 5, 7, 3), (8, 3, 4, 1)]:
+        p = (k - 1) // 2
+        g = conv.Geom((k, k), (1, 1), (1, 1), (p, p), (p, p), (h, h))
+        w = rng.standard_normal((f, c, k, k))
+        gy = rng.standard_normal((2, f, h, h))
+        np.testing.assert_allclose(mod.old_data_grad(gy, w, g, (2, c, h, h)),
+                                   conv_fast._dx_as_conv(gy, w, 1, g, (2, c, h, h)),
+                                   rtol=1e-12, atol=1e-12)
+    proc = _run("conv_dx_kernel.py", "--batches", "1", "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert len(_table_rows(proc.stdout)) == 1 + len(mod.LAYERS), proc.stdout
