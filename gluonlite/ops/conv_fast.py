@@ -488,12 +488,13 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
 
 
 # OpenBLAS's kernel for a transposed left operand is slow when the right operand has few
-# columns and a long inner dimension; the data gradient's kernels are such operands (w^T,
-# and the reversed kernel of `_flipped`), and batch-1 layers on 7 x 7 maps and smaller
-# such products. There the product is taken the other way round, (b^T a^T)^T, whose left
-# operand is the small one. Measured (`a` (M, K) stored transposed, `b` (K, P), the
-# swapped form with its copy back over the plain one): 0.77-0.93 for K >= 512 and P <= 49
-# (0.84 on ResNet's 512 @ 7 reversed kernel, K = 4608), but 1.1-1.8 for K <= 256 or P >= 128.
+# columns and a long inner dimension. The data gradient's kernels are transposed operands
+# (w^T, and the reversed kernel of `_flipped`), and batch-1 layers on maps of 7 x 7 and
+# smaller give them few columns. There the product is taken the other way round,
+# (b^T a^T)^T, whose left operand is the small one. Measured (`a` (M, K) stored
+# transposed, `b` (K, P), the swapped form with its copy back over the plain one):
+# 0.77-0.93 for K >= 512 and P <= 49 (0.84 on ResNet's 512 @ 7 reversed kernel,
+# K = 4608), but 1.1-1.8 for K <= 256 or P >= 128.
 _FEW_COLUMNS = 64
 _LONG_INNER = 512
 
@@ -606,7 +607,8 @@ def _flipped(w, groups):
     With one group the result is a view of one (F, *k, C) copy of w: that copy reads w in
     runs of C, where the (C, F, *k) one reads it in reversed runs of the kernel's few taps
     (5x slower on a 512 x 512 x 3 x 3 kernel); its (C, F * k) matrix is then a transposed
-    operand, which the BLAS reads as fast (within 1.1x, 1.4x on 7 x 7 maps at batch 1)."""
+    operand, which the BLAS reads as fast (within 1.1x) except with few columns, where
+    `_product` swaps the product."""
     f, cg = w.shape[:2]
     k = w.shape[2:]
     taps = prod(k)
