@@ -553,13 +553,11 @@ def _cast(p, rc, x):
 
 
 # ---- binary ----------------------------------------------------------------------------
-def _floor_quotient(xp, a, b):
-    """floor(a / b), in integers for integer arrays (a zero divisor gives 0 there, not an
-    infinity that turns a zero head gradient into NaN)."""
-    if a.dtype.kind in "iub" and getattr(b, "dtype", a.dtype).kind in "iub":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return xp.floor_divide(a, b)
-    return xp.floor(a / b)
+def _mod_grad(x, g, dg):
+    """A gradient of mod: `dg()` (the head gradient g times the derivative) for floating
+    data x, zeros for integers, as MXNet's kernels have it (its mod_grad, mod_rgrad and
+    rmod_grad are 0 for every integer type: a remainder of integers has no slope)."""
+    return g * 0 if x.dtype.kind in "iub" else dg()
 
 
 # Per kind: the array function, the gradients with respect to lhs and to rhs
@@ -571,8 +569,8 @@ _BINARY = {
             ("lhs", "rhs")),
     "div": ("divide", lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b),
             ("lhs", "rhs")),
-    "mod": ("mod", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * _floor_quotient(xp, a, b),
-            None),
+    "mod": ("mod", lambda xp, a, b, y, g: _mod_grad(a, g, lambda: g),
+            lambda xp, a, b, y, g: _mod_grad(a, g, lambda: -g * xp.floor(a / b)), None),
     "power": ("power", lambda xp, a, b, y, g: g * b * a ** (b - 1),
               lambda xp, a, b, y, g: g * y * xp.log(a), None),
     "maximum": ("maximum", lambda xp, a, b, y, g: g * (a >= b),
@@ -714,8 +712,9 @@ _scalar_op("_mul_scalar", "multiply", lambda xp, x, s, y, g: g * s, (), fusable=
 _scalar_op("_div_scalar", "divide", lambda xp, x, s, y, g: g / s, (), fusable=True)
 _scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: -g * y / x, ("data", "outputs"),
            fusable=True)
-_scalar_op("_mod_scalar", "mod", lambda xp, x, s, y, g: g, ())
-_scalar_op("_rmod_scalar", "rmod", lambda xp, x, s, y, g: -g * xp.floor(s / x), ("data",))
+_scalar_op("_mod_scalar", "mod", lambda xp, x, s, y, g: _mod_grad(x, g, lambda: g), ("data",))
+_scalar_op("_rmod_scalar", "rmod",
+           lambda xp, x, s, y, g: _mod_grad(x, g, lambda: -g * xp.floor(s / x)), ("data",))
 _scalar_op("_power_scalar", "power", lambda xp, x, s, y, g: g * s * x ** (s - 1), ("data",),
            via_float=True)
 _scalar_op("_rpower_scalar", "rpower", lambda xp, x, s, y, g: g * y * np.log(s), ("outputs",),

@@ -1,7 +1,8 @@
 """MXNet 1.9.1's edge semantics where real programs meet them, against numbers its CPU build
 made (fixtures/make_edges.py): relu and Activation('relu') of NaN, softmax and log_softmax
 over rows holding NaN or infinity, topk/sort/argsort with NaN and ties (libstdc++'s
-algorithms), and BatchNorm(fix_gamma=True) writing 1 into gamma."""
+algorithms), BatchNorm(fix_gamma=True) writing 1 into gamma, and mod's zero gradients
+through integer data."""
 import importlib.util
 import os
 
@@ -18,13 +19,14 @@ _spec.loader.exec_module(make_edges)
 _REF = np.load(os.path.join(_FIX, "edges_mxnet.npz"))
 
 
-@pytest.mark.parametrize("part", ["activations", "softmaxes", "orderings", "batchnorm_gamma"])
+@pytest.mark.parametrize("part", ["activations", "softmaxes", "orderings", "batchnorm_gamma",
+                                  "mod_gradients"])
 def test_edges_match_mxnet(part):
     got = getattr(make_edges, part)(mx)
     want = {k: _REF[k] for k in got}
     for k, w in want.items():
         assert got[k].shape == w.shape and got[k].dtype == w.dtype, k
-        if part in ("orderings", "activations"):
+        if part in ("orderings", "activations", "mod_gradients"):
             np.testing.assert_array_equal(got[k], w, err_msg=k)
         else:
             np.testing.assert_allclose(got[k], w, rtol=1e-5, atol=1e-6, err_msg=k)
@@ -62,7 +64,7 @@ def test_batchnorm_fix_gamma_writes_one_into_gamma_in_training_hybridized_too():
 
 def test_every_fixture_entry_is_checked():
     names = set()
-    for part in ("activations", "softmaxes", "orderings", "batchnorm_gamma"):
+    for part in ("activations", "softmaxes", "orderings", "batchnorm_gamma", "mod_gradients"):
         names |= set(getattr(make_edges, part)(mx))
     assert names == set(_REF.files)
 
