@@ -500,10 +500,12 @@ _LONG_INNER = 512
 
 
 def _product(a, b, out):
-    """out = a @ b for 2-D operands; the swapped form where that is faster (above)."""
-    if (b.shape[1] <= _FEW_COLUMNS and b.shape[0] >= _LONG_INNER
+    """out = a @ b for a 2-D `a` and a 2-D `b` (or a stack of them, `out` alike); the
+    swapped form, one matrix of the stack at a time, where that is faster (above)."""
+    if (b.shape[-1] <= _FEW_COLUMNS and b.shape[-2] >= _LONG_INNER
             and a.T.flags.c_contiguous and not a.flags.c_contiguous):
-        out[...] = np.matmul(b.T, a.T).T
+        for bs, os_ in zip(b.reshape((-1,) + b.shape[-2:]), out.reshape((-1,) + out.shape[-2:])):
+            os_[...] = np.matmul(bs.T, a.T).T
     else:
         np.matmul(a, b, out=out)
 
@@ -557,13 +559,8 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
     if _pointwise(g):
         x3 = x.reshape(n, c, p)
         for i in range(groups):
-            a, xs = _rows(w2, groups, i), x3[:, i * (c // groups):(i + 1) * (c // groups)]
-            ys = y[:, i * (f // groups):(i + 1) * (f // groups)]
-            if p <= _FEW_COLUMNS:
-                for s in range(n):
-                    _product(a, xs[s], ys[s])
-            else:
-                np.matmul(a, xs, out=ys)
+            _product(_rows(w2, groups, i), x3[:, i * (c // groups):(i + 1) * (c // groups)],
+                     y[:, i * (f // groups):(i + 1) * (f // groups)])
         if b is not None:
             y += b
         if epilogue is not None:
@@ -700,12 +697,7 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
             for s in range(n):
                 acc += gy3[s, fs] @ x3[s, cs].T
             if need_x:
-                dx3 = dx.reshape(n, c, p)[:, cs]
-                if p <= _FEW_COLUMNS:
-                    for s in range(n):
-                        _product(w2[fs].T, gy3[s, fs], dx3[s])
-                else:
-                    np.matmul(w2[fs].T, gy3[:, fs], out=dx3)
+                _product(w2[fs].T, gy3[:, fs], dx.reshape(n, c, p)[:, cs])
         return dx, dw.reshape(w_shape)
     rows = c * prod(g.kernel)
     if need_x:
