@@ -13,7 +13,8 @@ def seed(n):
     """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling).
 
     Args:
-        n: the seed, an int (numpy's ``default_rng`` accepts any non-negative int).
+        n: the seed, any int: negative ones too, as MXNet takes them (numpy's ``default_rng``
+            takes non-negative ones, so n is taken modulo 2**64: each seed its own stream).
 
     Example::
 
@@ -24,11 +25,12 @@ def seed(n):
         a == b                      # True
         generator().bit_generator.state = state     # restore the draws
     """
-    _state["gen"] = np.random.default_rng(int(n))
+    key = int(n) % (1 << 64)
+    _state["gen"] = np.random.default_rng(key)
     _state["seed"] = int(n)
     try:
         import cupy
-        cupy.random.seed(int(n))
+        cupy.random.seed(key)
     except Exception:  # no GPU backend: nothing else to seed
         pass
 

@@ -184,3 +184,14 @@ def test_nd_and_sym_random_draw_the_same_numbers_from_one_table(name):
         **dict(zip(names, arrays)))[0].asnumpy()
     assert want.shape == (2, 3)
     np.testing.assert_array_equal(got, want)
+
+
+def test_negative_seeds_give_repeatable_streams_of_their_own():
+    """MXNet's mx.random.seed takes any int (its own test_random_seed draws seeds from
+    [-2**31, 2**31)); a negative seed repeats its draws and is not its absolute value's."""
+    draws = {}
+    for s in (-123456789, 123456789, -123456789):
+        mx.random.seed(s)
+        draws.setdefault(s, []).append(nd.random.uniform(shape=(4,)).asnumpy())
+    np.testing.assert_array_equal(*draws[-123456789])
+    assert not np.array_equal(draws[-123456789][0], draws[123456789][0])
