@@ -553,11 +553,83 @@ def _cast(p, rc, x):
 
 
 # ---- binary ----------------------------------------------------------------------------
+# MXNet's kernels evaluate a rule on integer data as C code in the data's type, and the
+# helpers below give those values: an integer quotient truncates towards zero, a float
+# value converts by truncation, a power goes through single-precision `powf` (3 ** 19 is
+# 1162261504 in int32 there) and a logarithm through double precision (its `math::` wrappers
+# take integers to float for binary functions, to double for unary ones).
 def _mod_grad(x, g, dg):
     """A gradient of mod: `dg()` (the head gradient g times the derivative) for floating
     data x, zeros for integers, as MXNet's kernels have it (its mod_grad, mod_rgrad and
     rmod_grad are 0 for every integer type: a remainder of integers has no slope)."""
     return g * 0 if x.dtype.kind in "iub" else dg()
+
+
+def _as_c(xp, v, dtype):
+    """Values `v` as C converts them to the integer `dtype`: floats truncated towards zero,
+    out-of-range integers wrapped (-1 is 255 in uint8)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if v.dtype.kind == "f":
+            return xp.trunc(v).astype(dtype)
+        return v.astype(dtype)
+
+
+def _c_div(xp, a, b):
+    """a / b of integer arrays (or ints) as C divides them, in int64: the quotient
+    truncated towards zero (numpy's // floors instead)."""
+    a, b = xp.asarray(a, dtype=np.int64), xp.asarray(b, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = xp.trunc(xp.true_divide(a, b))
+    return _as_c(xp, q, np.int64)
+
+
+def _powf(xp, a, b):
+    """a ** b of integer data in single precision, as MXNet's `math::pow` computes it (C's
+    powf, correctly rounded: numpy's float32 power is an ulp off, 11 ** 7 is 19487170)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return xp.power(xp.asarray(a, dtype=np.float64),
+                        xp.asarray(b, dtype=np.float64)).astype(np.float32)
+
+
+def _log_double(xp, a):
+    """log of integer data in double precision, as MXNet's unary `math::log` computes it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.log(xp.asarray(a, dtype=np.float64))
+
+
+def _int_or(x, int_rule, float_rule):
+    """A rule with MXNet's integer semantics: `int_rule()` for integer data x, else
+    `float_rule()` (each a thunk)."""
+    return int_rule() if x.dtype.kind in "iub" else float_rule()
+
+
+def _div_grads():
+    def ga(xp, a, b, y, g):  # g * (1 / b)
+        return _int_or(a, lambda: g * _as_c(xp, _c_div(xp, 1, b), a.dtype), lambda: g / b)
+
+    def gb(xp, a, b, y, g):  # g * (-a / b**2)
+        b64 = xp.asarray(b, dtype=np.int64)
+        return _int_or(a, lambda: g * _as_c(xp, _c_div(xp, -xp.asarray(a, dtype=np.int64),
+                                                         b64 * b64), a.dtype),
+                       lambda: -g * a / (b * b))
+    return ga, gb
+
+
+def _power_grads():
+    def ga(xp, a, b, y, g):  # g * b * a ** (b - 1)
+        return _int_or(a, lambda: g * _as_c(xp, xp.asarray(b, dtype=np.float32)
+                                                * _powf(xp, a, b - 1), a.dtype),
+                       lambda: g * b * a ** (b - 1))
+
+    def gb(xp, a, b, y, g):  # g * a ** b * log(a)
+        return _int_or(a, lambda: g * _as_c(xp, _powf(xp, a, b) * _log_double(xp, a), a.dtype),
+                       lambda: g * y * xp.log(a))
+    return ga, gb
+
+
+def _int_power(xp, a, b):
+    """power of integer data: `powf`, then converted as C converts (see `_powf`)."""
+    return _as_c(xp, _powf(xp, a, b), a.dtype)
 
 
 # Per kind: the array function, the gradients with respect to lhs and to rhs
@@ -567,12 +639,10 @@ _BINARY = {
     "sub": ("subtract", lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g, ()),
     "mul": ("multiply", lambda xp, a, b, y, g: g * b, lambda xp, a, b, y, g: g * a,
             ("lhs", "rhs")),
-    "div": ("divide", lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b),
-            ("lhs", "rhs")),
+    "div": ("divide", *_div_grads(), ("lhs", "rhs")),
     "mod": ("mod", lambda xp, a, b, y, g: _mod_grad(a, g, lambda: g),
             lambda xp, a, b, y, g: _mod_grad(a, g, lambda: -g * xp.floor(a / b)), None),
-    "power": ("power", lambda xp, a, b, y, g: g * b * a ** (b - 1),
-              lambda xp, a, b, y, g: g * y * xp.log(a), None),
+    "power": ("power", *_power_grads(), None),
     "maximum": ("maximum", lambda xp, a, b, y, g: g * (a >= b),
                 lambda xp, a, b, y, g: g * (a < b), ("lhs", "rhs")),
     "minimum": ("minimum", lambda xp, a, b, y, g: g * (a <= b),
@@ -580,6 +650,9 @@ _BINARY = {
     "hypot": ("hypot", lambda xp, a, b, y, g: g * a / y, lambda xp, a, b, y, g: g * b / y,
               None),
 }
+# kinds whose integer forward is not the array function's (numpy refuses negative integer
+# exponents; MXNet gives powf's value truncated)
+_INT_FORWARD = {"power": _int_power}
 
 # Fast paths of the same-shape operators (no broadcast, so no reduction): inputs whose
 # gradient is the output's gradient itself, and gradient rules that also write into out=.
@@ -595,9 +668,13 @@ def _binary(name, kind, shape_rule, aliases=()):
     # Same-shape operators never broadcast: their gradients need no reduction.
     same = shape_rule is same_binary_shape
 
+    int_forward = _INT_FORWARD.get(kind)
+
     def kernel(p, rc, a, b):
         if a.dtype == np.bool_:
             raise MXNetTypeError(f"Operator {name} does not support boolean type")
+        if int_forward is not None and a.dtype.kind in "iu":
+            return int_forward(rc.xp, a, b)
         return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
 
     def vjp(p, rc, xs, ys, gys, need):
@@ -610,7 +687,10 @@ def _binary(name, kind, shape_rule, aliases=()):
                 None if gb is None else unbroadcast(gb, b.shape))
 
     def into(p, rc, outs, a, b):
-        getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
+        if int_forward is not None and a.dtype.kind in "iu":
+            outs[0][...] = int_forward(rc.xp, a, b)
+        else:
+            getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
 
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
@@ -658,13 +738,13 @@ def _scalar_dtype(p, ins):
     return ins, [None if d is None else (np.dtype(np.int64) if d == np.bool_ else d)]
 
 
-def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_float=False,
+def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_powf=False,
                fusable=False):
     """x (op) scalar, from the array function `fn` (a name; "r" in front: the scalar comes
     first) and ``grad(xp, x, s, y, g) -> dx``; the result keeps x's dtype (int64 for bool).
-    Integer data sees the scalar cast to its type (see `_int_scalar`); `via_float`: with
-    integer data compute in float64 and truncate back (powers, where numpy refuses negative
-    integer exponents). `saves`, `passes_grad`: the gradient's fast paths (`Fast`);
+    Integer data sees the scalar cast to its type (see `_int_scalar`), in the gradient too;
+    `via_powf`: integer data computes in single precision and converts back as C does
+    (powers: MXNet's `powf`, and numpy refuses negative integer exponents). `saves`, `passes_grad`: the gradient's fast paths (`Fast`);
     `fusable`: `fn` and `grad` are ufunc expressions (`Fast.elementwise`, float data)."""
     swap = fn.startswith("r")
     fn = fn[1:] if swap else fn
@@ -677,13 +757,15 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_fl
             x = x.astype(np.int64)
         if x.dtype.kind == "f":
             return f(rc.xp, x, p.scalar, None).astype(x.dtype, copy=False)
-        if via_float:
-            return f(rc.xp, x.astype(np.float64), float(_int_scalar(p.scalar, x.dtype)),
-                     None).astype(x.dtype)
+        if via_powf:
+            s = _int_scalar(p.scalar, x.dtype)
+            return _as_c(rc.xp, _powf(rc.xp, s, x) if swap else _powf(rc.xp, x, s), x.dtype)
         return f(rc.xp, x, _int_scalar(p.scalar, x.dtype), None).astype(x.dtype, copy=False)
 
     def vjp(p, rc, xs, ys, gys, need):
-        return (grad(rc.xp, xs[0], p.scalar, ys[0], gys[0]).astype(xs[0].dtype, copy=False),)
+        x = xs[0]
+        s = p.scalar if x.dtype.kind == "f" else _int_scalar(p.scalar, gys[0].dtype)
+        return (grad(rc.xp, x, s, ys[0], gys[0]).astype(x.dtype, copy=False),)
 
     def into(p, rc, outs, x):  # float data in place
         outs[0][...] = kernel(p, rc, x) if x.dtype.kind != "f" else f(rc.xp, x, p.scalar,
@@ -710,15 +792,19 @@ _scalar_op("_minus_scalar", "subtract", lambda xp, x, s, y, g: g, (), (0,), fusa
 _scalar_op("_rminus_scalar", "rsubtract", lambda xp, x, s, y, g: -g, (), fusable=True)
 _scalar_op("_mul_scalar", "multiply", lambda xp, x, s, y, g: g * s, (), fusable=True)
 _scalar_op("_div_scalar", "divide", lambda xp, x, s, y, g: g / s, (), fusable=True)
-_scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: -g * y / x, ("data", "outputs"),
-           fusable=True)
+_scalar_op("_rdiv_scalar", "rdivide", lambda xp, x, s, y, g: _int_or(
+    x, lambda: g * _as_c(xp, _c_div(xp, -int(s), xp.asarray(x, dtype=np.int64) ** 2), x.dtype),
+    lambda: -g * y / x), ("data", "outputs"), fusable=True)
 _scalar_op("_mod_scalar", "mod", lambda xp, x, s, y, g: _mod_grad(x, g, lambda: g), ("data",))
 _scalar_op("_rmod_scalar", "rmod",
            lambda xp, x, s, y, g: _mod_grad(x, g, lambda: -g * xp.floor(s / x)), ("data",))
-_scalar_op("_power_scalar", "power", lambda xp, x, s, y, g: g * s * x ** (s - 1), ("data",),
-           via_float=True)
-_scalar_op("_rpower_scalar", "rpower", lambda xp, x, s, y, g: g * y * np.log(s), ("outputs",),
-           via_float=True)
+_scalar_op("_power_scalar", "power", lambda xp, x, s, y, g: _int_or(
+    x, lambda: g * _as_c(xp, np.float32(s) * _powf(xp, x, int(s) - 1), x.dtype),
+    lambda: g * s * x ** (s - 1)), ("data",), via_powf=True)
+_scalar_op("_rpower_scalar", "rpower", lambda xp, x, s, y, g: _int_or(
+    y, lambda: g * _as_c(xp, xp.asarray(y, dtype=np.float32) * _log_double(xp, s),
+                           y.dtype),
+    lambda: g * y * np.log(s)), ("outputs",), via_powf=True)
 _scalar_op("_maximum_scalar", "maximum", lambda xp, x, s, y, g: g * (x >= s), ("data",))
 _scalar_op("_minimum_scalar", "minimum", lambda xp, x, s, y, g: g * (x <= s), ("data",))
 _scalar_op("_hypot_scalar", "hypot", lambda xp, x, s, y, g: g * x / y, ("data", "outputs"))
