@@ -70,6 +70,24 @@ def _scaled_into(p, g, t):
         np.clip(t, -p.clip_gradient, p.clip_gradient, out=t)
 
 
+def _step_into(p, g, t, lr):
+    """t = the gradient's term of SGD's update (the rules' `_sgd_grad_term`), in scratch `t`."""
+    f = g.dtype.type
+    rescale = f(np.float32(p.rescale_grad))
+    if p.clip_gradient >= 0:
+        clip = f(np.float32(p.clip_gradient))
+        np.multiply(g, rescale, out=t)
+        np.clip(t, -clip, clip, out=t)
+        np.multiply(t, lr, out=t)
+    else:
+        np.multiply(g, lr * rescale, out=t)
+
+
+def _scalars(w, *values):
+    """The rules' `_in`: attributes as float32 (MXNet's parameter structs), in w's type."""
+    return [w.dtype.type(np.float32(v)) for v in values]
+
+
 def sgd_into(p, out, w, g):
     """``out = (1 - lr*wd) * w - lr * clip(rescale_grad * g)``, blockwise; `out` may be `w`.
 
@@ -91,12 +109,12 @@ def sgd_into(p, out, w, g):
         optimizer_fast.sgd_into(p, w, w, np.ones(2, np.float32))     # [0.5, 0.5]
     """
     wf, gf, of = w.reshape(-1), g.reshape(-1), out.reshape(-1)
-    decay, lr = 1 - p.lr * p.wd, p.lr
+    lr, wd = _scalars(wf, p.lr, p.wd)
+    decay = wf.dtype.type(1) - lr * wd
     t = np.empty(min(wf.size, max(1, BLOCK_BYTES // wf.itemsize)), wf.dtype)
     for s, e in _blocks(wf.size, wf.itemsize):
         tb, ob = t[:e - s], of[s:e]
-        _scaled_into(p, gf[s:e], tb)
-        np.multiply(tb, lr, out=tb)
+        _step_into(p, gf[s:e], tb, lr)
         np.multiply(wf[s:e], decay, out=ob)
         np.subtract(ob, tb, out=ob)
     return out
@@ -125,15 +143,16 @@ def sgd_mom_into(p, out, w, g, mom):
         optimizer_fast.sgd_mom_into(p, w, w, np.ones(2, np.float32), m)   # [0.5, 0.5]
     """
     wf, gf, mf, of = w.reshape(-1), g.reshape(-1), mom.reshape(-1), out.reshape(-1)
-    lrwd, lr, momentum = p.lr * p.wd, p.lr, p.momentum
+    lr, wd, momentum = _scalars(wf, p.lr, p.wd, p.momentum)
+    lrwd = lr * wd
     t = np.empty(min(wf.size, max(1, BLOCK_BYTES // wf.itemsize)), wf.dtype)
     for s, e in _blocks(wf.size, wf.itemsize):
         tb, mb, wb = t[:e - s], mf[s:e], wf[s:e]
         np.multiply(mb, momentum, out=mb)
-        np.multiply(wb, lrwd, out=tb)
-        np.subtract(mb, tb, out=mb)
-        _scaled_into(p, gf[s:e], tb)
-        np.multiply(tb, lr, out=tb)
+        if p.wd:  # as the rule: no decay term when wd is 0
+            np.multiply(wb, lrwd, out=tb)
+            np.subtract(mb, tb, out=mb)
+        _step_into(p, gf[s:e], tb, lr)
         np.subtract(mb, tb, out=mb)
         np.add(wb, mb, out=of[s:e])
     return out

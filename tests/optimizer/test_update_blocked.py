@@ -2,6 +2,9 @@
 (`gluonlite.ops.optimizer_fast`), and the SGD optimizer writes the new weight over the weight
 (`run_update`): the numbers must be those of the plain definition, bit for bit, over arrays
 spanning several blocks and the ragged last one."""
+import importlib.util
+import os
+
 import numpy as np
 import pytest
 
@@ -21,11 +24,17 @@ def _arrays(dtype, seed=0):
 
 
 def _plain_sgd_mom(w, g, mom, lr, wd, momentum, rescale, clip):
-    """The update as MXNet documents it, whole-array numpy (the momentum changes in place)."""
-    sg = rescale * g
-    if clip >= 0:
-        sg = np.clip(sg, -clip, clip)
-    mom[...] = momentum * mom - lr * wd * w - lr * sg
+    """The update as MXNet's kernel evaluates it, whole-array numpy, the attributes in the
+    weight's precision through float32 (the momentum changes in place): (lr * rescale) * g
+    without clipping, lr * clip(rescale * g) with it; the decay term left out when wd is 0."""
+    def f(v):
+        return w.dtype.type(np.float32(v))
+    lr, wd, momentum, rescale, c = f(lr), f(wd), f(momentum), f(rescale), f(clip)
+    step = lr * np.clip(rescale * g, -c, c) if clip >= 0 else (lr * rescale) * g
+    mom[...] = momentum * mom
+    if wd:
+        mom -= (lr * wd) * w
+    mom -= step
     return w + mom
 
 
@@ -42,10 +51,12 @@ def _plain_nag(w, g, mom, lr, wd, momentum, rescale, clip):
 
 
 def _plain_sgd(w, g, lr, wd, rescale, clip):
-    sg = rescale * g
-    if clip >= 0:
-        sg = np.clip(sg, -clip, clip)
-    return (1 - lr * wd) * w - lr * sg
+    """sgd_update as MXNet's kernel evaluates it (see `_plain_sgd_mom`)."""
+    def f(v):
+        return w.dtype.type(np.float32(v))
+    lr, wd, rescale, c = f(lr), f(wd), f(rescale), f(clip)
+    step = lr * np.clip(rescale * g, -c, c) if clip >= 0 else (lr * rescale) * g
+    return (f(1) - lr * wd) * w - step
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -179,3 +190,18 @@ def test_run_update_names_a_shape_mismatch():
     w = nd.ones((4,))
     with pytest.raises(ValueError, match="sgd_mom_update"):
         run_update(plan, [w, nd.ones((3,)), nd.zeros((4,))], w)
+
+
+def test_sgd_updates_give_mxnets_numbers_bit_for_bit():
+    # fixtures/make_sgd_bits.py: MXNet 1.9.1's kernels on the same arrays; the gradient's
+    # term is (lr * rescale_grad) * g there, the scalars' product rounded once
+    spec = importlib.util.spec_from_file_location("make_sgd_bits", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "make_sgd_bits.py"))
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    ref = np.load(os.path.join(os.path.dirname(spec.origin), "sgd_bits_mxnet.npz"))
+    got = make.cases(mx)
+    assert set(got) == set(ref.files)
+    for k, v in got.items():
+        assert v.dtype == ref[k].dtype, k
+        np.testing.assert_array_equal(v, ref[k], err_msg=k)
