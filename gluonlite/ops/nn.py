@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import attrs as A
-from . import bn_fast
+from . import bn_fast, softmax_fast
 from .fast import Fast
 from .random import generator
 from .registry import register, ShapeError
@@ -63,7 +63,10 @@ def _softmax_fwd(p, rc, x, log, length=None):
             y = _plain_softmax(xp, z, top, p.axis, log, None)
             y[odd] = _onednn_rows(xp, z[odd], log)
             return y.astype(p.dtype or x.dtype, copy=False)
-    y = _plain_softmax(xp, z, top, p.axis, log, mask if length is not None else None)
+    if length is None and softmax_fast.usable(xp, p.axis, z):
+        y = softmax_fast.forward(z, top, log)
+    else:
+        y = _plain_softmax(xp, z, top, p.axis, log, mask if length is not None else None)
     return y.astype(p.dtype or x.dtype, copy=False)
 
 
@@ -85,14 +88,20 @@ _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.OptionalFloat(), "dtype": 
 def _softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
+    if softmax_fast.usable(rc.xp, p.axis, y, g):
+        gx = softmax_fast.softmax_grad(y, g, t)
+    else:
+        gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
     return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]
 
 
 def _log_softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
+    if softmax_fast.usable(rc.xp, p.axis, y, g):
+        gx = softmax_fast.log_softmax_grad(y, g, t)
+    else:
+        gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
     return (gx.astype(xs[0].dtype, copy=False),)
 
 
