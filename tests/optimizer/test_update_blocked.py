@@ -205,3 +205,17 @@ def test_sgd_updates_give_mxnets_numbers_bit_for_bit():
     for k, v in got.items():
         assert v.dtype == ref[k].dtype, k
         np.testing.assert_array_equal(v, ref[k], err_msg=k)
+
+
+@pytest.mark.parametrize("blocked", [True, False], ids=["blocked", "plain_rule"])
+def test_sgd_mom_without_weight_decay_keeps_an_infinite_weights_momentum(blocked):
+    # docs/guide/differences.md: no decay term at wd=0 (MXNet's 0 * inf makes the momentum NaN)
+    w = np.array([np.inf, 1.0, -np.inf, 2.0], np.float32)
+    W = nd.array(w if blocked else np.repeat(w, 2))
+    W = W if blocked else W[::2]  # a strided view takes the plain rule
+    G, M = nd.ones(W.shape), nd.zeros(W.shape)
+    nd.sgd_mom_update(W, G, M, lr=0.1, momentum=0.9, wd=0.0, out=W)
+    np.testing.assert_array_equal(M.asnumpy(), np.full(4, np.float32(-0.1)))
+    np.testing.assert_array_equal(W.asnumpy(), w - np.float32(0.1))
+    nd.sgd_mom_update(W, G, M, lr=0.1, momentum=0.9, wd=1e-4, out=W)
+    np.testing.assert_array_equal(M.asnumpy()[[0, 2]], [-np.inf, np.inf])  # decay present
