@@ -7,6 +7,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
+from . import gelu_fast
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .relu_fast import max_zero
@@ -511,13 +512,33 @@ def _leaky_shape(p, ins):
 def _leaky_fast(p, rc, x, gamma=None):
     """The leaky form with a slope in (0, 1] on a numpy float array as ``max(slope*x, x)``:
     the same element chosen as ``where(x > 0, x, slope*x)`` (at 0, -0, inf and NaN too), in
-    two vectorised passes instead of a mask, a product and a select (about 10x faster)."""
+    two vectorised passes instead of a mask, a product and a select (about 10x faster); gelu
+    a block at a time (`gelu_fast`, the same numbers)."""
     if p.act_type == "leaky" and rc.xp is np and x.dtype.kind == "f":
         slope = x.dtype.type(p.slope)
         if 0 < slope <= 1:  # in the data's dtype: a slope that rounds to 0 makes inf*0 NaN
             y = x * slope
             return np.maximum(y, x, out=y)
+    if p.act_type == "gelu" and gelu_fast.usable(rc.xp, x):
+        return gelu_fast.forward(x)
     return _leaky_fwd(p, rc, x, gamma)
+
+
+def _leaky_into(p, rc, outs, x, gamma=None):
+    """`_leaky_fast` into `outs`; gelu in place (a fused product's epilogue passes its
+    output block as both)."""
+    if p.act_type == "gelu" and gelu_fast.usable(rc.xp, x, outs[0]):
+        gelu_fast.forward(x, out=outs[0])
+        return
+    res = _leaky_fast(p, rc, x, gamma)
+    for o, r in zip(outs, res if isinstance(res, tuple) else (res,)):
+        rc.xp.copyto(o, r, casting="unsafe")
+
+
+def _leaky_fast_vjp(p, rc, xs, ys, gys, need):
+    if p.act_type == "gelu" and gelu_fast.usable(rc.xp, xs[0], ys[0], gys[0]):
+        return (gelu_fast.backward(xs[0], ys[0], gys[0]),)
+    return _leaky_vjp(p, rc, xs, ys, gys, need)
 
 
 register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "gamma"),
@@ -528,7 +549,7 @@ register("LeakyReLU", vjp=_leaky_vjp, shape=_leaky_shape, signature=("data", "ga
                                    default="leaky"),
                 "slope": A.Float(0.25), "lower_bound": A.Float(0.125),
                 "upper_bound": A.Float(0.334)},
-         fast=Fast(kernel=_leaky_fast, vjp=_leaky_vjp))(_leaky_fwd)
+         fast=Fast(kernel=_leaky_fast, into=_leaky_into, vjp=_leaky_fast_vjp))(_leaky_fwd)
 
 
 @register("clip", shape=same_shape("clip"), attrs={"a_min": A.Float(), "a_max": A.Float()},

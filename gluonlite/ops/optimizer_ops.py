@@ -74,8 +74,10 @@ def _up(g, w32):
 # ---- the update rules: fn(p, xp, weight, grad, *states) -> new weight -----------------
 def _in(w, *values):
     """Attributes `values` in the weight's precision as MXNet's kernels take them: its
-    parameter structs hold them as float32, cast to the weight's type."""
-    return [w.dtype.type(np.float32(v)) for v in values]
+    parameter structs hold them as float32, cast to the weight's type. A value may be an
+    entry of an array on the weight's device (the preloaded_multi_* operators' lrs, wds)."""
+    return [w.dtype.type(np.float32(v)) if isinstance(v, (int, float, np.generic))
+            else v.astype(np.float32).astype(w.dtype) for v in values]
 
 
 def _sgd_grad_term(p, xp, g, lr):
@@ -97,8 +99,8 @@ def _sgd_mom(p, xp, w, g, mom):
     lr, wd, momentum = _in(w, p.lr, p.wd, p.momentum)
     mom[...] = momentum * mom
     # No decay term when wd is 0: MXNet subtracts 0 * w, which differs only where a weight
-    # is infinite (its momentum becomes NaN there).
-    if p.wd:
+    # is infinite (its momentum becomes NaN there). A wd held on a device is always applied.
+    if not (isinstance(p.wd, (int, float, np.generic)) and p.wd == 0):
         mom -= (lr * wd) * w
     mom -= _sgd_grad_term(p, xp, g, lr)
     return w + mom
