@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python benchmarks/models.py [--models resnet18_v1 ...] [--modes infer train]
         [--batches 1 32] [--rounds 3] [--warmup 1]
-        [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap ...]
+        [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap|nosoftmax|nogelu ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
     python benchmarks/models.py report FILE.jsonl      # the table of a results file
@@ -21,7 +21,9 @@ Per case, interleaved rounds of:
   in MXNet's two passes), ``noband`` (no banded products for narrow depthwise maps),
   ``noaxpy`` (the per-tap depthwise kernel in numpy passes instead of BLAS axpy/dot),
   ``nowino`` (3x3 stride-1 layers through im2col instead of Winograd), ``noswap`` (every
-  product with a transposed kernel taken as it stands, never as (b^T a^T)^T);
+  product with a transposed kernel taken as it stands, never as (b^T a^T)^T), ``nosoftmax``
+  and ``nogelu`` (softmax/log_softmax and GELU as whole-array expressions, not a block of
+  rows or entries at a time);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized
   column chunks, Dense layers, batch_dot, the LSTM's input and per-step products; in
   training also each product's two gradient products) on preallocated buffers: the BLAS
@@ -100,7 +102,9 @@ def _ab_switch(name):
                 "noband": lambda: flag("gluonlite.ops.conv_fast", "_DW_BANDED_WIDTH", 0),
                 "noaxpy": lambda: flag("gluonlite.ops.conv_fast", "_DW_AXPY", 1 << 62),
                 "nowino": lambda: flag("gluonlite.ops.conv_winograd", "ENABLED", False),
-                "noswap": lambda: flag("gluonlite.ops.conv_fast", "_FEW_COLUMNS", 0)}
+                "noswap": lambda: flag("gluonlite.ops.conv_fast", "_FEW_COLUMNS", 0),
+                "nosoftmax": lambda: flag("gluonlite.ops.softmax_fast", "ENABLED", False),
+                "nogelu": lambda: flag("gluonlite.ops.gelu_fast", "ENABLED", False)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]
