@@ -766,7 +766,8 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_po
     Integer data sees the scalar cast to its type (see `_int_scalar`), in the gradient too;
     `via_powf`: integer data computes in single precision and converts back as C does
     (powers: MXNet's `powf`, and numpy refuses negative integer exponents). `saves`,
-    `passes_grad`: the gradient's fast paths (`Fast`); `fusable`: `fn` and `grad` are ufunc expressions (`Fast.elementwise`, float data)."""
+    `passes_grad`: the gradient's fast paths (`Fast`); `fusable`: `fn` and `grad` are ufunc
+    expressions (`Fast.elementwise`, float data)."""
     swap = fn.startswith("r")
     fn = fn[1:] if swap else fn
 
