@@ -268,6 +268,15 @@ def _d2s_shape(name, to_space):
     return rule
 
 
+def _nonempty(name, x):
+    """MXNet 1.9.1 refuses an empty axis here (its shape check wants each of N, C, H, W
+    non-zero)."""
+    if 0 in x.shape:
+        axis = "NCHW"[x.shape.index(0)]
+        raise ShapeError(f"{name}: axis {axis} of data is 0 (shape {tuple(x.shape)}); every "
+                         "axis must be non-zero")
+
+
 def _to_space(x, b):
     n, c, h, w = x.shape
     return x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(
@@ -286,6 +295,7 @@ def _to_depth(x, b):
 def _depth_to_space(p, rc, x):
     """depth_to_space(data, block_size): (N, C, H, W) -> (N, C/b**2, H*b, W*b), moving blocks
     of channels into b x b spatial blocks (the inverse of space_to_depth)."""
+    _nonempty("depth_to_space", x)
     return _to_space(x, p.block_size)
 
 
@@ -295,6 +305,7 @@ def _depth_to_space(p, rc, x):
 def _space_to_depth(p, rc, x):
     """space_to_depth(data, block_size): (N, C, H, W) -> (N, C*b**2, H/b, W/b), moving each
     b x b spatial block into channels (the inverse of depth_to_space)."""
+    _nonempty("space_to_depth", x)
     return _to_depth(x, p.block_size)
 
 

@@ -1,6 +1,7 @@
 """Bad input to the convolution family, the norms, Pad and UpSampling fails before any
 output is made, with an MXNetError (a ValueError) naming the operator, the attribute and the
 shapes; the same message comes from the symbolic shape inference."""
+import numpy as np
 import pytest
 
 import gluonlite as mx
@@ -87,3 +88,12 @@ def test_unknown_pool_type_and_layout_parse_errors():
         nd.Pooling(nd.ones((1, 1, 4, 4)), kernel=(2, 2), pool_type="median")
     with pytest.raises(mx.MXNetError, match=r"LeakyReLU: argument act_type='swish'"):
         nd.LeakyReLU(nd.ones((2, 2)), act_type="swish")
+
+
+@pytest.mark.parametrize("name, shape, axis", [("depth_to_space", (1, 4, 0, 3), "H"),
+                                               ("space_to_depth", (0, 1, 4, 4), "N"),
+                                               ("space_to_depth", (1, 1, 4, 0), "W")])
+def test_depth_space_moves_refuse_an_empty_axis_as_mxnet_does(name, shape, axis):
+    # MXNet 1.9.1's shape check wants each of N, C, H, W non-zero (its test_depthtospace)
+    with pytest.raises(mx.base.MXNetError, match=rf"{name}: axis {axis} of data is 0"):
+        getattr(nd, name)(nd.array(np.zeros(shape, np.float32)), 2)
