@@ -367,3 +367,24 @@ def test_conv_dx_kernel_compares_two_equal_data_gradients(bench_module):
     proc = _run("conv_dx_kernel.py", "--batches", "1", "--rounds", "1")
     assert proc.returncode == 0, proc.stderr
     assert len(_table_rows(proc.stdout)) == 1 + len(mod.LAYERS), proc.stdout
+
+
+def test_row_blocks_compares_equal_updates_and_prints_every_case(bench_module):
+    """benchmarks/row_blocks.py's SGD baseline (the pass order before MXNet's kernel order)
+    gives today's numbers where the two orders agree (rescale_grad 1, wd 0), and its table
+    has one row per operator and SGD case."""
+    import numpy as np
+    from gluonlite.ops import optimizer_fast
+    from gluonlite.ops.registry import Params
+    mod = bench_module("row_blocks")
+    p = Params(dict(lr=0.1, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0, momentum=0.9))
+    rng = np.random.default_rng(0)
+    w, g, m = (rng.standard_normal(40000).astype(np.float32) for _ in range(3))
+    w2, m2 = w.copy(), m.copy()
+    mod.old_sgd_mom(p, w, w, g, m)
+    optimizer_fast.sgd_mom_into(p, w2, w2, g, m2)
+    np.testing.assert_array_equal(w, w2)
+    np.testing.assert_array_equal(m, m2)
+    proc = _run("row_blocks.py", "--rounds", "1", "--scale", "0.002")
+    assert proc.returncode == 0, proc.stderr
+    assert len(_table_rows(proc.stdout)) == 1 + len(mod.OPERATOR_CASES) + len(mod.SGD_CASES)

@@ -1,0 +1,133 @@
+"""The whole-array rules against their block-at-a-time fast paths, on the models' shapes:
+log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`) and the
+SGD momentum update (`optimizer_fast.sgd_mom_into`, against the pass order it had before
+it took MXNet's kernel order).
+
+    PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0]
+
+Each case runs the operator's forward and gradient (an SGD step for the update) through
+the registered rules (`Operator.rules_on(np)`), with the fast path on and off, in one
+process, interleaved, on the same arrays; the table gives CPU ms medians and on / off
+with its range over the rounds. `--scale` shrinks the arrays (the tests run it tiny). One
+thread: run with OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1.
+"""
+import argparse
+import contextlib
+import time
+from statistics import median
+
+import numpy as np
+
+import gluonlite as mx
+from gluonlite.ops import gelu_fast, optimizer_fast, softmax_fast
+from gluonlite.ops.registry import Params, RunCtx
+
+# (what, operator, attributes, shape): the LSTM LM's logits (35 steps x batch rows of its
+# 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128) and its
+# feed-forward activations (batch x 128 tokens, 3072)
+OPERATOR_CASES = [
+    ("LSTM LM logits, batch 1", "log_softmax", {}, (35, 10000)),
+    ("LSTM LM logits, batch 32", "log_softmax", {}, (35 * 32, 10000)),
+    ("BERT attention, batch 1", "softmax", {}, (1, 12, 128, 128)),
+    ("BERT attention, batch 32", "softmax", {}, (32, 12, 128, 128)),
+    ("BERT feed-forward, batch 1", "LeakyReLU", {"act_type": "gelu"}, (128, 3072)),
+    ("BERT feed-forward, batch 32", "LeakyReLU", {"act_type": "gelu"}, (32 * 128, 3072)),
+]
+# (what, weights): ResNet-18's and ResNet-50's parameter counts
+SGD_CASES = [("ResNet-18 weights", 11_689_512), ("ResNet-50 weights", 25_557_032)]
+_MODULES = {"log_softmax": softmax_fast, "softmax": softmax_fast, "LeakyReLU": gelu_fast}
+
+
+def old_sgd_mom(p, out, w, g, mom):
+    """The blocked momentum step as it ran before it took MXNet's kernel order: seven
+    passes per block, ``lr * (rescale_grad * g)`` and the decay term always."""
+    wf, gf, mf, of = w.reshape(-1), g.reshape(-1), mom.reshape(-1), out.reshape(-1)
+    step = max(1, optimizer_fast.BLOCK_BYTES // wf.itemsize)
+    t = np.empty(min(wf.size, step), wf.dtype)
+    for s in range(0, wf.size, step):
+        e = min(wf.size, s + step)
+        tb, mb, wb = t[:e - s], mf[s:e], wf[s:e]
+        np.multiply(mb, p.momentum, out=mb)
+        np.multiply(wb, p.lr * p.wd, out=tb)
+        np.subtract(mb, tb, out=mb)
+        np.multiply(gf[s:e], p.rescale_grad, out=tb)
+        np.multiply(tb, p.lr, out=tb)
+        np.subtract(mb, tb, out=mb)
+        np.add(wb, mb, out=of[s:e])
+    return out
+
+
+@contextlib.contextmanager
+def _enabled(module, on):
+    old = module.ENABLED
+    module.ENABLED = on
+    try:
+        yield
+    finally:
+        module.ENABLED = old
+
+
+def _operator_call(name, attrs, shape, rng):
+    """f(): the operator's forward then its gradient on fixed arrays."""
+    op = mx.ops.get(name)
+    p = op.parse(attrs)[0]
+    rc = RunCtx(True, np)
+    x = rng.standard_normal(shape).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+
+    def call():
+        kernel, vjp = op.rules_on(np)
+        y = kernel(p, rc, x)
+        ys = list(y) if isinstance(y, tuple) else [y]
+        vjp(p, rc, [x], ys, [gy] + [None] * (len(ys) - 1), [True])
+    return call
+
+
+def _time(fs, rounds):
+    """{key: [CPU seconds per round]}, the calls interleaved in each round."""
+    res = {k: [] for k in fs}
+    for _ in range(rounds):
+        for k, f in fs.items():
+            t = time.process_time()
+            f()
+            res[k].append(time.process_time() - t)
+    return res
+
+
+def _row(what, name, on, off):
+    ratios = [a / b for a, b in zip(on, off)]
+    return (f"| {what} | {name} | {median(off) * 1e3:.1f} | {median(on) * 1e3:.1f} | "
+            f"{median(on) / median(off):.2f} | {min(ratios):.2f}-{max(ratios):.2f} |")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="fraction of each array's rows (or weights) to run on")
+    a = ap.parse_args(argv)
+    rng = np.random.default_rng(0)
+    print("| case | operator | off ms | on ms | on / off | range |")
+    print("|---|---|---:|---:|---:|---|")
+    for what, name, attrs, shape in OPERATOR_CASES:
+        shape = (max(1, round(shape[0] * a.scale)),) + shape[1:]
+        call, module = _operator_call(name, attrs, shape, rng), _MODULES[name]
+
+        def run(on, call=call, module=module):
+            with _enabled(module, on):
+                call()
+        res = _time({True: lambda run=run: run(True), False: lambda run=run: run(False)},
+                    a.rounds)
+        print(_row(what, f"{name} {attrs.get('act_type', '')}".strip(), res[True],
+                   res[False]), flush=True)
+    p = Params(dict(lr=0.1, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0, momentum=0.9))
+    for what, n in SGD_CASES:
+        n = max(1, round(n * a.scale))
+        w, g, m = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+        res = _time({"new": lambda: optimizer_fast.sgd_mom_into(p, w, w, g, m),
+                     "old": lambda: old_sgd_mom(p, w, w, g, m)}, a.rounds)
+        print(_row(what, "sgd_mom_update (wd 0)", res["new"], res["old"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
