@@ -19,6 +19,23 @@ def test_scatter_add_equals_add_at(idx):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("pattern", ["zipf", "all_same", "alternating", "distinct_shuffled"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_scatter_add_of_long_rows_adds_as_add_at_does_bit_for_bit(pattern, dtype):
+    # rows of 40 values take one add per occurrence level; each index's rows must be added
+    # in their order of appearance, as add.at adds them
+    rng = np.random.RandomState(1)
+    n = 300
+    i = {"zipf": rng.zipf(1.4, n) % 50, "all_same": np.full(n, 7),
+         "alternating": np.tile([3, 9], n // 2), "distinct_shuffled": rng.permutation(n)}[pattern]
+    rows = (rng.randn(n, 5, 8) * 10 ** rng.uniform(-3, 3, (n, 1, 1))).astype(dtype)
+    base = rng.randn(max(n, 50), 8, 5).astype(dtype)
+    want, got = base.copy(), base.copy()
+    np.add.at(want.swapaxes(1, 2), i, rows)          # a strided view as the target
+    scatter_add(np, got.swapaxes(1, 2), i.astype(np.int64), rows)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_take_gradient_with_repeated_indices_sums_rows():
     a = nd.array(np.arange(12.0).reshape(4, 3))
     a.attach_grad()
