@@ -583,7 +583,12 @@ def _mod_grad(x, g, dg):
     """A gradient of mod: `dg()` (the head gradient g times the derivative) for floating
     data x, zeros for integers, as MXNet's kernels have it (its mod_grad, mod_rgrad and
     rmod_grad are 0 for every integer type: a remainder of integers has no slope)."""
-    return g * 0 if x.dtype.kind in "iub" else dg()
+    return g * 0 if _is_int(x) else dg()
+
+
+def _is_int(x):
+    """Whether x (an array, or an NDArray while a gradient is recorded) holds integers."""
+    return np.dtype(x.dtype).kind in "iub"
 
 
 def _as_c(xp, v, dtype):
@@ -621,7 +626,7 @@ def _log_double(xp, a):
 def _int_or(x, int_rule, float_rule):
     """A rule with MXNet's integer semantics: `int_rule()` for integer data x, else
     `float_rule()` (each a thunk)."""
-    return int_rule() if x.dtype.kind in "iub" else float_rule()
+    return int_rule() if _is_int(x) else float_rule()
 
 
 def _div_grads():
@@ -629,10 +634,10 @@ def _div_grads():
         return _int_or(a, lambda: g * _as_c(xp, _c_div(xp, 1, b), a.dtype), lambda: g / b)
 
     def gb(xp, a, b, y, g):  # g * (-a / b**2)
-        b64 = xp.asarray(b, dtype=np.int64)
-        return _int_or(a, lambda: g * _as_c(xp, _c_div(xp, -xp.asarray(a, dtype=np.int64),
-                                                         b64 * b64), a.dtype),
-                       lambda: -g * a / (b * b))
+        def integer():
+            a64, b64 = xp.asarray(a, dtype=np.int64), xp.asarray(b, dtype=np.int64)
+            return g * _as_c(xp, _c_div(xp, -a64, b64 * b64), a.dtype)
+        return _int_or(a, integer, lambda: -g * a / (b * b))
     return ga, gb
 
 
@@ -786,7 +791,7 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_po
 
     def vjp(p, rc, xs, ys, gys, need):
         x = xs[0]
-        s = p.scalar if x.dtype.kind == "f" else _int_scalar(p.scalar, gys[0].dtype)
+        s = _int_scalar(p.scalar, gys[0].dtype) if _is_int(x) else p.scalar
         return (grad(rc.xp, x, s, ys[0], gys[0]).astype(x.dtype, copy=False),)
 
     def into(p, rc, outs, x):  # float data in place

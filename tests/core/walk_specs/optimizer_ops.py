@@ -16,12 +16,18 @@ def _g(g, clip=CG):
     return np.clip(RG * g, -clip, clip) if clip >= 0 else RG * g
 
 
+def F(v):
+    """An attribute as MXNet's SGD kernels take it: float32 (then the weight's type)."""
+    return float(np.float32(v))
+
+
 def _sgd(w, g):
-    return (1 - LR * WD) * w - LR * _g(g)
+    return (1 - F(LR) * F(WD)) * w - F(LR) * np.clip(F(RG) * g, -F(CG), F(CG))
 
 
 def _sgd_mom(w, g, mom, mu=0.9):
-    return w + mu * mom - LR * WD * w - LR * _g(g)
+    return (w + F(mu) * mom - F(LR) * F(WD) * w
+            - F(LR) * np.clip(F(RG) * g, -F(CG), F(CG)))
 
 
 def _nag(w, g, mom, mu=0.9):
@@ -140,12 +146,13 @@ SPECS = {
                                                       (1 - 0.02) * w1 - 0.2 * g1]),
     "multi_sgd_mom_update": C([S, S, S], {"lrs": (0.1,), "wds": (0.05,), "momentum": 0.9,
                                           "num_weights": 1},
-                              ref=lambda w, g, m: w + 0.9 * m - 0.1 * 0.05 * w - 0.1 * g),
+                              ref=lambda w, g, m: w + F(0.9) * m - F(0.1) * F(0.05) * w
+                              - F(0.1) * g),
     "multi_mp_sgd_update": C([S, S, S], {"lrs": (0.1,), "wds": (0.0,), "num_weights": 1},
                              ref=lambda w, g, w32: w32 - 0.1 * g),
     "multi_mp_sgd_mom_update": C([S, S, S, S], {"lrs": (0.1,), "wds": (0.0,),
                                                 "momentum": 0.5, "num_weights": 1},
-                                 ref=lambda w, g, m, w32: w32 + 0.5 * m - 0.1 * g),
+                                 ref=lambda w, g, m, w32: w32 + 0.5 * m - F(0.1) * g),
     "all_finite": [C([S], ref=lambda x: np.ones(1)),
                    C([Idx([1.0, np.inf])], ref=lambda x: np.zeros(1))],
     "multi_all_finite": [C([S, (4,)], {"num_arrays": 2}, ref=lambda a, b: np.ones(1)),
@@ -165,13 +172,13 @@ SPECS = {
     "preloaded_multi_sgd_mom_update": C([S, S, S, Idx([0.1]), Idx([0.05])],
                                         {"momentum": 0.9, "num_weights": 1},
                                         ref=lambda w, g, m, lrs, wds:
-                                        w + 0.9 * m - 0.1 * 0.05 * w - 0.1 * g),
+                                        w + F(0.9) * m - F(0.1) * F(0.05) * w - F(0.1) * g),
     "preloaded_multi_mp_sgd_update": C([S, S, S, Idx([0.1]), Idx([0.0])], {"num_weights": 1},
                                        ref=lambda w, g, w32, lrs, wds: w32 - 0.1 * g),
     "preloaded_multi_mp_sgd_mom_update": C([S, S, S, S, Idx([0.1]), Idx([0.0])],
                                            {"momentum": 0.5, "num_weights": 1},
                                            ref=lambda w, g, m, w32, lrs, wds:
-                                           w32 + 0.5 * m - 0.1 * g),
+                                           w32 + 0.5 * m - F(0.1) * g),
     "_multi_lamb_update": C([S, S, S, Pos(*S)],
                             {"learning_rates": (LR,), "wds": (WD,), "step_count": [3],
                              "rescale_grad": RG, "clip_gradient": CG, "lower_bound": 0.5,
