@@ -4,11 +4,11 @@ gradients, with one output array and a cache-sized block of rows at a time.
 The plain rules in `gluonlite.ops.nn` write each step as a whole-array expression: a
 log_softmax of a language model's logits (35 x 32 rows of 10000 words, 45 MB in float32)
 makes four temporaries of that size and its gradient three more, each written out to memory
-and read back. Here the same ufuncs run in the same order on
-each element, so the results are the same bit for bit: the shifted rows are written once
-into the output, and what the rules keep in a temporary only to reduce it (``exp(z)``
-before its row sums, ``g * y`` before its row sums, ``exp(y) * sum(g)``) lives in one
-block of rows that stays in the cache.
+and read back. Here the same ufuncs run in the same order on each element, so the results
+are the same bit for bit: the shifted rows are written once into the output, and what the
+rules keep in a temporary only to reduce it (``exp(z)`` before its row sums, ``g * y``
+before its row sums, ``exp(y) * sum(g)``) lives in one block of rows that stays in the
+cache.
 
 `usable` says where these apply: numpy, float32 or float64, C-contiguous, the last axis,
 and large enough for the blocks to pay (below `MIN_SIZE` the plain rule runs; its numbers
