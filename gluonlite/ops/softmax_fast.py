@@ -110,6 +110,24 @@ def forward(z, top, log):
     return out
 
 
+def _gradient_blocks(y, g):
+    """(out, blocks): a new array of y's shape, and per block of rows its views (rows of y,
+    of g, of out) with a scratch block of their shape."""
+    n = y.shape[-1]
+    out = np.empty_like(y)
+    y2, g2, o2 = (a.reshape(-1, n) for a in (y, g, out))
+    buf = _scratch(y2.shape[0], n, y.dtype)
+    return out, ((y2[s:e], g2[s:e], o2[s:e], buf[:(e - s) * n].reshape(e - s, n))
+                 for s, e in _blocks(y2.shape[0], n, y.dtype.itemsize))
+
+
+def _over(out, temperature):
+    """out / temperature in place (the plain rules divide last; by 1.0 it changes nothing)."""
+    if temperature != 1.0:
+        np.divide(out, temperature, out=out)
+    return out
+
+
 def softmax_grad(y, g, temperature):
     """The gradient of softmax: ``(g - sum(g * y)) * y / temperature`` over the last axis.
 
@@ -127,19 +145,12 @@ def softmax_grad(y, g, temperature):
         y = np.full((1, 4), 0.25, np.float32)
         softmax_fast.softmax_grad(y, np.eye(4, dtype=np.float32)[:1], 1.0)[0, 0]   # 0.1875
     """
-    n = y.shape[-1]
-    out = np.empty_like(y)
-    y2, g2, o2 = y.reshape(-1, n), g.reshape(-1, n), out.reshape(-1, n)
-    buf = _scratch(y2.shape[0], n, y.dtype)
-    sums = np.empty((y2.shape[0], 1), y.dtype)
-    for s, e in _blocks(y2.shape[0], n, y.dtype.itemsize):
-        b = np.multiply(g2[s:e], y2[s:e], out=buf[:(e - s) * n].reshape(e - s, n))
-        np.sum(b, axis=-1, keepdims=True, out=sums[s:e])
-        np.subtract(g2[s:e], sums[s:e], out=o2[s:e])
-        np.multiply(o2[s:e], y2[s:e], out=o2[s:e])
-    if temperature != 1.0:
-        np.divide(out, temperature, out=out)
-    return out
+    out, blocks = _gradient_blocks(y, g)
+    for yb, gb, ob, tb in blocks:
+        np.multiply(gb, yb, out=tb)
+        np.subtract(gb, tb.sum(axis=-1, keepdims=True), out=ob)
+        np.multiply(ob, yb, out=ob)
+    return _over(out, temperature)
 
 
 def log_softmax_grad(y, g, temperature):
@@ -160,15 +171,9 @@ def log_softmax_grad(y, g, temperature):
         y = np.log(np.full((1, 4), 0.25, np.float32))
         softmax_fast.log_softmax_grad(y, np.ones((1, 4), np.float32), 1.0)   # zeros
     """
-    n = y.shape[-1]
-    out = np.empty_like(y)
-    y2, g2, o2 = y.reshape(-1, n), g.reshape(-1, n), out.reshape(-1, n)
-    sums = g2.sum(axis=-1, keepdims=True)
-    buf = _scratch(y2.shape[0], n, y.dtype)
-    for s, e in _blocks(y2.shape[0], n, y.dtype.itemsize):
-        b = np.exp(y2[s:e], out=buf[:(e - s) * n].reshape(e - s, n))
-        np.multiply(b, sums[s:e], out=b)
-        np.subtract(g2[s:e], b, out=o2[s:e])
-    if temperature != 1.0:
-        np.divide(out, temperature, out=out)
-    return out
+    out, blocks = _gradient_blocks(y, g)
+    for yb, gb, ob, tb in blocks:
+        np.exp(yb, out=tb)
+        np.multiply(tb, gb.sum(axis=-1, keepdims=True), out=tb)
+        np.subtract(gb, tb, out=ob)
+    return _over(out, temperature)
