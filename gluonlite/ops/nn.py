@@ -48,7 +48,9 @@ def _onednn_rows(xp, x, log):
     return out
 
 
-def _softmax_fwd(p, rc, x, log, length=None):
+def _softmax_fwd(p, rc, x, log, length=None, fast=False):
+    """softmax (or log_softmax) of x as MXNet computes it; `fast`: normalize through
+    `softmax_fast` where it applies (the same numbers, fewer passes)."""
     xp = rc.xp
     if x.size == 0:  # nothing to normalize (the max below has no identity)
         return x.astype(p.dtype or x.dtype)
@@ -63,7 +65,7 @@ def _softmax_fwd(p, rc, x, log, length=None):
             y = _plain_softmax(xp, z, top, p.axis, log, None)
             y[odd] = _onednn_rows(xp, z[odd], log)
             return y.astype(p.dtype or x.dtype, copy=False)
-    if length is None and softmax_fast.usable(xp, p.axis, z):
+    if fast and length is None and softmax_fast.usable(xp, p.axis, z):
         y = softmax_fast.forward(z, top, log)
     else:
         y = _plain_softmax(xp, z, top, p.axis, log, mask if length is not None else None)
@@ -88,20 +90,40 @@ _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.OptionalFloat(), "dtype": 
 def _softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    if softmax_fast.usable(rc.xp, p.axis, y, g):
-        gx = softmax_fast.softmax_grad(y, g, t)
-    else:
-        gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
+    gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
     return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]
 
 
 def _log_softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
     t = p.temperature or 1.0
-    if softmax_fast.usable(rc.xp, p.axis, y, g):
-        gx = softmax_fast.log_softmax_grad(y, g, t)
-    else:
-        gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
+    gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
+    return (gx.astype(xs[0].dtype, copy=False),)
+
+
+# The fast paths (`softmax_fast`: the same numbers in fewer passes over large arrays).
+def _softmax_fast(p, rc, x, length=None):
+    return _softmax_fwd(p, rc, x, False, length, fast=True)
+
+
+def _log_softmax_fast(p, rc, x):
+    _log_softmax_length(p)
+    return _softmax_fwd(p, rc, x, True, fast=True)
+
+
+def _softmax_fast_vjp(p, rc, xs, ys, gys, need):
+    y, g = ys[0], gys[0]
+    if not softmax_fast.usable(rc.xp, p.axis, y, g):
+        return _softmax_vjp(p, rc, xs, ys, gys, need)
+    gx = softmax_fast.softmax_grad(y, g, p.temperature or 1.0)
+    return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]
+
+
+def _log_softmax_fast_vjp(p, rc, xs, ys, gys, need):
+    y, g = ys[0], gys[0]
+    if not softmax_fast.usable(rc.xp, p.axis, y, g):
+        return _log_softmax_vjp(p, rc, xs, ys, gys, need)
+    gx = softmax_fast.log_softmax_grad(y, g, p.temperature or 1.0)
     return (gx.astype(xs[0].dtype, copy=False),)
 
 
@@ -135,16 +157,22 @@ def _softmax(p, rc, x, length=None):
 def _log_softmax(p, rc, x):
     """log_softmax(data, axis=-1, temperature=None, dtype=None): log of softmax, computed
     stably."""
+    _log_softmax_length(p)
+    return _softmax_fwd(p, rc, x, True)
+
+
+def _log_softmax_length(p):
     if p.use_length:
         raise ValueError("log_softmax: use_length=True is not supported; use softmax with length")
-    return _softmax_fwd(p, rc, x, True)
 
 
 register("softmax", attrs=_SOFTMAX_ATTRS, vjp=_softmax_vjp, shape=_softmax_shape("softmax"),
          inputs=lambda p: ["data", "length"] if p.use_length else ["data"],
-         signature=("data", "length"), nondiff=("length",), dtype=_softmax_dtype)(_softmax)
+         signature=("data", "length"), nondiff=("length",), dtype=_softmax_dtype,
+         fast=Fast(kernel=_softmax_fast, vjp=_softmax_fast_vjp))(_softmax)
 register("log_softmax", attrs=_SOFTMAX_ATTRS, vjp=_log_softmax_vjp,
-         shape=_softmax_shape("log_softmax"), dtype=_softmax_dtype)(_log_softmax)
+         shape=_softmax_shape("log_softmax"), dtype=_softmax_dtype,
+         fast=Fast(kernel=_log_softmax_fast, vjp=_log_softmax_fast_vjp))(_log_softmax)
 
 
 # ---- Dropout ---------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ Example::
 """
 import numpy as np
 
-__all__ = ["usable", "sgd_into", "sgd_mom_into", "nag_mom_into", "BLOCK_BYTES"]
+__all__ = ["usable", "sgd_into", "sgd_mom_into", "nag_mom_into", "kernel_scalars", "decays",
+           "BLOCK_BYTES"]
 
 # One block of each array (weight, gradient, momentum, output, scratch) fits in L2 together.
 BLOCK_BYTES = 1 << 16
@@ -70,22 +71,57 @@ def _scaled_into(p, g, t):
         np.clip(t, -p.clip_gradient, p.clip_gradient, out=t)
 
 
+def kernel_scalars(w, *values):
+    """Attributes `values` in the weight's precision as MXNet's kernels take them: its
+    parameter structs hold them as float32, cast to the weight's type. SGD's rules and
+    their blocked forms read their attributes through this.
+
+    Args:
+        w: the weight (its dtype is the precision).
+        *values: Python or numpy scalars, or entries of an array on the weight's device
+            (the preloaded_multi_* operators' lrs and wds), which stay there.
+
+    Returns:
+        list: one scalar (or 0-d array) per value.
+
+    Example::
+
+        from gluonlite.ops import optimizer_fast
+        optimizer_fast.kernel_scalars(np.ones(1), 0.1)    # [0.10000000149011612]
+    """
+    return [w.dtype.type(np.float32(v)) if isinstance(v, (int, float, np.generic))
+            else v.astype(np.float32).astype(w.dtype) for v in values]
+
+
+def decays(p):
+    """Whether SGD's update (with momentum) has its weight-decay term: not when wd is 0.
+    MXNet subtracts ``0 * w`` there, which differs only where a weight is infinite (its
+    momentum becomes NaN). A wd held on a device is always applied.
+
+    Args:
+        p: the operator's attributes (``wd``).
+
+    Returns:
+        bool.
+
+    Example::
+
+        from gluonlite.ops import optimizer_fast
+        from gluonlite.ops.registry import Params
+        optimizer_fast.decays(Params(dict(wd=0.0)))       # False
+    """
+    return not (isinstance(p.wd, (int, float, np.generic)) and p.wd == 0)
+
+
 def _step_into(p, g, t, lr):
     """t = the gradient's term of SGD's update (the rules' `_sgd_grad_term`), in scratch `t`."""
-    f = g.dtype.type
-    rescale = f(np.float32(p.rescale_grad))
+    rescale, clip = kernel_scalars(g, p.rescale_grad, p.clip_gradient)
     if p.clip_gradient >= 0:
-        clip = f(np.float32(p.clip_gradient))
         np.multiply(g, rescale, out=t)
         np.clip(t, -clip, clip, out=t)
         np.multiply(t, lr, out=t)
     else:
         np.multiply(g, lr * rescale, out=t)
-
-
-def _scalars(w, *values):
-    """The rules' `_in`: attributes as float32 (MXNet's parameter structs), in w's type."""
-    return [w.dtype.type(np.float32(v)) for v in values]
 
 
 def sgd_into(p, out, w, g):
@@ -109,7 +145,7 @@ def sgd_into(p, out, w, g):
         optimizer_fast.sgd_into(p, w, w, np.ones(2, np.float32))     # [0.5, 0.5]
     """
     wf, gf, of = w.reshape(-1), g.reshape(-1), out.reshape(-1)
-    lr, wd = _scalars(wf, p.lr, p.wd)
+    lr, wd = kernel_scalars(wf, p.lr, p.wd)
     decay = wf.dtype.type(1) - lr * wd
     t = np.empty(min(wf.size, max(1, BLOCK_BYTES // wf.itemsize)), wf.dtype)
     for s, e in _blocks(wf.size, wf.itemsize):
@@ -143,13 +179,13 @@ def sgd_mom_into(p, out, w, g, mom):
         optimizer_fast.sgd_mom_into(p, w, w, np.ones(2, np.float32), m)   # [0.5, 0.5]
     """
     wf, gf, mf, of = w.reshape(-1), g.reshape(-1), mom.reshape(-1), out.reshape(-1)
-    lr, wd, momentum = _scalars(wf, p.lr, p.wd, p.momentum)
-    lrwd = lr * wd
+    lr, wd, momentum = kernel_scalars(wf, p.lr, p.wd, p.momentum)
+    lrwd, decay = lr * wd, decays(p)
     t = np.empty(min(wf.size, max(1, BLOCK_BYTES // wf.itemsize)), wf.dtype)
     for s, e in _blocks(wf.size, wf.itemsize):
         tb, mb, wb = t[:e - s], mf[s:e], wf[s:e]
         np.multiply(mb, momentum, out=mb)
-        if p.wd:  # as the rule: no decay term when wd is 0
+        if decay:
             np.multiply(wb, lrwd, out=tb)
             np.subtract(mb, tb, out=mb)
         _step_into(p, gf[s:e], tb, lr)

@@ -72,35 +72,25 @@ def _up(g, w32):
 
 
 # ---- the update rules: fn(p, xp, weight, grad, *states) -> new weight -----------------
-def _in(w, *values):
-    """Attributes `values` in the weight's precision as MXNet's kernels take them: its
-    parameter structs hold them as float32, cast to the weight's type. A value may be an
-    entry of an array on the weight's device (the preloaded_multi_* operators' lrs, wds)."""
-    return [w.dtype.type(np.float32(v)) if isinstance(v, (int, float, np.generic))
-            else v.astype(np.float32).astype(w.dtype) for v in values]
-
-
 def _sgd_grad_term(p, xp, g, lr):
     """The gradient's term of SGD's update, as MXNet's kernels order it: (lr * rescale_grad)
     * g without clipping (the scalars' product rounded once), lr * clip(rescale_grad * g)
     with it."""
-    rescale, clip = _in(g, p.rescale_grad, p.clip_gradient)
+    rescale, clip = optimizer_fast.kernel_scalars(g, p.rescale_grad, p.clip_gradient)
     if p.clip_gradient >= 0:
         return lr * xp.clip(rescale * g, -clip, clip)
     return (lr * rescale) * g
 
 
 def _sgd(p, xp, w, g):
-    lr, wd = _in(w, p.lr, p.wd)
+    lr, wd = optimizer_fast.kernel_scalars(w, p.lr, p.wd)
     return (w.dtype.type(1) - lr * wd) * w - _sgd_grad_term(p, xp, g, lr)
 
 
 def _sgd_mom(p, xp, w, g, mom):
-    lr, wd, momentum = _in(w, p.lr, p.wd, p.momentum)
+    lr, wd, momentum = optimizer_fast.kernel_scalars(w, p.lr, p.wd, p.momentum)
     mom[...] = momentum * mom
-    # No decay term when wd is 0: MXNet subtracts 0 * w, which differs only where a weight
-    # is infinite (its momentum becomes NaN there). A wd held on a device is always applied.
-    if not (isinstance(p.wd, (int, float, np.generic)) and p.wd == 0):
+    if optimizer_fast.decays(p):
         mom -= (lr * wd) * w
     mom -= _sgd_grad_term(p, xp, g, lr)
     return w + mom
