@@ -7,7 +7,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
-from . import gelu_fast
+from . import gelu_fast, normal_cdf
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .relu_fast import max_zero
@@ -445,7 +445,8 @@ def _leaky_fwd(p, rc, x, gamma=None):
     """LeakyReLU(data, gamma=None, act_type='leaky', slope=0.25, lower_bound=0.125,
     upper_bound=0.334): leaky (x if x > 0 else slope * x), elu (slope * (exp(x) - 1) below 0),
     selu (lambda * (x if x > 0 else alpha * (exp(x) - 1)), SELU's constants), gelu
-    (0.5 * x * (1 + erf(x / sqrt(2)))), prelu (a learned slope `gamma` per channel of axis 1)
+    (x * Phi(x): `normal_cdf.gelu_float32` on float32 data, 0.5 * x * (1 + erf(x / sqrt(2)))
+    on others), prelu (a learned slope `gamma` per channel of axis 1)
     or rrelu (in training a random slope per entry drawn from U(lower_bound, upper_bound),
     kept as a hidden output; their mean otherwise)."""
     xp = rc.xp
@@ -458,6 +459,8 @@ def _leaky_fwd(p, rc, x, gamma=None):
         neg = (_SELU_ALPHA * xp.expm1(xp.minimum(x, 0))).astype(x.dtype)
         return (t(_SELU_LAMBDA) * xp.where(x > 0, x, neg)).astype(x.dtype, copy=False)
     if p.act_type == "gelu":
+        if x.dtype == np.float32:
+            return normal_cdf.gelu_float32(xp, x)
         # in the data's dtype, as MXNet computes it: Python floats, since a numpy float64
         # constant would make numpy compute a float32 erf in float64, at twice the time
         return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)

@@ -388,3 +388,27 @@ def test_row_blocks_compares_equal_updates_and_prints_every_case(bench_module):
     proc = _run("row_blocks.py", "--rounds", "1", "--scale", "0.002")
     assert proc.returncode == 0, proc.stderr
     assert len(_table_rows(proc.stdout)) == 1 + len(mod.OPERATOR_CASES) + len(mod.SGD_CASES)
+
+
+def test_gelu_float32_baseline_is_the_erf_formula_and_every_row_prints(bench_module):
+    """benchmarks/gelu_float32.py's baseline is the float32 rule normal_cdf replaced, bit for
+    bit, and it swaps back; its table has the operator rows (two data spreads) and the model
+    row, whose outputs agree."""
+    import numpy as np
+    from scipy.special import erf
+    from gluonlite import nd
+    from gluonlite.ops import normal_cdf
+    mod = bench_module("gelu_float32")
+    x = np.random.default_rng(1).standard_normal(5000).astype(np.float32) * 3
+    want = (0.5 * x * (1 + erf(x / np.float32(np.sqrt(2))))).astype(np.float32)
+    np.testing.assert_array_equal(mod.erf_formula(np, x), want)
+    with mod.variant(False):
+        np.testing.assert_array_equal(
+            nd.LeakyReLU(nd.array(x), act_type="gelu").asnumpy(), want)
+    assert mod.normal_cdf.gelu_float32 is normal_cdf.gelu_float32
+    assert not np.array_equal(normal_cdf.gelu_float32(np, x), want)
+    proc = _run("gelu_float32.py", "--rounds", "1", "--batches", "1", "--scale", "0.01")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert len(rows) == 1 + 2 + 1
+    assert float(rows[-1].split("|")[-2]) < 1e-5
