@@ -25,8 +25,9 @@ Example::
     y = mx.nd.Custom(x, op_type="sigmoid")   # [0.5 0.7310586]
 
 
-MXNet's deprecated `PythonOp`/`NumpyOp`/`NDArrayOp` and its C-API helpers are not provided
-(see ``api_exclusions.txt``).
+MXNet's deprecated `PythonOp`, `NumpyOp` and `NDArrayOp` are here too (`gluonlite.python_op`,
+each instance a Custom operator of its own); MXNet's C-API helpers are not (see
+``api_exclusions.txt``).
 """
 import collections
 
@@ -35,8 +36,11 @@ from .ops import custom as _custom
 from .ops import registry as _registry
 from .util import is_np_array as _is_np_array
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "OperatorArguments", "is_np_array"]
+# the last three come from __getattr__ below
+__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",  # noqa: F822
+           "get_operator_arguments", "OperatorArguments", "is_np_array", "PythonOp", "NumpyOp",
+           "NDArrayOp"]
+_LEGACY = ("PythonOp", "NumpyOp", "NDArrayOp")
 
 
 class CustomOp:
@@ -434,3 +438,15 @@ def is_np_array():
         mx.operator.is_np_array()   # False, unless mx.npx.set_np() was called
     """
     return _is_np_array()
+
+
+def __getattr__(name):
+    # the deprecated classes live in python_op, which builds on this module's CustomOp
+    if name in _LEGACY:
+        from . import python_op
+        return getattr(python_op, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LEGACY))

@@ -279,6 +279,8 @@ EXAMPLES = {
     "col2im": _ex("x, output_size=(3, 3), kernel=(2, 2)", "[[[[1. 2. 1.] [2. 4. 2.] [1. 2. 1.]]]]",
             x="nd.ones((1, 4, 4))"),
     "shuffle": _ex("x", "(4,)", seed=True, x="nd.arange(4)", tail=".shape"),
+    "_contrib_SparseEmbedding": _ex("x, w, input_dim=3, output_dim=2", "[[4. 5.] [0. 1.]]",
+            x="nd.array([2, 0])", w="nd.array([[0, 1], [2, 3], [4, 5]])"),
     "_contrib_arange_like": _ex("x", "[[0. 1.] [2. 3.]]", x="nd.zeros((2, 2))"),
     "_contrib_index_copy": _ex("x, i, y", "[[0. 0.] [0. 0.] [1. 2.]]", x="nd.zeros((3, 2))",
             i="nd.array([2])",

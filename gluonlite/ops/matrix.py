@@ -292,6 +292,20 @@ def _embedding(p, rc, idx, w):
     return w[rc.xp.clip(idx.astype(np.int64), 0, p.input_dim - 1)]
 
 
+@register("_contrib_SparseEmbedding", inputs=("data", "weight"), nondiff=("data",),
+          vjp=_emb_vjp, shape=_emb_shape,
+          dtype=lambda p, ins: (ins, [ins[1] or np.dtype(p.dtype)]),
+          attrs={"input_dim": A.Int(), "output_dim": A.Int(), "dtype": A.Dtype("float32"),
+                 "deterministic": A.Bool(False)},
+          storage=sparse_matrix.SPARSE_EMBEDDING)
+def _sparse_embedding(p, rc, idx, w):
+    """contrib.SparseEmbedding(data, weight, input_dim, output_dim, dtype='float32',
+    deterministic=False): Embedding whose weight gradient is always row_sparse (MXNet's
+    deprecated form of ``Embedding(sparse_grad=True)``; `deterministic` chose how MXNet's GPU
+    kernel sums repeated rows, and the sums here are always in index order)."""
+    return _embedding.kernel(p, rc, idx, w)   # the Embedding rule
+
+
 def _take_idx(p, rc, idx, n):
     i = idx.astype(np.int64)
     return rc.xp.mod(i, n) if p.mode == "wrap" else rc.xp.clip(i, 0, n - 1)

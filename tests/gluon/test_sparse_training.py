@@ -308,3 +308,27 @@ def test_row_sparse_parameter_with_a_dense_gradient():
     w = p.row_sparse_data(nd.array([0, 2]))
     assert w.stype == "row_sparse"
     np.testing.assert_allclose(w.asnumpy(), [[1, 1], [0, 0], [1, 1], [0, 0]])
+
+
+def test_contrib_sparse_embedding_is_embedding_with_a_row_sparse_gradient():
+    """MXNet's deprecated operator form: the same rows forward, the row_sparse gradient
+    without asking for it (imperatively and in a bound graph)."""
+    rng = np.random.RandomState(1)
+    w0 = rng.uniform(-1, 1, (6, 4))
+    idx = nd.array([[0, 2], [2, 5]])
+    w = nd.array(w0)
+    w.attach_grad(stype="row_sparse")
+    with autograd.record():
+        y = nd.contrib.SparseEmbedding(idx, w, input_dim=6, output_dim=4)
+    np.testing.assert_array_equal(
+        y.asnumpy(), nd.Embedding(idx, nd.array(w0), input_dim=6, output_dim=4).asnumpy())
+    y.backward(nd.ones(y.shape) * 2)
+    assert w.grad.stype == "row_sparse"
+    np.testing.assert_array_equal(w.grad.indices.asnumpy(), [0, 2, 5])
+    np.testing.assert_array_equal(w.grad.data.asnumpy(), [[2] * 4, [4] * 4, [2] * 4])
+    s = mx.sym.contrib.SparseEmbedding(mx.sym.var("data"), mx.sym.var("w", stype="row_sparse"),
+                                       input_dim=6, output_dim=4, name="embed")
+    assert s.list_arguments() == ["data", "w"]
+    assert s.infer_shape(data=(2, 2))[1] == [(2, 2, 4)]
+    with pytest.raises(mx.MXNetError, match="input_dim"):
+        nd.contrib.SparseEmbedding(idx, w, output_dim=4)

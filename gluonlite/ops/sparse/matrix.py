@@ -29,7 +29,7 @@ from .elementwise import refuse
 from .grads import RowSparseRows
 from .rule import StorageRule, stype_of
 
-__all__ = ["DOT", "TAKE", "EMBEDDING"]
+__all__ = ["DOT", "TAKE", "EMBEDDING", "SPARSE_EMBEDDING"]
 
 
 def _dot(p, rc, lhs, rhs):
@@ -136,3 +136,5 @@ def _embedding_grad(p, stypes):
 
 
 EMBEDDING = StorageRule(_embedding, grad=_embedding_grad)
+# contrib.SparseEmbedding: the row_sparse weight gradient always
+SPARSE_EMBEDDING = StorageRule(_embedding, grad=lambda p, stypes: _embedding_rows)

@@ -103,6 +103,11 @@ SPECS = {
                             ref=lambda x: np.array([[-3, -1, 0], [1, 2, 3.0]]),
                             grad=_identity_grad),
     "_contrib_sign_ste": C([B23], ref=np.sign, grad=_identity_grad),
+    # Embedding's rows; its row_sparse weight gradient: tests/gluon/test_sparse_training.py
+    "_contrib_SparseEmbedding": C([Idx([[0, 2], [1, 1]]), (4, 3)],
+                                  {"input_dim": 4, "output_dim": 3},
+                                  ref=lambda i, w: w[i.astype(int)],
+                                  more=[[Idx([3, 0, 0]), (4, 3)]]),
     "_contrib_arange_like": [
         C([B23], {"start": 1, "step": 0.5, "repeat": 2},
           ref=lambda x: np.repeat(1 + 0.5 * np.arange(3), 2).reshape(2, 3)),
