@@ -197,9 +197,9 @@ class _GraphOp(PythonOp):
         PythonOp._ref_holder.append(self)
         return symbol.Custom(*args, op_type=op_type, **kwargs)
 
-    def _arrays_in(self, arrays):
-        """The arrays the user's forward/backward receive (numpy for NumpyOp)."""
-        raise NotImplementedError
+    # NumpyOp: numpy copies in, numpy buffers out (copied into the node's arrays after the
+    # call); NDArrayOp: the node's NDArrays themselves
+    _numpy = None
 
 
 class NumpyOp(_GraphOp):
@@ -218,8 +218,7 @@ class NumpyOp(_GraphOp):
         Square().get_symbol(mx.sym.Variable("x")).eval(x=mx.nd.array([3]))[0]   # [9.]
     """
 
-    def _arrays_in(self, arrays):
-        return [a.asnumpy() for a in arrays]
+    _numpy = True
 
 
 class NDArrayOp(_GraphOp):
@@ -237,38 +236,40 @@ class NDArrayOp(_GraphOp):
         Neg().get_symbol(mx.sym.Variable("x")).eval(x=mx.nd.array([3]))[0]   # [-3.]
     """
 
-    def _arrays_in(self, arrays):
-        return list(arrays)
+    _numpy = False
 
 
 class _Runner(CustomOp):
-    """The CustomOp of one PythonOp: numpy copies for a NumpyOp (written back after the
-    call), the NDArrays themselves for an NDArrayOp."""
+    """The CustomOp of one PythonOp: numpy copies and buffers for a NumpyOp (the buffers
+    copied into the node's arrays after the call), the NDArrays themselves for an
+    NDArrayOp."""
 
     def __init__(self, op):
         super().__init__()
         self.op = op
 
+    def _read(self, arrays):
+        return [a.asnumpy() for a in arrays] if self.op._numpy else list(arrays)
+
     def _writable(self, arrays):
-        if isinstance(self.op, NumpyOp):
+        if self.op._numpy:
             return [np.zeros(a.shape, dtype=a.dtype) for a in arrays]
         return list(arrays)
 
     def _write_back(self, dests, req, written):
-        if isinstance(self.op, NumpyOp):
+        if self.op._numpy:
             for d, r, w in zip(dests, req, written):
                 self.assign(d, r, w)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         outs = self._writable(out_data)
-        self.op.forward(in_data=self.op._arrays_in(in_data), out_data=outs)
+        self.op.forward(in_data=self._read(in_data), out_data=outs)
         self._write_back(out_data, req, outs)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         grads = self._writable(in_grad)
-        self.op.backward(out_grad=self.op._arrays_in(out_grad),
-                         in_data=self.op._arrays_in(in_data),
-                         out_data=self.op._arrays_in(out_data), in_grad=grads)
+        self.op.backward(out_grad=self._read(out_grad), in_data=self._read(in_data),
+                         out_data=self._read(out_data), in_grad=grads)
         self._write_back(in_grad, req, grads)
 
 
