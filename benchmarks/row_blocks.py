@@ -1,7 +1,8 @@
 """The whole-array rules against their block-at-a-time fast paths, on the models' shapes:
-log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`) and the
-SGD momentum update (`optimizer_fast.sgd_mom_into`, against the pass order it had before
-it took MXNet's kernel order).
+log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`), 2-D max
+pooling a stride phase at a time (`pool_fast.py`) and the SGD momentum update
+(`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's kernel
+order).
 
     PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0]
 
@@ -19,12 +20,13 @@ from statistics import median
 import numpy as np
 
 import gluonlite as mx
-from gluonlite.ops import gelu_fast, optimizer_fast, softmax_fast
+from gluonlite.ops import gelu_fast, optimizer_fast, pool_fast, softmax_fast
 from gluonlite.ops.registry import Params, RunCtx
 
+_STEM = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "pool_type": "max"}
 # (what, operator, attributes, shape): the LSTM LM's logits (35 steps x batch rows of its
-# 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128) and its
-# feed-forward activations (batch x 128 tokens, 3072)
+# 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128), its
+# feed-forward activations (batch x 128 tokens, 3072) and ResNet's stem pooling
 OPERATOR_CASES = [
     ("LSTM LM logits, batch 1", "log_softmax", {}, (35, 10000)),
     ("LSTM LM logits, batch 32", "log_softmax", {}, (35 * 32, 10000)),
@@ -32,10 +34,13 @@ OPERATOR_CASES = [
     ("BERT attention, batch 32", "softmax", {}, (32, 12, 128, 128)),
     ("BERT feed-forward, batch 1", "LeakyReLU", {"act_type": "gelu"}, (128, 3072)),
     ("BERT feed-forward, batch 32", "LeakyReLU", {"act_type": "gelu"}, (32 * 128, 3072)),
+    ("ResNet stem, batch 1", "Pooling", _STEM, (1, 64, 112, 112)),
+    ("ResNet stem, batch 32", "Pooling", _STEM, (32, 64, 112, 112)),
 ]
 # (what, weights): ResNet-18's and ResNet-50's parameter counts
 SGD_CASES = [("ResNet-18 weights", 11_689_512), ("ResNet-50 weights", 25_557_032)]
-_MODULES = {"log_softmax": softmax_fast, "softmax": softmax_fast, "LeakyReLU": gelu_fast}
+_MODULES = {"log_softmax": softmax_fast, "softmax": softmax_fast, "LeakyReLU": gelu_fast,
+            "Pooling": pool_fast}
 
 
 def old_sgd_mom(p, out, w, g, mom):
@@ -73,7 +78,8 @@ def _operator_call(name, attrs, shape, rng):
     p = op.parse(attrs)[0]
     rc = RunCtx(True, np)
     x = rng.standard_normal(shape).astype(np.float32)
-    gy = rng.standard_normal(shape).astype(np.float32)
+    y = op.rules_on(np)[0](p, rc, x)
+    gy = rng.standard_normal((y[0] if isinstance(y, tuple) else y).shape).astype(np.float32)
 
     def call():
         kernel, vjp = op.rules_on(np)

@@ -44,6 +44,9 @@ _GROUPS = [
              "_contrib_hawkesll")),
     ("reads or makes sparse storage (csr, row_sparse), which ONNX tensors do not have",
      ("cast_storage", "_sparse_retain", "_contrib_getnnz")),
+    ("a row_sparse weight gradient always (Embedding(sparse_grad=True) is refused the same "
+     "way): sparse gradients have no ONNX form; export an Embedding",
+     ("_contrib_SparseEmbedding",)),
     ("Python code run by the Custom operator: there is no graph to export", ("Custom",)),
     ("a region of an array overwritten (`x[begin:end:step] = v` as a graph node): ONNX has no "
      "strided region update; rebuilding it takes a scatter over the region's computed indices, "

@@ -13,7 +13,8 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
-from . import conv_fast
+from . import conv_fast, pool_fast
+from .fast import Fast
 from .registry import alias, apply, register, ShapeError
 
 __all__ = ["im2col", "col2im", "conv_forward", "conv_data_grad", "conv_weight_grad"]
@@ -968,7 +969,33 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     return (xp.ascontiguousarray(_to_last(gx)) if last else gx,)
 
 
-register("Pooling", attrs=_POOL_ATTRS, shape=_pool_shape, vjp=_pool_vjp)(_pooling)
+# The fast paths: 2-D max pooling a stride phase at a time (`pool_fast`, the same numbers).
+def _pool_fast_geom(p, rc, *arrays):
+    """The Geom when `pool_fast` takes this call (else None)."""
+    x = arrays[0]
+    if p.pool_type != "max" or p.global_pool or x.ndim != 4 or \
+            _layout_of("Pooling", p, x.ndim)[0]:
+        return None
+    g = pool_geom(p, x.shape[2:])
+    return g if pool_fast.usable(rc.xp, g, *arrays) else None
+
+
+def _pool_fast_kernel(p, rc, x):
+    g = _pool_fast_geom(p, rc, x)
+    if g is None:
+        return _pooling(p, rc, x)
+    return pool_fast.max_forward(x, g, _max_fill(x.dtype))
+
+
+def _pool_fast_vjp(p, rc, xs, ys, gys, need):
+    g = _pool_fast_geom(p, rc, xs[0], ys[0], gys[0])
+    if g is None:
+        return _pool_vjp(p, rc, xs, ys, gys, need)
+    return (pool_fast.max_backward(xs[0], ys[0], gys[0], g, _max_fill(xs[0].dtype)),)
+
+
+register("Pooling", attrs=_POOL_ATTRS, shape=_pool_shape, vjp=_pool_vjp,
+         fast=Fast(kernel=_pool_fast_kernel, vjp=_pool_fast_vjp))(_pooling)
 
 
 # ---- im2col / col2im -----------------------------------------------------------------------
