@@ -4,7 +4,7 @@ pooling a stride phase at a time (`pool_fast.py`) and the SGD momentum update
 (`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's kernel
 order).
 
-    PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0]
+    PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0] [--only TEXT]
 
 Each case runs the operator's forward and gradient (an SGD step for the update) through
 the registered rules (`Operator.rules_on(np)`), with the fast path on and off, in one
@@ -111,11 +111,15 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--scale", type=float, default=1.0,
                     help="fraction of each array's rows (or weights) to run on")
+    ap.add_argument("--only", default="",
+                    help="run only the cases whose name or operator contains this text")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     print("| case | operator | off ms | on ms | on / off | range |")
     print("|---|---|---:|---:|---:|---|")
     for what, name, attrs, shape in OPERATOR_CASES:
+        if a.only not in what + name:
+            continue
         shape = (max(1, round(shape[0] * a.scale)),) + shape[1:]
         call, module = _operator_call(name, attrs, shape, rng), _MODULES[name]
 
@@ -128,6 +132,8 @@ def main(argv=None):
                    res[False]), flush=True)
     p = Params(dict(lr=0.1, wd=0.0, rescale_grad=1.0, clip_gradient=-1.0, momentum=0.9))
     for what, n in SGD_CASES:
+        if a.only not in what + " sgd_mom_update":
+            continue
         n = max(1, round(n * a.scale))
         w, g, m = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
         res = _time({"new": lambda: optimizer_fast.sgd_mom_into(p, w, w, g, m),
