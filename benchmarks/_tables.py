@@ -6,11 +6,12 @@ Example:
     >>> from _tables import markdown_table                        # doctest: +SKIP
     >>> print(markdown_table(["case", "ms"], [["a", "1.0"]]))     # doctest: +SKIP
 """
+import statistics
 import sys
 
 from _env import env_header
 
-__all__ = ["markdown_table", "flush_print", "print_header"]
+__all__ = ["markdown_table", "flush_print", "print_header", "ab_cells"]
 
 
 def markdown_table(header, rows):
@@ -22,6 +23,20 @@ def markdown_table(header, rows):
              "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def ab_cells(new, old):
+    """The cells of an A/B row from the two variants' per-round times (any unit, in the same
+    rounds): old's median, new's median, new / old of the medians, and the range of the
+    per-round new / old.
+
+    Example:
+        >>> ab_cells([1.0, 2.0], [2.0, 2.0])                       # doctest: +SKIP
+        ['2.0', '1.5', '0.75', '0.50-1.00']
+    """
+    ratios = [a / b for a, b in zip(new, old)]
+    mn, mo = statistics.median(new), statistics.median(old)
+    return [f"{mo:.1f}", f"{mn:.1f}", f"{mn / mo:.2f}", f"{min(ratios):.2f}-{max(ratios):.2f}"]
 
 
 def flush_print(*args):

@@ -26,7 +26,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import interleaved, median  # noqa: E402  (first: one BLAS thread)
+from _timing import interleaved  # noqa: E402  (first: one BLAS thread)
+from _tables import ab_cells  # noqa: E402
 import _bench_models  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -75,11 +76,8 @@ def _time(call, rounds):
                        clock=time.process_time)
 
 
-def _row(what, res, extra=""):
-    new, old = res["new"], res["old"]
-    ratios = [a / b for a, b in zip(new, old)]
-    return (f"| {what} | {median(old):.1f} | {median(new):.1f} | "
-            f"{median(new) / median(old):.2f} | {min(ratios):.2f}-{max(ratios):.2f} |{extra}")
+def _row(what, res, difference="-"):
+    return "| " + " | ".join([what] + ab_cells(res["new"], res["old"]) + [difference]) + " |"
 
 
 def main(argv=None):
@@ -98,7 +96,7 @@ def main(argv=None):
             out = np.empty_like(x)
             res = _time(lambda: gelu_fast.forward(x, out=out), a.rounds)
             print(_row(f"GELU forward, batch {batch} ({rows} x 3072), x ~ N(0, {sigma ** 2})",
-                       res, " - |"), flush=True)
+                       res), flush=True)
     for batch in a.batches:
         nb = max(1, round(batch * a.scale))
         mx.random.seed(0)
@@ -112,7 +110,7 @@ def main(argv=None):
                 outs[new] = net(data).asnumpy()
         diff = np.abs(outs[True] - outs[False]).max() / np.abs(outs[False]).max()
         res = _time(lambda: net(data).wait_to_read(), a.rounds)
-        print(_row(f"BERT-base inference, batch {nb}", res, f" {diff:.1e} |"), flush=True)
+        print(_row(f"BERT-base inference, batch {nb}", res, f"{diff:.1e}"), flush=True)
 
 
 if __name__ == "__main__":
