@@ -4,11 +4,11 @@ into an output that may be the input itself.
 The rule in `gluonlite.ops.elementwise` is `normal_cdf.gelu_float32` on float32 data and one
 expression, ``0.5 * x * (1 + erf(x / sqrt(2)))``, on float64; its gradient is another
 (``g * (Phi(x) + x * exp(-x*x / 2) / sqrt(2 pi))``, Phi read from the output). On a BERT
-layer's feed-forward activations (4096 x 3072 at batch 32) each step makes a temporary of
-50 MB: three to eleven in the forward, eight in the gradient. Here the same ufuncs run in
-the same order on each element, so the results are the same bit for bit, on one block of
-each array at a time with a few small scratch blocks; the forward can write over its input
-(what a fused product's epilogue asks for).
+layer's feed-forward activations (4096 x 3072 at batch 32) each whole-array step makes or
+fills a temporary of 50 MB, three or four in the forward, eight in the gradient. Here the
+same ufuncs run in the same order on each element, so the results are the same bit for bit,
+on one block of each array at a time with a few small scratch blocks; the forward can write
+over its input (what a fused product's epilogue asks for).
 
 Example::
 
