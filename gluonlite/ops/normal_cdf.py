@@ -35,7 +35,8 @@ _P = (0.5, 0.4389888048171997, 0.18373125791549683, 0.040795087814331055,
 _Q = (1.0, 1.6758625507354736, 1.204602837562561, 0.4707753360271454, 0.10226426273584366,
       0.010374082252383232)
 _P32, _Q32 = tuple(map(np.float32, _P)), tuple(map(np.float32, _Q))
-_F = np.float32
+# the other constants, float32 scalars so that every step stays in float32
+_AMAX32, _MINUS_HALF, _MINUS_TWO, _ONE = map(np.float32, (AMAX, -0.5, -2, 1))
 
 
 def _horner(xp, coef, a, out):
@@ -71,17 +72,17 @@ def gelu_float32(xp, x, out=None, scratch=None):
         out = xp.empty_like(x)
     a, p, q = scratch if scratch is not None else [xp.empty_like(x) for _ in range(3)]
     xp.abs(x, out=a)
-    xp.minimum(a, _F(AMAX), out=a)
+    xp.minimum(a, _AMAX32, out=a)
     _horner(xp, _P32, a, p)
     _horner(xp, _Q32, a, q)
     xp.divide(p, q, out=p)
     xp.multiply(a, a, out=a)
-    xp.multiply(a, _F(-0.5), out=a)
+    xp.multiply(a, _MINUS_HALF, out=a)
     xp.exp(a, out=a)
     xp.multiply(p, a, out=p)                     # E = Phi(-|x|)
     xp.greater(x, 0, out=q)                      # 1 where x > 0, else 0
-    xp.multiply(p, _F(-2), out=a)
-    xp.add(a, _F(1), out=a)
+    xp.multiply(p, _MINUS_TWO, out=a)
+    xp.add(a, _ONE, out=a)
     xp.multiply(a, q, out=a)
     xp.add(p, a, out=p)                          # Phi(x): E, or 1 - E where x > 0
     xp.multiply(x, p, out=out)                   # the last read of x: `out` may be x

@@ -20,6 +20,8 @@ Example::
 """
 import numpy as np
 
+from . import conv_fast
+
 __all__ = ["usable", "max_forward", "max_backward", "ENABLED"]
 
 ENABLED = True   # False: the plain rule everywhere (tests and benchmarks switch it)
@@ -62,9 +64,10 @@ def _phase_slices(r, s, pad, size, length):
     return slice(lo, max(lo, hi)), r + s * lo - pad
 
 
-def _layout(x, g):
-    """{phase: (rows, cols, input slice, phase slice)} of the phases the window reads."""
-    sizes = x.shape[2:]
+@conv_fast._memo
+def _layout(g, sizes):
+    """{phase: ([rows, cols], input slice, phase slice)} of the phases the window reads, made
+    once per geometry and map size (a network pools the same shapes on every call)."""
     padded = [sizes[i] + g.pad[i] + g.pad_end[i] for i in range(2)]
     out = {}
     for ky in range(g.kernel[0]):
@@ -122,7 +125,7 @@ def max_forward(x, g, fill):
         g = conv.Geom((3, 3), (2, 2), (1, 1), (1, 1), (1, 1), (2, 2))
         pool_fast.max_forward(np.ones((1, 1, 4, 4), np.float32), g, -np.inf).shape  # (1, 1, 2, 2)
     """
-    phases = _phases(x, _layout(x, g), fill)
+    phases = _phases(x, _layout(g, x.shape[2:]), fill)
     y = np.full(x.shape[:2] + tuple(g.out), np.finfo(x.dtype).min, dtype=x.dtype)
     for r, block in _offsets(g):
         np.fmax(y, phases[r][block], out=y)
@@ -151,7 +154,7 @@ def max_backward(x, y, gy, g, fill):
         y = pool_fast.max_forward(x, g, -np.inf)
         pool_fast.max_backward(x, y, np.ones_like(y), g, -np.inf)[0, 0]  # [[0., 1.], [0., 0.]]
     """
-    layout = _layout(x, g)
+    layout = _layout(g, x.shape[2:])
     phases = _phases(x, layout, fill)
     grads = {r: np.zeros(ph.shape, dtype=gy.dtype) for r, ph in phases.items()}
     hit = np.empty(y.shape, dtype=bool)
