@@ -1,8 +1,9 @@
 """The whole-array rules against their block-at-a-time fast paths, on the models' shapes:
 log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`), 2-D max
-pooling a stride phase at a time (`pool_fast.py`) and the SGD momentum update
+pooling a stride phase at a time (`pool_fast.py`), the SGD momentum update
 (`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's kernel
-order).
+order), and MobileNet's narrow depthwise layers with their bands made by a product or
+scattered (`conv_fast.BAND_PRODUCT`).
 
     PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0] [--only TEXT]
 
@@ -25,13 +26,22 @@ from _tables import ab_cells  # noqa: E402  (first: one BLAS thread)
 import numpy as np  # noqa: E402
 
 import gluonlite as mx  # noqa: E402
-from gluonlite.ops import gelu_fast, optimizer_fast, pool_fast, softmax_fast  # noqa: E402
+from gluonlite.ops import (conv_fast, gelu_fast, optimizer_fast, pool_fast,  # noqa: E402
+                           softmax_fast)
 from gluonlite.ops.registry import Params, RunCtx  # noqa: E402
 
 _STEM = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "pool_type": "max"}
+
+
+def _depthwise(c, stride):
+    return {"kernel": (3, 3), "stride": (stride, stride), "pad": (1, 1), "num_filter": c,
+            "num_group": c, "no_bias": True}
+
+
 # (what, operator, attributes, shape): the LSTM LM's logits (35 steps x batch rows of its
 # 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128), its
-# feed-forward activations (batch x 128 tokens, 3072) and ResNet's stem pooling
+# feed-forward activations (batch x 128 tokens, 3072), ResNet's stem pooling and MobileNet
+# v1 1.0's depthwise layers on 28-, 14- and 7-wide maps (the weight is (C, 1, 3, 3))
 OPERATOR_CASES = [
     ("LSTM LM logits, batch 1", "log_softmax", {}, (35, 10000)),
     ("LSTM LM logits, batch 32", "log_softmax", {}, (35 * 32, 10000)),
@@ -41,11 +51,22 @@ OPERATOR_CASES = [
     ("BERT feed-forward, batch 32", "LeakyReLU", {"act_type": "gelu"}, (32 * 128, 3072)),
     ("ResNet stem, batch 1", "Pooling", _STEM, (1, 64, 112, 112)),
     ("ResNet stem, batch 32", "Pooling", _STEM, (32, 64, 112, 112)),
+    ("MobileNet dw 28x28x256, batch 1", "Convolution", _depthwise(256, 1), (1, 256, 28, 28)),
+    ("MobileNet dw 14x14x512, batch 1", "Convolution", _depthwise(512, 1), (1, 512, 14, 14)),
+    ("MobileNet dw 14x14x512 /2, batch 1", "Convolution", _depthwise(512, 2),
+     (1, 512, 14, 14)),
+    ("MobileNet dw 7x7x1024, batch 1", "Convolution", _depthwise(1024, 1), (1, 1024, 7, 7)),
+    ("MobileNet dw 14x14x512, batch 32", "Convolution", _depthwise(512, 1),
+     (32, 512, 14, 14)),
+    ("MobileNet dw 7x7x1024, batch 32", "Convolution", _depthwise(1024, 1),
+     (32, 1024, 7, 7)),
 ]
 # (what, weights): ResNet-18's and ResNet-50's parameter counts
 SGD_CASES = [("ResNet-18 weights", 11_689_512), ("ResNet-50 weights", 25_557_032)]
-_MODULES = {"log_softmax": softmax_fast, "softmax": softmax_fast, "LeakyReLU": gelu_fast,
-            "Pooling": pool_fast}
+# (module, flag) switching each operator's fast path
+_SWITCHES = {"log_softmax": (softmax_fast, "ENABLED"), "softmax": (softmax_fast, "ENABLED"),
+             "LeakyReLU": (gelu_fast, "ENABLED"), "Pooling": (pool_fast, "ENABLED"),
+             "Convolution": (conv_fast, "BAND_PRODUCT")}
 
 
 def old_sgd_mom(p, out, w, g, mom):
@@ -68,29 +89,32 @@ def old_sgd_mom(p, out, w, g, mom):
 
 
 @contextlib.contextmanager
-def _enabled(module, on):
-    old = module.ENABLED
-    module.ENABLED = on
+def _enabled(module, flag, on):
+    old = getattr(module, flag)
+    setattr(module, flag, on)
     try:
         yield
     finally:
-        module.ENABLED = old
+        setattr(module, flag, old)
 
 
 def _operator_call(name, attrs, shape, rng):
-    """f(): the operator's forward then its gradient on fixed arrays."""
+    """f(): the operator's forward then its gradient on fixed arrays (the data of `shape`,
+    and a depthwise weight for a Convolution)."""
     op = mx.ops.get(name)
     p = op.parse(attrs)[0]
     rc = RunCtx(True, np)
-    x = rng.standard_normal(shape).astype(np.float32)
-    y = op.rules_on(np)[0](p, rc, x)
+    xs = [rng.standard_normal(shape).astype(np.float32)]
+    if name == "Convolution":
+        xs.append(rng.standard_normal((shape[1], 1) + attrs["kernel"]).astype(np.float32))
+    y = op.rules_on(np)[0](p, rc, *xs)
     gy = rng.standard_normal((y[0] if isinstance(y, tuple) else y).shape).astype(np.float32)
 
     def call():
         kernel, vjp = op.rules_on(np)
-        y = kernel(p, rc, x)
+        y = kernel(p, rc, *xs)
         ys = list(y) if isinstance(y, tuple) else [y]
-        vjp(p, rc, [x], ys, [gy] + [None] * (len(ys) - 1), [True])
+        vjp(p, rc, xs, ys, [gy] + [None] * (len(ys) - 1), [True] * len(xs))
     return call
 
 
@@ -126,10 +150,10 @@ def main(argv=None):
         if a.only not in what + name:
             continue
         shape = (max(1, round(shape[0] * a.scale)),) + shape[1:]
-        call, module = _operator_call(name, attrs, shape, rng), _MODULES[name]
+        call, (module, flag) = _operator_call(name, attrs, shape, rng), _SWITCHES[name]
 
-        def run(on, call=call, module=module):
-            with _enabled(module, on):
+        def run(on, call=call, module=module, flag=flag):
+            with _enabled(module, flag, on):
                 call()
         res = _time({True: lambda run=run: run(True), False: lambda run=run: run(False)},
                     a.rounds)

@@ -6,6 +6,8 @@ described by API.md and gives the same numbers.
 __version__ = "0.1.0"
 
 from .base import MXNetError  # noqa: E402
+from . import cpu_memory  # noqa: E402
+cpu_memory._at_import()  # before the first large array is freed (see its docstring)
 from . import context  # noqa: E402
 from .context import Context, cpu, gpu, cpu_pinned, current_context  # noqa: E402
 from . import ops  # noqa: E402

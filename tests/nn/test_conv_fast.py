@@ -158,6 +158,45 @@ def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
     np.testing.assert_allclose(B.grad.asnumpy(), gy.sum(axis=(0, 2, 3)), rtol=tol, atol=tol)
 
 
+def _depthwise_run(x, w, case, dtype):
+    """(y, dx, dw) of a depthwise nd.Convolution with geometry `case` on x, w."""
+    _, k, s, p, d = case
+    c = x.shape[1]
+    X, W = nd.array(x, dtype=dtype), nd.array(w, dtype=dtype)
+    X.attach_grad()
+    W.attach_grad()
+    with autograd.record():
+        y = nd.Convolution(X, W, kernel=k, stride=s, pad=p, dilate=d, num_group=c,
+                           num_filter=c, no_bias=True)
+    y.backward(nd.array(np.cos(np.arange(y.size)).reshape(y.shape), dtype=dtype))
+    return y.asnumpy(), X.grad.asnumpy(), W.grad.asnumpy()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", _DEPTHWISE, ids=str)
+def test_banded_depthwise_bands_by_product_equal_the_scattered_ones(case, dtype, monkeypatch):
+    """The banded kernel's matrices made by a product (conv_fast.BAND_PRODUCT) give the
+    output and both gradients bit for bit as the scattered ones; an infinite or NaN weight
+    (which the product would spread along its band row) gives them too."""
+    monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64)
+    shape, k = case[:2]
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(shape)
+    w = rng.standard_normal((shape[1], 1) + k)
+    w_bad = w.copy()
+    w_bad[1, 0, 0, 0], w_bad[2, 0, -1, -1] = np.inf, np.nan
+    for weights in (w, w_bad):
+        runs = []
+        for product in (True, False):
+            monkeypatch.setattr(conv_fast, "BAND_PRODUCT", product)
+            runs.append(_depthwise_run(x, weights, case, dtype))
+        for a, b in zip(*runs):
+            np.testing.assert_array_equal(a, b)
+    # the non-finite weight reaches only its own channel, as in a direct correlation
+    y_bad = runs[0][0]
+    assert np.isfinite(np.delete(y_bad, [1, 2], axis=1)).all()
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", [  # (data shape, kernel, stride, pad, adj, groups, num_filter)
     ((5, 6, 7, 6), (4, 4), (2, 2), (1, 1), (0, 0), 1, 4),    # the DCGAN layer
