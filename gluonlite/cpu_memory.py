@@ -24,7 +24,6 @@ Example::
 """
 import ctypes
 import os
-import platform
 
 __all__ = ["ENV_VAR", "MMAP_THRESHOLD", "keep_freed_memory", "kept"]
 
@@ -54,7 +53,7 @@ def keep_freed_memory():
     global _kept
     if _kept:
         return True
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+    if not _glibc():
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt
@@ -64,6 +63,14 @@ def keep_freed_memory():
     _kept = bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
         mallopt(_M_TRIM_THRESHOLD, _INT_MAX))
     return _kept
+
+
+def _glibc():
+    """Whether the C library is glibc (it names itself through confstr; others do not)."""
+    try:
+        return (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def kept():

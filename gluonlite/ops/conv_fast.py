@@ -328,11 +328,11 @@ def _bands(w, g, sp, dtype, transposed=False):
     (kh, C, OW, W) when `transposed`, C-contiguous either way.
 
     Finite weights go through one small product, the kernel rows (kh * C, kw) times the
-    taps' 0/1 matrix `_band_taps` (each band entry is one weight times 1 plus zeros, so
-    exact): 2-3x faster than scattering the entries into a zeroed array on MobileNet's
-    narrow maps. A non-finite weight would spread NaN across its band row (inf * 0), so
-    such weights are scattered (as all are when `BAND_PRODUCT` is False:
-    benchmarks/depthwise_bands.py times both)."""
+    taps' 0/1 matrix `_band_taps`: each band entry is one weight times 1 plus zeros, so
+    the scattered entries exactly (a weight of -0.0 becomes +0.0), 2-3x faster than
+    scattering them into a zeroed array on MobileNet's narrow maps. A non-finite weight
+    would spread NaN across its band row (inf * 0), so such weights are scattered (as all
+    are when `BAND_PRODUCT` is False: benchmarks/row_blocks.py times both)."""
     kh, kw = g.kernel
     c = w.shape[0]
     rows = np.ascontiguousarray(w[:, 0].swapaxes(0, 1), dtype=dtype)  # (kh, C, kw)

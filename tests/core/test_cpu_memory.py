@@ -3,16 +3,16 @@ without page faults (glibc's malloc keeps it), and GLUONLITE_KEEP_FREED_MEMORY=0
 malloc as it was."""
 import json
 import os
-import platform
 import subprocess
 import sys
 
 import pytest
 
+from gluonlite import cpu_memory
+
 pytestmark = [
     pytest.mark.numpy_agnostic,
-    pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
-                       reason="the settings are glibc's malloc's"),
+    pytest.mark.skipif(not cpu_memory._glibc(), reason="the settings are glibc's malloc's"),
 ]
 
 # 64 MiB arrays: over glibc's largest adaptive mmap threshold (32 MiB), so by default each
