@@ -665,6 +665,15 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
     return forward(gy, _flipped(w, groups), groups, gd)
 
 
+def _accumulate(acc, a, b, tmp):
+    """acc = sum over samples s of a[s] @ b[s].T, the first product written into `acc`
+    itself (`tmp`, of acc's shape, takes the others; None for one sample)."""
+    np.matmul(a[0], b[0].T, out=acc)
+    for s in range(1, a.shape[0]):
+        np.matmul(a[s], b[s].T, out=tmp)
+        acc += tmp
+
+
 def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shape=None):
     """(dx, dw) of `forward` (None where not needed); `w` may be None when only dw is wanted
     (its shape then given as `w_shape`). Also Deconvolution's forward (dx alone).
@@ -714,14 +723,13 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     gy3 = gy.reshape(n, f, p)
     if _pointwise(g) and need_w:
         # No columns: the input is its own (C, P) columns, sample by sample.
-        dw = np.zeros((f, c // groups), dtype=dt)
+        dw = np.empty((f, c // groups), dtype=dt)
         x3 = x.reshape(n, c, p)
+        tmp = np.empty((f // groups, c // groups), dtype=dt) if n > 1 else None
         for i in range(groups):
             fs, cs = slice(i * (f // groups), (i + 1) * (f // groups)), slice(
                 i * (c // groups), (i + 1) * (c // groups))
-            acc = dw[fs]
-            for s in range(n):
-                acc += gy3[s, fs] @ x3[s, cs].T
+            _accumulate(dw[fs], gy3[:, fs], x3[:, cs], tmp)
             if need_x:
                 _product(w2[fs].T, gy3[:, fs], dx.reshape(n, c, p)[:, cs])
         return dx, dw.reshape(w_shape)
@@ -736,9 +744,10 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     rest = p // g.out[0]
     buf = np.empty(size, dtype=dt)
     gbuf = None
-    dw = np.zeros((f, rows // groups), dtype=dt) if need_w else None
-    tmp = np.empty((f // groups, rows // groups), dtype=dt) if need_w else None
-    for s, e, r0, r1, plan in tiles:
+    dw = np.empty((f, rows // groups), dtype=dt) if need_w else None
+    tmp = np.empty((f // groups, rows // groups), dtype=dt) if need_w and len(tiles) > 1 \
+        else None
+    for t, (s, e, r0, r1, plan) in enumerate(tiles):
         m = e - s
         if m == 1:
             g2 = gy3[s, :, r0 * rest:r1 * rest]
@@ -751,8 +760,12 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
         if need_w:
             cols = _im2col(x, s, e, g, plan, buf, r1 - r0)
             for i in range(groups):
-                np.matmul(_rows(g2, groups, i), _rows(cols, groups, i).T, out=tmp)
-                _rows(dw, groups, i)[...] += tmp
+                # the first tile's product is written straight into dw: no zero fill, no add
+                acc = _rows(dw, groups, i)
+                np.matmul(_rows(g2, groups, i), _rows(cols, groups, i).T,
+                          out=acc if t == 0 else tmp)
+                if t:
+                    acc += tmp
         if need_x:
             dcols = buf[:rows * m * p].reshape(rows, m * p)
             for i in range(groups):

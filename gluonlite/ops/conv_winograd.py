@@ -393,14 +393,16 @@ def weight_grad(gy, x, g, w_shape):
     xp, rows, v, gp, grows, gt = _workspace(
         [4 * c * t_max, 8 * c * t_max, 16 * c * t_max, 4 * f * t_max, 8 * f * t_max,
          16 * f * t_max], dt)
-    du = np.zeros((16, f, c), dtype=dt)
-    tmp = np.empty((16, f, c), dtype=dt)
+    du = np.empty((16, f, c), dtype=dt)
+    tmp = np.empty((16, f, c), dtype=dt) if n > step else None
     for s in range(0, n, step):
         e = min(n, s + step)
         vt = _input_tiles(x, s, e, g, th, tw, xp, rows, v)
         gt3 = _gradient_tiles(gy, s, e, th, tw, gp, grows, gt)
-        np.matmul(gt3, vt.transpose(0, 2, 1), out=tmp)
-        du += tmp
+        # the first chunk's products go straight into du: no zero fill, no add
+        np.matmul(gt3, vt.transpose(0, 2, 1), out=du if s == 0 else tmp)
+        if s:
+            du += tmp
     dw = _GG[np.dtype(dt)].T @ du.reshape(16, f * c)     # (9, F C)
     return np.ascontiguousarray(dw.T).reshape(w_shape)
 
