@@ -39,8 +39,12 @@ def _run(x, gy, attrs, hybrid):
 
 @pytest.mark.parametrize("kernel, stride, pad, convention", CASES)
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("planes", [None, 4], ids=["one-block", "blocks-of-4-planes"])
 def test_fast_path_matches_plain_rule_bit_for_bit(kernel, stride, pad, convention, dtype,
-                                                  monkeypatch):
+                                                  planes, monkeypatch):
+    # blocks of 4 of the 2 x 3 channel planes: a full block, then a partial one
+    if planes is not None:
+        monkeypatch.setattr(pool_fast, "_BLOCK", planes * 9 * 8)
     rng = np.random.default_rng(sum(kernel) * 7 + sum(stride))
     x = _data(rng, dtype)
     attrs = dict(kernel=kernel, stride=stride, pad=pad, pooling_convention=convention)
