@@ -79,9 +79,9 @@ def moments(x):
     x3 = x.reshape(n, c, -1)
     s = np.zeros(c)
     q = np.zeros(c)
-    for i in range(n):
-        s += np.einsum("cp->c", x3[i])
-        q += np.einsum("cp,cp->c", x3[i], x3[i])
+    for i, cs in _pieces(x3):
+        s[cs] += np.einsum("cp->c", x3[i, cs])
+        q[cs] += np.einsum("cp,cp->c", x3[i, cs], x3[i, cs])
     count = n * x3.shape[2]
     mean = s / count
     sq = q / count
@@ -121,16 +121,41 @@ def normalize_into(p, outs, x, gamma, beta, mean, var):
     """
     g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)
-    y = outs[0]
-    np.subtract(x, _channel(mean, x), out=y)
-    np.multiply(y, _channel(inv * g, x), out=y)
-    np.add(y, _channel(beta, x), out=y)
+    n, c = x.shape[:2]
+    x3, y3 = x.reshape(n, c, -1), outs[0].reshape(n, c, -1)
+    m, k, b = (v.reshape(c, 1) for v in (mean, inv * g, beta))
+    for i, cs in _blocks(x3):
+        y = y3[i, cs]
+        np.subtract(x3[i, cs], m[cs], out=y)
+        np.multiply(y, k[cs], out=y)
+        np.add(y, b[cs], out=y)
     np.copyto(outs[1], mean, casting="unsafe")
     np.copyto(outs[2], inv, casting="unsafe")
 
 
 def _channel(v, x):
     return v.reshape((1, -1) + (1,) * (x.ndim - 2))
+
+
+def _blocks(x3):
+    """(samples, channels) index pairs cutting `x3` (N, C, P) into blocks of about
+    `_BLOCK` entries, so that the passes over one block run in the cache: several whole
+    samples where a sample is small, else a few channels of one sample."""
+    n, c, p = x3.shape
+    if c * p <= _BLOCK:
+        step = max(1, _BLOCK // max(1, c * p))
+        return [(slice(s, min(n, s + step)), slice(None)) for s in range(0, n, step)]
+    step = max(1, _BLOCK // max(1, p))
+    return [(i, slice(s, min(c, s + step))) for i in range(n) for s in range(0, c, step)]
+
+
+def _pieces(x3):
+    """(sample, channels) index pairs of `_blocks`, one sample each (the per-channel sums
+    are taken a sample at a time and added in float64)."""
+    n, c, p = x3.shape
+    if c * p <= _BLOCK:
+        return [(i, slice(None)) for i in range(n)]
+    return _blocks(x3)
 
 
 def vjp(p, xs, ys, gys, batch_stats):
@@ -166,9 +191,9 @@ def vjp(p, xs, ys, gys, batch_stats):
     g3, x3 = g.reshape(n, c, -1), x.reshape(n, c, -1)
     sg = np.zeros(c)
     sgx = np.zeros(c)
-    for i in range(n):
-        sg += np.einsum("cp->c", g3[i])
-        sgx += np.einsum("cp,cp->c", g3[i], x3[i])
+    for i, cs in _pieces(x3):
+        sg[cs] += np.einsum("cp->c", g3[i, cs])
+        sgx[cs] += np.einsum("cp,cp->c", g3[i, cs], x3[i, cs])
     dbeta = sg
     dgamma = (sgx - mean * sg) * inv  # sum(gy * xhat)
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
@@ -177,20 +202,21 @@ def vjp(p, xs, ys, gys, batch_stats):
     if batch_stats:
         count = x.size // c
         k2 = -gam * inv * inv * dgamma / count
-        vecs = [v.astype(dt).reshape(1, c, 1) for v in (k1, mean, k2, -k1 * dbeta / count)]
+        vecs = [v.astype(dt).reshape(c, 1) for v in (k1, mean, k2, -k1 * dbeta / count)]
         dx = np.empty(x.shape, dtype=dt)
         dx3 = dx.reshape(n, c, -1)
-        # a few samples at a time, so that the five passes run over a block in the cache
-        step = max(1, min(n, _BLOCK // max(1, x3[0].size)))
-        tmp = np.empty((step,) + x3.shape[1:], dtype=dt)
-        for s in range(0, n, step):
-            e = min(n, s + step)
-            d, t = dx3[s:e], tmp[:e - s]
-            np.multiply(g3[s:e], vecs[0], out=d)
-            np.subtract(x3[s:e], vecs[1], out=t)
-            t *= vecs[2]
+        # a block at a time, so that the five passes run over it in the cache
+        blocks = _blocks(x3)
+        tmp = np.empty(dx3[blocks[0]].size, dtype=dt)
+        for i, cs in blocks:
+            d = dx3[i, cs]
+            t = tmp[:d.size].reshape(d.shape)
+            k1c, mc, k2c, k3c = (v[cs] for v in vecs)
+            np.multiply(g3[i, cs], k1c, out=d)
+            np.subtract(x3[i, cs], mc, out=t)
+            t *= k2c
             d += t
-            d += vecs[3]
+            d += k3c
     else:
         dx = np.multiply(g, _channel(k1.astype(dt), x))
     dg = np.zeros_like(gamma) if p.fix_gamma else dgamma.astype(gamma.dtype)

@@ -26,13 +26,15 @@ def _run(x, gamma, beta, mean, var, gy, fix_gamma, train, hybrid, dtype):
         [arrs[3].asnumpy(), arrs[4].asnumpy()]
 
 
-@pytest.mark.parametrize("block", [None, 240], ids=["one_block", "blocks_of_2_samples"])
+@pytest.mark.parametrize("block", [None, 240, 90],
+                         ids=["one_block", "blocks_of_2_samples", "blocks_of_3_channels"])
 @pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
 @pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
 @pytest.mark.parametrize("fix_gamma", [True, False])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_fast_path_matches_plain_rule(dtype, fix_gamma, train, hybrid, block, monkeypatch):
-    if block:  # the gradient written two samples at a time, the last block partial
+    # blocks of 2 of the 3 samples, or of 3 of a sample's 4 channels: the last one partial
+    if block:
         monkeypatch.setattr(bn_fast, "_BLOCK", block)
     rng = np.random.default_rng(2)
     shape = (3, 4, 5, 6)
