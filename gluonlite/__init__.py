@@ -8,6 +8,8 @@ __version__ = "0.1.0"
 from .base import MXNetError  # noqa: E402
 from . import cpu_memory  # noqa: E402
 cpu_memory._at_import()  # before the first large array is freed (see its docstring)
+from . import blas_kernel  # noqa: E402
+blas_kernel._at_import()  # numpy's BLAS on a CPU it does not know: say what to set
 from . import context  # noqa: E402
 from .context import Context, cpu, gpu, cpu_pinned, current_context  # noqa: E402
 from . import ops  # noqa: E402

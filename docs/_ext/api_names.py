@@ -28,7 +28,7 @@ EXTRA_NAMESPACES = [
     "engine", "monitor", "image", "contrib.autograd", "contrib.amp", "executor",
     "control_flow", "subgraph", "gluon.contrib.estimator", "gluon.data.sampler",
     "numpy", "numpy_extension", "bench", "gluon.parameter", "gluon.data.dataloader",
-    "cpu_memory",
+    "cpu_memory", "blas_kernel",
 ]
 
 # MXNet's short names for namespaces (`mx.nd` is `mx.ndarray`).
