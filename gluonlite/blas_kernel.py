@@ -80,8 +80,9 @@ def loaded_kernels():
     """
     try:
         with open("/proc/self/maps") as f:
-            paths = {line.split(None, 5)[5].strip() for line in f
-                     if "openblas" in line.lower() and line.count(" ") >= 5}
+            # address, permissions, offset, device, inode, then the mapped file's path
+            rows = [line.split(None, 5) for line in f if "openblas" in line.lower()]
+        paths = {r[5].strip() for r in rows if len(r) == 6}
     except OSError:
         return {}
     kernels = {}
