@@ -186,6 +186,34 @@ def _tiles_of(g, sp, n, per_sample, *sizes):
                                           for s in range(n) for r0 in plans]
 
 
+@_memo
+def _live(g, sp):
+    """(geometry, kernel slices) of the taps of `g` whose windows reach the input on spatial
+    sizes `sp`, when some taps read only padding at every output position; else None.
+
+    A dilated kernel on a small map (DeepLab's atrous branches: dilation 24 and 36 on 16 x 16
+    maps) reads padding alone with all but its centre tap, and im2col would make those rows of
+    zeros and multiply them. Per axis the taps that reach the input are a run of kernel
+    indices a..b, so the live taps are the kernel's block [a..b] on each axis: the same
+    convolution with that smaller kernel and the padding moved by a*dilate before and
+    (k-1-b)*dilate after (negative padding: the window starts inside the input). The output
+    is the same, and the dead taps' weights get a zero gradient."""
+    runs = []
+    for i, size in enumerate(sp):
+        d, s, pad = g.dilate[i], g.stride[i], g.pad[i]
+        live = [k for k in range(g.kernel[i])
+                if min(g.out[i], (size - 1 - (k * d - pad)) // s + 1) >
+                max(0, -((k * d - pad) // s))]
+        runs.append((live[0], live[-1]) if live else None)
+    if None in runs or all(b - a + 1 == k for (a, b), k in zip(runs, g.kernel)):
+        return None
+    gt = type(g)([b - a + 1 for a, b in runs], g.stride, g.dilate,
+                 [p - a * d for (a, _), p, d in zip(runs, g.pad, g.dilate)],
+                 [p - (k - 1 - b) * d for (_, b), p, d, k in zip(runs, g.pad_end, g.dilate,
+                                                                   g.kernel)], g.out)
+    return gt, (slice(None), slice(None)) + tuple(slice(a, b + 1) for a, b in runs)
+
+
 # Depthwise convolutions (one filter per channel, MobileNet's 3x3 layers) run as a direct
 # kernel, one pass per kernel tap: no columns, and no tiny product per channel. A block of
 # channels of one sample is laid out padded and split into its stride phases (the input
@@ -580,6 +608,11 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
         if epilogue is not None:
             epilogue(y, (slice(None),))
         return y.reshape((n, f) + tuple(g.out))
+    trim = _live(g, x.shape[2:])
+    if trim is not None:  # taps that read only padding: the smaller kernel that reads data
+        # contiguous: a strided weight would keep numpy's matmul off the BLAS
+        g, w = trim[0], np.ascontiguousarray(w[trim[1]])
+        w2 = w.reshape(f, -1)
     if conv_winograd.applies(x.shape, w.shape, groups, g):
         return conv_winograd.forward(x, w, g, bias=bias, out=y, epilogue=epilogue)
     if _pointwise(g):
@@ -707,6 +740,17 @@ def backward(gy, w, groups, g, x_shape, x=None, need_x=True, need_w=True, w_shap
     if _depthwise(groups, c, f, g) and (w is not None or not need_x) and (
             x is not None or not need_w):
         return _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w)
+    trim = _live(g, x_shape[2:])
+    if trim is not None:  # taps that read only padding (`_live`): their weights' gradient is 0
+        gt, sl = trim
+        wt = None if w is None else np.ascontiguousarray(w[sl])
+        dx, dwt = backward(gy, wt, groups, gt, x_shape, x=x, need_x=need_x, need_w=need_w,
+                           w_shape=tuple(w_shape[:2]) + gt.kernel)
+        dw = None
+        if dwt is not None:
+            dw = np.zeros(w_shape, dtype=dwt.dtype)
+            dw[sl] = dwt
+        return dx, dw
     dx = dw_wino = None
     if need_x:
         dx = _dx_as_conv(gy, w, groups, g, x_shape)

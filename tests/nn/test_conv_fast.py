@@ -66,6 +66,11 @@ _CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
     ((5, 6, 11), (3,), (2,), (1,), (2,), 3, 6),               # 1-D, groups
     ((3, 6, 7, 8), (3, 2), (1, 1), (1, 1), (1, 2), 3, 9),     # groups at stride 1: dx conv
     ((5, 2, 5, 6, 4), (2, 3, 2), (1, 2, 1), (1, 1, 0), (1, 1, 2), 1, 3),  # 3-D
+    # taps that read only padding (atrous rates past the map, as DeepLab's): the kernel
+    # trimmed to the taps that reach the input, the dead taps' weight gradient zero
+    ((3, 4, 6, 5), (3, 3), (1, 1), (6, 6), (6, 6), 1, 5),     # the centre tap alone
+    ((3, 4, 5, 6), (5, 3), (1, 1), (6, 3), (3, 3), 2, 6),     # 3 of 5 rows, groups
+    ((3, 4, 7, 7), (3, 3), (2, 2), (8, 8), (8, 8), 1, 3),     # strided: a 1x1 stride 2
 ]
 
 
