@@ -679,8 +679,8 @@ def _flipped(w, groups):
 
 def _dx_as_conv(gy, w, groups, g, x_shape):
     """The data gradient at stride 1 as the forward convolution of gy, or None where the
-    padding is wider than the dilated kernel or its columns would be much larger than
-    col2im's."""
+    padding is wider than the dilated kernel, its columns would be much larger than
+    col2im's, or the weight it copies reversed is larger than col2im's columns."""
     if any(s != 1 for s in g.stride) or any(a != b for a, b in zip(g.pad, g.pad_end)):
         return None
     pad = tuple(d * (k - 1) - p for d, k, p in zip(g.dilate, g.kernel, g.pad))
@@ -689,6 +689,12 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
     # Its columns are F*K x (input positions), col2im's C*K x (output positions): a kernel as
     # large as the input (output 1x1) would make the former the input's size times larger.
     if gy.shape[1] * prod(x_shape[2:]) > 2 * x_shape[1] * prod(g.out):
+        return None
+    # It also copies the weight reversed (`_flipped`). Where the weight is at least as large
+    # as the columns col2im adds into dx (deep layers at small batches), that copy costs
+    # more than col2im's adds: 512 x 512 x 3 x 3 on 7 x 7 at batch 1, col2im in 0.72 of the
+    # time, 256 x 256 on 14 x 14 0.92; 128 x 128 on 28 x 28 1.07 (benchmarks/models.md).
+    if w.size >= x_shape[1] * prod(g.kernel) * gy.shape[0] * prod(g.out):
         return None
     # the same kind of geometry as `g` (conv.Geom: conv imports this module, not the reverse)
     gd = type(g)(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])

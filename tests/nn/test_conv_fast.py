@@ -59,6 +59,7 @@ def _ref_conv(x, w, b, stride, pad, dilate, groups):
 _CONV = [  # (data shape, kernel, stride, pad, dilate, groups, num_filter)
     ((5, 6, 9, 8), (3, 3), (1, 1), (1, 1), (1, 1), 1, 7),     # stride 1: dx as a conv
     ((5, 6, 9, 8), (1, 1), (1, 1), (0, 0), (1, 1), 2, 4),     # 1x1: plain products
+    ((1, 8, 3, 2), (3, 3), (1, 1), (1, 1), (1, 1), 1, 16),    # stride 1, weight > columns
     ((5, 6, 9, 8), (1, 1), (2, 1), (0, 0), (1, 1), 1, 4),     # 1x1 strided: columns
     ((5, 4, 10, 9), (3, 2), (2, 3), (1, 0), (1, 1), 2, 6),    # strides: phase col2im
     ((5, 4, 10, 9), (3, 3), (1, 1), (2, 1), (2, 1), 1, 3),    # dilation at stride 1
