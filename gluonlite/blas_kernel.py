@@ -38,7 +38,14 @@ _SYMBOLS = ("openblas_get_corename64_", "openblas_get_corename",
 
 
 class SlowBlasWarning(RuntimeWarning):
-    """numpy's OpenBLAS runs a generic kernel on a CPU that has a faster one (`check`)."""
+    """numpy's OpenBLAS runs a generic kernel on a CPU that has a faster one (`check`).
+
+    Example::
+
+        import warnings
+        from gluonlite import blas_kernel
+        warnings.simplefilter("ignore", blas_kernel.SlowBlasWarning)   # once advised
+    """
 
 
 def advice(core, cpu_flags):
