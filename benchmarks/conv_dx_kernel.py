@@ -1,5 +1,6 @@
 """The stride-1 data gradient's kernel, per layer: the reversed kernel copied tap by tap
-(the path before the change in CHANGES.md) against today's `conv_fast._dx_as_conv`.
+(the path before the change in CHANGES.md) against today's data gradient
+(`conv_fast.backward`: `_dx_as_conv`, or col2im where the weight is larger than its columns).
 
     PYTHONPATH=. python benchmarks/conv_dx_kernel.py [--batches 1 8] [--rounds 9]
 
@@ -62,7 +63,10 @@ def main(argv=None):
             w = rng.standard_normal((f, c, k, k)).astype(np.float32)
             gy = rng.standard_normal((n, f, h, h)).astype(np.float32)
             ref = old_data_grad(gy, w, g, x_shape)
-            new = conv_fast._dx_as_conv(gy, w, 1, g, x_shape)
+
+            def today(gy=gy, w=w, g=g, x_shape=x_shape):
+                return conv_fast.backward(gy, w, 1, g, x_shape, need_w=False)[0]
+            new = today()
             err = np.abs(new - ref).max() / np.abs(ref).max()
             if err > 1e-5:
                 raise SystemExit(f"layer {c}<-{f}@{h} k{k}: the two paths differ by {err:.1e}")
@@ -74,10 +78,11 @@ def main(argv=None):
                     if v == "old":
                         old_data_grad(gy, w, g, x_shape)
                     else:
-                        conv_fast._dx_as_conv(gy, w, 1, g, x_shape)
+                        today()
                     times[v].append(time.process_time() - t)
             ratios = [b / o for b, o in zip(times["new"], times["old"])]
-            path = "Winograd" if wino else ("1x1" if prod((k, k)) == 1 else "im2col")
+            path = ("col2im" if conv_fast._dx_as_conv(gy, w, 1, g, x_shape) is None else
+                    "Winograd" if wino else "1x1" if prod((k, k)) == 1 else "im2col")
             print(f"| {c} <- {f} @ {h}, {k}x{k} | {n} | {path} | {median(times['old']) * 1e3:.2f}"
                   f" | {median(times['new']) * 1e3:.2f} | {median(ratios):.2f} | "
                   f"{min(ratios):.2f}-{max(ratios):.2f} |")
