@@ -947,12 +947,7 @@ def _pool_vjp(p, rc, xs, ys, gys, need):
     disjoint = all(s >= k for s, k in zip(g.stride, g.kernel))
     for j, sl in _offsets(g):
         if kind == "max":
-            xp.equal(xpad[sl], y, out=hit)
-            if open_ is None:
-                open_ = ~hit
-            else:
-                hit &= open_
-                open_ ^= hit
+            open_ = pool_fast.first_hits(xp, xpad[sl], y, hit, open_)
             xp.multiply(gy, hit, out=contrib)
         elif kind == "lp" and p.p_value != 1:
             # MXNet's rule: 0 where the output is 0 (y = 0 only when the window is all 0).

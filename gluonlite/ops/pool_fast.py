@@ -22,7 +22,7 @@ import numpy as np
 
 from . import conv_fast
 
-__all__ = ["usable", "max_forward", "max_backward", "ENABLED"]
+__all__ = ["usable", "max_forward", "max_backward", "first_hits", "ENABLED"]
 
 ENABLED = True   # False: the plain rule everywhere (tests and benchmarks switch it)
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -156,6 +156,36 @@ def max_forward(x, g, fill):
     return y
 
 
+def first_hits(xp, window, y, hit, open_):
+    """One kernel offset of max pooling's gradient rule: `hit` (bool, y's shape) is set to
+    the windows whose maximum y this offset's input `window` holds and no earlier offset
+    held (MXNet's gradient goes to the first input equal to the output).
+
+    Args:
+        xp: the array module.
+        window: the inputs this offset reads, y's shape.
+        y: the pooled output.
+        hit: the bool array to write the windows into.
+        open_: the windows no earlier offset held, or None at the first offset.
+
+    Returns:
+        array: the windows still open after this offset.
+
+    Example::
+
+        from gluonlite.ops import pool_fast
+        y, hit = np.array([2.0, 3.0]), np.empty(2, bool)
+        still = pool_fast.first_hits(np, np.array([2.0, 1.0]), y, hit, None)
+        hit, still                  # [True, False], [False, True]
+    """
+    xp.equal(window, y, out=hit)
+    if open_ is None:
+        return ~hit
+    hit &= open_
+    open_ ^= hit
+    return open_
+
+
 def max_backward(x, y, gy, g, fill):
     """The gradient of `max_forward`: each window's gradient to its first input equal to the
     window's output (none for a window of NaN), as MXNet's kernel does.
@@ -194,12 +224,7 @@ def max_backward(x, y, gy, g, fill):
         contrib = np.empty(gyb.shape, dtype=gy.dtype)
         open_ = None   # the windows whose maximum no earlier offset held
         for r, block in _offsets(g):
-            np.equal(phases[r][block], yb, out=hit)
-            if open_ is None:
-                open_ = ~hit
-            else:
-                hit &= open_
-                open_ ^= hit
+            open_ = first_hits(np, phases[r][block], yb, hit, open_)
             np.multiply(gyb, hit, out=contrib)
             if disjoint:
                 grads[r][block] = contrib
