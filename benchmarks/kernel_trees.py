@@ -2,7 +2,7 @@
 the shapes of real models, interleaved.
 
     PYTHONPATH=. python benchmarks/kernel_trees.py --old /path/to/old/tree [--rounds 15]
-        [--only conv pool bn taps] [--models resnet18_v1:1:train vgg11_bn:8:train]
+        [--only conv depthwise taps pool bn] [--models resnet18_v1:1:train vgg11_bn:8:train]
 
 The old tree's kernel modules (`conv_fast`, `conv_winograd`, `pool_fast`, `bn_fast` of
 gluonlite/ops) are loaded beside this tree's under other names. A kernel case calls the old
@@ -81,6 +81,17 @@ def conv_cases(rng):
                    lambda m, gy=gy, w=w, g=g, x=x: m.backward(gy, w, 1, g, x.shape, x=x))
 
 
+def depthwise_cases(rng):
+    """MobileNet's depthwise 3x3 layers on maps too wide for the banded kernel, forward."""
+    for c, hw, st, batch in ((32, 112, 1, 1), (64, 112, 2, 1), (128, 56, 1, 1),
+                             (128, 56, 2, 1), (128, 56, 1, 8)):
+        g = _geom((3, 3), (st, st), (1, 1), (1, 1), (hw, hw))
+        x = rng.standard_normal((batch, c, hw, hw)).astype(np.float32)
+        w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
+        yield (f"depthwise {c}x{hw}x{hw} /{st}, batch {batch}",
+               lambda m, x=x, w=w, g=g, c=c: m.forward(x, w, c, g))
+
+
 def taps_cases(rng):
     """DeepLab's atrous branches on a 16 x 16 map: dilation 12, 24 and 36, forward."""
     x = rng.standard_normal((1, 2048, 16, 16)).astype(np.float32)
@@ -123,7 +134,8 @@ def bn_cases(rng):
         yield f"BatchNorm {shape}", run
 
 
-CASES = {"conv": conv_cases, "taps": taps_cases, "pool": pool_cases, "bn": bn_cases}
+CASES = {"conv": conv_cases, "depthwise": depthwise_cases, "taps": taps_cases,
+         "pool": pool_cases, "bn": bn_cases}
 
 
 def _flat(result):
@@ -223,8 +235,8 @@ def main(argv=None):
     print("| case | old ms | new ms | new / old | range | results apart |")
     print("|---|---:|---:|---:|---|---:|")
     for group in args.only:
-        module = {"conv": "conv_fast", "taps": "conv_fast", "pool": "pool_fast",
-                  "bn": "bn_fast"}[group]
+        module = {"conv": "conv_fast", "depthwise": "conv_fast", "taps": "conv_fast",
+                  "pool": "pool_fast", "bn": "bn_fast"}[group]
         for label, fn in CASES[group](rng):
             diff = _agree(fn(MODULES[module]), fn(old[module]))
             times, ratios = time_pair(lambda: fn(old[module]), lambda: fn(MODULES[module]),

@@ -258,9 +258,11 @@ class _Phases:
         self.size = self.rows * self.width + self.width  # slack: the last tap's tail
 
 
-    def fill(self, buf, xb):
-        """Lay the input block xb (cb, H, W) into buf (cb, phases, size), zeros around."""
-        buf.fill(0)
+    def fill(self, buf, xb, zero=True):
+        """Lay the input block xb (cb, H, W) into buf (cb, phases, size), zeros around
+        (`zero` False: buf's border is zero already; every block writes the same interior)."""
+        if zero:
+            buf.fill(0)
         (sh, sw), (ph, pw) = self.strides, self.pad
         for a in range(sh):
             for b in range(sw):
@@ -445,7 +447,8 @@ def _depthwise_forward(x, w, g, y, b):
     wk = w.reshape(c, -1)
     blocks = _dw_blocks(n, c, lay.n_phase * lay.size)
     cb = blocks[0][1].stop - blocks[0][1].start
-    buf = np.empty((cb, lay.n_phase, lay.size), dtype=y.dtype)
+    # zeroed once: the blocks write the same interior, so the padding around stays zero
+    buf = np.zeros((cb, lay.n_phase, lay.size), dtype=y.dtype)
     acc = np.empty((cb, 1, lay.run), dtype=y.dtype)
     # Short runs (small maps, many channels per block): the K runs copied side by side and
     # one batched product per block beat 2K passes whose rows are short.
@@ -458,7 +461,7 @@ def _depthwise_forward(x, w, g, y, b):
     for s, cs in blocks:
         m = cs.stop - cs.start
         ph, a, t = buf[:m], acc[:m, 0], tmp[:m]
-        lay.fill(ph, x[s, cs])
+        lay.fill(ph, x[s, cs], zero=False)
         if short:
             for k, (_, phase, off) in enumerate(lay.taps):
                 t[:, k] = ph[:, phase, off:off + lay.run]
