@@ -193,17 +193,15 @@ def _live(g, sp):
 
     A dilated kernel on a small map (DeepLab's atrous branches: dilation 24 and 36 on 16 x 16
     maps) reads padding alone with all but its centre tap, and im2col would make those rows of
-    zeros and multiply them. Per axis the taps that reach the input are a run of kernel
-    indices a..b, so the live taps are the kernel's block [a..b] on each axis: the same
-    convolution with that smaller kernel and the padding moved by a*dilate before and
-    (k-1-b)*dilate after (negative padding: the window starts inside the input). The output
-    is the same, and the dead taps' weights get a zero gradient."""
+    zeros and multiply them. A tap is dead where `_plan` gives it no output positions on some
+    axis; per axis the live kernel indices are a run a..b, so the live taps are the kernel's
+    block [a..b] on each axis: the same convolution with that smaller kernel and the padding
+    moved by a*dilate before and (k-1-b)*dilate after. The output is the same, and the dead
+    taps' weights get a zero gradient."""
+    taps = list(np.ndindex(*g.kernel))
     runs = []
-    for i, size in enumerate(sp):
-        d, s, pad = g.dilate[i], g.stride[i], g.pad[i]
-        live = [k for k in range(g.kernel[i])
-                if min(g.out[i], (size - 1 - (k * d - pad)) // s + 1) >
-                max(0, -((k * d - pad) // s))]
+    for i in range(len(sp)):
+        live = sorted({taps[j][i] for j, dst, _, _ in _plan(g, sp) if dst[i].stop > dst[i].start})
         runs.append((live[0], live[-1]) if live else None)
     if None in runs or all(b - a + 1 == k for (a, b), k in zip(runs, g.kernel)):
         return None

@@ -216,12 +216,15 @@ def max_backward(x, y, gy, g, fill):
     disjoint = all(s >= k for s, k in zip(g.stride, g.kernel))
     # the phases the windows read cover the input unless the stride skips positions
     covered = len(layout) == g.stride[0] * g.stride[1]
-    for b in _blocks(xf):
+    blocks = _blocks(xf)
+    # the first block is the largest: the masks of every block are views of these
+    hits = np.empty(yf[blocks[0]].shape, dtype=bool)
+    contribs = np.empty(hits.shape, dtype=gy.dtype)
+    for b in blocks:
         phases = _phases(xf[b], layout, fill)
         yb, gyb, gxb = yf[b], gyf[b], gxf[b]
         grads = {r: np.zeros(ph.shape, dtype=gy.dtype) for r, ph in phases.items()}
-        hit = np.empty(yb.shape, dtype=bool)
-        contrib = np.empty(gyb.shape, dtype=gy.dtype)
+        hit, contrib = hits[:len(yb)], contribs[:len(yb)]
         open_ = None   # the windows whose maximum no earlier offset held
         for r, block in _offsets(g):
             open_ = first_hits(np, phases[r][block], yb, hit, open_)

@@ -50,3 +50,19 @@ def test_loaded_kernels_reads_numpys_openblas():
     kernels = blas_kernel.loaded_kernels()
     assert any("numpy" in path and "openblas" in path.lower() for path in kernels), kernels
     assert all(isinstance(k, str) and k for k in kernels.values())
+
+
+@pytest.mark.parametrize("env, checked", [
+    ({}, True),
+    ({"GLUONLITE_BLAS_CHECK": "0"}, False),              # turned off
+    ({"OPENBLAS_CORETYPE": "Haswell"}, False),           # the user chose the kernel
+])
+def test_the_import_time_check_respects_the_environment(env, checked, monkeypatch):
+    for name in ("GLUONLITE_BLAS_CHECK", "OPENBLAS_CORETYPE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    calls = []
+    monkeypatch.setattr(blas_kernel, "check", lambda: calls.append(1))
+    blas_kernel._at_import()
+    assert calls == ([1] if checked else [])
