@@ -2,7 +2,8 @@
 the shapes of real models, interleaved.
 
     PYTHONPATH=. python benchmarks/kernel_trees.py --old /path/to/old/tree [--rounds 15]
-        [--only conv depthwise taps pool bn] [--models resnet18_v1:1:train vgg11_bn:8:train]
+        [--only conv depthwise depthwise_grad taps pool bn]
+        [--models resnet18_v1:1:train vgg11_bn:8:train]
 
 The old tree's kernel modules (`conv_fast`, `conv_winograd`, `pool_fast`, `bn_fast` of
 gluonlite/ops) are loaded beside this tree's under other names. A kernel case calls the old
@@ -92,6 +93,19 @@ def depthwise_cases(rng):
                lambda m, x=x, w=w, g=g, c=c: m.forward(x, w, c, g))
 
 
+def depthwise_grad_cases(rng):
+    """MobileNet v2's depthwise 3x3 layers on maps too wide for the banded kernel, gradient
+    (data and weight)."""
+    for c, hw, st, batch in ((32, 112, 1, 1), (96, 112, 2, 1), (144, 56, 1, 1),
+                             (144, 56, 2, 1), (144, 56, 1, 8)):
+        g = _geom((3, 3), (st, st), (1, 1), (1, 1), (hw, hw))
+        x = rng.standard_normal((batch, c, hw, hw)).astype(np.float32)
+        w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
+        gy = rng.standard_normal((batch, c) + tuple(g.out)).astype(np.float32)
+        yield (f"depthwise gradient {c}x{hw}x{hw} /{st}, batch {batch}",
+               lambda m, gy=gy, w=w, g=g, x=x, c=c: m.backward(gy, w, c, g, x.shape, x=x))
+
+
 def taps_cases(rng):
     """DeepLab's atrous branches on a 16 x 16 map: dilation 12, 24 and 36, forward."""
     x = rng.standard_normal((1, 2048, 16, 16)).astype(np.float32)
@@ -134,7 +148,8 @@ def bn_cases(rng):
         yield f"BatchNorm {shape}", run
 
 
-CASES = {"conv": conv_cases, "depthwise": depthwise_cases, "taps": taps_cases,
+CASES = {"conv": conv_cases, "depthwise": depthwise_cases,
+         "depthwise_grad": depthwise_grad_cases, "taps": taps_cases,
          "pool": pool_cases, "bn": bn_cases}
 
 
@@ -235,8 +250,7 @@ def main(argv=None):
     print("| case | old ms | new ms | new / old | range | results apart |")
     print("|---|---:|---:|---:|---|---:|")
     for group in args.only:
-        module = {"conv": "conv_fast", "depthwise": "conv_fast", "taps": "conv_fast",
-                  "pool": "pool_fast", "bn": "bn_fast"}[group]
+        module = {"pool": "pool_fast", "bn": "bn_fast"}.get(group, "conv_fast")
         for label, fn in CASES[group](rng):
             diff = _agree(fn(MODULES[module]), fn(old[module]))
             times, ratios = time_pair(lambda: fn(old[module]), lambda: fn(MODULES[module]),

@@ -68,11 +68,12 @@ def _memo(fn):
     each layer's geometry again and again; at batch 1 making them cost as much as small
     layers' arithmetic). The results are only read."""
     memo = {}
+    missing = object()  # a result may be None (`_live`'s, for most layers): cached too
 
     def cached(g, sp, *rest):
         key = (g.kernel, g.stride, g.dilate, g.pad, g.pad_end, g.out, tuple(sp), rest)
-        hit = memo.get(key)
-        if hit is None:
+        hit = memo.get(key, missing)
+        if hit is missing:
             if len(memo) > 4096:  # a program running many shapes: start again
                 memo.clear()
             hit = memo[key] = fn(g, sp, *rest)
@@ -223,6 +224,10 @@ def _live(g, sp):
 # (`_DW_BLOCK` entries) so the passes over a block stay in the cache. False sends
 # depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
 DIRECT_DEPTHWISE = True
+# The data gradient of such a layer (on maps too wide for the banded kernel) through the
+# forward kernel, one call per stride phase (`_depthwise_dx_as_forward`); False: scattered
+# tap by tap (benchmarks/kernel_trees.py times both).
+DW_DX_AS_FORWARD = True
 _DW_BLOCK = 1 << 16
 _DW_SHORT = 2048
 
@@ -420,6 +425,14 @@ def _banded_backward(gy4, w, g, x, x_shape, need_x, need_w):
 _DW_AXPY = 1024
 
 
+# The weight gradient's taps: with at least this many channels in a block, each tap's dot
+# products go as one stack of (1, run) @ (run, 1) products (numpy hands them to BLAS from C,
+# channel by channel): 0.6-0.8 of the per-channel `dot` calls, and of a multiply and a sum,
+# on MobileNet's 56-wide layers. Blocks of fewer channels (112-wide maps) pay more in the
+# stack's call than the calls it saves (1.2x), and keep `dot`.
+_DW_STACK = 4
+
+
 def _blas1(dtype, run):
     """(axpy, dot) of BLAS for `dtype` when runs of `run` entries are long enough, else
     (None, None)."""
@@ -429,11 +442,12 @@ def _blas1(dtype, run):
     return (blas.saxpy, blas.sdot) if dtype == np.float32 else (blas.daxpy, blas.ddot)
 
 
-def _depthwise_forward(x, w, g, y, b):
+def _depthwise_forward(x, w, g, y, b, banded=None):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
-    plus b (1, C, 1) when given."""
+    plus b (1, C, 1) when given; `banded` forces or forbids the banded products (default:
+    `_banded`'s rule)."""
     n, c = x.shape[:2]
-    if _banded(g, x.shape[2:]):
+    if _banded(g, x.shape[2:]) if banded is None else banded:
         y4 = y.reshape((n, c) + tuple(g.out))
         _banded_forward(x, w, g, y4)
         if b is not None:
@@ -486,6 +500,63 @@ def _depthwise_forward(x, w, g, y, b):
             np.add(res, b[0, cs, :, None], out=y4[s, cs])
 
 
+def _phase_taps(size, out, k, s, d, p, r):
+    """Along one axis of a depthwise layer, the data gradient at the input positions r, r + s,
+    r + 2s, ... (one stride phase) as a stride-1 correlation of gy: (count, kernel indices in
+    the correlation's order, its dilation, padding before, gy entries cropped before,
+    padding after), or None where no tap reaches those positions.
+
+    Tap i adds gy[o] times its weight into input position o*s + i*d - p = u*s + r, which is
+    in this phase when e_i = (i*d - p - r) / s is a whole number, at phase index u = o + e_i.
+    So phase entry u sums gy[u - e_i] times tap i over its taps: a correlation whose kernel
+    is those taps in increasing order of -e_i (evenly spaced: the correlation's dilation)."""
+    taps = sorted((-((i * d - p - r) // s), i) for i in range(k) if (i * d - p - r) % s == 0)
+    count = len(range(r, size, s))
+    if not taps or not count:
+        return None
+    lo, hi = taps[0][0], taps[-1][0]
+    step = taps[1][0] - lo if len(taps) > 1 else 1
+    return (count, [i for _, i in taps], step, max(0, -lo), max(0, lo),
+            max(0, count - 1 + hi - (out - 1)))
+
+
+def _depthwise_dx_as_forward(gy, w, g, x_shape):
+    """The data gradient of a depthwise layer through `_depthwise_forward`: per stride phase
+    of the input (one phase at stride 1), the forward kernel on gy with the taps that reach
+    that phase (`_phase_taps`; at stride 1 the spatially reversed kernel), written into the
+    phase's positions of dx.
+
+    The forward's taps gather from one padded copy of gy, where `_depthwise_backward`'s own
+    loop scatters into phase buffers tap by tap and adds them into dx: on MobileNet's 112-
+    and 56-wide layers the data gradient takes 0.84-0.86 of that loop's time at stride 1
+    and 0.57-0.72 at stride 2 (in-process, 21 rounds; the whole gradient's rows are in
+    benchmarks/models.md, ninth pass)."""
+    n, c = x_shape[:2]
+    sp = tuple(x_shape[2:])
+    phases = [(r, [_phase_taps(size, out, k, s, d, p, ri) for size, out, k, s, d, p, ri in
+                   zip(sp, g.out, g.kernel, g.stride, g.dilate, g.pad, r)])
+              for r in np.ndindex(*g.stride)]
+    # phases that no tap reaches (a stride wider than the kernel) stay zero
+    reached = all(None not in axes for _, axes in phases)
+    dx = (np.empty if reached else np.zeros)((n, c) + sp, dtype=gy.dtype)
+    for r, axes in phases:
+        if None in axes:
+            continue
+        (rows, ti, di, bi, ci, ei), (cols, tj, dj, bj, cj, ej) = axes
+        gp = type(g)((len(ti), len(tj)), (1, 1), (di, dj), (bi, bj), (ei, ej), (rows, cols))
+        wp = np.ascontiguousarray(w[:, :, ti][:, :, :, tj])
+        # never banded: a band costs its width per output, whatever the taps (one to four
+        # per phase at stride 2), and layers narrow enough for it take `_banded_backward`
+        if all(st == 1 for st in g.stride):
+            _depthwise_forward(gy[:, :, ci:, cj:], wp, gp, dx.reshape(n, c, -1), None, False)
+            continue
+        y = np.empty((n, c, rows * cols), dtype=gy.dtype)
+        _depthwise_forward(gy[:, :, ci:, cj:], wp, gp, y, None, False)
+        dx[(slice(None), slice(None)) + tuple(slice(ri, None, st) for ri, st in
+                                              zip(r, g.stride))] = y.reshape(n, c, rows, cols)
+    return dx
+
+
 def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""
@@ -494,11 +565,18 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
         dx, dw = _banded_backward(gy.reshape((n, c) + tuple(g.out)), w, g, x, x_shape,
                                   need_x, need_w)
         return dx, (dw.reshape(w_shape) if need_w else None)
+    dx = None
+    if need_x and DW_DX_AS_FORWARD:
+        dx = _depthwise_dx_as_forward(gy, w, g, x_shape)
+        need_x = False
+    if not need_x and not need_w:
+        return dx, None
     lay = _phases(g, x_shape[2:])
     oh, ow = lay.out
     gy4 = gy.reshape((n, c, oh, ow))
     dt = gy.dtype
-    dx = np.zeros(x_shape, dtype=dt) if need_x else None
+    if need_x:
+        dx = np.zeros(x_shape, dtype=dt)
     dw = np.zeros((c, len(lay.taps)), dtype=dt) if need_w else None
     wk = w.reshape(c, -1) if need_x else None
     # the gradient walks three arrays per block (gy's grid, the phases, a product)
@@ -519,15 +597,15 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
         flat = ph.reshape(m, -1)
         if need_w:
             lay.fill(ph, x[s, cs])
-            if dot is not None:
+            if dot is not None and m < _DW_STACK:
                 for ch in range(m):
                     row = dw[cs.start + ch]
                     for k, start in enumerate(starts):
                         row[k] += dot(gflat[ch], flat[ch], lay.run, 0, 1, start)
             else:
+                rows = gflat[:, None, :]
                 for k, (_, phase, off) in enumerate(lay.taps):
-                    np.multiply(gflat, ph[:, phase, off:off + lay.run], out=t)
-                    dw[cs, k] += t.sum(axis=1)
+                    dw[cs, k] += np.matmul(rows, ph[:, phase, off:off + lay.run, None])[:, 0, 0]
         if need_x:
             ph.fill(0)
             if axpy is not None:

@@ -19,7 +19,11 @@ import numpy as np
 
 __all__ = ["max_zero", "BLOCK"]
 
-BLOCK = 1 << 14                 # elements per block: 64 KiB of float32
+# Elements per block: 256 KiB of float32. Each block is one ufunc call of about 1.5 us; at
+# 1 << 14 the calls were a third of relu's time on ResNet-18's batch-1 activations, which
+# take 0.70 of that time at 1 << 16 (0.81 at 1 << 15; 1 << 17 no better and twice the
+# zeros to keep in the cache).
+BLOCK = 1 << 16
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _ZEROS = {}
 _AGREES = {}

@@ -123,22 +123,29 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
 ]
 
 
-@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded", "im2col"])
+@pytest.mark.parametrize("kernel", ["phases", "phases-scatter", "axpy", "axpy-stack",
+                                    "banded", "im2col"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", _DEPTHWISE + [
     ((1, 3, 5, 12), (3, 3), (1, 2), (0, 1), (1, 1)),     # batch 1, non-square, no top pad
+    ((2, 3, 9, 10), (1, 2), (2, 3), (0, 0), (1, 1)),     # strides wider than the kernel
 ], ids=str)
 def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
     """Depthwise layers (num_group = channels = num_filter) through each kernel of
     conv_fast: the per-tap one (blocks of two channels, so a sample spans several, the last
-    partial) with numpy passes or BLAS axpy and dot per tap, the banded products of narrow
-    maps, and im2col; against the reference: output and data, weight and bias gradients."""
+    partial) with numpy passes or BLAS axpy and dot per tap, its data gradient through the
+    forward kernel per stride phase or scattered tap by tap ("-scatter"), its weight
+    gradient per channel or as one stack of products per tap ("-stack"); the banded
+    products of narrow maps, and im2col; against the reference: output and data, weight
+    and bias gradients."""
     shape, k, s, p, d = case
     c = shape[1]
     monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", kernel != "im2col")
     monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
-    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
-    if kernel == "axpy":  # the runs of small maps are short: send them to axpy too
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel.startswith("axpy") else 1 << 30)
+    monkeypatch.setattr(conv_fast, "DW_DX_AS_FORWARD", kernel != "phases-scatter")
+    monkeypatch.setattr(conv_fast, "_DW_STACK", 1 if kernel == "axpy-stack" else 1 << 30)
+    if kernel.startswith("axpy"):  # the runs of small maps are short: send them to axpy too
         monkeypatch.setattr(conv_fast, "_DW_SHORT", 0)
     lay = conv_fast._Phases(type("G", (), dict(kernel=k, stride=s, dilate=d, pad=p,
                                                out=(1, 1)))(), shape[2:])
@@ -243,7 +250,7 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("kernel", ["phases", "axpy", "banded"])
+@pytest.mark.parametrize("kernel", ["phases", "phases-scatter", "axpy", "banded"])
 def test_depthwise_gradients_match_finite_differences(kernel, monkeypatch):
     """The depthwise kernels' data, weight and bias gradients against central finite
     differences (float64), stride 2, padding, dilation, a non-square map."""
@@ -251,6 +258,7 @@ def test_depthwise_gradients_match_finite_differences(kernel, monkeypatch):
     from gluonlite.test_utils import check_numeric_gradient
     monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 64 if kernel == "banded" else 0)
     monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 if kernel == "axpy" else 1 << 30)
+    monkeypatch.setattr(conv_fast, "DW_DX_AS_FORWARD", kernel != "phases-scatter")
     y = sym.Convolution(sym.var("x"), sym.var("w"), sym.var("b"), kernel=(3, 2),
                         stride=(2, 1), pad=(1, 1), dilate=(1, 2), num_group=3, num_filter=3)
     rng = np.random.default_rng(8)
@@ -290,3 +298,23 @@ def test_depthwise_block_hybridized_matches_imperative(kernel, monkeypatch):
              if p.grad_req != "null"]
     for a, b in zip(grads, ref_grads):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_geometry_memo_keeps_none_results():
+    """conv_fast's per-geometry memo remembers a None result (what `_live` gives for a layer
+    whose taps all reach the input) instead of working it out again on every call, and
+    tells geometries apart by every field."""
+    calls = []
+
+    @conv_fast._memo
+    def probe(g, sp):
+        calls.append((g, sp))
+        return None if g.pad == (1, 1) else g.pad
+
+    from gluonlite.ops import conv
+    same = conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (8, 8))
+    other = conv.Geom((3, 3), (1, 1), (1, 1), (0, 0), (0, 0), (6, 6))
+    assert [probe(same, (8, 8)) for _ in range(3)] == [None] * 3
+    assert probe(other, (8, 8)) == (0, 0) and probe(other, (8, 8)) == (0, 0)
+    assert probe(same, (9, 9)) is None
+    assert calls == [(same, (8, 8)), (other, (8, 8)), (same, (9, 9))]
