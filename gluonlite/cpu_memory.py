@@ -8,7 +8,10 @@ the kernel once 128 KiB or more of it is free. Each such array then costs a page
 4 KiB page on its next first touch: MobileNet 1.0's training step at batch 32 faulted 67 000
 times and spent 1.1 s of its 6.8 s in the kernel. MXNet avoids most of it with its memory
 plan; here the step's arrays are numpy's, so the same effect comes from malloc's own
-settings: arrays under 1 GiB come from the heap, and the heap keeps what is freed.
+settings: arrays under 1 GiB come from the heap, and the heap keeps what is freed, however
+much that is. (A trim threshold of 2 GiB, mallopt's largest positive value, was not enough:
+BERT-base's training step at batch 32 frees 3.9 GB at the top of the heap, which glibc
+then handed back and faulted in again, 83 000 faults and 4-12 s of kernel time a step.)
 
 The cost is that the process's resident memory stays at its high-water mark until it exits
 (the peak itself moved 1.6% on that step), as with any pooling allocator. The settings are
@@ -31,7 +34,8 @@ ENV_VAR = "GLUONLITE_KEEP_FREED_MEMORY"
 # Arrays up to this size come from the heap (mallopt takes an int: under 2 GiB).
 MMAP_THRESHOLD = 1 << 30
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_INT_MAX = 2 ** 31 - 1
+# mallopt(M_TRIM_THRESHOLD, -1) turns trimming off altogether (mallopt(3))
+_NEVER_TRIM = -1
 _kept = False
 
 
@@ -61,7 +65,7 @@ def keep_freed_memory():
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     _kept = bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
-        mallopt(_M_TRIM_THRESHOLD, _INT_MAX))
+        mallopt(_M_TRIM_THRESHOLD, _NEVER_TRIM))
     return _kept
 
 

@@ -57,3 +57,30 @@ def test_env_var_zero_leaves_malloc_alone():
     assert min(r["faults"][1:]) >= 32, r
     # asked explicitly, the settings still apply
     assert r["again"] is True
+
+
+# Three 768 MiB arrays (each under the 1 GiB mmap threshold, so from the heap): freed, they
+# leave 2.25 GiB free at the top of the heap, more than any positive trim threshold mallopt
+# takes (2 GiB), which glibc would give back to the kernel.
+_SCRIPT_BIG = """
+import json, resource, numpy as np
+import gluonlite
+faults = []
+for _ in range(2):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    arrays = [np.ones(192 << 20, np.float32) for _ in range(3)]
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+    del arrays
+print(json.dumps({"faults": faults}))
+"""
+
+
+def test_more_than_two_gib_freed_is_kept():
+    env = dict(os.environ)
+    env.pop("GLUONLITE_KEEP_FREED_MEMORY", None)
+    out = subprocess.run([sys.executable, "-c", _SCRIPT_BIG], env=env, capture_output=True,
+                         text=True, timeout=300, check=True).stdout
+    faults = json.loads(out.strip().splitlines()[-1])["faults"]
+    assert faults[0] >= 32 * 3
+    # the second round reuses the first's pages (a trimmed heap would fault them all again)
+    assert faults[1] < faults[0] // 20, faults
