@@ -533,28 +533,41 @@ def _depthwise_dx_as_forward(gy, w, g, x_shape):
     benchmarks/models.md, ninth pass)."""
     n, c = x_shape[:2]
     sp = tuple(x_shape[2:])
-    phases = [(r, [_phase_taps(size, out, k, s, d, p, ri) for size, out, k, s, d, p, ri in
-                   zip(sp, g.out, g.kernel, g.stride, g.dilate, g.pad, r)])
-              for r in np.ndindex(*g.stride)]
-    # phases that no tap reaches (a stride wider than the kernel) stay zero
-    reached = all(None not in axes for _, axes in phases)
+    reached, phases = _dx_phases(g, sp)
     dx = (np.empty if reached else np.zeros)((n, c) + sp, dtype=gy.dtype)
-    for r, axes in phases:
-        if None in axes:
-            continue
-        (rows, ti, di, bi, ci, ei), (cols, tj, dj, bj, cj, ej) = axes
-        gp = type(g)((len(ti), len(tj)), (1, 1), (di, dj), (bi, bj), (ei, ej), (rows, cols))
+    for dst, gp, ti, tj, crop in phases:
         wp = np.ascontiguousarray(w[:, :, ti][:, :, :, tj])
         # never banded: a band costs its width per output, whatever the taps (one to four
         # per phase at stride 2), and layers narrow enough for it take `_banded_backward`
-        if all(st == 1 for st in g.stride):
-            _depthwise_forward(gy[:, :, ci:, cj:], wp, gp, dx.reshape(n, c, -1), None, False)
+        if dst is None:  # stride 1: the one phase is dx itself
+            _depthwise_forward(gy[crop], wp, gp, dx.reshape(n, c, -1), None, False)
             continue
-        y = np.empty((n, c, rows * cols), dtype=gy.dtype)
-        _depthwise_forward(gy[:, :, ci:, cj:], wp, gp, y, None, False)
-        dx[(slice(None), slice(None)) + tuple(slice(ri, None, st) for ri, st in
-                                              zip(r, g.stride))] = y.reshape(n, c, rows, cols)
+        y = np.empty((n, c, prod(gp.out)), dtype=gy.dtype)
+        _depthwise_forward(gy[crop], wp, gp, y, None, False)
+        dx[dst] = y.reshape((n, c) + tuple(gp.out))
     return dx
+
+
+@_memo
+def _dx_phases(g, sp):
+    """(every phase reached, [(dx's positions of the phase or None at stride 1, geometry of
+    its correlation, kernel rows, kernel columns, gy's crop)]) of `_depthwise_dx_as_forward`,
+    for the phases that some tap reaches; the others stay zero (a stride wider than the
+    kernel)."""
+    phases, reached = [], True
+    for r in np.ndindex(*g.stride):
+        axes = [_phase_taps(size, out, k, s, d, p, ri) for size, out, k, s, d, p, ri in
+                zip(sp, g.out, g.kernel, g.stride, g.dilate, g.pad, r)]
+        if None in axes:
+            reached = False
+            continue
+        (rows, ti, di, bi, ci, ei), (cols, tj, dj, bj, cj, ej) = axes
+        gp = type(g)((len(ti), len(tj)), (1, 1), (di, dj), (bi, bj), (ei, ej), (rows, cols))
+        dst = None if all(st == 1 for st in g.stride) else (slice(None), slice(None)) + tuple(
+            slice(ri, None, st) for ri, st in zip(r, g.stride))
+        phases.append((dst, gp, ti, tj, (slice(None), slice(None), slice(ci, None),
+                                         slice(cj, None))))
+    return reached, phases
 
 
 def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
