@@ -318,3 +318,35 @@ def test_geometry_memo_keeps_none_results():
     assert probe(other, (8, 8)) == (0, 0) and probe(other, (8, 8)) == (0, 0)
     assert probe(same, (9, 9)) is None
     assert calls == [(same, (8, 8)), (other, (8, 8)), (same, (9, 9))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_depthwise_data_gradient_per_phase_when_the_phases_are_narrow(dtype, monkeypatch):
+    """A stride-2 depthwise layer whose input is too wide for the banded kernel while its
+    output gradient is narrow enough for it: the data gradient goes through the per-tap
+    forward kernel on each phase (never the bands), and equals the scattered one and the
+    reference."""
+    monkeypatch.setattr(conv_fast, "_DW_BANDED_WIDTH", 8)     # input 12 wide, gy 6 wide
+    monkeypatch.setattr(conv_fast, "_DW_AXPY", 1 << 30)
+    case = ((2, 3, 9, 12), (3, 3), (2, 2), (1, 1), (1, 1))
+    shape, k, s, p, d = case
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(shape)
+    w = rng.standard_normal((shape[1], 1) + k)
+    banded = []
+    real = conv_fast._depthwise_forward
+
+    def spy(x_, w_, g_, y_, b_, banded_=None):
+        banded.append(banded_)
+        return real(x_, w_, g_, y_, b_, banded_)
+    monkeypatch.setattr(conv_fast, "_depthwise_forward", spy)
+    runs = {}
+    for as_forward in (True, False):
+        monkeypatch.setattr(conv_fast, "DW_DX_AS_FORWARD", as_forward)
+        runs[as_forward] = _depthwise_run(x, w, case, dtype)
+    assert False in banded   # the phases' forward calls were told not to band
+    _, grads = _ref_conv(x, w, None, s, p, d, shape[1])
+    dx_ref = grads(np.cos(np.arange(runs[True][0].size)).reshape(runs[True][0].shape))[0]
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(runs[True][1], dx_ref, rtol=tol, atol=tol)
+    np.testing.assert_allclose(runs[True][1], runs[False][1], rtol=tol, atol=tol)
