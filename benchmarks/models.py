@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python benchmarks/models.py [--models resnet18_v1 ...] [--modes infer train]
         [--batches 1 32] [--rounds 3] [--warmup 1]
-        [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap|nosoftmax|nogelu ...]
+        [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap|nosoftmax|nogelu|noln ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
     python benchmarks/models.py report FILE.jsonl      # the table of a results file
@@ -22,8 +22,8 @@ Per case, interleaved rounds of:
   ``noaxpy`` (the per-tap depthwise kernel in numpy passes instead of BLAS axpy/dot),
   ``nowino`` (3x3 stride-1 layers through im2col instead of Winograd), ``noswap`` (every
   product with a transposed kernel taken as it stands, never as (b^T a^T)^T), ``nosoftmax``
-  and ``nogelu`` (softmax/log_softmax and GELU as whole-array expressions, not a block of
-  rows or entries at a time);
+  ``nogelu`` and ``noln`` (softmax/log_softmax, GELU and LayerNorm as whole-array
+  expressions, not a block of rows or entries at a time);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized
   column chunks, Dense layers, batch_dot, the LSTM's input and per-step products; in
   training also each product's two gradient products) on preallocated buffers: the BLAS
@@ -104,7 +104,8 @@ def _ab_switch(name):
                 "nowino": lambda: flag("gluonlite.ops.conv_winograd", "ENABLED", False),
                 "noswap": lambda: flag("gluonlite.ops.conv_fast", "_FEW_COLUMNS", 0),
                 "nosoftmax": lambda: flag("gluonlite.ops.softmax_fast", "ENABLED", False),
-                "nogelu": lambda: flag("gluonlite.ops.gelu_fast", "ENABLED", False)}
+                "nogelu": lambda: flag("gluonlite.ops.gelu_fast", "ENABLED", False),
+                "noln": lambda: flag("gluonlite.ops.ln_fast", "ENABLED", False)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]

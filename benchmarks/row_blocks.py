@@ -1,5 +1,6 @@
 """The whole-array rules against their block-at-a-time fast paths, on the models' shapes:
-log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`), 2-D max
+log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`), LayerNorm
+(`ln_fast.py`), 2-D max
 pooling a stride phase at a time (`pool_fast.py`), the SGD momentum update
 (`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's kernel
 order), and MobileNet's narrow depthwise layers with their bands made by a product or
@@ -26,8 +27,8 @@ from _tables import ab_cells  # noqa: E402  (first: one BLAS thread)
 import numpy as np  # noqa: E402
 
 import gluonlite as mx  # noqa: E402
-from gluonlite.ops import (conv_fast, gelu_fast, optimizer_fast, pool_fast,  # noqa: E402
-                           softmax_fast)
+from gluonlite.ops import (conv_fast, gelu_fast, ln_fast, optimizer_fast,  # noqa: E402
+                           pool_fast, softmax_fast)
 from gluonlite.ops.registry import Params, RunCtx  # noqa: E402
 
 _STEM = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "pool_type": "max"}
@@ -40,7 +41,8 @@ def _depthwise(c, stride):
 
 # (what, operator, attributes, shape): the LSTM LM's logits (35 steps x batch rows of its
 # 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128), its
-# feed-forward activations (batch x 128 tokens, 3072), ResNet's stem pooling and MobileNet
+# feed-forward activations (batch x 128 tokens, 3072), its LayerNorms (batch x 128 tokens,
+# 768), ResNet's stem pooling and MobileNet
 # v1 1.0's depthwise layers on 28-, 14- and 7-wide maps (the weight is (C, 1, 3, 3))
 OPERATOR_CASES = [
     ("LSTM LM logits, batch 1", "log_softmax", {}, (35, 10000)),
@@ -49,6 +51,8 @@ OPERATOR_CASES = [
     ("BERT attention, batch 32", "softmax", {}, (32, 12, 128, 128)),
     ("BERT feed-forward, batch 1", "LeakyReLU", {"act_type": "gelu"}, (128, 3072)),
     ("BERT feed-forward, batch 32", "LeakyReLU", {"act_type": "gelu"}, (32 * 128, 3072)),
+    ("BERT LayerNorm, batch 1", "LayerNorm", {}, (128, 768)),
+    ("BERT LayerNorm, batch 32", "LayerNorm", {}, (32 * 128, 768)),
     ("ResNet stem, batch 1", "Pooling", _STEM, (1, 64, 112, 112)),
     ("ResNet stem, batch 32", "Pooling", _STEM, (32, 64, 112, 112)),
     ("MobileNet dw 28x28x256, batch 1", "Convolution", _depthwise(256, 1), (1, 256, 28, 28)),
@@ -65,7 +69,8 @@ OPERATOR_CASES = [
 SGD_CASES = [("ResNet-18 weights", 11_689_512), ("ResNet-50 weights", 25_557_032)]
 # (module, flag) switching each operator's fast path
 _SWITCHES = {"log_softmax": (softmax_fast, "ENABLED"), "softmax": (softmax_fast, "ENABLED"),
-             "LeakyReLU": (gelu_fast, "ENABLED"), "Pooling": (pool_fast, "ENABLED"),
+             "LeakyReLU": (gelu_fast, "ENABLED"), "LayerNorm": (ln_fast, "ENABLED"),
+             "Pooling": (pool_fast, "ENABLED"),
              "Convolution": (conv_fast, "BAND_PRODUCT")}
 
 
@@ -100,13 +105,15 @@ def _enabled(module, flag, on):
 
 def _operator_call(name, attrs, shape, rng):
     """f(): the operator's forward then its gradient on fixed arrays (the data of `shape`,
-    and a depthwise weight for a Convolution)."""
+    and a depthwise weight for a Convolution, gamma and beta for a LayerNorm)."""
     op = mx.ops.get(name)
     p = op.parse(attrs)[0]
     rc = RunCtx(True, np)
     xs = [rng.standard_normal(shape).astype(np.float32)]
     if name == "Convolution":
         xs.append(rng.standard_normal((shape[1], 1) + attrs["kernel"]).astype(np.float32))
+    if name == "LayerNorm":
+        xs += [rng.standard_normal(shape[-1]).astype(np.float32) for _ in range(2)]
     y = op.rules_on(np)[0](p, rc, *xs)
     gy = rng.standard_normal((y[0] if isinstance(y, tuple) else y).shape).astype(np.float32)
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import attrs as A
-from . import bn_fast, softmax_fast
+from . import bn_fast, ln_fast, softmax_fast
 from .fast import Fast
 from .random import generator
 from .registry import register, ShapeError
@@ -353,10 +353,37 @@ def _ln_vjp(p, rc, xs, ys, gys, need):
     return dx, (g * xhat).sum(axis=red), g.sum(axis=red)
 
 
+# LayerNorm's fast paths: ln_fast's blocked kernels for numpy float data over the last
+# axis, else the plain rule
+def _ln_fast_into(p, rc, outs, x, gamma, beta):
+    if ln_fast.usable(p, rc.xp, x, gamma, beta, *outs):
+        ln_fast.forward_into(outs, x, gamma, beta, p.eps)
+        return
+    for o, r in zip(outs, _layernorm(p, rc, x, gamma, beta)):
+        rc.xp.copyto(o, r, casting="unsafe")
+
+
+def _ln_fast_kernel(p, rc, x, gamma, beta):
+    if not ln_fast.usable(p, rc.xp, x, gamma, beta):
+        return _layernorm(p, rc, x, gamma, beta)
+    red = x.shape[:-1] + (1,)
+    outs = (np.empty_like(x), np.empty(red, x.dtype), np.empty(red, x.dtype))
+    ln_fast.forward_into(outs, x, gamma, beta, p.eps)
+    return outs
+
+
+def _ln_fast_vjp(p, rc, xs, ys, gys, need):
+    x, gamma = xs[0], xs[1]
+    if ln_fast.usable(p, rc.xp, x, gamma, ys[1], ys[2], gys[0]):
+        return ln_fast.vjp(x, gamma, ys[1], ys[2], gys[0])
+    return _ln_vjp(p, rc, xs, ys, gys, need)
+
+
 register("LayerNorm", inputs=("data", "gamma", "beta"), outputs=3,
          visible=lambda p: 3 if p.output_mean_var else 1,
          attrs={"axis": A.Int(-1), "eps": A.Float(1e-5), "output_mean_var": A.Bool(False)},
-         shape=_ln_shape, vjp=_ln_vjp)(_layernorm)
+         shape=_ln_shape, vjp=_ln_vjp,
+         fast=Fast(kernel=_ln_fast_kernel, into=_ln_fast_into, vjp=_ln_fast_vjp))(_layernorm)
 
 
 def _softmin(p, rc, x):

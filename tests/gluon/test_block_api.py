@@ -108,6 +108,20 @@ def test_hybridize_reaches_children_and_nested_io():
     assert "data1" in inner._cached_graph[1].list_inputs()
 
 
+@pytest.mark.parametrize("static_alloc", [False, True])
+def test_one_symbol_of_several_outputs_comes_back_as_a_list(static_alloc):
+    """hybrid_forward returning one Symbol with three outputs (not a list of them): the
+    hybridized call gives the three, as the imperative call (and MXNet) does."""
+    net = nn.HybridLambda(lambda F, a: F.split(a, num_outputs=3, axis=1))
+    x = nd.array(R.uniform(size=(2, 6)))
+    want = net(x)
+    net.hybridize(static_alloc=static_alloc)
+    got = net(x)
+    assert isinstance(got, list) and len(got) == len(want) == 3
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.asnumpy(), w.asnumpy())
+
+
 def test_children_of_hybridblock_must_be_hybrid():
     hs = nn.HybridSequential()
     with pytest.raises(ValueError, match="HybridSequential"):
