@@ -29,6 +29,7 @@ from math import prod
 
 import numpy as np
 
+from .. import blas_threads
 from . import conv_winograd
 
 __all__ = ["usable", "forward", "backward"]
@@ -442,6 +443,9 @@ def _blas1(dtype, run):
     return (blas.saxpy, blas.sdot) if dtype == np.float32 else (blas.daxpy, blas.ddot)
 
 
+# scipy's BLAS (axpy, dot) runs one thread inside, so that its worker threads never hold
+# the cores numpy's next product needs (gluonlite.blas_threads)
+@blas_threads.serial()
 def _depthwise_forward(x, w, g, y, b, banded=None):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
     plus b (1, C, 1) when given; `banded` forces or forbids the banded products (default:
@@ -570,6 +574,7 @@ def _dx_phases(g, sp):
     return reached, phases
 
 
+@blas_threads.serial()  # as `_depthwise_forward`
 def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""

@@ -412,3 +412,15 @@ def test_gelu_float32_baseline_is_the_erf_formula_and_every_row_prints(bench_mod
     rows = _table_rows(proc.stdout)
     assert len(rows) == 1 + 2 + 1
     assert float(rows[-1].split("|")[-2]) < 1e-5
+
+
+def test_blas_pools_prints_a_row_per_case_with_both_variants():
+    """benchmarks/blas_pools.py runs a model with scipy's BLAS kept serial and not, in one
+    process with two BLAS threads, and prints one row per model, mode and batch."""
+    proc = _run("blas_pools.py", "--threads", "2", "--rounds", "1", "--models", "dcgan_g",
+                "mobilenet0.25", "--batches", "1", "--modes", "infer")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert rows[0].split(" | ")[:3] == ["| model", "mode", "batch"]
+    assert [r.split(" | ")[0] for r in rows[1:]] == ["| dcgan_g", "| mobilenet0.25"]
+    assert "2 thread(s)" in proc.stdout
