@@ -1,6 +1,6 @@
 """Models with numpy's and scipy's OpenBLAS both threaded (the libraries' default: one thread
 per core), with scipy's kept to one thread inside the depthwise kernels
-(`gluonlite.blas_threads.serial`) and without.
+(`gluonlite.ops.blas_threads.serial`) and without.
 
     PYTHONPATH=. python benchmarks/blas_pools.py [--threads N] [--rounds 4]
         [--models mobilenet0.25 mobilenetv2_1.0 resnet18_v1] [--batches 1 8]
@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 
 import _bench_models as bm  # noqa: E402
 import gluonlite as mx  # noqa: E402
-from gluonlite import blas_threads  # noqa: E402
+from gluonlite.ops import blas_threads  # noqa: E402
 
 
 def _case(name, mode, batch):

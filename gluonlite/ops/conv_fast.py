@@ -29,8 +29,7 @@ from math import prod
 
 import numpy as np
 
-from .. import blas_threads
-from . import conv_winograd
+from . import blas_threads, conv_winograd
 
 __all__ = ["usable", "forward", "backward"]
 
@@ -444,7 +443,7 @@ def _blas1(dtype, run):
 
 
 # scipy's BLAS (axpy, dot) runs one thread inside, so that its worker threads never hold
-# the cores numpy's next product needs (gluonlite.blas_threads)
+# the cores numpy's next product needs (`blas_threads`)
 @blas_threads.serial()
 def _depthwise_forward(x, w, g, y, b, banded=None):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),

@@ -1,13 +1,15 @@
-"""gluonlite.blas_threads: scipy's own OpenBLAS runs one thread inside `serial()` blocks (the
-depthwise kernels), and gets its setting back after the outermost block, nested or from
+"""gluonlite.ops.blas_threads: scipy's own OpenBLAS runs one thread inside `serial()` blocks
+(the depthwise kernels), and gets its setting back after the outermost block, nested or from
 several threads; off, or without a pool of its own, nothing changes."""
+import ctypes
 import os
 import threading
 
 import numpy as np
 import pytest
 
-from gluonlite import blas_kernel, blas_threads, nd
+from gluonlite import blas_kernel, nd
+from gluonlite.ops import blas_threads
 
 
 class FakePool:
@@ -101,23 +103,34 @@ def test_depthwise_convolution_runs_scipys_blas_serially(fake, monkeypatch, stri
     np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-5)
 
 
-def test_the_pool_found_is_scipys_own_library():
-    """Where scipy bundles an OpenBLAS of its own (its wheels do), `scipy_pool` finds its
-    thread functions, and they read and set that library's threads; where it does not,
-    there is no pool and `serial` does nothing."""
+def _threads_of(path):
+    lib = ctypes.CDLL(path)
+    for get_name, _ in blas_threads._NAMES:
+        get = getattr(lib, get_name, None)
+        if get is not None:
+            get.restype = ctypes.c_int
+            return get()
+    raise AssertionError(f"{path}: no openblas_get_num_threads")
+
+
+def test_the_pool_found_is_scipys_library_not_numpys():
+    """Where scipy bundles an OpenBLAS of its own (its wheels do), `scipy_pool` reads and sets
+    that library's threads and leaves numpy's alone; where it does not, there is no pool."""
     import scipy
     import scipy.linalg.blas  # noqa: F401
+    loaded = blas_kernel.loaded_kernels()          # every OpenBLAS in this process
     root = os.path.dirname(scipy.__file__)
-    own = [p for p in blas_kernel.loaded_kernels()
-           if p.startswith(root + os.sep) or p.startswith(root + ".libs" + os.sep)]
+    bundled = [p for p in loaded if p.startswith(root)]   # scipy/... or scipy.libs/...
+    others = [p for p in loaded if p not in bundled]
     blas_threads._FOUND.pop("pool", None)
     pool = blas_threads.scipy_pool()
-    if not own:
+    if not bundled:
         assert pool is None
         return
     get, put = pool
-    before = get()
-    assert before >= 1
+    before, theirs = get(), [_threads_of(p) for p in others]
+    assert before == _threads_of(bundled[0]) >= 1
     with blas_threads.serial():
-        assert get() == 1
+        assert get() == 1 == _threads_of(bundled[0])
+        assert [_threads_of(p) for p in others] == theirs
     assert get() == before

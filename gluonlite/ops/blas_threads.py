@@ -17,17 +17,16 @@ its thread functions cannot be found, it does nothing. ``ENABLED = False`` turns
 
 Example::
 
-    from gluonlite import blas_threads
+    from gluonlite.ops import blas_threads
     with blas_threads.serial():
         from scipy.linalg import blas
         blas.saxpy(np.ones(4, np.float32), np.zeros(4, np.float32))  # one thread here
 """
 import contextlib
 import ctypes
+import glob
 import os
 import threading
-
-from . import blas_kernel
 
 __all__ = ["serial", "scipy_pool", "ENABLED"]
 
@@ -52,7 +51,7 @@ def scipy_pool():
 
     Example::
 
-        from gluonlite import blas_threads
+        from gluonlite.ops import blas_threads
         pool = blas_threads.scipy_pool()
         pool[0]() if pool else None           # scipy's OpenBLAS threads, e.g. 2
     """
@@ -67,9 +66,12 @@ def _find():
         import scipy.linalg.blas  # noqa: F401  (loads scipy's OpenBLAS, if it bundles one)
     except ImportError:
         return None
+    # the wheels' bundled libraries: scipy.libs beside the package (Linux, Windows), or a
+    # folder inside it (.dylibs on macOS); loaded already, so CDLL hands back that library
     root = os.path.dirname(scipy.__file__)
-    own = [p for p in blas_kernel.loaded_kernels()
-           if p.startswith(root + os.sep) or p.startswith(root + ".libs" + os.sep)]
+    own = sorted(p for folder in (root + ".libs", os.path.join(root, ".libs"),
+                                  os.path.join(root, ".dylibs"))
+                 for p in glob.glob(os.path.join(folder, "*openblas*")))
     for path in own:
         try:
             lib = ctypes.CDLL(path)
@@ -91,7 +93,7 @@ def serial():
 
     Example::
 
-        from gluonlite import blas_threads
+        from gluonlite.ops import blas_threads
         with blas_threads.serial():
             pass                               # scipy's BLAS calls here run one thread
     """
