@@ -176,10 +176,10 @@ def vjp(x, gamma, mean, std, g):
         np.multiply(gb, gamma, out=db)          # g * gamma, the gradient of xhat
         _rowdot(db, xh, s2[:, 0])               # sum(g * gamma * xhat) per row
         # dx = (g gamma - sum(g gamma) / c - xhat sum(g gamma xhat) / c) / std
+        np.multiply(db, inv, out=db)
         np.multiply(inv, 1.0 / c, out=inv)
         np.multiply(s1, inv, out=s1)
         np.multiply(s2, inv, out=s2)
-        np.multiply(db, inv * c, out=db)
         np.subtract(db, s1, out=db)
         np.multiply(xh, s2, out=xh)
         np.subtract(db, xh, out=db)

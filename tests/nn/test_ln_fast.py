@@ -103,6 +103,25 @@ def test_other_axes_and_mixed_dtypes_take_the_plain_rule():
     np.testing.assert_allclose(y, (x - mean) / np.sqrt(var + 1e-5), rtol=1e-5, atol=1e-6)
 
 
+def test_static_alloc_plan_over_another_axis_writes_the_plain_rule_into_its_buffers():
+    """A compiled plan calls the fast path's `into` form; over axis 1 it falls back to the
+    plain rule and copies its outputs into the plan's buffers."""
+    rng = np.random.default_rng(9)
+    x, gamma, beta = rng.standard_normal((3, 5, 4)), rng.standard_normal(5), \
+        rng.standard_normal(5)
+    net = gluon.nn.HybridLambda(lambda F, a, g, b: F.LayerNorm(a, g, b, axis=1,
+                                                               output_mean_var=True))
+    args = [nd.array(a) for a in (x, gamma, beta)]
+    want = [o.asnumpy() for o in net(*args)]
+    net.hybridize(static_alloc=True)
+    for _ in range(2):  # the second call reuses the buffers
+        got = [o.asnumpy() for o in net(*args)]
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+    mean = x.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(got[1], mean, rtol=1e-5, atol=1e-6)
+
+
 def test_empty_rows_take_the_plain_rule():
     p = mx.ops.registry.get("LayerNorm").parse({})[0]
     assert not ln_fast.usable(p, np, np.zeros((0, 4), np.float32))
