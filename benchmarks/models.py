@@ -21,7 +21,7 @@ Per case, interleaved rounds of:
   in MXNet's two passes), ``noband`` (no banded products for narrow depthwise maps),
   ``noaxpy`` (the per-tap depthwise kernel in numpy passes instead of BLAS axpy/dot),
   ``nowino`` (3x3 stride-1 layers through im2col instead of Winograd), ``noswap`` (every
-  product with a transposed kernel taken as it stands, never as (b^T a^T)^T), ``nosoftmax``
+  product with a transposed kernel taken as it stands, never as (b^T a^T)^T), ``nosoftmax``,
   ``nogelu`` and ``noln`` (softmax/log_softmax, GELU and LayerNorm as whole-array
   expressions, not a block of rows or entries at a time);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized

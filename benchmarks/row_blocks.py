@@ -1,9 +1,8 @@
 """The whole-array rules against their block-at-a-time fast paths, on the models' shapes:
 log_softmax and softmax (`gluonlite/ops/softmax_fast.py`), GELU (`gelu_fast.py`), LayerNorm
-(`ln_fast.py`), 2-D max
-pooling a stride phase at a time (`pool_fast.py`), the SGD momentum update
-(`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's kernel
-order), and MobileNet's narrow depthwise layers with their bands made by a product or
+(`ln_fast.py`), 2-D max pooling a stride phase at a time (`pool_fast.py`), the SGD momentum
+update (`optimizer_fast.sgd_mom_into`, against the pass order it had before it took MXNet's
+kernel order), and MobileNet's narrow depthwise layers with their bands made by a product or
 scattered (`conv_fast.BAND_PRODUCT`).
 
     PYTHONPATH=. python benchmarks/row_blocks.py [--rounds 9] [--scale 1.0] [--only TEXT]
@@ -42,8 +41,8 @@ def _depthwise(c, stride):
 # (what, operator, attributes, shape): the LSTM LM's logits (35 steps x batch rows of its
 # 10000 words), BERT-base's attention scores (batch, 12 heads, 128 x 128), its
 # feed-forward activations (batch x 128 tokens, 3072), its LayerNorms (batch x 128 tokens,
-# 768), ResNet's stem pooling and MobileNet
-# v1 1.0's depthwise layers on 28-, 14- and 7-wide maps (the weight is (C, 1, 3, 3))
+# 768), ResNet's stem pooling and MobileNet v1 1.0's depthwise layers on 28-, 14- and
+# 7-wide maps (the weight is (C, 1, 3, 3))
 OPERATOR_CASES = [
     ("LSTM LM logits, batch 1", "log_softmax", {}, (35, 10000)),
     ("LSTM LM logits, batch 32", "log_softmax", {}, (35 * 32, 10000)),
