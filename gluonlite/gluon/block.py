@@ -909,10 +909,11 @@ class HybridBlock(FormatAttributes, Block):
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
                 out = call_hybrid_forward(self, sym, grouped, params)
-            if _is_sym(out) and len(out) > 1:
+            if _is_sym(out) and len(out.list_outputs()) > 1:
                 # one Symbol of several outputs (LayerNorm's with output_mean_var, a split)
-                # comes back as the list of them, as the imperative call and MXNet give it
-                out = list(out)
+                # comes back as the list of them, as the imperative call and MXNet give it;
+                # by index, since a numpy-dialect symbol has no len() and iterates otherwise
+                out = [out[i] for i in range(len(out.list_outputs()))]
             outs, out_fmt = self._flatten_output(out, _is_sym, "Symbol")
             group = sym.Group(outs)
             kinds = {_is_np_sym(o) for o in outs}

@@ -122,6 +122,30 @@ def test_one_symbol_of_several_outputs_comes_back_as_a_list(static_alloc):
         np.testing.assert_array_equal(g.asnumpy(), w.asnumpy())
 
 
+def test_numpy_dialect_symbol_of_several_outputs_comes_back_as_a_list():
+    """The same for a NumPy-dialect graph (whose symbols have no len()): npx.layer_norm with
+    output_mean_var gives its three outputs as mx.np arrays, hybridized as imperatively."""
+    from gluonlite import np as mnp, npx
+
+    class Norm(gluon.HybridBlock):
+        def hybrid_forward(self, F, a, g, b):
+            return F.npx.layer_norm(a, g, b, output_mean_var=True)
+
+    npx.set_np()
+    try:
+        net = Norm()
+        args = [mnp.array(R.uniform(size=(2, 3)), dtype="float32"), mnp.ones(3), mnp.zeros(3)]
+        want = net(*args)
+        net.hybridize()
+        got = net(*args)
+        assert isinstance(got, list) and len(got) == len(want) == 3
+        for g, w in zip(got, want):
+            assert isinstance(g, mnp.ndarray)
+            np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6)
+    finally:
+        npx.reset_np()
+
+
 def test_children_of_hybridblock_must_be_hybrid():
     hs = nn.HybridSequential()
     with pytest.raises(ValueError, match="HybridSequential"):
