@@ -424,3 +424,37 @@ def test_blas_pools_prints_a_row_per_case_with_both_variants():
     assert rows[0].split(" | ")[:3] == ["| model", "mode", "batch"]
     assert [r.split(" | ")[0] for r in rows[1:]] == ["| dcgan_g", "| mobilenet0.25"]
     assert "2 thread(s)" in proc.stdout
+
+
+def test_bn_passes_baseline_agrees_and_every_row_prints(bench_module):
+    """benchmarks/bn_passes.py's baseline (the mean subtracted first, as bn_fast ran before
+    the fold) gives the fast path's output and data gradient to float32 rounding, and its
+    table has a forward and a gradient row per batch."""
+    import numpy as np
+    import gluonlite as mx
+    from gluonlite.ops import bn_fast
+    mod = bench_module("bn_passes")
+    p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
+    rng = np.random.default_rng(0)
+    x, gy, gamma, beta, _ = mod._layers(2, 0.1, rng)[2]
+    c = x.shape[1]
+    mean, var = bn_fast.moments(x)
+    new, old = ([np.empty_like(x), np.empty(c, np.float32), np.empty(c, np.float32)]
+                for _ in range(2))
+    bn_fast.normalize_into(p, new, x, gamma, beta, mean, var)
+    mod.subtracted_forward(p, old, x, gamma, beta, mean, var)
+    np.testing.assert_allclose(new[0], old[0], rtol=1e-5, atol=1e-5)
+    dx = bn_fast.vjp(p, [x, gamma, beta], new, [gy], True)[0]
+    inv = new[2].astype(np.float64)
+    sg, sgx = mod._sums(x, gy)
+    dgamma = (sgx - mean * sg) * inv
+    n = x.size // c
+    vecs = [v.astype(np.float32).reshape(c, 1) for v in
+            (gamma * inv, -gamma * inv * inv * dgamma / n, -gamma * inv * sg / n)]
+    np.testing.assert_allclose(dx, mod.subtracted_dx(x, gy, new[1], vecs), rtol=1e-5,
+                               atol=1e-5 * np.abs(dx).max())
+    proc = _run("bn_passes.py", "--rounds", "1", "--batches", "1", "2", "--scale", "0.05")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert [r.split(" | ")[:2] for r in rows[1:]] == [["| forward", "1"], ["| gradient", "1"],
+                                                      ["| forward", "2"], ["| gradient", "2"]]

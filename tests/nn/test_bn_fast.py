@@ -70,3 +70,44 @@ def test_other_axis_takes_the_plain_rule():
     assert not bn_fast.usable(p, RunCtx(True, np), x.asnumpy())
     y = nd.BatchNorm(x, nd.ones(4), nd.zeros(4), nd.zeros(4), nd.ones(4), axis=2)
     assert y.shape == (3, 5, 4)
+
+
+def _train_output_and_dx(x, gamma, beta, gy):
+    """BatchNorm's training output and data gradient (float32, the fast path as it stands)."""
+    arrs = [nd.array(a, dtype="float32") for a in (x, gamma, beta)]
+    arrs[0].attach_grad()
+    with autograd.record():
+        y = nd.BatchNorm(arrs[0], arrs[1], arrs[2], nd.zeros(x.shape[1]),
+                         nd.ones(x.shape[1]), fix_gamma=False, eps=1e-5)
+    y.backward(nd.array(gy, dtype="float32"))
+    return y.asnumpy(), arrs[0].grad.asnumpy()
+
+
+def test_channels_with_a_large_mean_are_not_folded(monkeypatch):
+    """The mean folded into the shift costs |mean| / std ulps: a channel 500 std from zero
+    stays at the plain rule's numbers only because FOLD_MEAN sends it the plain way; folded
+    regardless, its output moves off them."""
+    rng = np.random.default_rng(5)
+    spread = np.array([1.0, 0.5, 2.0])
+    centre = np.array([0.5, -1.0, 1000.0])     # |mean| / std: 0.5, 2, 500
+    x = (rng.standard_normal((4, 3, 8, 8)) * spread[:, None, None]
+         + centre[:, None, None]).astype(np.float32)
+    gamma = np.array([1.0, 0.7, 1.3], np.float32)
+    beta = np.array([0.1, -0.2, 0.3], np.float32)
+    gy = rng.standard_normal(x.shape).astype(np.float32)
+    monkeypatch.setattr(bn_fast, "ENABLED", False)
+    want_y, want_dx = _train_output_and_dx(x, gamma, beta, gy)
+    monkeypatch.setattr(bn_fast, "ENABLED", True)
+
+    def errors():
+        y, dx = _train_output_and_dx(x, gamma, beta, gy)
+        return (np.abs(y - want_y).max(axis=(0, 2, 3)),
+                np.abs(dx - want_dx).max(axis=(0, 2, 3)) / np.abs(want_dx).max())
+
+    y_err, dx_err = errors()
+    # a few float32 ulps of outputs up to about 4 (the statistics round differently)
+    assert y_err.max() < 4e-6 and dx_err.max() < 4e-6, (y_err, dx_err)
+    monkeypatch.setattr(bn_fast, "FOLD_MEAN", np.inf)
+    y_forced, dx_forced = errors()
+    assert y_forced[:2].max() < 4e-6 and dx_forced[:2].max() < 4e-6   # small means: folded
+    assert y_forced[2] > 1e-5, (y_forced, y_err)       # a large one folded loses digits
