@@ -1,9 +1,13 @@
 """BatchNorm's training passes with the mean folded into a per-channel constant
 (`gluonlite/ops/bn_fast.py`) against the form it replaced, the mean subtracted first (three
 passes for the output, five for the data gradient, written out here as they ran), on
-ResNet-50's 53 BatchNorm layers.
+ResNet-50's 53 BatchNorm layers; with ``--relu``, BatchNormWithReLU's kernels (the relu
+applied to each block of the output in the cache, its gradient taken in the pass that sums
+BatchNorm's) against BatchNorm's followed by Activation's relu and its gradient as two
+operators run them.
 
     PYTHONPATH=. python benchmarks/bn_passes.py [--rounds 7] [--batches 1 32] [--scale 1.0]
+        [--relu]
 
 Per batch size, one round runs every layer's forward (statistics and output) and then every
 layer's data gradient, each layer as many times as ResNet-50 has it, in one process,
@@ -141,26 +145,74 @@ def _variants(p, layers):
             "gradient": (gradient(True), gradient(False))}
 
 
+def _relu_variants(p, layers):
+    """{"forward"/"gradient": (fused, two operators)} over `layers`: BatchNormWithReLU's
+    kernels against BatchNorm's and then Activation's relu (`act_relu`, a pass of its own
+    into its own output) and relu's gradient rule (``g * sign(y)``) before BatchNorm's."""
+    from gluonlite.ops.elementwise import act_relu
+    state = []
+    for x, gy, gamma, beta, count in layers:
+        c = x.shape[1]
+        outs = [np.empty_like(x), np.empty(c, np.float32), np.empty(c, np.float32)]
+        state.append((x, gy, gamma, beta, count, outs, np.empty_like(x)))
+
+    def relu_block(block):
+        act_relu(np, block, out=block)
+
+    def forward(fused):
+        def run():
+            for x, gy, gamma, beta, count, outs, r in state:
+                for _ in range(count):
+                    mean, var = bn_fast.moments(x)
+                    if fused:
+                        bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var,
+                                               then=relu_block)
+                    else:
+                        bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
+                        act_relu(np, outs[0], out=r)
+        return run
+
+    def gradient(fused):
+        def run():
+            for x, gy, gamma, beta, count, outs, r in state:
+                for _ in range(count):
+                    if fused:
+                        bn_fast.vjp(p, [x, gamma, beta], outs, [gy], True, relu_out=r)
+                    else:
+                        bn_fast.vjp(p, [x, gamma, beta], outs, [gy * np.sign(r)], True)
+        return run
+
+    forward(False)()   # the outputs the gradients read
+    return {"forward": (forward(True), forward(False)),
+            "gradient": (gradient(True), gradient(False))}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 32])
     ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--relu", action="store_true",
+                    help="BatchNormWithReLU's kernels against BatchNorm and relu as two")
     a = ap.parse_args(argv)
-    print_header("bn_passes", argv, f"ResNet-50's BatchNorm layers, map sides x{a.scale}, "
-                 f"{a.rounds} rounds, CPU time")
+    what = "BatchNormWithReLU against BatchNorm + relu" if a.relu else \
+        "mean folded against subtracted first"
+    print_header("bn_passes", argv, f"ResNet-50's BatchNorm layers, {what}, map sides "
+                 f"x{a.scale}, {a.rounds} rounds, CPU time")
     p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
     rng = np.random.default_rng(0)
     rows = []
     for batch in a.batches:
         layers = _layers(batch, a.scale, rng)
-        for what, (new, old) in _variants(p, layers).items():
-            res = interleaved({"folded": new, "subtracted": old}, a.rounds, warmup=1,
+        variants = _relu_variants(p, layers) if a.relu else _variants(p, layers)
+        for what, (new, old) in variants.items():
+            res = interleaved({"new": new, "old": old}, a.rounds, warmup=1,
                               clock=time.process_time)
-            rows.append([what, batch] + ab_cells(res["folded"], res["subtracted"]))
+            rows.append([what, batch] + ab_cells(res["new"], res["old"]))
             print(f"  {rows[-1]}", file=sys.stderr, flush=True)
-    print(markdown_table(["pass", "batch", "subtracted first ms", "folded ms",
-                          "folded / subtracted", "range"], rows))
+    names = ("two operators", "fused") if a.relu else ("subtracted first", "folded")
+    print(markdown_table(["pass", "batch", f"{names[0]} ms", f"{names[1]} ms",
+                          f"{names[1]} / {names[0]}", "range"], rows))
 
 
 if __name__ == "__main__":

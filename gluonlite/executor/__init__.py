@@ -11,6 +11,7 @@ from .hooks import apply_graph_passes, register_graph_pass
 from .infer import infer_graph, infer_symbol_shapes, infer_symbol_types
 from .plan import Plan, compile_plan
 from .rnn_params import unpack_rnn_params
+from . import bn_relu  # noqa: F401  (registers its training pass)
 
 __all__ = ["CachedOp", "Executor", "Plan", "compile_plan", "infer_graph", "register_graph_pass",
            "apply_graph_passes", "unpack_rnn_params"]

@@ -3,7 +3,7 @@ signature and called like a function on NDArrays, one node on the autograd tape.
 from .. import autograd_tape
 from ..ndarray.ndarray import NDArray
 from .graphs import PlanGraphs, can_capture, cuda_graphs_enabled, why_not
-from .hooks import apply_graph_passes, apply_inference_passes
+from .hooks import apply_graph_passes, apply_inference_passes, apply_training_passes
 from .plan import compile_plan
 from ..symbol.symbol import topo_nodes
 
@@ -64,6 +64,7 @@ class CachedOp:
         self.static_shape = bool(static_shape)
         self.input_names = self.symbol.list_inputs()
         self._inference_symbol = None  # the graph of inference plans (inference passes)
+        self._training_symbol = None  # the graph of plans with gradients (training passes)
         self._plans = {}
         self._graphs = {}  # id(plan): its PlanGraphs, or why it is not captured
         self._shared = {}  # what the plans' loop nodes share (see compile_plan)
@@ -84,6 +85,10 @@ class CachedOp:
                 if self._inference_symbol is None:
                     self._inference_symbol = apply_inference_passes(self.symbol)
                 symbol = self._inference_symbol
+            elif any(want):
+                if self._training_symbol is None:
+                    self._training_symbol = apply_training_passes(self.symbol)
+                symbol = self._training_symbol
             plan = self._plans[key] = compile_plan(
                 symbol, [k[0] for k in key[0]], [k[1] for k in key[0]], is_train,
                 list(want), self.static_alloc, xp, self._shared)

@@ -8,9 +8,11 @@ the compiler importing it.
 _passes = []
 _device_passes = []
 _inference_passes = []
+_training_passes = []
 
 __all__ = ["register_graph_pass", "apply_graph_passes", "register_device_pass",
-           "apply_device_passes", "register_inference_pass", "apply_inference_passes"]
+           "apply_device_passes", "register_inference_pass", "apply_inference_passes",
+           "register_training_pass", "apply_training_passes"]
 
 
 def register_graph_pass(fn):
@@ -110,5 +112,37 @@ def apply_inference_passes(symbol):
         '_sg_fuse' in apply_inference_passes(y).tojson()   # True: FUSE ran
     """
     for fn in _inference_passes:
+        symbol = fn(symbol)
+    return symbol
+
+
+def register_training_pass(fn):
+    """Register `fn(symbol) -> symbol`, run on the graph of a hybridized block's plans that
+    compute gradients (a training step), after the graph passes: a rewrite that pays where
+    the backward runs too, such as fusing BatchNorm and its relu (`gluonlite.executor.bn_relu`).
+    Exports keep the unrewritten graph.
+
+    Example::
+
+        from gluonlite.executor.hooks import register_training_pass
+        def keep(symbol):   # leaves every graph as it is
+            return symbol
+        register_training_pass(keep)   # runs when a plan with gradients is compiled
+    """
+    if fn not in _training_passes:
+        _training_passes.append(fn)
+    return fn
+
+
+def apply_training_passes(symbol):
+    """`symbol` after every registered training pass.
+
+    Example::
+
+        from gluonlite.executor.hooks import apply_training_passes
+        y = sym.relu(sym.var('x'))
+        apply_training_passes(y)   # y itself unless a pass rewrites it
+    """
+    for fn in _training_passes:
         symbol = fn(symbol)
     return symbol

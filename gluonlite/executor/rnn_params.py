@@ -33,23 +33,12 @@ from ..autograd_tape import TapeNode
 from ..ndarray.invoke import CallPlan, invoke, plan_for, register_call_rewrite
 from ..ndarray.ndarray import NDArray
 from ..ops.registry import get
-from ..symbol.rewrite import substitute
+from ..symbol.rewrite import entry_uses, substitute
 from ..symbol.symbol import Node, topo_nodes
 from .hooks import register_graph_pass
 
 __all__ = ["unpack_rnn_params", "unpack_call", "unpack_recorded", "pack_rnn_params",
            "PackedParams"]
-
-
-def _uses(symbol):
-    """{(id(node), index): how many node inputs and graph outputs read that entry}."""
-    uses = {}
-    for n in topo_nodes(symbol.outputs):
-        for src, i in n.inputs:
-            uses[(id(src), i)] = uses.get((id(src), i), 0) + 1
-    for src, i in symbol.outputs:
-        uses[(id(src), i)] = uses.get((id(src), i), 0) + 1
-    return uses
 
 
 def _part(entry, uses):
@@ -79,7 +68,7 @@ def unpack_rnn_params(symbol):
     rnn = get("RNN")
     if not any(n.op is rnn for n in nodes):
         return symbol
-    uses = _uses(symbol)
+    uses = entry_uses(symbol)
     unpacked = get("_rnn_unpacked")
     mapping = {}
     for n in nodes:

@@ -464,6 +464,11 @@ def _batch_norm(g, n, ins, e, w):
     return y
 
 
+@_reg("_contrib_BatchNormWithReLU")
+def _batch_norm_relu(g, n, ins, e, w):
+    return g.node("Relu", [_batch_norm(g, n, ins, e, w)])
+
+
 @_reg("InstanceNorm")
 def _instance_norm(g, n, ins, e, w):
     return g.node("InstanceNormalization", ins[:3], epsilon=float(n.params.eps))

@@ -33,7 +33,7 @@ call to the plain rule (benchmarks/models.py --ab nobn1 times both).
 """
 import numpy as np
 
-__all__ = ["usable", "moments", "normalize_into", "vjp", "FOLD_MEAN"]
+__all__ = ["usable", "moments", "normalize_into", "vjp", "relu_grad", "FOLD_MEAN"]
 
 ENABLED = True
 # a channel's E[x^2] - mean^2 is recomputed about the mean below this share of E[x^2]
@@ -106,7 +106,7 @@ def moments(x):
     return mean.astype(x.dtype), np.maximum(var, 0.0).astype(x.dtype)
 
 
-def normalize_into(p, outs, x, gamma, beta, mean, var):
+def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
     """BatchNorm's output and saved statistics written into `outs` (y, mean, 1/std), given
     the statistics it normalizes with: ``y = (x - mean) * (gamma / std) + beta``, computed in
     place in y as ``x * k + (beta - mean * k)`` (the plain way for the channels `FOLD_MEAN`
@@ -120,6 +120,8 @@ def normalize_into(p, outs, x, gamma, beta, mean, var):
         beta: the shift, (C,).
         mean: the mean to normalize with, (C,).
         var: the variance to normalize with, (C,).
+        then: optional ``f(block)`` applied in place to each block of y as soon as it is
+            written, while it is in the cache (BatchNormWithReLU's relu); default None.
 
     Example::
 
@@ -144,12 +146,16 @@ def normalize_into(p, outs, x, gamma, beta, mean, var):
         y = y3[i, cs]
         np.multiply(x3[i, cs], k2[cs], out=y)
         np.add(y, b2[cs], out=y)
+        if then is not None:
+            then(y)
     exact = _unfolded(mean, inv)
     if exact is not None:
         m, kc, b = (_channel(v[exact], x) for v in (mean, k, beta))
         t = x[:, exact] - m
         t *= kc
         t += b
+        if then is not None:
+            then(t)
         outs[0][:, exact] = t
     np.copyto(outs[1], mean, casting="unsafe")
     np.copyto(outs[2], inv, casting="unsafe")
@@ -187,7 +193,32 @@ def _pieces(x3):
     return _blocks(x3)
 
 
-def vjp(p, xs, ys, gys, batch_stats):
+def relu_grad(g, r, out):
+    """``g * sign(r)`` into `out`: the gradient through a relu whose output is `r` (relu's
+    rule). For float32, whose relu output is never NaN (Activation's relu gives 0 for NaN),
+    as a multiply by ``r > 0``, a vectorised comparison where numpy's ``sign`` is not; the
+    same numbers, an infinite or NaN `g` included (times 0 is NaN either way).
+
+    Args:
+        g: the gradient of the relu's output.
+        r: the relu's output, of g's shape.
+        out: where to write, of g's shape and dtype (may be `g`).
+
+    Returns:
+        `out`.
+
+    Example::
+
+        from gluonlite.ops import bn_fast
+        g, r = np.array([1.0, 2.0, 3.0], np.float32), np.array([0.0, 1.0, 0.5], np.float32)
+        bn_fast.relu_grad(g, r, np.empty(3, np.float32))    # array([0., 2., 3.], dtype=float32)
+    """
+    if r.dtype == np.float32:
+        return np.multiply(g, np.greater(r, 0), out=out)
+    return np.multiply(g, np.sign(r), out=out)
+
+
+def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
     pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
     (training), so dx has their terms too.
@@ -197,6 +228,9 @@ def vjp(p, xs, ys, gys, batch_stats):
         xs: the forward's inputs [x, gamma, beta, ...].
         ys: the forward's outputs [y, mean, 1/std] (`normalize_into`'s `outs`).
         gys: the output gradients; gys[0] is the gradient of y.
+        relu_out: BatchNormWithReLU's output relu(y), when the gradient is that operator's:
+            gys[0] is then the gradient of relu(y), taken through the relu (`relu_grad`) a
+            block at a time in the pass that sums it (default None: plain BatchNorm).
 
     Returns:
         tuple: (dx, dgamma, dbeta, None, None); dgamma is zeros with ``fix_gamma``.
@@ -217,12 +251,26 @@ def vjp(p, xs, ys, gys, batch_stats):
     mean, inv = ys[1].astype(np.float64), ys[2].astype(np.float64)
     g = gys[0]
     n, c = x.shape[:2]
-    g3, x3 = g.reshape(n, c, -1), x.reshape(n, c, -1)
+    x3 = x.reshape(n, c, -1)
+    if relu_out is not None:
+        # the gradient of y, written into the array that becomes dx (dx is computed from it
+        # in place below), a piece at a time in the pass that sums it
+        gb = np.empty(x.shape, dtype=x.dtype)
+        g3, r3, gb3 = g.reshape(n, c, -1), relu_out.reshape(n, c, -1), gb.reshape(n, c, -1)
+    else:
+        g3 = g.reshape(n, c, -1)
     sg = np.zeros(c)
     sgx = np.zeros(c)
     for i, cs in _pieces(x3):
-        sg[cs] += np.einsum("cp->c", g3[i, cs])
-        sgx[cs] += np.einsum("cp,cp->c", g3[i, cs], x3[i, cs])
+        if relu_out is not None:
+            relu_grad(g3[i, cs], r3[i, cs], gb3[i, cs])
+            gp = gb3[i, cs]
+        else:
+            gp = g3[i, cs]
+        sg[cs] += np.einsum("cp->c", gp)
+        sgx[cs] += np.einsum("cp,cp->c", gp, x3[i, cs])
+    if relu_out is not None:
+        g, g3 = gb, gb3
     dbeta = sg
     dgamma = (sgx - mean * sg) * inv  # sum(gy * xhat)
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
@@ -234,9 +282,10 @@ def vjp(p, xs, ys, gys, batch_stats):
         k3 = -k1 * dbeta / count
         # dx = gy k1 + (x - mean) k2 + k3, the mean folded into the constant (module docstring)
         vecs = [v.astype(dt).reshape(c, 1) for v in (k1, k2, k3 - mean * k2)]
-        dx = np.empty(x.shape, dtype=dt)
+        dx = gb if relu_out is not None else np.empty(x.shape, dtype=dt)
         dx3 = dx.reshape(n, c, -1)
-        # a block at a time, so that the four passes run over it in the cache
+        # a block at a time, so that the four passes run over it in the cache (in place
+        # over gy's block where that is BatchNormWithReLU's own buffer)
         blocks = _blocks(x3)
         tmp = np.empty(dx3[blocks[0]].size, dtype=dt)
         for i, cs in blocks:
@@ -249,13 +298,18 @@ def vjp(p, xs, ys, gys, batch_stats):
             d += k3c
         exact = _unfolded(mean, inv)
         if exact is not None:
+            if relu_out is not None:  # dx overwrote the gradient of y: taken again
+                gex = relu_grad(gys[0][:, exact], relu_out[:, exact],
+                                np.empty(x[:, exact].shape, dtype=dt))
+            else:
+                gex = g[:, exact]
             k1c, mc, k2c, k3c = (_channel(v[exact].astype(dt), x) for v in (k1, mean, k2, k3))
             t = x[:, exact] - mc
             t *= k2c
-            t += g[:, exact] * k1c
+            t += gex * k1c
             t += k3c
             dx[:, exact] = t
     else:
-        dx = np.multiply(g, _channel(k1.astype(dt), x))
+        dx = np.multiply(g, _channel(k1.astype(dt), x), out=gb if relu_out is not None else None)
     dg = np.zeros_like(gamma) if p.fix_gamma else dgamma.astype(gamma.dtype)
     return dx, dg, dbeta.astype(xs[2].dtype), None, None

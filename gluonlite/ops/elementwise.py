@@ -370,9 +370,23 @@ def _act(p):
     return get(p.act_type)
 
 
-def _act_relu(xp, x, out=None):
+def act_relu(xp, x, out=None):
     """Activation's relu: max(x, 0), where a float32 NaN gives 0, as MXNet 1.9.1's CPU build
-    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator."""
+    (its oneDNN kernel) gives it; other dtypes keep NaN, as does the `relu` operator.
+
+    Args:
+        xp: the array module.
+        x: the data.
+        out: where to write (x's shape and dtype; may be `x`), or None for a new array.
+
+    Returns:
+        `out`, or the new array.
+
+    Example::
+
+        from gluonlite.ops.elementwise import act_relu
+        act_relu(np, np.array([-1.0, np.nan, 2.0], np.float32))   # [0., 0., 2.]
+    """
     if xp is np:  # numpy's vectorised loop wants an array operand, not the scalar 0
         return max_zero(np.fmax if x.dtype == np.float32 else np.maximum, x, out)
     return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
@@ -380,7 +394,7 @@ def _act_relu(xp, x, out=None):
 
 def _activation_into(p, rc, outs, x):
     if p.act_type == "relu":
-        _act_relu(rc.xp, x, out=outs[0])
+        act_relu(rc.xp, x, out=outs[0])
     else:
         _act(p).fast.into(p, rc, outs, x)
 
@@ -393,7 +407,7 @@ def _activation(p, rc, x):
     """Activation(data, act_type): relu, sigmoid, tanh, softrelu or softsign. relu of a
     float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
     if p.act_type == "relu":
-        return _act_relu(rc.xp, x)
+        return act_relu(rc.xp, x)
     return _act(p).kernel(p, rc, x)
 
 

@@ -282,6 +282,10 @@ EXAMPLES = {
     "_contrib_SparseEmbedding": _ex("x, w, input_dim=3, output_dim=2", "[[4. 5.] [0. 1.]]",
             x="nd.array([2, 0])", w="nd.array([[0, 1], [2, 3], [4, 5]])"),
     "_contrib_arange_like": _ex("x", "[[0. 1.] [2. 3.]]", x="nd.zeros((2, 2))"),
+    "_contrib_BatchNormWithReLU": _ex(
+        "x, g, b, m, v, fix_gamma=False", "[[0. 0. ] [0.99987507 0.99987507]]",
+        aux=("m", "v"), x="nd.array([[-1, 2], [3, 4]])", g="nd.ones(2)", b="nd.zeros(2)",
+        m="nd.array([1, 2])", v="nd.array([4, 4])"),
     "_contrib_index_copy": _ex("x, i, y", "[[0. 0.] [0. 0.] [1. 2.]]", x="nd.zeros((3, 2))",
             i="nd.array([2])",
             y="nd.array([[1, 2]])"),

@@ -272,7 +272,9 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
 
 
 # BatchNorm's fast paths: bn_fast's one-pass kernels for numpy float data, else the plain rule
-def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar):
+def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=None):
+    # then: bn_fast.normalize_into's in-place step on each output block (BatchNormWithReLU's
+    # relu), given only where bn_fast.usable holds
     if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
         for o, r in zip(outs, _batchnorm(p, rc, x, gamma, beta, mmean, mvar)):
             rc.xp.copyto(o, r, casting="unsafe")
@@ -281,7 +283,7 @@ def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar):
         gamma[...] = 1
     _, _, red = _bn_bshape(p, x)
     mean, var = _bn_stats(p, rc, x, mmean, mvar, red, bn_fast.moments)
-    bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
+    bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var, then=then)
 
 
 def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar):

@@ -453,8 +453,11 @@ def test_bn_passes_baseline_agrees_and_every_row_prints(bench_module):
             (gamma * inv, -gamma * inv * inv * dgamma / n, -gamma * inv * sg / n)]
     np.testing.assert_allclose(dx, mod.subtracted_dx(x, gy, new[1], vecs), rtol=1e-5,
                                atol=1e-5 * np.abs(dx).max())
-    proc = _run("bn_passes.py", "--rounds", "1", "--batches", "1", "2", "--scale", "0.05")
-    assert proc.returncode == 0, proc.stderr
-    rows = _table_rows(proc.stdout)
-    assert [r.split(" | ")[:2] for r in rows[1:]] == [["| forward", "1"], ["| gradient", "1"],
-                                                      ["| forward", "2"], ["| gradient", "2"]]
+    for extra in ([], ["--relu"]):
+        proc = _run("bn_passes.py", "--rounds", "1", "--batches", "1", "2", "--scale", "0.05",
+                    *extra)
+        assert proc.returncode == 0, proc.stderr
+        rows = _table_rows(proc.stdout)
+        assert [r.split(" | ")[:2] for r in rows[1:]] == [
+            ["| forward", "1"], ["| gradient", "1"], ["| forward", "2"], ["| gradient", "2"]]
+        assert ("fused ms" in rows[0]) == bool(extra)

@@ -137,6 +137,22 @@ def test_compiled_graph_reads_the_parts_and_exports_mxnets_graph(tmp_path):
     assert {"RNN", "_rnn_param_concat"} <= ops and "_rnn_unpacked" not in ops
 
 
+def test_stacked_layers_each_run_once():
+    """Two LSTM layers in a row: the second's rewritten node reads the first's rewritten
+    node, so neither the old RNN nor its packing stays in the compiled graph (it did, and
+    ran the first layer twice, before `substitute` read replacements through itself)."""
+    net = gluon.nn.HybridSequential()
+    net.add(rnn.LSTM(4, input_size=3), rnn.LSTM(5, input_size=4))
+    net.initialize()
+    ops = _ops(unpack_rnn_params(net(sym.var("data"))))
+    assert ops.count("_rnn_unpacked") == 2
+    assert "RNN" not in ops and "_rnn_param_concat" not in ops
+    x = nd.array(np.random.default_rng(0).standard_normal((5, 2, 3)))
+    want = net(x).asnumpy()
+    net.hybridize(static_alloc=True)
+    np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-6, atol=1e-7)
+
+
 def _ops(s):
     return [n["op"] for n in json.loads(s.tojson())["nodes"] if n["op"] != "null"]
 

@@ -247,3 +247,21 @@ def test_fused_graph_exports_its_chain_inline(tmp_path):
         (2, 4, 5, 5)).astype(np.float32)}, tmp_path / "fused.onnx")
     assert_close(got, want, 1e-5, "fused")
     assert "BatchNormalization" in [n.op_type for n in model.graph.node]
+
+
+def test_batchnorm_with_relu_exports_as_batchnormalization_and_relu(tmp_path):
+    """contrib.BatchNormWithReLU (gluon.nn.BatchNormReLU's operator) exports as its two parts
+    and onnxruntime gives its numbers."""
+    x = mx.sym.var("x")
+    y = mx.sym.contrib.BatchNormWithReLU(x, fix_gamma=False, name="bn")
+    rng = np.random.default_rng(2)
+    params = {"bn_gamma": rng.uniform(0.5, 1.5, 3).astype(np.float32),
+              "bn_beta": rng.standard_normal(3).astype(np.float32),
+              "bn_moving_mean": rng.standard_normal(3).astype(np.float32),
+              "bn_moving_var": rng.uniform(0.5, 1.5, 3).astype(np.float32)}
+    got, want, model = export_and_run(y, params, {"x": rng.standard_normal(
+        (2, 3, 4, 4)).astype(np.float32)}, tmp_path / "bnrelu.onnx")
+    assert_close(got, want, 1e-5, "BatchNormWithReLU")
+    assert (want[0] == 0).any()
+    ops = [n.op_type for n in model.graph.node]
+    assert ops.index("BatchNormalization") < ops.index("Relu")

@@ -105,8 +105,8 @@ class GroupNorm(HybridBlock):
 
 
 class BatchNormReLU(BatchNorm):
-    """BatchNorm followed by relu (MXNet fuses the two in one operator; here they are two
-    graph nodes with the same result).
+    """BatchNorm followed by relu, as one operator: ``contrib.BatchNormWithReLU``, as in
+    MXNet (`gluonlite.ops.bn_relu`; the relu is Activation's, a float32 NaN giving 0).
 
     Args:
         axis: the channel axis (default 1).
@@ -136,5 +136,5 @@ class BatchNormReLU(BatchNorm):
     """
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
-        y = F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
-        return F.relu(y)
+        return F.contrib.BatchNormWithReLU(x, gamma, beta, running_mean, running_var,
+                                           name="fwd", **self._kwargs)

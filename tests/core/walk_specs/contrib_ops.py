@@ -4,6 +4,7 @@ closed forms); `tests/ops_math/test_contrib_ops.py` holds them against MXNet's n
 import numpy as np
 
 from .common import C, Idx, Pos
+from .core import _bn_ref
 
 B23 = (2, 3)
 
@@ -139,6 +140,11 @@ SPECS = {
         C([(1, 2, 3, 4), (1, 1, 4, 6)], {"mode": "like"},
           ref=lambda x, like: _resize_corners(x, 4, 6)),
         C([(1, 1, 4, 3)], {"height": 6, "width": 5, "align_corners": False})],
+    "_contrib_BatchNormWithReLU": [
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False},
+          ref=lambda *a: np.maximum(_bn_ref(*a, fix_gamma=False), 0)),
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"use_global_stats": True},
+          ref=lambda *a: np.maximum(_bn_ref(*a), 0))],
     "_contrib_SyncBatchNorm": [
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "key": "bn0"}),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"ndev": 2, "key": "bn1"})],

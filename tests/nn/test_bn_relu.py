@@ -1,0 +1,207 @@
+"""``contrib.BatchNormWithReLU`` (gluonlite/ops/bn_relu.py) and the training pass that puts it
+in place of BatchNorm -> Activation(relu) (gluonlite/executor/bn_relu.py).
+
+The operator against the two operators it fuses: outputs, gradients and moving statistics,
+training and inference, float32 and float64, its fast path on and off, imperatively and in a
+static-alloc plan; NaN as Activation's relu has it; gradients against finite differences.
+The pass: what it fuses and what it leaves, inputs kept in order, a hybridized training step
+equal with it on and off, inference plans and exports untouched."""
+import json
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd, sym
+from gluonlite.executor import bn_relu as bn_relu_pass
+from gluonlite.ops import bn_fast
+from gluonlite.symbol.symbol import topo_nodes
+
+FUSED = "_contrib_BatchNormWithReLU"
+
+
+def _stats(rng, c):
+    return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c), rng.standard_normal(c) * 0.1,
+            rng.uniform(0.5, 2, c)]
+
+
+def _run(fused, x, stats, gy, train, hybrid, dtype, **attrs):
+    """(y, dx, dgamma, dbeta, moving mean, moving var) of the fused operator or of
+    BatchNorm -> Activation(relu)."""
+    def f(F, a, g, b, m, v):
+        if fused:
+            return F.contrib.BatchNormWithReLU(a, g, b, m, v, **attrs)
+        return F.Activation(F.BatchNorm(a, g, b, m, v, **attrs), act_type="relu")
+    net = gluon.nn.HybridLambda(f)
+    if hybrid:
+        net.hybridize(static_alloc=True)
+    arrs = [nd.array(a, dtype=dtype) for a in [x] + stats]
+    for a in arrs[:3]:
+        a.attach_grad()
+    with autograd.record(train_mode=train):
+        y = net(*arrs)
+    y.backward(nd.array(gy, dtype=dtype))
+    return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
+        [arrs[3].asnumpy(), arrs[4].asnumpy()]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
+@pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
+@pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matches_batchnorm_then_relu(dtype, train, hybrid, fast, monkeypatch):
+    monkeypatch.setattr(bn_fast, "ENABLED", fast)
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
+    x[0, 3] += 300     # a channel whose mean the fast path does not fold
+    stats = _stats(rng, 4)
+    gy = rng.standard_normal(x.shape)
+    attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
+    got = _run(True, x, stats, gy, train, hybrid, dtype, **attrs)
+    want = _run(False, x, stats, gy, train, hybrid, dtype, **attrs)
+    assert (got[0] >= 0).all() and (got[0] == 0).any()
+    tol = 1e-6 if dtype == "float32" else 1e-12
+    for name, a, b in zip(["y", "dx", "dgamma", "dbeta", "mean", "var"], got, want):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol * max(1.0, np.abs(b).max()),
+                                   err_msg=name)
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
+def test_nan_is_activations_relu(fast, monkeypatch):
+    """A float32 NaN gives 0 (Activation's relu, MXNet's CPU build); float64 keeps it."""
+    monkeypatch.setattr(bn_fast, "ENABLED", fast)
+    c = 2
+    ones, zeros = nd.ones(c), nd.zeros(c)
+    for dtype, want_nan in (("float32", False), ("float64", True)):
+        x = nd.array([[np.nan, -1.0], [2.0, 3.0]], dtype=dtype)
+        y = nd.contrib.BatchNormWithReLU(x, ones.astype(dtype), zeros.astype(dtype),
+                                         zeros.astype(dtype), ones.astype(dtype),
+                                         use_global_stats=True).asnumpy()
+        assert bool(np.isnan(y[0, 0])) == want_nan
+        assert y[0, 1] == 0 and y[1, 0] > 0
+
+
+def test_gradient_matches_finite_differences():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 4)) + 0.2
+    gamma, beta = rng.uniform(0.5, 1.5, 3), rng.standard_normal(3) * 0.3
+    w = rng.standard_normal(x.shape)
+
+    def loss(xv, gv, bv):   # in training mode: normalized with the batch's statistics
+        with autograd.train_mode():
+            y = nd.contrib.BatchNormWithReLU(
+                nd.array(xv, dtype="float64"), nd.array(gv, dtype="float64"),
+                nd.array(bv, dtype="float64"), nd.zeros(3, dtype="float64"),
+                nd.ones(3, dtype="float64"), fix_gamma=False)
+        return float((y.asnumpy() * w).sum())
+
+    arrs = [nd.array(a, dtype="float64") for a in (x, gamma, beta)]
+    for a in arrs:
+        a.attach_grad()
+    with autograd.record():
+        y = nd.contrib.BatchNormWithReLU(*arrs, nd.zeros(3, dtype="float64"),
+                                         nd.ones(3, dtype="float64"), fix_gamma=False)
+    y.backward(nd.array(w, dtype="float64"))
+    vals = [x, gamma, beta]
+    for k, a in enumerate(arrs):
+        num = np.zeros_like(vals[k])
+        for idx in np.ndindex(*vals[k].shape):
+            hi, lo = [v.copy() for v in vals], [v.copy() for v in vals]
+            hi[k][idx] += 1e-6
+            lo[k][idx] -= 1e-6
+            num[idx] = (loss(*hi) - loss(*lo)) / 2e-6
+        np.testing.assert_allclose(a.grad.asnumpy(), num, rtol=1e-5, atol=1e-7)
+
+
+def _conv_bn_relu(x):
+    h = sym.Convolution(x, num_filter=4, kernel=(3, 3), pad=(1, 1), name="conv")
+    return sym.Activation(sym.BatchNorm(h, name="bn"), act_type="relu", name="act")
+
+
+def _ops(symbol):
+    return [n.op.name for n in topo_nodes(symbol.outputs) if n.op is not None]
+
+
+def test_pass_fuses_a_batchnorm_read_only_by_its_relu():
+    x = sym.var("x")
+    y = _conv_bn_relu(_conv_bn_relu(x))
+    fused = bn_relu_pass.fuse_bn_relu(y)
+    assert _ops(fused) == ["Convolution", FUSED, "Convolution", FUSED]
+    assert fused.list_inputs() == y.list_inputs()
+    assert fused.list_auxiliary_states() == y.list_auxiliary_states()
+    assert fused.list_outputs() == y.list_outputs()
+
+
+@pytest.mark.parametrize("case", ["read twice", "graph output", "mean and var", "sigmoid",
+                                  "switched off"])
+def test_pass_leaves_what_it_cannot_fuse(case, monkeypatch):
+    x = sym.var("x")
+    bn = sym.BatchNorm(x, name="bn", output_mean_var=(case == "mean and var"))
+    if case == "mean and var":
+        bn = bn[0]
+    act = sym.Activation(bn, act_type="sigmoid" if case == "sigmoid" else "relu")
+    if case == "read twice":
+        y = act + bn
+    elif case == "graph output":
+        y = sym.Group([act, bn])
+    else:
+        y = act
+    if case == "switched off":
+        monkeypatch.setattr(bn_relu_pass, "ENABLED", False)
+    assert bn_relu_pass.fuse_bn_relu(y) is y
+
+
+def _net():
+    net = gluon.nn.HybridSequential()
+    net.add(gluon.nn.Conv2D(6, 3, padding=1, in_channels=3), gluon.nn.BatchNorm(in_channels=6),
+            gluon.nn.Activation("relu"), gluon.nn.Conv2D(4, 3, in_channels=6),
+            gluon.nn.BatchNorm(in_channels=4), gluon.nn.Activation("relu"), gluon.nn.Dense(5))
+    return net
+
+
+def _train_steps(on, monkeypatch, steps=2):
+    monkeypatch.setattr(bn_relu_pass, "ENABLED", on)
+    mx.random.seed(3)
+    net = _net()
+    net.initialize(mx.init.Xavier())
+    net.hybridize(static_alloc=True, static_shape=True)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1,
+                                                         "momentum": 0.9})
+    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)))
+    label = nd.array([0, 1, 2, 3])
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    for _ in range(steps):
+        with autograd.record():
+            loss = loss_fn(net(x), label)
+        loss.backward()
+        trainer.step(4)
+    plans = [op for ops in net._cached_ops.values() for op in ops
+             if hasattr(op, "_training_symbol")]
+    graph = plans[0]._training_symbol
+    return loss.asnumpy(), [p.data().asnumpy() for p in net.collect_params().values()], \
+        graph, net, x
+
+
+def test_hybridized_training_is_the_same_with_and_without_the_pass(monkeypatch):
+    loss_on, params_on, graph_on, net, x = _train_steps(True, monkeypatch)
+    loss_off, params_off, graph_off, _, _ = _train_steps(False, monkeypatch)
+    assert _ops(graph_on).count(FUSED) == 2 and FUSED not in _ops(graph_off)
+    np.testing.assert_allclose(loss_on, loss_off, rtol=1e-6)
+    for a, b in zip(params_on, params_off):      # weights and moving statistics
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # inference and the exported graph keep BatchNorm and Activation
+    out = net(x)
+    assert out.shape == (4, 5)
+    exported = json.loads(net._cached_graph[1].tojson())
+    names = [n["op"] for n in exported["nodes"]]
+    assert names.count("BatchNorm") == 2 and names.count("Activation") == 2
+    assert FUSED not in names
+
+
+def test_batchnorm_relu_layer_runs_the_fused_operator():
+    layer = gluon.nn.BatchNormReLU(in_channels=2)
+    layer.initialize()
+    out = layer(sym.var("data"))
+    assert FUSED in _ops(out)
+    y = layer(nd.array([[-1.0, 2.0], [3.0, -4.0]]))
+    assert (y.asnumpy() >= 0).all()
