@@ -139,8 +139,9 @@ def test_compiled_graph_reads_the_parts_and_exports_mxnets_graph(tmp_path):
 
 def test_stacked_layers_each_run_once():
     """Two LSTM layers in a row: the second's rewritten node reads the first's rewritten
-    node, so neither the old RNN nor its packing stays in the compiled graph (it did, and
-    ran the first layer twice, before `substitute` read replacements through itself)."""
+    node, so neither the old RNN nor its packing stays in the compiled graph (they did,
+    the first layer packing its parameters on every call, before `substitute` read
+    replacements through itself)."""
     net = gluon.nn.HybridSequential()
     net.add(rnn.LSTM(4, input_size=3), rnn.LSTM(5, input_size=4))
     net.initialize()
