@@ -36,6 +36,8 @@ __all__ = ["BATCHNORM_WITH_RELU"]
 
 BATCHNORM_WITH_RELU = "_contrib_BatchNormWithReLU"
 _BN = get("BatchNorm")
+_ACT = get("Activation")
+_RELU = _ACT.parse({"act_type": "relu"})[0]
 
 
 def _batchnorm_with_relu(p, rc, x, gamma, beta, mmean, mvar):
@@ -48,7 +50,8 @@ def _batchnorm_with_relu(p, rc, x, gamma, beta, mmean, mvar):
 
 
 def _vjp(p, rc, xs, ys, gys, need):
-    gb = gys[0] * rc.xp.sign(ys[0])  # relu's gradient rule, on the output
+    # Activation's relu gradient (its rule reads the output), then BatchNorm's
+    gb = _ACT.vjp(_RELU, rc, [ys[0]], [ys[0]], [gys[0]], (True,))[0]
     return _BN.vjp(p, rc, xs, ys, [gb] + list(gys[1:]), need)
 
 
