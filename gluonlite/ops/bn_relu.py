@@ -25,8 +25,6 @@ Example::
                                      fix_gamma=False, use_global_stats=True)
     y.asnumpy()        # [[0., 0.], [2., 4.]] (to eps): the moving statistics are 0 and 1
 """
-import numpy as np
-
 from . import bn_fast
 from .elementwise import act_relu
 from .fast import Fast
@@ -55,25 +53,18 @@ def _vjp(p, rc, xs, ys, gys, need):
     return _BN.vjp(p, rc, xs, ys, [gb] + list(gys[1:]), need)
 
 
-def _relu_in_place(block):
-    act_relu(np, block, out=block)
+def _relu_of(rc):
+    """Activation's relu in place on a block of the output (BatchNorm's fast paths call it
+    on each block while it is in the cache)."""
+    return lambda block: act_relu(rc.xp, block, out=block)
 
 
 def _into(p, rc, outs, x, gamma, beta, mmean, mvar):
-    if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
-        for o, r in zip(outs, _batchnorm_with_relu(p, rc, x, gamma, beta, mmean, mvar)):
-            rc.xp.copyto(o, r, casting="unsafe")
-        return
-    _BN.fast.into(p, rc, outs, x, gamma, beta, mmean, mvar, then=_relu_in_place)
+    _BN.fast.into(p, rc, outs, x, gamma, beta, mmean, mvar, then=_relu_of(rc))
 
 
 def _kernel(p, rc, x, gamma, beta, mmean, mvar):
-    if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
-        return _batchnorm_with_relu(p, rc, x, gamma, beta, mmean, mvar)
-    c = x.shape[1]
-    outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))
-    _into(p, rc, outs, x, gamma, beta, mmean, mvar)
-    return outs
+    return _BN.fast.kernel(p, rc, x, gamma, beta, mmean, mvar, then=_relu_of(rc))
 
 
 def _fast_vjp(p, rc, xs, ys, gys, need):

@@ -273,11 +273,13 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
 
 # BatchNorm's fast paths: bn_fast's one-pass kernels for numpy float data, else the plain rule
 def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=None):
-    # then: bn_fast.normalize_into's in-place step on each output block (BatchNormWithReLU's
-    # relu), given only where bn_fast.usable holds
+    # then: an in-place step on the output (BatchNormWithReLU's relu), taken by the fast
+    # path a block at a time while each block is in the cache, else on the whole output
     if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
         for o, r in zip(outs, _batchnorm(p, rc, x, gamma, beta, mmean, mvar)):
             rc.xp.copyto(o, r, casting="unsafe")
+        if then is not None:
+            then(outs[0])
         return
     if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
         gamma[...] = 1
@@ -286,12 +288,15 @@ def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=None):
     bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var, then=then)
 
 
-def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar):
+def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar, then=None):
     if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
-        return _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
+        outs = _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
+        if then is not None:
+            then(outs[0])
+        return outs
     c = x.shape[1]
     outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))
-    _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar)
+    _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=then)
     return outs
 
 
