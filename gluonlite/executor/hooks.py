@@ -15,6 +15,18 @@ __all__ = ["register_graph_pass", "apply_graph_passes", "register_device_pass",
            "register_training_pass", "apply_training_passes"]
 
 
+def _add(passes, fn):
+    if fn not in passes:
+        passes.append(fn)
+    return fn
+
+
+def _run(passes, symbol, *context):
+    for fn in passes:
+        symbol = fn(symbol, *context)
+    return symbol
+
+
 def register_graph_pass(fn):
     """Register `fn(symbol) -> symbol`, run on every graph at bind and first hybridized call.
 
@@ -25,9 +37,7 @@ def register_graph_pass(fn):
         mx.executor.register_graph_pass(keep)
         exe = sym.tanh(sym.var('x')).simple_bind(mx.cpu(), x=(2, 3))   # keep ran
     """
-    if fn not in _passes:
-        _passes.append(fn)
-    return fn
+    return _add(_passes, fn)
 
 
 def apply_graph_passes(symbol):
@@ -38,9 +48,7 @@ def apply_graph_passes(symbol):
         y = sym.tanh(sym.var('x'))
         y2 = mx.executor.apply_graph_passes(y)   # y itself, unless a pass rewrites it
     """
-    for fn in _passes:
-        symbol = fn(symbol)
-    return symbol
+    return _run(_passes, symbol)
 
 
 def register_device_pass(fn):
@@ -56,9 +64,7 @@ def register_device_pass(fn):
             return symbol
         register_device_pass(keep)   # runs when a plan is compiled for CuPy
     """
-    if fn not in _device_passes:
-        _device_passes.append(fn)
-    return fn
+    return _add(_device_passes, fn)
 
 
 def apply_device_passes(symbol, shapes, dtypes):
@@ -79,9 +85,7 @@ def apply_device_passes(symbol, shapes, dtypes):
         fused = apply_device_passes(y, {'x': (2,)}, {'x': 'float32'})
         'fused_elementwise' in fused.tojson()   # True: elementwise fusion ran
     """
-    for fn in _device_passes:
-        symbol = fn(symbol, shapes, dtypes)
-    return symbol
+    return _run(_device_passes, symbol, shapes, dtypes)
 
 
 def register_inference_pass(fn):
@@ -96,9 +100,7 @@ def register_inference_pass(fn):
             return symbol
         register_inference_pass(keep)   # runs on inference plans' graphs
     """
-    if fn not in _inference_passes:
-        _inference_passes.append(fn)
-    return fn
+    return _add(_inference_passes, fn)
 
 
 def apply_inference_passes(symbol):
@@ -111,9 +113,7 @@ def apply_inference_passes(symbol):
         y = sym.relu(sym.FullyConnected(x, w, no_bias=True, num_hidden=2))
         '_sg_fuse' in apply_inference_passes(y).tojson()   # True: FUSE ran
     """
-    for fn in _inference_passes:
-        symbol = fn(symbol)
-    return symbol
+    return _run(_inference_passes, symbol)
 
 
 def register_training_pass(fn):
@@ -129,9 +129,7 @@ def register_training_pass(fn):
             return symbol
         register_training_pass(keep)   # runs when a plan with gradients is compiled
     """
-    if fn not in _training_passes:
-        _training_passes.append(fn)
-    return fn
+    return _add(_training_passes, fn)
 
 
 def apply_training_passes(symbol):
@@ -143,6 +141,4 @@ def apply_training_passes(symbol):
         y = sym.relu(sym.var('x'))
         apply_training_passes(y)   # y itself unless a pass rewrites it
     """
-    for fn in _training_passes:
-        symbol = fn(symbol)
-    return symbol
+    return _run(_training_passes, symbol)

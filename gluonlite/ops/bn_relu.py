@@ -28,6 +28,7 @@ Example::
 from . import bn_fast
 from .elementwise import act_relu
 from .fast import Fast
+from .nn import bn_uses_batch
 from .registry import get, register
 
 __all__ = ["BATCHNORM_WITH_RELU"]
@@ -68,9 +69,8 @@ def _kernel(p, rc, x, gamma, beta, mmean, mvar):
 
 
 def _fast_vjp(p, rc, xs, ys, gys, need):
-    if bn_fast.usable(p, rc, *xs[:3]) and ys[0].dtype == xs[0].dtype:
-        batch = rc.is_train and not p.use_global_stats
-        return bn_fast.vjp(p, xs, ys, gys, batch, relu_out=ys[0])
+    if bn_fast.usable(p, rc, *xs[:3]):
+        return bn_fast.vjp(p, xs, ys, gys, bn_uses_batch(p, rc), relu_out=ys[0])
     return _vjp(p, rc, xs, ys, gys, need)
 
 

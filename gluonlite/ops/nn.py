@@ -219,7 +219,17 @@ def _bn_bshape(p, x):
         tuple(i for i in range(x.ndim) if i != ax)
 
 
-def _bn_uses_batch(p, rc):
+def bn_uses_batch(p, rc):
+    """Whether BatchNorm (params `p`) normalizes with the batch's statistics in this call
+    (training, not `use_global_stats`), so that its gradient has their terms.
+
+    Example::
+
+        from gluonlite.ops.nn import bn_uses_batch
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("BatchNorm").parse({})[0]
+        bn_uses_batch(p, RunCtx(True, np)), bn_uses_batch(p, RunCtx(False, np))  # (True, False)
+    """
     return rc.is_train and not p.use_global_stats
 
 
@@ -227,7 +237,7 @@ def _bn_stats(p, rc, x, mmean, mvar, red, moments=None):
     """(mean, var) BatchNorm normalizes with: the batch's (and the moving ones updated in
     place), or the moving ones. `moments(x)`: the batch's (mean, var) computed another way
     (the fast path's one pass); default: numpy's mean and var over `red`."""
-    if _bn_uses_batch(p, rc):
+    if bn_uses_batch(p, rc):
         mean, var = moments(x) if moments else (x.mean(axis=red), x.var(axis=red))
         mmean *= p.momentum
         mmean += (1 - p.momentum) * mean
@@ -262,7 +272,7 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
     gam = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     dbeta = g.sum(axis=red)
     dgamma = (g * xhat).sum(axis=red)
-    if _bn_uses_batch(p, rc):
+    if bn_uses_batch(p, rc):
         n = x.size // x.shape[ax]
         dx = (gam * inv).reshape(bshape) / n * (
             n * g - dbeta.reshape(bshape) - xhat * dgamma.reshape(bshape))
@@ -302,7 +312,7 @@ def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar, then=None):
 
 def _bn_fast_vjp(p, rc, xs, ys, gys, need):
     if bn_fast.usable(p, rc, *xs[:3]):
-        return bn_fast.vjp(p, xs, ys, gys, _bn_uses_batch(p, rc))
+        return bn_fast.vjp(p, xs, ys, gys, bn_uses_batch(p, rc))
     return _bn_vjp(p, rc, xs, ys, gys, need)
 
 

@@ -6,7 +6,8 @@ go on through the nodes that read only the previous one's output:
 
 - a BatchNorm right after the product, folded into the product's weight and bias (in
   inference, BatchNorm is ``y * s + t`` per channel with the moving statistics, so
-  ``conv(x, w) * s + t = conv(x, w * s) + t``);
+  ``conv(x, w) * s + t = conv(x, w * s) + t``); a ``contrib.BatchNormWithReLU`` likewise,
+  its relu then applied as the chain's first activation;
 - elementwise additions of another value (a residual branch) and activations
   (Activation, relu, sigmoid, tanh, clip, LeakyReLU but prelu/rrelu), in any order,
 
@@ -44,6 +45,7 @@ import numpy as np
 
 from ..executor.hooks import register_inference_pass
 from ..ops import conv_fast, registry
+from ..ops.bn_relu import BATCHNORM_WITH_RELU
 from ..ops.conv import conv_geom
 from ..ops.fast import Fast
 from ..ops.registry import Operator, Params, Rules, Signature
@@ -65,6 +67,11 @@ DEFAULT_ON = True
 
 _PRODUCTS = frozenset(("Convolution", "FullyConnected", "Deconvolution"))
 _UNARY = frozenset(("Activation", "relu", "sigmoid", "tanh", "clip", "LeakyReLU"))
+# BatchNorm, and BatchNormWithReLU (gluon.nn.BatchNormReLU's operator), folded alike; the
+# latter's relu joins the chain as Activation's relu
+_BATCHNORMS = frozenset(("BatchNorm", BATCHNORM_WITH_RELU))
+_ACT = registry.get("Activation")
+_ACT_RELU = _ACT.parse({"act_type": "relu"})[0]
 _CHANNELS_FIRST = (None, "NCW", "NCHW", "NCDHW")
 
 
@@ -76,7 +83,7 @@ def _stage(node, prev):
     if op is None:
         return None
     reads = [s for s, _ in node.inputs]
-    if op.name == "BatchNorm":
+    if op.name in _BATCHNORMS:
         ok = (prev.op.name in _PRODUCTS and node.inputs[0] == (prev, 0)
               and prev not in reads[1:] and p.axis == 1 and not p.output_mean_var
               and (prev.op.name != "FullyConnected" or prev.params.flatten)
@@ -299,8 +306,10 @@ class _Chain:
                 refs = [pos.get(id(s)) if s.op is None else None for s, _ in n.inputs]
                 self.links.append((n.op, n.params, refs))
         self.bn = self.links[1] if len(self.links) > 1 and \
-            self.links[1][0].name == "BatchNorm" else None
+            self.links[1][0].name in _BATCHNORMS else None
         self.rest = self.links[2 if self.bn else 1:]
+        if self.bn is not None and self.bn[0].name == BATCHNORM_WITH_RELU:
+            self.rest = [(_ACT, _ACT_RELU, [None])] + self.rest
 
 
 def _chain(p):

@@ -7,23 +7,15 @@ import numpy as np
 import pytest
 
 import gluonlite as mx
-from gluonlite import autograd, gluon, nd
+from gluonlite import autograd, nd
 from gluonlite.ops import bn_fast
+from bn_runs import run_norm
 
 
 def _run(x, gamma, beta, mean, var, gy, fix_gamma, train, hybrid, dtype):
-    net = gluon.nn.HybridLambda(lambda F, a, g, b, m, v: F.BatchNorm(
-        a, g, b, m, v, fix_gamma=fix_gamma, eps=1e-3, momentum=0.8))
-    if hybrid:
-        net.hybridize(static_alloc=True)
-    arrs = [nd.array(a, dtype=dtype) for a in (x, gamma, beta, mean, var)]
-    for a in arrs[:3]:
-        a.attach_grad()
-    with autograd.record(train_mode=train):
-        y = net(*arrs)
-    y.backward(nd.array(gy, dtype=dtype))
-    return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
-        [arrs[3].asnumpy(), arrs[4].asnumpy()]
+    return run_norm(lambda F, a, g, b, m, v: F.BatchNorm(
+        a, g, b, m, v, fix_gamma=fix_gamma, eps=1e-3, momentum=0.8),
+        (x, gamma, beta, mean, var), gy, train, hybrid, dtype)
 
 
 @pytest.mark.parametrize("block", [None, 240, 90],

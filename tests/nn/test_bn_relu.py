@@ -16,6 +16,7 @@ from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
+from bn_runs import run_norm
 
 FUSED = "_contrib_BatchNormWithReLU"
 
@@ -32,17 +33,7 @@ def _run(fused, x, stats, gy, train, hybrid, dtype, **attrs):
         if fused:
             return F.contrib.BatchNormWithReLU(a, g, b, m, v, **attrs)
         return F.Activation(F.BatchNorm(a, g, b, m, v, **attrs), act_type="relu")
-    net = gluon.nn.HybridLambda(f)
-    if hybrid:
-        net.hybridize(static_alloc=True)
-    arrs = [nd.array(a, dtype=dtype) for a in [x] + stats]
-    for a in arrs[:3]:
-        a.attach_grad()
-    with autograd.record(train_mode=train):
-        y = net(*arrs)
-    y.backward(nd.array(gy, dtype=dtype))
-    return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
-        [arrs[3].asnumpy(), arrs[4].asnumpy()]
+    return run_norm(f, [x] + stats, gy, train, hybrid, dtype)
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])

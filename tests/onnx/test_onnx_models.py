@@ -228,6 +228,14 @@ def test_fused_layer_with_sequence_lengths(mode, layers, bi, tmp_path):
     assert_close([b.asnumpy() for b in back], want, 1e-5, f"{mode} imported")
 
 
+def _bn_params(rng, c):
+    """Parameters of a BatchNorm named 'bn' with `c` channels, away from 0 and 1."""
+    return {"bn_gamma": rng.uniform(0.5, 1.5, c).astype(np.float32),
+            "bn_beta": rng.standard_normal(c).astype(np.float32),
+            "bn_moving_mean": rng.standard_normal(c).astype(np.float32),
+            "bn_moving_var": rng.uniform(0.5, 1.5, c).astype(np.float32)}
+
+
 def test_fused_graph_exports_its_chain_inline(tmp_path):
     """A graph the FUSE backend partitioned exports each fused node as its operators."""
     from onnx_check import export_and_run
@@ -238,11 +246,7 @@ def test_fused_graph_exports_its_chain_inline(tmp_path):
     assert "_sg_fuse" in [n.op.name for n in part._nodes() if n.op]
     rng = np.random.default_rng(1)
     params = {"c_weight": rng.standard_normal((4, 4, 3, 3)).astype(np.float32),
-              "c_bias": rng.standard_normal(4).astype(np.float32),
-              "bn_gamma": rng.uniform(0.5, 1.5, 4).astype(np.float32),
-              "bn_beta": rng.standard_normal(4).astype(np.float32),
-              "bn_moving_mean": rng.standard_normal(4).astype(np.float32),
-              "bn_moving_var": rng.uniform(0.5, 1.5, 4).astype(np.float32)}
+              "c_bias": rng.standard_normal(4).astype(np.float32), **_bn_params(rng, 4)}
     got, want, model = export_and_run(part, params, {"x": rng.standard_normal(
         (2, 4, 5, 5)).astype(np.float32)}, tmp_path / "fused.onnx")
     assert_close(got, want, 1e-5, "fused")
@@ -255,10 +259,7 @@ def test_batchnorm_with_relu_exports_as_batchnormalization_and_relu(tmp_path):
     x = mx.sym.var("x")
     y = mx.sym.contrib.BatchNormWithReLU(x, fix_gamma=False, name="bn")
     rng = np.random.default_rng(2)
-    params = {"bn_gamma": rng.uniform(0.5, 1.5, 3).astype(np.float32),
-              "bn_beta": rng.standard_normal(3).astype(np.float32),
-              "bn_moving_mean": rng.standard_normal(3).astype(np.float32),
-              "bn_moving_var": rng.uniform(0.5, 1.5, 3).astype(np.float32)}
+    params = _bn_params(rng, 3)
     got, want, model = export_and_run(y, params, {"x": rng.standard_normal(
         (2, 3, 4, 4)).astype(np.float32)}, tmp_path / "bnrelu.onnx")
     assert_close(got, want, 1e-5, "BatchNormWithReLU")

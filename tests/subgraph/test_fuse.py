@@ -73,6 +73,23 @@ def _generator():
     return net
 
 
+class _BatchNormReLU(gluon.HybridBlock):
+    """Conv2D + BatchNormReLU (one contrib.BatchNormWithReLU node), then another, whose relu
+    comes before a residual addition of the first's output."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.a = nn.HybridSequential()
+            self.a.add(nn.Conv2D(4, 3, padding=1, use_bias=False), nn.BatchNormReLU())
+            self.b = nn.HybridSequential()
+            self.b.add(nn.Conv2D(4, 3, padding=1), nn.BatchNormReLU())
+
+    def hybrid_forward(self, F, x):
+        h = self.a(x)
+        return self.b(h) + h
+
+
 _CASES = {  # name: (block maker, input shape, operator chains expected)
     "residual": (_Residual, (2, 3, 9, 9),
                  [["Convolution", "BatchNorm", "Activation"],
@@ -84,6 +101,9 @@ _CASES = {  # name: (block maker, input shape, operator chains expected)
     "head": (_head, (4, 6),
              [["FullyConnected", "BatchNorm", "Activation"],
               ["FullyConnected", "Activation", "LeakyReLU"]]),
+    "batchnorm_relu": (_BatchNormReLU, (2, 3, 6, 6),
+                       [["Convolution", "_contrib_BatchNormWithReLU"],
+                        ["Convolution", "_contrib_BatchNormWithReLU", "elemwise_add"]]),
     "generator": (_generator, (2, 5, 1, 1),
                   [["Deconvolution", "BatchNorm", "Activation"],
                    ["Deconvolution", "Activation"]]),
