@@ -223,6 +223,13 @@ def bn_uses_batch(p, rc):
     """Whether BatchNorm (params `p`) normalizes with the batch's statistics in this call
     (training, not `use_global_stats`), so that its gradient has their terms.
 
+    Args:
+        p: BatchNorm's parsed attributes.
+        rc: the call's `RunCtx` (``is_train``).
+
+    Returns:
+        bool
+
     Example::
 
         from gluonlite.ops.nn import bn_uses_batch
