@@ -3,7 +3,7 @@
     PYTHONPATH=. python benchmarks/models.py [--models resnet18_v1 ...] [--modes infer train]
         [--batches 1 32] [--rounds 3] [--warmup 1]
         [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap|nosoftmax|nogelu|noln|
-              nobnrelu ...]
+              nobnrelu|nobnaddrelu ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
     python benchmarks/models.py report FILE.jsonl      # the table of a results file
@@ -25,7 +25,9 @@ Per case, interleaved rounds of:
   product with a transposed kernel taken as it stands, never as (b^T a^T)^T), ``nosoftmax``,
   ``nogelu`` and ``noln`` (softmax/log_softmax, GELU and LayerNorm as whole-array
   expressions, not a block of rows or entries at a time), ``nobnrelu`` (training plans
-  keep BatchNorm and its relu as two operators, `gluonlite.executor.bn_relu`);
+  keep BatchNorm and its relu as two operators, `gluonlite.executor.bn_relu`),
+  ``nobnaddrelu`` (training plans keep a residual block's BatchNorm, addition and relu as
+  three operators);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized
   column chunks, Dense layers, batch_dot, the LSTM's input and per-step products; in
   training also each product's two gradient products) on preallocated buffers: the BLAS
@@ -108,7 +110,8 @@ def _ab_switch(name):
                 "nosoftmax": lambda: flag("gluonlite.ops.softmax_fast", "ENABLED", False),
                 "nogelu": lambda: flag("gluonlite.ops.gelu_fast", "ENABLED", False),
                 "noln": lambda: flag("gluonlite.ops.ln_fast", "ENABLED", False),
-                "nobnrelu": lambda: flag("gluonlite.executor.bn_relu", "ENABLED", False)}
+                "nobnrelu": lambda: flag("gluonlite.executor.bn_relu", "ENABLED", False),
+                "nobnaddrelu": lambda: flag("gluonlite.executor.bn_relu", "RESIDUAL", False)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]

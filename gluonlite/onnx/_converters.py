@@ -469,6 +469,11 @@ def _batch_norm_relu(g, n, ins, e, w):
     return g.node("Relu", [_batch_norm(g, n, ins, e, w)])
 
 
+@_reg("_bn_add_relu")  # a training plan's residual node: its three operators
+def _batch_norm_add_relu(g, n, ins, e, w):
+    return g.node("Relu", [g.node("Add", [_batch_norm(g, n, ins, e, w), ins[5]])])
+
+
 @_reg("InstanceNorm")
 def _instance_norm(g, n, ins, e, w):
     return g.node("InstanceNormalization", ins[:3], epsilon=float(n.params.eps))

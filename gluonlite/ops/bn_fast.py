@@ -120,8 +120,11 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
         beta: the shift, (C,).
         mean: the mean to normalize with, (C,).
         var: the variance to normalize with, (C,).
-        then: optional ``f(block)`` applied in place to each block of y as soon as it is
-            written, while it is in the cache (BatchNormWithReLU's relu); default None.
+        then: optional ``f(block, index)`` applied in place to each block of y as soon as it
+            is written, while it is in the cache (BatchNormWithReLU's relu; the addend and
+            relu of `bn_relu`'s ``_bn_add_relu``): `block` is a view of y as (N, C, P) at
+            ``index``, the same index into any array of y's shape viewed as (N, C, P);
+            default None.
 
     Example::
 
@@ -147,7 +150,7 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
         np.multiply(x3[i, cs], k2[cs], out=y)
         np.add(y, b2[cs], out=y)
         if then is not None:
-            then(y)
+            then(y, (i, cs))
     exact = _unfolded(mean, inv)
     if exact is not None:
         m, kc, b = (_channel(v[exact], x) for v in (mean, k, beta))
@@ -155,7 +158,7 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
         t *= kc
         t += b
         if then is not None:
-            then(t)
+            then(t.reshape(n, len(exact), -1), (slice(None), exact))
         outs[0][:, exact] = t
     np.copyto(outs[1], mean, casting="unsafe")
     np.copyto(outs[2], inv, casting="unsafe")
@@ -218,7 +221,7 @@ def relu_grad(g, r, out):
     return np.multiply(g, np.sign(r), out=out)
 
 
-def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
+def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
     pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
     (training), so dx has their terms too.
@@ -231,6 +234,9 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
         relu_out: BatchNormWithReLU's output relu(y), when the gradient is that operator's:
             gys[0] is then the gradient of relu(y), taken through the relu (`relu_grad`) a
             block at a time in the pass that sums it (default None: plain BatchNorm).
+        gy_into: with `relu_out`, an array of x's shape and dtype to keep the gradient of y
+            in (``_bn_add_relu``'s addend has that gradient too); dx then gets an array of
+            its own (default None: dx is computed over the gradient of y, in place).
 
     Returns:
         tuple: (dx, dgamma, dbeta, None, None); dgamma is zeros with ``fix_gamma``.
@@ -253,9 +259,9 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     if relu_out is not None:
-        # the gradient of y, written into the array that becomes dx (dx is computed from it
-        # in place below), a piece at a time in the pass that sums it
-        gb = np.empty(x.shape, dtype=x.dtype)
+        # the gradient of y, a piece at a time in the pass that sums it, written into
+        # `gy_into` or else into the array that becomes dx (computed from it in place below)
+        gb = np.empty(x.shape, dtype=x.dtype) if gy_into is None else gy_into
         g3, r3, gb3 = g.reshape(n, c, -1), relu_out.reshape(n, c, -1), gb.reshape(n, c, -1)
     else:
         g3 = g.reshape(n, c, -1)
@@ -271,6 +277,7 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
         sgx[cs] += np.einsum("cp,cp->c", gp, x3[i, cs])
     if relu_out is not None:
         g, g3 = gb, gb3
+    over = relu_out is not None and gy_into is None  # dx written over the gradient of y
     dbeta = sg
     dgamma = (sgx - mean * sg) * inv  # sum(gy * xhat)
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
@@ -282,7 +289,7 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
         k3 = -k1 * dbeta / count
         # dx = gy k1 + (x - mean) k2 + k3, the mean folded into the constant (module docstring)
         vecs = [v.astype(dt).reshape(c, 1) for v in (k1, k2, k3 - mean * k2)]
-        dx = gb if relu_out is not None else np.empty(x.shape, dtype=dt)
+        dx = gb if over else np.empty(x.shape, dtype=dt)
         dx3 = dx.reshape(n, c, -1)
         # a block at a time, so that the four passes run over it in the cache (in place
         # over gy's block where that is BatchNormWithReLU's own buffer)
@@ -298,7 +305,7 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
             d += k3c
         exact = _unfolded(mean, inv)
         if exact is not None:
-            if relu_out is not None:  # dx overwrote the gradient of y: taken again
+            if over:  # taken again: dx overwrote it
                 gex = relu_grad(gys[0][:, exact], relu_out[:, exact],
                                 np.empty(x[:, exact].shape, dtype=dt))
             else:
@@ -310,6 +317,6 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None):
             t += k3c
             dx[:, exact] = t
     else:
-        dx = np.multiply(g, _channel(k1.astype(dt), x), out=gb if relu_out is not None else None)
+        dx = np.multiply(g, _channel(k1.astype(dt), x), out=gb if over else None)
     dg = np.zeros_like(gamma) if p.fix_gamma else dgamma.astype(gamma.dtype)
     return dx, dg, dbeta.astype(xs[2].dtype), None, None

@@ -290,13 +290,14 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
 
 # BatchNorm's fast paths: bn_fast's one-pass kernels for numpy float data, else the plain rule
 def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=None):
-    # then: an in-place step on the output (BatchNormWithReLU's relu), taken by the fast
-    # path a block at a time while each block is in the cache, else on the whole output
+    # then(block, index): an in-place step on the output (BatchNormWithReLU's relu), taken
+    # by the fast path a block at a time while each block is in the cache (`normalize_into`),
+    # else on the whole output (index Ellipsis)
     if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
         for o, r in zip(outs, _batchnorm(p, rc, x, gamma, beta, mmean, mvar)):
             rc.xp.copyto(o, r, casting="unsafe")
         if then is not None:
-            then(outs[0])
+            then(outs[0], ...)
         return
     if p.fix_gamma and rc.is_train:  # the plain rule's side effect, kept on this path too
         gamma[...] = 1
@@ -309,7 +310,7 @@ def _bn_fast_kernel(p, rc, x, gamma, beta, mmean, mvar, then=None):
     if not bn_fast.usable(p, rc, x, gamma, beta, mmean, mvar):
         outs = _batchnorm(p, rc, x, gamma, beta, mmean, mvar)
         if then is not None:
-            then(outs[0])
+            then(outs[0], ...)
         return outs
     c = x.shape[1]
     outs = (np.empty_like(x), np.empty(c, x.dtype), np.empty(c, x.dtype))

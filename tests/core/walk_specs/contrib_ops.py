@@ -145,6 +145,11 @@ SPECS = {
           ref=lambda *a: np.maximum(_bn_ref(*a, fix_gamma=False), 0)),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"use_global_stats": True},
           ref=lambda *a: np.maximum(_bn_ref(*a), 0))],
+    "_bn_add_relu": [
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3), (2, 3, 2)], {"fix_gamma": False},
+          ref=lambda *a: np.maximum(_bn_ref(*a[:5], fix_gamma=False) + a[5], 0)),
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3), (2, 3, 2)], {"use_global_stats": True},
+          ref=lambda *a: np.maximum(_bn_ref(*a[:5]) + a[5], 0))],
     "_contrib_SyncBatchNorm": [
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "key": "bn0"}),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"ndev": 2, "key": "bn1"})],
