@@ -17,8 +17,9 @@ benchmarks/bn_passes.py --relu, 7 rounds).
 Hybridized training plans run it in place of every BatchNorm whose output only an
 Activation(relu) reads (`gluonlite.executor.bn_relu`); exports keep the two nodes.
 
-``_bn_add_relu`` is the same for a residual connection, and has no MXNet name: training
-plans only (the same pass), never exported. ``relu(BatchNorm(data) + addend)`` has
+``_bn_add_relu`` is the same for a residual connection, and has no MXNet name: the same pass
+puts it in training plans only, so exports keep the three operators (ONNX export writes
+them for a graph that holds it). ``relu(BatchNorm(data) + addend)`` has
 BatchNorm's rule, then elemwise_add's, then Activation's relu; its fast path adds the addend
 and takes the relu on each output block while the block is in the cache, and takes the relu's
 gradient (which is also the addend's) in the pass that sums BatchNorm's.

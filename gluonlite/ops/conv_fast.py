@@ -14,6 +14,9 @@ per group, col2im), arranged for numpy and OpenBLAS on one core:
   path: columns copied, not K strided adds. Otherwise the column gradients W.T @ gy are
   added back into the input gradient, one strided add per kernel offset.
 - The weight gradient is gy (F, m*P) @ cols.T, one product per chunk and group.
+- Stride-1 layers with few channels (`conv_shifted.RULES`: up to 96 in, or 128 in and 64
+  out) make one product per kernel tap over shifted windows of a padded copy of the input
+  (`conv_shifted.py`), where im2col's K copies of the input cost more than K products.
 - 3x3 stride-1 layers wide enough (`conv_winograd.RULES`) go through Winograd F(2x2, 3x3)
   (`conv_winograd.py`): 16 batched products doing 4/9 of the multiply-adds, their data
   gradient too (it is such a convolution).
@@ -29,7 +32,7 @@ from math import prod
 
 import numpy as np
 
-from . import blas_threads, conv_winograd
+from . import blas_threads, conv_shifted, conv_winograd
 
 __all__ = ["usable", "forward", "backward"]
 
@@ -709,6 +712,8 @@ def forward(x, w, groups, g, bias=None, out=None, epilogue=None):
         # contiguous: a strided weight would keep numpy's matmul off the BLAS
         g, w = trim[0], np.ascontiguousarray(w[trim[1]])
         w2 = w.reshape(f, -1)
+    if conv_shifted.applies(x.shape, w.shape, groups, g, x.dtype):
+        return conv_shifted.forward(x, w, g, bias=bias, out=y, epilogue=epilogue)
     if conv_winograd.applies(x.shape, w.shape, groups, g):
         return conv_winograd.forward(x, w, g, bias=bias, out=y, epilogue=epilogue)
     if _pointwise(g):
@@ -795,7 +800,8 @@ def _dx_as_conv(gy, w, groups, g, x_shape):
     # the same kind of geometry as `g` (conv.Geom: conv imports this module, not the reverse)
     gd = type(g)(g.kernel, g.stride, g.dilate, pad, pad, x_shape[2:])
     wd_shape = (x_shape[1], w.shape[0] // groups) + tuple(w.shape[2:])
-    if conv_winograd.applies(gy.shape, wd_shape, groups, gd):
+    if conv_winograd.applies(gy.shape, wd_shape, groups, gd) and not conv_shifted.applies(
+            gy.shape, wd_shape, groups, gd, gy.dtype):
         return conv_winograd.forward(gy, None, gd, u=conv_winograd.flipped_kernel(w))
     return forward(gy, _flipped(w, groups), groups, gd)
 

@@ -10,6 +10,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.gluon import nn
+from gluonlite.ops import conv_shifted
 from gluonlite.subgraph import fuse, partition_graph
 from gluonlite.symbol.symbol import topo_nodes
 
@@ -260,3 +261,42 @@ def test_a_failing_fusion_warns_and_runs_unfused(monkeypatch):
     with pytest.warns(UserWarning, match="inference fusion skipped.*selector bug"):
         got = net(x).asnumpy()
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+
+
+class _NarrowResidual(gluon.HybridBlock):
+    """A residual block of 16-channel 3x3 convolutions on 28 x 28 maps, the layers that
+    `conv_shifted` takes (one product per tap)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.body = nn.HybridSequential()
+            self.body.add(nn.Conv2D(16, 3, 1, 1, use_bias=False), nn.BatchNorm(),
+                          nn.Activation("relu"), nn.Conv2D(16, 3, 1, 1), nn.BatchNorm())
+
+    def hybrid_forward(self, F, x):
+        return F.Activation(self.body(x) + x, act_type="relu")
+
+
+def test_shifted_convolutions_take_the_fused_epilogue(monkeypatch):
+    """The chains' BatchNorm, activation and residual addition run as the epilogue of the
+    per-tap products' output blocks, and give the unfused im2col graph's numbers."""
+    mx.random.seed(0)
+    net = _NarrowResidual()
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    x = nd.array(np.random.default_rng(1).standard_normal((3, 16, 28, 28)))
+    monkeypatch.setattr(conv_shifted, "ENABLED", False)
+    ref = net(x).asnumpy()
+    monkeypatch.setattr(conv_shifted, "ENABLED", True)
+    epilogues = []
+    real = conv_shifted.forward
+    monkeypatch.setattr(conv_shifted, "forward", lambda *a, **k: epilogues.append(
+        k.get("epilogue") is not None) or real(*a, **k))
+    net.hybridize(static_alloc=True, static_shape=True)
+    got = net(x).asnumpy()
+    assert epilogues == [True, True]
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    op = next(iter(net._cached_ops.values()))[0]
+    assert sorted(map(_chain_ops, _fused_nodes(op._inference_symbol))) == [
+        ["Convolution", "BatchNorm", "Activation"],
+        ["Convolution", "BatchNorm", "elemwise_add", "Activation"]]
