@@ -461,3 +461,30 @@ def test_bn_passes_baseline_agrees_and_every_row_prints(bench_module):
         assert [r.split(" | ")[:2] for r in rows[1:]] == [
             ["| forward", "1"], ["| gradient", "1"], ["| forward", "2"], ["| gradient", "2"]]
         assert ("fused ms" in rows[0]) == bool(extra)
+
+
+def test_conv_shifted_rows_and_errors():
+    """benchmarks/conv_shifted.py: a forward and a data-gradient row per layer and batch, each
+    path within float32 rounding of the float64 reference."""
+    proc = _run("conv_shifted.py", "--rounds", "1", "--batches", "1", "--layers", "small")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)[1:]
+    assert [r.split(" | ")[0] for r in rows] == [
+        f"| {name} b1 {kind}" for name in ("c64@14", "c64@7", "c8@56") for kind in ("fwd", "dx")]
+    for r in rows:
+        errs = [float(e) for e in r.rstrip(" |").split(" | ")[-1].split(",")]
+        assert max(errs) < 1e-4, r
+
+
+def test_lever_ab_times_a_call_time_and_a_compile_time_switch():
+    proc = _run("lever_ab.py", "dcgan_g", "1", "infer", "gluonlite.ops.conv_shifted:ENABLED",
+                "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "on / off" in proc.stdout and "1 rounds" in proc.stdout
+    proc = _run("lever_ab.py", "dcgan_g", "1", "train", "gluonlite.executor.bn_relu:ENABLED",
+                "--compiled", "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "dcgan_g train batch 1" in proc.stdout
+    proc = _run("lever_ab.py", "dcgan_g", "1", "infer", "gluonlite.ops.conv_shifted:NOPE")
+    assert proc.returncode == 2 and "has no attribute 'NOPE'" in proc.stderr
+    assert "Traceback" not in proc.stderr
