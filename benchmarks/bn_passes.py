@@ -156,7 +156,7 @@ def _relu_variants(p, layers):
         outs = [np.empty_like(x), np.empty(c, np.float32), np.empty(c, np.float32)]
         state.append((x, gy, gamma, beta, count, outs, np.empty_like(x)))
 
-    def relu_block(block):
+    def relu_block(block, index):
         act_relu(np, block, out=block)
 
     def forward(fused):

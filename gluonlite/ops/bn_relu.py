@@ -118,11 +118,11 @@ def _add_vjp(p, rc, xs, ys, gys, need):
 def _add_relu_of(rc, addend):
     """The addend's block added, then Activation's relu, in place on a block of the output
     (`normalize_into`'s `then`; index Ellipsis: the whole output)."""
-    n, c = addend.shape[:2]
+    # the blocks index the (N, C, P) view (data has at least the two axes BatchNorm needs)
+    a3 = addend.reshape(addend.shape[:2] + (-1,))
 
     def step(block, index):
-        rc.xp.add(block, addend if index is Ellipsis else addend.reshape(n, c, -1)[index],
-                  out=block)
+        rc.xp.add(block, addend if index is Ellipsis else a3[index], out=block)
         act_relu(rc.xp, block, out=block)
     return step
 
