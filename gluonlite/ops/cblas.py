@@ -17,7 +17,7 @@ Example::
     a, b = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
     c = np.ones((2, 4), np.float32)
     if f is not None:
-        f(a, 3, b, 4, c, 4, 2, 4, 3, beta=1.0)   # c += a @ b: every entry 4.0
+        f(a, b, c, 2, 4, 3, beta=1.0)   # c += a @ b: every entry 4.0
 """
 import ctypes
 import glob
@@ -65,12 +65,11 @@ def gemm(dtype):
     """numpy's BLAS product for `dtype` (float32 or float64) as a Python function, or None
     where it cannot be found (or for another dtype). Found once per dtype.
 
-    The function is ``f(a, lda, b, ldb, c, ldc, m, n, k, beta=0.0, trans_b=False)``:
-    ``c[:m, :n] = a[:m, :k] @ b[:k, :n] + beta * c[:m, :n]`` on row-major operands whose rows
-    start `lda`, `ldb` and `ldc` entries apart; each of a, b and c is a numpy array of
-    `dtype` whose first entry is the operand's first (a view is fine), and which holds its
-    rows as the leading dimensions say (not checked: the caller's layout guarantees it).
-    With `trans_b`, `b` holds the (n, k) matrix whose transpose is used.
+    The function is ``f(a, b, c, m, n, k, beta=0.0, trans_b=False)``: ``c[:m, :n] =
+    a[:m, :k] @ b[:k, :n] + beta * c[:m, :n]`` (with `trans_b`, `b` holds the (n, k) matrix
+    whose transpose is used). Each operand is a 2-D array of `dtype` whose rows are
+    contiguous and may be far apart: a view of some columns of a longer matrix is read in
+    place (the BLAS's leading dimension is its row stride). The product writes `c` in place.
 
     Args:
         dtype: a numpy dtype.
@@ -78,13 +77,18 @@ def gemm(dtype):
     Returns:
         The function described above, or None.
 
+    Raises (the function, before it calls the BLAS, which is handed raw pointers):
+        ValueError: an operand, named by its letter, of another dtype, not 2-D, with rows
+            that are not contiguous, or smaller than the (m, k), (k, n) or (m, n) it holds.
+
     Example::
 
         from gluonlite.ops import cblas
         f = cblas.gemm(np.float64)
-        c = np.zeros((1, 1))
+        rows = np.arange(12.0).reshape(2, 6)
+        c = np.zeros((1, 3))
         if f is not None:
-            f(np.full((1, 2), 2.0), 2, np.ones((2, 1)), 1, c, 1, 1, 1, 2)   # c: [[4.]]
+            f(np.ones((1, 2)), rows[:, 2:], c, 1, 3, 2)   # c: [[10., 12., 14.]]: columns 2-4
     """
     dt = np.dtype(dtype)
     if dt not in _FOUND:
@@ -104,7 +108,26 @@ def _make(dt):
     if fn is None:
         return None
 
-    def call(a, lda, b, ldb, c, ldc, m, n, k, beta=0.0, trans_b=False):
+    def call(a, b, c, m, n, k, beta=0.0, trans_b=False):
+        lda = _leading(a, "a", (m, k), dt)
+        ldb = _leading(b, "b", (n, k) if trans_b else (k, n), dt)
+        ldc = _leading(c, "c", (m, n), dt)
         fn(_ROW_MAJOR, _NO_TRANS, _TRANS if trans_b else _NO_TRANS, m, n, k, 1.0,
            a.ctypes.data, lda, b.ctypes.data, ldb, beta, c.ctypes.data, ldc)
     return call
+
+
+def _leading(x, name, shape, dt):
+    """The leading dimension (row stride in entries) of operand `x`, after checking that the
+    BLAS reads and writes inside it: the BLAS is handed a raw pointer and would not."""
+    if not isinstance(x, np.ndarray) or x.dtype != dt or x.ndim != 2:
+        raise ValueError(f"cblas.gemm: {name} must be a 2-D {dt} array, got "
+                         f"{getattr(x, 'dtype', type(x).__name__)} of {np.ndim(x)} axes")
+    item = dt.itemsize
+    if x.strides[1] != item or x.strides[0] % item or x.strides[0] < item * x.shape[1]:
+        raise ValueError(f"cblas.gemm: {name}'s rows must be contiguous and apart, got "
+                         f"strides {x.strides}")
+    if x.shape[0] < shape[0] or x.shape[1] < shape[1]:
+        raise ValueError(f"cblas.gemm: {name} of shape {x.shape} is smaller than the "
+                         f"{shape} the product reads")
+    return x.strides[0] // item

@@ -34,8 +34,8 @@ Example::
     from gluonlite.ops import conv, conv_shifted
     g = conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (4, 4))
     x, w = np.ones((1, 16, 4, 4), np.float32), np.ones((8, 16, 3, 3), np.float32)
-    if conv_shifted.applies(x.shape, w.shape, 1, g, x.dtype):
-        conv_shifted.forward(x, w, g)[0, 0, 0]    # array([64., 96., 96., 64.]): 4 or 6 taps
+    conv_shifted.forward(x, w, g)[0, 0, 0]    # array([64., 96., 96., 64.]): 4 or 6 taps
+    conv_shifted.applies(x.shape, w.shape, 1, g, x.dtype)   # False: a 4 x 4 map is too small
 """
 from math import prod
 
@@ -154,9 +154,9 @@ def forward(x, w, g, bias=None, out=None, epilogue=None):
             x[s:s + m].transpose(1, 0, 2, 3)
         # the samples' rows side by side: one product per tap covers all of them (the
         # columns between one sample's outputs and the next's are discarded)
-        flat, cols, ld = xp.reshape(c, m * row), (m - 1) * row + span, m * row
+        flat, cols = xp.reshape(c, m * row), (m - 1) * row + span
         for k, off in enumerate(offsets):
-            gemm(taps[k], c, flat[:, off:], ld, yt, ld, f, cols, c, beta=1.0 if k else 0.0)
+            gemm(taps[k], flat[:, off:], yt, f, cols, c, beta=1.0 if k else 0.0)
         block = yt.reshape(f, m, row)[:, :, :span].reshape(f, m, oh, wp)[..., :ow]
         dest = y[s:s + m].reshape(m, f, oh, ow)
         if b is None:

@@ -36,13 +36,38 @@ def test_gemm_reads_windows_and_adds_into_its_output(dtype):
     long_rows = rng.standard_normal((4, 20)).astype(dtype)
     c = rng.standard_normal((3, 9)).astype(dtype)
     want = c[:, :7] + a @ long_rows[:, 5:12]
+    kept = c[:, 7:].copy()
     # b: the (4, 7) window starting at column 5 of rows 20 apart; c: 7 of its 9 columns
-    f(a, 4, long_rows[:, 5:], 20, c, 9, 3, 7, 4, beta=1.0)
+    f(a, long_rows[:, 5:], c, 3, 7, 4, beta=1.0)
     np.testing.assert_allclose(c[:, :7], want, rtol=1e-5)
+    np.testing.assert_array_equal(c[:, 7:], kept)
     bt = rng.standard_normal((7, 4)).astype(dtype)
     out = np.full((3, 7), np.nan, dtype)
-    f(a, 4, bt, 4, out, 7, 3, 7, 4, trans_b=True)      # beta 0: the NaN is not read
+    f(a, bt, out, 3, 7, 4, trans_b=True)      # beta 0: the NaN is not read
     np.testing.assert_allclose(out, a @ bt.T, rtol=1e-5)
+
+
+@needs_blas
+@pytest.mark.parametrize("case,match", [
+    ("dtype", "a must be a 2-D float32 array, got float64"),
+    ("strided rows", "b's rows must be contiguous"),
+    ("too small", r"c of shape \(2, 3\) is smaller than the \(2, 4\)"),
+    ("one axis", "b must be a 2-D float32 array, got float32 of 1 axes"),
+])
+def test_gemm_refuses_operands_it_would_read_past(case, match):
+    """The BLAS gets raw pointers: an operand that does not hold what the product reads is
+    refused first, by name."""
+    a, b, c = (np.ones(s, np.float32) for s in ((2, 3), (3, 8), (2, 4)))
+    if case == "dtype":
+        a = a.astype(np.float64)
+    elif case == "strided rows":
+        b = b[:, ::2]
+    elif case == "too small":
+        c = c[:, :3]
+    else:
+        b = b.ravel()
+    with pytest.raises(ValueError, match=match):
+        GEMM(a, b, c, 2, 4, 3)
 
 
 def _reference(x, w, bias, dil, pad, pad_end):
