@@ -1,6 +1,35 @@
-"""A BatchNorm-like layer run once for the tests: forward under autograd, backward, and what
-it left in its moving statistics."""
+"""What the BatchNorm operator tests share: a BatchNorm-like layer run once (forward under
+autograd, backward, and what it left in its moving statistics), the per-channel arrays they
+run it with, the operators of a graph, and central differences."""
+import numpy as np
+
 from gluonlite import autograd, gluon, nd
+from gluonlite.symbol.symbol import topo_nodes
+
+
+def norm_stats(rng, c):
+    """[gamma, beta, moving mean, moving var] for `c` channels, away from 0 and 1."""
+    return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c), rng.standard_normal(c) * 0.1,
+            rng.uniform(0.5, 2, c)]
+
+
+def graph_ops(symbol):
+    """The operator names of `symbol`'s nodes, in topological order."""
+    return [n.op.name for n in topo_nodes(symbol.outputs) if n.op is not None]
+
+
+def central_differences(loss, values, h=1e-6):
+    """d loss / d values[k] for each array in `values` (float64), entry by entry."""
+    grads = []
+    for k, v in enumerate(values):
+        num = np.zeros_like(v)
+        for idx in np.ndindex(*v.shape):
+            hi, lo = [a.copy() for a in values], [a.copy() for a in values]
+            hi[k][idx] += h
+            lo[k][idx] -= h
+            num[idx] = (loss(*hi) - loss(*lo)) / (2 * h)
+        grads.append(num)
+    return grads
 
 
 def run_norm(build, arrays, gy, train, hybrid, dtype):

@@ -20,14 +20,10 @@ from gluonlite.base import MXNetError
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import run_norm
+from bn_runs import central_differences, graph_ops, norm_stats, run_norm
 
 FUSED = "_bn_add_relu"
 
-
-def _stats(rng, c):
-    return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c), rng.standard_normal(c) * 0.1,
-            rng.uniform(0.5, 2, c)]
 
 
 def _run(fused, x, stats, addend, gy, train, hybrid, dtype, **attrs):
@@ -50,7 +46,7 @@ def test_matches_batchnorm_add_relu(dtype, train, hybrid, fast, monkeypatch):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
     x[0, 3] += 300     # a channel whose mean the fast path does not fold
-    stats = _stats(rng, 4)
+    stats = norm_stats(rng, 4)
     addend = rng.standard_normal(x.shape)
     gy = rng.standard_normal(x.shape)
     attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
@@ -69,7 +65,7 @@ def test_large_samples_go_a_block_at_a_time():
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 8, 128, 160)).astype(np.float32)
     assert x[0].size > bn_fast._BLOCK
-    stats = _stats(rng, 8)
+    stats = norm_stats(rng, 8)
     addend = rng.standard_normal(x.shape)
     gy = rng.standard_normal(x.shape)
     got = _run(True, x, stats, addend, gy, True, True, "float32", fix_gamma=False)
@@ -124,13 +120,7 @@ def test_gradient_matches_finite_differences():
         y = nd._bn_add_relu(*arrs[:3], nd.zeros(3, **f64), nd.ones(3, **f64), arrs[3],
                             fix_gamma=False)
     y.backward(nd.array(w, **f64))
-    for k, a in enumerate(arrs):
-        num = np.zeros_like(vals[k])
-        for idx in np.ndindex(*vals[k].shape):
-            hi, lo = [v.copy() for v in vals], [v.copy() for v in vals]
-            hi[k][idx] += 1e-6
-            lo[k][idx] -= 1e-6
-            num[idx] = (loss(*hi) - loss(*lo)) / 2e-6
+    for a, num in zip(arrs, central_differences(loss, vals)):
         np.testing.assert_allclose(a.grad.asnumpy(), num, rtol=1e-5, atol=1e-7)
 
 
@@ -139,9 +129,6 @@ def _bn(h, name):
     return sym.BatchNorm(sym.Convolution(h, num_filter=4, kernel=(3, 3), pad=(1, 1),
                                          name=name + "_conv"), name=name)
 
-
-def _ops(symbol):
-    return [n.op.name for n in topo_nodes(symbol.outputs) if n.op is not None]
 
 
 def _fused_nodes(symbol):
@@ -168,7 +155,7 @@ def test_pass_fuses_a_residual_block(order):
     (node,) = _fused_nodes(fused)
     assert node.name == "out" and node.inputs[0][0].name == "bn2_conv"
     assert node.inputs[5][0].op.name == "_contrib_BatchNormWithReLU"
-    assert "elemwise_add" not in _ops(fused) and "BatchNorm" not in _ops(fused)
+    assert "elemwise_add" not in graph_ops(fused) and "BatchNorm" not in graph_ops(fused)
 
 
 def test_pass_takes_the_first_of_two_batchnorms():
@@ -259,7 +246,7 @@ def _train_steps(on, monkeypatch, steps=2):
 def test_hybridized_training_is_the_same_with_and_without_the_residual_fusion(monkeypatch):
     loss_on, params_on, graph_on, net, x = _train_steps(True, monkeypatch)
     loss_off, params_off, graph_off, _, _ = _train_steps(False, monkeypatch)
-    assert _ops(graph_on).count(FUSED) == 3 and FUSED not in _ops(graph_off)
+    assert graph_ops(graph_on).count(FUSED) == 3 and FUSED not in graph_ops(graph_off)
     np.testing.assert_allclose(loss_on, loss_off, rtol=1e-6)
     for a, b in zip(params_on, params_off):      # weights and moving statistics
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -15,15 +15,10 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import run_norm
+from bn_runs import central_differences, graph_ops, norm_stats, run_norm
 
 FUSED = "_contrib_BatchNormWithReLU"
 
-
-def _stats(rng, c):
-    return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c), rng.standard_normal(c) * 0.1,
-            rng.uniform(0.5, 2, c)]
 
 
 def _run(fused, x, stats, gy, train, hybrid, dtype, **attrs):
@@ -45,7 +40,7 @@ def test_matches_batchnorm_then_relu(dtype, train, hybrid, fast, monkeypatch):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
     x[0, 3] += 300     # a channel whose mean the fast path does not fold
-    stats = _stats(rng, 4)
+    stats = norm_stats(rng, 4)
     gy = rng.standard_normal(x.shape)
     attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
     got = _run(True, x, stats, gy, train, hybrid, dtype, **attrs)
@@ -93,14 +88,7 @@ def test_gradient_matches_finite_differences():
         y = nd.contrib.BatchNormWithReLU(*arrs, nd.zeros(3, dtype="float64"),
                                          nd.ones(3, dtype="float64"), fix_gamma=False)
     y.backward(nd.array(w, dtype="float64"))
-    vals = [x, gamma, beta]
-    for k, a in enumerate(arrs):
-        num = np.zeros_like(vals[k])
-        for idx in np.ndindex(*vals[k].shape):
-            hi, lo = [v.copy() for v in vals], [v.copy() for v in vals]
-            hi[k][idx] += 1e-6
-            lo[k][idx] -= 1e-6
-            num[idx] = (loss(*hi) - loss(*lo)) / 2e-6
+    for a, num in zip(arrs, central_differences(loss, [x, gamma, beta])):
         np.testing.assert_allclose(a.grad.asnumpy(), num, rtol=1e-5, atol=1e-7)
 
 
@@ -109,15 +97,12 @@ def _conv_bn_relu(x):
     return sym.Activation(sym.BatchNorm(h, name="bn"), act_type="relu", name="act")
 
 
-def _ops(symbol):
-    return [n.op.name for n in topo_nodes(symbol.outputs) if n.op is not None]
-
 
 def test_pass_fuses_a_batchnorm_read_only_by_its_relu():
     x = sym.var("x")
     y = _conv_bn_relu(_conv_bn_relu(x))
     fused = bn_relu_pass.fuse_bn_relu(y)
-    assert _ops(fused) == ["Convolution", FUSED, "Convolution", FUSED]
+    assert graph_ops(fused) == ["Convolution", FUSED, "Convolution", FUSED]
     assert fused.list_inputs() == y.list_inputs()
     assert fused.list_auxiliary_states() == y.list_auxiliary_states()
     assert fused.list_outputs() == y.list_outputs()
@@ -176,7 +161,7 @@ def _train_steps(on, monkeypatch, steps=2):
 def test_hybridized_training_is_the_same_with_and_without_the_pass(monkeypatch):
     loss_on, params_on, graph_on, net, x = _train_steps(True, monkeypatch)
     loss_off, params_off, graph_off, _, _ = _train_steps(False, monkeypatch)
-    assert _ops(graph_on).count(FUSED) == 2 and FUSED not in _ops(graph_off)
+    assert graph_ops(graph_on).count(FUSED) == 2 and FUSED not in graph_ops(graph_off)
     np.testing.assert_allclose(loss_on, loss_off, rtol=1e-6)
     for a, b in zip(params_on, params_off):      # weights and moving statistics
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
@@ -193,6 +178,6 @@ def test_batchnorm_relu_layer_runs_the_fused_operator():
     layer = gluon.nn.BatchNormReLU(in_channels=2)
     layer.initialize()
     out = layer(sym.var("data"))
-    assert FUSED in _ops(out)
+    assert FUSED in graph_ops(out)
     y = layer(nd.array([[-1.0, 2.0], [3.0, -4.0]]))
     assert (y.asnumpy() >= 0).all()
