@@ -36,40 +36,7 @@ from _timing import interleaved, median  # noqa: E402
 import numpy as np  # noqa: E402
 
 import _bench_models as bm  # noqa: E402
-
-
-def _call(mx, name, batch, mode, xs, label):
-    """A built, hybridized and warmed model's call (a closure over its own Trainer)."""
-    mx.random.seed(0)
-    net, loss = bm.build(mx, name, batch)
-    net(*xs)
-    net.hybridize(static_alloc=True, static_shape=True)
-    if mode == "infer":
-        def call():
-            net(*xs).wait_to_read()
-    else:
-        trainer = mx.gluon.Trainer(net.collect_params(), "sgd",
-                                   {"learning_rate": 1e-3, "momentum": 0.9})
-
-        def call():
-            with mx.autograd.record():
-                out = loss(net(*xs), label)
-            out.backward()
-            trainer.step(batch)
-            mx.nd.waitall()
-    return call
-
-
-def _inputs(mx, name, batch):
-    rng = np.random.default_rng(0)
-    specs, (label_shape, classes) = bm.input_specs(name, batch)
-    xs = []
-    for shape, kind in specs:
-        a = rng.integers(0, bm.VOCAB, shape) if kind == "tokens" else rng.standard_normal(shape)
-        xs.append(mx.nd.array(a.astype(np.float32)))
-    lab = (rng.integers(0, classes, label_shape) if classes else
-           rng.standard_normal(label_shape)).astype(np.float32)
-    return xs, mx.nd.array(lab)
+from models import _gluonlite_call, _make_inputs  # noqa: E402
 
 
 def main(argv=None):
@@ -89,8 +56,7 @@ def main(argv=None):
         ap.error(f"switch {a.switch!r}: cannot import {modname!r} ({e})")
     if not hasattr(module, flag):
         ap.error(f"switch {a.switch!r}: {modname} has no attribute {flag!r}")
-    import gluonlite as mx
-    xs, label = _inputs(mx, a.model, a.batch)
+    xs, label = _make_inputs(a.model, a.batch, np.random.default_rng(0))
     saved = getattr(module, flag)
 
     def setting(on, fn):
@@ -104,11 +70,11 @@ def main(argv=None):
             calls = {}
             for on in (True, False):
                 setattr(module, flag, on)
-                calls[on] = _call(mx, a.model, a.batch, a.mode, xs, label)
+                calls[on] = _gluonlite_call(a.model, a.mode, a.batch, xs, label)[0]
                 calls[on]()            # compiled now, with the flag in this state
             variants = {"on": setting(True, calls[True]), "off": setting(False, calls[False])}
         else:
-            call = _call(mx, a.model, a.batch, a.mode, xs, label)
+            call = _gluonlite_call(a.model, a.mode, a.batch, xs, label)[0]
             variants = {"on": setting(True, call), "off": setting(False, call)}
         times = interleaved(variants, rounds=a.rounds, warmup=1, clock=time.process_time)
     finally:

@@ -49,3 +49,23 @@ def run_norm(build, arrays, gy, train, hybrid, dtype):
     y.backward(nd.array(gy, dtype=dtype))
     return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
         [arrs[3].asnumpy(), arrs[4].asnumpy()] + [a.grad.asnumpy() for a in arrs[5:]]
+
+
+def sgd_steps(net, x, steps=2):
+    """Hybridize `net` (static_alloc and static_shape) and take `steps` SGD steps with
+    momentum on `x` (4 samples, labels 0-3, softmax cross-entropy): (the last loss, every
+    parameter's value after, the symbol of the plan that computed the gradients)."""
+    net.hybridize(static_alloc=True, static_shape=True)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1,
+                                                         "momentum": 0.9})
+    label = nd.array([0, 1, 2, 3])
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    for _ in range(steps):
+        with autograd.record():
+            loss = loss_fn(net(x), label)
+        loss.backward()
+        trainer.step(4)
+    plans = [op for ops in net._cached_ops.values() for op in ops
+             if hasattr(op, "_training_symbol")]
+    return loss.asnumpy(), [p.data().asnumpy() for p in net.collect_params().values()], \
+        plans[0]._training_symbol

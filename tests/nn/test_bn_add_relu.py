@@ -20,7 +20,7 @@ from gluonlite.base import MXNetError
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import central_differences, graph_ops, norm_stats, run_norm
+from bn_runs import central_differences, graph_ops, norm_stats, run_norm, sgd_steps
 
 FUSED = "_bn_add_relu"
 
@@ -226,21 +226,8 @@ def _train_steps(on, monkeypatch, steps=2):
     net.add(_Residual(3, 6, 1), _Residual(6, 6, 1), _Residual(6, 8, 2),
             gluon.nn.Dense(5, in_units=8 * 4 * 4))
     net.initialize(mx.init.Xavier())
-    net.hybridize(static_alloc=True, static_shape=True)
-    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1,
-                                                         "momentum": 0.9})
     x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 8, 8)))
-    label = nd.array([0, 1, 2, 3])
-    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
-    for _ in range(steps):
-        with autograd.record():
-            loss = loss_fn(net(x), label)
-        loss.backward()
-        trainer.step(4)
-    plans = [op for ops in net._cached_ops.values() for op in ops
-             if hasattr(op, "_training_symbol")]
-    return loss.asnumpy(), [p.data().asnumpy() for p in net.collect_params().values()], \
-        plans[0]._training_symbol, net, x
+    return sgd_steps(net, x, steps) + (net, x)
 
 
 def test_hybridized_training_is_the_same_with_and_without_the_residual_fusion(monkeypatch):

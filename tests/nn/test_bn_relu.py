@@ -15,7 +15,7 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from bn_runs import central_differences, graph_ops, norm_stats, run_norm
+from bn_runs import central_differences, graph_ops, norm_stats, run_norm, sgd_steps
 
 FUSED = "_contrib_BatchNormWithReLU"
 
@@ -140,22 +140,8 @@ def _train_steps(on, monkeypatch, steps=2):
     mx.random.seed(3)
     net = _net()
     net.initialize(mx.init.Xavier())
-    net.hybridize(static_alloc=True, static_shape=True)
-    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1,
-                                                         "momentum": 0.9})
     x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)))
-    label = nd.array([0, 1, 2, 3])
-    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
-    for _ in range(steps):
-        with autograd.record():
-            loss = loss_fn(net(x), label)
-        loss.backward()
-        trainer.step(4)
-    plans = [op for ops in net._cached_ops.values() for op in ops
-             if hasattr(op, "_training_symbol")]
-    graph = plans[0]._training_symbol
-    return loss.asnumpy(), [p.data().asnumpy() for p in net.collect_params().values()], \
-        graph, net, x
+    return sgd_steps(net, x, steps) + (net, x)
 
 
 def test_hybridized_training_is_the_same_with_and_without_the_pass(monkeypatch):
