@@ -69,3 +69,11 @@ def sgd_steps(net, x, steps=2):
              if hasattr(op, "_training_symbol")]
     return loss.asnumpy(), [p.data().asnumpy() for p in net.collect_params().values()], \
         plans[0]._training_symbol
+
+
+def assert_same_steps(on, off):
+    """Two `sgd_steps` results (a pass on, then off) have the same loss, weights and moving
+    statistics, to float32 rounding."""
+    np.testing.assert_allclose(on[0], off[0], rtol=1e-6)
+    for a, b in zip(on[1], off[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
