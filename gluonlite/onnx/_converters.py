@@ -474,6 +474,13 @@ def _batch_norm_add_relu(g, n, ins, e, w):
     return g.node("Relu", [g.node("Add", [_batch_norm(g, n, ins, e, w), ins[5]])])
 
 
+@_reg("_bn_clip")  # a training plan's BatchNorm -> clip node: its two operators
+def _batch_norm_clip(g, n, ins, e, w):
+    dt = _np_dtype(g, n)
+    return g.node("Clip", [_batch_norm(g, n, ins, e, w), g.scalar(n.params.a_min, dt),
+                           g.scalar(n.params.a_max, dt)])
+
+
 @_reg("InstanceNorm")
 def _instance_norm(g, n, ins, e, w):
     return g.node("InstanceNormalization", ins[:3], epsilon=float(n.params.eps))

@@ -137,14 +137,10 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
         bn_fast.normalize_into(p, outs, x, gamma, beta, mean, var)
         outs[0].mean(axis=(0, 2))           # about [0, 0]: each channel centred
     """
-    g = np.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / np.sqrt(var + p.eps)
     n, c = x.shape[:2]
     x3, y3 = x.reshape(n, c, -1), outs[0].reshape(n, c, -1)
-    k = inv * g
-    # the shift with the mean folded in, in float64: beta - mean * k
-    shift = beta.astype(np.float64) - mean.astype(np.float64) * k.astype(np.float64)
-    k2, b2 = k.reshape(c, 1), shift.astype(x.dtype).reshape(c, 1)
+    k, k2, b2 = _folded(p, x.dtype, gamma, beta, mean, inv)
     for i, cs in _blocks(x3):
         y = y3[i, cs]
         np.multiply(x3[i, cs], k2[cs], out=y)
@@ -153,15 +149,33 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
             then(y, (i, cs))
     exact = _unfolded(mean, inv)
     if exact is not None:
-        m, kc, b = (_channel(v[exact], x) for v in (mean, k, beta))
-        t = x[:, exact] - m
-        t *= kc
-        t += b
+        t = _plain_channels(x, exact, mean, k, beta)
         if then is not None:
             then(t.reshape(n, len(exact), -1), (slice(None), exact))
         outs[0][:, exact] = t
     np.copyto(outs[1], mean, casting="unsafe")
     np.copyto(outs[2], inv, casting="unsafe")
+
+
+def _folded(p, dtype, gamma, beta, mean, inv):
+    """(k, k as (C, 1), shift as (C, 1)) in `dtype`: ``x * k + shift`` is BatchNorm's output
+    with the mean folded into the shift (taken in float64: ``beta - mean * k``). The forward
+    and the gradients that recompute that output (``_bn_clip``'s) share it, bit for bit."""
+    g = np.ones_like(gamma) if p.fix_gamma else gamma
+    k = inv * g
+    shift = beta.astype(np.float64) - mean.astype(np.float64) * k.astype(np.float64)
+    c = k.shape[0]
+    return k, k.reshape(c, 1), shift.astype(dtype).reshape(c, 1)
+
+
+def _plain_channels(x, exact, mean, k, beta):
+    """BatchNorm's output for the channels `exact` (the ones `_unfolded` names), the mean
+    subtracted first: (N, len(exact), ...) in x's dtype."""
+    m, kc, b = (_channel(v[exact], x) for v in (mean, k, beta))
+    t = x[:, exact] - m
+    t *= kc
+    t += b
+    return t
 
 
 def _channel(v, x):
@@ -221,7 +235,7 @@ def relu_grad(g, r, out):
     return np.multiply(g, np.sign(r), out=out)
 
 
-def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
+def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None, clip=None):
     """BatchNorm's gradients (dx, dgamma, dbeta, None, None) from per-channel sums of one
     pass over gy and x; `batch_stats`: the forward normalized with the batch's statistics
     (training), so dx has their terms too.
@@ -234,9 +248,14 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
         relu_out: BatchNormWithReLU's output relu(y), when the gradient is that operator's:
             gys[0] is then the gradient of relu(y), taken through the relu (`relu_grad`) a
             block at a time in the pass that sums it (default None: plain BatchNorm).
-        gy_into: with `relu_out`, an array of x's shape and dtype to keep the gradient of y
-            in (``_bn_add_relu``'s addend has that gradient too); dx then gets an array of
-            its own (default None: dx is computed over the gradient of y, in place).
+        gy_into: with `relu_out` or `clip`, an array of x's shape and dtype to keep the
+            gradient of y in (``_bn_add_relu``'s addend has that gradient too); dx then gets
+            an array of its own (default None: dx is computed over the gradient of y, in
+            place).
+        clip: ``(a_min, a_max)`` when the gradient is ``_bn_clip``'s: gys[0] is then the
+            gradient of ys[0] = clip(y), taken through clip's rule (where ``a_min <= y <=
+            a_max``) a block at a time in the pass that sums it, y recomputed from x and the
+            saved statistics as the forward computed it (default None).
 
     Returns:
         tuple: (dx, dgamma, dbeta, None, None); dgamma is zeros with ``fix_gamma``.
@@ -257,27 +276,29 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
     mean, inv = ys[1].astype(np.float64), ys[2].astype(np.float64)
     g = gys[0]
     n, c = x.shape[:2]
-    x3 = x.reshape(n, c, -1)
+    x3, g3 = x.reshape(n, c, -1), g.reshape(n, c, -1)
+    through = None
     if relu_out is not None:
+        through = _ThroughRelu(relu_out)
+    elif clip is not None:
+        through = _ThroughClip(p, clip, x, ys[0], gamma, xs[2], ys[1], ys[2])
+    if through is not None:
         # the gradient of y, a piece at a time in the pass that sums it, written into
         # `gy_into` or else into the array that becomes dx (computed from it in place below)
         gb = np.empty(x.shape, dtype=x.dtype) if gy_into is None else gy_into
-        g3, r3, gb3 = g.reshape(n, c, -1), relu_out.reshape(n, c, -1), gb.reshape(n, c, -1)
-    else:
-        g3 = g.reshape(n, c, -1)
+        gb3 = gb.reshape(n, c, -1)
     sg = np.zeros(c)
     sgx = np.zeros(c)
     for i, cs in _pieces(x3):
-        if relu_out is not None:
-            relu_grad(g3[i, cs], r3[i, cs], gb3[i, cs])
-            gp = gb3[i, cs]
+        if through is not None:
+            gp = through.piece(g3[i, cs], (i, cs), gb3[i, cs])
         else:
             gp = g3[i, cs]
         sg[cs] += np.einsum("cp->c", gp)
         sgx[cs] += np.einsum("cp,cp->c", gp, x3[i, cs])
-    if relu_out is not None:
+    if through is not None:
         g, g3 = gb, gb3
-    over = relu_out is not None and gy_into is None  # dx written over the gradient of y
+    over = through is not None and gy_into is None  # dx written over the gradient of y
     dbeta = sg
     dgamma = (sgx - mean * sg) * inv  # sum(gy * xhat)
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
@@ -306,8 +327,8 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
         exact = _unfolded(mean, inv)
         if exact is not None:
             if over:  # taken again: dx overwrote it
-                gex = relu_grad(gys[0][:, exact], relu_out[:, exact],
-                                np.empty(x[:, exact].shape, dtype=dt))
+                gex = through.channels(gys[0][:, exact], exact,
+                                       np.empty(x[:, exact].shape, dtype=dt))
             else:
                 gex = g[:, exact]
             k1c, mc, k2c, k3c = (_channel(v[exact].astype(dt), x) for v in (k1, mean, k2, k3))
@@ -320,3 +341,75 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None):
         dx = np.multiply(g, _channel(k1.astype(dt), x), out=gb if over else None)
     dg = np.zeros_like(gamma) if p.fix_gamma else dgamma.astype(gamma.dtype)
     return dx, dg, dbeta.astype(xs[2].dtype), None, None
+
+
+class _ThroughRelu:
+    """The gradient of y from the gradient of relu(y), given relu(y) (BatchNormWithReLU's
+    and ``_bn_add_relu``'s output): `relu_grad`, a piece or some channels at a time."""
+
+    def __init__(self, relu_out):
+        self.r = relu_out
+        self.r3 = relu_out.reshape(relu_out.shape[:2] + (-1,))
+
+    def piece(self, g, index, out):
+        """`g`, a piece of the (N, C, P) view at `index`, taken through the relu into `out`
+        (returned)."""
+        return relu_grad(g, self.r3[index], out)
+
+    def channels(self, g, exact, out):
+        """`g`, the channels `exact` of the whole gradient, taken through the relu into
+        `out` (returned)."""
+        return relu_grad(g, self.r[:, exact], out)
+
+
+class _ThroughClip:
+    """The gradient of y from the gradient of clip(y, a_min, a_max) (``_bn_clip``), by
+    clip's rule: where ``a_min <= y <= a_max`` (NaN: nowhere). clip's output cannot tell a
+    y on a bound from one beyond it (relu6 clips half its inputs to 0 exactly), so y is
+    computed again from x and the saved statistics, a piece at a time in the cache, by the
+    forward's own arithmetic (`_folded`, `_plain_channels`): the same bits. The output then
+    equals it exactly where y is within the bounds (clip returns y itself there), one
+    comparison instead of two and their conjunction; bounds the wrong way round (clip then
+    gives a_max everywhere) take the two comparisons."""
+
+    def __init__(self, p, bounds, x, out, gamma, beta, mean, inv):
+        self.lo, self.hi = bounds
+        n, c = x.shape[:2]
+        self.x3, self.out3 = x.reshape(n, c, -1), out.reshape(n, c, -1)
+        _, self.k2, self.b2 = _folded(p, x.dtype, gamma, beta, mean, inv)
+        self.exact = _unfolded(mean, inv)
+        if self.exact is not None:  # their y, the plain way, once: such channels are rare
+            self.y_exact = _plain_channels(x, self.exact, mean, self.k2.reshape(c), beta)
+            self.y3_exact = self.y_exact.reshape(n, len(self.exact), -1)
+        size = max(self.x3[index].size for index in _pieces(self.x3))
+        self.y = np.empty(size, dtype=x.dtype)
+        self.hit = np.empty(size, dtype=bool)
+
+    def _within(self, y, clipped, g, out, hit):
+        if self.lo <= self.hi:
+            np.equal(clipped, y, out=hit)
+        else:
+            np.greater_equal(y, self.lo, out=hit)
+            hit &= np.less_equal(y, self.hi)
+        return np.multiply(g, hit, out=out)
+
+    def piece(self, g, index, out):
+        """`g`, a piece (one sample's channels `cs`) of the (N, C, P) view at `index`, taken
+        through the clip into `out` (returned)."""
+        i, cs = index
+        y = self.y[:g.size].reshape(g.shape)
+        np.multiply(self.x3[i, cs], self.k2[cs], out=y)
+        np.add(y, self.b2[cs], out=y)
+        if self.exact is not None:
+            start, stop, _ = cs.indices(self.k2.shape[0])
+            inside = (self.exact >= start) & (self.exact < stop)
+            if inside.any():
+                y[self.exact[inside] - start] = self.y3_exact[i, inside]
+        hit = self.hit[:y.size].reshape(y.shape)
+        return self._within(y, self.out3[index], g, out, hit)
+
+    def channels(self, g, exact, out):
+        """`g`, the channels `exact` (this object's unfolded ones) of the whole gradient,
+        taken through the clip into `out` (returned)."""
+        clipped = self.out3[:, exact].reshape(g.shape)
+        return self._within(self.y_exact, clipped, g, out, np.empty(g.shape, dtype=bool))

@@ -290,6 +290,11 @@ EXAMPLES = {
         "x, g, b, m, v, a, use_global_stats=True", "[[0. 0. ] [2.499875 2.999875]]",
         aux=("m", "v"), x="nd.array([[-1, 2], [3, 4]])", g="nd.ones(2)", b="nd.zeros(2)",
         m="nd.array([1, 2])", v="nd.array([4, 4])", a="nd.array([[0, 0], [1.5, 2]])"),
+    "_bn_clip": _ex(
+        "x, g, b, m, v, a_min=0, a_max=1.5, use_global_stats=True",
+        "[[0. 0. ] [1.5 0.99987507]]",
+        aux=("m", "v"), x="nd.array([[-1, 2], [5, 4]])", g="nd.ones(2)", b="nd.zeros(2)",
+        m="nd.array([1, 2])", v="nd.array([4, 4])"),
     "_contrib_index_copy": _ex("x, i, y", "[[0. 0.] [0. 0.] [1. 2.]]", x="nd.zeros((3, 2))",
             i="nd.array([2])",
             y="nd.array([[1, 2]])"),

@@ -264,10 +264,42 @@ def _batchnorm(p, rc, x, gamma, beta, mmean, mvar):
     if p.fix_gamma and rc.is_train:
         gamma[...] = 1
     mean, var = _bn_stats(p, rc, x, mmean, mvar, red)
-    g = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     inv = 1.0 / rc.xp.sqrt(var + p.eps)
+    return bn_normalize(p, rc, x, gamma, beta, mean, inv), mean.astype(x.dtype), \
+        inv.astype(x.dtype)
+
+
+def bn_normalize(p, rc, x, gamma, beta, mean, inv):
+    """BatchNorm's output by its plain rule, given the statistics it normalizes with:
+    ``(x - mean) * (inv * gamma) + beta`` per channel (gamma taken as ones with
+    ``fix_gamma``), in x's dtype. A gradient that needs that output again (``_bn_clip``'s)
+    recomputes it here from the saved mean and 1/std, to the same bits.
+
+    Args:
+        p: BatchNorm's parsed attributes.
+        rc: the call's `RunCtx`.
+        x: the data.
+        gamma: the scale, (C,).
+        beta: the shift, (C,).
+        mean: the mean, (C,).
+        inv: 1 / sqrt(var + eps), (C,).
+
+    Returns:
+        array: of x's shape and dtype.
+
+    Example::
+
+        from gluonlite.ops.nn import bn_normalize
+        from gluonlite.ops.registry import RunCtx
+        p = mx.ops.get("BatchNorm").parse({"fix_gamma": False})[0]
+        x = np.array([[1.0, 2.0], [3.0, 6.0]])
+        bn_normalize(p, RunCtx(True, np), x, np.ones(2), np.zeros(2), np.array([2.0, 4.0]),
+                     np.array([1.0, 0.5]))       # [[-1., -1.], [1., 1.]]
+    """
+    _, bshape, _ = _bn_bshape(p, x)
+    g = rc.xp.ones_like(gamma) if p.fix_gamma else gamma
     y = (x - mean.reshape(bshape)) * (inv * g).reshape(bshape) + beta.reshape(bshape)
-    return y.astype(x.dtype, copy=False), mean.astype(x.dtype), inv.astype(x.dtype)
+    return y.astype(x.dtype, copy=False)
 
 
 def _bn_vjp(p, rc, xs, ys, gys, need):

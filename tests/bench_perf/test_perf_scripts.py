@@ -476,6 +476,13 @@ def test_conv_shifted_rows_and_errors():
         assert max(errs) < 1e-4, r
 
 
+def test_bn_clip_times_mobilenet_v2s_layers_with_the_same_numbers():
+    proc = _run("bn_clip.py", "--batch", "1", "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "36 BatchNorm -> clip layers" in proc.stdout and "1 rounds" in proc.stdout
+    assert proc.stdout.rstrip().endswith("largest difference 0"), proc.stdout
+
+
 def test_lever_ab_times_a_call_time_and_a_compile_time_switch():
     proc = _run("lever_ab.py", "dcgan_g", "1", "infer", "gluonlite.ops.conv_shifted:ENABLED",
                 "--rounds", "1")

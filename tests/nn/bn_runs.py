@@ -4,6 +4,7 @@ run it with, the operators of a graph, and central differences."""
 import numpy as np
 
 from gluonlite import autograd, gluon, nd
+from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.symbol.symbol import topo_nodes
 
 
@@ -32,11 +33,13 @@ def central_differences(loss, values, h=1e-6):
     return grads
 
 
-def run_norm(build, arrays, gy, train, hybrid, dtype):
+def run_norm(build, arrays, gy, train, hybrid, dtype, fuse=True):
     """[y, dx, dgamma, dbeta, moving mean, moving var, gradients of the further inputs] of
     ``build(F, x, gamma, beta, mean, var, *more)`` on `arrays` (x, gamma, beta, moving mean,
     moving var, then any further inputs), the head gradient `gy`, recorded in training mode
-    or not, hybridized with static_alloc or not, in `dtype`."""
+    or not, hybridized with static_alloc or not, in `dtype`. ``fuse=False`` keeps the
+    training pass (`gluonlite.executor.bn_relu`) off the plan, so that a reference built of
+    the separate operators stays separate when hybridized."""
     net = gluon.nn.HybridLambda(build)
     if hybrid:
         net.hybridize(static_alloc=True)
@@ -44,9 +47,14 @@ def run_norm(build, arrays, gy, train, hybrid, dtype):
     learned = arrs[:3] + arrs[5:]
     for a in learned:
         a.attach_grad()
-    with autograd.record(train_mode=train):
-        y = net(*arrs)
-    y.backward(nd.array(gy, dtype=dtype))
+    saved = bn_relu_pass.ENABLED
+    bn_relu_pass.ENABLED = fuse
+    try:
+        with autograd.record(train_mode=train):
+            y = net(*arrs)
+        y.backward(nd.array(gy, dtype=dtype))
+    finally:
+        bn_relu_pass.ENABLED = saved
     return [y.asnumpy()] + [a.grad.asnumpy() for a in arrs[:3]] + \
         [arrs[3].asnumpy(), arrs[4].asnumpy()] + [a.grad.asnumpy() for a in arrs[5:]]
 

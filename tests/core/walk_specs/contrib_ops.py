@@ -150,6 +150,13 @@ SPECS = {
           ref=lambda *a: np.maximum(_bn_ref(*a[:5], fix_gamma=False) + a[5], 0)),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3), (2, 3, 2)], {"use_global_stats": True},
           ref=lambda *a: np.maximum(_bn_ref(*a[:5]) + a[5], 0))],
+    "_bn_clip": [
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "a_min": -0.5,
+                                                  "a_max": 0.5},
+          ref=lambda *a: np.clip(_bn_ref(*a, fix_gamma=False), -0.5, 0.5)),
+        C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"use_global_stats": True, "a_min": 0,
+                                                  "a_max": 6},
+          ref=lambda *a: np.clip(_bn_ref(*a), 0, 6))],
     "_contrib_SyncBatchNorm": [
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"fix_gamma": False, "key": "bn0"}),
         C([(2, 3, 2), (3,), (3,), (3,), Pos(3)], {"ndev": 2, "key": "bn1"})],
