@@ -352,8 +352,10 @@ def _epilogue(links, xs, rc, shape3, scale=None, shift=None):
 
     def apply(block, index):
         if scale is not None:
-            np.multiply(block, _per_channel(scale, block), out=block)
-            np.add(block, _per_channel(shift, block), out=block)
+            # a block of some channels (a depthwise block: sample, channels) takes theirs
+            ch = index[1] if len(index) > 1 else slice(None)
+            np.multiply(block, _per_channel(scale[ch], block), out=block)
+            np.add(block, _per_channel(shift[ch], block), out=block)
         for op, q, refs in links:
             if op.name == "elemwise_add":
                 other = others[next(r for r in refs if r is not None)][index]

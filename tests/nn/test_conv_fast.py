@@ -336,9 +336,9 @@ def test_depthwise_data_gradient_per_phase_when_the_phases_are_narrow(dtype, mon
     banded = []
     real = conv_fast._depthwise_forward
 
-    def spy(x_, w_, g_, y_, b_, banded_=None):
+    def spy(x_, w_, g_, y_, b_, banded_=None, epilogue=None):
         banded.append(banded_)
-        return real(x_, w_, g_, y_, b_, banded_)
+        return real(x_, w_, g_, y_, b_, banded_, epilogue=epilogue)
     monkeypatch.setattr(conv_fast, "_depthwise_forward", spy)
     runs = {}
     for as_forward in (True, False):

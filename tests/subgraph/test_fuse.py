@@ -10,7 +10,7 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.gluon import nn
-from gluonlite.ops import conv_shifted
+from gluonlite.ops import conv_fast, conv_shifted
 from gluonlite.subgraph import fuse, partition_graph
 from gluonlite.symbol.symbol import topo_nodes
 
@@ -300,3 +300,56 @@ def test_shifted_convolutions_take_the_fused_epilogue(monkeypatch):
     assert sorted(map(_chain_ops, _fused_nodes(op._inference_symbol))) == [
         ["Convolution", "BatchNorm", "Activation"],
         ["Convolution", "BatchNorm", "elemwise_add", "Activation"]]
+
+
+def test_depthwise_and_pointwise_layers_take_the_epilogue_block_by_block(monkeypatch):
+    """On a map wider than the banded products take (40 x 40), a depthwise layer's blocks
+    (one sample, some channels) and a 1x1 layer's samples each get their BatchNorm, clip
+    and residual addition while the block is in the cache, and give the unfused graph's
+    numbers."""
+    monkeypatch.setattr(conv_fast, "_DW_BLOCK", 3 * 42 * 42)   # a few channels per block
+    monkeypatch.setattr(conv_fast, "_EPILOGUE_BLOCK", 4000)     # a 1x1 layer's sample each
+    mx.random.seed(0)
+    net = _Bottleneck(3)
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    x = nd.array(np.random.default_rng(1).standard_normal((3, 3, 40, 40)))
+    net(x)
+    rng = np.random.default_rng(2)
+    for pname, p in net.collect_params().items():
+        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
+            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
+            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    ref = net(x).asnumpy()
+    indices = []
+    real = fuse._epilogue
+
+    def spy(*a, **k):
+        f = real(*a, **k)
+        return f and (lambda block, index: indices.append(index) or f(block, index))
+    monkeypatch.setattr(fuse, "_epilogue", spy)
+    net.hybridize(static_alloc=True, static_shape=True)
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    blocks = [i for i in indices if len(i) == 2]
+    samples = [i for i in indices if len(i) == 1 and i[0] != slice(None)]
+    for s in range(3):  # each sample's 12 depthwise channels, in blocks of a few
+        mine = sorted((b[1].start, b[1].stop) for b in blocks if b[0] == s)
+        assert len(mine) > 1 and mine[0][0] == 0 and mine[-1][1] == 12
+        assert all(a[1] == b[0] for a, b in zip(mine, mine[1:]))
+    # two 1x1 layers, a sample per chunk (12 or 3 channels of 1600 entries each)
+    assert sorted(i[0].start for i in samples) == [0, 0, 1, 1, 2, 2]
+
+
+def test_an_epilogue_on_some_channels_takes_their_scale_and_shift():
+    """An output pass left unfolded (a weight larger than the output) on a block of one
+    sample's channels scales and shifts those channels by their own factors."""
+    rng = np.random.default_rng(3)
+    scale, shift = rng.uniform(0.5, 2, 6), rng.standard_normal(6)
+    y = rng.standard_normal((2, 6, 5))
+    f = fuse._epilogue([], [], None, (2, 6, -1), scale, shift)
+    got = y.copy()
+    for s in range(2):
+        for c0 in (0, 4):
+            cs = slice(c0, min(6, c0 + 4))
+            f(got[s, cs], (s, cs))
+    np.testing.assert_allclose(got, y * scale[:, None] + shift[:, None], rtol=1e-12)
