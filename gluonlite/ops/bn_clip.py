@@ -29,7 +29,7 @@ Example::
 from . import attrs as A
 from . import bn_fast
 from .fast import Fast
-from .nn import bn_normalize, bn_uses_batch
+from .nn import BN_INPUTS, BN_OUTPUTS, bn_normalize, bn_uses_batch
 from .registry import get, register
 
 __all__ = ["BATCHNORM_CLIP"]
@@ -79,11 +79,7 @@ def _fast_vjp(p, rc, xs, ys, gys, need):
     return _vjp(p, rc, xs, ys, gys, need)
 
 
-register(BATCHNORM_CLIP,
-         inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
-         aux=("moving_mean", "moving_var"), outputs=3,
-         visible=lambda p: 3 if p.output_mean_var else 1,
-         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+register(BATCHNORM_CLIP, inputs=BN_INPUTS, **BN_OUTPUTS,
          attrs={**_BN.attrs, "a_min": A.Float(), "a_max": A.Float()},
          shape=_BN.rules.shape, dtype=_BN.rules.dtype, vjp=_vjp, same_dtype=(),
          fast=Fast(kernel=_kernel, into=_into, vjp=_fast_vjp))(_bn_clip)

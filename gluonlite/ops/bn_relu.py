@@ -37,7 +37,7 @@ import numpy as np
 from . import bn_fast
 from .elementwise import act_relu
 from .fast import Fast
-from .nn import bn_uses_batch
+from .nn import BN_INPUTS, BN_OUTPUTS, bn_uses_batch
 from .registry import ShapeError, get, register
 
 __all__ = ["BATCHNORM_WITH_RELU", "BATCHNORM_ADD_RELU"]
@@ -86,14 +86,9 @@ def _fast_vjp(p, rc, xs, ys, gys, need):
     return _vjp(p, rc, xs, ys, gys, need)
 
 
-register(BATCHNORM_WITH_RELU,
-         inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
-         aux=("moving_mean", "moving_var"), outputs=3,
-         visible=lambda p: 3 if p.output_mean_var else 1,
-         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
-         attrs=dict(_BN.attrs), shape=_BN.rules.shape, dtype=_BN.rules.dtype, vjp=_vjp,
-         same_dtype=(), fast=Fast(kernel=_kernel, into=_into, vjp=_fast_vjp))(
-    _batchnorm_with_relu)
+register(BATCHNORM_WITH_RELU, inputs=BN_INPUTS, **BN_OUTPUTS, attrs=dict(_BN.attrs),
+         shape=_BN.rules.shape, dtype=_BN.rules.dtype, vjp=_vjp, same_dtype=(),
+         fast=Fast(kernel=_kernel, into=_into, vjp=_fast_vjp))(_batchnorm_with_relu)
 
 
 # ---- _bn_add_relu: relu(BatchNorm(data) + addend) ------------------------------------------
@@ -160,11 +155,7 @@ def _add_dtype(p, ins):
     return list(bn_ins) + [ins[5] or bn_ins[0]], outs
 
 
-register(BATCHNORM_ADD_RELU,
-         inputs=("data", "gamma", "beta", "moving_mean", "moving_var", "addend"),
-         aux=("moving_mean", "moving_var"), outputs=3,
-         visible=lambda p: 3 if p.output_mean_var else 1,
-         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+register(BATCHNORM_ADD_RELU, inputs=BN_INPUTS + ("addend",), **BN_OUTPUTS,
          attrs=dict(_BN.attrs), shape=_add_shape, dtype=_add_dtype, vjp=_add_vjp,
          same_dtype=(),
          fast=Fast(kernel=_add_kernel, into=_add_into, vjp=_add_fast_vjp))(_bn_add_relu)

@@ -4,7 +4,7 @@ BatchNorm_v1, SoftmaxActivation, and the regulariser IdentityAttachKLSparseReg.
 Gradients are written with array-module functions on the saved input and output.
 """
 from . import attrs as A
-from .nn import _batchnorm, _bn_shape, _bn_vjp
+from .nn import BN_INPUTS, BN_OUTPUTS, _batchnorm, _bn_shape, _bn_vjp
 from .registry import Params, ShapeError, register
 from .rules import same_shape
 
@@ -118,10 +118,7 @@ def _v1(p):
     return Params({**p, "axis": 1})
 
 
-register("BatchNorm_v1", inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
-         aux=("moving_mean", "moving_var"), outputs=3,
-         visible=lambda p: 3 if p.output_mean_var else 1,
-         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+register("BatchNorm_v1", inputs=BN_INPUTS, **BN_OUTPUTS,
          attrs={"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
                 "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False)},
          shape=lambda p, ins: _bn_shape(_v1(p), ins),

@@ -320,6 +320,16 @@ def _bn_vjp(p, rc, xs, ys, gys, need):
     return dx, (rc.xp.zeros_like(gamma) if p.fix_gamma else dgamma), dbeta, None, None
 
 
+# What the entries of BatchNorm and the operators built on it share: its five inputs, the
+# moving statistics as auxiliary states, and the mean and 1/std as hidden outputs that
+# output_mean_var shows
+BN_INPUTS = ("data", "gamma", "beta", "moving_mean", "moving_var")
+BN_OUTPUTS = dict(aux=("moving_mean", "moving_var"), outputs=3,
+                  visible=lambda p: 3 if p.output_mean_var else 1,
+                  output_names=lambda p: (["output", "mean", "var"] if p.output_mean_var
+                                          else ["output"]))
+
+
 # BatchNorm's fast paths: bn_fast's one-pass kernels for numpy float data, else the plain rule
 def _bn_fast_into(p, rc, outs, x, gamma, beta, mmean, mvar, then=None):
     # then(block, index): an in-place step on the output (BatchNormWithReLU's relu), taken
@@ -356,10 +366,7 @@ def _bn_fast_vjp(p, rc, xs, ys, gys, need):
     return _bn_vjp(p, rc, xs, ys, gys, need)
 
 
-register("BatchNorm", inputs=("data", "gamma", "beta", "moving_mean", "moving_var"),
-         aux=("moving_mean", "moving_var"), outputs=3,
-         visible=lambda p: 3 if p.output_mean_var else 1,
-         output_names=lambda p: ["output", "mean", "var"] if p.output_mean_var else ["output"],
+register("BatchNorm", inputs=BN_INPUTS, **BN_OUTPUTS,
          attrs={"eps": A.Float(1e-3), "momentum": A.Float(0.9), "fix_gamma": A.Bool(True),
                 "use_global_stats": A.Bool(False), "output_mean_var": A.Bool(False),
                 "axis": A.Int(1), "cudnn_off": A.Bool(False),

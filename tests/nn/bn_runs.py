@@ -2,6 +2,7 @@
 autograd, backward, and what it left in its moving statistics), the per-channel arrays they
 run it with, the operators of a graph, and central differences."""
 import numpy as np
+import pytest
 
 from gluonlite import autograd, gluon, nd
 from gluonlite.executor import bn_relu as bn_relu_pass
@@ -12,6 +13,31 @@ def norm_stats(rng, c):
     """[gamma, beta, moving mean, moving var] for `c` channels, away from 0 and 1."""
     return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c), rng.standard_normal(c) * 0.1,
             rng.uniform(0.5, 2, c)]
+
+
+def norm_case():
+    """(x, [gamma, beta, moving mean, moving var], gy, attrs): data of shape (3, 4, 5, 6)
+    with a channel whose mean is too large against its spread for the fast path to fold it
+    (in training), the arrays to run it with, a head gradient and BatchNorm's attributes."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
+    x[:, 3] += 300
+    stats = norm_stats(rng, 4)
+    gy = rng.standard_normal(x.shape)
+    return x, stats, gy, dict(fix_gamma=False, eps=1e-3, momentum=0.8)
+
+
+def each_setting(test):
+    """`test(dtype, train, hybrid, fast, ...)` run in float32 and float64, recorded in
+    training mode and not, imperatively and in a static-alloc plan, with BatchNorm's fast
+    path on and off."""
+    for mark in (pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"]),
+                 pytest.mark.parametrize("hybrid", [False, True],
+                                         ids=["imperative", "static_alloc"]),
+                 pytest.mark.parametrize("train", [True, False], ids=["train", "infer"]),
+                 pytest.mark.parametrize("dtype", ["float32", "float64"])):
+        test = mark(test)
+    return test
 
 
 def graph_ops(symbol):

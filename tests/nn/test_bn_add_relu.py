@@ -20,8 +20,8 @@ from gluonlite.base import MXNetError
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import (assert_same_steps, central_differences, graph_ops, norm_stats,
-                     run_norm, sgd_steps)
+from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
+                     norm_case, norm_stats, run_norm, sgd_steps)
 
 FUSED = "_bn_add_relu"
 
@@ -38,19 +38,11 @@ def _run(fused, x, stats, addend, gy, train, hybrid, dtype, **attrs):
     return run_norm(f, [x] + stats + [addend], gy, train, hybrid, dtype, fuse=fused)
 
 
-@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
-@pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
-@pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@each_setting
 def test_matches_batchnorm_add_relu(dtype, train, hybrid, fast, monkeypatch):
     monkeypatch.setattr(bn_fast, "ENABLED", fast)
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
-    x[:, 3] += 300     # a channel whose mean the fast path does not fold (in training)
-    stats = norm_stats(rng, 4)
-    addend = rng.standard_normal(x.shape)
-    gy = rng.standard_normal(x.shape)
-    attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
+    x, stats, gy, attrs = norm_case()
+    addend = np.random.default_rng(2).standard_normal(x.shape)
     got = _run(True, x, stats, addend, gy, train, hybrid, dtype, **attrs)
     want = _run(False, x, stats, addend, gy, train, hybrid, dtype, **attrs)
     assert (got[0] >= 0).all() and (got[0] == 0).any()

@@ -18,8 +18,8 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from bn_runs import (assert_same_steps, central_differences, graph_ops, norm_stats,
-                     run_norm, sgd_steps)
+from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
+                     norm_case, norm_stats, run_norm, sgd_steps)
 
 FUSED = "_bn_clip"
 NAMES = ["y", "dx", "dgamma", "dbeta", "mean", "var"]
@@ -41,18 +41,10 @@ def _assert_same(got, want, tol):
                                    err_msg=name)
 
 
-@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
-@pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
-@pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@each_setting
 def test_matches_batchnorm_then_clip(dtype, train, hybrid, fast, monkeypatch):
     monkeypatch.setattr(bn_fast, "ENABLED", fast)
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
-    x[:, 3] += 300     # a channel whose mean the fast path does not fold (in training)
-    stats = norm_stats(rng, 4)
-    gy = rng.standard_normal(x.shape)
-    attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
+    x, stats, gy, attrs = norm_case()
     got = _run(True, x, stats, gy, train, hybrid, dtype, a_min=-0.5, a_max=1.0, **attrs)
     want = _run(False, x, stats, gy, train, hybrid, dtype, a_min=-0.5, a_max=1.0, **attrs)
     assert (got[0] == -0.5).any() and (got[0] == 1.0).any()

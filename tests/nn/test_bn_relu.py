@@ -15,8 +15,8 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from bn_runs import (assert_same_steps, central_differences, graph_ops, norm_stats,
-                     run_norm, sgd_steps)
+from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
+                     norm_case, run_norm, sgd_steps)
 
 FUSED = "_contrib_BatchNormWithReLU"
 
@@ -32,18 +32,10 @@ def _run(fused, x, stats, gy, train, hybrid, dtype, **attrs):
     return run_norm(f, [x] + stats, gy, train, hybrid, dtype, fuse=fused)
 
 
-@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
-@pytest.mark.parametrize("hybrid", [False, True], ids=["imperative", "static_alloc"])
-@pytest.mark.parametrize("train", [True, False], ids=["train", "infer"])
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@each_setting
 def test_matches_batchnorm_then_relu(dtype, train, hybrid, fast, monkeypatch):
     monkeypatch.setattr(bn_fast, "ENABLED", fast)
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal((3, 4, 5, 6)) * 2 + 0.3
-    x[:, 3] += 300     # a channel whose mean the fast path does not fold (in training)
-    stats = norm_stats(rng, 4)
-    gy = rng.standard_normal(x.shape)
-    attrs = dict(fix_gamma=False, eps=1e-3, momentum=0.8)
+    x, stats, gy, attrs = norm_case()
     got = _run(True, x, stats, gy, train, hybrid, dtype, **attrs)
     want = _run(False, x, stats, gy, train, hybrid, dtype, **attrs)
     assert (got[0] >= 0).all() and (got[0] == 0).any()
