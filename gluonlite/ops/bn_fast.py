@@ -201,6 +201,14 @@ def _blocks(x3):
     return [(i, slice(s, min(c, s + step))) for i in range(n) for s in range(0, c, step)]
 
 
+def _piece_size(x3):
+    """The entries of `_pieces`' largest piece of x3 (N, C, P)."""
+    n, c, p = x3.shape
+    if c * p <= _BLOCK:
+        return c * p
+    return min(c, max(1, _BLOCK // max(1, p))) * p
+
+
 def _pieces(x3):
     """(sample, channels) index pairs of `_blocks`, one sample each (the per-channel sums
     are taken a sample at a time and added in float64)."""
@@ -381,7 +389,7 @@ class _ThroughClip:
         if self.exact is not None:  # their y, the plain way, once: such channels are rare
             self.y_exact = _plain_channels(x, self.exact, mean, self.k2.reshape(c), beta)
             self.y3_exact = self.y_exact.reshape(n, len(self.exact), -1)
-        size = max(self.x3[index].size for index in _pieces(self.x3))
+        size = _piece_size(self.x3)
         self.y = np.empty(size, dtype=x.dtype)
         self.hit = np.empty(size, dtype=bool)
 

@@ -263,6 +263,7 @@ def _tiled(g, fill, dtype):
     return all(s >= k for s, k in zip(g.stride, g.kernel)) and fill < np.finfo(dtype).min
 
 
+@conv_fast._memo
 def _in_place_offsets(g, sizes):
     """Per kernel offset in the plain rule's order, (output slices, input slices) of the
     positions whose window reads the input there (`conv_fast._plan`), the planes axes

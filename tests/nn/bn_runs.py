@@ -1,10 +1,13 @@
 """What the BatchNorm operator tests share: a BatchNorm-like layer run once (forward under
 autograd, backward, and what it left in its moving statistics), the per-channel arrays they
 run it with, the operators of a graph, and central differences."""
+import json
+
 import numpy as np
 import pytest
 
-from gluonlite import autograd, gluon, nd
+import gluonlite as mx
+from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.symbol.symbol import topo_nodes
 
@@ -111,3 +114,45 @@ def assert_same_steps(on, off):
     np.testing.assert_allclose(on[0], off[0], rtol=1e-6)
     for a, b in zip(on[1], off[1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def batchnorm_read(case, reader):
+    """A graph where `reader(bn)` reads a BatchNorm's output: with `case` 'read twice' the
+    BatchNorm is also added to the reader's output, 'graph output' it is an output of the
+    graph too, 'mean and var' it has ``output_mean_var``; any other case: the reader alone.
+    The first three are what the training pass must leave as they are."""
+    bn = sym.BatchNorm(sym.var("x"), name="bn", output_mean_var=(case == "mean and var"))
+    if case == "mean and var":
+        bn = bn[0]
+    out = reader(bn)
+    if case == "read twice":
+        return out + bn
+    if case == "graph output":
+        return sym.Group([out, bn])
+    return out
+
+
+def steps_with_switch(monkeypatch, switch, on, build, x, steps=2):
+    """`sgd_steps` of the network `build()` (seeded, Xavier-initialized) on `x`, with the
+    training pass's switch `switch` (``ENABLED``, ``RESIDUAL``, ``CLIP``) set to `on`:
+    (loss, weights, training symbol, the network)."""
+    monkeypatch.setattr(bn_relu_pass, switch, on)
+    mx.random.seed(3)
+    net = build()
+    net.initialize(mx.init.Xavier())
+    return sgd_steps(net, x, steps) + (net,)
+
+
+def assert_fused_in_training_only(on, off, x, out_shape, fused, count, kept):
+    """Two `steps_with_switch` results (on, then off): the training plan holds `count`
+    `fused` nodes with the pass on and none off, the steps are the same, inference still
+    gives `out_shape`, and the exported graph keeps the operators `kept` ({name: count})
+    unfused."""
+    assert graph_ops(on[2]).count(fused) == count and fused not in graph_ops(off[2])
+    assert_same_steps(on, off)
+    net = on[3]
+    assert net(x).shape == out_shape
+    names = [n["op"] for n in json.loads(net._cached_graph[1].tojson())["nodes"]]
+    assert fused not in names
+    for name, n in kept.items():
+        assert names.count(name) == n, name

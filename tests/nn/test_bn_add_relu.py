@@ -9,19 +9,17 @@ mismatched addend refused by name; gradients against finite differences. The pas
 BatchNorm of an addition it takes, what it leaves, inputs kept in order, and a hybridized
 residual network's training steps equal with it on and off, its inference and export
 untouched."""
-import json
 
 import numpy as np
 import pytest
 
-import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.base import MXNetError
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
-                     norm_case, norm_stats, run_norm, sgd_steps)
+from bn_runs import (assert_fused_in_training_only, central_differences, each_setting, graph_ops,
+                     norm_case, norm_stats, run_norm, steps_with_switch)
 
 FUSED = "_bn_add_relu"
 
@@ -212,23 +210,15 @@ class _Residual(gluon.HybridBlock):
         return F.Activation(shortcut + self.body(x), act_type="relu")
 
 
-def _train_steps(on, monkeypatch, steps=2):
-    monkeypatch.setattr(bn_relu_pass, "RESIDUAL", on)
-    mx.random.seed(3)
+def _net():
     net = gluon.nn.HybridSequential()
     net.add(_Residual(3, 6, 1), _Residual(6, 6, 1), _Residual(6, 8, 2),
             gluon.nn.Dense(5, in_units=8 * 4 * 4))
-    net.initialize(mx.init.Xavier())
-    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 8, 8)))
-    return sgd_steps(net, x, steps) + (net, x)
+    return net
 
 
 def test_hybridized_training_is_the_same_with_and_without_the_residual_fusion(monkeypatch):
-    *on, net, x = _train_steps(True, monkeypatch)
-    *off, _, _ = _train_steps(False, monkeypatch)
-    assert graph_ops(on[2]).count(FUSED) == 3 and FUSED not in graph_ops(off[2])
-    assert_same_steps(on, off)
+    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 8, 8)))
+    on, off = (steps_with_switch(monkeypatch, "RESIDUAL", v, _net, x) for v in (True, False))
     # inference and the exported graph keep the addition
-    assert net(x).shape == (4, 5)
-    names = [n["op"] for n in json.loads(net._cached_graph[1].tojson())["nodes"]]
-    assert names.count("elemwise_add") == 3 and FUSED not in names
+    assert_fused_in_training_only(on, off, x, (4, 5), FUSED, 3, {"elemwise_add": 3})

@@ -9,17 +9,15 @@ the clipped output alone cannot tell); NaN as clip has it; bounds the wrong way 
 samples cut into blocks; gradients against finite differences. The pass: what it fuses and
 what it leaves, a hybridized training step equal with it on and off, inference plans and
 exports untouched."""
-import json
 
 import numpy as np
 import pytest
 
-import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
-                     norm_case, norm_stats, run_norm, sgd_steps)
+from bn_runs import (assert_fused_in_training_only, batchnorm_read, central_differences,
+                     each_setting, graph_ops, norm_case, norm_stats, run_norm, steps_with_switch)
 
 FUSED = "_bn_clip"
 NAMES = ["y", "dx", "dgamma", "dbeta", "mean", "var"]
@@ -168,17 +166,8 @@ def test_pass_fuses_a_batchnorm_read_only_by_its_clip():
 @pytest.mark.parametrize("case", ["read twice", "graph output", "mean and var",
                                   "clip of another", "clip off", "switched off"])
 def test_pass_leaves_what_it_cannot_fuse(case, monkeypatch):
-    x = sym.var("x")
-    bn = sym.BatchNorm(x, name="bn", output_mean_var=(case == "mean and var"))
-    if case == "mean and var":
-        bn = bn[0]
-    clip = sym.clip(sym.tanh(bn) if case == "clip of another" else bn, 0, 6)
-    if case == "read twice":
-        y = clip + bn
-    elif case == "graph output":
-        y = sym.Group([clip, bn])
-    else:
-        y = clip
+    y = batchnorm_read(case, lambda bn: sym.clip(
+        sym.tanh(bn) if case == "clip of another" else bn, 0, 6))
     if case == "clip off":
         monkeypatch.setattr(bn_relu_pass, "CLIP", False)
     if case == "switched off":
@@ -191,25 +180,15 @@ class _Relu6(gluon.HybridBlock):
         return F.clip(x, 0, 6)
 
 
-def _train_steps(on, monkeypatch, steps=2):
-    monkeypatch.setattr(bn_relu_pass, "CLIP", on)
-    mx.random.seed(3)
+def _net():
     net = gluon.nn.HybridSequential()
     net.add(gluon.nn.Conv2D(6, 3, padding=1, in_channels=3), gluon.nn.BatchNorm(in_channels=6),
             _Relu6(), gluon.nn.Conv2D(4, 3, in_channels=6, groups=2),
             gluon.nn.BatchNorm(in_channels=4), _Relu6(), gluon.nn.Dense(5))
-    net.initialize(mx.init.Xavier())
-    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)) * 3)
-    return sgd_steps(net, x, steps) + (net, x)
+    return net
 
 
 def test_hybridized_training_is_the_same_with_and_without_the_fusion(monkeypatch):
-    *on, net, x = _train_steps(True, monkeypatch)
-    *off, _, _ = _train_steps(False, monkeypatch)
-    assert graph_ops(on[2]).count(FUSED) == 2 and FUSED not in graph_ops(off[2])
-    assert_same_steps(on, off)
-    # inference and the exported graph keep BatchNorm and clip
-    assert net(x).shape == (4, 5)
-    names = [n["op"] for n in json.loads(net._cached_graph[1].tojson())["nodes"]]
-    assert names.count("BatchNorm") == 2 and names.count("clip") == 2
-    assert FUSED not in names
+    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)) * 3)
+    on, off = (steps_with_switch(monkeypatch, "CLIP", v, _net, x) for v in (True, False))
+    assert_fused_in_training_only(on, off, x, (4, 5), FUSED, 2, {"BatchNorm": 2, "clip": 2})

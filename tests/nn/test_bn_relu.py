@@ -6,17 +6,15 @@ training and inference, float32 and float64, its fast path on and off, imperativ
 static-alloc plan; NaN as Activation's relu has it; gradients against finite differences.
 The pass: what it fuses and what it leaves, inputs kept in order, a hybridized training step
 equal with it on and off, inference plans and exports untouched."""
-import json
 
 import numpy as np
 import pytest
 
-import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
-from bn_runs import (assert_same_steps, central_differences, each_setting, graph_ops,
-                     norm_case, run_norm, sgd_steps)
+from bn_runs import (assert_fused_in_training_only, batchnorm_read, central_differences,
+                     each_setting, graph_ops, norm_case, run_norm, steps_with_switch)
 
 FUSED = "_contrib_BatchNormWithReLU"
 
@@ -104,17 +102,8 @@ def test_pass_fuses_a_batchnorm_read_only_by_its_relu():
 @pytest.mark.parametrize("case", ["read twice", "graph output", "mean and var", "sigmoid",
                                   "switched off"])
 def test_pass_leaves_what_it_cannot_fuse(case, monkeypatch):
-    x = sym.var("x")
-    bn = sym.BatchNorm(x, name="bn", output_mean_var=(case == "mean and var"))
-    if case == "mean and var":
-        bn = bn[0]
-    act = sym.Activation(bn, act_type="sigmoid" if case == "sigmoid" else "relu")
-    if case == "read twice":
-        y = act + bn
-    elif case == "graph output":
-        y = sym.Group([act, bn])
-    else:
-        y = act
+    y = batchnorm_read(case, lambda bn: sym.Activation(
+        bn, act_type="sigmoid" if case == "sigmoid" else "relu"))
     if case == "switched off":
         monkeypatch.setattr(bn_relu_pass, "ENABLED", False)
     assert bn_relu_pass.fuse_bn_relu(y) is y
@@ -128,27 +117,10 @@ def _net():
     return net
 
 
-def _train_steps(on, monkeypatch, steps=2):
-    monkeypatch.setattr(bn_relu_pass, "ENABLED", on)
-    mx.random.seed(3)
-    net = _net()
-    net.initialize(mx.init.Xavier())
-    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)))
-    return sgd_steps(net, x, steps) + (net, x)
-
-
 def test_hybridized_training_is_the_same_with_and_without_the_pass(monkeypatch):
-    *on, net, x = _train_steps(True, monkeypatch)
-    *off, _, _ = _train_steps(False, monkeypatch)
-    assert graph_ops(on[2]).count(FUSED) == 2 and FUSED not in graph_ops(off[2])
-    assert_same_steps(on, off)
-    # inference and the exported graph keep BatchNorm and Activation
-    out = net(x)
-    assert out.shape == (4, 5)
-    exported = json.loads(net._cached_graph[1].tojson())
-    names = [n["op"] for n in exported["nodes"]]
-    assert names.count("BatchNorm") == 2 and names.count("Activation") == 2
-    assert FUSED not in names
+    x = nd.array(np.random.default_rng(4).standard_normal((4, 3, 7, 7)))
+    on, off = (steps_with_switch(monkeypatch, "ENABLED", v, _net, x) for v in (True, False))
+    assert_fused_in_training_only(on, off, x, (4, 5), FUSED, 2, {"BatchNorm": 2, "Activation": 2})
 
 
 def test_batchnorm_relu_layer_runs_the_fused_operator():

@@ -25,19 +25,24 @@ def _chain_ops(node):
 
 
 class _Residual(gluon.HybridBlock):
-    """conv-BN-relu-conv-BN, plus a strided 1x1 conv-BN shortcut, added, relu (ResNet v1)."""
+    """conv-BN-relu-conv-BN of `channels` 3x3 convolutions, the first with `stride`, plus the
+    shortcut, added, relu (ResNet v1): a strided 1x1 conv-BN of the input when `stride` is
+    above 1, else the input itself."""
 
-    def __init__(self, **kw):
+    def __init__(self, channels=6, stride=2, **kw):
         super().__init__(**kw)
         with self.name_scope():
             self.body = nn.HybridSequential()
-            self.body.add(nn.Conv2D(6, 3, 2, 1, use_bias=False), nn.BatchNorm(),
-                          nn.Activation("relu"), nn.Conv2D(6, 3, 1, 1), nn.BatchNorm())
-            self.down = nn.HybridSequential()
-            self.down.add(nn.Conv2D(6, 1, 2, use_bias=False), nn.BatchNorm())
+            self.body.add(nn.Conv2D(channels, 3, stride, 1, use_bias=False), nn.BatchNorm(),
+                          nn.Activation("relu"), nn.Conv2D(channels, 3, 1, 1), nn.BatchNorm())
+            self.down = None
+            if stride > 1:
+                self.down = nn.HybridSequential()
+                self.down.add(nn.Conv2D(channels, 1, stride, use_bias=False), nn.BatchNorm())
 
     def hybrid_forward(self, F, x):
-        return F.Activation(self.body(x) + self.down(x), act_type="relu")
+        shortcut = x if self.down is None else self.down(x)
+        return F.Activation(self.body(x) + shortcut, act_type="relu")
 
 
 class _Bottleneck(gluon.HybridBlock):
@@ -263,26 +268,12 @@ def test_a_failing_fusion_warns_and_runs_unfused(monkeypatch):
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
 
 
-class _NarrowResidual(gluon.HybridBlock):
-    """A residual block of 16-channel 3x3 convolutions on 28 x 28 maps, the layers that
-    `conv_shifted` takes (one product per tap)."""
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        with self.name_scope():
-            self.body = nn.HybridSequential()
-            self.body.add(nn.Conv2D(16, 3, 1, 1, use_bias=False), nn.BatchNorm(),
-                          nn.Activation("relu"), nn.Conv2D(16, 3, 1, 1), nn.BatchNorm())
-
-    def hybrid_forward(self, F, x):
-        return F.Activation(self.body(x) + x, act_type="relu")
-
-
 def test_shifted_convolutions_take_the_fused_epilogue(monkeypatch):
     """The chains' BatchNorm, activation and residual addition run as the epilogue of the
     per-tap products' output blocks, and give the unfused im2col graph's numbers."""
     mx.random.seed(0)
-    net = _NarrowResidual()
+    # 16-channel 3x3 convolutions on 28 x 28 maps: the layers `conv_shifted` takes
+    net = _Residual(16, 1)
     net.initialize(mx.init.Xavier(magnitude=2.0))
     x = nd.array(np.random.default_rng(1).standard_normal((3, 16, 28, 28)))
     monkeypatch.setattr(conv_shifted, "ENABLED", False)
