@@ -6,16 +6,23 @@ parameters, so both compute on the same weights, and saves its outputs). compat/
 compares the two. No network, no pretrained files: ``pretrained=False`` and random inputs from
 ``numpy.random.RandomState``.
 
-usage: python compat/cases.py --mode ref|cmp|time --work DIR [--only PREFIX ...] [--list]
+usage: python compat/cases.py --mode ref|cmp|time --work DIR [--only PREFIX ...]
+                              [--repeat K] [--list]
 
 Each line: {"case", "status": "ok"|"fail", "seconds" (the timed call's wall time, after one
 warm-up), "cpu_seconds" (its CPU time in this process: on a shared machine the steadier of the
-two, as both frameworks run one thread), "error" (the exception's last line)}; outputs go to
-DIR/<mode>/<case>.npz.
+two, as both frameworks run one thread), "calls" (how many calls the times are the median of),
+"error" (the exception's last line)}; outputs go to DIR/<mode>/<case>.npz.
+
+In time mode a call that can be repeated (a forward pass, a gradient, a beam search: the cases
+that warm up first) is timed K times (``--repeat``, default 5) and reported as the median, so
+that one slow call on a shared machine does not make the ratio. A case whose call runs once by
+nature (a training run, a first training step whose outputs are compared) keeps its one call.
 """
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 import traceback
@@ -37,10 +44,12 @@ def case(name):
 class Ctx:
     """What a case gets: the work folder, the mode, and helpers for shared parameters."""
 
-    def __init__(self, work, mode, name):
+    def __init__(self, work, mode, name, repeat=1):
         self.work, self.mode, self.name = work, mode, name
+        self.repeat = repeat if mode == "time" else 1
         self.outputs = {}
         self.seconds = self.cpu_seconds = None
+        self.calls = 0
 
     def params_path(self, tag=""):
         os.makedirs(os.path.join(self.work, "params"), exist_ok=True)
@@ -55,14 +64,23 @@ class Ctx:
             net.load_parameters(path)
 
     def timed(self, fn, *args, warmup=True, **kw):
+        """fn(*args, **kw), timed: once after a warm-up call (`warmup`), or once with none
+        (a call that runs once by nature); in time mode a warmed-up call `repeat` times,
+        the medians kept. Returns the first timed call's result."""
         if warmup:
             fn(*args, **kw)
-        t, c = time.perf_counter(), time.process_time()
-        out = fn(*args, **kw)
-        _sync(out)
-        self.seconds = time.perf_counter() - t
-        self.cpu_seconds = time.process_time() - c
-        return out
+        walls, cpus, first = [], [], None
+        for i in range(self.repeat if warmup else 1):
+            t, c = time.perf_counter(), time.process_time()
+            out = fn(*args, **kw)
+            _sync(out)
+            walls.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
+            if i == 0:
+                first = out
+        self.seconds, self.cpu_seconds = statistics.median(walls), statistics.median(cpus)
+        self.calls = len(walls)
+        return first
 
     def keep(self, **arrays):
         for k, v in arrays.items():
@@ -730,8 +748,12 @@ def main():
                          "parameters, save outputs; time: load them, save nothing")
     ap.add_argument("--work")
     ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="time mode: calls timed per repeatable case, the median kept")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error(f"--repeat must be at least 1, got {args.repeat}")
     if args.list:
         print("\n".join(CASES))
         return 0
@@ -744,13 +766,14 @@ def main():
     for name, fn in CASES.items():
         if args.only and not any(name.startswith(p) for p in args.only):
             continue
-        ctx = Ctx(args.work, args.mode, name)
+        ctx = Ctx(args.work, args.mode, name, repeat=args.repeat)
         row = {"case": name, "provider": provider}
         try:
             fn(ctx)
             if args.mode != "time":
                 np.savez(os.path.join(outdir, name + ".npz"), **ctx.outputs)
-            row.update(status="ok", seconds=ctx.seconds, cpu_seconds=ctx.cpu_seconds)
+            row.update(status="ok", seconds=ctx.seconds, cpu_seconds=ctx.cpu_seconds,
+                       calls=ctx.calls)
         except Exception as e:  # one line per case: the reason, the rest to stderr
             lines = traceback.format_exception_only(type(e), e)
             row.update(status="fail", error=lines[-1].strip()[:300])

@@ -2,17 +2,18 @@
 # Time ratios gluonlite / MXNet 1.9.1 of the cases, from interleaved rounds: each round runs
 # every case on MXNet, then on gluonlite (both on MXNet's saved parameters; run_cases.sh first).
 # Prints each case's median ratio and its spread (min-max over the rounds), of CPU time (one
-# thread each: steady on a shared machine) and of wall time.
-# usage: compat/time_cases.sh MX_VENV GL_VENV WORK ROUNDS [PREFIX ...]
+# thread each: steady on a shared machine) and of wall time. Within a round a repeatable case's
+# time is the median of REPEAT calls (default 5; cases.py --repeat).
+# usage: [REPEAT=K] compat/time_cases.sh MX_VENV GL_VENV WORK ROUNDS [PREFIX ...]
 set -euo pipefail
 MX=$1; GL=$2; WORK=$3; ROUNDS=$4; shift 4
 HERE="$(cd "$(dirname "$0")" && pwd)"
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MXNET_ENGINE_TYPE=NaiveEngine
-ONLY=(); [ $# -gt 0 ] && ONLY=(--only "$@")
+ARGS=(--repeat "${REPEAT:-5}"); [ $# -gt 0 ] && ARGS+=(--only "$@")
 for r in $(seq 1 "$ROUNDS"); do
-  "$MX/bin/python" "$HERE/cases.py" --mode time --work "$WORK" "${ONLY[@]}" \
+  "$MX/bin/python" "$HERE/cases.py" --mode time --work "$WORK" "${ARGS[@]}" \
       > "$WORK/time-mx-$r.jsonl" 2>/dev/null
-  "$GL/bin/python" "$HERE/cases.py" --mode time --work "$WORK" "${ONLY[@]}" \
+  "$GL/bin/python" "$HERE/cases.py" --mode time --work "$WORK" "${ARGS[@]}" \
       > "$WORK/time-gl-$r.jsonl" 2>/dev/null
 done
 python3 - "$WORK" "$ROUNDS" <<'PY'
