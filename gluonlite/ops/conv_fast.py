@@ -28,6 +28,7 @@ Columns are made a few samples at a time (`_CHUNK` entries): a whole batch's col
 K times the input (925 MB for 32 samples of 64 x 56 x 56, 3 x 3), and paging that in costs
 as much as the product; chunks that stay in the cache make the copies cheap.
 """
+import weakref
 from math import prod
 
 import numpy as np
@@ -359,7 +360,32 @@ def _band_taps(g, sp, dtype, transposed):
     return e.reshape(g.kernel[1], -1)
 
 
+# The bands of a weight that nothing can write (read-only, owning its data: the inference
+# backend's folded weights, kept between calls) are made once and kept while the weight
+# lives: per key, (a weak reference to the weight, its bands).
+_KEPT_BANDS = {}
+
+
 def _bands(w, g, sp, dtype, transposed=False):
+    """`_make_bands`' matrices, kept for a weight that cannot change (above)."""
+    if w.flags.writeable or w.base is not None:
+        return _make_bands(w, g, sp, dtype, transposed)
+    key = (id(w), g.kernel, g.stride, g.dilate, g.pad, g.out, tuple(sp), np.dtype(dtype),
+           transposed)
+    hit = _KEPT_BANDS.get(key)
+    if hit is not None and hit[0]() is w:
+        return hit[1]
+    bands = _make_bands(w, g, sp, dtype, transposed)
+    bands.flags.writeable = False
+
+    def forget(ref, key=key):
+        if _KEPT_BANDS.get(key, (None,))[0] is ref:
+            del _KEPT_BANDS[key]
+    _KEPT_BANDS[key] = (weakref.ref(w, forget), bands)
+    return bands
+
+
+def _make_bands(w, g, sp, dtype, transposed=False):
     """The banded matrices (kh, C, W, OW) of depthwise weights w (C, 1, kh, kw), or
     (kh, C, OW, W) when `transposed`, C-contiguous either way.
 

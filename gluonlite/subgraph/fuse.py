@@ -293,12 +293,13 @@ class _Chain:
     """The chain of one ``_sg_fuse`` node: per link (operator, params, inputs), an input
     being the previous link's output (None) or the node's input at that position."""
 
-    __slots__ = ("sub", "links", "bn", "rest", "geoms")
+    __slots__ = ("sub", "links", "bn", "rest", "geoms", "kept")
 
     def __init__(self, p):
         meta = subgraph_meta(p)
         self.sub = meta.sub
         self.geoms = {}  # the product's geometry per data shape
+        self.kept = None  # `_folded`'s last inputs (their bytes) and result
         pos = {id(v): i for i, v in enumerate(meta.vars)}
         self.links = []
         for n in topo_nodes(meta.sub.outputs):
@@ -380,6 +381,51 @@ def _fold(w, b, s, t, out_size, dtype, channel_axis=0):
     return w, None, s.astype(dtype), shift
 
 
+# The folded weight, bias, scale and shift of a chain whose weight has at most `_KEEP_MAX`
+# entries are kept between calls, and reused while the BatchNorm's four vectors, the bias
+# and (when it is folded) the weight hold exactly the bytes they were made from: no write
+# to a parameter, in place or not, can go unseen. On small layers the folding's dozen numpy
+# calls (and a depthwise layer's bands, which conv_fast then keeps too) cost more than the
+# byte comparisons: 0.97-0.98 of MobileNet 0.25's and v2's inference at batch 1, no change
+# at batch 32 or on ResNet-18 (`benchmarks/lever_ab.py ... gluonlite.subgraph.fuse:
+# KEEP_FOLDED`). Larger weights are folded on every call: their check would read as much as
+# the folding, and their kept copies double their memory.
+KEEP_FOLDED = True
+_KEEP_MAX = 1 << 16
+
+
+def _snapshot(a):
+    """What `_folded` compares an input by: its shape, dtype and bytes (comparing bytes is
+    one memcmp, 10-20x cheaper than numpy's elementwise comparison on vectors this small)."""
+    return a.shape, a.dtype.str, a.tobytes()
+
+
+def _folded(c, xs, w, b, out_size, dtype, channel_axis):
+    """`_fold` of chain `c`'s product and BatchNorm on the call's inputs `xs`, the one kept
+    from an earlier call where those inputs are unchanged (`KEEP_FOLDED`, above)."""
+    q, refs = c.bn[1], c.bn[2]
+    if not KEEP_FOLDED or w.size > _KEEP_MAX:
+        s, t = _bn_scale_shift(q, xs, refs, dtype)
+        return _fold(w, b, s, t, out_size, dtype, channel_axis)
+    into_weight = w.size <= out_size
+    sources = [xs[r] for r in refs[1:]] + ([b] if b is not None else []) + \
+        ([w] if into_weight else [])
+    key = (np.dtype(dtype).str, into_weight, [_snapshot(a) for a in sources])
+    if c.kept is not None and c.kept[0] == key:
+        folded = c.kept[1]
+    else:
+        s, t = _bn_scale_shift(q, xs, refs, dtype)
+        folded = _fold(w, b, s, t, out_size, dtype, channel_axis)
+        for a in folded:
+            # read-only, so that no later call can change what it reuses; conv_fast keeps
+            # the bands of such a depthwise weight while the weight lives
+            if a is not None and a is not w:
+                a.flags.writeable = False
+        c.kept = (key, folded)
+    # a weight left unfolded is the call's own array
+    return folded if into_weight else (w,) + tuple(folded[1:])
+
+
 def _fused_into(p, rc, outs, *xs):
     """The chain computed as one product, its BatchNorm folded into the weight and bias (or
     into one scale and shift of each output block, whichever touches less memory), the
@@ -396,9 +442,8 @@ def _fused_into(p, rc, outs, *xs):
         return
     scale = shift = None
     if c.bn is not None:
-        s, t = _bn_scale_shift(c.bn[1], xs, c.bn[2], x.dtype)
-        w, b, scale, shift = _fold(w, b, s, t, out.size, x.dtype,
-                                   1 if op.name == "Deconvolution" else 0)
+        w, b, scale, shift = _folded(c, xs, w, b, out.size, x.dtype,
+                                     1 if op.name == "Deconvolution" else 0)
     if op.name == "Convolution":
         g = c.geoms.get(x.shape)
         if g is None:

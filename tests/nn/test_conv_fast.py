@@ -350,3 +350,33 @@ def test_depthwise_data_gradient_per_phase_when_the_phases_are_narrow(dtype, mon
     tol = 2e-4 if dtype == "float32" else 1e-10
     np.testing.assert_allclose(runs[True][1], dx_ref, rtol=tol, atol=tol)
     np.testing.assert_allclose(runs[True][1], runs[False][1], rtol=tol, atol=tol)
+
+
+def test_bands_of_a_weight_nothing_can_write_are_kept():
+    """A depthwise weight that is read-only and owns its data (the inference backend's folded
+    weight) has its bands made once and kept while it lives; a writable weight, or a read-only
+    view of a writable one, gets them made on every call. Kept or not, the output is the
+    same."""
+    from gluonlite.ops import conv
+    g = conv.Geom((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), (6, 6))
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 4, 6, 6)).astype(np.float32)
+    w = rng.standard_normal((4, 1, 3, 3)).astype(np.float32)
+    ref = conv_fast.forward(x, w, 4, g).copy()
+    assert conv_fast._bands(w, g, (6, 6), np.float32) is not \
+        conv_fast._bands(w, g, (6, 6), np.float32)
+    frozen = w.copy()
+    frozen.flags.writeable = False
+    before = len(conv_fast._KEPT_BANDS)
+    first = conv_fast._bands(frozen, g, (6, 6), np.float32)
+    assert conv_fast._bands(frozen, g, (6, 6), np.float32) is first
+    assert not first.flags.writeable
+    np.testing.assert_array_equal(first, conv_fast._bands(w, g, (6, 6), np.float32))
+    np.testing.assert_array_equal(conv_fast.forward(x, frozen, 4, g), ref)
+    view = np.ones((8, 1, 3, 3), np.float32)[:4]
+    view.flags.writeable = False
+    assert conv_fast._bands(view, g, (6, 6), np.float32) is not \
+        conv_fast._bands(view, g, (6, 6), np.float32)
+    assert len(conv_fast._KEPT_BANDS) == before + 1
+    del frozen, first
+    assert len(conv_fast._KEPT_BANDS) == before  # gone with its weight

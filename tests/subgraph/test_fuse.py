@@ -344,3 +344,101 @@ def test_an_epilogue_on_some_channels_takes_their_scale_and_shift():
             cs = slice(c0, min(6, c0 + 4))
             f(got[s, cs], (s, cs))
     np.testing.assert_allclose(got, y * scale[:, None] + shift[:, None], rtol=1e-12)
+
+
+def _narrow_bottleneck():
+    """A hybridized (static) `_Bottleneck` on an 8 x 8 map, its depthwise layer banded, its
+    statistics and scales moved away from 0 and 1; and its input."""
+    mx.random.seed(0)
+    net = _Bottleneck(3)
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    x = nd.array(np.random.default_rng(1).standard_normal((2, 3, 8, 8)))
+    net(x)
+    rng = np.random.default_rng(2)
+    for pname, p in net.collect_params().items():
+        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
+            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
+            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    net.hybridize(static_alloc=True, static_shape=True)
+    return net, x
+
+
+def _unfused(net, x):
+    """The same cached block's unfused graph, BatchNorm on its moving statistics: a recorded
+    call in predict mode runs the traced plan."""
+    with autograd.record(train_mode=False):
+        return net(x).asnumpy()
+
+
+def _param(net, suffix, index):
+    return [p for n, p in net.collect_params().items() if n.endswith(suffix)][index]
+
+
+def test_kept_folding_is_reused_until_a_parameter_changes(monkeypatch):
+    """Fused inference keeps each small layer's folded weight, bias and BatchNorm factors
+    between calls (fuse.KEEP_FOLDED) and folds again the chain whose BatchNorm vectors or
+    weight changed, however they were written: in place through the NDArray, by set_data,
+    or by a Trainer's step. Every call gives the unfused graph's numbers."""
+    net, x = _narrow_bottleneck()
+    made = []
+    real = fuse._bn_scale_shift
+    monkeypatch.setattr(fuse, "_bn_scale_shift", lambda *a: made.append(1) or real(*a))
+    first = net(x).asnumpy()
+    assert len(made) == 3  # three chains, each with its BatchNorm
+    np.testing.assert_array_equal(net(x).asnumpy(), first)
+    assert len(made) == 3  # reused
+
+    def in_place_gamma():
+        gamma = _param(net, "gamma", 1).data()
+        gamma[:] = gamma * 1.5
+
+    def moved_statistics():
+        var = _param(net, "running_var", 1)
+        var.set_data(var.data() + 0.75)
+
+    def in_place_depthwise_weight():
+        w = _param(net, "weight", 1).data()    # the depthwise layer's (12, 1, 3, 3)
+        w[:, :, 1] += 0.25
+
+    def in_place_pointwise_weight():
+        w = _param(net, "weight", 0).data()
+        w *= 2
+
+    def trainer_step():
+        trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
+        with autograd.record():
+            loss = (net(x) ** 2).mean()
+        loss.backward()
+        trainer.step(1)
+
+    last = first
+    for write in (in_place_gamma, moved_statistics, in_place_depthwise_weight,
+                  in_place_pointwise_weight, trainer_step):
+        n = len(made)
+        write()
+        got = net(x).asnumpy()
+        assert len(made) > n, write.__name__
+        assert np.abs(got - last).max() > 1e-3, write.__name__  # the write reached the output
+        ref = _unfused(net, x)
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max(),
+                                   err_msg=write.__name__)
+        last = got
+
+
+def test_kept_folding_can_be_switched_off(monkeypatch):
+    """With fuse.KEEP_FOLDED False every call folds again, with the same numbers, and the
+    folded weight it hands the product stays writable."""
+    net, x = _narrow_bottleneck()
+    kept = net(x).asnumpy()
+    monkeypatch.setattr(fuse, "KEEP_FOLDED", False)
+    made = []
+    real = fuse._bn_scale_shift
+    monkeypatch.setattr(fuse, "_bn_scale_shift", lambda *a: made.append(1) or real(*a))
+    weights = []
+    real_forward = conv_fast.forward
+    monkeypatch.setattr(conv_fast, "forward",
+                        lambda x_, w, *a, **k: weights.append(w) or real_forward(x_, w, *a, **k))
+    for _ in range(2):
+        np.testing.assert_array_equal(net(x).asnumpy(), kept)
+    assert len(made) == 6
+    assert all(w.flags.writeable for w in weights)
