@@ -381,15 +381,16 @@ def _fold(w, b, s, t, out_size, dtype, channel_axis=0):
     return w, None, s.astype(dtype), shift
 
 
-# The folded weight, bias, scale and shift of a chain whose weight has at most `_KEEP_MAX`
-# entries are kept between calls, and reused while the BatchNorm's four vectors, the bias
-# and (when it is folded) the weight hold exactly the bytes they were made from: no write
-# to a parameter, in place or not, can go unseen. On small layers the folding's dozen numpy
-# calls (and a depthwise layer's bands, which conv_fast then keeps too) cost more than the
-# byte comparisons: 0.97-0.98 of MobileNet 0.25's and v2's inference at batch 1, no change
-# at batch 32 or on ResNet-18 (`benchmarks/lever_ab.py ... gluonlite.subgraph.fuse:
-# KEEP_FOLDED`). Larger weights are folded on every call: their check would read as much as
-# the folding, and their kept copies double their memory.
+# The folded weight, bias, scale and shift of a chain are kept between calls, and reused
+# while the BatchNorm's four vectors, the bias and (when it is folded) the weight hold
+# exactly the bytes they were made from: no write to a parameter, in place or not, can go
+# unseen. On small layers the folding's dozen numpy calls (and a depthwise layer's bands,
+# which conv_fast then keeps too) cost more than the byte comparisons: 0.97-0.98 of
+# MobileNet 0.25's and v2's inference at batch 1, no change at batch 32 or on ResNet-18
+# (`benchmarks/lever_ab.py ... gluonlite.subgraph.fuse:KEEP_FOLDED`). A weight folded into
+# is kept up to `_KEEP_MAX` entries; larger ones are folded on every call (their check would
+# read as much as the folding, and their kept copies double their memory). A weight left
+# unfolded, larger than the output, is never compared: only its BatchNorm's factors are kept.
 KEEP_FOLDED = True
 _KEEP_MAX = 1 << 16
 
@@ -404,10 +405,10 @@ def _folded(c, xs, w, b, out_size, dtype, channel_axis):
     """`_fold` of chain `c`'s product and BatchNorm on the call's inputs `xs`, the one kept
     from an earlier call where those inputs are unchanged (`KEEP_FOLDED`, above)."""
     q, refs = c.bn[1], c.bn[2]
-    if not KEEP_FOLDED or w.size > _KEEP_MAX:
+    into_weight = w.size <= out_size
+    if not KEEP_FOLDED or (into_weight and w.size > _KEEP_MAX):
         s, t = _bn_scale_shift(q, xs, refs, dtype)
         return _fold(w, b, s, t, out_size, dtype, channel_axis)
-    into_weight = w.size <= out_size
     sources = [xs[r] for r in refs[1:]] + ([b] if b is not None else []) + \
         ([w] if into_weight else [])
     key = (np.dtype(dtype).str, into_weight, [_snapshot(a) for a in sources])

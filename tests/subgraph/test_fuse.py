@@ -425,6 +425,35 @@ def test_kept_folding_is_reused_until_a_parameter_changes(monkeypatch):
         last = got
 
 
+def test_a_weight_left_unfolded_keeps_only_its_batchnorm_factors(monkeypatch):
+    """A weight larger than the output (a 3x3 layer on a 2 x 2 map) is not folded into: its
+    BatchNorm's scale and shift are kept and made again when the statistics change, while
+    the weight itself, written in place, is read afresh on every call."""
+    mx.random.seed(0)
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(16, 3, padding=1, in_channels=8), nn.BatchNorm(), nn.Activation("relu"))
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    x = nd.array(np.random.default_rng(1).standard_normal((1, 8, 2, 2)))
+    net(x)
+    net.hybridize(static_alloc=True, static_shape=True)
+    made = []
+    real = fuse._bn_scale_shift
+    monkeypatch.setattr(fuse, "_bn_scale_shift", lambda *a: made.append(1) or real(*a))
+    first = net(x).asnumpy()
+    net(x)
+    assert len(made) == 1
+    w = _param(net, "weight", 0).data()
+    w *= -1
+    got = net(x).asnumpy()
+    assert len(made) == 1 and np.abs(got - first).max() > 1e-3
+    np.testing.assert_allclose(got, _unfused(net, x), rtol=1e-5, atol=1e-6)
+    mean = _param(net, "running_mean", 0).data()
+    mean[:] = 0.5
+    got = net(x).asnumpy()
+    assert len(made) == 2
+    np.testing.assert_allclose(got, _unfused(net, x), rtol=1e-5, atol=1e-6)
+
+
 def test_kept_folding_can_be_switched_off(monkeypatch):
     """With fuse.KEEP_FOLDED False every call folds again, with the same numbers, and the
     folded weight it hands the product stays writable."""
