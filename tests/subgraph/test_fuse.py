@@ -116,6 +116,27 @@ _CASES = {  # name: (block maker, input shape, operator chains expected)
 }
 
 
+def _move_statistics(net, rng):
+    """Set every BatchNorm's scales, shifts and moving statistics of `net` to draws from
+    `rng` away from 0 and 1 (gamma and the variance in [0.5, 1.5), the rest in [-0.5, 0.5))."""
+    for pname, p in net.collect_params().items():
+        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
+            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
+            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+
+
+def _bottleneck(shape):
+    """A `_Bottleneck` of 3 channels, initialized on an input of `shape` (returned too), its
+    statistics moved."""
+    mx.random.seed(0)
+    net = _Bottleneck(3)
+    net.initialize(mx.init.Xavier(magnitude=2.0))
+    x = nd.array(np.random.default_rng(1).standard_normal(shape))
+    net(x)
+    _move_statistics(net, np.random.default_rng(2))
+    return net, x
+
+
 def _make(name, dtype="float32"):
     make, shape, chains = _CASES[name]
     mx.random.seed(0)
@@ -124,10 +145,7 @@ def _make(name, dtype="float32"):
     rng = np.random.default_rng(1)
     x = nd.array(rng.standard_normal(shape))
     net(x)
-    for pname, p in net.collect_params().items():  # statistics and scales far from 0 and 1
-        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
-            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
-            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    _move_statistics(net, rng)
     if dtype != "float32":
         net.cast(dtype)
         x = x.astype(dtype)
@@ -300,16 +318,7 @@ def test_depthwise_and_pointwise_layers_take_the_epilogue_block_by_block(monkeyp
     numbers."""
     monkeypatch.setattr(conv_fast, "_DW_BLOCK", 3 * 42 * 42)   # a few channels per block
     monkeypatch.setattr(conv_fast, "_EPILOGUE_BLOCK", 4000)     # a 1x1 layer's sample each
-    mx.random.seed(0)
-    net = _Bottleneck(3)
-    net.initialize(mx.init.Xavier(magnitude=2.0))
-    x = nd.array(np.random.default_rng(1).standard_normal((3, 3, 40, 40)))
-    net(x)
-    rng = np.random.default_rng(2)
-    for pname, p in net.collect_params().items():
-        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
-            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
-            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    net, x = _bottleneck((3, 3, 40, 40))
     ref = net(x).asnumpy()
     indices = []
     real = fuse._epilogue
@@ -347,18 +356,9 @@ def test_an_epilogue_on_some_channels_takes_their_scale_and_shift():
 
 
 def _narrow_bottleneck():
-    """A hybridized (static) `_Bottleneck` on an 8 x 8 map, its depthwise layer banded, its
-    statistics and scales moved away from 0 and 1; and its input."""
-    mx.random.seed(0)
-    net = _Bottleneck(3)
-    net.initialize(mx.init.Xavier(magnitude=2.0))
-    x = nd.array(np.random.default_rng(1).standard_normal((2, 3, 8, 8)))
-    net(x)
-    rng = np.random.default_rng(2)
-    for pname, p in net.collect_params().items():
-        if pname.endswith(("gamma", "beta", "running_mean", "running_var")):
-            lo = 0.5 if pname.endswith(("gamma", "running_var")) else -0.5
-            p.set_data(nd.array(rng.uniform(lo, lo + 1.0, p.shape)))
+    """A hybridized (static) `_bottleneck` on an 8 x 8 map (its depthwise layer banded), and
+    its input."""
+    net, x = _bottleneck((2, 3, 8, 8))
     net.hybridize(static_alloc=True, static_shape=True)
     return net, x
 
