@@ -132,6 +132,16 @@ def batchnorm_read(case, reader):
     return out
 
 
+def assert_pass_leaves(y, case, monkeypatch, switch=None):
+    """The training pass returns graph `y` itself: as built for `case`, with its own `switch`
+    off (a case ending in ' off'), or with the whole pass off (case 'switched off')."""
+    if case == "switched off":
+        monkeypatch.setattr(bn_relu_pass, "ENABLED", False)
+    elif switch is not None and case.endswith(" off"):
+        monkeypatch.setattr(bn_relu_pass, switch, False)
+    assert bn_relu_pass.fuse_bn_relu(y) is y
+
+
 def steps_with_switch(monkeypatch, switch, on, build, x, steps=2):
     """`sgd_steps` of the network `build()` (seeded, Xavier-initialized) on `x`, with the
     training pass's switch `switch` (``ENABLED``, ``RESIDUAL``, ``CLIP``) set to `on`:

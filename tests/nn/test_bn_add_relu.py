@@ -18,8 +18,8 @@ from gluonlite.base import MXNetError
 from gluonlite.executor import bn_relu as bn_relu_pass
 from gluonlite.ops import bn_fast
 from gluonlite.symbol.symbol import topo_nodes
-from bn_runs import (assert_fused_in_training_only, central_differences, each_setting, graph_ops,
-                     norm_case, norm_stats, run_norm, steps_with_switch)
+from bn_runs import (assert_fused_in_training_only, assert_pass_leaves, central_differences,
+                     each_setting, graph_ops, norm_case, norm_stats, run_norm, steps_with_switch)
 
 FUSED = "_bn_add_relu"
 
@@ -181,11 +181,7 @@ def test_pass_leaves_what_it_cannot_fuse(case, monkeypatch):
         y = act + bn
     else:
         y = act
-    if case == "residual off":
-        monkeypatch.setattr(bn_relu_pass, "RESIDUAL", False)
-    if case == "switched off":
-        monkeypatch.setattr(bn_relu_pass, "ENABLED", False)
-    assert bn_relu_pass.fuse_bn_relu(y) is y
+    assert_pass_leaves(y, case, monkeypatch, "RESIDUAL")
 
 
 class _Residual(gluon.HybridBlock):
