@@ -8,6 +8,8 @@ import tempfile
 
 import numpy as np
 
+from .c_api import LIB, SymbolHandle, c_str, c_str_array, mx_uint  # noqa: F401 (MXNet's names)
+
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "string_types", "numeric_types",
            "integer_types", "py_str", "DTYPE_CODES", "CODE_DTYPES", "normalize_dtype",
            "dtype_name", "flatten", "unflatten", "structure_str", "user_frame", "write_atomically",
@@ -303,6 +305,27 @@ mx_real_t = np.float32  # MXNet's default real type (its tests import it from ba
 # The ctypes type of libmxnet's NDArray handle; libraries import it at module level (GluonNLP's
 # calibration collector). gluonlite has no C handles: it exists for those imports.
 NDArrayHandle = ctypes.c_void_p
+# libmxnet's C functions that MXNet's own Python code calls through ctypes, emulated, and the
+# helpers it calls them with (gluonlite.c_api)
+_LIB = LIB
+
+
+def check_call(ret):
+    """Raise when a C function's return code is not 0, libmxnet's convention. The functions
+    of `_LIB` raise their own errors and return 0, so with them this only checks the 0.
+
+    Args:
+        ret: the return code.
+
+    Raises:
+        MXNetError: `ret` is not 0.
+
+    Example::
+
+        mx.base.check_call(0)     # None
+    """
+    if ret != 0:
+        raise MXNetError(f"a C API call returned {ret!r}, expected 0")
 
 
 def py_str(x):

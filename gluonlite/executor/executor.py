@@ -8,7 +8,7 @@ from ..ndarray.ndarray import NDArray, check_grad_req
 from ..ops.random import generator
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
-from .hooks import apply_graph_passes
+from .hooks import apply_bind_passes, apply_graph_passes
 from .infer import infer_graph
 from .plan import compile_plan
 from .node_values import report_grads, report_ops
@@ -139,6 +139,8 @@ class Executor:
                 _check_device(what, k, v, self._ctx)
         reqs = grad_reqs(arg_names, grad_req)
         self._grad_req = {n: (r if n in self.grad_dict else "null") for n, r in reqs.items()}
+        self._symbol = apply_bind_passes(
+            self._symbol, need_grad=any(r != "null" for r in self._grad_req.values()))
         self._arg_names, self._aux_names = arg_names, aux_names
         self._input_names = symbol.list_inputs()
         self._plans = {}

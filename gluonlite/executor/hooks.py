@@ -9,10 +9,12 @@ _passes = []
 _device_passes = []
 _inference_passes = []
 _training_passes = []
+_bind_passes = []
 
 __all__ = ["register_graph_pass", "apply_graph_passes", "register_device_pass",
            "apply_device_passes", "register_inference_pass", "apply_inference_passes",
-           "register_training_pass", "apply_training_passes"]
+           "register_training_pass", "apply_training_passes", "register_bind_pass",
+           "apply_bind_passes"]
 
 
 def _add(passes, fn):
@@ -142,3 +144,38 @@ def apply_training_passes(symbol):
         apply_training_passes(y)   # y itself unless a pass rewrites it
     """
     return _run(_training_passes, symbol)
+
+
+def register_bind_pass(fn):
+    """Register `fn(symbol, need_grad) -> symbol`, run on the graph of every executor
+    (``bind``/``simple_bind``) after the graph passes, with `need_grad` True when the executor
+    computes some gradient: what MXNet's GraphExecutor alone does, such as partitioning with
+    the backend ``MXNET_SUBGRAPH_BACKEND`` names.
+
+    Example::
+
+        from gluonlite.executor.hooks import register_bind_pass
+        def keep(symbol, need_grad):   # leaves every graph as it is
+            return symbol
+        register_bind_pass(keep)   # runs at every bind
+    """
+    return _add(_bind_passes, fn)
+
+
+def apply_bind_passes(symbol, need_grad):
+    """`symbol` after every registered bind pass.
+
+    Args:
+        symbol: the executor's graph.
+        need_grad: whether the executor computes some gradient.
+
+    Returns:
+        The rewritten `Symbol` (`symbol` itself when no pass changes it).
+
+    Example::
+
+        from gluonlite.executor.hooks import apply_bind_passes
+        y = sym.tanh(sym.var('x'))
+        apply_bind_passes(y, need_grad=False) is y   # True unless MXNET_SUBGRAPH_BACKEND is set
+    """
+    return _run(_bind_passes, symbol, need_grad)

@@ -448,7 +448,7 @@ def _dtype_rule(node, ins, known_outs):
 
 
 def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.float32,
-                partial=False):
+                partial=False, output_shapes=None):
     """Shapes and dtypes of every entry of `symbol`'s graph.
 
     Args:
@@ -459,6 +459,9 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
             after inference (pass None to leave them unknown).
         partial: return partly known shapes (`UNK` for unknown dimensions) instead of
             None.
+        output_shapes: what is known of the outputs' shapes, a list in ``symbol.outputs``
+            order (None where unknown), for inference to run back from (a subgraph node's
+            rule: its outputs' shapes are known where its inputs' are not).
 
     Returns:
         (shapes, dtypes): dicts keyed by entry ``(id(node), index)``; None where unknown.
@@ -486,6 +489,9 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
             shapes[(id(n), 0)] = given
             d = known_dtypes.get(n.name)
             dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
+    for (n, i), s in zip(symbol.outputs, output_shapes or ()):
+        if s is not None and n.op is not None:
+            shapes[(id(n), i)] = import_shape(s)
     _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)
     if _fill_partial_vars(nodes, shapes):
         _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)

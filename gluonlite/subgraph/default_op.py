@@ -128,6 +128,16 @@ def _infer(p, known, what):
     return ins, outs
 
 
+def _infer_back(p, ins, outs):
+    """The inputs' shapes from what is known of the inputs and the outputs: the subgraph's
+    inference run from both ends (a weight known only through the convolution that reads
+    the subgraph's output)."""
+    meta = subgraph_meta(p)
+    given = {v.name: k for v, k in zip(meta.vars, ins) if k is not None}
+    values, _ = infer_graph(meta.sub, given, None, None, output_shapes=outs)
+    return [values.get((id(v), 0)) for v in meta.vars]
+
+
 def _signature(full_output_names):
     return Signature(_input_names, lambda p: _n_visible(p) + 1, visible=_n_visible,
                      output_names=lambda p: subgraph_meta(p).output_names, call_order=(),
@@ -137,7 +147,7 @@ def _signature(full_output_names):
 
 # The rules of a node running its subgraph, and its traits: the hidden last output is the run
 # kept for the vjp.
-_RULES = Rules(_kernel, _vjp, shape=lambda p, ins: _infer(p, ins, "shape"),
+_RULES = Rules(_kernel, _vjp, shape=(lambda p, ins: _infer(p, ins, "shape"), _infer_back),
                dtype=lambda p, ins: _infer(p, ins, "dtype"))
 _TRAITS = Traits(stateful=True)
 
@@ -222,3 +232,5 @@ class DefaultSubgraphProperty(SubgraphProperty):
 
 
 register_subgraph_property("default", DefaultSubgraphProperty)
+# MXNet 1.9.1's second default backend: the same grouping, written on its newer selector API
+register_subgraph_property("default_v2", DefaultSubgraphProperty)

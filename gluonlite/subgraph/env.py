@@ -1,13 +1,29 @@
-"""The environment hook: ``GLUONLITE_SUBGRAPH_BACKEND=name`` partitions every graph at
-``bind``/``simple_bind`` and at the first hybridized call (registered as a graph pass of the
-executor, see `gluonlite.executor.hooks`)."""
+"""The environment hooks.
+
+- ``GLUONLITE_SUBGRAPH_BACKEND=name`` partitions every graph at ``bind``/``simple_bind`` and
+  at the first hybridized call (a graph pass of the executor, see
+  `gluonlite.executor.hooks`).
+- ``MXNET_SUBGRAPH_BACKEND=name``, MXNet's variable, is read where MXNet reads it: at
+  ``bind``/``simple_bind`` only (a bind pass). ``NONE`` or empty means no backend, as on
+  MXNet; a backend marked ``inference_only`` (``'MKLDNN'``, which is gluonlite's ``'FUSE'``)
+  is skipped by an executor that computes gradients, as MXNet skips its own.
+"""
 import os
 
 from .partition import partition_graph
+from .registry import create_subgraph_property
 
-__all__ = ["ENV_VAR", "maybe_partition"]
+__all__ = ["ENV_VAR", "MXNET_ENV_VAR", "maybe_partition", "partition_at_bind"]
 
 ENV_VAR = "GLUONLITE_SUBGRAPH_BACKEND"
+MXNET_ENV_VAR = "MXNET_SUBGRAPH_BACKEND"
+
+
+def _partition(symbol, variable, backend):
+    try:
+        return partition_graph(symbol, backend)
+    except ValueError as e:
+        raise ValueError(f"{variable}={backend!r}: {e}") from None
 
 
 def maybe_partition(symbol):
@@ -31,7 +47,40 @@ def maybe_partition(symbol):
     backend = os.environ.get(ENV_VAR, "").strip()
     if not backend:
         return symbol
+    return _partition(symbol, ENV_VAR, backend)
+
+
+def partition_at_bind(symbol, need_grad):
+    """`symbol` partitioned with the backend named by ``MXNET_SUBGRAPH_BACKEND``, as MXNet's
+    executor does at ``bind``/``simple_bind``; `symbol` itself when the variable is unset,
+    empty or ``NONE``, when ``GLUONLITE_SUBGRAPH_BACKEND`` has partitioned the graph already,
+    or when the executor computes gradients (`need_grad`) and the backend is
+    ``inference_only``.
+
+    Args:
+        symbol: the executor's graph.
+        need_grad: whether the executor computes some gradient.
+
+    Raises:
+        ValueError: the variable names an unknown backend (the registered ones are listed).
+
+    Example::
+
+        import os
+        x = sym.var('x'); y = sym.tanh(sym.exp(x))
+        os.environ['MXNET_SUBGRAPH_BACKEND'] = 'default'
+        mx.subgraph.set_subgraph_property_op_names('default', ['exp'])
+        exe = y.simple_bind(mx.cpu(), x=(2,), grad_req='null')   # exp runs in a subgraph
+        del os.environ['MXNET_SUBGRAPH_BACKEND']
+        mx.subgraph.remove_subgraph_property_op_names('default')
+    """
+    backend = os.environ.get(MXNET_ENV_VAR, "").strip()
+    if not backend or backend == "NONE" or os.environ.get(ENV_VAR, "").strip():
+        return symbol
     try:
-        return partition_graph(symbol, backend)
+        prop = create_subgraph_property(backend)
     except ValueError as e:
-        raise ValueError(f"{ENV_VAR}={backend!r}: {e}") from None
+        raise ValueError(f"{MXNET_ENV_VAR}={backend!r}: {e}") from None
+    if need_grad and prop.inference_only:
+        return symbol
+    return _partition(symbol, MXNET_ENV_VAR, backend)

@@ -235,6 +235,10 @@ class FuseProperty(SubgraphProperty):
         '_sg_fuse' in fused.tojson()   # True: FullyConnected and relu are one node
     """
 
+    # a fused node's gradient runs its chain again unfused: a graph that computes gradients
+    # is faster left alone, as MXNet's MKLDNN backend leaves it
+    inference_only = True
+
     def pre_partition(self, symbol):
         """Count each node's readers in `symbol` (a chain goes on through nodes read once).
 

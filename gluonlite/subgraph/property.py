@@ -28,6 +28,11 @@ class SubgraphProperty:
         y = mx.subgraph.partition_graph(sym.tanh(sym.exp(x)) + x, "my_backend")
     """
 
+    # True for a backend whose graphs compute no gradient through its nodes' fast paths
+    # (MXNet's ``inference_only``): a bind that computes gradients skips it when the
+    # environment selects it (`gluonlite.subgraph.env`)
+    inference_only = False
+
     def __init__(self):
         self._attrs = {}
 

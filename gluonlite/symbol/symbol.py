@@ -11,6 +11,7 @@ import numpy as np
 
 from ..base import (NotImplementedForSymbol, normalize_dtype, DTYPE_CODES, MXNetTypeError,
                     MXNetValueError)
+from ..c_api import SymbolHandle, take as take_handle
 from ..ops import registry
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.registry import Params
@@ -265,7 +266,12 @@ class Symbol:
 
     Args:
         outputs: the output entries, an iterable of ``(Node, output index)`` pairs (a list is
-            kept); users build Symbols with the functions above, not this constructor.
+            kept); users build Symbols with the functions above, not this constructor. MXNet
+            code passes a ``SymbolHandle`` that one of libmxnet's C functions returned
+            (`gluonlite.c_api`): the Symbol it stands for.
+
+    Raises:
+        ValueError: a handle that stands for no Symbol.
 
     Example::
 
@@ -277,6 +283,12 @@ class Symbol:
     __slots__ = ("_outputs", "__weakref__")
 
     def __init__(self, outputs):
+        if isinstance(outputs, SymbolHandle):
+            held = take_handle(outputs)
+            if not isinstance(held, Symbol):
+                raise ValueError(f"Symbol(handle): the handle stands for a "
+                                 f"{type(held).__name__}, not a Symbol")
+            outputs = held._outputs
         self._outputs = list(outputs)
 
     # ---- structure ----------------------------------------------------------------------
@@ -859,19 +871,29 @@ class Symbol:
         """
         return self
 
-    def optimize_for(self, backend, args=None, aux=None, ctx=None, **kwargs):
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
+                     type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
         """The graph partitioned for subgraph `backend` (see `gluonlite.subgraph`).
 
         Args:
             backend: a backend registered with `gluonlite.subgraph`.
             args: not used (MXNet's signature: partitioning here does not look at bound
-                arrays).
+                arrays, shapes or types).
             aux: not used (as `args`).
             ctx: not used (as `args`).
-            **kwargs: passed to the partitioner (``op_names`` for the 'default' backend).
+            shape_dict: not used (as `args`).
+            type_dict: not used (as `args`).
+            stype_dict: not used (as `args`).
+            skip_infer: not used (as `args`).
+            **kwargs: passed to the partitioner (``op_names`` for the 'default' backend), but
+                ``dedup_subgraph``: MXNet's option to give a subgraph one input per distinct
+                entry it reads; gluonlite's partitioner always does, so True and False give
+                the same graph.
 
         Raises:
             ValueError: an unknown backend (the partitioner's error).
+            TypeError: an option the partitioner does not take, or a `dedup_subgraph` that is
+                not a bool.
 
         Example::
 
@@ -879,6 +901,9 @@ class Symbol:
             p = y.optimize_for('default', op_names=['exp', 'tanh'])
             print(p.debug_str())   # one _default_subgraph_op node holding exp and tanh
         """
+        dedup = kwargs.pop("dedup_subgraph", True)
+        if not isinstance(dedup, bool):
+            raise TypeError(f"optimize_for: dedup_subgraph must be a bool, got {dedup!r}")
         return _installed("partition", "optimize_for")(self, backend, **kwargs)
 
     def get_backend_symbol(self, backend):
