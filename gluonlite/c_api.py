@@ -23,7 +23,7 @@ Example::
     out = SymbolHandle()
     check_call(_LIB.MXBuildSubgraphByOpNames(y.handle, c_str('default'), mx_uint(1),
                                              c_str_array(['exp']), ctypes.byref(out)))
-    sym.Symbol(out).get_internals().list_outputs()   # exp now runs in a _default_subgraph_op
+    '_default_subgraph_op' in sym.Symbol(out).tojson()   # True: exp runs in a subgraph node
 """
 import ctypes
 import itertools
@@ -164,10 +164,6 @@ class _Library:
     def __init__(self):
         self._functions = {}
 
-    def register(self, fn):
-        self._functions[fn.__name__] = fn
-        return fn
-
     def __getattr__(self, name):
         functions = self.__dict__.get("_functions", {})
         try:
@@ -198,4 +194,5 @@ def register(fn):
 
         mx.base._LIB.MXExampleNoop()      # 0
     """
-    return LIB.register(fn)
+    LIB._functions[fn.__name__] = fn
+    return fn

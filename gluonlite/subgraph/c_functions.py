@@ -67,6 +67,11 @@ def _set(fn_name, prop_name, num_ops, op_names):
     return 0
 
 
+def _remove(fn_name, prop_name):
+    remove_subgraph_property_op_names(c_api.text(prop_name, f"{fn_name}: prop_name"))
+    return 0
+
+
 @c_api.register
 def MXSetSubgraphPropertyOpNames(prop_name, num_ops, op_names):
     """`set_subgraph_property_op_names` from C arguments (the names ``MXNET_SUBGRAPH_BACKEND``
@@ -123,9 +128,7 @@ def MXRemoveSubgraphPropertyOpNames(prop_name):
         from gluonlite.base import _LIB, c_str
         _LIB.MXRemoveSubgraphPropertyOpNames(c_str('default'))    # 0
     """
-    remove_subgraph_property_op_names(
-        c_api.text(prop_name, "MXRemoveSubgraphPropertyOpNames: prop_name"))
-    return 0
+    return _remove("MXRemoveSubgraphPropertyOpNames", prop_name)
 
 
 @c_api.register
@@ -140,6 +143,4 @@ def MXRemoveSubgraphPropertyOpNamesV2(prop_name):
         from gluonlite.base import _LIB, c_str
         _LIB.MXRemoveSubgraphPropertyOpNamesV2(c_str('default'))    # 0
     """
-    remove_subgraph_property_op_names(
-        c_api.text(prop_name, "MXRemoveSubgraphPropertyOpNamesV2: prop_name"))
-    return 0
+    return _remove("MXRemoveSubgraphPropertyOpNamesV2", prop_name)
