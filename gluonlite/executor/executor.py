@@ -6,6 +6,7 @@ import numpy as np
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 from ..ops.random import generator
+from ..symbol.storage import gradient_storage_types, infer_storage_types
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_bind_passes, apply_graph_passes
@@ -154,6 +155,10 @@ class Executor:
         self._rng_before = None
         self._monitor = None
         self.outputs = self._blank_outputs()
+        # the outputs' storage types, as MXNet infers them from the bound arrays' (None: all
+        # dense); the graph computes dense values, given to the user in that storage
+        self._out_stypes = _sparse_output_stypes(symbol, self.arg_dict, self.aux_dict)
+        self._dense_outputs = self.outputs
 
     def _blank_outputs(self):
         """Zero arrays of the outputs' inferred shapes, as MXNet has them right after bind
@@ -287,7 +292,8 @@ class Executor:
         self._rng_before = (_rng_state() if self._draws and not is_train else None)
         # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
         # as long as their shapes and dtypes do not change.
-        prev = self.outputs
+        sparse = self._out_stypes is not None
+        prev = self._dense_outputs if sparse else self.outputs
         reuse = len(prev) == len(plan.out_shapes) and all(
             o.shape == s and o._data.dtype == d
             for o, s, d in zip(prev, plan.out_shapes, plan.out_dtypes))
@@ -301,7 +307,13 @@ class Executor:
         self._inference_ran = not is_train
         self._forward_ran = True
         if not reuse:
-            self.outputs = [NDArray(o, self._ctx) for o in outs]
+            prev = [NDArray(o, self._ctx) for o in outs]
+            if not sparse:
+                self.outputs = prev
+        if sparse:
+            self._dense_outputs = prev
+            self.outputs = [o if st == "default" else o.tostype(st)
+                            for o, st in zip(prev, self._out_stypes)]
         if self._monitor is not None:
             self._run_monitor(bool(is_train))
         return self.outputs
@@ -354,7 +366,9 @@ class Executor:
             # as in MXNet, 'write' gradients are zeros and 'add' ones keep their values
             for name, req in self._grad_req.items():
                 if req == "write":
-                    self.grad_dict[name][:] = 0
+                    g = self.grad_dict[name]
+                    # a sparse buffer takes an array (a number would store every entry)
+                    g[:] = 0 if g.__class__ is NDArray else np.zeros(g.shape, g.dtype)
             return
         plan, saved = self._saved
         if out_grads is None:
@@ -618,6 +632,18 @@ class Executor:
         return f"<Executor of {self._symbol!r}>"
 
 
+def _sparse_output_stypes(symbol, arg_dict, aux_dict):
+    """The storage types of `symbol`'s outputs given the bound arrays' (a list), or None
+    where every output is dense or the operators cannot say (a dense graph can make a
+    sparse output: cast_storage)."""
+    known = {n: a.stype for d in (arg_dict, aux_dict) for n, a in d.items()}
+    try:
+        _, outs, _ = infer_storage_types(symbol, known)
+    except ValueError:
+        return None  # computed dense as before; storage inference reports it when asked
+    return outs if any(st != "default" for st in outs) else None
+
+
 def _check_device(what, name, array, ctx):
     """Raise when `array` lives on another device than the executor's `ctx` (cpu ids are one
     host memory; a gpu is its own)."""
@@ -748,6 +774,11 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     reqs = grad_reqs(symbol.list_arguments(), grad_req)
     grads = {n: alloc(n, *([shared_exec.grad_dict] if from_exec and n in shared_names else []))
              for n in args if reqs[n] != "null"}
+    # a gradient MXNet gives as rows (Embedding(sparse_grad=True)'s weight) gets a row_sparse
+    # buffer, as MXNet's simple_bind allocates it
+    for n, st in gradient_storage_types(symbol).items():
+        if st != "default" and n in grads and grads[n].__class__ is NDArray:
+            grads[n] = grads[n].tostype(st)
     exe = Executor(symbol, ctx, args, grads, reqs, aux)
     if placed and len(exe.outputs) == len(symbol.outputs):
         # an output lives where its node's group is placed (forward writes into these arrays)

@@ -750,6 +750,8 @@ def _binary(name, kind, shape_rule, aliases=()):
     storage = None
     if kind in ("add", "sub", "mul", "div"):
         storage = sparse.elemwise_rule(kind) if same else sparse.broadcast_rule(kind)
+    elif kind in ("maximum", "minimum", "hypot") and same:
+        storage = sparse.elemwise_rule(kind)  # MXNet 1.9.1 has their sparse kernels too
     register(name, inputs=("lhs", "rhs"), vjp=vjp, shape=shape_rule(name), dtype=keep_dtype,
              aliases=aliases, fast=fast, storage=storage)(kernel)
 

@@ -7,7 +7,7 @@ the imperative calls follow (`gluonlite.ops.sparse.rule.output_stypes`).
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype
 from ..ops.sparse.rule import output_stypes
 
-__all__ = ["infer_storage_types"]
+__all__ = ["infer_storage_types", "gradient_storage_types"]
 
 
 def _var_stype(node, known):
@@ -56,3 +56,39 @@ def infer_storage_types(symbol, known):
     aux = [by_name[n] for n in symbol.list_auxiliary_states()]
     outs = [stypes[(id(n), i)] for n, i in symbol._outputs]
     return args, outs, aux
+
+
+def gradient_storage_types(symbol):
+    """{argument name: the storage type of its gradient} as MXNet's backward storage
+    inference gives it: 'row_sparse' for an argument every reader of which gives its
+    gradient as rows whatever the storage of its inputs (``Embedding(sparse_grad=True)``'s
+    weight, ``contrib.SparseEmbedding``'s), else 'default'. `simple_bind` allocates the
+    gradient buffers so.
+
+    Args:
+        symbol: the Symbol.
+
+    Returns:
+        dict.
+
+    Example::
+
+        from gluonlite.symbol.storage import gradient_storage_types
+        y = sym.Embedding(sym.var('x'), sym.var('w'), input_dim=10, output_dim=2,
+                          sparse_grad=True)
+        gradient_storage_types(y)     # {'x': 'default', 'w': 'row_sparse'}
+    """
+    readers = {}
+    for node in symbol._nodes():
+        if node.op is None:
+            continue
+        rule = node.op.storage
+        # the rule's gradient for dense inputs: what the operator's attributes alone decide
+        rows = rule is not None and rule.grad is not None and \
+            rule.grad(node.params, None) is not None
+        for k, (src, _) in enumerate(node.inputs):
+            if src.op is None:
+                readers.setdefault(src.name, []).append(
+                    rows and node.op.differentiable(k, node.params))
+    return {n: "row_sparse" if readers.get(n) and all(readers[n]) else "default"
+            for n in symbol.list_arguments()}

@@ -213,8 +213,6 @@ def _grad_requests(sym, grad_nodes):
 
 
 def _check_grad_stypes(stypes, what):
-    # A graph's gradients are computed on dense values: a sparse storage type asked for a
-    # gradient changes how MXNet stores it, not its values, which is what is compared.
     for k, stype in (stypes or {}).items():
         check_stype(stype, f"{what}[{k!r}]", sparse_ok=True)
 
@@ -252,7 +250,8 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
             {name: grad_req} dict ('add' checks accumulation, 'null' that the buffer stays).
         use_forward_train: run the finite-difference forwards in training mode.
         ctx: the context (default: `default_context()`).
-        grad_stype_dict: gradient storage types; only 'default' exists in gluonlite.
+        grad_stype_dict: gradient storage types, checked; the numeric gradient is compared
+            as dense values whatever the storage.
         dtype: float16, float32 (default, as MXNet) or float64 (accurate differences).
 
     Raises:
@@ -365,7 +364,9 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
         expected: the gradients, a {argument name: array} dict (only those are checked) or a
             list in `list_arguments()` order.
         grad_req: 'write', 'add' or 'null', one for all or a list/dict per argument.
-        grad_stypes: gradient storage types; only 'default' exists in gluonlite.
+        grad_stypes: default None: {argument name: storage type} of the gradient buffers
+            ('default', 'row_sparse' or 'csr'); a sparse one starts as zeros and keeps its
+            storage type, as MXNet's does.
         rtol: default None: the relative tolerance (None: by dtype, as in
             `assert_almost_equal`).
         atol: default None: the absolute tolerance (None: by dtype).
@@ -405,9 +406,14 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
         reqs = {k: grad_req for k in args}
     else:
         reqs = _by_name("check_symbolic_backward: grad_req", args, grad_req, "arguments")
-    before = {k: np.random.normal(size=v.shape) for k, v in sorted(expected.items())}
+    stypes = {k: st for k, st in (grad_stypes or {}).items() if st not in (None, "default")}
+    # a gradient buffer of a sparse storage type starts empty (zeros), as MXNet makes it;
+    # a dense one holds random values, so that a 'write' leaving stale data is caught
+    before = {k: np.zeros(v.shape) if k in stypes else np.random.normal(size=v.shape)
+              for k, v in sorted(expected.items())}
     grads = {k: array(v, ctx=ctx, dtype=expected[k].dtype if dtype == "asnumpy" else dtype)
              for k, v in before.items()}
+    grads = {k: g.tostype(stypes[k]) if k in stypes else g for k, g in grads.items()}
     executor = sym.bind(ctx, args=location, args_grad=grads, aux_states=aux,
                         grad_req={k: r for k, r in reqs.items() if k in grads})
     executor.forward(is_train=True)

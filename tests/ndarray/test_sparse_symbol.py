@@ -82,8 +82,10 @@ def test_infer_storage_type_and_values_match_mxnet_executor(name):
     assert out_stypes == [STYPES[name][0]]
     vals = _inputs(spec)
     exe = s.bind(mx.cpu(), {k: nd.array(v).tostype(spec[k][0]) for k, v in vals.items()})
-    np.testing.assert_allclose(exe.forward()[0].asnumpy(), STYPES[name][1], rtol=1e-5,
-                               atol=1e-6)
+    for _ in range(2):  # the outputs keep MXNet's storage from call to call
+        out = exe.forward()[0]
+        assert out.stype == STYPES[name][0] and exe.outputs[0] is out
+        np.testing.assert_allclose(out.asnumpy(), STYPES[name][1], rtol=1e-5, atol=1e-6)
 
 
 def test_infer_storage_type_reads_var_attributes_and_refuses_unknown_names():
@@ -120,3 +122,54 @@ def test_executor_writes_back_a_sparse_auxiliary_state():
     exe.forward(is_train=True)
     assert mean.stype == "row_sparse"
     np.testing.assert_allclose(mean.asnumpy(), 0.5 * x.mean(axis=0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("stype", ["row_sparse", "csr"])
+def test_maximum_minimum_hypot_keep_sparse_storage_imperatively(stype):
+    a = np.array([[0, -1, 0], [2, 0, 0], [0, 0, 0]], np.float32)
+    b = np.array([[3, 0, 0], [0, 0, 0], [0, 0, -4]], np.float32)
+    for fn, want in ((nd._internal._maximum, np.maximum), (nd._internal._minimum, np.minimum),
+                     (nd._internal._hypot, np.hypot)):
+        out = fn(nd.array(a).tostype(stype), nd.array(b).tostype(stype))
+        assert out.stype == stype
+        np.testing.assert_allclose(out.asnumpy(), want(a, b), rtol=1e-6)
+    with pytest.raises(ValueError, match="_maximum: shapes must be equal"):
+        nd._internal._maximum(nd.array(a).tostype(stype), nd.ones((2, 3)).tostype(stype))
+
+
+def test_simple_bind_gives_a_rows_gradient_a_row_sparse_buffer():
+    # MXNet 1.9.1's test_sparse_operator.py::test_sparse_embedding checks this storage
+    for sparse_grad, want in ((True, "row_sparse"), (False, "default")):
+        e = sym.Embedding(sym.var("data"), sym.var("w"), input_dim=6, output_dim=2,
+                          sparse_grad=sparse_grad)
+        exe = e.simple_bind(mx.cpu(), grad_req={"data": "null", "w": "write"}, data=(3,))
+        exe.arg_dict["data"][:] = np.array([4, 1, 4])
+        exe.arg_dict["w"][:] = np.arange(12.0).reshape(6, 2)
+        exe.forward(is_train=True)
+        exe.backward([nd.ones((3, 2))])
+        g = exe.grad_dict["w"]
+        assert g.stype == want
+        want_g = np.zeros((6, 2), np.float32)
+        want_g[1], want_g[4] = 1, 2
+        np.testing.assert_array_equal(g.asnumpy(), want_g)
+
+
+def test_check_symbolic_backward_keeps_the_asked_gradient_storage():
+    x, y = sym.var("x"), sym.var("y")
+    grads = mx.test_utils.check_symbolic_backward(
+        sym.elemwise_mul(x, y), {"x": A, "y": 2 * A}, [np.ones((3, 3))], [2 * A, A],
+        grad_stypes={"x": "row_sparse", "y": "csr"})
+    assert grads["x"].stype == "row_sparse" and grads["y"].stype == "csr"
+    with pytest.raises(ValueError, match="grad_stypes"):
+        mx.test_utils.check_symbolic_backward(x * 2, [A], None, [2 * np.ones((3, 3))],
+                                              grad_stypes={"x": "dense"})
+
+
+def test_backward_without_a_gradient_path_zeroes_sparse_buffers():
+    x = sym.var("x")
+    g = nd.array(A).tostype("csr")
+    exe = sym.BlockGrad(x).bind(mx.cpu(), {"x": nd.array(A)}, args_grad={"x": g})
+    exe.forward(is_train=True)
+    exe.backward([nd.ones((3, 3))])
+    assert g.stype == "csr"
+    np.testing.assert_array_equal(g.asnumpy(), np.zeros((3, 3)))

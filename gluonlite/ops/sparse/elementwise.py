@@ -25,7 +25,8 @@ __all__ = ["UNARY_RULES", "elemwise_rule", "broadcast_rule", "scalar_rule", "IDE
            "CLIP", "ZEROS_LIKE", "ADD_N", "QUADRATIC", "refuse"]
 
 _IDX = np.int64
-_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+        "maximum": np.maximum, "minimum": np.minimum, "hypot": np.hypot}
 _CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
         "lt": np.less, "le": np.less_equal}
 
@@ -82,7 +83,9 @@ def _rsp_union(a, b, fn):
 
 def _csr_pair(a, b, kind):
     A, B = a.scipy(), b.scipy()
-    m = {"add": lambda: A + B, "sub": lambda: A - B, "mul": lambda: A.multiply(B)}[kind]()
+    m = {"add": lambda: A + B, "sub": lambda: A - B, "mul": lambda: A.multiply(B),
+         "maximum": lambda: A.maximum(B), "minimum": lambda: A.minimum(B),
+         "hypot": lambda: (A.multiply(A) + B.multiply(B)).sqrt()}[kind]()
     return from_scipy(spsp.csr_matrix(m).astype(a.data.dtype))
 
 
@@ -104,11 +107,12 @@ def _rsp_times_dense(a, d, fn):
 
 
 def elemwise_rule(kind):
-    """elemwise_<kind>: MXNet keeps csr+csr, rsp+rsp (add, sub, mul), csr*dense, rsp*dense
+    """elemwise_<kind> (and _maximum, _minimum, _hypot): MXNet keeps csr with csr and rsp
+    with rsp (every kind but div: each maps two zeros to zero), csr*dense and rsp*dense
     (either order, mul); everything else is dense.
 
     Args:
-        kind: 'add', 'sub', 'mul' or 'div'.
+        kind: 'add', 'sub', 'mul', 'div', 'maximum', 'minimum' or 'hypot'.
 
     Returns:
         StorageRule: whose kernel ``kernel(p, rc, lhs, rhs)`` gives the sparse result, or None
@@ -121,9 +125,11 @@ def elemwise_rule(kind):
         a = from_dense(np.eye(2), "csr")
         elemwise_rule("add").kernel(None, None, a, a).stype   # 'csr': csr + csr stays csr
     """
+    name = f"elemwise_{kind}" if kind in ("add", "sub", "mul", "div") else f"_{kind}"
+
     def kernel(p, rc, lhs, rhs):
         if tuple(lhs.shape) != tuple(rhs.shape):
-            raise ValueError(f"elemwise_{kind}: shapes must be equal, got {tuple(lhs.shape)} "
+            raise ValueError(f"{name}: shapes must be equal, got {tuple(lhs.shape)} "
                              f"and {tuple(rhs.shape)}")
         s = (stype_of(lhs), stype_of(rhs))
         if kind != "div" and s == ("row_sparse", "row_sparse"):
