@@ -311,6 +311,7 @@ class Executor:
             if not sparse:
                 self.outputs = prev
         if sparse:
+            # a sparse output is made anew from the dense one: its stored rows change per call
             self._dense_outputs = prev
             self.outputs = [o if st == "default" else o.tostype(st)
                             for o, st in zip(prev, self._out_stypes)]
