@@ -12,7 +12,10 @@ module, at the bottom with `base`, imports nothing of gluonlite. A name that is 
 raises AttributeError naming it and listing the ones that are.
 
 A handle that a function returns through ``ctypes.byref(out)`` is an opaque number standing
-for a gluonlite object until the caller wraps it (``Symbol(out)`` takes it back, `take`).
+for a gluonlite object until the caller wraps it (``Symbol(out)`` takes it back, `take`). An
+NDArray has a handle too, for as long as it lives: the number ctypes reads from it
+(``ctypes.cast(array, NDArrayHandle)``, as MXNet's monitor callbacks do, `handle_of`), which
+``NDArray(handle)`` turns back into the array (`lookup`).
 
 Example::
 
@@ -27,9 +30,10 @@ Example::
 """
 import ctypes
 import itertools
+import weakref
 
 __all__ = ["LIB", "register", "c_str", "c_str_array", "mx_uint", "SymbolHandle",
-           "new_handle", "take", "text", "texts"]
+           "new_handle", "take", "handle_of", "lookup", "text", "texts"]
 
 mx_uint = ctypes.c_uint
 SymbolHandle = ctypes.c_void_p
@@ -156,6 +160,52 @@ def take(handle):
     except KeyError:
         raise ValueError(f"handle {key!r} stands for no object: it was not returned by one of "
                          "gluonlite's emulated C functions, or it was used already") from None
+
+
+_SHARED = weakref.WeakValueDictionary()  # handle: a live object that gave it out
+
+
+def handle_of(obj):
+    """The handle standing for `obj` while it lives (the same each time it is asked).
+
+    Args:
+        obj: an object that can be weakly referenced (an NDArray).
+
+    Returns:
+        int: the handle, for a ``c_void_p``.
+
+    Example::
+
+        from gluonlite import c_api
+        x = nd.ones((2,))
+        c_api.lookup(ctypes.c_void_p(c_api.handle_of(x))) is x     # True
+    """
+    _SHARED[id(obj)] = obj
+    return id(obj)
+
+
+def lookup(handle):
+    """The object a handle stands for (a ``c_void_p`` or its value), leaving the handle valid:
+    one from `handle_of` while its object lives, or one a C function returned and no one
+    has taken yet.
+
+    Raises:
+        ValueError: no object stands under `handle`.
+
+    Example::
+
+        from gluonlite import c_api
+        x = nd.ones((2,))
+        c_api.lookup(c_api.handle_of(x)) is x       # True
+    """
+    key = handle.value if isinstance(handle, ctypes.c_void_p) else handle
+    obj = _SHARED.get(key)
+    if obj is None:
+        obj = _HANDLES.get(key)
+    if obj is None:
+        raise ValueError(f"handle {key!r} stands for no object: it was not given out by "
+                         "gluonlite, or its object is gone")
+    return obj
 
 
 class _Library:

@@ -26,24 +26,26 @@ Example::
 
 
 MXNet's deprecated `PythonOp`, `NumpyOp` and `NDArrayOp` are here too (each instance a Custom
-operator of its own, at the end of this module); MXNet's C-API helpers are not (see
-``api_exclusions.txt``).
+operator of its own, at the end of this module); of MXNet's C-API helpers, the ones
+`gluonlite.base` has (see ``api_exclusions.txt`` for the rest).
 """
 import collections
+import ctypes  # noqa: F401  (MXNet's module has it: its tests take it by a star import)
 import itertools
 import warnings
 
 import numpy as np
 
+from .base import NDArrayHandle, c_str, check_call, py_str  # noqa: F401  (MXNet's names)
 from .ndarray import NDArray  # noqa: F401  (MXNet's mx.operator has it)
 from . import symbol as _symbol
 from .ops import custom as _custom
 from .ops import registry as _registry
 from .util import is_np_array as _is_np_array
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "OperatorArguments", "is_np_array", "PythonOp", "NumpyOp",
-           "NDArrayOp"]
+# Deliberately no __all__, as MXNet's module has none: its tests take ctypes, NDArray and
+# NDArrayHandle from ``from mxnet.operator import *`` (a monitor callback's
+# ctypes.cast(arr, NDArrayHandle), then NDArray(handle)).
 
 
 class CustomOp:

@@ -1,7 +1,9 @@
 """`NDArray`: an array on a context, with MXNet 1.x semantics and autograd support."""
+import ctypes
+
 import numpy as np
 
-from .. import autograd_tape
+from .. import autograd_tape, c_api
 from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize, cpu
 from ..ops.fluent import reshape_shape, transpose_axes
@@ -136,8 +138,15 @@ class NDArray:
 
     Args:
         data: the raw array the NDArray wraps (a numpy array on the cpu, a device array of
-            the context's array module on a gpu), used as is, not copied.
+            the context's array module on a gpu), used as is, not copied. MXNet code passes
+            an NDArray's handle (``ctypes.cast(array, NDArrayHandle)``): the array it
+            stands for, sharing its data.
         ctx: the Context `data` lives on (default None: the current context).
+        writable: default True; False with a handle gives a view that refuses writes (cpu),
+            as MXNet's ``NDArray(handle, writable=False)``.
+
+    Raises:
+        ValueError: a handle that stands for no NDArray.
 
     Example::
 
@@ -152,7 +161,18 @@ class NDArray:
     _sparse = False
     _np_array = False  # True for mx.np.ndarray (the NumPy dialect's array)
 
-    def __init__(self, data, ctx=None):
+    def __init__(self, data, ctx=None, writable=True):
+        if type(data) is ctypes.c_void_p:
+            # MXNet code wrapping a handle, as its monitor callbacks do: the array it stands
+            # for (`gluonlite.c_api`), its data shared
+            src = c_api.lookup(data)
+            if not isinstance(src, NDArray):
+                raise ValueError(f"NDArray(handle): the handle stands for a "
+                                 f"{type(src).__name__}, not an NDArray")
+            data, ctx = src._data, src._ctx
+            if not writable and isinstance(data, np.ndarray):
+                data = data.view()
+                data.flags.writeable = False
         self._data = data
         self._ctx = ctx or current_context()
         self._entry = None
@@ -268,6 +288,12 @@ class NDArray:
             x.T   # [[1. 3.] [2. 4.]]
         """
         return self.transpose()
+
+    @property
+    def _as_parameter_(self):
+        # what ctypes reads from an NDArray (ctypes.cast(array, NDArrayHandle)): a handle
+        # that NDArray(handle) turns back into this array while it lives
+        return c_api.handle_of(self)
 
     @property
     def handle(self):

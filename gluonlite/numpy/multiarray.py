@@ -69,6 +69,9 @@ class ndarray(NumpyOperators, NDArray):
         data: the array's storage: a NumPy (or device) array of its values, held without a copy;
             user code makes arrays with `mx.np.array` rather than this constructor.
         ctx: default None: the current context; else the `Context` the data lives on.
+        writable: default True; False with an array's handle in `data` (MXNet code's
+            ``ctypes.cast(array, NDArrayHandle)``) gives a view that refuses writes, as
+            `NDArray`'s.
 
     Example::
 
