@@ -61,21 +61,15 @@ def MXBuildSubgraphByOpNames(sym_handle, prop_name, num_ops, op_names, out):
     return 0
 
 
-def _set(fn_name, prop_name, num_ops, op_names):
-    set_subgraph_property_op_names(c_api.text(prop_name, f"{fn_name}: prop_name"),
-                                   c_api.texts(num_ops, op_names, f"{fn_name}: op_names"))
-    return 0
-
-
-def _remove(fn_name, prop_name):
-    remove_subgraph_property_op_names(c_api.text(prop_name, f"{fn_name}: prop_name"))
-    return 0
-
-
-@c_api.register
-def MXSetSubgraphPropertyOpNames(prop_name, num_ops, op_names):
-    """`set_subgraph_property_op_names` from C arguments (the names ``MXNET_SUBGRAPH_BACKEND``
-    partitions with). Returns 0.
+def _setter(name, reads):
+    """libmxnet's C function `name`: `set_subgraph_property_op_names` from C arguments."""
+    def set_op_names(prop_name, num_ops, op_names):
+        set_subgraph_property_op_names(c_api.text(prop_name, f"{name}: prop_name"),
+                                       c_api.texts(num_ops, op_names, f"{name}: op_names"))
+        return 0
+    set_op_names.__name__ = set_op_names.__qualname__ = name
+    set_op_names.__doc__ = f"""`set_subgraph_property_op_names` from C arguments (the names
+    {reads} partitions with). Returns 0.
 
     Args:
         prop_name: the backend's name (`c_str`).
@@ -88,37 +82,20 @@ def MXSetSubgraphPropertyOpNames(prop_name, num_ops, op_names):
     Example::
 
         from gluonlite.base import _LIB, c_str, c_str_array, mx_uint
-        _LIB.MXSetSubgraphPropertyOpNames(c_str('default'), mx_uint(1), c_str_array(['exp']))
-        _LIB.MXRemoveSubgraphPropertyOpNames(c_str('default'))
+        _LIB.{name}(c_str('default'), mx_uint(1), c_str_array(['exp']))
+        _LIB.{name.replace("Set", "Remove")}(c_str('default'))
     """
-    return _set("MXSetSubgraphPropertyOpNames", prop_name, num_ops, op_names)
+    return c_api.register(set_op_names)
 
 
-@c_api.register
-def MXSetSubgraphPropertyOpNamesV2(prop_name, num_ops, op_names):
-    """`set_subgraph_property_op_names` from C arguments (the names ``optimize_for`` and
-    ``hybridize(backend=...)`` partition with). Returns 0.
-
-    Args:
-        prop_name: the backend's name (`c_str`).
-        num_ops: how many operator names (``mx_uint``).
-        op_names: the operator names (`c_str_array`).
-
-    Raises:
-        ValueError: an unknown backend or operator name.
-
-    Example::
-
-        from gluonlite.base import _LIB, c_str, c_str_array, mx_uint
-        _LIB.MXSetSubgraphPropertyOpNamesV2(c_str('default'), mx_uint(1), c_str_array(['exp']))
-        _LIB.MXRemoveSubgraphPropertyOpNamesV2(c_str('default'))
-    """
-    return _set("MXSetSubgraphPropertyOpNamesV2", prop_name, num_ops, op_names)
-
-
-@c_api.register
-def MXRemoveSubgraphPropertyOpNames(prop_name):
-    """`remove_subgraph_property_op_names` from a C argument. Returns 0.
+def _remover(name):
+    """libmxnet's C function `name`: `remove_subgraph_property_op_names` from a C argument."""
+    def remove_op_names(prop_name):
+        remove_subgraph_property_op_names(c_api.text(prop_name, f"{name}: prop_name"))
+        return 0
+    remove_op_names.__name__ = remove_op_names.__qualname__ = name
+    remove_op_names.__doc__ = f"""`remove_subgraph_property_op_names` from a C argument.
+    Returns 0.
 
     Args:
         prop_name: the backend's name (`c_str`).
@@ -126,21 +103,16 @@ def MXRemoveSubgraphPropertyOpNames(prop_name):
     Example::
 
         from gluonlite.base import _LIB, c_str
-        _LIB.MXRemoveSubgraphPropertyOpNames(c_str('default'))    # 0
+        _LIB.{name}(c_str('default'))    # 0
     """
-    return _remove("MXRemoveSubgraphPropertyOpNames", prop_name)
+    return c_api.register(remove_op_names)
 
 
-@c_api.register
-def MXRemoveSubgraphPropertyOpNamesV2(prop_name):
-    """`remove_subgraph_property_op_names` from a C argument. Returns 0.
-
-    Args:
-        prop_name: the backend's name (`c_str`).
-
-    Example::
-
-        from gluonlite.base import _LIB, c_str
-        _LIB.MXRemoveSubgraphPropertyOpNamesV2(c_str('default'))    # 0
-    """
-    return _remove("MXRemoveSubgraphPropertyOpNamesV2", prop_name)
+# MXNet's executor reads the first pair's names, optimize_for and hybridize the V2 pair's;
+# here both pairs set the one table (see the module docstring)
+MXSetSubgraphPropertyOpNames = _setter("MXSetSubgraphPropertyOpNames",
+                                       "``MXNET_SUBGRAPH_BACKEND``")
+MXSetSubgraphPropertyOpNamesV2 = _setter("MXSetSubgraphPropertyOpNamesV2",
+                                         "``optimize_for`` and ``hybridize(backend=...)``")
+MXRemoveSubgraphPropertyOpNames = _remover("MXRemoveSubgraphPropertyOpNames")
+MXRemoveSubgraphPropertyOpNamesV2 = _remover("MXRemoveSubgraphPropertyOpNamesV2")

@@ -67,12 +67,11 @@ def partition_at_bind(symbol, need_grad):
     Example::
 
         import os
-        x = sym.var('x'); y = sym.tanh(sym.exp(x))
-        os.environ['MXNET_SUBGRAPH_BACKEND'] = 'default'
-        mx.subgraph.set_subgraph_property_op_names('default', ['exp'])
-        exe = y.simple_bind(mx.cpu(), x=(2,), grad_req='null')   # exp runs in a subgraph
+        y = sym.relu(sym.FullyConnected(sym.var('x'), num_hidden=4))
+        os.environ['MXNET_SUBGRAPH_BACKEND'] = 'MKLDNN'             # gluonlite's FUSE
+        fused = mx.subgraph.partition_at_bind(y, need_grad=False)   # one _sg_fuse node
+        mx.subgraph.partition_at_bind(y, need_grad=True) is y       # True: inference only
         del os.environ['MXNET_SUBGRAPH_BACKEND']
-        mx.subgraph.remove_subgraph_property_op_names('default')
     """
     backend = os.environ.get(MXNET_ENV_VAR, "").strip()
     if not backend or backend == "NONE" or os.environ.get(ENV_VAR, "").strip():
