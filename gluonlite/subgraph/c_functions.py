@@ -69,7 +69,7 @@ def _setter(name, reads):
         return 0
     set_op_names.__name__ = set_op_names.__qualname__ = name
     set_op_names.__doc__ = f"""`set_subgraph_property_op_names` from C arguments (the names
-    {reads} partitions with). Returns 0.
+    {reads} with). Returns 0.
 
     Args:
         prop_name: the backend's name (`c_str`).
@@ -111,8 +111,9 @@ def _remover(name):
 # MXNet's executor reads the first pair's names, optimize_for and hybridize the V2 pair's;
 # here both pairs set the one table (see the module docstring)
 MXSetSubgraphPropertyOpNames = _setter("MXSetSubgraphPropertyOpNames",
-                                       "``MXNET_SUBGRAPH_BACKEND``")
+                                       "``MXNET_SUBGRAPH_BACKEND`` partitions")
 MXSetSubgraphPropertyOpNamesV2 = _setter("MXSetSubgraphPropertyOpNamesV2",
-                                         "``optimize_for`` and ``hybridize(backend=...)``")
+                                         "``optimize_for`` and ``hybridize(backend=...)`` "
+                                         "partition")
 MXRemoveSubgraphPropertyOpNames = _remover("MXRemoveSubgraphPropertyOpNames")
 MXRemoveSubgraphPropertyOpNamesV2 = _remover("MXRemoveSubgraphPropertyOpNamesV2")
