@@ -185,9 +185,8 @@ def handle_of(obj):
 
 
 def lookup(handle):
-    """The object a handle stands for (a ``c_void_p`` or its value), leaving the handle valid:
-    one from `handle_of` while its object lives, or one a C function returned and no one
-    has taken yet.
+    """The object a handle from `handle_of` stands for (a ``c_void_p`` or its value) while
+    it lives.
 
     Raises:
         ValueError: no object stands under `handle`.
@@ -200,8 +199,6 @@ def lookup(handle):
     """
     key = handle.value if isinstance(handle, ctypes.c_void_p) else handle
     obj = _SHARED.get(key)
-    if obj is None:
-        obj = _HANDLES.get(key)
     if obj is None:
         raise ValueError(f"handle {key!r} stands for no object: it was not given out by "
                          "gluonlite, or its object is gone")

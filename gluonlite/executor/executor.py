@@ -5,6 +5,7 @@ import numpy as np
 
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..ndarray.sparse_grad import store_gradient
 from ..ops.random import generator
 from ..symbol.storage import gradient_storage_types, infer_storage_types
 from ..symbol.symbol import topo_nodes
@@ -367,9 +368,7 @@ class Executor:
             # as in MXNet, 'write' gradients are zeros and 'add' ones keep their values
             for name, req in self._grad_req.items():
                 if req == "write":
-                    g = self.grad_dict[name]
-                    # a sparse buffer takes an array (a number would store every entry)
-                    g[:] = 0 if g.__class__ is NDArray else np.zeros(g.shape, g.dtype)
+                    store_gradient(self.grad_dict[name], None, req)
             return
         plan, saved = self._saved
         if out_grads is None:
@@ -420,10 +419,7 @@ class Executor:
             target = self.grad_dict[name]
             if target.__class__ is not NDArray and target.stype != "default":
                 # a sparse gradient buffer (args_grad given sparse) keeps its storage type
-                dense = target._data
-                target._assign_dense(dense + g if req == "add" and g is not None else
-                                     dense if req == "add" else
-                                     0 * dense if g is None else g)
+                store_gradient(target, g, req)
                 continue
             buf = target._data
             if req == "add":

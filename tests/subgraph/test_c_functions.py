@@ -124,6 +124,19 @@ def test_mxnet_subgraph_backend_at_bind(monkeypatch):
         check_call(_LIB.MXRemoveSubgraphPropertyOpNames(c_str("default")))
 
 
+def test_gluonlite_variable_wins_over_mxnets(monkeypatch):
+    s = _net()
+    monkeypatch.setenv("GLUONLITE_SUBGRAPH_BACKEND", "default")
+    monkeypatch.setenv("MXNET_SUBGRAPH_BACKEND", "no_such_backend")   # not read, not refused
+    check_call(_LIB.MXSetSubgraphPropertyOpNames(c_str("default"), mx_uint(1),
+                                                 c_str_array(["exp"])))
+    try:
+        exe = s.simple_bind(mx.cpu(), grad_req="null")   # no error for MXNet's name
+        assert "_default_subgraph_op" in exe.debug_str()
+    finally:
+        check_call(_LIB.MXRemoveSubgraphPropertyOpNames(c_str("default")))
+
+
 def test_mxnet_subgraph_backend_unknown_is_named(monkeypatch):
     monkeypatch.setenv("MXNET_SUBGRAPH_BACKEND", "TensorRT")
     with pytest.raises(ValueError, match="MXNET_SUBGRAPH_BACKEND='TensorRT'.*default"):
