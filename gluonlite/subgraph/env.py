@@ -10,20 +10,13 @@
 """
 import os
 
-from .partition import partition_graph
+from .partition import partition_graph, partition_with
 from .registry import create_subgraph_property
 
 __all__ = ["ENV_VAR", "MXNET_ENV_VAR", "maybe_partition", "partition_at_bind"]
 
 ENV_VAR = "GLUONLITE_SUBGRAPH_BACKEND"
 MXNET_ENV_VAR = "MXNET_SUBGRAPH_BACKEND"
-
-
-def _partition(symbol, variable, backend):
-    try:
-        return partition_graph(symbol, backend)
-    except ValueError as e:
-        raise ValueError(f"{variable}={backend!r}: {e}") from None
 
 
 def maybe_partition(symbol):
@@ -47,7 +40,10 @@ def maybe_partition(symbol):
     backend = os.environ.get(ENV_VAR, "").strip()
     if not backend:
         return symbol
-    return _partition(symbol, ENV_VAR, backend)
+    try:
+        return partition_graph(symbol, backend)
+    except ValueError as e:
+        raise ValueError(f"{ENV_VAR}={backend!r}: {e}") from None
 
 
 def partition_at_bind(symbol, need_grad):
@@ -78,8 +74,8 @@ def partition_at_bind(symbol, need_grad):
         return symbol
     try:
         prop = create_subgraph_property(backend)
+        if need_grad and prop.inference_only:
+            return symbol
+        return partition_with(symbol, prop, backend)
     except ValueError as e:
         raise ValueError(f"{MXNET_ENV_VAR}={backend!r}: {e}") from None
-    if need_grad and prop.inference_only:
-        return symbol
-    return _partition(symbol, MXNET_ENV_VAR, backend)
