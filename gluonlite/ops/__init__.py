@@ -3,7 +3,7 @@ built-in groups; control-flow operators register themselves from `gluonlite.cont
 from . import (amp, assign, compare, contrib_ops, conv, ctc, custom, cvimage, deformable,
                detection, elementwise, fused, image, indexing, legacy_layers, legacy_names,
                linalg, losses_ops, matrix, multibox, nn, normalization, optimizer_ops, proposal,
-               random, reduce, reverse, rnn, roi, samplers, shape, sorting,
+               quantization, random, reduce, reverse, rnn, roi, samplers, shape, sorting,
                spatial, special, tensor, vision_ops, hawkes)  # noqa: F401  (registers them)
 from . import bn_clip, bn_relu  # noqa: F401  (after nn and elementwise: they build on BatchNorm, clip)
 from .sparse import operators  # noqa: F401  (registers the storage operators)

@@ -601,8 +601,8 @@ def _operator_lines(op):
     lines = []
     if op.variadic:
         group = op.variadic_group
-        what = ("the arrays, %s, ..." % ", ".join(n + "_0" for n in group)) if group \
-            else "the input arrays"
+        first = group(1) if callable(group) else [n + "_0" for n in group or ()]
+        what = ("the arrays, %s, ..." % ", ".join(first)) if first else "the input arrays"
         lines.append("    *data ({array}): %s, by position." % what)
     taken = set(_inputs(op))
     for name in _inputs(op):

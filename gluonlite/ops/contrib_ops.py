@@ -3,7 +3,8 @@ resizing and adaptive pooling, masks and index helpers, the interleaved attentio
 Transformer code calls, FFTs, straight-through estimators, SyncBatchNorm and count_sketch.
 The detection operators (boxes, SSD, RPN, regions of interest, deformable convolution) are in
 their own families (`detection`, `multibox`, `proposal`, `roi`, `deformable`), hawkesll in
-`hawkes`; quantized and DGL operators are not in gluonlite (see ``api_exclusions.txt``).
+`hawkes`, the int8 operators in `quantization`; DGL's graph operators are not in gluonlite
+(see ``api_exclusions.txt``).
 
 Each operator is registered once with its forward, gradient, shape rule and MXNet's attribute
 names and defaults; the table `SIMPLE` at the end lists the elementwise ones.

@@ -226,7 +226,9 @@ class Signature(_Frozen):
         variadic: the attribute counting the inputs (``"num_args"``), or a triple (count,
             group, tail) for inputs that come in groups per count (multi_sgd_mom_update:
             ``("num_weights", ("weight", "grad", "mom"), ())``; inputs are then named
-            ``weight_0, grad_0, mom_0, weight_1, ...``, then the tail's names).
+            ``weight_0, grad_0, mom_0, weight_1, ...``, then the tail's names). The group
+            may instead be a function of the count returning every name in order
+            (quantized_concat: its arrays, then each one's minimum and maximum).
         attrs: {name: `gluonlite.ops.attrs.Attr`}: how each attribute parses.
         call_order: every input name in MXNet's call order, whatever the attributes:
             positional arguments past these bind to attributes (``nd.clip(x, 0, 1)``), as
@@ -363,7 +365,8 @@ class Operator(_Frozen):
                   shape_back=None if rules.shape is None else rules.shape.back,
                   dtype_rule=rules.dtype, attrs=sig.attrs, signature=sig.call_order,
                   aux=() if callable(sig.aux) else sig.aux, variadic=variadic,
-                  variadic_group=tuple(group) if group else None, variadic_tail=tuple(tail),
+                  variadic_group=group if callable(group) else tuple(group) if group else None,
+                  variadic_tail=tuple(tail),
                   nondiff=traits.nondiff, same_dtype=traits.same_dtype, random=traits.random,
                   stateful=traits.stateful, shape_from_values=traits.shape_from_values)
 
@@ -436,6 +439,8 @@ class Operator(_Frozen):
             op.input_names(op.parse({"num_hidden": 4, "no_bias": True})[0])   # ['data', 'weight']
         """
         if self.variadic:
+            if callable(self.variadic_group):
+                return list(self.variadic_group(p[self.variadic])) + list(self.variadic_tail)
             if self.variadic_group:
                 return [f"{n}_{i}" for i in range(p[self.variadic])
                         for n in self.variadic_group] + list(self.variadic_tail)

@@ -36,6 +36,13 @@ EXTERNAL = {
     "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
                               # (tests/subgraph/test_fuse.py)
 }
+# The int8 quantization family takes integer data beside float32 ranges, where the walk draws
+# one float dtype for every input: tests/ops_math/test_quantization_ops.py holds each of them
+# against MXNet 1.9.1's numbers and against the float operators.
+EXTERNAL |= {op.name for op in all_ops() if op.name.startswith(("_contrib_quantize",
+                                                                    "_contrib_dequantize",
+                                                                    "_contrib_requantize",
+                                                                    "_contrib_calibrate_entropy"))}
 EXTERNAL_PREFIXES = ("_CachedOp",)  # hybridized blocks register one operator per graph
 
 
