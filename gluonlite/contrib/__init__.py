@@ -21,11 +21,15 @@ _sys.modules.setdefault(__name__ + ".ndarray", ndarray)
 _sys.modules.setdefault(__name__ + ".symbol", symbol)
 
 
+# MXNet's contrib/__init__ also binds its quantization module as `quant`
+_ALIASES = {"quant": "quantization"}
+
+
 def __getattr__(attr):
     # contrib.io (and any later contrib namespace module) imports on first use
     import importlib
     try:
-        mod = importlib.import_module(f".{attr}", __name__)
+        mod = importlib.import_module(f".{_ALIASES.get(attr, attr)}", __name__)
     except ModuleNotFoundError as e:
         if e.name != f"{__name__}.{attr}":
             raise

@@ -9,8 +9,9 @@ while a hook or monitor is installed: the compiled path itself stays untouched.
 """
 from .. import autograd
 from ..ndarray.ndarray import NDArray
-from ..ops.registry import RunCtx
+from ..ops.registry import Params, RunCtx
 from ..symbol.symbol import topo_nodes
+from .infer import infer_graph
 
 __all__ = ["report_ops"]
 
@@ -61,12 +62,20 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
     # the parsed attributes of each node (a loop node's body among them) on raw arrays, as
     # the compiled plan runs them
     rc = RunCtx(bool(is_train), ctx.xp if ctx is not None else None)
+    shapes = None
     with autograd.pause(train_mode=is_train):
         for node in topo_nodes(out.outputs):
             if node.op is None:
                 values[(id(node), 0)] = by_name[node.name]
                 continue
             ins = [values[(id(src), idx)] for src, idx in node.inputs]
+            params = node.params
+            if not node.inputs and 0 in tuple(params.get("shape") or ()):
+                # a creation node whose shape leaves a size to inference (Gluon's begin
+                # state): the compiled plan writes it into a buffer of the inferred shape
+                if shapes is None:
+                    shapes, _ = infer_graph(out, {k: v.shape for k, v in by_name.items()})
+                params = Params(params, shape=shapes[(id(node), 0)])
             if monitor_all:
                 names = _input_names(node)
                 for i, (a, (src, _)) in enumerate(zip(ins, node.inputs)):
@@ -74,7 +83,7 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
                         callback(src.name, "null", a)
                     label = names[i] if names and i < len(names) else f"input{i}"
                     callback(f"{node.name}_{label}", node.op.name, a)
-            ys = node.op.forward(node.params, rc, [a._data for a in ins])
+            ys = node.op.forward(params, rc, [a._data for a in ins])
             n = node.num_visible()
             for i, y in enumerate(ys):
                 o = values[(id(node), i)] = NDArray(y, ctx)

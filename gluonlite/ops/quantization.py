@@ -19,8 +19,9 @@ kernel is wrong, which is listed here and in docs/guide/quantization.md:
   both into the int32 output (MXNet saturates the uint8 one to int8 first);
 - ``quantized_elemwise_mul`` saturates its calibrated int8 output (MXNet's wraps around) and
   runs imperatively too (MXNet's imperative call fails);
-- ``quantized_batch_norm`` honours ``fix_gamma`` and adds eps once (MXNet's kernel ignores the
-  first and adds the second twice).
+- ``quantized_batch_norm`` honours ``fix_gamma``, adds eps once (MXNet's kernel ignores the
+  first and adds the second twice) and without a calibrated range takes the range its output
+  reaches (MXNet's refuses the call).
 
 Products accumulate exactly: integer convolutions and matrix products run in float64 (sums of
 products of bytes stay far below 2**53), then take MXNet's float32 rounding.
@@ -30,7 +31,7 @@ import numpy as np
 from . import attrs as A
 from .conv import _CONV_ATTRS, _POOL_ATTRS
 from ..base import MXNetTypeError, MXNetValueError
-from .registry import Params, ShapeError, get, register
+from .registry import Params, ShapeError, ShapeRule, get, register
 
 __all__ = ["LEVELS", "out_dtype", "max_abs", "saturate"]
 
@@ -139,12 +140,18 @@ def _ranges_shape(n_ranges, out_of_data):
         ins = list(ins)
         for i in range(len(ins) - n_ranges, len(ins)):
             if ins[i] is not None and tuple(ins[i]) not in ((1,), ()):
-                raise ShapeError(f"a quantization range must have shape (1,), got "
-                                 f"{tuple(ins[i])} for input {i}")
+                raise ShapeError(f"a quantization range must hold one value: input {i} has "
+                                 f"shape {tuple(ins[i])}, expected (1,)")
             ins[i] = (1,)
         data = ins[:len(ins) - n_ranges]
         return ins, [out_of_data(p, data), (1,), (1,)]
     return rule
+
+
+def _elementwise(rule):
+    """`rule` with the data input known to have the data output's shape, so that shape
+    inference also runs from the output back to the input (a begin state's zeros)."""
+    return ShapeRule(rule, output_shape_inputs=(0,))
 
 
 def _same_shape(p, data):
@@ -163,7 +170,7 @@ def _quantize_dtype(p, ins):
 
 @register("_contrib_quantize", same_dtype=(), inputs=("data", "min_range", "max_range"), outputs=3,
           attrs={"out_type": A.Enum("int8", "uint8", default="uint8")},
-          shape=_ranges_shape(2, _same_shape), dtype=_quantize_dtype)
+          shape=_elementwise(_ranges_shape(2, _same_shape)), dtype=_quantize_dtype)
 def _quantize(p, rc, data, min_range, max_range):
     """quantize(data, min_range, max_range, out_type='uint8'): float32 data as out_type
     integers of the symmetric range R = max(|min_range|, |max_range|): ``data * 127 / R``
@@ -187,8 +194,7 @@ def _quantize_v2_dtype(p, ins):
 
 
 @register("_contrib_quantize_v2", same_dtype=(), outputs=3, attrs={"out_type": _OUT_TYPE, **_CALIB},
-          shape=lambda p, ins: (ins, [None if ins[0] is None else tuple(ins[0]), (1,), (1,)]),
-          dtype=_quantize_v2_dtype)
+          shape=_elementwise(_ranges_shape(0, _same_shape)), dtype=_quantize_v2_dtype)
 def _quantize_v2(p, rc, data):
     """quantize_v2(data, out_type='int8', min_calib_range=None, max_calib_range=None): float32
     data as int8 or uint8 ('auto': uint8 when a calibrated minimum >= 0 is given) of the
@@ -225,8 +231,7 @@ def _quantize_asym_dtype(p, ins):
 
 
 @register("_contrib_quantize_asym", same_dtype=(), outputs=3, attrs=dict(_CALIB),
-          shape=lambda p, ins: (ins, [None if ins[0] is None else tuple(ins[0]), (1,), (1,)]),
-          dtype=_quantize_asym_dtype)
+          shape=_elementwise(_ranges_shape(0, _same_shape)), dtype=_quantize_asym_dtype)
 def _quantize_asym(p, rc, data):
     """quantize_asym(data, min_calib_range=None, max_calib_range=None): float32 data as
     uint8 with a shift: ``data * scale + shift`` rounded half to even and saturated, where
@@ -242,6 +247,11 @@ def _quantize_asym(p, rc, data):
     return q, _range(rc.xp, scale), _range(rc.xp, shift)
 
 
+def _dequantize_shape(p, ins):
+    ins, outs = _ranges_shape(2, _same_shape)(p, ins)
+    return ins, outs[:1]
+
+
 def _dequantize_dtype(p, ins):
     _need("dequantize", "data", ins[0], _QUANTIZED)
     return [ins[0], _F32, _F32], [_F32]
@@ -249,8 +259,7 @@ def _dequantize_dtype(p, ins):
 
 @register("_contrib_dequantize", same_dtype=(), inputs=("data", "min_range", "max_range"),
           attrs={"out_type": A.Enum("float32", default="float32")},
-          shape=lambda p, ins: ([ins[0], (1,), (1,)],
-                                [None if ins[0] is None else tuple(ins[0])]),
+          shape=_elementwise(_dequantize_shape),
           dtype=_dequantize_dtype)
 def _dequantize(p, rc, data, min_range, max_range):
     """dequantize(data, min_range, max_range, out_type='float32'): int8 or uint8 data back
@@ -269,7 +278,7 @@ def _requantize_dtype(p, ins):
 @register("_contrib_requantize", same_dtype=(),
           inputs=("data", "min_range", "max_range"), outputs=3,
           attrs={"out_type": _OUT_TYPE, **_CALIB},
-          shape=_ranges_shape(2, _same_shape), dtype=_requantize_dtype)
+          shape=_elementwise(_ranges_shape(2, _same_shape)), dtype=_requantize_dtype)
 def _requantize(p, rc, data, min_range, max_range):
     """requantize(data, min_range, max_range, out_type='int8', min_calib_range=None,
     max_calib_range=None): int32 data (of range R_in = max(|min_range|, |max_range|), one
@@ -370,12 +379,21 @@ def _fc_shape(p, ins):
     return ins, [out, (1,), (1,)]
 
 
+def _fc_shape_back(p, ins, outs):
+    """The data's shape from the output's and the weight's (2-D data when flatten)."""
+    out, w = outs[0], ins[1]
+    if ins[0] is None and out is not None and w is not None:
+        ins[0] = (out[0], w[1]) if p.flatten else tuple(out[:-1]) + (w[1],)
+    return ins
+
+
 @register("_contrib_quantized_fully_connected", same_dtype=(),
           inputs=_product_inputs, outputs=3, output_names=_NAMES,
           attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)},
           signature=("data", "weight", "bias", "min_data", "max_data", "min_weight",
                      "max_weight", "min_bias", "max_bias"),
-          shape=_fc_shape, dtype=_product_dtype("quantized_fully_connected"))
+          shape=ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten),
+          dtype=_product_dtype("quantized_fully_connected"))
 def _quantized_fc(p, rc, *xs):
     """quantized_fully_connected(data, weight, bias, min_data, max_data, min_weight,
     max_weight, min_bias, max_bias, num_hidden, no_bias=False, flatten=True): FullyConnected
@@ -453,17 +471,16 @@ def _quantized_pooling(p, rc, data, min_data, max_data):
     xp = rc.xp
     if p.pool_type not in ("max", "avg"):
         raise MXNetValueError(f"quantized_pooling: pool_type must be 'max' or 'avg', got "
-                         f"{p.pool_type!r}")
+                              f"{p.pool_type!r}")
     x = data.astype(np.float64)
     if p.pool_type == "max":
         out = _POOL.kernel(p, rc, x)
     else:
         total = _POOL.kernel(Params(p, **_POOL_SUM), rc, x)
         if p.count_include_pad is False:
-            count = _POOL.kernel(Params(p, **_POOL_SUM), rc, xp.ones(x.shape[-2:]).reshape(
-                (1, 1) + x.shape[-2:]))
+            count = _POOL.kernel(Params(p, **_POOL_SUM), rc, xp.ones((1, 1) + x.shape[2:]))
         else:
-            count = np.prod(data.shape[-2:] if p.global_pool else p.kernel)
+            count = np.prod(data.shape[2:] if p.global_pool else p.kernel)
         out = total.astype(np.float32) / xp.asarray(count, np.float32)
     return saturate(xp, out, data.dtype), min_data, max_data
 
@@ -483,7 +500,8 @@ def _quantized_flatten(p, rc, data, min_data, max_data):
           inputs=("data", "min_data", "max_data"), outputs=3, output_names=_NAMES,
           attrs={"act_type": A.Enum("relu", "sigmoid", "tanh", "softrelu", "softsign",
                                     default="relu")},
-          shape=_ranges_shape(2, _same_shape), dtype=_passthrough_dtype("quantized_act"))
+          shape=_elementwise(_ranges_shape(2, _same_shape)),
+          dtype=_passthrough_dtype("quantized_act"))
 def _quantized_act(p, rc, data, min_data, max_data):
     """quantized_act(data, min_data, max_data, act_type='relu'): relu of int8 or uint8 data
     (uint8 data has no negative entries and passes unchanged), dtype and range unchanged.
@@ -705,29 +723,36 @@ def _bn_dtype(p, ins):
 def _quantized_batch_norm(p, rc, data, gamma, beta, moving_mean, moving_var, min_data,
                           max_data):
     """quantized_batch_norm(data, gamma, beta, moving_mean, moving_var, min_data, max_data,
-    eps=1e-3, fix_gamma=True, axis=1, min_calib_range, max_calib_range): inference
-    BatchNorm (the moving statistics) of int8/uint8 data into int8 of the calibrated range,
-    which is required; gamma counts as 1 under fix_gamma."""
+    eps=1e-3, fix_gamma=True, axis=1, min_calib_range=None, max_calib_range=None):
+    inference BatchNorm (the moving statistics) of int8/uint8 data into int8 of the
+    calibrated range, or without one (MXNet requires one) of the range the output reaches;
+    gamma counts as 1 under fix_gamma."""
     xp = rc.xp
-    if not _calibrated(p):
-        raise MXNetValueError("quantized_batch_norm: min_calib_range and max_calib_range are "
-                         "required (calibrate the model first)")
     x = data.astype(np.float32)
     if data.dtype == _UINT8:
         # uint8 data is brought to int8's scale first, as MXNet's kernel does
         x = saturate(xp, x * np.float32(LEVELS[_INT8] / LEVELS[_UINT8]), _INT8).astype(
             np.float32)
     r_in = max_abs(_scalar(min_data), _scalar(max_data))
-    r_out = max_abs(p.min_calib_range, p.max_calib_range)
     g = xp.ones_like(gamma) if p.fix_gamma else gamma
     inv_std = (1.0 / xp.sqrt(moving_var.astype(np.float64) + p.eps)).astype(np.float32)
-    weight = (g * inv_std * r_in / r_out).astype(np.float32)
-    shift = ((beta - moving_mean * g * inv_std) * LEVELS[_INT8] / r_out).astype(np.float32)
     shape = [1] * data.ndim
     shape[p.axis % data.ndim] = -1
+    if _calibrated(p):
+        lo, hi = np.float32(p.min_calib_range), np.float32(p.max_calib_range)
+    else:
+        # the output in real units, for the range it reaches
+        real = (g * inv_std * (r_in / LEVELS[_INT8])).astype(np.float32).reshape(shape) * x + \
+            (beta - moving_mean * g * inv_std).astype(np.float32).reshape(shape)
+        hi = np.float32(float(xp.abs(real).max())) if real.size else np.float32(0)
+        lo = -hi
+        if hi == 0:
+            return xp.zeros(data.shape, np.int8), _range(xp, lo), _range(xp, hi)
+    r_out = max_abs(lo, hi)
+    weight = (g * inv_std * r_in / r_out).astype(np.float32)
+    shift = ((beta - moving_mean * g * inv_std) * LEVELS[_INT8] / r_out).astype(np.float32)
     out = weight.reshape(shape) * x + shift.reshape(shape)
-    return (saturate(xp, out, _INT8), _range(xp, p.min_calib_range),
-            _range(xp, p.max_calib_range))
+    return saturate(xp, out, _INT8), _range(xp, lo), _range(xp, hi)
 
 
 # ---- calibrate_entropy -------------------------------------------------------------------------

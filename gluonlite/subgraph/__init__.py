@@ -28,6 +28,7 @@ from .env import maybe_partition, partition_at_bind
 from . import c_functions  # noqa: F401 (registers libmxnet's subgraph C functions)
 from .fusion import ElementwiseFusion, fuse_elementwise
 from . import fuse
+from . import identity  # noqa: F401 (registers the 'MKLDNN_QUANTIZE' backend)
 from ..executor.hooks import register_bind_pass, register_graph_pass
 from ..symbol.symbol import install_symbol_methods
 

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 
+from ..io import DataIter
 from .comparison import assert_almost_equal
 from .runtime import default_context
 from .tolerances import get_tols
@@ -281,9 +282,10 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
                             rtol=rtol, atol=atol)
 
 
-class DummyIter:
+class DummyIter(DataIter):
     """A data iterator that returns the first batch of `real_iter` forever (for timing
-    without the cost of reading data).
+    without the cost of reading data). It is an `mx.io.DataIter`, as MXNet's is (code such as
+    `contrib.quantization` checks for one).
 
     Example::
 
@@ -293,6 +295,7 @@ class DummyIter:
     """
 
     def __init__(self, real_iter):
+        super().__init__(getattr(real_iter, "batch_size", 0) or 0)
         self.real_iter = real_iter
         self.provide_data = getattr(real_iter, "provide_data", None)
         self.provide_label = getattr(real_iter, "provide_label", None)

@@ -279,3 +279,17 @@ def test_reshaped_executor_keeps_the_monitor_callback():
     exe.set_monitor_callback(lambda n, a: names.append((n, a.shape)))
     exe.reshape(x=(4, 3), allow_up_sizing=True).forward()
     assert names == [("t_output", (4, 3))]
+
+
+def test_monitor_reports_a_begin_state_at_its_inferred_shape():
+    # zeros((0, 4)) leaves the batch to inference, as Gluon's and mx.rnn's begin states do;
+    # the monitor's values are the ones the run computed, not a (0, 4) array
+    x = sym.var("x")
+    h = sym.zeros((0, 4), name="h0")
+    y = sym.FullyConnected(x, num_hidden=4, name="fc") + h
+    exe = y.simple_bind(mx.cpu(), x=(3, 5), grad_req="null")
+    seen = {}
+    exe.set_monitor_callback(lambda n, a: seen.setdefault(n, a.shape), monitor_all=True)
+    exe.forward()
+    assert seen["h0_output"] == (3, 4)
+    assert seen["fc_output"] == (3, 4)

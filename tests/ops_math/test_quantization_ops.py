@@ -35,6 +35,7 @@ DIFFERS = {
     "act_relu_uint8_reinterpreted", "type_act_uint8",                    # relu of uint8 data
     "add_int8_uint8_nocalib",                                            # mixed dtypes, int32
     "bn_int8", "bn_int8_eps", "bn_int8_fix_gamma_default_eps",           # eps twice, fix_gamma
+    "bn_no_calib_refused",                                               # runs uncalibrated
     "conv_1x1", "conv_2x3_dilate", "conv_3x3_pad1", "conv_3x3_stride2_pad1",  # raw int8 bias
     "conv_float32_sum", "sym_quantized_conv", "conv_int8_data_refused",
     "conv_1x1_stride2_no_bias", "conv_3x3_valid_no_bias", "conv_float32_sum_no_bias",
@@ -159,6 +160,25 @@ def test_quantized_batch_norm_is_the_float_batch_norm_within_a_level(fix_gamma):
         0.5 * _level(-out_r, out_r, "int8") + 1e-6
 
 
+def test_quantized_batch_norm_without_calibration_takes_the_range_it_reaches():
+    rng = np.random.RandomState(8)
+    x = rng.randint(-128, 128, (2, 3, 4))
+    gamma, beta = rng.uniform(0.5, 2, 3), rng.uniform(-0.3, 0.3, 3)
+    mean, var = rng.uniform(-0.2, 0.2, 3), rng.uniform(0.5, 2, 3)
+    out, lo, hi = C.quantized_batch_norm(
+        nd.array(x, dtype="int8"), nd.array(gamma), nd.array(beta), nd.array(mean),
+        nd.array(var), _r(-2.0), _r(2.0), fix_gamma=False)
+    c = (slice(None), None)
+    want = (x * _level(-2, 2, "int8") - mean[c]) / np.sqrt(var[c] + 1e-3) * gamma[c] + beta[c]
+    assert hi.asscalar() == pytest.approx(np.abs(want).max(), rel=1e-5)
+    assert lo.asscalar() == -hi.asscalar()
+    got = out.asnumpy() * _level(lo.asscalar(), hi.asscalar(), "int8")
+    assert np.abs(got - want).max() <= 0.5 * _level(-hi.asscalar(), hi.asscalar(), "int8") + 1e-6
+    zero, lo, hi = C.quantized_batch_norm(nd.zeros((1, 2), dtype="int8"), nd.ones(2),
+                                          nd.zeros(2), nd.zeros(2), nd.ones(2), _r(-1), _r(1))
+    assert zero.asnumpy().tolist() == [[0, 0]] and hi.asscalar() == 0
+
+
 def test_products_saturate_instead_of_wrapping():
     x = nd.array(np.full((1, 140000), 127), dtype="int8")
     w = nd.array(np.full((1, 140000), 127), dtype="int8")
@@ -238,8 +258,6 @@ def test_bad_inputs_name_the_argument():
     with pytest.raises(mx.base.MXNetError, match="pool_type must be 'max' or 'avg'"):
         C.quantized_pooling(nd.ones((1, 1, 2, 2), dtype="int8"), _r(-1), _r(1), kernel=(2, 2),
                             pool_type="sum")
-    with pytest.raises(mx.base.MXNetError, match="min_calib_range and max_calib_range are"):
-        C.quantized_batch_norm(nd.ones((1, 2), dtype="int8"), *[nd.ones(2)] * 4, _r(-1), _r(1))
     with pytest.raises(mx.base.MXNetError, match="must agree outside dim 1"):
         C.quantized_concat(nd.ones((1, 2), dtype="int8"), nd.ones((2, 2), dtype="int8"),
                            _r(-1), _r(1), _r(-1), _r(1), num_args=2, dim=1)
