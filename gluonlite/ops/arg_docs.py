@@ -523,6 +523,37 @@ SPECIFIC = {
     ("_contrib_MultiBoxTarget", "ignore_label"): "the label of anchors left out of the loss.",
     ("IdentityAttachKLSparseReg", "momentum"): "the weight of the old running average.",
     ("_contrib_ROIAlign", "pooled_size"): "the output's (height, width) for each region.",
+    ("_contrib_RROIAlign", "rois"): "the rotated regions, one row ``[batch_index, center_x, "
+                                    "center_y, width, height, angle]`` each (the angle in "
+                                    "degrees).",
+    ("_contrib_RROIAlign", "pooled_size"): "the output's (height, width) for each region.",
+    ("_contrib_RROIAlign", "spatial_scale"): "the factor from the image's coordinates to the "
+                                             "feature map's, in [0, 1].",
+    ("_contrib_RROIAlign", "sampling_ratio"): "the bilinear samples per bin side (<= 0: "
+                                              "ceil(region size / bins), per region).",
+    ("_contrib_DeformablePSROIPooling", "trans"): "the bins' offsets, (num_rois, 2 * "
+                                                  "num_classes, part_size, part_size): (dx, dy) "
+                                                  "per class and part, in units of the "
+                                                  "region's size times `trans_std` (left out "
+                                                  "with `no_trans`).",
+    ("_contrib_DeformablePSROIPooling", "spatial_scale"): "the factor from the image's "
+                                                          "coordinates to the feature map's, "
+                                                          "in [0, 1].",
+    ("_contrib_DeformablePSROIPooling", "output_dim"): "the output channels (`data` needs at "
+                                                       "least output_dim * group_size**2).",
+    ("_contrib_DeformablePSROIPooling", "group_size"): "the position-sensitive groups per side: "
+                                                       "output channel c of a bin in group "
+                                                       "(gi, gj) reads input channel (c * "
+                                                       "group_size + gi) * group_size + gj.",
+    ("_contrib_DeformablePSROIPooling", "pooled_size"): "the bins per side of each region.",
+    ("_contrib_DeformablePSROIPooling", "part_size"): "the offset parts per side in `trans` "
+                                                      "(0: `pooled_size`).",
+    ("_contrib_DeformablePSROIPooling", "sample_per_part"): "the bilinear samples per side of "
+                                                            "each bin.",
+    ("_contrib_DeformablePSROIPooling", "trans_std"): "the scale of `trans`'s offsets, in "
+                                                      "[0, 1].",
+    ("_contrib_DeformablePSROIPooling", "no_trans"): "pool without offsets (then there is no "
+                                                     "`trans` input).",
     ("SequenceMask", "value"): "the value written past each sequence's length.",
     ("_image_normalize", "mean"): "the mean subtracted from each channel.",
 }

@@ -569,6 +569,12 @@ EXAMPLES = {
     "_contrib_PSROIPooling": _ex("x, r, spatial_scale=1, output_dim=1, pooled_size=2",
             "(1, 1, 2, 2)", tail=".shape", x="nd.ones((1, 4, 4, 4))",
             r="nd.array([[0, 0, 0, 3, 3]])"),
+    "_contrib_RROIAlign": _ex("x, r, pooled_size=(1, 2), spatial_scale=1", "[[[[9.5 5.5]]]]",
+            x="nd.arange(16).reshape((1, 1, 4, 4))", r="nd.array([[0, 1.5, 1.5, 2, 2, 90]])"),
+    "_contrib_DeformablePSROIPooling": _ex(
+            "x, r, t, spatial_scale=1, output_dim=1, group_size=2, pooled_size=2",
+            "[[[[ 0. 17.5] [38. 55.5]]]]", x="nd.arange(64).reshape((1, 4, 4, 4))",
+            r="nd.array([[0, 0, 0, 3, 3]])", t="nd.zeros((1, 2, 2, 2))"),
     "amp_cast": _ex("x, dtype='float16'", "<class 'numpy.float16'>", tail=".dtype",
             x="nd.ones(2)"),
     "amp_multicast": _ex("x, y, num_outputs=2", "<class 'numpy.float32'>", out=0, tail=".dtype",
