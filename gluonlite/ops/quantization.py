@@ -23,12 +23,14 @@ kernel is wrong, which is listed here and in docs/guide/quantization.md:
   first and adds the second twice) and without a calibrated range takes the range its output
   reaches (MXNet's refuses the call).
 
-Products accumulate exactly: integer convolutions and matrix products run in float64 (sums of
-products of bytes stay far below 2**53), then take MXNet's float32 rounding.
+Products accumulate exactly: integer convolutions and matrix products run as float32 BLAS
+products over chunks of the inputs small enough that no partial sum reaches 2**24 (float32
+holds every smaller integer), added in float64, then take MXNet's float32 rounding.
 """
 import numpy as np
 
 from . import attrs as A
+from . import conv_winograd
 from .conv import _CONV_ATTRS, _POOL_ATTRS
 from ..base import MXNetTypeError, MXNetValueError
 from .registry import Params, ShapeError, ShapeRule, get, register
@@ -110,9 +112,13 @@ def saturate(xp, v, dtype):
         # array([   2, -128,  127], dtype=int8)
     """
     info = np.iinfo(dtype)
-    v = xp.rint(v)
-    v = xp.where(xp.isnan(v), info.max, v)
-    return xp.clip(v, info.min, info.max).astype(dtype)
+    if np.dtype(dtype).itemsize >= 4 and v.dtype.itemsize < 8:
+        v = v.astype(np.float64)   # int32's bounds are not float32 values
+    # fmin maps NaN to its other operand, so NaN becomes the largest value; three passes
+    w = xp.fmin(v, v.dtype.type(info.max))
+    xp.fmax(w, v.dtype.type(info.min), out=w)
+    xp.rint(w, out=w)
+    return w.astype(dtype)
 
 
 def _scalar(a):
@@ -319,6 +325,29 @@ def _product_range(data_dtype, data_range, weight_range):
 
 
 _EXACT = object()
+_F32_EXACT = 2 ** 24   # float32 holds every integer of smaller magnitude exactly
+
+
+def _largest(xp, a):
+    return int(max(abs(int(a.max())), abs(int(a.min())))) if a.size else 0
+
+
+def _exact_sum(xp, data, weight, n_units, per_unit, cap, product):
+    """An integer product of `data` and `weight` computed exactly with float32 BLAS: summed
+    over `n_units` input units (columns, or channels of `per_unit` kernel taps each) in
+    chunks small enough that no partial sum reaches 2**24 (from the largest magnitudes the
+    two hold; at most `cap` units a chunk), `product(slice)` giving one chunk's float32
+    product. One chunk is returned as it is (float32); several are added in float64."""
+    bound = _largest(xp, data) * _largest(xp, weight) * per_unit
+    size = n_units if bound == 0 else max(1, (_F32_EXACT - 1) // bound)
+    size = min(size, cap or n_units, n_units) or 1
+    if size >= n_units:
+        return product(slice(0, n_units))
+    total = None
+    for start in range(0, n_units, size):
+        part = product(slice(start, min(start + size, n_units))).astype(np.float64)
+        total = part if total is None else xp.add(total, part, out=total)
+    return total
 
 
 def _int32_of_product(xp, acc, bias, data, weight, ranges):
@@ -403,7 +432,9 @@ def _quantized_fc(p, rc, *xs):
     xp = rc.xp
     data, weight, bias, ranges = _product_call("quantized_fully_connected", p, xs)
     rows = data.reshape(data.shape[0], -1) if p.flatten else data.reshape(-1, data.shape[-1])
-    acc = rows.astype(np.float64) @ weight.astype(np.float64).T
+    acc = _exact_sum(xp, rows, weight, rows.shape[1], 1, None,
+                     lambda sl: rows[:, sl].astype(np.float32) @ weight[:, sl].astype(
+                         np.float32).T)
     out = _int32_of_product(xp, acc, _EXACT if bias is None else bias, data, weight, ranges)
     shape = (data.shape[0], p.num_hidden) if p.flatten else data.shape[:-1] + (p.num_hidden,)
     r = _product_range(data.dtype, max_abs(*ranges[0]), max_abs(*ranges[1]))
@@ -431,8 +462,13 @@ def _quantized_conv(p, rc, *xs):
     quantized_fully_connected."""
     xp = rc.xp
     data, weight, bias, ranges = _product_call("quantized_conv", p, xs)
-    acc = _CONV.kernel(Params(p, no_bias=True), rc, data.astype(np.float64),
-                       weight.astype(np.float64))
+    conv = Params(p, no_bias=True)
+    # Winograd's transforms have fractions, so its float32 sums would round: each chunk of
+    # channels stays below the size that sends a layer there
+    acc = _exact_sum(xp, data, weight, data.shape[1], int(np.prod(weight.shape[2:])),
+                     conv_winograd.RULES["min_channels"] - 1,
+                     lambda sl: _CONV.kernel(conv, rc, data[:, sl].astype(np.float32),
+                                             weight[:, sl].astype(np.float32)))
     if bias is not None:
         bias = bias.reshape((1, -1) + (1,) * (acc.ndim - 2))
     out = _int32_of_product(xp, acc, bias, data, weight, ranges)

@@ -234,6 +234,28 @@ def test_quantized_fully_connected_is_the_float_product(n, k, h, seed):
     np.testing.assert_array_equal(out.asnumpy(), x @ w.T)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+def test_long_integer_products_stay_exact(dtype):
+    # sums past float32's 2**24 are taken in chunks: the products must still be exact
+    rng = np.random.RandomState(11)
+    lo, hi = (100, 128) if dtype == "int8" else (200, 256)   # sums far past 2**24
+    x = rng.randint(lo, hi, (3, 5000))
+    w = rng.randint(100, 128, (2, 5000))
+    out, _, _ = C.quantized_fully_connected(nd.array(x, dtype=dtype), nd.array(w, dtype="int8"),
+                                            _r(-1), _r(1), _r(-1), _r(1), num_hidden=2,
+                                            no_bias=True)
+    np.testing.assert_array_equal(out.asnumpy(), x.astype(np.int64) @ w.T)
+    xc = rng.randint(lo, hi, (1, 300, 6, 6))
+    wc = rng.randint(100, 128, (4, 300, 3, 3))
+    out, _, _ = C.quantized_conv(nd.array(xc, dtype=dtype), nd.array(wc, dtype="int8"),
+                                 _r(-1), _r(1), _r(-1), _r(1), kernel=(3, 3), num_filter=4,
+                                 no_bias=True)
+    want = np.einsum("cij,fcij->f", xc[0, :, :3, :3].astype(np.int64), wc)
+    # the convolution rounds its int32 sum through float32, as MXNet's does
+    np.testing.assert_array_equal(out.asnumpy()[0, :, 0, 0],
+                                  want.astype(np.float32).astype(np.int64))
+
+
 def test_requantize_follows_the_range_the_data_reaches():
     q = nd.array([2 ** 30, -2 ** 28, 0], dtype="int32")
     out, lo, hi = C.requantize(q, _r(-4), _r(4))
