@@ -2,49 +2,16 @@
 its slice of every batch, as MXNet 1.x's `Module` does over a list of contexts.
 
 The batch is cut along each input's batch axis by `split_input_slice` (proportional to the
-work load of each context); outputs and input gradients are put back together along the
-outputs' batch axis. The parameters are one copy per context; `Module.update` sums their
-gradients through the kvstore and keeps the copies equal (see `Module.update`).
+work load of each context; MXNet's rule, kept in `gluonlite.executor_manager`); outputs and
+input gradients are put back together along the outputs' batch axis. The parameters are one
+copy per context; `Module.update` sums their gradients through the kvstore and keeps the copies
+equal (see `Module.update`).
 """
 from .. import ndarray as nd
+from ..executor_manager import _split_input_slice as split_input_slice
 from ..io import DataDesc
 
 __all__ = ["DataParallelExecutorGroup", "split_input_slice"]
-
-
-def split_input_slice(batch_size, work_load_list):
-    """Slices cutting a batch of `batch_size` into one part per context, each proportional to
-    its work load (rounded; the last part takes what rounding left).
-
-    Args:
-        batch_size: the number of samples in the batch.
-        work_load_list: one positive number per context.
-
-    Returns:
-        A list of `slice` objects, one per context, covering ``range(batch_size)`` in order.
-
-    Raises:
-        ValueError: a part would be empty (more contexts than samples, or a tiny work load).
-
-    Example::
-
-        from gluonlite.module.executor_group import split_input_slice
-        split_input_slice(5, [1, 1])   # [slice(0, 2, None), slice(2, 5, None)]
-    """
-    total = float(sum(work_load_list))
-    counts = [round(w * batch_size / total) for w in work_load_list]
-    if sum(counts) < batch_size:
-        counts[-1] += batch_size - sum(counts)
-    slices, end = [], 0
-    for count in counts:
-        begin = min(end, batch_size)
-        end = min(begin + count, batch_size)
-        if begin >= end:
-            raise ValueError(f"split_input_slice: a batch of {batch_size} cut for work loads "
-                             f"{list(work_load_list)} leaves a context no sample; use fewer "
-                             "contexts or a larger batch")
-        slices.append(slice(int(begin), int(end)))
-    return slices
 
 
 def sliced_descs(descs, part):

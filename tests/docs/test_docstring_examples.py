@@ -281,6 +281,7 @@ COVERED = [
     "gluonlite.numpy.io",
     "gluonlite.registry",
     "gluonlite.model",
+    "gluonlite.executor_manager",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")

@@ -1,6 +1,6 @@
-"""`mx.model`: checkpoint files of a Symbol and its parameters (``prefix-symbol.json`` and
-``prefix-EPOCH.params`` with ``arg:``/``aux:`` keys), and `BatchEndParam`, what batch-end
-callbacks receive.
+"""Checkpoint files of a Symbol and its parameters: ``prefix-symbol.json`` and
+``prefix-EPOCH.params`` with ``arg:``/``aux:`` keys (written by `mx.model.save_checkpoint`,
+which is `mx.callback.save_checkpoint`).
 
 Example::
 
@@ -10,28 +10,9 @@ Example::
     net, arg_params, aux_params = mx.model.load_checkpoint("net", 1)
     sorted(arg_params)                     # ['fc_bias', 'fc_weight']
 """
-from collections import namedtuple
+from .. import ndarray as nd, symbol as sym
 
-from .callback import LogValidationMetricsCallback, save_checkpoint
-from .context import Context, cpu
-from .initializer import Uniform
-from .io import DataDesc
-from .optimizer import get_updater
-from . import ndarray as nd, symbol as sym
-
-__all__ = ["BatchEndParam", "save_checkpoint", "load_checkpoint", "load_params", "Context",
-           "cpu", "Uniform", "DataDesc", "get_updater", "LogValidationMetricsCallback"]
-
-BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
-BatchEndParam.__doc__ = """What `Module.fit` passes to a batch-end callback: the epoch, the
-batch number in it, the training metric and the caller's locals.
-
-Example::
-
-    def cb(param):
-        print(param.epoch, param.nbatch)
-    cb(mx.model.BatchEndParam(epoch=0, nbatch=5, eval_metric=None, locals=None))  # prints 0 5
-"""
+__all__ = ["load_checkpoint", "load_params"]
 
 
 def load_params(prefix, epoch):
