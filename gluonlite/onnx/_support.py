@@ -64,7 +64,18 @@ _GROUPS = [
     ("position-sensitive and deformable sampling: ONNX has no such pooling, and DeformConv "
      "arrives only in opset 19 (gluonlite exports opsets 13-18)",
      ("_contrib_PSROIPooling", "_contrib_DeformableConvolution",
-      "_contrib_ModulatedDeformableConvolution")),
+      "_contrib_ModulatedDeformableConvolution", "_contrib_DeformablePSROIPooling")),
+    ("pooling of rotated boxes: ONNX's RoiAlign takes axis-aligned boxes only",
+     ("_contrib_RROIAlign",)),
+    ("an int8 operator of mx.contrib.quantization, whose ranges travel as float inputs beside "
+     "the integers: ONNX's QuantizeLinear and QLinear operators take a scale and zero point "
+     "instead, and a converter is not written; export the float32 model",
+     ("_contrib_quantize", "_contrib_quantize_v2", "_contrib_quantize_asym",
+      "_contrib_dequantize", "_contrib_requantize", "_contrib_quantized_fully_connected",
+      "_contrib_quantized_conv", "_contrib_quantized_pooling", "_contrib_quantized_flatten",
+      "_contrib_quantized_act", "_contrib_quantized_concat", "_contrib_quantized_elemwise_add",
+      "_contrib_quantized_elemwise_mul", "_contrib_quantized_embedding",
+      "_contrib_quantized_batch_norm", "_contrib_calibrate_entropy")),
     ("a device plan's fused elementwise kernel (gluonlite.subgraph.fusion), made when a plan "
      "compiles for CuPy and never part of a graph a block exports", ("_fused_elementwise",)),
     ("MXNet's OpenCV preprocessing operators (mx.image's imresize and copyMakeBorder), run "

@@ -121,11 +121,22 @@ def saturate(xp, v, dtype):
     return w.astype(dtype)
 
 
-def _scalar(a):
+def _host(xp, v):
+    """A device array (or 0-d result) as a numpy one: a range or an extreme is read on the
+    host, explicitly."""
+    return v if xp is np else xp.asnumpy(v)
+
+
+def _value(xp, v):
+    """The float32 value of a 0-d result (a reduction) of array module `xp`."""
+    return np.float32(_host(xp, v))
+
+
+def _scalar(xp, a):
     """The float32 value of a (1,)-shaped range array."""
     if a.size != 1:
         raise ShapeError(f"a quantization range must hold one value, got shape {tuple(a.shape)}")
-    return np.float32(float(a.reshape(-1)[0]))
+    return np.float32(_host(xp, a).reshape(-1)[0])
 
 
 def _range(xp, v):
@@ -183,7 +194,8 @@ def _quantize(p, rc, data, min_range, max_range):
     (int8) or ``data * 255 / R`` (uint8, negative data giving 0), rounded half to even and
     saturated. Returns (quantized, min, max): (-R, R) for int8, the given range for uint8."""
     _need("quantize", "data", data.dtype, (_F32,))
-    lo, hi = _scalar(min_range), _scalar(max_range)
+    xp = rc.xp
+    lo, hi = _scalar(xp, min_range), _scalar(xp, max_range)
     r = max_abs(lo, hi)
     dtype = np.dtype(p.out_type)
     levels = np.float32(127) if dtype == _INT8 else np.float32(255)
@@ -222,7 +234,7 @@ def _quantize_v2(p, rc, data):
     if calibrated:
         lo, hi = np.float32(p.min_calib_range), np.float32(p.max_calib_range)
     else:
-        lo, hi = (np.float32(data.min()), np.float32(data.max())) if data.size else (0, 0)
+        lo, hi = (_value(xp, data.min()), _value(xp, data.max())) if data.size else (0, 0)
     r = max_abs(lo, hi)
     with np.errstate(all="ignore"):     # a zero range: MXNet's saturated values
         q = saturate(xp, data * np.float32(LEVELS[dtype] / r), dtype)
@@ -246,7 +258,7 @@ def _quantize_asym(p, rc, data):
     if p.min_calib_range is not None and p.max_calib_range is not None:
         lo, hi = np.float32(p.min_calib_range), np.float32(p.max_calib_range)
     else:
-        lo, hi = np.float32(data.min()), np.float32(data.max())
+        lo, hi = _value(rc.xp, data.min()), _value(rc.xp, data.max())
     scale = np.float32(255) / np.float32(hi - lo)
     shift = np.float32(255) - np.float32(hi * scale)
     q = saturate(rc.xp, data * scale + shift, _UINT8)
@@ -272,7 +284,7 @@ def _dequantize(p, rc, data, min_range, max_range):
     to float32: ``data * R / 127.5`` (int8) or ``data * R / 255.5`` (uint8), R =
     max(|min_range|, |max_range|)."""
     _need("dequantize", "data", data.dtype, _QUANTIZED)
-    r = max_abs(_scalar(min_range), _scalar(max_range))
+    r = max_abs(_scalar(rc.xp, min_range), _scalar(rc.xp, max_range))
     return data.astype(np.float32) * np.float32(r / LEVELS[data.dtype])
 
 
@@ -294,11 +306,11 @@ def _requantize(p, rc, data, min_range, max_range):
     _need("requantize", "data", data.dtype, (_INT32,))
     xp = rc.xp
     dtype = out_dtype(p)
-    r_in = max_abs(_scalar(min_range), _scalar(max_range))
+    r_in = max_abs(_scalar(xp, min_range), _scalar(xp, max_range))
     if p.min_calib_range is not None and p.max_calib_range is not None:
         real = max_abs(p.min_calib_range, p.max_calib_range)
     else:
-        reached = max(abs(np.float32(data.min())), abs(np.float32(data.max()))) \
+        reached = max(abs(_value(xp, data.min())), abs(_value(xp, data.max()))) \
             if data.size else np.float32(0)
         reached = np.float32(min(int(reached), 2 ** 31 - 1))    # the int32 MXNet holds it in
         real = np.float32(np.float32(reached * r_in) / LEVELS[_INT32])
@@ -329,7 +341,7 @@ _F32_EXACT = 2 ** 24   # float32 holds every integer of smaller magnitude exactl
 
 
 def _largest(xp, a):
-    return int(max(abs(int(a.max())), abs(int(a.min())))) if a.size else 0
+    return int(max(abs(int(_host(xp, a.max()))), abs(int(_host(xp, a.min()))))) if a.size else 0
 
 
 def _exact_sum(xp, data, weight, n_units, per_unit, cap, product):
@@ -371,7 +383,7 @@ def _int32_of_product(xp, acc, bias, data, weight, ranges):
     return saturate(xp, total, np.int32)
 
 
-def _product_call(name, p, xs):
+def _product_call(xp, name, p, xs):
     """Split a product's inputs into (data, weight, bias or None, [(lo, hi)] per tensor)."""
     n = 2 if p.no_bias else 3
     tensors, bounds = xs[:n], xs[n:]
@@ -380,7 +392,7 @@ def _product_call(name, p, xs):
     _need(name, "weight", weight.dtype, (_INT8,))
     if n == 3:
         _need(name, "bias", tensors[2].dtype, (_INT8,))
-    ranges = [(_scalar(bounds[2 * i]), _scalar(bounds[2 * i + 1])) for i in range(n)]
+    ranges = [(_scalar(xp, bounds[2 * i]), _scalar(xp, bounds[2 * i + 1])) for i in range(n)]
     return data, weight, (tensors[2] if n == 3 else None), ranges
 
 
@@ -430,7 +442,7 @@ def _quantized_fc(p, rc, *xs):
     (out, min, max): one level of out is (R_data / 127) * (R_weight / 127) (R_weight / 255
     for uint8 data), R the inputs' ranges."""
     xp = rc.xp
-    data, weight, bias, ranges = _product_call("quantized_fully_connected", p, xs)
+    data, weight, bias, ranges = _product_call(xp, "quantized_fully_connected", p, xs)
     rows = data.reshape(data.shape[0], -1) if p.flatten else data.reshape(-1, data.shape[-1])
     acc = _exact_sum(xp, rows, weight, rows.shape[1], 1, None,
                      lambda sl: rows[:, sl].astype(np.float32) @ weight[:, sl].astype(
@@ -461,7 +473,7 @@ def _quantized_conv(p, rc, *xs):
     accumulated exactly in int32. Returns (out, min, max) with the range rule of
     quantized_fully_connected."""
     xp = rc.xp
-    data, weight, bias, ranges = _product_call("quantized_conv", p, xs)
+    data, weight, bias, ranges = _product_call(xp, "quantized_conv", p, xs)
     conv = Params(p, no_bias=True)
     # Winograd's transforms have fractions, so its float32 sums would round: each chunk of
     # channels stays below the size that sends a layer there
@@ -618,7 +630,7 @@ def _quantized_concat(p, rc, *xs):
     uint8; an input of another scale is rescaled, rounded half to even and saturated."""
     xp = rc.xp
     data = xs[:p.num_args]
-    bounds = [(_scalar(xs[p.num_args + 2 * i]), _scalar(xs[p.num_args + 2 * i + 1]))
+    bounds = [(_scalar(xp, xs[p.num_args + 2 * i]), _scalar(xp, xs[p.num_args + 2 * i + 1]))
               for i in range(p.num_args)]
     dtype = _INT8 if any(d.dtype == _INT8 for d in data) else _UINT8
     lo = min([np.float32(0)] + [b[0] for b in bounds])
@@ -667,8 +679,8 @@ def _quantized_elemwise_add(p, rc, lhs, rhs, lhs_min, lhs_max, rhs_min, rhs_max)
     of range +-(R_lhs + R_rhs), or with a calibrated range as int8/uint8 of it (the inputs'
     dtype when they share one, else int8)."""
     xp = rc.xp
-    r_l = max_abs(_scalar(lhs_min), _scalar(lhs_max))
-    r_r = max_abs(_scalar(rhs_min), _scalar(rhs_max))
+    r_l = max_abs(_scalar(xp, lhs_min), _scalar(xp, lhs_max))
+    r_r = max_abs(_scalar(xp, rhs_min), _scalar(xp, rhs_max))
     if _calibrated(p):
         dtype = lhs.dtype if lhs.dtype == rhs.dtype else _INT8
         lo, hi = np.float32(p.min_calib_range), np.float32(p.max_calib_range)
@@ -718,8 +730,8 @@ def _quantized_elemwise_mul(p, rc, lhs, rhs, lhs_min, lhs_max, rhs_min, rhs_max)
     calibrated range int8 of it (truncated toward zero and saturated); with
     enable_float_output the float32 product alone."""
     xp = rc.xp
-    s_l = LEVELS[lhs.dtype] / max_abs(_scalar(lhs_min), _scalar(lhs_max))
-    s_r = LEVELS[rhs.dtype] / max_abs(_scalar(rhs_min), _scalar(rhs_max))
+    s_l = LEVELS[lhs.dtype] / max_abs(_scalar(xp, lhs_min), _scalar(xp, lhs_max))
+    s_r = LEVELS[rhs.dtype] / max_abs(_scalar(xp, rhs_min), _scalar(xp, rhs_max))
     prod = lhs.astype(np.int32) * rhs.astype(np.int32)
     if p.enable_float_output:
         return prod.astype(np.float32) * np.float32(1.0 / float(s_l) / float(s_r))
@@ -728,8 +740,9 @@ def _quantized_elemwise_mul(p, rc, lhs, rhs, lhs_min, lhs_max, rhs_min, rhs_max)
         scale = np.float32(np.float32(LEVELS[_INT8] / max_abs(lo, hi)) / s_l / s_r)
         out = xp.trunc(prod.astype(np.float32) * scale)
         return saturate(xp, out, _INT8), _range(xp, lo), _range(xp, hi)
-    r = np.float32(np.float32(max_abs(_scalar(lhs_min), _scalar(lhs_max)) / np.float32(127)) *
-                   np.float32(max_abs(_scalar(rhs_min), _scalar(rhs_max)) / np.float32(127)))
+    r_l = max_abs(_scalar(xp, lhs_min), _scalar(xp, lhs_max))
+    r_r = max_abs(_scalar(xp, rhs_min), _scalar(xp, rhs_max))
+    r = np.float32(np.float32(r_l / np.float32(127)) * np.float32(r_r / np.float32(127)))
     r = np.float32(r * LEVELS[_INT32])
     return prod, _range(xp, -r), _range(xp, r)
 
@@ -769,7 +782,7 @@ def _quantized_batch_norm(p, rc, data, gamma, beta, moving_mean, moving_var, min
         # uint8 data is brought to int8's scale first, as MXNet's kernel does
         x = saturate(xp, x * np.float32(LEVELS[_INT8] / LEVELS[_UINT8]), _INT8).astype(
             np.float32)
-    r_in = max_abs(_scalar(min_data), _scalar(max_data))
+    r_in = max_abs(_scalar(xp, min_data), _scalar(xp, max_data))
     g = xp.ones_like(gamma) if p.fix_gamma else gamma
     inv_std = (1.0 / xp.sqrt(moving_var.astype(np.float64) + p.eps)).astype(np.float32)
     shape = [1] * data.ndim
@@ -780,7 +793,7 @@ def _quantized_batch_norm(p, rc, data, gamma, beta, moving_mean, moving_var, min
         # the output in real units, for the range it reaches
         real = (g * inv_std * (r_in / LEVELS[_INT8])).astype(np.float32).reshape(shape) * x + \
             (beta - moving_mean * g * inv_std).astype(np.float32).reshape(shape)
-        hi = np.float32(float(xp.abs(real).max())) if real.size else np.float32(0)
+        hi = _value(xp, xp.abs(real).max()) if real.size else np.float32(0)
         lo = -hi
         if hi == 0:
             return xp.zeros(data.shape, np.int8), _range(xp, lo), _range(xp, hi)

@@ -20,6 +20,57 @@ def _idx(shape, high, seed=0):
     return np.random.default_rng(seed).integers(0, high, shape).astype(np.float32)
 
 
+def _quantization_table():
+    """The int8 family: integer data beside (1,) float32 ranges."""
+    rng = np.random.default_rng(5)
+
+    def ints(shape, dtype):
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)
+
+    def r(v):
+        return np.array([v], np.float32)
+
+    q8, q8b, u8 = ints((2, 3, 4, 4), np.int8), ints((2, 3, 4, 4), np.int8), \
+        ints((2, 3, 4, 4), np.uint8)
+    ranges = [r(-1.5), r(1.0), r(-0.5), r(0.25), r(-2.0), r(2.0)]
+    hist = np.concatenate([[0.0], rng.integers(0, 50, 19).astype(np.float64), [0.0]])
+    return [
+        ("_contrib_quantize", [_u((3, 4)), r(-1), r(1)], {"out_type": "int8"}),
+        ("_contrib_quantize", [_pos((3, 4)), r(0), r(2)], {}),
+        ("_contrib_quantize_v2", [_u((3, 4))], {}),
+        ("_contrib_quantize_v2", [_pos((3, 4))],
+         {"out_type": "auto", "min_calib_range": 0.0, "max_calib_range": 1.5}),
+        ("_contrib_quantize_asym", [_u((2, 3, 4))], {}),
+        ("_contrib_dequantize", [q8, r(-1), r(2)], {}),
+        ("_contrib_dequantize", [u8, r(0), r(2)], {}),
+        ("_contrib_requantize", [ints((3, 4), np.int32), r(-3), r(3)], {}),
+        ("_contrib_requantize", [ints((3, 4), np.int32), r(-3), r(3)],
+         {"out_type": "uint8", "min_calib_range": 0.0, "max_calib_range": 1.0}),
+        ("_contrib_quantized_fully_connected",
+         [q8, ints((5, 48), np.int8), ints((5,), np.int8)] + ranges, {"num_hidden": 5}),
+        ("_contrib_quantized_conv",
+         [u8, ints((2, 3, 3, 3), np.int8), ints((2,), np.int8)] + ranges,
+         {"kernel": (3, 3), "num_filter": 2, "pad": (1, 1)}),
+        ("_contrib_quantized_pooling", [q8, r(-1), r(1)],
+         {"kernel": (2, 2), "stride": (2, 2), "pool_type": "avg"}),
+        ("_contrib_quantized_flatten", [q8, r(-1), r(1)], {}),
+        ("_contrib_quantized_act", [q8, r(-1), r(1)], {"act_type": "relu"}),
+        ("_contrib_quantized_concat", [q8, u8] + ranges[:4], {"num_args": 2, "dim": 1}),
+        ("_contrib_quantized_elemwise_add", [q8, q8b] + ranges[:4], {}),
+        ("_contrib_quantized_elemwise_mul", [q8, q8b] + ranges[:4],
+         {"min_calib_range": -0.1, "max_calib_range": 0.1}),
+        ("_contrib_quantized_embedding", [_idx((2, 3), 5), ints((5, 4), np.int8), r(-1), r(1)],
+         {"input_dim": 5, "output_dim": 4}),
+        ("_contrib_quantized_batch_norm",
+         [q8, _pos((3,)), _u((3,)), _u((3,)), _pos((3,)), r(-1), r(1)],
+         {"min_calib_range": -2.0, "max_calib_range": 2.0}),
+        ("_contrib_calibrate_entropy",
+         [hist.astype(np.float32), np.linspace(-2, 2, 22).astype(np.float32)],
+         {"num_quantized_bins": 5}),
+    ]
+
+
 def _own_table():
     a, b = _u((3, 4)), _u((3, 4), seed=1)
     ex = [
@@ -177,6 +228,7 @@ def _own_table():
         ("softmin", [a], {"axis": 0}),
     ]
     ex += _optimizer_and_loss_examples()
+    ex += _quantization_table()
     return ex
 
 

@@ -68,9 +68,9 @@ def same_records(got, want):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert [g[0], g[1]] == [w[0], w[1]]
-        if isinstance(g[2], list) and len(g[2]) == 2 and isinstance(g[2][0], str):
+        if len(g) == 3:     # a batch or eval record: [epoch, nbatch, [metric name, value]]
             assert g[2][0] == w[2][0] and g[2][1] == pytest.approx(w[2][1], rel=1e-6)
-        else:
+        else:               # an epoch record: [epoch, arg names, aux names, a weight's sum]
             assert g[2:-1] == w[2:-1] and g[-1] == pytest.approx(w[-1], rel=1e-5, abs=1e-5)
 
 
