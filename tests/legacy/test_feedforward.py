@@ -2,6 +2,7 @@
 trained parameters and auxiliary states, `predict`, `score` and what the callbacks received,
 from tests/fixtures/feedforward_mxnet.json (made by tests/fixtures/make_feedforward.py on
 MXNet 1.9.1); then save/load, `create`, bucketing, and the errors for bad input."""
+import importlib.util
 import json
 import logging
 import os
@@ -14,8 +15,12 @@ import pytest
 import gluonlite as mx
 from gluonlite import nd
 
-FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
-                       "feedforward_mxnet.json")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+FIXTURE = os.path.join(FIXTURES, "feedforward_mxnet.json")
+_spec = importlib.util.spec_from_file_location("feedforward_cases",
+                                               os.path.join(FIXTURES, "feedforward_cases.py"))
+CASES = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(CASES)
 with open(FIXTURE, encoding="utf-8") as _f:
     REF = json.load(_f)
 X, Y, XV, YV = (np.array(REF[k], dtype="float32") for k in ("x", "y", "xv", "yv"))
@@ -27,33 +32,14 @@ pytestmark = pytest.mark.filterwarnings("ignore:mx.model.FeedForward is deprecat
 
 
 def mlp(bn=False):
-    h = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=8, name="fc1")
-    if bn:
-        h = mx.sym.BatchNorm(h, fix_gamma=False, name="bn1")
-    h = mx.sym.Activation(h, act_type="relu", name="relu1")
-    return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(h, num_hidden=3, name="fc2"),
-                                name="softmax")
+    return CASES.mlp(mx, bn)
 
 
 def args(bn=False):
     return {k: nd.array(v) for k, v in ARGS.items() if bn or not k.startswith("bn")}
 
 
-class Recorder:
-    """What the callbacks received, as the fixture script records it."""
-
-    def __init__(self):
-        self.batches, self.epochs, self.evals = [], [], []
-
-    def batch(self, p):
-        self.batches.append([p.epoch, p.nbatch, list(p.eval_metric.get())])
-
-    def epoch(self, epoch, symbol, arg_params, aux_params):
-        self.epochs.append([epoch, sorted(arg_params), sorted(aux_params),
-                            float(arg_params["fc1_weight"].asnumpy().sum())])
-
-    def eval_end(self, p):
-        self.evals.append([p.epoch, p.nbatch, list(p.eval_metric.get())])
+Recorder = CASES.Recorder
 
 
 def fit(model, data, y=None, **kw):
