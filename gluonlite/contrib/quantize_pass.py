@@ -18,7 +18,7 @@ saved models and tests read them:
   `gluonlite.contrib.quantization._quantize_params` fills.
 
 The result also lists the float entries whose ranges calibration must measure (the
-"calibration layers"), under the names the executor's monitor reports them (`output_name`).
+"calibration layers"), under the names the executor's monitor reports them (`Node.output_name`).
 
 Example::
 
@@ -39,15 +39,13 @@ from ..base import MXNetValueError
 from ..ops import registry
 from ..symbol.symbol import Node, Symbol, topo_nodes
 
-__all__ = ["Quantizable", "QUANTIZABLE", "quantize_symbol", "set_calib_table", "output_name",
+__all__ = ["Quantizable", "QUANTIZABLE", "quantize_symbol", "set_calib_table",
            "QUANTIZE_OP", "REQUANTIZE_OP", "DEQUANTIZE_OP", "QUANTIZED_BN_OP"]
 
 QUANTIZE_OP = "_contrib_quantize_v2"
 REQUANTIZE_OP = "_contrib_requantize"
 DEQUANTIZE_OP = "_contrib_dequantize"
 QUANTIZED_BN_OP = "_contrib_quantized_batch_norm"
-# the outputs of every `_contrib_quantized_*` operator, as MXNet names them
-QUANTIZED_OUTPUTS = ("output", "min_output", "max_output")
 
 Quantizable = namedtuple("Quantizable", ["op", "quantized", "must", "requantize", "float_inputs",
                                          "when"])
@@ -116,36 +114,6 @@ _NAMED_OUTPUTS = frozenset((
     "_contrib_ifft"))
 
 _LOG = logging.getLogger(__name__)
-
-
-def output_name(node, index):
-    """The name under which entry ``(node, index)`` is calibrated: a variable's own name,
-    ``<node>_output`` for an operator with one visible output, ``<node>_output<index>`` for
-    one with several, and ``<node>_output`` / ``_min_output`` / ``_max_output`` for a
-    quantized operator.
-
-    These are the names `Executor.set_monitor_callback` reports the values under (MXNet's
-    graph executor names them the same way), so a calibration collector installed there
-    sees each layer under its name here.
-
-    Args:
-        node: a graph `Node`.
-        index: the output index.
-
-    Returns:
-        str: the name.
-
-    Example::
-
-        from gluonlite.contrib.quantize_pass import output_name
-        s = sym.split(sym.var('x'), num_outputs=2, name='split')
-        output_name(s.outputs[1][0], 1)   # 'split_output1'
-    """
-    if node.op is None:
-        return node.name
-    if node.op.name.startswith("_contrib_quantized_"):
-        return f"{node.name}_{QUANTIZED_OUTPUTS[index]}"
-    return f"{node.name}_output" if node.num_visible() == 1 else f"{node.name}_output{index}"
 
 
 def _quantize_suffix(src, index):
@@ -240,7 +208,7 @@ def quantize_symbol(sym, excluded_names=(), excluded_ops=(), offline_params=(),
         device: ``'cpu'`` or ``'gpu'``: which quantized operators exist there.
 
     Returns:
-        (Symbol, list of str): the quantized graph, and the names (see `output_name`) of the
+        (Symbol, list of str): the quantized graph, and the names (see `Node.output_name`) of the
         float entries whose ranges calibration measures, in graph order.
 
     Raises:
@@ -378,7 +346,7 @@ def _take_offline(heads, offline):
 
 
 def _calib_layers(heads, reverse):
-    """The float entries calibration measures, by `output_name`, in graph order: the input of
+    """The float entries calibration measures, by `Node.output_name`, in graph order: the input of
     each quantize and requantize node, and the output of each quantized BatchNorm."""
     names = []
     for n in topo_nodes(heads):
@@ -387,16 +355,16 @@ def _calib_layers(heads, reverse):
         if n.op.name in (QUANTIZE_OP, REQUANTIZE_OP):
             src, k = n.inputs[0]
             if id(n) in reverse:
-                names.append(output_name(reverse[id(n)], k))
+                names.append(reverse[id(n)].output_name(k))
             elif src.op is None:
                 names.append(src.name)
             elif id(src) in reverse:
-                names.append(output_name(reverse[id(src)], k))
+                names.append(reverse[id(src)].output_name(k))
             else:
                 raise MXNetValueError(f"quantize_symbol: can't find calibration node for "
                                       f"{n.name}")
         elif n.op.name == QUANTIZED_BN_OP:
-            names.append(output_name(reverse.get(id(n), n), 0))
+            names.append(reverse.get(id(n), n).output_name(0))
     return names
 
 
@@ -405,7 +373,7 @@ def set_calib_table(qsym, table, logger=None):
     nodes carry the calibrated range of the entry they quantize (MXNet's
     SetCalibTableToQuantizedGraph).
 
-    Each such node looks its entry up in `table` by `output_name`, a ``quantized_`` prefix
+    Each such node looks its entry up in `table` by `Node.output_name`, a ``quantized_`` prefix
     dropped (``quantized_conv_output`` is looked up as ``conv_output``), and when found gets
     the attributes ``min_calib_range`` and ``max_calib_range``, written as C's ``%f`` of the
     float32 values (six decimals). Other nodes are copied unchanged.
@@ -450,7 +418,7 @@ def set_calib_table(qsym, table, logger=None):
 def _calibrated_entry(node):
     """The calibration table key of the entry whose range `node` takes (None for a node
     that takes none): the input of a quantize or requantize node, the output of a quantized
-    BatchNorm, named by `output_name` without a ``quantized_`` prefix."""
+    BatchNorm, named by `Node.output_name` without a ``quantized_`` prefix."""
     if node.op is None:
         return None
     if node.op.name in (QUANTIZE_OP, REQUANTIZE_OP):
@@ -459,7 +427,7 @@ def _calibrated_entry(node):
         src, k = node, 0
     else:
         return None
-    key = output_name(src, k)
+    key = src.output_name(k)
     return key[len("quantized_"):] if src.name.startswith("quantized_") else key
 
 

@@ -36,8 +36,9 @@ def _input_names(node):
 def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
                name_variables=False):
     """Evaluate graph `out` on `args` (NDArrays aligned with `input_names`) node by node,
-    calling ``callback(name, op_name, array)`` for each operator output named
-    ``<node>_output`` (``<node>_output<i>`` for several) and, with `monitor_all`, each input
+    calling ``callback(name, op_name, array)`` for each operator output, named as
+    `Symbol.list_outputs` names it (``<node>_output``, ``<node>_output<i>`` for several,
+    ``<node>_mean`` where the operator names it), and, with `monitor_all`, each input
     named ``<node>_<argument name>`` (``<node>_input<i>`` when the operator does not name its
     arguments, ``<node>_arg<i>`` for one taking any number of inputs, as concat).
 
@@ -88,8 +89,7 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
             for i, y in enumerate(ys):
                 o = values[(id(node), i)] = NDArray(y, ctx)
                 if i < n:
-                    label = "output" if n == 1 else f"output{i}"
-                    callback(f"{node.name}_{label}", node.op.name, o)
+                    callback(node.output_name(i), node.op.name, o)
 
 
 def report_grads(out, input_names, args, out_grads, callback, is_train=True):

@@ -217,6 +217,29 @@ class Node:
         """
         return 1 if self.op is None else self.op.num_visible(self.params)
 
+    def output_name(self, index):
+        """The name of visible output `index`: a variable's own name, else ``<node>_<output>``
+        with the operator's name for that output (``output``, ``output0``, ``mean``, ...).
+        `Symbol.list_outputs` gives these names, the executor's monitor reports values under
+        them, and MXNet's graph passes (calibration) look entries up by them.
+
+        Args:
+            index: the output's index.
+
+        Returns:
+            str: the name.
+
+        Example::
+
+            y = sym.BatchNorm(sym.var('x'), output_mean_var=True, name='bn')
+            y.outputs[0][0].output_name(1)   # 'bn_mean'
+        """
+        if self.op is None:
+            return self.name
+        name = self.op.output_names(self.params)[index]
+        # a subgraph node names its outputs like the subgraph's own outputs
+        return name if self.op.full_output_names or not self.name else f"{self.name}_{name}"
+
     def __repr__(self):
         return f"<Node {self.name} ({'var' if self.op is None else self.op.name})>"
 
@@ -369,16 +392,7 @@ class Symbol:
             sym.relu(x, name='act').list_outputs()   # ['act_output']
             x.list_outputs()                         # ['x']
         """
-        out = []
-        for node, i in self._outputs:
-            if node.op is None:
-                out.append(node.name)
-            else:
-                name = node.op.output_names(node.params)[i]
-                # Subgraph nodes name their outputs like the subgraph's own outputs.
-                out.append(name if node.op.full_output_names or not node.name
-                           else f"{node.name}_{name}")
-        return out
+        return [node.output_name(i) for node, i in self._outputs]
 
     def _gen_atomic_symbol(self):
         """The operator of this symbol's (head) node alone: a nameless node with the same

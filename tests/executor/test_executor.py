@@ -293,3 +293,14 @@ def test_monitor_reports_a_begin_state_at_its_inferred_shape():
     exe.forward()
     assert seen["h0_output"] == (3, 4)
     assert seen["fc_output"] == (3, 4)
+
+
+def test_monitor_names_outputs_as_list_outputs_does():
+    # MXNet's monitor names an output by the operator's name for it (BatchNorm: output, mean,
+    # var), as list_outputs does
+    y = sym.BatchNorm(sym.var("x"), output_mean_var=True, name="bn")
+    exe = y.simple_bind(mx.cpu(), x=(2, 3), grad_req="null")
+    names = []
+    exe.set_monitor_callback(lambda n, a: names.append(n))
+    exe.forward(is_train=True)
+    assert names == y.list_outputs() == ["bn_output", "bn_mean", "bn_var"]
