@@ -46,6 +46,7 @@ _QUANTIZED = (_INT8, _UINT8)
 _OUT_TYPE = A.Enum("auto", "int8", "uint8", default="int8")
 _CALIB = {"min_calib_range": A.OptionalFloat(), "max_calib_range": A.OptionalFloat()}
 _CONV = get("Convolution")
+_FC = get("FullyConnected")
 _POOL = get("Pooling")
 _F32_ONE = np.float32(1)
 _NAMES = ["output", "min_output", "max_output"]
@@ -406,26 +407,8 @@ def _product_dtype(name):
 
 def _fc_shape(p, ins):
     n = 2 if p.no_bias else 3
-    d = ins[0]
-    ins = list(ins)
-    if d is not None:
-        k = int(np.prod(d[1:])) if p.flatten else d[-1]
-        ins[1] = (p.num_hidden, k)
-    if n == 3:
-        ins[2] = (p.num_hidden,)
-    for i in range(n, 3 * n):
-        ins[i] = (1,)
-    out = None if d is None else ((d[0], p.num_hidden) if p.flatten
-                                  else tuple(d[:-1]) + (p.num_hidden,))
-    return ins, [out, (1,), (1,)]
-
-
-def _fc_shape_back(p, ins, outs):
-    """The data's shape from the output's and the weight's (2-D data when flatten)."""
-    out, w = outs[0], ins[1]
-    if ins[0] is None and out is not None and w is not None:
-        ins[0] = (out[0], w[1]) if p.flatten else tuple(out[:-1]) + (w[1],)
-    return ins
+    tensor_ins, tensor_outs = _FC.infer_shape(p, list(ins[:n]))
+    return list(tensor_ins) + [(1,)] * (2 * n), [tensor_outs[0], (1,), (1,)]
 
 
 @register("_contrib_quantized_fully_connected", same_dtype=(),
@@ -433,7 +416,7 @@ def _fc_shape_back(p, ins, outs):
           attrs={"num_hidden": A.Int(), "no_bias": A.Bool(False), "flatten": A.Bool(True)},
           signature=("data", "weight", "bias", "min_data", "max_data", "min_weight",
                      "max_weight", "min_bias", "max_bias"),
-          shape=ShapeRule(_fc_shape, back=_fc_shape_back, fills_back=lambda p: p.flatten),
+          shape=ShapeRule(_fc_shape, back=_FC.shape_back, fills_back=lambda p: p.flatten),
           dtype=_product_dtype("quantized_fully_connected"))
 def _quantized_fc(p, rc, *xs):
     """quantized_fully_connected(data, weight, bias, min_data, max_data, min_weight,
