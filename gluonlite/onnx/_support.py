@@ -44,6 +44,12 @@ _GROUPS = [
              "_contrib_hawkesll")),
     ("reads or makes sparse storage (csr, row_sparse), which ONNX tensors do not have",
      ("cast_storage", "_sparse_retain", "_contrib_getnnz")),
+    ("a DGL graph operator: it reads a graph stored as a csr matrix of edge ids (ONNX tensors "
+     "have no sparse storage) and walks it vertex by vertex, with outputs whose stored edges "
+     "depend on the values (the samplers also draw at random)",
+     ("_contrib_edge_id", "_contrib_dgl_adjacency", "_contrib_dgl_subgraph",
+      "_contrib_dgl_graph_compact", "_contrib_dgl_csr_neighbor_uniform_sample",
+      "_contrib_dgl_csr_neighbor_non_uniform_sample")),
     ("a row_sparse weight gradient always (Embedding(sparse_grad=True) is refused the same "
      "way): sparse gradients have no ONNX form; export an Embedding",
      ("_contrib_SparseEmbedding",)),

@@ -400,6 +400,10 @@ FAMILIES = [
     (lambda name: name.startswith("_random_"), _SAMPLER),
 ]
 
+_DGL_HOPS = "how many hops from the seeds the sample walks."
+_DGL_NEIGHBOURS = "how many neighbours of each vertex are drawn (all of them if it has fewer)."
+_DGL_MAX = "the most vertices a sample holds (the length of its outputs)."
+
 SPECIFIC = {
     ("BatchNorm", "axis"): "the channel axis (default 1).",
     ("BatchNorm_v1", "axis"): "the channel axis (default 1).",
@@ -411,6 +415,22 @@ SPECIFIC = {
     ("LeakyReLU", "upper_bound"): "the largest random slope of 'rrelu'.",
     ("LeakyReLU", "gamma"): "the learned slopes of 'prelu'.",
     ("_contrib_hawkesll", "lda"): "the background intensity of each mark, (N, K).",
+    ("_contrib_edge_id", "data"): "the graph: a csr matrix whose values are edge ids.",
+    ("_contrib_edge_id", "u"): "the source vertex of each edge asked for, 1-D.",
+    ("_contrib_edge_id", "v"): "the destination vertex of each edge asked for, 1-D.",
+    ("_contrib_dgl_adjacency", "data"): "the graph: an int64 csr matrix of edge ids.",
+    ("_contrib_dgl_subgraph", "return_mapping"): "also return, per vertex array, the "
+                                                 "subgraph holding the original edge ids.",
+    ("_contrib_dgl_graph_compact", "return_mapping"): "also return one csr per graph (MXNet "
+                                                      "1.9.1 leaves it empty).",
+    ("_contrib_dgl_graph_compact", "graph_sizes"): "the vertex count of each graph (the last "
+                                                   "entry of its vertex ids).",
+    ("_contrib_dgl_csr_neighbor_uniform_sample", "num_hops"): _DGL_HOPS,
+    ("_contrib_dgl_csr_neighbor_uniform_sample", "num_neighbor"): _DGL_NEIGHBOURS,
+    ("_contrib_dgl_csr_neighbor_uniform_sample", "max_num_vertices"): _DGL_MAX,
+    ("_contrib_dgl_csr_neighbor_non_uniform_sample", "num_hops"): _DGL_HOPS,
+    ("_contrib_dgl_csr_neighbor_non_uniform_sample", "num_neighbor"): _DGL_NEIGHBOURS,
+    ("_contrib_dgl_csr_neighbor_non_uniform_sample", "max_num_vertices"): _DGL_MAX,
     ("_contrib_hawkesll", "alpha"): "the branching ratio of each mark, (K,).",
     ("_contrib_hawkesll", "beta"): "the decay rate of each mark's kernel, (K,).",
     ("_contrib_hawkesll", "state"): "the kernel sums carried in at time 0, (N, K).",

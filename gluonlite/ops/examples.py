@@ -592,6 +592,29 @@ EXAMPLES = {
             x="nd.array([[1, 2], [3, 4], [5, 6]]).tostype('row_sparse')", i="nd.array([0, 2])"),
     "_identity_with_attr_like_rhs": _ex("x, y", "[1. 2.]", x="nd.array([1, 2])",
             y="nd.zeros(2)"),
+    # the DGL graph operators: a graph is a csr matrix of edge ids (int64 but for edge_id)
+    "_contrib_edge_id": _ex("x, u, v", "[ 1. -1. 2. -1.]",
+            x="nd.array([[1, 0, 0], [0, 2, 0], [0, 0, 3]]).tostype('csr')",
+            u="nd.array([0, 0, 1, 2])", v="nd.array([0, 1, 1, 0])"),
+    "_contrib_dgl_adjacency": _ex("g", "[[0. 1. 1.] [1. 0. 0.] [0. 1. 0.]]",
+            g="nd.array([[0, 1, 2], [3, 0, 0], [0, 4, 0]], dtype='int64').tostype('csr')"),
+    "_contrib_dgl_subgraph": _ex("g, v, return_mapping=True", "[[0 2] [0 0]]", out=1,
+            g="nd.array([[0, 1, 2], [3, 0, 0], [0, 4, 0]], dtype='int64').tostype('csr')",
+            v="nd.array([0, 2], dtype='int64')"),
+    "_contrib_dgl_graph_compact": _ex("g, v, graph_sizes=2, return_mapping=False",
+            "[[0 0] [1 0]]",
+            g="nd.array([[0, 0, 0, 7], [0, 9, 0, 0], [0, 0, 0, 0]], dtype='int64')"
+              ".tostype('csr')",
+            v="nd.array([1, 3, -1, 2], dtype='int64')"),
+    "_contrib_dgl_csr_neighbor_uniform_sample": _ex(
+            "g, s, num_hops=1, num_neighbor=2, max_num_vertices=3",
+            "[[0 1 2] [0 0 0] [0 0 0]]", out=1,
+            g="nd.array([[0, 1, 2], [3, 0, 0], [0, 4, 0]], dtype='int64').tostype('csr')",
+            s="nd.array([0], dtype='int64')"),
+    "_contrib_dgl_csr_neighbor_non_uniform_sample": _ex(
+            "g, p, s, num_hops=1, num_neighbor=2, max_num_vertices=3", "[0.5 0.3 0.2]", out=2,
+            g="nd.array([[0, 1, 2], [3, 0, 0], [0, 4, 0]], dtype='int64').tostype('csr')",
+            p="nd.array([0.5, 0.3, 0.2])", s="nd.array([0], dtype='int64')"),
 }
 
 _PREFIXES = (("_contrib_", "contrib."), ("_linalg_", "linalg."), ("_image_", "image."),

@@ -36,6 +36,13 @@ EXTERNAL = {
     "_sg_fuse",               # gluonlite.subgraph.fuse: held against the unfused graph
                               # (tests/subgraph/test_fuse.py)
 }
+# The DGL graph operators take a graph as a csr matrix of int64 edge ids (a dense graph is
+# refused imperatively, as in MXNet), where the walk draws dense float inputs:
+# tests/ops_math/test_dgl_graph_ops.py holds them against MXNet 1.9.1's numbers, imperative
+# against symbolic.
+EXTERNAL |= {"_contrib_edge_id", "_contrib_dgl_adjacency", "_contrib_dgl_subgraph",
+             "_contrib_dgl_graph_compact", "_contrib_dgl_csr_neighbor_uniform_sample",
+             "_contrib_dgl_csr_neighbor_non_uniform_sample"}
 # The int8 quantization family takes integer data beside float32 ranges, where the walk draws
 # one float dtype for every input: tests/ops_math/test_quantization_ops.py holds each of them
 # against MXNet 1.9.1's numbers and against the float operators.

@@ -229,7 +229,34 @@ def _own_table():
     ]
     ex += _optimizer_and_loss_examples()
     ex += _quantization_table()
+    ex += _dgl_graph_examples()
     return ex
+
+
+def _dgl_graph_examples():
+    """The DGL graph operators: the graph a scipy csr matrix (nd.array makes it a csr NDArray;
+    a graph gets its dense values), its edge ids from 1 (a 0 is no edge in dense values);
+    the samplers with num_neighbor at least every degree, so that nothing is drawn."""
+    import scipy.sparse as spsp
+    dense = np.array([[0, 1, 2, 0], [3, 0, 0, 4], [0, 5, 0, 6], [7, 0, 8, 0]], np.int64)
+    g = spsp.csr_matrix(dense)
+    vids = np.array([0, 2, 3], np.int64)
+    sample = {"num_hops": 2, "num_neighbor": 4, "max_num_vertices": 5}
+    # a sampler's output: vertices 1 and 3 of 4, their count last
+    sub = spsp.csr_matrix(np.array([[0, 0, 0, 4], [0, 7, 0, 0], [0] * 4, [0] * 4], np.int64))
+    return [
+        ("_contrib_edge_id", [spsp.csr_matrix(dense.astype(np.float32)),
+                              np.array([0, 1, 3, 2], np.float32),
+                              np.array([1, 1, 2, 3], np.float32)], {}),
+        ("_contrib_dgl_adjacency", [g], {}),
+        ("_contrib_dgl_subgraph", [g, vids, np.array([1, 2], np.int64)],
+         {"return_mapping": True}),
+        ("_contrib_dgl_graph_compact", [sub, np.array([1, 3, -1, -1, 2], np.int64)],
+         {"graph_sizes": (2,), "return_mapping": False}),
+        ("_contrib_dgl_csr_neighbor_uniform_sample", [g, np.array([0], np.int64)], sample),
+        ("_contrib_dgl_csr_neighbor_non_uniform_sample",
+         [g, np.array([0.4, 0.3, 0.2, 0.1], np.float32), np.array([2], np.int64)], sample),
+    ]
 
 
 def _optimizer_and_loss_examples():

@@ -41,6 +41,11 @@ class StorageRule(_Frozen):
             the dense values.
         inplace: the kernel updates its inputs' parts in place (an optimizer's weight and
             states) and may return an input itself: the arrays are kept.
+        stypes: ``stypes(p, in_stypes) -> list``: the outputs' storage types, declared by
+            an operator whose kernel checks its inputs' shapes, dtypes and values (the DGL
+            graph operators) and so cannot run on `output_stypes`' all-zero probes; it raises
+            ValueError for storage types the operator refuses, and the kernel returns
+            outputs of the types it gives.
 
     Example::
 
@@ -50,10 +55,11 @@ class StorageRule(_Frozen):
         rule.kernel, rule.inplace           # (<function <lambda> ...>, False)
     """
 
-    __slots__ = ("kernel", "dense_too", "grad", "inplace")
+    __slots__ = ("kernel", "dense_too", "grad", "inplace", "stypes")
 
-    def __init__(self, kernel, *, dense_too=None, grad=None, inplace=False):
-        self._set(kernel=kernel, dense_too=dense_too, grad=grad, inplace=bool(inplace))
+    def __init__(self, kernel, *, dense_too=None, grad=None, inplace=False, stypes=None):
+        self._set(kernel=kernel, dense_too=dense_too, grad=grad, inplace=bool(inplace),
+                  stypes=stypes)
 
 
 def stype_of(x):
@@ -81,7 +87,8 @@ def output_stypes(op, p, in_stypes):
     """The storage types of `op`'s outputs for inputs of storage types `in_stypes` and parsed
     attributes `p`: its storage rule's kernel run on small all-zero inputs of those types
     (2 x 2; (1, 2) for the dense operand of a broadcast), so inference and computation cannot
-    disagree. An operator without a rule, or falling back, gives 'default' throughout.
+    disagree, or the rule's `stypes` where it declares them. An operator without a rule, or
+    falling back, gives 'default' throughout.
 
     Raises:
         ValueError: the rule refuses the storage types (the message names the operator).
@@ -99,6 +106,8 @@ def output_stypes(op, p, in_stypes):
     if rule is None or (all(s == "default" for s in in_stypes) and
                         not (rule.dense_too and rule.dense_too(p))):
         return ["default"] * n_out
+    if rule.stypes is not None:
+        return list(rule.stypes(p, list(in_stypes)))
     dense_shape = (1, 2) if op.name.startswith("broadcast_") else (2, 2)
     res = rule.kernel(p, RunCtx(False, np), *[_probe(s, dense_shape) for s in in_stypes])
     if res is None:
