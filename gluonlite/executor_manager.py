@@ -170,7 +170,7 @@ class DataParallelExecutorManager:
         arg_names (list of str): ``symbol.list_arguments()``.
         param_names (list of str): the arguments that are trained (the others are inputs).
         aux_names (list of str): ``symbol.list_auxiliary_states()``.
-        work_load_list (list of numbers): each context's share of a batch (default None:
+        work_load_list (list): each context's share of a batch (default None:
             equal shares).
         logger (logging.Logger): where the start is logged (default None: the root logger).
         sym_gen (callable): ``bucket_key -> Symbol`` for bucketing (default None).

@@ -22,4 +22,4 @@ install_symbol_methods(infer_shapes=infer_symbol_shapes, infer_types=infer_symbo
 from .. import ndarray as _ndarray  # noqa: E402
 from .nd_cached_op import CachedOp as _NDCachedOp  # noqa: E402
 
-_ndarray.CachedOp = _NDCachedOp  # MXNet's nd.CachedOp
+_ndarray.CachedOp = _ndarray.op.CachedOp = _NDCachedOp  # MXNet's nd.CachedOp and nd.op.CachedOp

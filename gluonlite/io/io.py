@@ -1,10 +1,11 @@
 """The data iterator protocol (`DataIter`), its batch and description types, and the
 iterators written in Python: `NDArrayIter`, `ResizeIter`, `PrefetchingIter`."""
 import threading
-from collections import OrderedDict, namedtuple
+from collections import namedtuple
 
 import numpy as np
-from ..ndarray import NDArray, array, concat, sparse
+from ..ndarray import concat
+from .utils import _getdata_by_idx, _init_data, _is_csr
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "ResizeIter", "PrefetchingIter", "NDArrayIter"]
 
@@ -460,39 +461,6 @@ class PrefetchingIter(_HeldBatchIter):
         raise StopIteration
 
 
-def _init_data(data, allow_empty, default_name):
-    """Normalise iterator inputs to a sorted list of (name, NDArray)."""
-    if data is None:
-        if not allow_empty:
-            raise ValueError("NDArrayIter: data must be given")
-        data = []
-    if isinstance(data, (np.ndarray, NDArray)):
-        data = [data]
-    if isinstance(data, list):
-        if not allow_empty and not data:
-            raise ValueError("NDArrayIter: data must not be an empty list")
-        if len(data) == 1:
-            data = OrderedDict([(default_name, data[0])])
-        else:
-            data = OrderedDict([(f"_{i}_{default_name}", d) for i, d in enumerate(data)])
-    if not isinstance(data, dict):
-        raise TypeError(f"NDArrayIter: inputs must be an NDArray, a numpy.ndarray, a list of "
-                        f"them or a dict with them as values, got {type(data).__name__}")
-    out = []
-    for k, v in data.items():
-        if type(v).__name__ == "RowSparseNDArray":
-            raise NotImplementedError(f"NDArrayIter: {k} is row_sparse; MXNet's NDArrayIter "
-                                      f"takes dense and csr arrays only")
-        if not isinstance(v, NDArray):
-            try:
-                v = array(v)
-            except Exception as e:  # noqa: BLE001 (reported with the input's name)
-                raise TypeError(f"NDArrayIter: invalid type {type(v).__name__} for {k}; "
-                                f"expected NDArray or numpy.ndarray") from e
-        out.append((k, v))
-    return sorted(out, key=lambda kv: kv[0])
-
-
 class NDArrayIter(DataIter):
     """Batches from in-memory arrays.
 
@@ -736,16 +704,5 @@ class NDArrayIter(DataIter):
 
     def _shuffle_data(self):
         np.random.shuffle(self.idx)
-        self.data = [(k, self._taken(v)) for k, v in self.data]
-        self.label = [(k, self._taken(v)) for k, v in self.label]
-
-    def _taken(self, v):
-        """`v`'s samples in the order `idx` (a csr array stays csr)."""
-        if _is_csr(v):
-            return sparse.array(v.asscipy()[self.idx], ctx=v.context)
-        return array(np.take(v.asnumpy(), self.idx, axis=self._axis()), ctx=v.context,
-                     dtype=v.dtype)
-
-
-def _is_csr(v):
-    return getattr(v, "stype", "default") == "csr"
+        self.data = _getdata_by_idx(self.data, self.idx, self._axis())
+        self.label = _getdata_by_idx(self.label, self.idx, self._axis())

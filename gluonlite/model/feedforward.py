@@ -563,8 +563,8 @@ class FeedForward:
                 epoch, the last short batch completed by the next epoch's first samples.
             y (NDArray or numpy.ndarray): the labels when `X` is an array (1-D, or 2-D with
                 one column) (default None).
-            eval_data (DataIter or (data, label) pair): evaluated after each epoch, with the
-                training batch size (a pair is batched like `X`) (default None).
+            eval_data (DataIter or tuple): evaluated after each epoch, with the
+                training batch size; a (data, label) pair is batched like `X` (default None).
             eval_metric (str, EvalMetric or callable): the metric of training and
                 evaluation (default 'acc').
             epoch_end_callback (callable or list): ``f(epoch, symbol, arg_params,
@@ -575,7 +575,7 @@ class FeedForward:
                 the optimizer (with one context and a name: no store) (default 'local').
             logger (logging.Logger): where progress is logged (default None: the root
                 logger).
-            work_load_list (list of numbers): each context's share of a batch (default None:
+            work_load_list (list): each context's share of a batch (default None:
                 equal).
             monitor (Monitor): watches the executors' arrays (default None).
             eval_end_callback (callable or list): ``f(BatchEndParam)`` after each
@@ -724,13 +724,14 @@ class FeedForward:
             epoch_size (int): batches per epoch (default None: one pass).
             optimizer (str or Optimizer): the optimizer (default 'sgd').
             initializer (Initializer): for the parameters not given (default Uniform(0.01)).
-            eval_data (DataIter or (data, label) pair): evaluated each epoch (default None).
+            eval_data (DataIter or tuple): a (data, label) pair or a DataIter, evaluated each
+                epoch (default None).
             eval_metric (str, EvalMetric or callable): the metric (default 'acc').
             epoch_end_callback (callable or list): as for `fit` (default None).
             batch_end_callback (callable or list): as for `fit` (default None).
             kvstore (str or KVStore): as for `fit` (default 'local').
             logger (logging.Logger): as for `fit` (default None).
-            work_load_list (list of numbers): as for `fit` (default None).
+            work_load_list (list): as for `fit` (default None).
             eval_end_callback (callable or list): as for `fit` (default: log the metric).
             eval_batch_end_callback (callable or list): as for `fit` (default None).
             **kwargs: the other `FeedForward` arguments (``arg_params``,

@@ -305,6 +305,9 @@ _ufuncs.install(globals())
 _fluent.install(NDArray, globals(), "NDArray")
 from . import numpy as np  # noqa: E402  (mx.nd.np: the NumPy dialect, imperative)
 from . import numpy_extension as npx  # noqa: E402
+# MXNet's modules of the operator functions, last: they repeat the namespaces above
+from . import (gen_op, gen__internal, gen_contrib, gen_image, gen_linalg,  # noqa: E402,F401
+               gen_random, gen_sparse, op, utils)
 from ..ops.missing_names import missing_attribute  # noqa: E402
 
 

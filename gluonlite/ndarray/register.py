@@ -1,7 +1,11 @@
 """Generating the `nd` functions from the operator registry (the same registry `sym` reads)."""
+import functools
+import types
 from itertools import repeat
 
+from ..ops import registry
 from ..ops.call import bind_call, name_generated, populate as _populate
+from ..ops.sparse import FUNCTIONS as _SPARSE_FUNCTIONS
 from .invoke import plan_for, run_plan
 from .ndarray import NDArray, refuse_np_arrays
 
@@ -132,3 +136,74 @@ def populate(namespace):
         ns['relu'](nd.array([-1, 2])).asnumpy()   # [0. 2.]
     """
     _populate(namespace, _gen_cache, make_function)
+
+
+def fn(name):
+    """The generated nd function of operator `name` (registered after import included).
+
+    Example::
+
+        from gluonlite.ndarray.register import fn
+        fn('exp')(nd.array([0])).asnumpy()   # [1.]
+    """
+    f = _gen_cache.get(name)
+    if f is None:
+        f = _gen_cache[name] = make_function(registry.get(name), name)
+    return f
+
+
+# MXNet's generated operator modules (``gen_op``, ``gen_contrib``, ... of nd and sym alike):
+# an operator whose name has one of these prefixes belongs to the module the prefix names,
+# under its name without the prefix; another name starting with "_" to ``gen__internal``, the
+# rest to ``gen_op``. The sparse operators (ops.sparse.FUNCTIONS, cast_storage, zeros_like)
+# are in ``gen_sparse`` too, as MXNet's ``_sparse_`` aliases of them put them there; MXNet's
+# NumPy operators are in none.
+_GEN_PREFIXES = ("_contrib_", "_linalg_", "_sparse_", "_image_", "_random_")
+_NUMPY_PREFIXES = ("_np_", "_npi_", "_npx_")
+
+
+@functools.lru_cache(maxsize=1)
+def _gen_partition(op_names):
+    """{module: {function name: operator name}} of the generated modules, by the rule above."""
+    out = {}
+    for op_name in op_names:
+        if op_name.startswith(_NUMPY_PREFIXES):
+            continue
+        prefix = next((p for p in _GEN_PREFIXES if op_name.startswith(p)), None)
+        if prefix is not None:
+            where, name = prefix[1:-1], op_name[len(prefix):]
+        else:
+            where, name = ("_internal" if op_name.startswith("_") else "op"), op_name
+        out.setdefault(where, {})[name] = op_name
+    sparse = out.setdefault("sparse", {})
+    for name in [*_SPARSE_FUNCTIONS, "cast_storage", "zeros_like"]:
+        sparse.setdefault(name, name)
+    return out
+
+
+def generated_module(module, namespace, raw):
+    """The functions of MXNet's generated operator module ``gen_<module>``, as a dict.
+
+    Args:
+        module (str): 'op', '_internal', 'contrib', 'linalg', 'sparse', 'image' or 'random'.
+        namespace: the namespace the module's functions are reached by (``nd`` for 'op',
+            ``nd.contrib`` for 'contrib'); a name it has is its function (the Python front
+            end where the namespace has one, as ``nd.random.uniform``).
+        raw (callable): operator name -> its generated function, for the names the
+            namespace lacks.
+
+    Returns:
+        dict: function name -> function.
+
+    Example::
+
+        from gluonlite.ndarray.register import fn, generated_module
+        fs = generated_module('linalg', nd.linalg, fn)
+        fs['gemm2'] is nd.linalg.gemm2            # True
+    """
+    ops = _gen_partition(tuple(registry.names())).get(module, {})
+    out = {}
+    for name, op_name in ops.items():
+        f = getattr(namespace, name, None)
+        out[name] = f if callable(f) and not isinstance(f, types.ModuleType) else raw(op_name)
+    return out

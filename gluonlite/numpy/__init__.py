@@ -27,6 +27,7 @@ from . import interop as _interop  # noqa: F401
 from ._symbol import install as _install_symbol
 from . import _faces  # noqa: F401  (installs the lookups of mx.nd.np and mx.sym.np)
 from .utils import *  # noqa: F401,F403
+from . import function_base, stride_tricks  # noqa: F401  (MXNet's modules of two functions)
 
 _install_symbol()
 

@@ -217,6 +217,9 @@ from ..ops import fluent as _fluent  # noqa: E402
 _fluent.install(Symbol, globals(), "Symbol")
 from . import numpy as np  # noqa: E402  (mx.sym.np: the NumPy dialect, symbolic)
 from . import numpy_extension as npx  # noqa: E402
+# MXNet's modules of the operator functions, last: they repeat the namespaces above
+from . import (gen_op, gen__internal, gen_contrib, gen_image, gen_linalg,  # noqa: E402,F401
+               gen_random, gen_sparse, op)
 from ..ops.missing_names import missing_attribute  # noqa: E402
 
 

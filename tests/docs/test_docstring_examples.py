@@ -282,6 +282,11 @@ COVERED = [
     "gluonlite.registry",
     "gluonlite.model",
     "gluonlite.executor_manager",
+    "gluonlite.error",
+    "gluonlite.misc",
+    "gluonlite.notebook.callback",
+    "gluonlite.contrib.tensorboard",
+    "gluonlite.contrib.amp.loss_scaler",
 ]
 
 _LEAD = re.compile(r"^(?P<indent>[ \t]*)(?:.*\s)?Examples?::[ \t]*$")
