@@ -40,15 +40,19 @@ from ..ops import registry
 from ..symbol.symbol import Node, Symbol, topo_nodes
 
 __all__ = ["Quantizable", "QUANTIZABLE", "quantize_symbol", "set_calib_table",
-           "QUANTIZE_OP", "REQUANTIZE_OP", "DEQUANTIZE_OP", "QUANTIZED_BN_OP"]
+           "QUANTIZE_OP", "REQUANTIZE_OP", "DEQUANTIZE_OP", "QUANTIZED_BN_OP", "QUANTIZE_ASYM_OP",
+           "QUANTIZED_RNN_OP"]
 
 QUANTIZE_OP = "_contrib_quantize_v2"
 REQUANTIZE_OP = "_contrib_requantize"
 DEQUANTIZE_OP = "_contrib_dequantize"
 QUANTIZED_BN_OP = "_contrib_quantized_batch_norm"
+QUANTIZE_ASYM_OP = "_contrib_quantize_asym"
+QUANTIZED_RNN_OP = "_contrib_quantized_rnn"
 
 Quantizable = namedtuple("Quantizable", ["op", "quantized", "must", "requantize", "float_inputs",
-                                         "when"])
+                                         "when", "asym_inputs", "float_outputs", "attrs"],
+                         defaults=((), False, None))
 Quantizable.__doc__ = """One row of `QUANTIZABLE`: how nodes of float32 operator ``op`` are
 quantized.
 
@@ -63,6 +67,13 @@ Attributes:
     float_inputs: the input positions that stay float (no quantize node, no min/max pair).
     when: None, or a predicate on the node's parsed attributes: a node that fails it is not
         quantizable.
+    asym_inputs: the input positions quantized by ``_contrib_quantize_asym`` (uint8 with a
+        scale and a shift, passed where the min and max would be) instead of
+        ``_contrib_quantize_v2`` (default none).
+    float_outputs: whether the quantized operator's outputs are float32 already: no
+        dequantize node after it, and a quantize node before a quantized consumer
+        (default False).
+    attrs: attributes the quantized node gets besides the float node's (default none).
 
 Example::
 
@@ -84,6 +95,12 @@ QUANTIZABLE = {row.op: row for row in [
     Quantizable("BatchNorm", QUANTIZED_BN_OP, False, False, (1, 2, 3, 4), None),
     Quantizable("Embedding", "_contrib_quantized_embedding", False, False, (0,),
                 lambda p: np.dtype(p.dtype) == np.float32),
+    # the int8 LSTM: uint8 data with a scale and shift; parameters and states stay float32,
+    # and so do its outputs
+    Quantizable("RNN", QUANTIZED_RNN_OP, True, False, (1, 2, 3),
+                lambda p: p.mode == "lstm" and p.projection_size is None
+                and p.lstm_state_clip_min is None and not p.use_sequence_length,
+                asym_inputs=(0,), float_outputs=True, attrs={"quantized": "true"}),
 ]}
 
 # the quantized operators MXNet 1.9.1 computes on a GPU (without MKL-DNN, its CPU build
@@ -242,21 +259,35 @@ def quantize_symbol(sym, excluded_names=(), excluded_ops=(), offline_params=(),
 
     mirror = {}      # id(float node) -> the node standing for it in the new graph
     reverse = {}     # id(new node) -> the float node it stands for
-    quantizers = {}  # (id(float node), index) -> the quantize node made for that entry
+    quantizers = {}  # (id(float node), index, asym) -> the quantize node made for that entry
 
-    def quantizer(src, k):
-        key = (id(src), k)
+    def int8_out(src):
+        """Whether the new graph's node for `src` gives quantized (data, min, max) triples."""
+        row = rules.get(id(src))
+        return row is not None and not row.float_outputs
+
+    def quantizer(src, k, asym=False):
+        key = (id(src), k, asym)
         if key not in quantizers:
             m = mirror[id(src)]
-            quantizers[key] = _new_node(QUANTIZE_OP, src.name + _quantize_suffix(src, k)
-                                        + "_quantize", {"out_type": quantized_dtype},
-                                        [(m, k)])
+            entry = (m, k)
+            if int8_out(src):
+                # MXNet wires the int8 output into quantize_asym's place, and its graph then
+                # fails type inference: here it is dequantized first
+                if m.op.name != DEQUANTIZE_OP:
+                    m = dequantizer(src, k)
+                    mirror[id(src)], reverse[id(m)] = m, src
+                entry = (m, 0)
+            name = src.name + _quantize_suffix(src, k) + "_quantize"
+            quantizers[key] = _new_node(QUANTIZE_ASYM_OP, name, {}, [entry]) if asym else \
+                _new_node(QUANTIZE_OP, name, {"out_type": quantized_dtype}, [entry])
         return quantizers[key]
 
-    def range_entries(src, k):
-        """(min entry, max entry) of float32 entry ``(src, k)`` as quantized."""
-        if id(src) not in rules:
-            q = quantizers[(id(src), k)]
+    def range_entries(src, k, asym=False):
+        """(min entry, max entry) of float32 entry ``(src, k)`` as quantized (with
+        `asym`, the scale and shift entries of its quantize_asym node)."""
+        if asym or not int8_out(src):
+            q = quantizers[(id(src), k, asym)]
             return (q, 1), (q, 2)
         m = mirror[id(src)]
         if m.op.name == DEQUANTIZE_OP:
@@ -277,13 +308,13 @@ def quantize_symbol(sym, excluded_names=(), excluded_ops=(), offline_params=(),
             ins = []
             for src, k in n.inputs:
                 m = mirror[id(src)]
-                if id(src) in rules and m.op.name != DEQUANTIZE_OP:
+                if int8_out(src) and m.op.name != DEQUANTIZE_OP:
                     dq = dequantizer(src, k)
                     mirror[id(src)] = dq
                     reverse[id(dq)] = src
                     ins.append((dq, 0))
-                elif (id(src), k) in quantizers:
-                    ins.append(quantizers[(id(src), k)].inputs[0])
+                elif (id(src), k, False) in quantizers:
+                    ins.append(quantizers[(id(src), k, False)].inputs[0])
                 else:
                     ins.append((m, k))
             new = Node(n.op, n.name, n.attrs, n.params, ins, n.source)
@@ -293,18 +324,19 @@ def quantize_symbol(sym, excluded_names=(), excluded_ops=(), offline_params=(),
             data, ranges = [], []
             for i, (src, k) in enumerate(n.inputs):
                 m = mirror[id(src)]
+                asym = i in row.asym_inputs
                 if i in row.float_inputs:
                     data.append((m, k))
                     continue
-                if id(src) not in rules:
-                    data.append((quantizer(src, k), 0))
+                if asym or not int8_out(src):
+                    data.append((quantizer(src, k, asym), 0))
                 elif m.op.name == DEQUANTIZE_OP:
                     data.append((m.inputs[0][0], k))
                 else:
                     data.append((m, k))
-                ranges.extend(range_entries(src, k))
-            new = _new_node(row.quantized, "quantized_" + n.name, n.attrs, data + ranges,
-                            n.source)
+                ranges.extend(range_entries(src, k, asym))
+            new = _new_node(row.quantized, "quantized_" + n.name,
+                            dict(n.attrs, **(row.attrs or {})), data + ranges, n.source)
             if row.requantize:
                 new = _new_node(REQUANTIZE_OP, "requantize_" + n.name,
                                 {"out_type": quantized_dtype}, [(new, i) for i in range(3)])
@@ -314,7 +346,7 @@ def quantize_symbol(sym, excluded_names=(), excluded_ops=(), offline_params=(),
     heads, head_dequantizers = [], {}
     for node, k in sym.outputs:
         m = mirror[id(node)]
-        if id(node) not in rules:
+        if not int8_out(node):
             heads.append((m, k))
         elif m.op.name == DEQUANTIZE_OP:
             # a float consumer already made it (MXNet would build a second, broken one)
@@ -352,7 +384,7 @@ def _calib_layers(heads, reverse):
     for n in topo_nodes(heads):
         if n.op is None:
             continue
-        if n.op.name in (QUANTIZE_OP, REQUANTIZE_OP):
+        if n.op.name in (QUANTIZE_OP, QUANTIZE_ASYM_OP, REQUANTIZE_OP):
             src, k = n.inputs[0]
             if id(n) in reverse:
                 names.append(reverse[id(n)].output_name(k))
@@ -421,7 +453,7 @@ def _calibrated_entry(node):
     BatchNorm, named by `Node.output_name` without a ``quantized_`` prefix."""
     if node.op is None:
         return None
-    if node.op.name in (QUANTIZE_OP, REQUANTIZE_OP):
+    if node.op.name in (QUANTIZE_OP, QUANTIZE_ASYM_OP, REQUANTIZE_OP):
         src, k = node.inputs[0]
     elif node.op.name == QUANTIZED_BN_OP:
         src, k = node, 0

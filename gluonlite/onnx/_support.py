@@ -81,7 +81,8 @@ _GROUPS = [
       "_contrib_quantized_conv", "_contrib_quantized_pooling", "_contrib_quantized_flatten",
       "_contrib_quantized_act", "_contrib_quantized_concat", "_contrib_quantized_elemwise_add",
       "_contrib_quantized_elemwise_mul", "_contrib_quantized_embedding",
-      "_contrib_quantized_batch_norm", "_contrib_calibrate_entropy")),
+      "_contrib_quantized_batch_norm", "_contrib_quantized_rnn",
+      "_contrib_calibrate_entropy")),
     ("a device plan's fused elementwise kernel (gluonlite.subgraph.fusion), made when a plan "
      "compiles for CuPy and never part of a graph a block exports", ("_fused_elementwise",)),
     ("MXNet's OpenCV preprocessing operators (mx.image's imresize and copyMakeBorder), run "

@@ -4,8 +4,8 @@ from . import (amp, assign, compare, contrib_ops, conv, ctc, custom, cvimage, de
                deformable_psroi,
                detection, elementwise, fused, image, indexing, legacy_layers, legacy_names,
                linalg, losses_ops, matrix, multibox, nn, normalization, optimizer_ops, proposal,
-               quantization, random, reduce, reverse, rnn, roi, rotated_roi, samplers, shape,
-               sorting, spatial, special, tensor, vision_ops, hawkes)  # noqa: F401  (registers them)
+               quantization, quantized_rnn, random, reduce, reverse, rnn, roi, rotated_roi,
+               samplers, shape, sorting, spatial, special, tensor, vision_ops, hawkes)  # noqa: F401  (registers them)
 from . import bn_clip, bn_relu  # noqa: F401  (after nn and elementwise: they build on BatchNorm, clip)
 from .sparse import dgl, operators  # noqa: F401  (the storage and DGL graph operators)
 from . import (np_elemwise, np_reduce, np_init, np_manip, np_math,  # noqa: F401

@@ -510,6 +510,11 @@ EXAMPLES = {
             "[[-32 32]]", out=0, aux=("m", "v"), x="nd.array([[-64, 64]], dtype='int8')",
             g="nd.ones((2,))", b="nd.zeros((2,))", m="nd.zeros((2,))", v="nd.ones((2,))",
             lo="nd.array([-1])", hi="nd.array([1])"),
+    "_contrib_quantized_rnn": _ex("q, w, h, c, scale, shift, state_size=1, num_layers=1, "
+            "mode='lstm'", "[[[0.640625]]]", q="nd.array([[[64]]], dtype='uint8')",
+            w="nd.array([10, 0, 1, 10] + [0] * 12)",
+            h="nd.zeros((1, 1, 1))", c="nd.zeros((1, 1, 1))", scale="nd.array([64.0])",
+            shift="nd.array([0.0])"),
     "_contrib_calibrate_entropy": _ex("h, e, num_quantized_bins=3", "[2.5]", out=0,
             h="nd.array([0, 1, 4, 1, 0])", e="nd.arange(6) - 2.5"),
     "_contrib_interleaved_matmul_selfatt_qk": _ex("x, heads=1", "(1, 2, 2)", tail=".shape",

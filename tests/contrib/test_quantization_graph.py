@@ -721,3 +721,86 @@ def test_quantize_net_errors():
     with pytest.raises(ValueError, match="currently only supports single ctx"):
         Q.quantize_net_v2(net, data_shapes=shapes, ctx=[mx.cpu()], calib_mode="naive",
                           calib_data=mx.io.NDArrayIter(np.ones((2, 3, 8, 8)), batch_size=2))
+
+
+# ---- the int8 LSTM ----------------------------------------------------------------------------
+
+def _lstm_graph(source=None):
+    data = sym.var("data") if source is None else source
+    rnn = sym.RNN(data, state_size=8, num_layers=1, mode="lstm", state_outputs=True, name="rnn",
+                  parameters=sym.var("rnn_parameters"), state=sym.var("h0"),
+                  state_cell=sym.var("c0"))
+    fc = sym.FullyConnected(rnn[0], num_hidden=4, flatten=False, name="fc")
+    return sym.Group([fc, rnn[1], rnn[2]])
+
+
+def test_an_lstm_is_wired_as_mxnet_wires_it():
+    # MXNet 1.9.1's graph of the same Symbol (tests/fixtures/make_quantized_rnn.py)
+    import json
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                        "quantized_rnn_graph_mxnet.json")
+    with open(path, encoding="utf-8") as f:
+        ref = json.load(f)
+    qsym, calib = Q._quantize_symbol(_lstm_graph(), mx.cpu(), quantize_mode="full")
+    graph = json.loads(qsym.tojson())
+    nodes = [{"op": n["op"], "name": n["name"], "attrs": n.get("attrs", {}),
+              "inputs": [[graph["nodes"][i[0]]["name"], i[1]] for i in n["inputs"]]}
+             for n in graph["nodes"] if n["op"] != "null"]
+    assert nodes == ref["nodes"]
+    assert qsym.list_outputs() == ref["outputs"]
+    assert qsym.list_arguments() == ref["arguments"]
+    assert calib == ref["calib_layers"]
+
+
+def test_an_lstm_after_a_quantized_node_reads_it_dequantized():
+    # MXNet wires the int8 output straight into quantized_rnn, whose graph then fails type
+    # inference; here it is dequantized and quantized again as uint8 with a scale and shift
+    fc0 = sym.FullyConnected(sym.var("data"), num_hidden=6, flatten=False, name="fc0")
+    qsym, calib = Q._quantize_symbol(_lstm_graph(fc0), mx.cpu(), quantize_mode="full")
+    w = wiring(qsym)
+    assert w["quantized_rnn"][1][0] == "fc0_output_quantize:0"
+    assert w["fc0_output_quantize"] == ("_contrib_quantize_asym", ["fc0_dequantize:0"])
+    assert w["fc0_dequantize"][0] == "_contrib_dequantize"
+    assert "fc0_output" in calib
+    rng = np.random.RandomState(0)
+    shapes = {"data": (3, 2, 5), "h0": (1, 2, 8), "c0": (1, 2, 8)}
+    arg_shapes, _, _ = qsym.infer_shape(**shapes)
+    args = {n: nd.array(rng.uniform(-1, 1, s)) for n, s in zip(qsym.list_arguments(),
+                                                                 arg_shapes)}
+    outs = qsym.bind(mx.cpu(), args).forward()
+    assert [o.dtype for o in outs] == [np.float32] * 3
+    assert all(np.isfinite(o.asnumpy()).all() for o in outs)
+
+
+@pytest.mark.parametrize("attrs", [{"mode": "gru"}, {"mode": "lstm", "projection_size": 4}])
+def test_other_recurrent_nodes_stay_float(attrs):
+    rnn = sym.RNN(sym.var("data"), state_size=8, num_layers=1, name="rnn", **attrs)
+    qsym, _ = Q._quantize_symbol(rnn, mx.cpu(), quantize_mode="full")
+    assert [n.op.name for n in topo_nodes(qsym.outputs) if n.op is not None] == ["RNN"]
+
+
+def test_quantize_net_runs_a_gluon_lstm_on_the_data_grid(tmp_path):
+    mx.random.seed(0)
+    lstm = gluon.rnn.LSTM(16, num_layers=2, input_size=8, layout="NTC")
+    lstm.initialize(mx.init.Xavier())
+    lstm.hybridize()
+    x = nd.random.uniform(-1, 1, (6, 5, 8))
+    calib = gluon.data.DataLoader(gluon.data.ArrayDataset(x), batch_size=3)
+    qlstm = Q.quantize_net_v2(lstm, calib_mode="naive", calib_data=calib,
+                              num_calib_examples=6)
+    ref, got = lstm(x).asnumpy(), qlstm(x).asnumpy()
+    qlstm.export(str(tmp_path / "qlstm"))
+    saved = sym.load(str(tmp_path / "qlstm-symbol.json"))
+    asym = [n for n in topo_nodes(saved.outputs)
+            if n.op is not None and n.op.name == "_contrib_quantize_asym"]
+    assert len(asym) == 1 and float(asym[0].attrs["max_calib_range"]) == pytest.approx(
+        x.max().asscalar(), abs=1e-6)
+    assert [n.op.name for n in topo_nodes(saved.outputs)
+            if n.op is not None and "quantized" in n.op.name] == ["_contrib_quantized_rnn"]
+    lo, hi = x.min().asscalar(), x.max().asscalar()
+    scale = np.float32(255) / np.float32(hi - lo)
+    shift = np.float32(255) - np.float32(hi * scale)
+    grid = got * scale + shift
+    np.testing.assert_allclose(grid, np.rint(grid), atol=1e-3)
+    # the error is the grid's rounding, layer after layer: well under two grid steps
+    assert np.sqrt(np.mean((got - ref) ** 2)) < 2 / scale

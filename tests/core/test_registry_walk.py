@@ -44,8 +44,9 @@ EXTERNAL |= {"_contrib_edge_id", "_contrib_dgl_adjacency", "_contrib_dgl_subgrap
              "_contrib_dgl_graph_compact", "_contrib_dgl_csr_neighbor_uniform_sample",
              "_contrib_dgl_csr_neighbor_non_uniform_sample"}
 # The int8 quantization family takes integer data beside float32 ranges, where the walk draws
-# one float dtype for every input: tests/ops_math/test_quantization_ops.py holds each of them
-# against MXNet 1.9.1's numbers and against the float operators.
+# one float dtype for every input: tests/ops_math/test_quantization_ops.py (and
+# test_quantized_rnn.py, the int8 LSTM) holds each of them against MXNet 1.9.1's numbers and
+# against the float operators.
 EXTERNAL |= {op.name for op in all_ops() if op.name.startswith(("_contrib_quantize",
                                                                     "_contrib_dequantize",
                                                                     "_contrib_requantize",

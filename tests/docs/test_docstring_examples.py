@@ -169,6 +169,7 @@ COVERED = [
     "gluonlite.ops.optimizer_ops",
     "gluonlite.ops.proposal",
     "gluonlite.ops.quantization",
+    "gluonlite.ops.quantized_rnn",
     "gluonlite.ops.random",
     "gluonlite.ops.random_functions",
     "gluonlite.ops.reduce",

@@ -68,6 +68,12 @@ def _quantization_table():
         ("_contrib_calibrate_entropy",
          [hist.astype(np.float32), np.linspace(-2, 2, 22).astype(np.float32)],
          {"num_quantized_bins": 5}),
+        # a bidirectional two-layer int8 LSTM: (T, N, I) = (3, 2, 4), state 5
+        ("_contrib_quantized_rnn",
+         [ints((3, 2, 4), np.uint8), _u((2 * 4 * 5 * (4 + 5) + 2 * 4 * 5 * (10 + 5) + 160,)),
+          _u((4, 2, 5)), _u((4, 2, 5), seed=1), r(100.0), r(30.0)],
+         {"state_size": 5, "num_layers": 2, "bidirectional": True, "mode": "lstm",
+          "state_outputs": True}),
     ]
 
 
