@@ -374,13 +374,18 @@ def _int32_of_product(xp, acc, bias, data, weight, ranges):
     elif bias is _EXACT:
         return xp.clip(acc, -2.0 ** 31, 2.0 ** 31 - 1).astype(np.int32)
     else:
-        d_scale = LEVELS[data.dtype] / max_abs(*ranges[0])
-        w_scale = LEVELS[_INT8] / max_abs(*ranges[1])
-        rescale = np.float32(np.float32(np.float32(d_scale * w_scale) * max_abs(*ranges[2]))
-                             / LEVELS[_INT8])
-        b = xp.trunc(bias.astype(np.float32) * rescale)
-        b = xp.clip(b, -2.0 ** 31, 2.0 ** 31 - 128).astype(np.float32)
-        total = acc.astype(np.float32) + b
+        with np.errstate(divide="ignore", invalid="ignore"):    # a zero range: scale inf
+            d_scale = LEVELS[data.dtype] / max_abs(*ranges[0])
+            w_scale = LEVELS[_INT8] / max_abs(*ranges[1])
+            rescale = np.float32(np.float32(np.float32(d_scale * w_scale)
+                                            * max_abs(*ranges[2])) / LEVELS[_INT8])
+        total = acc.astype(np.float32)
+        # A zero data or weight range (all-zero weights) gives the output a zero range, in
+        # which every int32 value stands for 0: the bias has no scale to enter there (MXNet
+        # converts the NaN scale to -2**31)
+        if np.isfinite(rescale):
+            b = xp.trunc(bias.astype(np.float32) * rescale)
+            total = total + xp.clip(b, -2.0 ** 31, 2.0 ** 31 - 128).astype(np.float32)
     return saturate(xp, total, np.int32)
 
 

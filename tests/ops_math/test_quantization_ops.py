@@ -5,6 +5,7 @@ against the float operators on the dequantized inputs."""
 import importlib.util
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -285,3 +286,24 @@ def test_bad_inputs_name_the_argument():
                            _r(-1), _r(1), _r(-1), _r(1), num_args=2, dim=1)
     with pytest.raises(mx.base.MXNetError, match="one more entry than hist"):
         C.calibrate_entropy(nd.ones(5), nd.ones(5))
+
+
+@pytest.mark.parametrize("op, extra", [
+    ("quantized_fully_connected", {"num_hidden": 2}),
+    ("quantized_conv", {"kernel": (1, 1), "num_filter": 2})])
+def test_a_zero_weight_range_gives_its_product_without_warnings(op, extra):
+    # all-zero weights (a fresh zero-initialised layer) have range 0 and an infinite scale:
+    # the output's range is 0, the bias has no scale to enter, and nothing warns
+    fc = op == "quantized_fully_connected"
+    x = nd.array(np.array([1, -2, 3]).reshape((1, 3)), dtype="int8") if fc else \
+        nd.array(np.array([1, 2, 3]).reshape((1, 3, 1, 1)), dtype="uint8")
+    w = nd.zeros((2, 3) if fc else (2, 3, 1, 1), dtype="int8")
+    b = nd.array([5, -3], dtype="int8")
+    ranges = [nd.array([v]) for v in (-1, 1, 0, 0, -1, 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out, lo, hi = getattr(C, op)(x, w, b, *ranges, **extra)
+    # the integer product alone (MXNet's NaN bias scale gives -2**31; in a zero range every
+    # value stands for 0)
+    assert out.dtype == np.int32 and not out.asnumpy().any()
+    assert lo.asscalar() == hi.asscalar() == 0
