@@ -48,6 +48,7 @@ from ..base import MXNetTypeError, MXNetValueError
 from . import attrs as A
 from .quantization import _scalar, saturate
 from .registry import ShapeError, register
+from .rnn import _sigmoid
 from .rnn_layout import ATTRS, layout, n_visible, rnn_shape
 
 __all__ = ["weight_scales", "INPUTS"]
@@ -79,10 +80,7 @@ def _inputs(p):
 
 def _shape(p, ins):
     ins = list(ins) + [None] * (len(INPUTS) - len(ins))
-    try:
-        filled, outs = rnn_shape(p, ins[:4])
-    except ShapeError as e:     # RNN's message, under this operator's name
-        raise ShapeError(str(e).replace("RNN:", "quantized_rnn:", 1)) from None
+    filled, outs = rnn_shape(p, ins[:4], op="quantized_rnn")
     for name, shape in zip(INPUTS[4:], ins[4:]):
         if shape is not None and tuple(shape) not in ((1,), ()):
             raise ShapeError(f"quantized_rnn: input {name!r} (the data's "
@@ -164,11 +162,6 @@ def _int8_rows(xp, w, scales):
         q = saturate(xp, (w * scales[:, None]).astype(np.float32), np.int8)
     q = xp.where(xp.isfinite(scales)[:, None], q, 0)
     return q.astype(np.float64)
-
-
-def _sigmoid(xp, a):
-    one = np.float32(1)
-    return (one / (one + xp.exp(-a))).astype(np.float32)
 
 
 def _direction(xp, p, w, scales, x_u8, h0, c0, scale, shift, reverse):

@@ -269,14 +269,14 @@ def _describe(p, input_size):
             + f" and input size {input_size}")
 
 
-def _fit(name, want, got, how):
+def _fit(op, name, want, got, how):
     if got is not None and tuple(got) != tuple(want):
-        raise ShapeError(f"RNN: input {name!r} must have shape {tuple(want)} ({how}), got "
+        raise ShapeError(f"{op}: input {name!r} must have shape {tuple(want)} ({how}), got "
                          f"{tuple(got)}")
     return tuple(want)
 
 
-def rnn_shape(p, ins):
+def rnn_shape(p, ins, op="RNN"):
     """RNN's shape rule: the parameters', states' and sequence lengths' shapes from the
     data's (the messages give the packed vector's length as a sum), and the outputs'.
 
@@ -284,6 +284,8 @@ def rnn_shape(p, ins):
         p: the RNN operator's parsed attributes.
         ins: the input shapes (data (T, N, I), parameters, states, sequence lengths), None
             for an unknown one.
+        op: the operator's name, starting the error messages (default 'RNN'; the int8
+            LSTM's rule is this one too).
 
     Returns:
         (list, list): the input shapes, filled in, and the visible outputs' shapes (all
@@ -307,22 +309,22 @@ def rnn_shape(p, ins):
     if d is None:
         return ins, [None] * n_out
     if len(d) != 3:
-        raise ShapeError(f"RNN: input 'data' must be 3-D (sequence length, batch size, input "
-                         f"size), got shape {tuple(d)}")
+        raise ShapeError(f"{op}: input 'data' must be 3-D (sequence length, batch size, "
+                         f"input size), got shape {tuple(d)}")
     T, N, ni = d
     H, L, D = p.state_size, p.num_layers, 2 if p.bidirectional else 1
     R = p.projection_size or H
     lay = layout(p, ni)
-    ins[1] = _fit("parameters", (lay.size,), ins[1],
+    ins[1] = _fit(op, "parameters", (lay.size,), ins[1],
                   f"{lay.arithmetic()} for {_describe(p, ni)}")
-    ins[2] = _fit("state", (L * D, N, R), ins[2],
+    ins[2] = _fit(op, "state", (L * D, N, R), ins[2],
                   f"num_layers*directions = {L}*{D}, batch size {N}, "
                   + (f"projection_size {R}" if p.projection_size else f"state_size {H}"))
     if p.mode == "lstm":
-        ins[3] = _fit("state_cell", (L * D, N, H), ins[3],
+        ins[3] = _fit(op, "state_cell", (L * D, N, H), ins[3],
                       f"num_layers*directions = {L}*{D}, batch size {N}, state_size {H}")
     if p.use_sequence_length:
-        ins[-1] = _fit("sequence_length", (N,), ins[-1], f"one length per sequence of the "
+        ins[-1] = _fit(op, "sequence_length", (N,), ins[-1], f"one length per sequence of the "
                        f"batch of {N}")
     outs = [(T, N, D * R), (L * D, N, R), (L * D, N, H)][:n_out]
     return ins, outs

@@ -734,14 +734,16 @@ def _lstm_graph(source=None):
     return sym.Group([fc, rnn[1], rnn[2]])
 
 
-def test_an_lstm_is_wired_as_mxnet_wires_it():
-    # MXNet 1.9.1's graph of the same Symbol (tests/fixtures/make_quantized_rnn.py)
+@pytest.mark.parametrize("mode", ["full", "smart"])
+def test_an_lstm_is_wired_as_mxnet_wires_it(mode):
+    # MXNet 1.9.1's graph of the same Symbol in 'full' mode (tests/fixtures/
+    # make_quantized_rnn.py); an LSTM is a must-quantize node, so 'smart' mode keeps it too
     import json
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
                         "quantized_rnn_graph_mxnet.json")
     with open(path, encoding="utf-8") as f:
         ref = json.load(f)
-    qsym, calib = Q._quantize_symbol(_lstm_graph(), mx.cpu(), quantize_mode="full")
+    qsym, calib = Q._quantize_symbol(_lstm_graph(), mx.cpu(), quantize_mode=mode)
     graph = json.loads(qsym.tojson())
     nodes = [{"op": n["op"], "name": n["name"], "attrs": n.get("attrs", {}),
               "inputs": [[graph["nodes"][i[0]]["name"], i[1]] for i in n["inputs"]]}
