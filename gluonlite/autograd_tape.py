@@ -21,6 +21,7 @@ import threading
 import warnings
 
 from .base import MXNetValueError, user_frame
+from .ops import float_errors
 from .ops.sparse.grads import RowSparseRows
 
 __all__ = ["is_recording", "is_training", "set_recording", "set_training", "Mode", "Leaf",
@@ -352,6 +353,8 @@ def raw_head_grad(h, hg):
 
 def run_backward(heads, head_grads, retain_graph, write=False, step=None, head_grad=None):
     """Propagate gradients from `heads`; returns {id(leaf): (leaf, total grad or None)}.
+    numpy's floating-point errors are ignored while the rules run, as MXNet's kernels never
+    report them (`gluonlite.ops.float_errors`).
 
     Args:
         heads (list of NDArray): the arrays to differentiate.
@@ -375,6 +378,14 @@ def run_backward(heads, head_grads, retain_graph, write=False, step=None, head_g
         totals = run_backward([y], None, retain_graph=False)
         [g for leaf, g in totals.values()]      # [array([2., 4.], dtype=float32)]
     """
+    token = float_errors.quiet()
+    try:
+        return _run_backward(heads, head_grads, retain_graph, write, step, head_grad)
+    finally:
+        float_errors.restore(token)
+
+
+def _run_backward(heads, head_grads, retain_graph, write, step, head_grad):
     entries = [_entry_of(h, "backward") for h in heads]
     if head_grads is None:
         head_grads = [None] * len(heads)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..ops import float_errors
 from ..ops.fast import compiles_kernels, device_kernels_enabled
 from ..ops.registry import RunCtx
 from ..symbol.symbol import topo_nodes
@@ -452,7 +453,8 @@ class Plan:
         return MappingProxyType(self._sources)
 
     def forward(self, args, outs=None):
-        """Run the forward.
+        """Run the forward, with numpy's floating-point errors ignored as in every runner of
+        operators (`gluonlite.ops.float_errors`).
 
         Args:
             args: raw arrays aligned with `input_names`.
@@ -470,7 +472,11 @@ class Plan:
             outs, saved = plan.forward([np.ones(2, np.float32)])
             outs   # [array([1.5231884, 1.5231884], dtype=float32)]
         """
-        return self.forward_fn(outs is not None)(args, outs)
+        token = float_errors.quiet()
+        try:
+            return self.forward_fn(outs is not None)(args, outs)
+        finally:
+            float_errors.restore(token)
 
     def backward(self, saved, out_grads, dests=None):
         """Gradients of the inputs from gradients of the outputs (a loop runs its body's
@@ -499,7 +505,11 @@ class Plan:
             raise ValueError("backward: this plan was compiled without any input that needs a "
                              "gradient, or forward was not run for training")
         with_dests = dests is not None and any(d is not None for d in dests)
-        return self.backward_fn(with_dests)(saved, out_grads, dests)
+        token = float_errors.quiet()
+        try:
+            return self.backward_fn(with_dests)(saved, out_grads, dests)
+        finally:
+            float_errors.restore(token)
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,

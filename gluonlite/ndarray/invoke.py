@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _profiling, autograd_tape
 from ..base import MXNetTypeError, MXNetValueError
+from ..ops import float_errors
 from ..ops.registry import RunCtx
 from ..context import Context, current_context
 
@@ -251,7 +252,9 @@ def _unaliased(ys, xs, xp):
 
 def run_plan(plan, inputs, ctx=None):
     """Run a planned call on NDArray `inputs` (a list aligned with `plan.names`, None where an
-    optional input is absent). Returns the list of visible output NDArrays.
+    optional input is absent). Returns the list of visible output NDArrays. numpy's
+    floating-point errors are ignored while the operator runs: ``log(0)`` is ``-inf``
+    without a RuntimeWarning, as on MXNet (`gluonlite.ops.float_errors`).
 
     Args:
         plan: the `CallPlan` of `plan_for` (the operator with its parsed attributes).
@@ -276,9 +279,13 @@ def run_plan(plan, inputs, ctx=None):
         plan = plan_for(registry.get('relu'), {})
         run_plan(plan, [nd.array([-1, 2])])[0].asnumpy()   # [0. 2.]
     """
-    if _profiling.ACTIVE:
-        return _profiling.timed_op(plan.op.name, _run_plan, plan, inputs, ctx)
-    return _run_plan(plan, inputs, ctx)
+    token = float_errors.quiet()
+    try:
+        if _profiling.ACTIVE:
+            return _profiling.timed_op(plan.op.name, _run_plan, plan, inputs, ctx)
+        return _run_plan(plan, inputs, ctx)
+    finally:
+        float_errors.restore(token)
 
 
 def _run_plan(plan, inputs, ctx):
@@ -449,12 +456,15 @@ def run_update(plan, inputs, out):
     sig = tuple((x.shape, x.dtype) for x in xs)
     if sig not in plan.checked:
         _validate(plan, xs, sig)
+    token = float_errors.quiet()
     try:
         op.forward(plan.p, _runctx(autograd_tape.is_training(), c.xp), xs, out=[o])
     except (ValueError, IndexError, TypeError) as e:
         if str(e).startswith(op.name + ":"):
             raise
         raise _kernel_error(op, e, xs) from e
+    finally:
+        float_errors.restore(token)
     return out
 
 

@@ -640,6 +640,65 @@ def _log_double(xp, a):
         return xp.log(xp.asarray(a, dtype=np.float64))
 
 
+def _mxnet_mod(xp):
+    """MXNet's remainder for array module `xp`, ``mod(a, b, out=None, **kw)``: numpy's
+    (the result takes the divisor's sign) except where the divisor is 0, where MXNet's
+    kernel returns 0 (numpy gives NaN for floats, and 0 already for integers)."""
+    def mod(a, b, out=None, **kw):
+        y = xp.mod(a, b, out=out, **kw)
+        zero = b == 0   # a bool for a Python scalar divisor
+        if isinstance(zero, bool):
+            if zero:
+                y[...] = 0
+        elif xp is not np or zero.any():  # a device array is not tested on the host
+            xp.copyto(y, 0, where=zero)
+        return y
+    return mod
+
+
+def _mxnet_power(xp):
+    """MXNet's power for array module `xp`, ``power(a, b, out=None, **kw)``: numpy's, except
+    that numpy 2 takes a power by a single 0.5 as a square root, NaN at -inf, where C's pow
+    (MXNet's kernel, and numpy's general loop) gives +inf."""
+    if xp is not np:  # a device's pow is C's
+        return xp.power
+
+    def power(a, b, out=None, **kw):
+        y = xp.power(a, b, out=out, **kw)
+        if getattr(b, "size", 1) == 1 and b == 0.5:
+            ninf = a == -np.inf
+            if ninf.any():
+                xp.copyto(y, np.inf, where=ninf)
+        return y
+    return power
+
+
+# array functions whose name numpy has with another rule at the edges: what MXNet computes
+_MXNET_FUNCTIONS = {"mod": _mxnet_mod, "power": _mxnet_power}
+
+
+def mxnet_function(xp, name):
+    """The array function `name` of array module `xp` as MXNet's kernels compute it: xp's
+    own, or where numpy's rule at the edges differs from MXNet's, a function with xp's
+    signature that follows MXNet (``mod``: 0 where the divisor is 0; ``power``: +inf for
+    -inf to the power 0.5).
+
+    Args:
+        xp: the array module (numpy, or CuPy).
+        name: the array function's name ("mod", "power", "add", ...).
+
+    Returns:
+        A function ``f(a, b, out=None, **kw)``.
+
+    Example::
+
+        from gluonlite.ops.elementwise import mxnet_function
+        mxnet_function(np, "mod")(np.array([5.0, 5.0]), np.array([3.0, 0.0]))  # [2., 0.]
+    """
+    special = _MXNET_FUNCTIONS.get(name)
+    return special(xp) if special is not None else getattr(xp, name)
+
+
 def _int_or(x, int_rule, float_rule):
     """A rule with MXNet's integer semantics: `int_rule()` for integer data x, else
     `float_rule()` (each a thunk)."""
@@ -718,7 +777,7 @@ def _binary(name, kind, shape_rule, aliases=()):
             raise MXNetTypeError(f"Operator {name} does not support boolean type")
         if int_forward is not None and a.dtype.kind in "iu":
             return int_forward(rc.xp, a, b)
-        return getattr(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
+        return mxnet_function(rc.xp, fn)(a, b).astype(a.dtype, copy=False)
 
     def vjp(p, rc, xs, ys, gys, need):
         (a, b), xp, y, g = xs, rc.xp, ys[0], gys[0]
@@ -733,7 +792,7 @@ def _binary(name, kind, shape_rule, aliases=()):
         if int_forward is not None and a.dtype.kind in "iu":
             outs[0][...] = int_forward(rc.xp, a, b)
         else:
-            getattr(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
+            mxnet_function(rc.xp, fn)(a, b, out=outs[0], casting="unsafe")
 
     kernel.__doc__ = f"{name}(lhs, rhs): elementwise {fn}" + (
         " with broadcasting." if name.startswith("broadcast") else " of same-shape arrays.")
@@ -743,7 +802,8 @@ def _binary(name, kind, shape_rule, aliases=()):
         lambda xp, p, a, b: getattr(xp, fn)(a, b),
         (lambda xp, p, xs, y, g: grad_a(xp, *xs, y, g),
          lambda xp, p, xs, y, g: grad_b(xp, *xs, y, g)))
-    fast = Fast(into=into, saves=reads, ufunc=(fn, {"casting": "unsafe"}),
+    ufunc = fn if fn not in _MXNET_FUNCTIONS else (lambda xp: mxnet_function(xp, fn))
+    fast = Fast(into=into, saves=reads, ufunc=(ufunc, {"casting": "unsafe"}),
                 passes_grad=_PASSES.get(kind, ()) if same else (),
                 grads=(grads_out or (grad_a, grad_b)) if same else None,
                 grads_out=grads_out is not None, elementwise=form)
@@ -796,7 +856,8 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_po
     fn = fn[1:] if swap else fn
 
     def f(xp, x, s, out):
-        return getattr(xp, fn)(s, x, out=out) if swap else getattr(xp, fn)(x, s, out=out)
+        g = mxnet_function(xp, fn)
+        return g(s, x, out=out) if swap else g(x, s, out=out)
 
     def kernel(p, rc, x):
         if x.dtype == np.bool_:
@@ -823,8 +884,9 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_po
         (lambda xp, p, x: getattr(xp, fn)(p.scalar, x)) if swap else
         (lambda xp, p, x: getattr(xp, fn)(x, p.scalar)),
         (lambda xp, p, xs, y, g: grad(xp, xs[0], p.scalar, y, g),))
+    ufunc = fn if fn not in _MXNET_FUNCTIONS else (lambda xp: mxnet_function(xp, fn))
     fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
-                ufunc=(fn, {}, "left" if swap else "right"), elementwise=form)
+                ufunc=(ufunc, {}, "left" if swap else "right"), elementwise=form)
     kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
+from .elementwise import mxnet_function
 from .registry import register
 from .rules import broadcast_rule, same_shape, unbroadcast
 from ..util import is_np_default_dtype
@@ -132,7 +133,7 @@ BINARY = {
     "_npi_true_divide": ("divide", lambda xp, a, b: xp.true_divide(a, b),
                          lambda xp, a, b, y, g: g / b, lambda xp, a, b, y, g: -g * a / (b * b),
                          False, False),
-    "_npi_mod": ("float_mix", lambda xp, a, b: xp.mod(a, b),
+    "_npi_mod": ("float_mix", lambda xp, a, b: mxnet_function(xp, "mod")(a, b),
                  lambda xp, a, b, y, g: g, lambda xp, a, b, y, g: -g * xp.floor(a / b),
                  False, False),
     "_npi_power": ("mixed", lambda xp, a, b: xp.power(a, b),

@@ -43,6 +43,21 @@ def _digamma(xp, x):
     return xp.where(pole, xp.asarray(np.inf, dtype=y.dtype), y)
 
 
+def _gamma(xp, x):
+    """gamma(x), NaN at the negative integers and -inf as C's tgamma gives it (MXNet's
+    kernel; scipy before 1.12 gives infinities there)."""
+    y = _scipy("gamma")(xp, x)
+    pole = (x < 0) & (x == xp.floor(x))
+    return xp.where(pole, xp.asarray(np.nan, dtype=y.dtype), y)
+
+
+def _gammaln(xp, x):
+    """log |gamma(x)|, +inf at -inf as C's lgamma gives it (MXNet's kernel; scipy gives
+    -inf there)."""
+    y = _scipy("gammaln")(xp, x)
+    return xp.where(x == -np.inf, xp.asarray(np.inf, dtype=y.dtype), y)
+
+
 def _hard_sigmoid(xp, p, x):
     return xp.clip(x * p.alpha + p.beta, 0, 1)
 
@@ -71,10 +86,10 @@ _TABLE = {
     "erfinv": ({}, lambda xp, p, x: _scipy("erfinv")(xp, x),
                lambda xp, p, x, y, g: g * (0.5 * math.sqrt(math.pi)) * xp.exp(y * y),
                "erfinv(data): the inverse of erf, elementwise (inf at +-1, nan beyond)."),
-    "gamma": ({}, lambda xp, p, x: _scipy("gamma")(xp, x),
+    "gamma": ({}, lambda xp, p, x: _gamma(xp, x),
               lambda xp, p, x, y, g: g * y * _digamma(xp, x),
               "gamma(data): the gamma function, elementwise."),
-    "gammaln": ({}, lambda xp, p, x: _scipy("gammaln")(xp, x),
+    "gammaln": ({}, lambda xp, p, x: _gammaln(xp, x),
                 lambda xp, p, x, y, g: g * _digamma(xp, x),
                 "gammaln(data): log |gamma(x)|, elementwise."),
     "hard_sigmoid": ({"alpha": A.Float(0.2), "beta": A.Float(0.5)}, _hard_sigmoid,

@@ -159,6 +159,7 @@ COVERED = [
     "gluonlite.ops.deformable",
     "gluonlite.ops.elementwise",
     "gluonlite.ops.examples",
+    "gluonlite.ops.float_errors",
     "gluonlite.ops.fused",
     "gluonlite.ops.image",
     "gluonlite.ops.multibox",
