@@ -1,5 +1,6 @@
 """Elementwise operators: unary math, activations, binary arithmetic and comparisons, with
 broadcasting, same-shape (``elemwise_*``) and scalar variants."""
+import functools
 import math
 from collections import namedtuple
 
@@ -640,6 +641,7 @@ def _log_double(xp, a):
         return xp.log(xp.asarray(a, dtype=np.float64))
 
 
+@functools.lru_cache(maxsize=None)
 def _mxnet_mod(xp):
     """MXNet's remainder for array module `xp`, ``mod(a, b, out=None, **kw)``: numpy's
     (the result takes the divisor's sign) except where the divisor is 0, where MXNet's
@@ -656,6 +658,7 @@ def _mxnet_mod(xp):
     return mod
 
 
+@functools.lru_cache(maxsize=None)
 def _mxnet_power(xp):
     """MXNet's power for array module `xp`, ``power(a, b, out=None, **kw)``: numpy's, except
     that numpy 2 takes a power by a single 0.5 as a square root, NaN at -inf, where C's pow
@@ -666,7 +669,7 @@ def _mxnet_power(xp):
     def power(a, b, out=None, **kw):
         y = xp.power(a, b, out=out, **kw)
         if getattr(b, "size", 1) == 1 and b == 0.5:
-            ninf = a == -np.inf
+            ninf = xp.asarray(a) == -np.inf   # a may be the scalar of (-inf) ** x
             if ninf.any():
                 xp.copyto(y, np.inf, where=ninf)
         return y
