@@ -135,3 +135,22 @@ def test_quiet_and_restore_nest():
             np.log(np.zeros(1))
         with pytest.raises(RuntimeWarning):
             np.log(np.zeros(1))
+
+
+def test_norm_and_nansum_of_infinities_are_infinite_where_mxnet_gives_nan():
+    # kept on purpose (docs/guide/differences.md): MXNet 1.9.1 gives NaN for all three
+    x = nd.array([[np.inf, -np.inf, 0.0, 1.0], [-np.inf, -np.inf, -np.inf, -np.inf]])
+    np.testing.assert_array_equal(nd.norm(x, axis=1).asnumpy(), [np.inf, np.inf])
+    np.testing.assert_array_equal(nd.nansum(nd.array([-np.inf, np.nan, -np.inf])).asnumpy(),
+                                  [-np.inf])
+
+
+def test_sign_of_nan_is_zero_and_so_is_abs_gradient_there():
+    x = nd.array([np.nan, -2.0, 0.0, 3.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = nd.abs(x)
+    y.backward()
+    np.testing.assert_array_equal(nd.sign(x).asnumpy(), [0.0, -1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(x.grad.asnumpy(), [0.0, -1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(mx.np.sign(mx.np.array([np.nan, -1.0])).asnumpy(), [0, -1])
