@@ -232,7 +232,8 @@ _unary("degrees", _times(_DEG), lambda xp, x, y, g: g * _DEG,
 _unary("radians", _times(_RAD), lambda xp, x, y, g: g * _RAD,
        doc="Elementwise degrees to radians (x * 0.017453292, MXNet's float32 factor).")
 _unary("rsqrt", _through_float64(lambda xp, x: 1 / xp.sqrt(x)),
-       lambda xp, x, y, g: -0.5 * g * y * y * y, doc="Elementwise 1/sqrt(x).")
+       # |y| for the last factor: at -0, y is -inf and MXNet's -0.5 / (x * sqrt(x)) is -inf
+       lambda xp, x, y, g: -0.5 * g * y * y * xp.abs(y), doc="Elementwise 1/sqrt(x).")
 _unary("rcbrt", _through_float64(lambda xp, x: 1 / xp.cbrt(x)),
        lambda xp, x, y, g: -g * y / (3 * x), doc="Elementwise 1/cbrt(x).")
 
@@ -506,6 +507,8 @@ def _leaky_vjp(p, rc, xs, ys, gys, need):
     x, y, g = xs[0], ys[0], gys[0]
     xp = rc.xp
     if p.act_type == "leaky":
+        if x.dtype == np.float32:  # MXNet's float32 kernel (oneDNN's) passes NaN's gradient
+            return (g * xp.where(x <= 0, p.slope, 1).astype(g.dtype),)
         return (g * xp.where(x > 0, 1, p.slope).astype(g.dtype),)
     if p.act_type == "elu":
         return (g * xp.where(x > 0, 1, y + p.slope).astype(g.dtype),)

@@ -36,19 +36,22 @@ def _scipy(name):
 
 
 def _digamma(xp, x):
-    """digamma, +inf at its poles 0, -1, -2, ... as MXNet's (Cephes' psi; scipy gives -inf
-    at 0 and nan below), so the gradients of gamma and gammaln there match MXNet's."""
+    """digamma with MXNet's value at its poles 0, -1, -2, ... and -inf: Cephes' psi returns
+    the largest double there, which is +inf once rounded to float32 (scipy gives -inf at 0
+    and nan below), so the gradients of gamma and gammaln there match MXNet's."""
     y = _scipy("digamma")(xp, x)
     pole = (x <= 0) & (x == xp.floor(x))
-    return xp.where(pole, xp.asarray(np.inf, dtype=y.dtype), y)
+    big = np.finfo(np.float64).max if y.dtype == np.float64 else np.inf
+    return xp.where(pole, xp.asarray(big, dtype=y.dtype), y)
 
 
 def _gamma(xp, x):
-    """gamma(x), NaN at the negative integers and -inf as C's tgamma gives it (MXNet's
-    kernel; scipy before 1.12 gives infinities there)."""
+    """gamma(x), NaN at the negative integers and -inf, and -inf at -0, as C's tgamma gives
+    them (MXNet's kernel; scipy before 1.12 gives infinities at the first, and +inf at -0)."""
     y = _scipy("gamma")(xp, x)
     pole = (x < 0) & (x == xp.floor(x))
-    return xp.where(pole, xp.asarray(np.nan, dtype=y.dtype), y)
+    y = xp.where(pole, xp.asarray(np.nan, dtype=y.dtype), y)
+    return xp.where(x == 0, xp.copysign(xp.asarray(np.inf, dtype=y.dtype), x), y)
 
 
 def _gammaln(xp, x):
@@ -67,15 +70,25 @@ def _hard_sigmoid_grad(xp, p, x, y, g):
     return g * ((lin > 0) * (lin < 1)) * p.alpha
 
 
+def _smooth_l1_terms(p):
+    """(sigma**2, 1 / sigma**2, 0.5 / sigma**2) of smooth_l1's scalar, as Python floats (so
+    the data's dtype computes); at sigma = 0 the quotients are inf, as in MXNet's kernel,
+    where Python would raise ZeroDivisionError."""
+    s2 = float(p.scalar) * float(p.scalar)
+    if s2 == 0:
+        return s2, math.inf, math.inf
+    return s2, 1 / s2, 0.5 / s2
+
+
 def _smooth_l1(xp, p, x):
-    s2 = p.scalar * p.scalar
+    s2, inv, half_inv = _smooth_l1_terms(p)
     ax = xp.abs(x)
-    return xp.where(ax < 1 / s2, 0.5 * s2 * x * x, ax - 0.5 / s2)
+    return xp.where(ax < inv, 0.5 * s2 * x * x, ax - half_inv)
 
 
 def _smooth_l1_grad(xp, p, x, y, g):
-    s2 = p.scalar * p.scalar
-    return g * xp.where(xp.abs(x) < 1 / s2, s2 * x, xp.sign(x))
+    s2, inv, _ = _smooth_l1_terms(p)
+    return g * xp.where(xp.abs(x) < inv, s2 * x, xp.sign(x))
 
 
 # name: (attrs, fwd(xp, p, x), grad(xp, p, x, y, g), doc)

@@ -154,3 +154,16 @@ def test_sign_of_nan_is_zero_and_so_is_abs_gradient_there():
     np.testing.assert_array_equal(nd.sign(x).asnumpy(), [0.0, -1.0, 0.0, 1.0])
     np.testing.assert_array_equal(x.grad.asnumpy(), [0.0, -1.0, 0.0, 1.0])
     np.testing.assert_array_equal(mx.np.sign(mx.np.array([np.nan, -1.0])).asnumpy(), [0, -1])
+
+
+def test_smooth_l1_with_a_zero_scalar_computes_as_mxnet():
+    # sigma = 0: 1 / sigma**2 is inf, so every finite x is in the quadratic branch (0)
+    x = nd.array([-2.0, -0.5, 0.0, 0.5, 2.0, np.inf])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = nd.smooth_l1(x, scalar=0.0)
+    y.backward()
+    out = y.asnumpy()
+    np.testing.assert_array_equal(out[:5], np.zeros(5))
+    assert np.isnan(out[5])
+    np.testing.assert_array_equal(x.grad.asnumpy(), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0])
