@@ -278,8 +278,21 @@ def _rint(p, rc, x):
     """Elementwise nearest integer, halves down (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
     if x.dtype == np.bool_:
         _refuse_bool("rint")
-    f = rc.xp.floor(x)
-    return rc.xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
+    return rint_halves_down(rc.xp, x)
+
+
+def rint_halves_down(xp, x):
+    """The nearest integer with halves rounded down, as MXNet's rint kernel (shared by
+    `nd.rint` and `np.rint`) computes it: -2.5 -> -3, 2.5 -> 2 (numpy's rint rounds them to
+    the even neighbour). Keeps x's dtype.
+
+    Example::
+
+        from gluonlite.ops.elementwise import rint_halves_down
+        rint_halves_down(np, np.array([-2.5, -0.5, 1.5, 2.6]))   # [-3., -1., 1., 3.]
+    """
+    f = xp.floor(x)
+    return xp.where(x - f > 0.5, f + 1, f).astype(x.dtype, copy=False)
 
 
 @register("round", shape=same_shape("round"), nondiff=("data",), dtype=_no_bool("round"),

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
-from .elementwise import mxnet_function
+from .elementwise import mxnet_function, rint_halves_down
 from .registry import register
 from .rules import broadcast_rule, same_shape, unbroadcast
 from ..util import is_np_default_dtype
@@ -343,7 +343,7 @@ UNARY = {
     "_npi_isposinf": lambda xp, x, p: xp.isposinf(x),
     "_npi_isneginf": lambda xp, x, p: xp.isneginf(x),
     "_npi_bitwise_not": lambda xp, x, p: xp.invert(x),
-    "_npi_rint": lambda xp, x, p: xp.rint(x),
+    "_npi_rint": lambda xp, x, p: rint_halves_down(xp, x),   # MXNet's, not numpy's
     "_npi_around": lambda xp, x, p: xp.around(x, p.decimals),
 }
 
