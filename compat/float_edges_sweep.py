@@ -8,8 +8,9 @@
 `run` calls each one-input function of `mx.nd` (every public one that takes an array and
 returns one of its shape) on NaN, the infinities, signed zeros and a few finite values,
 float32 and float64; each `broadcast_*`/`elemwise_*` operator on every pair of those
-(float32); and each scalar operator with scalars 0, -0, 0.5, -1, 2 and the infinities. It
-records outputs and input gradients (a head of ones), or the error. `run` fails if the side
+(float32); each scalar operator with scalars 0, -0, 0.5, -1, 2 and the infinities; and the
+same for `mx.np`'s elementwise functions (NP_UNARY, NP_BINARY: outputs only). It records
+outputs and input gradients (a head of ones), or the error. `run` fails if the side
 prints a RuntimeWarning (MXNet's kernels are silent at these points). `compare` prints
 every output or gradient that differs beyond rtol 2e-6 (NaN equal to NaN), and what one
 side raised where the other computed; it exits 1 where any differs.
@@ -31,6 +32,14 @@ SCALAR_OPS = ["_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar",
               "_div_scalar", "_rdiv_scalar", "_power_scalar", "_rpower_scalar",
               "_maximum_scalar", "_minimum_scalar", "_hypot_scalar", "_mod_scalar",
               "_rmod_scalar", "smooth_l1"]
+NP_UNARY = ["abs", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt",
+            "ceil", "cos", "cosh", "degrees", "exp", "expm1", "fix", "floor", "log", "log10",
+            "log1p", "log2", "negative", "radians", "reciprocal", "rint", "round", "sign",
+            "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc", "isnan", "isinf",
+            "isfinite", "isposinf", "isneginf", "nan_to_num", "logical_not"]
+NP_BINARY = ["add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder",
+             "fmod", "power", "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2",
+             "copysign", "logaddexp", "floor_divide", "equal", "less", "greater"]
 # creation, I/O, random and identity functions: nothing to sweep
 _SKIP = ("Custom", "load", "save", "waitall", "empty", "zeros", "ones", "full", "arange",
          "array", "shuffle", "Dropout", "BlockGrad", "stop_gradient", "make_loss", "moments")
@@ -77,6 +86,19 @@ def run(mx):
             out[name] = _record(mx, getattr(mx.nd, name), mx.nd.array(a), mx.nd.array(b))
         except Exception as e:  # noqa: BLE001 - recorded, compared with the other side's
             out[name] = f"{type(e).__name__}: {e}"[:120]
+    for name in NP_UNARY:  # MXNet's NumPy dialect: outputs only
+        for dt in ("float32", "float64"):
+            try:
+                y = getattr(mx.np, name)(mx.np.array(POINTS, dtype=dt))
+                out[f"np.{name}/{dt}"] = [y.asnumpy().astype("float64").tolist()]
+            except Exception as e:  # noqa: BLE001 - recorded, compared with the other side's
+                out[f"np.{name}/{dt}"] = f"{type(e).__name__}: {e}"[:120]
+    for name in NP_BINARY:
+        try:
+            y = getattr(mx.np, name)(mx.np.array(a), mx.np.array(b))
+            out[f"np.{name}"] = [y.asnumpy().astype("float64").tolist()]
+        except Exception as e:  # noqa: BLE001 - recorded, compared with the other side's
+            out[f"np.{name}"] = f"{type(e).__name__}: {e}"[:120]
     for name in SCALAR_OPS:
         f = getattr(mx.nd._internal, name, None) or getattr(mx.nd, name)
         for s in SCALARS:

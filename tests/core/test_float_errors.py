@@ -167,3 +167,12 @@ def test_smooth_l1_with_a_zero_scalar_computes_as_mxnet():
     np.testing.assert_array_equal(out[:5], np.zeros(5))
     assert np.isnan(out[5])
     np.testing.assert_array_equal(x.grad.asnumpy(), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0])
+
+
+def test_np_copysign_reads_the_sign_bit_of_negative_zero_and_nan():
+    # kept on purpose (docs/guide/differences.md): MXNet 1.9.1 gives [2, -0.5, -0.5]
+    a = mx.np.array([-2.0, 0.5, 0.5])
+    b = mx.np.array([-0.0, np.nan, -np.nan])
+    want = np.copysign(a.asnumpy(), b.asnumpy())
+    np.testing.assert_array_equal(mx.np.copysign(a, b).asnumpy(), want)
+    assert want[0] == -2.0 and want[1] == 0.5
