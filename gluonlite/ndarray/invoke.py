@@ -7,6 +7,7 @@ distinct (shapes, dtypes) of the inputs and are remembered in the plan. Every ch
 happens before an operator sees inputs it has not validated.
 """
 
+import math
 from itertools import repeat
 from operator import attrgetter, is_
 
@@ -126,6 +127,16 @@ def _key(op, attrs):
     return (op, tuple(zip(attrs, map(type, attrs.values()), attrs.values())))
 
 
+def _signed_zeros(key, attrs):
+    """`key` with the sign of each float zero among `attrs` added, or None without one:
+    -0.0 equals 0.0 and hashes alike, but ``x / -0.0`` is ``-x / 0.0``. Plans with a zero
+    float are kept under this key only, so a call pays for it only when its plain key
+    missed."""
+    signs = tuple((k, math.copysign(1.0, v)) for k, v in attrs.items()
+                  if v.__class__ is float and v == 0.0)
+    return key + (signs,) if signs else None
+
+
 def plan_for(op, attrs):
     """The `CallPlan` of `op` with attribute dict `attrs` (parsed once, then cached).
 
@@ -144,6 +155,11 @@ def plan_for(op, attrs):
         plan = _PLANS.get(key)
     except TypeError:  # an unhashable attribute value (a list): no caching
         return CallPlan(op, op.parse(attrs)[0])
+    if plan is None:
+        signed = _signed_zeros(key, attrs)
+        if signed is not None:
+            key = signed
+            plan = _PLANS.get(key)
     if plan is None:
         plan = CallPlan(op, op.parse(attrs)[0])
         if len(_PLANS) >= _MAX_PLANS:

@@ -176,3 +176,12 @@ def test_np_copysign_reads_the_sign_bit_of_negative_zero_and_nan():
     want = np.copysign(a.asnumpy(), b.asnumpy())
     np.testing.assert_array_equal(mx.np.copysign(a, b).asnumpy(), want)
     assert want[0] == -2.0 and want[1] == 0.5
+
+
+def test_a_negative_zero_scalar_is_not_taken_for_a_positive_one():
+    # -0.0 == 0.0 and both hash alike: the imperative call cache must still tell them apart
+    x = nd.array([-2.0, 0.5])
+    for _ in range(2):
+        np.testing.assert_array_equal((x / 0.0).asnumpy(), [-np.inf, np.inf])
+        np.testing.assert_array_equal((x / -0.0).asnumpy(), [np.inf, -np.inf])
+        np.testing.assert_array_equal(nd.maximum(x, 0.0).asnumpy(), [0.0, 0.5])
