@@ -142,9 +142,33 @@ def _norm(p, rc, x):
     if p.ord == 1:
         y = xp.abs(x).sum(axis=axes, keepdims=p.keepdims)
     else:
-        y = xp.sqrt((x * x).sum(axis=axes, keepdims=p.keepdims))
+        y = _l2(xp, x, axes, p.keepdims)
     return xp.asarray(y).astype(p.out_dtype or x.dtype, copy=False).reshape(
         _reduced_shape(x.shape, axes, p.keepdims))
+
+
+def _l2(xp, x, axes, keepdims):
+    """The L2 norm over `axes` over the whole range of x's dtype, as MXNet's scaled sum of
+    squares gives it (1e30 and 1e-30 entries have their norm in float32; squares overflow or
+    vanish there). The plain sum of squares first; where it overflowed or lies so low that
+    squares may have vanished, the norm again as ``m * sqrt(sum((x / m)**2))`` with m the
+    largest |x|. An infinite entry gives inf (MXNet's scaled sum gives NaN for two)."""
+    ss = (x * x).sum(axis=axes, keepdims=keepdims)
+    if x.dtype.kind != "f" or xp is not np:
+        return xp.sqrt(ss)
+    n = x.size // max(1, np.size(ss))
+    low = np.finfo(x.dtype).tiny * n / np.finfo(x.dtype).eps
+    suspect = ~(ss >= low) | (ss == np.inf)   # NaN stays NaN below: not suspect
+    suspect &= ~np.isnan(ss)
+    if not suspect.any():
+        return np.sqrt(ss)
+    m = np.abs(x).max(axis=axes, keepdims=True)
+    with np.errstate(all="ignore"):
+        scaled = np.square(x / np.where((m == 0) | np.isinf(m), 1, m)).sum(axis=axes,
+                                                                          keepdims=True)
+        again = np.where(np.isinf(m), np.inf, m * np.sqrt(scaled))
+    again = again if keepdims else again.reshape(np.shape(ss))
+    return np.where(suspect, again, np.sqrt(ss)).astype(x.dtype, copy=False)
 
 
 def arg_reduce_shape(name):

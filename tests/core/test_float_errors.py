@@ -138,7 +138,8 @@ def test_quiet_and_restore_nest():
 
 
 def test_norm_and_nansum_of_infinities_are_infinite_where_mxnet_gives_nan():
-    # kept on purpose (docs/guide/differences.md): MXNet 1.9.1 gives NaN for all three
+    # kept on purpose (docs/guide/differences.md): MXNet 1.9.1 gives NaN for all three (its
+    # scaled sum of squares divides one infinity by another)
     x = nd.array([[np.inf, -np.inf, 0.0, 1.0], [-np.inf, -np.inf, -np.inf, -np.inf]])
     np.testing.assert_array_equal(nd.norm(x, axis=1).asnumpy(), [np.inf, np.inf])
     np.testing.assert_array_equal(nd.nansum(nd.array([-np.inf, np.nan, -np.inf])).asnumpy(),
