@@ -170,7 +170,7 @@ def _unary(name, forward, grad, reads=None, *, grad_out=None, passes_grad=(), al
 # name, forward, gradient, what the gradient reads (None: no fast paths)
 _unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, "",
        doc="Elementwise -x.", expr=lambda xp, x: -x)
-_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * _sign(xp, x), "x",
+_unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * mxnet_sign(xp, x), "x",
        doc="Elementwise |x|.")
 _unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, "y", doc="Elementwise e**x.")
 _unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x, "x",
@@ -238,8 +238,22 @@ _unary("rcbrt", _through_float64(lambda xp, x: 1 / xp.cbrt(x)),
        lambda xp, x, y, g: -g * y / (3 * x), doc="Elementwise 1/cbrt(x).")
 
 
-def _sign(xp, x):
-    """sign as MXNet's kernel computes it: -1, 0 or 1, and 0 for NaN (numpy's is NaN)."""
+def mxnet_sign(xp, x):
+    """sign as MXNet's kernel computes it: -1, 0 or 1, and 0 for NaN (numpy's is NaN); the
+    slope of abs and of the L1 norm.
+
+    Args:
+        xp: the array module (numpy, CuPy, or the recording module of a second derivative).
+        x: the array.
+
+    Returns:
+        An array of x's shape and dtype.
+
+    Example::
+
+        from gluonlite.ops.elementwise import mxnet_sign
+        mxnet_sign(np, np.array([-2.0, np.nan, 3.0]))   # array([-1.,  0.,  1.])
+    """
     y = xp.sign(x)
     if getattr(xp, "operator", None) is not None:  # recorded: the sign operator (this kernel)
         return y
@@ -259,7 +273,7 @@ def _piecewise_constant(name, doc):
             # integers are their own floor, ceil and integer part, in their dtype (numpy
             # before 2.0 computes these in float64)
             return x.copy()
-        return _sign(rc.xp, x) if name == "sign" else getattr(rc.xp, name)(x)
+        return mxnet_sign(rc.xp, x) if name == "sign" else getattr(rc.xp, name)(x)
     kernel.__doc__ = doc
     register(name, shape=same_shape(name), nondiff=("data",), dtype=_no_bool(name),
              storage=sparse.UNARY_RULES.get(name))(kernel)

@@ -48,9 +48,10 @@ def _onednn_rows(xp, x, log):
     return out
 
 
-def _softmax_fwd(p, rc, x, log, length=None, fast=False):
+def _softmax_fwd(p, rc, x, log, length=None, fast=False, onednn=True):
     """softmax (or log_softmax) of x as MXNet computes it; `fast`: normalize through
-    `softmax_fast` where it applies (the same numbers, fewer passes)."""
+    `softmax_fast` where it applies (the same numbers, fewer passes); `onednn` False: MXNet
+    never takes the call to oneDNN (softmin), so a row with NaN or +inf is all NaN."""
     xp = rc.xp
     if x.size == 0:  # nothing to normalize (the max below has no identity)
         return x.astype(p.dtype or x.dtype)
@@ -59,7 +60,7 @@ def _softmax_fwd(p, rc, x, log, length=None, fast=False):
         mask = _length_mask(p, xp, x, length)
         z = xp.where(mask, z, -np.inf)
     top = z.max(axis=p.axis, keepdims=True)
-    if _onednn_path(p, xp, x, length) and not xp.isfinite(top).all():
+    if onednn and _onednn_path(p, xp, x, length) and not xp.isfinite(top).all():
         odd = ~xp.isfinite(top[..., 0]) & ~xp.isneginf(top[..., 0])  # rows with NaN or +inf
         if odd.any():
             y = _plain_softmax(xp, z, top, p.axis, log, None)
@@ -452,7 +453,7 @@ register("LayerNorm", inputs=("data", "gamma", "beta"), outputs=3,
 
 def _softmin(p, rc, x):
     """softmin(data, axis=-1, temperature=None, dtype=None): softmax of -data."""
-    return _softmax_fwd(p, rc, -x, False)
+    return _softmax_fwd(p, rc, -x, False, onednn=False)
 
 
 def _softmin_vjp(p, rc, xs, ys, gys, need):

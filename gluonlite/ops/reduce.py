@@ -6,6 +6,7 @@ from math import prod
 import numpy as np
 
 from . import attrs as A
+from . import elementwise
 from .fast import Fast
 from .registry import register
 from .rules import norm_axis
@@ -126,8 +127,8 @@ def _norm_vjp(p, rc, xs, ys, gys, need):
     x = xs[0]
     kept = _reduced_shape(x.shape, _norm_axes(p, x.ndim), True)
     g = gys[0].reshape(kept)
-    if p.ord == 1:
-        return ((g * rc.xp.sign(x)).astype(x.dtype, copy=False),)
+    if p.ord == 1:  # MXNet's sign: 0 at NaN
+        return ((g * elementwise.mxnet_sign(rc.xp, x)).astype(x.dtype, copy=False),)
     with np.errstate(invalid="ignore", divide="ignore"):  # x / |x|: nan at a zero norm, as MXNet
         return ((g * x / ys[0].reshape(kept)).astype(x.dtype, copy=False),)
 
