@@ -298,7 +298,14 @@ def _rint(p, rc, x):
 def rint_halves_down(xp, x):
     """The nearest integer with halves rounded down, as MXNet's rint kernel (shared by
     `nd.rint` and `np.rint`) computes it: -2.5 -> -3, 2.5 -> 2 (numpy's rint rounds them to
-    the even neighbour). Keeps x's dtype.
+    the even neighbour).
+
+    Args:
+        xp: the array module (numpy or CuPy).
+        x: the array.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Example::
 
