@@ -24,7 +24,7 @@ Example::
 """
 import numpy as np
 
-__all__ = ["quiet", "restore", "Quiet"]
+__all__ = ["quiet", "restore"]
 
 
 def _context_variable():
@@ -96,27 +96,3 @@ restore.__doc__ = """Give back the floating-point error setting that `quiet` rep
         from gluonlite.ops.float_errors import quiet, restore
         token = quiet(); np.sqrt(np.float32(-1)); restore(token)   # nan, silently
     """
-
-
-class Quiet:
-    """`quiet`/`restore` as a context manager (re-entrant: each entry keeps its own token).
-
-    Example::
-
-        from gluonlite.ops.float_errors import Quiet
-        with Quiet():
-            np.float32(1) / np.float32(0)   # inf, no RuntimeWarning
-    """
-
-    __slots__ = ("_tokens",)
-
-    def __init__(self):
-        self._tokens = []
-
-    def __enter__(self):
-        self._tokens.append(quiet())
-        return self
-
-    def __exit__(self, *exc):
-        restore(self._tokens.pop())
-        return False

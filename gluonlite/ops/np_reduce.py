@@ -10,6 +10,7 @@ gradients, and MXNet 1.9.1's result dtypes:
 Where MXNet 1.9.1 returns what NumPy does not for empty input (a product of nothing 0, a mean
 of nothing 0), NumPy's value is kept (1 and nan): they are the mathematically right ones.
 """
+import warnings
 from functools import lru_cache
 from math import prod
 
@@ -145,6 +146,18 @@ def _sum_vjp(p, rc, xs, ys, gys, need):
     return (rc.xp.broadcast_to(_kept(x, axes, gys[0]), x.shape).astype(x.dtype),)
 
 
+def _degenerate(degenerate, f, *args, **kwargs):
+    """``f(*args, **kwargs)``, with numpy's own RuntimeWarnings ("Mean of empty slice",
+    "Degrees of freedom <= 0") silenced when `degenerate` (no entries to reduce, or no degrees
+    of freedom left): MXNet gives NaN there silently. (The float errors of the arithmetic
+    are ignored by every operator's runner, ops/float_errors.py.)"""
+    if not degenerate:
+        return f(*args, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return f(*args, **kwargs)
+
+
 def _mean(p, rc, x):
     axes = np_axes("_npi_mean", p.axis, x.ndim)
     dt = _result_dtype("_npi_mean", p, x.dtype)
@@ -155,8 +168,8 @@ def _mean(p, rc, x):
         with np.errstate(invalid="ignore", divide="ignore"):
             return rc.xp.asarray(rc.xp.trunc(s / float(n)) if n else s / 0.0).astype(dt)
     acc = np.float32 if dt == np.float16 else dt
-    with np.errstate(invalid="ignore", divide="ignore"):
-        y = rc.xp.mean(x, axis=axes, dtype=acc, keepdims=p.keepdims)
+    y = _degenerate(prod(x.shape[a] for a in axes) == 0, rc.xp.mean, x, axis=axes, dtype=acc,
+                    keepdims=p.keepdims)
     return rc.xp.asarray(y).astype(dt, copy=False)
 
 
@@ -225,9 +238,9 @@ def _moment(name, ddof_var):
         axes = np_axes(name, p.axis, x.ndim)
         dt = _result_dtype(name, p, x.dtype)
         f = rc.xp.var if ddof_var else rc.xp.std
-        with np.errstate(invalid="ignore", divide="ignore"):
-            y = f(x.astype(np.float64 if x.dtype.kind != "f" else x.dtype), axis=axes,
-                  ddof=p.ddof, keepdims=p.keepdims)
+        y = _degenerate(prod(x.shape[a] for a in axes) - p.ddof <= 0, f,
+                        x.astype(np.float64 if x.dtype.kind != "f" else x.dtype), axis=axes,
+                        ddof=p.ddof, keepdims=p.keepdims)
         return rc.xp.asarray(y).astype(dt)
 
     def vjp(p, rc, xs, ys, gys, need):
