@@ -25,7 +25,7 @@ for V in mx gl; do
   $P install -q "${X[@]}" sacrebleu==1.4.14 tqdm requests matplotlib portalocker Pillow yacs \
       'pandas<3' pyyaml autocfg opencv-python-headless==4.10.0.84 'pydantic<3' toolz \
       typing-extensions cython packaging ipython matplotlib-inline wheel scipy pytest \
-      pytest-timeout pytest-xdist
+      pytest-timeout pytest-xdist flaky
   $P install -q "${X[@]}" --no-deps --no-build-isolation gluonnlp==0.10.0
 done
 "$DIR/gl/bin/python" -c 'import mxnet, gluonlite; assert mxnet.gluon is gluonlite.gluon'
