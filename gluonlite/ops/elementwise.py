@@ -729,6 +729,12 @@ def _mxnet_power(xp):
 _MXNET_FUNCTIONS = {"mod": _mxnet_mod, "power": _mxnet_power}
 
 
+def _fast_ufunc(name):
+    """What `Fast.ufunc` names for the array function `name`: the name itself, or where
+    MXNet's rule differs at the edges (`_MXNET_FUNCTIONS`), ``xp -> mxnet_function``."""
+    return name if name not in _MXNET_FUNCTIONS else (lambda xp: mxnet_function(xp, name))
+
+
 def mxnet_function(xp, name):
     """The array function `name` of array module `xp` as MXNet's kernels compute it: xp's
     own, or where numpy's rule at the edges differs from MXNet's, a function with xp's
@@ -854,8 +860,7 @@ def _binary(name, kind, shape_rule, aliases=()):
         lambda xp, p, a, b: getattr(xp, fn)(a, b),
         (lambda xp, p, xs, y, g: grad_a(xp, *xs, y, g),
          lambda xp, p, xs, y, g: grad_b(xp, *xs, y, g)))
-    ufunc = fn if fn not in _MXNET_FUNCTIONS else (lambda xp: mxnet_function(xp, fn))
-    fast = Fast(into=into, saves=reads, ufunc=(ufunc, {"casting": "unsafe"}),
+    fast = Fast(into=into, saves=reads, ufunc=(_fast_ufunc(fn), {"casting": "unsafe"}),
                 passes_grad=_PASSES.get(kind, ()) if same else (),
                 grads=(grads_out or (grad_a, grad_b)) if same else None,
                 grads_out=grads_out is not None, elementwise=form)
@@ -936,9 +941,8 @@ def _scalar_op(name, fn, grad, saves=None, passes_grad=(), nondiff=False, via_po
         (lambda xp, p, x: getattr(xp, fn)(p.scalar, x)) if swap else
         (lambda xp, p, x: getattr(xp, fn)(x, p.scalar)),
         (lambda xp, p, xs, y, g: grad(xp, xs[0], p.scalar, y, g),))
-    ufunc = fn if fn not in _MXNET_FUNCTIONS else (lambda xp: mxnet_function(xp, fn))
     fast = Fast(into=into, saves=saves, passes_grad=passes_grad,
-                ufunc=(ufunc, {}, "left" if swap else "right"), elementwise=form)
+                ufunc=(_fast_ufunc(fn), {}, "left" if swap else "right"), elementwise=form)
     kind = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"}.get(fn)
     register(name, attrs={"scalar": A.Float(), "is_int": A.Bool(True)},
              shape=same_shape(name), vjp=None if nondiff else vjp, dtype=_scalar_dtype,

@@ -159,8 +159,7 @@ def _l2(xp, x, axes, keepdims):
         return xp.sqrt(ss)
     n = x.size // max(1, np.size(ss))
     low = np.finfo(x.dtype).tiny * n / np.finfo(x.dtype).eps
-    suspect = ~(ss >= low) | (ss == np.inf)   # NaN stays NaN below: not suspect
-    suspect &= ~np.isnan(ss)
+    suspect = (ss < low) | (ss == np.inf)   # a NaN (from NaN data) compares False: kept
     if not suspect.any():
         return np.sqrt(ss)
     m = np.abs(x).max(axis=axes, keepdims=True)

@@ -191,3 +191,16 @@ def test_degenerate_moments_are_nan_without_numpys_warnings():
         ok = mx.np.var(mx.np.array([1.0, 2.0, 4.0])).asnumpy()
     assert np.isnan(v) and np.isnan(s) and np.isnan(m)
     assert ok == pytest.approx(np.var([1.0, 2.0, 4.0]))
+
+
+def test_an_in_place_update_at_the_float_edges_is_silent():
+    # SGD writes the new weight over the old one (`run_update`): inf - inf there is NaN
+    opt = mx.optimizer.SGD(learning_rate=0.1, wd=0.5)
+    w = nd.array([np.inf, 1.0])
+    g = nd.array([-np.inf, 1e38])
+    state = opt.create_state(0, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        opt.update(0, w, g, state)
+    out = w.asnumpy()
+    assert not np.isfinite(out[0]) and np.isfinite(out[1])
