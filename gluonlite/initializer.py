@@ -5,8 +5,8 @@ NDArray to fill. A desc whose ``__init__`` attribute names another initializer (
 own ``init``, e.g. ``'zeros'`` for biases) uses that one; otherwise the name's suffix picks
 the rule: ``weight`` -> `_init_weight`, ``bias``/``beta`` -> zeros, ``gamma`` -> ones.
 
-Draws use gluonlite's shared random generator, so ``gluonlite.random.seed(n)`` makes them
-reproducible.
+Draws are MXNet's own (its samplers on its streams, `gluonlite.ops.mxnet_samplers`): after
+``mx.random.seed(n)`` a network starts from the weights MXNet 1.9.1 gives it.
 """
 import json
 import logging
@@ -16,7 +16,7 @@ import numpy as np
 
 from .ndarray import NDArray, load  # noqa: F401  (MXNet's module exports both)
 from . import ndarray as nd
-from .ops.random import generator
+from .ops import mxnet_samplers
 from .util import is_np_array as _is_np_array
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Uniform", "Normal",
@@ -100,8 +100,19 @@ class InitDesc(str):
         return obj
 
 
-def _rng():
-    return generator()
+def _draw(kind, a, b, shape, dtype):
+    """An initializer's uniform U[a, b) or normal N(a, b**2) draws as MXNet's make them: its
+    `nd.random` operators (`mx.np.random`'s under ``npx.set_np()``), from MXNet's streams, so
+    that a seeded program starts from MXNet's weights."""
+    np_mode = _is_np_array()
+    fn = {("uniform", False): mxnet_samplers.uniform,
+          ("uniform", True): mxnet_samplers.np_uniform,
+          ("normal", False): mxnet_samplers.normal,
+          ("normal", True): mxnet_samplers.np_normal}
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":  # integer parameters: drawn in float32, then cast
+        dtype = np.dtype(np.float32)
+    return fn[kind, np_mode](np.float32(a), np.float32(b), tuple(shape), dtype)
 
 
 def _fill(arr, values):
@@ -326,7 +337,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def _init_weight(self, name, arr):
-        _fill(arr, _rng().uniform(-self.scale, self.scale, arr.shape))
+        _fill(arr, _draw("uniform", -self.scale, self.scale, arr.shape, arr.dtype))
 
 
 @register
@@ -348,7 +359,7 @@ class Normal(Initializer):
         self.sigma = sigma
 
     def _init_weight(self, name, arr):
-        _fill(arr, _rng().normal(0.0, self.sigma, arr.shape))
+        _fill(arr, _draw("normal", 0.0, self.sigma, arr.shape, arr.dtype))
 
 
 @register
@@ -389,9 +400,9 @@ class Xavier(Initializer):
         factor = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[self.factor_type]
         scale = np.sqrt(self.magnitude / factor)
         if self.rnd_type == "uniform":
-            _fill(arr, _rng().uniform(-scale, scale, shape))
+            _fill(arr, _draw("uniform", -scale, scale, shape, arr.dtype))
         else:
-            _fill(arr, _rng().normal(0.0, scale, shape))
+            _fill(arr, _draw("normal", 0.0, scale, shape, arr.dtype))
 
 
 @register
@@ -421,9 +432,10 @@ class Orthogonal(Initializer):
         nout = arr.shape[0]
         nin = int(np.prod(arr.shape[1:]))
         if self.rand_type == "uniform":
-            tmp = _rng().uniform(-1.0, 1.0, (nout, nin))
+            # MXNet draws the matrix with nd.random in float32, whatever the mode
+            tmp = mxnet_samplers.uniform(np.float32(-1), np.float32(1), (nout, nin), np.float32)
         else:
-            tmp = _rng().normal(0.0, 1.0, (nout, nin))
+            tmp = mxnet_samplers.normal(np.float32(0), np.float32(1), (nout, nin), np.float32)
         u, _, v = np.linalg.svd(tmp, full_matrices=False)
         res = u if u.shape == tmp.shape else v
         _fill(arr, self.scale * res.reshape(arr.shape))

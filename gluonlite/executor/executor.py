@@ -6,7 +6,7 @@ import numpy as np
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
 from ..ndarray.sparse_grad import store_gradient
-from ..ops.random import generator
+from ..ops.random import set_state as set_rng_state, state as rng_state
 from ..symbol.storage import gradient_storage_types, infer_storage_types
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
@@ -68,12 +68,6 @@ def grad_reqs(arg_names, grad_req):
     return {n: check_grad_req(r) for n, r in reqs.items()}
 
 
-def _rng_state():
-    return generator().bit_generator.state
-
-
-def _set_rng_state(state):
-    generator().bit_generator.state = state
 
 
 class Executor:
@@ -290,7 +284,7 @@ class Executor:
                                  f"{self._arg_names}")
             self.arg_dict[k][:] = v
         plan = self._plan(bool(is_train))
-        self._rng_before = (_rng_state() if self._draws and not is_train else None)
+        self._rng_before = (rng_state() if self._draws and not is_train else None)
         # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
         # as long as their shapes and dtypes do not change.
         sparse = self._out_stypes is not None
@@ -331,12 +325,12 @@ class Executor:
             _, saved = plan.forward(raw, None)
         else:
             # the draws of that forward again (Dropout mode='always' drops the same units)
-            now = _rng_state()
-            _set_rng_state(self._rng_before)
+            now = rng_state()
+            set_rng_state(self._rng_before)
             try:
                 _, saved = plan.forward(raw, None)
             finally:
-                _set_rng_state(now)
+                set_rng_state(now)
         self._saved = (plan, saved) if saved is not None else None
 
     def backward(self, out_grads=None, is_train=True):

@@ -25,12 +25,13 @@ globals().update(random_functions(FrontEnd(
 
 
 def seed(seed_state, ctx="all"):
-    """Reseed every random draw of gluonlite (same as `gluonlite.random.seed`; one generator
-    serves every context, so `ctx` is accepted for MXNet's signature).
+    """Reseed every random draw of gluonlite (same as `gluonlite.random.seed`).
 
     Args:
         seed_state: the seed, an int.
-        ctx: not used (default 'all'; MXNet reseeds one device's generators with a Context).
+        ctx: 'all' (default) or a Context. As in MXNet, seeding one device seeds its
+            single stream (`mx.np.random`'s) with the seed itself, 'all' with seed * 127;
+            every other draw is the same either way.
 
     Example::
 
@@ -39,4 +40,4 @@ def seed(seed_state, ctx="all"):
         nd.random.seed(42)
         (nd.random.uniform(shape=(2,)) == a).asnumpy()   # [1. 1.]
     """
-    _seed(seed_state)
+    _seed(seed_state, device=not (isinstance(ctx, str) and ctx == "all"))

@@ -4,7 +4,7 @@ import numpy as np
 from . import attrs as A
 from . import bn_fast, ln_fast, softmax_fast
 from .fast import Fast
-from .random import generator
+from . import mxnet_samplers
 from .registry import register, ShapeError
 from .rules import norm_axis
 
@@ -193,8 +193,8 @@ def _dropout(p, rc, x):
     if not _dropout_active(p, rc):
         return x.copy(), rc.xp.ones_like(x)
     mshape = tuple(1 if i in p.axes else d for i, d in enumerate(x.shape))
-    keep = generator().random(mshape) >= p.p
-    mask = (keep / (1.0 - p.p)).astype(x.dtype)
+    # MXNet's own draws (a seeded program drops MXNet's units)
+    mask = mxnet_samplers.dropout_mask(mshape, p.p, x.dtype, shared_axes=bool(p.axes))
     mask = rc.xp.asarray(np.broadcast_to(mask, x.shape))
     return x * mask, mask
 

@@ -1,13 +1,16 @@
 """Samplers of MXNet's NumPy dialect (`mx.np.random`): each parameter is a number (an
-attribute) or an array (an input), broadcast together and to ``size``; the draws come from
-gluonlite's one generator (`gluonlite.ops.random`, seeded by ``mx.random.seed`` and
-``npx.random.seed``). Location-scale samplers are differentiable in their array parameters
-(the reparameterization: the gradient of a draw with respect to loc is 1 and to scale the
-standardized draw), as MXNet 1.9.1's are; so are exponential, rayleigh, weibull and pareto."""
+attribute) or an array (an input), broadcast together and to ``size``; uniform and normal draws
+come from MXNet's own stream for them (`mxnet_samplers.np_uniform`/`np_normal`: a seeded
+program gets MXNet's numbers), the others from gluonlite's one generator (`gluonlite.ops.random`);
+``mx.random.seed`` and ``npx.random.seed`` seed both. Location-scale samplers are
+differentiable in their array parameters (the reparameterization: the gradient of a draw with
+respect to loc is 1 and to scale the standardized draw), as MXNet 1.9.1's are; so are
+exponential, rayleigh, weibull and pareto."""
 import numpy as np
 
 from ..base import MXNetValueError
 from . import attrs as A
+from . import mxnet_samplers
 from .random import generator
 from .registry import register, ShapeError
 from .rules import broadcast_shapes, unbroadcast
@@ -38,9 +41,9 @@ class _Family:
     """One sampler: its parameter names (each an attribute or an input), how a draw is made
     from them, and the gradient of a draw with respect to each parameter."""
 
-    def __init__(self, name, params, draw, grads=None, check=None, extra=None):
+    def __init__(self, name, params, draw, grads=None, check=None, extra=None, mxnet=None):
         self.name, self.params, self.draw, self.grads = name, params, draw, grads
-        self.check, self.extra = check, extra or {}
+        self.check, self.extra, self.mxnet = check, extra or {}, mxnet
 
     def inputs(self, p):
         names = ["input1", "input2"]
@@ -54,6 +57,16 @@ def _values(fam, p, xs):
         vals.append(np.asarray(_host(next(it)), np.float64) if p[k] is None
                     else np.asarray(p[k], np.float64))
     return vals
+
+
+def _mxnet_draw(fam, p, xs, out, dtype):
+    """`fam`'s MXNet draw: its kernel holds number parameters in float32, or in the type of
+    the array parameter beside them."""
+    arrays = [np.asarray(_host(x)) for x in xs]
+    it = iter(arrays)
+    ptype = arrays[0].dtype if arrays else np.dtype(np.float32)
+    vals = [next(it) if p[k] is None else ptype.type(p[k]) for k in fam.params]
+    return fam.mxnet(*vals, out, dtype)
 
 
 def _register(fam):
@@ -71,9 +84,11 @@ def _register(fam):
         if fam.check is not None:
             fam.check(name, *vals)
         out = _out_shape(name, p, [v.shape for v in vals])
+        dtype = np.dtype(p.get("dtype") or _default_float())
+        if fam.mxnet is not None:
+            return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
         vals = [np.broadcast_to(v, out) for v in vals]
-        y = fam.draw(generator(), out, *vals)
-        return rc.xp.asarray(np.asarray(y).astype(p.get("dtype") or _default_float()))
+        return rc.xp.asarray(np.asarray(fam.draw(generator(), out, *vals)).astype(dtype))
 
     def vjp(p, rc, xs, ys, gys, need):
         vals = _values(fam, p, xs)
@@ -130,11 +145,12 @@ _DT = {"dtype": A.Dtype(None)}
 _register(_Family("_npi_uniform", ("low", "high"),
                   lambda r, s, lo, hi: r.uniform(lo, hi, s),
                   lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
-                                     (y - lo) / np.where(hi == lo, 1, hi - lo)), extra=_DT))
+                                     (y - lo) / np.where(hi == lo, 1, hi - lo)), extra=_DT,
+                  mxnet=mxnet_samplers.np_uniform))
 _register(_Family("_npi_normal", ("loc", "scale"),
                   lambda r, s, mu, sd: r.normal(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
-                  check=_positive("scale"), extra=_DT))
+                  check=_positive("scale"), extra=_DT, mxnet=mxnet_samplers.np_normal))
 _register(_Family("_npi_logistic", ("loc", "scale"),
                   lambda r, s, mu, sd: r.logistic(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
@@ -174,8 +190,8 @@ def _batch_n(name, base):
     return draw_shape
 
 
-def _register_n(name, params, draw, grads):
-    fam = _Family(name, params, draw, grads, extra=_DT)
+def _register_n(name, params, draw, grads, mxnet=None):
+    fam = _Family(name, params, draw, grads, extra=_DT, mxnet=mxnet)
 
     def shape(p, ins):
         if any(s is None for s in ins):
@@ -187,9 +203,11 @@ def _register_n(name, params, draw, grads):
     def kernel(p, rc, *xs):
         vals = _values(fam, p, xs)
         out = _batch_n(name, None)(p, [v.shape for v in vals])
+        dtype = np.dtype(p.dtype or _default_float())
+        if mxnet is not None:
+            return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
         vals = [np.broadcast_to(v, out) for v in vals]
-        return rc.xp.asarray(np.asarray(draw(generator(), out, *vals)).astype(
-            p.dtype or _default_float()))
+        return rc.xp.asarray(np.asarray(draw(generator(), out, *vals)).astype(dtype))
 
     def vjp(p, rc, xs, ys, gys, need):
         vals = _values(fam, p, xs)
@@ -217,9 +235,11 @@ def _register_n(name, params, draw, grads):
 
 _register_n("_npi_uniform_n", ("low", "high"), lambda r, s, lo, hi: r.uniform(lo, hi, s),
             lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
-                               (y - lo) / np.where(hi == lo, 1, hi - lo)))
+                               (y - lo) / np.where(hi == lo, 1, hi - lo)),
+            mxnet=mxnet_samplers.np_uniform)
 _register_n("_npi_normal_n", ("loc", "scale"), lambda r, s, mu, sd: r.normal(mu, sd, s),
-            lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)))
+            lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
+            mxnet=mxnet_samplers.np_normal)
 
 
 def _bern_inputs(p):

@@ -3,18 +3,23 @@ and the creation operators (zeros, ones, full, arange)."""
 import numpy as np
 
 from . import attrs as A
+from . import mxnet_rng
 from .fast import Fast
 from .registry import register
 
 _state = {"gen": np.random.default_rng(0), "seed": 0}
 
 
-def seed(n):
-    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling).
+def seed(n, device=False):
+    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling):
+    MXNet's own streams (`mxnet_rng`, which the uniform, normal and exponential samplers,
+    randint, Dropout and the initializers read, as MXNet's do) and numpy's Generator (the
+    other samplers).
 
     Args:
         n: the seed, any int: negative ones too, as MXNet takes them (numpy's ``default_rng``
             takes non-negative ones, so n is taken modulo 2**64: each seed its own stream).
+        device: True when MXNet's caller named one device (`mxnet_rng.seed`'s `device`).
 
     Example::
 
@@ -28,6 +33,7 @@ def seed(n):
     key = int(n) % (1 << 64)
     _state["gen"] = np.random.default_rng(key)
     _state["seed"] = int(n)
+    mxnet_rng.seed(n, device)
     try:
         import cupy
         cupy.random.seed(key)
@@ -44,6 +50,35 @@ def generator():
         x = generator().random(3)   # three floats in [0, 1)
     """
     return _state["gen"]
+
+
+def state():
+    """Where every random draw stands (numpy's Generator and MXNet's streams), for
+    `set_state`: an executor replays a forward's draws with them.
+
+    Example::
+
+        from gluonlite.ops.random import generator, set_state, state
+        s = state(); a = generator().random()
+        set_state(s); b = generator().random()
+        a == b                      # True
+    """
+    return generator().bit_generator.state, mxnet_rng.state()
+
+
+def set_state(st):
+    """Put every random draw back where `state` found it.
+
+    Args:
+        st: what `state` returned.
+
+    Example::
+
+        from gluonlite.ops.random import set_state, state
+        set_state(state())   # a no-op
+    """
+    generator().bit_generator.state = st[0]
+    mxnet_rng.set_state(st[1])
 
 
 # MXNet's order (positional arguments bind in it): shape, ctx, dtype.

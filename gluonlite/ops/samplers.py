@@ -2,8 +2,8 @@
 
 Each distribution of `DISTS` is one row: its parameters (the scalar attribute names of
 ``_random_<d>``, the input names of ``_sample_<d>`` and ``_random_pdf_<d>``, with defaults), how
-numpy's Generator draws it, and its log-density with the derivatives of the log-density. One
-function per kind turns a row into registry entries:
+MXNet's kernel draws it (`mxnet_samplers`), and its log-density with the derivatives of the
+log-density. One function per kind turns a row into registry entries:
 
 - ``_random_<d>(params..., shape, ctx, dtype)``: scalar parameters, output of `shape`;
 - ``_random_<d>_like(data, params...)``: scalar parameters, output of data's shape and dtype;
@@ -13,10 +13,11 @@ function per kind turns a row into registry entries:
   sample; a sample's shape is its parameters' shape followed by any number of axes, and the
   gradients of the parameters are summed over those axes.
 
-Draws come from the one seeded Generator (`gluonlite.ops.random.generator`), on the host, and
-are copied to the device for gpu arrays. The samplers are not differentiable (MXNet's have no
-gradient); the densities are, in every continuous argument (the sample of a discrete or
-uniform density gets zero, as in MXNet).
+Draws come from MXNet's own parallel random stream, computed as MXNet's CPU kernels compute
+them (`mxnet_samplers`: a seeded program gets MXNet's numbers), on the host, and are copied to
+the device for gpu arrays. The samplers are not differentiable (MXNet's have no gradient);
+the densities are, in every continuous argument (the sample of a discrete or uniform density
+gets zero, as in MXNet).
 """
 from collections import namedtuple
 
@@ -25,17 +26,19 @@ from scipy import special
 
 from ..base import MXNetValueError
 from . import attrs as A
+from . import mxnet_rng, mxnet_samplers
 from .random import generator
 from .registry import register, ShapeError
 from .rules import fmt_shapes
 
-# params: ((random attr name, sample/pdf input name, default), ...); draw(g, *params, size);
+# params: ((random attr name, sample/pdf input name, default), ...); draw(*params, size, dtype);
 # logpdf(x, *params) -> (log-density, d/dx or None, (d/dparam, ...)); discrete: samples are
 # counts (the sample of the density gets no gradient); aliases of _random_<d>.
 Dist = namedtuple("Dist", "params draw logpdf discrete aliases")
 Dist.__doc__ = """One distribution of `DISTS`: its parameters ((attribute, input, default), ...),
-its draw ``draw(g, *params, size)``, its log-density ``logpdf(x, *params)`` with the
-derivatives, whether it is discrete, and the aliases of its ``_random_<d>``.
+its draw ``draw(*params, size, dtype)`` (MXNet's, `mxnet_samplers`), its log-density
+``logpdf(x, *params)`` with the derivatives, whether it is discrete, and the aliases of its
+``_random_<d>``.
 
 Example::
 
@@ -111,34 +114,23 @@ def _gnb_lp(x, mu, alpha):
     return lp, None, (dp * dp_dmu, dk * (-k * k) + dp * dp_dalpha)
 
 
-def _gnb_draw(g, mu, alpha, size):
-    # a Poisson whose rate is Gamma(1/alpha, alpha*mu) distributed (Poisson(mu) for alpha=0)
-    mu, alpha = np.broadcast_to(mu, size), np.broadcast_to(alpha, size)
-    safe = np.where(alpha > 0, alpha, 1.0)
-    lam = np.where(alpha > 0, g.gamma(1 / safe, safe * mu, size), mu)
-    return g.poisson(lam, size)
-
-
 DISTS = {
-    "uniform": Dist((("low", "low", 0.0), ("high", "high", 1.0)),
-                    lambda g, low, high, size: g.uniform(low, high, size), _uniform_lp, False,
-                    ("uniform", "random_uniform")),
-    "normal": Dist((("loc", "mu", 0.0), ("scale", "sigma", 1.0)),
-                   lambda g, mu, sigma, size: g.normal(mu, sigma, size), _normal_lp, False,
-                   ("normal", "random_normal")),
-    "gamma": Dist((("alpha", "alpha", 1.0), ("beta", "beta", 1.0)),
-                  lambda g, alpha, beta, size: g.gamma(alpha, beta, size), _gamma_lp, False,
-                  ("random_gamma",)),
-    "exponential": Dist((("lam", "lam", 1.0),),
-                        lambda g, lam, size: g.exponential(1 / lam, size), _exponential_lp,
+    "uniform": Dist((("low", "low", 0.0), ("high", "high", 1.0)), mxnet_samplers.uniform,
+                    _uniform_lp, False, ("uniform", "random_uniform")),
+    "normal": Dist((("loc", "mu", 0.0), ("scale", "sigma", 1.0)), mxnet_samplers.normal,
+                   _normal_lp, False, ("normal", "random_normal")),
+    "gamma": Dist((("alpha", "alpha", 1.0), ("beta", "beta", 1.0)), mxnet_samplers.gamma,
+                  _gamma_lp, False, ("random_gamma",)),
+    "exponential": Dist((("lam", "lam", 1.0),), mxnet_samplers.exponential, _exponential_lp,
                         False, ("random_exponential",)),
-    "poisson": Dist((("lam", "lam", 1.0),), lambda g, lam, size: g.poisson(lam, size),
-                    _poisson_lp, True, ("random_poisson",)),
+    "poisson": Dist((("lam", "lam", 1.0),), mxnet_samplers.poisson, _poisson_lp, True,
+                    ("random_poisson",)),
     "negative_binomial": Dist((("k", "k", 1), ("p", "p", 1.0)),
-                              lambda g, k, p, size: g.negative_binomial(k, p, size), _nb_lp,
-                              True, ("random_negative_binomial",)),
+                              mxnet_samplers.negative_binomial, _nb_lp, True,
+                              ("random_negative_binomial",)),
     "generalized_negative_binomial": Dist((("mu", "mu", 1.0), ("alpha", "alpha", 1.0)),
-                                          _gnb_draw, _gnb_lp, True,
+                                          mxnet_samplers.generalized_negative_binomial,
+                                          _gnb_lp, True,
                                           ("random_generalized_negative_binomial",)),
 }
 
@@ -170,14 +162,12 @@ _VALID = {
 }
 
 
-def _cast(d, a, values, dtype):
-    """`a` in `dtype`; a uniform draw rounded up to `high` by the cast moves just below it, so
-    draws stay in [low, high) as MXNet's do."""
-    out = a.astype(dtype)
-    if d == "uniform" and np.dtype(dtype).kind == "f":
-        high = np.broadcast_to(np.asarray(values[1]), out.shape).astype(dtype)
-        out = np.where(out >= high, np.nextafter(high, np.asarray(-np.inf, dtype)), out)
-    return out
+def _draw(d, values, size, dtype):
+    """Samples of distribution `d` with parameters `values` (Python numbers: the scalar
+    operators' attributes, which MXNet holds in float32; or arrays of the inputs' type), of
+    `size` and `dtype`, as MXNet draws them."""
+    values = [np.float32(v) if isinstance(v, (int, float)) else v for v in values]
+    return DISTS[d].draw(*values, size, dtype)
 
 
 def _check_params(name, d, values):
@@ -209,9 +199,7 @@ def _register_random(d, dist):
     def kernel(p, rc):
         values = [p[a] for a, _, _ in dist.params]
         _check_params(name, d, values)
-        shape = tuple(p.shape) or (1,)
-        return _device(rc, _cast(d, dist.draw(generator(), *values, shape), values,
-                                 _out_dtype(p)))
+        return _device(rc, _draw(d, values, tuple(p.shape) or (1,), _out_dtype(p)))
     kernel.__doc__ = (f"{name}({', '.join(a for a, _, _ in dist.params)}, shape, ctx, dtype): "
                       f"samples of the {d.replace('_', ' ')} distribution of the given shape.")
     register(name, aliases=dist.aliases, inputs=(), random=True,
@@ -220,8 +208,7 @@ def _register_random(d, dist):
     def like(p, rc, data):
         values = [p[a] for a, _, _ in dist.params]
         _check_params(f"{name}_like", d, values)
-        return _device(rc, _cast(d, dist.draw(generator(), *values, data.shape), values,
-                                 data.dtype))
+        return _device(rc, _draw(d, values, data.shape, data.dtype))
     like.__doc__ = (f"{name}_like(data, {', '.join(a for a, _, _ in dist.params)}): samples of "
                     f"the {d.replace('_', ' ')} distribution of data's shape and dtype.")
     register(f"{name}_like", inputs=("data",), random=True, attrs=dict(attrs),
@@ -252,13 +239,12 @@ def _register_sample(d, dist):
         return ins, [_out_dtype(p)]
 
     def kernel(p, rc, *params):
-        values = [_host(rc, x).astype(np.float64) for x in params]
+        values = [_host(rc, x) for x in params]
         _check_params(name, d, values)
         extra = tuple(p.shape)
         size = params[0].shape + extra
         values = [v.reshape(v.shape + (1,) * len(extra)) for v in values]
-        return _device(rc, _cast(d, dist.draw(generator(), *values, size), values,
-                                 _out_dtype(p)))
+        return _device(rc, _draw(d, values, size, _out_dtype(p)))
     kernel.__doc__ = (f"{name}({', '.join(names)}, shape=(), dtype=None): for every element of "
                       f"the parameter arrays, samples of the {d.replace('_', ' ')} distribution "
                       "of `shape`; the output's shape is the parameters' shape + shape.")
@@ -405,9 +391,11 @@ def _multinomial(p, rc, data):
     flat = probs.reshape(-1, k)
     extra = tuple(p.shape)
     n = int(np.prod(extra)) if extra else 1
-    u = generator().uniform(size=(flat.shape[0], n))
-    cdf = np.cumsum(flat, axis=-1)
-    idx = np.stack([np.minimum(np.searchsorted(c, r, side="right"), k - 1)
+    # MXNet's kernel: float32 uniforms of its single stream, each placed in the float32
+    # cumulative table (summed in double) by the first entry not below it
+    u = mxnet_rng.SINGLE.uniform(flat.shape[0] * n, np.float32).reshape(flat.shape[0], n)
+    cdf = np.cumsum(flat, axis=-1).astype(np.float32)
+    idx = np.stack([np.minimum(np.searchsorted(c, r, side="left"), k - 1)
                     for c, r in zip(cdf, u)]) if flat.shape[0] else np.zeros((0, n), int)
     out_shape = probs.shape[:-1] + extra or (1,)
     res = _device(rc, idx.reshape(out_shape).astype(p.dtype))
@@ -443,7 +431,8 @@ def _randint(p, rc):
         raise MXNetValueError(f"_random_randint: high must be greater than low, got low={p.low}"
                               f", high={p.high}")
     shape = tuple(p.shape) or (1,)
-    return _device(rc, generator().integers(p.low, p.high, shape).astype(p.dtype or "int32"))
+    return _device(rc, mxnet_samplers.randint(p.low, p.high, shape,
+                                              np.dtype(p.dtype or "int32")))
 
 
 @register("_shuffle", aliases=("shuffle",), random=True, nondiff=("data",),

@@ -160,6 +160,8 @@ COVERED = [
     "gluonlite.ops.elementwise",
     "gluonlite.ops.examples",
     "gluonlite.ops.float_errors",
+    "gluonlite.ops.mxnet_rng",
+    "gluonlite.ops.mxnet_samplers",
     "gluonlite.ops.fused",
     "gluonlite.ops.image",
     "gluonlite.ops.multibox",

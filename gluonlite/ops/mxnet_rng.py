@@ -1,0 +1,332 @@
+"""MXNet 1.9.1's CPU random streams, draw for draw: a program that seeds `mx.random.seed(s)`
+gets MXNet's numbers from the samplers that read these streams.
+
+MXNet's CPU keeps two kinds of generator, each a Mersenne Twister (C++'s ``std::mt19937``),
+reseeded by ``mx.random.seed(s)`` from ``base = s * 127`` (modulo 2**32; 0 before any seed):
+
+- **the parallel stream** (`PARALLEL`): 1024 twisters, twister i seeded with ``base + i``.
+  An operator that draws N values splits them into ``T = min(ceil(N / 64), 1024)`` runs of
+  ``ceil(N / T)`` values, run t drawn in order from twister t; the next operator starts again
+  at twister 0, where the last one left it. `nd.random`'s samplers and Dropout draw here.
+- **the single stream** (`SINGLE`): one twister seeded with ``base``. `mx.np.random`'s
+  uniform and normal draw here.
+
+Values are made from the twisters' 32-bit words as the C++ library MXNet was built with
+(libstdc++) makes them:
+
+- a canonical uniform in [0, 1): in float32 one word w, ``float32(w) / 2**32``; in float64
+  two words, ``(w1 + w2 * 2**32) / 2**64`` rounded once; a value rounding to 1 is the
+  largest below 1;
+- a normal: Marsaglia's polar method on two such uniforms of the same precision, retried
+  until the point falls inside the unit circle. The parallel stream's samplers keep one value
+  of each accepted pair (a fresh distribution object per value); the single stream keeps
+  both (one object for the whole array).
+
+The uniforms, and so uniform samples, integers, exponentials' draws and Dropout's masks, are
+MXNet's bit for bit. A normal goes through ``log``: in float64 the C library's own, in float32
+the correctly rounded one, which glibc's ``logf`` is not, so about 1 float32 normal draw in
+140 differs from MXNet's in its last bit; which draws are kept, and so every later draw, is
+the same.
+"""
+import math
+
+import numpy as np
+
+__all__ = ["PARALLEL", "SINGLE", "seed", "canonical", "state", "set_state"]
+
+_MASK = 0xFFFFFFFF
+_SEED_SCALE = 127  # MXNet's seed multiplier (its `kRandMagic`)
+_STATES = 1024  # twisters of the parallel stream (MXNet's `kNumRandomStates`)
+_MIN_RUN = 64  # values drawn at least per twister (its `kMinNumRandomPerThread`)
+_TWO32 = 4294967296.0
+_NONE = np.empty(0, np.uint64)
+
+
+class _Twister:
+    """One ``std::mt19937`` (numpy's MT19937 with the reference seeding, which numpy keeps as
+    its legacy seeding) that counts the words drawn since its seed, so that a snapshot of it
+    is two numbers and a restore replays the count. The numpy object is made once (about
+    0.1 ms) and reseeded in place (2 us)."""
+
+    def __init__(self):
+        self._bg = np.random.MT19937()
+        self.seed_value, self.drawn = None, 0
+        self._back = _NONE  # words drawn ahead and handed back (`unread`), read first
+
+    def seed(self, s):
+        self._bg._legacy_seeding(s & _MASK)
+        self.seed_value, self.drawn = s & _MASK, 0
+        self._back = _NONE
+
+    def words(self, n):
+        """The next `n` words (uint64 array)."""
+        self.drawn += n
+        if not len(self._back):
+            return self._bg.random_raw(n)
+        head, self._back = self._back[:n], self._back[n:]
+        if len(head) == n:
+            return head
+        return np.concatenate([head, self._bg.random_raw(n - len(head))])
+
+    def unread(self, w):
+        """Hand back words read ahead but not used: the next `words` reads them first."""
+        if len(w):
+            self.drawn -= len(w)
+            self._back = np.concatenate([w, self._back]) if len(self._back) else w.copy()
+
+    def replay(self, s, drawn):
+        """Put the twister where it was `drawn` words after seed `s`."""
+        self.seed(s)
+        while self.drawn < drawn:
+            self.words(min(drawn - self.drawn, 1 << 22))
+
+
+def canonical(words, dtype):
+    """Uniforms in [0, 1) of `dtype` from 32-bit `words` as libstdc++ makes them: one word a
+    float32 value, two (low first) a float64 one.
+
+    Args:
+        words: uint32 or uint64 array of twister outputs; for float64 of even length.
+        dtype: numpy float32 or float64.
+
+    Returns:
+        array of `dtype`, one value per word (float32) or per pair of words (float64).
+
+    Example::
+
+        from gluonlite.ops.mxnet_rng import canonical
+        canonical(np.array([0, 2**31], np.uint32), np.float32)   # array([0. , 0.5], ...)
+    """
+    w = np.asarray(words, dtype=np.uint64)
+    if np.dtype(dtype) == np.float32:
+        u = w.astype(np.float32) * np.float32(1.0 / _TWO32)
+        top = np.float32(np.nextafter(np.float32(1), np.float32(0)))
+    else:
+        # (w1 + w2 * 2**32) rounded to double once, then scaled (exactly) by 2**-64
+        u = (w[0::2] | (w[1::2] << np.uint64(32))).astype(np.float64) * (1.0 / _TWO32 ** 2)
+        top = np.nextafter(1.0, 0.0)
+    return np.minimum(u, top)
+
+
+def polar(u1, u2, dtype):
+    """Marsaglia's polar method on pairs of canonical uniforms, as libstdc++ computes it in
+    `dtype`: the point (2 u1 - 1, 2 u2 - 1) is kept when inside the unit circle (and not the
+    centre), and gives the two normals x * mult and y * mult (libstdc++ returns y's first).
+
+    Args:
+        u1: canonical uniforms of `dtype`, the first of each pair.
+        u2: the second of each pair, as `u1`.
+        dtype: numpy float32 or float64, the type of the arithmetic.
+
+    Returns:
+        (accepted mask of u1's length, x * mult, y * mult): the normals of the accepted
+        pairs only, in order.
+
+    Example::
+
+        from gluonlite.ops.mxnet_rng import polar
+        ok, xs, ys = polar(np.array([0.5, 0.9], np.float32), np.array([0.75, 0.99], np.float32),
+                           np.float32)
+        ok.tolist()   # [True, False]: (0, 0.5) is inside the circle, (0.8, 0.98) outside
+    """
+    f = np.dtype(dtype).type
+    # libstdc++ computes 2u - 1 in double and rounds it to the result type once; 2u is
+    # exact, so one subtraction in that type rounds the same
+    x = f(2) * u1.astype(dtype, copy=False) - f(1)
+    y = f(2) * u2.astype(dtype, copy=False) - f(1)
+    r2 = x * x + y * y
+    ok = (r2 <= 1) & (r2 != 0)
+    x, y, r = x[ok], y[ok], r2[ok]
+    mult = np.sqrt(f(-2) * _log(r) / r)
+    return ok, x * mult, y * mult
+
+
+def _log(r):
+    """The natural logarithm as MXNet's C library computes it, to its last bit where that can
+    be had: in float64 the C library's own (Python's `math.log`; numpy's vectorized log is
+    off by one bit in up to a fifth of values on some numpy builds), in float32 the correctly
+    rounded value (glibc's `logf` is not: it differs in about 1 value in 140)."""
+    if r.dtype == np.float64:
+        return np.fromiter(map(math.log, r.tolist()), np.float64, len(r))
+    return np.log(r.astype(np.float64)).astype(r.dtype)
+
+
+class _Twisters:
+    """The parallel stream: `_STATES` twisters, each seeded the first time it is used after a
+    seed (most operators use a few)."""
+
+    def __init__(self):
+        self.base = 0
+        self._pool = []
+        self._live = set()  # twisters seeded for the present base
+
+    def seed(self, base):
+        self.base = base & _MASK
+        self._live = set()
+
+    def twister(self, i):
+        while len(self._pool) <= i:
+            self._pool.append(_Twister())
+        t = self._pool[i]
+        if i not in self._live:
+            t.seed(self.base + i)
+            self._live.add(i)
+        return t
+
+    @staticmethod
+    def runs(n):
+        """[(twister, start, stop)] of an operator drawing `n` values (MXNet's LaunchRNG)."""
+        if n <= 0:
+            return []
+        t = min(-(-n // _MIN_RUN), _STATES)
+        step = -(-n // t)
+        return [(i, i * step, min(n, (i + 1) * step)) for i in range(t) if i * step < n]
+
+    def words(self, n, per=1):
+        """`per` consecutive words for each of `n` values, in the values' order: (n * per,)."""
+        return np.concatenate([self.twister(i).words(per * (e - s))
+                               for i, s, e in self.runs(n)] or [np.empty(0, np.uint64)])
+
+    def uniform(self, n, dtype):
+        """`n` canonical uniforms of `dtype` (float64 for anything but float32)."""
+        f32 = np.dtype(dtype) == np.float32
+        return canonical(self.words(n, 1 if f32 else 2), np.float32 if f32 else np.float64)
+
+    def normal(self, n, dtype):
+        """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.
+
+        In rounds over every twister still short of values: each draws as many pairs as it
+        still needs (all of them are consumed: it needs at least that many more), and one
+        vectorized pass keeps the accepted pairs, in order, at the twister's next places."""
+        out = np.empty(n, dtype=dtype)
+        per = 1 if np.dtype(dtype) == np.float32 else 2
+        pending = [(self.twister(i), s, e - s) for i, s, e in self.runs(n)]
+        while pending:
+            u = canonical(np.concatenate([tw.words(2 * per * need) for tw, _, need in pending]),
+                          dtype)
+            ok, _, kept = polar(u[0::2], u[1::2], dtype)
+            needs = np.array([need for _, _, need in pending])
+            starts = np.cumsum(needs) - needs
+            got = np.add.reduceat(ok.astype(np.int64), starts).tolist()
+            first, short = 0, []
+            for (tw, at, need), g in zip(pending, got):
+                out[at:at + g] = kept[first:first + g]
+                first += g
+                if need > g:
+                    short.append((tw, at + g, need - g))
+            pending = short
+        return out
+
+    def state(self):
+        return self.base, {i: self._pool[i].drawn for i in self._live}
+
+    def set_state(self, st):
+        self.base, drawn = st
+        self._live = set()
+        for i, count in drawn.items():
+            self.twister(i).replay(self.base + i, count)
+
+
+class _Single:
+    """The single stream: one twister, seeded on first use after a seed."""
+
+    def __init__(self):
+        self.base = 0
+        self._tw = None
+        self._live = False
+
+    def seed(self, base):
+        self.base = base & _MASK
+        self._live = False
+
+    def twister(self):
+        if self._tw is None:
+            self._tw = _Twister()
+        if not self._live:
+            self._tw.seed(self.base)
+            self._live = True
+        return self._tw
+
+    def uniform(self, n, dtype):
+        """`n` canonical uniforms of `dtype` (float64 for anything but float32)."""
+        f32 = np.dtype(dtype) == np.float32
+        return canonical(self.twister().words((1 if f32 else 2) * n),
+                         np.float32 if f32 else np.float64)
+
+    def normal(self, n, dtype):
+        """`n` standard normals: both values of each accepted pair, y's first."""
+        out = np.empty(n, dtype=dtype)
+        per = 1 if np.dtype(dtype) == np.float32 else 2
+        tw, at = self.twister(), 0
+        while at < n:
+            pairs = -(-(n - at) // 2)  # each accepted pair gives two values
+            u = canonical(tw.words(2 * per * pairs), dtype)
+            _, xs, ys = polar(u[0::2], u[1::2], dtype)
+            got = np.stack([ys, xs], axis=1).ravel()
+            take = min(len(got), n - at)
+            out[at:at + take] = got[:take]
+            at += take
+        # an odd count leaves the pair's second value with the distribution object, which
+        # MXNet drops with it: nothing to keep
+        return out
+
+    def state(self):
+        return self.base, (self._tw.drawn if self._live else None)
+
+    def set_state(self, st):
+        self.base, drawn = st
+        self._live = False
+        if drawn is not None:
+            self.twister().replay(self.base, drawn)
+
+
+PARALLEL = _Twisters()
+SINGLE = _Single()
+
+
+def seed(n, device=False):
+    """Reseed both streams as ``mx.random.seed(n)`` does MXNet's (base n * 127 mod 2**32).
+
+    Args:
+        n: the seed, any int (taken modulo 2**32, as MXNet's C API takes an unsigned int).
+        device: True for ``mx.random.seed(n, ctx)`` with a context: MXNet then seeds the
+            single stream with n itself (the parallel one as without).
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        mxnet_rng.seed(42); a = mxnet_rng.PARALLEL.uniform(3, np.float32)
+        mxnet_rng.seed(42); b = mxnet_rng.PARALLEL.uniform(3, np.float32)
+        bool((a == b).all())   # True
+    """
+    base = (int(n) & _MASK) * _SEED_SCALE
+    PARALLEL.seed(base)
+    SINGLE.seed(int(n) if device else base)
+
+
+def state():
+    """A snapshot of both streams, for `set_state` (an executor replays a forward's draws).
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        s = mxnet_rng.state(); a = mxnet_rng.SINGLE.uniform(2, np.float32)
+        mxnet_rng.set_state(s); b = mxnet_rng.SINGLE.uniform(2, np.float32)
+        bool((a == b).all())   # True
+    """
+    return PARALLEL.state(), SINGLE.state()
+
+
+def set_state(st):
+    """Put both streams back where `state` found them.
+
+    Args:
+        st: what `state` returned.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        mxnet_rng.set_state(mxnet_rng.state())   # a no-op
+    """
+    PARALLEL.set_state(st[0])
+    SINGLE.set_state(st[1])

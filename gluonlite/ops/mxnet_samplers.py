@@ -1,0 +1,483 @@
+"""MXNet 1.9.1's CPU samplers over its random streams (`mxnet_rng`), computed as its kernels
+compute them, so that a seeded program draws MXNet's numbers: `nd.random`'s uniform, normal,
+exponential and randint, Dropout's mask, and `mx.np.random`'s uniform and normal.
+
+Each computes in the types MXNet's kernel does: the parameters in their own type (float32 for
+the operators whose parameters are attributes), the draws in the output's float type
+(float64 for float16 and integer outputs), the arithmetic in C++'s promotion of the two;
+float16 is reached through float32, as mshadow's half type converts.
+"""
+import math
+
+import numpy as np
+
+from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
+
+__all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
+           "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial"]
+
+
+def _out(v, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        v = np.asarray(v).astype(np.float32)
+    return np.asarray(v).astype(dtype)
+
+
+def _draw_type(dtype):
+    return np.float32 if np.dtype(dtype) == np.float32 else np.float64
+
+
+def uniform(low, high, size, dtype):
+    """Samples of U[low, high) as MXNet's ``_random_uniform`` / ``_sample_uniform`` draw them:
+    ``low + (high - low) * u`` from the parallel stream, in the output's order.
+
+    Args:
+        low: the lower bounds, a numpy scalar or array (broadcasting to `size`) of the
+            parameters' type.
+        high: the upper bounds, as `low`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(42)
+        mxnet_samplers.uniform(np.float32(-1), np.float32(2), (2,), np.float32)
+        # array([1.4872808, 1.2435048], dtype=float32): MXNet's after mx.random.seed(42)
+    """
+    u = PARALLEL.uniform(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    return _out(low + (high - low) * u, dtype)
+
+
+def normal(loc, scale, size, dtype):
+    """Samples of N(loc, scale**2) as MXNet's ``_random_normal`` / ``_sample_normal`` draw
+    them: ``z * scale + loc``, z from the parallel stream's polar method.
+
+    Args:
+        loc: the means, a numpy scalar or array (broadcasting to `size`).
+        scale: the standard deviations, as `loc`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        mxnet_samplers.normal(np.float32(0), np.float32(1), (1000,), np.float32).std() > 0.9  # True
+    """
+    z = PARALLEL.normal(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    return _out(z * scale + loc, dtype)
+
+
+def exponential(lam, size, dtype):
+    """Samples of the exponential distribution of rate `lam` as MXNet draws them:
+    ``-log(1 - u) / lam`` in double precision.
+
+    Args:
+        lam: numpy scalar or array (broadcasting to `size`).
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        bool((mxnet_samplers.exponential(np.float32(2), (5,), np.float32) >= 0).all())   # True
+    """
+    u = PARALLEL.uniform(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    return _out(-np.log(1.0 - u.astype(np.float64)) / np.asarray(lam, np.float64), dtype)
+
+
+def randint(low, high, size, dtype):
+    """Integers in [low, high) as MXNet's ``_random_randint`` draws them: two words a value,
+    ``((w1 << 31) + w2) % (high - low) + low``.
+
+    Args:
+        low: the smallest integer drawn.
+        high: one more than the largest (low < high).
+        size: the output's shape.
+        dtype: the output's integer dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        bool((mxnet_samplers.randint(3, 7, (9,), np.int32) < 7).all())   # True
+    """
+    w = PARALLEL.words(int(np.prod(size)), 2).astype(np.int64)
+    v = (w[0::2] << 31) + w[1::2]
+    return (v % (int(high) - int(low)) + int(low)).astype(dtype).reshape(size)
+
+
+def dropout_mask(shape, p, dtype, shared_axes=False):
+    """Dropout's mask as MXNet's CPU kernel draws it: 1 / (1 - p) where a uniform of the
+    parallel stream (in the data's float type, then float32) is at most 1 - p (below it when
+    the mask is shared along `axes`), else 0.
+
+    Args:
+        shape: the mask's shape (the data's, with shared axes of size 1).
+        p: the drop probability, 0 <= p < 1.
+        dtype: the data's dtype.
+        shared_axes: whether Dropout's `axes` shares the mask.
+
+    Returns:
+        numpy array of `shape` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        sorted(set(mxnet_samplers.dropout_mask((100,), 0.5, np.float32).tolist()))   # [0.0, 2.0]
+    """
+    pkeep = np.float32(1) - np.float32(p)
+    u = PARALLEL.uniform(int(np.prod(shape)), _draw_type(dtype)).astype(np.float32)
+    keep = (u < pkeep) if shared_axes else (u <= pkeep)
+    return _out(keep * (np.float32(1) / pkeep), dtype).reshape(shape)
+
+
+def np_uniform(low, high, size, dtype):
+    """Samples of U[low, high) as ``mx.np.random.uniform`` draws them: float32 uniforms of the
+    single stream, ``low + u * (high - low)``.
+
+    Args:
+        low: the lower bounds, a numpy scalar or array (broadcasting to `size`).
+        high: the upper bounds, as `low`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        bool((mxnet_samplers.np_uniform(np.float32(0), np.float32(1), (4,), np.float32) < 1).all())
+        # True
+    """
+    u = SINGLE.uniform(int(np.prod(size)), np.float32).reshape(size)
+    return _out(low + u * (high - low), dtype)
+
+
+def np_normal(loc, scale, size, dtype):
+    """Samples of N(loc, scale**2) as ``mx.np.random.normal`` draws them: float32 normals of
+    the single stream (both of each polar pair), ``loc + z * scale``.
+
+    Args:
+        loc: the means, a numpy scalar or array (broadcasting to `size`).
+        scale: the standard deviations, as `loc`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        mxnet_samplers.np_normal(np.float32(0), np.float32(1), (3,), np.float32).shape   # (3,)
+    """
+    z = SINGLE.normal(int(np.prod(size)), np.float32).reshape(size)
+    return _out(loc + z * scale, dtype)
+
+
+# ---- samplers whose values take a varying number of words (rejection) ---------------------------
+# MXNet's kernel draws run t's values one after another from twister t, each value taking as
+# many words as its rejection loop needs. Here the runs are lanes stepped together: value j of
+# every run at once, each lane reading its own twister's words in order, so the loops are
+# vectorized across the (up to 1024) runs and sequential only along a run.
+_AHEAD = 256  # words a lane reads ahead of its twister (the rest is handed back at the end)
+
+
+class _Lanes:
+    """One reader per run of a draw of `n` values over the parallel stream."""
+
+    def __init__(self, n):
+        runs = PARALLEL.runs(n)
+        self.twisters = [PARALLEL.twister(i) for i, _, _ in runs]
+        self.next = np.array([s for _, s, _ in runs], dtype=np.int64)
+        self.stop = np.array([e for _, _, e in runs], dtype=np.int64)
+        self._buf = np.zeros((len(runs), _AHEAD), dtype=np.uint64)
+        self._pos = np.full(len(runs), _AHEAD)
+
+    def words(self, lanes, k):
+        """The next `k` words of each lane in `lanes`: (len(lanes), k)."""
+        for lane in lanes[self._pos[lanes] + k > _AHEAD].tolist():
+            rest = self._buf[lane, self._pos[lane]:].copy()
+            self._buf[lane, :len(rest)] = rest
+            self._buf[lane, len(rest):] = self.twisters[lane].words(_AHEAD - len(rest))
+            self._pos[lane] = 0
+        w = self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
+        self._pos[lanes] += k
+        return w
+
+    def uniform(self, lanes, ftype):
+        per = 1 if ftype == np.float32 else 2
+        return canonical(self.words(lanes, per).ravel(), ftype)
+
+    def normal(self, lanes, ftype):
+        """One normal per lane (a fresh distribution object: one value per accepted pair)."""
+        per = 1 if ftype == np.float32 else 2
+        z = np.empty(len(lanes), dtype=ftype)
+        todo = np.arange(len(lanes))
+        while len(todo):
+            u = canonical(self.words(lanes[todo], 2 * per).ravel(), ftype)
+            ok, _, ys = polar(u[0::2], u[1::2], ftype)
+            z[todo[ok]] = ys
+            todo = todo[~ok]
+        return z
+
+    def close(self):
+        """Hand the words read ahead back to their twisters."""
+        for lane, tw in enumerate(self.twisters):
+            tw.unread(self._buf[lane, self._pos[lane]:])
+
+
+def _gamma(lanes, ids, a, b, ftype):
+    """One Gamma(a, scale b) value per lane in `ids` (a, b: their parameters), by MXNet's
+    Marsaglia-Tsang loop in `ftype`, each constant rounded where its C++ rounds it."""
+    a64 = a.astype(np.float64)
+    d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0).astype(ftype)
+    k = np.sqrt(9.0 * d.astype(np.float64)).astype(ftype)
+    c = (1.0 / k.astype(np.float64)).astype(ftype)
+    out = np.empty(len(ids), dtype=ftype)
+    todo = np.arange(len(ids))
+    while len(todo):
+        z = lanes.normal(ids[todo], ftype)
+        live = z > -k[todo]
+        t = todo[live]
+        z = z[live]
+        x = (1.0 + (c[t] * z).astype(np.float64)).astype(ftype)
+        v = x * x * x
+        u = lanes.uniform(ids[t], ftype)
+        lhs = np.log(1.0 - u.astype(np.float64))
+        rhs = (0.5 * z.astype(np.float64) * z + d[t].astype(np.float64)
+               * (1.0 - v.astype(np.float64) + np.log(v.astype(np.float64))))
+        acc = lhs < rhs
+        done = t[acc]
+        out[done] = d[done] * v[acc] * b[done].astype(ftype)
+        small = done[a64[done] < 1]
+        if len(small):
+            u2 = lanes.uniform(ids[small], ftype)
+            # the C library's pow, in double (numpy's and float32's differ in the last bit)
+            e = (1.0 / a64[small]).astype(ftype)
+            power = np.fromiter(map(math.pow, u2.tolist(), e.tolist()), np.float64, len(e))
+            out[small] = (out[small] * power).astype(ftype)
+        left = np.ones(len(todo), dtype=bool)
+        left[np.nonzero(live)[0][acc]] = False
+        todo = todo[left]
+    return out
+
+
+_PI32 = np.float32(3.1415926)
+
+
+def _poisson(lanes, ids, lam):
+    """One Poisson(lam) count per lane in `ids`, by MXNet's float32 kernel: products of
+    uniforms below 12, Numerical Recipes' rejection from a Lorentzian above."""
+    lam = lam.astype(np.float32)
+    out = np.zeros(len(ids), dtype=np.int64)
+    small = np.nonzero(lam < 12)[0]
+    if len(small):
+        t = np.exp(-lam[small].astype(np.float64)).astype(np.float32)
+        prod = lanes.uniform(ids[small], np.float32)
+        live = np.arange(len(small))
+        while True:
+            live = live[prod[live] > t[live]]
+            if not len(live):
+                break
+            out[small[live]] += 1
+            prod[live] = prod[live] * lanes.uniform(ids[small[live]], np.float32)
+    big = np.nonzero(lam >= 12)[0]
+    if len(big):
+        lb = lam[big]
+        sq = np.sqrt(2.0 * lb.astype(np.float64)).astype(np.float32)
+        loglam = np.log(lb.astype(np.float64)).astype(np.float32)
+        g = lb * loglam - _lgamma32(lb.astype(np.float64) + 1.0)
+        todo = np.arange(len(big))
+        while len(todo):
+            # the inner loop: a point of the Lorentzian at a non-negative count
+            y = np.empty(len(todo), np.float32)
+            em = np.empty(len(todo), np.float32)
+            need = np.arange(len(todo))
+            while len(need):
+                u = lanes.uniform(ids[big[todo[need]]], np.float32)
+                yy = np.tan((_PI32 * u).astype(np.float64)).astype(np.float32)
+                ee = sq[todo[need]] * yy + lb[todo[need]]
+                y[need], em[need] = yy, ee
+                need = need[ee < 0]
+            em = np.floor(em)
+            tt = (0.9 * (1.0 + (y * y).astype(np.float64))
+                  * np.exp((em * loglam[todo] - _lgamma32(em.astype(np.float64) + 1.0)
+                            - g[todo]).astype(np.float64)).astype(np.float32))
+            u = lanes.uniform(ids[big[todo]], np.float32)
+            acc = ~(u > tt)
+            out[big[todo[acc]]] = em[acc].astype(np.int64)
+            todo = todo[~acc]
+    return out
+
+
+def _lgamma32(x):
+    """lgammaf of float32(x), rounded to float32 (MXNet's kernel calls the C library's)."""
+    from scipy.special import gammaln
+    return gammaln(np.asarray(x, np.float64).astype(np.float32).astype(np.float64)).astype(
+        np.float32)
+
+
+def _run(n, params, value):
+    """Values 0..n-1 of a rejection sampler: `value(lanes, ids, *params at them)` gives one
+    value per live lane, run after run in MXNet's order."""
+    lanes = _Lanes(n)
+    flat = [np.broadcast_to(np.asarray(p), (n,)) for p in params]
+    out = None
+    try:
+        while True:
+            ids = np.nonzero(lanes.next < lanes.stop)[0]
+            if not len(ids):
+                break
+            at = lanes.next[ids]
+            v = value(lanes, ids, *[p[at] for p in flat])
+            if out is None:
+                out = np.empty(n, dtype=v.dtype)
+            out[at] = v
+            lanes.next[ids] += 1
+    finally:
+        lanes.close()
+    return out if out is not None else np.empty(0)
+
+
+def _flat_params(size, *params):
+    n = int(np.prod(size))
+    return n, [np.broadcast_to(np.asarray(p), size).ravel() for p in params]
+
+
+def gamma(alpha, beta, size, dtype):
+    """Samples of Gamma(alpha, scale beta) as MXNet's ``_random_gamma`` / ``_sample_gamma``
+    draw them from the parallel stream (Marsaglia and Tsang's method; for alpha < 1 one more
+    uniform to the power 1/alpha).
+
+    Args:
+        alpha: the shapes, a numpy scalar or array (broadcasting to `size`), positive.
+        beta: the scales, as `alpha`.
+        size: the output's shape.
+        dtype: the output's dtype (float16 and float32 compute in float32, float64 in float64).
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        g = mxnet_samplers.gamma(np.float32(2), np.float32(3), (20000,), np.float32)
+        abs(g.mean() - 6) < 0.2   # True: the mean is alpha * beta
+    """
+    ftype = np.float64 if np.dtype(dtype) == np.float64 else np.float32
+    n, (a, b) = _flat_params(size, alpha, beta)
+    v = _run(n, (a, b), lambda lanes, ids, a, b: _gamma(lanes, ids, a, b, ftype))
+    return _out(v, dtype).reshape(size)
+
+
+def poisson(lam, size, dtype):
+    """Samples of Poisson(lam) as MXNet's ``_random_poisson`` / ``_sample_poisson`` draw
+    them from the parallel stream, in float32.
+
+    Args:
+        lam: the rates, a numpy scalar or array (broadcasting to `size`), non-negative.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        p = mxnet_samplers.poisson(np.float32(4), (20000,), np.float32)
+        abs(p.mean() - 4) < 0.1   # True
+    """
+    n, (lam,) = _flat_params(size, lam)
+    v = _run(n, (lam,), lambda lanes, ids, lam: _poisson(lanes, ids, lam))
+    return _out(v, dtype).reshape(size)
+
+
+def negative_binomial(k, p, size, dtype):
+    """Samples of the negative binomial distribution (k failures, success probability p) as
+    MXNet draws them: a Poisson count whose rate is Gamma(k, scale (1 - p) / p), in float32.
+
+    Args:
+        k: the numbers of failures, a numpy scalar or array (broadcasting to `size`).
+        p: the success probabilities, as `k`, in (0, 1].
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        s = mxnet_samplers.negative_binomial(np.float32(3), np.float32(0.5), (20000,),
+                                             np.float32)
+        abs(s.mean() - 3) < 0.15   # True: the mean is k (1 - p) / p
+    """
+    n, (k, p) = _flat_params(size, k, p)
+
+    def value(lanes, ids, k, p):
+        k32, p32 = k.astype(np.float32), p.astype(np.float32)
+        beta = ((1.0 - p32.astype(np.float64)) / p32).astype(np.float32)
+        return _poisson(lanes, ids, _gamma(lanes, ids, k32, beta, np.float32))
+    return _out(_run(n, (k, p), value), dtype).reshape(size)
+
+
+def generalized_negative_binomial(mu, alpha, size, dtype):
+    """Samples of the generalized negative binomial distribution (mean mu, dispersion alpha)
+    as MXNet draws them: a Poisson count whose rate is Gamma(1 / alpha, scale alpha * mu), or
+    mu where alpha is 0, in float32.
+
+    Args:
+        mu: the means, a numpy scalar or array (broadcasting to `size`), non-negative.
+        alpha: the dispersions, as `mu`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        s = mxnet_samplers.generalized_negative_binomial(np.float32(2), np.float32(0.5),
+                                                         (20000,), np.float32)
+        abs(s.mean() - 2) < 0.1   # True
+    """
+    n, (mu, alpha) = _flat_params(size, mu, alpha)
+
+    def value(lanes, ids, mu, alpha):
+        lam = mu.astype(np.float32)
+        g = np.nonzero(alpha != 0)[0]
+        if len(g):
+            a = alpha[g]
+            shape = (a.dtype.type(1) / a).astype(np.float32)
+            scale = (a * mu[g]).astype(np.float32)
+            lam = lam.copy()
+            lam[g] = _gamma(lanes, ids[g], shape, scale, np.float32)
+        return _poisson(lanes, ids, lam)
+    return _out(_run(n, (mu, alpha), value), dtype).reshape(size)

@@ -1,0 +1,154 @@
+"""A seeded program draws MXNet's numbers (fixtures/make_random_streams.py made the reference on
+MXNet 1.9.1): `nd.random`'s uniform, normal, exponential and randint, Dropout's masks,
+`mx.np.random`'s uniform and normal and the initializers, one call after another, and a fresh
+process before any seed. Uniform-based draws are equal bit for bit; a normal goes through a
+logarithm whose last bit differs between C libraries, so a few normals may differ in their
+last bit, never in which draws are kept."""
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite.ops import mxnet_rng
+
+_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+_spec = importlib.util.spec_from_file_location("make_random_streams",
+                                               os.path.join(_FIX, "make_random_streams.py"))
+make_random_streams = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_random_streams)
+_REF = np.load(os.path.join(_FIX, "random_streams_mxnet.npz"))
+
+# draws that pass through a logarithm (the normals, and what is made of them)
+_THROUGH_LOG = ("normal", "randn", "sample_normal", "np_normal", "npx_normal", "gamma",
+                "init_normal", "init_xavier_gaussian", "init_orthogonal_normal",
+                "np_mode_dense", "block_")
+
+
+def _signs_aligned(got, want):
+    """`got` with each singular vector's sign as in `want`: LAPACK builds differ in the signs
+    an SVD gives its vectors (the Orthogonal initializer's columns, or its rows when the
+    matrix is wide), not in the vectors."""
+    m = got.reshape(got.shape[0], -1)
+    axis = 0 if m.shape[0] >= m.shape[1] else 1  # columns of u, or rows of v
+    s = np.sign((m * want.reshape(m.shape)).sum(axis=axis, keepdims=True))
+    return (m * s).reshape(got.shape)
+
+
+def _assert_mxnet(key, got, want):
+    assert got.shape == want.shape and got.dtype == want.dtype, key
+    if key.startswith("init_orthogonal"):
+        # the draws are MXNet's; the SVD of them is the LAPACK's of the host
+        np.testing.assert_allclose(_signs_aligned(got, want), want, rtol=1e-4, atol=1e-5,
+                                   err_msg=key)
+    elif key.startswith(_THROUGH_LOG):
+        # the last bit of a few, from the C library's log; the draws kept are the same
+        np.testing.assert_allclose(got, want, rtol=3e-7, atol=1e-7, err_msg=key)
+        assert (got != want).sum() <= 2 + 0.02 * got.size, key
+    elif key.endswith("_sum"):
+        np.testing.assert_allclose(got, want, rtol=1e-8, err_msg=key)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=key)
+
+
+@pytest.mark.parametrize("part", make_random_streams.PARTS)
+def test_seeded_draws_are_mxnets(part):
+    got = getattr(make_random_streams, part)(mx)
+    assert got
+    for key, value in got.items():
+        _assert_mxnet(key, value, _REF[key])
+
+
+def test_a_fresh_process_draws_mxnets_numbers_before_any_seed():
+    got = make_random_streams.unseeded("gluonlite", sys.executable)
+    np.testing.assert_array_equal(got, _REF["unseeded"])
+
+
+def test_the_same_seed_gives_the_same_draws_and_another_seed_others():
+    def draws(s):
+        mx.random.seed(s)
+        return (mx.nd.random.normal(shape=(200,)).asnumpy(),
+                mx.np.random.uniform(size=(50,)).asnumpy())
+    a, b, c = draws(9), draws(9), draws(10)
+    for x, y, z in zip(a, b, c):
+        np.testing.assert_array_equal(x, y)
+        assert (x != z).mean() > 0.9
+
+
+def test_draws_have_the_distributions_asked_for():
+    mx.random.seed(1)
+    u = mx.nd.random.uniform(2, 5, shape=(200000,)).asnumpy()
+    assert u.min() >= 2 and u.max() < 5 and abs(u.mean() - 3.5) < 0.02
+    z = mx.nd.random.normal(1, 3, shape=(200000,)).asnumpy()
+    assert abs(z.mean() - 1) < 0.03 and abs(z.std() - 3) < 0.03
+    zs = mx.np.random.normal(0, 1, size=(200000,)).asnumpy()
+    assert abs(zs.mean()) < 0.01 and abs(zs.std() - 1) < 0.01
+    e = mx.nd.random.exponential(2.0, shape=(200000,)).asnumpy()  # scale 2: mean 2
+    assert e.min() >= 0 and abs(e.mean() - 2) < 0.03
+    k = mx.nd.random.randint(3, 9, shape=(60000,)).asnumpy()
+    assert set(np.unique(k).tolist()) == set(range(3, 9))
+
+
+def test_dropout_keeps_about_one_minus_p_and_scales_by_its_inverse():
+    mx.random.seed(2)
+    x = mx.nd.ones((400, 500))
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=0.25).asnumpy()
+    assert set(np.unique(y).tolist()) == {0.0, np.float32(1) / np.float32(0.75)}
+    assert abs((y > 0).mean() - 0.75) < 0.005
+
+
+def test_an_inference_forward_replays_its_draws_for_backward():
+    # Dropout(mode='always') in a bound graph: backward after forward(is_train=False) sees
+    # the same mask as the forward (the executor snapshots and restores the streams)
+    x = mx.sym.var("x")
+    y = mx.sym.Dropout(x, p=0.5, mode="always")
+    exe = y.simple_bind(mx.cpu(), x=(50, 40))
+    exe.arg_dict["x"][:] = 1
+    mx.random.seed(4)
+    out = exe.forward(is_train=False)[0].asnumpy()
+    mx.nd.random.uniform(shape=(1000,))  # moves the streams on
+    exe.backward(mx.nd.ones((50, 40)))
+    np.testing.assert_array_equal(exe.grad_dict["x"].asnumpy(), out)
+
+
+def test_state_and_set_state_rewind_both_streams():
+    mx.random.seed(5)
+    mx.nd.random.normal(shape=(70000,))
+    mx.np.random.normal(size=(11,))
+    st = mxnet_rng.state()
+    a = (mx.nd.random.normal(shape=(70000,)).asnumpy(), mx.np.random.normal(size=(5,)).asnumpy())
+    mxnet_rng.set_state(st)
+    b = (mx.nd.random.normal(shape=(70000,)).asnumpy(), mx.np.random.normal(size=(5,)).asnumpy())
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_runs_follow_mxnets_split_of_a_draw_over_its_generators():
+    runs = mxnet_rng.PARALLEL.runs
+    assert runs(0) == []
+    assert runs(64) == [(0, 0, 64)]
+    assert runs(65) == [(0, 0, 33), (1, 33, 65)]
+    # at most 1024 generators, runs of ceil(N / 1024): the last 15 have nothing left to draw
+    big = runs(64 * 1024 + 1)
+    assert len(big) == 1009 and big[0] == (0, 0, 65) and big[-1] == (1008, 65520, 65537)
+
+
+def test_canonical_uniforms_stay_below_one():
+    top = np.array([2 ** 32 - 1, 2 ** 32 - 1], np.uint64)
+    u32 = mxnet_rng.canonical(top, np.float32)
+    u64 = mxnet_rng.canonical(top, np.float64)
+    assert u32[0] < 1 and u32.dtype == np.float32
+    assert u64[0] < 1 and u64.dtype == np.float64 and u64.shape == (1,)
+
+
+def test_a_process_started_as_mxnet_draws_the_same_as_one_started_as_gluonlite():
+    code = ("import gluonlite as mx; mx.random.seed(8); "
+            "print(mx.nd.random.uniform(shape=(3,)).asnumpy().tolist())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    mx.random.seed(8)
+    assert out.strip() == str(mx.nd.random.uniform(shape=(3,)).asnumpy().tolist())
