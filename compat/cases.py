@@ -136,6 +136,20 @@ def _(ctx):
     _cv_forward(ctx, "resnet50_v1b", (1, 3, 224, 224))
 
 
+@case("gluoncv.resnet18_v1.seeded_init")
+def _(ctx):
+    # no shared parameters: each framework initializes from mx.random.seed(3), and MXNet's
+    # random numbers make the same weights on both sides
+    import mxnet as mx
+    from gluoncv import model_zoo
+    mx.random.seed(3)
+    net = model_zoo.get_model("resnet18_v1", pretrained=False)
+    net.initialize(mx.init.Xavier(magnitude=2))
+    x = mx.nd.array(_rand(1, 3, 64, 64))
+    out = ctx.timed(net, x, warmup=False)
+    ctx.keep(out0=out, conv0_weight=net.features[0].weight.data())
+
+
 @case("gluoncv.resnet18_v1.hybridized")
 def _(ctx):
     _cv_forward(ctx, "resnet18_v1", (2, 3, 224, 224), hybridize=True)
@@ -547,7 +561,11 @@ def _ts_train_predict(ctx, kind, predict):
     np.random.seed(1)
     mx.random.seed(1)
     forecasts = ctx.timed(lambda: list(pred.predict(data, num_samples=20)), warmup=False)
-    ctx.keep(shape=np.array([f.samples.shape for f in forecasts]))
+    # both frameworks draw MXNet's random numbers from the same seeds: the initialization,
+    # the training run and the sampled forecasts can be compared, not only their shapes
+    params = [p.data() for p in pred.prediction_net.collect_params().values()]
+    ctx.keep(shape=np.array([f.samples.shape for f in forecasts]),
+             trained_params=params, samples=np.stack([f.samples for f in forecasts]))
 
 
 @case("gluonts.deepar.train")

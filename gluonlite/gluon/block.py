@@ -974,9 +974,12 @@ class HybridBlock(FormatAttributes, Block):
                              f"{', '.join(unknown)} from inputs {in_shapes}; give the layer "
                              "its input size (in_units, input_size, in_channels)")
 
-    def _deferred_infer_shape(self, *args):
+    def _deferred_infer_shape(self, *args, first=()):
         self._infer_attrs(*args)
-        for p in self.collect_params().values():
+        # `first` (a hybridized call's parameters, in its graph's input order) before the
+        # rest: MXNet initializes a cached graph's parameters in that order, so that after a
+        # seed they draw MXNet's numbers
+        for p in [*first, *(p for p in self.collect_params().values() if p not in first)]:
             p._finish_deferred_init()
 
     # ---- running --------------------------------------------------------------------------
@@ -1090,7 +1093,7 @@ class HybridBlock(FormatAttributes, Block):
         try:
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
         except DeferredInitializationError:
-            self._deferred_infer_shape(*args)
+            self._deferred_infer_shape(*args, first=[i for is_data, i in slots if not is_data])
             cargs = [flat[i] if is_data else i.data(ctx) for is_data, i in slots]
         outs = op(*cargs)
         if not isinstance(outs, (list, tuple)):

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from .mxnet_gamma import gamma_values
 from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
@@ -201,6 +202,7 @@ def np_normal(loc, scale, size, dtype):
 # every run at once, each lane reading its own twister's words in order, so the loops are
 # vectorized across the (up to 1024) runs and sequential only along a run.
 _AHEAD = 256  # words a lane reads ahead of its twister (the rest is handed back at the end)
+_SLAB = 32  # words a Poisson count looks at in one pass (a longer count takes more passes)
 
 
 class _Lanes:
@@ -214,14 +216,23 @@ class _Lanes:
         self._buf = np.zeros((len(runs), _AHEAD), dtype=np.uint64)
         self._pos = np.full(len(runs), _AHEAD)
 
-    def words(self, lanes, k):
-        """The next `k` words of each lane in `lanes`: (len(lanes), k)."""
+    def peek(self, lanes, k):
+        """The next `k` words (k <= `_AHEAD`) of each lane in `lanes`, (len(lanes), k), left
+        unread."""
         for lane in lanes[self._pos[lanes] + k > _AHEAD].tolist():
             rest = self._buf[lane, self._pos[lane]:].copy()
             self._buf[lane, :len(rest)] = rest
             self._buf[lane, len(rest):] = self.twisters[lane].words(_AHEAD - len(rest))
             self._pos[lane] = 0
-        w = self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
+        return self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
+
+    def skip(self, lanes, counts):
+        """Mark the next `counts` words of each lane in `lanes` read (peeked before)."""
+        self._pos[lanes] += counts
+
+    def words(self, lanes, k):
+        """The next `k` words of each lane in `lanes`: (len(lanes), k)."""
+        w = self.peek(lanes, k)
         self._pos[lanes] += k
         return w
 
@@ -293,41 +304,72 @@ def _poisson(lanes, ids, lam):
     out = np.zeros(len(ids), dtype=np.int64)
     small = np.nonzero(lam < 12)[0]
     if len(small):
+        # the count is how many uniforms the running float32 product takes past the first
+        # before it is at most exp(-lam): read a slab of words ahead, multiply it out in
+        # order (numpy's accumulate rounds each product as the C loop does), and read as
+        # many as the count used
         t = np.exp(-lam[small].astype(np.float64)).astype(np.float32)
-        prod = lanes.uniform(ids[small], np.float32)
-        live = np.arange(len(small))
-        while True:
-            live = live[prod[live] > t[live]]
-            if not len(live):
-                break
-            out[small[live]] += 1
-            prod[live] = prod[live] * lanes.uniform(ids[small[live]], np.float32)
+        live, prod, width = np.arange(len(small)), None, _SLAB
+        while len(live):
+            u = canonical(lanes.peek(ids[small[live]], width).ravel(),
+                          np.float32).reshape(len(live), width)
+            if prod is not None:  # a product carried over from a slab too short
+                u[:, 0] = u[:, 0] * prod
+            run = np.multiply.accumulate(u, axis=1)
+            below = run <= t[live, None]
+            hit = below.any(axis=1)
+            first = np.argmax(below, axis=1)
+            out[small[live]] += np.where(hit, first, width)
+            lanes.skip(ids[small[live]], np.where(hit, first + 1, width))
+            # the rest go on with the product so far (a rate near 12 runs past 32 rarely)
+            prod, live = run[~hit, -1], live[~hit]
+            width = min(2 * width, _AHEAD)
     big = np.nonzero(lam >= 12)[0]
     if len(big):
         lb = lam[big]
         sq = np.sqrt(2.0 * lb.astype(np.float64)).astype(np.float32)
         loglam = np.log(lb.astype(np.float64)).astype(np.float32)
         g = lb * loglam - _lgamma32(lb.astype(np.float64) + 1.0)
-        todo = np.arange(len(big))
-        while len(todo):
-            # the inner loop: a point of the Lorentzian at a non-negative count
-            y = np.empty(len(todo), np.float32)
-            em = np.empty(len(todo), np.float32)
-            need = np.arange(len(todo))
-            while len(need):
-                u = lanes.uniform(ids[big[todo[need]]], np.float32)
-                yy = np.tan((_PI32 * u).astype(np.float64)).astype(np.float32)
-                ee = sq[todo[need]] * yy + lb[todo[need]]
-                y[need], em[need] = yy, ee
-                need = need[ee < 0]
+        live, width = np.arange(len(big)), max(_SLAB // 2, 3)
+        while len(live):
+            # Every word of a slab read ahead as an attempt's first: the Lorentzian's point
+            # there, whether its count is non-negative (else the next word is tried), and
+            # whether the word after accepts it. Each lane then follows its attempts
+            # through the slab: the next usable point, accepted or two words on.
+            lane = ids[big[live]]
+            u = canonical(lanes.peek(lane, width).ravel(), np.float32).reshape(len(live), width)
+            y = np.tan((_PI32 * u).astype(np.float64)).astype(np.float32)
+            em = sq[live, None] * y + lb[live, None]
+            usable = em >= 0
             em = np.floor(em)
-            tt = (0.9 * (1.0 + (y * y).astype(np.float64))
-                  * np.exp((em * loglam[todo] - _lgamma32(em.astype(np.float64) + 1.0)
-                            - g[todo]).astype(np.float64)).astype(np.float32))
-            u = lanes.uniform(ids[big[todo]], np.float32)
-            acc = ~(u > tt)
-            out[big[todo[acc]]] = em[acc].astype(np.int64)
-            todo = todo[~acc]
+            ex = (em * loglam[live, None] - _lgamma32(em.astype(np.float64) + 1.0)
+                  - g[live, None])
+            t = (0.9 * (1.0 + (y * y).astype(np.float64))
+                 * np.exp(ex.astype(np.float64)).astype(np.float32)).astype(np.float32)
+            accept = np.zeros_like(usable)
+            accept[:, :-1] = usable[:, :-1] & ~(u[:, 1:] > t[:, :-1])
+            big_k = width + 1
+            nxt = np.where(usable, np.arange(width), big_k)
+            nxt = np.minimum.accumulate(nxt[:, ::-1], axis=1)[:, ::-1]
+            nxt = np.concatenate([nxt, np.full((len(live), 2), big_k)], axis=1)
+            r = np.arange(len(live))
+            at, done = np.zeros(len(live), np.int64), np.zeros(len(live), bool)
+            while True:
+                k = nxt[r, np.minimum(at, width)]
+                inside = k < width - 1  # the point and its accepting word are in the slab
+                hit = ~done & inside & accept[r, np.minimum(k, width - 1)]
+                out[big[live[hit]]] = em[r[hit], k[hit]].astype(np.int64)
+                done |= hit
+                go = ~done & inside
+                if not go.any():
+                    break
+                at = np.where(go, k + 2, at)
+            # a lane not done read its slab up to its next usable point (the words before
+            # it are the inner loop's retries): read those words and go on from that point
+            # with a fresh slab
+            k = np.minimum(nxt[r, np.minimum(at, width)], width)
+            lanes.skip(lane, np.where(done, k + 2, k))
+            live = live[~done]
     return out
 
 
@@ -388,8 +430,7 @@ def gamma(alpha, beta, size, dtype):
     """
     ftype = np.float64 if np.dtype(dtype) == np.float64 else np.float32
     n, (a, b) = _flat_params(size, alpha, beta)
-    v = _run(n, (a, b), lambda lanes, ids, a, b: _gamma(lanes, ids, a, b, ftype))
-    return _out(v, dtype).reshape(size)
+    return _out(gamma_values(a, b, n, ftype), dtype).reshape(size)
 
 
 def poisson(lam, size, dtype):

@@ -152,3 +152,42 @@ def test_a_process_started_as_mxnet_draws_the_same_as_one_started_as_gluonlite()
                          check=True).stdout
     mx.random.seed(8)
     assert out.strip() == str(mx.nd.random.uniform(shape=(3,)).asnumpy().tolist())
+
+
+def _draws_with(module, settings, draw):
+    """`draw()` after seed(3) with `module`'s tuning constants set to `settings`, then the
+    next uniform draw (where the streams were left)."""
+    saved = {k: getattr(module, k) for k in settings}
+    try:
+        for k, v in settings.items():
+            setattr(module, k, v)
+        mx.random.seed(3)
+        return draw(), mx.nd.random.uniform(shape=(70000,)).asnumpy()
+    finally:
+        for k, v in saved.items():
+            setattr(module, k, v)
+
+
+@pytest.mark.parametrize("settings", [{"_WINDOW": 48, "_BLOCK": 3}, {"_BLOCK": 1}])
+def test_gamma_values_do_not_depend_on_how_far_ahead_they_read(settings):
+    from gluonlite.ops import mxnet_gamma
+
+    def draw():
+        a = mx.nd.array(np.linspace(0.3, 4.0, 7))
+        return mx.nd.random.gamma(a, mx.nd.ones((7,)), shape=(300,)).asnumpy()
+    want = _draws_with(mxnet_gamma, {}, draw)
+    got = _draws_with(mxnet_gamma, settings, draw)
+    for x, y in zip(got, want):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_poisson_counts_do_not_depend_on_how_far_ahead_they_read():
+    from gluonlite.ops import mxnet_samplers
+
+    def draw():  # rates near 12 from both sides: long products, and the rejection method
+        return mx.nd.random.poisson(mx.nd.array([0.5, 11.9, 12.0, 40.0]),
+                                    shape=(500,)).asnumpy()
+    want = _draws_with(mxnet_samplers, {}, draw)
+    got = _draws_with(mxnet_samplers, {"_SLAB": 2}, draw)
+    for x, y in zip(got, want):
+        np.testing.assert_array_equal(x, y)

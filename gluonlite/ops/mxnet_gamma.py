@@ -1,0 +1,193 @@
+"""MXNet's gamma sampler over its parallel stream (`mxnet_rng`), vectorized across its runs: the
+values MXNet's ``_random_gamma`` / ``_sample_gamma`` draw after a seed.
+
+MXNet draws run t's values one after another from twister t, each by Marsaglia and Tsang's
+loop: a standard normal z (polar pairs of uniforms until one falls inside the unit circle),
+retried while z <= -k; then one uniform u, accepted when
+``log(1 - u) < z**2 / 2 + d (1 - V + log V)`` with ``V = (1 + c z)**3``; for a shape below 1
+one more uniform to the power 1/shape. So where a value starts in its twister's words depends
+on every value before it in the run.
+
+Here every run is a lane, and a block of each lane's words is read ahead into a window. What
+a start position gives does not depend on the parameters: whether the pair of uniforms there
+is accepted, its normal, the next accepted pair at or after it (`nxt`), and ``log(1 - u)``.
+From those, each lane's next `_BLOCK` values are placed by following `nxt` (one gather per
+value for all lanes at once), as if each value took the first accepted pair and its uniform
+accepted it; one vectorized pass then checks every placed value, and each lane keeps its values
+up to its first that failed (a normal at or below -k, or a rejection, about one value in 20
+to 50), which continues after the words that attempt used. Lanes run off their window's end
+read a new one; the words read ahead and not used go back to the twisters.
+"""
+import math
+
+import numpy as np
+
+from .mxnet_rng import PARALLEL, canonical
+
+__all__ = ["gamma_values"]
+
+_BLOCK = 32  # values placed per lane before a check
+_WINDOW = 4096  # most words a lane reads ahead at a time
+
+
+def _constants(a, ftype):
+    """d, k = sqrt(9 d), c = 1 / k of each shape `a`, rounded to `ftype` where MXNet's C++
+    rounds them (computed in double)."""
+    a64 = a.astype(np.float64)
+    d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0).astype(ftype)
+    k = np.sqrt(9.0 * d.astype(np.float64)).astype(ftype)
+    c = (1.0 / k.astype(np.float64)).astype(ftype)
+    return d, k, c
+
+
+class _Window:
+    """Each lane's next `width` words and what an attempt starting at each of them gives."""
+
+    def __init__(self, twisters, width, ftype):
+        self.per = per = 1 if ftype == np.float32 else 2
+        self.words = np.stack([tw.words(width) for tw in twisters])
+        w = self.words
+        if per == 1:
+            u = canonical(w.ravel(), np.float32).reshape(w.shape)
+        else:  # the uniform starting at each word: that word and the next
+            pairs = np.stack([w[:, :-1], w[:, 1:]], axis=-1)
+            u = canonical(pairs.ravel(), np.float64).reshape(w.shape[0], -1)
+        self.u = u
+        f = np.dtype(ftype).type
+        n_pair = u.shape[1] - per  # the pair at p reads the uniforms at p and p + per
+        x = f(2) * u[:, :n_pair] - f(1)
+        y = f(2) * u[:, per:per + n_pair] - f(1)
+        r2 = x * x + y * y
+        ok = (r2 <= 1) & (r2 != 0)
+        r = np.where(ok, r2, f(0.5))
+        if ftype == np.float64:  # the C library's log, as in mxnet_rng.polar
+            lg = np.fromiter(map(math.log, r.ravel().tolist()), np.float64, r.size)
+            lg = lg.reshape(r.shape)
+        else:
+            lg = np.log(r.astype(np.float64)).astype(np.float32)
+        self.z = y * np.sqrt(f(-2) * lg / r)
+        # the next accepted pair at or after p: attempts step by a pair's words (2 per)
+        big = np.iinfo(np.int64).max // 2
+        idx = np.where(ok, np.arange(n_pair), big)
+        nxt = np.empty_like(idx)
+        step = 2 * per
+        for r0 in range(step):
+            col = idx[:, r0::step]
+            nxt[:, r0::step] = np.minimum.accumulate(col[:, ::-1], axis=1)[:, ::-1]
+        self.nxt = np.concatenate([nxt, np.full((nxt.shape[0], 1), big)], axis=1)
+        self.n_pair, self.big = n_pair, big
+        self.log1m = np.log(1.0 - u.astype(np.float64))
+
+
+def gamma_values(a, b, n, ftype):
+    """The `n` values of a gamma draw from the parallel stream, value i with shape a[i] and
+    scale b[i] (arrays of n values), computed in `ftype` (float32 or float64) as MXNet's
+    kernel computes them.
+
+    Args:
+        a: the shapes, (n,), positive.
+        b: the scales, (n,).
+        n: the number of values.
+        ftype: numpy float32 or float64.
+
+    Returns:
+        (n,) array of `ftype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.mxnet_gamma import gamma_values
+        mxnet_rng.seed(0)
+        g = gamma_values(np.full(5000, 2.0, np.float32), np.ones(5000, np.float32), 5000,
+                         np.float32)
+        abs(g.mean() - 2) < 0.1   # True
+    """
+    out = np.empty(n, dtype=ftype)
+    runs = PARALLEL.runs(n)
+    if not runs:
+        return out
+    twisters = [PARALLEL.twister(i) for i, _, _ in runs]
+    nxt_value = np.array([s for _, s, _ in runs], dtype=np.int64)
+    stop = np.array([e for _, _, e in runs], dtype=np.int64)
+    d, k, c = _constants(a, ftype)
+    small = (a.astype(np.float64) < 1)
+    while (nxt_value < stop).any():
+        live = np.nonzero(nxt_value < stop)[0]
+        left = int((stop[live] - nxt_value[live]).max())
+        per = 1 if ftype == np.float32 else 2
+        # a value takes 3.5 words on average (a pair is kept 4 times in 5)
+        width = min(_WINDOW, per * (4 * left + 32))
+        win = _Window([twisters[i] for i in live], width, ftype)
+        pos = np.zeros(len(live), dtype=np.int64)
+        nxt_value[live] = _fill(win, pos, nxt_value[live], stop[live], (a, b, d, k, c, small),
+                                out, ftype)
+        for lane, i in enumerate(live.tolist()):
+            twisters[i].unread(win.words[lane, pos[lane]:])
+    return out
+
+
+def _fill(win, pos, j, stop, params, out, ftype):
+    """Place and check values block by block until every lane is done or has run off its
+    window; `pos` (each lane's position in its window) is advanced in place. Returns each
+    lane's next value."""
+    a, b, d, k, c, small = params
+    per, lanes = win.per, np.arange(len(pos))
+    n_u = win.u.shape[1]
+    while True:
+        todo = np.nonzero(j < stop)[0]
+        if not len(todo):
+            return j
+        lt = lanes[todo]
+        steps = min(_BLOCK, int((stop[todo] - j[todo]).max()))
+        starts = np.empty((len(todo), steps), dtype=np.int64)
+        at = np.empty((len(todo), steps), dtype=np.int64)
+        value = j[todo, None] + np.arange(steps)
+        inside = value < stop[todo, None]
+        vi = np.minimum(value, stop[todo, None] - 1)
+        p = pos[todo]
+        extra = (3 + small[vi]) * per  # words a value takes when its first pair is kept
+        for s in range(steps):
+            starts[:, s] = p
+            q = win.nxt[lt, np.minimum(p, win.n_pair)]
+            at[:, s] = q
+            p = np.minimum(q + extra[:, s], win.big)
+        ok_window = at + (3 + small[vi]) * per <= n_u  # the attempt's words are all here
+        qc = np.minimum(at, win.n_pair - 1)
+        z = win.z[lt[:, None], qc]
+        alive = z > -k[vi]
+        x = (1.0 + (c[vi] * z).astype(np.float64)).astype(ftype)
+        v = x * x * x
+        v64, z64 = v.astype(np.float64), z.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rhs = 0.5 * z64 * z64 + d[vi].astype(np.float64) * (1.0 - v64 + np.log(v64))
+        lhs = win.log1m[lt[:, None], np.minimum(qc + 2 * per, n_u - 1)]
+        accepted = alive & (lhs < rhs)
+        good = accepted & ok_window & inside
+        first = np.where(good.all(axis=1), steps, np.argmin(good, axis=1))
+        keep = np.arange(steps) < first[:, None]
+        rows, cols = np.nonzero(keep)
+        dest = value[rows, cols]
+        vals = d[dest] * v[rows, cols] * b[dest].astype(ftype)
+        sm = small[dest]
+        if sm.any():
+            # one more uniform, to the power 1/shape: the C library's pow in double
+            u2 = win.u[lt[rows[sm]], at[rows[sm], cols[sm]] + 3 * per].astype(np.float64)
+            e = (1.0 / a[dest[sm]].astype(np.float64)).astype(ftype)
+            pw = np.fromiter(map(math.pow, u2.tolist(), e.tolist()), np.float64, len(e))
+            vals[sm] = (vals[sm] * pw).astype(ftype)
+        out[dest] = vals
+        # where each lane goes on: after its block, or after its first failed attempt
+        r = np.arange(len(todo))
+        f = np.minimum(first, steps - 1)
+        failed = first < steps
+        fq = at[r, f]
+        fstart = starts[r, f]
+        stuck = failed & (~ok_window[r, f] | ~inside[r, f])
+        retry = np.where(alive[r, f], fq + 3 * per, fq + 2 * per)
+        newp = np.where(failed, np.where(stuck, fstart, retry), p)
+        # a lane that ran off its window, or whose block ended past its last value, stops
+        # at the value it could not place (the next window starts there)
+        pos[todo] = newp
+        j[todo] = j[todo] + first
+        if stuck.any() and (stuck & (j[todo] < stop[todo])).any():
+            return j
