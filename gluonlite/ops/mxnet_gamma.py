@@ -24,20 +24,90 @@ import numpy as np
 
 from .mxnet_rng import PARALLEL, canonical
 
-__all__ = ["gamma_values"]
+__all__ = ["gamma_values", "constants", "accept", "below_one"]
 
 _BLOCK = 32  # values placed per lane before a check
 _WINDOW = 4096  # most words a lane reads ahead at a time
 
 
-def _constants(a, ftype):
-    """d, k = sqrt(9 d), c = 1 / k of each shape `a`, rounded to `ftype` where MXNet's C++
-    rounds them (computed in double)."""
+def constants(a, ftype):
+    """Marsaglia and Tsang's constants of each shape: d = a - 1/3 (a + 2/3 below 1),
+    k = sqrt(9 d), c = 1 / k, computed in double and rounded to `ftype` where MXNet's C++
+    rounds them.
+
+    Args:
+        a: the shapes, an array.
+        ftype: numpy float32 or float64.
+
+    Returns:
+        (d, k, c), arrays of `ftype` and a's shape.
+
+    Example::
+
+        from gluonlite.ops.mxnet_gamma import constants
+        d, k, c = constants(np.array([4.0 / 3]), np.float64)
+        float(d[0]), float(k[0])   # (1.0, 3.0)
+    """
     a64 = a.astype(np.float64)
     d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0).astype(ftype)
     k = np.sqrt(9.0 * d.astype(np.float64)).astype(ftype)
     c = (1.0 / k.astype(np.float64)).astype(ftype)
     return d, k, c
+
+
+def accept(z, log1m_u, d, c, ftype):
+    """Marsaglia and Tsang's test of normals `z` (above -k) with uniforms u: accepted when
+    ``log(1 - u) < z**2 / 2 + d (1 - V + log V)``, V = (1 + c z)**3, V in `ftype` and the test
+    in double, each step rounded where MXNet's C++ rounds it.
+
+    Args:
+        z: the normals, of `ftype`.
+        log1m_u: ``log(1 - u)`` of the uniforms, float64, z's shape.
+        d: the constants d of `constants`, z's shape.
+        c: the constants c, as `d`.
+        ftype: numpy float32 or float64.
+
+    Returns:
+        (accepted mask, V); a value accepted is d * V * scale.
+
+    Example::
+
+        from gluonlite.ops.mxnet_gamma import accept, constants
+        d, k, c = constants(np.array([2.0]), np.float64)
+        ok, v = accept(np.array([0.0]), np.log(np.array([0.5])), d, c, np.float64)
+        bool(ok[0]), float(v[0])   # (True, 1.0): z = 0 gives V = 1, and log 0.5 < 0
+    """
+    x = (1.0 + (c * z).astype(np.float64)).astype(ftype)
+    v = x * x * x
+    v64, z64 = v.astype(np.float64), z.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):  # log V of V <= 0: NaN, rejected
+        rhs = 0.5 * z64 * z64 + d.astype(np.float64) * (1.0 - v64 + np.log(v64))
+    return log1m_u < rhs, v
+
+
+def below_one(vals, u2, a, ftype):
+    """Values of shapes `a` below 1 times a further uniform `u2` to the power 1/a, with the C
+    library's pow in double (numpy's, and float32's, differ in the last bit).
+
+    Args:
+        vals: the values accepted for shape a + 1, of `ftype`.
+        u2: the uniforms, vals' shape.
+        a: the shapes (below 1), vals' shape.
+        ftype: numpy float32 or float64.
+
+    Returns:
+        array of `ftype`, vals' shape.
+
+    Example::
+
+        from gluonlite.ops.mxnet_gamma import below_one
+        below_one(np.array([2.0]), np.array([0.25]), np.array([0.5]), np.float64)
+        # array([0.125]): 2 * 0.25 ** 2
+    """
+    e = (1.0 / a.astype(np.float64)).astype(ftype)
+    pw = np.fromiter(map(math.pow, u2.astype(np.float64).tolist(), e.tolist()), np.float64,
+                     len(e))
+    return (vals * pw).astype(ftype)
 
 
 class _Window:
@@ -109,7 +179,7 @@ def gamma_values(a, b, n, ftype):
     twisters = [PARALLEL.twister(i) for i, _, _ in runs]
     nxt_value = np.array([s for _, s, _ in runs], dtype=np.int64)
     stop = np.array([e for _, _, e in runs], dtype=np.int64)
-    d, k, c = _constants(a, ftype)
+    d, k, c = constants(a, ftype)
     small = (a.astype(np.float64) < 1)
     while (nxt_value < stop).any():
         live = np.nonzero(nxt_value < stop)[0]
@@ -155,13 +225,9 @@ def _fill(win, pos, j, stop, params, out, ftype):
         qc = np.minimum(at, win.n_pair - 1)
         z = win.z[lt[:, None], qc]
         alive = z > -k[vi]
-        x = (1.0 + (c[vi] * z).astype(np.float64)).astype(ftype)
-        v = x * x * x
-        v64, z64 = v.astype(np.float64), z.astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rhs = 0.5 * z64 * z64 + d[vi].astype(np.float64) * (1.0 - v64 + np.log(v64))
         lhs = win.log1m[lt[:, None], np.minimum(qc + 2 * per, n_u - 1)]
-        accepted = alive & (lhs < rhs)
+        accepted, v = accept(z, lhs, d[vi], c[vi], ftype)
+        accepted &= alive
         good = accepted & ok_window & inside
         first = np.where(good.all(axis=1), steps, np.argmin(good, axis=1))
         keep = np.arange(steps) < first[:, None]
@@ -169,12 +235,9 @@ def _fill(win, pos, j, stop, params, out, ftype):
         dest = value[rows, cols]
         vals = d[dest] * v[rows, cols] * b[dest].astype(ftype)
         sm = small[dest]
-        if sm.any():
-            # one more uniform, to the power 1/shape: the C library's pow in double
-            u2 = win.u[lt[rows[sm]], at[rows[sm], cols[sm]] + 3 * per].astype(np.float64)
-            e = (1.0 / a[dest[sm]].astype(np.float64)).astype(ftype)
-            pw = np.fromiter(map(math.pow, u2.tolist(), e.tolist()), np.float64, len(e))
-            vals[sm] = (vals[sm] * pw).astype(ftype)
+        if sm.any():  # one more uniform, to the power 1/shape
+            u2 = win.u[lt[rows[sm]], at[rows[sm], cols[sm]] + 3 * per]
+            vals[sm] = below_one(vals[sm], u2, a[dest[sm]], ftype)
         out[dest] = vals
         # where each lane goes on: after its block, or after its first failed attempt
         r = np.arange(len(todo))

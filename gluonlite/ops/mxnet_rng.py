@@ -40,6 +40,8 @@ _SEED_SCALE = 127  # MXNet's seed multiplier (its `kRandMagic`)
 _STATES = 1024  # twisters of the parallel stream (MXNet's `kNumRandomStates`)
 _MIN_RUN = 64  # values drawn at least per twister (its `kMinNumRandomPerThread`)
 _TWO32 = 4294967296.0
+_MARK_EVERY = 1 << 22  # words between the states a twister keeps for a restore (about 13 ms)
+_MARKS = 4  # states kept, newest last
 _NONE = np.empty(0, np.uint64)
 
 
@@ -57,28 +59,38 @@ _UNSEEDED = _Unseeded()
 class _Twister:
     """One ``std::mt19937`` (numpy's MT19937 with the reference seeding, which numpy keeps as
     its legacy seeding) that counts the words drawn since its seed, so that a snapshot of it
-    is two numbers and a restore replays the count. The numpy object is made once (about
-    30 us) and reseeded in place (2 us)."""
+    is two numbers and a restore replays the count: from the seed, or from the newest of the
+    states it keeps every `_MARK_EVERY` words at or before the count (so a restore costs at
+    most that many words however long the process has drawn). The numpy object is made once
+    (about 30 us) and reseeded in place (2 us)."""
 
     def __init__(self):
         self._bg = np.random.MT19937(_UNSEEDED)
         self.seed_value, self.drawn = None, 0
         self._back = _NONE  # words drawn ahead and handed back (`unread`), read first
+        self._made = 0  # words the numpy twister has made since the seed
+        self._marks = []  # (words made, its state), oldest first
 
     def seed(self, s):
         self._bg._legacy_seeding(s & _MASK)
         self.seed_value, self.drawn = s & _MASK, 0
-        self._back = _NONE
+        self._back, self._made, self._marks = _NONE, 0, []
+
+    def _raw(self, n):
+        if self._made - (self._marks[-1][0] if self._marks else 0) >= _MARK_EVERY:
+            self._marks = self._marks[-(_MARKS - 1):] + [(self._made, self._bg.state)]
+        self._made += n
+        return self._bg.random_raw(n)
 
     def words(self, n):
         """The next `n` words (uint64 array)."""
         self.drawn += n
         if not len(self._back):
-            return self._bg.random_raw(n)
+            return self._raw(n)
         head, self._back = self._back[:n], self._back[n:]
         if len(head) == n:
             return head
-        return np.concatenate([head, self._bg.random_raw(n - len(head))])
+        return np.concatenate([head, self._raw(n - len(head))])
 
     def unread(self, w):
         """Hand back words read ahead but not used: the next `words` reads them first."""
@@ -88,7 +100,13 @@ class _Twister:
 
     def replay(self, s, drawn):
         """Put the twister where it was `drawn` words after seed `s`."""
+        marks = [m for m in self._marks if m[0] <= drawn] if self.seed_value == s & _MASK else []
         self.seed(s)
+        if marks:
+            self._made, state = marks[-1]
+            self._bg.state = state
+            self._marks = marks
+            self.drawn = self._made
         while self.drawn < drawn:
             self.words(min(drawn - self.drawn, 1 << 22))
 
@@ -247,9 +265,11 @@ class _Twisters:
 
     def set_state(self, st):
         self.base, drawn = st
-        self._live = set()
+        self._live = set(drawn)
         for i, count in drawn.items():
-            self.twister(i).replay(self.base + i, count)
+            while len(self._pool) <= i:
+                self._pool.append(_Twister())
+            self._pool[i].replay(self.base + i, count)
 
 
 class _Single:
@@ -300,9 +320,11 @@ class _Single:
 
     def set_state(self, st):
         self.base, drawn = st
-        self._live = False
+        self._live = drawn is not None
         if drawn is not None:
-            self.twister().replay(self.base, drawn)
+            if self._tw is None:
+                self._tw = _Twister()
+            self._tw.replay(self.base, drawn)
 
 
 PARALLEL = _Twisters()

@@ -7,11 +7,9 @@ the operators whose parameters are attributes), the draws in the output's float 
 (float64 for float16 and integer outputs), the arithmetic in C++'s promotion of the two;
 float16 is reached through float32, as mshadow's half type converts.
 """
-import math
-
 import numpy as np
 
-from .mxnet_gamma import gamma_values
+from .mxnet_gamma import accept, below_one, constants, gamma_values
 from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
@@ -260,11 +258,9 @@ class _Lanes:
 
 def _gamma(lanes, ids, a, b, ftype):
     """One Gamma(a, scale b) value per lane in `ids` (a, b: their parameters), by MXNet's
-    Marsaglia-Tsang loop in `ftype`, each constant rounded where its C++ rounds it."""
-    a64 = a.astype(np.float64)
-    d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0).astype(ftype)
-    k = np.sqrt(9.0 * d.astype(np.float64)).astype(ftype)
-    c = (1.0 / k.astype(np.float64)).astype(ftype)
+    Marsaglia-Tsang loop in `ftype`, a step at a time (the negative binomials, which draw a
+    Poisson count after each gamma value; a plain gamma draw is `gamma_values`)."""
+    d, k, c = constants(a, ftype)
     out = np.empty(len(ids), dtype=ftype)
     todo = np.arange(len(ids))
     while len(todo):
@@ -272,22 +268,14 @@ def _gamma(lanes, ids, a, b, ftype):
         live = z > -k[todo]
         t = todo[live]
         z = z[live]
-        x = (1.0 + (c[t] * z).astype(np.float64)).astype(ftype)
-        v = x * x * x
         u = lanes.uniform(ids[t], ftype)
-        lhs = np.log(1.0 - u.astype(np.float64))
-        rhs = (0.5 * z.astype(np.float64) * z + d[t].astype(np.float64)
-               * (1.0 - v.astype(np.float64) + np.log(v.astype(np.float64))))
-        acc = lhs < rhs
+        acc, v = accept(z, np.log(1.0 - u.astype(np.float64)), d[t], c[t], ftype)
         done = t[acc]
         out[done] = d[done] * v[acc] * b[done].astype(ftype)
-        small = done[a64[done] < 1]
+        small = done[a[done] < 1]
         if len(small):
-            u2 = lanes.uniform(ids[small], ftype)
-            # the C library's pow, in double (numpy's and float32's differ in the last bit)
-            e = (1.0 / a64[small]).astype(ftype)
-            power = np.fromiter(map(math.pow, u2.tolist(), e.tolist()), np.float64, len(e))
-            out[small] = (out[small] * power).astype(ftype)
+            out[small] = below_one(out[small], lanes.uniform(ids[small], ftype), a[small],
+                                   ftype)
         left = np.ones(len(todo), dtype=bool)
         left[np.nonzero(live)[0][acc]] = False
         todo = todo[left]

@@ -191,3 +191,22 @@ def test_poisson_counts_do_not_depend_on_how_far_ahead_they_read():
     got = _draws_with(mxnet_samplers, {"_SLAB": 2}, draw)
     for x, y in zip(got, want):
         np.testing.assert_array_equal(x, y)
+
+
+def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
+    # the twisters keep their state every _MARK_EVERY words; a restore replays from the
+    # newest kept state at or before the snapshot, and gives the same draws as from the seed
+    monkeypatch.setattr(mxnet_rng, "_MARK_EVERY", 100)
+    mx.random.seed(12)
+    for _ in range(5):
+        mx.nd.random.uniform(shape=(64 * 1024 * 3,))
+    twister = mxnet_rng.PARALLEL.twister(0)
+    assert len(twister._marks) == mxnet_rng._MARKS  # only the newest are kept
+    st = mxnet_rng.state()
+    a = mx.nd.random.normal(shape=(70000,)).asnumpy()
+    for _ in range(2):  # past more marks: the restore still finds one at or before st
+        mx.nd.random.uniform(shape=(64 * 1024,))
+    oldest = twister._marks[0][0]
+    mxnet_rng.set_state(st)
+    assert oldest <= twister.drawn <= twister._marks[-1][0] + 100  # not replayed from the seed
+    np.testing.assert_array_equal(mx.nd.random.normal(shape=(70000,)).asnumpy(), a)
