@@ -13,7 +13,8 @@ from .mxnet_gamma import accept, below_one, constants, gamma_values
 from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
-           "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial"]
+           "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
+           "np_from_uniform", "np_bernoulli"]
 
 
 def _out(v, dtype):
@@ -510,3 +511,97 @@ def generalized_negative_binomial(mu, alpha, size, dtype):
             lam[g] = _gamma(lanes, ids[g], shape, scale, np.float32)
         return _poisson(lanes, ids, lam)
     return _out(_run(n, (mu, alpha), value), dtype).reshape(size)
+
+
+# ---- mx.np.random's samplers made from one uniform each ------------------------------------------
+def _log(x):
+    """log in double of float32 values: the kernels below call C's double ``log`` and ``exp``
+    on their float32 noise and round where they store a float."""
+    return np.log(np.asarray(x, np.float32).astype(np.float64))
+
+
+_F32 = np.float32
+
+def _powf(x, e):
+    """C's powf of float32 arguments, correctly rounded."""
+    return np.power(np.asarray(x, _F32).astype(np.float64),
+                    np.asarray(e, _F32).astype(np.float64)).astype(_F32)
+
+
+# each from float32 uniforms u of the single stream, as MXNet's kernel computes it: the
+# functions in double, the noise kept in float32 where the kernel stores it (with array
+# parameters `arr` the exponential's and pareto's kernels store it, with numbers they do
+# not), the parameters' type for the rest
+_FROM_UNIFORM = {
+    "exponential": lambda u, arr, scale: (-_log(u)).astype(_F32) * scale if arr
+    else -scale * _log(u),
+    "rayleigh": lambda u, arr, scale: scale * np.sqrt(-2 * _log(u)).astype(_F32),
+    "weibull": lambda u, arr, a: _powf(-_log(u), 1 / a),
+    "pareto": lambda u, arr, a: (np.exp(((-_log(u)).astype(_F32) / a).astype(np.float64))
+                                 if arr else np.exp(-_log(u) / a)) - 1,
+    "powerd": lambda u, arr, a: _powf(_F32(1) - u, 1 / a),
+    "logistic": lambda u, arr, loc, scale: loc + (_log(u) - _log(_F32(1) - u)).astype(_F32)
+    * scale,
+    "gumbel": lambda u, arr, loc, scale: loc + (-np.log(-_log(u))).astype(_F32) * scale,
+}
+
+
+def np_from_uniform(kind):
+    """``mx.np.random``'s sampler `kind` (one of exponential, rayleigh, weibull, pareto,
+    powerd, logistic, gumbel) as MXNet draws it: one float32 uniform of the single stream per
+    value, through the distribution's inverse CDF.
+
+    Args:
+        kind: the sampler's name, a key of `_FROM_UNIFORM`.
+
+    Returns:
+        ``draw(*params, size, dtype)``, params as `np_uniform`'s.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        e = mxnet_samplers.np_from_uniform("exponential")(np.float32(2), (20000,), np.float32)
+        abs(e.mean() - 2) < 0.1   # True
+    """
+    transform = _FROM_UNIFORM[kind]
+    # power's kernel draws one uniform more than its values (its error flag's slot)
+    spare = 1 if kind == "powerd" else 0
+
+    def draw(*args):
+        *params, size, dtype = args
+        n = int(np.prod(size))
+        u = SINGLE.uniform(n + spare, np.float32)[:n].reshape(size)
+        arrays = any(np.ndim(p) for p in params)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return _out(transform(u, arrays, *params), dtype)
+    draw.__doc__ = f"mx.np.random.{kind}'s draws from MXNet's single stream."
+    return draw
+
+
+def np_bernoulli(v, logit, size):
+    """``mx.np.random.bernoulli``'s 0/1 draws as MXNet makes them: a float32 uniform u of the
+    single stream per value, 1 where the probability is above u (where the logit is above
+    u's logit, ``log u - log(1 - u)`` in double, kept in float32).
+
+    Args:
+        v: the probabilities, or the logits when `logit`: a float32 number or an array
+            broadcasting to `size`.
+        logit: whether `v` holds logits.
+        size: the output's shape.
+
+    Returns:
+        bool array of `size`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        abs(mxnet_samplers.np_bernoulli(np.float32(0.3), False, (20000,)).mean() - 0.3) < 0.02
+        # True
+    """
+    u = SINGLE.uniform(int(np.prod(size)), np.float32).reshape(size)
+    if logit:
+        with np.errstate(divide="ignore"):
+            u = (_log(u) - _log(_F32(1) - u)).astype(_F32)
+    return v > u

@@ -154,26 +154,33 @@ _register(_Family("_npi_normal", ("loc", "scale"),
 _register(_Family("_npi_logistic", ("loc", "scale"),
                   lambda r, s, mu, sd: r.logistic(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
-                  check=_positive("scale")))
+                  check=_positive("scale"),
+                  mxnet=mxnet_samplers.np_from_uniform("logistic")))
 _register(_Family("_npi_gumbel", ("loc", "scale"),
                   lambda r, s, mu, sd: r.gumbel(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
-                  check=_positive("scale")))
+                  check=_positive("scale"),
+                  mxnet=mxnet_samplers.np_from_uniform("gumbel")))
 _register(_Family("_npi_exponential", ("scale",),
                   lambda r, s, sc: r.exponential(sc, s),
-                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale")))
+                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale"),
+                  mxnet=mxnet_samplers.np_from_uniform("exponential")))
 _register(_Family("_npi_rayleigh", ("scale",),
                   lambda r, s, sc: r.rayleigh(sc, s),
-                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale")))
+                  lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale"),
+                  mxnet=mxnet_samplers.np_from_uniform("rayleigh")))
 _register(_Family("_npi_weibull", ("a",),
                   lambda r, s, a: r.weibull(a, s),
                   lambda y, a: (-y * np.log(np.where(y > 0, y, 1)) / a,),
-                  check=_strictly_positive("a")))
+                  check=_strictly_positive("a"),
+                  mxnet=mxnet_samplers.np_from_uniform("weibull")))
 _register(_Family("_npi_pareto", ("a",),
                   lambda r, s, a: r.pareto(a, s),
-                  lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_strictly_positive("a")))
+                  lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_strictly_positive("a"),
+                  mxnet=mxnet_samplers.np_from_uniform("pareto")))
 _register(_Family("_npi_powerd", ("a",), lambda r, s, a: r.power(a, s),
-                  check=_strictly_positive("a")))
+                  check=_strictly_positive("a"),
+                  mxnet=mxnet_samplers.np_from_uniform("powerd")))
 _register(_Family("_npi_gamma", ("shape", "scale"),
                   lambda r, s, k, th: r.gamma(k, th, s),
                   check=_strictly_positive("shape", "scale"),
@@ -262,14 +269,15 @@ def _np_bernoulli(p, rc, *xs):
         ValueError: a probability outside [0, 1].
     """
     if xs:
-        v = np.asarray(_host(xs[0]), np.float64)
-        prob = 1 / (1 + np.exp(-v)) if p.is_logit else v
+        v = np.asarray(_host(xs[0]))
+        logit = bool(p.is_logit)
     else:
-        prob = np.asarray(1 / (1 + np.exp(-p.logit)) if p.logit is not None else p.prob)
-    if np.any(prob < 0) or np.any(prob > 1):
+        logit = p.logit is not None
+        v = np.float32(p.logit if logit else p.prob)
+    if not logit and (np.any(v < 0) or np.any(v > 1)):
         raise MXNetValueError("_npi_bernoulli: prob must be in the range [0, 1]")
-    out = _out_shape("_npi_bernoulli", p, [prob.shape])
-    draws = generator().random(out) < np.broadcast_to(prob, out)
+    out = _out_shape("_npi_bernoulli", p, [np.shape(v)])
+    draws = mxnet_samplers.np_bernoulli(v, logit, out)
     return rc.xp.asarray(draws.astype(p.dtype or _default_float()))
 
 
