@@ -1,6 +1,12 @@
 """MXNet 1.9.1's CPU samplers over its random streams (`mxnet_rng`), computed as its kernels
-compute them, so that a seeded program draws MXNet's numbers: `nd.random`'s uniform, normal,
-exponential and randint, Dropout's mask, and `mx.np.random`'s uniform and normal.
+compute them, so that a seeded program draws MXNet's numbers:
+
+- over the parallel stream: `nd.random`'s uniform, normal, exponential and randint, Dropout's
+  mask, and the rejection samplers, gamma (`mxnet_gamma`), Poisson and the negative
+  binomials, which step along MXNet's runs all at once (`_Lanes`);
+- over the single stream: `mx.np.random`'s uniform and normal, its samplers made from one
+  uniform each (exponential, rayleigh, weibull, pareto, power, logistic, gumbel) and
+  bernoulli.
 
 Each computes in the types MXNet's kernel does: the parameters in their own type (float32 for
 the operators whose parameters are attributes), the draws in the output's float type
@@ -8,6 +14,7 @@ the operators whose parameters are attributes), the draws in the output's float 
 float16 is reached through float32, as mshadow's half type converts.
 """
 import numpy as np
+from scipy.special import gammaln
 
 from .mxnet_gamma import accept, below_one, constants, gamma_values
 from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
@@ -364,7 +371,6 @@ def _poisson(lanes, ids, lam):
 
 def _lgamma32(x):
     """lgammaf of float32(x), rounded to float32 (MXNet's kernel calls the C library's)."""
-    from scipy.special import gammaln
     return gammaln(np.asarray(x, np.float64).astype(np.float32).astype(np.float64)).astype(
         np.float32)
 
@@ -521,6 +527,7 @@ def _log(x):
 
 
 _F32 = np.float32
+
 
 def _powf(x, e):
     """C's powf of float32 arguments, correctly rounded."""
