@@ -21,7 +21,7 @@ from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
-           "np_from_uniform", "np_bernoulli"]
+           "np_from_uniform", "np_bernoulli", "shuffle_order"]
 
 
 def _out(v, dtype):
@@ -612,3 +612,59 @@ def np_bernoulli(v, logit, size):
         with np.errstate(divide="ignore"):
             u = (_log(u) - _log(_F32(1) - u)).astype(_F32)
     return v > u
+
+
+# ---- shuffling --------------------------------------------------------------------------------
+_M32 = 0xFFFFFFFF
+
+
+def _bounded(tw, ranges):
+    """libstdc++'s (before GCC 11) ``uniform_int_distribution(0, r - 1)`` for each r of
+    `ranges` in turn, from twister `tw`: a word w below ``r * (2**32 - 1) // r`` gives
+    ``w // ((2**32 - 1) // r)``; a word above is thrown away and the next one taken (rare:
+    under r in 2**32). Vectorized: the words are read for all ranges at once and, at a thrown
+    word, read again from there."""
+    ranges = np.asarray(ranges, dtype=np.int64)
+    out = np.empty(len(ranges), dtype=np.int64)
+    at = 0
+    while at < len(ranges):
+        r = ranges[at:]
+        words = tw.words(len(r))
+        w = words.astype(np.int64)
+        scaling = _M32 // r
+        bad = w >= r * scaling
+        stop = int(np.argmax(bad)) if bad.any() else len(r)
+        out[at:at + stop] = w[:stop] // scaling[:stop]
+        # a thrown word is used up; the value there is drawn again from the next word
+        tw.unread(words[stop + 1:])
+        at += stop
+    return out
+
+
+def shuffle_order(n, one_dim):
+    """The order ``_shuffle`` puts the first axis of an array of `n` rows in, as MXNet's CPU
+    kernel shuffles with its single stream: a 1-D array by libstdc++'s Fisher-Yates from the
+    front (row i swapped with a row drawn from 0..i), a higher one by its own from the back
+    (row i with one drawn from 0..i, i from n - 1 down).
+
+    Args:
+        n: the number of rows.
+        one_dim: whether the array is 1-D.
+
+    Returns:
+        int64 array: the shuffled array is ``data[order]``.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        sorted(mxnet_samplers.shuffle_order(5, True).tolist())   # [0, 1, 2, 3, 4]
+    """
+    order = list(range(n))
+    if n < 2:
+        return np.array(order, dtype=np.int64)
+    steps = range(1, n) if one_dim else range(n - 1, 0, -1)
+    picks = _bounded(SINGLE.twister(), [i + 1 for i in steps]).tolist()
+    for i, j in zip(steps, picks):
+        order[i], order[j] = order[j], order[i]
+    return np.array(order, dtype=np.int64)

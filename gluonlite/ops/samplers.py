@@ -27,7 +27,6 @@ from scipy import special
 from ..base import MXNetValueError
 from . import attrs as A
 from . import mxnet_rng, mxnet_samplers
-from .random import generator
 from .registry import register, ShapeError
 from .rules import fmt_shapes
 
@@ -438,8 +437,9 @@ def _randint(p, rc):
 @register("_shuffle", aliases=("shuffle",), random=True, nondiff=("data",),
           shape=lambda p, ins: (ins, [ins[0]]))
 def _shuffle(p, rc, data):
-    """_shuffle(data): data with its first axis randomly permuted."""
-    perm = generator().permutation(data.shape[0])
+    """_shuffle(data): data with its first axis randomly permuted (MXNet's permutation after a
+    seed, `mxnet_samplers.shuffle_order`)."""
+    perm = mxnet_samplers.shuffle_order(data.shape[0], data.ndim == 1)
     return data[_device(rc, perm)]
 
 

@@ -212,3 +212,27 @@ def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
     mxnet_rng.set_state(st)
     assert oldest <= twister.drawn <= twister._marks[-1][0] + 100  # not replayed from the seed
     np.testing.assert_array_equal(mx.nd.random.normal(shape=(70000,)).asnumpy(), a)
+
+
+class _Words:
+    """A stand-in twister that hands out given words (and takes back unread ones)."""
+
+    def __init__(self, words):
+        self.words_left = list(words)
+
+    def words(self, n):
+        out, self.words_left = self.words_left[:n], self.words_left[n:]
+        return np.array(out, dtype=np.uint64)
+
+    def unread(self, w):
+        self.words_left = [int(v) for v in w] + self.words_left
+
+
+def test_a_bounded_draw_throws_away_a_word_past_the_last_whole_range():
+    # libstdc++'s uniform_int_distribution(0, 2) takes w // (2**32 - 1) // 3; a word at or past
+    # 3 * that is thrown away and the next one read, and the draws after it shift by one
+    from gluonlite.ops.mxnet_samplers import _bounded
+    scale = (2 ** 32 - 1) // 3
+    tw = _Words([scale * 2 + 1, 2 ** 32 - 1, 5, scale, 7])
+    assert _bounded(tw, [3, 3, 3]).tolist() == [2, 0, 1]
+    assert tw.words_left == [7]
