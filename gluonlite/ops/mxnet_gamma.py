@@ -144,9 +144,17 @@ class _Window:
         for r0 in range(step):
             col = idx[:, r0::step]
             nxt[:, r0::step] = np.minimum.accumulate(col[:, ::-1], axis=1)[:, ::-1]
-        self.nxt = np.concatenate([nxt, np.full((nxt.shape[0], 1), big)], axis=1)
+        # positions run to the window's end (`end`, where no attempt fits: the next pair
+        # `big`), so that a position is always an index
+        self.end = end = u.shape[1]
+        self.nxt = np.concatenate([nxt, np.full((nxt.shape[0], end + 1 - n_pair), big)],
+                                  axis=1)
         self.n_pair, self.big = n_pair, big
         self.log1m = np.log(1.0 - u.astype(np.float64))
+        # where the next value starts if the one starting at p keeps its first pair and is
+        # accepted (shape at least 1; below 1 one word more): one gather a value
+        self.jump = np.minimum(self.nxt + 3 * per, end)
+        self.jump_small = np.minimum(self.nxt + 4 * per, end)
 
 
 def gamma_values(a, b, n, ftype):
@@ -210,17 +218,19 @@ def _fill(win, pos, j, stop, params, out, ftype):
         lt = lanes[todo]
         steps = min(_BLOCK, int((stop[todo] - j[todo]).max()))
         starts = np.empty((len(todo), steps), dtype=np.int64)
-        at = np.empty((len(todo), steps), dtype=np.int64)
         value = j[todo, None] + np.arange(steps)
         inside = value < stop[todo, None]
         vi = np.minimum(value, stop[todo, None] - 1)
         p = pos[todo]
-        extra = (3 + small[vi]) * per  # words a value takes when its first pair is kept
+        sv = small[vi]
+        any_small = sv.any()
         for s in range(steps):
             starts[:, s] = p
-            q = win.nxt[lt, np.minimum(p, win.n_pair)]
-            at[:, s] = q
-            p = np.minimum(q + extra[:, s], win.big)
+            if any_small:
+                p = np.where(sv[:, s], win.jump_small[lt, p], win.jump[lt, p])
+            else:
+                p = win.jump[lt, p]
+        at = win.nxt[lt[:, None], starts]
         ok_window = at + (3 + small[vi]) * per <= n_u  # the attempt's words are all here
         qc = np.minimum(at, win.n_pair - 1)
         z = win.z[lt[:, None], qc]
