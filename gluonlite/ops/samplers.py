@@ -15,9 +15,9 @@ log-density. One function per kind turns a row into registry entries:
 
 Draws come from MXNet's own random streams (the parallel one; the single one for multinomial
 and shuffle), computed as MXNet's CPU kernels compute them (`mxnet_samplers`: a seeded
-program gets MXNet's numbers), on the host, and are copied to the device for gpu arrays. The samplers are not differentiable (MXNet's have no gradient);
-the densities are, in every continuous argument (the sample of a discrete or uniform density
-gets zero, as in MXNet).
+program gets MXNet's numbers), on the host, and are copied to the device for gpu arrays.
+The samplers are not differentiable (MXNet's have no gradient); the densities are, in every
+continuous argument (the sample of a discrete or uniform density gets zero, as in MXNet).
 """
 from collections import namedtuple
 
