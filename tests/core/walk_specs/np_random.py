@@ -1,21 +1,32 @@
 """Walk entries of the NumPy dialect's samplers (`gluonlite.ops.np_random`): shapes and
 dtypes, and the reparameterization gradients of the array parameters. MXNet's samplers
 draw float32 whatever the parameters' dtype, so the gradients of those without a `dtype` are
-held against finite differences of a float64 replica of the same draws (same generator,
-same seed as the walk's `mx.random.seed(7)`)."""
+held against finite differences of a float64 replica of the same draws: each value is its
+distribution's inverse CDF at one float32 uniform of MXNet's single stream after the walk's
+`mx.random.seed(7)` (tests/core/test_mxnet_random_streams.py holds that stream to MXNet's)."""
 import numpy as np
 
 from .common import C, Pos
 
 
+def _uniforms(shape):
+    """The float32 uniforms a sampler of `shape` reads after seed(7), in float64; the streams
+    are left where they were."""
+    from gluonlite.ops import mxnet_rng
+    state = mxnet_rng.state()
+    mxnet_rng.seed(7)
+    u = mxnet_rng.SINGLE.uniform(int(np.prod(shape)), np.float32).reshape(shape)
+    mxnet_rng.set_state(state)
+    return u.astype(np.float64)
+
+
 def _fd(draw, size=None):
     """The gradient check of a sampler with array parameters: central differences of
-    ``sum(draw(rng, *params) * head)`` with the walk's seed."""
+    ``sum(draw(u, *params) * head)`` at the walk's uniforms u."""
     def grad(arrays, heads):
         def f(params):
             out = size or np.broadcast_shapes(*[p.shape for p in params])
-            rng = np.random.default_rng(7)
-            return float((draw(rng, out, *[np.broadcast_to(p, out) for p in params])
+            return float((draw(_uniforms(out), *[np.broadcast_to(p, out) for p in params])
                           * heads[0]).sum())
         res = []
         for i, x in enumerate(arrays):
@@ -38,14 +49,15 @@ SPECS = {
     "_npi_normal": [C([], {"loc": 1.0, "scale": 2.0, "size": (3,)}),
                     C([(3,), Pos(2, 3)], _F64)],
     "_npi_logistic": C([(3,), Pos(3)], {"size": (2, 3)},
-                       grad=_fd(lambda r, s, mu, sd: r.logistic(mu, sd, s), (2, 3))),
+                       grad=_fd(lambda u, mu, sd: mu + (np.log(u) - np.log(1 - u)) * sd,
+                                (2, 3))),
     "_npi_gumbel": C([(3,)], {"scale": 1.5},
-                     grad=_fd(lambda r, s, mu: r.gumbel(mu, 1.5, s))),
-    "_npi_exponential": C([Pos(2, 2)], {}, grad=_fd(lambda r, s, sc: r.exponential(sc, s))),
+                     grad=_fd(lambda u, mu: mu - np.log(-np.log(u)) * 1.5)),
+    "_npi_exponential": C([Pos(2, 2)], {}, grad=_fd(lambda u, sc: -np.log(u) * sc)),
     "_npi_rayleigh": C([Pos(3)], {"size": (2, 3)},
-                       grad=_fd(lambda r, s, sc: r.rayleigh(sc, s), (2, 3))),
-    "_npi_weibull": C([Pos(3)], {}, grad=_fd(lambda r, s, a: r.weibull(a, s))),
-    "_npi_pareto": C([Pos(3)], {}, grad=_fd(lambda r, s, a: r.pareto(a, s))),
+                       grad=_fd(lambda u, sc: sc * np.sqrt(-2 * np.log(u)), (2, 3))),
+    "_npi_weibull": C([Pos(3)], {}, grad=_fd(lambda u, a: (-np.log(u)) ** (1 / a))),
+    "_npi_pareto": C([Pos(3)], {}, grad=_fd(lambda u, a: np.exp(-np.log(u) / a) - 1)),
     "_npi_powerd": C([], {"a": 2.0, "size": (4,)}),
     "_npi_gamma": C([], {"shape": 2.0, "scale": 1.0, "size": (3,)}),
     "_npi_uniform_n": C([np.array([-1.0, -0.5, -0.7]), Pos(3)], {"size": (2,), **_F64}),
