@@ -28,6 +28,7 @@ __all__ = ["gamma_values", "constants", "accept", "below_one"]
 
 _BLOCK = 32  # values placed per lane before a check
 _WINDOW = 4096  # most words a lane reads ahead at a time
+_SLACK = 32  # words a window holds beyond 4 a value
 
 
 def constants(a, ftype):
@@ -189,18 +190,25 @@ def gamma_values(a, b, n, ftype):
     stop = np.array([e for _, _, e in runs], dtype=np.int64)
     d, k, c = constants(a, ftype)
     small = (a.astype(np.float64) < 1)
+    per = 1 if ftype == np.float32 else 2
+    slack = _SLACK
     while (nxt_value < stop).any():
         live = np.nonzero(nxt_value < stop)[0]
         left = int((stop[live] - nxt_value[live]).max())
-        per = 1 if ftype == np.float32 else 2
         # a value takes 3.5 words on average (a pair is kept 4 times in 5)
-        width = min(_WINDOW, per * (4 * left + 32))
+        # (at least one attempt's words, so that every table has a position)
+        width = max(4 * per, min(max(_WINDOW, slack), per * (4 * left + slack)))
         win = _Window([twisters[i] for i in live], width, ftype)
+        before = nxt_value.copy()
         pos = np.zeros(len(live), dtype=np.int64)
         nxt_value[live] = _fill(win, pos, nxt_value[live], stop[live], (a, b, d, k, c, small),
                                 out, ftype)
         for lane, i in enumerate(live.tolist()):
             twisters[i].unread(win.words[lane, pos[lane]:])
+        if (nxt_value == before).all():
+            # no lane placed a value: one needs more words than the window held (a long run
+            # of rejections, vanishingly rare); read further ahead
+            slack *= 2
     return out
 
 

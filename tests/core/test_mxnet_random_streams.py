@@ -156,14 +156,14 @@ def test_a_process_started_as_mxnet_draws_the_same_as_one_started_as_gluonlite()
     assert out.strip() == str(mx.nd.random.uniform(shape=(3,)).asnumpy().tolist())
 
 
-def _draws_with(module, settings, draw):
-    """`draw()` after seed(3) with `module`'s tuning constants set to `settings`, then the
+def _draws_with(module, settings, draw, seed=3):
+    """`draw()` after `seed` with `module`'s tuning constants set to `settings`, then the
     next uniform draw (where the streams were left)."""
     saved = {k: getattr(module, k) for k in settings}
     try:
         for k, v in settings.items():
             setattr(module, k, v)
-        mx.random.seed(3)
+        mx.random.seed(seed)
         return draw(), mx.nd.random.uniform(shape=(70000,)).asnumpy()
     finally:
         for k, v in saved.items():
@@ -236,3 +236,17 @@ def test_a_bounded_draw_throws_away_a_word_past_the_last_whole_range():
     tw = _Words([scale * 2 + 1, 2 ** 32 - 1, 5, scale, 7])
     assert _bounded(tw, [3, 3, 3]).tolist() == [2, 0, 1]
     assert tw.words_left == [7]
+
+
+def test_gamma_values_read_further_when_no_value_fits_the_window():
+    # a window too short for any value (1 word: the cap and the slack forced down) grows
+    # until one fits, and the draws are the ones a roomy window gives
+    from gluonlite.ops import mxnet_gamma
+
+    def draw():
+        return mx.nd.random.gamma(2.0, 1.0, shape=(10,)).asnumpy()
+    # after seed(9) the window grows twice (4 words, 8, 16) on the way
+    want = _draws_with(mxnet_gamma, {}, draw, seed=9)
+    got = _draws_with(mxnet_gamma, {"_WINDOW": 1, "_SLACK": 1, "_BLOCK": 1}, draw, seed=9)
+    for x, y in zip(got, want):
+        np.testing.assert_array_equal(x, y)
