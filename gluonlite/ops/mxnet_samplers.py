@@ -21,7 +21,7 @@ from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
-           "np_from_uniform", "np_bernoulli", "shuffle_order"]
+           "np_from_uniform", "np_bernoulli", "np_gamma", "shuffle_order"]
 
 
 def _out(v, dtype):
@@ -612,6 +612,60 @@ def np_bernoulli(v, logit, size):
         with np.errstate(divide="ignore"):
             u = (_log(u) - _log(_F32(1) - u)).astype(_F32)
     return v > u
+
+
+def np_gamma(shape, scale, size, dtype):
+    """``mx.np.random.gamma``'s samples as MXNet draws them (its own kernel, not `gamma`'s):
+    per round, two float64 uniforms and two float64 normals a value from the single stream
+    (all the uniforms, then all the normals), one Marsaglia-Tsang attempt a value with the
+    squeeze test, the second uniform for shapes below 1; values that failed are drawn again in
+    a new round, which again reads two uniforms and two normals for every value.
+
+    Args:
+        shape: the shapes, a number (float32) or an array broadcasting to `size`, positive.
+        scale: the scales, as `shape`.
+        size: the output's shape.
+        dtype: the output's dtype.
+
+    Returns:
+        numpy array of `size` and `dtype`.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        g = mxnet_samplers.np_gamma(np.float32(3), np.float32(2), (20000,), np.float32)
+        abs(g.mean() - 6) < 0.2   # True
+    """
+    n = int(np.prod(size))
+    a = np.broadcast_to(np.asarray(shape), size).ravel()
+    b = np.broadcast_to(np.asarray(scale), size).ravel().astype(np.float64)
+    a64 = a.astype(np.float64)
+    d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0)
+    c = 1.0 / np.sqrt(9.0 * d)
+    out = np.full(n, -1.0)
+    todo = np.arange(n)
+    while len(todo):
+        u = SINGLE.uniform(2 * n, np.float64).reshape(n, 2)
+        z = SINGLE.normal(2 * n, np.float64).reshape(n, 2)
+        u0, z0 = u[todo, 0], z[todo, 0]
+        ocn = 1 + c[todo] * z0
+        v = ocn * ocn * ocn
+        zz = z0 * z0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # the kernel's logf: float32 logs of the double values, back in double
+            log_u = _log(u0.astype(_F32)).astype(_F32).astype(np.float64)
+            log_v = _log(v.astype(_F32)).astype(_F32).astype(np.float64)
+            ok = (v > 0) & ((u0 <= 1 - 0.0331 * zz * zz)
+                            | (log_u < 0.5 * zz + d[todo] * (1 - v + log_v)))
+        sample = d[todo] * v * b[todo]
+        below = a64[todo] < 1
+        if below.any():
+            e = (1.0 / a64[todo][below]).astype(np.float64)
+            sample[below] = sample[below] * _powf(u[todo[below], 1], e).astype(np.float64)
+        out[todo[ok]] = sample[ok]
+        todo = todo[~ok]
+    return _out(out, dtype).reshape(size)
 
 
 # ---- shuffling --------------------------------------------------------------------------------

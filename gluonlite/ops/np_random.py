@@ -184,7 +184,7 @@ _register(_Family("_npi_powerd", ("a",), lambda r, s, a: r.power(a, s),
 _register(_Family("_npi_gamma", ("shape", "scale"),
                   lambda r, s, k, th: r.gamma(k, th, s),
                   check=_strictly_positive("shape", "scale"),
-                  extra=_DT))
+                  extra=_DT, mxnet=mxnet_samplers.np_gamma))
 
 
 def _batch_n(name, base):

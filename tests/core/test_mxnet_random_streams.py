@@ -24,7 +24,7 @@ _REF = np.load(os.path.join(_FIX, "random_streams_mxnet.npz"))
 
 # draws that pass through a logarithm (the normals, and what is made of them)
 _THROUGH_LOG = ("normal", "randn", "sample_normal", "np_normal", "npx_normal", "gamma",
-                "np_exponential", "np_rayleigh", "np_weibull", "np_pareto", "np_power",
+                "np_exponential", "np_rayleigh", "np_weibull", "np_pareto", "np_power", "np_gamma",
                 "np_logistic", "np_gumbel",
                 "init_normal", "init_xavier_gaussian", "init_orthogonal_normal",
                 "np_mode_dense", "block_")
