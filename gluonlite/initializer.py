@@ -100,19 +100,21 @@ class InitDesc(str):
         return obj
 
 
+# (kind, NumPy semantics on) -> MXNet's sampler an initializer calls
+_SAMPLERS = {("uniform", False): mxnet_samplers.uniform,
+             ("uniform", True): mxnet_samplers.np_uniform,
+             ("normal", False): mxnet_samplers.normal,
+             ("normal", True): mxnet_samplers.np_normal}
+
+
 def _draw(kind, a, b, shape, dtype):
     """An initializer's uniform U[a, b) or normal N(a, b**2) draws as MXNet's make them: its
     `nd.random` operators (`mx.np.random`'s under ``npx.set_np()``), from MXNet's streams, so
     that a seeded program starts from MXNet's weights."""
-    np_mode = _is_np_array()
-    fn = {("uniform", False): mxnet_samplers.uniform,
-          ("uniform", True): mxnet_samplers.np_uniform,
-          ("normal", False): mxnet_samplers.normal,
-          ("normal", True): mxnet_samplers.np_normal}
     dtype = np.dtype(dtype)
     if dtype.kind != "f":  # integer parameters: drawn in float32, then cast
         dtype = np.dtype(np.float32)
-    return fn[kind, np_mode](np.float32(a), np.float32(b), tuple(shape), dtype)
+    return _SAMPLERS[kind, _is_np_array()](np.float32(a), np.float32(b), tuple(shape), dtype)
 
 
 def _fill(arr, values):

@@ -979,7 +979,8 @@ class HybridBlock(FormatAttributes, Block):
         # `first` (a hybridized call's parameters, in its graph's input order) before the
         # rest: MXNet initializes a cached graph's parameters in that order, so that after a
         # seed they draw MXNet's numbers
-        for p in [*first, *(p for p in self.collect_params().values() if p not in first)]:
+        done = {id(p) for p in first}
+        for p in [*first, *(p for p in self.collect_params().values() if id(p) not in done)]:
             p._finish_deferred_init()
 
     # ---- running --------------------------------------------------------------------------

@@ -155,7 +155,14 @@ class _Window:
         # where the next value starts if the one starting at p keeps its first pair and is
         # accepted (shape at least 1; below 1 one word more): one gather a value
         self.jump = np.minimum(self.nxt + 3 * per, end)
-        self.jump_small = np.minimum(self.nxt + 4 * per, end)
+        self._jump_small = None
+
+    @property
+    def jump_small(self):
+        """`jump` for a shape below 1 (one word more), made when a block holds one."""
+        if self._jump_small is None:
+            self._jump_small = np.minimum(self.nxt + 4 * self.per, self.end)
+        return self._jump_small
 
 
 def gamma_values(a, b, n, ftype):
