@@ -500,8 +500,8 @@ def multinomial(n, pvals, size=None, **kwargs):
 
     Args:
         n (int): the number of draws.
-        pvals: the probabilities of the categories (summing to 1): a list or tuple of numbers, or an
-            `mx.np.ndarray` (then a batch over its leading axes).
+        pvals: the probabilities of the categories (summing to 1 at most; what they leave
+            goes to the last one): a list or tuple of numbers, or a 1-D `mx.np.ndarray`.
         size: default None: one experiment; else an int or a tuple of ints, the number of
             experiments.
         **kwargs: ignored.
@@ -510,7 +510,8 @@ def multinomial(n, pvals, size=None, **kwargs):
         An int64 `mx.np.ndarray` of counts: ``size + (len(pvals),)``.
 
     Raises:
-        ValueError: pvals as a NumPy array or nested lists (as in MXNet 1.9.1).
+        ValueError: pvals as a NumPy array, nested lists or an array of more than one axis
+            (as in MXNet 1.9.1), negative, or summing to more than 1.
 
     Example::
 
@@ -564,19 +565,24 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
 
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     """Draws from range(a) (a an int) or from the elements of the 1-D array a, uniformly or
-    with probabilities p.
+    with probabilities p; after ``mx.random.seed`` they are MXNet's draws.
 
     Args:
         a: an int (draw from ``range(a)``) or a 1-D `mx.np.ndarray` (draw its elements).
         size: default None: a single draw; else an int or a tuple of ints.
         replace (bool): default True: with replacement; False draws each element at most once.
-        p: default None: uniform; else a 1-D `mx.np.ndarray` of probabilities, one per element.
+        p: default None: uniform; else a 1-D `mx.np.ndarray` of probabilities, one per element
+            (taken as they are, as MXNet takes them: not rescaled to sum to 1).
         ctx: default None: the current context; else the `Context` of the draws (an int `a` only).
         out: default None: a new array; else an `mx.np.ndarray` that receives the draws (an int `a`
             only).
 
     Returns:
         An `mx.np.ndarray` of `size`: int64 indices for an int `a`, else elements of `a`.
+
+    Raises:
+        ValueError: more draws than elements with replace=False, or p of another length
+            than the population.
 
     Example::
 

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .mxnet_rng import PARALLEL, canonical
+from .mxnet_rng import PARALLEL, _log, canonical
 
 __all__ = ["gamma_values", "constants", "accept", "below_one"]
 
@@ -130,13 +130,9 @@ class _Window:
         y = f(2) * u[:, per:per + n_pair] - f(1)
         r2 = x * x + y * y
         ok = (r2 <= 1) & (r2 != 0)
-        r = np.where(ok, r2, f(0.5))
-        if ftype == np.float64:  # the C library's log, as in mxnet_rng.polar
-            lg = np.fromiter(map(math.log, r.ravel().tolist()), np.float64, r.size)
-            lg = lg.reshape(r.shape)
-        else:
-            lg = np.log(r.astype(np.float64)).astype(np.float32)
-        self.z = y * np.sqrt(f(-2) * lg / r)
+        # the normal and log(1 - u) are needed where attempts land only (`normal_at`,
+        # `log1m_at`): a few values a lane, against a whole window of positions
+        self.y, self.r2, self.f = y, r2, f
         # the next accepted pair at or after p: attempts step by a pair's words (2 per)
         big = np.iinfo(np.int64).max // 2
         idx = np.where(ok, np.arange(n_pair), big)
@@ -151,11 +147,23 @@ class _Window:
         self.nxt = np.concatenate([nxt, np.full((nxt.shape[0], end + 1 - n_pair), big)],
                                   axis=1)
         self.n_pair, self.big = n_pair, big
-        self.log1m = np.log(1.0 - u.astype(np.float64))
         # where the next value starts if the one starting at p keeps its first pair and is
         # accepted (shape at least 1; below 1 one word more): one gather a value
         self.jump = np.minimum(self.nxt + 3 * per, end)
         self._jump_small = None
+
+    def normal_at(self, lanes, q):
+        """The normal y * sqrt(-2 log r2 / r2) of the accepted pairs at positions `q` of
+        `lanes` (arrays of one shape), computed as `mxnet_rng.polar` computes it."""
+        y, r = self.y[lanes, q], self.r2[lanes, q]
+        # a position past the last accepted pair gathers a rejected one: any finite value
+        # (it is never kept)
+        r = np.where((r <= 1) & (r != 0), r, self.f(0.5))
+        return y * np.sqrt(self.f(-2) * _log(r.ravel()).reshape(r.shape) / r)
+
+    def log1m_at(self, lanes, q):
+        """``log(1 - u)`` in double of the uniforms at positions `q` of `lanes`."""
+        return np.log(1.0 - self.u[lanes, q].astype(np.float64))
 
     @property
     def jump_small(self):
@@ -248,9 +256,9 @@ def _fill(win, pos, j, stop, params, out, ftype):
         at = win.nxt[lt[:, None], starts]
         ok_window = at + (3 + small[vi]) * per <= n_u  # the attempt's words are all here
         qc = np.minimum(at, win.n_pair - 1)
-        z = win.z[lt[:, None], qc]
+        z = win.normal_at(lt[:, None], qc)
         alive = z > -k[vi]
-        lhs = win.log1m[lt[:, None], np.minimum(qc + 2 * per, n_u - 1)]
+        lhs = win.log1m_at(lt[:, None], np.minimum(qc + 2 * per, n_u - 1))
         accepted, v = accept(z, lhs, d[vi], c[vi], ftype)
         accepted &= alive
         good = accepted & ok_window & inside

@@ -47,10 +47,14 @@ _NONE = np.empty(0, np.uint64)
 
 class _Unseeded(ISeedSequence):
     """A seed sequence of zeros: a new MT19937 is reseeded at once (`_Twister.seed`), so the
-    entropy numpy would gather for it (half of the 0.1-0.2 ms a new one costs) is skipped."""
+    entropy numpy would gather for it (half of the 0.1-0.2 ms a new one costs) is skipped.
+
+    The zeros are a list, not an array: MT19937's constructor copies them into its state one
+    index at a time, which costs 30 us from an array (a numpy scalar made per word) and 2-4 us
+    from a list."""
 
     def generate_state(self, n_words, dtype=np.uint32):
-        return np.zeros(n_words, dtype=dtype)
+        return [0] * n_words
 
 
 _UNSEEDED = _Unseeded()
@@ -62,7 +66,7 @@ class _Twister:
     is two numbers and a restore replays the count: from the seed, or from the newest of the
     states it keeps every `_MARK_EVERY` words at or before the count (so a restore costs at
     most that many words however long the process has drawn). The numpy object is made once
-    (about 30 us) and reseeded in place (2 us)."""
+    (about 3 us) and reseeded in place (2 us)."""
 
     def __init__(self):
         self._bg = np.random.MT19937(_UNSEEDED)

@@ -1,8 +1,8 @@
 """Samplers of MXNet's NumPy dialect (`mx.np.random`): each parameter is a number (an
-attribute) or an array (an input), broadcast together and to ``size``; uniform and normal draws
-come from MXNet's own stream for them (`mxnet_samplers.np_uniform`/`np_normal`: a seeded
-program gets MXNet's numbers), the others from gluonlite's one generator (`gluonlite.ops.random`);
-``mx.random.seed`` and ``npx.random.seed`` seed both. Location-scale samplers are
+attribute) or an array (an input), broadcast together and to ``size``; the draws are MXNet's,
+computed from its streams as its kernels compute them (`mxnet_samplers`, and `mxnet_discrete`
+for choice and multinomial), so a seeded program gets MXNet's numbers; ``mx.random.seed`` and
+``npx.random.seed`` seed them. Location-scale samplers are
 differentiable in their array parameters (the reparameterization: the gradient of a draw with
 respect to loc is 1 and to scale the standardized draw), as MXNet 1.9.1's are; so are
 exponential, rayleigh, weibull and pareto."""
@@ -10,7 +10,7 @@ import numpy as np
 
 from ..base import MXNetValueError
 from . import attrs as A
-from . import mxnet_samplers
+from . import mxnet_discrete, mxnet_samplers
 from .random import generator
 from .registry import register, ShapeError
 from .rules import broadcast_shapes, unbroadcast
@@ -296,17 +296,25 @@ def _multinomial_inputs(p):
           dtype=lambda p, ins: (ins, [np.dtype(np.int64)]))
 def _np_multinomial(p, rc, *xs):
     """_npi_multinomial(a=None, n, pvals, size=None): counts of n draws over the categories
-    of probabilities pvals (int64, shape size + (k,))."""
-    pv = np.asarray(_host(xs[0]), np.float64) if xs else np.asarray(p.pvals, np.float64)
-    if np.any(pv < 0) or pv.sum() > 1 + 1e-5:
+    of probabilities pvals (int64, shape size + (k,)), MXNet's (`mxnet_discrete`).
+
+    Raises:
+        ValueError: pvals as an array of more than one axis, a negative probability, or
+            probabilities summing to more than 1.
+    """
+    if xs:
+        pv = np.asarray(_host(xs[0]))
+        if pv.ndim != 1:
+            raise MXNetValueError(f"_npi_multinomial: pvals must be 1-D, got shape {pv.shape} "
+                                  "(object too deep for desired array)")
+        pv = pv if pv.dtype.kind == "f" else pv.astype(np.float64)
+    else:
+        pv = np.asarray(p.pvals, np.float64)
+    if np.any(pv < 0) or pv.astype(np.float64).sum() > 1 + 1e-5:
         raise MXNetValueError("_npi_multinomial: pvals must be non-negative and sum to 1 at "
                               "most")
-    out = tuple(p.size or ()) + (pv.size,)
-    if pv.size == 0 or 0 in out:
-        return rc.xp.zeros(out, np.int64)
-    if pv.sum() > 1:  # float32 probabilities that round above 1
-        pv = pv / pv.sum()
-    return rc.xp.asarray(generator().multinomial(p.n, pv, size=p.size).astype(np.int64))
+    counts = mxnet_discrete.multinomial_counts(p.n, pv, tuple(p.size or ()), not xs)
+    return rc.xp.asarray(counts)
 
 
 def _choice_inputs(p):
@@ -331,11 +339,14 @@ def _np_choice(p, rc, *xs):
     elements)."""
     it = iter(xs)
     n = p.a if p.a is not None else int(next(it).size)
-    probs = np.asarray(_host(next(it)), np.float64) if p.weighted else None
-    if probs is not None:  # MXNet's kernel does not ask them to sum to 1 (float16 ones don't)
-        probs = probs / probs.sum()
-    if not p.replace and p.size is not None and np.prod(p.size) > n:
+    weights = np.asarray(_host(next(it))) if p.weighted else None
+    if weights is not None and weights.size != n:
+        raise MXNetValueError(f"_npi_choice: p holds {weights.size} probabilities for a "
+                              f"population of {n}")
+    size = tuple(p.size or ())
+    if not p.replace and int(np.prod(size, dtype=np.int64)) > n:
         raise MXNetValueError("_npi_choice: cannot take a larger sample than population when "
                               "replace=False")
-    r = generator().choice(n, size=p.size, replace=p.replace, p=probs)
-    return rc.xp.asarray(np.asarray(r, np.int64))
+    idx = mxnet_discrete.choice_indices(n, size, p.replace, None if weights is None
+                                        else weights.ravel())
+    return rc.xp.asarray(idx)

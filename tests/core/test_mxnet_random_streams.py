@@ -258,3 +258,34 @@ def test_gamma_values_read_further_when_no_value_fits_the_window():
     got = _draws_with(mxnet_gamma, {"_WINDOW": 1, "_SLACK": 1, "_BLOCK": 1}, draw, seed=9)
     for x, y in zip(got, want):
         np.testing.assert_array_equal(x, y)
+
+
+def test_choice_and_multinomial_draw_their_distributions():
+    # the kernels' arithmetic, beyond the pinned draws: frequencies follow the weights, draws
+    # without replacement are distinct, multinomial counts add up to n
+    mx.random.seed(4)
+    p = np.array([0.1, 0.0, 0.3, 0.6], np.float32)
+    w = mx.np.random.choice(4, size=(20000,), p=mx.np.array(p)).asnumpy()
+    np.testing.assert_allclose(np.bincount(w, minlength=4) / w.size, p, atol=0.015)
+    for a, k in [(50, 20), (10, 8), (9, 9)]:
+        d = mx.np.random.choice(a, size=(k,), replace=False).asnumpy()
+        assert len(set(d.tolist())) == k and d.min() >= 0 and d.max() < a
+    d = mx.np.random.choice(6, size=(3,), replace=False, p=mx.np.array(
+        [0.0, 0.5, 0.0, 0.25, 0.25, 0.0])).asnumpy()
+    assert sorted(d.tolist()) == [1, 3, 4]  # the only elements of nonzero weight
+    elems = mx.np.random.choice(mx.np.arange(100, 110), size=(50,)).asnumpy()
+    assert set(elems.tolist()) <= set(range(100, 110))
+    c = mx.np.random.multinomial(30, [0.2, 0.3, 0.5], size=(2000,)).asnumpy()
+    assert c.shape == (2000, 3) and (c.sum(axis=1) == 30).all()
+    np.testing.assert_allclose(c.mean(axis=0) / 30, [0.2, 0.3, 0.5], atol=0.01)
+
+
+def test_choice_and_multinomial_refuse_bad_arguments_naming_them():
+    with pytest.raises(ValueError, match="larger sample than population"):
+        mx.np.random.choice(5, size=(6,), replace=False)
+    with pytest.raises(ValueError, match="p holds 3 probabilities for a population of 5"):
+        mx.np.random.choice(5, size=(2,), p=mx.np.array([0.2, 0.3, 0.5]))
+    with pytest.raises(ValueError, match=r"pvals must be 1-D, got shape \(1, 2\)"):
+        mx.np.random.multinomial(5, mx.np.array([[0.5, 0.5]]))
+    with pytest.raises(ValueError, match="sum to 1 at most"):
+        mx.np.random.multinomial(5, [0.7, 0.5])

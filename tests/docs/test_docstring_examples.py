@@ -160,6 +160,7 @@ COVERED = [
     "gluonlite.ops.elementwise",
     "gluonlite.ops.examples",
     "gluonlite.ops.float_errors",
+    "gluonlite.ops.mxnet_discrete",
     "gluonlite.ops.mxnet_gamma",
     "gluonlite.ops.mxnet_rng",
     "gluonlite.ops.mxnet_samplers",

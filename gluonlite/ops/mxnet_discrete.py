@@ -1,0 +1,143 @@
+"""MXNet 1.9.1's discrete samplers of its NumPy dialect, `mx.np.random.choice` and
+`mx.np.random.multinomial`, computed as its CPU kernels compute them from the single stream
+(`mxnet_rng.SINGLE`), so that a seeded program draws MXNet's indices and counts.
+
+The kernels, and what each reads from the stream:
+
+- choice, uniform, with replacement: one 32-bit word a draw, the index ``word % a``;
+- choice, uniform, without replacement: ``m = min(size, a - size)`` words, then a partial
+  shuffle of ``range(a)`` (MXNet's "reservoir"), and a slice of it. Asking for all of a
+  population (``size == a``) reads nothing and returns it in order, as MXNet does;
+- choice, weighted, with replacement: one float32 uniform u a draw; the index is how many
+  running sums of the weights (float32, unnormalized) fall below u;
+- choice, weighted, without replacement: one float32 uniform a population element, the key
+  ``log w - log(-log u)`` (Gumbel's trick, in float32), and the `size` largest keys;
+- multinomial: one float64 uniform an experiment's draw, the category whose running sum of
+  pvals (in pvals' type) first exceeds it, the last category when none does. With pvals as a
+  list MXNet also fills ``len(pvals)`` uniforms more (its scratch space, then overwritten):
+  they are read and dropped, so the stream moves on as MXNet's does.
+"""
+import numpy as np
+
+from .mxnet_rng import SINGLE, canonical
+
+__all__ = ["choice_indices", "multinomial_counts"]
+
+
+def _float32_log(x):
+    # the correctly rounded float32 log (mxnet_rng._log's float32 rule): glibc's logf differs
+    # from it in about one value in 140, which can swap only keys a bit apart
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x.astype(np.float64)).astype(np.float32)
+
+
+def _running_sum_float32(w):
+    """float32 running sums of weights `w`, each step rounded as a C ``float`` accumulator
+    rounds ``acc += w[k]`` (in double for float64 weights, then stored)."""
+    if w.dtype == np.float32:
+        return np.cumsum(w, dtype=np.float32)  # numpy's accumulate is sequential
+    acc, out = np.float32(0), np.empty(len(w), np.float32)
+    for k, v in enumerate(w.tolist()):
+        acc = np.float32(float(acc) + v)
+        out[k] = acc
+    return out
+
+
+def _count_below(acc, u):
+    """For each u, how many of the running sums `acc` are below it (MXNet counts all of them:
+    with negative weights the sums need not be sorted)."""
+    if np.all(acc[1:] >= acc[:-1]):
+        return np.searchsorted(acc, u, side="left").astype(np.int64)
+    return (acc[None, :] < u[:, None]).sum(axis=1).astype(np.int64)
+
+
+def choice_indices(a, size, replace=True, weights=None):
+    """The indices ``_npi_choice`` draws from ``range(a)`` after the single stream's state.
+
+    Args:
+        a: the population's size (an int).
+        size: the output's shape (a tuple; () for one draw).
+        replace: whether an index may be drawn more than once.
+        weights: None for uniform draws; else a 1-D float32 or float64 array of `a` weights,
+            taken as they are (MXNet does not normalize them).
+
+    Returns:
+        int64 array of shape `size`.
+
+    Raises:
+        ValueError: `size` holds more draws than `a` without replacement.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.mxnet_discrete import choice_indices
+        mxnet_rng.seed(0)
+        choice_indices(4, (4,), replace=False).tolist()   # [0, 1, 2, 3]: all of it, in order
+    """
+    n_out = int(np.prod(size, dtype=np.int64))
+    if not replace and n_out > a:
+        raise ValueError(f"_npi_choice: size {tuple(size)} holds {n_out} draws, more than the "
+                         f"population of {a}, with replace=False")
+    tw = SINGLE.twister()
+    if weights is not None:
+        w = np.asarray(weights)
+        w = w if w.dtype in (np.float32, np.float64) else w.astype(np.float32)
+        u = canonical(tw.words(n_out if replace else a), np.float32)
+        if replace:
+            idx = _count_below(_running_sum_float32(w), u)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                # logf of each weight as a float (the kernel's argument type)
+                keys = -_float32_log(-_float32_log(u)) + _float32_log(w.astype(np.float32))
+            # the largest keys first; MXNet's std::sort leaves equal keys (zero weights) in
+            # an order of its own, here they keep the population's
+            idx = np.argsort(-keys, kind="stable")[:n_out]
+        return idx.astype(np.int64).reshape(size)
+    if replace:
+        return (tw.words(n_out) % np.uint64(a)).astype(np.int64).reshape(size)
+    m = min(n_out, a - n_out)
+    split = a - m
+    picks = (tw.words(m) % (np.arange(m, dtype=np.uint64) + np.uint64(split + 1))).tolist()
+    order = list(range(a))
+    for i, z in enumerate(picks):
+        if z < split:
+            order[z], order[i + split] = order[i + split], order[z]
+    kept = order[a - n_out:] if 2 * n_out < a else order[:n_out]
+    return np.array(kept, dtype=np.int64).reshape(size)
+
+
+def multinomial_counts(n, pvals, size, from_list):
+    """The counts ``_npi_multinomial`` draws: `n` draws an experiment over the categories of
+    probabilities `pvals`, for each experiment of `size`.
+
+    Args:
+        n: draws an experiment.
+        pvals: 1-D float array of the categories' probabilities, in the type MXNet computes
+            in (float64 for a list, the array's own type otherwise).
+        size: the experiments' shape (a tuple; () for one).
+        from_list: whether pvals came as a list (MXNet then reads ``len(pvals)`` uniforms
+            more and drops them).
+
+    Returns:
+        int64 array of shape ``size + (len(pvals),)``.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.mxnet_discrete import multinomial_counts
+        mxnet_rng.seed(0)
+        int(multinomial_counts(10, np.array([0.5, 0.5]), (), True).sum())   # 10
+    """
+    k = len(pvals)
+    shape = tuple(size) + (k,)
+    experiments = int(np.prod(size, dtype=np.int64))
+    if k == 0 or experiments == 0:
+        return np.zeros(shape, np.int64)
+    draws = experiments * n
+    u = SINGLE.uniform(draws + (k if from_list else 0), np.float64)[:draws]
+    acc = np.cumsum(pvals, dtype=pvals.dtype)  # sequential, in pvals' type, as the kernel
+    # the first running sum above each uniform (pvals are non-negative: the sums are sorted);
+    # none above: the last category
+    cat = np.minimum(np.searchsorted(acc, u.astype(pvals.dtype), side="right"), k - 1)
+    cell = np.repeat(np.arange(experiments) * k, n) + cat
+    return np.bincount(cell, minlength=experiments * k).astype(np.int64).reshape(shape)
