@@ -5,7 +5,8 @@ changes, normalisation, crops, flips, resizing and the colour augmentations that
 Images are HWC (or NHWC batches) except for `normalize`, which reads the CHW (NCHW) tensors
 `to_tensor` makes. Integer images saturate: a result is clipped to the dtype's range and
 truncated, as MXNet's colour kernels do (`resize` rounds, as OpenCV does). Random operators
-draw from gluonlite's generator (`mx.random.seed`).
+draw MXNet's numbers after `mx.random.seed` (its single stream, `mxnet_samplers`), once a
+call as MXNet does: the images of a batch share one flip, one factor, one jitter order.
 
 The colour operators reproduce MXNet 1.9.1's CPU kernels, including their quirks, so that the
 same factor gives the same numbers: `adjust_saturation`'s grey value is only the blue
@@ -15,7 +16,7 @@ is taken per image.
 import numpy as np
 
 from . import attrs as A
-from .random import generator
+from . import mxnet_samplers
 from .registry import ShapeError, register
 from .rules import keep_dtype
 
@@ -164,7 +165,9 @@ def _flip_vjp(which):
 
 def _random_flip_kernel(which):
     def kernel(p, rc, x):
-        flip = generator().random() < p.p
+        # MXNet keeps the image when its coin (p = 0.5) comes up true: one coin a call, so a
+        # batch is flipped whole; `p` is the probability of a flip
+        flip = not mxnet_samplers.single_coin(1.0 - p.p)
         return rc.xp.ascontiguousarray(rc.xp.flip(x, axis=_flip_axis(x, which))
                                        if flip else x)
     return kernel
@@ -589,13 +592,17 @@ def adjust_lighting(img, alpha):
 
 
 def _uniform(lo, hi):
-    return float(np.float32(generator().uniform(lo, hi)))
+    return float(mxnet_samplers.single_uniform32(lo, hi))
 
 
-def _random_enhance(fn):
+def _random_enhance(name, fn):
     def kernel(p, rc, x):
-        return _back(rc, _per_image(_as_host(rc, x),
-                                    lambda img: fn(img, _uniform(p.min_factor, p.max_factor))))
+        for key in ("min_factor", "max_factor"):
+            if p[key] < 0:
+                raise ValueError(f"{name}: {key} must be at least 0, got {p[key]}")
+        # one factor a call, as MXNet draws it: every image of a batch gets the same
+        factor = _uniform(p.min_factor, p.max_factor)
+        return _back(rc, _per_image(_as_host(rc, x), lambda img: fn(img, factor)))
     return kernel
 
 
@@ -610,24 +617,33 @@ _RANDOM = [("_image_random_brightness", adjust_brightness,
            ("_image_random_hue", adjust_hue,
             "Rotate the hue by 360 * a factor from U[min_factor, max_factor] degrees.")]
 for _name, _fn, _doc in _RANDOM:
-    _k = _random_enhance(_fn)
+    _k = _random_enhance(_name, _fn)
     _k.__doc__ = _doc
     register(_name, attrs=dict(_ENHANCE), shape=_same_image_shape(_name), dtype=keep_dtype,
              random=True)(_k)
 
 
-def _color_jitter_one(p, img):
-    gen = generator()
+def _color_jitter_steps(p):
+    """The adjustments of one call, in MXNet's order and with its factors: the four steps
+    shuffled (libstdc++'s std::shuffle of 0-3), a factor drawn for each step whose strength
+    is above 0 (brightness and contrast ``1.0 + u`` rounded from double, saturation
+    ``1.f + u`` in float, hue u itself)."""
+    steps = []
+    for step in mxnet_samplers.shuffle_order(4, True).tolist():
+        v = (p.brightness, p.contrast, p.saturation, p.hue)[step]
+        if v > 0:
+            u = mxnet_samplers.single_uniform32(-v, v)
+            factor = (np.float32(1.0 + float(u)) if step < 2 else
+                      np.float32(1) + u if step == 2 else u)
+            steps.append((step, float(factor)))
+    return steps
+
+
+def _color_jitter_one(steps, img):
     out = img
-    for step in gen.permutation(4):
-        if step == 0 and p.brightness > 0:
-            out = adjust_brightness(out, 1.0 + _uniform(-p.brightness, p.brightness))
-        elif step == 1 and p.contrast > 0:
-            out = adjust_contrast(out, 1.0 + _uniform(-p.contrast, p.contrast))
-        elif step == 2 and p.saturation > 0:
-            out = adjust_saturation(out, 1.0 + _uniform(-p.saturation, p.saturation))
-        elif step == 3 and p.hue > 0:
-            out = adjust_hue(out, _uniform(-p.hue, p.hue))
+    for step, factor in steps:
+        out = (adjust_brightness, adjust_contrast, adjust_saturation, adjust_hue)[step](out,
+                                                                                     factor)
     return out if out is not img else img.copy()
 
 
@@ -637,8 +653,10 @@ def _color_jitter_one(p, img):
           shape=_same_image_shape("random_color_jitter"), dtype=keep_dtype, random=True)
 def _random_color_jitter(p, rc, x):
     """Brightness, contrast, saturation and hue jitter in a random order, each by a factor
-    1 + U[-v, v] (hue: U[-hue, hue]); a 0 skips that adjustment."""
-    return _back(rc, _per_image(_as_host(rc, x), lambda img: _color_jitter_one(p, img)))
+    1 + U[-v, v] (hue: U[-hue, hue]); a 0 skips that adjustment. One order and one set of
+    factors a call, as MXNet draws them."""
+    steps = _color_jitter_steps(p)
+    return _back(rc, _per_image(_as_host(rc, x), lambda img: _color_jitter_one(steps, img)))
 
 
 @register("_image_adjust_lighting", attrs={"alpha": Floats()},
@@ -653,8 +671,7 @@ def _adjust_lighting(p, rc, x):
 @register("_image_random_lighting", attrs={"alpha_std": A.Float(0.05)},
           shape=_same_image_shape("random_lighting"), dtype=keep_dtype, random=True)
 def _random_lighting(p, rc, x):
-    """PCA lighting noise with coefficients drawn from N(0, alpha_std**2)."""
-    def one(img):
-        alpha = generator().normal(0.0, p.alpha_std, 3).astype(np.float32)
-        return adjust_lighting(img, alpha)
-    return _back(rc, _per_image(_as_host(rc, x), one))
+    """PCA lighting noise with coefficients drawn from N(0, alpha_std**2), three a call (one
+    C++ normal distribution's), as MXNet draws them."""
+    alpha = mxnet_samplers.single_normal32(3, 0.0, p.alpha_std)
+    return _back(rc, _per_image(_as_host(rc, x), lambda img: adjust_lighting(img, alpha)))

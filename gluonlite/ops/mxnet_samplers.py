@@ -5,8 +5,9 @@ compute them, so that a seeded program draws MXNet's numbers:
   mask, and the rejection samplers, gamma (`mxnet_gamma`), Poisson and the negative
   binomials, which step along MXNet's runs all at once (`_Lanes`);
 - over the single stream: `mx.np.random`'s uniform and normal, its samplers made from one
-  uniform each (exponential, rayleigh, weibull, pareto, power, logistic, gumbel) and
-  bernoulli.
+  uniform each (exponential, rayleigh, weibull, pareto, power, logistic, gumbel),
+  bernoulli and shuffle, and the single draws of one C++ distribution object that MXNet's
+  random image operators make (`single_coin`, `single_uniform32`, `single_normal32`).
 
 Each computes in the types MXNet's kernel does: the parameters in their own type (float32 for
 the operators whose parameters are attributes), the draws in the output's float type
@@ -21,7 +22,8 @@ from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
-           "np_from_uniform", "np_bernoulli", "np_gamma", "shuffle_order"]
+           "np_from_uniform", "np_bernoulli", "np_gamma", "shuffle_order", "single_coin",
+           "single_uniform32", "single_normal32"]
 
 
 def _out(v, dtype):
@@ -722,3 +724,67 @@ def shuffle_order(n, one_dim):
     for i, j in zip(steps, picks):
         order[i], order[j] = order[j], order[i]
     return np.array(order, dtype=np.int64)
+
+
+def single_coin(p=0.5):
+    """One draw of libstdc++'s ``std::bernoulli_distribution(p)`` on the single stream: True
+    when a float64 canonical uniform (two words) is below `p`. MXNet's random image flips
+    draw one a call.
+
+    Args:
+        p: the probability of True.
+
+    Returns:
+        bool.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        mxnet_samplers.single_coin(1.0)   # True: every uniform is below 1
+    """
+    return bool(SINGLE.uniform(1, np.float64)[0] < p)
+
+
+def single_uniform32(a, b):
+    """One draw of ``std::uniform_real_distribution<float>(a, b)`` on the single stream:
+    ``u * (b - a) + a`` in float32 from one word. MXNet's random image enhancements (and
+    each step of its color jitter) draw one a call.
+
+    Args:
+        a: the low end (a float32 attribute in MXNet).
+        b: the high end.
+
+    Returns:
+        numpy.float32.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        0.5 <= mxnet_samplers.single_uniform32(0.5, 1.5) < 1.5   # True
+    """
+    a, b = np.float32(a), np.float32(b)
+    return SINGLE.uniform(1, np.float32)[0] * (b - a) + a
+
+
+def single_normal32(n, mean, std):
+    """`n` draws of one ``std::normal_distribution<float>(mean, std)`` object on the single
+    stream: the polar method's pairs, both values of each (the second kept for the next
+    call), each scaled ``z * std + mean`` in float32. MXNet's random lighting draws 3 a call.
+
+    Args:
+        n: the number of draws.
+        mean: the mean.
+        std: the standard deviation.
+
+    Returns:
+        float32 array of `n` values.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        mxnet_samplers.single_normal32(3, 0.0, 0.1).shape   # (3,)
+    """
+    return SINGLE.normal(n, np.float32) * np.float32(std) + np.float32(mean)

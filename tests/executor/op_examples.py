@@ -209,7 +209,7 @@ def _own_table():
            ("_image_random_brightness", [img], {"min_factor": 0.5, "max_factor": 1.5}),
            ("_image_random_contrast", [img], {"min_factor": 0.5, "max_factor": 1.5}),
            ("_image_random_saturation", [img], {"min_factor": 0.5, "max_factor": 1.5}),
-           ("_image_random_hue", [img], {"min_factor": -0.2, "max_factor": 0.2}),
+           ("_image_random_hue", [img], {"min_factor": 0.8, "max_factor": 1.2}),
            ("_image_random_color_jitter", [img], {"brightness": 0.2, "contrast": 0.2,
                                                   "saturation": 0.2, "hue": 0.1}),
            ("_image_adjust_lighting", [img], {"alpha": (0.1, -0.2, 0.3)}),

@@ -69,7 +69,7 @@ SPECS = {
                                   ref=lambda x: x * F7 + x[..., 2:3] * 0.114 * (1 - F7)),
     "_image_random_hue": [C([HWC], {"min_factor": 0.0, "max_factor": 0.0},
                             ref=lambda x: x),
-                          C([HWC], {"min_factor": -0.2, "max_factor": 0.3})],
+                          C([HWC], {"min_factor": 0.8, "max_factor": 1.3})],
     "_image_random_color_jitter": [C([HWC], {"brightness": 0.0, "contrast": 0.0,
                                              "saturation": 0.0, "hue": 0.0}, ref=lambda x: x),
                                    C([HWC], {"brightness": 0.2, "contrast": 0.2,

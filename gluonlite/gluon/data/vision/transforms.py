@@ -538,7 +538,8 @@ class RandomSaturation(_RandomEnhance):
 
 
 class RandomHue(_RandomEnhance):
-    """Rotate the hue by 360 * U[-hue, hue] degrees.
+    """Rotate the hue by 360 * u degrees, u from U[max(0, 1 - hue), 1 + hue] as MXNet draws
+    it (a turn of 360 * (1 + d) degrees is one of 360 * d).
 
     Args:
         hue: the largest hue change, as a fraction of the full circle (>= 0).
@@ -559,7 +560,7 @@ class RandomHue(_RandomEnhance):
     _op = "random_hue"
 
     def __init__(self, hue):
-        super().__init__(-hue, hue)
+        super().__init__(max(0, 1 - hue), 1 + hue)
 
 
 class RandomColorJitter(HybridBlock):
