@@ -9,7 +9,6 @@ their own families (`detection`, `multibox`, `proposal`, `roi`, `deformable`), h
 Each operator is registered once with its forward, gradient, shape rule and MXNet's attribute
 names and defaults; the table `SIMPLE` at the end lists the elementwise ones.
 """
-import math
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from . import attrs as A
 from .registry import ShapeError, get, register
 from .rules import norm_axis, same_shape
 from .sparse.elementwise import QUADRATIC
-from .random import generator
+from . import mxnet_discrete
 
 
 def _same(p, ins):
@@ -674,23 +673,13 @@ register("_contrib_count_sketch", inputs=("data", "h", "s"), nondiff=("h", "s"),
           dtype=lambda p, ins: (ins, [np.dtype(np.int64)] * 2))
 def _unique_zipfian(p, rc):
     """_sample_unique_zipfian(range_max, shape=(batch, n)): per row, n distinct classes drawn
-    from the approximately Zipfian (log-uniform) distribution over [0, range_max), and how
-    many draws it took."""
-    g = generator()
+    from MXNet's approximately log-uniform distribution over [0, range_max) (a class is
+    ``lround(exp(u log range_max)) - 1``), and how many draws it took; MXNet's draws after a
+    seed (`mxnet_discrete.unique_zipfian`)."""
     rows, n = p.shape
     if n > p.range_max:
         raise MXNetValueError(f"_sample_unique_zipfian: cannot draw {n} distinct classes from "
                               f"range_max={p.range_max}")
-    out = np.zeros((rows, n), np.int64)
-    tries = np.zeros(rows, np.int64)
-    log_range = math.log(p.range_max + 1)
-    for r in range(rows):
-        seen = []
-        while len(seen) < n:
-            v = int(math.exp(g.uniform() * log_range)) - 1
-            tries[r] += 1
-            if v not in seen:
-                seen.append(v)
-        out[r] = seen
+    out, tries = mxnet_discrete.unique_zipfian(p.range_max, rows, n)
     return (out, tries) if rc.xp is np else (rc.xp.asarray(out), rc.xp.asarray(tries))
 

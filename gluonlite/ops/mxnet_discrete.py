@@ -1,8 +1,10 @@
-"""MXNet 1.9.1's discrete samplers of its NumPy dialect, `mx.np.random.choice` and
-`mx.np.random.multinomial`, computed as its CPU kernels compute them from the single stream
-(`mxnet_rng.SINGLE`), so that a seeded program draws MXNet's indices and counts.
+"""MXNet 1.9.1's discrete samplers, computed as its CPU kernels compute them, so that a
+seeded program draws MXNet's indices and counts: `mx.np.random.choice` and
+`mx.np.random.multinomial` from the single stream (`mxnet_rng.SINGLE`), and the unique
+Zipfian sampler (``_sample_unique_zipfian``, GluonNLP's log-uniform candidate sampler) from
+the parallel one (`mxnet_rng.PARALLEL`).
 
-The kernels, and what each reads from the stream:
+The kernels, and what each reads from its stream:
 
 - choice, uniform, with replacement: one 32-bit word a draw, the index ``word % a``;
 - choice, uniform, without replacement: ``m = min(size, a - size)`` words, then a partial
@@ -15,13 +17,18 @@ The kernels, and what each reads from the stream:
 - multinomial: one float64 uniform an experiment's draw, the category whose running sum of
   pvals (in pvals' type) first exceeds it, the last category when none does. With pvals as a
   list MXNet also fills ``len(pvals)`` uniforms more (its scratch space, then overwritten):
-  they are read and dropped, so the stream moves on as MXNet's does.
+  they are read and dropped, so the stream moves on as MXNet's does;
+- unique Zipfian: row r of a (rows, n) draw from twister ``r // ceil(rows / T)``, T = min(rows,
+  1024), one float64 uniform x (two words) a try, the class ``lround(exp(x log range_max)) - 1``,
+  tries until the row holds n distinct classes, in the order first drawn.
 """
+import math
+
 import numpy as np
 
-from .mxnet_rng import SINGLE, canonical
+from .mxnet_rng import PARALLEL, SINGLE, canonical
 
-__all__ = ["choice_indices", "multinomial_counts"]
+__all__ = ["choice_indices", "multinomial_counts", "unique_zipfian"]
 
 
 def _float32_log(x):
@@ -141,3 +148,59 @@ def multinomial_counts(n, pvals, size, from_list):
     cat = np.minimum(np.searchsorted(acc, u.astype(pvals.dtype), side="right"), k - 1)
     cell = np.repeat(np.arange(experiments) * k, n) + cat
     return np.bincount(cell, minlength=experiments * k).astype(np.int64).reshape(shape)
+
+
+def _zipf_row(tw, n, log_range):
+    """One row of `unique_zipfian` from twister `tw`: (its n classes, the tries taken)."""
+    classes, tries = np.empty(0, np.int64), 0
+    while len(classes) < n:
+        k = 2 * (n - len(classes)) + 16  # tries read ahead (repeats are rare but for small ranges)
+        words = tw.words(2 * k)
+        v = np.exp(canonical(words, np.float64) * log_range)
+        whole = np.floor(v)
+        value = (whole + (v - whole >= 0.5)).astype(np.int64) - 1  # lround, for v >= 1
+        _, first = np.unique(value, return_index=True)
+        new = np.zeros(k, bool)
+        new[first] = True
+        new &= ~np.isin(value, classes)
+        at = np.flatnonzero(new)[:n - len(classes)]
+        if len(at) == n - len(classes):  # done within this read: the rest goes back
+            used = int(at[-1]) + 1
+            tw.unread(words[2 * used:])
+        else:
+            used = k
+        classes = np.concatenate([classes, value[at]])
+        tries += used
+    return classes, tries
+
+
+def unique_zipfian(range_max, rows, n):
+    """``_sample_unique_zipfian``'s draw: for each of `rows` rows, `n` distinct classes of
+    ``range(range_max)`` from MXNet's approximately log-uniform distribution, and the tries
+    each row took.
+
+    Args:
+        range_max: the number of classes.
+        rows: the number of rows.
+        n: classes a row (at most `range_max`).
+
+    Returns:
+        (int64 array (rows, n), int64 array (rows,)).
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.mxnet_discrete import unique_zipfian
+        mxnet_rng.seed(0)
+        classes, tries = unique_zipfian(10, 2, 10)
+        sorted(classes[0].tolist()) == list(range(10))   # True: every class, once
+    """
+    out = np.zeros((rows, n), np.int64)
+    tries = np.zeros(rows, np.int64)
+    if rows <= 0 or n <= 0:
+        return out, tries
+    step = -(-rows // min(rows, 1024))
+    log_range = math.log(range_max)
+    for r in range(rows):
+        out[r], tries[r] = _zipf_row(PARALLEL.twister(r // step), n, log_range)
+    return out, tries

@@ -11,7 +11,6 @@ import numpy as np
 from ..base import MXNetValueError
 from . import attrs as A
 from . import mxnet_discrete, mxnet_samplers
-from .random import generator
 from .registry import register, ShapeError
 from .rules import broadcast_shapes, unbroadcast
 from ..util import is_np_default_dtype
@@ -38,11 +37,12 @@ def _host(x):
 
 
 class _Family:
-    """One sampler: its parameter names (each an attribute or an input), how a draw is made
-    from them, and the gradient of a draw with respect to each parameter."""
+    """One sampler: its parameter names (each an attribute or an input), MXNet's sampler
+    that draws from them (`mxnet_samplers`), and the gradient of a draw with respect to each
+    parameter."""
 
-    def __init__(self, name, params, draw, grads=None, check=None, extra=None, mxnet=None):
-        self.name, self.params, self.draw, self.grads = name, params, draw, grads
+    def __init__(self, name, params, grads=None, check=None, extra=None, *, mxnet):
+        self.name, self.params, self.grads = name, params, grads
         self.check, self.extra, self.mxnet = check, extra or {}, mxnet
 
     def inputs(self, p):
@@ -85,10 +85,7 @@ def _register(fam):
             fam.check(name, *vals)
         out = _out_shape(name, p, [v.shape for v in vals])
         dtype = np.dtype(p.get("dtype") or _default_float())
-        if fam.mxnet is not None:
-            return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
-        vals = [np.broadcast_to(v, out) for v in vals]
-        return rc.xp.asarray(np.asarray(fam.draw(generator(), out, *vals)).astype(dtype))
+        return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
 
     def vjp(p, rc, xs, ys, gys, need):
         vals = _values(fam, p, xs)
@@ -143,46 +140,37 @@ def _strictly_positive(*whats):
 _DT = {"dtype": A.Dtype(None)}
 
 _register(_Family("_npi_uniform", ("low", "high"),
-                  lambda r, s, lo, hi: r.uniform(lo, hi, s),
                   lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
                                      (y - lo) / np.where(hi == lo, 1, hi - lo)), extra=_DT,
                   mxnet=mxnet_samplers.np_uniform))
 _register(_Family("_npi_normal", ("loc", "scale"),
-                  lambda r, s, mu, sd: r.normal(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
                   check=_positive("scale"), extra=_DT, mxnet=mxnet_samplers.np_normal))
 _register(_Family("_npi_logistic", ("loc", "scale"),
-                  lambda r, s, mu, sd: r.logistic(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
                   check=_positive("scale"),
                   mxnet=mxnet_samplers.np_from_uniform("logistic")))
 _register(_Family("_npi_gumbel", ("loc", "scale"),
-                  lambda r, s, mu, sd: r.gumbel(mu, sd, s),
                   lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
                   check=_positive("scale"),
                   mxnet=mxnet_samplers.np_from_uniform("gumbel")))
 _register(_Family("_npi_exponential", ("scale",),
-                  lambda r, s, sc: r.exponential(sc, s),
                   lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale"),
                   mxnet=mxnet_samplers.np_from_uniform("exponential")))
 _register(_Family("_npi_rayleigh", ("scale",),
-                  lambda r, s, sc: r.rayleigh(sc, s),
                   lambda y, sc: (y / np.where(sc == 0, 1, sc),), check=_positive("scale"),
                   mxnet=mxnet_samplers.np_from_uniform("rayleigh")))
 _register(_Family("_npi_weibull", ("a",),
-                  lambda r, s, a: r.weibull(a, s),
                   lambda y, a: (-y * np.log(np.where(y > 0, y, 1)) / a,),
                   check=_strictly_positive("a"),
                   mxnet=mxnet_samplers.np_from_uniform("weibull")))
 _register(_Family("_npi_pareto", ("a",),
-                  lambda r, s, a: r.pareto(a, s),
                   lambda y, a: (-(y + 1) * np.log(y + 1) / a,), check=_strictly_positive("a"),
                   mxnet=mxnet_samplers.np_from_uniform("pareto")))
-_register(_Family("_npi_powerd", ("a",), lambda r, s, a: r.power(a, s),
+_register(_Family("_npi_powerd", ("a",),
                   check=_strictly_positive("a"),
                   mxnet=mxnet_samplers.np_from_uniform("powerd")))
 _register(_Family("_npi_gamma", ("shape", "scale"),
-                  lambda r, s, k, th: r.gamma(k, th, s),
                   check=_strictly_positive("shape", "scale"),
                   extra=_DT, mxnet=mxnet_samplers.np_gamma))
 
@@ -197,8 +185,8 @@ def _batch_n(name, base):
     return draw_shape
 
 
-def _register_n(name, params, draw, grads, mxnet=None):
-    fam = _Family(name, params, draw, grads, extra=_DT, mxnet=mxnet)
+def _register_n(name, params, grads, mxnet):
+    fam = _Family(name, params, grads, extra=_DT, mxnet=mxnet)
 
     def shape(p, ins):
         if any(s is None for s in ins):
@@ -211,10 +199,7 @@ def _register_n(name, params, draw, grads, mxnet=None):
         vals = _values(fam, p, xs)
         out = _batch_n(name, None)(p, [v.shape for v in vals])
         dtype = np.dtype(p.dtype or _default_float())
-        if mxnet is not None:
-            return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
-        vals = [np.broadcast_to(v, out) for v in vals]
-        return rc.xp.asarray(np.asarray(draw(generator(), out, *vals)).astype(dtype))
+        return rc.xp.asarray(_mxnet_draw(fam, p, xs, out, dtype))
 
     def vjp(p, rc, xs, ys, gys, need):
         vals = _values(fam, p, xs)
@@ -240,11 +225,11 @@ def _register_n(name, params, draw, grads, mxnet=None):
              vjp=vjp)(kernel)
 
 
-_register_n("_npi_uniform_n", ("low", "high"), lambda r, s, lo, hi: r.uniform(lo, hi, s),
+_register_n("_npi_uniform_n", ("low", "high"),
             lambda y, lo, hi: ((hi - y) / np.where(hi == lo, 1, hi - lo),
                                (y - lo) / np.where(hi == lo, 1, hi - lo)),
             mxnet=mxnet_samplers.np_uniform)
-_register_n("_npi_normal_n", ("loc", "scale"), lambda r, s, mu, sd: r.normal(mu, sd, s),
+_register_n("_npi_normal_n", ("loc", "scale"),
             lambda y, mu, sd: (np.ones_like(y), (y - mu) / np.where(sd == 0, 1, sd)),
             mxnet=mxnet_samplers.np_normal)
 

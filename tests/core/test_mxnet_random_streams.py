@@ -302,3 +302,16 @@ def test_random_image_operators_draw_once_a_call_and_refuse_negative_factors():
     assert len(np.unique(out)) == 1 and 20 <= out.flat[0] <= 180
     with pytest.raises(ValueError, match="min_factor must be at least 0, got -0.5"):
         mx.nd.image.random_hue(mx.nd.ones((2, 2, 3)), -0.5, 0.5)
+
+
+def test_unique_zipfian_rows_hold_distinct_classes_and_count_their_tries():
+    mx.random.seed(8)
+    classes, tries = mx.nd._internal._sample_unique_zipfian(50, shape=(40, 12))
+    c, t = classes.asnumpy(), tries.asnumpy()
+    assert c.shape == (40, 12) and t.shape == (40,)
+    assert all(len(set(row.tolist())) == 12 for row in c)
+    assert c.min() >= 0 and c.max() < 50 and (t >= 12).all()
+    # log-uniform: the small classes come far more often than the large ones
+    assert (c < 10).mean() > 2 * (c >= 40).mean()
+    with pytest.raises(ValueError, match="cannot draw 6 distinct classes from range_max=5"):
+        mx.nd._internal._sample_unique_zipfian(5, shape=(1, 6))
