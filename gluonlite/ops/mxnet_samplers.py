@@ -23,7 +23,7 @@ from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
            "np_from_uniform", "np_bernoulli", "np_gamma", "shuffle_order", "single_coin",
-           "single_uniform32", "single_normal32"]
+           "single_uniform32", "single_normal32", "rnn_dropout_scale"]
 
 
 def _out(v, dtype):
@@ -788,3 +788,30 @@ def single_normal32(n, mean, std):
         mxnet_samplers.single_normal32(3, 0.0, 0.1).shape   # (3,)
     """
     return SINGLE.normal(n, np.float32) * np.float32(std) + np.float32(mean)
+
+
+def rnn_dropout_scale(shape, p, dtype):
+    """The factors the fused RNN operator's native CPU kernel multiplies a layer's output by
+    in training (MXNet's oneDNN path, which its pip wheel takes for float32, has no dropout):
+    one float32 uniform u a value from the single stream, in the output's order, the value
+    dropped when ``u < p`` and the others scaled by ``1 / (1 - p)``.
+
+    Args:
+        shape: the layer output's shape, (T, N, D * H).
+        p: the dropout rate (a float32 attribute in MXNet).
+        dtype: the output's dtype.
+
+    Returns:
+        array of `dtype` and `shape`: 0 or ``1 / (1 - p)``.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_rng.seed(0)
+        m = mxnet_samplers.rnn_dropout_scale((2, 3, 4), 0.5, np.float32)
+        sorted(set(m.ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])   # True
+    """
+    p = np.float32(p)
+    keep = SINGLE.uniform(int(np.prod(shape)), np.float32) >= p
+    scale = np.dtype(dtype).type(1) / np.dtype(dtype).type(np.float32(1) - p)
+    return (keep * scale).astype(dtype).reshape(shape)

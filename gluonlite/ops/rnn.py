@@ -53,7 +53,7 @@ import numpy as np
 
 from . import attrs as A
 from .fast import Fast
-from .random import generator
+from . import mxnet_samplers
 from .registry import register
 from .rnn_device import RNN_DEVICE, UNPACKED_DEVICE
 from .rnn_fused import WORKSPACE, Workspace, rnn_kernel, rnn_vjp, unpacked_kernel, unpacked_vjp
@@ -202,8 +202,7 @@ def _reference(p, rc, data, views, state, cell, lengths):
             y = y * valid[:, :, None]
         drop = None
         if rc.is_train and p.p > 0 and layer < p.num_layers - 1:  # inverted dropout
-            keep = generator().random(y.shape) >= p.p
-            drop = xp.asarray((keep / (1.0 - p.p)).astype(y.dtype))
+            drop = xp.asarray(mxnet_samplers.rnn_dropout_scale(y.shape, p.p, y.dtype))
             y = y * drop
         drops.append(drop)
         x = y

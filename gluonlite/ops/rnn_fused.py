@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from .random import generator
+from . import mxnet_samplers
 from .rnn_gates import (constant, gru_grad_factors, lstm_gate_grads,
                         lstm_gates_doubled, lstm_grad_factors, lstm_numerators,
                         negate_projection, quiet, step_weight)
@@ -570,8 +570,7 @@ def _forward(p, rc, data, views, state, cell, lengths, keep, paths=HOST):
         if mask is not None:
             y = xp.multiply(y, mask.rows[:, :, None], out=_empty(xp, y.shape, y.dtype))
         if drop and layer < L - 1:
-            keep_mask = generator().random(y.shape) >= p.p
-            m = xp.asarray((keep_mask / (1.0 - p.p)).astype(y.dtype))
+            m = xp.asarray(mxnet_samplers.rnn_dropout_scale(y.shape, p.p, y.dtype))
             y = xp.multiply(y, m, out=_empty(xp, y.shape, y.dtype))
             drops.append(m)
         x = y
