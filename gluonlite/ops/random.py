@@ -12,9 +12,10 @@ _state = {"gen": np.random.default_rng(0), "seed": 0}
 
 def seed(n, device=False):
     """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling):
-    MXNet's own streams (`mxnet_rng`, which the uniform, normal and exponential samplers,
-    randint, Dropout and the initializers read, as MXNet's do) and numpy's Generator (the
-    other samplers).
+    MXNet's own streams (`mxnet_rng`, which every CPU sampler MXNet has reads here as there:
+    `nd.random`, `mx.np.random`, Dropout, the RNN layers' dropout, the random image
+    operators, the initializers) and numpy's Generator (the few others: rrelu's slopes, the
+    DGL graph samplers, draws for a gpu context).
 
     Args:
         n: the seed, any int: negative ones too, as MXNet takes them (numpy's ``default_rng``

@@ -194,14 +194,19 @@ class _Draws(gluon.data.Dataset):
         return 8
 
     def __getitem__(self, i):
-        return mx.nd.random.uniform(shape=(1,)).asnumpy()[0] + np.random.rand()
+        return np.array([mx.nd.random.uniform(shape=(1,)).asnumpy()[0],
+                         mx.np.random.uniform(size=(1,)).asnumpy()[0], np.random.rand()])
 
 
 def test_worker_processes_draw_different_random_numbers():
+    # each worker reseeds every stream (MXNet's parallel and single ones, numpy's global):
+    # a fork would otherwise hand each the same draws
     mx.random.seed(1)
     loader = gluon.data.DataLoader(_Draws(), batch_size=1, num_workers=4)
-    draws = [float(b.asnumpy()[0]) for b in loader]
-    assert len(set(draws)) == 8
+    draws = np.concatenate([b.asnumpy() for b in loader])
+    assert draws.shape == (8, 3)
+    for column in draws.T:
+        assert len(set(column.tolist())) == 8
 
 
 def _mxnet_d2l_gaps():

@@ -17,7 +17,7 @@ from .sampler import BatchSampler, RandomSampler, SequentialSampler
 from ... import ndarray as nd
 from ...context import Context
 from ...util import is_np_array
-from ...ops import random as _random
+from ...ops import mxnet_rng, random as _random
 # MXNet's internal loader pieces, which GluonCV and GluonNLP import from this module.
 from .worker_iter import (ForkingPickler, _MultiWorkerIter, _worker_fn,  # noqa: F401
                           _worker_initializer, _thread_worker_fn)
@@ -110,9 +110,12 @@ def _worker_loop(dataset, batchify_fn, conn, seed):
     # Ctrl-C is the parent's to handle: it terminates the workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a fork copies the random state: without a seed of its own, every worker would draw
-    # the same "random" augmentations
+    # the same "random" augmentations (as MXNet 1.9.1's workers do: which worker loads which
+    # batch is the pool's choice there, so no worker draws MXNet's numbers anyway)
+    words = seed.generate_state(2)
     _random._state["gen"] = np.random.default_rng(seed)
-    np.random.seed(seed.generate_state(1)[0])
+    np.random.seed(words[0])
+    mxnet_rng.seed(int(words[1]))
     while True:
         try:
             samples = conn.recv()
