@@ -229,39 +229,43 @@ class _Twisters:
     def normal(self, n, dtype):
         """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.
 
-        In rounds over every twister still short of values: each draws as many pairs as it
-        still needs (all of them are consumed: it needs at least that many more), and one
-        vectorized pass keeps the accepted pairs, in order, at the twister's next places."""
+        In rounds over every twister still short of values: each reads as many pairs as the
+        neediest still wants (more than its need: 4 pairs in 5 are kept), laid out one row a
+        twister; a twister keeps its first accepted pairs up to its need, in order, at its
+        run's next places, and hands back the words after the last pair it kept."""
         out = np.empty(n, dtype=dtype)
+        f = np.dtype(dtype).type
         per = 1 if np.dtype(dtype) == np.float32 else 2
-        pending = [(self.twister(i), s, e - s) for i, s, e in self.runs(n)]
-        while pending:
-            # enough pairs that nearly every twister is done in one pass (4 in 5 are kept);
-            # the words past a twister's last kept pair are handed back
-            need = np.array([k for _, _, k in pending])
-            ask = need + need // 3 + 8
-            words = [tw.words(2 * per * m) for (tw, _, _), m in zip(pending, ask.tolist())]
-            u = canonical(np.concatenate(words), dtype)
-            ok, _, ys = polar(u[0::2], u[1::2], dtype)
-            starts = np.cumsum(ask) - ask
-            cum = np.cumsum(ok)
-            before = np.concatenate([[0], cum[starts[1:] - 1]])
-            seg = np.repeat(np.arange(len(pending)), ask)
-            rank = cum - before[seg]  # an accepted pair's place among its twister's
-            take = (rank <= need[seg])[ok]
-            at = np.array([a for _, a, _ in pending])
-            out[(at[seg][ok] + rank[ok] - 1)[take]] = ys[take]
-            got = np.minimum(cum[starts + ask - 1] - before, need)
-            # a twister done hands back the words after its last pair used
-            last = np.searchsorted(cum, before + need)
-            short = []
-            for (tw, a, k), g, w, s, e in zip(pending, got.tolist(), words, starts.tolist(),
-                                              last.tolist()):
-                if g == k:
-                    tw.unread(w[2 * per * (e + 1 - s):])
-                else:
-                    short.append((tw, a + g, k - g))
-            pending = short
+        runs = self.runs(n)
+        tws = [self.twister(i) for i, _, _ in runs]
+        at = np.array([s for _, s, _ in runs], dtype=np.int64)
+        need = np.array([e - s for _, s, e in runs], dtype=np.int64)
+        live = np.arange(len(runs))
+        while len(live):
+            k = need[live]
+            width = int(k.max() + k.max() // 3 + 8)  # pairs a row
+            rows = np.stack([tws[t].words(2 * per * width) for t in live.tolist()])
+            u = canonical(rows.ravel(), dtype).reshape(len(live), 2 * width)
+            x = f(2) * u[:, 0::2] - f(1)
+            y = f(2) * u[:, 1::2] - f(1)
+            r2 = x * x + y * y
+            ok = (r2 <= 1) & (r2 != 0)
+            rank = np.cumsum(ok, axis=1)
+            keep = ok & (rank <= k[:, None])
+            r = r2[keep]
+            values = y[keep] * np.sqrt(f(-2) * _log(r) / r)
+            got = np.minimum(rank[:, -1], k)
+            # the kept values go to each row's run in order: row-major order is run order
+            dest = np.repeat(at[live] - np.cumsum(got) + got, got) + np.arange(got.sum())
+            out[dest] = values
+            done = got == k
+            last = np.argmax(rank >= k[:, None], axis=1)  # a done row's last kept pair
+            for row, t in enumerate(live.tolist()):
+                if done[row]:
+                    tws[t].unread(rows[row, 2 * per * (last[row] + 1):])
+            at[live] += got
+            need[live] -= got
+            live = live[~done]
         return out
 
     def state(self):
