@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
-__all__ = ["PARALLEL", "SINGLE", "seed", "canonical", "state", "set_state"]
+__all__ = ["PARALLEL", "SINGLE", "seed", "canonical", "state", "set_state", "standalone"]
 
 _MASK = 0xFFFFFFFF
 _SEED_SCALE = 127  # MXNet's seed multiplier (its `kRandMagic`)
@@ -385,3 +385,24 @@ def set_state(st):
     """
     PARALLEL.set_state(st[0])
     SINGLE.set_state(st[1])
+
+
+def standalone(s):
+    """A ``std::mt19937`` of its own, seeded with `s`, as an MXNet kernel makes one from a
+    word it drew (the DGL samplers make one per vertex): it reads words (``words(n)``, a
+    uint64 array) and takes back the ones read ahead (``unread``).
+
+    Args:
+        s: the seed (taken modulo 2**32).
+
+    Returns:
+        the twister.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng
+        mxnet_rng.standalone(5489).words(1)   # array([3499211612], dtype=uint64): mt19937's first
+    """
+    tw = _Twister()
+    tw.seed(int(s))
+    return tw

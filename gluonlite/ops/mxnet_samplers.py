@@ -23,7 +23,7 @@ from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
            "np_from_uniform", "np_bernoulli", "np_gamma", "shuffle_order", "single_coin",
-           "single_uniform32", "single_normal32", "rnn_dropout_scale"]
+           "single_uniform32", "single_normal32", "rnn_dropout_scale", "distinct_ints"]
 
 
 def _out(v, dtype):
@@ -815,3 +815,31 @@ def rnn_dropout_scale(shape, p, dtype):
     keep = SINGLE.uniform(int(np.prod(shape)), np.float32) >= p
     scale = np.dtype(dtype).type(1) / np.dtype(dtype).type(np.float32(1) - p)
     return (keep * scale).astype(dtype).reshape(shape)
+
+
+def distinct_ints(tw, size, num):
+    """`num` distinct integers of ``range(size)`` as MXNet's DGL sampler draws them: libstdc++'s
+    ``uniform_int_distribution`` on twister `tw` (`mxnet_rng.standalone`) until `num` are
+    distinct, sorted.
+
+    Args:
+        tw: the twister.
+        size: the range's size.
+        num: how many distinct ones (at most `size`).
+
+    Returns:
+        sorted int64 array of `num` values.
+
+    Example::
+
+        from gluonlite.ops import mxnet_rng, mxnet_samplers
+        mxnet_samplers.distinct_ints(mxnet_rng.standalone(1), 10, 10).tolist() == list(range(10))
+        # True
+    """
+    seen = set()
+    while len(seen) < num:
+        for v in _bounded(tw, [size] * max(num - len(seen), 4)).tolist():
+            seen.add(v)
+            if len(seen) == num:
+                break
+    return np.array(sorted(seen), dtype=np.int64)

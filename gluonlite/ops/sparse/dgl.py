@@ -28,10 +28,14 @@ The outputs are laid out by vertex id: the sorted vertices (then -1 up to max_nu
 then their count), the csr of the picked edges (row k: the edges of the k-th vertex, columns
 the original vertex ids, values the original edge ids), each vertex's probability
 (non-uniform) and the layer where the walk met it (-1 past the count). MXNet leaves the
-entries past the count unwritten; here they are -1 (0 for probabilities). The draws come
-from gluonlite's generator (``mx.random.seed``), not MXNet's; a vertex with at most
-`num_neighbor` neighbours keeps all of them in stored order, so nothing is random when no
-vertex has more.
+entries past the count unwritten; here they are -1 (0 for probabilities). The draws are
+MXNet's after ``mx.random.seed``: a call reads one word of the single stream, and every
+vertex draws from a twister of its own seeded with that word (so vertices of one degree
+draw the same positions, as in MXNet). MXNet adds the number of the OpenMP thread that
+samples a seed array to the word: 0 with one thread (and on the two-core machine the
+reference draws come from); where MXNet runs seed arrays on several threads, the arrays
+after the first draw other numbers there. A vertex with at most `num_neighbor` neighbours
+keeps all of them in stored order, so nothing is random when no vertex has more.
 
 Example::
 
@@ -39,12 +43,14 @@ Example::
                               np.array([0, 2, 3, 3])), shape=(3, 3))
     nd.contrib.edge_id(g, nd.array([0, 1, 2]), nd.array([2, 0, 0])).asnumpy()   # [ 2  3 -1]
 """
+import math
 import warnings
 
 import numpy as np
 
 from .. import attrs as A
-from ..random import generator
+from .. import mxnet_rng, mxnet_samplers
+from ..mxnet_rng import canonical
 from ..registry import ShapeError, register
 from .arrays import CSR, from_dense, host
 from .rule import StorageRule, stype_of
@@ -177,30 +183,61 @@ def _compact(g, vids, size, what_g, what_v):
                g.indptr[:size + 1].copy(), (size, size))
 
 
-def _pick_uniform(gen, cols, eids, k):
-    if len(cols) <= k:
+def _pick_uniform(seed, cols, eids, k):
+    """k of the neighbours, uniformly without replacement, in stored order, as MXNet draws
+    them: a twister seeded with the call's `seed` (every vertex's draw starts from it) picks
+    k distinct positions, or, when k is more than half of them, the ones to leave out."""
+    n = len(cols)
+    if n <= k:
         return cols, eids
-    at = np.sort(gen.choice(len(cols), k, replace=False))
+    tw = mxnet_rng.standalone(seed)
+    if n > 2 * k:
+        at = mxnet_samplers.distinct_ints(tw, n, k)
+    else:
+        at = np.setdiff1d(np.arange(n), mxnet_samplers.distinct_ints(tw, n, n - k))
     return cols[at], eids[at]
 
 
-def _pick_weighted(gen, cols, eids, k, weight):
-    """k of the neighbours drawn one at a time with chances in proportion to `weight` (those of
-    weight 0 only once the others are drawn); the columns and the edge ids come back each
-    sorted on its own, as MXNet 1.9.1 returns them."""
-    if len(cols) <= k:
+def _pick_weighted(seed, cols, eids, k, weight):
+    """k of the neighbours drawn one at a time with chances in proportion to `weight`, as
+    MXNet's sum tree draws them (float32 sums, one float32 uniform a draw from a twister
+    seeded with `seed`, a drawn leaf's weight taken off its path); the columns and the edge
+    ids come back each sorted on its own, as MXNet 1.9.1 returns them. Once the weights left
+    are 0, MXNet's tree walks past the neighbour list (it reads other memory); here the
+    neighbours not drawn yet follow in stored order."""
+    n = len(cols)
+    if n <= k:
         return cols, eids
-    w = weight[cols].astype(np.float64)
-    pos = np.flatnonzero(w > 0)
-    if len(pos) >= k:
-        at = gen.choice(pos, k, replace=False, p=w[pos] / w[pos].sum())
-    else:
-        zero = np.flatnonzero(w <= 0)
-        at = np.concatenate([pos, gen.choice(zero, k - len(pos), replace=False)])
+    depth = math.ceil(math.log2(n))
+    leaves = 1 << depth
+    tree = np.zeros(2 * leaves, np.float32)
+    tree[leaves:leaves + n] = weight[cols]
+    for level in range(depth - 1, -1, -1):
+        lo, hi = 1 << level, 1 << (level + 1)
+        tree[lo:hi] = tree[2 * lo:2 * hi:2] + tree[2 * lo + 1:2 * hi:2]
+    u = canonical(mxnet_rng.standalone(seed).words(k), np.float32)
+    drawn = []
+    for x in u.tolist():
+        xi = np.float32(tree[1] * np.float32(x))
+        node = 1
+        while node < leaves:
+            node <<= 1
+            if xi >= tree[node]:
+                xi = np.float32(xi - tree[node])
+                node += 1
+        leaf = node - leaves
+        if leaf >= n or leaf in drawn:
+            break
+        drawn.append(leaf)
+        w, node = tree[node], node
+        for _ in range(depth + 1):
+            tree[node] = np.float32(tree[node] - w)
+            node >>= 1
+    at = np.array(drawn + [i for i in range(n) if i not in drawn][:k - len(drawn)], np.int64)
     return np.sort(cols[at]), np.sort(eids[at])
 
 
-def _sample(g, seeds, prob, p, gen, what):
+def _sample(g, seeds, prob, p, seed, what):
     """One seed array's sample (see the module docstring): (vertex ids, csr, probabilities
     or None, layers)."""
     name = "dgl_csr_neighbor_" + ("uniform" if prob is None else "non_uniform") + "_sample"
@@ -220,9 +257,9 @@ def _sample(g, seeds, prob, p, gen, what):
             continue
         lo, hi = g.indptr[u], g.indptr[u + 1]
         if prob is None:
-            cols, eids = _pick_uniform(gen, g.indices[lo:hi], g.data[lo:hi], p.num_neighbor)
+            cols, eids = _pick_uniform(seed, g.indices[lo:hi], g.data[lo:hi], p.num_neighbor)
         else:
-            cols, eids = _pick_weighted(gen, g.indices[lo:hi], g.data[lo:hi], p.num_neighbor,
+            cols, eids = _pick_weighted(seed, g.indices[lo:hi], g.data[lo:hi], p.num_neighbor,
                                         prob)
         picked[u] = (cols, eids)
         for v in cols.tolist():
@@ -309,13 +346,17 @@ def _sampler_rules(name, first):
 
 
 def _sampler_kernel(first):
-    def run(p, gen, graph, *rest):
+    def run(p, graph, *rest):
         prob = None if first == 1 else np.asarray(rest[0])
         if prob is not None and not np.all(np.isfinite(prob) & (prob >= 0)):
             bad = prob[~(np.isfinite(prob) & (prob >= 0))][0]
             raise MXNetValueError("dgl_csr_neighbor_non_uniform_sample: probability must hold "
                                   f"finite numbers >= 0 (chances in proportion), got {bad}")
-        outs = [_sample(graph, s, prob, p, gen, f"seed_arrays{k}")
+        # one word of the single stream a call seeds every seed array's draws (MXNet adds
+        # the number of the OpenMP thread sampling an array: 0 with one thread, and on the
+        # two-core machine its fixture comes from)
+        seed = int(mxnet_rng.SINGLE.twister().words(1)[0])
+        outs = [_sample(graph, s, prob, p, seed, f"seed_arrays{k}")
                 for k, s in enumerate(rest[first - 1:])]
         groups = list(zip(*outs))
         if prob is None:
@@ -402,7 +443,7 @@ def _adjacency_dtype(p, ins):
 # ---- registration ---------------------------------------------------------------------------
 def _register(name, run, *, inputs, graphs, shape, dtype, stypes, doc, params=None,
               **keywords):
-    """Register `name` from `run(p, gen, *inputs)`, its meaning on raw inputs (csr parts for
+    """Register `name` from `run(p, *inputs)`, its meaning on raw inputs (csr parts for
     the graph inputs, host numpy arrays for the others), returning its outputs (`CSR` or
     numpy). `inputs`: the input names, or ``num_args -> names`` for a variadic operator;
     `graphs(p)`: the input positions that are graphs; `stypes(p, in_stypes)`: the outputs'
@@ -445,13 +486,13 @@ def _register(name, run, *, inputs, graphs, shape, dtype, stypes, doc, params=No
         check_storage(p, [stype_of(x) for x in xs])
         shape(p, [tuple(x.shape) for x in xs])
         dtype(p, [np.dtype(x.dtype) for x in xs])
-        outs = run(p, generator(), *[x if stype_of(x) == "csr" else host(x) for x in xs])
+        outs = run(p, *[x if stype_of(x) == "csr" else host(x) for x in xs])
         return tuple(o if o.__class__ is CSR else rc.xp.asarray(o) for o in outs)
 
     def dense_kernel(p, rc, *xs):
         where = set(graphs(p))
-        outs = run(p, generator(), *[from_dense(host(x), "csr") if k in where else host(x)
-                                     for k, x in enumerate(xs)])
+        outs = run(p, *[from_dense(host(x), "csr") if k in where else host(x)
+                        for k, x in enumerate(xs)])
         outs = tuple(rc.xp.asarray(o.dense() if o.__class__ is CSR else o) for o in outs)
         return outs[0] if len(outs) == 1 else outs
 
@@ -466,7 +507,7 @@ def _register(name, run, *, inputs, graphs, shape, dtype, stypes, doc, params=No
 
 
 _register(
-    "_contrib_edge_id", lambda p, gen, g, u, v: (_edge_id(g, u, v),),
+    "_contrib_edge_id", lambda p, g, u, v: (_edge_id(g, u, v),),
     inputs=("data", "u", "v"), graphs=lambda p: (0,), shape=_edge_id_shape,
     dtype=lambda p, ins: (ins, [ins[0]]), stypes=lambda p, ins: ["default"],
     doc="""edge_id(data, u, v): the id of each edge u[i] -> v[i] of the graph `data` (a csr
@@ -474,14 +515,14 @@ _register(
     Same length as u, data's dtype.""")
 
 _register(
-    "_contrib_dgl_adjacency", lambda p, gen, g: (_adjacency(g),),
+    "_contrib_dgl_adjacency", lambda p, g: (_adjacency(g),),
     inputs=("data",), graphs=lambda p: (0,), shape=_adjacency_shape, dtype=_adjacency_dtype,
     stypes=lambda p, ins: ["csr"],
     doc="""dgl_adjacency(data): the adjacency matrix of the graph `data` (an int64 csr matrix of
     edge ids): the same edges, each of value 1, float32, csr.""")
 
 
-def _subgraph_run(p, gen, g, *varrays):
+def _subgraph_run(p, g, *varrays):
     subs = [_subgraph(g, v, f"varray{k}") for k, v in enumerate(varrays)]
     return tuple(s[0] for s in subs) + (tuple(s[1] for s in subs) if p.return_mapping else ())
 
@@ -501,7 +542,7 @@ _register(
     edges' ids in `graph`.""")
 
 
-def _compact_run(p, gen, *xs):
+def _compact_run(p, *xs):
     n = p.num_args // 2
     outs = tuple(_compact(xs[k], xs[n + k], p.graph_sizes[k], f"graph{k}", f"varray{k}")
                  for k in range(n))
