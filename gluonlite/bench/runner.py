@@ -228,7 +228,8 @@ def run_case(case, warmup, test, seed=0, progress=None, floors=()):
         case: a dict from `matrix.expand`.
         warmup: untimed rounds.
         test: timed rounds, or 'auto:SECONDS' (see `time_rounds`).
-        seed: seeds gluonlite's and numpy's generators before building.
+        seed: seeds gluonlite's random streams and numpy's global generator before
+            building.
         progress: optional callable(rounds_done).
         floors: floor impls ('floor-step', 'floor-fused') to time in the same rounds as
             the case (`time_interleaved`), at its size.

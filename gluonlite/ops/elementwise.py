@@ -8,13 +8,12 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
-from . import gelu_fast, normal_cdf
+from . import gelu_fast, mxnet_samplers, normal_cdf
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .relu_fast import max_zero
 from .rules import same_binary_shape, same_shape, broadcast_rule, unbroadcast, keep_dtype
 from .sparse import elementwise as sparse
-from .random import generator
 
 try:  # scipy's expit is a single fast ufunc on numpy arrays
     from scipy.special import expit as _expit
@@ -528,8 +527,12 @@ def _leaky_fwd(p, rc, x, gamma=None):
         return (0.5 * x * (1 + _erf(xp, x / _SQRT2))).astype(x.dtype, copy=False)
     if p.act_type == "rrelu":
         if rc.is_train:
-            u = generator().uniform(p.lower_bound, p.upper_bound, x.shape)
-            slope = xp.asarray(u.astype(x.dtype))
+            # as MXNet's kernel draws them (its CPU build crashes before: it asks for no
+            # generator): U[0, 1) from the parallel stream, scaled in the data's type
+            d = np.dtype(x.dtype).type
+            u = mxnet_samplers.uniform(d(0), d(1), x.shape, x.dtype)
+            slope = xp.asarray((u * d(np.float32(p.upper_bound) - np.float32(p.lower_bound))
+                                + d(p.lower_bound)).astype(x.dtype, copy=False))
         else:
             slope = xp.full(x.shape, (p.lower_bound + p.upper_bound) / 2, dtype=x.dtype)
         mask = xp.where(x > 0, t(1), slope)

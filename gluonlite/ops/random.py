@@ -1,5 +1,6 @@
-"""The random-number state shared by every random operator (the samplers are in `samplers`),
-and the creation operators (zeros, ones, full, arange)."""
+"""The random-number state shared by every random operator (the samplers are in `samplers`,
+their draws from MXNet's streams in `mxnet_rng`), and the creation operators (zeros, ones,
+full, arange)."""
 import numpy as np
 
 from . import attrs as A
@@ -7,64 +8,44 @@ from . import mxnet_rng
 from .fast import Fast
 from .registry import register
 
-_state = {"gen": np.random.default_rng(0), "seed": 0}
+_state = {"seed": 0}  # the last seed, from which DataLoader workers derive their own
 
 
 def seed(n, device=False):
-    """Reseed every random draw of gluonlite (operators, initializers, Dropout, shuffling):
-    MXNet's own streams (`mxnet_rng`, which every CPU sampler MXNet has reads here as there:
-    `nd.random`, `mx.np.random`, Dropout, the RNN layers' dropout, the random image
-    operators, the initializers) and numpy's Generator (the few others: rrelu's slopes, the
-    DGL graph samplers, draws for a gpu context).
+    """Reseed every random draw of gluonlite: MXNet's own streams (`mxnet_rng`), which every
+    sampler reads here as in MXNet (`nd.random`, `mx.np.random`, Dropout, the RNN layers'
+    dropout, rrelu, the random image operators, the DGL samplers, the initializers; draws
+    for a gpu context are made on the host and copied).
 
     Args:
-        n: the seed, any int: negative ones too, as MXNet takes them (numpy's ``default_rng``
-            takes non-negative ones, so n is taken modulo 2**64: each seed its own stream).
+        n: the seed, any int: negative ones too, as MXNet takes them (modulo 2**32).
         device: True when MXNet's caller named one device (`mxnet_rng.seed`'s `device`).
 
     Example::
 
-        from gluonlite.ops.random import generator, seed
-        state = generator().bit_generator.state
-        seed(1); a = generator().random()
-        seed(1); b = generator().random()
-        a == b                      # True
-        generator().bit_generator.state = state     # restore the draws
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.random import seed
+        seed(1); a = mxnet_rng.PARALLEL.uniform(2, np.float32)
+        seed(1); b = mxnet_rng.PARALLEL.uniform(2, np.float32)
+        bool((a == b).all())        # True
     """
-    key = int(n) % (1 << 64)
-    _state["gen"] = np.random.default_rng(key)
-    _state["seed"] = int(n)
+    _state["seed"] = int(n) & 0xFFFFFFFF  # as MXNet takes it (a negative one too)
     mxnet_rng.seed(n, device)
-    try:
-        import cupy
-        cupy.random.seed(key)
-    except Exception:  # no GPU backend: nothing else to seed
-        pass
-
-
-def generator():
-    """The numpy Generator behind every draw (draws for gpu arrays are made here and copied).
-
-    Example::
-
-        from gluonlite.ops.random import generator
-        x = generator().random(3)   # three floats in [0, 1)
-    """
-    return _state["gen"]
 
 
 def state():
-    """Where every random draw stands (numpy's Generator and MXNet's streams), for
-    `set_state`: an executor replays a forward's draws with them.
+    """Where every random draw stands (MXNet's streams), for `set_state`: an executor replays
+    a forward's draws with them.
 
     Example::
 
-        from gluonlite.ops.random import generator, set_state, state
-        s = state(); a = generator().random()
-        set_state(s); b = generator().random()
-        a == b                      # True
+        from gluonlite.ops import mxnet_rng
+        from gluonlite.ops.random import set_state, state
+        s = state(); a = mxnet_rng.SINGLE.uniform(2, np.float32)
+        set_state(s); b = mxnet_rng.SINGLE.uniform(2, np.float32)
+        bool((a == b).all())        # True
     """
-    return generator().bit_generator.state, mxnet_rng.state()
+    return mxnet_rng.state()
 
 
 def set_state(st):
@@ -78,8 +59,7 @@ def set_state(st):
         from gluonlite.ops.random import set_state, state
         set_state(state())   # a no-op
     """
-    generator().bit_generator.state = st[0]
-    mxnet_rng.set_state(st[1])
+    mxnet_rng.set_state(st)
 
 
 # MXNet's order (positional arguments bind in it): shape, ctx, dtype.

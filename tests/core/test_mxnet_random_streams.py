@@ -350,3 +350,24 @@ def test_rnn_dropout_gradient_matches_finite_differences(cell):
         down[idx] -= eps
         fd = (loss(up)[0] - loss(down)[0]) / (2 * eps)
         np.testing.assert_allclose(grad[idx], fd, rtol=1e-6, atol=1e-8)
+
+
+def test_rrelu_draws_its_slopes_from_the_parallel_stream():
+    # MXNet's kernel (its CPU build crashes before running it): U[0, 1) from the parallel
+    # stream, scaled to [lower, upper) in the data's type; the gradient is the slope
+    x = mx.nd.array(-np.arange(1.0, 301.0).reshape(3, 100))
+    x.attach_grad()
+    mx.random.seed(6)
+    with mx.autograd.record(train_mode=True):
+        y = mx.nd.LeakyReLU(x, act_type="rrelu", lower_bound=0.1, upper_bound=0.4)
+    y.backward()
+    slope = (y / x).asnumpy()
+    mx.random.seed(6)
+    u = mx.nd.random.uniform(0, 1, shape=(3, 100)).asnumpy()
+    want = u * np.float32(np.float32(0.4) - np.float32(0.1)) + np.float32(0.1)
+    np.testing.assert_allclose(slope, want, rtol=1e-6)
+    np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-6)
+    assert 0.1 <= slope.min() and slope.max() < 0.4
+    with mx.autograd.record(train_mode=False):
+        z = mx.nd.LeakyReLU(x, act_type="rrelu", lower_bound=0.1, upper_bound=0.4)
+    np.testing.assert_allclose((z / x).asnumpy(), 0.25, rtol=1e-6)

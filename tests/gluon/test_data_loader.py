@@ -207,6 +207,8 @@ def test_worker_processes_draw_different_random_numbers():
     assert draws.shape == (8, 3)
     for column in draws.T:
         assert len(set(column.tolist())) == 8
+    mx.random.seed(-3)  # a negative seed too (MXNet takes it modulo 2**32)
+    assert len(list(gluon.data.DataLoader(_Draws(), batch_size=4, num_workers=2))) == 2
 
 
 def _mxnet_d2l_gaps():

@@ -113,7 +113,6 @@ def _worker_loop(dataset, batchify_fn, conn, seed):
     # the same "random" augmentations (as MXNet 1.9.1's workers do: which worker loads which
     # batch is the pool's choice there, so no worker draws MXNet's numbers anyway)
     words = seed.generate_state(2)
-    _random._state["gen"] = np.random.default_rng(seed)
     np.random.seed(words[0])
     mxnet_rng.seed(int(words[1]))
     while True:

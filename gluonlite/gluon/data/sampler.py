@@ -64,7 +64,7 @@ class RandomSampler(Sampler):
         self._length = length
 
     def __iter__(self):
-        # numpy's global state, not gluonlite's generator: MXNet's loaders shuffle with
+        # numpy's global state, not MXNet's streams: MXNet's loaders shuffle with
         # numpy.random.shuffle, so code that seeds numpy expects that order.
         indices = np.arange(self._length)
         np.random.shuffle(indices)
