@@ -26,16 +26,9 @@ import math
 
 import numpy as np
 
-from .mxnet_rng import PARALLEL, SINGLE, canonical
+from .mxnet_rng import PARALLEL, SINGLE, _log, canonical
 
 __all__ = ["choice_indices", "multinomial_counts", "unique_zipfian"]
-
-
-def _float32_log(x):
-    # the correctly rounded float32 log (mxnet_rng._log's float32 rule): glibc's logf differs
-    # from it in about one value in 140, which can swap only keys a bit apart
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(x.astype(np.float64)).astype(np.float32)
 
 
 def _running_sum_float32(w):
@@ -93,9 +86,10 @@ def choice_indices(a, size, replace=True, weights=None):
         if replace:
             idx = _count_below(_running_sum_float32(w), u)
         else:
+            # float32 logarithms, correctly rounded (glibc's logf differs in about one value
+            # in 140, which can swap only keys a bit apart); logf of each weight as a float
             with np.errstate(divide="ignore", invalid="ignore"):
-                # logf of each weight as a float (the kernel's argument type)
-                keys = -_float32_log(-_float32_log(u)) + _float32_log(w.astype(np.float32))
+                keys = -_log(-_log(u)) + _log(w.astype(np.float32))
             # the largest keys first; MXNet's std::sort leaves equal keys (zero weights) in
             # an order of its own, here they keep the population's
             idx = np.argsort(-keys, kind="stable")[:n_out]

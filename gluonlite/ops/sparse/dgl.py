@@ -229,7 +229,7 @@ def _pick_weighted(seed, cols, eids, k, weight):
         if leaf >= n or leaf in drawn:
             break
         drawn.append(leaf)
-        w, node = tree[node], node
+        w = tree[node]
         for _ in range(depth + 1):
             tree[node] = np.float32(tree[node] - w)
             node >>= 1
