@@ -581,8 +581,8 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
         An `mx.np.ndarray` of `size`: int64 indices for an int `a`, else elements of `a`.
 
     Raises:
-        ValueError: more draws than elements with replace=False, or p of another length
-            than the population.
+        ValueError: more draws than elements with replace=False, p of another length than
+            the population, or an empty (or negative) population to draw from.
 
     Example::
 

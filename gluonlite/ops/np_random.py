@@ -329,7 +329,11 @@ def _np_choice(p, rc, *xs):
         raise MXNetValueError(f"_npi_choice: p holds {weights.size} probabilities for a "
                               f"population of {n}")
     size = tuple(p.size or ())
-    if not p.replace and int(np.prod(size, dtype=np.int64)) > n:
+    draws = int(np.prod(size, dtype=np.int64))
+    if n < 0 or (n == 0 and draws > 0):
+        raise MXNetValueError(f"_npi_choice: a must be at least 1 to draw from (0 only for no "
+                              f"draws), got {n}")
+    if not p.replace and draws > n:
         raise MXNetValueError("_npi_choice: cannot take a larger sample than population when "
                               "replace=False")
     idx = mxnet_discrete.choice_indices(n, size, p.replace, None if weights is None

@@ -289,6 +289,11 @@ def test_choice_and_multinomial_draw_their_distributions():
 def test_choice_and_multinomial_refuse_bad_arguments_naming_them():
     with pytest.raises(ValueError, match="larger sample than population"):
         mx.np.random.choice(5, size=(6,), replace=False)
+    with pytest.raises(ValueError, match="a must be at least 1 to draw from .*got 0"):
+        mx.np.random.choice(0, size=(2,))
+    with pytest.raises(ValueError, match="a must be at least 1 to draw from .*got -1"):
+        mx.np.random.choice(-1)
+    assert mx.np.random.choice(0, size=(0,)).shape == (0,)
     with pytest.raises(ValueError, match="p holds 3 probabilities for a population of 5"):
         mx.np.random.choice(5, size=(2,), p=mx.np.array([0.2, 0.3, 0.5]))
     with pytest.raises(ValueError, match=r"pvals must be 1-D, got shape \(1, 2\)"):
