@@ -165,6 +165,9 @@ def _flip_vjp(which):
 
 def _random_flip_kernel(which):
     def kernel(p, rc, x):
+        if not 0 <= p.p <= 1:
+            raise ValueError(f"random_flip: p (the chance of a flip) must be in [0, 1], "
+                             f"got {p.p}")
         # MXNet keeps the image when its coin (p = 0.5) comes up true: one coin a call, so a
         # batch is flipped whole; `p` is the probability of a flip
         flip = not mxnet_samplers.single_coin(1.0 - p.p)

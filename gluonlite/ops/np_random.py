@@ -295,7 +295,7 @@ def _np_multinomial(p, rc, *xs):
         pv = pv if pv.dtype.kind == "f" else pv.astype(np.float64)
     else:
         pv = np.asarray(p.pvals, np.float64)
-    if np.any(pv < 0) or pv.astype(np.float64).sum() > 1 + 1e-5:
+    if not np.all(pv >= 0) or pv.astype(np.float64).sum() > 1 + 1e-5:  # NaN fails too
         raise MXNetValueError("_npi_multinomial: pvals must be non-negative and sum to 1 at "
                               "most")
     counts = mxnet_discrete.multinomial_counts(p.n, pv, tuple(p.size or ()), not xs)

@@ -300,6 +300,8 @@ def test_choice_and_multinomial_refuse_bad_arguments_naming_them():
         mx.np.random.multinomial(5, mx.np.array([[0.5, 0.5]]))
     with pytest.raises(ValueError, match="sum to 1 at most"):
         mx.np.random.multinomial(5, [0.7, 0.5])
+    with pytest.raises(ValueError, match="non-negative"):
+        mx.np.random.multinomial(5, mx.np.array([0.5, float("nan")]))
 
 
 def test_random_image_operators_draw_once_a_call_and_refuse_negative_factors():
@@ -310,6 +312,8 @@ def test_random_image_operators_draw_once_a_call_and_refuse_negative_factors():
     assert len(np.unique(out)) == 1 and 20 <= out.flat[0] <= 180
     with pytest.raises(ValueError, match="min_factor must be at least 0, got -0.5"):
         mx.nd.image.random_hue(mx.nd.ones((2, 2, 3)), -0.5, 0.5)
+    with pytest.raises(ValueError, match=r"p \(the chance of a flip\) must be in \[0, 1\]"):
+        mx.nd.image.random_flip_left_right(mx.nd.ones((2, 2, 3)), p=1.5)
 
 
 def test_unique_zipfian_rows_hold_distinct_classes_and_count_their_tries():
