@@ -76,8 +76,8 @@ def choice_indices(a, size, replace=True, weights=None):
     """
     n_out = int(np.prod(size, dtype=np.int64))
     if not replace and n_out > a:
-        raise ValueError(f"_npi_choice: size {tuple(size)} holds {n_out} draws, more than the "
-                         f"population of {a}, with replace=False")
+        raise ValueError(f"_npi_choice: cannot take a larger sample than the population with "
+                         f"replace=False: size {tuple(size)} holds {n_out} draws, a is {a}")
     tw = SINGLE.twister()
     if weights is not None:
         w = np.asarray(weights)

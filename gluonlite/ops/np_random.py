@@ -284,8 +284,8 @@ def _np_multinomial(p, rc, *xs):
     of probabilities pvals (int64, shape size + (k,)), MXNet's (`mxnet_discrete`).
 
     Raises:
-        ValueError: pvals as an array of more than one axis, a negative probability, or
-            probabilities summing to more than 1.
+        ValueError: pvals as an array of more than one axis, a negative or NaN probability,
+            or probabilities summing to more than 1.
     """
     if xs:
         pv = np.asarray(_host(xs[0]))
@@ -333,9 +333,6 @@ def _np_choice(p, rc, *xs):
     if n < 0 or (n == 0 and draws > 0):
         raise MXNetValueError(f"_npi_choice: a must be at least 1 to draw from (0 only for no "
                               f"draws), got {n}")
-    if not p.replace and draws > n:
-        raise MXNetValueError("_npi_choice: cannot take a larger sample than population when "
-                              "replace=False")
     idx = mxnet_discrete.choice_indices(n, size, p.replace, None if weights is None
                                         else weights.ravel())
     return rc.xp.asarray(idx)
