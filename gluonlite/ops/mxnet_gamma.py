@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .mxnet_rng import PARALLEL, _log, canonical
+from .mxnet_rng import PARALLEL, _mult, _points, canonical
 
 __all__ = ["gamma_values", "constants", "accept", "below_one"]
 
@@ -124,15 +124,11 @@ class _Window:
             pairs = np.stack([w[:, :-1], w[:, 1:]], axis=-1)
             u = canonical(pairs.ravel(), np.float64).reshape(w.shape[0], -1)
         self.u = u
-        f = np.dtype(ftype).type
         n_pair = u.shape[1] - per  # the pair at p reads the uniforms at p and p + per
-        x = f(2) * u[:, :n_pair] - f(1)
-        y = f(2) * u[:, per:per + n_pair] - f(1)
-        r2 = x * x + y * y
-        ok = (r2 <= 1) & (r2 != 0)
+        _, y, r2, ok = _points(u[:, :n_pair], u[:, per:per + n_pair], ftype)
         # the normal and log(1 - u) are needed where attempts land only (`normal_at`,
         # `log1m_at`): a few values a lane, against a whole window of positions
-        self.y, self.r2, self.f = y, r2, f
+        self.y, self.r2, self.ok = y, r2, ok
         # the next accepted pair at or after p: attempts step by a pair's words (2 per)
         big = np.iinfo(np.int64).max // 2
         idx = np.where(ok, np.arange(n_pair), big)
@@ -155,11 +151,10 @@ class _Window:
     def normal_at(self, lanes, q):
         """The normal y * sqrt(-2 log r2 / r2) of the accepted pairs at positions `q` of
         `lanes` (arrays of one shape), computed as `mxnet_rng.polar` computes it."""
-        y, r = self.y[lanes, q], self.r2[lanes, q]
+        r = self.r2[lanes, q]
         # a position past the last accepted pair gathers a rejected one: any finite value
         # (it is never kept)
-        r = np.where((r <= 1) & (r != 0), r, self.f(0.5))
-        return y * np.sqrt(self.f(-2) * _log(r.ravel()).reshape(r.shape) / r)
+        return self.y[lanes, q] * _mult(np.where(self.ok[lanes, q], r, r.dtype.type(0.5)))
 
     def log1m_at(self, lanes, q):
         """``log(1 - u)`` in double of the uniforms at positions `q` of `lanes`."""

@@ -163,25 +163,37 @@ def polar(u1, u2, dtype):
                            np.float32)
         ok.tolist()   # [True, False]: (0, 0.5) is inside the circle, (0.8, 0.98) outside
     """
+    x, y, r2, ok = _points(u1, u2, dtype)
+    mult = _mult(r2[ok])
+    return ok, x[ok] * mult, y[ok] * mult
+
+
+def _points(u1, u2, dtype):
+    """The polar method's points of uniform pairs (arrays of one shape), in `dtype`:
+    (x, y, r2, accepted mask)."""
     f = np.dtype(dtype).type
     # libstdc++ computes 2u - 1 in double and rounds it to the result type once; 2u is
     # exact, so one subtraction in that type rounds the same
     x = f(2) * u1.astype(dtype, copy=False) - f(1)
     y = f(2) * u2.astype(dtype, copy=False) - f(1)
     r2 = x * x + y * y
-    ok = (r2 <= 1) & (r2 != 0)
-    x, y, r = x[ok], y[ok], r2[ok]
-    mult = np.sqrt(f(-2) * _log(r) / r)
-    return ok, x * mult, y * mult
+    return x, y, r2, (r2 <= 1) & (r2 != 0)
+
+
+def _mult(r2):
+    """``sqrt(-2 log r2 / r2)`` of accepted points' `r2`, in its type: a normal is x or y
+    times it."""
+    return np.sqrt(r2.dtype.type(-2) * _log(r2) / r2)
 
 
 def _log(r):
     """The natural logarithm as MXNet's C library computes it, to its last bit where that can
     be had: in float64 the C library's own (Python's `math.log`; numpy's vectorized log is
     off by one bit in up to a fifth of values on some numpy builds), in float32 the correctly
-    rounded value (glibc's `logf` is not: it differs in about 1 value in 140)."""
+    rounded value (glibc's `logf` is not: it differs in about 1 value in 140). Any shape."""
     if r.dtype == np.float64:
-        return np.fromiter(map(math.log, r.tolist()), np.float64, len(r))
+        return np.fromiter(map(math.log, r.ravel().tolist()), np.float64,
+                           r.size).reshape(r.shape)
     return np.log(r.astype(np.float64)).astype(r.dtype)
 
 
@@ -234,7 +246,6 @@ class _Twisters:
         twister; a twister keeps its first accepted pairs up to its need, in order, at its
         run's next places, and hands back the words after the last pair it kept."""
         out = np.empty(n, dtype=dtype)
-        f = np.dtype(dtype).type
         per = 1 if np.dtype(dtype) == np.float32 else 2
         runs = self.runs(n)
         tws = [self.twister(i) for i, _, _ in runs]
@@ -246,14 +257,10 @@ class _Twisters:
             width = int(k.max() + k.max() // 3 + 8)  # pairs a row
             rows = np.stack([tws[t].words(2 * per * width) for t in live.tolist()])
             u = canonical(rows.ravel(), dtype).reshape(len(live), 2 * width)
-            x = f(2) * u[:, 0::2] - f(1)
-            y = f(2) * u[:, 1::2] - f(1)
-            r2 = x * x + y * y
-            ok = (r2 <= 1) & (r2 != 0)
+            _, y, r2, ok = _points(u[:, 0::2], u[:, 1::2], dtype)
             rank = np.cumsum(ok, axis=1)
             keep = ok & (rank <= k[:, None])
-            r = r2[keep]
-            values = y[keep] * np.sqrt(f(-2) * _log(r) / r)
+            values = y[keep] * _mult(r2[keep])
             got = np.minimum(rank[:, -1], k)
             # the kept values go to each row's run in order: row-major order is run order
             dest = np.repeat(at[live] - np.cumsum(got) + got, got) + np.arange(got.sum())
