@@ -3,7 +3,8 @@ compute them, so that a seeded program draws MXNet's numbers:
 
 - over the parallel stream: `nd.random`'s uniform, normal, exponential and randint, Dropout's
   mask, and the rejection samplers, gamma (`mxnet_gamma`), Poisson and the negative
-  binomials, which step along MXNet's runs all at once (`_Lanes`);
+  binomials, which step along MXNet's runs all at once (`_Lanes`; a Poisson draw of few
+  counts, such as a forecast's time step, counts them in Python scalars instead);
 - over the single stream: `mx.np.random`'s uniform and normal, its samplers made from one
   uniform each (exponential, rayleigh, weibull, pareto, power, logistic, gumbel),
   bernoulli and shuffle, and the single draws of one C++ distribution object that MXNet's
@@ -14,11 +15,14 @@ the operators whose parameters are attributes), the draws in the output's float 
 (float64 for float16 and integer outputs), the arithmetic in C++'s promotion of the two;
 float16 is reached through float32, as mshadow's half type converts.
 """
+import math
+import struct
+
 import numpy as np
 from scipy.special import gammaln
 
 from .mxnet_gamma import accept, below_one, constants, gamma_values
-from .mxnet_rng import PARALLEL, SINGLE, canonical, polar
+from .mxnet_rng import _NONE, PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
@@ -377,6 +381,109 @@ def _lgamma32(x):
         np.float32)
 
 
+# The cost model choosing between them (microseconds, one thread, measured on this project's
+# machine): a vectorized step of `_poisson` over every run, whatever their number (counts of
+# rates below 12 only, or some from 12); a count in Python scalars, per word read below rate
+# 12 and per count from 12.
+_SMALL_STEP_US, _STEP_US, _WORD_US, _REJECTION_US = 40.0, 150.0, 0.25, 5.0
+_CHUNK = 128  # words a run reads from its twister at a time in `_poisson_narrow`
+_ROUND32 = struct.Struct("f")  # a double rounded to float32 and back: unpack(pack(x))[0]
+
+
+def _narrow_is_cheaper(n, lam):
+    """Whether `_poisson_narrow` is expected to be faster than stepping every run at once."""
+    runs = PARALLEL.runs(n)
+    if not runs or not (lam < 1e30).all():  # (rates near float32's top overflow a step)
+        return False
+    per_run = max(e - s for _, s, e in runs)
+    small = lam < 12
+    step = _SMALL_STEP_US if small.all() else _STEP_US
+    return np.where(small, _WORD_US * (lam + 1.0), _REJECTION_US).sum() < step * per_run
+
+
+def _poisson_narrow(n, lam):
+    """The counts of a Poisson draw (rates `lam`, float32, (n,)), each run's counts one after
+    another in Python scalars: a count costs a few microseconds, where a step of `_poisson`
+    costs about a hundred whatever the number of runs, so a draw of a few hundred counts (a
+    forecast's time step: a few runs of dozens) would take dozens of such steps.
+
+    The arithmetic is `_poisson`'s, operation for operation: each float32 operation done in
+    double and rounded to float32 (exact, as double holds more than twice float's digits;
+    the rounding goes through `struct`, which costs the same on every numpy), and what
+    `_poisson` computes on whole arrays (exp(-lam), the rates' constants, tan of the words,
+    lgamma of the points, exp) computed here by the same numpy and scipy functions."""
+    pack, unpack = _ROUND32.pack, _ROUND32.unpack
+
+    def f32(x):  # x rounded to float32 (as a Python float)
+        return unpack(pack(x))[0]
+    lam64 = lam.astype(np.float64)
+    small = (lam < 12).tolist()
+    t = np.exp(-lam64).astype(np.float32).tolist()
+    big = np.where(lam < 12, np.float32(12), lam)  # the constants of the rates from 12
+    sq = np.sqrt(2.0 * big.astype(np.float64)).astype(np.float32)
+    loglam = np.log(big.astype(np.float64)).astype(np.float32)
+    g = (big * loglam - _lgamma32(big.astype(np.float64) + 1.0)).tolist()
+    big, sq, loglam = big.tolist(), sq.tolist(), loglam.tolist()
+    lgamma = {}  # lgamma32(em + 1) of the points met (a draw meets few distinct ones)
+    exp = np.exp
+    out = [0.0] * n
+    for i, start, stop in PARALLEL.runs(n):
+        tw = PARALLEL.twister(i)
+        words, u, y, k = _NONE, [], [], 0
+        for v in range(start, stop):
+            if small[v]:
+                if k == len(u):
+                    words, u, y, k = _chunk(tw, False)
+                prod, x, tv = u[k], 0, t[v]
+                k += 1
+                while prod > tv:
+                    x += 1
+                    if k == len(u):
+                        words, u, y, k = _chunk(tw, False)
+                    prod = f32(prod * u[k])
+                    k += 1
+                out[v] = x
+                continue
+            sqv, lv, loglv, gv = sq[v], big[v], loglam[v], g[v]
+            while True:
+                while True:  # a usable point
+                    if k == len(u) or not y:
+                        words, u, y, k = _chunk(tw, True, words[k:] if k < len(u) else None)
+                    yk = y[k]
+                    em = f32(f32(sqv * yk) + lv)
+                    k += 1
+                    if em >= 0:
+                        break
+                if em < 8388608.0:  # float32 values from 2**23 on are whole
+                    em = float(math.floor(em))
+                lg = lgamma.get(em)
+                if lg is None:  # `_lgamma32`, on one number
+                    lg = lgamma[em] = f32(gammaln(f32(em + 1.0)))
+                ex = f32(f32(f32(em * loglv) - lg) - gv)
+                bound = f32(0.9 * (1.0 + f32(yk * yk)) * f32(exp(ex)))
+                if k == len(u):
+                    words, u, y, k = _chunk(tw, True)
+                k += 1
+                if not u[k - 1] > bound:
+                    out[v] = em
+                    break
+        tw.unread(words[k:])
+    return np.array(out, dtype=np.float32).astype(np.int64)
+
+
+def _chunk(tw, with_tan, rest=None):
+    """The next `_CHUNK` words of twister `tw` (after the words `rest` read before and not
+    used): (words, their float32 uniforms as floats, tan(pi u) of each where `with_tan`,
+    else [], 0)."""
+    w = tw.words(_CHUNK)
+    if rest is not None and len(rest):
+        w = np.concatenate([rest, w])
+    u32 = canonical(w, np.float32)
+    y = (np.tan((_PI32 * u32).astype(np.float64)).astype(np.float32).tolist() if with_tan
+         else [])
+    return w, u32.tolist(), y, 0
+
+
 def _run(n, params, value):
     """Values 0..n-1 of a rejection sampler: `value(lanes, ids, *params at them)` gives one
     value per live lane, run after run in MXNet's order."""
@@ -450,6 +557,9 @@ def poisson(lam, size, dtype):
         abs(p.mean() - 4) < 0.1   # True
     """
     n, (lam,) = _flat_params(size, lam)
+    lam = lam.astype(np.float32)
+    if _narrow_is_cheaper(n, lam):
+        return _out(_poisson_narrow(n, lam), dtype).reshape(size)
     v = _run(n, (lam,), lambda lanes, ids, lam: _poisson(lanes, ids, lam))
     return _out(v, dtype).reshape(size)
 

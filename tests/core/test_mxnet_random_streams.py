@@ -197,14 +197,26 @@ def test_gamma_values_do_not_depend_on_how_far_ahead_they_read(settings):
         np.testing.assert_array_equal(x, y)
 
 
-def test_poisson_counts_do_not_depend_on_how_far_ahead_they_read():
+# the Poisson draw is counted in vectorized steps over every run (`_poisson`, whose slab
+# `_SLAB` a count reads at a time) or in Python scalars (`_poisson_narrow`, `_CHUNK` words at a
+# time), whichever the cost model expects to be cheaper; each is forced here
+_STEPPED = {"_WORD_US": 1e9, "_REJECTION_US": 1e9}
+_SCALARS = {"_WORD_US": 0.0, "_REJECTION_US": 0.0}
+
+
+@pytest.mark.parametrize("settings", [dict(_STEPPED, _SLAB=2), dict(_SCALARS, _CHUNK=3),
+                                      _SCALARS])
+def test_poisson_counts_do_not_depend_on_how_they_are_counted(settings):
     from gluonlite.ops import mxnet_samplers
 
-    def draw():  # rates near 12 from both sides: long products, and the rejection method
-        return mx.nd.random.poisson(mx.nd.array([0.5, 11.9, 12.0, 40.0]),
-                                    shape=(500,)).asnumpy()
-    want = _draws_with(mxnet_samplers, {}, draw)
-    got = _draws_with(mxnet_samplers, {"_SLAB": 2}, draw)
+    def draw():  # rates near 12 from both sides (long products, and the rejection method),
+        # zero, large, and a rate per count
+        fixed = mx.nd.random.poisson(mx.nd.array([0.5, 11.9, 12.0, 40.0, 0.0, 3e4]),
+                                     shape=(200,)).asnumpy()
+        rates = np.random.RandomState(0).gamma(1.0, 12.0, 1500).astype(np.float32)
+        return np.concatenate([fixed.ravel(), mx.nd.random.poisson(mx.nd.array(rates)).asnumpy()])
+    want = _draws_with(mxnet_samplers, _STEPPED, draw)
+    got = _draws_with(mxnet_samplers, settings, draw)
     for x, y in zip(got, want):
         np.testing.assert_array_equal(x, y)
 
