@@ -537,10 +537,14 @@ def _ts_estimator(kind):
     from gluonts.mx.trainer import Trainer
     trainer = Trainer(epochs=2, num_batches_per_epoch=5, learning_rate=1e-3,
                       hybridize=kind == "sff")
-    if kind == "deepar":
+    if kind in ("deepar", "deepar_nb"):
+        from gluonts.mx.distribution import NegativeBinomialOutput, StudentTOutput
         from gluonts.mx.model.deepar import DeepAREstimator
+        # the negative binomial's forecasts draw a gamma rate, then a Poisson count from it
+        distr = NegativeBinomialOutput() if kind == "deepar_nb" else StudentTOutput()
         return DeepAREstimator(freq="H", prediction_length=12, context_length=24,
-                               num_layers=1, num_cells=16, batch_size=8, trainer=trainer)
+                               num_layers=1, num_cells=16, batch_size=8, trainer=trainer,
+                               distr_output=distr)
     from gluonts.mx.model.simple_feedforward import SimpleFeedForwardEstimator
     return SimpleFeedForwardEstimator(prediction_length=12, context_length=24,
                                       num_hidden_dimensions=[16, 16], batch_size=8,
@@ -576,6 +580,11 @@ def _(ctx):
 @case("gluonts.deepar.predict")
 def _(ctx):
     _ts_train_predict(ctx, "deepar", True)
+
+
+@case("gluonts.deepar_nb.predict")
+def _(ctx):
+    _ts_train_predict(ctx, "deepar_nb", True)
 
 
 @case("gluonts.simple_feedforward.train")

@@ -37,6 +37,8 @@ comparable and fast:
   same parameters (dropout masks and other in-operator randomness still differ);
 - ``nn.Dropout`` layers and the dropout between RNN layers drop nothing (their masks come
   from each library's own generator; ``D2L_DROPOUT=keep`` leaves them);
+- with ``D2L_RANDOM=native`` neither of the last two: both sides draw MXNet's own random
+  numbers after ``mx.random.seed(0)`` (gluonlite reproduces them), dropout at its rate;
 - plots are drawn on matplotlib's Agg backend and nothing is displayed.
 """
 import argparse
@@ -288,103 +290,107 @@ def _prelude(record):
     mx.random.seed(0)
     rs = onp.random.RandomState(0)
 
-    # ---- one random stream for both libraries
-    def _dt(dtype):
-        return "float32" if dtype is None else dtype
+    # ---- one random stream for both libraries (D2L_RANDOM=native leaves MXNet's own:
+    # gluonlite draws MXNet's numbers, so both sides sample the same from the seeds above)
+    native = os.environ.get("D2L_RANDOM") == "native"
+    if not native:
+        def _dt(dtype):
+            return "float32" if dtype is None else dtype
 
-    def _out(val, dtype, out, ctx):
-        if out is not None:
-            out[:] = val
-            return out
-        return mnp.array(val, dtype=_dt(dtype), ctx=ctx)
+        def _out(val, dtype, out, ctx):
+            if out is not None:
+                out[:] = val
+                return out
+            return mnp.array(val, dtype=_dt(dtype), ctx=ctx)
 
-    def _size(size):
-        return () if size is None else size
+        def _size(size):
+            return () if size is None else size
 
-    def _two_parameter(draw, a, b, size, dtype, ctx, out):
-        a = a.asnumpy() if hasattr(a, "asnumpy") else a
-        b = b.asnumpy() if hasattr(b, "asnumpy") else b
-        if size is None and out is not None:
-            size = out.shape
-        return _out(draw(a, b, _size(size)), dtype, out, ctx)
+        def _two_parameter(draw, a, b, size, dtype, ctx, out):
+            a = a.asnumpy() if hasattr(a, "asnumpy") else a
+            b = b.asnumpy() if hasattr(b, "asnumpy") else b
+            if size is None and out is not None:
+                size = out.shape
+            return _out(draw(a, b, _size(size)), dtype, out, ctx)
 
-    def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
-        return _two_parameter(rs.normal, loc, scale, size, dtype, ctx, out)
+        def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
+            return _two_parameter(rs.normal, loc, scale, size, dtype, ctx, out)
 
-    def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
-        return _two_parameter(rs.uniform, low, high, size, dtype, ctx, out)
+        def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None, **kw):
+            return _two_parameter(rs.uniform, low, high, size, dtype, ctx, out)
 
-    def randint(low, high=None, size=None, dtype=None, ctx=None, out=None, **kw):
-        return _out(rs.randint(low, high, _size(size)), dtype or "int32", out, ctx)
+        def randint(low, high=None, size=None, dtype=None, ctx=None, out=None, **kw):
+            return _out(rs.randint(low, high, _size(size)), dtype or "int32", out, ctx)
 
-    def randn(*size, **kw):
-        return normal(size=size, **kw)
+        def randn(*size, **kw):
+            return normal(size=size, **kw)
 
-    def rand(*size, **kw):
-        return uniform(size=size, **kw)
+        def rand(*size, **kw):
+            return uniform(size=size, **kw)
 
-    def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
-        a = a.asnumpy() if hasattr(a, "asnumpy") else a
-        p = p.asnumpy() if hasattr(p, "asnumpy") else p
-        v = rs.choice(a, size, replace, p)
-        return _out(v, "int64" if onp.asarray(v).dtype.kind == "i" else None, out, ctx)
+        def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
+            a = a.asnumpy() if hasattr(a, "asnumpy") else a
+            p = p.asnumpy() if hasattr(p, "asnumpy") else p
+            v = rs.choice(a, size, replace, p)
+            return _out(v, "int64" if onp.asarray(v).dtype.kind == "i" else None, out, ctx)
 
-    def shuffle(x):
-        perm = rs.permutation(x.shape[0])
-        x[:] = x.asnumpy()[perm]
+        def shuffle(x):
+            perm = rs.permutation(x.shape[0])
+            x[:] = x.asnumpy()[perm]
 
-    def multinomial(n, pvals, size=None, **kw):
-        pvals = pvals.asnumpy() if hasattr(pvals, "asnumpy") else pvals
-        return mnp.array(rs.multinomial(n, pvals, size), dtype="int64")
+        def multinomial(n, pvals, size=None, **kw):
+            pvals = pvals.asnumpy() if hasattr(pvals, "asnumpy") else pvals
+            return mnp.array(rs.multinomial(n, pvals, size), dtype="int64")
 
-    for name, fn in dict(normal=normal, uniform=uniform, randint=randint, randn=randn,
-                         rand=rand, choice=choice, shuffle=shuffle,
-                         multinomial=multinomial).items():
-        setattr(mnp.random, name, fn)
-    d2l.normal, d2l.randn, d2l.rand = normal, randn, rand   # d2l's own aliases
+        for name, fn in dict(normal=normal, uniform=uniform, randint=randint, randn=randn,
+                             rand=rand, choice=choice, shuffle=shuffle,
+                             multinomial=multinomial).items():
+            setattr(mnp.random, name, fn)
+        d2l.normal, d2l.randn, d2l.rand = normal, randn, rand   # d2l's own aliases
 
-    def nd_draw(draw, a, b, shape, dtype, ctx, out):
-        # `draw(a, b, size)` from the shared stream, into `out` or a new NDArray
-        v = draw(a, b, shape if out is None else out.shape)
-        if out is not None:
-            out[:] = v
-            return out
-        return mx.nd.array(v, dtype=_dt(dtype), ctx=ctx)
+        def nd_draw(draw, a, b, shape, dtype, ctx, out):
+            # `draw(a, b, size)` from the shared stream, into `out` or a new NDArray
+            v = draw(a, b, shape if out is None else out.shape)
+            if out is not None:
+                out[:] = v
+                return out
+            return mx.nd.array(v, dtype=_dt(dtype), ctx=ctx)
 
-    def nd_normal(loc=0, scale=1, shape=(), dtype=None, ctx=None, out=None, **kw):
-        return nd_draw(rs.normal, loc, scale, shape, dtype, ctx, out)
+        def nd_normal(loc=0, scale=1, shape=(), dtype=None, ctx=None, out=None, **kw):
+            return nd_draw(rs.normal, loc, scale, shape, dtype, ctx, out)
 
-    def nd_uniform(low=0, high=1, shape=(), dtype=None, ctx=None, out=None, **kw):
-        return nd_draw(rs.uniform, low, high, shape, dtype, ctx, out)
+        def nd_uniform(low=0, high=1, shape=(), dtype=None, ctx=None, out=None, **kw):
+            return nd_draw(rs.uniform, low, high, shape, dtype, ctx, out)
 
-    mx.nd.random.normal = mx.random.normal = nd_normal
-    mx.nd.random.uniform = mx.random.uniform = nd_uniform
+        mx.nd.random.normal = mx.random.normal = nd_normal
+        mx.nd.random.uniform = mx.random.uniform = nd_uniform
 
-    def _uniform_init(self, _, arr):
-        arr[:] = rs.uniform(-self.scale, self.scale, arr.shape)
+        def _uniform_init(self, _, arr):
+            arr[:] = rs.uniform(-self.scale, self.scale, arr.shape)
 
-    def _normal_init(self, _, arr):
-        arr[:] = rs.normal(0, self.sigma, arr.shape)
+        def _normal_init(self, _, arr):
+            arr[:] = rs.normal(0, self.sigma, arr.shape)
 
-    def _xavier_init(self, name, arr):
-        shape = arr.shape
-        hw = float(onp.prod(shape[2:])) if len(shape) > 2 else 1.0
-        fan_in, fan_out = shape[1] * hw if len(shape) > 1 else shape[0], shape[0] * hw
-        factor = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[self.factor_type]
-        scale = onp.sqrt(self.magnitude / factor)
-        if self.rnd_type == "uniform":
-            arr[:] = rs.uniform(-scale, scale, shape)
-        else:
-            arr[:] = rs.normal(0, scale, shape)
+        def _xavier_init(self, name, arr):
+            shape = arr.shape
+            hw = float(onp.prod(shape[2:])) if len(shape) > 2 else 1.0
+            fan_in, fan_out = shape[1] * hw if len(shape) > 1 else shape[0], shape[0] * hw
+            factor = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in,
+                      "out": fan_out}[self.factor_type]
+            scale = onp.sqrt(self.magnitude / factor)
+            if self.rnd_type == "uniform":
+                arr[:] = rs.uniform(-scale, scale, shape)
+            else:
+                arr[:] = rs.normal(0, scale, shape)
 
-    mx.init.Uniform._init_weight = _uniform_init
-    mx.init.Normal._init_weight = _normal_init
-    mx.init.Xavier._init_weight = _xavier_init
+        mx.init.Uniform._init_weight = _uniform_init
+        mx.init.Normal._init_weight = _normal_init
+        mx.init.Xavier._init_weight = _xavier_init
 
     # ---- dropout: its masks come from each library's own generator, so layers drop nothing
     # here (D2L_DROPOUT=keep leaves them alone); the from-scratch dropout draws through the
     # patched np.random.uniform and keeps its rate
-    if os.environ.get("D2L_DROPOUT") != "keep":
+    if os.environ.get("D2L_DROPOUT", "keep" if native else "") != "keep":
         orig_do = mx.gluon.nn.Dropout.__init__
 
         def dropout_init(self, rate, *a, **k):
