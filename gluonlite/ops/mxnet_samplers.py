@@ -299,6 +299,21 @@ def _gamma(lanes, ids, a, b, ftype):
 _PI32 = np.float32(3.1415926)
 
 
+def _product_bound(lam):
+    """exp(-lam) in float32 of float32 rates below 12: the running product's stop."""
+    return np.exp(-lam.astype(np.float64)).astype(np.float32)
+
+
+def _rejection_constants(lam):
+    """sqrt(2 lam), log lam and lam log lam - lgamma(lam + 1) of float32 rates from 12: the
+    Lorentzian rejection's constants, each rounded to float32 where MXNet's kernel rounds
+    it."""
+    lam64 = lam.astype(np.float64)
+    sq = np.sqrt(2.0 * lam64).astype(np.float32)
+    loglam = np.log(lam64).astype(np.float32)
+    return sq, loglam, lam * loglam - _lgamma32(lam64 + 1.0)
+
+
 def _poisson(lanes, ids, lam):
     """One Poisson(lam) count per lane in `ids`, by MXNet's float32 kernel: products of
     uniforms below 12, Numerical Recipes' rejection from a Lorentzian above."""
@@ -310,7 +325,7 @@ def _poisson(lanes, ids, lam):
         # before it is at most exp(-lam): read a slab of words ahead, multiply it out in
         # order (numpy's accumulate rounds each product as the C loop does), and read as
         # many as the count used
-        t = np.exp(-lam[small].astype(np.float64)).astype(np.float32)
+        t = _product_bound(lam[small])
         live, prod, width = np.arange(len(small)), None, _SLAB
         while len(live):
             u = canonical(lanes.peek(ids[small[live]], width).ravel(),
@@ -329,9 +344,7 @@ def _poisson(lanes, ids, lam):
     big = np.nonzero(lam >= 12)[0]
     if len(big):
         lb = lam[big]
-        sq = np.sqrt(2.0 * lb.astype(np.float64)).astype(np.float32)
-        loglam = np.log(lb.astype(np.float64)).astype(np.float32)
-        g = lb * loglam - _lgamma32(lb.astype(np.float64) + 1.0)
+        sq, loglam, g = _rejection_constants(lb)
         live, width = np.arange(len(big)), max(_SLAB // 2, 3)
         while len(live):
             # Every word of a slab read ahead as an attempt's first: the Lorentzian's point
@@ -381,10 +394,10 @@ def _lgamma32(x):
         np.float32)
 
 
-# The cost model choosing between them (microseconds, one thread, measured on this project's
-# machine): a vectorized step of `_poisson` over every run, whatever their number (counts of
-# rates below 12 only, or some from 12); a count in Python scalars, per word read below rate
-# 12 and per count from 12.
+# The cost model that picks, for a Poisson draw, the stepped `_poisson` or `_poisson_narrow`
+# (microseconds, one thread, measured on this project's machine): a vectorized step of
+# `_poisson` over every run, whatever their number (counts of rates below 12 only, or some
+# from 12); a count in Python scalars, per word read below rate 12 and per count from 12.
 _SMALL_STEP_US, _STEP_US, _WORD_US, _REJECTION_US = 40.0, 150.0, 0.25, 5.0
 _CHUNK = 128  # words a run reads from its twister at a time in `_poisson_narrow`
 _ROUND32 = struct.Struct("f")  # a double rounded to float32 and back: unpack(pack(x))[0]
@@ -416,14 +429,11 @@ def _poisson_narrow(n, lam):
 
     def f32(x):  # x rounded to float32 (as a Python float)
         return unpack(pack(x))[0]
-    lam64 = lam.astype(np.float64)
     small = (lam < 12).tolist()
-    t = np.exp(-lam64).astype(np.float32).tolist()
-    big = np.where(lam < 12, np.float32(12), lam)  # the constants of the rates from 12
-    sq = np.sqrt(2.0 * big.astype(np.float64)).astype(np.float32)
-    loglam = np.log(big.astype(np.float64)).astype(np.float32)
-    g = (big * loglam - _lgamma32(big.astype(np.float64) + 1.0)).tolist()
-    big, sq, loglam = big.tolist(), sq.tolist(), loglam.tolist()
+    t = _product_bound(lam).tolist()
+    big = np.where(lam < 12, np.float32(12), lam)  # the rates from 12 (12 for the rest)
+    sq, loglam, g = (a.tolist() for a in _rejection_constants(big))
+    big = big.tolist()
     lgamma = {}  # lgamma32(em + 1) of the points met (a draw meets few distinct ones)
     exp = np.exp
     out = [0.0] * n
