@@ -304,6 +304,12 @@ def _product_bound(lam):
     return np.exp(-lam.astype(np.float64)).astype(np.float32)
 
 
+def _lorentz(u):
+    """tan(pi u) of float32 uniforms, in float32 (pi u in float32, tan in double): the
+    Lorentzian rejection's y of each word."""
+    return np.tan((_PI32 * u).astype(np.float64)).astype(np.float32)
+
+
 def _rejection_constants(lam):
     """sqrt(2 lam), log lam and lam log lam - lgamma(lam + 1) of float32 rates from 12: the
     Lorentzian rejection's constants, each rounded to float32 where MXNet's kernel rounds
@@ -353,7 +359,7 @@ def _poisson(lanes, ids, lam):
             # through the slab: the next usable point, accepted or two words on.
             lane = ids[big[live]]
             u = canonical(lanes.peek(lane, width).ravel(), np.float32).reshape(len(live), width)
-            y = np.tan((_PI32 * u).astype(np.float64)).astype(np.float32)
+            y = _lorentz(u)
             em = sq[live, None] * y + lb[live, None]
             usable = em >= 0
             em = np.floor(em)
@@ -467,8 +473,8 @@ def _poisson_narrow(n, lam):
                 if em < 8388608.0:  # float32 values from 2**23 on are whole
                     em = float(math.floor(em))
                 lg = lgamma.get(em)
-                if lg is None:  # `_lgamma32`, on one number
-                    lg = lgamma[em] = f32(gammaln(f32(em + 1.0)))
+                if lg is None:
+                    lg = lgamma[em] = float(_lgamma32(em + 1.0))
                 ex = f32(f32(f32(em * loglv) - lg) - gv)
                 bound = f32(0.9 * (1.0 + f32(yk * yk)) * f32(exp(ex)))
                 if k == len(u):
@@ -489,8 +495,7 @@ def _chunk(tw, with_tan, rest=None):
     if rest is not None and len(rest):
         w = np.concatenate([rest, w])
     u32 = canonical(w, np.float32)
-    y = (np.tan((_PI32 * u32).astype(np.float64)).astype(np.float32).tolist() if with_tan
-         else [])
+    y = _lorentz(u32).tolist() if with_tan else []
     return w, u32.tolist(), y, 0
 
 
