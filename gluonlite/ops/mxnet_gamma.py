@@ -116,7 +116,7 @@ class _Window:
 
     def __init__(self, twisters, width, ftype):
         self.per = per = 1 if ftype == np.float32 else 2
-        self.words = np.stack([tw.words(width) for tw in twisters])
+        self.words = PARALLEL.rows(twisters, width)
         w = self.words
         if per == 1:
             u = canonical(w.ravel(), np.float32).reshape(w.shape)
@@ -213,8 +213,8 @@ def gamma_values(a, b, n, ftype):
         pos = np.zeros(len(live), dtype=np.int64)
         nxt_value[live] = _fill(win, pos, nxt_value[live], stop[live], (a, b, d, k, c, small),
                                 out, ftype)
-        for lane, i in enumerate(live.tolist()):
-            twisters[i].unread(win.words[lane, pos[lane]:])
+        for lane, (i, p) in enumerate(zip(live.tolist(), pos.tolist())):
+            twisters[i].unread(win.words[lane, p:])
         if (nxt_value == before).all():
             # no lane placed a value: one needs more words than the window held (a long run
             # of rejections, vanishingly rare); read further ahead

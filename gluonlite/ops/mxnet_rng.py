@@ -42,6 +42,7 @@ _MIN_RUN = 64  # values drawn at least per twister (its `kMinNumRandomPerThread`
 _TWO32 = 4294967296.0
 _MARK_EVERY = 1 << 22  # words between the states a twister keeps for a restore (about 13 ms)
 _MARKS = 4  # states kept, newest last
+_KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view into (`unread`)
 _NONE = np.empty(0, np.uint64)
 
 
@@ -96,11 +97,38 @@ class _Twister:
             return head
         return np.concatenate([head, self._raw(n - len(head))])
 
+    def into(self, out):
+        """Write the next ``len(out)`` words into `out` (a 1-D uint64 array or view), so that
+        a block filled twister by twister holds each word after one copy (through `words`,
+        two: into an array of its own, then into the block)."""
+        n, back = len(out), self._back
+        self.drawn += n
+        h = len(back)
+        if not h:
+            out[...] = self._raw(n)
+            return
+        if h >= n:
+            out[:] = back[:n]
+            self._back = back[n:]
+            return
+        out[:h] = back
+        self._back = _NONE
+        out[h:] = self._raw(n - h)
+
     def unread(self, w):
-        """Hand back words read ahead but not used: the next `words` reads them first."""
+        """Hand back words read ahead but not used: the next `words` reads them first.
+
+        A view into a sampler's read-ahead block is kept as it is, not copied (a copy a lane
+        was a tenth of a normal draw's time); the block then lives until every twister has
+        read past its part, so one over `_KEEP_VIEW` words is copied out of instead. The
+        caller must not write into `w` afterwards."""
         if len(w):
             self.drawn -= len(w)
-            self._back = np.concatenate([w, self._back]) if len(self._back) else w.copy()
+            if len(self._back):
+                self._back = np.concatenate([w, self._back])
+            else:
+                whole = w.base if w.base is not None else w
+                self._back = w if whole.size <= _KEEP_VIEW else w.copy()
 
     def replay(self, s, drawn):
         """Put the twister where it was `drawn` words after seed `s`."""
@@ -233,6 +261,15 @@ class _Twisters:
         return np.concatenate([self.twister(i).words(per * (e - s))
                                for i, s, e in self.runs(n)] or [np.empty(0, np.uint64)])
 
+    def rows(self, twisters, width):
+        """The next `width` words of each of `twisters`, one row each: (len, width), filled
+        in place (`_Twister.into`): a draw over many runs pays a few microseconds a run
+        here."""
+        out = np.empty((len(twisters), width), dtype=np.uint64)
+        for row, tw in zip(out, twisters):
+            tw.into(row)
+        return out
+
     def uniform(self, n, dtype):
         """`n` canonical uniforms of `dtype` (float64 for anything but float32)."""
         f32 = np.dtype(dtype) == np.float32
@@ -255,7 +292,7 @@ class _Twisters:
         while len(live):
             k = need[live]
             width = int(k.max() + k.max() // 3 + 8)  # pairs a row
-            rows = np.stack([tws[t].words(2 * per * width) for t in live.tolist()])
+            rows = self.rows([tws[t] for t in live.tolist()], 2 * per * width)
             u = canonical(rows.ravel(), dtype).reshape(len(live), 2 * width)
             _, y, r2, ok = _points(u[:, 0::2], u[:, 1::2], dtype)
             rank = np.cumsum(ok, axis=1)
@@ -267,9 +304,11 @@ class _Twisters:
             out[dest] = values
             done = got == k
             last = np.argmax(rank >= k[:, None], axis=1)  # a done row's last kept pair
-            for row, t in enumerate(live.tolist()):
-                if done[row]:
-                    tws[t].unread(rows[row, 2 * per * (last[row] + 1):])
+            # Python ints: a numpy scalar a lane costs more than the hand-back itself
+            after = (2 * per * (last + 1)).tolist()
+            for row, (t, fin) in enumerate(zip(live.tolist(), done.tolist())):
+                if fin:
+                    tws[t].unread(rows[row, after[row]:])
             at[live] += got
             need[live] -= got
             live = live[~done]

@@ -234,7 +234,7 @@ class _Lanes:
         for lane in lanes[self._pos[lanes] + k > _AHEAD].tolist():
             rest = self._buf[lane, self._pos[lane]:].copy()
             self._buf[lane, :len(rest)] = rest
-            self._buf[lane, len(rest):] = self.twisters[lane].words(_AHEAD - len(rest))
+            self.twisters[lane].into(self._buf[lane, len(rest):])
             self._pos[lane] = 0
         return self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
 
@@ -266,8 +266,8 @@ class _Lanes:
 
     def close(self):
         """Hand the words read ahead back to their twisters."""
-        for lane, tw in enumerate(self.twisters):
-            tw.unread(self._buf[lane, self._pos[lane]:])
+        for lane, (tw, at) in enumerate(zip(self.twisters, self._pos.tolist())):
+            tw.unread(self._buf[lane, at:])
 
 
 def _gamma(lanes, ids, a, b, ftype):

@@ -495,3 +495,22 @@ def test_lever_ab_times_a_call_time_and_a_compile_time_switch():
     proc = _run("lever_ab.py", "dcgan_g", "1", "infer", "gluonlite.ops.conv_shifted:NOPE")
     assert proc.returncode == 2 and "has no attribute 'NOPE'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_random_reads_old_read_path_draws_the_same_and_every_row_prints(bench_module):
+    """benchmarks/random_reads.py's old read path (stacked words, copied hand-backs) draws what
+    the library's draws, and swaps back; its table has a row per case, each with the same
+    draws."""
+    from gluonlite.ops import mxnet_rng
+    mod = bench_module("random_reads")
+    rows_before = mxnet_rng._Twisters.rows
+    for _, draw in mod.cases(0.02):
+        assert mod.same_draws(draw)
+    with mod.variant(False):
+        assert mxnet_rng._Twisters.rows is mod.stacked_rows
+    assert mxnet_rng._Twisters.rows is rows_before
+    proc = _run("random_reads.py", "--rounds", "1", "--reps", "1", "--scale", "0.01")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert len(rows) == 1 + len(mod.cases(0.01))
+    assert all(r.rstrip(" |").endswith("yes") for r in rows[1:])

@@ -240,6 +240,26 @@ def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
     np.testing.assert_array_equal(mx.nd.random.normal(shape=(70000,)).asnumpy(), a)
 
 
+@pytest.mark.parametrize("keep_view", [1 << 18, 0])
+def test_a_twister_gives_the_same_words_however_they_are_read_and_handed_back(monkeypatch,
+                                                                             keep_view):
+    # `into` and `words` from fresh and handed-back words, and hand-backs kept as views
+    # (or, over `_KEEP_VIEW`, copied): the words come out in the twister's own order
+    monkeypatch.setattr(mxnet_rng, "_KEEP_VIEW", keep_view)
+    want = mxnet_rng.standalone(77).words(4000)
+    tw = mxnet_rng.standalone(77)
+    got, at = [], 0
+    for n, keep in [(300, 120), (50, 50), (700, 0), (10, 3), (900, 899), (5, 0), (640, 200)]:
+        block = mxnet_rng.PARALLEL.rows([tw], n)[0] if n % 2 == 0 else tw.words(n)
+        got.append(block[:keep].copy())
+        tw.unread(block[keep:])
+        assert tw.drawn == at + keep
+        at += keep
+    rest = np.empty(4000 - at, dtype=np.uint64)
+    tw.into(rest)
+    np.testing.assert_array_equal(np.concatenate(got + [rest]), want)
+
+
 class _Words:
     """A stand-in twister that hands out given words (and takes back unread ones)."""
 
