@@ -15,7 +15,8 @@ usage:
 a readable script beside it (``.py``), the synthetic data files and the book's images.
 ``run`` executes each section in a fresh interpreter of the given python (``--only`` filters by
 substring, ``--timeout`` caps a section) and writes ``DIR/<tag>/<section>.json``: status, the
-first error line and the values the section computed. ``compare`` prints the table.
+first error line, the values the section computed and the CPU time of its cells. ``compare``
+prints the table, with each section's CPU-time ratio.
 
 What a section computes: the value of each cell's last expression (as a notebook shows it),
 every point sent to d2l's ``ProgressBoard``/``Animator`` (the training curves) and the arrays
@@ -654,6 +655,9 @@ def run_section(cells_file, out_file):
     g["_d2l_keep"] = keep
     g["tab"] = _Tab()
     result["timed_cells"] = timed_cells(cells)
+    # the cells' own CPU time (no interpreter start, no imports of the prelude): comparable
+    # across two runs made side by side, where wall times are not
+    c0 = time.process_time()
     for i, src in enumerate(cells):
         cur["cell"] = i
         try:
@@ -678,6 +682,7 @@ def run_section(cells_file, out_file):
                 pass
     result["ncells"] = len(sec["cells"])
     result["seconds"] = round(time.time() - t0, 2)
+    result["cpu_seconds"] = round(time.process_time() - c0, 3)
     result["stdout"] = stdout.getvalue()[-4000:]
     try:
         import mxnet
@@ -829,21 +834,36 @@ def compare(work, only, rtol=1e-3, atol=1e-4, ref="mx", here="gl"):
         rows.append({"section": key, "code": code, "mx": r["status"], "here": h["status"],
                      "values": n,
                      "max_rel_diff": worst, "match": match, "reason": reason,
-                     "mx_s": r.get("seconds"), "here_s": h.get("seconds")})
+                     "mx_s": r.get("seconds"), "here_s": h.get("seconds"),
+                     "mx_cpu": r.get("cpu_seconds"), "here_cpu": h.get("cpu_seconds")})
     return rows
 
 
 def table(rows, rtol, atol):
     lines = [f"Values compare within rtol={rtol}, atol={atol}: `max diff` is the largest "
              "|here - mx| / (atol + rtol * |mx|) over the section's values (<= 1 matches).", "",
-             "| section | MXNet | here | values | max diff | match | s (mx / here) | reason |",
-             "|---|---|---|---|---|---|---|---|"]
+             "`cells CPU s` is the CPU time of the section's cells alone (no interpreter start "
+             "or prelude), and its ratio here / MXNet.", "",
+             "| section | MXNet | here | values | max diff | match | s (mx / here) | "
+             "cells CPU s (mx / here) | ratio | reason |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         d = "-" if not r["values"] else f"{r['max_rel_diff']:.2g}"
+        cpu, ratio = _cpu_cells(r)
         lines.append(f"| {r['section'].replace('chapter_', '')} | {r['mx']} | {r['here']} | "
                      f"{r['values']} | {d} | {r['match']} | {r['mx_s']} / {r['here_s']} | "
-                     f"{r['reason'].replace('|', '/')} |")
+                     f"{cpu} | {ratio} | {r['reason'].replace('|', '/')} |")
     return "\n".join(lines)
+
+
+def _cpu_cells(row):
+    """The `cells CPU s` cell and the ratio cell of a row ('-' where a side has no time:
+    a run made before the tool recorded it, or a section that did not finish)."""
+    mx_cpu, here_cpu = row.get("mx_cpu"), row.get("here_cpu")
+    if mx_cpu is None or here_cpu is None:
+        return "-", "-"
+    ratio = f"{here_cpu / mx_cpu:.2f}" if mx_cpu > 0 else "-"
+    return f"{mx_cpu:.2f} / {here_cpu:.2f}", ratio
 
 
 def summary(rows):

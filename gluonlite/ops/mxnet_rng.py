@@ -44,6 +44,11 @@ _MARK_EVERY = 1 << 22  # words between the states a twister keeps for a restore 
 _MARKS = 4  # states kept, newest last
 _KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view into (`unread`)
 _NONE = np.empty(0, np.uint64)
+# `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
+_SCALE32, _SCALE64 = np.float32(1.0 / _TWO32), 1.0 / _TWO32 ** 2
+_BELOW_ONE32 = np.nextafter(np.float32(1), np.float32(0))
+_BELOW_ONE64 = np.nextafter(1.0, 0.0)
+_SHIFT32 = np.uint64(32)
 
 
 class _Unseeded(ISeedSequence):
@@ -161,13 +166,15 @@ def canonical(words, dtype):
     """
     w = np.asarray(words, dtype=np.uint64)
     if np.dtype(dtype) == np.float32:
-        u = w.astype(np.float32) * np.float32(1.0 / _TWO32)
-        top = np.float32(np.nextafter(np.float32(1), np.float32(0)))
+        u = w.astype(np.float32)
+        u *= _SCALE32
+        top = _BELOW_ONE32
     else:
         # (w1 + w2 * 2**32) rounded to double once, then scaled (exactly) by 2**-64
-        u = (w[0::2] | (w[1::2] << np.uint64(32))).astype(np.float64) * (1.0 / _TWO32 ** 2)
-        top = np.nextafter(1.0, 0.0)
-    return np.minimum(u, top)
+        u = (w[0::2] | (w[1::2] << _SHIFT32)).astype(np.float64)
+        u *= _SCALE64
+        top = _BELOW_ONE64
+    return np.minimum(u, top, out=u)
 
 
 def polar(u1, u2, dtype):

@@ -62,7 +62,7 @@ def uniform(low, high, size, dtype):
         mxnet_samplers.uniform(np.float32(-1), np.float32(2), (2,), np.float32)
         # array([1.4872808, 1.2435048], dtype=float32): MXNet's after mx.random.seed(42)
     """
-    u = PARALLEL.uniform(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    u = PARALLEL.uniform(math.prod(size), _draw_type(dtype)).reshape(size)
     return _out(low + (high - low) * u, dtype)
 
 
@@ -85,7 +85,7 @@ def normal(loc, scale, size, dtype):
         mxnet_rng.seed(0)
         mxnet_samplers.normal(np.float32(0), np.float32(1), (1000,), np.float32).std() > 0.9  # True
     """
-    z = PARALLEL.normal(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    z = PARALLEL.normal(math.prod(size), _draw_type(dtype)).reshape(size)
     return _out(z * scale + loc, dtype)
 
 
@@ -107,7 +107,7 @@ def exponential(lam, size, dtype):
         mxnet_rng.seed(0)
         bool((mxnet_samplers.exponential(np.float32(2), (5,), np.float32) >= 0).all())   # True
     """
-    u = PARALLEL.uniform(int(np.prod(size)), _draw_type(dtype)).reshape(size)
+    u = PARALLEL.uniform(math.prod(size), _draw_type(dtype)).reshape(size)
     return _out(-np.log(1.0 - u.astype(np.float64)) / np.asarray(lam, np.float64), dtype)
 
 
@@ -130,7 +130,7 @@ def randint(low, high, size, dtype):
         mxnet_rng.seed(0)
         bool((mxnet_samplers.randint(3, 7, (9,), np.int32) < 7).all())   # True
     """
-    w = PARALLEL.words(int(np.prod(size)), 2).astype(np.int64)
+    w = PARALLEL.words(math.prod(size), 2).astype(np.int64)
     v = (w[0::2] << 31) + w[1::2]
     return (v % (int(high) - int(low)) + int(low)).astype(dtype).reshape(size)
 
@@ -156,7 +156,7 @@ def dropout_mask(shape, p, dtype, shared_axes=False):
         sorted(set(mxnet_samplers.dropout_mask((100,), 0.5, np.float32).tolist()))   # [0.0, 2.0]
     """
     pkeep = np.float32(1) - np.float32(p)
-    u = PARALLEL.uniform(int(np.prod(shape)), _draw_type(dtype)).astype(np.float32)
+    u = PARALLEL.uniform(math.prod(shape), _draw_type(dtype)).astype(np.float32)
     keep = (u < pkeep) if shared_axes else (u <= pkeep)
     return _out(keep * (np.float32(1) / pkeep), dtype).reshape(shape)
 
@@ -181,7 +181,7 @@ def np_uniform(low, high, size, dtype):
         bool((mxnet_samplers.np_uniform(np.float32(0), np.float32(1), (4,), np.float32) < 1).all())
         # True
     """
-    u = SINGLE.uniform(int(np.prod(size)), np.float32).reshape(size)
+    u = SINGLE.uniform(math.prod(size), np.float32).reshape(size)
     return _out(low + u * (high - low), dtype)
 
 
@@ -204,7 +204,7 @@ def np_normal(loc, scale, size, dtype):
         mxnet_rng.seed(0)
         mxnet_samplers.np_normal(np.float32(0), np.float32(1), (3,), np.float32).shape   # (3,)
     """
-    z = SINGLE.normal(int(np.prod(size)), np.float32).reshape(size)
+    z = SINGLE.normal(math.prod(size), np.float32).reshape(size)
     return _out(loc + z * scale, dtype)
 
 
@@ -522,7 +522,7 @@ def _run(n, params, value):
 
 
 def _flat_params(size, *params):
-    n = int(np.prod(size))
+    n = math.prod(size)
     return n, [np.broadcast_to(np.asarray(p), size).ravel() for p in params]
 
 
@@ -704,7 +704,7 @@ def np_from_uniform(kind):
 
     def draw(*args):
         *params, size, dtype = args
-        n = int(np.prod(size))
+        n = math.prod(size)
         u = SINGLE.uniform(n + spare, np.float32)[:n].reshape(size)
         arrays = any(np.ndim(p) for p in params)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -734,7 +734,7 @@ def np_bernoulli(v, logit, size):
         abs(mxnet_samplers.np_bernoulli(np.float32(0.3), False, (20000,)).mean() - 0.3) < 0.02
         # True
     """
-    u = SINGLE.uniform(int(np.prod(size)), np.float32).reshape(size)
+    u = SINGLE.uniform(math.prod(size), np.float32).reshape(size)
     if logit:
         with np.errstate(divide="ignore"):
             u = (_log(u) - _log(_F32(1) - u)).astype(_F32)
@@ -764,7 +764,7 @@ def np_gamma(shape, scale, size, dtype):
         g = mxnet_samplers.np_gamma(np.float32(3), np.float32(2), (20000,), np.float32)
         abs(g.mean() - 6) < 0.2   # True
     """
-    n = int(np.prod(size))
+    n = math.prod(size)
     a = np.broadcast_to(np.asarray(shape), size).ravel()
     b = np.broadcast_to(np.asarray(scale), size).ravel().astype(np.float64)
     a64 = a.astype(np.float64)
@@ -937,7 +937,7 @@ def rnn_dropout_scale(shape, p, dtype):
         sorted(set(m.ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])   # True
     """
     p = np.float32(p)
-    keep = SINGLE.uniform(int(np.prod(shape)), np.float32) >= p
+    keep = SINGLE.uniform(math.prod(shape), np.float32) >= p
     scale = np.dtype(dtype).type(1) / np.dtype(dtype).type(np.float32(1) - p)
     return (keep * scale).astype(dtype).reshape(shape)
 

@@ -186,6 +186,34 @@ def test_nd_and_sym_random_draw_the_same_numbers_from_one_table(name):
     np.testing.assert_array_equal(got, want)
 
 
+def test_random_functions_bind_arguments_as_their_signature_says():
+    """Positional, keyword and default arguments land where the signature puts them (MXNet's
+    order: parameters, shape, dtype, ctx, out), other keywords reach the operator, and too
+    many positional arguments or one given twice raise TypeError naming the function."""
+    mx.random.seed(3)
+    want = nd.random.normal(1.0, 2.0, (2, 3), "float64").asnumpy()
+    mx.random.seed(3)
+    got = nd.random.normal(scale=2.0, dtype="float64", loc=1.0, shape=(2, 3)).asnumpy()
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(_seeded(3, lambda: nd.random.normal(shape=(2,))),
+                                  _seeded(3, lambda: nd.random.normal(0, 1, (2,))))
+    out = nd.zeros((4,))
+    nd.random.uniform(0, 1, None, None, None, out)
+    assert out.shape == (4,) and (out.asnumpy() > 0).all()
+    node = sym.random.uniform(0, 1, shape=(2,), name="draw")   # a keyword for the node
+    assert node.name == "draw"
+    with pytest.raises(TypeError, match=r"normal\(\) takes at most 6 positional"):
+        nd.random.normal(0, 1, (2,), "float32", None, None, 7)
+    with pytest.raises(TypeError, match="normal\\(\\) got multiple values for argument 'loc'"):
+        nd.random.normal(0, loc=1)
+
+
+def _seeded(seed, draw):
+    mx.random.seed(seed)
+    return draw().asnumpy()
+
+
 def test_negative_seeds_give_repeatable_streams_of_their_own():
     """MXNet's mx.random.seed takes any int (its own test_random_seed draws seeds from
     [-2**31, 2**31)); a negative seed repeats its draws and is not its absolute value's."""
