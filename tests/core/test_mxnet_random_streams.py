@@ -260,6 +260,20 @@ def test_a_twister_gives_the_same_words_however_they_are_read_and_handed_back(mo
     np.testing.assert_array_equal(np.concatenate(got + [rest]), want)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_one_run_normal_draw_reads_its_twister_as_a_draw_of_many_runs_does(dtype):
+    # a draw of 64 values is one run (twister 0 alone, `_normal_run`); in a draw of 128,
+    # twister 0's run is the same 64 values, read by the rows of all runs at once
+    for seed in range(12):
+        mxnet_rng.seed(seed)
+        many = mxnet_rng.PARALLEL.normal(128, dtype)[:64]
+        drawn = mxnet_rng.PARALLEL.twister(0).drawn
+        mxnet_rng.seed(seed)
+        one = mxnet_rng.PARALLEL.normal(64, dtype)
+        np.testing.assert_array_equal(one, many)
+        assert mxnet_rng.PARALLEL.twister(0).drawn == drawn
+
+
 class _Words:
     """A stand-in twister that hands out given words (and takes back unread ones)."""
 
