@@ -43,6 +43,9 @@ _TWO32 = 4294967296.0
 _MARK_EVERY = 1 << 22  # words between the states a twister keeps for a restore (about 13 ms)
 _MARKS = 4  # states kept, newest last
 _KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view into (`unread`)
+# runs at least this long (values) make a uniform draw run by run (`_Twisters.uniform`):
+# 0.93 of the time at runs of 4096 (4 million values), 1.4 times at runs of 1024
+_RUN_BY_RUN = 4096
 _NONE = np.empty(0, np.uint64)
 # `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
 _SCALE32, _SCALE64 = np.float32(1.0 / _TWO32), 1.0 / _TWO32 ** 2
@@ -298,9 +301,21 @@ class _Twisters:
         return out
 
     def uniform(self, n, dtype):
-        """`n` canonical uniforms of `dtype` (float64 for anything but float32)."""
+        """`n` canonical uniforms of `dtype` (float64 for anything but float32).
+
+        A draw whose runs are long (`_RUN_BY_RUN` values or more each) is made run by run
+        into the output, so that its words (8 bytes each, one or two a value) are never all
+        held at once: 0.42 of the time on a 100-million-value draw (a VGG Dense layer's
+        initialization), which otherwise spent most of it paging in the words' array."""
         f32 = np.dtype(dtype) == np.float32
-        return canonical(self.words(n, 1 if f32 else 2), np.float32 if f32 else np.float64)
+        per, ftype = (1, np.float32) if f32 else (2, np.float64)
+        runs = self.runs(n)
+        if not runs or runs[0][2] - runs[0][1] < _RUN_BY_RUN:
+            return canonical(self.words(n, per), ftype)
+        out = np.empty(n, dtype=ftype)
+        for i, s, e in runs:
+            out[s:e] = canonical(self.twister(i).words(per * (e - s)), ftype)
+        return out
 
     def normal(self, n, dtype):
         """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.

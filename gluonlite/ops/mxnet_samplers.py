@@ -31,10 +31,22 @@ __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_un
 
 
 def _out(v, dtype):
+    # `v` is the sampler's own new array: returned as it is when it has the dtype already
     dtype = np.dtype(dtype)
     if dtype == np.float16:
-        v = np.asarray(v).astype(np.float32)
-    return np.asarray(v).astype(dtype)
+        v = np.asarray(v).astype(np.float32, copy=False)
+    return np.asarray(v).astype(dtype, copy=False)
+
+
+def _affine(x, scale, shift):
+    """``x * scale + shift`` for the sampler's own new array `x`, in place over x where numpy
+    would make an array of x's dtype and shape anyway: the same numbers, and a draw of 100
+    million values makes no second and third array of its size (each paged in afresh)."""
+    if (np.result_type(x, scale, shift) == x.dtype
+            and np.broadcast_shapes(x.shape, np.shape(scale), np.shape(shift)) == x.shape):
+        np.multiply(x, scale, out=x)
+        return np.add(x, shift, out=x)
+    return x * scale + shift
 
 
 def _draw_type(dtype):
@@ -63,7 +75,7 @@ def uniform(low, high, size, dtype):
         # array([1.4872808, 1.2435048], dtype=float32): MXNet's after mx.random.seed(42)
     """
     u = PARALLEL.uniform(math.prod(size), _draw_type(dtype)).reshape(size)
-    return _out(low + (high - low) * u, dtype)
+    return _out(_affine(u, high - low, low), dtype)  # low + (high - low) * u
 
 
 def normal(loc, scale, size, dtype):
@@ -86,7 +98,7 @@ def normal(loc, scale, size, dtype):
         mxnet_samplers.normal(np.float32(0), np.float32(1), (1000,), np.float32).std() > 0.9  # True
     """
     z = PARALLEL.normal(math.prod(size), _draw_type(dtype)).reshape(size)
-    return _out(z * scale + loc, dtype)
+    return _out(_affine(z, scale, loc), dtype)
 
 
 def exponential(lam, size, dtype):
@@ -182,7 +194,7 @@ def np_uniform(low, high, size, dtype):
         # True
     """
     u = SINGLE.uniform(math.prod(size), np.float32).reshape(size)
-    return _out(low + u * (high - low), dtype)
+    return _out(_affine(u, high - low, low), dtype)  # low + u * (high - low)
 
 
 def np_normal(loc, scale, size, dtype):
@@ -205,7 +217,7 @@ def np_normal(loc, scale, size, dtype):
         mxnet_samplers.np_normal(np.float32(0), np.float32(1), (3,), np.float32).shape   # (3,)
     """
     z = SINGLE.normal(math.prod(size), np.float32).reshape(size)
-    return _out(loc + z * scale, dtype)
+    return _out(_affine(z, scale, loc), dtype)  # loc + z * scale
 
 
 # ---- samplers whose values take a varying number of words (rejection) ---------------------------

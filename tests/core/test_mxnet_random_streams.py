@@ -274,6 +274,20 @@ def test_a_one_run_normal_draw_reads_its_twister_as_a_draw_of_many_runs_does(dty
         assert mxnet_rng.PARALLEL.twister(0).drawn == drawn
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_long_uniform_draw_made_run_by_run_is_the_draw_made_at_once(monkeypatch, dtype):
+    # runs of _RUN_BY_RUN values or more are converted run by run into the output
+    n = 1024 * 70 + 5  # runs of 71 values (the last shorter), made run by run below
+    monkeypatch.setattr(mxnet_rng, "_RUN_BY_RUN", 64)
+    mx.random.seed(8)
+    by_run = mx.nd.random.uniform(-2, 3, shape=(n,), dtype=np.dtype(dtype).name).asnumpy()
+    monkeypatch.setattr(mxnet_rng, "_RUN_BY_RUN", 1 << 40)
+    mx.random.seed(8)
+    at_once = mx.nd.random.uniform(-2, 3, shape=(n,), dtype=np.dtype(dtype).name).asnumpy()
+    np.testing.assert_array_equal(by_run, at_once)
+    assert by_run.dtype == dtype and by_run.min() >= -2 and by_run.max() < 3
+
+
 class _Words:
     """A stand-in twister that hands out given words (and takes back unread ones)."""
 

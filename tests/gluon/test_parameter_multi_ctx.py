@@ -22,7 +22,10 @@ def test_one_copy_per_context():
     assert [d.context for d in datas] == CTXS and [g.context for g in grads] == CTXS
     assert p.data(mx.cpu(1)) is datas[1] and p.grad(mx.cpu(0)) is grads[0]
     np.testing.assert_array_equal(datas[0].asnumpy(), datas[1].asnumpy())
-    assert datas[0]._data is not datas[1]._data  # copies, not one buffer
+    # copies, not one buffer (the first context keeps the buffer the initializer filled)
+    assert not np.shares_memory(datas[0]._data, datas[1]._data)
+    datas[0][:] = 7
+    assert not (datas[1].asnumpy() == 7).any()
     with pytest.raises(ValueError, match=r"not initialized on context cpu\(2\)"):
         p.data(mx.cpu(2))
     p.reset_ctx([mx.cpu(1), mx.cpu(2)])
