@@ -46,6 +46,7 @@ _KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view 
 # runs at least this long (values) make a uniform draw run by run (`_Twisters.uniform`):
 # 0.93 of the time at runs of 4096 (4 million values), 1.4 times at runs of 1024
 _RUN_BY_RUN = 4096
+_SINGLE_CHUNK = 1 << 20  # values the single stream's large uniform draws convert at a time
 _NONE = np.empty(0, np.uint64)
 # `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
 _SCALE32, _SCALE64 = np.float32(1.0 / _TWO32), 1.0 / _TWO32 ** 2
@@ -393,10 +394,19 @@ class _Single:
         return self._tw
 
     def uniform(self, n, dtype):
-        """`n` canonical uniforms of `dtype` (float64 for anything but float32)."""
+        """`n` canonical uniforms of `dtype` (float64 for anything but float32), converted
+        `_SINGLE_CHUNK` values at a time into the output: the words of a large draw are
+        never all held at once (`_Twisters.uniform`)."""
         f32 = np.dtype(dtype) == np.float32
-        return canonical(self.twister().words((1 if f32 else 2) * n),
-                         np.float32 if f32 else np.float64)
+        per, ftype = (1, np.float32) if f32 else (2, np.float64)
+        tw = self.twister()
+        if n <= _SINGLE_CHUNK:
+            return canonical(tw.words(per * n), ftype)
+        out = np.empty(n, dtype=ftype)
+        for at in range(0, n, _SINGLE_CHUNK):
+            stop = min(n, at + _SINGLE_CHUNK)
+            out[at:stop] = canonical(tw.words(per * (stop - at)), ftype)
+        return out
 
     def normal(self, n, dtype):
         """`n` standard normals: both values of each accepted pair, y's first."""

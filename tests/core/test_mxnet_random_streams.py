@@ -288,6 +288,19 @@ def test_a_long_uniform_draw_made_run_by_run_is_the_draw_made_at_once(monkeypatc
     assert by_run.dtype == dtype and by_run.min() >= -2 and by_run.max() < 3
 
 
+def test_a_large_single_stream_uniform_draw_made_in_chunks_is_the_draw_made_at_once(
+        monkeypatch):
+    # mx.np.random's uniforms (the single stream) convert _SINGLE_CHUNK values at a time
+    for dtype in ("float32", "float64"):
+        draws = []
+        for chunk in (1000, 1 << 40):
+            monkeypatch.setattr(mxnet_rng, "_SINGLE_CHUNK", chunk)
+            mx.random.seed(4)
+            draws.append(mx.np.random.uniform(1, 2, size=(3, 2501), dtype=dtype).asnumpy())
+        np.testing.assert_array_equal(draws[0], draws[1])
+        assert draws[0].dtype == dtype
+
+
 class _Words:
     """A stand-in twister that hands out given words (and takes back unread ones)."""
 
