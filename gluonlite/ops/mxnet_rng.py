@@ -47,6 +47,7 @@ _KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view 
 # 0.93 of the time at runs of 4096 (4 million values), 1.4 times at runs of 1024
 _RUN_BY_RUN = 4096
 _SINGLE_CHUNK = 1 << 20  # values the single stream's large uniform draws convert at a time
+_NORMAL_ROUND = 4096  # most values a run keeps in one round of `_Twisters.normal`
 _NONE = np.empty(0, np.uint64)
 # `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
 _SCALE32, _SCALE64 = np.float32(1.0 / _TWO32), 1.0 / _TWO32 ** 2
@@ -322,9 +323,10 @@ class _Twisters:
         """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.
 
         In rounds over every twister still short of values: each reads as many pairs as the
-        neediest still wants (more than its need: 4 pairs in 5 are kept), laid out one row a
-        twister; a twister keeps its first accepted pairs up to its need, in order, at its
-        run's next places, and hands back the words after the last pair it kept. A draw of
+        neediest still wants this round (`_NORMAL_ROUND` at most; more pairs than values: 4
+        pairs in 5 are kept), laid out one row a twister; a twister keeps its first accepted
+        pairs up to its round's need, in order, at its run's next places, and hands back the
+        words after the last pair it kept. A draw of
         one run (64 values or fewer) reads its one twister the same way without the rows'
         bookkeeping (`_normal_run`: a third of the time)."""
         runs = self.runs(n)
@@ -337,7 +339,9 @@ class _Twisters:
         need = np.array([e - s for _, s, e in runs], dtype=np.int64)
         live = np.arange(len(runs))
         while len(live):
-            k = need[live]
+            # at most `_NORMAL_ROUND` values a run a round: a large draw's rows stay tens of
+            # megabytes (all at once, 23 million values read 2 GB of words)
+            k = np.minimum(need[live], _NORMAL_ROUND)
             width = int(k.max() + k.max() // 3 + 8)  # pairs a row
             rows = self.rows([tws[t] for t in live.tolist()], 2 * per * width)
             u = canonical(rows.ravel(), dtype).reshape(len(live), 2 * width)
@@ -349,16 +353,16 @@ class _Twisters:
             # the kept values go to each row's run in order: row-major order is run order
             dest = np.repeat(at[live] - np.cumsum(got) + got, got) + np.arange(got.sum())
             out[dest] = values
-            done = got == k
-            last = np.argmax(rank >= k[:, None], axis=1)  # a done row's last kept pair
+            reached = got == k  # a row that kept its round's values hands back the rest
+            last = np.argmax(rank >= k[:, None], axis=1)  # such a row's last kept pair
             # Python ints: a numpy scalar a lane costs more than the hand-back itself
             after = (2 * per * (last + 1)).tolist()
-            for row, (t, fin) in enumerate(zip(live.tolist(), done.tolist())):
+            for row, (t, fin) in enumerate(zip(live.tolist(), reached.tolist())):
                 if fin:
                     tws[t].unread(rows[row, after[row]:])
             at[live] += got
             need[live] -= got
-            live = live[~done]
+            live = live[need[live] > 0]
         return out
 
     def state(self):
@@ -414,7 +418,10 @@ class _Single:
         per = 1 if np.dtype(dtype) == np.float32 else 2
         tw, at = self.twister(), 0
         while at < n:
-            pairs = -(-(n - at) // 2)  # each accepted pair gives two values
+            # each accepted pair gives two values; a round reads no more pairs than the
+            # values left need, so none is read past the draw (at most `_SINGLE_CHUNK`
+            # words a round: a large draw's words are never all held at once)
+            pairs = min(-(-(n - at) // 2), _SINGLE_CHUNK // (2 * per))
             u = canonical(tw.words(2 * per * pairs), dtype)
             _, xs, ys = polar(u[0::2], u[1::2], dtype)
             got = np.stack([ys, xs], axis=1).ravel()

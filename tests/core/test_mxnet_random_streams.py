@@ -288,17 +288,33 @@ def test_a_long_uniform_draw_made_run_by_run_is_the_draw_made_at_once(monkeypatc
     assert by_run.dtype == dtype and by_run.min() >= -2 and by_run.max() < 3
 
 
-def test_a_large_single_stream_uniform_draw_made_in_chunks_is_the_draw_made_at_once(
-        monkeypatch):
-    # mx.np.random's uniforms (the single stream) convert _SINGLE_CHUNK values at a time
+@pytest.mark.parametrize("dist", ["uniform", "normal"])
+def test_a_large_single_stream_draw_made_in_chunks_is_the_draw_made_at_once(monkeypatch, dist):
+    # mx.np.random's uniforms and normals (the single stream) read _SINGLE_CHUNK words at
+    # most at a time; the values, and the draw after, do not depend on it
     for dtype in ("float32", "float64"):
         draws = []
         for chunk in (1000, 1 << 40):
             monkeypatch.setattr(mxnet_rng, "_SINGLE_CHUNK", chunk)
             mx.random.seed(4)
-            draws.append(mx.np.random.uniform(1, 2, size=(3, 2501), dtype=dtype).asnumpy())
+            draw = getattr(mx.np.random, dist)
+            draws.append(np.concatenate([draw(1, 2, size=(3, 2501), dtype=dtype).asnumpy().ravel(),
+                                         draw(1, 2, size=(7,), dtype=dtype).asnumpy()]))
         np.testing.assert_array_equal(draws[0], draws[1])
         assert draws[0].dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_normal_draw_in_capped_rounds_is_the_draw_in_one_round(monkeypatch, dtype):
+    # each run keeps at most _NORMAL_ROUND values a round; the values, and where every
+    # twister stops (the draw after), do not depend on the cap
+    draws = []
+    for cap in (7, 1 << 30):
+        monkeypatch.setattr(mxnet_rng, "_NORMAL_ROUND", cap)
+        mxnet_rng.seed(21)
+        draws.append(np.concatenate([mxnet_rng.PARALLEL.normal(64 * 40 + 3, dtype),
+                                     mxnet_rng.PARALLEL.normal(5000, dtype)]))
+    np.testing.assert_array_equal(draws[0], draws[1])
 
 
 class _Words:
