@@ -514,3 +514,23 @@ def test_random_reads_old_read_path_draws_the_same_and_every_row_prints(bench_mo
     rows = _table_rows(proc.stdout)
     assert len(rows) == 1 + len(mod.cases(0.01))
     assert all(r.rstrip(" |").endswith("yes") for r in rows[1:])
+
+
+def test_random_draws_prints_a_row_per_case_and_refuses_a_bad_scale(bench_module):
+    """benchmarks/random_draws.py times each case's draw (MXNet's column empty without an MXNet
+    interpreter); a one-value case makes `REPEAT` draws a call, the others one."""
+    mod = bench_module("mxnet_random_rows")
+    import gluonlite
+    names = [name for name, _, _ in mod.CASES]
+    assert [mod.repeats(k) for k in range(len(names))].count(mod.REPEAT) == 3
+    gluonlite.random.seed(0)
+    out = mod.make_call(gluonlite, names.index("nd.random.poisson, a rate per value, 8192 "
+                                               "values"), 0.01)()
+    assert out.shape == (82,) and (out.asnumpy() >= 0).all()
+    proc = _run("random_draws.py", "--rounds", "1", "--warmup", "0", "--scale", "0.0001")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert [r.split(" | ")[0][2:] for r in rows[1:]] == names
+    assert all(r.rstrip(" |").endswith("- | -") for r in rows[1:])
+    bad = _run("random_draws.py", "--scale", "0")
+    assert bad.returncode == 2 and "--scale" in bad.stderr and "Traceback" not in bad.stderr
