@@ -10,7 +10,7 @@ Example:
 import _env  # noqa: F401  (one BLAS thread, also for subprocesses: set before numpy loads)
 import os
 
-__all__ = ["RowsWorker", "WorkerError"]
+__all__ = ["RowsWorker", "WorkerError", "case_arguments", "mxnet_worker", "collect_rows"]
 
 
 class WorkerError(RuntimeError):
@@ -94,3 +94,44 @@ class RowsWorker:
             except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired: end our own child
                 self.proc.kill()
         self.err.close()
+
+
+def mxnet_worker(script, python):
+    """(worker, header lines) for a benchmark's MXNet column: a `RowsWorker` running `script`
+    under `python` (named by $GLUONLITE_MXNET_PYTHON or --mxnet-python), greeted, and the
+    header line naming its MXNet; (None, []) when `python` is empty.
+
+    Raises:
+        WorkerError: the worker cannot start or answer.
+    """
+    if not python:
+        return None, []
+    worker = RowsWorker(script, python, "GLUONLITE_MXNET_PYTHON", "MXNet")
+    hello = worker.request(op="hello")
+    return worker, [f"- MXNet {hello['mxnet']} (numpy {hello['numpy']}) via {python}"]
+
+
+def collect_rows(worker, run):
+    """The table rows ``run(rows)`` appends, with `worker` (or None) closed afterwards,
+    whatever happens."""
+    rows = []
+    try:
+        run(rows)
+    finally:
+        if worker is not None:
+            worker.close()
+    return rows
+
+
+def case_arguments(ap):
+    """Add the options of a benchmark of cases against an MXNet worker to argparse parser
+    `ap`: --rounds, --warmup, --cases, --mxnet-python (default $GLUONLITE_MXNET_PYTHON) and
+    --clock; returns `ap`."""
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--cases", nargs="+", default=[],
+                    help="run only the cases whose name contains one of these")
+    ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON"))
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    return ap
+

@@ -88,3 +88,35 @@ def serve(make_worker, ops, framework):
             reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(reply) + "\n")
     return 0
+
+
+class CaseWorker:
+    """A worker holding one case's call at a time, built by ``make_call(mxnet, msg)`` from the
+    setup request and timed on request (the ops "hello", "setup", "round").
+
+    Example (a worker script's main)::
+
+        sys.exit(serve(lambda: CaseWorker(make_call), CaseWorker.OPS, "mxnet"))
+    """
+
+    OPS = ("hello", "setup", "round")
+
+    def __init__(self, make_call):
+        import mxnet
+        self.mx = mxnet
+        self.make_call = make_call
+        self.calls = {}
+
+    def hello(self, _msg):
+        import numpy
+        return {"mxnet": self.mx.__version__, "numpy": numpy.__version__}
+
+    def setup(self, msg):
+        call = self.make_call(self.mx, msg)
+        call()  # the first call allocates and warms up
+        self.calls = {"mxnet": {"run": call}}
+        return {"names": ["mxnet"]}
+
+    def round(self, msg):
+        return {"ms": time_round(self.calls, "run", msg.get("clock", "wall"))}
+

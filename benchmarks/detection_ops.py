@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("MXNET_ENGINE_TYPE", "NaiveEngine")  # MXNet's calls on one thread
 from _timing import interleaved, median  # noqa: E402
 from _tables import markdown_table, print_header  # noqa: E402
+from _rows_client import case_arguments, collect_rows, mxnet_worker  # noqa: E402
 from _detection_cases import CASES  # noqa: E402
 from mxnet_detection_rows import make_call  # noqa: E402
 
@@ -42,31 +43,15 @@ def _cell(v):
 def main(argv=None):
     """Run the cases and print the Markdown table; returns 0."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--warmup", type=int, default=1)
-    ap.add_argument("--cases", nargs="+", default=[],
-                    help="run only the cases whose name contains one of these")
-    ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON"))
-    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    case_arguments(ap)
     a = ap.parse_args(argv)
     if a.rounds < 1:
         ap.error(f"--rounds: expected at least 1, got {a.rounds}")
-    from _rows_client import RowsWorker
-    worker, extra = None, []
-    if a.mxnet_python:
-        worker = RowsWorker("mxnet_detection_rows.py", a.mxnet_python,
-                            "GLUONLITE_MXNET_PYTHON", "MXNet")
-        hello = worker.request(op="hello")
-        extra.append(f"- MXNet {hello['mxnet']} (numpy {hello['numpy']}) via {a.mxnet_python}")
+    worker, extra = mxnet_worker("mxnet_detection_rows.py", a.mxnet_python)
     print_header("detection_ops", argv, f"- {a.clock} time; rounds {a.rounds} after "
                  f"{a.warmup} warmup, interleaved gluonlite / MXNet", extra)
     clock = time.process_time if a.clock == "cpu" else time.perf_counter
-    rows = []
-    try:
-        _run(a, worker, clock, rows)
-    finally:
-        if worker is not None:
-            worker.close()
+    rows = collect_rows(worker, lambda rows: _run(a, worker, clock, rows))
     print(markdown_table(["case", "pass", "gluonlite ms", "MXNet ms", "/ MXNet"], rows))
     return 0
 

@@ -17,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _detection_cases import CASES, inputs  # noqa: E402
-from _rows_worker import serve, time_round  # noqa: E402
+from _rows_worker import CaseWorker, serve  # noqa: E402
 
 
 def make_call(mx, k):
@@ -42,27 +42,6 @@ def make_call(mx, k):
     return call
 
 
-class Worker:
-    """Holds the current case's call and times it on request."""
-
-    def __init__(self):
-        import mxnet
-        self.mx = mxnet
-        self.calls = {}
-
-    def hello(self, _msg):
-        import numpy
-        return {"mxnet": self.mx.__version__, "numpy": numpy.__version__}
-
-    def setup(self, msg):
-        call = make_call(self.mx, msg["case"])
-        call()  # the first call allocates and warms up
-        self.calls = {"mxnet": {"run": call}}
-        return {"names": ["mxnet"]}
-
-    def round(self, msg):
-        return {"ms": time_round(self.calls, "run", msg.get("clock", "wall"))}
-
-
 if __name__ == "__main__":
-    sys.exit(serve(Worker, ("hello", "setup", "round"), "mxnet"))
+    sys.exit(serve(lambda: CaseWorker(lambda mx, msg: make_call(mx, msg["case"])),
+                   CaseWorker.OPS, "mxnet"))

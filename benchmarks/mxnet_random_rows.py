@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _rows_worker import serve, time_round  # noqa: E402
+from _rows_worker import CaseWorker, serve  # noqa: E402
 
 # (name, function under mx, its keyword arguments; a value that is a (numpy) tuple
 # ("array", kind, n) becomes an NDArray of n parameters of that kind); sizes as drawn at
@@ -104,28 +104,11 @@ def make_call(mx, k, scale=1.0):
     return call
 
 
-class Worker:
-    """Holds the current case's call and times it on request."""
-
-    def __init__(self):
-        import mxnet
-        self.mx = mxnet
-        self.calls = {}
-
-    def hello(self, _msg):
-        import numpy
-        return {"mxnet": self.mx.__version__, "numpy": numpy.__version__}
-
-    def setup(self, msg):
-        self.mx.random.seed(0)
-        call = make_call(self.mx, msg["case"], msg.get("scale", 1.0))
-        call()  # the first call makes the generators and warms up
-        self.calls = {"mxnet": {"run": call}}
-        return {"names": ["mxnet"]}
-
-    def round(self, msg):
-        return {"ms": time_round(self.calls, "run", msg.get("clock", "wall"))}
+def _setup_call(mx, msg):
+    """The worker's call of a setup request: seeded once, then drawing on."""
+    mx.random.seed(0)
+    return make_call(mx, msg["case"], msg.get("scale", 1.0))
 
 
 if __name__ == "__main__":
-    sys.exit(serve(Worker, ("hello", "setup", "round"), "mxnet"))
+    sys.exit(serve(lambda: CaseWorker(_setup_call), CaseWorker.OPS, "mxnet"))
