@@ -46,7 +46,9 @@ _KEEP_VIEW = 1 << 18  # largest read-ahead block (words) a twister keeps a view 
 # runs at least this long (values) make a uniform draw run by run (`_Twisters.uniform`):
 # 0.93 of the time at runs of 4096 (4 million values), 1.4 times at runs of 1024
 _RUN_BY_RUN = 4096
-_SINGLE_CHUNK = 1 << 20  # values the single stream's large uniform draws convert at a time
+# the most the single stream's large draws take at a time: values a uniform draw converts,
+# words a round of normals reads
+_SINGLE_CHUNK = 1 << 20
 _NORMAL_ROUND = 4096  # most values a run keeps in one round of `_Twisters.normal`
 _NONE = np.empty(0, np.uint64)
 # `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
@@ -326,9 +328,9 @@ class _Twisters:
         neediest still wants this round (`_NORMAL_ROUND` at most; more pairs than values: 4
         pairs in 5 are kept), laid out one row a twister; a twister keeps its first accepted
         pairs up to its round's need, in order, at its run's next places, and hands back the
-        words after the last pair it kept. A draw of
-        one run (64 values or fewer) reads its one twister the same way without the rows'
-        bookkeeping (`_normal_run`: a third of the time)."""
+        words after the last pair it kept. A draw of one run (64 values or fewer) reads its
+        one twister the same way without the rows' bookkeeping (`_normal_run`: a third of the
+        time)."""
         runs = self.runs(n)
         if len(runs) == 1:
             return _normal_run(self.twister(0), n, dtype)
