@@ -239,6 +239,15 @@ def _log(r):
     return np.log(r.astype(np.float64)).astype(r.dtype)
 
 
+def _uniforms_into(out, pieces, per):
+    """Fill `out` piece by piece, (twister, start, stop) each, with the canonical uniforms of
+    the twister's next words (`per` a value), so that a large draw's words are never all
+    held at once; returns `out`."""
+    for tw, start, stop in pieces:
+        out[start:stop] = canonical(tw.words(per * (stop - start)), out.dtype)
+    return out
+
+
 def _normal_run(tw, n, dtype):
     """`n` normals of `dtype` from twister `tw` alone, one per accepted pair, as
     `_Twisters.normal` draws a run: rounds of as many pairs as the run still needs and a
@@ -292,8 +301,11 @@ class _Twisters:
 
     def words(self, n, per=1):
         """`per` consecutive words for each of `n` values, in the values' order: (n * per,)."""
+        return self._words(self.runs(n), per)
+
+    def _words(self, runs, per):
         return np.concatenate([self.twister(i).words(per * (e - s))
-                               for i, s, e in self.runs(n)] or [np.empty(0, np.uint64)])
+                               for i, s, e in runs] or [np.empty(0, np.uint64)])
 
     def rows(self, twisters, width):
         """The next `width` words of each of `twisters`, one row each: (len, width), filled
@@ -315,11 +327,9 @@ class _Twisters:
         per, ftype = (1, np.float32) if f32 else (2, np.float64)
         runs = self.runs(n)
         if not runs or runs[0][2] - runs[0][1] < _RUN_BY_RUN:
-            return canonical(self.words(n, per), ftype)
-        out = np.empty(n, dtype=ftype)
-        for i, s, e in runs:
-            out[s:e] = canonical(self.twister(i).words(per * (e - s)), ftype)
-        return out
+            return canonical(self._words(runs, per), ftype)
+        return _uniforms_into(np.empty(n, dtype=ftype),
+                              [(self.twister(i), s, e) for i, s, e in runs], per)
 
     def normal(self, n, dtype):
         """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.
@@ -408,11 +418,9 @@ class _Single:
         tw = self.twister()
         if n <= _SINGLE_CHUNK:
             return canonical(tw.words(per * n), ftype)
-        out = np.empty(n, dtype=ftype)
-        for at in range(0, n, _SINGLE_CHUNK):
-            stop = min(n, at + _SINGLE_CHUNK)
-            out[at:stop] = canonical(tw.words(per * (stop - at)), ftype)
-        return out
+        return _uniforms_into(np.empty(n, dtype=ftype),
+                              [(tw, at, min(n, at + _SINGLE_CHUNK))
+                               for at in range(0, n, _SINGLE_CHUNK)], per)
 
     def normal(self, n, dtype):
         """`n` standard normals: both values of each accepted pair, y's first."""

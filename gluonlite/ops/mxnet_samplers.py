@@ -38,11 +38,16 @@ def _out(v, dtype):
     return np.asarray(v).astype(dtype, copy=False)
 
 
+# draws of at least this many values are scaled in place (`_affine`); below, the checks cost
+# more than the arrays they save
+_IN_PLACE = 1 << 16
+
+
 def _affine(x, scale, shift):
-    """``x * scale + shift`` for the sampler's own new array `x`, in place over x where numpy
-    would make an array of x's dtype and shape anyway: the same numbers, and a draw of 100
-    million values makes no second and third array of its size (each paged in afresh)."""
-    if (np.result_type(x, scale, shift) == x.dtype
+    """``x * scale + shift`` for the sampler's own new array `x`, in place over a large x where
+    numpy would make an array of x's dtype and shape anyway: the same numbers, and a draw of
+    100 million values makes no second and third array of its size (each paged in afresh)."""
+    if (x.size >= _IN_PLACE and np.result_type(x, scale, shift) == x.dtype
             and np.broadcast_shapes(x.shape, np.shape(scale), np.shape(shift)) == x.shape):
         np.multiply(x, scale, out=x)
         return np.add(x, shift, out=x)

@@ -317,6 +317,25 @@ def test_a_normal_draw_in_capped_rounds_is_the_draw_in_one_round(monkeypatch, dt
     np.testing.assert_array_equal(draws[0], draws[1])
 
 
+def test_a_large_draw_is_scaled_in_place_only_where_numpy_gives_the_same_array():
+    # `_affine` writes over a large draw when x * scale + shift would have x's dtype and
+    # shape anyway, and computes the expression as written otherwise: the same numbers
+    from gluonlite.ops.mxnet_samplers import _IN_PLACE, _affine
+    rs = np.random.RandomState(2)
+    for scale, shift in [(np.float32(2.5), np.float32(-1)), (np.float64(3.3), np.float64(0.1)),
+                         (np.float32(2), rs.rand(4, 1).astype(np.float32)),
+                         (rs.rand(4, 1), np.float32(1))]:
+        x = rs.rand(4, _IN_PLACE).astype(np.float32)
+        want = x * scale + shift
+        got = _affine(x.copy(), scale, shift)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    x = rs.rand(4, _IN_PLACE).astype(np.float32)
+    assert _affine(x, np.float32(2), np.float32(1)) is x   # written over
+    small = rs.rand(3).astype(np.float32)
+    assert _affine(small, np.float32(2), np.float32(1)) is not small
+
+
 class _Words:
     """A stand-in twister that hands out given words (and takes back unread ones)."""
 
