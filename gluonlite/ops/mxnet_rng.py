@@ -100,14 +100,19 @@ class _Twister:
         return self._bg.random_raw(n)
 
     def words(self, n):
-        """The next `n` words (uint64 array)."""
-        self.drawn += n
-        if not len(self._back):
+        """The next `n` words (uint64 array): the twister's own, a view of words handed back
+        (`unread`), or both, copied into one array (`into`)."""
+        back = self._back
+        if not len(back):
+            self.drawn += n
             return self._raw(n)
-        head, self._back = self._back[:n], self._back[n:]
-        if len(head) == n:
-            return head
-        return np.concatenate([head, self._raw(n - len(head))])
+        if len(back) < n:
+            out = np.empty(n, dtype=np.uint64)
+            self.into(out)
+            return out
+        self.drawn += n
+        self._back = back[n:] if len(back) > n else _NONE
+        return back[:n]
 
     def into(self, out):
         """Write the next ``len(out)`` words into `out` (a 1-D uint64 array or view), so that
@@ -115,17 +120,13 @@ class _Twister:
         two: into an array of its own, then into the block)."""
         n, back = len(out), self._back
         self.drawn += n
-        h = len(back)
-        if not h:
-            out[...] = self._raw(n)
-            return
-        if h >= n:
-            out[:] = back[:n]
-            self._back = back[n:]
-            return
-        out[:h] = back
-        self._back = _NONE
-        out[h:] = self._raw(n - h)
+        k = min(len(back), n)  # the words handed back come first
+        if k:
+            out[:k] = back[:k]
+            # an empty view would keep the block it was cut from alive
+            self._back = back[k:] if len(back) > k else _NONE
+        if k < n:
+            out[k:] = self._raw(n - k)
 
     def unread(self, w):
         """Hand back words read ahead but not used: the next `words` reads them first.
@@ -139,7 +140,9 @@ class _Twister:
             if len(self._back):
                 self._back = np.concatenate([w, self._back])
             else:
-                whole = w.base if w.base is not None else w
+                # the block `w` was cut from (numpy's base is its owner; a buffer that is not
+                # an array counts as w's own)
+                whole = w.base if isinstance(w.base, np.ndarray) else w
                 self._back = w if whole.size <= _KEEP_VIEW else w.copy()
 
     def replay(self, s, drawn):
