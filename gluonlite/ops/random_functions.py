@@ -60,11 +60,14 @@ _PUBLIC = {
 _PARAM_DOCS = {
     "uniform": {"low": "the lower bound of the interval (inclusive)",
                 "high": "the upper bound of the interval (exclusive)"},
-    "normal": {"loc": "the mean", "scale": "the standard deviation (non-negative)"},
+    "normal": {"loc": "the mean", "scale": "the standard deviation (positive; an array "
+                                           "may hold 0, which draws loc)"},
     "poisson": {"lam": "the rate, the mean number of events (non-negative)"},
     "exponential": {"scale": "the mean, the inverse of the rate (positive)"},
-    "gamma": {"alpha": "the shape (positive)", "beta": "the scale (positive)"},
-    "negative_binomial": {"k": "the number of successes the trials run to (positive)",
+    "gamma": {"alpha": "the shape (positive; an array may hold 0, which draws 0)",
+              "beta": "the scale (positive; an array may hold 0, which draws 0)"},
+    "negative_binomial": {"k": "the number of successes the trials run to (non-negative: 0 "
+                               "draws 0)",
                           "p": "the success probability of each trial, in (0, 1]"},
     "generalized_negative_binomial": {
         "mu": "the mean (non-negative)",
@@ -75,7 +78,9 @@ _PARAM_DOCS = {
 # The ``*_like`` functions pass their parameters to ``_random_<d>_like``, under the sampler's
 # attribute names (exponential's is the rate ``lam``, not the mean).
 _LIKE_PARAM_DOCS = {**_PARAM_DOCS,
-                    "exponential": {"lam": "the rate, the inverse of the mean (positive)"}}
+                    "normal": {"loc": "the mean", "scale": "the standard deviation (positive)"},
+                    "exponential": {"lam": "the rate, the inverse of the mean (positive)"},
+                    "gamma": {"alpha": "the shape (positive)", "beta": "the scale (positive)"}}
 
 
 def _wrapped(doc):

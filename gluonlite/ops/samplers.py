@@ -147,18 +147,28 @@ def _out_dtype(p):
     return np.dtype(p.dtype or "float32")
 
 
-# What each parameter must satisfy, by distribution (a bad value fails before any draw).
+# What each parameter must satisfy (a bad value fails before any draw). `_random_<d>`'s scalar
+# attributes: MXNet 1.9.1's own checks, except that a negative binomial's p must lie in (0, 1]
+# (MXNet draws -2**31 at p = 0, and negative scales above 1). MXNet checks no parameter array
+# of `_sample_<d>`; here those are held to the same rules, widened where MXNet's draw at the
+# edge is the distribution's limit, which real programs meet (GluonTS's negative binomial
+# draws a gamma of scale alpha * mu, 0 at a zero mean): a gamma of shape or scale 0 draws
+# zeros, an exponential of rate 0 infinities, a negative binomial of k = 0 zeros.
 _POSITIVE = (lambda v: v > 0, "positive")
+_NON_NEGATIVE = (lambda v: v >= 0, "non-negative")
 _VALID = {
     "uniform": {},
-    "normal": {"scale": (lambda v: v >= 0, "non-negative")},
+    "normal": {"scale": _POSITIVE},
     "gamma": {"alpha": _POSITIVE, "beta": _POSITIVE},
     "exponential": {"lam": _POSITIVE},
-    "poisson": {"lam": (lambda v: v >= 0, "non-negative")},
-    "negative_binomial": {"k": _POSITIVE, "p": (lambda v: (v > 0) & (v <= 1), "in (0, 1]")},
-    "generalized_negative_binomial": {"mu": (lambda v: v >= 0, "non-negative"),
-                                      "alpha": (lambda v: v >= 0, "non-negative")},
+    "poisson": {"lam": _NON_NEGATIVE},
+    "negative_binomial": {"k": _NON_NEGATIVE, "p": (lambda v: (v > 0) & (v <= 1), "in (0, 1]")},
+    "generalized_negative_binomial": {"mu": _NON_NEGATIVE, "alpha": _NON_NEGATIVE},
 }
+_VALID_ARRAYS = {**_VALID,
+                 "normal": {"scale": _NON_NEGATIVE},
+                 "gamma": {"alpha": _NON_NEGATIVE, "beta": _NON_NEGATIVE},
+                 "exponential": {"lam": _NON_NEGATIVE}}
 
 
 def _draw(d, values, size, dtype):
@@ -170,12 +180,17 @@ def _draw(d, values, size, dtype):
 
 
 def _check_params(name, d, values):
+    arrays = name.startswith("_sample")
     for (attr, inp, _), v in zip(DISTS[d].params, values):
-        rule = _VALID[d].get(attr)
+        rule = (_VALID_ARRAYS if arrays else _VALID)[d].get(attr)
         if rule is not None and not np.all(rule[0](np.asarray(v))):
-            arg = inp if name.startswith("_sample") else attr
-            got = np.asarray(v).min() if np.ndim(v) else v
+            arg = inp if arrays else attr
+            a = np.asarray(v)
+            got = a.ravel()[np.argmin(rule[0](a).ravel())] if a.ndim else v  # the first bad one
             raise MXNetValueError(f"{name}: {arg} must be {rule[1]}, got {got}")
+    if d == "uniform" and not arrays and not values[1] >= values[0]:  # NaN too, as MXNet
+        raise MXNetValueError(f"{name}: low must be less than or equal to high, got "
+                              f"low={values[0]} and high={values[1]}")
 
 
 # ---- _random_<d>: scalar parameters -------------------------------------------------------------

@@ -27,7 +27,7 @@ _THROUGH_LOG = ("normal", "randn", "sample_normal", "np_normal", "npx_normal", "
                 "np_exponential", "np_rayleigh", "np_weibull", "np_pareto", "np_power", "np_gamma",
                 "np_logistic", "np_gumbel",
                 "init_normal", "init_xavier_gaussian", "init_orthogonal_normal",
-                "np_mode_dense", "block_")
+                "np_mode_dense", "block_", "edge_gamma", "edge_exponential")
 
 
 def _signs_aligned(got, want):
