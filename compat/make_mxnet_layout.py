@@ -52,6 +52,23 @@ for ns, mod in namespaces.items():
     out.append(line)
     out.append("    )),")
 out.append("}")
+# the class modules' own functions (``mxnet.ndarray.ndarray.maximum``, ...), which gluonlite
+# keeps in the package namespaces, not beside its NDArray and Symbol classes
+classes = {"ndarray.ndarray": mxnet.ndarray.ndarray, "symbol.symbol": mxnet.symbol.symbol}
+out += ["", "#: The ``__all__`` of MXNet 1.9.1's NDArray and Symbol modules, relative to ``mxnet``.",
+        "MXNET_1_9_1_CLASS_MODULES = {"]
+for ns, mod in classes.items():
+    out.append(f'    "{ns}": frozenset((')
+    line = "       "
+    for n in sorted(set(mod.__all__)):
+        item = f' "{n}",'
+        if len(line) + len(item) > 99:
+            out.append(line)
+            line = "       "
+        line += item
+    out.append(line)
+    out.append("    )),")
+out.append("}")
 dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gluonlite", "ops",
                     "mxnet_layout.py")
 with open(dest, "w") as f:

@@ -18,16 +18,20 @@ SUITES=${*:-gluonts gluonnlp gluoncv}
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MXNET_HOME=$WORK/mxnet_home
 for S in $SUITES; do
   case $S in
-    gluonts)  DIR=$WORK/src/gluonts/test/mx; ROOTDIR=$WORK/src/gluonts; MARK="not gpu" ;;
+    # GluonTS marks tests flaky(retries=N), pytest-retry's form; the flaky plugin GluonNLP's
+    # suite needs fails those at setup, so it is off for GluonTS (each such test runs once)
+    gluonts)  DIR=$WORK/src/gluonts/test/mx; ROOTDIR=$WORK/src/gluonts; MARK="not gpu"
+              EXTRA=(-p no:flaky) ;;
     gluonnlp) DIR=$WORK/src/gluon-nlp/tests/unittest; ROOTDIR=$WORK/src/gluon-nlp
-              MARK="not gpu and not remote_required and not integration" ;;
-    gluoncv)  DIR=$WORK/src/gluon-cv/tests/unittests; ROOTDIR=$WORK/src/gluon-cv; MARK="not gpu" ;;
+              MARK="not gpu and not remote_required and not integration"; EXTRA=() ;;
+    gluoncv)  DIR=$WORK/src/gluon-cv/tests/unittests; ROOTDIR=$WORK/src/gluon-cv; MARK="not gpu"
+              EXTRA=() ;;
     *) echo "unknown suite $S" >&2; exit 2 ;;
   esac
   for P in mx gl; do
     V=$MX; [ $P = gl ] && V=$GL
     (cd "$ROOTDIR" && timeout 3000 "$V/bin/python" -m pytest "$DIR" -q -p no:cacheprovider \
-        --timeout 300 -m "$MARK" -o "filterwarnings=ignore::DeprecationWarning" \
+        --timeout 300 -m "$MARK" -o "filterwarnings=ignore::DeprecationWarning" "${EXTRA[@]}" \
         -n 1 --max-worker-restart 1000 --continue-on-collection-errors --tb=line --junitxml="$WORK/$S-$P.xml" > "$WORK/$S-$P.log" 2>&1)
     echo "$S on $P: $(tail -1 "$WORK/$S-$P.log")"
   done

@@ -1028,9 +1028,10 @@ class HybridBlock(FormatAttributes, Block):
         except DeferredInitializationError:
             self._deferred_infer_shape(x, *args)
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-        out = call_imperative(self, nd_mod, (x,) + args, arrays, params)
-        self._flatten_output(out, _is_array, "NDArray")
-        return out
+        # what hybrid_forward returns, unchecked, as MXNet's imperative call gives it (GluonTS's
+        # self-attention returns its output with a dict of cached keys and values); only a
+        # hybridized call, whose graph must hold every output, needs arrays
+        return call_imperative(self, nd_mod, (x,) + args, arrays, params)
 
     def _build_cache(self, *args):
         inputs, out, out_fmt = self._get_graph(*args)

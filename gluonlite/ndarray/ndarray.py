@@ -8,6 +8,7 @@ from ..base import MXNetTypeError, MXNetValueError, normalize_dtype
 from ..context import Context, current_context, synchronize, cpu
 from ..ops.fluent import reshape_shape, transpose_axes
 from ..ops.shape import reshape_target
+from ..ops.missing_names import class_module_attribute
 from .invoke import install_array_type, plan_for, run_plan
 from ..ops import registry
 from ..ops.registry import get
@@ -728,8 +729,42 @@ class NDArray:
         out = _op("Flatten")(self)
         return self._as_view(out) if inplace else out
 
+    def broadcast_to(self, shape):
+        """A copy broadcast to `shape`. Unlike the operator ``nd.broadcast_to``, which needs
+        as many axes as the input has, the method first gives the array leading axes of
+        length 1 up to `shape`'s length, as MXNet 1.9.1's method does (numpy's rule).
+
+        Args:
+            shape: the target shape, a tuple with at least as many axes as the array; an axis
+                of the array may differ from it only where the array's is 1.
+
+        Returns:
+            NDArray of `shape`, sharing no memory with this array.
+
+        Raises:
+            ValueError: `shape` has fewer axes than the array, or an axis of it differs from
+                one of the array's that is not 1 (a 0 in `shape` included).
+
+        Example::
+
+            x = nd.array([1, 2, 3])
+            x.broadcast_to((2, 3))   # [[1. 2. 3.] [1. 2. 3.]]
+        """
+        shape = tuple(shape)
+        if len(shape) < self.ndim:
+            raise ValueError(f"broadcast_to: cannot broadcast an array of shape {self.shape} to "
+                             f"{shape}, which has fewer axes")
+        padded = (1,) * (len(shape) - self.ndim) + self.shape
+        if any(a != b and a != 1 for a, b in zip(padded, shape)):
+            raise ValueError(f"broadcast_to: cannot broadcast an array of shape {self.shape} to "
+                             f"{shape}: led by axes of length 1 it is {padded}, and only its "
+                             "axes of length 1 can change")
+        src = self if padded == self.shape else self.reshape(padded)
+        return _op("broadcast_to")(src, shape=shape)
+
     def broadcast_like(self, other):
-        """Broadcast to `other`'s shape.
+        """Broadcast to `other`'s shape (`broadcast_to`'s rule: leading axes of length 1
+        are added first).
 
         Example::
 
@@ -1286,3 +1321,10 @@ def empty(shape, ctx=None, dtype=None, stype=None):
 
 
 install_array_type(NDArray)
+
+
+def __getattr__(name):
+    # MXNet's module of this class also holds its package's functions (maximum, zeros, ...)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return class_module_attribute("ndarray.ndarray", name)

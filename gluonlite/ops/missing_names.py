@@ -11,7 +11,7 @@ Example::
 """
 import sys
 
-from .mxnet_layout import MXNET_1_9_1_MODULES, MXNET_1_9_1_NAMES
+from .mxnet_layout import MXNET_1_9_1_CLASS_MODULES, MXNET_1_9_1_MODULES, MXNET_1_9_1_NAMES
 
 # How users spell the namespaces.
 _SHORT = {"ndarray": "mx.nd", "symbol": "mx.sym"}
@@ -44,8 +44,41 @@ def missing_attribute(namespace, name):
     if f"{namespace}.{name}" in MXNET_1_9_1_MODULES:
         return AttributeError(f"{where}: MXNet 1.9.1 has this module; gluonlite "
                               f"{version} does not implement it")
-    if name in MXNET_1_9_1_NAMES.get(namespace, ()):
+    if name in MXNET_1_9_1_NAMES.get(namespace, ()) or \
+            name in MXNET_1_9_1_CLASS_MODULES.get(namespace, ()):
         return AttributeError(f"{where}: MXNet 1.9.1 has it; gluonlite "
                               f"{version} does not implement it")
     return AttributeError(f"module 'gluonlite.{namespace}' has no attribute {name!r} "
                           f"({where} is not in MXNet 1.9.1 either)")
+
+
+def class_module_attribute(namespace, name):
+    """`name` of MXNet 1.9.1's NDArray or Symbol module, for that module's ``__getattr__``.
+
+    MXNet's ``ndarray/ndarray.py`` and ``symbol/symbol.py`` hold functions beside their
+    classes (``mx.nd.ndarray.maximum``, ``mx.sym.symbol.zeros``; GluonTS's tests pass
+    ``nd.ndarray`` as a loss's ``F``). gluonlite keeps them in the package namespaces
+    (``gluonlite.ndarray``), and the class modules hand them out from there.
+
+    Args:
+        namespace (str): 'ndarray.ndarray' or 'symbol.symbol'.
+        name (str): the attribute asked for.
+
+    Returns:
+        The package's attribute of that name, when MXNet 1.9.1's module has it.
+
+    Raises:
+        AttributeError: MXNet's module has no such name, or gluonlite's package lacks it
+            (`missing_attribute`'s message).
+
+    Example::
+
+        from gluonlite.ops.missing_names import class_module_attribute
+        class_module_attribute('ndarray.ndarray', 'maximum') is mx.nd.maximum   # True
+    """
+    if name in MXNET_1_9_1_CLASS_MODULES.get(namespace, ()):
+        # read when asked, not imported: the package imports the class module first
+        package = sys.modules.get("gluonlite." + namespace.rpartition(".")[0])
+        if package is not None and name in vars(package):
+            return vars(package)[name]
+    raise missing_attribute(namespace, name)

@@ -495,3 +495,22 @@ MXNET_1_9_1_NAMES = {
         "square", "stop_gradient", "sum", "tan", "tanh", "trunc", "where", "zeros_like",
     )),
 }
+
+#: The ``__all__`` of MXNet 1.9.1's NDArray and Symbol modules, relative to ``mxnet``.
+MXNET_1_9_1_CLASS_MODULES = {
+    "ndarray.ndarray": frozenset((
+        "NDArray", "_DTYPE_MX_TO_NP", "_DTYPE_NP_TO_MX", "_GRAD_REQ_MAP", "_new_empty_handle",
+        "add", "arange", "concatenate", "divide", "equal", "eye", "from_dlpack", "from_numpy",
+        "full", "get_indexing_dispatch_code", "get_oshape_of_gather_nd_op", "greater",
+        "greater_equal", "histogram", "imdecode", "indexing_key_expand_implicit_axes", "lesser",
+        "lesser_equal", "linspace", "logical_and", "logical_or", "logical_xor", "maximum",
+        "minimum", "modulo", "moveaxis", "multiply", "not_equal", "onehot_encode", "ones", "power",
+        "split_v2", "subtract", "to_dlpack_for_read", "to_dlpack_for_write", "true_divide",
+        "waitall", "zeros",
+    )),
+    "symbol.symbol": frozenset((
+        "Group", "Symbol", "Variable", "arange", "eye", "full", "histogram", "hypot", "linspace",
+        "load", "load_json", "maximum", "minimum", "ones", "pow", "power", "split_v2", "var",
+        "zeros",
+    )),
+}

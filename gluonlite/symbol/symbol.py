@@ -14,6 +14,7 @@ from ..base import (NotImplementedForSymbol, normalize_dtype, DTYPE_CODES, MXNet
 from ..c_api import SymbolHandle, take as take_handle
 from ..ops import registry
 from ..ops.fluent import reshape_shape, transpose_axes
+from ..ops.missing_names import class_module_attribute
 from ..ops.registry import Params
 from .naming import new_name, scope_attrs, user_source
 from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID, check_stype
@@ -1218,3 +1219,10 @@ def single_entry(owner, what, s):
 
 def _single(op, what, s):
     return single_entry(op.name, f"input {what!r}", s)
+
+
+def __getattr__(name):
+    # MXNet's module of this class also holds its package's functions (maximum, zeros, ...)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return class_module_attribute("symbol.symbol", name)

@@ -218,6 +218,26 @@ def test_small_names_at_mxnet_paths():
     assert mx.module.module.load_checkpoint is mx.model.load_checkpoint
 
 
+def test_the_class_modules_hold_their_packages_functions_as_mxnets_do():
+    # MXNet 1.9.1's ndarray/ndarray.py and symbol/symbol.py define functions beside their
+    # classes; GluonTS's quantile-loss test passes nd.ndarray itself as a loss's F
+    from gluonlite.ndarray.ndarray import maximum
+    from gluonlite.ops.mxnet_layout import MXNET_1_9_1_CLASS_MODULES
+    assert maximum is nd.maximum
+    np.testing.assert_array_equal(nd.ndarray.maximum(nd.array([1.0, 5.0]), 3).asnumpy(),
+                                  [3.0, 5.0])
+    assert mx.sym.symbol.zeros is mx.sym.zeros and mx.sym.symbol.load_json is mx.sym.load_json
+    for module, names in ((nd.ndarray, MXNET_1_9_1_CLASS_MODULES["ndarray.ndarray"]),
+                          (mx.sym.symbol, MXNET_1_9_1_CLASS_MODULES["symbol.symbol"])):
+        public = {n for n in names if not n.startswith("_")}
+        assert public and all(hasattr(module, n) for n in public), module
+    with pytest.raises(AttributeError, match=r"^mx\.nd\.ndarray\._new_empty_handle: MXNet 1\.9\.1 "
+                                             r"has it; gluonlite .* does not implement it$"):
+        nd.ndarray._new_empty_handle
+    with pytest.raises(AttributeError, match="is not in MXNet 1.9.1 either"):
+        nd.ndarray.surely_no_such_function
+
+
 def test_split_input_slice_in_executor_manager():
     # MXNet 1.9.1: _split_input_slice(10, [1, 2, 2]) == [0:2, 2:6, 6:10]
     from gluonlite.executor_manager import _split_input_slice

@@ -156,3 +156,26 @@ def test_broadcast_like_with_empty_axes_is_refused():
     assert nd.broadcast_like(lhs, rhs, lhs_axes=(0, 2), rhs_axes=(1, 3)).shape == (6, 2, 8, 3)
     # one of the two left out: every axis, as in MXNet 1.9.1
     assert nd.broadcast_like(nd.ones((1, 2)), nd.ones((5, 2)), lhs_axes=(0,)).shape == (5, 2)
+
+
+def test_the_broadcast_methods_add_leading_axes_as_mxnets_do():
+    # MXNet 1.9.1's NDArray.broadcast_to/broadcast_like give the array leading axes of length 1
+    # first (GluonTS's Box-Cox transform broadcasts a (3, 4, 5) mask like (1, 3, 4, 5)
+    # samples); the operator nd.broadcast_to still needs equal ndim, as MXNet's does
+    x = nd.array(np.arange(6.0).reshape(2, 3))
+    y = x.broadcast_to((4, 2, 3))
+    np.testing.assert_array_equal(y.asnumpy(), np.broadcast_to(x.asnumpy(), (4, 2, 3)))
+    assert x.broadcast_like(nd.zeros((1, 2, 3))).shape == (1, 2, 3)
+    assert nd.arange(3).broadcast_like(nd.zeros((2, 5, 3))).shape == (2, 5, 3)
+    with pytest.raises(MXNetError, match="broadcast_to"):
+        nd.broadcast_to(x, shape=(4, 2, 3))
+    for bad, why in [((3,), "fewer axes"), ((2, 3, 1), r"\(1, 2, 3\)"), ((2, 0), "length 1")]:
+        with pytest.raises(ValueError, match=why):
+            x.broadcast_to(bad)
+    # the gradient of the padded broadcast sums over the new axes
+    w = nd.array([1.0, 2.0])
+    w.attach_grad()
+    with autograd.record():
+        z = (w.broadcast_to((3, 2)) * nd.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum()
+    z.backward()
+    np.testing.assert_array_equal(w.grad.asnumpy(), [9.0, 12.0])
