@@ -37,38 +37,36 @@ out = [
     "MXNET_1_9_1_MODULES = frozenset((",
 ]
 out += [f'    "{m}",' for m in sorted(modules)]
-out += ["))", "", "#: Public names of MXNet 1.9.1's operator namespaces, relative to ``mxnet``.",
-        "MXNET_1_9_1_NAMES = {"]
-for ns, mod in namespaces.items():
-    names = sorted(n for n in dir(mod) if not n.startswith("_"))
-    out.append(f'    "{ns}": frozenset((')
-    line = "       "
-    for n in names:
-        item = f' "{n}",'
-        if len(line) + len(item) > 99:
-            out.append(line)
-            line = "       "
-        line += item
-    out.append(line)
-    out.append("    )),")
-out.append("}")
+
+
+def name_sets(title, variable, sets):
+    """Lines of a dict `variable` of frozensets of names, one set per namespace, wrapped at
+    100 columns."""
+    lines = ["", f"#: {title}", f"{variable} = {{"]
+    for ns, names in sets.items():
+        lines.append(f'    "{ns}": frozenset((')
+        line = "       "
+        for n in sorted(names):
+            item = f' "{n}",'
+            if len(line) + len(item) > 99:
+                lines.append(line)
+                line = "       "
+            line += item
+        lines += [line, "    )),"]
+    return lines + ["}"]
+
+
+out.append("))")
+out += name_sets("Public names of MXNet 1.9.1's operator namespaces, relative to ``mxnet``.",
+                 "MXNET_1_9_1_NAMES",
+                 {ns: [n for n in dir(mod) if not n.startswith("_")]
+                  for ns, mod in namespaces.items()})
 # the class modules' own functions (``mxnet.ndarray.ndarray.maximum``, ...), which gluonlite
 # keeps in the package namespaces, not beside its NDArray and Symbol classes
-classes = {"ndarray.ndarray": mxnet.ndarray.ndarray, "symbol.symbol": mxnet.symbol.symbol}
-out += ["", "#: The ``__all__`` of MXNet 1.9.1's NDArray and Symbol modules, relative to ``mxnet``.",
-        "MXNET_1_9_1_CLASS_MODULES = {"]
-for ns, mod in classes.items():
-    out.append(f'    "{ns}": frozenset((')
-    line = "       "
-    for n in sorted(set(mod.__all__)):
-        item = f' "{n}",'
-        if len(line) + len(item) > 99:
-            out.append(line)
-            line = "       "
-        line += item
-    out.append(line)
-    out.append("    )),")
-out.append("}")
+out += name_sets("The ``__all__`` of MXNet 1.9.1's NDArray and Symbol modules, relative to "
+                 "``mxnet``.", "MXNET_1_9_1_CLASS_MODULES",
+                 {"ndarray.ndarray": set(mxnet.ndarray.ndarray.__all__),
+                  "symbol.symbol": set(mxnet.symbol.symbol.__all__)})
 dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gluonlite", "ops",
                     "mxnet_layout.py")
 with open(dest, "w") as f:
