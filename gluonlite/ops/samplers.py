@@ -149,11 +149,11 @@ def _out_dtype(p):
 
 # What each parameter must satisfy (a bad value fails before any draw). `_random_<d>`'s scalar
 # attributes: MXNet 1.9.1's own checks, except that a negative binomial's p must lie in (0, 1]
-# (MXNet draws -2**31 at p = 0, and negative scales above 1). MXNet checks no parameter array
-# of `_sample_<d>`; here those are held to the same rules, widened where MXNet's draw at the
-# edge is the distribution's limit, which real programs meet (GluonTS's negative binomial
-# draws a gamma of scale alpha * mu, 0 at a zero mean): a gamma of shape or scale 0 draws
-# zeros, an exponential of rate 0 infinities, a negative binomial of k = 0 zeros.
+# (MXNet draws -2**31 at p = 0, and above 1 its gamma's scale turns negative). MXNet checks
+# no parameter array of `_sample_<d>`; here those are held to the same rules, widened where
+# MXNet's draw at the edge is the distribution's limit, which real programs meet (GluonTS's
+# negative binomial draws a gamma of scale alpha * mu, 0 at a zero mean): a gamma of shape or
+# scale 0 draws zeros, an exponential of rate 0 infinities, a negative binomial of k = 0 zeros.
 _POSITIVE = (lambda v: v > 0, "positive")
 _NON_NEGATIVE = (lambda v: v >= 0, "non-negative")
 _VALID = {
