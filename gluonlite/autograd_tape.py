@@ -157,7 +157,9 @@ class TapeNode:
     ``p``), or a function returning the ``[(op, params)]`` steps the node amounts to, or None
     when it has no operator form. `saved`, for ``grad(create_graph=True)``: ``(is_train,
     context, raw inputs, raw outputs)`` of an operator call, whose rule can then run again on
-    recorded arrays (None for other nodes).
+    recorded arrays (None for other nodes). `headless`: the vjp ignores the outputs'
+    gradients (an output layer, `Operator.ignores_head_grad`), so a backward runs it when it
+    reaches the node without one, behind BlockGrad, as MXNet's does.
 
     Args:
         nout (int): how many outputs the call made.
@@ -172,11 +174,13 @@ class TapeNode:
         type(node).__name__, node.nout          # ('TapeNode', 1)
     """
 
-    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call", "saved")
+    __slots__ = ("inputs", "vjp", "nout", "label", "dests_ok", "call", "saved", "headless")
 
-    def __init__(self, inputs, vjp, nout, label, dests_ok=False, call=None, saved=None):
+    def __init__(self, inputs, vjp, nout, label, dests_ok=False, call=None, saved=None,
+                 headless=False):
         self.inputs, self.vjp, self.nout, self.label = inputs, vjp, nout, label
         self.dests_ok, self.call, self.saved = dests_ok, call, saved
+        self.headless = headless
 
 
 class NoGradient:
@@ -218,10 +222,12 @@ def install_sparse_store(store):
     _sparse_store = store
 
 
-def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=None):
+def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=None,
+                headless=False):
     """Attach a recorded node producing arrays `outputs` (used by invoke, the imperative
     loops, CachedOp and `autograd.Function`). `inputs` are arrays (or None) whose entries are
-    read here; `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`: see `TapeNode`. Nothing
+    read here; `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`, `headless`: see
+    `TapeNode`. Nothing
     is recorded when no input is part of a recorded graph. An array made by a node that a
     backward without retain_graph has freed counts as a constant, as in MXNet (which clears
     such arrays' graph information).
@@ -247,7 +253,7 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
         entries.append(e)
     if not any(e is not None for e in entries):
         return
-    node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call, saved)
+    node = TapeNode(entries, vjp, len(outputs), label, dests_ok, call, saved, headless)
     for i, o in enumerate(outputs):
         o._entry = (node, i)
 
@@ -419,7 +425,9 @@ def _run_backward(heads, head_grads, retain_graph, write, step, head_grad):
                                   "pass retain_graph=True to the first backward() to run it "
                                   "again")
         if gys is None:
-            continue
+            if not node.headless or step is not None:
+                continue
+            gys = [None] * node.nout  # an output layer's vjp does not read them
         need = [e is not None for e in node.inputs]
         if step is not None:
             gxs = step(node, gys, need)

@@ -691,8 +691,9 @@ def read_slots(plan):
 
 def _emit_vjp(w, plan, i, st, emission, contributed, into=None):
     gys = [f"g{s}" for s in st.outs]
-    w.emit("if " + " or ".join(f"{g} is not None" for g in gys) + ":" +
-           f"  # {st.op.name} {st.node.name!r}")
+    # an output layer's vjp runs with or without a gradient of its output (`Plan.bwd_steps`)
+    reach = "True" if st.headless else " or ".join(f"{g} is not None" for g in gys)
+    w.emit(f"if {reach}:  # {st.op.name} {st.node.name!r}")
     need = emission.need(i, st)
     emission.before_gradient(w, plan, i, st, gys)
     wanted = [j for j, want in enumerate(need) if want]

@@ -30,7 +30,7 @@ class _Step:
     """One operator application: slots in, slots out, and the node it came from."""
 
     __slots__ = ("node", "op", "p", "ins", "outs", "n_arrays", "use_into", "bufs", "need",
-                 "rc", "spec", "runtime", "kernel", "vjp", "dynamic")
+                 "rc", "spec", "runtime", "kernel", "vjp", "dynamic", "headless")
 
     def __init__(self, node, ins, outs, n_arrays, xp):
         self.node, self.op, self.p = node, node.op, node.params
@@ -46,6 +46,8 @@ class _Step:
         self.spec = self.runtime = None
         # an input or output's shape is known only when the step runs (`Plan.dynamic`)
         self.dynamic = False
+        # an output layer: its vjp runs without a gradient of its output (`_plan_backward`)
+        self.headless = node.op.ignores_head_grad(node.params)
 
 
 class Plan:
@@ -191,10 +193,14 @@ class Plan:
                 self.bwd_steps.append(st)
         self.bwd_steps.reverse()
         # A gradient reaches only the steps on a differentiable path to an output: drop the
-        # others (those behind stop_gradient), so that nothing is saved for them.
+        # others (those behind stop_gradient), so that nothing is saved for them. An output
+        # layer (SoftmaxOutput, MakeLoss, ...) ignores its output's gradient, and MXNet's
+        # backward runs it wherever an output depends on it, behind BlockGrad too.
+        upstream = self._upstream() if any(st.headless for st in self.bwd_steps) else ()
         reached, kept = set(self.out_slots), []
         for st in self.bwd_steps:
-            if any(s in reached for s in st.outs):
+            if any(s in reached for s in st.outs) or (
+                    st.headless and any(s in upstream for s in st.outs)):
                 kept.append(st)
                 reached.update(s for s, n in zip(st.ins, st.need) if n)
         self.bwd_steps = kept
@@ -216,6 +222,14 @@ class Plan:
         self._dropped = tuple(s for s in range(self.n_inputs, self.n_slots)
                               if s not in seen and s not in self.out_slots)
         self._saved_ops = tuple(sorted(s for s in saved if s >= self.n_inputs))
+
+    def _upstream(self):
+        """The slots the outputs depend on through any input of any step."""
+        upstream = set(self.out_slots)
+        for st in reversed(self.steps):
+            if any(s in upstream for s in st.outs):
+                upstream.update(st.ins)
+        return upstream
 
     def value_of(self, slot):
         """The slot whose value `slot` holds: followed back through `_copy` steps (a loop

@@ -107,7 +107,7 @@ class CallPlan:
     """
 
     __slots__ = ("op", "p", "names", "n_visible", "diff", "group", "checked", "ctx_attr",
-                 "sparse_vjp", "storage_dense")
+                 "sparse_vjp", "storage_dense", "headless")
 
     def __init__(self, op, p):
         self.op, self.p = op, p
@@ -120,6 +120,7 @@ class CallPlan:
         rule = op.storage
         self.sparse_vjp = rule.grad(p, None) if rule is not None and rule.grad else None
         self.storage_dense = bool(rule is not None and rule.dense_too and rule.dense_too(p))
+        self.headless = op.ignores_head_grad(p)  # an output layer (`TapeNode.headless`)
 
 
 def _key(op, attrs):
@@ -413,7 +414,7 @@ def _run_dense(plan, inputs, c, ctx):
                 def vjp(gys, need, _p=p, _rc=rc, _xs=xs, _ys=ys):
                     return rule(_p, _rc, _xs, _ys, gys, need)
             autograd_tape.record_node(entries, vjp, outs, op.name, op.fast.writes_dests, plan,
-                                      (rc.is_train, c, xs, ys))
+                                      (rc.is_train, c, xs, ys), plan.headless)
         elif any(x is not None and x._entry is not None for x in inputs):
             # Outputs of a non-differentiable path (comparisons, indices, BlockGrad) stay in the
             # graph with a zero gradient, so backward() from them works as in MXNet.

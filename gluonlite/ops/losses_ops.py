@@ -4,7 +4,10 @@ outputs, SVMOutput, MakeLoss, make_loss) and softmax_cross_entropy.
 An output layer's forward is its prediction (the softmax, the data itself, the sigmoid) and
 its gradient is the loss's gradient with respect to data, whatever gradient reaches the
 output (MXNet's rule: the head gradient is ignored, except by SoftmaxOutput with
-``out_grad=True``). Labels never take a gradient.
+``out_grad=True``), and even when none does: a backward runs it wherever a head depends on
+the output, BlockGrad between them included (the registry's ``loss_output``; Sockeye's
+cross-entropy reads its value through ``BlockGrad(SoftmaxOutput(...))``). Labels never take a
+gradient.
 """
 import numpy as np
 
@@ -116,6 +119,7 @@ _SO_ATTRS = {"grad_scale": A.Float(1.0), "ignore_label": A.Float(-1.0),
 
 
 @register("SoftmaxOutput", aliases=("Softmax",), inputs=("data", "label"), nondiff=("label",),
+          loss_output=lambda p: not p.out_grad,
           attrs=_SO_ATTRS, shape=_so_shape, vjp=_so_vjp, same_dtype=("data",),
           dtype=lambda p, ins: ([ins[0], ins[1] if ins[1] is not None else ins[0]], [ins[0]]))
 def _softmax_output(p, rc, x, label):
@@ -173,6 +177,7 @@ def _regression(name, fwd, grad, doc):
     kernel.__doc__ = doc
     register(name, inputs=("data", "label"), nondiff=("label",), same_dtype=("data",),
              attrs={"grad_scale": A.Float(1.0)}, shape=_reg_shape(name), vjp=vjp,
+             loss_output=True,
              dtype=lambda p, ins: ([ins[0], ins[1] if ins[1] is not None else ins[0]],
                                    [ins[0]]))(kernel)
 
@@ -219,6 +224,7 @@ def _svm_vjp(p, rc, xs, ys, gys, need):
 
 
 @register("SVMOutput", inputs=("data", "label"), nondiff=("label",), same_dtype=("data",),
+          loss_output=True,
           attrs={"margin": A.Float(1.0), "regularization_coefficient": A.Float(1.0),
                  "use_linear": A.Bool(False)},
           shape=_svm_shape, vjp=_svm_vjp,
@@ -244,7 +250,7 @@ def _make_loss_vjp(p, rc, xs, ys, gys, need):
 
 @register("MakeLoss", attrs={"grad_scale": A.Float(1.0), "valid_thresh": A.Float(0.0),
                              "normalization": A.Enum(*_NORMALIZATION, default="null")},
-          shape=lambda p, ins: (ins, [ins[0]]), vjp=_make_loss_vjp)
+          shape=lambda p, ins: (ins, [ins[0]]), vjp=_make_loss_vjp, loss_output=True)
 def _make_loss(p, rc, x):
     """MakeLoss(data, grad_scale=1, valid_thresh=0, normalization='null'): data itself, taken
     as a loss: its gradient is `grad_scale` everywhere, divided by the batch size
@@ -253,7 +259,8 @@ def _make_loss(p, rc, x):
 
 
 @register("make_loss", shape=lambda p, ins: (ins, [ins[0]]),
-          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.ones_like(xs[0]),), storage=IDENTITY)
+          vjp=lambda p, rc, xs, ys, gys, need: (rc.xp.ones_like(xs[0]),), storage=IDENTITY,
+          loss_output=True)
 def _make_loss_plain(p, rc, x):
     """make_loss(data): data itself, taken as a loss (its gradient is 1 everywhere)."""
     return x.copy()

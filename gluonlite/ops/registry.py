@@ -33,7 +33,8 @@ inputs, outputs, visible, output_names, aux, variadic,       ``Signature(...)`` 
 attrs, signature (the call order), full_output_names         ``signature`` -> ``call_order``)
 the decorated kernel, vjp, dtype                             ``Rules(kernel, vjp, dtype=...)``
 shape: a function, a (rule, back) pair or a `ShapeRule`      ``Rules(shape=ShapeRule(...))``
-nondiff, same_dtype, random, stateful, shape_from_values     ``Traits(...)`` (same names)
+nondiff, same_dtype, random, stateful, shape_from_values,    ``Traits(...)`` (same names)
+loss_output
 fast, storage, doc                                           the entry's own parts
 ==========================================================  =================================
 
@@ -306,6 +307,10 @@ class Traits(_Frozen):
             steps); executors never allocate or shape-infer it.
         shape_from_values: the output shape depends on input values (boolean_mask): the
             shape rule leaves that dimension unknown and no compiled plan can hold it.
+        loss_output: the vjp ignores the gradient of the output (MXNet's output layers,
+            SoftmaxOutput, MakeLoss, ...): True, or ``f(p)`` saying so for given attributes.
+            A backward runs such a vjp wherever a head depends on the output, even through
+            BlockGrad, whose zero gradient MXNet's loss layers never read.
 
     Example::
 
@@ -314,14 +319,15 @@ class Traits(_Frozen):
         t.nondiff, t.random, t.stateful     # (frozenset({'index'}), True, False)
     """
 
-    __slots__ = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values")
+    __slots__ = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values",
+                 "loss_output")
 
     def __init__(self, *, nondiff=(), same_dtype=None, random=False, stateful=False,
-                 shape_from_values=False):
+                 shape_from_values=False, loss_output=False):
         self._set(nondiff=frozenset(nondiff),
                   same_dtype=None if same_dtype is None else frozenset(same_dtype),
                   random=bool(random), stateful=bool(stateful),
-                  shape_from_values=bool(shape_from_values))
+                  shape_from_values=bool(shape_from_values), loss_output=loss_output)
 
 
 class Operator(_Frozen):
@@ -368,7 +374,8 @@ class Operator(_Frozen):
                   variadic_group=group if callable(group) else tuple(group) if group else None,
                   variadic_tail=tuple(tail),
                   nondiff=traits.nondiff, same_dtype=traits.same_dtype, random=traits.random,
-                  stateful=traits.stateful, shape_from_values=traits.shape_from_values)
+                  stateful=traits.stateful, shape_from_values=traits.shape_from_values,
+                  loss_output=traits.loss_output)
 
     def __repr__(self):
         return f"<Operator {self.name}>"
@@ -582,6 +589,19 @@ class Operator(_Frozen):
             return False
         return not (self.has_aux and self.aux_mask(p)[i])
 
+    def ignores_head_grad(self, p):
+        """Whether the vjp, for attributes `p`, ignores the output's gradient (`Traits`'s
+        ``loss_output``): a backward then runs it wherever a head depends on the output.
+
+        Example::
+
+            op = mx.ops.get("SoftmaxOutput")
+            op.ignores_head_grad(op.parse({})[0]), op.ignores_head_grad(
+                op.parse({"out_grad": True})[0])     # (True, False)
+        """
+        rule = self.loss_output
+        return bool(rule(p)) if callable(rule) else rule
+
     def dtype_group(self, p):
         """Indices of the inputs that must share one dtype (for params `p`).
 
@@ -765,7 +785,8 @@ def dtype_str(d):
 
 _SIGNATURE_KEYS = ("inputs", "outputs", "visible", "output_names", "aux", "variadic", "attrs",
                    "full_output_names")
-_TRAIT_KEYS = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values")
+_TRAIT_KEYS = ("nondiff", "same_dtype", "random", "stateful", "shape_from_values",
+               "loss_output")
 
 
 def entry(name, kernel, *, vjp=None, shape=None, dtype=None, recorded_vjp=None,

@@ -201,6 +201,67 @@ def test_block_grad_and_detach_stop_gradients():
     np.testing.assert_allclose(x.grad.asnumpy(), 3 * X)
 
 
+_LOGITS = np.array([[1, 2, 3, 4], [4, 2, 2, 2], [1, 1, 1, 1]], dtype=np.float32)
+_LABELS = np.array([1, 0, 2], dtype=np.float32)
+
+
+def _softmax_minus_onehot():
+    e = np.exp(_LOGITS - _LOGITS.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True) - np.eye(4, dtype=np.float32)[_LABELS.astype(int)]
+
+
+def _cross_entropy_through_block_grad(F, logits, labels):
+    # Sockeye 2's CrossEntropyLoss: the value read through BlockGrad, the gradient left to
+    # SoftmaxOutput, whose gradient ignores the one it receives (MXNet 1.9.1: softmax -
+    # one-hot, as its backward runs every node a head depends on)
+    out = F.SoftmaxOutput(data=logits, label=labels, preserve_shape=True)
+    return -F.sum(F.log(F.pick(F.BlockGrad(out), labels, axis=-1)))
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_an_output_layer_behind_block_grad_still_gives_its_gradient(hybridize):
+    class Loss(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, logits, labels):
+            return _cross_entropy_through_block_grad(F, logits, labels)
+    loss = Loss()
+    if hybridize:
+        loss.hybridize()
+    x = var(_LOGITS)
+    with autograd.record():
+        value = loss(x, nd.array(_LABELS))
+    value.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), _softmax_minus_onehot(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(value.asscalar(), -np.log(_softmax_minus_onehot()[
+        np.arange(3), _LABELS.astype(int)] + 1).sum(), rtol=1e-5)
+    # the regression outputs and MakeLoss too; an ordinary operator behind BlockGrad gives
+    # none, and neither does SoftmaxOutput(out_grad=True), which scales by the gradient
+    # it receives: zero there
+    for make, want in [
+            (lambda x: nd.LinearRegressionOutput(x, nd.ones((3, 4)), grad_scale=2.0),
+             (_LOGITS - 1) * 2 / 4),
+            (lambda x: nd.MakeLoss(x * 3, grad_scale=0.5), np.full((3, 4), 1.5)),
+            (lambda x: x * 3, np.zeros((3, 4))),
+            (lambda x: nd.SoftmaxOutput(x, nd.array(_LABELS), out_grad=True), np.zeros((3, 4)))]:
+        x = var(_LOGITS)
+        with autograd.record():
+            y = nd.sum(nd.stop_gradient(make(x)))
+        y.backward()
+        np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-6)
+
+
+def test_an_output_layer_behind_block_grad_in_a_bound_symbol():
+    # MXNet's idiom: Group([BlockGrad(prediction), MakeLoss(loss)])
+    x, lab = mx.sym.var("x"), mx.sym.var("label")
+    out = mx.sym.SoftmaxOutput(x, lab, preserve_shape=True)
+    net = mx.sym.Group([mx.sym.BlockGrad(out), mx.sym.MakeLoss(mx.sym.sum(x * x))])
+    exe = net.simple_bind(mx.cpu(), x=(3, 4), label=(3,), grad_req={"x": "write",
+                                                                      "label": "null"})
+    exe.forward(is_train=True, x=nd.array(_LOGITS), label=nd.array(_LABELS))
+    exe.backward()
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), _softmax_minus_onehot() + 2 * _LOGITS,
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_dropout_is_active_only_in_training_mode():
     x = nd.ones((200,))
     mx.random.seed(1)
