@@ -227,10 +227,9 @@ def record_node(inputs, vjp, outputs, label, dests_ok=False, call=None, saved=No
     """Attach a recorded node producing arrays `outputs` (used by invoke, the imperative
     loops, CachedOp and `autograd.Function`). `inputs` are arrays (or None) whose entries are
     read here; `dests_ok`: `vjp` also takes ``dests``; `call`, `saved`, `headless`: see
-    `TapeNode`. Nothing
-    is recorded when no input is part of a recorded graph. An array made by a node that a
-    backward without retain_graph has freed counts as a constant, as in MXNet (which clears
-    such arrays' graph information).
+    `TapeNode`. Nothing is recorded when no input is part of a recorded graph. An array made
+    by a node that a backward without retain_graph has freed counts as a constant, as in
+    MXNet (which clears such arrays' graph information).
 
     Args:
         label (str): the node's name (the operator's), for messages and graphs.
