@@ -3,8 +3,8 @@
 # usage: compat/run_suites.sh MX_VENV GL_VENV WORK [SUITE ...]
 #   SUITE: gluonts (test/mx of the gluonts 0.16.3 sdist), gluonnlp (tests/unittest at tag
 #   v0.10.0 of dmlc/gluon-nlp), gluoncv (tests/unittests of dmlc/gluon-cv's last master, the
-#   source of the 0.10.5.post0 wheel). DeprecationWarnings are ignored and other warnings stay
-#   warnings, on both sides (GluonNLP's pytest.ini makes every warning an error, and MXNet
+#   source of the 0.10.5.post0 wheel), sockeye (test/unit at tag 2.3.24 of awslabs/sockeye).
+#   DeprecationWarnings are ignored and other warnings stay warnings, on both sides (GluonNLP's pytest.ini makes every warning an error, and MXNet
 #   itself trips numpy 1.23's np.bool deprecation).
 #   WORK/src/<suite> must hold those trees (compat/README.md
 #   says how to fetch them). Needs pytest-timeout and pytest-xdist in both venvs: one xdist
@@ -14,7 +14,7 @@
 #   both sides alike.
 set -uo pipefail
 MX=$1; GL=$2; WORK=$3; shift 3
-SUITES=${*:-gluonts gluonnlp gluoncv}
+SUITES=${*:-gluonts gluonnlp gluoncv sockeye}
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MXNET_HOME=$WORK/mxnet_home
 for S in $SUITES; do
   case $S in
@@ -25,6 +25,8 @@ for S in $SUITES; do
     gluonnlp) DIR=$WORK/src/gluon-nlp/tests/unittest; ROOTDIR=$WORK/src/gluon-nlp
               MARK="not gpu and not remote_required and not integration"; EXTRA=() ;;
     gluoncv)  DIR=$WORK/src/gluon-cv/tests/unittests; ROOTDIR=$WORK/src/gluon-cv; MARK="not gpu"
+              EXTRA=() ;;
+    sockeye)  DIR=$WORK/src/sockeye/test/unit; ROOTDIR=$WORK/src/sockeye; MARK="not gpu"
               EXTRA=() ;;
     *) echo "unknown suite $S" >&2; exit 2 ;;
   esac
