@@ -4,14 +4,14 @@
 #   SUITE: gluonts (test/mx of the gluonts 0.16.3 sdist), gluonnlp (tests/unittest at tag
 #   v0.10.0 of dmlc/gluon-nlp), gluoncv (tests/unittests of dmlc/gluon-cv's last master, the
 #   source of the 0.10.5.post0 wheel), sockeye (test/unit at tag 2.3.24 of awslabs/sockeye).
-#   DeprecationWarnings are ignored and other warnings stay warnings, on both sides (GluonNLP's pytest.ini makes every warning an error, and MXNet
-#   itself trips numpy 1.23's np.bool deprecation).
-#   WORK/src/<suite> must hold those trees (compat/README.md
-#   says how to fetch them). Needs pytest-timeout and pytest-xdist in both venvs: one xdist
-#   worker runs the tests, so a test that crashes the interpreter (MXNet segfaults in one of
-#   GluonNLP's) counts as failed and the run goes on; --tb=line, as pytest's source display
-#   itself crashes on one of GluonNLP's failures under MXNet. No network: tests that download fail on
-#   both sides alike.
+#   DeprecationWarnings are ignored and other warnings stay warnings, on both sides
+#   (GluonNLP's pytest.ini makes every warning an error, and MXNet itself trips numpy 1.23's
+#   np.bool deprecation). WORK/src/<suite> must hold those trees (compat/README.md says how
+#   to fetch them). Needs pytest-timeout and pytest-xdist in both venvs: one xdist worker runs
+#   the tests, so a test that crashes the interpreter (MXNet segfaults in one of GluonNLP's)
+#   counts as failed and the run goes on; --tb=line, as pytest's source display itself
+#   crashes on one of GluonNLP's failures under MXNet. No network: tests that download fail
+#   on both sides alike.
 set -uo pipefail
 MX=$1; GL=$2; WORK=$3; shift 3
 SUITES=${*:-gluonts gluonnlp gluoncv sockeye}
