@@ -179,10 +179,12 @@ def _draw(d, values, size, dtype):
     return DISTS[d].draw(*values, size, dtype)
 
 
-def _check_params(name, d, values):
-    arrays = name.startswith("_sample")
+def _check_params(name, d, values, arrays=False):
+    """Raise for a parameter out of its domain: `values` are `_random_<d>`'s numbers, or with
+    `arrays` `_sample_<d>`'s arrays (named by their inputs)."""
+    rules = (_VALID_ARRAYS if arrays else _VALID)[d]
     for (attr, inp, _), v in zip(DISTS[d].params, values):
-        rule = (_VALID_ARRAYS if arrays else _VALID)[d].get(attr)
+        rule = rules.get(attr)
         if rule is not None and not np.all(rule[0](np.asarray(v))):
             arg = inp if arrays else attr
             a = np.asarray(v)
@@ -254,7 +256,7 @@ def _register_sample(d, dist):
 
     def kernel(p, rc, *params):
         values = [_host(rc, x) for x in params]
-        _check_params(name, d, values)
+        _check_params(name, d, values, arrays=True)
         extra = tuple(p.shape)
         size = params[0].shape + extra
         values = [v.reshape(v.shape + (1,) * len(extra)) for v in values]

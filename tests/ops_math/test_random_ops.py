@@ -126,6 +126,8 @@ def test_bad_parameters_raise_naming_the_operator():
         nd.random.uniform(2, 1, shape=(2,))
     with pytest.raises(ValueError, match="_random_gamma: beta must be positive, got 0"):
         nd.random.gamma(1.0, 0.0, shape=(2,))
+    with pytest.raises(ValueError, match="_random_normal_like: scale must be positive, got 0"):
+        nd.random.normal_like(nd.ones((2,)), scale=0.0)
     # a parameter array names its input and its first bad value
     with pytest.raises(ValueError, match="_sample_normal: sigma must be non-negative, got -2"):
         nd.random.normal(nd.zeros((3,)), nd.array([1.0, -2.0, -3.0]))
