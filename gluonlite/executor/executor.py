@@ -1,4 +1,5 @@
 """`Executor`: a Symbol bound to argument, gradient and auxiliary arrays (``Symbol.bind``)."""
+import os
 from math import prod
 
 import numpy as np
@@ -10,7 +11,7 @@ from ..ops.random import set_state as set_rng_state, state as rng_state
 from ..symbol.storage import gradient_storage_types, infer_storage_types
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
-from .hooks import apply_bind_passes, apply_graph_passes
+from .hooks import apply_bind_passes, apply_graph_passes, apply_inference_passes
 from .infer import infer_graph
 from .plan import compile_plan
 from .node_values import report_grads, report_ops
@@ -80,6 +81,12 @@ class Executor:
         outputs: the output NDArrays: zeros of the inferred shapes after bind, then written
             by each forward.
 
+    An executor that computes no gradient runs its inference forwards through the
+    inference passes (`gluonlite.subgraph.fuse`: BatchNorm folded into the convolution
+    before it, activations in the product's output pass), as MXNet's CPU builds partition
+    such a graph with their MKLDNN backend; ``MXNET_SUBGRAPH_BACKEND`` (``NONE`` included)
+    or ``GLUONLITE_INFERENCE_FUSION=0`` leaves the graph as bound.
+
     Args:
         symbol: the `Symbol` to run; graph passes (and common subexpression elimination when
             enabled) are applied to it first.
@@ -135,8 +142,14 @@ class Executor:
                 _check_device(what, k, v, self._ctx)
         reqs = grad_reqs(arg_names, grad_req)
         self._grad_req = {n: (r if n in self.grad_dict else "null") for n, r in reqs.items()}
-        self._symbol = apply_bind_passes(
-            self._symbol, need_grad=any(r != "null" for r in self._grad_req.values()))
+        need_grad = any(r != "null" for r in self._grad_req.values())
+        self._symbol = apply_bind_passes(self._symbol, need_grad=need_grad)
+        # MXNet's CPU builds partition a graph bound without gradients with their MKLDNN
+        # backend unless MXNET_SUBGRAPH_BACKEND names another (or NONE); here such an
+        # executor's inference plans run the inference passes, as a hybridized block's do.
+        # The graph itself stays as bound, so a monitor still reports every node.
+        self._fuse_inference = not need_grad and "MXNET_SUBGRAPH_BACKEND" not in os.environ
+        self._inference_symbol = None
         self._arg_names, self._aux_names = arg_names, aux_names
         self._input_names = symbol.list_inputs()
         self._plans = {}
@@ -252,8 +265,13 @@ class Executor:
         key = (tuple(x.shape for x in ins), tuple(x._data.dtype for x in ins), is_train, want)
         plan = self._plans.get(key)
         if plan is None:
+            symbol = self._symbol
+            if self._fuse_inference and not is_train:
+                if self._inference_symbol is None:
+                    self._inference_symbol = apply_inference_passes(self._symbol)
+                symbol = self._inference_symbol
             plan = self._plans[key] = compile_plan(
-                self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins], is_train,
+                symbol, [x.shape for x in ins], [x._data.dtype for x in ins], is_train,
                 list(want), static_alloc=False, xp=self._ctx.xp, shared=self._shared)
         return plan
 

@@ -96,30 +96,57 @@ def _n_visible(p):
     return len(prop_of(p).list_outputs())
 
 
+def _known(shape):
+    """A shape the property returned as a tuple, or None where it stays unknown: MXNet's
+    legacy shapes read an empty shape or a 0 extent as "not known yet"."""
+    shape = tuple(shape)
+    return shape if shape and all(shape) else None
+
+
 def _shape(p, ins):
+    # MXNet hands the property every input's shape, an unknown one as [], so a rule such as
+    # "the label has the data's shape" fills an input the graph left open (a loss's label
+    # variable created by the node). A rule that cannot read an unknown input says nothing.
     prop = prop_of(p)
     n_args = _n_args(p)
     args, aux = ins[:n_args], ins[n_args:]
-    if any(s is None for s in args):
-        return ins, [None] * _n_visible(p)
-    res = prop.infer_shape([list(s) for s in args])
+    partial = any(s is None for s in args)
+    try:
+        res = prop.infer_shape([[] if s is None else list(s) for s in args])
+    except Exception:
+        if partial:
+            return ins, [None] * _n_visible(p)
+        raise
     in_s, out_s = res[0], res[1]
     aux_s = res[2] if len(res) > 2 else []
+    if partial:
+        filled = [s if s is not None else _known(r) for s, r in zip(args, in_s)]
+        filled += [_known(s) for s in aux_s] + list(aux[len(aux_s):])
+        return filled, [_known(s) for s in out_s]
     filled = [tuple(s) for s in in_s] + [tuple(s) for s in aux_s] + list(aux[len(aux_s):])
     return filled, [tuple(s) for s in out_s]
 
 
 def _dtype(p, ins):
+    # as `_shape`: an unknown input's dtype goes to the property as None (MXNet's -1), and
+    # what it returns as None stays unknown
     prop = prop_of(p)
     n_args = _n_args(p)
     args = ins[:n_args]
-    if any(d is None for d in args):
-        return ins, [None] * _n_visible(p)
-    res = prop.infer_type([np.dtype(d).type for d in args])
+    partial = any(d is None for d in args)
+    try:
+        res = prop.infer_type([None if d is None else np.dtype(d).type for d in args])
+    except Exception:
+        if partial:
+            return ins, [None] * _n_visible(p)
+        raise
     in_t, out_t = res[0], res[1]
     aux_t = res[2] if len(res) > 2 else []
-    return ([np.dtype(d) for d in in_t] + [np.dtype(d) for d in aux_t]
-            + list(ins[n_args + len(aux_t):]), [np.dtype(d) for d in out_t])
+
+    def dt(d):
+        return None if d is None else np.dtype(d)
+    return ([dt(d) for d in in_t] + [dt(d) for d in aux_t] + list(ins[n_args + len(aux_t):]),
+            [dt(d) for d in out_t])
 
 
 class Saved:

@@ -69,6 +69,31 @@ class _CounterProp(mx.operator.CustomOpProp):
         return _Counter(self.factor)
 
 
+class _Sigmoid(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], 1 / (1 + nd.exp(-in_data[0])))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_data[0] - in_data[1])
+
+
+@mx.operator.register("test_same_shape_label")
+class _SameShapeLabelProp(mx.operator.CustomOpProp):
+    """MXNet's weighted_logistic_regression example's rule: the label has the data's shape."""
+
+    def __init__(self):
+        super().__init__(need_top_grad=False)
+
+    def list_arguments(self):
+        return ["data", "label"]
+
+    def infer_shape(self, in_shape):
+        return [in_shape[0], in_shape[0]], [in_shape[0]]
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Sigmoid()
+
+
 def test_imperative_forward_backward_with_two_inputs():
     x = nd.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
     label = nd.array([2, 0])
@@ -172,3 +197,42 @@ def test_an_error_in_the_users_forward_is_an_mxnet_error_naming_the_operator():
     with pytest.raises(mx.MXNetError, match=r"Custom\(op_type='test_failing'\): forward "
                                             r"raised KeyError: 'boom'"):
         nd.Custom(nd.ones((2,)), op_type="test_failing")
+
+
+def test_the_property_fills_an_input_the_graph_leaves_unknown():
+    """MXNet hands the property every input's shape, an unknown one as []: its rule gives
+    the label variable the node made (``<name>_label``) the data's shape, so simple_bind
+    needs only the data's (MXNet's numpy-ops/weighted_logistic_regression.py)."""
+    s = sym.Custom(sym.var("data"), op_type="test_same_shape_label", name="wlr")
+    assert s.list_arguments() == ["data", "wlr_label"]
+    assert s.infer_shape(data=(4, 5)) == ([(4, 5), (4, 5)], [(4, 5)], [])
+    exe = s.simple_bind(mx.cpu(), data=(4, 5))
+    assert exe.arg_dict["wlr_label"].shape == (4, 5)
+    assert exe.arg_dict["wlr_label"].dtype == np.float32
+    exe.arg_dict["data"][:] = 1.0
+    exe.arg_dict["wlr_label"][:] = np.vstack([np.ones((2, 5)), np.zeros((2, 5))])
+    y = exe.forward(is_train=True)[0].asnumpy()
+    exe.backward()
+    np.testing.assert_allclose(y, 1 / (1 + np.exp(-1.0)), rtol=1e-6)
+    np.testing.assert_allclose(exe.grad_dict["data"].asnumpy()[:2], y[:2] - 1, rtol=1e-6)
+
+
+def test_a_property_that_cannot_read_an_unknown_input_leaves_it_unknown():
+    """test_softmax's rule indexes the data's shape: with the data unknown it says nothing
+    (the shapes stay unknown, no error); with the data known it fills the label's."""
+    s = sym.Custom(sym.var("data"), sym.var("label"), op_type="test_softmax", name="sm")
+    assert s.infer_shape_partial(label=(3,)) == ([(), (3,)], [()], [])
+    assert s.infer_shape(data=(3, 4)) == ([(3, 4), (3,)], [(3, 4)], [])
+
+
+@mx.operator.register("test_refusing_rule")
+class _RefusingProp(mx.operator.CustomOpProp):
+    def infer_shape(self, in_shape):
+        raise ValueError(f"test_refusing_rule: no shape for {in_shape}")
+
+
+def test_a_rule_that_fails_on_known_shapes_raises_its_error():
+    s = sym.Custom(sym.var("x"), op_type="test_refusing_rule")
+    assert s.infer_shape_partial() == ([()], [()], [])   # () is MXNet's "unknown"
+    with pytest.raises(ValueError, match=r"test_refusing_rule: no shape for \[\[2, 3\]\]"):
+        s.infer_shape(x=(2, 3))

@@ -216,7 +216,8 @@ def test_read_twice_is_not_fused():
     assert not _fused_nodes(partition_graph(both, "FUSE"))
 
 
-def test_partitioned_symbol_keeps_inputs_and_runs():
+def test_partitioned_symbol_keeps_inputs_and_runs(monkeypatch):
+    monkeypatch.setenv("MXNET_SUBGRAPH_BACKEND", "NONE")  # the reference runs unfused
     net, x, _ = _make("bottleneck")
     net.hybridize()
     net(x)
@@ -471,3 +472,54 @@ def test_kept_folding_can_be_switched_off(monkeypatch):
         np.testing.assert_array_equal(net(x).asnumpy(), kept)
     assert len(made) == 6
     assert all(w.flags.writeable for w in weights)
+
+
+def _bound_args(net, x, traced):
+    """(args, aux) of `traced`, `net`'s graph on input `data`, from net's parameters."""
+    args = {p.name: p.data().copy() for p in net.collect_params().values()}
+    args["data"] = x
+    aux = {k: args.pop(k) for k in traced.list_auxiliary_states()}
+    return args, aux
+
+
+@pytest.mark.parametrize("name", ["residual", "head"])
+def test_an_executor_bound_without_gradients_runs_the_fused_graph(name):
+    """As MXNet's CPU builds partition such a graph with their MKLDNN backend: the inference
+    plans of an executor that computes no gradient run the fused chains, to 1e-5 of the
+    unfused values; its graph stays as bound, so a monitor still sees every node."""
+    net, x, chains = _make(name)
+    ref = net(x).asnumpy()
+    traced = net(sym.var("data"))
+    args, aux = _bound_args(net, x, traced)
+    exe = traced.bind(mx.cpu(), args, aux_states=aux)
+    got = exe.forward(is_train=False)[0].asnumpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    assert sorted(map(_chain_ops, _fused_nodes(exe.plans[0].symbol))) == sorted(chains)
+    assert not _fused_nodes(exe.get_optimized_symbol())
+    seen = []
+    exe.set_monitor_callback(lambda n, a: seen.append(n))
+    exe.forward(is_train=False)
+    bns = [n.name for n in topo_nodes(traced.outputs) if n.op is not None
+           and n.op.name == "BatchNorm"]
+    assert bns and all(f"{b}_output" in seen for b in bns)
+
+
+def test_an_executor_with_gradients_or_another_backend_runs_the_bound_graph(monkeypatch):
+    net, x, _ = _make("residual")
+    traced = net(sym.var("data"))
+    args, aux = _bound_args(net, x, traced)
+    grads = {k: nd.zeros(v.shape) for k, v in args.items()}
+    with_grads = traced.bind(mx.cpu(), args, args_grad=grads, aux_states=aux)
+    with_grads.forward(is_train=False)
+    monkeypatch.setenv("MXNET_SUBGRAPH_BACKEND", "NONE")
+    off = traced.bind(mx.cpu(), args, aux_states=aux)
+    off.forward(is_train=False)
+    monkeypatch.delenv("MXNET_SUBGRAPH_BACKEND")
+    monkeypatch.setenv(fuse.ENV_VAR, "0")
+    switched = traced.bind(mx.cpu(), args, aux_states=aux)
+    switched.forward(is_train=False)
+    monkeypatch.delenv(fuse.ENV_VAR)
+    training = traced.bind(mx.cpu(), args, aux_states=aux)
+    training.forward(is_train=True)
+    for exe in (with_grads, off, switched, training):
+        assert not _fused_nodes(exe.plans[0].symbol)
