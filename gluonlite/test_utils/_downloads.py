@@ -176,28 +176,38 @@ def get_cifar10():
 
 
 def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
-    """MXNet's (train, val) `MNISTIter` pair.
+    """MXNet's (train, val) pair of `mx.io.MNISTIter` over MNIST's ubyte files in ./data
+    (`get_mnist_ubyte` fetches them when they are missing): the training one shuffled.
 
     Args:
-        batch_size: MXNet's batch size (not used).
-        input_shape: MXNet's image shape, (784,) or (1, 28, 28) (not used).
-        num_parts: default 1: MXNet's number of parts (not used).
-        part_index: default 0: MXNet's part to read (not used).
+        batch_size: samples per batch.
+        input_shape: a sample's shape: three axes, (1, 28, 28), give images; any other
+            (784,) flat vectors.
+        num_parts: default 1: split each set into this many equal parts.
+        part_index: default 0: the part to read.
+
+    Returns:
+        (train, val): two `mx.io.MNISTIter`.
 
     Raises:
-        NotImplementedError: gluonlite has no `mx.io.MNISTIter` (a C++ iterator); use
-            `get_mnist()` with `gluon.data.ArrayDataset` and `DataLoader`.
+        FileNotFoundError: the files are missing and cannot be downloaded here.
 
     Example::
 
-        try:
-            mx.test_utils.get_mnist_iterator(32, (1, 28, 28))
-        except NotImplementedError:
-            print('use get_mnist() with gluon.data.DataLoader')
+        # not run: needs MNIST's four files in ./data (or downloads them)
+        train, val = mx.test_utils.get_mnist_iterator(100, (784,))
+        train.provide_data[0].shape   # (100, 784)
     """
-    raise NotImplementedError("get_mnist_iterator: mx.io.MNISTIter (MXNet's C++ record "
-                              "iterator) is not part of gluonlite; use get_mnist() with "
-                              "gluon.data.ArrayDataset and gluon.data.DataLoader")
+    from ..io import MNISTIter
+    get_mnist_ubyte()
+    flat = len(input_shape) != 3
+    common = dict(input_shape=input_shape, batch_size=batch_size, flat=flat,
+                  num_parts=num_parts, part_index=part_index)
+    train = MNISTIter(image="data/train-images-idx3-ubyte",
+                      label="data/train-labels-idx1-ubyte", shuffle=True, **common)
+    val = MNISTIter(image="data/t10k-images-idx3-ubyte",
+                    label="data/t10k-labels-idx1-ubyte", shuffle=False, **common)
+    return train, val
 
 
 def get_zip_data(data_dir, url, data_origin_name):

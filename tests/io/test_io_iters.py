@@ -169,6 +169,43 @@ def test_mnist_iter_reads_idx_files(tmp_path):
         mx.io.MNISTIter(image=str(tmp_path / "none.gz"), label=str(tmp_path / "lbl.gz"))
 
 
+def test_get_mnist_iterator_reads_the_files_in_data(tmp_path, monkeypatch):
+    """MXNet's test_utils.get_mnist_iterator (MXNet's numpy-ops/custom_softmax.py example):
+    MNISTIters over ./data's ubyte files, the training set shuffled, flat unless the shape
+    has three axes."""
+    import struct
+
+    def idx(path, arr):
+        path.write_bytes(struct.pack(">BBBB", 0, 0, 8, arr.ndim) + struct.pack(
+            ">" + "I" * arr.ndim, *arr.shape) + arr.astype(np.uint8).tobytes())
+
+    (tmp_path / "data").mkdir()
+    rng = np.random.default_rng(0)
+    sets = {}
+    for pre, n in (("train", 12), ("t10k", 6)):
+        images = rng.integers(0, 256, (n, 28, 28)).astype(np.uint8)
+        labels = rng.integers(0, 10, n).astype(np.uint8)
+        idx(tmp_path / "data" / f"{pre}-images-idx3-ubyte", images)
+        idx(tmp_path / "data" / f"{pre}-labels-idx1-ubyte", labels)
+        sets[pre] = images, labels
+    monkeypatch.chdir(tmp_path)
+    train, val = mx.test_utils.get_mnist_iterator(3, (784,))
+    assert train.provide_data[0].shape == (3, 784)
+    got = np.concatenate([b.data[0].asnumpy() for b in val])
+    np.testing.assert_array_equal(got, sets["t10k"][0].reshape(6, -1) / np.float32(256))
+    batches = list(train)
+    rows = np.concatenate([b.data[0].asnumpy() for b in batches])
+    labels = np.concatenate([b.label[0].asnumpy() for b in batches])
+    want = sets["train"][0].reshape(12, -1) / np.float32(256)
+    assert not np.array_equal(rows, want)   # shuffled, the same samples
+    order = [int(np.flatnonzero((want == r).all(axis=1))[0]) for r in rows]
+    assert sorted(order) == list(range(12))
+    np.testing.assert_array_equal(labels, sets["train"][1][order])
+    images, _ = mx.test_utils.get_mnist_iterator(2, (1, 28, 28), num_parts=2, part_index=1)
+    assert images.provide_data[0].shape == (2, 1, 28, 28)
+    assert sum(b.data[0].shape[0] for b in images) == 6
+
+
 IMAGE_ITER_CONFIGS = {
     "plain": dict(data_shape=(3, 8, 10)),
     "norm": dict(data_shape=(3, 8, 8), mean_r=120, mean_g=110, mean_b=100, std_r=50, std_g=60,
