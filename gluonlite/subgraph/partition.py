@@ -97,12 +97,17 @@ def partition_with(symbol, prop, backend):
     touch = _touch_order(symbol)
     want = symbol.list_inputs()
 
-    def keeps_input_order(groups, piece):
+    def keeps_input_order(groups, piece=None):
         # The structure alone decides the order, so placeholder nodes will do.
-        trial = _rebuild(g, groups + [piece], touch, default_subgraph_node)
+        trial = _rebuild(g, groups + ([piece] if piece else []), touch, default_subgraph_node)
         return trial.list_inputs() == want
 
-    groups = find_groups(g, prop, backend, keeps_input_order)
+    # Grouping almost never reorders the inputs, and checking each piece rebuilds the whole
+    # graph (seconds on a network of hundreds of chains), so the groups are found first and
+    # checked once; only when that check fails are they found again, piece by piece.
+    groups = find_groups(g, prop, backend)
+    if groups and not keeps_input_order(groups):
+        groups = find_groups(g, prop, backend, keeps_input_order)
     if not groups:
         return symbol
     return _rebuild(g, groups, touch, _backend_node(prop, backend))
