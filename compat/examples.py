@@ -14,7 +14,8 @@ usage:
 copy per side, so that checkpoints and logs do not mix), makes the synthetic data a case
 needs, runs each case's command in each venv on one thread (``OMP_NUM_THREADS=1``, MXNet's
 NaiveEngine), and prints per case: each side's exit status and CPU seconds, the ratio, and
-what was compared. The results go to ``DIR/results.json`` as well.
+what was compared. The results go to ``DIR/results.json`` as well. It exits 1 when a program
+that runs on MXNet fails here or prints other numbers (``stdout`` cases).
 
 What a case compares:
 
