@@ -25,7 +25,8 @@ What a case compares:
 
 MNIST is never downloaded: a case that reads it gets small synthetic files of MNIST's formats
 (ubyte in ``data/`` and gzipped beside), 3000 training and 600 test images of ten bars, which
-a network learns in one epoch.
+a network learns in one epoch. The bucketing language models read a synthetic corpus of
+Zipf-distributed words in place of the Sherlock Holmes text.
 """
 import argparse
 import gzip
@@ -79,6 +80,12 @@ CASES = {
                   "--mode", "hybrid", "--batch-size", "1", "--epochs", "1", "-j", "0"],
         "metric:accuracy", None),
     "gluon.lstm_crf": ("gluon/lstm_crf", ["lstm_crf.py"], "runs", None),
+    "rnn.lstm_bucketing": ("rnn/bucketing", ["lstm_bucketing.py", "--num-epochs", "1"],
+                           "metric:Validation-perplexity", "text"),
+    "rnn.cudnn_rnn_bucketing": (
+        "rnn/bucketing", ["cudnn_rnn_bucketing.py", "--num-epochs", "1", "--num-layers", "2",
+                          "--num-hidden", "64", "--num-embed", "64"],
+        "metric:Validation-perplexity", "text"),
     "ssd.benchmark_score.resnet50": ("ssd", ["benchmark_score.py", "-n", "resnet50", "-b", "1"],
                                      "metric:imgs/s", None),
 }
@@ -133,6 +140,20 @@ def make_mnist(directory, n_train=3000, n_test=600, seed=0):
             for where in (directory, os.path.join(directory, "data")):
                 with gzip.open(os.path.join(where, name + ".gz"), "wb") as f:
                     f.write(data)
+
+
+def make_text(directory, lines=(("train", 1500), ("valid", 200), ("test", 200)), seed=0):
+    """The bucketing examples' corpus (``data/sherlockholmes.{train,valid,test}.txt``): lines
+    of 5-39 words drawn from 300 with Zipf's frequencies."""
+    rng = np.random.default_rng(seed)
+    words = np.array([f"w{i}" for i in range(300)])
+    p = 1.0 / np.arange(1, 301)
+    p /= p.sum()
+    os.makedirs(os.path.join(directory, "data"), exist_ok=True)
+    for name, n in lines:
+        with open(os.path.join(directory, "data", f"sherlockholmes.{name}.txt"), "w") as f:
+            for _ in range(n):
+                f.write(" " + " ".join(rng.choice(words, size=rng.integers(5, 40), p=p)) + " \n")
 
 
 def _run_side(python, cwd, argv, timeout):
@@ -202,8 +223,9 @@ def run(a):
         for d in sorted({CASES[n][0] for n in names}):
             if not os.path.isdir(os.path.join(a.work, side, "example", d)):
                 _extract(a.git, a.ref, d, os.path.join(a.work, side))
-        for d in sorted({CASES[n][0] for n in names if CASES[n][3] == "mnist"}):
-            make_mnist(os.path.join(a.work, side, "example", d))
+        for d, data in sorted({CASES[n][0::3] for n in names if CASES[n][3]}):
+            (make_mnist if data == "mnist" else make_text)(
+                os.path.join(a.work, side, "example", d))
     results = {}
     rows = []
     for name in tqdm(names, desc="examples", unit="case"):
@@ -242,7 +264,7 @@ def main(argv=None):
     if a.cmd == "list":
         for name, (d, argv_, how, data) in CASES.items():
             print(f"{name}: example/{d}: {' '.join(argv_)} ({how}"
-                  f"{', synthetic MNIST' if data else ''})")
+                  f"{f', synthetic {data}' if data else ''})")
         return 0
     for what in ("mx", "gl"):
         if not os.path.exists(getattr(a, what)):
