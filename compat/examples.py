@@ -26,7 +26,8 @@ What a case compares:
 MNIST is never downloaded: a case that reads it gets small synthetic files of MNIST's formats
 (ubyte in ``data/`` and gzipped beside), 3000 training and 600 test images of ten bars, which
 a network learns in one epoch. The bucketing language models read a synthetic corpus of
-Zipf-distributed words in place of the Sherlock Holmes text.
+Zipf-distributed words in place of the Sherlock Holmes text, and the sparse examples
+synthetic MovieLens ratings and LibSVM files of a million features (`make_sparse`).
 """
 import argparse
 import gzip
@@ -86,6 +87,16 @@ CASES = {
         "rnn/bucketing", ["cudnn_rnn_bucketing.py", "--num-epochs", "1", "--num-layers", "2",
                           "--num-hidden", "64", "--num-embed", "64"],
         "metric:Validation-perplexity", "text"),
+    "sparse.matrix_factorization": ("sparse/matrix_factorization",
+                                    ["train.py", "--num-epoch", "1"], "metric:eval MSE =",
+                                    "movielens"),
+    "sparse.linear_classification": ("sparse/linear_classification",
+                                     ["train.py", "--num-epoch", "1", "--batch-size", "1024"],
+                                     "metric:eval nll =", "avazu"),
+    "sparse.factorization_machine": (
+        "sparse/factorization_machine",
+        ["train.py", "--data-train", "data/train.libsvm", "--data-test", "data/test.libsvm",
+         "--num-epoch", "1", "--batch-size", "500"], "metric:eval log loss =", "libsvm"),
     "ssd.benchmark_score.resnet50": ("ssd", ["benchmark_score.py", "-n", "resnet50", "-b", "1"],
                                      "metric:imgs/s", None),
 }
@@ -156,6 +167,37 @@ def make_text(directory, lines=(("train", 1500), ("valid", 200), ("test", 200)),
                 f.write(" " + " ".join(rng.choice(words, size=rng.integers(5, 40), p=p)) + " \n")
 
 
+def _libsvm(path, rng, n, n_features, nnz):
+    """`n` lines of a binary label (30% ones) and `nnz` distinct features of value 1."""
+    with open(path, "w") as f:
+        for _ in range(n):
+            idx = np.sort(rng.choice(n_features, nnz, replace=False))
+            f.write(f"{int(rng.random() < 0.3)} " + " ".join(f"{k}:1" for k in idx) + "\n")
+
+
+def make_sparse(directory, kind, seed=0):
+    """The sparse examples' data: MovieLens 10M's split ratings (``user::movie::rating::time``
+    in ``data/ml-10M100K/r1.{train,test}``, ids within the example's table sizes), Avazu's
+    LibSVM files (``data/avazu-app[.t]``, a million features) or a pair of LibSVM files for
+    the factorization machine (``data/{train,test}.libsvm``)."""
+    rng = np.random.default_rng(seed)
+    data = os.path.join(directory, "data")
+    if kind == "movielens":
+        os.makedirs(os.path.join(data, "ml-10M100K"), exist_ok=True)
+        for name, n in (("r1.train", 20000), ("r1.test", 2000)):
+            users, movies = rng.integers(1, 71568, n), rng.integers(1, 65134, n)
+            scores = rng.integers(1, 11, n) / 2
+            with open(os.path.join(data, "ml-10M100K", name), "w") as f:
+                f.writelines(f"{u}::{m}::{r}::{978300760 + i}\n"
+                             for i, (u, m, r) in enumerate(zip(users, movies, scores)))
+        return
+    os.makedirs(data, exist_ok=True)
+    files = ((("avazu-app", 20000), ("avazu-app.t", 4000)) if kind == "avazu" else
+             (("train.libsvm", 5000), ("test.libsvm", 1000)))
+    for name, n in files:
+        _libsvm(os.path.join(data, name), rng, n, 1000000, 15 if kind == "avazu" else 20)
+
+
 def _run_side(python, cwd, argv, timeout):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
                MXNET_ENGINE_TYPE="NaiveEngine", MPLBACKEND="Agg")
@@ -224,8 +266,13 @@ def run(a):
             if not os.path.isdir(os.path.join(a.work, side, "example", d)):
                 _extract(a.git, a.ref, d, os.path.join(a.work, side))
         for d, data in sorted({CASES[n][0::3] for n in names if CASES[n][3]}):
-            (make_mnist if data == "mnist" else make_text)(
-                os.path.join(a.work, side, "example", d))
+            where = os.path.join(a.work, side, "example", d)
+            if data == "mnist":
+                make_mnist(where)
+            elif data == "text":
+                make_text(where)
+            else:
+                make_sparse(where, data)
     results = {}
     rows = []
     for name in tqdm(names, desc="examples", unit="case"):

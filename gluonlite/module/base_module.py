@@ -5,6 +5,7 @@
 """
 import logging
 import time
+import warnings
 
 import numpy as np
 
@@ -334,11 +335,14 @@ class BaseModule:
                              "set_params()) first")
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Get ready for `data_batch` (nothing to do for dense storage).
+        """Get ready for `data_batch`: nothing here (`Module` pulls the rows of its row_sparse
+        parameters the batch needs; a `BucketingModule` binds the batch's bucket).
 
         Args:
-            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
-                raises NotImplementedError: row_sparse parameters are not supported).
+            data_batch (DataBatch): the next batch.
+            sparse_row_id_fn (callable): ``fn(data_batch) -> {parameter name: row ids}``;
+                this class never calls it and warns that it was given, as MXNet's
+                BaseModule does (default None).
 
         Example::
 
@@ -349,8 +353,8 @@ class BaseModule:
             mod.prepare(batch)   # nothing to do for dense arrays
         """
         if sparse_row_id_fn is not None:
-            raise NotImplementedError("Module.prepare: sparse_row_id_fn (row-sparse "
-                                      "parameters) is not supported")
+            warnings.warn(f"{type(self).__name__}.prepare: sparse_row_id_fn is not called for "
+                          "this module", UserWarning, stacklevel=2)
 
     def install_monitor(self, mon):
         """Install a `Monitor` on the bound executors.

@@ -469,8 +469,8 @@ class BucketingModule(BaseModule):
         Args:
             data_batch (DataBatch): the next batch; its `bucket_key` and
                 `provide_data` select and bind its bucket.
-            sparse_row_id_fn (callable): MXNet's row-sparse pulls; default None (giving one
-                raises NotImplementedError: row_sparse parameters are not supported).
+            sparse_row_id_fn (callable): handed to the bucket's `Module.prepare`, which pulls
+                the rows of row_sparse parameters it names (default None).
 
         Example::
 

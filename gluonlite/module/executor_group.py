@@ -149,6 +149,36 @@ class DataParallelExecutorGroup:
         return [e.arg_dict[name] if name in e.arg_dict else e.aux_dict[name]
                 for e in self.execs]
 
+    @property
+    def param_arrays(self):
+        """Per parameter (`param_names` order), its array on each context: MXNet's attribute,
+        which scripts read to pull a row_sparse weight's rows into it.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            group = mod._exec_group
+            group.param_names, [a[0].shape for a in group.param_arrays]
+            # (['fc_weight', 'fc_bias'], [(2, 3), (2,)])
+        """
+        return [self.arrays_of(name) for name in self.param_names]
+
+    @property
+    def grad_arrays(self):
+        """Per parameter (`param_names` order), its gradient array on each context (None
+        where it has none), as MXNet's attribute.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            [g[0].shape for g in mod._exec_group.grad_arrays]   # [(2, 3), (2,)]
+        """
+        return [self.grads_of(name) for name in self.param_names]
+
     def grads_of(self, name):
         """The gradient arrays of argument `name`, one per context (None where unbound).
 

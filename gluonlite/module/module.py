@@ -718,11 +718,9 @@ class Module(BaseModule):
         return self._stype_params(self.get_params()[1])
 
     def _stype_params(self, params):
-        attrs = self._symbol.attr_dict()
         out = {}
         for n, a in params.items():
-            code = attrs.get(n, {}).get("__storage_type__")
-            stype = _STORAGE_TYPE_ID_TO_STR.get(int(code)) if code is not None else None
+            stype = self._declared_stype(n)
             out[n] = a.tostype(stype) if stype not in (None, "default") else a
         return out
 
@@ -934,6 +932,66 @@ class Module(BaseModule):
         self._updater = shared_module._updater
         self._param_index = shared_module._param_index
         self.optimizer_initialized = True
+
+    def prepare(self, data_batch, sparse_row_id_fn=None):
+        """Get ready for `data_batch`: with a KVStore that updates the parameters, pull from
+        it the rows of each row_sparse parameter that `sparse_row_id_fn` names for the batch
+        (the store's update does not send them back, so each batch pulls what it reads).
+
+        Args:
+            data_batch (DataBatch): the next batch.
+            sparse_row_id_fn (callable): ``fn(data_batch) -> {parameter name: row ids
+                (NDArray)}`` (default None: nothing to pull). Without such a store (one
+                device, or ``update_on_kvstore`` off) it is not called and a warning says
+                so; a dense parameter it names gets a warning and no pull, as on MXNet.
+
+        Raises:
+            ValueError: the module is not bound, or `sparse_row_id_fn` returns no dict or
+                names a parameter the module does not have.
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))]); mod.init_params()
+            batch = mx.io.DataBatch([nd.ones((4, 3))], [nd.zeros(4)])
+            mod.prepare(batch)   # dense parameters: nothing to pull
+        """
+        if not self.binded:
+            raise ValueError("Module.prepare: call bind() first")
+        if sparse_row_id_fn is None:
+            return
+        if not self._kvstore or not self._update_on_kvstore:
+            warnings.warn("Module.prepare: the parameters are not updated in a KVStore, so "
+                          "sparse_row_id_fn is not called (nothing to pull)", UserWarning,
+                          stacklevel=2)
+            return
+        row_ids = sparse_row_id_fn(data_batch)
+        if not isinstance(row_ids, dict):
+            raise ValueError(f"Module.prepare: sparse_row_id_fn must return a dict of "
+                             f"{{parameter name: row ids}}, got {type(row_ids).__name__}")
+        for name, ids in row_ids.items():
+            if name not in self._param_index:
+                raise ValueError(f"Module.prepare: sparse_row_id_fn names {name!r}, which is "
+                                 f"not a parameter of the module ({self._param_names})")
+            copies = self._copies(name)
+            if copies[0].stype == "row_sparse":
+                self._kvstore.row_sparse_pull(self._param_index[name], out=copies,
+                                              row_ids=ids, priority=-self._param_index[name])
+            elif self._declared_stype(name) != "row_sparse":
+                warnings.warn(f"Module.prepare: {name}.stype is not 'row_sparse'; no rows "
+                              "to pull", UserWarning, stacklevel=2)
+            # else: a row_sparse parameter the executor holds dense has every row, which
+            # `update` keeps current
+
+    def _declared_stype(self, name):
+        """The storage type variable `name` declares (``stype=`` of `sym.var`), or None."""
+        stypes = self.__dict__.get("_declared_stypes")
+        if stypes is None:   # the symbol is fixed at construction: read its attributes once
+            stypes = self._declared_stypes = {
+                n: _STORAGE_TYPE_ID_TO_STR.get(int(a["__storage_type__"]))
+                for n, a in self._symbol.attr_dict().items() if "__storage_type__" in a}
+        return stypes.get(name)
 
     def update(self):
         """One optimizer step on every parameter that has a gradient (after `backward`).

@@ -1,6 +1,8 @@
 """mx.mod and mx.rnn behaviour that needs no MXNet numbers: checkpoints and optimizer states
 round-trip (training resumed from a checkpoint continues exactly as without it), buckets
 compile once, predict drops padding, and the errors promised."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -243,3 +245,62 @@ def test_predict_on_a_test_set_without_labels():
     np.testing.assert_allclose(got, want, rtol=1e-6)
     got3 = mod.predict(mx.io.NDArrayIter(x[:3], batch_size=3)).asnumpy()
     np.testing.assert_allclose(got3, want[:3], rtol=1e-6)
+
+
+def _embedding_module():
+    """sum(Embedding(data)**2) of a 10 x 3 weight declared row_sparse, sparse gradients."""
+    w = mx.sym.var("weight", stype="row_sparse", shape=(10, 3))
+    emb = mx.sym.Embedding(mx.sym.var("data"), w, input_dim=10, output_dim=3,
+                           sparse_grad=True, name="emb")
+    mod = mx.mod.Module(mx.sym.MakeLoss(mx.sym.sum(emb * emb)), data_names=["data"],
+                        label_names=None)
+    mod.bind(data_shapes=[("data", (4,))])
+    mod.init_params(initializer=mx.init.Constant(0.5))
+    return mod
+
+
+def test_prepare_calls_sparse_row_id_fn_only_with_a_store_that_updates():
+    """MXNet's Module.prepare: `sparse_row_id_fn` is called only when a KVStore updates the
+    parameters (MXNet's sparse matrix-factorization and linear-classification examples);
+    without one it warns. The losses are MXNet 1.9.1's for this script."""
+    mod = _embedding_module()
+    mod.init_optimizer(kvstore=mx.kv.create("local"), optimizer="sgd",
+                       optimizer_params={"learning_rate": 0.1, "rescale_grad": 1.0})
+    asked, losses = [], []
+    for ids in ([1, 2, 2, 5], [2, 5, 7, 7], [1, 7, 7, 7]):
+        batch = mx.io.DataBatch([mx.nd.array(ids)], [])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # a weight declared row_sparse: no warning
+            mod.prepare(batch, sparse_row_id_fn=lambda b: asked.append(1) or
+                        {"weight": b.data[0]})
+        mod.forward_backward(batch)
+        losses.append(mod.get_outputs()[0].asscalar())
+        mod.update()
+    assert len(asked) == 3
+    np.testing.assert_allclose(losses, [3.0, 2.25, 1.29], rtol=1e-6)
+    with pytest.warns(UserWarning, match="emb_weight.stype is not 'row_sparse'"):
+        mod2 = mx.mod.Module(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                   name="emb"), label_names=None)
+        mod2.bind(data_shapes=[("data", (4, 3))], force_rebind=True)
+        mod2.init_params()
+        mod2.init_optimizer(kvstore=mx.kv.create("local"))
+        mod2.prepare(batch, sparse_row_id_fn=lambda b: {"emb_weight": b.data[0]})
+    with pytest.raises(ValueError, match="must return a dict"):
+        mod.prepare(batch, sparse_row_id_fn=lambda b: [b.data[0]])
+    with pytest.raises(ValueError, match="names 'nope', which is not a parameter"):
+        mod.prepare(batch, sparse_row_id_fn=lambda b: {"nope": b.data[0]})
+
+
+def test_prepare_without_a_store_warns_and_calls_nothing():
+    mod = _embedding_module()
+    mod.init_optimizer(optimizer="sgd")   # one device: no KVStore
+    batch = mx.io.DataBatch([mx.nd.array([1, 2, 3, 4])], [])
+    asked = []
+    with pytest.warns(UserWarning, match="not updated in a KVStore"):
+        mod.prepare(batch, sparse_row_id_fn=lambda b: asked.append(1) or {})
+    assert asked == []
+    mod.prepare(batch)   # nothing asked, nothing said
+    group = mod._exec_group
+    assert group.param_names == ["weight"]
+    assert [a[0].shape for a in group.param_arrays] == [(10, 3)]
+    assert [g[0].shape for g in group.grad_arrays] == [(10, 3)]
