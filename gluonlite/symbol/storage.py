@@ -61,9 +61,10 @@ def infer_storage_types(symbol, known):
 def gradient_storage_types(symbol):
     """{argument name: the storage type of its gradient} as MXNet's backward storage
     inference gives it: 'row_sparse' for an argument every reader of which gives its
-    gradient as rows whatever the storage of its inputs (``Embedding(sparse_grad=True)``'s
-    weight, ``contrib.SparseEmbedding``'s), else 'default'. `simple_bind` allocates the
-    gradient buffers so.
+    gradient as rows, for the storage types the variables declare (``Embedding(
+    sparse_grad=True)``'s weight, ``contrib.SparseEmbedding``'s, the weight of ``dot`` of a
+    variable declared csr), else 'default'. `simple_bind` allocates the gradient buffers
+    so.
 
     Args:
         symbol: the Symbol.
@@ -83,12 +84,17 @@ def gradient_storage_types(symbol):
         if node.op is None:
             continue
         rule = node.op.storage
-        # the rule's gradient for dense inputs: what the operator's attributes alone decide
+        # the rule's gradient for the storage types the node's variables declare (a csr
+        # batch read by dot), or, all dense, what the operator's attributes alone decide
+        declared = tuple(_var_stype(src, {}) if src.op is None else "default"
+                         for src, _ in node.inputs)
+        sparse_in = any(st != "default" for st in declared)
         rows = rule is not None and rule.grad is not None and \
-            rule.grad(node.params, None) is not None
+            rule.grad(node.params, declared if sparse_in else None) is not None
         for k, (src, _) in enumerate(node.inputs):
             if src.op is None:
+                # a csr input's own gradient is not rows
                 readers.setdefault(src.name, []).append(
-                    rows and node.op.differentiable(k, node.params))
+                    rows and declared[k] != "csr" and node.op.differentiable(k, node.params))
     return {n: "row_sparse" if readers.get(n) and all(readers[n]) else "default"
             for n in symbol.list_arguments()}

@@ -85,7 +85,10 @@ def _dot_rows_vjp(p, rc, xs, ys, gys, need):
 
 def _dot_grad(p, stypes):
     plain = not p.transpose_a and not p.transpose_b
-    return _dot_rows_vjp if plain and stypes == ("csr", "default") else None
+    # the weight dense or row_sparse (a linear model's or factorization machine's, as MXNet's
+    # examples declare it): its gradient is the rows of the columns the batch holds
+    rows = stypes is not None and tuple(stypes) in (("csr", "default"), ("csr", "row_sparse"))
+    return _dot_rows_vjp if plain and rows else None
 
 
 DOT = StorageRule(_dot, dense_too=lambda p: p.forward_stype not in (None, "default"),

@@ -17,7 +17,8 @@ Example::
 import numpy as np
 import scipy.sparse as spsp
 
-from .arrays import RowSparse, from_scipy, is_sparse
+from .arrays import RowSparse, from_scipy, host, is_sparse
+from .grads import RowSparseRows
 from .rule import StorageRule, stype_of
 
 __all__ = ["SUM", "MEAN", "SQUARE_SUM", "NORM", "SLICE", "CONCAT"]
@@ -85,7 +86,23 @@ def _square_sum(p, rc, data):
     return _dense_out(v, data)
 
 
-SQUARE_SUM = StorageRule(_square_sum)
+def _square_sum_rows_vjp(p, rc, xs, ys, gys, need):
+    """The gradient of `_square_sum`'s rows form: ``2 x g`` on the stored rows, as rows."""
+    (data,) = xs
+    g = host(gys[0])
+    rows = data.indices
+    vals = (2 * data.data * g[rows]).astype(data.data.dtype, copy=False)
+    return (RowSparseRows(rows, vals, data.shape),)
+
+
+def _square_sum_grad(p, stypes):
+    # MXNet gives a row_sparse input of the rows form a row_sparse gradient (its stored rows)
+    rows_form = stypes is not None and tuple(stypes) == ("row_sparse",) and not p.exclude \
+        and p.keepdims and _axes(p.axis, 2) == (1,)
+    return _square_sum_rows_vjp if rows_form else None
+
+
+SQUARE_SUM = StorageRule(_square_sum, grad=_square_sum_grad)
 
 
 def _norm(p, rc, data):
