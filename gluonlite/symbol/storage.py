@@ -58,6 +58,12 @@ def infer_storage_types(symbol, known):
     return args, outs, aux
 
 
+# Operators whose gradient's storage MXNet's graph executor decides from the attributes
+# alone: Embedding's weight gets rows only with sparse_grad=True, whatever it declares
+# (test_sparse_operator.py::test_sparse_embedding).
+_GRAD_STYPE_BY_ATTRS = frozenset(("Embedding",))
+
+
 def gradient_storage_types(symbol):
     """{argument name: the storage type of its gradient} as MXNet's backward storage
     inference gives it: 'row_sparse' for an argument every reader of which gives its
@@ -88,7 +94,8 @@ def gradient_storage_types(symbol):
         # batch read by dot), or, all dense, what the operator's attributes alone decide
         declared = tuple(_var_stype(src, {}) if src.op is None else "default"
                          for src, _ in node.inputs)
-        sparse_in = any(st != "default" for st in declared)
+        sparse_in = node.op.name not in _GRAD_STYPE_BY_ATTRS and \
+            any(st != "default" for st in declared)
         rows = rule is not None and rule.grad is not None and \
             rule.grad(node.params, declared if sparse_in else None) is not None
         for k, (src, _) in enumerate(node.inputs):

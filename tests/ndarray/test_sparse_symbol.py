@@ -177,6 +177,11 @@ def test_dot_of_a_csr_batch_gives_its_weights_row_sparse_gradients():
     stypes = gradient_storage_types(_factorization_machine())
     assert stypes == {"data": "default", "w": "row_sparse", "w0": "default",
                       "v": "row_sparse", "softmax_label": "default"}
+    # Embedding's weight: sparse_grad alone decides, whatever the weight declares
+    for sparse_grad, want in ((False, "default"), (True, "row_sparse")):
+        e = sym.Embedding(sym.var("d"), sym.var("ew", stype="row_sparse"), input_dim=6,
+                          output_dim=2, sparse_grad=sparse_grad)
+        assert gradient_storage_types(e)["ew"] == want
     # imperatively, the same gradients as rows
     xc = nd.array(A).tostype("csr")
     wv = nd.array(np.arange(6.0).reshape(3, 2)).tostype("row_sparse")
