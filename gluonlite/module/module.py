@@ -140,6 +140,10 @@ class Module(BaseModule):
         self._work_load_list = list(work_load_list)
         self._group2ctxs = _prepare_group2ctxs(group2ctxs, len(self._contexts))
         self._symbol = symbol
+        # the storage type each variable declares (``stype=`` of `sym.var`)
+        self._declared_stypes = {
+            n: _STORAGE_TYPE_ID_TO_STR.get(int(a["__storage_type__"]))
+            for n, a in symbol.attr_dict().items() if "__storage_type__" in a}
         args = symbol.list_arguments()
         self._data_names = _names(data_names)
         self._state_names = _names(state_names)
@@ -720,7 +724,7 @@ class Module(BaseModule):
     def _stype_params(self, params):
         out = {}
         for n, a in params.items():
-            stype = self._declared_stype(n)
+            stype = self._declared_stypes.get(n)
             out[n] = a.tostype(stype) if stype not in (None, "default") else a
         return out
 
@@ -934,16 +938,17 @@ class Module(BaseModule):
         self.optimizer_initialized = True
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Get ready for `data_batch`: with a KVStore that updates the parameters, pull from
-        it the rows of each row_sparse parameter that `sparse_row_id_fn` names for the batch
-        (the store's update does not send them back, so each batch pulls what it reads).
+        """Get ready for `data_batch`, as MXNet's Module: with a KVStore that updates the
+        parameters, ask `sparse_row_id_fn` which rows of each row_sparse parameter the batch
+        reads. MXNet pulls those rows from the store here; this executor holds a row_sparse
+        parameter dense, every row kept current by `update`, so there is nothing to pull.
 
         Args:
             data_batch (DataBatch): the next batch.
             sparse_row_id_fn (callable): ``fn(data_batch) -> {parameter name: row ids
-                (NDArray)}`` (default None: nothing to pull). Without such a store (one
-                device, or ``update_on_kvstore`` off) it is not called and a warning says
-                so; a dense parameter it names gets a warning and no pull, as on MXNet.
+                (NDArray)}`` (default None). Without such a store (one device, or
+                ``update_on_kvstore`` off) it is not called and a warning says so; a
+                parameter it names that is not declared row_sparse gets MXNet's warning.
 
         Raises:
             ValueError: the module is not bound, or `sparse_row_id_fn` returns no dict or
@@ -970,28 +975,14 @@ class Module(BaseModule):
         if not isinstance(row_ids, dict):
             raise ValueError(f"Module.prepare: sparse_row_id_fn must return a dict of "
                              f"{{parameter name: row ids}}, got {type(row_ids).__name__}")
-        for name, ids in row_ids.items():
+        for name in row_ids:
             if name not in self._param_index:
                 raise ValueError(f"Module.prepare: sparse_row_id_fn names {name!r}, which is "
                                  f"not a parameter of the module ({self._param_names})")
-            copies = self._copies(name)
-            if copies[0].stype == "row_sparse":
-                self._kvstore.row_sparse_pull(self._param_index[name], out=copies,
-                                              row_ids=ids, priority=-self._param_index[name])
-            elif self._declared_stype(name) != "row_sparse":
+            if self._declared_stypes.get(name) != "row_sparse":
                 warnings.warn(f"Module.prepare: {name}.stype is not 'row_sparse'; no rows "
                               "to pull", UserWarning, stacklevel=2)
-            # else: a row_sparse parameter the executor holds dense has every row, which
-            # `update` keeps current
 
-    def _declared_stype(self, name):
-        """The storage type variable `name` declares (``stype=`` of `sym.var`), or None."""
-        stypes = self.__dict__.get("_declared_stypes")
-        if stypes is None:   # the symbol is fixed at construction: read its attributes once
-            stypes = self._declared_stypes = {
-                n: _STORAGE_TYPE_ID_TO_STR.get(int(a["__storage_type__"]))
-                for n, a in self._symbol.attr_dict().items() if "__storage_type__" in a}
-        return stypes.get(name)
 
     def update(self):
         """One optimizer step on every parameter that has a gradient (after `backward`).

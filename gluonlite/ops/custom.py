@@ -103,6 +103,17 @@ def _known(shape):
     return shape if shape and all(shape) else None
 
 
+def _ask(rule, values, partial):
+    """``rule(values)``, the property's answer; None when some input is unknown (`partial`)
+    and the rule cannot answer without it. With every input known its error is raised."""
+    try:
+        return rule(values)
+    except Exception:
+        if partial:
+            return None
+        raise
+
+
 def _shape(p, ins):
     # MXNet hands the property every input's shape, an unknown one as [], so a rule such as
     # "the label has the data's shape" fills an input the graph left open (a loss's label
@@ -111,12 +122,9 @@ def _shape(p, ins):
     n_args = _n_args(p)
     args, aux = ins[:n_args], ins[n_args:]
     partial = any(s is None for s in args)
-    try:
-        res = prop.infer_shape([[] if s is None else list(s) for s in args])
-    except Exception:
-        if partial:
-            return ins, [None] * _n_visible(p)
-        raise
+    res = _ask(prop.infer_shape, [[] if s is None else list(s) for s in args], partial)
+    if res is None:
+        return ins, [None] * _n_visible(p)
     in_s, out_s = res[0], res[1]
     aux_s = res[2] if len(res) > 2 else []
     if partial:
@@ -134,12 +142,10 @@ def _dtype(p, ins):
     n_args = _n_args(p)
     args = ins[:n_args]
     partial = any(d is None for d in args)
-    try:
-        res = prop.infer_type([None if d is None else np.dtype(d).type for d in args])
-    except Exception:
-        if partial:
-            return ins, [None] * _n_visible(p)
-        raise
+    res = _ask(prop.infer_type, [None if d is None else np.dtype(d).type for d in args],
+               partial)
+    if res is None:
+        return ins, [None] * _n_visible(p)
     in_t, out_t = res[0], res[1]
     aux_t = res[2] if len(res) > 2 else []
 
