@@ -27,7 +27,8 @@ MNIST is never downloaded: a case that reads it gets small synthetic files of MN
 (ubyte in ``data/`` and gzipped beside), 3000 training and 600 test images of ten bars, which
 a network learns in one epoch. The bucketing language models read a synthetic corpus of
 Zipf-distributed words in place of the Sherlock Holmes text, and the sparse examples
-synthetic MovieLens ratings and LibSVM files of a million features (`make_sparse`).
+synthetic MovieLens ratings, LibSVM files of a million features and census rows in UCI Adult's
+layout (`make_sparse`).
 """
 import argparse
 import gzip
@@ -97,6 +98,8 @@ CASES = {
         "sparse/factorization_machine",
         ["train.py", "--data-train", "data/train.libsvm", "--data-test", "data/test.libsvm",
          "--num-epoch", "1", "--batch-size", "500"], "metric:eval log loss =", "libsvm"),
+    "sparse.wide_deep": ("sparse/wide_deep", ["train.py", "--num-epoch", "1"],
+                         "metric:accuracy =", "adult"),
     "ssd.benchmark_score.resnet50": ("ssd", ["benchmark_score.py", "-n", "resnet50", "-b", "1"],
                                      "metric:imgs/s", None),
 }
@@ -179,7 +182,8 @@ def make_sparse(directory, kind, seed=0):
     """The sparse examples' data: MovieLens 10M's split ratings (``user::movie::rating::time``
     in ``data/ml-10M100K/r1.{train,test}``, ids within the example's table sizes), Avazu's
     LibSVM files (``data/avazu-app[.t]``, a million features) or a pair of LibSVM files for
-    the factorization machine (``data/{train,test}.libsvm``)."""
+    the factorization machine (``data/{train,test}.libsvm``), or UCI Adult's census CSV
+    (``data/adult.{data,test}``, kind ``adult``)."""
     rng = np.random.default_rng(seed)
     data = os.path.join(directory, "data")
     if kind == "movielens":
@@ -192,15 +196,57 @@ def make_sparse(directory, kind, seed=0):
                              for i, (u, m, r) in enumerate(zip(users, movies, scores)))
         return
     os.makedirs(data, exist_ok=True)
+    if kind == "adult":
+        for name, n in (("adult.data", 6000), ("adult.test", 1500)):
+            _adult(os.path.join(data, name), rng, n)
+        return
     files = ((("avazu-app", 20000), ("avazu-app.t", 4000)) if kind == "avazu" else
              (("train.libsvm", 5000), ("test.libsvm", 1000)))
     for name, n in files:
         _libsvm(os.path.join(data, name), rng, n, 1000000, 15 if kind == "avazu" else 20)
 
 
+# the census columns the wide-and-deep example reads, with values of the UCI Adult data's
+# vocabularies (the example one-hot encodes five of them from fixed lists)
+_ADULT_WORDS = {
+    "workclass": ["Self-emp-not-inc", "Private", "State-gov", "Federal-gov", "Local-gov", "?",
+                  "Self-emp-inc", "Without-pay", "Never-worked"],
+    "education": ["Bachelors", "HS-grad", "11th", "Masters", "9th", "Some-college",
+                  "Assoc-acdm", "Assoc-voc", "7th-8th", "Doctorate", "Prof-school", "5th-6th",
+                  "10th", "1st-4th", "Preschool", "12th"],
+    "marital_status": ["Married-civ-spouse", "Divorced", "Married-spouse-absent",
+                       "Never-married", "Separated", "Married-AF-spouse", "Widowed"],
+    "occupation": ["Tech-support", "Craft-repair", "Other-service", "Sales",
+                   "Exec-managerial", "Prof-specialty", "Handlers-cleaners", "Transport-moving"],
+    "relationship": ["Husband", "Not-in-family", "Wife", "Own-child", "Unmarried",
+                     "Other-relative"],
+    "race": ["White", "Black", "Asian-Pac-Islander", "Other"],
+    "gender": ["Female", "Male"],
+    "native_country": ["United-States", "Mexico", "Philippines", "Germany", "Canada", "India"],
+}
+
+
+def _adult(path, rng, n):
+    """`n` rows of UCI Adult's CSV layout (``age, workclass, fnlwgt, ..., income``); the
+    income bracket leans on education and hours, so the model has something to learn."""
+    w = {k: rng.integers(0, len(v), n) for k, v in _ADULT_WORDS.items()}
+    age, hours = rng.integers(17, 80, n), rng.integers(10, 70, n)
+    rich = (w["education"] % 4 == 0) & (hours > 35) | (rng.random(n) < 0.1)
+    lines = []
+    for i in range(n):
+        words = {k: _ADULT_WORDS[k][w[k][i]] for k in _ADULT_WORDS}
+        lines.append(", ".join(str(x) for x in (
+            age[i], words["workclass"], 100000 + 37 * i, words["education"],
+            1 + w["education"][i], words["marital_status"], words["occupation"],
+            words["relationship"], words["race"], words["gender"], (i * 131) % 5000 * (i % 7 == 0),
+            0, hours[i], words["native_country"], ">50K" if rich[i] else "<=50K")) + "\n")
+    _write_atomic(path, "".join(lines))
+
+
 def _run_side(python, cwd, argv, timeout):
+    # PYTHONHASHSEED: the wide-and-deep example hashes its crossed columns with `hash`
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-               MXNET_ENGINE_TYPE="NaiveEngine", MPLBACKEND="Agg")
+               MXNET_ENGINE_TYPE="NaiveEngine", MPLBACKEND="Agg", PYTHONHASHSEED="0")
     env.pop("PYTHONPATH", None)
     start = os.times()
     try:

@@ -6,15 +6,19 @@ import numpy as np
 
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, check_grad_req
+from ..ndarray.sparse import zeros as sparse_zeros
 from ..ndarray.sparse_grad import store_gradient
+from ..ops.sparse.grads import RowSparseRows
 from ..ops.random import set_state as set_rng_state, state as rng_state
-from ..symbol.storage import gradient_storage_types, infer_storage_types
+from ..symbol.storage import (declared_storage_types, gradient_storage_types,
+                              infer_storage_types)
 from ..symbol.symbol import topo_nodes
 from .cse import cse_enabled, eliminate_common_expr
 from .hooks import apply_bind_passes, apply_graph_passes, apply_inference_passes
 from .infer import infer_graph
 from .plan import compile_plan
 from .node_values import report_grads, report_ops
+from .storage_run import TapedGraph, runs_taped
 
 __all__ = ["Executor", "simple_bind"]
 
@@ -167,6 +171,13 @@ class Executor:
         # dense); the graph computes dense values, given to the user in that storage
         self._out_stypes = _sparse_output_stypes(symbol, self.arg_dict, self.aux_dict)
         self._dense_outputs = self.outputs
+        # bound with sparse arrays, the graph runs node by node on their storage, as MXNet's
+        # executor dispatches each node (see storage_run); else through compiled plans
+        bound = [*self.arg_dict.values(), *self.aux_dict.values()]
+        self._taped = (TapedGraph(self._symbol, self._input_names)
+                       if runs_taped(self._symbol, self._ctx, bound, self.grad_dict.values())
+                       else None)
+        self._tape = None  # the last taped forward: (outputs, leaves)
 
     def _blank_outputs(self):
         """Zero arrays of the outputs' inferred shapes, as MXNet has them right after bind
@@ -176,7 +187,7 @@ class Executor:
         try:
             shapes, dtypes = infer_graph(
                 self._symbol, {n: arrays[n].shape for n in ins if n in arrays},
-                {n: arrays[n]._data.dtype for n in ins if n in arrays})
+                {n: _dtype(arrays[n]) for n in ins if n in arrays})
         except ValueError:
             return []   # forward reports what does not fit, naming the node
         keys = [(id(n), i) for n, i in self._symbol.outputs]
@@ -262,7 +273,7 @@ class Executor:
         grads = is_train if grads is None else grads
         want = tuple(grads and self._grad_req.get(n, "null") != "null"
                      for n in self._input_names)
-        key = (tuple(x.shape for x in ins), tuple(x._data.dtype for x in ins), is_train, want)
+        key = (tuple(x.shape for x in ins), tuple(map(_dtype, ins)), is_train, want)
         plan = self._plans.get(key)
         if plan is None:
             symbol = self._symbol
@@ -271,7 +282,7 @@ class Executor:
                     self._inference_symbol = apply_inference_passes(self._symbol)
                 symbol = self._inference_symbol
             plan = self._plans[key] = compile_plan(
-                symbol, [x.shape for x in ins], [x._data.dtype for x in ins], is_train,
+                symbol, [x.shape for x in ins], list(map(_dtype, ins)), is_train,
                 list(want), static_alloc=False, xp=self._ctx.xp, shared=self._shared)
         return plan
 
@@ -301,6 +312,8 @@ class Executor:
                 raise ValueError(f"forward: unknown argument {k!r}; arguments are "
                                  f"{self._arg_names}")
             self.arg_dict[k][:] = v
+        if self._taped is not None:
+            return self._forward_taped(bool(is_train))
         plan = self._plan(bool(is_train))
         self._rng_before = (rng_state() if self._draws and not is_train else None)
         # Like MXNet, `outputs` stay the same NDArrays from call to call (written in place)
@@ -331,6 +344,63 @@ class Executor:
         if self._monitor is not None:
             self._run_monitor(bool(is_train))
         return self.outputs
+
+    def _forward_taped(self, is_train):
+        wanted = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
+        outs, leaves = self._taped.forward(self._inputs(), wanted, is_train)
+        self._tape = (outs, leaves)
+        self._forward_ran = True
+        # as the compiled path, dense outputs stay the same NDArrays while their shapes and
+        # dtypes do (written in place); a sparse one is new each call (its rows change)
+        prev = self.outputs
+        reuse = len(prev) == len(outs)
+        kept = []
+        for i, o in enumerate(outs):
+            st = "default" if self._out_stypes is None else self._out_stypes[i]
+            if o.stype != st:
+                o = o.tostype(st)
+            if st == "default" and reuse and prev[i].__class__ is NDArray and \
+                    prev[i].shape == o.shape and prev[i]._data.dtype == o._data.dtype:
+                prev[i]._data[...] = o._data
+                o = prev[i]
+            kept.append(o)
+        self.outputs = kept
+        if self._monitor is not None:
+            self._run_monitor(is_train)
+        return self.outputs
+
+    def _backward_taped(self, out_grads):
+        if self._tape is None:
+            # MXNet runs backward with no forward before it too, on the bound values
+            self._forward_taped(False)
+        outs, leaves = self._tape
+        ogs = None
+        if out_grads is not None:
+            if isinstance(out_grads, NDArray):
+                out_grads = [out_grads]
+            ogs = list(out_grads)[:len(outs)]
+            if len(ogs) < len(outs):
+                raise ValueError(f"backward: got {len(ogs)} out_grads for {len(outs)} "
+                                 f"outputs ({', '.join(self._symbol.list_outputs())})")
+            for name, g, o in zip(self._symbol.list_outputs(), ogs, outs):
+                if g is not None and tuple(g.shape) != o.shape:
+                    raise ValueError(f"backward: out_grad for {name!r} has shape "
+                                     f"{tuple(g.shape)}, the output has {o.shape}")
+            ogs = [None if g is None else g.as_in_context(self._ctx).astype(o.dtype)
+                   if isinstance(g, NDArray) else self._ctx.xp.asarray(g, dtype=o.dtype)
+                   for g, o in zip(ogs, outs)]
+        grads = TapedGraph.backward(outs, leaves, ogs)
+        for name, g in grads.items():
+            target, req = self.grad_dict[name], self._grad_req[name]
+            if target.__class__ is not NDArray or g.__class__ is RowSparseRows:
+                store_gradient(target, g, req)
+            elif g is None:
+                if req == "write":
+                    target._data[...] = 0
+            elif req == "add":
+                target._data += g
+            else:
+                target._data[...] = g
 
     def _save_inference(self):
         """MXNet runs backward after forward(is_train=False) too, on the inference values: run
@@ -370,6 +440,8 @@ class Executor:
             exe.forward(is_train=True); exe.backward(nd.ones((2, 3)))
             exe.grad_dict['x']   # 2 * (1 - tanh(1)**2): about 0.84
         """
+        if self._taped is not None:
+            return self._backward_taped(out_grads)
         if self._saved is None and (self._inference_ran or not self._forward_ran):
             # MXNet also runs backward with no forward before it, on the bound values
             # (gradients that do not read the forward, as repeat's or tile's, come out right):
@@ -529,10 +601,13 @@ class Executor:
                                  f"change from {old.shape} to {tuple(shape)}; pass "
                                  "partial_shaping=True to allow it")
             size = int(np.prod(shape))
-            if size > old.size and not allow_up_sizing:
+            if size > int(np.prod(old.shape)) and not allow_up_sizing:
                 raise ValueError(f"reshape: {kind} {name!r} would grow from {old.shape} to "
                                  f"{tuple(shape)}; pass allow_up_sizing=True (or bind the "
                                  "bigger shape first and reshape it smaller)")
+            if old.stype != "default":
+                # a sparse array keeps its storage (its values are a batch's, not kept)
+                return sparse_zeros(old.stype, tuple(shape), ctx=old.context, dtype=old.dtype)
             return _shrunk_view(old, shape, self._ctx)
 
         args = {n: rebuilt("argument", n, self.arg_dict[n], s)
@@ -630,7 +705,7 @@ class Executor:
         """
         ins = self._inputs()
         want = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
-        plan = compile_plan(self._symbol, [x.shape for x in ins], [x._data.dtype for x in ins],
+        plan = compile_plan(self._symbol, [x.shape for x in ins], list(map(_dtype, ins)),
                             True, want, static_alloc=True, xp=self._ctx.xp)
         kept = (set(plan.out_slots) | set(plan.saved_slots)) - set(range(plan.n_inputs))
         return sum(int(b.nbytes) for b in plan.buffers) + sum(
@@ -702,7 +777,7 @@ def _group_contexts(vars_, ctx, group2ctx):
 
 
 def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
-                shared_buffer=None, shared_arg_names=None, group2ctx=None):
+                shared_buffer=None, shared_arg_names=None, group2ctx=None, stype_dict=None):
     """Symbol.simple_bind: infer every shape from `shapes`, allocate zeros, and bind.
 
     Arrays of the same name, shape and dtype are taken rather than allocated: from
@@ -724,13 +799,15 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
         shared_arg_names: default None: the argument names taken from `shared_exec`.
         group2ctx: default None: {ctx_group name: Context} placing the inputs whose ``ctx_group``
             attribute names a group (cpu contexts only).
+        stype_dict: default None: {input name: storage type} in place of what the variables
+            declare; an argument of storage type csr is held as a csr array.
 
     Returns:
         A new bound `Executor`.
 
     Raises:
-        ValueError: a name in `shapes` or `type_dict` is not an input, or some input's shape cannot
-            be inferred.
+        ValueError: a name in `shapes`, `type_dict` or `stype_dict` is not an input, or some
+            input's shape cannot be inferred.
         TypeError: `group2ctx` is not a dict.
         NotImplementedError: `group2ctx` places an input on a non-cpu context, or the executor is
             not on cpu while groups are placed elsewhere.
@@ -743,7 +820,8 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     """
     ctx = ctx or current_context()
     names = symbol.list_inputs()
-    unknown = sorted(set(shapes) - set(names)) + sorted(set(type_dict or {}) - set(names))
+    unknown = sorted(set(shapes) - set(names)) + sorted(set(type_dict or {}) - set(names)) \
+        + sorted(set(stype_dict or {}) - set(names))
     if unknown:
         raise ValueError(f"simple_bind: unknown input name(s) {unknown}; inputs are {names}")
     eshape, edtype = infer_graph(symbol, shapes, type_dict or {})
@@ -755,14 +833,24 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
 
     placed = _group_contexts(vars_, ctx, group2ctx)
 
-    def alloc(n, *pools):
+    reqs = grad_reqs(symbol.list_arguments(), grad_req)
+    # As MXNet's simple_bind, an input declared csr (a sparse batch) is held as csr, so a
+    # batch is copied in as its compressed parts and the graph runs on them; the others are
+    # dense, parameters declared row_sparse included (their gradients are rows, below).
+    stypes = {**declared_storage_types(symbol), **(stype_dict or {})}
+    stypes = {n: st for n, st in stypes.items()
+              if st == "csr" and n in reqs and placed.get(n, ctx) == ctx}
+
+    def alloc(n, *pools, st="default"):
         key = (id(vars_[n]), 0)
         where = placed.get(n, ctx)
         for pool in pools:
             have = pool.get(n)
             if have is not None and have.shape == tuple(eshape[key]) and \
-                    have._data.dtype == edtype[key] and have.context == where:
+                    have.dtype == edtype[key] and have.context == where and have.stype == st:
                 return have
+        if st != "default":
+            return sparse_zeros(st, tuple(eshape[key]), ctx=where, dtype=edtype[key])
         return NDArray(where.xp.zeros(eshape[key], dtype=edtype[key]), where)
 
     # As MXNet: the arguments named in shared_arg_names (a bucketing Module's parameters) are
@@ -772,15 +860,15 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
     from_exec = shared_exec is not None
     args = {}
     for n in symbol.list_arguments():
+        st = stypes.get(n, "default")
         if from_exec and n in shared_names:
-            args[n] = alloc(n, shared_exec.arg_dict)
+            args[n] = alloc(n, shared_exec.arg_dict, st=st)
         elif shared_buffer is not None:
-            args[n] = shared_buffer[n] = alloc(n, shared_buffer)
+            args[n] = shared_buffer[n] = alloc(n, shared_buffer, st=st)
         else:
-            args[n] = alloc(n)
+            args[n] = alloc(n, st=st)
     aux = {n: alloc(n, *([shared_exec.aux_dict] if from_exec else []))
            for n in symbol.list_auxiliary_states()}
-    reqs = grad_reqs(symbol.list_arguments(), grad_req)
     grads = {n: alloc(n, *([shared_exec.grad_dict] if from_exec and n in shared_names else []))
              for n in args if reqs[n] != "null"}
     # a gradient MXNet gives as rows (Embedding(sparse_grad=True)'s weight) gets a row_sparse
@@ -805,6 +893,11 @@ def _dense_input(x):
     if x.stype == "default" or x.context.device_type != "cpu":
         return x._data
     return x._dense()
+
+
+def _dtype(x):
+    """NDArray `x`'s numpy dtype, read without making a sparse array's dense values."""
+    return x._data.dtype if x.__class__ is NDArray else np.dtype(x.dtype)
 
 
 def _size(shape):

@@ -102,7 +102,15 @@ def dispatch(plan, inputs, ctx):
     if res is None:
         if any(s not in (None, "default") for s in stypes):
             _warn_fallback(op, stypes, p)
-        return run_dense(plan, [_densified(x) for x in inputs], ctx)
+        dense = [_densified(x) for x in inputs]
+        outs = run_dense(plan, dense, ctx)
+        if op.has_aux:
+            # an auxiliary state the dense kernel updated in place (BatchNorm's moving
+            # statistics) is written back into the sparse array, as MXNet's fallback does
+            for x, d, aux in zip(inputs, dense, op.aux_mask(p)):
+                if aux and x is not None and x._sparse:
+                    x._assign_dense(d._data)
+        return outs
     raw_outs = res if isinstance(res, tuple) else (res,)
     if rule.inplace:  # the kernel may have replaced a sparse input's parts
         for x, r in zip(inputs, raws):

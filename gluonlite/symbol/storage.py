@@ -7,7 +7,7 @@ the imperative calls follow (`gluonlite.ops.sparse.rule.output_stypes`).
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype
 from ..ops.sparse.rule import output_stypes
 
-__all__ = ["infer_storage_types", "gradient_storage_types"]
+__all__ = ["infer_storage_types", "gradient_storage_types", "declared_storage_types"]
 
 
 def _var_stype(node, known):
@@ -18,6 +18,25 @@ def _var_stype(node, known):
     if code is None:
         return "default"
     return _STORAGE_TYPE_ID_TO_STR.get(int(code), "default")
+
+
+def declared_storage_types(symbol):
+    """{input name: the storage type its variable declares} (``sym.var(..., stype=...)``'s
+    ``__storage_type__`` attribute; 'default' where none is declared).
+
+    Args:
+        symbol: the Symbol whose variables are read.
+
+    Returns:
+        dict.
+
+    Example::
+
+        from gluonlite.symbol.storage import declared_storage_types
+        y = sym.dot(sym.var('x', stype='csr'), sym.var('w'))
+        declared_storage_types(y)     # {'x': 'csr', 'w': 'default'}
+    """
+    return {n.name: _var_stype(n, {}) for n in symbol._nodes() if n.op is None}
 
 
 def infer_storage_types(symbol, known):

@@ -700,7 +700,11 @@ class Symbol:
             ctx: the context (default: the current one).
             grad_req: 'write', 'add', 'null', or a list or dict of them per argument.
             type_dict: {input name: dtype} (float32 for the others, unless inferred).
-            stype_dict: {input name: storage type}; only 'default' (dense).
+            stype_dict: {input name: storage type}, in place of what the variables
+                declare (``sym.var(stype=...)``). An argument declared csr is held as a
+                csr array, so a batch is copied in as its compressed parts and the graph
+                runs on sparse storage; the others are dense, arguments declared
+                row_sparse included (their gradients are row_sparse where MXNet's are).
             group2ctx: {ctx_group name: Context}: an input whose ``ctx_group`` attribute
                 (set with ``AttrScope(ctx_group=...)``) is listed gets its arrays (and
                 gradient) on that context, as MXNet places them; cpu contexts only
@@ -716,8 +720,8 @@ class Symbol:
 
         Raises:
             ValueError: unknown input names, or shapes that leave some array unknown.
-            ValueError: an unknown storage type in `stype_dict` (a sparse one is accepted:
-                the executor's arrays hold the dense values).
+            ValueError: an unknown storage type in `stype_dict`, or a name in it that is
+                not an input.
 
         Example::
 
@@ -733,7 +737,7 @@ class Symbol:
         return _installed("simple_bind", "simple_bind")(
             self, ctx, grad_req, type_dict, shapes, shared_exec=shared_exec,
             shared_buffer=shared_buffer, shared_arg_names=shared_arg_names,
-            group2ctx=group2ctx)
+            group2ctx=group2ctx, stype_dict=stype_dict)
 
     def eval(self, ctx=None, **kwargs):
         """Bind to the given arrays, run forward, and return the outputs (a list).
