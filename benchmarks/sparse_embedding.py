@@ -15,7 +15,9 @@ weight under ``autograd.record()``, ``backward`` of the sum of squares, then
   holds the batch's rows only and the update is lazy (those rows only);
 - SparseEmbedding + Trainer: ``gluon.contrib.nn.SparseEmbedding`` trained by a
   ``gluon.Trainer`` (SGD, same lr and wd): the whole weight in the kvstore, each forward
-  pulling the batch's rows (``row_sparse_data``), the step pushing the row_sparse gradient.
+  pulling the batch's rows (``row_sparse_data``), the step pushing the row_sparse gradient;
+- hybridized Embedding + Trainer: ``gluon.nn.Embedding(sparse_grad=True)`` in a block
+  hybridized with ``static_alloc=True``, trained by the same Trainer (lazy SGD).
 
 Per variant: the median time (ms) of a step with the spread (max - min, % of the median);
 the bytes the gradient stores; for gluonlite the peak of memory allocated during one step
@@ -34,7 +36,9 @@ import time
 import tracemalloc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import fmt_bytes, markdown_table, median, print_header  # noqa: E402
+from _memory import fmt_bytes  # noqa: E402
+from _tables import markdown_table, print_header  # noqa: E402
+from _timing import median  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -55,8 +59,8 @@ def _indices(vocab, batch):
 
 def _gluonlite_case(sparse, vocab, dim, idx):
     from gluonlite import autograd, nd
-    if sparse == "gluon":
-        return _gluon_case(vocab, dim, idx)
+    if sparse in ("gluon", "hybrid"):
+        return _gluon_case(vocab, dim, idx, sparse == "hybrid")
     w = nd.array(np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32))
     w.attach_grad(stype="row_sparse" if sparse else "default")
     x = nd.array(idx)
@@ -70,15 +74,21 @@ def _gluonlite_case(sparse, vocab, dim, idx):
     return w, step
 
 
-def _gluon_case(vocab, dim, idx):
+def _gluon_case(vocab, dim, idx, hybrid):
     """gluon.contrib.nn.SparseEmbedding with a Trainer (SGD): the weight lives in the
-    Trainer's kvstore, each forward pulls the batch's rows."""
+    Trainer's kvstore, each forward pulls the batch's rows; `hybrid`: nn.Embedding with
+    sparse_grad=True, hybridized, with the same Trainer."""
     import gluonlite as mx
     from gluonlite import autograd, gluon, nd
-    emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
+    if hybrid:
+        emb = gluon.nn.Embedding(vocab, dim, sparse_grad=True)
+    else:
+        emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
     w0 = np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32)
     emb.initialize(mx.init.Constant(0))
     emb.weight.set_data(nd.array(w0))
+    if hybrid:
+        emb.hybridize(static_alloc=True)
     trainer = gluon.Trainer(emb.collect_params(), "sgd", {"learning_rate": 0.1, "wd": 1e-4})
     x = nd.array(idx)
 
@@ -91,7 +101,7 @@ def _gluon_case(vocab, dim, idx):
     class _W:  # what _ours reads back: the rows and the gradient
         @staticmethod
         def asnumpy():
-            return emb.weight.row_sparse_data(x).asnumpy()
+            return (emb.weight.data() if hybrid else emb.weight.row_sparse_data(x)).asnumpy()
         grad = property(lambda self: emb.weight.grad())
     return _W(), step
 
@@ -129,11 +139,17 @@ sparse, vocab, dim, idx, rounds, warmup, clock = json.loads(sys.argv[1])
 clock = time.process_time if clock == "cpu" else time.perf_counter
 w0 = np.random.default_rng(1).uniform(-0.1, 0.1, (vocab, dim)).astype(np.float32)
 x = nd.array(np.array(idx, np.float32))
-if sparse == "gluon":
+if sparse in ("gluon", "hybrid"):
     from mxnet import gluon
-    emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
-    emb.initialize(mx.init.Constant(0))
-    emb.weight.set_data(nd.array(w0).tostype("row_sparse"))
+    if sparse == "hybrid":
+        emb = gluon.nn.Embedding(vocab, dim, sparse_grad=True)
+        emb.initialize(mx.init.Constant(0))
+        emb.weight.set_data(nd.array(w0))
+        emb.hybridize(static_alloc=True)
+    else:
+        emb = gluon.contrib.nn.SparseEmbedding(vocab, dim)
+        emb.initialize(mx.init.Constant(0))
+        emb.weight.set_data(nd.array(w0).tostype("row_sparse"))
     trainer = gluon.Trainer(emb.collect_params(), "sgd", {"learning_rate": 0.1, "wd": 1e-4})
     def step():
         with autograd.record():
@@ -143,6 +159,8 @@ if sparse == "gluon":
         mx.nd.waitall()
     class W:
         def asnumpy(self):
+            if sparse == "hybrid":
+                return emb.weight.data().asnumpy()
             return emb.weight.row_sparse_data(x).asnumpy()
         grad = property(lambda self: emb.weight.grad())
     w = W()
@@ -204,7 +222,7 @@ def main(argv=None):
     clock = time.process_time if a.clock == "cpu" else time.perf_counter
     idx = _indices(a.vocab, a.batch)
     rows, results = [], {}
-    for sparse in (False, True, "gluon"):
+    for sparse in (False, True, "gluon", "hybrid"):
         t, peak, gbytes, ours_rows = _ours(sparse, a.vocab, a.dim, idx, a.rounds, a.warmup,
                                            clock)
         mx_res = _mxnet(py, sparse, a.vocab, a.dim, idx, a.rounds, a.warmup, a.clock) \
@@ -212,7 +230,8 @@ def main(argv=None):
         # both sides ran warmup + rounds + 1 steps: the updated rows must agree
         same = "-" if mx_res is None else (
             "yes" if np.allclose(ours_rows, mx_res[3], rtol=1e-4, atol=1e-6) else "NO")
-        name = {False: "dense", True: "row_sparse", "gluon": "SparseEmbedding + Trainer"}[sparse]
+        name = {False: "dense", True: "row_sparse", "gluon": "SparseEmbedding + Trainer",
+                "hybrid": "hybridized Embedding + Trainer"}[sparse]
         results[name] = (median(t), peak, gbytes, mx_res)
         rows.append([name, _cell(t), _cell(mx_res[0]) if mx_res else "-",
                      f"{median(t) / median(mx_res[0]):.2f}" if mx_res else "-",

@@ -5,6 +5,7 @@ from ..ndarray.ndarray import NDArray
 from .graphs import PlanGraphs, can_capture, cuda_graphs_enabled, why_not
 from .hooks import apply_graph_passes, apply_inference_passes, apply_training_passes
 from .plan import compile_plan
+from .storage_run import TapedGraph, call_runs_taped, can_run_taped
 from ..symbol.symbol import topo_nodes
 
 __all__ = ["CachedOp", "GraphCall"]
@@ -48,6 +49,11 @@ class CachedOp:
             shows in `autograd.get_symbol` as its nodes; a larger one as one ``_CachedOp``
             node holding it (MXNet's rule; it changes nothing else here).
 
+    A call given a sparse array, or recorded while some argument's gradient buffer is a large
+    row_sparse one, runs the graph node by node on the arrays' storage instead of a plan
+    (`gluonlite.executor.storage_run.call_runs_taped`): a csr batch stays csr, and an
+    embedding's gradient is the rows it read.
+
     Example::
 
         x, w, b = sym.var('x'), sym.var('w'), sym.var('b')
@@ -71,6 +77,7 @@ class CachedOp:
         self._last = None
         self._ctx = None
         self._no_grad = (False,) * len(self.input_names)
+        self._taped = None  # its TapedGraph once a call runs so; False: the graph cannot
 
     def _plan_for(self, datas, is_train, want):
         # one plan per context too: a plan holds its array module and static buffers
@@ -154,8 +161,17 @@ class CachedOp:
             if a._ctx is not ctx and a._ctx != ctx:
                 raise ValueError(f"CachedOp: input {name!r} is on {a._ctx}, others on {ctx}")
         self._ctx = ctx
+        recording = autograd_tape.is_recording()
+        if self._taped is not False and call_runs_taped(args, recording):
+            # sparse storage: each node on its inputs' storage, recorded on the caller's tape
+            # (a csr batch stays csr, an embedding's gradient is its rows; see storage_run)
+            if self._taped is None:
+                self._taped = (TapedGraph(self.symbol, self.input_names)
+                               if can_run_taped(self.symbol) else False)
+            if self._taped is not False:
+                return self._taped.evaluate(list(args))
         datas = [a._data for a in args]
-        if autograd_tape.is_recording():
+        if recording:
             want = tuple([a._entry is not None for a in args])
         else:
             want = self._no_grad

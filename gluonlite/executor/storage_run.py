@@ -25,6 +25,7 @@ Example::
     grads['w'].indices        # array([1]): the one feature the batch holds
 """
 from math import prod
+from operator import attrgetter
 
 from .. import autograd
 from ..autograd_tape import Leaf, run_backward
@@ -33,7 +34,8 @@ from ..ops.registry import Params
 from ..symbol.symbol import topo_nodes
 from .infer import infer_graph
 
-__all__ = ["TapedGraph", "runs_taped", "TAPED_GRADIENT_ELEMENTS"]
+__all__ = ["TapedGraph", "runs_taped", "can_run_taped", "call_runs_taped",
+           "TAPED_GRADIENT_ELEMENTS"]
 
 
 # A sparse gradient buffer alone (the arguments dense) makes the graph run taped from this
@@ -68,12 +70,64 @@ def runs_taped(symbol, ctx, inputs, grads=()):
     """
     if ctx.device_type != "cpu":
         return False
-    if not any(a.stype != "default" for a in inputs) and not any(
-            g.stype != "default" and prod(g.shape) >= TAPED_GRADIENT_ELEMENTS for g in grads):
+    if not any(a.stype != "default" for a in inputs) and not any(map(_large_rows, grads)):
         return False
+    return can_run_taped(symbol)
+
+
+def can_run_taped(symbol):
+    """Whether every value graph `symbol` reads is one an imperative call returns (no node
+    reads a hidden output of another), so that `TapedGraph` can run it.
+
+    Example::
+
+        from gluonlite.executor.storage_run import can_run_taped
+        can_run_taped(sym.tanh(sym.var('x')))   # True
+    """
     nodes = topo_nodes(symbol.outputs)
     entries = [e for n in nodes if n.op is not None for e in n.inputs] + list(symbol.outputs)
     return all(src.op is None or i < src.num_visible() for src, i in entries)
+
+
+_SPARSE = attrgetter("_sparse")
+
+
+def _large_rows(grad):
+    return grad.stype != "default" and prod(grad.shape) >= TAPED_GRADIENT_ELEMENTS
+
+
+def call_runs_taped(args, recording):
+    """Whether a hybridized call on NDArrays `args` (its inputs and parameters) runs its
+    graph node by node rather than through a compiled plan: on a cpu, when some argument
+    is sparse (a csr batch), or, while autograd records, when some argument's gradient
+    buffer is row_sparse and large (`TAPED_GRADIENT_ELEMENTS`: an embedding with
+    ``sparse_grad=True``), whose rows the imperative calls give where a plan's gradient
+    is dense.
+
+    Args:
+        args: the call's NDArrays.
+        recording: whether autograd records the call.
+
+    Returns:
+        bool.
+
+    Example::
+
+        from gluonlite.executor.storage_run import call_runs_taped
+        call_runs_taped([nd.ones((2, 2)).tostype('csr')], recording=False)   # True
+    """
+    # every hybridized call asks this: the usual all-dense call costs a few attribute reads
+    # per argument
+    if not args or any(map(_SPARSE, args)):
+        return bool(args) and args[0]._ctx.device_type == "cpu"
+    if recording:
+        for a in args:
+            e = a._entry
+            if e is not None:
+                g = getattr(e[0], "grad", None)   # a Leaf's buffer; an operator's node has none
+                if g is not None and g._sparse and _large_rows(g):
+                    return args[0]._ctx.device_type == "cpu"
+    return False
 
 
 class TapedGraph:
@@ -132,7 +186,6 @@ class TapedGraph:
             outs, leaves = graph.forward([nd.ones((2,))], [True], is_train=True)
             sorted(leaves)   # ['x']
         """
-        by_name = dict(zip(self._names, inputs))
         leaves = {}
         # Each wanted input gets a tape entry of its own for this evaluation only; the bound
         # array keeps whatever autograd entry it had (the user's arrays are not marked).
@@ -142,23 +195,42 @@ class TapedGraph:
                 restore.append((x, x._entry))
                 leaves[name] = Leaf(None, "write")
                 x._entry = (leaves[name], 0)
-        values = {}
         mode = (autograd.record(train_mode=is_train) if leaves
                 else autograd.pause(train_mode=is_train))
         try:
             with mode:
-                for node in self._order:
-                    if node.op is None:
-                        values[(id(node), 0)] = by_name[node.name]
-                        continue
-                    ins = [values[(id(src), i)] for src, i in node.inputs]
-                    outs = run_plan(self._call(node, by_name), ins)
-                    for i, y in enumerate(outs):
-                        values[(id(node), i)] = y
+                outs = self.evaluate(inputs)
         finally:
             for x, entry in restore:
                 x._entry = entry
-        return [values[(id(node), i)] for node, i in self._symbol.outputs], leaves
+        return outs, leaves
+
+    def evaluate(self, inputs):
+        """The graph's outputs on `inputs` (NDArrays aligned with the input names), each node
+        an imperative call in the caller's autograd state: recorded on the caller's tape
+        when it records, to the inputs' own tape entries (a hybridized block run so).
+
+        Example::
+
+            from gluonlite.executor.storage_run import TapedGraph
+            graph = TapedGraph(sym.var('x') * 2, ['x'])
+            x = nd.ones((2,)); x.attach_grad()
+            with mx.autograd.record():
+                y, = graph.evaluate([x])
+            y.backward()
+            x.grad   # [2. 2.]
+        """
+        by_name = dict(zip(self._names, inputs))
+        values = {}
+        for node in self._order:
+            if node.op is None:
+                values[(id(node), 0)] = by_name[node.name]
+                continue
+            ins = [values[(id(src), i)] for src, i in node.inputs]
+            outs = run_plan(self._call(node, by_name), ins)
+            for i, y in enumerate(outs):
+                values[(id(node), i)] = y
+        return [values[(id(node), i)] for node, i in self._symbol.outputs]
 
     @staticmethod
     def backward(outputs, leaves, out_grads):

@@ -534,3 +534,14 @@ def test_random_draws_prints_a_row_per_case_and_refuses_a_bad_scale(bench_module
     assert all(r.rstrip(" |").endswith("- | -") for r in rows[1:])
     bad = _run("random_draws.py", "--scale", "0")
     assert bad.returncode == 2 and "--scale" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_sparse_embedding_tiny_prints_its_four_variants():
+    proc = _run("sparse_embedding.py", "--vocab", "2000", "--dim", "4", "--batch", "10",
+                "--rounds", "1", "--warmup", "0", "--no-mxnet")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    names = [r.split("|")[1].strip() for r in rows[1:]]
+    assert names == ["dense", "row_sparse", "SparseEmbedding + Trainer",
+                     "hybridized Embedding + Trainer"], rows
+    assert "row_sparse / dense, gluonlite: time" in proc.stdout

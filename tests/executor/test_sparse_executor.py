@@ -292,3 +292,77 @@ def test_stype_dict_declares_a_csr_input_as_mxnet_simple_bind_takes_it():
         y.simple_bind(mx.cpu(), stype_dict={"z": "csr"}, x=(2, 3), w=(3, 2))
     with pytest.raises(ValueError, match="stype_dict"):
         y.simple_bind(mx.cpu(), stype_dict={"x": "sparse"}, x=(2, 3), w=(3, 2))
+
+
+class _EmbedNet(mx.gluon.HybridBlock):
+    def __init__(self, rows):
+        super().__init__()
+        self.emb = mx.gluon.nn.Embedding(rows, 8, sparse_grad=True)
+        self.out = mx.gluon.nn.Dense(3, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return self.out(F.tanh(self.emb(x)))
+
+
+@pytest.mark.parametrize("rows", [1000, 2 ** 18])
+def test_a_hybridized_sparse_grad_embedding_gives_the_imperative_rows(rows):
+    """A hybridized block whose embedding has a large row_sparse gradient runs its training
+    calls node by node, so the gradient is the rows the batch read, never a dense
+    (rows x 8) array; a small one runs its compiled plan. Either gives the imperative
+    block's numbers."""
+    ids = nd.array([[5, 9, 5, 0], [999, 9, 3, 3]])
+    grads = {}
+    for hybrid in (False, True):
+        mx.random.seed(13)
+        net = _EmbedNet(rows)
+        net.initialize(mx.init.Uniform(0.5))
+        if hybrid:
+            net.hybridize(static_alloc=True)
+        net(ids)   # shapes known, plans made
+        tracemalloc.start()
+        try:
+            with mx.autograd.record():
+                y = net(ids)
+            y.backward(nd.array(np.arange(24.0).reshape(2, 4, 3)))
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        g = net.emb.weight.grad()
+        assert g.stype == "row_sparse"
+        np.testing.assert_array_equal(g.indices.asnumpy(), [0, 3, 5, 9, 999])
+        grads[hybrid] = (y.asnumpy(), g.data.asnumpy(), net.out.weight.grad().asnumpy())
+        if rows >= 2 ** 18:
+            assert peak < rows * 8 * 4 // 2, peak
+    for a, b in zip(grads[False], grads[True]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+class _CsrNet(mx.gluon.HybridBlock):
+    def __init__(self):
+        super().__init__()
+        self.w = self.params.get("w", shape=(6, 2), grad_stype="row_sparse")
+
+    def hybrid_forward(self, F, x, w):
+        return F.sparse.dot(x, w) * 2
+
+
+def test_a_hybridized_block_runs_a_csr_batch_on_its_storage():
+    d = _batch(3, 6, 0.4, 14)
+    x = nd.array(d).tostype("csr")
+    got = {}
+    for hybrid in (False, True):
+        net = _CsrNet()
+        net.initialize(mx.init.Constant(0.5))
+        if hybrid:
+            net.hybridize()
+        with mx.autograd.record():
+            y = net(x)
+        y.backward()
+        g = net.w.grad()
+        assert g.stype == "row_sparse"
+        np.testing.assert_array_equal(g.indices.asnumpy(), np.flatnonzero(d.any(axis=0)))
+        got[hybrid] = (y.asnumpy(), g.asnumpy())
+        # inference, not recorded, on the csr batch too
+        np.testing.assert_allclose(net(x).asnumpy(), d @ np.full((6, 2), 1.0), rtol=1e-6)
+    np.testing.assert_allclose(got[True][0], got[False][0], rtol=1e-6)
+    np.testing.assert_allclose(got[True][1], 2 * d.T @ np.ones((3, 2)), rtol=1e-6)
