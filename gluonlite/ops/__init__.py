@@ -7,7 +7,7 @@ from . import (amp, assign, compare, contrib_ops, conv, ctc, custom, cvimage, de
                quantization, quantized_rnn, random, reduce, reverse, rnn, roi, rotated_roi,
                samplers, shape, sorting, spatial, special, tensor, vision_ops, hawkes)  # noqa: F401  (registers them)
 from . import bn_clip, bn_relu  # noqa: F401  (after nn and elementwise: they build on BatchNorm, clip)
-from .sparse import dgl, operators  # noqa: F401  (the storage and DGL graph operators)
+from .sparse import dgl, operators, scatter  # noqa: F401  (storage, scatter, DGL graphs)
 from . import (np_elemwise, np_reduce, np_init, np_manip, np_math,  # noqa: F401
                np_index, np_linalg, np_random)  # MXNet's NumPy dialect (registers them)
 from . import np_aliases as _np_aliases
