@@ -794,9 +794,10 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
         shapes: {input name: shape}: the known input shapes; the others are inferred.
         shared_exec: default None: an `Executor` whose arrays of matching name, shape and dtype are
             reused.
-        shared_buffer: default None: a dict {name: NDArray} reused for the arguments not shared from
-            `shared_exec`; it receives the arrays newly allocated.
-        shared_arg_names: default None: the argument names taken from `shared_exec`.
+        shared_buffer: default None: a dict {name: NDArray} reused for the arguments not named in
+            `shared_arg_names`; it receives the arrays newly allocated for them.
+        shared_arg_names: default None: the argument names taken from `shared_exec` (allocated
+            anew without one; never from `shared_buffer`).
         group2ctx: default None: {ctx_group name: Context} placing the inputs whose ``ctx_group``
             attribute names a group (cpu contexts only).
         stype_dict: default None: {input name: storage type} in place of what the variables
@@ -854,15 +855,16 @@ def simple_bind(symbol, ctx, grad_req, type_dict, shapes, shared_exec=None,
         return NDArray(where.xp.zeros(eshape[key], dtype=edtype[key]), where)
 
     # As MXNet: the arguments named in shared_arg_names (a bucketing Module's parameters) are
-    # shared_exec's own arrays; the others are taken from shared_buffer when it holds a
-    # fitting array, and a new one is put there when it does not.
+    # shared_exec's own arrays (new ones without it); the others are taken from shared_buffer
+    # when it holds a fitting array, and a new one is put there when it does not.
     shared_names = set(shared_arg_names or ())
     from_exec = shared_exec is not None
     args = {}
     for n in symbol.list_arguments():
         st = stypes.get(n, "default")
-        if from_exec and n in shared_names:
-            args[n] = alloc(n, shared_exec.arg_dict, st=st)
+        if n in shared_names:
+            # a shared argument (a parameter) comes from shared_exec, never from the buffer
+            args[n] = alloc(n, *([shared_exec.arg_dict] if from_exec else []), st=st)
         elif shared_buffer is not None:
             args[n] = shared_buffer[n] = alloc(n, shared_buffer, st=st)
         else:

@@ -4,12 +4,14 @@ operator computing on its inputs' storage types.
 A compiled plan computes on dense values. For a graph over sparse data that is the wrong
 trade: a CSR batch of a million features becomes a dense array of batch x 10^6 values, and
 the gradient of ``dot(csr, w)`` to the weight a dense array of the weight's size, where MXNet
-touches only the features the batch holds. So an executor bound with a sparse argument or
-a sparse gradient buffer runs its graph here instead: each node through the imperative call
-(`gluonlite.ndarray.invoke.run_plan`, whose one storage dispatcher picks the operator's
-sparse kernel, or its dense one as MXNet's storage fallback does), recorded by autograd when
-the executor computes gradients; its backward walks that tape, whose sparse gradient rules
-give ``dot(csr, w)``'s and ``Embedding``'s weights their rows (`RowSparseRows`).
+touches only the features the batch holds. So an executor bound with a sparse argument (or
+a large sparse gradient buffer: `runs_taped`) runs its graph here instead: each node through
+the imperative call (`gluonlite.ndarray.invoke.run_plan`, whose one storage dispatcher picks
+the operator's sparse kernel, or its dense one as MXNet's storage fallback does), recorded
+by autograd when the executor computes gradients; its backward walks that tape, whose sparse
+gradient rules give ``dot(csr, w)``'s and ``Embedding``'s weights their rows
+(`RowSparseRows`). A hybridized block's call does the same on the caller's own tape when it
+is given a sparse array or trains a large row_sparse gradient (`call_runs_taped`).
 
 The graph's nodes run as the compiled plan would run them: the same operators, attributes
 and modes; auxiliary states (BatchNorm's moving statistics) are updated in place.

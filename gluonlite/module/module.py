@@ -367,7 +367,9 @@ class Module(BaseModule):
                 for d in self._data_shapes + self._label_shapes}
         out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
                     for i in range(len(self.output_names))]
-        return DataParallelExecutorGroup(execs, slices, axes, out_axes, self._param_names)
+        return DataParallelExecutorGroup.from_executors(
+            execs, slices, axes, out_axes, self._param_names, self._data_shapes,
+            self._label_shapes or None)
 
     def _argument_grad_reqs(self):
         """``{argument: req}`` from bind's grad_req: a str applies to the trainable
@@ -704,9 +706,16 @@ class Module(BaseModule):
         self._check_bound("_exec_group")
         if isinstance(self._exec, DataParallelExecutorGroup):
             return self._exec
-        batch = self._data_shapes[0].shape[0] if self._data_shapes[0].shape else 1
-        return DataParallelExecutorGroup([self._exec], [slice(0, batch)], {}, [],
-                                         self._param_names)
+        descs = self._data_shapes + (self._label_shapes or [])
+        axes = {d.name: DataDesc.get_batch_axis(d.layout) for d in descs}
+        first = self._data_shapes[0]
+        axis = max(axes[first.name], 0)
+        batch = first.shape[axis] if first.shape else 1
+        out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
+                    for i in range(len(self.output_names))]
+        return DataParallelExecutorGroup.from_executors(
+            [self._exec], [slice(0, batch)], axes, out_axes, self._param_names,
+            self._data_shapes, self._label_shapes or None)
 
     @property
     def _arg_params(self):

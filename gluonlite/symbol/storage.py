@@ -1,7 +1,8 @@
 """Storage-type inference on a Symbol (`Symbol.infer_storage_type`).
 
-A graph computes on dense values (see `gluonlite.ndarray.sparse`); what this pass tells is the
-storage type each entry would have in MXNet 1.9.1, by the operators' storage rules, the same
+A compiled plan computes on dense values (see `gluonlite.ndarray.sparse`); what this pass
+tells is the storage type each entry would have in MXNet 1.9.1 (and has, where a graph runs on
+sparse storage: `gluonlite.executor.storage_run`), by the operators' storage rules, the same
 the imperative calls follow (`gluonlite.ops.sparse.rule.output_stypes`).
 """
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR, check_stype

@@ -2,10 +2,11 @@
 (`nd.sparse.retain`), `_sparse_adagrad_update` (`nd.sparse.adagrad_update`) and
 `_contrib_getnnz`, each with its dense kernel and its storage rule.
 
-A graph (Symbol, hybridized block, executor) runs on dense arrays, so what these operators
-compute there is the VALUE of their sparse result: `cast_storage` is the identity (a change of
-storage never changes the numbers) and `_sparse_retain` keeps the rows named by `indices` and
-zeroes the others. Imperatively, on sparse arrays (or, for `cast_storage`, to a sparse type),
+A compiled plan (of a hybridized block or an executor without sparse arrays) runs on dense
+arrays, so what these operators compute there is the VALUE of their sparse result:
+`cast_storage` is the identity (a change of storage never changes the numbers) and
+`_sparse_retain` keeps the rows named by `indices` and zeroes the others. Imperatively, and
+in a graph run on sparse storage, on sparse arrays (or, for `cast_storage`, to a sparse type),
 their storage rules compute on the compressed parts and return sparse arrays.
 """
 import numpy as np

@@ -4,8 +4,10 @@ As MXNet's FInferStorageType and FComputeEx: given the storage types of its inpu
 attributes), an operator either computes on the compressed parts, returning the storage type
 MXNet 1.9.1 gives, or falls back to dense storage: its dense kernel runs on the dense values
 (with a warning, as MXNet's storage fallback logs). One dispatcher in the imperative invoke
-path asks the rule (`gluonlite.ndarray.storage`); a graph computes on dense values and asks
-the rule only for the storage types it infers (`output_stypes`).
+path asks the rule (`gluonlite.ndarray.storage`); a compiled plan computes on dense values and
+asks the rule only for the storage types it infers (`output_stypes`), while a graph bound or
+called with sparse arrays runs its nodes through that dispatcher
+(`gluonlite.executor.storage_run`).
 
 Example::
 
