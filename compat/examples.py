@@ -65,6 +65,9 @@ CASES = {
                           ["train_mnist.py", "--num-epochs", "1", "--gpus", "",
                            "--network", "lenet"], "metric:Validation-accuracy", "mnist"),
     "module.mnist_mlp": ("module", ["mnist_mlp.py"], "runs", "mnist"),
+    "dsd.mlp": ("dsd", ["mlp.py", "--pruning_switch_epoch", "1,2,3", "--bias_sparsity",
+                        "0,30,50", "--weight_sparsity", "0,50,70"],
+                "metric:Validation-accuracy", "mnist"),
     "numpy-ops.custom_softmax": ("numpy-ops", ["custom_softmax.py"],
                                  "metric:Validation-accuracy", "mnist"),
     "numpy-ops.weighted_logistic_regression": (

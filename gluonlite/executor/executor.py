@@ -389,7 +389,7 @@ class Executor:
             ogs = [None if g is None else g.as_in_context(self._ctx).astype(o.dtype)
                    if isinstance(g, NDArray) else self._ctx.xp.asarray(g, dtype=o.dtype)
                    for g, o in zip(ogs, outs)]
-        grads = TapedGraph.backward(outs, leaves, ogs)
+        grads = self._taped.backward(outs, leaves, ogs)
         for name, g in grads.items():
             target, req = self.grad_dict[name], self._grad_req[name]
             if target.__class__ is not NDArray or g.__class__ is RowSparseRows:

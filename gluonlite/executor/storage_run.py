@@ -30,7 +30,7 @@ from math import prod
 from operator import attrgetter
 
 from .. import autograd
-from ..autograd_tape import Leaf, run_backward
+from ..autograd_tape import Leaf, raw_head_grad, run_backward
 from ..ndarray.invoke import CallPlan, run_plan
 from ..ops.registry import Params
 from ..symbol.symbol import topo_nodes
@@ -232,17 +232,20 @@ class TapedGraph:
             outs = run_plan(self._call(node, by_name), ins)
             for i, y in enumerate(outs):
                 values[(id(node), i)] = y
-        return [values[(id(node), i)] for node, i in self._symbol.outputs]
+        # an output that is an input is a copy of it, as the compiled plan gives it (writing
+        # into the output must not change the input)
+        return [values[(id(node), i)] if node.op is not None else values[(id(node), i)].copy()
+                for node, i in self._symbol.outputs]
 
-    @staticmethod
-    def backward(outputs, leaves, out_grads):
+    def backward(self, outputs, leaves, out_grads):
         """The gradients of a recorded `forward`.
 
         Args:
             outputs: the outputs `forward` returned.
             leaves: the leaves it returned.
-            out_grads: one raw array (or None: ones) per output, or None: ones for all.
-                An output layer (SoftmaxOutput, MakeLoss) ignores its own.
+            out_grads: one raw array per output (None: that output passes no gradient),
+                or None: ones for every output, as the compiled plan takes them. An output
+                layer (SoftmaxOutput, MakeLoss) ignores its own.
 
         Returns:
             {input name: raw gradient}: a dense array, a `RowSparseRows` (the rows a sparse
@@ -254,14 +257,31 @@ class TapedGraph:
             from gluonlite.executor.storage_run import TapedGraph
             graph = TapedGraph(sym.var('x') * 2, ['x'])
             outs, leaves = graph.forward([nd.ones((2,))], [True], is_train=True)
-            TapedGraph.backward(outs, leaves, None)['x']   # array([2., 2.], dtype=float32)
+            graph.backward(outs, leaves, None)['x']   # array([2., 2.], dtype=float32)
         """
-        if out_grads is None:
-            out_grads = [None] * len(outputs)
-        # an output no wanted input reaches (a label passed through, a constant) has no tape
-        # entry and gives nothing
-        heads = [(o, g) for o, g in zip(outputs, out_grads) if o._entry is not None]
-        if not heads:
-            return dict.fromkeys(leaves)
-        totals = run_backward([o for o, _ in heads], [g for _, g in heads], True)
-        return {name: totals.get(id(leaf), (None, None))[1] for name, leaf in leaves.items()}
+        ones = out_grads is None
+        heads, direct = [], {}
+        for k, ((node, _), o) in enumerate(zip(self._symbol.outputs, outputs)):
+            g = None if ones else out_grads[k]
+            if not ones and g is None:
+                # no gradient from this output; an output layer's node still runs (its
+                # gradient ignores the head), so it is a head of zeros
+                g = o._ctx.xp.zeros(o.shape, dtype=o.dtype) if node.op is not None else None
+                if g is None:
+                    continue
+            if node.op is None:
+                # an output that is an input itself passes its head gradient straight to it
+                if node.name in leaves:
+                    hg = raw_head_grad(o, g)
+                    direct[node.name] = hg if node.name not in direct else \
+                        direct[node.name] + hg
+            elif o._entry is not None:   # else no wanted input reaches it (a constant)
+                heads.append((o, g))
+        totals = run_backward([o for o, _ in heads], [g for _, g in heads], True) \
+            if heads else {}
+        grads = {}
+        for name, leaf in leaves.items():
+            g = totals.get(id(leaf), (None, None))[1]
+            extra = direct.get(name)
+            grads[name] = extra if g is None else g if extra is None else g + extra
+        return grads

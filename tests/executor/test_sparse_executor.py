@@ -366,3 +366,38 @@ def test_a_hybridized_block_runs_a_csr_batch_on_its_storage():
         np.testing.assert_allclose(net(x).asnumpy(), d @ np.full((6, 2), 1.0), rtol=1e-6)
     np.testing.assert_allclose(got[True][0], got[False][0], rtol=1e-6)
     np.testing.assert_allclose(got[True][1], 2 * d.T @ np.ones((3, 2)), rtol=1e-6)
+
+
+def test_the_sparse_and_the_compiled_executor_agree_on_every_head():
+    """A loss, an input given back as an output, and a plain output, with the head gradients
+    given per output (None: that output passes none) or not at all (ones): the executor of a
+    csr batch gives the gradients the compiled one gives for the same dense batch."""
+    got = {}
+    for stype in ("csr", "default"):
+        x, w, b = sym.var("data", stype=stype), sym.var("w"), sym.var("b")
+        h = sym.dot(x, w)
+        out = sym.Group([sym.MakeLoss(sym.sum(h * b)), b, h])
+        exe = out.simple_bind(mx.cpu(), grad_req={"data": "null", "w": "write", "b": "add"},
+                              data=(3, 4), w=(4, 2), b=(3, 2))
+        assert (exe._taped is not None) == (stype == "csr")
+        d = _batch(3, 4, 0.6, 15)
+        exe.arg_dict["w"][:] = np.arange(8.0).reshape(4, 2)
+        exe.arg_dict["b"][:] = 2
+        exe.forward(is_train=True, data=nd.array(d).tostype(stype))
+        seen = []
+        for heads in ([None, nd.ones((3, 2)) * 3, None], None, [None, None, nd.ones((3, 2))]):
+            exe.backward(heads)
+            seen.append((exe.grad_dict["w"].asnumpy(), exe.grad_dict["b"].asnumpy()))
+        got[stype] = seen
+    for (w1, b1), (w2, b2) in zip(got["csr"], got["default"]):
+        np.testing.assert_allclose(w1, w2, rtol=1e-6)
+        np.testing.assert_allclose(b1, b2, rtol=1e-6)
+
+
+def test_an_input_given_back_as_an_output_is_a_copy():
+    x, w = sym.var("data", stype="csr"), sym.var("w")
+    exe = sym.Group([sym.dot(x, w), w]).simple_bind(mx.cpu(), grad_req="null", data=(2, 3),
+                                                   w=(3, 2))
+    out = exe.forward(data=nd.ones((2, 3)).tostype("csr"))[1]
+    out[:] = 7
+    assert exe.arg_dict["w"].asnumpy().sum() == 0
