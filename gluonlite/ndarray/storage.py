@@ -6,7 +6,8 @@ It asks the operator's storage rule (`gluonlite.ops.sparse.rule.StorageRule`) fo
 of the inputs' storage types: the kernel computes on the compressed parts and returns the
 storage MXNet 1.9.1 gives; where the operator has no kernel for them, the call falls back to
 dense storage (the dense kernel on the dense values, a dense result), with a
-`StorageFallbackWarning` once per operator and storage types, as MXNet logs it.
+`StorageFallbackWarning` (by Python's default filter once per place and operator, storage types
+and attributes, as MXNet logs it once).
 
 Under ``autograd.record()`` a call the kernel computed records the storage rule's sparse
 gradient where it has one (``Embedding``'s and ``dot``'s row_sparse rows), else the dense
@@ -47,16 +48,12 @@ class StorageFallbackWarning(UserWarning):
     """
 
 
-_WARNED = set()
-
-
 def _warn_fallback(op, stypes, p):
+    # Python's warning filters decide how often it shows: by default once per place in the
+    # code and message (operator, storage types, attributes), as MXNet logs each once;
+    # simplefilter('always') shows every one
     if os.environ.get("MXNET_STORAGE_FALLBACK_LOG_VERBOSE", "1") in ("0", "false", "False"):
         return
-    key = (op.name, stypes)
-    if key in _WARNED:
-        return
-    _WARNED.add(key)
     attrs = {k: v for k, v in p.items() if not k.startswith("_")}
     warnings.warn(f"Storage type fallback detected: operator = {op.name}, input storage types "
                   f"= [{', '.join(s or 'none' for s in stypes)}], params = {attrs}: the "
