@@ -1064,16 +1064,7 @@ class Module(BaseModule):
             return
         # as MXNet, once per context with its part of the labels (pre_sliced: labels is
         # already one list per context)
-        axes = [DataDesc.get_batch_axis(d.layout) for d in self._label_shapes or []]
-        for k, (exe, part) in enumerate(zip(self._exec.execs, self._exec.slices)):
-            if pre_sliced:
-                mine = labels[k]
-            else:
-                mine = [lab if axis < 0 else lab.slice_axis(axis=axis, begin=part.start,
-                                                            end=part.stop)
-                        for lab, axis in zip(labels or [], axes or [0] * len(labels or []))]
-            eval_metric.update_dict(OrderedDict(zip(names, mine)),
-                                    OrderedDict(zip(self.output_names, exe.outputs)))
+        self._exec.update_metric(eval_metric, labels or [], pre_sliced)
 
     def save_optimizer_states(self, fname):
         """Write the optimizer's states (the updater's serialized form) to `fname`.
