@@ -128,6 +128,8 @@ _BINARY = {
     "broadcast_div": "Div", "broadcast_maximum": "Max", "broadcast_minimum": "Min",
     "broadcast_power": "Pow", "_maximum": "Max", "_minimum": "Min", "_power": "Pow",
     "broadcast_plus": "Add", "broadcast_minus": "Sub",
+    # on the dense tensors ONNX has, a scatter operator is its plain operation
+    "_scatter_elemwise_div": "Div",
 }
 for _name, _op in _BINARY.items():
     CONVERTERS[_name] = (lambda op: lambda g, n, ins, e, w: g.node(op, ins[:2]))(_op)
@@ -165,6 +167,7 @@ _SCALAR = {
     "_div_scalar": ("Div", False), "_rdiv_scalar": ("Div", True),
     "_power_scalar": ("Pow", False), "_rpower_scalar": ("Pow", True),
     "_maximum_scalar": ("Max", False), "_minimum_scalar": ("Min", False),
+    "_scatter_plus_scalar": ("Add", False), "_scatter_minus_scalar": ("Sub", False),
 }
 
 
