@@ -449,6 +449,40 @@ def _(ctx):
     ctx.keep(loss=out[0])
 
 
+@case("gluonnlp.csr_embedding.train_step")
+def _(ctx):
+    # GluonNLP's word-embedding trainer (scripts/word_embeddings) in small: a hybridized
+    # CSREmbeddingModel over 200 000 tokens, each batch row a csr bag of word and subword
+    # ids, the weight's row_sparse gradient stepped by GroupAdaGrad (the script's optimizer)
+    import mxnet as mx
+    import gluonnlp as nlp
+    mx.random.seed(0)
+    vocab, dim, batch = 200000, 64, 512
+    net = nlp.model.train.CSREmbeddingModel({f"t{i}": i for i in range(vocab)}, dim)
+    net.initialize(mx.init.Uniform(0.1))
+    rs = np.random.RandomState(0)
+    cols = np.sort(rs.randint(0, vocab, (batch, 6)), axis=1)
+    words = mx.nd.sparse.csr_matrix(
+        (np.full(cols.size, 1 / 6, np.float32), cols.ravel(), np.arange(0, cols.size + 1, 6)),
+        shape=(batch, vocab))
+    target = mx.nd.array(_rand(batch, dim))
+    net(words)
+    ctx.share(net)
+    net.hybridize(static_alloc=True, static_shape=True)
+    trainer = mx.gluon.Trainer(net.collect_params(), "groupadagrad", {"learning_rate": 0.1})
+
+    def steps():
+        for _ in range(3):
+            with mx.autograd.record():
+                loss = ((net(words) - target) ** 2).sum()
+            loss.backward()
+            trainer.step(batch)
+        return [loss, net.weight.data()]
+
+    out = ctx.timed(steps, warmup=False)
+    ctx.keep(loss=out[0], rows=out[1].asnumpy()[np.unique(cols)[:500]])
+
+
 def _small_nmt():
     import mxnet as mx
     import gluonnlp as nlp
