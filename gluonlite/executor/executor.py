@@ -369,38 +369,46 @@ class Executor:
             self._run_monitor(is_train)
         return self.outputs
 
-    def _backward_taped(self, out_grads):
+    def _backward_taped(self, out_grads, is_train):
         if self._tape is None:
             # MXNet runs backward with no forward before it too, on the bound values
             self._forward_taped(False)
         outs, leaves = self._tape
-        ogs = None
-        if out_grads is not None:
-            if isinstance(out_grads, NDArray):
-                out_grads = [out_grads]
-            ogs = list(out_grads)[:len(outs)]
-            if len(ogs) < len(outs):
-                raise ValueError(f"backward: got {len(ogs)} out_grads for {len(outs)} "
-                                 f"outputs ({', '.join(self._symbol.list_outputs())})")
-            for name, g, o in zip(self._symbol.list_outputs(), ogs, outs):
-                if g is not None and tuple(g.shape) != o.shape:
+        ogs = None if out_grads is None else self._raw_out_grads(
+            out_grads, [o.shape for o in outs], [o.dtype for o in outs])
+        if self._monitor is not None:
+            self._run_monitor_backward(
+                ogs or [self._ctx.xp.ones(o.shape, dtype=o.dtype) for o in outs], is_train)
+        for name, g in self._taped.backward(outs, leaves, ogs).items():
+            _write_gradient(self.grad_dict[name], g, self._grad_req[name])
+
+    def _raw_out_grads(self, out_grads, shapes, dtypes):
+        """`out_grads` (an NDArray or a list, one per output; None entries kept) as raw arrays
+        on the executor's device, each checked against its output's shape and cast to its
+        dtype. As MXNet, out_grads past the last output are ignored; too few is an error."""
+        if isinstance(out_grads, NDArray):
+            out_grads = [out_grads]
+        out_grads = list(out_grads)[:len(shapes)]
+        if len(out_grads) < len(shapes):
+            raise ValueError(f"backward: got {len(out_grads)} out_grads for {len(shapes)} "
+                             f"outputs ({', '.join(self._symbol.list_outputs())})")
+        ogs = []
+        for name, g, shp, dtype in zip(self._symbol.list_outputs(), out_grads, shapes, dtypes):
+            if g is not None:
+                # on the executor's device: host values are uploaded once, explicitly
+                g = (g.as_in_context(self._ctx)._data if isinstance(g, NDArray)
+                     else self._ctx.xp.asarray(g))
+                if tuple(g.shape) != tuple(shp) and g.size == 0 and _size(shp) == 0:
+                    g = g.reshape(tuple(shp))  # both empty: MXNet copies nothing
+                if tuple(g.shape) != tuple(shp):
                     raise ValueError(f"backward: out_grad for {name!r} has shape "
-                                     f"{tuple(g.shape)}, the output has {o.shape}")
-            ogs = [None if g is None else g.as_in_context(self._ctx).astype(o.dtype)
-                   if isinstance(g, NDArray) else self._ctx.xp.asarray(g, dtype=o.dtype)
-                   for g, o in zip(ogs, outs)]
-        grads = self._taped.backward(outs, leaves, ogs)
-        for name, g in grads.items():
-            target, req = self.grad_dict[name], self._grad_req[name]
-            if target.__class__ is not NDArray or g.__class__ is RowSparseRows:
-                store_gradient(target, g, req)
-            elif g is None:
-                if req == "write":
-                    target._data[...] = 0
-            elif req == "add":
-                target._data += g
-            else:
-                target._data[...] = g
+                                     f"{tuple(g.shape)}, the output has {tuple(shp)}")
+                if g.dtype != dtype:
+                    # as MXNet copies it into a head-gradient buffer of the output's dtype:
+                    # 0.7 reaching an int32 output is 0
+                    g = g.astype(dtype)
+            ogs.append(g)
+        return ogs
 
     def _save_inference(self):
         """MXNet runs backward after forward(is_train=False) too, on the inference values: run
@@ -441,7 +449,7 @@ class Executor:
             exe.grad_dict['x']   # 2 * (1 - tanh(1)**2): about 0.84
         """
         if self._taped is not None:
-            return self._backward_taped(out_grads)
+            return self._backward_taped(out_grads, is_train)
         if self._saved is None and (self._inference_ran or not self._forward_ran):
             # MXNet also runs backward with no forward before it, on the bound values
             # (gradients that do not read the forward, as repeat's or tile's, come out right):
@@ -455,37 +463,12 @@ class Executor:
                     store_gradient(self.grad_dict[name], None, req)
             return
         plan, saved = self._saved
+        # (an output whose shape depends on values has the shape its forward gave it)
+        shapes = [o.shape if s is None else s for o, s in zip(self.outputs, plan.out_shapes)]
         if out_grads is None:
-            # (an output whose shape depends on values has the shape its forward gave it)
-            ogs = [self._ctx.xp.ones(o.shape if s is None else s, dtype=d)
-                   for o, s, d in zip(self.outputs, plan.out_shapes, plan.out_dtypes)]
+            ogs = [self._ctx.xp.ones(s, dtype=d) for s, d in zip(shapes, plan.out_dtypes)]
         else:
-            if isinstance(out_grads, NDArray):
-                out_grads = [out_grads]
-            # As MXNet, out_grads past the last output are ignored; too few is an error.
-            out_grads = list(out_grads)[:len(plan.out_shapes)]
-            if len(out_grads) < len(plan.out_shapes):
-                raise ValueError(f"backward: got {len(out_grads)} out_grads for "
-                                 f"{len(plan.out_shapes)} outputs "
-                                 f"({', '.join(self._symbol.list_outputs())})")
-            ogs = []
-            for name, g, shp, o in zip(self._symbol.list_outputs(), out_grads, plan.out_shapes,
-                                       self.outputs):
-                shp = o.shape if shp is None else shp
-                if g is not None:
-                    # on the executor's device: host values are uploaded once, explicitly
-                    g = (g.as_in_context(self._ctx)._data if isinstance(g, NDArray)
-                         else self._ctx.xp.asarray(g))
-                    if tuple(g.shape) != tuple(shp) and g.size == 0 and _size(shp) == 0:
-                        g = g.reshape(tuple(shp))  # both empty: MXNet copies nothing
-                    if tuple(g.shape) != tuple(shp):
-                        raise ValueError(f"backward: out_grad for {name!r} has shape "
-                                         f"{tuple(g.shape)}, the output has {tuple(shp)}")
-                    if g.dtype != o.dtype:
-                        # as MXNet copies it into a head-gradient buffer of the output's
-                        # dtype: 0.7 reaching an int32 output is 0
-                        g = g.astype(o.dtype)
-                ogs.append(g)
+            ogs = self._raw_out_grads(out_grads, shapes, [o.dtype for o in self.outputs])
         # 'write' buffers are handed down: an operator that can writes its gradient there.
         dests = []
         for name in self._input_names:
@@ -498,21 +481,8 @@ class Executor:
         grads = plan.backward(saved, ogs, dests=dests)
         for name, g in zip(self._input_names, grads):
             req = self._grad_req.get(name, "null")
-            if req == "null":
-                continue
-            target = self.grad_dict[name]
-            if target.__class__ is not NDArray and target.stype != "default":
-                # a sparse gradient buffer (args_grad given sparse) keeps its storage type
-                store_gradient(target, g, req)
-                continue
-            buf = target._data
-            if req == "add":
-                if g is not None:
-                    buf += g
-            elif g is None:
-                buf[...] = 0
-            elif g is not buf:
-                buf[...] = g
+            if req != "null":
+                _write_gradient(self.grad_dict[name], g, req)
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy values into the bound argument and auxiliary arrays (same shapes; values are
@@ -895,6 +865,24 @@ def _dense_input(x):
     if x.stype == "default" or x.context.device_type != "cpu":
         return x._data
     return x._dense()
+
+
+def _write_gradient(target, g, req):
+    """Gradient `g` (a raw dense array, a `RowSparseRows`, or None: none reached the input)
+    into gradient buffer NDArray `target` by `req` ('write' or 'add')."""
+    if (target.__class__ is not NDArray and target.stype != "default") or \
+            g.__class__ is RowSparseRows:
+        # a sparse buffer keeps its storage type; a dense one takes the rows
+        store_gradient(target, g, req)
+        return
+    buf = target._data
+    if req == "add":
+        if g is not None:
+            buf += g
+    elif g is None:
+        buf[...] = 0
+    elif g is not buf:   # a plan may have written it in place already
+        buf[...] = g
 
 
 def _dtype(x):

@@ -218,11 +218,14 @@ def test_reshape_keeps_a_csr_input_csr():
 
 
 def test_the_monitor_sees_the_nodes_of_a_sparse_graph():
-    exe = _linear(4).simple_bind(mx.cpu(), data=(2, 4))
+    exe = _bind(_loss(_linear(4)), data=(2, 4))
     seen = []
     exe.set_monitor_callback(lambda name, a: seen.append(name))
-    exe.forward(data=nd.ones((2, 4)).tostype("csr"))
+    exe.forward(is_train=True, data=nd.ones((2, 4)).tostype("csr"))
     assert any(n.startswith("dot") for n in seen) and any("broadcast_add" in n for n in seen)
+    seen.clear()
+    exe.backward()   # the gradients each node passes back, as the compiled path reports them
+    assert "makeloss0_backward_output" in seen and "dot0_backward_output1" in seen
 
 
 def test_a_fallback_updates_a_sparse_auxiliary_state_in_place():
