@@ -225,7 +225,8 @@ def test_the_monitor_sees_the_nodes_of_a_sparse_graph():
     assert any(n.startswith("dot") for n in seen) and any("broadcast_add" in n for n in seen)
     seen.clear()
     exe.backward()   # the gradients each node passes back, as the compiled path reports them
-    assert "makeloss0_backward_output" in seen and "dot0_backward_output1" in seen
+    assert any(n.startswith("makeloss") and n.endswith("_backward_output") for n in seen)
+    assert any(n.startswith("dot") and n.endswith("_backward_output1") for n in seen)
 
 
 def test_a_fallback_updates_a_sparse_auxiliary_state_in_place():
