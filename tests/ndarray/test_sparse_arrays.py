@@ -281,3 +281,18 @@ def test_dense_results_of_sparse_inputs_are_writable():
     e[:] = 2
     assert (e.asnumpy() == 2).all()
     np.testing.assert_array_equal(r.asnumpy(), A)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32"])
+def test_tostype_csr_keeps_every_dtype_mxnet_stores(dtype):
+    """MXNet stores float16 csr arrays too (scipy, which the dense-to-csr conversion used
+    before, refuses float16); the stored values are the nonzeros, NaN included, row by row."""
+    d = np.array([[0, 1.5, 0], [2, 0, -3], [0, 0, 0]]).astype(dtype)
+    x = nd.array(d, dtype=dtype).tostype("csr")
+    assert x.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(x.indptr.asnumpy(), [0, 1, 3, 3])
+    np.testing.assert_array_equal(x.indices.asnumpy(), [1, 0, 2])
+    np.testing.assert_array_equal(x.asnumpy(), d)
+    if dtype.startswith("float"):
+        y = nd.array([[np.nan, 0]], dtype=dtype).tostype("csr")
+        assert y.indices.asnumpy().tolist() == [0] and np.isnan(y.data.asnumpy()[0])

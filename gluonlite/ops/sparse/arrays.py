@@ -263,7 +263,12 @@ def from_dense(a, stype):
     if stype == "csr":
         if a.ndim != 2:
             raise ValueError(f"cast_storage: a csr array must be 2-D, got shape {a.shape}")
-        return from_scipy(spsp.csr_matrix(a), a.dtype)
+        # numpy's row-major nonzero gives the columns sorted in each row; scipy is not asked,
+        # as it refuses float16, which MXNet stores as csr
+        rows, cols = np.nonzero(a)
+        indptr = np.zeros(a.shape[0] + 1, IDX)
+        np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
+        return CSR(a[rows, cols], cols.astype(IDX), indptr, a.shape)
     raise ValueError(f"cast_storage: unknown storage type {stype!r}; expected one of "
                      f"{', '.join(STYPES)}")
 
