@@ -17,6 +17,7 @@ import logging
 from collections import OrderedDict
 
 from .. import ndarray as nd
+from ..context import Context
 from ..executor_manager import _split_input_slice as split_input_slice
 from ..io import DataDesc
 
@@ -56,6 +57,38 @@ def _join(arrays, axis):
         return arrays[0]
     ctx = arrays[0].context
     return nd.concat(*[a.as_in_context(ctx) for a in arrays], dim=axis)
+
+
+def _prepare_group2ctxs(group2ctxs, n, who="Module"):
+    """`group2ctxs` as one {group: Context} dict (or None) per context, as MXNet reads it
+    (`who` starts the error messages).
+
+    Raises:
+        ValueError: a list of another length than the `n` contexts, or a group's list of
+            Contexts neither one long nor `n` long.
+        TypeError: neither None, a dict nor a list.
+    """
+    if group2ctxs is None:
+        return [None] * n
+    if isinstance(group2ctxs, (list, tuple)):
+        if len(group2ctxs) != n:
+            raise ValueError(f"{who}: group2ctxs has {len(group2ctxs)} dicts for {n} "
+                             "contexts; give one per context (or one dict)")
+        return [dict(g) if g else None for g in group2ctxs]
+    if not isinstance(group2ctxs, dict):
+        raise TypeError(f"{who}: group2ctxs must be a dict or a list of dicts, got "
+                        f"{type(group2ctxs).__name__}")
+    out = [{} for _ in range(n)]
+    for group, where in group2ctxs.items():
+        where = [where] if isinstance(where, Context) else list(where)
+        if len(where) == 1:
+            where = where * n
+        if len(where) != n:
+            raise ValueError(f"{who}: group2ctxs[{group!r}] lists {len(where)} Contexts for "
+                             f"{n} contexts; give one, or one per context")
+        for k in range(n):
+            out[k][group] = where[k]
+    return out
 
 
 def _grad_reqs(arg_names, param_names, fixed, data_names, grad_req, inputs_need_grad):
@@ -177,8 +210,7 @@ class DataParallelExecutorGroup:
                                    grad_req if for_training else "null", inputs_need_grad)
         self.shared_data_arrays = (shared_group.shared_data_arrays if shared_group is not None
                                    else [{} for _ in contexts])
-        group2ctxs = (group2ctxs if isinstance(group2ctxs, (list, tuple))
-                      else [group2ctxs] * len(contexts))
+        group2ctxs = _prepare_group2ctxs(group2ctxs, len(contexts), "DataParallelExecutorGroup")
         batch = _batch_size(data_shapes + (label_shapes or []))
         slices = split_input_slice(batch, self.workload) if batch else \
             [slice(i, i + 1) for i in range(len(contexts))]

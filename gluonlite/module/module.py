@@ -17,7 +17,8 @@ from ..context import Context, current_context
 from ..io import DataDesc
 from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
-from .executor_group import DataParallelExecutorGroup, sliced_descs, split_input_slice
+from .executor_group import (DataParallelExecutorGroup, _prepare_group2ctxs, sliced_descs,
+                             split_input_slice)
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
 
 __all__ = ["Module"]
@@ -49,37 +50,6 @@ def _parse_shapes(what, names, shapes):
         raise ValueError(f"Module.bind: {what}_shapes name(s) {given} do not match the "
                          f"module's {what}_names {list(names)}")
     return descs
-
-
-def _prepare_group2ctxs(group2ctxs, n):
-    """`group2ctxs` as one {group: Context} dict (or None) per context, as MXNet reads it.
-
-    Raises:
-        ValueError: a list of another length than the `n` contexts, or a group's list of
-            Contexts neither one long nor `n` long.
-        TypeError: neither None, a dict nor a list.
-    """
-    if group2ctxs is None:
-        return [None] * n
-    if isinstance(group2ctxs, (list, tuple)):
-        if len(group2ctxs) != n:
-            raise ValueError(f"Module: group2ctxs has {len(group2ctxs)} dicts for {n} "
-                             "contexts; give one per context (or one dict)")
-        return [dict(g) if g else None for g in group2ctxs]
-    if not isinstance(group2ctxs, dict):
-        raise TypeError(f"Module: group2ctxs must be a dict or a list of dicts, got "
-                        f"{type(group2ctxs).__name__}")
-    out = [{} for _ in range(n)]
-    for group, where in group2ctxs.items():
-        where = [where] if isinstance(where, Context) else list(where)
-        if len(where) == 1:
-            where = where * n
-        if len(where) != n:
-            raise ValueError(f"Module: group2ctxs[{group!r}] lists {len(where)} Contexts for "
-                             f"{n} contexts; give one, or one per context")
-        for k in range(n):
-            out[k][group] = where[k]
-    return out
 
 
 class Module(BaseModule):

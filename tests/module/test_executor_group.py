@@ -95,3 +95,18 @@ def test_grad_req_forms_and_bad_input():
                                   True, False)
     with pytest.raises(ValueError, match="exactly one of states and value"):
         _group(1).set_states()
+
+
+def test_group2ctxs_place_each_contexts_group_as_mxnet_reads_them():
+    with mx.AttrScope(ctx_group="dev1"):
+        fc = sym.FullyConnected(sym.var("data"), num_hidden=3, name="fc0")
+    net = sym.SoftmaxOutput(fc, name="softmax")
+    g = DataParallelExecutorGroup(net, CTXS, [1, 1], [("data", (4, 5))],
+                                  [("softmax_label", (4,))], ["fc0_weight", "fc0_bias"], True,
+                                  False, group2ctxs={"dev1": [mx.cpu(2), mx.cpu(3)]})
+    assert [e.arg_dict["fc0_weight"].context for e in g.execs] == [mx.cpu(2), mx.cpu(3)]
+    with pytest.raises(ValueError, match=r"DataParallelExecutorGroup: group2ctxs\['dev1'\] "
+                                         r"lists 3 Contexts"):
+        DataParallelExecutorGroup(net, CTXS, [1, 1], [("data", (4, 5))], None,
+                                  ["fc0_weight", "fc0_bias"], True, False,
+                                  group2ctxs={"dev1": [mx.cpu(2)] * 3})
