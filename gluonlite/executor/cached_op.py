@@ -78,6 +78,11 @@ class CachedOp:
         self._ctx = None
         self._no_grad = (False,) * len(self.input_names)
         self._taped = None  # its TapedGraph once a call runs so; False: the graph cannot
+        # whether some operator of the graph can give a gradient as rows (dot, Embedding): only
+        # then does a recorded call look for a large row_sparse gradient buffer
+        self._rows_grads = any(n.op is not None and n.op.storage is not None and
+                               n.op.storage.grad is not None
+                               for n in topo_nodes(self.symbol.outputs))
 
     def _plan_for(self, datas, is_train, want):
         # one plan per context too: a plan holds its array module and static buffers
@@ -162,7 +167,7 @@ class CachedOp:
                 raise ValueError(f"CachedOp: input {name!r} is on {a._ctx}, others on {ctx}")
         self._ctx = ctx
         recording = autograd_tape.is_recording()
-        if self._taped is not False and call_runs_taped(args, recording):
+        if self._taped is not False and call_runs_taped(args, recording and self._rows_grads):
             # sparse storage: each node on its inputs' storage, recorded on the caller's tape
             # (a csr batch stays csr, an embedding's gradient is its rows; see storage_run)
             if self._taped is None:
