@@ -178,6 +178,7 @@ class Executor:
                        if runs_taped(self._symbol, self._ctx, bound, self.grad_dict.values())
                        else None)
         self._tape = None  # the last taped forward: (outputs, leaves)
+        self._wanted = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
 
     def _blank_outputs(self):
         """Zero arrays of the outputs' inferred shapes, as MXNet has them right after bind
@@ -346,8 +347,7 @@ class Executor:
         return self.outputs
 
     def _forward_taped(self, is_train):
-        wanted = [self._grad_req.get(n, "null") != "null" for n in self._input_names]
-        outs, leaves = self._taped.forward(self._inputs(), wanted, is_train)
+        outs, leaves = self._taped.forward(self._inputs(), self._wanted, is_train)
         self._tape = (outs, leaves)
         self._forward_ran = True
         # as the compiled path, dense outputs stay the same NDArrays while their shapes and

@@ -21,7 +21,7 @@ from ..context import Context
 from ..executor_manager import _split_input_slice as split_input_slice
 from ..io import DataDesc
 
-__all__ = ["DataParallelExecutorGroup", "split_input_slice"]
+__all__ = ["DataParallelExecutorGroup", "split_input_slice", "input_axes", "output_axes"]
 
 
 def sliced_descs(descs, part):
@@ -41,6 +41,31 @@ def sliced_descs(descs, part):
             shape[axis] = part.stop - part.start
         out.append(DataDesc(d.name, tuple(shape), d.dtype, d.layout))
     return out
+
+
+def input_axes(descs):
+    """{input name: its batch axis (-1: none)} of DataDescs `descs`.
+
+    Example::
+
+        from gluonlite.module.executor_group import input_axes
+        input_axes([mx.io.DataDesc('data', (4, 3)), mx.io.DataDesc('t', (4,), layout='')])
+        # {'data': 0, 't': -1}
+    """
+    return {d.name: DataDesc.get_batch_axis(d.layout) for d in descs}
+
+
+def output_axes(symbol):
+    """The batch axis of each output of `symbol`, from its ``__layout__`` attribute (0 when
+    it has none, as MXNet reads it).
+
+    Example::
+
+        from gluonlite.module.executor_group import output_axes
+        output_axes(sym.tanh(sym.var('x')))   # [0]
+    """
+    return [DataDesc.get_batch_axis(symbol[i].attr("__layout__"))
+            for i in range(len(symbol.list_outputs()))]
 
 
 def _cut(array, axis, part, ctx):
@@ -223,11 +248,8 @@ class DataParallelExecutorGroup:
                 shared_exec=None if shared_group is None else shared_group.execs[i],
                 shared_buffer=self.shared_data_arrays[i], group2ctx=group2ctxs[i],
                 **{d.name: d.shape for d in descs}))
-        self._setup(execs, slices, {d.name: DataDesc.get_batch_axis(d.layout)
-                                    for d in data_shapes + (label_shapes or [])},
-                    [DataDesc.get_batch_axis(symbol[i].attr("__layout__"))
-                     for i in range(len(symbol.list_outputs()))],
-                    data_shapes, label_shapes)
+        self._setup(execs, slices, input_axes(data_shapes + (label_shapes or [])),
+                    output_axes(symbol), data_shapes, label_shapes)
 
     @classmethod
     def from_executors(cls, executors, slices, input_axes, output_axes, param_names=(),
@@ -283,7 +305,6 @@ class DataParallelExecutorGroup:
         self.aux_names = self.symbol.list_auxiliary_states()
         self.output_names = self.symbol.list_outputs()
         self.num_outputs = len(self.output_names)
-        self.output_layouts = self.output_axes
         self.data_layouts = [self.input_axes.get(n, 0) for n in self.data_names]
         self.label_layouts = [self.input_axes.get(n, 0) for n in self.label_names]
         self.batch_size = self.slices[-1].stop if self.slices else None
@@ -729,8 +750,8 @@ class DataParallelExecutorGroup:
         execs = [e.reshape(allow_up_sizing=True,
                            **{d.name: d.shape for d in sliced_descs(descs, part)})
                  for e, part in zip(self.execs, slices)]
-        self._setup(execs, slices, {d.name: DataDesc.get_batch_axis(d.layout) for d in descs},
-                    self.output_axes, data_shapes, label_shapes)
+        self._setup(execs, slices, input_axes(descs), self.output_axes, data_shapes,
+                    label_shapes)
 
     def get_states(self, merge_multi_context=True):
         """The state arrays (`state_names`), ``[[per context] for each state]``.
@@ -796,6 +817,19 @@ class DataParallelExecutorGroup:
         """
         for e in self.execs:
             mon.install(e)
+
+    @property
+    def output_layouts(self):
+        """The batch axis of each output (MXNet's name for `output_axes`).
+
+        Example::
+
+            fc = sym.FullyConnected(sym.var('data'), num_hidden=2, name='fc')
+            mod = mx.mod.Module(sym.SoftmaxOutput(fc, name='softmax'))
+            mod.bind([('data', (4, 3))], [('softmax_label', (4,))])
+            mod._exec_group.output_layouts   # [0]
+        """
+        return self.output_axes
 
     @property
     def data_arrays(self):

@@ -17,8 +17,8 @@ from ..context import Context, current_context
 from ..io import DataDesc
 from ..model import load_checkpoint  # noqa: F401  (MXNet's module.module has it at module level)
 from .base_module import BaseModule
-from .executor_group import (DataParallelExecutorGroup, _prepare_group2ctxs, sliced_descs,
-                             split_input_slice)
+from .executor_group import (DataParallelExecutorGroup, _prepare_group2ctxs, input_axes,
+                             output_axes, sliced_descs, split_input_slice)
 from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
 
 __all__ = ["Module"]
@@ -333,12 +333,9 @@ class Module(BaseModule):
             execs.append(self._bind_executor(ctx, sliced_descs(self._data_shapes, part),
                                              sliced_descs(self._label_shapes, part), mine,
                                              self._group2ctxs[i]))
-        axes = {d.name: DataDesc.get_batch_axis(d.layout)
-                for d in self._data_shapes + self._label_shapes}
-        out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
-                    for i in range(len(self.output_names))]
         return DataParallelExecutorGroup.from_executors(
-            execs, slices, axes, out_axes, self._param_names, self._data_shapes,
+            execs, slices, input_axes(self._data_shapes + self._label_shapes),
+            output_axes(self._symbol), self._param_names, self._data_shapes,
             self._label_shapes or None)
 
     def _argument_grad_reqs(self):
@@ -676,16 +673,13 @@ class Module(BaseModule):
         self._check_bound("_exec_group")
         if isinstance(self._exec, DataParallelExecutorGroup):
             return self._exec
-        descs = self._data_shapes + (self._label_shapes or [])
-        axes = {d.name: DataDesc.get_batch_axis(d.layout) for d in descs}
+        axes = input_axes(self._data_shapes + (self._label_shapes or []))
         first = self._data_shapes[0]
         axis = max(axes[first.name], 0)
         batch = first.shape[axis] if first.shape else 1
-        out_axes = [DataDesc.get_batch_axis(self._symbol[i].attr("__layout__"))
-                    for i in range(len(self.output_names))]
         return DataParallelExecutorGroup.from_executors(
-            [self._exec], [slice(0, batch)], axes, out_axes, self._param_names,
-            self._data_shapes, self._label_shapes or None)
+            [self._exec], [slice(0, batch)], axes, output_axes(self._symbol),
+            self._param_names, self._data_shapes, self._label_shapes or None)
 
     @property
     def _arg_params(self):

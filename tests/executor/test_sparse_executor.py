@@ -400,8 +400,15 @@ def test_the_sparse_and_the_compiled_executor_agree_on_every_head():
 
 def test_an_input_given_back_as_an_output_is_a_copy():
     x, w = sym.var("data", stype="csr"), sym.var("w")
-    exe = sym.Group([sym.dot(x, w), w]).simple_bind(mx.cpu(), grad_req="null", data=(2, 3),
-                                                   w=(3, 2))
+    graph = sym.Group([sym.dot(x, w), w])
+    exe = graph.simple_bind(mx.cpu(), grad_req="null", data=(2, 3), w=(3, 2))
     out = exe.forward(data=nd.ones((2, 3)).tostype("csr"))[1]
     out[:] = 7
     assert exe.arg_dict["w"].asnumpy().sum() == 0
+    # a hybridized call on a csr batch, whose outputs are not copied into kept arrays
+    op = mx.executor.CachedOp(graph)
+    weight = nd.zeros((3, 2))
+    out = op(nd.ones((2, 3)).tostype("csr"), weight)[1]
+    assert out is not weight
+    out[:] = 7
+    assert weight.asnumpy().sum() == 0
