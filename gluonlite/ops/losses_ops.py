@@ -280,9 +280,20 @@ def _sce_shape(p, ins):
     return ins, [(1,)]
 
 
+def _sce_softmax(xp, x):
+    """softmax(x) over rows in MXNet's arithmetic, so that the loss and its gradient are its
+    numbers to the bit: exp taken in float64 and rounded (the C library's float exp, which
+    its kernel calls, is correctly rounded; numpy's float32 one differs in the last bit on
+    40% of entries), each row's sum added in order (a cumulative sum's last entry), as its
+    reducer adds it."""
+    wide = np.float64 if x.dtype in (np.float16, np.float32) else x.dtype
+    e = xp.exp((x - x.max(axis=1, keepdims=True)).astype(wide)).astype(x.dtype)
+    return e / xp.cumsum(e, axis=1)[:, -1:]
+
+
 def _sce_vjp(p, rc, xs, ys, gys, need):
     x, label = xs
-    sm = _softmax(rc.xp, x, 1)
+    sm = _sce_softmax(rc.xp, x)
     sm[rc.xp.arange(x.shape[0]), label.astype(np.int64)] -= 1
     return (sm * gys[0].reshape(())).astype(x.dtype), None
 
@@ -293,9 +304,16 @@ def _sce_vjp(p, rc, xs, ys, gys, need):
 def _softmax_cross_entropy(p, rc, x, label):
     """softmax_cross_entropy(data, label): the cross-entropy of softmax(data) (batch,
     classes) with the class indices label, summed over the batch, shape (1,).
+
+    As MXNet 1.9.1's kernel computes it: each row's loss is minus the log of its label's
+    softmax probability floored at 1e-8, so no row adds more than 18.42 (-log 1e-8) however
+    wrong its logits; the gradient is softmax(data) - onehot(label) all the same.
     """
     xp = rc.xp
-    m = x.max(axis=1, keepdims=True)
-    logz = xp.log(xp.exp(x - m).sum(axis=1)) + m[:, 0]
-    picked = x[xp.arange(x.shape[0]), label.astype(np.int64)]
-    return (logz - picked).sum().reshape(1).astype(x.dtype)
+    if x.shape[0] == 0:
+        return xp.zeros((1,), dtype=x.dtype)
+    prob = _sce_softmax(xp, x)[xp.arange(x.shape[0]), label.astype(np.int64)]
+    wide = np.float64 if x.dtype in (np.float16, np.float32) else x.dtype
+    # log as exp above (`_sce_softmax`); the rows added in order, as MXNet's reducer
+    loss = (-xp.log(xp.maximum(prob, x.dtype.type(1e-8)).astype(wide))).astype(x.dtype)
+    return xp.cumsum(loss)[-1:].astype(x.dtype)

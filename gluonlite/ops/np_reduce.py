@@ -17,6 +17,7 @@ from math import prod
 import numpy as np
 
 from ..base import MXNetValueError
+from . import accumulate
 from . import attrs as A
 from .registry import register
 from .rules import norm_axis
@@ -167,6 +168,8 @@ def _mean(p, rc, x):
             s = rc.xp.sum(x.astype(dt), axis=axes, dtype=dt, keepdims=p.keepdims)
         with np.errstate(invalid="ignore", divide="ignore"):
             return rc.xp.asarray(rc.xp.trunc(s / float(n)) if n else s / 0.0).astype(dt)
+    if dt == x.dtype:  # summed wider, as MXNet's compensated reducer (`accumulate`)
+        return accumulate.wide_mean(rc.xp, x, axes, p.keepdims)
     acc = np.float32 if dt == np.float16 else dt
     y = _degenerate(prod(x.shape[a] for a in axes) == 0, rc.xp.mean, x, axis=axes, dtype=acc,
                     keepdims=p.keepdims)
@@ -237,6 +240,12 @@ def _moment(name, ddof_var):
                                   "enum 7)")
         axes = np_axes(name, p.axis, x.ndim)
         dt = _result_dtype(name, p, x.dtype)
+        if dt == x.dtype and x.dtype in accumulate.WIDER:
+            # MXNet's order, each sum wider (`accumulate`): the mean, then the mean of the
+            # squared deviations over the count less ddof, then its square root
+            m = accumulate.wide_mean(rc.xp, x, axes, keepdims=True)
+            v = accumulate.wide_mean(rc.xp, rc.xp.square(x - m), axes, p.keepdims, p.ddof)
+            return v if ddof_var else rc.xp.asarray(rc.xp.sqrt(v))
         f = rc.xp.var if ddof_var else rc.xp.std
         y = _degenerate(prod(x.shape[a] for a in axes) - p.ddof <= 0, f,
                         x.astype(np.float64 if x.dtype.kind != "f" else x.dtype), axis=axes,

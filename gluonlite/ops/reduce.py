@@ -1,10 +1,11 @@
 """Reductions: sum, mean, max, min, prod, _square_sum, norm (MXNet: a full reduction has
 shape (1,)), argmax."""
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import prod
 
 import numpy as np
 
+from . import accumulate
 from . import attrs as A
 from . import elementwise
 from .fast import Fast
@@ -41,9 +42,12 @@ def _out_shape(name, p, shape):
 
 
 def _reduce(name, fn, grad, doc, fast=None, storage=None):
+    """Register reduction `name`: `fn` is the array module's function of that name, or
+    ``f(xp, x, axes, keepdims)`` (the sums of `accumulate`)."""
     def kernel(p, rc, x):
         axes = _axes(name, p, x.ndim)
-        y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
+        f = getattr(rc.xp, fn) if isinstance(fn, str) else partial(fn, rc.xp)
+        y = f(x, axis=axes, keepdims=p.keepdims)
         if y.ndim == 0 or y.dtype != x.dtype:  # MXNet: never 0-d, and keeps x's dtype
             y = rc.xp.asarray(y, dtype=x.dtype).reshape(_out_shape(name, p, x.shape))
         return y
@@ -67,11 +71,14 @@ def _count(x, axes):
     return prod([x.shape[a] for a in axes]) if axes else 1
 
 
-# name, array function, gradient, doc (sum's and mean's gradients read only the shapes)
-_reduce("sum", "sum", lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
+# name, array function, gradient, doc (sum's and mean's gradients read only the shapes);
+# float32 sums and means are accumulated wider and rounded once, as MXNet's compensated
+# reducer gives them (`accumulate`)
+_reduce("sum", accumulate.wide_sum, lambda xp, x, y, g, axes: xp.broadcast_to(g, x.shape),
         "sum(data, axis=None, keepdims=False, exclude=False): sum over axes.",
         fast=Fast(saves=()), storage=sparse_reduce.SUM)
-_reduce("mean", "mean", lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
+_reduce("mean", accumulate.wide_mean,
+        lambda xp, x, y, g, axes: xp.broadcast_to(g / _count(x, axes), x.shape),
         "mean(data, axis=None, keepdims=False, exclude=False): mean over axes.",
         fast=Fast(saves=()), storage=sparse_reduce.MEAN)
 _reduce("max", "max", lambda xp, x, y, g, axes: g * (x == y),
@@ -97,7 +104,7 @@ def _square_sum(p, rc, x):
     axes, ``sum(square(data))`` in one step. MXNet 1.9.1 has it for 2-D row_sparse data only
     (a fused kernel that keeps the result row_sparse for axis=1 with keepdims, as gluonlite's
     storage rule does); any dense input works here too and gives the same numbers."""
-    y = rc.xp.sum(x * x, axis=_axes("_square_sum", p, x.ndim), keepdims=p.keepdims)
+    y = accumulate.wide_sum(rc.xp, x * x, _axes("_square_sum", p, x.ndim), p.keepdims)
     if y.ndim == 0 or y.dtype != x.dtype:
         y = rc.xp.asarray(y, dtype=x.dtype).reshape(_out_shape("_square_sum", p, x.shape))
     return y

@@ -4,10 +4,12 @@ moments, nansum, nanprod, shape_array, size_array, _eye, _linspace, _histogram.
 
 Shape rules raise `ShapeError` (a ValueError) naming the operator and attribute.
 """
+from functools import partial
 from math import prod
 
 import numpy as np
 
+from . import accumulate
 from . import attrs as A
 from .registry import ShapeError, register
 from .rules import fmt_shapes, norm_axis, unbroadcast
@@ -453,9 +455,10 @@ def _moments(p, rc, x):
     """
     axes = _moments_axes(p, x.ndim)
     shape = _reduced_shape(x.shape, axes, p.keepdims)
-    m = x.mean(axis=axes, keepdims=True)
-    v = ((x - m) ** 2).mean(axis=axes, keepdims=True)
-    return m.astype(x.dtype).reshape(shape), v.astype(x.dtype).reshape(shape)
+    # MXNet's order: the mean, then the mean of the squared deviations from it
+    m = accumulate.wide_mean(rc.xp, x, axes, keepdims=True)
+    v = accumulate.wide_mean(rc.xp, rc.xp.square(x - m), axes, keepdims=True)
+    return m.reshape(shape), v.reshape(shape)
 
 
 _RED_ATTRS = {"axis": A.Axis(None), "keepdims": A.Bool(False), "exclude": A.Bool(False)}
@@ -471,9 +474,11 @@ def _nan_shape(name):
 
 
 def _nan_reduce(name, fn, grad, doc):
+    """Register `name`: the array module's `fn`, or ``f(xp, x, axes, keepdims)``."""
     def kernel(p, rc, x):
         axes = _axes_of(name, p.axis, p.exclude, x.ndim)
-        y = getattr(rc.xp, fn)(x, axis=axes, keepdims=p.keepdims)
+        f = getattr(rc.xp, fn) if isinstance(fn, str) else partial(fn, rc.xp)
+        y = f(x, axis=axes, keepdims=p.keepdims)
         return rc.xp.asarray(y, dtype=x.dtype).reshape(_nan_shape(name)(p, [x.shape])[1][0])
 
     def vjp(p, rc, xs, ys, gys, need):
@@ -485,7 +490,8 @@ def _nan_reduce(name, fn, grad, doc):
     register(name, attrs=_RED_ATTRS, shape=_nan_shape(name), vjp=vjp)(kernel)
 
 
-_nan_reduce("nansum", "nansum", lambda xp, x, y, g: g * ~xp.isnan(x),
+# summed wider and rounded once, as MXNet's compensated reducer (`accumulate`)
+_nan_reduce("nansum", partial(accumulate.wide_sum, nan=True), lambda xp, x, y, g: g * ~xp.isnan(x),
             "nansum(data, axis=None, keepdims=False, exclude=False): the sum over `axis`, "
             "NaNs counted as 0; they take no gradient.")
 _nan_reduce("nanprod", "nanprod",

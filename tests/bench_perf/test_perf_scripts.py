@@ -414,6 +414,24 @@ def test_gelu_float32_baseline_is_the_erf_formula_and_every_row_prints(bench_mod
     assert float(rows[-1].split("|")[-2]) < 1e-5
 
 
+def test_wide_sums_baseline_is_numpys_float32_sum_and_every_row_prints(bench_module):
+    """benchmarks/wide_sums.py's baseline is numpy's own float32 sum, bit for bit, and it
+    swaps back; its table has a row per operator case and the model row."""
+    import numpy as np
+    from gluonlite import nd
+    from gluonlite.ops import accumulate
+    mod = bench_module("wide_sums")
+    x = np.random.default_rng(2).standard_normal((700, 40)).astype(np.float32)
+    with mod.variant(False):
+        np.testing.assert_array_equal(nd.sum(nd.array(x), axis=0).asnumpy(), x.sum(axis=0))
+    assert accumulate.WIDER[np.dtype(np.float32)] == np.float64
+    assert not np.array_equal(nd.sum(nd.array(x), axis=0).asnumpy(), x.sum(axis=0))
+    proc = _run("wide_sums.py", "--rounds", "1", "--scale", "0.002")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert len(rows) == 1 + len(mod.CASES) + 1
+
+
 def test_blas_pools_prints_a_row_per_case_with_both_variants():
     """benchmarks/blas_pools.py runs a model with scipy's BLAS kept serial and not, in one
     process with two BLAS threads, and prints one row per model, mode and batch."""

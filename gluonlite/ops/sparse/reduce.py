@@ -17,6 +17,7 @@ Example::
 import numpy as np
 import scipy.sparse as spsp
 
+from ..accumulate import WIDER, wide_sum
 from .arrays import RowSparse, from_scipy, host, is_sparse
 from .grads import RowSparseRows
 from .rule import StorageRule, stype_of
@@ -37,17 +38,19 @@ def _dense_out(v, like):
 
 
 def _reduce_parts(data, axes, fn):
-    """`fn` (np.sum or the sum of squares) reduced over `axes` from the compressed parts: the
-    missing entries are zeros, so only the stored values are read."""
+    """`fn` (identity or the square) of the stored values summed over `axes`: the missing
+    entries are zeros, so only the stored values are read. Float sums are accumulated wider
+    and rounded once, as MXNet's compensated reducer gives them (`ops.accumulate`)."""
+    vals = fn(data.data)
     if data.stype == "csr":
-        vals = fn(data.data)
         if axes == (0, 1):
-            return np.sum(vals)
-        m = spsp.csr_matrix((vals, data.indices, data.indptr), shape=data.shape)
-        return np.asarray(m.sum(axis=axes[0])).reshape(-1)
+            return wide_sum(np, vals, None)
+        wider = WIDER.get(vals.dtype, vals.dtype)
+        m = spsp.csr_matrix((vals.astype(wider), data.indices, data.indptr), shape=data.shape)
+        return np.asarray(m.sum(axis=axes[0])).reshape(-1).astype(vals.dtype)
     if 0 in axes:
-        return np.sum(fn(data.data), axis=axes)
-    part = np.sum(fn(data.data), axis=axes)
+        return wide_sum(np, vals, axes)
+    part = wide_sum(np, vals, axes)
     out = np.zeros((data.shape[0],) + part.shape[1:], part.dtype)
     out[data.indices] = part
     return out
@@ -78,7 +81,7 @@ def _square_sum(p, rc, data):
         return None
     axes = _axes(p.axis, data.ndim)
     if axes == (1,) and p.keepdims:
-        rows = np.sum(np.square(data.data), axis=1, keepdims=True).astype(data.data.dtype)
+        rows = wide_sum(np, np.square(data.data), 1, keepdims=True)
         return RowSparse(rows, data.indices.copy(), (data.shape[0], 1))
     v = _reduce_parts(data, axes, np.square)
     if p.keepdims:
