@@ -30,7 +30,7 @@ from math import prod
 
 import numpy as np
 
-__all__ = ["WIDER", "wide_sum", "wide_mean"]
+__all__ = ["WIDER", "wide_sum", "wide_mean", "column_sums"]
 
 # The type each float dtype is summed in: wide enough that a float32 sum of a few million
 # entries is exact to well under half a float32 unit before its one rounding.
@@ -96,3 +96,37 @@ def wide_mean(xp, x, axis, keepdims=False, ddof=0):
         total = total.astype(x.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         return xp.asarray(total.astype(wider) / wider.type(count)).astype(x.dtype)
+
+
+def column_sums(xp, g, out=None):
+    """The sums of the columns of a 2-D array, each added row by row in order: the order of
+    MXNet's FullyConnected bias gradient (oneDNN's kernel adds the batch's rows one at a
+    time, at every width).
+
+    numpy's sum over axis 0 takes that order, except for a single column, which it sums
+    pairwise as a contiguous run; that one is summed in order by a cumulative sum (MXNet's
+    sparse linear classification example, a one-output model, printed a log-likelihood 4e-6
+    apart from MXNet's for it).
+
+    Args:
+        xp: the array module (numpy or cupy).
+        g: (rows, columns) data.
+        out: optional (columns,) array to write into.
+
+    Returns:
+        array: the (columns,) sums, of g's dtype (`out` when given).
+
+    Example::
+
+        from gluonlite.ops.accumulate import column_sums
+        column_sums(np, np.array([[1.0], [2.0], [3.0]], np.float32))    # array([6.], ...)
+    """
+    # numpy data only: a device's sum has its own order, and a recorded rule (a second
+    # derivative) takes the plain sum
+    if isinstance(g, np.ndarray) and g.ndim == 2 and g.shape[1] == 1 and g.shape[0] > 0:
+        total = np.cumsum(g[:, 0])[-1:]
+        if out is None:
+            return total
+        out[...] = total
+        return out
+    return g.sum(axis=0, out=out)

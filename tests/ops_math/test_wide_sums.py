@@ -202,3 +202,25 @@ def test_softmax_cross_entropy_gradient_matches_finite_differences():
         down[i] -= 1e-6
         fd[i] = (loss(up) - loss(down)) / 2e-6
     np.testing.assert_allclose(x.grad.asnumpy(), fd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_fully_connected_bias_gradient_adds_rows_in_order_as_mxnet(hybridize):
+    # the fixture's calls, imperatively and through a hybridized Dense; with one output
+    # numpy's own sum would take a pairwise order and differ in the last bits
+    rng = np.random.RandomState(50)
+    for f in (1, 3, 16):
+        x = nd.array(rng.randn(1024, 8).astype(np.float32))
+        w = rng.randn(f, 8).astype(np.float32)
+        head = (rng.rand(1024, f) * rng.choice([1.0, 100.0], (1024, f))).astype(np.float32)
+        net = mx.gluon.nn.Dense(f, in_units=8)
+        net.initialize()
+        net.weight.set_data(nd.array(w))
+        net.bias.set_data(nd.zeros(f))
+        if hybridize:
+            net.hybridize(static_alloc=True)
+        with mx.autograd.record():
+            y = net(x)
+        y.backward(nd.array(head))
+        got = net.bias.grad().asnumpy()
+        assert (got == _REF[f"fc_bias_{f}"]).all(), f
