@@ -1,8 +1,8 @@
 """Sums of float16 and float32 data as MXNet 1.9.1's CPU reducers give them: accumulated in a
 wider type and rounded once.
 
-MXNet's `sum`, `mean`, `nansum`, `moments` and `mx.np`'s sum, mean, std and var run its
-compensated (Kahan) reducer, which lands on the float32 value nearest the exact sum nearly
+MXNet's `sum`, `mean`, `nansum`, `moments`, `mx.np`'s sum, mean, std and var, and the
+gradients of broadcast operands (`rules.unbroadcast`) run its compensated (Kahan) reducer, which lands on the float32 value nearest the exact sum nearly
 always. numpy's float32 sum does not: its pairwise sum along the last axis and its row by
 row sum along the others drift by several units in the last place over long reductions.
 Summing in float64 and rounding once gives the nearest float32 too, so it gives MXNet's
@@ -104,9 +104,7 @@ def column_sums(xp, g, out=None):
     time, at every width).
 
     numpy's sum over axis 0 takes that order, except for a single column, which it sums
-    pairwise as a contiguous run; that one is summed in order by a cumulative sum (MXNet's
-    sparse linear classification example, a one-output model, printed a log-likelihood 4e-6
-    apart from MXNet's for it).
+    pairwise as a contiguous run; that one is summed in order by a cumulative sum.
 
     Args:
         xp: the array module (numpy or cupy).

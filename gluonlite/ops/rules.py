@@ -1,4 +1,7 @@
 """Shared shape and dtype rules, and the gradient helper for broadcasting."""
+import numpy as np
+
+from .accumulate import wide_sum
 from .registry import ShapeError, ShapeRule
 
 __all__ = ["same_shape", "broadcast_shapes", "broadcast_rule", "unbroadcast", "fmt_shapes",
@@ -146,7 +149,13 @@ def unbroadcast(g, shape):
     extra = g.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(i + extra for i, s in enumerate(shape)
                                        if s == 1 and g.shape[i + extra] != 1)
-    return g.sum(axis=axes, keepdims=True).reshape(shape) if axes else g.reshape(shape)
+    if not axes:
+        return g.reshape(shape)
+    if isinstance(g, np.ndarray):
+        # summed wider and rounded once, as MXNet's broadcast gradients are (its compensated
+        # reducer: `accumulate`)
+        return wide_sum(np, g, axes, keepdims=True).reshape(shape)
+    return g.sum(axis=axes, keepdims=True).reshape(shape)
 
 
 def keep_dtype(p, ins):
