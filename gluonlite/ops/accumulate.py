@@ -2,8 +2,9 @@
 wider type and rounded once.
 
 MXNet's `sum`, `mean`, `nansum`, `moments`, `mx.np`'s sum, mean, std and var, and the
-gradients of broadcast operands (`rules.unbroadcast`) run its compensated (Kahan) reducer, which lands on the float32 value nearest the exact sum nearly
-always. numpy's float32 sum does not: its pairwise sum along the last axis and its row by
+gradients of broadcast operands (`rules.unbroadcast`) run its compensated (Kahan) reducer,
+which lands on the float32 value nearest the exact sum nearly always. numpy's float32 sum
+does not: its pairwise sum along the last axis and its row by
 row sum along the others drift by several units in the last place over long reductions.
 Summing in float64 and rounding once gives the nearest float32 too, so it gives MXNet's
 numbers where numpy's own sum gives other ones. Measured on 74 000 sums and means of
