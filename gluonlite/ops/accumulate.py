@@ -4,10 +4,10 @@ wider type and rounded once.
 MXNet's `sum`, `mean`, `nansum`, `moments`, `mx.np`'s sum, mean, std and var, and the
 gradients of broadcast operands (`rules.unbroadcast`) run its compensated (Kahan) reducer,
 which lands on the float32 value nearest the exact sum nearly always. numpy's float32 sum
-does not: its pairwise sum along the last axis and its row by
-row sum along the others drift by several units in the last place over long reductions.
-Summing in float64 and rounding once gives the nearest float32 too, so it gives MXNet's
-numbers where numpy's own sum gives other ones. Measured on 74 000 sums and means of
+does not: its pairwise sum along the last axis and its row by row sum along the others
+drift by several units in the last place over long reductions. Summing in float64 and
+rounding once gives the nearest float32 too, so it gives MXNet's numbers where numpy's own
+sum gives other ones. Measured on 74 000 sums and means of
 normal and of positive float32 data (1-D to 3-D, every axis): equal to MXNet's bit for bit
 at 78% of the entries, against 45% for numpy's float32 sum; 94-100% on positive data
 (losses, squares, counts), where compensation is nearly exact. The rest differ where the
@@ -101,8 +101,8 @@ def wide_mean(xp, x, axis, keepdims=False, ddof=0):
 
 def column_sums(xp, g, out=None):
     """The sums of the columns of a 2-D array, each added row by row in order: the order of
-    MXNet's FullyConnected bias gradient (oneDNN's kernel adds the batch's rows one at a
-    time, at every width).
+    MXNet's FullyConnected bias gradient, whose kernel adds the batch's rows one at a time
+    at every width (measured against MXNet 1.9.1 on 1 to 64 outputs).
 
     numpy's sum over axis 0 takes that order, except for a single column, which it sums
     pairwise as a contiguous run; that one is summed in order by a cumulative sum.
