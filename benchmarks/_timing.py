@@ -11,7 +11,7 @@ import gc
 import statistics
 import time
 
-__all__ = ["median", "interleaved", "check_rounds_and_modes"]
+__all__ = ["median", "interleaved", "interleaved_ab", "check_rounds_and_modes"]
 
 
 def median(values):
@@ -66,6 +66,27 @@ def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
                 if r >= warmup:
                     out.setdefault(name, []).append(ms)
     return out
+
+
+def interleaved_ab(call, variant, rounds):
+    """CPU ms of `call` under a new and an old variant of the code, interleaved.
+
+    Args:
+        call: a zero-arg callable, one timed unit.
+        variant: ``variant(new)``, a context manager that puts the new (True) or the old
+            (False) code in place for the duration of a call.
+        rounds: timed rounds (>= 1), after one untimed.
+
+    Returns:
+        dict: {'new': [ms per round], 'old': [...]}, process CPU time.
+    """
+    def under(new):
+        def run():
+            with variant(new):
+                call()
+        return run
+    return interleaved({"new": under(True), "old": under(False)}, rounds,
+                       clock=time.process_time)
 
 
 def check_rounds_and_modes(ap, a):

@@ -22,11 +22,10 @@ import contextlib
 import math
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import interleaved  # noqa: E402  (first: one BLAS thread)
+from _timing import interleaved_ab  # noqa: E402  (first: one BLAS thread)
 from _tables import ab_cells  # noqa: E402
 import _bench_models  # noqa: E402
 
@@ -67,13 +66,7 @@ def variant(new):
 def _time(call, rounds):
     """{'new': [CPU ms per round], 'old': [...]} of `call` under each variant, interleaved
     (the first round untimed)."""
-    def under(new):
-        def run():
-            with variant(new):
-                call()
-        return run
-    return interleaved({"new": under(True), "old": under(False)}, rounds,
-                       clock=time.process_time)
+    return interleaved_ab(call, variant, rounds)
 
 
 def _row(what, res, difference="-"):

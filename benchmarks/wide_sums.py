@@ -23,11 +23,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import interleaved, median  # noqa: E402  (first: one BLAS thread)
+from _timing import interleaved_ab, median  # noqa: E402  (first: one BLAS thread)
 from _tables import ab_cells  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -75,13 +74,7 @@ def variant(new):
 
 
 def _time(call, rounds):
-    def under(new):
-        def run():
-            with variant(new):
-                call()
-        return run
-    return interleaved({"new": under(True), "old": under(False)}, rounds,
-                       clock=time.process_time)
+    return interleaved_ab(call, variant, rounds)
 
 
 def _shape(shape, scale):
