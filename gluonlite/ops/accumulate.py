@@ -15,7 +15,8 @@ entries cancel, and there MXNet's compensated float32 sum is itself off the exac
 
 The price is the conversion: 1.2-3.1x the time of numpy's float32 sum on one thread (the
 most on sums across rows), which is still 3x faster than MXNet's sequential reducer on 4096
-entries and 15-18x on larger arrays (benchmarks/wide_sums.py).
+entries and 12-15x on larger arrays (benchmarks/wide_sums.py; compat/RESULTS.md has the
+table).
 
 A float32 mean is the rounded sum divided by the count, MXNet's order.
 float64 and integer data keep numpy's own sum (integers wrap in their type as MXNet's do).
@@ -26,7 +27,6 @@ Example::
     x = np.full((10**5, 2), 0.1, np.float32)
     accumulate.wide_sum(np, x, 0)       # array([10000., 10000.]); x.sum(0): [9998.557, ...]
 """
-from functools import partial
 from math import prod
 
 import numpy as np
@@ -41,6 +41,9 @@ WIDER = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dt
 def wide_sum(xp, x, axis, keepdims=False, nan=False):
     """The sum of x over `axis` in x's dtype, accumulated in `WIDER`'s type for float16 and
     float32 (numpy's or CuPy's own sum for other dtypes).
+
+    A sum past the dtype's range is inf, as MXNet's. numpy reports that rounding as an
+    overflow, which the operators' runners keep quiet (`float_errors`).
 
     Args:
         xp: the array module (numpy or cupy).
@@ -59,15 +62,18 @@ def wide_sum(xp, x, axis, keepdims=False, nan=False):
     """
     fn = xp.nansum if nan else xp.sum
     wider = WIDER.get(x.dtype)
-    if wider is None:
-        return xp.asarray(fn(x, axis=axis, keepdims=keepdims))
-    total = xp.asarray(fn(x, axis=axis, dtype=wider, keepdims=keepdims))
-    with np.errstate(over="ignore"):  # past the dtype's range the sum is inf, as MXNet's
-        return total.astype(x.dtype)
+    total = (fn(x, axis=axis, keepdims=keepdims) if wider is None else
+             fn(x, axis=axis, dtype=wider, keepdims=keepdims).astype(x.dtype))
+    # a full reduction gives a numpy scalar: the callers index and reshape arrays
+    return total if isinstance(total, xp.ndarray) else xp.asarray(total)
 
 
 def wide_mean(xp, x, axis, keepdims=False, ddof=0):
     """The mean of x over `axis`: its sum accumulated as `wide_sum`'s, divided by the count.
+
+    A float32 mean divides the rounded sum by the count in float32, MXNet's order. A float16
+    one divides its float32 sum and rounds once: rounded first, a float16 sum overflows
+    from 65504 on.
 
     Args:
         xp: the array module (numpy or cupy).
@@ -87,16 +93,13 @@ def wide_mean(xp, x, axis, keepdims=False, ddof=0):
     """
     axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
     count = max(prod(x.shape[a] for a in axes) - ddof, 0)
-    wider = WIDER.get(x.dtype, x.dtype)
-    fn = xp.sum if wider is x.dtype else partial(xp.sum, dtype=wider)
-    total = xp.asarray(fn(x, axis=axis, keepdims=keepdims))
-    if x.dtype == np.float32:
-        # MXNet's order: the sum rounded to float32, then divided. Dividing that in float64
-        # and rounding is the float32 division itself, exactly, for counts under 2**24.
-        # (A float16 sum is divided unrounded: rounded, it overflows from 65504 on.)
-        total = total.astype(x.dtype)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        return xp.asarray(total.astype(wider) / wider.type(count)).astype(x.dtype)
+    if x.dtype == np.float16:
+        total = xp.sum(x, axis=axis, dtype=np.float32, keepdims=keepdims)
+        return xp.asarray(total / np.float32(count)).astype(x.dtype)
+    if x.dtype.kind == "f":
+        return xp.asarray(wide_sum(xp, x, axis, keepdims) / x.dtype.type(count))
+    # integers: summed in numpy's way, divided as floats, truncated back to the dtype
+    return xp.asarray(xp.sum(x, axis=axis, keepdims=keepdims) / count).astype(x.dtype)
 
 
 def column_sums(xp, g, out=None):
