@@ -126,8 +126,9 @@ def _kept(x, axes, g):
     return g.reshape(reduced_shape(x.shape, axes, True))
 
 
-# The type a sum of each dtype accumulates in (what MXNet's reduction kernels use).
-_ACC = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64,
+# The type a sum of each dtype accumulates in: floats as `accumulate.WIDER` sums them (the
+# numbers of MXNet's compensated reducer), integers in a wider integer.
+_ACC = {**accumulate.WIDER,
         np.dtype(np.float64): np.float64, np.dtype(np.int8): np.int32,
         np.dtype(np.uint8): np.int32, np.dtype(np.int32): np.int64,
         np.dtype(np.int64): np.int64, np.dtype(np.bool_): np.int64}

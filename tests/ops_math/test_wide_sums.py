@@ -51,6 +51,9 @@ def test_sums_are_the_nearest_float32_to_the_exact_sum(shape, axis):
     with_nan.reshape(-1)[::5] = np.nan
     got = nd.nansum(nd.array(with_nan), axis=axis).asnumpy().reshape(-1)
     assert (got == _exact(np.nan_to_num(with_nan, nan=0.0), axis).reshape(-1)).all()
+    # _square_sum: the float32 squares, summed as the sums are
+    got = nd._internal._square_sum(nd.array(x), axis=axis).asnumpy().reshape(-1)
+    assert (got == _exact(x * x, axis).reshape(-1)).all()
 
 
 def test_numpys_float32_sum_is_not_the_nearest_on_this_data():
