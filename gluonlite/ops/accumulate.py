@@ -102,7 +102,7 @@ def wide_mean(xp, x, axis, keepdims=False, ddof=0):
     return xp.asarray(xp.sum(x, axis=axis, keepdims=keepdims) / count).astype(x.dtype)
 
 
-def column_sums(xp, g, out=None):
+def column_sums(g, out=None):
     """The sums of the columns of a 2-D array, each added row by row in order: the order of
     MXNet's FullyConnected bias gradient, whose kernel adds the batch's rows one at a time
     at every width (measured against MXNet 1.9.1 on 1 to 64 outputs).
@@ -111,8 +111,7 @@ def column_sums(xp, g, out=None):
     pairwise as a contiguous run; that one is summed in order by a cumulative sum.
 
     Args:
-        xp: the array module (numpy or cupy).
-        g: (rows, columns) data.
+        g: (rows, columns) data (numpy's or a device's array, or a recorded NDArray).
         out: optional (columns,) array to write into.
 
     Returns:
@@ -121,7 +120,7 @@ def column_sums(xp, g, out=None):
     Example::
 
         from gluonlite.ops.accumulate import column_sums
-        column_sums(np, np.array([[1.0], [2.0], [3.0]], np.float32))    # array([6.], ...)
+        column_sums(np.array([[1.0], [2.0], [3.0]], np.float32))    # array([6.], ...)
     """
     # numpy data only: a device's sum has its own order, and a recorded rule (a second
     # derivative) takes the plain sum

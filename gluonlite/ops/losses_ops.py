@@ -280,20 +280,27 @@ def _sce_shape(p, ins):
     return ins, [(1,)]
 
 
-def _sce_softmax(xp, x):
-    """softmax(x) over rows in MXNet's arithmetic, so that the loss and its gradient are its
-    numbers to the bit: exp taken in float64 and rounded (the C library's float exp, which
-    its kernel calls, is correctly rounded; numpy's float32 one differs in the last bit on
-    40% of entries), each row's sum added in order (a cumulative sum's last entry), as its
-    reducer adds it."""
-    wide = np.float64 if x.dtype in (np.float16, np.float32) else x.dtype
-    e = xp.exp((x - x.max(axis=1, keepdims=True)).astype(wide)).astype(x.dtype)
-    return e / xp.cumsum(e, axis=1)[:, -1:]
+def _rounded(f, x):
+    """f(x) taken in float64 and rounded to x's dtype: the C library's float exp and log,
+    which MXNet's kernel calls, are correctly rounded, and numpy's float32 ones differ from
+    them in the last bit on 40% of entries."""
+    if x.dtype in (np.float16, np.float32):
+        return f(x.astype(np.float64)).astype(x.dtype)
+    return f(x)
+
+
+def _sce_exp_sums(xp, x):
+    """(exp(x - row max), each row's sum of it) in MXNet's arithmetic, so that the loss and
+    its gradient are its numbers to the bit: the exponentials `_rounded`, each row's sum
+    added in order (a cumulative sum's last entry), as its reducer adds it."""
+    e = _rounded(xp.exp, x - x.max(axis=1, keepdims=True))
+    return e, xp.cumsum(e, axis=1)[:, -1]
 
 
 def _sce_vjp(p, rc, xs, ys, gys, need):
     x, label = xs
-    sm = _sce_softmax(rc.xp, x)
+    e, sums = _sce_exp_sums(rc.xp, x)
+    sm = e / sums[:, None]
     sm[rc.xp.arange(x.shape[0]), label.astype(np.int64)] -= 1
     return (sm * gys[0].reshape(())).astype(x.dtype), None
 
@@ -312,8 +319,7 @@ def _softmax_cross_entropy(p, rc, x, label):
     xp = rc.xp
     if x.shape[0] == 0:
         return xp.zeros((1,), dtype=x.dtype)
-    prob = _sce_softmax(xp, x)[xp.arange(x.shape[0]), label.astype(np.int64)]
-    wide = np.float64 if x.dtype in (np.float16, np.float32) else x.dtype
-    # log as exp above (`_sce_softmax`); the rows added in order, as MXNet's reducer
-    loss = (-xp.log(xp.maximum(prob, x.dtype.type(1e-8)).astype(wide))).astype(x.dtype)
-    return xp.cumsum(loss)[-1:].astype(x.dtype)
+    e, sums = _sce_exp_sums(xp, x)
+    prob = e[xp.arange(x.shape[0]), label.astype(np.int64)] / sums
+    loss = -_rounded(xp.log, xp.maximum(prob, x.dtype.type(1e-8)))
+    return xp.cumsum(loss)[-1:]  # the rows added in order, as MXNet's reducer adds them

@@ -165,7 +165,7 @@ def _fc_vjp(p, rc, xs, ys, gys, need):
     gw = rc.xp.dot(g.T, _fc_2d(p, x)) if need[1] else None
     if p.no_bias:
         return gx, gw
-    return gx, gw, accumulate.column_sums(rc.xp, g).reshape(xs[2].shape) if need[2] else None
+    return gx, gw, accumulate.column_sums(g).reshape(xs[2].shape) if need[2] else None
 
 
 # Its fast paths: the forward into a given output and as source lines, the data gradient
@@ -233,7 +233,7 @@ def _fc_vjp_into(p, rc, xs, ys, gys, need, dests=None):
     if p.no_bias:
         return gx, gw
     if need[2]:
-        gb = accumulate.column_sums(rc.xp, g, out=_into(dests, 2, (p.num_hidden,)))
+        gb = accumulate.column_sums(g, out=_into(dests, 2, (p.num_hidden,)))
         gb = gb.reshape(xs[2].shape) if dests is None or dests[2] is None else dests[2]
     return gx, gw, gb
 
@@ -251,7 +251,7 @@ def _fc_weight_sum(p, rc, w, stacked, g, out=None):
 
 
 def _fc_bias_sum(p, rc, b, stacked, g, out=None):
-    total = accumulate.column_sums(rc.xp, g.reshape(-1, p.num_hidden),
+    total = accumulate.column_sums(g.reshape(-1, p.num_hidden),
                                    out=None if out is None else out.reshape(-1))
     return total.reshape(b.shape) if out is None else out
 
