@@ -8,14 +8,17 @@ and two venvs, one with MXNet 1.9.1 and one with gluonlite's ``mxnet`` companion
 usage:
   python compat/examples.py list
   python compat/examples.py run --git GITDIR --mx MX_PYTHON --gl GL_PYTHON --work DIR
-      [--ref 1.9.1] [--timeout 600] [CASE ...]
+      [--ref 1.9.1] [--timeout 600] [--engine naive|threaded] [CASE ...]
 
 ``run`` copies the example directories the cases need out of the checkout at ``--ref`` (one
 copy per side, so that checkpoints and logs do not mix), makes the synthetic data a case
 needs, runs each case's command in each venv on one thread (``OMP_NUM_THREADS=1``, MXNet's
-NaiveEngine), and prints per case: each side's exit status and CPU seconds, the ratio, and
-what was compared. The results go to ``DIR/results.json`` as well. It exits 1 when a program
-that runs on MXNet fails here or prints other numbers (``stdout`` cases).
+NaiveEngine; ``--engine threaded``: MXNet's default engine with one worker, under which a
+Custom operator's own calls run in the graph's training mode, as on gluonlite; on the
+NaiveEngine MXNet runs them in the caller's mode), and prints per case: each side's exit
+status and CPU seconds, the ratio, and what was compared. The results go to
+``DIR/results.json`` as well. It exits 1 when a program that runs on MXNet fails here or
+prints other numbers (``stdout`` cases).
 
 What a case compares:
 
@@ -246,10 +249,15 @@ def _adult(path, rng, n):
     _write_atomic(path, "".join(lines))
 
 
-def _run_side(python, cwd, argv, timeout):
+_ENGINES = {"naive": {"MXNET_ENGINE_TYPE": "NaiveEngine"},
+            "threaded": {"MXNET_ENGINE_TYPE": "ThreadedEnginePerDevice",
+                         "MXNET_CPU_WORKER_NTHREADS": "1"}}
+
+
+def _run_side(python, cwd, argv, timeout, engine="naive"):
     # PYTHONHASHSEED: the wide-and-deep example hashes its crossed columns with `hash`
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-               MXNET_ENGINE_TYPE="NaiveEngine", MPLBACKEND="Agg", PYTHONHASHSEED="0")
+               MPLBACKEND="Agg", PYTHONHASHSEED="0", **_ENGINES[engine])
     env.pop("PYTHONPATH", None)
     start = os.times()
     try:
@@ -327,7 +335,8 @@ def run(a):
     for name in tqdm(names, desc="examples", unit="case"):
         directory, argv, how, _ = CASES[name]
         sides = {side: _run_side(py, os.path.join(a.work, side, "example", directory), argv,
-                                 a.timeout) for side, py in (("mx", a.mx), ("gl", a.gl))}
+                                 a.timeout, a.engine)
+                 for side, py in (("mx", a.mx), ("gl", a.gl))}
         verdict = compare(how, sides["mx"], sides["gl"])
         ratio = (sides["gl"]["cpu_s"] / sides["mx"]["cpu_s"]) if sides["mx"]["cpu_s"] else None
         results[name] = {"verdict": verdict, "cpu_ratio": ratio,
@@ -355,6 +364,8 @@ def main(argv=None):
     r.add_argument("--gl", required=True, help="the python of gluonlite's venv")
     r.add_argument("--work", required=True)
     r.add_argument("--timeout", type=float, default=600.0, help="seconds a side may run")
+    r.add_argument("--engine", choices=sorted(_ENGINES), default="naive",
+                   help="MXNet's engine (the module docstring says what changes)")
     r.add_argument("cases", nargs="*")
     a = ap.parse_args(argv)
     if a.cmd == "list":

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
-from . import gelu_fast, mxnet_samplers, normal_cdf
+from . import gelu_fast, libm32, mxnet_samplers, normal_cdf
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .relu_fast import max_zero
@@ -86,6 +86,23 @@ def _rounded_once(f):
         return getattr(xp, f)(x, out=out)
     # plans on numpy call `fn` (through `into`); other array modules' function directly
     return _Forward(fn, lambda xp: None if xp is np else getattr(xp, f))
+
+
+def _c_library(f):
+    """The forward of exp or log (`f`): on numpy, float32 and float16 data take the C
+    library's ``expf`` / ``logf`` (`libm32`: glibc's, bit for bit), as MXNet's CPU kernels
+    call them (float16 by way of float32); float64 and other array modules keep `_rounded_once`."""
+    rounded = _rounded_once(f)
+
+    def fn(xp, x, out):
+        if xp is np and x.dtype in (np.float32, np.float16):
+            y = getattr(libm32, f + "f")(x)   # looked up per call: benchmarks swap it
+            if out is None:
+                return y.astype(x.dtype, copy=False)
+            out[...] = y
+            return out
+        return rounded.fn(xp, x, out)
+    return _Forward(fn, rounded.ufunc)
 
 
 def _no_bool(name):
@@ -171,8 +188,8 @@ _unary("negative", _ufunc("negative"), lambda xp, x, y, g: -g, "",
        doc="Elementwise -x.", expr=lambda xp, x: -x)
 _unary("abs", _ufunc("abs"), lambda xp, x, y, g: g * mxnet_sign(xp, x), "x",
        doc="Elementwise |x|.")
-_unary("exp", _rounded_once("exp"), lambda xp, x, y, g: g * y, "y", doc="Elementwise e**x.")
-_unary("log", _rounded_once("log"), lambda xp, x, y, g: g / x, "x",
+_unary("exp", _c_library("exp"), lambda xp, x, y, g: g * y, "y", doc="Elementwise e**x.")
+_unary("log", _c_library("log"), lambda xp, x, y, g: g / x, "x",
        doc="Elementwise natural logarithm.")
 _unary("sqrt", _ufunc("sqrt"), lambda xp, x, y, g: g / (2 * y), "y",
        doc="Elementwise square root.")

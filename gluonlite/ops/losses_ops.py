@@ -12,6 +12,7 @@ gradient.
 import numpy as np
 
 from . import attrs as A
+from . import libm32, onednn_softmax
 from .registry import ShapeError, register
 from .rules import fmt_shapes
 from .sparse.elementwise import IDENTITY
@@ -54,8 +55,26 @@ def _so_shape(p, ins):
 
 
 def _softmax(xp, x, axis):
-    e = xp.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+    """mshadow's softmax, SoftmaxOutput's kernel in training (and with multi_output): the
+    C library's exp of each shifted entry in the data's type (float32's and float16's by way
+    of float32, `expf`: `libm32`), the row summed in order in that type, then divided."""
+    d = x - x.max(axis=axis, keepdims=True)
+    if x.dtype == np.float64 or xp is not np:
+        e = xp.exp(d)
+    else:
+        e = libm32.expf(d).astype(x.dtype, copy=False)
+    total = xp.cumsum(e, axis=axis, dtype=e.dtype).take([-1], axis=axis)
+    return e / total
+
+
+def _onednn_softmax_output(p, rc, x):
+    """Whether this SoftmaxOutput takes oneDNN's softmax, as MXNet's CPU build runs it:
+    float32, in inference, not multi_output, where its softmax is over data's last axis
+    (oneDNN takes the last axis whatever the shape), and not over `EXACT_ENTRIES`
+    (`onednn_softmax.applies`)."""
+    return (onednn_softmax.applies(x.size) and rc.xp is np and x.dtype == np.float32
+            and not rc.is_train and not p.multi_output
+            and (x.ndim == 2 or (p.preserve_shape and x.ndim == 4)))
 
 
 def _so_target(p, xp, out, label, axis):
@@ -138,6 +157,8 @@ def _softmax_output(p, rc, x, label):
         out = nd.SoftmaxOutput(nd.array([[1., 2.]]), nd.array([1.]))   # [[0.269, 0.731]]
     """
     xp = rc.xp
+    if _onednn_softmax_output(p, rc, x):
+        return onednn_softmax.softmax(x)
     if p.multi_output:
         s3 = _so_3d(x.shape)
         y = _softmax(xp, x.reshape(s3), 1)

@@ -86,8 +86,8 @@ def choice_indices(a, size, replace=True, weights=None):
         if replace:
             idx = _count_below(_running_sum_float32(w), u)
         else:
-            # float32 logarithms, correctly rounded (glibc's logf differs in about one value
-            # in 140, which can swap only keys a bit apart); logf of each weight as a float
+            # float32 logarithms, the C library's logf (mxnet_rng._log); logf of each weight
+            # as a float
             with np.errstate(divide="ignore", invalid="ignore"):
                 keys = -_log(-_log(u)) + _log(w.astype(np.float32))
             # the largest keys first; MXNet's std::sort leaves equal keys (zero weights) in

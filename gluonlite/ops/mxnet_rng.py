@@ -23,15 +23,16 @@ Values are made from the twisters' 32-bit words as the C++ library MXNet was bui
   both (one object for the whole array).
 
 The uniforms, and so uniform samples, integers, exponentials' draws and Dropout's masks, are
-MXNet's bit for bit. A normal goes through ``log``: in float64 the C library's own, in float32
-the correctly rounded one, which glibc's ``logf`` is not, so about 1 float32 normal draw in
-140 differs from MXNet's in its last bit; which draws are kept, and so every later draw, is
-the same.
+MXNet's bit for bit. So are the normals: each goes through the C library's ``log`` (in
+float32 its ``logf``, by way of `libm32`, which asks the C library itself wherever glibc's
+``logf`` is not the correctly rounded value).
 """
 import math
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
+
+from . import libm32
 
 __all__ = ["PARALLEL", "SINGLE", "seed", "canonical", "state", "set_state", "standalone"]
 
@@ -232,14 +233,14 @@ def _mult(r2):
 
 
 def _log(r):
-    """The natural logarithm as MXNet's C library computes it, to its last bit where that can
-    be had: in float64 the C library's own (Python's `math.log`; numpy's vectorized log is
-    off by one bit in up to a fifth of values on some numpy builds), in float32 the correctly
-    rounded value (glibc's `logf` is not: it differs in about 1 value in 140). Any shape."""
+    """The natural logarithm as MXNet's C library computes it: in float64 the C library's
+    own (Python's `math.log`; numpy's vectorized log is off by one bit in up to a fifth of
+    values on some numpy builds), in float32 its `logf` (`libm32`: glibc's differs from the
+    correctly rounded value on about 1 accepted point in 140). Any shape."""
     if r.dtype == np.float64:
         return np.fromiter(map(math.log, r.ravel().tolist()), np.float64,
                            r.size).reshape(r.shape)
-    return np.log(r.astype(np.float64)).astype(r.dtype)
+    return libm32.logf(r)
 
 
 def _uniforms_into(out, pieces, per):

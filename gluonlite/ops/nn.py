@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import attrs as A
-from . import bn_fast, ln_fast, softmax_fast
+from . import bn_fast, ln_fast, onednn_softmax, softmax_fast
 from .fast import Fast
 from . import mxnet_samplers
 from .registry import register, ShapeError
@@ -17,10 +17,13 @@ def _length_mask(p, xp, x, length):
 
 
 # MXNet 1.9.1's CPU build runs float32 softmax and log_softmax over the last axis (of 1 to 4
-# axes, no temperature, no length) through oneDNN, which treats a row holding NaN or +inf
-# its own way: the row maximum skips NaN (and starts at -FLT_MAX), a NaN in the sum makes
-# log(sum) log(FLT_MAX), and softmax is exp(x - max - log(sum)), so such a row gives NaN at
-# its NaN and +inf entries and 0 (log_softmax: x - max - log(FLT_MAX), or -inf) elsewhere.
+# axes, no temperature, no length) through oneDNN. softmax and its gradient there take
+# oneDNN's arithmetic to the bit (`onednn_softmax`, up to `EXACT_ENTRIES` entries: its
+# `applies`); log_softmax keeps numpy's exp and log.
+# oneDNN treats a row holding NaN or +inf its own way: the row maximum skips NaN (and starts
+# at -FLT_MAX), a NaN in the sum makes log(sum) log(FLT_MAX), and softmax is
+# exp(x - max - log(sum)), so such a row gives NaN at its NaN and +inf entries and 0
+# (log_softmax: x - max - log(FLT_MAX), or -inf) elsewhere.
 # Every other case follows MXNet's own kernel: a NaN or +inf makes the whole row NaN.
 _LN_FLT_MAX = np.float32(np.log(np.finfo(np.float32).max))
 
@@ -60,12 +63,18 @@ def _softmax_fwd(p, rc, x, log, length=None, fast=False, onednn=True):
         mask = _length_mask(p, xp, x, length)
         z = xp.where(mask, z, -np.inf)
     top = z.max(axis=p.axis, keepdims=True)
-    if onednn and _onednn_path(p, xp, x, length) and not xp.isfinite(top).all():
+    onednn = onednn and _onednn_path(p, xp, x, length)
+    if onednn and not xp.isfinite(top).all():
         odd = ~xp.isfinite(top[..., 0]) & ~xp.isneginf(top[..., 0])  # rows with NaN or +inf
         if odd.any():
             y = _plain_softmax(xp, z, top, p.axis, log, None)
+            if not log and onednn_softmax.applies(z.size):
+                fine = ~odd
+                y[fine] = onednn_softmax.softmax(z[fine])
             y[odd] = _onednn_rows(xp, z[odd], log)
             return y.astype(p.dtype or x.dtype, copy=False)
+    if onednn and not log and onednn_softmax.applies(z.size):
+        return onednn_softmax.softmax(z)
     if fast and length is None and softmax_fast.usable(xp, p.axis, z):
         y = softmax_fast.forward(z, top, log)
     else:
@@ -88,8 +97,16 @@ _SOFTMAX_ATTRS = {"axis": A.Int(-1), "temperature": A.OptionalFloat(), "dtype": 
     "use_length": A.Bool(False)}
 
 
+def _onednn_grad(p, rc, xs):
+    """Whether softmax's gradient takes oneDNN's backward kernel (`onednn_softmax`)."""
+    return onednn_softmax.applies(xs[0].size) and _onednn_path(
+        p, rc.xp, xs[0], xs[1] if len(xs) > 1 else None)
+
+
 def _softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
+    if _onednn_grad(p, rc, xs):
+        return (onednn_softmax.softmax_grad(y, g), None)[:len(xs)]
     t = p.temperature or 1.0
     gx = (g - (g * y).sum(axis=p.axis, keepdims=True)) * y / t
     return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]
@@ -114,7 +131,7 @@ def _log_softmax_fast(p, rc, x):
 
 def _softmax_fast_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
-    if not softmax_fast.usable(rc.xp, p.axis, y, g):
+    if _onednn_grad(p, rc, xs) or not softmax_fast.usable(rc.xp, p.axis, y, g):
         return _softmax_vjp(p, rc, xs, ys, gys, need)
     gx = softmax_fast.softmax_grad(y, g, p.temperature or 1.0)
     return (gx.astype(xs[0].dtype, copy=False), None)[:len(xs)]

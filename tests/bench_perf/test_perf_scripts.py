@@ -563,3 +563,48 @@ def test_sparse_embedding_tiny_prints_its_four_variants():
     assert names == ["dense", "row_sparse", "SparseEmbedding + Trainer",
                      "hybridized Embedding + Trainer"], rows
     assert "row_sparse / dense, gluonlite: time" in proc.stdout
+
+
+def test_onednn_softmax_baseline_is_numpys_exp_and_division_and_every_row_prints(bench_module):
+    """benchmarks/onednn_softmax.py's baseline is numpy's exp and division, bit for bit, its
+    "exact" variant oneDNN's arithmetic beyond EXACT_ENTRIES, and it swaps back; its table
+    has a forward and a gradient row per case and the model row."""
+    import numpy as np
+    from gluonlite import nd
+    from gluonlite.ops import onednn_softmax
+    mod = bench_module("onednn_softmax")
+    x = (np.random.default_rng(2).standard_normal((30, 40)) * 3).astype(np.float32)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    plain = e / e.sum(axis=1, keepdims=True)
+    with mod.variant("numpy"):
+        np.testing.assert_array_equal(nd.softmax(nd.array(x)).asnumpy(), plain)
+    with mod.variant("exact"):
+        np.testing.assert_array_equal(nd.softmax(nd.array(np.tile(x, (60, 1)))).asnumpy(),
+                                      np.tile(onednn_softmax.softmax(x), (60, 1)))
+    assert onednn_softmax.ENABLED and onednn_softmax.EXACT_ENTRIES == 1 << 16
+    np.testing.assert_array_equal(nd.softmax(nd.array(x)).asnumpy(), onednn_softmax.softmax(x))
+    assert not np.array_equal(onednn_softmax.softmax(x), plain)
+    proc = _run("onednn_softmax.py", "--rounds", "1", "--scale", "0.01")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert len(rows) == 1 + 2 * len(mod.CASES) + 1
+
+
+def test_libm32_variants_are_the_rounded_value_and_numpys_and_every_row_prints(bench_module):
+    """benchmarks/libm32.py's variants: 'rounded' is the float64 exp rounded once, 'numpy'
+    numpy's float32 exp, and it swaps back to the C library's; one row per case."""
+    import numpy as np
+    from gluonlite import nd
+    from gluonlite.ops import libm32
+    mod = bench_module("libm32")
+    x = np.random.default_rng(3).uniform(-20, 20, 5000).astype(np.float32)
+    with mod.variant("rounded"):
+        np.testing.assert_array_equal(nd.exp(nd.array(x)).asnumpy(),
+                                      np.exp(x.astype(np.float64)).astype(np.float32))
+    with mod.variant("numpy"):
+        np.testing.assert_array_equal(nd.exp(nd.array(x)).asnumpy(), np.exp(x))
+    assert libm32.has_c_library("expf") == bool(libm32._LIBM)
+    np.testing.assert_array_equal(nd.exp(nd.array(x)).asnumpy(), libm32.expf(x))
+    proc = _run("libm32.py", "--rounds", "1", "--scale", "0.001")
+    assert proc.returncode == 0, proc.stderr
+    assert len(_table_rows(proc.stdout)) == 1 + 3

@@ -164,6 +164,8 @@ COVERED = [
     "gluonlite.ops.mxnet_gamma",
     "gluonlite.ops.mxnet_rng",
     "gluonlite.ops.mxnet_samplers",
+    "gluonlite.ops.onednn_softmax",
+    "gluonlite.ops.libm32",
     "gluonlite.ops.fused",
     "gluonlite.ops.image",
     "gluonlite.ops.multibox",

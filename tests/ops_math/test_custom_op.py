@@ -236,3 +236,39 @@ def test_a_rule_that_fails_on_known_shapes_raises_its_error():
     assert s.infer_shape_partial() == ([()], [()], [])   # () is MXNet's "unknown"
     with pytest.raises(ValueError, match=r"test_refusing_rule: no shape for \[\[2, 3\]\]"):
         s.infer_shape(x=(2, 3))
+
+
+class _ModeProbe(mx.operator.CustomOp):
+    """Copies its input and records autograd's training mode inside each call."""
+    seen = []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        _ModeProbe.seen.append(("forward", is_train, autograd.is_training()))
+        self.assign(out_data[0], req[0], in_data[0] * 1)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        _ModeProbe.seen.append(("backward", autograd.is_training()))
+        self.assign(in_grad[0], req[0], out_grad[0] * 1)
+
+
+@mx.operator.register("test_mode_probe")
+class _ModeProbeProp(mx.operator.CustomOpProp):
+    def __init__(self):
+        super().__init__(need_top_grad=True)
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _ModeProbe()
+
+
+def test_custom_calls_run_in_the_graphs_training_mode():
+    # as MXNet's default (threaded) engine runs them: a training forward's NDArray calls
+    # inside the op are in training mode (SoftmaxOutput takes its training kernel there),
+    # an inference forward's are not; MXNet's NaiveEngine keeps the caller's mode instead
+    s = sym.Custom(sym.var("data"), op_type="test_mode_probe")
+    exe = s.simple_bind(mx.cpu(), data=(2, 3))
+    _ModeProbe.seen.clear()
+    exe.forward(is_train=True, data=nd.ones((2, 3)))
+    exe.backward(nd.ones((2, 3)))
+    exe.forward(is_train=False, data=nd.ones((2, 3)))
+    assert _ModeProbe.seen == [("forward", True, True), ("backward", True),
+                               ("forward", False, False)]

@@ -1,0 +1,99 @@
+"""`gluonlite.ops.libm32`: float32 expf and logf equal to the C library's (glibc's, called here
+through ctypes as the oracle) on inputs where glibc differs from the correctly rounded value,
+near rounding midpoints, at the ends of binades and on subnormal results; the correctly
+rounded value where no glibc is found. `nd.exp` and `nd.log` of float32 and float16 data
+through it, imperatively and in a static-alloc plan, against MXNet-made numbers
+(fixtures/make_libm32.py). (The normals drawn through it are MXNet's bit for bit:
+tests/core/test_mxnet_random_streams.py.)"""
+import ctypes
+import ctypes.util
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import gluonlite as mx
+from gluonlite import gluon, nd
+from gluonlite.ops import libm32
+
+_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+_spec = importlib.util.spec_from_file_location("make_libm32",
+                                               os.path.join(_FIX, "make_libm32.py"))
+make_libm32 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_libm32)
+_REF = np.load(os.path.join(_FIX, "libm32_mxnet.npz"))
+
+
+def _oracle(name):
+    if not libm32.has_c_library(name):
+        return None
+    f = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
+    return f
+
+
+def _inputs(name):
+    rng = np.random.default_rng(1)
+    lo, hi = (1e-30, 1.0) if name == "logf" else (-89.0, 0.0)
+    parts = [rng.uniform(lo, hi, 200000),
+             1 - rng.random(20000) * 1e-3 if name == "logf" else -rng.random(20000) * 1e-3,
+             # powers of two and their neighbours, subnormal results, outside the range
+             2.0 ** np.arange(-40, 1), np.nextafter(2.0 ** np.arange(-40, 1), 0),
+             rng.uniform(1, 50, 3000) if name == "logf" else rng.uniform(0, 80, 3000),
+             rng.uniform(-103, -87, 3000) if name == "expf" else rng.random(3000) * 1e-38]
+    return np.concatenate([np.asarray(p, np.float64).ravel() for p in parts]).astype(np.float32)
+
+
+@pytest.mark.parametrize("name", ["logf", "expf"])
+def test_equals_the_c_library_or_the_correctly_rounded_value(name):
+    x = _inputs(name)
+    got = getattr(libm32, name)(x)
+    exact = (np.log if name == "logf" else np.exp)(x.astype(np.float64)).astype(np.float32)
+    f = _oracle(name)
+    want = exact if f is None else np.fromiter(map(f, x.tolist()), np.float32, x.size)
+    np.testing.assert_array_equal(got, want)
+    if f is not None and name == "logf":
+        # what the module is for: the correctly rounded value is not glibc's everywhere
+        assert (exact != want).sum() > 10
+
+
+def test_keeps_shape_and_gives_float32():
+    x = np.array([[0.5, 0.25], [1.0, 0.125]], np.float32)
+    for f in (libm32.logf, libm32.expf):
+        y = f(x)
+        assert y.shape == x.shape and y.dtype == np.float32
+    assert libm32.logf(np.zeros((0, 3), np.float32)).shape == (0, 3)
+
+
+def test_margins_hold_every_binade_of_the_measured_results():
+    # a binade of the measured results missing from the table never differs; one outside
+    # them is always asked: the table is what compat/libm_margins.py wrote
+    for (name, sign), table in libm32.MARGINS.items():
+        assert sign in (1, -1)
+        lo, hi = libm32.RESULT_BINADES[name]
+        assert all(lo <= b <= hi for b in table), name
+        assert all(0 < m < 0.5 for m in table.values()), name   # units in the last place
+
+
+def test_exp_and_log_are_mxnets_bit_for_bit():
+    got = make_libm32.unary(mx)
+    assert got
+    for key, value in got.items():
+        want = _REF[key]
+        assert value.dtype == want.dtype, key
+        same = (value == want) | (np.isnan(value) & np.isnan(want))
+        if libm32.has_c_library("expf"):
+            assert same.all(), key
+        else:
+            np.testing.assert_array_max_ulp(value, want, maxulp=1)
+
+
+@pytest.mark.parametrize("name", ["exp", "log"])
+def test_a_static_alloc_plan_gives_the_imperative_bits(name):
+    x = make_libm32.inputs()[name]
+    net = gluon.nn.HybridLambda(lambda F, a: getattr(F, name)(a))
+    want = getattr(nd, name)(nd.array(x)).asnumpy()
+    net.hybridize(static_alloc=True, static_shape=True)
+    for _ in range(2):
+        np.testing.assert_array_equal(net(nd.array(x)).asnumpy(), want)
