@@ -68,6 +68,27 @@ def interleaved(variants, rounds, warmup=1, after_round=None, clock=None):
     return out
 
 
+def interleaved_variants(call, variant, keys, rounds):
+    """CPU ms of `call` under each variant of the code, interleaved.
+
+    Args:
+        call: a zero-arg callable, one timed unit.
+        variant: ``variant(key)``, a context manager that puts variant `key` of the code in
+            place for the duration of a call.
+        keys: the variants' keys.
+        rounds: timed rounds (>= 1), after one untimed.
+
+    Returns:
+        dict: {key: [ms per round]}, process CPU time.
+    """
+    def under(key):
+        def run():
+            with variant(key):
+                call()
+        return run
+    return interleaved({key: under(key) for key in keys}, rounds, clock=time.process_time)
+
+
 def interleaved_ab(call, variant, rounds):
     """CPU ms of `call` under a new and an old variant of the code, interleaved.
 
@@ -80,13 +101,8 @@ def interleaved_ab(call, variant, rounds):
     Returns:
         dict: {'new': [ms per round], 'old': [...]}, process CPU time.
     """
-    def under(new):
-        def run():
-            with variant(new):
-                call()
-        return run
-    return interleaved({"new": under(True), "old": under(False)}, rounds,
-                       clock=time.process_time)
+    res = interleaved_variants(call, variant, (True, False), rounds)
+    return {"new": res[True], "old": res[False]}
 
 
 def check_rounds_and_modes(ap, a):

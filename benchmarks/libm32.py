@@ -14,11 +14,10 @@ import argparse
 import contextlib
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import interleaved, median  # noqa: E402  (first: one BLAS thread)
+from _timing import interleaved_variants, median  # noqa: E402  (first: one BLAS thread)
 
 import numpy as np  # noqa: E402
 
@@ -67,13 +66,7 @@ def main(argv=None):
           "| C library / rounded | range |")
     print("|---|---:|---:|---:|---:|---|")
     for label, call in _calls(n):
-        def under(name, call=call):
-            def run():
-                with variant(name):
-                    call()
-            return run
-        res = interleaved({v: under(v) for v in ("numpy", "rounded", "libm")}, a.rounds,
-                          clock=time.process_time)
+        res = interleaved_variants(call, variant, ("numpy", "rounded", "libm"), a.rounds)
         ratios = [x / y for x, y in zip(res["libm"], res["rounded"])]
         print(f"| {label}, {n} values | {median(res['numpy']):.2f} | "
               f"{median(res['rounded']):.2f} | {median(res['libm']):.2f} | "

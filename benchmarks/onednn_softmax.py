@@ -21,11 +21,10 @@ import argparse
 import contextlib
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import interleaved, median  # noqa: E402  (first: one BLAS thread)
+from _timing import interleaved_variants, median  # noqa: E402  (first: one BLAS thread)
 
 import numpy as np  # noqa: E402
 
@@ -54,13 +53,7 @@ def variant(name):
 
 
 def _time(call, rounds):
-    def under(name):
-        def run():
-            with variant(name):
-                call()
-        return run
-    return interleaved({name: under(name) for name in VARIANTS}, rounds,
-                       clock=time.process_time)
+    return interleaved_variants(call, variant, VARIANTS, rounds)
 
 
 def _cells(res):
