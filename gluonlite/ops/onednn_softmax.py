@@ -262,6 +262,8 @@ def softmax(z):
         onednn_softmax.softmax(np.zeros((1, 4), np.float32))   # [[0.25, 0.25, 0.25, 0.25]]
     """
     z = np.ascontiguousarray(z, dtype=np.float32)
+    if z.size == 0:
+        return z.copy()
     n = z.shape[-1]
     rows = z.reshape(-1, n)
     out = np.empty_like(rows)
@@ -296,6 +298,8 @@ def softmax_grad(y, g):
         y = np.full((1, 4), 0.25, np.float32)
         onednn_softmax.softmax_grad(y, np.eye(4, dtype=np.float32)[:1])[0, 0]   # 0.1875
     """
+    if y.size == 0:
+        return np.zeros(y.shape, np.float32)
     n = y.shape[-1]
     y2 = np.ascontiguousarray(y, dtype=np.float32).reshape(-1, n)
     g2 = np.ascontiguousarray(g, dtype=np.float32).reshape(-1, n)

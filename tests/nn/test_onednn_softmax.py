@@ -184,3 +184,24 @@ def test_a_softmax_beyond_exact_entries_keeps_numpys_exp_and_division():
     # the two differ in the last bits only (oneDNN's exp is 2 to 5 units off far below 0)
     np.testing.assert_allclose(plain[:63], onednn_softmax.softmax(x[:63]), rtol=1.5e-6,
                                atol=1e-37)
+
+
+@pytest.mark.parametrize("shape", [(3, 0, 4), (0, 0), (2, 5, 0)])
+def test_zero_size_data_gives_empty_outputs_and_gradients(shape):
+    @mx.use_np
+    def run(hybrid):
+        net = gluon.nn.HybridLambda(lambda F, a: F.npx.softmax(a))
+        if hybrid:
+            net.hybridize()
+        a = mx.np.zeros(shape)
+        a.attach_grad()
+        with autograd.record():
+            y = net(a)
+        y.backward()
+        return y.shape, a.grad.shape
+
+    for hybrid in (False, True):
+        assert run(hybrid) == (shape, shape)
+    assert onednn_softmax.softmax(np.zeros(shape, np.float32)).shape == shape
+    assert onednn_softmax.softmax_grad(np.zeros(shape, np.float32),
+                                       np.zeros(shape, np.float32)).shape == shape
