@@ -114,6 +114,7 @@ def _thresholds(name):
 _THRESHOLDS = {name: _thresholds(name) for name in RESULT_BINADES}
 _SMALLEST_HALF = 2.0 ** -150   # halfway between 0 and the smallest subnormal float32
 _ASK_ALL = 16   # up to so many entries, asking each of the C library costs less than sifting
+_U1, _U9, _U23, _U255 = (np.uint32(k) for k in (1, 9, 23, 255))   # no promotion per call
 
 
 def _like_libm(name, x, exact):
@@ -128,14 +129,16 @@ def _like_libm(name, x, exact):
         flat[:] = np.fromiter(map(f, xf.tolist()), np.float32, flat.size)
         return out
     bits = flat.view(np.uint32)
-    top = bits >> 23
-    # near a float32 midpoint: |v - out| close to half an ulp of out's binade. An exact
-    # power of two has half that ulp below it, and a subnormal one of its own: those
-    # entries, few, are always asked for (a zero only near the smallest subnormal's half)
+    top = bits >> _U23
+    # near a float32 midpoint: |v - out| close to half an ulp of out's binade (a subnormal
+    # result's threshold is 0: always asked)
     ask = np.abs(vf - flat) >= _THRESHOLDS[name][top]
-    ask |= ((bits << 9) == 0) & ((top & 0xFF) != 255)
-    zero = (bits << 1) == 0
-    if zero.any():
+    mantissa = bits << _U9
+    if not mantissa.all():
+        # an exact power of two has half that ulp below it: asked for, as a zero is near
+        # half the smallest subnormal (inf has no mantissa either, and is never asked for)
+        ask |= (mantissa == 0) & ((top & _U255) != _U255)
+        zero = (bits << _U1) == 0
         ask[zero] = np.abs(vf[zero]) >= _SMALLEST_HALF / 2
     at = np.flatnonzero(ask)
     if at.size:
