@@ -96,9 +96,9 @@ def _c_library(f):
 
     def fn(xp, x, out):
         if xp is np and x.dtype in (np.float32, np.float16):
-            y = getattr(libm32, f + "f")(x)   # looked up per call: benchmarks swap it
+            y = libm32.like_mxnet(f, xp, x)
             if out is None:
-                return y.astype(x.dtype, copy=False)
+                return y
             out[...] = y
             return out
         return rounded.fn(xp, x, out)

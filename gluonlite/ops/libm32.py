@@ -29,7 +29,7 @@ import os
 
 import numpy as np
 
-__all__ = ["expf", "logf", "has_c_library", "MARGINS", "RESULT_BINADES"]
+__all__ = ["expf", "logf", "like_mxnet", "has_c_library", "MARGINS", "RESULT_BINADES"]
 
 # the binades (floor(log2 |v|)) of the measured results: logf over every positive finite
 # float32, expf over [-89, 89] (below, its results are subnormal or 0; above 88.73, inf)
@@ -144,6 +144,29 @@ def _like_libm(name, x, exact):
     if at.size:
         flat[at] = np.fromiter(map(f, xf[at].tolist()), np.float32, at.size)
     return out
+
+
+def like_mxnet(name, xp, x):
+    """MXNet's CPU `exp` or `log` (`name`) of `x` on array module `xp`: numpy float32 and
+    float16 data take the C library's ``expf`` / ``logf`` (float16 by way of float32, back
+    to float16), as MXNet's kernels do; anything else `xp`'s own function.
+
+    Args:
+        name: 'exp' or 'log'.
+        xp: the array module of the call (numpy, or a GPU one).
+        x: an array of that module.
+
+    Returns:
+        array: of x's shape and dtype.
+
+    Example::
+
+        from gluonlite.ops import libm32
+        libm32.like_mxnet("exp", np, np.array([1.0], np.float16))   # array([2.719], ...)
+    """
+    if xp is np and x.dtype in (np.float32, np.float16):
+        return (expf if name == "exp" else logf)(x).astype(x.dtype, copy=False)
+    return getattr(xp, name)(x)
 
 
 def logf(x):

@@ -54,16 +54,19 @@ def _so_shape(p, ins):
     return ins, [d]
 
 
+def _exp_sums(xp, x, axis):
+    """(exp(x - its maximum along axis), their sums along it) in MXNet's CPU arithmetic,
+    mshadow's softmax's and softmax_cross_entropy's: the C library's exp of each shifted
+    entry in the data's type (`libm32.like_mxnet`), each sum added in order in that type (a
+    cumulative sum's last entry), as their loops add it."""
+    e = libm32.like_mxnet("exp", xp, x - x.max(axis=axis, keepdims=True))
+    return e, xp.cumsum(e, axis=axis, dtype=e.dtype).take([-1], axis=axis)
+
+
 def _softmax(xp, x, axis):
     """mshadow's softmax, SoftmaxOutput's kernel in training (and with multi_output): the
-    C library's exp of each shifted entry in the data's type (float32's and float16's by way
-    of float32, `expf`: `libm32`), the row summed in order in that type, then divided."""
-    d = x - x.max(axis=axis, keepdims=True)
-    if x.dtype == np.float64 or xp is not np:
-        e = xp.exp(d)
-    else:
-        e = libm32.expf(d).astype(x.dtype, copy=False)
-    total = xp.cumsum(e, axis=axis, dtype=e.dtype).take([-1], axis=axis)
+    exponentials over their row's sum (`_exp_sums`)."""
+    e, total = _exp_sums(xp, x, axis)
     return e / total
 
 
@@ -301,27 +304,9 @@ def _sce_shape(p, ins):
     return ins, [(1,)]
 
 
-def _rounded(f, x):
-    """f(x) taken in float64 and rounded to x's dtype: the C library's float exp and log,
-    which MXNet's kernel calls, are correctly rounded, and numpy's float32 ones differ from
-    them in the last bit on 40% of entries."""
-    if x.dtype in (np.float16, np.float32):
-        return f(x.astype(np.float64)).astype(x.dtype)
-    return f(x)
-
-
-def _sce_exp_sums(xp, x):
-    """(exp(x - row max), each row's sum of it) in MXNet's arithmetic, so that the loss and
-    its gradient are its numbers to the bit: the exponentials `_rounded`, each row's sum
-    added in order (a cumulative sum's last entry), as its reducer adds it."""
-    e = _rounded(xp.exp, x - x.max(axis=1, keepdims=True))
-    return e, xp.cumsum(e, axis=1)[:, -1]
-
-
 def _sce_vjp(p, rc, xs, ys, gys, need):
     x, label = xs
-    e, sums = _sce_exp_sums(rc.xp, x)
-    sm = e / sums[:, None]
+    sm = _softmax(rc.xp, x, 1)
     sm[rc.xp.arange(x.shape[0]), label.astype(np.int64)] -= 1
     return (sm * gys[0].reshape(())).astype(x.dtype), None
 
@@ -340,7 +325,7 @@ def _softmax_cross_entropy(p, rc, x, label):
     xp = rc.xp
     if x.shape[0] == 0:
         return xp.zeros((1,), dtype=x.dtype)
-    e, sums = _sce_exp_sums(xp, x)
-    prob = e[xp.arange(x.shape[0]), label.astype(np.int64)] / sums
-    loss = -_rounded(xp.log, xp.maximum(prob, x.dtype.type(1e-8)))
+    e, sums = _exp_sums(xp, x, 1)
+    prob = e[xp.arange(x.shape[0]), label.astype(np.int64)] / sums[:, 0]
+    loss = -libm32.like_mxnet("log", xp, xp.maximum(prob, x.dtype.type(1e-8)))
     return xp.cumsum(loss)[-1:]  # the rows added in order, as MXNet's reducer adds them

@@ -241,9 +241,9 @@ def row_sums(a):
 
 
 def _row_blocks(rows, n):
-    step = max(1, BLOCK // max(1, n))
-    for s in range(0, rows, step):
-        yield s, min(rows, s + step)
+    """(rows a block holds, [(start, stop)] of the blocks) over `rows` rows of `n`."""
+    step = min(rows, max(1, BLOCK // max(1, n)))
+    return step, [(s, min(rows, s + step)) for s in range(0, rows, step)]
 
 
 def softmax(z):
@@ -267,10 +267,10 @@ def softmax(z):
     n = z.shape[-1]
     rows = z.reshape(-1, n)
     out = np.empty_like(rows)
-    step = max(1, BLOCK // max(1, n))
-    work = _scratch(min(rows.shape[0], step) * n)
-    shifted = np.empty(min(rows.shape[0], step) * n, np.float32)
-    for s, e in _row_blocks(rows.shape[0], n):
+    step, blocks = _row_blocks(rows.shape[0], n)
+    work = _scratch(step * n)
+    shifted = np.empty(step * n, np.float32)
+    for s, e in blocks:
         block, dest = rows[s:e], out[s:e]
         d = shifted[:(e - s) * n].reshape(e - s, n)
         # the maximum starts at -FLT_MAX, as the kernel's does
@@ -304,7 +304,7 @@ def softmax_grad(y, g):
     y2 = np.ascontiguousarray(y, dtype=np.float32).reshape(-1, n)
     g2 = np.ascontiguousarray(g, dtype=np.float32).reshape(-1, n)
     out = np.empty_like(y2)
-    for s, e in _row_blocks(y2.shape[0], n):
+    for s, e in _row_blocks(y2.shape[0], n)[1]:
         yb, gb, dest = y2[s:e], g2[s:e], out[s:e]
         np.multiply(gb, yb, out=dest)
         np.subtract(gb, row_sums(dest), out=dest)
